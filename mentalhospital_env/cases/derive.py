@@ -1,0 +1,82 @@
+"""Derive facts and checkpoints from a narrative record, for cases that come without them.
+
+A hand-written record rarely lists atomic facts; this module splits each section of the record into
+sentences (one fact each, sensitive when it mentions a sensitive lexicon concept such as suicidal
+thoughts, substance use, trauma or self-harm) and turns facts into reference checkpoints grouped as
+CASES.md says:
+
+* ``chief_complaint``: the chief complaint;
+* ``mental_status``: the mental status examination;
+* ``risk``: the risk assessment;
+* ``history``: the history of present illness and the past psychiatric, medical, medication,
+  substance, family and personal history;
+* ``other``: allergies.
+
+Interview checkpoints are what a patient can tell: every fact except the mental status domains a
+clinician observes rather than asks about (appearance, behaviour, speech, affect, thought process).
+Note checkpoints are every fact. Exam checkpoints are the names of the indicated exams.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mentalhospital_env.knowledge.lexicon import has_sensitive_concept
+
+from .model import EHR, Checkpoint, Checkpoints, ExamRecord, Fact
+
+OBSERVED_MSE = frozenset(
+    f"mental_status_exam.{k}" for k in ("appearance", "behavior", "speech", "affect", "thought_process")
+)
+
+# A sentence ends at . ! ? or ; followed by space and an upper-case letter, digit or quote.
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9\"'(])")
+_ABBREVIATIONS = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|vs|e\.g|i\.e|approx|etc|St|no)\.$", re.IGNORECASE)
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split narrative text into sentences, keeping abbreviations such as ``Dr.`` and ``e.g.`` whole."""
+    parts = _SENTENCE_END.split(text.strip())
+    out: list[str] = []
+    for part in parts:
+        part = part.strip()
+        if not part:
+            continue
+        if out and _ABBREVIATIONS.search(out[-1]):
+            out[-1] = f"{out[-1]} {part}"
+        else:
+            out.append(part)
+    return out
+
+
+def section_group(section: str) -> str:
+    """The checkpoint group of a fact's section."""
+    if section == "chief_complaint":
+        return "chief_complaint"
+    if section.startswith("mental_status_exam"):
+        return "mental_status"
+    if section.startswith("risk_assessment"):
+        return "risk"
+    if section == "allergies":
+        return "other"
+    return "history"
+
+
+def derive_facts(ehr: EHR) -> tuple[Fact, ...]:
+    """One fact per sentence of each section, ids ``<section>-<n>`` (e.g. ``mental_status_exam.mood-1``)."""
+    facts: list[Fact] = []
+    for section, text in ehr.sections():
+        for n, sentence in enumerate(split_sentences(text), 1):
+            sentence = sentence.rstrip(";")
+            facts.append(Fact(f"{section}-{n}", section, sentence, None, has_sensitive_concept(sentence)))
+    return tuple(facts)
+
+
+def derive_checkpoints(facts: tuple[Fact, ...], exams: tuple[ExamRecord, ...]) -> Checkpoints:
+    """Interview and note checkpoints from facts (grouped by section) and exam checkpoints from indicated exams."""
+    interview = tuple(
+        Checkpoint(f"i-{f.id}", f.text, section_group(f.section)) for f in facts if f.section not in OBSERVED_MSE
+    )
+    note = tuple(Checkpoint(f"n-{f.id}", f.text, section_group(f.section)) for f in facts)
+    exam = tuple(e.name for e in exams if e.indicated)
+    return Checkpoints(interview, note, exam)

@@ -1,0 +1,1 @@
+"""The synthetic case generator (being built)."""

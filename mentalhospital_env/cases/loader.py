@@ -1,0 +1,557 @@
+"""Load and validate cases and suites against ../shared/CASES.md (format version 1).
+
+``load_case`` takes a mapping, a JSON string or a path to one ``.json`` file; ``load_suite`` takes a
+JSON Lines file, a folder of ``*.json`` files, a single case file or the name of a bundled suite
+(``dev``, ``test``, ``handwritten``). Every rule of the contract is checked; a case that breaks any
+raises :class:`CaseError` naming the case, the field path and the problem, and a suite with one bad
+case raises :class:`SuiteError` naming every bad case: nothing half-loaded is ever returned.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from mentalhospital_env.knowledge.codes import category_ids, category_of_code, is_icd10cm_code
+
+from .derive import derive_checkpoints, derive_facts
+from .errors import CaseError, Problem, SuiteError
+from .model import (
+    CHECKPOINT_GROUPS,
+    EHR,
+    EXAM_KINDS,
+    INSIGHTS,
+    LANGUAGES,
+    MSE_KEYS,
+    NARRATIVE_SECTIONS,
+    REQUIRED_NARRATIVE,
+    RISK_KEYS,
+    SETTINGS,
+    SEXES,
+    VERBOSITIES,
+    Case,
+    Checkpoint,
+    Checkpoints,
+    Demographics,
+    Diagnosis,
+    ExamRecord,
+    Fact,
+    Medication,
+    MentalStatusExam,
+    Persona,
+    ReferenceDisorder,
+    RiskAssessment,
+    Suite,
+    Treatment,
+    freeze,
+)
+
+CASE_ID_PATTERN = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+BUNDLED_SUITES: tuple[str, ...] = ("dev", "test", "handwritten")
+
+TOP_REQUIRED = ("case_id", "language", "demographics", "setting", "ehr", "exams", "diagnosis", "treatment")
+TOP_OPTIONAL = ("persona", "facts", "checkpoints", "source", "extra")
+DEMOGRAPHIC_STRINGS = ("occupation", "marital_status", "education", "living_situation")
+EHR_KEYS = frozenset(NARRATIVE_SECTIONS) | {"mental_status_exam", "risk_assessment"}
+FACT_SECTIONS = (
+    frozenset(NARRATIVE_SECTIONS)
+    | {"mental_status_exam", "risk_assessment"}
+    | {f"mental_status_exam.{k}" for k in MSE_KEYS}
+    | {f"risk_assessment.{k}" for k in RISK_KEYS}
+)
+
+
+class _Checker:
+    """Collects every broken rule of one case, each with its field path."""
+
+    __slots__ = ("problems",)
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def bad(self, path: str, message: str) -> None:
+        self.problems.append(Problem(path, message))
+
+    def obj(self, value: Any, path: str) -> Mapping[str, Any] | None:
+        if not isinstance(value, Mapping):
+            self.bad(path, f"must be an object, got {_kind(value)}")
+            return None
+        return value
+
+    def keys(self, value: Mapping[str, Any], path: str, required: Iterable[str], allowed: Iterable[str]) -> None:
+        allowed_set = set(required) | set(allowed)
+        for key in required:
+            if key not in value:
+                self.bad(_join(path, key), "is required but missing")
+        for key in value:
+            if key not in allowed_set:
+                hint = "; put it under 'extra'" if not path else ""
+                self.bad(_join(path, str(key)), f"is not a key of the case format{hint}")
+
+    def string(self, value: Any, path: str, *, required: bool = True) -> str | None:
+        if value is None and not required:
+            return None
+        if not isinstance(value, str):
+            self.bad(path, f"must be a string, got {_kind(value)}")
+            return None
+        if not value.strip():
+            self.bad(path, "must be a non-empty string")
+            return None
+        return value
+
+    def choice(self, value: Any, path: str, options: tuple[str, ...]) -> str | None:
+        if not isinstance(value, str) or value not in options:
+            self.bad(path, f"must be one of {', '.join(map(repr, options))}, got {value!r}")
+            return None
+        return value
+
+    def listing(self, value: Any, path: str, *, non_empty: bool = False) -> list[Any]:
+        if not isinstance(value, list):
+            self.bad(path, f"must be a list, got {_kind(value)}")
+            return []
+        if non_empty and not value:
+            self.bad(path, "must be a non-empty list")
+        return value
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "an object"
+    return type(value).__name__
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _optional_strings(c: _Checker, value: Mapping[str, Any], path: str, keys: Iterable[str]) -> dict[str, str | None]:
+    return {k: c.string(value.get(k), _join(path, k), required=False) for k in keys if k in value}
+
+
+def _case_label(raw: Any, fallback: str) -> str:
+    if isinstance(raw, Mapping):
+        cid = raw.get("case_id")
+        if isinstance(cid, str) and cid:
+            return cid
+    return fallback
+
+
+def validate_case(raw: Any, *, where: str = "<mapping>") -> Case:
+    """Check one case mapping against every rule of CASES.md and build the immutable ``Case``.
+
+    ``where`` names the case in errors when it has no usable ``case_id`` (e.g. ``"cases.jsonl:12"``).
+    """
+    c = _Checker()
+    label = _case_label(raw, where)
+    top = c.obj(raw, "")
+    if top is None:
+        raise CaseError(label, c.problems)
+    c.keys(top, "", TOP_REQUIRED, TOP_OPTIONAL)
+
+    case_id = top.get("case_id")
+    if not isinstance(case_id, str) or not CASE_ID_PATTERN.match(case_id):
+        if "case_id" in top:
+            c.bad("case_id", f"must match [A-Za-z0-9._-]{{1,64}}, got {case_id!r}")
+    language = c.choice(top.get("language"), "language", LANGUAGES) if "language" in top else None
+    if language == "zh":
+        c.bad("language", "'zh' is reserved for Chinese records and not yet supported by this version")
+    setting = c.choice(top.get("setting"), "setting", SETTINGS) if "setting" in top else None
+
+    demographics = _demographics(c, top.get("demographics")) if "demographics" in top else None
+    ehr = _ehr(c, top.get("ehr")) if "ehr" in top else None
+    exams = _exams(c, top.get("exams")) if "exams" in top else None
+    diagnosis = _diagnosis(c, top.get("diagnosis")) if "diagnosis" in top else None
+    treatment = _treatment(c, top.get("treatment")) if "treatment" in top else None
+    persona = _persona(c, top["persona"]) if "persona" in top else None
+    facts = _facts(c, top["facts"], ehr) if "facts" in top else None
+    checkpoints = _checkpoints(c, top["checkpoints"]) if "checkpoints" in top else None
+    source = c.obj(top["source"], "source") if "source" in top else None
+    extra = top.get("extra")
+    if "extra" in top and not isinstance(extra, Mapping):
+        c.bad("extra", f"must be an object, got {_kind(extra)}")
+
+    if c.problems:
+        raise CaseError(label, c.problems)
+    assert demographics and ehr and exams is not None and diagnosis and treatment and language and setting
+
+    facts_derived = facts is None
+    if facts is None:
+        facts = derive_facts(ehr)
+    checkpoints_derived = checkpoints is None
+    if checkpoints is None:
+        checkpoints = derive_checkpoints(facts, exams)
+    return Case(
+        case_id=case_id,  # type: ignore[arg-type]
+        language=language,
+        demographics=demographics,
+        setting=setting,
+        ehr=ehr,
+        exams=exams,
+        diagnosis=diagnosis,
+        treatment=treatment,
+        facts=facts,
+        checkpoints=checkpoints,
+        persona=persona,
+        source=freeze(source) if source is not None else None,
+        extra=freeze(extra) if extra is not None else None,
+        facts_derived=facts_derived,
+        checkpoints_derived=checkpoints_derived,
+    )
+
+
+def _demographics(c: _Checker, value: Any) -> Demographics | None:
+    d = c.obj(value, "demographics")
+    if d is None:
+        return None
+    c.keys(d, "demographics", ("age", "sex"), DEMOGRAPHIC_STRINGS)
+    age = d.get("age")
+    if "age" in d and (isinstance(age, bool) or not isinstance(age, int) or not 3 <= age <= 110):
+        c.bad("demographics.age", f"must be an integer from 3 to 110, got {age!r}")
+        age = None
+    sex = c.choice(d.get("sex"), "demographics.sex", SEXES) if "sex" in d else None
+    others = _optional_strings(c, d, "demographics", DEMOGRAPHIC_STRINGS)
+    if age is None or sex is None:
+        return None
+    return Demographics(age=age, sex=sex, **others)  # type: ignore[arg-type]
+
+
+def _ehr(c: _Checker, value: Any) -> EHR | None:
+    e = c.obj(value, "ehr")
+    if e is None:
+        return None
+    c.keys(e, "ehr", REQUIRED_NARRATIVE, EHR_KEYS)
+    texts = {k: c.string(e.get(k), f"ehr.{k}", required=k in REQUIRED_NARRATIVE) for k in NARRATIVE_SECTIONS if k in e or k in REQUIRED_NARRATIVE}
+    mse = None
+    if "mental_status_exam" in e:
+        m = c.obj(e["mental_status_exam"], "ehr.mental_status_exam")
+        if m is not None:
+            c.keys(m, "ehr.mental_status_exam", (), MSE_KEYS)
+            domains = _optional_strings(c, m, "ehr.mental_status_exam", MSE_KEYS)
+            if not any(k in m for k in MSE_KEYS):
+                c.bad("ehr.mental_status_exam", f"must have at least one of {', '.join(MSE_KEYS)}")
+            mse = MentalStatusExam(**domains)  # type: ignore[arg-type]
+    risk = None
+    if "risk_assessment" in e:
+        r = c.obj(e["risk_assessment"], "ehr.risk_assessment")
+        if r is not None:
+            c.keys(r, "ehr.risk_assessment", (), RISK_KEYS)
+            risk = RiskAssessment(**_optional_strings(c, r, "ehr.risk_assessment", RISK_KEYS))  # type: ignore[arg-type]
+    if texts.get("chief_complaint") is None or texts.get("history_of_present_illness") is None:
+        return None
+    return EHR(mental_status_exam=mse, risk_assessment=risk, **texts)  # type: ignore[arg-type]
+
+
+def _exams(c: _Checker, value: Any) -> tuple[ExamRecord, ...]:
+    out = []
+    seen: dict[str, int] = {}
+    for i, item in enumerate(c.listing(value, "exams")):
+        path = f"exams[{i}]"
+        x = c.obj(item, path)
+        if x is None:
+            continue
+        c.keys(x, path, ("name", "kind", "result"), ("indicated",))
+        name = c.string(x.get("name"), f"{path}.name") if "name" in x else None
+        kind = c.choice(x.get("kind"), f"{path}.kind", EXAM_KINDS) if "kind" in x else None
+        result = c.string(x.get("result"), f"{path}.result") if "result" in x else None
+        indicated = x.get("indicated", True)
+        if not isinstance(indicated, bool):
+            c.bad(f"{path}.indicated", f"must be true or false, got {indicated!r}")
+        if name is not None:
+            low = name.strip().lower()
+            if low in seen:
+                c.bad(f"{path}.name", f"{name!r} is listed twice (also exams[{seen[low]}])")
+            seen[low] = i
+        if name and kind and result and isinstance(indicated, bool):
+            out.append(ExamRecord(name, kind, result, indicated))
+    return tuple(out)
+
+
+def _diagnosis(c: _Checker, value: Any) -> Diagnosis | None:
+    d = c.obj(value, "diagnosis")
+    if d is None:
+        return None
+    c.keys(d, "diagnosis", ("categories", "disorders"), ())
+    valid = category_ids()
+    categories: list[str] = []
+    for i, cat in enumerate(c.listing(d.get("categories"), "diagnosis.categories", non_empty=True) if "categories" in d else []):
+        if not isinstance(cat, str) or cat not in valid:
+            c.bad(f"diagnosis.categories[{i}]", f"{cat!r} is not a category id (see CASES.md: {', '.join(valid)})")
+        elif cat in categories:
+            c.bad(f"diagnosis.categories[{i}]", f"{cat!r} is listed twice")
+        else:
+            categories.append(cat)
+    disorders: list[ReferenceDisorder] = []
+    codes: dict[str, int] = {}
+    for i, item in enumerate(c.listing(d.get("disorders"), "diagnosis.disorders", non_empty=True) if "disorders" in d else []):
+        path = f"diagnosis.disorders[{i}]"
+        x = c.obj(item, path)
+        if x is None:
+            continue
+        c.keys(x, path, ("name", "code"), ())
+        name = c.string(x.get("name"), f"{path}.name") if "name" in x else None
+        code = x.get("code")
+        if "code" in x and (not isinstance(code, str) or not is_icd10cm_code(code)):
+            c.bad(f"{path}.code", f"must be an ICD-10-CM code such as 'F32.1', got {code!r}")
+            code = None
+        if isinstance(code, str) and code:
+            if code in codes:
+                c.bad(f"{path}.code", f"{code!r} is listed twice (also diagnosis.disorders[{codes[code]}])")
+            codes[code] = i
+            cat = category_of_code(code)
+            if cat is not None and categories and cat not in categories:
+                c.bad(f"{path}.code", f"{code} belongs to category {cat!r}, which diagnosis.categories does not list")
+        if name and isinstance(code, str) and code:
+            disorders.append(ReferenceDisorder(name, code))
+    if not categories or not disorders:
+        return None
+    return Diagnosis(tuple(categories), tuple(disorders))
+
+
+def _string_list(c: _Checker, value: Any, path: str) -> tuple[str, ...]:
+    out = []
+    for i, s in enumerate(c.listing(value, path)):
+        v = c.string(s, f"{path}[{i}]")
+        if v is not None:
+            out.append(v)
+    return tuple(out)
+
+
+def _treatment(c: _Checker, value: Any) -> Treatment | None:
+    t = c.obj(value, "treatment")
+    if t is None:
+        return None
+    c.keys(t, "treatment", ("plan",), ("medications", "psychotherapy", "safety", "follow_up"))
+    plan = c.string(t.get("plan"), "treatment.plan") if "plan" in t else None
+    meds = None
+    if "medications" in t:
+        meds_list = []
+        for i, item in enumerate(c.listing(t["medications"], "treatment.medications")):
+            path = f"treatment.medications[{i}]"
+            m = c.obj(item, path)
+            if m is None:
+                continue
+            c.keys(m, path, ("name",), ("dose",))
+            name = c.string(m.get("name"), f"{path}.name") if "name" in m else None
+            dose = c.string(m.get("dose"), f"{path}.dose", required=False)
+            if name:
+                meds_list.append(Medication(name, dose))
+        meds = tuple(meds_list)
+    psycho = _string_list(c, t["psychotherapy"], "treatment.psychotherapy") if "psychotherapy" in t else None
+    safety = _string_list(c, t["safety"], "treatment.safety") if "safety" in t else None
+    follow = c.string(t.get("follow_up"), "treatment.follow_up", required=False)
+    if plan is None:
+        return None
+    return Treatment(plan, meds, psycho, safety, follow)
+
+
+def _persona(c: _Checker, value: Any) -> Persona | None:
+    p = c.obj(value, "persona")
+    if p is None:
+        return None
+    c.keys(p, "persona", (), ("verbosity", "guardedness", "insight", "speech_style", "informant"))
+    kwargs: dict[str, Any] = {}
+    if "verbosity" in p:
+        kwargs["verbosity"] = c.choice(p["verbosity"], "persona.verbosity", VERBOSITIES)
+    if "insight" in p:
+        kwargs["insight"] = c.choice(p["insight"], "persona.insight", INSIGHTS)
+    if "guardedness" in p:
+        g = p["guardedness"]
+        if isinstance(g, bool) or not isinstance(g, (int, float)) or not math.isfinite(g) or not 0 <= g <= 1:
+            c.bad("persona.guardedness", f"must be a number from 0 to 1, got {g!r}")
+            kwargs["guardedness"] = None
+        else:
+            kwargs["guardedness"] = float(g)
+    for key in ("speech_style", "informant"):
+        if key in p:
+            kwargs[key] = c.string(p[key], f"persona.{key}")
+    if any(v is None for v in kwargs.values()):
+        return None
+    return Persona(**kwargs)
+
+
+def _facts(c: _Checker, value: Any, ehr: EHR | None) -> tuple[Fact, ...]:
+    out = []
+    ids: dict[str, int] = {}
+    for i, item in enumerate(c.listing(value, "facts")):
+        path = f"facts[{i}]"
+        f = c.obj(item, path)
+        if f is None:
+            continue
+        c.keys(f, path, ("id", "section", "text"), ("patient_says", "sensitive"))
+        fid = c.string(f.get("id"), f"{path}.id") if "id" in f else None
+        if fid is not None:
+            if fid in ids:
+                c.bad(f"{path}.id", f"{fid!r} is used twice (also facts[{ids[fid]}])")
+            ids[fid] = i
+        section = f.get("section")
+        if "section" in f:
+            if not isinstance(section, str) or section not in FACT_SECTIONS:
+                c.bad(f"{path}.section", f"must be an ehr section name or 'mental_status_exam.<key>', got {section!r}")
+                section = None
+            elif ehr is not None and not _section_present(ehr, section):
+                c.bad(f"{path}.section", f"{section!r} is not in this case's ehr")
+        text = c.string(f.get("text"), f"{path}.text") if "text" in f else None
+        says = c.string(f.get("patient_says"), f"{path}.patient_says", required=False)
+        sensitive = f.get("sensitive", False)
+        if not isinstance(sensitive, bool):
+            c.bad(f"{path}.sensitive", f"must be true or false, got {sensitive!r}")
+        if fid and isinstance(section, str) and text and isinstance(sensitive, bool):
+            out.append(Fact(fid, section, text, says, sensitive))
+    return tuple(out)
+
+
+def _section_present(ehr: EHR, section: str) -> bool:
+    if section == "mental_status_exam":
+        return ehr.mental_status_exam is not None
+    if section == "risk_assessment":
+        return ehr.risk_assessment is not None
+    return ehr.section(section) is not None
+
+
+def _checkpoints(c: _Checker, value: Any) -> Checkpoints | None:
+    cp = c.obj(value, "checkpoints")
+    if cp is None:
+        return None
+    c.keys(cp, "checkpoints", (), ("interview", "note", "exam"))
+    stages: dict[str, tuple[Checkpoint, ...]] = {}
+    for stage in ("interview", "note"):
+        items = []
+        ids: dict[str, int] = {}
+        for i, item in enumerate(c.listing(cp[stage], f"checkpoints.{stage}") if stage in cp else []):
+            path = f"checkpoints.{stage}[{i}]"
+            x = c.obj(item, path)
+            if x is None:
+                continue
+            c.keys(x, path, ("id", "text", "group"), ())
+            cid = c.string(x.get("id"), f"{path}.id") if "id" in x else None
+            if cid is not None:
+                if cid in ids:
+                    c.bad(f"{path}.id", f"{cid!r} is used twice (also checkpoints.{stage}[{ids[cid]}])")
+                ids[cid] = i
+            text = c.string(x.get("text"), f"{path}.text") if "text" in x else None
+            group = c.choice(x.get("group"), f"{path}.group", CHECKPOINT_GROUPS) if "group" in x else None
+            if cid and text and group:
+                items.append(Checkpoint(cid, text, group))
+        stages[stage] = tuple(items)
+    exam = _string_list(c, cp["exam"], "checkpoints.exam") if "exam" in cp else ()
+    return Checkpoints(stages.get("interview", ()), stages.get("note", ()), exam)
+
+
+# ---------------------------------------------------------------------------------------- entry points
+
+
+def load_case(source: Mapping[str, Any] | str | os.PathLike[str]) -> Case:
+    """Load one case from a mapping, a JSON text or a path to a ``.json`` file.
+
+    Raises :class:`CaseError` (field path and problem) when the case breaks CASES.md.
+    """
+    if isinstance(source, Mapping):
+        return validate_case(source)
+    if isinstance(source, str) and source.lstrip().startswith("{"):
+        return validate_case(_parse_json(source, "<string>"), where="<string>")
+    path = Path(source)
+    if not path.is_file():
+        raise CaseError(str(path), "no such case file", field="")
+    return validate_case(_parse_json(_read(path), str(path)), where=path.name)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text("utf-8")
+    except UnicodeDecodeError as e:
+        raise CaseError(str(path), f"not UTF-8 text ({e.reason} at byte {e.start})") from None
+
+
+def _parse_json(text: str, where: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise CaseError(where, f"invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+
+
+def load_suite(source: str | os.PathLike[str], *, name: str | None = None) -> Suite:
+    """Load a suite: a bundled suite name, a ``.jsonl`` file, a folder of ``*.json`` files or one ``.json`` file.
+
+    All cases are validated before anything is returned; if any is bad, :class:`SuiteError` lists
+    every bad case (and duplicate ids), and no suite is returned.
+    """
+    path = Path(source)
+    label = name
+    if isinstance(source, str) and source in BUNDLED_SUITES and not path.exists():
+        path = bundled_suite_path(source)
+        label = label or source
+    if not path.exists():
+        raise SuiteError(
+            str(source),
+            [CaseError(str(source), f"no such file or folder, and not a bundled suite ({', '.join(BUNDLED_SUITES)})")],
+        )
+    label = label or path.stem
+    entries: list[tuple[str, Any]] = []
+    errors: list[CaseError] = []
+    if path.is_dir():
+        files = sorted(path.glob("*.json"))
+        if not files:
+            raise SuiteError(str(path), [CaseError(str(path), "the folder holds no *.json case files")])
+        for f in files:
+            try:
+                entries.append((f.name, _parse_json(_read(f), f.name)))
+            except CaseError as e:
+                errors.append(e)
+    elif path.suffix == ".json":
+        try:
+            entries.append((path.name, _parse_json(_read(path), path.name)))
+        except CaseError as e:
+            errors.append(e)
+    else:
+        try:
+            text = _read(path)
+        except CaseError as e:
+            raise SuiteError(str(path), [e]) from None
+        for lineno, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            where = f"{path.name}:{lineno}"
+            try:
+                entries.append((where, _parse_json(line, where)))
+            except CaseError as e:
+                errors.append(e)
+    cases: list[Case] = []
+    seen: dict[str, str] = {}
+    for where, raw in entries:
+        try:
+            case = validate_case(raw, where=where)
+        except CaseError as e:
+            errors.append(e)
+            continue
+        if case.case_id in seen:
+            errors.append(CaseError(case.case_id, f"duplicate case_id (first at {seen[case.case_id]}, again at {where})", field="case_id"))
+            continue
+        seen[case.case_id] = where
+        cases.append(case)
+    if errors:
+        raise SuiteError(str(path), errors)
+    if not cases:
+        raise SuiteError(str(path), [CaseError(str(path), "the suite holds no cases")])
+    return Suite(label, tuple(cases))
+
+
+def bundled_suite_path(name: str) -> Path:
+    """The path of a bundled suite's JSONL file."""
+    if name not in BUNDLED_SUITES:
+        raise ValueError(f"unknown bundled suite {name!r}; bundled suites are {', '.join(BUNDLED_SUITES)}")
+    return Path(str(resources.files("mentalhospital_env.cases").joinpath(f"suites/{name}.jsonl")))

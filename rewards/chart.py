@@ -1,0 +1,86 @@
+"""The chart: everything a doctor produced in one encounter, as the scorers read it.
+
+Scorers take ``(case, chart)`` and nothing else, so the same scoring runs on a live encounter, on an
+``EpisodeRecord`` read back from ``episodes.jsonl`` and on a transcript written by a person.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One interview exchange: the doctor's utterance, the patient's reply and the facts it disclosed."""
+
+    doctor: str
+    patient: str
+    fact_ids: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"doctor": self.doctor, "patient": self.patient, "fact_ids": list(self.fact_ids)}
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> "Turn":
+        return cls(raw["doctor"], raw["patient"], tuple(raw.get("fact_ids", ())))
+
+
+@dataclass(frozen=True)
+class Chart:
+    """What the doctor did and wrote. ``None`` means the stage was skipped.
+
+    ``disorders`` is the doctor's ranked differential as given (ICD-10-CM codes or names, best first);
+    ``exam_results`` pairs each ordered exam with the result shown to the doctor.
+    """
+
+    turns: tuple[Turn, ...] = ()
+    exams: tuple[str, ...] | None = None
+    exam_results: tuple[tuple[str, str], ...] = ()
+    note: str | None = None
+    categories: tuple[str, ...] | None = None
+    disorders: tuple[str, ...] | None = None
+    treatment: str | None = None
+    invalid_actions: int = 0
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def doctor_utterances(self) -> tuple[str, ...]:
+        return tuple(t.doctor for t in self.turns)
+
+    @property
+    def patient_replies(self) -> tuple[str, ...]:
+        return tuple(t.patient for t in self.turns)
+
+    @property
+    def disclosed_fact_ids(self) -> frozenset[str]:
+        return frozenset(f for t in self.turns for f in t.fact_ids)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "turns": [t.to_dict() for t in self.turns],
+            "exams": list(self.exams) if self.exams is not None else None,
+            "exam_results": [list(p) for p in self.exam_results],
+            "note": self.note,
+            "categories": list(self.categories) if self.categories is not None else None,
+            "disorders": list(self.disorders) if self.disorders is not None else None,
+            "treatment": self.treatment,
+            "invalid_actions": self.invalid_actions,
+        }
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> "Chart":
+        def opt(key: str) -> tuple[str, ...] | None:
+            v = raw.get(key)
+            return tuple(v) if v is not None else None
+
+        return cls(
+            turns=tuple(Turn.from_dict(t) for t in raw.get("turns", ())),
+            exams=opt("exams"),
+            exam_results=tuple((a, b) for a, b in raw.get("exam_results", ())),
+            note=raw.get("note"),
+            categories=opt("categories"),
+            disorders=opt("disorders"),
+            treatment=raw.get("treatment"),
+            invalid_actions=int(raw.get("invalid_actions", 0)),
+        )
