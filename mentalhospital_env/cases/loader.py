@@ -140,7 +140,8 @@ def _join(path: str, key: str) -> str:
 
 
 def _optional_strings(c: _Checker, value: Mapping[str, Any], path: str, keys: Iterable[str]) -> dict[str, str | None]:
-    return {k: c.string(value.get(k), _join(path, k), required=False) for k in keys if k in value}
+    """The optional string fields present in ``value``; a present one must be a non-empty string (null too is refused)."""
+    return {k: c.string(value[k], _join(path, k)) for k in keys if k in value}
 
 
 def _case_label(raw: Any, fallback: str) -> str:
@@ -235,7 +236,7 @@ def _ehr(c: _Checker, value: Any) -> EHR | None:
     if e is None:
         return None
     c.keys(e, "ehr", REQUIRED_NARRATIVE, EHR_KEYS)
-    texts = {k: c.string(e.get(k), f"ehr.{k}", required=k in REQUIRED_NARRATIVE) for k in NARRATIVE_SECTIONS if k in e or k in REQUIRED_NARRATIVE}
+    texts = {k: c.string(e[k], f"ehr.{k}") for k in NARRATIVE_SECTIONS if k in e}
     mse = None
     if "mental_status_exam" in e:
         m = c.obj(e["mental_status_exam"], "ehr.mental_status_exam")
@@ -347,13 +348,13 @@ def _treatment(c: _Checker, value: Any) -> Treatment | None:
                 continue
             c.keys(m, path, ("name",), ("dose",))
             name = c.string(m.get("name"), f"{path}.name") if "name" in m else None
-            dose = c.string(m.get("dose"), f"{path}.dose", required=False)
+            dose = c.string(m["dose"], f"{path}.dose") if "dose" in m else None
             if name:
                 meds_list.append(Medication(name, dose))
         meds = tuple(meds_list)
     psycho = _string_list(c, t["psychotherapy"], "treatment.psychotherapy") if "psychotherapy" in t else None
     safety = _string_list(c, t["safety"], "treatment.safety") if "safety" in t else None
-    follow = c.string(t.get("follow_up"), "treatment.follow_up", required=False)
+    follow = c.string(t["follow_up"], "treatment.follow_up") if "follow_up" in t else None
     if plan is None:
         return None
     return Treatment(plan, meds, psycho, safety, follow)
@@ -406,7 +407,7 @@ def _facts(c: _Checker, value: Any, ehr: EHR | None) -> tuple[Fact, ...]:
             elif ehr is not None and not _section_present(ehr, section):
                 c.bad(f"{path}.section", f"{section!r} is not in this case's ehr")
         text = c.string(f.get("text"), f"{path}.text") if "text" in f else None
-        says = c.string(f.get("patient_says"), f"{path}.patient_says", required=False)
+        says = c.string(f["patient_says"], f"{path}.patient_says") if "patient_says" in f else None
         sensitive = f.get("sensitive", False)
         if not isinstance(sensitive, bool):
             c.bad(f"{path}.sensitive", f"must be true or false, got {sensitive!r}")
@@ -462,8 +463,10 @@ def load_case(source: Mapping[str, Any] | str | os.PathLike[str]) -> Case:
     """
     if isinstance(source, Mapping):
         return validate_case(source)
-    if isinstance(source, str) and source.lstrip().startswith("{"):
+    if isinstance(source, str) and source.lstrip()[:1] in ("{", "["):
         return validate_case(_parse_json(source, "<string>"), where="<string>")
+    if not isinstance(source, (str, os.PathLike)):
+        return validate_case(source)  # not a mapping: raises CaseError naming the top level
     path = Path(source)
     if not path.is_file():
         raise CaseError(str(path), "no such case file", field="")
