@@ -6,6 +6,12 @@ so ``mentalhospital --help`` stays fast:
 * ``mentalhospital cases generate --n N --seed S [--out FILE]``: synthetic cases as JSON Lines.
 * ``mentalhospital cases validate PATH``: check a case file, a JSONL suite or a folder against CASES.md.
 * ``mentalhospital cases stats SUITE``: counts by category, disorder, setting, sex and age band.
+* ``mentalhospital evaluate --doctor NAME --suite SUITE --out DIR [--workers N]``: run and score a
+  doctor over a seeded suite (resumes when DIR holds an interrupted run), then print the tables.
+* ``mentalhospital table RESULTS...``: the study's leaderboard and breakdown tables (text, Markdown, CSV).
+* ``mentalhospital compare A B``: which metric differences between two runs exceed their intervals.
+* ``mentalhospital report RESULTS``: a self-contained HTML report with charts and every transcript.
+* ``mentalhospital play``: play the doctor yourself at the terminal, scored like any model.
 """
 
 from __future__ import annotations
@@ -51,6 +57,96 @@ def _cases_stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def _spec_from_args(args: argparse.Namespace):
+    from mentalhospital_env.evaluation import LEADERBOARD_SPEC, with_overrides
+
+    seeds = tuple(int(x) for x in args.seeds.split(",")) if args.seeds else None
+    case_ids = tuple(args.case) if args.case else None
+    return with_overrides(
+        LEADERBOARD_SPEC,
+        suite=args.suite,
+        seeds=seeds,
+        case_ids=case_ids,
+        limit=args.limit,
+        patient_variant=args.patient_variant,
+        patient_backend=args.patient_backend,
+        judge=args.judge,
+        turn_budget=args.turn_budget,
+    )
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    from mentalhospital_env.cases import CaseError
+    from mentalhospital_env.evaluation import EvaluationError, run_evaluation
+    from mentalhospital_env.leaderboard import breakdown_table, leaderboard_table
+    from mentalhospital_env.roster import DoctorNotFound
+
+    try:
+        spec = _spec_from_args(args)
+        results = run_evaluation(args.doctor, spec, args.out, workers=args.workers, progress=not args.quiet)
+    except (CaseError, EvaluationError, DoctorNotFound) as e:
+        print(f"mentalhospital evaluate: {e}", file=sys.stderr)
+        return 1
+    labelled = [(results, None)]
+    print(leaderboard_table(labelled).render(args.format))
+    print(breakdown_table(labelled).render(args.format))
+    print(f"results: {args.out}/results.json  episodes: {args.out}/episodes.jsonl  spec {results['spec_hash']}", file=sys.stderr)
+    return 0
+
+
+def _table(args: argparse.Namespace) -> int:
+    from mentalhospital_env.evaluation import EvaluationError
+    from mentalhospital_env.leaderboard import breakdown_table, leaderboard_table, read_labelled
+
+    try:
+        labelled = read_labelled(args.results)
+    except EvaluationError as e:
+        print(f"mentalhospital table: {e}", file=sys.stderr)
+        return 1
+    text = leaderboard_table(labelled, with_ci=args.ci).render(args.format)
+    text += "\n" + breakdown_table(labelled, with_ci=args.ci).render(args.format)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text)
+    print(text, end="")
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from mentalhospital_env.evaluation import EvaluationError
+    from mentalhospital_env.leaderboard import comparison_table
+
+    try:
+        print(comparison_table(args.a, args.b).render(args.format), end="")
+    except EvaluationError as e:
+        print(f"mentalhospital compare: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from mentalhospital_env.evaluation import EvaluationError
+    from mentalhospital_env.report import write_report
+
+    try:
+        path = write_report(args.results, args.out)
+    except EvaluationError as e:
+        print(f"mentalhospital report: {e}", file=sys.stderr)
+        return 1
+    print(path)
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    from mentalhospital_env.evaluation import EvaluationSpec, run_evaluation
+    from mentalhospital_env.leaderboard import leaderboard_table
+
+    spec = EvaluationSpec(suite=args.suite, seeds=(args.seed,), case_ids=(args.case,) if args.case else None, limit=None if args.case else 1)
+    results = run_evaluation("human", spec, args.out, workers=1, progress=False)
+    print(leaderboard_table([(results, "you")]).render("text"))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mentalhospital",
@@ -72,6 +168,47 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("suite", metavar="SUITE", help="a bundled suite name (dev, test, handwritten) or a path")
     p.add_argument("--format", choices=("text", "markdown", "json"), default="text")
     p.set_defaults(run=_cases_stats)
+
+    p = commands.add_parser("evaluate", help="run and score a doctor over a seeded suite of cases")
+    p.add_argument("--doctor", required=True, help="a registered doctor (random, scripted, llm:SPEC, ppo:PATH, human) or module:factory")
+    p.add_argument("--suite", default=None, help="bundled suite name (dev, test, handwritten) or a case file or folder (default: test)")
+    p.add_argument("--out", required=True, help="output folder for results.json and episodes.jsonl (an interrupted run there resumes)")
+    p.add_argument("--workers", type=int, default=1, help="parallel worker processes (default 1)")
+    p.add_argument("--seeds", default=None, help="comma-separated seeds (default 0)")
+    p.add_argument("--case", action="append", help="only this case id (repeatable)")
+    p.add_argument("--limit", type=int, default=None, help="only the first N cases of the suite")
+    p.add_argument("--patient-variant", default=None, choices=("naive", "representation", "memory", "full"))
+    p.add_argument("--patient-backend", default=None, help="offline (default) or an LLM client spec")
+    p.add_argument("--judge", default=None, help="MentalEval judge: offline (default) or an LLM client spec")
+    p.add_argument("--turn-budget", type=int, default=None, help="turns per episode (default 40)")
+    p.add_argument("--format", choices=("text", "markdown", "csv"), default="text")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=_evaluate)
+
+    p = commands.add_parser("table", help="the study's tables from results files")
+    p.add_argument("results", nargs="+", metavar="RESULTS", help="results.json or its folder, optionally PATH=LABEL")
+    p.add_argument("--format", choices=("text", "markdown", "csv"), default="text")
+    p.add_argument("--ci", action="store_true", help="show the 95%% interval half-width beside each mean")
+    p.add_argument("--out", default=None, help="also write the tables to this file")
+    p.set_defaults(run=_table)
+
+    p = commands.add_parser("compare", help="compare two results: which differences exceed their intervals")
+    p.add_argument("a", metavar="A")
+    p.add_argument("b", metavar="B")
+    p.add_argument("--format", choices=("text", "markdown", "csv"), default="text")
+    p.set_defaults(run=_compare)
+
+    p = commands.add_parser("report", help="a self-contained HTML report with charts and transcripts")
+    p.add_argument("results", metavar="RESULTS", help="a results folder or its results.json")
+    p.add_argument("--out", default=None, help="HTML file (default RESULTS/report.html)")
+    p.set_defaults(run=_report)
+
+    p = commands.add_parser("play", help="play the doctor yourself at the terminal")
+    p.add_argument("--suite", default="dev")
+    p.add_argument("--case", default=None, help="case id (default: the suite's first case)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", default="play-results", help="where your scored episode is written")
+    p.set_defaults(run=_play)
     return parser
 
 

@@ -1,0 +1,473 @@
+"""The evaluation harness: run a doctor over a seeded suite of cases and write trustworthy result files.
+
+``run_evaluation(doctor, spec, out_dir, workers=N)`` plays every (case, seed) episode of the spec and
+writes, in ``out_dir``:
+
+* ``episodes.jsonl``: one line per episode, in the spec's fixed episode order: the EpisodeRecord,
+  its scores, the case's categories, and a ``timing`` object (the only part that differs between two
+  runs of the same spec). Lines are appended atomically (one ``write`` of a whole line, flushed and
+  synced), and only in order, so an interrupted run leaves a clean prefix.
+* ``results.json``: the spec and its hash, the doctor, versions, git commit, and per metric the mean
+  with standard error and 95% interval, overall and per diagnostic category. Written to a temporary
+  file and renamed, so it is never half-written.
+
+Run it again with the same arguments after a crash or Ctrl-C and it resumes: finished episodes are
+kept, a torn last line is dropped and replayed, nothing is repeated or lost. Episodes run in parallel
+worker processes when ``workers > 1``; results are the same as with one worker, byte for byte apart
+from ``timing``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator, Sequence, TextIO
+
+from mentalhospital_env.cases import Suite, load_suite
+from mentalhospital_env.statistics import summarize
+
+#: the study's ten columns (objective in 0..1, shown as percent; MentalEval in 1..5)
+OBJECTIVE_METRICS: tuple[str, ...] = ("inter", "exam", "note", "cate", "diso")
+SUBJECTIVE_METRICS: tuple[str, ...] = ("emp", "prof", "qual", "rigor", "app")
+MAIN_METRICS: tuple[str, ...] = OBJECTIVE_METRICS + SUBJECTIVE_METRICS
+#: the chief-complaint / mental-status breakdown of the study's table 3
+BREAKDOWN_METRICS: tuple[str, ...] = ("inter_cc", "inter_ms", "note_cc", "note_ms")
+
+EPISODES_FILE = "episodes.jsonl"
+RESULTS_FILE = "results.json"
+
+
+class EvaluationError(RuntimeError):
+    """The evaluation cannot run or resume as asked (the message says why and what to do)."""
+
+
+@dataclass(frozen=True)
+class EvaluationSpec:
+    """What is evaluated: the cases, seeds, patient, scorers and turn budget (not the doctor).
+
+    ``suite`` is a bundled suite name or any case file or folder that CASES.md allows. The spec's
+    hash covers these settings and the content of the suite, so two results with the same hash were
+    produced on the same episodes.
+    """
+
+    suite: str = "test"
+    seeds: tuple[int, ...] = (0,)
+    case_ids: tuple[str, ...] | None = None
+    limit: int | None = None
+    patient_variant: str = "full"
+    patient_backend: str = "offline"
+    judge: str = "offline"
+    matcher: str = "offline"
+    turn_budget: int = 40
+    reward: str = "dense"
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["seeds"] = list(self.seeds)
+        out["case_ids"] = list(self.case_ids) if self.case_ids is not None else None
+        return out
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> "EvaluationSpec":
+        raw = dict(raw)
+        raw["seeds"] = tuple(raw.get("seeds", (0,)))
+        if raw.get("case_ids") is not None:
+            raw["case_ids"] = tuple(raw["case_ids"])
+        return cls(**raw)
+
+    def load_suite(self) -> Suite:
+        return _cached_suite(self.suite)
+
+    def episodes(self) -> list[tuple[str, int]]:
+        """The fixed episode order: for each seed, each selected case in suite order."""
+        suite = self.load_suite()
+        ids = list(suite.case_ids)
+        if self.case_ids is not None:
+            unknown = [c for c in self.case_ids if c not in suite]
+            if unknown:
+                raise EvaluationError(f"suite {self.suite!r} has no case(s) {', '.join(unknown)}")
+            ids = [c for c in ids if c in set(self.case_ids)]
+        if self.limit is not None:
+            ids = ids[: self.limit]
+        return [(cid, seed) for seed in self.seeds for cid in ids]
+
+    @property
+    def spec_hash(self) -> str:
+        """A stable id: SHA-256 of the canonical settings and the selected cases' content (16 hex digits)."""
+        return _spec_hash(self)
+
+
+#: the fixed default leaderboard spec: the frozen ``test`` suite, seed 0, offline patient and scorers
+LEADERBOARD_SPEC = EvaluationSpec()
+
+
+@lru_cache(maxsize=8)
+def _cached_suite(source: str) -> Suite:
+    return load_suite(source)
+
+
+@lru_cache(maxsize=32)
+def _spec_hash(spec: EvaluationSpec) -> str:
+    suite = spec.load_suite()
+    digest = hashlib.sha256()
+    digest.update(json.dumps(spec.to_dict(), sort_keys=True).encode())
+    for cid in dict.fromkeys(cid for cid, _ in spec.episodes()):
+        digest.update(json.dumps(suite[cid].to_dict(), sort_keys=True).encode())
+    return digest.hexdigest()[:16]
+
+
+# ------------------------------------------------------------------------------------------ episodes
+
+
+@dataclass
+class _Worker:
+    """Per-process state: one environment and one doctor factory, reused across episodes."""
+
+    doctor: str
+    spec: EvaluationSpec
+    env: Any = None
+    cache: dict[str, Any] = field(default_factory=dict)
+
+
+_WORKER: _Worker | None = None
+
+
+def _init_worker(doctor: str, spec_dict: dict[str, Any]) -> None:
+    global _WORKER
+    _WORKER = _Worker(doctor, EvaluationSpec.from_dict(spec_dict))
+
+
+def _run_task(task: tuple[int, str, int]) -> tuple[int, str]:
+    assert _WORKER is not None, "worker not initialised"
+    index, case_id, seed = task
+    line = run_episode(_WORKER.doctor, _WORKER.spec, case_id, seed, worker=_WORKER)
+    return index, json.dumps(line, sort_keys=True, ensure_ascii=False)
+
+
+def make_env(spec: EvaluationSpec) -> Any:
+    """The text environment for this spec (``MentalHospital-v0``)."""
+    import gymnasium
+
+    import mentalhospital_env.registration  # noqa: F401  (registers the ids)
+
+    return gymnasium.make(
+        "MentalHospital-v0",
+        suite=spec.load_suite(),
+        patient_variant=spec.patient_variant,
+        patient_backend=spec.patient_backend,
+        turn_budget=spec.turn_budget,
+        reward=spec.reward,
+        matcher=spec.matcher,
+        judge=spec.judge,
+    )
+
+
+def run_episode(doctor: str, spec: EvaluationSpec, case_id: str, seed: int, *, worker: _Worker | None = None) -> dict[str, Any]:
+    """Play one episode and score it; returns the ``episodes.jsonl`` line as a dict."""
+    from mentalhospital_env.roster import make_doctor
+    from mentalhospital_env.rewards.scoring import ScoringConfig, score_chart
+
+    worker = worker or _Worker(doctor, spec)
+    if worker.env is None:
+        worker.env = make_env(spec)
+    env = worker.env
+    started = time.time()
+    t0 = time.perf_counter()
+    policy = make_doctor(doctor)
+    observation, info = env.reset(seed=seed, options={"case_id": case_id})
+    policy.reset(observation, info)
+    terminated = truncated = False
+    while not (terminated or truncated):
+        action = policy.act(observation, info)
+        observation, _reward, terminated, truncated, info = env.step(action)
+    record = env.unwrapped.episode_record
+    case = spec.load_suite()[case_id]
+    scores = score_chart(case, record.chart, ScoringConfig.from_names(matcher=spec.matcher, judge=spec.judge))
+    return {
+        "case_id": case_id,
+        "seed": seed,
+        "doctor": doctor,
+        "spec_hash": spec.spec_hash,
+        "principal_category": _principal_category(case),
+        "categories": list(case.diagnosis.categories),
+        "scores": scores.to_dict(),
+        "record": record.to_dict(),
+        "timing": {"started": round(started, 3), "seconds": round(time.perf_counter() - t0, 4)},
+    }
+
+
+def _principal_category(case: Any) -> str:
+    from mentalhospital_env.knowledge.codes import category_of_code
+
+    return category_of_code(case.diagnosis.principal.code) or case.diagnosis.categories[0]
+
+
+# ------------------------------------------------------------------------------------- the run itself
+
+
+def _read_done(path: Path, doctor: str, spec_hash: str, expected: list[tuple[str, int]]) -> int:
+    """How many episodes of the fixed order are already in ``episodes.jsonl``.
+
+    A torn last line (a crash in the middle of a write) is cut off. Lines from another doctor or spec,
+    or out of order, mean the folder belongs to another run: refuse rather than mix them.
+    """
+    if not path.exists():
+        return 0
+    raw = path.read_bytes()
+    keep = raw.rfind(b"\n") + 1
+    if keep < len(raw):
+        with open(path, "r+b") as f:
+            f.truncate(keep)
+            f.flush()
+            os.fsync(f.fileno())
+    done = 0
+    for n, line in enumerate(raw[:keep].splitlines()):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise EvaluationError(f"{path}:{n + 1}: not valid JSON ({e.msg}); move the file away to start over") from None
+        if row.get("doctor") != doctor or row.get("spec_hash") != spec_hash:
+            raise EvaluationError(
+                f"{path} holds episodes of doctor {row.get('doctor')!r} with spec {row.get('spec_hash')!r}, "
+                f"not {doctor!r} with spec {spec_hash!r}: use another --out folder"
+            )
+        if done >= len(expected) or (row.get("case_id"), row.get("seed")) != expected[done]:
+            raise EvaluationError(f"{path}:{n + 1}: episode {row.get('case_id')}/{row.get('seed')} is not the next of this spec")
+        done += 1
+    return done
+
+
+def _append(handle: TextIO, line: str) -> None:
+    handle.write(line + "\n")
+    handle.flush()
+    os.fsync(handle.fileno())
+
+
+class _Progress:
+    """A one-line progress bar on stderr with the running means of the main metrics."""
+
+    def __init__(self, total: int, done: int, enabled: bool, stream: TextIO = sys.stderr):
+        self.total, self.done, self.enabled, self.stream = total, done, enabled, stream
+        self.sums: dict[str, float] = {}
+        self.counts: dict[str, int] = {}
+        self.t0 = time.perf_counter()
+        self.start_done = done
+
+    def update(self, scores: dict[str, Any]) -> None:
+        self.done += 1
+        for key in MAIN_METRICS:
+            value = scores.get(key)
+            if value is not None:
+                self.sums[key] = self.sums.get(key, 0.0) + value
+                self.counts[key] = self.counts.get(key, 0) + 1
+        if not self.enabled:
+            return
+        elapsed = time.perf_counter() - self.t0
+        rate = (self.done - self.start_done) / elapsed if elapsed > 0 else 0.0
+        eta = (self.total - self.done) / rate if rate > 0 else 0.0
+        width = 20
+        filled = int(width * self.done / max(1, self.total))
+        means = " ".join(
+            f"{k}={self.sums[k] / self.counts[k] * (100 if k in OBJECTIVE_METRICS else 1):.{1 if k in OBJECTIVE_METRICS else 2}f}"
+            for k in MAIN_METRICS
+            if self.counts.get(k)
+        )
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} eta {eta:4.0f}s {means}")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def run_evaluation(
+    doctor: str,
+    spec: EvaluationSpec = LEADERBOARD_SPEC,
+    out_dir: str | os.PathLike[str] = "results",
+    *,
+    workers: int = 1,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Evaluate ``doctor`` (a roster name such as ``scripted``) on ``spec``; returns ``results.json``'s content."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    expected = spec.episodes()
+    spec_hash = spec.spec_hash
+    episodes_path = out / EPISODES_FILE
+    done = _read_done(episodes_path, doctor, spec_hash, expected)
+    todo = [(i, cid, seed) for i, (cid, seed) in enumerate(expected) if i >= done]
+    bar = _Progress(len(expected), done, progress)
+    with open(episodes_path, "a", encoding="utf-8") as handle:
+        try:
+            if workers <= 1 or len(todo) <= 1:
+                _init_worker(doctor, spec.to_dict())
+                for task in todo:
+                    _, line = _run_task(task)
+                    _append(handle, line)
+                    bar.update(json.loads(line)["scores"])
+            else:
+                _run_parallel(doctor, spec, todo, workers, handle, bar)
+        finally:
+            bar.close()
+    results = summarize_episodes(episodes_path, spec, doctor)
+    write_json_atomic(out / RESULTS_FILE, results)
+    return results
+
+
+def _run_parallel(doctor: str, spec: EvaluationSpec, todo: list[tuple[int, str, int]], workers: int, handle: TextIO, bar: _Progress) -> None:
+    """Run episodes in worker processes; write finished ones strictly in episode order."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    pending: dict[int, str] = {}
+    next_index = todo[0][0]
+    queue = iter(todo)
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=(doctor, spec.to_dict())) as pool:
+        running: set[Future] = set()
+        try:
+            for task in _take(queue, workers * 2):
+                running.add(pool.submit(_run_task, task))
+            while running:
+                finished, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    index, line = future.result()
+                    pending[index] = line
+                while next_index in pending:
+                    line = pending.pop(next_index)
+                    _append(handle, line)
+                    bar.update(json.loads(line)["scores"])
+                    next_index += 1
+                for task in _take(queue, len(finished)):
+                    running.add(pool.submit(_run_task, task))
+        except BaseException:
+            for future in running:
+                future.cancel()
+            raise
+
+
+def _take(iterator: Iterator[Any], n: int) -> list[Any]:
+    out = []
+    for _ in range(n):
+        try:
+            out.append(next(iterator))
+        except StopIteration:
+            break
+    return out
+
+
+# ---------------------------------------------------------------------------------------- summaries
+
+
+def read_episodes(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The lines of an ``episodes.jsonl`` (a torn last line is ignored)."""
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.endswith("\n") and line.strip():
+                rows.append(json.loads(line))
+    return rows
+
+
+def summarize_episodes(path: Path, spec: EvaluationSpec, doctor: str) -> dict[str, Any]:
+    """``results.json``'s content from the episodes file."""
+    rows = read_episodes(path)
+    metrics = {m: summarize(r["scores"].get(m) for r in rows).to_dict() for m in MAIN_METRICS + BREAKDOWN_METRICS}
+    by_category: dict[str, dict[str, Any]] = {}
+    for category in sorted({r["principal_category"] for r in rows}):
+        subset = [r for r in rows if r["principal_category"] == category]
+        by_category[category] = {
+            "n": len(subset),
+            **{m: summarize(r["scores"].get(m) for r in subset).to_dict() for m in MAIN_METRICS},
+        }
+    return {
+        "doctor": doctor,
+        "spec": spec.to_dict(),
+        "spec_hash": spec.spec_hash,
+        "n_episodes": len(rows),
+        "complete": len(rows) == len(spec.episodes()),
+        "metrics": metrics,
+        "by_category": by_category,
+        "versions": versions(),
+        "git_commit": git_commit(),
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+
+
+def versions() -> dict[str, str | None]:
+    """Versions of Python and of the packages that shape the results."""
+    from importlib import metadata
+
+    out: dict[str, str | None] = {"python": platform.python_version()}
+    for dist in ("mentalhospital-env", "gymnasium", "pettingzoo", "numpy", "torch", "transformers", "sentence-transformers"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[dist] = None
+    return out
+
+
+def git_commit() -> str | None:
+    """The commit of the source tree this package runs from, when it is a git checkout."""
+    here = Path(__file__).resolve().parent
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def write_json_atomic(path: Path, payload: Any) -> None:
+    """Write JSON to a temporary file beside ``path`` and rename it over ``path``."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(payload, f, indent=2, sort_keys=True)
+        f.write("\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def load_results(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A ``results.json`` (or the folder holding one)."""
+    p = Path(path)
+    if p.is_dir():
+        p = p / RESULTS_FILE
+    try:
+        return json.loads(p.read_text("utf-8"))
+    except FileNotFoundError:
+        raise EvaluationError(f"no results file at {p}") from None
+    except json.JSONDecodeError as e:
+        raise EvaluationError(f"{p} is not valid JSON: {e.msg} at line {e.lineno}") from None
+
+
+def with_overrides(spec: EvaluationSpec, **changes: Any) -> EvaluationSpec:
+    """A copy of ``spec`` with the given fields changed (``None`` values are ignored)."""
+    return replace(spec, **{k: v for k, v in changes.items() if v is not None})
+
+
+__all__: Sequence[str] = (
+    "BREAKDOWN_METRICS",
+    "EvaluationError",
+    "EvaluationSpec",
+    "LEADERBOARD_SPEC",
+    "MAIN_METRICS",
+    "OBJECTIVE_METRICS",
+    "SUBJECTIVE_METRICS",
+    "load_results",
+    "read_episodes",
+    "run_episode",
+    "run_evaluation",
+    "with_overrides",
+)
