@@ -20,6 +20,22 @@ Info = Mapping[str, Any]
 Action = str | Mapping[str, Any]
 
 
+def allowed_now(observation: Observation, info: Info) -> tuple[str, ...]:
+    """The action names allowed at this point of the encounter (``ask``, ``order_exams`` ...).
+
+    Taken from ``info["allowed_actions"]`` when the environment gives it, otherwise from the stage in
+    the observation.
+    """
+    from mentalhospital_env.hospital.stages import ALL_STAGES, allowed_actions
+
+    given = info.get("allowed_actions")
+    if given:
+        return tuple(given)
+    stage = observation.get("stage", 0)
+    name = ALL_STAGES[int(stage)] if not isinstance(stage, str) else stage
+    return allowed_actions(name)
+
+
 class Doctor(ABC):
     """A doctor policy: reset at the start of each episode, then one action per observation."""
 
