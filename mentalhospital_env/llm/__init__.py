@@ -20,6 +20,7 @@ from .base import (
 )
 from .scripted import ScriptedCall, ScriptedClient
 from .tiny import build_tiny_llama
+from .transformers_backend import TransformersClient, installed_smollm2_gguf
 
 __all__ = [
     "ConversationError",
@@ -29,8 +30,10 @@ __all__ = [
     "Message",
     "ScriptedCall",
     "ScriptedClient",
+    "TransformersClient",
     "build_tiny_llama",
     "check_reply_count",
+    "installed_smollm2_gguf",
     "last_user_message",
     "truncate_at_stop",
     "validate_conversations",

@@ -10,6 +10,7 @@ that `TransformersClient(folder)` serves and that TRL trainers accept as `model=
   (``<|im_start|>role\\ncontent<|im_end|>\\n``), ``<|im_end|>`` as end of sequence, ``<|pad|>`` as
   padding;
 - model: `LlamaForCausalLM` with 2 layers, hidden size 64, 4 heads, random weights from `seed`
+  (initializer range 0.2, so that different prompts get different greedy replies)
   (about 123k parameters), float32, saved as safetensors.
 
 The same `seed` gives byte-identical weights and the same tokenizer. The model writes gibberish:
@@ -101,6 +102,9 @@ def build_tiny_llama(folder: str | Path, *, seed: int = 0, vocab_size: int = 320
         eos_token_id=tokenizer.eos_token_id,
         pad_token_id=tokenizer.pad_token_id,
         tie_word_embeddings=False,
+        # Wider than the default 0.02 so that greedy replies differ from prompt to prompt
+        # (with 0.02 every prompt decodes to the same few tokens, which hides batching bugs).
+        initializer_range=0.2,
     )
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
