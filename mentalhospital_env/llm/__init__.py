@@ -18,6 +18,7 @@ from .base import (
     truncate_at_stop,
     validate_conversations,
 )
+from .openai_compatible import OpenAICompatibleClient, parse_chat_completion, parse_retry_after
 from .scripted import ScriptedCall, ScriptedClient
 from .tiny import build_tiny_llama
 from .transformers_backend import TransformersClient, installed_smollm2_gguf
@@ -28,6 +29,7 @@ __all__ = [
     "LLMClient",
     "LLMError",
     "Message",
+    "OpenAICompatibleClient",
     "ScriptedCall",
     "ScriptedClient",
     "TransformersClient",
@@ -35,6 +37,8 @@ __all__ = [
     "check_reply_count",
     "installed_smollm2_gguf",
     "last_user_message",
+    "parse_chat_completion",
+    "parse_retry_after",
     "truncate_at_stop",
     "validate_conversations",
 ]
