@@ -51,7 +51,7 @@ def _disorder(name: str) -> str | None:
     return DISORDERS.get(name.lower())
 
 
-VOCAB = Vocabulary(_exam, _disorder, category_aliases(load_categories()), category_ids())
+VOCAB = Vocabulary(_exam, _disorder, category_aliases(load_categories()))
 
 
 def parse(source, stage="interview"):
@@ -136,7 +136,7 @@ def test_parser_accepts_mappings_and_action_values():
         ("<order_exams>CBC or LFT</order_exams>", "ambiguous", ["CBC or LFT", "ambiguous"]),
         ("<diagnose>F32.1</diagnose>", "bad_field", ["categories:", "disorders:"]),
         ("<diagnose>categories: depressive</diagnose>", "empty", ["no disorders"]),
-        ("<diagnose>categories: sadness | disorders: F32.1</diagnose>", "unknown_category", ["'sadness'", "depressive"]),
+        ("<diagnose>categories: sadness | disorders: F32.1</diagnose>", "unknown_category", ["'sadness'", "15 diagnostic categories"]),
         ("<diagnose>categories: depressive | disorders: feeling blue</diagnose>", "unknown_disorder", ["'feeling blue'", "ICD-10-CM"]),
         ("<diagnose>categories: depressive | disorders: depression</diagnose>", "ambiguous", ["'depression'", "F33.1"]),
         ("<diagnose>categories: depressive | categories: anxiety | disorders: F32.1</diagnose>", "ambiguous", ["twice"]),

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, ClassVar, Mapping, Union
 
@@ -165,7 +165,6 @@ class Vocabulary:
     exam: Callable[[str], str | None]
     disorder: Callable[[str], str | None]
     categories: Mapping[str, str]
-    category_ids: tuple[str, ...] = field(default=())
 
     def category(self, text: str) -> str | None:
         key = _norm_label(text)
@@ -211,7 +210,7 @@ def default_vocabulary() -> Vocabulary:
     def disorder(name: str) -> str | None:
         return _resolved_code(knowledge.resolve_disorder, name)
 
-    return Vocabulary(exam, disorder, category_aliases(cats), tuple(c.id for c in cats))
+    return Vocabulary(exam, disorder, category_aliases(cats))
 
 
 def _resolved_name(resolve: Callable[[str], Any], name: str) -> str | None:
@@ -581,8 +580,12 @@ def _diagnose(cats: Any, dis: Any, stage: str, vocabulary: Vocabulary | None) ->
                 continue
             cid = vocab.category(item)
             if cid is None:
-                ids = ", ".join(vocab.category_ids) if vocab.category_ids else "see CASES.md"
-                return _error("unknown_category", f"Unknown diagnostic category {item!r}; categories are: {ids}.", stage)
+                return _error(
+                    "unknown_category",
+                    f"Unknown diagnostic category {item!r}: name each category by the id or the name of one of "
+                    "the 15 diagnostic categories of the case format.",
+                    stage,
+                )
             categories.append(cid)
     codes: list[str] = []
     for raw in dis or ():

@@ -19,12 +19,13 @@ ACTION_STAGE: dict[str, str] = dict(zip(ACTION_NAMES, STAGES))
 #: Stages whose action may be taken more than once before moving on.
 REPEATABLE_STAGES: frozenset[str] = frozenset({"interview", "exams"})
 
-#: How each action is written in the text protocol, for messages that say what is allowed.
+#: How each action is written in the text protocol, for messages that say what is allowed. The forms
+#: name no real exam, category or disorder: they are shown in every case and must give nothing away.
 ACTION_FORMS: dict[str, str] = {
     "ask": "<ask>one question or remark to the patient</ask>",
-    "order_exams": "<order_exams>PHQ-9; TSH</order_exams>",
+    "order_exams": "<order_exams>exam name; exam name</order_exams>",
     "write_note": "<write_note>the clinical note</write_note>",
-    "diagnose": "<diagnose>categories: depressive, anxiety | disorders: 1. F32.1; 2. F41.1</diagnose>",
+    "diagnose": "<diagnose>categories: category id, category id | disorders: 1. ICD-10-CM code or name; 2. ...</diagnose>",
     "treat": "<treat>the treatment plan</treat>",
 }
 

@@ -1,0 +1,385 @@
+"""The encounter: one episode of the clinic as a plain state machine, independent of Gymnasium.
+
+Stages run ``interview -> exams -> note -> diagnosis -> treatment`` (see :mod:`.stages`): any may be
+skipped, none revisited; ``treat`` ends the encounter (``terminated``). Every action the doctor sends
+counts as one turn of the budget, valid or not, so an episode always ends: when the budget is spent
+before the treatment, the encounter is ``truncated``.
+
+An invalid action (unparseable, ambiguous, empty, out of stage) never raises and leaves the clinical
+state unchanged (stage, chart, the patient, what was disclosed); it costs
+``EncounterSettings.invalid_action_penalty`` as the reward component ``invalid_action`` and its
+observation says what was wrong and what is allowed now. Only the turn counter and the chart's count
+of invalid actions move.
+
+The doctor sees on walking in only what a clinician would: age, sex, setting and who is present.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass, replace
+from typing import Any, Mapping
+
+from mentalhospital_env.cases import Case
+from mentalhospital_env.rewards.chart import Chart, Turn
+
+from .actions import (
+    Action,
+    ActionError,
+    Ask,
+    Diagnose,
+    NameAmbiguity,
+    OrderExams,
+    Treat,
+    Vocabulary,
+    WriteNote,
+    default_vocabulary,
+    parse_action,
+)
+from .record import EpisodeRecord, StepRecord
+from .roles import NoRewards, PatientLike, ShaperLike
+from .stages import ACTION_FORMS, END, STAGES, stage_after
+
+#: The result shown for an exam the case does not list.
+UNREMARKABLE = "unremarkable (not on file)"
+INVALID_ACTION = "invalid_action"
+
+_SETTING_PLACES = {
+    "outpatient": "Outpatient clinic",
+    "inpatient": "Inpatient ward",
+    "emergency": "Emergency department",
+}
+
+
+@dataclass(frozen=True)
+class EncounterSettings:
+    """How an encounter runs: the turn budget and the cost of an invalid action (a positive number)."""
+
+    turn_budget: int = 40
+    invalid_action_penalty: float = 0.1
+
+    def __post_init__(self) -> None:
+        if isinstance(self.turn_budget, bool) or not isinstance(self.turn_budget, int) or self.turn_budget < 1:
+            raise ValueError(f"turn_budget must be a positive integer, got {self.turn_budget!r}")
+        if not isinstance(self.invalid_action_penalty, (int, float)) or self.invalid_action_penalty < 0:
+            raise ValueError(f"invalid_action_penalty must be a number >= 0, got {self.invalid_action_penalty!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class StepOutcome:
+    """What one step produced: the text the doctor sees, where the encounter stands, and the reward.
+
+    ``components`` are the named reward components summed into ``reward``; ``action`` is the parsed
+    action (``None`` for an invalid one, whose :class:`ActionError` is ``error``); ``fact_ids`` the
+    case facts the patient disclosed in this step.
+    """
+
+    text: str
+    stage: str
+    turn: int
+    reward: float
+    components: Mapping[str, float]
+    terminated: bool
+    truncated: bool
+    action: Action | None = None
+    error: ActionError | None = None
+    fact_ids: tuple[str, ...] = ()
+
+    @property
+    def done(self) -> bool:
+        return self.terminated or self.truncated
+
+
+@dataclass(frozen=True)
+class ClinicalState:
+    """The part of an encounter an action can change (everything but the turn counter and invalid count)."""
+
+    stage: str
+    chart: Chart
+    ended: bool
+
+
+def walk_in_text(case: Case) -> str:
+    """What a clinician sees on walking in: the setting, the patient's age and sex, who is present.
+
+    Nothing else of the case is used, so nothing of the diagnosis, the record or the checkpoints can
+    show through.
+    """
+    d = case.demographics
+    adult = d.age >= 18
+    person = {"female": "woman" if adult else "girl", "male": "man" if adult else "boy"}.get(d.sex, "person")
+    present = _who_is_present(case)
+    place = _SETTING_PLACES.get(case.setting, case.setting)
+    company = f", accompanied by {present}" if present else ", alone"
+    return f"{place}. A {d.age}-year-old {person} is here to see you{company}."
+
+
+_INFORMANT_HEAD = re.compile(r"^[^,;:.()\[\]\-\u2013\u2014]*")
+_RELATIONS = (
+    "mother", "father", "parents", "parent", "wife", "husband", "partner", "son", "daughter", "sister",
+    "brother", "friend", "girlfriend", "boyfriend", "carer", "caregiver", "aunt", "uncle", "grandmother",
+    "grandfather", "roommate", "case manager", "social worker", "foster parent", "guardian", "police officer",
+    "paramedic", "colleague", "spouse", "family member", "nurse", "support worker", "fiance", "fiancee",
+)
+
+
+def _who_is_present(case: Case) -> str | None:
+    """Who came with the patient, as a relation only (``"her mother"``): free text is never shown as written."""
+    informant = case.effective_persona.informant
+    if not informant:
+        return None
+    head = _INFORMANT_HEAD.match(informant.strip())
+    words = (head.group(0) if head else "").lower().split()
+    text = " ".join(words)
+    for relation in sorted(_RELATIONS, key=len, reverse=True):
+        if re.search(rf"\b{re.escape(relation)}\b", text):
+            pronoun = {"female": "her", "male": "his"}.get(case.demographics.sex, "their")
+            return f"{pronoun} {relation}"
+    return "another person"
+
+
+def protocol_text(turn_budget: int) -> str:
+    """The rules of the encounter, as shown to the doctor at the start."""
+    forms = " ".join(ACTION_FORMS.values())
+    return (
+        "You are the psychiatrist. Stages: interview -> exams -> note -> diagnosis -> treatment; any may be "
+        "skipped, none revisited; the treatment ends the encounter. One action per turn: "
+        f"{forms} You have {turn_budget} turns."
+    )
+
+
+class Encounter:
+    """One episode over one case: the doctor's actions in, the patient's replies, results and rewards out.
+
+    ``patient`` answers questions (see :class:`.roles.PatientLike`); ``shaper`` turns actions into
+    named reward components (:class:`.roles.ShaperLike`, none when omitted); ``vocabulary`` resolves
+    exam and disorder names (the bundled knowledge base by default). Call :meth:`reset` before the
+    first :meth:`step`.
+    """
+
+    def __init__(
+        self,
+        case: Case,
+        patient: PatientLike,
+        shaper: ShaperLike | None = None,
+        settings: EncounterSettings | None = None,
+        vocabulary: Vocabulary | None = None,
+        record_settings: Mapping[str, Any] | None = None,
+    ):
+        self.case = case
+        self.patient = patient
+        self.shaper: ShaperLike = shaper if shaper is not None else NoRewards()
+        self.settings = settings or EncounterSettings()
+        self.vocabulary = vocabulary
+        self._record_settings = dict(record_settings or {})
+        self._exams_on_file = self._index_exams()
+        self._seed: int | None = None
+        self._started = False
+        self._stage = STAGES[0]
+        self._turn = 0
+        self._chart = Chart()
+        self._ended = False
+        self._terminated = False
+        self._truncated = False
+        self._steps: list[StepRecord] = []
+        self._walk_in = ""
+
+    # ------------------------------------------------------------------------------ state
+
+    @property
+    def stage(self) -> str:
+        return self._stage
+
+    @property
+    def turn(self) -> int:
+        return self._turn
+
+    @property
+    def chart(self) -> Chart:
+        return self._chart
+
+    @property
+    def ended(self) -> bool:
+        return self._ended
+
+    @property
+    def disclosed(self) -> frozenset[str]:
+        """Ids of the case facts the patient has disclosed so far."""
+        return self._chart.disclosed_fact_ids
+
+    def clinical_state(self) -> ClinicalState:
+        """Stage, chart (invalid-action count set aside) and whether the encounter has ended."""
+        return ClinicalState(self._stage, replace(self._chart, invalid_actions=0), self._ended)
+
+    def record(self) -> EpisodeRecord:
+        """The episode so far (or complete) as an :class:`EpisodeRecord`."""
+        settings = {**self.settings.to_dict(), **self._record_settings}
+        return EpisodeRecord(
+            case_id=self.case.case_id,
+            seed=self._seed,
+            settings=settings,
+            walk_in=self._walk_in,
+            steps=tuple(self._steps),
+            chart=self._chart,
+            scores=None,
+            terminated=self._terminated,
+            truncated=self._truncated,
+        )
+
+    # ------------------------------------------------------------------------------ episode
+
+    def reset(self, seed: int | None = None) -> StepOutcome:
+        """Start the encounter again (the patient too) and return the walk-in observation."""
+        self._seed = seed
+        self.patient.reset(seed)
+        self.shaper.reset()
+        self._started = True
+        self._stage = STAGES[0]
+        self._turn = 0
+        self._chart = Chart()
+        self._ended = self._terminated = self._truncated = False
+        self._steps = []
+        self._walk_in = f"{walk_in_text(self.case)}\n{protocol_text(self.settings.turn_budget)}"
+        return StepOutcome(self._walk_in, self._stage, 0, 0.0, {}, False, False)
+
+    def step(self, source: Any) -> StepOutcome:
+        """Take one doctor action (protocol text, a mapping or an :class:`Action`); never raises for bad input."""
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        if self._ended:
+            err = parse_action(source, END, self._vocab())
+            assert isinstance(err, ActionError)
+            return StepOutcome(f"Invalid action: {err.message}", END, self._turn, 0.0, {}, self._terminated, self._truncated, None, err)
+        parsed = parse_action(source, self._stage, self._vocab())
+        self._turn += 1
+        if isinstance(parsed, ActionError):
+            components: dict[str, float] = {INVALID_ACTION: -float(self.settings.invalid_action_penalty)}
+            self._chart = replace(self._chart, invalid_actions=self._chart.invalid_actions + 1)
+            text, fact_ids = f"Invalid action: {parsed.message}", ()
+        else:
+            text, fact_ids, components = self._apply(parsed)
+        terminated = self._stage == END
+        truncated = not terminated and self._turn >= self.settings.turn_budget
+        if terminated or truncated:
+            self._ended = True
+            self._terminated, self._truncated = terminated, truncated
+            if truncated:
+                self._stage = END
+                text += "\nThe turn budget is spent; the encounter is over."
+            _add(components, self.shaper.on_end(self._chart, truncated))
+        reward = float(sum(components.values()))
+        self._steps.append(
+            StepRecord(
+                turn=self._turn,
+                action_text=_action_text(source),
+                action=parsed.to_dict() if not isinstance(parsed, ActionError) else None,
+                error=parsed.message if isinstance(parsed, ActionError) else None,
+                problem=parsed.problem if isinstance(parsed, ActionError) else None,
+                observation=text,
+                stage=self._stage,
+                reward=reward,
+                components=dict(components),
+            )
+        )
+        return StepOutcome(
+            text,
+            self._stage,
+            self._turn,
+            reward,
+            components,
+            terminated,
+            truncated,
+            None if isinstance(parsed, ActionError) else parsed,
+            parsed if isinstance(parsed, ActionError) else None,
+            fact_ids,
+        )
+
+    # ------------------------------------------------------------------------------ actions
+
+    def _apply(self, action: Action) -> tuple[str, tuple[str, ...], dict[str, float]]:
+        chart = self._chart
+        fact_ids: tuple[str, ...] = ()
+        if isinstance(action, Ask):
+            reply = self.patient.respond(action.utterance)
+            fact_ids = tuple(reply.fact_ids)
+            turn = Turn(action.utterance, reply.text, fact_ids)
+            self._chart = replace(chart, turns=chart.turns + (turn,))
+            components = dict(self.shaper.on_ask(turn, self._chart))
+            text = f"Patient: {reply.text}"
+        elif isinstance(action, OrderExams):
+            already = set(chart.exams or ())
+            new = [name for name in action.exams if name not in already]
+            results = tuple((name, self._exam_result(name)) for name in new)
+            self._chart = replace(chart, exams=tuple(chart.exams or ()) + tuple(new), exam_results=chart.exam_results + results)
+            components = dict(self.shaper.on_exams(tuple(new), self._chart))
+            lines = [f"- {name}: {result}" for name, result in results]
+            lines += [f"- {name}: already reported above" for name in action.exams if name in already]
+            text = "Exam results:\n" + "\n".join(lines)
+        elif isinstance(action, WriteNote):
+            self._chart = replace(chart, note=action.note)
+            components = dict(self.shaper.on_note(action.note, self._chart))
+            text = "Note recorded. Next: diagnose, then treat."
+        elif isinstance(action, Diagnose):
+            self._chart = replace(chart, categories=action.categories, disorders=action.disorders)
+            components = dict(self.shaper.on_diagnosis(action.categories, action.disorders, self._chart))
+            text = "Diagnosis recorded. Next: treat."
+        else:
+            assert isinstance(action, Treat)
+            self._chart = replace(chart, treatment=action.plan)
+            components = dict(self.shaper.on_treatment(action.plan, self._chart))
+            text = "Treatment plan recorded. The encounter is over."
+        self._stage = stage_after(action.name)
+        return text, fact_ids, components
+
+    def _vocab(self) -> Vocabulary:
+        if self.vocabulary is None:
+            self.vocabulary = default_vocabulary()
+        return self.vocabulary
+
+    def _index_exams(self) -> dict[str, str]:
+        """Lower-case exam names (as listed, and as the catalog names them) -> result on file."""
+        index: dict[str, str] = {}
+        for exam in self.case.exams:
+            index.setdefault(exam.name.strip().lower(), exam.result)
+        self._exam_aliases_done = False
+        return index
+
+    def _exam_result(self, name: str) -> str:
+        if not self._exam_aliases_done:
+            vocab = self._vocab()
+            for exam in self.case.exams:
+                try:
+                    canonical = vocab.exam(exam.name)
+                except NameAmbiguity:
+                    canonical = None
+                if canonical:
+                    self._exams_on_file.setdefault(canonical.strip().lower(), exam.result)
+            self._exam_aliases_done = True
+        return self._exams_on_file.get(name.strip().lower(), UNREMARKABLE)
+
+
+def _add(components: dict[str, float], more: Mapping[str, float]) -> None:
+    for key, value in more.items():
+        components[key] = components.get(key, 0.0) + float(value)
+
+
+def _action_text(source: Any) -> str:
+    """The action as the doctor sent it, as text: strings as they are, mappings as JSON."""
+    if isinstance(source, str):
+        return source
+    if isinstance(source, Mapping):
+        try:
+            return json.dumps(source, ensure_ascii=False, default=repr)
+        except (TypeError, ValueError, RecursionError):
+            return repr(source)
+    to_text = getattr(source, "to_text", None)
+    if callable(to_text):
+        return str(to_text())
+    try:
+        return repr(source)
+    except Exception:  # a hostile __repr__ must not crash an episode
+        return f"<{type(source).__name__}>"
