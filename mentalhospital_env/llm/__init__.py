@@ -18,12 +18,15 @@ from .base import (
     truncate_at_stop,
     validate_conversations,
 )
+from .factory import ClientSpec, ClientSpecError, make_client, parse_client_spec
 from .openai_compatible import OpenAICompatibleClient, parse_chat_completion, parse_retry_after
 from .scripted import ScriptedCall, ScriptedClient
 from .tiny import build_tiny_llama
 from .transformers_backend import TransformersClient, installed_smollm2_gguf
 
 __all__ = [
+    "ClientSpec",
+    "ClientSpecError",
     "ConversationError",
     "GenerationSettings",
     "LLMClient",
@@ -37,7 +40,9 @@ __all__ = [
     "check_reply_count",
     "installed_smollm2_gguf",
     "last_user_message",
+    "make_client",
     "parse_chat_completion",
+    "parse_client_spec",
     "parse_retry_after",
     "truncate_at_stop",
     "validate_conversations",
