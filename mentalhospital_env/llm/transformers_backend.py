@@ -15,6 +15,7 @@ Generation:
   deterministic (the global torch RNG is forked, so the caller's RNG state is untouched);
 - stop strings end generation early (transformers' stop-string criteria) and the reply is cut
   before the first stop string;
+- calls from several threads run one batch at a time (batch them instead, for speed);
 - `timeout_s` bounds each chunk's generation time (transformers' `max_time`): a reply cut by it
   holds the text generated until then. Generation is always bounded by `max_new_tokens`.
 
@@ -92,6 +93,7 @@ class TransformersClient(LLMClient):
         self._model: Any = None
         self._tokenizer: Any = None
         self._lock = threading.Lock()
+        self._generation_lock = threading.Lock()  # one batch at a time: the model and the RNG are shared
 
     # -- loading -----------------------------------------------------------------------------
 
@@ -184,7 +186,7 @@ class TransformersClient(LLMClient):
         replies: list[str | None] = [None] * len(batch)
 
         cuda_devices = [torch.device(self.device).index or 0] if str(self.device).startswith("cuda") else []
-        with torch.random.fork_rng(devices=cuda_devices, enabled=settings.seed is not None):
+        with self._generation_lock, torch.random.fork_rng(devices=cuda_devices, enabled=settings.seed is not None):
             if settings.seed is not None:
                 torch.manual_seed(settings.seed)
             for start in range(0, len(order), self.batch_size):
