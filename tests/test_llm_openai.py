@@ -42,7 +42,7 @@ class ChatServer:
             def log_message(self, *args) -> None:  # keep test output clean
                 pass
 
-            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+            def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 content = body["messages"][-1]["content"]
                 with owner.lock:

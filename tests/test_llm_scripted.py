@@ -106,8 +106,10 @@ def test_scripted_client_is_an_llm_client_and_needs_a_script():
     assert isinstance(ScriptedClient(default="x"), LLMClient)
     with pytest.raises(ValueError):
         ScriptedClient()
-    with pytest.raises(ValueError):
+    with pytest.raises(TypeError, match="not a single string"):
         ScriptedClient("a single string")
+    with pytest.raises(TypeError, match="must be a str"):
+        ScriptedClient(["fine", 3])
 
 
 @pytest.mark.parametrize(

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import abc
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence, TypedDict
+from typing import Any, TypedDict
 
 ROLES = ("system", "user", "assistant")
 

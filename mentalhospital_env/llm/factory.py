@@ -21,8 +21,9 @@ returns it unchanged, so that callers can take either.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import parse_qsl
 
 from .base import LLMClient, Message, last_user_message

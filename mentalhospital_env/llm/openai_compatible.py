@@ -27,14 +27,15 @@ from __future__ import annotations
 import email.utils
 import http.client
 import json
+import math
 import os
 import random
-import socket
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 from urllib.parse import urlsplit
 
 from .base import (
@@ -88,7 +89,7 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
         if moment is None:
             return None
         seconds = moment.timestamp() - (time.time() if now is None else now)
-    if seconds != seconds:  # NaN
+    if math.isnan(seconds):
         return None
     return max(0.0, seconds)
 
@@ -100,7 +101,7 @@ def parse_chat_completion(body: bytes) -> str:
     except (ValueError, UnicodeDecodeError) as error:
         raise ValueError(f"the response body is not JSON ({error}): {_snippet(body)}") from None
     if not isinstance(payload, dict):
-        raise ValueError(f"the response body is JSON but not an object: {_snippet(body)}")
+        raise ValueError(f"the response body is JSON but not an object: {_snippet(body)}")  # noqa: TRY004 (a bad body, not a bad argument)
     choices = payload.get("choices")
     if not isinstance(choices, list) or not choices:
         detail = f"; error: {payload['error']!r}" if "error" in payload else ""
@@ -109,7 +110,7 @@ def parse_chat_completion(body: bytes) -> str:
     message = first.get("message") if isinstance(first, dict) else None
     content = message.get("content") if isinstance(message, dict) else None
     if not isinstance(content, str):
-        raise ValueError(f"the first choice has no message content: {_snippet(body)}")
+        raise ValueError(f"the first choice has no message content: {_snippet(body)}")  # noqa: TRY004 (a bad body)
     return content
 
 
@@ -294,7 +295,7 @@ class OpenAICompatibleClient(LLMClient):
         try:
             try:
                 connection.connect()
-            except (socket.timeout, TimeoutError):
+            except TimeoutError:
                 raise _Retryable(f"connection timed out after {connect_timeout:g} s") from None
             sock = connection.sock
             sock.settimeout(_remaining(deadline, timeout))
@@ -311,7 +312,7 @@ class OpenAICompatibleClient(LLMClient):
             return _Answer(response.status, response.getheader("Retry-After"), b"".join(chunks))
         except _Retryable:
             raise
-        except (socket.timeout, TimeoutError):
+        except TimeoutError:
             raise _Retryable(f"timed out after {timeout:g} s") from None
         except (OSError, http.client.HTTPException) as error:
             raise _Retryable(f"connection failed: {type(error).__name__}: {error}") from None

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import copy
 import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence, Union
 
 from .base import (
     GenerationSettings,
@@ -31,7 +31,7 @@ from .base import (
     validate_conversations,
 )
 
-Script = Union[Sequence[str], Callable[[Sequence[Message]], str], Mapping[str, str]]
+Script = Sequence[str] | Callable[[Sequence[Message]], str] | Mapping[str, str]
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class ScriptedClient(LLMClient):
         if script is None and default is None:
             raise ValueError("ScriptedClient needs a script (list, callable or mapping) or a default reply")
         if isinstance(script, str):
-            raise ValueError("ScriptedClient script must be a list of replies, not a single string; use default=")
+            raise TypeError("ScriptedClient script must be a list of replies, not a single string; use default=")
         self._replies: list[str] | None = None
         self._respond: Callable[[Sequence[Message]], str] | None = None
         self._keyed: list[tuple[str, str]] | None = None
@@ -69,7 +69,7 @@ class ScriptedClient(LLMClient):
         elif isinstance(script, Sequence):
             self._replies = [_as_reply(reply, i) for i, reply in enumerate(script)]
         else:
-            raise ValueError(f"ScriptedClient script of type {type(script).__name__} is not a list, callable or mapping")
+            raise TypeError(f"ScriptedClient script of type {type(script).__name__} is not a list, callable or mapping")
         self.default = default
         self.name = name
         self.calls: list[ScriptedCall] = []
@@ -128,5 +128,5 @@ class ScriptedClient(LLMClient):
 
 def _as_reply(value: object, origin: object) -> str:
     if not isinstance(value, str):
-        raise ValueError(f"scripted reply for {origin!r} must be a str, got {type(value).__name__}")
+        raise TypeError(f"scripted reply for {origin!r} must be a str, got {type(value).__name__}")
     return value

