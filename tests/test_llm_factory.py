@@ -28,7 +28,12 @@ gguf_names = st.from_regex(r"[A-Za-z0-9_.\-]{1,20}\.gguf", fullmatch=True)
 names = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=30)
 
 
-@given(path=path_text, gguf=st.none() | gguf_names, batch=st.none() | st.integers(1, 512), device=st.sampled_from([None, "cpu", "cuda:1"]))
+@given(
+    path=path_text,
+    gguf=st.none() | gguf_names,
+    batch=st.none() | st.integers(1, 512),
+    device=st.sampled_from([None, "cpu", "cuda:1"]),
+)
 @settings(max_examples=150, deadline=None)
 def test_transformers_specs_round_trip(path, gguf, batch, device):
     options = {}
@@ -40,7 +45,12 @@ def test_transformers_specs_round_trip(path, gguf, batch, device):
     if options:
         spec += "?" + "&".join(f"{k}={quote(str(v), safe='')}" for k, v in options.items())
     parsed = parse_client_spec(spec)
-    assert (parsed.kind, parsed.target, parsed.gguf_file, parsed.options) == ("transformers", path.strip(), gguf, options)
+    assert (parsed.kind, parsed.target, parsed.gguf_file, parsed.options) == (
+        "transformers",
+        path.strip(),
+        gguf,
+        options,
+    )
 
 
 @given(
@@ -131,8 +141,15 @@ def test_make_client_builds_each_backend(tmp_path):
     assert fixed.generate([[{"role": "user", "content": "x"}]] * 2) == ["I am not sure."] * 2
     local = make_client(f"transformers:{tmp_path}#w.gguf?batch_size=3&device=cpu&dtype=float32")
     assert isinstance(local, TransformersClient)
-    assert (local.model_path, local.gguf_file, local.batch_size, local.dtype) == (str(tmp_path), "w.gguf", 3, "float32")
-    served = make_client("openai:http://127.0.0.1:9/v1?model=m&max_concurrency=2&backoff_s=0&api_key_env=MY_KEY")
+    assert (local.model_path, local.gguf_file, local.batch_size, local.dtype) == (
+        str(tmp_path),
+        "w.gguf",
+        3,
+        "float32",
+    )
+    served = make_client(
+        "openai:http://127.0.0.1:9/v1?model=m&max_concurrency=2&backoff_s=0&api_key_env=MY_KEY"
+    )
     assert isinstance(served, OpenAICompatibleClient)
     assert (served.max_concurrency, served.backoff_s, served.api_key_env) == (2, 0.0, "MY_KEY")
     assert make_client(echo) is echo

@@ -47,8 +47,13 @@ class ChatServer:
                 content = body["messages"][-1]["content"]
                 with owner.lock:
                     owner.requests.append(
-                        {"path": self.path, "content": content, "headers": dict(self.headers), "body": body,
-                         "time": time.monotonic()}
+                        {
+                            "path": self.path,
+                            "content": content,
+                            "headers": dict(self.headers),
+                            "body": body,
+                            "time": time.monotonic(),
+                        }
                     )
                     steps = owner.plan.get(content, [])
                     action = steps.pop(0) if steps else ("ok",)
@@ -70,11 +75,17 @@ class ChatServer:
                     time.sleep(action[1])
                     kind = "ok"
                 if kind == "ok":
-                    reply = {"choices": [{"index": 0, "message": {"role": "assistant", "content": f"reply to {content}"}}]}
+                    reply = {
+                        "choices": [
+                            {"index": 0, "message": {"role": "assistant", "content": f"reply to {content}"}}
+                        ]
+                    }
                     return self._send(200, json.dumps(reply).encode())
                 if kind == "status":
                     extra = {"Retry-After": str(action[2])} if action[2] is not None else {}
-                    return self._send(action[1], json.dumps({"error": {"message": f"status {action[1]}"}}).encode(), extra)
+                    return self._send(
+                        action[1], json.dumps({"error": {"message": f"status {action[1]}"}}).encode(), extra
+                    )
                 if kind == "body":
                     return self._send(200, action[1])
                 if kind == "echo_auth":
@@ -93,7 +104,9 @@ class ChatServer:
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+        self.thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
 
     def count(self, content: str) -> int:
         return sum(1 for r in self.requests if r["content"] == content)
@@ -116,8 +129,13 @@ def client_for(server, monkeypatch):
     monkeypatch.setenv("MH_TEST_KEY", SECRET)
 
     def build(**overrides) -> OpenAICompatibleClient:
-        options = {"api_key_env": "MH_TEST_KEY", "timeout_s": 2.0, "max_retries": 3, "backoff_s": 0.01,
-                   "max_concurrency": 4}
+        options = {
+            "api_key_env": "MH_TEST_KEY",
+            "timeout_s": 2.0,
+            "max_retries": 3,
+            "backoff_s": 0.01,
+            "max_concurrency": 4,
+        }
         options.update(overrides)
         return OpenAICompatibleClient(server.url, "tiny-chat", **options)
 
@@ -141,7 +159,11 @@ def test_batch_keeps_order_sends_settings_and_bearer_key(server, client_for):
     assert first["headers"]["Authorization"] == f"Bearer {SECRET}"
     assert first["body"]["model"] == "tiny-chat"
     assert first["body"]["messages"][0] == {"role": "system", "content": "You are a patient."}
-    assert (first["body"]["max_tokens"], first["body"]["temperature"], first["body"]["top_p"]) == (17, 0.3, 0.9)
+    assert (first["body"]["max_tokens"], first["body"]["temperature"], first["body"]["top_p"]) == (
+        17,
+        0.3,
+        0.9,
+    )
     assert first["body"]["seed"] == 5 and first["body"]["stop"] == ["END"]
     assert 2 <= server.max_active <= 4  # concurrent, within max_concurrency
 
@@ -262,9 +284,7 @@ def test_empty_batch_sends_nothing(server, client_for):
     assert server.requests == []
 
 
-@pytest.mark.parametrize(
-    "url", ["ftp://host/v1", "127.0.0.1:8000/v1", "http:///v1", "http://h/v1?model=x"]
-)
+@pytest.mark.parametrize("url", ["ftp://host/v1", "127.0.0.1:8000/v1", "http:///v1", "http://h/v1?model=x"])
 def test_bad_base_urls_are_refused(url):
     with pytest.raises(ValueError, match="base_url"):
         OpenAICompatibleClient(url, "m")

@@ -47,7 +47,9 @@ def test_callable_script_errors_are_llm_errors():
 
 
 def test_mapping_script_matches_substring_of_last_user_message_in_key_order():
-    client = ScriptedClient({"sleep": "I sleep badly.", "mood": "Low, mostly.", "sle": "never used"}, default="Hm.")
+    client = ScriptedClient(
+        {"sleep": "I sleep badly.", "mood": "Low, mostly.", "sle": "never used"}, default="Hm."
+    )
     conversation = user("How is your mood?") + [
         {"role": "assistant", "content": "Low, mostly."},
         {"role": "user", "content": "And your SLEEP?"},
@@ -81,7 +83,10 @@ def test_calls_are_recorded_with_copies_and_settings():
 
 def test_stop_strings_cut_scripted_replies():
     client = ScriptedClient(["Fine. </ask> more", "no stop here"])
-    assert client.generate([user("a"), user("b")], GenerationSettings(stop=("</ask>",))) == ["Fine. ", "no stop here"]
+    assert client.generate([user("a"), user("b")], GenerationSettings(stop=("</ask>",))) == [
+        "Fine. ",
+        "no stop here",
+    ]
 
 
 def test_bad_conversations_name_their_position():

@@ -20,7 +20,9 @@ def test_tiny_llama_reloads_through_auto_classes_and_chats(tiny_llama_path):
     assert 260 <= len(tokenizer) <= 400
     assert sum(p.numel() for p in model.parameters()) < 200_000
     prompt = tokenizer.apply_chat_template(
-        [{"role": "user", "content": "How do you sleep? 睡得好吗"}], tokenize=False, add_generation_prompt=True
+        [{"role": "user", "content": "How do you sleep? 睡得好吗"}],
+        tokenize=False,
+        add_generation_prompt=True,
     )
     assert prompt.endswith("<|im_start|>assistant\n")
     ids = tokenizer(prompt, add_special_tokens=False).input_ids

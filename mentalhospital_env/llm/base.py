@@ -75,7 +75,9 @@ class GenerationSettings:
             raise ValueError(f"GenerationSettings.stop must hold non-empty strings, got {self.stop!r}")
         object.__setattr__(self, "stop", stop)
         if not isinstance(self.max_new_tokens, int) or self.max_new_tokens < 1:
-            raise ValueError(f"GenerationSettings.max_new_tokens must be an int >= 1, got {self.max_new_tokens!r}")
+            raise ValueError(
+                f"GenerationSettings.max_new_tokens must be an int >= 1, got {self.max_new_tokens!r}"
+            )
         if not _finite(self.temperature) or self.temperature < 0:
             raise ValueError(f"GenerationSettings.temperature must be >= 0, got {self.temperature!r}")
         if not _finite(self.top_p) or not 0 < self.top_p <= 1:
@@ -113,7 +115,9 @@ class LLMClient(abc.ABC):
     ) -> list[str]:
         """Return one reply per conversation, in the order given, or raise `LLMError`."""
 
-    def generate_one(self, conversation: Sequence[Message], settings: GenerationSettings | None = None) -> str:
+    def generate_one(
+        self, conversation: Sequence[Message], settings: GenerationSettings | None = None
+    ) -> str:
         """Convenience for a single conversation: ``generate([conversation], settings)[0]``."""
         return self.generate([conversation], settings)[0]
 
@@ -129,7 +133,9 @@ def validate_conversations(backend: str, conversations: Sequence[Sequence[Messag
     """
     if isinstance(conversations, (str, bytes)) or not isinstance(conversations, Sequence):
         raise ConversationError(
-            backend, "the batch", f"conversations must be a list of conversations, got {type(conversations).__name__}"
+            backend,
+            "the batch",
+            f"conversations must be a list of conversations, got {type(conversations).__name__}",
         )
     checked: list[list[Message]] = []
     total = len(conversations)
@@ -137,7 +143,9 @@ def validate_conversations(backend: str, conversations: Sequence[Sequence[Messag
         where = f"conversation {index} of {total}"
         if isinstance(conversation, (str, bytes)) or not isinstance(conversation, Sequence):
             raise ConversationError(
-                backend, where, f"a conversation must be a list of messages, got {type(conversation).__name__}"
+                backend,
+                where,
+                f"a conversation must be a list of messages, got {type(conversation).__name__}",
             )
         if not conversation:
             raise ConversationError(backend, where, "the conversation has no messages")
@@ -145,14 +153,20 @@ def validate_conversations(backend: str, conversations: Sequence[Sequence[Messag
         for position, message in enumerate(conversation):
             if not hasattr(message, "get"):
                 raise ConversationError(
-                    backend, where, f"message {position} must be a mapping with role and content, got {message!r}"
+                    backend,
+                    where,
+                    f"message {position} must be a mapping with role and content, got {message!r}",
                 )
             role, content = message.get("role"), message.get("content")
             if role not in ROLES:
-                raise ConversationError(backend, where, f"message {position} has role {role!r}; expected one of {ROLES}")
+                raise ConversationError(
+                    backend, where, f"message {position} has role {role!r}; expected one of {ROLES}"
+                )
             if not isinstance(content, str):
                 raise ConversationError(
-                    backend, where, f"message {position} has content of type {type(content).__name__}; expected str"
+                    backend,
+                    where,
+                    f"message {position} has content of type {type(content).__name__}; expected str",
                 )
             messages.append(Message(role=role, content=content))
         checked.append(messages)
@@ -166,7 +180,9 @@ def check_reply_count(backend: str, replies: Sequence[str], expected: int) -> li
         raise LLMError(backend, f"a batch of {expected}", f"the backend returned {len(replies)} replies")
     for index, reply in enumerate(replies):
         if not isinstance(reply, str):
-            raise LLMError(backend, f"conversation {index} of {expected}", f"reply is {type(reply).__name__}, not str")
+            raise LLMError(
+                backend, f"conversation {index} of {expected}", f"reply is {type(reply).__name__}, not str"
+            )
     return replies
 
 

@@ -143,7 +143,9 @@ def parse_client_spec(spec: str) -> ClientSpec:
 
     if kind == "scripted":
         if target:
-            raise ClientSpecError(spec, "scripted takes no target (use scripted?reply=TEXT for a fixed reply)")
+            raise ClientSpecError(
+                spec, "scripted takes no target (use scripted?reply=TEXT for a fixed reply)"
+            )
     elif kind == "transformers":
         target, hash_mark, gguf = target.partition("#")
         target = target.strip()
@@ -158,7 +160,9 @@ def parse_client_spec(spec: str) -> ClientSpec:
         if "#" in target:
             raise ClientSpecError(spec, "an openai base URL takes no '#' fragment")
         if not target.startswith(("http://", "https://")) or len(target.split("://", 1)[1].strip("/")) == 0:
-            raise ClientSpecError(spec, "openai needs an http(s) base URL: openai:http://HOST:PORT/v1?model=NAME")
+            raise ClientSpecError(
+                spec, "openai needs an http(s) base URL: openai:http://HOST:PORT/v1?model=NAME"
+            )
         if "model" not in options:
             raise ClientSpecError(spec, "openai needs ?model=NAME (the model name the server expects)")
     return ClientSpec(kind=kind, target=target, gguf_file=gguf_file, options=options)
@@ -172,7 +176,9 @@ def _parse_options(spec: str, kind: str, query: str) -> dict[str, Any]:
     try:
         pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=True)
     except ValueError as error:
-        raise ClientSpecError(spec, f"cannot read the options {query!r} ({error}); write key=value&key=value") from None
+        raise ClientSpecError(
+            spec, f"cannot read the options {query!r} ({error}); write key=value&key=value"
+        ) from None
     for key, raw in pairs:
         if key not in allowed:
             known = ", ".join(sorted(allowed)) or "none"

@@ -154,9 +154,13 @@ class OpenAICompatibleClient(LLMClient):
     ) -> None:
         parts = urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"OpenAICompatibleClient base_url must be http(s)://host[:port]/path, got {base_url!r}")
+            raise ValueError(
+                f"OpenAICompatibleClient base_url must be http(s)://host[:port]/path, got {base_url!r}"
+            )
         if parts.query or parts.fragment:
-            raise ValueError(f"OpenAICompatibleClient base_url must not carry a query or fragment, got {base_url!r}")
+            raise ValueError(
+                f"OpenAICompatibleClient base_url must not carry a query or fragment, got {base_url!r}"
+            )
         if not isinstance(model, str) or not model:
             raise ValueError("OpenAICompatibleClient needs a model name")
         if not isinstance(max_retries, int) or max_retries < 0:
@@ -210,9 +214,14 @@ class OpenAICompatibleClient(LLMClient):
         if total == 0:
             return []
         if total == 1 or self.max_concurrency == 1:
-            replies = [self._complete(index, total, conversation, settings) for index, conversation in enumerate(batch)]
+            replies = [
+                self._complete(index, total, conversation, settings)
+                for index, conversation in enumerate(batch)
+            ]
             return check_reply_count(self.name, replies, total)
-        executor = ThreadPoolExecutor(max_workers=min(self.max_concurrency, total), thread_name_prefix="mh-llm")
+        executor = ThreadPoolExecutor(
+            max_workers=min(self.max_concurrency, total), thread_name_prefix="mh-llm"
+        )
         try:
             futures = [
                 executor.submit(self._complete, index, total, conversation, settings)
@@ -229,7 +238,9 @@ class OpenAICompatibleClient(LLMClient):
 
     # -- one conversation --------------------------------------------------------------------
 
-    def _complete(self, index: int, total: int, conversation: list[Message], settings: GenerationSettings) -> str:
+    def _complete(
+        self, index: int, total: int, conversation: list[Message], settings: GenerationSettings
+    ) -> str:
         request = f"conversation {index} of {total} (POST {self.endpoint})"
         body = json.dumps(self._payload(conversation, settings)).encode("utf-8")
         timeout = settings.timeout_s if settings.timeout_s is not None else self.timeout_s
@@ -286,7 +297,11 @@ class OpenAICompatibleClient(LLMClient):
     def _post(self, body: bytes, timeout: float) -> _Answer:
         """One HTTP attempt, bounded by `timeout` overall; transport failures raise `_Retryable`."""
         deadline = time.monotonic() + timeout
-        headers = {"Content-Type": "application/json", "Accept": "application/json", "Content-Length": str(len(body))}
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            "Content-Length": str(len(body)),
+        }
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
         connect_timeout = min(self.connect_timeout_s, timeout)

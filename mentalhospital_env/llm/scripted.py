@@ -52,11 +52,15 @@ class ScriptedClient(LLMClient):
         client.calls[-1].conversations
     """
 
-    def __init__(self, script: Script | None = None, *, default: str | None = None, name: str = "scripted") -> None:
+    def __init__(
+        self, script: Script | None = None, *, default: str | None = None, name: str = "scripted"
+    ) -> None:
         if script is None and default is None:
             raise ValueError("ScriptedClient needs a script (list, callable or mapping) or a default reply")
         if isinstance(script, str):
-            raise TypeError("ScriptedClient script must be a list of replies, not a single string; use default=")
+            raise TypeError(
+                "ScriptedClient script must be a list of replies, not a single string; use default="
+            )
         self._replies: list[str] | None = None
         self._respond: Callable[[Sequence[Message]], str] | None = None
         self._keyed: list[tuple[str, str]] | None = None
@@ -69,7 +73,9 @@ class ScriptedClient(LLMClient):
         elif isinstance(script, Sequence):
             self._replies = [_as_reply(reply, i) for i, reply in enumerate(script)]
         else:
-            raise TypeError(f"ScriptedClient script of type {type(script).__name__} is not a list, callable or mapping")
+            raise TypeError(
+                f"ScriptedClient script of type {type(script).__name__} is not a list, callable or mapping"
+            )
         self.default = default
         self.name = name
         self.calls: list[ScriptedCall] = []
@@ -95,7 +101,9 @@ class ScriptedClient(LLMClient):
         batch = validate_conversations(self.name, conversations)
         with self._lock:
             self.calls.append(ScriptedCall(copy.deepcopy(batch), settings))
-            replies = [self._reply(conversation, index, len(batch)) for index, conversation in enumerate(batch)]
+            replies = [
+                self._reply(conversation, index, len(batch)) for index, conversation in enumerate(batch)
+            ]
         replies = [truncate_at_stop(reply, settings.stop) for reply in replies]
         return check_reply_count(self.name, replies, len(batch))
 
@@ -107,7 +115,9 @@ class ScriptedClient(LLMClient):
             except Exception as error:  # the script's own bug: name it
                 raise LLMError(self.name, where, f"the scripted callable raised {error!r}") from error
             if not isinstance(reply, str):
-                raise LLMError(self.name, where, f"the scripted callable returned {type(reply).__name__}, not str")
+                raise LLMError(
+                    self.name, where, f"the scripted callable returned {type(reply).__name__}, not str"
+                )
             return reply
         if self._replies is not None and self._next < len(self._replies):
             self._next += 1

@@ -118,20 +118,26 @@ class TransformersClient(LLMClient):
     def _load(self) -> tuple[Any, Any]:
         request = f"loading {self.model_path}" + (f" (GGUF {self.gguf_file})" if self.gguf_file else "")
         if self.gguf_file and not (Path(self.model_path) / self.gguf_file).is_file():
-            raise LLMError(self.name, request, f"no GGUF file {self.gguf_file!r} in folder {self.model_path!r}")
+            raise LLMError(
+                self.name, request, f"no GGUF file {self.gguf_file!r} in folder {self.model_path!r}"
+            )
         try:
             import torch
             from transformers import AutoModelForCausalLM, AutoTokenizer
         except ImportError as error:
             raise LLMError(
-                self.name, request, f"{error}; install torch and transformers (pip install 'mentalhospital-env[llm]')"
+                self.name,
+                request,
+                f"{error}; install torch and transformers (pip install 'mentalhospital-env[llm]')",
             ) from error
         common: dict[str, Any] = {"trust_remote_code": self.trust_remote_code}
         if self.gguf_file:
             common["gguf_file"] = self.gguf_file
         try:
             tokenizer = AutoTokenizer.from_pretrained(self.model_path, **common)
-            model = AutoModelForCausalLM.from_pretrained(self.model_path, dtype=self._torch_dtype(torch), **common)
+            model = AutoModelForCausalLM.from_pretrained(
+                self.model_path, dtype=self._torch_dtype(torch), **common
+            )
             model.to(self.device)
             model.eval()
         except Exception as error:
@@ -161,7 +167,9 @@ class TransformersClient(LLMClient):
         """The prompt text the model sees for a conversation (chat template, generation prompt on)."""
         tokenizer = self.tokenizer
         if getattr(tokenizer, "chat_template", None):
-            return tokenizer.apply_chat_template(list(conversation), tokenize=False, add_generation_prompt=True)
+            return tokenizer.apply_chat_template(
+                list(conversation), tokenize=False, add_generation_prompt=True
+            )
         lines = [f"{message['role']}: {message['content']}" for message in conversation]
         return "\n".join(lines) + "\nassistant:"
 
@@ -187,7 +195,10 @@ class TransformersClient(LLMClient):
         replies: list[str | None] = [None] * len(batch)
 
         cuda_devices = [torch.device(self.device).index or 0] if str(self.device).startswith("cuda") else []
-        with self._generation_lock, torch.random.fork_rng(devices=cuda_devices, enabled=settings.seed is not None):
+        with (
+            self._generation_lock,
+            torch.random.fork_rng(devices=cuda_devices, enabled=settings.seed is not None),
+        ):
             if settings.seed is not None:
                 torch.manual_seed(settings.seed)
             for start in range(0, len(order), self.batch_size):
@@ -197,7 +208,9 @@ class TransformersClient(LLMClient):
                     replies[index] = truncate_at_stop(text, settings.stop)
         return check_reply_count(self.name, [r for r in replies if r is not None], len(batch))
 
-    def _generate_chunk(self, prompts: list[str], settings: GenerationSettings, templated: bool, torch: Any) -> list[str]:
+    def _generate_chunk(
+        self, prompts: list[str], settings: GenerationSettings, templated: bool, torch: Any
+    ) -> list[str]:
         model, tokenizer = self._model, self._tokenizer
         request = f"a chunk of {len(prompts)} conversations"
         encoded = tokenizer(prompts, padding=True, return_tensors="pt", add_special_tokens=not templated)
@@ -228,7 +241,11 @@ class TransformersClient(LLMClient):
 def _eos_ids(model: Any, tokenizer: Any) -> list[int]:
     """End-of-sequence ids: the model's generation config's plus the tokenizer's."""
     configured = getattr(model.generation_config, "eos_token_id", None)
-    ids = list(configured) if isinstance(configured, (list, tuple)) else ([configured] if configured is not None else [])
+    ids = (
+        list(configured)
+        if isinstance(configured, (list, tuple))
+        else ([configured] if configured is not None else [])
+    )
     if tokenizer.eos_token_id is not None and tokenizer.eos_token_id not in ids:
         ids.append(tokenizer.eos_token_id)
     return ids
