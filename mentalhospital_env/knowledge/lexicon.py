@@ -1,9 +1,10 @@
 """The symptom and history lexicon: concepts with clinical terms, lay phrasings and clinician questions.
 
-Data lives in ``data/lexicon.json``. A :class:`Concept` is one thing a clinician asks about (low mood,
-hearing voices, alcohol use, family history of mental illness). :meth:`Lexicon.find` spots concepts
-in any text, clinical or lay, by stemmed phrase matching, and marks each mention negated or not, so
-"denies hearing voices" finds ``auditory_hallucinations`` negated.
+Data lives in ``data/lexicon/*.json``: every file there is read (``history.json`` holds the history
+concepts, ``symptoms.json`` the symptoms and signs). A :class:`Concept` is one thing a clinician asks
+about (low mood, hearing voices, alcohol use, family history of mental illness). :meth:`Lexicon.find`
+spots concepts in any text, clinical or lay, by stemmed phrase matching, and marks each mention
+negated or not, so "denies hearing voices" finds ``auditory_hallucinations`` negated.
 """
 
 from __future__ import annotations
@@ -12,9 +13,12 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from importlib.abc import Traversable
+from pathlib import Path
 from typing import Iterable
 
-from .language import negated_spans, stems, tokenize, stem
+from .errors import KnowledgeError
+from .language import negated_spans_in, stem, stems, tokenize
 
 CONCEPT_KINDS = ("symptom", "sign", "history")
 
@@ -26,7 +30,8 @@ class Concept:
     ``kind`` is ``symptom`` or ``sign`` (a closed world: the patient denies what the record does not
     mention) or ``history`` (an open world: the patient does not know what the record does not say);
     ``domain`` groups concepts for an interview (``mood``, ``psychosis``, ``substance`` ...);
-    ``categories`` are the diagnostic categories the concept points to.
+    ``categories`` are the diagnostic categories the concept points to; ``source`` is the lexicon file
+    the concept comes from.
     """
 
     id: str
@@ -37,6 +42,7 @@ class Concept:
     questions: tuple[str, ...]
     sensitive: bool
     categories: tuple[str, ...]
+    source: str = ""
 
     @property
     def terms(self) -> tuple[str, ...]:
@@ -58,12 +64,19 @@ class Lexicon:
 
     def __init__(self, concepts: Iterable[Concept]):
         self.concepts: tuple[Concept, ...] = tuple(concepts)
-        self._by_id = {c.id: c for c in self.concepts}
+        self._by_id: dict[str, Concept] = {}
+        for c in self.concepts:
+            if c.id in self._by_id:
+                first = self._by_id[c.id].source or "the lexicon"
+                raise KnowledgeError(
+                    c.source or "lexicon", c.id, "id", f"concept id {c.id!r} is already defined in {first}"
+                )
+            self._by_id[c.id] = c
         index: dict[str, list[tuple[tuple[str, ...], str]]] = {}
         for c in self.concepts:
             for term in c.terms:
                 key = tuple(stems(term))
-                if key:
+                if key and (key, c.id) not in index.get(key[0], ()):
                     index.setdefault(key[0], []).append((key, c.id))
         for entries in index.values():
             entries.sort(key=lambda e: -len(e[0]))
@@ -82,31 +95,51 @@ class Lexicon:
             raise KeyError(f"no lexicon concept {concept_id!r}") from None
 
     def find(self, text: str) -> list[Mention]:
-        """Every concept mentioned in ``text``, longest phrase first at each position, with negation."""
+        """Every concept mentioned in ``text``, in text order, with negation.
+
+        Overlapping phrases of one concept give one mention (the earliest, longest one): "hearing
+        voices talking" is one ``auditory_hallucinations``. A phrase lying wholly inside a longer
+        phrase of another concept is not reported ("fear of weight gain" is not ``weight_gain``).
+        A mention is negated when its first token lies under a negation cue, after the cue word: the
+        lay phrase "can't sleep" is insomnia, not negated sleep.
+        """
         tokens = tokenize(text)
         stemmed = [stem(t) for t in tokens]
-        neg = negated_spans(tokens)
-        out: list[Mention] = []
-        i = 0
         n = len(stemmed)
-        while i < n:
-            best_end = 0
+        candidates: list[tuple[int, int, str]] = []
+        for i in range(n):
             for key, cid in self._index.get(stemmed[i], ()):
                 end = i + len(key)
-                if end <= n and tuple(stemmed[i:end]) == key and end >= best_end:
-                    best_end = end
-                    negated = any(s <= i < e for s, e in neg)
-                    if not any(m.concept_id == cid and m.start == i for m in out):
-                        out.append(Mention(cid, i, end, negated))
-            i += 1
-        return out
+                if end <= n and tuple(stemmed[i:end]) == key:
+                    candidates.append((i, end, cid))
+        if not candidates:
+            return []
+        # longest first, then earliest: a span is kept unless a kept span contains it (another concept)
+        # or overlaps it (the same concept)
+        candidates.sort(key=lambda c: (-(c[1] - c[0]), c[0]))
+        kept: list[tuple[int, int, str]] = []
+        for start, end, cid in candidates:
+            clash = False
+            for s, e, k in kept:
+                if k == cid and start < e and s < end:
+                    clash = True
+                    break
+                if k != cid and s <= start and end <= e and (e - s) > (end - start):
+                    clash = True
+                    break
+            if not clash:
+                kept.append((start, end, cid))
+        kept.sort(key=lambda c: (c[0], c[1]))
+        neg = negated_spans_in(text, tokens)
+        return [Mention(cid, s, e, any(a < s < b for a, b in neg)) for s, e, cid in kept]
 
     def concepts_in(self, text: str) -> frozenset[str]:
         """Ids of the concepts mentioned in ``text``, negated or not."""
         return frozenset(m.concept_id for m in self.find(text))
 
 
-def _concept(raw: dict) -> Concept:
+def concept_from_entry(raw: dict, source: str = "") -> Concept:
+    """A :class:`Concept` from one lexicon entry (fields as in the knowledge schema)."""
     return Concept(
         id=raw["id"],
         kind=raw["kind"],
@@ -116,14 +149,36 @@ def _concept(raw: dict) -> Concept:
         questions=tuple(raw.get("questions", ())),
         sensitive=bool(raw.get("sensitive", False)),
         categories=tuple(raw.get("categories", ())),
+        source=source,
     )
+
+
+def lexicon_files(folder: Path | Traversable | None = None) -> list[Path | Traversable]:
+    """The lexicon files, sorted by name: ``data/lexicon/*.json`` of the package, or of ``folder``."""
+    base = folder if folder is not None else resources.files(__package__).joinpath("data")
+    lex = base.joinpath("lexicon")
+    if not lex.is_dir():
+        return []
+    return sorted((f for f in lex.iterdir() if f.name.endswith(".json") and f.is_file()), key=lambda f: f.name)
+
+
+def read_lexicon(folder: Path | Traversable | None = None) -> Lexicon:
+    """Read every lexicon file (of the package, or of a data ``folder``) into one :class:`Lexicon`.
+
+    A concept id defined in two files raises :class:`KnowledgeError` naming both files.
+    """
+    concepts: list[Concept] = []
+    for f in lexicon_files(folder):
+        source = f"lexicon/{f.name}"
+        raw = json.loads(f.read_text("utf-8"))
+        concepts.extend(concept_from_entry(c, source) for c in raw["concepts"])
+    return Lexicon(concepts)
 
 
 @lru_cache(maxsize=1)
 def load_lexicon() -> Lexicon:
     """The bundled lexicon (cached; validated by :func:`mentalhospital_env.knowledge.load_knowledge`)."""
-    raw = json.loads(resources.files(__package__).joinpath("data/lexicon.json").read_text("utf-8"))
-    return Lexicon(_concept(c) for c in raw["concepts"])
+    return read_lexicon()
 
 
 def has_sensitive_concept(text: str) -> bool:
