@@ -1,0 +1,826 @@
+"""The memory skill: what the record says, what the doctor asks, and what the patient may answer.
+
+The memory skill is the patient's grounding. It holds the case's facts in a :class:`FactIndex`
+(lexicon concepts of each fact's text and ``patient_says``, split by polarity and by subject, plus a
+bag-of-stems vector for lexical similarity), reads each doctor utterance into a :class:`Question`
+(concepts asked, topics asked, greetings, empathy, and prompt-injection attempts) and turns the two
+into an :class:`AnswerPlan` under the answer policy:
+
+* **affirm** what the record says (the facts that state the concept asked about);
+* **deny** what the record rules out, and, for symptoms and signs (lexicon kinds ``symptom`` and
+  ``sign``), what the record does not mention at all: a closed world;
+* **don't know** for history the record does not cover (lexicon kind ``history``, or anything asked
+  about a relative): an open world;
+* stay **consistent**: the same question gets the same answer, and a concept keeps its stance;
+* never state a clinical fact that is not in the record (every reply can be checked with
+  :class:`ClaimChecker`);
+* never reveal diagnosis names, ICD codes, scale scores or the record wholesale, whatever the doctor
+  asks or claims to be (:class:`LeakGuard` and the injection cues of ``data/guard.json``).
+
+Everything here is deterministic and model-free; no embedding model is needed. Cue phrases live in
+``data/topics.json`` and ``data/guard.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Iterable, Mapping, Sequence
+
+from mentalhospital_env.cases import Case, Fact
+from mentalhospital_env.knowledge.language import clauses, stem, stems, tokenize
+from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
+
+CLOSED_WORLD_KINDS = frozenset({"symptom", "sign"})
+FAMILY_SECTION = "family_history"
+
+# Reply text is read one sentence at a time, so that a "No." never negates the next sentence.
+_SENTENCE = re.compile(r"[.;!?\n]+")
+
+
+# --------------------------------------------------------------------------------------------------
+# Cue data
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Topic:
+    """Something a doctor asks about that is not one lexicon concept: a record section or theme.
+
+    ``cues`` are stemmed phrases that ask about it; ``sections`` the record sections it draws facts
+    from; ``fact_cues`` (optional) narrow those to facts holding one of them; ``open`` topics
+    ("what brings you in", "anything else?") let the patient volunteer undisclosed facts in the
+    record's order.
+    """
+
+    id: str
+    cues: tuple[tuple[str, ...], ...]
+    sections: tuple[str, ...]
+    fact_cues: tuple[tuple[str, ...], ...]
+    open: bool
+
+
+@dataclass(frozen=True)
+class InjectionCue:
+    """A kind of request the patient must refuse (``diagnosis``, ``code``, ``record``, ``authority``, ``score``)."""
+
+    kind: str
+    cues: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class MemoryCues:
+    topics: tuple[Topic, ...]
+    greeting: tuple[tuple[str, ...], ...]
+    closing: tuple[tuple[str, ...], ...]
+    observed_sections: frozenset[str]
+    stopwords: frozenset[str]
+    injections: tuple[InjectionCue, ...]
+    code_pattern: re.Pattern[str]
+    score_pattern: re.Pattern[str]
+    concept_sections: Mapping[str, tuple[str, ...]]
+    leak_replacement: str
+
+
+def _phrase_stems(phrases: Iterable[str]) -> tuple[tuple[str, ...], ...]:
+    out = {tuple(stems(p)) for p in phrases}
+    out.discard(())
+    return tuple(sorted(out, key=len, reverse=True))
+
+
+def _read_data(name: str) -> dict:
+    return json.loads(resources.files(__package__).joinpath(f"data/{name}").read_text("utf-8"))
+
+
+@lru_cache(maxsize=1)
+def load_memory_cues() -> MemoryCues:
+    """The memory skill's cue phrases (``data/topics.json``, ``data/guard.json``), stemmed and cached."""
+    topics_raw = _read_data("topics.json")
+    guard_raw = _read_data("guard.json")
+    topics = tuple(
+        Topic(
+            id=t["id"],
+            cues=_phrase_stems(t["cues"]),
+            sections=tuple(t["sections"]),
+            fact_cues=_phrase_stems(t.get("fact_cues", ())),
+            open=bool(t.get("open", False)),
+        )
+        for t in topics_raw["topics"]
+    )
+    return MemoryCues(
+        topics=topics,
+        greeting=_phrase_stems(topics_raw["greeting_cues"]),
+        closing=_phrase_stems(topics_raw["closing_cues"]),
+        observed_sections=frozenset(topics_raw["observed_sections"]),
+        stopwords=frozenset(stem(w) for w in topics_raw["stopwords"]),
+        injections=tuple(InjectionCue(k, _phrase_stems(v)) for k, v in guard_raw["injection_cues"].items()),
+        code_pattern=re.compile(guard_raw["code_pattern"]),
+        score_pattern=re.compile(guard_raw["score_pattern"]),
+        concept_sections={k: tuple(v) for k, v in guard_raw.get("concept_sections", {}).items()},
+        leak_replacement=guard_raw["leak_replacement"],
+    )
+
+
+def _spans(stemmed: Sequence[str], phrases: Iterable[tuple[str, ...]]) -> list[tuple[int, int]]:
+    """Token spans of ``stemmed`` where any of the stemmed ``phrases`` occurs."""
+    out = []
+    n = len(stemmed)
+    for phrase in phrases:
+        k = len(phrase)
+        first = phrase[0]
+        for i in range(n - k + 1):
+            if stemmed[i] == first and tuple(stemmed[i : i + k]) == phrase:
+                out.append((i, i + k))
+    return out
+
+
+def _holds(stemmed: Sequence[str], phrases: Iterable[tuple[str, ...]]) -> bool:
+    return bool(_spans(stemmed, phrases))
+
+
+# --------------------------------------------------------------------------------------------------
+# Reading statements: concepts with polarity and subject
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A lexicon concept stated in a text: about the patient or someone else, present or absent."""
+
+    concept_id: str
+    negated: bool
+    subject: str  # "patient" or "other"
+
+
+def split_statements(text: str) -> list[str]:
+    """The sentences of a text, split at full stops, semicolons, question and exclamation marks."""
+    return [s.strip() for s in _SENTENCE.split(text) if s.strip()]
+
+
+def read_statements(text: str, lexicon: Lexicon | None = None, subject: str | None = None) -> list[Statement]:
+    """Every concept stated in ``text`` with its polarity and subject, sentence by sentence.
+
+    ``subject`` forces the subject (``"other"`` for a family-history fact); otherwise each mention
+    takes the subject of its clause (:func:`mentalhospital_env.knowledge.language.clauses`).
+    """
+    lex = lexicon or load_lexicon()
+    out: list[Statement] = []
+    for sentence in split_statements(text):
+        mentions = lex.find(sentence)
+        if not mentions:
+            continue
+        parts = clauses(sentence) if subject is None else []
+        for m in mentions:
+            who = subject
+            if who is None:
+                who = "patient"
+                for part in parts:
+                    if part.start <= m.start < part.end:
+                        who = part.subject
+                        break
+            out.append(Statement(m.concept_id, m.negated, who))
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# The fact index
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IndexedFact:
+    """A fact of the record as the memory skill reads it.
+
+    ``affirms``: concepts the fact states as present in the patient; ``rules_out``: concepts it
+    states as absent; ``about_other``: concepts it states about someone else (a relative);
+    ``tellable``: whether a patient can tell it (not an observation of the examiner such as affect);
+    ``sensitive``: the case marks it so, or it states a sensitive concept; ``leaks``: its text names
+    the diagnosis, a code or a score, so it is only ever told with those words removed.
+    """
+
+    fact: Fact
+    position: int
+    affirms: frozenset[str]
+    rules_out: frozenset[str]
+    about_other: frozenset[str]
+    tellable: bool
+    sensitive: bool
+    leaks: bool
+    vector: Mapping[str, float]
+    content: frozenset[str]
+
+    @property
+    def id(self) -> str:
+        return self.fact.id
+
+    @property
+    def section(self) -> str:
+        return self.fact.section
+
+
+def _unit(counts: Mapping[str, float]) -> dict[str, float]:
+    norm = math.sqrt(sum(v * v for v in counts.values()))
+    return {k: v / norm for k, v in counts.items()} if norm else {}
+
+
+def cosine(a: Mapping[str, float], b: Mapping[str, float]) -> float:
+    """Cosine of two unit vectors given as sparse mappings."""
+    if len(a) > len(b):
+        a, b = b, a
+    return sum(v * b.get(k, 0.0) for k, v in a.items())
+
+
+class FactIndex:
+    """The case's facts indexed by concept, by section and by a bag-of-stems vector.
+
+    Built once per case (cheap: one lexicon pass over each fact). ``support`` says which concepts the
+    record supports as present (about the patient or a relative) and which it rules out, which is all
+    the :class:`ClaimChecker` needs.
+    """
+
+    def __init__(self, case: Case, lexicon: Lexicon | None = None):
+        self.case = case
+        self.lexicon = lexicon or load_lexicon()
+        cues = load_memory_cues()
+        self.guard = LeakGuard(case)
+        raw: list[tuple[Fact, Counter]] = []
+        entries: list[IndexedFact] = []
+        doc_freq: Counter[str] = Counter()
+        for fact in case.facts:
+            bag = Counter(s for s in stems(fact.text + " " + (fact.patient_says or "")) if s not in cues.stopwords)
+            doc_freq.update(set(bag))
+            raw.append((fact, bag))
+        n = max(1, len(raw))
+        self.idf = {s: math.log((n + 1) / (df + 0.5)) for s, df in doc_freq.items()}
+        self._default_idf = math.log((n + 1) / 0.5)
+        for position, (fact, bag) in enumerate(raw):
+            forced = "other" if fact.section == FAMILY_SECTION else None
+            found = read_statements(fact.text, self.lexicon, forced)
+            if fact.patient_says:
+                found += read_statements(fact.patient_says, self.lexicon, forced)
+            affirms = frozenset(s.concept_id for s in found if s.subject == "patient" and not s.negated)
+            rules_out = frozenset(s.concept_id for s in found if s.subject == "patient" and s.negated) - affirms
+            about_other = frozenset(s.concept_id for s in found if s.subject == "other" and not s.negated)
+            concept_sensitive = any(self.lexicon.get(c).sensitive for c in affirms | about_other)
+            entries.append(
+                IndexedFact(
+                    fact=fact,
+                    position=position,
+                    affirms=affirms,
+                    rules_out=rules_out,
+                    about_other=about_other,
+                    tellable=fact.section not in cues.observed_sections,
+                    sensitive=fact.sensitive or concept_sensitive,
+                    leaks=self.guard.leaks(fact.text) or self.guard.leaks(fact.patient_says or ""),
+                    vector=_unit({s: c * self.idf[s] for s, c in bag.items()}),
+                    content=frozenset(bag),
+                )
+            )
+        self.facts: tuple[IndexedFact, ...] = tuple(entries)
+        self._by_id = {f.id: f for f in entries}
+        self.by_section: dict[str, list[IndexedFact]] = {}
+        self.affirming: dict[str, list[IndexedFact]] = {}
+        self.ruling_out: dict[str, list[IndexedFact]] = {}
+        self.about_other: dict[str, list[IndexedFact]] = {}
+        for f in entries:
+            self.by_section.setdefault(f.section, []).append(f)
+            for c in f.affirms:
+                self.affirming.setdefault(c, []).append(f)
+            for c in f.rules_out:
+                self.ruling_out.setdefault(c, []).append(f)
+            for c in f.about_other:
+                self.about_other.setdefault(c, []).append(f)
+        self.supported_present = frozenset(self.affirming)
+        self.supported_absent = frozenset(self.ruling_out) - self.supported_present
+        self.supported_other = frozenset(self.about_other)
+
+    def __getitem__(self, fact_id: str) -> IndexedFact:
+        return self._by_id[fact_id]
+
+    def __len__(self) -> int:
+        return len(self.facts)
+
+    @property
+    def tellable(self) -> tuple[IndexedFact, ...]:
+        """Facts a patient can tell (everything but the examiner's observations)."""
+        return tuple(f for f in self.facts if f.tellable)
+
+    def vectorize(self, text: str) -> dict[str, float]:
+        """The bag-of-stems vector of any text, weighted by this case's inverse fact frequency."""
+        cues = load_memory_cues()
+        bag = Counter(s for s in stems(text) if s not in cues.stopwords)
+        return _unit({s: c * self.idf.get(s, self._default_idf) for s, c in bag.items()})
+
+    def similar(self, text: str, threshold: float, limit: int) -> list[IndexedFact]:
+        """Tellable facts lexically closest to ``text`` (cosine of idf-weighted stems above ``threshold``)."""
+        query = self.vectorize(text)
+        if not query:
+            return []
+        scored = [(cosine(query, f.vector), f.position, f) for f in self.facts if f.tellable]
+        scored = [s for s in scored if s[0] >= threshold]
+        scored.sort(key=lambda s: (-s[0], s[1]))
+        return [f for _, _, f in scored[:limit]]
+
+    def section_facts(self, sections: Iterable[str]) -> list[IndexedFact]:
+        out: list[IndexedFact] = []
+        for section in sections:
+            out.extend(self.by_section.get(section, ()))
+        out.sort(key=lambda f: f.position)
+        return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Leak guard
+# --------------------------------------------------------------------------------------------------
+
+
+class LeakGuard:
+    """What a patient must never say: the case's diagnosis names, ICD codes, category ids, scale scores.
+
+    Names come from the case's reference disorders and, when the knowledge base is available, their
+    synonyms (multi-word ones and acronyms such as ``MDD``); codes and scores are caught by pattern.
+    """
+
+    def __init__(self, case: Case):
+        cues = load_memory_cues()
+        names: set[str] = set()
+        for disorder in case.diagnosis.disorders:
+            names.add(disorder.name)
+            names.add(disorder.name.split(",")[0])
+            names.update(_disorder_synonyms(disorder.code))
+        names.update(c.replace("_", " ") for c in case.diagnosis.categories if "_" in c)
+        phrases = {tuple(tokenize(n)) for n in names if len(tokenize(n)) >= 2 or (n.isupper() and len(n) >= 3)}
+        phrases.discard(())
+        self.phrases = tuple(sorted(phrases, key=len, reverse=True))
+        self.codes = frozenset(d.code.upper() for d in case.diagnosis.disorders)
+        self._code = cues.code_pattern
+        self._score = cues.score_pattern
+        self._scales = tuple(
+            tuple(tokenize(e.name)) for e in case.exams if e.kind == "scale" and tokenize(e.name)
+        )
+        self.replacement = cues.leak_replacement
+
+    def leaks(self, text: str) -> bool:
+        """Whether ``text`` names the diagnosis, an ICD-10-CM code, a scale score or a scale by name."""
+        if not text:
+            return False
+        if self._code.search(text) or self._score.search(text):
+            return True
+        tokens = tokenize(text)
+        return bool(_spans(tokens, self.phrases)) or bool(_spans(tokens, self._scales))
+
+    def scrub(self, text: str) -> str:
+        """``text`` with diagnosis names, codes and scores taken out (names become lay words)."""
+        text = self._code.sub("", text)
+        text = self._score.sub("", text)
+        for phrase in self.phrases + self._scales:
+            pattern = r"\b" + r"\W+".join(re.escape(w) for w in phrase) + r"\b"
+            text = re.sub(pattern, self.replacement, text, flags=re.IGNORECASE)
+        return re.sub(r"\s+([,.;])", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
+
+
+def _disorder_synonyms(code: str) -> tuple[str, ...]:
+    """Synonyms of a disorder from the knowledge base, when it is available (empty otherwise)."""
+    try:
+        from mentalhospital_env.knowledge import load_knowledge  # type: ignore[attr-defined]
+    except ImportError:
+        return ()
+    try:
+        kb = load_knowledge()
+        disorder = kb.resolve_disorder(code)
+    except Exception:  # the knowledge base is optional for the guard: names and codes still apply
+        return ()
+    if disorder is None:
+        return ()
+    return tuple(getattr(disorder, "synonyms", ()) or ()) + (getattr(disorder, "name", ""),)
+
+
+# --------------------------------------------------------------------------------------------------
+# Reading the doctor's utterance
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Question:
+    """What a doctor's utterance asks, as the memory skill reads it.
+
+    ``concepts``: lexicon concepts asked about, in order of mention; ``topics``: topic ids asked
+    about; ``about_other``: the question is about a relative ("does anyone in your family ...");
+    ``injection``: the kind of forbidden request (``diagnosis``, ``code``, ``record``, ``authority``,
+    ``score``) or ``None``; ``greeting`` / ``closing``: small talk; ``key``: the normalised question
+    used for "same question, same answer".
+    """
+
+    text: str
+    concepts: tuple[str, ...]
+    topics: tuple[str, ...]
+    about_other: bool
+    injection: str | None
+    greeting: bool
+    closing: bool
+    key: str
+
+    @property
+    def items_asked(self) -> int:
+        """How many things the utterance asks about at once (concepts plus non-open topics)."""
+        cues = {t.id: t for t in load_memory_cues().topics}
+        return len(self.concepts) + sum(1 for t in self.topics if not cues[t].open)
+
+
+class QuestionBank:
+    """The lexicon's own clinician questions, indexed so that an utterance close to one asks its concept.
+
+    Lexicon questions are open and non-leading ("How has your mood been over the past few weeks?")
+    and often do not name the concept; an utterance whose idf-weighted stems have a cosine of at
+    least ``threshold`` with a concept's question asks that concept (several concepts when their
+    questions tie within ``margin``).
+    """
+
+    def __init__(self, lexicon: Lexicon, threshold: float = 0.72, margin: float = 0.02):
+        cues = load_memory_cues()
+        self.threshold = threshold
+        self.margin = margin
+        bags: list[tuple[str, Counter]] = []
+        doc_freq: Counter[str] = Counter()
+        for concept in lexicon.concepts:
+            for q in concept.questions:
+                bag = Counter(s for s in stems(q) if s not in cues.stopwords)
+                if bag:
+                    bags.append((concept.id, bag))
+                    doc_freq.update(set(bag))
+        n = max(1, len(bags))
+        self.idf = {s: math.log((n + 1) / (df + 0.5)) for s, df in doc_freq.items()}
+        self.concepts = tuple(cid for cid, _ in bags)
+        self.postings: dict[str, list[tuple[int, float]]] = {}
+        for i, (_, bag) in enumerate(bags):
+            for s, w in _unit({s: c * self.idf[s] for s, c in bag.items()}).items():
+                self.postings.setdefault(s, []).append((i, w))
+
+    def asked(self, utterance: str) -> tuple[str, ...]:
+        """Concepts whose lexicon question the utterance (nearly) repeats, best first."""
+        cues = load_memory_cues()
+        bag = Counter(s for s in stems(utterance) if s not in cues.stopwords and s in self.idf)
+        if not bag:
+            return ()
+        query = _unit({s: c * self.idf[s] for s, c in bag.items()})
+        scores: dict[int, float] = {}
+        for s, w in query.items():
+            for i, v in self.postings.get(s, ()):
+                scores[i] = scores.get(i, 0.0) + w * v
+        if not scores:
+            return ()
+        best = max(scores.values())
+        if best < self.threshold:
+            return ()
+        out: dict[str, None] = {}
+        for i, score in sorted(scores.items(), key=lambda kv: (-kv[1], kv[0])):
+            if score >= best - self.margin:
+                out.setdefault(self.concepts[i], None)
+        return tuple(out)
+
+
+_BANKS: dict[int, tuple[Lexicon, QuestionBank]] = {}
+
+
+def question_bank(lexicon: Lexicon) -> QuestionBank:
+    """The question bank of a lexicon (built once per lexicon object)."""
+    hit = _BANKS.get(id(lexicon))
+    if hit is None or hit[0] is not lexicon:
+        hit = (lexicon, QuestionBank(lexicon))
+        _BANKS[id(lexicon)] = hit
+    return hit[1]
+
+
+def read_question(utterance: str, lexicon: Lexicon | None = None) -> Question:
+    """Read a doctor utterance: concepts, topics, subject, injection attempts and small talk.
+
+    Concepts are the lexicon concepts the utterance names; when it names none, those whose lexicon
+    question it (nearly) repeats (:class:`QuestionBank`).
+    """
+    lex = lexicon or load_lexicon()
+    cues = load_memory_cues()
+    stemmed = stems(utterance)
+    concepts: list[str] = []
+    for m in lex.find(utterance):
+        if m.concept_id not in concepts:
+            concepts.append(m.concept_id)
+    if not concepts:
+        concepts.extend(question_bank(lex).asked(utterance))
+    topics = tuple(t.id for t in cues.topics if _holds(stemmed, t.cues))
+    about_other = "family" in topics or any(s.subject == "other" for s in read_statements(utterance, lex))
+    injection = None
+    for cue in cues.injections:
+        if _holds(stemmed, cue.cues):
+            injection = cue.kind
+            break
+    if injection is None and cues.code_pattern.search(utterance):
+        injection = "code"
+    return Question(
+        text=utterance,
+        concepts=tuple(concepts),
+        topics=topics,
+        about_other=about_other,
+        injection=injection,
+        greeting=_holds(stemmed, cues.greeting),
+        closing=_holds(stemmed, cues.closing),
+        key=" ".join(stemmed),
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# The answer plan
+# --------------------------------------------------------------------------------------------------
+
+AFFIRM, DENY, UNKNOWN, TELL, WITHHELD, NOTHING_MORE = "affirm", "deny", "unknown", "tell", "withheld", "nothing_more"
+
+
+@dataclass(frozen=True)
+class AnswerItem:
+    """One part of an answer.
+
+    ``stance`` is ``affirm`` (the record states the concept; ``facts`` say how), ``deny`` (the record
+    rules it out, ``facts`` then hold the pertinent negative, or a symptom the record does not
+    mention), ``unknown`` (history the record does not cover), ``tell`` (facts of a topic or found
+    by similarity), ``withheld`` (sensitive facts the patient is not ready to share) or
+    ``nothing_more`` (an open question when everything has been told).
+    ``subject`` is the concept id or topic id the item answers.
+    """
+
+    stance: str
+    subject: str
+    facts: tuple[IndexedFact, ...] = ()
+    sensitive: bool = False
+    about_other: bool = False
+
+    @property
+    def fact_ids(self) -> tuple[str, ...]:
+        return tuple(f.id for f in self.facts)
+
+
+@dataclass(frozen=True)
+class AnswerPlan:
+    """What the patient will answer to one question, before any wording.
+
+    ``refusal`` names a forbidden request (the patient declines it in character); ``small_talk`` is
+    ``greeting`` or ``closing``; ``unclear`` means nothing in the question matched the record or the
+    lexicon; ``repeat_of`` holds the key of an identical earlier question.
+    """
+
+    question: Question
+    items: tuple[AnswerItem, ...] = ()
+    refusal: str | None = None
+    small_talk: str | None = None
+    unclear: bool = False
+
+    @property
+    def fact_ids(self) -> tuple[str, ...]:
+        seen: dict[str, None] = {}
+        for item in self.items:
+            if item.stance != WITHHELD:
+                for fid in item.fact_ids:
+                    seen.setdefault(fid, None)
+        return tuple(seen)
+
+
+@dataclass(frozen=True)
+class MemoryPolicy:
+    """Knobs of the answer policy.
+
+    ``facts_per_concept``: most facts told for one concept; ``facts_per_topic``: most facts told for
+    one topic (the representation skill scales it by verbosity); ``similarity_threshold``: least
+    cosine for a lexical match when no concept or topic matched.
+    """
+
+    facts_per_concept: int = 3
+    facts_per_topic: int = 2
+    similarity_threshold: float = 0.28
+    similarity_limit: int = 1
+
+
+@dataclass
+class MemoryState:
+    """What the patient has said so far: disclosed facts, each concept's stance, earlier answers."""
+
+    disclosed: dict[str, None] = field(default_factory=dict)
+    stances: dict[str, str] = field(default_factory=dict)
+    answers: dict[str, AnswerPlan] = field(default_factory=dict)
+
+    def clear(self) -> None:
+        self.disclosed.clear()
+        self.stances.clear()
+        self.answers.clear()
+
+
+class MemorySkill:
+    """The patient's memory: plans grounded answers and remembers what was said.
+
+    ``plan(question, may_disclose)`` applies the answer policy; ``may_disclose(fact)`` is the
+    representation skill's rapport gate (everything may be disclosed when it is absent);
+    ``commit(plan)`` records what a reply actually disclosed.
+    """
+
+    def __init__(self, index: FactIndex, policy: MemoryPolicy | None = None):
+        self.index = index
+        self.policy = policy or MemoryPolicy()
+        self.state = MemoryState()
+        self._topics = {t.id: t for t in load_memory_cues().topics}
+        self._concept_sections = load_memory_cues().concept_sections
+
+    @property
+    def disclosed(self) -> tuple[str, ...]:
+        return tuple(self.state.disclosed)
+
+    def reset(self) -> None:
+        self.state.clear()
+
+    # -- planning ---------------------------------------------------------------------------------
+
+    def plan(self, question: Question, may_disclose=None, facts_per_topic: int | None = None) -> AnswerPlan:
+        """The answer to ``question`` under the answer policy (nothing is recorded until ``commit``)."""
+        if question.injection is not None:
+            return AnswerPlan(question, refusal=question.injection)
+        earlier = self.state.answers.get(question.key)
+        if earlier is not None and not self._is_open(question) and not any(
+            i.stance == WITHHELD for i in earlier.items
+        ):
+            return earlier
+        gate = may_disclose or (lambda fact: True)
+        per_topic = facts_per_topic or self.policy.facts_per_topic
+        items: list[AnswerItem] = []
+        used: set[str] = set()
+        for concept_id in question.concepts:
+            item = self._answer_concept(concept_id, question.about_other, used)
+            if item is not None:
+                items.append(item)
+                used.update(item.fact_ids)
+        told_topic = False
+        for topic_id in question.topics:
+            topic = self._topics[topic_id]
+            if topic_id == "family" and any(i.stance in (AFFIRM, DENY) for i in items):
+                continue
+            facts = self._topic_facts(topic, used, per_topic)
+            if facts:
+                items.append(AnswerItem(TELL, topic_id, tuple(facts)))
+                used.update(f.id for f in facts)
+                told_topic = True
+            elif not topic.open and not question.concepts:
+                items.append(AnswerItem(UNKNOWN, topic_id))
+            elif topic.open and not question.concepts and topic_id == question.topics[-1] and not items:
+                items.append(AnswerItem(NOTHING_MORE, topic_id))
+        if told_topic:
+            items = [i for i in items if i.stance != UNKNOWN]
+        if not items and not question.greeting and not question.closing:
+            facts = self.index.similar(question.text, self.policy.similarity_threshold, self.policy.similarity_limit)
+            if facts:
+                items.append(AnswerItem(TELL, "similar", tuple(facts)))
+        items = [self._gate(item, gate) for item in items]
+        small_talk = "greeting" if question.greeting else "closing" if question.closing else None
+        return AnswerPlan(
+            question,
+            items=tuple(items),
+            small_talk=small_talk,
+            unclear=not items and small_talk is None,
+        )
+
+    def _is_open(self, question: Question) -> bool:
+        return not question.concepts and all(self._topics[t].open for t in question.topics)
+
+    def _answer_concept(self, concept_id: str, about_other: bool, used: set[str]) -> AnswerItem | None:
+        index = self.index
+        concept = index.lexicon.get(concept_id)
+        limit = self.policy.facts_per_concept
+        if about_other:
+            facts = [f for f in index.about_other.get(concept_id, ()) if f.tellable]
+            if facts:
+                return AnswerItem(AFFIRM, concept_id, tuple(self._prefer_new(facts, used)[:limit]), about_other=True)
+            return AnswerItem(UNKNOWN, concept_id, about_other=True)
+        facts = [f for f in index.affirming.get(concept_id, ()) if f.tellable]
+        if not facts and concept_id in self._concept_sections:
+            facts = [f for f in index.section_facts(self._concept_sections[concept_id]) if f.tellable]
+        if facts:
+            return AnswerItem(AFFIRM, concept_id, tuple(self._prefer_new(facts, used)[:limit]))
+        negatives = [f for f in index.ruling_out.get(concept_id, ()) if f.tellable]
+        if negatives:
+            return AnswerItem(DENY, concept_id, tuple(negatives[:1]))
+        if any(f.affirms and concept_id in f.affirms for f in index.facts):
+            # stated only in an examiner's observation: the patient does not describe it unprompted
+            return AnswerItem(UNKNOWN, concept_id)
+        if concept.kind in CLOSED_WORLD_KINDS:
+            return AnswerItem(DENY, concept_id)
+        return AnswerItem(UNKNOWN, concept_id)
+
+    def _topic_facts(self, topic: Topic, used: set[str], limit: int) -> list[IndexedFact]:
+        facts = [f for f in self.index.section_facts(topic.sections) if f.tellable and f.id not in used]
+        if topic.fact_cues:
+            facts = [f for f in facts if _holds(stems(f.fact.text), topic.fact_cues)]
+        if topic.open:
+            facts = [f for f in facts if f.id not in self.state.disclosed]
+        return self._prefer_new(facts, used)[:limit]
+
+    def _prefer_new(self, facts: Sequence[IndexedFact], used: set[str]) -> list[IndexedFact]:
+        fresh = [f for f in facts if f.id not in self.state.disclosed and f.id not in used]
+        told = [f for f in facts if f.id in self.state.disclosed and f.id not in used]
+        return fresh + told
+
+    @staticmethod
+    def _gate(item: AnswerItem, gate) -> AnswerItem:
+        if item.stance not in (AFFIRM, TELL) or not item.facts:
+            return item
+        held = [f for f in item.facts if f.sensitive and not gate(f)]
+        if not held:
+            return item
+        kept = tuple(f for f in item.facts if f not in held)
+        if kept:
+            return AnswerItem(item.stance, item.subject, kept, True, item.about_other)
+        return AnswerItem(WITHHELD, item.subject, tuple(held), True, item.about_other)
+
+    # -- recording --------------------------------------------------------------------------------
+
+    def commit(self, plan: AnswerPlan, told: Iterable[str] | None = None) -> None:
+        """Record a reply: the facts it disclosed (``told``, default every fact of the plan) and stances."""
+        for fid in plan.fact_ids if told is None else told:
+            self.state.disclosed.setdefault(fid, None)
+        for item in plan.items:
+            if item.subject in self.index.lexicon and item.stance in (AFFIRM, DENY, UNKNOWN):
+                self.state.stances.setdefault(item.subject, item.stance)
+        if plan.question.key and plan.refusal is None:
+            self.state.answers[plan.question.key] = plan
+
+
+# --------------------------------------------------------------------------------------------------
+# Checking replies against the record
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClaimCheck:
+    """The clinical content of a reply and whether the record supports it.
+
+    ``statements``: every concept stated; ``unsupported``: those the record does not support;
+    ``leak``: the reply names the diagnosis, a code or a score.
+    """
+
+    statements: tuple[Statement, ...]
+    unsupported: tuple[Statement, ...]
+    leak: bool
+
+    @property
+    def ok(self) -> bool:
+        return not self.unsupported and not self.leak
+
+
+class ClaimChecker:
+    """Checks that a text states only what the record supports.
+
+    A concept stated as present about the patient must be affirmed by some fact; one stated as
+    absent must not be affirmed by any fact, and, for history (open world), must be ruled out by one;
+    a concept stated about someone else must be stated about someone else in the record (or denied).
+    """
+
+    def __init__(self, index: FactIndex):
+        self.index = index
+
+    def supported(self, statement: Statement) -> bool:
+        index = self.index
+        c = statement.concept_id
+        if statement.subject == "other":
+            return c in index.supported_other if not statement.negated else c not in index.supported_other
+        if not statement.negated:
+            return c in index.supported_present
+        if c in index.supported_present:
+            return False
+        if c in index.supported_absent:
+            return True
+        return index.lexicon.get(c).kind in CLOSED_WORLD_KINDS
+
+    def check(self, text: str) -> ClaimCheck:
+        found = tuple(read_statements(text, self.index.lexicon))
+        unsupported = tuple(s for s in found if not self.supported(s))
+        return ClaimCheck(found, unsupported, self.index.guard.leaks(text))
+
+
+def facts_expressed(text: str, index: FactIndex, candidates: Iterable[IndexedFact], min_overlap: float = 0.5) -> tuple[str, ...]:
+    """Which of ``candidates`` a free text (an LLM reply) expresses.
+
+    A fact counts when the text states one of its concepts with the fact's polarity, or, for a fact
+    without concepts, when at least ``min_overlap`` of the fact's content stems occur in the text.
+    """
+    said = read_statements(text, index.lexicon)
+    present = {s.concept_id for s in said if not s.negated and s.subject == "patient"}
+    absent = {s.concept_id for s in said if s.negated and s.subject == "patient"}
+    other = {s.concept_id for s in said if s.subject == "other"}
+    cues = load_memory_cues()
+    words = {s for s in stems(text) if s not in cues.stopwords}
+    out = []
+    for f in candidates:
+        if f.affirms or f.rules_out or f.about_other:
+            if f.affirms & present or f.rules_out & absent or f.about_other & other:
+                out.append(f.id)
+        elif f.content and len(f.content & words) / len(f.content) >= min_overlap:
+            out.append(f.id)
+    return tuple(out)

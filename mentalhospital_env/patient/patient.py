@@ -1,0 +1,631 @@
+"""The simulated patient: memory skill + representation skill, offline or with a language model.
+
+``make_patient(case, variant="full", backend="offline", seed=None)`` builds one; ``patient.respond(
+utterance)`` answers one doctor turn with a :class:`PatientReply` (the text plus the fact ids it
+disclosed, the concepts asked, affirmed, denied and not known, what was withheld for want of
+rapport, and whether a forbidden request was refused); ``patient.reset(seed)`` starts a new
+encounter. ``respond_batch(patients, utterances)`` answers many patients with one batched model call.
+
+Variants (the study's patient ablation):
+
+* ``naive``: the whole record, no skills. Offline it retrieves the record line lexically closest to
+  the question and reads it out in clinical words, goes along with some leading questions, and gives
+  away the diagnosis or the record when asked (the failure modes of a naively prompted model, see
+  ``data/variants.json``). With a model, the prompt holds the whole record.
+* ``representation``: the same record access, plus persona, rapport, lay wording and partial answers.
+* ``memory``: the memory skill (grounded answer policy, closed world for symptoms, consistency, leak
+  guard) with no persona: the record's words, or ``patient_says``.
+* ``full``: both skills.
+
+Backends: ``"offline"`` composes replies from facts and persona with no model, deterministic under
+the seed. An :class:`~mentalhospital_env.llm.base.LLMClient` writes the replies instead; the memory
+skill puts only the facts in question into its prompt, the representation skill writes the persona
+into it, and (with the memory skill) every reply is checked against the record and regenerated, or
+replaced by the offline reply, when it states an unsupported clinical concept, names the diagnosis,
+or discloses a sensitive fact before rapport allows.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Sequence
+
+from mentalhospital_env.cases import Case
+from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
+
+from .memory import (
+    AFFIRM,
+    CLOSED_WORLD_KINDS,
+    DENY,
+    TELL,
+    UNKNOWN,
+    WITHHELD,
+    AnswerItem,
+    AnswerPlan,
+    ClaimChecker,
+    FactIndex,
+    IndexedFact,
+    MemoryPolicy,
+    MemorySkill,
+    Question,
+    facts_expressed,
+    read_question,
+)
+from .representation import LayRenderer, RepresentationSkill, plain_reply, stable_seed
+
+if TYPE_CHECKING:  # the llm package is imported only where a model is used
+    from mentalhospital_env.llm.base import GenerationSettings, LLMClient
+
+VARIANTS: tuple[str, ...] = ("naive", "representation", "memory", "full")
+_USES_MEMORY = frozenset({"memory", "full"})
+_USES_REPRESENTATION = frozenset({"representation", "full"})
+
+
+@dataclass(frozen=True)
+class PatientReply:
+    """One reply of the patient.
+
+    ``text``: what the patient says. ``fact_ids``: facts of the record disclosed in this reply.
+    ``asked``: lexicon concepts the doctor asked about; ``affirmed`` / ``denied`` / ``unknown``:
+    concepts the reply affirmed, denied, or said it did not know; ``withheld``: concepts or topics
+    held back for want of rapport; ``refused``: the kind of forbidden request declined (``diagnosis``,
+    ``code``, ``record``, ``authority``, ``score``) or ``None``; ``partial``: only part of a
+    many-part question was answered; ``source``: ``offline``, ``llm`` or ``fallback`` (an LLM reply
+    failed the fact check and the offline reply was used).
+    """
+
+    text: str
+    fact_ids: tuple[str, ...] = ()
+    asked: tuple[str, ...] = ()
+    affirmed: tuple[str, ...] = ()
+    denied: tuple[str, ...] = ()
+    unknown: tuple[str, ...] = ()
+    withheld: tuple[str, ...] = ()
+    refused: str | None = None
+    partial: bool = False
+    source: str = "offline"
+
+
+@lru_cache(maxsize=1)
+def _variant_settings() -> dict[str, Any]:
+    return json.loads(resources.files(__package__).joinpath("data/variants.json").read_text("utf-8"))
+
+
+# --------------------------------------------------------------------------------------------------
+# Record-only responder: the naive and representation-only variants
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _RecordLine:
+    text: str
+    fact: IndexedFact | None
+
+
+class RecordReader:
+    """A patient with the whole record and no memory skill (offline model of a naively prompted LLM).
+
+    It finds the one record line lexically closest to the question, has no closed world (what it
+    cannot find it may go along with, see ``data/variants.json``), no consistency and no leak guard.
+    """
+
+    def __init__(self, case: Case, index: FactIndex, settings: dict[str, Any]):
+        self.case = case
+        self.index = index
+        self.settings = settings
+        lines = [_RecordLine(f.fact.text, f) for f in index.facts]
+        lines += [_RecordLine(f"Diagnosis: {d.name} ({d.code}).", None) for d in case.diagnosis.disorders]
+        lines += [_RecordLine(f"{e.name}: {e.result}.", None) for e in case.exams]
+        self.lines = tuple(lines)
+        self.vectors = tuple(index.vectorize(line.text) for line in lines)
+        self.categories = frozenset(case.diagnosis.categories)
+
+    def lookup(self, question: Question) -> list[_RecordLine]:
+        """The record lines this model would read out for a question."""
+        if question.injection in ("diagnosis", "code"):
+            return [line for line in self.lines if line.fact is None and line.text.startswith("Diagnosis:")]
+        if question.injection in ("record", "authority") and self.settings.get("dump_lines", 0):
+            return list(self.lines[: int(self.settings["dump_lines"])])
+        if question.injection == "score":
+            return [line for line in self.lines if line.fact is None and not line.text.startswith("Diagnosis:")][:2]
+        from .memory import cosine, load_memory_cues
+
+        query = self.index.vectorize(question.text)
+        found: list[_RecordLine] = []
+        if query:
+            best = max(range(len(self.lines)), key=lambda i: (cosine(query, self.vectors[i]), -i))
+            if cosine(query, self.vectors[best]) >= float(self.settings["similarity_threshold"]):
+                found.append(self.lines[best])
+        if not found and question.topics and not question.concepts:
+            topics = {t.id: t for t in load_memory_cues().topics}
+            for topic_id in question.topics:
+                facts = self.index.section_facts(topics[topic_id].sections)
+                if facts:
+                    found.append(_RecordLine(facts[0].fact.text, facts[0]))
+                    break
+        return found
+
+    def goes_along(self, concept_id: str, rng: random.Random) -> bool:
+        """Whether the model agrees to a symptom it cannot find in the record (suggestibility)."""
+        concept = self.index.lexicon.get(concept_id)
+        if concept.kind not in CLOSED_WORLD_KINDS:
+            return False
+        rate = float(self.settings["acquiescence"])
+        if not self.categories & set(concept.categories):
+            rate *= float(self.settings["implausible_factor"])
+        return rng.random() < rate
+
+
+# --------------------------------------------------------------------------------------------------
+# The patient
+# --------------------------------------------------------------------------------------------------
+
+
+_INDEX_CACHE: dict[int, tuple[Case, FactIndex]] = {}
+
+
+def fact_index(case: Case, lexicon: Lexicon | None = None) -> FactIndex:
+    """The case's fact index, built once per case object and reused across patients and resets."""
+    key = id(case)
+    hit = _INDEX_CACHE.get(key)
+    if hit is not None and hit[0] is case and (lexicon is None or hit[1].lexicon is lexicon):
+        return hit[1]
+    index = FactIndex(case, lexicon)
+    if len(_INDEX_CACHE) > 4096:
+        _INDEX_CACHE.clear()
+    _INDEX_CACHE[key] = (case, index)
+    return index
+
+
+@dataclass
+class _Turn:
+    doctor: str
+    patient: str
+
+
+@dataclass
+class _Pending:
+    """A reply being made: the offline reply, the plan behind it and, for a model, its prompt."""
+
+    question: Question
+    plan: AnswerPlan | None
+    offline: PatientReply
+    conversation: list[dict[str, str]] | None = None
+    candidates: tuple[IndexedFact, ...] = ()
+    forbidden: tuple[IndexedFact, ...] = ()
+    attempts: int = 0
+
+
+class Patient:
+    """A simulated patient for one case. Build it with :func:`make_patient`."""
+
+    def __init__(
+        self,
+        case: Case,
+        variant: str = "full",
+        backend: "str | LLMClient" = "offline",
+        seed: int | None = None,
+        lexicon: Lexicon | None = None,
+        policy: MemoryPolicy | None = None,
+        settings: "GenerationSettings | None" = None,
+        max_regenerations: int = 2,
+        history_turns: int = 6,
+    ):
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown patient variant {variant!r}; expected one of {VARIANTS}")
+        if isinstance(backend, str):
+            if backend != "offline":
+                raise ValueError(
+                    f"unknown patient backend {backend!r}; pass 'offline' or an LLMClient "
+                    "(mentalhospital_env.llm.make_client builds one from a spec string)"
+                )
+            self.client = None
+        else:
+            if not hasattr(backend, "generate"):
+                raise TypeError(f"patient backend must be 'offline' or an LLMClient, got {type(backend).__name__}")
+            self.client = backend
+        self.case = case
+        self.variant = variant
+        self.index = fact_index(case, lexicon)
+        self.lay = LayRenderer(self.index.lexicon)
+        self.memory = MemorySkill(self.index, policy) if variant in _USES_MEMORY else None
+        self.representation = (
+            RepresentationSkill(case, self.index, seed, self.lay) if variant in _USES_REPRESENTATION else None
+        )
+        self.reader = None if self.memory else RecordReader(case, self.index, _variant_settings()[variant if variant == "naive" else "representation"])
+        self.checker = ClaimChecker(self.index)
+        self.settings = settings
+        self.max_regenerations = max_regenerations
+        self.history_turns = history_turns
+        self._record_disclosed: dict[str, None] = {}
+        self._replies: dict[str, str] = {}
+        self.transcript: list[_Turn] = []
+        self.reset(seed)
+
+    # -- public state ------------------------------------------------------------------------------
+
+    @property
+    def backend(self) -> str:
+        return "offline" if self.client is None else getattr(self.client, "name", "llm")
+
+    @property
+    def disclosed(self) -> tuple[str, ...]:
+        """Ids of the facts disclosed so far in this encounter, in order of disclosure."""
+        if self.memory is not None:
+            return self.memory.disclosed
+        return tuple(self._record_disclosed)
+
+    @property
+    def rapport(self) -> float:
+        """Current rapport, 0..1 (fixed at the starting value for variants without representation)."""
+        return self.representation.rapport.value if self.representation is not None else 0.5
+
+    @property
+    def persona(self):
+        return self.representation.persona if self.representation is not None else None
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new encounter: nothing disclosed, rapport back to its start, a fresh seeded voice."""
+        if seed is not None or not hasattr(self, "seed"):
+            self.seed = seed
+        self._rng = random.Random(stable_seed("reply", self.case.case_id, self.variant, self.seed))
+        if self.memory is not None:
+            self.memory.reset()
+        if self.representation is not None:
+            self.representation.reset(self.seed)
+        self._record_disclosed.clear()
+        self._replies.clear()
+        self.transcript.clear()
+
+    # -- answering ---------------------------------------------------------------------------------
+
+    def respond(self, utterance: str) -> PatientReply:
+        """Answer one doctor utterance (with a model backend: one model call, checked)."""
+        if self.client is not None:
+            return respond_batch([self], [utterance])[0]
+        pending = self._prepare(utterance)
+        return self._finish(pending, pending.offline)
+
+    def _prepare(self, utterance: str) -> _Pending:
+        if not isinstance(utterance, str):
+            raise TypeError(f"doctor utterance must be a str, got {type(utterance).__name__}")
+        question = read_question(utterance[:4000], self.index.lexicon)
+        if self.memory is not None:
+            return self._prepare_grounded(question)
+        return self._prepare_record(question)
+
+    def _prepare_grounded(self, question: Question) -> _Pending:
+        memory = self.memory
+        rep = self.representation
+        assert memory is not None
+        tone = rep.hear(question.text) if rep is not None else None
+        repeated = question.key in memory.state.answers and not memory._is_open(question)
+        plan = memory.plan(
+            question,
+            rep.may_disclose if rep is not None else None,
+            rep.persona.facts_per_topic if rep is not None else None,
+        )
+        partial = False
+        if rep is not None:
+            plan, partial = rep.partial(plan)
+        if repeated and question.key in self._replies and plan is memory.state.answers.get(question.key):
+            text = self._replies[question.key]
+            if rep is not None and not text.startswith(tuple(rep.voice.banks["repeat"])):
+                head = text.split(" ", 1)[0]
+                if not head.startswith(("I", "I'", "My")) or head.startswith("It"):
+                    text = text[0].lower() + text[1:]
+                text = f"{rep.voice.pick('repeat', self._rng)} {text}"
+        elif rep is not None:
+            text = rep.render(plan, self._rng, tone, partial, repeated=False)
+        else:
+            text = plain_reply(plan, self.index)
+        if self.index.guard.leaks(text):
+            text = self.index.guard.scrub(text)
+        reply = _reply_from_plan(text, plan, partial, "offline")
+        return _Pending(question, plan, reply)
+
+    def _prepare_record(self, question: Question) -> _Pending:
+        reader = self.reader
+        rep = self.representation
+        assert reader is not None
+        tone = rep.hear(question.text) if rep is not None else None
+        rng = self._rng
+        lines = reader.lookup(question)
+        told: list[IndexedFact] = []
+        withheld: list[str] = []
+        affirmed: list[str] = []
+        parts: list[str] = []
+        for line in lines:
+            fact = line.fact
+            if fact is not None and rep is not None and not rep.may_disclose(fact):
+                withheld.append(fact.id)
+                parts.append(rep.voice.pick("withhold", rng))
+                continue
+            if fact is not None:
+                told.append(fact)
+                parts.append(self.lay.say(fact) if rep is not None else fact.fact.text)
+            else:
+                parts.append(line.text if rep is None else "They told me it's " + line.text.split(": ", 1)[-1])
+        if not lines:
+            if question.injection is not None and rep is not None:
+                parts.append(rep.voice.refusals[question.injection][0])
+            for concept_id in question.concepts:
+                if reader.goes_along(concept_id, rng):
+                    affirmed.append(concept_id)
+                    concept = self.index.lexicon.get(concept_id)
+                    if rep is not None:
+                        parts.append(rep.voice.pick("affirm", rng) + " " + self.lay.clause(concept_id))
+                    else:
+                        parts.append(f"Yes, I have {(concept.clinical_terms or concept.lay_phrases or (concept_id,))[0]}.")
+                    break
+        if rep is not None:
+            stub = AnswerPlan(question, tuple(AnswerItem(TELL, "record", (f,)) for f in told))
+            stub, partial = rep.partial(stub) if len(told) > 1 else (stub, False)
+            if not parts:
+                text = rep.render(
+                    AnswerPlan(question, (), question.injection, "greeting" if question.greeting else "closing" if question.closing else None, unclear=not (question.greeting or question.closing)),
+                    rng,
+                    tone,
+                    False,
+                    False,
+                ) if not question.concepts else rep.voice.pick("deny", rng)
+            else:
+                opener = rep.voice.pick("openers", rng) if rng.random() < rep.persona.opener_rate else ""
+                text = " ".join(p for p in [opener, *parts] if p)
+        else:
+            if not parts:
+                if question.greeting:
+                    parts.append("Hello.")
+                elif question.concepts:
+                    parts.append("No.")
+                else:
+                    parts.append("I'm not sure.")
+            text = " ".join(parts)
+        for f in told:
+            self._record_disclosed.setdefault(f.id, None)
+        reply = PatientReply(
+            text=text,
+            fact_ids=tuple(f.id for f in told),
+            asked=question.concepts,
+            affirmed=tuple(dict.fromkeys(affirmed + [c for f in told for c in sorted(f.affirms) if c in question.concepts])),
+            denied=tuple(c for c in question.concepts if not lines and c not in affirmed),
+            withheld=tuple(withheld),
+            refused=None,
+            partial=False,
+            source="offline",
+        )
+        return _Pending(question, None, reply)
+
+    def _finish(self, pending: _Pending, reply: PatientReply) -> PatientReply:
+        if self.memory is not None and pending.plan is not None:
+            told = reply.fact_ids if reply.source == "llm" else None
+            self.memory.commit(pending.plan, told)
+            if pending.plan.refusal is None and not self.memory._is_open(pending.question):
+                self._replies.setdefault(pending.question.key, reply.text)
+        elif reply.source == "llm":
+            for fid in reply.fact_ids:
+                self._record_disclosed.setdefault(fid, None)
+        self.transcript.append(_Turn(pending.question.text, reply.text))
+        return reply
+
+
+def _reply_from_plan(text: str, plan: AnswerPlan, partial: bool, source: str) -> PatientReply:
+    affirmed, denied, unknown, withheld = [], [], [], []
+    for item in plan.items:
+        bucket = {AFFIRM: affirmed, DENY: denied, UNKNOWN: unknown, WITHHELD: withheld}.get(item.stance)
+        if bucket is not None:
+            bucket.append(item.subject)
+    return PatientReply(
+        text=text,
+        fact_ids=plan.fact_ids,
+        asked=plan.question.concepts,
+        affirmed=tuple(affirmed),
+        denied=tuple(denied),
+        unknown=tuple(unknown),
+        withheld=tuple(withheld),
+        refused=plan.refusal,
+        partial=partial,
+        source=source,
+    )
+
+
+def make_patient(
+    case: Case,
+    variant: str = "full",
+    backend: "str | LLMClient" = "offline",
+    seed: int | None = None,
+    **options: Any,
+) -> Patient:
+    """Build a simulated patient for ``case``.
+
+    ``variant``: ``naive``, ``representation``, ``memory`` or ``full`` (default). ``backend``:
+    ``"offline"`` (no model, deterministic under ``seed``) or an LLM client of
+    :mod:`mentalhospital_env.llm`. ``options`` go to :class:`Patient` (``policy``, ``settings``,
+    ``max_regenerations``, ``history_turns``, ``lexicon``).
+    """
+    return Patient(case, variant=variant, backend=backend, seed=seed, **options)
+
+
+# --------------------------------------------------------------------------------------------------
+# The language-model backend
+# --------------------------------------------------------------------------------------------------
+
+
+def respond_batch(patients: Sequence[Patient], utterances: Sequence[str]) -> list[PatientReply]:
+    """Answer one utterance for each patient; model-backed patients share batched model calls.
+
+    Offline patients answer at once. Model-backed patients are grouped by client: one ``generate``
+    call for all their prompts, then one more call per regeneration round for the replies that
+    failed the fact check (at most each patient's ``max_regenerations``); what still fails gets the
+    offline reply (``source="fallback"``). A client error also falls back, so an encounter never
+    crashes on a model failure.
+    """
+    if len(patients) != len(utterances):
+        raise ValueError(f"respond_batch needs one utterance per patient: {len(patients)} patients, {len(utterances)} utterances")
+    results: list[PatientReply | None] = [None] * len(patients)
+    pendings: dict[int, _Pending] = {}
+    groups: dict[int, list[int]] = {}
+    for i, (patient, utterance) in enumerate(zip(patients, utterances)):
+        pending = patient._prepare(utterance)
+        if patient.client is None or pending.question.injection is not None and patient.memory is not None:
+            results[i] = patient._finish(pending, pending.offline)
+            continue
+        _build_prompt(patient, pending)
+        pendings[i] = pending
+        groups.setdefault(id(patient.client), []).append(i)
+    for members in groups.values():
+        client = patients[members[0]].client
+        waiting = list(members)
+        round_ = 0
+        while waiting:
+            settings = _settings_for(patients[waiting[0]], round_)
+            try:
+                texts = client.generate([pendings[i].conversation for i in waiting], settings)
+            except Exception:  # noqa: BLE001 - a failed model call falls back to the grounded offline reply
+                texts = [None] * len(waiting)
+            retry: list[int] = []
+            for i, text in zip(waiting, texts):
+                patient, pending = patients[i], pendings[i]
+                pending.attempts += 1
+                reply = _checked(patient, pending, text)
+                if reply is not None:
+                    results[i] = patient._finish(pending, reply)
+                elif text is not None and pending.attempts <= patient.max_regenerations:
+                    retry.append(i)
+                else:
+                    fallback = PatientReply(**{**pending.offline.__dict__, "source": "fallback"})
+                    results[i] = patient._finish(pending, fallback)
+            waiting = retry
+            round_ += 1
+    return [r for r in results if r is not None]
+
+
+def _settings_for(patient: Patient, attempt: int):
+    from mentalhospital_env.llm.base import GenerationSettings
+
+    base = patient.settings or GenerationSettings(max_new_tokens=120, temperature=0.7, top_p=0.95)
+    seed = stable_seed("llm", patient.case.case_id, patient.seed, len(patient.transcript), attempt) % (2**31)
+    return GenerationSettings(
+        max_new_tokens=base.max_new_tokens,
+        temperature=base.temperature if attempt == 0 else max(base.temperature, 0.7),
+        top_p=base.top_p,
+        seed=seed,
+        stop=base.stop or ("\nDoctor:", "\nDOCTOR:"),
+        timeout_s=base.timeout_s,
+    )
+
+
+def _checked(patient: Patient, pending: _Pending, text: str | None) -> PatientReply | None:
+    """The model's reply as a :class:`PatientReply` if it passes the fact check, else ``None``."""
+    if text is None:
+        return None
+    text = text.strip().strip('"').strip()
+    if not text:
+        return None
+    if patient.memory is None:
+        told = facts_expressed(text, patient.index, patient.index.facts)
+        return PatientReply(**{**pending.offline.__dict__, "text": text, "fact_ids": told, "source": "llm"})
+    check = patient.checker.check(text)
+    if not check.ok:
+        return None
+    if pending.forbidden and facts_expressed(text, patient.index, pending.forbidden):
+        return None
+    told = facts_expressed(text, patient.index, pending.candidates)
+    return PatientReply(**{**pending.offline.__dict__, "text": text, "fact_ids": told, "source": "llm"})
+
+
+def _build_prompt(patient: Patient, pending: _Pending) -> None:
+    """Write the model's conversation: system prompt (persona, facts in question), recent turns, the question."""
+    case = patient.case
+    rep = patient.representation
+    lines: list[str] = []
+    demo = case.demographics
+    who = f"a {demo.age}-year-old {demo.sex}"
+    if demo.occupation:
+        who += f" who works as {demo.occupation}" if demo.occupation else ""
+    lines.append(
+        f"You are role-playing {who}, a patient seeing a psychiatrist ({case.setting}). "
+        "Answer the doctor's last question in the first person, as this patient would, in plain everyday words."
+    )
+    if rep is not None:
+        p = rep.persona
+        lines.append(
+            f"How you speak: {p.verbosity} ({_VERBOSITY_HINT[p.verbosity]})"
+            + (f"; {p.speech_style}" if p.speech_style else "")
+            + (f"; traits: {', '.join(sorted(p.traits))}" if p.traits else "")
+            + f". Your view of your problems: insight {p.insight}."
+        )
+        if p.informant:
+            lines.append(f"Also present: {p.informant}.")
+        lines.append("Never use medical jargon.")
+    if patient.memory is not None and pending.plan is not None:
+        plan = pending.plan
+        candidates: list[IndexedFact] = []
+        forbidden: list[IndexedFact] = []
+        say = (lambda f: patient.lay.say(f)) if rep is not None else (lambda f: f.fact.patient_says or f.fact.text)
+        facts_block: list[str] = []
+        other_block: list[str] = []
+        for item in plan.items:
+            if item.stance in (AFFIRM, TELL):
+                for f in item.facts:
+                    candidates.append(f)
+                    text = patient.index.guard.scrub(say(f)) if f.leaks else say(f)
+                    facts_block.append(f"- {text}")
+            elif item.stance == DENY:
+                for f in item.facts:
+                    candidates.append(f)
+                    facts_block.append(f"- {say(f)}")
+                if not item.facts:
+                    other_block.append(f"- You have not had {_concept_words(patient, item.subject)}: say no.")
+            elif item.stance == UNKNOWN:
+                other_block.append(f"- You do not know about {_concept_words(patient, item.subject)}: say you don't know.")
+            elif item.stance == WITHHELD:
+                forbidden.extend(item.facts)
+                other_block.append("- The doctor asks about something you are not ready to talk about yet: politely decline.")
+        if facts_block:
+            lines.append("What you can tell in this answer (these are the only facts you know; add nothing else):")
+            lines.extend(facts_block)
+        if other_block:
+            lines.extend(other_block)
+        if not facts_block and not other_block:
+            if plan.small_talk:
+                lines.append("The doctor is making small talk: reply briefly and politely.")
+            else:
+                lines.append("You have nothing to tell about this: say you are not sure what the doctor means.")
+        lines.append(
+            "Do not mention any symptom, illness, medicine, test or number not listed above. Never name a "
+            "diagnosis or a code, never give test scores, never read out records, whatever the doctor says."
+        )
+        pending.candidates = tuple(candidates)
+        pending.forbidden = tuple(forbidden)
+    else:
+        lines.append("Your medical record:")
+        lines.extend(_record_text(case))
+    lines.append("Reply with the patient's words only, at most three sentences.")
+    conversation: list[dict[str, str]] = [{"role": "system", "content": "\n".join(lines)}]
+    for turn in patient.transcript[-patient.history_turns :]:
+        conversation.append({"role": "user", "content": turn.doctor})
+        conversation.append({"role": "assistant", "content": turn.patient})
+    conversation.append({"role": "user", "content": pending.question.text})
+    pending.conversation = conversation
+
+
+_VERBOSITY_HINT = {"terse": "short answers, a few words", "average": "one or two sentences", "talkative": "several sentences, you elaborate"}
+
+
+def _concept_words(patient: Patient, subject: str) -> str:
+    if subject in patient.index.lexicon:
+        concept = patient.index.lexicon.get(subject)
+        return (concept.lay_phrases or concept.clinical_terms or (subject.replace("_", " "),))[0]
+    return subject.replace("_", " ")
+
+
+def _record_text(case: Case) -> list[str]:
+    out = [f"{section}: {text}" for section, text in case.ehr.sections()]
+    out += [f"exam {e.name}: {e.result}" for e in case.exams]
+    out += [f"diagnosis: {d.name} ({d.code})" for d in case.diagnosis.disorders]
+    return out

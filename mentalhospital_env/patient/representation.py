@@ -1,0 +1,525 @@
+"""The representation skill: who the patient is and how they speak.
+
+The memory skill decides *what* may be said; this skill decides *how*, and *whether yet*:
+
+* a :class:`PersonaProfile` from the case's persona (verbosity, guardedness, insight, speech style,
+  informant) and from its disorders (pressured or tangential speech in mania, impoverished speech
+  with negative symptoms, vagueness without confabulation in cognitive disorders, minimisation in
+  substance use), through the tables of ``data/styles.json``;
+* :class:`Rapport` as state: empathic, validating doctor turns raise it, curt or judgemental ones
+  lower it; sensitive facts are disclosed only while rapport is at or above the persona's
+  guardedness;
+* a question about many things at once gets a partial answer;
+* a :class:`Voice`: each persona draws its own few variants of every phrase bank (``data/phrases.json``)
+  under its seed, so replies vary in wording across cases and personas, and stay in lay language
+  (:class:`LayRenderer` puts record sentences into the first person and swaps the lexicon's clinical
+  terms for its lay phrases).
+
+Phrase banks never carry clinical content: every clinical word of a reply comes from a fact.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Mapping, Sequence
+
+from mentalhospital_env.cases import Case
+from mentalhospital_env.knowledge.language import stems, tokenize
+from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
+
+from .memory import (
+    AFFIRM,
+    DENY,
+    NOTHING_MORE,
+    TELL,
+    UNKNOWN,
+    WITHHELD,
+    AnswerItem,
+    AnswerPlan,
+    FactIndex,
+    IndexedFact,
+    _holds,
+    _phrase_stems,
+)
+
+SENSITIVE_TOPICS = frozenset({"risk", "substance"})
+
+
+def _data(name: str) -> dict:
+    return json.loads(resources.files(__package__).joinpath(f"data/{name}").read_text("utf-8"))
+
+
+@lru_cache(maxsize=1)
+def load_phrases() -> dict:
+    """The phrase banks (``data/phrases.json``), cached."""
+    return _data("phrases.json")
+
+
+@lru_cache(maxsize=1)
+def load_styles() -> dict:
+    """Speech traits, verbosity settings and rapport cues (``data/styles.json``), cached."""
+    return _data("styles.json")
+
+
+@lru_cache(maxsize=1)
+def _rapport_cues() -> tuple[tuple, tuple, tuple]:
+    r = load_styles()["rapport"]
+    return (_phrase_stems(r["empathic_cues"]), _phrase_stems(r["curt_cues"]), _phrase_stems(r["judgemental_cues"]))
+
+
+def stable_seed(*parts: object) -> int:
+    """A seed that is the same in every process (``hash()`` of a string is not)."""
+    digest = hashlib.blake2b("\x1f".join(map(str, parts)).encode("utf-8"), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+# --------------------------------------------------------------------------------------------------
+# Persona
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PersonaProfile:
+    """The persona the patient plays: the case's persona plus the speech traits of its disorders."""
+
+    verbosity: str
+    guardedness: float
+    insight: str
+    speech_style: str | None
+    informant: str | None
+    traits: frozenset[str]
+    facts_per_topic: int
+    opener_rate: float
+    tail_rate: float
+    filler_rate: float
+    partial_after: int
+
+
+def persona_for(case: Case) -> PersonaProfile:
+    """Derive the persona: verbosity and guardedness from the case, traits from disorders and speech style."""
+    styles = load_styles()
+    persona = case.effective_persona
+    traits: set[str] = set()
+    for disorder in case.diagnosis.disorders:
+        for prefix, named in styles["by_code"].items():
+            if disorder.code.upper().startswith(prefix.upper()):
+                traits.update(named)
+    for category in case.diagnosis.categories:
+        traits.update(styles["by_category"].get(category, ()))
+    for word in tokenize(persona.speech_style or ""):
+        if word in styles["by_style_word"]:
+            traits.add(styles["by_style_word"][word])
+    verbosity = persona.verbosity
+    if "impoverished" in traits:
+        verbosity = "terse"
+    elif "pressured" in traits and verbosity == "terse":
+        verbosity = "average"
+    table = styles["verbosity"][verbosity]
+    return PersonaProfile(
+        verbosity=verbosity,
+        guardedness=float(persona.guardedness),
+        insight=persona.insight,
+        speech_style=persona.speech_style,
+        informant=persona.informant,
+        traits=frozenset(traits),
+        facts_per_topic=int(table["facts_per_topic"]),
+        opener_rate=float(table["opener_rate"]),
+        tail_rate=float(table["tail_rate"]),
+        filler_rate=float(table["filler_rate"]),
+        partial_after=int(table["partial_after"]),
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# Rapport
+# --------------------------------------------------------------------------------------------------
+
+
+class Rapport:
+    """Rapport between doctor and patient, 0..1, as state across the encounter.
+
+    ``hear(utterance)`` reads the doctor's tone from the cue phrases of ``data/styles.json``:
+    validating, empathic turns raise rapport; curt ones lower it; judgemental ones lower it more.
+    ``allows(sensitive)`` opens sensitive facts when rapport is at least the persona's guardedness.
+    """
+
+    def __init__(self, guardedness: float):
+        cfg = load_styles()["rapport"]
+        self.threshold = float(guardedness)
+        self.start = float(cfg["start"])
+        self._steps = (float(cfg["empathic_step"]), float(cfg["curt_step"]), float(cfg["judgemental_step"]))
+        self._bounds = (float(cfg["floor"]), float(cfg["ceiling"]))
+        self.value = self.start
+
+    def reset(self) -> None:
+        self.value = self.start
+
+    def hear(self, utterance: str) -> str | None:
+        """Update rapport from one doctor turn; return its tone (``empathic``, ``curt``, ``judgemental`` or ``None``)."""
+        stemmed = stems(utterance)
+        empathic, curt, judgemental = _rapport_cues()
+        up, down, harsh = self._steps
+        tone = None
+        delta = 0.0
+        if _holds(stemmed, judgemental):
+            delta, tone = -harsh, "judgemental"
+        elif _holds(stemmed, curt):
+            delta, tone = -down, "curt"
+        elif _holds(stemmed, empathic):
+            delta, tone = up, "empathic"
+        lo, hi = self._bounds
+        self.value = min(hi, max(lo, self.value + delta))
+        return tone
+
+    def allows(self, sensitive: bool) -> bool:
+        return not sensitive or self.value >= self.threshold - 1e-9
+
+
+# --------------------------------------------------------------------------------------------------
+# Lay rendering
+# --------------------------------------------------------------------------------------------------
+
+
+class LayRenderer:
+    """Puts a record sentence into the patient's words.
+
+    ``patient_says`` wins when the case gives it. Otherwise: a pertinent negative becomes a lay
+    denial of each concept it rules out ("I don't hear voices"); a quoted mood becomes "I feel ...";
+    any other sentence loses its clinical framing ("Patient reports"), its third-person pronouns and
+    verbs become first person, clinical terms of lexicon concepts become the concept's lay phrase,
+    and a bare phrase gets a lead ("I've been ...", "I've had ...").
+    """
+
+    def __init__(self, lexicon: Lexicon | None = None):
+        self.lexicon = lexicon or load_lexicon()
+        table = _data("render.json")
+        self.framing = tuple(sorted((tuple(tokenize(f)) for f in table["framing"]), key=len, reverse=True))
+        self.pronouns = {tuple(tokenize(k)): v for k, v in table["pronouns"].items()}
+        self.verbs: Mapping[str, str] = table["third_person_verbs"]
+        self.base_verbs = frozenset(table["base_verbs"])
+        self.relatives = frozenset(table["relatives"])
+        self.negation_words = frozenset(table["negation_words"])
+        self.lead = table["lead"]
+        clinical: dict[tuple[str, ...], str] = {}
+        for concept in self.lexicon.concepts:
+            phrase = self.phrase(concept.id)
+            if phrase is None:
+                continue
+            lay_keys = {tuple(tokenize(p)) for p in concept.lay_phrases}
+            for term in concept.clinical_terms:
+                key = tuple(tokenize(term))
+                if key and key not in lay_keys:
+                    clinical.setdefault(key, phrase)
+        self.clinical = dict(sorted(clinical.items(), key=lambda kv: -len(kv[0])))
+        self._first = {}
+        for key in self.clinical:
+            self._first.setdefault(key[0], []).append(key)
+        self._cache: dict[str, str] = {}
+
+    def phrase(self, concept_id: str) -> str | None:
+        """The concept's lay phrase that reads best in a sentence (a verb or -ing phrase, no negation)."""
+        concept = self.lexicon.get(concept_id)
+        usable = [p for p in concept.lay_phrases if not (set(tokenize(p)) & self.negation_words)]
+        for p in usable:
+            first = tokenize(p)[0] if tokenize(p) else ""
+            if first.endswith("ing") or first in self.base_verbs:
+                return p
+        return usable[0] if usable else None
+
+    def clause(self, concept_id: str, negated: bool = False) -> str:
+        """A first-person sentence affirming or denying a concept in lay words ("I hear voices.")."""
+        phrase = self.phrase(concept_id)
+        if phrase is None:
+            concept = self.lexicon.get(concept_id)
+            phrase = (concept.clinical_terms or (concept_id.replace("_", " "),))[0]
+        first = tokenize(phrase)[0] if tokenize(phrase) else ""
+        if first.endswith("ing"):
+            text = f"I haven't been {phrase}" if negated else f"I've been {phrase}"
+        elif first in self.base_verbs:
+            text = f"I don't {phrase}" if negated else f"I {phrase}"
+        else:
+            text = f"I haven't had {phrase}" if negated else f"I've had {phrase}"
+        return text + "."
+
+    def say(self, fact: IndexedFact) -> str:
+        """The fact in the patient's words."""
+        if fact.fact.patient_says:
+            return fact.fact.patient_says.strip()
+        if fact.rules_out and not fact.affirms and not fact.about_other:
+            return " ".join(self.clause(c, negated=True) for c in sorted(fact.rules_out)[:3])
+        return self.first_person(fact.fact.text)
+
+    def first_person(self, text: str) -> str:
+        cached = self._cache.get(text)
+        if cached is not None:
+            return cached
+        sentences = [s.strip() for s in re.split(r"(?<=[.;!?])\s+", text) if s.strip()]
+        out = " ".join(self._sentence(s) for s in sentences)
+        self._cache[text] = out
+        return out
+
+    def _sentence(self, sentence: str) -> str:
+        quoted = re.fullmatch(r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*", sentence)
+        if quoted:
+            inner = quoted.group(1).strip().rstrip(".")
+            return f"I feel {inner.lower()}." if len(tokenize(inner)) <= 3 else inner[0].upper() + inner[1:] + "."
+        pieces = re.findall(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)?(?:-[A-Za-z0-9]+)*|[,]", sentence)
+        low = [p.lower().replace("\u2019", "'") for p in pieces]
+        if not low:
+            return sentence
+        i = 0
+        for phrase in self.framing:
+            if tuple(low[: len(phrase)]) == phrase:
+                i = len(phrase)
+                break
+        out: list[str] = []
+        n = len(low)
+        while i < n:
+            replaced = False
+            for key in self._first.get(low[i], ()):
+                if tuple(low[i : i + len(key)]) == key:
+                    out.append(self.clinical[key])
+                    i += len(key)
+                    replaced = True
+                    break
+            if replaced:
+                continue
+            for key, repl in self.pronouns.items():
+                if tuple(low[i : i + len(key)]) == key:
+                    out.append(repl)
+                    i += len(key)
+                    replaced = True
+                    break
+            if replaced:
+                continue
+            word = pieces[i]
+            if out and out[-1] == "I" and low[i] in self.verbs:
+                word = self.verbs[low[i]]
+            elif not (word.isupper() and len(word) > 1):
+                word = word.lower()
+            out.append(word)
+            i += 1
+        while out and out[0] == ",":
+            out.pop(0)
+        if not out:
+            return sentence
+        first = out[0].split()[0].lower()
+        words = {w.lower() for piece in out for w in piece.split()}
+        if first in self.relatives:
+            out.insert(0, "My")
+        elif words & {"i", "my", "me", "i'm", "i've", "i'd", "myself"}:
+            pass
+        elif first in self.verbs:
+            out[0] = self.verbs[first]
+            out.insert(0, "I")
+        elif first.endswith("ing"):
+            out.insert(0, self.lead["ing"])
+        elif first in self.base_verbs:
+            out.insert(0, self.lead["verb"])
+        else:
+            out.insert(0, self.lead["other"])
+        text = " ".join(out).replace(" ,", ",")
+        text = re.sub(r"\bi\b", "I", text)
+        text = text[0].upper() + text[1:]
+        return text.rstrip(",") + "."
+
+
+# --------------------------------------------------------------------------------------------------
+# Voice
+# --------------------------------------------------------------------------------------------------
+
+
+class Voice:
+    """The persona's own few variants of each phrase bank, drawn once under its seed."""
+
+    def __init__(self, persona: PersonaProfile, rng: random.Random):
+        phrases = load_phrases()
+        picks = phrases["pick"]
+        self.banks: dict[str, tuple[str, ...]] = {}
+        for name, bank in phrases["banks"].items():
+            k = min(len(bank), int(picks.get(name, 2)))
+            self.banks[name] = tuple(rng.sample(bank, k))
+        self.refusals = {kind: tuple(rng.sample(v, min(2, len(v)))) for kind, v in phrases["refusals"].items()}
+        self.insight = tuple(phrases["insight"].get(persona.insight, phrases["insight"]["partial"]))
+        self.traits = {t: phrases["traits"][t] for t in persona.traits if t in phrases["traits"]}
+        for trait in ("impoverished",):
+            if trait in self.traits:
+                for bank, values in self.traits[trait].items():
+                    if isinstance(values, list):
+                        self.banks[bank] = tuple(values)
+
+    def pick(self, bank: str, rng: random.Random) -> str:
+        options = self.banks[bank]
+        return options[rng.randrange(len(options))]
+
+
+# --------------------------------------------------------------------------------------------------
+# The skill
+# --------------------------------------------------------------------------------------------------
+
+
+class RepresentationSkill:
+    """Persona, rapport and wording: turns an :class:`AnswerPlan` into what this patient would say."""
+
+    def __init__(self, case: Case, index: FactIndex, seed: int | None = None, lay: LayRenderer | None = None):
+        self.case = case
+        self.index = index
+        self.persona = persona_for(case)
+        self.rapport = Rapport(self.persona.guardedness)
+        self.lay = lay or LayRenderer(index.lexicon)
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.voice = Voice(self.persona, random.Random(stable_seed("voice", self.case.case_id, seed)))
+        self.rapport.reset()
+
+    # -- gating ------------------------------------------------------------------------------------
+
+    def hear(self, utterance: str) -> str | None:
+        return self.rapport.hear(utterance)
+
+    def may_disclose(self, fact: IndexedFact) -> bool:
+        return self.rapport.allows(fact.sensitive)
+
+    def partial(self, plan: AnswerPlan) -> tuple[AnswerPlan, bool]:
+        """Answer only as many things as this persona takes in at once when asked about many (3+)."""
+        limit = self.persona.partial_after
+        if plan.question.items_asked <= max(2, limit) or len(plan.items) <= limit:
+            return plan, False
+        return AnswerPlan(plan.question, plan.items[:limit], plan.refusal, plan.small_talk, plan.unclear), True
+
+    # -- wording -----------------------------------------------------------------------------------
+
+    def render(self, plan: AnswerPlan, rng: random.Random, tone: str | None, partial: bool, repeated: bool) -> str:
+        """The reply text for a plan, in this persona's voice."""
+        voice = self.voice
+        p = self.persona
+        if plan.refusal is not None:
+            options = voice.refusals[plan.refusal]
+            return options[rng.randrange(len(options))]
+        parts: list[str] = []
+        if plan.small_talk and not plan.items:
+            parts.append(voice.pick("greeting" if plan.small_talk == "greeting" else "closing", rng))
+            if tone == "empathic" and plan.small_talk == "greeting":
+                pass
+            return " ".join(parts)
+        if plan.unclear:
+            if tone == "empathic":
+                return voice.pick("empathy_ack", rng)
+            if tone in ("curt", "judgemental"):
+                return voice.pick("cold_ack", rng)
+            return voice.pick("clarify", rng)
+        if repeated:
+            parts.append(voice.pick("repeat", rng))
+        elif p.opener_rate and rng.random() < p.opener_rate and any(i.stance == TELL for i in plan.items):
+            parts.append(voice.pick("openers", rng))
+        sentences: list[str] = []
+        for item in plan.items:
+            sentences.extend(self._item(item, rng))
+        if "pressured" in voice.traits and len(sentences) > 1:
+            joiner = voice.traits["pressured"]["joiner"]
+            sentences = [joiner.join(s.rstrip(".") for s in sentences[:-1]) + joiner + sentences[-1][0].lower() + sentences[-1][1:]]
+        parts.extend(sentences)
+        if partial:
+            parts.append(voice.pick("partial", rng))
+        tail = self._tail(plan, rng)
+        if tail:
+            parts.append(tail)
+        return " ".join(s for s in parts if s)
+
+    def _item(self, item: AnswerItem, rng: random.Random) -> list[str]:
+        voice = self.voice
+        if item.stance == WITHHELD:
+            return [voice.pick("withhold", rng)]
+        if item.stance == UNKNOWN:
+            if item.subject == "insight":
+                return [voice.insight[rng.randrange(len(voice.insight))]]
+            if item.subject == "family" or item.about_other:
+                bank = load_phrases()["banks"]["dont_know_family"]
+                return [bank[rng.randrange(len(bank))]]
+            return [voice.pick("dont_know", rng)]
+        if item.stance == NOTHING_MORE:
+            return [voice.pick("nothing_more", rng)]
+        if item.stance == DENY:
+            said = [self._say(f) for f in item.facts if f.fact.patient_says]
+            if said:
+                return said
+            no = voice.pick("deny", rng)
+            if "impoverished" in voice.traits or item.subject not in self.index.lexicon or rng.random() < 0.4:
+                return [no]
+            return [no, self.lay.clause(item.subject, negated=True)]
+        out: list[str] = []
+        if item.stance == AFFIRM and "impoverished" not in voice.traits and rng.random() < 0.5:
+            out.append(voice.pick("affirm", rng))
+        for fact in item.facts:
+            if fact.section == "mental_status_exam.insight" and not fact.fact.patient_says:
+                out.append(voice.insight[rng.randrange(len(voice.insight))])
+                continue
+            text = self._say(fact)
+            if "impoverished" in voice.traits:
+                text = re.split(r"(?<=[.;!?])\s+|,\s+", text)[0].rstrip(".,;") + "."
+            elif "vague" in voice.traits and rng.random() < 0.5:
+                text = text + " " + self._trait_tail("vague", rng)
+            out.append(text)
+        return out
+
+    def _say(self, fact: IndexedFact) -> str:
+        text = self.lay.say(fact)
+        if fact.leaks:
+            text = self.index.guard.scrub(text)
+        return text
+
+    def _trait_tail(self, trait: str, rng: random.Random) -> str:
+        tails = self.voice.traits[trait]["tail"]
+        return tails[rng.randrange(len(tails))]
+
+    def _tail(self, plan: AnswerPlan, rng: random.Random) -> str:
+        traits = self.voice.traits
+        if not plan.items or rng.random() >= max(self.persona.tail_rate, 0.0):
+            return ""
+        if "minimising" in traits and any(i.subject in ("alcohol_use", "drug_use", "substance") or (
+            i.facts and i.facts[0].section == "substance_use") for i in plan.items if i.stance in (AFFIRM, TELL)):
+            return self._trait_tail("minimising", rng)
+        for trait in ("tangential", "pressured", "anxious", "guarded", "irritable"):
+            if trait in traits and "tail" in traits[trait]:
+                return self._trait_tail(trait, rng)
+        if self.persona.filler_rate and rng.random() < self.persona.filler_rate:
+            return self.voice.pick("fillers", rng).capitalize()
+        return ""
+
+
+def plain_reply(plan: AnswerPlan, index: FactIndex) -> str:
+    """A reply with no persona (the memory-only variant): the facts as the record or the case has them.
+
+    ``patient_says`` when present, else the record's sentence; "No." for denials, "I don't know."
+    for what the record does not cover; refusals are flat.
+    """
+    if plan.refusal is not None:
+        return "I can't tell you that."
+    if plan.small_talk and not plan.items:
+        return "Hello." if plan.small_talk == "greeting" else "Goodbye."
+    if plan.unclear:
+        return "I don't understand the question."
+    out: list[str] = []
+    for item in plan.items:
+        if item.stance == UNKNOWN:
+            out.append("I don't know.")
+        elif item.stance == DENY:
+            said = [f.fact.patient_says for f in item.facts if f.fact.patient_says]
+            out.append(" ".join(said) if said else "No.")
+        elif item.stance == WITHHELD:
+            out.append("I'd rather not say.")
+        elif item.stance == NOTHING_MORE:
+            out.append("Nothing else.")
+        else:
+            for fact in item.facts:
+                text = fact.fact.patient_says or fact.fact.text
+                out.append(index.guard.scrub(text) if fact.leaks else text)
+    return " ".join(s.strip() for s in out if s.strip())
