@@ -196,42 +196,35 @@ def category_aliases(categories: Any) -> dict[str, str]:
 
 @lru_cache(maxsize=1)
 def default_vocabulary() -> Vocabulary:
-    """The vocabulary of the bundled knowledge base (exam catalog, disorders, categories)."""
-    from mentalhospital_env import knowledge
-    from mentalhospital_env.knowledge.codes import load_categories
+    """The vocabulary of the bundled knowledge base (exam catalog, disorders, categories).
 
-    cats = load_categories()
+    The knowledge base's resolvers return an entry or ``None`` and never call a name ambiguous; a
+    knowledge base that fails to load raises its own error here (a broken installation, not bad input).
+    """
+    from mentalhospital_env.knowledge import load_knowledge
+
+    kb = load_knowledge()
 
     @lru_cache(maxsize=8192)
     def exam(name: str) -> str | None:
-        return _resolved_name(knowledge.resolve_exam, name)
+        return _resolved_name(kb.resolve_exam, name)
 
     @lru_cache(maxsize=8192)
     def disorder(name: str) -> str | None:
-        return _resolved_code(knowledge.resolve_disorder, name)
+        return _resolved_code(kb.resolve_disorder, name)
 
-    return Vocabulary(exam, disorder, category_aliases(cats))
+    return Vocabulary(exam, disorder, category_aliases(kb.categories))
 
 
 def _resolved_name(resolve: Callable[[str], Any], name: str) -> str | None:
-    try:
-        found = resolve(name)
-    except (KeyError, LookupError):
-        return None
-    except ValueError as e:
-        raise NameAmbiguity(str(e)) from None
+    found = resolve(name)
     if found is None:
         return None
     return found if isinstance(found, str) else str(found.name)
 
 
 def _resolved_code(resolve: Callable[[str], Any], name: str) -> str | None:
-    try:
-        found = resolve(name)
-    except (KeyError, LookupError):
-        return None
-    except ValueError as e:
-        raise NameAmbiguity(str(e)) from None
+    found = resolve(name)
     if found is None:
         return None
     return found if isinstance(found, str) else str(found.code)

@@ -75,7 +75,7 @@ class StepOutcome:
 
     ``components`` are the named reward components summed into ``reward``; ``action`` is the parsed
     action (``None`` for an invalid one, whose :class:`ActionError` is ``error``); ``fact_ids`` the
-    case facts the patient disclosed in this step.
+    case facts the patient disclosed in this step and ``reply`` the patient's reply object itself.
     """
 
     text: str
@@ -88,6 +88,7 @@ class StepOutcome:
     action: Action | None = None
     error: ActionError | None = None
     fact_ids: tuple[str, ...] = ()
+    reply: Any = None
 
     @property
     def done(self) -> bool:
@@ -215,6 +216,10 @@ class Encounter:
         """Stage, chart (invalid-action count set aside) and whether the encounter has ended."""
         return ClinicalState(self._stage, replace(self._chart, invalid_actions=0), self._ended)
 
+    def parse(self, source: Any) -> Action | ActionError:
+        """What :meth:`step` would make of ``source`` now, without taking it."""
+        return parse_action(source, self._stage, self._vocab())
+
     def record(self) -> EpisodeRecord:
         """The episode so far (or complete) as an :class:`EpisodeRecord`."""
         settings = {**self.settings.to_dict(), **self._record_settings}
@@ -259,9 +264,9 @@ class Encounter:
         if isinstance(parsed, ActionError):
             components: dict[str, float] = {INVALID_ACTION: -float(self.settings.invalid_action_penalty)}
             self._chart = replace(self._chart, invalid_actions=self._chart.invalid_actions + 1)
-            text, fact_ids = f"Invalid action: {parsed.message}", ()
+            text, reply = f"Invalid action: {parsed.message}", None
         else:
-            text, fact_ids, components = self._apply(parsed)
+            text, reply, components = self._apply(parsed)
         terminated = self._stage == END
         truncated = not terminated and self._turn >= self.settings.turn_budget
         if terminated or truncated:
@@ -295,18 +300,18 @@ class Encounter:
             truncated,
             None if isinstance(parsed, ActionError) else parsed,
             parsed if isinstance(parsed, ActionError) else None,
-            fact_ids,
+            tuple(reply.fact_ids) if reply is not None else (),
+            reply,
         )
 
     # ------------------------------------------------------------------------------ actions
 
-    def _apply(self, action: Action) -> tuple[str, tuple[str, ...], dict[str, float]]:
+    def _apply(self, action: Action) -> tuple[str, Any, dict[str, float]]:
         chart = self._chart
-        fact_ids: tuple[str, ...] = ()
+        reply = None
         if isinstance(action, Ask):
             reply = self.patient.respond(action.utterance)
-            fact_ids = tuple(reply.fact_ids)
-            turn = Turn(action.utterance, reply.text, fact_ids)
+            turn = Turn(action.utterance, reply.text, tuple(reply.fact_ids))
             self._chart = replace(chart, turns=chart.turns + (turn,))
             components = dict(self.shaper.on_ask(turn, self._chart))
             text = f"Patient: {reply.text}"
@@ -333,7 +338,7 @@ class Encounter:
             components = dict(self.shaper.on_treatment(action.plan, self._chart))
             text = "Treatment plan recorded. The encounter is over."
         self._stage = stage_after(action.name)
-        return text, fact_ids, components
+        return text, reply, components
 
     def _vocab(self) -> Vocabulary:
         if self.vocabulary is None:

@@ -1,0 +1,224 @@
+"""The Gymnasium environments: ``MentalHospital-v0`` (text, for language-model doctors) and
+``MentalHospitalDiscrete-v0`` (a fixed menu of actions, for classic reinforcement learning).
+
+Both run one :class:`~mentalhospital_env.hospital.encounter.Encounter` per episode over a case of a
+suite, with the skill-augmented patient and the reward shaper, and take their settings as
+``gymnasium.make`` keyword arguments::
+
+    env = gymnasium.make("MentalHospital-v0", suite="dev", case_ids=None, patient_variant="full",
+                         patient_backend="offline", reward_config=None, turn_budget=40)
+    obs, info = env.reset(seed=0, options={"case_id": "dev-0001"})
+    obs, reward, terminated, truncated, info = env.step("<ask>What brings you in today?</ask>")
+
+``terminated`` is the clinical end (the treatment was given), ``truncated`` the turn budget. Every
+reward component is in ``info["reward_components"]``; an invalid action's problem is in
+``info["error"]`` and in the observation text. ``render_mode="ansi"`` returns the transcript.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import partial
+import unicodedata
+from typing import Any, Mapping, Sequence
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from mentalhospital_env.hospital.clinic import Clinic, PatientFactory, ShaperFactory
+from mentalhospital_env.hospital.encounter import Encounter, StepOutcome
+from mentalhospital_env.hospital.record import EpisodeRecord
+from mentalhospital_env.hospital.stages import ALL_STAGES, allowed_actions
+
+#: Characters of every Text space: printable ASCII and the new line, as an ordered string.
+CHARSET: str = "".join(chr(c) for c in range(32, 127)) + "\n"
+MAX_OBSERVATION_CHARS = 8192
+MAX_ACTION_CHARS = 8192
+
+_OUTSIDE = re.compile(r"[^\x20-\x7e\n]")
+_ASCII_LOOKALIKES = str.maketrans(
+    {
+        "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+        "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2033": '"',
+        "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-",
+        "\u2026": "...", "\u2022": "*", "\u00b7": "*", "\u00a0": " ", "\u2009": " ", "\u202f": " ",
+        "\t": " ", "\r": "", "\u00b0": " deg", "\u00b5": "u", "\u03bc": "u", "\u2265": ">=", "\u2264": "<=",
+        "\u00d7": "x",
+    }
+)
+
+
+def to_charset(text: str, max_length: int) -> str:
+    """The text in the Text spaces' charset (ASCII look-alikes for quotes, dashes, accents; ``?`` else), clipped.
+
+    Text longer than ``max_length`` is cut and ends with ``...`` so the doctor can tell.
+    """
+    if _OUTSIDE.search(text):
+        text = text.translate(_ASCII_LOOKALIKES)
+        if _OUTSIDE.search(text):
+            text = unicodedata.normalize("NFKD", text)
+            text = "".join(ch for ch in text if not unicodedata.combining(ch))
+            text = _OUTSIDE.sub("?", text)
+    if len(text) > max_length:
+        text = text[: max(0, max_length - 3)] + "..."[: max_length]
+    return text
+
+
+# ------------------------------------------------------------------------------------- the clinic
+
+
+class ClinicEnv(gym.Env):
+    """What both environments share: a :class:`~mentalhospital_env.hospital.clinic.Clinic` (suite, case
+    selection, patients, shapers; its keyword arguments are this class's) and the current encounter.
+
+    ``reset(seed=..., options={"case_id": ...})`` is deterministic: the case (when not named) and the
+    patient's seed are drawn from the environment's seeded generator.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(
+        self,
+        suite: Any = "dev",
+        case_ids: Sequence[str] | None = None,
+        patient_variant: str = "full",
+        patient_backend: Any = "offline",
+        reward_config: Any = None,
+        turn_budget: int = 40,
+        invalid_action_penalty: float = 0.1,
+        render_mode: str | None = None,
+        patient_factory: PatientFactory | None = None,
+        shaper_factory: ShaperFactory | None = None,
+    ):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.render_mode = render_mode
+        self.clinic = Clinic(
+            suite, case_ids, patient_variant, patient_backend, reward_config, turn_budget,
+            invalid_action_penalty, patient_factory, shaper_factory,
+        )
+        self.encounter: Encounter | None = None
+
+    # -------------------------------------------------------------------------- Gymnasium API
+
+    def reset(self, *, seed: int | None = None, options: Mapping[str, Any] | None = None):
+        super().reset(seed=seed)
+        self.encounter, outcome = self.clinic.start(self.np_random, (options or {}).get("case_id"))
+        return self._observe(outcome), self._info(outcome)
+
+    def step(self, action: Any):
+        if self.encounter is None:
+            raise RuntimeError("call reset() before step()")
+        outcome = self.encounter.step(self._to_doctor_action(action))
+        return self._observe(outcome), outcome.reward, outcome.terminated, outcome.truncated, self._info(outcome)
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            gym.logger.warn("render() needs render_mode='ansi'; nothing rendered")
+            return None
+        return self.transcript()
+
+    # -------------------------------------------------------------------------- the episode
+
+    def transcript(self) -> str:
+        """The episode so far as text: the walk-in, then each doctor action and what came back."""
+        if self.encounter is None:
+            return ""
+        record = self.encounter.record()
+        lines = [record.walk_in]
+        for s in record.steps:
+            lines.append(f"\n[turn {s.turn}] Doctor: {s.action_text}")
+            lines.append(s.observation)
+        if record.done:
+            lines.append(f"\n[{'terminated' if record.terminated else 'truncated'}; return {record.total_reward:.3f}]")
+        return "\n".join(lines) + "\n"
+
+    def episode_record(self) -> EpisodeRecord:
+        """The current episode as an :class:`EpisodeRecord` (serialisable; scores when the shaper computed them)."""
+        if self.encounter is None:
+            raise RuntimeError("no episode yet: call reset()")
+        record = self.encounter.record()
+        scores = getattr(self.encounter.shaper, "scores", None)
+        return record.with_scores(scores) if record.done and scores else record
+
+    def _info(self, outcome: StepOutcome) -> dict[str, Any]:
+        return {
+            "stage": outcome.stage,
+            "turn": outcome.turn,
+            "reward_components": dict(outcome.components),
+            "action": outcome.action.to_dict() if outcome.action is not None else None,
+            "error": outcome.error.message if outcome.error is not None else None,
+            "problem": outcome.error.problem if outcome.error is not None else None,
+            "allowed_actions": list(allowed_actions(outcome.stage)),
+        }
+
+    # subclasses say how actions come in and observations go out
+    def _to_doctor_action(self, action: Any) -> Any:
+        raise NotImplementedError
+
+    def _observe(self, outcome: StepOutcome) -> Any:
+        raise NotImplementedError
+
+
+class MentalHospitalEnv(ClinicEnv):
+    """``MentalHospital-v0``: text actions in the protocol of DESIGN.md, text observations.
+
+    Action space: ``Text`` over :data:`CHARSET` (any ``str`` or mapping is accepted and parsed; what
+    does not parse costs the invalid-action penalty and says why). Observation space: ``Dict`` with
+    ``text`` (``Text``, clipped to ``max_text_length``), ``stage`` (index into ``ALL_STAGES``) and
+    ``turn`` (turns used).
+    """
+
+    def __init__(self, *args: Any, max_text_length: int = MAX_OBSERVATION_CHARS, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.max_text_length = max_text_length
+        self.action_space = spaces.Text(MAX_ACTION_CHARS, min_length=0, charset=CHARSET)
+        self.observation_space = spaces.Dict(
+            {
+                "text": spaces.Text(max_text_length, min_length=0, charset=CHARSET),
+                "stage": spaces.Discrete(len(ALL_STAGES)),
+                "turn": spaces.Discrete(self.clinic.settings.turn_budget + 1),
+            }
+        )
+
+    def _to_doctor_action(self, action: Any) -> Any:
+        return action
+
+    def _observe(self, outcome: StepOutcome) -> dict[str, Any]:
+        return {
+            "text": to_charset(outcome.text, self.max_text_length),
+            "stage": np.int64(ALL_STAGES.index(outcome.stage)),
+            "turn": np.int64(outcome.turn),
+        }
+
+
+# ------------------------------------------------------------------------------------- vector envs
+
+
+def make_vector_env(
+    env_id: str = "MentalHospital-v0",
+    num_envs: int = 4,
+    asynchronous: bool = False,
+    context: str | None = None,
+    **kwargs: Any,
+) -> gym.vector.VectorEnv:
+    """``num_envs`` copies of ``env_id`` (``gymnasium.make`` kwargs in ``kwargs``) as one vector env.
+
+    ``asynchronous=True`` builds an ``AsyncVectorEnv`` (one process per copy; ``context`` is the
+    multiprocessing start method) and ``False`` a ``SyncVectorEnv``. Both ids observe ``Text``
+    (the text id in its observation, the discrete id in its info), and ``Text`` cannot live in shared
+    memory: with Gymnasium's default ``shared_memory=True`` an ``AsyncVectorEnv`` hands back
+    zero-filled strings, so this sets ``shared_memory=False`` (observations are pickled through pipes
+    instead). Batched text observations come back as a tuple of ``str``; text actions go in as a
+    sequence of ``str``, one per copy. With ``spawn`` or ``forkserver`` contexts every kwarg must be
+    picklable.
+    """
+    if num_envs < 1:
+        raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+    import mentalhospital_env  # noqa: F401  (registers the ids in a fresh process)
+
+    fns = [partial(gym.make, env_id, **kwargs) for _ in range(num_envs)]
+    if asynchronous:
+        return gym.vector.AsyncVectorEnv(fns, shared_memory=False, context=context)
+    return gym.vector.SyncVectorEnv(fns)
