@@ -1,0 +1,1148 @@
+"""Compose one synthetic psychiatric record from the clinical reference and the generator's own material.
+
+Clinical content (which disorders, how they present, what the work-up shows, what treats them) comes
+from the knowledge base through :class:`~mentalhospital_env.cases.reference.ClinicalReference`;
+non-clinical content (occupations, households, sentence frames) from ``generator/data/*.json``.
+
+The record is written as atomic facts, section by section; the narrative sections are the facts'
+texts joined, so the facts and the narrative always say the same thing. Every fact is read through
+the lexicon as it is added: the concepts it asserts and the concepts it denies are tracked, and a
+text that would contradict what the record already says (a denial of a symptom the patient has, a
+symptom the record has denied) is never chosen.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
+
+from mentalhospital_env.knowledge.codes import category_of_code, code_family
+
+from ..derive import derive_checkpoints
+from ..model import MSE_KEYS, ExamRecord, Fact
+from ..reference import ClinicalReference, Entry
+from .results import Expectation, band_of, exam_result, is_normal_band
+
+T = TypeVar("T")
+
+GENERATOR_NAME = "mentalhospital_env.cases.generator"
+GENERATOR_VERSION = 1
+MAX_COMORBIDITIES = 2
+# Sections whose statements are about other people; they neither assert nor deny the patient's symptoms.
+OTHER_PEOPLE_SECTIONS = frozenset({"family_history"})
+# Exams a hospital commonly has on file whatever the complaint; the ones not indicated for a case are
+# added to it as not indicated, with unremarkable results.
+ROUTINE_EXAMS = (
+    "CBC", "BMP", "LFT", "TSH", "Vital signs", "Weight and BMI", "ECG", "Urinalysis", "HbA1c",
+    "Lipid panel", "Vitamin B12", "Folate", "PHQ-9", "GAD-7", "AUDIT", "Urine drug screen",
+)
+
+
+@lru_cache(maxsize=None)
+def load_material(name: str) -> Mapping[str, Any]:
+    """One of the generator's own data files (``people``, ``frames``, ``substances``, ``medical``)."""
+    text = resources.files(__package__).joinpath(f"data/{name}.json").read_text("utf-8")
+    return json.loads(text)
+
+
+# --------------------------------------------------------------------------------------- wording
+
+
+class _Fields(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def fill(template: str, fields: Mapping[str, Any]) -> str:
+    """``template`` with ``{placeholders}`` from ``fields``; unknown ones stay as written."""
+    return template.format_map(_Fields(fields))
+
+
+def cap(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def sentence(text: str) -> str:
+    """A capitalised sentence ending in a full stop (or the punctuation it has)."""
+    text = cap(text.strip())
+    return text if text[-1:] in ".!?\"')" else text + "."
+
+
+def article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+_THIRD_PERSON = re.compile(r"\b(his|her|their)\b")
+
+
+def first_person(phrase: str) -> str | None:
+    """A third-person impact phrase as the patient would say it (``has stopped seeing friends`` ->
+    ``I've stopped seeing friends.``), or ``None`` when there is no safe rewording."""
+    words = phrase.strip().split()
+    if not words:
+        return None
+    head, rest = words[0].lower(), " ".join(words[1:])
+    if head == "has" and rest.startswith("been "):
+        out = "I've " + rest
+    elif head == "has":
+        out = "I've " + rest
+    elif head == "is":
+        out = "I'm " + rest
+    elif head.endswith("ing"):
+        out = "I'm " + phrase.strip()
+    elif head.endswith("ed") and head not in ("need", "bed", "red"):
+        out = "I've " + phrase.strip()
+    else:
+        return None
+    out = _THIRD_PERSON.sub("my", out)
+    out = re.sub(r"\b(on|to|with|from|by) partner\b", r"\1 my partner", out)
+    return sentence(out.strip())
+
+
+# ---------------------------------------------------------------------------------------- people
+
+
+@dataclass(frozen=True)
+class Household:
+    """Who the patient is and lives with: decides which quotes and phrases fit them."""
+
+    age: int
+    sex: str
+    occupation: str
+    marital_status: str
+    partner: str | None  # "wife", "husband", "partner" or None
+    children: bool
+    grandchildren: bool
+    employed: bool
+    student: bool
+
+    def allows(self, requirement: str) -> bool:
+        if requirement == "children":
+            return self.children
+        if requirement == "grandchildren":
+            return self.grandchildren
+        if requirement in ("wife", "husband"):
+            return self.partner == requirement
+        if requirement == "partner":
+            return self.partner is not None
+        if requirement == "employed":
+            return self.employed
+        if requirement == "student":
+            return self.student
+        if requirement == "school_age":
+            return self.age < 19
+        if requirement == "adult":
+            return self.age >= 18
+        if requirement == "adult_or_older_teen":
+            return self.age >= 16
+        if requirement == "older":
+            return self.age >= 60
+        if requirement == "older_parent":
+            return self.age >= 45
+        if requirement == "parent_alive":
+            return self.age < 70
+        if requirement == "female_adolescent_or_adult":
+            return self.sex == "female" and self.age >= 12
+        return True
+
+
+class FitRules:
+    """The word rules of ``people.json``: a phrase fits a household when every rule it triggers allows it."""
+
+    def __init__(self, rules: Iterable[Mapping[str, Any]]):
+        self._single: dict[str, set[str]] = {}
+        self._multi: list[tuple[tuple[str, ...], str]] = []
+        for rule in rules:
+            for word in rule["words"]:
+                parts = tuple(word.lower().split())
+                if len(parts) == 1:
+                    self._single.setdefault(parts[0], set()).add(rule["requires"])
+                else:
+                    self._multi.append((parts, rule["requires"]))
+        self._cache: dict[str, frozenset[str]] = {}
+
+    def requirements(self, text: str) -> frozenset[str]:
+        found = self._cache.get(text)
+        if found is None:
+            words = re.findall(r"[a-z']+(?:-[a-z]+)?", text.lower())
+            req: set[str] = set()
+            for w in words:
+                req |= self._single.get(w, set())
+                if w.endswith("'s"):
+                    req |= self._single.get(w[:-2], set())
+            joined = " " + " ".join(words) + " "
+            for parts, r in self._multi:
+                if " " + " ".join(parts) + " " in joined:
+                    req.add(r)
+            found = frozenset(req)
+            self._cache[text] = found
+        return found
+
+    def fits(self, text: str, household: Household) -> bool:
+        return all(household.allows(r) for r in self.requirements(text))
+
+
+# ------------------------------------------------------------------------------------ the chart
+
+
+@dataclass
+class DraftFact:
+    section: str
+    text: str
+    says: str | None
+    sensitive: bool
+
+
+@dataclass
+class Chart:
+    """The facts written so far, with the lexicon concepts they assert and deny."""
+
+    reference: ClinicalReference
+    facts: list[DraftFact] = field(default_factory=list)
+    asserted: set[str] = field(default_factory=set)
+    denied: set[str] = field(default_factory=set)
+
+    def readings(self, text: str) -> tuple[set[str], set[str]]:
+        pos, neg = set(), set()
+        for m in self.reference.mentions(text):
+            (neg if m.negated else pos).add(m.concept_id)
+        return pos, neg
+
+    def compatible(self, *texts: str | None, section: str = "") -> bool:
+        """Whether texts can join the record without contradicting it."""
+        if section in OTHER_PEOPLE_SECTIONS:
+            return True
+        for text in texts:
+            if not text:
+                continue
+            pos, neg = self.readings(text)
+            if pos & self.denied or neg & self.asserted or pos & neg:
+                return False
+        return True
+
+    def add(self, section: str, text: str, says: str | None = None, sensitive: bool | None = None) -> DraftFact:
+        text = sentence(text)
+        pos, neg = self.readings(text)
+        if section not in OTHER_PEOPLE_SECTIONS:
+            self.asserted |= pos
+            self.denied |= neg
+        if sensitive is None:
+            sensitive = any(self.reference.concept_sensitive(c) for c in pos)
+        fact = DraftFact(section, text, says, bool(sensitive))
+        self.facts.append(fact)
+        return fact
+
+    def sections(self) -> dict[str, list[DraftFact]]:
+        out: dict[str, list[DraftFact]] = {}
+        for f in self.facts:
+            out.setdefault(f.section, []).append(f)
+        return out
+
+
+# ------------------------------------------------------------------------------------- composer
+
+
+class CompositionError(RuntimeError):
+    """The composer could not write a record for this draw (the caller redraws)."""
+
+
+@dataclass
+class _Patient:
+    age: int
+    sex: str
+    setting: str
+    household: Household
+    demographics: dict[str, Any]
+    pron: Mapping[str, str]
+    informant: str | None
+
+
+class CaseComposer:
+    """Writes one case mapping (CASES.md) per call of :meth:`compose`."""
+
+    def __init__(self, reference: ClinicalReference):
+        self.ref = reference
+        self.people = load_material("people")
+        self.frames = load_material("frames")
+        self.substances = load_material("substances")
+        self.medical = load_material("medical")
+        self.fit = FitRules(self.people["fit_rules"]["rules"])
+        self.codes = tuple(c for c in sorted(reference.disorders) if c in reference.presentations)
+        if not self.codes:
+            raise CompositionError("the clinical reference has no disorder with a presentation")
+        self.weights = tuple(float(reference.disorders[c].get("service_weight", 1.0)) for c in self.codes)
+
+    # ------------------------------------------------------------------------------ entry point
+
+    def compose(self, rng: random.Random, case_id: str, principal: str | None = None) -> dict[str, Any]:
+        """A case mapping; ``principal`` fixes the principal disorder's code, else it is drawn by service weight."""
+        code = principal or rng.choices(self.codes, weights=self.weights)[0]
+        if code not in self.ref.disorders or code not in self.ref.presentations:
+            raise CompositionError(f"no disorder and presentation for {code!r} in the knowledge base")
+        disorder = self.ref.disorders[code]
+        patient = self._patient(rng, disorder)
+        disorders = [disorder] + self._comorbidities(rng, disorder, patient)
+        codes = [d["code"] for d in disorders]
+        chart = Chart(self.ref)
+        story = _Story(self, rng, chart, patient, disorders)
+        story.write()
+        exams = story.exams()
+        treatment = story.treatment()
+        persona = story.persona()
+        return self._assemble(case_id, patient, disorders, codes, chart, exams, treatment, persona)
+
+    # ---------------------------------------------------------------------------------- patient
+
+    def _patient(self, rng: random.Random, disorder: Entry) -> _Patient:
+        low, high = disorder.get("age_range", (18, 90))
+        t_low, t_high = disorder.get("typical_age", (low, high))
+        t_low, t_high = max(low, t_low), min(high, t_high)
+        age = rng.randint(t_low, t_high) if rng.random() < 0.8 else rng.randint(low, high)
+        age = max(3, min(110, age))
+        sexes = [s for s, w in sorted(disorder.get("sex_weights", {}).items()) if w > 0] or ["female", "male"]
+        sex = rng.choices(sexes, weights=[disorder["sex_weights"][s] if "sex_weights" in disorder else 1.0 for s in sexes])[0]
+        settings = disorder.get("settings") or {"outpatient": 1.0}
+        names = [s for s in ("outpatient", "inpatient", "emergency") if settings.get(s, 0) > 0]
+        setting = rng.choices(names, weights=[settings[s] for s in names])[0]
+        stage = life_stage(age)
+        people = self.people
+        occupation = fill(rng.choice(people["occupations"][stage]), {"school_year": max(1, min(13, age - 4))})
+        marital_key = "young_adult" if stage == "adult" and age < 26 else stage
+        marital = rng.choice(people["marital_status"][marital_key])
+        living_key = "young_adult" if stage == "adult" and age < 26 else stage
+        partnered = marital in ("married", "cohabiting", "in a relationship")
+        living_options = [
+            x for x in people["living_situation"][living_key]
+            if (partnered == any(w in x for w in ("spouse", "partner")) or stage in ("child", "adolescent"))
+            and ("adult son" not in x or age >= 45)
+        ] or people["living_situation"][living_key]
+        living = rng.choice(living_options)
+        partner = None
+        if partnered:
+            if marital == "married":
+                partner = {"female": "husband", "male": "wife"}.get(sex, "partner")
+                if rng.random() < 0.08:
+                    partner = {"female": "wife", "male": "husband"}.get(sex, "partner")
+            else:
+                partner = "partner"
+        children = stage == "older" or (stage == "adult" and age >= 26 and (("children" in living or "child" in living or "son" in living) or (partnered and rng.random() < 0.55) or rng.random() < 0.25))
+        if "children" in living or "child" in living or "son" in living:
+            children = True
+        student = "student" in occupation or "pupil" in occupation
+        employed = stage == "adult" and not any(w in occupation for w in ("unemployed", "student", "benefit", "carer", "stay-at-home", "between jobs"))
+        household = Household(
+            age=age, sex=sex, occupation=occupation, marital_status=marital, partner=partner,
+            children=children, grandchildren=children and age >= 58, employed=employed, student=student,
+        )
+        education = rng.choice(people["education"][stage if stage in people["education"] else "adult"])
+        demographics: dict[str, Any] = {"age": age, "sex": sex, "occupation": occupation}
+        if stage not in ("child",):
+            demographics["marital_status"] = marital
+        demographics["education"] = education
+        demographics["living_situation"] = living
+        category = disorder.get("category") or category_of_code(disorder["code"])
+        informant = self._informant(rng, stage, category, setting)
+        pron = self.frames["pronouns"][sex]
+        return _Patient(age, sex, setting, household, demographics, pron, informant)
+
+    def _informant(self, rng: random.Random, stage: str, category: str | None, setting: str) -> str | None:
+        informants = self.people["informants"]
+        if stage in ("child", "adolescent"):
+            return rng.choice(informants[stage])
+        if category == "neurocognitive":
+            return rng.choice(informants["cognitive"])
+        if setting == "emergency" and category in ("schizophrenia_spectrum", "bipolar") and rng.random() < 0.6:
+            return rng.choice(informants["psychosis_emergency"])
+        if stage == "older" and rng.random() < 0.4:
+            return rng.choice(informants["older"])
+        if rng.random() < 0.15:
+            return rng.choice(informants["adult"])
+        return None
+
+    def _comorbidities(self, rng: random.Random, principal: Entry, patient: _Patient) -> list[Entry]:
+        chosen: list[tuple[float, Entry]] = []
+        families = {code_family(principal["code"])}
+        for item in principal.get("comorbidities", ()):
+            p = float(item.get("p", 0))
+            if rng.random() >= p:
+                continue
+            other = self.ref.disorders.get(item["code"])
+            if other is None or item["code"] not in self.ref.presentations:
+                continue
+            if code_family(other["code"]) in families or not fits_patient(other, patient.age, patient.sex):
+                continue
+            families.add(code_family(other["code"]))
+            chosen.append((p, other))
+        chosen.sort(key=lambda pc: -pc[0])
+        return [d for _, d in chosen[:MAX_COMORBIDITIES]]
+
+    # --------------------------------------------------------------------------------- assembly
+
+    def _assemble(
+        self,
+        case_id: str,
+        patient: _Patient,
+        disorders: list[Entry],
+        codes: list[str],
+        chart: Chart,
+        exams: list[ExamRecord],
+        treatment: dict[str, Any],
+        persona: dict[str, Any],
+    ) -> dict[str, Any]:
+        by_section = chart.sections()
+        ehr: dict[str, Any] = {}
+        facts: list[Fact] = []
+        mse: dict[str, str] = {}
+        risk: dict[str, str] = {}
+        order = [
+            "chief_complaint", "history_of_present_illness", "past_psychiatric_history", "medical_history",
+            "medications", "allergies", "substance_use", "family_history", "personal_history",
+        ]
+        order += [f"mental_status_exam.{k}" for k in MSE_KEYS]
+        order += [f"risk_assessment.{k}" for k in ("suicide", "violence", "self_neglect")]
+        for section in order:
+            items = by_section.get(section)
+            if not items:
+                continue
+            text = " ".join(f.text for f in items)
+            head, _, key = section.partition(".")
+            if head == "mental_status_exam":
+                mse[key] = text
+            elif head == "risk_assessment":
+                risk[key] = text
+            else:
+                ehr[section] = text
+            for n, f in enumerate(items, 1):
+                facts.append(Fact(f"{section}-{n}", section, f.text, f.says, f.sensitive))
+        if mse:
+            ehr["mental_status_exam"] = mse
+        if risk:
+            ehr["risk_assessment"] = risk
+        categories = list(dict.fromkeys(d.get("category") or category_of_code(d["code"]) for d in disorders))
+        checkpoints = derive_checkpoints(tuple(facts), tuple(exams))
+        return {
+            "case_id": case_id,
+            "language": "en",
+            "demographics": patient.demographics,
+            "setting": patient.setting,
+            "ehr": ehr,
+            "exams": [e.to_dict() for e in exams],
+            "diagnosis": {"categories": categories, "disorders": [{"name": d["name"], "code": d["code"]} for d in disorders]},
+            "treatment": treatment,
+            "persona": persona,
+            "facts": [f.to_dict() for f in facts],
+            "checkpoints": checkpoints.to_dict(),
+            "source": {"generator": GENERATOR_NAME, "version": GENERATOR_VERSION, "synthetic": True},
+        }
+
+
+def life_stage(age: int) -> str:
+    if age < 12:
+        return "child"
+    if age < 18:
+        return "adolescent"
+    if age < 65:
+        return "adult"
+    return "older"
+
+
+def fits_patient(disorder: Entry, age: int, sex: str) -> bool:
+    """Whether a disorder's age range and sex weights allow this patient."""
+    low, high = disorder.get("age_range", (3, 110))
+    weights = disorder.get("sex_weights") or {}
+    return low <= age <= high and weights.get(sex, 1.0) > 0
+
+
+def _choose(rng: random.Random, options: Sequence[T], ok: Callable[[T], bool]) -> T | None:
+    """A random option that passes ``ok``, or ``None`` when none does (order-stable, seeded)."""
+    good = [o for o in options if ok(o)]
+    return rng.choice(good) if good else None
+
+
+# ----------------------------------------------------------------------------------- the story
+
+
+class _Story:
+    """Writes the record of one patient into a chart, section by section, in an order that lets each
+    section see what the earlier ones assert and deny."""
+
+    def __init__(self, composer: CaseComposer, rng: random.Random, chart: Chart, patient: _Patient, disorders: list[Entry]):
+        self.c = composer
+        self.ref = composer.ref
+        self.rng = rng
+        self.chart = chart
+        self.p = patient
+        self.disorders = disorders
+        self.principal = disorders[0]
+        self.codes = [d["code"] for d in disorders]
+        self.categories = {d.get("category") or category_of_code(d["code"]) for d in disorders}
+        self.presentation = self.ref.presentations[self.principal["code"]]
+        self.frames = composer.frames
+        self.fields: dict[str, Any] = dict(patient.pron)
+        self.symptoms: list[Mapping[str, Any]] = []  # principal's, then comorbid, as drawn
+        self.comorbid_symptoms: list[Mapping[str, Any]] = []
+        self.maintenance: tuple[Entry, str] | None = None  # (drug, dose) the patient is prescribed
+        self.nonadherent = False
+        self.risk_level = "none"
+        self.prior_episode = False
+        self.medical_drugs: list[str] = []
+
+    # ------------------------------------------------------------------------------- helpers
+
+    def fits(self, *texts: str | None) -> bool:
+        return all(t is None or self.c.fit.fits(t, self.p.household) for t in texts)
+
+    def ok(self, section: str, text: str, says: str | None = None) -> bool:
+        return self.fits(text, says) and self.chart.compatible(text, says, section=section)
+
+    def fill(self, template: str, **extra: Any) -> str:
+        return fill(template, {**self.fields, **extra})
+
+    def add_frame(self, section: str, options: Sequence[Sequence[Any]], **extra: Any) -> bool:
+        """Add one of ``[text, says]`` frames that fits the patient and the record; False when none does."""
+        rendered = []
+        for o in options:
+            text = self.fill(o[0], **extra)
+            says = o[1] if len(o) > 1 else None
+            if isinstance(says, list):
+                says = self.rng.choice(says) if says else None
+            says = self.fill(says, **extra) if says else None
+            rendered.append((text, says))
+        pick = _choose(self.rng, rendered, lambda ts: self.ok(section, ts[0], ts[1]))
+        if pick is None:
+            return False
+        self.chart.add(section, pick[0], pick[1])
+        return True
+
+    def says_for(self, symptom: Mapping[str, Any]) -> str | None:
+        quotes = [q for q in symptom.get("patient_says", ()) if self.fits(q)]
+        return self.rng.choice(quotes) if quotes else None
+
+    # ------------------------------------------------------------------------------- writing
+
+    def write(self) -> None:
+        self._draw_symptoms()
+        self._chief_complaint()
+        self._present_illness()
+        self._past_psychiatric()
+        self._mental_status()
+        self._risk()
+        self._substances()
+        self._medical()
+        self._medications()
+        self._allergies()
+        self._family()
+        self._personal()
+        self._pertinent_negatives()
+
+    def _draw_symptoms(self) -> None:
+        rng = self.rng
+        items = [s for s in self.presentation["symptoms"]]
+        drawn = [s for s in items if rng.random() < float(s.get("p", 0.5))]
+        if len(drawn) < 3:
+            for s in sorted(items, key=lambda s: -float(s.get("p", 0))):
+                if s not in drawn:
+                    drawn.append(s)
+                if len(drawn) >= 3:
+                    break
+        drawn.sort(key=lambda s: items.index(s))
+        seen = {s["concept"] for s in drawn}
+        comorbid: list[Mapping[str, Any]] = []
+        for d in self.disorders[1:]:
+            pres = self.ref.presentations[d["code"]]
+            own = [s for s in pres["symptoms"] if s["concept"] not in seen]
+            picked = [s for s in own if rng.random() < float(s.get("p", 0.5))]
+            picked = sorted(picked, key=lambda s: -float(s.get("p", 0)))[:3] or sorted(own, key=lambda s: -float(s.get("p", 0)))[:1]
+            for s in picked:
+                seen.add(s["concept"])
+            comorbid.extend(picked)
+        self.symptoms = drawn
+        self.comorbid_symptoms = comorbid
+        concepts = {s["concept"] for s in drawn + comorbid}
+        if "suicide_plan" in concepts:
+            self.risk_level = "active"
+        elif "suicidal_ideation" in concepts:
+            self.risk_level = "passive"
+
+    def _chief_complaint(self) -> None:
+        rng = self.rng
+        complaints = [s for s in self.symptoms if self._is_complaint(s["concept"])] or self.symptoms
+        first, second = complaints[0], complaints[1] if len(complaints) > 1 else complaints[0]
+        duration = rng.choice(self.presentation.get("durations") or ["some weeks"])
+        self.fields["duration"] = duration
+        term = self.ref.concept_term(first["concept"])
+        term2 = self.ref.concept_term(second["concept"])
+        quote = self.says_for(first)
+        options = []
+        for text, _ in self.frames["chief_complaint"]:
+            if "{quote" in text and not quote:
+                continue
+            if "{term2}" in text and term2 == term:
+                continue
+            options.append(
+                [fill(text, {"Term": cap(term), "term": term, "term2": term2, "duration": duration, "quote_inner": (quote or "").rstrip("."), **self.fields}), quote]
+            )
+        if not self.add_frame("chief_complaint", options):
+            self.chart.add("chief_complaint", f"{cap(term)} for {duration}", quote)
+
+    def _is_complaint(self, concept: str) -> bool:
+        """A symptom or sign (not a history item such as alcohol use) can be a chief complaint."""
+        return concept not in self.ref.lexicon or self.ref.lexicon.get(concept).kind != "history"
+
+    def _present_illness(self) -> None:
+        rng, f = self.rng, self.frames
+        section = "history_of_present_illness"
+        stage = life_stage(self.p.age)
+        key = self.p.setting
+        if key == "outpatient" and stage in ("child", "adolescent"):
+            key = "outpatient_child"
+        elif key == "outpatient" and stage == "older":
+            key = "outpatient_older"
+        self.add_frame(section, self.c.people["referrers"][key])
+        term = self.ref.concept_term(self.symptoms[0]["concept"])
+        onset = rng.choice(self.presentation.get("onset_phrases") or ["over the past {duration}"])
+        onset = fill(onset, {"duration": self.fields["duration"]})
+        trimmed = re.sub(r"^(starting|beginning|began)\s+", "", onset)
+        self.add_frame(section, f["onset"], Term=cap(term), term=term, onset=onset, onset_trim=trimmed)
+        precipitants = [x for x in self.presentation.get("precipitants", ()) if self.fits(x)]
+        if precipitants and rng.random() < 0.75:
+            self.add_frame(section, f["precipitant"], precipitant=rng.choice(precipitants))
+        elif rng.random() < 0.4:
+            self.add_frame(section, f["no_precipitant"])
+        for s in self.symptoms + self.comorbid_symptoms:
+            text = s["text"]
+            says = self.says_for(s)
+            if not self.chart.compatible(text, section=section):
+                continue
+            sensitive = bool(s.get("sensitive")) or self.ref.concept_sensitive(s["concept"])
+            self.chart.add(section, text, says if says and self.chart.compatible(says) else None, sensitive)
+        if self.maintenance is None:
+            self._maintenance_drug()
+        if self.maintenance is not None and self.nonadherent:
+            drug, _ = self.maintenance
+            weeks = rng.choice(["two", "three", "four", "six"])
+            self.chart.add(section, f"Stopped taking {drug['name']} about {weeks} weeks before this presentation", f"I stopped the {drug['name']} a few weeks ago. I felt fine, so I didn't see the point.")
+        if not any(w in self.fields["duration"] for w in ("hour", "day")):
+            self.add_frame(section, f["course"])
+        impacts = [x for x in self.presentation.get("impact", ()) if self.fits(x)]
+        if impacts:
+            impact = _THIRD_PERSON.sub(self.p.pron["poss"], rng.choice(impacts))
+            says = first_person(impact) or rng.choice(f["impact_says_fallback"])
+            prefix = rng.choice(["Impact: ", "Functional impact: ", "Functioning: "])
+            if self.ok(section, impact, says):
+                self.chart.add(section, prefix + impact, says)
+
+    def _maintenance_drug(self) -> None:
+        """Whether the patient is already prescribed a drug whose level the hospital would check.
+
+        A relapsing illness with a first-line drug that has a serum level exam (lithium, valproate)
+        is often on it already; relapse often follows stopping it, which the level then shows.
+        """
+        rng = self.rng
+        if self._prior_episode_chance() < 0.6:
+            return
+        options = []
+        for m in self.principal.get("treatment", {}).get("medications", ()):
+            drug = self.ref.drug(m["drug"])
+            if drug is not None and self.ref.exam(f"{drug['name']} level") is not None and self._drug_safe(drug):
+                options.append((drug, m.get("starting_dose") or drug.get("starting_dose", "")))
+        if not options or rng.random() < 0.4:
+            return
+        self.maintenance = rng.choice(options)
+        self.prior_episode = True
+        self.nonadherent = self.p.setting != "outpatient" and rng.random() < 0.6
+
+    def _prior_episode_chance(self) -> float:
+        d = self.principal
+        name = d["name"].lower()
+        category = d.get("category")
+        if "recurrent" in name:
+            return 1.0
+        if "single episode" in name or category in ("trauma_stressor",) or d["code"] in ("F23", "F05"):
+            return 0.0
+        if category == "bipolar" and d["code"] != "F34.0":
+            return 0.85
+        if category == "schizophrenia_spectrum":
+            return 0.7
+        course = str(d.get("course", "")).lower()
+        if any(w in course for w in ("relaps", "recurr", "episodic", "chronic")):
+            return 0.4
+        return 0.2
+
+    def _past_psychiatric(self) -> None:
+        rng, f = self.rng, self.frames["past_psychiatric"]
+        section = "past_psychiatric_history"
+        d = self.principal
+        if not self.prior_episode:
+            self.prior_episode = rng.random() < self._prior_episode_chance()
+        min_onset = max(5, int(d.get("age_range", (5, 90))[0]))
+        if self.prior_episode and self.p.age - 1 > min_onset:
+            onset_age = rng.randint(min_onset, self.p.age - 1)
+            illness = lay_name(d)
+            meds = [m for m in d.get("treatment", {}).get("medications", ()) if self.ref.drug(m["drug"]) is not None]
+            if self.maintenance is not None:
+                drug_name = self.maintenance[0]["name"]
+            elif meds:
+                drug_name = rng.choice(meds)["drug"]
+            else:
+                drug_name = None
+            treaters = self.frames["treaters"]
+            if onset_age < 18:
+                treater = treaters["child"]
+            elif d.get("category") in treaters["specialist_categories"]:
+                treater = treaters["specialist"]
+            else:
+                treater = treaters["default"]
+            if drug_name:
+                self.add_frame(section, f["prior_episode"], illness=illness, onset_age=onset_age, drug=drug_name, treater=treater)
+            else:
+                self.add_frame(section, f["prior_episode_no_drug"], illness=illness, onset_age=onset_age)
+            inpatient = float(d.get("settings", {}).get("inpatient", 0))
+            if inpatient >= 0.3 and rng.random() < 0.6 and self.p.age >= 16:
+                years = rng.randint(1, max(1, min(10, self.p.age - onset_age)))
+                self.add_frame(section, f["admissions"], n_admissions=rng.choice(["Two", "Three", "Four"]), years=years)
+        else:
+            self.add_frame(section, f["none"])
+        if self.risk_level != "none" and self.p.age >= 14 and rng.random() < 0.2:
+            self.add_frame(section, f["attempt"], attempt_age=rng.randint(max(12, self.p.age - 10), self.p.age))
+        if self.principal.get("category") == "personality" and rng.random() < 0.35 and self.p.age >= 14:
+            self.add_frame(section, f["self_harm"], weeks=rng.randint(2, 10))
+
+    def _mental_status(self) -> None:
+        rng = self.rng
+        mse = self.presentation.get("mse", {})
+        for key in MSE_KEYS:
+            variants = [v for v in mse.get(key, ()) if v and v.strip()]
+            section = f"mental_status_exam.{key}"
+            pick = _choose(rng, variants, lambda v: self.ok(section, v))
+            if pick is None:
+                continue
+            says = None
+            if key == "mood":
+                word = pick.strip().strip("'\"").rstrip(".")
+                if word and len(word.split()) <= 4:
+                    says = fill(rng.choice(self.frames["mood_says"]), {"mood": cap(word) if False else word})
+                    says = sentence(says)
+            self.chart.add(section, pick, says)
+
+    def _risk(self) -> None:
+        rng, r = self.rng, self.frames["risk"]
+        concepts = self.chart.asserted
+        rc = self.frames["risk_concepts"]
+        if concepts & set(rc["suicide_active"]):
+            self.risk_level = "active"
+        elif concepts & set(rc["suicide_passive"]) and self.risk_level == "none":
+            self.risk_level = "passive"
+        protective, protective_lay = rng.choice(r["protective"])
+        if "children" in protective and not self.p.household.children or "partner" in protective and self.p.household.partner is None or "job" in protective and not self.p.household.employed:
+            protective, protective_lay = "{poss} family", "my family"
+        fields = {"protective": self.fill(protective), "protective_lay": protective_lay}
+        level_key = {"none": "suicide_low", "passive": "suicide_passive", "active": "suicide_active"}[self.risk_level]
+        if not self.add_frame("risk_assessment.suicide", r[level_key], **fields) and self.risk_level == "none":
+            self.add_frame("risk_assessment.suicide", [["No current suicidal ideation reported", "No."]])
+        violent = bool(concepts & set(rc["violence"]))
+        self.add_frame("risk_assessment.violence", r["violence_raised" if violent else "violence_low"])
+        neglect = bool(concepts & set(rc["self_neglect"])) or ("neurocognitive" in self.categories and self.p.age >= 70 and rng.random() < 0.5)
+        if neglect or rng.random() < 0.5:
+            self.add_frame("risk_assessment.self_neglect", r["neglect_raised" if neglect else "neglect_low"])
+
+    def _substances(self) -> None:
+        rng, s = self.rng, self.c.substances
+        section = "substance_use"
+        if self.p.age < 13:
+            self.add_frame(section, s["child"])
+            return
+        heavy: list[str] = []
+        for code in self.codes:
+            for family, substance in s["families"].items():
+                if code == family or code_family(code) == family:
+                    heavy.append(substance)
+        drink, drink_lay = rng.choice(s["drinks"])
+        said = " ".join(f.says or "" for f in self.chart.facts).lower()
+        for candidate, lay in s["drinks"]:  # keep the drink the patient already named
+            if re.search(rf"\b{re.escape(lay.split()[0])}\b", said):
+                drink, drink_lay = candidate, lay
+                break
+        numbers = {
+            "units": rng.randint(12, 40), "months": rng.randint(2, 24), "years": rng.randint(2, 20),
+            "bags": rng.randint(2, 6), "mg": rng.choice([60, 80, 120, 160, 240]), "grams": rng.randint(1, 5),
+            "sessions": rng.randint(2, 5), "debt": f"{rng.randint(2, 40) * 1000:,}", "drink": drink,
+            "drink_lay": drink_lay, "drink_lay_cap": cap(drink_lay), "light_units": rng.randint(2, 10),
+            "cigarettes": rng.choice([5, 10, 15, 20]),
+        }
+        for substance in heavy:
+            self.add_frame(section, s["heavy"][substance], **numbers)
+        if "alcohol" not in heavy and self.p.age >= 16:
+            key = "alcohol" if rng.random() < 0.6 else "alcohol_none"
+            if not self.add_frame(section, s["light"][key], **numbers):
+                self.add_frame(section, s["light"]["alcohol_none" if key == "alcohol" else "alcohol"], **numbers)
+        if self.p.age >= 16:
+            self.add_frame(section, s["light"]["tobacco"], **numbers)
+        if not any(x in heavy for x in ("opioids", "cannabis", "cocaine")):
+            key = "drugs_past" if self.p.age >= 25 and rng.random() < 0.15 else "drugs_none"
+            self.add_frame(section, s["light"][key])
+        elif self.p.age < 16:
+            pass
+
+    def _medical(self) -> None:
+        rng = self.rng
+        section = "medical_history"
+        conditions = []
+        for cond in self.c.medical["conditions"]:
+            if self.p.age < cond["min_age"] or cond.get("sex", self.p.sex) != self.p.sex:
+                continue
+            p = float(cond["p"]) * (1.6 if self.p.age >= 60 else 1.0)
+            if rng.random() < p:
+                conditions.append(cond)
+        conditions = conditions[:3]
+        if not conditions:
+            self.add_frame(section, self.frames["medical_none"])
+            return
+        for cond in conditions:
+            template = rng.choice(self.frames["medical"])
+            text = fill(template, {"Condition": cond["name"], "control": rng.choice(self.frames["medical_control"])})
+            self.chart.add(section, text, cond.get("says"))
+            if cond.get("drug"):
+                self.medical_drugs.append(f"{cond['drug']} {cond['dose']}")
+
+    def _medications(self) -> None:
+        rng = self.rng
+        section = "medications"
+        items = list(self.medical_drugs)
+        if self.maintenance is not None:
+            drug, dose = self.maintenance
+            if self.nonadherent:
+                items.append(f"{drug['name']} (prescribed, not taken for several weeks)")
+            else:
+                items.append(f"{drug['name']} {maintenance_dose(drug, dose)}")
+        if not items:
+            self.add_frame(section, self.frames["medications_none"])
+            return
+        listing = "; ".join(items)
+        text = fill(rng.choice(self.frames["medications_list"]), {"list": listing})
+        self.chart.add(section, text, f"I take {' and '.join(i.split(' (')[0] for i in items)}.")
+
+    def _allergies(self) -> None:
+        self.add_frame("allergies", self.frames["allergies"])
+
+    def _family(self) -> None:
+        rng, f = self.rng, self.frames
+        section = "family_history"
+        relatives = self.c.people["relatives"]
+        stage = life_stage(self.p.age)
+        pool = relatives["parent"] + relatives["sibling"] + relatives["aunt_uncle"]
+        if stage in ("child", "adolescent"):
+            pool = relatives["parent"] + relatives["sibling"] + relatives["grandparent"] + relatives["aunt_uncle"]
+        elif stage == "older":
+            pool = relatives["sibling"] + relatives["parent"] + (relatives["child"] if self.p.household.children else [])
+        wrote = False
+        if rng.random() < 0.5:
+            same = [d for d in self.ref.disorders.values() if d.get("category") == self.principal.get("category") and d.get("age_range", (0, 99))[1] >= 40]
+            if same and rng.random() < 0.6:
+                illness_d = rng.choice(same)
+            else:
+                common = [self.ref.disorders[c] for c in ("F32.1", "F33.1", "F10.20", "F41.1", "F20.9", "F31.81") if c in self.ref.disorders]
+                illness_d = rng.choice(common) if common else self.principal
+            relative = rng.choice(pool)
+            wrote = self.add_frame(section, f["family"], Relative=cap(relative), relative=relative, illness=lay_name(illness_d))
+        if rng.random() < 0.05 and stage != "child":
+            relative = rng.choice(relatives["aunt_uncle"] + relatives["grandparent"])
+            wrote = self.add_frame(section, f["family_suicide"], Relative=cap(relative), relative=relative) or wrote
+        if rng.random() < 0.3:
+            relative = rng.choice(relatives["parent"] + relatives["grandparent"])
+            self.add_frame(section, f["family_medical"], Relative=cap(relative), relative=relative, relative_age=rng.randint(52, 78))
+        if not wrote:
+            self.add_frame(section, f["family_none"])
+
+    def _personal(self) -> None:
+        rng, f = self.rng, self.frames
+        section = "personal_history"
+        stage = life_stage(self.p.age)
+        category = self.principal.get("category")
+        code = self.principal["code"]
+        if stage in ("child", "adolescent") or category == "neurodevelopmental" or rng.random() < 0.35:
+            delayed = code in ("F84.0", "F70") or (category == "neurodevelopmental" and rng.random() < 0.3)
+            self.add_frame(section, f["development"]["delayed" if delayed else "typical"])
+        adverse_p = 0.7 if category in ("trauma_stressor", "personality", "dissociative", "disruptive_impulse_conduct") else 0.2
+        if stage != "child" or rng.random() < 0.5:
+            self.add_frame(section, f["childhood"]["adverse" if rng.random() < adverse_p else "stable"])
+        if stage in ("child", "adolescent") or rng.random() < 0.3:
+            if code in ("F70", "F84.0") and rng.random() < 0.7:
+                kind = "learning"
+            elif category in ("disruptive_impulse_conduct",) or code.startswith("F90") and rng.random() < 0.6:
+                kind = "difficult"
+            else:
+                kind = "typical"
+            self.add_frame(section, f["school"][kind])
+        occupation = self.p.household.occupation
+        if stage in ("adult", "older"):
+            if self.p.household.employed and not occupation.startswith(("retired", "self-employed", "part-time")):
+                if self.p.age >= 21:
+                    self.add_frame(section, f["work"], article=article(occupation), occupation=occupation, years=rng.randint(2, min(30, self.p.age - 19)))
+                else:
+                    self.add_frame(section, f["work"][:1], article=article(occupation), occupation=occupation)
+            else:
+                self.add_frame(section, f["work_other"], occupation=occupation)
+            marital = self.p.household.marital_status
+            if marital == "married":
+                key = "married"
+            elif marital in ("cohabiting", "in a relationship"):
+                key = "partnered"
+            elif marital in ("divorced", "separated"):
+                key = "separated"
+            elif marital == "widowed":
+                key = "widowed"
+            else:
+                key = "single"
+            spouse = {"female": "husband", "male": "wife"}.get(self.p.sex, "partner")
+            options = self.frames["relationships"][key]
+            if key == "married" and not self.p.household.children:
+                options = [o for o in options if "{n_children}" not in o[0]]
+            if key == "separated" and not self.p.household.children:
+                options = [o for o in options if "children" not in o[0]] or [["Recently separated from {poss} partner.", "We split up recently."]]
+            self.add_frame(section, options, years=rng.randint(2, max(2, min(40, self.p.age - 20))), n_children=rng.choice(["two", "three", "one"]) , spouse=spouse)
+        living = self.p.demographics["living_situation"]
+        self.chart.add(section, cap(fill(living, self.fields)), None)
+        if stage in ("adult", "older"):
+            forensic = category in ("personality", "disruptive_impulse_conduct", "substance_related") and rng.random() < 0.6
+            self.add_frame(section, f["forensic"]["some" if forensic else "none"], teen_age=rng.randint(14, 17))
+
+    def _pertinent_negatives(self) -> None:
+        rng = self.rng
+        section = "history_of_present_illness"
+        negatives = list(self.presentation.get("pertinent_negatives", ()))
+        rng.shuffle(negatives)
+        written = 0
+        for concept in negatives:
+            if written >= 4:
+                break
+            if concept in self.chart.asserted:
+                continue
+            term = self.ref.concept_term(concept)
+            frame = rng.choice(self.frames["denial"])
+            text = fill(frame[0], {"term": term, "Term": cap(term)})
+            says = rng.choice(frame[1])
+            # the denial must read as a denial of this concept, and must not deny anything the record asserts
+            pos, neg = self.chart.readings(text)
+            if concept not in neg or neg & self.chart.asserted or pos:
+                continue
+            self.chart.add(section, text, says, False)
+            written += 1
+
+    # ------------------------------------------------------------------------------- exams
+
+    def exams(self) -> list[ExamRecord]:
+        rng = self.rng
+        expectations: dict[str, tuple[Expectation, Entry]] = {}
+        order: list[str] = []
+
+        def consider(exp: Expectation, comorbid: bool) -> None:
+            entry = self.ref.exam(exp.exam)
+            if entry is None or not self._exam_fits(entry):
+                return
+            level_drug = self.ref.level_exam_drug(entry["name"])
+            if level_drug is not None:
+                if self.maintenance is None or self.maintenance[0]["name"] != level_drug["name"]:
+                    return
+                exp = Expectation(entry["name"], "abnormal" if self.nonadherent else "normal", direction="low" if self.nonadherent else None)
+            name = entry["name"]
+            if name in expectations:
+                old, _ = expectations[name]
+                expectations[name] = (stronger(entry, old, exp), entry)
+                return
+            if comorbid and not exp.abnormal and rng.random() < 0.5:
+                return
+            expectations[name] = (exp, entry)
+            order.append(name)
+
+        for i, d in enumerate(self.disorders):
+            specs = [Expectation.from_spec(s) for s in d.get("exams", ())]
+            if i > 0:
+                specs = [s for s in specs if s.abnormal][:3] + [s for s in specs if not s.abnormal][:1]
+            for exp in specs:
+                consider(exp, i > 0)
+        if self.maintenance is not None:
+            entry = self.ref.exam(f"{self.maintenance[0]['name']} level")
+            if entry is not None and entry["name"] not in expectations:
+                consider(Expectation(entry["name"], "normal"), False)
+        # risk scales follow the risk narrative
+        for name, bands in self.frames.get("risk_scales", {}).items():
+            if name.startswith("_") or name not in expectations:
+                continue
+            exp, entry = expectations[name]
+            label = bands.get({"none": "none", "passive": "passive", "active": "active"}[self.risk_level])
+            if label is None:
+                normal = next((b for b in entry.get("bands", ()) if is_normal_band(entry, b)), None)
+                expectations[name] = (Expectation(name, "normal", band=normal["label"] if normal else None), entry)
+            else:
+                expectations[name] = (Expectation(name, "abnormal", band=label), entry)
+        records = [ExamRecord(expectations[n][1]["name"], expectations[n][1]["kind"], exam_result(expectations[n][1], expectations[n][0], rng), True) for n in order]
+        records += self._exams_on_file(set(order))
+        return records
+
+    def _exam_fits(self, entry: Entry) -> bool:
+        name = entry["name"].lower()
+        if name.startswith("pregnancy") and not (self.p.sex == "female" and 12 <= self.p.age <= 55):
+            return False
+        if name.startswith("daily symptom record") and self.p.sex != "female":
+            return False
+        return True
+
+    def _exams_on_file(self, taken: set[str]) -> list[ExamRecord]:
+        """A few routine exams that are on file but not indicated for this case, with unremarkable results."""
+        rng = self.rng
+        keys = set(self.codes) | self.categories
+        concept_categories: set[str] = set()
+        for concept in self.chart.asserted:
+            if concept in self.ref.lexicon:
+                concept_categories |= set(self.ref.lexicon.get(concept).categories)
+        candidates = []
+        for name in ROUTINE_EXAMS:
+            entry = self.ref.exam(name)
+            if entry is None or entry["name"] in taken or not self._exam_fits(entry):
+                continue
+            indicated_for = set(entry.get("indicated_for", ()))
+            if indicated_for & keys:
+                continue
+            if entry.get("kind") == "scale" and indicated_for & concept_categories:
+                continue
+            if entry["name"] == "Urine drug screen" and self.chart.asserted & {"drug_use", "cannabis_use"}:
+                continue
+            candidates.append(entry)
+        n = min(len(candidates), rng.choice([1, 1, 2, 2, 3]))
+        chosen = rng.sample(candidates, n) if n else []
+        return [ExamRecord(e["name"], e["kind"], exam_result(e, Expectation(e["name"], "normal"), rng), False) for e in chosen]
+
+    # ---------------------------------------------------------------------------- treatment
+
+    def _drug_safe(self, drug: Entry) -> bool:
+        if set(drug.get("unsafe_with", ())) & set(self.codes):
+            return False
+        for d in self.disorders:
+            for c in d.get("contraindicated_drugs", ()):
+                if self.ref.drug(c["drug"]) is drug:
+                    return False
+        return True
+
+    def treatment(self) -> dict[str, Any]:
+        rng, plan = self.rng, self.frames["plan"]
+        sentences = [rng.choice(plan["setting"][self.p.setting])]
+        medications: list[dict[str, str]] = []
+        classes: set[str] = set()
+        if self.maintenance is not None:
+            drug, dose = self.maintenance
+            dose = maintenance_dose(drug, dose)
+            medications.append({"name": drug["name"], "dose": dose})
+            classes.add(drug.get("class", ""))
+            key = "continue" if self.nonadherent else "continue"
+            sentences.append(fill(rng.choice(plan[key]), {"drug": drug["name"], "dose": dose}))
+        for i, d in enumerate(self.disorders):
+            # a comorbid disorder adds its own drug only when it is a substance disorder (relapse
+            # prevention, withdrawal) or the principal has none: no doubling of antidepressants
+            if i > 0 and d.get("category") != "substance_related" and medications:
+                continue
+            options = []
+            for m in d.get("treatment", {}).get("medications", ()):
+                drug = self.ref.drug(m["drug"])
+                if drug is None or not self._drug_safe(drug) or drug.get("class") in classes:
+                    continue
+                if any(x["name"] == drug["name"] for x in medications):
+                    continue
+                options.append((drug, m.get("starting_dose") or drug.get("starting_dose", "")))
+            if i == 0 and self.maintenance is not None:
+                continue
+            if not options:
+                if i == 0:
+                    sentences.append(rng.choice(plan["no_drug"]))
+                continue
+            drug, dose = options[0] if rng.random() < 0.6 else rng.choice(options)
+            medications.append({"name": drug["name"], "dose": dose})
+            classes.add(drug.get("class", ""))
+            sentences.append(fill(rng.choice(plan["start"]), {"drug": drug["name"], "dose": dose}))
+        therapies: list[str] = []
+        for i, d in enumerate(self.disorders):
+            options = list(d.get("treatment", {}).get("psychotherapy", ()))
+            take = options[:2] if i == 0 else options[:1]
+            for t in take:
+                if not any(t.lower() in x.lower() or x.lower() in t.lower() for x in therapies):
+                    therapies.append(t)
+        if therapies:
+            sentences.append(fill(rng.choice(plan["therapy"]), {"therapy": join_words(therapies)}))
+        others = list(self.principal.get("treatment", {}).get("other", ()))
+        if others:
+            chosen = others[: rng.randint(1, min(3, len(others)))]
+            sentences.append(cap("; ".join(chosen)) + ".")
+        safety = list(self.principal.get("safety", ()))
+        if self.risk_level != "none" and not any("suicid" in s.lower() for s in safety):
+            for d in self.disorders[1:]:
+                safety += [s for s in d.get("safety", ()) if "suicid" in s.lower() and s not in safety][:1]
+        if safety:
+            sentences.append(cap("; ".join(safety)) + ".")
+        follow_up = self.principal.get("treatment", {}).get("follow_up")
+        if follow_up:
+            sentences.append(fill(rng.choice(plan["follow_up"]), {"follow_up": follow_up, "Follow_up_cap": cap(follow_up)}))
+        out: dict[str, Any] = {"plan": " ".join(sentence(s) for s in sentences)}
+        out["medications"] = medications
+        if therapies:
+            out["psychotherapy"] = therapies
+        if safety:
+            out["safety"] = safety
+        if follow_up:
+            out["follow_up"] = follow_up
+        return out
+
+    # ------------------------------------------------------------------------------ persona
+
+    def persona(self) -> dict[str, Any]:
+        rng = self.rng
+        hints = self.presentation.get("persona", {})
+        out: dict[str, Any] = {}
+        verbosity = hints.get("verbosity") or ["average"]
+        out["verbosity"] = rng.choice(verbosity)
+        g = hints.get("guardedness") or [0.2, 0.5]
+        out["guardedness"] = round(rng.uniform(float(g[0]), float(g[-1])), 2)
+        out["insight"] = rng.choice(hints.get("insight") or ["partial"])
+        styles = [s for s in hints.get("speech_style", ()) if self.fits(s)]
+        if styles:
+            out["speech_style"] = rng.choice(styles)
+        if self.p.informant:
+            out["informant"] = self.p.informant
+        return out
+
+
+def stronger(entry: Entry, old: Expectation, new: Expectation) -> Expectation:
+    """Of two expectations for the same exam, the one a combined picture shows: abnormal over normal,
+    and for scales the more severe band."""
+    if new.abnormal and not old.abnormal:
+        return new
+    if old.abnormal and not new.abnormal:
+        return old
+    bands = [b["label"].lower() for b in entry.get("bands", ())]
+    if old.band and new.band and old.band.lower() in bands and new.band.lower() in bands:
+        return new if bands.index(new.band.lower()) > bands.index(old.band.lower()) and old.band.lower() != "normal" else old
+    return old
+
+
+def maintenance_dose(drug: Entry, dose: str) -> str:
+    """A maintenance dose phrase: the first dose of a starting regimen (``"400 mg at night"``)."""
+    text = dose.split(",")[0].split("(")[0].strip()
+    return text or drug.get("starting_dose", "")
+
+
+def join_words(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def lay_name(disorder: Entry) -> str:
+    """A name for the disorder as people say it: the first plain lower-case synonym, else the name."""
+    for s in disorder.get("synonyms", ()):
+        if s and s == s.lower() and s.replace(" ", "").replace("-", "").replace("'", "").isalpha():
+            return s
+    return disorder["name"][:1].lower() + disorder["name"][1:]
