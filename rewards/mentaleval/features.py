@@ -1,0 +1,484 @@
+"""Observable features of a chart, one reading per MentalEval dimension.
+
+Everything here is counted, not guessed: cue phrases (``data/cues.json``) in the doctor's words,
+lexicon concepts (``mentalhospital_env.knowledge.lexicon``) in the doctor's and the patient's words,
+note sections and their content, the ranked disorders against the note's evidence, and the plan
+against the knowledge base's guideline view (:mod:`.guidelines`). The offline judge turns these
+readings into 1..5 scores; the readings are also returned so that a score can be explained.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from typing import Any, Sequence
+
+from mentalhospital_env.cases.derive import split_sentences
+from mentalhospital_env.knowledge.codes import category_of_code
+from mentalhospital_env.knowledge.language import stem, tokenize
+from mentalhospital_env.knowledge.lexicon import load_lexicon
+
+from ..chart import Chart
+from ..ranking import canonical_exam, normalize_category, resolve_disorder_code
+from .cues import MentalEvalCues, load_cues
+from .guidelines import CaseGuideline, _field, _knowledge, _records, load_formulary
+
+_EMOTION_DOMAINS = frozenset({"mood", "anxiety", "risk", "trauma"})
+_CLAIM_KINDS = frozenset({"symptom", "sign"})
+_TAG_QUESTION = re.compile(r",\s*([a-z']+)(?:\s+(?:you|it|they|he|she|we|i|that|there))?\s*\?\s*$", re.IGNORECASE)
+_LEADING_FILLERS = ("and", "so", "now", "okay", "ok", "well", "then", "alright", "right")
+
+
+@dataclass(frozen=True)
+class UtteranceReading:
+    """One doctor utterance, read once."""
+
+    stems: tuple[str, ...]
+    content: frozenset[str]
+    empathic: bool
+    validating: bool
+    reflective: bool
+    dismissive: bool
+    open: bool
+    leading: bool
+    questions: int
+    concepts: frozenset[str]
+    domains: frozenset[str]
+    safety_topics: frozenset[str]
+    empathy_labels: frozenset[str]
+
+    @property
+    def warm(self) -> bool:
+        """Empathic, validating or reflective."""
+        return self.empathic or self.validating or self.reflective
+
+
+def content_stems(stemmed: Sequence[str], cues: MentalEvalCues) -> frozenset[str]:
+    """Stems of a token list without function words."""
+    return frozenset(s for s in stemmed if s not in cues.function_words and len(s) > 1)
+
+
+def _sentence_is_open(sentence: str, cues: MentalEvalCues) -> bool:
+    stemmed = [stem(t) for t in tokenize(sentence)]
+    while stemmed and stemmed[0] in _LEADING_FILLERS:
+        stemmed = stemmed[1:]
+    return cues.open_starts.starts(stemmed)
+
+
+def _is_tag_question(sentence: str, cues: MentalEvalCues) -> bool:
+    found = _TAG_QUESTION.search(sentence.strip())
+    return bool(found) and stem(found.group(1).lower()) in cues.tag_question_words
+
+
+def read_utterance(text: str, previous_reply: str = "") -> UtteranceReading:
+    """Read a doctor utterance; ``previous_reply`` is the patient's reply just before it (for reflection)."""
+    cues = load_cues()
+    lexicon = load_lexicon()
+    tokens = tokenize(text)
+    stemmed = tuple(stem(t) for t in tokens)
+    content = content_stems(stemmed, cues)
+    empathy_hits = cues.empathy.labels(stemmed)
+    validation_hits = cues.validation.labels(stemmed)
+    mentions = lexicon.find(text)
+    concepts = frozenset(m.concept_id for m in mentions)
+    reflective = False
+    reflection_hits = cues.reflection.labels(stemmed)
+    if reflection_hits and previous_reply:
+        prev_stems = [stem(t) for t in tokenize(previous_reply)]
+        shared = content & content_stems(prev_stems, cues)
+        shared_concepts = concepts & lexicon.concepts_in(previous_reply)
+        reflective = len(shared) >= 2 or bool(shared_concepts)
+    sentences = [s for s in split_sentences(text.replace("?", "? ")) if s.strip()] or [text]
+    question_sentences = [s for s in sentences if s.rstrip().endswith("?")]
+    leading = cues.leading.any(stemmed) or any(_is_tag_question(s, cues) for s in question_sentences)
+    asked = question_sentences or [s for s in sentences if _sentence_is_open(s, cues)]
+    is_open = not leading and any(_sentence_is_open(s, cues) for s in asked)
+    topics = set(cues.safety_topics.labels(stemmed))
+    for topic, ids in cues.safety_topic_concepts.items():
+        if concepts & ids:
+            topics.add(topic)
+    domains = frozenset(lexicon.get(c).domain for c in concepts) | frozenset(topics)
+    return UtteranceReading(
+        stems=stemmed,
+        content=content,
+        empathic=bool(empathy_hits),
+        validating=bool(validation_hits),
+        reflective=reflective,
+        dismissive=cues.dismissive.any(stemmed),
+        open=is_open,
+        leading=leading,
+        questions=max(text.count("?"), 1 if asked else 0),
+        concepts=concepts,
+        domains=domains,
+        safety_topics=frozenset(topics),
+        empathy_labels=frozenset(empathy_hits | validation_hits | (reflection_hits if reflective else set())),
+    )
+
+
+def is_emotional_disclosure(reply: str) -> bool:
+    """Whether a patient reply voices distress: an emotion word, or a mood, anxiety, trauma or risk
+    concept that is not negated."""
+    cues = load_cues()
+    if cues.emotion_words.any([stem(t) for t in tokenize(reply)]):
+        return True
+    lexicon = load_lexicon()
+    return any(not m.negated and lexicon.get(m.concept_id).domain in _EMOTION_DOMAINS for m in lexicon.find(reply))
+
+
+@dataclass(frozen=True)
+class InterviewReading:
+    """Counts over the interview; shares are of ``turns``."""
+
+    turns: int
+    warm_turns: int
+    empathy_variety: int
+    disclosures: int
+    acknowledged: int
+    dismissive_turns: int
+    open_turns: int
+    leading_turns: int
+    repeated_turns: int
+    overloaded_turns: int
+    informative_turns: int
+    safety_topics: tuple[str, ...]
+    domains: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
+def read_interview(chart: Chart) -> InterviewReading:
+    """Read every turn of the interview (see :class:`InterviewReading`)."""
+    cues = load_cues()
+    lexicon = load_lexicon()
+    limits = cues.limits
+    turns = chart.turns
+    readings: list[UtteranceReading] = []
+    previous = ""
+    for turn in turns:
+        readings.append(read_utterance(turn.doctor, previous))
+        previous = turn.patient
+    warm_texts = {" ".join(r.stems) for r in readings if r.warm}
+    variety: set[str] = set()
+    for r in readings:
+        variety |= r.empathy_labels
+    disclosures = acknowledged = 0
+    for i in range(len(turns) - 1):
+        if is_emotional_disclosure(turns[i].patient):
+            disclosures += 1
+            if readings[i + 1].warm:
+                acknowledged += 1
+    repeated = 0
+    for i, r in enumerate(readings):
+        if r.content and any(_jaccard(r.content, readings[j].content) >= limits["repeat_jaccard"] for j in range(i)):
+            repeated += 1
+    overloaded = sum(
+        1
+        for r in readings
+        if len(r.concepts) > limits["max_concepts_per_question"] or r.questions > limits["max_questions_per_turn"]
+    )
+    use_facts = any(t.fact_ids for t in turns)
+    informative = 0
+    seen_facts: set[str] = set()
+    seen_concepts: set[str] = set()
+    seen_stems: set[str] = set()
+    for turn in turns:
+        if use_facts:
+            new = set(turn.fact_ids) - seen_facts
+            seen_facts |= new
+            informative += bool(new)
+        else:
+            concepts = lexicon.concepts_in(turn.patient)
+            reply_content = content_stems([stem(t) for t in tokenize(turn.patient)], cues)
+            new_concepts = concepts - seen_concepts
+            new_stems = reply_content - seen_stems
+            seen_concepts |= concepts
+            seen_stems |= reply_content
+            informative += bool(new_concepts) or len(new_stems) >= 3
+    topics: set[str] = set()
+    domains: set[str] = set()
+    for r in readings:
+        topics |= r.safety_topics
+        domains |= r.domains
+    return InterviewReading(
+        turns=len(turns),
+        warm_turns=len(warm_texts),
+        empathy_variety=len(variety),
+        disclosures=disclosures,
+        acknowledged=acknowledged,
+        dismissive_turns=sum(r.dismissive for r in readings),
+        open_turns=sum(r.open for r in readings),
+        leading_turns=sum(r.leading for r in readings),
+        repeated_turns=repeated,
+        overloaded_turns=overloaded,
+        informative_turns=informative,
+        safety_topics=tuple(sorted(topics)),
+        domains=tuple(sorted(domains)),
+    )
+
+
+# --- the note -----------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _heading_pattern() -> re.Pattern[str]:
+    cues = load_cues()
+    phrases = sorted({p for ps in cues.note_sections.values() for p in ps}, key=len, reverse=True)
+    body = "|".join(re.escape(p) for p in phrases)
+    return re.compile(
+        rf"(?:^|\n|(?<=[.;!?])\s+)[ \t#*>\-]*(?P<h>{body})[ \t*]*(?::|[ \t]*\n|[ \t]+-[ \t])", re.IGNORECASE
+    )
+
+
+@lru_cache(maxsize=1)
+def _section_of_heading() -> dict[str, str]:
+    cues = load_cues()
+    return {p.lower(): key for key, ps in cues.note_sections.items() for p in ps}
+
+
+def note_blocks(note: str) -> list[tuple[str | None, str]]:
+    """The note cut at its headings, in order: ``(section key, text with its heading)``; text before
+    the first heading comes with key ``None``. Headings are lines or clauses such as "Plan:" or a
+    heading alone on its line (``cues.json`` ``note_sections``)."""
+    found = list(_heading_pattern().finditer(note))
+    table = _section_of_heading()
+    if not found:
+        return [(None, note)] if note.strip() else []
+    blocks: list[tuple[str | None, str]] = []
+    if note[: found[0].start()].strip():
+        blocks.append((None, note[: found[0].start()]))
+    for i, match in enumerate(found):
+        end = found[i + 1].start() if i + 1 < len(found) else len(note)
+        blocks.append((table[match.group("h").lower()], note[match.start() : end]))
+    return blocks
+
+
+def note_sections(note: str) -> dict[str, str]:
+    """The note's sections by key (``chief_complaint``, ``mental_status_exam``, ``plan`` ...) with
+    their text (heading left out). A key heard twice keeps both texts joined."""
+    found = list(_heading_pattern().finditer(note))
+    table = _section_of_heading()
+    out: dict[str, str] = {}
+    for i, match in enumerate(found):
+        key = table[match.group("h").lower()]
+        end = found[i + 1].start() if i + 1 < len(found) else len(note)
+        text = note[match.end() : end].strip()
+        out[key] = f"{out[key]} {text}".strip() if key in out else text
+    return out
+
+
+@dataclass(frozen=True)
+class NoteReading:
+    """Sections with content, MSE domains, risk topics, prose sentences and unsupported claims."""
+
+    sections: tuple[str, ...]
+    core_sections: tuple[str, ...]
+    mse_domains: tuple[str, ...]
+    risk_topics: tuple[str, ...]
+    prose_sentences: int
+    claims: int
+    unsupported_claims: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def support_concepts(case: Any, chart: Chart) -> frozenset[str]:
+    """Concepts the record, the patient's replies or the exam results state (not negated): what a
+    note may claim."""
+    lexicon = load_lexicon()
+    texts = [f.text for f in case.facts] + [f.patient_says for f in case.facts if f.patient_says]
+    texts += [text for _, text in case.ehr.sections()]
+    texts += list(chart.patient_replies) + [r for _, r in chart.exam_results]
+    out: set[str] = set()
+    for text in texts:
+        out |= {m.concept_id for m in lexicon.find(text) if not m.negated}
+    return frozenset(out)
+
+
+def _prose_sentences(note: str, cues: MentalEvalCues) -> int:
+    lexicon = load_lexicon()
+    limits = cues.limits
+    count = 0
+    for line in note.splitlines():
+        for sentence in split_sentences(line):
+            tokens = tokenize(sentence)
+            if not limits["prose_min_tokens"] <= len(tokens) <= limits["prose_max_tokens"]:
+                continue
+            if not any(t in cues.function_words for t in tokens):
+                continue
+            covered = sum(m.end - m.start for m in lexicon.find(sentence))
+            if covered / len(tokens) > limits["prose_max_term_share"]:
+                continue
+            count += 1
+    return count
+
+
+def read_note(case: Any, chart: Chart, support: frozenset[str] | None = None) -> NoteReading:
+    """Read the chart's note (an empty reading when there is none)."""
+    note = chart.note or ""
+    if not note.strip():
+        return NoteReading((), (), (), (), 0, 0, ())
+    cues = load_cues()
+    lexicon = load_lexicon()
+    sections = note_sections(note)
+    with_content = tuple(k for k, text in sections.items() if len(tokenize(text)) >= 3)
+    stemmed = [stem(t) for t in tokenize(note)]
+    mse = cues.mse_domains.labels(stemmed)
+    topics = set(cues.safety_topics.labels(stemmed))
+    mentions = lexicon.find(note)
+    for topic, ids in cues.safety_topic_concepts.items():
+        if any(m.concept_id in ids for m in mentions):
+            topics.add(topic)
+    # Claims: symptoms and signs stated (not negated) outside the plan, which speaks of what may come.
+    claim_text = "\n".join(text for key, text in note_blocks(note) if key != "plan")
+    claimed = {
+        m.concept_id
+        for m in lexicon.find(claim_text)
+        if not m.negated and lexicon.get(m.concept_id).kind in _CLAIM_KINDS
+    }
+    support = support if support is not None else support_concepts(case, chart)
+    return NoteReading(
+        sections=with_content,
+        core_sections=tuple(k for k in with_content if k in cues.core_sections),
+        mse_domains=tuple(sorted(mse)),
+        risk_topics=tuple(sorted(topics)),
+        prose_sentences=_prose_sentences(note, cues),
+        claims=len(claimed),
+        unsupported_claims=tuple(sorted(claimed - support)),
+    )
+
+
+# --- the diagnosis ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DiagnosisReading:
+    """The differential, the evidence for it in the note, and the reasoning around it."""
+
+    codes: tuple[str, ...]
+    unresolved: int
+    supported_codes: tuple[str, ...]
+    reasoning_markers: int
+    rule_outs: int
+    categories_named: int
+    categories_accounted: int
+    testing_exams: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@lru_cache(maxsize=1)
+def _exam_indications() -> dict[str, frozenset[str]]:
+    out: dict[str, frozenset[str]] = {}
+    for exam in _records(_field(_knowledge(), "exams")):
+        name = _field(exam, "name")
+        if isinstance(name, str):
+            out[name] = frozenset(str(x) for x in (_field(exam, "indicated_for", ()) or ()))
+    return out
+
+
+def read_diagnosis(case: Any, chart: Chart) -> DiagnosisReading:
+    """Read the ranked disorders against the note and the exams ordered."""
+    cues = load_cues()
+    lexicon = load_lexicon()
+    codes: list[str] = []
+    unresolved = 0
+    for entry in chart.disorders or ():
+        code = resolve_disorder_code(entry) if isinstance(entry, str) else None
+        if code is None:
+            unresolved += 1
+        elif code not in codes:
+            codes.append(code)
+    note = chart.note or ""
+    mentions = lexicon.find(note) if note else []
+    evidence_categories: set[str] = set()
+    for m in mentions:
+        if not m.negated:
+            evidence_categories.update(lexicon.get(m.concept_id).categories)
+    supported = tuple(c for c in codes if category_of_code(c) in evidence_categories)
+    sections = note_sections(note) if note else {}
+    reasoning_text = sections.get("assessment") or note
+    reasoning_stems = [stem(t) for t in tokenize(reasoning_text)]
+    markers = len(cues.evidence_markers.find(reasoning_stems))
+    rule_outs = len(cues.rule_out_markers.find(reasoning_stems)) + len({m.concept_id for m in mentions if m.negated})
+    named = {normalize_category(c) for c in chart.categories or () if isinstance(c, str) and c.strip()}
+    listed_categories = {category_of_code(c) for c in codes}
+    testing = 0
+    if chart.exams and codes:
+        indications = _exam_indications()
+        wanted = set(codes) | {c for c in listed_categories if c}
+        for exam in dict.fromkeys(canonical_exam(e) for e in chart.exams):
+            if indications.get(exam, frozenset()) & wanted:
+                testing += 1
+    return DiagnosisReading(
+        codes=tuple(codes),
+        unresolved=unresolved,
+        supported_codes=supported,
+        reasoning_markers=markers,
+        rule_outs=rule_outs,
+        categories_named=len(named),
+        categories_accounted=len(named & listed_categories),
+        testing_exams=testing,
+    )
+
+
+# --- the plan -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlanReading:
+    """The plan against the guideline view of the case."""
+
+    first_line_drugs: tuple[str, ...]
+    other_line_drugs: tuple[str, ...]
+    first_line_therapies: tuple[str, ...]
+    other_therapies: tuple[str, ...]
+    guideline_has_drugs: bool
+    guideline_has_therapies: bool
+    unsafe_drugs: tuple[str, ...]
+    safety_needed: bool
+    safety_actions: int
+    follow_up: bool
+    drugs_proposed: int
+    dose_stated: bool
+    psychoeducation: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_DOSE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml)\b", re.IGNORECASE)
+
+
+def read_plan(plan: str, guideline: CaseGuideline) -> PlanReading:
+    """Read a treatment plan against ``guideline``."""
+    cues = load_cues()
+    formulary = load_formulary()
+    proposed = {d.name for d in formulary.drugs_in(plan) if d.proposed}
+    stemmed = [stem(t) for t in tokenize(plan)]
+    first_t = formulary.therapies_in(plan, guideline.first_line_therapies) if guideline.first_line_therapies else set()
+    other_t = formulary.therapies_in(plan, guideline.other_therapies) if guideline.other_therapies else set()
+    return PlanReading(
+        first_line_drugs=tuple(sorted(proposed & guideline.first_line)),
+        other_line_drugs=tuple(sorted(proposed & guideline.other_line)),
+        first_line_therapies=tuple(sorted(first_t)),
+        other_therapies=tuple(sorted(other_t)),
+        guideline_has_drugs=bool(guideline.first_line),
+        guideline_has_therapies=bool(guideline.first_line_therapies),
+        unsafe_drugs=tuple(sorted(proposed & set(guideline.unsafe))),
+        safety_needed=guideline.safety_needed,
+        safety_actions=len(cues.safety_actions.labels(stemmed)),
+        follow_up=cues.follow_up.any(stemmed),
+        drugs_proposed=len(proposed),
+        dose_stated=bool(_DOSE.search(plan)),
+        psychoeducation=cues.psychoeducation.any(stemmed),
+    )

@@ -1,0 +1,207 @@
+"""What the knowledge base says a plan for this case should and should not contain.
+
+:class:`Formulary` finds drugs (names and synonyms of the knowledge base's ``drugs.json``) and
+psychotherapies in free text; :func:`case_guideline` gathers, for a case's reference diagnosis, the
+first-line drugs and psychotherapies (``disorders.json`` ``treatment``), whether safety measures are
+called for, and which drugs are unsafe (``drugs.json`` ``unsafe_with``). Treatment appropriateness is
+judged against this view, never against hard-coded drug lists.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterable, Mapping
+
+from mentalhospital_env.knowledge.codes import code_family, normalize_code
+from mentalhospital_env.knowledge.language import negated_spans, stem, tokenize
+from mentalhospital_env.knowledge.lexicon import load_lexicon
+
+from .cues import CuePhrases, load_cues
+
+
+def _field(obj: Any, name: str, default: Any = None) -> Any:
+    """A field of a knowledge-base record, whether the loader gives objects or mappings."""
+    if isinstance(obj, Mapping):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+def _records(collection: Any) -> list[Any]:
+    if collection is None:
+        return []
+    if isinstance(collection, Mapping):
+        return list(collection.values())
+    return list(collection)
+
+
+def _knowledge() -> Any:
+    from mentalhospital_env.knowledge import load_knowledge
+
+    return load_knowledge()
+
+
+@dataclass(frozen=True)
+class PlanDrug:
+    """A drug found in a plan: its knowledge-base name and whether the plan proposes it (not avoided)."""
+
+    name: str
+    proposed: bool
+
+
+class Formulary:
+    """Drug and psychotherapy finder over the knowledge base's names, synonyms and aliases."""
+
+    def __init__(self, drugs: Iterable[Any], therapy_aliases: Mapping[str, str]):
+        phrases: list[str] = []
+        labels: list[str] = []
+        self.unsafe_with: dict[str, tuple[str, ...]] = {}
+        for drug in drugs:
+            name = _field(drug, "name")
+            if not isinstance(name, str):
+                continue
+            key = name.lower()
+            for phrase in (name, *(_field(drug, "synonyms", ()) or ())):
+                phrases.append(phrase)
+                labels.append(key)
+            self.unsafe_with[key] = tuple(normalize_code(c) for c in (_field(drug, "unsafe_with", ()) or ()))
+        self._drugs = CuePhrases(phrases, labels)
+        self._aliases = dict(therapy_aliases)
+
+    def drugs_in(self, text: str) -> list[PlanDrug]:
+        """Drugs named in ``text``; one named under a negation or an avoid cue ("avoid", "stop", "not")
+        within three tokens before it is not proposed."""
+        tokens = tokenize(text)
+        stemmed = [stem(t) for t in tokens]
+        avoid = load_cues().drug_avoid_cues
+        negated = negated_spans(tokens)
+        out: dict[str, bool] = {}
+        for start, _end, name in self._drugs.find(stemmed):
+            window = stemmed[max(0, start - 3) : start]
+            refused = avoid.any(window) or any(s <= start < e for s, e in negated)
+            out[name] = out.get(name, False) or not refused
+        return [PlanDrug(n, p) for n, p in out.items()]
+
+    def therapy_names(self, therapy: str) -> set[str]:
+        """The ways a plan may name a knowledge-base psychotherapy: its core phrase (qualifiers such as
+        "for psychosis" or "once settled" and parentheses cut off), abbreviations given in parentheses
+        ("EMDR", "CBT-I"), and the aliases of ``cues.json`` that lead to the core ("CBT")."""
+        low = therapy.lower()
+        names = {" ".join(tokenize(a)) for a in re.findall(r"\(([^()]*)\)", low) if len(tokenize(a)) == 1}
+        core = re.sub(r"\([^()]*\)", " ", low)
+        for qualifier in load_cues().therapy_qualifiers:
+            core = core.split(qualifier)[0]
+        core = " ".join(tokenize(core))
+        if core:
+            names.add(core)
+        names |= {alias for alias, target in self._aliases.items() if target == core}
+        return {n for n in names if n}
+
+    def therapies_in(self, text: str, therapies: Iterable[str]) -> set[str]:
+        """Which of ``therapies`` (knowledge-base wording) ``text`` names (see :meth:`therapy_names`)."""
+        phrases: list[str] = []
+        labels: list[str] = []
+        for therapy in therapies:
+            for name in self.therapy_names(therapy):
+                phrases.append(name)
+                labels.append(therapy)
+        return CuePhrases(phrases, labels).labels([stem(t) for t in tokenize(text)])
+
+
+@lru_cache(maxsize=1)
+def load_formulary() -> Formulary:
+    """The formulary of the bundled knowledge base (cached)."""
+    return Formulary(_records(_field(_knowledge(), "drugs")), load_cues().therapy_aliases)
+
+
+@dataclass(frozen=True)
+class CaseGuideline:
+    """The knowledge base's view of a good plan for one case.
+
+    ``first_line`` and ``first_line_therapies`` are for the principal diagnosis; ``other_line`` and
+    ``other_therapies`` for the rest of the reference diagnosis; ``unsafe`` maps each drug that is
+    unsafe with some reference disorder to those codes; ``safety_needed`` is true when the record
+    holds a risk concept (suicidal thoughts, self-harm, violence) not negated, or the case's reference
+    plan lists safety measures.
+    """
+
+    first_line: frozenset[str]
+    other_line: frozenset[str]
+    first_line_therapies: tuple[str, ...]
+    other_therapies: tuple[str, ...]
+    unsafe: Mapping[str, tuple[str, ...]]
+    safety_needed: bool
+    reference_codes: tuple[str, ...]
+
+
+def _disorder_entry(kb: Any, code: str) -> Any:
+    disorders = _field(kb, "disorders")
+    if isinstance(disorders, Mapping):
+        return disorders.get(code)
+    for entry in _records(disorders):
+        if normalize_code(str(_field(entry, "code", ""))) == code:
+            return entry
+    return None
+
+
+def _treatment_of(entry: Any) -> tuple[list[str], list[str], list[str]]:
+    treatment = _field(entry, "treatment") or {}
+    drugs = [str(_field(m, "drug", m)).lower() for m in (_field(treatment, "medications", ()) or ())]
+    therapies = [str(t) for t in (_field(treatment, "psychotherapy", ()) or ())]
+    safety = [str(s) for s in (_field(entry, "safety", ()) or ())]
+    return drugs, therapies, safety
+
+
+def _unsafe_for(code: str, unsafe_codes: tuple[str, ...]) -> bool:
+    return any(code == u or (len(u) == 3 and code_family(code) == u) for u in unsafe_codes)
+
+
+_RISK_DOMAINS = frozenset({"risk"})
+
+
+def case_guideline(case: Any) -> CaseGuideline:
+    """Gather the guideline view of ``case`` (see :class:`CaseGuideline`)."""
+    kb = _knowledge()
+    formulary = load_formulary()
+    codes = tuple(normalize_code(c) for c in case.diagnosis.codes)
+    first, first_t, other, other_t = set(), [], set(), []
+    needs_safety = False
+    for i, code in enumerate(codes):
+        entry = _disorder_entry(kb, code)
+        if entry is None:
+            continue
+        drugs, therapies, _safety = _treatment_of(entry)
+        if i == 0:
+            first.update(drugs)
+            first_t.extend(therapies)
+        else:
+            other.update(drugs)
+            other_t.extend(therapies)
+    # The case's own reference medications are first-line for this patient too.
+    for med in case.treatment.medications or ():
+        first.add(med.name.lower())
+    lexicon = load_lexicon()
+    for fact in case.facts:
+        for mention in lexicon.find(fact.text):
+            if mention.negated:
+                continue
+            concept = lexicon.get(mention.concept_id)
+            if concept.domain in _RISK_DOMAINS:
+                needs_safety = True
+    if case.treatment.safety:
+        needs_safety = True
+    unsafe = {
+        drug: tuple(c for c in codes if _unsafe_for(c, bad))
+        for drug, bad in formulary.unsafe_with.items()
+        if any(_unsafe_for(c, bad) for c in codes)
+    }
+    return CaseGuideline(
+        first_line=frozenset(first),
+        other_line=frozenset(other - first),
+        first_line_therapies=tuple(dict.fromkeys(first_t)),
+        other_therapies=tuple(t for t in dict.fromkeys(other_t) if t not in first_t),
+        unsafe=unsafe,
+        safety_needed=needs_safety,
+        reference_codes=codes,
+    )

@@ -1,0 +1,386 @@
+"""Calibration ladders: a good chart degraded step by step in one dimension.
+
+A judge worth using must score every ladder monotonically: each rung no better than the one above
+it on the ladder's dimension, and the last rung worse than the first. Five ladders, one per
+dimension:
+
+* ``empathy_removed`` (empathy): warm sentences (empathy, validation, reflection) stripped from more
+  and more turns;
+* ``questions_leading`` (professionalism): more and more open questions rewritten as leading ones;
+* ``sections_dropped`` (note quality): note sections removed one at a time;
+* ``differential_emptied`` (diagnostic rigor): ranked disorders removed from the end until none is
+  left;
+* ``unsafe_plan`` (treatment appropriateness): safety measures removed, then follow-up, then a drug
+  unsafe for the reference diagnosis added, then the first-line drugs removed.
+
+:func:`exemplary_chart` writes the good chart from any case (questions from the lexicon and
+``data/ladder_phrases.json``, the record's own facts as replies, a sectioned note, the reference
+diagnosis with the knowledge base's differentials, the reference plan with safety and follow-up),
+so ladders can be built on every case of a suite. :func:`check_judge` runs a judge on ladders.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Sequence
+
+from mentalhospital_env.cases import Case, load_case
+from mentalhospital_env.cases.derive import split_sentences
+from mentalhospital_env.knowledge.codes import category_of_code, normalize_code
+from mentalhospital_env.knowledge.language import stem, tokenize
+from mentalhospital_env.knowledge.lexicon import load_lexicon
+
+from ..chart import Chart, Turn
+from .cues import load_cues
+from .features import is_emotional_disclosure, note_blocks, read_utterance
+from .guidelines import _disorder_entry, _field, _knowledge, case_guideline, load_formulary
+from .judges import Judge
+
+
+@lru_cache(maxsize=1)
+def ladder_phrases() -> dict[str, Any]:
+    """The phrases of ``data/ladder_phrases.json``."""
+    return json.loads(resources.files(__package__).joinpath("data/ladder_phrases.json").read_text("utf-8"))
+
+
+def calibration_case() -> Case:
+    """The hand-written calibration case shipped with MentalEval (a manic episode with alcohol use)."""
+    return load_case(json.loads(resources.files(__package__).joinpath("data/calibration_case.json").read_text("utf-8")))
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """Charts from best (``rungs[0]``) to worst on ``dimension``; ``steps`` says what each rung changed."""
+
+    name: str
+    dimension: str
+    rungs: tuple[Chart, ...]
+    steps: tuple[str, ...]
+
+
+# --- the exemplary chart --------------------------------------------------------------------------
+
+
+def _fact_reply(facts: Sequence[Any]) -> str:
+    return " ".join((f.patient_says or f.text).strip() for f in facts)
+
+
+def _interview(case: Case) -> tuple[Turn, ...]:
+    phrases = ladder_phrases()
+    questions = phrases["section_questions"]
+    warm = phrases["warm_openers"]
+    by_section: dict[str, list[Any]] = {}
+    observed = ("appearance", "behavior", "speech", "affect", "thought_process")
+    for fact in case.facts:
+        if fact.section.startswith("mental_status_exam.") and fact.section.split(".", 1)[1] in observed:
+            continue
+        by_section.setdefault(fact.section, []).append(fact)
+    turns: list[Turn] = []
+    cc = by_section.pop("chief_complaint", [])
+    turns.append(Turn(phrases["opening"], _fact_reply(cc) or case.ehr.chief_complaint, tuple(f.id for f in cc)))
+    for section, facts in by_section.items():
+        question = questions.get(section) or "Can you tell me more about that?"
+        turns.append(Turn(question, _fact_reply(facts), tuple(f.id for f in facts)))
+    asked = " ".join(t.doctor for t in turns)
+    topics = read_utterance(asked).safety_topics
+    for topic, question in phrases["safety_questions"].items():
+        if topic not in topics:
+            turns.append(Turn(question, "No, nothing like that.", ()))
+    # Acknowledge every emotional disclosure, and warm at least every other turn.
+    out: list[Turn] = [turns[0]]
+    k = 0
+    for i in range(1, len(turns)):
+        previous = turns[i - 1].patient
+        if is_emotional_disclosure(previous) or i % 2 == 1:
+            out.append(replace(turns[i], doctor=f"{warm[k % len(warm)]} {turns[i].doctor}"))
+            k += 1
+        else:
+            out.append(turns[i])
+    return tuple(out)
+
+
+def _evidence_terms(case: Case, code: str, limit: int = 3) -> list[str]:
+    lexicon = load_lexicon()
+    category = category_of_code(code)
+    terms: list[str] = []
+    for fact in case.facts:
+        for m in lexicon.find(fact.text):
+            concept = lexicon.get(m.concept_id)
+            if not m.negated and category in concept.categories and concept.clinical_terms:
+                term = concept.clinical_terms[0]
+                if term not in terms:
+                    terms.append(term)
+    return terms[:limit]
+
+
+def _disorder_name(code: str, case: Case) -> str:
+    for d in case.diagnosis.disorders:
+        if normalize_code(d.code) == code:
+            return d.name
+    entry = _disorder_entry(_knowledge(), code)
+    return str(_field(entry, "name", code)) if entry is not None else code
+
+
+def _differentials(case: Case, limit: int = 2) -> list[str]:
+    reference = [normalize_code(c) for c in case.diagnosis.codes]
+    entry = _disorder_entry(_knowledge(), reference[0])
+    out: list[str] = []
+    for code in _field(entry, "differentials", ()) or () if entry is not None else ():
+        code = normalize_code(str(code))
+        if code not in reference and code not in out:
+            out.append(code)
+    return out[:limit]
+
+
+def _plan(case: Case) -> str:
+    phrases = ladder_phrases()
+    guideline = case_guideline(case)
+    parts = [case.treatment.plan.strip()]
+    if guideline.first_line_therapies and not load_formulary().therapies_in(case.treatment.plan, guideline.first_line_therapies):
+        parts.append(f"Offer {guideline.first_line_therapies[0]}.")
+    if case.treatment.safety:
+        parts.append("Safety: " + "; ".join(case.treatment.safety) + ".")
+    parts.append(phrases["plan_safety"])
+    parts.append(
+        f"Follow-up: {case.treatment.follow_up.rstrip('.')}." if case.treatment.follow_up else phrases["plan_follow_up"]
+    )
+    parts.append(phrases["plan_psychoeducation"])
+    return " ".join(parts)
+
+
+def _note(case: Case, disorders: Sequence[str], plan: str) -> str:
+    headings = ladder_phrases()["note_headings"]
+    blocks: list[str] = []
+    for name, text in case.ehr.sections():
+        if "." in name:
+            continue
+        blocks.append(f"{headings.get(name, name)}: {text}")
+    if case.ehr.mental_status_exam is not None:
+        mse = " ".join(f"{k.replace('_', ' ').capitalize()}: {v.rstrip('.')}." for k, v in case.ehr.mental_status_exam.items())
+        blocks.append(f"{headings['mental_status_exam']}: {mse}")
+    if case.ehr.risk_assessment is not None:
+        risk = " ".join(f"{v.rstrip('.')}." for _, v in case.ehr.risk_assessment.items())
+        blocks.append(f"{headings['risk_assessment']}: {risk}")
+    reference = [normalize_code(c) for c in case.diagnosis.codes]
+    lines = []
+    for i, code in enumerate(reference):
+        evidence = _evidence_terms(case, code)
+        because = f", given {', '.join(evidence)} in the history" if evidence else ", based on the history"
+        lead = "The presentation is consistent with" if i == 0 else "There is also evidence of"
+        lines.append(f"{lead} {_disorder_name(code, case)} ({code}){because}.")
+    others = [d for d in disorders if normalize_code(d.split()[0]) not in reference]
+    for entry in others:
+        code = normalize_code(entry.split()[0])
+        lines.append(f"{_disorder_name(code, case)} ({code}) was considered but is less likely, because the history does not explain the whole picture.")
+    blocks.append(f"{headings['assessment']}: " + " ".join(lines))
+    blocks.append(f"{headings['plan']}: {plan}")
+    return "\n".join(blocks)
+
+
+def exemplary_chart(case: Case) -> Chart:
+    """A good chart for ``case``, written from its record: the top rung of every ladder."""
+    turns = _interview(case)
+    exams = tuple(case.indicated_exams)
+    results = tuple((name, case.exam(name).result) for name in exams if case.exam(name) is not None)
+    reference = [normalize_code(c) for c in case.diagnosis.codes]
+    disorders = tuple(f"{c} {_disorder_name(c, case)}" for c in reference + _differentials(case))
+    plan = _plan(case)
+    return Chart(
+        turns=turns,
+        exams=exams,
+        exam_results=results,
+        note=_note(case, disorders, plan),
+        categories=tuple(case.diagnosis.categories),
+        disorders=disorders,
+        treatment=plan,
+    )
+
+
+# --- the degradations ----------------------------------------------------------------------------
+
+
+def _chunks(indices: Sequence[int], parts: int) -> list[list[int]]:
+    """``indices`` cut into at most ``parts`` consecutive, non-empty chunks."""
+    parts = max(1, min(parts, len(indices)))
+    size, extra = divmod(len(indices), parts)
+    out, start = [], 0
+    for p in range(parts):
+        end = start + size + (1 if p < extra else 0)
+        out.append(list(indices[start:end]))
+        start = end
+    return out
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in split_sentences(text.replace("?", "? ")) if s.strip()] or [text]
+
+
+def strip_warmth(utterance: str) -> str:
+    """The utterance without its empathic, validating or reflective sentences."""
+    cues = load_cues()
+    kept = []
+    for sentence in _sentences(utterance):
+        stemmed = [stem(t) for t in tokenize(sentence)]
+        if cues.empathy.any(stemmed) or cues.validation.any(stemmed) or cues.reflection.any(stemmed):
+            continue
+        kept.append(sentence)
+    return " ".join(kept).strip() or utterance
+
+
+def empathy_ladder(chart: Chart, rungs: int = 4) -> Ladder:
+    """Warm sentences stripped from more and more turns (``rungs`` steps, the last strips all)."""
+    previous = ""
+    warm = []
+    for i, turn in enumerate(chart.turns):
+        if read_utterance(turn.doctor, previous).warm:
+            warm.append(i)
+        previous = turn.patient
+    charts, steps = [chart], ["exemplary"]
+    stripped: set[int] = set()
+    for chunk in _chunks(warm, rungs):
+        stripped |= set(chunk)
+        turns = tuple(replace(t, doctor=strip_warmth(t.doctor)) if i in stripped else t for i, t in enumerate(chart.turns))
+        charts.append(replace(chart, turns=turns))
+        steps.append(f"warmth removed from {len(stripped)} of {len(warm)} warm turns")
+    return Ladder("empathy_removed", "empathy", tuple(charts), tuple(steps))
+
+
+def make_leading(utterance: str, k: int = 0) -> str:
+    """The utterance with its question rewritten as a leading one (other sentences kept)."""
+    phrases = ladder_phrases()
+    lexicon = load_lexicon()
+    sentences = _sentences(utterance)
+    target = next((i for i in range(len(sentences) - 1, -1, -1) if sentences[i].rstrip().endswith("?")), len(sentences) - 1)
+    mentions = lexicon.find(sentences[target])
+    topic = phrases["generic_topic"]
+    if mentions:
+        m = mentions[0]
+        topic = " ".join(tokenize(sentences[target])[m.start : m.end])
+    templates = phrases["leading_templates"]
+    sentences[target] = templates[k % len(templates)].format(topic=topic)
+    return " ".join(sentences)
+
+
+def leading_ladder(chart: Chart, rungs: int = 4) -> Ladder:
+    """Open questions rewritten as leading ones, more at each rung (the last rewrites all)."""
+    previous = ""
+    open_turns = []
+    for i, turn in enumerate(chart.turns):
+        if read_utterance(turn.doctor, previous).open:
+            open_turns.append(i)
+        previous = turn.patient
+    charts, steps = [chart], ["exemplary"]
+    rewritten: set[int] = set()
+    for chunk in _chunks(open_turns, rungs):
+        rewritten |= set(chunk)
+        turns = tuple(
+            replace(t, doctor=make_leading(t.doctor, i)) if i in rewritten else t for i, t in enumerate(chart.turns)
+        )
+        charts.append(replace(chart, turns=turns))
+        steps.append(f"{len(rewritten)} of {len(open_turns)} open questions made leading")
+    return Ladder("questions_leading", "professionalism", tuple(charts), tuple(steps))
+
+
+def sections_ladder(chart: Chart) -> Ladder:
+    """Note sections dropped one at a time (``section_drop_order``), down to the chief complaint."""
+    order = ladder_phrases()["section_drop_order"]
+    blocks = note_blocks(chart.note or "")
+    present = [key for key in order if any(k == key for k, _ in blocks)]
+    charts, steps = [chart], ["exemplary"]
+    dropped: set[str] = set()
+    for key in present:
+        dropped.add(key)
+        if key == "medications":
+            dropped.add("allergies")
+        note = "".join(text for k, text in blocks if k not in dropped).strip()
+        charts.append(replace(chart, note=note))
+        steps.append(f"dropped {key}")
+    return Ladder("sections_dropped", "note_quality", tuple(charts), tuple(steps))
+
+
+def differential_ladder(chart: Chart) -> Ladder:
+    """Ranked disorders removed from the end, one per rung, until the list is empty."""
+    disorders = tuple(chart.disorders or ())
+    charts, steps = [chart], ["exemplary"]
+    for n in range(len(disorders) - 1, -1, -1):
+        charts.append(replace(chart, disorders=disorders[:n]))
+        steps.append(f"{n} disorders left")
+    return Ladder("differential_emptied", "diagnostic_rigor", tuple(charts), tuple(steps))
+
+
+def _drop_sentences(text: str, phrases: Any) -> str:
+    kept = [s for s in split_sentences(text) if not phrases.any([stem(t) for t in tokenize(s)])]
+    return " ".join(kept)
+
+
+def unsafe_plan_ladder(case: Case, chart: Chart) -> Ladder:
+    """The plan losing its safety measures, then its follow-up, then gaining a drug unsafe for the
+    reference diagnosis (``drugs.json`` ``unsafe_with``), then losing its first-line drugs."""
+    cues = load_cues()
+    guideline = case_guideline(case)
+    plan = chart.treatment or ""
+    charts, steps = [chart], ["exemplary"]
+    no_safety = _drop_sentences(plan, cues.safety_actions)
+    charts.append(replace(chart, treatment=no_safety))
+    steps.append("safety measures removed")
+    no_follow = _drop_sentences(no_safety, cues.follow_up)
+    charts.append(replace(chart, treatment=no_follow))
+    steps.append("follow-up removed")
+    if guideline.unsafe:
+        drug = sorted(guideline.unsafe)[0]
+        with_unsafe = f"{no_follow} Also start {drug}."
+        charts.append(replace(chart, treatment=with_unsafe))
+        steps.append(f"unsafe drug added: {drug}")
+        formulary = load_formulary()
+        kept = [
+            s
+            for s in split_sentences(with_unsafe)
+            if not ({d.name for d in formulary.drugs_in(s)} & guideline.first_line)
+        ]
+        charts.append(replace(chart, treatment=" ".join(kept)))
+        steps.append("first-line drugs removed")
+    return Ladder("unsafe_plan", "treatment_appropriateness", tuple(charts), tuple(steps))
+
+
+def build_ladders(case: Case, chart: Chart | None = None) -> list[Ladder]:
+    """The five ladders of ``case``, from ``chart`` or from :func:`exemplary_chart`."""
+    chart = chart if chart is not None else exemplary_chart(case)
+    return [
+        empathy_ladder(chart),
+        leading_ladder(chart),
+        sections_ladder(chart),
+        differential_ladder(chart),
+        unsafe_plan_ladder(case, chart),
+    ]
+
+
+@dataclass(frozen=True)
+class LadderCheck:
+    """A judge's scores down one ladder on its dimension."""
+
+    ladder: str
+    dimension: str
+    scores: tuple[float | None, ...]
+
+    @property
+    def monotone(self) -> bool:
+        """No rung scored above the rung before it, no score masked, and the last rung below the first."""
+        if any(s is None for s in self.scores) or len(self.scores) < 2:
+            return False
+        pairs = zip(self.scores, self.scores[1:])
+        return all(b <= a for a, b in pairs) and self.scores[-1] < self.scores[0]  # type: ignore[operator]
+
+
+def check_judge(judge: Judge, case: Case, ladders: Sequence[Ladder]) -> list[LadderCheck]:
+    """Score every rung of every ladder (one ``score_many`` call) and report each ladder."""
+    encounters = [(case, rung) for ladder in ladders for rung in ladder.rungs]
+    verdicts = judge.score_many(encounters)
+    out, i = [], 0
+    for ladder in ladders:
+        scores = tuple(verdicts[i + j][ladder.dimension] for j in range(len(ladder.rungs)))
+        i += len(ladder.rungs)
+        out.append(LadderCheck(ladder.name, ladder.dimension, scores))
+    return out

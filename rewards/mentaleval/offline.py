@@ -1,0 +1,229 @@
+"""The offline MentalEval judge: rubric scores from observable features, no model, deterministic.
+
+Each dimension is ``1 + 4 * clip(raw, 0, 1)`` where ``raw`` combines the readings of
+:mod:`.features` as below (targets and limits in ``data/cues.json`` ``limits``; ``min(1, x / t)``
+reads "x, full credit at t"):
+
+* empathy: ``0.45 * min(1, warm_share / empathic_share_target) + 0.40 * responsiveness
+  + 0.15 * min(1, variety / 3) - 0.25 * dismissive_turns`` where ``warm_share`` is the share of
+  distinct turns that are empathic, validating or reflective, and ``responsiveness`` the share of
+  the patient's emotional disclosures answered warmly in the next turn (``warm_share``'s term when
+  there were none).
+* professionalism: ``0.20 * min(1, open_share / open_share_target) + 0.20 * (1 - leading_share)
+  + 0.15 * min(1, informative_share / efficiency_target) + 0.25 * safety_topics / 3
+  + 0.20 * min(1, domains / breadth_target) - 0.3 * leading_share - 0.7 * repeated_share
+  - 1.0 * overloaded_share``.
+* note quality: ``0.30 * core_sections / 6 + 0.15 * other_sections / 6
+  + 0.20 * min(1, mse_domains / mse_domains_target) + 0.10 * risk_topics / 3
+  + 0.25 * min(1, prose_sentences / prose_sentences_target)``, then times
+  ``(1 - unsupported_claims / claims)``, where claims are the symptoms and signs the note states
+  (not negated, outside the plan) and unsupported ones are those neither the record, the patient's
+  replies nor the exam results state.
+* diagnostic rigor: ``0.30 * min(1, (n - 1) / (differential_target - 1)) + 0.30 * supported / n
+  + 0.15 * min(1, reasoning_markers / 2) + 0.10 * min(1, rule_outs / 3)
+  + 0.10 * categories_accounted / categories_named + 0.05 * [an exam tests a listed diagnosis]``
+  over the ``n`` resolved disorders (0 when none resolve).
+* treatment appropriateness: ``0.40 * concordance + 0.25 * safety + 0.15 * follow_up
+  + 0.10 * dose + 0.10 * psychoeducation - 0.5 * unsafe_drugs``; concordance is 1 for a first-line
+  drug and a first-line psychotherapy (or the one the guideline has), 0.75 for one of the two,
+  0.4 for a treatment of another reference disorder only; safety is ``min(1, actions / 2)`` when
+  the case calls for it, else 1; dose is 1 when a dose is stated or no drug proposed. A plan with an
+  unsafe drug scores at most 2.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ..chart import Chart
+from .cues import load_cues
+from .features import (
+    DiagnosisReading,
+    InterviewReading,
+    NoteReading,
+    PlanReading,
+    read_diagnosis,
+    read_interview,
+    read_note,
+    read_plan,
+    support_concepts,
+)
+from .guidelines import CaseGuideline, case_guideline
+from .judges import Judge, stage_missing
+from .rubrics import DIMENSIONS, MIN_SCORE
+
+
+def _clip(x: float) -> float:
+    return max(0.0, min(1.0, x))
+
+
+def _scale(raw: float) -> float:
+    return round(1.0 + 4.0 * _clip(raw), 3)
+
+
+def _share(part: float, whole: float) -> float:
+    return part / whole if whole else 0.0
+
+
+def empathy_score(r: InterviewReading) -> float:
+    limits = load_cues().limits
+    if r.turns == 0:
+        return MIN_SCORE
+    warm = min(1.0, _share(r.warm_turns, r.turns) / limits["empathic_share_target"])
+    responsive = _share(r.acknowledged, r.disclosures) if r.disclosures else warm
+    raw = 0.45 * warm + 0.40 * responsive + 0.15 * min(1.0, r.empathy_variety / 3) - 0.25 * r.dismissive_turns
+    return _scale(raw)
+
+
+def professionalism_score(r: InterviewReading) -> float:
+    limits = load_cues().limits
+    if r.turns == 0:
+        return MIN_SCORE
+    n = r.turns
+    raw = (
+        0.20 * min(1.0, _share(r.open_turns, n) / limits["open_share_target"])
+        + 0.20 * (1.0 - _share(r.leading_turns, n))
+        - 0.3 * _share(r.leading_turns, n)
+        + 0.15 * min(1.0, _share(r.informative_turns, n) / limits["efficiency_target"])
+        + 0.25 * len(r.safety_topics) / 3
+        + 0.20 * min(1.0, len(r.domains) / limits["breadth_target"])
+        - 0.7 * _share(r.repeated_turns, n)
+        - 1.0 * _share(r.overloaded_turns, n)
+    )
+    return _scale(raw)
+
+
+def note_quality_score(r: NoteReading) -> float:
+    cues = load_cues()
+    limits = cues.limits
+    if not r.sections and not r.prose_sentences and not r.claims:
+        return MIN_SCORE
+    core = len(cues.core_sections)
+    others = len(cues.note_sections) - core
+    raw = (
+        0.30 * len(r.core_sections) / core
+        + 0.15 * min(1.0, (len(r.sections) - len(r.core_sections)) / others)
+        + 0.20 * min(1.0, len(r.mse_domains) / limits["mse_domains_target"])
+        + 0.10 * len(r.risk_topics) / 3
+        + 0.25 * min(1.0, r.prose_sentences / limits["prose_sentences_target"])
+    )
+    if r.claims:
+        raw *= 1.0 - len(r.unsupported_claims) / r.claims
+    return _scale(raw)
+
+
+def diagnostic_rigor_score(r: DiagnosisReading) -> float:
+    limits = load_cues().limits
+    n = len(r.codes)
+    if n == 0:
+        return MIN_SCORE
+    target = max(2.0, limits["differential_target"])
+    raw = (
+        0.30 * min(1.0, (n - 1) / (target - 1))
+        + 0.30 * len(r.supported_codes) / n
+        + 0.15 * min(1.0, r.reasoning_markers / 2)
+        + 0.10 * min(1.0, r.rule_outs / 3)
+        + 0.10 * _share(r.categories_accounted, r.categories_named)
+        + 0.05 * (1.0 if r.testing_exams else 0.0)
+    )
+    return _scale(raw)
+
+
+def treatment_score(r: PlanReading) -> float:
+    drug_hit = bool(r.first_line_drugs)
+    therapy_hit = bool(r.first_line_therapies)
+    if r.guideline_has_drugs and r.guideline_has_therapies:
+        concordance = 1.0 if drug_hit and therapy_hit else 0.75 if drug_hit or therapy_hit else 0.0
+    else:
+        concordance = 1.0 if drug_hit or therapy_hit else 0.0
+    if concordance == 0.0 and (r.other_line_drugs or r.other_therapies):
+        concordance = 0.4
+    safety = min(1.0, r.safety_actions / 2) if r.safety_needed else 1.0
+    dose = 1.0 if r.dose_stated or r.drugs_proposed == 0 else 0.0
+    raw = (
+        0.40 * concordance
+        + 0.25 * safety
+        + 0.15 * (1.0 if r.follow_up else 0.0)
+        + 0.10 * dose
+        + 0.10 * (1.0 if r.psychoeducation else 0.0)
+        - 0.5 * len(r.unsafe_drugs)
+    )
+    score = _scale(raw)
+    return min(score, 2.0) if r.unsafe_drugs else score
+
+
+class OfflineJudge(Judge):
+    """Rubric scores from observable features (see the module docstring for the formulas).
+
+    Deterministic and model-free; a few milliseconds per chart. Per-case knowledge (the guideline
+    view and the record's concepts) is computed once per case and kept.
+    """
+
+    name = "offline"
+
+    def __init__(self, dimensions: Sequence[str] = DIMENSIONS, cache_size: int = 256):
+        super().__init__(dimensions)
+        self._cache: dict[int, tuple[Any, CaseGuideline, frozenset[str]]] = {}
+        self._cache_size = cache_size
+
+    def _case_view(self, case: Any) -> tuple[CaseGuideline, frozenset[str]]:
+        hit = self._cache.get(id(case))
+        if hit is not None and hit[0] is case:
+            return hit[1], hit[2]
+        if len(self._cache) >= self._cache_size:
+            self._cache.pop(next(iter(self._cache)))
+        view = (case, case_guideline(case), support_concepts(case, Chart()))
+        self._cache[id(case)] = view
+        return view[1], view[2]
+
+    def readings(self, case: Any, chart: Chart) -> dict[str, Any]:
+        """The observable readings behind each score, for explanation and debugging."""
+        guideline, record_support = self._case_view(case)
+        support = record_support | support_concepts_of_chart(chart)
+        return {
+            "interview": read_interview(chart),
+            "note": read_note(case, chart, support),
+            "diagnosis": read_diagnosis(case, chart),
+            "plan": read_plan(chart.treatment or "", guideline),
+        }
+
+    def _score_dimensions(self, case: Any, chart: Chart, dimensions: Sequence[str]) -> Mapping[str, float | None]:
+        out: dict[str, float | None] = {}
+        wanted = set(dimensions)
+        if wanted & {"empathy", "professionalism"}:
+            interview = read_interview(chart)
+            if "empathy" in wanted:
+                out["empathy"] = empathy_score(interview)
+            if "professionalism" in wanted:
+                out["professionalism"] = professionalism_score(interview)
+        if "note_quality" in wanted:
+            _, record_support = self._case_view(case)
+            out["note_quality"] = note_quality_score(read_note(case, chart, record_support | support_concepts_of_chart(chart)))
+        if "diagnostic_rigor" in wanted:
+            out["diagnostic_rigor"] = diagnostic_rigor_score(read_diagnosis(case, chart))
+        if "treatment_appropriateness" in wanted:
+            guideline, _ = self._case_view(case)
+            out["treatment_appropriateness"] = treatment_score(read_plan(chart.treatment or "", guideline))
+        return out
+
+
+def support_concepts_of_chart(chart: Chart) -> frozenset[str]:
+    """Concepts the patient's replies and the exam results state (not negated)."""
+    from mentalhospital_env.knowledge.lexicon import load_lexicon
+
+    lexicon = load_lexicon()
+    out: set[str] = set()
+    for text in list(chart.patient_replies) + [r for _, r in chart.exam_results]:
+        out |= {m.concept_id for m in lexicon.find(text) if not m.negated}
+    return frozenset(out)
+
+
+__all__ = [
+    "OfflineJudge",
+    "diagnostic_rigor_score",
+    "empathy_score",
+    "note_quality_score",
+    "professionalism_score",
+    "stage_missing",
+    "treatment_score",
+]

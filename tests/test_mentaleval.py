@@ -1,0 +1,288 @@
+"""MentalEval: rubrics as data, the offline judge's features, the LLM judge's parsing and masking,
+the jury, and every judge monotone on every calibration ladder."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mentalhospital_env.llm import ScriptedClient
+from mentalhospital_env.rewards.chart import Chart, Turn
+from mentalhospital_env.rewards.mentaleval import (
+    DIMENSIONS,
+    Jury,
+    LLMJudge,
+    OfflineJudge,
+    load_rubrics,
+    make_judge,
+    parse_score,
+)
+from mentalhospital_env.rewards.mentaleval.cues import read_cue_file
+from mentalhospital_env.rewards.mentaleval.features import note_sections, read_interview, read_utterance
+from mentalhospital_env.rewards.mentaleval.judges import Judge
+from mentalhospital_env.rewards.mentaleval.rubrics import read_rubric_file
+
+
+# --- rubrics and cue data --------------------------------------------------------------------------
+
+
+def test_five_rubrics_with_anchors_1_3_5():
+    rubrics = load_rubrics()
+    assert tuple(rubrics) == DIMENSIONS
+    for r in rubrics.values():
+        assert set(r.anchors) == {1, 3, 5}
+        assert all(len(text) > 40 for text in r.anchors.values())
+        assert "1:" in r.text() and "5:" in r.text()
+
+
+def test_malformed_rubric_file_names_the_problem():
+    raw = {"rubrics": [{"dimension": "empathy", "column": "emp", "name": "E", "stage": "interview",
+                        "question": "q", "anchors": {"1": "a", "5": "b"}}]}
+    with pytest.raises(ValueError, match=r"rubrics\[0\]\.anchors"):
+        read_rubric_file(raw)
+    raw["rubrics"][0]["anchors"] = {"1": "a", "3": "b", "5": "c"}
+    with pytest.raises(ValueError, match="no rubric for"):
+        read_rubric_file(raw)
+
+
+def test_malformed_cue_file_names_the_list():
+    with pytest.raises(ValueError, match="'empathy'"):
+        read_cue_file({"empathy": "not a list", "safety_topics": {"a": {}}, "note_sections": {"a": ["a"]},
+                       "mse_domains": {"mood": ["mood"]}, "core_sections": ["a"], "limits": {}})
+
+
+# --- reading utterances ------------------------------------------------------------------------------
+
+
+def test_open_closed_and_leading_questions():
+    assert read_utterance("How has your sleep been lately?").open
+    assert read_utterance("That sounds hard. Can you tell me more about the voices?").open
+    closed = read_utterance("Do you drink alcohol?")
+    assert not closed.open and not closed.leading
+    assert read_utterance("You haven't been drinking, have you?").leading
+    assert read_utterance("I assume you sleep fine?").leading
+    assert read_utterance("You're not thinking of hurting yourself, right?").leading
+    assert not read_utterance("You haven't been drinking, have you?").open
+
+
+def test_warmth_and_reflection_need_content():
+    assert read_utterance("I'm sorry you've been going through this. How is work?").empathic
+    assert read_utterance("It makes sense that you feel that way.").validating
+    reply = "I haven't slept properly for weeks and I keep crying at work."
+    assert read_utterance("It sounds like the crying at work and the poor sleep have worn you down.", reply).reflective
+    assert not read_utterance("It sounds like you should see someone else.", reply).reflective
+    assert read_utterance("Calm down and just answer the question.").dismissive
+
+
+def test_interview_reading_counts_repeats_overload_and_safety_topics():
+    turns = (
+        Turn("How has your mood been?", "Low, really low, I feel hopeless.", ("f1",)),
+        Turn("How has your mood been?", "Still low.", ()),
+        Turn("Any low mood, insomnia, hallucinations, voices, paranoia, drinking, drugs or suicidal thoughts?", "Some of those.", ()),
+        Turn("Have you had thoughts of ending your life?", "No.", ("f2",)),
+    )
+    r = read_interview(Chart(turns=turns))
+    assert r.repeated_turns == 1
+    assert r.overloaded_turns == 1
+    assert {"suicide", "substance"} <= set(r.safety_topics)
+    assert r.disclosures == 1 and r.acknowledged == 0
+    assert r.informative_turns == 2  # fact ids decide when the chart has them
+
+
+def test_note_sections_found_from_headings():
+    note = ("Chief complaint: low mood for two months.\nHistory of present illness: She reports poor sleep.\n"
+            "MSE: Mood 'low', affect constricted.\nRisk assessment: denies suicidal ideation.\nPlan: sertraline 50 mg.")
+    sections = note_sections(note)
+    assert list(sections) == ["chief_complaint", "history_of_present_illness", "mental_status_exam", "risk_assessment", "plan"]
+    assert sections["plan"] == "sertraline 50 mg."
+
+
+# --- parsing judge replies ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "reply, expected",
+    [
+        ("The doctor was warm.\nScore: 4", 4.0),
+        ("Reasoning... Final score is **3**.", 3.0),
+        ('{"score": 5, "reason": "excellent"}', 5.0),
+        ("I rate this 2/5 overall.", 2.0),
+        ("4 out of 5", 4.0),
+        ("3", 3.0),
+        ("Score - four", 4.0),
+        ("Score: 2. Earlier I thought Score: 4 but no. Score: 3", 3.0),
+        ("Score: 7", None),
+        ("Score: 0", None),
+        ("Score: 10", None),
+        ("I cannot judge this.", None),
+        ("", None),
+        ('{"score": 9}', None),
+    ],
+)
+def test_parse_score_examples(reply, expected):
+    assert parse_score(reply) == expected
+
+
+_TEMPLATES = ["Score: {n}", "score={n}", "Rating: {n}/5", "**Score:** {n}", "{n}/5", "{{\"score\": {n}}}", "Final rating - {n}"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Nd",), blacklist_characters="{}/"), max_size=80),
+       st.integers(1, 5), st.sampled_from(_TEMPLATES))
+def test_parse_score_finds_a_stated_score_after_any_reasoning(prefix, n, template):
+    if re.search(r"score|rating|grade|verdict|out of", prefix, re.IGNORECASE):
+        return
+    assert parse_score(prefix + "\n" + template.format(n=n)) == float(n)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz .,:!\n", max_size=120))
+def test_parse_score_gives_none_without_a_score(text):
+    if re.search(r"score|rating|grade|verdict|\b(one|two|three|four|five)\b", text):
+        return
+    assert parse_score(text) is None
+
+
+# --- the LLM judge and the jury ------------------------------------------------------------------------
+
+
+def _small_case():
+    from mentalhospital_env.rewards.mentaleval.ladders import calibration_case
+
+    return calibration_case()
+
+
+_CHART = Chart(
+    turns=(Turn("How are you feeling?", "Fantastic.", ()),),
+    note="Chief complaint: not sleeping.",
+    disorders=("F31.2",),
+    treatment="Lithium 400 mg at night.",
+)
+
+
+def test_llm_judge_batches_every_dimension_of_every_chart_in_one_call():
+    client = ScriptedClient(lambda conversation: "Score: 4")
+    judge = LLMJudge(client)
+    case = _small_case()
+    verdicts = judge.score_many([(case, _CHART), (case, _CHART), (case, Chart())])
+    assert len(client.calls) == 1
+    assert len(client.calls[0].conversations) == 10  # the empty chart asks nothing
+    assert verdicts[0] == {d: 4.0 for d in DIMENSIONS}
+    assert verdicts[2] == {d: 1.0 for d in DIMENSIONS}
+    system = client.calls[0].conversations[0][0]["content"]
+    assert "Score: N" in system and load_rubrics()["empathy"].anchors[5] in system
+
+
+def test_llm_judge_masks_failures_as_none_never_zero():
+    case = _small_case()
+    unreadable = LLMJudge(ScriptedClient(lambda c: "I would rather not say."))
+    assert unreadable.score(case, _CHART) == {d: None for d in DIMENSIONS}
+    broken = LLMJudge(ScriptedClient(["Score: 3"]))  # one reply scripted, five needed: the client raises
+    scores = broken.score(case, _CHART)
+    assert scores == {d: None for d in DIMENSIONS}
+    assert broken.last_error is not None
+    partial = LLMJudge(ScriptedClient({"transcript": "Score: 5"}, default="no idea"))
+    scores = partial.score(case, _CHART)
+    assert scores["empathy"] == 5.0 and scores["treatment_appropriateness"] is None
+
+
+class _FixedJudge(Judge):
+    def __init__(self, value):
+        super().__init__()
+        self.value = value
+
+    def _score_dimensions(self, case, chart, dimensions):
+        return {d: self.value for d in dimensions}
+
+
+def test_jury_takes_median_or_mean_of_judges_that_answered():
+    case = _small_case()
+    jury = Jury([_FixedJudge(2.0), _FixedJudge(None), _FixedJudge(5.0), _FixedJudge(4.0)])
+    assert jury.score(case, _CHART)["empathy"] == 4.0
+    assert Jury([_FixedJudge(2.0), _FixedJudge(5.0)], aggregate="mean").score(case, _CHART)["prof" "essionalism"] == 3.5
+    assert Jury([_FixedJudge(None), _FixedJudge(None)]).score(case, _CHART)["empathy"] is None
+    assert Jury([_FixedJudge(None)]).score(case, Chart())["empathy"] == 1.0  # skipped stage, not a failure
+    with pytest.raises(ValueError):
+        Jury([])
+
+
+def test_make_judge_specs():
+    assert isinstance(make_judge("offline"), OfflineJudge)
+    assert make_judge("none") is None
+    jury = make_judge("jury:offline+offline")
+    assert isinstance(jury, Jury) and len(jury.judges) == 2
+    with pytest.raises(ValueError, match="unknown judge spec"):
+        make_judge("oracle")
+
+
+# --- the offline judge and the ladders -----------------------------------------------------------------
+
+
+def test_offline_judge_scores_skipped_stages_1_and_a_good_chart_high():
+    from mentalhospital_env.rewards.mentaleval.ladders import exemplary_chart
+
+    case = _small_case()
+    judge = OfflineJudge()
+    assert judge.score(case, Chart()) == {d: 1.0 for d in DIMENSIONS}
+    scores = judge.score(case, exemplary_chart(case))
+    assert all(scores[d] >= 4.0 for d in DIMENSIONS), scores
+
+
+def test_offline_judge_penalises_dismissive_and_unsafe_and_unsupported():
+    from mentalhospital_env.rewards.mentaleval.ladders import exemplary_chart
+
+    case = _small_case()
+    good = exemplary_chart(case)
+    judge = OfflineJudge()
+    base = judge.score(case, good)
+    rude_turns = tuple(Turn("Calm down and just answer the question. " + t.doctor, t.patient, t.fact_ids) for t in good.turns)
+    assert judge.score(case, Chart(turns=rude_turns))["empathy"] < base["empathy"]
+    unsafe = Chart(treatment=good.treatment + " Start escitalopram 10 mg daily.")
+    assert judge.score(case, unsafe)["treatment_appropriateness"] <= 2.0
+    avoided = Chart(treatment=good.treatment + " Avoid escitalopram and other antidepressants.")
+    assert judge.score(case, avoided)["treatment_appropriateness"] == base["treatment_appropriateness"]
+    made_up = "He reports hearing voices, compulsions, binge eating, hair pulling and nightmares. "
+    invented = Chart(turns=good.turns, note=good.note.replace("History of present illness: ", "History of present illness: " + made_up))
+    assert judge.score(case, invented)["note_quality"] < base["note_quality"]
+
+
+def _assert_monotone(checks):
+    for check in checks:
+        assert check.monotone, (check.ladder, check.scores)
+
+
+def test_offline_judge_is_monotone_on_every_ladder_of_the_calibration_case():
+    from mentalhospital_env.rewards.mentaleval.ladders import build_ladders, check_judge
+
+    case = _small_case()
+    ladders = build_ladders(case)
+    assert [l.name for l in ladders] == ["empathy_removed", "questions_leading", "sections_dropped", "differential_emptied", "unsafe_plan"]
+    assert all(len(l.rungs) >= 4 for l in ladders), [(l.name, len(l.rungs)) for l in ladders]
+    _assert_monotone(check_judge(OfflineJudge(), case, ladders))
+
+
+def test_scripted_llm_judge_and_jury_are_monotone_on_every_ladder():
+    """The LLM judge's prompts and parsing keep a monotone reader monotone: the scripted model answers
+    each rung in a different format, worse rungs with lower scores, and the verdicts must come back to
+    the right rungs in the right order through one batched call."""
+    from mentalhospital_env.rewards.mentaleval.ladders import build_ladders, check_judge
+
+    case = _small_case()
+    ladders = build_ladders(case)
+    formats = ["Reasoning first. Score: {n}", '{{"score": {n}}}', "Overall {n}/5", "**Rating:** {n}", "Score - {n}"]
+    replies: dict[str, str] = {}
+    probe = LLMJudge(ScriptedClient(lambda c: "Score: 3"))
+    for ladder in ladders:
+        for i, rung in enumerate(ladder.rungs):
+            n = max(1, 5 - i) if i < len(ladder.rungs) - 1 else 1
+            user = probe.conversation(case, rung, ladder.dimension)[1]["content"]
+            replies.setdefault(user, formats[i % len(formats)].format(n=n))
+
+    client = ScriptedClient(lambda conversation: replies.get(conversation[-1]["content"], "Score: 3"))
+    judge = LLMJudge(client)
+    _assert_monotone(check_judge(judge, case, ladders))
+    assert len(client.calls) == 1
+    _assert_monotone(check_judge(Jury([judge, OfflineJudge()], aggregate="mean"), case, ladders))
