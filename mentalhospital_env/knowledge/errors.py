@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-class KnowledgeError(ValueError):
+class KnowledgeError(Exception):
     """A knowledge data file is wrong. The message names the file, the entry and the field.
 
     ``file``, ``entry`` and ``field`` are kept as attributes so that tests and tools can check them.

@@ -1,0 +1,217 @@
+"""Reading clinical English: negation scope, other subjects, and the lexicon's concept lookup."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mentalhospital_env.knowledge import KnowledgeError
+from mentalhospital_env.knowledge.language import (
+    has_cue,
+    is_about_other_person,
+    is_negated,
+    negated_spans,
+    negated_spans_in,
+    negation_breaks,
+    stem,
+    tokenize,
+)
+from mentalhospital_env.knowledge.lexicon import (
+    Concept,
+    Lexicon,
+    has_sensitive_concept,
+    load_lexicon,
+    read_lexicon,
+)
+
+
+def _concept(cid: str, *terms: str, kind: str = "symptom", sensitive: bool = False) -> Concept:
+    return Concept(cid, kind, "test", tuple(terms), (), ("Tell me about it?",), sensitive, ())
+
+
+def _token_index(text: str, word: str) -> int:
+    return tokenize(text).index(word)
+
+
+# ------------------------------------------------------------------------------------- negation
+
+
+def test_denies_hearing_voices_is_negated():
+    assert is_negated("denies hearing voices")
+    (m,) = [m for m in load_lexicon().find("Denies hearing voices.") if m.concept_id == "auditory_hallucinations"]
+    assert m.negated
+
+
+def test_no_plan_negates_only_the_plan():
+    text = "hears voices, no plan"
+    assert is_negated(text, _token_index(text, "plan"))
+    assert not is_negated(text, 0, 2)
+    found = {m.concept_id: m.negated for m in load_lexicon().find(text)}
+    assert found["auditory_hallucinations"] is False
+
+
+def test_a_new_clause_after_a_comma_ends_the_negation():
+    text = "no plan, hears voices at night"
+    assert is_negated(text, _token_index(text, "plan"))
+    assert not is_negated(text, _token_index(text, "voices"))
+    assert not any(m.negated for m in load_lexicon().find(text) if m.concept_id == "auditory_hallucinations")
+
+
+def test_a_listed_denial_stays_negated_across_commas():
+    text = "denies low mood, suicidal ideation or hearing voices"
+    found = {m.concept_id: m.negated for m in load_lexicon().find(text)}
+    assert found == {"low_mood": True, "suicidal_ideation": True, "auditory_hallucinations": True}
+
+
+def test_a_sentence_break_ends_the_negation():
+    text = "No suicidal ideation. Hears voices most nights."
+    found = {m.concept_id: m.negated for m in load_lexicon().find(text)}
+    assert found["suicidal_ideation"] is True and found["auditory_hallucinations"] is False
+    assert negation_breaks(text) == {3}
+
+
+def test_but_ends_the_negation():
+    text = "denies low mood but hears voices"
+    found = {m.concept_id: m.negated for m in load_lexicon().find(text)}
+    assert found == {"low_mood": True, "auditory_hallucinations": False}
+
+
+def test_pseudo_negations_do_not_negate():
+    assert not is_negated("I can't stop crying")
+    assert not is_negated("not only low but anxious too")
+    assert is_negated("I do not feel low")
+
+
+def test_a_lay_phrase_that_starts_with_the_cue_is_not_negated():
+    lex = Lexicon([_concept("insomnia", "can't sleep", "insomnia")])
+    (m,) = lex.find("I can't sleep at night")
+    assert m.concept_id == "insomnia" and not m.negated
+    (m,) = lex.find("no insomnia")
+    assert m.negated
+
+
+def test_the_window_limits_the_scope():
+    tokens = tokenize("no " + "word " * 10 + "voices")
+    (span,) = negated_spans(tokens, window=6)
+    assert span == (0, 7)
+    assert negated_spans(tokens, window=20) == [(0, 12)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(list("abcno ',.;!-") + ["not ", "denies ", "but ", "I ", "can't stop "]), max_size=40))
+def test_negated_spans_stay_inside_the_text(pieces):
+    text = "".join(pieces)
+    tokens = tokenize(text)
+    for start, end in negated_spans_in(text, tokens):
+        assert 0 <= start < end <= len(tokens)
+    assert all(0 < b < len(tokens) for b in negation_breaks(text, tokens))
+    assert is_negated(text) == bool(negated_spans_in(text, tokens))
+
+
+# ------------------------------------------------------------------------------------ subjects
+
+
+@pytest.mark.parametrize(
+    "text", ["mother had depression", "His father drank heavily", "family history of bipolar disorder", "my sister hears voices"]
+)
+def test_statements_about_another_person(text):
+    assert is_about_other_person(text)
+
+
+@pytest.mark.parametrize("text", ["I have depression", "Patient drinks daily", "hears voices at night"])
+def test_statements_about_the_patient(text):
+    assert not is_about_other_person(text)
+
+
+def test_time_cues():
+    assert has_cue("she used to drink heavily", "past_time")
+    assert has_cue("currently drinking two bottles of wine a day", "current_time")
+    assert has_cue("possible psychotic features", "uncertainty")
+
+
+# ------------------------------------------------------------------------------------- lexicon
+
+
+def test_one_concept_is_reported_once_for_overlapping_phrases():
+    lex = Lexicon([_concept("voices", "hearing voices", "voices talking", "voices")])
+    found = lex.find("I keep hearing voices talking about me")
+    assert [(m.concept_id, m.start, m.end) for m in found] == [("voices", 2, 4)]
+
+
+def test_a_phrase_inside_a_longer_phrase_of_another_concept_is_dropped():
+    lex = Lexicon([_concept("weight_gain", "weight gain"), _concept("fear_of_weight_gain", "fear of weight gain")])
+    assert [m.concept_id for m in lex.find("intense fear of weight gain")] == ["fear_of_weight_gain"]
+    assert [m.concept_id for m in lex.find("weight gain on olanzapine")] == ["weight_gain"]
+
+
+def test_overlapping_phrases_of_two_concepts_are_both_kept():
+    lex = Lexicon([_concept("a", "racing thoughts"), _concept("b", "thoughts of death")])
+    assert [m.concept_id for m in lex.find("racing thoughts of death")] == ["a", "b"]
+
+
+def test_mentions_come_in_text_order_with_stemming():
+    found = load_lexicon().find("Patient reports feeling low and hearing voices; drinks beers daily")
+    ids = [m.concept_id for m in found]
+    assert ids.index("low_mood") < ids.index("auditory_hallucinations") < ids.index("alcohol_use")
+    assert stem("voices") == stem("voice")
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from("I keep hearing voices talking low mood feeling down not no drink wine , . family".split()), max_size=25))
+def test_find_never_reports_a_concept_twice_over_one_token(words):
+    text = " ".join(words)
+    found = load_lexicon().find(text)
+    n = len(tokenize(text))
+    by_concept: dict[str, list[tuple[int, int]]] = {}
+    for m in found:
+        assert 0 <= m.start < m.end <= n
+        for s, e in by_concept.get(m.concept_id, []):
+            assert m.end <= s or e <= m.start, (text, m)
+        by_concept.setdefault(m.concept_id, []).append((m.start, m.end))
+    assert [m.start for m in found] == sorted(m.start for m in found)
+
+
+def test_the_bundled_lexicon_reads_every_file():
+    lex = load_lexicon()
+    sources = {c.source for c in lex.concepts}
+    assert {"lexicon/history.json", "lexicon/symptoms.json"} <= sources
+    history = [c for c in lex.concepts if c.source == "lexicon/history.json"]
+    assert len(history) >= 40 and all(c.kind == "history" for c in history)
+    assert lex.get("alcohol_use").kind == "history"
+    assert lex.get("low_mood").source == "lexicon/symptoms.json"
+    for cid in ("low_mood", "suicidal_ideation", "auditory_hallucinations"):
+        assert cid in lex
+
+
+def test_sensitive_concepts():
+    assert has_sensitive_concept("I have been thinking I want to die")
+    assert has_sensitive_concept("I drink a bottle of wine a night")
+    assert not has_sensitive_concept("I work as a teacher")
+
+
+def _write_lexicon(folder, name, concepts):
+    (folder / "lexicon").mkdir(exist_ok=True)
+    (folder / "lexicon" / name).write_text(json.dumps({"_about": "test", "concepts": concepts}), "utf-8")
+
+
+def _raw(cid, *terms):
+    return {"id": cid, "kind": "history", "domain": "test", "clinical_terms": list(terms), "lay_phrases": [],
+            "questions": ["Tell me?"], "sensitive": False, "categories": []}  # fmt: skip
+
+
+def test_read_lexicon_merges_files_and_refuses_duplicate_ids(tmp_path):
+    _write_lexicon(tmp_path, "a.json", [_raw("one", "first thing")])
+    _write_lexicon(tmp_path, "b.json", [_raw("two", "second thing")])
+    lex = read_lexicon(tmp_path)
+    assert {m.concept_id for m in lex.find("the first thing and the second thing")} == {"one", "two"}
+    _write_lexicon(tmp_path, "c.json", [_raw("one", "again")])
+    with pytest.raises(KnowledgeError) as info:
+        read_lexicon(tmp_path)
+    assert info.value.file == "lexicon/c.json" and info.value.field == "id" and "lexicon/a.json" in str(info.value)
+
+
+def test_read_lexicon_of_an_empty_folder_is_empty(tmp_path):
+    assert len(read_lexicon(tmp_path)) == 0
