@@ -8,8 +8,8 @@
 * ``write_cases(out, n, seed)``: the same as JSON Lines to a path or ``"-"`` (standard output);
   ``mentalhospital cases generate`` calls it.
 
-Each case gets its own random stream, seeded by ``(seed, index)``, so case ``i`` of a seed is the
-same whatever ``n`` is, and the same seed always gives byte-identical output.
+Each case gets its own random stream, seeded by ``(seed, index)``, and the principal disorders are
+planned from ``(seed, n)``: the same seed and ``n`` always give byte-identical output.
 """
 
 from __future__ import annotations
