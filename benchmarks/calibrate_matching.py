@@ -1,0 +1,162 @@
+"""Calibrate the matcher's thresholds per embedder and write the report.
+
+    python benchmarks/calibrate_matching.py                      # all three embedders, print the table
+    python benchmarks/calibrate_matching.py --write              # also write rewards/data/thresholds.json
+                                                                 # and docs/calibration.md
+    python benchmarks/calibrate_matching.py --embedders hashing  # one embedder (no heavy imports)
+
+For each embedder: the threshold chosen on the calibration half of rewards/data/match_pairs.jsonl for
+precision >= 0.95 (plain cosine, and cosine behind the negation/subject/time/direction check that the
+Matcher always applies), and precision and recall on the held-out half for the embedder alone and for
+the full pipeline (embedder proposals + the offline clinical adjudicator below the threshold).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+from mentalhospital_env.rewards.calibration import (  # noqa: E402
+    PAIR_KINDS,
+    TARGET_PRECISION,
+    EmbedderCalibration,
+    calibrate_embedder,
+    load_match_pairs,
+    pair_set_digest,
+    thresholds_document,
+)
+from mentalhospital_env.rewards.embedders import make_embedder  # noqa: E402
+
+
+def table(results: list[EmbedderCalibration]) -> str:
+    head = (
+        "| embedder | alone: threshold | alone: P | alone: R | pipeline threshold | embedder+check: P | "
+        "embedder+check: R | pipeline: P | pipeline: R |\n|---|---|---|---|---|---|---|---|---|\n"
+    )
+    rows = []
+    for r in results:
+        rows.append(
+            f"| {r.embedder} | {r.alone_threshold:.3f} | {r.alone_held_out.precision:.3f} | {r.alone_held_out.recall:.3f} "
+            f"| {r.threshold:.3f} | {r.guarded_held_out.precision:.3f} | {r.guarded_held_out.recall:.3f} "
+            f"| **{r.pipeline_held_out.precision:.3f}** | **{r.pipeline_held_out.recall:.3f}** |"
+        )
+    return head + "\n".join(rows) + "\n"
+
+
+def kind_table(results: list[EmbedderCalibration]) -> str:
+    head = "| kind | " + " | ".join(f"{r.embedder}: P / R" for r in results) + " |\n"
+    head += "|---|" + "---|" * len(results) + "\n"
+    rows = []
+    for kind in PAIR_KINDS:
+        cells = []
+        for r in results:
+            pr = r.pipeline_by_kind.get(kind)
+            if pr is None:
+                cells.append("-")
+            elif pr.true_positives + pr.false_negatives == 0:  # negatives only: report false accepts
+                cells.append(f"{pr.false_positives} false accepts of {pr.n}")
+            else:
+                cells.append(f"{pr.precision:.2f} / {pr.recall:.2f} (n={pr.n})")
+        rows.append(f"| {kind} | " + " | ".join(cells) + " |")
+    return head + "\n".join(rows) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--embedders", default="hashing,use,minilm", help="comma-separated embedder specs")
+    parser.add_argument("--write", action="store_true", help="write rewards/data/thresholds.json and docs/calibration.md")
+    parser.add_argument("--misses", action="store_true", help="print the held-out misses and false accepts")
+    args = parser.parse_args(argv)
+
+    pairs = load_match_pairs()
+    counts = {k: sum(p.kind == k for p in pairs) for k in PAIR_KINDS}
+    print(f"pair set: {len(pairs)} pairs ({sum(p.entails for p in pairs)} entailed), {counts}")
+    results = []
+    for spec in [s.strip() for s in args.embedders.split(",") if s.strip()]:
+        start = time.perf_counter()
+        embedder = make_embedder(spec)
+        load_s = time.perf_counter() - start
+        result = calibrate_embedder(embedder, pairs)
+        print(
+            f"{result.embedder}: loaded in {load_s:.1f} s, encoded {len(pairs)} pairs in {result.encode_seconds:.2f} s; "
+            f"pipeline threshold {result.threshold:.3f}; held-out pipeline P {result.pipeline_held_out.precision:.3f} "
+            f"R {result.pipeline_held_out.recall:.3f}",
+            flush=True,
+        )
+        if args.misses:
+            print("  misses:\n    " + "\n    ".join(result.misses))
+            print("  false accepts:\n    " + "\n    ".join(result.false_accepts))
+        results.append(result)
+    print()
+    print(table(results))
+    print(kind_table(results))
+    if args.write:
+        thresholds = ROOT / "rewards" / "data" / "thresholds.json"
+        existing = json.loads(thresholds.read_text()) if thresholds.exists() else {"embedders": {}}
+        document = thresholds_document(results)
+        merged = dict(existing.get("embedders", {}))
+        merged.update(document["embedders"])
+        document["embedders"] = merged
+        thresholds.write_text(json.dumps(document, indent=2) + "\n")
+        report = ROOT / "docs" / "calibration.md"
+        report.write_text(render_report(results, pairs))
+        print(f"wrote {thresholds.relative_to(ROOT)} and {report.relative_to(ROOT)}")
+    return 0
+
+
+def render_report(results: list[EmbedderCalibration], pairs) -> str:
+    counts = {k: (sum(p.kind == k and p.entails for p in pairs), sum(p.kind == k for p in pairs)) for k in PAIR_KINDS}
+    kinds = "\n".join(f"| {k} | {n} | {pos} |" for k, (pos, n) in counts.items())
+    misses = "\n".join(
+        f"### {r.embedder}\n\nMissed entailments ({len(r.misses)}):\n\n"
+        + "\n".join(f"- {m}" for m in r.misses)
+        + f"\n\nFalse accepts ({len(r.false_accepts)}):\n\n"
+        + ("\n".join(f"- {m}" for m in r.false_accepts) or "- none")
+        for r in results
+    )
+    return f"""# Matching calibration
+
+Generated by `python benchmarks/calibrate_matching.py --write` (Python {platform.python_version()}); the
+numbers below are on the **held-out** half of `rewards/data/match_pairs.jsonl`
+(sha256 `{pair_set_digest()[:16]}...`), thresholds chosen on the calibration half only.
+
+## The pair set
+
+{len(pairs)} checkpoint/utterance pairs written for psychiatry: the checkpoint as a record phrases it,
+the utterance as a patient's reply or a note sentence would. Each is labelled `entails` true/false and
+carries a `kind`; the `split` (calibration / held_out) is fixed, half each, stratified by kind and label.
+
+| kind | pairs | entailed |
+|---|---|---|
+{kinds}
+
+## Thresholds and held-out precision / recall
+
+- *alone*: plain cosine at the threshold chosen for precision >= {TARGET_PRECISION} on the calibration half
+  (at least 10 accepted pairs); when no threshold reaches the target the embedder accepts (almost) nothing.
+- *pipeline threshold*: the same rule for cosine behind the negation / subject / time-frame / direction
+  check that the Matcher applies to every pair. This is the value in `rewards/data/thresholds.json`.
+- *embedder+check*: what the embedder accepts on its own at that threshold, behind the check.
+- *pipeline*: `Matcher` with that embedder and the offline clinical adjudicator for pairs below the
+  threshold (the library's default is the hashing row).
+
+{table(results)}
+Targets for the pipeline: precision >= 0.95 and recall >= 0.85.
+
+### Pipeline per kind (held-out)
+
+{kind_table(results)}
+## Where it fails (held-out)
+
+{misses}
+"""
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,478 @@
+"""Adjudicators: does an output (a patient reply, a note sentence) entail a reference checkpoint?
+
+The embedder proposes matches above its calibrated threshold; an adjudicator decides the pairs below
+it. Three kinds:
+
+* :class:`ClinicalAdjudicator` (``"clinical"``, offline): reads both statements with the project's
+  one reader of clinical English (``knowledge.language`` and ``knowledge.lexicon``): the checkpoint's
+  lexicon concepts must appear in the output with the same negation, the same subject (the patient,
+  not a relative) and no conflicting time frame, and its remaining content words must be there too;
+  for text outside the lexicon, content-word overlap decides.
+* :class:`LLMJudge` (``"llm"``): asks a language model through :class:`mentalhospital_env.llm.LLMClient`,
+  batch first; a reply that is neither yes nor no, or a failed call, abstains (``None``).
+* :class:`Jury` (``"jury"``): the majority of several adjudicators' votes; abstentions do not vote;
+  a tie is "not entailed" (the conservative side).
+
+:func:`statement_conflict` is the check every pipeline applies to every pair, above the threshold too:
+"denies hearing voices" never covers "hears voices", "mother has depression" never covers
+"has depression", and "drank heavily years ago" never covers "currently drinks heavily".
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Sequence
+
+from mentalhospital_env.knowledge.language import (
+    clauses,
+    load_cues,
+    negated_spans_in,
+    polarity_marks,
+    stem,
+    tokenize,
+)
+from mentalhospital_env.knowledge.lexicon import load_lexicon
+
+if TYPE_CHECKING:  # the llm package is imported only where an LLM judge is built
+    from mentalhospital_env.llm import GenerationSettings, LLMClient
+
+
+
+# --- Reading a statement --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ConceptReading:
+    """A lexicon concept as a statement puts it: negated or not, whose, and when."""
+
+    concept_id: str
+    negated: bool
+    subject: str
+    time: str | None
+
+
+@dataclass(frozen=True)
+class ContentWord:
+    """A content word (stemmed): negated or not, whose, when, and the concept whose mention holds it (or ``None``)."""
+
+    stem: str
+    negated: bool
+    subject: str
+    time: str | None
+    concept_id: str | None = None
+
+
+@dataclass(frozen=True)
+class StatementReading:
+    """What the clinical adjudicator reads in a statement."""
+
+    text: str
+    concepts: tuple[ConceptReading, ...]
+    words: tuple[ContentWord, ...]
+    polarity: frozenset[tuple[str, str, int]]
+
+    @property
+    def concept_ids(self) -> frozenset[str]:
+        return frozenset(c.concept_id for c in self.concepts)
+
+    @property
+    def stems(self) -> frozenset[str]:
+        return frozenset(w.stem for w in self.words)
+
+
+@lru_cache(maxsize=65536)
+def read_statement(text: str) -> StatementReading:
+    """Concepts, content words, negation, subject, time frame and directional words of a statement (cached)."""
+    cues = load_cues()
+    tokens = tokenize(text)
+    mentions = load_lexicon().find(text)
+    inside = {j for m in mentions for j in range(m.start, m.end)}
+    # A cue inside a concept's own phrase ("no energy", "can't sleep") is part of the phrase, not a negation.
+    negations = [(s, e) for s, e in negated_spans_in(text, tokens) if s not in inside]
+    cue_tokens = {s for s, _ in negated_spans_in(text, tokens)}
+    parts = clauses(text)
+
+    def clause_of(i: int):
+        for part in parts:
+            if part.start <= i < part.end:
+                return part
+        return None
+
+    def concept_start(i: int) -> int:
+        return min(m.start for m in mentions if m.start <= i < m.end)
+
+    def negated_at(i: int) -> bool:
+        # The cue itself must come before the word: the lay phrase "can't sleep" is not a negated "sleep".
+        return any(s < i < e for s, e in negations)
+
+    statement_time = _statement_time(parts)
+    concepts: list[ConceptReading] = []
+    concept_at: dict[int, str] = {}
+    for mention in mentions:
+        part = clause_of(mention.start)
+        concepts.append(
+            ConceptReading(
+                mention.concept_id,
+                negated_at(mention.start),
+                part.subject if part else "patient",
+                (part.time if part and part.time else statement_time),
+            )
+        )
+        for j in range(mention.start, mention.end):
+            concept_at.setdefault(j, mention.concept_id)
+    words: list[ContentWord] = []
+    for i, token in enumerate(tokens):
+        if i in cue_tokens or token in cues.function_words or not token[0].isalnum():
+            continue
+        part = clause_of(i)
+        negated = negated_at(concept_start(i)) if i in concept_at else negated_at(i)
+        words.append(
+            ContentWord(
+                stem(token),
+                negated,
+                part.subject if part else "patient",
+                (part.time if part and part.time else statement_time),
+                concept_at.get(i),
+            )
+        )
+    return StatementReading(text, tuple(concepts), tuple(words), polarity_marks(text))
+
+
+def _statement_time(parts) -> str | None:
+    times = {p.time for p in parts if p.time is not None}
+    return times.pop() if len(times) == 1 else None
+
+
+def same_stem(a: str, b: str) -> bool:
+    """Whether two stems name the same word: equal, or differing only in a final ``e``
+    (``tak``/``take``), or sharing a long prefix (``concentrat``/``concentration``, ``depress``/``depression``)."""
+    if a == b or a + "e" == b or b + "e" == a:
+        return True
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    if len(short) < 4 or not short[0].isalpha():
+        return False
+    if long_.startswith(short) and len(long_) - len(short) <= 2:
+        return True
+    common = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        common += 1
+    return common >= 5 and common >= 0.8 * len(short)
+
+
+def _times_conflict(a: str | None, b: str | None) -> bool:
+    return a is not None and b is not None and a != b
+
+
+# --- The check applied to every pair ---------------------------------------------------------------
+
+
+def statement_conflict(checkpoint: str, output: str) -> str | None:
+    """Why ``output`` cannot entail ``checkpoint`` (negation, subject, time or direction), or ``None``.
+
+    Only what the two statements share is compared: a concept or content word in both must have the
+    same negation and subject, and no past-versus-current conflict; a directional word on the same
+    attribute must point the same way (``poor sleep`` against ``sleeping too much``).
+    """
+    c = read_statement(checkpoint)
+    o = read_statement(output)
+    for cc in c.concepts:
+        found = [oc for oc in o.concepts if oc.concept_id == cc.concept_id]
+        if not found:
+            continue
+        if not any(oc.negated == cc.negated for oc in found):
+            return f"negation differs on {cc.concept_id}"
+        if not any(oc.negated == cc.negated and oc.subject == cc.subject for oc in found):
+            return f"subject differs on {cc.concept_id}"
+        if all(_times_conflict(oc.time, cc.time) for oc in found if oc.negated == cc.negated):
+            return f"time frame differs on {cc.concept_id}"
+    shared = 0
+    negation_clash = subject_clash = time_clash = 0
+    for cw in c.words:
+        found = [ow for ow in o.words if same_stem(ow.stem, cw.stem)]
+        if not found:
+            continue
+        shared += 1
+        if not any(ow.negated == cw.negated for ow in found):
+            negation_clash += 1
+        elif not any(ow.subject == cw.subject for ow in found):
+            subject_clash += 1
+        elif all(_times_conflict(ow.time, cw.time) for ow in found):
+            time_clash += 1
+    # Words shared by chance ("work", "sleep") should not veto on their own when most agree.
+    if shared:
+        if negation_clash * 2 >= shared:
+            return "negation differs on the shared content"
+        if subject_clash * 2 >= shared:
+            return "subject differs on the shared content"
+        if time_clash * 2 >= shared:
+            return "time frame differs on the shared content"
+    for axis, attribute, sign in c.polarity:
+        for o_axis, o_attribute, o_sign in o.polarity:
+            if not attribute or not same_stem(attribute, o_attribute):
+                continue
+            if axis == o_axis and o_sign == -sign:
+                return f"direction differs on {attribute}"
+            # "poor concentration" against "concentration has improved": a state against a change the other way
+            if "change" in (axis, o_axis) and axis != o_axis and o_sign == -sign:
+                return f"direction differs on {attribute}"
+    # Directions on different words of a shared topic: one sign on an axis against the other sign.
+    if shared or (c.concept_ids & o.concept_ids):
+        for axis in {m[0] for m in c.polarity}:
+            c_signs = {m[2] for m in c.polarity if m[0] == axis}
+            o_signs = {m[2] for m in o.polarity if m[0] == axis}
+            if len(c_signs) == 1 and len(o_signs) == 1 and c_signs != o_signs:
+                return f"direction differs on the {axis} axis"
+    return None
+
+
+# --- Adjudicators ----------------------------------------------------------------------------------
+
+
+class Adjudicator(ABC):
+    """Decides entailment for pairs below the embedder's threshold: True, False, or None (abstain)."""
+
+    name: str = "adjudicator"
+
+    @abstractmethod
+    def judge_many(self, pairs: Sequence[tuple[str, str]]) -> list[bool | None]:
+        """One verdict per ``(checkpoint, output)`` pair, in order."""
+
+    def judge(self, checkpoint: str, output: str) -> bool | None:
+        return self.judge_many([(checkpoint, output)])[0]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"
+
+
+class ClinicalAdjudicator(Adjudicator):
+    """The offline rule-based clinical adjudicator.
+
+    A pair is entailed when :func:`statement_conflict` finds nothing and the output carries at least
+    ``min_share`` of the checkpoint's weighted content (:meth:`carried_share`). Never abstains.
+    """
+
+    name = "clinical"
+
+    def __init__(self, min_share: float = 0.45):
+        if not 0 < min_share <= 1:
+            raise ValueError(f"clinical adjudicator min_share must lie in (0, 1], got {min_share}")
+        self.min_share = min_share
+
+    def judge_many(self, pairs: Sequence[tuple[str, str]]) -> list[bool | None]:
+        return [self.entailed(c, o) for c, o in pairs]
+
+    def carried_share(self, checkpoint: str, output: str) -> float:
+        """Share of the checkpoint's content the output carries, each word weighted by :func:`word_weight`.
+
+        A word is carried when the output has the same stem, or when the word belongs to a concept
+        mention of the checkpoint and the output mentions that concept with the same negation and
+        subject (``auditory hallucinations`` is carried by ``I hear voices``).
+        """
+        c = read_statement(checkpoint)
+        o = read_statement(output)
+        carried_concepts = {
+            cc.concept_id
+            for cc in c.concepts
+            if any(oc.concept_id == cc.concept_id and oc.negated == cc.negated and oc.subject == cc.subject for oc in o.concepts)
+        }
+        seen: list[str] = []
+        total = carried = 0.0
+        for w in c.words:
+            if any(same_stem(w.stem, t) for t in seen):
+                continue
+            seen.append(w.stem)
+            weight = word_weight(w.stem)
+            total += weight
+            if (w.concept_id is not None and w.concept_id in carried_concepts) or any(
+                same_stem(w.stem, ow.stem) for ow in o.words
+            ):
+                carried += weight
+        return carried / total if total else 0.0
+
+    def entailed(self, checkpoint: str, output: str) -> bool:
+        if statement_conflict(checkpoint, output) is not None:
+            return False
+        return self.carried_share(checkpoint, output) >= self.min_share
+
+
+@lru_cache(maxsize=1)
+def _lexicon_document_frequency() -> tuple[dict[str, int], int]:
+    """In how many lexicon concepts (terms, lay phrases and questions) each content stem occurs."""
+    words = load_cues().function_words
+    counts: dict[str, int] = {}
+    lexicon = load_lexicon()
+    for concept in lexicon.concepts:
+        seen = {stem(t) for text in (*concept.terms, *concept.questions) for t in tokenize(text) if t not in words}
+        for s in seen:
+            counts[s] = counts.get(s, 0) + 1
+    return counts, len(lexicon.concepts)
+
+
+@lru_cache(maxsize=65536)
+def word_weight(word_stem: str) -> float:
+    """How specific a content word is: ``1 + log((N + 1) / (df + 1))`` over the lexicon's N concepts.
+
+    Words many concepts use (``sleep``, ``time``) weigh less than rare ones (``hallucination``,
+    ``trazodone``); a word outside the lexicon counts as occurring in one concept; numbers weigh 0.5.
+    """
+    import math
+
+    if word_stem[:1].isdigit():
+        return 0.5
+    counts, n = _lexicon_document_frequency()
+    df = max(1, counts.get(word_stem, 1))
+    return 1.0 + math.log((n + 1) / (df + 1))
+
+
+JUDGE_SYSTEM_PROMPT = (
+    "You check psychiatric records. Given a reference checkpoint about a patient and a statement "
+    "(a patient's reply or a sentence of a clinical note), decide whether the statement conveys the "
+    "checkpoint: the same finding, about the patient (not a relative), with the same polarity (a denial "
+    "does not convey a symptom, and a symptom does not convey its denial) and no conflicting time frame "
+    "(past versus current). Lay wording of a clinical term counts. Answer with one word: yes or no."
+)
+
+_YES = re.compile(r"^\W*(yes|y|true|entailed|entails|correct|1)\b", re.IGNORECASE)
+_NO = re.compile(r"^\W*(no|n|false|not entailed|does not|incorrect|0)\b", re.IGNORECASE)
+_ANSWER = re.compile(r"\b(?:answer|verdict|decision)\s*[:=]\s*\**\s*(yes|no|true|false)\b", re.IGNORECASE)
+
+
+def parse_yes_no(reply: str) -> bool | None:
+    """Read a judge's yes or no; ``None`` when the reply says neither (or both) clearly.
+
+    Accepts ``Yes.``, ``**No**``, ``answer: yes``, ``True``, a reasoning block followed by a final
+    answer, and JSON such as ``{"entailed": true}``.
+    """
+    if not isinstance(reply, str):
+        return None
+    text = re.sub(r"<think>.*?</think>", " ", reply, flags=re.DOTALL | re.IGNORECASE).strip()
+    json_answer = re.search(r'"(?:entailed|entails|answer|verdict)"\s*:\s*"?(true|false|yes|no)"?', text, re.IGNORECASE)
+    if json_answer:
+        return json_answer.group(1).lower() in ("true", "yes")
+    labelled = _ANSWER.findall(text)
+    if labelled:
+        return labelled[-1].lower() in ("yes", "true")
+    first = text.splitlines()[0] if text else ""
+    if _YES.match(first) and not _NO.match(first):
+        return True
+    if _NO.match(first):
+        return False
+    words = re.findall(r"\b(yes|no)\b", text.lower())
+    if words and len(set(words)) == 1:
+        return words[0] == "yes"
+    if words:  # several: the last one is the conclusion
+        return words[-1] == "yes"
+    return None
+
+
+class LLMJudge(Adjudicator):
+    """A language model asked yes or no for each pair, in one batched call.
+
+    A failed call (any exception from the client) abstains on every pair of the batch; a reply that
+    :func:`parse_yes_no` cannot read abstains on its pair. ``failures`` counts both.
+    """
+
+    def __init__(self, client: "LLMClient", settings: "GenerationSettings | None" = None, name: str | None = None):
+        from mentalhospital_env.llm import GenerationSettings
+
+        self.client = client
+        self.settings = settings or GenerationSettings(max_new_tokens=8, temperature=0.0)
+        self.name = name or f"llm:{getattr(client, 'name', 'llm')}"
+        self.failures = 0
+
+    @staticmethod
+    def conversation(checkpoint: str, output: str) -> list[dict[str, str]]:
+        return [
+            {"role": "system", "content": JUDGE_SYSTEM_PROMPT},
+            {"role": "user", "content": f"Checkpoint: {checkpoint}\nStatement: {output}\nDoes the statement convey the checkpoint?"},
+        ]
+
+    def judge_many(self, pairs: Sequence[tuple[str, str]]) -> list[bool | None]:
+        if not pairs:
+            return []
+        conversations = [self.conversation(c, o) for c, o in pairs]
+        try:
+            replies = self.client.generate(conversations, self.settings)
+        except Exception:  # a judge failure abstains; it never scores the pair or crashes an episode
+            self.failures += len(pairs)
+            return [None] * len(pairs)
+        if len(replies) != len(pairs):
+            self.failures += len(pairs)
+            return [None] * len(pairs)
+        verdicts = [parse_yes_no(r) for r in replies]
+        self.failures += sum(v is None for v in verdicts)
+        return verdicts
+
+
+class Jury(Adjudicator):
+    """The majority verdict of several adjudicators; abstentions do not vote, a tie is False, no vote abstains."""
+
+    name = "jury"
+
+    def __init__(self, members: Sequence[Adjudicator]):
+        if len(members) < 1:
+            raise ValueError("a jury needs at least one adjudicator")
+        self.members = tuple(members)
+        self.name = "jury(" + ",".join(m.name for m in self.members) + ")"
+
+    def judge_many(self, pairs: Sequence[tuple[str, str]]) -> list[bool | None]:
+        votes = [m.judge_many(pairs) for m in self.members]
+        out: list[bool | None] = []
+        for i in range(len(pairs)):
+            cast = [v[i] for v in votes if v[i] is not None]
+            if not cast:
+                out.append(None)
+                continue
+            yes = sum(cast)
+            out.append(yes * 2 > len(cast))
+        return out
+
+
+def make_adjudicator(name: str | Adjudicator | None, llm: str | Sequence[str] | "LLMClient" | None = None) -> Adjudicator | None:
+    """An adjudicator from its name: ``"clinical"``, ``"llm"``, ``"jury"`` or ``"none"``.
+
+    ``llm`` is a client, a ``make_client`` spec, or (for a jury) a list of them; a jury holds the
+    clinical adjudicator plus one LLM judge per client.
+    """
+    if name is None or isinstance(name, Adjudicator):
+        return name
+    key = name.strip().lower()
+    if key in ("none", "off", ""):
+        return None
+    if key in ("clinical", "rules", "rule-based"):
+        return ClinicalAdjudicator()
+    if key in ("llm", "jury"):
+        clients = _clients(llm)
+        if not clients:
+            raise ValueError(f"adjudicator {name!r} needs an LLM client or spec (MatcherConfig.llm)")
+        judges = [LLMJudge(c) for c in clients]
+        if key == "llm":
+            if len(judges) != 1:
+                raise ValueError("adjudicator 'llm' takes one LLM; use 'jury' for several")
+            return judges[0]
+        return Jury([ClinicalAdjudicator(), *judges])
+    raise ValueError(f"unknown adjudicator {name!r}: use 'clinical', 'llm', 'jury' or 'none'")
+
+
+def _clients(llm) -> list:
+    if llm is None:
+        return []
+    if isinstance(llm, (str, bytes)) or not isinstance(llm, Sequence):
+        llm = [llm]
+    out = []
+    for item in llm:
+        if isinstance(item, str):
+            from mentalhospital_env import llm as llm_package
+
+            make_client = getattr(llm_package, "make_client", None)
+            if make_client is None:
+                raise ValueError(f"cannot build LLM client {item!r}: mentalhospital_env.llm has no make_client yet")
+            out.append(make_client(item))
+        else:
+            out.append(item)
+    return out

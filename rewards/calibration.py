@@ -1,0 +1,270 @@
+"""Calibrating the matcher: thresholds per embedder on the labelled pair set, and the precision/recall report.
+
+The pair set (``data/match_pairs.jsonl``) holds checkpoint/utterance pairs written for psychiatry,
+each labelled ``entails`` true or false, with a ``kind`` (paraphrase, lay_vs_clinical, negation,
+polarity_flip, wrong_subject, wrong_time, unrelated_same_domain, unrelated) and a fixed ``split``
+(``calibration`` / ``held_out``, half each, stratified by kind).
+
+For each embedder this module chooses, on the calibration half:
+
+* the *embedder-alone* threshold: the lowest cosine at and above which every threshold keeps precision
+  of at least the target, with plain cosine and nothing else;
+* the *pipeline* threshold (the one :class:`~mentalhospital_env.rewards.matching.Matcher` uses, saved
+  in ``data/thresholds.json``): the same rule for the embedder's proposals that pass the negation,
+  subject, time and direction check, which always runs.
+
+It then reports precision and recall on the held-out half for the embedder alone, and for the full
+pipeline (embedder proposals plus the offline clinical adjudicator below the threshold), overall and
+per kind. ``benchmarks/calibrate_matching.py`` runs it and writes docs/calibration.md.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from .adjudication import Adjudicator, ClinicalAdjudicator, statement_conflict
+from .embedders import Embedder
+from .matching import Matcher, MatcherConfig
+
+PAIR_KINDS: tuple[str, ...] = (
+    "paraphrase",
+    "lay_vs_clinical",
+    "negation",
+    "polarity_flip",
+    "wrong_subject",
+    "wrong_time",
+    "unrelated_same_domain",
+    "unrelated",
+)
+SPLITS: tuple[str, ...] = ("calibration", "held_out")
+TARGET_PRECISION = 0.95
+
+
+class PairSetError(ValueError):
+    """A line of the pair set is malformed; the message names the file, the line and the field."""
+
+
+@dataclass(frozen=True)
+class MatchPair:
+    """One labelled pair: does ``utterance`` entail ``checkpoint``?"""
+
+    id: str
+    checkpoint: str
+    utterance: str
+    entails: bool
+    kind: str
+    split: str
+
+
+def pair_set_path() -> Path:
+    return Path(str(resources.files(__package__).joinpath("data/match_pairs.jsonl")))
+
+
+def load_match_pairs(path: str | Path | None = None, split: str | None = None) -> list[MatchPair]:
+    """The labelled pairs (the bundled set by default), optionally one split only; bad lines raise :class:`PairSetError`."""
+    path = Path(path) if path is not None else pair_set_path()
+    if split is not None and split not in SPLITS:
+        raise ValueError(f"split must be one of {SPLITS}, got {split!r}")
+    pairs: list[MatchPair] = []
+    ids: set[str] = set()
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            where = f"{path}:{number}"
+            try:
+                raw = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise PairSetError(f"{where}: not JSON ({exc.msg})") from None
+            if not isinstance(raw, dict):
+                raise PairSetError(f"{where}: a pair must be a JSON object")
+            for key, kind in (("id", str), ("checkpoint", str), ("utterance", str), ("entails", bool), ("kind", str), ("split", str)):
+                if not isinstance(raw.get(key), kind):
+                    raise PairSetError(f"{where}: field {key!r} must be {kind.__name__}, got {raw.get(key)!r}")
+            if raw["kind"] not in PAIR_KINDS:
+                raise PairSetError(f"{where}: field 'kind' is {raw['kind']!r}; expected one of {PAIR_KINDS}")
+            if raw["split"] not in SPLITS:
+                raise PairSetError(f"{where}: field 'split' is {raw['split']!r}; expected one of {SPLITS}")
+            if raw["id"] in ids:
+                raise PairSetError(f"{where}: duplicate id {raw['id']!r}")
+            if not raw["checkpoint"].strip() or not raw["utterance"].strip():
+                raise PairSetError(f"{where}: checkpoint and utterance must not be blank")
+            ids.add(raw["id"])
+            pair = MatchPair(raw["id"], raw["checkpoint"], raw["utterance"], raw["entails"], raw["kind"], raw["split"])
+            if split is None or pair.split == split:
+                pairs.append(pair)
+    return pairs
+
+
+def pair_set_digest(path: str | Path | None = None) -> str:
+    """SHA-256 of the pair set file, recorded with the thresholds."""
+    return hashlib.sha256(Path(path or pair_set_path()).read_bytes()).hexdigest()
+
+
+@dataclass(frozen=True)
+class PrecisionRecall:
+    precision: float
+    recall: float
+    true_positives: int
+    false_positives: int
+    false_negatives: int
+    n: int
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def precision_recall(predicted: Sequence[bool], labels: Sequence[bool]) -> PrecisionRecall:
+    """Precision and recall of boolean predictions (precision 1.0 when nothing is predicted)."""
+    if len(predicted) != len(labels):
+        raise ValueError(f"{len(predicted)} predictions for {len(labels)} labels")
+    tp = sum(1 for p, y in zip(predicted, labels) if p and y)
+    fp = sum(1 for p, y in zip(predicted, labels) if p and not y)
+    fn = sum(1 for p, y in zip(predicted, labels) if not p and y)
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    recall = tp / (tp + fn) if tp + fn else 1.0
+    return PrecisionRecall(precision, recall, tp, fp, fn, len(labels))
+
+
+def choose_threshold(
+    similarities: Sequence[float],
+    labels: Sequence[bool],
+    eligible: Sequence[bool] | None = None,
+    target: float = TARGET_PRECISION,
+    min_accepted: int = 10,
+) -> float:
+    """The lowest cosine threshold whose accepted pairs (eligible, cosine >= threshold) have precision >= target.
+
+    Lowering the threshold only adds pairs, so this maximises recall under the precision target. A
+    threshold must accept at least ``min_accepted`` eligible pairs, so that a handful of lucky
+    positives at the top cannot set it; when none qualifies, the result lies just above the highest
+    similarity (the embedder accepts nothing and every pair goes to the adjudicator).
+    """
+    sims = np.asarray(similarities, dtype=float)
+    y = np.asarray(labels, dtype=bool)
+    ok = np.ones_like(y) if eligible is None else np.asarray(eligible, dtype=bool)
+    if len(sims) == 0:
+        return 1.0
+    order = np.argsort(-sims, kind="stable")
+    best = float(sims.max()) + 1e-6
+    tp = fp = 0
+    i = 0
+    n = len(order)
+    while i < n:
+        value = sims[order[i]]
+        while i < n and sims[order[i]] == value:
+            j = order[i]
+            if ok[j]:
+                tp += bool(y[j])
+                fp += not bool(y[j])
+            i += 1
+        if tp + fp >= min_accepted and tp / (tp + fp) >= target:
+            best = float(value)
+    return best
+
+
+@dataclass
+class EmbedderCalibration:
+    """What calibration found for one embedder (held-out figures are on the held-out half)."""
+
+    embedder: str
+    alone_threshold: float
+    alone_held_out: PrecisionRecall
+    threshold: float
+    guarded_held_out: PrecisionRecall
+    pipeline_held_out: PrecisionRecall
+    pipeline_calibration: PrecisionRecall
+    pipeline_by_kind: dict[str, PrecisionRecall] = field(default_factory=dict)
+    misses: list[str] = field(default_factory=list)
+    false_accepts: list[str] = field(default_factory=list)
+    encode_seconds: float = 0.0
+
+
+def calibrate_embedder(
+    embedder: Embedder, pairs: Sequence[MatchPair] | None = None, adjudicator: Adjudicator | None = None, target: float = TARGET_PRECISION
+) -> EmbedderCalibration:
+    """Thresholds for ``embedder`` on the calibration half and its held-out report (see the module docstring)."""
+    import time
+
+    pairs = list(pairs if pairs is not None else load_match_pairs())
+    cal = [p for p in pairs if p.split == "calibration"]
+    held = [p for p in pairs if p.split == "held_out"]
+    if not cal or not held:
+        raise ValueError("the pair set needs both a calibration and a held-out half")
+    start = time.perf_counter()
+    sims = pair_similarities(embedder, pairs)
+    seconds = time.perf_counter() - start
+    vetoed = [statement_conflict(p.checkpoint, p.utterance) is not None for p in pairs]
+    index = {p.id: i for i, p in enumerate(pairs)}
+
+    def column(rows, values):
+        return [values[index[p.id]] for p in rows]
+
+    cal_sims, held_sims = column(cal, sims), column(held, sims)
+    cal_labels, held_labels = [p.entails for p in cal], [p.entails for p in held]
+    alone = choose_threshold(cal_sims, cal_labels, target=target)
+    guarded = choose_threshold(cal_sims, cal_labels, [not v for v in column(cal, vetoed)], target=target)
+    alone_pr = precision_recall([s >= alone for s in held_sims], held_labels)
+    guarded_pr = precision_recall(
+        [s >= guarded and not v for s, v in zip(held_sims, column(held, vetoed))], held_labels
+    )
+    matcher = Matcher(MatcherConfig(threshold=guarded), embedder=embedder, adjudicator=adjudicator or ClinicalAdjudicator())
+    decided = {p.id: matcher.entails_unit(p.checkpoint, p.utterance) for p in pairs}
+    pipeline_held = precision_recall([decided[p.id] for p in held], held_labels)
+    pipeline_cal = precision_recall([decided[p.id] for p in cal], cal_labels)
+    by_kind = {
+        kind: precision_recall([decided[p.id] for p in held if p.kind == kind], [p.entails for p in held if p.kind == kind])
+        for kind in PAIR_KINDS
+        if any(p.kind == kind for p in held)
+    }
+    misses = [f"{p.id}: {p.checkpoint} | {p.utterance}" for p in held if p.entails and not decided[p.id]]
+    false_accepts = [f"{p.id}: {p.checkpoint} | {p.utterance}" for p in held if not p.entails and decided[p.id]]
+    return EmbedderCalibration(
+        embedder.name, alone, alone_pr, guarded, guarded_pr, pipeline_held, pipeline_cal, by_kind, misses, false_accepts, seconds
+    )
+
+
+def pair_similarities(embedder: Embedder, pairs: Sequence[MatchPair]) -> list[float]:
+    """Cosine of each pair, every distinct text encoded once."""
+    texts = sorted({p.checkpoint for p in pairs} | {p.utterance for p in pairs})
+    vectors = embedder.encode(texts)
+    row = {t: i for i, t in enumerate(texts)}
+    return [float(vectors[row[p.checkpoint]] @ vectors[row[p.utterance]]) for p in pairs]
+
+
+def thresholds_document(results: Iterable[EmbedderCalibration], pair_set: str | Path | None = None) -> dict:
+    """The content of ``data/thresholds.json`` for these calibration results."""
+    embedders = {}
+    for r in results:
+        embedders[r.embedder] = {
+            "threshold": round(r.threshold, 4),
+            "alone_threshold": round(r.alone_threshold, 4),
+            "held_out": {
+                "alone": {"precision": round(r.alone_held_out.precision, 4), "recall": round(r.alone_held_out.recall, 4)},
+                "pipeline": {"precision": round(r.pipeline_held_out.precision, 4), "recall": round(r.pipeline_held_out.recall, 4)},
+            },
+        }
+    return {
+        "_about": "Cosine thresholds per embedder, calibrated for precision >= 0.95 on the calibration half of "
+        "match_pairs.jsonl (benchmarks/calibrate_matching.py; report in docs/calibration.md). 'threshold' is "
+        "what Matcher uses: embedder proposals that pass the negation/subject/time/direction check. "
+        "'alone_threshold' is plain cosine with no check.",
+        "target_precision": TARGET_PRECISION,
+        "pair_set_sha256": pair_set_digest(pair_set),
+        "calibrated_on": _dt.date.today().isoformat(),
+        "embedders": embedders,
+    }
+
+
+def as_dict(result: EmbedderCalibration) -> dict:
+    return asdict(result)

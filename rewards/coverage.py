@@ -1,0 +1,226 @@
+"""Stage coverage, the study's Eq. 13, per stage: interview, exams, note.
+
+``Coverage = (1/|K|) * sum over checkpoints k of 1[k is entailed by the output]``, with the
+chief-complaint / mental-status breakdown of the study's Table 3 (and a share for every checkpoint
+group the case has: ``chief_complaint``, ``mental_status``, ``history``, ``risk``, ``other``).
+
+* Interview: the output is the patient's replies. :class:`InterviewCoverage` updates incrementally:
+  each reply is checked against the checkpoints still uncovered only, so a step's cost does not grow
+  with the transcript; the result equals batch coverage of all replies at once.
+* Note: the note's sentences against the note checkpoints (:func:`note_coverage`).
+* Exams: the indicated exams against the names the doctor ordered, aliases resolved through the
+  knowledge base (:func:`exam_coverage`).
+
+The ``chart_*`` helpers take ``(case, chart)`` as every scorer does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+
+from mentalhospital_env.cases.model import CHECKPOINT_GROUPS, Case, Checkpoint
+
+from .matching import CheckpointMatch, Matcher, output_units
+
+if TYPE_CHECKING:
+    from .chart import Chart
+
+STAGES: tuple[str, ...] = ("interview", "exam", "note")
+
+
+@dataclass(frozen=True)
+class StageCoverage:
+    """Coverage of one stage: the score, what was covered by what, and the share per checkpoint group."""
+
+    stage: str
+    score: float
+    checkpoints: tuple[Checkpoint, ...]
+    matched: Mapping[str, CheckpointMatch] = field(default_factory=dict)
+
+    @property
+    def covered_ids(self) -> frozenset[str]:
+        return frozenset(self.matched)
+
+    def breakdown(self) -> dict[str, float]:
+        """Share covered per checkpoint group present in the case (``chief_complaint``, ``mental_status`` ...)."""
+        return group_shares(self.checkpoints, self.covered_ids)
+
+
+def group_shares(checkpoints: Sequence[Checkpoint], covered: Iterable[str]) -> dict[str, float]:
+    """Covered share of each group that has checkpoints, in the order of ``CHECKPOINT_GROUPS``."""
+    covered = set(covered)
+    out: dict[str, float] = {}
+    for group in CHECKPOINT_GROUPS:
+        members = [c for c in checkpoints if c.group == group]
+        if members:
+            out[group] = sum(c.id in covered for c in members) / len(members)
+    return out
+
+
+class InterviewCoverage:
+    """Incremental interview coverage of one case: feed the patient's replies one by one.
+
+    ``update(reply)`` returns the ids newly covered by that reply; ``score`` and ``breakdown()`` give
+    the state so far. Checkpoint embeddings are computed once, at construction.
+    """
+
+    stage = "interview"
+
+    def __init__(self, case: Case, matcher: Matcher | None = None, checkpoints: Sequence[Checkpoint] | None = None):
+        self.case = case
+        self.matcher = matcher or default_matcher()
+        self.checkpoints: tuple[Checkpoint, ...] = tuple(checkpoints if checkpoints is not None else case.checkpoints.interview)
+        self.matcher.embedder.encode([c.text for c in self.checkpoints])  # warm the cache once
+        self._matched: dict[str, CheckpointMatch] = {}
+        self._units = 0
+        self.replies = 0
+
+    def update(self, patient_reply: str) -> tuple[str, ...]:
+        """Check one reply against the still-uncovered checkpoints; the ids it newly covers, in checkpoint order."""
+        if not isinstance(patient_reply, str):
+            raise TypeError(f"patient reply must be str, got {type(patient_reply).__name__}")
+        self.replies += 1
+        units = output_units(patient_reply)
+        if not units:
+            return ()
+        open_ = [c for c in self.checkpoints if c.id not in self._matched]
+        found = self.matcher.match([c.text for c in open_], units, [c.id for c in open_], unit_offset=self._units)
+        self._units += len(units)
+        new = tuple(m.checkpoint_id for m in found if m is not None)
+        for m in found:
+            if m is not None:
+                self._matched[m.checkpoint_id] = m
+        return new
+
+    def extend(self, replies: Iterable[str]) -> tuple[str, ...]:
+        """Feed several replies; every id newly covered, in order."""
+        out: list[str] = []
+        for reply in replies:
+            out.extend(self.update(reply))
+        return tuple(out)
+
+    @property
+    def score(self) -> float:
+        return len(self._matched) / len(self.checkpoints) if self.checkpoints else 0.0
+
+    @property
+    def covered_ids(self) -> frozenset[str]:
+        return frozenset(self._matched)
+
+    def breakdown(self) -> dict[str, float]:
+        return group_shares(self.checkpoints, self._matched)
+
+    def result(self) -> StageCoverage:
+        return StageCoverage(self.stage, self.score, self.checkpoints, MappingProxyType(dict(self._matched)))
+
+
+def note_coverage(case: Case, note: str | Sequence[str] | None, matcher: Matcher | None = None) -> StageCoverage:
+    """Coverage of the note checkpoints by the note's sentences (0 when no note was written)."""
+    checkpoints = case.checkpoints.note
+    if not note:
+        return StageCoverage("note", 0.0, checkpoints, MappingProxyType({}))
+    result = (matcher or default_matcher()).coverage(checkpoints, note)
+    return StageCoverage("note", result.score, checkpoints, result.matched)
+
+
+def interview_coverage(case: Case, replies: Sequence[str], matcher: Matcher | None = None) -> StageCoverage:
+    """Batch interview coverage of all replies at once (equal to feeding them to :class:`InterviewCoverage`)."""
+    checkpoints = case.checkpoints.interview
+    units: list[str] = []
+    for reply in replies:
+        units.extend(output_units(reply))
+    result = (matcher or default_matcher()).coverage(checkpoints, units)
+    return StageCoverage("interview", result.score, checkpoints, result.matched)
+
+
+@dataclass(frozen=True)
+class ExamCoverage:
+    """Exam coverage: the share of indicated exams that the doctor ordered, and which names matched."""
+
+    score: float
+    indicated: tuple[str, ...]
+    ordered: tuple[str, ...]
+    matched: Mapping[str, str]  # indicated exam -> the ordered name that matched it
+
+    @property
+    def missed(self) -> tuple[str, ...]:
+        return tuple(e for e in self.indicated if e not in self.matched)
+
+
+@lru_cache(maxsize=4096)
+def exam_key(name: str) -> str:
+    """The canonical key of an exam name: the knowledge base's exam when it resolves, else the folded name."""
+    folded = " ".join(name.casefold().split())
+    resolve = _exam_resolver()
+    if resolve is not None:
+        try:
+            exam = resolve(name)
+        except Exception:  # unknown name, or a knowledge base that fails to load: fall back to the name
+            exam = None
+        if exam is not None:
+            return "kb:" + str(getattr(exam, "id", None) or getattr(exam, "name", exam)).casefold()
+    return "name:" + folded
+
+
+def _exam_resolver():
+    """``knowledge.resolve_exam`` (or ``load_knowledge().resolve_exam``) when the knowledge base offers it."""
+    from mentalhospital_env import knowledge
+
+    resolve = getattr(knowledge, "resolve_exam", None)
+    if resolve is not None:
+        return resolve
+    load = getattr(knowledge, "load_knowledge", None)
+    if load is None:
+        return None
+    try:
+        return load().resolve_exam
+    except Exception:  # a knowledge base that fails to load leaves exact-name matching
+        return None
+
+
+def exam_coverage(case: Case, ordered_exam_names: Sequence[str] | None) -> ExamCoverage:
+    """Eq. 13 for exams: indicated exams (``case.checkpoints.exam``) found among the ordered names.
+
+    Names match through ``knowledge.resolve_exam`` (so ``PHQ9`` and ``Patient Health Questionnaire-9``
+    are one exam) and otherwise case-insensitively. No indicated exams gives 0.0.
+    """
+    indicated = tuple(case.checkpoints.exam)
+    ordered = tuple(ordered_exam_names or ())
+    keys: dict[str, str] = {}
+    for name in ordered:
+        if not isinstance(name, str):
+            raise TypeError(f"ordered exam names must be str, got {type(name).__name__}")
+        keys.setdefault(exam_key(name), name)
+    matched = {e: keys[exam_key(e)] for e in indicated if exam_key(e) in keys}
+    score = len(matched) / len(indicated) if indicated else 0.0
+    return ExamCoverage(score, indicated, ordered, MappingProxyType(matched))
+
+
+# --- (case, chart) helpers for the scorers ---------------------------------------------------------
+
+_DEFAULT: list[Matcher] = []
+
+
+def default_matcher() -> Matcher:
+    """One shared offline matcher (hashing embedder, calibrated threshold, clinical adjudicator)."""
+    if not _DEFAULT:
+        _DEFAULT.append(Matcher())
+    return _DEFAULT[0]
+
+
+def chart_interview_coverage(case: Case, chart: "Chart", matcher: Matcher | None = None) -> StageCoverage:
+    """Interview coverage of a chart: the patient's replies against the interview checkpoints."""
+    return interview_coverage(case, chart.patient_replies, matcher)
+
+
+def chart_note_coverage(case: Case, chart: "Chart", matcher: Matcher | None = None) -> StageCoverage:
+    """Note coverage of a chart (0 when the note stage was skipped)."""
+    return note_coverage(case, chart.note, matcher)
+
+
+def chart_exam_coverage(case: Case, chart: "Chart") -> ExamCoverage:
+    """Exam coverage of a chart (0 when no exams were ordered)."""
+    return exam_coverage(case, chart.exams)

@@ -1,0 +1,246 @@
+"""Semantic matching of reference checkpoints against what a doctor elicited or wrote (the study's ``k ⪯ y``).
+
+A :class:`Matcher` decides whether an output entails a checkpoint in three steps:
+
+1. :func:`~mentalhospital_env.rewards.adjudication.statement_conflict` vetoes the pair when negation,
+   subject, time frame or direction disagree. This runs on every pair, above the threshold too, so
+   "denies hearing voices" never covers "hears voices".
+2. The embedder's cosine similarity accepts the pair when it reaches the embedder's threshold,
+   calibrated for precision of at least 0.95 on the project's labelled pairs (``data/thresholds.json``).
+3. Pairs below the threshold go to the adjudicator (rule-based clinical offline; an LLM judge or a jury
+   when configured). Without an adjudicator they are not entailed.
+
+Outputs are split into units (sentences); a checkpoint is covered when some unit entails it.
+``coverage`` encodes every checkpoint and every unit once, whatever the number of pairs.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from types import MappingProxyType
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from mentalhospital_env.cases.derive import split_sentences
+
+from .adjudication import Adjudicator, make_adjudicator, statement_conflict
+from .embedders import Embedder, make_embedder
+
+# Used only when thresholds.json has no entry for an embedder (a model the user named): conservative.
+UNCALIBRATED_THRESHOLD = 0.9
+
+
+@lru_cache(maxsize=1)
+def load_thresholds() -> Mapping[str, Mapping[str, Any]]:
+    """Calibrated thresholds per embedder name, from ``data/thresholds.json`` (see docs/calibration.md)."""
+    path = resources.files(__package__).joinpath("data/thresholds.json")
+    if not path.is_file():
+        return MappingProxyType({})
+    raw = json.loads(path.read_text("utf-8"))
+    return MappingProxyType({k: MappingProxyType(v) for k, v in raw.get("embedders", {}).items()})
+
+
+def calibrated_threshold(embedder_name: str) -> float:
+    """The calibrated threshold of an embedder, or :data:`UNCALIBRATED_THRESHOLD` when it has none."""
+    entry = load_thresholds().get(embedder_name)
+    return float(entry["threshold"]) if entry else UNCALIBRATED_THRESHOLD
+
+
+@dataclass(frozen=True)
+class MatcherConfig:
+    """How a :class:`Matcher` decides entailment.
+
+    - ``embedder``: ``"hashing"`` (offline default), ``"minilm"``, ``"sentence-transformers:PATH_OR_ID"``, ``"use"``.
+    - ``threshold``: a cosine similarity, or ``"calibrated"`` (the embedder's entry in thresholds.json).
+    - ``adjudicator``: ``"clinical"`` (offline default), ``"llm"``, ``"jury"`` or ``"none"``.
+    - ``llm``: a ``make_client`` spec (or a list of them for a jury) for the LLM adjudicators.
+    - ``max_adjudicated_units``: per checkpoint, at most this many units (the most similar) go to the
+      adjudicator; ``None`` sends all. Defaults to all for the clinical adjudicator, 3 for LLM ones.
+    """
+
+    embedder: str = "hashing"
+    threshold: float | str = "calibrated"
+    adjudicator: str = "clinical"
+    llm: str | tuple[str, ...] | None = None
+    max_adjudicated_units: int | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.threshold, str):
+            if self.threshold != "calibrated":
+                raise ValueError(f"MatcherConfig.threshold must be a number or 'calibrated', got {self.threshold!r}")
+        elif not -1.0 <= float(self.threshold) <= 1.0:
+            raise ValueError(f"MatcherConfig.threshold must lie in [-1, 1], got {self.threshold!r}")
+        if self.max_adjudicated_units is not None and self.max_adjudicated_units < 1:
+            raise ValueError("MatcherConfig.max_adjudicated_units must be at least 1 or None")
+        if isinstance(self.llm, list):
+            object.__setattr__(self, "llm", tuple(self.llm))
+
+
+@dataclass(frozen=True)
+class CheckpointMatch:
+    """A checkpoint covered by one unit of the output; ``decided_by`` is ``"embedder"`` or the adjudicator's name."""
+
+    checkpoint_id: str
+    checkpoint: str
+    unit_index: int
+    unit: str
+    similarity: float
+    decided_by: str
+
+
+@dataclass(frozen=True)
+class CoverageResult:
+    """Eq. 13 for one output: ``score`` = covered / total (0.0 when there are no checkpoints).
+
+    ``matched`` maps each covered checkpoint's id to its :class:`CheckpointMatch`; ids are the
+    checkpoints' own ids, or their positions (``"0"``, ``"1"`` ...) when plain strings were given.
+    """
+
+    score: float
+    matched: Mapping[str, CheckpointMatch]
+    checkpoint_ids: tuple[str, ...]
+    units: tuple[str, ...] = field(default=(), repr=False)
+
+    @property
+    def covered(self) -> int:
+        return len(self.matched)
+
+    @property
+    def total(self) -> int:
+        return len(self.checkpoint_ids)
+
+    @property
+    def missed(self) -> tuple[str, ...]:
+        return tuple(i for i in self.checkpoint_ids if i not in self.matched)
+
+
+def checkpoint_texts(checkpoints: Sequence[Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(ids, texts) of checkpoints given as strings or objects with ``id`` and ``text`` (``Checkpoint``)."""
+    if isinstance(checkpoints, str):
+        raise TypeError("checkpoints must be a sequence of strings or Checkpoint objects, not one string")
+    ids: list[str] = []
+    texts: list[str] = []
+    for i, cp in enumerate(checkpoints):
+        if isinstance(cp, str):
+            ids.append(str(i))
+            texts.append(cp)
+        elif isinstance(getattr(cp, "text", None), str):
+            ids.append(str(getattr(cp, "id", i)))
+            texts.append(cp.text)
+        else:
+            raise TypeError(f"checkpoint {i} is {type(cp).__name__}; expected str or an object with .id and .text")
+    return tuple(ids), tuple(texts)
+
+
+def output_units(output: str | Sequence[str]) -> tuple[str, ...]:
+    """The units of an output: a string split into sentences, or a sequence of units as given (blank ones dropped)."""
+    if isinstance(output, str):
+        return tuple(s for s in split_sentences(output) if s.strip())
+    units = []
+    for i, unit in enumerate(output):
+        if not isinstance(unit, str):
+            raise TypeError(f"output unit {i} is {type(unit).__name__}, not str")
+        if unit.strip():
+            units.append(unit)
+    return tuple(units)
+
+
+class Matcher:
+    """Checkpoint entailment and coverage with an embedder, a threshold and an adjudicator.
+
+    ``Matcher()`` is the offline default: the hashing embedder at its calibrated threshold and the
+    rule-based clinical adjudicator. ``embedder`` and ``adjudicator`` override the config's names with
+    ready objects (a shared embedder keeps one cache for many matchers).
+    """
+
+    def __init__(
+        self,
+        config: MatcherConfig | None = None,
+        *,
+        embedder: Embedder | None = None,
+        adjudicator: Adjudicator | None = None,
+    ):
+        self.config = config or MatcherConfig()
+        self.embedder = embedder or make_embedder(self.config.embedder)
+        self.adjudicator = adjudicator if adjudicator is not None else make_adjudicator(self.config.adjudicator, self.config.llm)
+        if self.config.threshold == "calibrated":
+            self.threshold = calibrated_threshold(self.embedder.name)
+        else:
+            self.threshold = float(self.config.threshold)
+        if self.config.max_adjudicated_units is not None:
+            self.max_adjudicated_units: int | None = self.config.max_adjudicated_units
+        elif self.adjudicator is None or self.adjudicator.name == "clinical":
+            self.max_adjudicated_units = None
+        else:
+            self.max_adjudicated_units = 3
+
+    def __repr__(self) -> str:
+        return (
+            f"Matcher(embedder={self.embedder.name!r}, threshold={self.threshold:.3f}, "
+            f"adjudicator={self.adjudicator.name if self.adjudicator else None!r})"
+        )
+
+    def entails(self, checkpoint: str, output: str | Sequence[str]) -> bool:
+        """Whether some unit (sentence) of ``output`` entails ``checkpoint``."""
+        if not isinstance(checkpoint, str):
+            raise TypeError(f"checkpoint must be str, got {type(checkpoint).__name__}")
+        return self.match([checkpoint], output_units(output))[0] is not None
+
+    def entails_unit(self, checkpoint: str, unit: str) -> bool:
+        """Whether ``unit`` as a whole (not split) entails ``checkpoint``: what calibration measures."""
+        return self.match([checkpoint], [unit])[0] is not None
+
+    def coverage(self, checkpoints: Sequence[Any], output: str | Sequence[str]) -> CoverageResult:
+        """Eq. 13: the share of ``checkpoints`` that some unit of ``output`` entails, and which unit."""
+        ids, texts = checkpoint_texts(checkpoints)
+        units = output_units(output)
+        found = self.match(texts, units, ids)
+        matched = {m.checkpoint_id: m for m in found if m is not None}
+        score = len(matched) / len(ids) if ids else 0.0
+        return CoverageResult(score, MappingProxyType(matched), ids, units)
+
+    def match(
+        self,
+        checkpoints: Sequence[str],
+        units: Sequence[str],
+        ids: Sequence[str] | None = None,
+        unit_offset: int = 0,
+    ) -> list[CheckpointMatch | None]:
+        """For each checkpoint text, the best entailing unit (highest similarity) or ``None``.
+
+        Each text is encoded once (and cached). Every pair passes :func:`statement_conflict`; pairs at or
+        above the threshold are accepted; for each checkpoint left, its most similar units go to the
+        adjudicator in one batch. ``unit_offset`` is added to unit indices (incremental coverage).
+        """
+        ids = list(ids) if ids is not None else [str(i) for i in range(len(checkpoints))]
+        out: list[CheckpointMatch | None] = [None] * len(checkpoints)
+        if not checkpoints or not units:
+            return out
+        sims = self.embedder.encode(list(checkpoints)) @ self.embedder.encode(list(units)).T
+        pending: list[tuple[int, int]] = []
+        for i, cp in enumerate(checkpoints):
+            order = np.argsort(-sims[i], kind="stable")
+            below: list[int] = []
+            for j in order:
+                j = int(j)
+                if statement_conflict(cp, units[j]) is not None:
+                    continue
+                if sims[i, j] >= self.threshold:
+                    out[i] = CheckpointMatch(ids[i], cp, j + unit_offset, units[j], float(sims[i, j]), "embedder")
+                    break
+                below.append(j)
+            if out[i] is None and self.adjudicator is not None:
+                limit = self.max_adjudicated_units
+                pending.extend((i, j) for j in (below if limit is None else below[:limit]))
+        if pending:
+            verdicts = self.adjudicator.judge_many([(checkpoints[i], units[j]) for i, j in pending])
+            for (i, j), verdict in zip(pending, verdicts):
+                if verdict and out[i] is None:  # pending is in order of similarity per checkpoint
+                    out[i] = CheckpointMatch(
+                        ids[i], checkpoints[i], j + unit_offset, units[j], float(sims[i, j]), self.adjudicator.name
+                    )
+        return out

@@ -1,0 +1,178 @@
+"""Stage coverage (Eq. 13): incremental interview coverage, note and exam coverage, chart helpers."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mentalhospital_env.cases import load_case
+from mentalhospital_env.rewards.chart import Chart, Turn
+from mentalhospital_env.rewards.coverage import (
+    InterviewCoverage,
+    chart_exam_coverage,
+    chart_interview_coverage,
+    chart_note_coverage,
+    exam_coverage,
+    interview_coverage,
+    note_coverage,
+)
+from mentalhospital_env.rewards.embedders import HashingEmbedder
+from mentalhospital_env.rewards.matching import Matcher
+
+CASE = {
+    "case_id": "coverage-001",
+    "language": "en",
+    "demographics": {"age": 34, "sex": "female", "occupation": "accountant"},
+    "setting": "outpatient",
+    "ehr": {
+        "chief_complaint": "Low mood for three months.",
+        "history_of_present_illness": (
+            "She hears voices at night. She drinks two glasses of wine most evenings. "
+            "She has lost interest in painting."
+        ),
+        "family_history": "Her mother had depression.",
+        "mental_status_exam": {
+            "mood": "Low",
+            "affect": "Constricted, tearful at times",
+            "thought_content": "Passive death wishes, no plan or intent",
+        },
+        "risk_assessment": {"suicide": "Passive ideation, no plan, no prior attempts"},
+    },
+    "exams": [
+        {"name": "PHQ-9", "kind": "scale", "result": "19/27, moderately severe"},
+        {"name": "TSH", "kind": "lab", "result": "2.1 mIU/L (normal)"},
+        {"name": "MRI brain", "kind": "imaging", "result": "normal", "indicated": False},
+    ],
+    "diagnosis": {"categories": ["depressive"], "disorders": [{"name": "Major depressive disorder", "code": "F32.1"}]},
+    "treatment": {"plan": "Start sertraline 50 mg daily; refer for CBT; safety plan; review in two weeks."},
+}
+
+REPLIES = [
+    "I've been feeling really low for about three months now.",
+    "Yes, I hear voices at night when I'm alone.",
+    "My mother had depression too.",
+    "I drink two glasses of wine most evenings.",
+    "I don't enjoy painting anymore, I've lost interest in it.",
+    "The bus was late today.",
+    "I sometimes wish I were dead, but I have no plan.",
+    "No, I've never tried to hurt myself.",
+]
+
+
+@pytest.fixture(scope="module")
+def case():
+    return load_case(CASE)
+
+
+@pytest.fixture(scope="module")
+def matcher():
+    return Matcher()
+
+
+def test_interview_coverage_updates_incrementally(case, matcher):
+    coverage = InterviewCoverage(case, matcher)
+    assert coverage.score == 0.0
+    new = coverage.update("Yes, I hear voices at night when I'm alone.")
+    assert new == ("i-history_of_present_illness-1",)
+    assert coverage.update("Yes, I hear voices at night when I'm alone.") == ()  # already covered
+    assert coverage.update("") == ()
+    coverage.update("My mother had depression too.")
+    assert coverage.covered_ids == {"i-history_of_present_illness-1", "i-family_history-1"}
+    assert coverage.score == pytest.approx(2 / len(case.checkpoints.interview))
+
+
+def test_breakdown_has_every_group_of_the_case(case, matcher):
+    coverage = InterviewCoverage(case, matcher)
+    coverage.extend(REPLIES)
+    shares = coverage.breakdown()
+    assert set(shares) == {c.group for c in case.checkpoints.interview}
+    assert {"chief_complaint", "mental_status"} <= set(shares)
+    assert shares["chief_complaint"] == 1.0
+    for group, share in shares.items():
+        members = [c for c in case.checkpoints.interview if c.group == group]
+        assert share == pytest.approx(sum(c.id in coverage.covered_ids for c in members) / len(members))
+
+
+def test_a_denial_does_not_cover_the_symptom(case, matcher):
+    coverage = InterviewCoverage(case, matcher)
+    coverage.update("No, I don't hear voices, never.")
+    assert "i-history_of_present_illness-1" not in coverage.covered_ids
+    coverage.update("My mother hears voices at night.")  # a relative: not the patient
+    assert "i-history_of_present_illness-1" not in coverage.covered_ids
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.permutations(REPLIES), st.integers(min_value=0, max_value=len(REPLIES)))
+def test_incremental_equals_batch_in_any_order(case, matcher, replies, cut):
+    replies = list(replies)[:cut] + list(replies)[cut:]
+    incremental = InterviewCoverage(case, matcher)
+    for reply in replies:
+        incremental.update(reply)
+    batch = interview_coverage(case, replies, matcher)
+    assert incremental.covered_ids == batch.covered_ids
+    assert incremental.score == pytest.approx(batch.score)
+    assert incremental.breakdown() == batch.breakdown()
+
+
+def test_each_update_checks_only_open_checkpoints(case):
+    embedder = HashingEmbedder()
+    seen: list[list[str]] = []
+    original = embedder._embed
+    embedder._embed = lambda texts: (seen.append(list(texts)), original(texts))[1]  # type: ignore[method-assign]
+    coverage = InterviewCoverage(case, Matcher(embedder=embedder))
+    assert sorted(seen[0]) == sorted({c.text for c in case.checkpoints.interview})  # encoded once, up front
+    coverage.update("Yes, I hear voices at night when I'm alone.")
+    assert seen[1:] == [["Yes, I hear voices at night when I'm alone."]]  # only the new reply is encoded
+
+
+def test_note_coverage_and_breakdown(case, matcher):
+    note = (
+        "34-year-old woman with low mood for three months. She hears voices at night. "
+        "Mood low; affect constricted and tearful at times. Passive death wishes without plan or intent."
+    )
+    result = note_coverage(case, note, matcher)
+    assert result.stage == "note"
+    assert 0 < result.score < 1
+    assert result.breakdown()["mental_status"] > 0
+    assert note_coverage(case, None, matcher).score == 0.0
+    keywords = note_coverage(case, "depression voices wine", matcher)
+    assert keywords.score < result.score
+
+
+def test_exam_coverage_matches_names_case_insensitively(case):
+    result = exam_coverage(case, ["phq-9", "CBC", "  tsh "])
+    assert result.indicated == ("PHQ-9", "TSH")
+    assert result.score == 1.0
+    assert exam_coverage(case, ["PHQ-9"]).missed == ("TSH",)
+    assert exam_coverage(case, None).score == 0.0
+    with pytest.raises(TypeError, match="must be str"):
+        exam_coverage(case, ["PHQ-9", 7])  # type: ignore[list-item]
+
+
+def test_exam_aliases_resolve_through_the_knowledge_base(case):
+    from mentalhospital_env import knowledge
+
+    try:
+        resolve = knowledge.resolve_exam
+        knowledge.load_knowledge()
+    except AttributeError:
+        pytest.skip("knowledge.resolve_exam has not landed yet")
+    except knowledge.KnowledgeError as error:  # the knowledge base's own tests report this
+        pytest.skip(f"the knowledge base does not load: {error}")
+    assert resolve("PHQ-9") is not None
+    assert exam_coverage(case, ["Patient Health Questionnaire-9", "thyroid stimulating hormone"]).score == 1.0
+    assert exam_coverage(case, ["phq9"]).matched == {"PHQ-9": "phq9"}
+
+
+def test_chart_helpers(case, matcher):
+    chart = Chart(
+        turns=tuple(Turn(f"question {i}", reply) for i, reply in enumerate(REPLIES)),
+        exams=("PHQ-9",),
+        note="Low mood for three months; hears voices at night.",
+    )
+    interview = chart_interview_coverage(case, chart, matcher)
+    assert interview.score == pytest.approx(interview_coverage(case, REPLIES, matcher).score)
+    assert chart_exam_coverage(case, chart).score == 0.5
+    assert chart_note_coverage(case, chart, matcher).score > 0
+    assert chart_note_coverage(case, Chart(), matcher).score == 0.0

@@ -1,0 +1,268 @@
+"""Semantic matching: embedders, the clinical adjudicator, the LLM judge, the jury and the Matcher."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mentalhospital_env.llm import GenerationSettings, ScriptedClient
+from mentalhospital_env.rewards.adjudication import (
+    ClinicalAdjudicator,
+    Jury,
+    LLMJudge,
+    make_adjudicator,
+    parse_yes_no,
+    statement_conflict,
+)
+from mentalhospital_env.rewards.embedders import EmbeddingCache, HashingEmbedder, make_embedder
+from mentalhospital_env.rewards.matching import CoverageResult, Matcher, MatcherConfig
+
+
+@pytest.fixture(scope="module")
+def matcher() -> Matcher:
+    return Matcher()
+
+
+# --- embedders -------------------------------------------------------------------------------------
+
+
+def test_hashing_embedder_gives_unit_vectors_and_is_deterministic():
+    a = HashingEmbedder()
+    b = HashingEmbedder()
+    texts = ["hears voices at night", "Denies suicidal ideation.", "", "   "]
+    va, vb = a.encode(texts), b.encode(texts)
+    assert va.shape == (4, a.dimension) and va.dtype == np.float32
+    assert np.allclose(va, vb)
+    norms = np.linalg.norm(va, axis=1)
+    assert np.allclose(norms[:2], 1.0, atol=1e-5)
+    assert np.allclose(norms[2:], 0.0)  # nothing to embed: the zero vector, never NaN
+
+
+def test_hashing_embedder_ranks_related_text_above_unrelated():
+    e = HashingEmbedder()
+    assert e.similarity("hearing voices", "I hear voices") > e.similarity("hearing voices", "my appetite is fine")
+    assert e.similarity("sleep", "sleeping") > 0.3
+
+
+def test_embedding_cache_encodes_each_text_once_and_is_bounded():
+    e = HashingEmbedder(cache_size=3)
+    calls: list[list[str]] = []
+    original = e._embed
+
+    def counting(texts):
+        calls.append(list(texts))
+        return original(texts)
+
+    e._embed = counting  # type: ignore[method-assign]
+    e.encode(["a b", "a b", "c d"])
+    assert calls == [["a b", "c d"]]  # a repeated text is embedded once
+    e.encode(["c d", "a b"])
+    assert len(calls) == 1  # both cached
+    e.encode(["e f", "g h"])  # evicts the least recently used ("c d")
+    assert len(e.cache) == 3 and "c d" not in e.cache and "a b" in e.cache
+    assert e.cache.hits >= 2
+
+
+def test_embedding_cache_rejects_bad_size():
+    with pytest.raises(ValueError, match="max_size"):
+        EmbeddingCache(0)
+
+
+def test_encode_rejects_non_text():
+    with pytest.raises(TypeError, match="text 1"):
+        HashingEmbedder().encode(["ok", 3])  # type: ignore[list-item]
+
+
+def test_make_embedder_names_bad_spec():
+    assert make_embedder("hashing:256").dimension == 256
+    with pytest.raises(ValueError, match="unknown embedder"):
+        make_embedder("word2vec")
+
+
+# --- negation, polarity, subject and time frame ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Hears voices", "Denies hearing voices"),
+        ("Denies hearing voices", "I hear voices at night"),
+        ("Reports suicidal ideation", "I have never wanted to kill myself"),
+        ("Drinks alcohol daily", "I don't drink at all"),
+    ],
+)
+def test_negation_always_vetoes(matcher, checkpoint, output):
+    assert statement_conflict(checkpoint, output) is not None
+    assert not matcher.entails(checkpoint, output)
+    # also above any threshold: even a matcher that accepts every similarity refuses
+    assert not Matcher(MatcherConfig(threshold=-1.0)).entails(checkpoint, output)
+
+
+def test_negated_checkpoint_is_covered_by_a_denial(matcher):
+    assert matcher.entails("Denies suicidal ideation", "No, I have never had thoughts of wanting to kill myself.")
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [("Reports low mood", "My mother has been feeling low for years"), ("Hears voices", "My brother hears voices")],
+)
+def test_a_relative_never_covers_the_patient(matcher, checkpoint, output):
+    assert "subject" in (statement_conflict(checkpoint, output) or "")
+    assert not Matcher(MatcherConfig(threshold=-1.0)).entails(checkpoint, output)
+
+
+def test_family_history_is_covered_by_the_relative(matcher):
+    assert matcher.entails("Mother has a history of depression", "My mother had depression when I was young.")
+
+
+def test_a_background_clause_does_not_change_the_subject(matcher):
+    assert matcher.entails("Feeling low since her husband left", "I've been feeling low since my husband left.")
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [("Poor sleep", "I have been sleeping too much"), ("Low mood", "My mood has been elevated"), ("Weight loss", "I've gained a lot of weight")],
+)
+def test_polarity_flips_are_refused(checkpoint, output):
+    assert "direction" in (statement_conflict(checkpoint, output) or "")
+    assert not Matcher(MatcherConfig(threshold=-1.0)).entails(checkpoint, output)
+
+
+def test_past_does_not_cover_current():
+    checkpoint = "Currently drinking heavily"
+    output = "I used to drink heavily years ago"
+    assert "time" in (statement_conflict(checkpoint, output) or "")
+    assert not Matcher(MatcherConfig(threshold=-1.0)).entails(checkpoint, output)
+
+
+# --- adjudicators ----------------------------------------------------------------------------------
+
+
+def test_clinical_adjudicator_uses_lexicon_lay_phrases():
+    adj = ClinicalAdjudicator()
+    assert adj.judge("Auditory hallucinations", "I hear voices when nobody is around") is True
+    assert adj.judge("Auditory hallucinations", "I sleep fine") is False
+
+
+@pytest.mark.parametrize(
+    "reply, verdict",
+    [
+        ("Yes", True),
+        ("yes.", True),
+        ("**No**", False),
+        ("No, the statement is about a relative.", False),
+        ("Answer: yes", True),
+        ('{"entailed": false}', False),
+        ("<think>the patient says no... but yes it matches</think>\nYes", True),
+        ("Let me think. The checkpoint is about mood. Final answer: no", False),
+        ("I cannot tell", None),
+        ("", None),
+    ],
+)
+def test_parse_yes_no(reply, verdict):
+    assert parse_yes_no(reply) is verdict
+
+
+@given(st.text())
+@settings(max_examples=200, deadline=None)
+def test_parse_yes_no_never_raises(reply):
+    assert parse_yes_no(reply) in (True, False, None)
+
+
+def test_llm_judge_batches_and_abstains_on_unreadable_replies():
+    client = ScriptedClient(["yes", "no", "maybe?"])
+    judge = LLMJudge(client)
+    verdicts = judge.judge_many([("a", "b"), ("c", "d"), ("e", "f")])
+    assert verdicts == [True, False, None]
+    assert len(client.calls) == 1 and len(client.calls[0].conversations) == 3  # one batched call
+    assert "Checkpoint: c" in client.calls[0].conversations[1][-1]["content"]
+    assert judge.failures == 1
+
+
+def test_llm_judge_abstains_when_the_call_fails():
+    client = ScriptedClient([])  # no replies and no default: the client raises LLMError
+    judge = LLMJudge(client, GenerationSettings(max_new_tokens=4))
+    assert judge.judge_many([("a", "b"), ("c", "d")]) == [None, None]
+    assert judge.failures == 2
+
+
+def test_jury_takes_the_majority_and_ties_are_refused():
+    yes = LLMJudge(ScriptedClient(default="yes"), name="yes")
+    no = LLMJudge(ScriptedClient(default="no"), name="no")
+    broken = LLMJudge(ScriptedClient([]), name="broken")
+    assert Jury([yes, yes, no]).judge("a", "b") is True
+    assert Jury([yes, no]).judge("a", "b") is False  # tie: not entailed
+    assert Jury([yes, broken]).judge("a", "b") is True  # abstention does not vote
+    assert Jury([broken, broken]).judge("a", "b") is None
+
+
+def test_make_adjudicator_names_what_is_wrong():
+    assert make_adjudicator("clinical").name == "clinical"
+    assert make_adjudicator("none") is None
+    with pytest.raises(ValueError, match="needs an LLM"):
+        make_adjudicator("llm")
+    with pytest.raises(ValueError, match="unknown adjudicator"):
+        make_adjudicator("oracle")
+    jury = make_adjudicator("jury", [ScriptedClient(default="yes"), ScriptedClient(default="no")])
+    assert isinstance(jury, Jury) and len(jury.members) == 3
+
+
+def test_matcher_with_llm_judge_sends_only_pairs_below_threshold():
+    client = ScriptedClient(default="yes")
+    m = Matcher(MatcherConfig(adjudicator="llm", llm=None), adjudicator=LLMJudge(client))
+    # "denies" vs "hears": the veto decides before any judge is asked
+    assert not m.entails("Denies hearing voices", "I hear voices")
+    assert client.calls == []
+    assert m.entails("Reports poor concentration at work", "Work has been hard, my focus is gone")
+    assert len(client.calls) == 1
+
+
+# --- Matcher and coverage --------------------------------------------------------------------------
+
+
+def test_coverage_reports_which_unit_covered_which_checkpoint(matcher):
+    checkpoints = ["Hears voices at night", "Denies suicidal ideation", "Drinks two glasses of wine most evenings"]
+    reply = "I hear voices at night. I never think about killing myself. I sleep okay."
+    result = matcher.coverage(checkpoints, reply)
+    assert isinstance(result, CoverageResult)
+    assert set(result.matched) == {"0", "1"}
+    assert result.matched["0"].unit_index == 0 and result.matched["1"].unit_index == 1
+    assert result.score == pytest.approx(2 / 3)
+    assert result.missed == ("2",)
+
+
+def test_coverage_encodes_each_text_once(matcher):
+    e = HashingEmbedder()
+    seen: list[str] = []
+    original = e._embed
+    e._embed = lambda texts: (seen.extend(texts), original(texts))[1]  # type: ignore[method-assign]
+    m = Matcher(embedder=e)
+    checkpoints = [f"Checkpoint number {i} about sleep" for i in range(20)]
+    units = [f"I sleep badly on night {i}" for i in range(30)]
+    m.coverage(checkpoints, units)
+    assert sorted(seen) == sorted(set(checkpoints) | set(units))
+
+
+def test_coverage_of_nothing():
+    m = Matcher()
+    assert m.coverage([], "anything").score == 0.0
+    assert m.coverage(["Low mood"], "").score == 0.0
+    with pytest.raises(TypeError, match="not one string"):
+        m.coverage("Low mood", "I feel low")  # type: ignore[arg-type]
+
+
+def test_matcher_config_validation():
+    with pytest.raises(ValueError, match="threshold"):
+        MatcherConfig(threshold="high")
+    with pytest.raises(ValueError, match="threshold"):
+        MatcherConfig(threshold=2.0)
+
+
+def test_default_threshold_comes_from_the_calibration_file():
+    raw = json.loads(resources.files("mentalhospital_env.rewards").joinpath("data/thresholds.json").read_text())
+    assert Matcher().threshold == pytest.approx(raw["embedders"]["hashing"]["threshold"])
