@@ -36,6 +36,9 @@ class LanguageCues:
     pseudo_negation: tuple[tuple[str, ...], ...] = ()
     # words that open a new clause after a comma, ending a negation's scope ("no plan, hears voices")
     negation_clause_openers: frozenset[str] = frozenset()
+    # first-person words (a patient speaking) and third-person pronouns (a note, or someone else)
+    first_person: frozenset[str] = frozenset()
+    third_person: frozenset[str] = frozenset()
 
 
 def tokenize(text: str) -> list[str]:
@@ -108,6 +111,8 @@ def load_cues() -> LanguageCues:
         ),
         pseudo_negation=phrases("pseudo_negation_cues") if "pseudo_negation_cues" in raw else (),
         negation_clause_openers=frozenset(raw.get("negation_clause_openers", ())),
+        first_person=frozenset(raw.get("first_person_cues", ())),
+        third_person=frozenset(raw.get("third_person_cues", ())),
     )
 
 
@@ -250,9 +255,11 @@ def clauses(text: str) -> list[Clause]:
     """Split a statement into clauses and read each one's subject and time frame.
 
     A clause is about another person when it holds an other-subject cue (``mother``, ``family
-    history``) that no patient-subject cue (``I``, ``she``, ``patient``) precedes; a clause with
-    neither cue inherits the subject of the previous main clause. A clause that ends with a reporting
-    verb (``her husband says``) passes "patient" on: what an informant reports is about the patient.
+    history``) that no patient-subject cue (``I``, ``patient``) precedes; a clause with neither cue
+    inherits the subject of the previous main clause. Who ``he`` and ``she`` are depends on the
+    speaker: in a note (no first-person word) they are the patient; when the patient speaks (``I``,
+    ``my``) they are someone else. A clause that ends with a reporting verb (``her husband says``)
+    passes "patient" on: what an informant reports is about the patient.
     ``clauses("I have felt low since my mother died")`` gives a patient main clause and an "other"
     subordinate clause.
     """
@@ -260,17 +267,19 @@ def clauses(text: str) -> list[Clause]:
     if not tokens:
         return []
     cues = load_cues()
+    first_person = any(t in cues.first_person for t in tokens)
     starts = _clause_starts(text, tokens)
     bounds = list(zip(starts, starts[1:] + [len(tokens)]))
     out: list[Clause] = []
     inherited = "patient"
     for start, end in bounds:
         part = tokens[start:end]
-        subordinate = bool(_find(part[:2], cues.subordinate_markers)) and any(
-            s == 0 for s, _ in _find(part, cues.subordinate_markers)
-        )
+        subordinate = any(s == 0 for s, _ in _find(part, cues.subordinate_markers))
         others = [s for s, _ in _find(part, cues.other_subject)]
         selves = [s for s, _ in _find(part, cues.patient_subject)]
+        if first_person:
+            others += [i for i, t in enumerate(part) if t in cues.third_person]
+            selves = [i for i in selves if part[i] not in cues.third_person]
         if others and not (selves and min(selves) < min(others)):
             subject = "other"
         elif selves:
@@ -282,9 +291,7 @@ def clauses(text: str) -> list[Clause]:
         time = "past" if past and not current else "current" if current and not past else None
         out.append(Clause(start, end, subject, time, subordinate))
         if not subordinate:
-            reported = bool(_find(part, cues.reporting_verbs)) and any(
-                e == len(part) for _, e in _find(part, cues.reporting_verbs)
-            )
+            reported = any(e == len(part) for _, e in _find(part, cues.reporting_verbs))
             inherited = "patient" if reported else subject
     return out
 
@@ -303,8 +310,8 @@ def polarity_marks(text: str, window: int = 6) -> frozenset[tuple[str, str, int]
 
     ``polarity_marks("poor sleep")`` is ``{("amount", "sleep", -1), ("integrity", "sleep", -1)}``;
     ``"sleeping too much"`` gives ``("amount", "sleep", +1)``, so the two conflict. The attribute is
-    the nearest content word within ``window`` tokens on either side (the following one on a tie);
-    ``""`` when there is none.
+    the nearest content word within ``window`` tokens on either side (both on a tie); ``""`` when
+    there is none.
     """
     cues = load_cues()
     tokens = tokenize(text)
@@ -322,11 +329,12 @@ def polarity_marks(text: str, window: int = 6) -> frozenset[tuple[str, str, int]
     for s, e, axis, sign in directional:
         after = next((j for j in range(e, min(len(tokens), e + window)) if content(j)), None)
         before = next((j for j in range(s - 1, max(-1, s - 1 - window), -1) if content(j)), None)
-        if after is not None and (before is None or after - e + 1 <= s - before):
-            attribute = stemmed[after]
-        elif before is not None:
-            attribute = stemmed[before]
-        else:
-            attribute = ""
-        marks.add((axis, attribute, sign))
+        d_after = after - e + 1 if after is not None else None
+        d_before = s - before if before is not None else None
+        if d_after is not None and (d_before is None or d_after <= d_before):
+            marks.add((axis, stemmed[after], sign))
+        if d_before is not None and (d_after is None or d_before <= d_after):
+            marks.add((axis, stemmed[before], sign))  # both neighbours on a tie ("sleep has improved with ...")
+        if d_after is None and d_before is None:
+            marks.add((axis, "", sign))
     return frozenset(marks)
