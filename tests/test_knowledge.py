@@ -255,8 +255,9 @@ def reversed_ages(c, draw):
 
 
 def ambiguous_synonym(c, draw):
-    i, d = _pick(c["disorders"], draw)
-    other = c["disorders"][(i + 1 + draw(len(c["disorders"]) - 1)) % len(c["disorders"])]
+    i = 1 + draw(len(c["disorders"]) - 1)
+    d = c["disorders"][i]
+    other = c["disorders"][draw(i)]  # an earlier disorder already owns the name
     d["synonyms"] = list(d["synonyms"]) + [other["name"]]
     return d["code"], f"synonyms[{len(d['synonyms']) - 1}]"
 
