@@ -68,9 +68,11 @@ def cap(text: str) -> str:
 
 
 def sentence(text: str) -> str:
-    """A capitalised sentence ending in a full stop (or the punctuation it has)."""
+    """A capitalised sentence ending in a full stop (or the end punctuation it has)."""
     text = cap(text.strip())
-    return text if text[-1:] in ".!?\"')" else text + "."
+    if text[-1:] in ".!?" or text[-2:] in ('."', ".'", '?"', "!\"", "?'"):
+        return text
+    return text + "."
 
 
 def article(word: str) -> str:
@@ -319,6 +321,7 @@ class CaseComposer:
         living_options = [
             x for x in people["living_situation"][living_key]
             if (partnered == any(w in x for w in ("spouse", "partner")) or stage in ("child", "adolescent"))
+            and ("spouse" not in x or marital == "married")
             and ("adult son" not in x or age >= 45)
         ] or people["living_situation"][living_key]
         living = rng.choice(living_options)
@@ -346,22 +349,28 @@ class CaseComposer:
         demographics["education"] = education
         demographics["living_situation"] = living
         category = disorder.get("category") or category_of_code(disorder["code"])
-        informant = self._informant(rng, stage, category, setting)
+        informant = self._informant(rng, stage, category, setting, household)
         pron = self.frames["pronouns"][sex]
         return _Patient(age, sex, setting, household, demographics, pron, informant)
 
-    def _informant(self, rng: random.Random, stage: str, category: str | None, setting: str) -> str | None:
+    def _informant(self, rng: random.Random, stage: str, category: str | None, setting: str, household: Household) -> str | None:
+        """Who comes along: a parent for a child, family for a confused older person, sometimes a partner."""
         informants = self.people["informants"]
+
+        def pick(key: str) -> str | None:
+            fitting = [x for x in informants[key] if self.fit.fits(x, household)]
+            return rng.choice(fitting) if fitting else None
+
         if stage in ("child", "adolescent"):
-            return rng.choice(informants[stage])
+            return pick(stage)
         if category == "neurocognitive":
-            return rng.choice(informants["cognitive"])
+            return pick("cognitive")
         if setting == "emergency" and category in ("schizophrenia_spectrum", "bipolar") and rng.random() < 0.6:
-            return rng.choice(informants["psychosis_emergency"])
+            return pick("psychosis_emergency")
         if stage == "older" and rng.random() < 0.4:
-            return rng.choice(informants["older"])
+            return pick("older")
         if rng.random() < 0.15:
-            return rng.choice(informants["adult"])
+            return pick("adult")
         return None
 
     def _comorbidities(self, rng: random.Random, principal: Entry, patient: _Patient) -> list[Entry]:
@@ -609,7 +618,10 @@ class _Story:
         onset = fill(onset, {"duration": self.fields["duration"]})
         trimmed = re.sub(r"^(starting|beginning|began)\s+", "", onset)
         self.add_frame(section, f["onset"], Term=cap(term), term=term, onset=onset, onset_trim=trimmed)
-        precipitants = [x for x in self.presentation.get("precipitants", ()) if self.fits(x)]
+        precipitants = [
+            x for x in self.presentation.get("precipitants", ())
+            if self.fits(x) and not re.match(r"(no|none|nothing)\b", x.strip(), re.I)
+        ]
         if precipitants and rng.random() < 0.75:
             self.add_frame(section, f["precipitant"], precipitant=rng.choice(precipitants))
         elif rng.random() < 0.4:
@@ -719,9 +731,13 @@ class _Story:
         for key in MSE_KEYS:
             variants = [v for v in mse.get(key, ()) if v and v.strip()]
             section = f"mental_status_exam.{key}"
-            pick = _choose(rng, variants, lambda v: self.ok(section, v))
-            if pick is None:
+            fitting = [v for v in variants if self.ok(section, v)]
+            if not fitting:
                 continue
+            # prefer descriptors whose symptoms the history already states (a jealous delusion in the
+            # mental state of a patient whose history describes persecution reads wrong)
+            extra = [len(self._unstated_symptoms(v)) for v in fitting]
+            pick = rng.choice([v for v, e in zip(fitting, extra) if e == min(extra)])
             says = None
             if key == "mood":
                 word = pick.strip().strip("'\"").rstrip(".")
@@ -729,6 +745,11 @@ class _Story:
                     says = fill(rng.choice(self.frames["mood_says"]), {"mood": cap(word) if False else word})
                     says = sentence(says)
             self.chart.add(section, pick, says)
+
+    def _unstated_symptoms(self, text: str) -> set[str]:
+        pos, _ = self.chart.readings(text)
+        lex = self.ref.lexicon
+        return {c for c in pos - self.chart.asserted if c in lex and lex.get(c).kind != "history"}
 
     def _risk(self) -> None:
         rng, r = self.rng, self.frames["risk"]
@@ -764,19 +785,22 @@ class _Story:
                     heavy.append(substance)
         drink, drink_lay = rng.choice(s["drinks"])
         said = " ".join(f.says or "" for f in self.chart.facts).lower()
+        said += " " + " ".join(f.text for f in self.chart.facts).lower()
         for candidate, lay in s["drinks"]:  # keep the drink the patient already named
             if re.search(rf"\b{re.escape(lay.split()[0])}\b", said):
                 drink, drink_lay = candidate, lay
                 break
         numbers = {
-            "units": rng.randint(12, 40), "months": rng.randint(2, 24), "years": rng.randint(2, 20),
+            "units": rng.randint(9, 17), "months": rng.randint(2, 24), "years": rng.randint(2, 20),
             "bags": rng.randint(2, 6), "mg": rng.choice([60, 80, 120, 160, 240]), "grams": rng.randint(1, 5),
             "sessions": rng.randint(2, 5), "debt": f"{rng.randint(2, 40) * 1000:,}", "drink": drink,
             "drink_lay": drink_lay, "drink_lay_cap": cap(drink_lay), "light_units": rng.randint(2, 10),
             "cigarettes": rng.choice([5, 10, 15, 20]),
         }
         for substance in heavy:
-            self.add_frame(section, s["heavy"][substance], **numbers)
+            frames = s["heavy"][substance]
+            tied = [fr for fr in frames if len(fr) > 2 and any(re.search(rf"\b{re.escape(w)}\b", said) for w in fr[2])]
+            self.add_frame(section, [fr[:2] for fr in (tied or frames)], **numbers)
         if "alcohol" not in heavy and self.p.age >= 16:
             key = "alcohol" if rng.random() < 0.6 else "alcohol_none"
             if not self.add_frame(section, s["light"][key], **numbers):
@@ -854,7 +878,7 @@ class _Story:
             relative = rng.choice(relatives["aunt_uncle"] + relatives["grandparent"])
             wrote = self.add_frame(section, f["family_suicide"], Relative=cap(relative), relative=relative) or wrote
         if rng.random() < 0.3:
-            relative = rng.choice(relatives["parent"] + relatives["grandparent"])
+            relative = rng.choice(relatives["parent"] if self.p.age < 60 else relatives["sibling"])
             self.add_frame(section, f["family_medical"], Relative=cap(relative), relative=relative, relative_age=rng.randint(52, 78))
         if not wrote:
             self.add_frame(section, f["family_none"])
@@ -924,7 +948,8 @@ class _Story:
             if concept in self.chart.asserted:
                 continue
             term = self.ref.concept_term(concept)
-            frame = rng.choice(self.frames["denial"])
+            is_sign = concept in self.ref.lexicon and self.ref.lexicon.get(concept).kind == "sign"
+            frame = rng.choice(self.frames["denial_sign" if is_sign else "denial"])
             text = fill(frame[0], {"term": term, "Term": cap(term)})
             says = rng.choice(frame[1])
             # the denial must read as a denial of this concept, and must not deny anything the record asserts
@@ -1020,6 +1045,15 @@ class _Story:
 
     # ---------------------------------------------------------------------------- treatment
 
+    def _treated_already(self, disorder: Entry, medications: list[dict[str, str]]) -> bool:
+        """Whether a drug already in the plan is also first-line for this (comorbid) disorder."""
+        in_plan = {m["name"] for m in medications}
+        for m in disorder.get("treatment", {}).get("medications", ()):
+            drug = self.ref.drug(m["drug"])
+            if drug is not None and drug["name"] in in_plan:
+                return True
+        return False
+
     def _drug_safe(self, drug: Entry) -> bool:
         if set(drug.get("unsafe_with", ())) & set(self.codes):
             return False
@@ -1053,6 +1087,8 @@ class _Story:
                     continue
                 if any(x["name"] == drug["name"] for x in medications):
                     continue
+                if i > 0 and self._treated_already(d, medications):
+                    break
                 options.append((drug, m.get("starting_dose") or drug.get("starting_dose", "")))
             if i == 0 and self.maintenance is not None:
                 continue
