@@ -27,9 +27,10 @@ import numpy as np
 from gymnasium import spaces
 
 from mentalhospital_env.hospital.clinic import Clinic, PatientFactory, ShaperFactory
-from mentalhospital_env.hospital.encounter import Encounter, StepOutcome
+from mentalhospital_env.hospital.encounter import Encounter, StepOutcome, who_is_present
 from mentalhospital_env.hospital.record import EpisodeRecord
-from mentalhospital_env.hospital.stages import ALL_STAGES, allowed_actions
+from mentalhospital_env.hospital.actions import ActionError
+from mentalhospital_env.hospital.stages import ALL_STAGES, allowed_actions, describe_allowed
 
 #: Characters of every Text space: printable ASCII and the new line, as an ordered string.
 CHARSET: str = "".join(chr(c) for c in range(32, 127)) + "\n"
@@ -86,7 +87,7 @@ class ClinicEnv(gym.Env):
         patient_backend: Any = "offline",
         reward_config: Any = None,
         turn_budget: int = 40,
-        invalid_action_penalty: float = 0.1,
+        rewards_at_end: bool = False,
         render_mode: str | None = None,
         patient_factory: PatientFactory | None = None,
         shaper_factory: ShaperFactory | None = None,
@@ -96,7 +97,7 @@ class ClinicEnv(gym.Env):
         self.render_mode = render_mode
         self.clinic = Clinic(
             suite, case_ids, patient_variant, patient_backend, reward_config, turn_budget,
-            invalid_action_penalty, patient_factory, shaper_factory,
+            rewards_at_end, patient_factory, shaper_factory,
         )
         self.encounter: Encounter | None = None
 
@@ -105,12 +106,13 @@ class ClinicEnv(gym.Env):
     def reset(self, *, seed: int | None = None, options: Mapping[str, Any] | None = None):
         super().reset(seed=seed)
         self.encounter, outcome = self.clinic.start(self.np_random, (options or {}).get("case_id"))
+        self._begin(self.encounter)
         return self._observe(outcome), self._info(outcome)
 
     def step(self, action: Any):
         if self.encounter is None:
             raise RuntimeError("call reset() before step()")
-        outcome = self.encounter.step(self._to_doctor_action(action))
+        outcome = self._take(self.encounter, action)
         return self._observe(outcome), outcome.reward, outcome.terminated, outcome.truncated, self._info(outcome)
 
     def render(self) -> str | None:
@@ -154,7 +156,11 @@ class ClinicEnv(gym.Env):
         }
 
     # subclasses say how actions come in and observations go out
-    def _to_doctor_action(self, action: Any) -> Any:
+    def _begin(self, encounter: Encounter) -> None:
+        """A new episode has started on ``encounter``."""
+
+    def _take(self, encounter: Encounter, action: Any) -> StepOutcome:
+        """Step the encounter with the agent's action."""
         raise NotImplementedError
 
     def _observe(self, outcome: StepOutcome) -> Any:
@@ -182,8 +188,8 @@ class MentalHospitalEnv(ClinicEnv):
             }
         )
 
-    def _to_doctor_action(self, action: Any) -> Any:
-        return action
+    def _take(self, encounter: Encounter, action: Any) -> StepOutcome:
+        return encounter.step(action)
 
     def _observe(self, outcome: StepOutcome) -> dict[str, Any]:
         return {
@@ -191,6 +197,98 @@ class MentalHospitalEnv(ClinicEnv):
             "stage": np.int64(ALL_STAGES.index(outcome.stage)),
             "turn": np.int64(outcome.turn),
         }
+
+
+class MentalHospitalDiscreteEnv(ClinicEnv):
+    """``MentalHospitalDiscrete-v0``: a ``Discrete`` action over a fixed menu, a numeric observation.
+
+    The menu (``env.unwrapped.menu``, labels in ``menu.labels``) is the same for every case: interview
+    openers and every lexicon question, one order per catalog exam, note templates filled from what was
+    disclosed, one diagnosis and one treatment plan per disorder of the knowledge base (see
+    :mod:`mentalhospital_env.hospital.menu`). The observation is a float32 vector in [0, 1] of what
+    has been learned so far (names in ``env.unwrapped.feature_names``). ``info["action_mask"]``
+    (int8, one per menu entry) marks the actions allowed at this stage and not yet taken, for masked
+    policies such as sb3-contrib's ``MaskablePPO`` (``action_masks()`` returns the same).
+
+    An index out of range, or anything that is not an integer, is an invalid action (penalty, state
+    unchanged, the problem in ``info["error"]``); protocol text and mappings are accepted as in
+    ``MentalHospital-v0``.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        from mentalhospital_env.hospital.menu import Findings, default_menu
+        from mentalhospital_env.knowledge import load_knowledge
+
+        kb = load_knowledge()
+        self.lexicon = kb.lexicon
+        self.menu = default_menu()
+        self.findings = Findings([c.id for c in kb.lexicon.concepts], [e.name for e in kb.exams], self.clinic.settings.turn_budget)
+        self.feature_names = self.findings.feature_names()
+        self.action_space = spaces.Discrete(len(self.menu))
+        self.observation_space = spaces.Box(0.0, 1.0, (self.findings.size,), dtype=np.float32)
+        self._taken: set[int] = set()
+        self._mask = self.menu.mask(ALL_STAGES[0], self._taken)
+
+    def action_masks(self) -> np.ndarray:
+        """The current action mask (as ``info["action_mask"]``), for sb3-contrib's masked policies."""
+        return self._mask.copy()
+
+    def _begin(self, encounter: Encounter) -> None:
+        self._taken = set()
+        self.findings.reset(encounter.case, accompanied=who_is_present(encounter.case) is not None)
+
+    def _take(self, encounter: Encounter, action: Any) -> StepOutcome:
+        index = _menu_index(action)
+        concept = None
+        if index is None and isinstance(action, (str, Mapping)):
+            outcome = encounter.step(action)
+        elif index is None or not 0 <= index < len(self.menu):
+            what = f"got {_describe(action)}" if index is None else f"got {index}, which is out of range"
+            refusal = ActionError(
+                "bad_index",
+                f"The action must be a menu index, an integer from 0 to {len(self.menu) - 1}; {what}. "
+                + describe_allowed(encounter.stage),
+                encounter.stage,
+                allowed_actions(encounter.stage),
+            )
+            outcome = encounter.step(action, refusal)
+        else:
+            item = self.menu.items[index]
+            concept = item.concept
+            outcome = encounter.step(self.menu.action(index, self.findings, self.lexicon))
+            if outcome.action is not None and item.kind in ("ask", "order_exams"):
+                self._taken.add(index)
+        self.findings.update(outcome, encounter.chart, concept, self.lexicon)
+        return outcome
+
+    def _observe(self, outcome: StepOutcome) -> np.ndarray:
+        self._mask = self.menu.mask(outcome.stage, self._taken)
+        return self.findings.vector.copy()
+
+    def _info(self, outcome: StepOutcome) -> dict[str, Any]:
+        info = super()._info(outcome)
+        info["action_mask"] = self._mask.copy()
+        return info
+
+
+def _menu_index(action: Any) -> int | None:
+    """The integer an action stands for (Python or NumPy integer, or a one-element integer array), else ``None``."""
+    if isinstance(action, (bool, np.bool_)):
+        return None
+    if isinstance(action, (int, np.integer)):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.size == 1 and np.issubdtype(action.dtype, np.integer):
+        return int(action.reshape(()))
+    return None
+
+
+def _describe(action: Any) -> str:
+    try:
+        text = repr(action)
+    except Exception:  # a hostile __repr__ must not crash an episode
+        text = f"a {type(action).__name__}"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 # ------------------------------------------------------------------------------------- vector envs

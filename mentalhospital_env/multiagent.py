@@ -87,7 +87,7 @@ class raw_env(AECEnv):
         patient_backend: Any = "offline",
         reward_config: Any = None,
         turn_budget: int = 40,
-        invalid_action_penalty: float = 0.1,
+        rewards_at_end: bool = False,
         render_mode: str | None = None,
         external_patient: bool = False,
         patient_factory: PatientFactory | None = None,
@@ -102,7 +102,7 @@ class raw_env(AECEnv):
             patient_factory = lambda case, seed: _ExternalVoice()  # noqa: E731
         self.clinic = Clinic(
             suite, case_ids, patient_variant, patient_backend, reward_config, turn_budget,
-            invalid_action_penalty, patient_factory, shaper_factory,
+            rewards_at_end, patient_factory, shaper_factory,
         )
         if external_patient:
             self.clinic.record_settings["patient_variant"] = "external"

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from mentalhospital_env.cases import load_case
 from mentalhospital_env.hospital.actions import Ask, Vocabulary, category_aliases
 from mentalhospital_env.hospital.encounter import (
-    INVALID_ACTION,
     UNREMARKABLE,
     Encounter,
     EncounterSettings,
@@ -75,40 +74,51 @@ class Reply:
     fact_ids: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Pay:
+    reward: float
+    components: dict
+
+
 class TallyShaper:
-    """A test double: one named component per hook, and a terminal component that says how it ended."""
+    """A test double: weighted rewards with raw components, a penalty per invalid action, a final payment."""
 
     def __init__(self):
-        self.ends = []
+        self.reset()
 
     def reset(self):
-        self.ends = []
+        self.ends, self.invalid, self.exam_calls = [], [], []
 
-    def on_ask(self, turn, chart):
-        return {"disclosed": float(len(turn.fact_ids))}
+    def on_ask(self, utterance, reply, fact_ids=()):
+        return Pay(float(len(fact_ids)), {"disclosed": float(len(fact_ids))})
 
-    def on_exams(self, ordered, chart):
-        return {"exams": 0.5 * len(ordered)}
+    def on_exams(self, names, results=()):
+        self.exam_calls.append((tuple(names), tuple(results)))
+        return Pay(0.5, {"exams": float(len(names))})
 
-    def on_note(self, note, chart):
-        return {"note": 1.0}
+    def on_note(self, note):
+        return Pay(1.0, {"note": 1.0})
 
-    def on_diagnosis(self, categories, disorders, chart):
-        return {"diagnosis": 2.0 if "F32.1" in disorders else 0.0}
+    def on_diagnosis(self, categories, disorders):
+        return Pay(2.0 if "F32.1" in disorders else 0.0, {"ndcg": 1.0 if "F32.1" in disorders else 0.0})
 
-    def on_treatment(self, plan, chart):
-        return {"treatment": 1.0}
+    def on_treatment(self, plan):
+        return Pay(1.0, {"treatment": 1.0})
 
-    def on_end(self, chart, truncated):
-        self.ends.append(truncated)
-        return {"end": -1.0 if truncated else 3.0, "invalid_action": -0.01 * chart.invalid_actions}
+    def on_invalid(self, reason=""):
+        self.invalid.append(reason)
+        return Pay(-0.25, {"invalid_action": -1.0})
+
+    def finish(self, chart=None):
+        self.ends.append(chart.treatment is not None)
+        return Pay(3.0 if chart.treatment else -1.0, {"end": 1.0 if chart.treatment else -1.0, "judge": None})
 
 
-def make(budget=10, penalty=0.25):
+def make(budget=10):
     case = load_case(CASE)
     patient = KeywordPatient(case)
     shaper = TallyShaper()
-    enc = Encounter(case, patient, shaper, EncounterSettings(budget, penalty), VOCAB, {"patient": "keyword"})
+    enc = Encounter(case, patient, shaper, EncounterSettings(budget), VOCAB, {"patient": "keyword"})
     return enc, patient, shaper
 
 
@@ -148,23 +158,25 @@ def test_a_complete_encounter_through_every_stage():
     assert "- PHQ-9: 19/27" in out.text and f"- ECG: {UNREMARKABLE}" in out.text and f"- Serum ferritin: {UNREMARKABLE}" in out.text
     out = enc.step({"action": "order_exams", "exams": ["TSH", "PHQ-9"]})
     assert "- TSH: 2.1 mIU/L (normal)" in out.text and "- PHQ-9: already reported above" in out.text
-    assert out.components == {"exams": 0.5}
+    assert out.components == {"exams": 4.0} and out.reward == 0.5
     assert enc.chart.exams == ("PHQ-9", "ECG", "Serum ferritin", "TSH")
+    names, results = shaper.exam_calls[-1]  # the shaper sees every exam ordered so far and every result
+    assert names == enc.chart.exams and results[0] == ("PHQ-9", "19/27") and len(results) == 4
 
     assert enc.step("<write_note>Low mood, early waking.</write_note>").stage == "note"
     out = enc.step("<diagnose>categories: depressive | disorders: 1. F32.1; 2. F41.1</diagnose>")
     assert out.stage == "diagnosis" and out.reward == 2.0
     out = enc.step("<treat>Sertraline and CBT.</treat>")
     assert out.terminated and not out.truncated and out.stage == END
-    assert out.components == {"treatment": 1.0, "end": 3.0, "invalid_action": -0.0}
-    assert out.reward == pytest.approx(4.0) and shaper.ends == [False]
+    assert out.components == {"treatment": 1.0, "end": 1.0, "judge": None}
+    assert out.reward == pytest.approx(4.0) and shaper.ends == [True]
     chart = enc.chart
     assert chart.note == "Low mood, early waking." and chart.categories == ("depressive",)
     assert chart.disorders == ("F32.1", "F41.1") and chart.treatment == "Sertraline and CBT."
 
 
 def test_stages_can_be_skipped_but_never_revisited_and_invalid_actions_change_nothing():
-    enc, patient, _ = make()
+    enc, patient, shaper = make()
     enc.reset()
     enc.step("<diagnose>categories: depressive | disorders: F32.1</diagnose>")
     before = enc.clinical_state()
@@ -172,9 +184,10 @@ def test_stages_can_be_skipped_but_never_revisited_and_invalid_actions_change_no
         out = enc.step(bad)
         assert out.error is not None and out.action is None
         assert out.text.startswith("Invalid action: ") and "Allowed now (stage diagnosis): treat" in out.text
-        assert out.components == {INVALID_ACTION: -0.25} and out.reward == -0.25
+        assert out.components == {"invalid_action": -1.0} and out.reward == -0.25
         assert enc.clinical_state() == before
     assert patient.asked == [] and enc.chart.invalid_actions == 5 and enc.turn == 6
+    assert shaper.invalid == ["out_of_stage", "out_of_stage", "no_action", "no_action", "bad_type"]
 
 
 def test_turn_budget_truncates_and_counts_invalid_actions():
@@ -185,8 +198,8 @@ def test_turn_budget_truncates_and_counts_invalid_actions():
     out = enc.step("<ask>How do you sleep?</ask>")
     assert out.truncated and not out.terminated and out.stage == END
     assert "turn budget is spent" in out.text
-    assert out.components["end"] == -1.0 and out.components["invalid_action"] == pytest.approx(-0.01)
-    assert shaper.ends == [True]
+    assert out.components == {"disclosed": 0.0, "end": -1.0, "judge": None} and out.reward == -1.0
+    assert shaper.ends == [False]
     after = enc.step("<treat>x</treat>")
     assert after.error is not None and after.error.problem == "ended" and after.reward == 0.0 and enc.turn == 3
     record = enc.record()
@@ -202,8 +215,8 @@ def test_step_before_reset_is_a_programming_error():
 def test_settings_are_checked():
     with pytest.raises(ValueError, match="turn_budget"):
         EncounterSettings(turn_budget=0)
-    with pytest.raises(ValueError, match="invalid_action_penalty"):
-        EncounterSettings(invalid_action_penalty=-1)
+    with pytest.raises(ValueError, match="turn_budget"):
+        EncounterSettings(turn_budget=True)
 
 
 def test_reset_starts_over_and_same_inputs_give_the_same_record():
@@ -217,7 +230,7 @@ def test_reset_starts_over_and_same_inputs_give_the_same_record():
             enc.step(action)
         records.append(enc.record())
     assert records[0] == records[1]
-    assert records[0].seed == 5 and records[0].settings == {"turn_budget": 10, "invalid_action_penalty": 0.25, "patient": "keyword"}
+    assert records[0].seed == 5 and records[0].settings == {"turn_budget": 10, "rewards_at_end": False, "patient": "keyword"}
 
 
 def test_record_holds_every_step_and_round_trips_through_json():
@@ -279,3 +292,25 @@ def test_any_sequence_of_inputs_keeps_the_state_machine_sound(inputs):
     record = enc.record()
     assert EpisodeRecord.from_json(record.to_json()) == record
     assert len(record.steps) == min(len(inputs), 8) or record.terminated
+
+
+def test_rewards_at_end_pay_the_same_return_in_one_payment():
+    script = ["<ask>Have you felt empty?</ask>", "junk", "<ask>wake at four?</ask>", "<order_exams>PHQ-9</order_exams>",
+              "<order_exams>TSH</order_exams>", "<write_note>n</write_note>", "<treat>plan</treat>"]
+    totals = []
+    for at_end in (False, True):
+        case = load_case(CASE)
+        shaper = TallyShaper()
+        enc = Encounter(case, KeywordPatient(case), shaper, EncounterSettings(10, rewards_at_end=at_end), VOCAB)
+        enc.reset(seed=2)
+        outs = [enc.step(a) for a in script]
+        if at_end:
+            assert all(o.reward == 0.0 and o.components == {} for o in outs[:-1])
+        summed: dict = {}
+        for o in outs:
+            for k, v in o.components.items():
+                summed[k] = None if v is None and summed.get(k) is None else (summed.get(k) or 0.0) + (v or 0.0)
+        totals.append((sum(o.reward for o in outs), summed, shaper.invalid, shaper.exam_calls))
+    assert totals[0] == totals[1]
+    with pytest.raises(ValueError, match="rewards_at_end"):
+        EncounterSettings(rewards_at_end="yes")

@@ -58,11 +58,24 @@ def library_patient_factory(variant: str = "full", backend: Any = "offline") -> 
     return build
 
 
-def library_shaper_factory(reward_config: Any = None) -> ShaperFactory:
-    """Cases to the library's reward shapers, built from ``reward_config`` (a RewardConfig, a mapping or ``None``)."""
-    from .shaping import library_shaper
+def reward_config_from(reward_config: Any = None) -> Any:
+    """A ``rewards.shaping.RewardConfig`` from itself, a mapping of its fields or ``None`` (the defaults)."""
+    from mentalhospital_env.rewards.shaping import RewardConfig
 
-    return lambda case: library_shaper(case, reward_config)
+    if reward_config is None:
+        return RewardConfig()
+    if isinstance(reward_config, RewardConfig):
+        return reward_config
+    if isinstance(reward_config, Mapping):
+        return RewardConfig.from_dict(reward_config)
+    raise ValueError(f"reward_config must be a RewardConfig, a mapping of its fields or None, got {reward_config!r}")
+
+
+def library_shaper_factory(config: Any) -> ShaperFactory:
+    """Cases to the library's reward shapers (``rewards.shaping.RewardShaper``) under one ``RewardConfig``."""
+    from mentalhospital_env.rewards.shaping import RewardShaper
+
+    return lambda case: RewardShaper(case, config)
 
 
 def settings_value(value: Any) -> Any:
@@ -87,7 +100,8 @@ class Clinic:
       (``offline`` or an LLM client), or ``patient_factory(case, seed) -> patient`` for another simulator;
     * ``reward_config``: a ``rewards.shaping.RewardConfig`` or a mapping of its fields, or
       ``shaper_factory(case) -> shaper`` for other rewards;
-    * ``turn_budget`` and ``invalid_action_penalty``: see :class:`EncounterSettings`.
+    * ``turn_budget`` and ``rewards_at_end``: see :class:`EncounterSettings` (the invalid-action
+      penalty is a reward setting).
     """
 
     def __init__(
@@ -98,7 +112,7 @@ class Clinic:
         patient_backend: Any = "offline",
         reward_config: Any = None,
         turn_budget: int = 40,
-        invalid_action_penalty: float = 0.1,
+        rewards_at_end: bool = False,
         patient_factory: PatientFactory | None = None,
         shaper_factory: ShaperFactory | None = None,
     ):
@@ -111,14 +125,18 @@ class Clinic:
             self.case_ids: tuple[str, ...] = tuple(case_ids)
         else:
             self.case_ids = self.suite.case_ids
-        self.settings = EncounterSettings(turn_budget, invalid_action_penalty)
+        self.settings = EncounterSettings(turn_budget, rewards_at_end)
         self._patient_factory = patient_factory or library_patient_factory(patient_variant, patient_backend)
-        self._shaper_factory = shaper_factory or library_shaper_factory(reward_config)
+        custom_shaper = shaper_factory is not None
+        if shaper_factory is None:
+            reward_config = reward_config_from(reward_config)  # checked now: a bad setting fails at make time
+            shaper_factory = library_shaper_factory(reward_config)
+        self._shaper_factory = shaper_factory
         self.record_settings = {
             "suite": self.suite.name,
             "patient_variant": patient_variant if patient_factory is None else "custom",
             "patient_backend": settings_value(patient_backend) if patient_factory is None else "custom",
-            "reward_config": settings_value(reward_config) if shaper_factory is None else "custom",
+            "reward_config": "custom" if custom_shaper else settings_value(reward_config),
         }
         self._encounters: dict[str, Encounter] = {}
         default_vocabulary()  # load the knowledge base now, not on the first step

@@ -6,10 +6,14 @@ counts as one turn of the budget, valid or not, so an episode always ends: when 
 before the treatment, the encounter is ``truncated``.
 
 An invalid action (unparseable, ambiguous, empty, out of stage) never raises and leaves the clinical
-state unchanged (stage, chart, the patient, what was disclosed); it costs
-``EncounterSettings.invalid_action_penalty`` as the reward component ``invalid_action`` and its
-observation says what was wrong and what is allowed now. Only the turn counter and the chart's count
-of invalid actions move.
+state unchanged (stage, chart, the patient, what was disclosed); it costs the shaper's invalid-action
+penalty (``RewardConfig.invalid_action_penalty`` for the library's shaper) and its observation says
+what was wrong and what is allowed now. Only the turn counter and the chart's count of invalid
+actions move.
+
+Rewards come from the shaper (:class:`.roles.ShaperLike`): each step's ``reward`` is the shaper's
+weighted sum and ``components`` its named raw components (``None`` for a score that could not be
+computed); at the end the shaper's ``finish`` payment is added to the last step.
 
 The doctor sees on walking in only what a clinician would: age, sex, setting and who is present.
 """
@@ -38,12 +42,11 @@ from .actions import (
     parse_action,
 )
 from .record import EpisodeRecord, StepRecord
-from .roles import NoRewards, PatientLike, ShaperLike
+from .roles import NoReward, NoRewards, PatientLike, RewardLike, ShaperLike
 from .stages import ACTION_FORMS, END, STAGES, stage_after
 
 #: The result shown for an exam the case does not list.
 UNREMARKABLE = "unremarkable (not on file)"
-INVALID_ACTION = "invalid_action"
 
 _SETTING_PLACES = {
     "outpatient": "Outpatient clinic",
@@ -54,16 +57,23 @@ _SETTING_PLACES = {
 
 @dataclass(frozen=True)
 class EncounterSettings:
-    """How an encounter runs: the turn budget and the cost of an invalid action (a positive number)."""
+    """How an encounter runs.
+
+    ``turn_budget``: every action the doctor sends counts as one turn. ``rewards_at_end``: call the
+    shaper only when the encounter ends, with exactly the calls it would have had after each action,
+    in order: every step before pays 0 and the last step pays the episode's total and reports each
+    component's total. The return is the same as with rewards paid as earned; what is saved is the
+    scorers' time during the episode (evaluation, throughput).
+    """
 
     turn_budget: int = 40
-    invalid_action_penalty: float = 0.1
+    rewards_at_end: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.turn_budget, bool) or not isinstance(self.turn_budget, int) or self.turn_budget < 1:
             raise ValueError(f"turn_budget must be a positive integer, got {self.turn_budget!r}")
-        if not isinstance(self.invalid_action_penalty, (int, float)) or self.invalid_action_penalty < 0:
-            raise ValueError(f"invalid_action_penalty must be a number >= 0, got {self.invalid_action_penalty!r}")
+        if not isinstance(self.rewards_at_end, bool):
+            raise ValueError(f"rewards_at_end must be true or false, got {self.rewards_at_end!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -82,7 +92,7 @@ class StepOutcome:
     stage: str
     turn: int
     reward: float
-    components: Mapping[str, float]
+    components: Mapping[str, float | None]
     terminated: bool
     truncated: bool
     action: Action | None = None
@@ -113,7 +123,7 @@ def walk_in_text(case: Case) -> str:
     d = case.demographics
     adult = d.age >= 18
     person = {"female": "woman" if adult else "girl", "male": "man" if adult else "boy"}.get(d.sex, "person")
-    present = _who_is_present(case)
+    present = who_is_present(case)
     place = _SETTING_PLACES.get(case.setting, case.setting)
     company = f", accompanied by {present}" if present else ", alone"
     return f"{place}. A {d.age}-year-old {person} is here to see you{company}."
@@ -128,7 +138,7 @@ _RELATIONS = (
 )
 
 
-def _who_is_present(case: Case) -> str | None:
+def who_is_present(case: Case) -> str | None:
     """Who came with the patient, as a relation only (``"her mother"``): free text is never shown as written."""
     informant = case.effective_persona.informant
     if not informant:
@@ -187,6 +197,7 @@ class Encounter:
         self._terminated = False
         self._truncated = False
         self._steps: list[StepRecord] = []
+        self._owed: list[tuple[str, tuple[Any, ...]]] = []
         self._walk_in = ""
 
     # ------------------------------------------------------------------------------ state
@@ -242,6 +253,7 @@ class Encounter:
         self._seed = seed
         self.patient.reset(seed)
         self.shaper.reset()
+        self._owed = []
         self._started = True
         self._stage = STAGES[0]
         self._turn = 0
@@ -251,22 +263,27 @@ class Encounter:
         self._walk_in = f"{walk_in_text(self.case)}\n{protocol_text(self.settings.turn_budget)}"
         return StepOutcome(self._walk_in, self._stage, 0, 0.0, {}, False, False)
 
-    def step(self, source: Any) -> StepOutcome:
-        """Take one doctor action (protocol text, a mapping or an :class:`Action`); never raises for bad input."""
+    def step(self, source: Any, refusal: ActionError | None = None) -> StepOutcome:
+        """Take one doctor action (protocol text, a mapping or an :class:`Action`); never raises for bad input.
+
+        ``refusal`` refuses ``source`` for a reason found by the caller (a menu index out of range,
+        say): it counts as an invalid action with that error.
+        """
         if not self._started:
             raise RuntimeError("call reset() before step()")
         if self._ended:
             err = parse_action(source, END, self._vocab())
             assert isinstance(err, ActionError)
             return StepOutcome(f"Invalid action: {err.message}", END, self._turn, 0.0, {}, self._terminated, self._truncated, None, err)
-        parsed = parse_action(source, self._stage, self._vocab())
+        parsed = refusal if refusal is not None else parse_action(source, self._stage, self._vocab())
         self._turn += 1
         if isinstance(parsed, ActionError):
-            components: dict[str, float] = {INVALID_ACTION: -float(self.settings.invalid_action_penalty)}
             self._chart = replace(self._chart, invalid_actions=self._chart.invalid_actions + 1)
+            payment = self._pay("on_invalid", parsed.problem)
             text, reply = f"Invalid action: {parsed.message}", None
         else:
-            text, reply, components = self._apply(parsed)
+            text, reply, payment = self._apply(parsed)
+        reward, components = float(payment.reward), dict(payment.components)
         terminated = self._stage == END
         truncated = not terminated and self._turn >= self.settings.turn_budget
         if terminated or truncated:
@@ -275,8 +292,14 @@ class Encounter:
             if truncated:
                 self._stage = END
                 text += "\nThe turn budget is spent; the encounter is over."
-            _add(components, self.shaper.on_end(self._chart, truncated))
-        reward = float(sum(components.values()))
+            for name, args in self._owed:
+                owed = getattr(self.shaper, name)(*args)
+                reward += float(owed.reward)
+                _add(components, owed.components)
+            self._owed = []
+            final = self.shaper.finish(self._chart)
+            reward += float(final.reward)
+            _add(components, final.components)
         self._steps.append(
             StepRecord(
                 turn=self._turn,
@@ -306,39 +329,46 @@ class Encounter:
 
     # ------------------------------------------------------------------------------ actions
 
-    def _apply(self, action: Action) -> tuple[str, Any, dict[str, float]]:
+    def _apply(self, action: Action) -> tuple[str, Any, RewardLike]:
         chart = self._chart
         reply = None
         if isinstance(action, Ask):
             reply = self.patient.respond(action.utterance)
             turn = Turn(action.utterance, reply.text, tuple(reply.fact_ids))
             self._chart = replace(chart, turns=chart.turns + (turn,))
-            components = dict(self.shaper.on_ask(turn, self._chart))
+            payment = self._pay("on_ask", turn.doctor, turn.patient, turn.fact_ids)
             text = f"Patient: {reply.text}"
         elif isinstance(action, OrderExams):
             already = set(chart.exams or ())
             new = [name for name in action.exams if name not in already]
             results = tuple((name, self._exam_result(name)) for name in new)
             self._chart = replace(chart, exams=tuple(chart.exams or ()) + tuple(new), exam_results=chart.exam_results + results)
-            components = dict(self.shaper.on_exams(tuple(new), self._chart))
+            payment = self._pay("on_exams", self._chart.exams or (), self._chart.exam_results)
             lines = [f"- {name}: {result}" for name, result in results]
             lines += [f"- {name}: already reported above" for name in action.exams if name in already]
             text = "Exam results:\n" + "\n".join(lines)
         elif isinstance(action, WriteNote):
             self._chart = replace(chart, note=action.note)
-            components = dict(self.shaper.on_note(action.note, self._chart))
+            payment = self._pay("on_note", action.note)
             text = "Note recorded. Next: diagnose, then treat."
         elif isinstance(action, Diagnose):
             self._chart = replace(chart, categories=action.categories, disorders=action.disorders)
-            components = dict(self.shaper.on_diagnosis(action.categories, action.disorders, self._chart))
+            payment = self._pay("on_diagnosis", action.categories, action.disorders)
             text = "Diagnosis recorded. Next: treat."
         else:
             assert isinstance(action, Treat)
             self._chart = replace(chart, treatment=action.plan)
-            components = dict(self.shaper.on_treatment(action.plan, self._chart))
+            payment = self._pay("on_treatment", action.plan)
             text = "Treatment plan recorded. The encounter is over."
         self._stage = stage_after(action.name)
-        return text, reply, components
+        return text, reply, payment
+
+    def _pay(self, hook: str, *args: Any) -> RewardLike:
+        """The shaper's payment for an action now, or nothing now and the call kept for the end."""
+        if self.settings.rewards_at_end:
+            self._owed.append((hook, args))
+            return NoReward()
+        return getattr(self.shaper, hook)(*args)
 
     def _vocab(self) -> Vocabulary:
         if self.vocabulary is None:
@@ -367,9 +397,14 @@ class Encounter:
         return self._exams_on_file.get(name.strip().lower(), UNREMARKABLE)
 
 
-def _add(components: dict[str, float], more: Mapping[str, float]) -> None:
+def _add(components: dict[str, float | None], more: Mapping[str, float | None]) -> None:
+    """Add a payment's components to a step's: ``None`` (not scored) only where neither has a number."""
     for key, value in more.items():
-        components[key] = components.get(key, 0.0) + float(value)
+        have = components.get(key)
+        if value is None:
+            components.setdefault(key, None)
+        else:
+            components[key] = (have or 0.0) + float(value)
 
 
 def _action_text(source: Any) -> str:

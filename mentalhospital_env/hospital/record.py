@@ -25,7 +25,8 @@ class StepRecord:
     ``action_text`` is the action as the doctor sent it (a mapping is kept as its JSON text);
     ``action`` the parsed action's canonical dict, or ``None`` when it was invalid, in which case
     ``problem`` and ``error`` say why. ``observation`` is the text the doctor was shown, ``stage`` the
-    encounter's stage after the step, ``components`` the named reward components summed into ``reward``.
+    encounter's stage after the step, ``components`` the named reward components (raw values; ``None``
+    where a score could not be computed) behind ``reward``.
     """
 
     turn: int
@@ -36,7 +37,7 @@ class StepRecord:
     observation: str
     stage: str
     reward: float
-    components: Mapping[str, float] = field(default_factory=dict)
+    components: Mapping[str, float | None] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -62,7 +63,7 @@ class StepRecord:
             observation=str(raw["observation"]),
             stage=str(raw["stage"]),
             reward=float(raw["reward"]),
-            components={str(k): float(v) for k, v in raw.get("components", {}).items()},
+            components={str(k): None if v is None else float(v) for k, v in raw.get("components", {}).items()},
         )
 
 

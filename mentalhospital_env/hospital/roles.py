@@ -1,14 +1,16 @@
 """What the encounter needs from the patient and from the reward shaper, as small protocols.
 
 The encounter depends on these shapes only, so any simulated patient (the library's skill-augmented
-one, another simulator, a test double) and any reward shaper can take part in an episode.
+one, another simulator, a test double) and any reward shaper can take part in an episode. The
+library's own ``patient.Patient`` and ``rewards.shaping.RewardShaper`` fit them as they are.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Mapping, Protocol, Sequence, runtime_checkable
 
-from mentalhospital_env.rewards.chart import Chart, Turn
+from mentalhospital_env.rewards.chart import Chart
 
 
 @runtime_checkable
@@ -28,49 +30,70 @@ class PatientLike(Protocol):
     def reset(self, seed: int | None = None) -> None: ...
 
 
+class RewardLike(Protocol):
+    """One payment: ``reward`` (the weighted sum) and ``components`` (each named component, raw; ``None`` = not scored)."""
+
+    reward: float
+    components: Mapping[str, float | None]
+
+
 @runtime_checkable
 class ShaperLike(Protocol):
-    """A reward shaper: after each valid action, named reward components (summed into the reward).
+    """A reward shaper: one hook per doctor action, and ``finish`` once when the encounter ends.
 
-    Hooks receive the chart as it stands after the action. ``on_end`` runs once, when the encounter
-    ends clinically or runs out of turns, and may return terminal components (scores of the chart).
+    The encounter calls ``on_exams`` with every exam ordered so far and every result shown, and
+    ``on_invalid`` for each malformed or out-of-stage action (the invalid-action penalty is the
+    shaper's to set). ``finish`` runs when the encounter ends clinically or runs out of turns.
     """
 
     def reset(self) -> None: ...
 
-    def on_ask(self, turn: Turn, chart: Chart) -> Mapping[str, float]: ...
+    def on_ask(self, utterance: str, reply: str, fact_ids: Sequence[str] = ()) -> RewardLike: ...
 
-    def on_exams(self, ordered: Sequence[str], chart: Chart) -> Mapping[str, float]: ...
+    def on_exams(self, names: Sequence[str], results: Sequence[tuple[str, str]] = ()) -> RewardLike: ...
 
-    def on_note(self, note: str, chart: Chart) -> Mapping[str, float]: ...
+    def on_note(self, note: str) -> RewardLike: ...
 
-    def on_diagnosis(self, categories: Sequence[str], disorders: Sequence[str], chart: Chart) -> Mapping[str, float]: ...
+    def on_diagnosis(self, categories: Sequence[str], disorders: Sequence[str]) -> RewardLike: ...
 
-    def on_treatment(self, plan: str, chart: Chart) -> Mapping[str, float]: ...
+    def on_treatment(self, plan: str) -> RewardLike: ...
 
-    def on_end(self, chart: Chart, truncated: bool) -> Mapping[str, float]: ...
+    def on_invalid(self, reason: str = "") -> RewardLike: ...
+
+    def finish(self, chart: Chart | None = None) -> RewardLike: ...
+
+
+@dataclass(frozen=True)
+class NoReward:
+    """A payment of nothing."""
+
+    reward: float = 0.0
+    components: Mapping[str, float | None] = field(default_factory=dict)
 
 
 class NoRewards:
-    """A shaper that gives no reward components: the encounter alone, for tools that only need the chart."""
+    """A shaper that pays nothing: the encounter alone, for tools that only need the chart."""
 
     def reset(self) -> None:
         return None
 
-    def on_ask(self, turn: Turn, chart: Chart) -> Mapping[str, float]:
-        return {}
+    def on_ask(self, utterance: str, reply: str, fact_ids: Sequence[str] = ()) -> NoReward:
+        return NoReward()
 
-    def on_exams(self, ordered: Sequence[str], chart: Chart) -> Mapping[str, float]:
-        return {}
+    def on_exams(self, names: Sequence[str], results: Sequence[tuple[str, str]] = ()) -> NoReward:
+        return NoReward()
 
-    def on_note(self, note: str, chart: Chart) -> Mapping[str, float]:
-        return {}
+    def on_note(self, note: str) -> NoReward:
+        return NoReward()
 
-    def on_diagnosis(self, categories: Sequence[str], disorders: Sequence[str], chart: Chart) -> Mapping[str, float]:
-        return {}
+    def on_diagnosis(self, categories: Sequence[str], disorders: Sequence[str]) -> NoReward:
+        return NoReward()
 
-    def on_treatment(self, plan: str, chart: Chart) -> Mapping[str, float]:
-        return {}
+    def on_treatment(self, plan: str) -> NoReward:
+        return NoReward()
 
-    def on_end(self, chart: Chart, truncated: bool) -> Mapping[str, float]:
-        return {}
+    def on_invalid(self, reason: str = "") -> NoReward:
+        return NoReward()
+
+    def finish(self, chart: Chart | None = None) -> NoReward:
+        return NoReward()
