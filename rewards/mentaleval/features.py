@@ -17,7 +17,7 @@ from typing import Any, Sequence
 from mentalhospital_env.cases.derive import split_sentences
 from mentalhospital_env.knowledge.codes import category_of_code
 from mentalhospital_env.knowledge.language import stem, tokenize
-from mentalhospital_env.knowledge.lexicon import load_lexicon
+from mentalhospital_env.knowledge.lexicon import Mention, load_lexicon
 
 from ..chart import Chart
 from ..ranking import canonical_exam, normalize_category, resolve_disorder_code
@@ -28,6 +28,16 @@ _EMOTION_DOMAINS = frozenset({"mood", "anxiety", "risk", "trauma"})
 _CLAIM_KINDS = frozenset({"symptom", "sign"})
 _TAG_QUESTION = re.compile(r",\s*([a-z']+)(?:\s+(?:you|it|they|he|she|we|i|that|there))?\s*\?\s*$", re.IGNORECASE)
 _LEADING_FILLERS = ("and", "so", "now", "okay", "ok", "well", "then", "alright", "right")
+
+
+@lru_cache(maxsize=8192)
+def mentions(text: str) -> tuple[Mention, ...]:
+    """The lexicon's mentions in ``text`` (cached: replies and notes are read by several features)."""
+    return tuple(load_lexicon().find(text))
+
+
+def concepts_of(text: str) -> frozenset[str]:
+    return frozenset(m.concept_id for m in mentions(text))
 
 
 @dataclass(frozen=True)
@@ -80,14 +90,13 @@ def read_utterance(text: str, previous_reply: str = "") -> UtteranceReading:
     content = content_stems(stemmed, cues)
     empathy_hits = cues.empathy.labels(stemmed)
     validation_hits = cues.validation.labels(stemmed)
-    mentions = lexicon.find(text)
-    concepts = frozenset(m.concept_id for m in mentions)
+    concepts = concepts_of(text)
     reflective = False
     reflection_hits = cues.reflection.labels(stemmed)
     if reflection_hits and previous_reply:
         prev_stems = [stem(t) for t in tokenize(previous_reply)]
         shared = content & content_stems(prev_stems, cues)
-        shared_concepts = concepts & lexicon.concepts_in(previous_reply)
+        shared_concepts = concepts & concepts_of(previous_reply)
         reflective = len(shared) >= 2 or bool(shared_concepts)
     sentences = [s for s in split_sentences(text.replace("?", "? ")) if s.strip()] or [text]
     question_sentences = [s for s in sentences if s.rstrip().endswith("?")]
@@ -123,7 +132,7 @@ def is_emotional_disclosure(reply: str) -> bool:
     if cues.emotion_words.any([stem(t) for t in tokenize(reply)]):
         return True
     lexicon = load_lexicon()
-    return any(not m.negated and lexicon.get(m.concept_id).domain in _EMOTION_DOMAINS for m in lexicon.find(reply))
+    return any(not m.negated and lexicon.get(m.concept_id).domain in _EMOTION_DOMAINS for m in mentions(reply))
 
 
 @dataclass(frozen=True)
@@ -195,7 +204,7 @@ def read_interview(chart: Chart) -> InterviewReading:
             seen_facts |= new
             informative += bool(new)
         else:
-            concepts = lexicon.concepts_in(turn.patient)
+            concepts = concepts_of(turn.patient)
             reply_content = content_stems([stem(t) for t in tokenize(turn.patient)], cues)
             new_concepts = concepts - seen_concepts
             new_stems = reply_content - seen_stems
@@ -299,22 +308,25 @@ def support_concepts(case: Any, chart: Chart) -> frozenset[str]:
     texts += list(chart.patient_replies) + [r for _, r in chart.exam_results]
     out: set[str] = set()
     for text in texts:
-        out |= {m.concept_id for m in lexicon.find(text) if not m.negated}
+        out |= {m.concept_id for m in mentions(text) if not m.negated}
     return frozenset(out)
 
 
 def _prose_sentences(note: str, cues: MentalEvalCues) -> int:
-    lexicon = load_lexicon()
+    """Sentences of clinical prose: within the token limits, with a function word, and not mostly
+    lexicon terms (a keyword list is not prose). One lexicon pass over the whole note."""
     limits = cues.limits
-    count = 0
+    found = mentions(note)
+    count = offset = 0
     for line in note.splitlines():
         for sentence in split_sentences(line):
             tokens = tokenize(sentence)
+            start, offset = offset, offset + len(tokens)
             if not limits["prose_min_tokens"] <= len(tokens) <= limits["prose_max_tokens"]:
                 continue
             if not any(t in cues.function_words for t in tokens):
                 continue
-            covered = sum(m.end - m.start for m in lexicon.find(sentence))
+            covered = sum(min(m.end, offset) - m.start for m in found if start <= m.start < offset)
             if covered / len(tokens) > limits["prose_max_term_share"]:
                 continue
             count += 1
@@ -333,16 +345,23 @@ def read_note(case: Any, chart: Chart, support: frozenset[str] | None = None) ->
     stemmed = [stem(t) for t in tokenize(note)]
     mse = cues.mse_domains.labels(stemmed)
     topics = set(cues.safety_topics.labels(stemmed))
-    mentions = lexicon.find(note)
+    found = mentions(note)
     for topic, ids in cues.safety_topic_concepts.items():
-        if any(m.concept_id in ids for m in mentions):
+        if any(m.concept_id in ids for m in found):
             topics.add(topic)
     # Claims: symptoms and signs stated (not negated) outside the plan, which speaks of what may come.
-    claim_text = "\n".join(text for key, text in note_blocks(note) if key != "plan")
+    plan_spans, offset = [], 0
+    for key, text in note_blocks(note):
+        n = len(tokenize(text))
+        if key == "plan":
+            plan_spans.append((offset, offset + n))
+        offset += n
     claimed = {
         m.concept_id
-        for m in lexicon.find(claim_text)
-        if not m.negated and lexicon.get(m.concept_id).kind in _CLAIM_KINDS
+        for m in found
+        if not m.negated
+        and lexicon.get(m.concept_id).kind in _CLAIM_KINDS
+        and not any(a <= m.start < b for a, b in plan_spans)
     }
     support = support if support is not None else support_concepts(case, chart)
     return NoteReading(
@@ -399,9 +418,9 @@ def read_diagnosis(case: Any, chart: Chart) -> DiagnosisReading:
         elif code not in codes:
             codes.append(code)
     note = chart.note or ""
-    mentions = lexicon.find(note) if note else []
+    found = mentions(note) if note else ()
     evidence_categories: set[str] = set()
-    for m in mentions:
+    for m in found:
         if not m.negated:
             evidence_categories.update(lexicon.get(m.concept_id).categories)
     supported = tuple(c for c in codes if category_of_code(c) in evidence_categories)
@@ -409,7 +428,7 @@ def read_diagnosis(case: Any, chart: Chart) -> DiagnosisReading:
     reasoning_text = sections.get("assessment") or note
     reasoning_stems = [stem(t) for t in tokenize(reasoning_text)]
     markers = len(cues.evidence_markers.find(reasoning_stems))
-    rule_outs = len(cues.rule_out_markers.find(reasoning_stems)) + len({m.concept_id for m in mentions if m.negated})
+    rule_outs = len(cues.rule_out_markers.find(reasoning_stems)) + len({m.concept_id for m in found if m.negated})
     named = {normalize_category(c) for c in chart.categories or () if isinstance(c, str) and c.strip()}
     listed_categories = {category_of_code(c) for c in codes}
     testing = 0

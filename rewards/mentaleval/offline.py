@@ -45,6 +45,7 @@ from .features import (
     read_diagnosis,
     read_interview,
     read_note,
+    mentions,
     read_plan,
     support_concepts,
 )
@@ -209,12 +210,9 @@ class OfflineJudge(Judge):
 
 def support_concepts_of_chart(chart: Chart) -> frozenset[str]:
     """Concepts the patient's replies and the exam results state (not negated)."""
-    from mentalhospital_env.knowledge.lexicon import load_lexicon
-
-    lexicon = load_lexicon()
     out: set[str] = set()
     for text in list(chart.patient_replies) + [r for _, r in chart.exam_results]:
-        out |= {m.concept_id for m in lexicon.find(text) if not m.negated}
+        out |= {m.concept_id for m in mentions(text) if not m.negated}
     return frozenset(out)
 
 

@@ -1,0 +1,156 @@
+"""How fast is scoring? A 30-turn episode scored end to end with the offline defaults.
+
+Measures, on one core (``OMP_NUM_THREADS=1`` and friends are set before numpy loads):
+
+1. ``score_chart``: the study's ten columns of a finished 30-turn chart (interview, exam and note
+   coverage with the offline matcher, category F1, nDCG, the offline MentalEval judge), with the
+   case's checkpoint embeddings cached (the scorer is warm) and every output text new (each run
+   writes a chart no cache has seen);
+2. ``RewardShaper``: the same episode step by step (30 asks, exams, note, diagnosis, plan, finish),
+   as the environment pays it;
+3. incremental interview coverage: the cost of one ``InterviewCoverage.update`` at turn 5 and at
+   turn 50 of one episode (their ratio should be near 1: a step's cost does not grow with the
+   transcript);
+4. the offline judge alone.
+
+Run: ``python benchmarks/scoring.py [--runs 20] [--json]``. Target: under 50 ms per episode for (1).
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+from dataclasses import replace  # noqa: E402
+
+from mentalhospital_env.rewards.chart import Chart, Turn  # noqa: E402
+from mentalhospital_env.rewards.coverage import InterviewCoverage, default_matcher  # noqa: E402
+from mentalhospital_env.rewards.mentaleval import OfflineJudge  # noqa: E402
+from mentalhospital_env.rewards.mentaleval.ladders import calibration_case, exemplary_chart  # noqa: E402
+from mentalhospital_env.rewards.scoring import Scorer  # noqa: E402
+from mentalhospital_env.rewards.shaping import RewardConfig, RewardShaper  # noqa: E402
+
+_FOLLOW_UPS = (
+    "When did that start?",
+    "How has that affected your work?",
+    "What makes it better or worse?",
+    "Who else knows about this?",
+    "How often does that happen?",
+    "What happened the last time?",
+)
+_WORDS = ("today", "again", "mostly", "lately", "honestly", "really", "somehow", "anyway", "truly", "still")
+
+
+def _tag(run: int) -> str:
+    """A few words no earlier run used, so output texts miss every cache."""
+    digits = f"{run:04d}"
+    return " ".join(_WORDS[int(d)] for d in digits)
+
+
+def episode_chart(base: Chart, turns: int, run: int) -> Chart:
+    """A chart of ``turns`` interview turns built from the exemplary one, every text unique to ``run``."""
+    tag = _tag(run)
+    out: list[Turn] = []
+    i = 0
+    while len(out) < turns:
+        source = base.turns[i % len(base.turns)]
+        if i < len(base.turns):
+            out.append(Turn(source.doctor, f"{source.patient} ({tag})", source.fact_ids))
+        else:
+            question = _FOLLOW_UPS[i % len(_FOLLOW_UPS)]
+            out.append(Turn(question, f"{source.patient} I think it was {tag}.", ()))
+        i += 1
+    note = "\n".join(f"{line} ({tag})" if line.strip() else line for line in (base.note or "").splitlines())
+    return replace(base, turns=tuple(out), note=note, treatment=f"{base.treatment} ({tag})")
+
+
+def _ms(samples: list[float]) -> dict[str, float]:
+    return {
+        "median_ms": 1000 * statistics.median(samples),
+        "min_ms": 1000 * min(samples),
+        "max_ms": 1000 * max(samples),
+    }
+
+
+def run(runs: int) -> dict[str, object]:
+    case = calibration_case()
+    base = exemplary_chart(case)
+    scorer = Scorer()  # offline defaults: hashing embedder, clinical adjudicator, offline judge
+    scorer.score(case, episode_chart(base, 30, 9999))  # warm: checkpoint embeddings, knowledge base
+
+    score_times = []
+    for r in range(runs):
+        chart = episode_chart(base, 30, r)
+        t = time.perf_counter()
+        scorer.score(case, chart)
+        score_times.append(time.perf_counter() - t)
+
+    shaper = RewardShaper(case, RewardConfig(), matcher=scorer.matcher)
+    shape_times = []
+    for r in range(runs):
+        chart = episode_chart(base, 30, 1000 + r)
+        t = time.perf_counter()
+        shaper.replay(chart)
+        shape_times.append(time.perf_counter() - t)
+
+    at5, at50 = [], []
+    for r in range(runs):
+        coverage = InterviewCoverage(case, scorer.matcher)
+        chart = episode_chart(base, 50, 3000 + r)
+        for n, turn in enumerate(chart.turns, 1):
+            t = time.perf_counter()
+            coverage.update(turn.patient)
+            dt = time.perf_counter() - t
+            if n == 5:
+                at5.append(dt)
+            elif n == 50:
+                at50.append(dt)
+
+    judge = OfflineJudge()
+    judge.score(case, base)
+    judge_times = []
+    for r in range(runs):
+        chart = episode_chart(base, 30, 4000 + r)
+        t = time.perf_counter()
+        judge.score(case, chart)
+        judge_times.append(time.perf_counter() - t)
+
+    return {
+        "case": case.case_id,
+        "turns": 30,
+        "runs": runs,
+        "matcher": repr(default_matcher()),
+        "score_chart": _ms(score_times),
+        "shaper_episode": _ms(shape_times),
+        "interview_update_turn5": _ms(at5),
+        "interview_update_turn50": _ms(at50),
+        "turn50_over_turn5": statistics.median(at50) / statistics.median(at5),
+        "offline_judge": _ms(judge_times),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+    figures = run(args.runs)
+    if args.json:
+        print(json.dumps(figures, indent=2))
+        return
+    print(f"case {figures['case']}, 30-turn episode, {figures['runs']} runs, {figures['matcher']}")
+    for key in ("score_chart", "shaper_episode", "offline_judge", "interview_update_turn5", "interview_update_turn50"):
+        f = figures[key]
+        print(f"  {key:26s} median {f['median_ms']:8.2f} ms   (min {f['min_ms']:.2f}, max {f['max_ms']:.2f})")
+    print(f"  incremental coverage cost, turn 50 / turn 5: {figures['turn50_over_turn5']:.2f}")
+    print(f"  target: score_chart under 50 ms -> {'met' if figures['score_chart']['median_ms'] < 50 else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()
