@@ -41,7 +41,9 @@ def _token_index(text: str, word: str) -> int:
 
 def test_denies_hearing_voices_is_negated():
     assert is_negated("denies hearing voices")
-    (m,) = [m for m in load_lexicon().find("Denies hearing voices.") if m.concept_id == "auditory_hallucinations"]
+    (m,) = [
+        m for m in load_lexicon().find("Denies hearing voices.") if m.concept_id == "auditory_hallucinations"
+    ]
     assert m.negated
 
 
@@ -101,7 +103,11 @@ def test_the_window_limits_the_scope():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(list("abcno ',.;!-") + ["not ", "denies ", "but ", "I ", "can't stop "]), max_size=40))
+@given(
+    st.lists(
+        st.sampled_from(list("abcno ',.;!-") + ["not ", "denies ", "but ", "I ", "can't stop "]), max_size=40
+    )
+)
 def test_negated_spans_stay_inside_the_text(pieces):
     text = "".join(pieces)
     tokens = tokenize(text)
@@ -115,7 +121,13 @@ def test_negated_spans_stay_inside_the_text(pieces):
 
 
 @pytest.mark.parametrize(
-    "text", ["mother had depression", "His father drank heavily", "family history of bipolar disorder", "my sister hears voices"]
+    "text",
+    [
+        "mother had depression",
+        "His father drank heavily",
+        "family history of bipolar disorder",
+        "my sister hears voices",
+    ],
 )
 def test_statements_about_another_person(text):
     assert is_about_other_person(text)
@@ -142,7 +154,9 @@ def test_one_concept_is_reported_once_for_overlapping_phrases():
 
 
 def test_a_phrase_inside_a_longer_phrase_of_another_concept_is_dropped():
-    lex = Lexicon([_concept("weight_gain", "weight gain"), _concept("fear_of_weight_gain", "fear of weight gain")])
+    lex = Lexicon(
+        [_concept("weight_gain", "weight gain"), _concept("fear_of_weight_gain", "fear of weight gain")]
+    )
     assert [m.concept_id for m in lex.find("intense fear of weight gain")] == ["fear_of_weight_gain"]
     assert [m.concept_id for m in lex.find("weight gain on olanzapine")] == ["weight_gain"]
 
@@ -160,7 +174,31 @@ def test_mentions_come_in_text_order_with_stemming():
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.sampled_from("I keep hearing voices talking low mood feeling down not no drink wine , . family".split()), max_size=25))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "I",
+                "keep",
+                "hearing",
+                "voices",
+                "talking",
+                "low",
+                "mood",
+                "feeling",
+                "down",
+                "not",
+                "no",
+                "drink",
+                "wine",
+                ",",
+                ".",
+                "family",
+            ]
+        ),
+        max_size=25,
+    )
+)
 def test_find_never_reports_a_concept_twice_over_one_token(words):
     text = " ".join(words)
     found = load_lexicon().find(text)
@@ -210,7 +248,11 @@ def test_read_lexicon_merges_files_and_refuses_duplicate_ids(tmp_path):
     _write_lexicon(tmp_path, "c.json", [_raw("one", "again")])
     with pytest.raises(KnowledgeError) as info:
         read_lexicon(tmp_path)
-    assert info.value.file == "lexicon/c.json" and info.value.field == "id" and "lexicon/a.json" in str(info.value)
+    assert (
+        info.value.file == "lexicon/c.json"
+        and info.value.field == "id"
+        and "lexicon/a.json" in str(info.value)
+    )
 
 
 def test_read_lexicon_of_an_empty_folder_is_empty(tmp_path):

@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
         resolve_exam,
     )
 
-_FROM_BASE = (
+__all__ = [
     "Band",
     "Comorbidity",
     "Contraindication",
@@ -44,8 +44,9 @@ _FROM_BASE = (
     "Exam",
     "ExamExpectation",
     "KnowledgeBase",
-    "Medication",
+    "KnowledgeError",
     "MSEDomain",
+    "Medication",
     "Presentation",
     "PresentationSymptom",
     "Treatment",
@@ -55,9 +56,9 @@ _FROM_BASE = (
     "resolve_disorder",
     "resolve_drug",
     "resolve_exam",
-)
+]
 
-__all__ = ["KnowledgeError", *_FROM_BASE]
+_FROM_BASE = frozenset(__all__) - {"KnowledgeError"}
 
 
 def __getattr__(name: str) -> Any:

@@ -16,13 +16,14 @@ from __future__ import annotations
 import json
 import math
 import string
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from .codes import Category, category_of_code, is_icd10cm_code, load_categories, normalize_code
 from .errors import KnowledgeError
@@ -343,17 +344,23 @@ def _lookup(index: Mapping[str, Any], text: str) -> Any:
 class _Entry:
     """Field access for one JSON entry that raises :class:`KnowledgeError` naming file, entry and field."""
 
-    def __init__(self, file: str, entry: str, raw: Any, allowed: Iterable[str] | None = None, prefix: str = ""):
+    def __init__(
+        self, file: str, entry: str, raw: Any, allowed: Iterable[str] | None = None, prefix: str = ""
+    ):
         self.file = file
         self.entry = entry
         self.prefix = prefix
         if not isinstance(raw, dict):
-            raise KnowledgeError(file, entry, prefix.rstrip(".") or None, f"must be an object, got {type(raw).__name__}")
+            raise KnowledgeError(
+                file, entry, prefix.rstrip(".") or None, f"must be an object, got {type(raw).__name__}"
+            )
         self.raw = raw
         if allowed is not None:
             unknown = sorted(set(raw) - set(allowed))
             if unknown:
-                raise KnowledgeError(file, entry, prefix + unknown[0], "unknown field (not in the agreed schema)")
+                raise KnowledgeError(
+                    file, entry, prefix + unknown[0], "unknown field (not in the agreed schema)"
+                )
 
     def fail(self, name: str | None, problem: str) -> KnowledgeError:
         if name is None:
@@ -388,7 +395,9 @@ class _Entry:
             raise self.fail(name, f"needs at least {min_items} item(s), has {len(value)}")
         return tuple(value)
 
-    def number(self, name: str, required: bool = True, low: float | None = None, high: float | None = None) -> Any:
+    def number(
+        self, name: str, required: bool = True, low: float | None = None, high: float | None = None
+    ) -> Any:
         value = self.get(name, required)
         if value is None and not required:
             return None
@@ -431,7 +440,9 @@ class _Entry:
         return value
 
 
-def _check_number(entry: _Entry, name: str, value: Any, low: float | None, high: float | None, integer: bool = False):
+def _check_number(
+    entry: _Entry, name: str, value: Any, low: float | None, high: float | None, integer: bool = False
+):
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise entry.fail(name, f"must be a number, got {value!r}")
     if integer and not isinstance(value, int):
@@ -508,7 +519,9 @@ def _load_exams(entries: list, codes: set[str], category_ids: set[str]) -> list[
         indicated = e.texts("indicated_for", min_items=1)
         for j, target in enumerate(indicated):
             if target not in category_ids and target not in codes:
-                raise e.fail(f"indicated_for[{j}]", f"{target!r} is neither a category id nor a disorder code")
+                raise e.fail(
+                    f"indicated_for[{j}]", f"{target!r} is neither a category id nor a disorder code"
+                )
         normal_result = e.text("normal_result")
         abnormal_result = e.text("abnormal_result")
         findings_raw = e.mapping("findings", required=False)
@@ -550,7 +563,10 @@ def _load_exams(entries: list, codes: set[str], category_ids: set[str]) -> list[
                 if lab_only in e.raw:
                     raise e.fail(lab_only, f"{lab_only} needs kind 'lab' with a unit")
             if kind != "scale":
-                for fname, template in (("normal_result", normal_result), ("abnormal_result", abnormal_result)):
+                for fname, template in (
+                    ("normal_result", normal_result),
+                    ("abnormal_result", abnormal_result),
+                ):
                     _template_fields(e, fname, template, frozenset())
         components = []
         for j, comp in enumerate(e.items("components", required=False)):
@@ -604,10 +620,14 @@ def _load_bands(e: _Entry, score_range: tuple[float, float], step: float) -> tup
         bands.append(Band(label, low, high, normal))
     tol = step / 1000
     if abs(bands[0].min - score_range[0]) > tol:
-        raise e.fail("bands[0].min", f"bands must start at the bottom of score_range {score_range[0]}, got {bands[0].min}")
+        raise e.fail(
+            "bands[0].min",
+            f"bands must start at the bottom of score_range {score_range[0]}, got {bands[0].min}",
+        )
     if abs(bands[-1].max - score_range[1]) > tol:
         raise e.fail(
-            f"bands[{len(bands) - 1}].max", f"bands must end at the top of score_range {score_range[1]}, got {bands[-1].max}"
+            f"bands[{len(bands) - 1}].max",
+            f"bands must end at the top of score_range {score_range[1]}, got {bands[-1].max}",
         )
     for j in range(1, len(bands)):
         expected = bands[j - 1].max + step
@@ -624,7 +644,16 @@ def _load_bands(e: _Entry, score_range: tuple[float, float], step: float) -> tup
 # ---- drugs
 
 
-_DRUG_FIELDS = ("name", "synonyms", "class", "starting_dose", "usual_range", "monitoring", "cautions", "unsafe_with")
+_DRUG_FIELDS = (
+    "name",
+    "synonyms",
+    "class",
+    "starting_dose",
+    "usual_range",
+    "monitoring",
+    "cautions",
+    "unsafe_with",
+)
 
 
 def _load_drugs(entries: list, codes: set[str]) -> list[Drug]:
@@ -684,7 +713,11 @@ def _disorder_codes(entries: list) -> set[str]:
 
 
 def _load_disorders(
-    entries: list, codes: set[str], category_ids: set[str], exams: Mapping[str, Exam], drugs: Mapping[str, Drug]
+    entries: list,
+    codes: set[str],
+    category_ids: set[str],
+    exams: Mapping[str, Exam],
+    drugs: Mapping[str, Drug],
 ) -> list[Disorder]:
     file = "disorders.json"
     out: list[Disorder] = []
@@ -697,7 +730,10 @@ def _load_disorders(
         for label, alias in [("name", name)] + [(f"synonyms[{j}]", s) for j, s in enumerate(synonyms)]:
             for key in _name_keys(alias):
                 if key in names and names[key] != code:
-                    raise e.fail(label, f"{alias!r} already names disorder {names[key]}; a name must resolve to one disorder")
+                    raise e.fail(
+                        label,
+                        f"{alias!r} already names disorder {names[key]}; a name must resolve to one disorder",
+                    )
                 names[key] = code
         category = e.text("category")
         expected = category_of_code(code)
@@ -756,9 +792,14 @@ def _load_disorders(
             if drug not in drugs:
                 raise e.fail(f"contraindicated_drugs[{j}].drug", f"unknown drug {drug!r} (not in drugs.json)")
             if drug in first_line:
-                raise e.fail(f"contraindicated_drugs[{j}].drug", f"{drug} is also a first-line medication here")
+                raise e.fail(
+                    f"contraindicated_drugs[{j}].drug", f"{drug} is also a first-line medication here"
+                )
             if code not in drugs[drug].unsafe_with:
-                raise e.fail(f"contraindicated_drugs[{j}].drug", f"drugs.json does not list {code} in {drug}'s unsafe_with")
+                raise e.fail(
+                    f"contraindicated_drugs[{j}].drug",
+                    f"drugs.json does not list {code} in {drug}'s unsafe_with",
+                )
             reason = ce.get("reason")
             if not isinstance(reason, str) or not reason.strip():
                 raise e.fail(f"contraindicated_drugs[{j}].reason", "must be a non-empty string")
@@ -766,7 +807,8 @@ def _load_disorders(
         for j, m in enumerate(treatment.medications):
             if code in drugs[m.drug].unsafe_with:
                 raise e.fail(
-                    f"treatment.medications[{j}].drug", f"{m.drug} is first-line here but drugs.json marks it unsafe with {code}"
+                    f"treatment.medications[{j}].drug",
+                    f"{m.drug} is first-line here but drugs.json marks it unsafe with {code}",
                 )
         out.append(
             Disorder(
@@ -814,13 +856,19 @@ def _exam_expectation(e: _Entry, where: str, raw: Any, exams: Mapping[str, Exam]
             raise e.fail(f"{where}.band", f"{exam.name} is a {exam.kind}, not a scale: it has no bands")
         found = exam.band(band) if isinstance(band, str) else None
         if found is None:
-            raise e.fail(f"{where}.band", f"{band!r} is not a band of {exam.name}: {[b.label for b in exam.bands]}")
+            raise e.fail(
+                f"{where}.band", f"{band!r} is not a band of {exam.name}: {[b.label for b in exam.bands]}"
+            )
         if found.normal != (reading == "normal"):
-            raise e.fail(f"{where}.band", f"band {band!r} of {exam.name} does not match the reading {reading!r}")
+            raise e.fail(
+                f"{where}.band", f"band {band!r} of {exam.name} does not match the reading {reading!r}"
+            )
     finding = raw.get("finding")
     if finding is not None:
         if finding not in exam.findings:
-            raise e.fail(f"{where}.finding", f"{finding!r} is not a finding of {exam.name}: {sorted(exam.findings)}")
+            raise e.fail(
+                f"{where}.finding", f"{finding!r} is not a finding of {exam.name}: {sorted(exam.findings)}"
+            )
         if reading != "abnormal":
             raise e.fail(f"{where}.finding", "a finding needs the reading 'abnormal'")
     return ExamExpectation(exam.name, reading, band, finding)
@@ -867,7 +915,12 @@ def _load_mse(entries: list) -> list[MSEDomain]:
     file = "mse.json"
     out: list[MSEDomain] = []
     for i, raw in enumerate(entries):
-        e = _Entry(file, _entry_id(raw, "key", i), raw, ("key", "name", "about", "ask", "normal", "descriptors", "abnormal_examples"))
+        e = _Entry(
+            file,
+            _entry_id(raw, "key", i),
+            raw,
+            ("key", "name", "about", "ask", "normal", "descriptors", "abnormal_examples"),
+        )
         key = e.text("key")
         if key not in MSE_KEYS:
             raise e.fail("key", f"not a mental status key of CASES.md: {key!r}")
@@ -906,7 +959,16 @@ def _load_lexicon(folder: Path | Traversable, category_ids: set[str]) -> Lexicon
                 file,
                 _entry_id(raw, "id", i),
                 raw,
-                ("id", "kind", "domain", "clinical_terms", "lay_phrases", "questions", "sensitive", "categories"),
+                (
+                    "id",
+                    "kind",
+                    "domain",
+                    "clinical_terms",
+                    "lay_phrases",
+                    "questions",
+                    "sensitive",
+                    "categories",
+                ),
             )
             cid = e.text("id")
             if cid in owner:
@@ -921,7 +983,10 @@ def _load_lexicon(folder: Path | Traversable, category_ids: set[str]) -> Lexicon
                 raise e.fail("clinical_terms", "a concept needs at least one clinical term or lay phrase")
             for j, t in enumerate(terms):
                 if not tokenize(t):
-                    raise e.fail("clinical_terms" if j < len(e.raw.get("clinical_terms", ())) else "lay_phrases", f"{t!r} has no words")
+                    raise e.fail(
+                        "clinical_terms" if j < len(e.raw.get("clinical_terms", ())) else "lay_phrases",
+                        f"{t!r} has no words",
+                    )
             e.texts("questions", min_items=1)
             e.flag("sensitive")
             for j, cat in enumerate(e.texts("categories", required=False)):
@@ -954,7 +1019,9 @@ def _load_presentations(entries: list, codes: set[str], lexicon: Lexicon) -> lis
         symptoms = []
         for j, s in enumerate(e.items("symptoms")):
             where = f"symptoms[{j}]"
-            se = _Entry(file, code, s, ("concept", "p", "text", "patient_says", "sensitive"), prefix=f"{where}.")
+            se = _Entry(
+                file, code, s, ("concept", "p", "text", "patient_says", "sensitive"), prefix=f"{where}."
+            )
             concept = se.get("concept")
             if concept not in lexicon:
                 raise e.fail(f"{where}.concept", f"unknown lexicon concept {concept!r}")
@@ -963,7 +1030,11 @@ def _load_presentations(entries: list, codes: set[str], lexicon: Lexicon) -> lis
             if not isinstance(text, str) or not text.strip():
                 raise e.fail(f"{where}.text", "must be a non-empty string")
             says = se.get("patient_says")
-            if not isinstance(says, list) or not says or not all(isinstance(x, str) and x.strip() for x in says):
+            if (
+                not isinstance(says, list)
+                or not says
+                or not all(isinstance(x, str) and x.strip() for x in says)
+            ):
                 raise e.fail(f"{where}.patient_says", "must be a non-empty list of non-empty strings")
             sensitive = se.raw.get("sensitive", False)
             if not isinstance(sensitive, bool):
@@ -977,13 +1048,19 @@ def _load_presentations(entries: list, codes: set[str], lexicon: Lexicon) -> lis
             if concept not in lexicon:
                 raise e.fail(f"pertinent_negatives[{j}]", f"unknown lexicon concept {concept!r}")
             if concept in present:
-                raise e.fail(f"pertinent_negatives[{j}]", f"{concept!r} is also one of this disorder's symptoms")
+                raise e.fail(
+                    f"pertinent_negatives[{j}]", f"{concept!r} is also one of this disorder's symptoms"
+                )
         mse_raw = e.mapping("mse", required=False)
         mse: dict[str, tuple[str, ...]] = {}
         for key, values in mse_raw.items():
             if key not in MSE_KEYS:
                 raise e.fail(f"mse.{key}", "not a mental status key of CASES.md")
-            if not isinstance(values, list) or not values or not all(isinstance(v, str) and v.strip() for v in values):
+            if (
+                not isinstance(values, list)
+                or not values
+                or not all(isinstance(v, str) and v.strip() for v in values)
+            ):
                 raise e.fail(f"mse.{key}", "must be a non-empty list of descriptor strings")
             mse[key] = tuple(values)
         persona = _persona(e)
@@ -1003,7 +1080,10 @@ def _load_presentations(entries: list, codes: set[str], lexicon: Lexicon) -> lis
     missing = sorted(codes - seen)
     if missing:
         raise KnowledgeError(
-            file, missing[0], "code", f"no presentation for {len(missing)} disorder(s) of disorders.json: {', '.join(missing)}"
+            file,
+            missing[0],
+            "code",
+            f"no presentation for {len(missing)} disorder(s) of disorders.json: {', '.join(missing)}",
         )
     return out
 
@@ -1014,7 +1094,9 @@ def _persona(e: _Entry) -> dict:
         if key in persona:
             values = persona[key]
             if not isinstance(values, list) or not values or any(v not in allowed for v in values):
-                raise e.fail(f"persona.{key}", f"must be a non-empty list drawn from {allowed}, got {values!r}")
+                raise e.fail(
+                    f"persona.{key}", f"must be a non-empty list drawn from {allowed}, got {values!r}"
+                )
     if "guardedness" in persona:
         g = persona["guardedness"]
         if (
@@ -1060,12 +1142,17 @@ def read_knowledge(folder: str | Path | Traversable | None = None) -> KnowledgeB
             d = next(x for x in disorders if x.code == code)
             if not any(c.drug == drug.name for c in d.contraindicated_drugs):
                 raise KnowledgeError(
-                    "drugs.json", drug.name, "unsafe_with", f"{code} does not give a reason for it under contraindicated_drugs"
+                    "drugs.json",
+                    drug.name,
+                    "unsafe_with",
+                    f"{code} does not give a reason for it under contraindicated_drugs",
                 )
     mse = _load_mse(_read_file(base, "mse.json", "domains"))
     lexicon = _load_lexicon(base, category_ids)
     presentation_entries = _read_file(base, "presentations.json", "presentations", required=False)
-    presentations = _load_presentations(presentation_entries, codes, lexicon) if presentation_entries is not None else []
+    presentations = (
+        _load_presentations(presentation_entries, codes, lexicon) if presentation_entries is not None else []
+    )
     return KnowledgeBase(categories, disorders, exams, drugs, lexicon, mse, presentations)
 
 
