@@ -66,9 +66,17 @@ class EvaluationSpec:
     patient_variant: str = "full"
     patient_backend: str = "offline"
     judge: str = "offline"
-    matcher: str = "offline"
+    matcher: str = "hashing"
     turn_budget: int = 40
     reward: str = "dense"
+
+    def __post_init__(self) -> None:
+        if self.reward not in ("dense", "sparse"):
+            raise EvaluationError(f"EvaluationSpec.reward must be 'dense' or 'sparse', got {self.reward!r}")
+        if self.turn_budget < 1:
+            raise EvaluationError(f"EvaluationSpec.turn_budget must be at least 1, got {self.turn_budget}")
+        if not self.seeds:
+            raise EvaluationError("EvaluationSpec.seeds must name at least one seed")
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -130,12 +138,12 @@ def _spec_hash(spec: EvaluationSpec) -> str:
 
 @dataclass
 class _Worker:
-    """Per-process state: one environment and one doctor factory, reused across episodes."""
+    """Per-process state: one environment and one scoring configuration, reused across episodes."""
 
     doctor: str
     spec: EvaluationSpec
     env: Any = None
-    cache: dict[str, Any] = field(default_factory=dict)
+    scoring: Any = None
 
 
 _WORKER: _Worker | None = None
@@ -159,26 +167,48 @@ def make_env(spec: EvaluationSpec) -> Any:
 
     import mentalhospital_env.registration  # noqa: F401  (registers the ids)
 
+    from mentalhospital_env.rewards.shaping import RewardConfig
+
+    reward = RewardConfig.dense() if spec.reward == "dense" else RewardConfig.sparse_terminal()
     return gymnasium.make(
         "MentalHospital-v0",
         suite=spec.load_suite(),
         patient_variant=spec.patient_variant,
         patient_backend=spec.patient_backend,
         turn_budget=spec.turn_budget,
-        reward=spec.reward,
-        matcher=spec.matcher,
-        judge=spec.judge,
+        reward_config=reward,
     )
+
+
+def scoring_config(spec: EvaluationSpec) -> Any:
+    """The scorers of this spec: the named embedder with the offline clinical adjudicator, and the judge."""
+    from mentalhospital_env.rewards.matching import MatcherConfig
+    from mentalhospital_env.rewards.scoring import ScoringConfig
+
+    matcher = None if spec.matcher == "hashing" else MatcherConfig(embedder=spec.matcher)
+    return ScoringConfig(matcher=matcher, judge=spec.judge)
+
+
+def flat_scores(scores: Any) -> dict[str, Any]:
+    """A ``Scores`` as the flat dict of ``episodes.jsonl``: the ten columns, the CC/MS breakdown, the details."""
+    out = scores.to_dict()
+    breakdown = out.get("breakdown", {})
+    for stage, short in (("interview", "inter"), ("note", "note")):
+        groups = breakdown.get(stage, {})
+        out[f"{short}_cc"] = groups.get("chief_complaint")
+        out[f"{short}_ms"] = groups.get("mental_status")
+    return out
 
 
 def run_episode(doctor: str, spec: EvaluationSpec, case_id: str, seed: int, *, worker: _Worker | None = None) -> dict[str, Any]:
     """Play one episode and score it; returns the ``episodes.jsonl`` line as a dict."""
     from mentalhospital_env.roster import make_doctor
-    from mentalhospital_env.rewards.scoring import ScoringConfig, score_chart
+    from mentalhospital_env.rewards.scoring import score_chart
 
     worker = worker or _Worker(doctor, spec)
     if worker.env is None:
         worker.env = make_env(spec)
+        worker.scoring = scoring_config(spec)
     env = worker.env
     started = time.time()
     t0 = time.perf_counter()
@@ -189,9 +219,9 @@ def run_episode(doctor: str, spec: EvaluationSpec, case_id: str, seed: int, *, w
     while not (terminated or truncated):
         action = policy.act(observation, info)
         observation, _reward, terminated, truncated, info = env.step(action)
-    record = env.unwrapped.episode_record
+    record = env.unwrapped.episode_record()
     case = spec.load_suite()[case_id]
-    scores = score_chart(case, record.chart, ScoringConfig.from_names(matcher=spec.matcher, judge=spec.judge))
+    scores = score_chart(case, record.chart, worker.scoring)
     return {
         "case_id": case_id,
         "seed": seed,
@@ -199,7 +229,7 @@ def run_episode(doctor: str, spec: EvaluationSpec, case_id: str, seed: int, *, w
         "spec_hash": spec.spec_hash,
         "principal_category": _principal_category(case),
         "categories": list(case.diagnosis.categories),
-        "scores": scores.to_dict(),
+        "scores": flat_scores(scores),
         "record": record.to_dict(),
         "timing": {"started": round(started, 3), "seconds": round(time.perf_counter() - t0, 4)},
     }

@@ -1,0 +1,119 @@
+"""The evaluation harness: deterministic, resumable, parallel, and its result files."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from mentalhospital_env.evaluation import (
+    EvaluationError,
+    EvaluationSpec,
+    LEADERBOARD_SPEC,
+    MAIN_METRICS,
+    read_episodes,
+    run_evaluation,
+)
+
+SPEC = EvaluationSpec(suite="dev", limit=6, seeds=(0, 1), turn_budget=30)
+
+
+def _without_timing(path: Path) -> list[str]:
+    out = []
+    for line in path.read_text().splitlines():
+        row = json.loads(line)
+        row.pop("timing")
+        out.append(json.dumps(row, sort_keys=True))
+    return out
+
+
+@pytest.fixture(scope="module")
+def reference_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("reference")
+    results = run_evaluation("scripted", SPEC, out, workers=1, progress=False)
+    return out, results
+
+
+def test_results_file_has_what_a_paper_needs(reference_run):
+    out, results = reference_run
+    assert results["n_episodes"] == 12 and results["complete"]
+    assert results["spec_hash"] == SPEC.spec_hash and len(results["spec_hash"]) == 16
+    assert results["spec"]["suite"] == "dev" and results["doctor"] == "scripted"
+    assert results["versions"]["python"] and "gymnasium" in results["versions"]
+    for metric in MAIN_METRICS:
+        summary = results["metrics"][metric]
+        assert summary["n"] == 12
+        assert summary["mean"] is not None and summary["ci95"][0] <= summary["mean"] <= summary["ci95"][1]
+    assert results["by_category"] and sum(v["n"] for v in results["by_category"].values()) == 12
+    on_disk = json.loads((out / "results.json").read_text())
+    assert on_disk["metrics"] == results["metrics"]
+
+
+def test_same_spec_gives_identical_episodes_apart_from_timing(reference_run, tmp_path):
+    out, _ = reference_run
+    run_evaluation("scripted", SPEC, tmp_path, workers=1, progress=False)
+    assert _without_timing(tmp_path / "episodes.jsonl") == _without_timing(out / "episodes.jsonl")
+
+
+@pytest.mark.slow
+def test_two_workers_give_the_same_file_as_one(reference_run, tmp_path):
+    out, _ = reference_run
+    run_evaluation("scripted", SPEC, tmp_path, workers=2, progress=False)
+    assert _without_timing(tmp_path / "episodes.jsonl") == _without_timing(out / "episodes.jsonl")
+
+
+def test_a_torn_last_line_is_cut_and_replayed(reference_run, tmp_path):
+    out, _ = reference_run
+    lines = (out / "episodes.jsonl").read_text().splitlines(keepends=True)
+    (tmp_path / "episodes.jsonl").write_text("".join(lines[:5]) + lines[5][: len(lines[5]) // 2])
+    run_evaluation("scripted", SPEC, tmp_path, workers=1, progress=False)
+    assert _without_timing(tmp_path / "episodes.jsonl") == _without_timing(out / "episodes.jsonl")
+
+
+def test_a_folder_of_another_run_is_refused(reference_run, tmp_path):
+    out, _ = reference_run
+    (tmp_path / "episodes.jsonl").write_text((out / "episodes.jsonl").read_text())
+    with pytest.raises(EvaluationError, match="use another --out folder"):
+        run_evaluation("random", SPEC, tmp_path, workers=1, progress=False)
+
+
+@pytest.mark.slow
+def test_killed_mid_run_then_resumed_equals_an_uninterrupted_run(reference_run, tmp_path):
+    """SIGKILL the command while it writes, resume it: no episode lost, none repeated."""
+    out, _ = reference_run
+    cmd = [sys.executable, "-m", "mentalhospital_env.cli", "evaluate", "--doctor", "scripted", "--suite", "dev",
+           "--limit", "6", "--seeds", "0,1", "--turn-budget", "30", "--out", str(tmp_path), "--quiet"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    episodes = tmp_path / "episodes.jsonl"
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        if episodes.exists() and 2 <= len(episodes.read_bytes().splitlines()) < 12:
+            break
+        if proc.poll() is not None:
+            break
+        time.sleep(0.01)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    written = len(read_episodes(episodes)) if episodes.exists() else 0
+    assert written < 12, "the run finished before it could be killed; make the spec larger"
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    assert _without_timing(episodes) == _without_timing(out / "episodes.jsonl")
+
+
+def test_leaderboard_spec_is_fixed():
+    assert LEADERBOARD_SPEC.suite == "test" and LEADERBOARD_SPEC.seeds == (0,)
+    assert LEADERBOARD_SPEC.patient_backend == "offline" and LEADERBOARD_SPEC.judge == "offline"
+    assert EvaluationSpec().spec_hash == LEADERBOARD_SPEC.spec_hash
+
+
+def test_scripted_clinician_beats_random_on_every_column(reference_run, tmp_path):
+    _, scripted = reference_run
+    random_results = run_evaluation("random", SPEC, tmp_path, workers=1, progress=False)
+    for metric in MAIN_METRICS:
+        assert scripted["metrics"][metric]["mean"] > random_results["metrics"][metric]["mean"], metric
