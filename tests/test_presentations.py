@@ -284,6 +284,9 @@ def test_onset_duration_precipitant_impact_persona(presentations):
         assert p["onset_phrases"] and all("{duration}" in o for o in p["onset_phrases"]), code
         assert all(o.count("{") == 1 for o in p["onset_phrases"]), code
         assert p["durations"] and all(d.strip() for d in p["durations"]), code
+        for d in p["durations"]:  # a span of time that reads well in every onset phrase ("over {duration}")
+            assert re.fullmatch(r"(a|an|one|two|three|four|five|six|eight|nine|ten|twelve|fifteen|eighteen|thirty-six|"
+                                r"several|many|a few|about a)( [a-z-]+)+", d), (code, d)
         assert isinstance(p["precipitants"], list), code
         assert len(p["impact"]) >= 2, code
         persona = p["persona"]
