@@ -140,6 +140,18 @@ def test_lay_phrases_are_lay(symptom_concepts):
     assert not bad, bad
 
 
+DIAGNOSIS_WORDS = ("bipolar", "schizo", "ptsd", "ocd", "adhd", "anorexia nervosa", "bulimi", "autis", "tourette", "narcolep",
+                   "dementia", "delirium", "hypochondria", "trichotillomania", "dysmorphi", "borderline", "antisocial",
+                   "agoraphobi", "cyclothymi", "dysthymi", "factitious", "disorder")
+
+
+def test_first_clinical_term_is_a_symptom_not_a_diagnosis(symptom_concepts):
+    """Records write a concept's first clinical term ("{term} for three weeks", "denies {term}")."""
+    bad = [(c["id"], c["clinical_terms"][0]) for c in symptom_concepts
+           if any(w in c["clinical_terms"][0].lower() for w in DIAGNOSIS_WORDS)]
+    assert not bad, bad
+
+
 def test_sensitive_concepts_are_flagged(symptom_concepts):
     flags = {c["id"]: c["sensitive"] for c in symptom_concepts}
     missing = sorted(cid for cid in SENSITIVE_CONCEPTS if cid in flags and not flags[cid])
@@ -193,8 +205,8 @@ def test_symptom_entries_are_well_formed(presentations, all_concepts):
             assert s["text"].strip(), where
             assert bool(s.get("sensitive", False)) == bool(all_concepts[s["concept"]]["sensitive"]), (
                 f"{where}: the sensitive flag must follow the concept's")
-        # the defining feature is common: at least one symptom present in most cases
-        assert max(s["p"] for s in p["symptoms"]) >= 0.8, p["code"]
+        # the first symptom is the defining feature of the disorder, present in (nearly) every case
+        assert p["symptoms"][0]["p"] >= 0.8, p["code"]
 
 
 def test_patient_says_are_varied_first_person_lay_speech(presentations):
