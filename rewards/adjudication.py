@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Sequence
 
 from mentalhospital_env.knowledge.language import (
@@ -31,6 +31,7 @@ from mentalhospital_env.knowledge.language import (
     load_cues,
     negated_spans_in,
     polarity_marks,
+    quantities,
     stem,
     tokenize,
 )
@@ -74,13 +75,23 @@ class StatementReading:
     words: tuple[ContentWord, ...]
     polarity: frozenset[tuple[str, str, int]]
 
-    @property
+    @cached_property
     def concept_ids(self) -> frozenset[str]:
         return frozenset(c.concept_id for c in self.concepts)
 
-    @property
+    @cached_property
     def stems(self) -> frozenset[str]:
         return frozenset(w.stem for w in self.words)
+
+    @cached_property
+    def stem_heads(self) -> frozenset[str]:
+        """First two letters of each stem: two stems :func:`same_stem` calls alike always share them."""
+        return frozenset(s[:2] for s in self.stems)
+
+
+def _may_share(c: StatementReading, o: StatementReading) -> bool:
+    """Quick test: could the two statements share a word or a concept at all?"""
+    return bool(c.stem_heads & o.stem_heads) or bool(c.concept_ids & o.concept_ids)
 
 
 @lru_cache(maxsize=65536)
@@ -88,7 +99,7 @@ def read_statement(text: str) -> StatementReading:
     """Concepts, content words, negation, subject, time frame and directional words of a statement (cached)."""
     cues = load_cues()
     tokens = tokenize(text)
-    mentions = load_lexicon().find(text)
+    mentions = load_lexicon().find(text, max_gap=2)
     inside = {j for m in mentions for j in range(m.start, m.end)}
     # A cue inside a concept's own phrase ("no energy", "can't sleep") is part of the phrase, not a negation.
     negations = [(s, e) for s, e in negated_spans_in(text, tokens) if s not in inside]
@@ -141,11 +152,17 @@ def read_statement(text: str) -> StatementReading:
     return StatementReading(text, tuple(concepts), tuple(words), polarity_marks(text))
 
 
+@lru_cache(maxsize=65536)
+def _quantities(text: str) -> frozenset[tuple[float, str]]:
+    return quantities(text)
+
+
 def _statement_time(parts) -> str | None:
     times = {p.time for p in parts if p.time is not None}
     return times.pop() if len(times) == 1 else None
 
 
+@lru_cache(maxsize=262144)
 def same_stem(a: str, b: str) -> bool:
     """Whether two stems name the same word: equal, or differing only in a final ``e``
     (``tak``/``take``), or sharing a long prefix (``concentrat``/``concentration``, ``depress``/``depression``)."""
@@ -171,6 +188,7 @@ def _times_conflict(a: str | None, b: str | None) -> bool:
 # --- The check applied to every pair ---------------------------------------------------------------
 
 
+@lru_cache(maxsize=65536)
 def statement_conflict(checkpoint: str, output: str) -> str | None:
     """Why ``output`` cannot entail ``checkpoint`` (negation, subject, time or direction), or ``None``.
 
@@ -190,20 +208,26 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
             return f"subject differs on {cc.concept_id}"
         if all(_times_conflict(oc.time, cc.time) for oc in found if oc.negated == cc.negated):
             return f"time frame differs on {cc.concept_id}"
-    shared = 0
-    negation_clash = subject_clash = time_clash = 0
+    shared = 0.0
+    negation_clash = subject_clash = time_clash = 0.0
+    o_stems = o.stems
     for cw in c.words:
-        found = [ow for ow in o.words if same_stem(ow.stem, cw.stem)]
-        if not found:
+        if cw.stem not in o_stems and not any(same_stem(cw.stem, t) for t in o_stems):
             continue
-        shared += 1
+        found = [ow for ow in o.words if same_stem(ow.stem, cw.stem)]
+        weight = word_weight(cw.stem)
+        shared += weight
         if not any(ow.negated == cw.negated for ow in found):
-            negation_clash += 1
+            if cw.concept_id is not None:  # a word of the checkpoint's finding itself
+                return f"negation differs on {cw.stem!r}"
+            negation_clash += weight
         elif not any(ow.subject == cw.subject for ow in found):
-            subject_clash += 1
+            if cw.concept_id is not None:
+                return f"subject differs on {cw.stem!r}"
+            subject_clash += weight
         elif all(_times_conflict(ow.time, cw.time) for ow in found):
-            time_clash += 1
-    # Words shared by chance ("work", "sleep") should not veto on their own when most agree.
+            time_clash += weight
+    # Words shared by chance ("work", "day") should not veto on their own when most agree.
     if shared:
         if negation_clash * 2 >= shared:
             return "negation differs on the shared content"
@@ -211,6 +235,10 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
             return "subject differs on the shared content"
         if time_clash * 2 >= shared:
             return "time frame differs on the shared content"
+    c_amounts, o_amounts = _quantities(checkpoint), _quantities(output)
+    for unit in {u for _, u in c_amounts} & {u for _, u in o_amounts}:
+        if not {v for v, u in c_amounts if u == unit} & {v for v, u in o_amounts if u == unit}:
+            return f"quantity differs in {unit!r}"
     for axis, attribute, sign in c.polarity:
         for o_axis, o_attribute, o_sign in o.polarity:
             if not attribute or not same_stem(attribute, o_attribute):
@@ -220,13 +248,20 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
             # "poor concentration" against "concentration has improved": a state against a change the other way
             if "change" in (axis, o_axis) and axis != o_axis and o_sign == -sign:
                 return f"direction differs on {attribute}"
-    # Directions on different words of a shared topic: one sign on an axis against the other sign.
+    # Directions on different words of a shared topic: one sign on an axis against the other sign; a
+    # state ("poor", "increased") against a change the other way ("improved", "worse").
     if shared or (c.concept_ids & o.concept_ids):
-        for axis in {m[0] for m in c.polarity}:
-            c_signs = {m[2] for m in c.polarity if m[0] == axis}
-            o_signs = {m[2] for m in o.polarity if m[0] == axis}
+        for c_axes, o_axes, name in (
+            (("amount",), ("amount",), "amount"),
+            (("integrity",), ("integrity",), "integrity"),
+            (("change",), ("change",), "change"),
+            (("amount", "integrity"), ("change",), "state against change"),
+            (("change",), ("amount", "integrity"), "change against state"),
+        ):
+            c_signs = {m[2] for m in c.polarity if m[0] in c_axes}
+            o_signs = {m[2] for m in o.polarity if m[0] in o_axes}
             if len(c_signs) == 1 and len(o_signs) == 1 and c_signs != o_signs:
-                return f"direction differs on the {axis} axis"
+                return f"direction differs ({name})"
     return None
 
 
@@ -253,15 +288,20 @@ class ClinicalAdjudicator(Adjudicator):
     """The offline rule-based clinical adjudicator.
 
     A pair is entailed when :func:`statement_conflict` finds nothing and the output carries at least
-    ``min_share`` of the checkpoint's weighted content (:meth:`carried_share`). Never abstains.
+    ``min_share`` of the checkpoint's weighted content (:meth:`carried_share`); when the checkpoint
+    names lexicon concepts and the output carries none of them, it needs ``min_share_without_concept``
+    ("psychomotor agitation" shares a word with "psychomotor retardation" but not its finding).
+    Never abstains.
     """
 
     name = "clinical"
 
-    def __init__(self, min_share: float = 0.45):
-        if not 0 < min_share <= 1:
-            raise ValueError(f"clinical adjudicator min_share must lie in (0, 1], got {min_share}")
+    def __init__(self, min_share: float = 0.45, min_share_without_concept: float = 0.6):
+        for name, value in (("min_share", min_share), ("min_share_without_concept", min_share_without_concept)):
+            if not 0 < value <= 1:
+                raise ValueError(f"clinical adjudicator {name} must lie in (0, 1], got {value}")
         self.min_share = min_share
+        self.min_share_without_concept = min_share_without_concept
 
     def judge_many(self, pairs: Sequence[tuple[str, str]]) -> list[bool | None]:
         return [self.entailed(c, o) for c, o in pairs]
@@ -280,6 +320,7 @@ class ClinicalAdjudicator(Adjudicator):
             for cc in c.concepts
             if any(oc.concept_id == cc.concept_id and oc.negated == cc.negated and oc.subject == cc.subject for oc in o.concepts)
         }
+        o_stems = o.stems
         seen: list[str] = []
         total = carried = 0.0
         for w in c.words:
@@ -288,16 +329,30 @@ class ClinicalAdjudicator(Adjudicator):
             seen.append(w.stem)
             weight = word_weight(w.stem)
             total += weight
-            if (w.concept_id is not None and w.concept_id in carried_concepts) or any(
-                same_stem(w.stem, ow.stem) for ow in o.words
+            if (w.concept_id is not None and w.concept_id in carried_concepts) or w.stem in o_stems or any(
+                same_stem(w.stem, t) for t in o_stems
             ):
                 carried += weight
         return carried / total if total else 0.0
 
     def entailed(self, checkpoint: str, output: str) -> bool:
+        if not _may_share(read_statement(checkpoint), read_statement(output)):
+            return False
         if statement_conflict(checkpoint, output) is not None:
             return False
-        return self.carried_share(checkpoint, output) >= self.min_share
+        share = self.carried_share(checkpoint, output)
+        c = read_statement(checkpoint)
+        if c.concepts and not _carries_a_concept(c, read_statement(output)):
+            return share >= self.min_share_without_concept
+        return share >= self.min_share
+
+
+def _carries_a_concept(c: StatementReading, o: StatementReading) -> bool:
+    return any(
+        oc.concept_id == cc.concept_id and oc.negated == cc.negated and oc.subject == cc.subject
+        for cc in c.concepts
+        for oc in o.concepts
+    )
 
 
 @lru_cache(maxsize=1)
