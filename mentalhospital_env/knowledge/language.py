@@ -39,6 +39,8 @@ class LanguageCues:
     # first-person words (a patient speaking) and third-person pronouns (a note, or someone else)
     first_person: frozenset[str] = frozenset()
     third_person: frozenset[str] = frozenset()
+    # number words and their values ("two" -> 2, "a couple of" -> 2)
+    number_words: tuple[tuple[tuple[str, ...], float], ...] = ()
 
 
 def tokenize(text: str) -> list[str]:
@@ -113,16 +115,29 @@ def load_cues() -> LanguageCues:
         negation_clause_openers=frozenset(raw.get("negation_clause_openers", ())),
         first_person=frozenset(raw.get("first_person_cues", ())),
         third_person=frozenset(raw.get("third_person_cues", ())),
+        number_words=tuple(
+            sorted(((tuple(tokenize(k)), float(v)) for k, v in raw.get("number_words", {}).items()), key=lambda kv: -len(kv[0]))
+        ),
     )
 
 
+@lru_cache(maxsize=256)
+def _phrase_index(phrases: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """The phrases by their first word, each list in the order given (longest first)."""
+    index: dict[str, list[tuple[str, ...]]] = {}
+    for p in phrases:
+        if p:
+            index.setdefault(p[0], []).append(p)
+    return {k: tuple(v) for k, v in index.items()}
+
+
 def _find(tokens: list[str], phrases: tuple[tuple[str, ...], ...]) -> list[tuple[int, int]]:
-    """Spans (start, end) of any phrase in the token list."""
+    """Spans (start, end) of any phrase in the token list (at each position, the first phrase that fits)."""
     spans = []
-    n = len(tokens)
-    for i in range(n):
-        for p in phrases:
-            if tokens[i : i + len(p)] == list(p):
+    index = _phrase_index(phrases)
+    for i, token in enumerate(tokens):
+        for p in index.get(token, ()):
+            if tuple(tokens[i : i + len(p)]) == p:
                 spans.append((i, i + len(p)))
                 break
     return spans
@@ -338,3 +353,46 @@ def polarity_marks(text: str, window: int = 6) -> frozenset[tuple[str, str, int]
         if d_after is None and d_before is None:
             marks.add((axis, "", sign))
     return frozenset(marks)
+
+
+_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
+
+
+def quantities(text: str, window: int = 3) -> frozenset[tuple[float, str]]:
+    """Numbers and the unit word after them: ``"four hours a night"`` gives ``{(4.0, "hour")}``.
+
+    Digits (``8,000``) and number words (``eight``, ``a couple of``) count; compound words add up
+    (``twenty five``), ``"eight thousand"`` multiplies. The unit is the first content word within
+    ``window`` tokens that is not itself a number (``"ten or eleven hours"`` gives 10 and 11 hours).
+    """
+    cues = load_cues()
+    low = text.lower().replace("\u2019", "'")
+    low = _NUMBER.sub(lambda m: " " + m.group().replace(",", "") + " ", low)
+    tokens = re.findall(r"\d+(?:\.\d+)?|[a-z]+(?:'[a-z]+)?", low)
+    values: list[tuple[int, int, float]] = []  # (start, end, value)
+    i = 0
+    while i < len(tokens):
+        if tokens[i][0].isdigit():
+            values.append((i, i + 1, float(tokens[i])))
+            i += 1
+            continue
+        for phrase, value in cues.number_words:
+            if tuple(tokens[i : i + len(phrase)]) == phrase:
+                if values and values[-1][1] == i:  # "twenty five", "eight thousand"
+                    s0, _, v0 = values[-1]
+                    values[-1] = (s0, i + len(phrase), v0 * value if value in (100.0, 1000.0) else v0 + value)
+                else:
+                    values.append((i, i + len(phrase), value))
+                i += len(phrase)
+                break
+        else:
+            i += 1
+    starts = {j for s, e, _ in values for j in range(s, e)}
+    out: set[tuple[float, str]] = set()
+    for _, end, value in values:
+        for j in range(end, min(len(tokens), end + window)):
+            if j in starts or tokens[j] in cues.function_words or tokens[j] == "or":
+                continue
+            out.add((value, stem(tokens[j])))
+            break
+    return frozenset(out)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Iterable
 
 from .errors import KnowledgeError
-from .language import negated_spans_in, stem, stems, tokenize
+from .language import load_cues, negated_spans_in, stem, stems, tokenize
 
 CONCEPT_KINDS = ("symptom", "sign", "history")
 
@@ -94,8 +94,12 @@ class Lexicon:
         except KeyError:
             raise KeyError(f"no lexicon concept {concept_id!r}") from None
 
-    def find(self, text: str) -> list[Mention]:
+    def find(self, text: str, max_gap: int = 0) -> list[Mention]:
         """Every concept mentioned in ``text``, in text order, with negation.
+
+        ``max_gap`` lets up to that many function words (``language.json``'s ``function_words``:
+        ``really``, ``just``, ``all`` ...) sit between a phrase's words, so "feel really down" is
+        ``low_mood`` with ``max_gap=1``; the default 0 matches phrases exactly.
 
         Overlapping phrases of one concept give one mention (the earliest, longest one): "hearing
         voices talking" is one ``auditory_hallucinations``. A phrase lying wholly inside a longer
@@ -107,11 +111,16 @@ class Lexicon:
         stemmed = [stem(t) for t in tokens]
         n = len(stemmed)
         candidates: list[tuple[int, int, str]] = []
+        gap_words = load_cues().function_words if max_gap > 0 else frozenset()
         for i in range(n):
             for key, cid in self._index.get(stemmed[i], ()):
                 end = i + len(key)
                 if end <= n and tuple(stemmed[i:end]) == key:
                     candidates.append((i, end, cid))
+                elif max_gap > 0:
+                    end = _gapped_end(tokens, stemmed, i, key, max_gap, gap_words)
+                    if end is not None:
+                        candidates.append((i, end, cid))
         if not candidates:
             return []
         # longest first, then earliest: a span is kept unless a kept span contains it (another concept)
@@ -136,6 +145,22 @@ class Lexicon:
     def concepts_in(self, text: str) -> frozenset[str]:
         """Ids of the concepts mentioned in ``text``, negated or not."""
         return frozenset(m.concept_id for m in self.find(text))
+
+
+def _gapped_end(
+    tokens: list[str], stemmed: list[str], start: int, key: tuple[str, ...], max_gap: int, gap_words: frozenset[str]
+) -> int | None:
+    """End of ``key`` matched from ``start`` with at most ``max_gap`` function words skipped in between."""
+    j = start + 1
+    skipped = 0
+    for part in key[1:]:
+        while j < len(stemmed) and stemmed[j] != part and tokens[j] in gap_words and skipped < max_gap:
+            j += 1
+            skipped += 1
+        if j >= len(stemmed) or stemmed[j] != part:
+            return None
+        j += 1
+    return j
 
 
 def concept_from_entry(raw: dict, source: str = "") -> Concept:
