@@ -55,7 +55,7 @@ from .memory import (
     facts_expressed,
     read_question,
 )
-from .representation import LayRenderer, RepresentationSkill, plain_reply, stable_seed
+from .representation import RepresentationSkill, lay_renderer, plain_reply, stable_seed
 
 if TYPE_CHECKING:  # the llm package is imported only where a model is used
     from mentalhospital_env.llm.base import GenerationSettings, LLMClient
@@ -231,7 +231,7 @@ class Patient:
         self.case = case
         self.variant = variant
         self.index = fact_index(case, lexicon)
-        self.lay = LayRenderer(self.index.lexicon)
+        self.lay = lay_renderer(self.index.lexicon)
         self.memory = MemorySkill(self.index, policy) if variant in _USES_MEMORY else None
         self.representation = (
             RepresentationSkill(case, self.index, seed, self.lay) if variant in _USES_REPRESENTATION else None
@@ -325,6 +325,10 @@ class Patient:
             text = plain_reply(plan, self.index)
         if self.index.guard.leaks(text):
             text = self.index.guard.scrub(text)
+        if rep is not None and not self.checker.check(text).ok:
+            # the wording went beyond the record (a lay phrase that reads as another concept):
+            # say it in the record's own words instead
+            text = plain_reply(plan, self.index)
         reply = _reply_from_plan(text, plan, partial, "offline")
         return _Pending(question, plan, reply)
 
@@ -357,8 +361,9 @@ class Patient:
                 if reader.goes_along(concept_id, rng):
                     affirmed.append(concept_id)
                     concept = self.index.lexicon.get(concept_id)
-                    if rep is not None:
-                        parts.append(rep.voice.pick("affirm", rng) + " " + self.lay.clause(concept_id))
+                    clause = self.lay.clause(concept_id)
+                    if rep is not None and clause:
+                        parts.append(rep.voice.pick("affirm", rng) + " " + clause)
                     else:
                         parts.append(f"Yes, I have {(concept.clinical_terms or concept.lay_phrases or (concept_id,))[0]}.")
                     break

@@ -203,6 +203,9 @@ class LayRenderer:
         self.pronouns = {tuple(tokenize(k)): v for k, v in table["pronouns"].items()}
         self.verbs: Mapping[str, str] = table["third_person_verbs"]
         self.base_verbs = frozenset(table["base_verbs"])
+        self.past_verbs = frozenset(table["past_verbs"])
+        self.be_words = frozenset(table["be_words"])
+        self.not_gerunds = frozenset(table["not_gerunds"])
         self.relatives = frozenset(table["relatives"])
         self.negation_words = frozenset(table["negation_words"])
         self.lead = table["lead"]
@@ -221,39 +224,80 @@ class LayRenderer:
         for key in self.clinical:
             self._first.setdefault(key[0], []).append(key)
         self._cache: dict[str, str] = {}
+        self._clauses: dict[tuple[str, bool], str | None] = {}
 
     def phrase(self, concept_id: str) -> str | None:
         """The concept's lay phrase that reads best in a sentence (a verb or -ing phrase, no negation)."""
+        phrases = self._phrases(concept_id)
+        return phrases[0] if phrases else None
+
+    def _phrases(self, concept_id: str) -> list[str]:
         concept = self.lexicon.get(concept_id)
         usable = [p for p in concept.lay_phrases if not (set(tokenize(p)) & self.negation_words)]
-        for p in usable:
-            first = tokenize(p)[0] if tokenize(p) else ""
-            if first.endswith("ing") or first in self.base_verbs:
-                return p
-        return usable[0] if usable else None
 
-    def clause(self, concept_id: str, negated: bool = False) -> str:
-        """A first-person sentence affirming or denying a concept in lay words ("I hear voices.")."""
-        phrase = self.phrase(concept_id)
-        if phrase is None:
-            concept = self.lexicon.get(concept_id)
-            phrase = (concept.clinical_terms or (concept_id.replace("_", " "),))[0]
+        def rank(p: str) -> int:
+            first = tokenize(p)[0] if tokenize(p) else ""
+            return 0 if self._gerund(first) or first in self.base_verbs else 1
+
+        return sorted(usable, key=rank)
+
+    def _gerund(self, word: str) -> bool:
+        return len(word) > 4 and word.endswith("ing") and word not in self.not_gerunds
+
+    def _frame(self, phrase: str, negated: bool) -> str | None:
         first = tokenize(phrase)[0] if tokenize(phrase) else ""
-        if first.endswith("ing"):
-            text = f"I haven't been {phrase}" if negated else f"I've been {phrase}"
-        elif first in self.base_verbs:
-            text = f"I don't {phrase}" if negated else f"I {phrase}"
-        else:
-            text = f"I haven't had {phrase}" if negated else f"I've had {phrase}"
-        return text + "."
+        if self._gerund(first) or first in self.be_words:
+            return (f"I haven't been {phrase}" if negated else f"I've been {phrase}") + "."
+        if first in self.base_verbs:
+            return (f"I don't {phrase}" if negated else f"I {phrase}") + "."
+        if first in self.past_verbs:
+            return None if negated else f"I {phrase}."
+        return (f"I haven't had {phrase}" if negated else f"I've had {phrase}") + "."
+
+    def clause(self, concept_id: str, negated: bool = False) -> str | None:
+        """A first-person sentence affirming or denying a concept in lay words ("I hear voices."),
+        checked with the lexicon to state exactly that concept with that polarity; ``None`` when no
+        lay phrase of the concept can be framed so."""
+        key = (concept_id, negated)
+        if key in self._clauses:
+            return self._clauses[key]
+        found = None
+        for phrase in self._phrases(concept_id):
+            text = self._frame(phrase, negated)
+            if text is None:
+                continue
+            mentions = self.lexicon.find(text)
+            if mentions and all(m.concept_id == concept_id and m.negated == negated for m in mentions):
+                found = text
+                break
+        self._clauses[key] = found
+        return found
 
     def say(self, fact: IndexedFact) -> str:
         """The fact in the patient's words."""
         if fact.fact.patient_says:
             return fact.fact.patient_says.strip()
         if fact.rules_out and not fact.affirms and not fact.about_other:
-            return " ".join(self.clause(c, negated=True) for c in sorted(fact.rules_out)[:3])
+            denials = [self.clause(c, negated=True) for c in sorted(fact.rules_out)[:3]]
+            if all(denials):
+                return " ".join(d for d in denials if d)
+        if fact.section == "family_history":
+            return self.relative(fact.fact.text)
         return self.first_person(fact.fact.text)
+
+    def relative(self, text: str) -> str:
+        """A family-history sentence as the patient tells it: "A sister was treated ..." -> "My sister was treated ..."."""
+        out = []
+        for sentence in (s.strip() for s in re.split(r"(?<=[.;!?])\s+", text) if s.strip()):
+            words = sentence.split()
+            lead = words[0].lower().strip(",") if words else ""
+            second = re.sub(r"('s|,)$", "", words[1].lower()) if len(words) > 1 else ""
+            if lead in ("a", "an", "the", "her", "his", "their") and second in self.relatives:
+                words = ["My"] + words[1:]
+            elif re.sub(r"('s|,)$", "", lead) in self.relatives:
+                words = ["My", words[0].lower()] + words[1:]
+            out.append(" ".join(words))
+        return " ".join(out)
 
     def first_person(self, text: str) -> str:
         cached = self._cache.get(text)
@@ -268,7 +312,7 @@ class LayRenderer:
         quoted = re.fullmatch(r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*", sentence)
         if quoted:
             inner = quoted.group(1).strip().rstrip(".")
-            return f"I feel {inner.lower()}." if len(tokenize(inner)) <= 3 else inner[0].upper() + inner[1:] + "."
+            return f"{inner[0].upper()}{inner[1:]}, I'd say." if len(tokenize(inner)) <= 3 else inner[0].upper() + inner[1:] + "."
         pieces = re.findall(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)?(?:-[A-Za-z0-9]+)*|[,]", sentence)
         low = [p.lower().replace("\u2019", "'") for p in pieces]
         if not low:
@@ -318,16 +362,30 @@ class LayRenderer:
         elif first in self.verbs:
             out[0] = self.verbs[first]
             out.insert(0, "I")
-        elif first.endswith("ing"):
+        elif self._gerund(first):
             out.insert(0, self.lead["ing"])
-        elif first in self.base_verbs:
+        elif first in self.base_verbs or first in self.past_verbs:
             out.insert(0, self.lead["verb"])
+        elif first in self.be_words:
+            out.insert(0, self.lead["ing"])
         else:
             out.insert(0, self.lead["other"])
         text = " ".join(out).replace(" ,", ",")
         text = re.sub(r"\bi\b", "I", text)
         text = text[0].upper() + text[1:]
         return text.rstrip(",") + "."
+
+
+_RENDERERS: dict[int, LayRenderer] = {}
+
+
+def lay_renderer(lexicon: Lexicon | None = None) -> LayRenderer:
+    """The lay renderer of a lexicon, built once (it indexes every clinical term) and shared."""
+    lex = lexicon or load_lexicon()
+    hit = _RENDERERS.get(id(lex))
+    if hit is None or hit.lexicon is not lex:
+        hit = _RENDERERS[id(lex)] = LayRenderer(lex)
+    return hit
 
 
 # --------------------------------------------------------------------------------------------------
@@ -372,12 +430,14 @@ class RepresentationSkill:
         self.index = index
         self.persona = persona_for(case)
         self.rapport = Rapport(self.persona.guardedness)
-        self.lay = lay or LayRenderer(index.lexicon)
+        self.lay = lay or lay_renderer(index.lexicon)
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
         self.seed = seed
-        self.voice = Voice(self.persona, random.Random(stable_seed("voice", self.case.case_id, seed)))
+        # the voice is the person's own: fixed per case (so the same patient sounds the same in every
+        # encounter); the encounter seed only varies which of its phrases come up in each reply
+        self.voice = Voice(self.persona, random.Random(stable_seed("voice", self.case.case_id)))
         self.rapport.reset()
 
     # -- gating ------------------------------------------------------------------------------------
@@ -425,7 +485,14 @@ class RepresentationSkill:
             sentences.extend(self._item(item, rng))
         if "pressured" in voice.traits and len(sentences) > 1:
             joiner = voice.traits["pressured"]["joiner"]
-            sentences = [joiner.join(s.rstrip(".") for s in sentences[:-1]) + joiner + sentences[-1][0].lower() + sentences[-1][1:]]
+            last = sentences[-1]
+            if not last.startswith(("I ", "I'", "My ")):
+                last = last[0].lower() + last[1:]
+            sentences = [joiner.join(s.rstrip(".") for s in sentences[:-1]) + joiner + last]
+        if parts and sentences and not parts[-1].endswith((".", "!", "?", ":")):
+            head = sentences[0]
+            if not head.startswith(("I ", "I'", "My ")):
+                sentences[0] = head[0].lower() + head[1:]
         parts.extend(sentences)
         if partial:
             parts.append(voice.pick("partial", rng))
@@ -454,7 +521,8 @@ class RepresentationSkill:
             no = voice.pick("deny", rng)
             if "impoverished" in voice.traits or item.subject not in self.index.lexicon or rng.random() < 0.4:
                 return [no]
-            return [no, self.lay.clause(item.subject, negated=True)]
+            clause = self.lay.clause(item.subject, negated=True)
+            return [no, clause] if clause else [no]
         out: list[str] = []
         if item.stance == AFFIRM and "impoverished" not in voice.traits and rng.random() < 0.5:
             out.append(voice.pick("affirm", rng))
