@@ -59,9 +59,9 @@ class Topic:
     """
 
     id: str
-    cues: tuple[tuple[str, ...], ...]
+    cues: CueSet
     sections: tuple[str, ...]
-    fact_cues: tuple[tuple[str, ...], ...]
+    fact_cues: CueSet
     open: bool
 
 
@@ -70,14 +70,14 @@ class InjectionCue:
     """A kind of request the patient must refuse (``diagnosis``, ``code``, ``record``, ``authority``, ``score``)."""
 
     kind: str
-    cues: tuple[tuple[str, ...], ...]
+    cues: CueSet
 
 
 @dataclass(frozen=True)
 class MemoryCues:
     topics: tuple[Topic, ...]
-    greeting: tuple[tuple[str, ...], ...]
-    closing: tuple[tuple[str, ...], ...]
+    greeting: CueSet
+    closing: CueSet
     observed_sections: frozenset[str]
     stopwords: frozenset[str]
     injections: tuple[InjectionCue, ...]
@@ -87,10 +87,51 @@ class MemoryCues:
     leak_replacement: str
 
 
-def _phrase_stems(phrases: Iterable[str]) -> tuple[tuple[str, ...], ...]:
-    out = {tuple(stems(p)) for p in phrases}
-    out.discard(())
-    return tuple(sorted(out, key=len, reverse=True))
+class CueSet:
+    """A set of stemmed cue phrases, indexed by first stem so a text is scanned once."""
+
+    __slots__ = ("phrases", "_by_first")
+
+    def __init__(self, phrases: Iterable[tuple[str, ...]]):
+        unique = sorted({p for p in phrases if p}, key=len, reverse=True)
+        self.phrases: tuple[tuple[str, ...], ...] = tuple(unique)
+        by_first: dict[str, list[tuple[str, ...]]] = {}
+        for p in self.phrases:
+            by_first.setdefault(p[0], []).append(p)
+        self._by_first = by_first
+
+    def __iter__(self):
+        return iter(self.phrases)
+
+    def __len__(self) -> int:
+        return len(self.phrases)
+
+    def spans(self, stemmed: Sequence[str]) -> list[tuple[int, int]]:
+        """Token spans where a phrase occurs (the longest at each position)."""
+        out = []
+        by_first = self._by_first
+        n = len(stemmed)
+        for i in range(n):
+            for p in by_first.get(stemmed[i], ()):
+                k = len(p)
+                if i + k <= n and (k == 1 or tuple(stemmed[i : i + k]) == p):
+                    out.append((i, i + k))
+                    break
+        return out
+
+    def found(self, stemmed: Sequence[str]) -> bool:
+        by_first = self._by_first
+        n = len(stemmed)
+        for i in range(n):
+            for p in by_first.get(stemmed[i], ()):
+                k = len(p)
+                if i + k <= n and (k == 1 or tuple(stemmed[i : i + k]) == p):
+                    return True
+        return False
+
+
+def _phrase_stems(phrases: Iterable[str]) -> CueSet:
+    return CueSet(tuple(stems(p)) for p in phrases)
 
 
 def _read_data(name: str) -> dict:
@@ -126,21 +167,13 @@ def load_memory_cues() -> MemoryCues:
     )
 
 
-def _spans(stemmed: Sequence[str], phrases: Iterable[tuple[str, ...]]) -> list[tuple[int, int]]:
-    """Token spans of ``stemmed`` where any of the stemmed ``phrases`` occurs."""
-    out = []
-    n = len(stemmed)
-    for phrase in phrases:
-        k = len(phrase)
-        first = phrase[0]
-        for i in range(n - k + 1):
-            if stemmed[i] == first and tuple(stemmed[i : i + k]) == phrase:
-                out.append((i, i + k))
-    return out
+def _spans(stemmed: Sequence[str], phrases: CueSet) -> list[tuple[int, int]]:
+    """Token spans of ``stemmed`` where any of the cue ``phrases`` occurs."""
+    return phrases.spans(stemmed)
 
 
-def _holds(stemmed: Sequence[str], phrases: Iterable[tuple[str, ...]]) -> bool:
-    return bool(_spans(stemmed, phrases))
+def _holds(stemmed: Sequence[str], phrases: CueSet) -> bool:
+    return phrases.found(stemmed)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -356,13 +389,11 @@ class LeakGuard:
         names.update(c.replace("_", " ") for c in case.diagnosis.categories if "_" in c)
         phrases = {tuple(tokenize(n)) for n in names if len(tokenize(n)) >= 2 or (n.isupper() and len(n) >= 3)}
         phrases.discard(())
-        self.phrases = tuple(sorted(phrases, key=len, reverse=True))
+        self.phrases = CueSet(phrases)
         self.codes = frozenset(d.code.upper() for d in case.diagnosis.disorders)
         self._code = cues.code_pattern
         self._score = cues.score_pattern
-        self._scales = tuple(
-            tuple(tokenize(e.name)) for e in case.exams if e.kind == "scale" and tokenize(e.name)
-        )
+        self._scales = CueSet(tuple(tokenize(e.name)) for e in case.exams if e.kind == "scale" and tokenize(e.name))
         self.replacement = cues.leak_replacement
 
     def leaks(self, text: str) -> bool:
@@ -378,7 +409,7 @@ class LeakGuard:
         """``text`` with diagnosis names, codes and scores taken out (names become lay words)."""
         text = self._code.sub("", text)
         text = self._score.sub("", text)
-        for phrase in self.phrases + self._scales:
+        for phrase in self.phrases.phrases + self._scales.phrases:
             pattern = r"\b" + r"\W+".join(re.escape(w) for w in phrase) + r"\b"
             text = re.sub(pattern, self.replacement, text, flags=re.IGNORECASE)
         return re.sub(r"\s+([,.;])", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
@@ -505,14 +536,15 @@ def read_question(utterance: str, lexicon: Lexicon | None = None) -> Question:
     lex = lexicon or load_lexicon()
     cues = load_memory_cues()
     stemmed = stems(utterance)
+    said = read_statements(utterance, lex)
     concepts: list[str] = []
-    for m in lex.find(utterance):
-        if m.concept_id not in concepts:
-            concepts.append(m.concept_id)
+    for statement in said:
+        if statement.concept_id not in concepts:
+            concepts.append(statement.concept_id)
     if not concepts:
         concepts.extend(question_bank(lex).asked(utterance))
     topics = tuple(t.id for t in cues.topics if _holds(stemmed, t.cues))
-    about_other = "family" in topics or any(s.subject == "other" for s in read_statements(utterance, lex))
+    about_other = "family" in topics or any(s.subject == "other" for s in said)
     injection = None
     for cue in cues.injections:
         if _holds(stemmed, cue.cues):
@@ -630,6 +662,7 @@ class MemorySkill:
         self.state = MemoryState()
         self._topics = {t.id: t for t in load_memory_cues().topics}
         self._concept_sections = load_memory_cues().concept_sections
+        self._cue_cache: dict[tuple[str, str], bool] = {}
 
     @property
     def disclosed(self) -> tuple[str, ...]:
@@ -717,10 +750,17 @@ class MemorySkill:
     def _topic_facts(self, topic: Topic, used: set[str], limit: int) -> list[IndexedFact]:
         facts = [f for f in self.index.section_facts(topic.sections) if f.tellable and f.id not in used]
         if topic.fact_cues:
-            facts = [f for f in facts if _holds(stems(f.fact.text), topic.fact_cues)]
+            facts = [f for f in facts if self._fact_has_cue(topic, f)]
         if topic.open:
             facts = [f for f in facts if f.id not in self.state.disclosed]
         return self._prefer_new(facts, used)[:limit]
+
+    def _fact_has_cue(self, topic: Topic, fact: IndexedFact) -> bool:
+        key = (topic.id, fact.id)
+        hit = self._cue_cache.get(key)
+        if hit is None:
+            hit = self._cue_cache[key] = topic.fact_cues.found(stems(fact.fact.text))
+        return hit
 
     def _prefer_new(self, facts: Sequence[IndexedFact], used: set[str]) -> list[IndexedFact]:
         fresh = [f for f in facts if f.id not in self.state.disclosed and f.id not in used]
