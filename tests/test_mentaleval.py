@@ -264,6 +264,20 @@ def test_offline_judge_is_monotone_on_every_ladder_of_the_calibration_case():
     _assert_monotone(check_judge(OfflineJudge(), case, ladders))
 
 
+@pytest.mark.slow
+def test_offline_judge_is_monotone_on_the_ladders_of_generated_cases():
+    """Ladders written from synthetic cases of many disorders (not only the calibration case)."""
+    from mentalhospital_env.cases import load_case
+    from mentalhospital_env.cases.generator import generate_cases
+    from mentalhospital_env.rewards.mentaleval.ladders import build_ladders, check_judge, exemplary_chart
+
+    judge = OfflineJudge()
+    for raw in generate_cases(6, seed=5):
+        case = load_case(raw)
+        _assert_monotone(check_judge(judge, case, build_ladders(case)))
+        assert min(judge.score(case, exemplary_chart(case)).values()) >= 4.0, case.diagnosis.codes
+
+
 def test_scripted_llm_judge_and_jury_are_monotone_on_every_ladder():
     """The LLM judge's prompts and parsing keep a monotone reader monotone: the scripted model answers
     each rung in a different format, worse rungs with lower scores, and the verdicts must come back to

@@ -16,12 +16,12 @@ from typing import Any, Sequence
 
 from mentalhospital_env.cases.derive import split_sentences
 from mentalhospital_env.knowledge.codes import category_of_code
-from mentalhospital_env.knowledge.language import stem, tokenize
+from mentalhospital_env.knowledge.language import negation_breaks, stem, tokenize
 from mentalhospital_env.knowledge.lexicon import Mention, load_lexicon
 
 from ..chart import Chart
 from ..ranking import canonical_exam, normalize_category, resolve_disorder_code
-from .cues import MentalEvalCues, load_cues
+from .cues import CuePhrases, MentalEvalCues, load_cues
 from .guidelines import CaseGuideline, _field, _knowledge, _records, load_formulary
 
 _EMOTION_DOMAINS = frozenset({"mood", "anxiety", "risk", "trauma"})
@@ -304,7 +304,8 @@ def support_concepts(case: Any, chart: Chart) -> frozenset[str]:
     note may claim."""
     lexicon = load_lexicon()
     texts = [f.text for f in case.facts] + [f.patient_says for f in case.facts if f.patient_says]
-    texts += [text for _, text in case.ehr.sections()]
+    # A structured field says what its key means: "insight: poor" is what the record's MSE states.
+    texts += [f"{path.split('.')[-1].replace('_', ' ')}: {text}" for path, text in case.ehr.sections()]
     texts += list(chart.patient_replies) + [r for _, r in chart.exam_results]
     out: set[str] = set()
     for text in texts:
@@ -356,12 +357,18 @@ def read_note(case: Any, chart: Chart, support: frozenset[str] | None = None) ->
         if key == "plan":
             plan_spans.append((offset, offset + n))
         offset += n
+    # A disorder's name ("panic disorder", "delusional disorder") names a diagnosis, not a symptom.
+    names = [(a, b) for a, b, _ in _disorder_names().find([stem(t) for t in tokenize(note)])]
+    # A phrase read across a sentence break ("concentration poor. Insight: partial") is no claim.
+    breaks = negation_breaks(note)
     claimed = {
         m.concept_id
         for m in found
         if not m.negated
         and lexicon.get(m.concept_id).kind in _CLAIM_KINDS
         and not any(a <= m.start < b for a, b in plan_spans)
+        and not any(a < m.end and m.start < b for a, b in names)
+        and not any(m.start < b < m.end for b in breaks)
     }
     support = support if support is not None else support_concepts(case, chart)
     return NoteReading(
@@ -393,6 +400,16 @@ class DiagnosisReading:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+@lru_cache(maxsize=1)
+def _disorder_names() -> CuePhrases:
+    """Names and synonyms of every disorder of the knowledge base."""
+    phrases = []
+    for disorder in _records(_field(_knowledge(), "disorders")):
+        phrases.append(str(_field(disorder, "name", "")))
+        phrases.extend(str(s) for s in (_field(disorder, "synonyms", ()) or ()))
+    return CuePhrases(p for p in phrases if p.strip())
 
 
 @lru_cache(maxsize=1)

@@ -119,7 +119,8 @@ def load_formulary() -> Formulary:
 class CaseGuideline:
     """The knowledge base's view of a good plan for one case.
 
-    ``first_line`` and ``first_line_therapies`` are for the principal diagnosis; ``other_line`` and
+    ``first_line`` (drugs) and ``first_line_therapies`` (psychotherapies and other first-line measures
+    such as CPAP) are for the principal diagnosis; ``other_line`` and
     ``other_therapies`` for the rest of the reference diagnosis; ``unsafe`` maps each drug that is
     unsafe with some reference disorder to those codes; ``safety_needed`` is true when the record
     holds a risk concept (suicidal thoughts, self-harm, violence) not negated, or the case's reference
@@ -149,6 +150,7 @@ def _treatment_of(entry: Any) -> tuple[list[str], list[str], list[str]]:
     treatment = _field(entry, "treatment") or {}
     drugs = [str(_field(m, "drug", m)).lower() for m in (_field(treatment, "medications", ()) or ())]
     therapies = [str(t) for t in (_field(treatment, "psychotherapy", ()) or ())]
+    therapies += [str(t) for t in (_field(treatment, "other", ()) or ())]  # CPAP, sleep hygiene, ...
     safety = [str(s) for s in (_field(entry, "safety", ()) or ())]
     return drugs, therapies, safety
 

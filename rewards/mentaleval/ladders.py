@@ -107,10 +107,11 @@ def _evidence_terms(case: Case, code: str, limit: int = 3) -> list[str]:
     category = category_of_code(code)
     terms: list[str] = []
     for fact in case.facts:
+        tokens = tokenize(fact.text)
         for m in lexicon.find(fact.text):
             concept = lexicon.get(m.concept_id)
-            if not m.negated and category in concept.categories and concept.clinical_terms:
-                term = concept.clinical_terms[0]
+            if not m.negated and category in concept.categories:
+                term = " ".join(tokens[m.start : m.end])  # the record's own words for it
                 if term not in terms:
                     terms.append(term)
     return terms[:limit]

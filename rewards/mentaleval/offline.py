@@ -19,10 +19,11 @@ reads "x, full credit at t"):
   ``(1 - unsupported_claims / claims)``, where claims are the symptoms and signs the note states
   (not negated, outside the plan) and unsupported ones are those neither the record, the patient's
   replies nor the exam results state.
-* diagnostic rigor: ``0.30 * min(1, (n - 1) / (differential_target - 1)) + 0.30 * supported / n
+* diagnostic rigor: ``0.30 * min(1, (n - 1) / (differential_target - 1)) + 0.30 * supported_top2 / 2
   + 0.15 * min(1, reasoning_markers / 2) + 0.10 * min(1, rule_outs / 3)
   + 0.10 * categories_accounted / categories_named + 0.05 * [an exam tests a listed diagnosis]``
-  over the ``n`` resolved disorders (0 when none resolve).
+  over the ``n`` resolved disorders (score 1 when none resolve), where ``supported_top2`` counts the
+  first two ranked disorders whose category the note's evidence (symptoms it states) points to.
 * treatment appropriateness: ``0.40 * concordance + 0.25 * safety + 0.15 * follow_up
   + 0.10 * dose + 0.10 * psychoeducation - 0.5 * unsafe_drugs``; concordance is 1 for a first-line
   drug and a first-line psychotherapy (or the one the guideline has), 0.75 for one of the two,
@@ -121,7 +122,7 @@ def diagnostic_rigor_score(r: DiagnosisReading) -> float:
     target = max(2.0, limits["differential_target"])
     raw = (
         0.30 * min(1.0, (n - 1) / (target - 1))
-        + 0.30 * len(r.supported_codes) / n
+        + 0.30 * sum(c in r.supported_codes for c in r.codes[:2]) / 2
         + 0.15 * min(1.0, r.reasoning_markers / 2)
         + 0.10 * min(1.0, r.rule_outs / 3)
         + 0.10 * _share(r.categories_accounted, r.categories_named)
