@@ -306,6 +306,9 @@ def test_onset_duration_precipitant_impact_persona(presentations):
         for x in p["precipitants"]:  # read after "Precipitated by", "Onset followed", "The recent stressor was"
             assert not re.match(r"(after|following|since|to|first|when)\b", x), (code, x)
         assert len(p["impact"]) >= 2, code
+        for x in p["impact"]:  # a verb phrase, so the patient can say it in the first person ("I've stopped ...")
+            head = x.split()[0]
+            assert head in ("has", "is") or head.endswith("ing") or (head.endswith("ed") and head not in ("need", "bed", "red")), (code, x)
         persona = p["persona"]
         assert set(persona) == {"verbosity", "insight", "guardedness", "speech_style"}, code
         assert persona["verbosity"] and set(persona["verbosity"]) <= {"terse", "average", "talkative"}, code
