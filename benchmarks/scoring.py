@@ -23,18 +23,18 @@ import os
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
-from dataclasses import replace  # noqa: E402
+import argparse
+import json
+import statistics
+import time
+from dataclasses import replace
 
-from mentalhospital_env.rewards.chart import Chart, Turn  # noqa: E402
-from mentalhospital_env.rewards.coverage import InterviewCoverage, default_matcher  # noqa: E402
-from mentalhospital_env.rewards.mentaleval import OfflineJudge  # noqa: E402
-from mentalhospital_env.rewards.mentaleval.ladders import calibration_case, exemplary_chart  # noqa: E402
-from mentalhospital_env.rewards.scoring import Scorer  # noqa: E402
-from mentalhospital_env.rewards.shaping import RewardConfig, RewardShaper  # noqa: E402
+from mentalhospital_env.rewards.chart import Chart, Turn
+from mentalhospital_env.rewards.coverage import InterviewCoverage, default_matcher
+from mentalhospital_env.rewards.mentaleval import OfflineJudge
+from mentalhospital_env.rewards.mentaleval.ladders import calibration_case, exemplary_chart
+from mentalhospital_env.rewards.scoring import Scorer
+from mentalhospital_env.rewards.shaping import RewardConfig, RewardShaper
 
 _FOLLOW_UPS = (
     "When did that start?",
@@ -145,11 +145,19 @@ def main() -> None:
         print(json.dumps(figures, indent=2))
         return
     print(f"case {figures['case']}, 30-turn episode, {figures['runs']} runs, {figures['matcher']}")
-    for key in ("score_chart", "shaper_episode", "offline_judge", "interview_update_turn5", "interview_update_turn50"):
+    for key in (
+        "score_chart",
+        "shaper_episode",
+        "offline_judge",
+        "interview_update_turn5",
+        "interview_update_turn50",
+    ):
         f = figures[key]
         print(f"  {key:26s} median {f['median_ms']:8.2f} ms   (min {f['min_ms']:.2f}, max {f['max_ms']:.2f})")
     print(f"  incremental coverage cost, turn 50 / turn 5: {figures['turn50_over_turn5']:.2f}")
-    print(f"  target: score_chart under 50 ms -> {'met' if figures['score_chart']['median_ms'] < 50 else 'NOT met'}")
+    print(
+        f"  target: score_chart under 50 ms -> {'met' if figures['score_chart']['median_ms'] < 50 else 'NOT met'}"
+    )
 
 
 if __name__ == "__main__":

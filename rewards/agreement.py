@@ -10,8 +10,9 @@ confidence intervals.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -165,7 +166,7 @@ def agreement(
     """
 
     def rounded(values: Sequence[Any]) -> list[Any]:
-        return [None if v is None else int(math.floor(float(v) + 0.5)) for v in values]
+        return [None if v is None else math.floor(float(v) + 0.5) for v in values]
 
     def qwk(a: Sequence[Any], b: Sequence[Any]) -> float:
         return quadratic_weighted_kappa(a, b, labels)

@@ -18,8 +18,9 @@ match; exam precision, recall and F1; what each ranked disorder earned). Multipl
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from .chart import Chart
 from .ranking import FAMILY_CREDIT, category_scores, exam_scores, rank_disorders
@@ -87,7 +88,7 @@ class Scores:
         return out
 
     @classmethod
-    def from_dict(cls, raw: Mapping[str, Any]) -> "Scores":
+    def from_dict(cls, raw: Mapping[str, Any]) -> Scores:
         """The inverse of :meth:`to_dict`; a missing or non-numeric column raises ``ValueError`` naming it."""
         values: dict[str, Any] = {}
         for c in STUDY_COLUMNS:
@@ -100,7 +101,9 @@ class Scores:
             if isinstance(v, bool) or not isinstance(v, (int, float)) or math.isnan(float(v)):
                 raise ValueError(f"Scores.from_dict: column {c!r} must be a number, got {v!r}")
             values[c] = float(v)
-        breakdown = {str(k): {str(g): float(s) for g, s in v.items()} for k, v in (raw.get("breakdown") or {}).items()}
+        breakdown = {
+            str(k): {str(g): float(s) for g, s in v.items()} for k, v in (raw.get("breakdown") or {}).items()
+        }
         return cls(**values, breakdown=breakdown, details=dict(raw.get("details") or {}))
 
 
@@ -170,7 +173,9 @@ def _build_matcher(spec: Any) -> Any:
         return spec
     if isinstance(spec, MatcherConfig):
         return Matcher(spec)
-    raise TypeError(f"ScoringConfig.matcher must be a MatcherConfig, a Matcher or None, got {type(spec).__name__}")
+    raise TypeError(
+        f"ScoringConfig.matcher must be a MatcherConfig, a Matcher or None, got {type(spec).__name__}"
+    )
 
 
 _SCORERS: dict[int, tuple[ScoringConfig, Scorer]] = {}

@@ -27,8 +27,10 @@ episode return is the same in both modes.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from .chart import Chart, Turn
 from .mentaleval.rubrics import DIMENSIONS
@@ -75,10 +77,12 @@ class RewardConfig:
         given = dict(self.weights or {})
         unknown = sorted(set(given) - set(DEFAULT_WEIGHTS))
         if unknown:
-            raise ValueError(f"RewardConfig.weights names unknown components {unknown}; known: {sorted(DEFAULT_WEIGHTS)}")
+            raise ValueError(
+                f"RewardConfig.weights names unknown components {unknown}; known: {sorted(DEFAULT_WEIGHTS)}"
+            )
         merged = dict(DEFAULT_WEIGHTS)
         for name, value in given.items():
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 raise ValueError(f"RewardConfig.weights[{name!r}] must be a number, got {value!r}")
             merged[name] = float(value)
         object.__setattr__(self, "weights", merged)
@@ -99,12 +103,12 @@ class RewardConfig:
             raise KeyError(f"no reward component {component!r}; known: {COMPONENTS}") from None
 
     @classmethod
-    def dense(cls, **overrides: Any) -> "RewardConfig":
+    def dense(cls, **overrides: Any) -> RewardConfig:
         """Every component paid when it is earned (the default)."""
         return cls(**{**overrides, "sparse": False})
 
     @classmethod
-    def sparse_terminal(cls, **overrides: Any) -> "RewardConfig":
+    def sparse_terminal(cls, **overrides: Any) -> RewardConfig:
         """Everything paid at the end of the episode, nothing before."""
         return cls(**{**overrides, "sparse": True})
 
@@ -112,7 +116,7 @@ class RewardConfig:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, raw: Mapping[str, Any]) -> "RewardConfig":
+    def from_dict(cls, raw: Mapping[str, Any]) -> RewardConfig:
         allowed = {"weights", "turn_cost", "invalid_action_penalty", "sparse", "judge"}
         unknown = sorted(set(raw) - allowed)
         if unknown:
@@ -131,7 +135,7 @@ class StepReward:
     reward: float
     components: dict[str, float | None]
 
-    def plus(self, other: "StepReward") -> "StepReward":
+    def plus(self, other: StepReward) -> StepReward:
         """Two payments for the same step (e.g. the last action and :meth:`RewardShaper.finish`)."""
         merged: dict[str, float | None] = {}
         for name in COMPONENTS:
@@ -223,7 +227,9 @@ class RewardShaper:
         self._chart_fields["disorders"] = tuple(disorders)
         f1 = category_scores(categories, self.case.diagnosis.categories).f1
         ndcg = rank_disorders(disorders, self.case.diagnosis.codes).ndcg
-        return self._pay({"category": self._stage("category", f1), "ndcg": self._stage("ndcg", ndcg), "turn": -1.0})
+        return self._pay(
+            {"category": self._stage("category", f1), "ndcg": self._stage("ndcg", ndcg), "turn": -1.0}
+        )
 
     def on_treatment(self, plan: str) -> StepReward:
         """The doctor proposed ``plan`` (its score, App., is paid by :meth:`finish`)."""
@@ -282,7 +288,9 @@ class RewardShaper:
         return steps
 
 
-def episode_return(case: Any, chart: Chart, config: RewardConfig | None = None, matcher: Any = None, judge: Any = None) -> tuple[float, dict[str, float | None]]:
+def episode_return(
+    case: Any, chart: Chart, config: RewardConfig | None = None, matcher: Any = None, judge: Any = None
+) -> tuple[float, dict[str, float | None]]:
     """The return of a recorded chart and the episode total of every component."""
     shaper = RewardShaper(case, config, matcher, judge)
     steps = shaper.replay(chart)

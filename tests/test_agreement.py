@@ -8,8 +8,6 @@ import warnings
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sklearn.metrics import accuracy_score, cohen_kappa_score, mean_absolute_error as sk_mae
-
 from mentalhospital_env.rewards.agreement import (
     RATING_LABELS,
     agreement,
@@ -18,6 +16,8 @@ from mentalhospital_env.rewards.agreement import (
     mean_absolute_error,
     quadratic_weighted_kappa,
 )
+from sklearn.metrics import accuracy_score, cohen_kappa_score
+from sklearn.metrics import mean_absolute_error as sk_mae
 
 ratings = st.integers(1, 5)
 pairs = st.lists(st.tuples(ratings, ratings), min_size=1, max_size=60)
@@ -46,7 +46,13 @@ def test_qwk_matches_sklearn(rows):
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["a", "b", "c", "d"]), st.sampled_from(["a", "b", "c", "d"])), min_size=2, max_size=30))
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["a", "b", "c", "d"]), st.sampled_from(["a", "b", "c", "d"])),
+        min_size=2,
+        max_size=30,
+    )
+)
 def test_qwk_matches_sklearn_on_string_labels(rows):
     a, b = [r[0] for r in rows], [r[1] for r in rows]
     ours, theirs = quadratic_weighted_kappa(a, b), _sk_qwk(a, b)
@@ -104,5 +110,7 @@ def test_agreement_report_rounds_fractional_scores_for_kappa_and_accuracy():
     report = agreement(ref, judge, resamples=200, seed=1)
     assert report.accuracy.value == pytest.approx(6 / 7)
     assert report.mae.value == pytest.approx(sum(abs(a - b) for a, b in zip(ref, judge) if b is not None) / 7)
-    assert report.qwk.value == pytest.approx(_sk_qwk([1, 2, 3, 4, 5, 3, 4], [1, 2, 3, 4, 5, 3, 3], [1, 2, 3, 4, 5]))
+    assert report.qwk.value == pytest.approx(
+        _sk_qwk([1, 2, 3, 4, 5, 3, 4], [1, 2, 3, 4, 5, 3, 3], [1, 2, 3, 4, 5])
+    )
     assert set(report.to_dict()) == {"qwk", "accuracy", "mae"}

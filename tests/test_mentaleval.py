@@ -8,8 +8,6 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from mentalhospital_env.llm import ScriptedClient
 from mentalhospital_env.rewards.chart import Chart, Turn
 from mentalhospital_env.rewards.mentaleval import (
     DIMENSIONS,
@@ -25,6 +23,7 @@ from mentalhospital_env.rewards.mentaleval.features import note_sections, read_i
 from mentalhospital_env.rewards.mentaleval.judges import Judge
 from mentalhospital_env.rewards.mentaleval.rubrics import read_rubric_file
 
+from mentalhospital_env.llm import ScriptedClient
 
 # --- rubrics and cue data --------------------------------------------------------------------------
 
@@ -39,8 +38,18 @@ def test_five_rubrics_with_anchors_1_3_5():
 
 
 def test_malformed_rubric_file_names_the_problem():
-    raw = {"rubrics": [{"dimension": "empathy", "column": "emp", "name": "E", "stage": "interview",
-                        "question": "q", "anchors": {"1": "a", "5": "b"}}]}
+    raw = {
+        "rubrics": [
+            {
+                "dimension": "empathy",
+                "column": "emp",
+                "name": "E",
+                "stage": "interview",
+                "question": "q",
+                "anchors": {"1": "a", "5": "b"},
+            }
+        ]
+    }
     with pytest.raises(ValueError, match=r"rubrics\[0\]\.anchors"):
         read_rubric_file(raw)
     raw["rubrics"][0]["anchors"] = {"1": "a", "3": "b", "5": "c"}
@@ -50,8 +59,16 @@ def test_malformed_rubric_file_names_the_problem():
 
 def test_malformed_cue_file_names_the_list():
     with pytest.raises(ValueError, match="'empathy'"):
-        read_cue_file({"empathy": "not a list", "safety_topics": {"a": {}}, "note_sections": {"a": ["a"]},
-                       "mse_domains": {"mood": ["mood"]}, "core_sections": ["a"], "limits": {}})
+        read_cue_file(
+            {
+                "empathy": "not a list",
+                "safety_topics": {"a": {}},
+                "note_sections": {"a": ["a"]},
+                "mse_domains": {"mood": ["mood"]},
+                "core_sections": ["a"],
+                "limits": {},
+            }
+        )
 
 
 # --- reading utterances ------------------------------------------------------------------------------
@@ -72,7 +89,9 @@ def test_warmth_and_reflection_need_content():
     assert read_utterance("I'm sorry you've been going through this. How is work?").empathic
     assert read_utterance("It makes sense that you feel that way.").validating
     reply = "I haven't slept properly for weeks and I keep crying at work."
-    assert read_utterance("It sounds like the crying at work and the poor sleep have worn you down.", reply).reflective
+    assert read_utterance(
+        "It sounds like the crying at work and the poor sleep have worn you down.", reply
+    ).reflective
     assert not read_utterance("It sounds like you should see someone else.", reply).reflective
     assert read_utterance("Calm down and just answer the question.").dismissive
 
@@ -81,7 +100,11 @@ def test_interview_reading_counts_repeats_overload_and_safety_topics():
     turns = (
         Turn("How has your mood been?", "Low, really low, I feel hopeless.", ("f1",)),
         Turn("How has your mood been?", "Still low.", ()),
-        Turn("Any low mood, insomnia, hallucinations, voices, paranoia, drinking, drugs or suicidal thoughts?", "Some of those.", ()),
+        Turn(
+            "Any low mood, insomnia, hallucinations, voices, paranoia, drinking, drugs or suicidal thoughts?",
+            "Some of those.",
+            (),
+        ),
         Turn("Have you had thoughts of ending your life?", "No.", ("f2",)),
     )
     r = read_interview(Chart(turns=turns))
@@ -93,10 +116,18 @@ def test_interview_reading_counts_repeats_overload_and_safety_topics():
 
 
 def test_note_sections_found_from_headings():
-    note = ("Chief complaint: low mood for two months.\nHistory of present illness: She reports poor sleep.\n"
-            "MSE: Mood 'low', affect constricted.\nRisk assessment: denies suicidal ideation.\nPlan: sertraline 50 mg.")
+    note = (
+        "Chief complaint: low mood for two months.\nHistory of present illness: She reports poor sleep.\n"
+        "MSE: Mood 'low', affect constricted.\nRisk assessment: denies suicidal ideation.\nPlan: sertraline 50 mg."
+    )
     sections = note_sections(note)
-    assert list(sections) == ["chief_complaint", "history_of_present_illness", "mental_status_exam", "risk_assessment", "plan"]
+    assert list(sections) == [
+        "chief_complaint",
+        "history_of_present_illness",
+        "mental_status_exam",
+        "risk_assessment",
+        "plan",
+    ]
     assert sections["plan"] == "sertraline 50 mg."
 
 
@@ -126,12 +157,23 @@ def test_parse_score_examples(reply, expected):
     assert parse_score(reply) == expected
 
 
-_TEMPLATES = ["Score: {n}", "score={n}", "Rating: {n}/5", "**Score:** {n}", "{n}/5", "{{\"score\": {n}}}", "Final rating - {n}"]
+_TEMPLATES = [
+    "Score: {n}",
+    "score={n}",
+    "Rating: {n}/5",
+    "**Score:** {n}",
+    "{n}/5",
+    '{{"score": {n}}}',
+    "Final rating - {n}",
+]
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(alphabet=st.characters(blacklist_categories=("Nd",), blacklist_characters="{}/"), max_size=80),
-       st.integers(1, 5), st.sampled_from(_TEMPLATES))
+@given(
+    st.text(alphabet=st.characters(blacklist_categories=("Nd",), blacklist_characters="{}/"), max_size=80),
+    st.integers(1, 5),
+    st.sampled_from(_TEMPLATES),
+)
 def test_parse_score_finds_a_stated_score_after_any_reasoning(prefix, n, template):
     if re.search(r"score|rating|grade|verdict|out of", prefix, re.IGNORECASE):
         return
@@ -202,7 +244,10 @@ def test_jury_takes_median_or_mean_of_judges_that_answered():
     case = _small_case()
     jury = Jury([_FixedJudge(2.0), _FixedJudge(None), _FixedJudge(5.0), _FixedJudge(4.0)])
     assert jury.score(case, _CHART)["empathy"] == 4.0
-    assert Jury([_FixedJudge(2.0), _FixedJudge(5.0)], aggregate="mean").score(case, _CHART)["prof" "essionalism"] == 3.5
+    assert (
+        Jury([_FixedJudge(2.0), _FixedJudge(5.0)], aggregate="mean").score(case, _CHART)["professionalism"]
+        == 3.5
+    )
     assert Jury([_FixedJudge(None), _FixedJudge(None)]).score(case, _CHART)["empathy"] is None
     assert Jury([_FixedJudge(None)]).score(case, Chart())["empathy"] == 1.0  # skipped stage, not a failure
     with pytest.raises(ValueError):
@@ -238,14 +283,19 @@ def test_offline_judge_penalises_dismissive_and_unsafe_and_unsupported():
     good = exemplary_chart(case)
     judge = OfflineJudge()
     base = judge.score(case, good)
-    rude_turns = tuple(Turn("Calm down and just answer the question. " + t.doctor, t.patient, t.fact_ids) for t in good.turns)
+    rude_turns = tuple(
+        Turn("Calm down and just answer the question. " + t.doctor, t.patient, t.fact_ids) for t in good.turns
+    )
     assert judge.score(case, Chart(turns=rude_turns))["empathy"] < base["empathy"]
     unsafe = Chart(treatment=good.treatment + " Start escitalopram 10 mg daily.")
     assert judge.score(case, unsafe)["treatment_appropriateness"] <= 2.0
     avoided = Chart(treatment=good.treatment + " Avoid escitalopram and other antidepressants.")
     assert judge.score(case, avoided)["treatment_appropriateness"] == base["treatment_appropriateness"]
     made_up = "He reports hearing voices, compulsions, binge eating, hair pulling and nightmares. "
-    invented = Chart(turns=good.turns, note=good.note.replace("History of present illness: ", "History of present illness: " + made_up))
+    invented = Chart(
+        turns=good.turns,
+        note=good.note.replace("History of present illness: ", "History of present illness: " + made_up),
+    )
     assert judge.score(case, invented)["note_quality"] < base["note_quality"]
 
 
@@ -259,7 +309,13 @@ def test_offline_judge_is_monotone_on_every_ladder_of_the_calibration_case():
 
     case = _small_case()
     ladders = build_ladders(case)
-    assert [l.name for l in ladders] == ["empathy_removed", "questions_leading", "sections_dropped", "differential_emptied", "unsafe_plan"]
+    assert [l.name for l in ladders] == [
+        "empathy_removed",
+        "questions_leading",
+        "sections_dropped",
+        "differential_emptied",
+        "unsafe_plan",
+    ]
     assert all(len(l.rungs) >= 4 for l in ladders), [(l.name, len(l.rungs)) for l in ladders]
     _assert_monotone(check_judge(OfflineJudge(), case, ladders))
 
@@ -267,9 +323,10 @@ def test_offline_judge_is_monotone_on_every_ladder_of_the_calibration_case():
 @pytest.mark.slow
 def test_offline_judge_is_monotone_on_the_ladders_of_generated_cases():
     """Ladders written from synthetic cases of many disorders (not only the calibration case)."""
+    from mentalhospital_env.rewards.mentaleval.ladders import build_ladders, check_judge, exemplary_chart
+
     from mentalhospital_env.cases import load_case
     from mentalhospital_env.cases.generator import generate_cases
-    from mentalhospital_env.rewards.mentaleval.ladders import build_ladders, check_judge, exemplary_chart
 
     judge = OfflineJudge()
     for raw in generate_cases(6, seed=5):
@@ -286,7 +343,13 @@ def test_scripted_llm_judge_and_jury_are_monotone_on_every_ladder():
 
     case = _small_case()
     ladders = build_ladders(case)
-    formats = ["Reasoning first. Score: {n}", '{{"score": {n}}}', "Overall {n}/5", "**Rating:** {n}", "Score - {n}"]
+    formats = [
+        "Reasoning first. Score: {n}",
+        '{{"score": {n}}}',
+        "Overall {n}/5",
+        "**Rating:** {n}",
+        "Score - {n}",
+    ]
     replies: dict[str, str] = {}
     probe = LLMJudge(ScriptedClient(lambda c: "Score: 3"))
     for ladder in ladders:

@@ -8,8 +8,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sklearn.metrics import ndcg_score
-
 from mentalhospital_env.rewards.ranking import (
     category_scores,
     exam_scores,
@@ -19,10 +17,26 @@ from mentalhospital_env.rewards.ranking import (
     resolve_disorder_code,
     set_scores,
 )
+from sklearn.metrics import ndcg_score
 
 # Codes of distinct three-character families, so that exact-code nDCG has no family credit.
-FAMILY_HEADS = ["F32.1", "F41.1", "F20.9", "F31.81", "F43.10", "F50.2", "F60.3", "F90.2", "F42.2", "F10.20",
-                "F51.01", "F84.0", "F22", "F23", "F05"]
+FAMILY_HEADS = [
+    "F32.1",
+    "F41.1",
+    "F20.9",
+    "F31.81",
+    "F43.10",
+    "F50.2",
+    "F60.3",
+    "F90.2",
+    "F42.2",
+    "F10.20",
+    "F51.01",
+    "F84.0",
+    "F22",
+    "F23",
+    "F05",
+]
 
 
 def test_set_scores_formulas():
@@ -46,7 +60,9 @@ def test_category_scores_accepts_names_and_counts_duplicates_once():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.floats(0, 10, allow_nan=False), min_size=2, max_size=12), st.randoms(use_true_random=False))
+@given(
+    st.lists(st.floats(0, 10, allow_nan=False), min_size=2, max_size=12), st.randoms(use_true_random=False)
+)
 def test_ndcg_matches_sklearn_on_random_relevance(relevance, rnd):
     order = list(range(len(relevance)))
     rnd.shuffle(order)
@@ -140,8 +156,9 @@ def test_names_and_synonyms_resolve_through_the_knowledge_base():
     assert resolve_disorder_code("Major depressive disorder, single episode, moderate") == "F32.1"
     assert resolve_disorder_code("completely unknown condition xyz") is None
     reference = ["F32.1", "F41.1"]
-    by_name = rank_disorders(["Major depressive disorder, single episode, moderate", "Generalized anxiety disorder"],
-                             reference)
+    by_name = rank_disorders(
+        ["Major depressive disorder, single episode, moderate", "Generalized anxiety disorder"], reference
+    )
     assert by_name.ndcg == pytest.approx(1.0)
 
 

@@ -6,12 +6,12 @@ import json
 from dataclasses import replace
 
 import pytest
-
-from mentalhospital_env.llm import ScriptedClient
 from mentalhospital_env.rewards.chart import Chart
 from mentalhospital_env.rewards.mentaleval import Judge, LLMJudge
 from mentalhospital_env.rewards.mentaleval.ladders import calibration_case, exemplary_chart
 from mentalhospital_env.rewards.scoring import STUDY_COLUMNS, Scorer, Scores, ScoringConfig, score_chart
+
+from mentalhospital_env.llm import ScriptedClient
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +45,12 @@ def test_an_empty_chart_scores_zero_and_one(case):
 
 
 def test_wrong_diagnosis_and_extra_exams_lower_their_columns(case, good):
-    worse = replace(good, categories=("depressive",), disorders=("F32.1", "F31.2"), exams=good.exams + ("MRI brain", "EEG"))
+    worse = replace(
+        good,
+        categories=("depressive",),
+        disorders=("F32.1", "F31.2"),
+        exams=good.exams + ("MRI brain", "EEG"),
+    )
     scores = score_chart(case, worse)
     assert scores.cate == 0.0
     assert 0.0 < scores.diso < 1.0

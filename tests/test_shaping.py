@@ -7,10 +7,7 @@ import re
 from dataclasses import replace
 
 import pytest
-
-from mentalhospital_env.knowledge.lexicon import load_lexicon
-from mentalhospital_env.llm import ScriptedClient
-from mentalhospital_env.rewards.chart import Chart, Turn
+from mentalhospital_env.rewards.chart import Turn
 from mentalhospital_env.rewards.mentaleval import LLMJudge
 from mentalhospital_env.rewards.mentaleval.ladders import calibration_case, exemplary_chart
 from mentalhospital_env.rewards.shaping import (
@@ -20,6 +17,9 @@ from mentalhospital_env.rewards.shaping import (
     RewardShaper,
     episode_return,
 )
+
+from mentalhospital_env.knowledge.lexicon import load_lexicon
+from mentalhospital_env.llm import ScriptedClient
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,10 @@ def test_reward_config_validates_and_has_presets():
     assert sparse.sparse is True and sparse.turn_cost == 0.01
     config = RewardConfig(weights={"ndcg": 2.0})
     assert config.weight("ndcg") == 2.0 and config.weight("interview") == DEFAULT_WEIGHTS["interview"]
-    assert config.weight("turn") == config.turn_cost and config.weight("invalid_action") == config.invalid_action_penalty
+    assert (
+        config.weight("turn") == config.turn_cost
+        and config.weight("invalid_action") == config.invalid_action_penalty
+    )
     with pytest.raises(ValueError, match="unknown components"):
         RewardConfig(weights={"bedside_manner": 1.0})
     with pytest.raises(ValueError, match="turn_cost"):
@@ -61,7 +64,16 @@ def test_every_hook_reports_every_component_and_the_weighted_sum(case, proper):
         assert step.reward == pytest.approx(expected)
     assert steps[0].components["turn"] == -1.0
     final = steps[-1].components
-    assert all(0.0 <= final[d] <= 1.0 for d in ("empathy", "professionalism", "note_quality", "diagnostic_rigor", "treatment_appropriateness"))
+    assert all(
+        0.0 <= final[d] <= 1.0
+        for d in (
+            "empathy",
+            "professionalism",
+            "note_quality",
+            "diagnostic_rigor",
+            "treatment_appropriateness",
+        )
+    )
     assert shaper.total == pytest.approx(sum(s.reward for s in steps))
 
 
@@ -143,7 +155,9 @@ def test_repeating_questions_scores_worse(case, proper):
 
 
 def test_a_note_of_keywords_scores_worse(case, proper):
-    checkpoint_words = " ".join(w for c in case.checkpoints.note for w in re.findall(r"[A-Za-z]+", c.text) if len(w) > 4)
+    checkpoint_words = " ".join(
+        w for c in case.checkpoints.note for w in re.findall(r"[A-Za-z]+", c.text) if len(w) > 4
+    )
     good, good_parts = episode_return(case, proper)
     for note in (", ".join(_all_terms()), checkpoint_words):
         bad, bad_parts = episode_return(case, replace(proper, note=note))

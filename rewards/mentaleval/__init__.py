@@ -19,7 +19,7 @@ from .rubrics import COLUMNS, DIMENSIONS, Rubric, load_rubrics
 JUDGE_SPECS = ("offline", "none", "llm:<client spec>", "jury:<spec>,<spec>,...")
 
 
-def make_judge(spec: "str | Judge | None") -> Judge | None:
+def make_judge(spec: str | Judge | None) -> Judge | None:
     """A judge from a spec: ``"offline"`` (the default), ``"none"`` (no rubric scores),
     ``"llm:<client spec>"`` (an :class:`LLMJudge` over ``mentalhospital_env.llm.make_client(spec)``,
     e.g. ``llm:openai:http://localhost:8000/v1?model=M``), or ``"jury:<spec>+<spec>+..."`` (a median
@@ -60,4 +60,3 @@ __all__ = [
     "parse_score",
     "stage_missing",
 ]
-

@@ -9,10 +9,11 @@ utterance costs one dictionary look-up per token.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from mentalhospital_env.knowledge.language import stem, tokenize
 
@@ -90,7 +91,6 @@ class MentalEvalCues:
     closed_starts: CuePhrases
     leading: CuePhrases
     tag_question_words: frozenset[str]
-    function_words: frozenset[str]
     safety_topics: CuePhrases
     safety_topic_concepts: Mapping[str, frozenset[str]]
     note_sections: Mapping[str, tuple[str, ...]]
@@ -152,7 +152,6 @@ def read_cue_file(raw: Mapping[str, Any], where: str = "cues.json") -> MentalEva
         closed_starts=CuePhrases(strings("closed_starts")),
         leading=CuePhrases(strings("leading")),
         tag_question_words=frozenset(stem(t) for w in strings("tag_question_words") for t in tokenize(w)),
-        function_words=frozenset(t for w in strings("function_words") for t in tokenize(w)),
         safety_topics=_labelled({k: v.get("phrases", []) for k, v in topics.items()}),
         safety_topic_concepts={k: frozenset(v.get("concepts", [])) for k, v in topics.items()},
         note_sections={k: tuple(v) for k, v in sections.items()},

@@ -12,10 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
 from mentalhospital_env.cases.derive import split_sentences
 from mentalhospital_env.knowledge.codes import category_of_code
+from mentalhospital_env.knowledge.language import content_stems as language_content_stems
+from mentalhospital_env.knowledge.language import load_cues as language_cues
 from mentalhospital_env.knowledge.language import negation_breaks, stem, tokenize
 from mentalhospital_env.knowledge.lexicon import Mention, load_lexicon
 
@@ -26,7 +28,9 @@ from .guidelines import CaseGuideline, _field, _knowledge, _records, load_formul
 
 _EMOTION_DOMAINS = frozenset({"mood", "anxiety", "risk", "trauma"})
 _CLAIM_KINDS = frozenset({"symptom", "sign"})
-_TAG_QUESTION = re.compile(r",\s*([a-z']+)(?:\s+(?:you|it|they|he|she|we|i|that|there))?\s*\?\s*$", re.IGNORECASE)
+_TAG_QUESTION = re.compile(
+    r",\s*([a-z']+)(?:\s+(?:you|it|they|he|she|we|i|that|there))?\s*\?\s*$", re.IGNORECASE
+)
 _LEADING_FILLERS = ("and", "so", "now", "okay", "ok", "well", "then", "alright", "right")
 
 
@@ -64,9 +68,9 @@ class UtteranceReading:
         return self.empathic or self.validating or self.reflective
 
 
-def content_stems(stemmed: Sequence[str], cues: MentalEvalCues) -> frozenset[str]:
-    """Stems of a token list without function words."""
-    return frozenset(s for s in stemmed if s not in cues.function_words and len(s) > 1)
+def content_words(text: str) -> frozenset[str]:
+    """Stems of the content words of ``text`` (the knowledge base's function words left out)."""
+    return frozenset(s for s in language_content_stems(text) if len(s) > 1)
 
 
 def _sentence_is_open(sentence: str, cues: MentalEvalCues) -> bool:
@@ -87,15 +91,14 @@ def read_utterance(text: str, previous_reply: str = "") -> UtteranceReading:
     lexicon = load_lexicon()
     tokens = tokenize(text)
     stemmed = tuple(stem(t) for t in tokens)
-    content = content_stems(stemmed, cues)
+    content = content_words(text)
     empathy_hits = cues.empathy.labels(stemmed)
     validation_hits = cues.validation.labels(stemmed)
     concepts = concepts_of(text)
     reflective = False
     reflection_hits = cues.reflection.labels(stemmed)
     if reflection_hits and previous_reply:
-        prev_stems = [stem(t) for t in tokenize(previous_reply)]
-        shared = content & content_stems(prev_stems, cues)
+        shared = content & content_words(previous_reply)
         shared_concepts = concepts & concepts_of(previous_reply)
         reflective = len(shared) >= 2 or bool(shared_concepts)
     sentences = [s for s in split_sentences(text.replace("?", "? ")) if s.strip()] or [text]
@@ -132,7 +135,9 @@ def is_emotional_disclosure(reply: str) -> bool:
     if cues.emotion_words.any([stem(t) for t in tokenize(reply)]):
         return True
     lexicon = load_lexicon()
-    return any(not m.negated and lexicon.get(m.concept_id).domain in _EMOTION_DOMAINS for m in mentions(reply))
+    return any(
+        not m.negated and lexicon.get(m.concept_id).domain in _EMOTION_DOMAINS for m in mentions(reply)
+    )
 
 
 @dataclass(frozen=True)
@@ -166,7 +171,6 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 def read_interview(chart: Chart) -> InterviewReading:
     """Read every turn of the interview (see :class:`InterviewReading`)."""
     cues = load_cues()
-    lexicon = load_lexicon()
     limits = cues.limits
     turns = chart.turns
     readings: list[UtteranceReading] = []
@@ -186,12 +190,15 @@ def read_interview(chart: Chart) -> InterviewReading:
                 acknowledged += 1
     repeated = 0
     for i, r in enumerate(readings):
-        if r.content and any(_jaccard(r.content, readings[j].content) >= limits["repeat_jaccard"] for j in range(i)):
+        if r.content and any(
+            _jaccard(r.content, readings[j].content) >= limits["repeat_jaccard"] for j in range(i)
+        ):
             repeated += 1
     overloaded = sum(
         1
         for r in readings
-        if len(r.concepts) > limits["max_concepts_per_question"] or r.questions > limits["max_questions_per_turn"]
+        if len(r.concepts) > limits["max_concepts_per_question"]
+        or r.questions > limits["max_questions_per_turn"]
     )
     use_facts = any(t.fact_ids for t in turns)
     informative = 0
@@ -205,7 +212,7 @@ def read_interview(chart: Chart) -> InterviewReading:
             informative += bool(new)
         else:
             concepts = concepts_of(turn.patient)
-            reply_content = content_stems([stem(t) for t in tokenize(turn.patient)], cues)
+            reply_content = content_words(turn.patient)
             new_concepts = concepts - seen_concepts
             new_stems = reply_content - seen_stems
             seen_concepts |= concepts
@@ -302,7 +309,6 @@ class NoteReading:
 def support_concepts(case: Any, chart: Chart) -> frozenset[str]:
     """Concepts the record, the patient's replies or the exam results state (not negated): what a
     note may claim."""
-    lexicon = load_lexicon()
     texts = [f.text for f in case.facts] + [f.patient_says for f in case.facts if f.patient_says]
     # A structured field says what its key means: "insight: poor" is what the record's MSE states.
     texts += [f"{path.split('.')[-1].replace('_', ' ')}: {text}" for path, text in case.ehr.sections()]
@@ -317,6 +323,7 @@ def _prose_sentences(note: str, cues: MentalEvalCues) -> int:
     """Sentences of clinical prose: within the token limits, with a function word, and not mostly
     lexicon terms (a keyword list is not prose). One lexicon pass over the whole note."""
     limits = cues.limits
+    function_words = language_cues().function_words
     found = mentions(note)
     count = offset = 0
     for line in note.splitlines():
@@ -325,7 +332,7 @@ def _prose_sentences(note: str, cues: MentalEvalCues) -> int:
             start, offset = offset, offset + len(tokens)
             if not limits["prose_min_tokens"] <= len(tokens) <= limits["prose_max_tokens"]:
                 continue
-            if not any(t in cues.function_words for t in tokens):
+            if not any(t in function_words for t in tokens):
                 continue
             covered = sum(min(m.end, offset) - m.start for m in found if start <= m.start < offset)
             if covered / len(tokens) > limits["prose_max_term_share"]:
@@ -445,7 +452,9 @@ def read_diagnosis(case: Any, chart: Chart) -> DiagnosisReading:
     reasoning_text = sections.get("assessment") or note
     reasoning_stems = [stem(t) for t in tokenize(reasoning_text)]
     markers = len(cues.evidence_markers.find(reasoning_stems))
-    rule_outs = len(cues.rule_out_markers.find(reasoning_stems)) + len({m.concept_id for m in found if m.negated})
+    rule_outs = len(cues.rule_out_markers.find(reasoning_stems)) + len(
+        {m.concept_id for m in found if m.negated}
+    )
     named = {normalize_category(c) for c in chart.categories or () if isinstance(c, str) and c.strip()}
     listed_categories = {category_of_code(c) for c in codes}
     testing = 0
@@ -501,7 +510,11 @@ def read_plan(plan: str, guideline: CaseGuideline) -> PlanReading:
     formulary = load_formulary()
     proposed = {d.name for d in formulary.drugs_in(plan) if d.proposed}
     stemmed = [stem(t) for t in tokenize(plan)]
-    first_t = formulary.therapies_in(plan, guideline.first_line_therapies) if guideline.first_line_therapies else set()
+    first_t = (
+        formulary.therapies_in(plan, guideline.first_line_therapies)
+        if guideline.first_line_therapies
+        else set()
+    )
     other_t = formulary.therapies_in(plan, guideline.other_therapies) if guideline.other_therapies else set()
     return PlanReading(
         first_line_drugs=tuple(sorted(proposed & guideline.first_line)),

@@ -10,9 +10,10 @@ judged against this view, never against hard-coded drug lists.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from mentalhospital_env.knowledge.codes import code_family, normalize_code
 from mentalhospital_env.knowledge.language import negated_spans, stem, tokenize

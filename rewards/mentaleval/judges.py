@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import abc
 import statistics
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..chart import Chart
 from .rubrics import DIMENSIONS, MIN_SCORE
@@ -63,7 +64,9 @@ class Judge(abc.ABC):
         return out
 
     @abc.abstractmethod
-    def _score_dimensions(self, case: Any, chart: Chart, dimensions: Sequence[str]) -> Mapping[str, float | None]:
+    def _score_dimensions(
+        self, case: Any, chart: Chart, dimensions: Sequence[str]
+    ) -> Mapping[str, float | None]:
         """Scores for the dimensions whose stage is present."""
 
 
@@ -76,7 +79,9 @@ class Jury(Judge):
 
     name = "jury"
 
-    def __init__(self, judges: Sequence[Judge], aggregate: str = "median", dimensions: Sequence[str] = DIMENSIONS):
+    def __init__(
+        self, judges: Sequence[Judge], aggregate: str = "median", dimensions: Sequence[str] = DIMENSIONS
+    ):
         if not judges:
             raise ValueError("a Jury needs at least one judge")
         if aggregate not in ("median", "mean"):
@@ -101,6 +106,8 @@ class Jury(Judge):
             out.append(scores)
         return out
 
-    def _score_dimensions(self, case: Any, chart: Chart, dimensions: Sequence[str]) -> Mapping[str, float | None]:
+    def _score_dimensions(
+        self, case: Any, chart: Chart, dimensions: Sequence[str]
+    ) -> Mapping[str, float | None]:
         scores = self.score_many([(case, chart)])[0]
         return {d: scores[d] for d in dimensions}

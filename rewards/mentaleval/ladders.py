@@ -22,10 +22,11 @@ so ladders can be built on every case of a suite. :func:`check_judge` runs a jud
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Sequence
+from typing import Any
 
 from mentalhospital_env.cases import Case, load_case
 from mentalhospital_env.cases.derive import split_sentences
@@ -48,7 +49,9 @@ def ladder_phrases() -> dict[str, Any]:
 
 def calibration_case() -> Case:
     """The hand-written calibration case shipped with MentalEval (a manic episode with alcohol use)."""
-    return load_case(json.loads(resources.files(__package__).joinpath("data/calibration_case.json").read_text("utf-8")))
+    return load_case(
+        json.loads(resources.files(__package__).joinpath("data/calibration_case.json").read_text("utf-8"))
+    )
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,9 @@ def _interview(case: Case) -> tuple[Turn, ...]:
         by_section.setdefault(fact.section, []).append(fact)
     turns: list[Turn] = []
     cc = by_section.pop("chief_complaint", [])
-    turns.append(Turn(phrases["opening"], _fact_reply(cc) or case.ehr.chief_complaint, tuple(f.id for f in cc)))
+    turns.append(
+        Turn(phrases["opening"], _fact_reply(cc) or case.ehr.chief_complaint, tuple(f.id for f in cc))
+    )
     for section, facts in by_section.items():
         question = questions.get(section) or "Can you tell me more about that?"
         turns.append(Turn(question, _fact_reply(facts), tuple(f.id for f in facts)))
@@ -140,13 +145,17 @@ def _plan(case: Case) -> str:
     phrases = ladder_phrases()
     guideline = case_guideline(case)
     parts = [case.treatment.plan.strip()]
-    if guideline.first_line_therapies and not load_formulary().therapies_in(case.treatment.plan, guideline.first_line_therapies):
+    if guideline.first_line_therapies and not load_formulary().therapies_in(
+        case.treatment.plan, guideline.first_line_therapies
+    ):
         parts.append(f"Offer {guideline.first_line_therapies[0]}.")
     if case.treatment.safety:
         parts.append("Safety: " + "; ".join(case.treatment.safety) + ".")
     parts.append(phrases["plan_safety"])
     parts.append(
-        f"Follow-up: {case.treatment.follow_up.rstrip('.')}." if case.treatment.follow_up else phrases["plan_follow_up"]
+        f"Follow-up: {case.treatment.follow_up.rstrip('.')}."
+        if case.treatment.follow_up
+        else phrases["plan_follow_up"]
     )
     parts.append(phrases["plan_psychoeducation"])
     return " ".join(parts)
@@ -160,7 +169,10 @@ def _note(case: Case, disorders: Sequence[str], plan: str) -> str:
             continue
         blocks.append(f"{headings.get(name, name)}: {text}")
     if case.ehr.mental_status_exam is not None:
-        mse = " ".join(f"{k.replace('_', ' ').capitalize()}: {v.rstrip('.')}." for k, v in case.ehr.mental_status_exam.items())
+        mse = " ".join(
+            f"{k.replace('_', ' ').capitalize()}: {v.rstrip('.')}."
+            for k, v in case.ehr.mental_status_exam.items()
+        )
         blocks.append(f"{headings['mental_status_exam']}: {mse}")
     if case.ehr.risk_assessment is not None:
         risk = " ".join(f"{v.rstrip('.')}." for _, v in case.ehr.risk_assessment.items())
@@ -175,7 +187,9 @@ def _note(case: Case, disorders: Sequence[str], plan: str) -> str:
     others = [d for d in disorders if normalize_code(d.split()[0]) not in reference]
     for entry in others:
         code = normalize_code(entry.split()[0])
-        lines.append(f"{_disorder_name(code, case)} ({code}) was considered but is less likely, because the history does not explain the whole picture.")
+        lines.append(
+            f"{_disorder_name(code, case)} ({code}) was considered but is less likely, because the history does not explain the whole picture."
+        )
     blocks.append(f"{headings['assessment']}: " + " ".join(lines))
     blocks.append(f"{headings['plan']}: {plan}")
     return "\n".join(blocks)
@@ -243,7 +257,10 @@ def empathy_ladder(chart: Chart, rungs: int = 4) -> Ladder:
     stripped: set[int] = set()
     for chunk in _chunks(warm, rungs):
         stripped |= set(chunk)
-        turns = tuple(replace(t, doctor=strip_warmth(t.doctor)) if i in stripped else t for i, t in enumerate(chart.turns))
+        turns = tuple(
+            replace(t, doctor=strip_warmth(t.doctor)) if i in stripped else t
+            for i, t in enumerate(chart.turns)
+        )
         charts.append(replace(chart, turns=turns))
         steps.append(f"warmth removed from {len(stripped)} of {len(warm)} warm turns")
     return Ladder("empathy_removed", "empathy", tuple(charts), tuple(steps))
@@ -254,7 +271,10 @@ def make_leading(utterance: str, k: int = 0) -> str:
     phrases = ladder_phrases()
     lexicon = load_lexicon()
     sentences = _sentences(utterance)
-    target = next((i for i in range(len(sentences) - 1, -1, -1) if sentences[i].rstrip().endswith("?")), len(sentences) - 1)
+    target = next(
+        (i for i in range(len(sentences) - 1, -1, -1) if sentences[i].rstrip().endswith("?")),
+        len(sentences) - 1,
+    )
     mentions = lexicon.find(sentences[target])
     topic = phrases["generic_topic"]
     if mentions:
@@ -278,7 +298,8 @@ def leading_ladder(chart: Chart, rungs: int = 4) -> Ladder:
     for chunk in _chunks(open_turns, rungs):
         rewritten |= set(chunk)
         turns = tuple(
-            replace(t, doctor=make_leading(t.doctor, i)) if i in rewritten else t for i, t in enumerate(chart.turns)
+            replace(t, doctor=make_leading(t.doctor, i)) if i in rewritten else t
+            for i, t in enumerate(chart.turns)
         )
         charts.append(replace(chart, turns=turns))
         steps.append(f"{len(rewritten)} of {len(open_turns)} open questions made leading")
@@ -331,7 +352,7 @@ def unsafe_plan_ladder(case: Case, chart: Chart) -> Ladder:
     charts.append(replace(chart, treatment=no_follow))
     steps.append("follow-up removed")
     if guideline.unsafe:
-        drug = sorted(guideline.unsafe)[0]
+        drug = min(guideline.unsafe)
         with_unsafe = f"{no_follow} Also start {drug}."
         charts.append(replace(chart, treatment=with_unsafe))
         steps.append(f"unsafe drug added: {drug}")

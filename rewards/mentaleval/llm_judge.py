@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..chart import Chart
 from .judges import Judge, JudgeScores, stage_missing
@@ -20,9 +21,14 @@ from .rubrics import DIMENSIONS, MAX_SCORE, MIN_SCORE, Rubric, load_rubrics
 
 _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _NUMBER = r"([1-5](?:\.\d+)?|one|two|three|four|five)"
-_LABELLED = re.compile(rf"\b(?:final\s+)?(?:score|rating|grade|verdict)\b\s*(?:is|of|=|:|-)?\s*\**\s*{_NUMBER}\b(?!\s*\.\d)", re.IGNORECASE)
+_LABELLED = re.compile(
+    rf"\b(?:final\s+)?(?:score|rating|grade|verdict)\b\s*(?:is|of|=|:|-)?\s*\**\s*{_NUMBER}\b(?!\s*\.\d)",
+    re.IGNORECASE,
+)
 _OUT_OF = re.compile(rf"\b{_NUMBER}\s*(?:/|out of)\s*5\b", re.IGNORECASE)
-_LABELLED_ANY = re.compile(r"\b(?:score|rating|grade)\b\s*(?:is|of|=|:|-)?\s*\**\s*(-?\d+(?:\.\d+)?)", re.IGNORECASE)
+_LABELLED_ANY = re.compile(
+    r"\b(?:score|rating|grade)\b\s*(?:is|of|=|:|-)?\s*\**\s*(-?\d+(?:\.\d+)?)", re.IGNORECASE
+)
 _BARE = re.compile(r"^\W*([1-5])\W*$")
 
 
@@ -130,7 +136,9 @@ class LLMJudge(Judge):
     ):
         super().__init__(dimensions)
         if not hasattr(client, "generate"):
-            raise TypeError(f"LLMJudge needs an LLMClient with generate(conversations, settings), got {type(client).__name__}")
+            raise TypeError(
+                f"LLMJudge needs an LLMClient with generate(conversations, settings), got {type(client).__name__}"
+            )
         if settings is None:
             from mentalhospital_env.llm import GenerationSettings
 
@@ -166,7 +174,9 @@ class LLMJudge(Judge):
             try:
                 got = list(self.client.generate(conversations, self.settings))
                 if len(got) != len(conversations):
-                    raise ValueError(f"client returned {len(got)} replies for {len(conversations)} conversations")
+                    raise ValueError(
+                        f"client returned {len(got)} replies for {len(conversations)} conversations"
+                    )
                 replies = got
             except Exception as error:  # noqa: BLE001 - any client failure masks, never crashes an episode
                 self.last_error = f"{type(error).__name__}: {error}"
@@ -175,6 +185,8 @@ class LLMJudge(Judge):
             out[i][d] = parse_score(reply) if reply is not None else None
         return [{d: scores.get(d) for d in self.dimensions} for scores in out]
 
-    def _score_dimensions(self, case: Any, chart: Chart, dimensions: Sequence[str]) -> Mapping[str, float | None]:
+    def _score_dimensions(
+        self, case: Any, chart: Chart, dimensions: Sequence[str]
+    ) -> Mapping[str, float | None]:
         scores = self.score_many([(case, chart)])[0]
         return {d: scores[d] for d in dimensions}

@@ -34,7 +34,8 @@ reads "x, full credit at t"):
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..chart import Chart
 from .cues import load_cues
@@ -43,10 +44,10 @@ from .features import (
     InterviewReading,
     NoteReading,
     PlanReading,
+    mentions,
     read_diagnosis,
     read_interview,
     read_note,
-    mentions,
     read_plan,
     support_concepts,
 )
@@ -189,7 +190,9 @@ class OfflineJudge(Judge):
             "plan": read_plan(chart.treatment or "", guideline),
         }
 
-    def _score_dimensions(self, case: Any, chart: Chart, dimensions: Sequence[str]) -> Mapping[str, float | None]:
+    def _score_dimensions(
+        self, case: Any, chart: Chart, dimensions: Sequence[str]
+    ) -> Mapping[str, float | None]:
         out: dict[str, float | None] = {}
         wanted = set(dimensions)
         if wanted & {"empathy", "professionalism"}:
@@ -200,7 +203,9 @@ class OfflineJudge(Judge):
                 out["professionalism"] = professionalism_score(interview)
         if "note_quality" in wanted:
             _, record_support = self._case_view(case)
-            out["note_quality"] = note_quality_score(read_note(case, chart, record_support | support_concepts_of_chart(chart)))
+            out["note_quality"] = note_quality_score(
+                read_note(case, chart, record_support | support_concepts_of_chart(chart))
+            )
         if "diagnostic_rigor" in wanted:
             out["diagnostic_rigor"] = diagnostic_rigor_score(read_diagnosis(case, chart))
         if "treatment_appropriateness" in wanted:

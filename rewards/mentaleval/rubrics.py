@@ -8,10 +8,11 @@ which parts of the chart a judge reads. Judges (offline, LLM, jury) all score th
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Mapping
+from typing import Any
 
 DIMENSIONS: tuple[str, ...] = (
     "empathy",
@@ -49,7 +50,10 @@ class Rubric:
 
     def text(self) -> str:
         """The rubric as a judge reads it in a prompt."""
-        lines = [f"{self.name} ({self.dimension}): {self.question}", "Scale 1 to 5; 2 and 4 lie between their neighbours."]
+        lines = [
+            f"{self.name} ({self.dimension}): {self.question}",
+            "Scale 1 to 5; 2 and 4 lie between their neighbours.",
+        ]
         lines += [f"{score}: {self.anchors[score]}" for score in sorted(self.anchors)]
         return "\n".join(lines)
 
@@ -58,7 +62,7 @@ def read_rubric_file(raw: Mapping[str, Any], where: str = "rubrics.json") -> dic
     """Rubrics by dimension; ``ValueError`` naming the entry and field when the file is malformed."""
     entries = raw.get("rubrics")
     if not isinstance(entries, list):
-        raise ValueError(f"{where}: 'rubrics' must be a list")
+        raise ValueError(f"{where}: 'rubrics' must be a list")  # noqa: TRY004 - a malformed data file
     out: dict[str, Rubric] = {}
     for i, entry in enumerate(entries):
         at = f"{where}: rubrics[{i}]"
