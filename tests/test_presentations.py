@@ -309,6 +309,7 @@ def test_onset_duration_precipitant_impact_persona(presentations):
         for x in p["impact"]:  # a verb phrase, so the patient can say it in the first person ("I've stopped ...")
             head = x.split()[0]
             assert head in ("has", "is") or head.endswith("ing") or (head.endswith("ed") and head not in ("need", "bed", "red")), (code, x)
+            assert not re.search(r"\b(they|them|themselves|he|she|him|himself|herself)\b", x), (code, x, "reads wrong in the first person")
         persona = p["persona"]
         assert set(persona) == {"verbosity", "insight", "guardedness", "speech_style"}, code
         assert persona["verbosity"] and set(persona["verbosity"]) <= {"terse", "average", "talkative"}, code
