@@ -94,7 +94,7 @@ class Findings:
         self.results: list[tuple[str, str]] = []
 
     def feature_names(self) -> list[str]:
-        names = [f"stage={s}" for s in ALL_STAGES] + ["turn_fraction", "age/100"]
+        names = [f"stage={s}" for s in ALL_STAGES] + ["turn_fraction", "age/110"]
         names += [f"sex={s}" for s in SEXES] + [f"setting={s}" for s in SETTINGS] + ["accompanied"]
         for kind in ("asked", "affirmed", "denied"):
             names += [f"{kind}:{c}" for c in self.concept_ids]
@@ -108,7 +108,7 @@ class Findings:
         self.affirmed, self.denied, self.replies, self.results = [], [], [], []
         self.vector[self._stage0] = 1.0
         d = case.demographics
-        self.vector[self._walk] = d.age / 100.0
+        self.vector[self._walk] = min(d.age, 110) / 110.0  # CASES.md ages run 3..110
         if d.sex in SEXES:
             self.vector[self._walk + 1 + SEXES.index(d.sex)] = 1.0
         if case.setting in SETTINGS:

@@ -1,0 +1,147 @@
+"""Steps per second of MentalHospital-v0 and MentalHospitalDiscrete-v0, and the speed-up of 4 async copies.
+
+Both environments run with the offline patient (``full`` variant) and the library's reward shaper.
+The headline figures compute rewards at the end of each episode (``rewards_at_end=True``: every
+reward component computed once, when the episode ends, and included in the timing); the figures with
+rewards paid as earned (dense, the scorers called after every action) are printed beside them, so the
+cost of each part is visible.
+
+The doctor is a fixed clinical script, the same for both ids: ``--questions`` lexicon questions, one
+exam order, a note, a diagnosis and a treatment (about 20 steps an episode), plus one malformed action
+per episode; questions and cases are drawn from a seeded generator.
+
+    python benchmarks/env_throughput.py                 # dev suite, 4,000 steps each
+    python benchmarks/env_throughput.py --steps 1000 --suite handwritten
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+import mentalhospital_env  # noqa: F401  (registers the ids)
+from mentalhospital_env.env import make_vector_env
+from mentalhospital_env.hospital.menu import default_menu
+
+
+class TextScript:
+    """The clinical script as protocol text."""
+
+    def __init__(self, questions: int, seed: int):
+        menu = default_menu()
+        self.asks = [menu.items[i].action.to_text() for i in menu.kind_ranges["ask"]]
+        self.exams = "<order_exams>PHQ-9; GAD-7; TSH; CBC</order_exams>"
+        self.questions = questions
+        self.rng = np.random.default_rng(seed)
+        self.plan: list[str] = []
+
+    def reset(self) -> None:
+        picks = self.rng.choice(len(self.asks), size=self.questions, replace=False)
+        self.plan = [self.asks[i] for i in picks] + [
+            "I think the answer is obvious",  # one malformed action an episode
+            self.exams,
+            "<write_note>History and examination as discussed; see transcript.</write_note>",
+            "<diagnose>categories: depressive, anxiety | disorders: 1. F32.1; 2. F41.1</diagnose>",
+            "<treat>Sertraline 50 mg daily, CBT, safety plan, review in two weeks.</treat>",
+        ]
+
+    def act(self, observation: Any, info: dict) -> str:
+        return self.plan.pop(0) if self.plan else "<treat>review</treat>"
+
+
+class MenuScript:
+    """The same script as menu indices, respecting the action mask."""
+
+    def __init__(self, questions: int, seed: int):
+        self.menu = default_menu()
+        self.questions = questions
+        self.rng = np.random.default_rng(seed)
+        self.plan: list[int] = []
+
+    def reset(self) -> None:
+        r = self.menu.kind_ranges
+        asks = list(self.rng.choice(r["ask"], size=self.questions, replace=False))
+        self.plan = asks + [
+            len(self.menu) + 7,  # one index out of range an episode
+            int(self.rng.choice(r["order_exams"])),
+            r["write_note"][0],
+            int(self.rng.choice(r["diagnose"])),
+            int(self.rng.choice(r["treat"])),
+        ]
+
+    def act(self, observation: Any, info: dict) -> int:
+        return int(self.plan.pop(0)) if self.plan else self.menu.kind_ranges["treat"][-1]
+
+
+def run_single(env_id: str, steps: int, questions: int, **kwargs: Any) -> tuple[float, int]:
+    """Steps per second of one environment in this process, and the number of episodes finished."""
+    env = gym.make(env_id, **kwargs)
+    doctor = (TextScript if env_id == "MentalHospital-v0" else MenuScript)(questions, seed=1)
+    obs, info = env.reset(seed=0)
+    doctor.reset()
+    episodes = 0
+    start = time.perf_counter()
+    for _ in range(steps):
+        obs, reward, terminated, truncated, info = env.step(doctor.act(obs, info))
+        if terminated or truncated:
+            episodes += 1
+            obs, info = env.reset()
+            doctor.reset()
+    elapsed = time.perf_counter() - start
+    env.close()
+    return steps / elapsed, episodes
+
+
+def run_vector(env_id: str, steps: int, questions: int, copies: int, asynchronous: bool, **kwargs: Any) -> float:
+    """Environment steps per second (all copies together) of a vector environment."""
+    venv = make_vector_env(env_id, copies, asynchronous=asynchronous, **kwargs)
+    cls = TextScript if env_id == "MentalHospital-v0" else MenuScript
+    doctors = [cls(questions, seed=1 + i) for i in range(copies)]
+    for d in doctors:
+        d.reset()
+    obs, infos = venv.reset(seed=0)
+    rounds = max(1, steps // copies)
+    done_last = np.zeros(copies, dtype=bool)
+    start = time.perf_counter()
+    for _ in range(rounds):
+        for i, d in enumerate(doctors):
+            if done_last[i]:  # autoreset step (NEXT_STEP mode): the copy was reset, start the script again
+                d.reset()
+        actions = [d.act(None, {}) for d in doctors]
+        obs, rewards, terminated, truncated, infos = venv.step(actions if env_id == "MentalHospital-v0" else np.array(actions))
+        done_last = np.logical_or(terminated, truncated)
+    elapsed = time.perf_counter() - start
+    venv.close()
+    return rounds * copies / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--suite", default="dev", help="bundled suite name or path (default dev)")
+    parser.add_argument("--steps", type=int, default=4000, help="steps per measurement (default 4000)")
+    parser.add_argument("--questions", type=int, default=15, help="interview questions per episode (default 15)")
+    parser.add_argument("--copies", type=int, default=4, help="copies for the async measurement (default 4)")
+    args = parser.parse_args()
+    common = {"suite": args.suite, "turn_budget": 40}
+
+    print(f"suite {args.suite}; offline patient (full); {args.questions} questions + 5 actions an episode")
+    print(f"{'id':28} {'rewards':16} {'steps/s':>9} {'episodes':>9}")
+    for env_id in ("MentalHospital-v0", "MentalHospitalDiscrete-v0"):
+        for label, at_end in (("at episode end", True), ("dense", False)):
+            rate, eps = run_single(env_id, args.steps, args.questions, rewards_at_end=at_end, **common)
+            print(f"{env_id:28} {label:16} {rate:9.0f} {eps:9d}")
+    print()
+    print(f"{'id':28} {'vector env':22} {'env steps/s':>11} {'speed-up':>9}")
+    for env_id in ("MentalHospital-v0", "MentalHospitalDiscrete-v0"):
+        one, _ = run_single(env_id, args.steps, args.questions, rewards_at_end=True, **common)
+        many = run_vector(env_id, args.steps, args.questions, args.copies, True, rewards_at_end=True, **common)
+        print(f"{env_id:28} {'1 env, this process':22} {one:11.0f} {1.0:9.2f}")
+        print(f"{env_id:28} {f'{args.copies} async copies':22} {many:11.0f} {many / one:9.2f}")
+
+
+if __name__ == "__main__":
+    main()
