@@ -135,6 +135,13 @@ def test_symptom_concepts_are_well_formed(symptom_concepts):
         assert all(tokenize(t) for t in terms), f"{where}: a term has no word"
 
 
+def test_questions_are_mostly_open(symptom_concepts):
+    """Open questions first (a direct screening question may follow for risk and specific signs)."""
+    open_start = re.compile(r"(How|What|Tell|Can you|Could you|Where|When|Walk|Which|Who|Sometimes|Some people)\b")
+    closed = [c["id"] for c in symptom_concepts if not open_start.match(c["questions"][0])]
+    assert len(closed) <= len(symptom_concepts) // 20, closed
+
+
 def test_lay_phrases_are_lay(symptom_concepts):
     bad = [(c["id"], p) for c in symptom_concepts for p in c["lay_phrases"] if _jargon_in(p)]
     assert not bad, bad
