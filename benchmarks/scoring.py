@@ -112,6 +112,27 @@ def run(runs: int) -> dict[str, object]:
             elif n == 50:
                 at50.append(dt)
 
+    # Where score_chart's time goes, part by part, on fresh charts.
+    from mentalhospital_env.rewards.coverage import exam_coverage, interview_coverage, note_coverage
+    from mentalhospital_env.rewards.ranking import category_scores, exam_scores, rank_disorders
+
+    parts: dict[str, list[float]] = {"interview_coverage": [], "note_coverage": [], "exams_and_diagnosis": []}
+    for r in range(runs):
+        chart = episode_chart(base, 30, 5000 + r)
+        t = time.perf_counter()
+        interview_coverage(case, chart.patient_replies, scorer.matcher)
+        t1 = time.perf_counter()
+        note_coverage(case, chart.note, scorer.matcher)
+        t2 = time.perf_counter()
+        exam_coverage(case, chart.exams)
+        exam_scores(chart.exams, case.checkpoints.exam)
+        category_scores(chart.categories, case.diagnosis.categories)
+        rank_disorders(chart.disorders, case.diagnosis.codes)
+        t3 = time.perf_counter()
+        parts["interview_coverage"].append(t1 - t)
+        parts["note_coverage"].append(t2 - t1)
+        parts["exams_and_diagnosis"].append(t3 - t2)
+
     judge = OfflineJudge()
     judge.score(case, base)
     judge_times = []
@@ -132,6 +153,7 @@ def run(runs: int) -> dict[str, object]:
         "interview_update_turn50": _ms(at50),
         "turn50_over_turn5": statistics.median(at50) / statistics.median(at5),
         "offline_judge": _ms(judge_times),
+        **{f"part_{k}": _ms(v) for k, v in parts.items()},
     }
 
 
@@ -145,13 +167,8 @@ def main() -> None:
         print(json.dumps(figures, indent=2))
         return
     print(f"case {figures['case']}, 30-turn episode, {figures['runs']} runs, {figures['matcher']}")
-    for key in (
-        "score_chart",
-        "shaper_episode",
-        "offline_judge",
-        "interview_update_turn5",
-        "interview_update_turn50",
-    ):
+    keys = ["score_chart", *(k for k in figures if k.startswith("part_")), "offline_judge", "shaper_episode"]
+    for key in (*keys, "interview_update_turn5", "interview_update_turn50"):
         f = figures[key]
         print(f"  {key:26s} median {f['median_ms']:8.2f} ms   (min {f['min_ms']:.2f}, max {f['max_ms']:.2f})")
     print(f"  incremental coverage cost, turn 50 / turn 5: {figures['turn50_over_turn5']:.2f}")

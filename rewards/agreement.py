@@ -10,7 +10,7 @@ confidence intervals.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -178,3 +178,24 @@ def agreement(
         accuracy=bootstrap(exact_accuracy, r_ref, r_pred, **kw),
         mae=bootstrap(mean_absolute_error, reference, predicted, **kw),
     )
+
+
+def agreement_by_dimension(
+    reference: Sequence[Mapping[str, Any]],
+    judged: Sequence[Mapping[str, Any]],
+    dimensions: Sequence[str] | None = None,
+    **kwargs: Any,
+) -> dict[str, Agreement]:
+    """Table 5 for a judge: :func:`agreement` per dimension over paired verdicts.
+
+    ``reference[i]`` and ``judged[i]`` are the ``{dimension: score}`` verdicts on the same sample (the
+    form every MentalEval judge returns); ``dimensions`` defaults to those of the first reference
+    verdict. A dimension missing from a verdict counts as masked. Keyword arguments go to
+    :func:`agreement` (``labels``, ``resamples``, ``confidence``, ``seed``).
+    """
+    if len(reference) != len(judged):
+        raise ValueError(
+            f"agreement_by_dimension: {len(reference)} reference verdicts vs {len(judged)} judged"
+        )
+    names = list(dimensions) if dimensions is not None else list(reference[0]) if reference else []
+    return {d: agreement([r.get(d) for r in reference], [j.get(d) for j in judged], **kwargs) for d in names}

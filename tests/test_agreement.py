@@ -114,3 +114,24 @@ def test_agreement_report_rounds_fractional_scores_for_kappa_and_accuracy():
         _sk_qwk([1, 2, 3, 4, 5, 3, 4], [1, 2, 3, 4, 5, 3, 3], [1, 2, 3, 4, 5])
     )
     assert set(report.to_dict()) == {"qwk", "accuracy", "mae"}
+
+
+def test_agreement_by_dimension_pairs_verdicts():
+    from mentalhospital_env.rewards.agreement import agreement_by_dimension
+
+    reference = [
+        {"empathy": 4, "professionalism": 3},
+        {"empathy": 2, "professionalism": 5},
+        {"empathy": 5, "professionalism": 1},
+    ]
+    judged = [
+        {"empathy": 4.0, "professionalism": None},
+        {"empathy": 3.0, "professionalism": 5.0},
+        {"empathy": 5.0},
+    ]
+    table = agreement_by_dimension(reference, judged, resamples=50)
+    assert set(table) == {"empathy", "professionalism"}
+    assert table["empathy"].accuracy.value == pytest.approx(2 / 3)
+    assert table["professionalism"].accuracy.n == 1
+    with pytest.raises(ValueError, match="reference verdicts"):
+        agreement_by_dimension(reference, judged[:2])
