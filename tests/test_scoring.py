@@ -6,7 +6,9 @@ import json
 from dataclasses import replace
 
 import pytest
-from mentalhospital_env.rewards.chart import Chart
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from mentalhospital_env.rewards.chart import Chart, Turn
 from mentalhospital_env.rewards.mentaleval import Judge, LLMJudge
 from mentalhospital_env.rewards.mentaleval.ladders import calibration_case, exemplary_chart
 from mentalhospital_env.rewards.scoring import STUDY_COLUMNS, Scorer, Scores, ScoringConfig, score_chart
@@ -106,3 +108,38 @@ def test_config_checks_its_fields():
         ScoringConfig(family_credit=2.0)
     with pytest.raises(TypeError, match="matcher"):
         Scorer(ScoringConfig(matcher="hashing"))
+
+
+_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=80)
+_WORDS = st.sampled_from(
+    ["F32.1", "F31.2", "bipolar", "MDD", "lithium 400 mg", "Plan:", "MSE:", "suicide?", "", "  ", "PHQ9"]
+)
+_PIECE = st.one_of(_TEXT, _WORDS)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(st.tuples(_PIECE, _PIECE), max_size=4),
+    st.one_of(st.none(), st.lists(_PIECE, max_size=4)),
+    st.one_of(st.none(), _PIECE),
+    st.one_of(st.none(), st.lists(_PIECE, max_size=3)),
+    st.one_of(st.none(), st.lists(_PIECE, max_size=4)),
+    st.one_of(st.none(), _PIECE),
+)
+def test_any_chart_scores_inside_the_scales_without_raising(
+    case, turns, exams, note, categories, disorders, plan
+):
+    chart = Chart(
+        turns=tuple(Turn(d, p) for d, p in turns),
+        exams=tuple(exams) if exams is not None else None,
+        note=note,
+        categories=tuple(categories) if categories is not None else None,
+        disorders=tuple(disorders) if disorders is not None else None,
+        treatment=plan,
+    )
+    scores = score_chart(case, chart)
+    for column in ("inter", "exam", "note", "cate", "diso"):
+        assert 0.0 <= getattr(scores, column) <= 1.0
+    for column in ("emp", "prof", "qual", "rigor", "app"):
+        assert 1.0 <= getattr(scores, column) <= 5.0
+    assert scores.details["judge_error"] is None
