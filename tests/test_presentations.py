@@ -55,7 +55,7 @@ SENSITIVE_CONCEPTS = {
     "loss_of_control_use", "use_despite_harm", "withdrawal_tremor", "withdrawal_sweats", "withdrawal_nausea",
     "withdrawal_anxiety", "relief_drinking", "blackouts", "withdrawal_seizure_risk", "opioid_withdrawal",
     "drug_seeking", "stimulant_crash", "stimulant_effects", "cannabis_effects", "gambling_preoccupation",
-    "chasing_losses", "gambling_concealment",
+    "chasing_losses", "gambling_concealment", "intrusive_memories", "flashbacks", "trauma_related_guilt",
 }
 
 
