@@ -34,6 +34,8 @@ from mentalhospital_env.knowledge.codes import (
 FAMILY_CREDIT = 0.5
 """Share of a reference disorder's gain earned by a code of the same three-character family."""
 
+_BRACKETED_CODE = re.compile(r"[(\[]\s*([A-Za-z]\d[0-9A-Za-z](?:\.[0-9A-Za-z]{1,4})?)\s*[)\]]")
+_ENUMERATION = re.compile(r"^\s*(?:\d+[.)]|[-*\u2022])\s*")
 _LEADING_CODE = re.compile(r"^\s*(?:\d+[.)]\s*)?([A-Za-z]\d[0-9A-Za-z](?:\.?[0-9A-Za-z]{1,4})?)\b")
 
 
@@ -138,20 +140,22 @@ def _code_of(resolved: Any) -> str | None:
 def resolve_disorder_code(text: str) -> str | None:
     """The ICD-10-CM code a doctor's entry names, or ``None`` when it names none.
 
-    An entry that starts with a code (``"F32.1"``, ``"2. f321 major depression"``) is that code;
-    anything else (a name, a synonym, an abbreviation such as "MDD") goes through the knowledge
-    base's ``resolve_disorder``.
+    An entry that starts with a code (``"F32.1"``, ``"2. f321 major depression"``) or gives one in
+    brackets (``"Bipolar disorder (F31.2)"``) is that code; anything else (a name, a synonym, an
+    abbreviation such as "MDD", with any list numbering removed) goes through the knowledge base's
+    ``resolve_disorder``.
     """
     entry = text.strip()
     if not entry:
         return None
-    found = _LEADING_CODE.match(entry)
+    found = _LEADING_CODE.match(entry) or _BRACKETED_CODE.search(entry)
     if found:
         code = normalize_code(found.group(1))
         if is_icd10cm_code(code):
             return code
+    name = _ENUMERATION.sub("", entry).strip()
     try:
-        resolved = _knowledge().resolve_disorder(entry)
+        resolved = _knowledge().resolve_disorder(name)
     except (KeyError, LookupError, ValueError):
         return None
     return _code_of(resolved)

@@ -155,6 +155,10 @@ def test_names_and_synonyms_resolve_through_the_knowledge_base():
     assert resolve_disorder_code("generalized anxiety disorder") == "F41.1"
     assert resolve_disorder_code("Major depressive disorder, single episode, moderate") == "F32.1"
     assert resolve_disorder_code("completely unknown condition xyz") is None
+    assert resolve_disorder_code("2. Generalized anxiety disorder") == "F41.1"
+    assert resolve_disorder_code("- GAD") == "F41.1"
+    assert resolve_disorder_code("Bipolar disorder, manic, with psychosis (F31.2)") == "F31.2"
+    assert resolve_disorder_code("Schizophrenia [F20.9]") == "F20.9"
     reference = ["F32.1", "F41.1"]
     by_name = rank_disorders(
         ["Major depressive disorder, single episode, moderate", "Generalized anxiety disorder"], reference
