@@ -24,7 +24,6 @@ from functools import lru_cache
 from typing import Any
 
 from mentalhospital_env.knowledge.codes import (
-    category_ids,
     code_family,
     is_icd10cm_code,
     load_categories,
@@ -80,31 +79,28 @@ def set_scores(predicted: Iterable[str], reference: Iterable[str]) -> SetScores:
 # --- categories ---------------------------------------------------------------------------------
 
 
+def _fold(label: str) -> str:
+    """Lower case, hyphens, slashes, underscores and commas as spaces, single spaces."""
+    return " ".join(re.sub(r"[-/_,]", " ", label.strip().lower()).split())
+
+
 @lru_cache(maxsize=1)
 def _category_names() -> dict[str, str]:
-    """Lower-cased category ids and names (and names without 'disorders') to category ids."""
+    """Folded category ids and names (also without a trailing "(and related) disorders") to ids."""
     table: dict[str, str] = {}
     for cat in load_categories():
-        table[cat.id] = cat.id
-        table[cat.id.replace("_", " ")] = cat.id
-        name = cat.name.strip().lower()
-        table[name] = cat.id
-        table[re.sub(r"\s+(and related\s+)?disorders?$", "", name)] = cat.id
+        name = _fold(cat.name)
+        for key in (cat.id, name, re.sub(r"\s+(and related\s+)?disorders?$", "", name)):
+            table[_fold(key)] = cat.id
     return table
 
 
 def normalize_category(label: str) -> str:
     """A category id for ``label`` (an id such as ``depressive``, or a name such as "Depressive
-    disorders"); labels that name no category come back lower-cased and trimmed, so they count as
-    wrong rather than vanish."""
-    low = re.sub(r"\s+", " ", label.strip().lower().replace("-", " ").replace("/", " "))
-    names = _category_names()
-    if low in names:
-        return names[low]
-    underscored = low.replace(" ", "_")
-    if underscored in category_ids():
-        return underscored
-    return low
+    disorders" or "trauma- and stressor-related"); labels that name no category come back folded,
+    so they count as wrong rather than vanish."""
+    folded = _fold(label)
+    return _category_names().get(folded, folded)
 
 
 def category_scores(predicted: Sequence[str] | None, reference: Sequence[str]) -> SetScores:

@@ -12,6 +12,7 @@ from mentalhospital_env.rewards.ranking import (
     category_scores,
     exam_scores,
     ndcg,
+    normalize_category,
     rank_disorders,
     reference_gains,
     resolve_disorder_code,
@@ -57,6 +58,22 @@ def test_category_scores_accepts_names_and_counts_duplicates_once():
     assert s.precision == 0.5 and s.recall == 0.5 and s.exact == 0.0
     assert category_scores(None, ["depressive"]).f1 == 0.0
     assert category_scores(["not a category"], ["depressive"]).precision == 0.0
+
+
+@pytest.mark.parametrize(
+    "label, category",
+    [
+        ("Bipolar and related disorders", "bipolar"),
+        ("Trauma- and stressor-related disorders", "trauma_stressor"),
+        ("disruptive, impulse-control and conduct", "disruptive_impulse_conduct"),
+        ("substance-related", "substance_related"),
+        ("Schizophrenia spectrum", "schizophrenia_spectrum"),
+        ("sleep-wake", "sleep_wake"),
+        ("OBSESSIVE_COMPULSIVE", "obsessive_compulsive"),
+    ],
+)
+def test_category_names_fold_to_ids(label, category):
+    assert normalize_category(label) == category
 
 
 @settings(max_examples=60, deadline=None)
