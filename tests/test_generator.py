@@ -260,7 +260,8 @@ def test_every_generated_case_loads_and_is_consistent(seed: int, principal: str 
     for section, text in case.ehr.sections():
         assert text == " ".join(f.text for f in case.facts if f.section == section)
     assert case.checkpoints == derive_checkpoints(case.facts, case.exams)
-    assert not case.facts_derived and not case.checkpoints_derived
+    assert not case.facts_derived and case.checkpoints_derived
+    assert {c.group for c in case.checkpoints.note} >= {"chief_complaint", "history", "mental_status", "risk"}
     assert case.persona is not None and case.persona.speech_style == "slow and quiet"
     assert raw["source"]["synthetic"] is True
     assert len(case.ehr.mental_status_exam.items()) >= 8
@@ -375,6 +376,14 @@ def test_plan_covers_every_disorder_when_n_allows() -> None:
     assert len(small) == 5
 
 
+def test_checkpoints_written_on_request_equal_the_derived_ones() -> None:
+    plain = generate_case(random.Random(5), "w", principal="F32.2", reference=REF)
+    full = generate_case(random.Random(5), "w", principal="F32.2", reference=REF, with_checkpoints=True)
+    assert "checkpoints" not in plain and list(full)[-2:] == ["checkpoints", "source"]
+    assert load_case(full).checkpoints == load_case(plain).checkpoints
+    assert not load_case(full).checkpoints_derived
+
+
 def test_unknown_principal_is_a_generation_error() -> None:
     with pytest.raises(GenerationError, match="F99"):
         generate_case(random.Random(0), "x", principal="F99", reference=REF)
@@ -408,7 +417,6 @@ def test_check_flags_scores_out_of_range_and_wrong_bands(depression: dict[str, A
         for e in raw["exams"]:
             if e["name"] == "PHQ-9":
                 e["result"] = result
-        raw["checkpoints"]["exam"] = [e["name"] for e in raw["exams"] if e.get("indicated", True)]
         return _problems(raw)
 
     assert with_phq("total 23/27 (severe)") == []
@@ -428,7 +436,6 @@ def test_check_flags_drug_levels_unsafe_drugs_and_male_pregnancy_tests() -> None
     raw["treatment"]["plan"] = "Start sertraline 50 mg once daily."
     raw["demographics"]["sex"] = "male"
     raw["exams"].append({"name": "Pregnancy test", "kind": "lab", "result": "negative", "indicated": False})
-    raw.pop("checkpoints")
     problems = _problems(raw)
     assert any("lithium level, but the patient is not on lithium" in p for p in problems)
     assert any("sertraline: unsafe with F31.12" in p for p in problems)
@@ -441,11 +448,10 @@ def test_check_flags_contradictions_and_orphan_categories(depression: dict[str, 
     raw = copy.deepcopy(depression)
     raw["ehr"]["history_of_present_illness"] += " Denies low mood."
     raw["facts"].append({"id": "x-1", "section": "history_of_present_illness", "text": "Denies low mood.", "patient_says": "No."})
-    raw["checkpoints"]["note"].append({"id": "n-x-1", "text": "Denies low mood.", "group": "history"})
     assert any("low_mood is both present and denied" in p for p in _problems(raw))
     relative = copy.deepcopy(depression)
     relative["ehr"]["family_history"] = "Mother has depressed mood. Sister denies low mood."
-    relative.pop("facts"), relative.pop("checkpoints")
+    relative.pop("facts")
     assert not any("both present and denied" in p for p in _problems(relative))
     orphan = copy.deepcopy(depression)
     orphan["diagnosis"]["categories"].append("sleep_wake")

@@ -23,7 +23,7 @@ import re
 
 from mentalhospital_env.knowledge.lexicon import has_sensitive_concept
 
-from .model import EHR, Checkpoint, Checkpoints, ExamRecord, Fact
+from .model import EHR, Checkpoint, Checkpoints, ExamRecord, Fact, new_checkpoint
 
 OBSERVED_MSE = frozenset(
     f"mental_status_exam.{k}" for k in ("appearance", "behavior", "speech", "affect", "thought_process")
@@ -62,6 +62,16 @@ def section_group(section: str) -> str:
     return "history"
 
 
+_GROUP_CACHE: dict[str, str] = {}
+
+
+def _group_of(section: str) -> str:
+    group = _GROUP_CACHE.get(section)
+    if group is None:
+        group = _GROUP_CACHE[section] = section_group(section)
+    return group
+
+
 def derive_facts(ehr: EHR) -> tuple[Fact, ...]:
     """One fact per sentence of each section, ids ``<section>-<n>`` (e.g. ``mental_status_exam.mood-1``)."""
     facts: list[Fact] = []
@@ -72,11 +82,53 @@ def derive_facts(ehr: EHR) -> tuple[Fact, ...]:
     return tuple(facts)
 
 
+class DerivedCheckpoints(Checkpoints):
+    """Checkpoints derived from a case's facts and exams on first use.
+
+    Loading a suite of thousands of cases derives nothing until a scorer asks; the result is then
+    kept. It equals (``==``) the :class:`Checkpoints` that :func:`derive_checkpoints` returns.
+    """
+
+    def __init__(self, facts: tuple[Fact, ...], exams: tuple[ExamRecord, ...]):
+        object.__setattr__(self, "_source", (facts, exams))
+
+    def _derived(self) -> Checkpoints:
+        state = self.__dict__
+        derived = state.get("_value")
+        if derived is None:
+            derived = state["_value"] = derive_checkpoints(*state["_source"])
+        return derived
+
+    # the dataclass fields have class-level defaults, so they are overridden here as properties
+    interview = property(lambda self: self._derived().interview)  # type: ignore[assignment]
+    note = property(lambda self: self._derived().note)  # type: ignore[assignment]
+    exam = property(lambda self: self._derived().exam)  # type: ignore[assignment]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Checkpoints):
+            return (self.interview, self.note, self.exam) == (other.interview, other.note, other.exam)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.interview, self.note, self.exam))
+
+    def __repr__(self) -> str:
+        return f"Checkpoints(interview={self.interview!r}, note={self.note!r}, exam={self.exam!r})"
+
+    def __reduce__(self):
+        return (Checkpoints, (self.interview, self.note, self.exam))
+
+
 def derive_checkpoints(facts: tuple[Fact, ...], exams: tuple[ExamRecord, ...]) -> Checkpoints:
     """Interview and note checkpoints from facts (grouped by section) and exam checkpoints from indicated exams."""
-    interview = tuple(
-        Checkpoint(f"i-{f.id}", f.text, section_group(f.section)) for f in facts if f.section not in OBSERVED_MSE
-    )
-    note = tuple(Checkpoint(f"n-{f.id}", f.text, section_group(f.section)) for f in facts)
+    interview: list[Checkpoint] = []
+    note: list[Checkpoint] = []
+    observed = OBSERVED_MSE
+    for f in facts:  # the hot path of loading a generated suite: checkpoints built directly
+        section, text, fid = f.section, f.text, f.id
+        group = _GROUP_CACHE.get(section) or _group_of(section)
+        note.append(new_checkpoint("n-" + fid, text, group))
+        if section not in observed:
+            interview.append(new_checkpoint("i-" + fid, text, group))
     exam = tuple(e.name for e in exams if e.indicated)
-    return Checkpoints(interview, note, exam)
+    return Checkpoints(tuple(interview), tuple(note), exam)

@@ -9,17 +9,21 @@ case raises :class:`SuiteError` naming every bad case: nothing half-loaded is ev
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
 import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 
 from mentalhospital_env.knowledge.codes import category_ids, category_of_code, is_icd10cm_code
 
-from .derive import derive_checkpoints, derive_facts
+from .derive import DerivedCheckpoints, derive_facts
 from .errors import CaseError, Problem, SuiteError
 from .model import (
     CHECKPOINT_GROUPS,
@@ -49,6 +53,8 @@ from .model import (
     Suite,
     Treatment,
     freeze,
+    new_checkpoint,
+    new_fact,
 )
 
 CASE_ID_PATTERN = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
@@ -78,13 +84,16 @@ class _Checker:
         self.problems.append(Problem(path, message))
 
     def obj(self, value: Any, path: str) -> Mapping[str, Any] | None:
-        if not isinstance(value, Mapping):
+        if type(value) is not dict and not isinstance(value, Mapping):
             self.bad(path, f"must be an object, got {_kind(value)}")
             return None
         return value
 
     def keys(self, value: Mapping[str, Any], path: str, required: Iterable[str], allowed: Iterable[str]) -> None:
-        allowed_set = set(required) | set(allowed)
+        required_set, allowed_set = _key_sets(tuple(required), tuple(allowed))
+        present = value.keys()
+        if present >= required_set and present <= allowed_set:
+            return  # the common case: nothing missing, nothing unknown
         for key in required:
             if key not in value:
                 self.bad(_join(path, key), "is required but missing")
@@ -117,6 +126,11 @@ class _Checker:
         if non_empty and not value:
             self.bad(path, "must be a non-empty list")
         return value
+
+
+@lru_cache(maxsize=None)
+def _key_sets(required: tuple[str, ...], allowed: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
+    return frozenset(required), frozenset(required) | frozenset(allowed)
 
 
 def _kind(value: Any) -> str:
@@ -195,7 +209,7 @@ def validate_case(raw: Any, *, where: str = "<mapping>") -> Case:
         facts = derive_facts(ehr)
     checkpoints_derived = checkpoints is None
     if checkpoints is None:
-        checkpoints = derive_checkpoints(facts, exams)
+        checkpoints = DerivedCheckpoints(facts, exams)
     return Case(
         case_id=case_id,  # type: ignore[arg-type]
         language=language,
@@ -231,7 +245,61 @@ def _demographics(c: _Checker, value: Any) -> Demographics | None:
     return Demographics(age=age, sex=sex, **others)  # type: ignore[arg-type]
 
 
+_EHR_KEY_SET = frozenset(EHR_KEYS)
+_MSE_KEY_SET = frozenset(MSE_KEYS)
+_RISK_KEY_SET = frozenset(RISK_KEYS)
+
+
+def _plain_texts(value: Any, allowed: frozenset[str]) -> bool:
+    """Whether ``value`` is a dict of known keys whose values are all non-empty strings."""
+    if type(value) is not dict or not value.keys() <= allowed:
+        return False
+    for text in value.values():
+        if type(text) is not str or not text.strip():
+            return False
+    return True
+
+
+def _built(cls: type, fields: tuple[str, ...], values: Mapping[str, Any]) -> Any:
+    """A frozen dataclass instance filled from ``values`` (missing fields None), without ``__init__``."""
+    obj = _new_fact_object(cls)
+    _set_fact_dict(obj, "__dict__", {f: values.get(f) for f in fields})
+    return obj
+
+
+_NARRATIVE_FIELDS = tuple(NARRATIVE_SECTIONS)
+
+
+def _ehr_fast(value: Any) -> EHR | None:
+    """The record built directly when it is plainly valid; ``None`` sends it to the detailed check."""
+    if type(value) is not dict or not value.keys() <= _EHR_KEY_SET:
+        return None
+    narrative = {k: v for k, v in value.items() if k != "mental_status_exam" and k != "risk_assessment"}
+    if "chief_complaint" not in narrative or "history_of_present_illness" not in narrative:
+        return None
+    if not _plain_texts(narrative, _EHR_KEY_SET):
+        return None
+    mse = risk = None
+    if "mental_status_exam" in value:
+        m = value["mental_status_exam"]
+        if not m or not _plain_texts(m, _MSE_KEY_SET):
+            return None
+        mse = _built(MentalStatusExam, MSE_KEYS, m)
+    if "risk_assessment" in value:
+        r = value["risk_assessment"]
+        if type(r) is not dict or (r and not _plain_texts(r, _RISK_KEY_SET)):
+            return None
+        risk = _built(RiskAssessment, RISK_KEYS, r)
+    record = _built(EHR, _NARRATIVE_FIELDS, narrative)
+    record.__dict__["mental_status_exam"] = mse
+    record.__dict__["risk_assessment"] = risk
+    return record
+
+
 def _ehr(c: _Checker, value: Any) -> EHR | None:
+    fast = _ehr_fast(value)
+    if fast is not None:
+        return fast
     e = c.obj(value, "ehr")
     if e is None:
         return None
@@ -257,7 +325,36 @@ def _ehr(c: _Checker, value: Any) -> EHR | None:
     return EHR(mental_status_exam=mse, risk_assessment=risk, **texts)  # type: ignore[arg-type]
 
 
+_EXAM_KEYS = frozenset({"name", "kind", "result", "indicated"})
+_EXAM_KIND_SET = frozenset(EXAM_KINDS)
+
+
+def _exams_fast(value: Any) -> tuple[ExamRecord, ...] | None:
+    """Exams built directly when every item is plainly valid; ``None`` sends them to the detailed check."""
+    if type(value) is not list:
+        return None
+    out = []
+    names: set[str] = set()
+    for x in value:
+        if type(x) is not dict or not x.keys() <= _EXAM_KEYS:
+            return None
+        name, kind, result, indicated = x.get("name"), x.get("kind"), x.get("result"), x.get("indicated", True)
+        if type(name) is not str or type(result) is not str or kind not in _EXAM_KIND_SET or type(indicated) is not bool:
+            return None
+        low = name.strip().lower()
+        if not low or low in names or not result.strip():
+            return None
+        names.add(low)
+        exam = _new_fact_object(ExamRecord)
+        _set_fact_dict(exam, "__dict__", {"name": name, "kind": kind, "result": result, "indicated": indicated})
+        out.append(exam)
+    return tuple(out)
+
+
 def _exams(c: _Checker, value: Any) -> tuple[ExamRecord, ...]:
+    fast = _exams_fast(value)
+    if fast is not None:
+        return fast
     out = []
     seen: dict[str, int] = {}
     for i, item in enumerate(c.listing(value, "exams")):
@@ -385,7 +482,97 @@ def _persona(c: _Checker, value: Any) -> Persona | None:
     return Persona(**kwargs)
 
 
+_FACT_KEYS = frozenset({"id", "section", "text", "patient_says", "sensitive"})
+_CHECKPOINT_KEYS = frozenset({"id", "text", "group"})
+_GROUPS = frozenset(CHECKPOINT_GROUPS)
+
+
+_MSE_PATHS = tuple((k, f"mental_status_exam.{k}") for k in MSE_KEYS)
+_RISK_PATHS = tuple((k, f"risk_assessment.{k}") for k in RISK_KEYS)
+
+
+def _present_sections(ehr: EHR) -> set[str]:
+    """Every fact section this record has (``mental_status_exam`` and its keys, narrative sections ...)."""
+    present = {name for name in NARRATIVE_SECTIONS if getattr(ehr, name) is not None}
+    mse = ehr.mental_status_exam
+    if mse is not None:
+        present.add("mental_status_exam")
+        present.update(path for key, path in _MSE_PATHS if getattr(mse, key) is not None)
+    risk = ehr.risk_assessment
+    if risk is not None:
+        present.add("risk_assessment")
+        present.update(path for key, path in _RISK_PATHS if getattr(risk, key) is not None)
+    return present
+
+
+def _facts_fast(value: Any, ehr: EHR | None) -> tuple[Fact, ...] | None:
+    """Facts built without per-field bookkeeping when every item is plainly valid; ``None`` otherwise
+    (the detailed check then runs and names each broken field). The hot path of loading a suite."""
+    if type(value) is not list or ehr is None:
+        return None
+    present = _present_sections(ehr)
+    keys, make, put, dict_type, str_type, bool_type = _FACT_KEYS, _new_fact_object, _set_fact_dict, dict, str, bool
+    out = []
+    for item in value:
+        if type(item) is not dict_type or not item.keys() <= keys:
+            return None
+        fid = item.get("id")
+        section = item.get("section")
+        text = item.get("text")
+        says = item.get("patient_says")
+        sensitive = item.get("sensitive", False)
+        if (
+            type(fid) is not str_type or type(text) is not str_type or section not in present
+            or type(sensitive) is not bool_type or not fid.strip() or not text.strip()
+            or (says is not None and (type(says) is not str_type or not says.strip()))
+            or (says is None and "patient_says" in item)
+        ):
+            return None
+        fact = make(Fact)
+        put(fact, "__dict__", {"id": fid, "section": section, "text": text, "patient_says": says, "sensitive": sensitive})
+        out.append(fact)
+    if len({f.id for f in out}) != len(out):
+        return None  # a duplicate id: the detailed check names it
+    return tuple(out)
+
+
+_new_fact_object = object.__new__
+_set_fact_dict = object.__setattr__
+
+
+def _checkpoint_list_fast(value: Any) -> tuple[Checkpoint, ...] | None:
+    if type(value) is not list:
+        return None
+    out = []
+    ids: set[str] = set()
+    for item in value:
+        if type(item) is not dict or item.keys() != _CHECKPOINT_KEYS:
+            return None
+        cid, text, group = item["id"], item["text"], item["group"]
+        if type(cid) is not str or type(text) is not str or group not in _GROUPS or cid in ids or not cid.strip() or not text.strip():
+            return None
+        ids.add(cid)
+        out.append(new_checkpoint(cid, text, group))
+    return tuple(out)
+
+
+def _checkpoints_fast(value: Any) -> Checkpoints | None:
+    if type(value) is not dict or not value.keys() <= {"interview", "note", "exam"}:
+        return None
+    interview = _checkpoint_list_fast(value.get("interview", []))
+    note = _checkpoint_list_fast(value.get("note", []))
+    exam = value.get("exam", [])
+    if interview is None or note is None or type(exam) is not list:
+        return None
+    if not all(type(e) is str and e.strip() for e in exam):
+        return None
+    return Checkpoints(interview, note, tuple(exam))
+
+
 def _facts(c: _Checker, value: Any, ehr: EHR | None) -> tuple[Fact, ...]:
+    fast = _facts_fast(value, ehr)
+    if fast is not None:
+        return fast
     out = []
     ids: dict[str, int] = {}
     for i, item in enumerate(c.listing(value, "facts")):
@@ -425,6 +612,9 @@ def _section_present(ehr: EHR, section: str) -> bool:
 
 
 def _checkpoints(c: _Checker, value: Any) -> Checkpoints | None:
+    fast = _checkpoints_fast(value)
+    if fast is not None:
+        return fast
     cp = c.obj(value, "checkpoints")
     if cp is None:
         return None
@@ -504,53 +694,79 @@ def load_suite(source: str | os.PathLike[str], *, name: str | None = None) -> Su
             [CaseError(str(source), f"no such file or folder, and not a bundled suite ({', '.join(BUNDLED_SUITES)})")],
         )
     label = label or path.stem
-    entries: list[tuple[str, Any]] = []
     errors: list[CaseError] = []
+    cases: list[Case] = []
+    seen: dict[str, str] = {}
+    with _paused_gc():
+        for where, raw in _suite_entries(path, errors):
+            try:
+                case = validate_case(raw, where=where)
+            except CaseError as e:
+                errors.append(e)
+                continue
+            if case.case_id in seen:
+                errors.append(CaseError(case.case_id, f"duplicate case_id (first at {seen[case.case_id]}, again at {where})", field="case_id"))
+                continue
+            seen[case.case_id] = where
+            cases.append(case)
+    if errors:
+        raise SuiteError(str(path), errors)
+    if not cases:
+        raise SuiteError(str(path), [CaseError(str(path), "the suite holds no cases")])
+    return Suite(label, tuple(cases))
+
+
+def _suite_entries(path: Path, errors: list[CaseError]) -> Iterator[tuple[str, Any]]:
+    """``(where, parsed case)`` for each case of a folder, a ``.json`` file or a JSON Lines file, in
+    file order; a file or line that is not JSON goes to ``errors`` instead."""
     if path.is_dir():
         files = sorted(path.glob("*.json"))
         if not files:
             raise SuiteError(str(path), [CaseError(str(path), "the folder holds no *.json case files")])
         for f in files:
             try:
-                entries.append((f.name, _parse_json(_read(f), f.name)))
+                yield f.name, _parse_json(_read(f), f.name)
             except CaseError as e:
                 errors.append(e)
-    elif path.suffix == ".json":
+        return
+    if path.suffix == ".json":
         try:
-            entries.append((path.name, _parse_json(_read(path), path.name)))
+            yield path.name, _parse_json(_read(path), path.name)
         except CaseError as e:
             errors.append(e)
-    else:
+        return
+    try:
+        text = _read(path)
+    except CaseError as e:
+        raise SuiteError(str(path), [e]) from None
+    name = path.name
+    loads = json.loads
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not line or line.isspace():
+            continue
         try:
-            text = _read(path)
-        except CaseError as e:
-            raise SuiteError(str(path), [e]) from None
-        for lineno, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            where = f"{path.name}:{lineno}"
+            raw = loads(line)
+        except json.JSONDecodeError:
+            where = f"{name}:{lineno}"
             try:
-                entries.append((where, _parse_json(line, where)))
+                _parse_json(line, where)
             except CaseError as e:
                 errors.append(e)
-    cases: list[Case] = []
-    seen: dict[str, str] = {}
-    for where, raw in entries:
-        try:
-            case = validate_case(raw, where=where)
-        except CaseError as e:
-            errors.append(e)
             continue
-        if case.case_id in seen:
-            errors.append(CaseError(case.case_id, f"duplicate case_id (first at {seen[case.case_id]}, again at {where})", field="case_id"))
-            continue
-        seen[case.case_id] = where
-        cases.append(case)
-    if errors:
-        raise SuiteError(str(path), errors)
-    if not cases:
-        raise SuiteError(str(path), [CaseError(str(path), "the suite holds no cases")])
-    return Suite(label, tuple(cases))
+        yield f"{name}:{lineno}", raw
+
+
+@contextmanager
+def _paused_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a suite loads: case data holds no cycles, and the
+    collector's passes over millions of fresh objects would otherwise cost as much as the loading."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def bundled_suite_path(name: str) -> Path:

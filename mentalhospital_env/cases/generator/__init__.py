@@ -8,6 +8,11 @@
 * ``write_cases(out, n, seed)``: the same as JSON Lines to a path or ``"-"`` (standard output);
   ``mentalhospital cases generate`` calls it.
 
+Generated cases carry their facts (with the patient's lay words and the sensitive flag) but, by
+default, not their checkpoints: the loader derives checkpoints from the facts with the grouping of
+``cases/derive.py``, which is exactly what the generator would write, and leaving them out halves
+the size of a suite file. ``with_checkpoints=True`` writes them anyway.
+
 Each case gets its own random stream, seeded by ``(seed, index)``, and the principal disorders are
 planned from ``(seed, n)``: the same seed and ``n`` always give byte-identical output.
 """
@@ -61,11 +66,13 @@ def generate_case(
     *,
     principal: str | None = None,
     reference: ClinicalReference | None = None,
+    with_checkpoints: bool = False,
 ) -> dict[str, Any]:
     """One synthetic case as a JSON-ready mapping that passes the loader and the consistency checks.
 
     ``principal`` fixes the principal disorder's ICD-10-CM code; ``reference`` replaces the bundled
-    knowledge base (tests pass a small one).
+    knowledge base (tests pass a small one); ``with_checkpoints`` writes the derived checkpoints into
+    the mapping.
     """
     from ..consistency import check_case
 
@@ -83,6 +90,9 @@ def generate_case(
             raise GenerationError(f"generated case {case_id!r} breaks the case format: {e}") from e
         problems = check_case(case, ref)
         if not problems:
+            if with_checkpoints:
+                raw["checkpoints"] = case.checkpoints.to_dict()
+                raw["source"] = raw.pop("source")  # keep the key order of CASES.md
             return raw
     raise GenerationError(f"no consistent case {case_id!r} in {MAX_ATTEMPTS} draws; last problems: {'; '.join(problems)}")
 
@@ -114,6 +124,7 @@ def generate_cases(
     *,
     reference: ClinicalReference | None = None,
     principals: Sequence[str] | None = None,
+    with_checkpoints: bool = False,
 ) -> list[dict[str, Any]]:
     """``n`` synthetic cases with ids ``<prefix>-0001`` ..., deterministic under ``seed``."""
     if n < 0:
@@ -124,7 +135,7 @@ def generate_cases(
     for i in range(n):
         case_id = f"{prefix}-{i + 1:0{width}d}"
         rng = random.Random(f"case:{seed}:{i}")
-        raw = generate_case(rng, case_id, principal=plan[i], reference=reference)
+        raw = generate_case(rng, case_id, principal=plan[i], reference=reference, with_checkpoints=with_checkpoints)
         raw["source"] = {**raw["source"], "seed": seed, "index": i}
         out.append(raw)
     return out

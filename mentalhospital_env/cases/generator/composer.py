@@ -23,7 +23,6 @@ from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
 from mentalhospital_env.knowledge.codes import category_of_code, code_family
 
-from ..derive import derive_checkpoints
 from ..model import MSE_KEYS, ExamRecord, Fact
 from ..reference import ClinicalReference, Entry
 from .results import Expectation, band_of, exam_result, is_normal_band
@@ -33,6 +32,13 @@ T = TypeVar("T")
 GENERATOR_NAME = "mentalhospital_env.cases.generator"
 GENERATOR_VERSION = 1
 MAX_COMORBIDITIES = 2
+# Short fact id prefixes per section ("hpi-3", "mse.mood-1"): ids are repeated in every derived
+# checkpoint, so short ones keep suite files small.
+FACT_ID_PREFIX = {
+    "chief_complaint": "cc", "history_of_present_illness": "hpi", "past_psychiatric_history": "pph",
+    "medical_history": "pmh", "medications": "meds", "allergies": "allergy", "substance_use": "sub",
+    "family_history": "fh", "personal_history": "ph",
+}
 # Sections whose statements are about other people; they neither assert nor deny the patient's symptoms.
 OTHER_PEOPLE_SECTIONS = frozenset({"family_history"})
 # Exams a hospital commonly has on file whatever the complaint; the ones not indicated for a case are
@@ -426,14 +432,14 @@ class CaseComposer:
                 risk[key] = text
             else:
                 ehr[section] = text
+            prefix = FACT_ID_PREFIX.get(section) or section.replace("mental_status_exam.", "mse.").replace("risk_assessment.", "risk.")
             for n, f in enumerate(items, 1):
-                facts.append(Fact(f"{section}-{n}", section, f.text, f.says, f.sensitive))
+                facts.append(Fact(f"{prefix}-{n}", section, f.text, f.says, f.sensitive))
         if mse:
             ehr["mental_status_exam"] = mse
         if risk:
             ehr["risk_assessment"] = risk
         categories = list(dict.fromkeys(d.get("category") or category_of_code(d["code"]) for d in disorders))
-        checkpoints = derive_checkpoints(tuple(facts), tuple(exams))
         return {
             "case_id": case_id,
             "language": "en",
@@ -445,7 +451,6 @@ class CaseComposer:
             "treatment": treatment,
             "persona": persona,
             "facts": [f.to_dict() for f in facts],
-            "checkpoints": checkpoints.to_dict(),
             "source": {"generator": GENERATOR_NAME, "version": GENERATOR_VERSION, "synthetic": True},
         }
 
