@@ -23,39 +23,197 @@ from mentalhospital_env.knowledge.lexicon import Lexicon
 
 DATA = Path(str(resources.files("mentalhospital_env.knowledge").joinpath("data")))
 
-FIXED_CODES = (
-    "F05 F03.90 F06.70 F10.20 F10.230 F11.20 F12.20 F14.20 F63.0 F20.9 F20.0 F25.0 F22 F23 "
-    "F31.2 F31.12 F31.4 F31.81 F34.0 F32.1 F32.2 F32.3 F33.1 F34.1 F32.81 F41.1 F41.0 F40.10 "
-    "F40.00 F93.0 F42.2 F45.22 F63.3 F42.3 F43.10 F43.21 F43.22 F43.0 F44.81 F48.1 F44.4 F45.1 "
-    "F45.21 F68.10 F50.01 F50.2 F50.81 F50.82 F51.01 G47.33 G47.411 F51.5 F60.3 F60.2 F60.0 "
-    "F60.6 F91.3 F91.1 F63.81 F90.2 F90.0 F84.0 F70 F95.2"
-).split()
+FIXED_CODES = [
+    "F05",
+    "F03.90",
+    "F06.70",
+    "F10.20",
+    "F10.230",
+    "F11.20",
+    "F12.20",
+    "F14.20",
+    "F63.0",
+    "F20.9",
+    "F20.0",
+    "F25.0",
+    "F22",
+    "F23",
+    "F31.2",
+    "F31.12",
+    "F31.4",
+    "F31.81",
+    "F34.0",
+    "F32.1",
+    "F32.2",
+    "F32.3",
+    "F33.1",
+    "F34.1",
+    "F32.81",
+    "F41.1",
+    "F41.0",
+    "F40.10",
+    "F40.00",
+    "F93.0",
+    "F42.2",
+    "F45.22",
+    "F63.3",
+    "F42.3",
+    "F43.10",
+    "F43.21",
+    "F43.22",
+    "F43.0",
+    "F44.81",
+    "F48.1",
+    "F44.4",
+    "F45.1",
+    "F45.21",
+    "F68.10",
+    "F50.01",
+    "F50.2",
+    "F50.81",
+    "F50.82",
+    "F51.01",
+    "G47.33",
+    "G47.411",
+    "F51.5",
+    "F60.3",
+    "F60.2",
+    "F60.0",
+    "F60.6",
+    "F91.3",
+    "F91.1",
+    "F63.81",
+    "F90.2",
+    "F90.0",
+    "F84.0",
+    "F70",
+    "F95.2",
+]
 
-MSE_KEYS = ("appearance", "behavior", "speech", "mood", "affect", "thought_process", "thought_content",
-            "perception", "cognition", "insight", "judgment")
+MSE_KEYS = (
+    "appearance",
+    "behavior",
+    "speech",
+    "mood",
+    "affect",
+    "thought_process",
+    "thought_content",
+    "perception",
+    "cognition",
+    "insight",
+    "judgment",
+)
 
 # Words a patient would not use about themselves: clinical register, and diagnosis names the patient
 # must never say (the doctor has to infer them).
 JARGON = (
-    "anhedonia", "ideation", "psychomotor", "dysphori", "euthymi", "hallucinat", "delusion", "grandios",
-    "tangential", "derailment", "alogia", "avolition", "catatoni", "depersonali", "derealis", "dissociat",
-    "hypervigilan", "cataplex", "apnoea", "apnea", "hypersomnia", "insomnia", "somati", "comorbid",
-    "diagnos", "disorder", "dsm", "icd", "affect ", "congruent", "neologism", "bipolar", "schizo", "ptsd",
-    "ocd", "adhd", "anorexi", "bulimi", "autis", "asperger", "tourette", "narcolep", "dementia", "delirium",
-    "hypochondria", "trichotillomania", "dysmorphi", "borderline", "antisocial", "agoraphobi", "mania",
-    "manic", "hypomani", "psychosis", "psychotic", "cyclothymi", "dysthymi", "factitious", "conversion",
-    "intellectual disab", "oppositional", "conduct disorder", "premenstrual dysphoric", "pmdd", "gad",
-    "the patient", "patient reports",
+    "anhedonia",
+    "ideation",
+    "psychomotor",
+    "dysphori",
+    "euthymi",
+    "hallucinat",
+    "delusion",
+    "grandios",
+    "tangential",
+    "derailment",
+    "alogia",
+    "avolition",
+    "catatoni",
+    "depersonali",
+    "derealis",
+    "dissociat",
+    "hypervigilan",
+    "cataplex",
+    "apnoea",
+    "apnea",
+    "hypersomnia",
+    "insomnia",
+    "somati",
+    "comorbid",
+    "diagnos",
+    "disorder",
+    "dsm",
+    "icd",
+    "affect ",
+    "congruent",
+    "neologism",
+    "bipolar",
+    "schizo",
+    "ptsd",
+    "ocd",
+    "adhd",
+    "anorexi",
+    "bulimi",
+    "autis",
+    "asperger",
+    "tourette",
+    "narcolep",
+    "dementia",
+    "delirium",
+    "hypochondria",
+    "trichotillomania",
+    "dysmorphi",
+    "borderline",
+    "antisocial",
+    "agoraphobi",
+    "mania",
+    "manic",
+    "hypomani",
+    "psychosis",
+    "psychotic",
+    "cyclothymi",
+    "dysthymi",
+    "factitious",
+    "conversion",
+    "intellectual disab",
+    "oppositional",
+    "conduct disorder",
+    "premenstrual dysphoric",
+    "pmdd",
+    "gad",
+    "the patient",
+    "patient reports",
 )
 FIRST_PERSON = {"i", "i'm", "i've", "i'd", "i'll", "me", "my", "myself", "we", "we're", "our", "us", "mine"}
 SENSITIVE_CONCEPTS = {
-    "suicidal_ideation", "suicide_plan", "self_harm", "homicidal_ideation", "aggression", "sexual_disinhibition",
-    "reduced_libido", "intrusive_harm_thoughts", "purging", "symptom_fabrication", "deceitfulness",
-    "antisocial_acts", "cruelty", "property_destruction", "rule_violations", "craving", "tolerance",
-    "loss_of_control_use", "use_despite_harm", "withdrawal_tremor", "withdrawal_sweats", "withdrawal_nausea",
-    "withdrawal_anxiety", "relief_drinking", "blackouts", "withdrawal_seizure_risk", "opioid_withdrawal",
-    "drug_seeking", "stimulant_crash", "stimulant_effects", "cannabis_effects", "gambling_preoccupation",
-    "chasing_losses", "gambling_concealment", "intrusive_memories", "flashbacks", "trauma_related_guilt",
+    "suicidal_ideation",
+    "suicide_plan",
+    "self_harm",
+    "homicidal_ideation",
+    "aggression",
+    "sexual_disinhibition",
+    "reduced_libido",
+    "intrusive_harm_thoughts",
+    "purging",
+    "symptom_fabrication",
+    "deceitfulness",
+    "antisocial_acts",
+    "cruelty",
+    "property_destruction",
+    "rule_violations",
+    "craving",
+    "tolerance",
+    "loss_of_control_use",
+    "use_despite_harm",
+    "withdrawal_tremor",
+    "withdrawal_sweats",
+    "withdrawal_nausea",
+    "withdrawal_anxiety",
+    "relief_drinking",
+    "blackouts",
+    "withdrawal_seizure_risk",
+    "opioid_withdrawal",
+    "drug_seeking",
+    "stimulant_crash",
+    "stimulant_effects",
+    "cannabis_effects",
+    "gambling_preoccupation",
+    "chasing_losses",
+    "gambling_concealment",
+    "intrusive_memories",
+    "flashbacks",
+    "trauma_related_guilt",
 }
 
 
@@ -137,7 +295,9 @@ def test_symptom_concepts_are_well_formed(symptom_concepts):
 
 def test_questions_are_mostly_open(symptom_concepts):
     """Open questions first (a direct screening question may follow for risk and specific signs)."""
-    open_start = re.compile(r"(How|What|Tell|Can you|Could you|Where|When|Walk|Which|Who|Sometimes|Some people)\b")
+    open_start = re.compile(
+        r"(How|What|Tell|Can you|Could you|Where|When|Walk|Which|Who|Sometimes|Some people)\b"
+    )
     closed = [c["id"] for c in symptom_concepts if not open_start.match(c["questions"][0])]
     assert len(closed) <= len(symptom_concepts) // 20, closed
 
@@ -147,15 +307,39 @@ def test_lay_phrases_are_lay(symptom_concepts):
     assert not bad, bad
 
 
-DIAGNOSIS_WORDS = ("bipolar", "schizo", "ptsd", "ocd", "adhd", "anorexia nervosa", "bulimi", "autis", "tourette", "narcolep",
-                   "dementia", "delirium", "hypochondria", "trichotillomania", "dysmorphi", "borderline", "antisocial",
-                   "agoraphobi", "cyclothymi", "dysthymi", "factitious", "disorder")
+DIAGNOSIS_WORDS = (
+    "bipolar",
+    "schizo",
+    "ptsd",
+    "ocd",
+    "adhd",
+    "anorexia nervosa",
+    "bulimi",
+    "autis",
+    "tourette",
+    "narcolep",
+    "dementia",
+    "delirium",
+    "hypochondria",
+    "trichotillomania",
+    "dysmorphi",
+    "borderline",
+    "antisocial",
+    "agoraphobi",
+    "cyclothymi",
+    "dysthymi",
+    "factitious",
+    "disorder",
+)
 
 
 def test_first_clinical_term_is_a_symptom_not_a_diagnosis(symptom_concepts):
     """Records write a concept's first clinical term ("{term} for three weeks", "denies {term}")."""
-    bad = [(c["id"], c["clinical_terms"][0]) for c in symptom_concepts
-           if any(w in c["clinical_terms"][0].lower() for w in DIAGNOSIS_WORDS)]
+    bad = [
+        (c["id"], c["clinical_terms"][0])
+        for c in symptom_concepts
+        if any(w in c["clinical_terms"][0].lower() for w in DIAGNOSIS_WORDS)
+    ]
     assert not bad, bad
 
 
@@ -163,13 +347,14 @@ def test_sensitive_concepts_are_flagged(symptom_concepts):
     flags = {c["id"]: c["sensitive"] for c in symptom_concepts}
     missing = sorted(cid for cid in SENSITIVE_CONCEPTS if cid in flags and not flags[cid])
     assert not missing, f"concepts that need rapport but are not flagged sensitive: {missing}"
-    assert {"suicidal_ideation", "suicide_plan", "self_harm", "homicidal_ideation"} <= {k for k, v in flags.items() if v}
+    assert {"suicidal_ideation", "suicide_plan", "self_harm", "homicidal_ideation"} <= {
+        k for k, v in flags.items() if v
+    }
 
 
 def test_clinical_terms_find_their_own_concept(symptom_concepts, lexicon):
     """Record text that uses a concept's first clinical term is recognised as that concept."""
-    missed = [c["id"] for c in symptom_concepts
-              if c["id"] not in lexicon.concepts_in(c["clinical_terms"][0])]
+    missed = [c["id"] for c in symptom_concepts if c["id"] not in lexicon.concepts_in(c["clinical_terms"][0])]
     assert not missed, missed
 
 
@@ -180,13 +365,23 @@ def test_every_fixed_code_has_exactly_one_presentation(presentations):
     codes = [p["code"] for p in presentations]
     assert sorted(codes) == sorted(FIXED_CODES), (
         f"missing {sorted(set(FIXED_CODES) - set(codes))}, unexpected {sorted(set(codes) - set(FIXED_CODES))}, "
-        f"duplicated {[c for c, n in Counter(codes).items() if n > 1]}")
+        f"duplicated {[c for c, n in Counter(codes).items() if n > 1]}"
+    )
     assert all(category_of_code(c) is not None for c in codes)
 
 
 def test_presentation_keys_are_those_of_the_schema(presentations):
-    keys = {"code", "symptoms", "pertinent_negatives", "onset_phrases", "durations", "precipitants", "impact",
-            "mse", "persona"}
+    keys = {
+        "code",
+        "symptoms",
+        "pertinent_negatives",
+        "onset_phrases",
+        "durations",
+        "precipitants",
+        "impact",
+        "mse",
+        "persona",
+    }
     for p in presentations:
         assert set(p) == keys, (p["code"], set(p) ^ keys)
 
@@ -211,7 +406,8 @@ def test_symptom_entries_are_well_formed(presentations, all_concepts):
             assert 0 < s["p"] <= 1, where
             assert s["text"].strip(), where
             assert bool(s.get("sensitive", False)) == bool(all_concepts[s["concept"]]["sensitive"]), (
-                f"{where}: the sensitive flag must follow the concept's")
+                f"{where}: the sensitive flag must follow the concept's"
+            )
         # the first symptom is the defining feature of the disorder, present in (nearly) every case
         assert p["symptoms"][0]["p"] >= 0.8, p["code"]
 
@@ -278,7 +474,9 @@ def test_mse_has_every_domain_with_variants(presentations):
             assert all(v.strip() for v in variants), (p["code"], key)
             assert len(set(variants)) == len(variants), (p["code"], key)
         assert all(v.startswith("'") and v.endswith("'") for v in p["mse"]["mood"]), (
-            p["code"], "mood is the patient's own word, in quotes")
+            p["code"],
+            "mood is the patient's own word, in quotes",
+        )
 
 
 def test_mse_is_consistent_with_the_disorder(presentations):
@@ -304,19 +502,39 @@ def test_onset_duration_precipitant_impact_persona(presentations):
         assert all(o.count("{") == 1 for o in p["onset_phrases"]), code
         assert p["durations"] and all(d.strip() for d in p["durations"]), code
         for d in p["durations"]:  # a span of time that reads well in every onset phrase ("over {duration}")
-            assert re.fullmatch(r"(one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|eighteen|twenty-four|"
-                                r"thirty-six) (hours?|days?|weeks?|months?|years?)", d), (code, d)
-        for o in p["onset_phrases"]:  # read after "Symptoms came on", "The current difficulties developed", "{Term}, "
-            assert re.match(r"(gradually|insidiously|slowly|suddenly|abruptly|acutely|cyclically|over|about|within|in|by|after|"
-                            r"immediately|some|on and off)\b|\{duration\} ", o), (code, o)
+            assert re.fullmatch(
+                r"(one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|eighteen|twenty-four|"
+                r"thirty-six) (hours?|days?|weeks?|months?|years?)",
+                d,
+            ), (code, d)
+        for o in p[
+            "onset_phrases"
+        ]:  # read after "Symptoms came on", "The current difficulties developed", "{Term}, "
+            assert re.match(
+                r"(gradually|insidiously|slowly|suddenly|abruptly|acutely|cyclically|over|about|within|in|by|after|"
+                r"immediately|some|on and off)\b|\{duration\} ",
+                o,
+            ), (code, o)
         assert isinstance(p["precipitants"], list), code
-        for x in p["precipitants"]:  # read after "Precipitated by", "Onset followed", "The recent stressor was"
+        for x in p[
+            "precipitants"
+        ]:  # read after "Precipitated by", "Onset followed", "The recent stressor was"
             assert not re.match(r"(after|following|since|to|first|when)\b", x), (code, x)
         assert len(p["impact"]) >= 2, code
-        for x in p["impact"]:  # a verb phrase, so the patient can say it in the first person ("I've stopped ...")
+        for x in p[
+            "impact"
+        ]:  # a verb phrase, so the patient can say it in the first person ("I've stopped ...")
             head = x.split()[0]
-            assert head in ("has", "is") or head.endswith("ing") or (head.endswith("ed") and head not in ("need", "bed", "red")), (code, x)
-            assert not re.search(r"\b(they|them|themselves|he|she|him|himself|herself)\b", x), (code, x, "reads wrong in the first person")
+            assert (
+                head in ("has", "is")
+                or head.endswith("ing")
+                or (head.endswith("ed") and head not in ("need", "bed", "red"))
+            ), (code, x)
+            assert not re.search(r"\b(they|them|themselves|he|she|him|himself|herself)\b", x), (
+                code,
+                x,
+                "reads wrong in the first person",
+            )
         persona = p["persona"]
         assert set(persona) == {"verbosity", "insight", "guardedness", "speech_style"}, code
         assert persona["verbosity"] and set(persona["verbosity"]) <= {"terse", "average", "talkative"}, code
