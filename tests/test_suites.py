@@ -1,0 +1,110 @@
+"""The bundled suites: dev and test (generated) and handwritten.
+
+Every case of every bundled suite passes the loader and the clinical consistency checks; dev and test
+cover all 15 categories and at least 45 disorders with a general psychiatric service's case mix; the
+test suite is frozen by its SHA-256.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import Counter
+
+import pytest
+
+from mentalhospital_env.cases import load_suite
+from mentalhospital_env.cases.consistency import check_case
+from mentalhospital_env.cases.generator.suites import FROZEN, SUITE_SEEDS, build_suite
+from mentalhospital_env.cases.loader import bundled_suite_path
+from mentalhospital_env.cases.stats import suite_stats
+from mentalhospital_env.cli import main
+from mentalhospital_env.knowledge.codes import category_ids, category_of_code
+
+# The frozen test suite. Changing it changes every published score: rebuild it only on purpose
+# (python -m mentalhospital_env.cases.generator.suites test --force) and put the new digest here.
+TEST_SUITE_SHA256 = "e2531086fc341c97e987fdee11417dda6213eedba4848274ff266f937cff4317"
+
+
+@pytest.fixture(scope="module")
+def suites():
+    return {name: load_suite(name) for name in ("dev", "test", "handwritten")}
+
+
+def test_test_suite_is_frozen() -> None:
+    digest = hashlib.sha256(bundled_suite_path("test").read_bytes()).hexdigest()
+    assert digest == TEST_SUITE_SHA256, "the frozen test suite changed; see the note above TEST_SUITE_SHA256"
+    assert "test" in FROZEN
+    with pytest.raises(PermissionError, match="frozen"):
+        build_suite("test")
+
+
+def test_sizes_ids_and_seeds(suites) -> None:
+    dev, test, hand = suites["dev"], suites["test"], suites["handwritten"]
+    assert len(dev) >= 200 and len(test) >= 400 and 8 <= len(hand) <= 10
+    for name, suite in (("dev", dev), ("test", test)):
+        seed, n = SUITE_SEEDS[name]
+        assert len(suite) == n
+        assert suite.case_ids == tuple(f"{name}-{i:04d}" for i in range(1, n + 1))
+        assert {c.source["seed"] for c in suite} == {seed}
+        assert all(c.source["synthetic"] is True for c in suite)
+    assert SUITE_SEEDS["dev"][0] != SUITE_SEEDS["test"][0]
+    dev_texts = {c.ehr.history_of_present_illness for c in dev}
+    assert not dev_texts & {c.ehr.history_of_present_illness for c in test}, "dev and test share a case"
+
+
+@pytest.mark.slow
+def test_every_case_passes_the_consistency_checks(suites) -> None:
+    failures = {c.case_id: p for s in suites.values() for c in s if (p := check_case(c))}
+    assert failures == {}
+
+
+@pytest.mark.parametrize("name", ["dev", "test"])
+def test_coverage_and_case_mix(suites, name: str) -> None:
+    suite = suites[name]
+    stats = suite_stats(suite)
+    principal = Counter(category_of_code(c.diagnosis.principal.code) for c in suite)
+    assert set(principal) == set(category_ids()), "every category is a principal category somewhere"
+    assert len({c.diagnosis.principal.code for c in suite}) >= 45
+    # a general psychiatric service: mood, anxiety, substance and psychosis lead; rarities stay rare
+    top = [cat for cat, _ in principal.most_common(5)]
+    assert "depressive" in top[:2] and {"anxiety", "substance_related"} <= set(top)
+    assert principal["depressive"] > 2 * principal["dissociative"]
+    assert 0.2 <= stats["comorbidity_rate"] <= 0.65
+    assert stats["setting"]["outpatient"] > stats["setting"]["inpatient"] > 0 and stats["setting"]["emergency"] > 0
+    assert stats["sex"]["female"] > stats["sex"]["male"] > 10 * stats["sex"]["other"] >= 0
+    children = stats["age_band"]["3-12"] + stats["age_band"]["13-17"]
+    assert 0 < children < 0.2 * len(suite)
+    assert stats["age_band"]["26-44"] == max(stats["age_band"].values())
+
+
+def test_generated_cases_carry_facts_in_lay_words(suites) -> None:
+    for case in list(suites["dev"])[:40]:
+        assert not case.facts_derived and case.checkpoints_derived
+        assert sum(f.patient_says is not None for f in case.facts) >= len(case.facts) // 2
+        assert case.persona is not None and case.persona.speech_style
+        groups = {c.group for c in case.checkpoints.note}
+        assert {"chief_complaint", "history", "mental_status", "risk"} <= groups
+        assert case.checkpoints.exam == case.indicated_exams
+        assert any(not e.indicated for e in case.exams), "a few non-indicated exams are on file"
+
+
+def test_handwritten_suite(suites) -> None:
+    hand = suites["handwritten"]
+    categories = [category_of_code(c.diagnosis.principal.code) for c in hand]
+    assert len(set(categories)) == len(hand), "each hand-written case is a different category"
+    raw = [json.loads(line) for line in bundled_suite_path("handwritten").read_text(encoding="utf-8").splitlines()]
+    for case, data in zip(hand, raw):
+        assert data["source"] == {"author": "hand-written", "synthetic": True}
+        assert "facts" not in data and "checkpoints" not in data
+        assert case.facts_derived and case.checkpoints_derived and len(case.facts) >= 20
+        assert re.fullmatch(r"hw-\d{3}", case.case_id)
+
+
+def test_stats_command_on_bundled_names(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cases", "stats", "test", "--format", "json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["name"] == "test" and stats["cases"] == SUITE_SEEDS["test"][1] and stats["categories_covered"] == 15
+    assert main(["cases", "validate", str(bundled_suite_path("dev"))]) == 0
+    assert "all valid" in capsys.readouterr().out
