@@ -277,7 +277,7 @@ def test_offline_judge_scores_skipped_stages_1_and_a_good_chart_high():
 
 
 def test_offline_judge_penalises_dismissive_and_unsafe_and_unsupported():
-    from mentalhospital_env.rewards.mentaleval.ladders import exemplary_chart
+    from mentalhospital_env.rewards.mentaleval.ladders import exemplary_chart, strip_warmth
 
     case = _small_case()
     good = exemplary_chart(case)
@@ -287,6 +287,10 @@ def test_offline_judge_penalises_dismissive_and_unsafe_and_unsupported():
         Turn("Calm down and just answer the question. " + t.doctor, t.patient, t.fact_ids) for t in good.turns
     )
     assert judge.score(case, Chart(turns=rude_turns))["empathy"] < base["empathy"]
+    pasted = tuple(
+        Turn("I'm sorry to hear that. " + strip_warmth(t.doctor), t.patient, t.fact_ids) for t in good.turns
+    )
+    assert judge.score(case, Chart(turns=pasted))["empathy"] < base["empathy"] - 1
     unsafe = Chart(treatment=good.treatment + " Start escitalopram 10 mg daily.")
     assert judge.score(case, unsafe)["treatment_appropriateness"] <= 2.0
     avoided = Chart(treatment=good.treatment + " Avoid escitalopram and other antidepressants.")

@@ -147,6 +147,7 @@ class InterviewReading:
     turns: int
     warm_turns: int
     empathy_variety: int
+    formulaic_turns: int
     disclosures: int
     acknowledged: int
     dismissive_turns: int
@@ -180,8 +181,11 @@ def read_interview(chart: Chart) -> InterviewReading:
         previous = turn.patient
     warm_texts = {" ".join(r.stems) for r in readings if r.warm}
     variety: set[str] = set()
+    uses: dict[str, int] = {}
     for r in readings:
         variety |= r.empathy_labels
+        for label in r.empathy_labels:
+            uses[label] = uses.get(label, 0) + 1
     disclosures = acknowledged = 0
     for i in range(len(turns) - 1):
         if is_emotional_disclosure(turns[i].patient):
@@ -227,6 +231,7 @@ def read_interview(chart: Chart) -> InterviewReading:
         turns=len(turns),
         warm_turns=len(warm_texts),
         empathy_variety=len(variety),
+        formulaic_turns=max(uses.values(), default=0),
         disclosures=disclosures,
         acknowledged=acknowledged,
         dismissive_turns=sum(r.dismissive for r in readings),

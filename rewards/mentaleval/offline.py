@@ -5,7 +5,9 @@ Each dimension is ``1 + 4 * clip(raw, 0, 1)`` where ``raw`` combines the reading
 reads "x, full credit at t"):
 
 * empathy: ``0.45 * min(1, warm_share / empathic_share_target) + 0.40 * responsiveness
-  + 0.15 * min(1, variety / 3) - 0.25 * dismissive_turns`` where ``warm_share`` is the share of
+  + 0.15 * min(1, variety / 3) - 0.25 * dismissive_turns - max(0, formulaic_share - 0.4)`` where
+  ``formulaic_share`` is the share of turns using the single most repeated warm phrase (the same
+  "I'm sorry" pasted into every turn is not empathy), ``warm_share`` is the share of
   distinct turns that are empathic, validating or reflective, and ``responsiveness`` the share of
   the patient's emotional disclosures answered warmly in the next turn (``warm_share``'s term when
   there were none).
@@ -74,7 +76,14 @@ def empathy_score(r: InterviewReading) -> float:
         return MIN_SCORE
     warm = min(1.0, _share(r.warm_turns, r.turns) / limits["empathic_share_target"])
     responsive = _share(r.acknowledged, r.disclosures) if r.disclosures else warm
-    raw = 0.45 * warm + 0.40 * responsive + 0.15 * min(1.0, r.empathy_variety / 3) - 0.25 * r.dismissive_turns
+    formulaic = max(0.0, _share(r.formulaic_turns, r.turns) - 0.4)
+    raw = (
+        0.45 * warm
+        + 0.40 * responsive
+        + 0.15 * min(1.0, r.empathy_variety / 3)
+        - 0.25 * r.dismissive_turns
+        - formulaic
+    )
     return _scale(raw)
 
 
