@@ -28,6 +28,7 @@ from ..reference import ClinicalReference, Entry
 from .results import Expectation, band_of, exam_result, is_normal_band
 
 T = TypeVar("T")
+_DURATION = re.compile(r"\b(a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|\d+|a few|a couple of|several)\s+(day|week|month|year)s?\b")
 
 GENERATOR_NAME = "mentalhospital_env.cases.generator"
 GENERATOR_VERSION = 1
@@ -76,7 +77,7 @@ def cap(text: str) -> str:
 def sentence(text: str) -> str:
     """A capitalised sentence ending in a full stop (or the end punctuation it has)."""
     text = cap(text.strip())
-    if text[-1:] in ".!?" or text[-2:] in ('."', ".'", '?"', "!\"", "?'"):
+    if text[-1:] in ".!?\"'":
         return text
     return text + "."
 
@@ -150,6 +151,8 @@ class Household:
             return self.age >= 16
         if requirement == "older":
             return self.age >= 60
+        if requirement == "secondary_age":
+            return self.age >= 11
         if requirement == "older_parent":
             return self.age >= 45
         if requirement == "parent_alive":
@@ -534,8 +537,14 @@ class _Story:
         return True
 
     def says_for(self, symptom: Mapping[str, Any]) -> str | None:
-        quotes = [q for q in symptom.get("patient_says", ()) if self.fits(q)]
+        quotes = [q for q in symptom.get("patient_says", ()) if self.fits(q) and self.fits_duration(q)]
         return self.rng.choice(quotes) if quotes else None
+
+    def fits_duration(self, text: str) -> bool:
+        """A quote that says how long something has lasted ("two weeks ago") must agree with the case."""
+        duration = self.fields.get("duration")
+        spans = _DURATION.findall(text.lower())
+        return not spans or (duration is not None and all(duration.lower().startswith(n) and u in duration.lower() for n, u in spans))
 
     # ------------------------------------------------------------------------------- writing
 
@@ -546,6 +555,7 @@ class _Story:
         self._past_psychiatric()
         self._mental_status()
         self._risk()
+        self._plan_exams()
         self._substances()
         self._medical()
         self._medications()
@@ -684,7 +694,7 @@ class _Story:
             return 0.0
         if category == "bipolar" and d["code"] != "F34.0":
             return 0.85
-        if category == "schizophrenia_spectrum":
+        if category in ("schizophrenia_spectrum", "personality"):
             return 0.7
         course = str(d.get("course", "")).lower()
         if any(w in course for w in ("relaps", "recurr", "episodic", "chronic")):
@@ -765,10 +775,14 @@ class _Story:
         elif concepts & set(rc["suicide_passive"]) and self.risk_level == "none":
             self.risk_level = "passive"
         protective, protective_lay = rng.choice(r["protective"])
-        if "children" in protective and not self.p.household.children or "partner" in protective and self.p.household.partner is None or "job" in protective and not self.p.household.employed:
+        if self.p.age < 16:
+            protective, protective_lay = rng.choice([["{poss} family", "my family"], ["{poss} pets", "my dog"]])
+        elif "children" in protective and not self.p.household.children or "partner" in protective and self.p.household.partner is None or "job" in protective and not self.p.household.employed:
             protective, protective_lay = "{poss} family", "my family"
         fields = {"protective": self.fill(protective), "protective_lay": protective_lay}
         level_key = {"none": "suicide_low", "passive": "suicide_passive", "active": "suicide_active"}[self.risk_level]
+        if level_key == "suicide_low" and concepts & set(rc["self_harm"]):
+            level_key = "suicide_self_harm"
         if not self.add_frame("risk_assessment.suicide", r[level_key], **fields) and self.risk_level == "none":
             self.add_frame("risk_assessment.suicide", [["No current suicidal ideation reported", "No."]])
         violent = bool(concepts & set(rc["violence"]))
@@ -800,21 +814,27 @@ class _Story:
             "bags": rng.randint(2, 6), "mg": rng.choice([60, 80, 120, 160, 240]), "grams": rng.randint(1, 5),
             "sessions": rng.randint(2, 5), "debt": f"{rng.randint(2, 40) * 1000:,}", "drink": drink,
             "drink_lay": drink_lay, "drink_lay_cap": cap(drink_lay), "light_units": rng.randint(2, 10),
-            "cigarettes": rng.choice([5, 10, 15, 20]),
+            "cigarettes": rng.choice([5, 10, 15, 20]), "binge_units": rng.randint(10, 20),
         }
         for substance in heavy:
             frames = s["heavy"][substance]
             tied = [fr for fr in frames if len(fr) > 2 and any(re.search(rf"\b{re.escape(w)}\b", said) for w in fr[2])]
             self.add_frame(section, [fr[:2] for fr in (tied or frames)], **numbers)
         if "alcohol" not in heavy and self.p.age >= 16:
-            key = "alcohol" if rng.random() < 0.6 else "alcohol_none"
-            if not self.add_frame(section, s["light"][key], **numbers):
-                self.add_frame(section, s["light"]["alcohol_none" if key == "alcohol" else "alcohol"], **numbers)
+            if self.screens_positive("alcohol"):
+                self.add_frame(section, s["hazardous"]["alcohol"], **numbers)
+            else:
+                key = "alcohol" if rng.random() < 0.6 else "alcohol_none"
+                if not self.add_frame(section, s["light"][key], **numbers):
+                    self.add_frame(section, s["light"]["alcohol_none" if key == "alcohol" else "alcohol"], **numbers)
         if self.p.age >= 16:
             self.add_frame(section, s["light"]["tobacco"], **numbers)
         if not any(x in heavy for x in ("opioids", "cannabis", "cocaine")):
-            key = "drugs_past" if self.p.age >= 25 and rng.random() < 0.15 else "drugs_none"
-            self.add_frame(section, s["light"][key])
+            if self.screens_positive("drugs"):
+                self.add_frame(section, s["hazardous"]["drugs"], **numbers)
+            else:
+                key = "drugs_past" if self.p.age >= 25 and rng.random() < 0.15 else "drugs_none"
+                self.add_frame(section, s["light"][key])
         elif self.p.age < 16:
             pass
 
@@ -966,10 +986,12 @@ class _Story:
 
     # ------------------------------------------------------------------------------- exams
 
-    def exams(self) -> list[ExamRecord]:
+    def _plan_exams(self) -> None:
+        """What each exam of the work-up will show (results are written later, in :meth:`exams`)."""
         rng = self.rng
         expectations: dict[str, tuple[Expectation, Entry]] = {}
         order: list[str] = []
+        self.planned = (expectations, order)
 
         def consider(exp: Expectation, comorbid: bool) -> None:
             entry = self.ref.exam(exp.exam)
@@ -1011,6 +1033,19 @@ class _Story:
                 expectations[name] = (Expectation(name, "normal", band=normal["label"] if normal else None), entry)
             else:
                 expectations[name] = (Expectation(name, "abnormal", band=label), entry)
+
+    def screens_positive(self, substance: str) -> bool:
+        """Whether a planned screening exam (AUDIT for alcohol, DAST-10 or a drug screen for drugs) reads abnormal."""
+        expectations, _ = self.planned
+        for name in self.c.substances["screens"].get(substance, ()):
+            planned = expectations.get(name)
+            if planned is not None and planned[0].abnormal:
+                return True
+        return False
+
+    def exams(self) -> list[ExamRecord]:
+        rng = self.rng
+        expectations, order = self.planned
         records = [ExamRecord(expectations[n][1]["name"], expectations[n][1]["kind"], exam_result(expectations[n][1], expectations[n][0], rng), True) for n in order]
         records += self._exams_on_file(set(order))
         return records
@@ -1098,13 +1133,13 @@ class _Story:
             if i == 0 and self.maintenance is not None:
                 continue
             if not options:
-                if i == 0:
-                    sentences.append(rng.choice(plan["no_drug"]))
                 continue
             drug, dose = options[0] if rng.random() < 0.6 else rng.choice(options)
             medications.append({"name": drug["name"], "dose": dose})
             classes.add(drug.get("class", ""))
             sentences.append(fill(rng.choice(plan["start"]), {"drug": drug["name"], "dose": dose}))
+        if not medications:
+            sentences.append(rng.choice(plan["no_drug"]))
         therapies: list[str] = []
         for i, d in enumerate(self.disorders):
             options = list(d.get("treatment", {}).get("psychotherapy", ()))
