@@ -301,6 +301,21 @@ def test_offline_judge_penalises_dismissive_and_unsafe_and_unsupported():
         note=good.note.replace("History of present illness: ", "History of present illness: " + made_up),
     )
     assert judge.score(case, invented)["note_quality"] < base["note_quality"]
+    headings_of_keywords = "\n".join(
+        f"{heading}: {words}"
+        for heading, words in [
+            ("Chief complaint", "insomnia spending mission"),
+            ("History of present illness", "insomnia grandiosity irritability spending"),
+            (
+                "Mental status examination",
+                "mood elevated affect labile speech pressured thought process flight",
+            ),
+            ("Risk assessment", "suicide violence alcohol"),
+            ("Assessment", "bipolar mania alcohol"),
+            ("Plan", "lithium olanzapine admission"),
+        ]
+    )
+    assert judge.score(case, Chart(note=headings_of_keywords))["note_quality"] < 3.0
 
 
 def _assert_monotone(checks):

@@ -15,9 +15,10 @@ reads "x, full credit at t"):
   + 0.15 * min(1, informative_share / efficiency_target) + 0.25 * safety_topics / 3
   + 0.20 * min(1, domains / breadth_target) - 0.3 * leading_share - 0.7 * repeated_share
   - 1.0 * overloaded_share``.
-* note quality: ``0.30 * core_sections / 6 + 0.15 * other_sections / 6
-  + 0.20 * min(1, mse_domains / mse_domains_target) + 0.10 * risk_topics / 3
-  + 0.25 * min(1, prose_sentences / prose_sentences_target)``, then times
+* note quality: ``structure * (0.5 + 0.5 * prose) + 0.25 * prose`` with ``structure =
+  0.30 * core_sections / 6 + 0.15 * other_sections / 7 + 0.20 * min(1, mse_domains /
+  mse_domains_target) + 0.10 * risk_topics / 3`` and ``prose = min(1, prose_sentences /
+  prose_sentences_target)``, then times
   ``(1 - unsupported_claims / claims)``, where claims are the symptoms and signs the note states
   (not negated, outside the plan) and unsupported ones are those neither the record, the patient's
   replies nor the exam results state.
@@ -112,13 +113,15 @@ def note_quality_score(r: NoteReading) -> float:
         return MIN_SCORE
     core = len(cues.core_sections)
     others = len(cues.note_sections) - core
-    raw = (
+    prose = min(1.0, r.prose_sentences / limits["prose_sentences_target"])
+    structure = (
         0.30 * len(r.core_sections) / core
         + 0.15 * min(1.0, (len(r.sections) - len(r.core_sections)) / others)
         + 0.20 * min(1.0, len(r.mse_domains) / limits["mse_domains_target"])
         + 0.10 * len(r.risk_topics) / 3
-        + 0.25 * min(1.0, r.prose_sentences / limits["prose_sentences_target"])
     )
+    # Headings filled with keywords are not a note: structure counts in full only in prose.
+    raw = structure * (0.5 + 0.5 * prose) + 0.25 * prose
     if r.claims:
         raw *= 1.0 - len(r.unsupported_claims) / r.claims
     return _scale(raw)
