@@ -96,6 +96,7 @@ class Findings:
     asked: set[str] = field(default_factory=set)
     chief_complaint: str = ""
     replies: list[tuple[str, str]] = field(default_factory=list)  # (question, reply)
+    answers: dict[str, str] = field(default_factory=dict)  # concept or "mse:<domain>" or "hpi:<n>" -> reply
     exam_results: list[tuple[str, str]] = field(default_factory=list)
     walk_in: str = ""
 
@@ -133,7 +134,9 @@ class ScriptedClinician(Doctor):
         if isinstance(budget, int) and budget > 0:
             self.budget = budget
         s = self.script
-        self.plan = [(s["opening"], None)] + [(q, None) for q in s["history_of_present_illness"]]
+        self.plan = [(s["opening"], "hpi:complaint")] + [
+            (q, f"hpi:{i}") for i, q in enumerate(s["history_of_present_illness"], 1)
+        ]
         self.plan.append(("__hypotheses__", None))
         self.plan += [(self._question(c), c) for c in s["screen"] if c in self.lexicon]
         self.plan += [(m["ask"], f"mse:{m['domain']}") for m in s["mental_state"]]
@@ -146,8 +149,11 @@ class ScriptedClinician(Doctor):
 
     def _read_reply(self, text: str) -> None:
         f = self.findings
+        text = re.sub(r"^\s*Patient:\s*", "", text)
         if self.last_question:
             f.replies.append((self.last_question, text))
+            if self.last_concept:
+                f.answers.setdefault(self.last_concept, text)
         if not f.chief_complaint and self.turns == 1:
             f.chief_complaint = text
         mentioned = self.lexicon.find(text)
@@ -159,7 +165,7 @@ class ScriptedClinician(Doctor):
                 f.present.setdefault(m.concept_id, text)
                 f.denied.discard(m.concept_id)
         concept = self.last_concept
-        if concept and not concept.startswith("mse:") and concept in self.lexicon:
+        if concept and ":" not in concept and concept in self.lexicon:
             if not any(m.concept_id == concept for m in mentioned):
                 low = text.lower()
                 if any(u in low for u in self.script["uncertain"]):
@@ -175,7 +181,7 @@ class ScriptedClinician(Doctor):
             if question == "__hypotheses__":
                 self.plan = [(self._question(c), c) for c in self._hypothesis_concepts()] + self.plan
                 continue
-            if concept and not concept.startswith("mse:") and (concept in self.findings.present or concept in self.findings.denied or concept in self.findings.asked):
+            if concept and ":" not in concept and (concept in self.findings.present or concept in self.findings.denied or concept in self.findings.asked):
                 continue
             return question, concept
         return None
@@ -229,7 +235,7 @@ class ScriptedClinician(Doctor):
                 question, concept = nxt
                 self.turns += 1
                 self.last_question, self.last_concept = question, concept
-                if concept:
+                if concept and ":" not in concept:
                     self.findings.asked.add(concept)
                 sensitive = bool(concept and concept in self.lexicon and self.lexicon.get(concept).sensitive)
                 if sensitive and concept in self.script["risk"]:
@@ -303,41 +309,77 @@ class ScriptedClinician(Doctor):
         return " ".join(parts)
 
     def _note(self) -> str:
+        """A sectioned note in prose: what the patient said, in clinical terms, with their own words quoted."""
         f = self.findings
         lex = self.lexicon
+        sections = self.script["note_sections"]
+
         def term(c: str) -> str:
             return lex.get(c).clinical_terms[0] if c in lex and lex.get(c).clinical_terms else c.replace("_", " ")
+
+        def said(key: str) -> str:
+            reply = f.answers.get(key, "").strip()
+            return f'"{reply}"' if reply else ""
+
         symptoms = [c for c in f.present if c in lex and lex.get(c).kind in ("symptom", "sign")]
-        history = [c for c in f.present if c in lex and lex.get(c).kind == "history"]
-        negatives = sorted(c for c in f.denied if c in lex)
-        reported = [r for q, r in f.replies if lex.concepts_in(r)]
-        mood = next((r for q, r in f.replies if "mood right now" in q), "")
-        insight = next((r for q, r in f.replies if "make of what" in q), "")
-        risk_positive = [c for c in ("suicidal_ideation", "suicide_plan", "self_harm", "homicidal_ideation") if c in f.present]
-        risk_negative = [c for c in ("suicidal_ideation", "self_harm", "homicidal_ideation") if c in f.denied]
+        negatives = sorted(c for c in f.denied if c in lex and lex.get(c).kind in ("symptom", "sign"))
+        lines = [f"Identifying data: {f.walk_in.splitlines()[0] if f.walk_in else 'not recorded'}"]
+        lines.append(f"Chief complaint: {said('hpi:complaint') or 'not stated'}.")
+        hpi = []
+        if symptoms:
+            hpi.append(f"The patient reports {_join(term(c) for c in symptoms)}.")
+        for key, label in (("hpi:1", "Onset and course"), ("hpi:2", "Context"), ("hpi:3", "Impact")):
+            if f.answers.get(key):
+                hpi.append(f"{label}: {said(key)}.")
+        if negatives:
+            hpi.append(f"Denies {_join(term(c) for c in negatives)}.")
+        lines.append("History of present illness: " + (" ".join(hpi) or "not obtained."))
+        for heading, concepts in sections.items():
+            parts = []
+            for c in concepts:
+                if c in f.answers and c in lex:
+                    parts.append(f"{term(c).capitalize()}: {said(c)}.")
+            if parts:
+                lines.append(f"{heading}: {' '.join(parts)}")
+        mse = [f"Mood described as {said('mse:mood')}." if f.answers.get("mse:mood") else "Mood not described."]
+        content = [term(c) for c in symptoms if lex.get(c).domain in ("mood", "psychosis", "obsessive_compulsive", "trauma", "risk")]
+        if content:
+            mse.append(f"Thought content: {_join(content)}.")
+        percept = [term(c) for c in ("auditory_hallucinations", "visual_hallucinations") if c in f.present]
+        if percept:
+            mse.append(f"Perception: reports {_join(percept)}.")
+        elif "auditory_hallucinations" in f.denied:
+            mse.append("Perception: denies hallucinations.")
+        cognition = [term(c) for c in ("poor_concentration", "memory_loss", "disorientation") if c in f.present]
+        if cognition:
+            mse.append(f"Cognition: {_join(cognition)}.")
+        if f.answers.get("mse:insight"):
+            mse.append(f"Insight: on what is happening, says {said('mse:insight')}.")
+        lines.append("Mental status examination: " + " ".join(mse))
+        risk = []
+        for c in ("suicidal_ideation", "self_harm", "homicidal_ideation"):
+            if c in f.present:
+                risk.append(f"Reports {term(c)} ({said(c) or 'disclosed'}).")
+            elif c in f.denied:
+                risk.append(f"Denies {term(c)}.")
+        lines.append("Risk assessment: " + (" ".join(risk) or "risk not assessed."))
+        if f.exam_results:
+            lines.append("Investigations: " + "; ".join(f"{n}: {r}" for n, r in f.exam_results) + ".")
         lead = self._leading()
-        lines = [
-            f"Identifying data: {f.walk_in.splitlines()[0] if f.walk_in else ''}",
-            f"Chief complaint: {f.chief_complaint}",
-            "History of present illness: " + "; ".join(term(c) for c in symptoms) + ".",
-            "Patient reports: " + " ".join(f'"{r}"' for r in reported[:12]),
-            "Pertinent negatives: denies " + ", ".join(term(c) for c in negatives) + "." if negatives else "Pertinent negatives: none recorded.",
-            "Past, medical, family and social history: " + " ".join(f.present[c] for c in history) if history else "Past history: not disclosed.",
-            f"Mental status examination: mood described as \"{mood}\"; insight: \"{insight}\"; "
-            + ("perception: denies hallucinations; " if "auditory_hallucinations" in f.denied else "")
-            + ("thought content: " + ", ".join(term(c) for c in symptoms if lex.get(c).domain in ("psychosis", "mood", "risk")) + "." if symptoms else ""),
-            "Risk assessment: "
-            + (f"reports {', '.join(term(c) for c in risk_positive)}; " if risk_positive else "")
-            + (f"denies {', '.join(term(c) for c in risk_negative)}." if risk_negative else ""),
-            "Investigations: " + "; ".join(f"{n}: {r}" for n, r in f.exam_results) if f.exam_results else "Investigations: none.",
-            "Assessment: most consistent with "
-            + lead[0][0].name
-            + (f"; differential includes {', '.join(h.name for h, _ in lead[1:])}" if len(lead) > 1 else "")
-            + ". Evidence: "
-            + ", ".join(term(c) for c in symptoms[:8])
-            + ".",
-        ]
+        evidence = _join(term(c) for c in symptoms[:6]) or "the history"
+        assessment = f"Assessment: the presentation, with {evidence}, is most consistent with {lead[0][0].name}."
+        if len(lead) > 1:
+            assessment += f" Differential diagnosis includes {_join(h.name for h, _ in lead[1:])}."
+        lines.append(assessment)
+        lines.append("Plan: see treatment plan; review risk at each visit.")
         return "\n".join(lines)
+
+
+def _join(items: Any) -> str:
+    items = list(dict.fromkeys(items))
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _parse_results(text: str) -> list[tuple[str, str]]:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The main job: install MentalHospital (offline defaults only) and run it.
+# The main job: install MentalHospital (offline defaults only), evaluate the scripted clinician on
+# the frozen `test` suite with the offline patient and scorers, and print the study's tables.
+# A second run resumes from results/scripted (and finishes at once when the run is complete).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh
-.venv/bin/mentalhospital cases stats dev
-.venv/bin/mentalhospital cases stats test
+.venv/bin/mentalhospital evaluate --doctor scripted --suite test --out results/scripted --workers 2
