@@ -37,13 +37,14 @@ from mentalhospital_env.rewards.embedders import make_embedder  # noqa: E402
 def table(results: list[EmbedderCalibration]) -> str:
     head = (
         "| embedder | alone: threshold | alone: P | alone: R | pipeline threshold | embedder+check: P | "
-        "embedder+check: R | pipeline: P | pipeline: R |\n|---|---|---|---|---|---|---|---|---|\n"
+        "embedder+check: R | phrase threshold | pipeline: P | pipeline: R |\n|---|---|---|---|---|---|---|---|---|---|\n"
     )
     rows = []
     for r in results:
         rows.append(
             f"| {r.embedder} | {r.alone_threshold:.3f} | {r.alone_held_out.precision:.3f} | {r.alone_held_out.recall:.3f} "
             f"| {r.threshold:.3f} | {r.guarded_held_out.precision:.3f} | {r.guarded_held_out.recall:.3f} "
+            f"| {'off' if r.phrase_threshold is None else f'{r.phrase_threshold:.2f}'} "
             f"| **{r.pipeline_held_out.precision:.3f}** | **{r.pipeline_held_out.recall:.3f}** |"
         )
     return head + "\n".join(rows) + "\n"
@@ -143,6 +144,9 @@ carries a `kind`; the `split` (calibration / held_out) is fixed, half each, stra
 - *pipeline threshold*: the same rule for cosine behind the negation / subject / time-frame / direction
   check that the Matcher applies to every pair. This is the value in `rewards/data/thresholds.json`.
 - *embedder+check*: what the embedder accepts on its own at that threshold, behind the check.
+- *phrase threshold*: the clinical adjudicator's similarity (same embedder) between the output and a
+  lexicon concept's phrasings above which the checkpoint's concept counts as said, chosen as the lowest
+  value on a grid (0.9 down to 0.3) that keeps the calibration half's pipeline precision at the target.
 - *pipeline*: `Matcher` with that embedder and the offline clinical adjudicator for pairs below the
   threshold (the library's default is the hashing row).
 

@@ -40,6 +40,8 @@ from mentalhospital_env.knowledge.lexicon import load_lexicon
 if TYPE_CHECKING:  # the llm package is imported only where an LLM judge is built
     from mentalhospital_env.llm import GenerationSettings, LLMClient
 
+    from .embedders import Embedder
+
 
 
 # --- Reading a statement --------------------------------------------------------------------------
@@ -74,6 +76,8 @@ class StatementReading:
     concepts: tuple[ConceptReading, ...]
     words: tuple[ContentWord, ...]
     polarity: frozenset[tuple[str, str, int]]
+    negated: bool = False  # a negation cue (outside a concept's own phrase) governs part of the statement
+    subject: str = "patient"  # the subject of the first main clause
 
     @cached_property
     def concept_ids(self) -> frozenset[str]:
@@ -149,7 +153,10 @@ def read_statement(text: str) -> StatementReading:
                 concept_at.get(i),
             )
         )
-    return StatementReading(text, tuple(concepts), tuple(words), polarity_marks(text))
+    main = next((p for p in parts if not p.subordinate), None)
+    return StatementReading(
+        text, tuple(concepts), tuple(words), polarity_marks(text), bool(negations), main.subject if main else "patient"
+    )
 
 
 @lru_cache(maxsize=65536)
@@ -296,12 +303,52 @@ class ClinicalAdjudicator(Adjudicator):
 
     name = "clinical"
 
-    def __init__(self, min_share: float = 0.45, min_share_without_concept: float = 0.6):
+    def __init__(
+        self,
+        min_share: float = 0.45,
+        min_share_without_concept: float = 0.6,
+        phrase_embedder: "Embedder | None" = None,
+        phrase_threshold: float | None = None,
+    ):
         for name, value in (("min_share", min_share), ("min_share_without_concept", min_share_without_concept)):
             if not 0 < value <= 1:
                 raise ValueError(f"clinical adjudicator {name} must lie in (0, 1], got {value}")
+        if (phrase_embedder is None) != (phrase_threshold is None):
+            raise ValueError("clinical adjudicator: give phrase_embedder and phrase_threshold together")
         self.min_share = min_share
         self.min_share_without_concept = min_share_without_concept
+        self.phrase_embedder = phrase_embedder
+        self.phrase_threshold = phrase_threshold
+        self._phrases: dict[str, object] = {}
+
+    def phrased_concepts(self, c: StatementReading, o: StatementReading) -> frozenset[str]:
+        """The checkpoint's concepts that the output says in words the lexicon does not list.
+
+        With a phrase embedder, a concept the output does not mention literally counts as carried when
+        the output is at least ``phrase_threshold`` similar to one of the concept's lexicon phrasings
+        (terms and lay phrases) and its negation and subject agree ("I can't fall asleep at night"
+        against the phrasings of insomnia).
+        """
+        if self.phrase_embedder is None or not c.concepts:
+            return frozenset()
+        literal = o.concept_ids
+        out = set()
+        vector = None
+        for cc in c.concepts:
+            if cc.concept_id in literal or cc.concept_id in out:
+                continue
+            if o.negated != cc.negated or o.subject != cc.subject:
+                continue
+            if vector is None:
+                vector = self.phrase_embedder.encode([o.text])[0]
+            phrases = self._phrases.get(cc.concept_id)
+            if phrases is None:
+                concept = load_lexicon().get(cc.concept_id)
+                phrases = self.phrase_embedder.encode(list(concept.terms))
+                self._phrases[cc.concept_id] = phrases
+            if len(phrases) and float((phrases @ vector).max()) >= self.phrase_threshold:
+                out.add(cc.concept_id)
+        return frozenset(out)
 
     def judge_many(self, pairs: Sequence[tuple[str, str]]) -> list[bool | None]:
         return [self.entailed(c, o) for c, o in pairs]
@@ -319,7 +366,7 @@ class ClinicalAdjudicator(Adjudicator):
             cc.concept_id
             for cc in c.concepts
             if any(oc.concept_id == cc.concept_id and oc.negated == cc.negated and oc.subject == cc.subject for oc in o.concepts)
-        }
+        } | self.phrased_concepts(c, o)
         o_stems = o.stems
         seen: list[str] = []
         total = carried = 0.0
@@ -336,13 +383,14 @@ class ClinicalAdjudicator(Adjudicator):
         return carried / total if total else 0.0
 
     def entailed(self, checkpoint: str, output: str) -> bool:
-        if not _may_share(read_statement(checkpoint), read_statement(output)):
+        c = read_statement(checkpoint)
+        o = read_statement(output)
+        if not _may_share(c, o) and not (self.phrase_embedder is not None and c.concepts):
             return False
         if statement_conflict(checkpoint, output) is not None:
             return False
         share = self.carried_share(checkpoint, output)
-        c = read_statement(checkpoint)
-        if c.concepts and not _carries_a_concept(c, read_statement(output)):
+        if c.concepts and not (_carries_a_concept(c, o) or self.phrased_concepts(c, o)):
             return share >= self.min_share_without_concept
         return share >= self.min_share
 
@@ -488,19 +536,25 @@ class Jury(Adjudicator):
         return out
 
 
-def make_adjudicator(name: str | Adjudicator | None, llm: str | Sequence[str] | "LLMClient" | None = None) -> Adjudicator | None:
+def make_adjudicator(
+    name: str | Adjudicator | None,
+    llm: str | Sequence[str] | "LLMClient" | None = None,
+    clinical: ClinicalAdjudicator | None = None,
+) -> Adjudicator | None:
     """An adjudicator from its name: ``"clinical"``, ``"llm"``, ``"jury"`` or ``"none"``.
 
     ``llm`` is a client, a ``make_client`` spec, or (for a jury) a list of them; a jury holds the
-    clinical adjudicator plus one LLM judge per client.
+    clinical adjudicator plus one LLM judge per client. ``clinical`` is the clinical adjudicator to
+    use (a default one when not given).
     """
     if name is None or isinstance(name, Adjudicator):
         return name
+    clinical = clinical or ClinicalAdjudicator()
     key = name.strip().lower()
     if key in ("none", "off", ""):
         return None
     if key in ("clinical", "rules", "rule-based"):
-        return ClinicalAdjudicator()
+        return clinical
     if key in ("llm", "jury"):
         clients = _clients(llm)
         if not clients:
@@ -510,7 +564,7 @@ def make_adjudicator(name: str | Adjudicator | None, llm: str | Sequence[str] | 
             if len(judges) != 1:
                 raise ValueError("adjudicator 'llm' takes one LLM; use 'jury' for several")
             return judges[0]
-        return Jury([ClinicalAdjudicator(), *judges])
+        return Jury([clinical, *judges])
     raise ValueError(f"unknown adjudicator {name!r}: use 'clinical', 'llm', 'jury' or 'none'")
 
 

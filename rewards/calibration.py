@@ -5,13 +5,16 @@ each labelled ``entails`` true or false, with a ``kind`` (paraphrase, lay_vs_cli
 polarity_flip, wrong_subject, wrong_time, unrelated_same_domain, unrelated) and a fixed ``split``
 (``calibration`` / ``held_out``, half each, stratified by kind).
 
-For each embedder this module chooses, on the calibration half:
+For each embedder this module chooses, on the calibration half (in this order):
 
 * the *embedder-alone* threshold: the lowest cosine at and above which every threshold keeps precision
   of at least the target, with plain cosine and nothing else;
 * the *pipeline* threshold (the one :class:`~mentalhospital_env.rewards.matching.Matcher` uses, saved
   in ``data/thresholds.json``): the same rule for the embedder's proposals that pass the negation,
-  subject, time and direction check, which always runs.
+  subject, time and direction check, which always runs;
+* the *phrase* threshold of the clinical adjudicator: the lowest similarity to one of a lexicon
+  concept's phrasings that still counts the concept as said, keeping the pipeline's precision at the
+  target (a grid from 0.9 down in steps of 0.05).
 
 It then reports precision and recall on the held-out half for the embedder alone, and for the full
 pipeline (embedder proposals plus the offline clinical adjudicator below the threshold), overall and
@@ -46,6 +49,8 @@ PAIR_KINDS: tuple[str, ...] = (
 )
 SPLITS: tuple[str, ...] = ("calibration", "held_out")
 TARGET_PRECISION = 0.95
+# Lexicon-phrasing thresholds tried for the clinical adjudicator, from strict to lenient.
+PHRASE_GRID: tuple[float, ...] = tuple(round(0.9 - 0.05 * i, 2) for i in range(13))
 
 
 class PairSetError(ValueError):
@@ -188,6 +193,7 @@ class EmbedderCalibration:
     misses: list[str] = field(default_factory=list)
     false_accepts: list[str] = field(default_factory=list)
     encode_seconds: float = 0.0
+    phrase_threshold: float | None = None
 
 
 def calibrate_embedder(
@@ -218,7 +224,21 @@ def calibrate_embedder(
     guarded_pr = precision_recall(
         [s >= guarded and not v for s, v in zip(held_sims, column(held, vetoed))], held_labels
     )
-    matcher = Matcher(MatcherConfig(threshold=guarded), embedder=embedder, adjudicator=adjudicator or ClinicalAdjudicator())
+    phrase: float | None = None
+    if adjudicator is None:
+        # The lowest lexicon-phrasing threshold on the grid that keeps the pipeline's precision on the
+        # calibration half at the target (None, phrasings off, when none does).
+        for candidate in PHRASE_GRID:
+            clinical = ClinicalAdjudicator(phrase_embedder=embedder, phrase_threshold=candidate)
+            trial = Matcher(MatcherConfig(threshold=guarded), embedder=embedder, adjudicator=clinical)
+            pr = precision_recall([trial.entails_unit(p.checkpoint, p.utterance) for p in cal], cal_labels)
+            if pr.precision < target:
+                break
+            phrase = candidate
+        adjudicator = (
+            ClinicalAdjudicator(phrase_embedder=embedder, phrase_threshold=phrase) if phrase is not None else ClinicalAdjudicator()
+        )
+    matcher = Matcher(MatcherConfig(threshold=guarded), embedder=embedder, adjudicator=adjudicator)
     decided = {p.id: matcher.entails_unit(p.checkpoint, p.utterance) for p in pairs}
     pipeline_held = precision_recall([decided[p.id] for p in held], held_labels)
     pipeline_cal = precision_recall([decided[p.id] for p in cal], cal_labels)
@@ -230,7 +250,7 @@ def calibrate_embedder(
     misses = [f"{p.id}: {p.checkpoint} | {p.utterance}" for p in held if p.entails and not decided[p.id]]
     false_accepts = [f"{p.id}: {p.checkpoint} | {p.utterance}" for p in held if not p.entails and decided[p.id]]
     return EmbedderCalibration(
-        embedder.name, alone, alone_pr, guarded, guarded_pr, pipeline_held, pipeline_cal, by_kind, misses, false_accepts, seconds
+        embedder.name, alone, alone_pr, guarded, guarded_pr, pipeline_held, pipeline_cal, by_kind, misses, false_accepts, seconds, phrase
     )
 
 
@@ -248,6 +268,7 @@ def thresholds_document(results: Iterable[EmbedderCalibration], pair_set: str | 
     for r in results:
         embedders[r.embedder] = {
             "threshold": round(r.threshold, 4),
+            "phrase_threshold": r.phrase_threshold,
             "alone_threshold": round(r.alone_threshold, 4),
             "held_out": {
                 "alone": {"precision": round(r.alone_held_out.precision, 4), "recall": round(r.alone_held_out.recall, 4)},
@@ -258,7 +279,8 @@ def thresholds_document(results: Iterable[EmbedderCalibration], pair_set: str | 
         "_about": "Cosine thresholds per embedder, calibrated for precision >= 0.95 on the calibration half of "
         "match_pairs.jsonl (benchmarks/calibrate_matching.py; report in docs/calibration.md). 'threshold' is "
         "what Matcher uses: embedder proposals that pass the negation/subject/time/direction check. "
-        "'alone_threshold' is plain cosine with no check.",
+        "'phrase_threshold' is the clinical adjudicator's similarity to a concept's lexicon phrasings "
+        "(null: off). 'alone_threshold' is plain cosine with no check.",
         "target_precision": TARGET_PRECISION,
         "pair_set_sha256": pair_set_digest(pair_set),
         "calibrated_on": _dt.date.today().isoformat(),

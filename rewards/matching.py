@@ -27,7 +27,7 @@ import numpy as np
 
 from mentalhospital_env.cases.derive import split_sentences
 
-from .adjudication import Adjudicator, make_adjudicator, statement_conflict
+from .adjudication import Adjudicator, ClinicalAdjudicator, make_adjudicator, statement_conflict
 from .embedders import Embedder, make_embedder
 
 # Used only when thresholds.json has no entry for an embedder (a model the user named): conservative.
@@ -50,6 +50,13 @@ def calibrated_threshold(embedder_name: str) -> float:
     return float(entry["threshold"]) if entry else UNCALIBRATED_THRESHOLD
 
 
+def calibrated_phrase_threshold(embedder_name: str) -> float | None:
+    """The calibrated lexicon-phrasing threshold of an embedder (see :class:`ClinicalAdjudicator`), or ``None``."""
+    entry = load_thresholds().get(embedder_name)
+    value = entry.get("phrase_threshold") if entry else None
+    return float(value) if value is not None else None
+
+
 @dataclass(frozen=True)
 class MatcherConfig:
     """How a :class:`Matcher` decides entailment.
@@ -60,6 +67,9 @@ class MatcherConfig:
     - ``llm``: a ``make_client`` spec (or a list of them for a jury) for the LLM adjudicators.
     - ``max_adjudicated_units``: per checkpoint, at most this many units (the most similar) go to the
       adjudicator; ``None`` sends all. Defaults to all for the clinical adjudicator, 3 for LLM ones.
+    - ``phrase_threshold``: the clinical adjudicator also counts a checkpoint's lexicon concept as said
+      when the output is this similar (with the same embedder) to one of the concept's phrasings;
+      ``"calibrated"`` takes the embedder's entry in thresholds.json, ``None`` turns it off.
     """
 
     embedder: str = "hashing"
@@ -67,6 +77,7 @@ class MatcherConfig:
     adjudicator: str = "clinical"
     llm: str | tuple[str, ...] | None = None
     max_adjudicated_units: int | None = None
+    phrase_threshold: float | str | None = "calibrated"
 
     def __post_init__(self) -> None:
         if isinstance(self.threshold, str):
@@ -74,6 +85,8 @@ class MatcherConfig:
                 raise ValueError(f"MatcherConfig.threshold must be a number or 'calibrated', got {self.threshold!r}")
         elif not -1.0 <= float(self.threshold) <= 1.0:
             raise ValueError(f"MatcherConfig.threshold must lie in [-1, 1], got {self.threshold!r}")
+        if isinstance(self.phrase_threshold, str) and self.phrase_threshold != "calibrated":
+            raise ValueError(f"MatcherConfig.phrase_threshold must be a number, 'calibrated' or None, got {self.phrase_threshold!r}")
         if self.max_adjudicated_units is not None and self.max_adjudicated_units < 1:
             raise ValueError("MatcherConfig.max_adjudicated_units must be at least 1 or None")
         if isinstance(self.llm, list):
@@ -166,7 +179,17 @@ class Matcher:
     ):
         self.config = config or MatcherConfig()
         self.embedder = embedder or make_embedder(self.config.embedder)
-        self.adjudicator = adjudicator if adjudicator is not None else make_adjudicator(self.config.adjudicator, self.config.llm)
+        if adjudicator is None:
+            phrase = self.config.phrase_threshold
+            if phrase == "calibrated":
+                phrase = calibrated_phrase_threshold(self.embedder.name)
+            clinical = (
+                ClinicalAdjudicator(phrase_embedder=self.embedder, phrase_threshold=float(phrase))
+                if phrase is not None
+                else ClinicalAdjudicator()
+            )
+            adjudicator = make_adjudicator(self.config.adjudicator, self.config.llm, clinical)
+        self.adjudicator = adjudicator
         if self.config.threshold == "calibrated":
             self.threshold = calibrated_threshold(self.embedder.name)
         else:
