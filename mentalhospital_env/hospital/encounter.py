@@ -130,27 +130,39 @@ def walk_in_text(case: Case) -> str:
 
 
 _INFORMANT_HEAD = re.compile(r"^[^,;:.()\[\]\-\u2013\u2014]*")
-_RELATIONS = (
-    "mother", "father", "parents", "parent", "wife", "husband", "partner", "son", "daughter", "sister",
-    "brother", "friend", "girlfriend", "boyfriend", "carer", "caregiver", "aunt", "uncle", "grandmother",
-    "grandfather", "roommate", "case manager", "social worker", "foster parent", "guardian", "police officer",
-    "paramedic", "colleague", "spouse", "family member", "nurse", "support worker", "fiance", "fiancee",
+_FAMILY = (
+    "mother", "father", "parents", "parent", "wife", "husband", "partner", "spouse", "son", "daughter", "sister",
+    "brother", "girlfriend", "boyfriend", "fiance", "fiancee", "aunt", "uncle", "niece", "nephew", "cousin",
+    "grandmother", "grandfather", "grandparents", "foster carer", "foster parent", "foster mother", "foster father",
+    "guardian", "friend", "carer", "caregiver", "flatmate", "roommate", "colleague", "family member",
+)
+_OTHERS = (
+    "care home nurse", "nurse", "support worker", "social worker", "case manager", "key worker", "police officer",
+    "paramedic", "teacher", "interpreter",
 )
 
 
 def who_is_present(case: Case) -> str | None:
-    """Who came with the patient, as a relation only (``"her mother"``): free text is never shown as written."""
+    """Who came with the patient, as a relation only (``"her mother"``, ``"a nurse"``), or ``None``.
+
+    The informant's free text is never shown as written: only the first relation it names, from a
+    fixed list, is; nothing else the text says (what they worry about, why they came) shows through.
+    """
     informant = case.effective_persona.informant
     if not informant:
         return None
     head = _INFORMANT_HEAD.match(informant.strip())
-    words = (head.group(0) if head else "").lower().split()
-    text = " ".join(words)
-    for relation in sorted(_RELATIONS, key=len, reverse=True):
-        if re.search(rf"\b{re.escape(relation)}\b", text):
-            pronoun = {"female": "her", "male": "his"}.get(case.demographics.sex, "their")
-            return f"{pronoun} {relation}"
-    return "another person"
+    text = " ".join((head.group(0) if head else "").lower().split())
+    pronoun = {"female": "her", "male": "his"}.get(case.demographics.sex, "their")
+    found: list[tuple[int, int, str]] = []
+    for relations, form in ((_FAMILY, pronoun), (_OTHERS, "a")):
+        for relation in relations:
+            m = re.search(rf"\b{re.escape(relation)}s?\b", text)
+            if m is not None:
+                found.append((m.start(), -len(relation), f"{form} {relation}" + ("s" if form != "a" and m.group(0).endswith("s") and not relation.endswith("s") else "")))
+    if not found:
+        return "another person"
+    return min(found)[2]
 
 
 def protocol_text(turn_budget: int) -> str:
