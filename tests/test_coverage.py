@@ -122,8 +122,14 @@ def test_each_update_checks_only_open_checkpoints(case):
     embedder._embed = lambda texts: (seen.append(list(texts)), original(texts))[1]  # type: ignore[method-assign]
     coverage = InterviewCoverage(case, Matcher(embedder=embedder))
     assert sorted(seen[0]) == sorted({c.text for c in case.checkpoints.interview})  # encoded once, up front
-    coverage.update("Yes, I hear voices at night when I'm alone.")
-    assert seen[1:] == [["Yes, I hear voices at night when I'm alone."]]  # only the new reply is encoded
+    reply = "Yes, I hear voices at night when I'm alone."
+    coverage.update(reply)
+    later = [t for batch in seen[1:] for t in batch]
+    assert later.count(reply) == 1  # the new reply, once
+    assert not {c.text for c in case.checkpoints.interview} & set(later)  # no checkpoint re-encoded
+    before = len(seen)
+    coverage.update(reply)  # the same reply again: everything cached
+    assert len(seen) == before
 
 
 def test_note_coverage_and_breakdown(case, matcher):
