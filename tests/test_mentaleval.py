@@ -293,6 +293,10 @@ def test_offline_judge_penalises_dismissive_and_unsafe_and_unsupported():
     assert judge.score(case, Chart(turns=pasted))["empathy"] < base["empathy"] - 1
     unsafe = Chart(treatment=good.treatment + " Start escitalopram 10 mg daily.")
     assert judge.score(case, unsafe)["treatment_appropriateness"] <= 2.0
+    shotgun = Chart(
+        treatment=good.treatment + " Add quetiapine, haloperidol, clozapine, aripiprazole and lamotrigine."
+    )
+    assert judge.score(case, shotgun)["treatment_appropriateness"] < base["treatment_appropriateness"]
     avoided = Chart(treatment=good.treatment + " Avoid escitalopram and other antidepressants.")
     assert judge.score(case, avoided)["treatment_appropriateness"] == base["treatment_appropriateness"]
     made_up = "He reports hearing voices, compulsions, binge eating, hair pulling and nightmares. "

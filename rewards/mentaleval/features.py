@@ -495,6 +495,7 @@ class PlanReading:
     guideline_has_drugs: bool
     guideline_has_therapies: bool
     unsafe_drugs: tuple[str, ...]
+    off_guideline_drugs: tuple[str, ...]
     safety_needed: bool
     safety_actions: int
     follow_up: bool
@@ -529,6 +530,7 @@ def read_plan(plan: str, guideline: CaseGuideline) -> PlanReading:
         guideline_has_drugs=bool(guideline.first_line),
         guideline_has_therapies=bool(guideline.first_line_therapies),
         unsafe_drugs=tuple(sorted(proposed & set(guideline.unsafe))),
+        off_guideline_drugs=tuple(sorted(proposed - guideline.first_line - guideline.other_line)),
         safety_needed=guideline.safety_needed,
         safety_actions=len(cues.safety_actions.labels(stemmed)),
         follow_up=cues.follow_up.any(stemmed),

@@ -28,7 +28,8 @@ reads "x, full credit at t"):
   over the ``n`` resolved disorders (score 1 when none resolve), where ``supported_top2`` counts the
   first two ranked disorders whose category the note's evidence (symptoms it states) points to.
 * treatment appropriateness: ``0.40 * concordance + 0.25 * safety + 0.15 * follow_up
-  + 0.10 * dose + 0.10 * psychoeducation - 0.5 * unsafe_drugs``; concordance is 1 for a first-line
+  + 0.10 * dose + 0.10 * psychoeducation - 0.5 * unsafe_drugs - min(0.4, 0.1 * off_guideline)``
+  (drugs first-line for no reference disorder: a shotgun plan is no plan); concordance is 1 for a first-line
   drug and a first-line psychotherapy (or the one the guideline has), 0.75 for one of the two,
   0.4 for a treatment of another reference disorder only; safety is ``min(1, actions / 2)`` when
   the case calls for it, else 1; dose is 1 when a dose is stated or no drug proposed. A plan with an
@@ -162,6 +163,7 @@ def treatment_score(r: PlanReading) -> float:
         + 0.10 * dose
         + 0.10 * (1.0 if r.psychoeducation else 0.0)
         - 0.5 * len(r.unsafe_drugs)
+        - min(0.4, 0.1 * len(r.off_guideline_drugs))
     )
     score = _scale(raw)
     return min(score, 2.0) if r.unsafe_drugs else score
