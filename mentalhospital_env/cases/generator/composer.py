@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
@@ -129,6 +129,7 @@ class Household:
     grandchildren: bool
     employed: bool
     student: bool
+    drug_history: bool = False
 
     def allows(self, requirement: str) -> bool:
         if requirement == "children":
@@ -151,6 +152,10 @@ class Household:
             return self.age >= 16
         if requirement == "older":
             return self.age >= 60
+        if requirement == "drug_history":
+            return self.drug_history
+        if requirement == "not_employed":
+            return not self.employed
         if requirement == "secondary_age":
             return self.age >= 11
         if requirement == "older_parent":
@@ -299,6 +304,8 @@ class CaseComposer:
         patient = self._patient(rng, disorder)
         disorders = [disorder] + self._comorbidities(rng, disorder, patient)
         codes = [d["code"] for d in disorders]
+        if any(code_family(c) in ("F11", "F12", "F14") for c in codes):
+            patient.household = replace(patient.household, drug_history=True)
         chart = Chart(self.ref)
         story = _Story(self, rng, chart, patient, disorders)
         story.write()
@@ -322,7 +329,11 @@ class CaseComposer:
         setting = rng.choices(names, weights=[settings[s] for s in names])[0]
         stage = life_stage(age)
         people = self.people
+        category = disorder.get("category") or category_of_code(disorder["code"])
         occupation = fill(rng.choice(people["occupations"][stage]), {"school_year": max(1, min(13, age - 4))})
+        out_of_work = people["out_of_work"]
+        if stage == "adult" and rng.random() < out_of_work["share"].get(category, 0.0):
+            occupation = rng.choice(out_of_work["occupations"])
         marital_key = "young_adult" if stage == "adult" and age < 26 else stage
         marital = rng.choice(people["marital_status"][marital_key])
         living_key = "young_adult" if stage == "adult" and age < 26 else stage
@@ -347,17 +358,24 @@ class CaseComposer:
             children = True
         student = "student" in occupation or "pupil" in occupation
         employed = stage == "adult" and not any(w in occupation for w in ("unemployed", "student", "benefit", "carer", "stay-at-home", "between jobs"))
+        drug_history = category == "substance_related" and any(
+            code_family(disorder["code"]) == f for f in ("F11", "F12", "F14")
+        )
         household = Household(
             age=age, sex=sex, occupation=occupation, marital_status=marital, partner=partner,
             children=children, grandchildren=children and age >= 58, employed=employed, student=student,
+            drug_history=drug_history,
         )
+        if not self.fit.fits(living, household):
+            living = next((x for x in living_options if self.fit.fits(x, household)), living)
         education = rng.choice(people["education"][stage if stage in people["education"] else "adult"])
+        if occupation in people["graduate_occupations"]:
+            education = rng.choice(["undergraduate degree", "undergraduate degree", "postgraduate degree"])
         demographics: dict[str, Any] = {"age": age, "sex": sex, "occupation": occupation}
         if stage not in ("child",):
             demographics["marital_status"] = marital
         demographics["education"] = education
         demographics["living_situation"] = living
-        category = disorder.get("category") or category_of_code(disorder["code"])
         informant = self._informant(rng, stage, category, setting, household)
         pron = self.frames["pronouns"][sex]
         return _Patient(age, sex, setting, household, demographics, pron, informant)
@@ -725,7 +743,11 @@ class _Story:
                 treater = treaters["specialist"]
             else:
                 treater = treaters["default"]
-            if drug_name:
+            therapies = [t for t in d.get("treatment", {}).get("psychotherapy", ()) if self.fits(t)]
+            if d.get("category") in ("personality", "neurodevelopmental"):
+                # lifelong conditions have contact with services, not "episodes"
+                self.add_frame(section, f["prior_contact"], onset_age=onset_age, treater=treater, therapy=therapies[0] if therapies else "talking therapy")
+            elif drug_name:
                 self.add_frame(section, f["prior_episode"], illness=illness, onset_age=onset_age, drug=drug_name, treater=treater)
             else:
                 self.add_frame(section, f["prior_episode_no_drug"], illness=illness, onset_age=onset_age)
@@ -737,7 +759,8 @@ class _Story:
             self.add_frame(section, f["none"])
         if self.risk_level != "none" and self.p.age >= 14 and rng.random() < 0.2:
             self.add_frame(section, f["attempt"], attempt_age=rng.randint(max(12, self.p.age - 10), self.p.age))
-        if self.principal.get("category") == "personality" and rng.random() < 0.35 and self.p.age >= 14:
+        self_harming = any(s["concept"] == "self_harm" for s in self.presentation["symptoms"])
+        if self_harming and rng.random() < 0.5 and self.p.age >= 14:
             self.add_frame(section, f["self_harm"], weeks=rng.randint(2, 10))
 
     def _mental_status(self) -> None:
@@ -931,7 +954,7 @@ class _Story:
         occupation = self.p.household.occupation
         if stage in ("adult", "older"):
             if self.p.household.employed and not occupation.startswith(("retired", "self-employed", "part-time")):
-                if self.p.age >= 21:
+                if self.p.age >= 21 and category not in ("personality", "substance_related"):
                     self.add_frame(section, f["work"], article=article(occupation), occupation=occupation, years=rng.randint(2, min(30, self.p.age - 19)))
                 else:
                     self.add_frame(section, f["work"][:1], article=article(occupation), occupation=occupation)
@@ -958,7 +981,8 @@ class _Story:
         living = self.p.demographics["living_situation"]
         self.chart.add(section, cap(fill(living, self.fields)), None)
         if stage in ("adult", "older"):
-            forensic = category in ("personality", "disruptive_impulse_conduct", "substance_related") and rng.random() < 0.6
+            offending = bool(self.chart.asserted & {"antisocial_acts", "aggression", "rule_violations", "deceitfulness"})
+            forensic = offending or (category in ("personality", "disruptive_impulse_conduct", "substance_related") and rng.random() < 0.6)
             self.add_frame(section, f["forensic"]["some" if forensic else "none"], teen_age=rng.randint(14, 17))
 
     def _pertinent_negatives(self) -> None:
@@ -1142,14 +1166,14 @@ class _Story:
             sentences.append(rng.choice(plan["no_drug"]))
         therapies: list[str] = []
         for i, d in enumerate(self.disorders):
-            options = list(d.get("treatment", {}).get("psychotherapy", ()))
+            options = [t for t in d.get("treatment", {}).get("psychotherapy", ()) if self.fits(t)]
             take = options[:2] if i == 0 else options[:1]
             for t in take:
                 if not any(t.lower() in x.lower() or x.lower() in t.lower() for x in therapies):
                     therapies.append(t)
         if therapies:
             sentences.append(fill(rng.choice(plan["therapy"]), {"therapy": join_words(therapies)}))
-        others = list(self.principal.get("treatment", {}).get("other", ()))
+        others = [o for o in self.principal.get("treatment", {}).get("other", ()) if self.fits(o)]
         if others:
             chosen = others[: rng.randint(1, min(3, len(others)))]
             sentences.append(cap("; ".join(chosen)) + ".")
