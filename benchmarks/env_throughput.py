@@ -24,6 +24,7 @@ import gymnasium as gym
 import numpy as np
 
 import mentalhospital_env  # noqa: F401  (registers the ids)
+from mentalhospital_env.cases import load_suite
 from mentalhospital_env.env import make_vector_env
 from mentalhospital_env.hospital.menu import default_menu
 
@@ -77,9 +78,19 @@ class MenuScript:
         return int(self.plan.pop(0)) if self.plan else self.menu.kind_ranges["treat"][-1]
 
 
+def warm(env: gym.Env) -> float:
+    """Build the encounter (patient, shaper) of every case once, as a long run would; returns ms per case."""
+    clinic = env.unwrapped.clinic
+    start = time.perf_counter()
+    for case_id in clinic.case_ids:
+        clinic.encounter(clinic.suite[case_id])
+    return 1000 * (time.perf_counter() - start) / len(clinic.case_ids)
+
+
 def run_single(env_id: str, steps: int, questions: int, **kwargs: Any) -> tuple[float, int]:
-    """Steps per second of one environment in this process, and the number of episodes finished."""
+    """Steps per second of one environment in this process (cases built beforehand), and episodes finished."""
     env = gym.make(env_id, **kwargs)
+    warm(env)
     doctor = (TextScript if env_id == "MentalHospital-v0" else MenuScript)(questions, seed=1)
     obs, info = env.reset(seed=0)
     doctor.reset()
@@ -99,6 +110,8 @@ def run_single(env_id: str, steps: int, questions: int, **kwargs: Any) -> tuple[
 def run_vector(env_id: str, steps: int, questions: int, copies: int, asynchronous: bool, **kwargs: Any) -> float:
     """Environment steps per second (all copies together) of a vector environment."""
     venv = make_vector_env(env_id, copies, asynchronous=asynchronous, **kwargs)
+    for case_id in load_suite(kwargs["suite"]).case_ids:  # build every case in every copy first, as run_single does
+        venv.call("reset", options={"case_id": case_id})
     cls = TextScript if env_id == "MentalHospital-v0" else MenuScript
     doctors = [cls(questions, seed=1 + i) for i in range(copies)]
     for d in doctors:
@@ -129,6 +142,8 @@ def main() -> None:
     common = {"suite": args.suite, "turn_budget": 40}
 
     print(f"suite {args.suite}; offline patient (full); {args.questions} questions + 5 actions an episode")
+    built = warm(gym.make("MentalHospital-v0", **common))
+    print(f"building a case's patient and shaper: {built:.1f} ms per case, once per process (not in the rates)")
     print(f"{'id':28} {'rewards':16} {'steps/s':>9} {'episodes':>9}")
     for env_id in ("MentalHospital-v0", "MentalHospitalDiscrete-v0"):
         for label, at_end in (("at episode end", True), ("dense", False)):

@@ -137,12 +137,10 @@ class ClinicEnv(gym.Env):
         return "\n".join(lines) + "\n"
 
     def episode_record(self) -> EpisodeRecord:
-        """The current episode as an :class:`EpisodeRecord` (serialisable; scores when the shaper computed them)."""
+        """The current episode as an :class:`EpisodeRecord` (serialisable; the scorers add ``scores`` with ``with_scores``)."""
         if self.encounter is None:
             raise RuntimeError("no episode yet: call reset()")
-        record = self.encounter.record()
-        scores = getattr(self.encounter.shaper, "scores", None)
-        return record.with_scores(scores) if record.done and scores else record
+        return self.encounter.record()
 
     def _info(self, outcome: StepOutcome) -> dict[str, Any]:
         return {
@@ -304,13 +302,13 @@ def make_vector_env(
     """``num_envs`` copies of ``env_id`` (``gymnasium.make`` kwargs in ``kwargs``) as one vector env.
 
     ``asynchronous=True`` builds an ``AsyncVectorEnv`` (one process per copy; ``context`` is the
-    multiprocessing start method) and ``False`` a ``SyncVectorEnv``. Both ids observe ``Text``
-    (the text id in its observation, the discrete id in its info), and ``Text`` cannot live in shared
-    memory: with Gymnasium's default ``shared_memory=True`` an ``AsyncVectorEnv`` hands back
-    zero-filled strings, so this sets ``shared_memory=False`` (observations are pickled through pipes
-    instead). Batched text observations come back as a tuple of ``str``; text actions go in as a
-    sequence of ``str``, one per copy. With ``spawn`` or ``forkserver`` contexts every kwarg must be
-    picklable.
+    multiprocessing start method) and ``False`` a ``SyncVectorEnv``. The async env is built with
+    ``shared_memory=False``: ``MentalHospital-v0`` observes ``Text``, which cannot live in shared
+    memory (with Gymnasium's default ``shared_memory=True`` an ``AsyncVectorEnv`` hands back
+    zero-filled strings), so observations are pickled through the pipes instead; the discrete id is
+    built the same way for one behaviour across ids. Batched text observations come back as a tuple
+    of ``str``; text actions go in as a sequence of ``str``, one per copy. With ``spawn`` or
+    ``forkserver`` contexts every kwarg must be picklable.
     """
     if num_envs < 1:
         raise ValueError(f"num_envs must be at least 1, got {num_envs}")
