@@ -4,6 +4,7 @@ the jury, and every judge monotone on every calibration ladder."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -293,6 +294,10 @@ def test_offline_judge_penalises_dismissive_and_unsafe_and_unsupported():
     assert judge.score(case, Chart(turns=pasted))["empathy"] < base["empathy"] - 1
     unsafe = Chart(treatment=good.treatment + " Start escitalopram 10 mg daily.")
     assert judge.score(case, unsafe)["treatment_appropriateness"] <= 2.0
+    everything = replace(
+        good, disorders=good.disorders + ("F32.1", "F41.1", "F20.9", "F43.10", "F60.3", "F90.2")
+    )
+    assert judge.score(case, everything)["diagnostic_rigor"] < base["diagnostic_rigor"]
     shotgun = Chart(
         treatment=good.treatment + " Add quetiapine, haloperidol, clozapine, aripiprazole and lamotrigine."
     )

@@ -24,7 +24,8 @@ reads "x, full credit at t"):
   replies nor the exam results state.
 * diagnostic rigor: ``0.30 * min(1, (n - 1) / (differential_target - 1)) + 0.30 * supported_top2 / 2
   + 0.15 * min(1, reasoning_markers / 2) + 0.10 * min(1, rule_outs / 3)
-  + 0.10 * categories_accounted / categories_named + 0.05 * [an exam tests a listed diagnosis]``
+  + 0.10 * categories_accounted / categories_named + 0.05 * [an exam tests a listed diagnosis]
+  - min(0.3, 0.1 * max(0, n - 6))`` (a list of everything is no differential)
   over the ``n`` resolved disorders (score 1 when none resolve), where ``supported_top2`` counts the
   first two ranked disorders whose category the note's evidence (symptoms it states) points to.
 * treatment appropriateness: ``0.40 * concordance + 0.25 * safety + 0.15 * follow_up
@@ -141,6 +142,7 @@ def diagnostic_rigor_score(r: DiagnosisReading) -> float:
         + 0.10 * min(1.0, r.rule_outs / 3)
         + 0.10 * _share(r.categories_accounted, r.categories_named)
         + 0.05 * (1.0 if r.testing_exams else 0.0)
+        - min(0.3, 0.1 * max(0, n - 6))
     )
     return _scale(raw)
 
