@@ -320,7 +320,9 @@ class CaseComposer:
         low, high = disorder.get("age_range", (18, 90))
         t_low, t_high = disorder.get("typical_age", (low, high))
         t_low, t_high = max(low, t_low), min(high, t_high)
-        age = rng.randint(t_low, t_high) if rng.random() < 0.8 else rng.randint(low, high)
+        # most patients fall in the typical range; the rest anywhere in the plausible range, thinning
+        # towards its ends
+        age = rng.randint(t_low, t_high) if rng.random() < 0.8 else round(rng.triangular(low, high, (t_low + t_high) / 2))
         age = max(3, min(110, age))
         sexes = [s for s, w in sorted(disorder.get("sex_weights", {}).items()) if w > 0] or ["female", "male"]
         sex = rng.choices(sexes, weights=[disorder["sex_weights"][s] if "sex_weights" in disorder else 1.0 for s in sexes])[0]
@@ -526,6 +528,7 @@ class _Story:
         self.risk_level = "none"
         self.prior_episode = False
         self.medical_drugs: list[str] = []
+        self.used_quotes: set[str] = set()
 
     # ------------------------------------------------------------------------------- helpers
 
@@ -555,8 +558,13 @@ class _Story:
         return True
 
     def says_for(self, symptom: Mapping[str, Any]) -> str | None:
-        quotes = [q for q in symptom.get("patient_says", ()) if self.fits(q) and self.fits_duration(q)]
-        return self.rng.choice(quotes) if quotes else None
+        """A quote for the symptom that fits the patient and has not been used in this record yet."""
+        quotes = [q for q in symptom.get("patient_says", ()) if q not in self.used_quotes and self.fits(q) and self.fits_duration(q)]
+        if not quotes:
+            return None
+        quote = self.rng.choice(quotes)
+        self.used_quotes.add(quote)
+        return quote
 
     def fits_duration(self, text: str) -> bool:
         """A quote that says how long something has lasted ("two weeks ago") must agree with the case."""
