@@ -41,6 +41,7 @@ FAMILY_SECTION = "family_history"
 
 # Reply text is read one sentence at a time, so that a "No." never negates the next sentence.
 _SENTENCE = re.compile(r"[.;!?\n]+")
+_QUOTED = re.compile(r"['\"\u2018\u201c][^'\"\u2019\u201d]+['\"\u2019\u201d]")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -85,6 +86,7 @@ class MemoryCues:
     score_pattern: re.Pattern[str]
     concept_sections: Mapping[str, tuple[str, ...]]
     leak_replacement: str
+    yes_no_openers: frozenset[str]
 
 
 class CueSet:
@@ -164,6 +166,7 @@ def load_memory_cues() -> MemoryCues:
         score_pattern=re.compile(guard_raw["score_pattern"]),
         concept_sections={k: tuple(v) for k, v in guard_raw.get("concept_sections", {}).items()},
         leak_replacement=guard_raw["leak_replacement"],
+        yes_no_openers=frozenset(topics_raw["yes_no_openers"]),
     )
 
 
@@ -256,9 +259,29 @@ class IndexedFact:
         return self.fact.section
 
 
+def _tellable(fact: Fact, cues: MemoryCues, concepts: frozenset[str]) -> bool:
+    """A patient can tell a fact unless the examiner observes or assesses it: the observed mental status
+    domains (``data/topics.json``), and any other mental status finding that is only an assessment
+    (no ``patient_says``, no lexicon concept and no quoted patient's word in it, e.g. "Alert and
+    oriented"; a quoted mood such as "'Empty'" is the patient's own word)."""
+    if fact.section in cues.observed_sections:
+        return False
+    if fact.section.startswith("mental_status_exam.") and fact.section != "mental_status_exam.insight":
+        return bool(fact.patient_says) or bool(concepts) or _QUOTED.search(fact.text) is not None
+    return True
+
+
 def _unit(counts: Mapping[str, float]) -> dict[str, float]:
     norm = math.sqrt(sum(v * v for v in counts.values()))
     return {k: v / norm for k, v in counts.items()} if norm else {}
+
+
+def _all_statements(fact: "IndexedFact", lexicon: Lexicon) -> list[Statement]:
+    forced = "other" if fact.section == FAMILY_SECTION else None
+    out = read_statements(fact.fact.text, lexicon, forced)
+    if fact.fact.patient_says:
+        out += read_statements(fact.fact.patient_says, lexicon, forced)
+    return out
 
 
 def cosine(a: Mapping[str, float], b: Mapping[str, float]) -> float:
@@ -307,7 +330,7 @@ class FactIndex:
                     affirms=affirms,
                     rules_out=rules_out,
                     about_other=about_other,
-                    tellable=fact.section not in cues.observed_sections,
+                    tellable=_tellable(fact, cues, affirms | rules_out | about_other),
                     sensitive=fact.sensitive or concept_sensitive,
                     leaks=self.guard.leaks(fact.text) or self.guard.leaks(fact.patient_says or ""),
                     vector=_unit({s: c * self.idf[s] for s, c in bag.items()}),
@@ -329,7 +352,10 @@ class FactIndex:
             for c in f.about_other:
                 self.about_other.setdefault(c, []).append(f)
         self.supported_present = frozenset(self.affirming)
-        self.supported_absent = frozenset(self.ruling_out) - self.supported_present
+        # stated absent anywhere (a record may say both: "no problems as a child; happy childhood")
+        self.supported_absent = frozenset(
+            s.concept_id for f in entries for s in _all_statements(f, self.lexicon) if s.negated and s.subject == "patient"
+        )
         self.supported_other = frozenset(self.about_other)
 
     def __getitem__(self, fact_id: str) -> IndexedFact:
@@ -387,7 +413,9 @@ class LeakGuard:
             names.add(disorder.name.split(",")[0])
             names.update(_disorder_synonyms(disorder.code))
         names.update(c.replace("_", " ") for c in case.diagnosis.categories if "_" in c)
-        phrases = {tuple(tokenize(n)) for n in names if len(tokenize(n)) >= 2 or (n.isupper() and len(n) >= 3)}
+        phrases = {
+            tuple(tokenize(n)) for n in names if len(tokenize(n)) >= 2 or len(n) >= 6 or (n.isupper() and len(n) >= 3)
+        }
         phrases.discard(())
         self.phrases = CueSet(phrases)
         self.codes = frozenset(d.code.upper() for d in case.diagnosis.disorders)
@@ -444,7 +472,9 @@ class Question:
     about; ``about_other``: the question is about a relative ("does anyone in your family ...");
     ``injection``: the kind of forbidden request (``diagnosis``, ``code``, ``record``, ``authority``,
     ``score``) or ``None``; ``greeting`` / ``closing``: small talk; ``key``: the normalised question
-    used for "same question, same answer".
+    used for "same question, same answer"; ``items_asked``: how many things it asks at once (the
+    concepts, plus topics whose cue words are not a concept's words); ``yes_no``: a closed question
+    ("Do you ...?", "Have you ...?").
     """
 
     text: str
@@ -456,11 +486,8 @@ class Question:
     closing: bool
     key: str
 
-    @property
-    def items_asked(self) -> int:
-        """How many things the utterance asks about at once (concepts plus non-open topics)."""
-        cues = {t.id: t for t in load_memory_cues().topics}
-        return len(self.concepts) + sum(1 for t in self.topics if not cues[t].open)
+    items_asked: int = 0
+    yes_no: bool = False
 
 
 class QuestionBank:
@@ -530,21 +557,33 @@ def question_bank(lexicon: Lexicon) -> QuestionBank:
 def read_question(utterance: str, lexicon: Lexicon | None = None) -> Question:
     """Read a doctor utterance: concepts, topics, subject, injection attempts and small talk.
 
-    Concepts are the lexicon concepts the utterance names; when it names none, those whose lexicon
-    question it (nearly) repeats (:class:`QuestionBank`).
+    Concepts are those whose lexicon question the utterance (nearly) repeats (:class:`QuestionBank`),
+    then those it names.
     """
     lex = lexicon or load_lexicon()
     cues = load_memory_cues()
     stemmed = stems(utterance)
-    said = read_statements(utterance, lex)
-    concepts: list[str] = []
-    for statement in said:
-        if statement.concept_id not in concepts:
-            concepts.append(statement.concept_id)
-    if not concepts:
-        concepts.extend(question_bank(lex).asked(utterance))
-    topics = tuple(t.id for t in cues.topics if _holds(stemmed, t.cues))
-    about_other = "family" in topics or any(s.subject == "other" for s in said)
+    tokens = tokenize(utterance)
+    stemmed = [stem(t) for t in tokens]
+    mentions = lex.find(utterance)
+    concepts: list[str] = list(question_bank(lex).asked(utterance))
+    for m in mentions:
+        if m.concept_id not in concepts:
+            concepts.append(m.concept_id)
+    mention_tokens = {i for m in mentions for i in range(m.start, m.end)}
+    topics: list[str] = []
+    separate = 0
+    for t in cues.topics:
+        spans = t.cues.spans(stemmed)
+        if spans:
+            topics.append(t.id)
+            overlapped = all(any(i in mention_tokens for i in range(a, b)) for a, b in spans)
+            if not t.open and not overlapped:
+                separate += 1
+    about_other = "family" in topics
+    if not about_other and mentions:
+        parts = clauses(utterance)
+        about_other = any(p.subject == "other" and any(p.start <= m.start < p.end for m in mentions) for p in parts)
     injection = None
     for cue in cues.injections:
         if _holds(stemmed, cue.cues):
@@ -555,12 +594,14 @@ def read_question(utterance: str, lexicon: Lexicon | None = None) -> Question:
     return Question(
         text=utterance,
         concepts=tuple(concepts),
-        topics=topics,
+        topics=tuple(topics),
         about_other=about_other,
         injection=injection,
         greeting=_holds(stemmed, cues.greeting),
         closing=_holds(stemmed, cues.closing),
         key=" ".join(stemmed),
+        items_asked=len(concepts) + separate,
+        yes_no=bool(tokens) and tokens[0] in cues.yes_no_openers,
     )
 
 
@@ -818,7 +859,7 @@ class ClaimChecker:
     """Checks that a text states only what the record supports.
 
     A concept stated as present about the patient must be affirmed by some fact; one stated as
-    absent must not be affirmed by any fact, and, for history (open world), must be ruled out by one;
+    absent must be ruled out by some fact, or, for symptoms and signs (closed world), affirmed by none;
     a concept stated about someone else must be stated about someone else in the record (or denied).
     """
 
@@ -832,11 +873,9 @@ class ClaimChecker:
             return c in index.supported_other if not statement.negated else c not in index.supported_other
         if not statement.negated:
             return c in index.supported_present
-        if c in index.supported_present:
-            return False
         if c in index.supported_absent:
             return True
-        return index.lexicon.get(c).kind in CLOSED_WORLD_KINDS
+        return c not in index.supported_present and index.lexicon.get(c).kind in CLOSED_WORLD_KINDS
 
     def check(self, text: str) -> ClaimCheck:
         found = tuple(read_statements(text, self.index.lexicon))

@@ -278,9 +278,14 @@ class LayRenderer:
         if fact.fact.patient_says:
             return fact.fact.patient_says.strip()
         if fact.rules_out and not fact.affirms and not fact.about_other:
-            denials = [self.clause(c, negated=True) for c in sorted(fact.rules_out)[:3]]
-            if all(denials):
-                return " ".join(d for d in denials if d)
+            denials = [d for d in (self.clause(c, negated=True) for c in sorted(fact.rules_out)[:3]) if d]
+            return " ".join(denials) if denials else "No, nothing like that."
+        if fact.section.startswith("mental_status_exam.") and fact.affirms:
+            # an examiner's finding: tell only what the patient would notice, in lay words
+            said = [d for d in (self.clause(c) for c in sorted(fact.affirms)[:3]) if d]
+            said += [d for d in (self.clause(c, negated=True) for c in sorted(fact.rules_out)[:2]) if d]
+            if said:
+                return " ".join(said)
         if fact.section == "family_history":
             return self.relative(fact.fact.text)
         return self.first_person(fact.fact.text)
@@ -431,6 +436,7 @@ class RepresentationSkill:
         self.persona = persona_for(case)
         self.rapport = Rapport(self.persona.guardedness)
         self.lay = lay or lay_renderer(index.lexicon)
+        self._yes_no = False
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -453,7 +459,9 @@ class RepresentationSkill:
         limit = self.persona.partial_after
         if plan.question.items_asked <= max(2, limit) or len(plan.items) <= limit:
             return plan, False
-        return AnswerPlan(plan.question, plan.items[:limit], plan.refusal, plan.small_talk, plan.unclear), True
+        # what the patient has (affirmed, told, held back) comes to mind before what they lack
+        order = sorted(plan.items, key=lambda i: 0 if i.stance in (AFFIRM, TELL, WITHHELD) else 1)
+        return AnswerPlan(plan.question, tuple(order[:limit]), plan.refusal, plan.small_talk, plan.unclear), True
 
     # -- wording -----------------------------------------------------------------------------------
 
@@ -461,6 +469,7 @@ class RepresentationSkill:
         """The reply text for a plan, in this persona's voice."""
         voice = self.voice
         p = self.persona
+        self._yes_no = plan.question.yes_no
         if plan.refusal is not None:
             options = voice.refusals[plan.refusal]
             return options[rng.randrange(len(options))]
@@ -524,14 +533,19 @@ class RepresentationSkill:
             clause = self.lay.clause(item.subject, negated=True)
             return [no, clause] if clause else [no]
         out: list[str] = []
-        if item.stance == AFFIRM and "impoverished" not in voice.traits and rng.random() < 0.5:
+        if (
+            item.stance == AFFIRM
+            and self._yes_no
+            and "impoverished" not in voice.traits
+            and rng.random() < 0.5
+        ):
             out.append(voice.pick("affirm", rng))
         for fact in item.facts:
             if fact.section == "mental_status_exam.insight" and not fact.fact.patient_says:
                 out.append(voice.insight[rng.randrange(len(voice.insight))])
                 continue
             text = self._say(fact)
-            if "impoverished" in voice.traits:
+            if "impoverished" in voice.traits and len(text.split()) > 10:
                 text = re.split(r"(?<=[.;!?])\s+|,\s+", text)[0].rstrip(".,;") + "."
             elif "vague" in voice.traits and rng.random() < 0.5:
                 text = text + " " + self._trait_tail("vague", rng)
