@@ -229,7 +229,124 @@ def validate_case(raw: Any, *, where: str = "<mapping>") -> Case:
     )
 
 
+# ------------------------------------------------------------------ fast paths for plainly valid parts
+#
+# Each returns the built part when every rule holds, else None; the detailed check then runs on that
+# part and names every broken field. They hold no rule of their own: the detailed checks below are
+# the contract, and the property tests check that both agree.
+
+_DEMOGRAPHIC_KEYS = frozenset(("age", "sex") + DEMOGRAPHIC_STRINGS)
+_SEX_SET = frozenset(SEXES)
+_PERSONA_KEYS = frozenset(("verbosity", "guardedness", "insight", "speech_style", "informant"))
+_TREATMENT_KEYS = frozenset(("plan", "medications", "psychotherapy", "safety", "follow_up"))
+_CATEGORY_SET: frozenset[str] | None = None
+
+
+def _text(value: Any) -> bool:
+    return type(value) is str and bool(value.strip())
+
+
+def _texts(value: Any) -> bool:
+    return type(value) is list and all(type(v) is str and v.strip() for v in value)
+
+
+def _demographics_fast(d: Any) -> Demographics | None:
+    if type(d) is not dict or not d.keys() <= _DEMOGRAPHIC_KEYS:
+        return None
+    age, sex = d.get("age"), d.get("sex")
+    if type(age) is not int or not 3 <= age <= 110 or sex not in _SEX_SET:
+        return None
+    for key in DEMOGRAPHIC_STRINGS:
+        if key in d and not _text(d[key]):
+            return None
+    return _built(Demographics, _DEMOGRAPHIC_FIELDS, d)
+
+
+def _persona_fast(p: Any) -> Persona | None:
+    if type(p) is not dict or not p.keys() <= _PERSONA_KEYS:
+        return None
+    values = {"verbosity": "average", "guardedness": 0.3, "insight": "partial", "speech_style": None, "informant": None}
+    if "verbosity" in p:
+        if p["verbosity"] not in VERBOSITIES:
+            return None
+        values["verbosity"] = p["verbosity"]
+    if "insight" in p:
+        if p["insight"] not in INSIGHTS:
+            return None
+        values["insight"] = p["insight"]
+    if "guardedness" in p:
+        g = p["guardedness"]
+        if type(g) not in (int, float) or not 0 <= g <= 1:  # NaN fails the comparison too
+            return None
+        values["guardedness"] = float(g)
+    for key in ("speech_style", "informant"):
+        if key in p:
+            if not _text(p[key]):
+                return None
+            values[key] = p[key]
+    persona = _new_fact_object(Persona)
+    _set_fact_dict(persona, "__dict__", values)
+    return persona
+
+
+def _treatment_fast(t: Any) -> Treatment | None:
+    if type(t) is not dict or not t.keys() <= _TREATMENT_KEYS or not _text(t.get("plan")):
+        return None
+    meds = None
+    if "medications" in t:
+        items = t["medications"]
+        if type(items) is not list:
+            return None
+        built = []
+        for m in items:
+            if type(m) is not dict or not m.keys() <= {"name", "dose"} or not _text(m.get("name")):
+                return None
+            if "dose" in m and not _text(m["dose"]):
+                return None
+            built.append(Medication(m["name"], m.get("dose")))
+        meds = tuple(built)
+    lists = {}
+    for key in ("psychotherapy", "safety"):
+        if key in t:
+            if not _texts(t[key]):
+                return None
+            lists[key] = tuple(t[key])
+    if "follow_up" in t and not _text(t["follow_up"]):
+        return None
+    return Treatment(t["plan"], meds, lists.get("psychotherapy"), lists.get("safety"), t.get("follow_up"))
+
+
+def _diagnosis_fast(d: Any) -> Diagnosis | None:
+    global _CATEGORY_SET
+    if _CATEGORY_SET is None:
+        _CATEGORY_SET = frozenset(category_ids())
+    if type(d) is not dict or d.keys() != {"categories", "disorders"}:
+        return None
+    categories, disorders = d["categories"], d["disorders"]
+    if type(categories) is not list or not categories or type(disorders) is not list or not disorders:
+        return None
+    if len(set(categories)) != len(categories) or not all(type(c) is str and c in _CATEGORY_SET for c in categories):
+        return None
+    built = []
+    codes = set()
+    for x in disorders:
+        if type(x) is not dict or x.keys() != {"name", "code"} or not _text(x["name"]):
+            return None
+        code = x["code"]
+        if type(code) is not str or code in codes or not is_icd10cm_code(code):
+            return None
+        category = category_of_code(code)
+        if category is not None and category not in categories:
+            return None
+        codes.add(code)
+        built.append(ReferenceDisorder(x["name"], code))
+    return Diagnosis(tuple(categories), tuple(built))
+
+
 def _demographics(c: _Checker, value: Any) -> Demographics | None:
+    fast = _demographics_fast(value)
+    if fast is not None:
+        return fast
     d = c.obj(value, "demographics")
     if d is None:
         return None
@@ -268,6 +385,7 @@ def _built(cls: type, fields: tuple[str, ...], values: Mapping[str, Any]) -> Any
 
 
 _NARRATIVE_FIELDS = tuple(NARRATIVE_SECTIONS)
+_DEMOGRAPHIC_FIELDS = ("age", "sex") + DEMOGRAPHIC_STRINGS
 
 
 def _ehr_fast(value: Any) -> EHR | None:
@@ -380,6 +498,9 @@ def _exams(c: _Checker, value: Any) -> tuple[ExamRecord, ...]:
 
 
 def _diagnosis(c: _Checker, value: Any) -> Diagnosis | None:
+    fast = _diagnosis_fast(value)
+    if fast is not None:
+        return fast
     d = c.obj(value, "diagnosis")
     if d is None:
         return None
@@ -430,6 +551,9 @@ def _string_list(c: _Checker, value: Any, path: str) -> tuple[str, ...]:
 
 
 def _treatment(c: _Checker, value: Any) -> Treatment | None:
+    fast = _treatment_fast(value)
+    if fast is not None:
+        return fast
     t = c.obj(value, "treatment")
     if t is None:
         return None
@@ -458,6 +582,9 @@ def _treatment(c: _Checker, value: Any) -> Treatment | None:
 
 
 def _persona(c: _Checker, value: Any) -> Persona | None:
+    fast = _persona_fast(value)
+    if fast is not None:
+        return fast
     p = c.obj(value, "persona")
     if p is None:
         return None

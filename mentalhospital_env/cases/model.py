@@ -47,8 +47,13 @@ INSIGHTS: tuple[str, ...] = ("full", "partial", "none")
 CHECKPOINT_GROUPS: tuple[str, ...] = ("chief_complaint", "mental_status", "history", "risk", "other")
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
 def freeze(value: Any) -> Any:
     """A deep read-only copy of JSON-like data: dicts become mapping proxies, lists tuples."""
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, Mapping):
         return MappingProxyType({str(k): freeze(v) for k, v in value.items()})
     if isinstance(value, (list, tuple)):

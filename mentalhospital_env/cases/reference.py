@@ -1,6 +1,7 @@
 """The clinical reference that the case generator and the consistency checks consult.
 
-It is a read-only view of the knowledge base files (``knowledge/data/disorders.json``,
+It is a read-only view of the knowledge base files (validated first by
+:func:`mentalhospital_env.knowledge.load_knowledge`) (``knowledge/data/disorders.json``,
 ``presentations.json``, ``exams.json``, ``drugs.json`` and the lexicon), indexed the way a case
 needs them: disorders and presentations by ICD-10-CM code, exams by name or alias, drugs by name or
 synonym. Entries keep the shape of the knowledge base schema (plain mappings), so a test can build a
@@ -147,6 +148,11 @@ def _read_entries(name: str, key: str) -> list[Entry]:
 
 @lru_cache(maxsize=1)
 def _bundled() -> ClinicalReference:
+    # The knowledge base's own loader validates the files first (cross-references, bands, codes) and
+    # raises its KnowledgeError naming what is wrong; this view then reads the same files as entries.
+    from mentalhospital_env.knowledge import load_knowledge
+
+    load_knowledge()
     return ClinicalReference(
         _read_entries("disorders.json", "disorders"),
         _read_entries("presentations.json", "presentations"),
