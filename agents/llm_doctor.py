@@ -79,12 +79,10 @@ class LLMDoctor(Doctor):
 
     def _check(self, reply: str, observation: Observation, info: Info) -> str | None:
         """``None`` when ``reply`` holds an action allowed now, else what is wrong."""
-        stage = _stage_name(observation, info)
-        try:
-            action = parse_action(reply, stage)
-        except ActionError as e:
-            return str(e)
-        if getattr(action, "name", None) == "ask" and self.episode.asks >= self.max_interview_turns:
+        action = parse_action(reply, _stage_name(observation, info))
+        if isinstance(action, ActionError):
+            return action.message
+        if action.name == "ask" and self.episode.asks >= self.max_interview_turns:
             allowed = [a for a in allowed_now(observation, info) if a != "ask"]
             return "The interview is over. Allowed now: " + "; ".join(ACTION_FORMS[a] for a in allowed)
         return None
@@ -133,10 +131,8 @@ def _stage_name(observation: Observation, info: Info) -> str:
 
 
 def _action_name(reply: str, observation: Observation, info: Info) -> str | None:
-    try:
-        return getattr(parse_action(reply, _stage_name(observation, info)), "name", None)
-    except ActionError:
-        return None
+    action = parse_action(reply, _stage_name(observation, info))
+    return None if isinstance(action, ActionError) else action.name
 
 
 def make(argument: str | None = None) -> LLMDoctor:
