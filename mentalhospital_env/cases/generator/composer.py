@@ -478,6 +478,25 @@ class CaseComposer:
         }
 
 
+_NUMBER_WORDS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "eighteen": 18, "several": 3, "a few": 3,
+}
+
+
+def duration_years(duration: str) -> int:
+    """Whole years in a duration phrase (``"two years"`` -> 2, ``"six months"`` -> 0)."""
+    m = re.search(r"(\d+|[a-z]+(?: few)?)\s+(year|month|week|day|hour)s?", duration.lower())
+    if not m:
+        return 0
+    n = int(m.group(1)) if m.group(1).isdigit() else _NUMBER_WORDS.get(m.group(1), 1)
+    if m.group(2) == "year":
+        return n
+    if m.group(2) == "month":
+        return n // 12
+    return 0
+
+
 def life_stage(age: int) -> str:
     if age < 12:
         return "child"
@@ -655,7 +674,8 @@ class _Story:
             key = "outpatient_older"
         self.add_frame(section, self.c.people["referrers"][key])
         term = self.ref.concept_term(self.symptoms[0]["concept"])
-        onset = rng.choice(self.presentation.get("onset_phrases") or ["over the past {duration}"])
+        onsets = [o for o in self.presentation.get("onset_phrases", ()) if self._onset_fits(o)]
+        onset = rng.choice(onsets or ["over the past {duration}"])
         onset = fill(onset, {"duration": self.fields["duration"]})
         trimmed = re.sub(r"^(starting|beginning|began)\s+", "", onset)
         self.add_frame(section, f["onset"], Term=cap(term), term=term, onset=onset, onset_trim=trimmed)
@@ -689,6 +709,19 @@ class _Story:
             prefix = rng.choice(["Impact: ", "Functional impact: ", "Functioning: "])
             if self.ok(section, impact, says):
                 self.chart.add(section, prefix + impact, says)
+
+    def _onset_fits(self, phrase: str) -> bool:
+        """An onset phrase that names a life stage ("in adolescence") must fit the age at onset."""
+        years = duration_years(self.fields.get("duration", ""))
+        onset_age = self.p.age - years
+        low = phrase.lower()
+        if "childhood" in low and onset_age >= 13:
+            return False
+        if "adolescence" in low and not 11 <= onset_age <= 20:
+            return False
+        if "early adulthood" in low and not 17 <= onset_age <= 30:
+            return False
+        return True
 
     def _maintenance_drug(self) -> None:
         """Whether the patient is already prescribed a drug whose level the hospital would check.
@@ -756,7 +789,10 @@ class _Story:
                 # lifelong conditions have contact with services, not "episodes"
                 self.add_frame(section, f["prior_contact"], onset_age=onset_age, treater=treater, therapy=therapies[0] if therapies else "talking therapy")
             elif drug_name:
-                self.add_frame(section, f["prior_episode"], illness=illness, onset_age=onset_age, drug=drug_name, treater=treater)
+                frames = f["prior_episode"]
+                if d.get("category") not in self.frames["episodic_categories"]:
+                    frames = [x for x in frames if "episode" not in x[0]]  # "a previous episode" of a chronic condition reads wrong
+                self.add_frame(section, frames, illness=illness, onset_age=onset_age, drug=drug_name, treater=treater)
             else:
                 self.add_frame(section, f["prior_episode_no_drug"], illness=illness, onset_age=onset_age)
             inpatient = float(d.get("settings", {}).get("inpatient", 0))
@@ -981,6 +1017,8 @@ class _Story:
                 key = "single"
             spouse = {"female": "husband", "male": "wife"}.get(self.p.sex, "partner")
             options = self.frames["relationships"][key]
+            if self.chart.asserted & {"unstable_relationships", "fear_of_abandonment", "callousness"}:
+                options = [o for o in options if "supportive" not in o[0]] or options
             if key == "married" and not self.p.household.children:
                 options = [o for o in options if "{n_children}" not in o[0]]
             if key == "separated" and not self.p.household.children:
