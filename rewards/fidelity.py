@@ -245,13 +245,17 @@ class RecordReading:
         return c not in self.present and self.lexicon.get(c).kind in ("symptom", "sign")
 
     def expresses(self, text: str, said: Sequence[Said], fact_id: str) -> bool:
-        """Whether a reply expresses a fact: one of the fact's statements with its polarity, or at
-        least half the content words of its text or of its ``patient_says``."""
+        """Whether a reply expresses a fact: one of the fact's statements with its polarity and
+        subject, or (when the reply does not contradict those) at least half the content words of
+        its text or of its ``patient_says``."""
         mine = self.fact_said[fact_id]
         if mine:
             wanted = {(s.concept_id, s.negated, s.subject) for s in mine}
             if any((s.concept_id, s.negated, s.subject) in wanted for s in said):
                 return True
+            concepts = {s.concept_id for s in mine}
+            if any(s.concept_id in concepts for s in said):
+                return False  # the reply speaks of the fact's concept, the other way round or of someone else
         words = set(content_stems(text))
         for own in self.fact_words[fact_id]:
             if own and len(own & words) / len(own) >= 0.5:
