@@ -16,7 +16,8 @@ Three parts, each usable alone:
   :class:`RewardComponentsCallback`, beside SB3's own ``rollout/ep_rew_mean``.
 * :func:`evaluate_policy_on_cases`: the mean return (with a 95% Student-t interval) of a trained
   model or of any masked policy (e.g. :class:`MaskedUniformPolicy`, the random baseline) over named
-  cases, one deterministic episode per case and seed.
+  cases, one deterministic episode per case and seed; :func:`evaluate_doctor_on_cases` the same for a
+  roster doctor (``ppo:PATH``) on the text environment.
 * :class:`PPODoctor`: the trained policy as a :class:`~mentalhospital_env.agents.base.Doctor` on the
   *text* environment ``MentalHospital-v0`` (what ``mentalhospital evaluate --doctor ppo:PATH``
   runs). It keeps its own :class:`~mentalhospital_env.hospital.menu.Findings`, read from the text it
@@ -344,7 +345,6 @@ def evaluate_policy_on_cases(
     import gymnasium
 
     import mentalhospital_env  # noqa: F401
-    from mentalhospital_env.statistics import summarize
 
     if not case_ids:
         raise ValueError("evaluate_policy_on_cases needs at least one case id")
@@ -358,38 +358,109 @@ def evaluate_policy_on_cases(
             turn_budget=turn_budget,
             reward_config=dict(reward_config) if reward_config is not None else None,
         )
-    returns: list[float] = []
-    lengths: list[int] = []
-    totals: dict[str, float] = {}
+    tally = _EpisodeTally()
     for seed in seeds:
         for case_id in case_ids:
             observation, info = env.reset(seed=int(seed), options={"case_id": case_id})
-            done, episode_return, length = False, 0.0, 0
+            tally.begin()
+            done = False
             while not done:
                 mask = np.asarray(info["action_mask"])
                 index = act(observation, mask)
                 if not mask[index]:
                     raise RuntimeError(f"policy chose masked action {index} on case {case_id} at turn {info['turn']}")
                 observation, reward, terminated, truncated, info = env.step(index)
-                episode_return += float(reward)
-                length += 1
-                for name, value in info["reward_components"].items():
-                    if value is not None:
-                        totals[name] = totals.get(name, 0.0) + float(value)
+                tally.step(reward, info)
                 done = terminated or truncated
-            returns.append(episode_return)
-            lengths.append(length)
-    summary = summarize(returns)
-    n = len(returns)
-    return HeldOutReturns(
-        mean=float(summary.mean),
-        ci_low=summary.ci_low,
-        ci_high=summary.ci_high,
-        n=n,
-        returns=tuple(returns),
-        components={k: v / n for k, v in sorted(totals.items())},
-        mean_length=sum(lengths) / n,
+            tally.end()
+    return tally.summary()
+
+
+def evaluate_doctor_on_cases(
+    doctor: str,
+    case_ids: Sequence[str],
+    *,
+    suite: str = "dev",
+    seeds: Sequence[int] = (0,),
+    turn_budget: int = 40,
+    reward_config: Mapping[str, Any] | None = None,
+    patient_variant: str = "full",
+) -> HeldOutReturns:
+    """Mean return of a roster doctor (``ppo:PATH``, ``random``, ...) on the text environment ``MentalHospital-v0``.
+
+    The same cases, seeds and rewards as :func:`evaluate_policy_on_cases`, so a trained policy's
+    return here, through :class:`PPODoctor`, against its return on the discrete environment shows
+    what is lost in reading the text (invalid actions, if any, appear in the components).
+    """
+    import gymnasium
+
+    import mentalhospital_env  # noqa: F401
+    from mentalhospital_env.roster import make_doctor
+
+    if not case_ids:
+        raise ValueError("evaluate_doctor_on_cases needs at least one case id")
+    env = gymnasium.make(
+        "MentalHospital-v0",
+        suite=suite,
+        case_ids=list(case_ids),
+        patient_variant=patient_variant,
+        turn_budget=turn_budget,
+        reward_config=dict(reward_config) if reward_config is not None else None,
     )
+    tally = _EpisodeTally()
+    for seed in seeds:
+        for case_id in case_ids:
+            policy = make_doctor(doctor)
+            observation, info = env.reset(seed=int(seed), options={"case_id": case_id})
+            policy.reset(observation, info)
+            tally.begin()
+            done = False
+            while not done:
+                observation, reward, terminated, truncated, info = env.step(policy.act(observation, info))
+                tally.step(reward, info)
+                done = terminated or truncated
+            tally.end()
+    env.close()
+    return tally.summary()
+
+
+class _EpisodeTally:
+    """Returns, lengths and reward-component totals of a series of episodes."""
+
+    def __init__(self) -> None:
+        self.returns: list[float] = []
+        self.lengths: list[int] = []
+        self.totals: dict[str, float] = {}
+        self._return, self._length = 0.0, 0
+
+    def begin(self) -> None:
+        self._return, self._length = 0.0, 0
+
+    def step(self, reward: float, info: Mapping[str, Any]) -> None:
+        self._return += float(reward)
+        self._length += 1
+        for name, value in (info.get("reward_components") or {}).items():
+            if value is not None:
+                self.totals[name] = self.totals.get(name, 0.0) + float(value)
+
+    def end(self) -> None:
+        self.returns.append(self._return)
+        self.lengths.append(self._length)
+
+    def summary(self) -> HeldOutReturns:
+        from mentalhospital_env.statistics import summarize
+
+        n = len(self.returns)
+        stats = summarize(self.returns)
+        return HeldOutReturns(
+            mean=float(stats.mean),
+            ci_low=stats.ci_low,
+            ci_high=stats.ci_high,
+            n=n,
+            returns=tuple(self.returns),
+            components={k: v / n for k, v in sorted(self.totals.items())},
+            mean_length=sum(self.lengths) / n,
+        )
 
 
 # ------------------------------------------------------------------------------------- training
@@ -792,6 +863,7 @@ __all__ = [
     "RewardComponentsCallback",
     "TextFindingsReader",
     "WalkIn",
+    "evaluate_doctor_on_cases",
     "evaluate_policy_on_cases",
     "load_run",
     "make",

@@ -4,7 +4,9 @@ Trains sb3-contrib's ``MaskablePPO`` (``agents/ppo.py``) on the training cases o
 with a budget that runs in a few minutes on 2 cores, then plays every held-out case (cases never seen
 in training) with the greedy trained policy and with the random doctor of the discrete environment
 (a uniform draw among the actions the mask allows), and prints both mean returns with 95% intervals
-(Student t over episodes), the margin, the training time and the reward components of each. The
+(Student t over episodes), the margin, the training time and the reward components of each; and the
+trained policy's return as a text doctor (``PPODoctor`` on ``MentalHospital-v0``, what
+``mentalhospital evaluate --doctor ppo:PATH`` plays) on the same held-out episodes. The
 learning curve (return of training episodes, held-out evaluations during training, the random
 baseline's interval) is saved as a PNG.
 
@@ -28,6 +30,7 @@ from mentalhospital_env.agents.ppo import (
     HeldOutReturns,
     MaskedUniformPolicy,
     PPORecipe,
+    evaluate_doctor_on_cases,
     evaluate_policy_on_cases,
     load_run,
     split_cases,
@@ -100,7 +103,7 @@ def plot_curve(run: dict, random: HeldOutReturns, trained: HeldOutReturns, path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--timesteps", type=int, default=12_000, help="PPO training budget in environment steps")
+    parser.add_argument("--timesteps", type=int, default=20_000, help="PPO training budget in environment steps")
     parser.add_argument("--out", default="runs/ppo_learning", help="run folder (policy.zip, ppo_run.json, tensorboard/)")
     parser.add_argument("--png", default="runs/ppo_learning.png", help="where to save the learning curve")
     parser.add_argument("--seed", type=int, default=0)
@@ -123,6 +126,10 @@ def main(argv: list[str] | None = None) -> int:
                                       turn_budget=recipe.turn_budget)
     random_seconds = time.perf_counter() - t1
     plot_curve(run, random, trained, Path(args.png))
+    t2 = time.perf_counter()
+    as_doctor = evaluate_doctor_on_cases(f"ppo:{policy}", split.held_out, suite=recipe.suite, seeds=seeds,
+                                         turn_budget=recipe.turn_budget)
+    doctor_seconds = time.perf_counter() - t2
 
     margin = trained.mean - random.mean
     learned = trained.ci_low is not None and random.ci_high is not None and trained.ci_low > random.ci_high
@@ -130,12 +137,14 @@ def main(argv: list[str] | None = None) -> int:
           f"({run['timesteps'] / run['training_seconds']:.0f} steps/s); train + held-out evaluation {wall:.1f} s")
     print(f"held-out mean return, PPO (greedy):       {trained}  mean length {trained.mean_length:.1f} turns")
     print(f"held-out mean return, random (masked):    {random}  mean length {random.mean_length:.1f} turns ({random_seconds:.1f} s)")
+    print(f"held-out mean return, PPO as text doctor: {as_doctor}  mean length {as_doctor.mean_length:.1f} turns "
+          f"({doctor_seconds:.1f} s; PPODoctor on MentalHospital-v0, replies read by the lexicon)")
     print(f"margin PPO - random: {margin:+.3f}; intervals {'do not overlap: PPO learned' if learned else 'overlap: NOT learned'}")
     print("reward components per episode (PPO | random):")
     for name in sorted(set(trained.components) | set(random.components)):
         print(f"  {name:28s} {trained.components.get(name, 0.0):+.3f} | {random.components.get(name, 0.0):+.3f}")
     print(f"learning curve: {args.png}; policy: {policy}")
-    summary = {"ppo": trained.to_dict(), "random": random.to_dict(), "margin": margin, "learned": learned,
+    summary = {"ppo": trained.to_dict(), "random": random.to_dict(), "ppo_text_doctor": as_doctor.to_dict(), "margin": margin, "learned": learned,
                "training_seconds": run["training_seconds"], "timesteps": run["timesteps"], "png": args.png}
     (Path(args.out) / "benchmark.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     return 0 if learned else 1

@@ -21,6 +21,7 @@ from mentalhospital_env.agents.ppo import (
     PPODoctor,
     PPORecipe,
     TextFindingsReader,
+    evaluate_doctor_on_cases,
     evaluate_policy_on_cases,
     load_run,
     make,
@@ -135,6 +136,8 @@ def test_mentalhospital_evaluate_runs_the_ppo_doctor(trained: Path, tmp_path: Pa
     assert results["complete"] and results["n_episodes"] == len(held_out)
     for row in read_episodes(tmp_path / "episodes.jsonl"):
         assert row["record"]["chart"]["invalid_actions"] == 0
+    as_doctor = evaluate_doctor_on_cases(f"ppo:{trained}", held_out, suite="dev", turn_budget=TURN_BUDGET)
+    assert as_doctor.n == len(held_out) and as_doctor.components["invalid_action"] == 0.0
 
 
 # ------------------------------------------------------------ the text doctor's view of the findings
