@@ -245,6 +245,8 @@ class ClinicToolEnv:
     def _step(self, action: Mapping[str, Any]) -> str:
         if self._encounter is None:
             return "No encounter is running (reset was not called)."
+        if self._closing is not None:
+            return "The encounter is over (its reward has been taken); no action is allowed."
         outcome = self._encounter.step(dict(action))
         self._outcomes.append(outcome)
         return outcome.text
@@ -609,6 +611,7 @@ class GRPORecipe:
     reward_config: RewardConfig = field(default_factory=RewardConfig)
     turn_budget: int = 12
     patient_variant: str = "full"
+    system_prompt: str = DOCTOR_TOOL_PROMPT
     # GRPOConfig
     max_steps: int = 5
     num_generations: int = 4
@@ -721,7 +724,7 @@ def reward_functions(recipe: GRPORecipe) -> list[Callable[..., Any]]:
 def train_dataset(recipe: GRPORecipe) -> Any:
     """The training dataset of a recipe (:func:`encounter_dataset` or :func:`stage_dataset`)."""
     if recipe.task == "encounter":
-        return encounter_dataset(recipe.suite, recipe.case_ids, recipe.repeats, recipe.seed)
+        return encounter_dataset(recipe.suite, recipe.case_ids, recipe.repeats, recipe.seed, recipe.system_prompt)
     return stage_dataset(recipe.task, recipe.suite, case_ids=recipe.case_ids)
 
 
