@@ -548,6 +548,7 @@ class _Story:
         self.prior_episode = False
         self.medical_drugs: list[str] = []
         self.used_quotes: set[str] = set()
+        self.medical_exams: set[str] = set()  # exams a medical condition of the patient would make abnormal
 
     # ------------------------------------------------------------------------------- helpers
 
@@ -673,7 +674,8 @@ class _Story:
         elif key == "outpatient" and stage == "older":
             key = "outpatient_older"
         self.add_frame(section, self.c.people["referrers"][key])
-        term = self.ref.concept_term(self.symptoms[0]["concept"])
+        complaints = [s for s in self.symptoms if self._is_complaint(s["concept"])] or self.symptoms
+        term = self.ref.concept_term(complaints[0]["concept"])
         onsets = [o for o in self.presentation.get("onset_phrases", ()) if self._onset_fits(o)]
         onset = rng.choice(onsets or ["over the past {duration}"])
         onset = fill(onset, {"duration": self.fields["duration"]})
@@ -925,6 +927,7 @@ class _Story:
             self.chart.add(section, text, cond.get("says"))
             if cond.get("drug"):
                 self.medical_drugs.append(f"{cond['drug']} {cond['dose']}")
+            self.medical_exams.update(cond.get("affects_exams", ()))
 
     def _medications(self) -> None:
         rng = self.rng
@@ -957,8 +960,12 @@ class _Story:
         elif stage == "older":
             pool = relatives["sibling"] + relatives["parent"] + (relatives["child"] if self.p.household.children else [])
         wrote = False
+        excluded = set(self.c.people["family_history_exclude"]["codes"])
         if rng.random() < 0.5:
-            same = [d for d in self.ref.disorders.values() if d.get("category") == self.principal.get("category") and d.get("age_range", (0, 99))[1] >= 40]
+            same = [
+                d for d in self.ref.disorders.values()
+                if d.get("category") == self.principal.get("category") and d.get("age_range", (0, 99))[1] >= 40 and d["code"] not in excluded
+            ]
             if same and rng.random() < 0.6:
                 illness_d = rng.choice(same)
             else:
@@ -1139,7 +1146,7 @@ class _Story:
         candidates = []
         for name in ROUTINE_EXAMS:
             entry = self.ref.exam(name)
-            if entry is None or entry["name"] in taken or not self._exam_fits(entry):
+            if entry is None or entry["name"] in taken or not self._exam_fits(entry) or entry["name"] in self.medical_exams:
                 continue
             indicated_for = set(entry.get("indicated_for", ()))
             if indicated_for & keys:
