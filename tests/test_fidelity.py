@@ -167,3 +167,12 @@ def test_benchmark_prints_the_ablation_table(capsys):
     out = capsys.readouterr().out
     assert "naive prompt" in out and "full patient" in out and "median ms/reply" in out
     assert "Cov." in out and "Halluc." in out and "Distinct." in out
+
+
+def test_benchmark_runs_an_llm_backend_from_a_spec(capsys):
+    from benchmarks.patient_fidelity import main
+
+    spec = "scripted?reply=I'm not sure."
+    assert main(["--suite", "lexicon:2", "--variants", "memory,full", "--llm", spec, "--llm-cases", "2", "--llm-script", "30"]) == 0
+    out = capsys.readouterr().out
+    assert "LLM backend" in out and "reply sources" in out

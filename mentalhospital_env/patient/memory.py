@@ -719,7 +719,7 @@ class MemorySkill:
         if question.injection is not None:
             return AnswerPlan(question, refusal=question.injection)
         earlier = self.state.answers.get(question.key)
-        if earlier is not None and not self._is_open(question) and not any(
+        if earlier is not None and not self.is_open(question) and not any(
             i.stance == WITHHELD for i in earlier.items
         ):
             return earlier
@@ -761,7 +761,8 @@ class MemorySkill:
             unclear=not items and small_talk is None,
         )
 
-    def _is_open(self, question: Question) -> bool:
+    def is_open(self, question: Question) -> bool:
+        """Whether a question only asks open topics ("anything else?"): it may get new facts each time."""
         return not question.concepts and all(self._topics[t].open for t in question.topics)
 
     def _answer_concept(self, concept_id: str, about_other: bool, used: set[str]) -> AnswerItem | None:

@@ -47,6 +47,8 @@ from .memory import (
     AnswerItem,
     AnswerPlan,
     ClaimChecker,
+    cosine,
+    load_memory_cues,
     FactIndex,
     IndexedFact,
     MemoryPolicy,
@@ -132,8 +134,6 @@ class RecordReader:
             return list(self.lines[: int(self.settings["dump_lines"])])
         if question.injection == "score":
             return [line for line in self.lines if line.fact is None and not line.text.startswith("Diagnosis:")][:2]
-        from .memory import cosine, load_memory_cues
-
         query = self.index.vectorize(question.text)
         found: list[_RecordLine] = []
         if query:
@@ -303,7 +303,7 @@ class Patient:
         rep = self.representation
         assert memory is not None
         tone = rep.hear(question.text) if rep is not None else None
-        repeated = question.key in memory.state.answers and not memory._is_open(question)
+        repeated = question.key in memory.state.answers and not memory.is_open(question)
         plan = memory.plan(
             question,
             rep.may_disclose if rep is not None else None,
@@ -368,27 +368,17 @@ class Patient:
                         parts.append(f"Yes, I have {(concept.clinical_terms or concept.lay_phrases or (concept_id,))[0]}.")
                     break
         if rep is not None:
-            stub = AnswerPlan(question, tuple(AnswerItem(TELL, "record", (f,)) for f in told))
-            stub, partial = rep.partial(stub) if len(told) > 1 else (stub, False)
-            if not parts:
-                text = rep.render(
-                    AnswerPlan(question, (), question.injection, "greeting" if question.greeting else "closing" if question.closing else None, unclear=not (question.greeting or question.closing)),
-                    rng,
-                    tone,
-                    False,
-                    False,
-                ) if not question.concepts else rep.voice.pick("deny", rng)
-            else:
+            if parts:
                 opener = rep.voice.pick("openers", rng) if rng.random() < rep.persona.opener_rate else ""
                 text = " ".join(p for p in [opener, *parts] if p)
+            elif question.concepts:
+                text = rep.voice.pick("deny", rng)
+            else:
+                small_talk = "greeting" if question.greeting else "closing" if question.closing else None
+                text = rep.render(AnswerPlan(question, (), None, small_talk, unclear=small_talk is None), rng, tone, False, False)
         else:
             if not parts:
-                if question.greeting:
-                    parts.append("Hello.")
-                elif question.concepts:
-                    parts.append("No.")
-                else:
-                    parts.append("I'm not sure.")
+                parts.append("Hello." if question.greeting else "No." if question.concepts else "I'm not sure.")
             text = " ".join(parts)
         for f in told:
             self._record_disclosed.setdefault(f.id, None)
@@ -409,7 +399,7 @@ class Patient:
         if self.memory is not None and pending.plan is not None:
             told = reply.fact_ids if reply.source == "llm" else None
             self.memory.commit(pending.plan, told)
-            if pending.plan.refusal is None and not self.memory._is_open(pending.question):
+            if pending.plan.refusal is None and not self.memory.is_open(pending.question):
                 self._replies.setdefault(pending.question.key, reply.text)
         elif reply.source == "llm":
             for fid in reply.fact_ids:
@@ -476,7 +466,7 @@ def respond_batch(patients: Sequence[Patient], utterances: Sequence[str]) -> lis
     groups: dict[int, list[int]] = {}
     for i, (patient, utterance) in enumerate(zip(patients, utterances)):
         pending = patient._prepare(utterance)
-        if patient.client is None or pending.question.injection is not None and patient.memory is not None:
+        if patient.client is None or (pending.question.injection is not None and patient.memory is not None):
             results[i] = patient._finish(pending, pending.offline)
             continue
         _build_prompt(patient, pending)

@@ -476,8 +476,6 @@ class RepresentationSkill:
         parts: list[str] = []
         if plan.small_talk and not plan.items:
             parts.append(voice.pick("greeting" if plan.small_talk == "greeting" else "closing", rng))
-            if tone == "empathic" and plan.small_talk == "greeting":
-                pass
             return " ".join(parts)
         if plan.unclear:
             if tone == "empathic":
