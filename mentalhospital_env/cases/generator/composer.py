@@ -641,7 +641,11 @@ class _Story:
 
     def _chief_complaint(self) -> None:
         rng = self.rng
+        # patients present with what they can admit to: a concealed behaviour (falsifying symptoms,
+        # purging) is not the chief complaint when anything else is there
         complaints = [s for s in self.symptoms if self._is_complaint(s["concept"])] or self.symptoms
+        openly = [s for s in complaints if not (s.get("sensitive") or self.ref.concept_sensitive(s["concept"]))]
+        complaints = openly or complaints
         first, second = complaints[0], complaints[1] if len(complaints) > 1 else complaints[0]
         duration = rng.choice(self.presentation.get("durations") or ["some weeks"])
         self.fields["duration"] = duration
