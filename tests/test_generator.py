@@ -373,7 +373,7 @@ def test_plan_covers_every_disorder_when_n_allows() -> None:
     assert plan.count("F32.2") > plan.count("F32.81")
     assert plan == plan_principals(40, seed=1, reference=REF)
     small = plan_principals(5, seed=1, reference=REF)
-    assert len(small) == 5
+    assert len(small) == 5 and plan_principals(8, seed=1, reference=REF)[:5] == small
 
 
 def test_checkpoints_written_on_request_equal_the_derived_ones() -> None:

@@ -102,9 +102,10 @@ def plan_principals(n: int, seed: int, reference: ClinicalReference | None = Non
     (two cases per disorder or more), the rest in proportion to service weight, in seeded order."""
     _, composer = _composer(reference)
     codes, weights = list(composer.codes), list(composer.weights)
-    rng = random.Random(f"principals:{seed}:{n}")
-    if n < 2 * len(codes):
+    if n < 2 * len(codes):  # drawn one by one from the seed alone: a longer run extends a shorter one
+        rng = random.Random(f"principals:{seed}")
         return rng.choices(codes, weights=weights, k=n)
+    rng = random.Random(f"principals:{seed}:{n}")
     total = sum(weights)
     spare = n - len(codes)
     shares = [spare * w / total for w in weights]
