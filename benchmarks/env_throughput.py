@@ -24,7 +24,6 @@ import gymnasium as gym
 import numpy as np
 
 import mentalhospital_env  # noqa: F401  (registers the ids)
-from mentalhospital_env.cases import load_suite
 from mentalhospital_env.env import make_vector_env
 from mentalhospital_env.hospital.menu import default_menu
 
@@ -78,19 +77,58 @@ class MenuScript:
         return int(self.plan.pop(0)) if self.plan else self.menu.kind_ranges["treat"][-1]
 
 
+class Timed:
+    """Wraps a patient or a shaper and adds the seconds spent in its methods to ``clock[key]``."""
+
+    def __init__(self, inner: Any, clock: dict[str, float], key: str):
+        self._inner, self._clock, self._key = inner, clock, key
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._inner, name)
+        if not callable(attr):
+            return attr
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return attr(*args, **kwargs)
+            finally:
+                self._clock[self._key] += time.perf_counter() - start
+
+        return timed
+
+
+def timed_factories(clock: dict[str, float], variant: str = "full", reward_config: Any = None) -> dict[str, Any]:
+    """gymnasium.make kwargs that build the library's patient and shaper wrapped in :class:`Timed`."""
+    from mentalhospital_env.hospital.clinic import library_patient_factory, library_shaper_factory, reward_config_from
+
+    patients = library_patient_factory(variant, "offline")
+    shapers = library_shaper_factory(reward_config_from(reward_config))
+    return {
+        "patient_factory": lambda case, seed: Timed(patients(case, seed), clock, "patient"),
+        "shaper_factory": lambda case: Timed(shapers(case), clock, "rewards"),
+    }
+
+
 def warm(env: gym.Env) -> float:
     """Build the encounter (patient, shaper) of every case once, as a long run would; returns ms per case."""
-    clinic = env.unwrapped.clinic
     start = time.perf_counter()
-    for case_id in clinic.case_ids:
-        clinic.encounter(clinic.suite[case_id])
-    return 1000 * (time.perf_counter() - start) / len(clinic.case_ids)
+    env.unwrapped.build_all_cases()
+    return 1000 * (time.perf_counter() - start) / len(env.unwrapped.clinic.case_ids)
 
 
-def run_single(env_id: str, steps: int, questions: int, **kwargs: Any) -> tuple[float, int]:
-    """Steps per second of one environment in this process (cases built beforehand), and episodes finished."""
+def run_single(env_id: str, steps: int, questions: int, clock: dict[str, float] | None = None, **kwargs: Any) -> tuple[float, int]:
+    """Steps per second of one environment in this process (cases built beforehand), and episodes finished.
+
+    With ``clock``, the patient's and the shaper's time is added to ``clock["patient"]`` and
+    ``clock["rewards"]`` and the total to ``clock["total"]``.
+    """
+    if clock is not None:
+        kwargs.update(timed_factories(clock))
     env = gym.make(env_id, **kwargs)
     warm(env)
+    if clock is not None:
+        clock.update(patient=0.0, rewards=0.0)
     doctor = (TextScript if env_id == "MentalHospital-v0" else MenuScript)(questions, seed=1)
     obs, info = env.reset(seed=0)
     doctor.reset()
@@ -104,14 +142,15 @@ def run_single(env_id: str, steps: int, questions: int, **kwargs: Any) -> tuple[
             doctor.reset()
     elapsed = time.perf_counter() - start
     env.close()
+    if clock is not None:
+        clock["total"] = elapsed
     return steps / elapsed, episodes
 
 
 def run_vector(env_id: str, steps: int, questions: int, copies: int, asynchronous: bool, **kwargs: Any) -> float:
     """Environment steps per second (all copies together) of a vector environment."""
     venv = make_vector_env(env_id, copies, asynchronous=asynchronous, **kwargs)
-    for case_id in load_suite(kwargs["suite"]).case_ids:  # build every case in every copy first, as run_single does
-        venv.call("reset", options={"case_id": case_id})
+    venv.call("build_all_cases")  # every case in every copy, as run_single does
     cls = TextScript if env_id == "MentalHospital-v0" else MenuScript
     doctors = [cls(questions, seed=1 + i) for i in range(copies)]
     for d in doctors:
@@ -144,11 +183,18 @@ def main() -> None:
     print(f"suite {args.suite}; offline patient (full); {args.questions} questions + 5 actions an episode")
     built = warm(gym.make("MentalHospital-v0", **common))
     print(f"building a case's patient and shaper: {built:.1f} ms per case, once per process (not in the rates)")
-    print(f"{'id':28} {'rewards':16} {'steps/s':>9} {'episodes':>9}")
+    print(f"{'id':28} {'rewards':16} {'steps/s':>9} {'episodes':>9} {'patient ms/step':>16} {'rewards ms/ep':>14} {'env us/step':>12}")
     for env_id in ("MentalHospital-v0", "MentalHospitalDiscrete-v0"):
         for label, at_end in (("at episode end", True), ("dense", False)):
-            rate, eps = run_single(env_id, args.steps, args.questions, rewards_at_end=at_end, **common)
-            print(f"{env_id:28} {label:16} {rate:9.0f} {eps:9d}")
+            clock: dict[str, float] = {"patient": 0.0, "rewards": 0.0, "total": 0.0}
+            rate, eps = run_single(env_id, args.steps, args.questions, clock, rewards_at_end=at_end, **common)
+            core = (clock["total"] - clock["patient"] - clock["rewards"]) / args.steps
+            print(
+                f"{env_id:28} {label:16} {rate:9.0f} {eps:9d} {1000 * clock['patient'] / args.steps:16.2f} "
+                f"{1000 * clock['rewards'] / max(eps, 1):14.1f} {1e6 * core:12.0f}"
+            )
+    print("patient ms/step: the patient's time per environment step; rewards ms/ep: the shaper's time per episode;")
+    print("env us/step: everything else (parsing, the encounter, observations, Gymnasium wrappers).")
     print()
     print(f"{'id':28} {'vector env':22} {'env steps/s':>11} {'speed-up':>9}")
     for env_id in ("MentalHospital-v0", "MentalHospitalDiscrete-v0"):

@@ -121,6 +121,13 @@ class ClinicEnv(gym.Env):
             return None
         return self.transcript()
 
+    def build_all_cases(self) -> None:
+        """Build every case's patient and shaper now (once per process) instead of on its first episode.
+
+        Worth calling before timing or before a long run; on a vector env: ``venv.call("build_all_cases")``.
+        """
+        self.clinic.build_all()
+
     # -------------------------------------------------------------------------- the episode
 
     def transcript(self) -> str:

@@ -164,3 +164,8 @@ class Clinic:
             )
             self._encounters[case.case_id] = enc
         return enc
+
+    def build_all(self) -> None:
+        """Build the encounter (patient and shaper) of every selectable case now, so no episode pays for it."""
+        for case_id in self.case_ids:
+            self.encounter(self.suite[case_id])
