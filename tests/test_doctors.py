@@ -125,3 +125,18 @@ def test_typed_lines_become_protocol_actions():
     assert to_protocol("How do you sleep?") == "<ask>How do you sleep?</ask>"
     assert to_protocol("/treat rest") == "<treat>rest</treat>"
     assert to_protocol("<order_exams>TSH</order_exams>") == "<order_exams>TSH</order_exams>"
+
+
+@pytest.mark.slow
+def test_llm_doctor_evaluated_through_a_served_model_on_loopback(tiny_llama_path, tmp_path):
+    """The example: a model served over HTTP on 127.0.0.1, the OpenAI-compatible client, the harness."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+    import evaluate_served_model
+
+    results = evaluate_served_model.main(
+        ["--model", f"transformers:{tiny_llama_path}", "--cases", "1", "--turn-budget", "3", "--out", str(tmp_path)]
+    )
+    assert results["n_episodes"] == 1 and results["doctor"].startswith("llm:openai:http://127.0.0.1:")
