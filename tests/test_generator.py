@@ -384,6 +384,33 @@ def test_checkpoints_written_on_request_equal_the_derived_ones() -> None:
     assert not load_case(full).checkpoints_derived
 
 
+def test_inconsistent_drafts_are_redrawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mentalhospital_env.cases.generator import composer as composer_module
+
+    real = composer_module.CaseComposer.compose
+    drafts: list[dict[str, Any]] = []
+
+    def spoiled_first(self, rng, case_id, principal=None):  # the first draft of each case: a child with severe depression
+        raw = real(self, rng, case_id, principal)
+        drafts.append(raw)
+        if len(drafts) == 1:
+            raw["demographics"]["age"] = 5
+        return raw
+
+    monkeypatch.setattr(composer_module.CaseComposer, "compose", spoiled_first)
+    raw = generate_case(random.Random(1), "redraw", principal="F32.2", reference=REF)
+    assert len(drafts) == 2 and raw is drafts[1] and raw["demographics"]["age"] >= 13
+
+    def always_spoiled(self, rng, case_id, principal=None):
+        raw = real(self, rng, case_id, principal)
+        raw["demographics"]["age"] = 5
+        return raw
+
+    monkeypatch.setattr(composer_module.CaseComposer, "compose", always_spoiled)
+    with pytest.raises(GenerationError, match="age 5 is outside"):
+        generate_case(random.Random(1), "never", principal="F32.2", reference=REF)
+
+
 def test_unknown_principal_is_a_generation_error() -> None:
     with pytest.raises(GenerationError, match="F99"):
         generate_case(random.Random(0), "x", principal="F99", reference=REF)
