@@ -234,6 +234,7 @@ class MentalHospitalDiscreteEnv(ClinicEnv):
         self.observation_space = spaces.Box(0.0, 1.0, (self.findings.size,), dtype=np.float32)
         self._taken: set[int] = set()
         self._mask = self.menu.mask(ALL_STAGES[0], self._taken)
+        self._accompanied: dict[str, bool] = {}
 
     def action_masks(self) -> np.ndarray:
         """The current action mask (as ``info["action_mask"]``), for sb3-contrib's masked policies."""
@@ -241,7 +242,10 @@ class MentalHospitalDiscreteEnv(ClinicEnv):
 
     def _begin(self, encounter: Encounter) -> None:
         self._taken = set()
-        self.findings.reset(encounter.case, accompanied=who_is_present(encounter.case) is not None)
+        case = encounter.case
+        if case.case_id not in self._accompanied:
+            self._accompanied[case.case_id] = who_is_present(case) is not None
+        self.findings.reset(case, accompanied=self._accompanied[case.case_id])
 
     def _take(self, encounter: Encounter, action: Any) -> StepOutcome:
         index = _menu_index(action)

@@ -272,7 +272,8 @@ class Encounter:
         self._chart = Chart()
         self._ended = self._terminated = self._truncated = False
         self._steps = []
-        self._walk_in = f"{walk_in_text(self.case)}\n{protocol_text(self.settings.turn_budget)}"
+        if not self._walk_in:  # the same every episode of this case
+            self._walk_in = f"{walk_in_text(self.case)}\n{protocol_text(self.settings.turn_budget)}"
         return StepOutcome(self._walk_in, self._stage, 0, 0.0, {}, False, False)
 
     def step(self, source: Any, refusal: ActionError | None = None) -> StepOutcome:
