@@ -268,3 +268,16 @@ def test_parser_never_raises_and_every_error_says_what_is_allowed(source, stage)
     else:
         assert result.name in allowed_actions(stage)
         assert parse(result.to_text(), stage) == result
+
+
+def test_default_vocabulary_resolves_through_the_knowledge_base():
+    exams = parse_action("<order_exams>phq9; Thyroid stimulating hormone; EKG; B12, folate; a made-up test</order_exams>", "exams")
+    assert exams == OrderExams(("PHQ-9", "TSH", "ECG", "Vitamin B12", "Folate", "a made-up test"))
+    dx = parse_action(
+        "<diagnose>categories: Depressive disorders, trauma- and stressor-related disorders | disorders: "
+        "1. Major depressive disorder, single episode, moderate; 2. PTSD; 3. F10.20 alcohol dependence</diagnose>",
+        "interview",
+    )
+    assert dx == Diagnose(("depressive", "trauma_stressor"), ("F32.1", "F43.10", "F10.20"))
+    unknown = parse_action("<diagnose>categories: depressive | disorders: sadness of the soul</diagnose>", "note")
+    assert isinstance(unknown, ActionError) and unknown.problem == "unknown_disorder"
