@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, ClassVar, Mapping, Union
@@ -285,33 +286,35 @@ _CLOSING: dict[str, re.Pattern[str]] = {n: _closing(n) for n in ACTION_NAMES}
 
 
 def _find_tagged(text: str) -> list[tuple[str, str]]:
-    """``(action name, body)`` for each action tag in the text; tags inside a body belong to the body."""
+    """``(action name, body)`` for each action tag in the text; tags inside a body belong to the body.
+
+    Every tag is found in one pass over the text, so even a long run of unclosed tags costs linear time.
+    """
+    opens = [(m.start(), m.end(), _tag_action(m.group(1))) for m in _OPEN_TAG.finditer(text)]
+    action_opens = [o for o in opens if o[2] is not None]
+    if not action_opens:
+        return []
+    closes: dict[str, list[tuple[int, int]]] = {}
+    fences = [m.start() for m in re.finditer("```", text)]
     found: list[tuple[str, str]] = []
     pos = 0
-    while True:
-        m = _OPEN_TAG.search(text, pos)
-        if m is None:
-            return found
-        name = _tag_action(m.group(1))
-        if name is None:
-            pos = m.end()
-            continue
-        close = _CLOSING[name].search(text, m.end())
-        if close is not None:
-            body, pos = text[m.end() : close.start()], close.end()
+    for k, (start, end, name) in enumerate(action_opens):
+        if start < pos or name is None:
+            continue  # inside the body of an earlier action
+        if name not in closes:
+            closes[name] = [(m.start(), m.end()) for m in _CLOSING[name].finditer(text)]
+        spots = closes[name]
+        i = bisect_left(spots, (end, -1))
+        if i < len(spots):
+            body, pos = text[end : spots[i][0]], spots[i][1]
         else:  # missing closing tag: the body runs to the next action tag, code fence or the end
-            nxt = m.end()
-            while True:
-                n2 = _OPEN_TAG.search(text, nxt)
-                if n2 is None or _tag_action(n2.group(1)) is not None:
-                    break
-                nxt = n2.end()
-            end = n2.start() if n2 is not None else len(text)
-            fence = text.find("```", m.end(), end)
-            if fence != -1:  # a fence closes the block the tag was written in
-                end = fence
-            body, pos = text[m.end() : end], end
+            stop = action_opens[k + 1][0] if k + 1 < len(action_opens) else len(text)
+            f = bisect_left(fences, end)
+            if f < len(fences) and fences[f] < stop:  # a fence closes the block the tag was written in
+                stop = fences[f]
+            body, pos = text[end:stop], stop
         found.append((name, body))
+    return found
 
 
 def _strip_fences(text: str) -> str:
