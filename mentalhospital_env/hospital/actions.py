@@ -522,7 +522,7 @@ def _order_exams(items: list[str], stage: str, vocabulary: Vocabulary | None) ->
             try:
                 resolved = vocab.exam(item)
                 if resolved is None and "," in item:
-                    parts = [p.strip() for p in item.split(",") if p.strip()]
+                    parts = [" ".join(p.split()) for p in item.split(",") if p.strip()]
                     resolved_parts = [vocab.exam(p) or p for p in parts]
                     names.extend(resolved_parts)
                     continue
