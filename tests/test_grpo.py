@@ -7,14 +7,18 @@ import json
 from importlib import resources
 
 import pytest
-
 from mentalhospital_env.agents import grpo
-from mentalhospital_env.cases import load_case
 from mentalhospital_env.rewards.shaping import COMPONENTS, RewardConfig, episode_return
+
+from mentalhospital_env.cases import load_case
 
 
 def _cases(n: int = 2):
-    raw = json.loads(resources.files("mentalhospital_env.rewards.mentaleval").joinpath("data/calibration_case.json").read_text("utf-8"))
+    raw = json.loads(
+        resources.files("mentalhospital_env.rewards.mentaleval")
+        .joinpath("data/calibration_case.json")
+        .read_text("utf-8")
+    )
     return [load_case({**raw, "case_id": f"grpo-case-{i}"}) for i in range(n)]
 
 
@@ -61,11 +65,19 @@ def test_diagnosis_rewards_are_the_library_components(cases):
     case = cases[0]
     category, ndcg = grpo.stage_reward_functions("diagnosis", cases)
     assert (category.__name__, ndcg.__name__) == ("category", "ndcg")
-    right = "<diagnose>categories: " + ", ".join(case.diagnosis.categories) + " | disorders: " + "; ".join(
-        f"{i}. {c}" for i, c in enumerate(case.diagnosis.codes, 1)
-    ) + "</diagnose>"
+    right = (
+        "<diagnose>categories: "
+        + ", ".join(case.diagnosis.categories)
+        + " | disorders: "
+        + "; ".join(f"{i}. {c}" for i, c in enumerate(case.diagnosis.codes, 1))
+        + "</diagnose>"
+    )
     wrong = "<diagnose>categories: anxiety | disorders: 1. F41.1</diagnose>"
-    completions = [[{"role": "assistant", "content": right}], [{"role": "assistant", "content": wrong}], "no action here"]
+    completions = [
+        [{"role": "assistant", "content": right}],
+        [{"role": "assistant", "content": wrong}],
+        "no action here",
+    ]
     ids = [case.case_id] * 3
     assert category(completions=completions, case_id=ids) == [pytest.approx(1.0), 0.0, 0.0]
     assert ndcg(completions=completions, case_id=ids) == [pytest.approx(1.0), 0.0, 0.0]
@@ -75,11 +87,17 @@ def test_diagnosis_rewards_are_the_library_components(cases):
 def test_note_and_treatment_rewards_rank_a_good_answer_above_a_poor_one(cases):
     case, chart = grpo.stage_source_charts(cases[:1])[0]
     (note,) = grpo.stage_reward_functions("note", cases)
-    good, poor, empty = note(completions=[f"<write_note>{chart.note}</write_note>", "<write_note>Seen today.</write_note>", ""], case_id=[case.case_id] * 3)
+    good, poor, empty = note(
+        completions=[f"<write_note>{chart.note}</write_note>", "<write_note>Seen today.</write_note>", ""],
+        case_id=[case.case_id] * 3,
+    )
     assert good > poor >= 0.0 and empty == 0.0
     (treatment,) = grpo.stage_reward_functions("treatment", cases)
     assert treatment.__name__ == "treatment_appropriateness"
-    good, poor, none = treatment(completions=[f"<treat>{chart.treatment}</treat>", "<treat>Rest.</treat>", "<treat></treat>"], case_id=[case.case_id] * 3)
+    good, poor, none = treatment(
+        completions=[f"<treat>{chart.treatment}</treat>", "<treat>Rest.</treat>", "<treat></treat>"],
+        case_id=[case.case_id] * 3,
+    )
     assert 0.0 <= poor < good <= 1.0 and none == 0.0
 
 
@@ -186,8 +204,12 @@ def _teach_tool_call(trainer, cases, steps: int = 12) -> None:
     walk_in = env.reset(**row)
     messages = row["prompt"][:-1] + [{"role": "user", "content": row["prompt"][-1]["content"] + walk_in}]
     rendered = tokenizer.apply_chat_template(
-        conversation=[messages], tools=trainer._env_tools[None], chat_template=trainer.chat_template,
-        add_generation_prompt=True, tokenize=True, return_dict=True,
+        conversation=[messages],
+        tools=trainer._env_tools[None],
+        chat_template=trainer.chat_template,
+        add_generation_prompt=True,
+        tokenize=True,
+        return_dict=True,
     )
     p_ids = list(rendered["input_ids"][0])
     target = '<tool_call>\n{"name": "ask", "arguments": {"question": "How are you?"}}\n</tool_call><|im_end|>'
@@ -213,8 +235,15 @@ def test_two_grpo_steps_single_stage(tmp_path, tiny_llama_path, cases):
     folder = tmp_path / "model"
     shutil.copytree(tiny_llama_path, folder)
     recipe = grpo.GRPORecipe(
-        model=str(folder), task="diagnosis", suite=cases, output_dir=str(tmp_path / "out"), max_steps=2,
-        num_generations=2, per_device_train_batch_size=2, max_completion_length=16, report_to=(),
+        model=str(folder),
+        task="diagnosis",
+        suite=cases,
+        output_dir=str(tmp_path / "out"),
+        max_steps=2,
+        num_generations=2,
+        per_device_train_batch_size=2,
+        max_completion_length=16,
+        report_to=(),
     )
     trainer = grpo.build_grpo_trainer(recipe)
     trainer.train()
@@ -236,9 +265,19 @@ def test_two_grpo_steps_with_the_environment_adapter(tmp_path, tiny_llama_path, 
     config = json.loads((folder / "config.json").read_text())
     (folder / "config.json").write_text(json.dumps({**config, "max_position_embeddings": 8192}))
     recipe = grpo.GRPORecipe(
-        model=str(folder), task="encounter", suite=cases, case_ids=(cases[0].case_id,), output_dir=str(tmp_path / "out"),
-        max_steps=2, num_generations=2, per_device_train_batch_size=2, max_completion_length=320,
-        max_tool_calling_iterations=1, temperature=0.7, report_to=(), system_prompt="You are the psychiatrist.",
+        model=str(folder),
+        task="encounter",
+        suite=cases,
+        case_ids=(cases[0].case_id,),
+        output_dir=str(tmp_path / "out"),
+        max_steps=2,
+        num_generations=2,
+        per_device_train_batch_size=2,
+        max_completion_length=320,
+        max_tool_calling_iterations=1,
+        temperature=0.7,
+        report_to=(),
+        system_prompt="You are the psychiatrist.",
     )
     trainer = grpo.build_grpo_trainer(recipe)
     _teach_tool_call(trainer, cases)

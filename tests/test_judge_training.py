@@ -3,20 +3,25 @@ trained judge as a backend, and the Table 5 shape."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import shutil
 from importlib import resources
 
 import pytest
-
 from mentalhospital_env.agents import judge_training as jt
-from mentalhospital_env.cases import load_case
 from mentalhospital_env.rewards.mentaleval import DIMENSIONS, OfflineJudge, parse_score
+
+from mentalhospital_env.cases import load_case
 
 
 def _calibration_cases(n: int = 2):
-    raw = json.loads(resources.files("mentalhospital_env.rewards.mentaleval").joinpath("data/calibration_case.json").read_text("utf-8"))
+    raw = json.loads(
+        resources.files("mentalhospital_env.rewards.mentaleval")
+        .joinpath("data/calibration_case.json")
+        .read_text("utf-8")
+    )
     return [load_case({**raw, "case_id": f"judge-case-{i}"}) for i in range(n)]
 
 
@@ -45,7 +50,7 @@ def test_ladder_examples_use_the_offline_scorer_and_cover_every_dimension(cases,
         by_ladder.setdefault((e.case_id, name), []).append((int(k), e.reference))
     for rungs in by_ladder.values():
         scores = [s for _, s in sorted(rungs)]
-        assert all(b <= a for a, b in zip(scores, scores[1:])) and scores[-1] < scores[0]
+        assert all(b <= a for a, b in itertools.pairwise(scores)) and scores[-1] < scores[0]
 
 
 def test_split_by_case_keeps_held_out_cases_out_of_training(examples):
