@@ -9,12 +9,102 @@ from __future__ import annotations
 
 import json
 import re
+import weakref
+from bisect import bisect_left
+from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, wraps
 from importlib import resources
+from typing import Callable, Iterator, TypeVar
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _SUFFIXES = ("ings", "ing", "edly", "ed", "ies", "es", "s", "ly")
+
+# --- Memos ------------------------------------------------------------------------------------------------
+# The functions below are pure functions of their text, called thousands of times an episode on the same
+# texts (a patient's reply is read by the memory, the matcher, the adjudicator and the judge). Each keeps a
+# bounded memo of immutable results; a function documented to return a list returns a fresh list copied
+# from the memo, so a caller that changes it cannot change what the next caller reads.
+
+TEXT_MEMO_SIZE = 16384
+"""Texts remembered by each memoised function (least recently used ones are forgotten first)."""
+
+_memos: list[Callable[[], None]] = []  # cache_clear of every memo, for clear_caches()
+_memo_owners: weakref.WeakSet = weakref.WeakSet()  # objects with their own memo (lexicons), see register_memo
+_memos_on = True
+_Result = TypeVar("_Result")
+
+
+def _memo(compute: Callable[..., _Result]) -> Callable[..., _Result]:
+    """A bounded memo of ``compute`` (positional, hashable arguments), skipped inside :func:`memos_off`."""
+    remembered = lru_cache(maxsize=TEXT_MEMO_SIZE)(compute)
+    _memos.append(remembered.cache_clear)
+
+    @wraps(compute)
+    def read(*args, **kwargs):  # type: ignore[no-untyped-def]
+        if kwargs or not _memos_on:
+            return compute(*args, **kwargs)
+        return remembered(*args)
+
+    return read
+
+
+def register_memo(owner: object) -> None:
+    """Have :func:`clear_caches` call ``owner.clear_cache()`` too (a lexicon's memo); held weakly."""
+    _memo_owners.add(owner)
+
+
+def memos_enabled() -> bool:
+    """Whether the knowledge layer's memos are in use (false inside :func:`memos_off`)."""
+    return _memos_on
+
+
+def clear_caches() -> None:
+    """Forget every remembered reading of a text (tokens, negation, clauses, lexicon mentions ...)."""
+    for clear in list(_memos):
+        clear()
+    for owner in list(_memo_owners):
+        owner.clear_cache()
+
+
+@contextmanager
+def memos_off() -> Iterator[None]:
+    """Read every text afresh inside the block (to check the memos against a fresh reading)."""
+    global _memos_on
+    before = _memos_on
+    _memos_on = False
+    try:
+        yield
+    finally:
+        _memos_on = before
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """A text lower-cased (curly apostrophes straightened), its tokens and each token's character span."""
+
+    low: str
+    tokens: tuple[str, ...]
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+
+
+@_memo
+def _read(text: str) -> _Reading:
+    low = text.lower().replace("\u2019", "'")
+    found = list(_TOKEN.finditer(low))
+    return _Reading(low, tuple(m.group() for m in found), tuple(m.start() for m in found), tuple(m.end() for m in found))
+
+
+def _breaks_at(reading: _Reading, punctuation: re.Pattern[str]) -> tuple[int, ...]:
+    """Token indices (0 < i < number of tokens) whose preceding gap holds a match of ``punctuation``."""
+    n = len(reading.tokens)
+    out: set[int] = set()
+    for m in punctuation.finditer(reading.low):
+        i = bisect_left(reading.starts, m.start())  # the first token after the mark (marks lie between tokens)
+        if 0 < i < n:
+            out.add(i)
+    return tuple(sorted(out))
 
 
 @dataclass(frozen=True)
@@ -45,7 +135,12 @@ class LanguageCues:
 
 def tokenize(text: str) -> list[str]:
     """Lower-case word tokens (apostrophe contractions kept: ``doesn't``)."""
-    return _TOKEN.findall(text.lower().replace("\u2019", "'"))
+    return list(_read(text).tokens)
+
+
+def tokens_of(text: str) -> tuple[str, ...]:
+    """:func:`tokenize` as an immutable tuple (memoised: no copy)."""
+    return _read(text).tokens
 
 
 @lru_cache(maxsize=1)
@@ -81,7 +176,13 @@ def stem(token: str) -> str:
 
 def stems(text: str) -> list[str]:
     """Stemmed tokens of a text."""
-    return [stem(t) for t in tokenize(text)]
+    return list(stems_of(text))
+
+
+@_memo
+def stems_of(text: str) -> tuple[str, ...]:
+    """:func:`stems` as an immutable tuple (memoised: no copy)."""
+    return tuple(stem(t) for t in _read(text).tokens)
 
 
 @lru_cache(maxsize=1)
@@ -121,30 +222,57 @@ def load_cues() -> LanguageCues:
     )
 
 
-@lru_cache(maxsize=256)
-def _phrase_index(phrases: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, ...], ...]]:
-    """The phrases by their first word, each list in the order given (longest first)."""
-    index: dict[str, list[tuple[str, ...]]] = {}
-    for p in phrases:
-        if p:
-            index.setdefault(p[0], []).append(p)
-    return {k: tuple(v) for k, v in index.items()}
+PhraseIndex = dict[str, tuple[tuple[tuple[str, ...], int], ...]]
+_phrase_indexes: dict[int, tuple[tuple[tuple[str, ...], ...], PhraseIndex]] = {}
 
 
-def _find(tokens: list[str], phrases: tuple[tuple[str, ...], ...]) -> list[tuple[int, int]]:
+def _phrase_index(phrases: tuple[tuple[str, ...], ...]) -> PhraseIndex:
+    """The phrases by their first word, as (phrase, length), each list in the order given (longest first).
+
+    Built once per phrase list and found again by the list's identity (the cue lists live as long as
+    the cached :class:`LanguageCues`), so a lookup does not hash the whole list.
+    """
+    entry = _phrase_indexes.get(id(phrases))
+    if entry is None or entry[0] is not phrases:
+        index: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+        for p in phrases:
+            if p:
+                index.setdefault(p[0], []).append((p, len(p)))
+        if len(_phrase_indexes) >= 1024:
+            _phrase_indexes.clear()
+        entry = (phrases, {k: tuple(v) for k, v in index.items()})
+        _phrase_indexes[id(phrases)] = entry  # holds ``phrases``, so its id is not reused while indexed
+    return entry[1]
+
+
+def _find(tokens: list[str] | tuple[str, ...], phrases: tuple[tuple[str, ...], ...]) -> list[tuple[int, int]]:
     """Spans (start, end) of any phrase in the token list (at each position, the first phrase that fits)."""
     spans = []
     index = _phrase_index(phrases)
+    if type(tokens) is not tuple:
+        tokens = tuple(tokens)
+    get = index.get
     for i, token in enumerate(tokens):
-        for p in index.get(token, ()):
-            if tuple(tokens[i : i + len(p)]) == p:
-                spans.append((i, i + len(p)))
-                break
+        entries = get(token)
+        if entries:
+            for p, k in entries:
+                if k == 1 or tokens[i : i + k] == p:
+                    spans.append((i, i + k))
+                    break
     return spans
 
 
 _SENTENCE_PUNCT = re.compile(r"[.;:!?()\u2014]|\s-\s")
 _COMMA = re.compile(r",")
+# where a lexicon phrase stops: a full stop, a heading's colon, ; ! ? and a line break
+_PHRASE_END = re.compile(r"[.;:!?\n]")
+
+
+@_memo
+def _sentence_marks(text: str) -> tuple[frozenset[int], tuple[int, ...]]:
+    """Token indices after a sentence break, and token indices after a comma (see :func:`negation_breaks`)."""
+    reading = _read(text)
+    return frozenset(_breaks_at(reading, _SENTENCE_PUNCT)), _breaks_at(reading, _COMMA)
 
 
 def negation_breaks(text: str, tokens: list[str] | None = None) -> frozenset[int]:
@@ -154,16 +282,37 @@ def negation_breaks(text: str, tokens: list[str] | None = None) -> frozenset[int
     when a clause opener follows (``"no plan, hears voices"``), so that a list stays negated
     (``"denies suicidal ideation, plan or intent"``).
     """
-    low = text.lower().replace("\u2019", "'")
-    spans = [m.span() for m in _TOKEN.finditer(low)]
-    tokens = tokens if tokens is not None else [low[a:b] for a, b in spans]
+    sentences, commas = _sentence_marks(text)
+    if tokens is None:
+        tokens = _read(text).tokens
+    n = len(tokens)
     openers = load_cues().negation_clause_openers
-    out = set()
-    for i in range(1, min(len(spans), len(tokens))):
-        gap = low[spans[i - 1][1] : spans[i][0]]
-        if _SENTENCE_PUNCT.search(gap) or (_COMMA.search(gap) and tokens[i] in openers):
-            out.add(i)
-    return frozenset(out)
+    if n < len(_read(text).tokens):
+        sentences = frozenset(i for i in sentences if i < n)
+    after_comma = [i for i in commas if i < n and i not in sentences and tokens[i] in openers]
+    return sentences.union(after_comma) if after_comma else sentences
+
+
+@_memo
+def _phrase_limits(text: str) -> tuple[int, ...]:
+    """For each token, the index of the first sentence break after it (or the number of tokens)."""
+    reading = _read(text)
+    n = len(reading.tokens)
+    limits = [n] * n
+    stop = n
+    marks = set(_breaks_at(reading, _PHRASE_END))
+    for i in range(n - 1, -1, -1):
+        limits[i] = stop
+        if i in marks:
+            stop = i
+    return tuple(limits)
+
+
+def sentence_breaks(text: str) -> frozenset[int]:
+    """Token indices that start a new sentence or follow a heading (``. : ; ! ?`` or a line break before
+    them): a lexicon phrase never spans one, so ``"concentration poor. Insight: partial"`` holds no
+    "poor insight"."""
+    return frozenset(_breaks_at(_read(text), _PHRASE_END))
 
 
 def negated_spans(
@@ -175,6 +324,13 @@ def negated_spans(
     pseudo-negation (``"can't stop crying"``, ``"not only"``) are skipped. ``breaks`` (see
     :func:`negation_breaks`) are token indices where a new clause starts and the scope stops.
     """
+    return list(_negated_spans(tuple(tokens), window, frozenset(breaks) if breaks else None))
+
+
+@_memo
+def _negated_spans(
+    tokens: tuple[str, ...], window: int, breaks: frozenset[int] | None
+) -> tuple[tuple[int, int], ...]:
     cues = load_cues()
     terms = {s for s, _ in _find(tokens, cues.negation_terminators)}
     if breaks:
@@ -192,13 +348,23 @@ def negated_spans(
                 stop = j
                 break
         spans.append((start, stop))
-    return spans
+    return tuple(spans)
 
 
 def negated_spans_in(text: str, tokens: list[str] | None = None, window: int = 6) -> list[tuple[int, int]]:
     """:func:`negated_spans` of a text, with its sentence and clause breaks applied."""
-    tokens = tokens if tokens is not None else tokenize(text)
-    return negated_spans(tokens, window, negation_breaks(text, tokens))
+    if tokens is None:
+        return list(_negated_spans_in(text, window))
+    tokens = tuple(tokens)
+    if tokens == _read(text).tokens:
+        return list(_negated_spans_in(text, window))
+    return list(_negated_spans(tokens, window, negation_breaks(text, list(tokens)) or None))
+
+
+@_memo
+def _negated_spans_in(text: str, window: int) -> tuple[tuple[int, int], ...]:
+    tokens = _read(text).tokens
+    return _negated_spans(tokens, window, negation_breaks(text) or None)
 
 
 def is_negated(text: str, start: int | None = None, end: int | None = None) -> bool:
@@ -208,17 +374,24 @@ def is_negated(text: str, start: int | None = None, end: int | None = None) -> b
     only for the span of ``plan``; ``is_negated("no plan, hears voices", 3, 5)`` is false. The cue
     word itself is not negated: the lay phrase ``"can't sleep"`` is not a negated ``can't``.
     """
-    spans = negated_spans_in(text)
+    spans = _negated_spans_in(text, 6)
     if start is None:
         return bool(spans)
     stop = end if end is not None else start + 1
     return any(max(start, s + 1) < min(stop, e) for s, e in spans)
 
 
+_CUE_KINDS = ("uncertainty", "other_subject", "past_time", "current_time")
+
+
 def has_cue(text: str, kind: str) -> bool:
     """Whether ``text`` holds a cue of ``kind``: ``uncertainty``, ``other_subject``, ``past_time`` or ``current_time``."""
-    cues = load_cues()
-    return bool(_find(tokenize(text), getattr(cues, kind)))
+    return _has_cue(text, kind)
+
+
+@_memo
+def _has_cue(text: str, kind: str) -> bool:
+    return bool(_find(_read(text).tokens, getattr(load_cues(), kind)))
 
 
 def is_about_other_person(text: str) -> bool:
@@ -233,8 +406,13 @@ _CLAUSE_PUNCT = re.compile(r"[,;:.!?()\u2014]|\s-\s")
 
 def content_stems(text: str) -> list[str]:
     """Stems of the content words of ``text`` (function words, pronouns and reporting verbs left out)."""
+    return list(_content_stems(text))
+
+
+@_memo
+def _content_stems(text: str) -> tuple[str, ...]:
     words = load_cues().function_words
-    return [stem(t) for t in tokenize(text) if t not in words]
+    return tuple(stem(t) for t in _read(text).tokens if t not in words)
 
 
 @dataclass(frozen=True)
@@ -253,14 +431,10 @@ class Clause:
     subordinate: bool
 
 
-def _clause_starts(text: str, tokens: list[str]) -> list[int]:
-    low = text.lower().replace("\u2019", "'")
-    spans = [m.span() for m in _TOKEN.finditer(low)]
+def _clause_starts(text: str, tokens: tuple[str, ...]) -> list[int]:
     cues = load_cues()
     starts = {0}
-    for i in range(1, len(spans)):
-        if _CLAUSE_PUNCT.search(low[spans[i - 1][1] : spans[i][0]]):
-            starts.add(i)
+    starts.update(_breaks_at(_read(text), _CLAUSE_PUNCT))
     starts.update(s for s, _ in _find(tokens, cues.clause_boundaries))
     starts.update(e for _, e in _find(tokens, cues.reporting_verbs) if e < len(tokens))
     return sorted(s for s in starts if s < len(tokens)) or [0]
@@ -278,9 +452,14 @@ def clauses(text: str) -> list[Clause]:
     ``clauses("I have felt low since my mother died")`` gives a patient main clause and an "other"
     subordinate clause.
     """
-    tokens = tokenize(text)
+    return list(_clauses(text))
+
+
+@_memo
+def _clauses(text: str) -> tuple[Clause, ...]:
+    tokens = _read(text).tokens
     if not tokens:
-        return []
+        return ()
     cues = load_cues()
     first_person = any(t in cues.first_person for t in tokens)
     starts = _clause_starts(text, tokens)
@@ -308,9 +487,10 @@ def clauses(text: str) -> list[Clause]:
         if not subordinate:
             reported = any(e == len(part) for _, e in _find(part, cues.reporting_verbs))
             inherited = "patient" if reported else subject
-    return out
+    return tuple(out)
 
 
+@_memo
 def time_frame(text: str) -> str | None:
     """``"past"``, ``"current"`` or ``None`` (no cue, or both) for a whole statement."""
     past = has_cue(text, "past_time")
@@ -326,11 +506,16 @@ def polarity_marks(text: str, window: int = 6) -> frozenset[tuple[str, str, int]
     ``polarity_marks("poor sleep")`` is ``{("amount", "sleep", -1), ("integrity", "sleep", -1)}``;
     ``"sleeping too much"`` gives ``("amount", "sleep", +1)``, so the two conflict. The attribute is
     the nearest content word within ``window`` tokens on either side (both on a tie); ``""`` when
-    there is none.
+    there is none. Memoised.
     """
+    return _polarity_marks(text, window)
+
+
+@_memo
+def _polarity_marks(text: str, window: int) -> frozenset[tuple[str, str, int]]:
     cues = load_cues()
-    tokens = tokenize(text)
-    stemmed = [stem(t) for t in tokens]
+    tokens = _read(text).tokens
+    stemmed = stems_of(text)
     directional: list[tuple[int, int, str, int]] = []
     for axis, up, down in cues.polarity_axes:
         for sign, phrases_ in ((1, up), (-1, down)):
@@ -364,11 +549,31 @@ def quantities(text: str, window: int = 3) -> frozenset[tuple[float, str]]:
     Digits (``8,000``) and number words (``eight``, ``a couple of``) count; compound words add up
     (``twenty five``), ``"eight thousand"`` multiplies. The unit is the first content word within
     ``window`` tokens that is not itself a number (``"ten or eleven hours"`` gives 10 and 11 hours).
+    Memoised.
     """
+    return _quantities(text, window)
+
+
+@lru_cache(maxsize=1)
+def _number_word_index() -> dict[str, tuple[tuple[tuple[str, ...], int, float], ...]]:
+    """The number words by first word, as (phrase, length, value), longest first."""
+    index: dict[str, list[tuple[tuple[str, ...], int, float]]] = {}
+    for phrase, value in load_cues().number_words:
+        if phrase:
+            index.setdefault(phrase[0], []).append((phrase, len(phrase), value))
+    return {k: tuple(v) for k, v in index.items()}
+
+
+_QUANTITY_TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z]+(?:'[a-z]+)?")
+
+
+@_memo
+def _quantities(text: str, window: int) -> frozenset[tuple[float, str]]:
     cues = load_cues()
     low = text.lower().replace("\u2019", "'")
     low = _NUMBER.sub(lambda m: " " + m.group().replace(",", "") + " ", low)
-    tokens = re.findall(r"\d+(?:\.\d+)?|[a-z]+(?:'[a-z]+)?", low)
+    tokens = tuple(_QUANTITY_TOKEN.findall(low))
+    number_words = _number_word_index()
     values: list[tuple[int, int, float]] = []  # (start, end, value)
     i = 0
     while i < len(tokens):
@@ -376,14 +581,14 @@ def quantities(text: str, window: int = 3) -> frozenset[tuple[float, str]]:
             values.append((i, i + 1, float(tokens[i])))
             i += 1
             continue
-        for phrase, value in cues.number_words:
-            if tuple(tokens[i : i + len(phrase)]) == phrase:
+        for phrase, k, value in number_words.get(tokens[i], ()):
+            if k == 1 or tokens[i : i + k] == phrase:
                 if values and values[-1][1] == i:  # "twenty five", "eight thousand"
                     s0, _, v0 = values[-1]
-                    values[-1] = (s0, i + len(phrase), v0 * value if value in (100.0, 1000.0) else v0 + value)
+                    values[-1] = (s0, i + k, v0 * value if value in (100.0, 1000.0) else v0 + value)
                 else:
-                    values.append((i, i + len(phrase), value))
-                i += len(phrase)
+                    values.append((i, i + k, value))
+                i += k
                 break
         else:
             i += 1

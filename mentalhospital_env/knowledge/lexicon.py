@@ -18,7 +18,17 @@ from pathlib import Path
 from typing import Iterable
 
 from .errors import KnowledgeError
-from .language import load_cues, negated_spans_in, stem, stems, tokenize
+from .language import (
+    TEXT_MEMO_SIZE,
+    _negated_spans_in,
+    _phrase_limits,
+    load_cues,
+    memos_enabled,
+    register_memo,
+    stems,
+    stems_of,
+    tokens_of,
+)
 
 CONCEPT_KINDS = ("symptom", "sign", "history")
 
@@ -60,7 +70,12 @@ class Mention:
 
 
 class Lexicon:
-    """All concepts, with a phrase index for fast lookup in any text."""
+    """All concepts, with a phrase index for fast lookup in any text.
+
+    :meth:`find` remembers its answers for the last :data:`~.language.TEXT_MEMO_SIZE` texts (oldest
+    forgotten first); the answers are tuples of frozen :class:`Mention` values, so no caller can change
+    what the next one reads.
+    """
 
     def __init__(self, concepts: Iterable[Concept]):
         self.concepts: tuple[Concept, ...] = tuple(concepts)
@@ -80,7 +95,25 @@ class Lexicon:
                     index.setdefault(key[0], []).append((key, c.id))
         for entries in index.values():
             entries.sort(key=lambda e: -len(e[0]))
-        self._index = index
+        # first stem -> ((stemmed phrase, its length, concept id), ...), longest phrase first
+        self._index: dict[str, tuple[tuple[tuple[str, ...], int, str], ...]] = {
+            first: tuple((key, len(key), cid) for key, cid in entries) for first, entries in index.items()
+        }
+        self._found: dict[tuple[str, int], tuple[Mention, ...]] = {}
+        register_memo(self)
+
+    def clear_cache(self) -> None:
+        """Forget the remembered mentions of every text."""
+        self._found.clear()
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_found"] = {}  # a copy or a pickle starts with an empty memo
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        register_memo(self)
 
     def __len__(self) -> int:
         return len(self.concepts)
@@ -94,8 +127,8 @@ class Lexicon:
         except KeyError:
             raise KeyError(f"no lexicon concept {concept_id!r}") from None
 
-    def find(self, text: str, max_gap: int = 0) -> list[Mention]:
-        """Every concept mentioned in ``text``, in text order, with negation.
+    def find(self, text: str, max_gap: int = 0) -> tuple[Mention, ...]:
+        """Every concept mentioned in ``text``, in text order, with negation (a tuple: remembered per text).
 
         ``max_gap`` lets up to that many function words (``language.json``'s ``function_words``:
         ``really``, ``just``, ``all`` ...) sit between a phrase's words, so "feel really down" is
@@ -104,25 +137,46 @@ class Lexicon:
         Overlapping phrases of one concept give one mention (the earliest, longest one): "hearing
         voices talking" is one ``auditory_hallucinations``. A phrase lying wholly inside a longer
         phrase of another concept is not reported ("fear of weight gain" is not ``weight_gain``).
+        A phrase never spans a sentence break or a heading (``. : ; ! ?`` or a line break, see
+        :func:`~.language.sentence_breaks`): "concentration poor. Insight: partial" is not poor insight.
         A mention is negated when its first token lies under a negation cue, after the cue word: the
         lay phrase "can't sleep" is insomnia, not negated sleep.
         """
-        tokens = tokenize(text)
-        stemmed = [stem(t) for t in tokens]
+        if not memos_enabled():
+            return self._read_mentions(text, max_gap)
+        key = (text, max_gap)
+        found = self._found.get(key)
+        if found is None:
+            found = self._read_mentions(text, max_gap)
+            if len(self._found) >= TEXT_MEMO_SIZE:
+                del self._found[next(iter(self._found))]  # forget the oldest text
+            self._found[key] = found
+        return found
+
+    def _read_mentions(self, text: str, max_gap: int) -> tuple[Mention, ...]:
+        stemmed = stems_of(text)
         n = len(stemmed)
+        if not n:
+            return ()
+        limits = _phrase_limits(text)  # a phrase starting at i must end by limits[i] (a sentence break)
         candidates: list[tuple[int, int, str]] = []
         gap_words = load_cues().function_words if max_gap > 0 else frozenset()
+        index = self._index
         for i in range(n):
-            for key, cid in self._index.get(stemmed[i], ()):
-                end = i + len(key)
-                if end <= n and tuple(stemmed[i:end]) == key:
+            entries = index.get(stemmed[i])
+            if not entries:
+                continue
+            limit = limits[i]
+            for key, k, cid in entries:
+                end = i + k
+                if end <= limit and (k == 1 or stemmed[i:end] == key):
                     candidates.append((i, end, cid))
-                elif max_gap > 0:
-                    end = _gapped_end(tokens, stemmed, i, key, max_gap, gap_words)
-                    if end is not None:
+                elif max_gap > 0 and k > 1:
+                    end = _gapped_end(tokens_of(text), stemmed, i, key, max_gap, gap_words)
+                    if end is not None and end <= limit:
                         candidates.append((i, end, cid))
         if not candidates:
-            return []
+            return ()
         # longest first, then earliest: a span is kept unless a kept span contains it (another concept)
         # or overlaps it (the same concept)
         candidates.sort(key=lambda c: (-(c[1] - c[0]), c[0]))
@@ -139,8 +193,8 @@ class Lexicon:
             if not clash:
                 kept.append((start, end, cid))
         kept.sort(key=lambda c: (c[0], c[1]))
-        neg = negated_spans_in(text, tokens)
-        return [Mention(cid, s, e, any(a < s < b for a, b in neg)) for s, e, cid in kept]
+        neg = _negated_spans_in(text, 6)
+        return tuple(Mention(cid, s, e, any(a < s < b for a, b in neg)) for s, e, cid in kept)
 
     def concepts_in(self, text: str) -> frozenset[str]:
         """Ids of the concepts mentioned in ``text``, negated or not."""
@@ -148,7 +202,7 @@ class Lexicon:
 
 
 def _gapped_end(
-    tokens: list[str], stemmed: list[str], start: int, key: tuple[str, ...], max_gap: int, gap_words: frozenset[str]
+    tokens: tuple[str, ...], stemmed: tuple[str, ...], start: int, key: tuple[str, ...], max_gap: int, gap_words: frozenset[str]
 ) -> int | None:
     """End of ``key`` matched from ``start`` with at most ``max_gap`` function words skipped in between."""
     j = start + 1
