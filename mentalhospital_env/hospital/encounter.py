@@ -48,11 +48,13 @@ from .stages import ACTION_FORMS, END, STAGES, stage_after
 #: The result shown for an exam the case does not list.
 UNREMARKABLE = "unremarkable (not on file)"
 
-_SETTING_PLACES = {
+#: How the walk-in names each setting (readers of the walk-in text map it back with this).
+SETTING_PLACES = {
     "outpatient": "Outpatient clinic",
     "inpatient": "Inpatient ward",
     "emergency": "Emergency department",
 }
+_SETTING_PLACES = SETTING_PLACES  # the old private name, still read by agents/ppo.py
 
 
 @dataclass(frozen=True)
@@ -124,7 +126,7 @@ def walk_in_text(case: Case) -> str:
     adult = d.age >= 18
     person = {"female": "woman" if adult else "girl", "male": "man" if adult else "boy"}.get(d.sex, "person")
     present = who_is_present(case)
-    place = _SETTING_PLACES.get(case.setting, case.setting)
+    place = SETTING_PLACES.get(case.setting, case.setting)
     company = f", accompanied by {present}" if present else ", alone"
     return f"{place}. A {d.age}-year-old {person} is here to see you{company}."
 
