@@ -9,8 +9,10 @@ CPU smoke run (a few hundred steps, well under a minute)::
 
     python examples/train_ppo.py --smoke
 
-The full recipe (the defaults of ``PPORecipe`` below: 200k steps, 8 environment copies in their own
-processes; about an hour on 8 free cores, the environment is the bottleneck, not the network)::
+The full recipe (``FULL`` below: 200k steps, 8 environment copies in their own processes). The
+environment, not the network, is the bottleneck: about 200 steps per second per free core were
+measured here (CPU time of ``benchmarks/ppo_learning.py``), so expect roughly 200k / (200 x free
+cores) seconds, a few minutes on 8 free cores, plus the held-out evaluations::
 
     python examples/train_ppo.py --out runs/ppo
 
