@@ -663,13 +663,13 @@ def read_walk_in(text: str) -> WalkIn:
     Raises ``ValueError`` naming the text when it is not a walk-in (the text environment's reset
     observation is expected).
     """
-    from mentalhospital_env.hospital.encounter import _SETTING_PLACES
+    from mentalhospital_env.hospital.encounter import SETTING_PLACES
 
     match = _WALK_IN.search(text)
     if match is None:
         raise ValueError(f"not a walk-in observation (expected 'PLACE. A N-year-old PERSON is here to see you...'): {text[:120]!r}")
     place = match.group("place").strip()
-    settings = {v.lower(): k for k, v in _SETTING_PLACES.items()}
+    settings = {v.lower(): k for k, v in SETTING_PLACES.items()}
     setting = settings.get(place.lower(), place.lower())
     company = match.group("company") or "alone"
     turns = _TURNS.search(text)
