@@ -101,9 +101,15 @@ class Timed:
         return timed
 
 
-def timed_factories(clock: dict[str, float], variant: str = "full", reward_config: Any = None) -> dict[str, Any]:
+def timed_factories(
+    clock: dict[str, float], variant: str = "full", reward_config: Any = None
+) -> dict[str, Any]:
     """gymnasium.make kwargs that build the library's patient and shaper wrapped in :class:`Timed`."""
-    from mentalhospital_env.hospital.clinic import library_patient_factory, library_shaper_factory, reward_config_from
+    from mentalhospital_env.hospital.clinic import (
+        library_patient_factory,
+        library_shaper_factory,
+        reward_config_from,
+    )
 
     patients = library_patient_factory(variant, "offline")
     shapers = library_shaper_factory(reward_config_from(reward_config))
@@ -120,7 +126,9 @@ def warm(env: gym.Env) -> float:
     return 1000 * (time.perf_counter() - start) / len(env.unwrapped.clinic.case_ids)
 
 
-def run_single(env_id: str, steps: int, questions: int, clock: dict[str, float] | None = None, **kwargs: Any) -> tuple[float, int]:
+def run_single(
+    env_id: str, steps: int, questions: int, clock: dict[str, float] | None = None, **kwargs: Any
+) -> tuple[float, int]:
     """Steps per second of one environment in this process (cases built beforehand), and episodes finished.
 
     With ``clock``, the patient's and the shaper's time is added to ``clock["patient"]`` and
@@ -138,7 +146,7 @@ def run_single(env_id: str, steps: int, questions: int, clock: dict[str, float] 
     episodes = 0
     start = time.perf_counter()
     for _ in range(steps):
-        obs, reward, terminated, truncated, info = env.step(doctor.act(obs, info))
+        obs, _reward, terminated, truncated, info = env.step(doctor.act(obs, info))
         if terminated or truncated:
             episodes += 1
             obs, info = env.reset()
@@ -150,7 +158,9 @@ def run_single(env_id: str, steps: int, questions: int, clock: dict[str, float] 
     return steps / elapsed, episodes
 
 
-def run_vector(env_id: str, steps: int, questions: int, copies: int, asynchronous: bool, **kwargs: Any) -> float:
+def run_vector(
+    env_id: str, steps: int, questions: int, copies: int, asynchronous: bool, **kwargs: Any
+) -> float:
     """Environment steps per second (all copies together) of a vector environment."""
     venv = make_vector_env(env_id, copies, asynchronous=asynchronous, **kwargs)
     venv.call("build_all_cases")  # every case in every copy, as run_single does
@@ -158,7 +168,7 @@ def run_vector(env_id: str, steps: int, questions: int, copies: int, asynchronou
     doctors = [cls(questions, seed=1 + i) for i in range(copies)]
     for d in doctors:
         d.reset()
-    obs, infos = venv.reset(seed=0)
+    venv.reset(seed=0)
     rounds = max(1, steps // copies)
     done_last = np.zeros(copies, dtype=bool)
     start = time.perf_counter()
@@ -167,7 +177,9 @@ def run_vector(env_id: str, steps: int, questions: int, copies: int, asynchronou
             if done_last[i]:  # autoreset step (NEXT_STEP mode): the copy was reset, start the script again
                 d.reset()
         actions = [d.act(None, {}) for d in doctors]
-        obs, rewards, terminated, truncated, infos = venv.step(actions if env_id == "MentalHospital-v0" else np.array(actions))
+        _obs, _rewards, terminated, truncated, _infos = venv.step(
+            actions if env_id == "MentalHospital-v0" else np.array(actions)
+        )
         done_last = np.logical_or(terminated, truncated)
     elapsed = time.perf_counter() - start
     venv.close()
@@ -175,37 +187,53 @@ def run_vector(env_id: str, steps: int, questions: int, copies: int, asynchronou
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--suite", default="dev", help="bundled suite name or path (default dev)")
     parser.add_argument("--steps", type=int, default=4000, help="steps per measurement (default 4000)")
-    parser.add_argument("--questions", type=int, default=15, help="interview questions per episode (default 15)")
+    parser.add_argument(
+        "--questions", type=int, default=15, help="interview questions per episode (default 15)"
+    )
     parser.add_argument("--copies", type=int, default=4, help="copies for the async measurement (default 4)")
     args = parser.parse_args()
     common = {"suite": args.suite, "turn_budget": 40}
 
     print(f"suite {args.suite}; offline patient (full); {args.questions} questions + 5 actions an episode")
     built = warm(gym.make("MentalHospital-v0", **common))
-    print(f"building a case's patient and shaper: {built:.1f} ms per case, once per process (not in the rates)")
-    print(f"{'id':28} {'rewards':15} {'pass':6} {'steps/s':>8} {'episodes':>8} {'patient ms/step':>16} {'rewards ms/ep':>14} {'env us/step':>12}")
+    print(
+        f"building a case's patient and shaper: {built:.1f} ms per case, once per process (not in the rates)"
+    )
+    print(
+        f"{'id':28} {'rewards':15} {'pass':6} {'steps/s':>8} {'episodes':>8} {'patient ms/step':>16} {'rewards ms/ep':>14} {'env us/step':>12}"
+    )
     for env_id in ("MentalHospital-v0", "MentalHospitalDiscrete-v0"):
         for label, at_end in (("at episode end", True), ("dense", False)):
             for visit in ("first", "again"):
                 clock: dict[str, float] = {"patient": 0.0, "rewards": 0.0, "total": 0.0}
-                rate, eps = run_single(env_id, args.steps, args.questions, clock, rewards_at_end=at_end, **common)
+                rate, eps = run_single(
+                    env_id, args.steps, args.questions, clock, rewards_at_end=at_end, **common
+                )
                 core = (clock["total"] - clock["patient"] - clock["rewards"]) / args.steps
                 print(
                     f"{env_id:28} {label:15} {visit:6} {rate:8.0f} {eps:8d} {1000 * clock['patient'] / args.steps:16.2f} "
                     f"{1000 * clock['rewards'] / max(eps, 1):14.1f} {1e6 * core:12.0f}"
                 )
-    print("first: the episodes' texts are new to the scorers' caches; again: the same episodes run again (caches warm,")
+    print(
+        "first: the episodes' texts are new to the scorers' caches; again: the same episodes run again (caches warm,"
+    )
     print("as on the second visit of each case in a long run). patient ms/step: the patient's time per step;")
-    print("rewards ms/ep: the shaper's time per episode; env us/step: everything else (parsing, the encounter,")
+    print(
+        "rewards ms/ep: the shaper's time per episode; env us/step: everything else (parsing, the encounter,"
+    )
     print("observations, Gymnasium wrappers).")
     print()
     print(f"{'id':28} {'vector env':22} {'env steps/s':>11} {'speed-up':>9}")
     for env_id in ("MentalHospital-v0", "MentalHospitalDiscrete-v0"):
         one, _ = run_single(env_id, args.steps, args.questions, rewards_at_end=True, **common)
-        many = run_vector(env_id, args.steps, args.questions, args.copies, True, rewards_at_end=True, **common)
+        many = run_vector(
+            env_id, args.steps, args.questions, args.copies, True, rewards_at_end=True, **common
+        )
         print(f"{env_id:28} {'1 env, this process':22} {one:11.0f} {1.0:9.2f}")
         print(f"{env_id:28} {f'{args.copies} async copies':22} {many:11.0f} {many / one:9.2f}")
 

@@ -18,18 +18,19 @@ reward component is in ``info["reward_components"]``; an invalid action's proble
 from __future__ import annotations
 
 import re
-from functools import partial
 import unicodedata
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from functools import partial
+from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from mentalhospital_env.hospital.actions import ActionError
 from mentalhospital_env.hospital.clinic import Clinic, PatientFactory, ShaperFactory
 from mentalhospital_env.hospital.encounter import Encounter, StepOutcome, who_is_present
 from mentalhospital_env.hospital.record import EpisodeRecord
-from mentalhospital_env.hospital.actions import ActionError
 from mentalhospital_env.hospital.stages import ALL_STAGES, allowed_actions, describe_allowed
 
 #: Characters of every Text space: printable ASCII and the new line, as an ordered string.
@@ -40,11 +41,34 @@ MAX_ACTION_CHARS = 8192
 _OUTSIDE = re.compile(r"[^\x20-\x7e\n]")
 _ASCII_LOOKALIKES = str.maketrans(
     {
-        "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
-        "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2033": '"',
-        "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-",
-        "\u2026": "...", "\u2022": "*", "\u00b7": "*", "\u00a0": " ", "\u2009": " ", "\u202f": " ",
-        "\t": " ", "\r": "", "\u00b0": " deg", "\u00b5": "u", "\u03bc": "u", "\u2265": ">=", "\u2264": "<=",
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u2033": '"',
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2015": "-",
+        "\u2212": "-",
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u2026": "...",
+        "\u2022": "*",
+        "\u00b7": "*",
+        "\u00a0": " ",
+        "\u2009": " ",
+        "\u202f": " ",
+        "\t": " ",
+        "\r": "",
+        "\u00b0": " deg",
+        "\u00b5": "u",
+        "\u03bc": "u",
+        "\u2265": ">=",
+        "\u2264": "<=",
         "\u00d7": "x",
     }
 )
@@ -62,7 +86,7 @@ def to_charset(text: str, max_length: int) -> str:
             text = "".join(ch for ch in text if not unicodedata.combining(ch))
             text = _OUTSIDE.sub("?", text)
     if len(text) > max_length:
-        text = text[: max(0, max_length - 3)] + "..."[: max_length]
+        text = text[: max(0, max_length - 3)] + "..."[:max_length]
     return text
 
 
@@ -77,7 +101,7 @@ class ClinicEnv(gym.Env):
     patient's seed are drawn from the environment's seeded generator.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(
         self,
@@ -96,8 +120,15 @@ class ClinicEnv(gym.Env):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
         self.clinic = Clinic(
-            suite, case_ids, patient_variant, patient_backend, reward_config, turn_budget,
-            rewards_at_end, patient_factory, shaper_factory,
+            suite,
+            case_ids,
+            patient_variant,
+            patient_backend,
+            reward_config,
+            turn_budget,
+            rewards_at_end,
+            patient_factory,
+            shaper_factory,
         )
         self.encounter: Encounter | None = None
 
@@ -113,7 +144,13 @@ class ClinicEnv(gym.Env):
         if self.encounter is None:
             raise RuntimeError("call reset() before step()")
         outcome = self._take(self.encounter, action)
-        return self._observe(outcome), outcome.reward, outcome.terminated, outcome.truncated, self._info(outcome)
+        return (
+            self._observe(outcome),
+            outcome.reward,
+            outcome.terminated,
+            outcome.truncated,
+            self._info(outcome),
+        )
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
@@ -140,7 +177,9 @@ class ClinicEnv(gym.Env):
             lines.append(f"\n[turn {s.turn}] Doctor: {s.action_text}")
             lines.append(s.observation)
         if record.done:
-            lines.append(f"\n[{'terminated' if record.terminated else 'truncated'}; return {record.total_reward:.3f}]")
+            lines.append(
+                f"\n[{'terminated' if record.terminated else 'truncated'}; return {record.total_reward:.3f}]"
+            )
         return "\n".join(lines) + "\n"
 
     def episode_record(self) -> EpisodeRecord:
@@ -228,7 +267,9 @@ class MentalHospitalDiscreteEnv(ClinicEnv):
         kb = load_knowledge()
         self.lexicon = kb.lexicon
         self.menu = default_menu()
-        self.findings = Findings([c.id for c in kb.lexicon.concepts], [e.name for e in kb.exams], self.clinic.settings.turn_budget)
+        self.findings = Findings(
+            [c.id for c in kb.lexicon.concepts], [e.name for e in kb.exams], self.clinic.settings.turn_budget
+        )
         self.feature_names = self.findings.feature_names()
         self.action_space = spaces.Discrete(len(self.menu))
         self.observation_space = spaces.Box(0.0, 1.0, (self.findings.size,), dtype=np.float32)
@@ -295,7 +336,7 @@ def _menu_index(action: Any) -> int | None:
 def _describe(action: Any) -> str:
     try:
         text = repr(action)
-    except Exception:  # a hostile __repr__ must not crash an episode
+    except Exception:  # noqa: BLE001  (a hostile __repr__ must not crash an episode)
         text = f"a {type(action).__name__}"
     return text if len(text) <= 60 else text[:57] + "..."
 

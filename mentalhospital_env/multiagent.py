@@ -26,8 +26,9 @@ environments do.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -77,7 +78,12 @@ class raw_env(AECEnv):
     ``external_patient`` and ``render_mode`` (``"ansi"``: ``render()`` returns the transcript).
     """
 
-    metadata = {"name": "mentalhospital_v0", "render_modes": ["ansi"], "is_parallelizable": False, "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "mentalhospital_v0",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
 
     def __init__(
         self,
@@ -99,10 +105,17 @@ class raw_env(AECEnv):
         self.render_mode = render_mode
         self.external_patient = external_patient
         if external_patient:
-            patient_factory = lambda case, seed: _ExternalVoice()  # noqa: E731
+            patient_factory = lambda case, seed: _ExternalVoice()
         self.clinic = Clinic(
-            suite, case_ids, patient_variant, patient_backend, reward_config, turn_budget,
-            rewards_at_end, patient_factory, shaper_factory,
+            suite,
+            case_ids,
+            patient_variant,
+            patient_backend,
+            reward_config,
+            turn_budget,
+            rewards_at_end,
+            patient_factory,
+            shaper_factory,
         )
         if external_patient:
             self.clinic.record_settings["patient_variant"] = "external"
@@ -116,7 +129,9 @@ class raw_env(AECEnv):
             }
         )
         self._observation_spaces = {a: observation for a in self.possible_agents}
-        self._action_spaces = {a: spaces.Text(MAX_ACTION_CHARS, min_length=0, charset=CHARSET) for a in self.possible_agents}
+        self._action_spaces = {
+            a: spaces.Text(MAX_ACTION_CHARS, min_length=0, charset=CHARSET) for a in self.possible_agents
+        }
         self._np_random: np.random.Generator | None = None
         self.encounter: Encounter | None = None
         self._texts: dict[str, str] = {}

@@ -32,10 +32,25 @@ from mentalhospital_env.hospital.stages import (
 )
 from mentalhospital_env.knowledge.codes import category_ids, load_categories
 
-EXAMS = {"phq-9": "PHQ-9", "phq9": "PHQ-9", "patient health questionnaire": "PHQ-9", "tsh": "TSH",
-         "thyroid stimulating hormone": "TSH", "gad-7": "GAD-7", "ecg": "ECG", "ekg": "ECG", "lft": None}
-DISORDERS = {"major depressive disorder, single episode, moderate": "F32.1", "generalized anxiety disorder": "F41.1",
-             "schizophrenia": "F20.9", "alcohol dependence": "F10.20", "f32.1": "F32.1", "f41.1": "F41.1"}
+EXAMS = {
+    "phq-9": "PHQ-9",
+    "phq9": "PHQ-9",
+    "patient health questionnaire": "PHQ-9",
+    "tsh": "TSH",
+    "thyroid stimulating hormone": "TSH",
+    "gad-7": "GAD-7",
+    "ecg": "ECG",
+    "ekg": "ECG",
+    "lft": None,
+}
+DISORDERS = {
+    "major depressive disorder, single episode, moderate": "F32.1",
+    "generalized anxiety disorder": "F41.1",
+    "schizophrenia": "F20.9",
+    "alcohol dependence": "F10.20",
+    "f32.1": "F32.1",
+    "f41.1": "F41.1",
+}
 CODES = ("F32.1", "F41.1", "F20.9", "F10.20", "G47.00", "F43.10", "F60.3")
 
 
@@ -80,32 +95,54 @@ def test_stages_allow_later_actions_and_repeat_only_interview_and_exams():
     "text, expected",
     [
         ("<ask>How are you sleeping?</ask>", Ask("How are you sleeping?")),
-        ("Sure, I will ask.\n```\n< ASK >  how are you sleeping?  \n```\nThanks", Ask("how are you sleeping?")),
+        (
+            "Sure, I will ask.\n```\n< ASK >  how are you sleeping?  \n```\nThanks",
+            Ask("how are you sleeping?"),
+        ),
         ("<Ask>Any voices?", Ask("Any voices?")),
         ("<think>maybe <treat>x</treat></think><ask>Any voices?</ask>", Ask("Any voices?")),
         ("<question>Any voices?</question>", Ask("Any voices?")),
-        ("<order exams>phq9; Thyroid stimulating hormone, GAD-7</order_exams>", OrderExams(("PHQ-9", "TSH", "GAD-7"))),
+        (
+            "<order exams>phq9; Thyroid stimulating hormone, GAD-7</order_exams>",
+            OrderExams(("PHQ-9", "TSH", "GAD-7")),
+        ),
         ("<Order-Exams>\n1. EKG\n2. Serum ferritin\n</Order-Exams>", OrderExams(("ECG", "Serum ferritin"))),
         ("<order_exams>PHQ-9; phq9; PHQ-9</order_exams>", OrderExams(("PHQ-9",))),
         ("<write_note>```markdown\nCC: low mood\n```</write_note>", WriteNote("CC: low mood")),
         ("<note>Brief note", WriteNote("Brief note")),
         (
-            "<diagnose>Categories: Depressive disorders, anxiety | Disorders: 1. F32.1 Major depressive disorder; "
-            "2. Generalized anxiety disorder (likely)</diagnose>",
+            (
+                "<diagnose>Categories: Depressive disorders, anxiety | Disorders: 1. F32.1 Major depressive disorder; "
+                "2. Generalized anxiety disorder (likely)</diagnose>"
+            ),
             Diagnose(("depressive", "anxiety"), ("F32.1", "F41.1")),
         ),
         (
             "<DIAGNOSIS>\ncategories: schizophrenia_spectrum; substance-related\ndisorders:\n- schizophrenia\n- f10.20\n</DIAGNOSIS>",
             Diagnose(("schizophrenia_spectrum", "substance_related"), ("F20.9", "F10.20")),
         ),
-        ("<diagnose>categories: depressive | disorders: F32.1, F41.1</diagnose>", Diagnose(("depressive",), ("F32.1", "F41.1"))),
-        ("<diagnose>categories: depressive | disorders: f321</diagnose>", Diagnose(("depressive",), ("F32.1",))),
-        ("<treat>Sertraline 50 mg daily; CBT; review in 2 weeks.</treat>", Treat("Sertraline 50 mg daily; CBT; review in 2 weeks.")),
+        (
+            "<diagnose>categories: depressive | disorders: F32.1, F41.1</diagnose>",
+            Diagnose(("depressive",), ("F32.1", "F41.1")),
+        ),
+        (
+            "<diagnose>categories: depressive | disorders: f321</diagnose>",
+            Diagnose(("depressive",), ("F32.1",)),
+        ),
+        (
+            "<treat>Sertraline 50 mg daily; CBT; review in 2 weeks.</treat>",
+            Treat("Sertraline 50 mg daily; CBT; review in 2 weeks."),
+        ),
         ('```json\n{"action": "ask", "utterance": "Any voices?"}\n```', Ask("Any voices?")),
         ('Here: {"ask": "Any voices?"} done', Ask("Any voices?")),
-        ('{"name": "order_exams", "arguments": "{\\"exams\\": [\\"tsh\\", \\"ekg\\"]}"}', OrderExams(("TSH", "ECG"))),
-        ('{"type": "diagnose", "categories": "depressive", "disorders": [{"code": "F32.1"}, {"name": "schizophrenia"}]}',
-         Diagnose(("depressive",), ("F32.1", "F20.9"))),
+        (
+            '{"name": "order_exams", "arguments": "{\\"exams\\": [\\"tsh\\", \\"ekg\\"]}"}',
+            OrderExams(("TSH", "ECG")),
+        ),
+        (
+            '{"type": "diagnose", "categories": "depressive", "disorders": [{"code": "F32.1"}, {"name": "schizophrenia"}]}',
+            Diagnose(("depressive",), ("F32.1", "F20.9")),
+        ),
     ],
 )
 def test_parser_reads_what_models_emit(text, expected):
@@ -114,7 +151,9 @@ def test_parser_reads_what_models_emit(text, expected):
 
 def test_parser_accepts_mappings_and_action_values():
     assert parse({"action": "treat", "plan": " CBT "}) == Treat("CBT")
-    assert parse({"categories": ["depressive"], "disorders": "F32.1"}) == Diagnose(("depressive",), ("F32.1",))
+    assert parse({"categories": ["depressive"], "disorders": "F32.1"}) == Diagnose(
+        ("depressive",), ("F32.1",)
+    )
     assert parse({"exams": "tsh; ecg"}) == OrderExams(("TSH", "ECG"))
     assert parse(Ask("hello")) == Ask("hello")
     assert parse(b"<ask>hi</ask>") == Ask("hi")
@@ -136,10 +175,26 @@ def test_parser_accepts_mappings_and_action_values():
         ("<order_exams>CBC or LFT</order_exams>", "ambiguous", ["CBC or LFT", "ambiguous"]),
         ("<diagnose>F32.1</diagnose>", "bad_field", ["categories:", "disorders:"]),
         ("<diagnose>categories: depressive</diagnose>", "empty", ["no disorders"]),
-        ("<diagnose>categories: sadness | disorders: F32.1</diagnose>", "unknown_category", ["'sadness'", "15 diagnostic categories"]),
-        ("<diagnose>categories: depressive | disorders: feeling blue</diagnose>", "unknown_disorder", ["'feeling blue'", "ICD-10-CM"]),
-        ("<diagnose>categories: depressive | disorders: depression</diagnose>", "ambiguous", ["'depression'", "F33.1"]),
-        ("<diagnose>categories: depressive | categories: anxiety | disorders: F32.1</diagnose>", "ambiguous", ["twice"]),
+        (
+            "<diagnose>categories: sadness | disorders: F32.1</diagnose>",
+            "unknown_category",
+            ["'sadness'", "15 diagnostic categories"],
+        ),
+        (
+            "<diagnose>categories: depressive | disorders: feeling blue</diagnose>",
+            "unknown_disorder",
+            ["'feeling blue'", "ICD-10-CM"],
+        ),
+        (
+            "<diagnose>categories: depressive | disorders: depression</diagnose>",
+            "ambiguous",
+            ["'depression'", "F33.1"],
+        ),
+        (
+            "<diagnose>categories: depressive | categories: anxiety | disorders: F32.1</diagnose>",
+            "ambiguous",
+            ["twice"],
+        ),
         ({"action": "fly"}, "no_action", ["Unknown action 'fly'"]),
         ({"hello": 1}, "no_action", ["names no action", "'hello'"]),
         ({"ask": "x", "treat": "y"}, "ambiguous", ["2 actions"]),
@@ -177,7 +232,13 @@ def test_unknown_stage_is_a_programming_error():
 
 
 def test_action_from_dict_inverts_to_dict():
-    for action in (Ask("a"), OrderExams(("TSH",)), WriteNote("n"), Diagnose(("depressive",), ("F32.1",)), Treat("p")):
+    for action in (
+        Ask("a"),
+        OrderExams(("TSH",)),
+        WriteNote("n"),
+        Diagnose(("depressive",), ("F32.1",)),
+        Treat("p"),
+    ):
         assert action_from_dict(action.to_dict()) == action
     with pytest.raises(ValueError):
         action_from_dict({"action": "fly"})
@@ -185,9 +246,15 @@ def test_action_from_dict_inverts_to_dict():
 
 # ------------------------------------------------------------------------------ properties
 
-_free_text = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="<>`{}\x00"), min_size=1, max_size=80
-).map(str.strip).filter(bool)
+_free_text = (
+    st.text(
+        alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="<>`{}\x00"),
+        min_size=1,
+        max_size=80,
+    )
+    .map(str.strip)
+    .filter(bool)
+)
 _exam_names = st.one_of(
     st.sampled_from(["PHQ-9", "TSH", "GAD-7", "ECG"]),
     st.from_regex(r"[A-Za-z][A-Za-z0-9]{0,8}( [A-Za-z0-9][A-Za-z0-9-]{0,8}){0,3}", fullmatch=True).filter(
@@ -218,7 +285,9 @@ def test_every_action_round_trips_through_text_and_json_with_noise(data, action)
     assert parse(action.to_text(), stage) == action
     assert parse(action.to_dict(), stage) == action
     assert parse(json.dumps(action.to_dict()), stage) == action
-    prose = data.draw(st.sampled_from(["", "Okay.\n", "I will now act:\n```\n", "<think>hmm, <ask>no</ask></think>"]))
+    prose = data.draw(
+        st.sampled_from(["", "Okay.\n", "I will now act:\n```\n", "<think>hmm, <ask>no</ask></think>"])
+    )
     tail = data.draw(st.sampled_from(["", "\n```", " Thanks!"]))
     shouty = action.to_text().replace(f"<{action.name}>", f"< {action.name.upper()} >", 1)
     assert parse(prose + shouty + tail, stage) == action
@@ -241,21 +310,62 @@ def test_an_action_outside_its_stage_is_always_refused(action, stage):
 
 _json_like = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=4)
+    ),
     max_leaves=12,
 )
-_keys = st.sampled_from(["action", "type", "name", "ask", "utterance", "exams", "note", "categories", "disorders", "plan",
-                         "arguments", "order_exams", "diagnose", "treat", "write_note", "text"])
+_keys = st.sampled_from(
+    [
+        "action",
+        "type",
+        "name",
+        "ask",
+        "utterance",
+        "exams",
+        "note",
+        "categories",
+        "disorders",
+        "plan",
+        "arguments",
+        "order_exams",
+        "diagnose",
+        "treat",
+        "write_note",
+        "text",
+    ]
+)
 _action_dicts = st.dictionaries(_keys, _json_like | st.sampled_from(list(ACTION_NAMES)), max_size=5)
 _tagged_noise = st.lists(
-    st.one_of(st.text(max_size=20), st.sampled_from(["<ask>", "</ask>", "<diagnose>", "categories:", "disorders:", "|", ";",
-                                                      "```", "{", "}", "<order exams>", "F32.1", "<treat>", "<think>"])),
+    st.one_of(
+        st.text(max_size=20),
+        st.sampled_from(
+            [
+                "<ask>",
+                "</ask>",
+                "<diagnose>",
+                "categories:",
+                "disorders:",
+                "|",
+                ";",
+                "```",
+                "{",
+                "}",
+                "<order exams>",
+                "F32.1",
+                "<treat>",
+                "<think>",
+            ]
+        ),
+    ),
     max_size=12,
 ).map("".join)
 
 
 @settings(max_examples=600, deadline=None)
-@given(source=st.one_of(st.text(), _tagged_noise, _action_dicts, _json_like), stage=st.sampled_from(ALL_STAGES))
+@given(
+    source=st.one_of(st.text(), _tagged_noise, _action_dicts, _json_like), stage=st.sampled_from(ALL_STAGES)
+)
 def test_parser_never_raises_and_every_error_says_what_is_allowed(source, stage):
     result = parse(source, stage)
     if isinstance(result, ActionError):
@@ -271,7 +381,10 @@ def test_parser_never_raises_and_every_error_says_what_is_allowed(source, stage)
 
 
 def test_default_vocabulary_resolves_through_the_knowledge_base():
-    exams = parse_action("<order_exams>phq9; Thyroid stimulating hormone; EKG; B12, folate; a made-up test</order_exams>", "exams")
+    exams = parse_action(
+        "<order_exams>phq9; Thyroid stimulating hormone; EKG; B12, folate; a made-up test</order_exams>",
+        "exams",
+    )
     assert exams == OrderExams(("PHQ-9", "TSH", "ECG", "Vitamin B12", "Folate", "a made-up test"))
     dx = parse_action(
         "<diagnose>categories: Depressive disorders, trauma- and stressor-related disorders | disorders: "
@@ -279,5 +392,7 @@ def test_default_vocabulary_resolves_through_the_knowledge_base():
         "interview",
     )
     assert dx == Diagnose(("depressive", "trauma_stressor"), ("F32.1", "F43.10", "F10.20"))
-    unknown = parse_action("<diagnose>categories: depressive | disorders: sadness of the soul</diagnose>", "note")
+    unknown = parse_action(
+        "<diagnose>categories: depressive | disorders: sadness of the soul</diagnose>", "note"
+    )
     assert isinstance(unknown, ActionError) and unknown.problem == "unknown_disorder"

@@ -20,7 +20,7 @@ from mentalhospital_env.hospital.encounter import (
 from mentalhospital_env.hospital.record import EpisodeRecord
 from mentalhospital_env.hospital.roles import PatientLike, ShaperLike
 from mentalhospital_env.hospital.stages import END
-from mentalhospital_env.knowledge.codes import category_ids, load_categories
+from mentalhospital_env.knowledge.codes import load_categories
 
 CASE = {
     "case_id": "enc-001",
@@ -36,12 +36,25 @@ CASE = {
         {"name": "PHQ-9", "kind": "scale", "result": "19/27"},
         {"name": "TSH", "kind": "lab", "result": "2.1 mIU/L (normal)", "indicated": False},
     ],
-    "diagnosis": {"categories": ["depressive"], "disorders": [{"name": "Major depressive disorder, single episode, moderate", "code": "F32.1"}]},
+    "diagnosis": {
+        "categories": ["depressive"],
+        "disorders": [{"name": "Major depressive disorder, single episode, moderate", "code": "F32.1"}],
+    },
     "treatment": {"plan": "Sertraline 50 mg daily; CBT; review in two weeks."},
     "persona": {"informant": "Her mother, who worries about her weight loss"},
     "facts": [
-        {"id": "f1", "section": "chief_complaint", "text": "Low mood for three months", "patient_says": "I've felt empty for months"},
-        {"id": "f2", "section": "history_of_present_illness", "text": "Early morning waking", "patient_says": "I wake at four and can't sleep"},
+        {
+            "id": "f1",
+            "section": "chief_complaint",
+            "text": "Low mood for three months",
+            "patient_says": "I've felt empty for months",
+        },
+        {
+            "id": "f2",
+            "section": "history_of_present_illness",
+            "text": "Early morning waking",
+            "patient_says": "I wake at four and can't sleep",
+        },
         {"id": "f3", "section": "mental_status_exam.mood", "text": "Mood empty"},
     ],
 }
@@ -123,7 +136,7 @@ def make(budget=10):
 
 
 def test_doubles_satisfy_the_protocols():
-    enc, patient, shaper = make()
+    _enc, patient, shaper = make()
     assert isinstance(patient, PatientLike) and isinstance(shaper, ShaperLike)
 
 
@@ -134,7 +147,17 @@ def test_walk_in_shows_only_what_a_clinician_sees():
     enc, _, _ = make()
     first = enc.reset(seed=3)
     assert first.text.startswith(text) and "10 turns" in first.text
-    for secret in ("F32.1", "depress", "Major", "accountant", "empty", "sleep", "weight", "PHQ", "Sertraline"):
+    for secret in (
+        "F32.1",
+        "depress",
+        "Major",
+        "accountant",
+        "empty",
+        "sleep",
+        "weight",
+        "PHQ",
+        "Sertraline",
+    ):
         assert secret.lower() not in first.text.lower()
     assert first.stage == "interview" and first.turn == 0 and first.reward == 0.0
 
@@ -142,7 +165,9 @@ def test_walk_in_shows_only_what_a_clinician_sees():
 def test_walk_in_of_a_child_alone_in_the_emergency_department():
     raw = {**CASE, "demographics": {"age": 12, "sex": "male"}, "setting": "emergency"}
     raw.pop("persona")
-    assert walk_in_text(load_case(raw)) == "Emergency department. A 12-year-old boy is here to see you, alone."
+    assert (
+        walk_in_text(load_case(raw)) == "Emergency department. A 12-year-old boy is here to see you, alone."
+    )
 
 
 def test_a_complete_encounter_through_every_stage():
@@ -155,7 +180,11 @@ def test_a_complete_encounter_through_every_stage():
 
     out = enc.step("<order_exams>phq9; ECG; Serum ferritin</order_exams>")
     assert out.stage == "exams"
-    assert "- PHQ-9: 19/27" in out.text and f"- ECG: {UNREMARKABLE}" in out.text and f"- Serum ferritin: {UNREMARKABLE}" in out.text
+    assert (
+        "- PHQ-9: 19/27" in out.text
+        and f"- ECG: {UNREMARKABLE}" in out.text
+        and f"- Serum ferritin: {UNREMARKABLE}" in out.text
+    )
     out = enc.step({"action": "order_exams", "exams": ["TSH", "PHQ-9"]})
     assert "- TSH: 2.1 mIU/L (normal)" in out.text and "- PHQ-9: already reported above" in out.text
     assert out.components == {"exams": 4.0} and out.reward == 0.5
@@ -201,7 +230,9 @@ def test_turn_budget_truncates_and_counts_invalid_actions():
     assert out.components == {"disclosed": 0.0, "end": -1.0, "judge": None} and out.reward == -1.0
     assert shaper.ends == [False]
     after = enc.step("<treat>x</treat>")
-    assert after.error is not None and after.error.problem == "ended" and after.reward == 0.0 and enc.turn == 3
+    assert (
+        after.error is not None and after.error.problem == "ended" and after.reward == 0.0 and enc.turn == 3
+    )
     record = enc.record()
     assert record.truncated and not record.terminated and len(record.steps) == 3
 
@@ -230,7 +261,11 @@ def test_reset_starts_over_and_same_inputs_give_the_same_record():
             enc.step(action)
         records.append(enc.record())
     assert records[0] == records[1]
-    assert records[0].seed == 5 and records[0].settings == {"turn_budget": 10, "rewards_at_end": False, "patient": "keyword"}
+    assert records[0].seed == 5 and records[0].settings == {
+        "turn_budget": 10,
+        "rewards_at_end": False,
+        "patient": "keyword",
+    }
 
 
 def test_record_holds_every_step_and_round_trips_through_json():
@@ -242,12 +277,18 @@ def test_record_holds_every_step_and_round_trips_through_json():
     enc.step(Ask("ignored, out of stage"))
     enc.step("<treat>CBT</treat>")
     record = enc.record()
-    assert record.case_id == "enc-001" and record.terminated and record.walk_in.startswith("Outpatient clinic.")
+    assert (
+        record.case_id == "enc-001" and record.terminated and record.walk_in.startswith("Outpatient clinic.")
+    )
     assert [s.turn for s in record.steps] == [1, 2, 3, 4, 5]
     assert record.steps[0].action == {"action": "ask", "utterance": "Do you wake at four?"}
     assert record.steps[0].observation.startswith("Patient: I wake at four")
     assert json.loads(record.steps[1].action_text)["action"] == "diagnose"
-    assert record.steps[2].action is None and record.steps[2].problem == "out_of_stage" and "treat" in record.steps[2].error
+    assert (
+        record.steps[2].action is None
+        and record.steps[2].problem == "out_of_stage"
+        and "treat" in record.steps[2].error
+    )
     assert record.steps[3].action_text == "<ask>ignored, out of stage</ask>"
     assert record.chart.turns[0].fact_ids == ("f2",) and record.chart.invalid_actions == 2
     assert record.total_reward == pytest.approx(sum(s.reward for s in record.steps))
@@ -262,12 +303,22 @@ def test_record_holds_every_step_and_round_trips_through_json():
 _inputs = st.one_of(
     st.text(max_size=60),
     st.sampled_from(
-        ["<ask>Have you felt empty?</ask>", "<ask>sleep at four?</ask>", "<order_exams>PHQ-9; ECG</order_exams>",
-         "<write_note>note</write_note>", "<diagnose>categories: depressive | disorders: F32.1</diagnose>",
-         "<treat>plan</treat>", "<diagnose>F32.1</diagnose>", "<ask></ask>"]
+        [
+            "<ask>Have you felt empty?</ask>",
+            "<ask>sleep at four?</ask>",
+            "<order_exams>PHQ-9; ECG</order_exams>",
+            "<write_note>note</write_note>",
+            "<diagnose>categories: depressive | disorders: F32.1</diagnose>",
+            "<treat>plan</treat>",
+            "<diagnose>F32.1</diagnose>",
+            "<ask></ask>",
+        ]
     ),
-    st.dictionaries(st.sampled_from(["action", "utterance", "exams", "plan", "ask"]),
-                    st.one_of(st.text(max_size=10), st.integers(), st.lists(st.text(max_size=5), max_size=3)), max_size=3),
+    st.dictionaries(
+        st.sampled_from(["action", "utterance", "exams", "plan", "ask"]),
+        st.one_of(st.text(max_size=10), st.integers(), st.lists(st.text(max_size=5), max_size=3)),
+        max_size=3,
+    ),
     st.integers(),
     st.none(),
 )
@@ -295,13 +346,22 @@ def test_any_sequence_of_inputs_keeps_the_state_machine_sound(inputs):
 
 
 def test_rewards_at_end_pay_the_same_return_in_one_payment():
-    script = ["<ask>Have you felt empty?</ask>", "junk", "<ask>wake at four?</ask>", "<order_exams>PHQ-9</order_exams>",
-              "<order_exams>TSH</order_exams>", "<write_note>n</write_note>", "<treat>plan</treat>"]
+    script = [
+        "<ask>Have you felt empty?</ask>",
+        "junk",
+        "<ask>wake at four?</ask>",
+        "<order_exams>PHQ-9</order_exams>",
+        "<order_exams>TSH</order_exams>",
+        "<write_note>n</write_note>",
+        "<treat>plan</treat>",
+    ]
     totals = []
     for at_end in (False, True):
         case = load_case(CASE)
         shaper = TallyShaper()
-        enc = Encounter(case, KeywordPatient(case), shaper, EncounterSettings(10, rewards_at_end=at_end), VOCAB)
+        enc = Encounter(
+            case, KeywordPatient(case), shaper, EncounterSettings(10, rewards_at_end=at_end), VOCAB
+        )
         enc.reset(seed=2)
         outs = [enc.step(a) for a in script]
         if at_end:
@@ -309,7 +369,9 @@ def test_rewards_at_end_pay_the_same_return_in_one_payment():
         summed: dict = {}
         for o in outs:
             for k, v in o.components.items():
-                summed[k] = None if v is None and summed.get(k) is None else (summed.get(k) or 0.0) + (v or 0.0)
+                summed[k] = (
+                    None if v is None and summed.get(k) is None else (summed.get(k) or 0.0) + (v or 0.0)
+                )
         totals.append((sum(o.reward for o in outs), summed, shaper.invalid, shaper.exam_calls))
     assert totals[0] == totals[1]
     with pytest.raises(ValueError, match="rewards_at_end"):

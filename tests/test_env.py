@@ -15,7 +15,12 @@ from gymnasium.utils.env_checker import check_env
 
 import mentalhospital_env
 from mentalhospital_env.cases.generator import generate_cases
-from mentalhospital_env.env import CHARSET, MentalHospitalDiscreteEnv, MentalHospitalEnv, make_vector_env, to_charset
+from mentalhospital_env.env import (
+    CHARSET,
+    MentalHospitalDiscreteEnv,
+    make_vector_env,
+    to_charset,
+)
 from mentalhospital_env.hospital.record import EpisodeRecord
 from mentalhospital_env.hospital.stages import ALL_STAGES
 from mentalhospital_env.registration import ENV_IDS
@@ -71,7 +76,10 @@ def test_text_spaces_follow_the_conventions(cases):
 
 def test_to_charset_keeps_ascii_and_clips():
     assert to_charset("plain text\nline two", 100) == "plain text\nline two"
-    assert to_charset("\u201cI\u2019m tired\u201d \u2014 caf\u00e9\tnow \u2603", 100) == "\"I'm tired\" - cafe now ?"
+    assert (
+        to_charset("\u201cI\u2019m tired\u201d \u2014 caf\u00e9\tnow \u2603", 100)
+        == '"I\'m tired" - cafe now ?'
+    )
     clipped = to_charset("x" * 50, 20)
     assert clipped == "x" * 17 + "..." and len(clipped) == 20
 
@@ -85,22 +93,38 @@ def test_a_scripted_episode_terminates_with_every_component_in_info(cases):
     for action in SCRIPT:
         obs, reward, terminated, truncated, info = env.step(action)
         assert env.observation_space.contains(obs)
-        assert set(info) >= {"stage", "turn", "reward_components", "action", "error", "problem", "allowed_actions"}
+        assert set(info) >= {
+            "stage",
+            "turn",
+            "reward_components",
+            "action",
+            "error",
+            "problem",
+            "allowed_actions",
+        }
         total += reward
         returns.append(reward)
         if action == "not an action":
-            assert info["error"] and info["problem"] == "no_action" and obs["text"].startswith("Invalid action:")
+            assert (
+                info["error"] and info["problem"] == "no_action" and obs["text"].startswith("Invalid action:")
+            )
             assert info["reward_components"]["invalid_action"] == -1.0 and reward < 0
     assert terminated and not truncated and info["stage"] == "end"
     assert "Exam results:" in env.unwrapped.episode_record().steps[3].observation
     assert "a made-up test: unremarkable (not on file)" in env.unwrapped.episode_record().steps[3].observation
-    assert {"interview", "exam", "note", "category", "ndcg", "empathy", "turn"} <= set(info["reward_components"])
+    assert {"interview", "exam", "note", "category", "ndcg", "empathy", "turn"} <= set(
+        info["reward_components"]
+    )
     record = env.unwrapped.episode_record()
     assert record.terminated and record.total_reward == pytest.approx(total)
     assert [s.reward for s in record.steps] == returns
     assert EpisodeRecord.from_json(record.to_json()) == record
     transcript = env.render()
-    assert transcript.startswith(record.walk_in) and "[turn 7] Doctor: <treat>" in transcript and "terminated" in transcript
+    assert (
+        transcript.startswith(record.walk_in)
+        and "[turn 7] Doctor: <treat>" in transcript
+        and "terminated" in transcript
+    )
 
 
 def test_turn_budget_truncates(cases):
@@ -117,7 +141,7 @@ def test_reset_is_deterministic_and_takes_a_case_id(cases):
     assert first[0] == first[1]
     drawn = {env.unwrapped.encounter.case.case_id for s in range(12) if env.reset(seed=s)}
     assert len(drawn) > 1
-    obs, info = env.reset(seed=5, options={"case_id": cases[3]["case_id"]})
+    _obs, _info = env.reset(seed=5, options={"case_id": cases[3]["case_id"]})
     assert env.unwrapped.encounter.case.case_id == cases[3]["case_id"]
     with pytest.raises(ValueError, match="not a case of suite"):
         env.reset(options={"case_id": "nope"})
@@ -126,15 +150,21 @@ def test_reset_is_deterministic_and_takes_a_case_id(cases):
 def test_make_kwargs_select_cases_variant_rewards_and_budget(cases):
     ids = [cases[0]["case_id"], cases[1]["case_id"]]
     env = gym.make(
-        "MentalHospital-v0", suite=cases, case_ids=ids, patient_variant="memory", patient_backend="offline",
-        reward_config={"sparse": True, "judge": "none"}, turn_budget=5, rewards_at_end=False,
+        "MentalHospital-v0",
+        suite=cases,
+        case_ids=ids,
+        patient_variant="memory",
+        patient_backend="offline",
+        reward_config={"sparse": True, "judge": "none"},
+        turn_budget=5,
+        rewards_at_end=False,
     )
     drawn = set()
     for seed in range(8):
         env.reset(seed=seed)
         drawn.add(env.unwrapped.encounter.case.case_id)
     assert drawn <= set(ids)
-    obs, reward, *_ = env.step("<ask>How is your mood?</ask>")
+    _obs, reward, *_ = env.step("<ask>How is your mood?</ask>")
     assert reward == 0.0  # sparse: everything at the end
     settings = env.unwrapped.episode_record().settings
     assert settings["patient_variant"] == "memory" and settings["reward_config"]["sparse"] is True
@@ -163,8 +193,12 @@ def test_bad_inputs_never_raise_in_the_text_env(cases):
     env = make("MentalHospital-v0", cases)
     env.reset(seed=0)
     for bad in (None, 3, 2.5, b"\xff", {"action": 1}, ["<ask>x</ask>"], object(), "", "<ask>", {"ask": None}):
-        obs, reward, terminated, truncated, info = env.step(bad)
-        assert info["error"] and obs["text"].startswith("Invalid action:") and env.observation_space.contains(obs)
+        obs, _reward, _terminated, _truncated, info = env.step(bad)
+        assert (
+            info["error"]
+            and obs["text"].startswith("Invalid action:")
+            and env.observation_space.contains(obs)
+        )
 
 
 # ------------------------------------------------------------------------------ discrete
@@ -173,7 +207,9 @@ def test_bad_inputs_never_raise_in_the_text_env(cases):
 def test_discrete_menu_mask_and_observation(cases):
     env = make("MentalHospitalDiscrete-v0", cases)
     u = env.unwrapped
-    assert isinstance(u, MentalHospitalDiscreteEnv) and env.action_space.n == len(u.menu) == len(u.menu.labels)
+    assert isinstance(u, MentalHospitalDiscreteEnv) and env.action_space.n == len(u.menu) == len(
+        u.menu.labels
+    )
     kinds = [item.kind for item in u.menu.items]
     assert kinds == sorted(kinds, key=["ask", "order_exams", "write_note", "diagnose", "treat"].index)
     obs, info = env.reset(seed=3)
@@ -181,10 +217,10 @@ def test_discrete_menu_mask_and_observation(cases):
     mask = info["action_mask"]
     assert mask.dtype == np.int8 and mask.all() and np.array_equal(u.action_masks(), mask)
     ask = u.menu.kind_ranges["ask"][0]
-    obs, reward, terminated, truncated, info = env.step(ask)
+    obs, reward, terminated, _truncated, info = env.step(ask)
     assert info["error"] is None and info["action_mask"][ask] == 0  # asked once: masked
     note = u.menu.kind_ranges["write_note"][0]
-    obs, reward, terminated, truncated, info = env.step(note)
+    obs, reward, terminated, _truncated, info = env.step(note)
     assert info["stage"] == "note" and info["action"]["note"].startswith("Presenting complaint:")
     mask = info["action_mask"]
     assert not mask[u.menu.kind_ranges["ask"]].any() and not mask[u.menu.kind_ranges["write_note"]].any()
@@ -193,10 +229,10 @@ def test_discrete_menu_mask_and_observation(cases):
     # an out-of-stage index, an index out of range and a non-integer are refused, state unchanged
     before = u.encounter.clinical_state()
     for bad in (ask, len(u.menu), -1, 2.0, None, np.array([1.5])):
-        obs2, reward, terminated, truncated, info = env.step(bad)
+        _obs2, reward, _terminated, _truncated, info = env.step(bad)
         assert info["error"] and reward < 0 and u.encounter.clinical_state() == before
         assert "Allowed now (stage note): diagnose, treat" in info["error"]
-    obs, reward, terminated, truncated, info = env.step(u.menu.kind_ranges["treat"][0])
+    obs, reward, terminated, _truncated, info = env.step(u.menu.kind_ranges["treat"][0])
     assert terminated and info["stage"] == "end" and not info["action_mask"].any()
 
 
@@ -228,24 +264,39 @@ def test_discrete_observation_records_what_was_learned(cases):
 
 @pytest.mark.parametrize("asynchronous", [False, True])
 def test_vector_envs_of_four_copies_step_and_reset(cases, asynchronous):
-    venv = make_vector_env("MentalHospital-v0", 4, asynchronous=asynchronous, suite=cases, turn_budget=6, context="fork" if asynchronous else None)
+    venv = make_vector_env(
+        "MentalHospital-v0",
+        4,
+        asynchronous=asynchronous,
+        suite=cases,
+        turn_budget=6,
+        context="fork" if asynchronous else None,
+    )
     try:
         obs, infos = venv.reset(seed=[10, 11, 12, 13])
         assert isinstance(obs["text"], tuple) and len(obs["text"]) == 4
         assert all(t.startswith(("Outpatient", "Inpatient", "Emergency")) for t in obs["text"])
-        obs, rewards, terminated, truncated, infos = venv.step(["<ask>How are you?</ask>"] * 3 + ["<treat>rest</treat>"])
-        assert all(t.startswith("Patient:") for t in obs["text"][:3]) and obs["text"][3].startswith("Treatment plan")
+        obs, rewards, terminated, _truncated, infos = venv.step(
+            ["<ask>How are you?</ask>"] * 3 + ["<treat>rest</treat>"]
+        )
+        assert all(t.startswith("Patient:") for t in obs["text"][:3]) and obs["text"][3].startswith(
+            "Treatment plan"
+        )
         assert list(terminated) == [False, False, False, True] and rewards.shape == (4,)
-        obs, rewards, terminated, truncated, infos = venv.step(["<ask>Any voices?</ask>"] * 4)
+        obs, rewards, terminated, _truncated, infos = venv.step(["<ask>Any voices?</ask>"] * 4)
         assert obs["text"][3].startswith(("Outpatient", "Inpatient", "Emergency"))  # copy 3 was reset
         assert list(obs["turn"]) == [2, 2, 2, 0]
     finally:
         venv.close()
-    dvenv = make_vector_env("MentalHospitalDiscrete-v0", 4, asynchronous=asynchronous, suite=cases, turn_budget=6)
+    dvenv = make_vector_env(
+        "MentalHospitalDiscrete-v0", 4, asynchronous=asynchronous, suite=cases, turn_budget=6
+    )
     try:
         obs, infos = dvenv.reset(seed=0)
-        assert obs.shape == (4, dvenv.single_observation_space.shape[0]) and infos["action_mask"].shape[0] == 4
-        obs, rewards, terminated, truncated, infos = dvenv.step(np.array([0, 1, 2, 3]))
+        assert (
+            obs.shape == (4, dvenv.single_observation_space.shape[0]) and infos["action_mask"].shape[0] == 4
+        )
+        obs, rewards, terminated, _truncated, infos = dvenv.step(np.array([0, 1, 2, 3]))
         assert obs.shape[0] == 4 and rewards.shape == (4,)
     finally:
         dvenv.close()
@@ -274,7 +325,14 @@ print(json.dumps(out))
 def test_same_seed_gives_the_same_trajectory_and_rewards_in_two_processes():
     runs = []
     for _ in range(2):
-        done = subprocess.run([sys.executable, "-c", _TRAJECTORY, json.dumps(SCRIPT)], capture_output=True, text=True, cwd=ROOT, timeout=300)
+        done = subprocess.run(
+            [sys.executable, "-c", _TRAJECTORY, json.dumps(SCRIPT)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=300,
+            check=False,
+        )
         assert done.returncode == 0, done.stderr[-3000:]
         runs.append(done.stdout)
     assert runs[0] == runs[1]

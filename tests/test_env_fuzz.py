@@ -20,8 +20,19 @@ from mentalhospital_env.hospital.stages import END
 
 pytestmark = pytest.mark.slow
 
-PROBLEMS = {"no_action", "empty", "ambiguous", "out_of_stage", "unknown_exam", "unknown_disorder", "unknown_category",
-            "bad_field", "bad_type", "ended", "bad_index"}
+PROBLEMS = {
+    "no_action",
+    "empty",
+    "ambiguous",
+    "out_of_stage",
+    "unknown_exam",
+    "unknown_disorder",
+    "unknown_category",
+    "bad_field",
+    "bad_type",
+    "ended",
+    "bad_index",
+}
 MIN_INPUTS = 5000
 CASES = generate_cases(5, 41, "fuzz")
 
@@ -42,13 +53,45 @@ _json = st.recursive(
     max_leaves=8,
 )
 _dicts = st.dictionaries(
-    st.sampled_from(["action", "type", "name", "ask", "utterance", "exams", "note", "categories", "disorders", "plan", "arguments"]),
+    st.sampled_from(
+        [
+            "action",
+            "type",
+            "name",
+            "ask",
+            "utterance",
+            "exams",
+            "note",
+            "categories",
+            "disorders",
+            "plan",
+            "arguments",
+        ]
+    ),
     _json | st.sampled_from(["ask", "order_exams", "write_note", "diagnose", "treat", "fly"]),
     max_size=4,
 )
 _noise = st.lists(
-    st.one_of(st.text(max_size=15), st.sampled_from(["<ask>", "</ask>", "<treat", "<diagnose>", "categories:", "disorders:", "|",
-                                                     "```", "{", "<order exams>", "F32.1", "<think>", "</write_note>"])),
+    st.one_of(
+        st.text(max_size=15),
+        st.sampled_from(
+            [
+                "<ask>",
+                "</ask>",
+                "<treat",
+                "<diagnose>",
+                "categories:",
+                "disorders:",
+                "|",
+                "```",
+                "{",
+                "<order exams>",
+                "F32.1",
+                "<think>",
+                "</write_note>",
+            ]
+        ),
+    ),
     max_size=8,
 ).map("".join)
 _garbage = st.one_of(st.text(max_size=200), _noise, _dicts, _json, st.binary(max_size=20), st.just(object()))
@@ -81,7 +124,7 @@ def _feed(env, inputs, advance, seed, text_obs):
         if u.encounter.ended:
             env.reset(seed=seed)
         before = u.encounter.clinical_state()
-        obs, reward, terminated, truncated, info = env.step(source)
+        obs, _reward, _terminated, truncated, info = env.step(source)
         fed += 1
         assert env.observation_space.contains(obs)
         if info["error"] is not None:
@@ -98,7 +141,11 @@ def test_text_env_survives_random_input():
     fed: list[int] = []
 
     @settings(max_examples=420, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(inputs=st.lists(_text_inputs, min_size=12, max_size=16), advance=st.booleans(), seed=st.integers(0, 50))
+    @given(
+        inputs=st.lists(_text_inputs, min_size=12, max_size=16),
+        advance=st.booleans(),
+        seed=st.integers(0, 50),
+    )
     def run(inputs, advance, seed):
         fed.append(_feed(env, inputs, advance, seed, text_obs=True))
 
@@ -111,7 +158,11 @@ def test_discrete_env_survives_random_input():
     fed: list[int] = []
 
     @settings(max_examples=420, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(inputs=st.lists(_discrete_inputs, min_size=12, max_size=16), advance=st.booleans(), seed=st.integers(0, 50))
+    @given(
+        inputs=st.lists(_discrete_inputs, min_size=12, max_size=16),
+        advance=st.booleans(),
+        seed=st.integers(0, 50),
+    )
     def run(inputs, advance, seed):
         fed.append(_feed(env, inputs, advance, seed, text_obs=False))
 

@@ -58,7 +58,9 @@ class LeakCheck:
             kb = knowledge.resolve_disorder(d.code)
             if kb is not None:
                 names.add(kb.name)
-        self.patterns: list[tuple[str, re.Pattern[str]]] = [(n, re.compile(re.escape(_norm(n)))) for n in names]
+        self.patterns: list[tuple[str, re.Pattern[str]]] = [
+            (n, re.compile(re.escape(_norm(n)))) for n in names
+        ]
         for d in case.diagnosis.disorders:
             head, _, tail = d.code.partition(".")
             body = re.escape(head) + (r"\.?" + re.escape(tail) if tail else "")
@@ -66,7 +68,9 @@ class LeakCheck:
         for cat in case.diagnosis.categories:
             for form in {cat, cat.replace("_", " "), cat.replace("_", "-")}:
                 self.patterns.append((cat, re.compile(rf"(?<![a-z]){re.escape(form)}(?![a-z])")))
-        self.checkpoints = [(c.id, _norm(c.text)) for c in (*case.checkpoints.interview, *case.checkpoints.note)]
+        self.checkpoints = [
+            (c.id, _norm(c.text)) for c in (*case.checkpoints.interview, *case.checkpoints.note)
+        ]
 
     def find(self, text: str, disclosed: frozenset[str], bands: tuple[str, ...] = ()) -> list[str]:
         seen = _norm(text)
@@ -79,7 +83,9 @@ class LeakCheck:
         # a disclosed fact's checkpoint may be seen in the record's words too
         disclosed_text = " || ".join(_norm(f"{f.text} || {f.patient_says or ''}") for f in told)
         leaks = [what for what, pattern in self.patterns if pattern.search(seen) and not pattern.search(said)]
-        leaks += [cid for cid, cp in self.checkpoints if len(cp) > 12 and cp in seen and cp not in disclosed_text]
+        leaks += [
+            cid for cid, cp in self.checkpoints if len(cp) > 12 and cp in seen and cp not in disclosed_text
+        ]
         return leaks
 
 
@@ -105,18 +111,27 @@ def test_no_text_env_observation_or_info_gives_the_answer_away(dev):
         check = LeakCheck(case, knowledge)
         obs, info = env.reset(seed=1, options={"case_id": case.case_id})
         script = [f"<ask>{q}</ask>" for q in questions[:6] + PROBES]
-        script += [f"<ask>{questions[i]}</ask>" for i in rng.choice(range(6, len(questions)), size=40, replace=False)]
-        exams = [e.name for e in case.exams] + [catalog[i] for i in rng.choice(len(catalog), size=3, replace=False)]
-        script += [f"<order_exams>{'; '.join(exams)}</order_exams>", "<ask>one more thing</ask>",
-                   "<write_note>Seen today; history taken.</write_note>",
-                   "<diagnose>categories: sleep_wake | disorders: 1. G47.00</diagnose>"]
+        script += [
+            f"<ask>{questions[i]}</ask>" for i in rng.choice(range(6, len(questions)), size=40, replace=False)
+        ]
+        exams = [e.name for e in case.exams] + [
+            catalog[i] for i in rng.choice(len(catalog), size=3, replace=False)
+        ]
+        script += [
+            f"<order_exams>{'; '.join(exams)}</order_exams>",
+            "<ask>one more thing</ask>",
+            "<write_note>Seen today; history taken.</write_note>",
+            "<diagnose>categories: sleep_wake | disorders: 1. G47.00</diagnose>",
+        ]
         seen = [_visible(obs["text"], info)]
         for action in script:
-            obs, reward, terminated, truncated, info = env.step(action)
+            obs, _reward, terminated, truncated, info = env.step(action)
             assert not (terminated or truncated), "the scripted doctor must not end the episode early"
             seen.append(_visible(obs["text"], info))
             disclosed = env.unwrapped.encounter.disclosed
-            for leak in check.find(seen[-1], disclosed, bands if obs["text"].startswith("Exam results:") else ()):
+            for leak in check.find(
+                seen[-1], disclosed, bands if obs["text"].startswith("Exam results:") else ()
+            ):
                 problems.append(f"{case.case_id}: {leak!r} in {seen[-1][:160]!r}")
         assert env.unwrapped.encounter.disclosed, f"{case.case_id}: the patient disclosed nothing"
     assert not problems, f"{len(problems)} leaks, first ones:\n" + "\n".join(problems[:20])
@@ -124,16 +139,20 @@ def test_no_text_env_observation_or_info_gives_the_answer_away(dev):
 
 def test_no_discrete_env_info_gives_the_answer_away(dev):
     knowledge = load_knowledge()
-    env = gym.make("MentalHospitalDiscrete-v0", suite=dev, turn_budget=60, shaper_factory=lambda case: NoRewards())
+    env = gym.make(
+        "MentalHospitalDiscrete-v0", suite=dev, turn_budget=60, shaper_factory=lambda case: NoRewards()
+    )
     menu = env.unwrapped.menu
     r = menu.kind_ranges
     problems: list[str] = []
     for case in dev:
         check = LeakCheck(case, knowledge)
-        obs, info = env.reset(seed=2, options={"case_id": case.case_id})
-        plan = r["ask"][:12] + r["order_exams"][:5] + [len(menu) + 3] + r["write_note"][:1] + r["diagnose"][:1]
+        _obs, info = env.reset(seed=2, options={"case_id": case.case_id})
+        plan = (
+            r["ask"][:12] + r["order_exams"][:5] + [len(menu) + 3] + r["write_note"][:1] + r["diagnose"][:1]
+        )
         for index in plan:
-            obs, reward, terminated, truncated, info = env.step(index)
+            _obs, _reward, _terminated, _truncated, info = env.step(index)
             for leak in check.find(_visible(None, info), env.unwrapped.encounter.disclosed):
                 problems.append(f"{case.case_id}: {leak!r}")
     assert not problems, f"{len(problems)} leaks, first ones:\n" + "\n".join(problems[:20])

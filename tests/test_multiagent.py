@@ -43,18 +43,18 @@ def test_turns_alternate_when_the_doctor_asks_and_the_built_in_patient_answers(c
     assert aec.observe(PATIENT)["text"] == "What brings you in today?"
     assert aec.infos[PATIENT]["awaiting_reply"] is True
     aec.step(None)  # the built-in patient answers; the action is ignored
-    obs, reward, terminated, truncated, info = aec.last()
+    obs, reward, _terminated, _truncated, info = aec.last()
     assert aec.agent_selection == DOCTOR and obs["text"].startswith("Patient:") and obs["turn"] == 1
     assert info["reward_components"]["interview"] >= 0.0
     aec.step("<order_exams>PHQ-9</order_exams>")  # answered by the clinic: the doctor acts again
     assert aec.agent_selection == DOCTOR and aec.observe(DOCTOR)["text"].startswith("Exam results:")
     aec.step("gibberish")
-    obs, reward, terminated, truncated, info = aec.last()
+    obs, reward, _terminated, _truncated, info = aec.last()
     assert aec.agent_selection == DOCTOR and info["problem"] == "no_action" and reward < 0
     aec.step("<treat>CBT and review</treat>")
     assert all(aec.terminations.values()) and not any(aec.truncations.values())
     for agent in aec.agent_iter():
-        obs, reward, terminated, truncated, info = aec.last()
+        obs, reward, terminated, _truncated, info = aec.last()
         assert terminated
         aec.step(None)
     assert aec.agents == []
@@ -76,7 +76,10 @@ def test_an_external_patient_agent_gives_the_replies(cases):
     assert aec.observe(DOCTOR)["text"] == f"Patient: {SILENCE}"
     record = aec.unwrapped.episode_record()
     assert record.settings["patient_variant"] == "external"
-    assert record.chart.turns[0].patient == "Terrible, I wake at four every morning." and record.chart.turns[0].fact_ids == ()
+    assert (
+        record.chart.turns[0].patient == "Terrible, I wake at four every morning."
+        and record.chart.turns[0].fact_ids == ()
+    )
 
 
 def test_the_budget_truncates_both_agents(cases):

@@ -5,7 +5,17 @@ Nothing here depends on Gymnasium; the environments in ``mentalhospital_env.env`
 ``mentalhospital_env.multiagent`` are thin layers over :class:`Encounter`.
 """
 
-from .actions import Action, ActionError, Ask, Diagnose, OrderExams, Treat, Vocabulary, WriteNote, parse_action
+from .actions import (
+    Action,
+    ActionError,
+    Ask,
+    Diagnose,
+    OrderExams,
+    Treat,
+    Vocabulary,
+    WriteNote,
+    parse_action,
+)
 from .encounter import UNREMARKABLE, ClinicalState, Encounter, EncounterSettings, StepOutcome, walk_in_text
 from .record import EpisodeRecord, StepRecord
 from .roles import NoRewards, PatientLike, ShaperLike

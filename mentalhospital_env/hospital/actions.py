@@ -21,9 +21,10 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_left
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, ClassVar, Mapping, Union
+from typing import Any, ClassVar
 
 from .stages import ACTION_NAMES, ACTION_STAGE, ALL_STAGES, allowed_actions, describe_allowed
 
@@ -102,8 +103,14 @@ class Treat:
         return {"action": "treat", "plan": self.plan}
 
 
-Action = Union[Ask, OrderExams, WriteNote, Diagnose, Treat]
-ACTION_TYPES: dict[str, type] = {"ask": Ask, "order_exams": OrderExams, "write_note": WriteNote, "diagnose": Diagnose, "treat": Treat}
+Action = Ask | OrderExams | WriteNote | Diagnose | Treat
+ACTION_TYPES: dict[str, type] = {
+    "ask": Ask,
+    "order_exams": OrderExams,
+    "write_note": WriteNote,
+    "diagnose": Diagnose,
+    "treat": Treat,
+}
 
 
 @dataclass(frozen=True)
@@ -189,7 +196,12 @@ def category_aliases(categories: Any) -> dict[str, str]:
         for label in (c.id, c.name):
             key = _norm_label(label)
             out[key] = c.id
-            for suffix in (" and related disorders", " and other psychotic disorders", " and addictive disorders", " disorders"):
+            for suffix in (
+                " and related disorders",
+                " and other psychotic disorders",
+                " and addictive disorders",
+                " disorders",
+            ):
                 if key.endswith(suffix):
                     out.setdefault(key[: -len(suffix)], c.id)
     return out
@@ -256,15 +268,28 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "ask": ("utterance", "text", "question", "content", "message"),
     "order_exams": ("exams", "exam", "names", "tests", "text", "content"),
     "write_note": ("note", "text", "content"),
-    "diagnose": ("categories", "category", "disorders", "diagnoses", "ranking", "differential", "text", "content"),
+    "diagnose": (
+        "categories",
+        "category",
+        "disorders",
+        "diagnoses",
+        "ranking",
+        "differential",
+        "text",
+        "content",
+    ),
     "treat": ("plan", "treatment", "text", "content"),
 }
 
 _OPEN_TAG = re.compile(r"<\s*([A-Za-z][A-Za-z _\-]{0,30}?)\s*>")
 _THINK = re.compile(r"<\s*(think|thinking|reasoning)\s*>.*?(<\s*/\s*\1\s*>|$)", re.IGNORECASE | re.DOTALL)
 _FENCE = re.compile(r"```[A-Za-z0-9_-]*")
-_CODE = re.compile(r"(?<![A-Za-z0-9.])([A-TV-Za-tv-z][0-9][0-9A-Za-z](?:\.?[0-9A-Za-z]{1,4})?)(?![A-Za-z0-9])")
-_NUMBERING = re.compile(r"^\s*(?:[-*\u2022]+|\(?\d{1,3}\s*[.):]|#\d{1,3}\.?|[a-z][.)](?=\s))\s*", re.IGNORECASE)
+_CODE = re.compile(
+    r"(?<![A-Za-z0-9.])([A-TV-Za-tv-z][0-9][0-9A-Za-z](?:\.?[0-9A-Za-z]{1,4})?)(?![A-Za-z0-9])"
+)
+_NUMBERING = re.compile(
+    r"^\s*(?:[-*\u2022]+|\(?\d{1,3}\s*[.):]|#\d{1,3}\.?|[a-z][.)](?=\s))\s*", re.IGNORECASE
+)
 _LABEL = re.compile(
     r"(?:^|[|\n;]|(?<=\s))\s*(categories|category|disorders|disorder|diagnoses|ranking|differential)\s*[:=]",
     re.IGNORECASE,
@@ -349,7 +374,12 @@ def parse_action(source: Any, stage: str, vocabulary: Vocabulary | None = None) 
     if stage not in ALL_STAGES:
         raise ValueError(f"unknown stage {stage!r}; stages are {', '.join(ALL_STAGES)}")
     if not allowed_actions(stage):
-        return ActionError("ended", "The encounter has ended; no further action is accepted (reset to start a new one).", stage, ())
+        return ActionError(
+            "ended",
+            "The encounter has ended; no further action is accepted (reset to start a new one).",
+            stage,
+            (),
+        )
     try:
         return _parse(source, stage, vocabulary)
     except RecursionError:
@@ -367,7 +397,11 @@ def _parse(source: Any, stage: str, vocabulary: Vocabulary | None) -> Action | A
         except UnicodeDecodeError:
             return _error("bad_type", "The action is bytes that are not UTF-8 text.", stage)
     if not isinstance(source, str):
-        return _error("bad_type", f"The action must be text in the protocol or a JSON object, got {type(source).__name__}.", stage)
+        return _error(
+            "bad_type",
+            f"The action must be text in the protocol or a JSON object, got {type(source).__name__}.",
+            stage,
+        )
     text = _THINK.sub(" ", source.replace("\x00", ""))
     tagged = _find_tagged(text)
     if not tagged:
@@ -376,11 +410,17 @@ def _parse(source: Any, stage: str, vocabulary: Vocabulary | None) -> Action | A
             return _from_mapping(obj, stage, vocabulary)
         if not text.strip():
             return _error("empty", "The action is empty: write one action per turn.", stage)
-        return _error("no_action", "No action found: write exactly one action tag (or a JSON object with an \"action\" field).", stage)
+        return _error(
+            "no_action",
+            'No action found: write exactly one action tag (or a JSON object with an "action" field).',
+            stage,
+        )
     distinct = list(dict.fromkeys((n, b.strip()) for n, b in tagged))
     if len(distinct) > 1:
         names = ", ".join(n for n, _ in distinct)
-        return _error("ambiguous", f"Found {len(distinct)} actions ({names}); write exactly one action per turn.", stage)
+        return _error(
+            "ambiguous", f"Found {len(distinct)} actions ({names}); write exactly one action per turn.", stage
+        )
     name, body = distinct[0]
     return _in_stage(name, stage) or _build(name, _strip_fences(body).strip(), stage, vocabulary)
 
@@ -413,21 +453,29 @@ def _from_mapping(raw: Mapping[str, Any], stage: str, vocabulary: Vocabulary | N
             break
     declared = raw.get("action", raw.get("type"))
     if name is None and isinstance(declared, str):
-        return _error("no_action", f"Unknown action {declared!r}; actions are {', '.join(ACTION_NAMES)}.", stage)
-    if name is None and not any(isinstance(k, str) and _tag_action(k) for k in raw) and (
-        "categories" in raw or "disorders" in raw
+        return _error(
+            "no_action", f"Unknown action {declared!r}; actions are {', '.join(ACTION_NAMES)}.", stage
+        )
+    if (
+        name is None
+        and not any(isinstance(k, str) and _tag_action(k) for k in raw)
+        and ("categories" in raw or "disorders" in raw)
     ):
         name, payload = "diagnose", raw
     if name is None:
         keyed = [(k, v) for k, v in raw.items() if isinstance(k, str) and _tag_action(k) is not None]
         names = list(dict.fromkeys(_tag_action(k) for k, _ in keyed))
         if len(names) > 1:
-            return _error("ambiguous", f"The object names {len(names)} actions ({', '.join(n for n in names if n)}); send exactly one.", stage)
+            return _error(
+                "ambiguous",
+                f"The object names {len(names)} actions ({', '.join(n for n in names if n)}); send exactly one.",
+                stage,
+            )
         if not names:
             keys = ", ".join(repr(k) for k in list(raw)[:8]) or "none"
             return _error(
                 "no_action",
-                f"The object names no action (keys: {keys}); give \"action\" as one of {', '.join(ACTION_NAMES)}.",
+                f'The object names no action (keys: {keys}); give "action" as one of {", ".join(ACTION_NAMES)}.',
                 stage,
             )
         name = names[0]
@@ -447,10 +495,19 @@ def _field(payload: Mapping[str, Any], name: str) -> tuple[str | None, Any]:
     return None, None
 
 
-def _build_from_fields(name: str, payload: Mapping[str, Any], stage: str, vocabulary: Vocabulary | None) -> Action | ActionError:
+def _build_from_fields(
+    name: str, payload: Mapping[str, Any], stage: str, vocabulary: Vocabulary | None
+) -> Action | ActionError:
     if name == "diagnose":
         cats = next((payload[k] for k in ("categories", "category") if payload.get(k) is not None), None)
-        dis = next((payload[k] for k in ("disorders", "diagnoses", "ranking", "differential") if payload.get(k) is not None), None)
+        dis = next(
+            (
+                payload[k]
+                for k in ("disorders", "diagnoses", "ranking", "differential")
+                if payload.get(k) is not None
+            ),
+            None,
+        )
         if cats is None and dis is None:
             text = next((payload[k] for k in ("text", "content") if isinstance(payload.get(k), str)), None)
             if text is not None:
@@ -466,7 +523,9 @@ def _build_from_fields(name: str, payload: Mapping[str, Any], stage: str, vocabu
             return _error(items.problem, items.message, stage)
         return _order_exams(items, stage, vocabulary)
     if not isinstance(value, str):
-        return _error("bad_type", f"'{name}' field \"{key}\" must be text, got {type(value).__name__}.", stage)
+        return _error(
+            "bad_type", f"'{name}' field \"{key}\" must be text, got {type(value).__name__}.", stage
+        )
     return _build(name, value.strip(), stage, vocabulary)
 
 
@@ -482,10 +541,14 @@ def _items(value: Any, key: str) -> list[str] | ActionError | None:
             if isinstance(item, Mapping):
                 item = next((item[k] for k in ("code", "name", "id") if isinstance(item.get(k), str)), None)
             if not isinstance(item, str):
-                return ActionError("bad_type", f"Field \"{key}\" item {i} must be text, got {type(item).__name__}.", "", ())
+                return ActionError(
+                    "bad_type", f'Field "{key}" item {i} must be text, got {type(item).__name__}.', "", ()
+                )
             out.append(item)
         return out
-    return ActionError("bad_type", f"Field \"{key}\" must be text or a list of text, got {type(value).__name__}.", "", ())
+    return ActionError(
+        "bad_type", f'Field "{key}" must be text or a list of text, got {type(value).__name__}.', "", ()
+    )
 
 
 def _build(name: str, body: str, stage: str, vocabulary: Vocabulary | None) -> Action | ActionError:
@@ -501,7 +564,11 @@ def _build(name: str, body: str, stage: str, vocabulary: Vocabulary | None) -> A
 
 
 def _empty_hint(name: str) -> str:
-    return {"ask": "say something to the patient.", "write_note": "write the note inside the tag.", "treat": "write the plan inside the tag."}[name]
+    return {
+        "ask": "say something to the patient.",
+        "write_note": "write the note inside the tag.",
+        "treat": "write the plan inside the tag.",
+    }[name]
 
 
 def _split_list(text: str) -> list[str]:
@@ -570,7 +637,7 @@ def _diagnose(cats: Any, dis: Any, stage: str, vocabulary: Vocabulary | None) ->
     vocab = vocabulary or default_vocabulary()
     categories: list[str] = []
     for raw in cats or ():
-        for item in (raw.split(",") if isinstance(raw, str) else [raw]):
+        for item in raw.split(",") if isinstance(raw, str) else [raw]:
             item = _NUMBERING.sub("", item).strip().strip(".")
             if not item:
                 continue
@@ -604,8 +671,14 @@ def _diagnose(cats: Any, dis: Any, stage: str, vocabulary: Vocabulary | None) ->
 
 def _disorder_problem(kind: str, item: str) -> tuple[str, str]:
     if kind.startswith("ambiguous:"):
-        return "ambiguous", f"Disorder {item!r} is ambiguous: {kind.split(':', 1)[1].strip()}; give its ICD-10-CM code."
-    return "unknown_disorder", f"Unknown disorder {item!r}: give an ICD-10-CM code (such as F32.1) or a disorder name the knowledge base knows."
+        return (
+            "ambiguous",
+            f"Disorder {item!r} is ambiguous: {kind.split(':', 1)[1].strip()}; give its ICD-10-CM code.",
+        )
+    return (
+        "unknown_disorder",
+        f"Unknown disorder {item!r}: give an ICD-10-CM code (such as F32.1) or a disorder name the knowledge base knows.",
+    )
 
 
 def _disorder_codes(item: str, vocab: Vocabulary) -> list[str] | str:

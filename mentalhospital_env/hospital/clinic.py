@@ -9,9 +9,10 @@ rebuilt), so a long training run pays the construction cost of a case only once.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, is_dataclass
 from functools import lru_cache
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -68,7 +69,9 @@ def reward_config_from(reward_config: Any = None) -> Any:
         return reward_config
     if isinstance(reward_config, Mapping):
         return RewardConfig.from_dict(reward_config)
-    raise ValueError(f"reward_config must be a RewardConfig, a mapping of its fields or None, got {reward_config!r}")
+    raise ValueError(
+        f"reward_config must be a RewardConfig, a mapping of its fields or None, got {reward_config!r}"
+    )
 
 
 def library_shaper_factory(config: Any) -> ShaperFactory:
@@ -121,7 +124,9 @@ class Clinic:
             case_ids = list(case_ids)
             unknown = [c for c in case_ids if c not in self.suite]
             if unknown or not case_ids:
-                raise ValueError(f"case_ids must name cases of suite {self.suite.name!r}; unknown: {unknown or 'empty list'}")
+                raise ValueError(
+                    f"case_ids must name cases of suite {self.suite.name!r}; unknown: {unknown or 'empty list'}"
+                )
             self.case_ids: tuple[str, ...] = tuple(case_ids)
         else:
             self.case_ids = self.suite.case_ids

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from mentalhospital_env.cases import Case
 from mentalhospital_env.rewards.chart import Chart, Turn
@@ -72,10 +73,14 @@ class EncounterSettings:
     rewards_at_end: bool = False
 
     def __post_init__(self) -> None:
-        if isinstance(self.turn_budget, bool) or not isinstance(self.turn_budget, int) or self.turn_budget < 1:
+        if (
+            isinstance(self.turn_budget, bool)
+            or not isinstance(self.turn_budget, int)
+            or self.turn_budget < 1
+        ):
             raise ValueError(f"turn_budget must be a positive integer, got {self.turn_budget!r}")
         if not isinstance(self.rewards_at_end, bool):
-            raise ValueError(f"rewards_at_end must be true or false, got {self.rewards_at_end!r}")
+            raise ValueError(f"rewards_at_end must be true or false, got {self.rewards_at_end!r}")  # noqa: TRY004
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -133,14 +138,54 @@ def walk_in_text(case: Case) -> str:
 
 _INFORMANT_HEAD = re.compile(r"^[^,;:.()\[\]\-\u2013\u2014]*")
 _FAMILY = (
-    "mother", "father", "parents", "parent", "wife", "husband", "partner", "spouse", "son", "daughter", "sister",
-    "brother", "girlfriend", "boyfriend", "fiance", "fiancee", "aunt", "uncle", "niece", "nephew", "cousin",
-    "grandmother", "grandfather", "grandparents", "foster carer", "foster parent", "foster mother", "foster father",
-    "guardian", "friend", "carer", "caregiver", "flatmate", "roommate", "colleague", "family member",
+    "mother",
+    "father",
+    "parents",
+    "parent",
+    "wife",
+    "husband",
+    "partner",
+    "spouse",
+    "son",
+    "daughter",
+    "sister",
+    "brother",
+    "girlfriend",
+    "boyfriend",
+    "fiance",
+    "fiancee",
+    "aunt",
+    "uncle",
+    "niece",
+    "nephew",
+    "cousin",
+    "grandmother",
+    "grandfather",
+    "grandparents",
+    "foster carer",
+    "foster parent",
+    "foster mother",
+    "foster father",
+    "guardian",
+    "friend",
+    "carer",
+    "caregiver",
+    "flatmate",
+    "roommate",
+    "colleague",
+    "family member",
 )
 _OTHERS = (
-    "care home nurse", "nurse", "support worker", "social worker", "case manager", "key worker", "police officer",
-    "paramedic", "teacher", "interpreter",
+    "care home nurse",
+    "nurse",
+    "support worker",
+    "social worker",
+    "case manager",
+    "key worker",
+    "police officer",
+    "paramedic",
+    "teacher",
+    "interpreter",
 )
 
 
@@ -161,7 +206,18 @@ def who_is_present(case: Case) -> str | None:
         for relation in relations:
             m = re.search(rf"\b{re.escape(relation)}s?\b", text)
             if m is not None:
-                found.append((m.start(), -len(relation), f"{form} {relation}" + ("s" if form != "a" and m.group(0).endswith("s") and not relation.endswith("s") else "")))
+                found.append(
+                    (
+                        m.start(),
+                        -len(relation),
+                        f"{form} {relation}"
+                        + (
+                            "s"
+                            if form != "a" and m.group(0).endswith("s") and not relation.endswith("s")
+                            else ""
+                        ),
+                    )
+                )
     if not found:
         return "another person"
     return min(found)[2]
@@ -289,7 +345,17 @@ class Encounter:
         if self._ended:
             err = parse_action(source, END, self._vocab())
             assert isinstance(err, ActionError)
-            return StepOutcome(f"Invalid action: {err.message}", END, self._turn, 0.0, {}, self._terminated, self._truncated, None, err)
+            return StepOutcome(
+                f"Invalid action: {err.message}",
+                END,
+                self._turn,
+                0.0,
+                {},
+                self._terminated,
+                self._truncated,
+                None,
+                err,
+            )
         parsed = refusal if refusal is not None else parse_action(source, self._stage, self._vocab())
         self._turn += 1
         if isinstance(parsed, ActionError):
@@ -357,7 +423,9 @@ class Encounter:
             already = set(chart.exams or ())
             new = [name for name in action.exams if name not in already]
             results = tuple((name, self._exam_result(name)) for name in new)
-            self._chart = replace(chart, exams=tuple(chart.exams or ()) + tuple(new), exam_results=chart.exam_results + results)
+            self._chart = replace(
+                chart, exams=tuple(chart.exams or ()) + tuple(new), exam_results=chart.exam_results + results
+            )
             payment = self._pay("on_exams", self._chart.exams or (), self._chart.exam_results)
             lines = [f"- {name}: {result}" for name, result in results]
             lines += [f"- {name}: already reported above" for name in action.exams if name in already]
@@ -436,5 +504,5 @@ def _action_text(source: Any) -> str:
         return str(to_text())
     try:
         return repr(source)
-    except Exception:  # a hostile __repr__ must not crash an episode
+    except Exception:  # noqa: BLE001  (a hostile __repr__ must not crash an episode)
         return f"<{type(source).__name__}>"

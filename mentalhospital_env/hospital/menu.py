@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -87,7 +88,9 @@ class Findings:
         self.vector = np.zeros(self.size, dtype=np.float32)
         data = menu_data()
         self._normal_cues = sorted((c.lower() for c in data["normal_result_cues"]), key=len, reverse=True)
-        self._abnormal_cues = re.compile(r"\b(" + "|".join(re.escape(c.lower()) for c in data["abnormal_result_cues"]) + r")\b")
+        self._abnormal_cues = re.compile(
+            r"\b(" + "|".join(re.escape(c.lower()) for c in data["abnormal_result_cues"]) + r")\b"
+        )
         self.affirmed: list[str] = []
         self.denied: list[str] = []
         self.replies: list[str] = []
@@ -207,7 +210,12 @@ class Menu:
 
     def _note(self, template: str, findings: Findings, lexicon: Any) -> str:
         def terms(ids: Sequence[str]) -> str:
-            return ", ".join(lexicon.get(c).clinical_terms[0] if lexicon.get(c).clinical_terms else c for c in ids) or "none elicited"
+            return (
+                ", ".join(
+                    lexicon.get(c).clinical_terms[0] if lexicon.get(c).clinical_terms else c for c in ids
+                )
+                or "none elicited"
+            )
 
         if template == "patient_words":
             said = " ".join(f'"{r}"' for r in findings.replies) or "No history was taken."

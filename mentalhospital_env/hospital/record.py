@@ -7,8 +7,9 @@ harness writes records to ``episodes.jsonl`` and scorers read them back as if th
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any
 
 from mentalhospital_env.rewards.chart import Chart
 
@@ -53,7 +54,7 @@ class StepRecord:
         }
 
     @classmethod
-    def from_dict(cls, raw: Mapping[str, Any]) -> "StepRecord":
+    def from_dict(cls, raw: Mapping[str, Any]) -> StepRecord:
         return cls(
             turn=int(raw["turn"]),
             action_text=str(raw["action_text"]),
@@ -63,7 +64,9 @@ class StepRecord:
             observation=str(raw["observation"]),
             stage=str(raw["stage"]),
             reward=float(raw["reward"]),
-            components={str(k): None if v is None else float(v) for k, v in raw.get("components", {}).items()},
+            components={
+                str(k): None if v is None else float(v) for k, v in raw.get("components", {}).items()
+            },
         )
 
 
@@ -100,7 +103,7 @@ class EpisodeRecord:
     def done(self) -> bool:
         return self.terminated or self.truncated
 
-    def with_scores(self, scores: Mapping[str, Any]) -> "EpisodeRecord":
+    def with_scores(self, scores: Mapping[str, Any]) -> EpisodeRecord:
         """A copy holding the scorers' figures."""
         return replace(self, scores=scores)
 
@@ -122,7 +125,7 @@ class EpisodeRecord:
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
     @classmethod
-    def from_dict(cls, raw: Mapping[str, Any]) -> "EpisodeRecord":
+    def from_dict(cls, raw: Mapping[str, Any]) -> EpisodeRecord:
         seed = raw.get("seed")
         return cls(
             case_id=str(raw["case_id"]),
@@ -137,5 +140,5 @@ class EpisodeRecord:
         )
 
     @classmethod
-    def from_json(cls, text: str) -> "EpisodeRecord":
+    def from_json(cls, text: str) -> EpisodeRecord:
         return cls.from_dict(json.loads(text))

@@ -7,8 +7,9 @@ library's own ``patient.Patient`` and ``rewards.shaping.RewardShaper`` fit them 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Protocol, Sequence, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from mentalhospital_env.rewards.chart import Chart
 

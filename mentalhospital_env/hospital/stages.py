@@ -9,7 +9,7 @@ are allowed, and ``treat`` ends the encounter (stage ``end``).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 STAGES: tuple[str, ...] = ("interview", "exams", "note", "diagnosis", "treatment")
 END = "end"
@@ -40,7 +40,7 @@ def stage_index(stage: str) -> int:
         raise ValueError(f"unknown stage {stage!r}; stages are {', '.join(ALL_STAGES)}") from None
 
 
-@lru_cache(maxsize=None)
+@cache
 def allowed_actions(stage: str) -> tuple[str, ...]:
     """The actions the doctor may take at ``stage``: later stages' actions, and the current one if it repeats."""
     here = stage_index(stage)
@@ -58,7 +58,7 @@ def stage_after(action_name: str) -> str:
     return END if stage == STAGES[-1] else stage
 
 
-@lru_cache(maxsize=None)
+@cache
 def describe_allowed(stage: str) -> str:
     """A sentence naming what is allowed at ``stage``, with the text form of each action."""
     names = allowed_actions(stage)
