@@ -6,7 +6,10 @@ observes on its next turn. By default the patient agent is the library's skill-a
 (the action passed for it is ignored: pass ``None``); with ``external_patient=True`` the patient
 agent's action *is* the reply (a string), so another patient simulator, a language model or a person
 can play the patient on the same cases and be compared with the built-in one. The patient agent then
-finds its case in ``infos["patient"]["case_id"]`` and ``env.unwrapped.case``.
+finds its case in ``infos["patient"]["case_id"]`` and ``env.unwrapped.case``. A simulator that is an
+object with ``respond(utterance)`` and ``reset(seed)`` (see ``hospital.roles.PatientLike``) plugs in
+as ``patient_factory(case, seed)`` instead, and then answers on the patient agent's turn like the
+built-in one.
 
 Every other doctor action (exams, note, diagnosis, treatment, and invalid actions) is answered by the
 clinic at once and the doctor acts again. Rewards go to the doctor; the episode ends for both agents
