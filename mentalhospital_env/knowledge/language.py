@@ -308,6 +308,11 @@ def _phrase_limits(text: str) -> tuple[int, ...]:
     return tuple(limits)
 
 
+def comma_breaks(text: str) -> tuple[int, ...]:
+    """Token indices that follow a comma, in order (``"low mood, poor sleep"`` gives ``(2,)``)."""
+    return _sentence_marks(text)[1]
+
+
 def sentence_breaks(text: str) -> frozenset[int]:
     """Token indices that start a new sentence or follow a heading (``. : ; ! ?`` or a line break before
     them): a lexicon phrase never spans one, so ``"concentration poor. Insight: partial"`` holds no

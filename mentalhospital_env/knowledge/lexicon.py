@@ -22,6 +22,7 @@ from .language import (
     TEXT_MEMO_SIZE,
     _negated_spans_in,
     _phrase_limits,
+    comma_breaks,
     load_cues,
     memos_enabled,
     register_memo,
@@ -88,16 +89,20 @@ class Lexicon:
                 )
             self._by_id[c.id] = c
         index: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        commas: dict[tuple[tuple[str, ...], str], frozenset[int]] = {}
         for c in self.concepts:
             for term in c.terms:
                 key = tuple(stems(term))
-                if key and (key, c.id) not in index.get(key[0], ()):
+                if key and (key, c.id) not in commas:
                     index.setdefault(key[0], []).append((key, c.id))
+                    commas[(key, c.id)] = frozenset(comma_breaks(term))  # "heavy, like lead" holds one
         for entries in index.values():
             entries.sort(key=lambda e: -len(e[0]))
-        # first stem -> ((stemmed phrase, its length, concept id), ...), longest phrase first
-        self._index: dict[str, tuple[tuple[tuple[str, ...], int, str], ...]] = {
-            first: tuple((key, len(key), cid) for key, cid in entries) for first, entries in index.items()
+        # first stem -> ((stemmed phrase, its length, concept id, token offsets after its commas), ...),
+        # longest phrase first
+        self._index: dict[str, tuple[tuple[tuple[str, ...], int, str, frozenset[int]], ...]] = {
+            first: tuple((key, len(key), cid, commas[(key, cid)]) for key, cid in entries)
+            for first, entries in index.items()
         }
         self._found: dict[tuple[str, int], tuple[Mention, ...]] = {}
         register_memo(self)
@@ -138,7 +143,8 @@ class Lexicon:
         voices talking" is one ``auditory_hallucinations``. A phrase lying wholly inside a longer
         phrase of another concept is not reported ("fear of weight gain" is not ``weight_gain``).
         A phrase never spans a sentence break or a heading (``. : ; ! ?`` or a line break, see
-        :func:`~.language.sentence_breaks`): "concentration poor. Insight: partial" is not poor insight.
+        :func:`~.language.sentence_breaks`): "concentration poor. Insight: partial" is not poor insight;
+        nor a comma, unless the phrase holds that comma itself ("heavy, like lead").
         A mention is negated when its first token lies under a negation cue, after the cue word: the
         lay phrase "can't sleep" is insomnia, not negated sleep.
         """
@@ -159,6 +165,7 @@ class Lexicon:
         if not n:
             return ()
         limits = _phrase_limits(text)  # a phrase starting at i must end by limits[i] (a sentence break)
+        commas = comma_breaks(text)
         candidates: list[tuple[int, int, str]] = []
         gap_words = load_cues().function_words if max_gap > 0 else frozenset()
         index = self._index
@@ -167,13 +174,14 @@ class Lexicon:
             if not entries:
                 continue
             limit = limits[i]
-            for key, k, cid in entries:
+            for key, k, cid, own_commas in entries:
                 end = i + k
                 if end <= limit and (k == 1 or stemmed[i:end] == key):
-                    candidates.append((i, end, cid))
+                    if not commas or _commas_fit(commas, i, end, own_commas):
+                        candidates.append((i, end, cid))
                 elif max_gap > 0 and k > 1:
                     end = _gapped_end(tokens_of(text), stemmed, i, key, max_gap, gap_words)
-                    if end is not None and end <= limit:
+                    if end is not None and end <= limit and (not commas or _commas_fit(commas, i, end, frozenset())):
                         candidates.append((i, end, cid))
         if not candidates:
             return ()
@@ -199,6 +207,11 @@ class Lexicon:
     def concepts_in(self, text: str) -> frozenset[str]:
         """Ids of the concepts mentioned in ``text``, negated or not."""
         return frozenset(m.concept_id for m in self.find(text))
+
+
+def _commas_fit(commas: tuple[int, ...], start: int, end: int, own: frozenset[int]) -> bool:
+    """Whether every comma inside ``start:end`` of the text is one the phrase holds at that place."""
+    return all(c - start in own for c in commas if start < c < end)
 
 
 def _gapped_end(
