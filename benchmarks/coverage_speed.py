@@ -20,21 +20,26 @@ import statistics
 import sys
 import time
 
+from mentalhospital_env.rewards.coverage import InterviewCoverage, interview_coverage
+from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
+
 from mentalhospital_env.cases import load_suite
 from mentalhospital_env.knowledge.lexicon import load_lexicon
 from mentalhospital_env.patient import make_patient
-from mentalhospital_env.rewards.coverage import InterviewCoverage, interview_coverage
-from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
 
 TURNS = 50
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--suite", default="dev")
     parser.add_argument("--cases", type=int, default=20)
     parser.add_argument("--embedder", default="hashing")
-    parser.add_argument("--repeats", type=int, default=3, help="timed runs per case (the minimum is kept per turn)")
+    parser.add_argument(
+        "--repeats", type=int, default=3, help="timed runs per case (the minimum is kept per turn)"
+    )
     args = parser.parse_args(argv)
 
     suite = load_suite(args.suite)
@@ -64,12 +69,18 @@ def main(argv: list[str] | None = None) -> int:
     at5, at50 = statistics.median(per_turn[4]), statistics.median(per_turn[TURNS - 1])
     window5 = statistics.median(x for t in range(2, 8) for x in per_turn[t])
     window50 = statistics.median(x for t in range(TURNS - 6, TURNS) for x in per_turn[t])
-    print(f"{n} cases of {args.suite!r}, {checkpoints / n:.1f} interview checkpoints per case, embedder {matcher.embedder.name}")
+    print(
+        f"{n} cases of {args.suite!r}, {checkpoints / n:.1f} interview checkpoints per case, embedder {matcher.embedder.name}"
+    )
     print(f"update at turn 5:  median {at5:.3f} ms   (turns 3-8:   {window5:.3f} ms)")
     print(f"update at turn 50: median {at50:.3f} ms   (turns 45-50: {window50:.3f} ms)")
     print(f"ratio turn 50 / turn 5: {at50 / at5:.2f}   (windows: {window50 / window5:.2f})")
-    print(f"whole 50-turn interview incrementally: {statistics.median(sum(per_turn[t][i] for t in range(TURNS)) for i in range(n)):.1f} ms per case")
-    print(f"batch recomputation of all 50 replies at once: median {statistics.median(batch_ms):.1f} ms per case")
+    print(
+        f"whole 50-turn interview incrementally: {statistics.median(sum(per_turn[t][i] for t in range(TURNS)) for i in range(n)):.1f} ms per case"
+    )
+    print(
+        f"batch recomputation of all 50 replies at once: median {statistics.median(batch_ms):.1f} ms per case"
+    )
     return 0
 
 

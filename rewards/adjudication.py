@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from mentalhospital_env.knowledge.language import (
     clauses,
@@ -41,7 +42,6 @@ if TYPE_CHECKING:  # the llm package is imported only where an LLM judge is buil
     from mentalhospital_env.llm import GenerationSettings, LLMClient
 
     from .embedders import Embedder
-
 
 
 # --- Reading a statement --------------------------------------------------------------------------
@@ -155,7 +155,12 @@ def read_statement(text: str) -> StatementReading:
         )
     main = next((p for p in parts if not p.subordinate), None)
     return StatementReading(
-        text, tuple(concepts), tuple(words), polarity_marks(text), bool(negations), main.subject if main else "patient"
+        text,
+        tuple(concepts),
+        tuple(words),
+        polarity_marks(text),
+        bool(negations),
+        main.subject if main else "patient",
     )
 
 
@@ -307,10 +312,13 @@ class ClinicalAdjudicator(Adjudicator):
         self,
         min_share: float = 0.45,
         min_share_without_concept: float = 0.6,
-        phrase_embedder: "Embedder | None" = None,
+        phrase_embedder: Embedder | None = None,
         phrase_threshold: float | None = None,
     ):
-        for name, value in (("min_share", min_share), ("min_share_without_concept", min_share_without_concept)):
+        for name, value in (
+            ("min_share", min_share),
+            ("min_share_without_concept", min_share_without_concept),
+        ):
             if not 0 < value <= 1:
                 raise ValueError(f"clinical adjudicator {name} must lie in (0, 1], got {value}")
         if (phrase_embedder is None) != (phrase_threshold is None):
@@ -365,7 +373,10 @@ class ClinicalAdjudicator(Adjudicator):
         carried_concepts = {
             cc.concept_id
             for cc in c.concepts
-            if any(oc.concept_id == cc.concept_id and oc.negated == cc.negated and oc.subject == cc.subject for oc in o.concepts)
+            if any(
+                oc.concept_id == cc.concept_id and oc.negated == cc.negated and oc.subject == cc.subject
+                for oc in o.concepts
+            )
         } | self.phrased_concepts(c, o)
         o_stems = o.stems
         seen: list[str] = []
@@ -376,8 +387,10 @@ class ClinicalAdjudicator(Adjudicator):
             seen.append(w.stem)
             weight = word_weight(w.stem)
             total += weight
-            if (w.concept_id is not None and w.concept_id in carried_concepts) or w.stem in o_stems or any(
-                same_stem(w.stem, t) for t in o_stems
+            if (
+                (w.concept_id is not None and w.concept_id in carried_concepts)
+                or w.stem in o_stems
+                or any(same_stem(w.stem, t) for t in o_stems)
             ):
                 carried += weight
         return carried / total if total else 0.0
@@ -410,7 +423,9 @@ def _lexicon_document_frequency() -> tuple[dict[str, int], int]:
     counts: dict[str, int] = {}
     lexicon = load_lexicon()
     for concept in lexicon.concepts:
-        seen = {stem(t) for text in (*concept.terms, *concept.questions) for t in tokenize(text) if t not in words}
+        seen = {
+            stem(t) for text in (*concept.terms, *concept.questions) for t in tokenize(text) if t not in words
+        }
         for s in seen:
             counts[s] = counts.get(s, 0) + 1
     return counts, len(lexicon.concepts)
@@ -454,7 +469,9 @@ def parse_yes_no(reply: str) -> bool | None:
     if not isinstance(reply, str):
         return None
     text = re.sub(r"<think>.*?</think>", " ", reply, flags=re.DOTALL | re.IGNORECASE).strip()
-    json_answer = re.search(r'"(?:entailed|entails|answer|verdict)"\s*:\s*"?(true|false|yes|no)"?', text, re.IGNORECASE)
+    json_answer = re.search(
+        r'"(?:entailed|entails|answer|verdict)"\s*:\s*"?(true|false|yes|no)"?', text, re.IGNORECASE
+    )
     if json_answer:
         return json_answer.group(1).lower() in ("true", "yes")
     labelled = _ANSWER.findall(text)
@@ -480,7 +497,9 @@ class LLMJudge(Adjudicator):
     :func:`parse_yes_no` cannot read abstains on its pair. ``failures`` counts both.
     """
 
-    def __init__(self, client: "LLMClient", settings: "GenerationSettings | None" = None, name: str | None = None):
+    def __init__(
+        self, client: LLMClient, settings: GenerationSettings | None = None, name: str | None = None
+    ):
         from mentalhospital_env.llm import GenerationSettings
 
         self.client = client
@@ -492,7 +511,10 @@ class LLMJudge(Adjudicator):
     def conversation(checkpoint: str, output: str) -> list[dict[str, str]]:
         return [
             {"role": "system", "content": JUDGE_SYSTEM_PROMPT},
-            {"role": "user", "content": f"Checkpoint: {checkpoint}\nStatement: {output}\nDoes the statement convey the checkpoint?"},
+            {
+                "role": "user",
+                "content": f"Checkpoint: {checkpoint}\nStatement: {output}\nDoes the statement convey the checkpoint?",
+            },
         ]
 
     def judge_many(self, pairs: Sequence[tuple[str, str]]) -> list[bool | None]:
@@ -501,7 +523,7 @@ class LLMJudge(Adjudicator):
         conversations = [self.conversation(c, o) for c, o in pairs]
         try:
             replies = self.client.generate(conversations, self.settings)
-        except Exception:  # a judge failure abstains; it never scores the pair or crashes an episode
+        except Exception:  # noqa: BLE001 - a judge failure abstains; it never scores the pair or crashes an episode
             self.failures += len(pairs)
             return [None] * len(pairs)
         if len(replies) != len(pairs):
@@ -538,7 +560,7 @@ class Jury(Adjudicator):
 
 def make_adjudicator(
     name: str | Adjudicator | None,
-    llm: str | Sequence[str] | "LLMClient" | None = None,
+    llm: str | Sequence[str] | LLMClient | None = None,
     clinical: ClinicalAdjudicator | None = None,
 ) -> Adjudicator | None:
     """An adjudicator from its name: ``"clinical"``, ``"llm"``, ``"jury"`` or ``"none"``.
@@ -580,7 +602,9 @@ def _clients(llm) -> list:
 
             make_client = getattr(llm_package, "make_client", None)
             if make_client is None:
-                raise ValueError(f"cannot build LLM client {item!r}: mentalhospital_env.llm has no make_client yet")
+                raise ValueError(
+                    f"cannot build LLM client {item!r}: mentalhospital_env.llm has no make_client yet"
+                )
             out.append(make_client(item))
         else:
             out.append(item)

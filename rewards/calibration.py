@@ -26,10 +26,10 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -91,9 +91,18 @@ def load_match_pairs(path: str | Path | None = None, split: str | None = None) -
                 raise PairSetError(f"{where}: not JSON ({exc.msg})") from None
             if not isinstance(raw, dict):
                 raise PairSetError(f"{where}: a pair must be a JSON object")
-            for key, kind in (("id", str), ("checkpoint", str), ("utterance", str), ("entails", bool), ("kind", str), ("split", str)):
+            for key, kind in (
+                ("id", str),
+                ("checkpoint", str),
+                ("utterance", str),
+                ("entails", bool),
+                ("kind", str),
+                ("split", str),
+            ):
                 if not isinstance(raw.get(key), kind):
-                    raise PairSetError(f"{where}: field {key!r} must be {kind.__name__}, got {raw.get(key)!r}")
+                    raise PairSetError(
+                        f"{where}: field {key!r} must be {kind.__name__}, got {raw.get(key)!r}"
+                    )
             if raw["kind"] not in PAIR_KINDS:
                 raise PairSetError(f"{where}: field 'kind' is {raw['kind']!r}; expected one of {PAIR_KINDS}")
             if raw["split"] not in SPLITS:
@@ -104,7 +113,9 @@ def load_match_pairs(path: str | Path | None = None, split: str | None = None) -
                 if not raw[key].strip():
                     raise PairSetError(f"{where}: field {key!r} must not be blank")
             ids.add(raw["id"])
-            pair = MatchPair(raw["id"], raw["checkpoint"], raw["utterance"], raw["entails"], raw["kind"], raw["split"])
+            pair = MatchPair(
+                raw["id"], raw["checkpoint"], raw["utterance"], raw["entails"], raw["kind"], raw["split"]
+            )
             if split is None or pair.split == split:
                 pairs.append(pair)
     return pairs
@@ -198,7 +209,10 @@ class EmbedderCalibration:
 
 
 def calibrate_embedder(
-    embedder: Embedder, pairs: Sequence[MatchPair] | None = None, adjudicator: Adjudicator | None = None, target: float = TARGET_PRECISION
+    embedder: Embedder,
+    pairs: Sequence[MatchPair] | None = None,
+    adjudicator: Adjudicator | None = None,
+    target: float = TARGET_PRECISION,
 ) -> EmbedderCalibration:
     """Thresholds for ``embedder`` on the calibration half and its held-out report (see the module docstring)."""
     import time
@@ -237,21 +251,38 @@ def calibrate_embedder(
                 break
             phrase = candidate
         adjudicator = (
-            ClinicalAdjudicator(phrase_embedder=embedder, phrase_threshold=phrase) if phrase is not None else ClinicalAdjudicator()
+            ClinicalAdjudicator(phrase_embedder=embedder, phrase_threshold=phrase)
+            if phrase is not None
+            else ClinicalAdjudicator()
         )
     matcher = Matcher(MatcherConfig(threshold=guarded), embedder=embedder, adjudicator=adjudicator)
     decided = {p.id: matcher.entails_unit(p.checkpoint, p.utterance) for p in pairs}
     pipeline_held = precision_recall([decided[p.id] for p in held], held_labels)
     pipeline_cal = precision_recall([decided[p.id] for p in cal], cal_labels)
     by_kind = {
-        kind: precision_recall([decided[p.id] for p in held if p.kind == kind], [p.entails for p in held if p.kind == kind])
+        kind: precision_recall(
+            [decided[p.id] for p in held if p.kind == kind], [p.entails for p in held if p.kind == kind]
+        )
         for kind in PAIR_KINDS
         if any(p.kind == kind for p in held)
     }
     misses = [f"{p.id}: {p.checkpoint} | {p.utterance}" for p in held if p.entails and not decided[p.id]]
-    false_accepts = [f"{p.id}: {p.checkpoint} | {p.utterance}" for p in held if not p.entails and decided[p.id]]
+    false_accepts = [
+        f"{p.id}: {p.checkpoint} | {p.utterance}" for p in held if not p.entails and decided[p.id]
+    ]
     return EmbedderCalibration(
-        embedder.name, alone, alone_pr, guarded, guarded_pr, pipeline_held, pipeline_cal, by_kind, misses, false_accepts, seconds, phrase
+        embedder.name,
+        alone,
+        alone_pr,
+        guarded,
+        guarded_pr,
+        pipeline_held,
+        pipeline_cal,
+        by_kind,
+        misses,
+        false_accepts,
+        seconds,
+        phrase,
     )
 
 
@@ -272,8 +303,14 @@ def thresholds_document(results: Iterable[EmbedderCalibration], pair_set: str | 
             "phrase_threshold": r.phrase_threshold,
             "alone_threshold": round(r.alone_threshold, 4),
             "held_out": {
-                "alone": {"precision": round(r.alone_held_out.precision, 4), "recall": round(r.alone_held_out.recall, 4)},
-                "pipeline": {"precision": round(r.pipeline_held_out.precision, 4), "recall": round(r.pipeline_held_out.recall, 4)},
+                "alone": {
+                    "precision": round(r.alone_held_out.precision, 4),
+                    "recall": round(r.alone_held_out.recall, 4),
+                },
+                "pipeline": {
+                    "precision": round(r.pipeline_held_out.precision, 4),
+                    "recall": round(r.pipeline_held_out.recall, 4),
+                },
             },
         }
     return {

@@ -16,10 +16,11 @@ The ``chart_*`` helpers take ``(case, chart)`` as every scorer does.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from mentalhospital_env.cases.model import CHECKPOINT_GROUPS, Case, Checkpoint
 
@@ -69,10 +70,14 @@ class InterviewCoverage:
 
     stage = "interview"
 
-    def __init__(self, case: Case, matcher: Matcher | None = None, checkpoints: Sequence[Checkpoint] | None = None):
+    def __init__(
+        self, case: Case, matcher: Matcher | None = None, checkpoints: Sequence[Checkpoint] | None = None
+    ):
         self.case = case
         self.matcher = matcher or default_matcher()
-        self.checkpoints: tuple[Checkpoint, ...] = tuple(checkpoints if checkpoints is not None else case.checkpoints.interview)
+        self.checkpoints: tuple[Checkpoint, ...] = tuple(
+            checkpoints if checkpoints is not None else case.checkpoints.interview
+        )
         self.matcher.embedder.encode([c.text for c in self.checkpoints])  # warm the cache once
         self._matched: dict[str, CheckpointMatch] = {}
         self._units = 0
@@ -87,7 +92,9 @@ class InterviewCoverage:
         if not units:
             return ()
         open_ = [c for c in self.checkpoints if c.id not in self._matched]
-        found = self.matcher.match([c.text for c in open_], units, [c.id for c in open_], unit_offset=self._units)
+        found = self.matcher.match(
+            [c.text for c in open_], units, [c.id for c in open_], unit_offset=self._units
+        )
         self._units += len(units)
         new = tuple(m.checkpoint_id for m in found if m is not None)
         for m in found:
@@ -117,7 +124,9 @@ class InterviewCoverage:
         return StageCoverage(self.stage, self.score, self.checkpoints, MappingProxyType(dict(self._matched)))
 
 
-def note_coverage(case: Case, note: str | Sequence[str] | None, matcher: Matcher | None = None) -> StageCoverage:
+def note_coverage(
+    case: Case, note: str | Sequence[str] | None, matcher: Matcher | None = None
+) -> StageCoverage:
     """Coverage of the note checkpoints by the note's sentences (0 when no note was written)."""
     checkpoints = case.checkpoints.note
     if not note:
@@ -158,7 +167,7 @@ def exam_key(name: str) -> str:
     if resolve is not None:
         try:
             exam = resolve(name)
-        except Exception:  # unknown name, or a knowledge base that fails to load: fall back to the name
+        except Exception:  # noqa: BLE001 - unknown name, or a knowledge base that fails to load: fall back to the name
             exam = None
         if exam is not None:
             return "kb:" + str(getattr(exam, "id", None) or getattr(exam, "name", exam)).casefold()
@@ -177,7 +186,7 @@ def _exam_resolver():
         return None
     try:
         return load().resolve_exam
-    except Exception:  # a knowledge base that fails to load leaves exact-name matching
+    except Exception:  # noqa: BLE001 - a knowledge base that fails to load leaves exact-name matching
         return None
 
 
@@ -211,16 +220,16 @@ def default_matcher() -> Matcher:
     return _DEFAULT[0]
 
 
-def chart_interview_coverage(case: Case, chart: "Chart", matcher: Matcher | None = None) -> StageCoverage:
+def chart_interview_coverage(case: Case, chart: Chart, matcher: Matcher | None = None) -> StageCoverage:
     """Interview coverage of a chart: the patient's replies against the interview checkpoints."""
     return interview_coverage(case, chart.patient_replies, matcher)
 
 
-def chart_note_coverage(case: Case, chart: "Chart", matcher: Matcher | None = None) -> StageCoverage:
+def chart_note_coverage(case: Case, chart: Chart, matcher: Matcher | None = None) -> StageCoverage:
     """Note coverage of a chart (0 when the note stage was skipped)."""
     return note_coverage(case, chart.note, matcher)
 
 
-def chart_exam_coverage(case: Case, chart: "Chart") -> ExamCoverage:
+def chart_exam_coverage(case: Case, chart: Chart) -> ExamCoverage:
     """Exam coverage of a chart (0 when no exams were ordered)."""
     return exam_coverage(case, chart.exams)

@@ -18,7 +18,8 @@ import threading
 import zlib
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from itertools import pairwise
 
 import numpy as np
 
@@ -184,7 +185,7 @@ class HashingEmbedder(Embedder):
                 for i in range(max(1, len(padded) - n + 1)):
                     key = "c:" + padded[i : i + n]
                     features[key] = features.get(key, 0.0) + self.ngram_weight
-        for a, b in zip(content, content[1:]):
+        for a, b in pairwise(content):
             key = f"b:{a}_{b}"
             features[key] = features.get(key, 0.0) + self.bigram_weight
         return features
@@ -205,7 +206,9 @@ class SentenceTransformerEmbedder(Embedder):
     id; a hub id downloads only because the user named it.
     """
 
-    def __init__(self, model: str | None = None, device: str = "cpu", batch_size: int = 64, cache_size: int = 50_000):
+    def __init__(
+        self, model: str | None = None, device: str = "cpu", batch_size: int = 64, cache_size: int = 50_000
+    ):
         super().__init__(cache_size)
         self.model_name = model
         self.device = device
@@ -230,7 +233,10 @@ class SentenceTransformerEmbedder(Embedder):
                 ) from exc
             self._model = SentenceTransformer(model, device=device)
             self.name = f"sentence-transformers:{model}"
-        get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        get_dim = (
+            getattr(self._model, "get_embedding_dimension", None)
+            or self._model.get_sentence_embedding_dimension
+        )
         self._dimension = int(get_dim())
 
     @property
@@ -239,7 +245,11 @@ class SentenceTransformerEmbedder(Embedder):
 
     def _embed(self, texts: list[str]) -> np.ndarray:
         return self._model.encode(
-            texts, batch_size=self.batch_size, convert_to_numpy=True, normalize_embeddings=True, show_progress_bar=False
+            texts,
+            batch_size=self.batch_size,
+            convert_to_numpy=True,
+            normalize_embeddings=True,
+            show_progress_bar=False,
         )
 
 

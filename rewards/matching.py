@@ -17,11 +17,12 @@ Outputs are split into units (sentences); a checkpoint is covered when some unit
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from types import MappingProxyType
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -82,11 +83,15 @@ class MatcherConfig:
     def __post_init__(self) -> None:
         if isinstance(self.threshold, str):
             if self.threshold != "calibrated":
-                raise ValueError(f"MatcherConfig.threshold must be a number or 'calibrated', got {self.threshold!r}")
+                raise ValueError(
+                    f"MatcherConfig.threshold must be a number or 'calibrated', got {self.threshold!r}"
+                )
         elif not -1.0 <= float(self.threshold) <= 1.0:
             raise ValueError(f"MatcherConfig.threshold must lie in [-1, 1], got {self.threshold!r}")
         if isinstance(self.phrase_threshold, str) and self.phrase_threshold != "calibrated":
-            raise ValueError(f"MatcherConfig.phrase_threshold must be a number, 'calibrated' or None, got {self.phrase_threshold!r}")
+            raise ValueError(
+                f"MatcherConfig.phrase_threshold must be a number, 'calibrated' or None, got {self.phrase_threshold!r}"
+            )
         if self.max_adjudicated_units is not None and self.max_adjudicated_units < 1:
             raise ValueError("MatcherConfig.max_adjudicated_units must be at least 1 or None")
         if isinstance(self.llm, list):
@@ -145,7 +150,9 @@ def checkpoint_texts(checkpoints: Sequence[Any]) -> tuple[tuple[str, ...], tuple
             ids.append(str(getattr(cp, "id", i)))
             texts.append(cp.text)
         else:
-            raise TypeError(f"checkpoint {i} is {type(cp).__name__}; expected str or an object with .id and .text")
+            raise TypeError(
+                f"checkpoint {i} is {type(cp).__name__}; expected str or an object with .id and .text"
+            )
     return tuple(ids), tuple(texts)
 
 
@@ -253,7 +260,9 @@ class Matcher:
                 if statement_conflict(cp, units[j]) is not None:
                     continue
                 if sims[i, j] >= self.threshold:
-                    out[i] = CheckpointMatch(ids[i], cp, j + unit_offset, units[j], float(sims[i, j]), "embedder")
+                    out[i] = CheckpointMatch(
+                        ids[i], cp, j + unit_offset, units[j], float(sims[i, j]), "embedder"
+                    )
                     break
                 below.append(j)
             if out[i] is None and self.adjudicator is not None:
@@ -264,6 +273,11 @@ class Matcher:
             for (i, j), verdict in zip(pending, verdicts):
                 if verdict and out[i] is None:  # pending is in order of similarity per checkpoint
                     out[i] = CheckpointMatch(
-                        ids[i], checkpoints[i], j + unit_offset, units[j], float(sims[i, j]), self.adjudicator.name
+                        ids[i],
+                        checkpoints[i],
+                        j + unit_offset,
+                        units[j],
+                        float(sims[i, j]),
+                        self.adjudicator.name,
                     )
         return out

@@ -10,8 +10,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sklearn.metrics import precision_score, recall_score
-
 from mentalhospital_env.rewards.calibration import (
     PAIR_KINDS,
     PairSetError,
@@ -21,6 +19,7 @@ from mentalhospital_env.rewards.calibration import (
     precision_recall,
 )
 from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
+from sklearn.metrics import precision_score, recall_score
 
 # Held-out figures of the offline default pipeline (hashing embedder + clinical adjudicator) when this
 # test was written: precision 0.921, recall 0.650 (docs/calibration.md). A regression below these floors
@@ -71,12 +70,21 @@ def test_split_filter(pairs):
         load_match_pairs(split="train")
 
 
-GOOD = {"id": "x-1", "checkpoint": "Hears voices.", "utterance": "I hear voices.", "entails": True, "kind": "paraphrase", "split": "calibration"}
+GOOD = {
+    "id": "x-1",
+    "checkpoint": "Hears voices.",
+    "utterance": "I hear voices.",
+    "entails": True,
+    "kind": "paraphrase",
+    "split": "calibration",
+}
 
 
 @given(
     field=st.sampled_from(sorted(GOOD)),
-    value=st.one_of(st.none(), st.integers(), st.just(""), st.just("nonsense"), st.lists(st.integers(), max_size=1)),
+    value=st.one_of(
+        st.none(), st.integers(), st.just(""), st.just("nonsense"), st.lists(st.integers(), max_size=1)
+    ),
 )
 @settings(max_examples=80, deadline=None)
 def test_a_bad_line_is_refused_naming_line_and_field(tmp_path_factory, field, value):
@@ -102,8 +110,12 @@ def test_not_json_and_duplicate_ids(tmp_path):
 
 
 def test_thresholds_were_calibrated_on_this_pair_set():
-    raw = json.loads(resources.files("mentalhospital_env.rewards").joinpath("data/thresholds.json").read_text())
-    assert raw["pair_set_sha256"] == pair_set_digest(), "pair set changed: run benchmarks/calibrate_matching.py --write"
+    raw = json.loads(
+        resources.files("mentalhospital_env.rewards").joinpath("data/thresholds.json").read_text()
+    )
+    assert raw["pair_set_sha256"] == pair_set_digest(), (
+        "pair set changed: run benchmarks/calibrate_matching.py --write"
+    )
     assert {"hashing", "use", "minilm"} <= set(raw["embedders"])
 
 
@@ -123,7 +135,9 @@ def test_precision_recall_agrees_with_sklearn(rows):
 
 
 @given(
-    st.lists(st.tuples(st.floats(-1, 1, allow_nan=False), st.booleans(), st.booleans()), min_size=1, max_size=40),
+    st.lists(
+        st.tuples(st.floats(-1, 1, allow_nan=False), st.booleans(), st.booleans()), min_size=1, max_size=40
+    ),
     st.sampled_from([0.5, 0.8, 0.95]),
     st.integers(1, 5),
 )
@@ -215,5 +229,7 @@ def test_model_backends_encode_and_hold_their_figures(pairs, name, floor_precisi
     matcher = Matcher(MatcherConfig(embedder=name), embedder=embedder)
     held = [p for p in pairs if p.split == "held_out"]
     embedder.encode(sorted({p.checkpoint for p in held} | {p.utterance for p in held}))  # one batched call
-    pr = precision_recall([matcher.entails_unit(p.checkpoint, p.utterance) for p in held], [p.entails for p in held])
+    pr = precision_recall(
+        [matcher.entails_unit(p.checkpoint, p.utterance) for p in held], [p.entails for p in held]
+    )
     assert pr.precision >= floor_precision and pr.recall >= floor_recall, pr

@@ -5,8 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from mentalhospital_env.cases import load_case
 from mentalhospital_env.rewards.chart import Chart, Turn
 from mentalhospital_env.rewards.coverage import (
     InterviewCoverage,
@@ -19,6 +17,8 @@ from mentalhospital_env.rewards.coverage import (
 )
 from mentalhospital_env.rewards.embedders import HashingEmbedder
 from mentalhospital_env.rewards.matching import Matcher
+
+from mentalhospital_env.cases import load_case
 
 CASE = {
     "case_id": "coverage-001",
@@ -44,7 +44,10 @@ CASE = {
         {"name": "TSH", "kind": "lab", "result": "2.1 mIU/L (normal)"},
         {"name": "MRI brain", "kind": "imaging", "result": "normal", "indicated": False},
     ],
-    "diagnosis": {"categories": ["depressive"], "disorders": [{"name": "Major depressive disorder", "code": "F32.1"}]},
+    "diagnosis": {
+        "categories": ["depressive"],
+        "disorders": [{"name": "Major depressive disorder", "code": "F32.1"}],
+    },
     "treatment": {"plan": "Start sertraline 50 mg daily; refer for CBT; safety plan; review in two weeks."},
 }
 

@@ -9,8 +9,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from mentalhospital_env.llm import GenerationSettings, ScriptedClient
 from mentalhospital_env.rewards.adjudication import (
     ClinicalAdjudicator,
     Jury,
@@ -21,6 +19,8 @@ from mentalhospital_env.rewards.adjudication import (
 )
 from mentalhospital_env.rewards.embedders import EmbeddingCache, HashingEmbedder, make_embedder
 from mentalhospital_env.rewards.matching import CoverageResult, Matcher, MatcherConfig
+
+from mentalhospital_env.llm import GenerationSettings, ScriptedClient
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +45,9 @@ def test_hashing_embedder_gives_unit_vectors_and_is_deterministic():
 
 def test_hashing_embedder_ranks_related_text_above_unrelated():
     e = HashingEmbedder()
-    assert e.similarity("hearing voices", "I hear voices") > e.similarity("hearing voices", "my appetite is fine")
+    assert e.similarity("hearing voices", "I hear voices") > e.similarity(
+        "hearing voices", "my appetite is fine"
+    )
     assert e.similarity("sleep", "sleeping") > 0.3
 
 
@@ -104,12 +106,17 @@ def test_negation_always_vetoes(matcher, checkpoint, output):
 
 
 def test_negated_checkpoint_is_covered_by_a_denial(matcher):
-    assert matcher.entails("Denies suicidal ideation", "No, I have never had thoughts of wanting to kill myself.")
+    assert matcher.entails(
+        "Denies suicidal ideation", "No, I have never had thoughts of wanting to kill myself."
+    )
 
 
 @pytest.mark.parametrize(
     "checkpoint, output",
-    [("Reports low mood", "My mother has been feeling low for years"), ("Hears voices", "My brother hears voices")],
+    [
+        ("Reports low mood", "My mother has been feeling low for years"),
+        ("Hears voices", "My brother hears voices"),
+    ],
 )
 def test_a_relative_never_covers_the_patient(matcher, checkpoint, output):
     assert "subject" in (statement_conflict(checkpoint, output) or "")
@@ -121,12 +128,18 @@ def test_family_history_is_covered_by_the_relative(matcher):
 
 
 def test_a_background_clause_does_not_change_the_subject(matcher):
-    assert matcher.entails("Feeling low since her husband left", "I've been feeling low since my husband left.")
+    assert matcher.entails(
+        "Feeling low since her husband left", "I've been feeling low since my husband left."
+    )
 
 
 @pytest.mark.parametrize(
     "checkpoint, output",
-    [("Poor sleep", "I have been sleeping too much"), ("Low mood", "My mood has been elevated"), ("Weight loss", "I've gained a lot of weight")],
+    [
+        ("Poor sleep", "I have been sleeping too much"),
+        ("Low mood", "My mood has been elevated"),
+        ("Weight loss", "I've gained a lot of weight"),
+    ],
 )
 def test_polarity_flips_are_refused(checkpoint, output):
     assert "direction" in (statement_conflict(checkpoint, output) or "")
@@ -226,7 +239,11 @@ def test_matcher_with_llm_judge_sends_only_pairs_below_threshold():
 
 
 def test_coverage_reports_which_unit_covered_which_checkpoint(matcher):
-    checkpoints = ["Hears voices at night", "Denies suicidal ideation", "Drinks two glasses of wine most evenings"]
+    checkpoints = [
+        "Hears voices at night",
+        "Denies suicidal ideation",
+        "Drinks two glasses of wine most evenings",
+    ]
     reply = "I hear voices at night. I never think about killing myself. I sleep okay."
     result = matcher.coverage(checkpoints, reply)
     assert isinstance(result, CoverageResult)
@@ -264,5 +281,7 @@ def test_matcher_config_validation():
 
 
 def test_default_threshold_comes_from_the_calibration_file():
-    raw = json.loads(resources.files("mentalhospital_env.rewards").joinpath("data/thresholds.json").read_text())
+    raw = json.loads(
+        resources.files("mentalhospital_env.rewards").joinpath("data/thresholds.json").read_text()
+    )
     assert Matcher().threshold == pytest.approx(raw["embedders"]["hashing"]["threshold"])
