@@ -92,10 +92,15 @@ def test_memoised_readings_equal_fresh_ones(batch):
     assert [_readings(t) for t in batch] == fresh
 
 
+_OTHER = Lexicon(LEXICON.concepts)  # the same concepts, its own memo
+
+
 @settings(max_examples=60, deadline=None)
 @given(texts)
 def test_a_fresh_lexicon_reads_as_the_remembering_one(text):
-    other = Lexicon(LEXICON.concepts)  # its own, empty memo
+    LEXICON.find(text)
+    other = _OTHER
+    other.clear_cache()
     assert other.find(text) == LEXICON.find(text)
     assert other.find(text, max_gap=1) == LEXICON.find(text, max_gap=1)
 
@@ -132,8 +137,10 @@ def test_the_memo_is_bounded(monkeypatch):
         lex.find(f"low mood for {i} weeks")
     assert len(lex._found) <= 8
     assert lex.find("low mood for 3 weeks") == (Mention("low_mood", 0, 2, False),)
-    assert language._read.__wrapped__ is not None  # the text memo is an lru_cache of bounded size
-    assert language.TEXT_MEMO_SIZE > 0
+    for i in range(language.TEXT_MEMO_SIZE + 50):
+        tokenize(f"text number {i}")
+    info = language._read.cache_info()
+    assert info.maxsize == language.TEXT_MEMO_SIZE and info.currsize <= info.maxsize
 
 
 def test_a_lexicon_copies_and_pickles_with_an_empty_memo():

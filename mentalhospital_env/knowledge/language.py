@@ -46,6 +46,7 @@ def _memo(compute: Callable[..., _Result]) -> Callable[..., _Result]:
             return compute(*args, **kwargs)
         return remembered(*args)
 
+    read.cache_info = remembered.cache_info  # type: ignore[attr-defined]
     return read
 
 
