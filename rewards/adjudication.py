@@ -210,6 +210,8 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
     """
     c = read_statement(checkpoint)
     o = read_statement(output)
+    if not _may_share(c, o):  # nothing in common: nothing to disagree about
+        return None
     for cc in c.concepts:
         found = [oc for oc in o.concepts if oc.concept_id == cc.concept_id]
         if not found:
@@ -398,7 +400,9 @@ class ClinicalAdjudicator(Adjudicator):
     def entailed(self, checkpoint: str, output: str) -> bool:
         c = read_statement(checkpoint)
         o = read_statement(output)
-        if not _may_share(c, o) and not (self.phrase_embedder is not None and c.concepts):
+        if not _may_share(c, o) and not (
+            self.phrase_embedder is not None and c.concepts and self.phrased_concepts(c, o)
+        ):
             return False
         if statement_conflict(checkpoint, output) is not None:
             return False
