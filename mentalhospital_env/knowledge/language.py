@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache, wraps
 from importlib import resources
-from typing import Callable, Iterator, TypeVar
+from typing import Callable, Iterator, NamedTuple, TypeVar
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _SUFFIXES = ("ings", "ing", "edly", "ed", "ies", "es", "s", "ly")
@@ -80,32 +80,37 @@ def memos_off() -> Iterator[None]:
         _memos_on = before
 
 
-@dataclass(frozen=True)
-class _Reading:
-    """A text lower-cased (curly apostrophes straightened), its tokens and each token's character span."""
+class _Reading(NamedTuple):
+    """A text lower-cased (curly apostrophes straightened) and its tokens."""
 
     low: str
     tokens: tuple[str, ...]
-    starts: tuple[int, ...]
-    ends: tuple[int, ...]
 
 
 @_memo
 def _read(text: str) -> _Reading:
     low = text.lower().replace("\u2019", "'")
-    found = list(_TOKEN.finditer(low))
-    return _Reading(low, tuple(m.group() for m in found), tuple(m.start() for m in found), tuple(m.end() for m in found))
+    return _Reading(low, tuple(_TOKEN.findall(low)))
 
 
-def _breaks_at(reading: _Reading, punctuation: re.Pattern[str]) -> tuple[int, ...]:
+@_memo
+def _token_starts(text: str) -> tuple[int, ...]:
+    """Where each token of the text starts (in the lower-cased text)."""
+    return tuple(m.start() for m in _TOKEN.finditer(_read(text).low))
+
+
+def _breaks_at(text: str, punctuation: re.Pattern[str]) -> tuple[int, ...]:
     """Token indices (0 < i < number of tokens) whose preceding gap holds a match of ``punctuation``."""
-    n = len(reading.tokens)
-    out: set[int] = set()
-    for m in punctuation.finditer(reading.low):
-        i = bisect_left(reading.starts, m.start())  # the first token after the mark (marks lie between tokens)
-        if 0 < i < n:
-            out.add(i)
-    return tuple(sorted(out))
+    low, tokens = _read(text)
+    n = len(tokens)
+    if n < 2:
+        return ()
+    marks = [m.start() for m in punctuation.finditer(low)]
+    if not marks:
+        return ()
+    starts = _token_starts(text)
+    # the first token after each mark (marks lie between tokens: no token holds a punctuation mark)
+    return tuple(sorted({i for i in (bisect_left(starts, p) for p in marks) if 0 < i < n}))
 
 
 @dataclass(frozen=True)
@@ -141,7 +146,7 @@ def tokenize(text: str) -> list[str]:
 
 def tokens_of(text: str) -> tuple[str, ...]:
     """:func:`tokenize` as an immutable tuple (memoised: no copy)."""
-    return _read(text).tokens
+    return _read(text)[1]
 
 
 @lru_cache(maxsize=1)
@@ -272,8 +277,7 @@ _PHRASE_END = re.compile(r"[.;:!?\n]")
 @_memo
 def _sentence_marks(text: str) -> tuple[frozenset[int], tuple[int, ...]]:
     """Token indices after a sentence break, and token indices after a comma (see :func:`negation_breaks`)."""
-    reading = _read(text)
-    return frozenset(_breaks_at(reading, _SENTENCE_PUNCT)), _breaks_at(reading, _COMMA)
+    return frozenset(_breaks_at(text, _SENTENCE_PUNCT)), _breaks_at(text, _COMMA)
 
 
 def negation_breaks(text: str, tokens: list[str] | None = None) -> frozenset[int]:
@@ -297,11 +301,12 @@ def negation_breaks(text: str, tokens: list[str] | None = None) -> frozenset[int
 @_memo
 def _phrase_limits(text: str) -> tuple[int, ...]:
     """For each token, the index of the first sentence break after it (or the number of tokens)."""
-    reading = _read(text)
-    n = len(reading.tokens)
+    n = len(_read(text).tokens)
+    marks = set(_breaks_at(text, _PHRASE_END))
+    if not marks:
+        return (n,) * n
     limits = [n] * n
     stop = n
-    marks = set(_breaks_at(reading, _PHRASE_END))
     for i in range(n - 1, -1, -1):
         limits[i] = stop
         if i in marks:
@@ -318,7 +323,7 @@ def sentence_breaks(text: str) -> frozenset[int]:
     """Token indices that start a new sentence or follow a heading (``. : ; ! ?`` or a line break before
     them): a lexicon phrase never spans one, so ``"concentration poor. Insight: partial"`` holds no
     "poor insight"."""
-    return frozenset(_breaks_at(_read(text), _PHRASE_END))
+    return frozenset(_breaks_at(text, _PHRASE_END))
 
 
 def negated_spans(
@@ -440,7 +445,7 @@ class Clause:
 def _clause_starts(text: str, tokens: tuple[str, ...]) -> list[int]:
     cues = load_cues()
     starts = {0}
-    starts.update(_breaks_at(_read(text), _CLAUSE_PUNCT))
+    starts.update(_breaks_at(text, _CLAUSE_PUNCT))
     starts.update(s for s, _ in _find(tokens, cues.clause_boundaries))
     starts.update(e for _, e in _find(tokens, cues.reporting_verbs) if e < len(tokens))
     return sorted(s for s in starts if s < len(tokens)) or [0]

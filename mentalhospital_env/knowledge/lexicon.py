@@ -164,6 +164,7 @@ class Lexicon:
         n = len(stemmed)
         if not n:
             return ()
+        tokens = tokens_of(text)
         limits = _phrase_limits(text)  # a phrase starting at i must end by limits[i] (a sentence break)
         commas = comma_breaks(text)
         candidates: list[tuple[int, int, str]] = []
@@ -179,8 +180,8 @@ class Lexicon:
                 if end <= limit and (k == 1 or stemmed[i:end] == key):
                     if not commas or _commas_fit(commas, i, end, own_commas):
                         candidates.append((i, end, cid))
-                elif max_gap > 0 and k > 1:
-                    end = _gapped_end(tokens_of(text), stemmed, i, key, max_gap, gap_words)
+                elif max_gap > 0 and k > 1 and i + 1 < n and (stemmed[i + 1] == key[1] or tokens[i + 1] in gap_words):
+                    end = _gapped_end(tokens, stemmed, i, key, max_gap, gap_words)
                     if end is not None and end <= limit and (not commas or _commas_fit(commas, i, end, frozenset())):
                         candidates.append((i, end, cid))
         if not candidates:
