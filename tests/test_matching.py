@@ -285,3 +285,18 @@ def test_default_threshold_comes_from_the_calibration_file():
         resources.files("mentalhospital_env.rewards").joinpath("data/thresholds.json").read_text()
     )
     assert Matcher().threshold == pytest.approx(raw["embedders"]["hashing"]["threshold"])
+
+
+@pytest.mark.slow
+def test_sentence_transformers_backend_loads_a_local_model_the_user_names(tiny_llama_path):
+    """Any local folder works (here the tiny random model of the test fixtures, wrapped with mean pooling)."""
+    embedder = make_embedder(f"sentence-transformers:{tiny_llama_path}")
+    assert embedder.name == f"sentence-transformers:{tiny_llama_path}"
+    vectors = embedder.encode(["hears voices", "denies hearing voices", "hears voices"])
+    assert vectors.shape == (3, embedder.dimension)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
+    assert np.allclose(vectors[0], vectors[2])
+    # an uncalibrated embedder gets the conservative default threshold, and the veto still runs
+    matcher = Matcher(MatcherConfig(embedder="hashing"), embedder=embedder)
+    assert matcher.threshold == pytest.approx(0.9)
+    assert not matcher.entails("Hears voices", "Denies hearing voices")
