@@ -98,12 +98,24 @@ class Lexicon:
                     commas[(key, c.id)] = frozenset(comma_breaks(term))  # "heavy, like lead" holds one
         for entries in index.values():
             entries.sort(key=lambda e: -len(e[0]))
-        # first stem -> ((stemmed phrase, its length, concept id, token offsets after its commas), ...),
-        # longest phrase first
-        self._index: dict[str, tuple[tuple[tuple[str, ...], int, str, frozenset[int]], ...]] = {
-            first: tuple((key, len(key), cid, commas[(key, cid)]) for key, cid in entries)
-            for first, entries in index.items()
-        }
+        # Single-word phrases by their stem; longer ones by their first two stems (exact matches) and by
+        # their first stem (matches with function words in between), each list longest phrase first.
+        # An entry is (stemmed phrase, its length, concept id, token offsets after the phrase's own commas).
+        Entry = tuple[tuple[str, ...], int, str, frozenset[int]]
+        single: dict[str, list[str]] = {}
+        pairs: dict[tuple[str, str], list[Entry]] = {}
+        longer: dict[str, list[Entry]] = {}
+        for first, entries in index.items():
+            for key, cid in entries:
+                if len(key) == 1:
+                    single.setdefault(first, []).append(cid)
+                else:
+                    entry = (key, len(key), cid, commas[(key, cid)])
+                    pairs.setdefault((first, key[1]), []).append(entry)
+                    longer.setdefault(first, []).append(entry)
+        self._single = {k: tuple(v) for k, v in single.items()}
+        self._pairs = {k: tuple(v) for k, v in pairs.items()}
+        self._longer = {k: tuple(v) for k, v in longer.items()}
         self._found: dict[tuple[str, int], tuple[Mention, ...]] = {}
         register_memo(self)
 
@@ -169,21 +181,27 @@ class Lexicon:
         commas = comma_breaks(text)
         candidates: list[tuple[int, int, str]] = []
         gap_words = load_cues().function_words if max_gap > 0 else frozenset()
-        index = self._index
+        single, pairs, longer = self._single, self._pairs, self._longer
         for i in range(n):
-            entries = index.get(stemmed[i])
-            if not entries:
-                continue
+            first = stemmed[i]
             limit = limits[i]
-            for key, k, cid, own_commas in entries:
-                end = i + k
-                if end <= limit and (k == 1 or stemmed[i:end] == key):
-                    if not commas or _commas_fit(commas, i, end, own_commas):
+            if i + 1 < n:
+                for key, k, cid, own_commas in pairs.get((first, stemmed[i + 1]), ()):
+                    end = i + k
+                    if end <= limit and stemmed[i:end] == key and (not commas or _commas_fit(commas, i, end, own_commas)):
                         candidates.append((i, end, cid))
-                elif max_gap > 0 and k > 1 and i + 1 < n and (stemmed[i + 1] == key[1] or tokens[i + 1] in gap_words):
-                    end = _gapped_end(tokens, stemmed, i, key, max_gap, gap_words)
-                    if end is not None and end <= limit and (not commas or _commas_fit(commas, i, end, frozenset())):
-                        candidates.append((i, end, cid))
+                if max_gap > 0 and first in longer:
+                    second, skippable = stemmed[i + 1], tokens[i + 1] in gap_words
+                    for key, k, cid, _ in longer[first]:
+                        if not skippable and (k == 2 or key[1] != second):
+                            continue  # the next word can neither match nor be skipped (or it matched exactly)
+                        if stemmed[i : i + k] == key:
+                            continue  # read exactly above
+                        end = _gapped_end(tokens, stemmed, i, key, max_gap, gap_words)
+                        if end is not None and end <= limit and (not commas or _commas_fit(commas, i, end, frozenset())):
+                            candidates.append((i, end, cid))
+            for cid in single.get(first, ()):
+                candidates.append((i, i + 1, cid))
         if not candidates:
             return ()
         # longest first, then earliest: a span is kept unless a kept span contains it (another concept)
