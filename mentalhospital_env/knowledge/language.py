@@ -47,6 +47,7 @@ def _memo(compute: Callable[..., _Result]) -> Callable[..., _Result]:
         return remembered(*args)
 
     read.cache_info = remembered.cache_info  # type: ignore[attr-defined]
+    read.remembered = remembered  # type: ignore[attr-defined]  # for the hottest callers: one call less
     return read
 
 
@@ -139,14 +140,17 @@ class LanguageCues:
     number_words: tuple[tuple[tuple[str, ...], float], ...] = ()
 
 
+_remembered_reading = _read.remembered  # type: ignore[attr-defined]
+
+
 def tokenize(text: str) -> list[str]:
     """Lower-case word tokens (apostrophe contractions kept: ``doesn't``)."""
-    return list(_read(text).tokens)
+    return list((_remembered_reading(text) if _memos_on else _read(text))[1])
 
 
 def tokens_of(text: str) -> tuple[str, ...]:
     """:func:`tokenize` as an immutable tuple (memoised: no copy)."""
-    return _read(text)[1]
+    return (_remembered_reading(text) if _memos_on else _read(text))[1]
 
 
 @lru_cache(maxsize=1)
@@ -253,8 +257,10 @@ def _phrase_index(phrases: tuple[tuple[str, ...], ...]) -> PhraseIndex:
 
 def _find(tokens: list[str] | tuple[str, ...], phrases: tuple[tuple[str, ...], ...]) -> list[tuple[int, int]]:
     """Spans (start, end) of any phrase in the token list (at each position, the first phrase that fits)."""
-    spans = []
     index = _phrase_index(phrases)
+    if index.keys().isdisjoint(tokens):
+        return []  # no phrase starts with any of the words (most texts, for most cue lists)
+    spans = []
     if type(tokens) is not tuple:
         tokens = tuple(tokens)
     get = index.get
