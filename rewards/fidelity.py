@@ -24,8 +24,8 @@ Proxies for the study's subjective ratings (all in 0..1; the study's are 1..5 Li
   clinical terms that are nobody's lay phrase, and the mental status vocabulary's descriptors), the
   in-role rate (first person, no third-person charting, no talk of records or models) and the
   length fit (reply length inside the band of the persona's verbosity);
-* **fidelity**: mean of consistency (a concept asked again, in the same or other words, gets the
-  same stance) and the in-role rate;
+* **fidelity**: mean of consistency (a concept asked again gets the same stance; asked in other
+  words, the same yes or no; an evasive answer is no stance) and the in-role rate;
 * **distinctiveness**: how well replies identify their own case among others: the share of cases
   whose second transcript's style (the words of its replies that are neither in its record nor
   lexicon terms) is nearest to its own first transcript.
@@ -88,6 +88,10 @@ FIRST_PERSON = frozenset({"i", "i'm", "i've", "i'd", "i'll", "me", "my", "myself
 SHORT_REPLY = 6
 LENGTH_BANDS = {"terse": (1, 18), "average": (2, 50), "talkative": (5, 110)}
 NO_WORDS = frozenset({"no", "nope", "not", "never", "nothing", "nah"})
+_EVADE = re.compile(
+    r"\b(?:rather not|rather leave|not (?:comfortable|ready)|don't (?:really )?want to (?:go into|talk)|"
+    r"come back to (?:it|that)|something else|another time|have to answer)\b"
+)
 _UNKNOWN = re.compile(r"\b(?:don't (?:really )?know|not (?:really |totally )?sure|no idea|couldn't tell)\b")
 YES_WORDS = frozenset({"yes", "yeah", "yep", "mm", "hm"})
 
@@ -337,12 +341,16 @@ def in_role(text: str) -> bool:
 
 
 def stance(text: str, said: Sequence[Said], concept_id: str) -> str:
-    """How a reply answers a question about a concept: ``affirm``, ``deny``, ``unknown`` or ``other``."""
+    """How a reply answers a question about a concept: ``affirm``, ``deny``, ``unknown``, ``evade``
+    (the patient puts the question off) or ``other``."""
     mine = [s for s in said if s.concept_id == concept_id and s.subject == "patient"]
     if mine:
         return "deny" if all(s.negated for s in mine) else "affirm"
     tokens = tokenize(text)
-    if _UNKNOWN.search(" ".join(tokens)):
+    low = " ".join(tokens)
+    if _EVADE.search(low):
+        return "evade"
+    if _UNKNOWN.search(low):
         return "unknown"
     head = tokens[:9]  # past a lead such as "same as I told you:" or "well, I suppose"
     if any(t in NO_WORDS for t in head):
@@ -469,6 +477,8 @@ def score_transcript(
         for role, answer in answers[1:]:
             if role == "rephrase" and not ({first, answer} <= {"affirm", "deny"}):
                 continue  # another question's words may ask another aspect: compare decisive answers only
+            if "evade" in (first, answer):
+                continue  # putting a question off is no stance: opening up later is not inconsistency
             pairs += 1
             consistent += answer == first
     replies = max(1, len(turns))

@@ -314,13 +314,10 @@ class Patient:
             plan, partial = rep.partial(plan)
         if repeated and question.key in self._replies and plan is memory.state.answers.get(question.key):
             text = self._replies[question.key]
-            if rep is not None and not text.startswith(tuple(rep.voice.banks["repeat"])):
-                head = text.split(" ", 1)[0]
-                if not head.startswith(("I", "I'", "My")) or head.startswith("It"):
-                    text = text[0].lower() + text[1:]
-                text = f"{rep.voice.pick('repeat', self._rng)} {text}"
+            if rep is not None and not text.endswith(tuple(rep.voice.banks["repeat"])):
+                text = f"{text} {rep.voice.pick('repeat', self._rng)}"
         elif rep is not None:
-            text = rep.render(plan, self._rng, tone, partial, repeated=False)
+            text = rep.render(plan, self._rng, tone, partial)
         else:
             text = plain_reply(plan, self.index)
         if self.index.guard.leaks(text):
@@ -375,7 +372,7 @@ class Patient:
                 text = rep.voice.pick("deny", rng)
             else:
                 small_talk = "greeting" if question.greeting else "closing" if question.closing else None
-                text = rep.render(AnswerPlan(question, (), None, small_talk, unclear=small_talk is None), rng, tone, False, False)
+                text = rep.render(AnswerPlan(question, (), None, small_talk, unclear=small_talk is None), rng, tone, False)
         else:
             if not parts:
                 parts.append("Hello." if question.greeting else "No." if question.concepts else "I'm not sure.")

@@ -437,6 +437,7 @@ class RepresentationSkill:
         self.rapport = Rapport(self.persona.guardedness)
         self.lay = lay or lay_renderer(index.lexicon)
         self._yes_no = False
+        self._items = 0
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -465,11 +466,12 @@ class RepresentationSkill:
 
     # -- wording -----------------------------------------------------------------------------------
 
-    def render(self, plan: AnswerPlan, rng: random.Random, tone: str | None, partial: bool, repeated: bool) -> str:
+    def render(self, plan: AnswerPlan, rng: random.Random, tone: str | None, partial: bool) -> str:
         """The reply text for a plan, in this persona's voice."""
         voice = self.voice
         p = self.persona
         self._yes_no = plan.question.yes_no
+        self._items = len(plan.items)
         if plan.refusal is not None:
             options = voice.refusals[plan.refusal]
             return options[rng.randrange(len(options))]
@@ -483,9 +485,7 @@ class RepresentationSkill:
             if tone in ("curt", "judgemental"):
                 return voice.pick("cold_ack", rng)
             return voice.pick("clarify", rng)
-        if repeated:
-            parts.append(voice.pick("repeat", rng))
-        elif p.opener_rate and rng.random() < p.opener_rate and any(i.stance == TELL for i in plan.items):
+        if p.opener_rate and rng.random() < p.opener_rate and any(i.stance == TELL for i in plan.items):
             parts.append(voice.pick("openers", rng))
         sentences: list[str] = []
         for item in plan.items:
@@ -503,7 +503,7 @@ class RepresentationSkill:
         parts.extend(sentences)
         if partial:
             parts.append(voice.pick("partial", rng))
-        tail = self._tail(plan, rng)
+        tail = self._tail(plan, rng) or self.signature(rng)
         if tail:
             parts.append(tail)
         return " ".join(s for s in parts if s)
@@ -526,7 +526,14 @@ class RepresentationSkill:
             if said:
                 return said
             no = voice.pick("deny", rng)
-            if "impoverished" in voice.traits or item.subject not in self.index.lexicon or rng.random() < 0.4:
+            if item.subject not in self.index.lexicon:
+                return [no]
+            # with several things answered at once a bare "no" would be ambiguous: name what is denied;
+            # alone, some denials are named and some not, the same way each time for a concept
+            name_it = self._items > 1 or (
+                "impoverished" not in voice.traits and stable_seed("no", self.case.case_id, item.subject) % 5 < 3
+            )
+            if not name_it:
                 return [no]
             clause = self.lay.clause(item.subject, negated=True)
             return [no, clause] if clause else [no]
@@ -535,7 +542,7 @@ class RepresentationSkill:
             item.stance == AFFIRM
             and self._yes_no
             and "impoverished" not in voice.traits
-            and rng.random() < 0.5
+            and stable_seed("yes", self.case.case_id, item.subject) % 2 == 0  # the same concept, the same way
         ):
             out.append(voice.pick("affirm", rng))
         for fact in item.facts:
@@ -573,6 +580,13 @@ class RepresentationSkill:
         if self.persona.filler_rate and rng.random() < self.persona.filler_rate:
             return self.voice.pick("fillers", rng).capitalize()
         return ""
+
+    def signature(self, rng: random.Random) -> str:
+        """One of the persona's own turns of phrase, now and then (how this person talks)."""
+        if "impoverished" in self.voice.traits or rng.random() >= 0.3:
+            return ""
+        phrase = self.voice.pick("signature", rng)
+        return phrase[0].upper() + phrase[1:]
 
 
 def plain_reply(plan: AnswerPlan, index: FactIndex) -> str:
