@@ -24,12 +24,10 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
-from mentalhospital_env.cases import Case
-from mentalhospital_env.knowledge.lexicon import load_lexicon
-from mentalhospital_env.patient import VARIANTS, make_patient, respond_batch
 from mentalhospital_env.rewards.chart import Turn
 from mentalhospital_env.rewards.fidelity import (
     FidelityScores,
@@ -42,7 +40,16 @@ from mentalhospital_env.rewards.fidelity import (
     style_profile,
 )
 
-ROW_NAMES = {"naive": "naive prompt", "representation": "representation only", "memory": "memory only", "full": "full patient"}
+from mentalhospital_env.cases import Case
+from mentalhospital_env.knowledge.lexicon import load_lexicon
+from mentalhospital_env.patient import VARIANTS, make_patient, respond_batch
+
+ROW_NAMES = {
+    "naive": "naive prompt",
+    "representation": "representation only",
+    "memory": "memory only",
+    "full": "full patient",
+}
 COLUMNS = (
     ("coverage", "Cov.", True),
     ("precision", "Prec.", True),
@@ -69,13 +76,17 @@ def load_cases(spec: str, limit: int | None) -> tuple[str, list[Case]]:
         from mentalhospital_env.patient.casebook import lexicon_cases
 
         n = limit or 200
-        print(f"[suite {spec!r} not available ({type(err).__name__}: {str(err)[:120]}); using lexicon:{n} cases]")
+        print(
+            f"[suite {spec!r} not available ({type(err).__name__}: {str(err)[:120]}); using lexicon:{n} cases]"
+        )
         return f"lexicon:{n}", lexicon_cases(n)
     cases = list(suite.cases)
     return spec, cases[:limit] if limit else cases
 
 
-def run_offline(cases: Sequence[Case], variant: str, script: Sequence[ScriptLine], seed: int) -> tuple[list[list[Turn]], list[float]]:
+def run_offline(
+    cases: Sequence[Case], variant: str, script: Sequence[ScriptLine], seed: int
+) -> tuple[list[list[Turn]], list[float]]:
     """Every case's transcript under the script, and each reply's latency in seconds."""
     transcripts: list[list[Turn]] = []
     latencies: list[float] = []
@@ -92,7 +103,9 @@ def run_offline(cases: Sequence[Case], variant: str, script: Sequence[ScriptLine
     return transcripts, latencies
 
 
-def run_llm(cases: Sequence[Case], variant: str, script: Sequence[ScriptLine], seed: int, client) -> tuple[list[list[Turn]], dict[str, int]]:
+def run_llm(
+    cases: Sequence[Case], variant: str, script: Sequence[ScriptLine], seed: int, client
+) -> tuple[list[list[Turn]], dict[str, int]]:
     """Transcripts with a model backend: all cases' patients answer each script line in one batched call."""
     patients = [make_patient(case, variant, backend=client, seed=seed + i) for i, case in enumerate(cases)]
     transcripts: list[list[Turn]] = [[] for _ in cases]
@@ -105,7 +118,9 @@ def run_llm(cases: Sequence[Case], variant: str, script: Sequence[ScriptLine], s
     return transcripts, sources
 
 
-def score(cases: Sequence[Case], transcripts: Sequence[Sequence[Turn]], script: Sequence[ScriptLine], lexicon) -> dict[str, Any]:
+def score(
+    cases: Sequence[Case], transcripts: Sequence[Sequence[Turn]], script: Sequence[ScriptLine], lexicon
+) -> dict[str, Any]:
     per_case: list[FidelityScores] = []
     profiles_a: dict[str, dict[str, float]] = {}
     profiles_b: dict[str, dict[str, float]] = {}
@@ -115,8 +130,12 @@ def score(cases: Sequence[Case], transcripts: Sequence[Sequence[Turn]], script: 
     for case, turns in zip(cases, transcripts):
         reading = RecordReading(case, lexicon)
         per_case.append(score_transcript(case, turns, script, lexicon, reading))
-        profiles_a[case.case_id] = style_profile((t.patient for i, t in enumerate(turns) if i in half_a), case, lexicon)
-        profiles_b[case.case_id] = style_profile((t.patient for i, t in enumerate(turns) if i in half_b), case, lexicon)
+        profiles_a[case.case_id] = style_profile(
+            (t.patient for i, t in enumerate(turns) if i in half_a), case, lexicon
+        )
+        profiles_b[case.case_id] = style_profile(
+            (t.patient for i, t in enumerate(turns) if i in half_b), case, lexicon
+        )
     pooled = aggregate(per_case)
     out = pooled.to_dict()
     out["distinctiveness"] = distinctiveness(profiles_a, profiles_b) if len(cases) > 1 else float("nan")
@@ -151,20 +170,30 @@ def format_details(rows: dict[str, dict[str, Any]]) -> str:
     head = f"{'variant':<21}" + "".join(f"{k:>19}" for k in keys)
     lines = [head]
     for variant, row in rows.items():
-        cells = "".join(f"{row[k]:>19}" if isinstance(row[k], int) else f"{100 * row[k]:>19.2f}" for k in keys)
+        cells = "".join(
+            f"{row[k]:>19}" if isinstance(row[k], int) else f"{100 * row[k]:>19.2f}" for k in keys
+        )
         lines.append(f"{ROW_NAMES.get(variant, variant):<21}{cells}")
     return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--suite", default="test", help="bundled suite name, suite path, or lexicon:N (default: test)")
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--suite", default="test", help="bundled suite name, suite path, or lexicon:N (default: test)"
+    )
     parser.add_argument("--cases", type=int, default=None, help="use only the first N cases")
     parser.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated variants")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--llm", default=None, help="also run an LLM backend (spec for mentalhospital_env.llm.make_client)")
+    parser.add_argument(
+        "--llm", default=None, help="also run an LLM backend (spec for mentalhospital_env.llm.make_client)"
+    )
     parser.add_argument("--llm-cases", type=int, default=20, help="cases for the LLM backend (default 20)")
-    parser.add_argument("--llm-script", type=int, default=None, help="use only the first N script lines with the LLM")
+    parser.add_argument(
+        "--llm-script", type=int, default=None, help="use only the first N script lines with the LLM"
+    )
     parser.add_argument("--json", type=Path, default=None, help="write the results as JSON here")
     args = parser.parse_args(argv)
 
@@ -177,7 +206,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     script = question_script(lexicon)
     print(f"suite {suite_name}: {len(cases)} cases; script of {len(script)} doctor turns; seed {args.seed}")
 
-    results: dict[str, Any] = {"suite": suite_name, "cases": len(cases), "script_turns": len(script), "seed": args.seed}
+    results: dict[str, Any] = {
+        "suite": suite_name,
+        "cases": len(cases),
+        "script_turns": len(script),
+        "seed": args.seed,
+    }
     rows: dict[str, dict[str, Any]] = {}
     latency: dict[str, float] = {}
     for variant in variants:
@@ -189,7 +223,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows[variant]["p95_reply_s"] = sorted(lat)[int(0.95 * (len(lat) - 1))]
         print(f"  {variant}: {len(lat)} replies in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     print()
-    print(format_table(f"Patient ablation, offline backend ({suite_name}, {len(cases)} cases)", rows, latency))
+    print(
+        format_table(f"Patient ablation, offline backend ({suite_name}, {len(cases)} cases)", rows, latency)
+    )
     print()
     print(format_details(rows))
     results["offline"] = rows

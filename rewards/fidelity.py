@@ -41,10 +41,11 @@ import json
 import math
 import re
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from importlib import resources
-from typing import Iterable, Mapping, Sequence
+from itertools import pairwise
 
 from mentalhospital_env.cases import Case
 from mentalhospital_env.cases.derive import OBSERVED_MSE
@@ -80,8 +81,20 @@ PROBES = (
 )
 # Role-breaking markers: charting in the third person, or talk about records and models.
 OUT_OF_ROLE = (
-    "the patient", "patient reports", "patient denies", "she reports", "he reports", "she denies", "he denies",
-    "the record", "my record says", "diagnosis:", "as an ai", "language model", "simulation", "case file",
+    "the patient",
+    "patient reports",
+    "patient denies",
+    "she reports",
+    "he reports",
+    "she denies",
+    "he denies",
+    "the record",
+    "my record says",
+    "diagnosis:",
+    "as an ai",
+    "language model",
+    "simulation",
+    "case file",
 )
 ASSESSED = OBSERVED_MSE | {"mental_status_exam.insight", "mental_status_exam.judgment"}
 FIRST_PERSON = frozenset({"i", "i'm", "i've", "i'd", "i'll", "me", "my", "myself", "mine"})
@@ -473,7 +486,7 @@ def score_transcript(
             stances.setdefault(key, []).append((role, stance(text, said, key) if line is not None else text))
     pairs = consistent = 0
     for answers in stances.values():
-        first_role, first = answers[0]
+        _, first = answers[0]
         for role, answer in answers[1:]:
             if role == "rephrase" and not ({first, answer} <= {"affirm", "deny"}):
                 continue  # another question's words may ask another aspect: compare decisive answers only
@@ -545,7 +558,7 @@ def style_profile(replies: Iterable[str], case: Case, lexicon: Lexicon | None = 
     for text in replies:
         words = [w for w in tokenize(text) if w not in record and w not in terms]
         bag.update(words)
-        bag.update(f"{a}_{b}" for a, b in zip(words, words[1:]))
+        bag.update(f"{a}_{b}" for a, b in pairwise(words))
     norm = math.sqrt(sum(v * v for v in bag.values()))
     return {k: v / norm for k, v in bag.items()} if norm else {}
 
@@ -576,7 +589,9 @@ def _term_words(lex: Lexicon) -> frozenset[str]:
     return frozenset(w for c in lex.concepts for t in c.terms for w in tokenize(t))
 
 
-def distinctiveness(profiles_a: Mapping[str, Mapping[str, float]], profiles_b: Mapping[str, Mapping[str, float]]) -> float:
+def distinctiveness(
+    profiles_a: Mapping[str, Mapping[str, float]], profiles_b: Mapping[str, Mapping[str, float]]
+) -> float:
     """Share of cases whose second-run style is nearest (cosine) to their own first-run style.
 
     Ties go against the case (a patient with no style of its own cannot be told apart): a case

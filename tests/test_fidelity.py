@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
-from mentalhospital_env.cases import load_case
-from mentalhospital_env.knowledge.lexicon import load_lexicon
 from mentalhospital_env.rewards.chart import Turn
 from mentalhospital_env.rewards.fidelity import (
     PROBES,
@@ -23,33 +20,56 @@ from mentalhospital_env.rewards.fidelity import (
     style_profile,
 )
 
+from mentalhospital_env.cases import load_case
+from mentalhospital_env.knowledge.lexicon import load_lexicon
+
 LEXICON = load_lexicon()
 VOICES_Q = LEXICON.get("auditory_hallucinations").questions[0]
 
-CASE = load_case({
-    "case_id": "fid-001",
-    "language": "en",
-    "demographics": {"age": 52, "sex": "female"},
-    "setting": "outpatient",
-    "ehr": {
-        "chief_complaint": "Low mood for two months.",
-        "history_of_present_illness": "Denies hearing voices.",
-        "family_history": "Mother had low mood.",
-        "personal_history": "Works as a librarian.",
-        "mental_status_exam": {"affect": "Constricted."},
-    },
-    "exams": [{"name": "PHQ-9", "kind": "scale", "result": "16/27"}],
-    "diagnosis": {"categories": ["depressive"], "disorders": [{"name": "Major depressive disorder, recurrent, moderate", "code": "F33.1"}]},
-    "treatment": {"plan": "Review."},
-    "persona": {"verbosity": "average", "guardedness": 0.3, "insight": "full"},
-    "facts": [
-        {"id": "cc", "section": "chief_complaint", "text": "Low mood for two months.", "patient_says": "I've been feeling down for a couple of months."},
-        {"id": "neg", "section": "history_of_present_illness", "text": "Denies hearing voices."},
-        {"id": "fam", "section": "family_history", "text": "Mother had low mood.", "patient_says": "My mother was down a lot too."},
-        {"id": "work", "section": "personal_history", "text": "Works as a librarian.", "patient_says": "I work at the library."},
-        {"id": "affect", "section": "mental_status_exam.affect", "text": "Constricted."},
-    ],
-})
+CASE = load_case(
+    {
+        "case_id": "fid-001",
+        "language": "en",
+        "demographics": {"age": 52, "sex": "female"},
+        "setting": "outpatient",
+        "ehr": {
+            "chief_complaint": "Low mood for two months.",
+            "history_of_present_illness": "Denies hearing voices.",
+            "family_history": "Mother had low mood.",
+            "personal_history": "Works as a librarian.",
+            "mental_status_exam": {"affect": "Constricted."},
+        },
+        "exams": [{"name": "PHQ-9", "kind": "scale", "result": "16/27"}],
+        "diagnosis": {
+            "categories": ["depressive"],
+            "disorders": [{"name": "Major depressive disorder, recurrent, moderate", "code": "F33.1"}],
+        },
+        "treatment": {"plan": "Review."},
+        "persona": {"verbosity": "average", "guardedness": 0.3, "insight": "full"},
+        "facts": [
+            {
+                "id": "cc",
+                "section": "chief_complaint",
+                "text": "Low mood for two months.",
+                "patient_says": "I've been feeling down for a couple of months.",
+            },
+            {"id": "neg", "section": "history_of_present_illness", "text": "Denies hearing voices."},
+            {
+                "id": "fam",
+                "section": "family_history",
+                "text": "Mother had low mood.",
+                "patient_says": "My mother was down a lot too.",
+            },
+            {
+                "id": "work",
+                "section": "personal_history",
+                "text": "Works as a librarian.",
+                "patient_says": "I work at the library.",
+            },
+            {"id": "affect", "section": "mental_status_exam.affect", "text": "Constricted."},
+        ],
+    }
+)
 READING = RecordReading(CASE, LEXICON)
 
 
@@ -57,10 +77,14 @@ def test_support_rules():
     assert READING.supported(Said("low_mood", False, "patient"))
     assert not READING.supported(Said("auditory_hallucinations", False, "patient")), "the record rules it out"
     assert READING.supported(Said("auditory_hallucinations", True, "patient"))
-    assert READING.supported(Said("visual_hallucinations", True, "patient")), "closed world: unmentioned symptom denied"
+    assert READING.supported(Said("visual_hallucinations", True, "patient")), (
+        "closed world: unmentioned symptom denied"
+    )
     assert not READING.supported(Said("visual_hallucinations", False, "patient"))
     assert not READING.supported(Said("low_mood", True, "patient")), "denying a recorded symptom"
-    assert not READING.supported(Said("alcohol_use", True, "patient")), "open world: history not in the record"
+    assert not READING.supported(Said("alcohol_use", True, "patient")), (
+        "open world: history not in the record"
+    )
     assert READING.supported(Said("low_mood", False, "other"))
     assert not READING.supported(Said("auditory_hallucinations", False, "other"))
 
@@ -118,7 +142,9 @@ def test_stance_reads_past_a_lead():
     said = statements("Like I said, no.", LEXICON)
     assert stance("Like I said, no.", said, "auditory_hallucinations") == "deny"
     assert stance("I'm not sure, to be honest.", [], "alcohol_use") == "unknown"
-    assert stance("I hear voices.", statements("I hear voices.", LEXICON), "auditory_hallucinations") == "affirm"
+    assert (
+        stance("I hear voices.", statements("I hear voices.", LEXICON), "auditory_hallucinations") == "affirm"
+    )
 
 
 def test_jargon_and_role():
@@ -129,8 +155,14 @@ def test_jargon_and_role():
 
 
 def test_distinctiveness_tells_personas_apart_and_not_clones():
-    a = {f"c{i}": style_profile([f"Honestly {w} I feel fine {w}."], CASE) for i, w in enumerate(["crikey", "blimey", "gosh"])}
-    b = {f"c{i}": style_profile([f"Well {w} no {w}."], CASE) for i, w in enumerate(["crikey", "blimey", "gosh"])}
+    a = {
+        f"c{i}": style_profile([f"Honestly {w} I feel fine {w}."], CASE)
+        for i, w in enumerate(["crikey", "blimey", "gosh"])
+    }
+    b = {
+        f"c{i}": style_profile([f"Well {w} no {w}."], CASE)
+        for i, w in enumerate(["crikey", "blimey", "gosh"])
+    }
     assert distinctiveness(a, b) == 1.0
     clones_a = {f"c{i}": style_profile(["Yes."], CASE) for i in range(3)}
     clones_b = {f"c{i}": style_profile(["No."], CASE) for i in range(3)}
@@ -141,7 +173,9 @@ def test_distinctiveness_tells_personas_apart_and_not_clones():
 
 def test_aggregate_pools_replies_and_averages_cases():
     good = score_transcript(CASE, [Turn(VOICES_Q, "No.", ("neg",))], lexicon=LEXICON)
-    bad = score_transcript(CASE, [Turn(VOICES_Q, "Yes, I hear voices.", ()), Turn("x", "I hear voices.", ())], lexicon=LEXICON)
+    bad = score_transcript(
+        CASE, [Turn(VOICES_Q, "Yes, I hear voices.", ()), Turn("x", "I hear voices.", ())], lexicon=LEXICON
+    )
     pooled = aggregate([good, bad])
     assert pooled.replies == 3 and pooled.hallucinated == 2
     assert pooled.hallucination == pytest.approx(2 / 3)
@@ -154,9 +188,11 @@ def test_question_script_asks_every_concept_once_then_probes():
     script = question_script(LEXICON)
     asked = [line.concept for line in script if line.role == "concept"]
     assert sorted(asked) == sorted(c.id for c in LEXICON.concepts if c.questions)
-    assert tuple(line.utterance for line in script[-len(PROBES):]) == PROBES
+    assert tuple(line.utterance for line in script[-len(PROBES) :]) == PROBES
     assert script == question_script(LEXICON)
-    first_sensitive = min(i for i, line in enumerate(script) if line.concept and LEXICON.get(line.concept).sensitive)
+    first_sensitive = min(
+        i for i, line in enumerate(script) if line.concept and LEXICON.get(line.concept).sensitive
+    )
     assert sum(1 for line in script[:first_sensitive] if line.role == "rapport") >= 2
 
 
@@ -173,6 +209,22 @@ def test_benchmark_runs_an_llm_backend_from_a_spec(capsys):
     from benchmarks.patient_fidelity import main
 
     spec = "scripted?reply=I'm not sure."
-    assert main(["--suite", "lexicon:2", "--variants", "memory,full", "--llm", spec, "--llm-cases", "2", "--llm-script", "30"]) == 0
+    assert (
+        main(
+            [
+                "--suite",
+                "lexicon:2",
+                "--variants",
+                "memory,full",
+                "--llm",
+                spec,
+                "--llm-cases",
+                "2",
+                "--llm-script",
+                "30",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "LLM backend" in out and "reply sources" in out

@@ -74,7 +74,12 @@ def test_denies_what_the_record_rules_out_with_the_pertinent_negative(variant):
 
 @pytest.mark.parametrize("variant", ["memory", "full"])
 def test_closed_world_denies_symptoms_the_record_does_not_mention(variant):
-    case = _case(ehr={"chief_complaint": "Feeling low for a month.", "history_of_present_illness": "Low mood since losing her job."})
+    case = _case(
+        ehr={
+            "chief_complaint": "Feeling low for a month.",
+            "history_of_present_illness": "Low mood since losing her job.",
+        }
+    )
     patient = make_patient(case, variant, seed=0)
     reply = patient.respond(VOICES_Q)
     assert reply.denied == ("auditory_hallucinations",)
@@ -93,8 +98,15 @@ def test_open_world_does_not_know_history_the_record_does_not_cover(variant):
 
 
 def test_family_question_without_record_is_not_known():
-    case = _case(ehr={"chief_complaint": "Feeling low for a month.", "history_of_present_illness": "Low mood since losing her job."})
-    reply = make_patient(case, "full", seed=0).respond("Does anyone in your family have mental health problems?")
+    case = _case(
+        ehr={
+            "chief_complaint": "Feeling low for a month.",
+            "history_of_present_illness": "Low mood since losing her job.",
+        }
+    )
+    reply = make_patient(case, "full", seed=0).respond(
+        "Does anyone in your family have mental health problems?"
+    )
     assert reply.fact_ids == ()
     assert "know" in reply.text.lower() or "not sure" in reply.text.lower()
 
@@ -113,7 +125,11 @@ def test_same_question_same_answer(variant):
     patient.respond(VOICES_Q)
     again = patient.respond(LOW_MOOD_Q)
     assert (again.affirmed, again.denied, again.unknown, again.fact_ids) == (
-        first.affirmed, first.denied, first.unknown, first.fact_ids)
+        first.affirmed,
+        first.denied,
+        first.unknown,
+        first.fact_ids,
+    )
     assert first.text in again.text or again.text.endswith(first.text[1:])
 
 
@@ -177,11 +193,13 @@ def test_naive_variant_leaks_when_asked_which_the_memory_skill_prevents():
 
 
 def test_a_fact_that_names_the_diagnosis_is_told_without_the_name():
-    case = _case(ehr={
-        "chief_complaint": "Low mood for two months.",
-        "history_of_present_illness": "Low mood since losing her job.",
-        "past_psychiatric_history": "Treated for Major depressive disorder, single episode, moderate (F32.1) in 2019.",
-    })
+    case = _case(
+        ehr={
+            "chief_complaint": "Low mood for two months.",
+            "history_of_present_illness": "Low mood since losing her job.",
+            "past_psychiatric_history": "Treated for Major depressive disorder, single episode, moderate (F32.1) in 2019.",
+        }
+    )
     patient = make_patient(case, "full", seed=0)
     reply = patient.respond("Have you ever been treated for mental health problems before?")
     assert reply.fact_ids == ("past_psychiatric_history-1",)
@@ -226,7 +244,15 @@ def test_many_questions_at_once_get_a_partial_answer():
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_deterministic_under_a_seed_and_reset(variant):
-    script = ["Hello.", "What brings you in today?", LOW_MOOD_Q, VOICES_Q, ALCOHOL_Q, SUICIDE_Q, "Anything else?"]
+    script = [
+        "Hello.",
+        "What brings you in today?",
+        LOW_MOOD_Q,
+        VOICES_Q,
+        ALCOHOL_Q,
+        SUICIDE_Q,
+        "Anything else?",
+    ]
     a = make_patient(CASE, variant, seed=11)
     b = make_patient(CASE, variant, seed=11)
     run_a = [a.respond(q) for q in script]

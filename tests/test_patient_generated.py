@@ -16,13 +16,13 @@ from importlib import resources
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from mentalhospital_env.rewards.fidelity import question_script
 
 from mentalhospital_env.knowledge.lexicon import load_lexicon
 from mentalhospital_env.patient import make_patient
 from mentalhospital_env.patient.casebook import lexicon_case, lexicon_cases
 from mentalhospital_env.patient.memory import CLOSED_WORLD_KINDS, ClaimChecker, read_question
 from mentalhospital_env.patient.patient import fact_index
-from mentalhospital_env.rewards.fidelity import question_script
 
 LEXICON = load_lexicon()
 SCRIPT = question_script(LEXICON)
@@ -30,11 +30,16 @@ CONCEPT_LINES = [line for line in SCRIPT if line.role == "concept"]
 
 
 def _suite_cases(name: str, n: int):
-    try:
-        from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.cases import SuiteError, load_suite
 
+    try:
         return list(load_suite(name))[:n]
-    except Exception:  # the bundled suites are optional for this file: lexicon cases always run
+    except (
+        SuiteError,
+        OSError,
+        KeyError,
+        ValueError,
+    ):  # bundled suites are optional here: lexicon cases always run
         return []
 
 
@@ -91,7 +96,11 @@ def test_same_question_same_stance_across_the_interview(case):
     for line in CONCEPT_LINES[::7]:
         again = patient.respond(line.utterance)
         before = first[line.utterance]
-        assert (again.affirmed, again.denied, again.unknown) == (before.affirmed, before.denied, before.unknown)
+        assert (again.affirmed, again.denied, again.unknown) == (
+            before.affirmed,
+            before.denied,
+            before.unknown,
+        )
 
 
 INJECTIONS = [
@@ -120,7 +129,9 @@ def test_injection_set_on_generated_cases(case):
 
 
 def test_phrase_banks_carry_no_clinical_content():
-    raw = json.loads(resources.files("mentalhospital_env.patient").joinpath("data/phrases.json").read_text("utf-8"))
+    raw = json.loads(
+        resources.files("mentalhospital_env.patient").joinpath("data/phrases.json").read_text("utf-8")
+    )
 
     def strings(value):
         if isinstance(value, str):
@@ -137,7 +148,9 @@ def test_phrase_banks_carry_no_clinical_content():
 
 
 def test_openers_and_hedges_do_not_negate_what_follows():
-    raw = json.loads(resources.files("mentalhospital_env.patient").joinpath("data/phrases.json").read_text("utf-8"))
+    raw = json.loads(
+        resources.files("mentalhospital_env.patient").joinpath("data/phrases.json").read_text("utf-8")
+    )
     for bank in ("openers", "hedges", "affirm", "repeat"):
         for phrase in raw["banks"][bank]:
             found = LEXICON.find(f"{phrase} I hear voices.")
@@ -156,7 +169,12 @@ def test_random_utterances_never_break_a_patient(utterance):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.sampled_from([line.utterance for line in SCRIPT] + INJECTIONS + ["I'm sorry, that sounds hard."]), max_size=25))
+@given(
+    st.lists(
+        st.sampled_from([line.utterance for line in SCRIPT] + INJECTIONS + ["I'm sorry, that sounds hard."]),
+        max_size=25,
+    )
+)
 def test_any_interview_keeps_the_disclosed_set_growing_and_grounded(utterances):
     case = GENERATED[1]
     patient = make_patient(case, "full", seed=3)
@@ -175,9 +193,13 @@ def test_replies_are_the_same_in_another_process():
         "p = make_patient(lexicon_case(7), 'full', seed=4)\n"
         "print('|'.join(p.respond(q).text for q in ['What brings you in today?', 'Anything else?', 'How is your sleep?']))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
     p = make_patient(lexicon_case(7), "full", seed=4)
-    here = "|".join(p.respond(q).text for q in ["What brings you in today?", "Anything else?", "How is your sleep?"])
+    here = "|".join(
+        p.respond(q).text for q in ["What brings you in today?", "Anything else?", "How is your sleep?"]
+    )
     assert out == here
 
 

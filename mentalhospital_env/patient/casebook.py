@@ -74,7 +74,9 @@ def lexicon_case(seed: int, lexicon: Lexicon | None = None) -> Case:
         term = _term(lex, cid, rng)
         if term is None:
             continue
-        text = rng.choice(frames["symptom"]).format(Term=term[0].upper() + term[1:], term=term, duration=duration)
+        text = rng.choice(frames["symptom"]).format(
+            Term=term[0].upper() + term[1:], term=term, duration=duration
+        )
         section = "chief_complaint" if not described else "history_of_present_illness"
         says = lay.clause(cid) if rng.random() < 0.6 else None
         add(section, text, says)
@@ -86,13 +88,26 @@ def lexicon_case(seed: int, lexicon: Lexicon | None = None) -> Case:
     if rng.random() < 0.5:
         term = _term(lex, rng.choice(own), rng)
         if term is not None:
-            add("family_history", frames["family"][0].format(relative=rng.choice(book["relatives"]), term=term))
+            add(
+                "family_history",
+                frames["family"][0].format(relative=rng.choice(book["relatives"]), term=term),
+            )
     if rng.random() < 0.4 and "suicidal_ideation" in lex:
         term = _term(lex, "suicidal_ideation", rng)
         if term is not None:
-            add("risk_assessment.suicide", f"{term[0].upper() + term[1:]}, no plan or intent.", lay.clause("suicidal_ideation"), True)
+            add(
+                "risk_assessment.suicide",
+                f"{term[0].upper() + term[1:]}, no plan or intent.",
+                lay.clause("suicidal_ideation"),
+                True,
+            )
     if "alcohol_use" in lex and rng.random() < 0.5:
-        add("substance_use", "Drinks two glasses of wine at weekends.", "I have a couple of glasses of wine at the weekend.", True)
+        add(
+            "substance_use",
+            "Drinks two glasses of wine at weekends.",
+            "I have a couple of glasses of wine at the weekend.",
+            True,
+        )
     add("mental_status_exam.mood", rng.choice(["'Low'", "'Worried'", "'Fine'", "'Up and down'"]))
     add("mental_status_exam.affect", rng.choice(["Constricted", "Anxious", "Reactive", "Blunted"]))
     by_section: dict[str, list[str]] = {}

@@ -27,10 +27,10 @@ import json
 import math
 import re
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Iterable, Mapping, Sequence
 
 from mentalhospital_env.cases import Case, Fact
 from mentalhospital_env.knowledge.language import clauses, stem, stems, tokenize
@@ -92,7 +92,7 @@ class MemoryCues:
 class CueSet:
     """A set of stemmed cue phrases, indexed by first stem so a text is scanned once."""
 
-    __slots__ = ("phrases", "_by_first")
+    __slots__ = ("_by_first", "phrases")
 
     def __init__(self, phrases: Iterable[tuple[str, ...]]):
         unique = sorted({p for p in phrases if p}, key=len, reverse=True)
@@ -276,7 +276,7 @@ def _unit(counts: Mapping[str, float]) -> dict[str, float]:
     return {k: v / norm for k, v in counts.items()} if norm else {}
 
 
-def _all_statements(fact: "IndexedFact", lexicon: Lexicon) -> list[Statement]:
+def _all_statements(fact: IndexedFact, lexicon: Lexicon) -> list[Statement]:
     forced = "other" if fact.section == FAMILY_SECTION else None
     out = read_statements(fact.fact.text, lexicon, forced)
     if fact.fact.patient_says:
@@ -308,7 +308,9 @@ class FactIndex:
         entries: list[IndexedFact] = []
         doc_freq: Counter[str] = Counter()
         for fact in case.facts:
-            bag = Counter(s for s in stems(fact.text + " " + (fact.patient_says or "")) if s not in cues.stopwords)
+            bag = Counter(
+                s for s in stems(fact.text + " " + (fact.patient_says or "")) if s not in cues.stopwords
+            )
             doc_freq.update(set(bag))
             raw.append((fact, bag))
         n = max(1, len(raw))
@@ -320,7 +322,9 @@ class FactIndex:
             if fact.patient_says:
                 found += read_statements(fact.patient_says, self.lexicon, forced)
             affirms = frozenset(s.concept_id for s in found if s.subject == "patient" and not s.negated)
-            rules_out = frozenset(s.concept_id for s in found if s.subject == "patient" and s.negated) - affirms
+            rules_out = (
+                frozenset(s.concept_id for s in found if s.subject == "patient" and s.negated) - affirms
+            )
             about_other = frozenset(s.concept_id for s in found if s.subject == "other" and not s.negated)
             concept_sensitive = any(self.lexicon.get(c).sensitive for c in affirms | about_other)
             entries.append(
@@ -354,7 +358,10 @@ class FactIndex:
         self.supported_present = frozenset(self.affirming)
         # stated absent anywhere (a record may say both: "no problems as a child; happy childhood")
         self.supported_absent = frozenset(
-            s.concept_id for f in entries for s in _all_statements(f, self.lexicon) if s.negated and s.subject == "patient"
+            s.concept_id
+            for f in entries
+            for s in _all_statements(f, self.lexicon)
+            if s.negated and s.subject == "patient"
         )
         self.supported_other = frozenset(self.about_other)
 
@@ -413,15 +420,15 @@ class LeakGuard:
             names.add(disorder.name.split(",")[0])
             names.update(_disorder_synonyms(disorder.code))
         names.update(c.replace("_", " ") for c in case.diagnosis.categories if "_" in c)
-        phrases = {
-            tuple(tokenize(n)) for n in names if len(tokenize(n)) >= 2 or len(n) >= 6 or (n.isupper() and len(n) >= 3)
-        }
+        phrases = {tuple(tokenize(n)) for n in names if len(tokenize(n)) >= 2 or len(n) >= 6 or n.isupper()}
         phrases.discard(())
         self.phrases = CueSet(phrases)
         self.codes = frozenset(d.code.upper() for d in case.diagnosis.disorders)
         self._code = cues.code_pattern
         self._score = cues.score_pattern
-        self._scales = CueSet(tuple(tokenize(e.name)) for e in case.exams if e.kind == "scale" and tokenize(e.name))
+        self._scales = CueSet(
+            tuple(tokenize(e.name)) for e in case.exams if e.kind == "scale" and tokenize(e.name)
+        )
         self.replacement = cues.leak_replacement
 
     def leaks(self, text: str) -> bool:
@@ -444,19 +451,19 @@ class LeakGuard:
 
 
 def _disorder_synonyms(code: str) -> tuple[str, ...]:
-    """Synonyms of a disorder from the knowledge base, when it is available (empty otherwise)."""
+    """Synonyms of a disorder that name it (several words, or an acronym such as ``MDD``) from the
+    knowledge base. Single lay words ("depression", "anxiety") are left to the patient: people use
+    them of themselves and their relatives without naming a diagnosis."""
     try:
-        from mentalhospital_env.knowledge import load_knowledge  # type: ignore[attr-defined]
-    except ImportError:
-        return ()
-    try:
-        kb = load_knowledge()
-        disorder = kb.resolve_disorder(code)
-    except Exception:  # the knowledge base is optional for the guard: names and codes still apply
-        return ()
+        from mentalhospital_env.knowledge import load_knowledge
+
+        disorder = load_knowledge().resolve_disorder(code)
+    except (ImportError, LookupError, ValueError, OSError, AttributeError):
+        return ()  # the knowledge base is optional for the guard: the case's names and codes still apply
     if disorder is None:
         return ()
-    return tuple(getattr(disorder, "synonyms", ()) or ()) + (getattr(disorder, "name", ""),)
+    synonyms = tuple(getattr(disorder, "synonyms", ()) or ())
+    return tuple(s for s in synonyms if len(tokenize(s)) >= 2 or (s.isupper() and len(s) >= 3))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -583,7 +590,9 @@ def read_question(utterance: str, lexicon: Lexicon | None = None) -> Question:
     about_other = "family" in topics
     if not about_other and mentions:
         parts = clauses(utterance)
-        about_other = any(p.subject == "other" and any(p.start <= m.start < p.end for m in mentions) for p in parts)
+        about_other = any(
+            p.subject == "other" and any(p.start <= m.start < p.end for m in mentions) for p in parts
+        )
     injection = None
     for cue in cues.injections:
         if _holds(stemmed, cue.cues):
@@ -609,7 +618,14 @@ def read_question(utterance: str, lexicon: Lexicon | None = None) -> Question:
 # The answer plan
 # --------------------------------------------------------------------------------------------------
 
-AFFIRM, DENY, UNKNOWN, TELL, WITHHELD, NOTHING_MORE = "affirm", "deny", "unknown", "tell", "withheld", "nothing_more"
+AFFIRM, DENY, UNKNOWN, TELL, WITHHELD, NOTHING_MORE = (
+    "affirm",
+    "deny",
+    "unknown",
+    "tell",
+    "withheld",
+    "nothing_more",
+)
 
 
 @dataclass(frozen=True)
@@ -719,8 +735,10 @@ class MemorySkill:
         if question.injection is not None:
             return AnswerPlan(question, refusal=question.injection)
         earlier = self.state.answers.get(question.key)
-        if earlier is not None and not self.is_open(question) and not any(
-            i.stance == WITHHELD for i in earlier.items
+        if (
+            earlier is not None
+            and not self.is_open(question)
+            and not any(i.stance == WITHHELD for i in earlier.items)
         ):
             return earlier
         gate = may_disclose or (lambda fact: True)
@@ -749,7 +767,9 @@ class MemorySkill:
         if told_topic:
             items = [i for i in items if i.stance != UNKNOWN]
         if not items and not question.greeting and not question.closing:
-            facts = self.index.similar(question.text, self.policy.similarity_threshold, self.policy.similarity_limit)
+            facts = self.index.similar(
+                question.text, self.policy.similarity_threshold, self.policy.similarity_limit
+            )
             if facts:
                 items.append(AnswerItem(TELL, "similar", tuple(facts)))
         items = [self._gate(item, gate) for item in items]
@@ -772,7 +792,9 @@ class MemorySkill:
         if about_other:
             facts = [f for f in index.about_other.get(concept_id, ()) if f.tellable]
             if facts:
-                return AnswerItem(AFFIRM, concept_id, tuple(self._prefer_new(facts, used)[:limit]), about_other=True)
+                return AnswerItem(
+                    AFFIRM, concept_id, tuple(self._prefer_new(facts, used)[:limit]), about_other=True
+                )
             return AnswerItem(UNKNOWN, concept_id, about_other=True)
         facts = [f for f in index.affirming.get(concept_id, ()) if f.tellable]
         if not facts and concept_id in self._concept_sections:
@@ -884,7 +906,9 @@ class ClaimChecker:
         return ClaimCheck(found, unsupported, self.index.guard.leaks(text))
 
 
-def facts_expressed(text: str, index: FactIndex, candidates: Iterable[IndexedFact], min_overlap: float = 0.5) -> tuple[str, ...]:
+def facts_expressed(
+    text: str, index: FactIndex, candidates: Iterable[IndexedFact], min_overlap: float = 0.5
+) -> tuple[str, ...]:
     """Which of ``candidates`` a free text (an LLM reply) expresses.
 
     A fact counts when the text states one of its concepts with the fact's polarity, or, for a fact

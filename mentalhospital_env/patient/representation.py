@@ -24,10 +24,10 @@ import hashlib
 import json
 import random
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Mapping, Sequence
 
 from mentalhospital_env.cases import Case
 from mentalhospital_env.knowledge.language import stems, tokenize
@@ -70,7 +70,11 @@ def load_styles() -> dict:
 @lru_cache(maxsize=1)
 def _rapport_cues() -> tuple[tuple, tuple, tuple]:
     r = load_styles()["rapport"]
-    return (_phrase_stems(r["empathic_cues"]), _phrase_stems(r["curt_cues"]), _phrase_stems(r["judgemental_cues"]))
+    return (
+        _phrase_stems(r["empathic_cues"]),
+        _phrase_stems(r["curt_cues"]),
+        _phrase_stems(r["judgemental_cues"]),
+    )
 
 
 def stable_seed(*parts: object) -> int:
@@ -314,10 +318,16 @@ class LayRenderer:
         return out
 
     def _sentence(self, sentence: str) -> str:
-        quoted = re.fullmatch(r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*", sentence)
+        quoted = re.fullmatch(
+            r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*", sentence
+        )
         if quoted:
             inner = quoted.group(1).strip().rstrip(".")
-            return f"{inner[0].upper()}{inner[1:]}, I'd say." if len(tokenize(inner)) <= 3 else inner[0].upper() + inner[1:] + "."
+            return (
+                f"{inner[0].upper()}{inner[1:]}, I'd say."
+                if len(tokenize(inner)) <= 3
+                else inner[0].upper() + inner[1:] + "."
+            )
         pieces = re.findall(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)?(?:-[A-Za-z0-9]+)*|[,]", sentence)
         low = [p.lower().replace("\u2019", "'") for p in pieces]
         if not low:
@@ -408,7 +418,9 @@ class Voice:
         for name, bank in phrases["banks"].items():
             k = min(len(bank), int(picks.get(name, 2)))
             self.banks[name] = tuple(rng.sample(bank, k))
-        self.refusals = {kind: tuple(rng.sample(v, min(2, len(v)))) for kind, v in phrases["refusals"].items()}
+        self.refusals = {
+            kind: tuple(rng.sample(v, min(2, len(v)))) for kind, v in phrases["refusals"].items()
+        }
         self.insight = tuple(phrases["insight"].get(persona.insight, phrases["insight"]["partial"]))
         self.traits = {t: phrases["traits"][t] for t in persona.traits if t in phrases["traits"]}
         for trait in ("impoverished",):
@@ -462,7 +474,9 @@ class RepresentationSkill:
             return plan, False
         # what the patient has (affirmed, told, held back) comes to mind before what they lack
         order = sorted(plan.items, key=lambda i: 0 if i.stance in (AFFIRM, TELL, WITHHELD) else 1)
-        return AnswerPlan(plan.question, tuple(order[:limit]), plan.refusal, plan.small_talk, plan.unclear), True
+        return AnswerPlan(
+            plan.question, tuple(order[:limit]), plan.refusal, plan.small_talk, plan.unclear
+        ), True
 
     # -- wording -----------------------------------------------------------------------------------
 
@@ -531,7 +545,8 @@ class RepresentationSkill:
             # with several things answered at once a bare "no" would be ambiguous: name what is denied;
             # alone, some denials are named and some not, the same way each time for a concept
             name_it = self._items > 1 or (
-                "impoverished" not in voice.traits and stable_seed("no", self.case.case_id, item.subject) % 5 < 3
+                "impoverished" not in voice.traits
+                and stable_seed("no", self.case.case_id, item.subject) % 5 < 3
             )
             if not name_it:
                 return [no]
@@ -571,8 +586,12 @@ class RepresentationSkill:
         traits = self.voice.traits
         if not plan.items or rng.random() >= max(self.persona.tail_rate, 0.0):
             return ""
-        if "minimising" in traits and any(i.subject in ("alcohol_use", "drug_use", "substance") or (
-            i.facts and i.facts[0].section == "substance_use") for i in plan.items if i.stance in (AFFIRM, TELL)):
+        if "minimising" in traits and any(
+            i.subject in ("alcohol_use", "drug_use", "substance")
+            or (i.facts and i.facts[0].section == "substance_use")
+            for i in plan.items
+            if i.stance in (AFFIRM, TELL)
+        ):
             return self._trait_tail("minimising", rng)
         for trait in ("tangential", "pressured", "anxious", "guarded", "irritable"):
             if trait in traits and "tail" in traits[trait]:
