@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import gymnasium as gym
@@ -117,6 +118,31 @@ def timed_factories(
         "patient_factory": lambda case, seed: Timed(patients(case, seed), clock, "patient"),
         "shaper_factory": lambda case: Timed(shapers(case), clock, "rewards"),
     }
+
+
+@dataclass(frozen=True)
+class _Silence:
+    text: str = "I'm not sure."
+    fact_ids: tuple[str, ...] = ()
+    affirmed: tuple[str, ...] = ()
+    denied: tuple[str, ...] = ()
+
+
+class SilentPatient:
+    """A stand-in patient that costs nothing, to measure the environment's own share of a step."""
+
+    def reset(self, seed: int | None = None) -> None:
+        return None
+
+    def respond(self, utterance: str) -> _Silence:
+        return _Silence()
+
+
+def env_alone() -> dict[str, Any]:
+    """gymnasium.make kwargs for the environment alone: a patient that costs nothing and no rewards."""
+    from mentalhospital_env.hospital.roles import NoRewards
+
+    return {"patient_factory": lambda case, seed: SilentPatient(), "shaper_factory": lambda case: NoRewards()}
 
 
 def warm(env: gym.Env) -> float:
@@ -219,6 +245,9 @@ def main() -> None:
                     f"{env_id:28} {label:15} {visit:6} {rate:8.0f} {eps:8d} {1000 * clock['patient'] / args.steps:16.2f} "
                     f"{1000 * clock['rewards'] / max(eps, 1):14.1f} {1e6 * core:12.0f}"
                 )
+    for env_id in ("MentalHospital-v0", "MentalHospitalDiscrete-v0"):
+        rate, eps = run_single(env_id, args.steps, args.questions, None, **env_alone(), **common)
+        print(f"{env_id:28} {'none (env alone)':15} {'-':6} {rate:8.0f} {eps:8d} {'(silent patient)':>16}")
     print(
         "first: the episodes' texts are new to the scorers' caches; again: the same episodes run again (caches warm,"
     )
