@@ -138,11 +138,16 @@ class SilentPatient:
         return _Silence()
 
 
-def env_alone() -> dict[str, Any]:
-    """gymnasium.make kwargs for the environment alone: a patient that costs nothing and no rewards."""
+def no_rewards(case: Any) -> Any:
+    """A shaper factory that pays nothing (to measure the rest of a step)."""
     from mentalhospital_env.hospital.roles import NoRewards
 
-    return {"patient_factory": lambda case, seed: SilentPatient(), "shaper_factory": lambda case: NoRewards()}
+    return NoRewards()
+
+
+def env_alone() -> dict[str, Any]:
+    """gymnasium.make kwargs for the environment alone: a patient that costs nothing and no rewards."""
+    return {"patient_factory": lambda case, seed: SilentPatient(), "shaper_factory": no_rewards}
 
 
 def warm(env: gym.Env) -> float:
@@ -246,8 +251,10 @@ def main() -> None:
                     f"{1000 * clock['rewards'] / max(eps, 1):14.1f} {1e6 * core:12.0f}"
                 )
     for env_id in ("MentalHospital-v0", "MentalHospitalDiscrete-v0"):
+        rate, eps = run_single(env_id, args.steps, args.questions, None, shaper_factory=no_rewards, **common)
+        print(f"{env_id:28} {'none':15} {'-':6} {rate:8.0f} {eps:8d} {'(patient only)':>16}")
         rate, eps = run_single(env_id, args.steps, args.questions, None, **env_alone(), **common)
-        print(f"{env_id:28} {'none (env alone)':15} {'-':6} {rate:8.0f} {eps:8d} {'(silent patient)':>16}")
+        print(f"{env_id:28} {'none':15} {'-':6} {rate:8.0f} {eps:8d} {'(env alone)':>16}")
     print(
         "first: the episodes' texts are new to the scorers' caches; again: the same episodes run again (caches warm,"
     )
@@ -255,7 +262,9 @@ def main() -> None:
     print(
         "rewards ms/ep: the shaper's time per episode; env us/step: everything else (parsing, the encounter,"
     )
-    print("observations, Gymnasium wrappers).")
+    print(
+        "observations, Gymnasium wrappers). Rows 'none': no rewards, with the real patient or a silent one."
+    )
     print()
     print(f"{'id':28} {'vector env':22} {'env steps/s':>11} {'speed-up':>9}")
     for env_id in ("MentalHospital-v0", "MentalHospitalDiscrete-v0"):
