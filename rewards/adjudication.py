@@ -331,6 +331,21 @@ class ClinicalAdjudicator(Adjudicator):
         self.phrase_threshold = phrase_threshold
         self._phrases: dict[str, object] = {}
 
+    def prepare(self, checkpoints: Sequence[str]) -> None:
+        """Encode the lexicon phrasings of the checkpoints' concepts ahead of time (no-op without a phrase embedder)."""
+        if self.phrase_embedder is None:
+            return
+        for text in checkpoints:
+            for cc in read_statement(text).concepts:
+                self._concept_phrases(cc.concept_id)
+
+    def _concept_phrases(self, concept_id: str):
+        phrases = self._phrases.get(concept_id)
+        if phrases is None:
+            phrases = self.phrase_embedder.encode(list(load_lexicon().get(concept_id).terms))
+            self._phrases[concept_id] = phrases
+        return phrases
+
     def phrased_concepts(self, c: StatementReading, o: StatementReading) -> frozenset[str]:
         """The checkpoint's concepts that the output says in words the lexicon does not list.
 
@@ -351,11 +366,7 @@ class ClinicalAdjudicator(Adjudicator):
                 continue
             if vector is None:
                 vector = self.phrase_embedder.encode([o.text])[0]
-            phrases = self._phrases.get(cc.concept_id)
-            if phrases is None:
-                concept = load_lexicon().get(cc.concept_id)
-                phrases = self.phrase_embedder.encode(list(concept.terms))
-                self._phrases[cc.concept_id] = phrases
+            phrases = self._concept_phrases(cc.concept_id)
             if len(phrases) and float((phrases @ vector).max()) >= self.phrase_threshold:
                 out.add(cc.concept_id)
         return frozenset(out)

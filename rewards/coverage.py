@@ -78,7 +78,7 @@ class InterviewCoverage:
         self.checkpoints: tuple[Checkpoint, ...] = tuple(
             checkpoints if checkpoints is not None else case.checkpoints.interview
         )
-        self.matcher.embedder.encode([c.text for c in self.checkpoints])  # warm the cache once
+        self.matcher.prepare([c.text for c in self.checkpoints])  # checkpoint embeddings and readings, once
         self._matched: dict[str, CheckpointMatch] = {}
         self._units = 0
         self.replies = 0

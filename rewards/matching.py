@@ -28,7 +28,13 @@ import numpy as np
 
 from mentalhospital_env.cases.derive import split_sentences
 
-from .adjudication import Adjudicator, ClinicalAdjudicator, make_adjudicator, statement_conflict
+from .adjudication import (
+    Adjudicator,
+    ClinicalAdjudicator,
+    make_adjudicator,
+    read_statement,
+    statement_conflict,
+)
 from .embedders import Embedder, make_embedder
 
 # Used only when thresholds.json has no entry for an embedder (a model the user named): conservative.
@@ -213,6 +219,17 @@ class Matcher:
             f"Matcher(embedder={self.embedder.name!r}, threshold={self.threshold:.3f}, "
             f"adjudicator={self.adjudicator.name if self.adjudicator else None!r})"
         )
+
+    def prepare(self, checkpoints: Sequence[str]) -> None:
+        """Encode and read checkpoint texts ahead of time (both cached), so later steps pay only for outputs."""
+        texts = list(checkpoints)
+        self.embedder.encode(texts)
+        for text in texts:
+            read_statement(text)
+        members = getattr(self.adjudicator, "members", (self.adjudicator,))
+        for member in members:
+            if isinstance(member, ClinicalAdjudicator):
+                member.prepare(texts)
 
     def entails(self, checkpoint: str, output: str | Sequence[str]) -> bool:
         """Whether some unit (sentence) of ``output`` entails ``checkpoint``."""
