@@ -300,3 +300,17 @@ def test_sentence_transformers_backend_loads_a_local_model_the_user_names(tiny_l
     matcher = Matcher(MatcherConfig(embedder="hashing"), embedder=embedder)
     assert matcher.threshold == pytest.approx(0.9)
     assert not matcher.entails("Hears voices", "Denies hearing voices")
+
+
+def test_matcher_builds_llm_judges_from_client_specs():
+    """Spec strings go through ``mentalhospital_env.llm.make_client``: one judge, or a jury of several."""
+    yes = Matcher(MatcherConfig(adjudicator="llm", llm="scripted?reply=Yes"))
+    assert isinstance(yes.adjudicator, LLMJudge) and yes.max_adjudicated_units == 3
+    assert yes.entails("Reports poor concentration at work", "Work has been hard, my focus is gone")
+    assert not yes.entails("Denies hearing voices", "I hear voices")  # the veto runs before any judge
+    no = Matcher(MatcherConfig(adjudicator="llm", llm="scripted?reply=No"))
+    assert not no.entails("Reports poor concentration at work", "Work has been hard, my focus is gone")
+    jury = Matcher(MatcherConfig(adjudicator="jury", llm=("scripted?reply=yes", "scripted?reply=no")))
+    assert isinstance(jury.adjudicator, Jury) and len(jury.adjudicator.members) == 3
+    with pytest.raises(ValueError):
+        Matcher(MatcherConfig(adjudicator="llm", llm="nonsense-backend:x"))
