@@ -432,7 +432,7 @@ def _content_stems(text: str) -> tuple[str, ...]:
     return tuple(stem(t) for t in _read(text).tokens if t not in words)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Clause:
     """A clause of a statement as a token span ``start:end`` of ``tokenize(text)``.
 

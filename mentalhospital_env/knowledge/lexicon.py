@@ -60,7 +60,7 @@ class Concept:
         return self.clinical_terms + self.lay_phrases
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: no per-mention dict, fewer objects for the collector in the memo
 class Mention:
     """A concept found in a text: token span ``start:end`` and whether a negation cue covers it."""
 
