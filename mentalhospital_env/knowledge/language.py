@@ -26,8 +26,9 @@ _SUFFIXES = ("ings", "ing", "edly", "ed", "ies", "es", "s", "ly")
 # bounded memo of immutable results; a function documented to return a list returns a fresh list copied
 # from the memo, so a caller that changes it cannot change what the next caller reads.
 
-TEXT_MEMO_SIZE = 16384
-"""Texts remembered by each memoised function (least recently used ones are forgotten first)."""
+TEXT_MEMO_SIZE = 8192
+"""Texts remembered by each memoised function (least recently used ones are forgotten first). An episode
+reads one to three thousand distinct texts; a larger memo gives the garbage collector more to walk."""
 
 _memos: list[Callable[[], None]] = []  # cache_clear of every memo, for clear_caches()
 _memo_owners: weakref.WeakSet = weakref.WeakSet()  # objects with their own memo (lexicons), see register_memo

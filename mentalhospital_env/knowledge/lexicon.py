@@ -25,6 +25,7 @@ from .language import (
     comma_breaks,
     load_cues,
     memos_enabled,
+    memos_off,
     register_memo,
     stems,
     stems_of,
@@ -90,12 +91,13 @@ class Lexicon:
             self._by_id[c.id] = c
         index: dict[str, list[tuple[tuple[str, ...], str]]] = {}
         commas: dict[tuple[tuple[str, ...], str], frozenset[int]] = {}
-        for c in self.concepts:
-            for term in c.terms:
-                key = tuple(stems(term))
-                if key and (key, c.id) not in commas:
-                    index.setdefault(key[0], []).append((key, c.id))
-                    commas[(key, c.id)] = frozenset(comma_breaks(term))  # "heavy, like lead" holds one
+        with memos_off():  # the terms are read once: they need not take room in the text memos
+            for c in self.concepts:
+                for term in c.terms:
+                    key = tuple(stems(term))
+                    if key and (key, c.id) not in commas:
+                        index.setdefault(key[0], []).append((key, c.id))
+                        commas[(key, c.id)] = frozenset(comma_breaks(term))  # "heavy, like lead" holds one
         for entries in index.values():
             entries.sort(key=lambda e: -len(e[0]))
         # Single-word phrases by their stem; longer ones by their first two stems (exact matches) and by
