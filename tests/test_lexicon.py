@@ -155,7 +155,9 @@ def test_a_lexicon_copies_and_pickles_with_an_empty_memo():
 
 
 def _lexicon(*concepts: tuple[str, tuple[str, ...]]) -> Lexicon:
-    return Lexicon(Concept(cid, "sign", "test", terms, (), ("Tell me?",), False, ()) for cid, terms in concepts)
+    return Lexicon(
+        Concept(cid, "sign", "test", terms, (), ("Tell me?",), False, ()) for cid, terms in concepts
+    )
 
 
 def test_a_phrase_does_not_span_a_full_stop_or_a_heading():
@@ -199,7 +201,9 @@ def test_the_bundled_lexicon_reads_a_mental_state_examination_by_section():
     found = {m.concept_id: m.negated for m in LEXICON.find(note)}
     assert found.get("suicidal_ideation") is True
     assert "lack_of_insight" not in found
-    assert "lack_of_insight" in LEXICON.concepts_in("concentration poor insight partial")  # no break: it is there
+    assert "lack_of_insight" in LEXICON.concepts_in(
+        "concentration poor insight partial"
+    )  # no break: it is there
     # a section heading after a line that ends in "sleep" is not a "sleep history"
     assert "sleep_history" in LEXICON.concepts_in("Sleep history: settled")
     lines = "Reduced need for sleep\nHistory of present illness: low mood for six weeks"

@@ -11,11 +11,12 @@ import json
 import re
 import weakref
 from bisect import bisect_left
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache, wraps
 from importlib import resources
-from typing import Callable, Iterator, NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _SUFFIXES = ("ings", "ing", "edly", "ed", "ies", "es", "s", "ly")
@@ -64,7 +65,7 @@ def memos_enabled() -> bool:
 
 def clear_caches() -> None:
     """Forget every remembered reading of a text (tokens, negation, clauses, lexicon mentions ...)."""
-    for clear in list(_memos):
+    for clear in _memos:
         clear()
     for owner in list(_memo_owners):
         owner.clear_cache()
@@ -177,7 +178,12 @@ def stem(token: str) -> str:
             base = token[: -len(suffix)]
             if suffix == "ies":
                 return base + "y"
-            if suffix in ("ing", "ings", "ed") and len(base) > 3 and base[-1] == base[-2] and base[-1] not in "lsz":
+            if (
+                suffix in ("ing", "ings", "ed")
+                and len(base) > 3
+                and base[-1] == base[-2]
+                and base[-1] not in "lsz"
+            ):
                 return base[:-1]  # "stopped" -> "stop", "sitting" -> "sit"; "killing" -> "kill"
             if suffix == "es" and not base.endswith(("s", "x", "z", "ch", "sh")):
                 return token[:-1]  # "voices" -> "voice" (as "voice"); "boxes" -> "box"
@@ -228,7 +234,10 @@ def load_cues() -> LanguageCues:
         first_person=frozenset(raw.get("first_person_cues", ())),
         third_person=frozenset(raw.get("third_person_cues", ())),
         number_words=tuple(
-            sorted(((tuple(tokenize(k)), float(v)) for k, v in raw.get("number_words", {}).items()), key=lambda kv: -len(kv[0]))
+            sorted(
+                ((tuple(tokenize(k)), float(v)) for k, v in raw.get("number_words", {}).items()),
+                key=lambda kv: -len(kv[0]),
+            )
         ),
     )
 
@@ -552,7 +561,9 @@ def _polarity_marks(text: str, window: int) -> frozenset[tuple[str, str, int]]:
         if d_after is not None and (d_before is None or d_after <= d_before):
             marks.add((axis, stemmed[after], sign))
         if d_before is not None and (d_after is None or d_before <= d_after):
-            marks.add((axis, stemmed[before], sign))  # both neighbours on a tie ("sleep has improved with ...")
+            marks.add(
+                (axis, stemmed[before], sign)
+            )  # both neighbours on a tie ("sleep has improved with ...")
         if d_after is None and d_before is None:
             marks.add((axis, "", sign))
     return frozenset(marks)

@@ -10,12 +10,12 @@ negated or not, so "denies hearing voices" finds ``auditory_hallucinations`` neg
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
-from typing import Iterable
 
 from .errors import KnowledgeError
 from .language import (
@@ -169,7 +169,7 @@ class Lexicon:
         if found is None:
             found = self._read_mentions(text, max_gap)
             if len(self._found) >= TEXT_MEMO_SIZE:
-                del self._found[next(iter(self._found))]  # forget the oldest text
+                self._found.pop(next(iter(self._found), None), None)  # forget the oldest text
             self._found[key] = found
         return found
 
@@ -190,7 +190,11 @@ class Lexicon:
             if i + 1 < n:
                 for key, k, cid, own_commas in pairs.get((first, stemmed[i + 1]), ()):
                     end = i + k
-                    if end <= limit and stemmed[i:end] == key and (not commas or _commas_fit(commas, i, end, own_commas)):
+                    if (
+                        end <= limit
+                        and stemmed[i:end] == key
+                        and (not commas or _commas_fit(commas, i, end, own_commas))
+                    ):
                         candidates.append((i, end, cid))
                 if max_gap > 0 and first in longer:
                     second, skippable = stemmed[i + 1], tokens[i + 1] in gap_words
@@ -200,7 +204,11 @@ class Lexicon:
                         if stemmed[i : i + k] == key:
                             continue  # read exactly above
                         end = _gapped_end(tokens, stemmed, i, key, max_gap, gap_words)
-                        if end is not None and end <= limit and (not commas or _commas_fit(commas, i, end, frozenset())):
+                        if (
+                            end is not None
+                            and end <= limit
+                            and (not commas or _commas_fit(commas, i, end, frozenset()))
+                        ):
                             candidates.append((i, end, cid))
             for cid in single.get(first, ()):
                 candidates.append((i, i + 1, cid))
@@ -236,7 +244,12 @@ def _commas_fit(commas: tuple[int, ...], start: int, end: int, own: frozenset[in
 
 
 def _gapped_end(
-    tokens: tuple[str, ...], stemmed: tuple[str, ...], start: int, key: tuple[str, ...], max_gap: int, gap_words: frozenset[str]
+    tokens: tuple[str, ...],
+    stemmed: tuple[str, ...],
+    start: int,
+    key: tuple[str, ...],
+    max_gap: int,
+    gap_words: frozenset[str],
 ) -> int | None:
     """End of ``key`` matched from ``start`` with at most ``max_gap`` function words skipped in between."""
     j = start + 1
@@ -272,7 +285,9 @@ def lexicon_files(folder: Path | Traversable | None = None) -> list[Path | Trave
     lex = base.joinpath("lexicon")
     if not lex.is_dir():
         return []
-    return sorted((f for f in lex.iterdir() if f.name.endswith(".json") and f.is_file()), key=lambda f: f.name)
+    return sorted(
+        (f for f in lex.iterdir() if f.name.endswith(".json") and f.is_file()), key=lambda f: f.name
+    )
 
 
 def read_lexicon(folder: Path | Traversable | None = None) -> Lexicon:
