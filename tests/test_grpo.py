@@ -316,3 +316,29 @@ def test_two_grpo_steps_with_the_environment_adapter(tmp_path, tiny_llama_path, 
             checked += 1
             assert torch.all(mask[: len(ids)] >= 0)
     assert checked > 0
+
+
+def test_step_log_curves_and_plot(tmp_path):
+    from types import SimpleNamespace
+
+    from mentalhospital_env.agents.training_logging import (
+        curve,
+        plot_curves,
+        read_step_log,
+        step_log_callback,
+    )
+
+    log = step_log_callback(tmp_path / "steps.jsonl")
+    for step, reward in ((1, 0.5), (2, float("nan")), (3, 1.5)):
+        log.on_log(
+            None,
+            SimpleNamespace(global_step=step),
+            None,
+            logs={"reward": reward, "rewards/ndcg/mean": step / 10},
+        )
+    rows = read_step_log(tmp_path / "steps.jsonl")
+    assert [r["step"] for r in rows] == [1, 2, 3]
+    assert curve(rows, "reward") == [(1, 0.5), (3, 1.5)]  # non-finite values are left out
+    png = plot_curves(rows, ["reward", "rewards/ndcg/mean"], tmp_path / "curve.png")
+    assert png is not None and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert plot_curves(rows, ["never/logged"], tmp_path / "none.png") is None
