@@ -197,6 +197,7 @@ class ClinicEnv(gym.Env):
             "error": outcome.error.message if outcome.error is not None else None,
             "problem": outcome.error.problem if outcome.error is not None else None,
             "allowed_actions": list(allowed_actions(outcome.stage)),
+            "turn_budget": self.clinic.settings.turn_budget,
         }
 
     # subclasses say how actions come in and observations go out
