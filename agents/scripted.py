@@ -134,14 +134,16 @@ class ScriptedClinician(Doctor):
         if isinstance(budget, int) and budget > 0:
             self.budget = budget
         s = self.script
-        self.plan = [(s["opening"], "hpi:complaint")] + [
-            (q, f"hpi:{i}") for i, q in enumerate(s["history_of_present_illness"], 1)
-        ]
-        self.plan.append(("__hypotheses__", None))
-        self.plan += [(self._question(c), c) for c in s["screen"] if c in self.lexicon]
-        self.plan += [(m["ask"], f"mse:{m['domain']}") for m in s["mental_state"]]
-        self.plan += [(self._question(c), c) for c in s["risk"] if c in self.lexicon]
-        self.plan += [(self._question(c), c) for c in s["history"] if c in self.lexicon]
+        blocks = {
+            "opening": [(s["opening"], "hpi:complaint")],
+            "history_of_present_illness": [(q, f"hpi:{i}") for i, q in enumerate(s["history_of_present_illness"], 1)],
+            "hypotheses": [("__hypotheses__", None)],
+            "screen": [(self._question(c), c) for c in s["screen"] if c in self.lexicon],
+            "mental_state": [(m["ask"], f"mse:{m['domain']}") for m in s["mental_state"]],
+            "risk": [(self._question(c), c) for c in s["risk"] if c in self.lexicon],
+            "history": [(self._question(c), c) for c in s["history"] if c in self.lexicon],
+        }
+        self.plan = [item for block in s["order"] for item in blocks[block]]
 
     def _question(self, concept_id: str) -> str:
         questions = self.lexicon.get(concept_id).questions
@@ -203,6 +205,15 @@ class ScriptedClinician(Doctor):
         self.validation_index += 1
         return text
 
+    def _reflection(self, concept: str) -> str:
+        """Reflect what the patient just said back in lay words, then validate it."""
+        c = self.lexicon.get(concept)
+        words = c.lay_phrases[0] if c.lay_phrases else c.clinical_terms[0]
+        forms = self.script["reflections"]
+        text = forms[self.validation_index % len(forms)].format(words=words)
+        self.validation_index += 1
+        return text
+
     # ------------------------------------------------------------------------------------ reasoning
 
     def _ranked(self) -> list[tuple[Hypothesis, float]]:
@@ -224,8 +235,11 @@ class ScriptedClinician(Doctor):
     def act(self, observation: Observation, info: Info) -> Action:
         text = str(observation.get("text", ""))
         allowed = allowed_now(observation, info)
+        affirmed: list[str] = []
         if self.phase == "interview" and self.last_question:
+            before = set(self.findings.present)
             self._read_reply(text)
+            affirmed = [c for c in self.findings.present if c not in before and self.lexicon.get(c).kind != "history"]
         if self.phase == "exams" and text:
             self.findings.exam_results.extend(_parse_results(text))
         reserve = self.script["interview_reserve_turns"]
@@ -240,6 +254,8 @@ class ScriptedClinician(Doctor):
                 sensitive = bool(concept and concept in self.lexicon and self.lexicon.get(concept).sensitive)
                 if sensitive and concept in self.script["risk"]:
                     question = f"{self._validation()} {self.script['risk_preface']} {question}"
+                elif affirmed:
+                    question = f"{self._reflection(affirmed[0])} {question}"
                 elif self.turns > 1 and self.turns % 4 == 0:
                     question = f"{self._validation()} {question}"
                 return f"<ask>{question}</ask>"
@@ -331,14 +347,14 @@ class ScriptedClinician(Doctor):
         for key, label in (("hpi:1", "Onset and course"), ("hpi:2", "Context"), ("hpi:3", "Impact")):
             if f.answers.get(key):
                 hpi.append(f"{label}: {said(key)}.")
-        if negatives:
-            hpi.append(f"Denies {_join(term(c) for c in negatives)}.")
+        hpi.extend(f"Denies {term(c)}." for c in negatives)
         lines.append("History of present illness: " + (" ".join(hpi) or "not obtained."))
         for heading, concepts in sections.items():
             parts = []
             for c in concepts:
                 if c in f.answers and c in lex:
-                    parts.append(f"{term(c).capitalize()}: {said(c)}.")
+                    label = term(c)
+                    parts.append(f"{said(c)}." if label.lower() == heading.lower() else f"{label.capitalize()}: {said(c)}.")
             if parts:
                 lines.append(f"{heading}: {' '.join(parts)}")
         mse = [f"Mood described as {said('mse:mood')}." if f.answers.get("mse:mood") else "Mood not described."]
