@@ -37,7 +37,8 @@ from mentalhospital_env.rewards.embedders import make_embedder
 def table(results: list[EmbedderCalibration]) -> str:
     head = (
         "| embedder | alone: threshold | alone: P | alone: R | pipeline threshold | embedder+check: P | "
-        "embedder+check: R | phrase threshold | pipeline: P | pipeline: R |\n|---|---|---|---|---|---|---|---|---|---|\n"
+        "embedder+check: R | phrase threshold | content share | pipeline: P | pipeline: R |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|\n"
     )
     rows = []
     for r in results:
@@ -45,6 +46,7 @@ def table(results: list[EmbedderCalibration]) -> str:
             f"| {r.embedder} | {r.alone_threshold:.3f} | {r.alone_held_out.precision:.3f} | {r.alone_held_out.recall:.3f} "
             f"| {r.threshold:.3f} | {r.guarded_held_out.precision:.3f} | {r.guarded_held_out.recall:.3f} "
             f"| {'off' if r.phrase_threshold is None else f'{r.phrase_threshold:.2f}'} "
+            f"| {'-' if r.min_share is None else f'{r.min_share:.2f}'} "
             f"| **{r.pipeline_held_out.precision:.3f}** | **{r.pipeline_held_out.recall:.3f}** |"
         )
     return head + "\n".join(rows) + "\n"
@@ -76,7 +78,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--write", action="store_true", help="write rewards/data/thresholds.json and docs/calibration.md"
     )
-    parser.add_argument("--misses", action="store_true", help="print the held-out misses and false accepts")
+    parser.add_argument(
+        "--misses",
+        action="store_true",
+        help="print the calibration half's misses and false accepts (the held-out half's are never listed)",
+    )
     args = parser.parse_args(argv)
 
     pairs = load_match_pairs()
@@ -95,8 +101,8 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
         if args.misses:
-            print("  misses:\n    " + "\n    ".join(result.misses))
-            print("  false accepts:\n    " + "\n    ".join(result.false_accepts))
+            print("  calibration misses:\n    " + "\n    ".join(result.calibration_misses))
+            print("  calibration false accepts:\n    " + "\n    ".join(result.calibration_false_accepts))
         results.append(result)
     print()
     print(table(results))
@@ -122,10 +128,12 @@ def render_report(results: list[EmbedderCalibration], pairs) -> str:
     }
     kinds = "\n".join(f"| {k} | {n} | {pos} |" for k, (pos, n) in counts.items())
     misses = "\n".join(
-        f"### {r.embedder}\n\nMissed entailments ({len(r.misses)}):\n\n"
-        + "\n".join(f"- {m}" for m in r.misses)
-        + f"\n\nFalse accepts ({len(r.false_accepts)}):\n\n"
-        + ("\n".join(f"- {m}" for m in r.false_accepts) or "- none")
+        f"### {r.embedder}\n\nHeld-out half: {len(r.misses)} missed entailments and {len(r.false_accepts)} false "
+        f"accepts (not listed).\n\nCalibration half, missed entailments ({len(r.calibration_misses)}):\n\n"
+        + ("\n".join(f"- {m}" for m in r.calibration_misses) or "- none")
+        + f"\n\nCalibration half, false accepts ({len(r.calibration_false_accepts)}):\n\n"
+        + ("\n".join(f"- {m}" for m in r.calibration_false_accepts) or "- none")
+        + "\n"
         for r in results
     )
     return f"""# Matching calibration

@@ -78,6 +78,13 @@ class StatementReading:
     polarity: frozenset[tuple[str, str, int]]
     negated: bool = False  # a negation cue (outside a concept's own phrase) governs part of the statement
     subject: str = "patient"  # the subject of the first main clause
+    # stems said to be normal or fine ("my concentration is fine", "I eat normally"): integrity-up marks
+    normal: frozenset[str] = frozenset()
+    # directional marks that a concept's own phrase carries ("lose my temper", "poor sleep"), with the concept
+    phrase_marks: frozenset[tuple[str, str, int, str]] = frozenset()
+    # stems naming a problem itself (a symptom term with no direction of its own: "anxiety", "irritability"):
+    # less of a problem is a change for the better ("anxiety reduced" against "anxiety got worse")
+    problems: frozenset[str] = frozenset()
 
     @cached_property
     def concept_ids(self) -> frozenset[str]:
@@ -154,14 +161,120 @@ def read_statement(text: str) -> StatementReading:
             )
         )
     main = next((p for p in parts if not p.subordinate), None)
+    cue_words = _negation_cue_stems()
+    # a negation cue is no attribute: in "denies poor sleep" the direction qualifies sleep, not "denies"
+    polarity = frozenset(m for m in polarity_marks(text) if m[1] not in cue_words)
+    marks = _phrase_marks(tokens, mentions, polarity) if polarity and mentions else frozenset()
     return StatementReading(
         text,
         tuple(concepts),
         tuple(words),
-        polarity_marks(text),
+        polarity,
         bool(negations),
         main.subject if main else "patient",
+        _normal_stems(tokens, polarity, negated_spans_in(text, tokens)),
+        marks,
+        _problem_stems(tokens, mentions, marks) if polarity and mentions else frozenset(),
     )
+
+
+def _problem_stems(tokens, mentions, marks) -> frozenset[str]:
+    lexicon = load_lexicon()
+    directed = {m[3] for m in marks}
+    out = set()
+    words = load_cues().function_words
+    for m in mentions:
+        if m.concept_id not in directed and lexicon.get(m.concept_id).kind in ("symptom", "sign"):
+            out.update(stem(t) for t in tokens[m.start : m.end] if t not in words)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=1)
+def _negation_cue_stems() -> frozenset[str]:
+    return frozenset(stem(p[0]) for p in load_cues().negation if len(p) == 1)
+
+
+def _normal_stems(tokens, polarity, negations) -> frozenset[str]:
+    """Attributes of the integrity-up marks ("concentration is fine", "eat normally"), provided some
+    integrity-up phrase stands outside every negation's scope ("my sleep isn't good" says nothing normal).
+    A phrase that holds its own cue ("not a problem") is not negated by that cue."""
+    attributes = frozenset(a for axis, a, sign in polarity if axis == "integrity" and sign > 0 and a)
+    if not attributes:
+        return attributes
+    stemmed = tuple(stem(t) for t in tokens)
+    for axis, up, _ in load_cues().polarity_axes:
+        if axis != "integrity":
+            continue
+        for phrase in up:
+            k = len(phrase)
+            for i in range(len(stemmed) - k + 1):
+                if stemmed[i : i + k] == phrase and not any(a < i < b for a, b in negations):
+                    return attributes
+    return frozenset()
+
+
+def _phrase_marks(tokens, mentions, polarity) -> frozenset[tuple[str, str, int, str]]:
+    """The polarity marks whose directional word and attribute both lie inside one concept mention: the
+    direction is part of the concept's own phrase ("lose my temper" is irritability, not less temper)."""
+    axes = load_cues().polarity_axes
+    out = set()
+    for m in mentions:
+        inside = tuple(stem(t) for t in tokens[m.start : m.end])
+        for axis, up, down in axes:
+            for sign, phrases in ((1, up), (-1, down)):
+                if not any(_holds(inside, p) for p in phrases):
+                    continue
+                for mark_axis, attribute, mark_sign in polarity:
+                    if mark_axis == axis and mark_sign == sign and attribute in inside:
+                        out.add((axis, attribute, sign, m.concept_id))
+    return frozenset(out)
+
+
+def _holds(words: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
+    k = len(phrase)
+    return any(words[i : i + k] == phrase for i in range(len(words) - k + 1))
+
+
+@lru_cache(maxsize=4096)
+def concept_attribute_stems(concept_id: str) -> frozenset[str]:
+    """Content stems of a concept's clinical terms that are not directional words: what the concept is
+    about (``sleep`` for insomnia, ``concentration`` for poor concentration, ``eat`` for food restriction)."""
+    cues = load_cues()
+    directional = {w for _, up, down in cues.polarity_axes for p in (*up, *down) for w in p}
+    out = set()
+    for term in load_lexicon().get(concept_id).clinical_terms:
+        for token in tokenize(term):
+            if token not in cues.function_words and token[0].isalpha():
+                s = stem(token)
+                if s not in directional:
+                    out.add(s)
+    return frozenset(out)
+
+
+def normal_concepts(c: StatementReading, o: StatementReading) -> frozenset[str]:
+    """The checkpoint's denied concepts that the output denies by saying the function is normal.
+
+    "Denies difficulty concentrating" is carried by "my concentration is fine" and "denies dietary
+    restriction" by "I eat normally": the output says, un-negated and about the same person, that a word
+    the concept is about (:func:`concept_attribute_stems`) is normal, fine or no problem.
+    """
+    if not o.normal:
+        return frozenset()
+    out = set()
+    for cc in c.concepts:
+        if not cc.negated or cc.concept_id in out:
+            continue
+        about = concept_attribute_stems(cc.concept_id)
+        for w in o.words:
+            if (
+                w.stem in o.normal
+                and not w.negated
+                and w.subject == cc.subject
+                and any(same_stem(w.stem, a) for a in about)
+            ):
+                out.add(cc.concept_id)
+                break
+    return frozenset(out)
 
 
 @lru_cache(maxsize=65536)
@@ -210,6 +323,12 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
     """
     c = read_statement(checkpoint)
     o = read_statement(output)
+    clash = _normal_against_finding(c, o) or _normal_against_finding(o, c)
+    if clash:
+        return f"direction differs (normal function against {clash})"
+    other = _another_finding(c, o)
+    if other:
+        return f"direction differs (opposite finding: {other})"
     if not _may_share(c, o):  # nothing in common: nothing to disagree about
         return None
     for cc in c.concepts:
@@ -225,12 +344,19 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
     shared = 0.0
     negation_clash = subject_clash = time_clash = 0.0
     o_stems = o.stems
+    normal = normal_concepts(c, o)
     for cw in c.words:
         if cw.stem not in o_stems and not any(same_stem(cw.stem, t) for t in o_stems):
             continue
         found = [ow for ow in o.words if same_stem(ow.stem, cw.stem)]
         weight = word_weight(cw.stem)
         shared += weight
+        if (
+            cw.negated
+            and (cw.concept_id is None or cw.concept_id in normal)
+            and any(not ow.negated and ow.stem in o.normal for ow in found)
+        ):
+            continue  # "denies difficulty concentrating" against "my concentration is fine": the same denial
         if not any(ow.negated == cw.negated for ow in found):
             if cw.concept_id is not None:  # a word of the checkpoint's finding itself
                 return f"negation differs on {cw.stem!r}"
@@ -253,8 +379,23 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
     for unit in {u for _, u in c_amounts} & {u for _, u in o_amounts}:
         if not {v for v, u in c_amounts if u == unit} & {v for v, u in o_amounts if u == unit}:
             return f"quantity differs in {unit!r}"
-    for axis, attribute, sign in c.polarity:
-        for o_axis, o_attribute, o_sign in o.polarity:
+    c_polarity, o_polarity = c.polarity, o.polarity
+    if c.phrase_marks or o.phrase_marks:
+        # A direction that a concept's own phrase carries is the concept itself: when both statements
+        # hold the concept alike (or the output denies it by a normal function), it is no disagreement.
+        agreed = normal | {
+            cc.concept_id
+            for cc in c.concepts
+            if any(
+                oc.concept_id == cc.concept_id and oc.negated == cc.negated and oc.subject == cc.subject
+                for oc in o.concepts
+            )
+        }
+        if agreed:
+            c_polarity = c_polarity - {m[:3] for m in c.phrase_marks if m[3] in agreed}
+            o_polarity = o_polarity - {m[:3] for m in o.phrase_marks if m[3] in agreed}
+    for axis, attribute, sign in c_polarity:
+        for o_axis, o_attribute, o_sign in o_polarity:
             if not attribute or not same_stem(attribute, o_attribute):
                 continue
             if axis == o_axis and o_sign == -sign:
@@ -269,14 +410,80 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
             (("amount",), ("amount",), "amount"),
             (("integrity",), ("integrity",), "integrity"),
             (("change",), ("change",), "change"),
+            (("speed",), ("speed",), "speed"),
             (("amount", "integrity"), ("change",), "state against change"),
             (("change",), ("amount", "integrity"), "change against state"),
         ):
-            c_signs = {m[2] for m in c.polarity if m[0] in c_axes}
-            o_signs = {m[2] for m in o.polarity if m[0] in o_axes}
+            against = "change" in c_axes + o_axes and c_axes != o_axes
+            c_signs = {_valence(m, c, against) for m in c_polarity if m[0] in c_axes}
+            o_signs = {_valence(m, o, against) for m in o_polarity if m[0] in o_axes}
             if len(c_signs) == 1 and len(o_signs) == 1 and c_signs != o_signs:
                 return f"direction differs ({name})"
     return None
+
+
+def _normal_against_finding(a: StatementReading, b: StatementReading) -> str | None:
+    """A symptom that ``b`` affirms (and ``a`` does not hold) when ``a`` says the function it is about is
+    normal or has improved ("I sleep fine" against "I can't sleep", "my memory has improved" against
+    "forgetfulness"), or ``None``."""
+    better = a.normal | {
+        attribute for axis, attribute, sign in a.polarity if axis == "change" and sign > 0 and attribute
+    }
+    if not better:
+        return None
+    lexicon = load_lexicon()
+    for bc in b.concepts:
+        if (
+            bc.negated
+            or bc.concept_id in a.concept_ids
+            or lexicon.get(bc.concept_id).kind not in ("symptom", "sign")
+        ):
+            continue
+        about = concept_attribute_stems(bc.concept_id)
+        if any(same_stem(n, x) for n in better for x in about):
+            return bc.concept_id
+    return None
+
+
+@lru_cache(maxsize=1)
+def opposite_findings() -> frozenset[tuple[str, str]]:
+    """Pairs of lexicon concepts that are opposite findings on one function (psychomotor retardation and
+    agitation, insomnia and hypersomnia ...), both ways: the ``opposite_findings`` lists of the lexicon files."""
+    import json
+    from importlib import resources
+
+    from mentalhospital_env.knowledge.lexicon import lexicon_files
+
+    out: set[tuple[str, str]] = set()
+    for f in lexicon_files(resources.files("mentalhospital_env.knowledge").joinpath("data")):
+        for a, b in json.loads(f.read_text("utf-8")).get("opposite_findings", ()):
+            out.update(((a, b), (b, a)))
+    return frozenset(out)
+
+
+def _another_finding(c: StatementReading, o: StatementReading) -> str | None:
+    """The opposite finding the output affirms when the checkpoint affirms one of a pair and the output does
+    not ("psychomotor agitation" against "psychomotor retardation"), or ``None``."""
+    opposites = opposite_findings()
+    for cc in c.concepts:
+        if cc.negated or cc.concept_id in o.concept_ids:
+            continue
+        for oc in o.concepts:
+            if (
+                not oc.negated
+                and oc.concept_id not in c.concept_ids
+                and (cc.concept_id, oc.concept_id) in opposites
+            ):
+                return f"{oc.concept_id} against {cc.concept_id}"
+    return None
+
+
+def _valence(mark: tuple[str, str, int], reading: StatementReading, against_change: bool) -> int:
+    """A mark's sign; set against a change (better / worse), more of a problem counts as worse."""
+    axis, attribute, sign = mark
+    if against_change and axis == "amount" and attribute in reading.problems:
+        return -sign
+    return sign
 
 
 # --- Adjudicators ----------------------------------------------------------------------------------
@@ -383,14 +590,18 @@ class ClinicalAdjudicator(Adjudicator):
         """
         c = read_statement(checkpoint)
         o = read_statement(output)
-        carried_concepts = {
-            cc.concept_id
-            for cc in c.concepts
-            if any(
-                oc.concept_id == cc.concept_id and oc.negated == cc.negated and oc.subject == cc.subject
-                for oc in o.concepts
-            )
-        } | self.phrased_concepts(c, o)
+        carried_concepts = (
+            {
+                cc.concept_id
+                for cc in c.concepts
+                if any(
+                    oc.concept_id == cc.concept_id and oc.negated == cc.negated and oc.subject == cc.subject
+                    for oc in o.concepts
+                )
+            }
+            | self.phrased_concepts(c, o)
+            | normal_concepts(c, o)
+        )
         o_stems = o.stems
         seen: list[str] = []
         total = carried = 0.0
@@ -411,14 +622,18 @@ class ClinicalAdjudicator(Adjudicator):
     def entailed(self, checkpoint: str, output: str) -> bool:
         c = read_statement(checkpoint)
         o = read_statement(output)
-        if not _may_share(c, o) and not (
-            self.phrase_embedder is not None and c.concepts and self.phrased_concepts(c, o)
+        if (
+            not _may_share(c, o)
+            and not (self.phrase_embedder is not None and c.concepts and self.phrased_concepts(c, o))
+            and not normal_concepts(c, o)
         ):
             return False
         if statement_conflict(checkpoint, output) is not None:
             return False
         share = self.carried_share(checkpoint, output)
-        if c.concepts and not (_carries_a_concept(c, o) or self.phrased_concepts(c, o)):
+        if c.concepts and not (
+            _carries_a_concept(c, o) or self.phrased_concepts(c, o) or normal_concepts(c, o)
+        ):
             return share >= self.min_share_without_concept
         return share >= self.min_share
 

@@ -64,6 +64,13 @@ def calibrated_phrase_threshold(embedder_name: str) -> float | None:
     return float(value) if value is not None else None
 
 
+def calibrated_min_share(embedder_name: str) -> float | None:
+    """The calibrated share of checkpoint content the clinical adjudicator needs (see :class:`ClinicalAdjudicator`), or ``None``."""
+    entry = load_thresholds().get(embedder_name)
+    value = entry.get("min_share") if entry else None
+    return float(value) if value is not None else None
+
+
 @dataclass(frozen=True)
 class MatcherConfig:
     """How a :class:`Matcher` decides entailment.
@@ -196,10 +203,16 @@ class Matcher:
             phrase = self.config.phrase_threshold
             if phrase == "calibrated":
                 phrase = calibrated_phrase_threshold(self.embedder.name)
+            share = (
+                calibrated_min_share(self.embedder.name)
+                if self.config.phrase_threshold == "calibrated"
+                else None
+            )
+            shares = {"min_share": share} if share is not None else {}
             clinical = (
-                ClinicalAdjudicator(phrase_embedder=self.embedder, phrase_threshold=float(phrase))
+                ClinicalAdjudicator(phrase_embedder=self.embedder, phrase_threshold=float(phrase), **shares)
                 if phrase is not None
-                else ClinicalAdjudicator()
+                else ClinicalAdjudicator(**shares)
             )
             adjudicator = make_adjudicator(self.config.adjudicator, self.config.llm, clinical)
         self.adjudicator = adjudicator

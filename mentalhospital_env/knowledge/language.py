@@ -140,6 +140,8 @@ class LanguageCues:
     third_person: frozenset[str] = frozenset()
     # number words and their values ("two" -> 2, "a couple of" -> 2)
     number_words: tuple[tuple[tuple[str, ...], float], ...] = ()
+    # words that make the person after them the agent, not the subject ("abused by her stepfather")
+    agent_markers: frozenset[str] = frozenset()
 
 
 _remembered_reading = _read.remembered  # type: ignore[attr-defined]
@@ -233,6 +235,7 @@ def load_cues() -> LanguageCues:
         negation_clause_openers=frozenset(raw.get("negation_clause_openers", ())),
         first_person=frozenset(raw.get("first_person_cues", ())),
         third_person=frozenset(raw.get("third_person_cues", ())),
+        agent_markers=frozenset(raw.get("agent_markers", ())),
         number_words=tuple(
             sorted(
                 ((tuple(tokenize(k)), float(v)) for k, v in raw.get("number_words", {}).items()),
@@ -482,6 +485,18 @@ def clauses(text: str) -> list[Clause]:
     return list(_clauses(text))
 
 
+def _after_agent_marker(part: tuple[str, ...], i: int, cues: LanguageCues) -> bool:
+    """Whether the other-subject cue at ``i`` follows an agent marker (``by``), with at most a determiner
+    between: "abused by her stepfather" is about the patient, the stepfather only did it."""
+    if not cues.agent_markers:
+        return False
+    before = part[max(0, i - 2) : i]
+    return bool(before) and (
+        before[-1] in cues.agent_markers
+        or (len(before) == 2 and before[0] in cues.agent_markers and before[1] in cues.function_words)
+    )
+
+
 @_memo
 def _clauses(text: str) -> tuple[Clause, ...]:
     tokens = _read(text).tokens
@@ -496,7 +511,7 @@ def _clauses(text: str) -> tuple[Clause, ...]:
     for start, end in bounds:
         part = tokens[start:end]
         subordinate = any(s == 0 for s, _ in _find(part, cues.subordinate_markers))
-        others = [s for s, _ in _find(part, cues.other_subject)]
+        others = [s for s, _ in _find(part, cues.other_subject) if not _after_agent_marker(part, s, cues)]
         selves = [s for s, _ in _find(part, cues.patient_subject)]
         if first_person:
             others += [i for i, t in enumerate(part) if t in cues.third_person]
