@@ -257,6 +257,7 @@ class raw_env(AECEnv):
             "error": outcome.error.message if outcome.error is not None else None,
             "problem": outcome.error.problem if outcome.error is not None else None,
             "allowed_actions": list(allowed_actions(outcome.stage)),
+            "turn_budget": self.clinic.settings.turn_budget,
         }
 
     def _patient_info(self) -> dict[str, Any]:
