@@ -101,7 +101,9 @@ def test_a_scripted_episode_terminates_with_every_component_in_info(cases):
             "error",
             "problem",
             "allowed_actions",
+            "turn_budget",
         }
+        assert info["turn_budget"] == 20
         total += reward
         returns.append(reward)
         if action == "not an action":

@@ -45,7 +45,7 @@ def test_turns_alternate_when_the_doctor_asks_and_the_built_in_patient_answers(c
     aec.step(None)  # the built-in patient answers; the action is ignored
     obs, reward, _terminated, _truncated, info = aec.last()
     assert aec.agent_selection == DOCTOR and obs["text"].startswith("Patient:") and obs["turn"] == 1
-    assert info["reward_components"]["interview"] >= 0.0
+    assert info["reward_components"]["interview"] >= 0.0 and info["turn_budget"] == 10
     aec.step("<order_exams>PHQ-9</order_exams>")  # answered by the clinic: the doctor acts again
     assert aec.agent_selection == DOCTOR and aec.observe(DOCTOR)["text"].startswith("Exam results:")
     aec.step("gibberish")
