@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from mentalhospital_env.knowledge.language import (
     clauses,
     load_cues,
@@ -214,19 +216,34 @@ def _normal_stems(tokens, polarity, negations) -> frozenset[str]:
 
 
 def _phrase_marks(tokens, mentions, polarity) -> frozenset[tuple[str, str, int, str]]:
-    """The polarity marks whose directional word and attribute both lie inside one concept mention: the
-    direction is part of the concept's own phrase ("lose my temper" is irritability, not less temper)."""
-    axes = load_cues().polarity_axes
+    """The polarity marks that come from a concept's own phrase, with the concept: every directional word of
+    that axis and sign lies inside a concept mention ("lose my temper" is irritability, not less temper;
+    "I keep losing my temper" too, whichever word the mark ends up qualifying)."""
+    stemmed = tuple(stem(t) for t in tokens)
     out = set()
-    for m in mentions:
-        inside = tuple(stem(t) for t in tokens[m.start : m.end])
-        for axis, up, down in axes:
-            for sign, phrases in ((1, up), (-1, down)):
-                if not any(_holds(inside, p) for p in phrases):
-                    continue
-                for mark_axis, attribute, mark_sign in polarity:
-                    if mark_axis == axis and mark_sign == sign and attribute in inside:
-                        out.add((axis, attribute, sign, m.concept_id))
+    for axis, up, down in load_cues().polarity_axes:
+        for sign, phrases in ((1, up), (-1, down)):
+            if not any(m[0] == axis and m[2] == sign for m in polarity):
+                continue
+            holders: set[str] = set()
+            outside = False
+            for phrase in phrases:
+                k = len(phrase)
+                for i in range(len(stemmed) - k + 1):
+                    if stemmed[i : i + k] != phrase:
+                        continue
+                    inside = [m.concept_id for m in mentions if m.start <= i and i + k <= m.end]
+                    if inside:
+                        holders.update(inside)
+                    else:
+                        outside = True
+            if holders and not outside:
+                out.update(
+                    (axis, attribute, sign, cid)
+                    for mark_axis, attribute, mark_sign in polarity
+                    if mark_axis == axis and mark_sign == sign
+                    for cid in holders
+                )
     return frozenset(out)
 
 
@@ -537,6 +554,11 @@ class ClinicalAdjudicator(Adjudicator):
         self.phrase_embedder = phrase_embedder
         self.phrase_threshold = phrase_threshold
         self._phrases: dict[str, object] = {}
+        # per output text: its embedding and its best similarity to each concept's phrasings, read once
+        self._output_phrasing: dict[str, tuple[object, dict[str, float]]] = {}
+        # verdicts per (checkpoint, output): the adjudicator is a pure function of the two texts
+        self._verdicts: dict[tuple[str, str], bool] = {}
+        self._stacked: dict[tuple[str, ...], tuple] = {}  # phrasings of a checkpoint set's concepts, stacked
 
     def prepare(self, checkpoints: Sequence[str]) -> None:
         """Encode the lexicon phrasings of the checkpoints' concepts ahead of time (no-op without a phrase embedder)."""
@@ -565,18 +587,55 @@ class ClinicalAdjudicator(Adjudicator):
             return frozenset()
         literal = o.concept_ids
         out = set()
-        vector = None
         for cc in c.concepts:
             if cc.concept_id in literal or cc.concept_id in out:
                 continue
             if o.negated != cc.negated or o.subject != cc.subject:
                 continue
-            if vector is None:
-                vector = self.phrase_embedder.encode([o.text])[0]
-            phrases = self._concept_phrases(cc.concept_id)
-            if len(phrases) and float((phrases @ vector).max()) >= self.phrase_threshold:
+            if self.concept_similarity(o.text, cc.concept_id) >= self.phrase_threshold:
                 out.add(cc.concept_id)
         return frozenset(out)
+
+    def phrasing_matrix(self, concept_ids: tuple[str, ...]):
+        """The phrasings of several concepts stacked in one matrix, and the row where each concept's block
+        starts (every lexicon concept has at least one term, so no block is empty)."""
+        entry = self._stacked.get(concept_ids)
+        if entry is None:
+            blocks = [self._concept_phrases(k) for k in concept_ids]
+            starts = np.cumsum([0] + [len(b) for b in blocks[:-1]])
+            entry = (np.vstack(blocks), starts)
+            if len(self._stacked) >= 256:
+                self._stacked.pop(next(iter(self._stacked)))
+            self._stacked[concept_ids] = entry
+        return entry
+
+    def concept_similarity(self, output: str, concept_id: str) -> float:
+        """The output's best cosine with one of the concept's lexicon phrasings (``-inf`` when it has none);
+        remembered per output and concept (the output is encoded once)."""
+        entry = self._output_phrasing.get(output)
+        if entry is None:
+            if len(self._output_phrasing) >= _MEMO_SIZE:
+                self._output_phrasing.pop(next(iter(self._output_phrasing)))
+            entry = (self.phrase_embedder.encode([output])[0], {})
+            self._output_phrasing[output] = entry
+        vector, best = entry
+        value = best.get(concept_id)
+        if value is None:
+            phrases = self._concept_phrases(concept_id)
+            value = float((phrases @ vector).max()) if len(phrases) else float("-inf")
+            best[concept_id] = value
+        return value
+
+    def could_entail(self, checkpoint: str, output: str) -> bool:
+        """False when :meth:`entailed` refuses the pair at once: no word or concept in common, no concept
+        said in other words, no function said to be normal. A cheap test to skip most pairs."""
+        c = read_statement(checkpoint)
+        o = read_statement(output)
+        return (
+            _may_share(c, o)
+            or bool(self.phrase_embedder is not None and c.concepts and self.phrased_concepts(c, o))
+            or bool(normal_concepts(c, o))
+        )
 
     def judge_many(self, pairs: Sequence[tuple[str, str]]) -> list[bool | None]:
         return [self.entailed(c, o) for c, o in pairs]
@@ -590,52 +649,63 @@ class ClinicalAdjudicator(Adjudicator):
         """
         c = read_statement(checkpoint)
         o = read_statement(output)
-        carried_concepts = (
-            {
-                cc.concept_id
-                for cc in c.concepts
-                if any(
-                    oc.concept_id == cc.concept_id and oc.negated == cc.negated and oc.subject == cc.subject
-                    for oc in o.concepts
-                )
-            }
-            | self.phrased_concepts(c, o)
-            | normal_concepts(c, o)
-        )
-        o_stems = o.stems
-        seen: list[str] = []
-        total = carried = 0.0
-        for w in c.words:
-            if any(same_stem(w.stem, t) for t in seen):
-                continue
-            seen.append(w.stem)
-            weight = word_weight(w.stem)
-            total += weight
-            if (
-                (w.concept_id is not None and w.concept_id in carried_concepts)
-                or w.stem in o_stems
-                or any(same_stem(w.stem, t) for t in o_stems)
-            ):
-                carried += weight
-        return carried / total if total else 0.0
+        return _carried_share(c, o, self.phrased_concepts(c, o) | normal_concepts(c, o))
 
     def entailed(self, checkpoint: str, output: str) -> bool:
+        key = (checkpoint, output)
+        verdict = self._verdicts.get(key)
+        if verdict is None:
+            verdict = self._entailed(checkpoint, output)
+            if len(self._verdicts) >= _MEMO_SIZE:
+                self._verdicts.pop(next(iter(self._verdicts)))
+            self._verdicts[key] = verdict
+        return verdict
+
+    def _entailed(self, checkpoint: str, output: str) -> bool:
         c = read_statement(checkpoint)
         o = read_statement(output)
-        if (
-            not _may_share(c, o)
-            and not (self.phrase_embedder is not None and c.concepts and self.phrased_concepts(c, o))
-            and not normal_concepts(c, o)
-        ):
+        phrased = self.phrased_concepts(c, o) if self.phrase_embedder is not None else frozenset()
+        normal = normal_concepts(c, o)
+        if not _may_share(c, o) and not (c.concepts and phrased) and not normal:
             return False
         if statement_conflict(checkpoint, output) is not None:
             return False
-        share = self.carried_share(checkpoint, output)
-        if c.concepts and not (
-            _carries_a_concept(c, o) or self.phrased_concepts(c, o) or normal_concepts(c, o)
-        ):
+        share = _carried_share(c, o, phrased | normal)
+        if c.concepts and not (_carries_a_concept(c, o) or phrased or normal):
             return share >= self.min_share_without_concept
         return share >= self.min_share
+
+
+_MEMO_SIZE = 65536
+
+
+def _carried_share(c: StatementReading, o: StatementReading, said: frozenset[str]) -> float:
+    """:meth:`ClinicalAdjudicator.carried_share` of two readings; ``said`` holds the checkpoint's concepts
+    the output carries in other words (phrasings, a normal function)."""
+    carried_concepts = {
+        cc.concept_id
+        for cc in c.concepts
+        if any(
+            oc.concept_id == cc.concept_id and oc.negated == cc.negated and oc.subject == cc.subject
+            for oc in o.concepts
+        )
+    } | said
+    o_stems = o.stems
+    seen: list[str] = []
+    total = carried = 0.0
+    for w in c.words:
+        if any(same_stem(w.stem, t) for t in seen):
+            continue
+        seen.append(w.stem)
+        weight = word_weight(w.stem)
+        total += weight
+        if (
+            (w.concept_id is not None and w.concept_id in carried_concepts)
+            or w.stem in o_stems
+            or any(same_stem(w.stem, t) for t in o_stems)
+        ):
+            carried += weight
+    return carried / total if total else 0.0
 
 
 def _carries_a_concept(c: StatementReading, o: StatementReading) -> bool:

@@ -31,6 +31,7 @@ from mentalhospital_env.cases.derive import split_sentences
 from .adjudication import (
     Adjudicator,
     ClinicalAdjudicator,
+    StatementReading,
     make_adjudicator,
     read_statement,
     statement_conflict,
@@ -109,6 +110,50 @@ class MatcherConfig:
             raise ValueError("MatcherConfig.max_adjudicated_units must be at least 1 or None")
         if isinstance(self.llm, list):
             object.__setattr__(self, "llm", tuple(self.llm))
+
+
+def _shared_features(c_read: Sequence[StatementReading], o_read: Sequence[StatementReading]) -> np.ndarray:
+    """Pairs whose readings share a stem head or a concept (:func:`~.adjudication._may_share` for every pair)."""
+    vocabulary: dict[str, int] = {}
+    c_rows = [
+        [
+            vocabulary.setdefault(f, len(vocabulary))
+            for f in (*r.stem_heads, *("@" + k for k in r.concept_ids))
+        ]
+        for r in c_read
+    ]
+    c_matrix = np.zeros((len(c_read), len(vocabulary) or 1), dtype=np.float32)
+    for i, row in enumerate(c_rows):
+        c_matrix[i, row] = 1.0
+    o_matrix = np.zeros((len(o_read), len(vocabulary) or 1), dtype=np.float32)
+    get = vocabulary.get
+    for j, r in enumerate(o_read):
+        row = [k for k in map(get, (*r.stem_heads, *("@" + k for k in r.concept_ids))) if k is not None]
+        o_matrix[j, row] = 1.0
+    return (c_matrix @ o_matrix.T) > 0
+
+
+# Slack on the vectorised phrasing similarity, so that rounding never drops a pair the adjudicator accepts.
+_PHRASING_SLACK = 1e-4
+
+
+def _phrasing_possible(
+    adjudicator: ClinicalAdjudicator, c_read: Sequence[StatementReading], units: Sequence[str]
+) -> np.ndarray:
+    """Pairs where some concept of the checkpoint is close enough to the unit by its phrasings (a superset
+    of :meth:`ClinicalAdjudicator.phrased_concepts`, which also asks negation and subject to agree)."""
+    concepts = sorted({cc.concept_id for r in c_read for cc in r.concepts})
+    out = np.zeros((len(c_read), len(units)), dtype=bool)
+    if not concepts:
+        return out
+    stacked, starts = adjudicator.phrasing_matrix(tuple(concepts))
+    best = np.maximum.reduceat(adjudicator.phrase_embedder.encode(list(units)) @ stacked.T, starts, axis=1)
+    close = best >= adjudicator.phrase_threshold - _PHRASING_SLACK  # units x concepts
+    column = {k: n for n, k in enumerate(concepts)}
+    for i, r in enumerate(c_read):
+        if r.concepts:
+            out[i] = close[:, [column[cc.concept_id] for cc in r.concepts]].any(axis=1)
+    return out
 
 
 @dataclass(frozen=True)
@@ -244,6 +289,37 @@ class Matcher:
             if isinstance(member, ClinicalAdjudicator):
                 member.prepare(texts)
 
+    def _candidates(
+        self, checkpoints: Sequence[str], units: Sequence[str], sims: np.ndarray
+    ) -> np.ndarray | None:
+        """Which (checkpoint, unit) pairs could be accepted at all, as a boolean matrix; ``None`` when every
+        pair must be checked (an adjudicator without :meth:`ClinicalAdjudicator.could_entail`, or one that
+        sees only the most similar units).
+
+        A pair can be accepted when its cosine reaches the threshold, or when the clinical adjudicator
+        would look at it: the two texts share a stem head or a concept, a concept of the checkpoint is said
+        in other words (its phrasings' similarity reaches the phrase threshold), or the unit says a
+        function is normal and the checkpoint denies a concept. Every other pair is refused by the
+        adjudicator at once, so skipping it changes nothing; the matrices make the test one product
+        instead of a Python loop over every pair.
+        """
+        adjudicator = self.adjudicator
+        if adjudicator is None:
+            return sims >= self.threshold
+        if not isinstance(adjudicator, ClinicalAdjudicator) or self.max_adjudicated_units is not None:
+            return None
+        mask = sims >= self.threshold
+        c_read = [read_statement(t) for t in checkpoints]
+        o_read = [read_statement(u) for u in units]
+        mask |= _shared_features(c_read, o_read)
+        if adjudicator.phrase_embedder is not None:
+            mask |= _phrasing_possible(adjudicator, c_read, units)
+        normal_units = np.fromiter((bool(o.normal) for o in o_read), bool, len(o_read))
+        if normal_units.any():
+            denying = np.fromiter((any(cc.negated for cc in c.concepts) for c in c_read), bool, len(c_read))
+            mask |= np.outer(denying, normal_units)
+        return mask
+
     def entails(self, checkpoint: str, output: str | Sequence[str]) -> bool:
         """Whether some unit (sentence) of ``output`` entails ``checkpoint``."""
         if not isinstance(checkpoint, str):
@@ -281,9 +357,16 @@ class Matcher:
         if not checkpoints or not units:
             return out
         sims = self.embedder.encode(list(checkpoints)) @ self.embedder.encode(list(units)).T
+        candidates = self._candidates(checkpoints, units, sims)
         pending: list[tuple[int, int]] = []
         for i, cp in enumerate(checkpoints):
-            order = np.argsort(-sims[i], kind="stable")
+            if candidates is None:
+                order = np.argsort(-sims[i], kind="stable")
+            else:  # only the pairs that could be accepted, in the same order
+                worth = np.flatnonzero(candidates[i])
+                if not len(worth):
+                    continue
+                order = worth[np.argsort(-sims[i, worth], kind="stable")]
             below: list[int] = []
             for j in order:
                 j = int(j)

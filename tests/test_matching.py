@@ -314,3 +314,96 @@ def test_matcher_builds_llm_judges_from_client_specs():
     assert isinstance(jury.adjudicator, Jury) and len(jury.adjudicator.members) == 3
     with pytest.raises(ValueError):
         Matcher(MatcherConfig(adjudicator="llm", llm="nonsense-backend:x"))
+
+
+# --- the prefilter changes nothing -------------------------------------------------------------------
+
+
+def _reference_match(matcher: Matcher, checkpoints, units):
+    """The match without any prefilter: every pair through the check, in order of similarity, every pair
+    below the threshold to the adjudicator (the Matcher as first written)."""
+    sims = matcher.embedder.encode(list(checkpoints)) @ matcher.embedder.encode(list(units)).T
+    out = []
+    for i, cp in enumerate(checkpoints):
+        found = None
+        below = []
+        for j in np.argsort(-sims[i], kind="stable"):
+            j = int(j)
+            if statement_conflict(cp, units[j]) is not None:
+                continue
+            if sims[i, j] >= matcher.threshold:
+                found = (j, "embedder")
+                break
+            below.append(j)
+        if found is None:
+            verdicts = matcher.adjudicator.judge_many([(cp, units[j]) for j in below])
+            found = next(((j, "clinical") for j, v in zip(below, verdicts) if v), None)
+        out.append(found)
+    return out
+
+
+def _as_found(matches):
+    return [None if m is None else (m.unit_index, m.decided_by) for m in matches]
+
+
+def test_prefilter_gives_the_same_matches_over_the_pair_set(matcher):
+    from mentalhospital_env.rewards.calibration import load_match_pairs
+
+    pairs = load_match_pairs()
+    checkpoints = sorted({p.checkpoint for p in pairs})
+    utterances = sorted({p.utterance for p in pairs})
+    for start in range(0, len(utterances), 60):
+        units = utterances[start : start + 60]
+        assert _as_found(matcher.match(checkpoints, units)) == _reference_match(matcher, checkpoints, units)
+
+
+def test_prefilter_gives_the_same_matches_on_generated_episodes(matcher):
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.knowledge.lexicon import load_lexicon
+    from mentalhospital_env.patient import make_patient
+    from mentalhospital_env.rewards.matching import output_units
+
+    questions = [q for c in load_lexicon().concepts for q in c.questions]
+    for k, case in enumerate(load_suite("dev").cases[:4]):
+        patient = make_patient(case, seed=k)
+        units = [
+            u
+            for t in range(30)
+            for u in output_units(patient.respond(questions[(k * 17 + t) % len(questions)]).text)
+        ]
+        texts = [c.text for c in case.checkpoints.interview]
+        assert _as_found(matcher.match(texts, units)) == _reference_match(matcher, texts, units), case.case_id
+        note_texts = [c.text for c in case.checkpoints.note]
+        assert _as_found(matcher.match(note_texts, units)) == _reference_match(matcher, note_texts, units)
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Denies dietary restriction.", "I eat normally, three meals a day."),
+        ("Denies difficulty concentrating.", "My concentration is fine, I can focus without trouble."),
+        ("Denies poor concentration.", "My concentration is fine."),
+        ("Increased irritability.", "I keep losing my temper with everyone."),
+    ],
+)
+def test_denials_said_as_normal_function_and_directions_inside_a_phrase(matcher, checkpoint, output):
+    assert matcher.entails(checkpoint, output)
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Reports insomnia.", "I sleep fine."),
+        ("Psychomotor retardation.", "Psychomotor agitation, pacing."),
+        ("Progressive forgetfulness.", "My memory has improved."),
+        ("Anxiety reduced since starting therapy.", "My anxiety has got worse since I started therapy."),
+        ("Speech slow.", "Speech fast."),
+    ],
+)
+def test_normal_function_opposite_findings_and_speed_are_directions(checkpoint, output):
+    assert "direction" in (statement_conflict(checkpoint, output) or "")
+
+
+def test_a_negated_normal_word_is_no_denial(matcher):
+    assert not matcher.entails("Denies sleep disturbance.", "My sleep isn't good.")
+    assert matcher.entails("Denies sleep disturbance.", "My sleep is good.")
