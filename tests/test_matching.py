@@ -358,10 +358,11 @@ def test_prefilter_gives_the_same_matches_over_the_pair_set(matcher):
 
 
 def test_prefilter_gives_the_same_matches_on_generated_episodes(matcher):
+    from mentalhospital_env.rewards.matching import output_units
+
     from mentalhospital_env.cases import load_suite
     from mentalhospital_env.knowledge.lexicon import load_lexicon
     from mentalhospital_env.patient import make_patient
-    from mentalhospital_env.rewards.matching import output_units
 
     questions = [q for c in load_lexicon().concepts for q in c.questions]
     for k, case in enumerate(load_suite("dev").cases[:4]):
