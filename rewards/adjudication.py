@@ -166,7 +166,8 @@ def read_statement(text: str) -> StatementReading:
     cue_words = _negation_cue_stems()
     # a negation cue is no attribute: in "denies poor sleep" the direction qualifies sleep, not "denies"
     polarity = frozenset(m for m in polarity_marks(text) if m[1] not in cue_words)
-    marks = _phrase_marks(tokens, mentions, polarity) if polarity and mentions else frozenset()
+    spans = _direction_spans(tokens) if polarity else []
+    marks = _phrase_marks(spans, mentions, polarity) if polarity and mentions else frozenset()
     return StatementReading(
         text,
         tuple(concepts),
@@ -174,7 +175,7 @@ def read_statement(text: str) -> StatementReading:
         polarity,
         bool(negations),
         main.subject if main else "patient",
-        _normal_stems(tokens, polarity, negated_spans_in(text, tokens)),
+        _normal_stems(spans, polarity, negated_spans_in(text, tokens)) if polarity else frozenset(),
         marks,
         _problem_stems(tokens, mentions, marks) if polarity and mentions else frozenset(),
     )
@@ -196,60 +197,62 @@ def _negation_cue_stems() -> frozenset[str]:
     return frozenset(stem(p[0]) for p in load_cues().negation if len(p) == 1)
 
 
-def _normal_stems(tokens, polarity, negations) -> frozenset[str]:
+@lru_cache(maxsize=1)
+def _direction_index() -> dict[str, tuple[tuple[tuple[str, ...], str, int], ...]]:
+    """The directional phrases of the cue data by their first stem: (phrase, axis, sign), longest first."""
+    index: dict[str, list[tuple[tuple[str, ...], str, int]]] = {}
+    for axis, up, down in load_cues().polarity_axes:
+        for sign, phrases in ((1, up), (-1, down)):
+            for phrase in phrases:
+                if phrase:
+                    index.setdefault(phrase[0], []).append((phrase, axis, sign))
+    return {k: tuple(sorted(v, key=lambda e: -len(e[0]))) for k, v in index.items()}
+
+
+def _direction_spans(tokens) -> list[tuple[int, int, str, int]]:
+    """Every directional phrase in the text: (start, end, axis, sign)."""
+    index = _direction_index()
+    stemmed = tuple(stem(t) for t in tokens)
+    out = []
+    for i, first in enumerate(stemmed):
+        for phrase, axis, sign in index.get(first, ()):
+            k = len(phrase)
+            if k == 1 or stemmed[i : i + k] == phrase:
+                out.append((i, i + k, axis, sign))
+    return out
+
+
+def _normal_stems(spans, polarity, negations) -> frozenset[str]:
     """Attributes of the integrity-up marks ("concentration is fine", "eat normally"), provided some
     integrity-up phrase stands outside every negation's scope ("my sleep isn't good" says nothing normal).
     A phrase that holds its own cue ("not a problem") is not negated by that cue."""
     attributes = frozenset(a for axis, a, sign in polarity if axis == "integrity" and sign > 0 and a)
     if not attributes:
         return attributes
-    stemmed = tuple(stem(t) for t in tokens)
-    for axis, up, _ in load_cues().polarity_axes:
-        if axis != "integrity":
-            continue
-        for phrase in up:
-            k = len(phrase)
-            for i in range(len(stemmed) - k + 1):
-                if stemmed[i : i + k] == phrase and not any(a < i < b for a, b in negations):
-                    return attributes
+    for i, _, axis, sign in spans:
+        if axis == "integrity" and sign > 0 and not any(a < i < b for a, b in negations):
+            return attributes
     return frozenset()
 
 
-def _phrase_marks(tokens, mentions, polarity) -> frozenset[tuple[str, str, int, str]]:
+def _phrase_marks(spans, mentions, polarity) -> frozenset[tuple[str, str, int, str]]:
     """The polarity marks that come from a concept's own phrase, with the concept: every directional word of
     that axis and sign lies inside a concept mention ("lose my temper" is irritability, not less temper;
     "I keep losing my temper" too, whichever word the mark ends up qualifying)."""
-    stemmed = tuple(stem(t) for t in tokens)
-    out = set()
-    for axis, up, down in load_cues().polarity_axes:
-        for sign, phrases in ((1, up), (-1, down)):
-            if not any(m[0] == axis and m[2] == sign for m in polarity):
-                continue
-            holders: set[str] = set()
-            outside = False
-            for phrase in phrases:
-                k = len(phrase)
-                for i in range(len(stemmed) - k + 1):
-                    if stemmed[i : i + k] != phrase:
-                        continue
-                    inside = [m.concept_id for m in mentions if m.start <= i and i + k <= m.end]
-                    if inside:
-                        holders.update(inside)
-                    else:
-                        outside = True
-            if holders and not outside:
-                out.update(
-                    (axis, attribute, sign, cid)
-                    for mark_axis, attribute, mark_sign in polarity
-                    if mark_axis == axis and mark_sign == sign
-                    for cid in holders
-                )
-    return frozenset(out)
-
-
-def _holds(words: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
-    k = len(phrase)
-    return any(words[i : i + k] == phrase for i in range(len(words) - k + 1))
+    holders: dict[tuple[str, int], set[str]] = {}
+    outside: set[tuple[str, int]] = set()
+    for i, k, axis, sign in spans:
+        inside = [m.concept_id for m in mentions if m.start <= i and k <= m.end]
+        if inside:
+            holders.setdefault((axis, sign), set()).update(inside)
+        else:
+            outside.add((axis, sign))
+    return frozenset(
+        (axis, attribute, sign, cid)
+        for axis, attribute, sign in polarity
+        if (axis, sign) in holders and (axis, sign) not in outside
+        for cid in holders[(axis, sign)]
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -558,15 +561,15 @@ class ClinicalAdjudicator(Adjudicator):
         self._output_phrasing: dict[str, tuple[object, dict[str, float]]] = {}
         # verdicts per (checkpoint, output): the adjudicator is a pure function of the two texts
         self._verdicts: dict[tuple[str, str], bool] = {}
-        self._stacked: dict[tuple[str, ...], tuple] = {}  # phrasings of a checkpoint set's concepts, stacked
+        self._stacked: dict[frozenset[str], tuple] = {}  # phrasings of a checkpoint set's concepts, stacked
 
     def prepare(self, checkpoints: Sequence[str]) -> None:
         """Encode the lexicon phrasings of the checkpoints' concepts ahead of time (no-op without a phrase embedder)."""
         if self.phrase_embedder is None:
             return
-        for text in checkpoints:
-            for cc in read_statement(text).concepts:
-                self._concept_phrases(cc.concept_id)
+        concepts = {cc.concept_id for text in checkpoints for cc in read_statement(text).concepts}
+        if concepts:
+            self.phrasing_matrix(concepts)
 
     def _concept_phrases(self, concept_id: str):
         phrases = self._phrases.get(concept_id)
@@ -596,17 +599,22 @@ class ClinicalAdjudicator(Adjudicator):
                 out.add(cc.concept_id)
         return frozenset(out)
 
-    def phrasing_matrix(self, concept_ids: tuple[str, ...]):
-        """The phrasings of several concepts stacked in one matrix, and the row where each concept's block
-        starts (every lexicon concept has at least one term, so no block is empty)."""
-        entry = self._stacked.get(concept_ids)
-        if entry is None:
-            blocks = [self._concept_phrases(k) for k in concept_ids]
-            starts = np.cumsum([0] + [len(b) for b in blocks[:-1]])
-            entry = (np.vstack(blocks), starts)
-            if len(self._stacked) >= 256:
-                self._stacked.pop(next(iter(self._stacked)))
-            self._stacked[concept_ids] = entry
+    def phrasing_matrix(self, concept_ids: Sequence[str]):
+        """The phrasings of at least these concepts stacked in one matrix: ``(matrix, starts, concepts)``,
+        where block ``n`` (rows ``starts[n]`` on) holds the phrasings of ``concepts[n]``. A stack built for
+        a larger set (all the checkpoints of a case, see :meth:`prepare`) serves every subset of it, so an
+        interview whose open checkpoints shrink step by step stacks its phrasings once."""
+        wanted = frozenset(concept_ids)
+        for concepts, entry in reversed(self._stacked.items()):
+            if wanted <= concepts:
+                return entry
+        ordered = tuple(sorted(wanted))
+        blocks = [self._concept_phrases(k) for k in ordered]
+        starts = np.cumsum([0] + [len(b) for b in blocks[:-1]])
+        entry = (np.vstack(blocks), starts, ordered)
+        if len(self._stacked) >= 16:
+            self._stacked.pop(next(iter(self._stacked)))
+        self._stacked[wanted] = entry
         return entry
 
     def concept_similarity(self, output: str, concept_id: str) -> float:

@@ -146,10 +146,10 @@ def _phrasing_possible(
     out = np.zeros((len(c_read), len(units)), dtype=bool)
     if not concepts:
         return out
-    stacked, starts = adjudicator.phrasing_matrix(tuple(concepts))
+    stacked, starts, order = adjudicator.phrasing_matrix(concepts)
     best = np.maximum.reduceat(adjudicator.phrase_embedder.encode(list(units)) @ stacked.T, starts, axis=1)
-    close = best >= adjudicator.phrase_threshold - _PHRASING_SLACK  # units x concepts
-    column = {k: n for n, k in enumerate(concepts)}
+    close = best >= adjudicator.phrase_threshold - _PHRASING_SLACK  # units x concepts of ``order``
+    column = {k: n for n, k in enumerate(order)}
     for i, r in enumerate(c_read):
         if r.concepts:
             out[i] = close[:, [column[cc.concept_id] for cc in r.concepts]].any(axis=1)
