@@ -56,7 +56,8 @@ class Topic:
     ``cues`` are stemmed phrases that ask about it; ``sections`` the record sections it draws facts
     from; ``fact_cues`` (optional) narrow those to facts holding one of them; ``open`` topics
     ("what brings you in", "anything else?") let the patient volunteer undisclosed facts in the
-    record's order.
+    record's order; facts of the ``ungated`` sections are told in answer to this topic whatever the
+    rapport (the chief complaint is why the patient came: even a guarded patient says it).
     """
 
     id: str
@@ -64,6 +65,7 @@ class Topic:
     sections: tuple[str, ...]
     fact_cues: CueSet
     open: bool
+    ungated: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -152,6 +154,7 @@ def load_memory_cues() -> MemoryCues:
             sections=tuple(t["sections"]),
             fact_cues=_phrase_stems(t.get("fact_cues", ())),
             open=bool(t.get("open", False)),
+            ungated=tuple(t.get("ungated_sections", ())),
         )
         for t in topics_raw["topics"]
     )
@@ -426,8 +429,16 @@ class LeakGuard:
         self.codes = frozenset(d.code.upper() for d in case.diagnosis.disorders)
         self._code = cues.code_pattern
         self._score = cues.score_pattern
+        scales = [e.name for e in case.exams if e.kind == "scale" and tokenize(e.name)]
+        # a one-word scale name that is an acronym and also an everyday word ("SCARED") leaks only
+        # when written as the acronym: "I'd say scared" is a mood, not a scale
+        self._acronyms = tuple(
+            re.compile(rf"\b{re.escape(n.strip())}\b")
+            for n in scales
+            if len(tokenize(n)) == 1 and n.strip().isupper()
+        )
         self._scales = CueSet(
-            tuple(tokenize(e.name)) for e in case.exams if e.kind == "scale" and tokenize(e.name)
+            tuple(tokenize(n)) for n in scales if not (len(tokenize(n)) == 1 and n.strip().isupper())
         )
         self.replacement = cues.leak_replacement
 
@@ -437,6 +448,8 @@ class LeakGuard:
             return False
         if self._code.search(text) or self._score.search(text):
             return True
+        if any(p.search(text) for p in self._acronyms):
+            return True
         tokens = tokenize(text)
         return bool(_spans(tokens, self.phrases)) or bool(_spans(tokens, self._scales))
 
@@ -444,6 +457,8 @@ class LeakGuard:
         """``text`` with diagnosis names, codes and scores taken out (names become lay words)."""
         text = self._code.sub("", text)
         text = self._score.sub("", text)
+        for pattern in self._acronyms:
+            text = pattern.sub(self.replacement, text)
         for phrase in self.phrases.phrases + self._scales.phrases:
             pattern = r"\b" + r"\W+".join(re.escape(w) for w in phrase) + r"\b"
             text = re.sub(pattern, self.replacement, text, flags=re.IGNORECASE)
@@ -569,7 +584,6 @@ def read_question(utterance: str, lexicon: Lexicon | None = None) -> Question:
     """
     lex = lexicon or load_lexicon()
     cues = load_memory_cues()
-    stemmed = stems(utterance)
     tokens = tokenize(utterance)
     stemmed = [stem(t) for t in tokens]
     mentions = lex.find(utterance)
@@ -772,7 +786,8 @@ class MemorySkill:
             )
             if facts:
                 items.append(AnswerItem(TELL, "similar", tuple(facts)))
-        items = [self._gate(item, gate) for item in items]
+        ungated = {s for t in question.topics for s in self._topics[t].ungated}
+        items = [self._gate(item, gate, ungated if item.subject in question.topics else ()) for item in items]
         small_talk = "greeting" if question.greeting else "closing" if question.closing else None
         return AnswerPlan(
             question,
@@ -832,10 +847,11 @@ class MemorySkill:
         return fresh + told
 
     @staticmethod
-    def _gate(item: AnswerItem, gate) -> AnswerItem:
+    def _gate(item: AnswerItem, gate, ungated: Iterable[str] = ()) -> AnswerItem:
         if item.stance not in (AFFIRM, TELL) or not item.facts:
             return item
-        held = [f for f in item.facts if f.sensitive and not gate(f)]
+        free = set(ungated)
+        held = [f for f in item.facts if f.sensitive and f.section not in free and not gate(f)]
         if not held:
             return item
         kept = tuple(f for f in item.facts if f not in held)

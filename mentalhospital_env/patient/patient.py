@@ -321,6 +321,7 @@ class Patient:
         )
         partial = False
         if rep is not None:
+            plan = rep.focus(plan)
             plan, partial = rep.partial(plan)
         if repeated and question.key in self._replies and plan is memory.state.answers.get(question.key):
             text = self._replies[question.key]

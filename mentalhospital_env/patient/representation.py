@@ -24,8 +24,8 @@ import hashlib
 import json
 import random
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 
@@ -42,10 +42,14 @@ from .memory import (
     WITHHELD,
     AnswerItem,
     AnswerPlan,
+    ClaimChecker,
     FactIndex,
     IndexedFact,
     _holds,
     _phrase_stems,
+    cosine,
+    load_memory_cues,
+    read_statements,
 )
 
 SENSITIVE_TOPICS = frozenset({"risk", "substance"})
@@ -213,6 +217,8 @@ class LayRenderer:
         self.relatives = frozenset(table["relatives"])
         self.negation_words = frozenset(table["negation_words"])
         self.lead = table["lead"]
+        self.concept_clauses: Mapping[str, Mapping[str, str]] = table.get("concept_clauses", {})
+        self.mood_lead: Mapping[str, str] = table.get("mood_lead", {})
         clinical: dict[tuple[str, ...], str] = {}
         for concept in self.lexicon.concepts:
             phrase = self.phrase(concept.id)
@@ -229,6 +235,7 @@ class LayRenderer:
             self._first.setdefault(key[0], []).append(key)
         self._cache: dict[str, str] = {}
         self._clauses: dict[tuple[str, bool], str | None] = {}
+        self._naming: dict[tuple[str, bool, bool], str | None] = {}
 
     def phrase(self, concept_id: str) -> str | None:
         """The concept's lay phrase that reads best in a sentence (a verb or -ing phrase, no negation)."""
@@ -275,6 +282,28 @@ class LayRenderer:
                 found = text
                 break
         self._clauses[key] = found
+        return found
+
+    def naming_clause(self, concept_id: str, negated: bool = False, framed: bool = True) -> str | None:
+        """A short lay clause, without a full stop, that names a concept with a polarity ("no allergies
+        to any medicines", "I don't hear voices"): the table of ``data/render.json`` first, then a
+        framed lexicon lay phrase (:meth:`clause`); each checked with the lexicon to state exactly
+        that concept with that polarity. ``None`` when there is none. ``framed=False`` takes only the
+        table (a framed lay phrase may say more than the record: "I've been in prison" for a conviction)."""
+        key = (concept_id, negated, framed)
+        if key in self._naming:
+            return self._naming[key]
+        found = None
+        entry = self.concept_clauses.get(concept_id, {}).get("absent" if negated else "present")
+        if entry:
+            mentions = self.lexicon.find(entry)
+            if mentions and all(m.concept_id == concept_id and m.negated == negated for m in mentions):
+                found = entry
+        if found is None and framed:
+            sentence = self.clause(concept_id, negated)
+            if sentence:
+                found = sentence.rstrip(".")
+        self._naming[key] = found
         return found
 
     def say(self, fact: IndexedFact) -> str:
@@ -429,9 +458,27 @@ class Voice:
                     if isinstance(values, list):
                         self.banks[bank] = tuple(values)
 
-    def pick(self, bank: str, rng: random.Random) -> str:
-        options = self.banks[bank]
-        return options[rng.randrange(len(options))]
+        self.recent: set[str] = set()
+        self.used: set[str] = set()
+
+    def turn(self) -> None:
+        """Start a new reply: what the last reply used is now what this one should not repeat."""
+        self.recent, self.used = self.used, set()
+
+    def pick(self, bank: str, rng: random.Random, optional: bool = False) -> str:
+        """A phrase of the bank that the previous reply did not use; with ``optional``, nothing
+        (``""``) when every variant was just used (a hedge or filler is better left out than repeated)."""
+        return self.choose(self.banks[bank], rng, optional)
+
+    def choose(self, options: Sequence[str], rng: random.Random, optional: bool = False) -> str:
+        fresh = [o for o in options if o not in self.recent]
+        if not fresh:
+            if optional:
+                return ""
+            fresh = list(options)
+        choice = fresh[rng.randrange(len(fresh))]
+        self.used.add(choice)
+        return choice
 
 
 # --------------------------------------------------------------------------------------------------
@@ -448,8 +495,10 @@ class RepresentationSkill:
         self.persona = persona_for(case)
         self.rapport = Rapport(self.persona.guardedness)
         self.lay = lay or lay_renderer(index.lexicon)
+        self.checker = ClaimChecker(index)
         self._yes_no = False
         self._items = 0
+        self._asked: tuple[str, ...] = ()
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -478,14 +527,66 @@ class RepresentationSkill:
             plan.question, tuple(order[:limit]), plan.refusal, plan.small_talk, plan.unclear
         ), True
 
+    def focus(self, plan: AnswerPlan, similarity: float = 0.2) -> AnswerPlan:
+        """Keep the answer on the question: facts that do not answer what was asked are left out.
+
+        A fact is on point when it states a concept asked, or is lexically close to the question
+        (cosine of idf-weighted stems at least ``similarity``); the first fact of each topic asked
+        answers that topic and is kept, unless a concept asked was already answered from that
+        topic's sections ("how was your childhood?" told about childhood needs no job added).
+        Open topics ("what brings you here", "anything else?") keep everything. A talkative or
+        tangential persona may add one fact that is not on point; no one else adds any.
+        """
+        if plan.refusal is not None or not plan.items:
+            return plan
+        question = plan.question
+        asked = set(question.concepts)
+        open_topics = {t.id for t in load_memory_cues().topics if t.open}
+        allowance = 1 if self.persona.verbosity == "talkative" or "tangential" in self.persona.traits else 0
+        query = self.index.vectorize(question.text)
+        topics = {t.id: t for t in load_memory_cues().topics}
+        answered_sections = {
+            f.section
+            for i in plan.items
+            if i.stance in (AFFIRM, DENY) and i.subject in asked
+            for f in i.facts
+        }
+        items: list[AnswerItem] = []
+        changed = False
+        for item in plan.items:
+            if item.stance != TELL or item.subject in open_topics or item.subject not in question.topics:
+                items.append(item)
+                continue
+            keep: list[IndexedFact] = []
+            for k, fact in enumerate(item.facts):
+                on_point = (
+                    bool((fact.affirms | fact.rules_out | fact.about_other) & asked)
+                    or cosine(query, fact.vector) >= similarity
+                    or (k == 0 and not answered_sections & set(topics[item.subject].sections))
+                )
+                if on_point:
+                    keep.append(fact)
+                elif allowance:
+                    keep.append(fact)
+                    allowance -= 1
+            if len(keep) != len(item.facts):
+                changed = True
+            if keep:
+                items.append(replace(item, facts=tuple(keep)))
+        if not changed:
+            return plan
+        return AnswerPlan(question, tuple(items), plan.refusal, plan.small_talk, plan.unclear or not items)
+
     # -- wording -----------------------------------------------------------------------------------
 
     def render(self, plan: AnswerPlan, rng: random.Random, tone: str | None, partial: bool) -> str:
         """The reply text for a plan, in this persona's voice."""
         voice = self.voice
+        voice.turn()
         p = self.persona
         self._yes_no = plan.question.yes_no
         self._items = len(plan.items)
+        self._asked = plan.question.concepts
         if plan.refusal is not None:
             options = voice.refusals[plan.refusal]
             return options[rng.randrange(len(options))]
@@ -500,7 +601,7 @@ class RepresentationSkill:
                 return voice.pick("cold_ack", rng)
             return voice.pick("clarify", rng)
         if p.opener_rate and rng.random() < p.opener_rate and any(i.stance == TELL for i in plan.items):
-            parts.append(voice.pick("openers", rng))
+            parts.append(voice.pick("openers", rng, optional=True))
         sentences: list[str] = []
         for item in plan.items:
             sentences.extend(self._item(item, rng))
@@ -520,7 +621,11 @@ class RepresentationSkill:
         tail = self._tail(plan, rng) or self.signature(rng)
         if tail:
             parts.append(tail)
-        return " ".join(s for s in parts if s)
+        said: dict[str, None] = {}
+        for s in parts:  # the same sentence twice in one reply (two facts worded alike) is said once
+            if s and s not in said:
+                said.setdefault(s, None)
+        return " ".join(said)
 
     def _item(self, item: AnswerItem, rng: random.Random) -> list[str]:
         voice = self.voice
@@ -536,7 +641,7 @@ class RepresentationSkill:
         if item.stance == NOTHING_MORE:
             return [voice.pick("nothing_more", rng)]
         if item.stance == DENY:
-            said = [self._say(f) for f in item.facts if f.fact.patient_says]
+            said = [self.self_contained(f, self._say(f)) for f in item.facts if f.fact.patient_says]
             if said:
                 return said
             no = voice.pick("deny", rng)
@@ -558,13 +663,14 @@ class RepresentationSkill:
             and self._yes_no
             and "impoverished" not in voice.traits
             and stable_seed("yes", self.case.case_id, item.subject) % 2 == 0  # the same concept, the same way
+            and not any(self._denial(f) for f in item.facts[:1])  # no "Yes." before "None."
         ):
             out.append(voice.pick("affirm", rng))
         for fact in item.facts:
             if fact.section == "mental_status_exam.insight" and not fact.fact.patient_says:
                 out.append(voice.insight[rng.randrange(len(voice.insight))])
                 continue
-            text = self._say(fact)
+            text = self.self_contained(fact, self._say(fact))
             if "impoverished" in voice.traits and len(text.split()) > 10:
                 text = re.split(r"(?<=[.;!?])\s+|,\s+", text)[0].rstrip(".,;") + "."
             elif "vague" in voice.traits and rng.random() < 0.5:
@@ -579,8 +685,7 @@ class RepresentationSkill:
         return text
 
     def _trait_tail(self, trait: str, rng: random.Random) -> str:
-        tails = self.voice.traits[trait]["tail"]
-        return tails[rng.randrange(len(tails))]
+        return self.voice.choose(self.voice.traits[trait]["tail"], rng, optional=True)
 
     def _tail(self, plan: AnswerPlan, rng: random.Random) -> str:
         traits = self.voice.traits
@@ -597,15 +702,124 @@ class RepresentationSkill:
             if trait in traits and "tail" in traits[trait]:
                 return self._trait_tail(trait, rng)
         if self.persona.filler_rate and rng.random() < self.persona.filler_rate:
-            return self.voice.pick("fillers", rng).capitalize()
+            return self.voice.pick("fillers", rng, optional=True).capitalize()
         return ""
 
     def signature(self, rng: random.Random) -> str:
         """One of the persona's own turns of phrase, now and then (how this person talks)."""
         if "impoverished" in self.voice.traits or rng.random() >= 0.3:
             return ""
-        phrase = self.voice.pick("signature", rng)
-        return phrase[0].upper() + phrase[1:]
+        phrase = self.voice.pick("signature", rng, optional=True)
+        return phrase[0].upper() + phrase[1:] if phrase else ""
+
+    # -- self-contained answers --------------------------------------------------------------------
+
+    def self_contained(self, fact: IndexedFact, text: str) -> str:
+        """The fact's wording, made to name what it is about when it does not.
+
+        A reply such as "Not that I know of." is an answer only next to its question; this adds a
+        short lay clause naming each concept the fact rules out, or states and the doctor asked
+        about (asked concepts first, at most two), that the wording leaves out, with the fact's
+        polarity: "Not that I know of, no allergies to
+        any medicines." A mood answer says that it is about mood ("My mood's scared, I'd say.").
+        A clause is kept only if the lexicon reads it in the reply with that polarity, it states
+        nothing else new, and the reply still passes the claim check: it adds no clinical content.
+        A denial in the patient's own words is never turned into an affirmation.
+        """
+        if not text or fact.section == "family_history":
+            return text
+        if fact.section == "mental_status_exam.mood":
+            return self._mood_answer(fact, text)
+        lexicon = self.index.lexicon
+        said = [s for s in read_statements(text, lexicon) if s.subject == "patient"]
+        named = {s.concept_id for s in said}
+        tokens = tokenize(text)
+        bare_no = bool(tokens) and tokens[0] in self.lay.negation_words | {
+            "none",
+            "nope",
+            "nothing",
+            "nobody",
+            "never",
+        }
+        bare_denial = not said and bare_no
+        wanted: list[tuple[str, bool]] = []
+        for concept_id in (*self._asked, *sorted(fact.rules_out), *sorted(fact.affirms)):
+            if concept_id in fact.rules_out:
+                negated = True
+            elif concept_id in fact.affirms:
+                negated = False
+            else:
+                continue
+            if concept_id in named or (bare_denial and not negated) or (concept_id, negated) in wanted:
+                continue
+            if not negated and concept_id not in self._asked:
+                continue  # what the patient has is named only when asked
+            if negated and concept_id not in self._asked and fact.affirms and not bare_no:
+                continue  # "Yes. Every day." is not followed by what the fact also rules out
+            wanted.append((concept_id, negated))
+        for concept_id, negated in wanted[:2]:
+            clause = self.lay.naming_clause(concept_id, negated, framed=negated)
+            if clause:
+                text = self._attach(text, clause, concept_id, negated)
+        return text
+
+    def _attach(self, text: str, clause: str, concept_id: str, negated: bool) -> str:
+        """``text`` with ``clause`` worked in (after a leading "No,", at the end of the last sentence,
+        or as a sentence of its own), the first way that the lexicon and the claim check accept."""
+        before = {(s.concept_id, s.negated) for s in read_statements(text, self.index.lexicon)}
+        fragment = clause if clause.startswith(("I ", "I'")) else clause[0].lower() + clause[1:]
+        sentence = clause[0].upper() + clause[1:] + "."
+        candidates = []
+        lead = re.match(
+            r"^((?:no|yes|yeah|nope|never|not really|no, no)),\s+(.+)$", text, re.IGNORECASE | re.DOTALL
+        )
+        if lead and not re.search(r"[.!?]\s", lead.group(2).strip()):
+            rest = lead.group(2)
+            if not rest.startswith(("I ", "I'")):
+                rest = rest[0].lower() + rest[1:]
+            candidates.append(f"{lead.group(1)}, {fragment}, {rest}")
+        if text.endswith("."):
+            candidates.append(f"{text[:-1]}, {fragment}.")
+        candidates.append(f"{text} {sentence}")
+        wanted = (concept_id, negated)
+        for candidate in candidates:
+            statements = read_statements(candidate, self.index.lexicon)
+            now = {(s.concept_id, s.negated) for s in statements}
+            if wanted not in now or not now <= before | {wanted}:
+                continue
+            if not self.checker.check(candidate).ok or self.index.guard.leaks(candidate):
+                continue
+            return candidate
+        return text
+
+    def _denial(self, fact: IndexedFact) -> bool:
+        """Whether the fact, as the patient words it, is a "no" (it rules something out, or begins so)."""
+        tokens = tokenize(fact.fact.patient_says or "")
+        starts_no = bool(tokens) and tokens[0] in self.lay.negation_words | {
+            "none",
+            "nope",
+            "nothing",
+            "nobody",
+            "never",
+        }
+        return starts_no or (bool(fact.rules_out) and not fact.affirms)
+
+    def _mood_answer(self, fact: IndexedFact, text: str) -> str:
+        """A mood answer that says it is about mood: "My mood's scared, I'd say." (the patient's word)."""
+        if "mood" in tokenize(text) or not self.lay.mood_lead:
+            return text
+        quoted = re.fullmatch(
+            r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*", fact.fact.text
+        )
+        if quoted and len(tokenize(quoted.group(1))) <= 3:
+            candidate = self.lay.mood_lead["short"].format(mood=quoted.group(1).strip().rstrip(".").lower())
+        else:
+            candidate = self.lay.mood_lead["long"].format(
+                text=text[0].lower() + text[1:] if not text.startswith(("I ", "I'")) else text
+            )
+        if self.checker.check(candidate).ok and not self.index.guard.leaks(candidate):
+            return candidate
+        return text
 
 
 def plain_reply(plan: AnswerPlan, index: FactIndex) -> str:
