@@ -23,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 from mentalhospital_env.rewards.calibration import (
+    CALIBRATION_MARGIN,
     PAIR_KINDS,
     TARGET_PRECISION,
     EmbedderCalibration,
@@ -156,12 +157,14 @@ carries a `kind`; the `split` (calibration / held_out) is fixed, half each, stra
 
 - *alone*: plain cosine at the threshold chosen for precision >= {TARGET_PRECISION} on the calibration half
   (at least 10 accepted pairs); when no threshold reaches the target the embedder accepts (almost) nothing.
-- *pipeline threshold*: the same rule for cosine behind the negation / subject / time-frame / direction
-  check that the Matcher applies to every pair. This is the value in `rewards/data/thresholds.json`.
+- *pipeline threshold*: the same rule (with the margin) for cosine behind the negation / subject /
+  time-frame / direction check that the Matcher applies to every pair. This is the value in `rewards/data/thresholds.json`.
 - *embedder+check*: what the embedder accepts on its own at that threshold, behind the check.
-- *phrase threshold*: the clinical adjudicator's similarity (same embedder) between the output and a
-  lexicon concept's phrasings above which the checkpoint's concept counts as said, chosen as the lowest
-  value on a grid (0.9 down to 0.3) that keeps the calibration half's pipeline precision at the target.
+- *phrase threshold* and *content share*: the clinical adjudicator's similarity (same embedder) between
+  the output and a lexicon concept's phrasings above which the checkpoint's concept counts as said, and
+  the share of the checkpoint's weighted content it needs; for each share on a grid (0.45 down to 0.3),
+  the lowest phrase threshold on a grid (0.9 down to 0.3) that keeps the calibration half's pipeline
+  precision at the target plus the margin; the pair with the best calibration-half recall wins.
 - *pipeline*: `Matcher` with that embedder and the offline clinical adjudicator for pairs below the
   threshold (the library's default is the hashing row).
 
@@ -172,22 +175,33 @@ How to read it: plain cosine from any of the three embedders cannot reach precis
 (negations, polarity flips and relatives' illnesses score as high as true matches), so its
 "alone" threshold accepts almost nothing. Behind the negation / subject / time / direction check the
 embedders become useful proposers at much lower thresholds, and the clinical adjudicator (lexicon
-concepts, the concept's phrasings, weighted content words) decides the rest. The remaining misses
-are mostly lay wordings that neither the lexicon's phrases nor the embedders connect to the clinical
-term, and denials phrased as positives ("I eat normally" for "denies dietary restriction"); the
-remaining false accepts are mostly changes of direction the cue lists do not name. An LLM judge or a
-jury (`MatcherConfig(adjudicator="llm" | "jury", llm=...)`) is the way past the offline ceiling; it is
-not calibrated here because no judge model ships with the project.
+concepts, the concept's phrasings, a denial said as a normal function, weighted content words) decides
+the rest. The *content share* is the share of the checkpoint's weighted content the adjudicator needs
+when the output carries one of its concepts (chosen with the phrase threshold, see below).
 
-Method note: the clinical adjudicator's rules, its two share thresholds and the cue lists it reads
-were developed against the errors of the calibration half. The held-out misses were listed once, early,
-before the rules took their present form; the held-out figures are therefore close to, but not strictly,
-untouched by development. Thresholds are fitted on the calibration half only.
+Where the offline pipeline still falls short (read from the calibration half's errors and from the
+held-out half's counts per kind, never from its pairs): lay wordings that neither the lexicon nor the
+embedder connects to the clinical term, descriptions that paraphrase a finding without any of its words
+("he knows the date, where he is and who he is" for orientation), denials said as the opposite behaviour
+("I'm comfortable speaking in meetings" for "denies social anxiety"), and changes of direction or time the
+cue lists do not name. Precision on the held-out half stays below its calibration-half value: the
+held-out polarity flips use direction words no calibration pair shows. An LLM judge or a jury
+(`MatcherConfig(adjudicator="llm" | "jury", llm=...)`) is the way past the offline ceiling; it is not
+calibrated here because no judge model ships with the project.
+
+Method: thresholds, the phrase threshold and the content share are fitted on the calibration half only,
+each keeping that half's precision at least {CALIBRATION_MARGIN} above the target (a two-fold split of the
+calibration half showed that a threshold fitted at exactly 0.95 kept only about 0.945 on the other fold).
+The lexicon phrases, cue lists and adjudicator rules were developed against the calibration half's errors
+and against probe pairs the engineers wrote themselves. The held-out half's errors are not listed in this
+report, so that no later change is made against them. (An earlier version of this report listed them; the
+engineers who read it avoided adding the phrasings they remembered from it, but the held-out figures are
+close to, not strictly, untouched by development.)
 
 ### Pipeline per kind (held-out)
 
 {kind_table(results)}
-## Where it fails (held-out)
+## Where it fails (calibration half only)
 
 {misses}
 """

@@ -423,22 +423,57 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
             # "poor concentration" against "concentration has improved": a state against a change the other way
             if "change" in (axis, o_axis) and axis != o_axis and o_sign == -sign:
                 return f"direction differs on {attribute}"
+    stopped = _stopped_against_ongoing(c, o) or _stopped_against_ongoing(o, c)
+    if stopped:
+        return f"direction differs (stopped against ongoing: {stopped})"
     # Directions on different words of a shared topic: one sign on an axis against the other sign; a
     # state ("poor", "increased") against a change the other way ("improved", "worse").
     if shared or (c.concept_ids & o.concept_ids):
-        for c_axes, o_axes, name in (
-            (("amount",), ("amount",), "amount"),
-            (("integrity",), ("integrity",), "integrity"),
-            (("change",), ("change",), "change"),
-            (("speed",), ("speed",), "speed"),
-            (("amount", "integrity"), ("change",), "state against change"),
-            (("change",), ("amount", "integrity"), "change against state"),
-        ):
-            against = "change" in c_axes + o_axes and c_axes != o_axes
-            c_signs = {_valence(m, c, against) for m in c_polarity if m[0] in c_axes}
-            o_signs = {_valence(m, o, against) for m in o_polarity if m[0] in o_axes}
-            if len(c_signs) == 1 and len(o_signs) == 1 and c_signs != o_signs:
-                return f"direction differs ({name})"
+        return topic_direction_clash(c, o, c_polarity, o_polarity)
+    return None
+
+
+def topic_direction_clash(
+    c: StatementReading,
+    o: StatementReading,
+    c_polarity: frozenset | None = None,
+    o_polarity: frozenset | None = None,
+) -> str | None:
+    """Directions on different words of one topic that disagree: one sign on an axis against the other
+    sign, or a state ("poor", "increased") against a change the other way ("improved", "worse")."""
+    c_polarity = c.polarity if c_polarity is None else c_polarity
+    o_polarity = o.polarity if o_polarity is None else o_polarity
+    for c_axes, o_axes, name in (
+        (("amount",), ("amount",), "amount"),
+        (("integrity",), ("integrity",), "integrity"),
+        (("change",), ("change",), "change"),
+        (("speed",), ("speed",), "speed"),
+        (("amount", "integrity"), ("change",), "state against change"),
+        (("change",), ("amount", "integrity"), "change against state"),
+    ):
+        against = "change" in c_axes + o_axes and c_axes != o_axes
+        c_signs = {_valence(m, c, against) for m in c_polarity if m[0] in c_axes}
+        o_signs = {_valence(m, o, against) for m in o_polarity if m[0] in o_axes}
+        if len(c_signs) == 1 and len(o_signs) == 1 and c_signs != o_signs:
+            return f"direction differs ({name})"
+    return None
+
+
+def _stopped_against_ongoing(a: StatementReading, b: StatementReading) -> str | None:
+    """What ``a`` says was stopped or cut down ("I stopped my lithium", "quit smoking weed", "I've cut right
+    down") that ``b`` states as ongoing (no stop or decrease of its own, not negated): the word itself, or a
+    concept both mention."""
+    if any(m[0] == "cessation" or (m[0] == "amount" and m[2] < 0) for m in b.polarity):
+        return None  # b stops or lessens too
+    for axis, attribute, sign in a.polarity:
+        if axis != "cessation" or sign > 0 or not attribute:
+            continue
+        concepts = {w.concept_id for w in a.words if w.stem == attribute and w.concept_id}
+        for w in b.words:
+            if not w.negated and (
+                same_stem(w.stem, attribute) or (w.concept_id and w.concept_id in concepts)
+            ):
+                return attribute
     return None
 
 
@@ -677,6 +712,8 @@ class ClinicalAdjudicator(Adjudicator):
         if not _may_share(c, o) and not (c.concepts and phrased) and not normal:
             return False
         if statement_conflict(checkpoint, output) is not None:
+            return False
+        if phrased and topic_direction_clash(c, o):  # said in other words, but the other way
             return False
         share = _carried_share(c, o, phrased | normal)
         if c.concepts and not (_carries_a_concept(c, o) or phrased or normal):
