@@ -60,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
             matcher.embedder.cache.clear()
             read_statement.cache_clear()
             statement_conflict.cache_clear()
+            if hasattr(matcher.adjudicator, "clear_cache"):
+                matcher.adjudicator.clear_cache()  # its remembered verdicts and output similarities
             tracker = InterviewCoverage(case, matcher)
             for turn, reply in enumerate(replies):
                 start = time.perf_counter()

@@ -598,6 +598,11 @@ class ClinicalAdjudicator(Adjudicator):
         self._verdicts: dict[tuple[str, str], bool] = {}
         self._stacked: dict[frozenset[str], tuple] = {}  # phrasings of a checkpoint set's concepts, stacked
 
+    def clear_cache(self) -> None:
+        """Forget the remembered verdicts and output phrasing similarities (the lexicon's stacked phrasings stay)."""
+        self._verdicts.clear()
+        self._output_phrasing.clear()
+
     def prepare(self, checkpoints: Sequence[str]) -> None:
         """Encode the lexicon phrasings of the checkpoints' concepts ahead of time (no-op without a phrase embedder)."""
         if self.phrase_embedder is None:
@@ -635,8 +640,10 @@ class ClinicalAdjudicator(Adjudicator):
         return frozenset(out)
 
     def phrasing_matrix(self, concept_ids: Sequence[str]):
-        """The phrasings of at least these concepts stacked in one matrix: ``(matrix, starts, concepts)``,
-        where block ``n`` (rows ``starts[n]`` on) holds the phrasings of ``concepts[n]``. A stack built for
+        """The phrasings of at least these concepts stacked in one matrix, one column per phrasing (a row per
+        embedding dimension, so that a sparse vector's dimensions are read as whole rows):
+        ``(matrix, starts, concepts)``, where block ``n`` (columns ``starts[n]`` on) holds the phrasings of
+        ``concepts[n]``. A stack built for
         a larger set (all the checkpoints of a case, see :meth:`prepare`) serves every subset of it, so an
         interview whose open checkpoints shrink step by step stacks its phrasings once."""
         wanted = frozenset(concept_ids)
@@ -646,7 +653,7 @@ class ClinicalAdjudicator(Adjudicator):
         ordered = tuple(sorted(wanted))
         blocks = [self._concept_phrases(k) for k in ordered]
         starts = np.cumsum([0] + [len(b) for b in blocks[:-1]])
-        entry = (np.vstack(blocks), starts, ordered)
+        entry = (np.ascontiguousarray(np.vstack(blocks).T), starts, ordered)
         if len(self._stacked) >= 16:
             self._stacked.pop(next(iter(self._stacked)))
         self._stacked[wanted] = entry

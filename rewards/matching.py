@@ -146,8 +146,14 @@ def _phrasing_possible(
     out = np.zeros((len(c_read), len(units)), dtype=bool)
     if not concepts:
         return out
-    stacked, starts, order = adjudicator.phrasing_matrix(concepts)
-    best = np.maximum.reduceat(adjudicator.phrase_embedder.encode(list(units)) @ stacked.T, starts, axis=1)
+    by_dimension, starts, order = adjudicator.phrasing_matrix(concepts)  # dimensions x phrasings
+    vectors = adjudicator.phrase_embedder.encode(list(units))
+    used = np.flatnonzero(vectors.any(axis=0))
+    if len(used) * 2 < vectors.shape[1]:  # sparse vectors (the hashing embedder): only the dimensions in use
+        products = vectors[:, used] @ by_dimension[used]
+    else:
+        products = vectors @ by_dimension
+    best = np.maximum.reduceat(products, starts, axis=1)
     close = best >= adjudicator.phrase_threshold - _PHRASING_SLACK  # units x concepts of ``order``
     column = {k: n for n, k in enumerate(order)}
     for i, r in enumerate(c_read):
