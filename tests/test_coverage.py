@@ -185,3 +185,23 @@ def test_chart_helpers(case, matcher):
     assert chart_exam_coverage(case, chart).score == 0.5
     assert chart_note_coverage(case, chart, matcher).score > 0
     assert chart_note_coverage(case, Chart(), matcher).score == 0.0
+
+
+def test_incremental_equals_batch_on_generated_episodes():
+    """The offline patient's replies on bundled cases, step by step against all at once: the same checkpoints
+    covered (the matcher's prefilter sees a few open checkpoints and units per step, or all of them at once;
+    the covering unit may differ: the first that covers against the most similar one)."""
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.knowledge.lexicon import load_lexicon
+    from mentalhospital_env.patient import make_patient
+
+    matcher = Matcher()
+    questions = [q for c in load_lexicon().concepts for q in c.questions]
+    for k, case_ in enumerate(load_suite("dev").cases[:3]):
+        patient = make_patient(case_, seed=k)
+        replies = [patient.respond(questions[(k * 11 + t) % len(questions)]).text for t in range(25)]
+        tracker = InterviewCoverage(case_, matcher)
+        tracker.extend(replies)
+        batch = interview_coverage(case_, replies, matcher)
+        assert tracker.covered_ids == batch.covered_ids, case_.case_id
+        assert tracker.covered_ids  # the patient says something the record holds
