@@ -115,18 +115,27 @@ def read_statement(text: str) -> StatementReading:
     mentions = load_lexicon().find(text, max_gap=2)
     inside = {j for m in mentions for j in range(m.start, m.end)}
     # A cue inside a concept's own phrase ("no energy", "can't sleep") is part of the phrase, not a negation.
-    negations = [(s, e) for s, e in negated_spans_in(text, tokens) if s not in inside]
-    cue_tokens = {s for s, _ in negated_spans_in(text, tokens)}
+    all_negations = negated_spans_in(text, tokens)
+    negations = [(s, e) for s, e in all_negations if s not in inside]
+    cue_tokens = {s for s, _ in all_negations}
     parts = clauses(text)
+    # each token's clause, read once (a token outside every clause has none)
+    clause_at: list = [None] * len(tokens)
+    for part in reversed(parts):  # the first clause holding a token wins, as in a scan from the start
+        for i in range(part.start, min(part.end, len(tokens))):
+            clause_at[i] = part
+    # the earliest start of a mention holding each token
+    first_start: dict[int, int] = {}
+    for m in mentions:
+        for j in range(m.start, m.end):
+            if j not in first_start or m.start < first_start[j]:
+                first_start[j] = m.start
 
     def clause_of(i: int):
-        for part in parts:
-            if part.start <= i < part.end:
-                return part
-        return None
+        return clause_at[i] if 0 <= i < len(clause_at) else None
 
     def concept_start(i: int) -> int:
-        return min(m.start for m in mentions if m.start <= i < m.end)
+        return first_start[i]
 
     def negated_at(i: int) -> bool:
         # The cue itself must come before the word: the lay phrase "can't sleep" is not a negated "sleep".
@@ -175,7 +184,7 @@ def read_statement(text: str) -> StatementReading:
         polarity,
         bool(negations),
         main.subject if main else "patient",
-        _normal_stems(spans, polarity, negated_spans_in(text, tokens)) if polarity else frozenset(),
+        _normal_stems(spans, polarity, all_negations) if polarity else frozenset(),
         marks,
         _problem_stems(tokens, mentions, marks) if polarity and mentions else frozenset(),
     )
