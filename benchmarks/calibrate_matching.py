@@ -184,8 +184,9 @@ held-out half's counts per kind, never from its pairs): lay wordings that neithe
 embedder connects to the clinical term, descriptions that paraphrase a finding without any of its words
 ("he knows the date, where he is and who he is" for orientation), denials said as the opposite behaviour
 ("I'm comfortable speaking in meetings" for "denies social anxiety"), and changes of direction or time the
-cue lists do not name. Precision on the held-out half stays below its calibration-half value: the
-held-out polarity flips use direction words no calibration pair shows. An LLM judge or a jury
+cue lists do not name. Precision on the held-out half stays below its calibration-half value, mostly
+through polarity flips (see the per-kind table): the direction cues still miss words that the calibration
+half and the engineers' own probes do not show. An LLM judge or a jury
 (`MatcherConfig(adjudicator="llm" | "jury", llm=...)`) is the way past the offline ceiling; it is not
 calibrated here because no judge model ships with the project.
 
