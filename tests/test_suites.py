@@ -24,7 +24,7 @@ from mentalhospital_env.knowledge.codes import category_ids, category_of_code
 
 # The frozen test suite. Changing it changes every published score: rebuild it only on purpose
 # (python -m mentalhospital_env.cases.generator.suites test --force) and put the new digest here.
-TEST_SUITE_SHA256 = "7bf224a105918cd8bbc7387f5f0c141e2bd398d210bfb3df22acd62cbf7e1fc4"
+TEST_SUITE_SHA256 = "1d93c65f3fe0e6268bf46d709c1da41a6a0232cc881008263c4f052b0ead9385"
 
 
 @pytest.fixture(scope="module")
