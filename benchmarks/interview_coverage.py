@@ -12,7 +12,11 @@ Checkpoints not derived from a fact are counted only in the mean coverage.
 
     python benchmarks/interview_coverage.py --suite test --limit 40 [--show 20]
 
-``--show N`` prints N disclosed-but-unmatched checkpoints with the reply that disclosed them.
+``--show N`` prints N disclosed-but-unmatched checkpoints with the reply that disclosed them;
+``--dump PATH`` writes each case's covered and disclosed ids and transcript. ``--content-only`` is a
+second lens on the same transcripts: sentences that name nothing of the record (a bare "No.", "Not
+that I know of.") are dropped before matching, so a checkpoint counts only when a reply says what it
+is about (the mean coverage printed first is always the episode's own score).
 """
 
 from __future__ import annotations
@@ -38,6 +42,11 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     parser.add_argument(
         "--dump", help="write each case's covered, disclosed and transcript to this JSON file"
     )
+    parser.add_argument(
+        "--content-only",
+        action="store_true",
+        help="drop reply sentences that name no lexicon concept and no word of the case's checkpoints",
+    )
     args = parser.parse_args(argv)
 
     spec = EvaluationSpec(suite=args.suite, limit=args.limit)
@@ -53,9 +62,11 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         scores.append(float(episode["scores"]["inter"]))
         turns = episode["record"]["chart"]["turns"]
         tracker = InterviewCoverage(case)
+        record_words = _record_words(case) if args.content_only else None
         said_by: dict[str, str] = {}
         for turn in turns:
-            tracker.update(turn["patient"])
+            reply = turn["patient"]
+            tracker.update(reply if record_words is None else _with_content(reply, record_words))
             for fid in turn["fact_ids"]:
                 said_by.setdefault(fid, turn["patient"])
         dump[case_id] = {
@@ -82,12 +93,36 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         f"{args.doctor} clinician, offline full patient, suite {args.suite}, {len(case_ids)} cases, seed {args.seed}"
     )
     print(f"mean interview coverage      {mean:.3f}")
+    if args.content_only:
+        print("bins below: content-only lens (reply sentences naming nothing of the record dropped)")
     print(f"covered                      {covered}")
     print(f"disclosed, not matched       {missed}")
     print(f"not disclosed                {hidden}")
     for case_id, checkpoint, reply in examples[: args.show]:
         print(f"  [{case_id}] {checkpoint!r} | {reply!r}")
     return {"mean": mean, "covered": covered, "missed": missed, "hidden": hidden}
+
+
+def _record_words(case) -> frozenset[str]:
+    """Stems of the case's interview checkpoints that carry content (not stopwords, not yes or no)."""
+    from mentalhospital_env.knowledge.language import stems
+    from mentalhospital_env.patient.memory import load_memory_cues
+
+    stop = load_memory_cues().stopwords | set(stems("no not never none nothing yes"))
+    return frozenset(
+        s for c in case.checkpoints.interview for s in stems(c.text) if s not in stop and len(s) > 2
+    )
+
+
+def _with_content(reply: str, record_words: frozenset[str]) -> str:
+    """The reply without its sentences that name no lexicon concept and no content word of the record."""
+    from mentalhospital_env.knowledge.language import stems
+    from mentalhospital_env.knowledge.lexicon import load_lexicon
+    from mentalhospital_env.patient.memory import split_statements
+
+    lexicon = load_lexicon()
+    kept = [s for s in split_statements(reply) if lexicon.find(s) or set(stems(s)) & record_words]
+    return ". ".join(kept) + ("." if kept else "")
 
 
 if __name__ == "__main__":
