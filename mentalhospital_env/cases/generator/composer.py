@@ -484,6 +484,15 @@ _NUMBER_WORDS = {
 }
 
 
+def duration_days(duration: str) -> int:
+    """Approximate days in a duration phrase (``"three weeks"`` -> 21); 0 when it names none."""
+    m = re.search(r"(\d+|[a-z]+(?: few)?)\s+(year|month|week|day|hour)s?", duration.lower())
+    if not m:
+        return 0
+    n = int(m.group(1)) if m.group(1).isdigit() else _NUMBER_WORDS.get(m.group(1), 1)
+    return n * {"year": 365, "month": 30, "week": 7, "day": 1, "hour": 0}[m.group(2)]
+
+
 def duration_years(duration: str) -> int:
     """Whole years in a duration phrase (``"two years"`` -> 2, ``"six months"`` -> 0)."""
     m = re.search(r"(\d+|[a-z]+(?: few)?)\s+(year|month|week|day|hour)s?", duration.lower())
@@ -706,8 +715,11 @@ class _Story:
             drug, _ = self.maintenance
             weeks = rng.choice(["two", "three", "four", "six"])
             self.chart.add(section, f"Stopped taking {drug['name']} about {weeks} weeks before this presentation", f"I stopped the {drug['name']} a few weeks ago. I felt fine, so I didn't see the point.")
-        if not any(w in self.fields["duration"] for w in ("hour", "day")):
-            self.add_frame(section, f["course"])
+        days = duration_days(self.fields["duration"])
+        if days >= 14:
+            # a course "over the past month" needs an illness longer than a month
+            courses = [c for c in f["course"] if ("month" not in c[0] or days >= 45) and ("two weeks" not in c[0] or days >= 21)]
+            self.add_frame(section, courses)
         impacts = [x for x in self.presentation.get("impact", ()) if self.fits(x)]
         if impacts:
             impact = _THIRD_PERSON.sub(self.p.pron["poss"], rng.choice(impacts))
@@ -1056,7 +1068,7 @@ class _Story:
             term = self.ref.concept_term(concept)
             is_sign = concept in self.ref.lexicon and self.ref.lexicon.get(concept).kind == "sign"
             frame = rng.choice(self.frames["denial_sign" if is_sign else "denial"])
-            text = fill(frame[0], {"term": term, "Term": cap(term)})
+            text = self.fill(frame[0], term=term, Term=cap(term))
             says = rng.choice(frame[1])
             # the denial must read as a denial of this concept, and must not deny anything the record asserts
             pos, neg = self.chart.readings(text)
