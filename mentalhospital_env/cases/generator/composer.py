@@ -332,7 +332,7 @@ class CaseComposer:
         stage = life_stage(age)
         people = self.people
         category = disorder.get("category") or category_of_code(disorder["code"])
-        occupation = fill(rng.choice(people["occupations"][stage]), {"school_year": max(1, min(13, age - 4))})
+        occupation = fill(rng.choice(people["occupations"][stage]), {"school_year": max(1, min(6 if stage == "child" else 13, age - 5))})
         out_of_work = people["out_of_work"]
         if stage == "adult" and rng.random() < out_of_work["share"].get(category, 0.0):
             occupation = rng.choice(out_of_work["occupations"])
@@ -358,7 +358,7 @@ class CaseComposer:
         children = stage == "older" or (stage == "adult" and age >= 26 and (("children" in living or "child" in living or "son" in living) or (partnered and rng.random() < 0.55) or rng.random() < 0.25))
         if "children" in living or "child" in living or "son" in living:
             children = True
-        student = "student" in occupation or "pupil" in occupation
+        student = "student" in occupation and age >= 17
         employed = stage == "adult" and not any(w in occupation for w in ("unemployed", "student", "benefit", "carer", "stay-at-home", "between jobs"))
         drug_history = category == "substance_related" and any(
             code_family(disorder["code"]) == f for f in ("F11", "F12", "F14")
@@ -686,7 +686,10 @@ class _Story:
             key = "outpatient_child"
         elif key == "outpatient" and stage == "older":
             key = "outpatient_older"
-        self.add_frame(section, self.c.people["referrers"][key])
+        referrers = self.c.people["referrers"][key]
+        if "neurocognitive" in self.categories:  # confusion is managed under capacity law, not detention, on a medical ward
+            referrers = [r for r in referrers if "Mental Health Act" not in r[0] and "crisis team" not in r[0]] or referrers
+        self.add_frame(section, referrers)
         complaints = [s for s in self.symptoms if self._is_complaint(s["concept"])] or self.symptoms
         term = self.ref.concept_term(complaints[0]["concept"])
         onsets = [o for o in self.presentation.get("onset_phrases", ()) if self._onset_fits(o)]
@@ -872,7 +875,7 @@ class _Story:
             self.add_frame("risk_assessment.suicide", [["No current suicidal ideation reported", "No."]])
         violent = bool(concepts & set(rc["violence"]))
         self.add_frame("risk_assessment.violence", r["violence_raised" if violent else "violence_low"])
-        neglect = bool(concepts & set(rc["self_neglect"])) or ("neurocognitive" in self.categories and self.p.age >= 70 and rng.random() < 0.5)
+        neglect = self.p.age >= 16 and (bool(concepts & set(rc["self_neglect"])) or ("neurocognitive" in self.categories and self.p.age >= 70 and rng.random() < 0.5))
         if neglect or rng.random() < 0.5:
             self.add_frame("risk_assessment.self_neglect", r["neglect_raised" if neglect else "neglect_low"])
 
@@ -1004,7 +1007,7 @@ class _Story:
         stage = life_stage(self.p.age)
         category = self.principal.get("category")
         code = self.principal["code"]
-        if stage in ("child", "adolescent") or category == "neurodevelopmental" or rng.random() < 0.35:
+        if stage in ("child", "adolescent") or category == "neurodevelopmental" or (self.p.age < 40 and rng.random() < 0.35):
             delayed = code in ("F84.0", "F70") or (category == "neurodevelopmental" and rng.random() < 0.3)
             self.add_frame(section, f["development"]["delayed" if delayed else "typical"])
         adverse_p = 0.7 if category in ("trauma_stressor", "personality", "dissociative", "disruptive_impulse_conduct") else 0.2
@@ -1051,7 +1054,7 @@ class _Story:
         self.chart.add(section, cap(fill(living, self.fields)), None)
         if stage in ("adult", "older"):
             offending = bool(self.chart.asserted & {"antisocial_acts", "aggression", "rule_violations", "deceitfulness"})
-            forensic = offending or (category in ("personality", "disruptive_impulse_conduct", "substance_related") and rng.random() < 0.6)
+            forensic = offending or (category in ("disruptive_impulse_conduct", "substance_related") and rng.random() < 0.4)
             self.add_frame(section, f["forensic"]["some" if forensic else "none"], teen_age=rng.randint(14, 17))
 
     def _pertinent_negatives(self) -> None:
@@ -1145,6 +1148,11 @@ class _Story:
 
     def _exam_fits(self, entry: Entry) -> bool:
         name = entry["name"].lower()
+        description = str(entry.get("description", "")).lower()
+        if self.p.age < 16 and re.search(r"\badults?\b", description) and not re.search(r"child|adolescen|young", description):
+            return False  # an adult self-report scale for a child
+        if self.p.age >= 18 and re.search(r"\bchild(ren)?\b|parent or teacher", description) and "adult" not in description:
+            return False
         if name.startswith("pregnancy") and not (self.p.sex == "female" and 12 <= self.p.age <= 55):
             return False
         if name.startswith("daily symptom record") and self.p.sex != "female":
@@ -1206,7 +1214,7 @@ class _Story:
             dose = maintenance_dose(drug, dose)
             medications.append({"name": drug["name"], "dose": dose})
             classes.add(drug.get("class", ""))
-            key = "continue" if self.nonadherent else "continue"
+            key = "continue" if self.nonadherent else "continue_adherent"
             sentences.append(fill(rng.choice(plan[key]), {"drug": drug["name"], "dose": dose}))
         for i, d in enumerate(self.disorders):
             # a comorbid disorder adds its own drug only when it is a substance disorder (relapse
