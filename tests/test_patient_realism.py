@@ -278,12 +278,33 @@ def test_naming_clauses_of_the_table_state_exactly_their_concept():
     lay = lay_renderer(LEXICON)
     assert lay.concept_clauses, "render.json has its table"
     for concept_id, entries in lay.concept_clauses.items():
-        for polarity, text in entries.items():
-            mentions = LEXICON.find(text)
-            assert mentions and all(
-                m.concept_id == concept_id and m.negated == (polarity == "absent") for m in mentions
-            ), (concept_id, polarity, text)
-            assert lay.naming_clause(concept_id, polarity == "absent", framed=False) == text
+        for polarity, wordings in entries.items():
+            assert wordings, (concept_id, polarity)
+            for variant, text in enumerate(wordings):
+                mentions = LEXICON.find(text)
+                assert mentions and all(
+                    m.concept_id == concept_id and m.negated == (polarity == "absent") for m in mentions
+                ), (concept_id, polarity, text)
+                assert (
+                    lay.naming_clause(concept_id, polarity == "absent", framed=False, variant=variant) == text
+                )
+
+
+def test_patients_word_the_same_denial_differently_but_each_keeps_its_own():
+    lay = lay_renderer(LEXICON)
+    wordings = {lay.naming_clause("suicidal_ideation", True, framed=False, variant=v) for v in range(6)}
+    assert len(wordings) >= 2, "more than one wording across patients"
+    suite = load_suite("test")
+    said = set()
+    for case in list(suite)[:12]:
+        skill, index = _skill(case)
+        facts = [f for f in index.facts if "suicidal_ideation" in f.rules_out and f.fact.patient_says]
+        for fact in facts:
+            once = skill.self_contained(fact, fact.fact.patient_says)
+            assert skill.self_contained(fact, fact.fact.patient_says) == once, (
+                "the same patient, the same words"
+            )
+            said.add(once)
 
 
 def test_self_contained_replies_are_deterministic_under_a_seed():

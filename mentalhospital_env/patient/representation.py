@@ -217,8 +217,8 @@ class LayRenderer:
         self.relatives = frozenset(table["relatives"])
         self.negation_words = frozenset(table["negation_words"])
         self.lead = table["lead"]
-        self.concept_clauses: Mapping[str, Mapping[str, str]] = table.get("concept_clauses", {})
-        self.mood_lead: Mapping[str, str] = table.get("mood_lead", {})
+        self.concept_clauses: Mapping[str, Mapping[str, list[str]]] = table.get("concept_clauses", {})
+        self.mood_lead: Mapping[str, list[str]] = table.get("mood_lead", {})
         clinical: dict[tuple[str, ...], str] = {}
         for concept in self.lexicon.concepts:
             phrase = self.phrase(concept.id)
@@ -235,7 +235,7 @@ class LayRenderer:
             self._first.setdefault(key[0], []).append(key)
         self._cache: dict[str, str] = {}
         self._clauses: dict[tuple[str, bool], str | None] = {}
-        self._naming: dict[tuple[str, bool, bool], str | None] = {}
+        self._naming: dict[tuple[str, bool, bool, int], str | None] = {}
 
     def phrase(self, concept_id: str) -> str | None:
         """The concept's lay phrase that reads best in a sentence (a verb or -ing phrase, no negation)."""
@@ -284,21 +284,27 @@ class LayRenderer:
         self._clauses[key] = found
         return found
 
-    def naming_clause(self, concept_id: str, negated: bool = False, framed: bool = True) -> str | None:
+    def naming_clause(
+        self, concept_id: str, negated: bool = False, framed: bool = True, variant: int = 0
+    ) -> str | None:
         """A short lay clause, without a full stop, that names a concept with a polarity ("no allergies
         to any medicines", "I don't hear voices"): the table of ``data/render.json`` first, then a
         framed lexicon lay phrase (:meth:`clause`); each checked with the lexicon to state exactly
         that concept with that polarity. ``None`` when there is none. ``framed=False`` takes only the
-        table (a framed lay phrase may say more than the record: "I've been in prison" for a conviction)."""
-        key = (concept_id, negated, framed)
+        table (a framed lay phrase may say more than the record: "I've been in prison" for a conviction).
+        ``variant`` picks one of the table's wordings (a patient keeps one per concept)."""
+        key = (concept_id, negated, framed, variant)
         if key in self._naming:
             return self._naming[key]
         found = None
-        entry = self.concept_clauses.get(concept_id, {}).get("absent" if negated else "present")
-        if entry:
-            mentions = self.lexicon.find(entry)
-            if mentions and all(m.concept_id == concept_id and m.negated == negated for m in mentions):
-                found = entry
+        entries = [
+            entry
+            for entry in self.concept_clauses.get(concept_id, {}).get("absent" if negated else "present", ())
+            if (mentions := self.lexicon.find(entry))
+            and all(m.concept_id == concept_id and m.negated == negated for m in mentions)
+        ]
+        if entries:
+            found = entries[variant % len(entries)]
         if found is None and framed:
             sentence = self.clause(concept_id, negated)
             if sentence:
@@ -758,7 +764,8 @@ class RepresentationSkill:
                 continue  # "Yes. Every day." is not followed by what the fact also rules out
             wanted.append((concept_id, negated))
         for concept_id, negated in wanted[:2]:
-            clause = self.lay.naming_clause(concept_id, negated, framed=negated)
+            variant = stable_seed("clause", self.case.case_id, concept_id)
+            clause = self.lay.naming_clause(concept_id, negated, framed=negated, variant=variant)
             if clause:
                 text = self._attach(text, clause, concept_id, negated)
         return text
@@ -811,10 +818,13 @@ class RepresentationSkill:
         quoted = re.fullmatch(
             r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*", fact.fact.text
         )
+        pick = stable_seed("mood", self.case.case_id)
         if quoted and len(tokenize(quoted.group(1))) <= 3:
-            candidate = self.lay.mood_lead["short"].format(mood=quoted.group(1).strip().rstrip(".").lower())
+            leads = self.lay.mood_lead["short"]
+            candidate = leads[pick % len(leads)].format(mood=quoted.group(1).strip().rstrip(".").lower())
         else:
-            candidate = self.lay.mood_lead["long"].format(
+            leads = self.lay.mood_lead["long"]
+            candidate = leads[pick % len(leads)].format(
                 text=text[0].lower() + text[1:] if not text.startswith(("I ", "I'")) else text
             )
         if self.checker.check(candidate).ok and not self.index.guard.leaks(candidate):
