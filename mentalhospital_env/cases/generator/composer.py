@@ -688,7 +688,7 @@ class _Story:
             key = "outpatient_older"
         referrers = self.c.people["referrers"][key]
         if "neurocognitive" in self.categories:  # confusion is managed under capacity law, not detention, on a medical ward
-            referrers = [r for r in referrers if "Mental Health Act" not in r[0] and "crisis team" not in r[0]] or referrers
+            referrers = [r for r in referrers if not re.search(r"Mental Health Act|crisis team|informally", r[0])] or referrers
         self.add_frame(section, referrers)
         complaints = [s for s in self.symptoms if self._is_complaint(s["concept"])] or self.symptoms
         term = self.ref.concept_term(complaints[0]["concept"])
@@ -1142,7 +1142,7 @@ class _Story:
     def exams(self) -> list[ExamRecord]:
         rng = self.rng
         expectations, order = self.planned
-        records = [ExamRecord(expectations[n][1]["name"], expectations[n][1]["kind"], exam_result(expectations[n][1], expectations[n][0], rng), True) for n in order]
+        records = [ExamRecord(expectations[n][1]["name"], expectations[n][1]["kind"], self._result(expectations[n][1], expectations[n][0]), True) for n in order]
         records += self._exams_on_file(set(order))
         return records
 
@@ -1177,12 +1177,20 @@ class _Story:
                 continue
             if entry.get("kind") == "scale" and indicated_for & concept_categories:
                 continue
+            if "neurocognitive" in self.categories and "self-report" in str(entry.get("description", "")):
+                continue  # a confused patient does not fill in a questionnaire
             if entry["name"] == "Urine drug screen" and self.chart.asserted & {"drug_use", "cannabis_use"}:
                 continue
             candidates.append(entry)
         n = min(len(candidates), rng.choice([1, 1, 2, 2, 3]))
         chosen = rng.sample(candidates, n) if n else []
-        return [ExamRecord(e["name"], e["kind"], exam_result(e, Expectation(e["name"], "normal"), rng), False) for e in chosen]
+        return [ExamRecord(e["name"], e["kind"], self._result(e, Expectation(e["name"], "normal")), False) for e in chosen]
+
+    def _result(self, entry: Entry, expectation: Expectation) -> str:
+        """The exam's result; a child's weight is reported as a centile, not an adult BMI."""
+        if self.p.age < 16 and entry["name"] == "Weight and BMI" and not expectation.abnormal:
+            return f"weight and BMI on the {self.rng.choice([25, 50, 50, 75])}th centile for age"
+        return exam_result(entry, expectation, self.rng)
 
     # ---------------------------------------------------------------------------- treatment
 
@@ -1254,7 +1262,7 @@ class _Story:
         if others:
             chosen = others[: rng.randint(1, min(3, len(others)))]
             sentences.append(cap("; ".join(chosen)) + ".")
-        safety = list(self.principal.get("safety", ()))
+        safety = [x for x in self.principal.get("safety", ()) if self.fits(x)]
         if self.risk_level != "none" and not any("suicid" in s.lower() for s in safety):
             for d in self.disorders[1:]:
                 safety += [s for s in d.get("safety", ()) if "suicid" in s.lower() and s not in safety][:1]

@@ -10,6 +10,7 @@ and physiological tests.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -165,13 +166,32 @@ def _components_result(entry: Entry, rng: random.Random) -> str:
     return ", ".join(parts) + " (all within reference range)"
 
 
+_REPORT_NUMBER = re.compile(r"(?<![\w^.-])(\d+(?:\.\d+)?)(?![\d.^])(?!\s*(?:C\b|%))")
+
+
+def varied_report(text: str, rng: random.Random) -> str:
+    """A normal report with its readings varied a little (pulse 72 -> 70, QTc 418 -> 427), so that
+    not every patient on file has the same numbers. Small numbers, temperatures, percentages and
+    exponents (``x10^9``) are left as written."""
+
+    def vary(m: re.Match[str]) -> str:
+        number = m.group(1)
+        value = float(number)
+        if value < 10:
+            return number
+        varied = value * rng.uniform(0.96, 1.04)
+        return f"{varied:.1f}" if "." in number else str(int(round(varied)))
+
+    return _REPORT_NUMBER.sub(vary, text)
+
+
 def report_result(entry: Entry, expectation: Expectation, rng: random.Random) -> str:
     """A report for panels, imaging, physiological and other exams: a named finding or the catalog text."""
     findings: Mapping[str, str] = entry.get("findings") or {}
     if not expectation.abnormal:
         if entry.get("components") and rng.random() < 0.7:
             return _components_result(entry, rng)
-        return entry.get("normal_result", "unremarkable")
+        return varied_report(entry.get("normal_result", "unremarkable"), rng)
     if expectation.finding and expectation.finding in findings:
         return findings[expectation.finding]
     text = entry.get("abnormal_result", "abnormal")
