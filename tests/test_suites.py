@@ -24,7 +24,7 @@ from mentalhospital_env.knowledge.codes import category_ids, category_of_code
 
 # The frozen test suite. Changing it changes every published score: rebuild it only on purpose
 # (python -m mentalhospital_env.cases.generator.suites test --force) and put the new digest here.
-TEST_SUITE_SHA256 = "b4a6516a1b6f7f1da466d7f1731a7b1281cc057f1fbdc9af24bbc206979e0a8d"
+TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6fda6b"
 
 
 @pytest.fixture(scope="module")

@@ -570,8 +570,9 @@ class _Story:
     def fill(self, template: str, **extra: Any) -> str:
         return fill(template, {**self.fields, **extra})
 
-    def add_frame(self, section: str, options: Sequence[Sequence[Any]], **extra: Any) -> bool:
-        """Add one of ``[text, says]`` frames that fits the patient and the record; False when none does."""
+    def add_frame(self, section: str, options: Sequence[Sequence[Any]], *, fit: bool = True, **extra: Any) -> bool:
+        """Add one of ``[text, says]`` frames that fits the patient (unless ``fit`` is False, for
+        denials that name what the household rules guard) and the record; False when none does."""
         rendered = []
         for o in options:
             text = self.fill(o[0], **extra)
@@ -580,7 +581,10 @@ class _Story:
                 says = self.rng.choice(says) if says else None
             says = self.fill(says, **extra) if says else None
             rendered.append((text, says))
-        pick = _choose(self.rng, rendered, lambda ts: self.ok(section, ts[0], ts[1]))
+        pick = _choose(
+            self.rng, rendered,
+            lambda ts: (self.fits(ts[0], ts[1]) or not fit) and self.chart.compatible(ts[0], ts[1], section=section),
+        )
         if pick is None:
             return False
         self.chart.add(section, pick[0], pick[1])
@@ -883,7 +887,7 @@ class _Story:
         rng, s = self.rng, self.c.substances
         section = "substance_use"
         if self.p.age < 13:
-            self.add_frame(section, s["child"])
+            self.add_frame(section, s["child"], fit=False)
             return
         heavy: list[str] = []
         for code in self.codes:
@@ -922,7 +926,7 @@ class _Story:
                 self.add_frame(section, s["hazardous"]["drugs"], **numbers)
             else:
                 key = "drugs_past" if self.p.age >= 25 and rng.random() < 0.15 else "drugs_none"
-                self.add_frame(section, s["light"][key])
+                self.add_frame(section, s["light"][key], fit=False)
         elif self.p.age < 16:
             pass
 
@@ -1179,7 +1183,7 @@ class _Story:
                 continue
             if "neurocognitive" in self.categories and "self-report" in str(entry.get("description", "")):
                 continue  # a confused patient does not fill in a questionnaire
-            if entry["name"] == "Urine drug screen" and self.chart.asserted & {"drug_use", "cannabis_use"}:
+            if entry["name"] == "Urine drug screen" and (self.chart.asserted & {"drug_use", "cannabis_use"} or self.p.age < 13):
                 continue
             candidates.append(entry)
         n = min(len(candidates), rng.choice([1, 1, 2, 2, 3]))
