@@ -635,8 +635,8 @@ class ClinicalAdjudicator(Adjudicator):
         (terms and lay phrases) and its negation and subject agree ("I can't fall asleep at night"
         against the phrasings of insomnia).
         """
-        if self.phrase_embedder is None or not c.concepts:
-            return frozenset()
+        if self.phrase_embedder is None or not c.concepts or not o.words:
+            return frozenset()  # an output without a content word says no concept in other words
         literal = o.concept_ids
         out = set()
         for cc in c.concepts:

@@ -112,6 +112,10 @@ class MatcherConfig:
             object.__setattr__(self, "llm", tuple(self.llm))
 
 
+def _says_nothing(reading: StatementReading) -> bool:
+    return not reading.words and not reading.concepts
+
+
 def _shared_features(c_read: Sequence[StatementReading], o_read: Sequence[StatementReading]) -> np.ndarray:
     """Pairs whose readings share a stem head or a concept (:func:`~.adjudication._may_share` for every pair)."""
     vocabulary: dict[str, int] = {}
@@ -364,6 +368,13 @@ class Matcher:
             return out
         sims = self.embedder.encode(list(checkpoints)) @ self.embedder.encode(list(units)).T
         candidates = self._candidates(checkpoints, units, sims)
+        # A unit without a content word or a concept ("No.", "Nothing like that.") says nothing of its own:
+        # it entails no checkpoint (what it denies lies in the question, which the matcher does not see).
+        silent = [j for j, u in enumerate(units) if _says_nothing(read_statement(u))]
+        if silent:
+            if candidates is None:
+                candidates = np.ones(sims.shape, dtype=bool)
+            candidates[:, silent] = False
         pending: list[tuple[int, int]] = []
         for i, cp in enumerate(checkpoints):
             if candidates is None:

@@ -321,15 +321,19 @@ def test_matcher_builds_llm_judges_from_client_specs():
 
 def _reference_match(matcher: Matcher, checkpoints, units):
     """The match without any prefilter: every pair through the check, in order of similarity, every pair
-    below the threshold to the adjudicator (the Matcher as first written)."""
+    below the threshold to the adjudicator (the Matcher as first written, plus: a unit without a content
+    word or concept covers nothing)."""
+    from mentalhospital_env.rewards.adjudication import read_statement
+
     sims = matcher.embedder.encode(list(checkpoints)) @ matcher.embedder.encode(list(units)).T
+    silent = {j for j, u in enumerate(units) if not read_statement(u).words and not read_statement(u).concepts}
     out = []
     for i, cp in enumerate(checkpoints):
         found = None
         below = []
         for j in np.argsort(-sims[i], kind="stable"):
             j = int(j)
-            if statement_conflict(cp, units[j]) is not None:
+            if j in silent or statement_conflict(cp, units[j]) is not None:
                 continue
             if sims[i, j] >= matcher.threshold:
                 found = (j, "embedder")
@@ -408,3 +412,21 @@ def test_normal_function_opposite_findings_and_speed_are_directions(checkpoint, 
 def test_a_negated_normal_word_is_no_denial(matcher):
     assert not matcher.entails("Denies sleep disturbance.", "My sleep isn't good.")
     assert matcher.entails("Denies sleep disturbance.", "My sleep is good.")
+
+
+@pytest.mark.parametrize("reply", ["No.", "No, never.", "Nothing like that.", "Nope, not at all."])
+def test_a_bare_no_covers_nothing(matcher, reply):
+    """What a bare 'No.' denies lies in the question; the reply alone covers no checkpoint."""
+    for checkpoint in (
+        "Denies hearing voices.",
+        "Denies low mood.",
+        "Denies suicidal ideation.",
+        "No family history of mental illness.",
+    ):
+        assert not matcher.entails(checkpoint, reply), (checkpoint, reply)
+    assert (
+        matcher.coverage(
+            ["Denies hearing voices.", "Denies low mood."], [reply, "I don't hear voices."]
+        ).covered
+        == 1
+    )
