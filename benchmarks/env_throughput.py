@@ -19,7 +19,13 @@ per episode; questions and cases are drawn from a seeded generator.
 
 from __future__ import annotations
 
-import argparse
+import os
+
+# single-threaded BLAS, as the CLI sets it: an episode's matrix products are tiny
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import argparse  # noqa: E402
 import time
 from dataclasses import dataclass
 from typing import Any
