@@ -40,6 +40,19 @@ def test_test_suite_is_frozen() -> None:
         build_suite("test")
 
 
+#: SHA-256 of the test suite's checkpoints as the loader derives them (the file stores facts only).
+#: The leaderboard scores against these: a change to checkpoint derivation changes every published
+#: figure, so it must be deliberate: update this digest and say so in the changelog of results.
+TEST_CHECKPOINTS_SHA256 = "aa98655f57e05d4b41ed2506e545dd7be954448a732d255fa5b4389ce87eac87"
+
+
+def test_test_suite_checkpoints_are_frozen(suites) -> None:
+    digest = hashlib.sha256()
+    for case in suites["test"]:
+        digest.update(json.dumps([case.case_id, case.checkpoints.to_dict()], sort_keys=True).encode())
+    assert digest.hexdigest() == TEST_CHECKPOINTS_SHA256, "derived checkpoints of the frozen test suite changed"
+
+
 def test_sizes_ids_and_seeds(suites) -> None:
     dev, test, hand = suites["dev"], suites["test"], suites["handwritten"]
     assert len(dev) >= 200 and len(test) >= 400 and 8 <= len(hand) <= 10
