@@ -303,6 +303,10 @@ class _Progress:
                 self.counts[key] = self.counts.get(key, 0) + 1
         if not self.enabled:
             return
+        tty = self.stream.isatty() if hasattr(self.stream, "isatty") else False
+        step = max(1, self.total // 10)
+        if not tty and self.done % step and self.done != self.total:
+            return  # in a log file, one line per tenth of the run instead of a redrawn bar
         elapsed = time.perf_counter() - self.t0
         rate = (self.done - self.start_done) / elapsed if elapsed > 0 else 0.0
         eta = (self.total - self.done) / rate if rate > 0 else 0.0
@@ -313,11 +317,12 @@ class _Progress:
             for k in MAIN_METRICS
             if self.counts.get(k)
         )
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} eta {eta:4.0f}s {means}")
+        line = f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} eta {eta:4.0f}s {means}"
+        self.stream.write(f"\r{line}" if tty else f"{line}\n")
         self.stream.flush()
 
     def close(self) -> None:
-        if self.enabled:
+        if self.enabled and hasattr(self.stream, "isatty") and self.stream.isatty():
             self.stream.write("\n")
             self.stream.flush()
 
