@@ -117,3 +117,29 @@ def test_scripted_clinician_beats_random_on_every_column(reference_run, tmp_path
     random_results = run_evaluation("random", SPEC, tmp_path, workers=1, progress=False)
     for metric in MAIN_METRICS:
         assert scripted["metrics"][metric]["mean"] > random_results["metrics"][metric]["mean"], metric
+
+
+def test_report_is_self_contained_with_charts_and_every_episode(reference_run, tmp_path):
+    from mentalhospital_env.report import write_report
+
+    out, results = reference_run
+    page = write_report(out, tmp_path / "report.html").read_text()
+    assert page.count("data:image/png;base64,") == 3
+    assert "Inter." in page and "App." in page and "Missed checkpoints" in page
+    for row in read_episodes(out / "episodes.jsonl"):
+        assert f"{row['case_id']} / seed {row['seed']}" in page
+    assert "<script" not in page and "http" not in page.split("<body>")[1].split("Episodes")[0]
+
+
+def test_cli_table_compare_and_report(reference_run, tmp_path, capsys):
+    from mentalhospital_env.cli import main
+
+    out, _ = reference_run
+    assert main(["table", str(out), f"{out}=again", "--format", "csv", "--out", str(tmp_path / "t.csv")]) == 0
+    lines = (tmp_path / "t.csv").read_text().splitlines()
+    assert lines[0].startswith("Doctor,Inter.,Exam.,Note,Cate.,Diso.,Emp.,Prof.,Qual.,Rigor,App.")
+    assert lines[1].startswith("scripted,") and lines[2].startswith("again,")
+    assert main(["compare", str(out), str(out)]) == 0
+    assert "paired per episode" in capsys.readouterr().out
+    assert main(["report", str(out), "--out", str(tmp_path / "r.html")]) == 0
+    assert main(["table", str(tmp_path / "missing")]) == 1
