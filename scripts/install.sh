@@ -14,10 +14,11 @@ fi
 if [ -n "$extras" ] && [[ "$extras" =~ (llm|embed|train|dev) ]]; then
   .venv/bin/python -m pip install -q "torch==2.13.0"
 fi
-# strict editable mode: a link tree that static tools (pyright, mypy) can resolve,
-# including mentalhospital_env.agents and mentalhospital_env.rewards (see README).
+# The default editable mode maps mentalhospital_env.agents and .rewards to agents/ and rewards/ with an
+# import hook, which works from any directory, the repository root included. For static tools
+# (pyright, mypy) install with --config-settings editable_mode=strict instead (see README).
 if [ -n "$extras" ]; then
-  .venv/bin/python -m pip install -q -e ".[${extras}]" --config-settings editable_mode=strict
+  .venv/bin/python -m pip install -q -e ".[${extras}]"
 else
-  .venv/bin/python -m pip install -q -e . --config-settings editable_mode=strict
+  .venv/bin/python -m pip install -q -e .
 fi
