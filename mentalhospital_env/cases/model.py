@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Iterator, Mapping
 
+from mentalhospital_env.knowledge.vocabulary import EXAM_KINDS, INSIGHTS, MSE_KEYS, SETTINGS, SEXES, VERBOSITIES
+
 NARRATIVE_SECTIONS: tuple[str, ...] = (
     "chief_complaint",
     "history_of_present_illness",
@@ -24,26 +26,8 @@ NARRATIVE_SECTIONS: tuple[str, ...] = (
     "personal_history",
 )
 REQUIRED_NARRATIVE: tuple[str, ...] = ("chief_complaint", "history_of_present_illness")
-MSE_KEYS: tuple[str, ...] = (
-    "appearance",
-    "behavior",
-    "speech",
-    "mood",
-    "affect",
-    "thought_process",
-    "thought_content",
-    "perception",
-    "cognition",
-    "insight",
-    "judgment",
-)
 RISK_KEYS: tuple[str, ...] = ("suicide", "violence", "self_neglect")
-SEXES: tuple[str, ...] = ("female", "male", "other")
-SETTINGS: tuple[str, ...] = ("outpatient", "inpatient", "emergency")
 LANGUAGES: tuple[str, ...] = ("en", "zh")
-EXAM_KINDS: tuple[str, ...] = ("scale", "lab", "imaging", "physiological", "other")
-VERBOSITIES: tuple[str, ...] = ("terse", "average", "talkative")
-INSIGHTS: tuple[str, ...] = ("full", "partial", "none")
 CHECKPOINT_GROUPS: tuple[str, ...] = ("chief_complaint", "mental_status", "history", "risk", "other")
 
 

@@ -29,26 +29,9 @@ from .codes import Category, category_of_code, is_icd10cm_code, load_categories,
 from .errors import KnowledgeError
 from .language import tokenize
 from .lexicon import CONCEPT_KINDS, Lexicon, concept_from_entry, lexicon_files
+from .vocabulary import EXAM_KINDS, INSIGHTS, MSE_KEYS, SETTINGS, SEXES, VERBOSITIES
 
-EXAM_KINDS = ("scale", "lab", "imaging", "physiological", "other")
 READINGS = ("normal", "abnormal")
-SEXES = ("female", "male", "other")
-SETTINGS = ("outpatient", "inpatient", "emergency")
-MSE_KEYS = (
-    "appearance",
-    "behavior",
-    "speech",
-    "mood",
-    "affect",
-    "thought_process",
-    "thought_content",
-    "perception",
-    "cognition",
-    "insight",
-    "judgment",
-)
-PERSONA_VERBOSITY = ("terse", "average", "talkative")
-PERSONA_INSIGHT = ("full", "partial", "none")
 SCALE_TEMPLATE_FIELDS = frozenset({"score", "band"})
 LAB_TEMPLATE_FIELDS = frozenset({"value", "unit", "low", "high", "flag"})
 
@@ -1090,7 +1073,7 @@ def _load_presentations(entries: list, codes: set[str], lexicon: Lexicon) -> lis
 
 def _persona(e: _Entry) -> dict:
     persona = e.mapping("persona", required=False)
-    for key, allowed in (("verbosity", PERSONA_VERBOSITY), ("insight", PERSONA_INSIGHT)):
+    for key, allowed in (("verbosity", VERBOSITIES), ("insight", INSIGHTS)):
         if key in persona:
             values = persona[key]
             if not isinstance(values, list) or not values or any(v not in allowed for v in values):
