@@ -138,12 +138,16 @@ def _spec_hash(spec: EvaluationSpec) -> str:
 
 @dataclass
 class _Worker:
-    """Per-process state: one environment and one scoring configuration, reused across episodes."""
+    """Per-process state, built once and reused across episodes: the environment, the scoring
+    configuration and the doctor's factory (looking a doctor up among the installed entry points
+    costs milliseconds, so it is not done per episode)."""
 
     doctor: str
     spec: EvaluationSpec
     env: Any = None
     scoring: Any = None
+    factory: Any = None
+    argument: str | None = None
 
 
 _WORKER: _Worker | None = None
@@ -154,11 +158,12 @@ def _init_worker(doctor: str, spec_dict: dict[str, Any]) -> None:
     _WORKER = _Worker(doctor, EvaluationSpec.from_dict(spec_dict))
 
 
-def _run_task(task: tuple[int, str, int]) -> tuple[int, str]:
+def _run_task(task: tuple[int, str, int]) -> tuple[int, str, dict[str, Any]]:
+    """One episode: its index, its ``episodes.jsonl`` line, and its scores for the progress bar."""
     assert _WORKER is not None, "worker not initialised"
     index, case_id, seed = task
-    line = run_episode(_WORKER.doctor, _WORKER.spec, case_id, seed, worker=_WORKER)
-    return index, json.dumps(line, sort_keys=True, ensure_ascii=False)
+    row = run_episode(_WORKER.doctor, _WORKER.spec, case_id, seed, worker=_WORKER)
+    return index, json.dumps(row, sort_keys=True, ensure_ascii=False), row["scores"]
 
 
 def make_env(spec: EvaluationSpec) -> Any:
@@ -202,17 +207,18 @@ def flat_scores(scores: Any) -> dict[str, Any]:
 
 def run_episode(doctor: str, spec: EvaluationSpec, case_id: str, seed: int, *, worker: _Worker | None = None) -> dict[str, Any]:
     """Play one episode and score it; returns the ``episodes.jsonl`` line as a dict."""
-    from mentalhospital_env.roster import make_doctor
+    from mentalhospital_env.roster import doctor_factory
     from mentalhospital_env.rewards.scoring import score_chart
 
     worker = worker or _Worker(doctor, spec)
     if worker.env is None:
         worker.env = make_env(spec)
         worker.scoring = scoring_config(spec)
+        worker.factory, worker.argument = doctor_factory(doctor)
     env = worker.env
     started = time.time()
     t0 = time.perf_counter()
-    policy = make_doctor(doctor)
+    policy = worker.factory(worker.argument)
     observation, info = env.reset(seed=seed, options={"case_id": case_id})
     policy.reset(observation, info)
     terminated = truncated = False
@@ -349,9 +355,9 @@ def run_evaluation(
             if workers <= 1 or len(todo) <= 1:
                 _init_worker(doctor, spec.to_dict())
                 for task in todo:
-                    _, line = _run_task(task)
+                    _, line, scores = _run_task(task)
                     _append(handle, line)
-                    bar.update(json.loads(line)["scores"])
+                    bar.update(scores)
             else:
                 _run_parallel(doctor, spec, todo, workers, handle, bar)
         finally:
@@ -366,7 +372,7 @@ def _run_parallel(doctor: str, spec: EvaluationSpec, todo: list[tuple[int, str, 
     import multiprocessing
 
     context = multiprocessing.get_context("spawn")
-    pending: dict[int, str] = {}
+    pending: dict[int, tuple[str, dict[str, Any]]] = {}
     next_index = todo[0][0]
     queue = iter(todo)
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=(doctor, spec.to_dict())) as pool:
@@ -377,12 +383,12 @@ def _run_parallel(doctor: str, spec: EvaluationSpec, todo: list[tuple[int, str, 
             while running:
                 finished, running = wait(running, return_when=FIRST_COMPLETED)
                 for future in finished:
-                    index, line = future.result()
-                    pending[index] = line
+                    index, line, scores = future.result()
+                    pending[index] = (line, scores)
                 while next_index in pending:
-                    line = pending.pop(next_index)
+                    line, scores = pending.pop(next_index)
                     _append(handle, line)
-                    bar.update(json.loads(line)["scores"])
+                    bar.update(scores)
                     next_index += 1
                 for task in _take(queue, len(finished)):
                     running.add(pool.submit(_run_task, task))
