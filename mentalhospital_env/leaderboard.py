@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from mentalhospital_env.evaluation import (
+    BREAKDOWN_METRICS,
     EPISODES_FILE,
     MAIN_METRICS,
     OBJECTIVE_METRICS,
@@ -82,10 +83,15 @@ def _label(results: dict[str, Any], label: str | None) -> str:
     return label or str(results.get("doctor", "?"))
 
 
+def display_scale(metric: str) -> float:
+    """100 for the metrics shown in percent (objective and coverage breakdown), 1 for the 1-5 rubrics."""
+    return 100.0 if metric in OBJECTIVE_METRICS or metric in BREAKDOWN_METRICS else 1.0
+
+
 def _cell(metric: str, summary: dict[str, Any] | None, with_ci: bool) -> str:
     if not summary or summary.get("mean") is None:
         return "n/a"
-    scale = 100.0 if metric in OBJECTIVE_METRICS or metric in ("inter_cc", "inter_ms", "note_cc", "note_ms") else 1.0
+    scale = display_scale(metric)
     mean = summary["mean"] * scale
     text = f"{mean:.2f}"
     low, high = (summary.get("ci95") or [None, None])[:2]
@@ -149,20 +155,23 @@ def _episodes_beside(results_path: str) -> list[dict[str, Any]] | None:
 
 def compare_results(path_a: str, path_b: str) -> list[Difference]:
     """Differences B - A per metric; paired per episode when both ran the same spec and the episodes are at hand."""
-    a, b = load_results(path_a), load_results(path_b)
+    return _differences(path_a, path_b, load_results(path_a), load_results(path_b))
+
+
+def _differences(path_a: str, path_b: str, a: dict[str, Any], b: dict[str, Any]) -> list[Difference]:
     rows_a = _episodes_beside(path_a) if a.get("spec_hash") == b.get("spec_hash") else None
     rows_b = _episodes_beside(path_b) if rows_a is not None else None
+    scores_a = {(r["case_id"], r["seed"]): r["scores"] for r in rows_a} if rows_a is not None else {}
     out = []
     for metric in MAIN_METRICS:
         ma, mb = a["metrics"].get(metric, {}), b["metrics"].get(metric, {})
         mean_a, mean_b = ma.get("mean"), mb.get("mean")
         if rows_a is not None and rows_b is not None:
-            by_key = {(r["case_id"], r["seed"]): r["scores"].get(metric) for r in rows_a}
-            diffs = [
-                r["scores"].get(metric) - by_key[(r["case_id"], r["seed"])]
-                for r in rows_b
-                if r["scores"].get(metric) is not None and by_key.get((r["case_id"], r["seed"])) is not None
-            ]
+            diffs = []
+            for r in rows_b:
+                other = scores_a.get((r["case_id"], r["seed"]), {}).get(metric)
+                if r["scores"].get(metric) is not None and other is not None:
+                    diffs.append(r["scores"][metric] - other)
             s = summarize(diffs)
             out.append(Difference(metric, mean_a, mean_b, s.mean, s.ci_low, s.ci_high, True))
             continue
@@ -182,9 +191,9 @@ def comparison_table(path_a: str, path_b: str) -> Table:
     a, b = load_results(path_a), load_results(path_b)
     header = ("Metric", _label(a, None) + " (A)", _label(b, None) + " (B)", "B - A", "95% CI", "beyond CI")
     rows = []
-    differences = compare_results(path_a, path_b)
+    differences = _differences(path_a, path_b, a, b)
     for d in differences:
-        scale = 100.0 if d.metric in OBJECTIVE_METRICS else 1.0
+        scale = display_scale(d.metric)
         def f(x: float | None) -> str:
             return "n/a" if x is None else f"{x * scale:.2f}"
         ci = "n/a" if d.ci_low is None else f"[{d.ci_low * scale:.2f}, {d.ci_high * scale:.2f}]"  # type: ignore[operator]
