@@ -101,7 +101,11 @@ class Findings:
     walk_in: str = ""
 
 
-_NEGATIVE_START = re.compile(r"^\W*(no|nope|not really|never|nah|not at all|none|i don't think so|i haven't|i have not|i don't)\b", re.I)
+@lru_cache(maxsize=1)
+def _denial_start() -> re.Pattern[str]:
+    """A reply that opens with one of the script's denials ("No", "Not really", "I haven't" ...)."""
+    words = "|".join(re.escape(w) for w in clinician_script()["denials"])
+    return re.compile(rf"^\W*({words})\b", re.I)
 
 
 class ScriptedClinician(Doctor):
@@ -172,7 +176,7 @@ class ScriptedClinician(Doctor):
                 low = text.lower()
                 if any(u in low for u in self.script["uncertain"]):
                     pass
-                elif _NEGATIVE_START.search(text):
+                elif _denial_start().search(text):
                     f.denied.add(concept)
                 elif any(low.startswith(a) or f" {a} " in f" {low} " for a in self.script["affirmations"]):
                     f.present.setdefault(concept, text)
@@ -409,14 +413,11 @@ def _parse_results(text: str) -> list[tuple[str, str]]:
     return out
 
 
-_ABNORMAL = ("abnormal", "high", "low", "raised", "elevated", "reduced", "positive", "severe", "moderate", "impair", "detected")
-
-
 def _reads_abnormal(result: str) -> bool:
     words = " ".join(tokenize(result))
     if "within reference range" in result.lower() or "unremarkable" in result.lower() or "normal" == words.strip():
         return False
-    return any(w in words for w in _ABNORMAL)
+    return any(w in words for w in clinician_script()["abnormal_result_words"])
 
 
 def make(argument: str | None = None) -> ScriptedClinician:
