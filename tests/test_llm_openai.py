@@ -57,22 +57,27 @@ class ChatServer:
                     )
                     steps = owner.plan.get(content, [])
                     action = steps.pop(0) if steps else ("ok",)
-                    owner.active += 1
-                    owner.max_active = max(owner.max_active, owner.active)
                 try:
                     self._act(action, content)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up waiting: that is the point of a delay
-                finally:
-                    with owner.lock:
-                        owner.active -= 1
 
             def _act(self, action: tuple, content: str) -> None:
                 kind = action[0]
                 if self.path != "/v1/chat/completions":
                     return self._send(404, b'{"error": "no such path"}')
                 if kind == "delay":
-                    time.sleep(action[1])
+                    # Counted only while the reply is held back: the client cannot have this request's
+                    # answer yet, so `active` never overcounts (counting up to the final write would
+                    # race the client's next request against this thread's decrement).
+                    with owner.lock:
+                        owner.active += 1
+                        owner.max_active = max(owner.max_active, owner.active)
+                    try:
+                        time.sleep(action[1])
+                    finally:
+                        with owner.lock:
+                            owner.active -= 1
                     kind = "ok"
                 if kind == "ok":
                     reply = {
