@@ -336,8 +336,11 @@ class ClinicToolEnv:
         the treatment (see :meth:`_close`)."""
         return float(sum(o.reward for o in self._outcomes) + self._close()[0])
 
+    @property
     def component_totals(self) -> dict[str, float]:
-        """Each reward component (raw, unweighted, as the shaper reports it) summed over the episode."""
+        """Each reward component (raw, unweighted, as the shaper reports it) summed over the episode.
+
+        A property, not a method: TRL exposes every public method as a tool the model may call."""
         totals: dict[str, float] = {}
         for outcome in self._outcomes:
             for name, value in dict(outcome.components).items():
@@ -358,6 +361,18 @@ class ClinicToolEnv:
         return len(self._outcomes)
 
 
+def tool_methods(env: ClinicToolEnv) -> list[Callable[..., str]]:
+    """The bound methods of ``env`` that ``GRPOTrainer`` exposes as tools (the same selection: every public
+    function of the class but ``reset`` and ``get_reward``), in TRL's order: the five doctor actions."""
+    import inspect
+
+    return [
+        getattr(env, name)
+        for name, _ in inspect.getmembers(type(env), predicate=inspect.isfunction)
+        if name not in ("reset", "get_reward") and not name.startswith("_")
+    ]
+
+
 def component_reward_functions(names: Sequence[str] = COMPONENTS) -> list[Callable[..., list[float]]]:
     """One function per reward component, named after it, reading each rollout's :class:`ClinicToolEnv`.
 
@@ -371,7 +386,7 @@ def component_reward_functions(names: Sequence[str] = COMPONENTS) -> list[Callab
         ) -> list[float]:
             if environments is None:
                 return [None] * len(completions)  # type: ignore[list-item]
-            return [env.component_totals().get(name, 0.0) for env in environments]
+            return [env.component_totals.get(name, 0.0) for env in environments]
 
         component.__name__ = component.__qualname__ = name
         component.__doc__ = f"Episode total of the reward component {name!r} (logged only)."

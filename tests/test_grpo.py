@@ -131,7 +131,7 @@ def test_adapter_steps_the_encounter_and_its_reward_is_the_library_return(cases)
     assert reply.startswith("Patient:")
     _play(env, case)
     assert env.encounter.ended and env.steps_taken == 7
-    totals = env.component_totals()
+    totals = env.component_totals
     assert set(totals) <= set(COMPONENTS)
     assert totals["turn"] == -7.0 and totals["category"] == pytest.approx(1.0)
     # The reward is the library shaper's: replaying the chart through RewardShaper gives the same return.
@@ -145,7 +145,7 @@ def test_adapter_never_raises_on_bad_tool_arguments(cases):
     env.reset(**grpo.encounter_dataset(cases)[0])
     for text in (env.treat(""), env.order_exams([]), env.diagnose([], ["not a disorder"]), env.ask("")):
         assert text.startswith("Invalid action")
-    assert env.component_totals()["invalid_action"] == -4.0
+    assert env.component_totals["invalid_action"] == -4.0
     assert env.get_reward() < 0
 
 
@@ -162,7 +162,7 @@ def test_unfinished_rollout_is_scored_as_truncated(cases):
     env.reset(**grpo.encounter_dataset(cases)[0])
     env.ask("I'm sorry you've been going through this. What has been hardest?")
     before = env.get_reward()
-    totals = env.component_totals()
+    totals = env.component_totals
     assert totals["empathy"] > 0.0  # the end-of-episode MentalEval payment was made
     assert env.get_reward() == before  # and only once
 
