@@ -230,9 +230,13 @@ class ClinicToolEnv:
     def reset(self, case_id: str, seed: int | None = None, **row: Any) -> str:
         """Start an encounter on the row's case (the same case, and patient seed, for a whole GRPO group).
 
-        Returns the walk-in text (setting, age, sex, who is present, the rules), which TRL appends to
-        the row's last user message.
+        Returns the walk-in text (setting, age, sex, who is present) and the turn budget, which TRL
+        appends to the row's last user message. The encounter's own rules text is left out: it names the
+        text protocol (``<ask>...</ask>``), which a tool-calling model must not write; the system prompt
+        and the tool schemas say how to act.
         """
+        from mentalhospital_env.hospital.encounter import walk_in_text
+
         if self._clinic is None:
             from mentalhospital_env.hospital.clinic import Clinic
 
@@ -245,7 +249,8 @@ class ClinicToolEnv:
         self._encounter = self._clinic.encounter(self._clinic.suite[case_id], seed)
         self._outcomes = []
         self._closing = None
-        return self._encounter.reset(seed).text
+        self._encounter.reset(seed)
+        return f"{walk_in_text(self._encounter.case)}\nYou have {self._encounter.settings.turn_budget} turns."
 
     def _step(self, action: Mapping[str, Any]) -> str:
         if self._encounter is None:
