@@ -12,19 +12,31 @@ group the case has: ``chief_complaint``, ``mental_status``, ``history``, ``risk`
   knowledge base (:func:`exam_coverage`).
 
 The ``chart_*`` helpers take ``(case, chart)`` as every scorer does.
+
+Every ``Matcher.match`` call made here goes through :class:`MatchMemory`: a bounded memory of the
+matcher's answers keyed on the call's whole input (the matcher, the checkpoint texts and ids, the
+units), so a reply or a note met again with the same open checkpoints (the same case visited again,
+an episode replayed, a chart scored twice) costs a dictionary look-up. The key holds every input the
+answer depends on and nothing is assumed about the matching rules, so the answers are the matcher's
+own, bit for bit (the memory is used only for matchers whose answers are a pure function of their
+input: the clinical adjudicator or none).
 """
 
 from __future__ import annotations
 
+import threading
+import weakref
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mentalhospital_env.cases.model import CHECKPOINT_GROUPS, Case, Checkpoint
 
-from .matching import CheckpointMatch, Matcher, output_units
+from .adjudication import ClinicalAdjudicator
+from .matching import CheckpointMatch, CoverageResult, Matcher, output_units
 
 if TYPE_CHECKING:
     from .chart import Chart
@@ -61,11 +73,117 @@ def group_shares(checkpoints: Sequence[Checkpoint], covered: Iterable[str]) -> d
     return out
 
 
+# --- remembered matcher answers ----------------------------------------------------------------------
+
+MatchKey = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+
+
+class MatchMemory:
+    """A bounded least-recently-used memory of ``Matcher.match`` answers, one per matcher.
+
+    The key is the call's whole input: the checkpoint texts, their ids and the units (``unit_offset``
+    is applied to the remembered answer, as ``match`` documents: it is only added to unit indices).
+    Matchers whose answers may change between two identical calls (an LLM adjudicator) are never
+    remembered: their calls go to the matcher every time. ``max_entries`` bounds each matcher's memory.
+    """
+
+    def __init__(self, max_entries: int = 20_000):
+        if max_entries < 1:
+            raise ValueError(f"MatchMemory max_entries must be at least 1, got {max_entries}")
+        self.max_entries = max_entries
+        self._answers: weakref.WeakKeyDictionary[Any, OrderedDict[MatchKey, tuple]] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    @staticmethod
+    def remembers(matcher: Any) -> bool:
+        """Whether ``matcher``'s answers are a pure function of its input (so they may be remembered)."""
+        adjudicator = getattr(matcher, "adjudicator", None)
+        return type(matcher) is Matcher and (adjudicator is None or type(adjudicator) is ClinicalAdjudicator)
+
+    def __len__(self) -> int:
+        return sum(len(m) for m in list(self._answers.values()))
+
+    def clear(self) -> None:
+        with self._lock:
+            self._answers.clear()
+            self.hits = self.misses = 0
+
+    def match(
+        self,
+        matcher: Matcher,
+        checkpoints: Sequence[str],
+        units: Sequence[str],
+        ids: Sequence[str] | None = None,
+        unit_offset: int = 0,
+    ) -> list[CheckpointMatch | None]:
+        """``matcher.match(checkpoints, units, ids, unit_offset)``, remembered."""
+        if not self.remembers(matcher):
+            return matcher.match(checkpoints, units, ids, unit_offset=unit_offset)
+        texts, unit_texts = tuple(checkpoints), tuple(units)
+        id_texts = tuple(ids) if ids is not None else tuple(str(i) for i in range(len(texts)))
+        key = (texts, id_texts, unit_texts)
+        with self._lock:
+            answers = self._answers.get(matcher)
+            if answers is None:
+                answers = self._answers[matcher] = OrderedDict()
+            found = answers.get(key)
+            if found is not None:
+                answers.move_to_end(key)
+                self.hits += 1
+        if found is None:
+            found = tuple(matcher.match(list(texts), list(unit_texts), list(id_texts)))
+            with self._lock:
+                self.misses += 1
+                answers[key] = found
+                while len(answers) > self.max_entries:
+                    answers.popitem(last=False)
+        if unit_offset:
+            return [
+                None if m is None else replace(m, unit_index=m.unit_index + unit_offset) for m in found
+            ]
+        return list(found)
+
+    def coverage(self, matcher: Matcher, checkpoints: Sequence[Any], output: str | Sequence[str]) -> CoverageResult:
+        """``matcher.coverage(checkpoints, output)`` with its ``match`` call remembered."""
+        if not self.remembers(matcher):
+            return matcher.coverage(checkpoints, output)
+        return Matcher.coverage(_Remembering(matcher, self), checkpoints, output)  # type: ignore[arg-type]
+
+
+class _Remembering:
+    """A matcher seen through a :class:`MatchMemory`: ``match`` is remembered, everything else is the matcher's."""
+
+    def __init__(self, matcher: Matcher, memory: MatchMemory):
+        self._matcher = matcher
+        self._memory = memory
+
+    def match(
+        self,
+        checkpoints: Sequence[str],
+        units: Sequence[str],
+        ids: Sequence[str] | None = None,
+        unit_offset: int = 0,
+    ) -> list[CheckpointMatch | None]:
+        return self._memory.match(self._matcher, checkpoints, units, ids, unit_offset)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._matcher, name)
+
+
+MATCH_MEMORY = MatchMemory()
+"""The process's memory of matcher answers, shared by every coverage computed here."""
+
+
 class InterviewCoverage:
     """Incremental interview coverage of one case: feed the patient's replies one by one.
 
     ``update(reply)`` returns the ids newly covered by that reply; ``score`` and ``breakdown()`` give
-    the state so far. Checkpoint embeddings are computed once, at construction.
+    the state so far. Checkpoint embeddings are computed once, at construction; :meth:`reset` starts
+    a new encounter of the same case without preparing them again.
     """
 
     stage = "interview"
@@ -79,6 +197,12 @@ class InterviewCoverage:
             checkpoints if checkpoints is not None else case.checkpoints.interview
         )
         self.matcher.prepare([c.text for c in self.checkpoints])  # checkpoint embeddings and readings, once
+        self._texts = tuple(c.text for c in self.checkpoints)
+        self._ids = tuple(c.id for c in self.checkpoints)
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget every reply (a new encounter of the same case); the prepared checkpoints stay."""
         self._matched: dict[str, CheckpointMatch] = {}
         self._units = 0
         self.replies = 0
@@ -91,10 +215,14 @@ class InterviewCoverage:
         units = output_units(patient_reply)
         if not units:
             return ()
-        open_ = [c for c in self.checkpoints if c.id not in self._matched]
-        found = self.matcher.match(
-            [c.text for c in open_], units, [c.id for c in open_], unit_offset=self._units
-        )
+        matched = self._matched
+        if matched:
+            open_ = [i for i, cid in enumerate(self._ids) if cid not in matched]
+            texts = [self._texts[i] for i in open_]
+            ids = [self._ids[i] for i in open_]
+        else:
+            texts, ids = list(self._texts), list(self._ids)
+        found = MATCH_MEMORY.match(self.matcher, texts, units, ids, unit_offset=self._units)
         self._units += len(units)
         new = tuple(m.checkpoint_id for m in found if m is not None)
         for m in found:
@@ -131,7 +259,7 @@ def note_coverage(
     checkpoints = case.checkpoints.note
     if not note:
         return StageCoverage("note", 0.0, checkpoints, MappingProxyType({}))
-    result = (matcher or default_matcher()).coverage(checkpoints, note)
+    result = MATCH_MEMORY.coverage(matcher or default_matcher(), checkpoints, note)
     return StageCoverage("note", result.score, checkpoints, result.matched)
 
 
@@ -141,7 +269,7 @@ def interview_coverage(case: Case, replies: Sequence[str], matcher: Matcher | No
     units: list[str] = []
     for reply in replies:
         units.extend(output_units(reply))
-    result = (matcher or default_matcher()).coverage(checkpoints, units)
+    result = MATCH_MEMORY.coverage(matcher or default_matcher(), checkpoints, units)
     return StageCoverage("interview", result.score, checkpoints, result.matched)
 
 

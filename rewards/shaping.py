@@ -160,12 +160,19 @@ class RewardShaper:
         self.config = config or RewardConfig()
         self.matcher = matcher or default_matcher()
         self.judge = judge if judge is not None else make_judge(self.config.judge)
-        self._coverage_class = InterviewCoverage
+        # What does not depend on the doctor is read once per case, here, not once per episode: the
+        # checkpoints' embeddings and readings (interview and note in one call, so the matcher stacks
+        # their concepts' phrasings once) and the judge's view of the case.
+        self.matcher.prepare([c.text for c in (*case.checkpoints.interview, *case.checkpoints.note)])
+        self._interview = InterviewCoverage(self.case, self.matcher)
+        prepare_judge = getattr(self.judge, "prepare", None)
+        if callable(prepare_judge):
+            prepare_judge(case)
         self.reset()
 
     def reset(self) -> None:
         """Start a new episode of the same case."""
-        self._interview = self._coverage_class(self.case, self.matcher)
+        self._interview.reset()
         self._paid: dict[str, float] = {name: 0.0 for name in STAGE_COMPONENTS}
         self._owed: dict[str, float | None] = _zeros()
         self._turns: list[Turn] = []

@@ -205,3 +205,136 @@ def test_incremental_equals_batch_on_generated_episodes():
         batch = interview_coverage(case_, replies, matcher)
         assert tracker.covered_ids == batch.covered_ids, case_.case_id
         assert tracker.covered_ids  # the patient says something the record holds
+
+
+# --- the memory of matcher answers ------------------------------------------------------------------
+
+
+def _fresh_matcher_answers(case_, replies):
+    """Interview coverage step by step with every answer asked of the matcher itself (no memory)."""
+    from mentalhospital_env.rewards.matching import output_units
+
+    matcher = Matcher()
+    matched: dict = {}
+    offset = 0
+    steps = []
+    for reply in replies:
+        units = output_units(reply)
+        if units:
+            open_ = [c for c in case_.checkpoints.interview if c.id not in matched]
+            found = matcher.match([c.text for c in open_], units, [c.id for c in open_], unit_offset=offset)
+            offset += len(units)
+            for m in found:
+                if m is not None:
+                    matched[m.checkpoint_id] = m
+        steps.append(dict(matched))
+    return steps
+
+
+def test_remembered_answers_equal_the_matchers_own_on_generated_episodes():
+    """Two encounters of the same case, replayed: every step's matches (unit, similarity, who decided)
+    equal the matcher's fresh answers, bit for bit, and the replay is answered from memory."""
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.knowledge.lexicon import load_lexicon
+    from mentalhospital_env.patient import make_patient
+    from mentalhospital_env.rewards.coverage import MatchMemory
+
+    memory = MatchMemory()
+    matcher = Matcher()
+    questions = [q for c in load_lexicon().concepts for q in c.questions]
+    case_ = load_suite("dev").cases[5]
+    patient = make_patient(case_, seed=3)
+    replies = [patient.respond(questions[(7 * t) % len(questions)]).text for t in range(20)]
+    expected = _fresh_matcher_answers(case_, replies)
+    tracker = InterviewCoverage(case_, matcher)
+    for visit in range(2):
+        tracker.reset()
+        assert tracker.score == 0.0 and tracker.replies == 0
+        for reply, want in zip(replies, expected):
+            from mentalhospital_env.rewards import coverage as coverage_module
+
+            saved = coverage_module.MATCH_MEMORY
+            coverage_module.MATCH_MEMORY = memory
+            try:
+                tracker.update(reply)
+            finally:
+                coverage_module.MATCH_MEMORY = saved
+            assert dict(tracker.result().matched) == want
+        if visit == 0:
+            misses = memory.misses
+            assert memory.hits == 0 and misses > 0
+    assert memory.misses == misses  # the second encounter asked the matcher nothing
+    assert memory.hits == misses
+
+
+def test_memory_of_note_coverage_equals_the_matcher(case):
+    from mentalhospital_env.rewards.coverage import MATCH_MEMORY
+
+    note = "Low mood for three months. She hears voices at night. Mother had depression."
+    fresh = Matcher()
+    want = fresh.coverage(case.checkpoints.note, note)
+    for _ in range(2):
+        got = note_coverage(case, note, fresh)
+        assert got.score == want.score
+        assert dict(got.matched) == dict(want.matched)
+    assert MATCH_MEMORY.remembers(fresh)
+
+
+def test_memory_is_bounded_and_forgets_the_oldest(case, matcher):
+    from mentalhospital_env.rewards.coverage import MatchMemory
+
+    memory = MatchMemory(max_entries=3)
+    texts = [c.text for c in case.checkpoints.interview]
+    for reply in REPLIES:
+        memory.match(matcher, texts, [reply])
+    assert len(memory) == 3
+    memory.match(matcher, texts, [REPLIES[-1]])  # still held
+    assert memory.hits == 1
+    memory.match(matcher, texts, [REPLIES[0]])  # forgotten long ago: asked again
+    assert memory.hits == 1 and len(memory) == 3
+    with pytest.raises(ValueError, match="at least 1"):
+        MatchMemory(max_entries=0)
+
+
+def test_memory_applies_the_unit_offset_and_keys_on_the_whole_input(case, matcher):
+    from mentalhospital_env.rewards.coverage import MatchMemory
+
+    memory = MatchMemory()
+    cps = case.checkpoints.interview
+    texts, ids = [c.text for c in cps], [c.id for c in cps]
+    units = ["I feel low.", "Yes, I hear voices at night when I'm alone."]
+    assert memory.match(matcher, texts, units, ids, unit_offset=5) == matcher.match(texts, units, ids, unit_offset=5)
+    assert memory.match(matcher, texts, units, ids) == matcher.match(texts, units, ids)
+    assert memory.hits == 1
+    # other ids, fewer checkpoints or other units are other questions
+    memory.match(matcher, texts, units)
+    memory.match(matcher, texts[1:], units, ids[1:])
+    memory.match(matcher, texts, units[:1], ids)
+    assert memory.hits == 1 and memory.misses == 4
+
+
+def test_a_matcher_that_may_answer_differently_is_never_remembered(case):
+    from mentalhospital_env.rewards.adjudication import Adjudicator
+    from mentalhospital_env.rewards.coverage import MatchMemory
+
+    class Coin(Adjudicator):
+        name = "coin"
+
+        def __init__(self):
+            self.calls = 0
+
+        def judge_many(self, pairs):
+            self.calls += 1
+            return [self.calls % 2 == 1 for _ in pairs]
+
+    coin = Coin()
+    matcher = Matcher(adjudicator=coin)
+    memory = MatchMemory()
+    assert not memory.remembers(matcher)
+    texts = [c.text for c in case.checkpoints.interview]
+    units = ["My mood has been low lately, and my mother had it too."]
+    first = memory.match(matcher, texts, units)
+    second = memory.match(matcher, texts, units)
+    assert len(memory) == 0 and memory.hits == 0
+    assert coin.calls == 2  # asked both times
+    assert first != second  # and it answered differently

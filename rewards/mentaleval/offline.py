@@ -195,6 +195,11 @@ class OfflineJudge(Judge):
         self._cache[id(case)] = view
         return view[1], view[2]
 
+    def prepare(self, case: Any) -> None:
+        """Read the case's guideline view and record concepts now (the reward shaper calls this when it
+        is built for a case, so that no episode pays for it)."""
+        self._case_view(case)
+
     def readings(self, case: Any, chart: Chart) -> dict[str, Any]:
         """The observable readings behind each score, for explanation and debugging."""
         guideline, record_support = self._case_view(case)
