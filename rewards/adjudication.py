@@ -31,8 +31,10 @@ import numpy as np
 
 from mentalhospital_env.knowledge.language import (
     clauses,
+    has_cue,
     load_cues,
     negated_spans_in,
+    non_directional_tokens,
     polarity_marks,
     quantities,
     stem,
@@ -175,7 +177,7 @@ def read_statement(text: str) -> StatementReading:
     cue_words = _negation_cue_stems()
     # a negation cue is no attribute: in "denies poor sleep" the direction qualifies sleep, not "denies"
     polarity = frozenset(m for m in polarity_marks(text) if m[1] not in cue_words)
-    spans = _direction_spans(tokens) if polarity else []
+    spans = _direction_spans(tokens, non_directional_tokens(text)) if polarity else []
     marks = _phrase_marks(spans, mentions, polarity) if polarity and mentions else frozenset()
     return StatementReading(
         text,
@@ -218,14 +220,17 @@ def _direction_index() -> dict[str, tuple[tuple[tuple[str, ...], str, int], ...]
     return {k: tuple(sorted(v, key=lambda e: -len(e[0]))) for k, v in index.items()}
 
 
-def _direction_spans(tokens) -> list[tuple[int, int, str, int]]:
-    """Every directional phrase in the text: (start, end, axis, sign)."""
+def _direction_spans(tokens, silent: frozenset[int] = frozenset()) -> list[tuple[int, int, str, int]]:
+    """Every directional phrase in the text: (start, end, axis, sign); none holding a ``silent`` token
+    (:func:`~mentalhospital_env.knowledge.language.non_directional_tokens`)."""
     index = _direction_index()
     stemmed = tuple(stem(t) for t in tokens)
     out = []
     for i, first in enumerate(stemmed):
         for phrase, axis, sign in index.get(first, ()):
             k = len(phrase)
+            if silent and any(j in silent for j in range(i, i + k)):
+                continue
             if k == 1 or stemmed[i : i + k] == phrase:
                 out.append((i, i + k, axis, sign))
     return out
@@ -358,6 +363,12 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
     other = _another_finding(c, o)
     if other:
         return f"direction differs (opposite finding: {other})"
+    implied = _implied_direction_clash(c, o) or _implied_direction_clash(o, c)
+    if implied:
+        return f"direction differs ({implied})"
+    whole = _whole_statement_clash(c, o)
+    if whole:
+        return whole
     if not _may_share(c, o):  # nothing in common: nothing to disagree about
         return None
     for cc in c.concepts:
@@ -366,13 +377,15 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
             continue
         if not any(oc.negated == cc.negated for oc in found):
             return f"negation differs on {cc.concept_id}"
-        if not any(oc.negated == cc.negated and oc.subject == cc.subject for oc in found):
+        if not any(oc.negated == cc.negated and _same_subject(oc, cc) for oc in found):
             return f"subject differs on {cc.concept_id}"
         if all(_times_conflict(oc.time, cc.time) for oc in found if oc.negated == cc.negated):
             return f"time frame differs on {cc.concept_id}"
     shared = 0.0
     negation_clash = subject_clash = time_clash = 0.0
     o_stems = o.stems
+    about_relatives = concepts_about_relatives()
+    person_words = _person_stems()
     normal = normal_concepts(c, o)
     for cw in c.words:
         if cw.stem not in o_stems and not any(same_stem(cw.stem, t) for t in o_stems):
@@ -391,9 +404,12 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
                 return f"negation differs on {cw.stem!r}"
             negation_clash += weight
         elif not any(ow.subject == cw.subject for ow in found):
-            if cw.concept_id is not None:
+            if cw.concept_id in about_relatives or cw.stem in person_words:
+                pass  # a family-history finding, or the relative's own name ("husband"), has no subject to differ
+            elif cw.concept_id is not None:
                 return f"subject differs on {cw.stem!r}"
-            subject_clash += weight
+            else:
+                subject_clash += weight
         elif all(_times_conflict(ow.time, cw.time) for ow in found):
             time_clash += weight
     # Words shared by chance ("work", "day") should not veto on their own when most agree.
@@ -442,6 +458,51 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
     return None
 
 
+def _whole_statement_clash(c: StatementReading, o: StatementReading) -> str | None:
+    """A difference in who or when that no shared word needs to show: a whole output about someone else
+    than the whole checkpoint ("her mother washes her hands over and over" for "obsessive handwashing"); a
+    whole output in the past against a checkpoint stated as current in so many words ("currently", "at
+    present"); a whole output in the past that says it has ended ("but not anymore", "sober for two years")
+    against a checkpoint that is neither past nor a denial."""
+    if not c.words or not o.words:
+        return None
+    c_subjects = {w.subject for w in c.words}
+    if len(c_subjects) == 1 and not any(w.subject in c_subjects for w in o.words):
+        return "subject differs (the whole statement)"
+    if all(w.time == "past" for w in o.words):
+        if all(w.time == "current" for w in c.words) and has_cue(c.text, "current_time_overrides"):
+            return "time frame differs (the whole statement)"
+        if not c.negated and not any(w.time == "past" for w in c.words) and has_cue(o.text, "ended"):
+            return "time frame differs (the output says it has ended)"
+    return None
+
+
+def _same_subject(a: ConceptReading, b: ConceptReading) -> bool:
+    """Whether two mentions of one concept are about the same person (always, for a family-history concept)."""
+    return a.subject == b.subject or a.concept_id in concepts_about_relatives()
+
+
+@lru_cache(maxsize=1)
+def concepts_about_relatives() -> frozenset[str]:
+    """Concepts that are about the patient's relatives by definition (family history): the ``about_relatives``
+    lists of the lexicon files. Who the clause is about does not change what they say."""
+    import json
+    from importlib import resources
+
+    from mentalhospital_env.knowledge.lexicon import lexicon_files
+
+    out: set[str] = set()
+    for f in lexicon_files(resources.files("mentalhospital_env.knowledge").joinpath("data")):
+        out.update(json.loads(f.read_text("utf-8")).get("about_relatives", ()))
+    return frozenset(out)
+
+
+@lru_cache(maxsize=1)
+def _person_stems() -> frozenset[str]:
+    """Stems of the one-word other-subject cues ("husband", "mother"): words naming a person."""
+    return frozenset(stem(p[0]) for p in load_cues().other_subject if len(p) == 1)
+
+
 def topic_direction_clash(
     c: StatementReading,
     o: StatementReading,
@@ -474,13 +535,16 @@ def _stopped_against_ongoing(a: StatementReading, b: StatementReading) -> str | 
     concept both mention."""
     if any(m[0] == "cessation" or (m[0] == "amount" and m[2] < 0) for m in b.polarity):
         return None  # b stops or lessens too
+    own = {m[:3] for m in a.phrase_marks}  # "stopped seeing friends" is social withdrawal, not a stop
     for axis, attribute, sign in a.polarity:
-        if axis != "cessation" or sign > 0 or not attribute:
+        if axis != "cessation" or sign > 0 or not attribute or (axis, attribute, sign) in own:
             continue
         concepts = {w.concept_id for w in a.words if w.stem == attribute and w.concept_id}
         for w in b.words:
-            if not w.negated and (
-                same_stem(w.stem, attribute) or (w.concept_id and w.concept_id in concepts)
+            if (
+                not w.negated
+                and w.time != "past"  # "history of heavy drinking" is no ongoing drinking
+                and (same_stem(w.stem, attribute) or (w.concept_id and w.concept_id in concepts))
             ):
                 return attribute
     return None
@@ -539,6 +603,38 @@ def _another_finding(c: StatementReading, o: StatementReading) -> str | None:
                 and (cc.concept_id, oc.concept_id) in opposites
             ):
                 return f"{oc.concept_id} against {cc.concept_id}"
+    return None
+
+
+@lru_cache(maxsize=4096)
+def implied_directions(concept_id: str) -> frozenset[tuple[str, str, int]]:
+    """The directions a concept's clinical terms agree on: ``("amount", "energy", -1)`` for fatigue ("low
+    energy", "loss of energy"), ``("amount", "sleep", 1)`` for hypersomnia ("increased sleep"). A mark that
+    some term contradicts (the other sign on the same axis and word) is left out."""
+    marks = {
+        m for term in load_lexicon().get(concept_id).clinical_terms for m in polarity_marks(term) if m[1]
+    }
+    return frozenset(m for m in marks if (m[0], m[1], -m[2]) not in marks)
+
+
+def _implied_direction_clash(a: StatementReading, b: StatementReading) -> str | None:
+    """A finding that ``a`` affirms (and ``b`` does not name) whose own direction ``b`` states the other way
+    ("hypersomnia" against "I'm sleeping much less", "energy increased" against fatigue said as "no energy")."""
+    if not b.polarity:
+        return None
+    own = {m[:3] for m in b.phrase_marks}
+    for ac in a.concepts:
+        if ac.negated or ac.concept_id in b.concept_ids:
+            continue
+        for axis, attribute, sign in implied_directions(ac.concept_id):
+            for b_axis, b_attribute, b_sign in b.polarity:
+                if (
+                    b_axis == axis
+                    and b_sign == -sign
+                    and (b_axis, b_attribute, b_sign) not in own
+                    and same_stem(attribute, b_attribute)
+                ):
+                    return f"{ac.concept_id} against {b_axis} of {b_attribute}"
     return None
 
 
@@ -644,8 +740,17 @@ class ClinicalAdjudicator(Adjudicator):
                 continue
             if o.negated != cc.negated or o.subject != cc.subject:
                 continue
-            if self.concept_similarity(o.text, cc.concept_id) >= self.phrase_threshold:
-                out.add(cc.concept_id)
+            similarity = self.concept_similarity(o.text, cc.concept_id)
+            if similarity < self.phrase_threshold:
+                continue
+            # An output that names another finding in the lexicon's words and is closer to that finding's
+            # phrasings is about that finding ("I've lost a lot of weight" is weight loss, however near it
+            # comes to a phrasing of poor concentration).
+            if any(
+                self.concept_similarity(o.text, k) >= similarity for k in literal if k not in c.concept_ids
+            ):
+                continue
+            out.add(cc.concept_id)
         return frozenset(out)
 
     def phrasing_matrix(self, concept_ids: Sequence[str]):
@@ -747,7 +852,7 @@ def _carried_share(c: StatementReading, o: StatementReading, said: frozenset[str
         cc.concept_id
         for cc in c.concepts
         if any(
-            oc.concept_id == cc.concept_id and oc.negated == cc.negated and oc.subject == cc.subject
+            oc.concept_id == cc.concept_id and oc.negated == cc.negated and _same_subject(oc, cc)
             for oc in o.concepts
         )
     } | said
@@ -771,7 +876,7 @@ def _carried_share(c: StatementReading, o: StatementReading, said: frozenset[str
 
 def _carries_a_concept(c: StatementReading, o: StatementReading) -> bool:
     return any(
-        oc.concept_id == cc.concept_id and oc.negated == cc.negated and oc.subject == cc.subject
+        oc.concept_id == cc.concept_id and oc.negated == cc.negated and _same_subject(oc, cc)
         for cc in c.concepts
         for oc in o.concepts
     )

@@ -74,6 +74,8 @@ class MatchPair:
     entails: bool
     kind: str
     split: str
+    # where a pair added after the first split came from (a probe written for calibration); "" for the original set
+    origin: str = ""
 
 
 def pair_set_path() -> Path:
@@ -119,9 +121,16 @@ def load_match_pairs(path: str | Path | None = None, split: str | None = None) -
             for key in ("id", "checkpoint", "utterance"):
                 if not raw[key].strip():
                     raise PairSetError(f"{where}: field {key!r} must not be blank")
+            origin = raw.get("origin", "")
+            if not isinstance(origin, str):
+                raise PairSetError(f"{where}: field 'origin' must be str when given, got {origin!r}")
+            if origin and raw["split"] != "calibration":
+                raise PairSetError(
+                    f"{where}: field 'origin' marks an added pair; added pairs belong to the calibration split"
+                )
             ids.add(raw["id"])
             pair = MatchPair(
-                raw["id"], raw["checkpoint"], raw["utterance"], raw["entails"], raw["kind"], raw["split"]
+                raw["id"], raw["checkpoint"], raw["utterance"], raw["entails"], raw["kind"], raw["split"], origin
             )
             if split is None or pair.split == split:
                 pairs.append(pair)
@@ -131,6 +140,16 @@ def load_match_pairs(path: str | Path | None = None, split: str | None = None) -
 def pair_set_digest(path: str | Path | None = None) -> str:
     """SHA-256 of the pair set file, recorded with the thresholds."""
     return hashlib.sha256(Path(path or pair_set_path()).read_bytes()).hexdigest()
+
+
+def split_digest(split: str, path: str | Path | None = None) -> str:
+    """SHA-256 of one split's pairs (id, texts, label, kind; in file order): pins the held-out half while
+    probe pairs are added to the calibration half."""
+    digest = hashlib.sha256()
+    for p in load_match_pairs(path, split=split):
+        digest.update(json.dumps([p.id, p.checkpoint, p.utterance, p.entails, p.kind]).encode("utf-8"))
+        digest.update(b"\n")
+    return digest.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -243,39 +262,30 @@ def calibrate_embedder(
 
     cal_sims, held_sims = column(cal, sims), column(held, sims)
     cal_labels, held_labels = [p.entails for p in cal], [p.entails for p in held]
+    cal_vetoed = column(cal, vetoed)
     alone = choose_threshold(cal_sims, cal_labels, target=target)
-    guarded = choose_threshold(
-        cal_sims,
-        cal_labels,
-        [not v for v in column(cal, vetoed)],
-        target=min(1.0, target + CALIBRATION_MARGIN),
-    )
+    strict = min(1.0, target + CALIBRATION_MARGIN)
+    # First estimate: cosine behind the check, all pairs counted.
+    guarded = choose_threshold(cal_sims, cal_labels, [not v for v in cal_vetoed], target=strict)
+    phrase: float | None = None
+    share: float | None = None
+    if adjudicator is None:
+        phrase, share = _fit_clinical(embedder, guarded, cal, cal_labels, target)
+        clinical = _clinical(embedder, phrase, share)
+        # The embedder's own contribution: the pairs it accepts that the adjudicator would refuse. Its
+        # threshold must keep *those* at the precision target (counting every pair, the many pairs the
+        # adjudicator accepts anyway let a low threshold pass unrelated pairs on cosine alone); then the
+        # adjudicator is fitted again behind the final threshold.
+        refused = [not clinical.entailed(p.checkpoint, p.utterance) for p in cal]
+        guarded = choose_threshold(
+            cal_sims, cal_labels, [not v and r for v, r in zip(cal_vetoed, refused)], target=strict
+        )
+        phrase, share = _fit_clinical(embedder, guarded, cal, cal_labels, target)
+        adjudicator = _clinical(embedder, phrase, share)
     alone_pr = precision_recall([s >= alone for s in held_sims], held_labels)
     guarded_pr = precision_recall(
         [s >= guarded and not v for s, v in zip(held_sims, column(held, vetoed))], held_labels
     )
-    phrase: float | None = None
-    share: float | None = None
-    if adjudicator is None:
-        # For each content share on its grid, the lowest lexicon-phrasing threshold that keeps the
-        # pipeline's precision on the calibration half at the target plus the margin; the pair of the two
-        # with the highest recall there wins (the stricter on a tie). Phrasings off (None) when none does.
-        best_recall = -1.0
-        for share_candidate in MIN_SHARE_GRID:
-            chosen: float | None = None
-            recall = -1.0
-            for candidate in (None, *PHRASE_GRID):
-                clinical = _clinical(embedder, candidate, share_candidate)
-                trial = Matcher(MatcherConfig(threshold=guarded), embedder=embedder, adjudicator=clinical)
-                pr = precision_recall(
-                    [trial.entails_unit(p.checkpoint, p.utterance) for p in cal], cal_labels
-                )
-                if pr.precision < target + CALIBRATION_MARGIN:
-                    break
-                chosen, recall = candidate, pr.recall
-            if recall > best_recall:
-                best_recall, phrase, share = recall, chosen, share_candidate
-        adjudicator = _clinical(embedder, phrase, share)
     matcher = Matcher(MatcherConfig(threshold=guarded), embedder=embedder, adjudicator=adjudicator)
     decided = {p.id: matcher.entails_unit(p.checkpoint, p.utterance) for p in pairs}
     pipeline_held = precision_recall([decided[p.id] for p in held], held_labels)
@@ -312,6 +322,43 @@ def calibrate_embedder(
         cal_misses,
         cal_false_accepts,
     )
+
+
+def _fit_clinical(
+    embedder: Embedder, threshold: float, cal: Sequence[MatchPair], cal_labels: Sequence[bool], target: float
+) -> tuple[float | None, float | None]:
+    """The clinical adjudicator's phrase threshold and content share behind an embedder ``threshold``: for each
+    content share on its grid, the lowest lexicon-phrasing threshold that keeps the pipeline's precision on the
+    calibration half at the target plus the margin; the pair of the two with the highest recall there wins
+    (the stricter on a tie). Phrasings off (None) when none does."""
+    best_recall = -1.0
+    phrase: float | None = None
+    share: float | None = None
+    strict = target + CALIBRATION_MARGIN
+    for share_candidate in MIN_SHARE_GRID:
+        chosen: float | None = None
+        recall = -1.0
+        without: list[bool] | None = None
+        for candidate in (None, *PHRASE_GRID):
+            clinical = _clinical(embedder, candidate, share_candidate)
+            trial = Matcher(MatcherConfig(threshold=threshold), embedder=embedder, adjudicator=clinical)
+            decided = [trial.entails_unit(p.checkpoint, p.utterance) for p in cal]
+            pr = precision_recall(decided, cal_labels)
+            if pr.precision < strict:
+                break
+            if without is None:
+                without = decided
+            else:
+                # The phrasings must earn their keep: the pairs they add to the adjudicator without them must
+                # be right at the target too (a set of many easy pairs would otherwise let a lenient phrase
+                # threshold add wrong ones unnoticed in the overall precision).
+                gained = [y for d, b, y in zip(decided, without, cal_labels) if d and not b]
+                if gained and sum(gained) < strict * len(gained):
+                    break
+            chosen, recall = candidate, pr.recall
+        if recall > best_recall:
+            best_recall, phrase, share = recall, chosen, share_candidate
+    return phrase, share
 
 
 def _clinical(embedder: Embedder, phrase: float | None, share: float | None) -> ClinicalAdjudicator:

@@ -17,14 +17,15 @@ from mentalhospital_env.rewards.calibration import (
     load_match_pairs,
     pair_set_digest,
     precision_recall,
+    split_digest,
 )
 from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
 from sklearn.metrics import precision_score, recall_score
 
 # Held-out figures of the offline default pipeline (hashing embedder + clinical adjudicator) at the last
-# calibration: precision 0.931, recall 0.755 (docs/calibration.md; 0.930 / 0.650 before). A regression
-# below these floors fails; the study's targets (0.95 / 0.85) are not reached yet and are tested as a
-# strict xfail below.
+# calibration: precision 0.947, recall 0.748 (docs/calibration.md; 0.931 / 0.755 and 0.930 / 0.650 before).
+# A regression below these floors fails; the study's targets (0.95 / 0.85) are not reached yet and are tested
+# as a strict xfail below.
 FLOOR_PRECISION = 0.92
 FLOOR_RECALL = 0.73
 TARGET_PRECISION = 0.95
@@ -53,14 +54,41 @@ def test_pair_set_is_large_varied_and_split_half_by_kind(pairs):
     assert all(n >= 30 for n in kinds.values())
     assert len({p.id for p in pairs}) == len(pairs)
     assert len({(p.checkpoint, p.utterance) for p in pairs}) == len(pairs)
+    original = [p for p in pairs if not p.origin]
     for kind in PAIR_KINDS:
         for label in (True, False):
-            split = Counter(p.split for p in pairs if p.kind == kind and p.entails == label)
+            split = Counter(p.split for p in original if p.kind == kind and p.entails == label)
             assert abs(split["calibration"] - split["held_out"]) <= 1, (kind, label, split)
+    # pairs added later (probes written against the calibration half's errors) go to the calibration half only
+    added = [p for p in pairs if p.origin]
+    assert all(p.split == "calibration" for p in added)
     # the negation kind holds both denials matched by denials and denials against findings
     assert {p.entails for p in pairs if p.kind == "negation"} == {True, False}
     for kind in ("polarity_flip", "wrong_subject", "wrong_time", "unrelated_same_domain", "unrelated"):
         assert not any(p.entails for p in pairs if p.kind == kind)
+
+
+# The held-out half as first split (351 pairs): nobody may change, add or remove a held-out pair; probe
+# pairs are added to the calibration half only (rewards/calibration.py refuses an 'origin' elsewhere).
+HELD_OUT_PAIRS = 351
+HELD_OUT_SHA256 = "b89eb9b6cbf91f792031097656673021b9756019504ce8edfb7719fcfd0ea322"
+
+
+def test_the_held_out_half_is_unchanged():
+    assert len(load_match_pairs(split="held_out")) == HELD_OUT_PAIRS
+    assert split_digest("held_out") == HELD_OUT_SHA256
+
+
+def test_an_added_pair_outside_the_calibration_half_is_refused(tmp_path):
+    path = tmp_path / "pairs.jsonl"
+    path.write_text(json.dumps(GOOD | {"origin": "probe"}) + "\n")
+    assert load_match_pairs(path)[0].origin == "probe"
+    path.write_text(json.dumps(GOOD | {"origin": "probe", "split": "held_out"}) + "\n")
+    with pytest.raises(PairSetError, match="origin"):
+        load_match_pairs(path)
+    path.write_text(json.dumps(GOOD | {"origin": 3}) + "\n")
+    with pytest.raises(PairSetError, match="origin"):
+        load_match_pairs(path)
 
 
 def test_split_filter(pairs):

@@ -142,6 +142,18 @@ class LanguageCues:
     number_words: tuple[tuple[tuple[str, ...], float], ...] = ()
     # words that make the person after them the agent, not the subject ("abused by her stepfather")
     agent_markers: frozenset[str] = frozenset()
+    # phrases whose directional word gives no direction ("as well", "for good")
+    non_directional: tuple[tuple[str, ...], ...] = ()
+    # directional words that open a sentence as a filler before a comma ("Well, ...", "Okay, ...")
+    discourse_markers: frozenset[str] = frozenset()
+    # current-time cues that decide a clause holding a past cue too ("current episode began two months ago")
+    current_time_overrides: tuple[tuple[str, ...], ...] = ()
+    # negation words that answer a question when they open a sentence before a comma ("No, ...")
+    answer_particles: frozenset[str] = frozenset()
+    # pronouns a lexicon phrase may take in any person ("hear my thoughts" is "hear her thoughts"), by class
+    interchangeable_pronouns: tuple[tuple[str, ...], ...] = ()
+    # words saying that what a statement describes has ended ("but not anymore", "sober for two years")
+    ended: tuple[tuple[str, ...], ...] = ()
 
 
 _remembered_reading = _read.remembered  # type: ignore[attr-defined]
@@ -193,6 +205,27 @@ def stem(token: str) -> str:
     return token
 
 
+@lru_cache(maxsize=1)
+def _pronoun_stems() -> dict[str, str]:
+    """Each interchangeable pronoun's stem -> the stem of the first pronoun of its class."""
+    out: dict[str, str] = {}
+    for group in load_cues().interchangeable_pronouns:
+        if group:
+            first = stem(group[0])
+            out.update((stem(word), first) for word in group)
+    return out
+
+
+def pronoun_neutral(stemmed: tuple[str, ...]) -> tuple[str, ...]:
+    """Stems with every interchangeable pronoun replaced by the first of its class (``interchangeable_pronouns``
+    of the cue data): what lexicon phrases are matched on, so "people can hear my thoughts" finds "others can
+    hear her thoughts" and "gets me down" finds "gets him down"."""
+    table = _pronoun_stems()
+    if not table or table.keys().isdisjoint(stemmed):
+        return stemmed
+    return tuple(table.get(s, s) for s in stemmed)
+
+
 def stems(text: str) -> list[str]:
     """Stemmed tokens of a text."""
     return list(stems_of(text))
@@ -236,6 +269,12 @@ def load_cues() -> LanguageCues:
         first_person=frozenset(raw.get("first_person_cues", ())),
         third_person=frozenset(raw.get("third_person_cues", ())),
         agent_markers=frozenset(raw.get("agent_markers", ())),
+        non_directional=phrases("non_directional_phrases") if "non_directional_phrases" in raw else (),
+        discourse_markers=frozenset(raw.get("discourse_markers", ())),
+        current_time_overrides=phrases("current_time_overrides") if "current_time_overrides" in raw else (),
+        answer_particles=frozenset(raw.get("answer_particles", ())),
+        interchangeable_pronouns=tuple(tuple(c) for c in raw.get("interchangeable_pronouns", ())),
+        ended=phrases("ended_cues") if "ended_cues" in raw else (),
         number_words=tuple(
             sorted(
                 ((tuple(tokenize(k)), float(v)) for k, v in raw.get("number_words", {}).items()),
@@ -314,6 +353,15 @@ def negation_breaks(text: str, tokens: list[str] | None = None) -> frozenset[int
     if n < len(_read(text).tokens):
         sentences = frozenset(i for i in sentences if i < n)
     after_comma = [i for i in commas if i < n and i not in sentences and tokens[i] in openers]
+    # An answer word that opens a sentence before a comma ("No, sleep hasn't been a problem") answers the
+    # question; it does not negate what follows.
+    particles = load_cues().answer_particles
+    if particles:
+        after_comma += [
+            i
+            for i in commas
+            if 0 < i < n and tokens[i - 1] in particles and (i == 1 or i - 1 in sentences)
+        ]
     return sentences.union(after_comma) if after_comma else sentences
 
 
@@ -415,7 +463,8 @@ _CUE_KINDS = ("uncertainty", "other_subject", "past_time", "current_time")
 
 
 def has_cue(text: str, kind: str) -> bool:
-    """Whether ``text`` holds a cue of ``kind``: ``uncertainty``, ``other_subject``, ``past_time`` or ``current_time``."""
+    """Whether ``text`` holds a cue of ``kind``: ``uncertainty``, ``other_subject``, ``past_time``, ``current_time``,
+    ``current_time_overrides`` or ``ended``."""
     return _has_cue(text, kind)
 
 
@@ -524,6 +573,9 @@ def _clauses(text: str) -> tuple[Clause, ...]:
             subject = inherited
         past = bool(_find(part, cues.past_time))
         current = bool(_find(part, cues.current_time))
+        if past and current and cues.current_time_overrides:
+            # "current episode began two months ago": an explicit present frame outweighs a dated onset
+            past = not _find(part, cues.current_time_overrides)
         time = "past" if past and not current else "current" if current and not past else None
         out.append(Clause(start, end, subject, time, subordinate))
         if not subordinate:
@@ -554,6 +606,22 @@ def polarity_marks(text: str, window: int = 6) -> frozenset[tuple[str, str, int]
 
 
 @_memo
+def non_directional_tokens(text: str) -> frozenset[int]:
+    """Token indices whose directional word gives no direction: inside a non-directional phrase ("I hear
+    voices as well", "I quit for good"), or a discourse marker that opens a sentence before a comma
+    ("Well, I can't sleep", "Okay, the voices are back")."""
+    cues = load_cues()
+    tokens = _read(text).tokens
+    out = {j for s, e in _find(tokens, cues.non_directional) for j in range(s, e)}
+    if cues.discourse_markers:
+        starts, commas = _sentence_marks(text)
+        for i, token in enumerate(tokens):
+            if token in cues.discourse_markers and (i == 0 or i in starts) and i + 1 in commas:
+                out.add(i)
+    return frozenset(out)
+
+
+@_memo
 def _polarity_marks(text: str, window: int) -> frozenset[tuple[str, str, int]]:
     cues = load_cues()
     tokens = _read(text).tokens
@@ -562,15 +630,28 @@ def _polarity_marks(text: str, window: int) -> frozenset[tuple[str, str, int]]:
     for axis, up, down in cues.polarity_axes:
         for sign, phrases_ in ((1, up), (-1, down)):
             directional.extend((s, e, axis, sign) for s, e in _find(stemmed, phrases_))
+    if directional:
+        silent = non_directional_tokens(text)
+        if silent:
+            directional = [d for d in directional if not any(j in silent for j in range(d[0], d[1]))]
     covered = {j for s, e, _, _ in directional for j in range(s, e)}
 
     def content(j: int) -> bool:
         return j not in covered and tokens[j] not in cues.function_words and tokens[j][0].isalpha()
 
+    # A word qualifies the content word nearest to it within its own comma-delimited phrase ("my energy has
+    # been low, I'm always tired": low energy, not low tiredness); across a comma only when its phrase has none.
+    starts, commas = _sentence_marks(text) if directional else (frozenset(), ())
+    bounds = sorted({0, len(tokens), *starts, *commas})
     marks: set[tuple[str, str, int]] = set()
     for s, e, axis, sign in directional:
-        after = next((j for j in range(e, min(len(tokens), e + window)) if content(j)), None)
-        before = next((j for j in range(s - 1, max(-1, s - 1 - window), -1) if content(j)), None)
+        low = max(b for b in bounds if b <= s)
+        high = min(b for b in bounds if b >= e)
+        after = next((j for j in range(e, min(high, e + window)) if content(j)), None)
+        before = next((j for j in range(s - 1, max(low - 1, s - 1 - window), -1) if content(j)), None)
+        if after is None and before is None:
+            after = next((j for j in range(e, min(len(tokens), e + window)) if content(j)), None)
+            before = next((j for j in range(s - 1, max(-1, s - 1 - window), -1) if content(j)), None)
         d_after = after - e + 1 if after is not None else None
         d_before = s - before if before is not None else None
         if d_after is not None and (d_before is None or d_after <= d_before):

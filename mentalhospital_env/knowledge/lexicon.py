@@ -26,6 +26,7 @@ from .language import (
     load_cues,
     memos_enabled,
     memos_off,
+    pronoun_neutral,
     register_memo,
     stems,
     stems_of,
@@ -94,7 +95,7 @@ class Lexicon:
         with memos_off():  # the terms are read once: they need not take room in the text memos
             for c in self.concepts:
                 for term in c.terms:
-                    key = tuple(stems(term))
+                    key = pronoun_neutral(tuple(stems(term)))
                     if key and (key, c.id) not in commas:
                         index.setdefault(key[0], []).append((key, c.id))
                         commas[(key, c.id)] = frozenset(comma_breaks(term))  # "heavy, like lead" holds one
@@ -174,7 +175,7 @@ class Lexicon:
         return found
 
     def _read_mentions(self, text: str, max_gap: int) -> tuple[Mention, ...]:
-        stemmed = stems_of(text)
+        stemmed = pronoun_neutral(stems_of(text))
         n = len(stemmed)
         if not n:
             return ()
