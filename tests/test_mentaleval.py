@@ -391,3 +391,19 @@ def test_scripted_llm_judge_and_jury_are_monotone_on_every_ladder():
     _assert_monotone(check_judge(judge, case, ladders))
     assert len(client.calls) == 1
     _assert_monotone(check_judge(Jury([judge, OfflineJudge()], aggregate="mean"), case, ladders))
+
+
+def test_a_remembered_utterance_is_still_read_against_each_previous_reply():
+    """The judge remembers an utterance's own reading by text; whether it reflects is read per reply."""
+    utterance = "It sounds like the voices at night have been frightening for you."
+    echoed = "I hear voices at night and it is frightening."
+    unrelated = "The bus was late today."
+    for order in ((echoed, unrelated, echoed), (unrelated, echoed, unrelated)):
+        for previous in order:
+            reading = read_utterance(utterance, previous)
+            assert reading.reflective == (previous == echoed)
+            assert bool(reading.empathy_labels) == reading.reflective  # its only warm cue is the reflection
+    alone = read_utterance(utterance)
+    assert not alone.reflective
+    assert read_utterance(utterance, echoed).empathy_labels > alone.empathy_labels
+    assert read_utterance(utterance, echoed).stems == alone.stems

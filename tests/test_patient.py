@@ -288,3 +288,49 @@ def test_bad_arguments_are_named():
 def test_odd_utterances_get_a_reply_not_an_error(utterance):
     reply = make_patient(CASE, "full", seed=0).respond(utterance)
     assert isinstance(reply.text, str) and reply.text
+
+
+def _forget_remembered_readings():
+    from mentalhospital_env.patient import memory, patient
+
+    memory._QUESTIONS.clear()
+    memory._STATEMENTS.clear()
+    patient._INDEX_CACHE.clear()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_remembered_readings_change_no_reply(variant):
+    """Replies on generated cases with every remembered reading forgotten first, then again with them all
+    warm (the same patient reset, and a new patient on the same case): the same replies, field by field."""
+    from mentalhospital_env.cases import load_suite
+
+    questions = [q for c in LEXICON.concepts for q in c.questions][::9][:20] + ["What brings you in today?"]
+    for case in load_suite("dev").cases[:2]:
+        _forget_remembered_readings()
+        cold = make_patient(case, variant, seed=5)
+        want = [cold.respond(q) for q in questions]
+        cold.reset(seed=5)
+        assert [cold.respond(q) for q in questions] == want
+        warm = make_patient(case, variant, seed=5)
+        assert [warm.respond(q) for q in questions] == want
+
+
+def test_remembered_statements_are_handed_out_as_new_lists():
+    text = "I have been feeling low, and I don't hear voices."
+    first = read_statements(text, LEXICON)
+    first.append("changed by the caller")
+    again = read_statements(text, LEXICON)
+    assert "changed by the caller" not in again
+    assert again == first[:-1]
+
+
+def test_remembered_question_readings_are_bounded(monkeypatch):
+    from mentalhospital_env.patient import memory
+
+    monkeypatch.setattr(memory, "_QUESTIONS_MAX", 16)
+    for i in range(memory._QUESTIONS_MAX + 10):
+        read_question(f"Have you felt low on day {i}?", LEXICON)
+    assert len(memory._QUESTIONS) == memory._QUESTIONS_MAX
+    assert read_question("Have you felt low on day 20?", LEXICON) == memory._read_question(
+        "Have you felt low on day 20?", LEXICON
+    )

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -201,13 +201,32 @@ def split_statements(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.split(text) if s.strip()]
 
 
+_STATEMENTS: OrderedDict[tuple[int, str, str | None], tuple[Lexicon, tuple[Statement, ...]]] = OrderedDict()
+_STATEMENTS_MAX = 16384
+
+
 def read_statements(text: str, lexicon: Lexicon | None = None, subject: str | None = None) -> list[Statement]:
     """Every concept stated in ``text`` with its polarity and subject, sentence by sentence.
 
     ``subject`` forces the subject (``"other"`` for a family-history fact); otherwise each mention
-    takes the subject of its clause (:func:`mentalhospital_env.knowledge.language.clauses`).
+    takes the subject of its clause (:func:`mentalhospital_env.knowledge.language.clauses`). The
+    reading is a function of the text, the lexicon and ``subject``, and is remembered (the last
+    16,384 per process): a case's facts and the replies built from them are read again and again.
     """
     lex = lexicon or load_lexicon()
+    key = (id(lex), text, subject)
+    hit = _STATEMENTS.get(key)
+    if hit is not None and hit[0] is lex:
+        _STATEMENTS.move_to_end(key)
+        return list(hit[1])
+    found = _read_statements(text, lex, subject)
+    _STATEMENTS[key] = (lex, tuple(found))
+    while len(_STATEMENTS) > _STATEMENTS_MAX:
+        _STATEMENTS.popitem(last=False)
+    return found
+
+
+def _read_statements(text: str, lex: Lexicon, subject: str | None) -> list[Statement]:
     out: list[Statement] = []
     for sentence in split_statements(text):
         mentions = lex.find(sentence)
@@ -441,11 +460,22 @@ class LeakGuard:
             tuple(tokenize(n)) for n in scales if not (len(tokenize(n)) == 1 and n.strip().isupper())
         )
         self.replacement = cues.leak_replacement
+        self._leaks: dict[str, bool] = {}
 
     def leaks(self, text: str) -> bool:
-        """Whether ``text`` names the diagnosis, an ICD-10-CM code, a scale score or a scale by name."""
+        """Whether ``text`` names the diagnosis, an ICD-10-CM code, a scale score or a scale by name
+        (remembered per text: a reply is checked after wording and again after each clause added)."""
         if not text:
             return False
+        known = self._leaks.get(text)
+        if known is None:
+            known = self._reads_as_leak(text)
+            if len(self._leaks) >= 4096:
+                self._leaks.pop(next(iter(self._leaks)))
+            self._leaks[text] = known
+        return known
+
+    def _reads_as_leak(self, text: str) -> bool:
         if self._code.search(text) or self._score.search(text):
             return True
         if any(p.search(text) for p in self._acronyms):
@@ -576,13 +606,31 @@ def question_bank(lexicon: Lexicon) -> QuestionBank:
     return hit[1]
 
 
+_QUESTIONS: OrderedDict[tuple[int, str], tuple[Lexicon, Question]] = OrderedDict()
+_QUESTIONS_MAX = 8192
+
+
 def read_question(utterance: str, lexicon: Lexicon | None = None) -> Question:
     """Read a doctor utterance: concepts, topics, subject, injection attempts and small talk.
 
     Concepts are those whose lexicon question the utterance (nearly) repeats (:class:`QuestionBank`),
-    then those it names.
+    then those it names. The reading is a function of the utterance and the lexicon alone, so it is
+    remembered (the last 8,192 utterances per process): doctors ask the same questions of many patients.
     """
     lex = lexicon or load_lexicon()
+    key = (id(lex), utterance)
+    hit = _QUESTIONS.get(key)
+    if hit is not None and hit[0] is lex:
+        _QUESTIONS.move_to_end(key)
+        return hit[1]
+    question = _read_question(utterance, lex)
+    _QUESTIONS[key] = (lex, question)
+    while len(_QUESTIONS) > _QUESTIONS_MAX:
+        _QUESTIONS.popitem(last=False)
+    return question
+
+
+def _read_question(utterance: str, lex: Lexicon) -> Question:
     cues = load_memory_cues()
     tokens = tokenize(utterance)
     stemmed = [stem(t) for t in tokens]
@@ -904,6 +952,7 @@ class ClaimChecker:
 
     def __init__(self, index: FactIndex):
         self.index = index
+        self._checked: dict[str, ClaimCheck] = {}
 
     def supported(self, statement: Statement) -> bool:
         index = self.index
@@ -917,9 +966,16 @@ class ClaimChecker:
         return c not in index.supported_present and index.lexicon.get(c).kind in CLOSED_WORLD_KINDS
 
     def check(self, text: str) -> ClaimCheck:
-        found = tuple(read_statements(text, self.index.lexicon))
-        unsupported = tuple(s for s in found if not self.supported(s))
-        return ClaimCheck(found, unsupported, self.index.guard.leaks(text))
+        """What ``text`` states and what of it the record does not support (remembered per text)."""
+        known = self._checked.get(text)
+        if known is None:
+            found = tuple(read_statements(text, self.index.lexicon))
+            unsupported = tuple(s for s in found if not self.supported(s))
+            known = ClaimCheck(found, unsupported, self.index.guard.leaks(text))
+            if len(self._checked) >= 4096:
+                self._checked.pop(next(iter(self._checked)))
+            self._checked[text] = known
+        return known
 
 
 def facts_expressed(

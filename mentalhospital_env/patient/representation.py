@@ -505,6 +505,8 @@ class RepresentationSkill:
         self._yes_no = False
         self._items = 0
         self._asked: tuple[str, ...] = ()
+        # self_contained() depends on the fact, its wording and the concepts asked only: remembered
+        self._contained: dict[tuple[str, int, str, tuple[str, ...]], str] = {}
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -734,6 +736,17 @@ class RepresentationSkill:
         """
         if not text or fact.section == "family_history":
             return text
+        key = (fact.id, fact.position, text, self._asked)
+        known = self._contained.get(key)
+        if known is None:
+            known = self._self_contained(fact, text)
+            if len(self._contained) >= 4096:
+                self._contained.pop(next(iter(self._contained)))
+            self._contained[key] = known
+        return known
+
+    def _self_contained(self, fact: IndexedFact, text: str) -> str:
+        """:meth:`self_contained` worked out (it is remembered per fact, wording and concepts asked)."""
         if fact.section == "mental_status_exam.mood":
             return self._mood_answer(fact, text)
         lexicon = self.index.lexicon

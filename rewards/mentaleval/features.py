@@ -10,7 +10,7 @@ readings into 1..5 scores; the readings are also returned so that a score can be
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -68,8 +68,9 @@ class UtteranceReading:
         return self.empathic or self.validating or self.reflective
 
 
+@lru_cache(maxsize=8192)
 def content_words(text: str) -> frozenset[str]:
-    """Stems of the content words of ``text`` (the knowledge base's function words left out)."""
+    """Stems of the content words of ``text`` (the knowledge base's function words left out; cached)."""
     return frozenset(s for s in language_content_stems(text) if len(s) > 1)
 
 
@@ -86,7 +87,24 @@ def _is_tag_question(sentence: str, cues: MentalEvalCues) -> bool:
 
 
 def read_utterance(text: str, previous_reply: str = "") -> UtteranceReading:
-    """Read a doctor utterance; ``previous_reply`` is the patient's reply just before it (for reflection)."""
+    """Read a doctor utterance; ``previous_reply`` is the patient's reply just before it (for reflection).
+
+    The utterance's own reading is remembered by text (a doctor asks the same questions in many
+    encounters); only whether it reflects ``previous_reply`` is read anew, when it has reflection cues.
+    """
+    alone, reflection_hits = _read_utterance_alone(text)
+    if not (reflection_hits and previous_reply):
+        return alone
+    shared = alone.content & content_words(previous_reply)
+    shared_concepts = alone.concepts & concepts_of(previous_reply)
+    if not (len(shared) >= 2 or shared_concepts):
+        return alone
+    return replace(alone, reflective=True, empathy_labels=alone.empathy_labels | reflection_hits)
+
+
+@lru_cache(maxsize=8192)
+def _read_utterance_alone(text: str) -> tuple[UtteranceReading, frozenset[str]]:
+    """The reading of an utterance as if it reflected nothing, and its reflection cues."""
     cues = load_cues()
     lexicon = load_lexicon()
     tokens = tokenize(text)
@@ -96,11 +114,7 @@ def read_utterance(text: str, previous_reply: str = "") -> UtteranceReading:
     validation_hits = cues.validation.labels(stemmed)
     concepts = concepts_of(text)
     reflective = False
-    reflection_hits = cues.reflection.labels(stemmed)
-    if reflection_hits and previous_reply:
-        shared = content & content_words(previous_reply)
-        shared_concepts = concepts & concepts_of(previous_reply)
-        reflective = len(shared) >= 2 or bool(shared_concepts)
+    reflection_hits = frozenset(cues.reflection.labels(stemmed))
     sentences = [s for s in split_sentences(text.replace("?", "? ")) if s.strip()] or [text]
     question_sentences = [s for s in sentences if s.rstrip().endswith("?")]
     leading = cues.leading.any(stemmed) or any(_is_tag_question(s, cues) for s in question_sentences)
@@ -111,7 +125,7 @@ def read_utterance(text: str, previous_reply: str = "") -> UtteranceReading:
         if concepts & ids:
             topics.add(topic)
     domains = frozenset(lexicon.get(c).domain for c in concepts) | frozenset(topics)
-    return UtteranceReading(
+    reading = UtteranceReading(
         stems=stemmed,
         content=content,
         empathic=bool(empathy_hits),
@@ -124,13 +138,15 @@ def read_utterance(text: str, previous_reply: str = "") -> UtteranceReading:
         concepts=concepts,
         domains=domains,
         safety_topics=frozenset(topics),
-        empathy_labels=frozenset(empathy_hits | validation_hits | (reflection_hits if reflective else set())),
+        empathy_labels=frozenset(empathy_hits | validation_hits),
     )
+    return reading, reflection_hits
 
 
+@lru_cache(maxsize=8192)
 def is_emotional_disclosure(reply: str) -> bool:
     """Whether a patient reply voices distress: an emotion word, or a mood, anxiety, trauma or risk
-    concept that is not negated."""
+    concept that is not negated (cached by text)."""
     cues = load_cues()
     if cues.emotion_words.any([stem(t) for t in tokenize(reply)]):
         return True
