@@ -6,8 +6,24 @@ reward component computed once, when the episode ends, and included in the timin
 rewards paid as earned (dense, the scorers called after every action) are printed beside them, so the
 cost of each part is visible.
 
-Each configuration runs twice on the same episodes: ``first`` pays the scorers' text caches cold,
-``again`` shows the steady state of a long run that visits each case many times.
+Every configuration runs in a fresh process, so nothing one measurement leaves in memory speeds up
+another. In it, every case's patient and shaper is built first (not timed; the cost per case is
+printed), then the same episodes run twice: ``first`` meets every text for the first time, ``again``
+shows the steady state of a long run that visits each case many times.
+
+What is kept across episodes (and so what ``again`` profits from), all bounded:
+
+* per case, built once with the case's patient and shaper: the fact index, the checkpoints'
+  embeddings and readings (interview and note), the judge's view of the case (guideline, record
+  concepts);
+* per text, in the process: the matcher's answers keyed on the whole call (checkpoint texts and ids,
+  units: ``rewards.coverage.MATCH_MEMORY``), the matcher's own embeddings, statement readings and
+  verdicts, the lexicon's mentions, a doctor utterance's reading for the judge, whether a reply
+  voices distress, the patient's reading of a question and of a statement;
+* per patient: whether a wording leaks or is supported by the record, a fact's self-contained wording.
+
+Nothing is sampled or skipped: every reward component is computed for every episode, and the scores
+are the same bit for bit with or without what is kept.
 
 The doctor is a fixed clinical script, the same for both ids: ``--questions`` lexicon questions, one
 exam order, a note, a diagnosis and a treatment (about 20 steps an episode), plus one malformed action
@@ -26,6 +42,9 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import argparse  # noqa: E402
+import json
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -223,6 +242,66 @@ def run_vector(
     return rounds * copies / elapsed
 
 
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """One configuration in this process (``--one``): build the cases, run the episodes twice."""
+    common = {"suite": args.suite, "turn_budget": 40}
+    out: dict[str, Any] = {}
+    if args.one == "build":
+        out["build_ms"] = warm(gym.make("MentalHospital-v0", **common))
+        return out
+    env_id = args.env_id
+    if args.one == "vector":
+        # the copies first: they work in their own processes, so this one is still cold for its own run
+        many = run_vector(env_id, args.steps, args.questions, args.copies, True, rewards_at_end=True, **common)
+        one, _ = run_single(env_id, args.steps, args.questions, rewards_at_end=True, **common)
+        return {"one": one, "many": many}
+    clock: dict[str, float] = {"patient": 0.0, "rewards": 0.0, "total": 0.0}
+    if args.one == "rewards":
+        kwargs: dict[str, Any] = {"rewards_at_end": args.rewards == "at episode end", **timed_factories(clock)}
+    elif args.one == "patient":
+        kwargs = {"shaper_factory": no_rewards}
+    else:
+        kwargs = env_alone()
+    env = gym.make(env_id, **kwargs, **common)
+    warm(env)
+    for visit in ("first", "again"):
+        clock.update(patient=0.0, rewards=0.0, total=0.0)
+        rate, eps = run_env(env, env_id, args.steps, args.questions, clock)
+        out[visit] = {"rate": rate, "episodes": eps, **clock}
+    env.close()
+    return out
+
+
+def run_env(env: gym.Env, env_id: str, steps: int, questions: int, clock: dict[str, float]) -> tuple[float, int]:
+    """Like :func:`run_single` on an environment already made and warmed (a second call meets warm caches)."""
+    doctor = (TextScript if env_id == "MentalHospital-v0" else MenuScript)(questions, seed=1)
+    obs, info = env.reset(seed=0)
+    doctor.reset()
+    episodes = 0
+    start = time.perf_counter()
+    for _ in range(steps):
+        obs, _reward, terminated, truncated, info = env.step(doctor.act(obs, info))
+        if terminated or truncated:
+            episodes += 1
+            obs, info = env.reset()
+            doctor.reset()
+    clock["total"] = time.perf_counter() - start
+    return steps / clock["total"], episodes
+
+
+def in_fresh_process(args: argparse.Namespace, one: str, env_id: str = "", rewards: str = "") -> dict[str, Any]:
+    """Run one configuration in a new Python process and return what it measured."""
+    command = [
+        sys.executable, __file__, "--one", one, "--env-id", env_id, "--rewards", rewards,
+        "--suite", args.suite, "--steps", str(args.steps), "--questions", str(args.questions),
+        "--copies", str(args.copies),
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"measurement {one} {env_id} {rewards} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -233,53 +312,58 @@ def main() -> None:
         "--questions", type=int, default=15, help="interview questions per episode (default 15)"
     )
     parser.add_argument("--copies", type=int, default=4, help="copies for the async measurement (default 4)")
+    parser.add_argument("--one", default=None, help=argparse.SUPPRESS)  # one configuration, in a child process
+    parser.add_argument("--env-id", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--rewards", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    common = {"suite": args.suite, "turn_budget": 40}
+    if args.one:
+        print(json.dumps(measure(args)))
+        return
 
+    ids = ("MentalHospital-v0", "MentalHospitalDiscrete-v0")
     print(f"suite {args.suite}; offline patient (full); {args.questions} questions + 5 actions an episode")
-    built = warm(gym.make("MentalHospital-v0", **common))
+    built = in_fresh_process(args, "build")["build_ms"]
     print(
         f"building a case's patient and shaper: {built:.1f} ms per case, once per process (not in the rates)"
     )
     print(
         f"{'id':28} {'rewards':15} {'pass':6} {'steps/s':>8} {'episodes':>8} {'patient ms/step':>16} {'rewards ms/ep':>14} {'env us/step':>12}"
     )
-    for env_id in ("MentalHospital-v0", "MentalHospitalDiscrete-v0"):
-        for label, at_end in (("at episode end", True), ("dense", False)):
+    for env_id in ids:
+        for label in ("at episode end", "dense"):
+            found = in_fresh_process(args, "rewards", env_id, label)
             for visit in ("first", "again"):
-                clock: dict[str, float] = {"patient": 0.0, "rewards": 0.0, "total": 0.0}
-                rate, eps = run_single(
-                    env_id, args.steps, args.questions, clock, rewards_at_end=at_end, **common
-                )
-                core = (clock["total"] - clock["patient"] - clock["rewards"]) / args.steps
+                r = found[visit]
+                eps = r["episodes"]
+                core = (r["total"] - r["patient"] - r["rewards"]) / args.steps
                 print(
-                    f"{env_id:28} {label:15} {visit:6} {rate:8.0f} {eps:8d} {1000 * clock['patient'] / args.steps:16.2f} "
-                    f"{1000 * clock['rewards'] / max(eps, 1):14.1f} {1e6 * core:12.0f}"
+                    f"{env_id:28} {label:15} {visit:6} {r['rate']:8.0f} {eps:8d} {1000 * r['patient'] / args.steps:16.2f} "
+                    f"{1000 * r['rewards'] / max(eps, 1):14.1f} {1e6 * core:12.0f}"
                 )
-    for env_id in ("MentalHospital-v0", "MentalHospitalDiscrete-v0"):
-        rate, eps = run_single(env_id, args.steps, args.questions, None, shaper_factory=no_rewards, **common)
-        print(f"{env_id:28} {'none':15} {'-':6} {rate:8.0f} {eps:8d} {'(patient only)':>16}")
-        rate, eps = run_single(env_id, args.steps, args.questions, None, **env_alone(), **common)
-        print(f"{env_id:28} {'none':15} {'-':6} {rate:8.0f} {eps:8d} {'(env alone)':>16}")
+    for env_id in ids:
+        for one, what in (("patient", "(patient only)"), ("env", "(env alone)")):
+            found = in_fresh_process(args, one, env_id)
+            for visit in ("first", "again"):
+                r = found[visit]
+                print(f"{env_id:28} {'none':15} {visit:6} {r['rate']:8.0f} {r['episodes']:8d} {what:>16}")
     print(
-        "first: the episodes' texts are new to the scorers' caches; again: the same episodes run again (caches warm,"
+        "Each row pair runs in a fresh process: first meets every text for the first time; again runs the same"
     )
-    print("as on the second visit of each case in a long run). patient ms/step: the patient's time per step;")
+    print("episodes once more (what is kept across episodes: see the module docstring). patient ms/step: the")
     print(
-        "rewards ms/ep: the shaper's time per episode; env us/step: everything else (parsing, the encounter,"
+        "patient's time per step; rewards ms/ep: the shaper's time per episode; env us/step: everything else"
     )
     print(
-        "observations, Gymnasium wrappers). Rows 'none': no rewards, with the real patient or a silent one."
+        "(parsing, the encounter, observations, Gymnasium wrappers). Rows 'none': no rewards, with the real"
     )
+    print("patient or a silent one.")
     print()
-    print(f"{'id':28} {'vector env':22} {'env steps/s':>11} {'speed-up':>9}")
-    for env_id in ("MentalHospital-v0", "MentalHospitalDiscrete-v0"):
-        one, _ = run_single(env_id, args.steps, args.questions, rewards_at_end=True, **common)
-        many = run_vector(
-            env_id, args.steps, args.questions, args.copies, True, rewards_at_end=True, **common
-        )
-        print(f"{env_id:28} {'1 env, this process':22} {one:11.0f} {1.0:9.2f}")
-        print(f"{env_id:28} {f'{args.copies} async copies':22} {many:11.0f} {many / one:9.2f}")
+    print(f"{'id':28} {'vector env (first pass)':24} {'env steps/s':>11} {'speed-up':>9}")
+    for env_id in ids:
+        found = in_fresh_process(args, "vector", env_id)
+        one, many = found["one"], found["many"]
+        print(f"{env_id:28} {'1 env, this process':24} {one:11.0f} {1.0:9.2f}")
+        print(f"{env_id:28} {f'{args.copies} async copies':24} {many:11.0f} {many / one:9.2f}")
 
 
 if __name__ == "__main__":
