@@ -185,10 +185,11 @@ calibration half only.
 - *embedder+check*: what the embedder accepts on its own at that threshold, behind the check.
 - *phrase threshold* and *content share*: the clinical adjudicator's similarity (same embedder) between
   the output and a lexicon concept's phrasings above which the checkpoint's concept counts as said, and
-  the share of the checkpoint's weighted content it needs. For each share on a grid (0.45 down to 0.3),
+  the share of the checkpoint's weighted content it needs. For each share on a grid (0.45 down to 0.2),
   the lowest phrase threshold on a grid (0.9 down to 0.3) that keeps the calibration half's pipeline
   precision at the target plus the margin *and* keeps the pairs the phrasings add (over the adjudicator
-  without them) at that precision too; the pair with the best calibration-half recall wins. The adjudicator
+  without them) at that precision too; among the shares whose additions over the strictest share are
+  right at that precision too, the one with the best calibration-half recall wins (the stricter on a tie). The adjudicator
   is fitted behind a first estimate of the pipeline threshold, the threshold is then chosen as above, and the
   adjudicator fitted again behind it.
 - *pipeline*: `Matcher` with that embedder and the offline clinical adjudicator for pairs below the

@@ -386,6 +386,7 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
     o_stems = o.stems
     about_relatives = concepts_about_relatives()
     person_words = _person_stems()
+    avoids = not c.negated and has_cue(c.text, "avoidance")
     normal = normal_concepts(c, o)
     for cw in c.words:
         if cw.stem not in o_stems and not any(same_stem(cw.stem, t) for t in o_stems):
@@ -399,7 +400,10 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
             and any(not ow.negated and ow.stem in o.normal for ow in found)
         ):
             continue  # "denies difficulty concentrating" against "my concentration is fine": the same denial
-        if not any(ow.negated == cw.negated for ow in found):
+        if not any(ow.negated == cw.negated for ow in found) and not (
+            # "avoids buses" against "I won't get on a bus": keeping away from a thing is not doing it
+            avoids and not cw.negated and all(ow.negated for ow in found)
+        ):
             if cw.concept_id is not None:  # a word of the checkpoint's finding itself
                 return f"negation differs on {cw.stem!r}"
             negation_clash += weight
@@ -470,7 +474,11 @@ def _whole_statement_clash(c: StatementReading, o: StatementReading) -> str | No
     if len(c_subjects) == 1 and not any(w.subject in c_subjects for w in o.words):
         return "subject differs (the whole statement)"
     if all(w.time == "past" for w in o.words):
-        if all(w.time == "current" for w in c.words) and has_cue(c.text, "current_time_overrides"):
+        if (
+            all(w.time == "current" for w in c.words)
+            and has_cue(c.text, "current_time_overrides")
+            and not has_cue(o.text, "onset")  # "this bout started two months ago" is still going on
+        ):
             return "time frame differs (the whole statement)"
         if not c.negated and not any(w.time == "past" for w in c.words) and has_cue(o.text, "ended"):
             return "time frame differs (the output says it has ended)"

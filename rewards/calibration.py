@@ -52,7 +52,7 @@ TARGET_PRECISION = 0.95
 # Lexicon-phrasing thresholds tried for the clinical adjudicator, from strict to lenient.
 PHRASE_GRID: tuple[float, ...] = tuple(round(0.9 - 0.05 * i, 2) for i in range(13))
 # Shares of the checkpoint's weighted content the clinical adjudicator needs, from strict to lenient.
-MIN_SHARE_GRID: tuple[float, ...] = (0.45, 0.4, 0.35, 0.3)
+MIN_SHARE_GRID: tuple[float, ...] = (0.45, 0.4, 0.35, 0.3, 0.25, 0.2)
 # The pipeline threshold and the adjudicator's settings must keep the calibration half's precision this far
 # above the target: the rules were developed on the calibration half's errors, so its precision overstates
 # the held-out one (a two-fold split of the calibration half alone showed a threshold fitted at 0.95 keeping
@@ -335,9 +335,11 @@ def _fit_clinical(
     phrase: float | None = None
     share: float | None = None
     strict = target + CALIBRATION_MARGIN
+    reference: list[bool] | None = None  # the strictest share's decisions
     for share_candidate in MIN_SHARE_GRID:
         chosen: float | None = None
         recall = -1.0
+        chosen_decisions: list[bool] | None = None
         without: list[bool] | None = None
         for candidate in (None, *PHRASE_GRID):
             clinical = _clinical(embedder, candidate, share_candidate)
@@ -355,7 +357,17 @@ def _fit_clinical(
                 gained = [y for d, b, y in zip(decided, without, cal_labels) if d and not b]
                 if gained and sum(gained) < strict * len(gained):
                     break
-            chosen, recall = candidate, pr.recall
+            chosen, recall, chosen_decisions = candidate, pr.recall, decided
+        if chosen_decisions is None:
+            continue
+        if reference is None:
+            reference = chosen_decisions
+        else:
+            # a more lenient share must earn its keep too: what it adds over the strictest share is right at
+            # the target
+            gained = [y for d, b, y in zip(chosen_decisions, reference, cal_labels) if d and not b]
+            if gained and sum(gained) < strict * len(gained):
+                continue
         if recall > best_recall:
             best_recall, phrase, share = recall, chosen, share_candidate
     return phrase, share

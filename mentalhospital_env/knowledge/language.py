@@ -154,6 +154,10 @@ class LanguageCues:
     interchangeable_pronouns: tuple[tuple[str, ...], ...] = ()
     # words saying that what a statement describes has ended ("but not anymore", "sober for two years")
     ended: tuple[tuple[str, ...], ...] = ()
+    # words dating an onset, so that a past cue with them dates something still going on ("began two months ago")
+    onset: tuple[tuple[str, ...], ...] = ()
+    # words saying the patient keeps away from what follows ("avoids buses" says what "won't take the bus" says)
+    avoidance: tuple[tuple[str, ...], ...] = ()
 
 
 _remembered_reading = _read.remembered  # type: ignore[attr-defined]
@@ -275,6 +279,8 @@ def load_cues() -> LanguageCues:
         answer_particles=frozenset(raw.get("answer_particles", ())),
         interchangeable_pronouns=tuple(tuple(c) for c in raw.get("interchangeable_pronouns", ())),
         ended=phrases("ended_cues") if "ended_cues" in raw else (),
+        onset=phrases("onset_cues") if "onset_cues" in raw else (),
+        avoidance=phrases("avoidance_cues") if "avoidance_cues" in raw else (),
         number_words=tuple(
             sorted(
                 ((tuple(tokenize(k)), float(v)) for k, v in raw.get("number_words", {}).items()),
@@ -464,7 +470,7 @@ _CUE_KINDS = ("uncertainty", "other_subject", "past_time", "current_time")
 
 def has_cue(text: str, kind: str) -> bool:
     """Whether ``text`` holds a cue of ``kind``: ``uncertainty``, ``other_subject``, ``past_time``, ``current_time``,
-    ``current_time_overrides`` or ``ended``."""
+    ``current_time_overrides``, ``ended``, ``onset`` or ``avoidance``."""
     return _has_cue(text, kind)
 
 
