@@ -178,6 +178,12 @@ MATCH_MEMORY = MatchMemory()
 """The process's memory of matcher answers, shared by every coverage computed here."""
 
 
+@lru_cache(maxsize=8192)
+def _reply_units(reply: str) -> tuple[str, ...]:
+    """``output_units(reply)``, remembered by text (a reply is split once however often it is scored)."""
+    return output_units(reply)
+
+
 class InterviewCoverage:
     """Incremental interview coverage of one case: feed the patient's replies one by one.
 
@@ -212,7 +218,7 @@ class InterviewCoverage:
         if not isinstance(patient_reply, str):
             raise TypeError(f"patient reply must be str, got {type(patient_reply).__name__}")
         self.replies += 1
-        units = output_units(patient_reply)
+        units = _reply_units(patient_reply)
         if not units:
             return ()
         matched = self._matched

@@ -158,6 +158,7 @@ class RewardShaper:
 
         self.case = case
         self.config = config or RewardConfig()
+        self._weights = {name: self.config.weight(name) for name in COMPONENTS}
         self.matcher = matcher or default_matcher()
         self.judge = judge if judge is not None else make_judge(self.config.judge)
         # What does not depend on the doctor is read once per case, here, not once per episode: the
@@ -198,7 +199,8 @@ class RewardShaper:
                 elif self._owed[name] == 0.0:
                     self._owed[name] = None
             return StepReward(0.0, _zeros())
-        reward = sum(self.config.weight(n) * v for n, v in components.items() if v is not None)
+        weights = self._weights
+        reward = sum(weights[n] * v for n, v in components.items() if v is not None)
         self.total += reward
         return StepReward(reward, components)
 

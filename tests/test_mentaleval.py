@@ -407,3 +407,36 @@ def test_a_remembered_utterance_is_still_read_against_each_previous_reply():
     assert not alone.reflective
     assert read_utterance(utterance, echoed).empathy_labels > alone.empathy_labels
     assert read_utterance(utterance, echoed).stems == alone.stems
+
+
+def test_remembered_note_plan_and_diagnosis_readings_follow_their_inputs():
+    """Readings remembered by text still depend on everything else they read: the note's unsupported
+    claims on the support given, the plan on the case's guideline, the diagnosis on every chart field."""
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.rewards.mentaleval.features import read_diagnosis, read_note, read_plan
+    from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline
+
+    note = (
+        "Chief complaint: low mood.\nHistory of present illness: She reports low mood, insomnia and "
+        "auditory hallucinations for three months.\nAssessment: depressive episode with psychotic features."
+    )
+    chart = Chart(note=note)
+    claimed = read_note(None, chart, frozenset())
+    assert claimed.unsupported_claims and len(claimed.unsupported_claims) == claimed.claims
+    supported = read_note(None, chart, frozenset(claimed.unsupported_claims))
+    assert supported.unsupported_claims == () and supported.claims == claimed.claims
+    assert read_note(None, chart, frozenset()) == claimed  # and back again
+
+    plan = "Sertraline 50 mg daily, CBT, safety plan, review in two weeks."
+    readings = {
+        read_plan(plan, case_guideline(case)).first_line_drugs for case in load_suite("dev").cases[:40]
+    }
+    assert len(readings) > 1  # the same plan reads differently against different guidelines
+
+    base = Chart(note=note, disorders=("F32.3", "F20.0"), categories=("depressive",), exams=("PHQ-9",))
+    first = read_diagnosis(None, base)
+    assert read_diagnosis(None, replace(base, categories=("psychotic", "depressive"))) != first
+    assert read_diagnosis(None, replace(base, note=None)) != first
+    assert read_diagnosis(None, base) == first
+    odd = replace(base, disorders=(["F32.3"], "F20.0"))  # an unhashable entry: read, not remembered
+    assert read_diagnosis(None, odd).unresolved == 1

@@ -10,6 +10,7 @@ readings into 1..5 scores; the readings are also returned so that a score can be
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -363,10 +364,24 @@ def _prose_sentences(note: str, cues: MentalEvalCues) -> int:
 
 
 def read_note(case: Any, chart: Chart, support: frozenset[str] | None = None) -> NoteReading:
-    """Read the chart's note (an empty reading when there is none)."""
+    """Read the chart's note (an empty reading when there is none).
+
+    Everything but the unsupported claims is a reading of the note's text alone, remembered by text;
+    the claims are then held against ``support`` (by default what the record, the replies and the
+    exam results state, :func:`support_concepts`).
+    """
     note = chart.note or ""
     if not note.strip():
         return NoteReading((), (), (), (), 0, 0, ())
+    reading, claimed = _read_note_alone(note)
+    support = support if support is not None else support_concepts(case, chart)
+    unsupported = tuple(sorted(claimed - support))
+    return replace(reading, unsupported_claims=unsupported) if unsupported else reading
+
+
+@lru_cache(maxsize=4096)
+def _read_note_alone(note: str) -> tuple[NoteReading, frozenset[str]]:
+    """The reading of a non-empty note with no claim unsupported yet, and the concepts it claims."""
     cues = load_cues()
     lexicon = load_lexicon()
     sections = note_sections(note)
@@ -389,7 +404,7 @@ def read_note(case: Any, chart: Chart, support: frozenset[str] | None = None) ->
     names = [(a, b) for a, b, _ in _disorder_names().find([stem(t) for t in tokenize(note)])]
     # A phrase read across a sentence break ("concentration poor. Insight: partial") is no claim.
     breaks = negation_breaks(note)
-    claimed = {
+    claimed = frozenset(
         m.concept_id
         for m in found
         if not m.negated
@@ -397,17 +412,17 @@ def read_note(case: Any, chart: Chart, support: frozenset[str] | None = None) ->
         and not any(a <= m.start < b for a, b in plan_spans)
         and not any(a < m.end and m.start < b for a, b in names)
         and not any(m.start < b < m.end for b in breaks)
-    }
-    support = support if support is not None else support_concepts(case, chart)
-    return NoteReading(
+    )
+    reading = NoteReading(
         sections=with_content,
         core_sections=tuple(k for k in with_content if k in cues.core_sections),
         mse_domains=tuple(sorted(mse)),
         risk_topics=tuple(sorted(topics)),
         prose_sentences=_prose_sentences(note, cues),
         claims=len(claimed),
-        unsupported_claims=tuple(sorted(claimed - support)),
+        unsupported_claims=(),
     )
+    return reading, claimed
 
 
 # --- the diagnosis ------------------------------------------------------------------------------
@@ -451,7 +466,21 @@ def _exam_indications() -> dict[str, frozenset[str]]:
 
 
 def read_diagnosis(case: Any, chart: Chart) -> DiagnosisReading:
-    """Read the ranked disorders against the note and the exams ordered."""
+    """Read the ranked disorders against the note and the exams ordered (a function of those chart
+    fields alone, remembered by them)."""
+    fields = (chart.disorders, chart.note, chart.categories, chart.exams)
+    try:
+        hash(fields)
+    except TypeError:  # an unhashable entry in a hand-made chart: read it without remembering
+        return _read_diagnosis_fields.__wrapped__(*fields)
+    return _read_diagnosis_fields(*fields)
+
+
+@lru_cache(maxsize=4096)
+def _read_diagnosis_fields(
+    disorders: Sequence[Any] | None, note: str | None, categories: Sequence[Any] | None, exams: Sequence[Any] | None
+) -> DiagnosisReading:
+    chart = Chart(disorders=disorders, note=note, categories=categories, exams=exams)
     cues = load_cues()
     lexicon = load_lexicon()
     codes: list[str] = []
@@ -527,17 +556,16 @@ _DOSE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml)\b", re.IGNORECASE)
 
 
 def read_plan(plan: str, guideline: CaseGuideline) -> PlanReading:
-    """Read a treatment plan against ``guideline``."""
-    cues = load_cues()
-    formulary = load_formulary()
-    proposed = {d.name for d in formulary.drugs_in(plan) if d.proposed}
-    stemmed = [stem(t) for t in tokenize(plan)]
+    """Read a treatment plan against ``guideline`` (the plan's own reading is remembered by text)."""
+    proposed, safety_actions, follow_up, dose_stated, psychoeducation = _read_plan_alone(plan)
     first_t = (
-        formulary.therapies_in(plan, guideline.first_line_therapies)
+        _therapies_named(plan, tuple(guideline.first_line_therapies))
         if guideline.first_line_therapies
-        else set()
+        else frozenset()
     )
-    other_t = formulary.therapies_in(plan, guideline.other_therapies) if guideline.other_therapies else set()
+    other_t = (
+        _therapies_named(plan, tuple(guideline.other_therapies)) if guideline.other_therapies else frozenset()
+    )
     return PlanReading(
         first_line_drugs=tuple(sorted(proposed & guideline.first_line)),
         other_line_drugs=tuple(sorted(proposed & guideline.other_line)),
@@ -548,9 +576,30 @@ def read_plan(plan: str, guideline: CaseGuideline) -> PlanReading:
         unsafe_drugs=tuple(sorted(proposed & set(guideline.unsafe))),
         off_guideline_drugs=tuple(sorted(proposed - guideline.first_line - guideline.other_line)),
         safety_needed=guideline.safety_needed,
-        safety_actions=len(cues.safety_actions.labels(stemmed)),
-        follow_up=cues.follow_up.any(stemmed),
+        safety_actions=safety_actions,
+        follow_up=follow_up,
         drugs_proposed=len(proposed),
-        dose_stated=bool(_DOSE.search(plan)),
-        psychoeducation=cues.psychoeducation.any(stemmed),
+        dose_stated=dose_stated,
+        psychoeducation=psychoeducation,
     )
+
+
+@lru_cache(maxsize=4096)
+def _read_plan_alone(plan: str) -> tuple[frozenset[str], int, bool, bool, bool]:
+    """What a plan says whatever the case: drugs proposed, safety actions, follow-up, a dose, psychoeducation."""
+    cues = load_cues()
+    proposed = frozenset(d.name for d in load_formulary().drugs_in(plan) if d.proposed)
+    stemmed = [stem(t) for t in tokenize(plan)]
+    return (
+        proposed,
+        len(cues.safety_actions.labels(stemmed)),
+        cues.follow_up.any(stemmed),
+        bool(_DOSE.search(plan)),
+        cues.psychoeducation.any(stemmed),
+    )
+
+
+@lru_cache(maxsize=4096)
+def _therapies_named(plan: str, therapies: tuple[str, ...]) -> frozenset[str]:
+    """Which of ``therapies`` the plan names (``Formulary.therapies_in``, remembered)."""
+    return frozenset(load_formulary().therapies_in(plan, therapies))
