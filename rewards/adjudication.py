@@ -95,6 +95,14 @@ class StatementReading:
         return frozenset(c.concept_id for c in self.concepts)
 
     @cached_property
+    def reach_ids(self) -> frozenset[str]:
+        """The concepts mentioned and those they imply (:func:`implied_concepts`)."""
+        out = set(self.concept_ids)
+        for k in self.concept_ids:
+            out |= implied_concepts(k)
+        return frozenset(out)
+
+    @cached_property
     def stems(self) -> frozenset[str]:
         return frozenset(w.stem for w in self.words)
 
@@ -105,8 +113,8 @@ class StatementReading:
 
 
 def _may_share(c: StatementReading, o: StatementReading) -> bool:
-    """Quick test: could the two statements share a word or a concept at all?"""
-    return bool(c.stem_heads & o.stem_heads) or bool(c.concept_ids & o.concept_ids)
+    """Quick test: could the two statements share a word or a concept (or a concept the output's implies) at all?"""
+    return bool(c.stem_heads & o.stem_heads) or bool(c.concept_ids & o.reach_ids)
 
 
 @lru_cache(maxsize=65536)
@@ -116,6 +124,13 @@ def read_statement(text: str) -> StatementReading:
     tokens = tokenize(text)
     mentions = load_lexicon().find(text, max_gap=2)
     inside = {j for m in mentions for j in range(m.start, m.end)}
+    cue_words = _negation_cue_stems()
+    # a negation cue is no attribute: in "denies poor sleep" the direction qualifies sleep, not "denies"
+    polarity = frozenset(m for m in polarity_marks(text) if m[1] not in cue_words)
+    spans = _direction_spans(tokens, non_directional_tokens(text)) if polarity else []
+    marks = _phrase_marks(spans, mentions, polarity) if polarity and mentions else frozenset()
+    if polarity and mentions:
+        mentions = _drop_contrary_mentions(tokens, mentions, polarity, marks)
     # A cue inside a concept's own phrase ("no energy", "can't sleep") is part of the phrase, not a negation.
     all_negations = negated_spans_in(text, tokens)
     negations = [(s, e) for s, e in all_negations if s not in inside]
@@ -146,13 +161,22 @@ def read_statement(text: str) -> StatementReading:
     statement_time = _statement_time(parts)
     concepts: list[ConceptReading] = []
     concept_at: dict[int, str] = {}
+    # A finding done to the patient said with the patient as its object ("my stepfather hit me") is the
+    # patient's, whoever the clause's subject is.
+    done_to = concepts_done_to_patient()
+    to_patient: set[int] = set()
+    for mention in mentions:
+        if mention.concept_id in done_to and any(
+            tokens[j] in cues.first_person for j in range(mention.start, mention.end)
+        ):
+            to_patient.update(range(mention.start, mention.end))
     for mention in mentions:
         part = clause_of(mention.start)
         concepts.append(
             ConceptReading(
                 mention.concept_id,
                 negated_at(mention.start),
-                part.subject if part else "patient",
+                "patient" if mention.start in to_patient else part.subject if part else "patient",
                 (part.time if part and part.time else statement_time),
             )
         )
@@ -168,17 +192,12 @@ def read_statement(text: str) -> StatementReading:
             ContentWord(
                 stem(token),
                 negated,
-                part.subject if part else "patient",
+                "patient" if i in to_patient else part.subject if part else "patient",
                 (part.time if part and part.time else statement_time),
                 concept_at.get(i),
             )
         )
     main = next((p for p in parts if not p.subordinate), None)
-    cue_words = _negation_cue_stems()
-    # a negation cue is no attribute: in "denies poor sleep" the direction qualifies sleep, not "denies"
-    polarity = frozenset(m for m in polarity_marks(text) if m[1] not in cue_words)
-    spans = _direction_spans(tokens, non_directional_tokens(text)) if polarity else []
-    marks = _phrase_marks(spans, mentions, polarity) if polarity and mentions else frozenset()
     return StatementReading(
         text,
         tuple(concepts),
@@ -190,6 +209,26 @@ def read_statement(text: str) -> StatementReading:
         marks,
         _problem_stems(tokens, mentions, marks) if polarity and mentions else frozenset(),
     )
+
+
+def _drop_contrary_mentions(tokens, mentions, polarity, marks) -> tuple:
+    """The mentions less those the statement turns the other way: a phrase of a finding with a direction of its
+    own ("sex drive has gone", reduced libido) qualified by a directional word outside every concept phrase
+    that points the other way on one of its words ("my sex drive has gone through the roof")."""
+    outside = polarity - {m[:3] for m in marks}
+    if not outside:
+        return mentions
+    kept = []
+    for m in mentions:
+        directions = implied_directions(m.concept_id)
+        if directions:
+            words = {stem(t) for t in tokens[m.start : m.end]}
+            # the directions the phrase itself is about ("sex" of "sex drive has gone"), not the concept's name
+            axes = {(axis, sign) for axis, attribute, sign in directions if attribute in words}
+            if axes and any(a in words and (axis, -sign) in axes for axis, a, sign in outside):
+                continue
+        kept.append(m)
+    return tuple(kept) if len(kept) < len(mentions) else mentions
 
 
 def _problem_stems(tokens, mentions, marks) -> frozenset[str]:
@@ -372,6 +411,17 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
     if not _may_share(c, o):  # nothing in common: nothing to disagree about
         return None
     for cc in c.concepts:
+        if cc.negated:
+            implying = next(
+                (
+                    oc.concept_id
+                    for oc in o.concepts
+                    if not oc.negated and _same_subject(oc, cc) and cc.concept_id in implied_concepts(oc.concept_id)
+                ),
+                None,
+            )
+            if implying and not any(oc.concept_id == cc.concept_id and oc.negated for oc in o.concepts):
+                return f"negation differs on {cc.concept_id} (implied by {implying})"
         found = [oc for oc in o.concepts if oc.concept_id == cc.concept_id]
         if not found:
             continue
@@ -443,6 +493,7 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
         if agreed:
             c_polarity = c_polarity - {m[:3] for m in c.phrase_marks if m[3] in agreed}
             o_polarity = o_polarity - {m[:3] for m in o.phrase_marks if m[3] in agreed}
+    neither_negated = not c.negated and not o.negated
     for axis, attribute, sign in c_polarity:
         for o_axis, o_attribute, o_sign in o_polarity:
             if not attribute or not same_stem(attribute, o_attribute):
@@ -450,8 +501,16 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
             if axis == o_axis and o_sign == -sign:
                 return f"direction differs on {attribute}"
             # "poor concentration" against "concentration has improved": a state against a change the other way
-            if "change" in (axis, o_axis) and axis != o_axis and o_sign == -sign:
-                return f"direction differs on {attribute}"
+            # (less of a problem is a change for the better: "anxiety reduced" is "anxiety has eased")
+            if "change" in (axis, o_axis) and axis != o_axis:
+                if _valence((axis, attribute, sign), c, True) == -_valence((o_axis, o_attribute, o_sign), o, True):
+                    return f"direction differs on {attribute}"
+            # "speech normal" against "speech loud and pressured", "mood euthymic" against "mood elevated"
+            if neither_negated and (
+                (axis == "integrity" and sign > 0 and o_axis in ("amount", "speed"))
+                or (o_axis == "integrity" and o_sign > 0 and axis in ("amount", "speed"))
+            ):
+                return f"direction differs on {attribute} (normal against changed)"
     stopped = _stopped_against_ongoing(c, o) or _stopped_against_ongoing(o, c)
     if stopped:
         return f"direction differs (stopped against ongoing: {stopped})"
@@ -473,15 +532,16 @@ def _whole_statement_clash(c: StatementReading, o: StatementReading) -> str | No
     c_subjects = {w.subject for w in c.words}
     if len(c_subjects) == 1 and not any(w.subject in c_subjects for w in o.words):
         return "subject differs (the whole statement)"
-    if all(w.time == "past" for w in o.words):
-        if (
-            all(w.time == "current" for w in c.words)
-            and has_cue(c.text, "current_time_overrides")
-            and not has_cue(o.text, "onset")  # "this bout started two months ago" is still going on
-        ):
+    o_past = all(w.time == "past" for w in o.words)
+    c_past = any(w.time == "past" for w in c.words)
+    if o_past and not has_cue(o.text, "onset"):  # "this bout started two months ago" is still going on
+        if all(w.time == "current" for w in c.words) and has_cue(c.text, "current_time_overrides"):
             return "time frame differs (the whole statement)"
-        if not c.negated and not any(w.time == "past" for w in c.words) and has_cue(o.text, "ended"):
-            return "time frame differs (the output says it has ended)"
+        # "smokes cannabis daily" against "I smoked cannabis every day at university": a habit now against one then
+        if not c.negated and not c_past and has_cue(c.text, "habitual"):
+            return "time frame differs (a present habit against a past one)"
+    if not c.negated and not c_past and has_cue(o.text, "ended"):
+        return "time frame differs (the output says it has ended)"
     return None
 
 
@@ -502,6 +562,21 @@ def concepts_about_relatives() -> frozenset[str]:
     out: set[str] = set()
     for f in lexicon_files(resources.files("mentalhospital_env.knowledge").joinpath("data")):
         out.update(json.loads(f.read_text("utf-8")).get("about_relatives", ()))
+    return frozenset(out)
+
+
+@lru_cache(maxsize=1)
+def concepts_done_to_patient() -> frozenset[str]:
+    """Concepts that happen to the patient at someone else's hands (abuse, violence): the ``done_to_patient``
+    lists of the lexicon files. Said with the patient as object ("he hit me"), they are the patient's."""
+    import json
+    from importlib import resources
+
+    from mentalhospital_env.knowledge.lexicon import lexicon_files
+
+    out: set[str] = set()
+    for f in lexicon_files(resources.files("mentalhospital_env.knowledge").joinpath("data")):
+        out.update(json.loads(f.read_text("utf-8")).get("done_to_patient", ()))
     return frozenset(out)
 
 
@@ -856,14 +931,7 @@ _MEMO_SIZE = 65536
 def _carried_share(c: StatementReading, o: StatementReading, said: frozenset[str]) -> float:
     """:meth:`ClinicalAdjudicator.carried_share` of two readings; ``said`` holds the checkpoint's concepts
     the output carries in other words (phrasings, a normal function)."""
-    carried_concepts = {
-        cc.concept_id
-        for cc in c.concepts
-        if any(
-            oc.concept_id == cc.concept_id and oc.negated == cc.negated and _same_subject(oc, cc)
-            for oc in o.concepts
-        )
-    } | said
+    carried_concepts = {cc.concept_id for cc in c.concepts if any(_carries(oc, cc) for oc in o.concepts)} | said
     o_stems = o.stems
     seen: list[str] = []
     total = carried = 0.0
@@ -883,11 +951,47 @@ def _carried_share(c: StatementReading, o: StatementReading, said: frozenset[str
 
 
 def _carries_a_concept(c: StatementReading, o: StatementReading) -> bool:
-    return any(
-        oc.concept_id == cc.concept_id and oc.negated == cc.negated and _same_subject(oc, cc)
-        for cc in c.concepts
-        for oc in o.concepts
-    )
+    return any(_carries(oc, cc) for cc in c.concepts for oc in o.concepts)
+
+
+def _carries(oc: ConceptReading, cc: ConceptReading) -> bool:
+    """Whether the output's mention ``oc`` says the checkpoint's ``cc``: the same concept with the same
+    negation and subject, or an affirmed finding that implies an affirmed one ("a plan to overdose" says
+    suicidal ideation; see :func:`implied_concepts`)."""
+    if not _same_subject(oc, cc):
+        return False
+    if oc.concept_id == cc.concept_id:
+        return oc.negated == cc.negated
+    return not oc.negated and not cc.negated and cc.concept_id in implied_concepts(oc.concept_id)
+
+
+@lru_cache(maxsize=4096)
+def implied_concepts(concept_id: str) -> frozenset[str]:
+    """The concepts a finding implies, following the ``implies`` pairs of the lexicon files transitively (a
+    suicide plan implies suicidal ideation; morning relief drinking implies alcohol use)."""
+    edges = _implication_edges()
+    out: set[str] = set()
+    todo = [concept_id]
+    while todo:
+        for b in edges.get(todo.pop(), ()):
+            if b not in out and b != concept_id:
+                out.add(b)
+                todo.append(b)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=1)
+def _implication_edges() -> dict[str, tuple[str, ...]]:
+    import json
+    from importlib import resources
+
+    from mentalhospital_env.knowledge.lexicon import lexicon_files
+
+    edges: dict[str, list[str]] = {}
+    for f in lexicon_files(resources.files("mentalhospital_env.knowledge").joinpath("data")):
+        for a, b in json.loads(f.read_text("utf-8")).get("implies", ()):
+            edges.setdefault(a, []).append(b)
+    return {k: tuple(v) for k, v in edges.items()}
 
 
 @lru_cache(maxsize=1)

@@ -117,7 +117,8 @@ def _says_nothing(reading: StatementReading) -> bool:
 
 
 def _shared_features(c_read: Sequence[StatementReading], o_read: Sequence[StatementReading]) -> np.ndarray:
-    """Pairs whose readings share a stem head or a concept (:func:`~.adjudication._may_share` for every pair)."""
+    """Pairs whose readings share a stem head or a concept, or where the unit implies a checkpoint's concept
+    (:func:`~.adjudication._may_share` for every pair)."""
     vocabulary: dict[str, int] = {}
     c_rows = [
         [
@@ -132,7 +133,7 @@ def _shared_features(c_read: Sequence[StatementReading], o_read: Sequence[Statem
     o_matrix = np.zeros((len(o_read), len(vocabulary) or 1), dtype=np.float32)
     get = vocabulary.get
     for j, r in enumerate(o_read):
-        row = [k for k in map(get, (*r.stem_heads, *("@" + k for k in r.concept_ids))) if k is not None]
+        row = [k for k in map(get, (*r.stem_heads, *("@" + k for k in r.reach_ids))) if k is not None]
         o_matrix[j, row] = 1.0
     return (c_matrix @ o_matrix.T) > 0
 

@@ -158,6 +158,8 @@ class LanguageCues:
     onset: tuple[tuple[str, ...], ...] = ()
     # words saying the patient keeps away from what follows ("avoids buses" says what "won't take the bus" says)
     avoidance: tuple[tuple[str, ...], ...] = ()
+    # words of a habit ("daily", "at weekends"): a statement with one and no past cue describes the present
+    habitual: tuple[tuple[str, ...], ...] = ()
 
 
 _remembered_reading = _read.remembered  # type: ignore[attr-defined]
@@ -281,6 +283,7 @@ def load_cues() -> LanguageCues:
         ended=phrases("ended_cues") if "ended_cues" in raw else (),
         onset=phrases("onset_cues") if "onset_cues" in raw else (),
         avoidance=phrases("avoidance_cues") if "avoidance_cues" in raw else (),
+        habitual=phrases("habitual_cues") if "habitual_cues" in raw else (),
         number_words=tuple(
             sorted(
                 ((tuple(tokenize(k)), float(v)) for k, v in raw.get("number_words", {}).items()),
@@ -470,7 +473,7 @@ _CUE_KINDS = ("uncertainty", "other_subject", "past_time", "current_time")
 
 def has_cue(text: str, kind: str) -> bool:
     """Whether ``text`` holds a cue of ``kind``: ``uncertainty``, ``other_subject``, ``past_time``, ``current_time``,
-    ``current_time_overrides``, ``ended``, ``onset`` or ``avoidance``."""
+    ``current_time_overrides``, ``ended``, ``onset``, ``avoidance`` or ``habitual``."""
     return _has_cue(text, kind)
 
 
