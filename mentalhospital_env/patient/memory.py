@@ -782,6 +782,8 @@ class MemorySkill:
         self._topics = {t.id: t for t in load_memory_cues().topics}
         self._concept_sections = load_memory_cues().concept_sections
         self._cue_cache: dict[tuple[str, str], bool] = {}
+        # concepts some fact affirms (an examiner's observation included), read once per case
+        self._affirmed_anywhere = frozenset(c for f in self.index.facts for c in f.affirms)
 
     @property
     def disclosed(self) -> tuple[str, ...]:
@@ -867,7 +869,7 @@ class MemorySkill:
         negatives = [f for f in index.ruling_out.get(concept_id, ()) if f.tellable]
         if negatives:
             return AnswerItem(DENY, concept_id, tuple(negatives[:1]))
-        if any(f.affirms and concept_id in f.affirms for f in index.facts):
+        if concept_id in self._affirmed_anywhere:
             # stated only in an examiner's observation: the patient does not describe it unprompted
             return AnswerItem(UNKNOWN, concept_id)
         if concept.kind in CLOSED_WORLD_KINDS:
