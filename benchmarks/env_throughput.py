@@ -13,13 +13,16 @@ shows the steady state of a long run that visits each case many times.
 
 What is kept across episodes (and so what ``again`` profits from), all bounded:
 
-* per case, built once with the case's patient and shaper: the fact index, the checkpoints'
-  embeddings and readings (interview and note), the judge's view of the case (guideline, record
-  concepts);
+* per case, built once with the case's patient and shaper: the fact index (and the concepts its
+  facts affirm), the checkpoints' embeddings and readings (interview and note), the judge's view of
+  the case (guideline, record concepts);
 * per text, in the process: the matcher's answers keyed on the whole call (checkpoint texts and ids,
-  units: ``rewards.coverage.MATCH_MEMORY``), the matcher's own embeddings, statement readings and
-  verdicts, the lexicon's mentions, a doctor utterance's reading for the judge, whether a reply
-  voices distress, the patient's reading of a question and of a statement;
+  units: ``rewards.coverage.MATCH_MEMORY``; a reply is matched again only with the same checkpoints
+  still open), a reply's units, the matcher's own embeddings, statement readings and verdicts, the
+  lexicon's mentions; for the judge, a doctor utterance's own reading (whether it reflects the last
+  reply is read each time), a note's, a plan's and a diagnosis's own readings (held each time against
+  the chart's support and the case's guideline), whether a reply voices distress; for the patient,
+  its reading of a question and of a statement;
 * per patient: whether a wording leaks or is supported by the record, a fact's self-contained wording.
 
 Nothing is sampled or skipped: every reward component is computed for every episode, and the scores
