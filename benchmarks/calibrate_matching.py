@@ -38,8 +38,8 @@ from mentalhospital_env.rewards.embedders import make_embedder
 def table(results: list[EmbedderCalibration]) -> str:
     head = (
         "| embedder | alone: threshold | alone: P | alone: R | pipeline threshold | embedder+check: P | "
-        "embedder+check: R | phrase threshold | content share | pipeline: P | pipeline: R |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|\n"
+        "embedder+check: R | phrase threshold | content share | share without concept | pipeline: P | pipeline: R |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|\n"
     )
     rows = []
     for r in results:
@@ -48,6 +48,7 @@ def table(results: list[EmbedderCalibration]) -> str:
             f"| {r.threshold:.3f} | {r.guarded_held_out.precision:.3f} | {r.guarded_held_out.recall:.3f} "
             f"| {'off' if r.phrase_threshold is None else f'{r.phrase_threshold:.2f}'} "
             f"| {'-' if r.min_share is None else f'{r.min_share:.2f}'} "
+            f"| {'-' if r.min_share_without_concept is None else f'{r.min_share_without_concept:.2f}'} "
             f"| **{r.pipeline_held_out.precision:.3f}** | **{r.pipeline_held_out.recall:.3f}** |"
         )
     return head + "\n".join(rows) + "\n"
@@ -189,7 +190,11 @@ calibration half only.
   the lowest phrase threshold on a grid (0.9 down to 0.3) that keeps the calibration half's pipeline
   precision at the target plus the margin *and* keeps the pairs the phrasings add (over the adjudicator
   without them) at that precision too; among the shares whose additions over the strictest share are
-  right at that precision too, the one with the best calibration-half recall wins (the stricter on a tie). The adjudicator
+  right at that precision too, the one with the best calibration-half recall wins (the stricter on a tie).
+- *share without concept*: the share the adjudicator needs when the output carries none of the checkpoint's
+  lexicon concepts (a grid from 0.6, the adjudicator's default, down to 0.4): the lowest that keeps the
+  calibration half's precision at the target plus the margin, with what it adds over 0.6 right at that
+  precision too; fitted last, behind the phrase threshold and content share. The adjudicator
   is fitted behind a first estimate of the pipeline threshold, the threshold is then chosen as above, and the
   adjudicator fitted again behind it.
 - *pipeline*: `Matcher` with that embedder and the offline clinical adjudicator for pairs below the

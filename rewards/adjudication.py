@@ -31,6 +31,7 @@ import numpy as np
 
 from mentalhospital_env.knowledge.language import (
     clauses,
+    cue_spans,
     has_cue,
     load_cues,
     negated_spans_in,
@@ -95,6 +96,12 @@ class StatementReading:
         return frozenset(c.concept_id for c in self.concepts)
 
     @cached_property
+    def cues(self) -> frozenset[str]:
+        """The statement-wide cue kinds it holds (``ended``, ``onset``, ``habitual``, ``avoidance``,
+        ``current_time_overrides``), read once."""
+        return frozenset(k for k in _STATEMENT_CUES if has_cue(self.text, k))
+
+    @cached_property
     def reach_ids(self) -> frozenset[str]:
         """The concepts mentioned and those they imply (:func:`implied_concepts`)."""
         out = set(self.concept_ids)
@@ -110,6 +117,9 @@ class StatementReading:
     def stem_heads(self) -> frozenset[str]:
         """First two letters of each stem: two stems :func:`same_stem` calls alike always share them."""
         return frozenset(s[:2] for s in self.stems)
+
+
+_STATEMENT_CUES = ("ended", "onset", "habitual", "avoidance", "current_time_overrides")
 
 
 def _may_share(c: StatementReading, o: StatementReading) -> bool:
@@ -131,9 +141,13 @@ def read_statement(text: str) -> StatementReading:
     marks = _phrase_marks(spans, mentions, polarity) if polarity and mentions else frozenset()
     if polarity and mentions:
         mentions = _drop_contrary_mentions(tokens, mentions, polarity, marks)
-    # A cue inside a concept's own phrase ("no energy", "can't sleep") is part of the phrase, not a negation.
+    # A cue inside a concept's own phrase ("no energy", "can't sleep"), or inside a phrase saying a function is
+    # normal ("no problems with my sleep"), is part of the phrase, not a negation of what follows.
     all_negations = negated_spans_in(text, tokens)
+    normal_phrases = {j for i, k, axis, sign in spans if axis == "integrity" and sign > 0 for j in range(i, k)}
     negations = [(s, e) for s, e in all_negations if s not in inside]
+    # for words outside every concept mention: "sleep" in "no problems with my sleep" is not denied
+    plain_negations = [(s, e) for s, e in negations if s not in normal_phrases] if normal_phrases else negations
     cue_tokens = {s for s, _ in all_negations}
     parts = clauses(text)
     # each token's clause, read once (a token outside every clause has none)
@@ -141,6 +155,13 @@ def read_statement(text: str) -> StatementReading:
     for part in reversed(parts):  # the first clause holding a token wins, as in a scan from the start
         for i in range(part.start, min(part.end, len(tokens))):
             clause_at[i] = part
+    # A negation that follows what it denies ("alcohol isn't something I touch") negates its clause up to it.
+    for s, e in cue_spans(text, "trailing_negation"):
+        opening = clause_at[s].start if clause_at[s] is not None else 0
+        negations.append((opening - 1, s))
+        if plain_negations is not negations:
+            plain_negations.append((opening - 1, s))
+        cue_tokens.update(range(s, e))
     # the earliest start of a mention holding each token
     first_start: dict[int, int] = {}
     for m in mentions:
@@ -158,6 +179,15 @@ def read_statement(text: str) -> StatementReading:
         # The cue itself must come before the word: the lay phrase "can't sleep" is not a negated "sleep".
         return any(s < i < e for s, e in negations)
 
+    lexicon = load_lexicon()
+
+    def mention_negated(m) -> bool:
+        # A topic (a history concept: "my sleep", "my drinking") after "no problems with" is not denied;
+        # a finding ("no trouble concentrating") is.
+        if plain_negations is not negations and lexicon.get(m.concept_id).kind == "history":
+            return any(s < m.start < e for s, e in plain_negations)
+        return negated_at(m.start)
+
     statement_time = _statement_time(parts)
     concepts: list[ConceptReading] = []
     concept_at: dict[int, str] = {}
@@ -170,12 +200,14 @@ def read_statement(text: str) -> StatementReading:
             tokens[j] in cues.first_person for j in range(mention.start, mention.end)
         ):
             to_patient.update(range(mention.start, mention.end))
+    negated_mention: dict[int, bool] = {}
     for mention in mentions:
         part = clause_of(mention.start)
+        negated_mention.setdefault(mention.start, mention_negated(mention))
         concepts.append(
             ConceptReading(
                 mention.concept_id,
-                negated_at(mention.start),
+                negated_mention[mention.start],
                 "patient" if mention.start in to_patient else part.subject if part else "patient",
                 (part.time if part and part.time else statement_time),
             )
@@ -187,7 +219,11 @@ def read_statement(text: str) -> StatementReading:
         if i in cue_tokens or token in cues.function_words or not token[0].isalnum():
             continue
         part = clause_of(i)
-        negated = negated_at(concept_start(i)) if i in concept_at else negated_at(i)
+        negated = (
+            negated_mention[concept_start(i)]
+            if i in concept_at
+            else any(s < i < e for s, e in plain_negations)
+        )
         words.append(
             ContentWord(
                 stem(token),
@@ -436,7 +472,7 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
     o_stems = o.stems
     about_relatives = concepts_about_relatives()
     person_words = _person_stems()
-    avoids = not c.negated and has_cue(c.text, "avoidance")
+    avoids = not c.negated and "avoidance" in c.cues
     normal = normal_concepts(c, o)
     for cw in c.words:
         if cw.stem not in o_stems and not any(same_stem(cw.stem, t) for t in o_stems):
@@ -532,15 +568,17 @@ def _whole_statement_clash(c: StatementReading, o: StatementReading) -> str | No
     c_subjects = {w.subject for w in c.words}
     if len(c_subjects) == 1 and not any(w.subject in c_subjects for w in o.words):
         return "subject differs (the whole statement)"
-    o_past = all(w.time == "past" for w in o.words)
+    c_cues, o_cues = c.cues, o.cues
+    if not c_cues and "ended" not in o_cues:
+        return None
     c_past = any(w.time == "past" for w in c.words)
-    if o_past and not has_cue(o.text, "onset"):  # "this bout started two months ago" is still going on
-        if all(w.time == "current" for w in c.words) and has_cue(c.text, "current_time_overrides"):
+    if "onset" not in o_cues and all(w.time == "past" for w in o.words):  # "this bout started two months ago" goes on
+        if "current_time_overrides" in c_cues and all(w.time == "current" for w in c.words):
             return "time frame differs (the whole statement)"
         # "smokes cannabis daily" against "I smoked cannabis every day at university": a habit now against one then
-        if not c.negated and not c_past and has_cue(c.text, "habitual"):
+        if "habitual" in c_cues and not c.negated and not c_past:
             return "time frame differs (a present habit against a past one)"
-    if not c.negated and not c_past and has_cue(o.text, "ended"):
+    if "ended" in o_cues and not c.negated and not c_past:
         return "time frame differs (the output says it has ended)"
     return None
 
@@ -596,6 +634,8 @@ def topic_direction_clash(
     sign, or a state ("poor", "increased") against a change the other way ("improved", "worse")."""
     c_polarity = c.polarity if c_polarity is None else c_polarity
     o_polarity = o.polarity if o_polarity is None else o_polarity
+    if not c_polarity or not o_polarity:
+        return None
     for c_axes, o_axes, name in (
         (("amount",), ("amount",), "amount"),
         (("integrity",), ("integrity",), "integrity"),

@@ -53,6 +53,9 @@ TARGET_PRECISION = 0.95
 PHRASE_GRID: tuple[float, ...] = tuple(round(0.9 - 0.05 * i, 2) for i in range(13))
 # Shares of the checkpoint's weighted content the clinical adjudicator needs, from strict to lenient.
 MIN_SHARE_GRID: tuple[float, ...] = (0.45, 0.4, 0.35, 0.3, 0.25, 0.2)
+# Shares of the checkpoint's content the clinical adjudicator needs when the output carries none of its concepts,
+# from strict (the adjudicator's default) to lenient.
+WITHOUT_CONCEPT_GRID: tuple[float, ...] = (0.6, 0.55, 0.5, 0.45, 0.4)
 # The pipeline threshold and the adjudicator's settings must keep the calibration half's precision this far
 # above the target: the rules were developed on the calibration half's errors, so its precision overstates
 # the held-out one (a two-fold split of the calibration half alone showed a threshold fitted at 0.95 keeping
@@ -235,6 +238,7 @@ class EmbedderCalibration:
     min_share: float | None = None
     calibration_misses: list[str] = field(default_factory=list)
     calibration_false_accepts: list[str] = field(default_factory=list)
+    min_share_without_concept: float | None = None
 
 
 def calibrate_embedder(
@@ -269,6 +273,7 @@ def calibrate_embedder(
     guarded = choose_threshold(cal_sims, cal_labels, [not v for v in cal_vetoed], target=strict)
     phrase: float | None = None
     share: float | None = None
+    without: float | None = None
     if adjudicator is None:
         phrase, share = _fit_clinical(embedder, guarded, cal, cal_labels, target)
         clinical = _clinical(embedder, phrase, share)
@@ -281,7 +286,8 @@ def calibrate_embedder(
             cal_sims, cal_labels, [not v and r for v, r in zip(cal_vetoed, refused)], target=strict
         )
         phrase, share = _fit_clinical(embedder, guarded, cal, cal_labels, target)
-        adjudicator = _clinical(embedder, phrase, share)
+        without = _fit_without_concept(embedder, guarded, phrase, share, cal, cal_labels, target)
+        adjudicator = _clinical(embedder, phrase, share, without)
     alone_pr = precision_recall([s >= alone for s in held_sims], held_labels)
     guarded_pr = precision_recall(
         [s >= guarded and not v for s, v in zip(held_sims, column(held, vetoed))], held_labels
@@ -321,6 +327,7 @@ def calibrate_embedder(
         share,
         cal_misses,
         cal_false_accepts,
+        without,
     )
 
 
@@ -373,8 +380,43 @@ def _fit_clinical(
     return phrase, share
 
 
-def _clinical(embedder: Embedder, phrase: float | None, share: float | None) -> ClinicalAdjudicator:
+def _fit_without_concept(
+    embedder: Embedder,
+    threshold: float,
+    phrase: float | None,
+    share: float | None,
+    cal: Sequence[MatchPair],
+    cal_labels: Sequence[bool],
+    target: float,
+) -> float | None:
+    """The share the clinical adjudicator needs when the output carries none of the checkpoint's concepts: the
+    lowest on its grid that keeps the calibration half's precision at the target plus the margin, with the
+    pairs it adds over the strictest value right at that precision too (None: the adjudicator's default)."""
+    strict = target + CALIBRATION_MARGIN
+    chosen: float | None = None
+    reference: list[bool] | None = None
+    for candidate in WITHOUT_CONCEPT_GRID:
+        clinical = _clinical(embedder, phrase, share, candidate)
+        trial = Matcher(MatcherConfig(threshold=threshold), embedder=embedder, adjudicator=clinical)
+        decided = [trial.entails_unit(p.checkpoint, p.utterance) for p in cal]
+        if precision_recall(decided, cal_labels).precision < strict:
+            break
+        if reference is None:
+            reference = decided
+        else:
+            gained = [y for d, b, y in zip(decided, reference, cal_labels) if d and not b]
+            if gained and sum(gained) < strict * len(gained):
+                break
+        chosen = candidate
+    return chosen
+
+
+def _clinical(
+    embedder: Embedder, phrase: float | None, share: float | None, without: float | None = None
+) -> ClinicalAdjudicator:
     shares = {"min_share": share} if share is not None else {}
+    if without is not None:
+        shares["min_share_without_concept"] = without
     if phrase is None:
         return ClinicalAdjudicator(**shares)
     return ClinicalAdjudicator(phrase_embedder=embedder, phrase_threshold=phrase, **shares)
@@ -396,6 +438,7 @@ def thresholds_document(results: Iterable[EmbedderCalibration], pair_set: str | 
             "threshold": round(r.threshold, 4),
             "phrase_threshold": r.phrase_threshold,
             "min_share": r.min_share,
+            "min_share_without_concept": r.min_share_without_concept,
             "alone_threshold": round(r.alone_threshold, 4),
             "held_out": {
                 "alone": {
@@ -413,7 +456,8 @@ def thresholds_document(results: Iterable[EmbedderCalibration], pair_set: str | 
         "match_pairs.jsonl (benchmarks/calibrate_matching.py; report in docs/calibration.md). 'threshold' is "
         "what Matcher uses: embedder proposals that pass the negation/subject/time/direction check. "
         "'phrase_threshold' is the clinical adjudicator's similarity to a concept's lexicon phrasings "
-        "(null: off); 'min_share' the share of the checkpoint's weighted content it needs. 'alone_threshold' is "
+        "(null: off); 'min_share' the share of the checkpoint's weighted content it needs, 'min_share_without_concept' "
+        "that share when the output carries none of the checkpoint's concepts. 'alone_threshold' is "
         "plain cosine with no check.",
         "target_precision": TARGET_PRECISION,
         "pair_set_sha256": pair_set_digest(pair_set),

@@ -72,6 +72,14 @@ def calibrated_min_share(embedder_name: str) -> float | None:
     return float(value) if value is not None else None
 
 
+def calibrated_min_share_without_concept(embedder_name: str) -> float | None:
+    """The calibrated share the clinical adjudicator needs when the output carries none of the checkpoint's
+    concepts (see :class:`ClinicalAdjudicator`), or ``None``."""
+    entry = load_thresholds().get(embedder_name)
+    value = entry.get("min_share_without_concept") if entry else None
+    return float(value) if value is not None else None
+
+
 @dataclass(frozen=True)
 class MatcherConfig:
     """How a :class:`Matcher` decides entailment.
@@ -265,6 +273,13 @@ class Matcher:
                 else None
             )
             shares = {"min_share": share} if share is not None else {}
+            without = (
+                calibrated_min_share_without_concept(self.embedder.name)
+                if self.config.phrase_threshold == "calibrated"
+                else None
+            )
+            if without is not None:
+                shares["min_share_without_concept"] = without
             clinical = (
                 ClinicalAdjudicator(phrase_embedder=self.embedder, phrase_threshold=float(phrase), **shares)
                 if phrase is not None

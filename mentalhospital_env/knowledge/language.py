@@ -160,6 +160,8 @@ class LanguageCues:
     avoidance: tuple[tuple[str, ...], ...] = ()
     # words of a habit ("daily", "at weekends"): a statement with one and no past cue describes the present
     habitual: tuple[tuple[str, ...], ...] = ()
+    # negations that follow what they deny ("alcohol isn't something I touch", "it's never crossed my mind")
+    trailing_negation: tuple[tuple[str, ...], ...] = ()
 
 
 _remembered_reading = _read.remembered  # type: ignore[attr-defined]
@@ -284,6 +286,7 @@ def load_cues() -> LanguageCues:
         onset=phrases("onset_cues") if "onset_cues" in raw else (),
         avoidance=phrases("avoidance_cues") if "avoidance_cues" in raw else (),
         habitual=phrases("habitual_cues") if "habitual_cues" in raw else (),
+        trailing_negation=phrases("trailing_negation_cues") if "trailing_negation_cues" in raw else (),
         number_words=tuple(
             sorted(
                 ((tuple(tokenize(k)), float(v)) for k, v in raw.get("number_words", {}).items()),
@@ -480,6 +483,17 @@ def has_cue(text: str, kind: str) -> bool:
 @_memo
 def _has_cue(text: str, kind: str) -> bool:
     return bool(_find(_read(text).tokens, getattr(load_cues(), kind)))
+
+
+def cue_spans(text: str, kind: str) -> tuple[tuple[int, int], ...]:
+    """Token spans (start, end) of the cues of ``kind`` (a :class:`LanguageCues` field, e.g.
+    ``trailing_negation``) in ``text``."""
+    return _cue_spans(text, kind)
+
+
+@_memo
+def _cue_spans(text: str, kind: str) -> tuple[tuple[int, int], ...]:
+    return tuple(_find(_read(text).tokens, getattr(load_cues(), kind)))
 
 
 def is_about_other_person(text: str) -> bool:
