@@ -258,9 +258,10 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         many = run_vector(env_id, args.steps, args.questions, args.copies, True, rewards_at_end=True, **common)
         one, _ = run_single(env_id, args.steps, args.questions, rewards_at_end=True, **common)
         return {"one": one, "many": many}
-    clock: dict[str, float] = {"patient": 0.0, "rewards": 0.0, "total": 0.0}
+    clock: dict[str, float] = {"patient": 0.0, "rewards": 0.0, "matcher": 0.0, "total": 0.0}
     if args.one == "rewards":
         kwargs: dict[str, Any] = {"rewards_at_end": args.rewards == "at episode end", **timed_factories(clock)}
+        time_the_matcher(clock)
     elif args.one == "patient":
         kwargs = {"shaper_factory": no_rewards}
     else:
@@ -268,11 +269,28 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     env = gym.make(env_id, **kwargs, **common)
     warm(env)
     for visit in ("first", "again"):
-        clock.update(patient=0.0, rewards=0.0, total=0.0)
+        clock.update(patient=0.0, rewards=0.0, matcher=0.0, total=0.0)
         rate, eps = run_env(env, env_id, args.steps, args.questions, clock)
         out[visit] = {"rate": rate, "episodes": eps, **clock}
     env.close()
     return out
+
+
+def time_the_matcher(clock: dict[str, float]) -> None:
+    """Add the seconds spent in ``Matcher.match`` (checkpoint entailment, part of the rewards) to
+    ``clock["matcher"]`` (this process only: the measuring child)."""
+    from mentalhospital_env.rewards.matching import Matcher
+
+    match = Matcher.match
+
+    def timed(self: Any, *args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return match(self, *args, **kwargs)
+        finally:
+            clock["matcher"] += time.perf_counter() - start
+
+    Matcher.match = timed  # type: ignore[method-assign]
 
 
 def run_env(env: gym.Env, env_id: str, steps: int, questions: int, clock: dict[str, float]) -> tuple[float, int]:
@@ -330,7 +348,7 @@ def main() -> None:
         f"building a case's patient and shaper: {built:.1f} ms per case, once per process (not in the rates)"
     )
     print(
-        f"{'id':28} {'rewards':15} {'pass':6} {'steps/s':>8} {'episodes':>8} {'patient ms/step':>16} {'rewards ms/ep':>14} {'env us/step':>12}"
+        f"{'id':28} {'rewards':15} {'pass':6} {'steps/s':>8} {'episodes':>8} {'patient ms/step':>16} {'rewards ms/ep':>14} {'of it matcher':>14} {'env us/step':>12}"
     )
     for env_id in ids:
         for label in ("at episode end", "dense"):
@@ -341,7 +359,7 @@ def main() -> None:
                 core = (r["total"] - r["patient"] - r["rewards"]) / args.steps
                 print(
                     f"{env_id:28} {label:15} {visit:6} {r['rate']:8.0f} {eps:8d} {1000 * r['patient'] / args.steps:16.2f} "
-                    f"{1000 * r['rewards'] / max(eps, 1):14.1f} {1e6 * core:12.0f}"
+                    f"{1000 * r['rewards'] / max(eps, 1):14.1f} {1000 * r['matcher'] / max(eps, 1):14.1f} {1e6 * core:12.0f}"
                 )
     for env_id in ids:
         for one, what in (("patient", "(patient only)"), ("env", "(env alone)")):
@@ -354,8 +372,9 @@ def main() -> None:
     )
     print("episodes once more (what is kept across episodes: see the module docstring). patient ms/step: the")
     print(
-        "patient's time per step; rewards ms/ep: the shaper's time per episode; env us/step: everything else"
+        "patient's time per step; rewards ms/ep: the shaper's time per episode, of it matcher: in Matcher.match"
     )
+    print("(checkpoint entailment for interview and note coverage); env us/step: everything else")
     print(
         "(parsing, the encounter, observations, Gymnasium wrappers). Rows 'none': no rewards, with the real"
     )
