@@ -40,6 +40,7 @@ from mentalhospital_env.knowledge.language import (
     quantities,
     stem,
     tokenize,
+    word_key,
 )
 from mentalhospital_env.knowledge.lexicon import load_lexicon
 
@@ -107,6 +108,9 @@ class StatementReading:
         out = set(self.concept_ids)
         for k in self.concept_ids:
             out |= implied_concepts(k)
+        for m in self.concepts:
+            if m.subject == "other":
+                out |= relatives_concepts(m.concept_id)
         return frozenset(out)
 
     @cached_property
@@ -226,7 +230,7 @@ def read_statement(text: str) -> StatementReading:
         )
         words.append(
             ContentWord(
-                stem(token),
+                word_key(stem(token)),
                 negated,
                 "patient" if i in to_patient else part.subject if part else "patient",
                 (part.time if part and part.time else statement_time),
@@ -258,7 +262,7 @@ def _drop_contrary_mentions(tokens, mentions, polarity, marks) -> tuple:
     for m in mentions:
         directions = implied_directions(m.concept_id)
         if directions:
-            words = {stem(t) for t in tokens[m.start : m.end]}
+            words = {word_key(stem(t)) for t in tokens[m.start : m.end]}
             # the directions the phrase itself is about ("sex" of "sex drive has gone"), not the concept's name
             axes = {(axis, sign) for axis, attribute, sign in directions if attribute in words}
             if axes and any(a in words and (axis, -sign) in axes for axis, a, sign in outside):
@@ -274,7 +278,7 @@ def _problem_stems(tokens, mentions, marks) -> frozenset[str]:
     words = load_cues().function_words
     for m in mentions:
         if m.concept_id not in directed and lexicon.get(m.concept_id).kind in ("symptom", "sign"):
-            out.update(stem(t) for t in tokens[m.start : m.end] if t not in words)
+            out.update(word_key(stem(t)) for t in tokens[m.start : m.end] if t not in words)
     return frozenset(out)
 
 
@@ -354,7 +358,7 @@ def concept_attribute_stems(concept_id: str) -> frozenset[str]:
     for term in load_lexicon().get(concept_id).clinical_terms:
         for token in tokenize(term):
             if token not in cues.function_words and token[0].isalpha():
-                s = stem(token)
+                s = word_key(stem(token))
                 if s not in directional:
                     out.add(s)
     return frozenset(out)
@@ -452,7 +456,11 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
                 (
                     oc.concept_id
                     for oc in o.concepts
-                    if not oc.negated and _same_subject(oc, cc) and cc.concept_id in implied_concepts(oc.concept_id)
+                    if not oc.negated
+                    and (
+                        (_same_subject(oc, cc) and cc.concept_id in implied_concepts(oc.concept_id))
+                        or (oc.subject == "other" and cc.concept_id in relatives_concepts(oc.concept_id))
+                    )
                 ),
                 None,
             )
@@ -621,7 +629,7 @@ def concepts_done_to_patient() -> frozenset[str]:
 @lru_cache(maxsize=1)
 def _person_stems() -> frozenset[str]:
     """Stems of the one-word other-subject cues ("husband", "mother"): words naming a person."""
-    return frozenset(stem(p[0]) for p in load_cues().other_subject if len(p) == 1)
+    return frozenset(word_key(stem(p[0])) for p in load_cues().other_subject if len(p) == 1)
 
 
 def topic_direction_clash(
@@ -998,11 +1006,32 @@ def _carries(oc: ConceptReading, cc: ConceptReading) -> bool:
     """Whether the output's mention ``oc`` says the checkpoint's ``cc``: the same concept with the same
     negation and subject, or an affirmed finding that implies an affirmed one ("a plan to overdose" says
     suicidal ideation; see :func:`implied_concepts`)."""
+    if oc.subject == "other" and oc.negated == cc.negated and cc.concept_id in relatives_concepts(oc.concept_id):
+        return True  # "my mum has been depressed for years" says a family history of mental illness
     if not _same_subject(oc, cc):
         return False
     if oc.concept_id == cc.concept_id:
         return oc.negated == cc.negated
     return not oc.negated and not cc.negated and cc.concept_id in implied_concepts(oc.concept_id)
+
+
+@lru_cache(maxsize=4096)
+def relatives_concepts(concept_id: str) -> frozenset[str]:
+    """The family-history concepts a finding says when it is a relative's ("my mother has depression" is a
+    family psychiatric history): the ``said_of_a_relative`` pairs of the lexicon files, each a family-history
+    concept and a concept id or kind."""
+    import json
+    from importlib import resources
+
+    from mentalhospital_env.knowledge.lexicon import lexicon_files
+
+    kind = load_lexicon().get(concept_id).kind
+    out: set[str] = set()
+    for f in lexicon_files(resources.files("mentalhospital_env.knowledge").joinpath("data")):
+        for family, said in json.loads(f.read_text("utf-8")).get("said_of_a_relative", ()):
+            if said in (concept_id, kind) and family != concept_id:
+                out.add(family)
+    return frozenset(out)
 
 
 @lru_cache(maxsize=4096)
@@ -1042,7 +1071,10 @@ def _lexicon_document_frequency() -> tuple[dict[str, int], int]:
     lexicon = load_lexicon()
     for concept in lexicon.concepts:
         seen = {
-            stem(t) for text in (*concept.terms, *concept.questions) for t in tokenize(text) if t not in words
+            word_key(stem(t))
+            for text in (*concept.terms, *concept.questions)
+            for t in tokenize(text)
+            if t not in words
         }
         for s in seen:
             counts[s] = counts.get(s, 0) + 1

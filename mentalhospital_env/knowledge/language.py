@@ -162,6 +162,8 @@ class LanguageCues:
     habitual: tuple[tuple[str, ...], ...] = ()
     # negations that follow what they deny ("alcohol isn't something I touch", "it's never crossed my mind")
     trailing_negation: tuple[tuple[str, ...], ...] = ()
+    # words that say the same thing in a record and in a patient's mouth ("mother", "mum"), by group
+    synonyms: tuple[tuple[str, ...], ...] = ()
 
 
 _remembered_reading = _read.remembered  # type: ignore[attr-defined]
@@ -222,6 +224,22 @@ def _pronoun_stems() -> dict[str, str]:
             first = stem(group[0])
             out.update((stem(word), first) for word in group)
     return out
+
+
+@lru_cache(maxsize=1)
+def _synonym_stems() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for group in load_cues().synonyms:
+        if group:
+            first = stem(group[0])
+            out.update((stem(word), first) for word in group)
+    return out
+
+
+def word_key(word_stem: str) -> str:
+    """The stem a content word is compared by: the stem of the first word of its synonym group (``synonyms`` of
+    the cue data: "mum" and "mom" compare as "mother", "coke" as "cocaine"), else the stem itself."""
+    return _synonym_stems().get(word_stem, word_stem)
 
 
 def pronoun_neutral(stemmed: tuple[str, ...]) -> tuple[str, ...]:
@@ -287,6 +305,7 @@ def load_cues() -> LanguageCues:
         avoidance=phrases("avoidance_cues") if "avoidance_cues" in raw else (),
         habitual=phrases("habitual_cues") if "habitual_cues" in raw else (),
         trailing_negation=phrases("trailing_negation_cues") if "trailing_negation_cues" in raw else (),
+        synonyms=tuple(tuple(group) for group in raw.get("synonyms", ())),
         number_words=tuple(
             sorted(
                 ((tuple(tokenize(k)), float(v)) for k, v in raw.get("number_words", {}).items()),
@@ -678,10 +697,10 @@ def _polarity_marks(text: str, window: int) -> frozenset[tuple[str, str, int]]:
         d_after = after - e + 1 if after is not None else None
         d_before = s - before if before is not None else None
         if d_after is not None and (d_before is None or d_after <= d_before):
-            marks.add((axis, stemmed[after], sign))
+            marks.add((axis, word_key(stemmed[after]), sign))
         if d_before is not None and (d_after is None or d_before <= d_after):
             marks.add(
-                (axis, stemmed[before], sign)
+                (axis, word_key(stemmed[before]), sign)
             )  # both neighbours on a tie ("sleep has improved with ...")
         if d_after is None and d_before is None:
             marks.add((axis, "", sign))
