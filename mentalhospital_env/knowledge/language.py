@@ -600,7 +600,8 @@ def _clauses(text: str) -> tuple[Clause, ...]:
     out: list[Clause] = []
     inherited = "patient"
     for start, end in bounds:
-        part = tokens[start:end]
+        # a possessive names its person too: "her husband's death" is about the husband
+        part = tuple(t[:-2] if t.endswith("'s") and len(t) > 2 else t for t in tokens[start:end])
         subordinate = any(s == 0 for s, _ in _find(part, cues.subordinate_markers))
         others = [s for s, _ in _find(part, cues.other_subject) if not _after_agent_marker(part, s, cues)]
         selves = [s for s, _ in _find(part, cues.patient_subject)]
