@@ -22,7 +22,7 @@ import sys
 import time
 
 from mentalhospital_env.rewards.adjudication import read_statement, statement_conflict
-from mentalhospital_env.rewards.coverage import InterviewCoverage, interview_coverage
+from mentalhospital_env.rewards.coverage import MATCH_MEMORY, InterviewCoverage, interview_coverage
 from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
 
 from mentalhospital_env.cases import load_suite
@@ -62,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
             statement_conflict.cache_clear()
             if hasattr(matcher.adjudicator, "clear_cache"):
                 matcher.adjudicator.clear_cache()  # its remembered verdicts and output similarities
+            MATCH_MEMORY.clear()  # coverage's memory of matcher answers (a repeat would only look them up)
             tracker = InterviewCoverage(case, matcher)
             for turn, reply in enumerate(replies):
                 start = time.perf_counter()

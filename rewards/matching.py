@@ -392,6 +392,11 @@ class Matcher:
                 candidates = np.ones(sims.shape, dtype=bool)
             candidates[:, silent] = False
         pending: list[tuple[int, int]] = []
+        # The clinical adjudicator is a cheap function of the two texts: ask it unit by unit, in order of
+        # similarity, and stop at the first it accepts (the batch below is for judges that want one call).
+        clinical = self.adjudicator if isinstance(self.adjudicator, ClinicalAdjudicator) else None
+        if self.max_adjudicated_units is not None:
+            clinical = None
         for i, cp in enumerate(checkpoints):
             if candidates is None:
                 order = np.argsort(-sims[i], kind="stable")
@@ -403,6 +408,14 @@ class Matcher:
             below: list[int] = []
             for j in order:
                 j = int(j)
+                if clinical is not None and sims[i, j] < self.threshold:
+                    # below the threshold the adjudicator decides, the check included
+                    if clinical.entailed(cp, units[j]):
+                        out[i] = CheckpointMatch(
+                            ids[i], cp, j + unit_offset, units[j], float(sims[i, j]), clinical.name
+                        )
+                        break
+                    continue
                 if statement_conflict(cp, units[j]) is not None:
                     continue
                 if sims[i, j] >= self.threshold:
