@@ -247,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     keys = ["reward"] + ([env_key] if recipe.task == "encounter" else component_keys)
     png = plot_curves(
-        rows, keys, out / "reward_curve.png", title=f"GRPO {recipe.task}: {Path(str(recipe.model)).name}"
+        rows, keys, out / "reward_curve.png", title=f"GRPO {recipe.task}: {'/'.join(Path(str(recipe.model)).parts[-3:])}"
     )
     summary["reward_curve_png"] = str(png) if png else None
     (out / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
