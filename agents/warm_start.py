@@ -118,6 +118,7 @@ def scripted_encounter(env: ClinicToolEnv, row: Mapping[str, Any], doctor: Any =
     (the warm start must never teach an invalid call).
     """
     from mentalhospital_env.agents.scripted import ScriptedClinician
+
     from mentalhospital_env.hospital.actions import ActionError
     from mentalhospital_env.hospital.stages import allowed_actions
 
@@ -137,8 +138,8 @@ def scripted_encounter(env: ClinicToolEnv, row: Mapping[str, Any], doctor: Any =
     while not encounter.ended:
         text_action = doctor.act(observation, info())
         action = encounter.parse(text_action)
-        if isinstance(action, ActionError):
-            raise ValueError(
+        if isinstance(action, ActionError):  # a refused action, not a wrong type
+            raise ValueError(  # noqa: TRY004
                 f"case {played.case_id}: the scripted clinician's action {str(text_action)[:80]!r} is invalid "
                 f"at stage {encounter.stage!r}: {action.message}"
             )
@@ -151,7 +152,9 @@ def scripted_encounter(env: ClinicToolEnv, row: Mapping[str, Any], doctor: Any =
     return played
 
 
-def split_cases(suite: Any, held_out: int = 8, case_ids: Sequence[str] | None = None) -> tuple[list[str], list[str]]:
+def split_cases(
+    suite: Any, held_out: int = 8, case_ids: Sequence[str] | None = None
+) -> tuple[list[str], list[str]]:
     """``(training ids, held-out ids)``: the last ``held_out`` cases of the suite (in suite order) are held out."""
     ids = [c.case_id for c in resolve_cases(suite, case_ids)]
     if not 0 <= held_out < len(ids):
@@ -198,7 +201,9 @@ class RolloutRenderer:
         before = self._text(history, True)
         after = self._text([*history, reply], False)
         if not after.startswith(before):
-            raise ValueError("the chat template does not render an assistant reply after its generation prompt")
+            raise ValueError(
+                "the chat template does not render an assistant reply after its generation prompt"
+            )
         text = after[len(before) :]
         end = text.find(self.eos)
         if end < 0:
@@ -214,7 +219,9 @@ class RolloutRenderer:
             {
                 "role": "assistant",
                 "content": "",
-                "tool_calls": [{"type": "function", "function": {"name": tool_messages[0]["name"], "arguments": {}}}],
+                "tool_calls": [
+                    {"type": "function", "function": {"name": tool_messages[0]["name"], "arguments": {}}}
+                ],
             },
         ]
         prefix = self.tokenizer.apply_chat_template(dummy, tokenize=True, return_dict=False)
@@ -229,7 +236,9 @@ class RolloutRenderer:
             raise ValueError("the chat template is not prefix-preserving around tool messages")
         return full[len(prefix) :]
 
-    def rollout(self, played: ScriptedEncounter, closing: str | None = CLOSING_MESSAGE) -> tuple[list[int], list[int]]:
+    def rollout(
+        self, played: ScriptedEncounter, closing: str | None = CLOSING_MESSAGE
+    ) -> tuple[list[int], list[int]]:
         """``(input_ids, labels)`` of a whole encounter: labels are the ids on the doctor's tokens, -100 elsewhere."""
         history = list(played.prompt)
         ids = self.prompt_ids(history)
@@ -379,7 +388,14 @@ def warm_start(
     trainer.model.save_pretrained(target)
     tokenizer.padding_side = "left"
     tokenizer.save_pretrained(target)
-    result = WarmStartResult(str(target), int(trainer.state.global_step), len(dataset), round(seconds, 1), losses, round(mean_tokens, 1))
+    result = WarmStartResult(
+        str(target),
+        int(trainer.state.global_step),
+        len(dataset),
+        round(seconds, 1),
+        losses,
+        round(mean_tokens, 1),
+    )
     (out / "warm_start.json").write_text(json.dumps(result.to_dict(), indent=2), encoding="utf-8")
     return result
 

@@ -149,7 +149,12 @@ def warm_start_and_check(args: argparse.Namespace, recipe, out: Path):
 
     from mentalhospital_env.agents.warm_start import split_cases, tool_call_rate, warm_start
 
-    train_ids, held_out = split_cases(recipe.suite, args.held_out, recipe.case_ids)
+    try:
+        train_ids, held_out = split_cases(recipe.suite, args.held_out, recipe.case_ids)
+    except ValueError as err:
+        raise SystemExit(
+            f"--held-out {args.held_out}: {err} (pass --held-out 0 to train on every case)"
+        ) from None
     if args.check_tool_calls and not held_out:
         raise SystemExit("--check-tool-calls needs held-out cases (--held-out N with N > 0)")
     recipe = dataclasses.replace(recipe, case_ids=tuple(train_ids))
@@ -166,7 +171,9 @@ def warm_start_and_check(args: argparse.Namespace, recipe, out: Path):
             turn_budget=recipe.turn_budget,
             seed=args.seed,
         )
-        print(f"tool calls of {model}: {rate.valid}/{rate.samples} usable ({rate.parsed} parsed) {rate.tools}")
+        print(
+            f"tool calls of {model}: {rate.valid}/{rate.samples} usable ({rate.parsed} parsed) {rate.tools}"
+        )
         return {"model": str(model), **rate.to_dict()}
 
     if args.check_tool_calls:
@@ -247,7 +254,10 @@ def main(argv: list[str] | None = None) -> int:
     }
     keys = ["reward"] + ([env_key] if recipe.task == "encounter" else component_keys)
     png = plot_curves(
-        rows, keys, out / "reward_curve.png", title=f"GRPO {recipe.task}: {'/'.join(Path(str(recipe.model)).parts[-3:])}"
+        rows,
+        keys,
+        out / "reward_curve.png",
+        title=f"GRPO {recipe.task}: {'/'.join(Path(str(recipe.model)).parts[-3:])}",
     )
     summary["reward_curve_png"] = str(png) if png else None
     (out / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 import shutil
+from importlib import resources
 
 import pytest
 from mentalhospital_env.agents import grpo, warm_start
 
 from mentalhospital_env.cases import load_case
-from importlib import resources
 
 SHORT_PROMPT = "You are the psychiatrist. Call one tool per turn."
 
@@ -45,7 +45,10 @@ def test_scripted_encounter_goes_through_every_stage_with_valid_tool_calls(cases
     assert names[0] == "ask" and names[-3:] == ["write_note", "diagnose", "treat"]
     assert env.encounter.ended and env.encounter.chart.invalid_actions == 0
     assert played.reward == pytest.approx(env.get_reward()) and played.reward > 0
-    assert played.prompt[-1]["content"].startswith("A new patient.\n") and "year-old" in played.prompt[-1]["content"]
+    assert (
+        played.prompt[-1]["content"].startswith("A new patient.\n")
+        and "year-old" in played.prompt[-1]["content"]
+    )
     first_reply = played.turns[0][1]
     assert first_reply["role"] == "tool" and first_reply["content"].startswith("Patient:")
 
@@ -103,7 +106,10 @@ def test_the_prompt_is_rendered_as_grpo_renders_it(cases, tokenizer):
     row = grpo.encounter_dataset(cases)[1]
     played = warm_start.scripted_encounter(env, row)
     expected = tokenizer.apply_chat_template(
-        [row["prompt"][:-1] + [{**row["prompt"][-1], "content": row["prompt"][-1]["content"] + env.reset(**row)}]],
+        [
+            row["prompt"][:-1]
+            + [{**row["prompt"][-1], "content": row["prompt"][-1]["content"] + env.reset(**row)}]
+        ],
         tools=grpo.tool_methods(env),
         add_generation_prompt=True,
         tokenize=True,
@@ -138,12 +144,20 @@ def test_one_sft_step_on_the_warm_start_dataset_then_the_tool_call_check(tmp_pat
     assert result.steps == 1 and result.examples == 1 and len(result.losses) == 1
     assert result.losses[0] > 0
     saved = tmp_path / "warm" / "model"
-    assert (saved / "config.json").is_file() and json.loads((tmp_path / "warm" / "warm_start.json").read_text())["steps"] == 1
+    assert (saved / "config.json").is_file() and json.loads(
+        (tmp_path / "warm" / "warm_start.json").read_text()
+    )["steps"] == 1
     from transformers import AutoTokenizer
     from trl.chat_template_utils import supports_tool_calling
 
     assert supports_tool_calling(AutoTokenizer.from_pretrained(saved))  # a drop-in GRPORecipe(model=...)
     rate = warm_start.tool_call_rate(
-        saved, cases, [cases[1].case_id], samples_per_case=2, max_new_tokens=8, system_prompt=SHORT_PROMPT, turn_budget=8
+        saved,
+        cases,
+        [cases[1].case_id],
+        samples_per_case=2,
+        max_new_tokens=8,
+        system_prompt=SHORT_PROMPT,
+        turn_budget=8,
     )
     assert rate.samples == 2 and 0 <= rate.valid <= rate.parsed <= rate.samples  # a random model: any rate
