@@ -161,3 +161,40 @@ def test_one_sft_step_on_the_warm_start_dataset_then_the_tool_call_check(tmp_pat
         turn_budget=8,
     )
     assert rate.samples == 2 and 0 <= rate.valid <= rate.parsed <= rate.samples  # a random model: any rate
+
+
+@pytest.mark.slow  # builds a GRPOTrainer on the tiny model: ~5-10 s on a shared CPU
+def test_tool_results_and_prompts_are_the_tokens_the_grpo_trainer_builds(tmp_path, tiny_llama_path, cases):
+    """The renderer's pieces equal the GRPOTrainer's own: its prompt tokens (its chat template, its tools)
+    and its tool-result suffix (``GRPOTrainer._get_tool_suffix_ids``)."""
+    folder = tmp_path / "model"
+    shutil.copytree(tiny_llama_path, folder)
+    recipe = grpo.GRPORecipe(
+        model=str(folder),
+        suite=cases,
+        output_dir=str(tmp_path / "out"),
+        max_steps=1,
+        num_generations=2,
+        per_device_train_batch_size=2,
+        max_completion_length=16,
+        report_to=(),
+        system_prompt=SHORT_PROMPT,
+        turn_budget=8,
+    )
+    trainer = grpo.build_grpo_trainer(recipe)
+    tools = trainer._env_tools[None]
+    env = grpo.ClinicToolEnv(suite=cases, turn_budget=8)
+    assert [t.__name__ for t in tools] == [t.__name__ for t in grpo.tool_methods(env)]
+    renderer = warm_start.RolloutRenderer(trainer.processing_class, tools)
+    played = warm_start.scripted_encounter(env, trainer.train_dataset[0])
+    for _, result in played.turns[:3]:
+        assert renderer.tool_ids([result]) == list(trainer._get_tool_suffix_ids([result]))
+    rendered = trainer.processing_class.apply_chat_template(
+        conversation=[played.prompt],
+        tools=tools,
+        chat_template=trainer.chat_template,
+        add_generation_prompt=True,
+        tokenize=True,
+        return_dict=True,
+    )["input_ids"][0]
+    assert renderer.prompt_ids(played.prompt) == list(rendered)
