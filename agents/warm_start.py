@@ -439,6 +439,7 @@ def tool_call_rate(
     turn_budget: int = 12,
     seed: int = 0,
     keep_examples: int = 4,
+    device: str | None = None,
 ) -> ToolCallRate:
     """Sample replies of ``model`` where a GRPO rollout asks for one and count the usable tool calls.
 
@@ -446,7 +447,8 @@ def tool_call_rate(
     reply; ``k > 0``: after the scripted clinician's first ``k`` tool calls and their results), rendered as
     :class:`RolloutRenderer` renders them; ``samples_per_case`` replies are sampled at ``temperature``
     and parsed with TRL's ``parse_response`` (as ``GRPOTrainer`` parses them); a parsed call is then made
-    on a fresh adapter replaying the same history (see :class:`ToolCallRate`).
+    on the adapter after replaying the same history (see :class:`ToolCallRate`). ``device``: where the
+    model samples (default: ``cuda`` when available, else ``cpu``).
     """
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
@@ -454,7 +456,8 @@ def tool_call_rate(
 
     folder = prepare_model_folder(model)
     tokenizer = add_response_schema(tool_calling_tokenizer(AutoTokenizer.from_pretrained(folder)))
-    lm = AutoModelForCausalLM.from_pretrained(folder)
+    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+    lm = AutoModelForCausalLM.from_pretrained(folder).to(device)
     lm.eval()
     env = ClinicToolEnv(suite=suite, turn_budget=turn_budget)
     tools = tool_methods(env)
@@ -474,8 +477,8 @@ def tool_call_rate(
                 history += [call, result]
             with torch.no_grad():
                 generated = lm.generate(
-                    torch.tensor([ids]),
-                    attention_mask=torch.ones(1, len(ids), dtype=torch.long),
+                    torch.tensor([ids], device=device),
+                    attention_mask=torch.ones(1, len(ids), dtype=torch.long, device=device),
                     do_sample=True,
                     temperature=temperature,
                     top_k=0,
