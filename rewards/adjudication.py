@@ -148,10 +148,14 @@ def read_statement(text: str) -> StatementReading:
     # A cue inside a concept's own phrase ("no energy", "can't sleep"), or inside a phrase saying a function is
     # normal ("no problems with my sleep"), is part of the phrase, not a negation of what follows.
     all_negations = negated_spans_in(text, tokens)
-    normal_phrases = {j for i, k, axis, sign in spans if axis == "integrity" and sign > 0 for j in range(i, k)}
+    normal_phrases = {
+        j for i, k, axis, sign in spans if axis == "integrity" and sign > 0 for j in range(i, k)
+    }
     negations = [(s, e) for s, e in all_negations if s not in inside]
     # for words outside every concept mention: "sleep" in "no problems with my sleep" is not denied
-    plain_negations = [(s, e) for s, e in negations if s not in normal_phrases] if normal_phrases else negations
+    plain_negations = (
+        [(s, e) for s, e in negations if s not in normal_phrases] if normal_phrases else negations
+    )
     cue_tokens = {s for s, _ in all_negations}
     parts = clauses(text)
     # each token's clause, read once (a token outside every clause has none)
@@ -546,9 +550,13 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
                 return f"direction differs on {attribute}"
             # "poor concentration" against "concentration has improved": a state against a change the other way
             # (less of a problem is a change for the better: "anxiety reduced" is "anxiety has eased")
-            if "change" in (axis, o_axis) and axis != o_axis:
-                if _valence((axis, attribute, sign), c, True) == -_valence((o_axis, o_attribute, o_sign), o, True):
-                    return f"direction differs on {attribute}"
+            if (
+                "change" in (axis, o_axis)
+                and axis != o_axis
+                and _valence((axis, attribute, sign), c, True)
+                == -_valence((o_axis, o_attribute, o_sign), o, True)
+            ):
+                return f"direction differs on {attribute}"
             # "speech normal" against "speech loud and pressured", "mood euthymic" against "mood elevated"
             if neither_negated and (
                 (axis == "integrity" and sign > 0 and o_axis in ("amount", "speed"))
@@ -580,7 +588,9 @@ def _whole_statement_clash(c: StatementReading, o: StatementReading) -> str | No
     if not c_cues and "ended" not in o_cues:
         return None
     c_past = any(w.time == "past" for w in c.words)
-    if "onset" not in o_cues and all(w.time == "past" for w in o.words):  # "this bout started two months ago" goes on
+    if "onset" not in o_cues and all(
+        w.time == "past" for w in o.words
+    ):  # "this bout started two months ago" goes on
         if "current_time_overrides" in c_cues and all(w.time == "current" for w in c.words):
             return "time frame differs (the whole statement)"
         # "smokes cannabis daily" against "I smoked cannabis every day at university": a habit now against one then
@@ -979,7 +989,9 @@ _MEMO_SIZE = 65536
 def _carried_share(c: StatementReading, o: StatementReading, said: frozenset[str]) -> float:
     """:meth:`ClinicalAdjudicator.carried_share` of two readings; ``said`` holds the checkpoint's concepts
     the output carries in other words (phrasings, a normal function)."""
-    carried_concepts = {cc.concept_id for cc in c.concepts if any(_carries(oc, cc) for oc in o.concepts)} | said
+    carried_concepts = {
+        cc.concept_id for cc in c.concepts if any(_carries(oc, cc) for oc in o.concepts)
+    } | said
     o_stems = o.stems
     seen: list[str] = []
     total = carried = 0.0
@@ -1006,7 +1018,11 @@ def _carries(oc: ConceptReading, cc: ConceptReading) -> bool:
     """Whether the output's mention ``oc`` says the checkpoint's ``cc``: the same concept with the same
     negation and subject, or an affirmed finding that implies an affirmed one ("a plan to overdose" says
     suicidal ideation; see :func:`implied_concepts`)."""
-    if oc.subject == "other" and oc.negated == cc.negated and cc.concept_id in relatives_concepts(oc.concept_id):
+    if (
+        oc.subject == "other"
+        and oc.negated == cc.negated
+        and cc.concept_id in relatives_concepts(oc.concept_id)
+    ):
         return True  # "my mum has been depressed for years" says a family history of mental illness
     if not _same_subject(oc, cc):
         return False

@@ -3,18 +3,24 @@
 The pair set (``data/match_pairs.jsonl``) holds checkpoint/utterance pairs written for psychiatry,
 each labelled ``entails`` true or false, with a ``kind`` (paraphrase, lay_vs_clinical, negation,
 polarity_flip, wrong_subject, wrong_time, unrelated_same_domain, unrelated) and a fixed ``split``
-(``calibration`` / ``held_out``, half each, stratified by kind).
+(``calibration`` / ``held_out``; the first 705 pairs half each, stratified by kind).
 
-For each embedder this module chooses, on the calibration half (in this order):
+For each embedder this module chooses, on the calibration half:
 
 * the *embedder-alone* threshold: the lowest cosine at and above which every threshold keeps precision
   of at least the target, with plain cosine and nothing else;
-* the *pipeline* threshold (the one :class:`~mentalhospital_env.rewards.matching.Matcher` uses, saved
-  in ``data/thresholds.json``): the same rule for the embedder's proposals that pass the negation,
-  subject, time and direction check, which always runs;
-* the *phrase* threshold of the clinical adjudicator: the lowest similarity to one of a lexicon
-  concept's phrasings that still counts the concept as said, keeping the pipeline's precision at the
-  target (a grid from 0.9 down in steps of 0.05).
+* the clinical adjudicator's settings (:func:`_fit_clinical`, :func:`_fit_without_concept`): the phrase
+  threshold (similarity to one of a lexicon concept's phrasings that counts the concept as said), the share
+  of the checkpoint's weighted content it needs, and that share when the output carries none of the
+  checkpoint's concepts; each step down a grid must keep the pipeline's precision at the target plus the
+  margin, and what it adds must be right at that precision too (its own contribution);
+* the *pipeline* threshold (the one :class:`~mentalhospital_env.rewards.matching.Matcher` uses, saved in
+  ``data/thresholds.json``): the lowest cosine at and above which the embedder's own contribution (pairs
+  that pass the negation, subject, time and direction check and that the adjudicator would refuse) keeps
+  that precision; the adjudicator is then fitted again behind it.
+
+Pairs added after the first split (probes with an ``origin``) belong to the calibration half only; the
+held-out half is pinned by :func:`split_digest` in the tests.
 
 It then reports precision and recall on the held-out half for the embedder alone, and for the full
 pipeline (embedder proposals plus the offline clinical adjudicator below the threshold), overall and

@@ -273,7 +273,9 @@ def test_matcher_uses_the_calibrated_adjudicator_settings():
     assert matcher.adjudicator.phrase_threshold == pytest.approx(raw["phrase_threshold"])
     assert matcher.adjudicator.min_share == pytest.approx(raw["min_share"])
     if raw.get("min_share_without_concept") is not None:
-        assert matcher.adjudicator.min_share_without_concept == pytest.approx(raw["min_share_without_concept"])
+        assert matcher.adjudicator.min_share_without_concept == pytest.approx(
+            raw["min_share_without_concept"]
+        )
     explicit = Matcher(MatcherConfig(phrase_threshold=None))
     assert explicit.adjudicator.phrase_embedder is None and explicit.adjudicator.min_share == 0.45
 
