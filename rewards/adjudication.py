@@ -122,6 +122,33 @@ class StatementReading:
         """First two letters of each stem: two stems :func:`same_stem` calls alike always share them."""
         return frozenset(s[:2] for s in self.stems)
 
+    @cached_property
+    def _stems_by_head(self) -> dict[str, tuple[str, ...]]:
+        index: dict[str, list[str]] = {}
+        for s in self.stems:
+            index.setdefault(s[:2], []).append(s)
+        return {k: tuple(v) for k, v in index.items()}
+
+    def alike_stems(self, word_stem: str) -> tuple[str, ...]:
+        """The statement's stems that :func:`same_stem` calls alike ``word_stem`` (each once): only the stems
+        under the heads such a stem can have (:func:`_alike_heads`) are compared, not every stem."""
+        index = self._stems_by_head
+        return tuple(t for h in _alike_heads(word_stem) for t in index.get(h, ()) if same_stem(word_stem, t))
+
+
+@lru_cache(maxsize=65536)
+def _alike_heads(word_stem: str) -> tuple[str, ...]:
+    """The first two letters a stem alike ``word_stem`` (:func:`same_stem`) can begin with: its own, and for
+    stems of one or two letters those one ``e`` more or less gives (``x``/``xe``)."""
+    heads = [word_stem[:2]]
+    if len(word_stem) <= 1:
+        heads.append((word_stem + "e")[:2])
+    if len(word_stem) == 2 and word_stem[1] == "e":
+        heads.append(word_stem[:1])
+    if word_stem == "e":
+        heads.append("")
+    return tuple(dict.fromkeys(heads))
+
 
 _STATEMENT_CUES = ("ended", "onset", "habitual", "avoidance", "current_time_overrides")
 
@@ -481,15 +508,15 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
             return f"time frame differs on {cc.concept_id}"
     shared = 0.0
     negation_clash = subject_clash = time_clash = 0.0
-    o_stems = o.stems
     about_relatives = concepts_about_relatives()
     person_words = _person_stems()
     avoids = not c.negated and "avoidance" in c.cues
     normal = normal_concepts(c, o)
     for cw in c.words:
-        if cw.stem not in o_stems and not any(same_stem(cw.stem, t) for t in o_stems):
+        alike = o.alike_stems(cw.stem)
+        if not alike:
             continue
-        found = [ow for ow in o.words if same_stem(ow.stem, cw.stem)]
+        found = [ow for ow in o.words if ow.stem in alike]
         weight = word_weight(cw.stem)
         shared += weight
         if (
@@ -1004,7 +1031,7 @@ def _carried_share(c: StatementReading, o: StatementReading, said: frozenset[str
         if (
             (w.concept_id is not None and w.concept_id in carried_concepts)
             or w.stem in o_stems
-            or any(same_stem(w.stem, t) for t in o_stems)
+            or o.alike_stems(w.stem)
         ):
             carried += weight
     return carried / total if total else 0.0
@@ -1036,18 +1063,28 @@ def relatives_concepts(concept_id: str) -> frozenset[str]:
     """The family-history concepts a finding says when it is a relative's ("my mother has depression" is a
     family psychiatric history): the ``said_of_a_relative`` pairs of the lexicon files, each a family-history
     concept and a concept id or kind."""
+    kind = load_lexicon().get(concept_id).kind
+    return frozenset(
+        family
+        for family, said in _said_of_a_relative()
+        if said in (concept_id, kind) and family != concept_id
+    )
+
+
+@lru_cache(maxsize=1)
+def _said_of_a_relative() -> tuple[tuple[str, str], ...]:
+    """The ``said_of_a_relative`` pairs of every lexicon file, read once (not once per concept asked)."""
     import json
     from importlib import resources
 
     from mentalhospital_env.knowledge.lexicon import lexicon_files
 
-    kind = load_lexicon().get(concept_id).kind
-    out: set[str] = set()
+    out: list[tuple[str, str]] = []
     for f in lexicon_files(resources.files("mentalhospital_env.knowledge").joinpath("data")):
-        for family, said in json.loads(f.read_text("utf-8")).get("said_of_a_relative", ()):
-            if said in (concept_id, kind) and family != concept_id:
-                out.add(family)
-    return frozenset(out)
+        out.extend(
+            (family, said) for family, said in json.loads(f.read_text("utf-8")).get("said_of_a_relative", ())
+        )
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)
