@@ -17,6 +17,7 @@ Outputs are split into units (sentences); a checkpoint is covered when some unit
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -124,26 +125,55 @@ def _says_nothing(reading: StatementReading) -> bool:
     return not reading.words and not reading.concepts
 
 
-def _shared_features(c_read: Sequence[StatementReading], o_read: Sequence[StatementReading]) -> np.ndarray:
+class _CheckpointSet:
+    """What the candidate prefilter reads in one list of checkpoint texts, once per list (an interview asks
+    with the same open checkpoints turn after turn): their readings, their shared-feature rows (stem heads
+    and concepts, see :func:`_shared_features`), their concepts and which checkpoint holds each, and which
+    checkpoints deny a concept."""
+
+    __slots__ = ("concepts", "denying", "features", "holders", "readings", "vocabulary")
+
+    def __init__(self, checkpoints: Sequence[str]):
+        self.readings = tuple(read_statement(t) for t in checkpoints)
+        vocabulary: dict[str, int] = {}
+        rows = [
+            [
+                vocabulary.setdefault(f, len(vocabulary))
+                for f in (*r.stem_heads, *("@" + k for k in r.concept_ids))
+            ]
+            for r in self.readings
+        ]
+        self.vocabulary = vocabulary
+        self.features = np.zeros((len(rows), len(vocabulary) or 1), dtype=np.float32)
+        for i, row in enumerate(rows):
+            self.features[i, row] = 1.0
+        self.concepts = tuple(sorted({cc.concept_id for r in self.readings for cc in r.concepts}))
+        column = {k: n for n, k in enumerate(self.concepts)}
+        # holders[n, i]: checkpoint i names concept n
+        self.holders = np.zeros((len(self.concepts), len(rows)), dtype=np.float32)
+        for i, r in enumerate(self.readings):
+            for cc in r.concepts:
+                self.holders[column[cc.concept_id], i] = 1.0
+        self.denying = np.fromiter(
+            (any(cc.negated for cc in r.concepts) for r in self.readings), bool, len(self.readings)
+        )
+
+
+# Checkpoint lists whose :class:`_CheckpointSet` a matcher keeps (least recently used forgotten first); an
+# entry is a few kilobytes (its readings are shared with read_statement's cache).
+CHECKPOINT_SETS_KEPT = 512
+
+
+def _shared_features(checkpoints: _CheckpointSet, o_read: Sequence[StatementReading]) -> np.ndarray:
     """Pairs whose readings share a stem head or a concept, or where the unit implies a checkpoint's concept
     (:func:`~.adjudication._may_share` for every pair)."""
-    vocabulary: dict[str, int] = {}
-    c_rows = [
-        [
-            vocabulary.setdefault(f, len(vocabulary))
-            for f in (*r.stem_heads, *("@" + k for k in r.concept_ids))
-        ]
-        for r in c_read
-    ]
-    c_matrix = np.zeros((len(c_read), len(vocabulary) or 1), dtype=np.float32)
-    for i, row in enumerate(c_rows):
-        c_matrix[i, row] = 1.0
-    o_matrix = np.zeros((len(o_read), len(vocabulary) or 1), dtype=np.float32)
+    vocabulary = checkpoints.vocabulary
+    o_matrix = np.zeros((len(o_read), checkpoints.features.shape[1]), dtype=np.float32)
     get = vocabulary.get
     for j, r in enumerate(o_read):
         row = [k for k in map(get, (*r.stem_heads, *("@" + k for k in r.reach_ids))) if k is not None]
         o_matrix[j, row] = 1.0
-    return (c_matrix @ o_matrix.T) > 0
+    return (checkpoints.features @ o_matrix.T) > 0
 
 
 # Slack on the vectorised phrasing similarity, so that rounding never drops a pair the adjudicator accepts.
@@ -151,14 +181,13 @@ _PHRASING_SLACK = 1e-4
 
 
 def _phrasing_possible(
-    adjudicator: ClinicalAdjudicator, c_read: Sequence[StatementReading], units: Sequence[str]
+    adjudicator: ClinicalAdjudicator, checkpoints: _CheckpointSet, units: Sequence[str]
 ) -> np.ndarray:
     """Pairs where some concept of the checkpoint is close enough to the unit by its phrasings (a superset
     of :meth:`ClinicalAdjudicator.phrased_concepts`, which also asks negation and subject to agree)."""
-    concepts = sorted({cc.concept_id for r in c_read for cc in r.concepts})
-    out = np.zeros((len(c_read), len(units)), dtype=bool)
+    concepts = checkpoints.concepts
     if not concepts:
-        return out
+        return np.zeros((len(checkpoints.readings), len(units)), dtype=bool)
     by_dimension, starts, order = adjudicator.phrasing_matrix(concepts)  # dimensions x phrasings
     vectors = adjudicator.phrase_embedder.encode(list(units))
     used = np.flatnonzero(vectors.any(axis=0))
@@ -168,11 +197,11 @@ def _phrasing_possible(
         products = vectors @ by_dimension
     best = np.maximum.reduceat(products, starts, axis=1)
     close = best >= adjudicator.phrase_threshold - _PHRASING_SLACK  # units x concepts of ``order``
-    column = {k: n for n, k in enumerate(order)}
-    for i, r in enumerate(c_read):
-        if r.concepts:
-            out[i] = close[:, [column[cc.concept_id] for cc in r.concepts]].any(axis=1)
-    return out
+    if len(order) != len(concepts):  # a stack built for more concepts: this list's columns
+        column = {k: n for n, k in enumerate(order)}
+        close = close[:, [column[k] for k in concepts]]
+    # a checkpoint is close when one of its concepts is
+    return (checkpoints.holders.T @ close.T.astype(np.float32)) > 0
 
 
 @dataclass(frozen=True)
@@ -287,6 +316,7 @@ class Matcher:
             )
             adjudicator = make_adjudicator(self.config.adjudicator, self.config.llm, clinical)
         self.adjudicator = adjudicator
+        self._checkpoint_sets: OrderedDict[tuple[str, ...], _CheckpointSet] = OrderedDict()
         if self.config.threshold == "calibrated":
             self.threshold = calibrated_threshold(self.embedder.name)
         else:
@@ -335,16 +365,28 @@ class Matcher:
         if not isinstance(adjudicator, ClinicalAdjudicator) or self.max_adjudicated_units is not None:
             return None
         mask = sims >= self.threshold
-        c_read = [read_statement(t) for t in checkpoints]
+        checkpoint_set = self._checkpoint_set(checkpoints)
         o_read = [read_statement(u) for u in units]
-        mask |= _shared_features(c_read, o_read)
+        mask |= _shared_features(checkpoint_set, o_read)
         if adjudicator.phrase_embedder is not None:
-            mask |= _phrasing_possible(adjudicator, c_read, units)
+            mask |= _phrasing_possible(adjudicator, checkpoint_set, units)
         normal_units = np.fromiter((bool(o.normal) for o in o_read), bool, len(o_read))
         if normal_units.any():
-            denying = np.fromiter((any(cc.negated for cc in c.concepts) for c in c_read), bool, len(c_read))
-            mask |= np.outer(denying, normal_units)
+            mask |= np.outer(checkpoint_set.denying, normal_units)
         return mask
+
+    def _checkpoint_set(self, checkpoints: Sequence[str]) -> _CheckpointSet:
+        """The prefilter's reading of this checkpoint list, kept for the last :data:`CHECKPOINT_SETS_KEPT` lists."""
+        key = tuple(checkpoints)
+        kept = self._checkpoint_sets
+        found = kept.get(key)
+        if found is None:
+            found = kept[key] = _CheckpointSet(key)
+            if len(kept) > CHECKPOINT_SETS_KEPT:
+                kept.popitem(last=False)
+        else:
+            kept.move_to_end(key)
+        return found
 
     def entails(self, checkpoint: str, output: str | Sequence[str]) -> bool:
         """Whether some unit (sentence) of ``output`` entails ``checkpoint``."""
