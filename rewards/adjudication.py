@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -869,7 +870,10 @@ class ClinicalAdjudicator(Adjudicator):
         self._output_phrasing: dict[str, tuple[object, dict[str, float]]] = {}
         # verdicts per (checkpoint, output): the adjudicator is a pure function of the two texts
         self._verdicts: dict[tuple[str, str], bool] = {}
-        self._stacked: dict[frozenset[str], tuple] = {}  # phrasings of a checkpoint set's concepts, stacked
+        # phrasings of a checkpoint set's concepts, stacked (see phrasing_stack); the set a subset was served by
+        self._stacked: OrderedDict[frozenset[str], PhrasingStack] = OrderedDict()
+        self._stacked_bytes = 0
+        self._served_by: OrderedDict[frozenset[str], frozenset[str]] = OrderedDict()
 
     def clear_cache(self) -> None:
         """Forget the remembered verdicts and output phrasing similarities (the lexicon's stacked phrasings stay)."""
@@ -882,7 +886,7 @@ class ClinicalAdjudicator(Adjudicator):
             return
         concepts = {cc.concept_id for text in checkpoints for cc in read_statement(text).concepts}
         if concepts:
-            self.phrasing_matrix(concepts)
+            self.phrasing_stack(concepts)
 
     def _concept_phrases(self, concept_id: str):
         phrases = self._phrases.get(concept_id)
@@ -921,25 +925,31 @@ class ClinicalAdjudicator(Adjudicator):
             out.add(cc.concept_id)
         return frozenset(out)
 
-    def phrasing_matrix(self, concept_ids: Sequence[str]):
-        """The phrasings of at least these concepts stacked in one matrix, one column per phrasing (a row per
-        embedding dimension, so that a sparse vector's dimensions are read as whole rows):
-        ``(matrix, starts, concepts)``, where block ``n`` (columns ``starts[n]`` on) holds the phrasings of
-        ``concepts[n]``. A stack built for
-        a larger set (all the checkpoints of a case, see :meth:`prepare`) serves every subset of it, so an
-        interview whose open checkpoints shrink step by step stacks its phrasings once."""
+    def phrasing_stack(self, concept_ids: Sequence[str]) -> PhrasingStack:
+        """The phrasings of at least these concepts in one :class:`PhrasingStack`. A stack built for a larger
+        set (all the checkpoints of a case, see :meth:`prepare`) serves every subset of it, so an interview
+        whose open checkpoints shrink step by step stacks its phrasings once. Stacks are kept up to
+        :data:`PHRASING_STACK_BYTES` together (least recently used forgotten first): sparse ones (the
+        hashing embedder's, about 150 kB a case) for every case of a suite, dense ones for a few dozen."""
         wanted = frozenset(concept_ids)
-        for concepts, entry in reversed(self._stacked.items()):
-            if wanted <= concepts:
-                return entry
+        stacks = self._stacked
+        key = wanted if wanted in stacks else self._served_by.get(wanted)
+        if key is None or key not in stacks:
+            key = next((concepts for concepts in reversed(stacks) if wanted <= concepts), None)
+            if key is not None:
+                self._served_by[wanted] = key
+                if len(self._served_by) > 4096:
+                    self._served_by.popitem(last=False)
+        if key is not None:
+            stacks.move_to_end(key)
+            return stacks[key]
         ordered = tuple(sorted(wanted))
-        blocks = [self._concept_phrases(k) for k in ordered]
-        starts = np.cumsum([0] + [len(b) for b in blocks[:-1]])
-        entry = (np.ascontiguousarray(np.vstack(blocks).T), starts, ordered)
-        if len(self._stacked) >= 16:
-            self._stacked.pop(next(iter(self._stacked)))
-        self._stacked[wanted] = entry
-        return entry
+        stack = PhrasingStack(ordered, [self._concept_phrases(k) for k in ordered])
+        stacks[wanted] = stack
+        self._stacked_bytes += stack.nbytes
+        while self._stacked_bytes > PHRASING_STACK_BYTES and len(stacks) > 1:
+            self._stacked_bytes -= stacks.popitem(last=False)[1].nbytes
+        return stack
 
     def concept_similarity(self, output: str, concept_id: str) -> float:
         """The output's best cosine with one of the concept's lexicon phrasings (``-inf`` when it has none);
@@ -1011,6 +1021,63 @@ class ClinicalAdjudicator(Adjudicator):
 
 
 _MEMO_SIZE = 65536
+
+PHRASING_STACK_BYTES = 64 * 2**20
+"""Memory a :class:`ClinicalAdjudicator` gives its :class:`PhrasingStack` s, all together."""
+
+
+class PhrasingStack:
+    """The lexicon phrasings of some concepts, stacked, for the similarity of many outputs to every phrasing
+    at once: :meth:`best` gives each output's best cosine with each concept's phrasings.
+
+    ``concepts`` are in block order; block ``n`` (phrasings ``starts[n]`` on) holds ``concepts[n]``'s. Sparse
+    embeddings (the hashing embedder's: a phrasing uses a few dozen of 1024 dimensions) are kept by
+    dimension as (phrasing, value) entries, so a stack costs a few hundred kilobytes at most; dense ones as a
+    matrix with a row per dimension. The similarities are for a prefilter: they may differ from
+    ``phrasings @ vector`` in the last float bits (the sums run in another order).
+    """
+
+    def __init__(self, concepts: tuple[str, ...], blocks: Sequence[np.ndarray]):
+        self.concepts = concepts
+        self.starts = np.cumsum([0] + [len(b) for b in blocks[:-1]])
+        stacked = np.vstack(blocks) if blocks else np.zeros((0, 1), dtype=np.float32)  # phrasings x dims
+        self.size, self.dimension = stacked.shape
+        phrasing, dimension = np.nonzero(stacked)
+        self.sparse = len(phrasing) * 4 < stacked.size
+        if self.sparse:
+            order = np.argsort(dimension, kind="stable")
+            self.phrasings = phrasing[order].astype(np.int32)
+            self.values = stacked[phrasing, dimension][order]
+            self.first = np.zeros(
+                self.dimension + 1, dtype=np.int64
+            )  # entries of dimension d: first[d]:first[d+1]
+            np.cumsum(np.bincount(dimension, minlength=self.dimension), out=self.first[1:])
+            self.nbytes = self.phrasings.nbytes + self.values.nbytes + self.first.nbytes
+        else:
+            self.by_dimension = np.ascontiguousarray(stacked.T)
+            self.nbytes = self.by_dimension.nbytes
+
+    def best(self, vectors: np.ndarray) -> np.ndarray:
+        """``(outputs, concepts)``: each output vector's highest cosine with one of each concept's phrasings."""
+        used = np.flatnonzero(vectors.any(axis=0))
+        if self.sparse:
+            counts = self.first[used + 1] - self.first[used]
+            total = int(counts.sum())
+            if total:
+                ends = np.cumsum(counts)
+                entry = np.arange(total) + np.repeat(self.first[used] - (ends - counts), counts)
+                phrasing = self.phrasings[entry]
+                weights = vectors[:, np.repeat(used, counts)] * self.values[entry]
+                flat = (np.arange(len(vectors))[:, None] * self.size + phrasing).ravel()
+                products = np.bincount(flat, weights.ravel(), minlength=len(vectors) * self.size)
+                products = products.reshape(len(vectors), self.size)
+            else:
+                products = np.zeros((len(vectors), self.size))
+        elif len(used) * 2 < vectors.shape[1]:  # only the dimensions in use
+            products = vectors[:, used] @ self.by_dimension[used]
+        else:
+            products = vectors @ self.by_dimension
+        return np.maximum.reduceat(products, self.starts, axis=1)
 
 
 def _carried_share(c: StatementReading, o: StatementReading, said: frozenset[str]) -> float:

@@ -188,15 +188,11 @@ def _phrasing_possible(
     concepts = checkpoints.concepts
     if not concepts:
         return np.zeros((len(checkpoints.readings), len(units)), dtype=bool)
-    by_dimension, starts, order = adjudicator.phrasing_matrix(concepts)  # dimensions x phrasings
-    vectors = adjudicator.phrase_embedder.encode(list(units))
-    used = np.flatnonzero(vectors.any(axis=0))
-    if len(used) * 2 < vectors.shape[1]:  # sparse vectors (the hashing embedder): only the dimensions in use
-        products = vectors[:, used] @ by_dimension[used]
-    else:
-        products = vectors @ by_dimension
-    best = np.maximum.reduceat(products, starts, axis=1)
-    close = best >= adjudicator.phrase_threshold - _PHRASING_SLACK  # units x concepts of ``order``
+    stack = adjudicator.phrasing_stack(concepts)
+    close = stack.best(adjudicator.phrase_embedder.encode(list(units))) >= (
+        adjudicator.phrase_threshold - _PHRASING_SLACK
+    )  # units x concepts of the stack
+    order = stack.concepts
     if len(order) != len(concepts):  # a stack built for more concepts: this list's columns
         column = {k: n for n, k in enumerate(order)}
         close = close[:, [column[k] for k in concepts]]

@@ -326,7 +326,9 @@ def _reference_match(matcher: Matcher, checkpoints, units):
     from mentalhospital_env.rewards.adjudication import read_statement
 
     sims = matcher.embedder.encode(list(checkpoints)) @ matcher.embedder.encode(list(units)).T
-    silent = {j for j, u in enumerate(units) if not read_statement(u).words and not read_statement(u).concepts}
+    silent = {
+        j for j, u in enumerate(units) if not read_statement(u).words and not read_statement(u).concepts
+    }
     out = []
     for i, cp in enumerate(checkpoints):
         found = None
@@ -430,3 +432,29 @@ def test_a_bare_no_covers_nothing(matcher, reply):
         ).covered
         == 1
     )
+
+
+def test_phrasing_stack_gives_each_concepts_best_phrasing_similarity_sparse_or_dense():
+    from mentalhospital_env.rewards.adjudication import PhrasingStack
+
+    hashing = HashingEmbedder()
+    adjudicator = ClinicalAdjudicator(phrase_embedder=hashing, phrase_threshold=0.5)
+    concepts = ("insomnia", "low_mood", "auditory_hallucinations")
+    outputs = ["I can't get to sleep at night", "I feel down all the time", "I hear voices", "Nothing."]
+    vectors = hashing.encode(outputs)
+    blocks = [adjudicator._concept_phrases(k) for k in concepts]
+    expected = np.array([[float((b @ v).max()) for b in blocks] for v in vectors])
+    sparse = PhrasingStack(concepts, blocks)
+    assert sparse.sparse  # hashing vectors use a few dozen dimensions of 1024
+    assert np.allclose(sparse.best(vectors), expected, atol=1e-6)
+    rng = np.random.default_rng(0)
+    dense_blocks = [rng.standard_normal((n, 8)).astype(np.float32) for n in (3, 1, 5)]
+    dense = PhrasingStack(concepts, dense_blocks)
+    probe = rng.standard_normal((2, 8)).astype(np.float32)
+    assert not dense.sparse
+    assert np.allclose(
+        dense.best(probe), [[float((b @ v).max()) for b in dense_blocks] for v in probe], atol=1e-5
+    )
+    # a stack for a case's concepts serves the subsets an interview asks later
+    whole = adjudicator.phrasing_stack(concepts)
+    assert adjudicator.phrasing_stack(concepts[:2]) is whole
