@@ -435,18 +435,22 @@ class Matcher:
         clinical = self.adjudicator if isinstance(self.adjudicator, ClinicalAdjudicator) else None
         if self.max_adjudicated_units is not None:
             clinical = None
-        for i, cp in enumerate(checkpoints):
-            if candidates is None:
-                order = np.argsort(-sims[i], kind="stable")
-            else:  # only the pairs that could be accepted, in the same order
-                worth = np.flatnonzero(candidates[i])
-                if not len(worth):
-                    continue
-                order = worth[np.argsort(-sims[i, worth], kind="stable")]
+        # every row in order of similarity at once (a stable sort: ties by unit order); with candidates, only
+        # the pairs that could be accepted, in the same order, and only the checkpoints that have one
+        by_similarity = np.argsort(-sims, axis=1, kind="stable")
+        under = sims < self.threshold  # the threshold as a float32 comparison, as sims[i, j] < threshold is
+        if candidates is None:
+            rows: Sequence[int] = range(len(checkpoints))
+        else:
+            worth_sorted = np.take_along_axis(candidates, by_similarity, axis=1)
+            rows = np.flatnonzero(worth_sorted.any(axis=1)).tolist()
+        for i in rows:
+            cp = checkpoints[i]
+            order = by_similarity[i] if candidates is None else by_similarity[i][worth_sorted[i]]
+            under_i = under[i].tolist()
             below: list[int] = []
-            for j in order:
-                j = int(j)
-                if clinical is not None and sims[i, j] < self.threshold:
+            for j in order.tolist():
+                if clinical is not None and under_i[j]:
                     # below the threshold the adjudicator decides, the check included
                     if clinical.entailed(cp, units[j]):
                         out[i] = CheckpointMatch(
