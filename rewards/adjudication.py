@@ -1010,14 +1010,17 @@ class ClinicalAdjudicator(Adjudicator):
         normal = normal_concepts(c, o)
         if not _may_share(c, o) and not (c.concepts and phrased) and not normal:
             return False
-        if statement_conflict(checkpoint, output) is not None:
-            return False
-        if phrased and topic_direction_clash(c, o):  # said in other words, but the other way
-            return False
+        # Every test below must pass; the share, the cheapest and the one most pairs fail, goes first.
         share = _carried_share(c, o, phrased | normal)
         if c.concepts and not (_carries_a_concept(c, o) or phrased or normal):
-            return share >= self.min_share_without_concept
-        return share >= self.min_share
+            if share < self.min_share_without_concept:
+                return False
+        elif share < self.min_share:
+            return False
+        if statement_conflict(checkpoint, output) is not None:
+            return False
+        # said in other words, but the other way
+        return not (phrased and topic_direction_clash(c, o))
 
 
 _MEMO_SIZE = 65536
