@@ -124,6 +124,22 @@ class StatementReading:
         return frozenset(s[:2] for s in self.stems)
 
     @cached_property
+    def share_words(self) -> tuple[tuple[tuple[str, float, str | None], ...], float]:
+        """The content words :func:`_carried_share` weighs, each stem once (the first of the alike ones):
+        (stem, :func:`word_weight`, concept id) in text order, and their total weight."""
+        seen: list[str] = []
+        words = []
+        total = 0.0
+        for w in self.words:
+            if any(same_stem(w.stem, t) for t in seen):
+                continue
+            seen.append(w.stem)
+            weight = word_weight(w.stem)
+            total += weight
+            words.append((w.stem, weight, w.concept_id))
+        return tuple(words), total
+
+    @cached_property
     def _stems_by_head(self) -> dict[str, tuple[str, ...]]:
         index: dict[str, list[str]] = {}
         for s in self.stems:
@@ -1090,18 +1106,13 @@ def _carried_share(c: StatementReading, o: StatementReading, said: frozenset[str
         cc.concept_id for cc in c.concepts if any(_carries(oc, cc) for oc in o.concepts)
     } | said
     o_stems = o.stems
-    seen: list[str] = []
-    total = carried = 0.0
-    for w in c.words:
-        if any(same_stem(w.stem, t) for t in seen):
-            continue
-        seen.append(w.stem)
-        weight = word_weight(w.stem)
-        total += weight
+    words, total = c.share_words
+    carried = 0.0
+    for word_stem, weight, concept_id in words:
         if (
-            (w.concept_id is not None and w.concept_id in carried_concepts)
-            or w.stem in o_stems
-            or o.alike_stems(w.stem)
+            (concept_id is not None and concept_id in carried_concepts)
+            or word_stem in o_stems
+            or o.alike_stems(word_stem)
         ):
             carried += weight
     return carried / total if total else 0.0
