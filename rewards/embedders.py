@@ -39,6 +39,9 @@ class EmbeddingCache:
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
+        # texts forgotten so far (evicted or cleared): while it stays the same, every vector handed out is
+        # still the one the cache holds for its text (what lets a caller keep a matrix of them)
+        self.forgotten = 0
 
     def __len__(self) -> int:
         return len(self._vectors)
@@ -62,9 +65,11 @@ class EmbeddingCache:
             self._vectors.move_to_end(text)
             while len(self._vectors) > self.max_size:
                 self._vectors.popitem(last=False)
+                self.forgotten += 1
 
     def clear(self) -> None:
         with self._lock:
+            self.forgotten += len(self._vectors)
             self._vectors.clear()
             self.hits = self.misses = 0
 

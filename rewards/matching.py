@@ -163,6 +163,9 @@ class _CheckpointSet:
 # entry is a few kilobytes (its readings are shared with read_statement's cache).
 CHECKPOINT_SETS_KEPT = 512
 
+# Checkpoint lists whose embedding matrix a matcher keeps: 30 checkpoints of the hashing embedder take 120 kB.
+CHECKPOINT_VECTORS_KEPT = 64
+
 
 def _shared_features(checkpoints: _CheckpointSet, o_read: Sequence[StatementReading]) -> np.ndarray:
     """Pairs whose readings share a stem head or a concept, or where the unit implies a checkpoint's concept
@@ -181,15 +184,21 @@ _PHRASING_SLACK = 1e-4
 
 
 def _phrasing_possible(
-    adjudicator: ClinicalAdjudicator, checkpoints: _CheckpointSet, units: Sequence[str]
+    adjudicator: ClinicalAdjudicator,
+    checkpoints: _CheckpointSet,
+    units: Sequence[str],
+    vectors: np.ndarray | None = None,
 ) -> np.ndarray:
     """Pairs where some concept of the checkpoint is close enough to the unit by its phrasings (a superset
-    of :meth:`ClinicalAdjudicator.phrased_concepts`, which also asks negation and subject to agree)."""
+    of :meth:`ClinicalAdjudicator.phrased_concepts`, which also asks negation and subject to agree).
+    ``vectors``: the units already encoded by the adjudicator's phrase embedder, if they are."""
     concepts = checkpoints.concepts
     if not concepts:
         return np.zeros((len(checkpoints.readings), len(units)), dtype=bool)
     stack = adjudicator.phrasing_stack(concepts)
-    close = stack.best(adjudicator.phrase_embedder.encode(list(units))) >= (
+    if vectors is None:
+        vectors = adjudicator.phrase_embedder.encode(list(units))
+    close = stack.best(vectors) >= (
         adjudicator.phrase_threshold - _PHRASING_SLACK
     )  # units x concepts of the stack
     order = stack.concepts
@@ -313,6 +322,7 @@ class Matcher:
             adjudicator = make_adjudicator(self.config.adjudicator, self.config.llm, clinical)
         self.adjudicator = adjudicator
         self._checkpoint_sets: OrderedDict[tuple[str, ...], _CheckpointSet] = OrderedDict()
+        self._vectors_kept: OrderedDict[tuple[str, ...], tuple[int, np.ndarray]] = OrderedDict()
         if self.config.threshold == "calibrated":
             self.threshold = calibrated_threshold(self.embedder.name)
         else:
@@ -341,8 +351,26 @@ class Matcher:
             if isinstance(member, ClinicalAdjudicator):
                 member.prepare(texts)
 
+    def _checkpoint_vectors(self, checkpoints: Sequence[str]) -> np.ndarray:
+        """``embedder.encode(checkpoints)``, kept for the last :data:`CHECKPOINT_VECTORS_KEPT` lists while the
+        embedder's cache forgets no text (so the matrix holds exactly the vectors encode would copy)."""
+        key = tuple(checkpoints)
+        kept = self._vectors_kept
+        forgotten = self.embedder.cache.forgotten
+        entry = kept.get(key)
+        if entry is not None and entry[0] == forgotten:
+            kept.move_to_end(key)
+            return entry[1]
+        vectors = self.embedder.encode(list(checkpoints))
+        vectors.setflags(write=False)
+        kept[key] = (forgotten, vectors)
+        kept.move_to_end(key)
+        if len(kept) > CHECKPOINT_VECTORS_KEPT:
+            kept.popitem(last=False)
+        return vectors
+
     def _candidates(
-        self, checkpoints: Sequence[str], units: Sequence[str], sims: np.ndarray
+        self, checkpoints: Sequence[str], units: Sequence[str], sims: np.ndarray, unit_vectors: np.ndarray
     ) -> np.ndarray | None:
         """Which (checkpoint, unit) pairs could be accepted at all, as a boolean matrix; ``None`` when every
         pair must be checked (an adjudicator without :meth:`ClinicalAdjudicator.could_entail`, or one that
@@ -365,7 +393,8 @@ class Matcher:
         o_read = [read_statement(u) for u in units]
         mask |= _shared_features(checkpoint_set, o_read)
         if adjudicator.phrase_embedder is not None:
-            mask |= _phrasing_possible(adjudicator, checkpoint_set, units)
+            vectors = unit_vectors if adjudicator.phrase_embedder is self.embedder else None
+            mask |= _phrasing_possible(adjudicator, checkpoint_set, units, vectors)
         normal_units = np.fromiter((bool(o.normal) for o in o_read), bool, len(o_read))
         if normal_units.any():
             mask |= np.outer(checkpoint_set.denying, normal_units)
@@ -420,8 +449,9 @@ class Matcher:
         out: list[CheckpointMatch | None] = [None] * len(checkpoints)
         if not checkpoints or not units:
             return out
-        sims = self.embedder.encode(list(checkpoints)) @ self.embedder.encode(list(units)).T
-        candidates = self._candidates(checkpoints, units, sims)
+        unit_vectors = self.embedder.encode(list(units))
+        sims = self._checkpoint_vectors(checkpoints) @ unit_vectors.T
+        candidates = self._candidates(checkpoints, units, sims, unit_vectors)
         # A unit without a content word or a concept ("No.", "Nothing like that.") says nothing of its own:
         # it entails no checkpoint (what it denies lies in the question, which the matcher does not see).
         silent = [j for j, u in enumerate(units) if _says_nothing(read_statement(u))]

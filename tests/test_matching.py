@@ -458,3 +458,21 @@ def test_phrasing_stack_gives_each_concepts_best_phrasing_similarity_sparse_or_d
     # a stack for a case's concepts serves the subsets an interview asks later
     whole = adjudicator.phrasing_stack(concepts)
     assert adjudicator.phrasing_stack(concepts[:2]) is whole
+
+
+def test_matcher_keeps_checkpoint_vectors_only_while_the_embedder_forgets_nothing():
+    embedder = HashingEmbedder()
+    m = Matcher(embedder=embedder)
+    checkpoints = ["hears voices", "low mood"]
+    first = m.match(checkpoints, ["I hear voices at night"])
+    forgotten = embedder.cache.forgotten
+    assert m.match(checkpoints, ["I hear voices at night"]) == first
+    embedder.cache.max_size = len(embedder.cache)
+    embedder.encode(["one", "two"])  # evicts the oldest texts
+    assert embedder.cache.forgotten == forgotten + 2
+    # the kept matrix is not trusted any more; the checkpoints are encoded afresh, with the same answer
+    assert m.match(checkpoints, ["I hear voices at night"]) == first
+    before, size = embedder.cache.forgotten, len(embedder.cache)
+    embedder.cache.clear()
+    assert embedder.cache.forgotten == before + size and len(embedder.cache) == 0
+    assert m.match(checkpoints, ["I hear voices at night"]) == first
