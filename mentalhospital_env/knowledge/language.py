@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 import weakref
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -389,9 +389,7 @@ def negation_breaks(text: str, tokens: list[str] | None = None) -> frozenset[int
     particles = load_cues().answer_particles
     if particles:
         after_comma += [
-            i
-            for i in commas
-            if 0 < i < n and tokens[i - 1] in particles and (i == 1 or i - 1 in sentences)
+            i for i in commas if 0 < i < n and tokens[i - 1] in particles and (i == 1 or i - 1 in sentences)
         ]
     return sentences.union(after_comma) if after_comma else sentences
 
@@ -688,8 +686,8 @@ def _polarity_marks(text: str, window: int) -> frozenset[tuple[str, str, int]]:
     bounds = sorted({0, len(tokens), *starts, *commas})
     marks: set[tuple[str, str, int]] = set()
     for s, e, axis, sign in directional:
-        low = max(b for b in bounds if b <= s)
-        high = min(b for b in bounds if b >= e)
+        low = bounds[bisect_right(bounds, s) - 1]  # the last bound at or before the phrase (0 is one)
+        high = bounds[bisect_left(bounds, e)]  # the first at or after it (len(tokens) is one)
         after = next((j for j in range(e, min(high, e + window)) if content(j)), None)
         before = next((j for j in range(s - 1, max(low - 1, s - 1 - window), -1) if content(j)), None)
         if after is None and before is None:
