@@ -129,11 +129,28 @@ class _CheckpointSet:
     """What the candidate prefilter reads in one list of checkpoint texts, once per list (an interview asks
     with the same open checkpoints turn after turn): their readings, their shared-feature rows (stem heads
     and concepts, see :func:`_shared_features`), their concepts and which checkpoint holds each, and which
-    checkpoints deny a concept."""
+    checkpoints deny a concept.
 
-    __slots__ = ("concepts", "denying", "features", "holders", "readings", "vocabulary")
+    :meth:`subset` reads part of the list from the whole (an interview's open checkpoints shrink turn by
+    turn): it keeps the whole list's vocabulary and concepts, whose extra columns and rows are zero for
+    the part, so every product the prefilter takes is the same as with the part read on its own."""
+
+    __slots__ = ("concepts", "denying", "features", "holders", "readings", "row", "vocabulary")
+
+    def subset(self, rows: list[int]) -> _CheckpointSet:
+        """The set of the checkpoints at ``rows`` of this one."""
+        part = object.__new__(_CheckpointSet)
+        part.readings = tuple(self.readings[r] for r in rows)
+        part.vocabulary = self.vocabulary
+        part.features = self.features[rows]
+        part.concepts = self.concepts
+        part.holders = self.holders[:, rows]
+        part.denying = self.denying[rows]
+        part.row = None  # a part is never read from again: the whole is
+        return part
 
     def __init__(self, checkpoints: Sequence[str]):
+        self.row = {t: i for i, t in enumerate(checkpoints)}  # a text's row (the last, for a repeated one)
         self.readings = tuple(read_statement(t) for t in checkpoints)
         vocabulary: dict[str, int] = {}
         rows = [
@@ -322,6 +339,7 @@ class Matcher:
             adjudicator = make_adjudicator(self.config.adjudicator, self.config.llm, clinical)
         self.adjudicator = adjudicator
         self._checkpoint_sets: OrderedDict[tuple[str, ...], _CheckpointSet] = OrderedDict()
+        self._whole_checkpoint_set: _CheckpointSet | None = None
         self._vectors_kept: OrderedDict[tuple[str, ...], tuple[int, np.ndarray]] = OrderedDict()
         if self.config.threshold == "calibrated":
             self.threshold = calibrated_threshold(self.embedder.name)
@@ -406,7 +424,13 @@ class Matcher:
         kept = self._checkpoint_sets
         found = kept.get(key)
         if found is None:
-            found = kept[key] = _CheckpointSet(key)
+            whole = self._whole_checkpoint_set
+            rows = [whole.row.get(t, -1) for t in key] if whole is not None else [-1]
+            if -1 in rows:
+                found = self._whole_checkpoint_set = _CheckpointSet(key)
+            else:  # part of the last whole list read (the open checkpoints of the same interview)
+                found = whole.subset(rows)
+            kept[key] = found
             if len(kept) > CHECKPOINT_SETS_KEPT:
                 kept.popitem(last=False)
         else:

@@ -476,3 +476,18 @@ def test_matcher_keeps_checkpoint_vectors_only_while_the_embedder_forgets_nothin
     embedder.cache.clear()
     assert embedder.cache.forgotten == before + size and len(embedder.cache) == 0
     assert m.match(checkpoints, ["I hear voices at night"]) == first
+
+
+def test_open_checkpoints_read_from_the_whole_list_match_as_read_alone():
+    checkpoints = [
+        "Reports low mood for two months.",
+        "Denies suicidal ideation.",
+        "Hears voices when alone.",
+        "Drinks six beers a night.",
+        "Sleeps four hours a night.",
+    ]
+    units = ["I can't sleep more than four hours.", "My mood is fine.", "I don't drink at all.", "No."]
+    interview = Matcher()
+    interview.match(checkpoints, units)  # the whole list: later parts are read from it
+    for part in (checkpoints[1:], checkpoints[::2], [checkpoints[3]], checkpoints[:0:-1]):
+        assert interview.match(part, units) == Matcher().match(part, units)
