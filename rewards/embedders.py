@@ -19,6 +19,7 @@ import zlib
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import pairwise
 
 import numpy as np
@@ -133,6 +134,7 @@ def _normalise(matrix: np.ndarray) -> np.ndarray:
     return matrix / norms
 
 
+@lru_cache(maxsize=65536)
 def _bucket(feature: str, dimension: int) -> tuple[int, float]:
     """Stable bucket and sign of a feature (crc32, the same in every process)."""
     h = zlib.crc32(feature.encode("utf-8"))
@@ -198,9 +200,14 @@ class HashingEmbedder(Embedder):
     def _embed(self, texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), self._dimension), dtype=np.float32)
         for row, text in enumerate(texts):
-            for feature, weight in self._features(text).items():
-                bucket, sign = _bucket(feature, self._dimension)
-                out[row, bucket] += sign * weight
+            features = self._features(text)
+            buckets = np.empty(len(features), dtype=np.intp)
+            values = np.empty(len(features), dtype=np.float32)
+            for n, (feature, weight) in enumerate(features.items()):
+                buckets[n], sign = _bucket(feature, self._dimension)
+                values[n] = sign * weight
+            # in feature order, one float32 addition each (as ``out[row, bucket] += value`` one by one)
+            np.add.at(out[row], buckets, values)
         return out
 
 
