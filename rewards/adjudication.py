@@ -897,10 +897,14 @@ class ClinicalAdjudicator(Adjudicator):
         self._output_phrasing.clear()
 
     def prepare(self, checkpoints: Sequence[str]) -> None:
-        """Encode the lexicon phrasings of the checkpoints' concepts ahead of time (no-op without a phrase embedder)."""
+        """Read the checkpoints' weighed words and encode the lexicon phrasings of their concepts (with a phrase
+        embedder) ahead of time."""
+        readings = [read_statement(text) for text in checkpoints]
+        for reading in readings:
+            reading.share_words  # noqa: B018  (a cached property: read once, here)
         if self.phrase_embedder is None:
             return
-        concepts = {cc.concept_id for text in checkpoints for cc in read_statement(text).concepts}
+        concepts = {cc.concept_id for reading in readings for cc in reading.concepts}
         if concepts:
             self.phrasing_stack(concepts)
 
