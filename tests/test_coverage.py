@@ -234,10 +234,11 @@ def _fresh_matcher_answers(case_, replies):
 def test_remembered_answers_equal_the_matchers_own_on_generated_episodes():
     """Two encounters of the same case, replayed: every step's matches (unit, similarity, who decided)
     equal the matcher's fresh answers, bit for bit, and the replay is answered from memory."""
+    from mentalhospital_env.rewards.coverage import MatchMemory
+
     from mentalhospital_env.cases import load_suite
     from mentalhospital_env.knowledge.lexicon import load_lexicon
     from mentalhospital_env.patient import make_patient
-    from mentalhospital_env.rewards.coverage import MatchMemory
 
     memory = MatchMemory()
     matcher = Matcher()

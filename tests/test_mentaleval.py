@@ -412,9 +412,10 @@ def test_a_remembered_utterance_is_still_read_against_each_previous_reply():
 def test_remembered_note_plan_and_diagnosis_readings_follow_their_inputs():
     """Readings remembered by text still depend on everything else they read: the note's unsupported
     claims on the support given, the plan on the case's guideline, the diagnosis on every chart field."""
-    from mentalhospital_env.cases import load_suite
     from mentalhospital_env.rewards.mentaleval.features import read_diagnosis, read_note, read_plan
     from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline
+
+    from mentalhospital_env.cases import load_suite
 
     note = (
         "Chief complaint: low mood.\nHistory of present illness: She reports low mood, insomnia and "
