@@ -12,7 +12,8 @@ writes, in ``out_dir``:
   file and renamed, so it is never half-written.
 
 Run it again with the same arguments after a crash or Ctrl-C and it resumes: finished episodes are
-kept, a torn last line is dropped and replayed, nothing is repeated or lost. Episodes run in parallel
+kept, a torn last line is dropped and replayed, nothing is repeated or lost; a folder written by another
+version of the library's data (``library`` on each line) is refused rather than mixed. Episodes run in parallel
 worker processes when ``workers > 1``; results are the same as with one worker, byte for byte apart
 from ``timing``.
 """
@@ -233,6 +234,7 @@ def run_episode(doctor: str, spec: EvaluationSpec, case_id: str, seed: int, *, w
         "seed": seed,
         "doctor": doctor,
         "spec_hash": spec.spec_hash,
+        "library": library_fingerprint(),
         "principal_category": _principal_category(case),
         "categories": list(case.diagnosis.categories),
         "scores": flat_scores(scores),
@@ -254,7 +256,8 @@ def _read_done(path: Path, doctor: str, spec_hash: str, expected: list[tuple[str
     """How many episodes of the fixed order are already in ``episodes.jsonl``.
 
     A torn last line (a crash in the middle of a write) is cut off. Lines from another doctor or spec,
-    or out of order, mean the folder belongs to another run: refuse rather than mix them.
+    out of order, or scored by another version of the library's data (:func:`library_fingerprint`),
+    mean the folder belongs to another run: refuse rather than mix them.
     """
     if not path.exists():
         return 0
@@ -280,6 +283,13 @@ def _read_done(path: Path, doctor: str, spec_hash: str, expected: list[tuple[str
             )
         if done >= len(expected) or (row.get("case_id"), row.get("seed")) != expected[done]:
             raise EvaluationError(f"{path}:{n + 1}: episode {row.get('case_id')}/{row.get('seed')} is not the next of this spec")
+        if row.get("library") != library_fingerprint():
+            raise EvaluationError(
+                f"{path}:{n + 1}: episode {row.get('case_id')}/{row.get('seed')} was scored by library data "
+                f"{row.get('library')!r}, this installation is {library_fingerprint()!r} (another version of the "
+                "lexicon, the scorers or the doctors): resuming would mix two versions in one results file; "
+                "use another --out folder, or move this one away and run again"
+            )
         done += 1
     return done
 
@@ -441,6 +451,7 @@ def summarize_episodes(path: Path, spec: EvaluationSpec, doctor: str) -> dict[st
         "metrics": metrics,
         "by_category": by_category,
         "versions": versions(),
+        "library": library_fingerprint(),
         "git_commit": git_commit(),
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
@@ -467,6 +478,47 @@ def git_commit() -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+#: the packages whose data files shape an episode: the clinic's knowledge, the patient, the hospital's
+#: menu, the case generator (bundled suites excluded: the cases are in the spec hash), the scorers and the
+#: built-in doctors. ``rewards`` and ``agents`` are hashed as their own packages whatever the install layout.
+_DATA_PACKAGES = ("mentalhospital_env", "mentalhospital_env.rewards", "mentalhospital_env.agents")
+_NOT_DATA = {"__pycache__", "suites", "rewards", "agents"}
+
+
+@lru_cache(maxsize=1)
+def library_fingerprint() -> str:
+    """What scored an episode: SHA-256 (16 hex digits) of the package version and of every JSON data
+    file the library ships (lexicon, cues, presentations, exams, drugs, menu, rubrics, thresholds, the
+    scripted clinician's plan; not the case suites, which the spec hash covers).
+
+    Written on every episode line and in ``results.json``; resuming a run into a folder whose episodes
+    carry another fingerprint is refused, so one results file never mixes two versions of the scorers.
+    A change to code alone, within one version, is not seen here: ``results.json`` records the git commit.
+    """
+    from importlib import metadata, resources
+
+    digest = hashlib.sha256()
+    try:
+        digest.update(metadata.version("mentalhospital-env").encode())
+    except metadata.PackageNotFoundError:
+        digest.update(b"unknown-version")
+
+    def walk(node: Any, prefix: str) -> Iterator[tuple[str, Any]]:
+        for child in node.iterdir():
+            if child.is_dir():
+                if child.name not in _NOT_DATA:
+                    yield from walk(child, f"{prefix}{child.name}/")
+            elif child.name.endswith((".json", ".jsonl")):
+                yield f"{prefix}{child.name}", child
+
+    files = sorted(
+        (name, node) for package in _DATA_PACKAGES for name, node in walk(resources.files(package), f"{package}/")
+    )
+    for name, node in files:
+        digest.update(name.encode() + b"\0" + hashlib.sha256(node.read_bytes()).digest())
+    return digest.hexdigest()[:16]
 
 
 def write_json_atomic(path: Path, payload: Any) -> None:
@@ -506,6 +558,7 @@ __all__: Sequence[str] = (
     "MAIN_METRICS",
     "OBJECTIVE_METRICS",
     "SUBJECTIVE_METRICS",
+    "library_fingerprint",
     "load_results",
     "read_episodes",
     "run_episode",

@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 from mentalhospital_env.evaluation import (
-    EvaluationError,
-    EvaluationSpec,
     LEADERBOARD_SPEC,
     MAIN_METRICS,
+    EvaluationError,
+    EvaluationSpec,
+    library_fingerprint,
     read_episodes,
     run_evaluation,
 )
@@ -81,6 +82,50 @@ def test_a_folder_of_another_run_is_refused(reference_run, tmp_path):
     (tmp_path / "episodes.jsonl").write_text((out / "episodes.jsonl").read_text())
     with pytest.raises(EvaluationError, match="use another --out folder"):
         run_evaluation("random", SPEC, tmp_path, workers=1, progress=False)
+
+
+def test_a_folder_scored_by_another_version_of_the_library_is_refused_and_left_intact(reference_run, tmp_path):
+    out, results = reference_run
+    assert results["library"] == library_fingerprint()
+    rows = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+    assert {row["library"] for row in rows} == {library_fingerprint()}
+    for row in rows[:5]:
+        row["library"] = "0123456789abcdef"  # written by another lexicon / scorer version
+    older = "".join(json.dumps(row) + "\n" for row in rows[:5])
+    (tmp_path / "episodes.jsonl").write_text(older)
+    with pytest.raises(EvaluationError, match="another version of the lexicon, the scorers or the doctors"):
+        run_evaluation("scripted", SPEC, tmp_path, workers=1, progress=False)
+    assert (tmp_path / "episodes.jsonl").read_text() == older
+
+
+def test_library_fingerprint_follows_every_data_file_but_not_the_suites(tmp_path, monkeypatch):
+    from mentalhospital_env import evaluation
+
+    package = tmp_path / "fingerprinted_clinic"
+    (package / "data").mkdir(parents=True)
+    (package / "suites").mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "data" / "lexicon.json").write_text('{"terms": ["low mood"]}')
+    (package / "suites" / "dev.jsonl").write_text("{}\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(evaluation, "_DATA_PACKAGES", ("fingerprinted_clinic",))
+
+    def fingerprint() -> str:
+        evaluation.library_fingerprint.cache_clear()
+        return evaluation.library_fingerprint()
+
+    try:
+        first = fingerprint()
+        assert fingerprint() == first
+        (package / "suites" / "dev.jsonl").write_text('{"case_id": "x"}\n')
+        assert fingerprint() == first  # cases are covered by the spec hash, not here
+        (package / "data" / "lexicon.json").write_text('{"terms": ["low mood", "fed up"]}')
+        changed = fingerprint()
+        assert changed != first
+        (package / "data" / "extra.jsonl").write_text("{}\n")
+        assert fingerprint() not in (first, changed)
+    finally:
+        evaluation.library_fingerprint.cache_clear()  # the real packages' fingerprint is computed afresh
 
 
 @pytest.mark.slow
