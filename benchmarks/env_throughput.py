@@ -199,22 +199,10 @@ def run_single(
     warm(env)
     if clock is not None:
         clock.update(patient=0.0, rewards=0.0)
-    doctor = (TextScript if env_id == "MentalHospital-v0" else MenuScript)(questions, seed=1)
-    obs, info = env.reset(seed=0)
-    doctor.reset()
-    episodes = 0
-    start = time.perf_counter()
-    for _ in range(steps):
-        obs, _reward, terminated, truncated, info = env.step(doctor.act(obs, info))
-        if terminated or truncated:
-            episodes += 1
-            obs, info = env.reset()
-            doctor.reset()
-    elapsed = time.perf_counter() - start
-    env.close()
-    if clock is not None:
-        clock["total"] = elapsed
-    return steps / elapsed, episodes
+    try:
+        return run_env(env, env_id, steps, questions, clock if clock is not None else {})
+    finally:
+        env.close()
 
 
 def run_vector(
