@@ -367,8 +367,7 @@ def _fit_clinical(
                 # The phrasings must earn their keep: the pairs they add to the adjudicator without them must
                 # be right at the target too (a set of many easy pairs would otherwise let a lenient phrase
                 # threshold add wrong ones unnoticed in the overall precision).
-                gained = [y for d, b, y in zip(decided, without, cal_labels) if d and not b]
-                if gained and sum(gained) < strict * len(gained):
+                if not _adds_only_right_pairs(decided, without, cal_labels, strict):
                     break
             chosen, recall, chosen_decisions = candidate, pr.recall, decided
         if chosen_decisions is None:
@@ -378,8 +377,7 @@ def _fit_clinical(
         else:
             # a more lenient share must earn its keep too: what it adds over the strictest share is right at
             # the target
-            gained = [y for d, b, y in zip(chosen_decisions, reference, cal_labels) if d and not b]
-            if gained and sum(gained) < strict * len(gained):
+            if not _adds_only_right_pairs(chosen_decisions, reference, cal_labels, strict):
                 continue
         if recall > best_recall:
             best_recall, phrase, share = recall, chosen, share_candidate
@@ -410,11 +408,19 @@ def _fit_without_concept(
         if reference is None:
             reference = decided
         else:
-            gained = [y for d, b, y in zip(decided, reference, cal_labels) if d and not b]
-            if gained and sum(gained) < strict * len(gained):
+            if not _adds_only_right_pairs(decided, reference, cal_labels, strict):
                 break
         chosen = candidate
     return chosen
+
+
+def _adds_only_right_pairs(
+    decided: Sequence[bool], baseline: Sequence[bool], labels: Sequence[bool], strict: float
+) -> bool:
+    """Whether the pairs ``decided`` accepts beyond ``baseline`` (its own contribution) are entailed at
+    precision ``strict`` or better (vacuously true when it adds none)."""
+    gained = [y for d, b, y in zip(decided, baseline, labels) if d and not b]
+    return not gained or sum(gained) >= strict * len(gained)
 
 
 def _clinical(
