@@ -136,35 +136,23 @@ def _feed(env, inputs, advance, seed, text_obs):
     return fed
 
 
-def test_text_env_survives_random_input():
-    env = gym.make("MentalHospital-v0", suite=CASES, turn_budget=30, rewards_at_end=True)
+@pytest.mark.parametrize(
+    ("env_id", "action_inputs", "text_obs"),
+    [("MentalHospital-v0", _text_inputs, True), ("MentalHospitalDiscrete-v0", _discrete_inputs, False)],
+    ids=["text", "discrete"],
+)
+def test_env_survives_random_input(env_id, action_inputs, text_obs):
+    env = gym.make(env_id, suite=CASES, turn_budget=30, rewards_at_end=True)
     fed: list[int] = []
 
     @settings(max_examples=420, deadline=None, suppress_health_check=list(HealthCheck))
     @given(
-        inputs=st.lists(_text_inputs, min_size=12, max_size=16),
+        inputs=st.lists(action_inputs, min_size=12, max_size=16),
         advance=st.booleans(),
         seed=st.integers(0, 50),
     )
     def run(inputs, advance, seed):
-        fed.append(_feed(env, inputs, advance, seed, text_obs=True))
-
-    run()
-    assert sum(fed) >= MIN_INPUTS
-
-
-def test_discrete_env_survives_random_input():
-    env = gym.make("MentalHospitalDiscrete-v0", suite=CASES, turn_budget=30, rewards_at_end=True)
-    fed: list[int] = []
-
-    @settings(max_examples=420, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(
-        inputs=st.lists(_discrete_inputs, min_size=12, max_size=16),
-        advance=st.booleans(),
-        seed=st.integers(0, 50),
-    )
-    def run(inputs, advance, seed):
-        fed.append(_feed(env, inputs, advance, seed, text_obs=False))
+        fed.append(_feed(env, inputs, advance, seed, text_obs=text_obs))
 
     run()
     assert sum(fed) >= MIN_INPUTS
