@@ -349,6 +349,7 @@ def evaluate_policy_on_cases(
     if not case_ids:
         raise ValueError("evaluate_policy_on_cases needs at least one case id")
     act: MaskedPolicy = ModelPolicy(policy, deterministic) if hasattr(policy, "predict") else policy
+    built_here = env is None
     if env is None:
         env = gymnasium.make(
             ENV_ID,
@@ -373,6 +374,8 @@ def evaluate_policy_on_cases(
                 tally.step(reward, info)
                 done = terminated or truncated
             tally.end()
+    if built_here:
+        env.close()
     return tally.summary()
 
 
