@@ -181,6 +181,11 @@ def read_statement(text: str) -> StatementReading:
     cues = load_cues()
     tokens = tokenize(text)
     mentions = load_lexicon().find(text, max_gap=2)
+    absent = load_lexicon().absence.find(text, max_gap=2)
+    if absent and _absence_doubted(text):
+        absent = ()
+    if absent:
+        mentions, absent = _with_absent_mentions(mentions, absent)
     inside = {j for m in mentions for j in range(m.start, m.end)}
     cue_words = _negation_cue_stems()
     # a negation cue is no attribute: in "denies poor sleep" the direction qualifies sleep, not "denies"
@@ -234,6 +239,9 @@ def read_statement(text: str) -> StatementReading:
     lexicon = load_lexicon()
 
     def mention_negated(m) -> bool:
+        # A phrase saying the concept is absent ("I still enjoy things") denies it, unless it is denied itself.
+        if absent and m in absent:
+            return not negated_at(m.start)
         # A topic (a history concept: "my sleep", "my drinking") after "no problems with" is not denied;
         # a finding ("no trouble concentrating") is.
         if plain_negations is not negations and lexicon.get(m.concept_id).kind == "history":
@@ -255,11 +263,13 @@ def read_statement(text: str) -> StatementReading:
     negated_mention: dict[int, bool] = {}
     for mention in mentions:
         part = clause_of(mention.start)
-        negated_mention.setdefault(mention.start, mention_negated(mention))
+        negated = negated_mention.setdefault(mention.start, mention_negated(mention))
+        if absent and mention in absent:  # its own reading, whatever another phrase from the same word says
+            negated = mention_negated(mention)
         concepts.append(
             ConceptReading(
                 mention.concept_id,
-                negated_mention[mention.start],
+                negated,
                 "patient" if mention.start in to_patient else part.subject if part else "patient",
                 (part.time if part and part.time else statement_time),
             )
@@ -293,10 +303,61 @@ def read_statement(text: str) -> StatementReading:
         polarity,
         bool(negations),
         main.subject if main else "patient",
-        _normal_stems(spans, polarity, all_negations) if polarity else frozenset(),
+        # "I struggle to sleep well" says nothing is normal
+        _normal_stems(spans, polarity, all_negations)
+        if polarity and not cue_spans(text, "difficulty")
+        else frozenset(),
         marks,
         _problem_stems(tokens, mentions, marks) if polarity and mentions else frozenset(),
     )
+
+
+def _absence_doubted(text: str) -> bool:
+    """Whether a phrase saying a concept is absent may not mean it here: the statement holds a word of
+    effort or rarity ("I struggle to sleep well", "I rarely see friends"), of avoidance, or a directional
+    word pointing down ("I sleep less well", "my appetite is poor"). Such phrases are then not read at all,
+    which loses an absence now and then and never invents one."""
+    return (
+        bool(cue_spans(text, "difficulty"))
+        or has_cue(text, "avoidance")
+        or any(sign < 0 for _axis, _attribute, sign in polarity_marks(text))
+    )
+
+
+def _with_absent_mentions(mentions: tuple, absent: tuple) -> tuple[tuple, frozenset]:
+    """The statement's mentions with the phrases saying a concept is absent (``Lexicon.absence``) among them,
+    and those absent ones as a set. Overlaps are settled as :meth:`Lexicon.find` settles them: the longer
+    phrase first, so "still enjoy my hobbies" (anhedonia absent) hides "hobbies" of another concept, and
+    one concept's overlapping phrases give one mention."""
+    candidates = sorted((*mentions, *absent), key=lambda m: (-(m.end - m.start), m.start, m in absent))
+    kept: list = []
+    for m in candidates:
+        if any(
+            (k.concept_id == m.concept_id and m.start < k.end and k.start < m.end)
+            or (k.start <= m.start and m.end <= k.end and (k.end - k.start) > (m.end - m.start))
+            for k in kept
+        ):
+            continue
+        kept.append(m)
+    kept.sort(key=lambda m: (m.start, m.end))
+    return tuple(kept), frozenset(m for m in kept if m in absent)
+
+
+@lru_cache(maxsize=None)
+def concept_phrasings(concept_id: str) -> tuple[str, ...]:
+    """What the phrase embedder compares an output with for a concept: its lexicon terms and lay phrases, then
+    the sentences patients say for it in the knowledge base's presentations (``patient_says``: "Everything
+    feels grey and heavy" for low mood), each once."""
+    from mentalhospital_env.knowledge import load_knowledge
+
+    said = (
+        line
+        for presentation in load_knowledge().presentations
+        for symptom in presentation.symptoms
+        if symptom.concept == concept_id
+        for line in symptom.patient_says
+    )
+    return tuple(dict.fromkeys((*load_lexicon().get(concept_id).terms, *said)))
 
 
 def _drop_contrary_mentions(tokens, mentions, polarity, marks) -> tuple:
@@ -911,7 +972,7 @@ class ClinicalAdjudicator(Adjudicator):
     def _concept_phrases(self, concept_id: str):
         phrases = self._phrases.get(concept_id)
         if phrases is None:
-            phrases = self.phrase_embedder.encode(list(load_lexicon().get(concept_id).terms))
+            phrases = self.phrase_embedder.encode(list(concept_phrasings(concept_id)))
             self._phrases[concept_id] = phrases
         return phrases
 

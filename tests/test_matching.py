@@ -400,7 +400,7 @@ def test_denials_said_as_normal_function_and_directions_inside_a_phrase(matcher,
 @pytest.mark.parametrize(
     "checkpoint, output",
     [
-        ("Reports insomnia.", "I sleep fine."),
+        ("Reports insomnia.", "I sleep normally."),
         ("Psychomotor retardation.", "Psychomotor agitation, pacing."),
         ("Progressive forgetfulness.", "My memory has improved."),
         ("Anxiety reduced since starting therapy.", "My anxiety has got worse since I started therapy."),
@@ -409,6 +409,39 @@ def test_denials_said_as_normal_function_and_directions_inside_a_phrase(matcher,
 )
 def test_normal_function_opposite_findings_and_speed_are_directions(checkpoint, output):
     assert "direction" in (statement_conflict(checkpoint, output) or "")
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Denies anhedonia.", "I still enjoy my hobbies."),
+        ("Denies fatigue.", "I've got plenty of energy."),
+        ("No alcohol use.", "I'm teetotal."),
+        ("Insight good.", "He understands that he is ill and accepts treatment."),
+    ],
+)
+def test_a_phrase_saying_the_concept_is_absent_is_a_denial(matcher, checkpoint, output):
+    """The lexicon's ``absent_phrases`` deny a concept without a negation word."""
+    assert matcher.entails(checkpoint, output)
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Reports insomnia.", "I sleep fine."),
+        ("Anhedonia.", "I still enjoy my hobbies."),
+        ("Denies anhedonia.", "I don't enjoy my hobbies any more."),  # a denied absence is the concept present
+    ],
+)
+def test_an_absent_phrase_against_the_concept_is_a_negation_clash(checkpoint, output):
+    assert "negation differs" in (statement_conflict(checkpoint, output) or "")
+
+
+@pytest.mark.parametrize(
+    "output", ["I struggle to sleep well.", "I rarely sleep well.", "I used to sleep well."]
+)
+def test_an_absent_phrase_under_difficulty_or_a_downward_word_denies_nothing(matcher, output):
+    assert not matcher.entails("Denies insomnia.", output)
 
 
 def test_a_negated_normal_word_is_no_denial(matcher):

@@ -27,7 +27,7 @@ from typing import Any
 
 from .codes import Category, category_of_code, is_icd10cm_code, load_categories, normalize_code
 from .errors import KnowledgeError
-from .language import tokenize
+from .language import negated_spans_in, tokenize
 from .lexicon import CONCEPT_KINDS, Lexicon, concept_from_entry, lexicon_files
 from .vocabulary import EXAM_KINDS, INSIGHTS, MSE_KEYS, SETTINGS, SEXES, VERBOSITIES
 
@@ -951,6 +951,7 @@ def _load_lexicon(folder: Path | Traversable, category_ids: set[str]) -> Lexicon
                     "questions",
                     "sensitive",
                     "categories",
+                    "absent_phrases",
                 ),
             )
             cid = e.text("id")
@@ -969,6 +970,17 @@ def _load_lexicon(folder: Path | Traversable, category_ids: set[str]) -> Lexicon
                     raise e.fail(
                         "clinical_terms" if j < len(e.raw.get("clinical_terms", ())) else "lay_phrases",
                         f"{t!r} has no words",
+                    )
+            for j, t in enumerate(e.texts("absent_phrases", required=False)):
+                words = tokenize(t)
+                if not words:
+                    raise e.fail(f"absent_phrases[{j}]", f"{t!r} has no words")
+                spans = negated_spans_in(t)
+                if spans:
+                    raise e.fail(
+                        f"absent_phrases[{j}]",
+                        f"{t!r} holds the negation cue {words[spans[0][0]]!r}: an absent phrase says the "
+                        "concept is absent without a negation (a negated one reads as the concept present)",
                     )
             e.texts("questions", min_items=1)
             e.flag("sensitive")

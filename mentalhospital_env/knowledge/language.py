@@ -162,6 +162,9 @@ class LanguageCues:
     habitual: tuple[tuple[str, ...], ...] = ()
     # negations that follow what they deny ("alcohol isn't something I touch", "it's never crossed my mind")
     trailing_negation: tuple[tuple[str, ...], ...] = ()
+    # words of effort or rarity ("struggle to", "hard to", "rarely") that turn a phrase saying a concept is
+    # absent ("sleep well") into one saying it is not: "I struggle to sleep well" denies nothing
+    difficulty: tuple[tuple[str, ...], ...] = ()
     # words that say the same thing in a record and in a patient's mouth ("mother", "mum"), by group
     synonyms: tuple[tuple[str, ...], ...] = ()
 
@@ -305,6 +308,7 @@ def load_cues() -> LanguageCues:
         avoidance=phrases("avoidance_cues") if "avoidance_cues" in raw else (),
         habitual=phrases("habitual_cues") if "habitual_cues" in raw else (),
         trailing_negation=phrases("trailing_negation_cues") if "trailing_negation_cues" in raw else (),
+        difficulty=phrases("difficulty_cues") if "difficulty_cues" in raw else (),
         synonyms=tuple(tuple(group) for group in raw.get("synonyms", ())),
         number_words=tuple(
             sorted(
@@ -556,6 +560,15 @@ def _clause_starts(text: str, tokens: tuple[str, ...]) -> list[int]:
     starts.update(_breaks_at(text, _CLAUSE_PUNCT))
     starts.update(s for s, _ in _find(tokens, cues.clause_boundaries))
     starts.update(e for _, e in _find(tokens, cues.reporting_verbs) if e < len(tokens))
+    # "since my husband passed away I've been low": a clause opened by a subordinate marker ends where the
+    # speaker's own subject pronoun comes after another word (the main clause, without a comma before it)
+    subject_words = {"i", "i'm", "i've", "i'd", "i'll"} & cues.first_person
+    ordered = sorted(s for s in starts if s < len(tokens))
+    for start, end in zip(ordered, [*ordered[1:], len(tokens)]):
+        if any(s == start for s, _ in _find(tokens[start:end], cues.subordinate_markers)):
+            later = next((j for j in range(start + 2, end) if tokens[j] in subject_words), None)
+            if later is not None and tokens[later - 1] not in cues.function_words:
+                starts.add(later)
     return sorted(s for s in starts if s < len(tokens)) or [0]
 
 
@@ -617,7 +630,12 @@ def _clauses(text: str) -> tuple[Clause, ...]:
         if past and current and cues.current_time_overrides:
             # "current episode began two months ago": an explicit present frame outweighs a dated onset
             past = not _find(part, cues.current_time_overrides)
+        if past and not current and cues.onset and _find(part, cues.onset) and not _find(part, cues.ended):
+            # "this bout started two months ago": a dated onset of something not said to have ended
+            past = False
         time = "past" if past and not current else "current" if current and not past else None
+        if time is None and not subordinate and out and out[-1].subordinate:
+            time = out[-1].time  # "when I was fifteen, I had thoughts of dying": the main clause is dated by it
         out.append(Clause(start, end, subject, time, subordinate))
         if not subordinate:
             reported = any(e == len(part) for _, e in _find(part, cues.reporting_verbs))

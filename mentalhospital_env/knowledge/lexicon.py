@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, replace
+from functools import cached_property, lru_cache
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
@@ -44,7 +44,10 @@ class Concept:
     mention) or ``history`` (an open world: the patient does not know what the record does not say);
     ``domain`` groups concepts for an interview (``mood``, ``psychosis``, ``substance`` ...);
     ``categories`` are the diagnostic categories the concept points to; ``source`` is the lexicon file
-    the concept comes from.
+    the concept comes from. ``absent_phrases`` are lay phrases that say, un-negated, that the concept is
+    absent ("still enjoy things" for anhedonia, "plenty of energy" for fatigue): they are not terms of the
+    concept (:meth:`Lexicon.find` never reports them) but :attr:`Lexicon.absence` finds them, so a reader
+    can take "I still enjoy my hobbies" as anhedonia denied.
     """
 
     id: str
@@ -56,6 +59,7 @@ class Concept:
     sensitive: bool
     categories: tuple[str, ...]
     source: str = ""
+    absent_phrases: tuple[str, ...] = ()
 
     @property
     def terms(self) -> tuple[str, ...]:
@@ -126,9 +130,21 @@ class Lexicon:
         """Forget the remembered mentions of every text."""
         self._found.clear()
 
+    @cached_property
+    def absence(self) -> Lexicon:
+        """The concepts' ``absent_phrases`` as a lexicon of their own: its :meth:`find` reports a phrase
+        saying a concept is absent as a mention of that concept (``negated`` when a cue denies the phrase
+        itself: "I don't enjoy anything any more" is anhedonia present). Empty when no concept has one."""
+        return Lexicon(
+            replace(c, clinical_terms=(), lay_phrases=c.absent_phrases, absent_phrases=())
+            for c in self.concepts
+            if c.absent_phrases
+        )
+
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
         state["_found"] = {}  # a copy or a pickle starts with an empty memo
+        state.pop("absence", None)  # rebuilt on first use
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -277,6 +293,7 @@ def concept_from_entry(raw: dict, source: str = "") -> Concept:
         sensitive=bool(raw.get("sensitive", False)),
         categories=tuple(raw.get("categories", ())),
         source=source,
+        absent_phrases=tuple(raw.get("absent_phrases", ())),
     )
 
 
