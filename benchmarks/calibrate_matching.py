@@ -211,17 +211,18 @@ Targets for the pipeline: precision >= 0.95 and recall >= 0.85.
 How to read it: plain cosine from any of the three embedders cannot reach precision 0.95 on this set
 (negations, polarity flips and relatives' illnesses score as high as true matches), so its
 "alone" threshold accepts almost nothing. Behind the negation / subject / time / direction check the
-embedders propose a few pairs more, and the clinical adjudicator (lexicon concepts, the concept's phrasings,
-a denial said as a normal function, weighted content words) decides the rest. Where the pipeline threshold
+embedders propose a few pairs more, and the clinical adjudicator (lexicon concepts, the concept's phrasings
+and the presentations' patient sentences for it, a denial said as a normal function or in one of the
+lexicon's `absent_phrases` such as "I still enjoy things", weighted content words) decides the rest. Where the pipeline threshold
 lies near 1 (hashing, USE), the embedder adds nothing the adjudicator would refuse at the required precision:
 the pipeline is the adjudicator behind the check, with the embedder used for the lexicon phrasings. The *content share* is the
 share of the checkpoint's weighted content the adjudicator needs when the output carries one of its concepts.
 
 Where the offline pipeline still falls short (read from the calibration half's errors and from the
 held-out half's counts per kind, never from its pairs): lay wordings that neither the lexicon nor the
-embedder connects to the clinical term, descriptions that paraphrase a finding without any of its words
-("he knows the date, where he is and who he is" for orientation), denials said as the opposite behaviour
-("I'm comfortable speaking in meetings" for "denies social anxiety"), long checkpoints whose details the
+embedder connects to the clinical term, descriptions that paraphrase a finding without any of its words,
+denials said as an opposite behaviour the lexicon's `absent_phrases` do not list ("I go shopping and take
+the bus without any problem" for "denies avoidance of public places"), long checkpoints whose details the
 output words differently (amounts, durations, places), and changes of direction or time the cue lists do
 not name. An LLM judge or a jury (`MatcherConfig(adjudicator="llm" | "jury", llm=...)`) is the way past the
 offline ceiling; it is not calibrated here because no judge model ships with the project.
@@ -236,7 +237,12 @@ the engineers saw only its aggregate figures (overall and per kind, as printed h
 which is itself some feedback: the held-out figures are close to, not strictly, untouched by development.
 In particular the fitting procedure itself (the own-contribution rules, the content-share grid extended
 down to 0.2, the share-without-concept grid from 0.6 down to 0.4) was designed while those aggregates were
-known to be below target; the values on the grids are chosen on the calibration half alone.
+known to be below target; the values on the grids are chosen on the calibration half alone. The last
+round of changes (absent phrases, presentation sentences as phrasings, a dated onset read as ongoing, a main
+clause split from a leading subordinate one, "really" no longer stemmed to "real") was written from the
+calibration half's misses; after it the held-out recall moved 0.839, 0.825, 0.846, 0.839 as pieces landed,
+and none was kept or dropped for what it did there (one piece, the pronoun class "me"/"him", was dropped
+because it read "someone wants to kill me" as homicidal ideation).
 (An earlier version of this report listed held-out errors; the engineers who read it avoided adding the
 phrasings they remembered from it. The engineer who added the probe pairs saw the first few lines of the
 pair file, four held-out pairs, once by accident, and wrote no rule or phrase from them.)
