@@ -350,6 +350,19 @@ def bad_concept_kind(c, draw):
     return concept["id"], "kind"
 
 
+def negated_absent_phrase(c, draw):
+    _, concept = _pick(c["concepts"], draw)
+    phrases = concept.setdefault("absent_phrases", [])
+    j = draw(len(phrases) + 1)
+    phrases.insert(j, draw_negated_phrase(draw))
+    return concept["id"], f"absent_phrases[{j}]"
+
+
+def draw_negated_phrase(draw) -> str:
+    """An absent phrase with a negation in it: read as the concept denied, it would say the opposite."""
+    return ("never felt better", "no problems sleeping", "don't worry much", "nothing wrong")[draw(4)]
+
+
 CORRUPTIONS: list[tuple[str, Corruption]] = [
     ("disorders.json", wrong_category),
     ("disorders.json", unknown_comorbidity),
@@ -370,6 +383,8 @@ CORRUPTIONS: list[tuple[str, Corruption]] = [
     ("mse.json", dropped_mse_domain),
     ("lexicon/history.json", bad_concept_kind),
     ("lexicon/symptoms.json", bad_concept_kind),
+    ("lexicon/history.json", negated_absent_phrase),
+    ("lexicon/symptoms.json", negated_absent_phrase),
 ]
 
 

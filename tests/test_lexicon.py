@@ -216,3 +216,21 @@ def test_sentence_breaks_are_token_indices_after_a_mark():
     assert sentence_breaks("no marks at all") == frozenset()
     assert sentence_breaks("Ends with a stop.") == frozenset()
     assert sentence_breaks("") == frozenset()
+
+
+def test_absent_phrases_are_found_only_by_the_absence_lexicon():
+    lexicon = load_lexicon()
+    text = "I still enjoy my hobbies and I'm teetotal."
+    assert "anhedonia" not in lexicon.concepts_in(text)
+    found = {m.concept_id: m for m in lexicon.absence.find(text)}
+    assert {"anhedonia", "alcohol_use"} <= set(found)
+    assert not found["anhedonia"].negated
+    # a denied absence: the mention is negated (the reader takes it as the concept present)
+    (denied,) = [m for m in lexicon.absence.find("I don't enjoy my hobbies.") if m.concept_id == "anhedonia"]
+    assert denied.negated
+    assert {c.id: c.lay_phrases for c in lexicon.absence.concepts} == {
+        c.id: c.absent_phrases for c in lexicon.concepts if c.absent_phrases
+    }
+    restored = pickle.loads(pickle.dumps(lexicon))
+    assert "absence" not in restored.__dict__
+    assert restored.absence.find(text) == lexicon.absence.find(text)
