@@ -182,7 +182,7 @@ def read_statement(text: str) -> StatementReading:
     tokens = tokenize(text)
     mentions = load_lexicon().find(text, max_gap=2)
     absent = load_lexicon().absence.find(text, max_gap=2)
-    if absent and _absence_doubted(text):
+    if absent and _absence_doubted(text, tokens, absent):
         absent = ()
     if absent:
         mentions, absent = _with_absent_mentions(mentions, absent)
@@ -312,23 +312,32 @@ def read_statement(text: str) -> StatementReading:
     )
 
 
-def _absence_doubted(text: str) -> bool:
+def _absence_doubted(text: str, tokens: list[str], absent: tuple) -> bool:
     """Whether a phrase saying a concept is absent may not mean it here: the statement holds a word of
     effort or rarity ("I struggle to sleep well", "I rarely see friends"), of avoidance, or a directional
-    word pointing down ("I sleep less well", "my appetite is poor"). Such phrases are then not read at all,
-    which loses an absence now and then and never invents one."""
-    return (
-        bool(cue_spans(text, "difficulty"))
-        or has_cue(text, "avoidance")
-        or any(sign < 0 for _axis, _attribute, sign in polarity_marks(text))
+    word pointing down outside the absent phrases themselves ("I sleep less well"; "poor adherence" may be
+    one). Such phrases are then not read at all, which loses an absence now and then and never invents one."""
+    if cue_spans(text, "difficulty") or has_cue(text, "avoidance"):
+        return True
+    if not any(sign < 0 for _axis, _attribute, sign in polarity_marks(text)):
+        return False
+    return any(
+        sign < 0 and not any(m.start <= i and k <= m.end for m in absent)
+        for i, k, _axis, sign in _direction_spans(tokens, non_directional_tokens(text))
     )
 
 
 def _with_absent_mentions(mentions: tuple, absent: tuple) -> tuple[tuple, frozenset]:
     """The statement's mentions with the phrases saying a concept is absent (``Lexicon.absence``) among them,
-    and those absent ones as a set. Overlaps are settled as :meth:`Lexicon.find` settles them: the longer
+    and those absent ones as a set. An absent phrase of a concept the statement also names is dropped (the
+    named concept wins). Overlaps are settled as :meth:`Lexicon.find` settles them: the longer
     phrase first, so "still enjoy my hobbies" (anhedonia absent) hides "hobbies" of another concept, and
     one concept's overlapping phrases give one mention."""
+    # a concept the statement also names ("I can't see a way out, things will get better") is not read absent
+    named = {m.concept_id for m in mentions}
+    absent = tuple(m for m in absent if m.concept_id not in named)
+    if not absent:
+        return mentions, frozenset()
     candidates = sorted((*mentions, *absent), key=lambda m: (-(m.end - m.start), m.start, m in absent))
     kept: list = []
     for m in candidates:
@@ -427,12 +436,14 @@ def _direction_spans(tokens, silent: frozenset[int] = frozenset()) -> list[tuple
 def _normal_stems(spans, polarity, negations) -> frozenset[str]:
     """Attributes of the integrity-up marks ("concentration is fine", "eat normally"), provided some
     integrity-up phrase stands outside every negation's scope ("my sleep isn't good" says nothing normal).
-    A phrase that holds its own cue ("not a problem") is not negated by that cue."""
+    A phrase that holds its own cue ("not a problem") is not negated by that cue, and one that a downward
+    word right before it qualifies ("I sleep less well") says nothing normal either."""
     attributes = frozenset(a for axis, a, sign in polarity if axis == "integrity" and sign > 0 and a)
     if not attributes:
         return attributes
+    lowered = {k for _, k, _axis, sign in spans if sign < 0}  # where a downward word ends
     for i, _, axis, sign in spans:
-        if axis == "integrity" and sign > 0 and not any(a < i < b for a, b in negations):
+        if axis == "integrity" and sign > 0 and i not in lowered and not any(a < i < b for a, b in negations):
             return attributes
     return frozenset()
 
