@@ -79,6 +79,7 @@ def _spec_from_args(args: argparse.Namespace):
         patient_variant=args.patient_variant,
         patient_backend=args.patient_backend,
         judge=args.judge,
+        matcher=args.matcher,
         turn_budget=args.turn_budget,
     )
 
@@ -188,6 +189,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--patient-variant", default=None, choices=("naive", "representation", "memory", "full"))
     p.add_argument("--patient-backend", default=None, help="offline (default) or an LLM client spec")
     p.add_argument("--judge", default=None, help="MentalEval judge: offline (default) or an LLM client spec")
+    p.add_argument(
+        "--matcher",
+        default=None,
+        help="embedder of the coverage matcher: hashing (default, fast, no extra packages), minilm or use "
+        "(the embed extra), or sentence-transformers:PATH for a local model; docs/calibration.md gives each "
+        "one's held-out precision and recall (minilm is the one that reaches the study's targets)",
+    )
     p.add_argument("--turn-budget", type=int, default=None, help="turns per episode (default 40)")
     p.add_argument("--format", choices=("text", "markdown", "csv"), default="text")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

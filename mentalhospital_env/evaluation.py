@@ -78,6 +78,12 @@ class EvaluationSpec:
             raise EvaluationError(f"EvaluationSpec.turn_budget must be at least 1, got {self.turn_budget}")
         if not self.seeds:
             raise EvaluationError("EvaluationSpec.seeds must name at least one seed")
+        from mentalhospital_env.rewards.embedders import embedder_spec_parts
+
+        try:
+            embedder_spec_parts(self.matcher)
+        except ValueError as e:
+            raise EvaluationError(f"EvaluationSpec.matcher: {e}") from None
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)

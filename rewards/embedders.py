@@ -289,6 +289,23 @@ class UniversalSentenceEmbedder(Embedder):
         return np.asarray(self._model.encode(list(texts)), dtype=np.float32)
 
 
+EMBEDDER_KINDS = ("hashing", "minilm", "all-minilm-l6-v2", "sentence-transformers", "st", "use")
+
+
+def embedder_spec_parts(spec: str) -> tuple[str, str]:
+    """(kind, argument) of an embedder spec such as ``"use:2"``, checked without loading anything: a
+    ``ValueError`` names an unknown kind (so a run can refuse a bad spec before it starts)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"embedder spec must be a non-empty string or an Embedder, got {spec!r}")
+    kind, _, arg = spec.strip().partition(":")
+    kind = kind.lower()
+    if kind not in EMBEDDER_KINDS:
+        raise ValueError(
+            f"unknown embedder {spec!r}: use 'hashing', 'minilm', 'sentence-transformers:PATH_OR_ID' or 'use'"
+        )
+    return kind, arg
+
+
 def make_embedder(spec: str | Embedder = "hashing") -> Embedder:
     """An embedder from its name.
 
@@ -297,18 +314,11 @@ def make_embedder(spec: str | Embedder = "hashing") -> Embedder:
     """
     if isinstance(spec, Embedder):
         return spec
-    if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"embedder spec must be a non-empty string or an Embedder, got {spec!r}")
-    kind, _, arg = spec.strip().partition(":")
-    kind = kind.lower()
+    kind, arg = embedder_spec_parts(spec)
     if kind == "hashing":
         return HashingEmbedder(dimension=int(arg)) if arg else HashingEmbedder()
     if kind in ("minilm", "all-minilm-l6-v2"):
         return SentenceTransformerEmbedder(None)
     if kind in ("sentence-transformers", "st"):
         return SentenceTransformerEmbedder(arg or None)
-    if kind == "use":
-        return UniversalSentenceEmbedder(threads=int(arg) if arg else 1)
-    raise ValueError(
-        f"unknown embedder {spec!r}: use 'hashing', 'minilm', 'sentence-transformers:PATH_OR_ID' or 'use'"
-    )
+    return UniversalSentenceEmbedder(threads=int(arg) if arg else 1)  # kind == "use"

@@ -188,3 +188,15 @@ def test_cli_table_compare_and_report(reference_run, tmp_path, capsys):
     assert "paired per episode" in capsys.readouterr().out
     assert main(["report", str(out), "--out", str(tmp_path / "r.html")]) == 0
     assert main(["table", str(tmp_path / "missing")]) == 1
+
+
+def test_the_matcher_is_chosen_on_the_command_line_and_a_bad_one_is_refused_before_the_run(tmp_path, capsys):
+    from mentalhospital_env.cli import main
+
+    out = tmp_path / "bad"
+    assert main(["evaluate", "--doctor", "random", "--suite", "handwritten", "--limit", "1",
+                 "--out", str(out), "--matcher", "word2vec", "--quiet"]) == 1  # fmt: skip
+    assert "EvaluationSpec.matcher" in capsys.readouterr().err and not out.exists()
+    spec = EvaluationSpec(suite="handwritten", matcher="sentence-transformers:/models/mine")
+    assert EvaluationSpec.from_dict(spec.to_dict()) == spec
+    assert spec.spec_hash != EvaluationSpec(suite="handwritten").spec_hash
