@@ -352,23 +352,6 @@ def _with_absent_mentions(mentions: tuple, absent: tuple) -> tuple[tuple, frozen
     return tuple(kept), frozenset(m for m in kept if m in absent)
 
 
-@lru_cache(maxsize=None)
-def concept_phrasings(concept_id: str) -> tuple[str, ...]:
-    """What the phrase embedder compares an output with for a concept: its lexicon terms and lay phrases, then
-    the sentences patients say for it in the knowledge base's presentations (``patient_says``: "Everything
-    feels grey and heavy" for low mood), each once."""
-    from mentalhospital_env.knowledge import load_knowledge
-
-    said = (
-        line
-        for presentation in load_knowledge().presentations
-        for symptom in presentation.symptoms
-        if symptom.concept == concept_id
-        for line in symptom.patient_says
-    )
-    return tuple(dict.fromkeys((*load_lexicon().get(concept_id).terms, *said)))
-
-
 def _drop_contrary_mentions(tokens, mentions, polarity, marks) -> tuple:
     """The mentions less those the statement turns the other way: a phrase of a finding with a direction of its
     own ("sex drive has gone", reduced libido) qualified by a directional word outside every concept phrase
@@ -983,7 +966,7 @@ class ClinicalAdjudicator(Adjudicator):
     def _concept_phrases(self, concept_id: str):
         phrases = self._phrases.get(concept_id)
         if phrases is None:
-            phrases = self.phrase_embedder.encode(list(concept_phrasings(concept_id)))
+            phrases = self.phrase_embedder.encode(list(load_lexicon().get(concept_id).terms))
             self._phrases[concept_id] = phrases
         return phrases
 
