@@ -43,7 +43,7 @@ from mentalhospital_env.knowledge.language import (
     tokenize,
     word_key,
 )
-from mentalhospital_env.knowledge.lexicon import load_lexicon
+from mentalhospital_env.knowledge.lexicon import load_lexicon, settle_overlaps
 
 if TYPE_CHECKING:  # the llm package is imported only where an LLM judge is built
     from mentalhospital_env.llm import GenerationSettings, LLMClient
@@ -338,18 +338,11 @@ def _with_absent_mentions(mentions: tuple, absent: tuple) -> tuple[tuple, frozen
     absent = tuple(m for m in absent if m.concept_id not in named)
     if not absent:
         return mentions, frozenset()
-    candidates = sorted((*mentions, *absent), key=lambda m: (-(m.end - m.start), m.start, m in absent))
-    kept: list = []
-    for m in candidates:
-        if any(
-            (k.concept_id == m.concept_id and m.start < k.end and k.start < m.end)
-            or (k.start <= m.start and m.end <= k.end and (k.end - k.start) > (m.end - m.start))
-            for k in kept
-        ):
-            continue
-        kept.append(m)
-    kept.sort(key=lambda m: (m.start, m.end))
-    return tuple(kept), frozenset(m for m in kept if m in absent)
+    spans = [(m.start, m.end, m.concept_id, False, m) for m in mentions]
+    spans += [(m.start, m.end, m.concept_id, True, m) for m in absent]
+    spans.sort(key=lambda c: (-(c[1] - c[0]), c[0], c[3]))
+    kept = settle_overlaps(spans)
+    return tuple(k[4] for k in kept), frozenset(k[4] for k in kept if k[3])
 
 
 def _drop_contrary_mentions(tokens, mentions, polarity, marks) -> tuple:

@@ -231,28 +231,36 @@ class Lexicon:
                 candidates.append((i, i + 1, cid))
         if not candidates:
             return ()
-        # longest first, then earliest: a span is kept unless a kept span contains it (another concept)
-        # or overlaps it (the same concept)
         candidates.sort(key=lambda c: (-(c[1] - c[0]), c[0]))
-        kept: list[tuple[int, int, str]] = []
-        for start, end, cid in candidates:
-            clash = False
-            for s, e, k in kept:
-                if k == cid and start < e and s < end:
-                    clash = True
-                    break
-                if k != cid and s <= start and end <= e and (e - s) > (end - start):
-                    clash = True
-                    break
-            if not clash:
-                kept.append((start, end, cid))
-        kept.sort(key=lambda c: (c[0], c[1]))
+        kept = settle_overlaps(candidates)
         neg = _negated_spans_in(text, 6)
         return tuple(Mention(cid, s, e, any(a < s < b for a, b in neg)) for s, e, cid in kept)
 
     def concepts_in(self, text: str) -> frozenset[str]:
         """Ids of the concepts mentioned in ``text``, negated or not."""
         return frozenset(m.concept_id for m in self.find(text))
+
+
+def settle_overlaps(candidates: list[tuple]) -> list[tuple]:
+    """Phrase spans ``(start, end, concept_id, ...)`` given longest first, then earliest: a span is kept unless
+    a kept span contains it (another concept's longer phrase) or overlaps it (the same concept); the kept
+    ones in text order. How :meth:`Lexicon.find` settles overlapping phrases, for any reader that adds its own."""
+    kept: list[tuple] = []
+    for candidate in candidates:
+        start, end, cid = candidate[0], candidate[1], candidate[2]
+        clash = False
+        for k in kept:
+            s, e = k[0], k[1]
+            if k[2] == cid and start < e and s < end:
+                clash = True
+                break
+            if k[2] != cid and s <= start and end <= e and (e - s) > (end - start):
+                clash = True
+                break
+        if not clash:
+            kept.append(candidate)
+    kept.sort(key=lambda c: (c[0], c[1]))
+    return kept
 
 
 def _commas_fit(commas: tuple[int, ...], start: int, end: int, own: frozenset[int]) -> bool:
