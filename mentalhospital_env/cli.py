@@ -194,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="embedder of the coverage matcher: hashing (default, fast, no extra packages), minilm or use "
         "(the embed extra), or sentence-transformers:PATH for a local model; docs/calibration.md gives each "
-        "one's held-out precision and recall (minilm is the one that reaches the study's targets)",
+        "one's held-out precision and recall",
     )
     p.add_argument("--turn-budget", type=int, default=None, help="turns per episode (default 40)")
     p.add_argument("--format", choices=("text", "markdown", "csv"), default="text")
