@@ -105,10 +105,14 @@ class StatementReading:
 
     @cached_property
     def reach_ids(self) -> frozenset[str]:
-        """The concepts mentioned and those they imply (:func:`implied_concepts`)."""
+        """The concepts mentioned, those they imply (:func:`implied_concepts`) and, for a denied one, those
+        that imply it (a denial of suicidal ideation reaches a denial of a plan)."""
         out = set(self.concept_ids)
         for k in self.concept_ids:
             out |= implied_concepts(k)
+        for m in self.concepts:
+            if m.negated:
+                out |= implying_concepts(m.concept_id)
         for m in self.concepts:
             if m.subject == "other":
                 out |= relatives_concepts(m.concept_id)
@@ -1176,8 +1180,9 @@ def _carries_a_concept(c: StatementReading, o: StatementReading) -> bool:
 
 def _carries(oc: ConceptReading, cc: ConceptReading) -> bool:
     """Whether the output's mention ``oc`` says the checkpoint's ``cc``: the same concept with the same
-    negation and subject, or an affirmed finding that implies an affirmed one ("a plan to overdose" says
-    suicidal ideation; see :func:`implied_concepts`)."""
+    negation and subject, an affirmed finding that implies an affirmed one ("a plan to overdose" says
+    suicidal ideation; see :func:`implied_concepts`), or a denied finding that a denied one implies (no
+    suicidal ideation says no plan)."""
     if (
         oc.subject == "other"
         and oc.negated == cc.negated
@@ -1188,6 +1193,8 @@ def _carries(oc: ConceptReading, cc: ConceptReading) -> bool:
         return False
     if oc.concept_id == cc.concept_id:
         return oc.negated == cc.negated
+    if oc.negated and cc.negated:  # the contrapositive: no ideation at all says no plan ("I don't drink" says no
+        return oc.concept_id in implied_concepts(cc.concept_id)  # relief drinking)
     return not oc.negated and not cc.negated and cc.concept_id in implied_concepts(oc.concept_id)
 
 
@@ -1233,6 +1240,17 @@ def implied_concepts(concept_id: str) -> frozenset[str]:
                 out.add(b)
                 todo.append(b)
     return frozenset(out)
+
+
+@lru_cache(maxsize=4096)
+def implying_concepts(concept_id: str) -> frozenset[str]:
+    """The concepts that imply this one (:func:`implied_concepts` read backwards): a plan implies ideation."""
+    return frozenset(k for k in _implication_sources() if concept_id in implied_concepts(k))
+
+
+@lru_cache(maxsize=1)
+def _implication_sources() -> tuple[str, ...]:
+    return tuple(_implication_edges())
 
 
 @lru_cache(maxsize=1)

@@ -444,6 +444,24 @@ def test_an_absent_phrase_under_difficulty_or_a_downward_word_denies_nothing(mat
     assert not matcher.entails("Denies insomnia.", output)
 
 
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Denies suicide plan.", "I've never had any suicidal thoughts."),
+        ("Denies cannabis use.", "I don't use drugs."),
+        ("Denies relief drinking.", "I don't drink alcohol."),
+    ],
+)
+def test_a_denied_finding_denies_what_implies_it(matcher, checkpoint, output):
+    """The contrapositive of the lexicon's ``implies`` pairs: no drug use at all says no cannabis use."""
+    assert matcher.entails(checkpoint, output)
+
+
+def test_a_denied_specific_finding_does_not_deny_the_general_one(matcher):
+    assert not matcher.entails("Denies suicidal ideation.", "I have no plan to kill myself.")
+    assert not matcher.entails("Denies drug use.", "I don't smoke cannabis.")
+
+
 def test_a_negated_normal_word_is_no_denial(matcher):
     assert not matcher.entails("Denies sleep disturbance.", "My sleep isn't good.")
     assert matcher.entails("Denies sleep disturbance.", "My sleep is good.")
