@@ -565,7 +565,7 @@ def _clause_starts(text: str, tokens: tuple[str, ...]) -> list[int]:
     subject_words = {"i", "i'm", "i've", "i'd", "i'll"} & cues.first_person
     ordered = sorted(s for s in starts if s < len(tokens))
     for start, end in zip(ordered, [*ordered[1:], len(tokens)]):
-        if any(s == start for s, _ in _find(tokens[start:end], cues.subordinate_markers)):
+        if any(s == 0 for s, _ in _find(tokens[start:end], cues.subordinate_markers)):
             later = next((j for j in range(start + 2, end) if tokens[j] in subject_words), None)
             if later is not None and tokens[later - 1] not in cues.function_words:
                 starts.add(later)
