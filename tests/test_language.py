@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from mentalhospital_env.knowledge import KnowledgeError
 from mentalhospital_env.knowledge.language import (
+    clauses,
     has_cue,
     is_about_other_person,
     is_negated,
@@ -257,3 +258,35 @@ def test_read_lexicon_merges_files_and_refuses_duplicate_ids(tmp_path):
 
 def test_read_lexicon_of_an_empty_folder_is_empty(tmp_path):
     assert len(read_lexicon(tmp_path)) == 0
+
+
+@pytest.mark.parametrize(
+    "text, low_clause",
+    [
+        ("Since my husband passed away six months ago I've been really low.", -1),
+        ("Even after my husband's death I haven't felt low.", -1),
+        ("I've been low since my husband passed away.", 0),
+    ],
+)
+def test_a_subordinate_clause_ends_at_the_speakers_own_pronoun(text, low_clause):
+    """The husband's death is his; the low mood is the speaker's, with or without a comma between."""
+    parts = clauses(text)
+    assert parts[low_clause].subject == "patient" and not parts[low_clause].subordinate
+    assert [p.subject for p in parts if p.subordinate] == ["other"]
+
+
+def test_a_main_clause_is_dated_by_the_subordinate_clause_before_it():
+    parts = clauses("When I was fifteen I had thoughts of wanting to die.")
+    assert [p.time for p in parts] == ["past", "past"]
+
+
+def test_a_dated_onset_is_not_a_past_frame():
+    assert {p.time for p in clauses("This bout of depression started about two months ago.")} == {None}
+    assert {p.time for p in clauses("I had a bout of depression two years ago.")} == {"past"}
+
+
+def test_really_is_not_real():
+    from mentalhospital_env.knowledge.lexicon import load_lexicon
+
+    assert "depersonalisation" not in load_lexicon().concepts_in("I'm not really a worrier.")
+    assert "depersonalisation" in load_lexicon().concepts_in("I feel like I'm not real.")
