@@ -229,20 +229,26 @@ def _phrasing_possible(
     adjudicator: ClinicalAdjudicator,
     checkpoints: _CheckpointSet,
     units: Sequence[str],
+    o_read: Sequence[StatementReading],
     vectors: np.ndarray | None = None,
 ) -> np.ndarray:
     """Pairs where some concept of the checkpoint is close enough to the unit by its phrasings (a superset
-    of :meth:`ClinicalAdjudicator.phrased_concepts`, which also asks negation and subject to agree).
-    ``vectors``: the units already encoded by the adjudicator's phrase embedder, if they are."""
+    of :meth:`ClinicalAdjudicator.phrased_concepts`, which also asks negation and subject to agree, and
+    reads no concept in a unit without a content word). ``o_read``: the units' readings; ``vectors``: the
+    units already encoded by the adjudicator's phrase embedder, if they are."""
     concepts = checkpoints.concepts
-    if not concepts:
+    worded = [j for j, r in enumerate(o_read) if r.words]
+    if not concepts or not worded:
         return np.zeros((len(checkpoints.readings), len(units)), dtype=bool)
     stack = adjudicator.phrasing_stack(concepts)
     if vectors is None:
         vectors = adjudicator.phrase_embedder.encode(list(units))
-    close = stack.best(vectors) >= (
-        adjudicator.phrase_threshold - _PHRASING_SLACK
-    )  # units x concepts of the stack
+    # unit by unit: a sparse stack's products for several units at once run over every dimension any of
+    # them uses, for each of them
+    threshold = adjudicator.phrase_threshold - _PHRASING_SLACK
+    close = np.zeros((len(units), len(stack.concepts)), dtype=bool)  # units x concepts of the stack
+    for j in worded:
+        close[j] = stack.best(vectors[j : j + 1])[0] >= threshold
     # this list's concepts among the stack's columns: found once per whole list and stack (a part shares
     # its whole's concepts)
     whole = checkpoints.whole or checkpoints
@@ -474,7 +480,7 @@ class Matcher:
         mask |= _shared_features(checkpoint_set, o_read)
         if adjudicator.phrase_embedder is not None:
             vectors = unit_vectors if adjudicator.phrase_embedder is self.embedder else None
-            mask |= _phrasing_possible(adjudicator, checkpoint_set, units, vectors)
+            mask |= _phrasing_possible(adjudicator, checkpoint_set, units, o_read, vectors)
         normal_units = [j for j, o in enumerate(o_read) if o.normal]
         if normal_units:
             mask[np.ix_(checkpoint_set.denying, normal_units)] = True
@@ -568,15 +574,16 @@ class Matcher:
         # checkpoints that have one. The threshold is compared in float32, as sims[i, j] < threshold is.
         similarity = sims.tolist()
         under = (sims < self.threshold).tolist()
-        worth = candidates.tolist() if candidates is not None else None
-        every = list(range(len(units)))
-        for i, cp in enumerate(checkpoints):
-            if worth is None:
-                order = every[:]
-            else:
-                order = [j for j, w in enumerate(worth[i]) if w]
-                if not order:
-                    continue
+        if candidates is None:
+            rows: Sequence[int] = range(len(checkpoints))
+            worth = None
+        else:
+            rows = np.flatnonzero(candidates.any(axis=1)).tolist()
+            worth = candidates.tolist()
+        every = range(len(units))
+        for i in rows:
+            cp = checkpoints[i]
+            order = list(every) if worth is None else [j for j, w in enumerate(worth[i]) if w]
             sims_i = similarity[i]
             if len(order) > 1:
                 order.sort(key=lambda j: -sims_i[j])
