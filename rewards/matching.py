@@ -572,22 +572,24 @@ class Matcher:
         # Each row's units in order of similarity (a stable sort: ties by unit order; a float32 sorts as the
         # float it converts to); with candidates, only the pairs that could be accepted, and only the
         # checkpoints that have one. The threshold is compared in float32, as sims[i, j] < threshold is.
-        similarity = sims.tolist()
-        under = (sims < self.threshold).tolist()
+        # (flat lists: one object each for the collector, however many checkpoints)
+        n = len(units)
+        similarity = sims.ravel().tolist()
+        under = (sims < self.threshold).ravel().tolist()
         if candidates is None:
             rows: Sequence[int] = range(len(checkpoints))
             worth = None
         else:
             rows = np.flatnonzero(candidates.any(axis=1)).tolist()
-            worth = candidates.tolist()
-        every = range(len(units))
+            worth = candidates.ravel().tolist()
         for i in rows:
             cp = checkpoints[i]
-            order = list(every) if worth is None else [j for j, w in enumerate(worth[i]) if w]
-            sims_i = similarity[i]
+            first = i * n
+            order = list(range(n)) if worth is None else [j for j in range(n) if worth[first + j]]
+            sims_i = similarity[first : first + n]
             if len(order) > 1:
                 order.sort(key=lambda j: -sims_i[j])
-            under_i = under[i]
+            under_i = under[first : first + n]
             below: list[int] = []
             for j in order:
                 if clinical is not None and under_i[j]:
