@@ -14,8 +14,9 @@ shows the steady state of a long run that visits each case many times.
 What is kept across episodes (and so what ``again`` profits from), all bounded:
 
 * per case, built once with the case's patient and shaper: the fact index (and the concepts its
-  facts affirm), the checkpoints' embeddings and readings (interview and note), the judge's view of
-  the case (guideline, record concepts);
+  facts affirm), the checkpoints' embeddings and readings (interview and note, and the matcher's
+  prefilter reading of each of the two lists), the judge's view of the case (guideline, record
+  concepts);
 * per text, in the process: the matcher's answers keyed on the whole call (checkpoint texts and ids,
   units: ``rewards.coverage.MATCH_MEMORY``; a reply is matched again only with the same checkpoints
   still open), a reply's units, the matcher's own embeddings, statement readings and verdicts, the
@@ -45,6 +46,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import argparse
+import gc
 import json
 import subprocess
 import sys
@@ -287,14 +289,27 @@ def run_env(env: gym.Env, env_id: str, steps: int, questions: int, clock: dict[s
     obs, info = env.reset(seed=0)
     doctor.reset()
     episodes = 0
-    start = time.perf_counter()
-    for _ in range(steps):
-        obs, _reward, terminated, truncated, info = env.step(doctor.act(obs, info))
-        if terminated or truncated:
-            episodes += 1
-            obs, info = env.reset()
-            doctor.reset()
-    clock["total"] = time.perf_counter() - start
+    collecting: list[float] = []  # the start of the cyclic garbage collector's pass under way
+
+    def collector(phase: str, _info: dict[str, Any]) -> None:
+        if phase == "start":
+            collecting.append(time.perf_counter())
+        elif collecting:
+            clock["gc"] = clock.get("gc", 0.0) + time.perf_counter() - collecting.pop()
+
+    clock["gc"] = 0.0
+    gc.callbacks.append(collector)
+    try:
+        start = time.perf_counter()
+        for _ in range(steps):
+            obs, _reward, terminated, truncated, info = env.step(doctor.act(obs, info))
+            if terminated or truncated:
+                episodes += 1
+                obs, info = env.reset()
+                doctor.reset()
+        clock["total"] = time.perf_counter() - start
+    finally:
+        gc.callbacks.remove(collector)
     return steps / clock["total"], episodes
 
 
@@ -336,7 +351,7 @@ def main() -> None:
         f"building a case's patient and shaper: {built:.1f} ms per case, once per process (not in the rates)"
     )
     print(
-        f"{'id':28} {'rewards':15} {'pass':6} {'steps/s':>8} {'episodes':>8} {'patient ms/step':>16} {'rewards ms/ep':>14} {'of it matcher':>14} {'env us/step':>12}"
+        f"{'id':28} {'rewards':15} {'pass':6} {'steps/s':>8} {'episodes':>8} {'patient ms/step':>16} {'rewards ms/ep':>14} {'of it matcher':>14} {'env us/step':>12} {'gc ms/ep':>9}"
     )
     for env_id in ids:
         for label in ("at episode end", "dense"):
@@ -348,6 +363,7 @@ def main() -> None:
                 print(
                     f"{env_id:28} {label:15} {visit:6} {r['rate']:8.0f} {eps:8d} {1000 * r['patient'] / args.steps:16.2f} "
                     f"{1000 * r['rewards'] / max(eps, 1):14.1f} {1000 * r['matcher'] / max(eps, 1):14.1f} {1e6 * core:12.0f}"
+                    f" {1000 * r.get('gc', 0.0) / max(eps, 1):9.1f}"
                 )
     for env_id in ids:
         for one, what in (("patient", "(patient only)"), ("env", "(env alone)")):
@@ -366,7 +382,8 @@ def main() -> None:
     print(
         "(parsing, the encounter, observations, Gymnasium wrappers). Rows 'none': no rewards, with the real"
     )
-    print("patient or a silent one.")
+    print("patient or a silent one. gc ms/ep: the cyclic garbage collector's passes (already counted in the")
+    print("columns before it: a pass runs inside whatever step allocated when it began).")
     print()
     print(f"{'id':28} {'vector env (first pass)':24} {'env steps/s':>11} {'speed-up':>9}")
     for env_id in ids:

@@ -28,7 +28,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -142,9 +142,7 @@ class MatchMemory:
                 while len(answers) > self.max_entries:
                     answers.popitem(last=False)
         if unit_offset:
-            return [
-                None if m is None else replace(m, unit_index=m.unit_index + unit_offset) for m in found
-            ]
+            return [None if m is None else _shifted(m, unit_offset) for m in found]
         return list(found)
 
     def coverage(self, matcher: Matcher, checkpoints: Sequence[Any], output: str | Sequence[str]) -> CoverageResult:
@@ -152,6 +150,13 @@ class MatchMemory:
         if not self.remembers(matcher):
             return matcher.coverage(checkpoints, output)
         return Matcher.coverage(_Remembering(matcher, self), checkpoints, output)  # type: ignore[arg-type]
+
+
+def _shifted(m: CheckpointMatch, offset: int) -> CheckpointMatch:
+    """``replace(m, unit_index=m.unit_index + offset)``, built directly (``replace`` reads the fields each call)."""
+    return CheckpointMatch(
+        m.checkpoint_id, m.checkpoint, m.unit_index + offset, m.unit, m.similarity, m.decided_by
+    )
 
 
 class _Remembering:

@@ -24,7 +24,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from mentalhospital_env.knowledge.language import load_cues, stem, tokenize
+from mentalhospital_env.knowledge.language import load_cues, stems_of, tokens_of
 
 EMBEDDER_NAMES: tuple[str, ...] = ("hashing", "minilm", "use")
 
@@ -177,38 +177,44 @@ class HashingEmbedder(Embedder):
 
     def _features(self, text: str) -> dict[str, float]:
         words = load_cues().function_words
-        tokens = tokenize(text)
         features: dict[str, float] = {}
+        get = features.get
         content: list[str] = []
-        for token in tokens:
-            s = stem(token)
+        stem_weight, ngram_weight = self.stem_weight, self.ngram_weight
+        for token, s in zip(tokens_of(text), stems_of(text)):
+            key = "w:" + s
             if token in words:
-                features["w:" + s] = features.get("w:" + s, 0.0) + self.function_word_weight
+                features[key] = get(key, 0.0) + self.function_word_weight
                 continue
             content.append(s)
-            features["w:" + s] = features.get("w:" + s, 0.0) + self.stem_weight
-            padded = f"<{s}>"
-            for n in self.ngram_sizes:
-                for i in range(max(1, len(padded) - n + 1)):
-                    key = "c:" + padded[i : i + n]
-                    features[key] = features.get(key, 0.0) + self.ngram_weight
+            features[key] = get(key, 0.0) + stem_weight
+            for key in _ngram_keys(s, self.ngram_sizes):
+                features[key] = get(key, 0.0) + ngram_weight
         for a, b in pairwise(content):
             key = f"b:{a}_{b}"
-            features[key] = features.get(key, 0.0) + self.bigram_weight
+            features[key] = get(key, 0.0) + self.bigram_weight
         return features
 
     def _embed(self, texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), self._dimension), dtype=np.float32)
         for row, text in enumerate(texts):
             features = self._features(text)
-            buckets = np.empty(len(features), dtype=np.intp)
-            values = np.empty(len(features), dtype=np.float32)
-            for n, (feature, weight) in enumerate(features.items()):
-                buckets[n], sign = _bucket(feature, self._dimension)
-                values[n] = sign * weight
+            places = [_bucket(feature, self._dimension) for feature in features]
+            buckets = np.fromiter((bucket for bucket, _ in places), np.intp, len(places))
+            # each value as a float32 of the float product, as an element assignment converts it
+            values = np.array(
+                [sign * weight for (_, sign), weight in zip(places, features.values())], dtype=np.float32
+            )
             # in feature order, one float32 addition each (as ``out[row, bucket] += value`` one by one)
             np.add.at(out[row], buckets, values)
         return out
+
+
+@lru_cache(maxsize=65536)
+def _ngram_keys(stem: str, sizes: tuple[int, ...]) -> tuple[str, ...]:
+    """The character n-gram features of a stem (``<hear>`` gives ``c:<he``, ``c:hea`` ...), in order."""
+    padded = f"<{stem}>"
+    return tuple("c:" + padded[i : i + n] for n in sizes for i in range(max(1, len(padded) - n + 1)))
 
 
 class SentenceTransformerEmbedder(Embedder):

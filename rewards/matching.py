@@ -17,6 +17,7 @@ Outputs are split into units (sentences); a checkpoint is covered when some unit
 from __future__ import annotations
 
 import json
+import weakref
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -135,11 +136,24 @@ class _CheckpointSet:
     turn): it keeps the whole list's vocabulary and concepts, whose extra columns and rows are zero for
     the part, so every product the prefilter takes is the same as with the part read on its own."""
 
-    __slots__ = ("concepts", "denying", "features", "holders", "readings", "row", "vocabulary")
+    __slots__ = (
+        "concepts",
+        "denying",
+        "features",
+        "holders",
+        "key",
+        "phrasing",
+        "readings",
+        "row",
+        "rows",
+        "vocabulary",
+        "whole",
+    )
 
-    def subset(self, rows: list[int]) -> _CheckpointSet:
-        """The set of the checkpoints at ``rows`` of this one."""
+    def subset(self, rows: list[int], key: tuple[str, ...]) -> _CheckpointSet:
+        """The set of the checkpoints at ``rows`` of this one (``key``: their texts)."""
         part = object.__new__(_CheckpointSet)
+        part.key = key
         part.readings = tuple(self.readings[r] for r in rows)
         part.vocabulary = self.vocabulary
         part.features = self.features[rows]
@@ -147,9 +161,15 @@ class _CheckpointSet:
         part.holders = self.holders[:, rows]
         part.denying = self.denying[rows]
         part.row = None  # a part is never read from again: the whole is
+        part.whole, part.rows = self, rows
+        part.phrasing = None  # the whole's is used
         return part
 
     def __init__(self, checkpoints: Sequence[str]):
+        self.key = tuple(checkpoints)
+        self.whole, self.rows = None, None
+        # the phrasing stack of the concepts and the concepts' columns in it, see _phrasing_possible
+        self.phrasing: tuple[Any, np.ndarray | None] | None = None
         self.row = {t: i for i, t in enumerate(checkpoints)}  # a text's row (the last, for a repeated one)
         self.readings = tuple(read_statement(t) for t in checkpoints)
         vocabulary: dict[str, int] = {}
@@ -180,6 +200,11 @@ class _CheckpointSet:
 # entry is a few kilobytes (its readings are shared with read_statement's cache).
 CHECKPOINT_SETS_KEPT = 512
 
+# Whole checkpoint lists (a case's interview or note checkpoints, read by :meth:`Matcher.prepare` or met
+# whole) a matcher keeps apart from the parts read from them, so that a suite's cases stay read however many
+# parts an episode asks: 30 checkpoints take some 25 kB.
+WHOLE_CHECKPOINT_SETS_KEPT = 1024
+
 # Checkpoint lists whose embedding matrix a matcher keeps: 30 checkpoints of the hashing embedder take 120 kB.
 CHECKPOINT_VECTORS_KEPT = 64
 
@@ -204,24 +229,42 @@ def _phrasing_possible(
     adjudicator: ClinicalAdjudicator,
     checkpoints: _CheckpointSet,
     units: Sequence[str],
+    o_read: Sequence[StatementReading],
     vectors: np.ndarray | None = None,
 ) -> np.ndarray:
     """Pairs where some concept of the checkpoint is close enough to the unit by its phrasings (a superset
-    of :meth:`ClinicalAdjudicator.phrased_concepts`, which also asks negation and subject to agree).
-    ``vectors``: the units already encoded by the adjudicator's phrase embedder, if they are."""
+    of :meth:`ClinicalAdjudicator.phrased_concepts`, which also asks negation and subject to agree, and
+    reads no concept in a unit without a content word). ``o_read``: the units' readings; ``vectors``: the
+    units already encoded by the adjudicator's phrase embedder, if they are."""
     concepts = checkpoints.concepts
-    if not concepts:
+    worded = [j for j, r in enumerate(o_read) if r.words]
+    if not concepts or not worded:
         return np.zeros((len(checkpoints.readings), len(units)), dtype=bool)
     stack = adjudicator.phrasing_stack(concepts)
     if vectors is None:
         vectors = adjudicator.phrase_embedder.encode(list(units))
-    close = stack.best(vectors) >= (
-        adjudicator.phrase_threshold - _PHRASING_SLACK
-    )  # units x concepts of the stack
-    order = stack.concepts
-    if len(order) != len(concepts):  # a stack built for more concepts: this list's columns
-        column = {k: n for n, k in enumerate(order)}
-        close = close[:, [column[k] for k in concepts]]
+    # unit by unit: a sparse stack's products for several units at once run over every dimension any of
+    # them uses, for each of them
+    threshold = adjudicator.phrase_threshold - _PHRASING_SLACK
+    close = np.zeros((len(units), len(stack.concepts)), dtype=bool)  # units x concepts of the stack
+    for j in worded:
+        close[j] = stack.best(vectors[j : j + 1])[0] >= threshold
+    # this list's concepts among the stack's columns: found once per whole list and stack (a part shares
+    # its whole's concepts)
+    whole = checkpoints.whole or checkpoints
+    known = whole.phrasing
+    if known is not None and known[0]() is stack:
+        columns = known[1]
+    else:
+        order = stack.concepts
+        if len(order) != len(concepts):  # a stack built for more concepts: this list's columns
+            column = {k: n for n, k in enumerate(order)}
+            columns = np.array([column[k] for k in concepts], dtype=np.intp)
+        else:
+            columns = None
+        whole.phrasing = (weakref.ref(stack), columns)
+    if columns is not None:
+        close = close[:, columns]
     # a checkpoint is close when one of its concepts is
     return (checkpoints.holders.T @ close.T.astype(np.float32)) > 0
 
@@ -338,7 +381,8 @@ class Matcher:
             )
             adjudicator = make_adjudicator(self.config.adjudicator, self.config.llm, clinical)
         self.adjudicator = adjudicator
-        self._checkpoint_sets: OrderedDict[tuple[str, ...], _CheckpointSet] = OrderedDict()
+        self._checkpoint_sets: OrderedDict[tuple[str, ...], _CheckpointSet] = OrderedDict()  # parts
+        self._whole_checkpoint_sets: OrderedDict[tuple[str, ...], _CheckpointSet] = OrderedDict()
         self._whole_checkpoint_set: _CheckpointSet | None = None
         self._vectors_kept: OrderedDict[tuple[str, ...], tuple[int, np.ndarray]] = OrderedDict()
         if self.config.threshold == "calibrated":
@@ -358,28 +402,48 @@ class Matcher:
             f"adjudicator={self.adjudicator.name if self.adjudicator else None!r})"
         )
 
-    def prepare(self, checkpoints: Sequence[str]) -> None:
-        """Encode and read checkpoint texts ahead of time (both cached), so later steps pay only for outputs."""
+    def prepare(self, checkpoints: Sequence[str], as_list: bool = True) -> None:
+        """Encode and read checkpoint texts ahead of time (both cached), so later steps pay only for outputs.
+
+        ``as_list``: the texts are also a list that :meth:`match` will meet as it is (a case's interview or
+        note checkpoints), so the prefilter's reading of the list is made now, once per case; ``False`` for
+        texts prepared together that are never matched together."""
         texts = list(checkpoints)
         self.embedder.encode(texts)
         for text in texts:
             read_statement(text)
+        if as_list and texts and self._prefilters():
+            self._checkpoint_set(tuple(texts))
         members = getattr(self.adjudicator, "members", (self.adjudicator,))
         for member in members:
             if isinstance(member, ClinicalAdjudicator):
                 member.prepare(texts)
 
-    def _checkpoint_vectors(self, checkpoints: Sequence[str]) -> np.ndarray:
-        """``embedder.encode(checkpoints)``, kept for the last :data:`CHECKPOINT_VECTORS_KEPT` lists while the
-        embedder's cache forgets no text (so the matrix holds exactly the vectors encode would copy)."""
-        key = tuple(checkpoints)
+    def _prefilters(self) -> bool:
+        """Whether :meth:`_candidates` reads the checkpoint list (see :class:`_CheckpointSet`)."""
+        return isinstance(self.adjudicator, ClinicalAdjudicator) and self.max_adjudicated_units is None
+
+    def _checkpoint_vectors(
+        self, key: tuple[str, ...], checkpoint_set: _CheckpointSet | None = None
+    ) -> np.ndarray:
+        """``embedder.encode(key)``, kept for the last :data:`CHECKPOINT_VECTORS_KEPT` lists while the
+        embedder's cache forgets no text (so the matrix holds exactly the vectors encode would copy).
+
+        A part of a whole list (``checkpoint_set.whole``, the open checkpoints of an interview) takes its rows
+        from the whole's kept matrix: they are the same cached vectors that encode would copy."""
         kept = self._vectors_kept
         forgotten = self.embedder.cache.forgotten
         entry = kept.get(key)
         if entry is not None and entry[0] == forgotten:
             kept.move_to_end(key)
             return entry[1]
-        vectors = self.embedder.encode(list(checkpoints))
+        whole = checkpoint_set.whole if checkpoint_set is not None else None
+        whole_entry = kept.get(whole.key) if whole is not None else None
+        if whole_entry is not None and whole_entry[0] == forgotten:
+            kept.move_to_end(whole.key)
+            vectors = whole_entry[1][checkpoint_set.rows]
+        else:
+            vectors = self.embedder.encode(list(key))
         vectors.setflags(write=False)
         kept[key] = (forgotten, vectors)
         kept.move_to_end(key)
@@ -388,11 +452,17 @@ class Matcher:
         return vectors
 
     def _candidates(
-        self, checkpoints: Sequence[str], units: Sequence[str], sims: np.ndarray, unit_vectors: np.ndarray
+        self,
+        checkpoint_set: _CheckpointSet | None,
+        units: Sequence[str],
+        o_read: Sequence[StatementReading],
+        sims: np.ndarray,
+        unit_vectors: np.ndarray,
     ) -> np.ndarray | None:
         """Which (checkpoint, unit) pairs could be accepted at all, as a boolean matrix; ``None`` when every
         pair must be checked (an adjudicator without :meth:`ClinicalAdjudicator.could_entail`, or one that
-        sees only the most similar units).
+        sees only the most similar units). ``checkpoint_set``: the checkpoints read (when
+        :meth:`_prefilters`); ``o_read``: the units' readings.
 
         A pair can be accepted when its cosine reaches the threshold, or when the clinical adjudicator
         would look at it: the two texts share a stem head or a concept, a concept of the checkpoint is said
@@ -404,37 +474,44 @@ class Matcher:
         adjudicator = self.adjudicator
         if adjudicator is None:
             return sims >= self.threshold
-        if not isinstance(adjudicator, ClinicalAdjudicator) or self.max_adjudicated_units is not None:
+        if checkpoint_set is None:
             return None
         mask = sims >= self.threshold
-        checkpoint_set = self._checkpoint_set(checkpoints)
-        o_read = [read_statement(u) for u in units]
         mask |= _shared_features(checkpoint_set, o_read)
         if adjudicator.phrase_embedder is not None:
             vectors = unit_vectors if adjudicator.phrase_embedder is self.embedder else None
-            mask |= _phrasing_possible(adjudicator, checkpoint_set, units, vectors)
-        normal_units = np.fromiter((bool(o.normal) for o in o_read), bool, len(o_read))
-        if normal_units.any():
-            mask |= np.outer(checkpoint_set.denying, normal_units)
+            mask |= _phrasing_possible(adjudicator, checkpoint_set, units, o_read, vectors)
+        normal_units = [j for j, o in enumerate(o_read) if o.normal]
+        if normal_units:
+            mask[np.ix_(checkpoint_set.denying, normal_units)] = True
         return mask
 
-    def _checkpoint_set(self, checkpoints: Sequence[str]) -> _CheckpointSet:
-        """The prefilter's reading of this checkpoint list, kept for the last :data:`CHECKPOINT_SETS_KEPT` lists."""
-        key = tuple(checkpoints)
+    def _checkpoint_set(self, key: tuple[str, ...]) -> _CheckpointSet:
+        """The prefilter's reading of this checkpoint list: a whole list is read once and kept (the last
+        :data:`WHOLE_CHECKPOINT_SETS_KEPT`); a part of the last whole list met (the open checkpoints of the
+        interview going on) is read from it (:meth:`_CheckpointSet.subset`), the last
+        :data:`CHECKPOINT_SETS_KEPT` parts kept."""
+        wholes = self._whole_checkpoint_sets
+        found = wholes.get(key)
+        if found is not None:
+            wholes.move_to_end(key)
+            self._whole_checkpoint_set = found  # a new interview of its case: its parts come from it
+            return found
         kept = self._checkpoint_sets
         found = kept.get(key)
-        if found is None:
-            whole = self._whole_checkpoint_set
-            rows = [whole.row.get(t, -1) for t in key] if whole is not None else [-1]
-            if -1 in rows:
-                found = self._whole_checkpoint_set = _CheckpointSet(key)
-            else:  # part of the last whole list read (the open checkpoints of the same interview)
-                found = whole.subset(rows)
-            kept[key] = found
+        if found is not None:
+            kept.move_to_end(key)
+            return found
+        whole = self._whole_checkpoint_set
+        rows = [whole.row.get(t, -1) for t in key] if whole is not None else [-1]
+        if -1 in rows:
+            found = self._whole_checkpoint_set = wholes[key] = _CheckpointSet(key)
+            if len(wholes) > WHOLE_CHECKPOINT_SETS_KEPT:
+                wholes.popitem(last=False)
+        else:  # part of the last whole list read (the open checkpoints of the same interview)
+            found = kept[key] = whole.subset(rows, key)
             if len(kept) > CHECKPOINT_SETS_KEPT:
                 kept.popitem(last=False)
-        else:
-            kept.move_to_end(key)
         return found
 
     def entails(self, checkpoint: str, output: str | Sequence[str]) -> bool:
@@ -473,12 +550,15 @@ class Matcher:
         out: list[CheckpointMatch | None] = [None] * len(checkpoints)
         if not checkpoints or not units:
             return out
+        key = tuple(checkpoints)
+        checkpoint_set = self._checkpoint_set(key) if self._prefilters() else None
         unit_vectors = self.embedder.encode(list(units))
-        sims = self._checkpoint_vectors(checkpoints) @ unit_vectors.T
-        candidates = self._candidates(checkpoints, units, sims, unit_vectors)
+        sims = self._checkpoint_vectors(key, checkpoint_set) @ unit_vectors.T
+        o_read = [read_statement(u) for u in units]
+        candidates = self._candidates(checkpoint_set, units, o_read, sims, unit_vectors)
         # A unit without a content word or a concept ("No.", "Nothing like that.") says nothing of its own:
         # it entails no checkpoint (what it denies lies in the question, which the matcher does not see).
-        silent = [j for j, u in enumerate(units) if _says_nothing(read_statement(u))]
+        silent = [j for j, r in enumerate(o_read) if _says_nothing(r)]
         if silent:
             if candidates is None:
                 candidates = np.ones(sims.shape, dtype=bool)
@@ -489,35 +569,41 @@ class Matcher:
         clinical = self.adjudicator if isinstance(self.adjudicator, ClinicalAdjudicator) else None
         if self.max_adjudicated_units is not None:
             clinical = None
-        # every row in order of similarity at once (a stable sort: ties by unit order); with candidates, only
-        # the pairs that could be accepted, in the same order, and only the checkpoints that have one
-        by_similarity = np.argsort(-sims, axis=1, kind="stable")
-        under = sims < self.threshold  # the threshold as a float32 comparison, as sims[i, j] < threshold is
+        # Each row's units in order of similarity (a stable sort: ties by unit order; a float32 sorts as the
+        # float it converts to); with candidates, only the pairs that could be accepted, and only the
+        # checkpoints that have one. The threshold is compared in float32, as sims[i, j] < threshold is.
+        # (flat lists: one object each for the collector, however many checkpoints)
+        n = len(units)
+        similarity = sims.ravel().tolist()
+        under = (sims < self.threshold).ravel().tolist()
         if candidates is None:
             rows: Sequence[int] = range(len(checkpoints))
+            worth = None
         else:
-            worth_sorted = np.take_along_axis(candidates, by_similarity, axis=1)
-            rows = np.flatnonzero(worth_sorted.any(axis=1)).tolist()
+            rows = np.flatnonzero(candidates.any(axis=1)).tolist()
+            worth = candidates.ravel().tolist()
         for i in rows:
             cp = checkpoints[i]
-            order = by_similarity[i] if candidates is None else by_similarity[i][worth_sorted[i]]
-            under_i = under[i].tolist()
+            first = i * n
+            order = list(range(n)) if worth is None else [j for j in range(n) if worth[first + j]]
+            sims_i = similarity[first : first + n]
+            if len(order) > 1:
+                order.sort(key=lambda j: -sims_i[j])
+            under_i = under[first : first + n]
             below: list[int] = []
-            for j in order.tolist():
+            for j in order:
                 if clinical is not None and under_i[j]:
                     # below the threshold the adjudicator decides, the check included
                     if clinical.entailed(cp, units[j]):
                         out[i] = CheckpointMatch(
-                            ids[i], cp, j + unit_offset, units[j], float(sims[i, j]), clinical.name
+                            ids[i], cp, j + unit_offset, units[j], sims_i[j], clinical.name
                         )
                         break
                     continue
                 if statement_conflict(cp, units[j]) is not None:
                     continue
-                if sims[i, j] >= self.threshold:
-                    out[i] = CheckpointMatch(
-                        ids[i], cp, j + unit_offset, units[j], float(sims[i, j]), "embedder"
-                    )
+                if not under_i[j]:
+                    out[i] = CheckpointMatch(ids[i], cp, j + unit_offset, units[j], sims_i[j], "embedder")
                     break
                 below.append(j)
             if out[i] is None and self.adjudicator is not None:

@@ -164,8 +164,11 @@ class RewardShaper:
         # What does not depend on the doctor is read once per case, here, not once per episode: the
         # checkpoints' embeddings and readings (interview and note in one call, so the matcher stacks
         # their concepts' phrasings once) and the judge's view of the case.
-        self.matcher.prepare([c.text for c in (*case.checkpoints.interview, *case.checkpoints.note)])
-        self._interview = InterviewCoverage(self.case, self.matcher)
+        both = [c.text for c in (*case.checkpoints.interview, *case.checkpoints.note)]
+        self.matcher.prepare(both, as_list=False)
+        self._interview = InterviewCoverage(self.case, self.matcher)  # prepares the interview list
+        # and the note list, as note coverage meets it
+        self.matcher.prepare([c.text for c in case.checkpoints.note])
         prepare_judge = getattr(self.judge, "prepare", None)
         if callable(prepare_judge):
             prepare_judge(case)

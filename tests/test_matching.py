@@ -542,3 +542,50 @@ def test_open_checkpoints_read_from_the_whole_list_match_as_read_alone():
     interview.match(checkpoints, units)  # the whole list: later parts are read from it
     for part in (checkpoints[1:], checkpoints[::2], [checkpoints[3]], checkpoints[:0:-1]):
         assert interview.match(part, units) == Matcher().match(part, units)
+
+
+def test_hashing_features_weigh_stems_ngrams_bigrams_and_function_words():
+    e = HashingEmbedder(ngram_sizes=(3,))
+    features = e._features("The voices hear me")
+    # function words count lightly, content stems fully, with their character trigrams and stem bigrams
+    assert features["w:the"] == pytest.approx(e.function_word_weight)
+    assert features["w:voice"] == pytest.approx(e.stem_weight)
+    assert features["c:<vo"] == pytest.approx(e.ngram_weight)
+    assert features["b:voice_hear"] == pytest.approx(e.bigram_weight)
+    assert "c:<th" not in features  # no n-grams of a function word
+    # a repeated stem adds up, in first-seen order
+    twice = e._features("voices voices")
+    assert twice["w:voice"] == pytest.approx(2 * e.stem_weight)
+    assert next(iter(twice)) == "w:voice"
+
+
+def test_prepared_lists_and_their_parts_match_as_read_alone():
+    interview = ["Reports low mood for two months.", "Denies suicidal ideation.", "Hears voices when alone."]
+    note = ["Sleeps four hours a night.", "Drinks six beers a night."]
+    units = ["I can't sleep more than four hours.", "My mood is low.", "No.", "I hear voices at night."]
+    m = Matcher()
+    m.prepare(interview)
+    m.prepare(note)  # the last list read; the interview, met whole again, is read from what prepare kept
+    for part in (interview, interview[1:], [interview[2]], note, note[:1], interview[::2]):
+        assert m.match(part, units) == Matcher().match(part, units)
+
+
+def test_a_long_output_is_matched_as_its_units_one_by_one():
+    checkpoints = ["Reports low mood.", "Hears voices when alone.", "Poor sleep.", "Denies alcohol use."]
+    units = [
+        "I have been feeling down.",
+        "Yes.",
+        "Nothing like that.",
+        "I hear voices when nobody is around.",
+        "I can't fall asleep at night.",
+        "I don't drink at all.",
+    ] * 3
+    m = Matcher()
+    whole = m.match(checkpoints, units)
+    best = {}
+    for unit in units:
+        for i, found in enumerate(Matcher().match(checkpoints, [unit])):
+            if found is not None and (i not in best or found.similarity > best[i].similarity):
+                best[i] = found
+    assert [w is not None for w in whole] == [i in best for i in range(len(checkpoints))]
+    assert [w.similarity for w in whole if w is not None] == [best[i].similarity for i in sorted(best)]
