@@ -215,9 +215,13 @@ class Lexicon:
                         candidates.append((i, end, cid))
                 if max_gap > 0 and first in longer:
                     second, skippable = stemmed[i + 1], tokens[i + 1] in gap_words
+                    # a gapped phrase's second word lies within the next 1 + max_gap words
+                    reach = stemmed[i + 1 : i + 2 + max_gap]
                     for key, k, cid, _ in longer[first]:
                         if not skippable and (k == 2 or key[1] != second):
                             continue  # the next word can neither match nor be skipped (or it matched exactly)
+                        if key[1] not in reach:
+                            continue
                         if stemmed[i : i + k] == key:
                             continue  # read exactly above
                         end = _gapped_end(tokens, stemmed, i, key, max_gap, gap_words)
