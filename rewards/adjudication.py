@@ -43,7 +43,7 @@ from mentalhospital_env.knowledge.language import (
     tokenize,
     word_key,
 )
-from mentalhospital_env.knowledge.lexicon import load_lexicon, settle_overlaps
+from mentalhospital_env.knowledge.lexicon import lexicon_relations, load_lexicon, settle_overlaps
 
 if TYPE_CHECKING:  # the llm package is imported only where an LLM judge is built
     from mentalhospital_env.llm import GenerationSettings, LLMClient
@@ -706,30 +706,14 @@ def _same_subject(a: ConceptReading, b: ConceptReading) -> bool:
 def concepts_about_relatives() -> frozenset[str]:
     """Concepts that are about the patient's relatives by definition (family history): the ``about_relatives``
     lists of the lexicon files. Who the clause is about does not change what they say."""
-    import json
-    from importlib import resources
-
-    from mentalhospital_env.knowledge.lexicon import lexicon_files
-
-    out: set[str] = set()
-    for f in lexicon_files(resources.files("mentalhospital_env.knowledge").joinpath("data")):
-        out.update(json.loads(f.read_text("utf-8")).get("about_relatives", ()))
-    return frozenset(out)
+    return frozenset(lexicon_relations("about_relatives"))
 
 
 @lru_cache(maxsize=1)
 def concepts_done_to_patient() -> frozenset[str]:
     """Concepts that happen to the patient at someone else's hands (abuse, violence): the ``done_to_patient``
     lists of the lexicon files. Said with the patient as object ("he hit me"), they are the patient's."""
-    import json
-    from importlib import resources
-
-    from mentalhospital_env.knowledge.lexicon import lexicon_files
-
-    out: set[str] = set()
-    for f in lexicon_files(resources.files("mentalhospital_env.knowledge").joinpath("data")):
-        out.update(json.loads(f.read_text("utf-8")).get("done_to_patient", ()))
-    return frozenset(out)
+    return frozenset(lexicon_relations("done_to_patient"))
 
 
 @lru_cache(maxsize=1)
@@ -814,15 +798,9 @@ def _normal_against_finding(a: StatementReading, b: StatementReading) -> str | N
 def opposite_findings() -> frozenset[tuple[str, str]]:
     """Pairs of lexicon concepts that are opposite findings on one function (psychomotor retardation and
     agitation, insomnia and hypersomnia ...), both ways: the ``opposite_findings`` lists of the lexicon files."""
-    import json
-    from importlib import resources
-
-    from mentalhospital_env.knowledge.lexicon import lexicon_files
-
     out: set[tuple[str, str]] = set()
-    for f in lexicon_files(resources.files("mentalhospital_env.knowledge").joinpath("data")):
-        for a, b in json.loads(f.read_text("utf-8")).get("opposite_findings", ()):
-            out.update(((a, b), (b, a)))
+    for a, b in lexicon_relations("opposite_findings"):
+        out.update(((a, b), (b, a)))
     return frozenset(out)
 
 
@@ -1214,17 +1192,7 @@ def relatives_concepts(concept_id: str) -> frozenset[str]:
 @lru_cache(maxsize=1)
 def _said_of_a_relative() -> tuple[tuple[str, str], ...]:
     """The ``said_of_a_relative`` pairs of every lexicon file, read once (not once per concept asked)."""
-    import json
-    from importlib import resources
-
-    from mentalhospital_env.knowledge.lexicon import lexicon_files
-
-    out: list[tuple[str, str]] = []
-    for f in lexicon_files(resources.files("mentalhospital_env.knowledge").joinpath("data")):
-        out.extend(
-            (family, said) for family, said in json.loads(f.read_text("utf-8")).get("said_of_a_relative", ())
-        )
-    return tuple(out)
+    return lexicon_relations("said_of_a_relative")
 
 
 @lru_cache(maxsize=4096)
@@ -1255,15 +1223,9 @@ def _implication_sources() -> tuple[str, ...]:
 
 @lru_cache(maxsize=1)
 def _implication_edges() -> dict[str, tuple[str, ...]]:
-    import json
-    from importlib import resources
-
-    from mentalhospital_env.knowledge.lexicon import lexicon_files
-
     edges: dict[str, list[str]] = {}
-    for f in lexicon_files(resources.files("mentalhospital_env.knowledge").joinpath("data")):
-        for a, b in json.loads(f.read_text("utf-8")).get("implies", ()):
-            edges.setdefault(a, []).append(b)
+    for a, b in lexicon_relations("implies"):
+        edges.setdefault(a, []).append(b)
     return {k: tuple(v) for k, v in edges.items()}
 
 

@@ -333,6 +333,18 @@ def read_lexicon(folder: Path | Traversable | None = None) -> Lexicon:
     return Lexicon(concepts)
 
 
+@lru_cache(maxsize=32)
+def lexicon_relations(key: str) -> tuple:
+    """A top-level list of the bundled lexicon files (``implies``, ``opposite_findings``, ``said_of_a_relative``,
+    ``about_relatives``, ``done_to_patient`` ...), the files' lists one after another in file order; read once
+    per key. Entries are as in the files (ids, or pairs of ids as tuples)."""
+    out: list = []
+    for f in lexicon_files():
+        for entry in json.loads(f.read_text("utf-8")).get(key, ()):
+            out.append(tuple(entry) if isinstance(entry, list) else entry)
+    return tuple(out)
+
+
 @lru_cache(maxsize=1)
 def load_lexicon() -> Lexicon:
     """The bundled lexicon (cached; validated by :func:`mentalhospital_env.knowledge.load_knowledge`)."""
