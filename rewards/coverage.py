@@ -172,10 +172,7 @@ class _Remembering:
         units: Sequence[str],
         ids: Sequence[str] | None = None,
         unit_offset: int = 0,
-        **options: Any,
     ) -> list[CheckpointMatch | None]:
-        if options:  # an option this memory does not know: it is part of the input, so ask the matcher
-            return self._matcher.match(checkpoints, units, ids, unit_offset=unit_offset, **options)
         return self._memory.match(self._matcher, checkpoints, units, ids, unit_offset)
 
     def __getattr__(self, name: str) -> Any:
