@@ -588,12 +588,14 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
         found = [ow for ow in o.words if ow.stem in alike]
         weight = word_weight(cw.stem)
         shared += weight
-        if (
-            cw.negated
-            and (cw.concept_id is None or cw.concept_id in normal)
-            and any(not ow.negated and ow.stem in o.normal for ow in found)
+        if cw.negated and (
+            (cw.concept_id is not None and cw.concept_id in normal)
+            or (cw.concept_id is None and any(not ow.negated and ow.stem in o.normal for ow in found))
         ):
-            continue  # "denies difficulty concentrating" against "my concentration is fine": the same denial
+            # "denies difficulty concentrating" against "my concentration is fine": the same denial; every
+            # word of a finding the output denies by calling its function normal agrees, the "problems" of
+            # "no problems with my memory" (the normal phrase's own word) included
+            continue
         if not any(ow.negated == cw.negated for ow in found) and not (
             # "avoids buses" against "I won't get on a bus": keeping away from a thing is not doing it
             avoids and not cw.negated and all(ow.negated for ow in found)

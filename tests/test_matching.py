@@ -457,6 +457,28 @@ def test_a_denied_finding_denies_what_implies_it(matcher, checkpoint, output):
     assert matcher.entails(checkpoint, output)
 
 
+@pytest.mark.parametrize(
+    "checkpoint, output, entailed",
+    [
+        # "any more" says the state has changed, not that something is more: the phrase stays reduced libido
+        ("Libido decreased.", "I'm not interested in sex any more.", True),
+        # a normal function denies the finding, the normal phrase's own "problems" included
+        ("Denies memory problems.", "No problems with memory.", True),
+        # missing doses is non-adherence: never missing one is adherence, missing them is not
+        ("Adherent to medication.", "I haven't missed a single dose.", True),
+        ("Adherent to medication.", "I miss doses most weeks.", False),
+        # a history of self-harm implies self-harm: never having hurt oneself denies that history
+        ("No history of self-harm.", "I've never hurt myself on purpose.", True),
+        # a relative's psychiatric history, said in lay words
+        ("Family history of bipolar disorder in maternal aunt.", "My mum's sister has bipolar.", True),
+        ("No known family history of mental illness.", "Nobody in my family has had mental health problems.", True),
+        ("Presently unemployed.", "I haven't got a job at the moment.", True),
+    ],
+)
+def test_lay_wordings_of_common_record_findings(matcher, checkpoint, output, entailed):
+    assert matcher.entails(checkpoint, output) is entailed
+
+
 def test_a_denied_specific_finding_does_not_deny_the_general_one(matcher):
     assert not matcher.entails("Denies suicidal ideation.", "I have no plan to kill myself.")
     assert not matcher.entails("Denies drug use.", "I don't smoke cannabis.")
