@@ -9,6 +9,7 @@ not support.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -17,7 +18,12 @@ from mentalhospital_env.knowledge.lexicon import load_lexicon
 from mentalhospital_env.patient import make_patient
 from mentalhospital_env.patient.memory import ClaimChecker, read_question, read_statements
 from mentalhospital_env.patient.patient import fact_index
-from mentalhospital_env.patient.representation import RepresentationSkill, lay_renderer, load_phrases
+from mentalhospital_env.patient.representation import (
+    LayRenderer,
+    RepresentationSkill,
+    lay_renderer,
+    load_phrases,
+)
 
 LEXICON = load_lexicon()
 
@@ -279,7 +285,7 @@ def test_naming_clauses_of_the_table_state_exactly_their_concept():
     assert lay.concept_clauses, "render.json has its table"
     for concept_id, entries in lay.concept_clauses.items():
         for polarity, wordings in entries.items():
-            assert wordings, (concept_id, polarity)
+            assert wordings or concept_id in UNSAID[polarity], (concept_id, polarity)
             for variant, text in enumerate(wordings):
                 mentions = LEXICON.find(text)
                 assert mentions and all(
@@ -317,3 +323,133 @@ def test_self_contained_replies_are_deterministic_under_a_seed():
     a = [make_patient(case, "full", seed=7).respond(q).text for q in qs]
     b = [make_patient(case, "full", seed=7).respond(q).text for q in qs]
     assert a == b
+
+
+# -- the clause table: every concept said in plain words, never by a framing heuristic ----------------
+
+# Topics with no yes or no, and the few polarities no natural wording passes the lexicon in: listed
+# with an empty list in render.json's concept_clauses, so nothing is framed for them.
+UNSAID = {
+    "present": {
+        "sleep_history",
+        "menstrual_history",
+        "occupation",
+        "relationships",
+        "living_situation",
+        "social_support",
+        "dependants",
+        "childhood",
+        "education",
+        "developmental_history",
+        "sexual_history",
+    },
+    "absent": {
+        "sleep_history",
+        "menstrual_history",
+        "occupation",
+        "living_situation",
+        "childhood",
+        "education",
+        "developmental_history",
+        "immigration_culture",
+        "lack_of_insight",
+        "la_belle_indifference",
+    },
+}
+
+_HAD_THEN_VERB = re.compile(
+    r"\bI(?:'ve| have| haven't| have not) had (?:\w{3,}ed|(?!\w*thing\b)\w{3,}ing|I|it|they|he|she|we|you|someone|people|before|after|when|while|if|since|until|that|because|to|what)\b",
+    re.IGNORECASE,
+)
+_BEEN_A = re.compile(r"\bI(?:'ve| have| haven't| have not) been an? \b", re.IGNORECASE)
+_DONT_HYPHENATED = re.compile(r"\bI (?:don't|do not) \w+-\w+\b", re.IGNORECASE)
+
+
+def test_every_concept_has_a_clause_in_each_polarity_it_is_said_in():
+    lay = lay_renderer(LEXICON)
+    for concept in LEXICON.concepts:
+        entry = lay.concept_clauses.get(concept.id)
+        assert entry is not None, f"{concept.id}: no concept_clauses entry in render.json"
+        for polarity in ("present", "absent"):
+            assert polarity in entry, (concept.id, polarity)
+            if concept.id in UNSAID[polarity]:
+                assert entry[polarity] == [], (concept.id, polarity, "listed as unsaid")
+                assert lay.clause(concept.id, polarity == "absent") is None, (concept.id, polarity)
+            else:
+                assert len(entry[polarity]) >= 1, (concept.id, polarity)
+
+
+def test_every_table_wording_states_exactly_its_concept_and_polarity():
+    lay = lay_renderer(LEXICON)
+    failures = []
+    for concept_id, entry in lay.concept_clauses.items():
+        for polarity, wordings in entry.items():
+            for text in wordings:
+                mentions = LEXICON.find(text)
+                if not mentions or not all(
+                    m.concept_id == concept_id and m.negated == (polarity == "absent") for m in mentions
+                ):
+                    failures.append((concept_id, polarity, text, [(m.concept_id, m.negated) for m in mentions]))
+                if text.endswith(".") or not 2 <= len(text.split()) <= 14:
+                    failures.append((concept_id, polarity, text, "no full stop, 2-14 words"))
+    assert not failures, failures
+
+
+def test_a_wording_the_lexicon_does_not_read_as_its_concept_is_never_said():
+    lay = LayRenderer(LEXICON)
+    lay.concept_clauses = {
+        "hopelessness": {"present": ["I don't feel hopeless", "I feel hopeless"], "absent": []}
+    }
+    assert lay.clause("hopelessness") == "I feel hopeless."
+    assert lay.clause("hopelessness", negated=True) is None
+
+
+@pytest.mark.parametrize(
+    ("concept_id", "negated"),
+    [
+        ("catatonia", False),
+        ("catatonia", True),
+        ("use_despite_harm", True),
+        ("hopelessness", False),
+        ("anhedonia", False),
+        ("callousness", False),
+        ("disorganised_speech", False),
+        ("impulsivity", False),
+        ("access_to_means", False),
+        ("lack_of_insight", False),
+        ("sensory_sensitivity", False),
+        ("auditory_hallucinations", True),
+        ("family_psychiatric_history", True),
+    ],
+)
+def test_clause_says_the_table_wording(concept_id, negated):
+    lay = lay_renderer(LEXICON)
+    wordings = lay.concept_clauses[concept_id]["absent" if negated else "present"]
+    first = wordings[0]
+    assert lay.clause(concept_id, negated) == first[0].upper() + first[1:] + "."
+    for variant, text in enumerate(wordings):
+        assert lay.clause(concept_id, negated, variant=variant) == text[0].upper() + text[1:] + "."
+
+
+def test_every_clause_reads_as_english():
+    lay = lay_renderer(LEXICON)
+    bad = []
+    for concept in LEXICON.concepts:
+        for negated in (False, True):
+            text = lay.clause(concept.id, negated)
+            if text is None:
+                continue
+            if _HAD_THEN_VERB.search(text) or _BEEN_A.search(text) or _DONT_HYPHENATED.search(text):
+                bad.append((concept.id, negated, text))
+            if not (text[0].isupper() and text.endswith(".")):
+                bad.append((concept.id, negated, text, "sentence case and a full stop"))
+    assert not bad, bad
+
+
+def test_the_grammar_guard_catches_the_framings_it_was_written_for():
+    for text in ("I haven't had stayed frozen.", "I've had before my period.", "I haven't had it is what it is."):
+        assert _HAD_THEN_VERB.search(text), text
+    assert _BEEN_A.search("I've been a gun.")
+    assert _DONT_HYPHENATED.search("I don't drink-driving.")
+    for text in ("I've had fits.", "I've had side effects.", "I don't feel worn out.", "I've been admitted before."):
+        assert not (_HAD_THEN_VERB.search(text) or _BEEN_A.search(text) or _DONT_HYPHENATED.search(text)), text

@@ -234,7 +234,8 @@ class LayRenderer:
         for key in self.clinical:
             self._first.setdefault(key[0], []).append(key)
         self._cache: dict[str, str] = {}
-        self._clauses: dict[tuple[str, bool], str | None] = {}
+        self._clauses: dict[tuple[str, bool, int], str | None] = {}
+        self._wordings: dict[tuple[str, bool], list[str]] = {}
         self._naming: dict[tuple[str, bool, bool, int], str | None] = {}
 
     def phrase(self, concept_id: str) -> str | None:
@@ -265,14 +266,31 @@ class LayRenderer:
             return None if negated else f"I {phrase}."
         return (f"I haven't had {phrase}" if negated else f"I've had {phrase}") + "."
 
-    def clause(self, concept_id: str, negated: bool = False) -> str | None:
+    def clause(self, concept_id: str, negated: bool = False, variant: int = 0) -> str | None:
         """A first-person sentence affirming or denying a concept in lay words ("I hear voices."),
-        checked with the lexicon to state exactly that concept with that polarity; ``None`` when no
-        lay phrase of the concept can be framed so."""
-        key = (concept_id, negated)
+        checked with the lexicon to state exactly that concept with that polarity; ``None`` when there
+        is none.
+
+        The hand-written wordings of ``concept_clauses`` in ``data/render.json`` come first (the
+        first one that passes the lexicon check, or the ``variant``-th of those that pass), sentence-
+        cased with a full stop: a lay phrase framed by a heuristic reads badly or even says the
+        opposite ("I haven't had stayed frozen.", "I see things getting better." for hopelessness).
+        A polarity the table lists empty is one the concept is not said in (a topic such as
+        ``occupation`` has no yes or no): ``None``, nothing framed. Only a concept or polarity the
+        table does not list at all (a concept added to the lexicon later) falls back to framing one of
+        its lexicon lay phrases (:meth:`_frame`). Results are cached per concept, polarity and variant."""
+        key = (concept_id, negated, variant)
         if key in self._clauses:
             return self._clauses[key]
         found = None
+        wordings = self._table_wordings(concept_id, negated)
+        if wordings:
+            text = wordings[variant % len(wordings)]
+            found = text[0].upper() + text[1:] + "."
+        listed = ("absent" if negated else "present") in self.concept_clauses.get(concept_id, {})
+        if found is not None or listed:
+            self._clauses[key] = found
+            return found
         for phrase in self._phrases(concept_id):
             text = self._frame(phrase, negated)
             if text is None:
@@ -297,12 +315,7 @@ class LayRenderer:
         if key in self._naming:
             return self._naming[key]
         found = None
-        entries = [
-            entry
-            for entry in self.concept_clauses.get(concept_id, {}).get("absent" if negated else "present", ())
-            if (mentions := self.lexicon.find(entry))
-            and all(m.concept_id == concept_id and m.negated == negated for m in mentions)
-        ]
+        entries = self._table_wordings(concept_id, negated)
         if entries:
             found = entries[variant % len(entries)]
         if found is None and framed:
@@ -311,6 +324,21 @@ class LayRenderer:
                 found = sentence.rstrip(".")
         self._naming[key] = found
         return found
+
+    def _table_wordings(self, concept_id: str, negated: bool) -> list[str]:
+        """The ``concept_clauses`` wordings of a concept and polarity that the lexicon reads as exactly
+        that concept with that polarity (a wording the lexicon no longer reads so is skipped, never said)."""
+        key = (concept_id, negated)
+        known = self._wordings.get(key)
+        if known is None:
+            known = [
+                entry
+                for entry in self.concept_clauses.get(concept_id, {}).get("absent" if negated else "present", ())
+                if (mentions := self.lexicon.find(entry))
+                and all(m.concept_id == concept_id and m.negated == negated for m in mentions)
+            ]
+            self._wordings[key] = known
+        return known
 
     def say(self, fact: IndexedFact) -> str:
         """The fact in the patient's words."""
