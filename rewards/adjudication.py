@@ -39,6 +39,8 @@ from mentalhospital_env.knowledge.language import (
     non_directional_tokens,
     polarity_marks,
     quantities,
+    relatives_agree,
+    relatives_named,
     stem,
     tokenize,
     word_key,
@@ -519,6 +521,20 @@ def same_stem(a: str, b: str) -> bool:
     return common >= 5 and common >= 0.8 * len(short)
 
 
+def _relatives_differ(checkpoint: str, output: str) -> str | None:
+    """When both statements name relatives and none of the checkpoint's can be one of the output's ("father"
+    against "my mum", "maternal aunt" against "my dad's sister", "younger sister" against "my older sister"),
+    which two differ; otherwise ``None``."""
+    named = relatives_named(checkpoint)
+    if not named:
+        return None
+    said = relatives_named(output)
+    if not said or any(relatives_agree(a, b) for a in named for b in said):
+        return None
+    a, b = min(named), min(said)
+    return f"relative: {' '.join(x for x in (a.side, a.age, a.role) if x)} against {' '.join(x for x in (b.side, b.age, b.role) if x)}"
+
+
 def _times_conflict(a: str | None, b: str | None) -> bool:
     return a is not None and b is not None and a != b
 
@@ -550,6 +566,9 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
         return whole
     if not _may_share(c, o):  # nothing in common: nothing to disagree about
         return None
+    relatives = _relatives_differ(checkpoint, output)
+    if relatives:
+        return f"subject differs ({relatives})"
     for cc in c.concepts:
         if cc.negated:
             implying = next(

@@ -17,6 +17,9 @@ from mentalhospital_env.knowledge.language import (
     negated_spans,
     negated_spans_in,
     negation_breaks,
+    Relative,
+    relatives_agree,
+    relatives_named,
     stem,
     tokenize,
 )
@@ -290,3 +293,32 @@ def test_really_is_not_real():
 
     assert "depersonalisation" not in load_lexicon().concepts_in("I'm not really a worrier.")
     assert "depersonalisation" in load_lexicon().concepts_in("I feel like I'm not real.")
+
+
+@pytest.mark.parametrize(
+    "text, relatives",
+    [
+        ("My mum's sister has bipolar.", {("aunt", "maternal", None)}),
+        ("Maternal aunt was treated for depression.", {("aunt", "maternal", None)}),
+        ("His mother's brother drinks.", {("uncle", "maternal", None)}),
+        ("My grandmother on my dad's side died by suicide.", {("grandmother", "paternal", None)}),
+        ("My dad's mother killed herself.", {("grandmother", "paternal", None)}),
+        ("Family history of schizophrenia in her younger sister.", {("sister", None, "younger")}),
+        ("My kid brother drinks.", {("brother", None, "younger")}),
+        ("My sister-in-law has depression.", {("sister_in_law", None, None)}),
+        ("I live with my parents and my kids.", {("parents", None, None), ("kids", None, None)}),
+        ("I hear voices.", set()),
+    ],
+)
+def test_relatives_named_with_side_and_age(text, relatives):
+    assert {tuple(r) for r in relatives_named(text)} == relatives
+
+
+def test_relatives_agree_on_role_group_side_and_age():
+    r = Relative
+    assert relatives_agree(r("parents"), r("mother"))
+    assert relatives_agree(r("aunt", "maternal"), r("aunt"))
+    assert not relatives_agree(r("mother"), r("father"))
+    assert not relatives_agree(r("aunt", "maternal"), r("aunt", "paternal"))
+    assert not relatives_agree(r("sister", age="younger"), r("sister", age="older"))
+    assert relatives_agree(r("partner"), r("husband"))

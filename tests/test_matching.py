@@ -479,6 +479,37 @@ def test_lay_wordings_of_common_record_findings(matcher, checkpoint, output, ent
     assert matcher.entails(checkpoint, output) is entailed
 
 
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Father has hypertension.", "My mum has high blood pressure."),
+        ("Maternal aunt was treated for depression.", "My dad's sister was treated for depression."),
+        ("Younger sister has generalised anxiety disorder.", "My older sister has generalised anxiety disorder."),
+        ("Grew up with a father who drank heavily.", "My husband drinks heavily."),
+    ],
+)
+def test_another_relative_is_another_subject(checkpoint, output):
+    assert "relative" in (statement_conflict(checkpoint, output) or "")
+
+
+def test_the_same_relative_in_other_words_agrees(matcher):
+    assert matcher.entails("Family history of bipolar disorder in maternal aunt.", "My mum's sister has bipolar.")
+    assert matcher.entails("Father has hypertension.", "My dad has high blood pressure.")
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Depressed mood most of the day.", "I was depressed for a while a few years back, but I'm fine now."),
+        ("Anticipatory anxiety for days before events.", "I used to dread events for days beforehand, but that stopped years ago."),
+        ("Heavy daily drinking of vodka.", "I drank vodka heavily for ten years, but I've been dry for the last three."),
+    ],
+)
+def test_an_output_saying_it_has_ended_is_another_time(matcher, checkpoint, output):
+    assert "time frame" in (statement_conflict(checkpoint, output) or "")
+    assert not matcher.entails(checkpoint, output)
+
+
 def test_a_denied_specific_finding_does_not_deny_the_general_one(matcher):
     assert not matcher.entails("Denies suicidal ideation.", "I have no plan to kill myself.")
     assert not matcher.entails("Denies drug use.", "I don't smoke cannabis.")

@@ -319,6 +319,89 @@ def load_cues() -> LanguageCues:
     )
 
 
+class Relative(NamedTuple):
+    """A relative a statement names: the role ("mother", "aunt", or a group word such as "parent"), the side
+    of the family ("maternal", "paternal") and, for a sibling, "older" or "younger" when said."""
+
+    role: str
+    side: str | None = None
+    age: str | None = None
+
+
+@lru_cache(maxsize=1)
+def _kinship() -> tuple[dict[str, str], dict[str, frozenset[str]], dict[str, str], dict[str, str], dict[str, str]]:
+    """``language.json``'s ``kinship`` table: role by word, roles by group word, the role of a parent's
+    relative, side by word, age by word."""
+    raw = json.loads(resources.files(__package__).joinpath("data/language.json").read_text("utf-8")).get("kinship", {})
+    role_of = {w: role for role, words in raw.get("roles", {}).items() for w in words}
+    groups = {g: frozenset(members) for g, members in raw.get("groups", {}).items()}
+    sides = {w: side for side, words in raw.get("sides", {}).items() for w in words}
+    ages = {w: age for age, words in raw.get("ages", {}).items() for w in words}
+    return role_of, groups, dict(raw.get("of_a_parent", {})), sides, ages
+
+
+def relatives_named(text: str) -> frozenset[Relative]:
+    """The relatives ``text`` names, each with its side of the family and age when said: "my mum's sister"
+    is a maternal aunt, "my older brother" an older brother, "my grandmother on my dad's side" a paternal
+    grandmother, "my parents" the group word "parents" (see :func:`relatives_agree`)."""
+    return _relatives_named(text)
+
+
+@_memo
+def _relatives_named(text: str) -> frozenset[Relative]:
+    role_of, groups, of_a_parent, sides, ages = _kinship()
+    tokens = _read(text).tokens
+    bare = [t[:-2] if t.endswith("'s") else t for t in tokens]
+    out: set[Relative] = set()
+    skip = -1
+    for i, word in enumerate(bare):
+        if i <= skip or (word not in role_of and word not in groups):
+            continue
+        if i + 1 < len(bare) and word in ages and (bare[i + 1] in role_of or bare[i + 1] in groups):
+            continue  # "kid brother": an age, not a child
+        role = role_of.get(word, word)
+        side = None
+        if tokens[i].endswith("'s") and role in ("mother", "father") and i + 1 < len(bare):
+            nxt = bare[i + 1]
+            kin = role_of.get(nxt, nxt if nxt in groups else None)
+            if kin in of_a_parent:  # "my mum's sister": an aunt on the mother's side
+                role, side, skip = of_a_parent[kin], "maternal" if role == "mother" else "paternal", i + 1
+            elif kin is not None:
+                continue  # "my dad's wife", "my mum's partner": that relative is read next
+            elif nxt == "side":
+                continue  # "on my mum's side" qualifies the relative before it
+        before = bare[max(0, i - 2) : i]
+        side = side or next((sides[w] for w in before if w in sides), None)
+        age = next((ages[w] for w in before if w in ages), None)
+        if side is None:  # "my grandmother on my mum's side"
+            after = bare[i + 1 : i + 6]
+            if "side" in after:
+                k = after.index("side")
+                side = next(
+                    ("maternal" if role_of[w] == "mother" else "paternal" for w in after[:k] if role_of.get(w) in ("mother", "father")),
+                    next((sides[w] for w in after[:k] if w in sides), None),
+                )
+        if i + 2 < len(bare) and bare[i + 1] == "in" and bare[i + 2] == "law":
+            role = role + "_in_law"
+        out.add(Relative(role, side, age))
+    return frozenset(out)
+
+
+def relatives_agree(a: Relative, b: Relative) -> bool:
+    """Whether two named relatives may be the same person: the same role, or a group word and one of its
+    roles ("my parents" and "my mum"), and no side or age said differently."""
+    _, groups, _, _, _ = _kinship()
+
+    def roles(r: str) -> frozenset[str]:
+        return groups.get(r, frozenset({r}))
+
+    return (
+        bool(roles(a.role) & roles(b.role))
+        and (a.side is None or b.side is None or a.side == b.side)
+        and (a.age is None or b.age is None or a.age == b.age)
+    )
+
+
 PhraseIndex = dict[str, tuple[tuple[tuple[str, ...], int], ...]]
 _phrase_indexes: dict[int, tuple[tuple[tuple[str, ...], ...], PhraseIndex]] = {}
 
