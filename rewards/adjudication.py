@@ -33,6 +33,7 @@ import numpy as np
 from mentalhospital_env.knowledge.language import (
     clauses,
     cue_spans,
+    find_phrases,
     has_cue,
     load_cues,
     negated_spans_in,
@@ -521,6 +522,71 @@ def same_stem(a: str, b: str) -> bool:
     return common >= 5 and common >= 0.8 * len(short)
 
 
+def _amounts_differ(c_amounts: frozenset, o_amounts: frozenset) -> str | None:
+    """Why the amounts of one unit differ, or ``None``: none of the values agree ("20 cigarettes a day" against
+    "ten cigarettes"), or the same value is over another period ("9 units a day" against "nine units a week")."""
+
+    def base(unit: str) -> str:
+        return unit.split("/", 1)[0]
+
+    for unit in {base(u) for _, u in c_amounts} & {base(u) for _, u in o_amounts}:
+        if not {v for v, u in c_amounts if base(u) == unit} & {v for v, u in o_amounts if base(u) == unit}:
+            return f"quantity differs in {unit!r}"
+        c_rates = {(v, u) for v, u in c_amounts if base(u) == unit and "/" in u}
+        o_rates = {(v, u) for v, u in o_amounts if base(u) == unit and "/" in u}
+        if c_rates and o_rates and not c_rates & o_rates:
+            shared = {v for v, _ in c_rates} & {v for v, _ in o_rates}
+            if shared:
+                return f"quantity differs in {unit!r} (per {min(c_rates)[1].split('/')[1]} against per {min(o_rates)[1].split('/')[1]})"
+    return None
+
+
+@lru_cache(maxsize=1)
+def _knowledge_names() -> tuple[tuple[tuple[str, ...], ...], dict[tuple[str, ...], str]]:
+    """The knowledge base's disorder and drug names and synonyms, stemmed, longest first, each with what it
+    names: ``disorder:<category>`` or ``drug:<name>`` (disorder abbreviations of three letters or fewer left out)."""
+    from mentalhospital_env.knowledge import load_knowledge
+
+    kb = load_knowledge()
+    names: dict[tuple[str, ...], str] = {}
+    for disorder in kb.disorders:
+        for name in (disorder.name, *disorder.synonyms):
+            key = tuple(stem(t) for t in tokenize(name))
+            if key and len(name) > 3:  # "BED", "GAD": an abbreviation read in lower case is often a word
+                names.setdefault(key, f"disorder:{disorder.category}")
+    for drug in kb.drugs:
+        for name in (drug.name, *drug.synonyms):
+            key = tuple(stem(t) for t in tokenize(name))
+            if key:
+                names.setdefault(key, f"drug:{drug.name.lower()}")
+    return tuple(sorted(names, key=len, reverse=True)), names
+
+
+@lru_cache(maxsize=65536)
+def knowledge_named(text: str) -> frozenset[str]:
+    """The disorder categories and drugs ``text`` names by a knowledge-base name or synonym
+    (``disorder:bipolar``, ``drug:sertraline``)."""
+    phrases, names = _knowledge_names()
+    stemmed = tuple(stem(t) for t in tokenize(text))
+    return frozenset(names[stemmed[a:b]] for a, b in find_phrases(stemmed, phrases))
+
+
+def _named_differ(checkpoint: str, output: str) -> str | None:
+    """When both statements name a disorder (or a drug) and none of the checkpoint's is among the output's
+    ("schizophrenia" against "bipolar disorder", "sertraline" against "mirtazapine"), what differs; disorders
+    are compared by diagnostic category, so "recurrent depression" and "depression" agree."""
+    c_named = knowledge_named(checkpoint)
+    if not c_named:
+        return None
+    o_named = knowledge_named(output)
+    for kind in ("disorder", "drug"):
+        c_kind = {n for n in c_named if n.startswith(kind)}
+        o_kind = {n for n in o_named if n.startswith(kind)}
+        if c_kind and o_kind and not c_kind & o_kind:
+            return f"{kind} ({min(c_kind).split(':')[1]} against {min(o_kind).split(':')[1]})"
+    return None
+
+
 def _relatives_differ(checkpoint: str, output: str) -> str | None:
     """When both statements name relatives and none of the checkpoint's can be one of the output's ("father"
     against "my mum", "maternal aunt" against "my dad's sister", "younger sister" against "my older sister"),
@@ -569,6 +635,9 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
     relatives = _relatives_differ(checkpoint, output)
     if relatives:
         return f"subject differs ({relatives})"
+    named = _named_differ(checkpoint, output)
+    if named:
+        return f"another {named}"
     for cc in c.concepts:
         if cc.negated:
             implying = next(
@@ -639,10 +708,9 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
             return "subject differs on the shared content"
         if time_clash * 2 >= shared:
             return "time frame differs on the shared content"
-    c_amounts, o_amounts = _quantities(checkpoint), _quantities(output)
-    for unit in {u for _, u in c_amounts} & {u for _, u in o_amounts}:
-        if not {v for v, u in c_amounts if u == unit} & {v for v, u in o_amounts if u == unit}:
-            return f"quantity differs in {unit!r}"
+    amount_clash = _amounts_differ(_quantities(checkpoint), _quantities(output))
+    if amount_clash:
+        return amount_clash
     c_polarity, o_polarity = c.polarity, o.polarity
     if c.phrase_marks or o.phrase_marks:
         # A direction that a concept's own phrase carries is the concept itself: when both statements

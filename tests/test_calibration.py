@@ -291,3 +291,17 @@ def test_the_report_lists_no_held_out_pair():
     held = [p for p in load_match_pairs(split="held_out")]
     listed = [p.id for p in held if f"- {p.id}:" in text]
     assert not listed, listed
+
+
+def test_the_record_pairs_come_from_the_dev_suite_records():
+    """``record_pairs.jsonl`` (a development set, reported beside the held-out half, never fitted on): every
+    checkpoint is a sentence of a dev-suite case record, word for word, and both labels are well represented."""
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.rewards.calibration import record_pairs_path
+
+    records = load_match_pairs(record_pairs_path())
+    assert len(records) >= 400 and all(p.split == "records" and p.origin for p in records)
+    assert 0.3 < sum(p.entails for p in records) / len(records) < 0.7
+    text = " ".join(json.dumps(case.to_dict(), ensure_ascii=False).lower() for case in load_suite("dev"))
+    missing = [p.checkpoint for p in records if p.checkpoint.rstrip(".").lower() not in text]
+    assert not missing, missing[:5]

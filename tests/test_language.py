@@ -17,6 +17,7 @@ from mentalhospital_env.knowledge.language import (
     negated_spans,
     negated_spans_in,
     negation_breaks,
+    quantities,
     Relative,
     relatives_agree,
     relatives_named,
@@ -322,3 +323,19 @@ def test_relatives_agree_on_role_group_side_and_age():
     assert not relatives_agree(r("aunt", "maternal"), r("aunt", "paternal"))
     assert not relatives_agree(r("sister", age="younger"), r("sister", age="older"))
     assert relatives_agree(r("partner"), r("husband"))
+
+
+@pytest.mark.parametrize(
+    "text, found",
+    [
+        ("Father had a heart attack at 62.", {(62.0, "age")}),
+        ("when she was five", {(5.0, "age")}),
+        ("overdose at age 25", {(25.0, "age")}),
+        ("Drinks about 9 units a day", {(9.0, "unit/day")}),
+        ("four hours a night", {(4.0, "hour/day")}),
+        ("nine units a week", {(9.0, "unit/week")}),
+        ("I was 5 minutes late", {(5.0, "minut")}),
+    ],
+)
+def test_quantities_read_ages_and_rates(text, found):
+    assert {(v, u[:5] if u.startswith("minut") else u) for v, u in quantities(text)} == found

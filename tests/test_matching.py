@@ -492,6 +492,33 @@ def test_another_relative_is_another_subject(checkpoint, output):
     assert "relative" in (statement_conflict(checkpoint, output) or "")
 
 
+@pytest.mark.parametrize(
+    "checkpoint, output, reason",
+    [
+        ("Father had a heart attack at 62.", "My dad had a heart attack when he was forty-two.", "quantity"),
+        ("Drinks about 9 units a day, mostly wine.", "About nine units a week, mostly wine.", "per day against per week"),
+        ("Smokes 20 cigarettes a day.", "I smoke ten cigarettes.", "quantity"),
+        ("Mother had schizophrenia.", "My mum was treated for depression.", "another disorder"),
+        ("Takes sertraline 50 mg daily.", "Takes mirtazapine 15 mg at night.", "another drug"),
+    ],
+)
+def test_another_age_rate_disorder_or_drug_is_another_fact(checkpoint, output, reason):
+    assert reason in (statement_conflict(checkpoint, output) or "")
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Drinks about 9 units a day.", "I have nine units every day."),
+        ("Mother had recurrent depression.", "My mum had depression."),  # one category: they agree
+        ("Initial insomnia.", "I just can't drop off when I go to bed."),  # "bed" is no disorder's name
+    ],
+)
+def test_the_same_amount_or_category_agrees(checkpoint, output):
+    reason = statement_conflict(checkpoint, output) or ""
+    assert "quantity" not in reason and "another" not in reason
+
+
 def test_the_same_relative_in_other_words_agrees(matcher):
     assert matcher.entails("Family history of bipolar disorder in maternal aunt.", "My mum's sister has bipolar.")
     assert matcher.entails("Father has hypertension.", "My dad has high blood pressure.")

@@ -11,7 +11,7 @@ import json
 import re
 import weakref
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache, wraps
@@ -425,6 +425,12 @@ def _phrase_index(phrases: tuple[tuple[str, ...], ...]) -> PhraseIndex:
     return entry[1]
 
 
+def find_phrases(tokens: Sequence[str], phrases: tuple[tuple[str, ...], ...]) -> list[tuple[int, int]]:
+    """Spans (start, end) of ``phrases`` (token tuples, longest first) in ``tokens``, at each position the first
+    phrase that fits; the index of a phrase tuple is built once and kept while the tuple lives."""
+    return _find(tokens, phrases)
+
+
 def _find(tokens: list[str] | tuple[str, ...], phrases: tuple[tuple[str, ...], ...]) -> list[tuple[int, int]]:
     """Spans (start, end) of any phrase in the token list (at each position, the first phrase that fits)."""
     index = _phrase_index(phrases)
@@ -811,7 +817,11 @@ _NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 
 
 def quantities(text: str, window: int = 3) -> frozenset[tuple[float, str]]:
-    """Numbers and the unit word after them: ``"four hours a night"`` gives ``{(4.0, "hour")}``.
+    """Numbers and the unit word after them: ``"four hours a night"`` gives ``{(4.0, "hour/day")}``.
+
+    A period after the unit makes it a rate (``/day``, ``/week``, ``/month``, ``/year``: "9 units a day" is
+    ``"unit/day"``); a bare number after "at", "age" or "<someone> was" is an age (``"age"``: "a heart attack
+    at 62", "when she was five").
 
     Digits (``8,000``) and number words (``eight``, ``a couple of``) count; compound words add up
     (``twenty five``), ``"eight thousand"`` multiplies. The unit is the first content word within
@@ -861,10 +871,33 @@ def _quantities(text: str, window: int) -> frozenset[tuple[float, str]]:
             i += 1
     starts = {j for s, e, _ in values for j in range(s, e)}
     out: set[tuple[float, str]] = set()
-    for _, end, value in values:
+    for start, end, value in values:
+        before = tokens[max(0, start - 2) : start]
+        if before and before[-1] in ("age", "aged"):  # "at age 25", "aged forty"
+            out.add((value, "age"))
+            continue
+        unit = None
         for j in range(end, min(len(tokens), end + window)):
             if j in starts or tokens[j] in cues.function_words or tokens[j] == "or":
                 continue
-            out.add((value, stem(tokens[j])))
+            unit = j
             break
+        if unit is None:
+            # "a heart attack at 62", "when he was forty-two": a bare number after "at" or "<someone> was" is an age
+            if before and (before[-1] == "at" or (before[-1] == "was" and len(before) == 2 and before[0] in _PERSONS)):
+                out.add((value, "age"))
+            continue
+        rate = next((_RATES[t] for t in tokens[unit + 1 : unit + 4] if t in _RATES), None)
+        out.add((value, stem(tokens[unit]) + ("/" + rate if rate else "")))
     return frozenset(out)
+
+
+# who an age is said of ("when she was five"), and the words that make an amount a rate ("a day", "weekly")
+_PERSONS = frozenset({"i", "he", "she", "they", "we"})
+_RATES = {
+    "day": "day", "daily": "day", "days": "day", "night": "day", "nightly": "day", "nights": "day",
+    "evening": "day", "evenings": "day",
+    "week": "week", "weekly": "week", "weeks": "week", "weekend": "week", "weekends": "week",
+    "month": "month", "monthly": "month", "months": "month",
+    "year": "year", "yearly": "year", "years": "year",
+}  # fmt: skip
