@@ -206,6 +206,30 @@ def test_bad_inputs_never_raise_in_the_text_env(cases):
 # ------------------------------------------------------------------------------ discrete
 
 
+def test_discrete_notes_write_one_finding_a_sentence():
+    from mentalhospital_env.hospital.menu import Findings, default_menu
+    from mentalhospital_env.knowledge.lexicon import load_lexicon
+    from mentalhospital_env.rewards.matching import output_units
+
+    lexicon = load_lexicon()
+    menu = default_menu()
+    findings = Findings((), (), 40)
+    concepts = [c.id for c in lexicon.concepts if c.clinical_terms and c.kind != "history"][:6]
+    findings.affirmed, findings.denied = concepts[:2], concepts[2:6]
+    findings.replies = ["I can't sleep."]
+    structured, brief = (menu.action(i, findings, lexicon).note for i in menu.kind_ranges["write_note"][:2])
+    term = {c: lexicon.get(c).clinical_terms[0].lower() for c in concepts}
+    for note in (structured, brief):
+        units = [u.lower().rstrip(".") for u in output_units(note)]
+        for c in concepts[2:6]:  # each denial a sentence of its own (so read as denied), the same in every note
+            assert any(u == "denies " + term[c] or u.endswith(": denies " + term[c]) for u in units), (c, units)
+        for c in concepts[:2]:
+            assert any(u == "reports " + term[c] or u.endswith(": reports " + term[c]) for u in units), (c, units)
+    findings.affirmed, findings.denied = [], []
+    empty = menu.action(menu.kind_ranges["write_note"][0], findings, lexicon).note
+    assert "History: reports none elicited." in empty and "Pertinent negatives: denies none elicited." in empty
+
+
 def test_discrete_menu_mask_and_observation(cases):
     env = make("MentalHospitalDiscrete-v0", cases)
     u = env.unwrapped
