@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from mentalhospital_env.cases.derive import split_sentences
+from mentalhospital_env.knowledge.language import leading_openers
 
 from .adjudication import (
     Adjudicator,
@@ -338,9 +339,26 @@ def checkpoint_texts(checkpoints: Sequence[Any]) -> tuple[tuple[str, ...], tuple
 
 
 def output_units(output: str | Sequence[str]) -> tuple[str, ...]:
-    """The units of an output: a string split into sentences, or a sequence of units as given (blank ones dropped)."""
+    """The units of an output: a string split into sentences, or a sequence of units as given (blank ones dropped).
+
+    A sentence's opening discourse phrases ("The thing is,", "Well, honestly,": ``discourse_openers`` of the
+    language cues, see :func:`~mentalhospital_env.knowledge.language.leading_openers`) are left out: they
+    say nothing (their words, "look" in "Okay, look," or "see" in "See, none.", must not be read as what
+    the patient sees or how things look), and the sentence after them, its first letter capitalised again,
+    is the one the speaker says without them ("The thing is, my skin is awful." gives "My skin is awful."),
+    so it reads and matches as that sentence does."""
     if isinstance(output, str):
-        return tuple(s for s in split_sentences(output) if s.strip())
+        units: list[str] = []
+        for sentence in split_sentences(output):
+            if not sentence.strip():
+                continue
+            cut = leading_openers(sentence)
+            if cut:
+                rest = sentence[cut:]
+                units.append(rest[:1].upper() + rest[1:])
+            else:
+                units.append(sentence)
+        return tuple(units)
     units = []
     for i, unit in enumerate(output):
         if not isinstance(unit, str):
