@@ -228,7 +228,9 @@ class Menu:
             return f"{one_per_sentence('Reports', findings.affirmed)}. {one_per_sentence('Denies', findings.denied)}."
         risk_pos = [c for c in findings.affirmed if lexicon.get(c).domain in self._risk_domains]
         risk_neg = [c for c in findings.denied if lexicon.get(c).domain in self._risk_domains]
-        complaint = findings.replies[0] if findings.replies else "not elicited"
+        # the patient's first reply as its own sentences (the heading's words are not read into them), the
+        # sentences the interview's coverage already read
+        complaint = f"in the patient's words. {findings.replies[0]}" if findings.replies else "not elicited"
         exams = "; ".join(f"{n}: {r}" for n, r in findings.results) or "none ordered"
         risk = one_per_sentence("reports", risk_pos) if risk_pos else "no risk factors reported"
         if risk_neg:
