@@ -533,6 +533,7 @@ def is_about_other_person(text: str) -> bool:
 _CLAUSE_PUNCT = re.compile(r"[,;:.!?()\u2014]|\s-\s")
 
 
+@_memo
 def leading_openers(sentence: str) -> int:
     """How many characters of ``sentence`` its opening discourse phrases take ("The thing is, " in "The thing
     is, my skin is awful", "Well, honestly, " in "Well, honestly, I can't sleep"): phrases of the cues'
