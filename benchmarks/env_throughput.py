@@ -15,7 +15,9 @@ printed), then three passes are timed:
   would need the same questions in the same order on the same case with the same patient draws);
 * ``steady``: the training figure. A doctor with its own seed first plays ``--warmup-steps`` steps
   (default 10,000: some 500 episodes, each of the dev suite's 240 cases visited twice), untimed, then
-  ``--steps`` more steps of the same doctor are timed. Every episode draws fresh questions and the
+  ``--steady-steps`` more steps of the same doctor are timed (default 20,000: once the caches hold half
+  a million objects, a full pass of the cyclic garbage collector takes about half a second and comes
+  every 10,000 steps or so, so a shorter window reads 15% high or low as it holds one or not). Every episode draws fresh questions and the
   patient fresh wordings, as in training, so this pass pays for what a long run keeps meeting for the
   first time (new replies, new notes, new pairs of a reply and a checkpoint) while everything it has
   met is kept. A training run of a policy spends nearly all its steps in this state, which is why it
@@ -43,8 +45,8 @@ The doctor is a fixed clinical script, the same for both ids: ``--questions`` le
 exam order, a note, a diagnosis and a treatment (about 20 steps an episode), plus one malformed action
 per episode; questions and cases are drawn from a seeded generator.
 
-    python benchmarks/env_throughput.py                 # dev suite, 4,000 steps each, 10,000 warm-up steps
-    python benchmarks/env_throughput.py --steps 1000 --warmup-steps 2000 --suite handwritten
+    python benchmarks/env_throughput.py                 # dev suite: 4,000 steps a pass; steady: 10,000 + 20,000
+    python benchmarks/env_throughput.py --steps 1000 --warmup-steps 2000 --steady-steps 2000 --suite handwritten
 """
 
 from __future__ import annotations
@@ -276,7 +278,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     doctor = (TextScript if env_id == "MentalHospital-v0" else MenuScript)(args.questions, seed=2)
     state = run_env(env, env_id, args.warmup_steps, args.questions, {}, doctor, seed=1)[2]
     clock.update(patient=0.0, rewards=0.0, matcher=0.0, total=0.0)
-    rate, eps, _ = run_env(env, env_id, args.steps, args.questions, clock, doctor, state=state)
+    rate, eps, _ = run_env(env, env_id, args.steady_steps, args.questions, clock, doctor, state=state)
     out["steady"] = {"rate": rate, "episodes": eps, **clock}
     env.close()
     return out
@@ -352,6 +354,7 @@ def in_fresh_process(args: argparse.Namespace, one: str, env_id: str = "", rewar
         sys.executable, __file__, "--one", one, "--env-id", env_id, "--rewards", rewards,
         "--suite", args.suite, "--steps", str(args.steps), "--questions", str(args.questions),
         "--copies", str(args.copies), "--warmup-steps", str(args.warmup_steps),
+        "--steady-steps", str(args.steady_steps),
     ]  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
@@ -373,6 +376,12 @@ def main() -> None:
         type=int,
         default=10_000,
         help="untimed steps of fresh draws before the steady pass (default 10000)",
+    )
+    parser.add_argument(
+        "--steady-steps",
+        type=int,
+        default=20_000,
+        help="timed steps of the steady pass (default 20000)",
     )
     parser.add_argument("--copies", type=int, default=4, help="copies for the async measurement (default 4)")
     parser.add_argument("--one", default=None, help=argparse.SUPPRESS)  # one configuration, in a child process
@@ -398,9 +407,10 @@ def main() -> None:
             for visit in ("first", "again", "steady"):
                 r = found[visit]
                 eps = r["episodes"]
-                core = (r["total"] - r["patient"] - r["rewards"]) / args.steps
+                steps = args.steady_steps if visit == "steady" else args.steps
+                core = (r["total"] - r["patient"] - r["rewards"]) / steps
                 print(
-                    f"{env_id:28} {label:15} {visit:6} {r['rate']:8.0f} {eps:8d} {1000 * r['patient'] / args.steps:16.2f} "
+                    f"{env_id:28} {label:15} {visit:6} {r['rate']:8.0f} {eps:8d} {1000 * r['patient'] / steps:16.2f} "
                     f"{1000 * r['rewards'] / max(eps, 1):14.1f} {1000 * r['matcher'] / max(eps, 1):14.1f} {1e6 * core:12.0f}"
                     f" {1000 * r.get('gc', 0.0) / max(eps, 1):9.1f}"
                 )
@@ -413,8 +423,9 @@ def main() -> None:
     print(
         "Each row triple runs in a fresh process: first meets every text for the first time; again runs the same"
     )
-    print("episodes once more (what is kept across episodes: see the module docstring); steady: fresh episodes")
-    print(f"after {args.warmup_steps} untimed steps of them, the figure a training run sees. patient ms/step: the")
+    print("episodes once more (what is kept across episodes: see the module docstring); steady: fresh")
+    print(f"episodes after {args.warmup_steps} untimed steps of them ({args.steady_steps} timed), the")
+    print("figure a training run sees. patient ms/step: the")
     print(
         "patient's time per step; rewards ms/ep: the shaper's time per episode, of it matcher: in Matcher.match"
     )
