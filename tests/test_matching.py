@@ -605,8 +605,9 @@ def test_a_sentence_is_matched_without_its_discourse_opener():
 
 
 def test_every_opener_the_patient_says_is_left_out_of_its_units():
-    from mentalhospital_env.patient.representation import load_phrases
     from mentalhospital_env.rewards.matching import output_units
+
+    from mentalhospital_env.patient.representation import load_phrases
 
     for opener in load_phrases()["banks"]["openers"]:
         if opener == "I suppose":  # a hedge, not a filler: it says how sure the patient is

@@ -304,7 +304,7 @@ def load_cues() -> LanguageCues:
         non_directional=phrases("non_directional_phrases") if "non_directional_phrases" in raw else (),
         discourse_markers=frozenset(raw.get("discourse_markers", ())),
         discourse_openers=tuple(
-            sorted({" ".join(p.lower().split()) for p in raw.get("discourse_openers", ())}, key=len, reverse=True)
+            sorted({" ".join(p.lower().split()) for p in raw.get("discourse_openers", ())}, key=len)[::-1]
         ),
         current_time_overrides=phrases("current_time_overrides") if "current_time_overrides" in raw else (),
         answer_particles=frozenset(raw.get("answer_particles", ())),
