@@ -8,8 +8,20 @@ cost of each part is visible.
 
 Every configuration runs in a fresh process, so nothing one measurement leaves in memory speeds up
 another. In it, every case's patient and shaper is built first (not timed; the cost per case is
-printed), then the same episodes run twice: ``first`` meets every text for the first time, ``again``
-shows the steady state of a long run that visits each case many times.
+printed), then three passes are timed:
+
+* ``first``: ``--steps`` steps of a seeded doctor, every text met for the first time;
+* ``again``: the same episodes once more, every text already met (a bound no training run reaches: it
+  would need the same questions in the same order on the same case with the same patient draws);
+* ``steady``: the training figure. A doctor with its own seed first plays ``--warmup-steps`` steps
+  (default 10,000: some 500 episodes, each of the dev suite's 240 cases visited twice), untimed, then
+  ``--steady-steps`` more steps of the same doctor are timed (default 20,000: once the caches hold half
+  a million objects, a full pass of the cyclic garbage collector takes about half a second and comes
+  every 10,000 steps or so, so a shorter window reads 15% high or low as it holds one or not). Every episode draws fresh questions and the
+  patient fresh wordings, as in training, so this pass pays for what a long run keeps meeting for the
+  first time (new replies, new notes, new pairs of a reply and a checkpoint) while everything it has
+  met is kept. A training run of a policy spends nearly all its steps in this state, which is why it
+  is the figure to set beside the targets; ``first`` is a process's first minute, ``again`` a replay.
 
 What is kept across episodes (and so what ``again`` profits from), all bounded:
 
@@ -33,8 +45,8 @@ The doctor is a fixed clinical script, the same for both ids: ``--questions`` le
 exam order, a note, a diagnosis and a treatment (about 20 steps an episode), plus one malformed action
 per episode; questions and cases are drawn from a seeded generator.
 
-    python benchmarks/env_throughput.py                 # dev suite, 4,000 steps each
-    python benchmarks/env_throughput.py --steps 1000 --suite handwritten
+    python benchmarks/env_throughput.py                 # dev suite: 4,000 steps a pass; steady: 10,000 + 20,000
+    python benchmarks/env_throughput.py --steps 1000 --warmup-steps 2000 --steady-steps 2000 --suite handwritten
 """
 
 from __future__ import annotations
@@ -202,7 +214,7 @@ def run_single(
     if clock is not None:
         clock.update(patient=0.0, rewards=0.0)
     try:
-        return run_env(env, env_id, steps, questions, clock if clock is not None else {})
+        return run_env(env, env_id, steps, questions, clock if clock is not None else {})[:2]
     finally:
         env.close()
 
@@ -260,8 +272,14 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     warm(env)
     for visit in ("first", "again"):
         clock.update(patient=0.0, rewards=0.0, matcher=0.0, total=0.0)
-        rate, eps = run_env(env, env_id, args.steps, args.questions, clock)
+        rate, eps, _ = run_env(env, env_id, args.steps, args.questions, clock)
         out[visit] = {"rate": rate, "episodes": eps, **clock}
+    # the steady state: fresh draws after a long warm-up, the doctor going on from where the warm-up left it
+    doctor = (TextScript if env_id == "MentalHospital-v0" else MenuScript)(args.questions, seed=2)
+    state = run_env(env, env_id, args.warmup_steps, args.questions, {}, doctor, seed=1)[2]
+    clock.update(patient=0.0, rewards=0.0, matcher=0.0, total=0.0)
+    rate, eps, _ = run_env(env, env_id, args.steady_steps, args.questions, clock, doctor, state=state)
+    out["steady"] = {"rate": rate, "episodes": eps, **clock}
     env.close()
     return out
 
@@ -283,11 +301,28 @@ def time_the_matcher(clock: dict[str, float]) -> None:
     Matcher.match = timed  # type: ignore[method-assign]
 
 
-def run_env(env: gym.Env, env_id: str, steps: int, questions: int, clock: dict[str, float]) -> tuple[float, int]:
-    """Like :func:`run_single` on an environment already made and warmed (a second call meets warm caches)."""
-    doctor = (TextScript if env_id == "MentalHospital-v0" else MenuScript)(questions, seed=1)
-    obs, info = env.reset(seed=0)
-    doctor.reset()
+def run_env(
+    env: gym.Env,
+    env_id: str,
+    steps: int,
+    questions: int,
+    clock: dict[str, float],
+    doctor: TextScript | MenuScript | None = None,
+    seed: int = 0,
+    state: tuple[Any, dict] | None = None,
+) -> tuple[float, int, tuple[Any, dict]]:
+    """Like :func:`run_single` on an environment already made and warmed (a second call meets warm caches).
+
+    ``doctor``: the script to play (default: a new one, seed 1); ``seed``: the first reset's; ``state``: the
+    observation and info of an episode under way (the last call's third value, with the same ``doctor``) to
+    go on with it instead of resetting. Returns steps per second, episodes finished and that state."""
+    if doctor is None:
+        doctor = (TextScript if env_id == "MentalHospital-v0" else MenuScript)(questions, seed=1)
+    if state is None:
+        obs, info = env.reset(seed=seed)
+        doctor.reset()
+    else:
+        obs, info = state
     episodes = 0
     collecting: list[float] = []  # the start of the cyclic garbage collector's pass under way
 
@@ -310,7 +345,7 @@ def run_env(env: gym.Env, env_id: str, steps: int, questions: int, clock: dict[s
         clock["total"] = time.perf_counter() - start
     finally:
         gc.callbacks.remove(collector)
-    return steps / clock["total"], episodes
+    return steps / max(clock["total"], 1e-9), episodes, (obs, info)
 
 
 def in_fresh_process(args: argparse.Namespace, one: str, env_id: str = "", rewards: str = "") -> dict[str, Any]:
@@ -318,7 +353,8 @@ def in_fresh_process(args: argparse.Namespace, one: str, env_id: str = "", rewar
     command = [
         sys.executable, __file__, "--one", one, "--env-id", env_id, "--rewards", rewards,
         "--suite", args.suite, "--steps", str(args.steps), "--questions", str(args.questions),
-        "--copies", str(args.copies),
+        "--copies", str(args.copies), "--warmup-steps", str(args.warmup_steps),
+        "--steady-steps", str(args.steady_steps),
     ]  # fmt: skip
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
@@ -334,6 +370,18 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=4000, help="steps per measurement (default 4000)")
     parser.add_argument(
         "--questions", type=int, default=15, help="interview questions per episode (default 15)"
+    )
+    parser.add_argument(
+        "--warmup-steps",
+        type=int,
+        default=10_000,
+        help="untimed steps of fresh draws before the steady pass (default 10000)",
+    )
+    parser.add_argument(
+        "--steady-steps",
+        type=int,
+        default=20_000,
+        help="timed steps of the steady pass (default 20000)",
     )
     parser.add_argument("--copies", type=int, default=4, help="copies for the async measurement (default 4)")
     parser.add_argument("--one", default=None, help=argparse.SUPPRESS)  # one configuration, in a child process
@@ -356,25 +404,28 @@ def main() -> None:
     for env_id in ids:
         for label in ("at episode end", "dense"):
             found = in_fresh_process(args, "rewards", env_id, label)
-            for visit in ("first", "again"):
+            for visit in ("first", "again", "steady"):
                 r = found[visit]
                 eps = r["episodes"]
-                core = (r["total"] - r["patient"] - r["rewards"]) / args.steps
+                steps = args.steady_steps if visit == "steady" else args.steps
+                core = (r["total"] - r["patient"] - r["rewards"]) / steps
                 print(
-                    f"{env_id:28} {label:15} {visit:6} {r['rate']:8.0f} {eps:8d} {1000 * r['patient'] / args.steps:16.2f} "
+                    f"{env_id:28} {label:15} {visit:6} {r['rate']:8.0f} {eps:8d} {1000 * r['patient'] / steps:16.2f} "
                     f"{1000 * r['rewards'] / max(eps, 1):14.1f} {1000 * r['matcher'] / max(eps, 1):14.1f} {1e6 * core:12.0f}"
                     f" {1000 * r.get('gc', 0.0) / max(eps, 1):9.1f}"
                 )
     for env_id in ids:
         for one, what in (("patient", "(patient only)"), ("env", "(env alone)")):
             found = in_fresh_process(args, one, env_id)
-            for visit in ("first", "again"):
+            for visit in ("first", "again", "steady"):
                 r = found[visit]
                 print(f"{env_id:28} {'none':15} {visit:6} {r['rate']:8.0f} {r['episodes']:8d} {what:>16}")
     print(
-        "Each row pair runs in a fresh process: first meets every text for the first time; again runs the same"
+        "Each row triple runs in a fresh process: first meets every text for the first time; again runs the same"
     )
-    print("episodes once more (what is kept across episodes: see the module docstring). patient ms/step: the")
+    print("episodes once more (what is kept across episodes: see the module docstring); steady: fresh")
+    print(f"episodes after {args.warmup_steps} untimed steps of them ({args.steady_steps} timed), the")
+    print("figure a training run sees. patient ms/step: the")
     print(
         "patient's time per step; rewards ms/ep: the shaper's time per episode, of it matcher: in Matcher.match"
     )

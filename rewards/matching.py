@@ -16,6 +16,7 @@ Outputs are split into units (sentences); a checkpoint is covered when some unit
 
 from __future__ import annotations
 
+import itertools
 import json
 import weakref
 from collections import OrderedDict
@@ -29,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from mentalhospital_env.cases.derive import split_sentences
+from mentalhospital_env.knowledge.language import leading_openers
 
 from .adjudication import (
     Adjudicator,
@@ -146,6 +148,7 @@ class _CheckpointSet:
         "readings",
         "row",
         "rows",
+        "serial",
         "vocabulary",
         "whole",
     )
@@ -163,11 +166,13 @@ class _CheckpointSet:
         part.row = None  # a part is never read from again: the whole is
         part.whole, part.rows = self, rows
         part.phrasing = None  # the whole's is used
+        part.serial = self.serial
         return part
 
     def __init__(self, checkpoints: Sequence[str]):
         self.key = tuple(checkpoints)
         self.whole, self.rows = None, None
+        self.serial = next(_CHECKPOINT_SET_SERIALS)  # names the whole list in a matcher's unit rows
         # the phrasing stack of the concepts and the concepts' columns in it, see _phrasing_possible
         self.phrasing: tuple[Any, np.ndarray | None] | None = None
         self.row = {t: i for i, t in enumerate(checkpoints)}  # a text's row (the last, for a repeated one)
@@ -195,6 +200,12 @@ class _CheckpointSet:
             (any(cc.negated for cc in r.concepts) for r in self.readings), bool, len(self.readings)
         )
 
+
+_CHECKPOINT_SET_SERIALS = itertools.count()
+
+# Units whose prefilter row against a whole checkpoint list (see :meth:`Matcher._unit_rows`) a matcher keeps,
+# all lists together (least recently stored forgotten first): a row of 40 checkpoints takes some 150 bytes.
+UNIT_ROWS_KEPT = 65536
 
 # Checkpoint lists whose :class:`_CheckpointSet` a matcher keeps (least recently used forgotten first); an
 # entry is a few kilobytes (its readings are shared with read_statement's cache).
@@ -328,9 +339,26 @@ def checkpoint_texts(checkpoints: Sequence[Any]) -> tuple[tuple[str, ...], tuple
 
 
 def output_units(output: str | Sequence[str]) -> tuple[str, ...]:
-    """The units of an output: a string split into sentences, or a sequence of units as given (blank ones dropped)."""
+    """The units of an output: a string split into sentences, or a sequence of units as given (blank ones dropped).
+
+    A sentence's opening discourse phrases ("The thing is,", "Well, honestly,": ``discourse_openers`` of the
+    language cues, see :func:`~mentalhospital_env.knowledge.language.leading_openers`) are left out: they
+    say nothing (their words, "look" in "Okay, look," or "see" in "See, none.", must not be read as what
+    the patient sees or how things look), and the sentence after them, its first letter capitalised again,
+    is the one the speaker says without them ("The thing is, my skin is awful." gives "My skin is awful."),
+    so it reads and matches as that sentence does."""
     if isinstance(output, str):
-        return tuple(s for s in split_sentences(output) if s.strip())
+        units: list[str] = []
+        for sentence in split_sentences(output):
+            if not sentence.strip():
+                continue
+            cut = leading_openers(sentence)
+            if cut:
+                rest = sentence[cut:]
+                units.append(rest[:1].upper() + rest[1:])
+            else:
+                units.append(sentence)
+        return tuple(units)
     units = []
     for i, unit in enumerate(output):
         if not isinstance(unit, str):
@@ -385,6 +413,7 @@ class Matcher:
         self._whole_checkpoint_sets: OrderedDict[tuple[str, ...], _CheckpointSet] = OrderedDict()
         self._whole_checkpoint_set: _CheckpointSet | None = None
         self._vectors_kept: OrderedDict[tuple[str, ...], tuple[int, np.ndarray]] = OrderedDict()
+        self._unit_rows: dict[tuple[int, str], np.ndarray] = {}
         if self.config.threshold == "calibrated":
             self.threshold = calibrated_threshold(self.embedder.name)
         else:
@@ -477,14 +506,50 @@ class Matcher:
         if checkpoint_set is None:
             return None
         mask = sims >= self.threshold
-        mask |= _shared_features(checkpoint_set, o_read)
-        if adjudicator.phrase_embedder is not None:
-            vectors = unit_vectors if adjudicator.phrase_embedder is self.embedder else None
-            mask |= _phrasing_possible(adjudicator, checkpoint_set, units, o_read, vectors)
-        normal_units = [j for j, o in enumerate(o_read) if o.normal]
-        if normal_units:
-            mask[np.ix_(checkpoint_set.denying, normal_units)] = True
+        rows = self._unit_rows_of(checkpoint_set, units, o_read, unit_vectors)
+        if checkpoint_set.whole is not None:
+            rows = rows[checkpoint_set.rows]
+        mask |= rows
         return mask
+
+    def _unit_rows_of(
+        self,
+        checkpoint_set: _CheckpointSet,
+        units: Sequence[str],
+        o_read: Sequence[StatementReading],
+        unit_vectors: np.ndarray,
+    ) -> np.ndarray:
+        """``(whole list's checkpoints, units)``: the prefilter's test of each pair of a unit and a checkpoint
+        of the whole list ``checkpoint_set`` belongs to, leaving out the similarity (shared stem head or
+        concept, a concept said in other words, a normal function against a denying checkpoint; see
+        :meth:`_candidates`). Each test is a function of the two texts alone, so a unit's column is found
+        once per whole list and kept (:data:`UNIT_ROWS_KEPT`): a reply met again with other checkpoints
+        still open, or a note line met in another note, costs a look-up. The columns of a part of the list
+        are the part's rows of the whole's."""
+        whole = checkpoint_set.whole or checkpoint_set
+        serial = whole.serial
+        kept = self._unit_rows
+        columns = [kept.get((serial, u)) for u in units]
+        missing = [j for j, column in enumerate(columns) if column is None]
+        if missing:
+            fresh_units = [units[j] for j in missing]
+            fresh_read = [o_read[j] for j in missing]
+            fresh = _shared_features(whole, fresh_read)
+            adjudicator = self.adjudicator
+            if adjudicator.phrase_embedder is not None:
+                vectors = unit_vectors[missing] if adjudicator.phrase_embedder is self.embedder else None
+                fresh |= _phrasing_possible(adjudicator, whole, fresh_units, fresh_read, vectors)
+            normal_units = [n for n, o in enumerate(fresh_read) if o.normal]
+            if normal_units:
+                fresh[np.ix_(whole.denying, normal_units)] = True
+            for n, j in enumerate(missing):
+                column = fresh[:, n].copy()
+                column.setflags(write=False)
+                columns[j] = column
+                if len(kept) >= UNIT_ROWS_KEPT:
+                    kept.pop(next(iter(kept)))
+                kept[(serial, units[j])] = column
+        return np.stack(columns, axis=1)
 
     def _checkpoint_set(self, key: tuple[str, ...]) -> _CheckpointSet:
         """The prefilter's reading of this checkpoint list: a whole list is read once and kept (the last

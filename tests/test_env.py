@@ -206,6 +206,35 @@ def test_bad_inputs_never_raise_in_the_text_env(cases):
 # ------------------------------------------------------------------------------ discrete
 
 
+def test_discrete_notes_write_one_finding_a_sentence():
+    from mentalhospital_env.rewards.matching import output_units
+
+    from mentalhospital_env.hospital.menu import Findings, default_menu
+    from mentalhospital_env.knowledge.lexicon import load_lexicon
+
+    lexicon = load_lexicon()
+    menu = default_menu()
+    findings = Findings((), (), 40)
+    concepts = [c.id for c in lexicon.concepts if c.clinical_terms and c.kind != "history"][:6]
+    findings.affirmed, findings.denied = concepts[:2], concepts[2:6]
+    findings.replies = ["I can't sleep."]
+    structured, brief = (menu.action(i, findings, lexicon).note for i in menu.kind_ranges["write_note"][:2])
+    term = {c: lexicon.get(c).clinical_terms[0].lower() for c in concepts}
+    for note in (structured, brief):
+        units = [u.lower().rstrip(".") for u in output_units(note)]
+
+        def said(verb: str, c: str, units: list[str] = units) -> bool:
+            return any(u == f"{verb} {term[c]}" or u.endswith(f": {verb} {term[c]}") for u in units)
+
+        # each finding a sentence of its own (so a denial is read as denied), the same in every note
+        assert all(said("denies", c) for c in concepts[2:6]), units
+        assert all(said("reports", c) for c in concepts[:2]), units
+    findings.affirmed, findings.denied = [], []
+    empty = menu.action(menu.kind_ranges["write_note"][0], findings, lexicon).note
+    assert "History: reports none elicited." in empty
+    assert "Pertinent negatives: denies none elicited." in empty
+
+
 def test_discrete_menu_mask_and_observation(cases):
     env = make("MentalHospitalDiscrete-v0", cases)
     u = env.unwrapped

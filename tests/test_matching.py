@@ -669,3 +669,33 @@ def test_a_long_output_is_matched_as_its_units_one_by_one():
                 best[i] = found
     assert [w is not None for w in whole] == [i in best for i in range(len(checkpoints))]
     assert [w.similarity for w in whole if w is not None] == [best[i].similarity for i in sorted(best)]
+
+
+def test_a_sentence_is_matched_without_its_discourse_opener():
+    from mentalhospital_env.rewards.matching import output_units
+
+    assert output_units("The thing is, my skin is awful. Okay.") == ("My skin is awful.", "Okay.")
+    assert output_units("Well, honestly, i can't sleep.") == ("I can't sleep.",)
+    assert output_units("It's like this: My mother drinks.") == ("My mother drinks.",)
+    # an opener that is the whole sentence, or a phrase that says something ("I suppose"), stays
+    assert output_units("Okay.") == ("Okay.",)
+    assert output_units("Well, ...") == ("Well, ...",)
+    assert output_units("I suppose so.") == ("I suppose so.",)
+    assert output_units("Wellbeing is fine.") == ("Wellbeing is fine.",)
+
+
+def test_every_opener_the_patient_says_is_left_out_of_its_units():
+    from mentalhospital_env.rewards.matching import output_units
+
+    from mentalhospital_env.patient.representation import load_phrases
+
+    for opener in load_phrases()["banks"]["openers"]:
+        if opener == "I suppose":  # a hedge, not a filler: it says how sure the patient is
+            continue
+        assert output_units(f"{opener} my sleep is poor.") == ("My sleep is poor.",), opener
+
+
+def test_an_openers_words_are_not_read_as_what_the_patient_says(matcher):
+    # "See," opens the sentence: nothing was seen, so nothing visual is denied
+    assert not matcher.entails("He denies visual hallucinations.", "See, none.")
+    assert matcher.entails("Low mood.", "The thing is, I feel really low.")

@@ -209,30 +209,37 @@ class Menu:
         return WriteNote(self._note(item.template or "", findings, lexicon))
 
     def _note(self, template: str, findings: Findings, lexicon: Any) -> str:
-        def terms(ids: Sequence[str]) -> str:
-            return (
-                ", ".join(
-                    lexicon.get(c).clinical_terms[0] if lexicon.get(c).clinical_terms else c for c in ids
-                )
-                or "none elicited"
-            )
+        def term(c: str) -> str:
+            concept = lexicon.get(c)
+            return concept.clinical_terms[0] if concept.clinical_terms else c
+
+        def one_per_sentence(verb: str, ids: Sequence[str], empty: str = "none elicited") -> str:
+            # One finding a sentence ("reports low mood. Reports poor sleep"), not a list: each sentence is a
+            # unit the note's coverage reads on its own (its negation, its subject), and the same finding
+            # is the same sentence in every note, so what is read of it once is kept.
+            if not ids:
+                return f"{verb} {empty}"
+            return ". ".join([f"{verb} {term(ids[0])}", *(f"{verb.capitalize()} {term(c)}" for c in ids[1:])])
 
         if template == "patient_words":
             said = " ".join(f'"{r}"' for r in findings.replies) or "No history was taken."
             return f"History in the patient's words: {said}"
-        reported, denied = terms(findings.affirmed), terms(findings.denied)
         if template == "symptom_list":
-            return f"Reports: {reported}. Denies: {denied}."
+            return f"{one_per_sentence('Reports', findings.affirmed)}. {one_per_sentence('Denies', findings.denied)}."
         risk_pos = [c for c in findings.affirmed if lexicon.get(c).domain in self._risk_domains]
         risk_neg = [c for c in findings.denied if lexicon.get(c).domain in self._risk_domains]
-        complaint = findings.replies[0] if findings.replies else "not elicited"
+        # the patient's first reply as its own sentences (the heading's words are not read into them), the
+        # sentences the interview's coverage already read
+        complaint = f"in the patient's words. {findings.replies[0]}" if findings.replies else "not elicited"
         exams = "; ".join(f"{n}: {r}" for n, r in findings.results) or "none ordered"
+        risk = one_per_sentence("reports", risk_pos) if risk_pos else "no risk factors reported"
+        if risk_neg:
+            risk += ". " + one_per_sentence("Denies", risk_neg)
         return (
             f"Presenting complaint: {complaint}\n"
-            f"History: reports {reported}.\n"
-            f"Pertinent negatives: denies {denied}.\n"
-            f"Risk: {'reports ' + terms(risk_pos) if risk_pos else 'no risk factors reported'}"
-            f"{'; denies ' + terms(risk_neg) if risk_neg else ''}.\n"
+            f"History: {one_per_sentence('reports', findings.affirmed)}.\n"
+            f"Pertinent negatives: {one_per_sentence('denies', findings.denied)}.\n"
+            f"Risk: {risk}.\n"
             f"Investigations: {exams}."
         )
 

@@ -146,6 +146,9 @@ class LanguageCues:
     non_directional: tuple[tuple[str, ...], ...] = ()
     # directional words that open a sentence as a filler before a comma ("Well, ...", "Okay, ...")
     discourse_markers: frozenset[str] = frozenset()
+    # phrases a speaker opens a sentence with that say nothing of their own ("The thing is,", "Honestly,"),
+    # lower case, longest first (see :func:`leading_openers`)
+    discourse_openers: tuple[str, ...] = ()
     # current-time cues that decide a clause holding a past cue too ("current episode began two months ago")
     current_time_overrides: tuple[tuple[str, ...], ...] = ()
     # negation words that answer a question when they open a sentence before a comma ("No, ...")
@@ -300,6 +303,9 @@ def load_cues() -> LanguageCues:
         agent_markers=frozenset(raw.get("agent_markers", ())),
         non_directional=phrases("non_directional_phrases") if "non_directional_phrases" in raw else (),
         discourse_markers=frozenset(raw.get("discourse_markers", ())),
+        discourse_openers=tuple(
+            sorted({" ".join(p.lower().split()) for p in raw.get("discourse_openers", ())}, key=len)[::-1]
+        ),
         current_time_overrides=phrases("current_time_overrides") if "current_time_overrides" in raw else (),
         answer_particles=frozenset(raw.get("answer_particles", ())),
         interchangeable_pronouns=tuple(tuple(c) for c in raw.get("interchangeable_pronouns", ())),
@@ -614,6 +620,28 @@ def is_about_other_person(text: str) -> bool:
 # --- Clauses, subject, time frame and polarity: reading a statement for semantic matching ---------------
 
 _CLAUSE_PUNCT = re.compile(r"[,;:.!?()\u2014]|\s-\s")
+
+
+@_memo
+def leading_openers(sentence: str) -> int:
+    """How many characters of ``sentence`` its opening discourse phrases take ("The thing is, " in "The thing
+    is, my skin is awful", "Well, honestly, " in "Well, honestly, I can't sleep"): phrases of the cues'
+    ``discourse_openers``, matched without regard to case, each followed by a space and more of the
+    sentence (a sentence that is only an opener, "Okay.", opens with none). 0 when it opens with none."""
+    openers = load_cues().discourse_openers
+    start = at = len(sentence) - len(sentence.lstrip())
+    while True:
+        for opener in openers:
+            end = at + len(opener)
+            if (
+                sentence[at:end].lower() == opener
+                and sentence[end : end + 1].isspace()
+                and any(c.isalnum() for c in sentence[end:])
+            ):
+                at = len(sentence) - len(sentence[end:].lstrip())
+                break
+        else:
+            return at if at > start else 0
 
 
 def content_stems(text: str) -> list[str]:

@@ -649,7 +649,7 @@ class RepresentationSkill:
             sentences = [joiner.join(s.rstrip(".") for s in sentences[:-1]) + joiner + last]
         if parts and sentences and not parts[-1].endswith((".", "!", "?", ":")):
             head = sentences[0]
-            if not head.startswith(("I ", "I'", "My ")):
+            if not head.startswith(("I ", "I'")):  # "The thing is, my skin ...", but "Honestly, I ..."
                 sentences[0] = head[0].lower() + head[1:]
         parts.extend(sentences)
         if partial:
