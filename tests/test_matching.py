@@ -519,6 +519,27 @@ def test_the_same_amount_or_category_agrees(checkpoint, output):
     assert "quantity" not in reason and "another" not in reason
 
 
+@pytest.mark.parametrize("checkpoint", ["Denies panic attacks.", "No visual hallucinations.", "Denies low mood."])
+def test_a_denial_reaches_every_finding_of_its_list(matcher, checkpoint):
+    note = (
+        "Pertinent negatives: denies suicidal ideation, homicidal ideation, auditory hallucinations, "
+        "visual hallucinations, low mood, panic attacks."
+    )
+    assert matcher.entails(checkpoint, note)
+    assert not matcher.entails(checkpoint.replace("Denies ", "").replace("No ", "").capitalize(), note)
+
+
+def test_a_list_ends_at_but_and_at_a_clause():
+    from mentalhospital_env.rewards.adjudication import read_statement
+
+    read = read_statement("No suicidal ideation, but reports low mood and panic attacks.")
+    assert {c.concept_id: c.negated for c in read.concepts} == {
+        "suicidal_ideation": True, "low_mood": False, "panic_attacks": False
+    }  # fmt: skip
+    read = read_statement("I'd never hurt myself or take my own life, my faith means too much to me.")
+    assert not any(c.negated for c in read.concepts if c.concept_id == "religion_spirituality")
+
+
 def test_the_same_relative_in_other_words_agrees(matcher):
     assert matcher.entails("Family history of bipolar disorder in maternal aunt.", "My mum's sister has bipolar.")
     assert matcher.entails("Father has hypertension.", "My dad has high blood pressure.")
