@@ -296,8 +296,9 @@ def test_the_report_lists_no_held_out_pair():
 def test_the_record_pairs_come_from_the_dev_suite_records():
     """``record_pairs.jsonl`` (a development set, reported beside the held-out half, never fitted on): every
     checkpoint is a sentence of a dev-suite case record, word for word, and both labels are well represented."""
-    from mentalhospital_env.cases import load_suite
     from mentalhospital_env.rewards.calibration import record_pairs_path
+
+    from mentalhospital_env.cases import load_suite
 
     records = load_match_pairs(record_pairs_path())
     assert len(records) >= 400 and all(p.split == "records" and p.origin for p in records)

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from mentalhospital_env.knowledge import KnowledgeError
 from mentalhospital_env.knowledge.language import (
+    Relative,
     clauses,
     has_cue,
     is_about_other_person,
@@ -18,7 +19,6 @@ from mentalhospital_env.knowledge.language import (
     negated_spans_in,
     negation_breaks,
     quantities,
-    Relative,
     relatives_agree,
     relatives_named,
     stem,

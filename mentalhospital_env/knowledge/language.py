@@ -357,7 +357,7 @@ def relatives_named(text: str) -> frozenset[Relative]:
 def _relatives_named(text: str) -> frozenset[Relative]:
     role_of, groups, of_a_parent, sides, ages = _kinship()
     tokens = _read(text).tokens
-    bare = [t[:-2] if t.endswith("'s") else t for t in tokens]
+    bare = [t.removesuffix("'s") for t in tokens]
     out: set[Relative] = set()
     skip = -1
     for i, word in enumerate(bare):
