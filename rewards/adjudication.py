@@ -32,7 +32,6 @@ import numpy as np
 
 from mentalhospital_env.knowledge.language import (
     clauses,
-    comma_breaks,
     cue_spans,
     find_phrases,
     has_cue,
@@ -43,12 +42,16 @@ from mentalhospital_env.knowledge.language import (
     quantities,
     relatives_agree,
     relatives_named,
-    sentence_breaks,
     stem,
     tokenize,
     word_key,
 )
-from mentalhospital_env.knowledge.lexicon import lexicon_relations, load_lexicon, settle_overlaps
+from mentalhospital_env.knowledge.lexicon import (
+    lexicon_relations,
+    listed_denials,
+    load_lexicon,
+    settle_overlaps,
+)
 
 if TYPE_CHECKING:  # the llm package is imported only where an LLM judge is built
     from mentalhospital_env.llm import GenerationSettings, LLMClient
@@ -270,7 +273,7 @@ def read_statement(text: str) -> StatementReading:
         ):
             to_patient.update(range(mention.start, mention.end))
     negated_mention: dict[int, bool] = {}
-    listed = _listed_after_a_denial(text, tokens, mentions, absent, mention_negated)
+    listed = listed_denials(text, mentions, mention_negated, skip=absent)
     for mention in mentions:
         part = clause_of(mention.start)
         negated = negated_mention.setdefault(mention.start, mention.start in listed or mention_negated(mention))
@@ -335,42 +338,6 @@ def _absence_doubted(text: str, tokens: list[str], absent: tuple) -> bool:
         sign < 0 and not any(m.start <= i and k <= m.end for m in absent)
         for i, k, _axis, sign in _direction_spans(tokens, non_directional_tokens(text))
     )
-
-
-_LIST_LINKS = frozenset({"or", "and", "nor", "also"})
-# words that may stand between two findings of one list besides the links: articles, "any", possessives
-_LIST_FILLERS = frozenset({"a", "an", "the", "any", "of", "my", "his", "her", "their", "other", "or", "and", "nor"})
-
-
-def _listed_after_a_denial(text: str, tokens: list[str], mentions: tuple, absent, mention_negated) -> frozenset[int]:
-    """Starts of the mentions a denial reaches through a list beyond the cue's window: in "denies suicidal
-    ideation, homicidal ideation, hearing voices, seeing things or low mood" every finding is denied, each
-    joined to the one before by a comma or "or" / "and" / "nor" with at most an article, "any" or a possessive
-    besides ("but reports" ends the list). A phrase saying a concept is absent breaks the chain (it reads
-    its own way).""" 
-    if len(mentions) < 2:
-        return frozenset()
-    commas = set(comma_breaks(text))
-    breaks = sentence_breaks(text)
-    negation_words = _negation_cue_stems() | {"not", "no", "never", "nothing"}
-    out: set[int] = set()
-    previous = None  # the last mention read as denied (by its cue or through the list)
-    for m in mentions:
-        if absent and m in absent:
-            previous = None
-            continue
-        if previous is not None and m.start >= previous.end:
-            gap = tokens[previous.end : m.start]
-            joined = any(previous.end <= c <= m.start for c in commas) or any(t in _LIST_LINKS for t in gap)
-            # an item of a list ends it, or is followed by a comma or a link ("my faith means ..." is a clause)
-            item = m.end >= len(tokens) or m.end in commas or m.end in breaks or tokens[m.end] in _LIST_LINKS
-            if joined and item and len(gap) <= 3 and all(t in _LIST_FILLERS for t in gap):
-                out.add(m.start)
-                previous = m
-                continue
-        # a phrase that starts with its own negation ("not think he has any illness") starts no list
-        previous = m if mention_negated(m) and tokens[m.start] not in negation_words else None
-    return frozenset(out)
 
 
 def _with_absent_mentions(mentions: tuple, absent: tuple) -> tuple[tuple, frozenset]:

@@ -441,3 +441,15 @@ def test_remembered_note_plan_and_diagnosis_readings_follow_their_inputs():
     assert read_diagnosis(None, base) == first
     odd = replace(base, disorders=(["F32.3"], "F20.0"))  # an unhashable entry: read, not remembered
     assert read_diagnosis(None, odd).unresolved == 1
+
+
+def test_the_judge_reads_a_denial_through_its_list():
+    """A note's "denies A, B, C, D, E, F" denies F too: the judge must not read the list's tail as claims."""
+    from mentalhospital_env.rewards.mentaleval.features import mentions
+
+    note = (
+        "Pertinent negatives: denies suicidal ideation, homicidal ideation, auditory hallucinations, "
+        "visual hallucinations, low mood, panic attacks."
+    )
+    assert all(m.negated for m in mentions(note))
+    assert not any(m.negated for m in mentions("No suicidal ideation, but reports low mood and panic attacks.")[1:])

@@ -10,7 +10,7 @@ negated or not, so "denies hearing voices" finds ``auditory_hallucinations`` neg
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from importlib import resources
@@ -28,6 +28,7 @@ from .language import (
     memos_off,
     pronoun_neutral,
     register_memo,
+    sentence_breaks,
     stems,
     stems_of,
     tokens_of,
@@ -291,6 +292,51 @@ def _gapped_end(
             return None
         j += 1
     return j
+
+
+_LIST_LINKS = frozenset({"or", "and", "nor", "also"})
+# words that may stand between two findings of one list besides the links: articles, "any", possessives
+_LIST_FILLERS = frozenset({"a", "an", "the", "any", "of", "my", "his", "her", "their", "other", "or", "and", "nor"})
+
+
+@lru_cache(maxsize=1)
+def _single_word_negations() -> frozenset[str]:
+    """The one-word negation cues of ``language.json`` ("no", "not", "never", "nothing", "can't" ...)."""
+    return frozenset(p[0] for p in load_cues().negation if len(p) == 1)
+
+
+def listed_denials(
+    text: str, mentions: Sequence[Mention], negated: Callable[[Mention], bool], skip: Collection[Mention] = ()
+) -> frozenset[int]:
+    """Starts of the mentions a denial reaches through a list beyond its cue's window: in "denies suicidal
+    ideation, homicidal ideation, hearing voices, seeing things or low mood" every finding is denied. A finding
+    joins the list when it follows a denied one after a comma or "or" / "and" / "nor" (with at most an article,
+    "any" or a possessive besides: "but reports" ends the list) and itself ends the list or is followed by a
+    comma or a link ("my faith means ..." is a clause, no item). ``negated`` says how the reader reads a mention
+    on its own; a phrase that starts with its own negation ("not think he has any illness") starts no list;
+    mentions in ``skip`` (phrases that read their own way, such as absent phrases) break it."""
+    if len(mentions) < 2:
+        return frozenset()
+    tokens = tokens_of(text)
+    commas = set(comma_breaks(text))
+    breaks = sentence_breaks(text)
+    out: set[int] = set()
+    previous = None  # the last mention read as denied (by its cue or through the list)
+    for m in mentions:
+        if skip and m in skip:
+            previous = None
+            continue
+        if previous is not None and m.start >= previous.end:
+            gap = tokens[previous.end : m.start]
+            joined = any(previous.end <= c <= m.start for c in commas) or any(t in _LIST_LINKS for t in gap)
+            item = m.end >= len(tokens) or m.end in commas or m.end in breaks or tokens[m.end] in _LIST_LINKS
+            if joined and item and len(gap) <= 3 and all(t in _LIST_FILLERS for t in gap):
+                out.add(m.start)
+                previous = m
+                continue
+        own = tokens[m.start] in _single_word_negations()
+        previous = m if negated(m) and not own else None
+    return frozenset(out)
 
 
 def concept_from_entry(raw: dict, source: str = "") -> Concept:

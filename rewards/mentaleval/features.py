@@ -20,7 +20,7 @@ from mentalhospital_env.knowledge.codes import category_of_code
 from mentalhospital_env.knowledge.language import content_stems as language_content_stems
 from mentalhospital_env.knowledge.language import load_cues as language_cues
 from mentalhospital_env.knowledge.language import negation_breaks, stem, tokenize
-from mentalhospital_env.knowledge.lexicon import Mention, load_lexicon
+from mentalhospital_env.knowledge.lexicon import Mention, listed_denials, load_lexicon
 
 from ..chart import Chart
 from ..ranking import canonical_exam, normalize_category, resolve_disorder_code
@@ -37,8 +37,14 @@ _LEADING_FILLERS = ("and", "so", "now", "okay", "ok", "well", "then", "alright",
 
 @lru_cache(maxsize=8192)
 def mentions(text: str) -> tuple[Mention, ...]:
-    """The lexicon's mentions in ``text`` (cached: replies and notes are read by several features)."""
-    return tuple(load_lexicon().find(text))
+    """The lexicon's mentions in ``text``, a denial reaching every finding of its list ("denies A, B, C, D":
+    :func:`~mentalhospital_env.knowledge.lexicon.listed_denials`); cached: replies and notes are read by
+    several features."""
+    found = load_lexicon().find(text)
+    listed = listed_denials(text, found, lambda m: m.negated)
+    if not listed:
+        return tuple(found)
+    return tuple(replace(m, negated=True) if m.start in listed else m for m in found)
 
 
 def concepts_of(text: str) -> frozenset[str]:
