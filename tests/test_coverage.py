@@ -339,3 +339,11 @@ def test_a_matcher_that_may_answer_differently_is_never_remembered(case):
     assert len(memory) == 0 and memory.hits == 0
     assert coin.calls == 2  # asked both times
     assert first != second  # and it answered differently
+
+
+def test_a_leading_no_is_a_sentence_of_its_own():
+    """"No. I don't sleep." is two units ("No." abbreviates "number" only before one: "No. 5")."""
+    from mentalhospital_env.cases.derive import split_sentences
+
+    assert split_sentences("No. I don't sleep.") == ["No.", "I don't sleep."]
+    assert split_sentences("Lives at No. 5 High Street. Alone.") == ["Lives at No. 5 High Street.", "Alone."]

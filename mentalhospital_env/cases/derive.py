@@ -31,7 +31,9 @@ OBSERVED_MSE = frozenset(
 
 # A sentence ends at . ! ? or ; followed by space and an upper-case letter, digit or quote.
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9\"'(])")
-_ABBREVIATIONS = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|vs|e\.g|i\.e|approx|etc|St|no)\.$", re.IGNORECASE)
+_ABBREVIATIONS = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|vs|e\.g|i\.e|approx|etc|St)\.$", re.IGNORECASE)
+# "No." abbreviates "number" only before one ("No. 5"); "No. I don't sleep." is two sentences
+_NUMBER_ABBREVIATION = re.compile(r"\bno\.$", re.IGNORECASE)
 
 
 def split_sentences(text: str) -> list[str]:
@@ -42,7 +44,7 @@ def split_sentences(text: str) -> list[str]:
         part = part.strip()
         if not part:
             continue
-        if out and _ABBREVIATIONS.search(out[-1]):
+        if out and (_ABBREVIATIONS.search(out[-1]) or (part[0].isdigit() and _NUMBER_ABBREVIATION.search(out[-1]))):
             out[-1] = f"{out[-1]} {part}"
         else:
             out.append(part)
