@@ -43,6 +43,7 @@ from mentalhospital_env.knowledge.language import (
     relatives_agree,
     relatives_named,
     stem,
+    stems_of,
     tokenize,
     word_key,
 )
@@ -573,7 +574,7 @@ def knowledge_named(text: str) -> frozenset[str]:
     """The disorder categories and drugs ``text`` names by a knowledge-base name or synonym
     (``disorder:bipolar``, ``drug:sertraline``)."""
     phrases, names = _knowledge_names()
-    stemmed = tuple(stem(t) for t in tokenize(text))
+    stemmed = stems_of(text)
     return frozenset(names[stemmed[a:b]] for a, b in find_phrases(stemmed, phrases))
 
 

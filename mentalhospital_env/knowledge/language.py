@@ -11,9 +11,9 @@ import json
 import re
 import weakref
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache, wraps
 from importlib import resources
 from typing import NamedTuple, TypeVar
@@ -117,6 +117,18 @@ def _breaks_at(text: str, punctuation: re.Pattern[str]) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True)
+class Kinship:
+    """``language.json``'s ``kinship`` table: the role of each word ("mum" -> "mother"), the roles a group word
+    covers ("parents"), the role a parent's relative has ("sister" -> "aunt"), and the side and age words."""
+
+    role_of: Mapping[str, str] = field(default_factory=dict)
+    groups: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    of_a_parent: Mapping[str, str] = field(default_factory=dict)
+    sides: Mapping[str, str] = field(default_factory=dict)
+    ages: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class LanguageCues:
     negation: tuple[tuple[str, ...], ...]
     negation_terminators: tuple[tuple[str, ...], ...]
@@ -170,6 +182,12 @@ class LanguageCues:
     difficulty: tuple[tuple[str, ...], ...] = ()
     # words that say the same thing in a record and in a patient's mouth ("mother", "mum"), by group
     synonyms: tuple[tuple[str, ...], ...] = ()
+    # who a relative is (``kinship``: see :func:`relatives_named`)
+    kinship: Kinship = field(default_factory=Kinship)
+    # period words that make an amount a rate, by period ("a day" -> "day"); words and persons that mark an age
+    rate_periods: Mapping[str, str] = field(default_factory=dict)
+    age_markers: frozenset[str] = frozenset()
+    age_persons: frozenset[str] = frozenset()
 
 
 _remembered_reading = _read.remembered  # type: ignore[attr-defined]
@@ -276,6 +294,8 @@ def load_cues() -> LanguageCues:
     def phrases(key: str) -> tuple[tuple[str, ...], ...]:
         return tuple(sorted({tuple(tokenize(p)) or (p,) for p in raw[key]}, key=len, reverse=True))
 
+    kin, amounts = raw.get("kinship", {}), raw.get("quantity_words", {})
+
     return LanguageCues(
         negation=phrases("negation_cues"),
         negation_terminators=phrases("negation_terminators"),
@@ -316,6 +336,16 @@ def load_cues() -> LanguageCues:
         trailing_negation=phrases("trailing_negation_cues") if "trailing_negation_cues" in raw else (),
         difficulty=phrases("difficulty_cues") if "difficulty_cues" in raw else (),
         synonyms=tuple(tuple(group) for group in raw.get("synonyms", ())),
+        kinship=Kinship(
+            role_of={w: role for role, words in kin.get("roles", {}).items() for w in words},
+            groups={g: frozenset(members) for g, members in kin.get("groups", {}).items()},
+            of_a_parent=dict(kin.get("of_a_parent", {})),
+            sides={w: side for side, words in kin.get("sides", {}).items() for w in words},
+            ages={w: age for age, words in kin.get("ages", {}).items() for w in words},
+        ),
+        rate_periods={w: period for period, words in amounts.get("rates", {}).items() for w in words},
+        age_markers=frozenset(amounts.get("age_markers", ())),
+        age_persons=frozenset(amounts.get("age_persons", ())),
         number_words=tuple(
             sorted(
                 ((tuple(tokenize(k)), float(v)) for k, v in raw.get("number_words", {}).items()),
@@ -334,18 +364,6 @@ class Relative(NamedTuple):
     age: str | None = None
 
 
-@lru_cache(maxsize=1)
-def _kinship() -> tuple[dict[str, str], dict[str, frozenset[str]], dict[str, str], dict[str, str], dict[str, str]]:
-    """``language.json``'s ``kinship`` table: role by word, roles by group word, the role of a parent's
-    relative, side by word, age by word."""
-    raw = json.loads(resources.files(__package__).joinpath("data/language.json").read_text("utf-8")).get("kinship", {})
-    role_of = {w: role for role, words in raw.get("roles", {}).items() for w in words}
-    groups = {g: frozenset(members) for g, members in raw.get("groups", {}).items()}
-    sides = {w: side for side, words in raw.get("sides", {}).items() for w in words}
-    ages = {w: age for age, words in raw.get("ages", {}).items() for w in words}
-    return role_of, groups, dict(raw.get("of_a_parent", {})), sides, ages
-
-
 def relatives_named(text: str) -> frozenset[Relative]:
     """The relatives ``text`` names, each with its side of the family and age when said: "my mum's sister"
     is a maternal aunt, "my older brother" an older brother, "my grandmother on my dad's side" a paternal
@@ -355,7 +373,10 @@ def relatives_named(text: str) -> frozenset[Relative]:
 
 @_memo
 def _relatives_named(text: str) -> frozenset[Relative]:
-    role_of, groups, of_a_parent, sides, ages = _kinship()
+    kinship = load_cues().kinship
+    role_of, groups, of_a_parent, sides, ages = (
+        kinship.role_of, kinship.groups, kinship.of_a_parent, kinship.sides, kinship.ages
+    )
     tokens = _read(text).tokens
     bare = [t.removesuffix("'s") for t in tokens]
     out: set[Relative] = set()
@@ -396,7 +417,7 @@ def _relatives_named(text: str) -> frozenset[Relative]:
 def relatives_agree(a: Relative, b: Relative) -> bool:
     """Whether two named relatives may be the same person: the same role, or a group word and one of its
     roles ("my parents" and "my mum"), and no side or age said differently."""
-    _, groups, _, _, _ = _kinship()
+    groups = load_cues().kinship.groups
 
     def roles(r: str) -> frozenset[str]:
         return groups.get(r, frozenset({r}))
@@ -901,7 +922,7 @@ def _quantities(text: str, window: int) -> frozenset[tuple[float, str]]:
     out: set[tuple[float, str]] = set()
     for start, end, value in values:
         before = tokens[max(0, start - 2) : start]
-        if before and before[-1] in ("age", "aged"):  # "at age 25", "aged forty"
+        if before and before[-1] in cues.age_markers:  # "at age 25", "aged forty"
             out.add((value, "age"))
             continue
         unit = None
@@ -912,20 +933,11 @@ def _quantities(text: str, window: int) -> frozenset[tuple[float, str]]:
             break
         if unit is None:
             # "a heart attack at 62", "when he was forty-two": a bare number after "at" or "<someone> was" is an age
-            if before and (before[-1] == "at" or (before[-1] == "was" and len(before) == 2 and before[0] in _PERSONS)):
+            said_of = len(before) == 2 and before[0] in cues.age_persons
+            if before and (before[-1] == "at" or (before[-1] == "was" and said_of)):
                 out.add((value, "age"))
             continue
-        rate = next((_RATES[t] for t in tokens[unit + 1 : unit + 4] if t in _RATES), None)
+        rate = next((cues.rate_periods[t] for t in tokens[unit + 1 : unit + 4] if t in cues.rate_periods), None)
         out.add((value, stem(tokens[unit]) + ("/" + rate if rate else "")))
     return frozenset(out)
 
-
-# who an age is said of ("when she was five"), and the words that make an amount a rate ("a day", "weekly")
-_PERSONS = frozenset({"i", "he", "she", "they", "we"})
-_RATES = {
-    "day": "day", "daily": "day", "days": "day", "night": "day", "nightly": "day", "nights": "day",
-    "evening": "day", "evenings": "day",
-    "week": "week", "weekly": "week", "weeks": "week", "weekend": "week", "weekends": "week",
-    "month": "month", "monthly": "month", "months": "month",
-    "year": "year", "yearly": "year", "years": "year",
-}  # fmt: skip
