@@ -23,6 +23,7 @@ from mentalhospital_env.knowledge.language import (
     relatives_named,
     stem,
     tokenize,
+    word_key,
 )
 from mentalhospital_env.knowledge.lexicon import (
     Concept,
@@ -287,6 +288,59 @@ def test_a_main_clause_is_dated_by_the_subordinate_clause_before_it():
 def test_a_dated_onset_is_not_a_past_frame():
     assert {p.time for p in clauses("This bout of depression started about two months ago.")} == {None}
     assert {p.time for p in clauses("I had a bout of depression two years ago.")} == {"past"}
+
+
+@pytest.mark.parametrize(
+    "adverb, adjective",
+    [
+        ("heavily", "heavy"),
+        ("easily", "easy"),
+        ("angrily", "angry"),
+        ("daily", "day"),
+        ("steadily", "steady"),
+    ],
+)
+def test_an_adverb_of_a_y_adjective_stems_as_the_adjective(adverb, adjective):
+    assert stem(adverb) == stem(adjective)
+
+
+def test_family_is_no_adverb():
+    assert stem("family") == stem("families") == "family"
+
+
+@pytest.mark.parametrize(
+    "everyday, clinical",
+    [
+        ("unkempt", "dishevelled"),
+        ("bewildered", "perplexed"),
+        ("pyjamas", "nightclothes"),
+        ("chatty", "talkative"),
+        ("teenager", "adolescence"),
+        ("chemist", "pharmacist"),
+        ("coffee", "caffeine"),
+        ("scraps", "fights"),
+        ("rowing", "arguments"),
+        ("nervous", "anxiety"),
+        ("weepy", "tearful"),
+        ("forgot", "forgetful"),
+        ("behavior", "behaviour"),
+    ],
+)
+def test_an_everyday_word_compares_as_its_clinical_synonym(everyday, clinical):
+    assert word_key(stem(everyday)) == word_key(stem(clinical))
+
+
+@pytest.mark.parametrize(
+    "word, other",
+    [
+        ("fear", "scared"),  # "no fear of scrutiny" is not contradicted by "being trapped scares me"
+        ("conviction", "certain"),  # a criminal conviction is no certainty
+        ("parent", "mother"),  # a parent may be the father
+        ("often", "frequent"),  # a function word stays one
+    ],
+)
+def test_words_kept_apart(word, other):
+    assert word_key(stem(word)) != word_key(stem(other))
 
 
 def test_really_is_not_real():

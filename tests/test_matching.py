@@ -460,6 +460,30 @@ def test_a_denied_finding_denies_what_implies_it(matcher, checkpoint, output):
 @pytest.mark.parametrize(
     "checkpoint, output, entailed",
     [
+        # a note's clinical word against the patient's or an informant's everyday one (``synonyms`` of the cues)
+        (
+            "Perplexed and dishevelled, in nightclothes on the ward.",
+            "She was bewildered and scruffy, still in her pyjamas.",
+            True,
+        ),
+        ("Talkative, rapid speech.", "Chatty and quick.", True),
+        ("Works as a pharmacist in a hospital.", "I'm a chemist.", True),
+        ("Frequent fights since adolescence.", "I've been getting into scraps since I was a teenager.", True),
+        ("Generalized anxiety.", "I'm a nervous wreck about everything, all day, every day.", True),
+        # the everyday word still has its subject, its negation and its own meaning
+        ("Caffeine use.", "My husband lives on coffee.", False),
+        ("Denies anxiety.", "I'm nervous all the time.", False),
+        ("History of fights.", "My brother gets in scraps all the time.", False),
+        ("Cannabis use at university.", "I've never had a spliff.", False),
+    ],
+)
+def test_an_everyday_word_carries_the_clinical_one(matcher, checkpoint, output, entailed):
+    assert matcher.entails(checkpoint, output) is entailed
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output, entailed",
+    [
         # "any more" says the state has changed, not that something is more: the phrase stays reduced libido
         ("Libido decreased.", "I'm not interested in sex any more.", True),
         # a normal function denies the finding, the normal phrase's own "problems" included

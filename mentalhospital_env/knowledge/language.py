@@ -224,8 +224,9 @@ def stem(token: str) -> str:
     for suffix in _SUFFIXES:
         if token.endswith(suffix) and len(token) - len(suffix) >= 3:
             base = token[: -len(suffix)]
-            if suffix == "ies":
-                return base + "y"
+            if suffix == "ies" or (suffix == "ly" and base.endswith("i")):
+                # "worries" -> "worry"; an adverb of a "-y" adjective: "heavily" -> "heavy", "daily" -> "day"
+                return base[:-1] + "y" if suffix == "ly" else base + "y"
             if (
                 suffix in ("ing", "ings", "ed")
                 and len(base) > 3
