@@ -2,7 +2,8 @@
 
 Both environments run with the offline patient (``full`` variant) and the library's reward shaper.
 The headline figures compute rewards at the end of each episode (``rewards_at_end=True``: every
-reward component computed once, when the episode ends, and included in the timing); the figures with
+reward component computed once, when the episode ends, and included in the timing: the episode's
+replies are matched against the interview checkpoints in one call, ``RewardShaper.on_asks``); the figures with
 rewards paid as earned (dense, the scorers called after every action) are printed beside them, so the
 cost of each part is visible.
 
@@ -30,8 +31,8 @@ What is kept across episodes (and so what ``again`` profits from), all bounded:
   prefilter reading of each of the two lists), the judge's view of the case (guideline, record
   concepts);
 * per text, in the process: the matcher's answers keyed on the whole call (checkpoint texts and ids,
-  units: ``rewards.coverage.MATCH_MEMORY``; a reply is matched again only with the same checkpoints
-  still open), a reply's units, the matcher's own embeddings, statement readings and verdicts, the
+  units: ``rewards.coverage.MATCH_MEMORY``; an episode's replies are answered from it only when the
+  same replies come again in the same order), a reply's units, the matcher's own embeddings, statement readings and verdicts, the
   lexicon's mentions; for the judge, a doctor utterance's own reading (whether it reflects the last
   reply is read each time), a note's, a plan's and a diagnosis's own readings (held each time against
   the chart's support and the case's guideline), whether a reply voices distress; for the patient,

@@ -6,7 +6,9 @@ group the case has: ``chief_complaint``, ``mental_status``, ``history``, ``risk`
 
 * Interview: the output is the patient's replies. :class:`InterviewCoverage` updates incrementally:
   each reply is checked against the checkpoints still uncovered only, so a step's cost does not grow
-  with the transcript; the result equals batch coverage of all replies at once.
+  with the transcript; the result equals batch coverage of all replies at once. An episode's replies
+  scored together (rewards paid at its end, a recorded chart) go to the matcher in one call, grouped by
+  reply, with the same result as one by one.
 * Note: the note's sentences against the note checkpoints (:func:`note_coverage`).
 * Exams: the indicated exams against the names the doctor ordered, aliases resolved through the
   knowledge base (:func:`exam_coverage`).
@@ -75,14 +77,15 @@ def group_shares(checkpoints: Sequence[Checkpoint], covered: Iterable[str]) -> d
 
 # --- remembered matcher answers ----------------------------------------------------------------------
 
-MatchKey = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+MatchKey = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[int, ...] | None]
 
 
 class MatchMemory:
     """A bounded least-recently-used memory of ``Matcher.match`` answers, one per matcher.
 
-    The key is the call's whole input: the checkpoint texts, their ids and the units (``unit_offset``
-    is applied to the remembered answer, as ``match`` documents: it is only added to unit indices).
+    The key is the call's whole input: the checkpoint texts, their ids, the units and their groups
+    (``unit_offset`` is applied to the remembered answer, as ``match`` documents: it is only added to
+    unit indices).
     Matchers whose answers may change between two identical calls (an LLM adjudicator) are never
     remembered: their calls go to the matcher every time. ``max_entries`` bounds each matcher's memory.
     """
@@ -119,13 +122,15 @@ class MatchMemory:
         units: Sequence[str],
         ids: Sequence[str] | None = None,
         unit_offset: int = 0,
+        groups: Sequence[int] | None = None,
     ) -> list[CheckpointMatch | None]:
-        """``matcher.match(checkpoints, units, ids, unit_offset)``, remembered."""
+        """``matcher.match(checkpoints, units, ids, unit_offset, groups)``, remembered."""
         if not self.remembers(matcher):
-            return matcher.match(checkpoints, units, ids, unit_offset=unit_offset)
+            return matcher.match(checkpoints, units, ids, unit_offset=unit_offset, groups=groups)
         texts, unit_texts = tuple(checkpoints), tuple(units)
         id_texts = tuple(ids) if ids is not None else tuple(str(i) for i in range(len(texts)))
-        key = (texts, id_texts, unit_texts)
+        unit_groups = tuple(groups) if groups is not None else None
+        key = (texts, id_texts, unit_texts, unit_groups)
         with self._lock:
             answers = self._answers.get(matcher)
             if answers is None:
@@ -135,7 +140,7 @@ class MatchMemory:
                 answers.move_to_end(key)
                 self.hits += 1
         if found is None:
-            found = tuple(matcher.match(list(texts), list(unit_texts), list(id_texts)))
+            found = tuple(matcher.match(list(texts), list(unit_texts), list(id_texts), groups=unit_groups))
             with self._lock:
                 self.misses += 1
                 answers[key] = found
@@ -172,8 +177,9 @@ class _Remembering:
         units: Sequence[str],
         ids: Sequence[str] | None = None,
         unit_offset: int = 0,
+        groups: Sequence[int] | None = None,
     ) -> list[CheckpointMatch | None]:
-        return self._memory.match(self._matcher, checkpoints, units, ids, unit_offset)
+        return self._memory.match(self._matcher, checkpoints, units, ids, unit_offset, groups)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._matcher, name)
@@ -181,6 +187,11 @@ class _Remembering:
 
 MATCH_MEMORY = MatchMemory()
 """The process's memory of matcher answers, shared by every coverage computed here."""
+
+
+def _check_reply(reply: Any) -> None:
+    if not isinstance(reply, str):
+        raise TypeError(f"patient reply must be str, got {type(reply).__name__}")
 
 
 @lru_cache(maxsize=8192)
@@ -193,8 +204,10 @@ class InterviewCoverage:
     """Incremental interview coverage of one case: feed the patient's replies one by one.
 
     ``update(reply)`` returns the ids newly covered by that reply; ``score`` and ``breakdown()`` give
-    the state so far. Checkpoint embeddings are computed once, at construction; :meth:`reset` starts
-    a new encounter of the same case without preparing them again.
+    the state so far. :meth:`update_many` takes several replies in one matcher call (an episode's replies
+    scored at its end) with the same result as updating them one by one. Checkpoint embeddings are
+    computed once, at construction; :meth:`reset` starts a new encounter of the same case without
+    preparing them again.
     """
 
     stage = "interview"
@@ -220,8 +233,7 @@ class InterviewCoverage:
 
     def update(self, patient_reply: str) -> tuple[str, ...]:
         """Check one reply against the still-uncovered checkpoints; the ids it newly covers, in checkpoint order."""
-        if not isinstance(patient_reply, str):
-            raise TypeError(f"patient reply must be str, got {type(patient_reply).__name__}")
+        _check_reply(patient_reply)
         self.replies += 1
         units = _reply_units(patient_reply)
         if not units:
@@ -241,16 +253,53 @@ class InterviewCoverage:
                 self._matched[m.checkpoint_id] = m
         return new
 
+    def update_many(self, patient_replies: Sequence[str]) -> list[tuple[str, ...]]:
+        """Several replies in order, as :meth:`update` one by one would take them (the same matches, the
+        ids each newly covers), in one matcher call when the matcher judges each pair alone
+        (``Matcher.match(groups=...)``): a call's fixed cost is paid once, not once a reply."""
+        replies = list(patient_replies)
+        for reply in replies:
+            _check_reply(reply)
+        judges_alone = getattr(self.matcher, "judges_pairs_alone", None)
+        if len(replies) < 2 or not (callable(judges_alone) and judges_alone()):
+            return [self.update(reply) for reply in replies]
+        units: list[str] = []
+        groups: list[int] = []
+        for r, reply in enumerate(replies):
+            said = _reply_units(reply)
+            units.extend(said)
+            groups.extend([r] * len(said))
+        self.replies += len(replies)
+        newly: list[list[CheckpointMatch]] = [[] for _ in replies]
+        if units:
+            matched = self._matched
+            open_ = [i for i, cid in enumerate(self._ids) if cid not in matched]
+            texts = [self._texts[i] for i in open_]
+            ids = [self._ids[i] for i in open_]
+            start = self._units
+            found = MATCH_MEMORY.match(self.matcher, texts, units, ids, start, groups)
+            self._units += len(units)
+            for m in found:  # in checkpoint order, so each reply's list is too
+                if m is not None:
+                    newly[groups[m.unit_index - start]].append(m)
+        out = []
+        for matches in newly:
+            for m in matches:
+                self._matched[m.checkpoint_id] = m
+            out.append(tuple(m.checkpoint_id for m in matches))
+        return out
+
     def extend(self, replies: Iterable[str]) -> tuple[str, ...]:
         """Feed several replies; every id newly covered, in order."""
-        out: list[str] = []
-        for reply in replies:
-            out.extend(self.update(reply))
-        return tuple(out)
+        return tuple(cid for new in self.update_many(list(replies)) for cid in new)
+
+    def share(self, covered: int) -> float:
+        """The score with ``covered`` checkpoints covered (:attr:`score` is ``share(len(covered_ids))``)."""
+        return covered / len(self.checkpoints) if self.checkpoints else 0.0
 
     @property
     def score(self) -> float:
-        return len(self._matched) / len(self.checkpoints) if self.checkpoints else 0.0
+        return self.share(len(self._matched))
 
     @property
     def covered_ids(self) -> frozenset[str]:

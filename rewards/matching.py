@@ -579,6 +579,15 @@ class Matcher:
                 kept.popitem(last=False)
         return found
 
+    def judges_pairs_alone(self) -> bool:
+        """Whether every pair is accepted or refused on its two texts alone, whatever else is in the call
+        (no adjudicator, or the clinical adjudicator asked about every pair left): what ``match(groups=...)``
+        needs."""
+        adjudicator = self.adjudicator
+        return adjudicator is None or (
+            isinstance(adjudicator, ClinicalAdjudicator) and self.max_adjudicated_units is None
+        )
+
     def entails(self, checkpoint: str, output: str | Sequence[str]) -> bool:
         """Whether some unit (sentence) of ``output`` entails ``checkpoint``."""
         if not isinstance(checkpoint, str):
@@ -604,15 +613,31 @@ class Matcher:
         units: Sequence[str],
         ids: Sequence[str] | None = None,
         unit_offset: int = 0,
+        groups: Sequence[int] | None = None,
     ) -> list[CheckpointMatch | None]:
         """For each checkpoint text, the best entailing unit (highest similarity) or ``None``.
 
         Each text is encoded once (and cached). Every pair passes :func:`statement_conflict`; pairs at or
         above the threshold are accepted; for each checkpoint left, its most similar units go to the
         adjudicator in one batch. ``unit_offset`` is added to unit indices (incremental coverage).
+
+        ``groups``: for each unit, the output it belongs to (a number that never decreases along
+        ``units``: the replies of an interview, in order). A checkpoint's match is then the most similar
+        entailing unit of the first group that has one: what matching the groups one after another finds,
+        each against the checkpoints the groups before it left open, in one call. Every pair is judged on
+        its own texts, so the answers are the same; only for the clinical adjudicator (or none) with no
+        limit on the units adjudicated (:meth:`judges_pairs_alone`), else a ``ValueError``.
         """
         ids = list(ids) if ids is not None else [str(i) for i in range(len(checkpoints))]
         out: list[CheckpointMatch | None] = [None] * len(checkpoints)
+        if groups is not None:
+            if not self.judges_pairs_alone():
+                raise ValueError(
+                    "match(groups=...) needs a matcher that judges each pair alone (the clinical adjudicator "
+                    "or none, max_adjudicated_units None); match the groups one by one instead"
+                )
+            if len(groups) != len(units):
+                raise ValueError(f"groups has {len(groups)} entries for {len(units)} units")
         if not checkpoints or not units:
             return out
         key = tuple(checkpoints)
@@ -653,7 +678,10 @@ class Matcher:
             order = list(range(n)) if worth is None else [j for j in range(n) if worth[first + j]]
             sims_i = similarity[first : first + n]
             if len(order) > 1:
-                order.sort(key=lambda j: -sims_i[j])
+                if groups is None:
+                    order.sort(key=lambda j: -sims_i[j])
+                else:  # group by group, each in order of similarity
+                    order.sort(key=lambda j: (groups[j], -sims_i[j]))
             under_i = under[first : first + n]
             below: list[int] = []
             for j in order:

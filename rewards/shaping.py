@@ -218,6 +218,22 @@ class RewardShaper:
         self._interview.update(reply)
         return self._pay({"interview": self._stage("interview", self._interview.score), "turn": -1.0})
 
+    def on_asks(self, asks: Sequence[tuple[str, str, Sequence[str]]]) -> list[StepReward]:
+        """Several asks in a row, each ``(utterance, reply, fact_ids)``: the payments :meth:`on_ask` would
+        make one by one, with the replies matched in one call (``InterviewCoverage.update_many``). The
+        encounter settles an episode's asks this way when rewards are paid at the end, and :meth:`replay`
+        a recorded chart's."""
+        asks = [(u, r, tuple(f)) for u, r, f in asks]
+        covered = len(self._interview.covered_ids)
+        newly = self._interview.update_many([r for _u, r, _f in asks])
+        payments = []
+        for (utterance, reply, fact_ids), new in zip(asks, newly):
+            self._turns.append(Turn(utterance, reply, fact_ids))
+            covered += len(new)
+            interview = self._stage("interview", self._interview.share(covered))
+            payments.append(self._pay({"interview": interview, "turn": -1.0}))
+        return payments
+
     def on_exams(self, names: Sequence[str], results: Sequence[tuple[str, str]] = ()) -> StepReward:
         """The doctor ordered ``names``; ``results`` are the (name, result) pairs shown back."""
         self._chart_fields["exams"] = tuple(names)
@@ -285,7 +301,7 @@ class RewardShaper:
         """Feed a recorded chart through the hooks in stage order (after a :meth:`reset`), ending with
         :meth:`finish`; one :class:`StepReward` per action plus the final one."""
         self.reset()
-        steps = [self.on_ask(t.doctor, t.patient, t.fact_ids) for t in chart.turns]
+        steps = self.on_asks([(t.doctor, t.patient, t.fact_ids) for t in chart.turns])
         if chart.exams is not None:
             steps.append(self.on_exams(chart.exams, chart.exam_results))
         if chart.note is not None:

@@ -201,10 +201,83 @@ def test_incremental_equals_batch_on_generated_episodes():
         patient = make_patient(case_, seed=k)
         replies = [patient.respond(questions[(k * 11 + t) % len(questions)]).text for t in range(25)]
         tracker = InterviewCoverage(case_, matcher)
-        tracker.extend(replies)
+        for reply in replies:
+            tracker.update(reply)
         batch = interview_coverage(case_, replies, matcher)
         assert tracker.covered_ids == batch.covered_ids, case_.case_id
         assert tracker.covered_ids  # the patient says something the record holds
+
+
+def _same_matches(a, b):
+    """Two ``matched`` mappings alike: the same checkpoints in the same order, each by the same unit and
+    judge; the similarity to float32 precision (a matrix product of another shape may round its last bit
+    otherwise)."""
+    assert list(a) == list(b)
+    def seen(m):
+        return m.checkpoint, m.unit_index, m.unit, m.decided_by
+
+    for cid in a:
+        assert seen(a[cid]) == seen(b[cid])
+        assert a[cid].similarity == pytest.approx(b[cid].similarity, abs=1e-6)
+
+
+def test_replies_matched_together_equal_replies_matched_one_by_one():
+    """``update_many`` (one matcher call for an episode's replies) against ``update`` reply by reply, on the
+    offline patient's replies: every reply newly covers the same checkpoints, by the same units, and the
+    score after it is the same; an empty reply and one of no words count as replies."""
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.knowledge.lexicon import load_lexicon
+    from mentalhospital_env.patient import make_patient
+
+    matcher = Matcher()
+    questions = [q for c in load_lexicon().concepts for q in c.questions]
+    for k, case_ in enumerate(load_suite("dev").cases[10:14]):
+        patient = make_patient(case_, seed=k)
+        replies = [patient.respond(questions[(k * 13 + 5 * t) % len(questions)]).text for t in range(20)]
+        replies[3:3] = ["", "..."]
+        one_by_one = InterviewCoverage(case_, matcher)
+        each = [one_by_one.update(r) for r in replies]
+        together = InterviewCoverage(case_, matcher)
+        together.update(replies[0])  # a reply already taken: the rest meet only the open checkpoints
+        assert [each[0], *together.update_many(replies[1:])] == each, case_.case_id
+        _same_matches(one_by_one.result().matched, together.result().matched)
+        assert together.score == one_by_one.score and together.replies == len(replies)
+        assert together.share(len(together.covered_ids)) == together.score
+
+
+def test_replies_matched_together_check_every_reply_first(case, matcher):
+    coverage = InterviewCoverage(case, matcher)
+    with pytest.raises(TypeError, match="patient reply must be str, got int"):
+        coverage.update_many(["Yes, I hear voices at night when I'm alone.", 7])
+    assert coverage.replies == 0 and coverage.score == 0.0  # nothing taken
+
+
+def test_groups_need_a_matcher_that_judges_each_pair_alone(case):
+    from mentalhospital_env.rewards.matching import MatcherConfig
+
+    texts = [c.text for c in case.checkpoints.interview]
+    units = ["I feel low.", "Yes, I hear voices at night when I'm alone."]
+    limited = Matcher(MatcherConfig(max_adjudicated_units=1))
+    assert not limited.judges_pairs_alone()
+    with pytest.raises(ValueError, match="judges each pair alone"):
+        limited.match(texts, units, groups=[0, 1])
+    with pytest.raises(ValueError, match="groups has 1 entries for 2 units"):
+        Matcher().match(texts, units, groups=[0])
+    # a limited matcher still takes several replies, one call each
+    coverage, one_by_one = InterviewCoverage(case, limited), InterviewCoverage(case, limited)
+    assert coverage.update_many(units) == [one_by_one.update(u) for u in units]
+    assert "i-history_of_present_illness-1" in coverage.covered_ids
+
+
+def test_groups_give_each_checkpoint_the_first_group_that_entails_it(case, matcher):
+    """The most similar unit overall is in the second group; the match is the first group's."""
+    texts = ["Hears voices at night."]
+    units = ["I hear voices at night sometimes, when I am alone.", "I hear voices at night."]
+    plain = matcher.match(texts, units)[0]
+    grouped = matcher.match(texts, units, groups=[0, 1])[0]
+    assert plain is not None and grouped is not None
+    assert plain.unit_index == 1 and grouped.unit_index == 0
+    assert matcher.match(texts, units, groups=[0, 0])[0].unit_index == 1  # one group: the most similar
 
 
 # --- the memory of matcher answers ------------------------------------------------------------------

@@ -376,3 +376,42 @@ def test_rewards_at_end_pay_the_same_return_in_one_payment():
     assert totals[0] == totals[1]
     with pytest.raises(ValueError, match="rewards_at_end"):
         EncounterSettings(rewards_at_end="yes")
+
+
+class RunTallyShaper(TallyShaper):
+    """TallyShaper that also takes a run of asks in one call, and records the runs it was given."""
+
+    def reset(self):
+        super().reset()
+        self.runs = []
+
+    def on_asks(self, asks):
+        self.runs.append([reply for _utterance, reply, _facts in asks])
+        return [self.on_ask(*ask) for ask in asks]
+
+
+def test_rewards_at_end_settle_each_run_of_asks_in_one_call():
+    script = [
+        "<ask>Have you felt empty?</ask>",
+        "<ask>wake at four?</ask>",
+        "<ask>Any thoughts of ending your life?</ask>",
+        "junk",  # an invalid action between asks ends a run
+        "<ask>How is your appetite?</ask>",
+        "<ask>Do you drink?</ask>",
+        "<write_note>n</write_note>",
+        "<treat>plan</treat>",
+    ]
+    returns = []
+    for at_end in (False, True):
+        case = load_case(CASE)
+        shaper = RunTallyShaper()
+        enc = Encounter(case, KeywordPatient(case), shaper, EncounterSettings(12, rewards_at_end=at_end), VOCAB)
+        enc.reset(seed=4)
+        outs = [enc.step(a) for a in script]
+        replies = [t.patient for t in enc.chart.turns]
+        returns.append((sum(o.reward for o in outs), shaper.invalid))
+        if at_end:
+            assert shaper.runs == [replies[:3], replies[3:]]
+        else:
+            assert shaper.runs == []  # paid as earned: one on_ask a question
+    assert returns[0] == returns[1]

@@ -163,3 +163,17 @@ def test_a_note_of_keywords_scores_worse(case, proper):
         bad, bad_parts = episode_return(case, replace(proper, note=note))
         assert bad < good
         assert bad_parts["note_quality"] < 0.3 < good_parts["note_quality"]
+
+
+def test_asks_taken_together_pay_what_they_pay_one_by_one(case, proper):
+    """``on_asks`` (an episode's replies matched in one call) against ``on_ask`` question by question, on the
+    exemplary interview and on it twice over (the second round covers nothing new): the same payments, bit
+    for bit, and the same chart and return."""
+    turns = [(t.doctor, t.patient, t.fact_ids) for t in proper.turns] * 2
+    one_by_one, together = RewardShaper(case, RewardConfig()), RewardShaper(case, RewardConfig())
+    each = [one_by_one.on_ask(*t) for t in turns]
+    first = together.on_ask(*turns[0])  # a question already paid: the run takes the rest
+    assert [first, *together.on_asks(turns[1:])] == each
+    assert together.chart == one_by_one.chart and together.total == one_by_one.total
+    assert sum(p.components["interview"] for p in each) > 0
+    assert together.on_asks([]) == []

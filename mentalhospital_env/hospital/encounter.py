@@ -24,6 +24,8 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from mentalhospital_env.cases import Case
@@ -64,9 +66,10 @@ class EncounterSettings:
 
     ``turn_budget``: every action the doctor sends counts as one turn. ``rewards_at_end``: call the
     shaper only when the encounter ends, with exactly the calls it would have had after each action,
-    in order: every step before pays 0 and the last step pays the episode's total and reports each
-    component's total. The return is the same as with rewards paid as earned; what is saved is the
-    scorers' time during the episode (evaluation, throughput).
+    in order (a run of asks in one ``on_asks`` call where the shaper has it): every step before pays 0
+    and the last step pays the episode's total and reports each component's total. The return is the
+    same as with rewards paid as earned; what is saved is the scorers' time during the episode, and
+    the fixed cost of matching each reply on its own (evaluation, throughput).
     """
 
     turn_budget: int = 40
@@ -373,11 +376,9 @@ class Encounter:
             if truncated:
                 self._stage = END
                 text += "\nThe turn budget is spent; the encounter is over."
-            for name, args in self._owed:
-                owed = getattr(self.shaper, name)(*args)
+            for owed in self._settle():
                 reward += float(owed.reward)
                 _add(components, owed.components)
-            self._owed = []
             final = self.shaper.finish(self._chart)
             reward += float(final.reward)
             _add(components, final.components)
@@ -452,6 +453,21 @@ class Encounter:
             self._owed.append((hook, args))
             return NoReward()
         return getattr(self.shaper, hook)(*args)
+
+    def _settle(self) -> list[RewardLike]:
+        """The payments owed for the episode (``rewards_at_end``), in order: the shaper's calls as they
+        would have come, except that a run of asks goes to its ``on_asks`` in one call when it has one
+        (the same payments; its scorers' fixed cost paid once a run, not once a question)."""
+        owed, self._owed = self._owed, []
+        on_asks = getattr(self.shaper, "on_asks", None)
+        payments: list[RewardLike] = []
+        for name, run in groupby(owed, key=itemgetter(0)):
+            calls = [args for _name, args in run]
+            if name == "on_ask" and len(calls) > 1 and callable(on_asks):
+                payments.extend(on_asks(calls))
+            else:
+                payments.extend(getattr(self.shaper, name)(*args) for args in calls)
+        return payments
 
     def _vocab(self) -> Vocabulary:
         if self.vocabulary is None:

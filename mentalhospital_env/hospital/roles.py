@@ -45,6 +45,11 @@ class ShaperLike(Protocol):
     The encounter calls ``on_exams`` with every exam ordered so far and every result shown, and
     ``on_invalid`` for each malformed or out-of-stage action (the invalid-action penalty is the
     shaper's to set). ``finish`` runs when the encounter ends clinically or runs out of turns.
+
+    A shaper may also have ``on_asks(asks)``, taking a run of asks as ``(utterance, reply, fact_ids)``
+    triples and returning the payments ``on_ask`` would make one by one: with ``rewards_at_end`` the
+    encounter settles each run of asks through it in one call (the library's shaper matches the
+    replies together there). Without it every ask goes to ``on_ask``.
     """
 
     def reset(self) -> None: ...
