@@ -676,6 +676,10 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
     person_words = _person_stems()
     avoids = not c.negated and "avoidance" in c.cues
     normal = normal_concepts(c, o)
+    # Both statements call a function normal and neither holds a negation cue: any word they read as denied
+    # is denied only by a phrase that says a function is fine ("I can focus fine" denies poor concentration),
+    # so "concentration intact" and "I can focus fine" do not differ in negation.
+    both_normal = bool(c.normal) and bool(o.normal) and not c.negated and not o.negated
     for cw in c.words:
         alike = o.alike_stems(cw.stem)
         if not alike:
@@ -683,6 +687,12 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
         found = [ow for ow in o.words if ow.stem in alike]
         weight = word_weight(cw.stem)
         shared += weight
+        if both_normal:
+            if not any(ow.subject == cw.subject for ow in found):
+                subject_clash += weight
+            elif all(_times_conflict(ow.time, cw.time) for ow in found):
+                time_clash += weight
+            continue
         if cw.negated and (
             (cw.concept_id is not None and cw.concept_id in normal)
             or (cw.concept_id is None and any(not ow.negated and ow.stem in o.normal for ow in found))

@@ -101,6 +101,30 @@ def test_a_lay_phrase_that_starts_with_the_cue_is_not_negated():
     assert m.negated
 
 
+@pytest.mark.parametrize(
+    "text, negated_word",
+    [
+        ("I wouldn't say I feel down.", "down"),
+        ("I don't think I get panic attacks.", "panic"),
+        ("I can't say I feel hopeless.", "hopeless"),
+    ],
+)
+def test_a_negated_opinion_reaches_the_clause_it_introduces(text, negated_word):
+    assert is_negated(text, _token_index(text, negated_word), _token_index(text, negated_word) + 1)
+
+
+@pytest.mark.parametrize(
+    "text, affirmed_word",
+    [
+        ("I don't think so. I feel really low.", "low"),  # a sentence break still ends it
+        ("I don't drink, I feel fine.", "fine"),  # no opinion verb: "I feel" opens a new clause
+        ("I don't say much but I feel low.", "low"),
+    ],
+)
+def test_a_new_clause_without_an_opinion_verb_is_not_negated(text, affirmed_word):
+    assert not is_negated(text, _token_index(text, affirmed_word), _token_index(text, affirmed_word) + 1)
+
+
 def test_the_window_limits_the_scope():
     tokens = tokenize("no " + "word " * 10 + "voices")
     (span,) = negated_spans(tokens, window=6)

@@ -484,6 +484,38 @@ def test_an_everyday_word_carries_the_clinical_one(matcher, checkpoint, output, 
 @pytest.mark.parametrize(
     "checkpoint, output, entailed",
     [
+        # both say the function is normal; the output's phrase also reads as a denied finding
+        ("Concentration intact.", "I can focus fine.", True),
+        ("Memory intact.", "My memory's fine.", True),
+        ("Energy normal.", "My energy is fine.", True),
+        ("Appetite normal.", "I'm eating as normal.", True),
+        # a finding, another person or a denial still differs
+        ("Concentration intact.", "My concentration is terrible.", False),
+        ("Concentration intact.", "My husband's concentration is fine.", False),
+        ("Appetite normal.", "I can't eat.", False),
+    ],
+)
+def test_two_statements_calling_a_function_normal_agree(matcher, checkpoint, output, entailed):
+    assert matcher.entails(checkpoint, output) is entailed
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output, entailed",
+    [
+        ("No depressed mood.", "I wouldn't say I feel down.", True),
+        ("Denies panic attacks.", "I don't think I get panic attacks.", True),
+        ("Low mood.", "I wouldn't say I feel down.", False),
+        ("Panic attacks.", "I don't think I get panic attacks.", False),
+        ("Low mood.", "I don't think so. I feel really low.", True),
+    ],
+)
+def test_a_negated_opinion_denies_what_it_introduces(matcher, checkpoint, output, entailed):
+    assert matcher.entails(checkpoint, output) is entailed
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output, entailed",
+    [
         # "any more" says the state has changed, not that something is more: the phrase stays reduced libido
         ("Libido decreased.", "I'm not interested in sex any more.", True),
         # a normal function denies the finding, the normal phrase's own "problems" included

@@ -180,6 +180,9 @@ class LanguageCues:
     # words of effort or rarity ("struggle to", "hard to", "rarely") that turn a phrase saying a concept is
     # absent ("sleep well") into one saying it is not: "I struggle to sleep well" denies nothing
     difficulty: tuple[tuple[str, ...], ...] = ()
+    # verbs of opinion that carry a negation before them into the clause they introduce: "I wouldn't say I feel
+    # down" denies feeling down, though "I feel" opens a new clause elsewhere
+    opinion_verbs: tuple[tuple[str, ...], ...] = ()
     # words that say the same thing in a record and in a patient's mouth ("mother", "mum"), by group
     synonyms: tuple[tuple[str, ...], ...] = ()
     # who a relative is (``kinship``: see :func:`relatives_named`)
@@ -336,6 +339,7 @@ def load_cues() -> LanguageCues:
         habitual=phrases("habitual_cues") if "habitual_cues" in raw else (),
         trailing_negation=phrases("trailing_negation_cues") if "trailing_negation_cues" in raw else (),
         difficulty=phrases("difficulty_cues") if "difficulty_cues" in raw else (),
+        opinion_verbs=phrases("opinion_verbs") if "opinion_verbs" in raw else (),
         synonyms=tuple(tuple(group) for group in raw.get("synonyms", ())),
         kinship=Kinship(
             role_of={w: role for role, words in kin.get("roles", {}).items() for w in words},
@@ -560,10 +564,11 @@ def _negated_spans(
     tokens: tuple[str, ...], window: int, breaks: frozenset[int] | None
 ) -> tuple[tuple[int, int], ...]:
     cues = load_cues()
-    terms = {s for s, _ in _find(tokens, cues.negation_terminators)}
-    if breaks:
-        terms |= set(breaks)
+    worded = {s for s, _ in _find(tokens, cues.negation_terminators)}
+    terms = worded | set(breaks) if breaks else worded
     pseudo = {j for s, e in _find(tokens, cues.pseudo_negation) for j in range(s, e)}
+    # where a clause introduced by a verb of opinion starts ("say" in "wouldn't say I feel down")
+    opinion_ends = {e for _, e in _find(tokens, cues.opinion_verbs)} if cues.opinion_verbs else set()
     spans = []
     covered_until = -1
     for start, end in _find(tokens, cues.negation):
@@ -571,8 +576,10 @@ def _negated_spans(
             continue  # a pseudo-negation, or the tail of a longer cue ("did not" then "not")
         covered_until = end
         stop = min(len(tokens), end + window)
+        # the negated opinion reaches into the clause it introduces (a word terminator there does not end it)
+        carried = next((e for e in opinion_ends if end < e <= end + 2), None)
         for j in range(end, stop):
-            if j in terms:
+            if j in terms and not (j == carried and j in worded and not (breaks and j in breaks)):
                 stop = j
                 break
         spans.append((start, stop))
