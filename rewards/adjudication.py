@@ -82,6 +82,8 @@ class ContentWord:
     subject: str
     time: str | None
     concept_id: str | None = None
+    # the other concepts whose mentions hold the word too ("restless" in a phrase of two findings)
+    also: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -137,9 +139,9 @@ class StatementReading:
         return frozenset(s[:2] for s in self.stems)
 
     @cached_property
-    def share_words(self) -> tuple[tuple[tuple[str, float, str | None], ...], float]:
+    def share_words(self) -> tuple[tuple[tuple[str, float, frozenset[str]], ...], float]:
         """The content words :func:`_carried_share` weighs, each stem once (the first of the alike ones):
-        (stem, :func:`word_weight`, concept id) in text order, and their total weight."""
+        (stem, :func:`word_weight`, the concepts whose mentions hold it) in text order, and their total weight."""
         seen: list[str] = []
         words = []
         total = 0.0
@@ -149,7 +151,7 @@ class StatementReading:
             seen.append(w.stem)
             weight = word_weight(w.stem)
             total += weight
-            words.append((w.stem, weight, w.concept_id))
+            words.append((w.stem, weight, w.also | {w.concept_id} if w.concept_id is not None else w.also))
         return tuple(words), total
 
     @cached_property
@@ -264,6 +266,7 @@ def read_statement(text: str) -> StatementReading:
     statement_time = _statement_time(parts)
     concepts: list[ConceptReading] = []
     concept_at: dict[int, str] = {}
+    concepts_at: dict[int, set[str]] = {}
     # A finding done to the patient said with the patient as its object ("my stepfather hit me") is the
     # patient's, whoever the clause's subject is.
     done_to = concepts_done_to_patient()
@@ -290,6 +293,7 @@ def read_statement(text: str) -> StatementReading:
         )
         for j in range(mention.start, mention.end):
             concept_at.setdefault(j, mention.concept_id)
+            concepts_at.setdefault(j, set()).add(mention.concept_id)
     words: list[ContentWord] = []
     for i, token in enumerate(tokens):
         if i in cue_tokens or token in cues.function_words or not token[0].isalnum():
@@ -307,6 +311,7 @@ def read_statement(text: str) -> StatementReading:
                 "patient" if i in to_patient else part.subject if part else "patient",
                 (part.time if part and part.time else statement_time),
                 concept_at.get(i),
+                frozenset(concepts_at[i] - {concept_at[i]}) if i in concept_at else frozenset(),
             )
         )
     main = next((p for p in parts if not p.subordinate), None)
@@ -1248,9 +1253,9 @@ def _carried_share(c: StatementReading, o: StatementReading, said: frozenset[str
     o_stems = o.stems
     words, total = c.share_words
     carried = 0.0
-    for word_stem, weight, concept_id in words:
+    for word_stem, weight, holders in words:
         if (
-            (concept_id is not None and concept_id in carried_concepts)
+            not holders.isdisjoint(carried_concepts)
             or word_stem in o_stems
             or o.alike_stems(word_stem)
         ):

@@ -516,6 +516,20 @@ def test_a_negated_opinion_denies_what_it_introduces(matcher, checkpoint, output
 @pytest.mark.parametrize(
     "checkpoint, output, entailed",
     [
+        # "inattention" is held by phrases of two findings; the output says the second one
+        ("Lifelong inattention.", "I've never been able to pay attention.", True),
+        ("Easily distracted.", "I can't pay attention to anything.", True),
+        ("Lifelong inattention.", "My brother has never been able to pay attention.", False),
+        ("Lifelong inattention.", "I've always been able to pay attention.", False),
+    ],
+)
+def test_a_word_of_two_findings_is_carried_by_either(matcher, checkpoint, output, entailed):
+    assert matcher.entails(checkpoint, output) is entailed
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output, entailed",
+    [
         # "any more" says the state has changed, not that something is more: the phrase stays reduced libido
         ("Libido decreased.", "I'm not interested in sex any more.", True),
         # a normal function denies the finding, the normal phrase's own "problems" included
