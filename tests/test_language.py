@@ -348,6 +348,10 @@ def test_family_is_no_adverb():
         ("weepy", "tearful"),
         ("forgot", "forgetful"),
         ("behavior", "behaviour"),
+        ("germs", "contamination"),
+        ("workmates", "colleagues"),
+        ("awake", "wakening"),
+        ("discontinued", "stopped"),
     ],
 )
 def test_an_everyday_word_compares_as_its_clinical_synonym(everyday, clinical):
@@ -361,6 +365,7 @@ def test_an_everyday_word_compares_as_its_clinical_synonym(everyday, clinical):
         ("conviction", "certain"),  # a criminal conviction is no certainty
         ("parent", "mother"),  # a parent may be the father
         ("often", "frequent"),  # a function word stays one
+        ("ill", "unwell"),  # "not ill" and "unwell" sit in phrases of insight that read their negations apart
     ],
 )
 def test_words_kept_apart(word, other):

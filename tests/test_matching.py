@@ -470,11 +470,14 @@ def test_a_denied_finding_denies_what_implies_it(matcher, checkpoint, output):
         ("Works as a pharmacist in a hospital.", "I'm a chemist.", True),
         ("Frequent fights since adolescence.", "I've been getting into scraps since I was a teenager.", True),
         ("Generalized anxiety.", "I'm a nervous wreck about everything, all day, every day.", True),
+        ("Fear of contamination.", "I'm terrified of germs.", True),
+        ("Conflict with colleagues.", "I keep falling out with my workmates.", True),
         # the everyday word still has its subject, its negation and its own meaning
         ("Caffeine use.", "My husband lives on coffee.", False),
         ("Denies anxiety.", "I'm nervous all the time.", False),
         ("History of fights.", "My brother gets in scraps all the time.", False),
         ("Cannabis use at university.", "I've never had a spliff.", False),
+        ("Loss of pleasure in hobbies.", "I still enjoy my pastimes.", False),
     ],
 )
 def test_an_everyday_word_carries_the_clinical_one(matcher, checkpoint, output, entailed):
