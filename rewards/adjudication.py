@@ -33,6 +33,7 @@ import numpy as np
 from mentalhospital_env.knowledge.language import (
     clauses,
     cue_spans,
+    echoed_topic,
     find_phrases,
     has_cue,
     load_cues,
@@ -234,6 +235,21 @@ def read_statement(text: str) -> StatementReading:
         if plain_negations is not negations:
             plain_negations.append((opening - 1, s))
         cue_tokens.update(range(s, e))
+    # A topic echoed as a question ("Alcohol? I don't drink at all.") is not said to be present: the answer
+    # decides, denying it when it opens with a denial or denies the same finding.
+    echo, answer_denies = echoed_topic(text)
+    if echo and not answer_denies:
+        echoed = {m.concept_id for m in mentions if m.end <= echo}
+        answer_denies = any(
+            m.start >= echo
+            and m.concept_id in echoed
+            and any(s < m.start < e for s, e in negations)
+            for m in mentions
+        )
+    if answer_denies:
+        negations.append((-1, echo))
+        if plain_negations is not negations:
+            plain_negations.append((-1, echo))
     # the earliest start of a mention holding each token
     first_start: dict[int, int] = {}
     for m in mentions:

@@ -12,6 +12,7 @@ from mentalhospital_env.knowledge import KnowledgeError
 from mentalhospital_env.knowledge.language import (
     Relative,
     clauses,
+    echoed_topic,
     has_cue,
     is_about_other_person,
     is_negated,
@@ -123,6 +124,22 @@ def test_a_negated_opinion_reaches_the_clause_it_introduces(text, negated_word):
 )
 def test_a_new_clause_without_an_opinion_verb_is_not_negated(text, affirmed_word):
     assert not is_negated(text, _token_index(text, affirmed_word), _token_index(text, affirmed_word) + 1)
+
+
+@pytest.mark.parametrize(
+    "text, echo",
+    [
+        ("Alcohol? I don't drink at all.", (1, False)),
+        ("Hearing voices? Never.", (2, True)),
+        ("Voices? No, nothing like that.", (1, True)),
+        ("Do I want to die? No.", (5, True)),
+        ("I hear voices. Do you?", (0, False)),  # a question after a sentence echoes nothing
+        ("Why would anyone ever want to hurt someone like me? No idea.", (0, False)),  # too long for an echo
+        ("Voices?", (0, False)),  # no answer
+    ],
+)
+def test_echoed_topic(text, echo):
+    assert echoed_topic(text) == echo
 
 
 def test_the_window_limits_the_scope():

@@ -531,6 +531,27 @@ def test_a_word_of_two_findings_is_carried_by_either(matcher, checkpoint, output
 
 
 @pytest.mark.parametrize(
+    "checkpoint, unit, entailed",
+    [
+        ("Denies suicidal ideation.", "Suicide? No, never.", True),
+        ("Denies alcohol use.", "Alcohol? I don't drink at all.", True),
+        ("Denies suicidal ideation.", "Do I want to die? No.", True),
+        ("Denies drug use.", "Drugs? No, but I drink a lot.", True),
+        # the echoed topic is not said to be present when the answer denies it
+        ("Alcohol use.", "Alcohol? I don't drink at all.", False),
+        ("Low mood.", "Low? No, I've been fine.", False),
+        # an answer that does not deny it leaves it said
+        ("Alcohol use.", "Alcohol? Only at weekends.", True),
+        ("Auditory hallucinations.", "Voices? Yes, all the time.", True),
+        ("Alcohol use.", "Drugs? No, but I drink a lot.", True),
+    ],
+)
+def test_a_topic_echoed_as_a_question_takes_the_answers_polarity(matcher, checkpoint, unit, entailed):
+    """Read as one unit (what calibration measures; :meth:`Matcher.entails` splits an output into sentences)."""
+    assert matcher.entails_unit(checkpoint, unit) is entailed
+
+
+@pytest.mark.parametrize(
     "checkpoint, output, entailed",
     [
         # "any more" says the state has changed, not that something is more: the phrase stays reduced libido

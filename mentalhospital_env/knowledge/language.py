@@ -652,6 +652,25 @@ _CLAUSE_PUNCT = re.compile(r"[,;:.!?()\u2014]|\s-\s")
 
 
 @_memo
+def echoed_topic(text: str) -> tuple[int, bool]:
+    """A topic the speaker echoes as a short question before answering it ("Alcohol? I don't drink.",
+    "Do I hear voices? Never."): the number of its tokens (at most six; 0 when the text opens otherwise) and
+    whether the answer opens with a denial ("no", "nope", "never", "not", "nothing", "none")."""
+    low, tokens = _read(text)
+    mark = low.find("?")
+    if mark < 0 or _SENTENCE_PUNCT.search(low, 0, mark):
+        return 0, False
+    k = bisect_left(_token_starts(text), mark)
+    if not 0 < k <= 6 or k >= len(tokens):
+        return 0, False
+    cues = load_cues()
+    return k, tokens[k] in cues.answer_particles or tokens[k] in _DENYING_ANSWERS
+
+
+_DENYING_ANSWERS = frozenset(("never", "not", "nothing", "none"))
+
+
+@_memo
 def leading_openers(sentence: str) -> int:
     """How many characters of ``sentence`` its opening discourse phrases take ("The thing is, " in "The thing
     is, my skin is awful", "Well, honestly, " in "Well, honestly, I can't sleep"): phrases of the cues'
