@@ -1197,7 +1197,7 @@ class ClinicalAdjudicator(Adjudicator):
         if statement_conflict(checkpoint, output) is not None:
             return False
         # said in other words, but the other way
-        return not (phrased and topic_direction_clash(c, o))
+        return not ((phrased - normal) and topic_direction_clash(c, o))
 
 
 _MEMO_SIZE = 65536

@@ -492,6 +492,9 @@ def test_an_everyday_word_carries_the_clinical_one(matcher, checkpoint, output, 
         ("Memory intact.", "My memory's fine.", True),
         ("Energy normal.", "My energy is fine.", True),
         ("Appetite normal.", "I'm eating as normal.", True),
+        # a denial said both ways at once: the normal function and the finding denied
+        ("Denies low mood.", "Mood's fine, not low.", True),
+        ("Low mood.", "Mood's fine, not low.", False),
         # a finding, another person or a denial still differs
         ("Concentration intact.", "My concentration is terrible.", False),
         ("Concentration intact.", "My husband's concentration is fine.", False),
