@@ -1087,7 +1087,9 @@ class ClinicalAdjudicator(Adjudicator):
         for cc in c.concepts:
             if cc.concept_id in literal or cc.concept_id in out:
                 continue
-            if o.negated != cc.negated or o.subject != cc.subject:
+            if o.negated != cc.negated or (
+                o.subject != cc.subject and cc.concept_id not in concepts_about_relatives()
+            ):  # a family history has no subject to differ (see _same_subject)
                 continue
             similarity = self.concept_similarity(o.text, cc.concept_id)
             if similarity < self.phrase_threshold:

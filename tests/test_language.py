@@ -415,6 +415,25 @@ def test_relatives_named_with_side_and_age(text, relatives):
     assert {tuple(r) for r in relatives_named(text)} == relatives
 
 
+@pytest.mark.parametrize(
+    "text, subjects",
+    [
+        # a relative after "with", "to", "for" is no subject; one then described ("who ...") is
+        ("Lives with her partner and two children.", ["patient"]),
+        ("Carer for her mother.", ["patient"]),
+        ("I live with my mother who has schizophrenia.", ["patient", "other"]),
+        ("I'm close to my brother, who hears voices.", ["patient", "other"]),
+        ("Grew up with a father who drank heavily.", ["patient", "other"]),
+        ("Abused by her stepfather.", ["patient"]),
+        # every kinship word names someone else, the other-subject cue list or not
+        ("My nan had dementia.", ["other"]),
+        ("My stepdad drinks.", ["other"]),
+    ],
+)
+def test_who_a_clause_is_about(text, subjects):
+    assert [c.subject for c in clauses(text)] == subjects
+
+
 def test_relatives_agree_on_role_group_side_and_age():
     r = Relative
     assert relatives_agree(r("parents"), r("mother"))

@@ -534,6 +534,24 @@ def test_a_word_of_two_findings_is_carried_by_either(matcher, checkpoint, output
 
 
 @pytest.mark.parametrize(
+    "checkpoint, output, entailed",
+    [
+        ("Lives with her partner and two children.", "I live with my boyfriend and our two kids.", True),
+        ("Grandmother had dementia.", "My nan had dementia.", True),
+        ("Grew up with a father who drank heavily.", "My dad was a big drinker.", True),
+        ("Family history of schizophrenia in mother.", "I live with my mother who has schizophrenia.", True),
+        # the person described is not the patient
+        ("Has schizophrenia.", "I live with my mother who has schizophrenia.", False),
+        ("Auditory hallucinations.", "I'm close to my brother who hears voices.", False),
+        ("Drinks heavily.", "I grew up with a father who drank heavily.", False),
+        ("Dementia.", "My nan had dementia.", False),
+    ],
+)
+def test_a_relative_as_object_or_described_person(matcher, checkpoint, output, entailed):
+    assert matcher.entails(checkpoint, output) is entailed
+
+
+@pytest.mark.parametrize(
     "checkpoint, unit, entailed",
     [
         ("Denies suicidal ideation.", "Suicide? No, never.", True),

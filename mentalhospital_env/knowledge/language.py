@@ -154,6 +154,9 @@ class LanguageCues:
     number_words: tuple[tuple[tuple[str, ...], float], ...] = ()
     # words that make the person after them the agent, not the subject ("abused by her stepfather")
     agent_markers: frozenset[str] = frozenset()
+    # words that make the person after them the object, not the subject ("lives with her partner", "close to
+    # her sister", "carer for her mother"): the clause stays the patient's
+    object_markers: frozenset[str] = frozenset()
     # phrases whose directional word gives no direction ("as well", "for good")
     non_directional: tuple[tuple[str, ...], ...] = ()
     # directional words that open a sentence as a filler before a comma ("Well, ...", "Okay, ...")
@@ -299,6 +302,10 @@ def load_cues() -> LanguageCues:
         return tuple(sorted({tuple(tokenize(p)) or (p,) for p in raw[key]}, key=len, reverse=True))
 
     kin, amounts = raw.get("kinship", {}), raw.get("quantity_words", {})
+    # every word of the kinship table names someone else ("my nan", "our stepdad"), whether or not the
+    # other-subject cue list spells it out
+    kin_words = {w for words in kin.get("roles", {}).values() for w in words}
+    raw = {**raw, "other_subject_cues": sorted(set(raw["other_subject_cues"]) | kin_words)}
 
     return LanguageCues(
         negation=phrases("negation_cues"),
@@ -325,6 +332,7 @@ def load_cues() -> LanguageCues:
         first_person=frozenset(raw.get("first_person_cues", ())),
         third_person=frozenset(raw.get("third_person_cues", ())),
         agent_markers=frozenset(raw.get("agent_markers", ())),
+        object_markers=frozenset(raw.get("object_markers", ())),
         non_directional=phrases("non_directional_phrases") if "non_directional_phrases" in raw else (),
         discourse_markers=frozenset(raw.get("discourse_markers", ())),
         discourse_openers=tuple(
@@ -725,6 +733,7 @@ def _clause_starts(text: str, tokens: tuple[str, ...]) -> list[int]:
     starts.update(_breaks_at(text, _CLAUSE_PUNCT))
     starts.update(s for s, _ in _find(tokens, cues.clause_boundaries))
     starts.update(e for _, e in _find(tokens, cues.reporting_verbs) if e < len(tokens))
+    starts.update(_described_persons(tokens))
     # "since my husband passed away I've been low": a clause opened by a subordinate marker ends where the
     # speaker's own subject pronoun comes after another word (the main clause, without a comma before it)
     subject_words = {"i", "i'm", "i've", "i'd", "i'll"} & cues.first_person
@@ -735,6 +744,16 @@ def _clause_starts(text: str, tokens: tuple[str, ...]) -> list[int]:
             if later is not None and tokens[later - 1] not in cues.function_words:
                 starts.add(later)
     return sorted(s for s in starts if s < len(tokens)) or [0]
+
+
+def _described_persons(tokens: tuple[str, ...]) -> frozenset[int]:
+    """Where a relative clause about a named person starts: "who" or "whose" right after a relative ("my mother
+    who has schizophrenia"); that clause is about the person, not the speaker."""
+    ends = {e for _, e in _find(tokens, load_cues().other_subject)}
+    return frozenset(i for i in ends if i < len(tokens) and tokens[i] in _RELATIVE_PRONOUNS)
+
+
+_RELATIVE_PRONOUNS = frozenset(("who", "whose", "who's"))
 
 
 def clauses(text: str) -> list[Clause]:
@@ -752,16 +771,32 @@ def clauses(text: str) -> list[Clause]:
     return list(_clauses(text))
 
 
-def _after_agent_marker(part: tuple[str, ...], i: int, cues: LanguageCues) -> bool:
-    """Whether the other-subject cue at ``i`` follows an agent marker (``by``), with at most a determiner
-    between: "abused by her stepfather" is about the patient, the stepfather only did it."""
-    if not cues.agent_markers:
-        return False
+def _after_agent_marker(part: tuple[str, ...], i: int, end: int, cues: LanguageCues) -> bool:
+    """Whether the other-subject cue ``part[i:end]`` follows an agent or object marker (``by``, ``with``), with
+    at most a determiner between: "abused by her stepfather" and "lives with her partner" are about the
+    patient, the stepfather only did it and the partner only shares the home. A person an object marker names
+    who is then described ("grew up with a father who drank", "sorry for my sister being low") is the
+    subject of that description."""
     before = part[max(0, i - 2) : i]
-    return bool(before) and (
-        before[-1] in cues.agent_markers
-        or (len(before) == 2 and before[0] in cues.agent_markers and before[1] in cues.function_words)
+    if not before:
+        return False
+
+    def marked(markers: frozenset[str]) -> bool:
+        return before[-1] in markers or (
+            len(before) == 2 and before[0] in markers and before[1] in cues.function_words
+        )
+
+    if cues.agent_markers and marked(cues.agent_markers):
+        return True
+    return (
+        bool(cues.object_markers)
+        and marked(cues.object_markers)
+        and (end >= len(part) or part[end] not in _DESCRIBED_AFTER)
     )
+
+
+# words after a person that open a description of that person ("a father who drank", "my sister being low")
+_DESCRIBED_AFTER = frozenset(("who", "who's", "whose", "that", "being", "having"))
 
 
 @_memo
@@ -773,13 +808,17 @@ def _clauses(text: str) -> tuple[Clause, ...]:
     first_person = any(t in cues.first_person for t in tokens)
     starts = _clause_starts(text, tokens)
     bounds = list(zip(starts, starts[1:] + [len(tokens)]))
+    described = _described_persons(tokens)
     out: list[Clause] = []
     inherited = "patient"
     for start, end in bounds:
+        if start in described:  # "... my mother | who has schizophrenia": about her, in the background
+            out.append(Clause(start, end, "other", out[-1].time if out else None, True))
+            continue
         # a possessive names its person too: "her husband's death" is about the husband
         part = tuple(t[:-2] if t.endswith("'s") and len(t) > 2 else t for t in tokens[start:end])
         subordinate = any(s == 0 for s, _ in _find(part, cues.subordinate_markers))
-        others = [s for s, _ in _find(part, cues.other_subject) if not _after_agent_marker(part, s, cues)]
+        others = [s for s, e in _find(part, cues.other_subject) if not _after_agent_marker(part, s, e, cues)]
         selves = [s for s, _ in _find(part, cues.patient_subject)]
         if first_person:
             others += [i for i, t in enumerate(part) if t in cues.third_person]
