@@ -389,6 +389,25 @@ def test_words_kept_apart(word, other):
     assert word_key(stem(word)) != word_key(stem(other))
 
 
+@pytest.mark.parametrize(
+    "text, concept",
+    [
+        ("Appetite increased.", "increased_appetite"),
+        ("Affect blunted.", "blunted_affect"),
+        ("Eye contact poor.", "social_communication_difficulty"),
+        ("My thoughts are racing.", "racing_thoughts"),
+    ],
+)
+def test_a_clinical_term_is_found_in_a_notes_order(text, concept):
+    """A clinical term that opens with a directional word ("increased appetite") is found with the word last."""
+    assert concept in load_lexicon().concepts_in(text)
+
+
+def test_a_term_with_a_function_word_is_not_turned_round():
+    assert "anhedonia" not in load_lexicon().concepts_in("Of interest, loss of the job upset him.")
+    assert "increased_appetite" not in load_lexicon().concepts_in("Appetite. Increased worry.")
+
+
 def test_really_is_not_real():
     from mentalhospital_env.knowledge.lexicon import load_lexicon
 

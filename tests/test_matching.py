@@ -552,6 +552,19 @@ def test_a_relative_as_object_or_described_person(matcher, checkpoint, output, e
 
 
 @pytest.mark.parametrize(
+    "checkpoint, output, entailed",
+    [
+        ("Appetite increased.", "I'm eating loads more than usual.", True),
+        ("Affect blunted.", "Blunted affect.", True),
+        ("Appetite increased.", "I've lost my appetite.", False),
+        ("Low mood.", "My mood isn't low.", False),
+    ],
+)
+def test_a_finding_in_a_notes_word_order(matcher, checkpoint, output, entailed):
+    assert matcher.entails(checkpoint, output) is entailed
+
+
+@pytest.mark.parametrize(
     "checkpoint, unit, entailed",
     [
         ("Denies suicidal ideation.", "Suicide? No, never.", True),

@@ -99,8 +99,9 @@ class Lexicon:
         commas: dict[tuple[tuple[str, ...], str], frozenset[int]] = {}
         with memos_off():  # the terms are read once: they need not take room in the text memos
             for c in self.concepts:
-                for term in c.terms:
-                    key = pronoun_neutral(tuple(stems(term)))
+                keys = [(term, pronoun_neutral(tuple(stems(term)))) for term in c.terms]
+                keys += [(term, key) for term in c.clinical_terms if (key := _note_order(term))]
+                for term, key in keys:
                     if key and (key, c.id) not in commas:
                         index.setdefault(key[0], []).append((key, c.id))
                         commas[(key, c.id)] = frozenset(comma_breaks(term))  # "heavy, like lead" holds one
@@ -244,6 +245,26 @@ class Lexicon:
     def concepts_in(self, text: str) -> frozenset[str]:
         """Ids of the concepts mentioned in ``text``, negated or not."""
         return frozenset(m.concept_id for m in self.find(text))
+
+
+@lru_cache(maxsize=1)
+def _directional_words() -> frozenset[str]:
+    """The stems of the one-word directional words of the cue data ("increased", "poor", "blunted")."""
+    return frozenset(p[0] for _, up, down in load_cues().polarity_axes for p in (*up, *down) if len(p) == 1)
+
+
+def _note_order(term: str) -> tuple[str, ...] | None:
+    """A clinical term that opens with a directional word, in the order a note puts it: "increased appetite"
+    as "appetite increased", "poor eye contact" as "eye contact poor" (stems); ``None`` for any other term,
+    and for one whose rest holds a function word ("loss of interest" stays as it is)."""
+    tokens = tokens_of(term)
+    if not 2 <= len(tokens) <= 3:
+        return None
+    key = pronoun_neutral(tuple(stems(term)))
+    words = load_cues().function_words
+    if key[0] not in _directional_words() or any(t in words or not t[0].isalpha() for t in tokens[1:]):
+        return None
+    return (*key[1:], key[0])
 
 
 def settle_overlaps(candidates: list[tuple]) -> list[tuple]:
