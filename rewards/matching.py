@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from mentalhospital_env.cases.derive import split_sentences
-from mentalhospital_env.knowledge.language import leading_openers
+from mentalhospital_env.knowledge.language import echoed_topic, leading_openers
 
 from .adjudication import (
     Adjudicator,
@@ -112,7 +112,9 @@ class MatcherConfig:
                 raise ValueError(
                     f"MatcherConfig.threshold must be a number or 'calibrated', got {self.threshold!r}"
                 )
-        elif not -1.0 <= float(self.threshold) <= 1.0:
+        elif not -1.0 <= float(self.threshold) <= 1.0 + 1e-5:
+            # (a float32 cosine of two identical texts may round a hair above 1, and the calibration's answer
+            # when no cosine reaches its precision lies just above the highest: a threshold that accepts nothing)
             raise ValueError(f"MatcherConfig.threshold must lie in [-1, 1], got {self.threshold!r}")
         if isinstance(self.phrase_threshold, str) and self.phrase_threshold != "calibrated":
             raise ValueError(
@@ -346,7 +348,12 @@ def output_units(output: str | Sequence[str]) -> tuple[str, ...]:
     say nothing (their words, "look" in "Okay, look," or "see" in "See, none.", must not be read as what
     the patient sees or how things look), and the sentence after them, its first letter capitalised again,
     is the one the speaker says without them ("The thing is, my skin is awful." gives "My skin is awful."),
-    so it reads and matches as that sentence does."""
+    so it reads and matches as that sentence does.
+
+    A finding the speaker echoes as a short question before answering it ("Alcohol? I don't drink at all.",
+    "Do I hear voices? Every night.") stays one unit with its answer
+    (:func:`~mentalhospital_env.knowledge.language.echoed_topic`): on its own, the bare question would read
+    as the finding said."""
     if isinstance(output, str):
         units: list[str] = []
         for sentence in split_sentences(output):
@@ -355,7 +362,9 @@ def output_units(output: str | Sequence[str]) -> tuple[str, ...]:
             cut = leading_openers(sentence)
             if cut:
                 rest = sentence[cut:]
-                units.append(rest[:1].upper() + rest[1:])
+                sentence = rest[:1].upper() + rest[1:]
+            if units and _echoes_a_finding(units[-1], sentence):
+                units[-1] = f"{units[-1]} {sentence}"
             else:
                 units.append(sentence)
         return tuple(units)
@@ -366,6 +375,17 @@ def output_units(output: str | Sequence[str]) -> tuple[str, ...]:
         if unit.strip():
             units.append(unit)
     return tuple(units)
+
+
+def _echoes_a_finding(question: str, answer: str) -> bool:
+    """Whether ``question`` is a short question echoing a topic that ``answer`` answers, so the two make one
+    unit (see :func:`output_units`): a bare topic of at most three words ("Suicide?", "My sleep?") or a
+    question of at most six that names a finding ("Do I hear voices?"), not a question of its own ("Can we
+    talk about something else?")."""
+    if not question.endswith("?"):
+        return False
+    words = echoed_topic(f"{question} {answer}")[0]
+    return 0 < words <= 3 or (words > 0 and bool(read_statement(question).concepts))
 
 
 class Matcher:

@@ -18,7 +18,7 @@ from mentalhospital_env.rewards.adjudication import (
     statement_conflict,
 )
 from mentalhospital_env.rewards.embedders import EmbeddingCache, HashingEmbedder, make_embedder
-from mentalhospital_env.rewards.matching import CoverageResult, Matcher, MatcherConfig
+from mentalhospital_env.rewards.matching import CoverageResult, Matcher, MatcherConfig, output_units
 
 from mentalhospital_env.llm import GenerationSettings, ScriptedClient
 
@@ -848,3 +848,36 @@ def test_an_openers_words_are_not_read_as_what_the_patient_says(matcher):
     # "See," opens the sentence: nothing was seen, so nothing visual is denied
     assert not matcher.entails("He denies visual hallucinations.", "See, none.")
     assert matcher.entails("Low mood.", "The thing is, I feel really low.")
+
+
+@pytest.mark.parametrize(
+    "output, units",
+    [
+        ("Alcohol? I don't drink at all.", ("Alcohol? I don't drink at all.",)),
+        ("I sleep fine. Suicide? No, never.", ("I sleep fine.", "Suicide? No, never.")),
+        ("Do I hear voices? Every night, yes.", ("Do I hear voices? Every night, yes.",)),
+        # a question of its own is a unit of its own
+        (
+            "Can we talk about something else? No, I've never been arrested.",
+            ("Can we talk about something else?", "No, I've never been arrested."),
+        ),
+        ("Voices?", ("Voices?",)),  # nothing answers it
+    ],
+)
+def test_a_topic_echoed_as_a_question_stays_with_its_answer(output, units):
+    assert output_units(output) == units
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output, entailed",
+    [
+        ("Alcohol use", "Alcohol? I don't drink at all.", False),
+        ("No alcohol use.", "Alcohol? I don't drink at all.", True),
+        ("Suicidal ideation", "I sleep fine. Suicide? No, never.", False),
+        ("No suicidal ideation.", "I sleep fine. Suicide? No, never.", True),
+        ("Auditory hallucinations", "Do I hear voices? Every night, yes.", True),
+        ("Auditory hallucinations", "Voices? No.", False),
+    ],
+)
+def test_an_echoed_topic_is_what_its_answer_says(checkpoint, output, entailed):
+    assert Matcher().entails(checkpoint, output) is entailed
