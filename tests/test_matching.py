@@ -581,8 +581,10 @@ def test_a_finding_in_a_notes_word_order(matcher, checkpoint, output, entailed):
     ],
 )
 def test_a_topic_echoed_as_a_question_takes_the_answers_polarity(matcher, checkpoint, unit, entailed):
-    """Read as one unit (what calibration measures; :meth:`Matcher.entails` splits an output into sentences)."""
+    """Read as one unit (what calibration measures), and as an output: ``output_units`` keeps the echo with its
+    answer."""
     assert matcher.entails_unit(checkpoint, unit) is entailed
+    assert matcher.entails(checkpoint, unit) is entailed
 
 
 @pytest.mark.parametrize(
