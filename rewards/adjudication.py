@@ -37,6 +37,7 @@ from mentalhospital_env.knowledge.language import (
     find_phrases,
     has_cue,
     load_cues,
+    memos_off,
     negated_spans_in,
     non_directional_tokens,
     polarity_marks,
@@ -1039,8 +1040,10 @@ class ClinicalAdjudicator(Adjudicator):
         self.phrase_embedder = phrase_embedder
         self.phrase_threshold = phrase_threshold
         self._phrases: dict[str, object] = {}
-        # per output text: its embedding and its best similarity to each concept's phrasings, read once
-        self._output_phrasing: dict[str, tuple[object, dict[str, float]]] = {}
+        # per output text: its embedding and, per concept, its best similarity to the concept's phrasings and
+        # the negation cues that phrasing holds of its own, read once
+        self._output_phrasing: dict[str, tuple[object, dict[str, tuple[float, int]]]] = {}
+        self._phrase_negations: dict[str, np.ndarray] = {}
         # verdicts per (checkpoint, output): the adjudicator is a pure function of the two texts
         self._verdicts: dict[tuple[str, str], bool] = {}
         # phrasings of a checkpoint set's concepts, stacked (see phrasing_stack); the set a subset was served by
@@ -1068,7 +1071,10 @@ class ClinicalAdjudicator(Adjudicator):
     def _concept_phrases(self, concept_id: str):
         phrases = self._phrases.get(concept_id)
         if phrases is None:
-            phrases = self.phrase_embedder.encode(list(load_lexicon().get(concept_id).terms))
+            terms = list(load_lexicon().get(concept_id).terms)
+            phrases = self.phrase_embedder.encode(terms)
+            with memos_off():  # read once here: the phrasings need not take room in the text memos
+                self._phrase_negations[concept_id] = np.array([len(negated_spans_in(t)) for t in terms])
             self._phrases[concept_id] = phrases
         return phrases
 
@@ -1091,8 +1097,14 @@ class ClinicalAdjudicator(Adjudicator):
                 o.subject != cc.subject and cc.concept_id not in concepts_about_relatives()
             ):  # a family history has no subject to differ (see _same_subject)
                 continue
-            similarity = self.concept_similarity(o.text, cc.concept_id)
+            similarity, phrasing_negations = self.closest_phrasing(o.text, cc.concept_id)
             if similarity < self.phrase_threshold:
+                continue
+            # When the phrasing the output is like holds a negation of its own ("don't know where I am", of
+            # disorientation), an output with no negation more than the phrasing's denies nothing: "I don't
+            # know." is no denial of disorientation ("I've never heard things other people couldn't hear" is
+            # one of hearing them).
+            if cc.negated and phrasing_negations and len(negated_spans_in(o.text)) <= phrasing_negations:
                 continue
             # An output that names another finding in the lexicon's words and is closer to that finding's
             # phrasings is about that finding ("I've lost a lot of weight" is weight loss, however near it
@@ -1133,6 +1145,11 @@ class ClinicalAdjudicator(Adjudicator):
     def concept_similarity(self, output: str, concept_id: str) -> float:
         """The output's best cosine with one of the concept's lexicon phrasings (``-inf`` when it has none);
         remembered per output and concept (the output is encoded once)."""
+        return self.closest_phrasing(output, concept_id)[0]
+
+    def closest_phrasing(self, output: str, concept_id: str) -> tuple[float, int]:
+        """:meth:`concept_similarity`, and how many negation cues the phrasing it is most like holds of its own
+        (1 for "don't know where I am"; 0 when the concept has no phrasing)."""
         entry = self._output_phrasing.get(output)
         if entry is None:
             if len(self._output_phrasing) >= _MEMO_SIZE:
@@ -1140,12 +1157,17 @@ class ClinicalAdjudicator(Adjudicator):
             entry = (self.phrase_embedder.encode([output])[0], {})
             self._output_phrasing[output] = entry
         vector, best = entry
-        value = best.get(concept_id)
-        if value is None:
+        found = best.get(concept_id)
+        if found is None:
             phrases = self._concept_phrases(concept_id)
-            value = float((phrases @ vector).max()) if len(phrases) else float("-inf")
-            best[concept_id] = value
-        return value
+            if len(phrases):
+                sims = phrases @ vector
+                k = int(np.argmax(sims))
+                found = (float(sims[k]), int(self._phrase_negations[concept_id][k]))
+            else:
+                found = (float("-inf"), 0)
+            best[concept_id] = found
+        return found
 
     def could_entail(self, checkpoint: str, output: str) -> bool:
         """False when :meth:`entailed` refuses the pair at once: no word or concept in common, no concept

@@ -883,3 +883,20 @@ def test_a_topic_echoed_as_a_question_stays_with_its_answer(output, units):
 )
 def test_an_echoed_topic_is_what_its_answer_says(checkpoint, output, entailed):
     assert Matcher().entails(checkpoint, output) is entailed
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output, entailed",
+    [
+        # "I don't know" is like a phrasing of disorientation that holds its own negation ("don't know where
+        # I am"): it says no more than that phrasing, so it denies no disorientation
+        ("No disorientation.", "I don't know.", False),
+        ("Alert and oriented.", "I don't know.", False),
+        ("Oriented to time, place and person.", "I really don't know.", False),
+        ("No disorientation.", "Don't know.", False),
+        # a negation more than the phrasing's own is the speaker's
+        ("Denies auditory hallucinations.", "I've never heard anything that other people couldn't hear.", True),
+    ],
+)
+def test_a_negation_inside_a_findings_phrasing_is_not_a_denial(matcher, checkpoint, output, entailed):
+    assert matcher.entails(checkpoint, output) is entailed
