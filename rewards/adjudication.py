@@ -75,6 +75,10 @@ class ConceptReading:
     time: str | None
 
 
+# the one empty set every content word without other concepts shares (a reading holds many words)
+_NO_CONCEPTS: frozenset[str] = frozenset()
+
+
 @dataclass(frozen=True)
 class ContentWord:
     """A content word (stemmed): negated or not, whose, when, and the concept whose mention holds it (or ``None``)."""
@@ -85,7 +89,7 @@ class ContentWord:
     time: str | None
     concept_id: str | None = None
     # the other concepts whose mentions hold the word too ("restless" in a phrase of two findings)
-    also: frozenset[str] = frozenset()
+    also: frozenset[str] = _NO_CONCEPTS
 
 
 @dataclass(frozen=True)
@@ -328,7 +332,7 @@ def read_statement(text: str) -> StatementReading:
                 "patient" if i in to_patient else part.subject if part else "patient",
                 (part.time if part and part.time else statement_time),
                 concept_at.get(i),
-                frozenset(concepts_at[i] - {concept_at[i]}) if i in concept_at else frozenset(),
+                frozenset(concepts_at[i] - {concept_at[i]}) or _NO_CONCEPTS if i in concept_at else _NO_CONCEPTS,
             )
         )
     main = next((p for p in parts if not p.subordinate), None)
