@@ -124,6 +124,11 @@ class MenuScript:
         return int(self.plan.pop(0)) if self.plan else self.menu.kind_ranges["treat"][-1]
 
 
+def script_for(env_id: str, questions: int, seed: int) -> TextScript | MenuScript:
+    """The clinical script for an id: protocol text for the text id, menu indices for the discrete one."""
+    return (TextScript if env_id == "MentalHospital-v0" else MenuScript)(questions, seed=seed)
+
+
 class Timed:
     """Wraps a patient or a shaper and adds the seconds spent in its methods to ``clock[key]``."""
 
@@ -226,8 +231,7 @@ def run_vector(
     """Environment steps per second (all copies together) of a vector environment."""
     venv = make_vector_env(env_id, copies, asynchronous=asynchronous, **kwargs)
     venv.call("build_all_cases")  # every case in every copy, as run_single does
-    cls = TextScript if env_id == "MentalHospital-v0" else MenuScript
-    doctors = [cls(questions, seed=1 + i) for i in range(copies)]
+    doctors = [script_for(env_id, questions, seed=1 + i) for i in range(copies)]
     for d in doctors:
         d.reset()
     venv.reset(seed=0)
@@ -276,7 +280,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         rate, eps, _ = run_env(env, env_id, args.steps, args.questions, clock)
         out[visit] = {"rate": rate, "episodes": eps, **clock}
     # the steady state: fresh draws after a long warm-up, the doctor going on from where the warm-up left it
-    doctor = (TextScript if env_id == "MentalHospital-v0" else MenuScript)(args.questions, seed=2)
+    doctor = script_for(env_id, args.questions, seed=2)
     state = run_env(env, env_id, args.warmup_steps, args.questions, {}, doctor, seed=1)[2]
     clock.update(patient=0.0, rewards=0.0, matcher=0.0, total=0.0)
     rate, eps, _ = run_env(env, env_id, args.steady_steps, args.questions, clock, doctor, state=state)
@@ -318,7 +322,7 @@ def run_env(
     observation and info of an episode under way (the last call's third value, with the same ``doctor``) to
     go on with it instead of resetting. Returns steps per second, episodes finished and that state."""
     if doctor is None:
-        doctor = (TextScript if env_id == "MentalHospital-v0" else MenuScript)(questions, seed=1)
+        doctor = script_for(env_id, questions, seed=1)
     if state is None:
         obs, info = env.reset(seed=seed)
         doctor.reset()

@@ -1326,8 +1326,9 @@ def _carries(oc: ConceptReading, cc: ConceptReading) -> bool:
         return False
     if oc.concept_id == cc.concept_id:
         return oc.negated == cc.negated
-    if oc.negated and cc.negated:  # the contrapositive: no ideation at all says no plan ("I don't drink" says no
-        return oc.concept_id in implied_concepts(cc.concept_id)  # relief drinking)
+    if oc.negated and cc.negated:
+        # the contrapositive: no ideation at all says no plan ("I don't drink" says no relief drinking)
+        return oc.concept_id in implied_concepts(cc.concept_id)
     return not oc.negated and not cc.negated and cc.concept_id in implied_concepts(oc.concept_id)
 
 
@@ -1368,12 +1369,7 @@ def implied_concepts(concept_id: str) -> frozenset[str]:
 @lru_cache(maxsize=4096)
 def implying_concepts(concept_id: str) -> frozenset[str]:
     """The concepts that imply this one (:func:`implied_concepts` read backwards): a plan implies ideation."""
-    return frozenset(k for k in _implication_sources() if concept_id in implied_concepts(k))
-
-
-@lru_cache(maxsize=1)
-def _implication_sources() -> tuple[str, ...]:
-    return tuple(_implication_edges())
+    return frozenset(k for k in _implication_edges() if concept_id in implied_concepts(k))
 
 
 @lru_cache(maxsize=1)

@@ -238,13 +238,7 @@ class InterviewCoverage:
         units = _reply_units(patient_reply)
         if not units:
             return ()
-        matched = self._matched
-        if matched:
-            open_ = [i for i, cid in enumerate(self._ids) if cid not in matched]
-            texts = [self._texts[i] for i in open_]
-            ids = [self._ids[i] for i in open_]
-        else:
-            texts, ids = list(self._texts), list(self._ids)
+        texts, ids = self._open_checkpoints()
         found = MATCH_MEMORY.match(self.matcher, texts, units, ids, unit_offset=self._units)
         self._units += len(units)
         new = tuple(m.checkpoint_id for m in found if m is not None)
@@ -272,10 +266,7 @@ class InterviewCoverage:
         self.replies += len(replies)
         newly: list[list[CheckpointMatch]] = [[] for _ in replies]
         if units:
-            matched = self._matched
-            open_ = [i for i, cid in enumerate(self._ids) if cid not in matched]
-            texts = [self._texts[i] for i in open_]
-            ids = [self._ids[i] for i in open_]
+            texts, ids = self._open_checkpoints()
             start = self._units
             found = MATCH_MEMORY.match(self.matcher, texts, units, ids, start, groups)
             self._units += len(units)
@@ -288,6 +279,14 @@ class InterviewCoverage:
                 self._matched[m.checkpoint_id] = m
             out.append(tuple(m.checkpoint_id for m in matches))
         return out
+
+    def _open_checkpoints(self) -> tuple[list[str], list[str]]:
+        """The texts and ids of the checkpoints no reply has covered yet, in checkpoint order."""
+        matched = self._matched
+        if not matched:
+            return list(self._texts), list(self._ids)
+        open_ = [i for i, cid in enumerate(self._ids) if cid not in matched]
+        return [self._texts[i] for i in open_], [self._ids[i] for i in open_]
 
     def extend(self, replies: Iterable[str]) -> tuple[str, ...]:
         """Feed several replies; every id newly covered, in order."""

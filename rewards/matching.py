@@ -603,10 +603,7 @@ class Matcher:
         """Whether every pair is accepted or refused on its two texts alone, whatever else is in the call
         (no adjudicator, or the clinical adjudicator asked about every pair left): what ``match(groups=...)``
         needs."""
-        adjudicator = self.adjudicator
-        return adjudicator is None or (
-            isinstance(adjudicator, ClinicalAdjudicator) and self.max_adjudicated_units is None
-        )
+        return self.adjudicator is None or self._prefilters()
 
     def entails(self, checkpoint: str, output: str | Sequence[str]) -> bool:
         """Whether some unit (sentence) of ``output`` entails ``checkpoint``."""

@@ -727,13 +727,13 @@ class Clause:
     subordinate: bool
 
 
-def _clause_starts(text: str, tokens: tuple[str, ...]) -> list[int]:
+def _clause_starts(text: str, tokens: tuple[str, ...], described: frozenset[int]) -> list[int]:
     cues = load_cues()
     starts = {0}
     starts.update(_breaks_at(text, _CLAUSE_PUNCT))
     starts.update(s for s, _ in _find(tokens, cues.clause_boundaries))
     starts.update(e for _, e in _find(tokens, cues.reporting_verbs) if e < len(tokens))
-    starts.update(_described_persons(tokens))
+    starts.update(described)  # "who" after a relative (:func:`_described_persons`)
     # "since my husband passed away I've been low": a clause opened by a subordinate marker ends where the
     # speaker's own subject pronoun comes after another word (the main clause, without a comma before it)
     subject_words = {"i", "i'm", "i've", "i'd", "i'll"} & cues.first_person
@@ -806,9 +806,9 @@ def _clauses(text: str) -> tuple[Clause, ...]:
         return ()
     cues = load_cues()
     first_person = any(t in cues.first_person for t in tokens)
-    starts = _clause_starts(text, tokens)
-    bounds = list(zip(starts, starts[1:] + [len(tokens)]))
     described = _described_persons(tokens)
+    starts = _clause_starts(text, tokens, described)
+    bounds = list(zip(starts, starts[1:] + [len(tokens)]))
     out: list[Clause] = []
     inherited = "patient"
     for start, end in bounds:
