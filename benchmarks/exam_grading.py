@@ -209,11 +209,13 @@ def _opens_with(head: str, cue: str) -> bool:
 
 
 def opener(text: str) -> str | None:
-    """How a reply opens: ``clarify``, ``dont_know``, ``deny``, ``affirm`` or None."""
+    """How a reply opens: ``clarify``, ``deflect``, ``dont_know``, ``deny``, ``affirm`` or None."""
     head = first_clause(text)
     cues = lint_lists()["cues"]
     if any(c in head for c in cues["clarify"]):
         return "clarify"
+    if any(find(c, head) for c in cues["deflect"]):
+        return "deflect"
     if any(find(c, head) for c in cues["dont_know"]):
         return "dont_know"
     for stance, key in (("deny", "deny_openers"), ("affirm", "affirm_openers")):
@@ -389,7 +391,7 @@ class Lints:
                 # agreement of a finite present verb with its subject
                 if t.tag_ in ("VBZ", "VBP") or (low in ("was", "were")):
                     subj = _subject(t)
-                    if subj is None and t.dep_ not in ("ROOT",) and root_subject is not None and t.tag_ == "VBZ":
+                    if subj is None and t.dep_ == "conj" and root_subject is not None and t.tag_ == "VBZ":
                         subj = root_subject
                     if subj is not None:
                         err = _disagree(subj, t)
@@ -467,8 +469,10 @@ _SINGULAR_PRONOUNS = {"he", "she", "it", "this", "that"}
 def _disagree(subj: Any, verb: Any) -> str | None:
     s = subj.lower_
     v = verb.lower_
-    if subj.dep_ == "expl" or any(c.dep_ == "cc" for c in subj.children) or any(c.dep_ == "conj" for c in subj.children):
+    if subj.dep_ == "expl" or any(c.dep_ in ("cc", "conj") for c in subj.children):
         return None
+    if any(c.dep_ == "prep" and c.lower_ == "of" for c in subj.children):
+        return None  # "a couple of weeks have", "most of my friends are"
     if v in ("was",) and s in ("you", "we", "they"):
         return f"'{subj.text} {verb.text}'"
     if v == "were" and s in ("i", "he", "she", "it"):
