@@ -14,8 +14,9 @@ that a reply faithful to the record cannot contain).
 
 Verdict of one reply, first rule that applies:
 
-1. ``wrong``: it says a contradicting phrase (not closely preceded by a negation), or it opens with
-   a plain "yes" / "no" that the expected stance rules out and names none of the expected details.
+1. ``wrong``: it says a contradicting phrase (not closely preceded by a negation), or, to a yes/no
+   question, it opens with a "yes" / "no" that the expected stance rules out and names none of the
+   expected details.
 2. ``not_answering``: it names none of the details and does not open with, or say, an accepted
    stance (for open questions only the details count).
 3. ``unnatural``: a lint fails (jargon, record text copied, a person/agreement error found by the
@@ -251,7 +252,7 @@ def grade_content(q: Question, reply: str) -> tuple[str | None, list[str], int]:
             if not negated(norm, m.start(), negators):
                 return "wrong", [f"contradicts the record: {c!r}"], found
     opens = opener(reply)
-    if opens in ("affirm", "deny") and opens not in q.stances_ok and not found and q.kind != "open":
+    if opens in ("affirm", "deny") and opens not in q.stances_ok and not found and is_yes_no(q.ask):
         return "wrong", [f"opens with {opens} where the record says {q.stance}"], found
     if found:
         return None, [], found
@@ -490,6 +491,26 @@ def _disagree(subj: Any, verb: Any) -> str | None:
 
 
 _JOINED = re.compile(r"\b(and|or|also)\s+(how|what|when|where|who|why|which|do|does|did|are|is|was|have|has|any|can|could|would)\b")
+
+
+_AUX_START = {
+    "do", "does", "did", "are", "is", "was", "were", "have", "has", "had", "can", "could", "would",
+    "will", "any", "anything", "ever", "am", "should", "might", "anyone", "anybody",
+}
+_LEAD = {"and", "so", "but", "ok", "okay", "right", "well", "also", "now", "then"}
+
+
+def is_yes_no(question: str) -> bool:
+    """Whether the doctor's (last) question is a yes/no question ("Do you ...?", "Any ...?")."""
+    sentences = [s for s in re.split(r"(?<=[.?!])\s+", normalise(question)) if s.strip()]
+    asked = ([s for s in sentences if s.endswith("?")] or sentences or [""])[-1]
+    head, _, rest = asked.partition(",")
+    if rest and " " not in head.strip():
+        asked = rest  # "Carol, was she ...?"
+    words = [w for w in re.findall(r"[\w']+", asked)]
+    while words and words[0] in _LEAD:
+        words = words[1:]
+    return bool(words) and words[0] in _AUX_START
 
 
 def is_multi_part(question: str) -> bool:
