@@ -14,7 +14,8 @@ that a reply faithful to the record cannot contain).
 
 Verdict of one reply, first rule that applies:
 
-1. ``wrong``: it says a contradicting phrase (not closely preceded by a negation), or, to a yes/no
+1. ``wrong``: it says a contradicting phrase (not closely preceded by a negation in its clause,
+   unless the phrase itself is negative, like "don't have trouble sleeping"), or, to a yes/no
    question, it opens with a "yes" / "no" that the expected stance rules out and names none of the
    expected details.
 2. ``not_answering``: it names none of the details and does not open with, or say, an accepted
@@ -44,6 +45,7 @@ QUESTION_KINDS = (
     "open", "closed", "followup", "multi", "reflection", "relative", "time", "amount", "colloquial",
 )
 VERDICTS = ("wrong", "not_answering", "unnatural", "fine")
+BARE_STANCE_WORDS = {"yes", "no", "never", "not", "yeah", "nope"}
 FIRST_PERSON = {"i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we", "our", "us"}
 
 
@@ -92,6 +94,9 @@ def parse_question(raw: Mapping[str, Any], where: str, group: str = "") -> Quest
     details = tuple(tuple(str(a) for a in group) for group in raw["details"])
     if not details or any(not group or any(not a.strip() for a in group) for group in details):
         raise ExamDataError(f"{where}: details must be non-empty groups of non-empty phrases")
+    bare = [c for c in raw.get("contradicts", ()) if normalise(str(c)) in BARE_STANCE_WORDS]
+    if bare:
+        raise ExamDataError(f"{where}: contradicts {bare}: a bare stance word is the expected stance's job, not a detail")
     if not str(raw["ask"]).strip():
         raise ExamDataError(f"{where}: empty question")
     return Question(
@@ -172,8 +177,9 @@ def find(phrase: str, text: str) -> list[re.Match[str]]:
 
 
 def negated(text: str, start: int, negators: Sequence[str], window: int = 3) -> bool:
-    """Whether one of the ``window`` words before ``start`` is a negation."""
-    before = re.findall(r"[\w']+", text[:start])[-window:]
+    """Whether one of the ``window`` words before ``start``, in the same clause, is a negation."""
+    clause = re.split(r"[.,;:!?]", text[:start])[-1]
+    before = re.findall(r"[\w']+", clause)[-window:]
     return any(w in negators or w.endswith("n't") for w in before)
 
 
@@ -248,8 +254,9 @@ def grade_content(q: Question, reply: str) -> tuple[str | None, list[str], int]:
     negators = lint_lists()["cues"]["negators"]
     found = sum(1 for group in q.details if any(find(a, norm) for a in group))
     for c in q.contradicts:
+        says_no = any(w in negators or w.endswith("n't") for w in re.findall(r"[\w']+", normalise(c)))
         for m in find(c, norm):
-            if not negated(norm, m.start(), negators):
+            if says_no or not negated(norm, m.start(), negators):
                 return "wrong", [f"contradicts the record: {c!r}"], found
     opens = opener(reply)
     if opens in ("affirm", "deny") and opens not in q.stances_ok and not found and is_yes_no(q.ask):
@@ -343,18 +350,20 @@ class Lints:
             out.append("written punctuation: ':'")
         return out
 
-    def record_copy(self, reply: str, case: Mapping[str, Any], n: int = 8) -> list[str]:
-        grams: set[tuple[str, ...]] = set()
+    def record_copy(self, reply: str, case: Mapping[str, Any], n: int = 8, long: int = 12) -> list[str]:
+        """Runs of ``n`` words of a third-person record sentence in a reply sentence that is not in
+        the first person; runs of ``long`` words whatever the person (nobody speaks a note)."""
+        grams: dict[int, set[tuple[str, ...]]] = {n: set(), long: set()}
         for words in record_sentences(case):
-            grams.update(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
+            for k in grams:
+                grams[k].update(tuple(words[i : i + k]) for i in range(len(words) - k + 1))
         out = []
         for sent in re.split(r"(?<=[.;!?])\s+", reply):
             words = re.findall(r"[a-z0-9']+", normalise(sent))
-            if set(words) & FIRST_PERSON:
-                continue
-            for i in range(len(words) - n + 1):
-                if tuple(words[i : i + n]) in grams:
-                    out.append(f"record text: {' '.join(words[i:i + n])!r}")
+            k = long if set(words) & FIRST_PERSON else n
+            for i in range(len(words) - k + 1):
+                if tuple(words[i : i + k]) in grams[k]:
+                    out.append(f"record text: {' '.join(words[i:i + k])!r}")
                     break
         return out
 
@@ -507,10 +516,13 @@ def is_yes_no(question: str) -> bool:
     head, _, rest = asked.partition(",")
     if rest and " " not in head.strip():
         asked = rest  # "Carol, was she ...?"
-    words = [w for w in re.findall(r"[\w']+", asked)]
-    while words and words[0] in _LEAD:
-        words = words[1:]
-    return bool(words) and words[0] in _AUX_START
+    for part in [asked, *asked.split(",")[1:]]:  # "After a binge, do you ...?"
+        words = re.findall(r"[\w']+", part)
+        while words and words[0] in _LEAD:
+            words = words[1:]
+        if words and words[0] in _AUX_START:
+            return True
+    return False
 
 
 def is_multi_part(question: str) -> bool:
