@@ -9,8 +9,10 @@ grammar checks use spaCy's parser, which knows nothing of the patient either.
 A question carries an expected ``stance`` (``affirm``, ``deny`` or ``dont_know``), optional
 ``accept``-ed other stances (``deflect`` where a sensitive topic may be put off, ``deny`` where the
 record is silent and "no" is as natural as "I'm not sure"), ``details`` (groups of short
-alternatives, any one of which shows the reply is on the asked topic) and ``contradicts`` (phrases
-that a reply faithful to the record cannot contain).
+alternatives, any one of which shows the reply is on the asked topic; a question about a relative
+needs every group: who and what) and ``contradicts`` (phrases that a reply faithful to the record
+cannot contain). Bare stance words ("no", "never", "yes") in details are left to the stance rule:
+only how the reply opens counts for them, so "I'm not sure" does not answer "no".
 
 Verdict of one reply, first rule that applies:
 
@@ -252,7 +254,10 @@ def grade_content(q: Question, reply: str) -> tuple[str | None, list[str], int]:
     """The content half of the verdict: ``wrong``, ``not_answering`` or None (answers), with reasons."""
     norm = normalise(reply)
     negators = lint_lists()["cues"]["negators"]
-    found = sum(1 for group in q.details if any(find(a, norm) for a in group))
+    hits = [any(find(a, norm) for a in group if normalise(a) not in BARE_STANCE_WORDS) for group in q.details]
+    found = sum(hits)
+    # a relative question is answered by naming both who and what; any other by one detail
+    on_topic = all(hits) if q.kind == "relative" else found > 0
     for c in q.contradicts:
         says_no = any(w in negators or w.endswith("n't") for w in re.findall(r"[\w']+", normalise(c)))
         for m in find(c, norm):
@@ -261,7 +266,7 @@ def grade_content(q: Question, reply: str) -> tuple[str | None, list[str], int]:
     opens = opener(reply)
     if opens in ("affirm", "deny") and opens not in q.stances_ok and not found and is_yes_no(q.ask):
         return "wrong", [f"opens with {opens} where the record says {q.stance}"], found
-    if found:
+    if on_topic:
         return None, [], found
     if q.kind != "open":
         if opens in q.stances_ok:
@@ -393,6 +398,8 @@ class Lints:
                     while j + 1 < len(toks) and toks[j].tag_ == "RB":
                         j += 1
                     nxt = toks[j]
+                    if j > i + 1 and toks[i + 1].lower_ in ("rarely", "occasionally", "sometimes", "always", "usually", "often"):
+                        out.append(f"grammar: 'had {toks[i + 1].text}' after have")
                     if nxt.tag_ in ("VBN", "VBD") or (nxt.tag_ == "JJ" and nxt.dep_ in ("acomp", "ROOT") and nxt.lower_ != "enough"):
                         out.append(f"grammar: 'had {nxt.text}' after have")
                 # "I live alone partner": live with a direct object
