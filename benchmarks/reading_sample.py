@@ -1,6 +1,7 @@
 """Draw patient replies from scripted-doctor episodes for the reading protocol (issue 13).
 
     python benchmarks/reading_sample.py --seed 13 --n 100 [--suites handwritten,dev] [--variant full]
+    python benchmarks/reading_sample.py --whole benchmarks/data/patient_exam/unseen/uw-001.json
 
 Plays the scripted clinician (``mentalhospital_env.agents.scripted``, through the evaluation
 harness and the environment) on every case of the ``handwritten`` suite and a seeded draw of
@@ -8,6 +9,10 @@ harness and the environment) on every case of the ``handwritten`` suite and a se
 random under the printed seed. Each is printed with its case id and the exam's lint findings, for a
 reader to code by hand as wrong / not answering / unnatural / fine against the record. The lints are
 a hint for the reader, never the code: the reading is the measure.
+
+``--whole PATH`` instead plays one whole scripted episode on each record of a case file (a record a
+user brings, such as ``unseen/uw-001.json``, which no code of the patient was tuned on) and prints
+every turn, then how many replies fail a lint (issue 13 asks for none).
 """
 
 from __future__ import annotations
@@ -44,7 +49,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--suites", default="handwritten,dev")
     ap.add_argument("--cases", type=int, default=10, help="cases drawn from each suite other than handwritten")
     ap.add_argument("--variant", default="full")
+    ap.add_argument("--whole", type=Path, help="a case file: lint every reply of a whole scripted episode")
     args = ap.parse_args(argv)
+    if args.whole:
+        loaded = load_suite(args.whole)
+        cases = {c.case_id: c.to_dict() for c in loaded.cases}
+        lints = Lints()
+        pairs = turns_of(str(args.whole), list(cases), args.variant, args.seed)
+        failing = 0
+        for i, (case_id, doctor, patient) in enumerate(pairs, 1):
+            found = lints.check(patient, doctor, cases[case_id])
+            failing += bool(found)
+            print(f"[{i}] {case_id}\n  D: {doctor}\n  P: {patient}" + (f"\n  lints: {'; '.join(found)}" if found else ""))
+        print(f"\n{failing} of {len(pairs)} replies fail a lint (seed {args.seed}, variant {args.variant})")
+        return 0
     rng = random.Random(args.seed)
     pairs: list[tuple[str, str, str]] = []
     cases = {}
