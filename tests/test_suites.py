@@ -133,3 +133,16 @@ def test_stats_command_on_bundled_names(capsys: pytest.CaptureFixture[str]) -> N
     assert stats["name"] == "test" and stats["cases"] == SUITE_SEEDS["test"][1] and stats["categories_covered"] == 15
     assert main(["cases", "validate", str(bundled_suite_path("dev"))]) == 0
     assert "all valid" in capsys.readouterr().out
+
+
+def test_user_narrative_record_loads_clean() -> None:
+    """The record a user brings (a clinic letter converted by hand, tests/data) loads and passes the checks."""
+    from pathlib import Path
+
+    from mentalhospital_env.cases.loader import load_case
+
+    data = json.loads((Path(__file__).parent / "data" / "user_narrative_record.json").read_text(encoding="utf-8"))
+    assert "facts" not in data and "checkpoints" not in data and "persona" not in data
+    case = load_case(data)
+    assert case.facts_derived and len(case.facts) >= 20
+    assert check_case(case) == []
