@@ -278,7 +278,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         exam_case_map = exam_cases(questions)
         lints = lints or exam_lints()
         print()
-        print("Fidelity beside the patient exam (exam: 40 records read by hand; fidelity: this suite)")
+        print(
+            f"Fidelity beside the patient exam (exam: {len(questions)} questions over {len(exam_case_map)} records, "
+            f"expectations written by reading them; fidelity: {suite_name})"
+        )
         head = f"{'variant':<21}" + "".join(
             f"{h:>14}" for h in ("fid. realism", "fid. prec.", "fid. answered", "exam wrong", "exam not ans.", "exam unnat.", "exam filler")
         )
