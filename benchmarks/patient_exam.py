@@ -124,6 +124,12 @@ def main(argv: list[str] | None = None) -> int:
     print("median ms/reply: " + ", ".join(f"{v} {s['median_ms']:.2f}" for v, s in overall.items()))
     print()
     print(format_rows("Per group", per_group))
+    if first_rows:
+        kinds = {}
+        for r in first_rows:
+            kinds.setdefault(r["question"].kind, []).append(r["grade"])
+        print()
+        print(format_rows(f"By kind of question ({args.variants.split(',')[0]})", {k: tally(v) for k, v in sorted(kinds.items())}))
     if "full" in overall:
         s = overall["full"]
         print()
