@@ -402,6 +402,16 @@ class Lints:
                         out.append(f"grammar: 'had {toks[i + 1].text}' after have")
                     if nxt.tag_ in ("VBN", "VBD") or (nxt.tag_ == "JJ" and nxt.dep_ in ("acomp", "ROOT") and nxt.lower_ != "enough"):
                         out.append(f"grammar: 'had {nxt.text}' after have")
+                if low == "had" and i > 0 and toks[i - 1].lower_ in ("'ve", "have"):
+                    # "I've had the baby is well": have + had + a finite clause ("had it checked" is fine)
+                    for c in t.children:
+                        if c.dep_ == "ccomp" and c.tag_ in ("VBZ", "VBD", "VBP") and any(g.dep_ == "nsubj" and g.i == t.i + 1 + sum(1 for h in g.lefts) for g in c.children):
+                            out.append("grammar: 'had' followed by a clause")
+                        if c.dep_ == "dobj" and c.tag_ == "JJ" and c.lower_ != "enough":
+                            out.append(f"grammar: 'had {c.text}' after have")
+                # "I've been in growing up with": been + in + -ing
+                if low == "been" and i + 2 < len(toks) and toks[i + 1].lower_ == "in" and toks[i + 2].tag_ == "VBG":
+                    out.append(f"grammar: 'been in {toks[i + 2].text}'")
                 # "I live alone partner": live with a direct object
                 if t.lemma_ == "live" and t.pos_ == "VERB" and any(c.dep_ == "dobj" for c in t.children):
                     out.append("grammar: 'live' with a direct object")

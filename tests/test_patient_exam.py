@@ -128,6 +128,8 @@ def test_a_faithful_reply_that_fails_a_lint_is_unnatural(lints):
         "I has a bad back.",
         "I wake at about four most mornings and lies awake until the alarm.",
         "Lives with his girlfriend of three years.",
+        "I've had the baby is well and feeding from a bottle.",
+        "I've been in growing up with long-term carers.",
     ],
 )
 def test_the_parser_finds_person_and_agreement_errors(lints, reply):
@@ -145,6 +147,8 @@ def test_the_parser_finds_person_and_agreement_errors(lints, reply):
         "My mum has always been a worrier.",
         "I've had enough, to be honest.",
         "I wake at about four and lie awake until the alarm goes.",
+        "I've had people tell me I look tired.",
+        "I've been in hospital twice.",
     ],
 )
 def test_the_parser_leaves_good_speech_alone(lints, reply):
