@@ -18,8 +18,8 @@ Verdict of one reply, first rule that applies:
 
 1. ``wrong``: it says a contradicting phrase (not closely preceded by a negation in its clause,
    unless the phrase itself is negative, like "don't have trouble sleeping"), or, to a yes/no
-   question, it opens with a "yes" / "no" that the expected stance rules out and names none of the
-   expected details.
+   question, it opens with a "yes" / "no" that the expected stance rules out (whatever follows:
+   "No, never. I was told I had a condition at 25" still denies).
 2. ``not_answering``: it names none of the details and does not open with, or say, an accepted
    stance (for open questions only the details count).
 3. ``unnatural``: a lint fails (jargon, record text copied, a person/agreement error found by the
@@ -213,11 +213,24 @@ def first_clause(text: str) -> str:
     return ""
 
 
-def _opens_with(head: str, cue: str) -> bool:
-    return head == cue or bool(re.match(re.escape(cue) + r"(?![\w])", head))
+def _opens_with(head: str, cue: str, question: str = "") -> bool:
+    """Whether a clause opens with a cue. "I have", "I do", "I am" and the like open a stance only
+    alone ("I have.") or in a clause about the asked thing: "I have asthma" does not say yes to
+    "Any mental health problems in the family?"."""
+    if not (head == cue or re.match(re.escape(cue) + r"(?![\w])", head)):
+        return False
+    if cue not in _CONTENT_OPENERS or head == cue:
+        return True
+    rest = re.findall(r"[a-z']+", head)[len(cue.split()):]
+    asked = {w[:4] for w in re.findall(r"[a-z']+", normalise(question)) if len(w) >= 4}
+    return all(w in _HEDGES for w in rest) or any(w[:4] in asked for w in rest if len(w) >= 4)
 
 
-def opener(text: str) -> str | None:
+_CONTENT_OPENERS = {"i do", "i have", "i am", "i did", "it has", "they have", "it is"}
+_HEDGES = {"really", "think", "so", "at", "all", "much", "either", "not", "no", "yes", "sure", "to", "be", "honest", "though"}
+
+
+def opener(text: str, question: str = "") -> str | None:
     """How a reply opens: ``clarify``, ``deflect``, ``dont_know``, ``deny``, ``affirm`` or None."""
     head = first_clause(text)
     cues = lint_lists()["cues"]
@@ -228,7 +241,7 @@ def opener(text: str) -> str | None:
     if any(find(c, head) for c in cues["dont_know"]):
         return "dont_know"
     for stance, key in (("deny", "deny_openers"), ("affirm", "affirm_openers")):
-        if any(_opens_with(head, c) for c in cues[key]):
+        if any(_opens_with(head, c, question) for c in cues[key]):
             return stance
     return None
 
@@ -263,8 +276,8 @@ def grade_content(q: Question, reply: str) -> tuple[str | None, list[str], int]:
         for m in find(c, norm):
             if says_no or not negated(norm, m.start(), negators):
                 return "wrong", [f"contradicts the record: {c!r}"], found
-    opens = opener(reply)
-    if opens in ("affirm", "deny") and opens not in q.stances_ok and not found and is_yes_no(q.ask):
+    opens = opener(reply, q.ask)
+    if opens in ("affirm", "deny") and opens not in q.stances_ok and is_yes_no(q.ask):
         return "wrong", [f"opens with {opens} where the record says {q.stance}"], found
     if on_topic:
         return None, [], found
@@ -530,6 +543,8 @@ def is_yes_no(question: str) -> bool:
     """Whether the doctor's (last) question is a yes/no question ("Do you ...?", "Any ...?")."""
     sentences = [s for s in re.split(r"(?<=[.?!])\s+", normalise(question)) if s.strip()]
     asked = ([s for s in sentences if s.endswith("?")] or sentences or [""])[-1]
+    if ", or " in asked or re.match(r"(can|could|would) you (tell|describe|help|explain|say|talk)", asked):
+        return False  # "..., or is it new?" and "Can you tell me ...?" are not yes/no questions
     head, _, rest = asked.partition(",")
     if rest and " " not in head.strip():
         asked = rest  # "Carol, was she ...?"
