@@ -286,8 +286,8 @@ def _tellable(fact: Fact, cues: MemoryCues, concepts: frozenset[str]) -> bool:
     domains (``data/topics.json``), and any other mental status finding that is only an assessment
     (no ``patient_says``, no lexicon concept and no quoted patient's word in it, e.g. "Alert and
     oriented"; a quoted mood such as "'Empty'" is the patient's own word)."""
-    if fact.section in cues.observed_sections:
-        return False
+    if not fact.told or fact.section in cues.observed_sections:
+        return False  # what only a clinician knows (a compiled record marks it so)
     if fact.section.startswith("mental_status_exam.") and fact.section != "mental_status_exam.insight":
         return bool(fact.patient_says) or bool(concepts) or _QUOTED.search(fact.text) is not None
     return True
