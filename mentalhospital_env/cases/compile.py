@@ -129,6 +129,10 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
     first = doc[0]
     rest_of = text.split(" ", 1)[1] if " " in text else ""
     root_subject = any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children)
+    if root_subject and first.i != root.i and _verb_form(first) and first.tag_ in ("VBN", "VBD") and not any(
+        c.dep_ in ("nsubj", "nsubjpass") for c in first.children
+    ) and _verb_lemma(first) in data["passive_verbs"]:
+        root_subject = False  # "Admitted from the ward after she fainted": the subject is the patient's
     if first.lower_ in (person.subject, "patient", "the") and not root_subject:
         root_subject = first.lower_ == person.subject
     if _verb_lemma(first) in data["denying_verbs"] and not root_subject and rest_of:

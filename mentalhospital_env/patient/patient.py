@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -54,9 +54,9 @@ from .memory import (
     Question,
     cosine,
     facts_expressed,
-    load_memory_cues,
     read_question,
 )
+from .understanding import understand
 from .representation import RepresentationSkill, lay_renderer, plain_reply, stable_seed
 
 if TYPE_CHECKING:  # the llm package is imported only where a model is used
@@ -143,9 +143,8 @@ class RecordReader:
             if cosine(query, self.vectors[best]) >= float(self.settings["similarity_threshold"]):
                 found.append(self.lines[best])
         if not found and question.topics and not question.concepts:
-            topics = {t.id: t for t in load_memory_cues().topics}
             for topic_id in question.topics:
-                facts = self.index.section_facts(topics[topic_id].sections)
+                facts = self.index.by_topic.get(topic_id, ())
                 if facts:
                     found.append(_RecordLine(facts[0].fact.text, facts[0]))
                     break
@@ -304,6 +303,16 @@ class Patient:
         if not isinstance(utterance, str):
             raise TypeError(f"doctor utterance must be a str, got {type(utterance).__name__}")
         question = read_question(utterance[:4000], self.index.lexicon)
+        if self.transcript and not question.concepts:
+            understood = understand(utterance[:4000], self.transcript[-1].doctor)
+            if understood.follow_up:
+                # "And how long has that been going on?": the topics of the turn before
+                question = replace(
+                    question,
+                    topics=understood.topics,
+                    relative=understood.relative,
+                    key=f"{question.key}|{','.join(understood.topics)}",
+                )
         if self.memory is not None:
             return self._prepare_grounded(question)
         return self._prepare_record(question)
@@ -321,7 +330,6 @@ class Patient:
         )
         partial = False
         if rep is not None:
-            plan = rep.focus(plan)
             plan, partial = rep.partial(plan)
         if repeated and question.key in self._replies and plan is memory.state.answers.get(question.key):
             text = self._replies[question.key]
@@ -430,7 +438,10 @@ class Patient:
 
 def _reply_from_plan(text: str, plan: AnswerPlan, partial: bool, source: str) -> PatientReply:
     affirmed, denied, unknown, withheld = [], [], [], []
+    concepts = set(plan.question.concepts)
     for item in plan.items:
+        if item.stance in (AFFIRM, DENY, UNKNOWN, WITHHELD) and item.subject not in concepts and item.facts == () and item.stance != WITHHELD:
+            continue  # a topic answered without a concept of the lexicon: not a concept stance
         bucket = {AFFIRM: affirmed, DENY: denied, UNKNOWN: unknown, WITHHELD: withheld}.get(item.stance)
         if bucket is not None:
             bucket.append(item.subject)

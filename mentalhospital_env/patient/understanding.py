@@ -70,6 +70,7 @@ class TopicDef:
     sections: tuple[str, ...]
     related: tuple[str, ...]
     sensitive: bool
+    closed_if_section: str | None = None
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,9 @@ class Taxonomy:
     relatives: tuple[tuple[str, Cues], ...]
     history_cues: Cues
     follow_up: Cues
+    open_cues: Cues
+    home_sections: dict[str, tuple[str, ...]]
+    voiced_sections: frozenset[str]
     follow_up_adds: tuple[tuple[Cues, tuple[str, ...]], ...]
 
     def kind(self, topic_id: str) -> str:
@@ -92,8 +96,8 @@ def load_taxonomy() -> Taxonomy:
     topics = []
     for t in raw["topics"]:
         record = list(t.get("record_cues", ()))
-        if not t.get("record_only", False):
-            record += t["cues"]
+        if not record and not t.get("record_only", False):
+            record = list(t["cues"])  # a record sentence is tagged by the record cues alone when given
         topics.append(
             TopicDef(
                 id=t["id"],
@@ -103,6 +107,7 @@ def load_taxonomy() -> Taxonomy:
                 sections=tuple(t.get("sections", ())),
                 related=tuple(t.get("related", ())),
                 sensitive=bool(t.get("sensitive", False)),
+                closed_if_section=t.get("closed_if_section"),
             )
         )
     follow = raw["follow_up"]
@@ -112,6 +117,9 @@ def load_taxonomy() -> Taxonomy:
         relatives=tuple((name, Cues(words)) for name, words in raw["relatives"].items()),
         history_cues=Cues(raw["history_cues"]),
         follow_up=Cues(follow["cues"]),
+        open_cues=Cues(raw.get("open_cues", ())),
+        home_sections={k: tuple(v) for k, v in raw.get("home_sections", {}).items()},
+        voiced_sections=frozenset(raw.get("voiced_sections", ())),
         follow_up_adds=tuple((Cues([k]), tuple(v)) for k, v in follow["adds"].items()),
     )
 
@@ -132,6 +140,7 @@ class Understanding:
     relative: str | None = None
     questions: int = 1
     follow_up: bool = False
+    open: bool = False
 
     @property
     def small_talk(self) -> str | None:
@@ -143,7 +152,10 @@ class Understanding:
         return None
 
 
-_QUESTION_SPLIT = re.compile(r"\?|\b(?:and|or|also)\s+(?:do|does|did|are|is|have|has|any|what|how|when)\b", re.I)
+_QUESTION_SPLIT = re.compile(
+    r"\?|(?:,|\band\b|\bor\b|\balso\b)\s+(?:and\s+)?(?=(?:do|does|did|are|is|have|has|any|what|how|when|where|who)\b)",
+    re.I,
+)
 
 
 def understand(utterance: str, context: str | None = None) -> Understanding:
@@ -153,11 +165,42 @@ def understand(utterance: str, context: str | None = None) -> Understanding:
     return _understand(utterance[:2000], context[:2000] if context else None)
 
 
+_SENTENCES = re.compile(r"(?<=[.?!])\s+")
+_RISK = ("suicide", "self_harm", "violence")
+
+
+def asked_part(utterance: str) -> str:
+    """The part of an utterance that asks: its questions, with the sentence just before the first one
+    (a validation or reflection before the question, "That sounds hard. How is your sleep?", asks
+    nothing itself); the whole utterance when it has no question mark."""
+    sentences = [s for s in _SENTENCES.split(utterance.strip()) if s]
+    asks = [i for i, s in enumerate(sentences) if s.rstrip().endswith("?")]
+    if not asks:
+        return utterance
+    return " ".join(sentences[i] for i in asks)
+
+
+def _lead_in(utterance: str) -> str:
+    sentences = [s for s in _SENTENCES.split(utterance.strip()) if s]
+    asks = [i for i, s in enumerate(sentences) if s.rstrip().endswith("?")]
+    return sentences[asks[0] - 1] if asks and asks[0] > 0 else ""
+
+
 @lru_cache(maxsize=8192)
 def _understand(utterance: str, context: str | None) -> Understanding:
     tax = load_taxonomy()
-    stemmed = stems_of(utterance)
+    whole = stems_of(utterance)
+    stemmed = stems_of(asked_part(utterance))
     found = _topics_in(stemmed, tax)
+    if not [t for t in found if tax.kind(t) != "meta"]:
+        # "... thoughts that life is not worth living. What thoughts like that have you had?"
+        lead = _lead_in(utterance)
+        if lead:
+            found += [t for t in _topics_in(stems_of(lead), tax) if t not in found]
+    if any(t in found for t in _RISK):
+        found = [t for t in found if t not in ("mood", "hopelessness", "worry")]
+    if not found:
+        found = [t for t in _topics_in(whole, tax) if tax.kind(t) == "meta"]
     relative = None
     rel_hits = [(s, name) for name, cues in tax.relatives for s in cues.spans(stemmed)]
     family_asked = "family_history" in found
@@ -185,7 +228,7 @@ def _understand(utterance: str, context: str | None) -> Understanding:
             found = list(dict.fromkeys(inherited + content + adds))
             relative = relative or before.relative
     questions = max(1, sum(1 for part in _QUESTION_SPLIT.split(utterance) if stems_of(part)))
-    return Understanding(utterance, tuple(found), relative, questions, follow_up)
+    return Understanding(utterance, tuple(found), relative, questions, follow_up, tax.open_cues.found(stemmed))
 
 
 def _topics_in(stemmed: Sequence[str], tax: Taxonomy) -> list[str]:
@@ -204,8 +247,8 @@ def record_topics(section: str, text: str) -> tuple[str, ...]:
     tax = load_taxonomy()
     stemmed = stems_of(text)
     out = [t.id for t in tax.topics if section in t.sections]
-    if section == "family_history":
-        return tuple(out)
+    if section in ("family_history", "allergies"):
+        return tuple(out)  # "No known drug allergies" is about allergies, not drugs
     for topic in tax.topics:
         if topic.id not in out and topic.record_cues.found(stemmed):
             out.append(topic.id)
