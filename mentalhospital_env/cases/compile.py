@@ -212,10 +212,25 @@ def _lower_first(token) -> str:
     return t if t.isupper() and len(t) > 1 else t[0].lower() + t[1:]
 
 
+def informant_words(text: str) -> str:
+    """A record sentence as a relative present at the interview would say it: the third person kept
+    (they speak about the patient), the clinician's labels and quotation marks dropped, lay words.
+    No parser: this runs when a reply is made."""
+    text = re.sub(r"^(?:mother|father|mum|dad|carer|[A-Z][a-z]+)\s*:\s*", "", text.strip())
+    text = re.sub(r"(?<![A-Za-z])'|'(?![A-Za-z])", "", text).replace('"', "")
+    text = re.sub(r"(?:^|(?<=[.!?] ))[A-Z][a-z]+:\s*", "", text)  # "Jayden: ..." inside a quote
+    return _finish(_lay_words(text.rstrip(" .;"), _data()["lay_words"]))
+
+
 def _lay_words(text: str, table: dict[str, str]) -> str:
     for clinical in sorted(table, key=len, reverse=True):
-        text = re.sub(rf"\b{re.escape(clinical)}\b", table[clinical], text, flags=re.IGNORECASE)
-    return re.sub(r"\s{2,}", " ", text).strip()
+        if clinical[:1].isalnum() and clinical[-1:].isalnum():
+            text = re.sub(rf"\b{re.escape(clinical)}\b", table[clinical], text, flags=re.IGNORECASE)
+        else:
+            text = text.replace(clinical, table[clinical])
+    text = re.sub(_data()["label_pattern"], "", text, flags=re.IGNORECASE)
+    text = re.sub(r"\s+,", ",", re.sub(r",\s*,", ",", text))
+    return re.sub(r"\s{2,}", " ", text).strip(" ,")
 
 
 def _negative_lead(rest: str, section: str, data: dict[str, Any]) -> str:

@@ -39,6 +39,7 @@ from mentalhospital_env.cases import Case
 from mentalhospital_env.knowledge.lexicon import Lexicon
 
 from .memory import (
+    NOTHING_MORE,
     AFFIRM,
     CLOSED_WORLD_KINDS,
     DENY,
@@ -56,6 +57,7 @@ from .memory import (
     facts_expressed,
     read_question,
 )
+from .informant import CHILD_AGE, informant_for
 from .understanding import understand
 from .representation import RepresentationSkill, lay_renderer, plain_reply, stable_seed
 
@@ -77,7 +79,8 @@ class PatientReply:
     held back for want of rapport; ``refused``: the kind of forbidden request declined (``diagnosis``,
     ``code``, ``record``, ``authority``, ``score``) or ``None``; ``partial``: only part of a
     many-part question was answered; ``source``: ``offline``, ``llm`` or ``fallback`` (an LLM reply
-    failed the fact check and the offline reply was used).
+    failed the fact check and the offline reply was used); ``speaker``: ``patient``, or ``informant``
+    when the parent, carer or relative present answered (see :mod:`.informant`).
     """
 
     text: str
@@ -90,6 +93,7 @@ class PatientReply:
     refused: str | None = None
     partial: bool = False
     source: str = "offline"
+    speaker: str = "patient"
 
 
 @lru_cache(maxsize=1)
@@ -247,6 +251,8 @@ class Patient:
             )
         )
         self.checker = ClaimChecker(self.index)
+        self.informant = informant_for(case) if variant in _USES_REPRESENTATION else None
+        self.child = case.demographics.age < CHILD_AGE
         self.settings = settings
         self.max_regenerations = max_regenerations
         self.history_turns = history_turns
@@ -331,7 +337,11 @@ class Patient:
         partial = False
         if rep is not None:
             plan, partial = rep.partial(plan)
-        if repeated and question.key in self._replies and plan is memory.state.answers.get(question.key):
+        speaker = "patient"
+        if self.informant is not None and self.informant.answers(question.text, question.topics, self.child):
+            speaker = "informant"
+            text = self._informant_reply(plan)
+        elif repeated and question.key in self._replies and plan is memory.state.answers.get(question.key):
             text = self._replies[question.key]
             if rep is not None and not text.endswith(tuple(rep.voice.banks["repeat"])):
                 text = f"{text} {rep.voice.pick('repeat', self._rng)}"
@@ -341,12 +351,36 @@ class Patient:
             text = plain_reply(plan, self.index)
         if self.index.guard.leaks(text):
             text = self.index.guard.scrub(text)
-        if rep is not None and not self.checker.check(text).ok:
+        if rep is not None and speaker == "patient" and not self.checker.check(text).ok:
             # the wording went beyond the record (a lay phrase that reads as another concept):
             # say it in the record's own words instead
             text = plain_reply(plan, self.index)
         reply = _reply_from_plan(text, plan, partial, "offline")
+        if speaker != "patient":
+            reply = replace(reply, speaker=speaker)
         return _Pending(question, plan, reply)
+
+    def _informant_reply(self, plan: AnswerPlan) -> str:
+        """The plan told by the informant: the facts in their words, "not that I know of" for denials."""
+        informant = self.informant
+        assert informant is not None
+        parts: list[str] = []
+        for item in plan.items:
+            if item.silent:
+                continue
+            if item.stance in (AFFIRM, TELL):
+                parts.extend(informant.say(f.fact.text) for f in item.facts if f.fact.told or not f.leaks)
+            elif item.stance == DENY:
+                said = [informant.say(f.fact.text) for f in item.facts]
+                parts.extend(said or ["No, not that I've seen."])
+            elif item.stance == WITHHELD:
+                parts.append("That's something we'd rather talk about later, if that's all right.")
+            elif item.stance in (UNKNOWN, NOTHING_MORE):
+                parts.append("I'm not sure, to be honest.")
+        if not parts:
+            return "Sorry, could you ask that another way?"
+        text = " ".join(dict.fromkeys(p for p in parts if p))
+        return self.index.guard.scrub(text) if self.index.guard.leaks(text) else text
 
     def _prepare_record(self, question: Question) -> _Pending:
         reader = self.reader

@@ -130,6 +130,8 @@ def persona_for(case: Case) -> PersonaProfile:
         if word in styles["by_style_word"]:
             traits.add(styles["by_style_word"][word])
     verbosity = persona.verbosity
+    if case.demographics.age < 13:
+        verbosity = "terse"  # a child answers in few words; the parent present tells the history
     if "impoverished" in traits:
         verbosity = "terse"
     elif "pressured" in traits and verbosity == "terse":

@@ -199,6 +199,10 @@ def _understand(utterance: str, context: str | None) -> Understanding:
             found += [t for t in _topics_in(stems_of(lead), tax) if t not in found]
     if any(t in found for t in _RISK):
         found = [t for t in found if t not in ("mood", "hopelessness", "worry")]
+    if "greeting" in _topics_in(whole, tax) and "?" not in utterance:
+        found = ["greeting"]  # "Good morning, I'm Dr Patel, one of the doctors here."
+    elif "greeting" in _topics_in(whole, tax) and "greeting" not in found:
+        found = ["greeting"] + found
     if not found:
         found = [t for t in _topics_in(whole, tax) if tax.kind(t) == "meta"]
     relative = None
