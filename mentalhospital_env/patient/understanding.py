@@ -65,8 +65,6 @@ class TopicDef:
 
     id: str
     kind: str  # presentation, symptom, substance, history, meta
-    cues: Cues
-    record_cues: Cues
     sections: tuple[str, ...]
     related: tuple[str, ...]
     sensitive: bool
@@ -82,6 +80,8 @@ class Taxonomy:
     follow_up: Cues
     open_cues: Cues
     home_sections: dict[str, tuple[str, ...]]
+    question_index: dict[str, tuple[tuple[tuple[str, ...], str], ...]]
+    record_index: dict[str, tuple[tuple[tuple[str, ...], str], ...]]
     voiced_sections: frozenset[str]
     follow_up_adds: tuple[tuple[Cues, tuple[str, ...]], ...]
 
@@ -89,29 +89,52 @@ class Taxonomy:
         return self.by_id[topic_id].kind
 
 
+def _index(pairs) -> dict[str, tuple[tuple[tuple[str, ...], str], ...]]:
+    """Cue phrases of every topic, stemmed, indexed by first stem (longest first): one scan finds all."""
+    by_first: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for phrase, topic in {(tuple(stems_of(p)), t) for p, t in pairs if p.strip()}:
+        if phrase:
+            by_first.setdefault(phrase[0], []).append((phrase, topic))
+    return {k: tuple(sorted(v, key=lambda pt: (-len(pt[0]), pt[1]))) for k, v in by_first.items()}
+
+
+def _scan(stemmed: Sequence[str], index) -> list[str]:
+    """Topics whose cue phrases occur in ``stemmed``, in order of first occurrence."""
+    first: dict[str, int] = {}
+    n = len(stemmed)
+    for i in range(n):
+        for phrase, topic in index.get(stemmed[i], ()):
+            k = len(phrase)
+            if topic not in first and i + k <= n and (k == 1 or tuple(stemmed[i : i + k]) == phrase):
+                first[topic] = i
+    return sorted(first, key=lambda t: (first[t], t))
+
+
 @lru_cache(maxsize=1)
 def load_taxonomy() -> Taxonomy:
     """The interview topic taxonomy and its cue phrases (``data/taxonomy.json``), stemmed once."""
     raw = json.loads(resources.files(__package__).joinpath("data/taxonomy.json").read_text("utf-8"))
-    topics = []
-    for t in raw["topics"]:
-        record = list(t.get("record_cues", ()))
-        if not record and not t.get("record_only", False):
-            record = list(t["cues"])  # a record sentence is tagged by the record cues alone when given
-        topics.append(
-            TopicDef(
-                id=t["id"],
-                kind=t["kind"],
-                cues=Cues(t["cues"]),
-                record_cues=Cues(record),
-                sections=tuple(t.get("sections", ())),
-                related=tuple(t.get("related", ())),
-                sensitive=bool(t.get("sensitive", False)),
-                closed_if_section=t.get("closed_if_section"),
-            )
+    topics = [
+        TopicDef(
+            id=t["id"],
+            kind=t["kind"],
+            sections=tuple(t.get("sections", ())),
+            related=tuple(t.get("related", ())),
+            sensitive=bool(t.get("sensitive", False)),
+            closed_if_section=t.get("closed_if_section"),
         )
+        for t in raw["topics"]
+    ]
     follow = raw["follow_up"]
+    question_index = _index((p, t["id"]) for t in raw["topics"] for p in t["cues"])
+    record_index = _index(
+        (p, t["id"])
+        for t in raw["topics"]
+        for p in (t.get("record_cues") or ([] if t.get("record_only") else t["cues"]))
+    )
     return Taxonomy(
+        question_index=question_index,
+        record_index=record_index,
         topics=tuple(topics),
         by_id={t.id: t for t in topics},
         relatives=tuple((name, Cues(words)) for name, words in raw["relatives"].items()),
@@ -236,13 +259,9 @@ def _understand(utterance: str, context: str | None) -> Understanding:
 
 
 def _topics_in(stemmed: Sequence[str], tax: Taxonomy) -> list[str]:
-    hits: list[tuple[int, str]] = []
-    for topic in tax.topics:
-        spans = topic.cues.spans(stemmed)
-        if spans:
-            hits.append((spans[0][0], topic.id))
-    hits.sort()
-    return [t for _, t in hits]
+    order = {t.id: i for i, t in enumerate(tax.topics)}
+    found = _scan(stemmed, tax.question_index)
+    return found if len(found) < 2 else sorted(found, key=lambda t: (found.index(t), order[t]))
 
 
 @lru_cache(maxsize=65536)
@@ -253,7 +272,6 @@ def record_topics(section: str, text: str) -> tuple[str, ...]:
     out = [t.id for t in tax.topics if section in t.sections]
     if section in ("family_history", "allergies"):
         return tuple(out)  # "No known drug allergies" is about allergies, not drugs
-    for topic in tax.topics:
-        if topic.id not in out and topic.record_cues.found(stemmed):
-            out.append(topic.id)
+    order = {t.id: i for i, t in enumerate(tax.topics)}
+    out += sorted((t for t in _scan(stemmed, tax.record_index) if t not in out), key=order.__getitem__)
     return tuple(out)
