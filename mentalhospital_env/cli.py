@@ -5,6 +5,8 @@ so ``mentalhospital --help`` stays fast:
 
 * ``mentalhospital cases generate --n N --seed S [--out FILE]``: synthetic cases as JSON Lines.
 * ``mentalhospital cases validate PATH``: check a case file, a JSONL suite or a folder against CASES.md.
+* ``mentalhospital cases compile IN OUT``: narrative records with their facts compiled into patient
+  memory (topics, polarity, what the patient says in the first person), for review and editing.
 * ``mentalhospital cases stats SUITE``: counts by category, disorder, setting, sex and age band.
 * ``mentalhospital evaluate --doctor NAME --suite SUITE --out DIR [--workers N]``: run and score a
   doctor over a seeded suite (resumes when DIR holds an interrupted run), then print the tables.
@@ -49,6 +51,19 @@ def _cases_generate(args: argparse.Namespace) -> int:
 
     n = write_cases(args.out, n=args.n, seed=args.seed)
     print(f"wrote {n} case(s) to {args.out}", file=sys.stderr)
+    return 0
+
+
+def _cases_compile(args: argparse.Namespace) -> int:
+    from mentalhospital_env.cases import CaseError
+    from mentalhospital_env.cases.compile import compile_suite
+
+    try:
+        n = compile_suite(args.source, args.out, overwrite=args.force)
+    except (CaseError, FileExistsError) as e:
+        print(str(e), file=sys.stderr)
+        return 1
+    print(f"compiled {n} case(s) to {args.out}", file=sys.stderr)
     return 0
 
 
@@ -173,6 +188,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = cases_commands.add_parser("validate", help="check case files against the case format (CASES.md)")
     p.add_argument("paths", nargs="+", metavar="PATH", help="a .json case, a .jsonl suite or a folder of .json cases")
     p.set_defaults(run=_cases_validate)
+    p = cases_commands.add_parser(
+        "compile", help="compile narrative records into patient memory (facts a patient can say), for review"
+    )
+    p.add_argument("source", metavar="IN", help="a suite name, a .jsonl suite, a folder or a .json case")
+    p.add_argument("out", metavar="OUT", help="the compiled suite to write (JSON Lines)")
+    p.add_argument("--force", action="store_true", help="replace OUT if it exists")
+    p.set_defaults(run=_cases_compile)
     p = cases_commands.add_parser("stats", help="counts by category, disorder, setting, sex and age band")
     p.add_argument("suite", metavar="SUITE", help="a bundled suite name (dev, test, handwritten) or a path")
     p.add_argument("--format", choices=("text", "markdown", "json"), default="text")

@@ -23,6 +23,7 @@ from mentalhospital_env.patient import make_patient
 from mentalhospital_env.patient.casebook import lexicon_case, lexicon_cases
 from mentalhospital_env.patient.memory import CLOSED_WORLD_KINDS, ClaimChecker, read_question
 from mentalhospital_env.patient.patient import fact_index
+from mentalhospital_env.patient.understanding import load_taxonomy
 
 LEXICON = load_lexicon()
 SCRIPT = question_script(LEXICON)
@@ -55,7 +56,10 @@ CASES_FAST = GENERATED[:FEW] + [pytest.param(c, marks=pytest.mark.slow) for c in
 def test_every_reply_is_grounded_and_leak_free(case, variant):
     index = fact_index(case)
     checker = ClaimChecker(index)
-    tellable = {f.id for f in index.tellable}
+    # what only the clinician wrote about the patient's experiences (thought content, perception, risk)
+    # may be told in the patient's own words when asked about it
+    voiced = load_taxonomy().voiced_sections
+    tellable = {f.id for f in index.tellable} | {f.id for f in index.facts if f.section in voiced}
     patient = make_patient(case, variant, seed=5)
     for line in SCRIPT:
         reply = patient.respond(line.utterance)

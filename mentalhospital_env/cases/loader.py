@@ -205,9 +205,15 @@ def validate_case(raw: Any, *, where: str = "<mapping>") -> Case:
     assert demographics and ehr and exams is not None and diagnosis and treatment and language and setting
 
     facts_derived = facts is None
-    if facts is None:
-        facts = derive_facts(ehr)
     checkpoints_derived = checkpoints is None
+    if facts is None:
+        # a narrative record: compiled into patient memory (cached per record); the reference
+        # checkpoints stay one per record sentence, as before compiling existed
+        from .compile import compiled_facts
+
+        if checkpoints is None:
+            checkpoints = DerivedCheckpoints(derive_facts(ehr), exams)
+        facts = compiled_facts(ehr, demographics.sex)
     if checkpoints is None:
         checkpoints = DerivedCheckpoints(facts, exams)
     return Case(
@@ -707,7 +713,7 @@ def _facts(c: _Checker, value: Any, ehr: EHR | None) -> tuple[Fact, ...]:
         f = c.obj(item, path)
         if f is None:
             continue
-        c.keys(f, path, ("id", "section", "text"), ("patient_says", "sensitive"))
+        c.keys(f, path, ("id", "section", "text"), ("patient_says", "sensitive", *_COMPILED_FACT_KEYS))
         fid = c.string(f.get("id"), f"{path}.id") if "id" in f else None
         if fid is not None:
             if fid in ids:
@@ -725,9 +731,48 @@ def _facts(c: _Checker, value: Any, ehr: EHR | None) -> tuple[Fact, ...]:
         sensitive = f.get("sensitive", False)
         if not isinstance(sensitive, bool):
             c.bad(f"{path}.sensitive", f"must be true or false, got {sensitive!r}")
-        if fid and isinstance(section, str) and text and isinstance(sensitive, bool):
-            out.append(Fact(fid, section, text, says, sensitive))
+        compiled = _compiled_fact_fields(c, f, path)
+        if fid and isinstance(section, str) and text and isinstance(sensitive, bool) and compiled is not None:
+            out.append(Fact(fid, section, text, says, sensitive, **compiled))
     return tuple(out)
+
+
+_COMPILED_FACT_KEYS = ("topics", "polarity", "time", "relative", "told")
+_FACT_CHOICES = {"polarity": ("present", "absent"), "time": ("current", "past")}
+
+
+def _compiled_fact_fields(c: _Checker, f: Mapping, path: str) -> dict[str, Any] | None:
+    """The optional fields a compiled record adds to a fact, checked (``None`` when one is wrong)."""
+    out: dict[str, Any] = {}
+    ok = True
+    if "topics" in f:
+        topics = f["topics"]
+        if not isinstance(topics, list) or not all(isinstance(t, str) and t.strip() for t in topics):
+            c.bad(f"{path}.topics", f"must be a list of topic ids (strings), got {topics!r}")
+            ok = False
+        else:
+            out["topics"] = tuple(topics)
+    for key, allowed in _FACT_CHOICES.items():
+        if key in f:
+            if f[key] not in allowed:
+                c.bad(f"{path}.{key}", f"must be one of {', '.join(allowed)}, got {f[key]!r}")
+                ok = False
+            else:
+                out[key] = f[key]
+    if "relative" in f:
+        rel = f["relative"]
+        if not isinstance(rel, str) or not rel.strip():
+            c.bad(f"{path}.relative", f"must be a non-empty string, got {rel!r}")
+            ok = False
+        else:
+            out["relative"] = rel
+    if "told" in f:
+        if not isinstance(f["told"], bool):
+            c.bad(f"{path}.told", f"must be true or false, got {f['told']!r}")
+            ok = False
+        else:
+            out["told"] = f["told"]
+    return out if ok else None
 
 
 def _section_present(ehr: EHR, section: str) -> bool:

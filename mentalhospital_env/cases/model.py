@@ -278,6 +278,12 @@ class Fact:
     ``"risk_assessment.suicide"``); ``patient_says`` is how the patient would put it in lay words,
     when the case gives it; ``sensitive`` facts (suicidal thoughts, substance use, trauma, self-harm)
     need rapport before the patient discloses them.
+
+    Added by compiling a narrative record (``mentalhospital cases compile``, docs/compiling-records.md),
+    all optional: ``topics`` (interview topic ids the fact answers), ``polarity`` (``"present"`` or
+    ``"absent"``: the fact states the thing, or rules it out), ``time`` (``"current"`` or ``"past"``),
+    ``relative`` (whose history a family-history fact tells) and ``told`` (``False`` for what only a
+    clinician knows: an observed mental state, a risk formulation, a score; the patient never says it).
     """
 
     id: str
@@ -285,6 +291,11 @@ class Fact:
     text: str
     patient_says: str | None = None
     sensitive: bool = False
+    topics: tuple[str, ...] = ()
+    polarity: str | None = None
+    time: str | None = None
+    relative: str | None = None
+    told: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "section": self.section, "text": self.text}
@@ -292,6 +303,13 @@ class Fact:
             out["patient_says"] = self.patient_says
         if self.sensitive:
             out["sensitive"] = True
+        if self.topics:
+            out["topics"] = list(self.topics)
+        for key in ("polarity", "time", "relative"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        if not self.told:
+            out["told"] = False
         return out
 
 

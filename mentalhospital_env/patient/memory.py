@@ -36,6 +36,8 @@ from mentalhospital_env.cases import Case, Fact
 from mentalhospital_env.knowledge.language import clauses, stem, stems, tokenize
 from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
+from .understanding import asked_part, load_taxonomy, record_topics, understand
+
 CLOSED_WORLD_KINDS = frozenset({"symptom", "sign"})
 FAMILY_SECTION = "family_history"
 
@@ -271,6 +273,8 @@ class IndexedFact:
     leaks: bool
     vector: Mapping[str, float]
     content: frozenset[str]
+    topics: tuple[str, ...] = ()
+    present: bool = True
 
     @property
     def id(self) -> str:
@@ -286,11 +290,43 @@ def _tellable(fact: Fact, cues: MemoryCues, concepts: frozenset[str]) -> bool:
     domains (``data/topics.json``), and any other mental status finding that is only an assessment
     (no ``patient_says``, no lexicon concept and no quoted patient's word in it, e.g. "Alert and
     oriented"; a quoted mood such as "'Empty'" is the patient's own word)."""
-    if fact.section in cues.observed_sections:
-        return False
+    if not fact.told or fact.section in cues.observed_sections:
+        return False  # what only a clinician knows (a compiled record marks it so)
     if fact.section.startswith("mental_status_exam.") and fact.section != "mental_status_exam.insight":
         return bool(fact.patient_says) or bool(concepts) or _QUOTED.search(fact.text) is not None
     return True
+
+
+_DEMOGRAPHIC_TOPICS = (("occupation", "work"), ("education", "education"), ("living_situation", "living_situation"))
+
+
+def _demographic_stems(case: Case, stopwords: frozenset[str]) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Content stems of the case's occupation, education and living situation, with their topics: a
+    record sentence that names the patient's job ("freelance designer for eight years") is about work."""
+    demo = case.demographics
+    out = []
+    for key, topic in _DEMOGRAPHIC_TOPICS:
+        value = getattr(demo, key, None)
+        if value:
+            words = frozenset(s for s in stems(value) if s not in stopwords and len(s) > 3)
+            if words:
+                out.append((topic, words))
+    return tuple(out)
+
+
+def _with_demographics(topics: tuple[str, ...], fact: Fact, demographic: tuple) -> tuple[str, ...]:
+    if fact.section != "personal_history" or not demographic:
+        return topics
+    words = set(stems(fact.text))
+    extra = [t for t, ws in demographic if t not in topics and ws & words]
+    return topics + tuple(extra) if extra else topics
+
+
+def _states_present(fact: Fact, affirms: frozenset[str], rules_out: frozenset[str]) -> bool:
+    """Whether a fact states something present (not only a pertinent negative)."""
+    if fact.polarity is not None:
+        return fact.polarity == "present"
+    return bool(affirms) or not rules_out
 
 
 def _unit(counts: Mapping[str, float]) -> dict[str, float]:
@@ -338,6 +374,7 @@ class FactIndex:
         n = max(1, len(raw))
         self.idf = {s: math.log((n + 1) / (df + 0.5)) for s, df in doc_freq.items()}
         self._default_idf = math.log((n + 1) / 0.5)
+        demographic_stems = _demographic_stems(case, cues.stopwords)
         for position, (fact, bag) in enumerate(raw):
             forced = "other" if fact.section == FAMILY_SECTION else None
             found = read_statements(fact.text, self.lexicon, forced)
@@ -361,9 +398,19 @@ class FactIndex:
                     leaks=self.guard.leaks(fact.text) or self.guard.leaks(fact.patient_says or ""),
                     vector=_unit({s: c * self.idf[s] for s, c in bag.items()}),
                     content=frozenset(bag),
+                    topics=_with_demographics(
+                        fact.topics or record_topics(fact.section, f"{fact.text} {fact.patient_says or ''}"),
+                        fact,
+                        demographic_stems,
+                    ),
+                    present=_states_present(fact, affirms, rules_out),
                 )
             )
         self.facts: tuple[IndexedFact, ...] = tuple(entries)
+        self.by_topic: dict[str, list[IndexedFact]] = {}
+        for f in entries:
+            for t in f.topics:
+                self.by_topic.setdefault(t, []).append(f)
         self._by_id = {f.id: f for f in entries}
         self.by_section: dict[str, list[IndexedFact]] = {}
         self.affirming: dict[str, list[IndexedFact]] = {}
@@ -540,6 +587,8 @@ class Question:
 
     items_asked: int = 0
     yes_no: bool = False
+    relative: str | None = None
+    open: bool = False
 
 
 class QuestionBank:
@@ -634,24 +683,20 @@ def _read_question(utterance: str, lex: Lexicon) -> Question:
     cues = load_memory_cues()
     tokens = tokenize(utterance)
     stemmed = [stem(t) for t in tokens]
-    mentions = lex.find(utterance)
+    asking = asked_part(utterance)
+    mentions = lex.find(asking)
+    if not mentions and asking != utterance and not understand(utterance).topics:
+        mentions = lex.find(utterance)
+        asking = utterance
     concepts: list[str] = list(question_bank(lex).asked(utterance))
     for m in mentions:
         if m.concept_id not in concepts:
             concepts.append(m.concept_id)
-    mention_tokens = {i for m in mentions for i in range(m.start, m.end)}
-    topics: list[str] = []
-    separate = 0
-    for t in cues.topics:
-        spans = t.cues.spans(stemmed)
-        if spans:
-            topics.append(t.id)
-            overlapped = all(any(i in mention_tokens for i in range(a, b)) for a, b in spans)
-            if not t.open and not overlapped:
-                separate += 1
-    about_other = "family" in topics
+    understood = understand(utterance)
+    topics = [t for t in understood.topics if t not in ("greeting", "closing")]
+    about_other = understood.relative is not None or "family_history" in topics
     if not about_other and mentions:
-        parts = clauses(utterance)
+        parts = clauses(asking)
         about_other = any(
             p.subject == "other" and any(p.start <= m.start < p.end for m in mentions) for p in parts
         )
@@ -668,10 +713,12 @@ def _read_question(utterance: str, lex: Lexicon) -> Question:
         topics=tuple(topics),
         about_other=about_other,
         injection=injection,
-        greeting=_holds(stemmed, cues.greeting),
-        closing=_holds(stemmed, cues.closing),
+        greeting="greeting" in understood.topics or _holds(stemmed, cues.greeting),
+        closing="closing" in understood.topics or _holds(stemmed, cues.closing),
         key=" ".join(stemmed),
-        items_asked=len(concepts) + separate,
+        items_asked=understood.questions,
+        relative=understood.relative,
+        open=understood.open or "chief_complaint" in understood.topics,
         yes_no=bool(tokens) and tokens[0] in cues.yes_no_openers,
     )
 
@@ -707,6 +754,7 @@ class AnswerItem:
     facts: tuple[IndexedFact, ...] = ()
     sensitive: bool = False
     about_other: bool = False
+    silent: bool = False  # the stance stands (consistency, the reply's record) but the topic's facts answer
 
     @property
     def fact_ids(self) -> tuple[str, ...]:
@@ -767,6 +815,30 @@ class MemoryState:
         self.answers.clear()
 
 
+# topics that frame another ("how long", "what set it off"): answered by the facts of the topic they frame
+_FRAME_TOPICS = frozenset({"onset", "course", "trigger", "functioning"})
+# sections told whatever the rapport (why the patient came)
+_UNGATED = ("chief_complaint",)
+
+
+def _silenced(item: AnswerItem) -> AnswerItem:
+    return AnswerItem(item.stance, item.subject, item.facts, item.sensitive, item.about_other, silent=True)
+
+
+def _capped(items: list[AnswerItem], limit: int) -> list[AnswerItem]:
+    """At most ``limit`` facts told in one reply, in the order asked (a reply is a few sentences)."""
+    out: list[AnswerItem] = []
+    left = limit
+    for item in items:
+        if item.stance in (AFFIRM, TELL) and item.facts:
+            if left <= 0:
+                continue
+            item = AnswerItem(item.stance, item.subject, item.facts[:left], item.sensitive, item.about_other, item.silent)
+            left -= len(item.facts)
+        out.append(item)
+    return out
+
+
 class MemorySkill:
     """The patient's memory: plans grounded answers and remembers what was said.
 
@@ -779,11 +851,15 @@ class MemorySkill:
         self.index = index
         self.policy = policy or MemoryPolicy()
         self.state = MemoryState()
-        self._topics = {t.id: t for t in load_memory_cues().topics}
+        self._taxonomy = load_taxonomy()
         self._concept_sections = load_memory_cues().concept_sections
         self._cue_cache: dict[tuple[str, str], bool] = {}
         # concepts some fact affirms (an examiner's observation included), read once per case
         self._affirmed_anywhere = frozenset(c for f in self.index.facts for c in f.affirms)
+        # topics of the concepts the record states as present: never denied as a whole
+        self._present_concept_topics = frozenset(
+            t for c in self._affirmed_anywhere for t in concept_topics(self.index.lexicon, c)
+        )
 
     @property
     def disclosed(self) -> tuple[str, ...]:
@@ -795,7 +871,14 @@ class MemorySkill:
     # -- planning ---------------------------------------------------------------------------------
 
     def plan(self, question: Question, may_disclose=None, facts_per_topic: int | None = None) -> AnswerPlan:
-        """The answer to ``question`` under the answer policy (nothing is recorded until ``commit``)."""
+        """The answer to ``question`` under the answer policy (nothing is recorded until ``commit``).
+
+        Concepts asked (lexicon) are affirmed with the facts that state them, or denied where the
+        record rules them out, or (symptoms) where nothing of the record is about that topic; topics
+        asked (the interview taxonomy) are answered with the facts of that topic, and only those: a
+        symptom topic the record says nothing of is denied, a history topic it is silent on is "not
+        sure". A denial never stands where a fact of the same or a related topic states something.
+        """
         if question.injection is not None:
             return AnswerPlan(question, refusal=question.injection)
         earlier = self.state.answers.get(question.key)
@@ -807,37 +890,76 @@ class MemorySkill:
             return earlier
         gate = may_disclose or (lambda fact: True)
         per_topic = facts_per_topic or self.policy.facts_per_topic
+        tax = self._taxonomy
+        topics = [t for t in question.topics if t in tax.by_id and tax.kind(t) != "meta" or t == "insight"]
+        content = [t for t in topics if t not in _FRAME_TOPICS]
+        asked = set(topics)
         items: list[AnswerItem] = []
         used: set[str] = set()
         for concept_id in question.concepts:
             item = self._answer_concept(concept_id, question.about_other, used)
-            if item is not None:
-                items.append(item)
-                used.update(item.fact_ids)
-        told_topic = False
-        for topic_id in question.topics:
-            topic = self._topics[topic_id]
-            if topic_id == "family" and any(i.stance in (AFFIRM, DENY) for i in items):
+            if item is None:
                 continue
-            facts = self._topic_facts(topic, used, per_topic)
+            if item.stance in (DENY, UNKNOWN) and not item.facts and self._something_on(asked):
+                # the record speaks of what was asked: the topic answers, no blanket denial is said
+                item = AnswerItem(item.stance, item.subject, (), item.sensitive, item.about_other, silent=True)
+            items.append(item)
+            used.update(item.fact_ids)
+        answered = any(i.stance == AFFIRM or (i.stance == DENY and i.facts) for i in items)
+        concept_topic_set = {t for c in question.concepts for t in concept_topics(self.index.lexicon, c)}
+        for topic_id in topics:
+            if topic_id in _FRAME_TOPICS and content:
+                continue  # "how long has the sleep been bad?": the sleep facts that say when
+            if topic_id == "family_history" and any(i.stance in (AFFIRM, DENY) for i in items):
+                continue
+            facts = self._topic_facts(topic_id, asked, used, per_topic, question.relative)
             if facts:
                 items.append(AnswerItem(TELL, topic_id, tuple(facts)))
                 used.update(f.id for f in facts)
-                told_topic = True
-            elif not topic.open and not question.concepts:
-                items.append(AnswerItem(UNKNOWN, topic_id))
-            elif topic.open and not question.concepts and topic_id == question.topics[-1] and not items:
-                items.append(AnswerItem(NOTHING_MORE, topic_id))
-        if told_topic:
-            items = [i for i in items if i.stance != UNKNOWN]
-        if not items and not question.greeting and not question.closing:
-            facts = self.index.similar(
-                question.text, self.policy.similarity_threshold, self.policy.similarity_limit
-            )
-            if facts:
-                items.append(AnswerItem(TELL, "similar", tuple(facts)))
-        ungated = {s for t in question.topics for s in self._topics[t].ungated}
-        items = [self._gate(item, gate, ungated if item.subject in question.topics else ()) for item in items]
+                continue
+            voiced = self._voiced_facts(topic_id, used) if tax.kind(topic_id) == "symptom" and not answered else []
+            if voiced:
+                items.append(AnswerItem(TELL, topic_id, tuple(voiced)))
+                used.update(f.id for f in voiced)
+                continue
+            if answered or (
+                topic_id in concept_topic_set and any(i.stance in (DENY, UNKNOWN) for i in items)
+            ):
+                continue
+            if topic_id == "insight":
+                items.append(AnswerItem(UNKNOWN, "insight"))
+            elif tax.kind(topic_id) == "substance" and not self._something_on({topic_id}, related=True) and (
+                related := self._related_facts(topic_id, used)
+            ):
+                items.append(AnswerItem(TELL, topic_id, tuple(related[:1])))
+                used.update(f.id for f in related[:1])
+            elif self._something_on({topic_id}, related=True):
+                related = self._related_facts(topic_id, used)
+                if related:
+                    items.append(AnswerItem(TELL, topic_id, tuple(related[:1])))
+                    used.update(f.id for f in related[:1])
+                else:
+                    items.append(AnswerItem(UNKNOWN, topic_id, about_other=topic_id == "family_history"))
+            elif tax.kind(topic_id) in ("symptom", "substance") or (
+                tax.by_id[topic_id].closed_if_section is not None
+                and self.index.by_section.get(tax.by_id[topic_id].closed_if_section)
+            ):
+                # closed world: a symptom the record would have listed, or history its section would hold
+                items.append(AnswerItem(DENY, topic_id))
+            else:
+                items.append(
+                    AnswerItem(UNKNOWN, topic_id, about_other=topic_id == "family_history" or question.about_other)
+                )
+        if not items and not question.greeting and not question.closing and self.is_open(question) and question.open:
+            # "anything else?": what has not been said yet, in the record's order (presentation first)
+            facts = [f for f in self.index.facts if f.tellable and f.id not in self.state.disclosed][:per_topic]
+            items.append(AnswerItem(TELL, "chief_complaint", tuple(facts)) if facts else AnswerItem(NOTHING_MORE, "other"))
+        if any(i.stance in (AFFIRM, TELL, DENY) and not i.silent for i in items):
+            items = [i if i.stance != UNKNOWN or i.subject == "insight" else _silenced(i) for i in items]
+        if items and all(i.silent for i in items):
+            items = [AnswerItem(i.stance, i.subject, i.facts, i.sensitive, i.about_other) for i in items]
+        items = _capped(items, per_topic + 1)
+        items = [self._gate(item, gate, _UNGATED if item.subject == "chief_complaint" else ()) for item in items]
         small_talk = "greeting" if question.greeting else "closing" if question.closing else None
         return AnswerPlan(
             question,
@@ -847,8 +969,28 @@ class MemorySkill:
         )
 
     def is_open(self, question: Question) -> bool:
-        """Whether a question only asks open topics ("anything else?"): it may get new facts each time."""
-        return not question.concepts and all(self._topics[t].open for t in question.topics)
+        """Whether a question only asks what else there is ("anything else?"): new facts each time."""
+        return not question.concepts and (not question.topics or set(question.topics) <= {"chief_complaint"})
+
+    def _something_on(self, topics: set[str], related: bool = False) -> bool:
+        """Whether any fact (told or only known to the clinician) states something present on these topics."""
+        wanted = set(topics)
+        if related:
+            for t in topics:
+                wanted.update(self._taxonomy.by_id[t].related if t in self._taxonomy.by_id else ())
+        wanted -= _FRAME_TOPICS
+        if wanted & self._present_concept_topics:
+            return True
+        return any(f.present and f.section != FAMILY_SECTION for t in wanted for f in self.index.by_topic.get(t, ()))
+
+    def _related_facts(self, topic_id: str, used: set[str]) -> list[IndexedFact]:
+        related = self._taxonomy.by_id[topic_id].related
+        facts = [f for t in related for f in self.index.by_topic.get(t, ()) if f.tellable
+                 and f.section != FAMILY_SECTION and f.id not in used]
+        present = [f for f in facts if f.present]
+        facts = present or [f for f in facts if self._taxonomy.kind(topic_id) == "substance"]
+        unique = list({f.id: f for f in facts}.values())
+        return self._prefer_new(unique, used)
 
     def _answer_concept(self, concept_id: str, about_other: bool, used: set[str]) -> AnswerItem | None:
         index = self.index
@@ -876,20 +1018,49 @@ class MemorySkill:
             return AnswerItem(DENY, concept_id)
         return AnswerItem(UNKNOWN, concept_id)
 
-    def _topic_facts(self, topic: Topic, used: set[str], limit: int) -> list[IndexedFact]:
-        facts = [f for f in self.index.section_facts(topic.sections) if f.tellable and f.id not in used]
-        if topic.fact_cues:
-            facts = [f for f in facts if self._fact_has_cue(topic, f)]
-        if topic.open:
-            facts = [f for f in facts if f.id not in self.state.disclosed]
-        return self._prefer_new(facts, used)[:limit]
+    def _topic_facts(
+        self, topic_id: str, asked: set[str], used: set[str], limit: int, relative: str | None = None
+    ) -> list[IndexedFact]:
+        """The told facts of a topic, those that answer more of what was asked first, then the untold
+        before the told, then the most to the point (fewest other topics), in record order."""
+        facts = [f for f in self.index.by_topic.get(topic_id, ()) if f.tellable and f.id not in used]
+        if topic_id != "family_history":
+            facts = [f for f in facts if f.section != FAMILY_SECTION]
+        elif relative is not None:
+            mine = [f for f in facts if f.fact.relative == relative]
+            facts = mine or facts
+        if not facts:
+            return []
+        disclosed = self.state.disclosed
+        topic = self._taxonomy.by_id[topic_id]
+        home = self._taxonomy.home_sections.get(topic.kind, ())
+        history = topic.kind in ("history", "substance")
+        facts.sort(
+            key=lambda f: (
+                f.section not in topic.sections,
+                not f.present,
+                history and f.section not in home,
+                -len(asked.intersection(f.topics)),
+                f.id in disclosed,
+                f.section not in home,
+                len(f.topics) > 3,
+                f.position,
+            )
+        )
+        return facts[:limit]
 
-    def _fact_has_cue(self, topic: Topic, fact: IndexedFact) -> bool:
-        key = (topic.id, fact.id)
-        hit = self._cue_cache.get(key)
-        if hit is None:
-            hit = self._cue_cache[key] = topic.fact_cues.found(stems(fact.fact.text))
-        return hit
+    def _voiced_facts(self, topic_id: str, used: set[str]) -> list[IndexedFact]:
+        """What only the clinician wrote down on a symptom topic (thought content, perception, risk) that
+        the patient can still say in their own words: facts stating a symptom concept."""
+        lexicon = self.index.lexicon
+        return [
+            f
+            for f in self.index.by_topic.get(topic_id, ())
+            if not f.tellable
+            and f.section in self._taxonomy.voiced_sections
+            and f.id not in used
+            and any(lexicon.get(c).kind in CLOSED_WORLD_KINDS for c in f.affirms | f.rules_out)
+        ][:1]
 
     def _prefer_new(self, facts: Sequence[IndexedFact], used: set[str]) -> list[IndexedFact]:
         fresh = [f for f in facts if f.id not in self.state.disclosed and f.id not in used]
@@ -944,6 +1115,20 @@ class ClaimCheck:
         return not self.unsupported and not self.leak
 
 
+_CONCEPT_TOPICS: dict[tuple[int, str], tuple[str, ...]] = {}
+
+
+def concept_topics(lexicon: Lexicon, concept_id: str) -> tuple[str, ...]:
+    """The interview topics a lexicon concept belongs to (read from its clinical terms and lay phrases)."""
+    key = (id(lexicon), concept_id)
+    hit = _CONCEPT_TOPICS.get(key)
+    if hit is None:
+        concept = lexicon.get(concept_id)
+        words = " ; ".join((*concept.clinical_terms, *concept.lay_phrases, concept_id.replace("_", " ")))
+        hit = _CONCEPT_TOPICS[key] = record_topics("", words)
+    return hit
+
+
 class ClaimChecker:
     """Checks that a text states only what the record supports.
 
@@ -965,7 +1150,20 @@ class ClaimChecker:
             return c in index.supported_present
         if c in index.supported_absent:
             return True
-        return c not in index.supported_present and index.lexicon.get(c).kind in CLOSED_WORLD_KINDS
+        if c in index.supported_present:
+            return False
+        if index.lexicon.get(c).kind in CLOSED_WORLD_KINDS:
+            return True
+        # history a section of the record would hold (admissions, police): denied when that section
+        # is there and says nothing of it (the taxonomy's closed_if_section)
+        return self._closed_history(c)
+
+    def _closed_history(self, concept_id: str) -> bool:
+        tax = load_taxonomy()
+        topics = [tax.by_id[t] for t in concept_topics(self.index.lexicon, concept_id) if t in tax.by_id]
+        return bool(topics) and all(
+            t.closed_if_section is not None and self.index.by_section.get(t.closed_if_section) for t in topics
+        )
 
     def check(self, text: str) -> ClaimCheck:
         """What ``text`` states and what of it the record does not support (remembered per text)."""

@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -39,6 +39,7 @@ from mentalhospital_env.cases import Case
 from mentalhospital_env.knowledge.lexicon import Lexicon
 
 from .memory import (
+    NOTHING_MORE,
     AFFIRM,
     CLOSED_WORLD_KINDS,
     DENY,
@@ -54,9 +55,10 @@ from .memory import (
     Question,
     cosine,
     facts_expressed,
-    load_memory_cues,
     read_question,
 )
+from .informant import CHILD_AGE, informant_for
+from .understanding import understand
 from .representation import RepresentationSkill, lay_renderer, plain_reply, stable_seed
 
 if TYPE_CHECKING:  # the llm package is imported only where a model is used
@@ -77,7 +79,8 @@ class PatientReply:
     held back for want of rapport; ``refused``: the kind of forbidden request declined (``diagnosis``,
     ``code``, ``record``, ``authority``, ``score``) or ``None``; ``partial``: only part of a
     many-part question was answered; ``source``: ``offline``, ``llm`` or ``fallback`` (an LLM reply
-    failed the fact check and the offline reply was used).
+    failed the fact check and the offline reply was used); ``speaker``: ``patient``, or ``informant``
+    when the parent, carer or relative present answered (see :mod:`.informant`).
     """
 
     text: str
@@ -90,6 +93,7 @@ class PatientReply:
     refused: str | None = None
     partial: bool = False
     source: str = "offline"
+    speaker: str = "patient"
 
 
 @lru_cache(maxsize=1)
@@ -143,9 +147,8 @@ class RecordReader:
             if cosine(query, self.vectors[best]) >= float(self.settings["similarity_threshold"]):
                 found.append(self.lines[best])
         if not found and question.topics and not question.concepts:
-            topics = {t.id: t for t in load_memory_cues().topics}
             for topic_id in question.topics:
-                facts = self.index.section_facts(topics[topic_id].sections)
+                facts = self.index.by_topic.get(topic_id, ())
                 if facts:
                     found.append(_RecordLine(facts[0].fact.text, facts[0]))
                     break
@@ -248,6 +251,8 @@ class Patient:
             )
         )
         self.checker = ClaimChecker(self.index)
+        self.informant = informant_for(case) if variant in _USES_REPRESENTATION else None
+        self.child = case.demographics.age < CHILD_AGE
         self.settings = settings
         self.max_regenerations = max_regenerations
         self.history_turns = history_turns
@@ -304,6 +309,16 @@ class Patient:
         if not isinstance(utterance, str):
             raise TypeError(f"doctor utterance must be a str, got {type(utterance).__name__}")
         question = read_question(utterance[:4000], self.index.lexicon)
+        if self.transcript and not question.concepts:
+            understood = understand(utterance[:4000], self.transcript[-1].doctor)
+            if understood.follow_up:
+                # "And how long has that been going on?": the topics of the turn before
+                question = replace(
+                    question,
+                    topics=understood.topics,
+                    relative=understood.relative,
+                    key=f"{question.key}|{','.join(understood.topics)}",
+                )
         if self.memory is not None:
             return self._prepare_grounded(question)
         return self._prepare_record(question)
@@ -321,9 +336,12 @@ class Patient:
         )
         partial = False
         if rep is not None:
-            plan = rep.focus(plan)
             plan, partial = rep.partial(plan)
-        if repeated and question.key in self._replies and plan is memory.state.answers.get(question.key):
+        speaker = "patient"
+        if self.informant is not None and self.informant.answers(question.text, question.topics, self.child):
+            speaker = "informant"
+            text = self._informant_reply(plan)
+        elif repeated and question.key in self._replies and plan is memory.state.answers.get(question.key):
             text = self._replies[question.key]
             if rep is not None and not text.endswith(tuple(rep.voice.banks["repeat"])):
                 text = f"{text} {rep.voice.pick('repeat', self._rng)}"
@@ -333,12 +351,36 @@ class Patient:
             text = plain_reply(plan, self.index)
         if self.index.guard.leaks(text):
             text = self.index.guard.scrub(text)
-        if rep is not None and not self.checker.check(text).ok:
+        if rep is not None and speaker == "patient" and not self.checker.check(text).ok:
             # the wording went beyond the record (a lay phrase that reads as another concept):
             # say it in the record's own words instead
             text = plain_reply(plan, self.index)
         reply = _reply_from_plan(text, plan, partial, "offline")
+        if speaker != "patient":
+            reply = replace(reply, speaker=speaker)
         return _Pending(question, plan, reply)
+
+    def _informant_reply(self, plan: AnswerPlan) -> str:
+        """The plan told by the informant: the facts in their words, "not that I know of" for denials."""
+        informant = self.informant
+        assert informant is not None
+        parts: list[str] = []
+        for item in plan.items:
+            if item.silent:
+                continue
+            if item.stance in (AFFIRM, TELL):
+                parts.extend(informant.say(f.fact.text) for f in item.facts if f.fact.told or not f.leaks)
+            elif item.stance == DENY:
+                said = [informant.say(f.fact.text) for f in item.facts]
+                parts.extend(said or ["No, not that I've seen."])
+            elif item.stance == WITHHELD:
+                parts.append("That's something we'd rather talk about later, if that's all right.")
+            elif item.stance in (UNKNOWN, NOTHING_MORE):
+                parts.append("I'm not sure, to be honest.")
+        if not parts:
+            return "Sorry, could you ask that another way?"
+        text = " ".join(dict.fromkeys(p for p in parts if p))
+        return self.index.guard.scrub(text) if self.index.guard.leaks(text) else text
 
     def _prepare_record(self, question: Question) -> _Pending:
         reader = self.reader
@@ -430,7 +472,10 @@ class Patient:
 
 def _reply_from_plan(text: str, plan: AnswerPlan, partial: bool, source: str) -> PatientReply:
     affirmed, denied, unknown, withheld = [], [], [], []
+    concepts = set(plan.question.concepts)
     for item in plan.items:
+        if item.stance in (AFFIRM, DENY, UNKNOWN, WITHHELD) and item.subject not in concepts and item.facts == () and item.stance != WITHHELD:
+            continue  # a topic answered without a concept of the lexicon: not a concept stance
         bucket = {AFFIRM: affirmed, DENY: denied, UNKNOWN: unknown, WITHHELD: withheld}.get(item.stance)
         if bucket is not None:
             bucket.append(item.subject)

@@ -66,6 +66,12 @@ def load_phrases() -> dict:
 
 
 @lru_cache(maxsize=1)
+def load_denials() -> dict[str, list[str]]:
+    """How the patient denies a whole topic (``data/denials.json``), cached."""
+    return _data("denials.json")["denials"]
+
+
+@lru_cache(maxsize=1)
 def load_styles() -> dict:
     """Speech traits, verbosity settings and rapport cues (``data/styles.json``), cached."""
     return _data("styles.json")
@@ -124,6 +130,8 @@ def persona_for(case: Case) -> PersonaProfile:
         if word in styles["by_style_word"]:
             traits.add(styles["by_style_word"][word])
     verbosity = persona.verbosity
+    if case.demographics.age < 13:
+        verbosity = "terse"  # a child answers in few words; the parent present tells the history
     if "impoverished" in traits:
         verbosity = "terse"
     elif "pressured" in traits and verbosity == "terse":
@@ -221,6 +229,8 @@ class LayRenderer:
         self.mood_lead: Mapping[str, list[str]] = table.get("mood_lead", {})
         clinical: dict[tuple[str, ...], str] = {}
         for concept in self.lexicon.concepts:
+            if concept.kind not in ("symptom", "sign"):
+                continue  # "lives with" is not a clinical term to swap for "live alone"
             phrase = self.phrase(concept.id)
             if phrase is None:
                 continue
@@ -344,6 +354,11 @@ class LayRenderer:
         """The fact in the patient's words."""
         if fact.fact.patient_says:
             return fact.fact.patient_says.strip()
+        if not fact.fact.told:
+            # what only the clinician wrote: said, if at all, as the symptoms it names, in lay words
+            said = [d for d in (self.clause(c) for c in sorted(fact.affirms)[:2]) if d]
+            said += [d for d in (self.clause(c, negated=True) for c in sorted(fact.rules_out)[:1]) if d]
+            return " ".join(said)
         if fact.rules_out and not fact.affirms and not fact.about_other:
             denials = [d for d in (self.clause(c, negated=True) for c in sorted(fact.rules_out)[:3]) if d]
             return " ".join(denials) if denials else "No, nothing like that."
@@ -639,7 +654,14 @@ class RepresentationSkill:
         if p.opener_rate and rng.random() < p.opener_rate and any(i.stance == TELL for i in plan.items):
             parts.append(voice.pick("openers", rng, optional=True))
         sentences: list[str] = []
+        withheld_said = False
         for item in plan.items:
+            if item.silent:
+                continue
+            if item.stance == WITHHELD:
+                if withheld_said:
+                    continue  # one "I'd rather not" per reply
+                withheld_said = True
             sentences.extend(self._item(item, rng))
         if "pressured" in voice.traits and len(sentences) > 1:
             joiner = voice.traits["pressured"]["joiner"]
@@ -680,9 +702,12 @@ class RepresentationSkill:
             said = [self.self_contained(f, self._say(f)) for f in item.facts if f.fact.patient_says]
             if said:
                 return said
-            no = voice.pick("deny", rng)
             if item.subject not in self.index.lexicon:
-                return [no]
+                denials = load_denials().get(item.subject)
+                if denials:
+                    return [denials[stable_seed("deny", self.case.case_id, item.subject) % len(denials)]]
+                return [voice.pick("deny", rng)]
+            no = voice.pick("deny", rng)
             # with several things answered at once a bare "no" would be ambiguous: name what is denied;
             # alone, some denials are named and some not, the same way each time for a concept
             name_it = self._items > 1 or (
@@ -706,7 +731,15 @@ class RepresentationSkill:
             if fact.section == "mental_status_exam.insight" and not fact.fact.patient_says:
                 out.append(voice.insight[rng.randrange(len(voice.insight))])
                 continue
+            if item.stance == TELL and not fact.present and fact.fact.polarity is None:
+                # a pertinent negative worded for another question ("Never, no."): the topic's own denial
+                denials = load_denials().get(item.subject)
+                if denials:
+                    out.append(denials[stable_seed("deny", self.case.case_id, item.subject) % len(denials)])
+                    continue
             text = self.self_contained(fact, self._say(fact))
+            if not text:
+                continue
             if "impoverished" in voice.traits and len(text.split()) > 10:
                 text = re.split(r"(?<=[.;!?])\s+|,\s+", text)[0].rstrip(".,;") + "."
             elif "vague" in voice.traits and rng.random() < 0.5:
@@ -743,7 +776,7 @@ class RepresentationSkill:
 
     def signature(self, rng: random.Random) -> str:
         """One of the persona's own turns of phrase, now and then (how this person talks)."""
-        if "impoverished" in self.voice.traits or rng.random() >= 0.3:
+        if self.persona.verbosity != "talkative" or "impoverished" in self.voice.traits or rng.random() >= 0.15:
             return ""
         phrase = self.voice.pick("signature", rng, optional=True)
         return phrase[0].upper() + phrase[1:] if phrase else ""
@@ -843,6 +876,8 @@ class RepresentationSkill:
     def _denial(self, fact: IndexedFact) -> bool:
         """Whether the fact, as the patient words it, is a "no" (it rules something out, or begins so)."""
         tokens = tokenize(fact.fact.patient_says or "")
+        if fact.fact.polarity is not None:
+            return fact.fact.polarity == "absent"
         starts_no = bool(tokens) and tokens[0] in self.lay.negation_words | {
             "none",
             "nope",
@@ -887,6 +922,8 @@ def plain_reply(plan: AnswerPlan, index: FactIndex) -> str:
         return "I don't understand the question."
     out: list[str] = []
     for item in plan.items:
+        if item.silent:
+            continue
         if item.stance == UNKNOWN:
             out.append("I don't know.")
         elif item.stance == DENY:

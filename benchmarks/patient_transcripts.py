@@ -1,0 +1,52 @@
+"""Draw patient replies from scripted-doctor episodes, for reading and coding by hand.
+
+    python benchmarks/patient_transcripts.py --seed 7 --n 40 [--suite handwritten,test] [--variant full]
+
+Plays the scripted clinician on the suites' cases (offline patient), then draws ``--n`` (doctor turn,
+patient reply) pairs at random under the printed seed and prints them with the case id, so that a
+reader can code each reply (wrong / not answering / unnatural / fine) against the record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+
+from mentalhospital_env.evaluation import EvaluationSpec, run_episode
+
+
+def transcripts(suite: str, case_ids: list[str], variant: str, seed: int) -> list[tuple[str, str, str]]:
+    spec = EvaluationSpec(suite=suite, patient_variant=variant, seeds=(seed,))
+    out = []
+    for case_id in case_ids:
+        record = run_episode("scripted", spec, case_id, seed)["record"]
+        for turn in record["chart"]["turns"]:
+            if turn.get("doctor") and turn.get("patient"):
+                out.append((case_id, turn["doctor"], turn["patient"]))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--n", type=int, default=40)
+    ap.add_argument("--suite", default="handwritten,test")
+    ap.add_argument("--cases-per-suite", type=int, default=4)
+    ap.add_argument("--variant", default="full")
+    ap.add_argument("--all", action="store_true", help="print whole transcripts instead of a sample")
+    args = ap.parse_args(argv)
+    rng = random.Random(args.seed)
+    pairs: list[tuple[str, str, str]] = []
+    for suite in args.suite.split(","):
+        ids = [c.case_id for c in EvaluationSpec(suite=suite).load_suite()]
+        chosen = rng.sample(ids, min(args.cases_per_suite, len(ids)))
+        pairs += transcripts(suite, chosen, args.variant, args.seed)
+    print(f"seed {args.seed}: {len(pairs)} turns from scripted-doctor episodes")
+    sample = pairs if args.all else rng.sample(pairs, min(args.n, len(pairs)))
+    for i, (case_id, doctor, patient) in enumerate(sample, 1):
+        print(f"[{i}] {case_id}\n  D: {doctor}\n  P: {patient}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
