@@ -511,8 +511,7 @@ def _negated_before(text: str, start: int) -> bool:
 
 
 def _label_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
-    if case.extra and case.extra.get("known_diagnosis"):
-        return []
+    known = bool(case.extra and case.extra.get("known_diagnosis"))
     label, crit, bands = _label_patterns()
     out = []
     cid = case.case_id
@@ -522,7 +521,7 @@ def _label_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     for name, text in texts:
         if name.startswith("family_history"):
             continue
-        for m in label.finditer(text):
+        for m in ([] if known else label.finditer(text)):
             if _negated_before(text, m.start()) or (name, m.group(0).lower()) in seen:
                 continue
             seen.add((name, m.group(0).lower()))
@@ -533,7 +532,7 @@ def _label_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
             seen.add((name, m.group(0).lower()))
             out.append(Finding(cid, name, "labels.criteria", f"criteria wording {m.group(0)!r}"))
     for i, exam in enumerate(case.exams):
-        m = bands.search(exam.result) or label.search(exam.result)
+        m = bands.search(exam.result) or (None if known else label.search(exam.result))
         if m:
             out.append(Finding(cid, f"exams[{i}] {exam.name}", "labels.scale", f"result names a diagnosis: {m.group(0)!r}"))
     return out
