@@ -99,9 +99,14 @@ def _number(word: str) -> float:
     return float(_NUMBERS.get(word, 1))
 
 
+_UNIT_WORD = re.compile(r"(?:hour|day|week|fortnight|month|year)", re.I)
+
+
 def durations_in(text: str) -> list[float]:
     """Days of every duration phrase in a text (``"three months"`` -> 91.2)."""
-    out = []
+    out: list[float] = []
+    if not _UNIT_WORD.search(text):
+        return out
     for m in _DURATION.finditer(text):
         n = _number(m.group(1))
         if "and a half" in m.group(0).lower():
@@ -145,12 +150,22 @@ def presentation_days(case: Case) -> float:
     return 0.0
 
 
+@lru_cache(maxsize=256)
+def _words_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    ordered = sorted(words, key=len, reverse=True)
+    return re.compile(r"(?<![a-z])(" + "|".join(re.escape(w.lower()) for w in ordered) + r")(?![a-z])")
+
+
 def _has(text: str, words: Iterable[str]) -> str | None:
-    low = text.lower()
-    for w in words:
-        if re.search(r"(?<![a-z])" + re.escape(w.lower()) + r"(?![a-z])", low):
-            return w
-    return None
+    """The first of ``words`` (longest first at a position) found as whole words in ``text``, or ``None``."""
+    words = tuple(words)
+    if not text or not words:
+        return None
+    m = _words_pattern(words).search(text.lower())
+    if not m:
+        return None
+    found = m.group(1)
+    return next((w for w in words if w.lower() == found), found)
 
 
 def _family_match(code: str, keys: Iterable[str]) -> str | None:
@@ -168,7 +183,7 @@ def _narrative(case: Case) -> list[tuple[str, str]]:
 
 
 def _sentences(text: str) -> list[str]:
-    parts = re.split(r"(?<=[.!?])\s+(?=[A-Z\"'(])", text.strip())
+    parts = re.split(r"(?<=[.!?])\s+(?=[A-Za-z\"'(])" if "Q." in text else r"(?<=[.!?])\s+(?=[A-Z\"'(])", text.strip())
     return [p for p in parts if p]
 
 
@@ -217,7 +232,7 @@ def _trauma_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
 
 
 _ADMISSIONS = re.compile(r"\b(\w+) (?:previous |prior |psychiatric |inpatient |hospital |compulsory )*admissions?\b", re.I)
-_FIRST_CONTACT = re.compile(r"\b(?:diagnosed|known to|first (?:seen|treated|presented|diagnosed|referred)|treated for|first contact|first episode|first admitted|first admission)[^.;]*?\b(?:at|since|from) (?:the )?age (?:of )?(\d{1,3})\b|\bsince age (\d{1,2})\b", re.I)
+_FIRST_CONTACT = re.compile(r"\b(?:diagnosed|known to|first (?:seen|treated|presented|diagnosed|referred)|treated for|first contact|first episode|first admitted|first admission|dates from|has had)[^.;]*?\b(?:at|since|from) (?:the )?(?:age )?(?:of )?(\d{1,2})\b|\bsince age (\d{1,2})\b", re.I)
 _WORK_YEARS = re.compile(r"\b(?:employed|worked|working|works|has been) (?:as )?[^.;]{0,60}? for (\d+|[a-z]+) years\b", re.I)
 _RELATION_YEARS = re.compile(r"\b(?:relationship|married|together|partner) (?:of|for) (\d+|[a-z]+) years\b", re.I)
 
@@ -479,8 +494,16 @@ def _lab_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
 # ------------------------------------------------------------------------------------- labels
 
 
+_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text.lower())
+
+
 @lru_cache(maxsize=None)
-def _label_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+def _label_terms() -> tuple[dict[tuple[str, ...], str], dict[tuple[str, ...], str], int]:
+    """Disorder labels and criteria phrases as token sequences (looked up by n-gram: fast on long texts)."""
     from mentalhospital_env.knowledge import load_knowledge
 
     R = review_facts()["labels"]
@@ -497,17 +520,69 @@ def _label_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]
                 continue
             if any(h in re.findall(r"[a-z'/-]+", low) or (len(h) > 4 and h in low) for h in heads):
                 terms.add(low)
-    terms = {t for t in terms if len(t) >= 3}
-    label = re.compile(r"(?<![A-Za-z])(" + "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True)) + r")(?![A-Za-z])", re.I)
-    crit = re.compile("|".join(re.escape(p) for p in sorted(review_facts()["criteria_phrases"], key=len, reverse=True)), re.I)
+    labels = {tuple(_tokens(t)): t for t in terms if len(t) >= 3 and _tokens(t)}
+    crit = {tuple(_tokens(p)): p for p in review_facts()["criteria_phrases"] if _tokens(p)}
+    return labels, crit, _first_words(labels), _first_words(crit)
+
+
+def _first_words(table: Mapping[tuple[str, ...], str]) -> dict[str, tuple[int, ...]]:
+    """first word -> the lengths of the terms that start with it, longest first."""
+    out: dict[str, set[int]] = defaultdict(set)
+    for key in table:
+        out[key[0]].add(len(key))
+    return {w: tuple(sorted(n, reverse=True)) for w, n in out.items()}
+
+
+@lru_cache(maxsize=None)
+def _label_patterns() -> tuple[Any, Any, re.Pattern[str]]:
+    """(labels, criteria, band pattern): the first two answer ``.search(text)`` like a pattern would."""
     bands = re.compile("|".join(re.escape(p) for p in review_facts()["label_scale_bands"]), re.I)
-    return label, crit, bands
+    return _TermFinder(0), _TermFinder(1), bands
 
 
-def _negated_before(text: str, start: int) -> bool:
-    words = re.findall(r"[a-z']+", text[max(0, start - 60):start].lower())[-5:]
+@dataclass(frozen=True)
+class _Hit:
+    text: str
+    index: int
+
+    def group(self, _n: int = 0) -> str:
+        return self.text
+
+    def start(self) -> int:
+        return self.index
+
+
+class _TermFinder:
+    """Finds disorder labels (``which=0``) or criteria phrases (``which=1``) by token n-grams."""
+
+    def __init__(self, which: int):
+        self.which = which
+
+    def finditer(self, text: str) -> list[_Hit]:
+        terms = _label_terms()
+        table, starts = terms[self.which], terms[2 + self.which]
+        words = _tokens(text)
+        out = []
+        i, end = 0, len(words)
+        while i < end:
+            lengths = starts.get(words[i])
+            if lengths:
+                for n in lengths:
+                    if i + n <= end and tuple(words[i:i + n]) in table:
+                        out.append(_Hit(" ".join(words[i:i + n]), i))
+                        i += n - 1
+                        break
+            i += 1
+        return out
+
+    def search(self, text: str) -> _Hit | None:
+        found = self.finditer(text)
+        return found[0] if found else None
+
+
+def _negated_before(words: list[str], index: int) -> bool:
     cues = set(review_facts()["labels"]["negation_window_words"])
-    return bool(cues & set(words))
+    return bool(cues & set(words[max(0, index - 5):index]))
 
 
 def _label_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
@@ -516,23 +591,24 @@ def _label_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     out = []
     cid = case.case_id
     texts = list(_narrative(case))
-    texts += [(f"facts[{f.id}].patient_says", f.patient_says) for f in case.facts if f.patient_says]
+    texts += [(f"facts[{f.id}].patient_says", f.patient_says) for f in case.facts if f.patient_says and f.section != "family_history"]
     seen: set[tuple[str, str]] = set()
     for name, text in texts:
         if name.startswith("family_history"):
             continue
+        words = _tokens(text)
         for m in ([] if known else label.finditer(text)):
-            if _negated_before(text, m.start()) or (name, m.group(0).lower()) in seen:
+            if _negated_before(words, m.start()) or (name, m.group(0)) in seen:
                 continue
-            seen.add((name, m.group(0).lower()))
+            seen.add((name, m.group(0)))
             out.append(Finding(cid, name, "labels.diagnosis", f"names the diagnosis {m.group(0)!r}"))
         for m in crit.finditer(text):
-            if (name, m.group(0).lower()) in seen:
+            if (name, m.group(0)) in seen:
                 continue
-            seen.add((name, m.group(0).lower()))
+            seen.add((name, m.group(0)))
             out.append(Finding(cid, name, "labels.criteria", f"criteria wording {m.group(0)!r}"))
     for i, exam in enumerate(case.exams):
-        m = bands.search(exam.result) or (None if known else label.search(exam.result))
+        m = bands.search(exam.result)  # a screening band that names a disorder; a diagnostic exam's report may
         if m:
             out.append(Finding(cid, f"exams[{i}] {exam.name}", "labels.scale", f"result names a diagnosis: {m.group(0)!r}"))
     return out
@@ -572,17 +648,27 @@ def frame_of(sentence: str) -> list[str]:
 
 
 def frames_in(case: Case, sections: Sequence[str], opening: int, closing: int, min_words: int) -> set[str]:
+    T = review_facts()["template"]
+    function = frozenset(T["function_words"])
+    need = T["min_content_words"]
+
+    def worded(words: list[str]) -> bool:
+        return sum(1 for w in words if w.lower() not in function) >= need
+
     keys = set()
     for name in sections:
-        text = getattr(case.ehr, name) or ""
+        text = _QUOTE.sub(" Q. ", getattr(case.ehr, name) or "")  # a quote is one slot, whatever its sentences
         for s in _sentences(text):
             words = frame_of(s)
             if len(words) < 3:
                 continue
-            keys.add("= " + " ".join(words))
+            if worded(words):
+                keys.add("= " + " ".join(words))
             if len(words) >= min_words:
-                keys.add(" ".join(words[:opening]) + " ...")
-                keys.add("... " + " ".join(words[-closing:]))
+                if worded(words[:opening]):
+                    keys.add(" ".join(words[:opening]) + " ...")
+                if worded(words[-closing:]):
+                    keys.add("... " + " ".join(words[-closing:]))
     return keys
 
 

@@ -43,7 +43,6 @@ from .composer import (
     sentence,
 )
 from .labs import personalise
-from .plans import critical_actions
 
 VERSION = 2
 _NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
@@ -96,6 +95,14 @@ def clean_text(text: str) -> bool:
 class StoryV2(_Story):
     """Version 2's telling of one patient's record."""
 
+    def parts(self, slot: str, core: str = "core", **extra: Any) -> str:
+        """A sentence of a parted slot: an opening, a core and a closing drawn separately."""
+        spec = self.story["parts"][slot]
+        rng = self.rng
+        text = rng.choice(spec["open"]) + rng.choice(spec[core]) + rng.choice(spec["close"])
+        text = self.fill(text, **extra)
+        return sentence(text[:1].upper() + text[1:])
+
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.story = self.c.story
@@ -111,6 +118,14 @@ class StoryV2(_Story):
         if self.low_education and any(t and _has(t, review_facts()["university_words"]) for t in texts):
             return False
         return True
+
+    def add_frame(self, section: str, options, *, fit: bool = True, **extra: Any) -> bool:
+        if self.low_education:  # even a denial must not put a school-leaver at university
+            words = review_facts()["university_words"]
+            options = [o for o in options if not _has(o[0], words) and not (len(o) > 1 and isinstance(o[1], str) and _has(o[1], words))]
+            if not options:
+                return False
+        return super().add_frame(section, options, fit=fit, **extra)
 
     def extra(self) -> dict[str, Any]:
         return {"known_diagnosis": "relapse"} if self.known else {}
@@ -155,16 +170,16 @@ class StoryV2(_Story):
             when = [f"{duration} ago", "earlier today", "this morning"]
             bare = ["earlier today", "this morning"]
         elif days < 21:
-            when = [f"{duration} ago", f"just {duration} ago", f"{duration} ago now"]
+            when = [f"{duration} ago", f"just {duration} ago", f"only {duration} ago"]
             bare = [f"{duration} ago"]
         elif days < 330:
             month = months[(now - back) % 12]
-            when = [f"in {month}", f"{duration} ago", f"early in {month}", f"towards the end of {month}", f"around {duration} ago"]
+            when = [f"in {month}", f"in {month}", f"{duration} ago", f"early in {month}", f"late in {month}", f"in mid-{month}"]
             bare = [month, f"the start of {month}", f"last {month}" if back >= 2 else month]
         else:
             years = int(days // 365)
-            when = [f"{duration} ago", f"at {onset_age}", f"when {self.p.pron['subj']} was {onset_age}", f"about {duration} back"]
-            bare = [f"{duration} ago", f"the age of {onset_age}", f"{years} years back" if years > 1 else "last year"]
+            when = [f"at {onset_age}", f"when {self.p.pron['subj']} was {onset_age}", f"at the age of {onset_age}", f"in {poss_word(self.p.pron)} {decade(onset_age)}"]
+            bare = [f"the age of {onset_age}", f"{poss_word(self.p.pron)} {decade(onset_age)}", f"{onset_age}"]
         self.fields.update(when=rng.choice(when), when_bare=rng.choice(bare))
         self.fields["When"] = cap(self.fields["when"])
         self.fields["When_short"] = cap(rng.choice(when))
@@ -224,6 +239,7 @@ class StoryV2(_Story):
             key = "outpatient_child"
         elif key == "outpatient" and stage == "older":
             key = "outpatient_older"
+        self.fields.update(gp=rng.choice(st["gp_names"]), workplace=rng.choice(st["workplaces"]["default"]))
         referrer = self.fill(rng.choice(st["referrers"][key]))
         occupation = self.p.household.occupation
         living = self.p.demographics.get("living_situation", "")
@@ -245,10 +261,15 @@ class StoryV2(_Story):
         trauma = any(d["code"] in review_facts()["trauma"]["codes"] for d in self.disorders)
         if trauma and not precipitants:
             raise CompositionError("a trauma diagnosis with no qualifying event to name")
-        if precipitants and (trauma or rng.random() < 0.8):
+        self.fields.update(
+            work_or_school="school" if self.p.age < 18 else ("work" if self.p.household.employed else "home"),
+            relative_any=informant or ("family" if self.p.age < 60 else "daughter" if self.p.household.children else "sister"),
+        )
+        has_precipitant = bool(precipitants) and (trauma or rng.random() < 0.8)
+        if has_precipitant:
             precipitant = rng.choice(precipitants)
             clause = fill(rng.choice(st["precipitant_clause"]), {"precipitant": precipitant})
-            self.fields.update(precipitant=precipitant, precipitant_clause=clause, precipitant_tail=", " + clause)
+            self.fields.update(precipitant=precipitant, Precipitant_cap=cap(precipitant), precipitant_clause=clause, precipitant_tail=", " + clause)
         else:
             clause = self.fill(rng.choice(st["no_precipitant_clause"]))
             self.fields.update(precipitant_clause=clause, precipitant_tail=", " + clause)
@@ -259,7 +280,8 @@ class StoryV2(_Story):
                 early = "nursery" if self.p.age < 8 else "infant school"
             self.chart.add(section, self.fill(rng.choice(st["onset_lifelong"]), early=early))
         else:
-            self.chart.add(section, self.fill(rng.choice(st["onset"])))
+            frames = st["onset"] + (st["onset_precipitant"] if has_precipitant else [])
+            self.chart.add(section, self.fill(rng.choice(frames)))
         # the symptoms, in the patient's words
         leads = list(st["quote_lead"])
         rng.shuffle(leads)
@@ -290,12 +312,15 @@ class StoryV2(_Story):
                 if rel == "parents":
                     text = text.replace("parents has", "parents have").replace("parents says", "parents say").replace("parents adds", "parents add")
             else:
-                text = self.fill(rng.choice(st["impact_self"]), impact=impact)
+                text = self.fill(rng.choice(st["impact_self"]), impact=impact, tail=self.fill(rng.choice(st["impact_tail"])))
             self.chart.add(section, text)
         # what was tried
         category = self.principal.get("category") or ""
         tried = [self.fill(t) for t in st["tried"].get(category, []) + st["tried"]["any"]]
         tried = [t for t in tried if self.ok(section, t)]
+        own = [t for t in tried if t in {self.fill(x) for x in st["tried"].get(category, [])}]
+        if own and rng.random() < 0.35:
+            tried = own
         if tried and self.p.setting != "emergency" or tried and rng.random() < 0.4:
             self.chart.add(section, rng.choice(tried))
         # the course
@@ -304,9 +329,12 @@ class StoryV2(_Story):
                 kinds = ["recent", "worse"]
             else:
                 kinds = ["worse", "fluctuating", "stable", "recent"]
-            course = [c for c in st["course"][rng.choice(kinds)] if self.ok(section, c)]
-            if course:
-                self.chart.add(section, rng.choice(course))
+            kind = rng.choice(kinds)
+            for _ in range(3):
+                text = self.parts("course", core=f"core_{kind}")
+                if self.ok(section, text):
+                    self.chart.add(section, text)
+                    break
         if self.maintenance is None:
             self._maintenance_drug()
         if self.maintenance is not None and self.nonadherent:
@@ -337,7 +365,7 @@ class StoryV2(_Story):
         frames = self.story["negatives"]
         written = 0
         for concept in negatives:
-            if written >= 3:
+            if written >= 2:
                 break
             if concept in self.chart.asserted or concept not in self.ref.lexicon:
                 continue
@@ -345,7 +373,8 @@ class StoryV2(_Story):
             if not terms:
                 continue
             term = rng.choice(terms)
-            text = self.fill(rng.choice(frames), term=term, Term=cap(term))
+            plural = term.endswith("s") and not term.endswith("ss")
+            text = self.parts("negative", term=term, have="have" if plural else "has")
             pos, neg = self.chart.readings(text)
             if concept not in neg or neg & self.chart.asserted or pos:
                 continue
@@ -379,6 +408,7 @@ class StoryV2(_Story):
             if (self.maintenance is not None or relapsing) and drug_name:
                 illness = _lay_label(d)
                 self.known = True
+                fields["treater"] = self.fill(rng.choice(st["known_treaters"]))
                 text = self.fill(rng.choice(st["pph_known"]), illness=illness, Illness_cap=cap(illness), **fields)
             elif drug_name:
                 text = self.fill(rng.choice(st["pph_prior"]), **fields)
@@ -396,7 +426,7 @@ class StoryV2(_Story):
                     last_text = f"{_NUMBER_WORDS.get(last, str(last))} year{'s' if last > 1 else ''}"
                     self.chart.add(section, self.fill(rng.choice(st["pph_admissions"]), n_admissions=_NUMBER_WORDS[n], n_admissions_cap=cap(_NUMBER_WORDS[n]), last_years=last_text))
         else:
-            self.chart.add(section, self.fill(rng.choice(st["pph_none"])))
+            self.chart.add(section, self.parts("pph_none"))
         if self.risk_level != "none" and self.p.age >= 14 and rng.random() < 0.2:
             self.add_frame(section, self.frames["past_psychiatric"]["attempt"], attempt_age=rng.randint(max(12, self.p.age - 10), self.p.age))
 
@@ -455,10 +485,6 @@ class StoryV2(_Story):
             for m in out.get("medications", ()):
                 if m.get("dose"):
                     m["dose"] = re.sub(r"\s*\((?:adults?|over 60 kg)\)|,? increased to [^,;]*\(adults\)", "", m["dose"])
-        actions = critical_actions(self, out)
-        if actions:
-            kept.append(sentence("; ".join(actions)))
-            out["safety"] = list(dict.fromkeys(list(out.get("safety", [])) + actions))
         out["plan"] = " ".join(kept)
         return out
 
@@ -517,6 +543,21 @@ class CaseComposerV2(CaseComposer):
         if base in R["graduate_occupations"] and not _has(education, R["degree_education"]) and patient.age >= 18:
             demo["education"] = rng.choice(["undergraduate degree", "undergraduate degree", "postgraduate degree"])
         return patient
+
+
+def poss_word(pron: Mapping[str, str]) -> str:
+    return pron["poss"]
+
+
+def decade(age: int) -> str:
+    """``"early twenties"`` for 22; ``"teens"`` under 20; ``"childhood"`` under 13."""
+    if age < 13:
+        return "childhood"
+    if age < 20:
+        return "teens"
+    tens = {2: "twenties", 3: "thirties", 4: "forties", 5: "fifties", 6: "sixties", 7: "seventies", 8: "eighties", 9: "nineties"}[min(age // 10, 9)]
+    part = age % 10
+    return ("early " if part <= 3 else "mid-" if part <= 6 else "late ") + tens
 
 
 def _article(word: str) -> str:
