@@ -688,14 +688,24 @@ def _template_rules(cases: Sequence[Case], R: Mapping[str, Any]) -> list[Finding
     return out
 
 
+def _multi_value(exam: Any, need: int) -> bool:
+    measured = re.sub(r"reference(?: range)? [\d.]+-[\d.]+", "", exam.result)
+    return exam.kind == "lab" and len(re.findall(r"\d+(?:\.\d+)?", measured)) >= need
+
+
+def multi_value_results(case: Case) -> set[str]:
+    """The case's lab result strings that hold enough measured values to be this patient's alone."""
+    need = review_facts()["duplicate_results"]["min_numbers"]
+    return {e.result.strip() for e in case.exams if _multi_value(e, need)}
+
+
 def _duplicate_rules(cases: Sequence[Case], R: Mapping[str, Any]) -> list[Finding]:
     need = R["duplicate_results"]["min_numbers"]
     first: dict[str, str] = {}
     out = []
     for case in cases:
         for i, exam in enumerate(case.exams):
-            measured = re.sub(r"reference(?: range)? [\d.]+-[\d.]+", "", exam.result)
-            if exam.kind != "lab" or len(re.findall(r"\d+(?:\.\d+)?", measured)) < need:
+            if not _multi_value(exam, need):
                 continue
             key = exam.result.strip()
             if key in first and first[key] != case.case_id:

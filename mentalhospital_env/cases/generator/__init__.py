@@ -29,7 +29,7 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..errors import CaseError
 from ..loader import validate_case
@@ -86,13 +86,15 @@ def generate_case(
     reference: ClinicalReference | None = None,
     with_checkpoints: bool = False,
     version: int = DEFAULT_VERSION,
+    accept: Callable[[Any], list[str]] | None = None,
 ) -> dict[str, Any]:
     """One synthetic case as a JSON-ready mapping that passes the loader and the consistency checks
     (and, from version 2, the plan's critical actions and the clinical audit).
 
     ``principal`` fixes the principal disorder's ICD-10-CM code; ``reference`` replaces the bundled
     knowledge base (tests pass a small one); ``with_checkpoints`` writes the derived checkpoints into
-    the mapping; ``version`` picks the generator (1 reproduces the frozen suites).
+    the mapping; ``version`` picks the generator (1 reproduces the frozen suites); ``accept`` (the
+    suite's own check: frames and result strings already used) may refuse a finished draft.
     """
     from ..consistency import check_case
 
@@ -111,6 +113,8 @@ def generate_case(
         problems = check_case(case, ref)
         if not problems and version >= 2:
             problems, case = _review(raw, case, rng)
+        if not problems and accept is not None:
+            problems = accept(case)
         if not problems:
             if with_checkpoints:
                 raw["checkpoints"] = case.checkpoints.to_dict()
@@ -136,6 +140,37 @@ def _review(raw: dict[str, Any], case: Any, rng: random.Random) -> tuple[list[st
     except CompositionError as e:
         return [str(e)], case
     return [str(f) for f in audit_case(case)], case
+
+
+class _SuiteGuard:
+    """The audit's suite rules applied while a suite is drawn: a draft is refused when it would put a
+    sentence frame in more cases than the audit allows for a suite of this size, or repeat a
+    multi-value result string another case already holds."""
+
+    def __init__(self, n: int):
+        from ..audit import review_facts
+
+        T = review_facts()["template"]
+        self.T = T
+        self.limit = max(int(T["share"] * n), T["min_cases"] - 1)
+        self.frames: dict[str, int] = {}
+        self.results: set[str] = set()
+
+    def check(self, case: Any) -> list[str]:
+        from ..audit import frames_in, multi_value_results
+
+        T = self.T
+        keys = frames_in(case, T["sections"], T["opening_words"], T["closing_words"], T["min_words"])
+        full = [k for k in keys if self.frames.get(k, 0) + 1 > self.limit]
+        if full:
+            return [f"sentence frame {full[0]!r} already in {self.limit} cases of the suite"]
+        results = multi_value_results(case)
+        if results & self.results:
+            return ["a result string another case already holds"]
+        for k in keys:
+            self.frames[k] = self.frames.get(k, 0) + 1
+        self.results |= results
+        return []
 
 
 def plan_principals(n: int, seed: int, reference: ClinicalReference | None = None) -> list[str]:
@@ -175,10 +210,14 @@ def generate_cases(
     plan = list(principals) if principals is not None else plan_principals(n, seed, reference)
     width = max(4, len(str(n)))
     out = []
+    guard = _SuiteGuard(n) if version >= 2 else None
     for i in range(n):
         case_id = f"{prefix}-{i + 1:0{width}d}"
         rng = random.Random(f"case:{seed}:{i}")
-        raw = generate_case(rng, case_id, principal=plan[i], reference=reference, with_checkpoints=with_checkpoints, version=version)
+        raw = generate_case(
+            rng, case_id, principal=plan[i], reference=reference, with_checkpoints=with_checkpoints, version=version,
+            accept=guard.check if guard is not None else None,
+        )
         raw["source"] = {**raw["source"], "seed": seed, "index": i}
         out.append(raw)
     return out
