@@ -57,7 +57,7 @@ RULES: tuple[str, ...] = (
     "duration.minimum", "duration.maximum", "trauma.qualifying", "timeline.age", "timeline.before_age",
     "timeline.diagnosis_before_onset", "timeline.admissions", "timeline.years", "education.history",
     "education.occupation", "occupation.age", "occupation.fitness", "household.informant",
-    "household.partner", "household.stressor", "household.homeless", "household.child_informant",
+    "household.partner", "household.stressor", "household.homeless", "household.child_informant", "household.living",
     "plan.substance", "plan.age", "plan.pregnancy", "plan.comorbidity", "plan.acute_change",
     "diagnosis.withdrawal", "labs.range", "labs.flag", "labels.diagnosis", "labels.criteria",
     "labels.scale", "template.frame", "results.duplicate",
@@ -134,9 +134,13 @@ def since_days(text: str, age: int) -> list[float]:
 def illness_days(case: Case, sections: Sequence[str] = ("chief_complaint", "history_of_present_illness", "past_psychiatric_history")) -> float:
     """The longest history of illness the record states, in days (0 when it states none)."""
     best = 0.0
+    age = case.demographics.age
     for name in sections:
         text = getattr(case.ehr, name) or ""
-        for d in durations_in(text) + since_days(text, case.demographics.age):
+        found = durations_in(text) + since_days(text, age)
+        if name == "past_psychiatric_history":  # known to services for it since an age: ill since then
+            found += [(age - int(g)) * 365.0 for m in _FIRST_CONTACT.finditer(text) for g in m.groups() if g and int(g) <= age]
+        for d in found:
             best = max(best, d)
     return best
 
@@ -232,7 +236,7 @@ def _trauma_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
 
 
 _ADMISSIONS = re.compile(r"\b(\w+) (?:previous |prior |psychiatric |inpatient |hospital |compulsory )*admissions?\b", re.I)
-_FIRST_CONTACT = re.compile(r"\b(?:diagnosed|known to|first (?:seen|treated|presented|diagnosed|referred)|treated for|first contact|first episode|first admitted|first admission|dates from|has had)[^.;]*?\b(?:at|since|from) (?:the )?(?:age )?(?:of )?(\d{1,2})\b|\bsince age (\d{1,2})\b", re.I)
+_FIRST_CONTACT = re.compile(r"\b(?:diagnosed|known to|first (?:seen|treated|presented|diagnosed|referred|assessed)|assessed|treated for|first contact|first episode|first admitted|first admission|dates from|has had)[^.;]*?\b(?:at|since|from) (?:the )?(?:age )?(?:of )?(\d{1,2})\b|\bsince age (\d{1,2})\b", re.I)
 _WORK_YEARS = re.compile(r"\b(?:employed|worked|working|works|has been) (?:as )?[^.;]{0,60}? for (\d+|[a-z]+) years\b", re.I)
 _RELATION_YEARS = re.compile(r"\b(?:relationship|married|together|partner) (?:of|for) (\d+|[a-z]+) years\b", re.I)
 
@@ -338,6 +342,11 @@ def _people_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         out.append(Finding(cid, "persona.informant", "household.partner", f"informant {informant!r} but marital status {marital!r}, {living!r}"))
     if marital in R["unpartnered_status"] and re.search(r"\blives with (?:his |her |their )?(?:spouse|husband|wife)\b", living):
         out.append(Finding(cid, "demographics.living_situation", "household.partner", f"{living!r} but marital status {marital!r}"))
+    care = _has(case.ehr.personal_history or "", R["care_words"])
+    if age < 18 and care and not _has(living, R["care_words"] + ["foster", "residential", "children's home"]):
+        history = case.ehr.personal_history or ""
+        if not re.search(r"\b(?:returned|went back|back) (?:home|to (?:her|his|their) (?:mother|father|parents))\b", history, re.I):
+            out.append(Finding(cid, "personal_history", "household.living", f"the history says {care!r} but the patient {living!r}"))
     if age < R["child_age"] and not informant:
         out.append(Finding(cid, "persona.informant", "household.child_informant", f"a {age}-year-old is seen without a parent or carer"))
     stress = _has(case.ehr.history_of_present_illness, R["separation_stressors"])

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
@@ -45,15 +46,19 @@ from .composer import (
 from .labs import personalise
 
 VERSION = 2
+MAX_QUOTES = 6  # a history quotes the patient for the main complaints, not for every symptom
 _NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
 _SIMPLE_RELATIVES = ("mother", "father", "wife", "husband", "partner", "daughter", "son", "sister", "brother", "parents", "grandmother", "niece")
 
 
 def duration_limits(codes: Sequence[str], age: int) -> tuple[float, float]:
-    """(least, most) days of illness the audit allows for these diagnoses at this age."""
+    """(least, most) days of the present illness the audit allows for these diagnoses at this age (a
+    personality disorder's long history is told in the past history, not in the present crisis)."""
     table = review_facts()["duration_days"]
     low, high = 0.0, float("inf")
     for code in codes:
+        if code.startswith("F60"):
+            continue
         key = _family_match(code, table)
         if key is None:
             continue
@@ -109,6 +114,7 @@ class StoryV2(_Story):
         self.known = False
         R = review_facts()
         self.low_education = bool(_has(str(self.p.demographics.get("education", "")), R["low_education"]))
+        self.in_care = bool(_has(str(self.p.demographics.get("living_situation", "")), R["care_words"] + ["foster", "residential", "children's home"]))
 
     # ---------------------------------------------------------------------------- the rules
 
@@ -117,9 +123,14 @@ class StoryV2(_Story):
             return False
         if self.low_education and any(t and _has(t, review_facts()["university_words"]) for t in texts):
             return False
+        if not self.in_care and any(t and _has(t, review_facts()["care_words"]) for t in texts):
+            return False
         return True
 
     def add_frame(self, section: str, options, *, fit: bool = True, **extra: Any) -> bool:
+        if not self.in_care:
+            care = review_facts()["care_words"]
+            options = [o for o in options if not _has(o[0], care)]
         if self.low_education:  # even a denial must not put a school-leaver at university
             words = review_facts()["university_words"]
             options = [o for o in options if not _has(o[0], words) and not (len(o) > 1 and isinstance(o[1], str) and _has(o[1], words))]
@@ -164,7 +175,7 @@ class StoryV2(_Story):
         months = self.story["months"]
         now = rng.randrange(12)
         back = int(round(days / 30.4))
-        onset_age = self.p.age - int(days // 365)
+        onset_age = self.p.age - (max(1, int(round(days / 365))) if days >= 330 else 0)
         self.onset_age = onset_age
         if days < 1:
             when = [f"{duration} ago", "earlier today", "this morning"]
@@ -251,7 +262,9 @@ class StoryV2(_Story):
             informant=informant or "family", Informant_cap=cap(f"{self.p.pron['poss']} {informant or 'family'}"),
             informant_or_family=informant or "family",
         )
-        intros = st["intro_child"] if self.p.age < 16 else st["intro"]
+        job = not re.match(r"(on |unemployed|between |full-time carer|stay-at-home|part-time volunteer)", occupation)
+        self.fields.update(occupation_noun=occupation, person={"female": "woman", "male": "man"}.get(self.p.sex, "person"))
+        intros = st["intro_child"] if self.p.age < 16 else (st["intro"] if job else st["intro_no_job"])
         self.chart.add(section, self.fill(rng.choice(intros)))
         # onset and context
         precipitants = [
@@ -287,6 +300,8 @@ class StoryV2(_Story):
         rng.shuffle(leads)
         n = 0
         for s in self.symptoms + self.comorbid_symptoms:
+            if n >= MAX_QUOTES:
+                break
             quote = self.says_for(s)
             sensitive = bool(s.get("sensitive")) or self.ref.concept_sensitive(s["concept"])
             if quote is None or not self.chart.compatible(quote, section=section):
@@ -369,7 +384,7 @@ class StoryV2(_Story):
                 break
             if concept in self.chart.asserted or concept not in self.ref.lexicon:
                 continue
-            terms = [t for t in self.ref.lexicon.get(concept).clinical_terms[:4] if clean_text(t)]
+            terms = [t for t in self.ref.lexicon.get(concept).clinical_terms[:4] if clean_text(t) and not t.split()[0].endswith("ing")]
             if not terms:
                 continue
             term = rng.choice(terms)
@@ -391,6 +406,16 @@ class StoryV2(_Story):
             self.prior_episode = rng.random() < self._prior_episode_chance()
         min_onset = max(5, int(d.get("age_range", (5, 90))[0]))
         R = review_facts()
+        if d.get("category") == "personality" and self.p.age >= 18:
+            # an enduring pattern has usually met services before: contact, not an 'episode'
+            onset_age = rng.randint(14, max(14, min(self.p.age - 3, 25)))
+            therapies = [t for t in d.get("treatment", {}).get("psychotherapy", ()) if self.fits(t)]
+            treaters = self.frames["treaters"]
+            self.add_frame(section, self.frames["past_psychiatric"]["prior_contact"], onset_age=onset_age,
+                           treater=treaters["child"] if onset_age < 18 else treaters["default"], therapy=therapies[0] if therapies else "talking therapy")
+            if self.risk_level != "none" and rng.random() < 0.3:
+                self.add_frame(section, self.frames["past_psychiatric"]["attempt"], attempt_age=rng.randint(max(14, onset_age), self.p.age))
+            return
         chronic = _family_match(d["code"], R["chronic_codes"]) and not _family_match(d["code"], R["relapsing_chronic_codes"])
         latest = self.p.age - 1
         earliest = min_onset
@@ -531,9 +556,14 @@ class CaseComposerV2(CaseComposer):
             in_care = any(w in living for w in ("foster", "children's home", "residential"))
             if in_care:
                 patient.informant = "foster carer" if "foster" in living else "residential key worker"
-            elif informant in ("foster carer", "social worker") or not informant:
+            elif informant in ("foster carer", "social worker") or not informant or (informant == "both parents" and "both parents" not in living):
                 patient.informant = rng.choice(["mother", "father"] if "father" in living and "mother" not in living else ["mother", "both parents"] if "both parents" in living else ["mother"] if "mother" in living else ["grandmother"] if "grand" in living else ["father"])
         occupation = str(demo.get("occupation", "")).lower()
+        if patient.age < 16 and not re.search(r"school|pupil", occupation):
+            demo["occupation"] = "secondary school student" if patient.age >= 11 else "primary school pupil"
+            demo["education"] = "attends secondary school" if patient.age >= 11 else "attends primary school"
+            patient.household = replace(patient.household, occupation=demo["occupation"], student=False, employed=False)
+            occupation = demo["occupation"]
         if _has(occupation, R["student_occupations"]) and patient.age > R["student_max_age"]:
             raise CompositionError("a student past the usual age")
         if _has(occupation, R["fitness_occupations"]) and code_family(disorder["code"]) in ("F20", "F25", "F31"):
