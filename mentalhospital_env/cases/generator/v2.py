@@ -434,7 +434,11 @@ class StoryV2(_Story):
                 illness = _lay_label(d)
                 self.known = True
                 fields["treater"] = self.fill(rng.choice(st["known_treaters"]))
-                text = self.fill(rng.choice(st["pph_known"]), illness=illness, Illness_cap=cap(illness), **fields)
+                if self.maintenance is not None and not self.nonadherent:
+                    text = self.fill(rng.choice(st["pph_known"]), illness=illness, Illness_cap=cap(illness), **fields)
+                else:  # not on it now: the record's medication list says so too
+                    stopped = rng.choice(["a few months", "several months", "about a year", "some weeks"]) if self.maintenance is None else "a few weeks"
+                    text = self.fill(rng.choice(st["pph_known_stopped"]), illness=illness, Illness_cap=cap(illness), stopped=stopped, **fields)
             elif drug_name:
                 text = self.fill(rng.choice(st["pph_prior"]), **fields)
             else:
@@ -454,6 +458,31 @@ class StoryV2(_Story):
             self.chart.add(section, self.parts("pph_none"))
         if self.risk_level != "none" and self.p.age >= 14 and rng.random() < 0.2:
             self.add_frame(section, self.frames["past_psychiatric"]["attempt"], attempt_age=rng.randint(max(12, self.p.age - 10), self.p.age))
+
+    # ------------------------------------------------------------------ other sections
+
+    def _substances(self) -> None:
+        """Version 1's substance history, its years of heavy use made to agree with the story's timeline."""
+        start = len(self.chart.facts)
+        super()._substances()
+        if self.principal.get("category") != "substance_related":
+            return
+        years = max(1, int(round(self.days / 365)))
+        for f in self.chart.facts[start:]:
+            f.text = re.sub(r"\bfor \d+ years\b", f"for {years} year{'s' if years > 1 else ''}", f.text)
+            f.text = re.sub(r"\bover \d+ years\b", f"over {years} year{'s' if years > 1 else ''}", f.text)
+
+    def _family(self) -> None:
+        """Version 1's family history, without the patient's own diagnosis named in a relative."""
+        start = len(self.chart.facts)
+        super()._family()
+        own = {str(t).lower() for t in [self.principal["name"], *self.principal.get("synonyms", ())] if len(str(t)) > 3}
+        kept = [f for f in self.chart.facts[start:] if not any(t in f.text.lower() for t in own)]
+        if len(kept) != len(self.chart.facts) - start:
+            del self.chart.facts[start:]
+            self.chart.facts.extend(kept)
+            if not any("psychiatric" in f.text.lower() or "mental" in f.text.lower() for f in kept):
+                self.chart.add("family_history", self.rng.choice(["No known family history of mental illness.", "No family psychiatric history.", "Nobody in the family has had psychiatric treatment, as far as {subj} knows.".format(subj=self.p.pron["subj"])]))
 
     # --------------------------------------------------------------------- mental state
 
