@@ -49,7 +49,7 @@ def _cases_validate(args: argparse.Namespace) -> int:
 def _cases_generate(args: argparse.Namespace) -> int:
     from mentalhospital_env.cases.generator import write_cases
 
-    n = write_cases(args.out, n=args.n, seed=args.seed)
+    n = write_cases(args.out, n=args.n, seed=args.seed, version=args.version)
     print(f"wrote {n} case(s) to {args.out}", file=sys.stderr)
     return 0
 
@@ -187,6 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n", type=int, required=True, help="number of cases")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--out", default="-", help="output JSONL file, '-' for standard output (default)")
+    p.add_argument("--version", type=int, choices=(1, 2), default=2,
+                   help="generator version: 2 (default) tells histories as a clinician does; 1 reproduces the frozen 'test' and 'dev' suites")
     p.set_defaults(run=_cases_generate)
     p = cases_commands.add_parser("validate", help="check case files against the case format (CASES.md)")
     p.add_argument("paths", nargs="+", metavar="PATH", help="a .json case, a .jsonl suite or a folder of .json cases")

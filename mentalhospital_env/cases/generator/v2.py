@@ -46,6 +46,8 @@ from .composer import (
 from .labs import personalise
 
 VERSION = 2
+FALLBACK_DURATIONS = ("two days", "five days", "two weeks", "three weeks", "six weeks", "three months", "six months",
+                      "nine months", "twelve months", "eighteen months", "two years", "three years", "five years")
 MAX_QUOTES = 6  # a history quotes the patient for the main complaints, not for every symptom
 _NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
 _SIMPLE_RELATIVES = ("mother", "father", "wife", "husband", "partner", "daughter", "son", "sister", "brother", "parents", "grandmother", "niece")
@@ -164,8 +166,10 @@ class StoryV2(_Story):
         """How long the illness has lasted (inside the audit's limits for every diagnosis) and when it began."""
         rng = self.rng
         low, high = duration_limits(self.codes, self.p.age)
-        options = [d for d in (self.presentation.get("durations") or ["three months"]) if low <= phrase_days(d) <= high]
-        options = [d for d in options if phrase_days(d) / 365 < max(1.0, self.p.age - 3)]
+        fits = lambda d: low <= phrase_days(d) <= high and phrase_days(d) / 365 < max(1.0, self.p.age - 3)  # noqa: E731
+        options = [d for d in (self.presentation.get("durations") or ["three months"]) if fits(d)]
+        if not options:  # the presentation's usual spans are all too short (or long): the nearest that fits
+            options = [d for d in FALLBACK_DURATIONS if fits(d)][:2]
         if not options:
             raise CompositionError(f"no duration of {self.principal['code']} fits {self.codes} at age {self.p.age}")
         duration = rng.choice(options)
