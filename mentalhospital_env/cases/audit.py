@@ -58,7 +58,7 @@ RULES: tuple[str, ...] = (
     "timeline.diagnosis_before_onset", "timeline.admissions", "timeline.years", "education.history",
     "education.occupation", "occupation.age", "occupation.fitness", "household.informant",
     "household.partner", "household.stressor", "household.homeless", "household.child_informant", "household.living",
-    "plan.substance", "plan.age", "plan.pregnancy", "plan.comorbidity", "plan.acute_change",
+    "plan.substance", "plan.age", "plan.pregnancy", "plan.comorbidity", "plan.acute_change", "plan.critical",
     "diagnosis.withdrawal", "labs.range", "labs.flag", "labels.diagnosis", "labels.criteria",
     "labels.scale", "template.frame", "results.duplicate",
 )
@@ -623,12 +623,32 @@ def _label_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     return out
 
 
-def audit_case(case: Case) -> list[Finding]:
-    """Every finding of the single-record rules for one case."""
+def _critical_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    """The reference plan against the knowledge base's critical actions (``knowledge/critical.py``):
+    every action the case requires said, nothing it forbids proposed."""
+    from mentalhospital_env.knowledge.critical import load_critical_actions
+
+    check = load_critical_actions().check_case(case, case.treatment.plan)
+    out = [Finding(case.case_id, "treatment.plan", "plan.critical", f"misses {r.label} (rule {r.rule})") for r in check.missing]
+    out += [Finding(case.case_id, "treatment.plan", "plan.critical", f"proposes {c.label}: {c.reason}") for c in check.contraindicated]
+    return out
+
+
+CASE_RULES = {
+    "duration": _duration_rules, "trauma": _trauma_rules, "timeline": _timeline_rules, "people": _people_rules,
+    "plan": _plan_rules, "critical": _critical_rules, "labs": _lab_rules, "labels": _label_rules,
+}
+
+
+def audit_case(case: Case, *, skip: Iterable[str] = ()) -> list[Finding]:
+    """Every finding of the single-record rules for one case (``skip`` names groups of
+    :data:`CASE_RULES` a caller has already enforced, e.g. the generator's ``critical``)."""
     R = review_facts()
+    skipped = set(skip)
     out: list[Finding] = []
-    for rule in (_duration_rules, _trauma_rules, _timeline_rules, _people_rules, _plan_rules, _lab_rules, _label_rules):
-        out.extend(rule(case, R))
+    for name, rule in CASE_RULES.items():
+        if name not in skipped:
+            out.extend(rule(case, R))
     return out
 
 

@@ -139,7 +139,7 @@ def _review(raw: dict[str, Any], case: Any, rng: random.Random) -> tuple[list[st
             case = replace(case, treatment=replace(case.treatment, plan=t["plan"], safety=tuple(t.get("safety", ()))))
     except CompositionError as e:
         return [str(e)], case
-    return [str(f) for f in audit_case(case)], case
+    return [str(f) for f in audit_case(case, skip=("critical",))], case  # complete_plan enforced it
 
 
 class _SuiteGuard:
