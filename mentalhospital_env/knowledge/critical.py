@@ -203,7 +203,13 @@ class CriticalActions:
     @staticmethod
     def _has(stemmed: Sequence[str], cues: tuple[tuple[str, ...], ...]) -> bool:
         window = tuple(stemmed)
-        return any(window[j : j + len(c)] == c for c in cues for j in range(len(window) - len(c) + 1))
+        present = set(window)  # only cues whose every word occurs can match (same answer, far fewer slices)
+        return any(
+            window[j : j + len(c)] == c
+            for c in cues
+            if present.issuperset(c)
+            for j in range(len(window) - len(c) + 1)
+        )
 
     def mentions(self, plan: str) -> list[tuple[int, int, frozenset[str], bool]]:
         """Every action phrase in ``plan``: ``(start, end, action ids, refused)`` over ``tokenize(plan)``."""

@@ -99,6 +99,12 @@ def clean_text(text: str) -> bool:
     return _criteria_free(text)
 
 
+@lru_cache(maxsize=65536)
+def _mentions(text: str, words: str) -> bool:
+    """Whether ``text`` holds one of the reviewer's word list ``words`` (cached: texts recur across drafts)."""
+    return bool(_has(text, review_facts()[words]))
+
+
 class StoryV2(_Story):
     """Version 2's telling of one patient's record."""
 
@@ -123,9 +129,9 @@ class StoryV2(_Story):
     def fits(self, *texts: str | None) -> bool:
         if not super().fits(*texts):
             return False
-        if self.low_education and any(t and _has(t, review_facts()["university_words"]) for t in texts):
+        if self.low_education and any(t and _mentions(t, "university_words") for t in texts):
             return False
-        if not self.in_care and any(t and _has(t, review_facts()["care_words"]) for t in texts):
+        if not self.in_care and any(t and _mentions(t, "care_words") for t in texts):
             return False
         return True
 
