@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "18c256cc8a6594d501f649266f4b4c3a2a54affb4cc3d351c1b37a678c125aa4"
-DEV_V2_SUITE_SHA256 = "c0739aeae5c5ceacc90cfba8ac8b8f4d578328fcd3bfde79160c9507e9453279"
+TEST_V2_SUITE_SHA256 = "f24bc3f232fac6a30a18177075d515635abcbfb427ef20f93c58f99fbe736c7b"
+DEV_V2_SUITE_SHA256 = "5f36ec3dfa922535c9eef8e22cc0011be56f35f902f2b6b6ac669accdc9f001b"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 

@@ -108,11 +108,12 @@ def _mentions(text: str, words: str) -> bool:
 class StoryV2(_Story):
     """Version 2's telling of one patient's record."""
 
-    def parts(self, slot: str, core: str = "core", **extra: Any) -> str:
-        """A sentence of a parted slot: an opening, a core and a closing drawn separately."""
+    def parts(self, slot: str, core: str = "core", plain_open: bool = False, **extra: Any) -> str:
+        """A sentence of a parted slot: an opening, a core and a closing drawn separately
+        (``plain_open``: no opening, for a core that reads wrong after one)."""
         spec = self.story["parts"][slot]
         rng = self.rng
-        text = rng.choice(spec["open"]) + rng.choice(spec[core]) + rng.choice(spec["close"])
+        text = ("" if plain_open else rng.choice(spec["open"])) + rng.choice(spec[core]) + rng.choice(spec["close"])
         text = self.fill(text, **extra)
         return sentence(text[:1].upper() + text[1:])
 
@@ -122,6 +123,7 @@ class StoryV2(_Story):
         self.known = False
         R = review_facts()
         self.low_education = bool(_has(str(self.p.demographics.get("education", "")), R["low_education"]))
+        self.homeless = bool(_has(str(self.p.demographics.get("living_situation", "")), R["homeless_words"]))
         self.in_care = bool(_has(str(self.p.demographics.get("living_situation", "")), R["care_words"] + ["foster", "residential", "children's home"]))
 
     # ---------------------------------------------------------------------------- the rules
@@ -132,6 +134,8 @@ class StoryV2(_Story):
         if self.low_education and any(t and _mentions(t, "university_words") for t in texts):
             return False
         if not self.in_care and any(t and _mentions(t, "care_words") for t in texts):
+            return False
+        if not self.homeless and any(t and _mentions(t, "homeless_words") for t in texts):
             return False
         return True
 
@@ -214,7 +218,7 @@ class StoryV2(_Story):
         if concept in lex:
             c = lex.get(concept)
             terms = [t for t in list(c.clinical_terms)[:3] if clean_text(t) and len(t) > 3]
-            terms += [t for t in c.lay_phrases if t.split()[0].endswith("ing") and clean_text(t)][:3]
+            terms += [t for t in c.lay_phrases if t.split()[0].endswith("ing") and clean_text(t) and not re.search(r"\b(my|me|i|i'm|myself)\b", t)][:3]
         terms = terms or [self.ref.concept_term(concept)]
         return self.rng.choice(terms)
 
@@ -242,6 +246,8 @@ class StoryV2(_Story):
     def _relative(self) -> str | None:
         """Someone close who can describe the change: the informant, else partner or parent."""
         informant = (self.p.informant or "").lower()
+        if self.in_care and self.p.age < 18:
+            return "foster carer" if "foster" in informant else "key worker"
         for r in _SIMPLE_RELATIVES:
             if re.search(rf"\b{r}\b", informant):
                 return "parents" if "both parents" in informant else r
@@ -281,9 +287,9 @@ class StoryV2(_Story):
             x for x in self.presentation.get("precipitants", ())
             if self.fits(x) and not re.match(r"(no|none|nothing)\b", x.strip(), re.I) and self._precipitant_fits(x)
         ]
-        trauma = any(d["code"] in review_facts()["trauma"]["codes"] for d in self.disorders)
+        trauma = any(d["code"] in review_facts()["trauma"]["codes"] or d["code"].startswith("F43.2") for d in self.disorders)
         if trauma and not precipitants:
-            raise CompositionError("a trauma diagnosis with no qualifying event to name")
+            raise CompositionError("a trauma or adjustment diagnosis with no event to name")
         self.fields.update(
             work_or_school="school" if self.p.age < 18 else ("work" if self.p.household.employed else "home"),
             relative_any=informant or ("family" if self.p.age < 60 else "daughter" if self.p.household.children else "sister"),
@@ -309,10 +315,15 @@ class StoryV2(_Story):
         leads = list(st["quote_lead"])
         rng.shuffle(leads)
         n = 0
+        chosen = str(self.fields.get("precipitant", "")).lower()
         for s in self.symptoms + self.comorbid_symptoms:
             if n >= MAX_QUOTES:
                 break
             quote = self.says_for(s)
+            if quote is not None and _foreign_stressor(quote, chosen, st["stressor_words"]):
+                quote = self.says_for(s)  # another of the patient's lines, if there is one
+                if quote is not None and _foreign_stressor(quote, chosen, st["stressor_words"]):
+                    continue
             sensitive = bool(s.get("sensitive")) or self.ref.concept_sensitive(s["concept"])
             if quote is None or not self.chart.compatible(quote, section=section):
                 continue
@@ -326,6 +337,8 @@ class StoryV2(_Story):
         # what others noticed, and what it costs
         impacts = [_THIRD_PERSON.sub(self.p.pron["poss"], x) for x in self.presentation.get("impact", ()) if self.fits(x)]
         rng.shuffle(impacts)
+        self_frames = list(st["impact_self"])
+        rng.shuffle(self_frames)
         for i, impact in enumerate(impacts[:2]):
             if not self.ok(section, impact):
                 continue
@@ -337,13 +350,17 @@ class StoryV2(_Story):
                 if rel == "parents":
                     text = text.replace("parents has", "parents have").replace("parents says", "parents say").replace("parents adds", "parents add")
             else:
-                text = self.fill(rng.choice(st["impact_self"]), impact=impact, tail=self.fill(rng.choice(st["impact_tail"])))
+                progressive = impact.startswith("is ")
+                frame = next(f for f in self_frames if progressive or not re.match(r"(Lately|These days|Most days)", f))
+                self_frames.remove(frame) if len(self_frames) > 1 else None
+                text = self.fill(frame, impact=impact, tail=self.fill(rng.choice(st["impact_tail"])) if progressive else "")
             self.chart.add(section, text)
         # what was tried
         category = self.principal.get("category") or ""
-        tried = [self.fill(t) for t in st["tried"].get(category, []) + st["tried"]["any"]]
+        own_tried = st["tried"].get(category, []) if (self.p.age < 18 or category not in ("neurodevelopmental", "disruptive_impulse_conduct")) else []
+        tried = [self.fill(t) for t in own_tried + st["tried"]["any"]]
         tried = [t for t in tried if self.ok(section, t)]
-        own = [t for t in tried if t in {self.fill(x) for x in st["tried"].get(category, [])}]
+        own = [t for t in tried if t in {self.fill(x) for x in own_tried}]
         if own and rng.random() < 0.35:
             tried = own
         if tried and self.p.setting != "emergency" or tried and rng.random() < 0.4:
@@ -356,7 +373,7 @@ class StoryV2(_Story):
                 kinds = ["worse", "fluctuating", "stable", "recent"]
             kind = rng.choice(kinds)
             for _ in range(3):
-                text = self.parts("course", core=f"core_{kind}")
+                text = self.parts("course", core=f"core_{kind}", plain_open=kind == "recent")
                 if self.ok(section, text):
                     self.chart.add(section, text)
                     break
@@ -394,7 +411,10 @@ class StoryV2(_Story):
                 break
             if concept in self.chart.asserted or concept not in self.ref.lexicon:
                 continue
-            terms = [t for t in self.ref.lexicon.get(concept).clinical_terms[:4] if clean_text(t) and not t.split()[0].endswith("ing")]
+            terms = [
+                t for t in self.ref.lexicon.get(concept).clinical_terms[:4]
+                if clean_text(t) and not t.split()[0].endswith("ing") and not (len(t.split()) == 1 and t.endswith(("ed", "ive", "ous", "al")))
+            ]
             if not terms:
                 continue
             term = rng.choice(terms)
@@ -443,7 +463,8 @@ class StoryV2(_Story):
             if (self.maintenance is not None or relapsing) and drug_name:
                 illness = _lay_label(d)
                 self.known = True
-                fields["treater"] = self.fill(rng.choice(st["known_treaters"]))
+                pool = st["known_treaters"]["psychosis" if d.get("category") == "schizophrenia_spectrum" and onset_age < 36 else "other"]
+                fields["treater"] = self.fill(rng.choice(pool))
                 if self.maintenance is not None and not self.nonadherent:
                     text = self.fill(rng.choice(st["pph_known"]), illness=illness, Illness_cap=cap(illness), **fields)
                 else:  # not on it now: the record's medication list says so too
@@ -598,6 +619,8 @@ class CaseComposerV2(CaseComposer):
             elif informant in ("foster carer", "social worker") or not informant or (informant == "both parents" and "both parents" not in living):
                 patient.informant = rng.choice(["mother", "father"] if "father" in living and "mother" not in living else ["mother", "both parents"] if "both parents" in living else ["mother"] if "mother" in living else ["grandmother"] if "grand" in living else ["father"])
         occupation = str(demo.get("occupation", "")).lower()
+        if "student halls" in living and "student" not in occupation:
+            demo["living_situation"] = rng.choice(["lives in a shared flat", "lives with parents"])
         if patient.age < 16 and not re.search(r"school|pupil", occupation):
             demo["occupation"] = "secondary school student" if patient.age >= 11 else "primary school pupil"
             demo["education"] = "attends secondary school" if patient.age >= 11 else "attends primary school"
@@ -612,6 +635,12 @@ class CaseComposerV2(CaseComposer):
         if base in R["graduate_occupations"] and not _has(education, R["degree_education"]) and patient.age >= 18:
             demo["education"] = rng.choice(["undergraduate degree", "undergraduate degree", "postgraduate degree"])
         return patient
+
+
+def _foreign_stressor(quote: str, precipitant: str, words: Sequence[str]) -> bool:
+    """Whether a quote names a life event (a divorce, a court date) that is not the story's precipitant."""
+    low = quote.lower()
+    return any(w in low and w not in precipitant for w in words)
 
 
 def poss_word(pron: Mapping[str, str]) -> str:
