@@ -611,7 +611,9 @@ def _label_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
                 continue
             seen.add((name, m.group(0)))
             out.append(Finding(cid, name, "labels.diagnosis", f"names the diagnosis {m.group(0)!r}"))
-        for m in crit.finditer(text):
+        # the mental state is written in the examiner's technical terms ('flight of ideas'): criteria
+        # wording is a fault of the history, not of the examination
+        for m in ([] if name.startswith("mental_status_exam") else crit.finditer(text)):
             if (name, m.group(0)) in seen:
                 continue
             seen.add((name, m.group(0)))
