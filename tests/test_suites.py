@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "f24bc3f232fac6a30a18177075d515635abcbfb427ef20f93c58f99fbe736c7b"
-DEV_V2_SUITE_SHA256 = "5f36ec3dfa922535c9eef8e22cc0011be56f35f902f2b6b6ac669accdc9f001b"
+TEST_V2_SUITE_SHA256 = "8e3a7e8f5be363969bfa224da017306f928e2327e500f0e428b1897de53b3f75"
+DEV_V2_SUITE_SHA256 = "ca8bff1f05b12bf9da8c528315f38c52205efafd05dde0b0d85901e5e30c549d"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 

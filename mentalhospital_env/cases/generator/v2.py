@@ -122,7 +122,9 @@ class StoryV2(_Story):
         self.story = self.c.story
         self.known = False
         R = review_facts()
-        self.low_education = bool(_has(str(self.p.demographics.get("education", "")), R["low_education"]))
+        education = str(self.p.demographics.get("education", ""))
+        # only someone who went to university has memories of it
+        self.low_education = self.p.age >= 16 and not _has(education, R["degree_education"] + ["student", "at college"])
         self.homeless = bool(_has(str(self.p.demographics.get("living_situation", "")), R["homeless_words"]))
         self.in_care = bool(_has(str(self.p.demographics.get("living_situation", "")), R["care_words"] + ["foster", "residential", "children's home"]))
 
@@ -205,6 +207,7 @@ class StoryV2(_Story):
             years = int(days // 365)
             when = [f"at {onset_age}", f"when {self.p.pron['subj']} was {onset_age}", f"at the age of {onset_age}", f"in {poss_word(self.p.pron)} {decade(onset_age)}"]
             bare = [f"the age of {onset_age}", f"{poss_word(self.p.pron)} {decade(onset_age)}", f"{onset_age}"]
+        self.lifelong = self.principal.get("category") in ("neurodevelopmental", "personality") and days >= 365
         self.fields.update(when=rng.choice(when), when_bare=rng.choice(bare))
         self.fields["When"] = cap(self.fields["when"])
         self.fields["When_short"] = cap(rng.choice(when))
@@ -228,12 +231,18 @@ class StoryV2(_Story):
         openly = [s for s in complaints if not (s.get("sensitive") or self.ref.concept_sensitive(s["concept"]))]
         first = (openly or complaints)[0]
         quote = self.says_for(first)
+        chosen = str(self.fields.get("precipitant", "")).lower()
+        if quote is not None and _foreign_stressor(quote, chosen, st["stressor_words"]):
+            quote = self.says_for(first)
+            if quote is not None and _foreign_stressor(quote, chosen, st["stressor_words"]):
+                quote = None
         lay = self._lay(first["concept"])
         fields = {
             "q": quote or "", "lay": lay, "Lay": cap(lay), "Lay_cap": cap(lay),
             "duration_phrase": self.fill(rng.choice(st["duration_phrase"])),
         }
-        options = [f for f in st["cc"] if quote or "{q}" not in f]
+        frames = st["cc_lifelong"] if self.lifelong else st["cc"]
+        options = [f for f in frames if quote or "{q}" not in f] or [f for f in st["cc"] if "{q}" not in f]
         for _ in range(6):
             text = self.fill(rng.choice(options), **fields)
             if self.ok("chief_complaint", text, quote) and clean_text(text.replace(quote or "\0", "")):
@@ -272,7 +281,7 @@ class StoryV2(_Story):
         living = self.p.demographics.get("living_situation", "")
         informant = self._relative()
         self.fields.update(
-            referrer=referrer, referrer_cap=cap(referrer), occupation=occupation,
+            referrer=referrer, referrer_cap=cap(referrer), referrer_short_cap=cap(referrer.split(",")[0]), occupation=occupation,
             Occupation_a=cap(f"{_article(occupation)} {occupation}"), occupation_a=f"{_article(occupation)} {occupation}",
             age=self.p.age, age_text=str(self.p.age), living=living, Living_cap=cap(living),
             informant=informant or "family", Informant_cap=cap(f"{self.p.pron['poss']} {informant or 'family'}"),
@@ -302,7 +311,7 @@ class StoryV2(_Story):
         else:
             clause = self.fill(rng.choice(st["no_precipitant_clause"]))
             self.fields.update(precipitant_clause=clause, precipitant_tail=", " + clause)
-        lifelong = self.principal.get("category") in ("neurodevelopmental", "personality") and self.days >= 365
+        lifelong = self.lifelong
         if lifelong:
             early = "early childhood" if self.principal.get("category") == "neurodevelopmental" else "adolescence"
             if self.p.age < 14:
@@ -358,7 +367,8 @@ class StoryV2(_Story):
         # what was tried
         category = self.principal.get("category") or ""
         own_tried = st["tried"].get(category, []) if (self.p.age < 18 or category not in ("neurodevelopmental", "disruptive_impulse_conduct")) else []
-        tried = [self.fill(t) for t in own_tried + st["tried"]["any"]]
+        generic = st["tried"]["any"] if category in st["generic_tried_categories"] else []
+        tried = [self.fill(t) for t in own_tried + generic]
         tried = [t for t in tried if self.ok(section, t)]
         own = [t for t in tried if t in {self.fill(x) for x in own_tried}]
         if own and rng.random() < 0.35:
@@ -367,7 +377,9 @@ class StoryV2(_Story):
             self.chart.add(section, rng.choice(tried))
         # the course
         if self.days >= 14:
-            if self.p.setting in ("emergency", "inpatient"):
+            if self.lifelong:
+                kinds = ["stable", "fluctuating"]
+            elif self.p.setting in ("emergency", "inpatient"):
                 kinds = ["recent", "worse"]
             else:
                 kinds = ["worse", "fluctuating", "stable", "recent"]
@@ -413,7 +425,7 @@ class StoryV2(_Story):
                 continue
             terms = [
                 t for t in self.ref.lexicon.get(concept).clinical_terms[:4]
-                if clean_text(t) and not t.split()[0].endswith("ing") and not (len(t.split()) == 1 and t.endswith(("ed", "ive", "ous", "al")))
+                if clean_text(t) and not t.split()[0].endswith(("ing", "ed")) and not (len(t.split()) == 1 and t.endswith(("ive", "ous", "al")))
             ]
             if not terms:
                 continue
@@ -434,6 +446,8 @@ class StoryV2(_Story):
         d = self.principal
         if not self.prior_episode:
             self.prior_episode = rng.random() < self._prior_episode_chance()
+        if d["code"].startswith("F25") or "supported accommodation" in str(self.p.demographics.get("living_situation", "")):
+            self.prior_episode = True  # a relapsing illness, or someone housed with support, is known to services
         min_onset = max(5, int(d.get("age_range", (5, 90))[0]))
         R = review_facts()
         if d.get("category") == "personality" and self.p.age >= 18:
@@ -619,6 +633,8 @@ class CaseComposerV2(CaseComposer):
             elif informant in ("foster carer", "social worker") or not informant or (informant == "both parents" and "both parents" not in living):
                 patient.informant = rng.choice(["mother", "father"] if "father" in living and "mother" not in living else ["mother", "both parents"] if "both parents" in living else ["mother"] if "mother" in living else ["grandmother"] if "grand" in living else ["father"])
         occupation = str(demo.get("occupation", "")).lower()
+        if "supported accommodation" in living and disorder.get("category") not in ("schizophrenia_spectrum", "bipolar", "neurodevelopmental", "personality", "substance_related"):
+            demo["living_situation"] = rng.choice(["lives alone in a rented flat", "lives in a shared house"])
         if "student halls" in living and "student" not in occupation:
             demo["living_situation"] = rng.choice(["lives in a shared flat", "lives with parents"])
         if patient.age < 16 and not re.search(r"school|pupil", occupation):
