@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "8e3a7e8f5be363969bfa224da017306f928e2327e500f0e428b1897de53b3f75"
-DEV_V2_SUITE_SHA256 = "ca8bff1f05b12bf9da8c528315f38c52205efafd05dde0b0d85901e5e30c549d"
+TEST_V2_SUITE_SHA256 = "56493437bd38a91baf0a16b6e2ed4c9921f92a9361519ec00515350bfed49cba"
+DEV_V2_SUITE_SHA256 = "717191d684a18618b7176648880435ded803abb26dcbbbf76d62e40ed6a9503c"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 

@@ -139,6 +139,11 @@ class StoryV2(_Story):
             return False
         if not self.homeless and any(t and _mentions(t, "homeless_words") for t in texts):
             return False
+        if self.p.age < 16 and any(t and _has(t, self.story["adult_words"]) for t in texts):
+            return False
+        days = getattr(self, "days", None)
+        if days is not None and days < 365 and any(t and re.search(r"\b(for|over the) (years|ages)\b|\bhave been for years\b", t, re.I) for t in texts):
+            return False  # 'for years' in an illness of months
         return True
 
     def add_frame(self, section: str, options, *, fit: bool = True, **extra: Any) -> bool:
@@ -517,6 +522,14 @@ class StoryV2(_Story):
             f.text = re.sub(r"\bfor \d+ years\b", f"for {years} year{'s' if years > 1 else ''}", f.text)
             f.text = re.sub(r"\bover \d+ years\b", f"over {years} year{'s' if years > 1 else ''}", f.text)
 
+    def _personal(self) -> None:
+        """Version 1's personal history; a childhood told as 'in childhood' (not 'as a child', which
+        reads as a child at home)."""
+        start = len(self.chart.facts)
+        super()._personal()
+        for f in self.chart.facts[start:]:
+            f.text = re.sub(r"\bas a child\b", "in childhood", f.text)
+
     def _family(self) -> None:
         """Version 1's family history, without the patient's own diagnosis named in a relative."""
         start = len(self.chart.facts)
@@ -613,6 +626,8 @@ class CaseComposerV2(CaseComposer):
                 continue
             if any(x["code"] in R["trauma"]["codes"] for x in [d]) and principal["code"] not in R["trauma"]["codes"]:
                 continue  # a trauma disorder needs its event told as the principal story
+            if d["code"].startswith("F60"):
+                continue  # a personality disorder is not diagnosed in passing beside an acute presentation
             out.append(d)
         return out
 
@@ -650,6 +665,12 @@ class CaseComposerV2(CaseComposer):
         base = re.sub(r"^(retired|part-time|former)\s+", "", occupation)
         if base in R["graduate_occupations"] and not _has(education, R["degree_education"]) and patient.age >= 18:
             demo["education"] = rng.choice(["undergraduate degree", "undergraduate degree", "postgraduate degree"])
+        if demo.get("education") == "postgraduate degree" and patient.age < 23:
+            demo["education"] = "undergraduate degree"
+        if demo.get("education") == "undergraduate degree" and patient.age < 21:
+            demo["education"] = "A levels"
+            if base in R["graduate_occupations"]:
+                raise CompositionError("a graduate profession before graduation")
         return patient
 
 
