@@ -108,12 +108,12 @@ def _mentions(text: str, words: str) -> bool:
 class StoryV2(_Story):
     """Version 2's telling of one patient's record."""
 
-    def parts(self, slot: str, core: str = "core", plain_open: bool = False, **extra: Any) -> str:
+    def parts(self, slot: str, core: str = "core", plain_open: bool = False, plain_close: bool = False, **extra: Any) -> str:
         """A sentence of a parted slot: an opening, a core and a closing drawn separately
         (``plain_open``: no opening, for a core that reads wrong after one)."""
         spec = self.story["parts"][slot]
         rng = self.rng
-        text = ("" if plain_open else rng.choice(spec["open"])) + rng.choice(spec[core]) + rng.choice(spec["close"])
+        text = ("" if plain_open else rng.choice(spec["open"])) + rng.choice(spec[core]) + ("" if plain_close else rng.choice(spec["close"]))
         text = self.fill(text, **extra)
         return sentence(text[:1].upper() + text[1:])
 
@@ -125,6 +125,7 @@ class StoryV2(_Story):
         education = str(self.p.demographics.get("education", ""))
         # only someone who went to university has memories of it
         self.low_education = self.p.age >= 16 and not _has(education, R["degree_education"] + ["student", "at college"])
+        self.institution = bool(re.search(r"care home|nursing home|hostel|supported accommodation|residential", str(self.p.demographics.get("living_situation", ""))))
         self.homeless = bool(_has(str(self.p.demographics.get("living_situation", "")), R["homeless_words"]))
         self.in_care = bool(_has(str(self.p.demographics.get("living_situation", "")), R["care_words"] + ["foster", "residential", "children's home"]))
 
@@ -141,6 +142,8 @@ class StoryV2(_Story):
             return False
         if self.p.age < 16 and any(t and _has(t, self.story["adult_words"]) for t in texts):
             return False
+        if self.institution and any(t and re.search(r"\b(at home|the family can|manage at home)\b", t, re.I) for t in texts):
+            return False  # someone in a care home or on a ward is not managed 'at home'
         days = getattr(self, "days", None)
         if days is not None and days < 365 and any(t and re.search(r"\b(for|over the) (years|ages)\b|\bhave been for years\b", t, re.I) for t in texts):
             return False  # 'for years' in an illness of months
@@ -390,7 +393,7 @@ class StoryV2(_Story):
                 kinds = ["worse", "fluctuating", "stable", "recent"]
             kind = rng.choice(kinds)
             for _ in range(3):
-                text = self.parts("course", core=f"core_{kind}", plain_open=kind == "recent")
+                text = self.parts("course", core=f"core_{kind}", plain_open=kind == "recent", plain_close=kind == "recent")
                 if self.ok(section, text):
                     self.chart.add(section, text)
                     break
