@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "2fed538c9b198b9c4204b7ffc7359c8ddc46c40659a1a043e055abb642cb564a"
-DEV_V2_SUITE_SHA256 = "5871e528b809b11f1fd208cd65c061358f52e8b24c4830325e94c268bda35421"
+TEST_V2_SUITE_SHA256 = "1bb4eb5544796f3a50538c12716331a9123a769000759c05d4f2bab5024310ab"
+DEV_V2_SUITE_SHA256 = "3d8112318535bbdb8f362a5424fa4ded579bae6ea8f6103c35e973a0e02c7ddd"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 

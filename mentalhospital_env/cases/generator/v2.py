@@ -125,6 +125,7 @@ class StoryV2(_Story):
         education = str(self.p.demographics.get("education", ""))
         # only someone who went to university has memories of it
         self.low_education = self.p.age >= 16 and not _has(education, R["degree_education"] + ["student", "at college"])
+        self.with_family = bool(re.search(r"parents|mother|father|spouse|partner|husband|wife|children|child|son|daughter|grand|family|sibling|brother|sister", str(self.p.demographics.get("living_situation", ""))))
         self.institution = bool(re.search(r"care home|nursing home|hostel|supported accommodation|residential", str(self.p.demographics.get("living_situation", ""))))
         self.homeless = bool(_has(str(self.p.demographics.get("living_situation", "")), R["homeless_words"]))
         self.in_care = bool(_has(str(self.p.demographics.get("living_situation", "")), R["care_words"] + ["foster", "residential", "children's home"]))
@@ -142,8 +143,8 @@ class StoryV2(_Story):
             return False
         if self.p.age < 16 and any(t and _has(t, self.story["adult_words"]) for t in texts):
             return False
-        if self.institution and any(t and re.search(r"\b(at home|the family can|manage at home)\b", t, re.I) for t in texts):
-            return False  # someone in a care home or on a ward is not managed 'at home'
+        if not self.with_family and any(t and re.search(r"\b(at home|the family can|manage at home)\b", t, re.I) for t in texts):
+            return False  # 'more than the family can manage at home' needs a family at home
         days = getattr(self, "days", None)
         if days is not None and days < 365 and any(t and re.search(r"\b(for|over the) (years|ages)\b|\bhave been for years\b", t, re.I) for t in texts):
             return False  # 'for years' in an illness of months
@@ -595,6 +596,7 @@ class StoryV2(_Story):
                 s = sentence("; ".join(parts))
             if self.p.age < 18:
                 s = re.sub(r"\s*\((?:adults?|over 60 kg)\)", "", s)
+            s = re.sub(r"^(?:Begin|Start|Commence|Offer) (\w+) (?:at )?take-home kit;\s*", r"Supply a take-home \1 kit: ", s)
             kept.append(s)
         if self.p.age < 18:
             for m in out.get("medications", ()):
