@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "1bb4eb5544796f3a50538c12716331a9123a769000759c05d4f2bab5024310ab"
-DEV_V2_SUITE_SHA256 = "3d8112318535bbdb8f362a5424fa4ded579bae6ea8f6103c35e973a0e02c7ddd"
+TEST_V2_SUITE_SHA256 = "56904077070e60dc936a8d926340f5b921ecec19f0afb53c72b14bebce37eab2"
+DEV_V2_SUITE_SHA256 = "465fb831c43ac2c98ef9c05c7e3016ab0876d40396963ba485342b8186c9010e"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 

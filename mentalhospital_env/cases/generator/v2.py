@@ -325,7 +325,8 @@ class StoryV2(_Story):
             early = "early childhood" if self.principal.get("category") == "neurodevelopmental" else "adolescence"
             if self.p.age < 14:
                 early = "nursery" if self.p.age < 8 else "infant school"
-            self.chart.add(section, self.fill(rng.choice(st["onset_lifelong"]), early=early))
+            plural = (informant or "family") in ("parents", "family")
+            self.chart.add(section, self.fill(rng.choice(st["onset_lifelong"]), early=early, say="say" if plural else "says"))
         else:
             frames = st["onset"] + (st["onset_precipitant"] if has_precipitant else [])
             self.chart.add(section, self.fill(rng.choice(frames)))
@@ -655,6 +656,8 @@ class CaseComposerV2(CaseComposer):
         occupation = str(demo.get("occupation", "")).lower()
         if "supported accommodation" in living and disorder.get("category") not in ("schizophrenia_spectrum", "bipolar", "neurodevelopmental", "personality", "substance_related"):
             demo["living_situation"] = rng.choice(["lives alone in a rented flat", "lives in a shared house"])
+        if occupation.startswith("stay-at-home parent") and not re.search(r"child|son|daughter", living):
+            raise CompositionError("a stay-at-home parent with no child at home")
         if "student halls" in living and "student" not in occupation:
             demo["living_situation"] = rng.choice(["lives in a shared flat", "lives with parents"])
         if patient.age < 16 and not re.search(r"school|pupil", occupation):
