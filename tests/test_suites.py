@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "56904077070e60dc936a8d926340f5b921ecec19f0afb53c72b14bebce37eab2"
-DEV_V2_SUITE_SHA256 = "465fb831c43ac2c98ef9c05c7e3016ab0876d40396963ba485342b8186c9010e"
+TEST_V2_SUITE_SHA256 = "bef256eb297c60a33e71829eb9c103b830dd7da7f2828c3c547a6d5bad666e3f"
+DEV_V2_SUITE_SHA256 = "3680553f78b73aba6cea280806356f5bb05ff5d52ed51c0d453b3971b765b303"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 

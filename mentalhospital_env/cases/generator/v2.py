@@ -599,6 +599,17 @@ class StoryV2(_Story):
                 s = re.sub(r"\s*\((?:adults?|over 60 kg)\)", "", s)
             s = re.sub(r"^(?:Begin|Start|Commence|Offer) (\w+) (?:at )?take-home kit;\s*", r"Supply a take-home \1 kit: ", s)
             kept.append(s)
+        # a follow-up that checks a drug level the plan does not prescribe (the disorder's usual text
+        # assumes lithium) loses that clause
+        on = {m["name"].lower() for m in out.get("medications", ())}
+        for drug in ("lithium", "valproate", "clozapine"):
+            if drug in on:
+                continue
+            pattern = rf"[;,]?\s*(?:with |check )?{drug} levels?[^.;]*"
+            kept = [re.sub(pattern, "", k) if re.search(rf"\b{drug} levels?\b", k) and not k.lower().startswith(("start", "begin", "offer", "commence", "restart", "continue")) else k for k in kept]
+            if out.get("follow_up"):
+                out["follow_up"] = re.sub(pattern, "", out["follow_up"]).strip(" ;,") or out["follow_up"]
+        kept = [k if k.rstrip().endswith((".", "!", "?")) else k.rstrip(" ;,") + "." for k in kept if k.strip(" .;,")]
         if self.p.age < 18:
             for m in out.get("medications", ()):
                 if m.get("dose"):
