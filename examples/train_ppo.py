@@ -18,7 +18,7 @@ cores) seconds, a few minutes on 8 free cores, plus the held-out evaluations::
 
 Then play the trained policy on the text environment, as any other doctor::
 
-    mentalhospital evaluate --doctor ppo:runs/ppo/policy.zip --suite test --limit 40 --out results/ppo
+    mentalhospital evaluate --doctor ppo:runs/ppo/policy.zip --suite test-v2 --limit 40 --out results/ppo
     tensorboard --logdir runs/ppo/tensorboard      # rollout/ep_rew_mean, reward_components/<name>, eval/...
 
 More cores: raise ``--num-envs`` to the number of free cores and keep ``--vec-env subproc`` (each

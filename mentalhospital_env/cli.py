@@ -8,6 +8,8 @@ so ``mentalhospital --help`` stays fast:
 * ``mentalhospital cases compile IN OUT``: narrative records with their facts compiled into patient
   memory (topics, polarity, what the patient says in the first person), for review and editing.
 * ``mentalhospital cases stats SUITE``: counts by category, disorder, setting, sex and age band.
+* ``mentalhospital cases audit SUITE``: a clinical reviewer's checks, each finding naming case, field
+  and rule, then counts by rule (exit status 1 when anything is found).
 * ``mentalhospital evaluate --doctor NAME --suite SUITE --out DIR [--workers N]``: run and score a
   doctor over a seeded suite (resumes when DIR holds an interrupted run), then print the tables.
 * ``mentalhospital table RESULTS...``: the study's leaderboard and breakdown tables (text, Markdown, CSV).
@@ -49,7 +51,7 @@ def _cases_validate(args: argparse.Namespace) -> int:
 def _cases_generate(args: argparse.Namespace) -> int:
     from mentalhospital_env.cases.generator import write_cases
 
-    n = write_cases(args.out, n=args.n, seed=args.seed)
+    n = write_cases(args.out, n=args.n, seed=args.seed, version=args.version)
     print(f"wrote {n} case(s) to {args.out}", file=sys.stderr)
     return 0
 
@@ -78,6 +80,22 @@ def _cases_stats(args: argparse.Namespace) -> int:
         return 1
     print(format_stats(suite_stats(suite), fmt=args.format))
     return 0
+
+
+def _cases_audit(args: argparse.Namespace) -> int:
+    from mentalhospital_env.cases import CaseError, load_suite
+    from mentalhospital_env.cases.audit import audit_suite, format_findings
+
+    try:
+        suite = load_suite(args.suite)
+    except CaseError as e:
+        print(str(e), file=sys.stderr)
+        return 1
+    findings = audit_suite(suite)
+    if args.rule:
+        findings = [f for f in findings if f.rule == args.rule or f.rule.startswith(args.rule + ".")]
+    print(format_findings(findings, len(suite), limit=None if args.limit < 0 else args.limit))
+    return 1 if findings else 0
 
 
 def _spec_from_args(args: argparse.Namespace):
@@ -184,6 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--n", type=int, required=True, help="number of cases")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--out", default="-", help="output JSONL file, '-' for standard output (default)")
+    p.add_argument("--version", type=int, choices=(1, 2), default=2,
+                   help="generator version: 2 (default) tells histories as a clinician does; 1 reproduces the frozen 'test' and 'dev' suites")
     p.set_defaults(run=_cases_generate)
     p = cases_commands.add_parser("validate", help="check case files against the case format (CASES.md)")
     p.add_argument("paths", nargs="+", metavar="PATH", help="a .json case, a .jsonl suite or a folder of .json cases")
@@ -199,6 +219,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("suite", metavar="SUITE", help="a bundled suite name (dev, test, handwritten) or a path")
     p.add_argument("--format", choices=("text", "markdown", "json"), default="text")
     p.set_defaults(run=_cases_stats)
+    p = cases_commands.add_parser("audit", help="a clinical reviewer's checks: each finding names case, field and rule")
+    p.add_argument("suite", metavar="SUITE", help="a bundled suite name (dev-v2, test-v2, test, handwritten) or a path")
+    p.add_argument("--rule", default=None, help="only this rule or rule family (e.g. labs, template.frame)")
+    p.add_argument("--limit", type=int, default=200, help="findings to list before the counts (-1: all; default 200)")
+    p.set_defaults(run=_cases_audit)
 
     p = commands.add_parser("evaluate", help="run and score a doctor over a seeded suite of cases")
     p.add_argument("--doctor", required=True, help="a registered doctor (random, scripted, llm:SPEC, ppo:PATH, human) or module:factory")

@@ -83,6 +83,24 @@ def _label(results: dict[str, Any], label: str | None) -> str:
     return label or str(results.get("doctor", "?"))
 
 
+def _suite_label(results: dict[str, Any]) -> str:
+    info = results.get("suite_info")
+    if info:
+        return str(info.get("label"))
+    return str(results.get("spec", {}).get("suite", "?"))
+
+
+def _titled(title: str, results: Sequence[tuple[dict[str, Any], str | None]]) -> str:
+    """The title with the suite named: once when every result shares it, per row otherwise (rows gain it)."""
+    suites = {_suite_label(r) for r, _ in results}
+    return f"{title} · suite {suites.pop()}" if len(suites) == 1 else f"{title} · several suites"
+
+
+def _row_label(results: dict[str, Any], label: str | None, many: bool) -> str:
+    base = _label(results, label)
+    return f"{base} @ {_suite_label(results)}" if many and not label else base
+
+
 def display_scale(metric: str) -> float:
     """100 for the metrics shown in percent (objective and coverage breakdown), 1 for the 1-5 rubrics."""
     return 100.0 if metric in OBJECTIVE_METRICS or metric in BREAKDOWN_METRICS else 1.0
@@ -103,19 +121,21 @@ def _cell(metric: str, summary: dict[str, Any] | None, with_ci: bool) -> str:
 def leaderboard_table(results: Sequence[tuple[dict[str, Any], str | None]], *, with_ci: bool = False) -> Table:
     """The study's main table: one row per result (with an optional label)."""
     header = ("Doctor", *(COLUMN_TITLES[m] for m in MAIN_METRICS))
+    many = len({_suite_label(r) for r, _ in results}) > 1
     rows = tuple(
-        (_label(r, label), *(_cell(m, r["metrics"].get(m), with_ci) for m in MAIN_METRICS)) for r, label in results
+        (_row_label(r, label, many), *(_cell(m, r["metrics"].get(m), with_ci) for m in MAIN_METRICS)) for r, label in results
     )
-    return Table("Objective (%) | MentalEval (1-5)", header, rows)
+    return Table(_titled("Objective (%) | MentalEval (1-5)", results), header, rows)
 
 
 def breakdown_table(results: Sequence[tuple[dict[str, Any], str | None]], *, with_ci: bool = False) -> Table:
     """Coverage by clinical component: interview and note, each with its CC and MS parts (%)."""
     header = ("Doctor", *(COLUMN_TITLES[m] for m in BREAKDOWN_COLUMNS))
+    many = len({_suite_label(r) for r, _ in results}) > 1
     rows = tuple(
-        (_label(r, label), *(_cell(m, r["metrics"].get(m), with_ci) for m in BREAKDOWN_COLUMNS)) for r, label in results
+        (_row_label(r, label, many), *(_cell(m, r["metrics"].get(m), with_ci) for m in BREAKDOWN_COLUMNS)) for r, label in results
     )
-    return Table("Coverage by clinical component (%): chief complaint (CC) and mental status (MS)", header, rows)
+    return Table(_titled("Coverage by clinical component (%): chief complaint (CC) and mental status (MS)", results), header, rows)
 
 
 def read_labelled(paths: Sequence[str]) -> list[tuple[dict[str, Any], str | None]]:

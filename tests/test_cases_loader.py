@@ -812,7 +812,7 @@ def test_empty_and_missing_suites(tmp_path: Path) -> None:
 
 
 def test_bundled_suite_names() -> None:
-    assert BUNDLED_SUITES == ("dev", "test", "handwritten")
+    assert BUNDLED_SUITES == ("dev", "test", "handwritten", "dev-v2", "test-v2")
     for name in BUNDLED_SUITES:
         path = bundled_suite_path(name)
         assert path.name == f"{name}.jsonl" and path.parent.name == "suites"

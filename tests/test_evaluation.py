@@ -46,6 +46,7 @@ def test_results_file_has_what_a_paper_needs(reference_run):
     assert results["n_episodes"] == 12 and results["complete"]
     assert results["spec_hash"] == SPEC.spec_hash and len(results["spec_hash"]) == 16
     assert results["spec"]["suite"] == "dev" and results["doctor"] == "scripted"
+    assert results["suite_info"] == {"name": "dev", "cases": 240, "version": "generator v1", "label": "dev (generator v1, 240 cases)"}
     assert results["versions"]["python"] and "gymnasium" in results["versions"]
     for metric in MAIN_METRICS:
         summary = results["metrics"][metric]
@@ -152,7 +153,9 @@ def test_killed_mid_run_then_resumed_equals_an_uninterrupted_run(reference_run, 
 
 
 def test_leaderboard_spec_is_fixed():
-    assert LEADERBOARD_SPEC.suite == "test" and LEADERBOARD_SPEC.seeds == (0,)
+    # issue 14: the leaderboard moved from 'test' (generator v1) to 'test-v2' (v2, zero audit findings)
+    assert LEADERBOARD_SPEC.suite == "test-v2" and LEADERBOARD_SPEC.seeds == (0,)
+    assert EvaluationSpec(suite="test").spec_hash != LEADERBOARD_SPEC.spec_hash
     assert LEADERBOARD_SPEC.patient_backend == "offline" and LEADERBOARD_SPEC.judge == "offline"
     assert EvaluationSpec().spec_hash == LEADERBOARD_SPEC.spec_hash
 

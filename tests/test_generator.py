@@ -1,4 +1,5 @@
-"""The synthetic case generator and the clinical consistency checks.
+"""The synthetic case generator (version 1, which wrote the frozen ``test`` and ``dev`` suites) and
+the clinical consistency checks. Version 2 is tested in test_generator_v2.py.
 
 Most tests run against a small knowledge base written here, in the schema of the knowledge files, so
 that they test the generator's rules and not the current content of the bundled knowledge base; a
@@ -21,14 +22,21 @@ from hypothesis import strategies as st
 from mentalhospital_env.cases import load_case, load_suite
 from mentalhospital_env.cases.consistency import check_case, scale_score
 from mentalhospital_env.cases.derive import derive_checkpoints
+from functools import partial
+
 from mentalhospital_env.cases.generator import (
     GenerationError,
     case_line,
-    generate_case,
-    generate_cases,
     plan_principals,
-    write_cases,
 )
+from mentalhospital_env.cases.generator import generate_case as _generate_case
+from mentalhospital_env.cases.generator import generate_cases as _generate_cases
+from mentalhospital_env.cases.generator import write_cases as _write_cases
+
+# these tests describe version 1, which must keep reproducing the frozen suites
+generate_case = partial(_generate_case, version=1)
+generate_cases = partial(_generate_cases, version=1)
+write_cases = partial(_write_cases, version=1)
 from mentalhospital_env.cases.generator.composer import FitRules, Household, first_person, load_material
 from mentalhospital_env.cases.generator.results import Expectation, band_of, exam_result
 from mentalhospital_env.cases.reference import ClinicalReference
@@ -542,8 +550,8 @@ def test_bundled_knowledge_generates_valid_consistent_cases(tmp_path: Path, caps
     assert write_cases(out, 20, seed=11) == 20
     suite = load_suite(out)
     assert len(suite) == 20 and all(check_case(c) == [] for c in suite)
-    assert main(["cases", "generate", "--n", "3", "--seed", "11"]) == 0
+    assert main(["cases", "generate", "--n", "3", "--seed", "11", "--version", "1"]) == 0
     printed = capsys.readouterr().out
-    assert main(["cases", "generate", "--n", "3", "--seed", "11", "--out", str(tmp_path / "three.jsonl")]) == 0
+    assert main(["cases", "generate", "--n", "3", "--seed", "11", "--version", "1", "--out", str(tmp_path / "three.jsonl")]) == 0
     assert printed == (tmp_path / "three.jsonl").read_text(encoding="utf-8")
     assert [json.loads(x)["case_id"] for x in printed.splitlines()] == ["case-0001", "case-0002", "case-0003"]

@@ -58,7 +58,7 @@ from .model import (
 )
 
 CASE_ID_PATTERN = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
-BUNDLED_SUITES: tuple[str, ...] = ("dev", "test", "handwritten")
+BUNDLED_SUITES: tuple[str, ...] = ("dev", "test", "handwritten", "dev-v2", "test-v2")
 
 TOP_REQUIRED = ("case_id", "language", "demographics", "setting", "ehr", "exams", "diagnosis", "treatment")
 TOP_OPTIONAL = ("persona", "facts", "checkpoints", "source", "extra")

@@ -1,6 +1,7 @@
 """The clinical knowledge base: categories, disorders, exams, drugs, lexicon, MSE vocabulary, presentations.
 
-``load_knowledge()`` returns the validated, cached :class:`KnowledgeBase`; ``resolve_disorder``,
+``load_critical_actions()`` (``critical.py``) reads what a safe plan must and must not contain
+(``data/critical_actions.json``). ``load_knowledge()`` returns the validated, cached :class:`KnowledgeBase`; ``resolve_disorder``,
 ``resolve_exam``, ``resolve_drug`` and ``disorders_in`` answer from it. The submodules ``codes``,
 ``language`` and ``lexicon`` work on their own. Importing this package loads nothing: the data files
 are read on the first call (see ``base.py``).
@@ -51,6 +52,7 @@ __all__ = [
     "PresentationSymptom",
     "Treatment",
     "disorders_in",
+    "load_critical_actions",
     "load_knowledge",
     "read_knowledge",
     "resolve_disorder",
@@ -58,10 +60,14 @@ __all__ = [
     "resolve_exam",
 ]
 
-_FROM_BASE = frozenset(__all__) - {"KnowledgeError"}
+_FROM_BASE = frozenset(__all__) - {"KnowledgeError", "load_critical_actions"}
 
 
 def __getattr__(name: str) -> Any:
+    if name == "load_critical_actions":
+        from .critical import load_critical_actions
+
+        return load_critical_actions
     if name in _FROM_BASE:
         from . import base
 

@@ -1,5 +1,11 @@
 """The synthetic case generator: realistic psychiatric EHR cases from the knowledge base.
 
+Two versions, chosen by ``version=`` (default :data:`DEFAULT_VERSION`, 2): version 1 wrote histories
+as criteria checklists and is kept so that the frozen ``test`` and ``dev`` suites stay reproducible;
+version 2 (``v2.py``) tells the same patients' histories as a clinician does, samples lab values per
+patient, completes each plan with the case's critical actions (``plans.py``) and runs the clinical
+audit (``cases/audit.py``) on every draft, redrawing what fails.
+
 * ``generate_case(rng, case_id)``: one case mapping (CASES.md), checked by the loader and by
   :func:`mentalhospital_env.cases.consistency.check_case`; a draw that fails is redrawn.
 * ``generate_cases(n, seed, prefix="case")``: ``n`` cases, deterministic under ``seed``. When ``n``
@@ -23,7 +29,7 @@ import json
 import random
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..errors import CaseError
 from ..loader import validate_case
@@ -31,10 +37,15 @@ from ..reference import ClinicalReference
 from .composer import GENERATOR_NAME, GENERATOR_VERSION, CaseComposer, CompositionError
 
 MAX_ATTEMPTS = 30
+MAX_ATTEMPTS_V2 = 80
+DEFAULT_VERSION = 2
+VERSIONS = (1, 2)
 
 __all__ = [
     "GENERATOR_NAME",
     "GENERATOR_VERSION",
+    "DEFAULT_VERSION",
+    "VERSIONS",
     "GenerationError",
     "case_line",
     "generate_case",
@@ -48,15 +59,22 @@ class GenerationError(RuntimeError):
     """No valid, consistent case could be drawn (names the case id and the last problems found)."""
 
 
-_COMPOSERS: dict[int, tuple[ClinicalReference, CaseComposer]] = {}
+_COMPOSERS: dict[tuple[int, int], tuple[ClinicalReference, CaseComposer]] = {}
 
 
-def _composer(reference: ClinicalReference | None) -> tuple[ClinicalReference, CaseComposer]:
+def _composer(reference: ClinicalReference | None, version: int = 1) -> tuple[ClinicalReference, CaseComposer]:
+    if version not in VERSIONS:
+        raise ValueError(f"generator version must be one of {VERSIONS}, got {version!r}")
     ref = reference if reference is not None else ClinicalReference.bundled()
-    found = _COMPOSERS.get(id(ref))
+    found = _COMPOSERS.get((id(ref), version))
     if found is None or found[0] is not ref:
-        found = (ref, CaseComposer(ref))
-        _COMPOSERS[id(ref)] = found
+        if version == 2:
+            from .v2 import CaseComposerV2
+
+            found = (ref, CaseComposerV2(ref))
+        else:
+            found = (ref, CaseComposer(ref))
+        _COMPOSERS[(id(ref), version)] = found
     return found
 
 
@@ -67,18 +85,22 @@ def generate_case(
     principal: str | None = None,
     reference: ClinicalReference | None = None,
     with_checkpoints: bool = False,
+    version: int = DEFAULT_VERSION,
+    accept: Callable[[Any], list[str]] | None = None,
 ) -> dict[str, Any]:
-    """One synthetic case as a JSON-ready mapping that passes the loader and the consistency checks.
+    """One synthetic case as a JSON-ready mapping that passes the loader and the consistency checks
+    (and, from version 2, the plan's critical actions and the clinical audit).
 
     ``principal`` fixes the principal disorder's ICD-10-CM code; ``reference`` replaces the bundled
     knowledge base (tests pass a small one); ``with_checkpoints`` writes the derived checkpoints into
-    the mapping.
+    the mapping; ``version`` picks the generator (1 reproduces the frozen suites); ``accept`` (the
+    suite's own check: frames and result strings already used) may refuse a finished draft.
     """
     from ..consistency import check_case
 
-    ref, composer = _composer(reference)
+    ref, composer = _composer(reference, version)
     problems: list[str] = []
-    for _ in range(MAX_ATTEMPTS):
+    for _ in range(MAX_ATTEMPTS if version == 1 else MAX_ATTEMPTS_V2):
         try:
             raw = composer.compose(rng, case_id, principal)
         except CompositionError as e:
@@ -89,12 +111,66 @@ def generate_case(
         except CaseError as e:  # a composer bug: never hand out a case the loader refuses
             raise GenerationError(f"generated case {case_id!r} breaks the case format: {e}") from e
         problems = check_case(case, ref)
+        if not problems and version >= 2:
+            problems, case = _review(raw, case, rng)
+        if not problems and accept is not None:
+            problems = accept(case)
         if not problems:
             if with_checkpoints:
                 raw["checkpoints"] = case.checkpoints.to_dict()
                 raw["source"] = raw.pop("source")  # keep the key order of CASES.md
             return raw
-    raise GenerationError(f"no consistent case {case_id!r} in {MAX_ATTEMPTS} draws; last problems: {'; '.join(problems)}")
+    attempts = MAX_ATTEMPTS if version == 1 else MAX_ATTEMPTS_V2
+    raise GenerationError(f"no consistent case {case_id!r} in {attempts} draws; last problems: {'; '.join(problems)}")
+
+
+def _review(raw: dict[str, Any], case: Any, rng: random.Random) -> tuple[list[str], Any]:
+    """Version 2's last checks of a draft: its plan completed with the critical actions the knowledge
+    base requires, then the clinical audit; the problems found (empty when the draft stands) and the
+    case as it now reads."""
+    from dataclasses import replace
+
+    from ..audit import audit_case
+    from .plans import complete_plan
+
+    try:
+        if complete_plan(raw, case, rng):
+            t = raw["treatment"]
+            case = replace(case, treatment=replace(case.treatment, plan=t["plan"], safety=tuple(t.get("safety", ()))))
+    except CompositionError as e:
+        return [str(e)], case
+    return [str(f) for f in audit_case(case, skip=("critical",))], case  # complete_plan enforced it
+
+
+class _SuiteGuard:
+    """The audit's suite rules applied while a suite is drawn: a draft is refused when it would put a
+    sentence frame in more cases than the audit allows for a suite of this size, or repeat a
+    multi-value result string another case already holds."""
+
+    def __init__(self, n: int):
+        from ..audit import review_facts
+
+        T = review_facts()["template"]
+        self.T = T
+        self.limit = max(int(T["share"] * n), T["min_cases"] - 1)
+        self.frames: dict[str, int] = {}
+        self.results: set[str] = set()
+
+    def check(self, case: Any) -> list[str]:
+        from ..audit import frames_in, multi_value_results
+
+        T = self.T
+        keys = frames_in(case, T["sections"], T["opening_words"], T["closing_words"], T["min_words"])
+        full = [k for k in keys if self.frames.get(k, 0) + 1 > self.limit]
+        if full:
+            return [f"sentence frame {full[0]!r} already in {self.limit} cases of the suite"]
+        results = multi_value_results(case)
+        if results & self.results:
+            return ["a result string another case already holds"]
+        for k in keys:
+            self.frames[k] = self.frames.get(k, 0) + 1
+        self.results |= results
+        return []
 
 
 def plan_principals(n: int, seed: int, reference: ClinicalReference | None = None) -> list[str]:
@@ -126,17 +202,22 @@ def generate_cases(
     reference: ClinicalReference | None = None,
     principals: Sequence[str] | None = None,
     with_checkpoints: bool = False,
+    version: int = DEFAULT_VERSION,
 ) -> list[dict[str, Any]]:
-    """``n`` synthetic cases with ids ``<prefix>-0001`` ..., deterministic under ``seed``."""
+    """``n`` synthetic cases with ids ``<prefix>-0001`` ..., deterministic under ``seed`` and ``version``."""
     if n < 0:
         raise ValueError("n must be zero or more")
     plan = list(principals) if principals is not None else plan_principals(n, seed, reference)
     width = max(4, len(str(n)))
     out = []
+    guard = _SuiteGuard(n) if version >= 2 else None
     for i in range(n):
         case_id = f"{prefix}-{i + 1:0{width}d}"
         rng = random.Random(f"case:{seed}:{i}")
-        raw = generate_case(rng, case_id, principal=plan[i], reference=reference, with_checkpoints=with_checkpoints)
+        raw = generate_case(
+            rng, case_id, principal=plan[i], reference=reference, with_checkpoints=with_checkpoints, version=version,
+            accept=guard.check if guard is not None else None,
+        )
         raw["source"] = {**raw["source"], "seed": seed, "index": i}
         out.append(raw)
     return out
@@ -147,9 +228,9 @@ def case_line(case: dict[str, Any]) -> str:
     return json.dumps(case, ensure_ascii=False, separators=(",", ":"))
 
 
-def write_cases(out: str | Path, n: int, seed: int, prefix: str = "case") -> int:
+def write_cases(out: str | Path, n: int, seed: int, prefix: str = "case", version: int = DEFAULT_VERSION) -> int:
     """Write ``n`` cases as JSON Lines to ``out`` (a path, or ``"-"`` for standard output); returns ``n``."""
-    cases = generate_cases(n, seed, prefix)
+    cases = generate_cases(n, seed, prefix, version=version)
     text = "".join(case_line(c) + "\n" for c in cases)
     if str(out) == "-":
         sys.stdout.write(text)

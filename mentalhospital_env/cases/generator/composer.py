@@ -279,7 +279,10 @@ class _Patient:
 
 
 class CaseComposer:
-    """Writes one case mapping (CASES.md) per call of :meth:`compose`."""
+    """Writes one case mapping (CASES.md) per call of :meth:`compose` (generator version 1; version 2
+    in ``v2.py`` changes how the story is told, not who the patient is)."""
+
+    version = GENERATOR_VERSION
 
     def __init__(self, reference: ClinicalReference):
         self.ref = reference
@@ -307,12 +310,16 @@ class CaseComposer:
         if any(code_family(c) in ("F11", "F12", "F14") for c in codes):
             patient.household = replace(patient.household, drug_history=True)
         chart = Chart(self.ref)
-        story = _Story(self, rng, chart, patient, disorders)
+        story = self.story_class(self, rng, chart, patient, disorders)
         story.write()
         exams = story.exams()
         treatment = story.treatment()
         persona = story.persona()
-        return self._assemble(case_id, patient, disorders, codes, chart, exams, treatment, persona)
+        case = self._assemble(case_id, patient, disorders, codes, chart, exams, treatment, persona)
+        extra = story.extra()
+        if extra:
+            case["extra"] = extra
+        return case
 
     # ---------------------------------------------------------------------------------- patient
 
@@ -474,7 +481,7 @@ class CaseComposer:
             "treatment": treatment,
             "persona": persona,
             "facts": [f.to_dict() for f in facts],
-            "source": {"generator": GENERATOR_NAME, "version": GENERATOR_VERSION, "synthetic": True},
+            "source": {"generator": GENERATOR_NAME, "version": self.version, "synthetic": True},
         }
 
 
@@ -558,6 +565,10 @@ class _Story:
         self.medical_drugs: list[str] = []
         self.used_quotes: set[str] = set()
         self.medical_exams: set[str] = set()  # exams a medical condition of the patient would make abnormal
+
+    def extra(self) -> dict[str, Any]:
+        """What the case file keeps under ``extra`` (nothing in version 1)."""
+        return {}
 
     # ------------------------------------------------------------------------------- helpers
 
@@ -1335,3 +1346,6 @@ def lay_name(disorder: Entry) -> str:
         if s and s == s.lower() and s.replace(" ", "").replace("-", "").replace("'", "").isalpha():
             return s
     return disorder["name"][:1].lower() + disorder["name"][1:]
+
+
+CaseComposer.story_class = _Story

@@ -1,8 +1,11 @@
-"""Rebuild the bundled generated suites (``dev`` and ``test``) from their fixed seeds.
+"""Rebuild the bundled generated suites from their fixed seeds and generator versions.
 
 ``python -m mentalhospital_env.cases.generator.suites dev`` rewrites ``cases/suites/dev.jsonl``.
-The ``test`` suite is frozen: ``tests/test_suites.py`` checks its SHA-256, so rebuilding it is a
-deliberate act (``--force``) that must come with a new checksum and a note in the change log.
+``dev`` and ``test`` are generator version 1 (kept so that earlier results stay reproducible);
+``dev-v2`` and ``test-v2`` are version 2, written to pass the clinical audit with zero findings.
+The frozen suites (``test``, ``test-v2``, ``dev-v2``) are pinned by SHA-256 in
+``tests/test_suites.py``: rebuilding one is a deliberate act (``--force``) that must come with a new
+checksum and a note in the change log.
 """
 
 from __future__ import annotations
@@ -16,15 +19,20 @@ from ..loader import bundled_suite_path
 from . import case_line, generate_cases
 
 # name -> (seed, number of cases); the seeds differ, so no case of one suite is drawn from the
-# random stream of a case of the other.
-SUITE_SEEDS: dict[str, tuple[int, int]] = {"dev": (20261129, 240), "test": (20261130, 480)}
-FROZEN = ("test",)
+# random stream of a case of another.
+SUITE_SEEDS: dict[str, tuple[int, int]] = {
+    "dev": (20261129, 240), "test": (20261130, 480), "dev-v2": (20261201, 240), "test-v2": (20261202, 480),
+}
+# name -> generator version
+SUITE_VERSIONS: dict[str, int] = {"dev": 1, "test": 1, "dev-v2": 2, "test-v2": 2}
+FROZEN = ("test", "test-v2", "dev-v2")
 
 
 def suite_text(name: str) -> str:
     """The JSON Lines text of a generated bundled suite, as the generator writes it today."""
     seed, n = SUITE_SEEDS[name]
-    return "".join(case_line(c) + "\n" for c in generate_cases(n, seed, prefix=name))
+    cases = generate_cases(n, seed, prefix=name, version=SUITE_VERSIONS[name])
+    return "".join(case_line(c) + "\n" for c in cases)
 
 
 def build_suite(name: str, *, force: bool = False) -> Path:

@@ -1,0 +1,147 @@
+"""Agreement of MentalEval judges with hand ratings (the study's Table 5 shape).
+
+The hand ratings (``benchmarks/data/judge_agreement/ratings.jsonl``) are 1-5 scores of treatment plans
+(App.) and clinical notes (Qual.), written and rated by hand before any judge was run on them; each note
+is judged against the frozen encounter it was written from (``encounters.json``). For each judge this
+prints QWK, exact accuracy and MAE with seeded bootstrap 95% intervals, on all items and on the held-out
+half of the cases (``split == "held_out"``: cases the judge's cue lists were not tuned on).
+
+Judges: ``offline`` (default) and ``llm-tiny`` (the LLM judge through a tiny random Llama built offline,
+``mentalhospital_env.llm.tiny``; its scores are noise and the row only shows that the path runs end to
+end). Run: ``python benchmarks/judge_agreement.py [--judges offline,llm-tiny] [--json] [--disagreements]``.
+Targets: offline QWK >= 0.8 on App. and on Qual.
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import argparse
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from mentalhospital_env.cases import load_suite
+from mentalhospital_env.rewards.agreement import agreement
+from mentalhospital_env.rewards.chart import Chart, Turn
+
+DATA = Path(__file__).parent / "data" / "judge_agreement"
+TARGET_QWK = 0.8
+
+
+def load_ratings(folder: Path = DATA) -> list[dict[str, Any]]:
+    rows = []
+    with open(folder / "ratings.jsonl", encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            if "_about" in row:
+                continue
+            for key in ("id", "kind", "case_id", "suite", "rating", "text", "split"):
+                if key not in row:
+                    raise ValueError(f"{folder / 'ratings.jsonl'}:{n}: missing {key!r}")
+            rows.append(row)
+    return rows
+
+
+def load_encounters(folder: Path = DATA) -> dict[str, dict[str, Any]]:
+    raw = json.loads((folder / "encounters.json").read_text("utf-8"))
+    return {e["case_id"]: e for e in raw["encounters"]}
+
+
+def charts(rows: list[dict[str, Any]], encounters: dict[str, dict[str, Any]]) -> list[tuple[Any, Chart]]:
+    """Each rated item as the (case, chart) a judge reads: a plan alone, or a note with its encounter."""
+    suites = {name: load_suite(name) for name in {r["suite"] for r in rows}}
+    out = []
+    for r in rows:
+        case = suites[r["suite"]][r["case_id"]]
+        if r["kind"] == "plan":
+            out.append((case, Chart(treatment=r["text"])))
+        else:
+            e = encounters[r["case_id"]]
+            turns = tuple(Turn(t["doctor"], t["patient"]) for t in e["turns"])
+            out.append((case, Chart(turns=turns, exam_results=tuple(tuple(p) for p in e["exam_results"]), note=r["text"])))
+    return out
+
+
+def make_judges(names: list[str]) -> dict[str, Any]:
+    from mentalhospital_env.rewards.mentaleval import LLMJudge, OfflineJudge
+
+    judges: dict[str, Any] = {}
+    for name in names:
+        if name == "offline":
+            judges[name] = OfflineJudge()
+        elif name == "llm-tiny":
+            from mentalhospital_env.llm import GenerationSettings, TransformersClient
+            from mentalhospital_env.llm.tiny import build_tiny_llama
+
+            path = build_tiny_llama(Path(tempfile.mkdtemp(prefix="tiny_llama_")))
+            judges[name] = LLMJudge(TransformersClient(str(path)), settings=GenerationSettings(max_new_tokens=8))
+        else:
+            raise SystemExit(f"unknown judge {name!r}; choose offline or llm-tiny")
+    return judges
+
+
+_DIMENSION = {"plan": "treatment_appropriateness", "note": "note_quality"}
+
+
+def run(names: list[str], resamples: int = 1000) -> dict[str, Any]:
+    rows = load_ratings()
+    encounters = load_encounters()
+    items = charts(rows, encounters)
+    report: dict[str, Any] = {"items": {"plans": sum(r["kind"] == "plan" for r in rows), "notes": sum(r["kind"] == "note" for r in rows),
+                                        "cases": len({r["case_id"] for r in rows})}, "judges": {}, "scores": {}}
+    for name, judge in make_judges(names).items():
+        verdicts = judge.score_many(items)
+        scores = [v.get(_DIMENSION[r["kind"]]) for r, v in zip(rows, verdicts)]
+        report["scores"][name] = {r["id"]: s for r, s in zip(rows, scores)}
+        table = {}
+        for kind in ("plan", "note"):
+            for split in ("all", "held_out"):
+                pick = [i for i, r in enumerate(rows) if r["kind"] == kind and (split == "all" or r["split"] == split)]
+                ref = [rows[i]["rating"] for i in pick]
+                pred = [scores[i] for i in pick]
+                table[f"{kind}:{split}"] = agreement(ref, pred, resamples=resamples).to_dict()
+        report["judges"][name] = table
+    return report
+
+
+def _fmt(e: dict[str, Any]) -> str:
+    return f"{e['value']:.3f} [{e['low']:.3f}, {e['high']:.3f}]"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--judges", default="offline", help="comma-separated: offline, llm-tiny")
+    parser.add_argument("--resamples", type=int, default=1000)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--disagreements", action="store_true", help="list items the offline judge misses by 2 or more")
+    args = parser.parse_args()
+    report = run([n.strip() for n in args.judges.split(",") if n.strip()], args.resamples)
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return
+    items = report["items"]
+    print(f"Hand ratings: {items['plans']} plans, {items['notes']} notes, {items['cases']} cases")
+    print(f"{'judge':10} {'dimension':6} {'split':9} {'n':>4}  {'QWK [95% CI]':26} {'exact [95% CI]':26} {'MAE [95% CI]':26}")
+    for name, table in report["judges"].items():
+        for key, a in table.items():
+            kind, split = key.split(":")
+            dim = "App." if kind == "plan" else "Qual."
+            print(f"{name:10} {dim:6} {split:9} {a['qwk']['n']:>4}  {_fmt(a['qwk']):26} {_fmt(a['accuracy']):26} {_fmt(a['mae']):26}")
+    if args.disagreements:
+        rows = {r["id"]: r for r in load_ratings()}
+        for name, scores in report["scores"].items():
+            for rid, s in scores.items():
+                if s is not None and abs(s - rows[rid]["rating"]) >= 1.5:
+                    r = rows[rid]
+                    print(f"{name} {rid} {r['case_id']} {r['style']}: hand {r['rating']} judge {s:.2f} | {r['reason']}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,780 @@
+"""The clinical audit: the checks a reviewer applies when reading a suite of psychiatric records.
+
+Each rule reads a loaded :class:`~mentalhospital_env.cases.model.Case` (or, for the suite rules, all
+of them) and returns :class:`Finding` objects naming the case, the field and the rule. The clinical
+facts the rules apply (minimum durations per diagnosis code, qualifying traumas, lab reference and
+plausible ranges by age and sex, disorder labels and criteria wording) live in
+``knowledge/data/review.json``; this module holds only the reading.
+
+* ``audit_case(case) -> [Finding]``: the rules that need one record.
+* ``audit_suite(cases) -> [Finding]``: every case's findings, then the suite rules (a sentence frame
+  in more than 3% of the suite; a multi-value result string repeated between cases).
+* ``count_by_rule(findings)`` and ``format_findings(findings)`` for the command line
+  (``mentalhospital cases audit SUITE``).
+
+A case marked ``extra.known_diagnosis`` (``"relapse"`` or ``"transfer"``) may name its diagnosis
+in the record; every other case may not, except as a denial ("no history of bipolar disorder").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Iterable, Mapping, Sequence
+
+from .model import Case
+
+__all__ = [
+    "Finding",
+    "RULES",
+    "audit_case",
+    "audit_suite",
+    "count_by_rule",
+    "format_findings",
+    "illness_days",
+    "review_facts",
+]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing a reviewer would send back: which case, which field, which rule and why."""
+
+    case_id: str
+    field: str
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.case_id}: {self.field}: [{self.rule}] {self.message}"
+
+
+RULES: tuple[str, ...] = (
+    "duration.minimum", "duration.maximum", "trauma.qualifying", "timeline.age", "timeline.before_age",
+    "timeline.diagnosis_before_onset", "timeline.admissions", "timeline.years", "education.history",
+    "education.occupation", "occupation.age", "occupation.fitness", "household.informant",
+    "household.partner", "household.stressor", "household.homeless", "household.child_informant", "household.living",
+    "plan.substance", "plan.age", "plan.pregnancy", "plan.comorbidity", "plan.acute_change", "plan.critical",
+    "diagnosis.withdrawal", "labs.range", "labs.flag", "labels.diagnosis", "labels.criteria",
+    "labels.scale", "template.frame", "results.duplicate",
+)
+
+
+@lru_cache(maxsize=None)
+def review_facts() -> Mapping[str, Any]:
+    """The reviewer's clinical facts (``knowledge/data/review.json``)."""
+    text = resources.files("mentalhospital_env.knowledge").joinpath("data/review.json").read_text("utf-8")
+    return json.loads(text)
+
+
+# ------------------------------------------------------------------------------------- reading
+
+_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
+    "thirty": 30, "forty": 40, "fifty": 50, "several": 3, "a few": 3, "a couple of": 2, "many": 5,
+    "some": 2, "few": 3,
+}
+_UNIT_DAYS = {"hour": 1 / 24, "day": 1, "week": 7, "fortnight": 14, "month": 30.4, "year": 365}
+_NUM = r"(\d+(?:\.\d+)?|a couple of|a few|" + "|".join(sorted((k for k in _NUMBERS if " " not in k), key=len, reverse=True)) + r")"
+_DURATION = re.compile(_NUM + r"(?:\s+and\s+a\s+half)?\s+(?:more\s+|long\s+)?(hour|day|week|fortnight|month|year)s?\b", re.I)
+_SINCE_AGE = re.compile(r"\b(?:since|from) (?:the )?(?:age (?:of )?)?(\d{1,2})\b(?!\s*(?:%|mg|units|kg|cigarettes|am|pm|hours|days|weeks|months|years))", re.I)
+_SINCE_STAGE = {"childhood": 6, "early childhood": 4, "infancy": 1, "primary school": 7, "her teens": 15,
+                "his teens": 15, "their teens": 15, "adolescence": 14, "secondary school": 12, "school": 8,
+                "birth": 0, "always": 3}
+_LIFELONG = re.compile(r"\b(lifelong|life-long|all (?:her|his|their) life|always been (?:like )?this|since (?:she|he|they) (?:was|were) (?:little|small|a child|young))\b", re.I)
+_AGE_MENTION = re.compile(r"\b(?:at|since|from|by|until|till|before|after|around|about|of)\s+(?:the\s+)?age\s+(?:of\s+)?(\d{1,3})\b|\baged\s+(\d{1,3})\b|\bat (\d{1,2}) (?:years old|she|he|they)\b", re.I)
+_BEFORE_AGE = re.compile(r"\bbefore (?:the )?age (?:of )?(\d{1,2})\b", re.I)
+
+
+def _number(word: str) -> float:
+    word = word.lower()
+    if word[0].isdigit():
+        return float(word)
+    return float(_NUMBERS.get(word, 1))
+
+
+_UNIT_WORD = re.compile(r"(?:hour|day|week|fortnight|month|year)", re.I)
+
+
+def durations_in(text: str) -> list[float]:
+    """Days of every duration phrase in a text (``"three months"`` -> 91.2)."""
+    out: list[float] = []
+    if not _UNIT_WORD.search(text):
+        return out
+    for m in _DURATION.finditer(text):
+        n = _number(m.group(1))
+        if "and a half" in m.group(0).lower():
+            n += 0.5
+        out.append(n * _UNIT_DAYS[m.group(2).lower()])
+    return out
+
+
+def since_days(text: str, age: int) -> list[float]:
+    """Days since an age or a life stage the text dates something from ("since age 23", "since childhood")."""
+    out = []
+    for m in _SINCE_AGE.finditer(text):
+        n = int(m.group(1))
+        if n <= age:
+            out.append((age - n) * 365.0)
+    low = text.lower()
+    if _LIFELONG.search(text):
+        out.append(max(0, age - 3) * 365.0)
+    for stage, at in _SINCE_STAGE.items():
+        if f"since {stage}" in low or f"in {stage}" in low and "symptoms" in low:
+            out.append(max(0, age - at) * 365.0)
+    return out
+
+
+def illness_days(case: Case, sections: Sequence[str] = ("chief_complaint", "history_of_present_illness", "past_psychiatric_history")) -> float:
+    """The longest history of illness the record states, in days (0 when it states none)."""
+    best = 0.0
+    age = case.demographics.age
+    for name in sections:
+        text = getattr(case.ehr, name) or ""
+        found = durations_in(text) + since_days(text, age)
+        if name == "past_psychiatric_history":  # known to services for it since an age: ill since then
+            found += [(age - int(g)) * 365.0 for m in _FIRST_CONTACT.finditer(text) for g in m.groups() if g and int(g) <= age]
+        for d in found:
+            best = max(best, d)
+    return best
+
+
+def presentation_days(case: Case) -> float:
+    """How long the current presentation has lasted: the chief complaint's duration, else the HPI's first."""
+    for text in (case.ehr.chief_complaint, case.ehr.history_of_present_illness):
+        found = durations_in(text or "")
+        if found:
+            return max(found) if text is case.ehr.chief_complaint else found[0]
+    return 0.0
+
+
+@lru_cache(maxsize=256)
+def _words_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    ordered = sorted(words, key=len, reverse=True)
+    return re.compile(r"(?<![a-z])(" + "|".join(re.escape(w.lower()) for w in ordered) + r")(?![a-z])")
+
+
+def _has(text: str, words: Iterable[str]) -> str | None:
+    """The first of ``words`` (longest first at a position) found as whole words in ``text``, or ``None``."""
+    words = tuple(words)
+    if not text or not words:
+        return None
+    m = _words_pattern(words).search(text.lower())
+    if not m:
+        return None
+    found = m.group(1)
+    return next((w for w in words if w.lower() == found), found)
+
+
+def _family_match(code: str, keys: Iterable[str]) -> str | None:
+    """The most specific key (a full code or a code prefix) that ``code`` falls under."""
+    best = None
+    for k in keys:
+        if code == k or code.startswith(k + ".") or (len(k) == 3 and code[:3] == k) or (code.startswith(k) and len(k) > 3):
+            if best is None or len(k) > len(best):
+                best = k
+    return best
+
+
+def _narrative(case: Case) -> list[tuple[str, str]]:
+    return [(name, text) for name, text in case.ehr.sections()]
+
+
+def _sentences(text: str) -> list[str]:
+    parts = re.split(r"(?<=[.!?])\s+(?=[A-Za-z\"'(])" if "Q." in text else r"(?<=[.!?])\s+(?=[A-Z\"'(])", text.strip())
+    return [p for p in parts if p]
+
+
+# ------------------------------------------------------------------------------- case rules
+
+
+def _duration_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    out = []
+    table = R["duration_days"]
+    history = illness_days(case)
+    current = presentation_days(case)
+    age = case.demographics.age
+    for d in case.diagnosis.disorders:
+        key = _family_match(d.code, table)
+        if key is None:
+            continue
+        rule = table[key]
+        low = rule.get("min")
+        if age < 18 and "min_child" in rule:
+            low = rule["min_child"]
+        if age >= 18 and "min_adult" in rule:
+            low = rule["min_adult"]
+        if low and history < low:
+            stated = f"{history:.0f} days" if history else "no duration"
+            out.append(Finding(case.case_id, "history_of_present_illness", "duration.minimum",
+                               f"{d.code} ({d.name}) needs at least {low} days of illness ({rule['what']}); the record states {stated}"))
+        high = rule.get("max")
+        if high and current > high:
+            out.append(Finding(case.case_id, "chief_complaint", "duration.maximum",
+                               f"{d.code} ({d.name}) lasts at most {high} days ({rule['what']}); the presentation has lasted {current:.0f} days"))
+    return out
+
+
+def _trauma_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    T = R["trauma"]
+    codes = [d for d in case.diagnosis.disorders if d.code in T["codes"]]
+    if not codes:
+        return []
+    text = " ".join(t for n, t in _narrative(case) if n in ("chief_complaint", "history_of_present_illness", "past_psychiatric_history", "personal_history"))
+    if _has(text, T["qualifying"]):
+        return []
+    other = _has(text, T["non_qualifying"])
+    why = f"attributed instead to {other!r}, which is not a qualifying trauma" if other else "no traumatic event is named"
+    return [Finding(case.case_id, "history_of_present_illness", "trauma.qualifying",
+                    f"{codes[0].code} ({codes[0].name}) needs a named event of threatened death, serious injury or sexual violence; {why}")]
+
+
+_ADMISSIONS = re.compile(r"\b(\w+) (?:previous |prior |psychiatric |inpatient |hospital |compulsory )*admissions?\b", re.I)
+_FIRST_CONTACT = re.compile(r"\b(?:diagnosed|known to|first (?:seen|treated|presented|diagnosed|referred|assessed)|assessed|treated for|first contact|first episode|first admitted|first admission|dates from|has had)[^.;]*?\b(?:at|since|from) (?:the )?(?:age )?(?:of )?(\d{1,2})\b|\bsince age (\d{1,2})\b", re.I)
+_WORK_YEARS = re.compile(r"\b(?:employed|worked|working|works|has been) (?:as )?[^.;]{0,60}? for (\d+|[a-z]+) years\b", re.I)
+_RELATION_YEARS = re.compile(r"\b(?:relationship|married|together|partner) (?:of|for) (\d+|[a-z]+) years\b", re.I)
+
+
+def _timeline_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    out = []
+    age = case.demographics.age
+    cid = case.case_id
+    for name, text in _narrative(case):
+        for m in _BEFORE_AGE.finditer(text):
+            n = int(m.group(1))
+            if n >= age:
+                out.append(Finding(cid, name, "timeline.before_age", f"{m.group(0)!r} said of a {age}-year-old (criterion wording, not history)"))
+        for m in _AGE_MENTION.finditer(text):
+            n = int(next(g for g in m.groups() if g))
+            if n > age and not m.group(0).lower().startswith("before"):
+                out.append(Finding(cid, name, "timeline.age", f"{m.group(0)!r} is later than the patient's age ({age})"))
+        for m in _SINCE_AGE.finditer(text):
+            n = int(m.group(1))
+            if n > age:
+                out.append(Finding(cid, name, "timeline.age", f"{m.group(0)!r} is later than the patient's age ({age})"))
+    pph = case.ehr.past_psychiatric_history or ""
+    first = [int(g) for m in _FIRST_CONTACT.finditer(pph) for g in m.groups() if g]
+    principal = case.diagnosis.principal
+    chronic = _family_match(principal.code, R["chronic_codes"]) and not _family_match(principal.code, R["relapsing_chronic_codes"])
+    onset_days = illness_days(case, ("chief_complaint", "history_of_present_illness"))
+    if first and chronic and onset_days:
+        onset_age = age - onset_days / 365.0
+        if min(first) < onset_age - 1:
+            out.append(Finding(cid, "past_psychiatric_history", "timeline.diagnosis_before_onset",
+                               f"first diagnosed or known to services at {min(first)}, but the history dates the onset of {principal.code} to about age {onset_age:.0f}"))
+    for m in _ADMISSIONS.finditer(pph):
+        word = m.group(1).lower()
+        if word not in _NUMBERS and not word.isdigit():
+            continue
+        n = _number(word)
+        if n < 2:
+            continue
+        start = min(first) if first else None
+        if start is None:
+            start = age - max(illness_days(case) / 365.0, 0.0)
+        years = max(age - start, 0.25)
+        if n / years > 1.5:
+            out.append(Finding(cid, "past_psychiatric_history", "timeline.admissions",
+                               f"{int(n)} admissions in about {years:.0f} year(s) of known illness"))
+    for name, text in _narrative(case):
+        for m in _WORK_YEARS.finditer(text):
+            n = _number(m.group(1)) if m.group(1).lower() in _NUMBERS or m.group(1).isdigit() else 0
+            if n and age - n < 15:
+                out.append(Finding(cid, name, "timeline.years", f"{m.group(0)!r} would mean working from age {age - n:.0f}"))
+        for m in _RELATION_YEARS.finditer(text):
+            n = _number(m.group(1)) if m.group(1).lower() in _NUMBERS or m.group(1).isdigit() else 0
+            if n and age - n < 16:
+                out.append(Finding(cid, name, "timeline.years", f"{m.group(0)!r} would mean a relationship from age {age - n:.0f}"))
+    return out
+
+
+def _people_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    out = []
+    cid = case.case_id
+    demo = case.demographics
+    age = demo.age
+    education = (demo.education or "").lower()
+    occupation = (demo.occupation or "").lower()
+    living = (demo.living_situation or "").lower()
+    marital = (demo.marital_status or "").lower()
+    low_ed = _has(education, R["low_education"])
+    texts = _narrative(case)
+    if low_ed:
+        for name, text in texts:
+            if name.startswith(("mental_status_exam", "risk_assessment")):
+                continue
+            w = _has(text, R["university_words"])
+            if w:
+                out.append(Finding(cid, name, "education.history", f"mentions {w!r} though education is {demo.education!r}"))
+    base_occ = re.sub(r"^(retired|part-time|former)\s+", "", occupation)
+    if education and base_occ in R["graduate_occupations"] and not _has(education, R["degree_education"]) and age >= 18:
+        out.append(Finding(cid, "demographics.education", "education.occupation", f"{demo.occupation!r} needs a degree or professional training; education is {demo.education!r}"))
+    if _has(occupation, R["student_occupations"]) and age > R["student_max_age"]:
+        out.append(Finding(cid, "demographics.occupation", "occupation.age", f"{demo.occupation!r} at {age}"))
+    if occupation.startswith("retired") and age < R["retired_min_age"]:
+        out.append(Finding(cid, "demographics.occupation", "occupation.age", f"{demo.occupation!r} at {age}"))
+    if ("pupil" in occupation or "school" in education and "left school" not in education) and age >= 19:
+        out.append(Finding(cid, "demographics.occupation", "occupation.age", f"{demo.occupation or demo.education!r} at {age}"))
+    pph = case.ehr.past_psychiatric_history or ""
+    adm = [m for m in _ADMISSIONS.finditer(pph) if m.group(1).lower() in _NUMBERS and _number(m.group(1)) >= 3]
+    fit = _has(occupation, R["fitness_occupations"])
+    if fit and not occupation.startswith(("retired", "former")):
+        chronic_psychosis = any(d.code.startswith(("F20", "F25")) for d in case.diagnosis.disorders) and "diagnosed" in pph.lower()
+        if adm or chronic_psychosis:
+            why = "three or more psychiatric admissions" if adm else "an established psychotic illness"
+            out.append(Finding(cid, "demographics.occupation", "occupation.fitness", f"still serving as {demo.occupation!r} after {why} (fitness for duty would be in the history)"))
+    # household and informant
+    informant = ((case.persona.informant if case.persona else None) or "").lower()
+    whole = " ".join(t for _, t in texts).lower()
+    for carer, homes in R["carer_informants"].items():
+        if carer in informant and homes and not any(h in living or h in whole for h in homes):
+            out.append(Finding(cid, "persona.informant", "household.informant", f"informant {informant!r} but the patient {living!r}"))
+    if informant in R["parent_informants"] and age < 18:
+        if any(w in living for w in ("foster", "children's home", "residential")):
+            out.append(Finding(cid, "persona.informant", "household.informant", f"informant {informant!r} but the patient {living!r}"))
+    if informant in R["partner_informants"] and marital in R["unpartnered_status"] and not any(w in living for w in ("partner", "spouse", "husband", "wife")):
+        out.append(Finding(cid, "persona.informant", "household.partner", f"informant {informant!r} but marital status {marital!r}, {living!r}"))
+    if marital in R["unpartnered_status"] and re.search(r"\blives with (?:his |her |their )?(?:spouse|husband|wife)\b", living):
+        out.append(Finding(cid, "demographics.living_situation", "household.partner", f"{living!r} but marital status {marital!r}"))
+    care = _has(case.ehr.personal_history or "", R["care_words"])
+    if age < 18 and care and not _has(living, R["care_words"] + ["foster", "residential", "children's home"]):
+        history = case.ehr.personal_history or ""
+        if not re.search(r"\b(?:returned|went back|back) (?:home|to (?:her|his|their) (?:mother|father|parents))\b", history, re.I):
+            out.append(Finding(cid, "personal_history", "household.living", f"the history says {care!r} but the patient {living!r}"))
+    if age < R["child_age"] and not informant:
+        out.append(Finding(cid, "persona.informant", "household.child_informant", f"a {age}-year-old is seen without a parent or carer"))
+    stress = _has(case.ehr.history_of_present_illness, R["separation_stressors"])
+    support = _has(case.ehr.personal_history or "", R["supportive_relationship_words"])
+    if stress and support and marital not in R["unpartnered_status"]:
+        out.append(Finding(cid, "history_of_present_illness", "household.stressor", f"stressor {stress!r} beside {support!r} ({marital})"))
+    if _has(living, R["homeless_words"]):
+        appearance = (case.ehr.mental_status_exam.appearance if case.ehr.mental_status_exam else None) or ""
+        g = _has(appearance, R["groomed_words"])
+        if g:
+            out.append(Finding(cid, "mental_status_exam.appearance", "household.homeless", f"{g!r} for someone {living!r}"))
+    return out
+
+
+def _plan_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    out = []
+    cid = case.case_id
+    plan = case.treatment.plan
+    med_text = " ".join([plan] + [f"{m.name} {m.dose or ''}" for m in case.treatment.medications or ()]).lower()
+    substance = (case.ehr.substance_use or "").lower()
+    if _has(substance, R["abstinent_words"]) and _has(plan, R["reduce_alcohol_words"]):
+        out.append(Finding(cid, "treatment.plan", "plan.substance", f"plan says {_has(plan, R['reduce_alcohol_words'])!r} but the patient does not drink"))
+    if case.demographics.age < 18 and _has(med_text, R["adult_dose_words"]):
+        out.append(Finding(cid, "treatment.plan", "plan.age", f"an adult dose in the plan of a {case.demographics.age}-year-old"))
+    whole = " ".join(t for _, t in _narrative(case))
+    if case.demographics.sex == "female" and _has(whole, R["pregnancy_words"]) and not re.search(r"\bnot pregnant\b", whole, re.I):
+        drug = _has(med_text, R["unsafe_in_pregnancy"])
+        if drug:
+            out.append(Finding(cid, "treatment.medications", "plan.pregnancy", f"{drug} planned for a pregnant patient"))
+    codes = case.diagnosis.codes
+    if any(c in R["withdrawal_codes"] for c in codes):
+        mood = [c for c in codes if _family_match(c, R["mood_codes_not_in_withdrawal"])]
+        if mood:
+            out.append(Finding(cid, "diagnosis.disorders", "diagnosis.withdrawal", f"{', '.join(mood)} diagnosed during acute withdrawal (mood and anxiety are reassessed after weeks of abstinence)"))
+    hpi = case.ehr.history_of_present_illness
+    if re.search(R["recent_change_pattern"], hpi, re.I):
+        follow = " ".join(filter(None, [case.treatment.follow_up, plan]))
+        if re.search(R["slow_review_pattern"], follow, re.I) and not re.search(r"\b(urgent|same day|today|within (24|48) hours|admit|days)\b", follow, re.I):
+            out.append(Finding(cid, "treatment.follow_up", "plan.acute_change", "a recent, rapid change is reviewed only after months"))
+    for problem in _contraindications(case):
+        out.append(Finding(cid, "treatment.medications", "plan.comorbidity", problem))
+    return out
+
+
+def _contraindications(case: Case) -> list[str]:
+    """Drugs in the plan that a disorder of the case contraindicates (knowledge base data)."""
+    from mentalhospital_env.knowledge import load_knowledge
+
+    kb = load_knowledge()
+    names = {m.name.lower() for m in case.treatment.medications or ()}
+    if not names:
+        return []
+    out = []
+    for d in case.diagnosis.disorders:
+        try:
+            entry = kb.disorder(d.code)
+        except Exception:
+            entry = None
+        if entry is None:
+            continue
+        for c in _get(entry, "contraindicated_drugs") or ():
+            drug = str(_get(c, "drug") or "").lower()
+            if drug in names:
+                out.append(f"{drug} with {d.code}: {_get(c, 'reason')}")
+    return out
+
+
+def _get(obj: Any, key: str) -> Any:
+    if isinstance(obj, Mapping):
+        return obj.get(key)
+    return getattr(obj, key, None)
+
+
+# --------------------------------------------------------------------------------------- labs
+
+_COMPONENT = re.compile(r"(?P<name>[A-Za-z][A-Za-z0-9 ]*?)\s+(?P<value>\d+(?:\.\d+)?)\s*(?P<unit>[A-Za-z%/^0-9.x]+(?:/[A-Za-z0-9]+)?)?\s*(?:\((?P<flag>[^)]*)\))?")
+
+
+def _band(age: int, sex: str) -> str:
+    if age < 12:
+        return "child"
+    if age < 18:
+        return "adolescent"
+    return "adult_male" if sex == "male" else "adult_female"
+
+
+def lab_values(result: str) -> list[tuple[str, float, str]]:
+    """(component, value, flag text) for each ``name value unit (flag)`` item of a result string."""
+    out = []
+    for part in re.split(r",\s*|;\s*|:\s+(?=[A-Za-z])", result):
+        part = part.strip()
+        bp = re.match(r"BP (\d+)/(\d+)", part)
+        if bp:
+            flag = part[bp.end():]
+            out.append(("systolic", float(bp.group(1)), flag))
+            out.append(("diastolic", float(bp.group(2)), flag))
+            continue
+        m = re.match(r"(pulse|heart rate) (\d+)", part)
+        if m:
+            out.append(("pulse", float(m.group(2)), part[m.end():]))
+            continue
+        m = re.match(r"([A-Za-z][A-Za-z0-9 ]*?) (\d+(?:\.\d+)?)\b(.*)$", part)
+        if m:
+            out.append((m.group(1).strip(), float(m.group(2)), m.group(3)))
+    return out
+
+
+def _lab_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    out = []
+    L = R["labs"]
+    alias = {a.lower(): name for name, c in L["components"].items() for a in c["aliases"]}
+    band = _band(case.demographics.age, case.demographics.sex)
+    for i, exam in enumerate(case.exams):
+        if exam.kind not in ("lab", "physiological"):
+            continue
+        field = f"exams[{i}] {exam.name}"
+        result = exam.result
+        whole_normal = bool(re.search(r"\((all )?within (reference range|target)[^)]*\)\s*$|\(healthy range\)|\bnormal\b", result)) and not re.search(r"\b(abnormal|raised|low|high)\b", result)
+        if exam.name in L["components"]:  # a single-value exam: its first number, flagged by the whole text
+            m = re.search(r"\d+(?:\.\d+)?", result)
+            values = [(exam.name, float(m.group(0)), result)] if m else []
+        else:
+            values = lab_values(result)
+        for name, value, flag in values:
+            comp = alias.get(name.lower())
+            if comp is None:
+                continue
+            spec = L["components"][comp]
+            ref_low, ref_high, plaus_low, plaus_high = spec[band]
+            flag_low = flag.lower()
+            flagged = bool(_has(flag_low, L["abnormal_words"])) or (whole_normal is False and "(" in flag_low and "within" not in flag_low and flag_low.strip(" ;),") != "")
+            # an unflagged value is presented as unremarkable, whatever the report's closing words
+            said_normal = whole_normal or "within" in flag_low or (not flagged and exam.kind == "lab")
+            if not flagged and not said_normal and band in ("child", "adolescent"):
+                # an unflagged vital sign of a child that only an adult's range would call normal
+                adult = spec["adult_male" if case.demographics.sex == "male" else "adult_female"]
+                if (value < ref_low or value > ref_high) and adult[0] <= value <= adult[1]:
+                    out.append(Finding(case.case_id, field, "labs.flag", f"{comp} {value:g} {spec['unit']} is an adult's normal, unflagged for a {band} patient (reference {ref_low}-{ref_high})"))
+                    continue
+            if not plaus_low <= value <= plaus_high:
+                out.append(Finding(case.case_id, field, "labs.range", f"{comp} {value:g} {spec['unit']} is outside what a living {band.replace('_', ' ')} patient has ({plaus_low}-{plaus_high})"))
+                continue
+            outside = value < ref_low or value > ref_high
+            margin = 0.04 * (ref_high - ref_low)
+            clearly_outside = value < ref_low - margin or value > ref_high + margin
+            clearly_inside = ref_low + margin <= value <= ref_high - margin
+            if clearly_outside and said_normal and not flagged:
+                out.append(Finding(case.case_id, field, "labs.flag", f"{comp} {value:g} {spec['unit']} is called normal; reference for a {band.replace('_', ' ')} patient is {ref_low}-{ref_high}"))
+            elif clearly_inside and flagged and _has(flag_low, ("raised", "high", "low", "elevated", "reduced")) and not outside:
+                out.append(Finding(case.case_id, field, "labs.flag", f"{comp} {value:g} {spec['unit']} is flagged {flag.strip()!r} but lies inside {ref_low}-{ref_high}"))
+    return out
+
+
+# ------------------------------------------------------------------------------------- labels
+
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text.lower())
+
+
+@lru_cache(maxsize=None)
+def _label_terms() -> tuple[dict[tuple[str, ...], str], dict[tuple[str, ...], str], int]:
+    """Disorder labels and criteria phrases as token sequences (looked up by n-gram: fast on long texts)."""
+    from mentalhospital_env.knowledge import load_knowledge
+
+    R = review_facts()["labels"]
+    heads = tuple(h.lower() for h in R["heads"])
+    allowed = {a.lower() for a in R["allowed_as_words"]}
+    terms: set[str] = set(t.lower() for t in R["extra"])
+    for entry in load_knowledge().disorders:
+        name = str(_get(entry, "name"))
+        for t in [name, name.split(",")[0]] + list(_get(entry, "synonyms") or ()):
+            if not t:
+                continue
+            low = str(t).lower()
+            if low in allowed:
+                continue
+            if any(h in re.findall(r"[a-z'/-]+", low) or (len(h) > 4 and h in low) for h in heads):
+                terms.add(low)
+    labels = {tuple(_tokens(t)): t for t in terms if len(t) >= 3 and _tokens(t)}
+    crit = {tuple(_tokens(p)): p for p in review_facts()["criteria_phrases"] if _tokens(p)}
+    return labels, crit, _first_words(labels), _first_words(crit)
+
+
+def _first_words(table: Mapping[tuple[str, ...], str]) -> dict[str, tuple[int, ...]]:
+    """first word -> the lengths of the terms that start with it, longest first."""
+    out: dict[str, set[int]] = defaultdict(set)
+    for key in table:
+        out[key[0]].add(len(key))
+    return {w: tuple(sorted(n, reverse=True)) for w, n in out.items()}
+
+
+@lru_cache(maxsize=None)
+def _label_patterns() -> tuple[Any, Any, re.Pattern[str]]:
+    """(labels, criteria, band pattern): the first two answer ``.search(text)`` like a pattern would."""
+    bands = re.compile("|".join(re.escape(p) for p in review_facts()["label_scale_bands"]), re.I)
+    return _TermFinder(0), _TermFinder(1), bands
+
+
+@dataclass(frozen=True)
+class _Hit:
+    text: str
+    index: int
+
+    def group(self, _n: int = 0) -> str:
+        return self.text
+
+    def start(self) -> int:
+        return self.index
+
+
+class _TermFinder:
+    """Finds disorder labels (``which=0``) or criteria phrases (``which=1``) by token n-grams."""
+
+    def __init__(self, which: int):
+        self.which = which
+
+    def finditer(self, text: str) -> list[_Hit]:
+        terms = _label_terms()
+        table, starts = terms[self.which], terms[2 + self.which]
+        words = _tokens(text)
+        out = []
+        i, end = 0, len(words)
+        while i < end:
+            lengths = starts.get(words[i])
+            if lengths:
+                for n in lengths:
+                    if i + n <= end and tuple(words[i:i + n]) in table:
+                        out.append(_Hit(" ".join(words[i:i + n]), i))
+                        i += n - 1
+                        break
+            i += 1
+        return out
+
+    def search(self, text: str) -> _Hit | None:
+        found = self.finditer(text)
+        return found[0] if found else None
+
+
+def _negated_before(words: list[str], index: int) -> bool:
+    cues = set(review_facts()["labels"]["negation_window_words"])
+    return bool(cues & set(words[max(0, index - 5):index]))
+
+
+def _label_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    known = bool(case.extra and case.extra.get("known_diagnosis"))
+    label, crit, bands = _label_patterns()
+    out = []
+    cid = case.case_id
+    texts = list(_narrative(case))
+    texts += [(f"facts[{f.id}].patient_says", f.patient_says) for f in case.facts if f.patient_says and f.section != "family_history"]
+    seen: set[tuple[str, str]] = set()
+    for name, text in texts:
+        if name.startswith("family_history"):
+            continue
+        words = _tokens(text)
+        for m in ([] if known else label.finditer(text)):
+            if _negated_before(words, m.start()) or (name, m.group(0)) in seen:
+                continue
+            seen.add((name, m.group(0)))
+            out.append(Finding(cid, name, "labels.diagnosis", f"names the diagnosis {m.group(0)!r}"))
+        # the mental state is written in the examiner's technical terms ('flight of ideas'): criteria
+        # wording is a fault of the history, not of the examination
+        for m in ([] if name.startswith("mental_status_exam") else crit.finditer(text)):
+            if (name, m.group(0)) in seen:
+                continue
+            seen.add((name, m.group(0)))
+            out.append(Finding(cid, name, "labels.criteria", f"criteria wording {m.group(0)!r}"))
+    for i, exam in enumerate(case.exams):
+        m = bands.search(exam.result)  # a screening band that names a disorder; a diagnostic exam's report may
+        if m:
+            out.append(Finding(cid, f"exams[{i}] {exam.name}", "labels.scale", f"result names a diagnosis: {m.group(0)!r}"))
+    return out
+
+
+def _critical_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    """The reference plan against the knowledge base's critical actions (``knowledge/critical.py``):
+    every action the case requires said, nothing it forbids proposed."""
+    from mentalhospital_env.knowledge.critical import load_critical_actions
+
+    check = load_critical_actions().check_case(case, case.treatment.plan)
+    out = [Finding(case.case_id, "treatment.plan", "plan.critical", f"misses {r.label} (rule {r.rule})") for r in check.missing]
+    out += [Finding(case.case_id, "treatment.plan", "plan.critical", f"proposes {c.label}: {c.reason}") for c in check.contraindicated]
+    return out
+
+
+CASE_RULES = {
+    "duration": _duration_rules, "trauma": _trauma_rules, "timeline": _timeline_rules, "people": _people_rules,
+    "plan": _plan_rules, "critical": _critical_rules, "labs": _lab_rules, "labels": _label_rules,
+}
+
+
+def audit_case(case: Case, *, skip: Iterable[str] = ()) -> list[Finding]:
+    """Every finding of the single-record rules for one case (``skip`` names groups of
+    :data:`CASE_RULES` a caller has already enforced, e.g. the generator's ``critical``)."""
+    R = review_facts()
+    skipped = set(skip)
+    out: list[Finding] = []
+    for name, rule in CASE_RULES.items():
+        if name not in skipped:
+            out.extend(rule(case, R))
+    return out
+
+
+# -------------------------------------------------------------------------------- suite rules
+
+_QUOTE = re.compile(r"\"[^\"]*\"|“[^”]*”|'(?=[A-Z])[^']*(?<=[.!?,])'")
+_PRONOUN = {"he": "P", "she": "P", "they": "P", "his": "P", "her": "P", "their": "P", "him": "P", "them": "P", "hers": "P", "himself": "P", "herself": "P", "themselves": "P"}
+
+
+def frame_of(sentence: str) -> list[str]:
+    """A sentence as a frame: lower case, quotes as Q, numbers as N, personal pronouns as P."""
+    text = _QUOTE.sub(" Q ", sentence)
+    words = re.findall(r"[A-Za-z][A-Za-z'-]*|\d+(?:\.\d+)?", text)
+    out = []
+    for w in words:
+        low = w.lower()
+        if low[0].isdigit() or low in _NUMBERS and low not in ("a", "an", "some", "many", "few"):
+            out.append("N")
+        elif low in _PRONOUN:
+            out.append("P")
+        elif w == "Q":
+            out.append("Q")
+        else:
+            out.append(low)
+    return out
+
+
+def frames_in(case: Case, sections: Sequence[str], opening: int, closing: int, min_words: int) -> set[str]:
+    T = review_facts()["template"]
+    function = frozenset(T["function_words"])
+    need = T["min_content_words"]
+
+    def worded(words: list[str]) -> bool:
+        return sum(1 for w in words if w.lower() not in function) >= need
+
+    keys = set()
+    for name in sections:
+        text = _QUOTE.sub(" Q. ", getattr(case.ehr, name) or "")  # a quote is one slot, whatever its sentences
+        for s in _sentences(text):
+            words = frame_of(s)
+            if len(words) < 3:
+                continue
+            if worded(words):
+                keys.add("= " + " ".join(words))
+            if len(words) >= min_words:
+                if worded(words[:opening]):
+                    keys.add(" ".join(words[:opening]) + " ...")
+                if worded(words[-closing:]):
+                    keys.add("... " + " ".join(words[-closing:]))
+    return keys
+
+
+def _template_rules(cases: Sequence[Case], R: Mapping[str, Any]) -> list[Finding]:
+    T = R["template"]
+    holders: dict[str, list[str]] = defaultdict(list)
+    for case in cases:
+        for key in frames_in(case, T["sections"], T["opening_words"], T["closing_words"], T["min_words"]):
+            holders[key].append(case.case_id)
+    limit = max(T["min_cases"] - 1, T["share"] * len(cases))
+    out = []
+    for key, ids in sorted(holders.items(), key=lambda kv: -len(kv[1])):
+        if len(ids) > limit:
+            share = len(ids) / len(cases)
+            for cid in ids:
+                out.append(Finding(cid, "narrative", "template.frame", f"sentence frame {key!r} is in {len(ids)} cases ({share:.0%} of the suite)"))
+    return out
+
+
+def _multi_value(exam: Any, need: int) -> bool:
+    measured = re.sub(r"reference(?: range)? [\d.]+-[\d.]+", "", exam.result)
+    return exam.kind == "lab" and len(re.findall(r"\d+(?:\.\d+)?", measured)) >= need
+
+
+def multi_value_results(case: Case) -> set[str]:
+    """The case's lab result strings that hold enough measured values to be this patient's alone."""
+    need = review_facts()["duplicate_results"]["min_numbers"]
+    return {e.result.strip() for e in case.exams if _multi_value(e, need)}
+
+
+def _duplicate_rules(cases: Sequence[Case], R: Mapping[str, Any]) -> list[Finding]:
+    need = R["duplicate_results"]["min_numbers"]
+    first: dict[str, str] = {}
+    out = []
+    for case in cases:
+        for i, exam in enumerate(case.exams):
+            if not _multi_value(exam, need):
+                continue
+            key = exam.result.strip()
+            if key in first and first[key] != case.case_id:
+                out.append(Finding(case.case_id, f"exams[{i}] {exam.name}", "results.duplicate", f"the same result string as {first[key]}: {key[:60]!r}"))
+            else:
+                first.setdefault(key, case.case_id)
+    return out
+
+
+def audit_suite(cases: Iterable[Case]) -> list[Finding]:
+    """Every case's findings, then the suite's (templates, duplicated results)."""
+    cases = list(cases)
+    R = review_facts()
+    out: list[Finding] = []
+    for case in cases:
+        out.extend(audit_case(case))
+    out.extend(_template_rules(cases, R))
+    out.extend(_duplicate_rules(cases, R))
+    return out
+
+
+def count_by_rule(findings: Iterable[Finding]) -> dict[str, tuple[int, int]]:
+    """rule -> (findings, cases with one), in the order of :data:`RULES`."""
+    n: Counter[str] = Counter()
+    cases: dict[str, set[str]] = defaultdict(set)
+    for f in findings:
+        n[f.rule] += 1
+        cases[f.rule].add(f.case_id)
+    return {r: (n[r], len(cases[r])) for r in RULES if n[r]}
+
+
+def format_findings(findings: Sequence[Finding], n_cases: int, *, limit: int | None = None) -> str:
+    lines = [str(f) for f in (findings if limit is None else findings[:limit])]
+    if limit is not None and len(findings) > limit:
+        lines.append(f"... {len(findings) - limit} more")
+    flagged = len({f.case_id for f in findings})
+    lines.append("")
+    lines.append(f"{len(findings)} finding(s) in {flagged} of {n_cases} case(s)")
+    for rule, (k, c) in count_by_rule(findings).items():
+        lines.append(f"  {rule:34s} {k:5d} finding(s) in {c:4d} case(s)")
+    return "\n".join(lines)

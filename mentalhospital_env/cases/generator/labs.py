@@ -1,0 +1,130 @@
+"""Lab and physiological results sampled per patient (generator version 2).
+
+The knowledge base gives each exam a report text (a normal one, and named abnormal findings such as
+"raised MCV" with a fixed example report). Version 1 copied those texts, so dozens of patients shared
+one blood count. Here every value a report holds is drawn again for the patient: inside the reference
+range of the patient's age band and sex when the report leaves it unflagged, beyond the limit on the
+flagged side when it is flagged (``raised``, ``high``, ``low``), never outside what a living patient
+has. Quoted reference ranges are rewritten to the patient's band. The ranges are the reviewer's
+(``knowledge/data/review.json``), so the audit and the generator read the same facts.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from functools import lru_cache
+from typing import Mapping
+
+from ..audit import _band, review_facts
+
+_ABNORMAL_WORDS = re.compile(r"\b(raised|high|low|elevated|reduced|arousal|tachycardi\w*|bradycardi\w*|hypotensi\w*|hypertensi\w*|fever|pyrexi\w*|obese|overweight|underweight|abnormal)\b", re.I)
+
+
+@lru_cache(maxsize=None)
+def _aliases() -> tuple[Mapping[str, str], re.Pattern[str]]:
+    comps = review_facts()["labs"]["components"]
+    alias = {a.lower(): name for name, c in comps.items() for a in c["aliases"]}
+    names = sorted(alias, key=len, reverse=True)
+    pattern = re.compile(r"(?<![A-Za-z])(" + "|".join(re.escape(a) for a in names) + r")(?::)?\s+(\d+(?:\.\d+)?)(?![\d.])(?!/\d)", re.I)
+    return alias, pattern
+
+
+def _places(number: str, low: float, high: float) -> int:
+    given = len(number.split(".")[1]) if "." in number else 0
+    return max(given, 1 if high - low < 3 else 0)
+
+
+def _fmt(value: float, places: int) -> str:
+    return f"{value:.{places}f}" if places else str(int(round(value)))
+
+
+def _draw(side: str, spec: list[float], rng: random.Random, places: int) -> float:
+    ref_low, ref_high, plaus_low, plaus_high = spec
+    span = ref_high - ref_low
+    for _ in range(20):
+        if side == "high":
+            top = min(plaus_high * 0.8, ref_high + 2.5 * span if ref_low > 0 else ref_high * 3)
+            value = rng.uniform(ref_high + 0.08 * span, max(top, ref_high + 0.1 * span))
+        elif side == "low":
+            bottom = max(plaus_low * 1.2, ref_low - 0.6 * span)
+            value = rng.uniform(min(bottom, ref_low - 0.1 * span), ref_low - 0.05 * span)
+        else:
+            value = rng.uniform(ref_low + 0.1 * span, ref_high - 0.1 * span)
+        value = round(value, places)
+        inside = ref_low <= value <= ref_high
+        if (side == "inside") == inside and plaus_low <= value <= plaus_high:
+            return value
+    return round((ref_low + ref_high) / 2, places)
+
+
+def personalise(name: str, kind: str, result: str, age: int, sex: str, rng: random.Random) -> str:
+    """``result`` with its values drawn for this patient, flags kept true (see the module text)."""
+    if kind not in ("lab", "physiological"):
+        return result
+    comps = review_facts()["labs"]["components"]
+    band = _band(age, sex)
+    flagged_text = bool(_ABNORMAL_WORDS.search(result))
+    if name in comps:  # a single-value exam: the first number, side from the report's flag
+        spec = list(comps[name][band])
+        quoted = re.search(r"reference(?: range)? ([\d.]+)-([\d.]+)", result)
+        if quoted:  # stay on the right side of both the patient's range and the report's quoted one
+            q_low, q_high = float(quoted.group(1)), float(quoted.group(2))
+            spec = [max(spec[0], q_low), min(spec[1], q_high), spec[2], spec[3]] if not re.search(r"\((?:high|raised|elevated|low|reduced)", result, re.I) else [min(spec[0], q_low), max(spec[1], q_high), spec[2], spec[3]]
+        m = re.search(r"\d+(?:\.\d+)?", result)
+        if not m:
+            return result
+        low = re.search(r"\((?:low|reduced)", result, re.I)
+        high = re.search(r"\((?:high|raised|elevated)", result, re.I)
+        side = "low" if low else "high" if high else "inside"
+        value = _draw(side, spec, rng, _places(m.group(0), spec[0], spec[1]))
+        out = result[: m.start()] + _fmt(value, _places(m.group(0), spec[0], spec[1])) + result[m.end():]
+        return re.sub(r"(reference(?: range)? )[\d.]+-[\d.]+", lambda r: f"{r.group(1)}{spec[0]:g}-{spec[1]:g}", out)
+    alias, pattern = _aliases()
+    drawn: dict[str, float] = {}
+
+    def swap(m: re.Match[str]) -> str:
+        comp = alias[m.group(1).lower()]
+        spec = comps[comp][band]
+        after = result[m.end(): m.end() + 30]
+        places = _places(m.group(2), spec[0], spec[1])
+        if comp == "BMI":
+            if flagged_text or re.match(r"\s*kg/m2 \((?!healthy)", after):
+                value = round(float(m.group(2)) * rng.uniform(0.97, 1.03), 1)
+            else:
+                value = round(rng.uniform(19.0, 24.6), 1)
+            drawn[comp] = value
+            return f"{m.group(1)} {_fmt(value, 1)}"
+        if re.match(r"\s*\S*\s*\((?:raised|high|elevated)", after, re.I):
+            side = "high"
+        elif re.match(r"\s*\S*\s*\((?:low|reduced)", after, re.I):
+            side = "low"
+        elif kind == "physiological" and flagged_text:
+            original = float(m.group(2))
+            adult = comps[comp]["adult_male" if sex == "male" else "adult_female"]
+            side = "high" if original > adult[1] else "low" if original < adult[0] else "inside"
+        else:
+            side = "inside"
+        value = _draw(side, spec, rng, places)
+        drawn[comp] = value
+        return f"{m.group(1)} {_fmt(value, places)}"
+
+    out = pattern.sub(swap, result)
+    bp = re.search(r"BP (\d+)/(\d+)", out)
+    if bp:
+        sys_spec, dia_spec = comps["systolic"][band], comps["diastolic"][band]
+        if flagged_text:
+            adult_s = comps["systolic"]["adult_male"]
+            side = "high" if int(bp.group(1)) > adult_s[1] else "low" if int(bp.group(1)) < adult_s[0] else "inside"
+        else:
+            side = "inside"
+        s = _draw(side, sys_spec, rng, 0)
+        d = _draw(side if side != "inside" else "inside", dia_spec, rng, 0)
+        if d >= s - 15:
+            d = s - rng.randint(25, 45)
+        out = out[: bp.start()] + f"BP {int(s)}/{int(d)}" + out[bp.end():]
+    if "AST:ALT above 2" in out and "ALT" in drawn:
+        alt = drawn["ALT"]
+        ast = int(round(alt * rng.uniform(2.1, 2.8)))
+        out = re.sub(r"AST \d+(?:\.\d+)?", f"AST {ast}", out)
+    return out

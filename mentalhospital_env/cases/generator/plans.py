@@ -1,0 +1,49 @@
+"""Case-specific reference plans: every critical action the knowledge base requires for a case
+(``knowledge/data/critical_actions.json`` through :mod:`mentalhospital_env.knowledge.critical`)
+said in the plan, and nothing it forbids.
+
+The knowledge base decides what a case needs (withdrawal: a benzodiazepine regimen by a symptom
+scale, thiamine, withdrawal monitoring; lithium: levels, renal and thyroid function; delirium: the
+cause, no benzodiazepine; a child: parents, school, safeguarding; an emergency: disposition, legal
+framework, capacity; suicide risk: a safety plan, means, follow-up within days ...); this module only
+words it (``generator/data/plan_actions.json``) and checks that the knowledge base reads it back.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..model import Case
+from .composer import CompositionError, cap, load_material
+
+
+def complete_plan(raw: dict[str, Any], case: Case, rng: random.Random) -> bool:
+    """Complete ``raw``'s treatment plan with every critical action the case requires (in place);
+    True when it changed. ``CompositionError`` when the plan proposes something the case forbids or
+    an action cannot be worded."""
+    from mentalhospital_env.knowledge.critical import load_critical_actions
+
+    actions = load_critical_actions()
+    wording = load_material("plan_actions")
+    treatment = raw["treatment"]
+    profile = actions.profile(case)
+    check = actions.check(profile, treatment["plan"])
+    if check.contraindicated:
+        raise CompositionError(f"plan proposes {', '.join(c.action for c in check.contraindicated)}, which the case forbids")
+    added: list[str] = []
+    for req in check.missing:
+        options = wording.get(req.action)
+        if not options:
+            raise CompositionError(f"no wording for critical action {req.action!r}")
+        added.append(rng.choice(options))
+    if not added:
+        return False
+    plan = treatment["plan"].rstrip()
+    plan += " " + cap("; ".join(dict.fromkeys(added))) + "."
+    check = actions.check(profile, plan)
+    if check.missing or check.contraindicated:
+        raise CompositionError(f"plan still misses {[r.action for r in check.missing]} or proposes {[c.action for c in check.contraindicated]}")
+    treatment["plan"] = plan
+    treatment["safety"] = list(dict.fromkeys(list(treatment.get("safety", [])) + added))
+    return True

@@ -1,0 +1,729 @@
+"""Generator version 2: the same patients as version 1, their histories told as a clinician tells them.
+
+Version 1 wrote the present illness as the presentation's criteria, then denials, then "Impact:".
+Version 2 keeps who the patient is (age, household, disorders, symptoms drawn, work-up) and writes:
+
+* the present illness as a story in time: who referred, when it began and in what context, the
+  patient's own words for each symptom, what the family noticed, what has been tried, how it ran,
+  then the pertinent negatives in prose;
+* a chief complaint in the patient's words with its duration;
+* a past history that names a diagnosis only for a known, relapsing illness (the case is then
+  marked ``extra.known_diagnosis = "relapse"``);
+* lab values sampled per patient inside (or, for a finding, outside) the reference range of the
+  patient's age and sex, with flags that agree (``labs.personalise``);
+* a plan filtered for the patient (no alcohol advice to a teetotaller) and carrying the case's
+  critical actions (``plans.py``).
+
+Durations, traumas, households and the rest are chosen to satisfy the clinical audit
+(``cases/audit.py``), and :func:`mentalhospital_env.cases.generator.generate_case` runs the audit on
+every draft and redraws what fails.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any, Mapping, Sequence
+
+from mentalhospital_env.knowledge.codes import code_family
+
+from ..audit import _family_match, _has, _label_patterns, review_facts
+from ..reference import Entry
+from .composer import (
+    _THIRD_PERSON,
+    CaseComposer,
+    CompositionError,
+    _Story,
+    cap,
+    fill,
+    fits_patient,
+    life_stage,
+    load_material,
+    sentence,
+)
+from .labs import personalise
+
+VERSION = 2
+FALLBACK_DURATIONS = ("two days", "five days", "two weeks", "three weeks", "six weeks", "three months", "six months",
+                      "nine months", "twelve months", "eighteen months", "two years", "three years", "five years")
+MAX_QUOTES = 6  # a history quotes the patient for the main complaints, not for every symptom
+_NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
+_SIMPLE_RELATIVES = ("mother", "father", "wife", "husband", "partner", "daughter", "son", "sister", "brother", "parents", "grandmother", "niece")
+
+
+def duration_limits(codes: Sequence[str], age: int) -> tuple[float, float]:
+    """(least, most) days of the present illness the audit allows for these diagnoses at this age (a
+    personality disorder's long history is told in the past history, not in the present crisis)."""
+    table = review_facts()["duration_days"]
+    low, high = 0.0, float("inf")
+    for code in codes:
+        if code.startswith("F60"):
+            continue
+        key = _family_match(code, table)
+        if key is None:
+            continue
+        rule = table[key]
+        m = rule.get("min", 0)
+        if age < 18 and "min_child" in rule:
+            m = rule["min_child"]
+        if age >= 18 and "min_adult" in rule:
+            m = rule["min_adult"]
+        low = max(low, float(m))
+        high = min(high, float(rule.get("max", float("inf"))))
+    return low, high
+
+
+_DAYS = re.compile(r"(\d+|[a-z]+)\s+(hour|day|week|month|year)s?")
+_WORDS = {"one": 1, "a": 1, "an": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+          "ten": 10, "eleven": 11, "twelve": 12, "eighteen": 18, "several": 3}
+
+
+def phrase_days(phrase: str) -> float:
+    m = _DAYS.search(phrase.lower())
+    if not m:
+        return 0.0
+    n = int(m.group(1)) if m.group(1).isdigit() else _WORDS.get(m.group(1), 1)
+    return n * {"hour": 1 / 24, "day": 1, "week": 7, "month": 30.4, "year": 365}[m.group(2)]
+
+
+@lru_cache(maxsize=None)
+def _criteria_free(text: str) -> bool:
+    label, crit, _ = _label_patterns()
+    return not crit.search(text) and not label.search(text)
+
+
+def clean_text(text: str) -> bool:
+    """Whether a text is free of diagnosis labels and criteria wording."""
+    return _criteria_free(text)
+
+
+@lru_cache(maxsize=65536)
+def _mentions(text: str, words: str) -> bool:
+    """Whether ``text`` holds one of the reviewer's word list ``words`` (cached: texts recur across drafts)."""
+    return bool(_has(text, review_facts()[words]))
+
+
+class StoryV2(_Story):
+    """Version 2's telling of one patient's record."""
+
+    def parts(self, slot: str, core: str = "core", plain_open: bool = False, plain_close: bool = False, **extra: Any) -> str:
+        """A sentence of a parted slot: an opening, a core and a closing drawn separately
+        (``plain_open``: no opening, for a core that reads wrong after one)."""
+        spec = self.story["parts"][slot]
+        rng = self.rng
+        text = ("" if plain_open else rng.choice(spec["open"])) + rng.choice(spec[core]) + ("" if plain_close else rng.choice(spec["close"]))
+        text = self.fill(text, **extra)
+        return sentence(text[:1].upper() + text[1:])
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.story = self.c.story
+        self.known = False
+        R = review_facts()
+        education = str(self.p.demographics.get("education", ""))
+        # only someone who went to university has memories of it
+        self.low_education = self.p.age >= 16 and not _has(education, R["degree_education"] + ["student", "at college"])
+        self.with_family = bool(re.search(r"parents|mother|father|spouse|partner|husband|wife|children|child|son|daughter|grand|family|sibling|brother|sister", str(self.p.demographics.get("living_situation", ""))))
+        self.institution = bool(re.search(r"care home|nursing home|hostel|supported accommodation|residential", str(self.p.demographics.get("living_situation", ""))))
+        self.homeless = bool(_has(str(self.p.demographics.get("living_situation", "")), R["homeless_words"]))
+        self.in_care = bool(_has(str(self.p.demographics.get("living_situation", "")), R["care_words"] + ["foster", "residential", "children's home"]))
+
+    # ---------------------------------------------------------------------------- the rules
+
+    def fits(self, *texts: str | None) -> bool:
+        if not super().fits(*texts):
+            return False
+        if self.low_education and any(t and _mentions(t, "university_words") for t in texts):
+            return False
+        if not self.in_care and any(t and _mentions(t, "care_words") for t in texts):
+            return False
+        if not self.homeless and any(t and _mentions(t, "homeless_words") for t in texts):
+            return False
+        if self.p.age < 16 and any(t and _has(t, self.story["adult_words"]) for t in texts):
+            return False
+        if not self.with_family and any(t and re.search(r"\b(at home|the family can|manage at home)\b", t, re.I) for t in texts):
+            return False  # 'more than the family can manage at home' needs a family at home
+        days = getattr(self, "days", None)
+        if days is not None and days < 365 and any(t and re.search(r"\b(for|over the) (years|ages)\b|\bhave been for years\b", t, re.I) for t in texts):
+            return False  # 'for years' in an illness of months
+        return True
+
+    def add_frame(self, section: str, options, *, fit: bool = True, **extra: Any) -> bool:
+        if not self.in_care:
+            care = review_facts()["care_words"]
+            options = [o for o in options if not _has(o[0], care)]
+        if self.low_education:  # even a denial must not put a school-leaver at university
+            words = review_facts()["university_words"]
+            options = [o for o in options if not _has(o[0], words) and not (len(o) > 1 and isinstance(o[1], str) and _has(o[1], words))]
+            if not options:
+                return False
+        return super().add_frame(section, options, fit=fit, **extra)
+
+    def extra(self) -> dict[str, Any]:
+        return {"known_diagnosis": "relapse"} if self.known else {}
+
+    # --------------------------------------------------------------------------- the writing
+
+    def write(self) -> None:
+        self._draw_symptoms()
+        self._timeframe()
+        self._chief_complaint()
+        self._present_illness()
+        self._past_psychiatric()
+        self._mental_status()
+        self._risk()
+        self._plan_exams()
+        self._substances()
+        self._medical()
+        self._medications()
+        self._allergies()
+        self._family()
+        self._personal()
+        self._pertinent_negatives()
+
+    def _timeframe(self) -> None:
+        """How long the illness has lasted (inside the audit's limits for every diagnosis) and when it began."""
+        rng = self.rng
+        low, high = duration_limits(self.codes, self.p.age)
+        fits = lambda d: low <= phrase_days(d) <= high and phrase_days(d) / 365 < max(1.0, self.p.age - 3)  # noqa: E731
+        options = [d for d in (self.presentation.get("durations") or ["three months"]) if fits(d)]
+        if not options:  # the presentation's usual spans are all too short (or long): the nearest that fits
+            options = [d for d in FALLBACK_DURATIONS if fits(d)][:2]
+        if not options:
+            raise CompositionError(f"no duration of {self.principal['code']} fits {self.codes} at age {self.p.age}")
+        duration = rng.choice(options)
+        days = phrase_days(duration)
+        self.fields["duration"] = duration
+        self.days = days
+        months = self.story["months"]
+        now = rng.randrange(12)
+        back = int(round(days / 30.4))
+        onset_age = self.p.age - (max(1, int(round(days / 365))) if days >= 330 else 0)
+        self.onset_age = onset_age
+        if days < 1:
+            when = [f"{duration} ago", "earlier today", "this morning"]
+            bare = ["earlier today", "this morning"]
+        elif days < 21:
+            when = [f"{duration} ago", f"just {duration} ago", f"only {duration} ago"]
+            bare = [f"{duration} ago"]
+        elif days < 330:
+            month = months[(now - back) % 12]
+            when = [f"in {month}", f"in {month}", f"{duration} ago", f"early in {month}", f"late in {month}", f"in mid-{month}"]
+            bare = [month, f"the start of {month}", f"last {month}" if back >= 2 else month]
+        else:
+            years = int(days // 365)
+            when = [f"at {onset_age}", f"when {self.p.pron['subj']} was {onset_age}", f"at the age of {onset_age}", f"in {poss_word(self.p.pron)} {decade(onset_age)}"]
+            bare = [f"the age of {onset_age}", f"{poss_word(self.p.pron)} {decade(onset_age)}", f"{onset_age}"]
+        self.lifelong = self.principal.get("category") in ("neurodevelopmental", "personality") and days >= 365
+        self.fields.update(when=rng.choice(when), when_bare=rng.choice(bare))
+        self.fields["When"] = cap(self.fields["when"])
+        self.fields["When_short"] = cap(rng.choice(when))
+
+    # ------------------------------------------------------------------------ chief complaint
+
+    def _lay(self, concept: str) -> str:
+        """A plain name for a complaint: a clinical term free of criteria wording, else a lay phrase."""
+        lex = self.ref.lexicon
+        terms: list[str] = []
+        if concept in lex:
+            c = lex.get(concept)
+            terms = [t for t in list(c.clinical_terms)[:3] if clean_text(t) and len(t) > 3]
+            terms += [t for t in c.lay_phrases if t.split()[0].endswith("ing") and clean_text(t) and not re.search(r"\b(my|me|i|i'm|myself)\b", t)][:3]
+        terms = terms or [self.ref.concept_term(concept)]
+        return self.rng.choice(terms)
+
+    def _chief_complaint(self) -> None:
+        rng, st = self.rng, self.story
+        complaints = [s for s in self.symptoms if self._is_complaint(s["concept"])] or self.symptoms
+        openly = [s for s in complaints if not (s.get("sensitive") or self.ref.concept_sensitive(s["concept"]))]
+        first = (openly or complaints)[0]
+        quote = self.says_for(first)
+        chosen = str(self.fields.get("precipitant", "")).lower()
+        if quote is not None and _foreign_stressor(quote, chosen, st["stressor_words"]):
+            quote = self.says_for(first)
+            if quote is not None and _foreign_stressor(quote, chosen, st["stressor_words"]):
+                quote = None
+        lay = self._lay(first["concept"])
+        fields = {
+            "q": quote or "", "lay": lay, "Lay": cap(lay), "Lay_cap": cap(lay),
+            "duration_phrase": self.fill(rng.choice(st["duration_phrase"])),
+        }
+        frames = st["cc_lifelong"] if self.lifelong else st["cc"]
+        options = [f for f in frames if quote or "{q}" not in f] or [f for f in st["cc"] if "{q}" not in f]
+        for _ in range(6):
+            text = self.fill(rng.choice(options), **fields)
+            if self.ok("chief_complaint", text, quote) and clean_text(text.replace(quote or "\0", "")):
+                self.chart.add("chief_complaint", text, quote)
+                return
+        self.chart.add("chief_complaint", f"{cap(lay)} {fields['duration_phrase']}", quote)
+
+    # ---------------------------------------------------------------------- present illness
+
+    def _relative(self) -> str | None:
+        """Someone close who can describe the change: the informant, else partner or parent."""
+        informant = (self.p.informant or "").lower()
+        if self.in_care and self.p.age < 18:
+            return "foster carer" if "foster" in informant else "key worker"
+        for r in _SIMPLE_RELATIVES:
+            if re.search(rf"\b{r}\b", informant):
+                return "parents" if "both parents" in informant else r
+        if self.p.household.partner:
+            return self.p.household.partner
+        if self.p.age < 18:
+            return "mother"
+        return None
+
+    def _present_illness(self) -> None:
+        rng, st = self.rng, self.story
+        section = "history_of_present_illness"
+        stage = life_stage(self.p.age)
+        key = self.p.setting
+        if key == "outpatient" and stage in ("child", "adolescent"):
+            key = "outpatient_child"
+        elif key == "outpatient" and stage == "older":
+            key = "outpatient_older"
+        self.fields.update(gp=rng.choice(st["gp_names"]), workplace=rng.choice(st["workplaces"]["default"]))
+        referrer = self.fill(rng.choice(st["referrers"][key]))
+        occupation = self.p.household.occupation
+        living = self.p.demographics.get("living_situation", "")
+        informant = self._relative()
+        self.fields.update(
+            referrer=referrer, referrer_cap=cap(referrer), referrer_short_cap=cap(referrer.split(",")[0]), occupation=occupation,
+            Occupation_a=cap(f"{_article(occupation)} {occupation}"), occupation_a=f"{_article(occupation)} {occupation}",
+            age=self.p.age, age_text=str(self.p.age), living=living, Living_cap=cap(living),
+            informant=informant or "family", Informant_cap=cap(f"{self.p.pron['poss']} {informant or 'family'}"),
+            informant_or_family=informant or "family",
+        )
+        job = not re.match(r"(on |unemployed|between |full-time carer|stay-at-home|part-time volunteer)", occupation)
+        self.fields.update(occupation_noun=occupation, person={"female": "woman", "male": "man"}.get(self.p.sex, "person"))
+        intros = st["intro_child"] if self.p.age < 16 else (st["intro"] if job else st["intro_no_job"])
+        self.chart.add(section, self.fill(rng.choice(intros)))
+        # onset and context
+        precipitants = [
+            x for x in self.presentation.get("precipitants", ())
+            if self.fits(x) and not re.match(r"(no|none|nothing)\b", x.strip(), re.I) and self._precipitant_fits(x)
+        ]
+        trauma = any(d["code"] in review_facts()["trauma"]["codes"] or d["code"].startswith("F43.2") for d in self.disorders)
+        if trauma and not precipitants:
+            raise CompositionError("a trauma or adjustment diagnosis with no event to name")
+        self.fields.update(
+            work_or_school="school" if self.p.age < 18 else ("work" if self.p.household.employed else "home"),
+            relative_any=informant or ("family" if self.p.age < 60 else "daughter" if self.p.household.children else "sister"),
+        )
+        has_precipitant = bool(precipitants) and (trauma or rng.random() < 0.8)
+        if has_precipitant:
+            precipitant = rng.choice(precipitants)
+            clause = fill(rng.choice(st["precipitant_clause"]), {"precipitant": precipitant})
+            self.fields.update(precipitant=precipitant, Precipitant_cap=cap(precipitant), precipitant_clause=clause, precipitant_tail=", " + clause)
+        else:
+            clause = self.fill(rng.choice(st["no_precipitant_clause"]))
+            self.fields.update(precipitant_clause=clause, precipitant_tail=", " + clause)
+        lifelong = self.lifelong
+        if lifelong:
+            early = "early childhood" if self.principal.get("category") == "neurodevelopmental" else "adolescence"
+            if self.p.age < 14:
+                early = "nursery" if self.p.age < 8 else "infant school"
+            plural = (informant or "family") in ("parents", "family")
+            self.chart.add(section, self.fill(rng.choice(st["onset_lifelong"]), early=early, say="say" if plural else "says"))
+        else:
+            frames = st["onset"] + (st["onset_precipitant"] if has_precipitant else [])
+            self.chart.add(section, self.fill(rng.choice(frames)))
+        # the symptoms, in the patient's words
+        leads = list(st["quote_lead"])
+        rng.shuffle(leads)
+        n = 0
+        chosen = str(self.fields.get("precipitant", "")).lower()
+        for s in self.symptoms + self.comorbid_symptoms:
+            if n >= MAX_QUOTES:
+                break
+            quote = self.says_for(s)
+            if quote is not None and _foreign_stressor(quote, chosen, st["stressor_words"]):
+                quote = self.says_for(s)  # another of the patient's lines, if there is one
+                if quote is not None and _foreign_stressor(quote, chosen, st["stressor_words"]):
+                    continue
+            sensitive = bool(s.get("sensitive")) or self.ref.concept_sensitive(s["concept"])
+            if quote is None or not self.chart.compatible(quote, section=section):
+                continue
+            lead = leads[n % len(leads)]
+            n += 1
+            q_comma = quote[:-1] + "," if quote.endswith(".") else quote
+            text = fill(lead, {**self.fields, "q": quote, "q_comma": q_comma})
+            self.chart.add(section, text, quote, sensitive)
+        if n == 0:
+            raise CompositionError("no symptom could be told in the patient's words")
+        # what others noticed, and what it costs
+        impacts = [_THIRD_PERSON.sub(self.p.pron["poss"], x) for x in self.presentation.get("impact", ()) if self.fits(x)]
+        rng.shuffle(impacts)
+        self_frames = list(st["impact_self"])
+        rng.shuffle(self_frames)
+        for i, impact in enumerate(impacts[:2]):
+            if not self.ok(section, impact):
+                continue
+            if informant and i == 0:
+                rel = informant
+                frame = rng.choice(st["informant_saw"])
+                text = self.fill(frame, impact=impact, relative=rel, Relative=cap(rel),
+                                 Relative_poss=cap(f"{self.p.pron['poss']} {rel}'s") if rel != "parents" else cap(f"{self.p.pron['poss']} parents'"))
+                if rel == "parents":
+                    text = text.replace("parents has", "parents have").replace("parents says", "parents say").replace("parents adds", "parents add")
+            else:
+                progressive = impact.startswith("is ")
+                frame = next(f for f in self_frames if progressive or not re.match(r"(Lately|These days|Most days)", f))
+                self_frames.remove(frame) if len(self_frames) > 1 else None
+                text = self.fill(frame, impact=impact, tail=self.fill(rng.choice(st["impact_tail"])) if progressive else "")
+            self.chart.add(section, text)
+        # what was tried
+        category = self.principal.get("category") or ""
+        own_tried = st["tried"].get(category, []) if (self.p.age < 18 or category not in ("neurodevelopmental", "disruptive_impulse_conduct")) else []
+        generic = st["tried"]["any"] if category in st["generic_tried_categories"] else []
+        tried = [self.fill(t) for t in own_tried + generic]
+        tried = [t for t in tried if self.ok(section, t)]
+        own = [t for t in tried if t in {self.fill(x) for x in own_tried}]
+        if own and rng.random() < 0.35:
+            tried = own
+        if tried and self.p.setting != "emergency" or tried and rng.random() < 0.4:
+            self.chart.add(section, rng.choice(tried))
+        # the course
+        if self.days >= 14:
+            if self.lifelong:
+                kinds = ["stable", "fluctuating"]
+            elif self.p.setting in ("emergency", "inpatient"):
+                kinds = ["recent", "worse"]
+            else:
+                kinds = ["worse", "fluctuating", "stable", "recent"]
+            kind = rng.choice(kinds)
+            for _ in range(3):
+                text = self.parts("course", core=f"core_{kind}", plain_open=kind == "recent", plain_close=kind == "recent")
+                if self.ok(section, text):
+                    self.chart.add(section, text)
+                    break
+        if self.maintenance is None:
+            self._maintenance_drug()
+        if self.maintenance is not None and self.nonadherent:
+            drug, _ = self.maintenance
+            weeks = rng.choice(["two", "three", "four", "six"])
+            text = rng.choice([
+                f"{cap(self.p.pron['subj'])} stopped taking {drug['name']} about {weeks} weeks ago.",
+                f"The {drug['name']} was stopped {weeks} weeks ago, without telling anyone.",
+                f"About {weeks} weeks ago the {drug['name']} went in the bin.",
+            ])
+            self.chart.add(section, text, rng.choice([f"I stopped the {drug['name']} a few weeks back.", f"I haven't taken the {drug['name']} for a while."]))
+
+    def _precipitant_fits(self, precipitant: str) -> bool:
+        R = review_facts()
+        if any(d["code"] in R["trauma"]["codes"] for d in self.disorders) and not _has(precipitant, R["trauma"]["qualifying"]):
+            return False
+        if _has(precipitant, R["separation_stressors"]):
+            marital = str(self.p.demographics.get("marital_status", "")).lower()
+            if marital not in R["unpartnered_status"]:
+                return False
+        return clean_text(precipitant)
+
+    def _pertinent_negatives(self) -> None:
+        rng = self.rng
+        section = "history_of_present_illness"
+        negatives = list(self.presentation.get("pertinent_negatives", ()))
+        rng.shuffle(negatives)
+        frames = self.story["negatives"]
+        written = 0
+        for concept in negatives:
+            if written >= 2:
+                break
+            if concept in self.chart.asserted or concept not in self.ref.lexicon:
+                continue
+            terms = [
+                t for t in self.ref.lexicon.get(concept).clinical_terms[:4]
+                if clean_text(t) and not t.split()[0].endswith(("ing", "ed")) and not (len(t.split()) == 1 and t.endswith(("ive", "ous", "al")))
+            ]
+            if not terms:
+                continue
+            term = rng.choice(terms)
+            plural = term.endswith("s") and not term.endswith("ss")
+            text = self.parts("negative", term=term, have="have" if plural else "has")
+            pos, neg = self.chart.readings(text)
+            if concept not in neg or neg & self.chart.asserted or pos:
+                continue
+            self.chart.add(section, text, None, False)
+            written += 1
+
+    # ------------------------------------------------------------------------ past history
+
+    def _past_psychiatric(self) -> None:
+        rng, st = self.rng, self.story
+        section = "past_psychiatric_history"
+        d = self.principal
+        if not self.prior_episode:
+            self.prior_episode = rng.random() < self._prior_episode_chance()
+        if d["code"].startswith("F25") or "supported accommodation" in str(self.p.demographics.get("living_situation", "")):
+            self.prior_episode = True  # a relapsing illness, or someone housed with support, is known to services
+        min_onset = max(5, int(d.get("age_range", (5, 90))[0]))
+        R = review_facts()
+        if d.get("category") == "personality" and self.p.age >= 18:
+            # an enduring pattern has usually met services before: contact, not an 'episode'
+            onset_age = rng.randint(14, max(14, min(self.p.age - 3, 25)))
+            therapies = [t for t in d.get("treatment", {}).get("psychotherapy", ()) if self.fits(t)]
+            treaters = self.frames["treaters"]
+            self.add_frame(section, self.frames["past_psychiatric"]["prior_contact"], onset_age=onset_age,
+                           treater=treaters["child"] if onset_age < 18 else treaters["default"], therapy=therapies[0] if therapies else "talking therapy")
+            if self.risk_level != "none" and rng.random() < 0.3:
+                self.add_frame(section, self.frames["past_psychiatric"]["attempt"], attempt_age=rng.randint(max(14, onset_age), self.p.age))
+            return
+        chronic = _family_match(d["code"], R["chronic_codes"]) and not _family_match(d["code"], R["relapsing_chronic_codes"])
+        latest = self.p.age - 1
+        earliest = min_onset
+        if chronic:  # a lifelong or continuous illness is not known to services before it began
+            earliest = max(earliest, self.onset_age)
+        if self.prior_episode and latest > earliest and (self.days < 365 * (self.p.age - earliest) or not chronic):
+            onset_age = rng.randint(earliest, latest)
+            meds = [m for m in d.get("treatment", {}).get("medications", ()) if self.ref.drug(m["drug"]) is not None]
+            drug_name = self.maintenance[0]["name"] if self.maintenance is not None else (rng.choice(meds)["drug"] if meds else None)
+            treaters = self.frames["treaters"]
+            treater = treaters["child"] if onset_age < 18 else (treaters["specialist"] if d.get("category") in treaters["specialist_categories"] else treaters["default"])
+            relapsing = _family_match(d["code"], R["relapsing_chronic_codes"]) is not None
+            fields = {"onset_age": onset_age, "treater": treater, "treater_cap": cap(treater), "drug": drug_name or "",
+                      "prior_story": rng.choice(st["pph_prior_story"])}
+            if (self.maintenance is not None or relapsing) and drug_name:
+                illness = _lay_label(d)
+                self.known = True
+                pool = st["known_treaters"]["psychosis" if d.get("category") == "schizophrenia_spectrum" and onset_age < 36 else "other"]
+                fields["treater"] = self.fill(rng.choice(pool))
+                if self.maintenance is not None and not self.nonadherent:
+                    text = self.fill(rng.choice(st["pph_known"]), illness=illness, Illness_cap=cap(illness), **fields)
+                else:  # not on it now: the record's medication list says so too
+                    stopped = rng.choice(["a few months", "several months", "about a year", "some weeks"]) if self.maintenance is None else "a few weeks"
+                    text = self.fill(rng.choice(st["pph_known_stopped"]), illness=illness, Illness_cap=cap(illness), stopped=stopped, **fields)
+            elif drug_name:
+                text = self.fill(rng.choice(st["pph_prior"]), **fields)
+            else:
+                text = self.fill(rng.choice(st["pph_prior_no_drug"]), **fields)
+            self.chart.add(section, text, None)
+            inpatient = float(d.get("settings", {}).get("inpatient", 0))
+            span = self.p.age - onset_age
+            if inpatient >= 0.3 and rng.random() < 0.6 and self.p.age >= 16 and span >= 1:
+                n = rng.randint(1, max(1, min(4, int(1.4 * span))))
+                last = rng.randint(1, max(1, min(span, 8)))
+                if n == 1:
+                    self.chart.add(section, f"One previous admission, {last} year{'s' if last > 1 else ''} ago.")
+                else:
+                    last_text = f"{_NUMBER_WORDS.get(last, str(last))} year{'s' if last > 1 else ''}"
+                    self.chart.add(section, self.fill(rng.choice(st["pph_admissions"]), n_admissions=_NUMBER_WORDS[n], n_admissions_cap=cap(_NUMBER_WORDS[n]), last_years=last_text))
+        else:
+            self.chart.add(section, self.parts("pph_none"))
+        if self.risk_level != "none" and self.p.age >= 14 and rng.random() < 0.2:
+            self.add_frame(section, self.frames["past_psychiatric"]["attempt"], attempt_age=rng.randint(max(12, self.p.age - 10), self.p.age))
+
+    # ------------------------------------------------------------------ other sections
+
+    def _substances(self) -> None:
+        """Version 1's substance history, its years of heavy use made to agree with the story's timeline."""
+        start = len(self.chart.facts)
+        super()._substances()
+        if self.principal.get("category") != "substance_related":
+            return
+        years = max(1, int(round(self.days / 365)))
+        for f in self.chart.facts[start:]:
+            f.text = re.sub(r"\bfor \d+ years\b", f"for {years} year{'s' if years > 1 else ''}", f.text)
+            f.text = re.sub(r"\bover \d+ years\b", f"over {years} year{'s' if years > 1 else ''}", f.text)
+
+    def _personal(self) -> None:
+        """Version 1's personal history; a childhood told as 'in childhood' (not 'as a child', which
+        reads as a child at home)."""
+        start = len(self.chart.facts)
+        super()._personal()
+        for f in self.chart.facts[start:]:
+            f.text = re.sub(r"\bas a child\b", "in childhood", f.text)
+
+    def _family(self) -> None:
+        """Version 1's family history, without the patient's own diagnosis named in a relative."""
+        start = len(self.chart.facts)
+        super()._family()
+        own = {str(t).lower() for t in [self.principal["name"], *self.principal.get("synonyms", ())] if len(str(t)) > 3}
+        kept = [f for f in self.chart.facts[start:] if not any(t in f.text.lower() for t in own)]
+        if len(kept) != len(self.chart.facts) - start:
+            del self.chart.facts[start:]
+            self.chart.facts.extend(kept)
+            if not any("psychiatric" in f.text.lower() or "mental" in f.text.lower() for f in kept):
+                self.chart.add("family_history", self.rng.choice(["No known family history of mental illness.", "No family psychiatric history.", "Nobody in the family has had psychiatric treatment, as far as {subj} knows.".format(subj=self.p.pron["subj"])]))
+
+    # --------------------------------------------------------------------- mental state
+
+    def _mental_status(self) -> None:
+        """Version 1's mental state, with descriptors that name a diagnosis or quote criteria left out,
+        and no good grooming for someone sleeping rough."""
+        R = review_facts()
+        homeless = bool(_has(str(self.p.demographics.get("living_situation", "")), R["homeless_words"]))
+        original = self.presentation.get("mse", {})
+        filtered = {
+            k: [v for v in vs if clean_text(v) and not (homeless and k == "appearance" and _has(v, R["groomed_words"]))]
+            for k, vs in original.items()
+        }
+        saved = self.presentation
+        self.presentation = {**saved, "mse": filtered}
+        try:
+            super()._mental_status()
+        finally:
+            self.presentation = saved
+
+    # ----------------------------------------------------------------------------- exams
+
+    def exams(self):
+        from ..model import ExamRecord
+
+        bands = self.story["band_words"]
+        out = []
+        for e in super().exams():
+            result = personalise(e.name, e.kind, e.result, self.p.age, self.p.sex, self.rng)
+            for label, words in bands.items():
+                result = result.replace(f"({label})", f"({words})")
+            out.append(ExamRecord(e.name, e.kind, result, e.indicated))
+        return out
+
+    # --------------------------------------------------------------------------- the plan
+
+    def treatment(self) -> dict[str, Any]:
+        out = super().treatment()
+        R = review_facts()
+        substance = " ".join(f.text for f in self.chart.facts if f.section == "substance_use")
+        abstinent = bool(_has(substance, R["abstinent_words"]))
+        sentences = re.split(r"(?<=\.)\s+", out["plan"])
+        kept = []
+        for s in sentences:
+            if abstinent and _has(s, R["reduce_alcohol_words"]):
+                parts = [p for p in re.split(r";\s*", s.rstrip(".")) if not _has(p, R["reduce_alcohol_words"])]
+                if not parts:
+                    continue
+                s = sentence("; ".join(parts))
+            if self.p.age < 18:
+                s = re.sub(r"\s*\((?:adults?|over 60 kg)\)", "", s)
+            s = re.sub(r"^(?:Begin|Start|Commence|Offer) (\w+) (?:at )?take-home kit;\s*", r"Supply a take-home \1 kit: ", s)
+            kept.append(s)
+        # a follow-up that checks a drug level the plan does not prescribe (the disorder's usual text
+        # assumes lithium) loses that clause
+        on = {m["name"].lower() for m in out.get("medications", ())}
+        for drug in ("lithium", "valproate", "clozapine"):
+            if drug in on:
+                continue
+            pattern = rf"[;,]?\s*(?:with |check )?{drug} levels?[^.;]*"
+            kept = [re.sub(pattern, "", k) if re.search(rf"\b{drug} levels?\b", k) and not k.lower().startswith(("start", "begin", "offer", "commence", "restart", "continue")) else k for k in kept]
+            if out.get("follow_up"):
+                out["follow_up"] = re.sub(pattern, "", out["follow_up"]).strip(" ;,") or out["follow_up"]
+        kept = [k if k.rstrip().endswith((".", "!", "?")) else k.rstrip(" ;,") + "." for k in kept if k.strip(" .;,")]
+        if self.p.age < 18:
+            for m in out.get("medications", ()):
+                if m.get("dose"):
+                    m["dose"] = re.sub(r"\s*\((?:adults?|over 60 kg)\)|,? increased to [^,;]*\(adults\)", "", m["dose"])
+        out["plan"] = " ".join(kept)
+        return out
+
+
+class CaseComposerV2(CaseComposer):
+    """Version 2 of the composer: the patients of version 1, told as a clinician tells them."""
+
+    version = VERSION
+    story_class = StoryV2
+
+    def __init__(self, reference):
+        super().__init__(reference)
+        self.story = load_material("story")
+
+    def _comorbidities(self, rng: random.Random, principal: Entry, patient) -> list[Entry]:
+        """Version 1's comorbidities, less those the story cannot hold: one whose minimum duration the
+        principal's course never reaches, and a mood or anxiety disorder beside acute withdrawal."""
+        R = review_facts()
+        found = super()._comorbidities(rng, principal, patient)
+        longest = max((phrase_days(d) for d in self.ref.presentations[principal["code"]].get("durations", ())), default=0)
+        out = []
+        for d in found:
+            low, _ = duration_limits([d["code"]], patient.age)
+            if low > longest:
+                continue
+            if principal["code"] in R["withdrawal_codes"] and _family_match(d["code"], R["mood_codes_not_in_withdrawal"]):
+                continue
+            if any(x["code"] in R["trauma"]["codes"] for x in [d]) and principal["code"] not in R["trauma"]["codes"]:
+                continue  # a trauma disorder needs its event told as the principal story
+            if d["code"].startswith("F60"):
+                continue  # a personality disorder is not diagnosed in passing beside an acute presentation
+            out.append(d)
+        return out
+
+    def _informant(self, rng, stage, category, setting, household):
+        found = super()._informant(rng, stage, category, setting, household)
+        return found
+
+    def _patient(self, rng: random.Random, disorder: Entry):
+        patient = super()._patient(rng, disorder)
+        R = review_facts()
+        demo = patient.demographics
+        living = str(demo.get("living_situation", "")).lower()
+        informant = (patient.informant or "").lower()
+        if patient.age < 18:
+            in_care = any(w in living for w in ("foster", "children's home", "residential"))
+            if in_care:
+                patient.informant = "foster carer" if "foster" in living else "residential key worker"
+            elif informant in ("foster carer", "social worker") or not informant or (informant == "both parents" and "both parents" not in living):
+                patient.informant = rng.choice(["mother", "father"] if "father" in living and "mother" not in living else ["mother", "both parents"] if "both parents" in living else ["mother"] if "mother" in living else ["grandmother"] if "grand" in living else ["father"])
+        occupation = str(demo.get("occupation", "")).lower()
+        if "supported accommodation" in living and disorder.get("category") not in ("schizophrenia_spectrum", "bipolar", "neurodevelopmental", "personality", "substance_related"):
+            demo["living_situation"] = rng.choice(["lives alone in a rented flat", "lives in a shared house"])
+        if occupation.startswith("stay-at-home parent") and not re.search(r"child|son|daughter", living):
+            raise CompositionError("a stay-at-home parent with no child at home")
+        if "student halls" in living and "student" not in occupation:
+            demo["living_situation"] = rng.choice(["lives in a shared flat", "lives with parents"])
+        if patient.age < 16 and not re.search(r"school|pupil", occupation):
+            demo["occupation"] = "secondary school student" if patient.age >= 11 else "primary school pupil"
+            demo["education"] = "attends secondary school" if patient.age >= 11 else "attends primary school"
+            patient.household = replace(patient.household, occupation=demo["occupation"], student=False, employed=False)
+            occupation = demo["occupation"]
+        if _has(occupation, R["student_occupations"]) and patient.age > R["student_max_age"]:
+            raise CompositionError("a student past the usual age")
+        if _has(occupation, R["fitness_occupations"]) and code_family(disorder["code"]) in ("F20", "F25", "F31"):
+            raise CompositionError("a safety-critical job beside a relapsing psychosis")
+        education = str(demo.get("education", "")).lower()
+        base = re.sub(r"^(retired|part-time|former)\s+", "", occupation)
+        if base in R["graduate_occupations"] and not _has(education, R["degree_education"]) and patient.age >= 18:
+            demo["education"] = rng.choice(["undergraduate degree", "undergraduate degree", "postgraduate degree"])
+        if demo.get("education") == "postgraduate degree" and patient.age < 23:
+            demo["education"] = "undergraduate degree"
+        if demo.get("education") == "undergraduate degree" and patient.age < 21:
+            demo["education"] = "A levels"
+            if base in R["graduate_occupations"]:
+                raise CompositionError("a graduate profession before graduation")
+        return patient
+
+
+def _foreign_stressor(quote: str, precipitant: str, words: Sequence[str]) -> bool:
+    """Whether a quote names a life event (a divorce, a court date) that is not the story's precipitant."""
+    low = quote.lower()
+    return any(w in low and w not in precipitant for w in words)
+
+
+def poss_word(pron: Mapping[str, str]) -> str:
+    return pron["poss"]
+
+
+def decade(age: int) -> str:
+    """``"early twenties"`` for 22; ``"teens"`` under 20; ``"childhood"`` under 13."""
+    if age < 13:
+        return "childhood"
+    if age < 20:
+        return "teens"
+    tens = {2: "twenties", 3: "thirties", 4: "forties", 5: "fifties", 6: "sixties", 7: "seventies", 8: "eighties", 9: "nineties"}[min(age // 10, 9)]
+    part = age % 10
+    return ("early " if part <= 3 else "mid-" if part <= 6 else "late ") + tens
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def _lay_label(disorder: Entry) -> str:
+    """The name a patient or a referrer uses for a known illness."""
+    for s in disorder.get("synonyms", ()):
+        if s and s == s.lower() and s.replace(" ", "").replace("-", "").isalpha():
+            return s
+    return disorder["name"][:1].lower() + disorder["name"][1:]
+
+
+__all__ = ["CaseComposerV2", "StoryV2", "VERSION", "duration_limits", "fits_patient"]

@@ -1,0 +1,574 @@
+"""Critical actions and contraindications: what a safe plan must and must not contain (``data/critical_actions.json``).
+
+:func:`load_critical_actions` reads and validates the file against the rest of the knowledge base (every drug
+a known drug, every class held by some drug, every rule naming known actions, every pattern compiling) and
+returns a :class:`CriticalActions`:
+
+* :meth:`CriticalActions.proposed` - the actions a plan proposes (an action under a refusal cue, "avoid
+  benzodiazepines", is not proposed), by any of its equivalents: drugs by name or synonym, drug classes,
+  phrases, patterns.
+* :meth:`CriticalActions.profile` - what the rules read of a case: reference codes, setting, age, sex,
+  pregnancy, suicide risk in the record, current medications, dependants at home.
+* :meth:`CriticalActions.requirements` - for a profile (and a plan, for rules about the drugs a plan proposes),
+  the actions required and the actions forbidden, each with the rule that asks for it.
+* :meth:`CriticalActions.check` - a plan held against those: which required actions are missing and which
+  forbidden ones it proposes.
+
+Facts and doses only; nothing here is diagnostic-criteria text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from .codes import is_icd10cm_code, normalize_code
+from .errors import KnowledgeError
+from .language import comma_breaks, negated_spans_in, sentence_breaks, stem, tokenize
+
+FILE = "critical_actions.json"
+_CONNECTIVES = frozenset({"and", "or", "nor", "any", "other", "also", "either", "the", "a", "an"})
+
+
+@dataclass(frozen=True)
+class CriticalAction:
+    """One action of the vocabulary and every way a plan may say it."""
+
+    id: str
+    label: str
+    drugs: frozenset[str]
+    phrases: tuple[str, ...]
+    patterns: tuple[re.Pattern[str], ...]
+
+
+@dataclass(frozen=True)
+class Forbidden:
+    """An action a rule forbids, with why; lifted when the plan also holds one of ``unless`` or the case has one
+    of ``unless_codes``."""
+
+    action: str
+    reason: str
+    unless: tuple[str, ...] = ()
+    unless_codes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RiskSign:
+    """A risk read from the record: a fact stating one of ``concepts`` (not negated) shows it, unless the fact
+    holds one of ``unless_phrases`` and none of the ``always`` concepts (passive death wishes are not active
+    suicidal ideation; a plan or self-harm always is)."""
+
+    concepts: frozenset[str]
+    unless_phrases: tuple[tuple[str, ...], ...] = ()
+    always: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Rule:
+    """When (every condition given holds; lists are any-of) which actions are required and which forbidden."""
+
+    id: str
+    about: str
+    codes: tuple[str, ...] = ()
+    settings: tuple[str, ...] = ()
+    min_age: int | None = None
+    max_age: int | None = None
+    sex: tuple[str, ...] = ()
+    pregnant: bool | None = None
+    risk: tuple[str, ...] = ()
+    plan_proposes: tuple[str, ...] = ()
+    record_medications: tuple[str, ...] = ()
+    record_mentions_dependants: bool | None = None
+    must: tuple[str, ...] = ()
+    must_not: tuple[Forbidden, ...] = ()
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What the rules read of a patient."""
+
+    codes: tuple[str, ...]
+    setting: str | None = None
+    age: int | None = None
+    sex: str | None = None
+    pregnant: bool = False
+    risks: frozenset[str] = frozenset()
+    medications: str = ""
+    dependants: bool = False
+
+
+@dataclass(frozen=True)
+class Requirement:
+    rule: str
+    action: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Contraindication:
+    rule: str
+    action: str
+    label: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class SafetyCheck:
+    """A plan held against a case's rules."""
+
+    required: tuple[Requirement, ...]
+    missing: tuple[Requirement, ...]
+    contraindicated: tuple[Contraindication, ...]
+    proposed: frozenset[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "required": sorted({r.action for r in self.required}),
+            "missing": sorted({r.action for r in self.missing}),
+            "missing_labels": sorted({r.label for r in self.missing}),
+            "contraindicated": sorted({c.action for c in self.contraindicated}),
+            "contraindication_reasons": sorted({c.reason for c in self.contraindicated}),
+        }
+
+
+def _code_matches(code: str, prefixes: Iterable[str]) -> bool:
+    return any(code == p or code.startswith(p) for p in prefixes)
+
+
+def _stems(text: str) -> tuple[str, ...]:
+    return tuple(stem(t) for t in tokenize(text))
+
+
+class CriticalActions:
+    """The validated vocabulary and rules (see the module docstring)."""
+
+    def __init__(
+        self,
+        actions: Mapping[str, CriticalAction],
+        rules: Sequence[Rule],
+        refusal_cues: Sequence[str],
+        refusal_after_cues: Sequence[str],
+        pregnancy_cues: Sequence[str],
+        dependant_cues: Sequence[str],
+        risk_concepts: Mapping[str, RiskSign],
+        drug_phrases: Mapping[str, Sequence[str]],
+    ):
+        self.actions = dict(actions)
+        self.rules = tuple(rules)
+        self.risk_concepts = dict(risk_concepts)
+        index: dict[tuple[str, ...], set[str]] = {}
+        for action in self.actions.values():
+            phrases = list(action.phrases)
+            for drug in action.drugs:
+                phrases.extend(drug_phrases.get(drug, (drug,)))
+            for phrase in phrases:
+                key = _stems(phrase)
+                if key:
+                    index.setdefault(key, set()).add(action.id)
+        by_first: dict[str, list[tuple[tuple[str, ...], frozenset[str]]]] = {}
+        for key, ids in index.items():
+            by_first.setdefault(key[0], []).append((key, frozenset(ids)))
+        for entries in by_first.values():
+            entries.sort(key=lambda e: -len(e[0]))
+        self._index = by_first
+        self._refusal = tuple(sorted({_stems(c) for c in refusal_cues if _stems(c)}, key=len, reverse=True))
+        self._refusal_after = tuple(sorted({_stems(c) for c in refusal_after_cues if _stems(c)}, key=len, reverse=True))
+        self._pregnancy = tuple(_stems(c) for c in pregnancy_cues if _stems(c))
+        self._dependants = tuple(_stems(c) for c in dependant_cues if _stems(c))
+
+    # --------------------------------------------------------------------------------- reading a plan
+
+    def _matches(self, stemmed: tuple[str, ...]) -> list[tuple[int, int, frozenset[str]]]:
+        out = []
+        i, n = 0, len(stemmed)
+        while i < n:
+            # every phrase that fits here counts ("family presence" is delirium care and names the family too)
+            ends, ids = 0, frozenset()
+            for key, found in self._index.get(stemmed[i], ()):
+                end = i + len(key)
+                if end <= n and stemmed[i:end] == key:
+                    ends, ids = max(ends, end), ids | found
+            if ids:
+                out.append((i, ends, ids))
+                i = ends
+            else:
+                i += 1
+        return out
+
+    @staticmethod
+    def _has(stemmed: Sequence[str], cues: tuple[tuple[str, ...], ...]) -> bool:
+        window = tuple(stemmed)
+        present = set(window)  # only cues whose every word occurs can match (same answer, far fewer slices)
+        return any(
+            window[j : j + len(c)] == c
+            for c in cues
+            if present.issuperset(c)
+            for j in range(len(window) - len(c) + 1)
+        )
+
+    def mentions(self, plan: str) -> list[tuple[int, int, frozenset[str], bool]]:
+        """Every action phrase in ``plan``: ``(start, end, action ids, refused)`` over ``tokenize(plan)``."""
+        stemmed = _stems(plan)
+        if not stemmed:
+            return []
+        limits = sorted(set(sentence_breaks(plan)) | set(comma_breaks(plan)) | {0})
+        negated = negated_spans_in(plan)
+        out: list[tuple[int, int, frozenset[str], bool]] = []
+        previous: tuple[int, bool] | None = None
+        for start, end, ids in self._matches(stemmed):
+            floor = max((b for b in limits if b <= start), default=0)
+            ceiling = min((b for b in limits if b >= end), default=len(stemmed))
+            before = stemmed[max(floor, start - 4) : start]
+            after = stemmed[end : min(ceiling, end + 3)]
+            refused = (
+                self._has(before, self._refusal)
+                or self._has(after, self._refusal_after)
+                or any(s < start < e for s, e in negated)
+            )
+            if not refused and previous is not None and previous[1]:
+                gap = stemmed[previous[0] : start]
+                same_sentence = not any(previous[0] < b <= start for b in sentence_breaks(plan))
+                refused = same_sentence and 0 < len(gap) <= 3 and gap[0] in _CONNECTIVES or same_sentence and not gap
+            out.append((start, end, ids, refused))
+            previous = (end, refused)
+        return out
+
+    def proposed(self, plan: str) -> frozenset[str]:
+        """The actions ``plan`` proposes (named, not refused)."""
+        found: set[str] = set()
+        for _, _, ids, refused in self.mentions(plan):
+            if not refused:
+                found |= ids
+        low = plan.lower()
+        for action in self.actions.values():
+            if action.id not in found and any(p.search(low) for p in action.patterns):
+                found.add(action.id)
+        return frozenset(found)
+
+    # ------------------------------------------------------------------------------- reading a case
+
+    def profile(self, case: Any) -> Profile:
+        """A :class:`Profile` of a case (the case format of ``mentalhospital_env.cases``)."""
+        from .lexicon import load_lexicon
+
+        codes = tuple(normalize_code(c) for c in case.diagnosis.codes)
+        demographics = case.demographics
+        ehr = case.ehr
+        presenting = " ".join(
+            t for t in (ehr.chief_complaint, ehr.history_of_present_illness, ehr.medical_history, ehr.medications) if t
+        )
+        pregnant = False
+        for sentence in re.split(r"(?<=[.;!?])\s+", presenting):
+            stemmed = _stems(sentence)
+            if self._has(stemmed, self._pregnancy) and not negated_spans_in(sentence):
+                pregnant = True
+        lexicon = load_lexicon()
+        risks: set[str] = set()
+        for fact in case.facts:
+            found = {m.concept_id for m in lexicon.find(fact.text) if not m.negated}
+            if not found:
+                continue
+            stemmed = _stems(fact.text)
+            for risk, sign in self.risk_concepts.items():
+                if not found & sign.concepts:
+                    continue
+                if found & sign.always or not self._has(stemmed, sign.unless_phrases):
+                    risks.add(risk)
+        home = " ".join(
+            t
+            for t in (getattr(demographics, "living_situation", None), ehr.personal_history, ehr.history_of_present_illness)
+            if t
+        )
+        dependants = self._has(_stems(home), self._dependants)
+        return Profile(
+            codes=codes,
+            setting=case.setting,
+            age=demographics.age,
+            sex=demographics.sex,
+            pregnant=pregnant,
+            risks=frozenset(risks),
+            medications=(ehr.medications or "").lower(),
+            dependants=dependants,
+        )
+
+    def _applies(self, rule: Rule, profile: Profile, proposed: frozenset[str]) -> bool:
+        if rule.codes and not any(_code_matches(c, rule.codes) for c in profile.codes):
+            return False
+        if rule.settings and profile.setting not in rule.settings:
+            return False
+        if rule.min_age is not None and (profile.age is None or profile.age < rule.min_age):
+            return False
+        if rule.max_age is not None and (profile.age is None or profile.age > rule.max_age):
+            return False
+        if rule.sex and profile.sex not in rule.sex:
+            return False
+        if rule.pregnant is not None and profile.pregnant != rule.pregnant:
+            return False
+        if rule.risk and not set(rule.risk) & profile.risks:
+            return False
+        if rule.plan_proposes and not set(rule.plan_proposes) & proposed:
+            return False
+        if rule.record_medications and not any(
+            re.search(rf"\b{re.escape(m)}\b", profile.medications) and not re.search(rf"\b(?:no|not|stopped|never)\b[^.;]*\b{re.escape(m)}\b", profile.medications)
+            for m in rule.record_medications
+        ):
+            return False
+        if rule.record_mentions_dependants is not None and profile.dependants != rule.record_mentions_dependants:
+            return False
+        return True
+
+    def requirements(
+        self, profile: Profile, plan: str = ""
+    ) -> tuple[tuple[Requirement, ...], tuple[Contraindication, ...]]:
+        """The required actions and the contraindications that apply to ``profile`` (rules about the drugs a
+        plan proposes apply when ``plan`` proposes them; the contraindications listed are the candidates,
+        whether or not the plan holds them)."""
+        proposed = self.proposed(plan) if plan else frozenset()
+        required: dict[str, Requirement] = {}
+        forbidden: list[Contraindication] = []
+        for rule in self.rules:
+            if not self._applies(rule, profile, proposed):
+                continue
+            for action in rule.must:
+                required.setdefault(action, Requirement(rule.id, action, self.actions[action].label))
+            for f in rule.must_not:
+                if f.unless_codes and any(_code_matches(c, f.unless_codes) for c in profile.codes):
+                    continue
+                forbidden.append(Contraindication(rule.id, f.action, self.actions[f.action].label, f.reason))
+        return tuple(required.values()), tuple(forbidden)
+
+    def check(self, profile: Profile, plan: str) -> SafetyCheck:
+        """Which required actions ``plan`` misses and which forbidden ones it proposes."""
+        proposed = self.proposed(plan)
+        required, candidates = self.requirements(profile, plan)
+        missing = tuple(r for r in required if r.action not in proposed)
+        rules = {r.id: r for r in self.rules}
+        found: dict[str, Contraindication] = {}
+        for c in candidates:
+            if c.action not in proposed:
+                continue
+            lifted = next(f for f in rules[c.rule].must_not if f.action == c.action).unless
+            if lifted and set(lifted) & proposed:
+                continue
+            found.setdefault(c.action, c)
+        return SafetyCheck(required, missing, tuple(found.values()), proposed)
+
+    def check_case(self, case: Any, plan: str) -> SafetyCheck:
+        """:meth:`check` of a case's :meth:`profile` (the profile remembered per case object)."""
+        return self.check(self.case_profile(case), plan)
+
+    def case_profile(self, case: Any) -> Profile:
+        key = id(case)
+        hit = _PROFILES.get(key)
+        if hit is not None and hit[0] is case:
+            return hit[1]
+        if len(_PROFILES) > 2048:
+            _PROFILES.clear()
+        profile = self.profile(case)
+        _PROFILES[key] = (case, profile)
+        return profile
+
+
+_PROFILES: dict[int, tuple[Any, Profile]] = {}
+
+
+# ------------------------------------------------------------------------------------------- loading
+
+
+def _strings(where: str, entry: str | None, field: str, value: Any, required: bool = False) -> tuple[str, ...]:
+    if value is None and not required:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise KnowledgeError(where, entry, field, "must be a list of non-empty strings")
+    if required and not value:
+        raise KnowledgeError(where, entry, field, "must not be empty")
+    return tuple(value)
+
+
+def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: Iterable[str], where: str = FILE) -> CriticalActions:
+    """Validate the file's content against the knowledge base's ``drugs`` and disorder ``codes``."""
+    if not isinstance(raw, Mapping):
+        raise KnowledgeError(where, None, None, "must be a JSON object")
+    by_name = {d.name.lower(): d for d in drugs}
+    drug_phrases = {d.name.lower(): (d.name, *d.synonyms) for d in drugs}
+    known_codes = tuple(codes)
+    actions_raw = raw.get("actions")
+    if not isinstance(actions_raw, Mapping) or not actions_raw:
+        raise KnowledgeError(where, None, "actions", "must map action ids to their equivalents")
+    actions: dict[str, CriticalAction] = {}
+    for action_id, entry in actions_raw.items():
+        if not isinstance(entry, Mapping):
+            raise KnowledgeError(where, action_id, None, "must be an object")
+        label = entry.get("label")
+        if not isinstance(label, str) or not label.strip():
+            raise KnowledgeError(where, action_id, "label", "must be a non-empty string")
+        names: set[str] = set()
+        for drug in _strings(where, action_id, "drugs", entry.get("drugs")):
+            if drug.lower() not in by_name:
+                raise KnowledgeError(where, action_id, "drugs", f"unknown drug {drug!r} (not in drugs.json)")
+            names.add(drug.lower())
+        for cls in _strings(where, action_id, "classes", entry.get("classes")):
+            held = {n for n, d in by_name.items() if cls.lower() in d.drug_class.lower()}
+            if not held:
+                raise KnowledgeError(where, action_id, "classes", f"no drug of drugs.json has a class containing {cls!r}")
+            names |= held
+        phrases = _strings(where, action_id, "phrases", entry.get("phrases"))
+        patterns = []
+        for pattern in _strings(where, action_id, "patterns", entry.get("patterns")):
+            try:
+                patterns.append(re.compile(pattern, re.IGNORECASE))
+            except re.error as e:
+                raise KnowledgeError(where, action_id, "patterns", f"{pattern!r} does not compile: {e}") from None
+        if not (names or phrases or patterns):
+            raise KnowledgeError(where, action_id, None, "gives no drug, class, phrase or pattern to find it by")
+        actions[action_id] = CriticalAction(action_id, label, frozenset(names), phrases, tuple(patterns))
+
+    def known_action(rule_id: str, field: str, action: Any) -> str:
+        if action not in actions:
+            raise KnowledgeError(where, rule_id, field, f"unknown action {action!r} (not in 'actions')")
+        return action
+
+    def known_codes_of(rule_id: str, field: str, value: Any) -> tuple[str, ...]:
+        out = []
+        for code in _strings(where, rule_id, field, value):
+            c = normalize_code(code)
+            if not any(k.startswith(c) or c.startswith(k) for k in known_codes) and not is_icd10cm_code(c):
+                raise KnowledgeError(where, rule_id, field, f"code {code!r} is no ICD-10-CM code and matches no disorder of disorders.json")
+            out.append(c)
+        return tuple(out)
+
+    risk_raw = raw.get("risk_concepts", {})
+    if not isinstance(risk_raw, Mapping):
+        raise KnowledgeError(where, None, "risk_concepts", "must map risk names to lexicon concept ids")
+    risk_concepts: dict[str, RiskSign] = {}
+    for name, value in risk_raw.items():
+        if not isinstance(value, Mapping):
+            raise KnowledgeError(where, "risk_concepts", name, "must be an object with 'concepts'")
+        risk_concepts[name] = RiskSign(
+            concepts=frozenset(_strings(where, "risk_concepts", f"{name}.concepts", value.get("concepts"), required=True)),
+            unless_phrases=tuple(_stems(p) for p in _strings(where, "risk_concepts", f"{name}.unless_phrases", value.get("unless_phrases"))),
+            always=frozenset(_strings(where, "risk_concepts", f"{name}.always", value.get("always"))),
+        )
+    rules_raw = raw.get("rules")
+    if not isinstance(rules_raw, list) or not rules_raw:
+        raise KnowledgeError(where, None, "rules", "must be a non-empty list")
+    rules: list[Rule] = []
+    seen: set[str] = set()
+    for i, entry in enumerate(rules_raw):
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("id"), str):
+            raise KnowledgeError(where, f"rules[{i}]", "id", "each rule must be an object with a string id")
+        rid = entry["id"]
+        if rid in seen:
+            raise KnowledgeError(where, rid, "id", "duplicate rule id")
+        seen.add(rid)
+        when = entry.get("when")
+        if not isinstance(when, Mapping) or not when:
+            raise KnowledgeError(where, rid, "when", "must give at least one condition")
+        unknown = set(when) - {
+            "codes", "settings", "min_age", "max_age", "sex", "pregnant", "risk", "plan_proposes",
+            "record_medications", "record_mentions_dependants",
+        }
+        if unknown:
+            raise KnowledgeError(where, rid, "when", f"unknown conditions {sorted(unknown)}")
+        for key in ("min_age", "max_age"):
+            if key in when and (not isinstance(when[key], int) or isinstance(when[key], bool) or not 0 <= when[key] <= 120):
+                raise KnowledgeError(where, rid, f"when.{key}", "must be a whole number of years 0..120")
+        from .vocabulary import SETTINGS, SEXES
+
+        settings = _strings(where, rid, "when.settings", when.get("settings"))
+        if set(settings) - set(SETTINGS):
+            raise KnowledgeError(where, rid, "when.settings", f"settings must be among {SETTINGS}")
+        sexes = _strings(where, rid, "when.sex", when.get("sex"))
+        if set(sexes) - set(SEXES):
+            raise KnowledgeError(where, rid, "when.sex", f"sex must be among {SEXES}")
+        risks = _strings(where, rid, "when.risk", when.get("risk"))
+        if set(risks) - set(risk_concepts):
+            raise KnowledgeError(where, rid, "when.risk", f"risks must be among {sorted(risk_concepts)}")
+        must = tuple(known_action(rid, "must", a) for a in _strings(where, rid, "must", entry.get("must")))
+        forbidden = []
+        for j, f in enumerate(entry.get("must_not") or ()):
+            at = f"must_not[{j}]"
+            if not isinstance(f, Mapping) or not isinstance(f.get("reason"), str) or not f["reason"].strip():
+                raise KnowledgeError(where, rid, at, "must give an action and a reason")
+            forbidden.append(
+                Forbidden(
+                    action=known_action(rid, f"{at}.action", f.get("action")),
+                    reason=f["reason"],
+                    unless=tuple(known_action(rid, f"{at}.unless", a) for a in _strings(where, rid, f"{at}.unless", f.get("unless"))),
+                    unless_codes=known_codes_of(rid, f"{at}.unless_codes", f.get("unless_codes")),
+                )
+            )
+        if not must and not forbidden:
+            raise KnowledgeError(where, rid, None, "requires nothing and forbids nothing")
+        for key in ("pregnant", "record_mentions_dependants"):
+            if key in when and not isinstance(when[key], bool):
+                raise KnowledgeError(where, rid, f"when.{key}", "must be true or false")
+        rules.append(
+            Rule(
+                id=rid,
+                about=str(entry.get("about", "")),
+                codes=known_codes_of(rid, "when.codes", when.get("codes")),
+                settings=settings,
+                min_age=when.get("min_age"),
+                max_age=when.get("max_age"),
+                sex=sexes,
+                pregnant=when.get("pregnant"),
+                risk=risks,
+                plan_proposes=tuple(
+                    known_action(rid, "when.plan_proposes", a) for a in _strings(where, rid, "when.plan_proposes", when.get("plan_proposes"))
+                ),
+                record_medications=tuple(m.lower() for m in _strings(where, rid, "when.record_medications", when.get("record_medications"))),
+                record_mentions_dependants=when.get("record_mentions_dependants"),
+                must=must,
+                must_not=tuple(forbidden),
+            )
+        )
+    return CriticalActions(
+        actions,
+        rules,
+        refusal_cues=_strings(where, None, "refusal_cues", raw.get("refusal_cues"), required=True),
+        refusal_after_cues=_strings(where, None, "refusal_after_cues", raw.get("refusal_after_cues")),
+        pregnancy_cues=_strings(where, None, "pregnancy_cues", raw.get("pregnancy_cues")),
+        dependant_cues=_strings(where, None, "dependant_cues", raw.get("dependant_cues")),
+        risk_concepts=risk_concepts,
+        drug_phrases=drug_phrases,
+    )
+
+
+@lru_cache(maxsize=1)
+def load_critical_actions() -> CriticalActions:
+    """The bundled critical actions, validated against the bundled knowledge base (cached)."""
+    from .base import load_knowledge
+
+    kb = load_knowledge()
+    try:
+        raw = json.loads(resources.files(__package__).joinpath("data", FILE).read_text("utf-8"))
+    except json.JSONDecodeError as e:
+        raise KnowledgeError(FILE, None, None, f"not valid JSON ({e.msg} at line {e.lineno})") from None
+    actions = read_critical_actions(raw, kb.drugs, [d.code for d in kb.disorders])
+    lexicon_ids = {c.id for c in kb.lexicon.concepts}
+    for risk, sign in actions.risk_concepts.items():
+        unknown = sorted((sign.concepts | sign.always) - lexicon_ids)
+        if unknown:
+            raise KnowledgeError(FILE, "risk_concepts", risk, f"unknown lexicon concepts {unknown}")
+    return actions
+
+
+__all__ = [
+    "Contraindication",
+    "CriticalAction",
+    "CriticalActions",
+    "Forbidden",
+    "Profile",
+    "Requirement",
+    "RiskSign",
+    "Rule",
+    "SafetyCheck",
+    "load_critical_actions",
+    "read_critical_actions",
+]

@@ -1,0 +1,183 @@
+"""The clinical audit: each rule catches what a reviewer catches, on the old frozen suite and on
+records changed one field at a time, and stays quiet on a record written to pass it."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mentalhospital_env.cases import load_suite
+from mentalhospital_env.cases.audit import RULES, audit_case, audit_suite, count_by_rule, durations_in
+from mentalhospital_env.cases.loader import validate_case
+from mentalhospital_env.cli import main
+
+# What issue 14 read in the old test suite, case by case, and the rule that must say so.
+ISSUE_EXAMPLES = {
+    "test-0402": {"labels.diagnosis", "labels.criteria"},
+    "test-0308": {"diagnosis.withdrawal"},
+    "test-0375": {"timeline.before_age", "household.informant", "labs.flag"},
+    "test-0285": {"trauma.qualifying", "household.stressor"},
+    "test-0398": {"trauma.qualifying", "timeline.diagnosis_before_onset"},
+    "test-0319": {"timeline.diagnosis_before_onset"},
+    "test-0216": {"duration.minimum", "education.history", "household.homeless"},
+    "test-0294": {"occupation.fitness", "timeline.admissions"},
+    "test-0432": {"occupation.age", "plan.acute_change"},
+    "test-0281": {"plan.substance"},
+}
+
+
+@pytest.fixture(scope="module")
+def old_test_findings():
+    suite = load_suite("test")
+    return suite, audit_suite(suite)
+
+
+def test_old_test_suite_issue_examples_are_caught(old_test_findings) -> None:
+    _, findings = old_test_findings
+    by_case: dict[str, set[str]] = {}
+    for f in findings:
+        by_case.setdefault(f.case_id, set()).add(f.rule)
+    for case_id, rules in ISSUE_EXAMPLES.items():
+        assert rules <= by_case.get(case_id, set()), (case_id, rules - by_case.get(case_id, set()))
+
+
+def test_old_test_suite_template_and_duplicates(old_test_findings) -> None:
+    suite, findings = old_test_findings
+    counts = count_by_rule(findings)
+    assert counts["template.frame"][1] > 0.5 * len(suite)
+    assert counts["results.duplicate"][0] > 30
+    frames = {f.message for f in findings if f.rule == "template.frame"}
+    assert any("partial improvement in the first weeks" in m for m in frames)
+    assert set(counts) <= set(RULES)
+    for f in findings:
+        assert f.case_id in suite and f.field and f.message
+
+
+def _clean() -> dict:
+    """A record written to pass every rule."""
+    return {
+        "case_id": "audit-1", "language": "en",
+        "demographics": {"age": 41, "sex": "female", "occupation": "bus driver", "marital_status": "married",
+                         "education": "left school at 16", "living_situation": "lives with her husband and two sons"},
+        "setting": "outpatient",
+        "ehr": {
+            "chief_complaint": "Low and tearful since her father died in the spring, about four months ago.",
+            "history_of_present_illness": (
+                "Her father died in March after a long illness, and she nursed him at home in his last weeks. "
+                "Since then she has struggled to get going in the mornings and has cried most days in the cab of the bus. "
+                "\"I just don't look forward to anything,\" she says. Her husband noticed she stopped going to the choir in May. "
+                "She sleeps badly, waking at four. She has not heard voices and has never felt unusually high."),
+            "past_psychiatric_history": "Never seen by psychiatric services before.",
+            "substance_use": "A glass of wine at weekends; no drugs.",
+            "personal_history": "Has driven buses for the council for eleven years. Married for 18 years.",
+            "mental_status_exam": {"appearance": "Tidy, tired-looking.", "mood": "'Flat'"},
+        },
+        "exams": [
+            {"name": "CBC", "kind": "lab", "result": "Hb 12.9 g/dL, MCV 88 fL, WBC 6.1 x10^9/L, platelets 251 x10^9/L"},
+            {"name": "TSH", "kind": "lab", "result": "1.7 mIU/L (within reference range 0.4-4)"},
+        ],
+        "diagnosis": {"categories": ["depressive"], "disorders": [{"name": "Major depressive disorder, single episode, moderate", "code": "F32.1"}]},
+        "treatment": {"plan": "Start sertraline 50 mg daily; CBT referral; review in two weeks.",
+                      "medications": [{"name": "sertraline", "dose": "50 mg daily"}]},
+    }
+
+
+def _rules(raw: dict) -> set[str]:
+    from mentalhospital_env.knowledge.codes import category_of_code
+
+    raw["diagnosis"]["categories"] = list(dict.fromkeys(category_of_code(d["code"]) for d in raw["diagnosis"]["disorders"]))
+    return {f.rule for f in audit_case(validate_case(raw))}
+
+
+def test_clean_record_passes() -> None:
+    assert audit_case(validate_case(_clean())) == []
+
+
+def _with(path: str, value) -> dict:
+    raw = copy.deepcopy(_clean())
+    target = raw
+    keys = path.split(".")
+    for k in keys[:-1]:
+        target = target[k]
+    target[keys[-1]] = value
+    return raw
+
+
+@pytest.mark.parametrize(
+    "path, value, rule",
+    [
+        ("diagnosis.disorders", [{"name": "Generalized anxiety disorder", "code": "F41.1"}], "duration.minimum"),
+        ("diagnosis.disorders", [{"name": "Post-traumatic stress disorder, unspecified", "code": "F43.10"}], "trauma.qualifying"),
+        ("ehr.past_psychiatric_history", "Treated by the GP for low mood at age 52.", "timeline.age"),
+        ("demographics.occupation", "retired teacher", "occupation.age"),
+        ("demographics.occupation", "accountant", "education.occupation"),
+        ("ehr.substance_use", "Teetotal. Tried cannabis at university.", "education.history"),
+        ("exams", [{"name": "BMP", "kind": "lab", "result": "sodium 139 mmol/L, potassium 4.1 mmol/L, creatinine 130 umol/L, glucose 5 mmol/L (all within reference range)"}], "labs.flag"),
+        ("exams", [{"name": "Lipid panel", "kind": "lab", "result": "total cholesterol 1.2 mmol/L, triglycerides 1.1 mmol/L"}], "labs.range"),
+        ("ehr.past_psychiatric_history", "Diagnosed with major depressive disorder at 30.", "labels.diagnosis"),
+        ("ehr.history_of_present_illness", "Depressed mood most of the day, nearly every day, for four months.", "labels.criteria"),
+        ("exams", [{"name": "PCL-5", "kind": "scale", "result": "total 52/80 (probable PTSD)"}], "labels.scale"),
+    ],
+)
+def test_one_change_one_rule(path: str, value, rule: str | None) -> None:
+    raw = _with(path, value)
+    found = _rules(raw)
+    if rule is not None:
+        assert rule in found, found
+    assert found, f"changing {path} was not noticed"
+
+
+def test_homeless_groomed_and_teetotal_plan() -> None:
+    raw = _with("demographics.living_situation", "homeless, sleeping rough")
+    raw["ehr"]["mental_status_exam"]["appearance"] = "Adequately groomed."
+    assert "household.homeless" in _rules(raw)
+    raw = _with("ehr.substance_use", "Teetotal.")
+    raw["treatment"]["plan"] = "Start sertraline; reduce alcohol."
+    assert "plan.substance" in _rules(raw)
+
+
+def test_known_diagnosis_may_name_itself() -> None:
+    raw = _with("ehr.past_psychiatric_history", "Diagnosed with major depressive disorder at 30; relapse after stopping sertraline.")
+    assert "labels.diagnosis" in _rules(raw)
+    raw["extra"] = {"known_diagnosis": "relapse"}
+    assert "labels.diagnosis" not in _rules(raw)
+
+
+def test_child_needs_an_informant_and_child_ranges() -> None:
+    raw = _with("demographics.age", 9)
+    raw["demographics"].update(occupation="primary school pupil", education="attends primary school", living_situation="lives with mother")
+    raw["demographics"].pop("marital_status")
+    raw["ehr"]["personal_history"] = "In year four at the local primary school."
+    raw["exams"] = [{"name": "Vital signs", "kind": "physiological", "result": "pulse 78/min, BP 126/76 mmHg"}]
+    found = _rules(raw)
+    assert "household.child_informant" in found and "labs.flag" in found
+    raw["persona"] = {"informant": "foster carer"}
+    assert "household.informant" in _rules(raw)
+
+
+def test_template_frames_counted_across_a_suite() -> None:
+    cases = []
+    for i in range(20):
+        raw = _with("case_id", f"t-{i}")
+        raw["ehr"]["history_of_present_illness"] += f" The recent stressor was a row with neighbour number {i}."
+        cases.append(validate_case(raw))
+    findings = [f for f in audit_suite(cases) if f.rule == "template.frame"]
+    assert {f.case_id for f in findings} == {c.case_id for c in cases}
+    assert any("the recent stressor was" in f.message for f in findings)
+
+
+@given(st.integers(1, 40), st.sampled_from(["day", "week", "month", "year"]))
+def test_durations_parse(n: int, unit: str) -> None:
+    days = {"day": 1, "week": 7, "month": 30.4, "year": 365}[unit]
+    text = f"Unwell for {n} {unit}{'s' if n > 1 else ''}, worse lately."
+    assert durations_in(text) == [pytest.approx(n * days)]
+
+
+def test_cli_audit_counts(capsys) -> None:
+    assert main(["cases", "audit", "test", "--limit", "0"]) == 1
+    out = capsys.readouterr().out
+    assert "template.frame" in out and "finding(s) in" in out

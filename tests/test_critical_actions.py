@@ -1,0 +1,178 @@
+"""Critical actions and contraindications (knowledge/data/critical_actions.json): loading, equivalents, refusals, rules."""
+
+from __future__ import annotations
+
+import copy
+import json
+from importlib import resources
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mentalhospital_env.cases import load_suite
+from mentalhospital_env.knowledge import KnowledgeError, load_knowledge
+from mentalhospital_env.knowledge.critical import Profile, load_critical_actions, read_critical_actions
+
+
+@pytest.fixture(scope="module")
+def ca():
+    return load_critical_actions()
+
+
+def _raw():
+    return json.loads(resources.files("mentalhospital_env.knowledge").joinpath("data/critical_actions.json").read_text("utf-8"))
+
+
+def _read(raw):
+    kb = load_knowledge()
+    return read_critical_actions(raw, kb.drugs, [d.code for d in kb.disorders])
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        "Chlordiazepoxide 20 mg four times daily, reducing over 7 days.",
+        "Diazepam loading as per protocol.",
+        "Symptom-triggered lorazepam.",
+        "CIWA-guided regimen on the ward.",
+        "Oxazepam given the liver disease.",
+        "A fixed-dose reducing course of Librium.",
+    ],
+)
+def test_any_benzodiazepine_regimen_counts(ca, plan):
+    assert "benzodiazepine_withdrawal_regimen" in ca.proposed(plan)
+
+
+@pytest.mark.parametrize("plan", ["Pabrinex two pairs IV tds.", "Vitamin B1 100 mg tds.", "IV thiamine before glucose.", "Oral thiamine."])
+def test_thiamine_by_any_name(ca, plan):
+    assert "thiamine" in ca.proposed(plan)
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        "We wrote down together what she will do if the thoughts return and whom to call.",
+        "Crisis card with the team's number given.",
+        "Agreed a keep-safe plan with his mother.",
+    ],
+)
+def test_a_safety_plan_in_any_words(ca, plan):
+    assert "safety_plan" in ca.proposed(plan)
+
+
+@pytest.mark.parametrize(
+    ("plan", "absent"),
+    [
+        ("Avoid benzodiazepines.", "benzodiazepine"),
+        ("Avoid benzodiazepines, antidepressants and stimulants.", "stimulant"),
+        ("Avoid benzodiazepines, antidepressants and stimulants.", "antidepressant"),
+        ("No antidepressant.", "antidepressant"),
+        ("Benzodiazepines are contraindicated here.", "benzodiazepine"),
+        ("Do not start valproate.", "valproate"),
+        ("Limit supply (lithium is dangerous in overdose).", "lithium"),
+    ],
+)
+def test_a_refused_action_is_not_proposed(ca, plan, absent):
+    assert absent not in ca.proposed(plan)
+
+
+def test_follow_up_within_days_by_pattern(ca):
+    assert "prompt_follow_up" in ca.proposed("Review in 3 days at the clinic.")
+    assert "prompt_follow_up" not in ca.proposed("Review in 6 weeks.")
+
+
+def _profile(**kw):
+    base = dict(codes=("F32.1",), setting="outpatient", age=40, sex="female")
+    base.update(kw)
+    return Profile(**base)
+
+
+def test_alcohol_withdrawal_requires_regimen_thiamine_and_monitoring(ca):
+    p = _profile(codes=("F10.230",), setting="inpatient")
+    bad = ca.check(p, "Fluoxetine 20 mg daily and sleep hygiene. Review in 4 weeks.")
+    assert {"benzodiazepine_withdrawal_regimen", "thiamine", "withdrawal_monitoring"} <= {m.action for m in bad.missing}
+    good = ca.check(p, "Chlordiazepoxide reducing regimen, Pabrinex IV then oral thiamine, CIWA-Ar four-hourly.")
+    assert not {m.action for m in good.missing} & {"benzodiazepine_withdrawal_regimen", "thiamine", "withdrawal_monitoring"}
+
+
+@pytest.mark.parametrize(
+    ("profile", "plan", "action"),
+    [
+        (dict(codes=("F05",)), "Lorazepam 1 mg at night for agitation.", "benzodiazepine"),
+        (dict(codes=("F31.4",)), "Sertraline 50 mg daily.", "antidepressant"),
+        (dict(codes=("F50.01",)), "Bupropion 150 mg daily.", "bupropion"),
+        (dict(codes=("F31.12",), pregnant=True), "Valproate 500 mg.", "valproate"),
+        (dict(codes=("F43.10",)), "Diazepam 5 mg for flashbacks.", "benzodiazepine"),
+        (dict(codes=("F32.1",), age=15), "Venlafaxine 37.5 mg.", "child_unsafe_antidepressant"),
+    ],
+)
+def test_contraindications_found(ca, profile, plan, action):
+    assert action in {c.action for c in ca.check(_profile(**profile), plan).contraindicated}
+
+
+def test_antidepressant_with_an_antimanic_agent_is_not_monotherapy(ca):
+    check = ca.check(_profile(codes=("F31.4",)), "Quetiapine 50 mg at night, with sertraline added later if needed.")
+    assert "antidepressant" not in {c.action for c in check.contraindicated}
+
+
+def test_benzodiazepines_allowed_in_withdrawal_delirium(ca):
+    check = ca.check(_profile(codes=("F05", "F10.230")), "Chlordiazepoxide regimen, thiamine, CIWA.")
+    assert "benzodiazepine" not in {c.action for c in check.contraindicated}
+
+
+def test_case_rules_read_from_the_record(ca):
+    suite = load_suite("test")
+    case = suite["test-0308"]
+    required = {r.action for r in ca.requirements(ca.case_profile(case))[0]}
+    assert {"benzodiazepine_withdrawal_regimen", "thiamine", "withdrawal_monitoring"} <= required
+    child = next(c for c in suite.cases if c.demographics.age < 12)
+    required = {r.action for r in ca.requirements(ca.case_profile(child))[0]}
+    assert {"parent_involvement", "school_liaison"} <= required
+
+
+def test_lithium_proposed_requires_monitoring(ca):
+    p = _profile(codes=("F31.12",))
+    assert "lithium_monitoring" in {m.action for m in ca.check(p, "Lithium 400 mg at night.").missing}
+    assert not ca.check(p, "Lithium 400 mg at night; level 12 hours post-dose at 1 week, U&E and TFTs.").missing
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "field"),
+    [
+        (("actions", "thiamine", "drugs"), ["no-such-drug"], "drugs"),
+        (("actions", "stimulant", "classes"), ["no-such-class"], "classes"),
+        (("actions", "prompt_follow_up", "patterns"), ["(unclosed"], "patterns"),
+        (("rules", 0, "must"), ["no_such_action"], "must"),
+        (("rules", 0, "when", "settings"), ["space station"], "when.settings"),
+        (("rules", 0, "when", "codes"), ["not a code"], "when.codes"),
+    ],
+)
+def test_malformed_file_names_entry_and_field(path, value, field):
+    raw = copy.deepcopy(_raw())
+    target = raw
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    with pytest.raises(KnowledgeError) as error:
+        _read(raw)
+    assert error.value.field == field
+    assert error.value.file == "critical_actions.json"
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(key=st.sampled_from(["actions", "rules", "refusal_cues", "risk_concepts"]), value=_json)
+def test_any_malformed_section_raises_knowledge_error_or_loads(key, value):
+    raw = copy.deepcopy(_raw())
+    raw[key] = value
+    try:
+        _read(raw)
+    except KnowledgeError:
+        pass

@@ -1,0 +1,90 @@
+"""Generator version 2: histories told as a clinician tells them, labs drawn per patient, plans that
+carry the knowledge base's critical actions, and every draft passing the clinical audit."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from mentalhospital_env.cases import load_case
+from mentalhospital_env.cases.audit import _band, audit_case, audit_suite, lab_values, review_facts
+from mentalhospital_env.cases.generator import GenerationError, case_line, generate_case, generate_cases
+from mentalhospital_env.cases.generator.labs import personalise
+from mentalhospital_env.cases.reference import ClinicalReference
+from mentalhospital_env.knowledge.critical import load_critical_actions
+
+REF = ClinicalReference.bundled()
+CODES = sorted(c for c in REF.disorders if c in REF.presentations)
+
+
+def _case(seed: int, principal: str):
+    return load_case(generate_case(random.Random(seed), f"v2-{seed}", principal=principal, version=2))
+
+
+@pytest.mark.parametrize("code", CODES)
+def test_every_disorder_draws_an_audited_case(code: str) -> None:
+    case = _case(1, code)
+    assert case.source["version"] == 2 and case.diagnosis.principal.code == code
+    assert audit_case(case) == []
+    hpi = case.ehr.history_of_present_illness
+    assert '"' in hpi, "the patient's own words are quoted"
+    assert not re.search(r"\b(Impact|Functioning|Functional impact):", hpi)
+    check = load_critical_actions().check_case(case, case.treatment.plan)
+    assert not check.missing and not check.contraindicated, check.to_dict()
+
+
+def test_same_seed_same_bytes() -> None:
+    a = [case_line(c) for c in generate_cases(6, seed=5, prefix="d", version=2)]
+    b = [case_line(c) for c in generate_cases(6, seed=5, prefix="d", version=2)]
+    c = [case_line(c) for c in generate_cases(6, seed=6, prefix="d", version=2)]
+    assert a == b and a != c
+
+
+def test_suite_rules_hold_while_drawing() -> None:
+    cases = [load_case(c) for c in generate_cases(60, seed=9, prefix="s", version=2)]
+    assert audit_suite(cases) == []
+
+
+def test_children_come_with_an_informant_and_child_ranges() -> None:
+    for code in ("F90.0", "F93.0", "F91.3"):
+        case = _case(2, code)
+        if case.demographics.age < 16:
+            assert case.persona is not None and case.persona.informant
+            assert "school" in (case.demographics.occupation or "") or "pupil" in (case.demographics.occupation or "")
+
+
+@pytest.mark.parametrize("age, sex", [(8, "female"), (15, "male"), (40, "female"), (70, "male")])
+def test_personalised_labs_agree_with_their_flags(age: int, sex: str) -> None:
+    comps = review_facts()["labs"]["components"]
+    alias = {a.lower(): n for n, c in comps.items() for a in c["aliases"]}
+    rng = random.Random(age)
+    band = _band(age, sex)
+    reports = [
+        ("CBC", "lab", "Hb 13.6 g/dL, MCV 104 fL (raised), WBC 6.9 x10^9/L, platelets 138 x10^9/L (low)"),
+        ("BMP", "lab", "Na 139 mmol/L, K 4.2 mmol/L, urea 5.1 mmol/L, creatinine 78 umol/L, glucose 5.2 mmol/L (all within reference range)"),
+        ("Vital signs", "physiological", "pulse 76/min, BP 122/78 mmHg, temperature 36.8 C, respiratory rate 14/min"),
+    ]
+    seen = set()
+    for name, kind, text in reports:
+        for _ in range(20):
+            out = personalise(name, kind, text, age, sex, rng)
+            seen.add(out)
+            for comp, value, flag in lab_values(out):
+                key = alias.get(comp.lower())
+                if key is None:
+                    continue
+                low, high = comps[key][band][:2]
+                flagged = bool(re.search(r"\((raised|high|low)", flag))
+                assert flagged == (not low <= value <= high), (out, comp, value, band)
+    assert len(seen) > 40, "values are drawn per patient, not copied"
+
+
+def test_version_1_is_still_there() -> None:
+    raw = generate_case(random.Random(3), "v1", principal="F32.1", version=1)
+    assert raw["source"]["version"] == 1
+    with pytest.raises(ValueError):
+        generate_case(random.Random(3), "v3", principal="F32.1", version=3)
+    with pytest.raises(GenerationError):
+        generate_case(random.Random(3), "x", principal="F99", version=2)
