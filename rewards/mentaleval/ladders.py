@@ -37,6 +37,8 @@ from mentalhospital_env.knowledge.lexicon import load_lexicon
 from ..chart import Chart, Turn
 from .cues import load_cues
 from .features import is_emotional_disclosure, note_blocks, read_utterance
+from mentalhospital_env.knowledge.critical import load_critical_actions
+
 from .guidelines import _disorder_entry, _field, _knowledge, case_guideline, load_formulary
 from .judges import Judge
 
@@ -152,6 +154,9 @@ def _plan(case: Case) -> str:
     if case.treatment.safety:
         parts.append("Safety: " + "; ".join(case.treatment.safety) + ".")
     parts.append(phrases["plan_safety"])
+    actions = load_critical_actions()
+    missing = actions.check(guideline.profile, " ".join(parts)).missing
+    parts.extend(actions.sentences(missing))
     parts.append(
         f"Follow-up: {case.treatment.follow_up.rstrip('.')}."
         if case.treatment.follow_up

@@ -147,28 +147,75 @@ def diagnostic_rigor_score(r: DiagnosisReading) -> float:
     return _scale(raw)
 
 
-def treatment_score(r: PlanReading) -> float:
+def plan_concordance(r: PlanReading) -> float:
+    """1 for a first-line drug (by name or class) and a psychological therapy where the guideline has both,
+    0.75 for one of the two, 0.4 for a treatment of another reference disorder only; raised to
+    ``0.9 * share`` of the disorder's critical actions present (a correct delirium or withdrawal plan is its
+    actions, whatever it calls them)."""
     drug_hit = bool(r.first_line_drugs)
-    therapy_hit = bool(r.first_line_therapies)
+    therapy_hit = bool(r.first_line_therapies) or (r.guideline_has_therapies and r.generic_therapy)
     if r.guideline_has_drugs and r.guideline_has_therapies:
         concordance = 1.0 if drug_hit and therapy_hit else 0.75 if drug_hit or therapy_hit else 0.0
     else:
         concordance = 1.0 if drug_hit or therapy_hit else 0.0
     if concordance == 0.0 and (r.other_line_drugs or r.other_therapies):
         concordance = 0.4
-    safety = min(1.0, r.safety_actions / 2) if r.safety_needed else 1.0
-    dose = 1.0 if r.dose_stated or r.drugs_proposed == 0 else 0.0
-    raw = (
-        0.40 * concordance
-        + 0.25 * safety
-        + 0.15 * (1.0 if r.follow_up else 0.0)
-        + 0.10 * dose
-        + 0.10 * (1.0 if r.psychoeducation else 0.0)
-        - 0.5 * len(r.unsafe_drugs)
-        - min(0.4, 0.1 * len(r.off_guideline_drugs))
-    )
-    score = _scale(raw)
-    return min(score, 2.0) if r.unsafe_drugs else score
+    if r.disorder_actions_met is not None:
+        concordance = max(concordance, 0.9 * r.disorder_actions_met)
+    return concordance
+
+
+def plan_safety(r: PlanReading) -> float:
+    """When the case calls for safety measures: ``min(1, n / 2)`` over the safety cues and the critical
+    actions present; 1 when it does not."""
+    if not r.safety_needed:
+        return 1.0
+    present = len(r.critical_required) - len(r.critical_missing)
+    return min(1.0, (r.safety_actions + present) / 2)
+
+
+def plan_follow_up(r: PlanReading) -> float:
+    return 1.0 if r.follow_up else 0.0
+
+
+def plan_dose(r: PlanReading) -> float:
+    """1 when a dose is stated or described, or no drug is proposed."""
+    return 1.0 if r.dose_stated or r.drugs_proposed == 0 else 0.0
+
+
+def plan_education(r: PlanReading) -> float:
+    return 1.0 if r.psychoeducation else 0.0
+
+
+def plan_overreach(r: PlanReading) -> float:
+    """A shotgun plan is no plan: 0.1 per drug first-line for no reference disorder, at most 0.4."""
+    return min(0.4, 0.1 * len(r.off_guideline_drugs))
+
+
+def safety_cap(r: PlanReading) -> float:
+    """The highest App. a plan may get: 1 with a contraindicated drug or action (the case's rules, or a drug
+    the knowledge base marks unsafe for a reference disorder), 2 with a critical action missing, else 5."""
+    if r.contraindicated or r.unsafe_drugs:
+        return MIN_SCORE
+    if r.critical_missing:
+        return 2.0
+    return 5.0
+
+
+TREATMENT_TERMS = (
+    (0.40, plan_concordance),
+    (0.20, plan_safety),
+    (0.15, plan_follow_up),
+    (0.10, plan_dose),
+    (0.15, plan_education),
+    (-1.0, plan_overreach),
+)
+"""App.'s weighted terms: ``raw = sum(w * term(r))``, then ``1 + 4 * clip(raw)`` capped by :func:`safety_cap`."""
+
+
+def treatment_score(r: PlanReading) -> float:
+    raw = sum(weight * term(r) for weight, term in TREATMENT_TERMS)
+    return min(_scale(raw), safety_cap(r))
 
 
 class OfflineJudge(Judge):
@@ -250,5 +297,12 @@ __all__ = [
     "note_quality_score",
     "professionalism_score",
     "stage_missing",
+    "plan_concordance",
+    "plan_dose",
+    "plan_education",
+    "plan_follow_up",
+    "plan_overreach",
+    "plan_safety",
+    "safety_cap",
     "treatment_score",
 ]
