@@ -330,6 +330,8 @@ class NoteReading:
     prose_sentences: int
     claims: int
     unsupported_claims: tuple[str, ...]
+    claim_errors: int = 0
+    serious_errors: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

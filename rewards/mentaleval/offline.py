@@ -42,6 +42,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from dataclasses import replace
+
 from ..chart import Chart
 from .cues import load_cues
 from .features import (
@@ -58,6 +60,7 @@ from .features import (
 )
 from .guidelines import CaseGuideline, case_guideline
 from .judges import Judge, stage_missing
+from .precision import check_note
 from .rubrics import DIMENSIONS, MIN_SCORE
 
 
@@ -108,25 +111,40 @@ def professionalism_score(r: InterviewReading) -> float:
     return _scale(raw)
 
 
-def note_quality_score(r: NoteReading) -> float:
+def note_structure(r: NoteReading) -> float:
+    """``structure * (0.5 + 0.5 * prose) + 0.25 * prose`` (headings filled with keywords are not a note:
+    structure counts in full only in prose)."""
     cues = load_cues()
     limits = cues.limits
-    if not r.sections and not r.prose_sentences and not r.claims:
-        return MIN_SCORE
     core = len(cues.core_sections)
     others = len(cues.note_sections) - core
     prose = min(1.0, r.prose_sentences / limits["prose_sentences_target"])
     structure = (
         0.30 * len(r.core_sections) / core
-        + 0.15 * min(1.0, (len(r.sections) - len(r.core_sections)) / others)
+        + 0.15 * min(1.0, (len(r.sections) - len(r.core_sections)) / min(others, limits.get("other_sections_target", others)))
         + 0.20 * min(1.0, len(r.mse_domains) / limits["mse_domains_target"])
         + 0.10 * len(r.risk_topics) / 3
     )
-    # Headings filled with keywords are not a note: structure counts in full only in prose.
-    raw = structure * (0.5 + 0.5 * prose) + 0.25 * prose
-    if r.claims:
-        raw *= 1.0 - len(r.unsupported_claims) / r.claims
-    return _scale(raw)
+    return structure * (0.5 + 0.5 * prose) + 0.25 * prose
+
+
+def note_error_points(r: NoteReading) -> int:
+    """Each claim the encounter contradicts or never raised is a point; one about risk or psychosis, two."""
+    return r.claim_errors + r.serious_errors
+
+
+def note_precision_cap(r: NoteReading) -> float:
+    """The highest Qual. a note with errors may get: ``note_error_cap - points`` (5 with none)."""
+    points = note_error_points(r)
+    return 5.0 if not points else max(MIN_SCORE, load_cues().limits["note_error_cap"] - points)
+
+
+def note_quality_score(r: NoteReading) -> float:
+    if not r.sections and not r.prose_sentences and not r.claims:
+        return MIN_SCORE
+    limits = load_cues().limits
+    raw = note_structure(r) / limits["note_full_credit"] - limits["note_error_weight"] * note_error_points(r)
+    return min(_scale(raw), note_precision_cap(r))
 
 
 def diagnostic_rigor_score(r: DiagnosisReading) -> float:
@@ -247,13 +265,18 @@ class OfflineJudge(Judge):
         is built for a case, so that no episode pays for it)."""
         self._case_view(case)
 
+    def _note_reading(self, case: Any, chart: Chart) -> NoteReading:
+        _, record_support = self._case_view(case)
+        reading = read_note(case, chart, record_support | support_concepts_of_chart(chart))
+        precision = check_note(case, chart)
+        return replace(reading, claim_errors=len(precision.errors), serious_errors=precision.serious)
+
     def readings(self, case: Any, chart: Chart) -> dict[str, Any]:
         """The observable readings behind each score, for explanation and debugging."""
-        guideline, record_support = self._case_view(case)
-        support = record_support | support_concepts_of_chart(chart)
+        guideline, _ = self._case_view(case)
         return {
             "interview": read_interview(chart),
-            "note": read_note(case, chart, support),
+            "note": self._note_reading(case, chart),
             "diagnosis": read_diagnosis(case, chart),
             "plan": read_plan(chart.treatment or "", guideline),
         }
@@ -270,10 +293,7 @@ class OfflineJudge(Judge):
             if "professionalism" in wanted:
                 out["professionalism"] = professionalism_score(interview)
         if "note_quality" in wanted:
-            _, record_support = self._case_view(case)
-            out["note_quality"] = note_quality_score(
-                read_note(case, chart, record_support | support_concepts_of_chart(chart))
-            )
+            out["note_quality"] = note_quality_score(self._note_reading(case, chart))
         if "diagnostic_rigor" in wanted:
             out["diagnostic_rigor"] = diagnostic_rigor_score(read_diagnosis(case, chart))
         if "treatment_appropriateness" in wanted:
@@ -294,7 +314,10 @@ __all__ = [
     "OfflineJudge",
     "diagnostic_rigor_score",
     "empathy_score",
+    "note_error_points",
+    "note_precision_cap",
     "note_quality_score",
+    "note_structure",
     "professionalism_score",
     "stage_missing",
     "plan_concordance",
