@@ -276,12 +276,10 @@ class CriticalActions:
                     continue
                 if found & sign.always or not self._has(stemmed, sign.unless_phrases):
                     risks.add(risk)
-        dependants = False
-        for text in (getattr(demographics, "living_situation", None), ehr.personal_history):
-            for sentence in re.split(r"(?<=[.;!?])\s+", text or ""):
-                stemmed = _stems(sentence)
-                if self._has(stemmed, self._dependants) and not self._has(stemmed, self._not_dependants):
-                    dependants = True
+        dependants = any(
+            self.mentions_dependants(text or "")
+            for text in (getattr(demographics, "living_situation", None), ehr.personal_history)
+        )
         return Profile(
             codes=codes,
             setting=case.setting,
@@ -354,6 +352,14 @@ class CriticalActions:
                 continue
             found.setdefault(c.action, c)
         return SafetyCheck(required, missing, tuple(found.values()), proposed)
+
+    def mentions_dependants(self, text: str) -> bool:
+        """Whether ``text`` says that children or other dependants are at home (not "as a child", "only child")."""
+        for sentence in re.split(r"(?<=[.;!?])\s+", text or ""):
+            stemmed = _stems(sentence)
+            if self._has(stemmed, self._dependants) and not self._has(stemmed, self._not_dependants):
+                return True
+        return False
 
     def sentences(self, required: Iterable[Requirement | str]) -> list[str]:
         """The ``say`` sentence of each required action, in order, once each (for writing a plan that carries them)."""
