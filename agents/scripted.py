@@ -413,8 +413,12 @@ class ScriptedClinician(Doctor):
         parts = []
         meds = [(drug, dose) for drug, dose in principal.medications if drug.lower() not in unsafe]
         chosen = None
+        preconditions = self.script["drug_preconditions"]
         for drug, dose in meds:
             sentence = f"Medication: start {drug} {dose}, explaining benefits, side effects and the time to effect."
+            needed = preconditions.get(drug, ())
+            if needed and not set(needed) & (self.findings.denied - set(self.findings.present)):
+                continue
             if not actions.check(profile, sentence).contraindicated:
                 chosen = sentence
                 break
@@ -434,15 +438,14 @@ class ScriptedClinician(Doctor):
         if self.critical_actions:
             plan += " " + " ".join(self._pronouns(t) for t in actions.sentences(self._safety_steps(plan)) if fits(t))
         else:  # the "dangerous" doctor of the judge's tests: every sentence holding a critical action left out
-            required, _ = actions.requirements(profile, plan)
-            wanted = {r.action for r in required}
+            wanted = {a for rule in actions.rules for a in rule.must}
             plan = " ".join(
                 sentence
                 for sentence in re.split(r"(?<=[.;])\s+", plan)
                 if not wanted & actions.proposed(sentence)
             )
         follow_up = f"Follow-up: {principal.follow_up}."
-        if self.critical_actions or "prompt_follow_up" not in {r.action for r in actions.requirements(profile, plan)[0]}:
+        if self.critical_actions or "prompt_follow_up" not in actions.proposed(follow_up):
             plan += " " + follow_up
         return " ".join(plan.split())
 
@@ -497,6 +500,17 @@ class ScriptedClinician(Doctor):
         has = "has" if pronoun != "they" else "have"
         return text.replace("he or she agrees and has", f"{pronoun} {agree} and {has}").replace("he or she", pronoun)
 
+    def _term(self, concept: str) -> str:
+        """The first clinical term of ``concept`` that the lexicon reads back as that concept alone (a note
+        must say what it means: "unrefreshing sleep" must not read as another finding)."""
+        if concept not in self.lexicon:
+            return concept.replace("_", " ")
+        terms = self.lexicon.get(concept).clinical_terms
+        for t in terms:
+            if {m.concept_id for m in self.lexicon.find(t)} == {concept}:
+                return t
+        return terms[0] if terms else concept.replace("_", " ")
+
     def _note(self) -> str:
         """A sectioned note in prose: what the patient said, in clinical terms, with their own words quoted."""
         f = self.findings
@@ -504,7 +518,7 @@ class ScriptedClinician(Doctor):
         sections = self.script["note_sections"]
 
         def term(c: str) -> str:
-            return lex.get(c).clinical_terms[0] if c in lex and lex.get(c).clinical_terms else c.replace("_", " ")
+            return self._term(c)
 
         def said(key: str) -> str:
             reply = f.answers.get(key, "").strip()
@@ -521,12 +535,14 @@ class ScriptedClinician(Doctor):
         lines.append(f"Chief complaint: {said('hpi:complaint') or 'not stated'}.")
         hpi = []
         if symptoms:
-            hpi.append(f"The patient reports {_join(term(c) for c in symptoms)}.")
+            # findings listed with semicolons: no finding's words run into the next one's ("unrefreshing sleep;
+            # sleep-related worry" is two findings, "unrefreshing sleep and sleep ..." reads as a third)
+            hpi.append(f"The patient reports {'; '.join(dict.fromkeys(term(c) for c in symptoms))}.")
         for key, label in (("hpi:1", "Onset and course"), ("hpi:2", "Context"), ("hpi:3", "Impact")):
             if f.answers.get(key):
                 hpi.append(f"{label}: {said(key)}.")
         if mixed:
-            hpi.append(f"Answers about {_join(term(c) for c in mixed)} were inconsistent (affirmed, then denied).")
+            hpi.append(f"Answers were inconsistent (affirmed, then denied) about: {'; '.join(term(c) for c in mixed)}.")
         hpi.extend(f"Denies {term(c)}." for c in negatives)
         lines.append("History of present illness: " + (" ".join(hpi) or "not obtained."))
         for heading, concepts in sections.items():
@@ -540,15 +556,15 @@ class ScriptedClinician(Doctor):
         mse = [f"Mood described as {said('mse:mood')}." if f.answers.get("mse:mood") else "Mood not described."]
         content = [term(c) for c in symptoms if lex.get(c).domain in ("mood", "psychosis", "obsessive_compulsive", "trauma", "risk")]
         if content:
-            mse.append(f"Thought content: {_join(content)}.")
+            mse.append(f"Thought content: {'; '.join(dict.fromkeys(content))}.")
         percept = [term(c) for c in ("auditory_hallucinations", "visual_hallucinations") if c in f.present]
         if percept:
-            mse.append(f"Perception: reports {_join(percept)}.")
+            mse.append(f"Perception: reports {'; '.join(percept)}.")
         elif "auditory_hallucinations" in f.denied:
             mse.append("Perception: denies hallucinations.")
         cognition = [term(c) for c in ("poor_concentration", "memory_loss", "disorientation") if c in f.present]
         if cognition:
-            mse.append(f"Cognition: {_join(cognition)}.")
+            mse.append(f"Cognition: {'; '.join(cognition)}.")
         if f.answers.get("mse:insight"):
             mse.append(f"Insight: on what is happening, says {said('mse:insight')}.")
         lines.append("Mental status examination: " + " ".join(mse))
