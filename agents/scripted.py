@@ -525,7 +525,13 @@ class ScriptedClinician(Doctor):
             return f'"{reply}"' if reply else ""
 
         # only what the patient affirmed is reported, denials are recorded as denials, the rest is left out
-        findings = [c for c in f.present if c in lex and lex.get(c).kind in ("symptom", "sign")]
+        pattern = self.script["substance_pattern"]
+        using = self.heavy_drinking() or bool(set(pattern["substances"]) & set(f.present))
+        findings = [
+            c
+            for c in f.present
+            if c in lex and lex.get(c).kind in ("symptom", "sign") and (using or c not in pattern["findings"])
+        ]
         symptoms = [c for c in findings if c not in f.contradicted]
         mixed = [c for c in findings if c in f.contradicted]
         negatives = sorted(
