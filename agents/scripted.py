@@ -423,8 +423,9 @@ class ScriptedClinician(Doctor):
                 chosen = sentence
                 break
         parts.append(chosen or "Medication: none first line; avoid drugs that are unsafe for this presentation.")
-        if principal.psychotherapy:
-            parts.append(f"Psychotherapy: refer for {', '.join(principal.psychotherapy[:2])}.")
+        therapies = [t for t in principal.psychotherapy if fits(t)][:2]
+        if therapies:
+            parts.append(f"Psychotherapy: refer for {', '.join(therapies)}.")
         if principal.other_treatment:
             parts.append(f"Other: {'; '.join(t for t in principal.other_treatment[:3] if fits(t))}.")
         safety = [item for item in principal.safety[:3] if fits(item)]

@@ -167,7 +167,8 @@ def diagnostic_rigor_score(r: DiagnosisReading) -> float:
 
 def plan_concordance(r: PlanReading) -> float:
     """1 for a first-line drug (by name or class) and a psychological therapy where the guideline has both,
-    0.75 for one of the two, 0.4 for a treatment of another reference disorder only; raised to
+    0.75 for one of the two, 0.4 for a treatment of another reference disorder only, at most 0.4 when every
+    drug proposed is first-line for no reference disorder (a plan for another illness); raised to
     ``0.9 * share`` of the disorder's critical actions present (a correct delirium or withdrawal plan is its
     actions, whatever it calls them)."""
     drug_hit = bool(r.first_line_drugs)
@@ -178,6 +179,8 @@ def plan_concordance(r: PlanReading) -> float:
         concordance = 1.0 if drug_hit or therapy_hit else 0.0
     if concordance == 0.0 and (r.other_line_drugs or r.other_therapies):
         concordance = 0.4
+    if r.off_guideline_drugs and not (r.first_line_drugs or r.other_line_drugs):
+        concordance = min(concordance, 0.4)  # every drug proposed treats something this patient does not have
     if r.disorder_actions_met is not None:
         concordance = max(concordance, 0.9 * r.disorder_actions_met)
     return concordance
