@@ -717,7 +717,7 @@ def load_results(path: str | os.PathLike[str], *, allow_incomplete: bool = True)
         raise EvaluationError(f"{p} is not valid JSON: {e.msg} at line {e.lineno}") from None
     except (ValueError, RecursionError):
         raise EvaluationError(f"{p} is not a results file (nested too deeply or a number too long)") from None
-    check = check_results(results, p.parent, EPISODES_FILE)
+    check = check_results(results, p, EPISODES_FILE)
     if check.problems:
         raise EvaluationError(f"{p} cannot be trusted: " + " | ".join(check.problems))
     if check.incomplete:

@@ -250,26 +250,27 @@ def _summary_problem(summary: Any) -> str | None:
     return None
 
 
-def check_results(results: Any, folder: Path, episodes_file: str) -> ResultsCheck:
-    """Check a parsed ``results.json`` (and the episodes beside it, when present)."""
+def check_results(results: Any, path: Path, episodes_file: str) -> ResultsCheck:
+    """Check a parsed ``results.json`` read from ``path`` (and the episodes beside it, when present)."""
     check = ResultsCheck()
+    folder = path.parent
     if not isinstance(results, dict):
-        check.problems.append(f"{folder}/results.json is not a results object (a JSON {type(results).__name__})")
+        check.problems.append(f"{path} is not a results object (a JSON {type(results).__name__})")
         return check
     missing = [k for k in RESULTS_KEYS if k not in results]
     if missing:
-        check.problems.append(f"{folder}/results.json lacks {', '.join(missing)}: not a results file of this library")
+        check.problems.append(f"{path} lacks {', '.join(missing)}: not a results file of this library")
         return check
     if not isinstance(results["metrics"], dict) or not isinstance(results["spec"], dict):
-        check.problems.append(f"{folder}/results.json: 'metrics' and 'spec' must be objects")
+        check.problems.append(f"{path}: 'metrics' and 'spec' must be objects")
         return check
     if not _count(results["n_episodes"]) or not isinstance(results["complete"], bool):
-        check.problems.append(f"{folder}/results.json: 'n_episodes' must be a count and 'complete' true or false")
+        check.problems.append(f"{path}: 'n_episodes' must be a count and 'complete' true or false")
         return check
     for metric, summary in results["metrics"].items():
         problem = _summary_problem(summary)
         if problem:
-            check.problems.append(f"{folder}/results.json: metrics.{metric} {problem}")
+            check.problems.append(f"{path}: metrics.{metric} {problem}")
             return check
     failed = results.get("n_failed") or 0
     if results.get("complete") is not True:
@@ -286,15 +287,15 @@ def check_results(results: Any, folder: Path, episodes_file: str) -> ResultsChec
     check.problems.extend(duplicates[:10])
     stored = results.get("episodes_sha256")
     if stored is None:
-        check.problems.append(f"{folder}/results.json has no episodes_sha256: written by an older version; run the evaluation again to rewrite it")
+        check.problems.append(f"{path} has no episodes_sha256: written by an older version; run the evaluation again to rewrite it")
     elif stored != file_digest(episodes):
         check.problems.append(
-            f"{episodes} is not the file {folder}/results.json was computed from (changed since); "
+            f"{episodes} is not the file {path} was computed from (changed since); "
             "run the evaluation again with the same arguments to recompute it"
         )
     good = sum(1 for r in standing.values() if not r.get("failed"))
     if not log.bad and not duplicates and good != results["n_episodes"]:
-        check.problems.append(f"{folder}/results.json says {results['n_episodes']} episodes, {episodes} holds {good}")
+        check.problems.append(f"{path} says {results['n_episodes']} episodes, {episodes} holds {good}")
     return check
 
 
