@@ -24,6 +24,7 @@ from itertools import pairwise
 
 import numpy as np
 
+from mentalhospital_env.knowledge.language import memo_size
 from mentalhospital_env.knowledge.language import load_cues, stems_of, tokens_of
 
 EMBEDDER_NAMES: tuple[str, ...] = ("hashing", "minilm", "use")
@@ -134,7 +135,7 @@ def _normalise(matrix: np.ndarray) -> np.ndarray:
     return matrix / norms
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def _bucket(feature: str, dimension: int) -> tuple[int, float]:
     """Stable bucket and sign of a feature (crc32, the same in every process)."""
     h = zlib.crc32(feature.encode("utf-8"))
@@ -210,7 +211,7 @@ class HashingEmbedder(Embedder):
         return out
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def _ngram_keys(stem: str, sizes: tuple[int, ...]) -> tuple[str, ...]:
     """The character n-gram features of a stem (``<hear>`` gives ``c:<he``, ``c:hea`` ...), in order."""
     padded = f"<{stem}>"
