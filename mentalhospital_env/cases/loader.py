@@ -951,7 +951,7 @@ def _deep_path(text: str, limit: int = MAX_CASE_DEPTH) -> str:
         else:
             pending_key = tok[1:-1]
     path = ""
-    for kind, key in stack:
+    for kind, key in stack[:8]:  # the first levels name the field; the rest is the same story
         path = f"{path}[{key}]" if kind == "[" else _join(path, str(key))
     return path + ("..." if path else "")
 
