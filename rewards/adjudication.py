@@ -1134,7 +1134,7 @@ class ClinicalAdjudicator(Adjudicator):
             key = next((concepts for concepts in reversed(stacks) if wanted <= concepts), None)
             if key is not None:
                 self._served_by[wanted] = key
-                if len(self._served_by) > 4096:
+                if len(self._served_by) > memo_size(4096):
                     self._served_by.popitem(last=False)
         if key is not None:
             stacks.move_to_end(key)
