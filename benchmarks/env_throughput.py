@@ -278,15 +278,28 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     for visit in ("first", "again"):
         clock.update(patient=0.0, rewards=0.0, matcher=0.0, total=0.0)
         rate, eps, _ = run_env(env, env_id, args.steps, args.questions, clock)
-        out[visit] = {"rate": rate, "episodes": eps, **clock}
+        out[visit] = {"rate": rate, "episodes": eps, **clock, "rss_mb": rss_mb()}
     # the steady state: fresh draws after a long warm-up, the doctor going on from where the warm-up left it
     doctor = script_for(env_id, args.questions, seed=2)
     state = run_env(env, env_id, args.warmup_steps, args.questions, {}, doctor, seed=1)[2]
+    after_warmup = rss_mb()
     clock.update(patient=0.0, rewards=0.0, matcher=0.0, total=0.0)
     rate, eps, _ = run_env(env, env_id, args.steady_steps, args.questions, clock, doctor, state=state)
-    out["steady"] = {"rate": rate, "episodes": eps, **clock}
+    out["steady"] = {"rate": rate, "episodes": eps, **clock, "rss_mb": rss_mb(), "rss_warm_mb": after_warmup}
     env.close()
     return out
+
+
+def rss_mb() -> float:
+    """This process's resident memory now, in MB (Linux: /proc/self/statm; elsewhere the peak so far)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except OSError:
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak / 2**20 if sys.platform == "darwin" else peak / 1024
 
 
 def time_the_matcher(clock: dict[str, float]) -> None:
@@ -361,7 +374,8 @@ def in_fresh_process(args: argparse.Namespace, one: str, env_id: str = "", rewar
         "--copies", str(args.copies), "--warmup-steps", str(args.warmup_steps),
         "--steady-steps", str(args.steady_steps),
     ]  # fmt: skip
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    env = {**os.environ, "MENTALHOSPITAL_MEMO_SCALE": str(args.memo_scale)} if args.memo_scale else None
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     if done.returncode != 0:
         raise RuntimeError(f"measurement {one} {env_id} {rewards} failed:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -389,6 +403,17 @@ def main() -> None:
         help="timed steps of the steady pass (default 20000)",
     )
     parser.add_argument("--copies", type=int, default=4, help="copies for the async measurement (default 4)")
+    parser.add_argument(
+        "--memo-scale",
+        type=float,
+        default=None,
+        help="run the children with MENTALHOSPITAL_MEMO_SCALE set to this (the memos' size as a factor of the default)",
+    )
+    parser.add_argument(
+        "--only",
+        default=None,
+        help="measure one environment id only, with rewards at episode end (e.g. MentalHospitalDiscrete-v0)",
+    )
     parser.add_argument("--one", default=None, help=argparse.SUPPRESS)  # one configuration, in a child process
     parser.add_argument("--env-id", default="", help=argparse.SUPPRESS)
     parser.add_argument("--rewards", default="", help=argparse.SUPPRESS)
@@ -398,13 +423,17 @@ def main() -> None:
         return
 
     ids = ("MentalHospital-v0", "MentalHospitalDiscrete-v0")
-    print(f"suite {args.suite}; offline patient (full); {args.questions} questions + 5 actions an episode")
+    scale = args.memo_scale if args.memo_scale else float(os.environ.get("MENTALHOSPITAL_MEMO_SCALE", "1"))
+    print(f"suite {args.suite}; offline patient (full); {args.questions} questions + 5 actions an episode; memo scale {scale:g}")
+    if args.only:
+        memory_only(args, args.only)
+        return
     built = in_fresh_process(args, "build")["build_ms"]
     print(
         f"building a case's patient and shaper: {built:.1f} ms per case, once per process (not in the rates)"
     )
     print(
-        f"{'id':28} {'rewards':15} {'pass':6} {'steps/s':>8} {'episodes':>8} {'patient ms/step':>16} {'rewards ms/ep':>14} {'of it matcher':>14} {'env us/step':>12} {'gc ms/ep':>9}"
+        f"{'id':28} {'rewards':15} {'pass':6} {'steps/s':>8} {'episodes':>8} {'patient ms/step':>16} {'rewards ms/ep':>14} {'of it matcher':>14} {'env us/step':>12} {'gc ms/ep':>9} {'RSS MB':>7}"
     )
     for env_id in ids:
         for label in ("at episode end", "dense"):
@@ -417,7 +446,7 @@ def main() -> None:
                 print(
                     f"{env_id:28} {label:15} {visit:6} {r['rate']:8.0f} {eps:8d} {1000 * r['patient'] / steps:16.2f} "
                     f"{1000 * r['rewards'] / max(eps, 1):14.1f} {1000 * r['matcher'] / max(eps, 1):14.1f} {1e6 * core:12.0f}"
-                    f" {1000 * r.get('gc', 0.0) / max(eps, 1):9.1f}"
+                    f" {1000 * r.get('gc', 0.0) / max(eps, 1):9.1f} {r.get('rss_mb', 0.0):7.0f}"
                 )
     for env_id in ids:
         for one, what in (("patient", "(patient only)"), ("env", "(env alone)")):
@@ -439,7 +468,9 @@ def main() -> None:
         "(parsing, the encounter, observations, Gymnasium wrappers). Rows 'none': no rewards, with the real"
     )
     print("patient or a silent one. gc ms/ep: the cyclic garbage collector's passes (already counted in the")
-    print("columns before it: a pass runs inside whatever step allocated when it began).")
+    print("columns before it: a pass runs inside whatever step allocated when it began). RSS MB: the measuring")
+    print("process's resident memory after the pass; after 'steady' it is the level a long run stays at (every")
+    print("memo is capped; MENTALHOSPITAL_MEMO_SCALE or --memo-scale sets the caps, see knowledge/language.py).")
     print()
     print(f"{'id':28} {'vector env (first pass)':24} {'env steps/s':>11} {'speed-up':>9}")
     for env_id in ids:
@@ -447,6 +478,20 @@ def main() -> None:
         one, many = found["one"], found["many"]
         print(f"{env_id:28} {'1 env, this process':24} {one:11.0f} {1.0:9.2f}")
         print(f"{env_id:28} {f'{args.copies} async copies':24} {many:11.0f} {many / one:9.2f}")
+
+
+def memory_only(args: argparse.Namespace, env_id: str) -> None:
+    """The memory figures of one environment (rewards at episode end): resident MB after each pass."""
+    found = in_fresh_process(args, "rewards", env_id, "at episode end")
+    print(f"{'id':28} {'pass':6} {'steps/s':>8} {'episodes':>8} {'RSS MB':>8}")
+    for visit in ("first", "again", "steady"):
+        r = found[visit]
+        print(f"{env_id:28} {visit:6} {r['rate']:8.0f} {r['episodes']:8d} {r['rss_mb']:8.0f}")
+    steady = found["steady"]
+    print(
+        f"steady-state memory: {steady['rss_warm_mb']:.0f} MB after {args.warmup_steps} warm-up steps, "
+        f"{steady['rss_mb']:.0f} MB after {args.steady_steps} more ({steady['rss_mb'] - steady['rss_warm_mb']:+.0f} MB)"
+    )
 
 
 if __name__ == "__main__":

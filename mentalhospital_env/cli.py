@@ -51,7 +51,11 @@ def _cases_validate(args: argparse.Namespace) -> int:
 def _cases_generate(args: argparse.Namespace) -> int:
     from mentalhospital_env.cases.generator import write_cases
 
-    n = write_cases(args.out, n=args.n, seed=args.seed, version=args.version)
+    try:
+        n = write_cases(args.out, n=args.n, seed=args.seed, version=args.version)
+    except OSError as e:
+        print(f"mentalhospital cases generate: cannot write {args.out}: {e.strerror or e}", file=sys.stderr)
+        return 1
     print(f"wrote {n} case(s) to {args.out}", file=sys.stderr)
     return 0
 
@@ -125,10 +129,18 @@ def _evaluate(args: argparse.Namespace) -> int:
 
     try:
         spec = _spec_from_args(args)
-        results = run_evaluation(args.doctor, spec, args.out, workers=args.workers, progress=not args.quiet)
+        results = run_evaluation(
+            args.doctor, spec, args.out, workers=args.workers, progress=not args.quiet, on_error=args.on_error
+        )
     except (CaseError, EvaluationError, DoctorNotFound) as e:
         print(f"mentalhospital evaluate: {e}", file=sys.stderr)
         return 1
+    if results.get("n_failed"):
+        print(
+            f"mentalhospital evaluate: {results['n_failed']} episode(s) failed and are left out of the means "
+            f"(listed in {args.out}/results.json; run the same command again to retry them)",
+            file=sys.stderr,
+        )
     labelled = [(results, None)]
     print(leaderboard_table(labelled).render(args.format))
     print(breakdown_table(labelled).render(args.format))
@@ -147,9 +159,16 @@ def _table(args: argparse.Namespace) -> int:
         return 1
     text = leaderboard_table(labelled, with_ci=args.ci).render(args.format)
     text += "\n" + breakdown_table(labelled, with_ci=args.ci).render(args.format)
+    for results, label in labelled:
+        if results.get("_incomplete"):
+            print(f"mentalhospital table: {label or results['doctor']}: {results['_incomplete']}", file=sys.stderr)
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(text)
+        try:
+            with open(args.out, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            print(f"mentalhospital table: cannot write {args.out}: {e.strerror or e}", file=sys.stderr)
+            return 1
     print(text, end="")
     return 0
 
@@ -175,18 +194,37 @@ def _report(args: argparse.Namespace) -> int:
     except EvaluationError as e:
         print(f"mentalhospital report: {e}", file=sys.stderr)
         return 1
+    except OSError as e:
+        print(f"mentalhospital report: cannot write {args.out or 'the report'}: {e.strerror or e}", file=sys.stderr)
+        return 1
     print(path)
     return 0
 
 
 def _play(args: argparse.Namespace) -> int:
-    from mentalhospital_env.evaluation import EvaluationSpec, run_evaluation
+    from mentalhospital_env.cases import CaseError
+    from mentalhospital_env.evaluation import EvaluationError, EvaluationSpec, run_evaluation
     from mentalhospital_env.leaderboard import leaderboard_table
 
-    spec = EvaluationSpec(suite=args.suite, seeds=(args.seed,), case_ids=(args.case,) if args.case else None, limit=None if args.case else 1)
-    results = run_evaluation("human", spec, args.out, workers=1, progress=False)
+    try:
+        spec = EvaluationSpec(suite=args.suite, seeds=(args.seed,), case_ids=(args.case,) if args.case else None, limit=None if args.case else 1)
+        out = args.out or os.path.join("play-results", spec.spec_hash)  # one folder per suite, case and seed
+        results = run_evaluation("human", spec, out, workers=1, progress=False)
+    except (CaseError, EvaluationError) as e:
+        print(f"mentalhospital play: {e}", file=sys.stderr)
+        return 1
     print(leaderboard_table([(results, "you")]).render("text"))
     return 0
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -199,7 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
     cases = commands.add_parser("cases", help="generate, validate and describe case suites")
     cases_commands = cases.add_subparsers(dest="cases_command", metavar="ACTION")
     p = cases_commands.add_parser("generate", help="generate synthetic cases (deterministic under --seed)")
-    p.add_argument("--n", type=int, required=True, help="number of cases")
+    p.add_argument("--n", type=_positive, required=True, help="number of cases (1 or more)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--out", default="-", help="output JSONL file, '-' for standard output (default)")
     p.add_argument("--version", type=int, choices=(1, 2), default=2,
@@ -229,10 +267,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--doctor", required=True, help="a registered doctor (random, scripted, llm:SPEC, ppo:PATH, human) or module:factory")
     p.add_argument("--suite", default=None, help="bundled suite name (dev, test, handwritten) or a case file or folder (default: test)")
     p.add_argument("--out", required=True, help="output folder for results.json and episodes.jsonl (an interrupted run there resumes)")
-    p.add_argument("--workers", type=int, default=1, help="parallel worker processes (default 1)")
+    p.add_argument("--workers", type=_positive, default=1, help="parallel worker processes (default 1)")
+    p.add_argument(
+        "--on-error",
+        choices=("stop", "record"),
+        default="stop",
+        help="when an episode raises (a model server down, say): stop (default) ends the run naming the episode "
+        "and the cause; record writes it as failed and goes on, results.json counts the failed episodes, and "
+        "running the same command again retries them",
+    )
     p.add_argument("--seeds", default=None, help="comma-separated seeds (default 0)")
     p.add_argument("--case", action="append", help="only this case id (repeatable)")
-    p.add_argument("--limit", type=int, default=None, help="only the first N cases of the suite")
+    p.add_argument("--limit", type=_positive, default=None, help="only the first N cases of the suite")
     p.add_argument("--patient-variant", default=None, choices=("naive", "representation", "memory", "full"))
     p.add_argument("--patient-backend", default=None, help="offline (default) or an LLM client spec")
     p.add_argument("--judge", default=None, help="MentalEval judge: offline (default) or an LLM client spec")
@@ -270,7 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--suite", default="dev")
     p.add_argument("--case", default=None, help="case id (default: the suite's first case)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", default="play-results", help="where your scored episode is written")
+    p.add_argument("--out", default=None, help="where your scored episode is written (default: play-results/<spec hash>, one folder per suite, case and seed)")
     p.set_defaults(run=_play)
     return parser
 
@@ -289,6 +335,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as e:  # a file or folder the command cannot use: one line, not a traceback
+        where = f" ({e.filename})" if getattr(e, "filename", None) else ""
+        print(f"mentalhospital {args.command}: {e.strerror or e}{where}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -135,8 +135,9 @@ class ClinicEnv(gym.Env):
     # -------------------------------------------------------------------------- Gymnasium API
 
     def reset(self, *, seed: int | None = None, options: Mapping[str, Any] | None = None):
+        case_id = _case_option(options)
         super().reset(seed=seed)
-        self.encounter, outcome = self.clinic.start(self.np_random, (options or {}).get("case_id"))
+        self.encounter, outcome = self.clinic.start(self.np_random, case_id)
         self._begin(self.encounter)
         return self._observe(outcome), self._info(outcome)
 
@@ -321,6 +322,18 @@ class MentalHospitalDiscreteEnv(ClinicEnv):
         info = super()._info(outcome)
         info["action_mask"] = self._mask.copy()
         return info
+
+
+def _case_option(options: Any) -> str | None:
+    """The ``case_id`` of ``reset``'s options (``None``: drawn); checked before anything is reset."""
+    if options is None:
+        return None
+    if not isinstance(options, Mapping):
+        raise TypeError(f"reset(options=...) must be a mapping such as {{'case_id': 'dev-0001'}} or None, got {type(options).__name__}")
+    case_id = options.get("case_id")
+    if case_id is not None and not isinstance(case_id, str):
+        raise TypeError(f"reset(options={{'case_id': ...}}) must be a case id (text), got {type(case_id).__name__}")
+    return case_id
 
 
 def _menu_index(action: Any) -> int | None:

@@ -27,6 +27,7 @@ import platform
 import subprocess
 import sys
 import time
+from contextlib import ExitStack
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
@@ -34,6 +35,18 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence, TextIO
 
 from mentalhospital_env.cases import Suite, load_suite
+from mentalhospital_env.results import (
+    BadLine,
+    ResultsError,
+    check_results,
+    episode_key,
+    episode_line,
+    file_digest,
+    folder_lock,
+    latest_rows,
+    read_log,
+    set_aside,
+)
 from mentalhospital_env.statistics import summarize
 
 #: the study's ten columns (objective in 0..1, shown as percent; MentalEval in 1..5)
@@ -50,8 +63,26 @@ EPISODES_FILE = "episodes.jsonl"
 RESULTS_FILE = "results.json"
 
 
-class EvaluationError(RuntimeError):
+#: what a run does when an episode raises: ``stop`` (the default) ends the run with the episode's error;
+#: ``record`` writes the episode as failed (with its error) and goes on; results.json counts the failed
+#: episodes, and running the same command again retries them.
+ON_ERROR_POLICIES: tuple[str, ...] = ("stop", "record")
+
+
+class EvaluationError(ResultsError):
     """The evaluation cannot run or resume as asked (the message says why and what to do)."""
+
+
+class EpisodeError(EvaluationError):
+    """An episode raised: which one, and the error as text (so it crosses process boundaries whatever
+    the original exception was)."""
+
+    def __init__(self, case_id: str, seed: int, error: str):
+        self.case_id, self.seed, self.error = case_id, seed, error
+        super().__init__(f"episode {case_id}/seed {seed} failed: {error}")
+
+    def __reduce__(self):  # type: ignore[override]
+        return (type(self), (self.case_id, self.seed, self.error))
 
 
 @dataclass(frozen=True)
@@ -112,7 +143,10 @@ class EvaluationSpec:
 
     def episodes(self) -> list[tuple[str, int]]:
         """The fixed episode order: for each seed, each selected case in suite order."""
-        suite = self.load_suite()
+        return self.episodes_of(self.load_suite())
+
+    def episodes_of(self, suite: Suite) -> list[tuple[str, int]]:
+        """:meth:`episodes` over a suite already loaded."""
         ids = list(suite.case_ids)
         if self.case_ids is not None:
             unknown = [c for c in self.case_ids if c not in suite]
@@ -133,17 +167,30 @@ class EvaluationSpec:
 LEADERBOARD_SPEC = EvaluationSpec()
 
 
-@lru_cache(maxsize=8)
+_SUITES: dict[str, Suite] = {}
+
+
 def _cached_suite(source: str) -> Suite:
-    return load_suite(source)
+    """The suite named ``source``, loaded once per process (a worker is handed its parent's copy, so
+    every episode is scored against the content the spec hash was taken from)."""
+    suite = _SUITES.get(source)
+    if suite is None:
+        if len(_SUITES) >= 8:
+            _SUITES.pop(next(iter(_SUITES)))
+        suite = _SUITES[source] = load_suite(source)
+    return suite
 
 
 @lru_cache(maxsize=32)
 def _spec_hash(spec: EvaluationSpec) -> str:
-    suite = spec.load_suite()
+    return _spec_hash_with(spec, spec.load_suite())
+
+
+def _spec_hash_with(spec: EvaluationSpec, suite: Suite) -> str:
+    """The spec hash over ``suite``'s content (the report checks a suite found on disk with it)."""
     digest = hashlib.sha256()
     digest.update(json.dumps(spec.to_dict(), sort_keys=True).encode())
-    for cid in dict.fromkeys(cid for cid, _ in spec.episodes()):
+    for cid in dict.fromkeys(cid for cid, _ in spec.episodes_of(suite)):
         digest.update(json.dumps(suite[cid].to_dict(), sort_keys=True).encode())
     return digest.hexdigest()[:16]
 
@@ -159,6 +206,7 @@ class _Worker:
 
     doctor: str
     spec: EvaluationSpec
+    on_error: str = "stop"
     env: Any = None
     scoring: Any = None
     factory: Any = None
@@ -168,17 +216,53 @@ class _Worker:
 _WORKER: _Worker | None = None
 
 
-def _init_worker(doctor: str, spec_dict: dict[str, Any]) -> None:
+def _init_worker(doctor: str, spec_dict: dict[str, Any], suite: Suite | None = None, on_error: str = "stop", parent_pid: int | None = None) -> None:
     global _WORKER
-    _WORKER = _Worker(doctor, EvaluationSpec.from_dict(spec_dict))
+    if parent_pid is not None:  # a pool worker: end with the parent, whatever kills it
+        from mentalhospital_env.lifeline import die_with_parent
+
+        die_with_parent(parent_pid)
+    spec = EvaluationSpec.from_dict(spec_dict)
+    if suite is not None:
+        _SUITES[spec.suite] = suite  # the parent's loaded suite, never the file read again
+    _WORKER = _Worker(doctor, spec, on_error)
 
 
 def _run_task(task: tuple[int, str, int]) -> tuple[int, str, dict[str, Any]]:
-    """One episode: its index, its ``episodes.jsonl`` line, and its scores for the progress bar."""
+    """One episode: its index, its ``episodes.jsonl`` line, and its scores for the progress bar.
+
+    An episode that raises ends the run (``on_error="stop"``, as an :class:`EpisodeError` naming the
+    episode and the cause) or is written as failed (``"record"``)."""
     assert _WORKER is not None, "worker not initialised"
     index, case_id, seed = task
-    row = run_episode(_WORKER.doctor, _WORKER.spec, case_id, seed, worker=_WORKER)
-    return index, json.dumps(row, sort_keys=True, ensure_ascii=False), row["scores"]
+    try:
+        row = run_episode(_WORKER.doctor, _WORKER.spec, case_id, seed, worker=_WORKER)
+    except Exception as e:  # noqa: BLE001  (any doctor, patient or scorer failure)
+        error = f"{type(e).__name__}: {e}"
+        if _WORKER.on_error != "record":
+            raise EpisodeError(case_id, seed, error) from e
+        _WORKER.env = None  # an episode that raised may leave the environment mid-step: build it afresh
+        row = failed_row(_WORKER.doctor, _WORKER.spec, case_id, seed, error)
+    return index, episode_line(row), row["scores"]
+
+
+def failed_row(doctor: str, spec: EvaluationSpec, case_id: str, seed: int, error: str) -> dict[str, Any]:
+    """The ``episodes.jsonl`` line of an episode that raised (``on_error="record"``)."""
+    case = spec.load_suite()[case_id]
+    return {
+        "case_id": case_id,
+        "seed": seed,
+        "doctor": doctor,
+        "spec_hash": spec.spec_hash,
+        "library": library_fingerprint(),
+        "principal_category": _principal_category(case),
+        "categories": list(case.diagnosis.categories),
+        "failed": True,
+        "error": error[:2000],
+        "scores": {},
+        "record": None,
+        "timing": {"started": round(time.time(), 3), "seconds": 0.0},
+    }
 
 
 def make_env(spec: EvaluationSpec) -> Any:
@@ -269,46 +353,64 @@ def _principal_category(case: Any) -> str:
 # ------------------------------------------------------------------------------------- the run itself
 
 
-def _read_done(path: Path, doctor: str, spec_hash: str, expected: list[tuple[str, int]]) -> int:
-    """How many episodes of the fixed order are already in ``episodes.jsonl``.
+def _read_done(path: Path, doctor: str, spec_hash: str, expected: list[tuple[str, int]]) -> set[tuple[str, int]]:
+    """The episodes of the spec already finished in ``episodes.jsonl`` (failed ones are not: they are retried).
 
     A torn last line (a crash in the middle of a write) is cut off. Lines from another doctor or spec,
-    out of order, or scored by another version of the library's data (:func:`library_fingerprint`),
-    mean the folder belongs to another run: refuse rather than mix them.
+    of episodes outside this spec, or scored by another version of the library's data
+    (:func:`library_fingerprint`) mean the folder belongs to another run: refuse and change nothing.
+    Lines that cannot be trusted (damaged, edited: see :mod:`mentalhospital_env.results`) and second
+    copies of an episode are set aside in ``episodes.rejected.jsonl``, named on stderr, and replayed;
+    every good line, before or after them, is kept.
     """
     if not path.exists():
-        return 0
-    raw = path.read_bytes()
-    keep = raw.rfind(b"\n") + 1
-    if keep < len(raw):
+        return set()
+    log = read_log(path)
+    if log.torn:
         with open(path, "r+b") as f:
-            f.truncate(keep)
+            f.truncate(path.stat().st_size - len(log.torn))
             f.flush()
             os.fsync(f.fileno())
-    done = 0
-    for n, line in enumerate(raw[:keep].splitlines()):
-        if not line.strip():
+    wanted = set(expected)
+    rows = [(n, r) for n, r in log.rows] + [(b.lineno, _lenient(b.raw)) for b in log.bad]
+    for n, row in sorted(rows, key=lambda x: x[0]):
+        if not isinstance(row, dict):
             continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise EvaluationError(f"{path}:{n + 1}: not valid JSON ({e.msg}); move the file away to start over") from None
         if row.get("doctor") != doctor or row.get("spec_hash") != spec_hash:
             raise EvaluationError(
                 f"{path} holds episodes of doctor {row.get('doctor')!r} with spec {row.get('spec_hash')!r}, "
                 f"not {doctor!r} with spec {spec_hash!r}: use another --out folder"
             )
-        if done >= len(expected) or (row.get("case_id"), row.get("seed")) != expected[done]:
-            raise EvaluationError(f"{path}:{n + 1}: episode {row.get('case_id')}/{row.get('seed')} is not the next of this spec")
+        if (row.get("case_id"), row.get("seed")) not in wanted:
+            raise EvaluationError(f"{path}:{n}: episode {row.get('case_id')}/{row.get('seed')} is not an episode of this spec")
         if row.get("library") != library_fingerprint():
             raise EvaluationError(
-                f"{path}:{n + 1}: episode {row.get('case_id')}/{row.get('seed')} was scored by library data "
+                f"{path}:{n}: episode {row.get('case_id')}/{row.get('seed')} was scored by library data "
                 f"{row.get('library')!r}, this installation is {library_fingerprint()!r} (another version of the "
                 "lexicon, the scorers or the doctors): resuming would mix two versions in one results file; "
                 "use another --out folder, or move this one away and run again"
             )
-        done += 1
-    return done
+    standing, _, copies = latest_rows(log)
+    if log.bad or copies:
+        lines = path.read_bytes().split(b"\n")
+        aside = sorted(list(log.bad) + [BadLine(n, "a second copy of an episode", lines[n - 1]) for n in copies], key=lambda b: b.lineno)
+        keep = [n for n, _ in log.rows if n not in set(copies)]
+        rejected = set_aside(path, aside, keep)
+        print(
+            f"{path}: set aside {len(aside)} line(s) in {rejected.name} and kept {len(keep)}: "
+            + "; ".join(str(b) for b in aside[:10])
+            + ("; ..." if len(aside) > 10 else "")
+            + " (their episodes are played again)",
+            file=sys.stderr,
+        )
+    return {k for k, r in standing.items() if not r.get("failed")}
+
+
+def _lenient(raw: bytes) -> Any:
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return None
 
 
 def _append(handle: TextIO, line: str) -> None:
@@ -367,26 +469,53 @@ def run_evaluation(
     *,
     workers: int = 1,
     progress: bool = True,
+    on_error: str = "stop",
 ) -> dict[str, Any]:
-    """Evaluate ``doctor`` (a roster name such as ``scripted``) on ``spec``; returns ``results.json``'s content."""
+    """Evaluate ``doctor`` (a roster name such as ``scripted``) on ``spec``; returns ``results.json``'s content.
+
+    The folder is locked for the run (a second evaluation into it is refused). ``on_error`` is one of
+    :data:`ON_ERROR_POLICIES`: ``stop`` (default) ends the run at the first episode that raises, with an
+    :class:`EpisodeError` naming it; ``record`` writes it as failed and goes on.
+    """
+    if on_error not in ON_ERROR_POLICIES:
+        raise EvaluationError(f"on_error must be one of {', '.join(ON_ERROR_POLICIES)}, got {on_error!r}")
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    suite = spec.load_suite()  # loaded once: the hash, this process and every worker use this content
     expected = spec.episodes()
     spec_hash = spec.spec_hash
+    with ExitStack() as stack:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            stack.enter_context(folder_lock(out))
+        except OSError as e:
+            raise EvaluationError(f"cannot use {out} as the results folder: {e.strerror or e}") from None
+        except ResultsError as e:
+            raise EvaluationError(str(e)) from None
+        try:
+            return _run_locked(doctor, spec, suite, out, expected, spec_hash, workers, progress, on_error)
+        except OSError as e:
+            where = getattr(e, "filename", None) or out
+            raise EvaluationError(f"cannot write the results in {out}: {e.strerror or e} ({where})") from None
+
+
+def _run_locked(
+    doctor: str, spec: EvaluationSpec, suite: Suite, out: Path, expected: list[tuple[str, int]], spec_hash: str,
+    workers: int, progress: bool, on_error: str,
+) -> dict[str, Any]:
     episodes_path = out / EPISODES_FILE
     done = _read_done(episodes_path, doctor, spec_hash, expected)
-    todo = [(i, cid, seed) for i, (cid, seed) in enumerate(expected) if i >= done]
-    bar = _Progress(len(expected), done, progress)
+    todo = [(i, cid, seed) for i, (cid, seed) in enumerate(expected) if (cid, seed) not in done]
+    bar = _Progress(len(expected), len(expected) - len(todo), progress)
     with open(episodes_path, "a", encoding="utf-8") as handle:
         try:
             if workers <= 1 or len(todo) <= 1:
-                _init_worker(doctor, spec.to_dict())
+                _init_worker(doctor, spec.to_dict(), suite, on_error)
                 for task in todo:
                     _, line, scores = _run_task(task)
                     _append(handle, line)
                     bar.update(scores)
             else:
-                _run_parallel(doctor, spec, todo, workers, handle, bar)
+                _run_parallel(doctor, spec, suite, todo, workers, handle, bar, on_error)
         finally:
             bar.close()
     results = summarize_episodes(episodes_path, spec, doctor)
@@ -394,15 +523,21 @@ def run_evaluation(
     return results
 
 
-def _run_parallel(doctor: str, spec: EvaluationSpec, todo: list[tuple[int, str, int]], workers: int, handle: TextIO, bar: _Progress) -> None:
-    """Run episodes in worker processes; write finished ones strictly in episode order."""
+def _run_parallel(
+    doctor: str, spec: EvaluationSpec, suite: Suite, todo: list[tuple[int, str, int]], workers: int, handle: TextIO,
+    bar: _Progress, on_error: str,
+) -> None:
+    """Run episodes in worker processes (handed the loaded suite; each ends with this process);
+    write finished ones strictly in the order of ``todo``."""
     import multiprocessing
 
     context = multiprocessing.get_context("spawn")
     pending: dict[int, tuple[str, dict[str, Any]]] = {}
-    next_index = todo[0][0]
+    order = [index for index, _, _ in todo]
+    position = 0
     queue = iter(todo)
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=(doctor, spec.to_dict())) as pool:
+    initargs = (doctor, spec.to_dict(), suite, on_error, os.getpid())
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=initargs) as pool:
         running: set[Future] = set()
         try:
             for task in _take(queue, workers * 2):
@@ -412,11 +547,11 @@ def _run_parallel(doctor: str, spec: EvaluationSpec, todo: list[tuple[int, str, 
                 for future in finished:
                     index, line, scores = future.result()
                     pending[index] = (line, scores)
-                while next_index in pending:
-                    line, scores = pending.pop(next_index)
+                while position < len(order) and order[position] in pending:
+                    line, scores = pending.pop(order[position])
                     _append(handle, line)
                     bar.update(scores)
-                    next_index += 1
+                    position += 1
                 for task in _take(queue, len(finished)):
                     running.add(pool.submit(_run_task, task))
         except BaseException:
@@ -439,21 +574,31 @@ def _take(iterator: Iterator[Any], n: int) -> list[Any]:
 
 
 def read_episodes(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """The lines of an ``episodes.jsonl`` (a torn last line is ignored)."""
-    rows = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if line.endswith("\n") and line.strip():
-                rows.append(json.loads(line))
-    return rows
+    """The finished episodes of an ``episodes.jsonl``, in file order (failed ones and a torn last line
+    left out). A damaged or edited line, or an episode written twice, raises :class:`EvaluationError`
+    naming the lines: such a file is never half-read."""
+    log = read_log(Path(path))
+    standing, duplicates, _ = latest_rows(log)
+    if log.bad or duplicates:
+        problems = ([log.describe_bad()] if log.bad else []) + duplicates[:10]
+        raise EvaluationError(
+            " | ".join(problems) + ". Run the evaluation again with the same arguments to set these lines aside and replay them"
+        )
+    rows = {id(r) for r in standing.values()}
+    return [r for _, r in log.rows if id(r) in rows and not r.get("failed")]
 
 
 def summarize_episodes(path: Path, spec: EvaluationSpec, doctor: str) -> dict[str, Any]:
-    """``results.json``'s content from the episodes file."""
-    rows = read_episodes(path)
-    metrics = {
-        m: summarize(r["scores"].get(m) for r in rows).to_dict() for m in MAIN_METRICS + BREAKDOWN_METRICS + BEYOND_METRICS
-    }
+    """``results.json``'s content from the episodes file (episodes in the spec's order; failed ones counted apart)."""
+    log = read_log(path)
+    standing, duplicates, _ = latest_rows(log)
+    if log.bad or duplicates:
+        raise EvaluationError(" | ".join(([log.describe_bad()] if log.bad else []) + duplicates[:10]))
+    expected = spec.episodes()
+    ordered = [standing[key] for key in expected if key in standing]
+    failed = [r for r in ordered if r.get("failed")]
+    rows = [r for r in ordered if not r.get("failed")]
+    metrics = {m: summarize(r["scores"].get(m) for r in rows).to_dict() for m in MAIN_METRICS + BREAKDOWN_METRICS + BEYOND_METRICS}
     by_category: dict[str, dict[str, Any]] = {}
     for category in sorted({r["principal_category"] for r in rows}):
         subset = [r for r in rows if r["principal_category"] == category]
@@ -461,13 +606,19 @@ def summarize_episodes(path: Path, spec: EvaluationSpec, doctor: str) -> dict[st
             "n": len(subset),
             **{m: summarize(r["scores"].get(m) for r in subset).to_dict() for m in MAIN_METRICS},
         }
+    suite_path = Path(spec.suite)
     return {
         "doctor": doctor,
         "spec": spec.to_dict(),
         "spec_hash": spec.spec_hash,
         "suite_info": suite_info(spec),
         "n_episodes": len(rows),
-        "complete": len(rows) == len(spec.episodes()),
+        "n_expected": len(expected),
+        "n_failed": len(failed),
+        "failed": [{"case_id": r["case_id"], "seed": r["seed"], "error": r.get("error")} for r in failed],
+        "complete": len(rows) == len(expected),
+        "episodes_sha256": file_digest(path),
+        "suite_path": str(suite_path.resolve()) if suite_path.exists() else None,
         "metrics": metrics,
         "by_category": by_category,
         "versions": versions(),
@@ -569,17 +720,40 @@ def write_json_atomic(path: Path, payload: Any) -> None:
     os.replace(tmp, path)
 
 
-def load_results(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """A ``results.json`` (or the folder holding one)."""
+def load_results(path: str | os.PathLike[str], *, allow_incomplete: bool = True) -> dict[str, Any]:
+    """A ``results.json`` (or the folder holding one), checked before it is used.
+
+    A file that is not a results object, or that does not match the ``episodes.jsonl`` beside it (a
+    damaged or edited line, an episode twice, another episode count or digest), raises
+    :class:`EvaluationError` saying what and where. An incomplete run (``complete`` false: interrupted,
+    or failed episodes) is returned with ``"_incomplete"`` set to a short description, which the tables
+    and the report show; ``allow_incomplete=False`` refuses it instead.
+    """
     p = Path(path)
     if p.is_dir():
         p = p / RESULTS_FILE
     try:
-        return json.loads(p.read_text("utf-8"))
+        raw = p.read_bytes()
     except FileNotFoundError:
         raise EvaluationError(f"no results file at {p}") from None
+    except OSError as e:
+        raise EvaluationError(f"cannot read {p}: {e.strerror}") from None
+    try:
+        results = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise EvaluationError(f"{p} is not UTF-8 text ({e.reason} at byte {e.start})") from None
     except json.JSONDecodeError as e:
         raise EvaluationError(f"{p} is not valid JSON: {e.msg} at line {e.lineno}") from None
+    except (ValueError, RecursionError):
+        raise EvaluationError(f"{p} is not a results file (nested too deeply or a number too long)") from None
+    check = check_results(results, p, EPISODES_FILE)
+    if check.problems:
+        raise EvaluationError(f"{p} cannot be trusted: " + " | ".join(check.problems))
+    if check.incomplete:
+        if not allow_incomplete:
+            raise EvaluationError(f"{p}: {check.incomplete}; finish the run (run the same command again) before using it")
+        results["_incomplete"] = check.incomplete
+    return results
 
 
 def with_overrides(spec: EvaluationSpec, **changes: Any) -> EvaluationSpec:
@@ -590,7 +764,9 @@ def with_overrides(spec: EvaluationSpec, **changes: Any) -> EvaluationSpec:
 __all__: Sequence[str] = (
     "BEYOND_METRICS",
     "BREAKDOWN_METRICS",
+    "EpisodeError",
     "EvaluationError",
+    "ON_ERROR_POLICIES",
     "EvaluationSpec",
     "LEADERBOARD_SPEC",
     "MAIN_METRICS",

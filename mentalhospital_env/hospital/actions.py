@@ -119,7 +119,7 @@ class ActionError:
 
     ``problem`` is a short kind (``no_action``, ``empty``, ``ambiguous``, ``out_of_stage``,
     ``unknown_exam``, ``unknown_disorder``, ``unknown_category``, ``bad_field``, ``bad_type``,
-    ``ended``); ``message`` says what is wrong and what is allowed at ``stage``; ``allowed`` names
+    ``too_long``, ``ended``); ``message`` says what is wrong and what is allowed at ``stage``; ``allowed`` names
     the actions allowed there.
     """
 
@@ -346,15 +346,27 @@ def _strip_fences(text: str) -> str:
     return _FENCE.sub("", text)
 
 
+#: A ``{`` that can open a JSON object: an object's first token after the brace is a key or its end.
+_OBJECT_START = re.compile(r"\{\s*[\"}]")
+#: Candidate objects tried per action; each try reads at most the rest of the text, so parsing an
+#: action costs linear time in its length whatever it holds.
+MAX_JSON_TRIES = 16
+
+
 def _json_object(text: str) -> Any:
-    """The first JSON object in the text (fences and prose around it allowed), or ``None``."""
-    start = text.find("{")
+    """The first JSON object in the text (fences and prose around it allowed), or ``None``.
+
+    Only a ``{`` followed by a key or ``}`` is tried, and at most :data:`MAX_JSON_TRIES` of them: a run
+    of braces is skipped in one regular-expression pass instead of a decode attempt per brace (each
+    failed attempt counts lines from the start of the text, which made the old loop quadratic).
+    """
     decoder = json.JSONDecoder()
-    while start != -1:
+    for tries, match in enumerate(_OBJECT_START.finditer(text)):
+        if tries >= MAX_JSON_TRIES:
+            return None
         try:
-            value, _ = decoder.raw_decode(text, start)
-        except (json.JSONDecodeError, RecursionError):
-            start = text.find("{", start + 1)
+            value, _ = decoder.raw_decode(text, match.start())
+        except (json.JSONDecodeError, RecursionError, ValueError):
             continue
         return value
     return None
@@ -364,12 +376,112 @@ def _error(problem: str, what: str, stage: str) -> ActionError:
     return ActionError(problem, f"{what} {describe_allowed(stage)}", stage, allowed_actions(stage))
 
 
+#: The longest action accepted, in characters (a mapping counts its strings plus one per item). A longer
+#: action is refused at once as an invalid action (``too_long``) before any parsing: a doctor's turn is a
+#: question, an exam order, a note, a diagnosis or a plan, which fit in a small fraction of this even
+#: with a model's reasoning around them.
+MAX_ACTION_TEXT = 65_536
+#: The deepest nesting of lists and objects accepted in a mapping action (an action needs three levels).
+MAX_ACTION_DEPTH = 32
+
+
+class _Unreadable(Exception):
+    """An action that cannot be read as plain data: ``problem`` and ``message`` of its ActionError."""
+
+    def __init__(self, problem: str, message: str):
+        super().__init__(problem, message)
+        self.problem, self.message = problem, message
+
+
+def readable_action(source: Any) -> Any:
+    """The action as plain data, read once: text as it is, an :class:`Action` as it is, bytes decoded,
+    and a mapping copied into plain ``dict``/``list``/scalars (so a mapping whose methods raise, or one
+    nested deeper than :data:`MAX_ACTION_DEPTH`, or bigger than :data:`MAX_ACTION_TEXT`, is found out
+    here, before anything is applied). Anything unreadable comes back as an :class:`ActionError`
+    whose stage is empty (the caller fills it in); never raises.
+    """
+    try:
+        return _readable(source)
+    except _Unreadable as e:
+        return ActionError(e.problem, e.message, "", ())
+    except RecursionError:
+        return ActionError("bad_type", "The action is nested too deeply to read.", "", ())
+    except Exception as e:  # noqa: BLE001  (a hostile mapping: its own methods raise)
+        return ActionError("bad_type", f"The action could not be read: {type(e).__name__}: {_safe_text(e)}.", "", ())
+
+
+def _safe_text(e: BaseException) -> str:
+    try:
+        return str(e)[:200]
+    except Exception:  # noqa: BLE001
+        return "(no message)"
+
+
+def _too_long(size: int) -> _Unreadable:
+    return _Unreadable(
+        "too_long", f"The action is longer than {MAX_ACTION_TEXT} characters ({size} or more); write one short action."
+    )
+
+
+def _readable(source: Any) -> Any:
+    if isinstance(source, (Ask, OrderExams, WriteNote, Diagnose, Treat, ActionError)):
+        return source
+    if isinstance(source, (bytes, bytearray)):
+        if len(source) > 4 * MAX_ACTION_TEXT:
+            raise _too_long(len(source) // 4)
+        try:
+            source = bytes(source).decode("utf-8")
+        except UnicodeDecodeError:
+            raise _Unreadable("bad_type", "The action is bytes that are not UTF-8 text.") from None
+    if isinstance(source, str):
+        if len(source) > MAX_ACTION_TEXT:
+            raise _too_long(len(source))
+        return str(source)
+    if isinstance(source, Mapping):
+        budget = [MAX_ACTION_TEXT]
+        return _plain(source, 0, budget)
+    return source  # any other type: the parser refuses it by type
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _plain(value: Any, depth: int, budget: list[int]) -> Any:
+    """A plain copy of a mapping/list tree, within the depth and size limits (iteration happens once)."""
+    if isinstance(value, str):
+        budget[0] -= len(value) + 1
+        if budget[0] < 0:
+            raise _too_long(MAX_ACTION_TEXT - budget[0])
+        return str(value)
+    if isinstance(value, _SCALARS):
+        budget[0] -= 1
+        return value
+    if isinstance(value, (Mapping, list, tuple)):
+        if depth >= MAX_ACTION_DEPTH:
+            raise _Unreadable("bad_type", f"The action is nested more than {MAX_ACTION_DEPTH} levels deep.")
+        budget[0] -= 1
+        if isinstance(value, Mapping):
+            out: dict[Any, Any] = {}
+            for key, item in list(value.items()):
+                if not isinstance(key, _SCALARS):
+                    raise _Unreadable("bad_type", f"The action's object has a key of type {type(key).__name__}; keys are text.")
+                out[_plain(key, depth + 1, budget)] = _plain(item, depth + 1, budget)
+            return out
+        return [_plain(item, depth + 1, budget) for item in value]
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _too_long(MAX_ACTION_TEXT - budget[0])
+    return value  # another type inside a mapping: the field checks name it by type
+
+
 def parse_action(source: Any, stage: str, vocabulary: Vocabulary | None = None) -> Action | ActionError:
     """Parse one doctor action (protocol text or a mapping) for an encounter at ``stage``.
 
     Never raises for any ``source``: anything that is not exactly one well-formed action allowed at
     ``stage`` comes back as an :class:`ActionError` saying what is wrong and what is allowed now.
-    ``vocabulary`` defaults to the bundled knowledge base.
+    ``vocabulary`` defaults to the bundled knowledge base. An action longer than
+    :data:`MAX_ACTION_TEXT` characters, or a mapping nested deeper than :data:`MAX_ACTION_DEPTH`, is
+    refused before it is parsed; parsing is linear in the action's length.
     """
     if stage not in ALL_STAGES:
         raise ValueError(f"unknown stage {stage!r}; stages are {', '.join(ALL_STAGES)}")
@@ -380,6 +492,9 @@ def parse_action(source: Any, stage: str, vocabulary: Vocabulary | None = None) 
             stage,
             (),
         )
+    source = readable_action(source)
+    if isinstance(source, ActionError):
+        return _error(source.problem, source.message, stage)
     try:
         return _parse(source, stage, vocabulary)
     except RecursionError:

@@ -42,7 +42,9 @@ from .actions import (
     Vocabulary,
     WriteNote,
     default_vocabulary,
+    MAX_ACTION_TEXT,
     parse_action,
+    readable_action,
 )
 from .record import EpisodeRecord, StepRecord
 from .roles import NoReward, NoRewards, PatientLike, RewardLike, ShaperLike
@@ -345,6 +347,9 @@ class Encounter:
         """
         if not self._started:
             raise RuntimeError("call reset() before step()")
+        # Read the action once, as plain data, before anything is applied: a mapping that raises, or is
+        # too deep or too big, is an invalid action, and the record keeps exactly what was parsed.
+        original, source = source, readable_action(source)
         if self._ended:
             err = parse_action(source, END, self._vocab())
             assert isinstance(err, ActionError)
@@ -360,6 +365,7 @@ class Encounter:
                 err,
             )
         parsed = refusal if refusal is not None else parse_action(source, self._stage, self._vocab())
+        action_text = _action_text(original if isinstance(original, str) else source)
         self._turn += 1
         if isinstance(parsed, ActionError):
             self._chart = replace(self._chart, invalid_actions=self._chart.invalid_actions + 1)
@@ -385,7 +391,7 @@ class Encounter:
         self._steps.append(
             StepRecord(
                 turn=self._turn,
-                action_text=_action_text(source),
+                action_text=action_text,
                 action=parsed.to_dict() if not isinstance(parsed, ActionError) else None,
                 error=parsed.message if isinstance(parsed, ActionError) else None,
                 problem=parsed.problem if isinstance(parsed, ActionError) else None,
@@ -509,12 +515,16 @@ def _add(components: dict[str, float | None], more: Mapping[str, float | None]) 
 def _action_text(source: Any) -> str:
     """The action as the doctor sent it, as text: strings as they are, mappings as JSON."""
     if isinstance(source, str):
+        if len(source) > MAX_ACTION_TEXT:  # refused unread: keep its head and its size, not megabytes
+            return f"{source[:1000]}... ({len(source)} characters, refused as too long)"
         return source
-    if isinstance(source, Mapping):
+    if isinstance(source, ActionError):  # unreadable: say why instead of what
+        return f"<unreadable action: {source.message}>"
+    if isinstance(source, Mapping):  # plain data from readable_action: bounded depth and size
         try:
-            return json.dumps(source, ensure_ascii=False, default=repr)
+            return json.dumps(source, ensure_ascii=False, default=lambda o: f"<{type(o).__name__}>")
         except (TypeError, ValueError, RecursionError):
-            return repr(source)
+            return f"<{type(source).__name__}>"
     to_text = getattr(source, "to_text", None)
     if callable(to_text):
         return str(to_text())

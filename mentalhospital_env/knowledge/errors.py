@@ -20,3 +20,6 @@ class KnowledgeError(Exception):
         if field is not None:
             where += f", field {field}"
         super().__init__(f"{where}: {problem}")
+
+    def __reduce__(self):  # type: ignore[override]  # picklable across worker processes
+        return (type(self), (self.file, self.entry, self.field, self.problem))

@@ -8,6 +8,7 @@ these functions, so the patient, the adjudicator and the scripted clinician read
 from __future__ import annotations
 
 import json
+import os
 import re
 import weakref
 from bisect import bisect_left, bisect_right
@@ -27,9 +28,37 @@ _SUFFIXES = ("ings", "ing", "edly", "ed", "ies", "es", "s", "ly")
 # bounded memo of immutable results; a function documented to return a list returns a fresh list copied
 # from the memo, so a caller that changes it cannot change what the next caller reads.
 
-TEXT_MEMO_SIZE = 8192
+MEMO_SCALE_VARIABLE = "MENTALHOSPITAL_MEMO_SCALE"
+
+
+def _memo_scale() -> float:
+    raw = os.environ.get(MEMO_SCALE_VARIABLE, "1")
+    try:
+        scale = float(raw)
+    except ValueError:
+        scale = float("nan")
+    if not 0 < scale < 1e6:  # NaN fails too
+        raise ValueError(f"{MEMO_SCALE_VARIABLE} must be a number above 0 (1 is the default), got {raw!r}")
+    return scale
+
+
+MEMO_SCALE = _memo_scale()
+"""The size of every bounded memo of the library, as a factor of its default (the environment variable
+``MENTALHOSPITAL_MEMO_SCALE``, read once at import; default 1). The memos keep what a long run meets
+again (texts, their readings, verdicts, matcher answers); each is capped, so a process's memory grows
+over its first tens of thousands of steps and then stays level (``benchmarks/env_throughput.py``
+prints that level). A smaller factor lowers the level and costs speed: 0.25 keeps a quarter of each."""
+
+
+def memo_size(default: int) -> int:
+    """A memo's cap: ``default`` times :data:`MEMO_SCALE` (at least 64)."""
+    return max(64, int(default * MEMO_SCALE))
+
+
+TEXT_MEMO_SIZE = memo_size(8192)
 """Texts remembered by each memoised function (least recently used ones are forgotten first). An episode
-reads one to three thousand distinct texts; a larger memo gives the garbage collector more to walk."""
+reads one to three thousand distinct texts; a larger memo gives the garbage collector more to walk.
+Scaled by :data:`MEMO_SCALE`."""
 
 _memos: list[Callable[[], None]] = []  # cache_clear of every memo, for clear_caches()
 _memo_owners: weakref.WeakSet = weakref.WeakSet()  # objects with their own memo (lexicons), see register_memo
@@ -215,7 +244,7 @@ def _irregular_forms() -> dict[str, str]:
     return dict(raw.get("irregular_forms", {}))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def stem(token: str) -> str:
     """A light suffix-stripping stem: ``hearing``/``hears`` and ``voices``/``voice`` are unified; irregular
     forms (``heard``, ``felt``, ``slept``) map to their base through ``irregular_forms`` of the cue data;

@@ -41,6 +41,9 @@ class LLMError(RuntimeError):
         self.cause = cause
         super().__init__(f"{backend} failed on {request}: {cause}")
 
+    def __reduce__(self):  # type: ignore[override]  # rebuilt whole in the parent of a worker process
+        return (type(self), (self.backend, self.request, self.cause))
+
 
 class ConversationError(LLMError, ValueError):
     """A conversation handed to `generate` is malformed (says which one and what is wrong)."""

@@ -49,6 +49,9 @@ class ClientSpecError(ValueError):
         self.problem = problem
         super().__init__(f"bad LLM client spec {spec!r}: {problem}. Accepted forms: {', '.join(EXAMPLES)}")
 
+    def __reduce__(self):  # type: ignore[override]  # picklable across worker processes
+        return (type(self), (self.spec, self.problem))
+
 
 def _as_bool(text: str) -> bool:
     lowered = text.strip().lower()

@@ -33,7 +33,7 @@ from functools import lru_cache
 from importlib import resources
 
 from mentalhospital_env.cases import Case, Fact
-from mentalhospital_env.knowledge.language import clauses, stem, stems, tokenize
+from mentalhospital_env.knowledge.language import clauses, memo_size, stem, stems, tokenize
 from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
 from .understanding import asked_part, load_taxonomy, record_topics, understand
@@ -204,7 +204,9 @@ def split_statements(text: str) -> list[str]:
 
 
 _STATEMENTS: OrderedDict[tuple[int, str, str | None], tuple[Lexicon, tuple[Statement, ...]]] = OrderedDict()
-_STATEMENTS_MAX = 16384
+#: wordings a patient remembers checking (per patient: a suite of 240 cases holds 240 of these)
+_PER_PATIENT_MEMO = memo_size(4096)
+_STATEMENTS_MAX = memo_size(16384)
 
 
 def read_statements(text: str, lexicon: Lexicon | None = None, subject: str | None = None) -> list[Statement]:
@@ -517,7 +519,7 @@ class LeakGuard:
         known = self._leaks.get(text)
         if known is None:
             known = self._reads_as_leak(text)
-            if len(self._leaks) >= 4096:
+            if len(self._leaks) >= _PER_PATIENT_MEMO:
                 self._leaks.pop(next(iter(self._leaks)))
             self._leaks[text] = known
         return known
@@ -656,7 +658,7 @@ def question_bank(lexicon: Lexicon) -> QuestionBank:
 
 
 _QUESTIONS: OrderedDict[tuple[int, str], tuple[Lexicon, Question]] = OrderedDict()
-_QUESTIONS_MAX = 8192
+_QUESTIONS_MAX = memo_size(8192)
 
 
 def read_question(utterance: str, lexicon: Lexicon | None = None) -> Question:
@@ -1172,7 +1174,7 @@ class ClaimChecker:
             found = tuple(read_statements(text, self.index.lexicon))
             unsupported = tuple(s for s in found if not self.supported(s))
             known = ClaimCheck(found, unsupported, self.index.guard.leaks(text))
-            if len(self._checked) >= 4096:
+            if len(self._checked) >= _PER_PATIENT_MEMO:
                 self._checked.pop(next(iter(self._checked)))
             self._checked[text] = known
         return known

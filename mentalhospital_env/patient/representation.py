@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 
+from mentalhospital_env.knowledge.language import memo_size
 from mentalhospital_env.cases import Case
 from mentalhospital_env.knowledge.language import stems, tokenize
 from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
@@ -801,7 +802,7 @@ class RepresentationSkill:
         known = self._contained.get(key)
         if known is None:
             known = self._self_contained(fact, text)
-            if len(self._contained) >= 4096:
+            if len(self._contained) >= memo_size(4096):
                 self._contained.pop(next(iter(self._contained)))
             self._contained[key] = known
         return known

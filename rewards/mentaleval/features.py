@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 from typing import Any
 
+from mentalhospital_env.knowledge.language import memo_size
 from mentalhospital_env.cases.derive import split_sentences
 from mentalhospital_env.knowledge.codes import category_of_code
 from mentalhospital_env.knowledge.critical import load_critical_actions
@@ -36,7 +37,7 @@ _TAG_QUESTION = re.compile(
 _LEADING_FILLERS = ("and", "so", "now", "okay", "ok", "well", "then", "alright", "right")
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=memo_size(8192))
 def mentions(text: str) -> tuple[Mention, ...]:
     """The lexicon's mentions in ``text``, a denial reaching every finding of its list ("denies A, B, C, D":
     :func:`~mentalhospital_env.knowledge.lexicon.listed_denials`); cached: replies and notes are read by
@@ -76,7 +77,7 @@ class UtteranceReading:
         return self.empathic or self.validating or self.reflective
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=memo_size(8192))
 def content_words(text: str) -> frozenset[str]:
     """Stems of the content words of ``text`` (the knowledge base's function words left out; cached)."""
     return frozenset(s for s in language_content_stems(text) if len(s) > 1)
@@ -110,7 +111,7 @@ def read_utterance(text: str, previous_reply: str = "") -> UtteranceReading:
     return replace(alone, reflective=True, empathy_labels=alone.empathy_labels | reflection_hits)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=memo_size(8192))
 def _read_utterance_alone(text: str) -> tuple[UtteranceReading, frozenset[str]]:
     """The reading of an utterance as if it reflected nothing, and its reflection cues."""
     cues = load_cues()
@@ -151,7 +152,7 @@ def _read_utterance_alone(text: str) -> tuple[UtteranceReading, frozenset[str]]:
     return reading, reflection_hits
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=memo_size(8192))
 def is_emotional_disclosure(reply: str) -> bool:
     """Whether a patient reply voices distress: an emotion word, or a mood, anxiety, trauma or risk
     concept that is not negated (cached by text)."""
@@ -388,7 +389,7 @@ def read_note(case: Any, chart: Chart, support: frozenset[str] | None = None) ->
     return replace(reading, unsupported_claims=unsupported) if unsupported else reading
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=memo_size(4096))
 def _read_note_alone(note: str) -> tuple[NoteReading, frozenset[str]]:
     """The reading of a non-empty note with no claim unsupported yet, and the concepts it claims."""
     cues = load_cues()
@@ -485,7 +486,7 @@ def read_diagnosis(case: Any, chart: Chart) -> DiagnosisReading:
     return _read_diagnosis_fields(*fields)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=memo_size(4096))
 def _read_diagnosis_fields(
     disorders: Sequence[Any] | None, note: str | None, categories: Sequence[Any] | None, exams: Sequence[Any] | None
 ) -> DiagnosisReading:
@@ -643,7 +644,7 @@ class _PlanAlone:
     generic_therapy: bool
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=memo_size(4096))
 def _read_plan_alone(plan: str) -> _PlanAlone:
     """What a plan says whatever the case: drugs and drug classes proposed, safety actions, follow-up, a
     dose (a number with its unit, or a dose described: "the usual starting dose", "titrate"),
@@ -662,7 +663,7 @@ def _read_plan_alone(plan: str) -> _PlanAlone:
     )
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=memo_size(4096))
 def _therapies_named(plan: str, therapies: tuple[str, ...]) -> frozenset[str]:
     """Which of ``therapies`` the plan names (``Formulary.therapies_in``, remembered)."""
     return frozenset(load_formulary().therapies_in(plan, therapies))
