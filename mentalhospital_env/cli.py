@@ -6,8 +6,9 @@ so ``mentalhospital --help`` stays fast:
 * ``mentalhospital cases generate --n N --seed S [--out FILE]``: synthetic cases as JSON Lines.
 * ``mentalhospital cases validate PATH``: check a case file, a JSONL suite or a folder against CASES.md.
 * ``mentalhospital cases stats SUITE``: counts by category, disorder, setting, sex and age band.
-* ``mentalhospital evaluate --doctor NAME --suite SUITE --out DIR [--workers N]``: run and score a
-  doctor over a seeded suite (resumes when DIR holds an interrupted run), then print the tables.
+* ``mentalhospital evaluate --doctor NAME --suite SUITE --out DIR [--workers N | --concurrency N]``:
+  run and score a doctor over a seeded suite (resumes when DIR holds an interrupted run), then print
+  the tables.
 * ``mentalhospital table RESULTS...``: the study's leaderboard and breakdown tables (text, Markdown, CSV).
 * ``mentalhospital compare A B``: which metric differences between two runs exceed their intervals.
 * ``mentalhospital report RESULTS``: a self-contained HTML report with charts and every transcript.
@@ -84,6 +85,35 @@ def _spec_from_args(args: argparse.Namespace):
     )
 
 
+#: command-line generation settings of the llm doctor: flag attribute -> setting in the llm: spec
+_GENERATION_FLAGS = {
+    "max_new_tokens": "max_new_tokens",
+    "temperature": "temperature",
+    "top_p": "top_p",
+    "generation_seed": "seed",
+    "max_interview_turns": "max_interview_turns",
+    "reply_retries": "reply_retries",
+}
+
+
+def _doctor_with_settings(args: argparse.Namespace) -> str:
+    """The doctor spec with the command line's generation settings added to an ``llm:`` spec's options."""
+    from urllib.parse import urlencode
+
+    given = {setting: getattr(args, flag) for flag, setting in _GENERATION_FLAGS.items() if getattr(args, flag, None) is not None}
+    if not given:
+        return args.doctor
+    if not args.doctor.startswith("llm:"):
+        flags = ", ".join("--" + f.replace("_", "-") for f, s in _GENERATION_FLAGS.items() if s in given)
+        raise ValueError(f"{flags} apply to the llm doctor only, not {args.doctor!r}")
+    head, sep, query = args.doctor.partition("?")
+    fragment = ""
+    if "#" in query:
+        query, fragment = query.split("#", 1)
+        fragment = "#" + fragment
+    return head + fragment + "?" + (query + "&" if query else "") + urlencode(given)
+
+
 def _evaluate(args: argparse.Namespace) -> int:
     from mentalhospital_env.cases import CaseError
     from mentalhospital_env.evaluation import EvaluationError, run_evaluation
@@ -92,8 +122,11 @@ def _evaluate(args: argparse.Namespace) -> int:
 
     try:
         spec = _spec_from_args(args)
-        results = run_evaluation(args.doctor, spec, args.out, workers=args.workers, progress=not args.quiet)
-    except (CaseError, EvaluationError, DoctorNotFound) as e:
+        doctor = _doctor_with_settings(args)
+        results = run_evaluation(
+            doctor, spec, args.out, workers=args.workers, concurrency=args.concurrency, progress=not args.quiet
+        )
+    except (CaseError, EvaluationError, DoctorNotFound, ValueError) as e:
         print(f"mentalhospital evaluate: {e}", file=sys.stderr)
         return 1
     labelled = [(results, None)]
@@ -183,6 +216,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--suite", default=None, help="bundled suite name (dev, test, handwritten) or a case file or folder (default: test)")
     p.add_argument("--out", required=True, help="output folder for results.json and episodes.jsonl (an interrupted run there resumes)")
     p.add_argument("--workers", type=int, default=1, help="parallel worker processes (default 1)")
+    p.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        help="episodes played at once in one process, their doctors' requests in flight together "
+        "(for a served llm doctor; default 1)",
+    )
+    g = p.add_argument_group("llm doctor generation settings (also accepted in the llm: spec's options)")
+    g.add_argument("--max-new-tokens", type=int, default=None, help="tokens per reply (default 384)")
+    g.add_argument("--temperature", type=float, default=None, help="0 is greedy (default 0)")
+    g.add_argument("--top-p", type=float, default=None, help="nucleus mass (default 1.0)")
+    g.add_argument("--generation-seed", type=int, default=None, help="sampling seed sent with each request (default 0)")
+    g.add_argument("--max-interview-turns", type=int, default=None, help="questions before the doctor is told to move on (default 20)")
+    g.add_argument("--reply-retries", type=int, default=None, help="re-asks after an unparseable reply (default 2)")
     p.add_argument("--seeds", default=None, help="comma-separated seeds (default 0)")
     p.add_argument("--case", action="append", help="only this case id (repeatable)")
     p.add_argument("--limit", type=int, default=None, help="only the first N cases of the suite")

@@ -155,6 +155,17 @@ class _Worker:
     scoring: Any = None
     factory: Any = None
     argument: str | None = None
+    identity: str | None = None
+
+    def prepare(self) -> None:
+        """Build the environment, the scorers and the doctor's factory (once)."""
+        from mentalhospital_env.roster import doctor_factory, doctor_identity
+
+        if self.env is None:
+            self.env = make_env(self.spec)
+            self.scoring = scoring_config(self.spec)
+            self.factory, self.argument = doctor_factory(self.doctor)
+            self.identity = doctor_identity(self.doctor)
 
 
 _WORKER: _Worker | None = None
@@ -214,14 +225,8 @@ def flat_scores(scores: Any) -> dict[str, Any]:
 
 def run_episode(doctor: str, spec: EvaluationSpec, case_id: str, seed: int, *, worker: _Worker | None = None) -> dict[str, Any]:
     """Play one episode and score it; returns the ``episodes.jsonl`` line as a dict."""
-    from mentalhospital_env.roster import doctor_factory
-    from mentalhospital_env.rewards.scoring import score_chart
-
     worker = worker or _Worker(doctor, spec)
-    if worker.env is None:
-        worker.env = make_env(spec)
-        worker.scoring = scoring_config(spec)
-        worker.factory, worker.argument = doctor_factory(doctor)
+    worker.prepare()
     env = worker.env
     started = time.time()
     t0 = time.perf_counter()
@@ -232,13 +237,21 @@ def run_episode(doctor: str, spec: EvaluationSpec, case_id: str, seed: int, *, w
     while not (terminated or truncated):
         action = policy.act(observation, info)
         observation, _reward, terminated, truncated, info = env.step(action)
+    return episode_row(worker, case_id, seed, env, policy, started, t0)
+
+
+def episode_row(worker: _Worker, case_id: str, seed: int, env: Any, policy: Any, started: float, t0: float) -> dict[str, Any]:
+    """The ``episodes.jsonl`` line of a finished episode: the record, its scores, the doctor's turn log."""
+    from mentalhospital_env.rewards.scoring import score_chart
+
+    spec = worker.spec
     record = env.unwrapped.episode_record()
     case = spec.load_suite()[case_id]
     scores = score_chart(case, record.chart, worker.scoring)
-    return {
+    row = {
         "case_id": case_id,
         "seed": seed,
-        "doctor": doctor,
+        "doctor": worker.identity,
         "spec_hash": spec.spec_hash,
         "library": library_fingerprint(),
         "principal_category": _principal_category(case),
@@ -247,6 +260,10 @@ def run_episode(doctor: str, spec: EvaluationSpec, case_id: str, seed: int, *, w
         "record": record.to_dict(),
         "timing": {"started": round(started, 3), "seconds": round(time.perf_counter() - t0, 4)},
     }
+    log = getattr(policy, "turn_log", None)
+    if callable(log):
+        row["doctor_log"] = log()
+    return row
 
 
 def _principal_category(case: Any) -> str:
@@ -355,20 +372,38 @@ def run_evaluation(
     out_dir: str | os.PathLike[str] = "results",
     *,
     workers: int = 1,
+    concurrency: int = 1,
     progress: bool = True,
 ) -> dict[str, Any]:
-    """Evaluate ``doctor`` (a roster name such as ``scripted``) on ``spec``; returns ``results.json``'s content."""
+    """Evaluate ``doctor`` (a roster name such as ``scripted``) on ``spec``; returns ``results.json``'s content.
+
+    ``workers`` processes play episodes in parallel; ``concurrency`` episodes are played at once in
+    one process, their doctors' requests in flight together (for doctors served over HTTP: see
+    :mod:`mentalhospital_env.concurrency`). The two do not combine. Results are the same, byte for
+    byte apart from ``timing``, whatever the two.
+    """
+    from mentalhospital_env.roster import doctor_identity
+
+    if concurrency < 1:
+        raise EvaluationError(f"concurrency must be at least 1, got {concurrency}")
+    if concurrency > 1 and workers > 1:
+        raise EvaluationError("choose --workers (processes) or --concurrency (episodes at once in one process), not both")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     expected = spec.episodes()
     spec_hash = spec.spec_hash
     episodes_path = out / EPISODES_FILE
-    done = _read_done(episodes_path, doctor, spec_hash, expected)
+    identity = doctor_identity(doctor)
+    done = _read_done(episodes_path, identity, spec_hash, expected)
     todo = [(i, cid, seed) for i, (cid, seed) in enumerate(expected) if i >= done]
     bar = _Progress(len(expected), done, progress)
     with open(episodes_path, "a", encoding="utf-8") as handle:
         try:
-            if workers <= 1 or len(todo) <= 1:
+            if concurrency > 1 and len(todo) > 1:
+                from mentalhospital_env.concurrency import run_concurrently
+
+                _run_in_order(todo, lambda emit: run_concurrently(doctor, spec, todo, concurrency, emit), handle, bar)
+            elif workers <= 1 or len(todo) <= 1:
                 _init_worker(doctor, spec.to_dict())
                 for task in todo:
                     _, line, scores = _run_task(task)
@@ -378,9 +413,26 @@ def run_evaluation(
                 _run_parallel(doctor, spec, todo, workers, handle, bar)
         finally:
             bar.close()
-    results = summarize_episodes(episodes_path, spec, doctor)
+    results = summarize_episodes(episodes_path, spec, identity)
     write_json_atomic(out / RESULTS_FILE, results)
     return results
+
+
+def _run_in_order(todo: list[tuple[int, str, int]], run: Any, handle: TextIO, bar: _Progress) -> None:
+    """Call ``run(emit)``, which reports finished episodes as ``emit(index, line, scores)`` in any
+    order; write them strictly in episode order."""
+    pending: dict[int, tuple[str, dict[str, Any]]] = {}
+    state = {"next": todo[0][0]}
+
+    def emit(index: int, line: str, scores: dict[str, Any]) -> None:
+        pending[index] = (line, scores)
+        while state["next"] in pending:
+            line_, scores_ = pending.pop(state["next"])
+            _append(handle, line_)
+            bar.update(scores_)
+            state["next"] += 1
+
+    run(emit)
 
 
 def _run_parallel(doctor: str, spec: EvaluationSpec, todo: list[tuple[int, str, int]], workers: int, handle: TextIO, bar: _Progress) -> None:

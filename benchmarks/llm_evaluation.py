@@ -1,0 +1,162 @@
+"""Concurrent evaluation of a served doctor: 40 episodes at concurrency 1 and at concurrency 16.
+
+A loopback OpenAI-compatible server stands in for vLLM: every request is answered after 200 ms, all
+requests concurrently (one thread each), by a fixed clinician script read off the conversation (ten
+questions, then exams, a note, a diagnosis and a plan: 14 turns an episode). The ``llm`` doctor is
+evaluated through the ``openai`` SDK client on the first 40 cases of the ``dev`` suite, once one
+episode at a time and once 16 at a time, into two folders; the two ``episodes.jsonl`` must hold the
+same episodes (apart from ``timing``). Printed: wall time of both, their ratio (target >= 10), the
+CPU seconds the process spent (the part concurrency cannot hide: on one process, the ratio cannot
+exceed (network + CPU) / max(network / 16 per wave, CPU)), and requests served.
+
+    python benchmarks/llm_evaluation.py [--episodes 40] [--concurrency 16] [--delay 0.2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+QUESTIONS = [
+    "What brings you in today?",
+    "How has your mood been lately?",
+    "How are you sleeping?",
+    "How is your appetite?",
+    "Have you had any thoughts of harming yourself?",
+    "Do you ever hear voices others cannot hear?",
+    "How much alcohol do you drink?",
+    "Does anyone in your family have a mental illness?",
+    "How is your concentration?",
+    "Have you felt anxious or on edge?",
+]
+LATER = [
+    "<order_exams>PHQ-9; GAD-7; TSH</order_exams>",
+    "<write_note>Low mood and poor sleep for several weeks; no suicidal ideation; no psychotic features.</write_note>",
+    "<diagnose>categories: depressive, anxiety | disorders: 1. F32.1; 2. F41.1</diagnose>",
+    "<treat>Sertraline 50 mg daily, CBT, safety plan, review in two weeks.</treat>",
+]
+
+
+def clinician_reply(messages: list[dict]) -> str:
+    """The scripted clinician: the n-th reply of a conversation is the n-th step of the script."""
+    n = sum(1 for m in messages if m.get("role") == "assistant")
+    if n < len(QUESTIONS):
+        return f"<ask>{QUESTIONS[n]}</ask>"
+    return LATER[min(n - len(QUESTIONS), len(LATER) - 1)]
+
+
+class SlowServer:
+    """POST /v1/chat/completions on 127.0.0.1, each answer after ``delay`` seconds, all concurrently."""
+
+    def __init__(self, delay: float) -> None:
+        owner = self
+        self.served = 0
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self.lock = threading.Lock()
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # as real servers do: no 40 ms wait between headers and body
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802
+                request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                with owner.lock:
+                    owner.in_flight += 1
+                    owner.max_in_flight = max(owner.max_in_flight, owner.in_flight)
+                time.sleep(delay)
+                with owner.lock:
+                    owner.in_flight -= 1
+                    owner.served += 1
+                reply = {"choices": [{"index": 0, "message": {"role": "assistant", "content": clinician_reply(request["messages"])}}]}
+                body = json.dumps(reply).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                try:
+                    self.wfile.write(body)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _without_timing(path: Path) -> list[dict]:
+    rows = []
+    for line in path.read_text("utf-8").splitlines():
+        row = json.loads(line)
+        row.pop("timing", None)
+        rows.append(row)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--episodes", type=int, default=40)
+    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--delay", type=float, default=0.2, help="seconds the server takes per request")
+    parser.add_argument("--suite", default="dev")
+    args = parser.parse_args(argv)
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from mentalhospital_env.evaluation import EvaluationSpec, run_evaluation
+
+    server = SlowServer(args.delay)
+    spec = EvaluationSpec(suite=args.suite, limit=args.episodes)
+    doctor = f"llm:openai:{server.url}?model=scripted-clinician&api_key_env=MH_NO_KEY"
+    work = Path(tempfile.mkdtemp(prefix="mh-llm-bench-"))
+    out: dict = {"episodes": args.episodes, "delay_s": args.delay}
+    try:
+        # build the suite and the client once, outside both timings
+        spec.episodes()
+        for concurrency in (1, args.concurrency):
+            served, cpu0, t0 = server.served, _cpu(), time.perf_counter()
+            run_evaluation(doctor, spec, work / f"c{concurrency}", concurrency=concurrency, progress=False)
+            out[f"wall_s_c{concurrency}"] = round(time.perf_counter() - t0, 2)
+            out[f"cpu_s_c{concurrency}"] = round(_cpu() - cpu0, 2)
+            out[f"requests_c{concurrency}"] = server.served - served
+        out["max_requests_in_flight"] = server.max_in_flight
+        out["ratio"] = round(out["wall_s_c1"] / out[f"wall_s_c{args.concurrency}"], 2)
+        same = _without_timing(work / "c1" / "episodes.jsonl") == _without_timing(work / f"c{args.concurrency}" / "episodes.jsonl")
+        out["same_episodes"] = same
+        network = out["requests_c1"] * args.delay
+        out["bound_on_one_process"] = round(
+            (network + out["cpu_s_c1"]) / max(network / args.concurrency, out["cpu_s_c1"]), 2
+        )
+    finally:
+        server.close()
+        shutil.rmtree(work, ignore_errors=True)
+    print(json.dumps(out, indent=2))
+    print(f"ratio {out['ratio']} (target >= 10); episodes identical apart from timing: {out['same_episodes']}")
+    return out
+
+
+if __name__ == "__main__":
+    main()
