@@ -1,8 +1,9 @@
 """Concurrent evaluation of a served doctor: 40 episodes at concurrency 1 and at concurrency 16.
 
 A loopback OpenAI-compatible server stands in for vLLM: every request is answered after 200 ms, all
-requests concurrently (one thread each), by a fixed clinician script read off the conversation (ten
-questions, then exams, a note, a diagnosis and a plan: 14 turns an episode). The ``llm`` doctor is
+requests concurrently (one thread each), by a fixed clinician script read off the conversation (twenty
+questions, the llm doctor's default interview length, then exams, a note, a diagnosis and a plan: 24
+turns an episode). The ``llm`` doctor is
 evaluated through the ``openai`` SDK client on the first 40 cases of the ``dev`` suite, once one
 episode at a time and once 16 at a time, into two folders; the two ``episodes.jsonl`` must hold the
 same episodes (apart from ``timing``). Printed: wall time of both, their ratio (target >= 10), the
@@ -39,6 +40,16 @@ QUESTIONS = [
     "Does anyone in your family have a mental illness?",
     "How is your concentration?",
     "Have you felt anxious or on edge?",
+    "How long have you felt this way?",
+    "Did something happen before it started?",
+    "How is your energy during the day?",
+    "Do you still enjoy the things you used to?",
+    "Have you used any drugs?",
+    "Are you taking any medication?",
+    "Have you had treatment for your mental health before?",
+    "How are things at work or at home?",
+    "Who supports you?",
+    "Is there anything else you want me to know?",
 ]
 LATER = [
     "<order_exams>PHQ-9; GAD-7; TSH</order_exams>",

@@ -4,7 +4,7 @@ Each subcommand is a thin shell over a library function, imported only when that
 so ``mentalhospital --help`` stays fast:
 
 * ``mentalhospital cases generate --n N --seed S [--out FILE]``: synthetic cases as JSON Lines.
-* ``mentalhospital cases validate PATH``: check a case file, a JSONL suite or a folder against CASES.md.
+* ``mentalhospital cases validate PATH``: check a case file, a JSONL suite or a folder against docs/cases.md.
 * ``mentalhospital cases stats SUITE``: counts by category, disorder, setting, sex and age band.
 * ``mentalhospital evaluate --doctor NAME --suite SUITE --out DIR [--workers N | --concurrency N]``:
   run and score a doctor over a seeded suite (resumes when DIR holds an interrupted run), then print
@@ -12,6 +12,7 @@ so ``mentalhospital --help`` stays fast:
 * ``mentalhospital table RESULTS...``: the study's leaderboard and breakdown tables (text, Markdown, CSV).
 * ``mentalhospital compare A B``: which metric differences between two runs exceed their intervals.
 * ``mentalhospital report RESULTS``: a self-contained HTML report with charts and every transcript.
+* ``mentalhospital export suite|episodes SOURCE --out DIR``: a Hugging Face dataset folder with its card.
 * ``mentalhospital play``: play the doctor yourself at the terminal, scored like any model.
 """
 
@@ -124,7 +125,8 @@ def _evaluate(args: argparse.Namespace) -> int:
         spec = _spec_from_args(args)
         doctor = _doctor_with_settings(args)
         results = run_evaluation(
-            doctor, spec, args.out, workers=args.workers, concurrency=args.concurrency, progress=not args.quiet
+            doctor, spec, args.out, workers=args.workers, concurrency=args.concurrency, ray=args.ray,
+            progress=not args.quiet,
         )
     except (CaseError, EvaluationError, DoctorNotFound, ValueError) as e:
         print(f"mentalhospital evaluate: {e}", file=sys.stderr)
@@ -189,6 +191,26 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _export(args: argparse.Namespace) -> int:
+    from mentalhospital_env.cases import CaseError
+    from mentalhospital_env.evaluation import EvaluationError
+
+    try:
+        if args.what == "suite":
+            from mentalhospital_env.export import export_suite
+
+            folder = export_suite(args.source, args.out)
+        else:
+            from mentalhospital_env.export import export_episodes
+
+            folder = export_episodes(args.source, args.out)
+    except (CaseError, EvaluationError, FileNotFoundError, ImportError) as e:
+        print(f"mentalhospital export: {e}", file=sys.stderr)
+        return 1
+    print(f"wrote {folder}/data/train.parquet and the dataset card {folder}/README.md", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mentalhospital",
@@ -203,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--out", default="-", help="output JSONL file, '-' for standard output (default)")
     p.set_defaults(run=_cases_generate)
-    p = cases_commands.add_parser("validate", help="check case files against the case format (CASES.md)")
+    p = cases_commands.add_parser("validate", help="check case files against the case format (docs/cases.md)")
     p.add_argument("paths", nargs="+", metavar="PATH", help="a .json case, a .jsonl suite or a folder of .json cases")
     p.set_defaults(run=_cases_validate)
     p = cases_commands.add_parser("stats", help="counts by category, disorder, setting, sex and age band")
@@ -222,6 +244,15 @@ def build_parser() -> argparse.ArgumentParser:
         default=1,
         help="episodes played at once in one process, their doctors' requests in flight together "
         "(for a served llm doctor; default 1)",
+    )
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        default=None,
+        metavar="ADDRESS",
+        help="play the episodes on a Ray cluster (ADDRESS, e.g. ray://head:10001 or auto; a local Ray when "
+        "omitted); --workers sets the number of actors (default: one per cluster CPU). Needs the ray extra",
     )
     g = p.add_argument_group("llm doctor generation settings (also accepted in the llm: spec's options)")
     g.add_argument("--max-new-tokens", type=int, default=None, help="tokens per reply (default 384)")
@@ -265,6 +296,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("results", metavar="RESULTS", help="a results folder or its results.json")
     p.add_argument("--out", default=None, help="HTML file (default RESULTS/report.html)")
     p.set_defaults(run=_report)
+
+    p = commands.add_parser("export", help="a suite or a run's episodes as a Hugging Face dataset folder with its card")
+    p.add_argument("what", choices=("suite", "episodes"))
+    p.add_argument("source", metavar="SOURCE", help="a suite (name or path), or a results folder / episodes.jsonl")
+    p.add_argument("--out", required=True, help="folder for data/train.parquet and README.md (the card)")
+    p.set_defaults(run=_export)
 
     p = commands.add_parser("play", help="play the doctor yourself at the terminal")
     p.add_argument("--suite", default="dev")

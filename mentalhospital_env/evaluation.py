@@ -100,7 +100,8 @@ class EvaluationSpec:
         return cls(**raw)
 
     def load_suite(self) -> Suite:
-        return _cached_suite(self.suite)
+        preloaded = _PRELOADED.get(self.suite)
+        return preloaded if preloaded is not None else _cached_suite(self.suite)
 
     def episodes(self) -> list[tuple[str, int]]:
         """The fixed episode order: for each seed, each selected case in suite order."""
@@ -123,6 +124,15 @@ class EvaluationSpec:
 
 #: the fixed default leaderboard spec: the frozen ``test`` suite, seed 0, offline patient and scorers
 LEADERBOARD_SPEC = EvaluationSpec()
+
+
+#: suites handed to this process by a driver (Ray actors on nodes without the case files), by source
+_PRELOADED: dict[str, Suite] = {}
+
+
+def preload_suite(source: str, suite: Suite) -> None:
+    """Use ``suite`` for every spec naming ``source`` in this process (instead of reading it)."""
+    _PRELOADED[source] = suite
 
 
 @lru_cache(maxsize=8)
@@ -373,19 +383,24 @@ def run_evaluation(
     *,
     workers: int = 1,
     concurrency: int = 1,
+    ray: str | bool | None = None,
     progress: bool = True,
 ) -> dict[str, Any]:
     """Evaluate ``doctor`` (a roster name such as ``scripted``) on ``spec``; returns ``results.json``'s content.
 
     ``workers`` processes play episodes in parallel; ``concurrency`` episodes are played at once in
     one process, their doctors' requests in flight together (for doctors served over HTTP: see
-    :mod:`mentalhospital_env.concurrency`). The two do not combine. Results are the same, byte for
-    byte apart from ``timing``, whatever the two.
+    :mod:`mentalhospital_env.concurrency`). The two do not combine. ``ray`` plays them on Ray actors
+    instead of processes (``True`` or ``"local"`` for a local Ray, else a cluster address; ``workers``
+    actors, or one per cluster CPU when ``workers`` is 1): see :mod:`mentalhospital_env.distributed`.
+    Results are the same, byte for byte apart from ``timing``, whatever the choice.
     """
     from mentalhospital_env.roster import doctor_identity
 
     if concurrency < 1:
         raise EvaluationError(f"concurrency must be at least 1, got {concurrency}")
+    if concurrency > 1 and (workers > 1 or ray):
+        raise EvaluationError("--concurrency plays episodes at once in one process; it does not combine with --workers or --ray")
     if concurrency > 1 and workers > 1:
         raise EvaluationError("choose --workers (processes) or --concurrency (episodes at once in one process), not both")
     out = Path(out_dir)
@@ -399,7 +414,14 @@ def run_evaluation(
     bar = _Progress(len(expected), done, progress)
     with open(episodes_path, "a", encoding="utf-8") as handle:
         try:
-            if concurrency > 1 and len(todo) > 1:
+            if ray and todo:
+                from mentalhospital_env.distributed import run_on_ray
+
+                address = None if ray is True or ray == "local" else str(ray)
+                _run_in_order(
+                    todo, lambda emit: run_on_ray(doctor, spec, todo, workers if workers > 1 else None, address, emit), handle, bar
+                )
+            elif concurrency > 1 and len(todo) > 1:
                 from mentalhospital_env.concurrency import run_concurrently
 
                 _run_in_order(todo, lambda emit: run_concurrently(doctor, spec, todo, concurrency, emit), handle, bar)
