@@ -128,6 +128,15 @@ def _without_timing(path: Path) -> list[dict]:
     return rows
 
 
+def _differences(a: object, b: object, path: str = "") -> list[str]:
+    """Where two episode lists differ (paths), for the report when they should not."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [d for k in sorted(set(a) | set(b)) for d in _differences(a.get(k), b.get(k), f"{path}.{k}")]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [d for i, (x, y) in enumerate(zip(a, b)) for d in _differences(x, y, f"{path}[{i}]")]
+    return [] if a == b else [f"{path}: {str(a)[:120]!r} != {str(b)[:120]!r}"]
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--episodes", type=int, default=40)
@@ -155,8 +164,11 @@ def main(argv: list[str] | None = None) -> dict:
             out[f"requests_c{concurrency}"] = server.served - served
         out["max_requests_in_flight"] = server.max_in_flight
         out["ratio"] = round(out["wall_s_c1"] / out[f"wall_s_c{args.concurrency}"], 2)
-        same = _without_timing(work / "c1" / "episodes.jsonl") == _without_timing(work / f"c{args.concurrency}" / "episodes.jsonl")
-        out["same_episodes"] = same
+        serial = _without_timing(work / "c1" / "episodes.jsonl")
+        concurrent = _without_timing(work / f"c{args.concurrency}" / "episodes.jsonl")
+        out["same_episodes"] = serial == concurrent
+        if serial != concurrent:
+            out["differences"] = _differences(serial, concurrent)[:10]
         network = out["requests_c1"] * args.delay
         out["bound_on_one_process"] = round(
             (network + out["cpu_s_c1"]) / max(network / args.concurrency, out["cpu_s_c1"]), 2
