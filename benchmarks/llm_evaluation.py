@@ -68,9 +68,23 @@ def clinician_reply(messages: list[dict]) -> str:
 
 
 class SlowServer:
-    """POST /v1/chat/completions on 127.0.0.1, each answer after ``delay`` seconds, all concurrently."""
+    """POST /v1/chat/completions on 127.0.0.1, each answer after ``delay`` seconds, all concurrently.
 
-    def __init__(self, delay: float) -> None:
+    ``in_process=False`` runs it in its own process, as a real server runs (its threads then take no
+    time from the evaluation's interpreter); the counters are shared."""
+
+    def __init__(self, delay: float, in_process: bool = True) -> None:
+        if not in_process:
+            import multiprocessing
+
+            context = multiprocessing.get_context("fork")
+            self._served, self._in_flight, self._max = (context.Value("i", 0) for _ in range(3))
+            ready = context.Queue()
+            self.process = context.Process(target=_serve_elsewhere, args=(delay, ready, self._served, self._in_flight, self._max), daemon=True)
+            self.process.start()
+            self.url = ready.get(timeout=60)
+            return
+        self.process = None
         owner = self
         self.served = 0
         self.in_flight = 0
@@ -110,8 +124,32 @@ class SlowServer:
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
     def close(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.join(10)
+            return
         self.httpd.shutdown()
         self.httpd.server_close()
+
+    def counts(self) -> tuple[int, int]:
+        """Requests served so far, and the most ever in flight at once."""
+        if self.process is not None:
+            return self._served.value, self._max.value
+        return self.served, self.max_in_flight
+
+
+def _serve_elsewhere(delay: float, ready: object, served: object, in_flight: object, most: object) -> None:
+    server = SlowServer(delay)
+
+    def mirror() -> None:
+        while True:
+            with server.lock:
+                served.value, in_flight.value, most.value = server.served, server.in_flight, server.max_in_flight  # type: ignore[attr-defined]
+            time.sleep(0.01)
+
+    threading.Thread(target=mirror, daemon=True).start()
+    ready.put(server.url)  # type: ignore[attr-defined]
+    threading.Event().wait()
 
 
 def _cpu() -> float:
@@ -143,12 +181,13 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--delay", type=float, default=0.2, help="seconds the server takes per request")
     parser.add_argument("--suite", default="dev")
+    parser.add_argument("--in-process", action="store_true", help="serve from this process (default: its own process, as vLLM)")
     args = parser.parse_args(argv)
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from mentalhospital_env.evaluation import EvaluationSpec, run_evaluation
 
-    server = SlowServer(args.delay)
+    server = SlowServer(args.delay, in_process=args.in_process)
     spec = EvaluationSpec(suite=args.suite, limit=args.episodes)
     doctor = f"llm:openai:{server.url}?model=scripted-clinician&api_key_env=MH_NO_KEY"
     work = Path(tempfile.mkdtemp(prefix="mh-llm-bench-"))
@@ -157,12 +196,13 @@ def main(argv: list[str] | None = None) -> dict:
         # build the suite and the client once, outside both timings
         spec.episodes()
         for concurrency in (1, args.concurrency):
-            served, cpu0, t0 = server.served, _cpu(), time.perf_counter()
+            served, cpu0, t0 = server.counts()[0], _cpu(), time.perf_counter()
             run_evaluation(doctor, spec, work / f"c{concurrency}", concurrency=concurrency, progress=False)
             out[f"wall_s_c{concurrency}"] = round(time.perf_counter() - t0, 2)
             out[f"cpu_s_c{concurrency}"] = round(_cpu() - cpu0, 2)
-            out[f"requests_c{concurrency}"] = server.served - served
-        out["max_requests_in_flight"] = server.max_in_flight
+            time.sleep(0.05)
+            out[f"requests_c{concurrency}"] = server.counts()[0] - served
+        out["max_requests_in_flight"] = server.counts()[1]
         out["ratio"] = round(out["wall_s_c1"] / out[f"wall_s_c{args.concurrency}"], 2)
         serial = _without_timing(work / "c1" / "episodes.jsonl")
         concurrent = _without_timing(work / f"c{args.concurrency}" / "episodes.jsonl")
