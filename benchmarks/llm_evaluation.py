@@ -67,6 +67,10 @@ def clinician_reply(messages: list[dict]) -> str:
     return LATER[min(n - len(QUESTIONS), len(LATER) - 1)]
 
 
+class _Backlogged(ThreadingHTTPServer):
+    request_queue_size = 128  # socketserver's default of 5 drops connections that 16 clients open at once
+
+
 class SlowServer:
     """POST /v1/chat/completions on 127.0.0.1, each answer after ``delay`` seconds, all concurrently.
 
@@ -118,7 +122,7 @@ class SlowServer:
                 except (BrokenPipeError, ConnectionResetError):
                     pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = _Backlogged(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
@@ -158,12 +162,27 @@ def _cpu() -> float:
 
 
 def _without_timing(path: Path) -> list[dict]:
+    """The episodes without ``timing`` and without the HTTP attempts of each reply (transport facts,
+    like timing: a retried request gives the same reply), which are counted apart."""
     rows = []
     for line in path.read_text("utf-8").splitlines():
         row = json.loads(line)
         row.pop("timing", None)
+        for entry in row.get("doctor_log", []):
+            entry.pop("attempts", None)
         rows.append(row)
     return rows
+
+
+def _retried(path: Path) -> int:
+    """Replies that took more than one HTTP attempt."""
+    return sum(
+        1
+        for line in path.read_text("utf-8").splitlines()
+        for entry in json.loads(line).get("doctor_log", [])
+        for attempts in entry.get("attempts", [])
+        if len(attempts) > 1
+    )
 
 
 def _differences(a: object, b: object, path: str = "") -> list[str]:
@@ -207,6 +226,7 @@ def main(argv: list[str] | None = None) -> dict:
         serial = _without_timing(work / "c1" / "episodes.jsonl")
         concurrent = _without_timing(work / f"c{args.concurrency}" / "episodes.jsonl")
         out["same_episodes"] = serial == concurrent
+        out["retried_replies"] = {c: _retried(work / f"c{c}" / "episodes.jsonl") for c in (1, args.concurrency)}
         if serial != concurrent:
             out["differences"] = _differences(serial, concurrent)[:10]
         network = out["requests_c1"] * args.delay

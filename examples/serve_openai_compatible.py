@@ -130,6 +130,7 @@ class LocalServer(ThreadingHTTPServer):
     """The HTTP server, with counts of replies served and of callers that hung up first."""
 
     daemon_threads = True
+    request_queue_size = 128  # socketserver's default backlog of 5 drops connections opened together
 
     def __init__(self, address: tuple[str, int], batcher: Batcher, model_name: str):
         self.lock = threading.Lock()

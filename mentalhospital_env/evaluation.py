@@ -14,8 +14,12 @@ writes, in ``out_dir``:
 Run it again with the same arguments after a crash or Ctrl-C and it resumes: finished episodes are
 kept, a torn last line is dropped and replayed, nothing is repeated or lost; a folder written by another
 version of the library's data (``library`` on each line) is refused rather than mixed. Episodes run in parallel
-worker processes when ``workers > 1``; results are the same as with one worker, byte for byte apart
-from ``timing``.
+worker processes when ``workers > 1``, many at once in one process with ``concurrency > 1`` (a served
+doctor's requests in flight together: :mod:`mentalhospital_env.concurrency`), or on Ray actors with
+``ray`` (:mod:`mentalhospital_env.distributed`); results are the same as with one worker, byte for byte
+apart from ``timing``. Lines name the doctor by its identity (``roster.doctor_identity``: for the
+``llm`` doctor, the model and its generation settings, never the URL), and an ``llm`` doctor's turns
+(raw replies, refusals, HTTP attempts) are kept under ``doctor_log``.
 """
 
 from __future__ import annotations
