@@ -767,7 +767,7 @@ class TextFindingsReader:
             return
         index, action = self._pending
         self._pending = None
-        valid = info.get("error") is None and info.get("action") is not None
+        valid = bool(info["valid"]) if "valid" in info else (not info.get("error") and info.get("action") is not None)
         item = self.menu.items[index]
         reply = None
         if valid and item.kind == "ask" and text.startswith("Patient: "):

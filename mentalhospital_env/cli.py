@@ -4,17 +4,19 @@ Each subcommand is a thin shell over a library function, imported only when that
 so ``mentalhospital --help`` stays fast:
 
 * ``mentalhospital cases generate --n N --seed S [--out FILE]``: synthetic cases as JSON Lines.
-* ``mentalhospital cases validate PATH``: check a case file, a JSONL suite or a folder against CASES.md.
+* ``mentalhospital cases validate PATH``: check a case file, a JSONL suite or a folder against docs/cases.md.
 * ``mentalhospital cases compile IN OUT``: narrative records with their facts compiled into patient
   memory (topics, polarity, what the patient says in the first person), for review and editing.
 * ``mentalhospital cases stats SUITE``: counts by category, disorder, setting, sex and age band.
 * ``mentalhospital cases audit SUITE``: a clinical reviewer's checks, each finding naming case, field
   and rule, then counts by rule (exit status 1 when anything is found).
-* ``mentalhospital evaluate --doctor NAME --suite SUITE --out DIR [--workers N]``: run and score a
-  doctor over a seeded suite (resumes when DIR holds an interrupted run), then print the tables.
+* ``mentalhospital evaluate --doctor NAME --suite SUITE --out DIR [--workers N | --concurrency N]``:
+  run and score a doctor over a seeded suite (resumes when DIR holds an interrupted run), then print
+  the tables.
 * ``mentalhospital table RESULTS...``: the study's leaderboard and breakdown tables (text, Markdown, CSV).
 * ``mentalhospital compare A B``: which metric differences between two runs exceed their intervals.
 * ``mentalhospital report RESULTS``: a self-contained HTML report with charts and every transcript.
+* ``mentalhospital export suite|episodes SOURCE --out DIR``: a Hugging Face dataset folder with its card.
 * ``mentalhospital play``: play the doctor yourself at the terminal, scored like any model.
 """
 
@@ -121,6 +123,35 @@ def _spec_from_args(args: argparse.Namespace):
     )
 
 
+#: command-line generation settings of the llm doctor: flag attribute -> setting in the llm: spec
+_GENERATION_FLAGS = {
+    "max_new_tokens": "max_new_tokens",
+    "temperature": "temperature",
+    "top_p": "top_p",
+    "generation_seed": "seed",
+    "max_interview_turns": "max_interview_turns",
+    "reply_retries": "reply_retries",
+}
+
+
+def _doctor_with_settings(args: argparse.Namespace) -> str:
+    """The doctor spec with the command line's generation settings added to an ``llm:`` spec's options."""
+    from urllib.parse import urlencode
+
+    given = {setting: getattr(args, flag) for flag, setting in _GENERATION_FLAGS.items() if getattr(args, flag, None) is not None}
+    if not given:
+        return args.doctor
+    if not args.doctor.startswith("llm:"):
+        flags = ", ".join("--" + f.replace("_", "-") for f, s in _GENERATION_FLAGS.items() if s in given)
+        raise ValueError(f"{flags} apply to the llm doctor only, not {args.doctor!r}")
+    head, sep, query = args.doctor.partition("?")
+    fragment = ""
+    if "#" in query:
+        query, fragment = query.split("#", 1)
+        fragment = "#" + fragment
+    return head + fragment + "?" + (query + "&" if query else "") + urlencode(given)
+
+
 def _evaluate(args: argparse.Namespace) -> int:
     from mentalhospital_env.cases import CaseError
     from mentalhospital_env.evaluation import EvaluationError, run_evaluation
@@ -129,10 +160,12 @@ def _evaluate(args: argparse.Namespace) -> int:
 
     try:
         spec = _spec_from_args(args)
+        doctor = _doctor_with_settings(args)
         results = run_evaluation(
-            args.doctor, spec, args.out, workers=args.workers, progress=not args.quiet, on_error=args.on_error
+            doctor, spec, args.out, workers=args.workers, concurrency=args.concurrency, ray=args.ray,
+            progress=not args.quiet, on_error=args.on_error,
         )
-    except (CaseError, EvaluationError, DoctorNotFound) as e:
+    except (CaseError, EvaluationError, DoctorNotFound, ValueError) as e:
         print(f"mentalhospital evaluate: {e}", file=sys.stderr)
         return 1
     if results.get("n_failed"):
@@ -227,6 +260,26 @@ def _positive(text: str) -> int:
     return value
 
 
+def _export(args: argparse.Namespace) -> int:
+    from mentalhospital_env.cases import CaseError
+    from mentalhospital_env.evaluation import EvaluationError
+
+    try:
+        if args.what == "suite":
+            from mentalhospital_env.export import export_suite
+
+            folder = export_suite(args.source, args.out)
+        else:
+            from mentalhospital_env.export import export_episodes
+
+            folder = export_episodes(args.source, args.out)
+    except (CaseError, EvaluationError, FileNotFoundError, ImportError) as e:
+        print(f"mentalhospital export: {e}", file=sys.stderr)
+        return 1
+    print(f"wrote {folder}/data/train.parquet and the dataset card {folder}/README.md", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mentalhospital",
@@ -243,7 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", type=int, choices=(1, 2), default=2,
                    help="generator version: 2 (default) tells histories as a clinician does; 1 reproduces the frozen 'test' and 'dev' suites")
     p.set_defaults(run=_cases_generate)
-    p = cases_commands.add_parser("validate", help="check case files against the case format (CASES.md)")
+    p = cases_commands.add_parser("validate", help="check case files against the case format (docs/cases.md)")
     p.add_argument("paths", nargs="+", metavar="PATH", help="a .json case, a .jsonl suite or a folder of .json cases")
     p.set_defaults(run=_cases_validate)
     p = cases_commands.add_parser(
@@ -276,6 +329,29 @@ def build_parser() -> argparse.ArgumentParser:
         "and the cause; record writes it as failed and goes on, results.json counts the failed episodes, and "
         "running the same command again retries them",
     )
+    p.add_argument(
+        "--concurrency",
+        type=_positive,
+        default=1,
+        help="episodes played at once in one process, their doctors' requests in flight together "
+        "(for a served llm doctor; default 1)",
+    )
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        default=None,
+        metavar="ADDRESS",
+        help="play the episodes on a Ray cluster (ADDRESS, e.g. ray://head:10001 or auto; a local Ray when "
+        "omitted); --workers sets the number of actors (default: one per cluster CPU). Needs the ray extra",
+    )
+    g = p.add_argument_group("llm doctor generation settings (also accepted in the llm: spec's options)")
+    g.add_argument("--max-new-tokens", type=int, default=None, help="tokens per reply (default 384)")
+    g.add_argument("--temperature", type=float, default=None, help="0 is greedy (default 0)")
+    g.add_argument("--top-p", type=float, default=None, help="nucleus mass (default 1.0)")
+    g.add_argument("--generation-seed", type=int, default=None, help="sampling seed sent with each request (default 0)")
+    g.add_argument("--max-interview-turns", type=int, default=None, help="questions before the doctor is told to move on (default 20)")
+    g.add_argument("--reply-retries", type=int, default=None, help="re-asks after an unparseable reply (default 2)")
     p.add_argument("--seeds", default=None, help="comma-separated seeds (default 0)")
     p.add_argument("--case", action="append", help="only this case id (repeatable)")
     p.add_argument("--limit", type=_positive, default=None, help="only the first N cases of the suite")
@@ -311,6 +387,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("results", metavar="RESULTS", help="a results folder or its results.json")
     p.add_argument("--out", default=None, help="HTML file (default RESULTS/report.html)")
     p.set_defaults(run=_report)
+
+    p = commands.add_parser("export", help="a suite or a run's episodes as a Hugging Face dataset folder with its card")
+    p.add_argument("what", choices=("suite", "episodes"))
+    p.add_argument("source", metavar="SOURCE", help="a suite (name or path), or a results folder / episodes.jsonl")
+    p.add_argument("--out", required=True, help="folder for data/train.parquet and README.md (the card)")
+    p.set_defaults(run=_export)
 
     p = commands.add_parser("play", help="play the doctor yourself at the terminal")
     p.add_argument("--suite", default="dev")

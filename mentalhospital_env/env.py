@@ -10,9 +10,30 @@ suite, with the skill-augmented patient and the reward shaper, and take their se
     obs, info = env.reset(seed=0, options={"case_id": "dev-0001"})
     obs, reward, terminated, truncated, info = env.step("<ask>What brings you in today?</ask>")
 
-``terminated`` is the clinical end (the treatment was given), ``truncated`` the turn budget. Every
-reward component is in ``info["reward_components"]``; an invalid action's problem is in
-``info["error"]`` and in the observation text. ``render_mode="ansi"`` returns the transcript.
+``terminated`` is the clinical end (the treatment was given), ``truncated`` the turn budget; an
+invalid action's problem is in ``info["error"]`` and in the observation text. ``render_mode="ansi"``
+returns the transcript.
+
+``info`` has the same keys with the same types on every step (after ``reset``, after a valid or an
+invalid action, on the last step), so vector environments can merge it:
+
+* ``stage`` (str) and ``turn`` (int, turns used), ``turn_budget`` (int), ``allowed_actions`` (list of str);
+* ``action`` (dict): the parsed action, ``{"action": NAME, ...its fields}``, with every field of every
+  action present (``utterance``, ``exams``, ``note``, ``categories``, ``disorders``, ``plan``; empty
+  when not this action's) and ``action == ""`` after ``reset`` or an invalid action;
+* ``valid`` (bool): the step's action was accepted (``False`` after ``reset`` and for invalid actions);
+* ``error`` and ``problem`` (str): why the action was refused, ``""`` when it was not;
+* ``reward_components`` (dict of float): every component of the reward by name, raw and unweighted
+  (0.0 where nothing was earned; NaN where a judge could not score, which counts as 0).
+
+How the step reward is formed: ``reward = sum(weight[name] * reward_components[name])`` over the
+components, with the weights of the environment's ``RewardConfig`` (``rewards.shaping``): interview
+coverage gained by the step (weight 1.0), exam-recommendation F1 (0.5), note coverage (1.0), category
+F1 (0.5), disorder nDCG (1.0), each paid as the change of its score so nothing is paid twice; the five
+MentalEval dimensions mapped from 1..5 to 0..1 and paid when the episode ends (0.2 each);
+``invalid_action`` (-1 per refused action, weight ``invalid_action_penalty`` 0.05) and ``turn`` (-1 per
+accepted action, weight ``turn_cost`` 0.005). With ``reward_config={"sparse": True}`` every step
+pays 0 and the last step pays each component's episode total: the return is the same.
 """
 
 from __future__ import annotations
@@ -26,6 +47,7 @@ from typing import Any, ClassVar
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import EzPickle
 
 from mentalhospital_env.hospital.actions import ActionError
 from mentalhospital_env.hospital.clinic import Clinic, PatientFactory, ShaperFactory
@@ -90,15 +112,99 @@ def to_charset(text: str, max_length: int) -> str:
     return text
 
 
+# ------------------------------------------------------------------------------------- text in shared memory
+
+
+class ClinicText(spaces.Text):
+    """A ``Text`` space that also works in an ``AsyncVectorEnv`` with shared memory (Gymnasium's default).
+
+    Gymnasium writes text into shared memory as character indices but reads it back once, when the
+    vector env is built, as a tuple of ``str`` (immutable, so it never changes: every step would
+    return the blank text of the empty buffer). For this space the read returns a live view that
+    decodes the buffer when it is copied (the vector env copies observations by default) or indexed.
+    """
+
+
+class SharedTextBatch(Sequence):
+    """The texts of a batch, decoded from an ``AsyncVectorEnv``'s shared buffer when read."""
+
+    def __init__(self, space: spaces.Text, buffer: Any, n: int):
+        self._space, self._buffer, self._n = space, buffer, n
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, index: Any) -> Any:
+        texts = self._decode()
+        return texts[index]
+
+    def _decode(self) -> tuple[str, ...]:
+        data = np.frombuffer(self._buffer.get_obj(), dtype=np.int32).reshape((self._n, self._space.max_length))
+        chars, size = self._space.character_list, len(self._space.character_set)
+        return tuple("".join(chars[v] for v in row if v < size) for row in data)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> tuple[str, ...]:
+        return self._decode()
+
+    def __eq__(self, other: object) -> bool:
+        return self._decode() == (tuple(other) if isinstance(other, Sequence) else other)
+
+    def __repr__(self) -> str:
+        return repr(self._decode())
+
+
+def _register_shared_text() -> None:
+    from gymnasium.vector.utils import shared_memory as shm
+
+    @shm.read_from_shared_memory.register(ClinicText)
+    def _read(space: ClinicText, shared_memory: Any, n: int = 1) -> SharedTextBatch:
+        return SharedTextBatch(space, shared_memory, n)
+
+
+_register_shared_text()
+
+
 # ------------------------------------------------------------------------------------- the clinic
 
 
-class ClinicEnv(gym.Env):
+#: every field of every action, so that ``info["action"]`` has the same keys on every step
+_ACTION_FIELDS: dict[str, Any] = {
+    "action": "",
+    "utterance": "",
+    "exams": (),
+    "note": "",
+    "categories": (),
+    "disorders": (),
+    "plan": "",
+}
+
+
+def _action_info(action: Any) -> dict[str, Any]:
+    out = {k: (list(v) if isinstance(v, tuple) else v) for k, v in _ACTION_FIELDS.items()}
+    if action is not None:
+        out.update(action.to_dict())
+    return out
+
+
+def _components_info(components: Mapping[str, float | None], names: list[str]) -> dict[str, float]:
+    """Every known component name with a float (0.0 when absent, NaN for "could not be scored")."""
+    for name in components:
+        if name not in names:
+            names.append(name)  # a custom shaper's own component: kept from now on
+    return {n: (float("nan") if components.get(n, 0.0) is None else float(components.get(n, 0.0))) for n in names}
+
+
+class ClinicEnv(EzPickle, gym.Env):
     """What both environments share: a :class:`~mentalhospital_env.hospital.clinic.Clinic` (suite, case
     selection, patients, shapers; its keyword arguments are this class's) and the current encounter.
 
     ``reset(seed=..., options={"case_id": ...})`` is deterministic: the case (when not named) and the
     patient's seed are drawn from the environment's seeded generator.
+
+    Environments pickle (for spawned processes, ``AsyncVectorEnv`` with ``spawn``, Ray workers) by
+    their constructor arguments, which must then be picklable themselves (the defaults are): the
+    copy is built afresh and, when an episode is under way, replays it (the same reset and the same
+    actions), so it continues where the original stands. Built patients and caches are not copied.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
@@ -118,6 +224,19 @@ class ClinicEnv(gym.Env):
     ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        EzPickle.__init__(
+            self,
+            suite=suite,
+            case_ids=case_ids,
+            patient_variant=patient_variant,
+            patient_backend=patient_backend,
+            reward_config=reward_config,
+            turn_budget=turn_budget,
+            rewards_at_end=rewards_at_end,
+            render_mode=render_mode,
+            patient_factory=patient_factory,
+            shaper_factory=shaper_factory,
+        )
         self.render_mode = render_mode
         self.clinic = Clinic(
             suite,
@@ -131,20 +250,59 @@ class ClinicEnv(gym.Env):
             shaper_factory,
         )
         self.encounter: Encounter | None = None
+        from mentalhospital_env.rewards.shaping import COMPONENTS
+
+        self._component_names: list[str] = list(COMPONENTS)
+        # what a copy needs to replay the episode under way: the generator before reset, the case, the actions
+        self._episode: tuple[dict[str, Any], str | None, list[Any]] | None = None
+
+    # -------------------------------------------------------------------------- pickling
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = EzPickle.__getstate__(self)
+        state["np_random_state"] = self.np_random.bit_generator.state if self._np_random is not None else None
+        state["np_random_seed"] = self._np_random_seed
+        state["episode"] = self._episode
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        EzPickle.__setstate__(self, state)
+        episode = state.get("episode")
+        if episode is not None:
+            rng_before, case_id, actions = episode
+            self.np_random = np.random.Generator(np.random.PCG64())
+            self.np_random.bit_generator.state = rng_before
+            self._start(case_id)
+            for action in actions:
+                self.step(action)
+        if state.get("np_random_state") is not None:
+            if self._np_random is None:
+                self.np_random = np.random.Generator(np.random.PCG64())
+            self.np_random.bit_generator.state = state["np_random_state"]
+            self._np_random_seed = state.get("np_random_seed")
 
     # -------------------------------------------------------------------------- Gymnasium API
 
     def reset(self, *, seed: int | None = None, options: Mapping[str, Any] | None = None):
         case_id = _case_option(options)
         super().reset(seed=seed)
-        self.encounter, outcome = self.clinic.start(self.np_random, case_id)
-        self._begin(self.encounter)
+        outcome = self._start(case_id)
         return self._observe(outcome), self._info(outcome)
+
+    def _start(self, case_id: str | None) -> StepOutcome:
+        rng_before = self.np_random.bit_generator.state
+        self.encounter, outcome = self.clinic.start(self.np_random, case_id)
+        self._episode = (rng_before, case_id, [])
+        self._begin(self.encounter)
+        return outcome
 
     def step(self, action: Any):
         if self.encounter is None:
             raise RuntimeError("call reset() before step()")
+        ended = self.encounter.ended
         outcome = self._take(self.encounter, action)
+        if self._episode is not None and not ended:
+            self._episode[2].append(action)
         return (
             self._observe(outcome),
             outcome.reward,
@@ -190,15 +348,17 @@ class ClinicEnv(gym.Env):
         return self.encounter.record()
 
     def _info(self, outcome: StepOutcome) -> dict[str, Any]:
+        """The step's info; the same keys with the same types on every step (see the module's doc)."""
         return {
             "stage": outcome.stage,
-            "turn": outcome.turn,
-            "reward_components": dict(outcome.components),
-            "action": outcome.action.to_dict() if outcome.action is not None else None,
-            "error": outcome.error.message if outcome.error is not None else None,
-            "problem": outcome.error.problem if outcome.error is not None else None,
+            "turn": int(outcome.turn),
+            "reward_components": _components_info(outcome.components, self._component_names),
+            "action": _action_info(outcome.action),
+            "valid": outcome.action is not None,
+            "error": outcome.error.message if outcome.error is not None else "",
+            "problem": outcome.error.problem if outcome.error is not None else "",
             "allowed_actions": list(allowed_actions(outcome.stage)),
-            "turn_budget": self.clinic.settings.turn_budget,
+            "turn_budget": int(self.clinic.settings.turn_budget),
         }
 
     # subclasses say how actions come in and observations go out
@@ -224,11 +384,12 @@ class MentalHospitalEnv(ClinicEnv):
 
     def __init__(self, *args: Any, max_text_length: int = MAX_OBSERVATION_CHARS, **kwargs: Any):
         super().__init__(*args, **kwargs)
+        self._ezpickle_kwargs["max_text_length"] = max_text_length
         self.max_text_length = max_text_length
         self.action_space = spaces.Text(MAX_ACTION_CHARS, min_length=0, charset=CHARSET)
         self.observation_space = spaces.Dict(
             {
-                "text": spaces.Text(max_text_length, min_length=0, charset=CHARSET),
+                "text": ClinicText(max_text_length, min_length=0, charset=CHARSET),
                 "stage": spaces.Discrete(len(ALL_STAGES)),
                 "turn": spaces.Discrete(self.clinic.settings.turn_budget + 1),
             }
@@ -315,7 +476,13 @@ class MentalHospitalDiscreteEnv(ClinicEnv):
         return outcome
 
     def _observe(self, outcome: StepOutcome) -> np.ndarray:
-        self._mask = self.menu.mask(outcome.stage, self._taken)
+        if outcome.terminated or outcome.truncated or self.encounter is None or self.encounter.ended:
+            # Nothing is allowed in an ended encounter, but a masked policy must never see an empty
+            # mask: the next action a vector env takes goes to a fresh episode (same-step autoreset) or
+            # is ignored (next-step autoreset), so the mask is that of a new episode's first stage.
+            self._mask = self.menu.mask(ALL_STAGES[0], set())
+        else:
+            self._mask = self.menu.mask(outcome.stage, self._taken)
         return self.findings.vector.copy()
 
     def _info(self, outcome: StepOutcome) -> dict[str, Any]:
@@ -368,19 +535,37 @@ def make_vector_env(
     """``num_envs`` copies of ``env_id`` (``gymnasium.make`` kwargs in ``kwargs``) as one vector env.
 
     ``asynchronous=True`` builds an ``AsyncVectorEnv`` (one process per copy; ``context`` is the
-    multiprocessing start method) and ``False`` a ``SyncVectorEnv``. The async env is built with
-    ``shared_memory=False``: ``MentalHospital-v0`` observes ``Text``, which cannot live in shared
-    memory (with Gymnasium's default ``shared_memory=True`` an ``AsyncVectorEnv`` hands back
-    zero-filled strings), so observations are pickled through the pipes instead; the discrete id is
-    built the same way for one behaviour across ids. Batched text observations come back as a tuple
-    of ``str``; text actions go in as a sequence of ``str``, one per copy. With ``spawn`` or
-    ``forkserver`` contexts every kwarg must be picklable.
+    multiprocessing start method) and ``False`` a ``SyncVectorEnv``. The async env keeps Gymnasium's
+    shared memory, which :class:`ClinicText` makes work for text observations. (Not ``shared_memory=False``:
+    in Gymnasium 1.4 an async worker without shared memory forgets to clear its pending autoreset when
+    ``reset`` is called, so the first step after a ``reset`` that follows an episode's end resets that
+    copy again and ignores the action.) Batched text observations come back as a tuple of ``str``; text
+    actions go in as a sequence of ``str``, one per copy. With ``spawn`` or ``forkserver`` contexts
+    every kwarg must be picklable (the environments themselves are).
+
+    ``gymnasium.make_vec(env_id, num_envs=N)`` without a ``vectorization_mode`` comes here (the ids
+    register this as their ``vector_entry_point``; pass ``asynchronous=True`` there for processes), and
+    ``gymnasium.make_vec(env_id, num_envs=N, vectorization_mode="async")`` builds the same async env.
     """
     if num_envs < 1:
         raise ValueError(f"num_envs must be at least 1, got {num_envs}")
-    import mentalhospital_env  # noqa: F401  (registers the ids in a fresh process)
-
-    fns = [partial(gym.make, env_id, **kwargs) for _ in range(num_envs)]
+    fns = [partial(_make_copy, env_id, **kwargs) for _ in range(num_envs)]
     if asynchronous:
-        return gym.vector.AsyncVectorEnv(fns, shared_memory=False, context=context)
+        return gym.vector.AsyncVectorEnv(fns, context=context)
     return gym.vector.SyncVectorEnv(fns)
+
+
+def _make_copy(env_id: str, **kwargs: Any) -> gym.Env:
+    """One copy of a vector env; a module-level function, so a spawned process that unpickles it
+    imports this package (and so registers the ids) first."""
+    return gym.make(env_id, **kwargs)
+
+
+def make_text_vector_env(num_envs: int = 4, asynchronous: bool = False, context: str | None = None, **kwargs: Any) -> gym.vector.VectorEnv:
+    """``MentalHospital-v0``'s ``vector_entry_point``: :func:`make_vector_env` of that id."""
+    return make_vector_env("MentalHospital-v0", num_envs, asynchronous, context, **kwargs)
+
+
+def make_discrete_vector_env(num_envs: int = 4, asynchronous: bool = False, context: str | None = None, **kwargs: Any) -> gym.vector.VectorEnv:
+    """``MentalHospitalDiscrete-v0``'s ``vector_entry_point``: :func:`make_vector_env` of that id."""
+    return make_vector_env("MentalHospitalDiscrete-v0", num_envs, asynchronous, context, **kwargs)

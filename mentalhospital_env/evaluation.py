@@ -14,8 +14,12 @@ writes, in ``out_dir``:
 Run it again with the same arguments after a crash or Ctrl-C and it resumes: finished episodes are
 kept, a torn last line is dropped and replayed, nothing is repeated or lost; a folder written by another
 version of the library's data (``library`` on each line) is refused rather than mixed. Episodes run in parallel
-worker processes when ``workers > 1``; results are the same as with one worker, byte for byte apart
-from ``timing``.
+worker processes when ``workers > 1``, many at once in one process with ``concurrency > 1`` (a served
+doctor's requests in flight together: :mod:`mentalhospital_env.concurrency`), or on Ray actors with
+``ray`` (:mod:`mentalhospital_env.distributed`); results are the same as with one worker, byte for byte
+apart from ``timing``. Lines name the doctor by its identity (``roster.doctor_identity``: for the
+``llm`` doctor, the model and its generation settings, never the URL), and an ``llm`` doctor's turns
+(raw replies, refusals, HTTP attempts) are kept under ``doctor_log``.
 """
 
 from __future__ import annotations
@@ -170,6 +174,12 @@ LEADERBOARD_SPEC = EvaluationSpec()
 _SUITES: dict[str, Suite] = {}
 
 
+def preload_suite(source: str, suite: Suite) -> None:
+    """Use ``suite`` for every spec naming ``source`` in this process (instead of reading it): how a
+    worker process or a Ray actor is handed the content its parent hashed."""
+    _SUITES[source] = suite
+
+
 def _cached_suite(source: str) -> Suite:
     """The suite named ``source``, loaded once per process (a worker is handed its parent's copy, so
     every episode is scored against the content the spec hash was taken from)."""
@@ -211,6 +221,17 @@ class _Worker:
     scoring: Any = None
     factory: Any = None
     argument: str | None = None
+    identity: str | None = None
+
+    def prepare(self) -> None:
+        """Build the environment, the scorers and the doctor's factory (once)."""
+        from mentalhospital_env.roster import doctor_factory, doctor_identity
+
+        if self.env is None:
+            self.env = make_env(self.spec)
+            self.scoring = scoring_config(self.spec)
+            self.factory, self.argument = doctor_factory(self.doctor)
+            self.identity = doctor_identity(self.doctor)
 
 
 _WORKER: _Worker | None = None
@@ -309,14 +330,8 @@ def flat_scores(scores: Any) -> dict[str, Any]:
 
 def run_episode(doctor: str, spec: EvaluationSpec, case_id: str, seed: int, *, worker: _Worker | None = None) -> dict[str, Any]:
     """Play one episode and score it; returns the ``episodes.jsonl`` line as a dict."""
-    from mentalhospital_env.roster import doctor_factory
-    from mentalhospital_env.rewards.scoring import score_chart
-
     worker = worker or _Worker(doctor, spec)
-    if worker.env is None:
-        worker.env = make_env(spec)
-        worker.scoring = scoring_config(spec)
-        worker.factory, worker.argument = doctor_factory(doctor)
+    worker.prepare()
     env = worker.env
     started = time.time()
     t0 = time.perf_counter()
@@ -327,13 +342,21 @@ def run_episode(doctor: str, spec: EvaluationSpec, case_id: str, seed: int, *, w
     while not (terminated or truncated):
         action = policy.act(observation, info)
         observation, _reward, terminated, truncated, info = env.step(action)
+    return episode_row(worker, case_id, seed, env, policy, started, t0)
+
+
+def episode_row(worker: _Worker, case_id: str, seed: int, env: Any, policy: Any, started: float, t0: float) -> dict[str, Any]:
+    """The ``episodes.jsonl`` line of a finished episode: the record, its scores, the doctor's turn log."""
+    from mentalhospital_env.rewards.scoring import score_chart
+
+    spec = worker.spec
     record = env.unwrapped.episode_record()
     case = spec.load_suite()[case_id]
     scores = score_chart(case, record.chart, worker.scoring)
-    return {
+    row = {
         "case_id": case_id,
         "seed": seed,
-        "doctor": doctor,
+        "doctor": worker.identity,
         "spec_hash": spec.spec_hash,
         "library": library_fingerprint(),
         "principal_category": _principal_category(case),
@@ -342,6 +365,10 @@ def run_episode(doctor: str, spec: EvaluationSpec, case_id: str, seed: int, *, w
         "record": record.to_dict(),
         "timing": {"started": round(started, 3), "seconds": round(time.perf_counter() - t0, 4)},
     }
+    log = getattr(policy, "turn_log", None)
+    if callable(log):
+        row["doctor_log"] = log()
+    return row
 
 
 def _principal_category(case: Any) -> str:
@@ -468,6 +495,8 @@ def run_evaluation(
     out_dir: str | os.PathLike[str] = "results",
     *,
     workers: int = 1,
+    concurrency: int = 1,
+    ray: str | bool | None = None,
     progress: bool = True,
     on_error: str = "stop",
 ) -> dict[str, Any]:
@@ -476,9 +505,20 @@ def run_evaluation(
     The folder is locked for the run (a second evaluation into it is refused). ``on_error`` is one of
     :data:`ON_ERROR_POLICIES`: ``stop`` (default) ends the run at the first episode that raises, with an
     :class:`EpisodeError` naming it; ``record`` writes it as failed and goes on.
+
+    ``workers`` processes play episodes in parallel; ``concurrency`` episodes are played at once in
+    one process, their doctors' requests in flight together (for doctors served over HTTP: see
+    :mod:`mentalhospital_env.concurrency`). The two do not combine. ``ray`` plays them on Ray actors
+    instead of processes (``True`` or ``"local"`` for a local Ray, else a cluster address; ``workers``
+    actors, or one per cluster CPU when ``workers`` is 1): see :mod:`mentalhospital_env.distributed`.
+    Results are the same, byte for byte apart from ``timing``, whatever the choice.
     """
     if on_error not in ON_ERROR_POLICIES:
         raise EvaluationError(f"on_error must be one of {', '.join(ON_ERROR_POLICIES)}, got {on_error!r}")
+    if concurrency < 1:
+        raise EvaluationError(f"concurrency must be at least 1, got {concurrency}")
+    if concurrency > 1 and (workers > 1 or ray):
+        raise EvaluationError("--concurrency plays episodes at once in one process; it does not combine with --workers or --ray")
     out = Path(out_dir)
     suite = spec.load_suite()  # loaded once: the hash, this process and every worker use this content
     expected = spec.episodes()
@@ -492,7 +532,7 @@ def run_evaluation(
         except ResultsError as e:
             raise EvaluationError(str(e)) from None
         try:
-            return _run_locked(doctor, spec, suite, out, expected, spec_hash, workers, progress, on_error)
+            return _run_locked(doctor, spec, suite, out, expected, spec_hash, workers, concurrency, ray, progress, on_error)
         except OSError as e:
             where = getattr(e, "filename", None) or out
             raise EvaluationError(f"cannot write the results in {out}: {e.strerror or e} ({where})") from None
@@ -500,15 +540,29 @@ def run_evaluation(
 
 def _run_locked(
     doctor: str, spec: EvaluationSpec, suite: Suite, out: Path, expected: list[tuple[str, int]], spec_hash: str,
-    workers: int, progress: bool, on_error: str,
+    workers: int, concurrency: int, ray: str | bool | None, progress: bool, on_error: str,
 ) -> dict[str, Any]:
     episodes_path = out / EPISODES_FILE
-    done = _read_done(episodes_path, doctor, spec_hash, expected)
+    from mentalhospital_env.roster import doctor_identity
+
+    identity = doctor_identity(doctor)
+    done = _read_done(episodes_path, identity, spec_hash, expected)
     todo = [(i, cid, seed) for i, (cid, seed) in enumerate(expected) if (cid, seed) not in done]
     bar = _Progress(len(expected), len(expected) - len(todo), progress)
     with open(episodes_path, "a", encoding="utf-8") as handle:
         try:
-            if workers <= 1 or len(todo) <= 1:
+            if ray and todo:
+                from mentalhospital_env.distributed import run_on_ray
+
+                address = None if ray is True or ray == "local" else str(ray)
+                _run_in_order(
+                    todo, lambda emit: run_on_ray(doctor, spec, todo, workers if workers > 1 else None, address, emit), handle, bar
+                )
+            elif concurrency > 1 and len(todo) > 1:
+                from mentalhospital_env.concurrency import run_concurrently
+
+                _run_in_order(todo, lambda emit: run_concurrently(doctor, spec, todo, concurrency, emit), handle, bar)
+            elif workers <= 1 or len(todo) <= 1:
                 _init_worker(doctor, spec.to_dict(), suite, on_error)
                 for task in todo:
                     _, line, scores = _run_task(task)
@@ -518,9 +572,27 @@ def _run_locked(
                 _run_parallel(doctor, spec, suite, todo, workers, handle, bar, on_error)
         finally:
             bar.close()
-    results = summarize_episodes(episodes_path, spec, doctor)
+    results = summarize_episodes(episodes_path, spec, identity)
     write_json_atomic(out / RESULTS_FILE, results)
     return results
+
+
+def _run_in_order(todo: list[tuple[int, str, int]], run: Any, handle: TextIO, bar: _Progress) -> None:
+    """Call ``run(emit)``, which reports finished episodes as ``emit(index, line, scores)`` in any
+    order; write them strictly in the order of ``todo``."""
+    pending: dict[int, tuple[str, dict[str, Any]]] = {}
+    order = [index for index, _, _ in todo]
+    state = {"position": 0}
+
+    def emit(index: int, line: str, scores: dict[str, Any]) -> None:
+        pending[index] = (line, scores)
+        while state["position"] < len(order) and order[state["position"]] in pending:
+            line_, scores_ = pending.pop(order[state["position"]])
+            _append(handle, line_)
+            bar.update(scores_)
+            state["position"] += 1
+
+    run(emit)
 
 
 def _run_parallel(

@@ -13,6 +13,11 @@ _ENTRY_POINTS = {
     "MentalHospitalDiscrete-v0": "mentalhospital_env.env:MentalHospitalDiscreteEnv",
 }
 
+_VECTOR_ENTRY_POINTS = {
+    "MentalHospital-v0": "mentalhospital_env.env:make_text_vector_env",
+    "MentalHospitalDiscrete-v0": "mentalhospital_env.env:make_discrete_vector_env",
+}
+
 
 def register_envs() -> None:
     """Register both ids with Gymnasium (once; importing again does nothing)."""
@@ -20,4 +25,9 @@ def register_envs() -> None:
 
     for env_id, entry_point in _ENTRY_POINTS.items():
         if env_id not in registry:
-            register(id=env_id, entry_point=entry_point, disable_env_checker=False)
+            register(
+                id=env_id,
+                entry_point=entry_point,
+                vector_entry_point=_VECTOR_ENTRY_POINTS[env_id],
+                disable_env_checker=False,
+            )

@@ -44,6 +44,14 @@ def doctor_factory(spec: str) -> tuple[Callable[[str | None], Any], str | None]:
     raise DoctorNotFound(f"no doctor named {name!r}; registered doctors: {known}; or give module.path:factory")
 
 
+def doctor_identity(spec: str) -> str:
+    """What a doctor is, for results and resuming: its factory's ``identity(argument)`` when it has one
+    (the ``llm`` doctor: model name and generation settings, never the server's URL), else ``spec``."""
+    factory, argument = doctor_factory(spec)
+    identify = getattr(factory, "identity", None)
+    return identify(argument) if callable(identify) else spec
+
+
 def make_doctor(spec: str) -> Any:
     """A new doctor instance for ``spec`` (one per episode slot: doctors keep per-episode state)."""
     factory, argument = doctor_factory(spec)

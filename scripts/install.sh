@@ -11,7 +11,7 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip
-if [ -n "$extras" ] && [[ "$extras" =~ (llm|embed|train|dev) ]]; then
+if [ -n "$extras" ] && [[ "$extras" =~ (llm|embed|train|dev|verifiers) ]]; then
   .venv/bin/python -m pip install -q "torch==2.13.0"
 fi
 # The default editable mode maps mentalhospital_env.agents and .rewards to agents/ and rewards/ with an

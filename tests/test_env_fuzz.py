@@ -127,12 +127,12 @@ def _feed(env, inputs, advance, seed, text_obs):
         obs, _reward, _terminated, truncated, info = env.step(source)
         fed += 1
         assert env.observation_space.contains(obs)
-        if info["error"] is not None:
+        if info["error"]:
             _problem_named(info, obs["text"] if text_obs else None)
             after = u.encounter.clinical_state()
             assert after == before or (truncated and after.chart == before.chart and after.stage == END)
         else:
-            assert info["action"] is not None
+            assert info["valid"] and info["action"]["action"]
     return fed
 
 

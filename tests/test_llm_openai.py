@@ -50,7 +50,7 @@ class ChatServer:
                         {
                             "path": self.path,
                             "content": content,
-                            "headers": dict(self.headers),
+                            "headers": {k.title(): v for k, v in self.headers.items()},  # HTTP names are case-blind
                             "body": body,
                             "time": time.monotonic(),
                         }
@@ -314,3 +314,162 @@ def test_parse_chat_completion_validates_shape():
     ]:
         with pytest.raises(ValueError, match=cause):
             parse_chat_completion(body)
+
+
+# ------------------------------------------------------------------ bounded time and memory (issue 17, item 6)
+
+
+class RawServer:
+    """A TCP server on loopback that reads one request and then runs ``behaviour(connection)``."""
+
+    def __init__(self, behaviour) -> None:
+        import socket
+
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/v1"
+        self.behaviour = behaviour
+        self.connections = 0
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                connection, _ = self.sock.accept()
+            except OSError:
+                return
+            self.connections += 1
+            threading.Thread(target=self._one, args=(connection,), daemon=True).start()
+
+    def _one(self, connection) -> None:
+        try:
+            connection.settimeout(30)
+            data = b""
+            while b"\r\n\r\n" not in data:
+                data += connection.recv(65536)
+            head, _, rest = data.partition(b"\r\n\r\n")
+            length = int(next((l.split(b":")[1] for l in head.split(b"\r\n") if l.lower().startswith(b"content-length")), b"0"))
+            while len(rest) < length:
+                rest += connection.recv(65536)
+            self.behaviour(connection)
+        except OSError:
+            pass
+        finally:
+            connection.close()
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def _trickle(connection) -> None:
+    for byte in b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" * 100:
+        connection.sendall(bytes([byte]))
+        time.sleep(1.5)
+
+
+def test_a_trickling_server_cannot_hold_a_call_past_its_timeout():
+    server = RawServer(_trickle)
+    try:
+        client = OpenAICompatibleClient(server.url, "m", api_key_env=None, timeout_s=3, max_retries=0)
+        started = time.monotonic()
+        with pytest.raises(LLMError, match="timed out after 3 s"):
+            client.generate([convo("q")])
+        assert time.monotonic() - started < 4.0
+    finally:
+        server.close()
+
+
+def test_the_total_budget_bounds_a_call_with_its_retries():
+    server = RawServer(_trickle)
+    try:
+        client = OpenAICompatibleClient(server.url, "m", api_key_env=None, timeout_s=1, max_retries=10, backoff_s=0.01, max_total_s=2.5)
+        started = time.monotonic()
+        with pytest.raises(LLMError, match="total budget of 2.5 s"):
+            client.generate([convo("q")])
+        assert time.monotonic() - started < 3.5 and server.connections >= 2
+    finally:
+        server.close()
+
+
+_BIG_BODY = """
+import json, os, resource, sys, threading, time
+sys.path.insert(0, sys.argv[1])
+from test_llm_openai import RawServer, convo
+from mentalhospital_env.llm import LLMError
+from mentalhospital_env.llm.openai_compatible import OpenAICompatibleClient
+
+def huge(connection, declared):
+    head = b"HTTP/1.1 200 OK\\r\\nContent-Type: application/json\\r\\n"
+    head += (b"Content-Length: 1073741824\\r\\n" if declared else b"Connection: close\\r\\n") + b"\\r\\n"
+    connection.sendall(head + b'{"choices": [{"message": {"content": "')
+    chunk = b"x" * (1 << 20)
+    for _ in range(1024):
+        connection.sendall(chunk)
+
+def ok(connection):
+    body = json.dumps({"choices": [{"message": {"content": "fine"}}]}).encode()
+    connection.sendall(b"HTTP/1.1 200 OK\\r\\nContent-Type: application/json\\r\\nContent-Length: %d\\r\\n\\r\\n%s" % (len(body), body))
+
+def rss_mb():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+warm = RawServer(ok)
+client = OpenAICompatibleClient(warm.url, "m", api_key_env=None, timeout_s=60, max_retries=2)
+assert client.generate([convo("q")]) == ["fine"]
+baseline = rss_mb()
+out = {}
+for declared in (False, True):
+    server = RawServer(lambda c, d=declared: huge(c, d))
+    client = OpenAICompatibleClient(server.url, "m", api_key_env=None, timeout_s=60, max_retries=2)
+    started = time.monotonic()
+    try:
+        client.generate([convo("q")])
+        out[str(declared)] = "no error"
+    except LLMError as error:
+        out[str(declared)] = str(error)
+    out[f"seconds_{declared}"] = time.monotonic() - started
+    out[f"connections_{declared}"] = server.connections
+out["growth_mb"] = rss_mb() - baseline
+print(json.dumps(out))
+"""
+
+
+def test_a_huge_body_is_refused_within_bounded_memory():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    done = subprocess.run(
+        [sys.executable, "-c", _BIG_BODY, str(Path(__file__).parent)], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    for declared in ("False", "True"):
+        assert "larger than 8388608 bytes" in out[declared] or "more than 8388608" in out[declared], out[declared]
+        assert "not retried" in out[declared] and out[f"connections_{declared}"] == 1
+    assert out["growth_mb"] < 100, out
+
+
+def test_retry_after_is_capped_by_the_setting(server, client_for):
+    server.plan["q"] = [("status", 429, 100)]
+    started = time.monotonic()
+    assert client_for(max_retry_after_s=0.3).generate([convo("q")]) == ["reply to q"]
+    first, second = server.times("q")
+    assert 0.28 <= second - first < 2 and time.monotonic() - started < 3
+
+
+def test_max_tokens_is_capped_on_the_client(server, client_for):
+    client_for(max_tokens_limit=512).generate([convo("q")], GenerationSettings(max_new_tokens=100_000))
+    assert server.requests[0]["body"]["max_tokens"] == 512
+
+
+def test_agenerate_reports_each_attempt(server, client_for):
+    import asyncio
+
+    server.plan["q"] = [("status", 503, None), ("body", b"{}")]
+    trace: list = []
+    replies = asyncio.run(client_for().agenerate([convo("q"), convo("r")], trace=trace))
+    assert replies == ["reply to q", "reply to r"]
+    assert trace == [{"attempts": ["HTTP 503", "HTTP 200", "HTTP 200"]}, {"attempts": ["HTTP 200"]}]

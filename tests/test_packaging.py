@@ -7,6 +7,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -46,3 +48,22 @@ def test_importing_the_package_is_fast_and_light():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd="/", check=True)
     seconds, heavy = out.stdout.split(" ", 1)
     assert heavy.strip() == "[]"
+
+
+@pytest.mark.slow
+def test_the_wheel_ships_py_typed_and_the_case_format(tmp_path):
+    """PEP 561: type checkers read the package's hints only when py.typed is installed beside it."""
+    import zipfile
+
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = tmp_path.glob("mentalhospital_env-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for typed in ("mentalhospital_env/py.typed", "mentalhospital_env/agents/py.typed", "mentalhospital_env/rewards/py.typed"):
+        assert typed in names, typed
+    assert (ROOT / "docs" / "cases.md").exists()
+    readme = (ROOT / "README.md").read_text()
+    assert "docs/cases.md" in readme and "../shared" not in readme

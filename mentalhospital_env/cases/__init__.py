@@ -1,4 +1,4 @@
-"""Cases: loading and validating psychiatric EHR cases (../shared/CASES.md), deriving facts and
+"""Cases: loading and validating psychiatric EHR cases (docs/cases.md), deriving facts and
 checkpoints, the synthetic case generator and the bundled suites."""
 
 from .errors import CaseError, Problem, SuiteError

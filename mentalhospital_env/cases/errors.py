@@ -1,4 +1,4 @@
-"""Errors raised when a case or a suite breaks the case file contract (../shared/CASES.md)."""
+"""Errors raised when a case or a suite breaks the case file contract (docs/cases.md)."""
 
 from __future__ import annotations
 

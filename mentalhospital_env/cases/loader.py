@@ -1,4 +1,4 @@
-"""Load and validate cases and suites against ../shared/CASES.md (format version 1).
+"""Load and validate cases and suites against docs/cases.md (format version 1).
 
 ``load_case`` takes a mapping, a JSON string or a path to one ``.json`` file; ``load_suite`` takes a
 JSON Lines file, a folder of ``*.json`` files, a single case file or the name of a bundled suite

@@ -1,4 +1,4 @@
-"""Immutable case objects: one psychiatric EHR, as ../shared/CASES.md (format version 1) defines it.
+"""Immutable case objects: one psychiatric EHR, as docs/cases.md (format version 1) defines it.
 
 Every object here is a frozen dataclass whose sequences are tuples and whose free-form mappings
 (``source``, ``extra``) are read-only views, so a loaded case can be shared between environments,

@@ -118,6 +118,41 @@ class LLMClient(abc.ABC):
     ) -> list[str]:
         """Return one reply per conversation, in the order given, or raise `LLMError`."""
 
+    def generate_traced(
+        self, conversations: Sequence[Sequence[Message]], settings: GenerationSettings | None = None
+    ) -> tuple[list[str], list[dict[str, Any]]]:
+        """`generate`, with one dict per conversation of what the backend knows of how the reply was
+        obtained (see `agenerate`)."""
+        replies = self.generate(conversations, settings)
+        return replies, [{} for _ in replies]
+
+    async def agenerate(
+        self,
+        conversations: Sequence[Sequence[Message]],
+        settings: GenerationSettings | None = None,
+        trace: list[dict[str, Any]] | None = None,
+    ) -> list[str]:
+        """`generate` for callers running an event loop (the concurrent evaluation harness).
+
+        The default runs `generate` in a thread, one call at a time per client; backends that can
+        serve many calls at once (the OpenAI-compatible client) override it. With ``trace``, one dict
+        per conversation is appended with what the backend knows of how the reply was obtained
+        (``{"attempts": [...]}`` for HTTP backends; empty here).
+        """
+        import asyncio
+        import threading
+
+        lock = self.__dict__.setdefault("_generate_lock", threading.Lock())
+
+        def call() -> list[str]:
+            with lock:
+                return self.generate(conversations, settings)
+
+        replies = await asyncio.to_thread(call)
+        if trace is not None:
+            trace.extend({} for _ in replies)
+        return replies
+
     def generate_one(
         self, conversation: Sequence[Message], settings: GenerationSettings | None = None
     ) -> str:

