@@ -58,8 +58,11 @@ PAIR_KINDS: tuple[str, ...] = (
     "wrong_time",
     "unrelated_same_domain",
     "unrelated",
+    # (the narrative pairs' kinds: an opposite said without a negation word, another amount or frequency)
+    "opposite",
+    "amount",
 )
-SPLITS: tuple[str, ...] = ("calibration", "held_out", "records")
+SPLITS: tuple[str, ...] = ("calibration", "held_out", "records", "narrative")
 TARGET_PRECISION = 0.95
 # Lexicon-phrasing thresholds tried for the clinical adjudicator, from strict to lenient.
 PHRASE_GRID: tuple[float, ...] = tuple(round(0.9 - 0.05 * i, 2) for i in range(13))
@@ -100,6 +103,12 @@ def pair_set_path() -> Path:
 def record_pairs_path() -> Path:
     """The pairs written from the dev suite's records (split ``records``; reported, never fitted on)."""
     return Path(str(resources.files(__package__).joinpath("data/record_pairs.jsonl")))
+
+
+def narrative_pairs_path() -> Path:
+    """The pairs written by hand from the hand-written narrative records (split ``narrative``; a second
+    held-out set: reported, never fitted on)."""
+    return Path(str(resources.files(__package__).joinpath("data/narrative_pairs.jsonl")))
 
 
 def load_match_pairs(path: str | Path | None = None, split: str | None = None) -> list[MatchPair]:
