@@ -638,6 +638,138 @@ def _times_conflict(a: str | None, b: str | None) -> bool:
     return a is not None and b is not None and a != b
 
 
+# --- Opposite meanings and amounts (knowledge/data/contrasts.json) -----------------------------------
+
+
+@lru_cache(maxsize=1)
+def _contrasts():
+    """The contrast data, stemmed once: contraries as (a phrases, b phrases), the flip cues, the phrases of each
+    frequency level with the level they mark, the excessive count of times a day, the intensity levels' phrases,
+    and the substance words that make intensity count."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    )
+
+    def phrases(words):
+        out = {tuple(stems_of(w)) for w in words}
+        return tuple(sorted((p for p in out if p), key=len, reverse=True))
+
+    contraries = tuple((phrases(g["a"]), phrases(g["b"])) for g in raw["contraries"])
+    flips = phrases(raw["flip_cues"])
+
+    def levels(block):
+        table: dict[tuple[str, ...], int] = {}
+        for level, words in block["levels"].items():
+            for w in words:
+                key = tuple(stems_of(w))
+                if key:
+                    table[key] = max(table.get(key, 0), int(level))
+        return tuple(sorted(table, key=len, reverse=True)), table
+
+    substances = frozenset(stem(w) for w in raw["intensity"].get("substance_words", ()))
+    return (
+        contraries,
+        flips,
+        levels(raw["frequency"]),
+        float(raw["frequency"].get("times_a_day_excessive", 8)),
+        levels(raw["intensity"]),
+        substances,
+    )
+
+
+# clauses for the contrasts: punctuation, a contrast word, or "and" opening a new subject ("no appetite and
+# I've lost five kilos"), so that a negation reaches the rest of its own clause only
+_CLAUSE_SPLIT = re.compile(
+    r"[,;:.!?]+|\bbut\b|\bthough\b|\balthough\b|\bwhereas\b|\band (?=(?:i|i've|i'm|he|she|they|we|my|his|her)\b)"
+)
+
+
+@lru_cache(maxsize=65536)
+def _clauses(text: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(t for t in (stems_of(part) for part in _CLAUSE_SPLIT.split(text.lower())) if t)
+
+
+@lru_cache(maxsize=65536)
+def contrary_sides(text: str) -> frozenset[tuple[int, str]]:
+    """The sides of each contrary meaning a statement says, as (group, "a" or "b"): a side after a flip cue in
+    the same clause counts as the other side ("no sudden steps" says gradual, "denies feeling restless or
+    agitated" says calm)."""
+    contraries, flips = _contrasts()[:2]
+    out: set[tuple[int, str]] = set()
+    for clause in _clauses(text):
+        flip_ends = [e for _, e in find_phrases(clause, flips)]
+        for n, (a, b) in enumerate(contraries):
+            for side, group in (("a", a), ("b", b)):
+                for start, _ in find_phrases(clause, group):
+                    flipped = any(e <= start for e in flip_ends)
+                    out.add((n, ("b" if side == "a" else "a") if flipped else side))
+    return frozenset(out)
+
+
+def contrary_clash(checkpoint: str, output: str) -> str | None:
+    """When the output says only the other side of a contrary meaning the checkpoint says only one side of
+    (contrasts.json): "I want to put weight back on" against "frightened of gaining weight"."""
+    c_sides = contrary_sides(checkpoint)
+    if not c_sides:
+        return None
+    o_sides = contrary_sides(output)
+    for n, side in c_sides:
+        other = "b" if side == "a" else "a"
+        if (n, other) in o_sides and (n, side) not in o_sides and (n, other) not in c_sides:
+            return f"opposite meaning ({_contrast_about(n)})"
+    return None
+
+
+@lru_cache(maxsize=None)
+def _contrast_about(n: int) -> str:
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    )
+    return raw["contraries"][n]["about"]
+
+
+@lru_cache(maxsize=65536)
+def amount_levels(text: str) -> tuple[int, frozenset[int]]:
+    """How often (the highest frequency level, 0 when none is said) and how much (the intensity levels said,
+    read only where a substance is named) a statement says, on the scales of contrasts.json."""
+    (_, flips, (f_phrases, f_table), excessive, (i_phrases, i_table), substances) = _contrasts()
+    frequency = 0
+    said: set[int] = set()
+    named = False
+    for clause in _clauses(text):
+        # an amount under a negation earlier in its clause is denied, not said ("denies heavy drinking")
+        first_flip = min((a for a, _ in find_phrases(clause, flips)), default=len(clause))
+        frequency = max(
+            [frequency, *(f_table[clause[a:b]] for a, b in find_phrases(clause, f_phrases) if a < first_flip)]
+        )
+        said.update(i_table[clause[a:b]] for a, b in find_phrases(clause, i_phrases) if a < first_flip)
+        named = named or not substances.isdisjoint(clause)
+    for value, unit in _quantities(text):
+        if unit.startswith("time") and unit.endswith("/day"):
+            frequency = max(frequency, 4 if value >= excessive else 3)
+    return frequency, frozenset(said) if named else frozenset()
+
+
+def amount_level_clash(checkpoint: str, output: str) -> str | None:
+    """When both statements say how often and the levels differ ("before meals" against "forty times a day"), or
+    both say how much of a substance and share no level ("a glass at Christmas" against "drinks heavily")."""
+    c_freq, c_int = amount_levels(checkpoint)
+    if not c_freq and not c_int:
+        return None
+    o_freq, o_int = amount_levels(output)
+    if c_freq and o_freq and abs(c_freq - o_freq) >= 2:
+        return f"amount differs (how often: level {c_freq} against {o_freq})"
+    if c_int and o_int and not c_int & o_int:
+        return f"amount differs (how much: level {max(c_int)} against {max(o_int)})"
+    return None
+
+
 # --- The check applied to every pair ---------------------------------------------------------------
 
 
@@ -651,6 +783,9 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
     """
     c = read_statement(checkpoint)
     o = read_statement(output)
+    contrary = contrary_clash(checkpoint, output) or amount_level_clash(checkpoint, output)
+    if contrary:
+        return contrary
     clash = _normal_against_finding(c, o) or _normal_against_finding(o, c)
     if clash:
         return f"direction differs (normal function against {clash})"
