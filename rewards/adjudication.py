@@ -620,14 +620,59 @@ def _named_differ(checkpoint: str, output: str) -> str | None:
     return None
 
 
+# "my wife's mother" is a mother-in-law, "my sister's son" a nephew: a relative of a relative (other than a
+# parent's sibling or parent, which relatives_named reads) named by the pair of roles
+_RELATIVE_OF_RELATIVE = {
+    ("wife", "mother"): "mother_in_law", ("husband", "mother"): "mother_in_law", ("partner", "mother"): "mother_in_law",
+    ("wife", "father"): "father_in_law", ("husband", "father"): "father_in_law", ("partner", "father"): "father_in_law",
+    ("wife", "brother"): "brother_in_law", ("husband", "brother"): "brother_in_law",
+    ("wife", "sister"): "sister_in_law", ("husband", "sister"): "sister_in_law",
+    ("brother", "son"): "nephew", ("sister", "son"): "nephew", ("brother", "daughter"): "niece", ("sister", "daughter"): "niece",
+    ("son", "son"): "grandson", ("daughter", "son"): "grandson", ("son", "daughter"): "granddaughter",
+    ("daughter", "daughter"): "granddaughter",
+}
+
+
+@lru_cache(maxsize=65536)
+def relatives_bearing(text: str) -> frozenset:
+    """The relatives a statement says a finding of: those :func:`relatives_named` reads, except that a relative
+    of a relative is one person ("my wife's mother" a mother-in-law, "my brother's son" a nephew, not the wife
+    or the brother) and a relative that a ``who`` clause follows is the one it is about ("my mum looks after
+    my aunt, who has bipolar disorder" is about the aunt)."""
+    named = relatives_named(text)
+    if not named:
+        return named
+    role_of = load_cues().kinship.role_of
+    tokens = tokenize(text)
+    bare = [t.removesuffix("'s") for t in tokens]
+    roles = [role_of.get(w) for w in bare]
+    out = set(named)
+    for i in range(len(tokens) - 1):
+        first, second = roles[i], roles[i + 1]
+        if first and second and tokens[i].endswith("'s"):
+            pair = _RELATIVE_OF_RELATIVE.get((first, second))
+            if pair is None:
+                continue
+            out = {r for r in out if r.role not in (first, second)}
+            out.add(type(next(iter(named)))(pair, None, None))
+    if "who" in bare:
+        k = bare.index("who")
+        before = next((roles[j] for j in (k - 1, k - 2) if j >= 0 and roles[j]), None)
+        if before is not None:
+            kept = {r for r in out if r.role == before or r.role.startswith(before)}
+            if kept:
+                out = kept
+    return frozenset(out)
+
+
 def _relatives_differ(checkpoint: str, output: str) -> str | None:
     """When both statements name relatives and none of the checkpoint's can be one of the output's ("father"
-    against "my mum", "maternal aunt" against "my dad's sister", "younger sister" against "my older sister"),
-    which two differ; otherwise ``None``."""
-    named = relatives_named(checkpoint)
+    against "my mum", "maternal aunt" against "my dad's sister", "younger sister" against "my older sister",
+    "mother" against "my wife's mother"), which two differ; otherwise ``None``."""
+    named = relatives_bearing(checkpoint)
     if not named:
         return None
-    said = relatives_named(output)
+    said = relatives_bearing(output)
     if not said or any(relatives_agree(a, b) for a in named for b in said):
         return None
     a, b = min(named), min(said)
