@@ -780,25 +780,27 @@ def _contrast_about(n: int) -> str:
 
 
 @lru_cache(maxsize=65536)
-def amount_levels(text: str) -> tuple[int, frozenset[int]]:
-    """How often (the highest frequency level, 0 when none is said) and how much (the intensity levels said,
-    read only where a substance is named) a statement says, on the scales of contrasts.json."""
+def amount_levels(text: str) -> tuple[tuple[int, int] | None, frozenset[int]]:
+    """How often (the span of frequency levels said, lowest and highest, or ``None``) and how much (the
+    intensity levels said, read only where a substance is named) a statement says, on the scales of
+    contrasts.json."""
     (_, flips, (f_phrases, f_table), excessive, (i_phrases, i_table), substances) = _contrasts()
-    frequency = 0
+    frequency: list[int] = []
     said: set[int] = set()
     named = False
     for clause in _clauses(text):
         # an amount under a negation earlier in its clause is denied, not said ("denies heavy drinking")
         first_flip = min((a for a, _ in find_phrases(clause, flips)), default=len(clause))
-        frequency = max(
-            [frequency, *(f_table[clause[a:b]] for a, b in find_phrases(clause, f_phrases) if a < first_flip)]
-        )
+        frequency.extend(f_table[clause[a:b]] for a, b in find_phrases(clause, f_phrases) if a < first_flip)
         said.update(i_table[clause[a:b]] for a, b in find_phrases(clause, i_phrases) if a < first_flip)
         named = named or not substances.isdisjoint(clause)
     for value, unit in _quantities(text):
         if unit.startswith("time") and unit.endswith("/day"):
-            frequency = max(frequency, 4 if value >= excessive else 3)
-    return frequency, frozenset(said) if named else frozenset()
+            frequency.append(8 if value >= excessive else 6)
+        elif unit.startswith("time") and unit.endswith("/week"):
+            frequency.append(5 if value >= 3 else 4)
+    span = (min(frequency), max(frequency)) if frequency else None
+    return span, frozenset(said) if named else frozenset()
 
 
 def amount_level_clash(checkpoint: str, output: str) -> str | None:
@@ -808,7 +810,7 @@ def amount_level_clash(checkpoint: str, output: str) -> str | None:
     if not c_freq and not c_int:
         return None
     o_freq, o_int = amount_levels(output)
-    if c_freq and o_freq and abs(c_freq - o_freq) >= 2:
+    if c_freq and o_freq and (c_freq[1] + 2 <= o_freq[0] or o_freq[1] + 2 <= c_freq[0]):
         return f"amount differs (how often: level {c_freq} against {o_freq})"
     if c_int and o_int and not c_int & o_int:
         return f"amount differs (how much: level {max(c_int)} against {max(o_int)})"
