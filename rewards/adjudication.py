@@ -826,13 +826,23 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
 
     Only what the two statements share is compared: a concept or content word in both must have the
     same negation and subject, and no past-versus-current conflict; a directional word on the same
-    attribute must point the same way (``poor sleep`` against ``sleeping too much``).
+    attribute must point the same way (``poor sleep`` against ``sleeping too much``). Then the contrasts
+    data: an opposite meaning said without a negation word, or another amount (:func:`contrary_clash`,
+    :func:`amount_level_clash`).
     """
+    return (
+        _reading_conflict(checkpoint, output)
+        or contrary_clash(checkpoint, output)
+        or amount_level_clash(checkpoint, output)
+    )
+
+
+def _reading_conflict(checkpoint: str, output: str) -> str | None:
+    """:func:`statement_conflict` from the two statements' readings: normal function against a finding,
+    implied and whole-statement clashes, relatives, named disorders and drugs, negation, subject and time of the
+    shared concepts and words, quantities, and directions."""
     c = read_statement(checkpoint)
     o = read_statement(output)
-    contrary = contrary_clash(checkpoint, output) or amount_level_clash(checkpoint, output)
-    if contrary:
-        return contrary
     clash = _normal_against_finding(c, o) or _normal_against_finding(o, c)
     if clash:
         return f"direction differs (normal function against {clash})"
