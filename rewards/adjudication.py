@@ -1409,6 +1409,8 @@ class ClinicalAdjudicator(Adjudicator):
             return False
         # Every test below must pass; the share, the cheapest and the one most pairs fail, goes first.
         share = _carried_share(c, o, phrased | normal)
+        if share and not _carries_more_than_when(c, o, phrased | normal):
+            return False
         if c.concepts and not (_carries_a_concept(c, o) or phrased or normal):
             if share < self.min_share_without_concept:
                 return False
@@ -1497,6 +1499,35 @@ def _carried_share(c: StatementReading, o: StatementReading, said: frozenset[str
         ):
             carried += weight
     return carried / total if total else 0.0
+
+
+@lru_cache(maxsize=1)
+def _when_stems() -> frozenset[str]:
+    """Stems that say only when or how long (numbers, periods, onset words, "ago"; from the cue data) and words
+    that name no finding of their own ("symptoms", "problems")."""
+    cues = load_cues()
+    words = {w for phrase, _ in cues.number_words for w in phrase}
+    words |= set(cues.rate_periods)
+    words |= {w for phrase in cues.onset for w in phrase}
+    words |= {"ago", "around", "about", "since", "duration", "last", "past", "recent", "recently", "month", "months"}
+    # words that name no finding of their own ("symptoms for six months" is a duration)
+    words |= {"symptom", "symptoms", "problem", "problems", "difficulty", "difficulties", "issue", "issues", "current"}
+    return frozenset(stem(w) for w in words)
+
+
+def _carries_more_than_when(c: StatementReading, o: StatementReading, said: frozenset[str]) -> bool:
+    """Whether the output carries some of the checkpoint beyond when or how long: "it started around six months
+    ago" says nothing of "nightmares for six months" but its duration. True when the checkpoint holds nothing but
+    such words, or a concept is carried."""
+    if said or any(_carries(oc, cc) for cc in c.concepts for oc in o.concepts):
+        return True
+    when = _when_stems()
+    words, _ = c.share_words
+    finding = [w for w, _, _ in words if w not in when and not w[:1].isdigit()]
+    if not finding:
+        return True
+    o_stems = o.stems
+    return any(w in o_stems or o.alike_stems(w) for w in finding)
 
 
 def _carries_a_concept(c: StatementReading, o: StatementReading) -> bool:

@@ -222,6 +222,13 @@ def test_a_relative_of_a_relative_names_the_in_law(matcher):
     assert matcher.entails("Her mother-in-law has dementia.", "My husband's mum has dementia.")
 
 
+def test_a_duration_alone_does_not_carry_a_finding(matcher):
+    """An onset reply ("it started around six months ago") carries a checkpoint's duration, not its finding."""
+    assert not matcher.entails("Nightmares for six months.", "I'd say it started around six months ago.")
+    assert matcher.entails("Symptoms for six months.", "It started six months ago.")
+    assert matcher.entails("Low mood for two months.", "I've felt down for two months.")
+
+
 # --- adjudicators ----------------------------------------------------------------------------------
 
 
