@@ -562,6 +562,25 @@ def _amounts_differ(c_amounts: frozenset, o_amounts: frozenset) -> str | None:
     def base(unit: str) -> str:
         return unit.split("/", 1)[0]
 
+    # "five a day" against "30 cigarettes a day": a statement whose amounts are all bare counts a day counts
+    # them in the unit of the other statement's rate a day, when that statement has one such unit only
+    def rate_units(amounts: frozenset) -> dict[str, str]:
+        by_period: dict[str, set[str]] = {}
+        for _, u in amounts:
+            if "/" in u:
+                by_period.setdefault(u.split("/", 1)[1], set()).add(u)
+        # (a day only: a bare "two months" is a duration more often than a rate)
+        return {period: next(iter(units)) for period, units in by_period.items() if len(units) == 1 and period == "day"}
+
+    def bare(amounts: frozenset) -> bool:  # every amount a bare count over a day ("five a day")
+        return all(u == "day" for _, u in amounts)
+
+    c_units, o_units = rate_units(c_amounts), rate_units(o_amounts)
+    if bare(c_amounts):
+        c_amounts = frozenset((v, o_units.get(u, u)) for v, u in c_amounts)
+    if bare(o_amounts):
+        o_amounts = frozenset((v, c_units.get(u, u)) for v, u in o_amounts)
+
     for unit in {base(u) for _, u in c_amounts} & {base(u) for _, u in o_amounts}:
         if not {v for v, u in c_amounts if base(u) == unit} & {v for v, u in o_amounts if base(u) == unit}:
             return f"quantity differs in {unit!r}"
@@ -633,6 +652,13 @@ _RELATIVE_OF_RELATIVE = {
 }
 
 
+@lru_cache(maxsize=1)
+def _other_person_words() -> frozenset[str]:
+    """The one-word other-subject cues that name no relative ("friend", "flatmate", "boss")."""
+    cues = load_cues()
+    return frozenset(p[0] for p in cues.other_subject if len(p) == 1 and p[0] not in cues.kinship.role_of)
+
+
 @lru_cache(maxsize=65536)
 def relatives_bearing(text: str) -> frozenset:
     """The relatives a statement says a finding of: those :func:`relatives_named` reads, except that a relative
@@ -647,14 +673,21 @@ def relatives_bearing(text: str) -> frozenset:
     bare = [t.removesuffix("'s") for t in tokens]
     roles = [role_of.get(w) for w in bare]
     out = set(named)
+    others = _other_person_words()
+    make = type(next(iter(named)))
     for i in range(len(tokens) - 1):
         first, second = roles[i], roles[i + 1]
+        if first and tokens[i].endswith("'s") and not second and bare[i + 1] in others:
+            # "my brother's friend": someone who is no relative, named through one
+            out = {r for r in out if r.role != first}
+            out.add(make(f"{bare[i + 1]}_of_{first}", None, None))
+            continue
         if first and second and tokens[i].endswith("'s"):
             pair = _RELATIVE_OF_RELATIVE.get((first, second))
             if pair is None:
                 continue
             out = {r for r in out if r.role not in (first, second)}
-            out.add(type(next(iter(named)))(pair, None, None))
+            out.add(make(pair, None, None))
     if "who" in bare:
         k = bare.index("who")
         before = next((roles[j] for j in (k - 1, k - 2) if j >= 0 and roles[j]), None)

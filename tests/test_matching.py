@@ -229,6 +229,18 @@ def test_a_duration_alone_does_not_carry_a_finding(matcher):
     assert matcher.entails("Low mood for two months.", "I've felt down for two months.")
 
 
+@pytest.mark.parametrize(
+    "checkpoint, output, reason",
+    [
+        ("Smokes 30 cigarettes a day.", "I smoke about five a day.", "quantity"),
+        ("Self-harms by cutting.", "I cut myself as a teenager but haven't for fifteen years.", "time"),
+        ("His brother died by suicide.", "My brother's friend died by suicide.", "subject"),
+    ],
+)
+def test_a_bare_rate_an_ended_habit_and_a_relatives_friend_are_refused(checkpoint, output, reason):
+    assert reason in (statement_conflict(checkpoint, output) or "")
+
+
 # --- adjudicators ----------------------------------------------------------------------------------
 
 
