@@ -957,6 +957,12 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
             avoids and not cw.negated and all(ow.negated for ow in found)
         ):
             if cw.concept_id is not None:  # a word of the checkpoint's finding itself
+                if any(oc.concept_id == cw.concept_id and oc.negated == cw.negated for oc in o.concepts) and any(
+                    oc.concept_id == cw.concept_id and oc.negated != cw.negated for oc in o.concepts
+                ):
+                    # the output says the finding both ways, once as a heading ('Drug allergies: "No
+                    # allergies."'): the mention with the checkpoint's polarity answers for its words
+                    continue
                 return f"negation differs on {cw.stem!r}"
             negation_clash += weight
         elif not any(ow.subject == cw.subject for ow in found):
@@ -1548,11 +1554,22 @@ def _when_stems() -> frozenset[str]:
     return frozenset(stem(w) for w in words)
 
 
+@lru_cache(maxsize=1)
+def _course_stems() -> frozenset[str]:
+    """Words of a statement about onset or course, whose finding is its time."""
+    words = ("developed", "develop", "duration", "came", "onset", "course", "worsening", "worsened", "persisting")
+    return frozenset(stem(w) for w in words)
+
+
 def _carries_more_than_when(c: StatementReading, o: StatementReading, said: frozenset[str]) -> bool:
     """Whether the output carries some of the checkpoint beyond when or how long: "it started around six months
     ago" says nothing of "nightmares for six months" but its duration. True when the checkpoint holds nothing but
     such words, or a concept is carried."""
     if said or any(_carries(oc, cc) for cc in c.concepts for oc in o.concepts):
+        return True
+    if not _course_stems().isdisjoint(c.stems) or "onset" in c.cues:
+        # a statement of onset or course ("developed about three weeks ago", "of three years duration",
+        # "marked worsening over two weeks") is about when: an onset reply answers it
         return True
     when = _when_stems()
     words, _ = c.share_words

@@ -227,6 +227,15 @@ def test_a_duration_alone_does_not_carry_a_finding(matcher):
     assert not matcher.entails("Nightmares for six months.", "I'd say it started around six months ago.")
     assert matcher.entails("Symptoms for six months.", "It started six months ago.")
     assert matcher.entails("Low mood for two months.", "I've felt down for two months.")
+    # a statement of onset or course is about when: an onset reply answers it
+    assert matcher.entails("Presents with callousness of three years duration.", "I'd say it started around three years ago.")
+
+
+def test_a_heading_does_not_deny_a_denial(matcher):
+    """A note's heading names the finding that its answer denies: the denial answers for the heading's words."""
+    assert matcher.entails("No known drug allergies.", 'Allergies: Drug allergies: "No allergies.')
+    assert matcher.entails("No known drug allergies.", "No allergies.")
+    assert not matcher.entails("No known drug allergies.", "I'm allergic to penicillin.")
 
 
 @pytest.mark.parametrize(
