@@ -29,6 +29,7 @@ from mentalhospital_env.rewards.calibration import (
     EmbedderCalibration,
     calibrate_embedder,
     load_match_pairs,
+    narrative_pairs_path,
     pair_set_digest,
     record_pairs_path,
     thresholds_document,
@@ -55,15 +56,16 @@ def table(results: list[EmbedderCalibration]) -> str:
     return head + "\n".join(rows) + "\n"
 
 
-def kind_table(results: list[EmbedderCalibration], records: bool = False) -> str:
-    """Pipeline precision / recall per kind: on the held-out half, or (``records``) on the record pairs."""
+def kind_table(results: list[EmbedderCalibration], records: bool = False, narrative: bool = False) -> str:
+    """Pipeline precision / recall per kind: on the held-out half, (``records``) on the record pairs, or
+    (``narrative``) on the narrative pairs."""
     head = "| kind | " + " | ".join(f"{r.embedder}: P / R" for r in results) + " |\n"
     head += "|---|" + "---|" * len(results) + "\n"
     rows = []
     for kind in PAIR_KINDS:
         cells = []
         for r in results:
-            pr = (r.records_by_kind if records else r.pipeline_by_kind).get(kind)
+            pr = (r.narrative_by_kind if narrative else r.records_by_kind if records else r.pipeline_by_kind).get(kind)
             if pr is None:
                 cells.append("-")
             elif pr.true_positives + pr.false_negatives == 0:  # negatives only: report false accepts
@@ -115,6 +117,10 @@ def main(argv: list[str] | None = None) -> int:
         print("record pairs (development set, not fitted on):")
         print(records_table(results))
         print(kind_table(results, records=True))
+    if any(r.pipeline_narrative is not None for r in results):
+        print("narrative pairs (a second held-out set, never fitted on):")
+        print(records_table(results, narrative=True))
+        print(kind_table(results, narrative=True))
     if args.write:
         thresholds = ROOT / "rewards" / "data" / "thresholds.json"
         existing = json.loads(thresholds.read_text()) if thresholds.exists() else {"embedders": {}}
@@ -129,15 +135,20 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def records_table(results: list[EmbedderCalibration]) -> str:
+def records_table(results: list[EmbedderCalibration], narrative: bool = False) -> str:
     head = "| embedder | pairs | entailed | pipeline: P | pipeline: R | true accepts | false accepts |\n|---|---|---|---|---|---|---|\n"
     rows = [
         f"| {r.embedder} | {pr.n} | {pr.true_positives + pr.false_negatives} | {pr.precision:.3f} | {pr.recall:.3f} "
         f"| {pr.true_positives} | {pr.false_positives} |"
         for r in results
-        if (pr := r.pipeline_records) is not None
+        if (pr := (r.pipeline_narrative if narrative else r.pipeline_records)) is not None
     ]
     return head + "\n".join(rows) + "\n"
+
+
+ROUND_NOTE = (ROOT / "benchmarks" / "calibration_round.md").read_text("utf-8") if (
+    ROOT / "benchmarks" / "calibration_round.md"
+).exists() else ""
 
 
 def render_report(results: list[EmbedderCalibration], pairs) -> str:
@@ -154,6 +165,7 @@ def render_report(results: list[EmbedderCalibration], pairs) -> str:
     )
     added = sum(p.origin != "" for p in pairs)
     record_pairs = load_match_pairs(record_pairs_path()) if record_pairs_path().exists() else []
+    narrative_pairs = load_match_pairs(narrative_pairs_path()) if narrative_pairs_path().exists() else []
     records_count = len(record_pairs)
     records_checkpoints = len({p.checkpoint for p in record_pairs})
     held = sum(p.split == "held_out" for p in pairs)
@@ -330,6 +342,22 @@ precision with recall everywhere; their errors call for readings (of relatives, 
 
 {records_table(results)}
 {kind_table(results, records=True)}
+## Pairs from the hand-written narrative records (a second held-out set)
+
+`rewards/data/narrative_pairs.jsonl`: {len(narrative_pairs)} pairs ({sum(p.entails for p in narrative_pairs)} entailed) written
+by hand from the hand-written narrative records hw-001..hw-010 (the suite `handwritten`): a checkpoint of the
+record (its derived checkpoints, word for word) against a patient's reply or a note sentence a doctor might
+write, with the errors narrative records invite: opposites said without a negation word (`opposite`: "I want
+to put weight back on" against "frightened of gaining weight"), amounts and frequencies (`amount`: "before
+meals" against "forty times a day", "a glass at Christmas" against "a glass of wine on Saturdays"), relatives
+as subjects and as objects ("my mum looked after my gran, who ..."), past episodes and ended habits, and lay
+paraphrases. The file was labelled and committed before any matcher read it (git history shows the order);
+nothing is fitted on it and its pairs are not listed here. `tests/test_calibration.py` pins its count and
+digest.
+
+{records_table(results, narrative=True)}
+{kind_table(results, narrative=True)}
+{ROUND_NOTE}
 ## Where it fails (calibration half only)
 
 {misses}

@@ -563,6 +563,25 @@ def _amounts_differ(c_amounts: frozenset, o_amounts: frozenset) -> str | None:
     def base(unit: str) -> str:
         return unit.split("/", 1)[0]
 
+    # "five a day" against "30 cigarettes a day": a statement whose amounts are all bare counts a day counts
+    # them in the unit of the other statement's rate a day, when that statement has one such unit only
+    def rate_units(amounts: frozenset) -> dict[str, str]:
+        by_period: dict[str, set[str]] = {}
+        for _, u in amounts:
+            if "/" in u:
+                by_period.setdefault(u.split("/", 1)[1], set()).add(u)
+        # (a day only: a bare "two months" is a duration more often than a rate)
+        return {period: next(iter(units)) for period, units in by_period.items() if len(units) == 1 and period == "day"}
+
+    def bare(amounts: frozenset) -> bool:  # every amount a bare count over a day ("five a day")
+        return all(u == "day" for _, u in amounts)
+
+    c_units, o_units = rate_units(c_amounts), rate_units(o_amounts)
+    if bare(c_amounts):
+        c_amounts = frozenset((v, o_units.get(u, u)) for v, u in c_amounts)
+    if bare(o_amounts):
+        o_amounts = frozenset((v, c_units.get(u, u)) for v, u in o_amounts)
+
     for unit in {base(u) for _, u in c_amounts} & {base(u) for _, u in o_amounts}:
         if not {v for v, u in c_amounts if base(u) == unit} & {v for v, u in o_amounts if base(u) == unit}:
             return f"quantity differs in {unit!r}"
@@ -621,14 +640,73 @@ def _named_differ(checkpoint: str, output: str) -> str | None:
     return None
 
 
+# "my wife's mother" is a mother-in-law, "my sister's son" a nephew: a relative of a relative (other than a
+# parent's sibling or parent, which relatives_named reads) named by the pair of roles
+_RELATIVE_OF_RELATIVE = {
+    ("wife", "mother"): "mother_in_law", ("husband", "mother"): "mother_in_law", ("partner", "mother"): "mother_in_law",
+    ("wife", "father"): "father_in_law", ("husband", "father"): "father_in_law", ("partner", "father"): "father_in_law",
+    ("wife", "brother"): "brother_in_law", ("husband", "brother"): "brother_in_law",
+    ("wife", "sister"): "sister_in_law", ("husband", "sister"): "sister_in_law",
+    ("brother", "son"): "nephew", ("sister", "son"): "nephew", ("brother", "daughter"): "niece", ("sister", "daughter"): "niece",
+    ("son", "son"): "grandson", ("daughter", "son"): "grandson", ("son", "daughter"): "granddaughter",
+    ("daughter", "daughter"): "granddaughter",
+}
+
+
+@lru_cache(maxsize=1)
+def _other_person_words() -> frozenset[str]:
+    """The one-word other-subject cues that name no relative ("friend", "flatmate", "boss")."""
+    cues = load_cues()
+    return frozenset(p[0] for p in cues.other_subject if len(p) == 1 and p[0] not in cues.kinship.role_of)
+
+
+@lru_cache(maxsize=65536)
+def relatives_bearing(text: str) -> frozenset:
+    """The relatives a statement says a finding of: those :func:`relatives_named` reads, except that a relative
+    of a relative is one person ("my wife's mother" a mother-in-law, "my brother's son" a nephew, not the wife
+    or the brother) and a relative that a ``who`` clause follows is the one it is about ("my mum looks after
+    my aunt, who has bipolar disorder" is about the aunt)."""
+    named = relatives_named(text)
+    if not named:
+        return named
+    role_of = load_cues().kinship.role_of
+    tokens = tokenize(text)
+    bare = [t.removesuffix("'s") for t in tokens]
+    roles = [role_of.get(w) for w in bare]
+    out = set(named)
+    others = _other_person_words()
+    make = type(next(iter(named)))
+    for i in range(len(tokens) - 1):
+        first, second = roles[i], roles[i + 1]
+        if first and tokens[i].endswith("'s") and not second and bare[i + 1] in others:
+            # "my brother's friend": someone who is no relative, named through one
+            out = {r for r in out if r.role != first}
+            out.add(make(f"{bare[i + 1]}_of_{first}", None, None))
+            continue
+        if first and second and tokens[i].endswith("'s"):
+            pair = _RELATIVE_OF_RELATIVE.get((first, second))
+            if pair is None:
+                continue
+            out = {r for r in out if r.role not in (first, second)}
+            out.add(make(pair, None, None))
+    if "who" in bare:
+        k = bare.index("who")
+        before = next((roles[j] for j in (k - 1, k - 2) if j >= 0 and roles[j]), None)
+        if before is not None:
+            kept = {r for r in out if r.role == before or r.role.startswith(before)}
+            if kept:
+                out = kept
+    return frozenset(out)
+
+
 def _relatives_differ(checkpoint: str, output: str) -> str | None:
     """When both statements name relatives and none of the checkpoint's can be one of the output's ("father"
-    against "my mum", "maternal aunt" against "my dad's sister", "younger sister" against "my older sister"),
-    which two differ; otherwise ``None``."""
-    named = relatives_named(checkpoint)
+    against "my mum", "maternal aunt" against "my dad's sister", "younger sister" against "my older sister",
+    "mother" against "my wife's mother"), which two differ; otherwise ``None``."""
+    named = relatives_bearing(checkpoint)
     if not named:
         return None
-    said = relatives_named(output)
+    said = relatives_bearing(output)
     if not said or any(relatives_agree(a, b) for a in named for b in said):
         return None
     a, b = min(named), min(said)
@@ -637,6 +715,140 @@ def _relatives_differ(checkpoint: str, output: str) -> str | None:
 
 def _times_conflict(a: str | None, b: str | None) -> bool:
     return a is not None and b is not None and a != b
+
+
+# --- Opposite meanings and amounts (knowledge/data/contrasts.json) -----------------------------------
+
+
+@lru_cache(maxsize=1)
+def _contrasts():
+    """The contrast data, stemmed once: contraries as (a phrases, b phrases), the flip cues, the phrases of each
+    frequency level with the level they mark, the excessive count of times a day, the intensity levels' phrases,
+    and the substance words that make intensity count."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    )
+
+    def phrases(words):
+        out = {tuple(stems_of(w)) for w in words}
+        return tuple(sorted((p for p in out if p), key=len, reverse=True))
+
+    contraries = tuple((phrases(g["a"]), phrases(g["b"])) for g in raw["contraries"])
+    flips = phrases(raw["flip_cues"])
+
+    def levels(block):
+        table: dict[tuple[str, ...], int] = {}
+        for level, words in block["levels"].items():
+            for w in words:
+                key = tuple(stems_of(w))
+                if key:
+                    table[key] = max(table.get(key, 0), int(level))
+        return tuple(sorted(table, key=len, reverse=True)), table
+
+    substances = frozenset(stem(w) for w in raw["intensity"].get("substance_words", ()))
+    return (
+        contraries,
+        flips,
+        levels(raw["frequency"]),
+        float(raw["frequency"].get("times_a_day_excessive", 8)),
+        levels(raw["intensity"]),
+        substances,
+    )
+
+
+# clauses for the contrasts: punctuation, a contrast word, or "and" opening a new subject ("no appetite and
+# I've lost five kilos"), so that a negation reaches the rest of its own clause only
+_CLAUSE_SPLIT = re.compile(
+    r"[,;:.!?]+|\bbut\b|\bthough\b|\balthough\b|\bwhereas\b|\band (?=(?:i|i've|i'm|he|she|they|we|my|his|her)\b)"
+)
+
+
+@lru_cache(maxsize=65536)
+def _clauses(text: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(t for t in (stems_of(part) for part in _CLAUSE_SPLIT.split(text.lower())) if t)
+
+
+@lru_cache(maxsize=65536)
+def contrary_sides(text: str) -> frozenset[tuple[int, str]]:
+    """The sides of each contrary meaning a statement says, as (group, "a" or "b"): a side after a flip cue in
+    the same clause counts as the other side ("no sudden steps" says gradual, "denies feeling restless or
+    agitated" says calm)."""
+    contraries, flips = _contrasts()[:2]
+    out: set[tuple[int, str]] = set()
+    for clause in _clauses(text):
+        flip_ends = [e for _, e in find_phrases(clause, flips)]
+        for n, (a, b) in enumerate(contraries):
+            for side, group in (("a", a), ("b", b)):
+                for start, _ in find_phrases(clause, group):
+                    flipped = any(e <= start for e in flip_ends)
+                    out.add((n, ("b" if side == "a" else "a") if flipped else side))
+    return frozenset(out)
+
+
+def contrary_clash(checkpoint: str, output: str) -> str | None:
+    """When the output says only the other side of a contrary meaning the checkpoint says only one side of
+    (contrasts.json): "I want to put weight back on" against "frightened of gaining weight"."""
+    c_sides = contrary_sides(checkpoint)
+    if not c_sides:
+        return None
+    o_sides = contrary_sides(output)
+    for n, side in c_sides:
+        other = "b" if side == "a" else "a"
+        if (n, other) in o_sides and (n, side) not in o_sides and (n, other) not in c_sides:
+            return f"opposite meaning ({_contrast_about(n)})"
+    return None
+
+
+@lru_cache(maxsize=None)
+def _contrast_about(n: int) -> str:
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    )
+    return raw["contraries"][n]["about"]
+
+
+@lru_cache(maxsize=65536)
+def amount_levels(text: str) -> tuple[tuple[int, int] | None, frozenset[int]]:
+    """How often (the span of frequency levels said, lowest and highest, or ``None``) and how much (the
+    intensity levels said, read only where a substance is named) a statement says, on the scales of
+    contrasts.json."""
+    (_, flips, (f_phrases, f_table), excessive, (i_phrases, i_table), substances) = _contrasts()
+    frequency: list[int] = []
+    said: set[int] = set()
+    named = False
+    for clause in _clauses(text):
+        # an amount under a negation earlier in its clause is denied, not said ("denies heavy drinking")
+        first_flip = min((a for a, _ in find_phrases(clause, flips)), default=len(clause))
+        frequency.extend(f_table[clause[a:b]] for a, b in find_phrases(clause, f_phrases) if a < first_flip)
+        said.update(i_table[clause[a:b]] for a, b in find_phrases(clause, i_phrases) if a < first_flip)
+        named = named or not substances.isdisjoint(clause)
+    for value, unit in _quantities(text):
+        if unit.startswith("time") and unit.endswith("/day"):
+            frequency.append(8 if value >= excessive else 6)
+        elif unit.startswith("time") and unit.endswith("/week"):
+            frequency.append(5 if value >= 3 else 4)
+    span = (min(frequency), max(frequency)) if frequency else None
+    return span, frozenset(said) if named else frozenset()
+
+
+def amount_level_clash(checkpoint: str, output: str) -> str | None:
+    """When both statements say how often and the levels differ ("before meals" against "forty times a day"), or
+    both say how much of a substance and share no level ("a glass at Christmas" against "drinks heavily")."""
+    c_freq, c_int = amount_levels(checkpoint)
+    if not c_freq and not c_int:
+        return None
+    o_freq, o_int = amount_levels(output)
+    if c_freq and o_freq and (c_freq[1] + 2 <= o_freq[0] or o_freq[1] + 2 <= c_freq[0]):
+        return f"amount differs (how often: level {c_freq} against {o_freq})"
+    if c_int and o_int and not c_int & o_int:
+        return f"amount differs (how much: level {max(c_int)} against {max(o_int)})"
+    return None
 
 
 # --- The check applied to every pair ---------------------------------------------------------------
@@ -648,8 +860,21 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
 
     Only what the two statements share is compared: a concept or content word in both must have the
     same negation and subject, and no past-versus-current conflict; a directional word on the same
-    attribute must point the same way (``poor sleep`` against ``sleeping too much``).
+    attribute must point the same way (``poor sleep`` against ``sleeping too much``). Then the contrasts
+    data: an opposite meaning said without a negation word, or another amount (:func:`contrary_clash`,
+    :func:`amount_level_clash`).
     """
+    return (
+        _reading_conflict(checkpoint, output)
+        or contrary_clash(checkpoint, output)
+        or amount_level_clash(checkpoint, output)
+    )
+
+
+def _reading_conflict(checkpoint: str, output: str) -> str | None:
+    """:func:`statement_conflict` from the two statements' readings: normal function against a finding,
+    implied and whole-statement clashes, relatives, named disorders and drugs, negation, subject and time of the
+    shared concepts and words, quantities, and directions."""
     c = read_statement(checkpoint)
     o = read_statement(output)
     clash = _normal_against_finding(c, o) or _normal_against_finding(o, c)
@@ -733,6 +958,12 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
             avoids and not cw.negated and all(ow.negated for ow in found)
         ):
             if cw.concept_id is not None:  # a word of the checkpoint's finding itself
+                if any(oc.concept_id == cw.concept_id and oc.negated == cw.negated for oc in o.concepts) and any(
+                    oc.concept_id == cw.concept_id and oc.negated != cw.negated for oc in o.concepts
+                ):
+                    # the output says the finding both ways, once as a heading ('Drug allergies: "No
+                    # allergies."'): the mention with the checkpoint's polarity answers for its words
+                    continue
                 return f"negation differs on {cw.stem!r}"
             negation_clash += weight
         elif not any(ow.subject == cw.subject for ow in found):
@@ -1218,6 +1449,8 @@ class ClinicalAdjudicator(Adjudicator):
             return False
         # Every test below must pass; the share, the cheapest and the one most pairs fail, goes first.
         share = _carried_share(c, o, phrased | normal)
+        if share and not _carries_more_than_when(c, o, phrased | normal):
+            return False
         if c.concepts and not (_carries_a_concept(c, o) or phrased or normal):
             if share < self.min_share_without_concept:
                 return False
@@ -1306,6 +1539,46 @@ def _carried_share(c: StatementReading, o: StatementReading, said: frozenset[str
         ):
             carried += weight
     return carried / total if total else 0.0
+
+
+@lru_cache(maxsize=1)
+def _when_stems() -> frozenset[str]:
+    """Stems that say only when or how long (numbers, periods, onset words, "ago"; from the cue data) and words
+    that name no finding of their own ("symptoms", "problems")."""
+    cues = load_cues()
+    words = {w for phrase, _ in cues.number_words for w in phrase}
+    words |= set(cues.rate_periods)
+    words |= {w for phrase in cues.onset for w in phrase}
+    words |= {"ago", "around", "about", "since", "duration", "last", "past", "recent", "recently", "month", "months"}
+    # words that name no finding of their own ("symptoms for six months" is a duration)
+    words |= {"symptom", "symptoms", "problem", "problems", "difficulty", "difficulties", "issue", "issues", "current"}
+    return frozenset(stem(w) for w in words)
+
+
+@lru_cache(maxsize=1)
+def _course_stems() -> frozenset[str]:
+    """Words of a statement about onset or course, whose finding is its time."""
+    words = ("developed", "develop", "duration", "came", "onset", "course", "worsening", "worsened", "persisting")
+    return frozenset(stem(w) for w in words)
+
+
+def _carries_more_than_when(c: StatementReading, o: StatementReading, said: frozenset[str]) -> bool:
+    """Whether the output carries some of the checkpoint beyond when or how long: "it started around six months
+    ago" says nothing of "nightmares for six months" but its duration. True when the checkpoint holds nothing but
+    such words, or a concept is carried."""
+    if said or any(_carries(oc, cc) for cc in c.concepts for oc in o.concepts):
+        return True
+    if not _course_stems().isdisjoint(c.stems) or "onset" in c.cues:
+        # a statement of onset or course ("developed about three weeks ago", "of three years duration",
+        # "marked worsening over two weeks") is about when: an onset reply answers it
+        return True
+    when = _when_stems()
+    words, _ = c.share_words
+    finding = [w for w, _, _ in words if w not in when and not w[:1].isdigit()]
+    if not finding:
+        return True
+    o_stems = o.stems
+    return any(w in o_stems or o.alike_stems(w) for w in finding)
 
 
 def _carries_a_concept(c: StatementReading, o: StatementReading) -> bool:

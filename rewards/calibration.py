@@ -23,7 +23,8 @@ For each embedder this module chooses, on the calibration half:
 * the *pipeline* threshold (the one :class:`~mentalhospital_env.rewards.matching.Matcher` uses, saved in
   ``data/thresholds.json``): the lowest cosine at and above which the embedder's own contribution (pairs
   that pass the negation, subject, time and direction check and that the adjudicator would refuse) keeps
-  that precision; the adjudicator is then fitted again behind it.
+  that precision, on the calibration half and on the record pairs (the guard against their false accepts);
+  the adjudicator is then fitted again behind it.
 
 Pairs added after the first split (probes with an ``origin``) belong to the calibration half only; the
 held-out half is pinned by :func:`split_digest` in the tests.
@@ -58,8 +59,11 @@ PAIR_KINDS: tuple[str, ...] = (
     "wrong_time",
     "unrelated_same_domain",
     "unrelated",
+    # (the narrative pairs' kinds: an opposite said without a negation word, another amount or frequency)
+    "opposite",
+    "amount",
 )
-SPLITS: tuple[str, ...] = ("calibration", "held_out", "records")
+SPLITS: tuple[str, ...] = ("calibration", "held_out", "records", "narrative")
 TARGET_PRECISION = 0.95
 # Lexicon-phrasing thresholds tried for the clinical adjudicator, from strict to lenient.
 PHRASE_GRID: tuple[float, ...] = tuple(round(0.9 - 0.05 * i, 2) for i in range(13))
@@ -100,6 +104,12 @@ def pair_set_path() -> Path:
 def record_pairs_path() -> Path:
     """The pairs written from the dev suite's records (split ``records``; reported, never fitted on)."""
     return Path(str(resources.files(__package__).joinpath("data/record_pairs.jsonl")))
+
+
+def narrative_pairs_path() -> Path:
+    """The pairs written by hand from the hand-written narrative records (split ``narrative``; a second
+    held-out set: reported, never fitted on)."""
+    return Path(str(resources.files(__package__).joinpath("data/narrative_pairs.jsonl")))
 
 
 def load_match_pairs(path: str | Path | None = None, split: str | None = None) -> list[MatchPair]:
@@ -260,6 +270,9 @@ class EmbedderCalibration:
     # the pipeline on the pairs from the dev suite's records (``record_pairs.jsonl``), overall and per kind
     pipeline_records: PrecisionRecall | None = None
     records_by_kind: dict[str, PrecisionRecall] = field(default_factory=dict)
+    # the pipeline on the pairs written from the hand-written narrative records (``narrative_pairs.jsonl``)
+    pipeline_narrative: PrecisionRecall | None = None
+    narrative_by_kind: dict[str, PrecisionRecall] = field(default_factory=dict)
 
 
 def calibrate_embedder(
@@ -288,6 +301,10 @@ def calibrate_embedder(
     cal_sims, held_sims = column(cal, sims), column(held, sims)
     cal_labels, held_labels = [p.entails for p in cal], [p.entails for p in held]
     cal_vetoed = column(cal, vetoed)
+    # The guard (issue 18): the record pairs' false accepts. The embedder's own contribution on them must keep
+    # the precision too. (Guarding the adjudicator's settings as well was measured and not kept: it pinned
+    # them at the strictest values on the grids and cost a tenth of the held-out recall, see docs/calibration.md.)
+    guard = load_match_pairs(record_pairs_path()) if record_pairs_path().exists() else []
     alone = choose_threshold(cal_sims, cal_labels, target=target)
     strict = min(1.0, target + CALIBRATION_MARGIN)
     # First estimate: cosine behind the check, all pairs counted.
@@ -306,6 +323,17 @@ def calibrate_embedder(
         guarded = choose_threshold(
             cal_sims, cal_labels, [not v and r for v, r in zip(cal_vetoed, refused)], target=strict
         )
+        if guard:
+            guard_own = [
+                statement_conflict(p.checkpoint, p.utterance) is None and not clinical.entailed(p.checkpoint, p.utterance)
+                for p in guard
+            ]
+            guarded = max(
+                guarded,
+                choose_threshold(
+                    pair_similarities(embedder, guard), [p.entails for p in guard], guard_own, target=strict, min_accepted=1
+                ),
+            )
         phrase, share = _fit_clinical(embedder, guarded, cal, cal_labels, target)
         without = _fit_without_concept(embedder, guarded, phrase, share, cal, cal_labels, target)
         adjudicator = _clinical(embedder, phrase, share, without)
@@ -343,6 +371,17 @@ def calibrate_embedder(
         for kind in PAIR_KINDS
         if any(p.kind == kind for p in records)
     }
+    narrative = load_match_pairs(narrative_pairs_path()) if narrative_pairs_path().exists() else []
+    narrative_decided = [matcher.entails_unit(p.checkpoint, p.utterance) for p in narrative]
+    narrative_pr = precision_recall(narrative_decided, [p.entails for p in narrative]) if narrative else None
+    narrative_by_kind = {
+        kind: precision_recall(
+            [d for d, p in zip(narrative_decided, narrative) if p.kind == kind],
+            [p.entails for p in narrative if p.kind == kind],
+        )
+        for kind in PAIR_KINDS
+        if any(p.kind == kind for p in narrative)
+    }
     return EmbedderCalibration(
         embedder.name,
         alone,
@@ -362,6 +401,8 @@ def calibrate_embedder(
         without,
         records_pr,
         records_by_kind,
+        narrative_pr,
+        narrative_by_kind,
     )
 
 

@@ -153,6 +153,103 @@ def test_past_does_not_cover_current():
     assert not Matcher(MatcherConfig(threshold=-1.0)).entails(checkpoint, output)
 
 
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("She still sees herself as too big and is frightened of gaining weight.", "I want to put some weight back on."),
+        ("He avoids the motorway.", "I drive on the motorway every day without any bother."),
+        ("The decline has been gradual.", "It came on suddenly last week."),
+        ("Neatly dressed.", "Unkempt and dishevelled."),
+        ("Lives alone in a rented flat.", "I live with my parents."),
+    ],
+)
+def test_an_opposite_without_a_negation_word_is_refused(checkpoint, output):
+    assert "opposite meaning" in (statement_conflict(checkpoint, output) or "")
+    assert not Matcher(MatcherConfig(threshold=-1.0)).entails(checkpoint, output)
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("The decline has been slow, with no sudden steps.", "It's crept on slowly, no sudden drops."),
+        ("Denies feeling restless or agitated.", "I feel calm most of the time."),
+        ("Reports loss of interest in previously enjoyed activities.", "I don't enjoy the things I used to."),
+    ],
+)
+def test_a_side_under_a_negation_is_the_other_side(matcher, checkpoint, output):
+    assert "opposite meaning" not in (statement_conflict(checkpoint, output) or "")
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("She washes her hands up to forty times a day.", "I wash my hands before meals, like anyone."),
+        ("He has drunk heavily for ten years.", "I have a glass of wine at Christmas."),
+        ("A glass of wine on Saturdays.", "I get through a bottle of wine every night."),
+        ("Drinks two pints on a Friday.", "I'm on the beer every night."),
+    ],
+)
+def test_another_amount_or_frequency_is_refused(checkpoint, output):
+    assert "amount" in (statement_conflict(checkpoint, output) or "")
+    assert not Matcher(MatcherConfig(threshold=-1.0)).entails(checkpoint, output)
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Nightmares about the assault several times a week.", "I have bad dreams about being attacked most nights."),
+        ("Binge drinks at weekends, about 16 units a night.", "Fridays and Saturdays I have about sixteen units each night."),
+        ("Denies heavy drinking.", "I only have a glass of wine now and then."),
+    ],
+)
+def test_amounts_of_the_same_level_agree(checkpoint, output):
+    assert "amount differs" not in (statement_conflict(checkpoint, output) or "")
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("His mother had a stroke.", "My wife's mother had a stroke."),
+        ("Her sister has autism.", "My sister's daughter has autism."),
+        ("Her mother takes lithium for bipolar disorder.", "My mum looks after my aunt, who takes lithium for bipolar disorder."),
+    ],
+)
+def test_a_relative_of_a_relative_is_another_relative(checkpoint, output):
+    assert "subject differs" in (statement_conflict(checkpoint, output) or "")
+
+
+def test_a_relative_of_a_relative_names_the_in_law(matcher):
+    assert matcher.entails("Her mother-in-law has dementia.", "My husband's mum has dementia.")
+
+
+def test_a_duration_alone_does_not_carry_a_finding(matcher):
+    """An onset reply ("it started around six months ago") carries a checkpoint's duration, not its finding."""
+    assert not matcher.entails("Nightmares for six months.", "I'd say it started around six months ago.")
+    assert matcher.entails("Symptoms for six months.", "It started six months ago.")
+    assert matcher.entails("Low mood for two months.", "I've felt down for two months.")
+    # a statement of onset or course is about when: an onset reply answers it
+    assert matcher.entails("Presents with callousness of three years duration.", "I'd say it started around three years ago.")
+
+
+def test_a_heading_does_not_deny_a_denial(matcher):
+    """A note's heading names the finding that its answer denies: the denial answers for the heading's words."""
+    assert matcher.entails("No known drug allergies.", 'Allergies: Drug allergies: "No allergies.')
+    assert matcher.entails("No known drug allergies.", "No allergies.")
+    assert not matcher.entails("No known drug allergies.", "I'm allergic to penicillin.")
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output, reason",
+    [
+        ("Smokes 30 cigarettes a day.", "I smoke about five a day.", "quantity"),
+        ("Self-harms by cutting.", "I cut myself as a teenager but haven't for fifteen years.", "time"),
+        ("His brother died by suicide.", "My brother's friend died by suicide.", "subject"),
+    ],
+)
+def test_a_bare_rate_an_ended_habit_and_a_relatives_friend_are_refused(checkpoint, output, reason):
+    assert reason in (statement_conflict(checkpoint, output) or "")
+
+
 # --- adjudicators ----------------------------------------------------------------------------------
 
 
