@@ -732,6 +732,7 @@ class TextFindingsReader:
         self.taken: set[int] = set()
         self._chart = _SeenChart()
         self._pending: tuple[int, Any] | None = None
+        self.ended = False
 
     @property
     def vector(self) -> np.ndarray:
@@ -745,8 +746,13 @@ class TextFindingsReader:
         self.taken = set()
         self._chart = _SeenChart()
         self._pending = None
+        self.ended = False
 
     def mask(self) -> np.ndarray:
+        """The discrete environment's mask: the actions of this stage not yet taken, or, once the
+        encounter has ended, a fresh episode's (the environment never hands out an empty mask)."""
+        if self.ended:
+            return self.menu.mask("interview", set())
         return self.menu.mask(self.stage, self.taken)
 
     def action_text(self, index: int) -> str:
@@ -763,6 +769,8 @@ class TextFindingsReader:
         self.stage = stage if isinstance(stage, str) else ALL_STAGES[int(stage)]
         turn = int(observation.get("turn", info.get("turn", 0)))
         text = str(observation.get("text", ""))
+        budget = info.get("turn_budget")
+        self.ended = self.stage == ALL_STAGES[-1] or (budget is not None and turn >= int(budget))
         if self._pending is None:
             return
         index, action = self._pending

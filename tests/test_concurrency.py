@@ -159,3 +159,43 @@ def test_command_line_settings_and_concurrency(server, tmp_path, capsys):
     assert (body["temperature"], body["max_tokens"], body["seed"]) == (0.25, 99, 7)
     assert cli_main(["evaluate", "--doctor", "scripted", "--out", str(tmp_path / "x"), "--temperature", "1"]) == 1
     assert "apply to the llm doctor only" in capsys.readouterr().err
+
+
+def test_the_example_server_batches_concurrent_requests_and_counts_callers_that_hung_up(capfd):
+    import sys
+    from pathlib import Path
+
+    from mentalhospital_env.llm import LLMClient, LLMError
+    from mentalhospital_env.llm.openai_compatible import OpenAICompatibleClient
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+    from serve_openai_compatible import serve
+
+    class BatchedModel(LLMClient):
+        """Like a local model: one call per batch takes 0.3 s whatever the batch size."""
+
+        name = "batched"
+
+        def generate(self, conversations, settings=None):
+            time.sleep(0.3)
+            return ["reply to " + c[-1]["content"] for c in conversations]
+
+    url, server = serve(BatchedModel(), batch_window_s=0.05)
+    try:
+        client = OpenAICompatibleClient(url, "local", api_key_env=None, max_concurrency=8)
+        questions = [[{"role": "user", "content": f"q{i}"}] for i in range(8)]
+        assert client.generate(questions) == [f"reply to q{i}" for i in range(8)]
+        # served together, not one at a time behind a lock: the 8 requests arrive within the first 0.3 s
+        # batch, so at most two more batches
+        assert server.served == 8 and server.batcher.batches <= 3, server.batcher.batches
+        impatient = OpenAICompatibleClient(url, "local", api_key_env=None, timeout_s=0.1, max_retries=0)
+        with pytest.raises(LLMError, match="timed out"):
+            impatient.generate([[{"role": "user", "content": "late"}]])
+        deadline = time.monotonic() + 5
+        while server.dropped == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert server.dropped == 1
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert "BrokenPipeError" not in capfd.readouterr().err

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import functools
 import itertools
 import json
 import math
@@ -130,14 +131,20 @@ class _Attempts:
     outcomes: list[str] = field(default_factory=list)
 
 
+@functools.lru_cache(maxsize=1)
+def _too_large() -> type[Exception]:
+    """The error a too-long body raises inside the SDK: an ``OpenAIError``, so that the SDK raises it at
+    once instead of retrying it (one class for every client and loop)."""
+    from openai import OpenAIError
+
+    return type("ResponseTooLarge", (OpenAIError, ResponseTooLarge), {"__module__": __name__})
+
+
 def _make_transport(inner: Any, timeout_s: float, max_body_bytes: int, log: dict[str, _Attempts]) -> Any:
     """An httpx transport around ``inner`` that bounds each attempt's wall time and body size and
     notes each attempt's outcome under the call id the request carries."""
     httpx = _httpx_errors()
-    from openai import OpenAIError
-
-    class TooLarge(OpenAIError):
-        """An OpenAIError, so that the SDK raises it at once instead of retrying it."""
+    TooLarge = _too_large()  # noqa: N806
 
     class CappedStream(httpx.AsyncByteStream):
         def __init__(self, stream: Any, deadline: float, request: Any, attempts: _Attempts | None):
@@ -210,7 +217,7 @@ def _make_transport(inner: Any, timeout_s: float, max_body_bytes: int, log: dict
         async def aclose(self) -> None:
             await inner.aclose()
 
-    return BoundedTransport(), TooLarge
+    return BoundedTransport()
 
 
 def _sdk_client(owner: "OpenAICompatibleClient", timeout_s: float) -> Any:
@@ -233,8 +240,7 @@ def _sdk_client(owner: "OpenAICompatibleClient", timeout_s: float) -> Any:
     # TCP_NODELAY: a request's headers and body go out as two writes; without it the body waits for the
     # server's delayed ACK of the headers (40 ms a request on Linux, a fifth of a fast model's latency)
     inner = httpx.AsyncHTTPTransport(retries=0, socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)])
-    transport, too_large = _make_transport(inner, timeout_s, owner.max_body_bytes, owner._attempts)
-    owner._too_large = too_large
+    transport = _make_transport(inner, timeout_s, owner.max_body_bytes, owner._attempts)
     timeout = httpx.Timeout(timeout_s, connect=min(owner.connect_timeout_s, timeout_s))
     http_client = httpx.AsyncClient(
         transport=transport,
@@ -353,7 +359,6 @@ class OpenAICompatibleClient(LLMClient):
         # bound on requests in flight
         self._sdk: weakref.WeakKeyDictionary[Any, dict[float, Any]] = weakref.WeakKeyDictionary()
         self._semaphores: weakref.WeakKeyDictionary[Any, asyncio.Semaphore] = weakref.WeakKeyDictionary()
-        self._too_large: type[Exception] = ResponseTooLarge
 
     @property
     def endpoint(self) -> str:
@@ -493,7 +498,7 @@ class OpenAICompatibleClient(LLMClient):
                     **self._payload(conversation, settings),
                     extra_headers={_CALL_HEADER: call_id},
                 )
-            except self._too_large as error:
+            except _too_large() as error:
                 raise _Failure(str(error), retried=False) from None
             except openai.APIStatusError as error:
                 body = error.response.content if error.response is not None else b""
