@@ -116,6 +116,9 @@ class Embedder(ABC):
         if missing:
             fresh = _normalise(np.asarray(self._embed(list(missing)), dtype=np.float32))
             for (text, rows), vector in zip(missing.items(), fresh):
+                # a copy, not a row view: a view would keep its whole batch alive as long as the cache
+                # keeps any one of its rows, so the cache's memory would be its size times a batch's
+                vector = vector.copy()
                 vector.setflags(write=False)
                 self.cache.put(text, vector)
                 out[rows] = vector
