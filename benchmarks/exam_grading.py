@@ -509,8 +509,8 @@ _SINGULAR_PRONOUNS = {"he", "she", "it", "this", "that"}
 def _disagree(subj: Any, verb: Any) -> str | None:
     s = subj.lower_
     v = verb.lower_
-    if subj.dep_ == "expl" or any(c.dep_ in ("cc", "conj") for c in subj.children):
-        return None
+    if subj.dep_ == "expl" or subj.tag_ in ("WDT", "WP") or any(c.dep_ in ("cc", "conj") for c in subj.children):
+        return None  # relative "that"/"who" agree with their antecedent: "things that aren't there"
     if any(c.dep_ == "prep" and c.lower_ == "of" for c in subj.children):
         return None  # "a couple of weeks have", "most of my friends are"
     if v in ("was",) and s in ("you", "we", "they"):
