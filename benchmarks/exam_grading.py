@@ -178,10 +178,10 @@ def find(phrase: str, text: str) -> list[re.Match[str]]:
     return list(_pattern(phrase).finditer(text))
 
 
-def negated(text: str, start: int, negators: Sequence[str], window: int = 3) -> bool:
-    """Whether one of the ``window`` words before ``start``, in the same clause, is a negation."""
-    clause = re.split(r"[.,;:!?]", text[:start])[-1]
-    before = re.findall(r"[\w']+", clause)[-window:]
+def negated(text: str, start: int, negators: Sequence[str]) -> bool:
+    """Whether a word before ``start`` in the same clause is a negation ("no ideas of being ... controlled")."""
+    clause = re.split(r"[.,;:!?]| but ", text[:start])[-1]
+    before = re.findall(r"[\w']+", clause)
     return any(w in negators or w.endswith("n't") for w in before)
 
 
@@ -214,19 +214,20 @@ def first_clause(text: str) -> str:
 
 
 def _opens_with(head: str, cue: str, question: str = "") -> bool:
-    """Whether a clause opens with a cue. "I have", "I do", "I am" and the like open a stance only
-    alone ("I have.") or in a clause about the asked thing: "I have asthma" does not say yes to
-    "Any mental health problems in the family?"."""
+    """Whether a clause opens with a cue. A cue led by a pronoun ("I have", "I'm not") opens a stance
+    only alone ("I have.") or when the next words are about the asked thing: "I have asthma" does
+    not say yes to "Any mental health problems in the family?", nor "I'm not especially restless"
+    no to "Do you lose things?"."""
     if not (head == cue or re.match(re.escape(cue) + r"(?![\w])", head)):
         return False
-    if cue not in _CONTENT_OPENERS or head == cue:
+    if cue.split()[0] not in _PRONOUNS or head == cue:
         return True
-    rest = re.findall(r"[a-z']+", head)[len(cue.split()):]
+    rest = re.findall(r"[a-z']+", head)[len(cue.split()):][:3]
     asked = {w[:4] for w in re.findall(r"[a-z']+", normalise(question)) if len(w) >= 4}
     return all(w in _HEDGES for w in rest) or any(w[:4] in asked for w in rest if len(w) >= 4)
 
 
-_CONTENT_OPENERS = {"i do", "i have", "i am", "i did", "it has", "they have", "it is"}
+_PRONOUNS = {"i", "i'm", "i've", "i'd", "it", "it's", "it", "they", "that's"}
 _HEDGES = {"really", "think", "so", "at", "all", "much", "either", "not", "no", "yes", "sure", "to", "be", "honest", "though"}
 
 
@@ -277,7 +278,7 @@ def grade_content(q: Question, reply: str) -> tuple[str | None, list[str], int]:
             if says_no or not negated(norm, m.start(), negators):
                 return "wrong", [f"contradicts the record: {c!r}"], found
     opens = opener(reply, q.ask)
-    if opens in ("affirm", "deny") and opens not in q.stances_ok and is_yes_no(q.ask):
+    if opens in ("affirm", "deny") and opens not in q.stances_ok and is_yes_no(q.ask) and not is_multi_part(q.ask):
         return "wrong", [f"opens with {opens} where the record says {q.stance}"], found
     if on_topic:
         return None, [], found
@@ -509,8 +510,8 @@ _SINGULAR_PRONOUNS = {"he", "she", "it", "this", "that"}
 def _disagree(subj: Any, verb: Any) -> str | None:
     s = subj.lower_
     v = verb.lower_
-    if subj.dep_ == "expl" or any(c.dep_ in ("cc", "conj") for c in subj.children):
-        return None
+    if subj.dep_ == "expl" or subj.tag_ in ("WDT", "WP") or any(c.dep_ in ("cc", "conj") for c in subj.children):
+        return None  # relative "that"/"who" agree with their antecedent: "things that aren't there"
     if any(c.dep_ == "prep" and c.lower_ == "of" for c in subj.children):
         return None  # "a couple of weeks have", "most of my friends are"
     if v in ("was",) and s in ("you", "we", "they"):

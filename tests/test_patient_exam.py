@@ -149,6 +149,7 @@ def test_the_parser_finds_person_and_agreement_errors(lints, reply):
         "I wake at about four and lie awake until the alarm goes.",
         "I've had people tell me I look tired.",
         "I've been in hospital twice.",
+        "No, I don't hear or see things that aren't there.",
     ],
 )
 def test_the_parser_leaves_good_speech_alone(lints, reply):
