@@ -20,14 +20,16 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
 from mentalhospital_env.agents.base import Action, Doctor, Info, Observation, allowed_now
 from mentalhospital_env.knowledge import load_knowledge
-from mentalhospital_env.knowledge.language import tokenize
+from mentalhospital_env.knowledge.answers import read_reply
+from mentalhospital_env.knowledge.critical import Profile, load_critical_actions
+from mentalhospital_env.knowledge.language import stem, tokenize
 
 
 @lru_cache(maxsize=1)
@@ -53,6 +55,7 @@ class Hypothesis:
     safety: tuple[str, ...]
     follow_up: str
     unsafe_drugs: frozenset[str]
+    age_range: tuple[int, int] = (0, 120)
 
 
 @lru_cache(maxsize=1)
@@ -82,6 +85,7 @@ def hypotheses() -> tuple[Hypothesis, ...]:
                 safety=tuple(d.safety),
                 follow_up=d.treatment.follow_up,
                 unsafe_drugs=unsafe,
+                age_range=tuple(d.age_range),
             )
         )
     return tuple(out)
@@ -99,19 +103,53 @@ class Findings:
     answers: dict[str, str] = field(default_factory=dict)  # concept or "mse:<domain>" or "hpi:<n>" -> reply
     exam_results: list[tuple[str, str]] = field(default_factory=list)
     walk_in: str = ""
+    contradicted: set[str] = field(default_factory=set)  # affirmed once and denied another time
 
 
-@lru_cache(maxsize=1)
-def _denial_start() -> re.Pattern[str]:
-    """A reply that opens with one of the script's denials ("No", "Not really", "I haven't" ...)."""
-    words = "|".join(re.escape(w) for w in clinician_script()["denials"])
-    return re.compile(rf"^\W*({words})\b", re.I)
+@dataclass(frozen=True)
+class WalkIn:
+    """What any doctor sees on walking in: the setting, the patient's age and sex, who came with them."""
+
+    setting: str | None = None
+    age: int | None = None
+    sex: str | None = None
+    informant: str | None = None
+
+    @property
+    def age_group(self) -> str:
+        if self.age is None:
+            return "adult"
+        for group in ("child", "adolescent"):
+            if self.age <= clinician_script()["ages"][group]["max_age"]:
+                return group
+        return "adult"
+
+
+def read_walk_in(text: str) -> WalkIn:
+    """The setting, age, sex and informant of the walk-in observation ("Outpatient clinic. A 8-year-old girl is
+    here to see you, accompanied by her foster carer.")."""
+    low = text.lower()
+    cues = clinician_script()["walk_in"]
+    setting = next((name for name, words in cues["settings"].items() if any(w in low for w in words)), None)
+    age_match = re.search(r"(\d{1,3})[- ]year[- ]old", low)
+    words = set(re.findall(r"[a-z]+", low.split("\n")[0]))
+    sex = "female" if words & set(cues["female"]) else "male" if words & set(cues["male"]) else None
+    informant = re.search(r"accompanied by (?:his|her|their) ([a-z -]+?)(?:[.,;]|$)", low.split("\n")[0])
+    return WalkIn(
+        setting=setting,
+        age=int(age_match.group(1)) if age_match else None,
+        sex=sex,
+        informant=informant.group(1).strip() if informant else None,
+    )
 
 
 class ScriptedClinician(Doctor):
     name = "scripted"
 
-    def __init__(self) -> None:
+    def __init__(self, critical_actions: bool = True) -> None:
+        """``critical_actions=False`` makes the "dangerous" doctor of the judge's tests: the same clinician
+        whose plan leaves out every critical action the case's rules require."""
+        self.critical_actions = critical_actions
         self.script = clinician_script()
         self.kb = load_knowledge()
         self.lexicon = self.kb.lexicon
@@ -128,16 +166,25 @@ class ScriptedClinician(Doctor):
         self.validation_index = 0
         self.hypothesis_asks = 0
         self.budget = 40
+        self.walk_in = WalkIn()
+        self.age_script: dict[str, Any] = {}
 
     # ------------------------------------------------------------------------------- the interview
 
     def reset(self, observation: Observation, info: Info) -> None:
         self._reset_state()
         self.findings.walk_in = str(observation.get("text", ""))
+        self.walk_in = read_walk_in(self.findings.walk_in)
         budget = info.get("turn_budget") or info.get("max_turns")
         if isinstance(budget, int) and budget > 0:
             self.budget = budget
-        s = self.script
+        s = dict(self.script)
+        s.update({k: v for k, v in self.script["ages"].get(self.walk_in.age_group, {}).items() if k in s})
+        self.age_script = self.script["ages"].get(self.walk_in.age_group, {})
+        history = list(s["history"])
+        w = self.walk_in
+        if w.sex == "female" and w.age is not None and 16 <= w.age <= 50 and "pregnancy" in self.lexicon:
+            history.insert(0, "pregnancy")
         blocks = {
             "opening": [(s["opening"], "hpi:complaint")],
             "history_of_present_illness": [(q, f"hpi:{i}") for i, q in enumerate(s["history_of_present_illness"], 1)],
@@ -145,7 +192,13 @@ class ScriptedClinician(Doctor):
             "screen": [(self._question(c), c) for c in s["screen"] if c in self.lexicon],
             "mental_state": [(m["ask"], f"mse:{m['domain']}") for m in s["mental_state"]],
             "risk": [(self._question(c), c) for c in s["risk"] if c in self.lexicon],
-            "history": [(self._question(c), c) for c in s["history"] if c in self.lexicon],
+            "history": [(self._question(c), c) for c in history if c in self.lexicon],
+            # what the setting's decisions need early: who is at home (children, dependants) before a disposition
+            "setting": [
+                (self._question(c), c)
+                for c in self.script["settings"].get(w.setting or "", {}).get("ask_after_risk", ())
+                if c in self.lexicon and (w.age is None or w.age >= 18 or c == "medications_current")
+            ],
         }
         self.plan = [item for block in s["order"] for item in blocks[block]]
 
@@ -154,6 +207,8 @@ class ScriptedClinician(Doctor):
         return questions[0] if questions else f"Can you tell me about {self.lexicon.get(concept_id).clinical_terms[0]}?"
 
     def _read_reply(self, text: str) -> None:
+        """Read the reply as a clinician would: the findings it affirms and denies of the patient, and a bare
+        yes or no to the finding asked about (``mentalhospital_env.knowledge.answers``)."""
         f = self.findings
         text = re.sub(r"^\s*Patient:\s*", "", text)
         if self.last_question:
@@ -162,24 +217,16 @@ class ScriptedClinician(Doctor):
                 f.answers.setdefault(self.last_concept, text)
         if not f.chief_complaint and self.turns == 1:
             f.chief_complaint = text
-        mentioned = self.lexicon.find(text)
-        for m in mentioned:
-            if m.negated:
-                if m.concept_id not in f.present:
-                    f.denied.add(m.concept_id)
+        reading = read_reply(self.last_question, text)
+        for concept in reading.affirmed:
+            if concept in f.denied:
+                f.contradicted.add(concept)
+            f.present.setdefault(concept, text)
+        for concept in reading.denied:
+            if concept in f.present:
+                f.contradicted.add(concept)
             else:
-                f.present.setdefault(m.concept_id, text)
-                f.denied.discard(m.concept_id)
-        concept = self.last_concept
-        if concept and ":" not in concept and concept in self.lexicon:
-            if not any(m.concept_id == concept for m in mentioned):
-                low = text.lower()
-                if any(u in low for u in self.script["uncertain"]):
-                    pass
-                elif _denial_start().search(text):
-                    f.denied.add(concept)
-                elif any(low.startswith(a) or f" {a} " in f" {low} " for a in self.script["affirmations"]):
-                    f.present.setdefault(concept, text)
+                f.denied.add(concept)
 
     def _next_question(self) -> tuple[str, str | None] | None:
         while self.plan:
@@ -230,6 +277,9 @@ class ScriptedClinician(Doctor):
             typical = sum(p for _, p in h.symptoms) or 1.0
             exam_support = len(h.abnormal_exams & abnormal)
             score = (support - 0.6 * against) / math.sqrt(typical) + 0.15 * exam_support + 0.08 * math.log(h.prior + 1e-6)
+            age = self.walk_in.age
+            if age is not None and not h.age_range[0] <= age <= h.age_range[1]:
+                score -= 1.0  # a disorder that does not occur at this age is no leading hypothesis
             scored.append((h, score))
         scored.sort(key=lambda hs: (-hs[1], hs[0].code))
         return scored
@@ -262,6 +312,10 @@ class ScriptedClinician(Doctor):
                     question = f"{self._reflection(affirmed[0])} {question}"
                 elif self.turns > 1 and self.turns % 4 == 0:
                     question = f"{self._validation()} {question}"
+                every = self.age_script.get("informant_every")
+                if self.walk_in.informant and every and self.turns > 1 and self.turns % every == 0:
+                    preface = self.age_script["informant_preface"].format(informant=self.walk_in.informant)
+                    question = f"{preface} {question}"
                 return f"<ask>{question}</ask>"
         self.turns += 1
         if "order_exams" in allowed and self.phase == "interview":
@@ -305,28 +359,158 @@ class ScriptedClinician(Doctor):
         disorders = "; ".join(f"{i}. {h.code} {h.name}" for i, (h, _) in enumerate(lead, 1))
         return f"categories: {', '.join(categories)} | disorders: {disorders}"
 
+    def profile(self, believed_only: bool = True) -> Profile:
+        """What the critical-action rules need, as this clinician knows it: its leading hypotheses, the setting,
+        age and sex seen on walking in, and what the patient affirmed (suicidal thoughts, pregnancy, children at
+        home, lithium or clozapine taken)."""
+        f = self.findings
+        actions = load_critical_actions()
+        risks: set[str] = set()
+        for risk, sign in actions.risk_concepts.items():
+            said = [c for c in sign.concepts if c in f.present]
+            if not said:
+                continue
+            if any(c in sign.always for c in said):
+                risks.add(risk)
+                continue
+            replies = " ".join(f.present[c] for c in said)
+            if not actions._has(tuple(stem(t) for t in tokenize(replies)), sign.unless_phrases):
+                risks.add(risk)
+        medications = f.answers.get("medications_current", "")
+        home = " ".join(f.answers.get(c, "") for c in ("living_situation", "dependants"))
+        w = self.walk_in
+        lead = self._leading()
+        top = lead[0][1]
+        believed = [
+            h.code
+            for h, score in lead
+            if not believed_only or h is lead[0][0] or (top > 0 and score >= self.script["believed_share"] * top)
+        ]
+        return Profile(
+            codes=tuple(believed),
+            setting=w.setting,
+            age=w.age,
+            sex=w.sex,
+            pregnant="pregnancy" in f.present and "pregnancy" not in f.contradicted,
+            risks=frozenset(risks),
+            medications=medications.lower(),
+            dependants="dependants" in f.present or actions.mentions_dependants(home),
+        )
+
     def _plan(self) -> str:
         lead = self._leading()
         principal = lead[0][0]
         others = {h.code for h, _ in lead}
         unsafe = set().union(*(h.unsafe_drugs for h in self.hyps if h.code in others))
+        actions = load_critical_actions()
+        profile = self.safety_profile(believed_only=True)
+        leave_out = tuple(self.age_script.get("leave_out_of_plan", ()))
+
+        def fits(sentence: str) -> bool:
+            low = sentence.lower()
+            return not any(word in low for word in leave_out)
+
         parts = []
         meds = [(drug, dose) for drug, dose in principal.medications if drug.lower() not in unsafe]
-        if meds:
-            drug, dose = meds[0]
-            parts.append(f"Medication: start {drug} {dose}, explaining benefits, side effects and the time to effect.")
-        else:
-            parts.append("Medication: none first line; avoid drugs that are unsafe for this presentation.")
-        if principal.psychotherapy:
-            parts.append(f"Psychotherapy: refer for {', '.join(principal.psychotherapy[:2])}.")
+        chosen = None
+        preconditions = self.script["drug_preconditions"]
+        for drug, dose in meds:
+            sentence = f"Medication: start {drug} {dose}, explaining benefits, side effects and the time to effect."
+            needed = preconditions.get(drug, ())
+            if needed and not set(needed) & (self.findings.denied - set(self.findings.present)):
+                continue
+            if not actions.check(profile, sentence).contraindicated:
+                chosen = sentence
+                break
+        parts.append(chosen or "Medication: none first line; avoid drugs that are unsafe for this presentation.")
+        therapies = [t for t in principal.psychotherapy if fits(t)][:2]
+        if therapies:
+            parts.append(f"Psychotherapy: refer for {', '.join(therapies)}.")
         if principal.other_treatment:
-            parts.append(f"Other: {'; '.join(principal.other_treatment[:3])}.")
-        safety = list(principal.safety[:3])
-        if "suicidal_ideation" in self.findings.present or "self_harm" in self.findings.present:
-            safety.append("agree a written safety plan with crisis contacts and restrict access to means")
-        parts.append(f"Safety: {'; '.join(safety)}.")
-        parts.append(f"Follow-up: {principal.follow_up}.")
-        return " ".join(parts)
+            parts.append(f"Other: {'; '.join(t for t in principal.other_treatment[:3] if fits(t))}.")
+        safety = [item for item in principal.safety[:3] if fits(item)]
+        if safety:
+            parts.append(f"Safety: {'; '.join(safety)}.")
+        setting = self.script["settings"].get(self.walk_in.setting or "", {})
+        if "admit" in setting:
+            admit = set(setting["admit_when"]) & set(self.findings.present) or "active_suicide" in profile.risks
+            parts.insert(0, setting["admit"] if admit else setting["discharge"])
+        plan = " ".join(p for p in parts if p.strip(". :"))
+        if self.critical_actions:
+            plan += " " + " ".join(self._pronouns(t) for t in actions.sentences(self._safety_steps(plan)) if fits(t))
+        else:  # the "dangerous" doctor of the judge's tests: every sentence holding a critical action left out
+            wanted = {a for rule in actions.rules for a in rule.must}
+            plan = " ".join(
+                sentence
+                for sentence in re.split(r"(?<=[.;])\s+", plan)
+                if not wanted & actions.proposed(sentence)
+            )
+        follow_up = f"Follow-up: {principal.follow_up}."
+        if self.critical_actions or "prompt_follow_up" not in actions.proposed(follow_up):
+            plan += " " + follow_up
+        return " ".join(plan.split())
+
+    def heavy_drinking(self) -> bool:
+        """Whether the patient's answer about alcohol describes heavy or dependent drinking (daily, many units,
+        morning drinking), whatever the differential."""
+        cues = self.script["plan_safety"]["heavy_drinking"]
+        reply = self.findings.answers.get("alcohol_use", "").lower()
+        if not reply or "alcohol_use" not in self.findings.present:
+            return False
+        if any(c in reply for c in cues["cues"]):
+            return True
+        for number, per in re.findall(r"(\d+)\s*units?\s*(?:a|per|each)?\s*(day|night|week)?", reply):
+            limit = cues["units_per_week"] if per == "week" else cues["units_per_day"]
+            if int(number) >= limit:
+                return True
+        return False
+
+    def safety_profile(self, believed_only: bool = False) -> Profile:
+        """The profile of every disorder on the differential (or only of those believed), and of those the
+        patient's findings point to whatever the differential (heavy drinking, opioid withdrawal:
+        ``plan_safety`` of ``clinician.json``)."""
+        conf = self.script["plan_safety"]
+        profile = self.profile(believed_only=believed_only)
+        codes = list(profile.codes)
+        if self.heavy_drinking():
+            codes.append(conf["heavy_drinking"]["code"])
+        codes += [code for finding, code in conf["findings_imply"].items() if finding in self.findings.present]
+        return replace(profile, codes=tuple(dict.fromkeys(codes)))
+
+    def _safety_steps(self, plan: str) -> list[str]:
+        """The critical actions this plan still lacks (``plan_safety`` of ``clinician.json``)."""
+        actions = load_critical_actions()
+        conf = self.script["plan_safety"]
+        believed = self.profile()
+        differential = self.safety_profile()
+        wanted = [m.action for m in actions.check(differential, plan).missing]
+        believed_rules = {r.action for r in actions.requirements(believed, plan)[0]}
+        wanted = [a for a in wanted if a not in conf["believed_only"] or a in believed_rules]
+        extra = list(conf["children"]) if self.walk_in.age_group != "adult" else []
+        if self.walk_in.setting == "emergency":
+            extra += conf["emergency"]
+        if "suicide" in believed.risks:
+            extra += conf["suicidal_thoughts"]
+        present = actions.proposed(plan)
+        wanted += [a for a in extra if a not in present]
+        return list(dict.fromkeys(wanted))
+
+    def _pronouns(self, text: str) -> str:
+        pronoun = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
+        agree = "agrees" if pronoun != "they" else "agree"
+        has = "has" if pronoun != "they" else "have"
+        return text.replace("he or she agrees and has", f"{pronoun} {agree} and {has}").replace("he or she", pronoun)
+
+    def _term(self, concept: str) -> str:
+        """The first clinical term of ``concept`` that the lexicon reads back as that concept alone (a note
+        must say what it means: "unrefreshing sleep" must not read as another finding)."""
+        if concept not in self.lexicon:
+            return concept.replace("_", " ")
+        terms = self.lexicon.get(concept).clinical_terms
+        for t in terms:
+            if {m.concept_id for m in self.lexicon.find(t)} == {concept}:
+                return t
+        return terms[0] if terms else concept.replace("_", " ")
 
     def _note(self) -> str:
         """A sectioned note in prose: what the patient said, in clinical terms, with their own words quoted."""
@@ -335,22 +519,37 @@ class ScriptedClinician(Doctor):
         sections = self.script["note_sections"]
 
         def term(c: str) -> str:
-            return lex.get(c).clinical_terms[0] if c in lex and lex.get(c).clinical_terms else c.replace("_", " ")
+            return self._term(c)
 
         def said(key: str) -> str:
             reply = f.answers.get(key, "").strip()
             return f'"{reply}"' if reply else ""
 
-        symptoms = [c for c in f.present if c in lex and lex.get(c).kind in ("symptom", "sign")]
-        negatives = sorted(c for c in f.denied if c in lex and lex.get(c).kind in ("symptom", "sign"))
+        # only what the patient affirmed is reported, denials are recorded as denials, the rest is left out
+        pattern = self.script["substance_pattern"]
+        using = self.heavy_drinking() or bool(set(pattern["substances"]) & set(f.present))
+        findings = [
+            c
+            for c in f.present
+            if c in lex and lex.get(c).kind in ("symptom", "sign") and (using or c not in pattern["findings"])
+        ]
+        symptoms = [c for c in findings if c not in f.contradicted]
+        mixed = [c for c in findings if c in f.contradicted]
+        negatives = sorted(
+            c for c in f.denied - set(f.present) if c in lex and lex.get(c).kind in ("symptom", "sign")
+        )
         lines = [f"Identifying data: {f.walk_in.splitlines()[0] if f.walk_in else 'not recorded'}"]
         lines.append(f"Chief complaint: {said('hpi:complaint') or 'not stated'}.")
         hpi = []
         if symptoms:
-            hpi.append(f"The patient reports {_join(term(c) for c in symptoms)}.")
+            # findings listed with semicolons: no finding's words run into the next one's ("unrefreshing sleep;
+            # sleep-related worry" is two findings, "unrefreshing sleep and sleep ..." reads as a third)
+            hpi.append(f"The patient reports {'; '.join(dict.fromkeys(term(c) for c in symptoms))}.")
         for key, label in (("hpi:1", "Onset and course"), ("hpi:2", "Context"), ("hpi:3", "Impact")):
             if f.answers.get(key):
                 hpi.append(f"{label}: {said(key)}.")
+        if mixed:
+            hpi.append(f"Answers were inconsistent (affirmed, then denied) about: {'; '.join(term(c) for c in mixed)}.")
         hpi.extend(f"Denies {term(c)}." for c in negatives)
         lines.append("History of present illness: " + (" ".join(hpi) or "not obtained."))
         for heading, concepts in sections.items():
@@ -364,22 +563,23 @@ class ScriptedClinician(Doctor):
         mse = [f"Mood described as {said('mse:mood')}." if f.answers.get("mse:mood") else "Mood not described."]
         content = [term(c) for c in symptoms if lex.get(c).domain in ("mood", "psychosis", "obsessive_compulsive", "trauma", "risk")]
         if content:
-            mse.append(f"Thought content: {_join(content)}.")
+            mse.append(f"Thought content: {'; '.join(dict.fromkeys(content))}.")
         percept = [term(c) for c in ("auditory_hallucinations", "visual_hallucinations") if c in f.present]
         if percept:
-            mse.append(f"Perception: reports {_join(percept)}.")
+            mse.append(f"Perception: reports {'; '.join(percept)}.")
         elif "auditory_hallucinations" in f.denied:
             mse.append("Perception: denies hallucinations.")
         cognition = [term(c) for c in ("poor_concentration", "memory_loss", "disorientation") if c in f.present]
         if cognition:
-            mse.append(f"Cognition: {_join(cognition)}.")
+            mse.append(f"Cognition: {'; '.join(cognition)}.")
         if f.answers.get("mse:insight"):
             mse.append(f"Insight: on what is happening, says {said('mse:insight')}.")
         lines.append("Mental status examination: " + " ".join(mse))
         risk = []
         for c in ("suicidal_ideation", "self_harm", "homicidal_ideation"):
             if c in f.present:
-                risk.append(f"Reports {term(c)} ({said(c) or 'disclosed'}).")
+                quoted = f.present[c].strip()
+                risk.append(f'Reports {term(c)} ("{quoted}").')
             elif c in f.denied:
                 risk.append(f"Denies {term(c)}.")
         lines.append("Risk assessment: " + (" ".join(risk) or "risk not assessed."))

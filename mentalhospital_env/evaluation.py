@@ -42,6 +42,9 @@ SUBJECTIVE_METRICS: tuple[str, ...] = ("emp", "prof", "qual", "rigor", "app")
 MAIN_METRICS: tuple[str, ...] = OBJECTIVE_METRICS + SUBJECTIVE_METRICS
 #: the chief-complaint / mental-status breakdown of the study's table 3
 BREAKDOWN_METRICS: tuple[str, ...] = ("inter_cc", "inter_ms", "note_cc", "note_ms")
+#: beyond the study: note precision (claims about the patient the encounter contradicts or never raised, per
+#: note, and the share of claims without such an error)
+BEYOND_METRICS: tuple[str, ...] = ("note_errors", "note_precision")
 
 EPISODES_FILE = "episodes.jsonl"
 RESULTS_FILE = "results.json"
@@ -214,6 +217,9 @@ def flat_scores(scores: Any) -> dict[str, Any]:
         groups = breakdown.get(stage, {})
         out[f"{short}_cc"] = groups.get("chief_complaint")
         out[f"{short}_ms"] = groups.get("mental_status")
+    precision = (out.get("details") or {}).get("note_precision")  # None when there is no note
+    out["note_errors"] = precision.get("errors") if precision else None
+    out["note_precision"] = precision.get("precision") if precision else None
     return out
 
 
@@ -445,7 +451,9 @@ def read_episodes(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
 def summarize_episodes(path: Path, spec: EvaluationSpec, doctor: str) -> dict[str, Any]:
     """``results.json``'s content from the episodes file."""
     rows = read_episodes(path)
-    metrics = {m: summarize(r["scores"].get(m) for r in rows).to_dict() for m in MAIN_METRICS + BREAKDOWN_METRICS}
+    metrics = {
+        m: summarize(r["scores"].get(m) for r in rows).to_dict() for m in MAIN_METRICS + BREAKDOWN_METRICS + BEYOND_METRICS
+    }
     by_category: dict[str, dict[str, Any]] = {}
     for category in sorted({r["principal_category"] for r in rows}):
         subset = [r for r in rows if r["principal_category"] == category]
@@ -580,6 +588,7 @@ def with_overrides(spec: EvaluationSpec, **changes: Any) -> EvaluationSpec:
 
 
 __all__: Sequence[str] = (
+    "BEYOND_METRICS",
     "BREAKDOWN_METRICS",
     "EvaluationError",
     "EvaluationSpec",

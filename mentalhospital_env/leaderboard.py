@@ -1,7 +1,8 @@
 """The study's tables from result files: the leaderboard, the breakdown and a comparison of two runs.
 
 * :func:`leaderboard_table`: rows are doctors, columns the study's ten (Inter., Exam., Note, Cate.,
-  Diso. in percent; Emp., Prof., Qual., Rigor, App. on 1-5), as in table 3.2 of the study.
+  Diso. in percent; Emp., Prof., Qual., Rigor, App. on 1-5), as in table 3.2 of the study, then two beyond
+  it: note errors (claims per note the encounter contradicts or never raised) and note precision (%).
 * :func:`breakdown_table`: interview and note coverage with their chief-complaint (CC) and
   mental-status (MS) parts, as in the study's table 3.
 * :func:`compare_results`: per metric, the difference between two runs with its 95% interval, paired
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from mentalhospital_env.evaluation import (
+    BEYOND_METRICS,
     BREAKDOWN_METRICS,
     EPISODES_FILE,
     MAIN_METRICS,
@@ -45,6 +47,8 @@ COLUMN_TITLES: dict[str, str] = {
     "inter_ms": "Inter. MS",
     "note_cc": "Note CC",
     "note_ms": "Note MS",
+    "note_errors": "Note err.",
+    "note_precision": "Note prec.",
 }
 BREAKDOWN_COLUMNS: tuple[str, ...] = ("inter", "inter_cc", "inter_ms", "note", "note_cc", "note_ms")
 FORMATS: tuple[str, ...] = ("text", "markdown", "csv")
@@ -103,7 +107,7 @@ def _row_label(results: dict[str, Any], label: str | None, many: bool) -> str:
 
 def display_scale(metric: str) -> float:
     """100 for the metrics shown in percent (objective and coverage breakdown), 1 for the 1-5 rubrics."""
-    return 100.0 if metric in OBJECTIVE_METRICS or metric in BREAKDOWN_METRICS else 1.0
+    return 100.0 if metric in OBJECTIVE_METRICS or metric in BREAKDOWN_METRICS or metric == "note_precision" else 1.0
 
 
 def _cell(metric: str, summary: dict[str, Any] | None, with_ci: bool) -> str:
@@ -119,13 +123,15 @@ def _cell(metric: str, summary: dict[str, Any] | None, with_ci: bool) -> str:
 
 
 def leaderboard_table(results: Sequence[tuple[dict[str, Any], str | None]], *, with_ci: bool = False) -> Table:
-    """The study's main table: one row per result (with an optional label)."""
-    header = ("Doctor", *(COLUMN_TITLES[m] for m in MAIN_METRICS))
+    """The study's main table: one row per result (with an optional label), then the columns beyond the study
+    (note precision: errors per note, and the share of a note's claims without error, in percent)."""
+    columns = MAIN_METRICS + BEYOND_METRICS
+    header = ("Doctor", *(COLUMN_TITLES[m] for m in columns))
     many = len({_suite_label(r) for r, _ in results}) > 1
     rows = tuple(
-        (_row_label(r, label, many), *(_cell(m, r["metrics"].get(m), with_ci) for m in MAIN_METRICS)) for r, label in results
+        (_row_label(r, label, many), *(_cell(m, r["metrics"].get(m), with_ci) for m in columns)) for r, label in results
     )
-    return Table(_titled("Objective (%) | MentalEval (1-5)", results), header, rows)
+    return Table(_titled("Objective (%) | MentalEval (1-5) | beyond the study: note precision", results), header, rows)
 
 
 def breakdown_table(results: Sequence[tuple[dict[str, Any], str | None]], *, with_ci: bool = False) -> Table:
@@ -225,6 +231,6 @@ def comparison_table(path_a: str, path_b: str) -> Table:
 def tables_as_json(results: Sequence[tuple[dict[str, Any], str | None]]) -> str:
     """Both tables' numbers as JSON (means and intervals), for scripts."""
     return json.dumps(
-        [{"doctor": _label(r, label), "metrics": {m: r["metrics"].get(m) for m in MAIN_METRICS + BREAKDOWN_COLUMNS}} for r, label in results],
+        [{"doctor": _label(r, label), "metrics": {m: r["metrics"].get(m) for m in MAIN_METRICS + BREAKDOWN_COLUMNS + BEYOND_METRICS}} for r, label in results],
         indent=2,
     )

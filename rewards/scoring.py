@@ -123,6 +123,7 @@ class Scorer:
     def score_many(self, encounters: Sequence[tuple[Any, Chart]]) -> list[Scores]:
         """Score many charts; the judge sees them in one ``score_many`` call (one batch for an LLM)."""
         from .coverage import exam_coverage, interview_coverage, note_coverage
+        from .mentaleval.precision import check_note
 
         verdicts: list[Mapping[str, float | None]] = [{} for _ in encounters]
         judge_error = None
@@ -157,10 +158,21 @@ class Scorer:
                         "invalid_actions": chart.invalid_actions,
                         "judge": getattr(self.judge, "name", None),
                         "judge_error": judge_error,
+                        "note_precision": check_note(case, chart).to_dict() if (chart.note or "").strip() else None,
+                        "critical_actions": _plan_safety(case, chart),
                     },
                 )
             )
         return out
+
+
+def _plan_safety(case: Any, chart: Chart) -> dict[str, Any] | None:
+    """The plan held against the case's critical actions and contraindications (``None`` without a plan)."""
+    if not (chart.treatment or "").strip():
+        return None
+    from mentalhospital_env.knowledge.critical import load_critical_actions
+
+    return load_critical_actions().check_case(case, chart.treatment or "").to_dict()
 
 
 def _build_matcher(spec: Any) -> Any:

@@ -55,6 +55,10 @@ def test_results_file_has_what_a_paper_needs(reference_run):
     assert results["by_category"] and sum(v["n"] for v in results["by_category"].values()) == 12
     on_disk = json.loads((out / "results.json").read_text())
     assert on_disk["metrics"] == results["metrics"]
+    # beyond the study: note precision, its own metric, from each episode's details
+    assert results["metrics"]["note_errors"]["n"] == 12 and results["metrics"]["note_precision"]["n"] >= 1
+    episode = json.loads((out / "episodes.jsonl").read_text().splitlines()[0])
+    assert episode["scores"]["note_errors"] == episode["scores"]["details"]["note_precision"]["errors"]
 
 
 def test_same_spec_gives_identical_episodes_apart_from_timing(reference_run, tmp_path):

@@ -63,6 +63,7 @@ def test_tables_render_in_every_format(tmp_path):
     labelled = read_labelled([str(a), f"{b}=baseline"])
     text = leaderboard_table(labelled).render("text")
     assert "scripted" in text and "baseline" in text and "Inter." in text and "App." in text
+    assert "Note err." in text and "Note prec." in text  # beyond the study; n/a where a run has none
     md = leaderboard_table(labelled).render("markdown")
     assert md.count("\n| ") == 3  # header and two rows
     csv_text = breakdown_table(labelled).render("csv")

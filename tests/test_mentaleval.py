@@ -343,9 +343,36 @@ def test_offline_judge_is_monotone_on_every_ladder_of_the_calibration_case():
         "sections_dropped",
         "differential_emptied",
         "unsafe_plan",
+        "critical_step_removed",
+        "contraindicated_added",
+        "denied_finding_asserted",
     ]
-    assert all(len(l.rungs) >= 4 for l in ladders), [(l.name, len(l.rungs)) for l in ladders]
-    _assert_monotone(check_judge(OfflineJudge(), case, ladders))
+    assert all(len(l.rungs) >= 4 for l in ladders[:5]), [(l.name, len(l.rungs)) for l in ladders]
+    assert all(len(l.rungs) >= 2 for l in ladders[5:]), [(l.name, len(l.rungs)) for l in ladders]
+    checks = check_judge(OfflineJudge(), case, ladders)
+    _assert_monotone(checks)
+    by_name = {c.ladder: c.scores for c in checks}
+    # a critical safety step removed caps App. at 2, a contraindicated drug at 1, a denied finding costs Qual.
+    assert max(by_name["critical_step_removed"][1:]) <= 2.0
+    assert max(by_name["contraindicated_added"][1:]) <= 1.0
+    assert by_name["denied_finding_asserted"][1] <= by_name["denied_finding_asserted"][0] - 1.0
+
+
+def test_a_plan_paraphrased_with_no_drug_named_loses_at_most_half_a_point():
+    from mentalhospital_env.rewards.mentaleval.ladders import exemplary_chart, paraphrase_check, paraphrased_plan
+
+    from mentalhospital_env.cases import load_suite
+
+    case = _small_case()
+    plan = exemplary_chart(case).treatment
+    other = paraphrased_plan(plan)
+    assert "lithium" in plan.lower() and "lithium" not in other.lower() and "olanzapine" not in other.lower()
+    judge = OfflineJudge()
+    assert paraphrase_check(judge, case).holds
+    assert paraphrase_check(Jury([judge, judge]), case).holds
+    for case in load_suite("handwritten").cases:
+        check = paraphrase_check(judge, case)
+        assert check.holds, (case.case_id, check)
 
 
 @pytest.mark.slow

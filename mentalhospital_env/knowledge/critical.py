@@ -44,6 +44,7 @@ class CriticalAction:
     drugs: frozenset[str]
     phrases: tuple[str, ...]
     patterns: tuple[re.Pattern[str], ...]
+    say: str | None = None
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,7 @@ class CriticalActions:
         refusal_after_cues: Sequence[str],
         pregnancy_cues: Sequence[str],
         dependant_cues: Sequence[str],
+        dependant_exclusions: Sequence[str],
         risk_concepts: Mapping[str, RiskSign],
         drug_phrases: Mapping[str, Sequence[str]],
     ):
@@ -180,6 +182,7 @@ class CriticalActions:
         self._refusal_after = tuple(sorted({_stems(c) for c in refusal_after_cues if _stems(c)}, key=len, reverse=True))
         self._pregnancy = tuple(_stems(c) for c in pregnancy_cues if _stems(c))
         self._dependants = tuple(_stems(c) for c in dependant_cues if _stems(c))
+        self._not_dependants = tuple(_stems(c) for c in dependant_exclusions if _stems(c))
 
     # --------------------------------------------------------------------------------- reading a plan
 
@@ -279,12 +282,10 @@ class CriticalActions:
                     continue
                 if found & sign.always or not self._has(stemmed, sign.unless_phrases):
                     risks.add(risk)
-        home = " ".join(
-            t
-            for t in (getattr(demographics, "living_situation", None), ehr.personal_history, ehr.history_of_present_illness)
-            if t
+        dependants = any(
+            self.mentions_dependants(text or "")
+            for text in (getattr(demographics, "living_situation", None), ehr.personal_history)
         )
-        dependants = self._has(_stems(home), self._dependants)
         return Profile(
             codes=codes,
             setting=case.setting,
@@ -358,6 +359,23 @@ class CriticalActions:
             found.setdefault(c.action, c)
         return SafetyCheck(required, missing, tuple(found.values()), proposed)
 
+    def mentions_dependants(self, text: str) -> bool:
+        """Whether ``text`` says that children or other dependants are at home (not "as a child", "only child")."""
+        for sentence in re.split(r"(?<=[.;!?])\s+", text or ""):
+            stemmed = _stems(sentence)
+            if self._has(stemmed, self._dependants) and not self._has(stemmed, self._not_dependants):
+                return True
+        return False
+
+    def sentences(self, required: Iterable[Requirement | str]) -> list[str]:
+        """The ``say`` sentence of each required action, in order, once each (for writing a plan that carries them)."""
+        out: list[str] = []
+        for r in required:
+            text = self.actions[r if isinstance(r, str) else r.action].say
+            if text and text not in out:
+                out.append(text)
+        return out
+
     def check_case(self, case: Any, plan: str) -> SafetyCheck:
         """:meth:`check` of a case's :meth:`profile` (the profile remembered per case object)."""
         return self.check(self.case_profile(case), plan)
@@ -426,7 +444,10 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
                 raise KnowledgeError(where, action_id, "patterns", f"{pattern!r} does not compile: {e}") from None
         if not (names or phrases or patterns):
             raise KnowledgeError(where, action_id, None, "gives no drug, class, phrase or pattern to find it by")
-        actions[action_id] = CriticalAction(action_id, label, frozenset(names), phrases, tuple(patterns))
+        say = entry.get("say")
+        if say is not None and (not isinstance(say, str) or not say.strip()):
+            raise KnowledgeError(where, action_id, "say", "must be a non-empty sentence")
+        actions[action_id] = CriticalAction(action_id, label, frozenset(names), phrases, tuple(patterns), say)
 
     def known_action(rule_id: str, field: str, action: Any) -> str:
         if action not in actions:
@@ -528,16 +549,25 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
                 must_not=tuple(forbidden),
             )
         )
-    return CriticalActions(
+    required = {a for rule in rules for a in rule.must}
+    for action_id in sorted(required):
+        if actions[action_id].say is None:
+            raise KnowledgeError(where, action_id, "say", "a required action needs a 'say' sentence")
+    found = CriticalActions(
         actions,
         rules,
         refusal_cues=_strings(where, None, "refusal_cues", raw.get("refusal_cues"), required=True),
         refusal_after_cues=_strings(where, None, "refusal_after_cues", raw.get("refusal_after_cues")),
         pregnancy_cues=_strings(where, None, "pregnancy_cues", raw.get("pregnancy_cues")),
         dependant_cues=_strings(where, None, "dependant_cues", raw.get("dependant_cues")),
+        dependant_exclusions=_strings(where, None, "dependant_exclusions", raw.get("dependant_exclusions")),
         risk_concepts=risk_concepts,
         drug_phrases=drug_phrases,
     )
+    for action_id in sorted(required):
+        if action_id not in found.proposed(actions[action_id].say or ""):
+            raise KnowledgeError(where, action_id, "say", "the sentence does not read as its own action")
+    return found
 
 
 @lru_cache(maxsize=1)

@@ -105,6 +105,9 @@ class MentalEvalCues:
     therapy_aliases: Mapping[str, str]
     therapy_qualifiers: tuple[str, ...]
     limits: Mapping[str, float]
+    drug_classes: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = None  # type: ignore[assignment]
+    generic_therapy: CuePhrases = None  # type: ignore[assignment]
+    dose_described: CuePhrases = None  # type: ignore[assignment]
 
 
 def _labelled(groups: Mapping[str, Sequence[str]]) -> CuePhrases:
@@ -142,6 +145,22 @@ def read_cue_file(raw: Mapping[str, Any], where: str = "cues.json") -> MentalEva
     if not isinstance(limits, Mapping) or not all(isinstance(v, (int, float)) for v in limits.values()):
         raise ValueError(f"{where}: 'limits' must map names to numbers")
     aliases = raw.get("therapy_aliases", {})
+    classes_raw = raw.get("drug_class_phrases", {})
+    if not isinstance(classes_raw, Mapping):
+        raise ValueError(f"{where}: 'drug_class_phrases' must map class groups to classes and phrases")
+    drug_classes = {}
+    for group, entry in classes_raw.items():
+        if group.startswith("_"):
+            continue
+        if not isinstance(entry, Mapping):
+            raise ValueError(f"{where}: drug_class_phrases.{group} must give 'classes' and 'phrases'")
+        parts = []
+        for key in ("classes", "phrases"):
+            value = entry.get(key)
+            if not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value):
+                raise ValueError(f"{where}: drug_class_phrases.{group}.{key} must be a non-empty list of strings")
+            parts.append(tuple(value))
+        drug_classes[group] = (parts[0], parts[1])
     return MentalEvalCues(
         empathy=CuePhrases(strings("empathy")),
         validation=CuePhrases(strings("validation")),
@@ -166,6 +185,9 @@ def read_cue_file(raw: Mapping[str, Any], where: str = "cues.json") -> MentalEva
         therapy_aliases={" ".join(tokenize(k)): " ".join(tokenize(v)) for k, v in aliases.items()},
         therapy_qualifiers=tuple(str(q).lower() for q in raw.get("therapy_qualifiers", ())),
         limits=dict(limits),
+        drug_classes=drug_classes,
+        generic_therapy=CuePhrases(strings("generic_therapy") if "generic_therapy" in raw else []),
+        dose_described=CuePhrases(strings("dose_described") if "dose_described" in raw else []),
     )
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from mentalhospital_env.cases.derive import split_sentences
 from mentalhospital_env.knowledge.codes import category_of_code
+from mentalhospital_env.knowledge.critical import load_critical_actions
 from mentalhospital_env.knowledge.language import content_stems as language_content_stems
 from mentalhospital_env.knowledge.language import load_cues as language_cues
 from mentalhospital_env.knowledge.language import negation_breaks, stem, tokenize
@@ -329,6 +330,8 @@ class NoteReading:
     prose_sentences: int
     claims: int
     unsupported_claims: tuple[str, ...]
+    claim_errors: int = 0
+    serious_errors: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -537,7 +540,14 @@ def _read_diagnosis_fields(
 
 @dataclass(frozen=True)
 class PlanReading:
-    """The plan against the guideline view of the case."""
+    """The plan against the guideline view of the case and the case's critical actions.
+
+    ``first_line_drugs`` holds the first-line drugs the plan names or proposes by class ("an SSRI" for
+    sertraline); ``critical_missing`` are the actions the case's rules require that the plan lacks and
+    ``contraindicated`` the forbidden ones it proposes (``mentalhospital_env.knowledge.critical``);
+    ``disorder_actions_met`` is the share of the disorder-specific required actions present (``None``
+    when the disorder requires none).
+    """
 
     first_line_drugs: tuple[str, ...]
     other_line_drugs: tuple[str, ...]
@@ -553,6 +563,13 @@ class PlanReading:
     drugs_proposed: int
     dose_stated: bool
     psychoeducation: bool
+    generic_therapy: bool = False
+    drug_classes: tuple[str, ...] = ()
+    critical_required: tuple[str, ...] = ()
+    critical_missing: tuple[str, ...] = ()
+    contraindicated: tuple[str, ...] = ()
+    contraindication_reasons: tuple[str, ...] = ()
+    disorder_actions_met: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -563,7 +580,11 @@ _DOSE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml)\b", re.IGNORECASE)
 
 def read_plan(plan: str, guideline: CaseGuideline) -> PlanReading:
     """Read a treatment plan against ``guideline`` (the plan's own reading is remembered by text)."""
-    proposed, safety_actions, follow_up, dose_stated, psychoeducation = _read_plan_alone(plan)
+    alone = _read_plan_alone(plan)
+    proposed = alone.drugs | frozenset(
+        d for g in alone.classes for d in load_formulary().class_drugs.get(g, ()) if d in guideline.first_line
+    )
+    named = alone.drugs
     first_t = (
         _therapies_named(plan, tuple(guideline.first_line_therapies))
         if guideline.first_line_therapies
@@ -572,36 +593,72 @@ def read_plan(plan: str, guideline: CaseGuideline) -> PlanReading:
     other_t = (
         _therapies_named(plan, tuple(guideline.other_therapies)) if guideline.other_therapies else frozenset()
     )
+    required = missing = contraindicated = reasons = ()
+    disorder_met = None
+    if guideline.profile is not None:
+        actions = load_critical_actions()
+        check = actions.check(guideline.profile, plan)
+        required = tuple(sorted({r.action for r in check.required}))
+        missing = tuple(sorted({r.action for r in check.missing}))
+        contraindicated = tuple(sorted({c.action for c in check.contraindicated}))
+        reasons = tuple(sorted({c.reason for c in check.contraindicated}))
+        coded = {r.id for r in actions.rules if r.codes}
+        disorder_required = {r.action for r in check.required if r.rule in coded}
+        if disorder_required:
+            disorder_met = len(disorder_required - {r.action for r in check.missing}) / len(disorder_required)
+    unsafe = tuple(sorted(named & set(guideline.unsafe)))
     return PlanReading(
         first_line_drugs=tuple(sorted(proposed & guideline.first_line)),
-        other_line_drugs=tuple(sorted(proposed & guideline.other_line)),
+        other_line_drugs=tuple(sorted(named & guideline.other_line)),
         first_line_therapies=tuple(sorted(first_t)),
         other_therapies=tuple(sorted(other_t)),
         guideline_has_drugs=bool(guideline.first_line),
         guideline_has_therapies=bool(guideline.first_line_therapies),
-        unsafe_drugs=tuple(sorted(proposed & set(guideline.unsafe))),
-        off_guideline_drugs=tuple(sorted(proposed - guideline.first_line - guideline.other_line)),
+        unsafe_drugs=unsafe,
+        off_guideline_drugs=tuple(sorted(named - guideline.first_line - guideline.other_line)),
         safety_needed=guideline.safety_needed,
-        safety_actions=safety_actions,
-        follow_up=follow_up,
-        drugs_proposed=len(proposed),
-        dose_stated=dose_stated,
-        psychoeducation=psychoeducation,
+        safety_actions=alone.safety_actions,
+        follow_up=alone.follow_up,
+        drugs_proposed=len(named) + len(alone.classes),
+        dose_stated=alone.dose_stated,
+        psychoeducation=alone.psychoeducation,
+        generic_therapy=alone.generic_therapy,
+        drug_classes=tuple(sorted(alone.classes)),
+        critical_required=required,
+        critical_missing=missing,
+        contraindicated=contraindicated,
+        contraindication_reasons=reasons,
+        disorder_actions_met=disorder_met,
     )
 
 
+@dataclass(frozen=True)
+class _PlanAlone:
+    drugs: frozenset[str]
+    classes: frozenset[str]
+    safety_actions: int
+    follow_up: bool
+    dose_stated: bool
+    psychoeducation: bool
+    generic_therapy: bool
+
+
 @lru_cache(maxsize=4096)
-def _read_plan_alone(plan: str) -> tuple[frozenset[str], int, bool, bool, bool]:
-    """What a plan says whatever the case: drugs proposed, safety actions, follow-up, a dose, psychoeducation."""
+def _read_plan_alone(plan: str) -> _PlanAlone:
+    """What a plan says whatever the case: drugs and drug classes proposed, safety actions, follow-up, a
+    dose (a number with its unit, or a dose described: "the usual starting dose", "titrate"),
+    psychoeducation, a psychological therapy in any words."""
     cues = load_cues()
-    proposed = frozenset(d.name for d in load_formulary().drugs_in(plan) if d.proposed)
+    formulary = load_formulary()
     stemmed = [stem(t) for t in tokenize(plan)]
-    return (
-        proposed,
-        len(cues.safety_actions.labels(stemmed)),
-        cues.follow_up.any(stemmed),
-        bool(_DOSE.search(plan)),
-        cues.psychoeducation.any(stemmed),
+    return _PlanAlone(
+        drugs=frozenset(d.name for d in formulary.drugs_in(plan) if d.proposed),
+        classes=formulary.classes_in(plan),
+        safety_actions=len(cues.safety_actions.labels(stemmed)),
+        follow_up=cues.follow_up.any(stemmed) or "prompt_follow_up" in load_critical_actions().proposed(plan),
+        dose_stated=bool(_DOSE.search(plan)) or cues.dose_described.any(stemmed),
+        psychoeducation=cues.psychoeducation.any(stemmed),
+        generic_therapy=cues.generic_therapy.any(stemmed),
     )
 
 

@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from mentalhospital_env.knowledge.codes import code_family, normalize_code
+from mentalhospital_env.knowledge.critical import load_critical_actions
 from mentalhospital_env.knowledge.language import negated_spans, stem, tokenize
 from mentalhospital_env.knowledge.lexicon import load_lexicon
 
@@ -69,20 +70,49 @@ class Formulary:
             self.unsafe_with[key] = tuple(normalize_code(c) for c in (_field(drug, "unsafe_with", ()) or ()))
         self._drugs = CuePhrases(phrases, labels)
         self._aliases = dict(therapy_aliases)
+        # class groups ("antidepressant", "antipsychotic"): the drugs they hold and the phrases naming them
+        self.class_drugs: dict[str, frozenset[str]] = {}
+        class_phrases, class_labels = [], []
+        for group, (classes, names) in load_cues().drug_classes.items():
+            held = frozenset(
+                str(_field(d, "name")).lower()
+                for d in drugs
+                if any(c.lower() in str(_field(d, "drug_class", _field(d, "class", "")) or "").lower() for c in classes)
+            )
+            self.class_drugs[group] = held
+            class_phrases.extend(names)
+            class_labels.extend([group] * len(names))
+        self._classes = CuePhrases(class_phrases, class_labels)
 
-    def drugs_in(self, text: str) -> list[PlanDrug]:
-        """Drugs named in ``text``; one named under a negation or an avoid cue ("avoid", "stop", "not")
-        within three tokens before it is not proposed."""
+    def _proposed(self, text: str, finder: CuePhrases) -> dict[str, bool]:
+        """Labels of ``finder`` in ``text``, each with whether it is proposed (no negation or avoid cue
+        within three tokens before it, nor a refused list it continues: "avoid benzodiazepines, antidepressants
+        and stimulants")."""
         tokens = tokenize(text)
         stemmed = [stem(t) for t in tokens]
         avoid = load_cues().drug_avoid_cues
         negated = negated_spans(tokens)
         out: dict[str, bool] = {}
-        for start, _end, name in self._drugs.find(stemmed):
+        previous: tuple[int, bool] | None = None
+        for start, end, name in finder.find(stemmed):
             window = stemmed[max(0, start - 3) : start]
             refused = avoid.any(window) or any(s <= start < e for s, e in negated)
+            if not refused and previous is not None and previous[1]:
+                gap = stemmed[previous[0] : start]
+                refused = not gap or (len(gap) <= 2 and gap[0] in ("and", "or", "nor"))
             out[name] = out.get(name, False) or not refused
-        return [PlanDrug(n, p) for n, p in out.items()]
+            previous = (end, refused)
+        return out
+
+    def drugs_in(self, text: str) -> list[PlanDrug]:
+        """Drugs named in ``text``; one named under a negation or an avoid cue ("avoid", "stop", "not")
+        within three tokens before it is not proposed."""
+        return [PlanDrug(n, p) for n, p in self._proposed(text, self._drugs).items()]
+
+    def classes_in(self, text: str) -> frozenset[str]:
+        """Class groups (``cues.json`` ``drug_class_phrases``) that ``text`` proposes by name ("an SSRI",
+        "a cholinesterase inhibitor"), refused ones left out."""
+        return frozenset(g for g, proposed in self._proposed(text, self._classes).items() if proposed)
 
     def therapy_names(self, therapy: str) -> set[str]:
         """The ways a plan may name a knowledge-base psychotherapy: its core phrase (qualifiers such as
@@ -121,7 +151,8 @@ class CaseGuideline:
     """The knowledge base's view of a good plan for one case.
 
     ``first_line`` (drugs) and ``first_line_therapies`` (psychotherapies and other first-line measures
-    such as CPAP) are for the principal diagnosis; ``other_line`` and
+    such as CPAP) are for the principal diagnosis; ``profile`` is what the critical-action rules read of
+    the case (``mentalhospital_env.knowledge.critical``); ``other_line`` and
     ``other_therapies`` for the rest of the reference diagnosis; ``unsafe`` maps each drug that is
     unsafe with some reference disorder to those codes; ``safety_needed`` is true when the record
     holds a risk concept (suicidal thoughts, self-harm, violence) not negated, or the case's reference
@@ -135,6 +166,7 @@ class CaseGuideline:
     unsafe: Mapping[str, tuple[str, ...]]
     safety_needed: bool
     reference_codes: tuple[str, ...]
+    profile: Any = None
 
 
 def _disorder_entry(kb: Any, code: str) -> Any:
@@ -207,4 +239,5 @@ def case_guideline(case: Any) -> CaseGuideline:
         unsafe=unsafe,
         safety_needed=needs_safety,
         reference_codes=codes,
+        profile=load_critical_actions().profile(case),
     )

@@ -13,6 +13,18 @@ dimension:
 * ``unsafe_plan`` (treatment appropriateness): safety measures removed, then follow-up, then a drug
   unsafe for the reference diagnosis added, then the first-line drugs removed.
 
+and, where the case has the material for them:
+
+* ``critical_step_removed`` (treatment appropriateness): the sentences holding the case's critical actions
+  (``knowledge/data/critical_actions.json``) removed one action at a time;
+* ``contraindicated_added`` (treatment appropriateness): a drug or action the case's rules forbid added to
+  the plan, then a second;
+* ``denied_finding_asserted`` (note quality): findings the patient denied in the interview asserted in the
+  note's history, one more at each rung.
+
+:func:`paraphrase_check` is no ladder: the exemplary plan rewritten with no drug named (each drug by its
+class, "an antipsychotic", "a mood stabiliser"), which must lose at most half a point of App.
+
 :func:`exemplary_chart` writes the good chart from any case (questions from the lexicon and
 ``data/ladder_phrases.json``, the record's own facts as replies, a sectioned note, the reference
 diagnosis with the knowledge base's differentials, the reference plan with safety and follow-up),
@@ -22,6 +34,7 @@ so ladders can be built on every case of a suite. :func:`check_judge` runs a jud
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -37,6 +50,8 @@ from mentalhospital_env.knowledge.lexicon import load_lexicon
 from ..chart import Chart, Turn
 from .cues import load_cues
 from .features import is_emotional_disclosure, note_blocks, read_utterance
+from mentalhospital_env.knowledge.critical import load_critical_actions
+
 from .guidelines import _disorder_entry, _field, _knowledge, case_guideline, load_formulary
 from .judges import Judge
 
@@ -152,6 +167,9 @@ def _plan(case: Case) -> str:
     if case.treatment.safety:
         parts.append("Safety: " + "; ".join(case.treatment.safety) + ".")
     parts.append(phrases["plan_safety"])
+    actions = load_critical_actions()
+    missing = actions.check(guideline.profile, " ".join(parts)).missing
+    parts.extend(actions.sentences(missing))
     parts.append(
         f"Follow-up: {case.treatment.follow_up.rstrip('.')}."
         if case.treatment.follow_up
@@ -367,16 +385,151 @@ def unsafe_plan_ladder(case: Case, chart: Chart) -> Ladder:
     return Ladder("unsafe_plan", "treatment_appropriateness", tuple(charts), tuple(steps))
 
 
-def build_ladders(case: Case, chart: Chart | None = None) -> list[Ladder]:
-    """The five ladders of ``case``, from ``chart`` or from :func:`exemplary_chart`."""
+def _plan_sentences(plan: str) -> list[str]:
+    return [s for s in split_sentences(plan) if s.strip()]
+
+
+def critical_step_ladder(case: Case, chart: Chart) -> Ladder | None:
+    """The plan's sentences holding each critical action the case requires removed, one action more at each
+    rung (``None`` when the case requires none, or the plan holds none)."""
+    actions = load_critical_actions()
+    profile = case_guideline(case).profile
+    plan = chart.treatment or ""
+    required, _ = actions.requirements(profile, plan)
+    sentences = _plan_sentences(plan)
+    holding = [
+        (r.action, [i for i, s in enumerate(sentences) if r.action in actions.proposed(s)]) for r in required
+    ]
+    holding = [(a, idx) for a, idx in holding if idx and r_present(actions, plan, a)]
+    if not holding:
+        return None
+    charts, steps = [chart], ["exemplary"]
+    dropped: set[int] = set()
+    for action, indices in holding:
+        dropped |= set(indices)
+        kept = " ".join(s for i, s in enumerate(sentences) if i not in dropped)
+        charts.append(replace(chart, treatment=kept))
+        steps.append(f"critical action removed: {action}")
+    return Ladder("critical_step_removed", "treatment_appropriateness", tuple(charts), tuple(steps))
+
+
+def r_present(actions: Any, plan: str, action: str) -> bool:
+    return action in actions.proposed(plan)
+
+
+def contraindicated_ladder(case: Case, chart: Chart) -> Ladder | None:
+    """A drug or action the case's rules forbid added to the plan, then a second (``None`` when the rules
+    forbid nothing for this case)."""
+    actions = load_critical_actions()
+    profile = case_guideline(case).profile
+    plan = chart.treatment or ""
+    _, candidates = actions.requirements(profile, plan)
+    phrases = ladder_phrases().get("contraindicated_sentences", {})
+    added = []
+    for c in candidates:
+        text = phrases.get(c.action)
+        if text and text not in added:
+            added.append(text)
+    if not added:
+        return None
+    charts, steps = [chart], ["exemplary"]
+    current = plan
+    for text in added[:2]:
+        current = f"{current} {text}"
+        charts.append(replace(chart, treatment=current))
+        steps.append(f"contraindicated: {text}")
+    return Ladder("contraindicated_added", "treatment_appropriateness", tuple(charts), tuple(steps))
+
+
+def denied_finding_ladder(case: Case, chart: Chart, rungs: int = 3) -> Ladder | None:
+    """Findings the patient denied in the interview (and never affirmed) asserted in the note's history, one
+    more at each rung (``None`` when the interview denied nothing the lexicon can name)."""
+    from .precision import encounter_evidence
+
+    evidence = encounter_evidence(case, chart)
+    lexicon = load_lexicon()
+    denied = sorted(
+        c for c in evidence.denied - evidence.affirmed if c in lexicon and lexicon.get(c).kind == "symptom"
+    )
+    if not denied or not (chart.note or "").strip():
+        return None
+    template = ladder_phrases()["denied_finding_sentence"]
+    blocks = note_blocks(chart.note or "")
+    at = next((i for i, (k, _) in enumerate(blocks) if k == "history_of_present_illness"), 0)
+    charts, steps = [chart], ["exemplary"]
+    claims: list[str] = []
+    for concept in denied[:rungs]:
+        claims.append(template.format(finding=lexicon.get(concept).clinical_terms[0]))
+        texts = [t for _, t in blocks]
+        texts[at] = texts[at].rstrip() + " " + " ".join(claims) + "\n"
+        charts.append(replace(chart, note="".join(texts).strip()))
+        steps.append(f"denied finding asserted: {concept}")
+    return Ladder("denied_finding_asserted", "note_quality", tuple(charts), tuple(steps))
+
+
+def paraphrased_plan(plan: str) -> str:
+    """``plan`` with every drug named by its class instead ("olanzapine 10 mg" becomes "an antipsychotic
+    10 mg"); a drug of no class group of ``cues.json`` by ``ladder_phrases.json`` ``drug_paraphrases``."""
+    formulary = load_formulary()
+    kb = _knowledge()
+    own = ladder_phrases().get("drug_paraphrases", {})
+    words: dict[str, str] = {}
+    for drug in _field(kb, "drugs") or ():
+        name = str(_field(drug, "name")).lower()
+        group = next((g for g, held in formulary.class_drugs.items() if name in held), None)
+        article = "an" if group and group[0] in "aeiou" else "a"
+        words[name] = own.get(name) or (f"{article} {group}" if group else None) or name
+    out = plan
+    for drug in _field(kb, "drugs") or ():
+        name = str(_field(drug, "name"))
+        for phrase in sorted((name, *(_field(drug, "synonyms", ()) or ())), key=len, reverse=True):
+            out = re.sub(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", words[name.lower()], out, flags=re.IGNORECASE)
+    return out
+
+
+@dataclass(frozen=True)
+class ParaphraseCheck:
+    """A judge's App. on a plan and on the same plan with no drug named: the paraphrase loses ``lost``."""
+
+    original: float | None
+    paraphrased: float | None
+    tolerance: float = 0.5
+
+    @property
+    def lost(self) -> float | None:
+        if self.original is None or self.paraphrased is None:
+            return None
+        return self.original - self.paraphrased
+
+    @property
+    def holds(self) -> bool:
+        return self.lost is not None and self.lost <= self.tolerance
+
+
+def paraphrase_check(judge: Judge, case: Case, chart: Chart | None = None) -> ParaphraseCheck:
+    """App. of the exemplary plan and of :func:`paraphrased_plan` of it (the wording changes, the substance
+    does not)."""
     chart = chart if chart is not None else exemplary_chart(case)
-    return [
+    other = replace(chart, treatment=paraphrased_plan(chart.treatment or ""))
+    a, b = judge.score_many([(case, chart), (case, other)])
+    return ParaphraseCheck(a["treatment_appropriateness"], b["treatment_appropriateness"])
+
+
+def build_ladders(case: Case, chart: Chart | None = None) -> list[Ladder]:
+    """The five ladders of ``case`` and those of the safety and precision rungs the case has material for,
+    from ``chart`` or from :func:`exemplary_chart`."""
+    chart = chart if chart is not None else exemplary_chart(case)
+    ladders = [
         empathy_ladder(chart),
         leading_ladder(chart),
         sections_ladder(chart),
         differential_ladder(chart),
         unsafe_plan_ladder(case, chart),
     ]
+    for extra in (critical_step_ladder(case, chart), contraindicated_ladder(case, chart), denied_finding_ladder(case, chart)):
+        if extra is not None:
+            ladders.append(extra)
+    return ladders
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from dataclasses import replace
+
 from ..chart import Chart
 from .cues import load_cues
 from .features import (
@@ -58,6 +60,7 @@ from .features import (
 )
 from .guidelines import CaseGuideline, case_guideline
 from .judges import Judge, stage_missing
+from .precision import check_note
 from .rubrics import DIMENSIONS, MIN_SCORE
 
 
@@ -108,25 +111,40 @@ def professionalism_score(r: InterviewReading) -> float:
     return _scale(raw)
 
 
-def note_quality_score(r: NoteReading) -> float:
+def note_structure(r: NoteReading) -> float:
+    """``structure * (0.5 + 0.5 * prose) + 0.25 * prose`` (headings filled with keywords are not a note:
+    structure counts in full only in prose)."""
     cues = load_cues()
     limits = cues.limits
-    if not r.sections and not r.prose_sentences and not r.claims:
-        return MIN_SCORE
     core = len(cues.core_sections)
     others = len(cues.note_sections) - core
     prose = min(1.0, r.prose_sentences / limits["prose_sentences_target"])
     structure = (
         0.30 * len(r.core_sections) / core
-        + 0.15 * min(1.0, (len(r.sections) - len(r.core_sections)) / others)
+        + 0.15 * min(1.0, (len(r.sections) - len(r.core_sections)) / min(others, limits.get("other_sections_target", others)))
         + 0.20 * min(1.0, len(r.mse_domains) / limits["mse_domains_target"])
         + 0.10 * len(r.risk_topics) / 3
     )
-    # Headings filled with keywords are not a note: structure counts in full only in prose.
-    raw = structure * (0.5 + 0.5 * prose) + 0.25 * prose
-    if r.claims:
-        raw *= 1.0 - len(r.unsupported_claims) / r.claims
-    return _scale(raw)
+    return structure * (0.5 + 0.5 * prose) + 0.25 * prose
+
+
+def note_error_points(r: NoteReading) -> int:
+    """Each claim the encounter contradicts or never raised is a point; one about risk or psychosis, two."""
+    return r.claim_errors + r.serious_errors
+
+
+def note_precision_cap(r: NoteReading) -> float:
+    """The highest Qual. a note with errors may get: ``note_error_cap - points`` (5 with none)."""
+    points = note_error_points(r)
+    return 5.0 if not points else max(MIN_SCORE, load_cues().limits["note_error_cap"] - points)
+
+
+def note_quality_score(r: NoteReading) -> float:
+    if not r.sections and not r.prose_sentences and not r.claims:
+        return MIN_SCORE
+    limits = load_cues().limits
+    raw = note_structure(r) / limits["note_full_credit"] - limits["note_error_weight"] * note_error_points(r)
+    return min(_scale(raw), note_precision_cap(r))
 
 
 def diagnostic_rigor_score(r: DiagnosisReading) -> float:
@@ -147,28 +165,78 @@ def diagnostic_rigor_score(r: DiagnosisReading) -> float:
     return _scale(raw)
 
 
-def treatment_score(r: PlanReading) -> float:
+def plan_concordance(r: PlanReading) -> float:
+    """1 for a first-line drug (by name or class) and a psychological therapy where the guideline has both,
+    0.75 for one of the two, 0.4 for a treatment of another reference disorder only, at most 0.4 when every
+    drug proposed is first-line for no reference disorder (a plan for another illness); raised to
+    ``0.9 * share`` of the disorder's critical actions present (a correct delirium or withdrawal plan is its
+    actions, whatever it calls them)."""
     drug_hit = bool(r.first_line_drugs)
-    therapy_hit = bool(r.first_line_therapies)
+    therapy_hit = bool(r.first_line_therapies) or (r.guideline_has_therapies and r.generic_therapy)
     if r.guideline_has_drugs and r.guideline_has_therapies:
         concordance = 1.0 if drug_hit and therapy_hit else 0.75 if drug_hit or therapy_hit else 0.0
     else:
         concordance = 1.0 if drug_hit or therapy_hit else 0.0
     if concordance == 0.0 and (r.other_line_drugs or r.other_therapies):
         concordance = 0.4
-    safety = min(1.0, r.safety_actions / 2) if r.safety_needed else 1.0
-    dose = 1.0 if r.dose_stated or r.drugs_proposed == 0 else 0.0
-    raw = (
-        0.40 * concordance
-        + 0.25 * safety
-        + 0.15 * (1.0 if r.follow_up else 0.0)
-        + 0.10 * dose
-        + 0.10 * (1.0 if r.psychoeducation else 0.0)
-        - 0.5 * len(r.unsafe_drugs)
-        - min(0.4, 0.1 * len(r.off_guideline_drugs))
-    )
-    score = _scale(raw)
-    return min(score, 2.0) if r.unsafe_drugs else score
+    if r.off_guideline_drugs and not (r.first_line_drugs or r.other_line_drugs):
+        concordance = min(concordance, 0.4)  # every drug proposed treats something this patient does not have
+    if r.disorder_actions_met is not None:
+        concordance = max(concordance, 0.9 * r.disorder_actions_met)
+    return concordance
+
+
+def plan_safety(r: PlanReading) -> float:
+    """When the case calls for safety measures: ``min(1, n / 2)`` over the safety cues and the critical
+    actions present; 1 when it does not."""
+    if not r.safety_needed:
+        return 1.0
+    present = len(r.critical_required) - len(r.critical_missing)
+    return min(1.0, (r.safety_actions + present) / 2)
+
+
+def plan_follow_up(r: PlanReading) -> float:
+    return 1.0 if r.follow_up else 0.0
+
+
+def plan_dose(r: PlanReading) -> float:
+    """1 when a dose is stated or described, or no drug is proposed."""
+    return 1.0 if r.dose_stated or r.drugs_proposed == 0 else 0.0
+
+
+def plan_education(r: PlanReading) -> float:
+    return 1.0 if r.psychoeducation else 0.0
+
+
+def plan_overreach(r: PlanReading) -> float:
+    """A shotgun plan is no plan: 0.1 per drug first-line for no reference disorder, at most 0.4."""
+    return min(0.4, 0.1 * len(r.off_guideline_drugs))
+
+
+def safety_cap(r: PlanReading) -> float:
+    """The highest App. a plan may get: 1 with a contraindicated drug or action (the case's rules, or a drug
+    the knowledge base marks unsafe for a reference disorder), 2 with a critical action missing, else 5."""
+    if r.contraindicated or r.unsafe_drugs:
+        return MIN_SCORE
+    if r.critical_missing:
+        return 2.0
+    return 5.0
+
+
+TREATMENT_TERMS = (
+    (0.40, plan_concordance),
+    (0.20, plan_safety),
+    (0.15, plan_follow_up),
+    (0.10, plan_dose),
+    (0.15, plan_education),
+    (-1.0, plan_overreach),
+)
+"""App.'s weighted terms: ``raw = sum(w * term(r))``, then ``1 + 4 * clip(raw)`` capped by :func:`safety_cap`."""
+
+
+def treatment_score(r: PlanReading) -> float:
+    raw = sum(weight * term(r) for weight, term in TREATMENT_TERMS)
+    return min(_scale(raw), safety_cap(r))
 
 
 class OfflineJudge(Judge):
@@ -200,13 +268,18 @@ class OfflineJudge(Judge):
         is built for a case, so that no episode pays for it)."""
         self._case_view(case)
 
+    def _note_reading(self, case: Any, chart: Chart) -> NoteReading:
+        _, record_support = self._case_view(case)
+        reading = read_note(case, chart, record_support | support_concepts_of_chart(chart))
+        precision = check_note(case, chart)
+        return replace(reading, claim_errors=len(precision.errors), serious_errors=precision.serious)
+
     def readings(self, case: Any, chart: Chart) -> dict[str, Any]:
         """The observable readings behind each score, for explanation and debugging."""
-        guideline, record_support = self._case_view(case)
-        support = record_support | support_concepts_of_chart(chart)
+        guideline, _ = self._case_view(case)
         return {
             "interview": read_interview(chart),
-            "note": read_note(case, chart, support),
+            "note": self._note_reading(case, chart),
             "diagnosis": read_diagnosis(case, chart),
             "plan": read_plan(chart.treatment or "", guideline),
         }
@@ -223,10 +296,7 @@ class OfflineJudge(Judge):
             if "professionalism" in wanted:
                 out["professionalism"] = professionalism_score(interview)
         if "note_quality" in wanted:
-            _, record_support = self._case_view(case)
-            out["note_quality"] = note_quality_score(
-                read_note(case, chart, record_support | support_concepts_of_chart(chart))
-            )
+            out["note_quality"] = note_quality_score(self._note_reading(case, chart))
         if "diagnostic_rigor" in wanted:
             out["diagnostic_rigor"] = diagnostic_rigor_score(read_diagnosis(case, chart))
         if "treatment_appropriateness" in wanted:
@@ -247,8 +317,18 @@ __all__ = [
     "OfflineJudge",
     "diagnostic_rigor_score",
     "empathy_score",
+    "note_error_points",
+    "note_precision_cap",
     "note_quality_score",
+    "note_structure",
     "professionalism_score",
     "stage_missing",
+    "plan_concordance",
+    "plan_dose",
+    "plan_education",
+    "plan_follow_up",
+    "plan_overreach",
+    "plan_safety",
+    "safety_cap",
     "treatment_score",
 ]

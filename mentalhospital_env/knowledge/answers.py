@@ -1,0 +1,127 @@
+"""How a patient's reply answers a clinician's question: the findings it affirms, the ones it denies, and the
+ones the question asked about that a bare "yes" or "no" answers (``data/answers.json``).
+
+:func:`read_reply` reads a reply as a clinician would. A finding the reply names counts as affirmed or denied
+by the lexicon's negation reading (``mentalhospital_env.knowledge.lexicon``), and only when the clause names the
+patient (``language.clauses``: "my mother had depression" is not the patient's depression). A finding the
+question asked about that the reply does not name is answered by the reply's opening: a denial ("Not really,
+no.") denies it, an affirmation ("Yes, most days.") affirms it, anything else ("I can't concentrate." to a
+question about appetite, "I'm not sure.") leaves it unanswered. Uncertain clauses affirm and deny nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from .language import clauses, has_cue, leading_openers, tokenize
+from .lexicon import listed_denials, load_lexicon
+
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+")
+
+
+@dataclass(frozen=True)
+class ReplyReading:
+    """What one reply says of the patient: concept ids affirmed, denied, and asked but left unanswered."""
+
+    affirmed: frozenset[str]
+    denied: frozenset[str]
+    unanswered: frozenset[str]
+
+
+@lru_cache(maxsize=1)
+def _openers() -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]:
+    raw = json.loads(resources.files(__package__).joinpath("data", "answers.json").read_text("utf-8"))
+    for key in ("affirming_openers", "denying_openers"):
+        value = raw.get(key)
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            from .errors import KnowledgeError
+
+            raise KnowledgeError("answers.json", None, key, "must be a list of non-empty strings")
+
+    def phrases(key: str) -> tuple[tuple[str, ...], ...]:
+        return tuple(sorted({tuple(tokenize(p)) for p in raw[key]}, key=len, reverse=True))
+
+    return phrases("affirming_openers"), phrases("denying_openers")
+
+
+def _opening(sentence: str) -> tuple[str, ...]:
+    return tuple(tokenize(sentence[leading_openers(sentence) :]))
+
+
+def answer_polarity(reply: str) -> str | None:
+    """``"yes"``, ``"no"`` or ``None``: how the reply's first sentence answers a yes/no question."""
+    first = next((s for s in _SENTENCE.split(reply.strip()) if tokenize(s)), "")
+    if not first or has_cue(first, "uncertainty"):
+        return None
+    tokens = _opening(first)
+    affirming, denying = _openers()
+    for phrase in denying:
+        if tokens[: len(phrase)] == phrase:
+            return "no"
+    for phrase in affirming:
+        if tokens[: len(phrase)] == phrase:
+            return "yes"
+    return None
+
+
+def patient_findings(text: str) -> list[tuple[str, bool]]:
+    """(concept id, negated) for each finding ``text`` states of the patient (not of a relative), certainly (no
+    uncertainty cue in its clause), denial lists read through."""
+    lexicon = load_lexicon()
+    found = lexicon.find(text)
+    if not found:
+        return []
+    listed = listed_denials(text, found, lambda m: m.negated)
+    parts = clauses(text)
+    tokens = tokenize(text)
+    out = []
+    for m in found:
+        clause = next((c for c in parts if c.start <= m.start < c.end), None)
+        if clause is not None and clause.subject == "other":
+            continue
+        if clause is not None and has_cue(" ".join(tokens[clause.start : clause.end]), "uncertainty"):
+            continue
+        out.append((m.concept_id, m.negated or m.start in listed))
+    return out
+
+
+@lru_cache(maxsize=1)
+def _question_index() -> tuple[tuple[str, str], ...]:
+    """(question in lower case, concept id) for every question the lexicon gives a concept."""
+    return tuple((q.lower().strip(), c.id) for c in load_lexicon().concepts for q in c.questions if q.strip())
+
+
+@lru_cache(maxsize=8192)
+def asked_about(utterance: str) -> frozenset[str]:
+    """Concepts whose own lexicon question the utterance asks ("How is your concentration ...?" is the
+    question of poor concentration though it names no symptom)."""
+    low = utterance.lower()
+    return frozenset(c for q, c in _question_index() if q in low)
+
+
+@lru_cache(maxsize=8192)
+def read_reply(question: str, reply: str) -> ReplyReading:
+    """Read ``reply`` as the answer to ``question`` (see the module docstring; remembered by the pair)."""
+    affirmed: set[str] = set()
+    denied: set[str] = set()
+    for concept, negated in patient_findings(reply):
+        (denied if negated else affirmed).add(concept)
+    # a finding both affirmed and denied in one reply ("I'm not forgetful. I don't know what day it is") stays both
+    asked = ({c for c, _ in patient_findings(question)} | asked_about(question)) - affirmed - denied
+    unanswered: set[str] = set()
+    if asked:
+        polarity = answer_polarity(reply)
+        if polarity == "yes":
+            affirmed |= asked
+        elif polarity == "no":
+            denied |= asked
+        else:
+            unanswered |= asked
+    return ReplyReading(frozenset(affirmed), frozenset(denied), frozenset(unanswered))
+
+
+__all__ = ["ReplyReading", "answer_polarity", "asked_about", "patient_findings", "read_reply"]

@@ -1,0 +1,72 @@
+"""Note precision: replies read as answers, and note claims held against them."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mentalhospital_env.knowledge.answers import answer_polarity, read_reply
+from mentalhospital_env.rewards.chart import Chart, Turn
+from mentalhospital_env.rewards.mentaleval import OfflineJudge
+from mentalhospital_env.rewards.mentaleval.ladders import calibration_case
+from mentalhospital_env.rewards.mentaleval.precision import check_note, note_claims
+
+
+def test_a_reply_is_read_as_an_answer_to_its_question():
+    r = read_reply("Have you had thoughts that life is not worth living?", "Nope. I've never had thoughts of ending my life.")
+    assert "suicidal_ideation" in r.denied and not r.affirmed
+    r = read_reply("How has your appetite been?", "I can't concentrate.")  # a non-answer leaves appetite alone
+    assert "poor_concentration" in r.affirmed and "decreased_appetite" not in r.denied
+    r = read_reply("How is your concentration, for example when reading or watching something?", "Not really, no.")
+    assert "poor_concentration" in r.denied
+    r = read_reply("Do you ever hear voices or sounds when nobody is around?", "Yeah. I hear people outside saying my name.")
+    assert "auditory_hallucinations" in r.affirmed
+    r = read_reply("Has anyone in your family had problems with their mental health?", "My mother had depression.")
+    assert "low_mood" not in r.affirmed  # the mother's illness is not the patient's
+    assert not read_reply("How have you been sleeping?", "Not sure, to be honest.").denied
+    assert answer_polarity("I've had two episodes before.") is None  # an opener is no yes
+
+
+@settings(max_examples=80, deadline=None)
+@given(question=st.text(max_size=80), reply=st.text(max_size=200))
+def test_any_reply_reads_without_error(question, reply):
+    r = read_reply(question, reply)
+    assert not (r.affirmed & r.unanswered) and not (r.denied & r.unanswered)
+
+
+def _chart(note: str, *turns: tuple[str, str]) -> Chart:
+    return Chart(turns=tuple(Turn(q, a) for q, a in turns), note=note)
+
+
+_TURNS = (
+    ("How has your mood been over the past few weeks?", "I've been feeling really low."),
+    ("Have you had thoughts that life is not worth living?", "No, never, I've never had thoughts of ending my life."),
+    ("How have you been sleeping?", "I don't have trouble sleeping."),
+)
+
+
+def test_claims_against_the_encounter():
+    case = calibration_case()
+    good = _chart(
+        "History of present illness: Reports low mood. Denies suicidal ideation. Denies insomnia.\n"
+        'Family history: Mother had depression and hallucinations.\nMental state: mood "really low".',
+        *_TURNS,
+    )
+    assert check_note(case, good).errors == ()
+    bad = _chart(
+        "History of present illness: Reports low mood and suicidal ideation. Denies low mood. Reports binge eating.", *_TURNS
+    )
+    why = {(e.concept, e.why) for e in check_note(case, bad).errors}
+    assert ("suicidal_ideation", "denied by the patient") in why
+    assert ("low_mood", "affirmed by the patient") in why
+    assert ("binge_eating", "never came up") in why
+    assert all(e.serious for e in check_note(case, bad).errors if e.concept == "suicidal_ideation")
+    judge = OfflineJudge()
+    assert judge.score(case, bad)["note_quality"] < judge.score(case, good)["note_quality"]
+
+
+def test_a_denial_list_reaches_every_finding_of_its_sentence():
+    claims = dict(note_claims("History of present illness: He denies low mood, sleep problems, appetite change and periods of elevated mood."))
+    assert claims.get("hypomanic_episodes") is False and claims.get("low_mood") is False
+    claims = dict(note_claims("Risk assessment: No plan, but reports suicidal ideation."))
+    assert claims.get("suicidal_ideation") is True

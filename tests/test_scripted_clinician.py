@@ -1,0 +1,99 @@
+"""The scripted clinician as a supervisor would check it: notes that claim only what the patient said, an
+interview that fits the patient's age, the setting's decisions, and plans that carry the critical actions."""
+
+from __future__ import annotations
+
+import gymnasium
+import pytest
+
+import mentalhospital_env  # noqa: F401  (registers the environments)
+from mentalhospital_env.agents.scripted import ScriptedClinician, read_walk_in
+from mentalhospital_env.cases import load_suite
+from mentalhospital_env.knowledge.critical import load_critical_actions
+from mentalhospital_env.rewards.mentaleval import OfflineJudge
+from mentalhospital_env.rewards.mentaleval.precision import check_note
+
+
+def play(env, doctor, case_id, seed=0):
+    obs, info = env.reset(seed=seed, options={"case_id": case_id})
+    doctor.reset(obs, info)
+    for _ in range(200):
+        obs, _, terminated, truncated, info = env.step(doctor.act(obs, info))
+        if terminated or truncated:
+            return env.unwrapped.episode_record().chart
+    raise AssertionError("episode did not end")
+
+
+@pytest.fixture(scope="module")
+def dev_env():
+    e = gymnasium.make("MentalHospital-v0", suite="dev", turn_budget=40)
+    yield e
+    e.close()
+
+
+@pytest.fixture(scope="module")
+def handwritten_env():
+    e = gymnasium.make("MentalHospital-v0", suite="handwritten", turn_budget=40)
+    yield e
+    e.close()
+
+
+def test_walk_in_is_read_for_setting_age_sex_and_informant():
+    w = read_walk_in("Outpatient clinic. A 8-year-old girl is here to see you, accompanied by her foster carer.\nYou are ...")
+    assert (w.setting, w.age, w.sex, w.informant, w.age_group) == ("outpatient", 8, "female", "foster carer", "child")
+    w = read_walk_in("Emergency department. A 34-year-old man is here to see you, alone.")
+    assert (w.setting, w.age, w.sex, w.informant, w.age_group) == ("emergency", 34, "male", None, "adult")
+
+
+def test_notes_make_no_claim_the_encounter_contradicts_or_never_raised(handwritten_env):
+    suite = load_suite("handwritten")
+    for case in suite.cases:
+        chart = play(handwritten_env, ScriptedClinician(), case.case_id)
+        precision = check_note(case, chart)
+        assert precision.claims > 0
+        assert not precision.errors, (case.case_id, precision.errors)
+
+
+def test_a_denial_is_recorded_as_a_denial():
+    doctor = ScriptedClinician()
+    doctor.reset({"text": "Outpatient clinic. A 40-year-old woman is here to see you, alone."}, {"turn_budget": 20})
+    doctor.act({"text": ""}, {"allowed_actions": ["ask"]})
+    doctor.last_question, doctor.last_concept = "Have you had thoughts of ending your life?", "suicidal_ideation"
+    doctor._read_reply("Nope. I've never had thoughts of ending my life. I feel low most days.")
+    assert "suicidal_ideation" in doctor.findings.denied and "suicidal_ideation" not in doctor.findings.present
+    assert "low_mood" in doctor.findings.present
+    note = doctor._note()
+    assert "Denies suicidal ideation" in note and "Reports suicidal" not in note
+
+
+def test_a_child_is_interviewed_as_a_child_with_the_informant(dev_env):
+    chart = play(dev_env, ScriptedClinician(), "dev-0058")  # 8 years old, with her foster carer
+    asked = " ".join(t.doctor for t in chart.turns).lower()
+    for adult_topic in ("alcohol", "drugs", "for work", "relationship", "drive"):
+        assert adult_topic not in asked, adult_topic
+    assert "foster carer" in asked and "school" in asked
+    plan = chart.treatment.lower()
+    assert "driving" not in plan and "alcohol" not in plan
+    proposed = load_critical_actions().proposed(chart.treatment)
+    assert {"parent_involvement", "school_liaison", "safeguarding"} <= proposed
+
+
+def test_an_emergency_ends_with_a_disposition_and_the_legal_framework(dev_env):
+    chart = play(dev_env, ScriptedClinician(), "dev-0107")  # acute psychosis in the emergency department
+    proposed = load_critical_actions().proposed(chart.treatment)
+    assert {"disposition", "legal_framework", "capacity"} <= proposed
+    assert chart.treatment.startswith("Disposition:")
+
+
+@pytest.mark.parametrize("case_id", ["dev-0024", "dev-0097", "dev-0139", "dev-0104"])
+def test_plans_carry_the_critical_actions_and_the_dangerous_variant_is_failed(dev_env, case_id):
+    case = load_suite("dev")[case_id]
+    actions = load_critical_actions()
+    judge = OfflineJudge()
+    safe = play(dev_env, ScriptedClinician(), case_id)
+    check = actions.check_case(case, safe.treatment)
+    assert check.required and not check.missing and not check.contraindicated, (case_id, check.missing)
+    assert judge.score(case, safe)["treatment_appropriateness"] > 2.0
+    dangerous = play(dev_env, ScriptedClinician(critical_actions=False), case_id)
+    assert actions.check_case(case, dangerous.treatment).missing
+    assert judge.score(case, dangerous)["treatment_appropriateness"] <= 2.0
