@@ -383,7 +383,7 @@ class StoryV2(_Story):
         own = [t for t in tried if t in {self.fill(x) for x in own_tried}]
         if own and rng.random() < 0.35:
             tried = own
-        if tried and self.p.setting != "emergency" or tried and rng.random() < 0.4:
+        if tried and rng.random() < (0.75 if self.p.setting != "emergency" else 0.4):
             self.chart.add(section, rng.choice(tried))
         # the course
         if self.days >= 14:
