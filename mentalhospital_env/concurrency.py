@@ -47,7 +47,7 @@ async def _run(doctor: str, spec: EvaluationSpec, todo: list[tuple[int, str, int
     for _ in range(min(concurrency, len(todo)) - 1):
         # each slot has its own environment (episodes under way keep their own state); the doctor's
         # factory, scorers and identity are shared
-        slots.put_nowait(_Worker(doctor, spec, make_env(spec), first.scoring, first.factory, first.argument, first.identity))
+        slots.put_nowait(_Worker(doctor, spec, env=make_env(spec), scoring=first.scoring, factory=first.factory, argument=first.argument, identity=first.identity))
 
     async def one(index: int, case_id: str, seed: int) -> None:
         slot = await slots.get()
