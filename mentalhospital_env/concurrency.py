@@ -16,11 +16,11 @@ take about a tenth of the time they take one at a time (``benchmarks/llm_evaluat
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from typing import Any, Callable
 
-from mentalhospital_env.evaluation import EvaluationSpec, _Worker, episode_row, make_env
+from mentalhospital_env.evaluation import EpisodeError, EvaluationSpec, _Worker, episode_row, failed_row, make_env
+from mentalhospital_env.results import episode_line
 
 
 async def _play(slot: _Worker, case_id: str, seed: int) -> dict[str, Any]:
@@ -39,7 +39,10 @@ async def _play(slot: _Worker, case_id: str, seed: int) -> dict[str, Any]:
     return episode_row(slot, case_id, seed, env, policy, started, t0)
 
 
-async def _run(doctor: str, spec: EvaluationSpec, todo: list[tuple[int, str, int]], concurrency: int, emit: Callable[[int, str, dict[str, Any]], None]) -> None:
+async def _run(
+    doctor: str, spec: EvaluationSpec, todo: list[tuple[int, str, int]], concurrency: int,
+    emit: Callable[[int, str, dict[str, Any]], None], on_error: str,
+) -> None:
     first = _Worker(doctor, spec)
     first.prepare()
     slots: asyncio.Queue[_Worker] = asyncio.Queue()
@@ -53,9 +56,15 @@ async def _run(doctor: str, spec: EvaluationSpec, todo: list[tuple[int, str, int
         slot = await slots.get()
         try:
             row = await _play(slot, case_id, seed)
+        except Exception as e:  # noqa: BLE001  (any doctor, patient or scorer failure: the run's --on-error policy)
+            error = f"{type(e).__name__}: {e}"
+            if on_error != "record":
+                raise EpisodeError(case_id, seed, error) from e
+            slot.env = make_env(spec)  # an episode that raised may leave its environment mid-step
+            row = failed_row(slot.identity or doctor, spec, case_id, seed, error)
         finally:
             slots.put_nowait(slot)
-        emit(index, json.dumps(row, sort_keys=True, ensure_ascii=False), row["scores"])
+        emit(index, episode_line(row), row["scores"])
 
     tasks = [asyncio.ensure_future(one(*task)) for task in todo]
     try:
@@ -73,8 +82,9 @@ def run_concurrently(
     todo: list[tuple[int, str, int]],
     concurrency: int,
     emit: Callable[[int, str, dict[str, Any]], None],
+    on_error: str = "stop",
 ) -> None:
     """Play ``todo`` (``(index, case_id, seed)`` triples) with ``concurrency`` episodes at once; see the module doc."""
     if concurrency < 1:
         raise ValueError(f"concurrency must be at least 1, got {concurrency}")
-    asyncio.run(_run(doctor, spec, todo, concurrency, emit))
+    asyncio.run(_run(doctor, spec, todo, concurrency, emit, on_error))

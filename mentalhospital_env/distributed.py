@@ -32,13 +32,12 @@ _THREAD_VARS = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_TH
 class EpisodeActor:
     """One Ray actor: a worker of the evaluation (see :class:`mentalhospital_env.evaluation._Worker`)."""
 
-    def __init__(self, doctor: str, spec_dict: dict[str, Any], suite: Any) -> None:
+    def __init__(self, doctor: str, spec_dict: dict[str, Any], suite: Any, on_error: str = "stop") -> None:
         for key, value in _THREAD_VARS.items():
             os.environ.setdefault(key, value)
         from mentalhospital_env import evaluation
 
-        evaluation.preload_suite(spec_dict["suite"], suite)
-        evaluation._init_worker(doctor, spec_dict)
+        evaluation._init_worker(doctor, spec_dict, suite, on_error)
 
     def run(self, task: tuple[int, str, int]) -> tuple[int, str, dict[str, Any]]:
         from mentalhospital_env import evaluation
@@ -53,6 +52,7 @@ def run_on_ray(
     workers: int | None,
     address: str | None,
     emit: Callable[[int, str, dict[str, Any]], None],
+    on_error: str = "stop",
 ) -> None:
     """Play ``todo`` on Ray actors; see the module doc."""
     try:
@@ -79,7 +79,7 @@ def run_on_ray(
         n = max(1, min(n, len(todo)))
         suite = ray.put(spec.load_suite())
         actor_class = ray.remote(num_cpus=1)(EpisodeActor)
-        actors = [actor_class.remote(doctor, spec.to_dict(), suite) for _ in range(n)]
+        actors = [actor_class.remote(doctor, spec.to_dict(), suite, on_error) for _ in range(n)]
         queue = iter(todo)
 
         def give(actor: Any) -> bool:

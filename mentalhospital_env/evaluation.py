@@ -263,7 +263,10 @@ def _run_task(task: tuple[int, str, int]) -> tuple[int, str, dict[str, Any]]:
         if _WORKER.on_error != "record":
             raise EpisodeError(case_id, seed, error) from e
         _WORKER.env = None  # an episode that raised may leave the environment mid-step: build it afresh
-        row = failed_row(_WORKER.doctor, _WORKER.spec, case_id, seed, error)
+        from mentalhospital_env.roster import doctor_identity
+
+        identity = _WORKER.identity or doctor_identity(_WORKER.doctor)  # what resuming compares lines against
+        row = failed_row(identity, _WORKER.spec, case_id, seed, error)
     return index, episode_line(row), row["scores"]
 
 
@@ -556,12 +559,12 @@ def _run_locked(
 
                 address = None if ray is True or ray == "local" else str(ray)
                 _run_in_order(
-                    todo, lambda emit: run_on_ray(doctor, spec, todo, workers if workers > 1 else None, address, emit), handle, bar
+                    todo, lambda emit: run_on_ray(doctor, spec, todo, workers if workers > 1 else None, address, emit, on_error), handle, bar
                 )
             elif concurrency > 1 and len(todo) > 1:
                 from mentalhospital_env.concurrency import run_concurrently
 
-                _run_in_order(todo, lambda emit: run_concurrently(doctor, spec, todo, concurrency, emit), handle, bar)
+                _run_in_order(todo, lambda emit: run_concurrently(doctor, spec, todo, concurrency, emit, on_error), handle, bar)
             elif workers <= 1 or len(todo) <= 1:
                 _init_worker(doctor, spec.to_dict(), suite, on_error)
                 for task in todo:

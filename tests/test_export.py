@@ -20,7 +20,7 @@ def test_the_dev_suite_round_trips_through_a_dataset_folder(tmp_path):
     folder = export_suite("dev", tmp_path / "dev")
     card = (folder / "README.md").read_text()
     assert card.startswith("---\nlicense: apache-2.0") and "synthetic" in card and "case_json" in card
-    loaded = datasets.load_dataset(str(folder), split="train")
+    loaded = datasets.load_dataset(str(folder), split="train", download_mode="force_redownload")
     assert len(loaded) == len(dev) == 240
     assert loaded[0]["case_id"] == dev.case_ids[0] and loaded[0]["principal_code"] == dev[0].diagnosis.principal.code
     back = suite_from_dataset(loaded, "dev")
@@ -37,6 +37,6 @@ def test_episodes_export_keeps_every_score_and_record(tmp_path):
     assert ds["inter"] == [r["scores"]["inter"] for r in rows] and ds["emp"] == [r["scores"]["emp"] for r in rows]
     assert [json.loads(x) for x in ds["record_json"]] == [r["record"] for r in rows]
     assert cli_main(["export", "episodes", str(tmp_path / "run"), "--out", str(tmp_path / "ds")]) == 0
-    again = datasets.load_dataset(str(tmp_path / "ds"), split="train")
+    again = datasets.load_dataset(str(tmp_path / "ds"), split="train", download_mode="force_redownload")
     assert again["diso"] == ds["diso"] and "scripted" in (tmp_path / "ds" / "README.md").read_text()
     assert export_episodes(tmp_path / "run" / "episodes.jsonl", tmp_path / "ds2").exists()
