@@ -104,20 +104,27 @@ def test_generated_cases_carry_facts_in_lay_words(suites) -> None:
 
 
 #: The hand-written suite grows in reviewed batches; each batch moves this figure on purpose.
-HANDWRITTEN_SIZE = 30
+HANDWRITTEN_SIZE = 40
 
 
 def test_handwritten_suite(suites) -> None:
     hand = suites["handwritten"]
     assert hand.case_ids == tuple(f"hw-{i:03d}" for i in range(1, HANDWRITTEN_SIZE + 1))
     listed = Counter(cat for c in hand for cat in c.diagnosis.categories)
-    assert set(listed) == set(category_ids()), "every category appears in the hand-written records"
+    assert set(listed) == set(category_ids()) and min(listed.values()) >= 2, "every category at least twice"
+    assert sum(c.demographics.age < 13 and bool(c.persona and c.persona.informant) for c in hand) >= 3, "children with a parent"
+    assert sum(c.demographics.age > 70 for c in hand) >= 4, "older adults"
+    settings = Counter(c.setting for c in hand)
+    assert settings["emergency"] >= 5 and settings["inpatient"] >= 5
+    assert sum(len(c.diagnosis.disorders) > 1 for c in hand) >= 8, "comorbidity"
+    assert sum(bool((c.extra or {}).get("not_obvious")) for c in hand) >= 5, "principal diagnosis not the first guess"
     raw = [json.loads(line) for line in bundled_suite_path("handwritten").read_text(encoding="utf-8").splitlines()]
     for case, data in zip(hand, raw):
         assert data["source"] == {"author": "hand-written", "synthetic": True}
         assert "facts" not in data and "checkpoints" not in data
         assert case.facts_derived and case.checkpoints_derived and len(case.facts) >= 20
         assert re.fullmatch(r"hw-\d{3}", case.case_id)
+        assert check_case(case) == [], case.case_id
 
 
 def test_stats_command_on_bundled_names(capsys: pytest.CaptureFixture[str]) -> None:
@@ -126,3 +133,16 @@ def test_stats_command_on_bundled_names(capsys: pytest.CaptureFixture[str]) -> N
     assert stats["name"] == "test" and stats["cases"] == SUITE_SEEDS["test"][1] and stats["categories_covered"] == 15
     assert main(["cases", "validate", str(bundled_suite_path("dev"))]) == 0
     assert "all valid" in capsys.readouterr().out
+
+
+def test_user_narrative_record_loads_clean() -> None:
+    """The record a user brings (a clinic letter converted by hand, tests/data) loads and passes the checks."""
+    from pathlib import Path
+
+    from mentalhospital_env.cases.loader import load_case
+
+    data = json.loads((Path(__file__).parent / "data" / "user_narrative_record.json").read_text(encoding="utf-8"))
+    assert "facts" not in data and "checkpoints" not in data and "persona" not in data
+    case = load_case(data)
+    assert case.facts_derived and len(case.facts) >= 20
+    assert check_case(case) == []
