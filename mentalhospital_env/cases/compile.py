@@ -33,7 +33,7 @@ from typing import Any
 from .derive import split_sentences
 from .model import EHR, Fact
 
-COMPILER_VERSION = "1"
+COMPILER_VERSION = "3"
 
 __all__ = ["COMPILER_VERSION", "compile_facts", "compile_suite", "first_person"]
 
@@ -172,7 +172,8 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
             return _finish(_swap_tokens(trial, person, section))
     if section == "personal_history" and root.tag_ in ("NN", "NNP") and not any(c.dep_ in ("det", "poss", "nummod") for c in root.children):
         body = _swap_tokens(doc, person, section)
-        body = body[0].lower() + body[1:]
+        if not (len(first.text) > 1 and first.text.isupper()):
+            body = body[0].lower() + body[1:]
         article = "an" if body[:1] in "aeiou" else "a"
         lead = "I've been" if re.search(r"\bfor\b.*\b(?:years?|months?)\b|\bsince\b", body) else "I'm"
         return _finish(f"{lead} {article} {body}")
@@ -340,7 +341,11 @@ _NEGATIVE_START = re.compile(
     r"^(?:no|nil|none|never|denies|not|without|(?:he|she|they)?\s*(?:does|did|do|has|have|is|was) (?:not|never))\b",
     re.IGNORECASE,
 )
-_PAST = re.compile(r"\b(?:ago|previous|previously|in the past|as a child|aged \d+|at \d+|until|used to|childhood|former|formerly|grew up)\b", re.IGNORECASE)
+_PAST = re.compile(
+    r"\b(?:ago|previous|previously|in the past|as a (?:child|teenager|baby)|aged \d+|at \d+|until|used to|childhood"
+    r"|former|formerly|grew up|when (?:he|she|they) (?:was|were)|in (?:her|his|their) (?:teens|twenties|youth))\b",
+    re.IGNORECASE,
+)
 
 
 def _atoms(section: str, text: str) -> list[str]:
@@ -371,7 +376,12 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
     facts: list[Fact] = []
     for section, text in ehr.sections():
         for n, sentence in enumerate(split_sentences(text), 1):
-            parts = [p for p in re.split(r";\s+", sentence.strip().rstrip(";")) if p.strip()]
+            # a narrative sentence splits at semicolons into atomic facts; the clinician's examination
+            # and risk formulation stay whole (never told, and "worries ...; no worries about X" is one finding)
+            whole = section.startswith(("mental_status_exam", "risk_assessment"))
+            parts = [sentence.strip().rstrip(";")] if whole else [
+                p for p in re.split(r";\s+", sentence.strip().rstrip(";")) if p.strip()
+            ]
             for k, part in enumerate(parts, 1):
                 fid = f"{section}-{n}" if len(parts) == 1 else f"{section}-{n}.{k}"
                 facts.append(

@@ -26,6 +26,7 @@ from typing import Any, Mapping
 from mentalhospital_env.knowledge.codes import category_of_code
 
 from .loader import load_case
+from .derive import derive_facts
 from .model import Case
 from .reference import ClinicalReference, Entry
 
@@ -213,7 +214,10 @@ def _drugs(case: Case, ref: ClinicalReference, disorders: list[Entry], problems:
 def _patient_readings(case: Case, ref: ClinicalReference) -> list[tuple[str, set[str], set[str]]]:
     """For each fact about the patient (not about relatives): its id, the concepts it asserts and those it denies."""
     out = []
-    for fact in case.facts:
+    # a narrative record is checked sentence by sentence, as written (its compiled facts split
+    # sentences at semicolons, which would set "no children" apart from what qualifies it)
+    facts = derive_facts(case.ehr) if case.facts_derived else case.facts
+    for fact in facts:
         if fact.section in OTHER_PEOPLE_SECTIONS or ref.about_other_person(fact.text):
             continue
         mentions = ref.mentions(fact.text)

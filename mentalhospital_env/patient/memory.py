@@ -314,6 +314,31 @@ def _demographic_stems(case: Case, stopwords: frozenset[str]) -> tuple[tuple[str
     return tuple(out)
 
 
+def _demographic_facts(case: Case) -> tuple[Fact, ...]:
+    """Who the patient lives with and what they do, from the case's demographics, as facts the patient
+    can tell, when no sentence of the record already files them (ids ``demographics.<key>``)."""
+    demo = case.demographics
+    have = {t for f in case.facts if f.time != "past" for t in (f.topics or record_topics(f.section, f.text))}
+    out = []
+    living = (demo.living_situation or "").strip().rstrip(".")
+    if living and "living_situation" not in have and re.match(r"^lives?\b", living, re.IGNORECASE):
+        says = re.sub(r"^lives?\b", "I live", living, flags=re.IGNORECASE)
+        says = re.sub(r"\b(?:his|her|their)\b", "my", says)
+        says = re.sub(r"\bwith (spouse|partner|husband|wife|parents|mother|father|son|daughter|children)\b", r"with my \1", says)
+        says = re.sub(r";\s*sees\b", ", and I see", says).replace(";", ",")
+        out.append(Fact("demographics.living_situation", "personal_history", living, says[0].upper() + says[1:] + ".", False,
+                        topics=("living_situation",), polarity="present", time="current"))
+    job = (demo.occupation or "").strip().rstrip(".")
+    if job and "work" not in have:
+        if re.match(r"^(?:retired|unemployed|self-employed|on |between |off |a |an )", job, re.IGNORECASE):
+            says = f"I'm {job}."
+        else:
+            says = f"I'm {'an' if job[0].lower() in 'aeiou' else 'a'} {job}."
+        out.append(Fact("demographics.occupation", "personal_history", job, says, False,
+                        topics=("work",), polarity="present", time="current"))
+    return tuple(out)
+
+
 def _with_demographics(topics: tuple[str, ...], fact: Fact, demographic: tuple) -> tuple[str, ...]:
     if fact.section != "personal_history" or not demographic:
         return topics
@@ -365,7 +390,7 @@ class FactIndex:
         raw: list[tuple[Fact, Counter]] = []
         entries: list[IndexedFact] = []
         doc_freq: Counter[str] = Counter()
-        for fact in case.facts:
+        for fact in (*case.facts, *_demographic_facts(case)):
             bag = Counter(
                 s for s in stems(fact.text + " " + (fact.patient_says or "")) if s not in cues.stopwords
             )
@@ -821,6 +846,10 @@ _FRAME_TOPICS = frozenset({"onset", "course", "trigger", "functioning"})
 _UNGATED = ("chief_complaint",)
 
 
+# topics asked in the present tense: "who do you live with?" is not answered with childhood
+_NOW_TOPICS = frozenset({"living_situation", "work", "relationships", "medication", "daily_routine"})
+
+
 def _silenced(item: AnswerItem) -> AnswerItem:
     return AnswerItem(item.stance, item.subject, item.facts, item.sensitive, item.about_other, silent=True)
 
@@ -900,12 +929,24 @@ class MemorySkill:
             item = self._answer_concept(concept_id, question.about_other, used)
             if item is None:
                 continue
-            if item.stance in (DENY, UNKNOWN) and not item.facts and self._something_on(asked):
+            if (
+                item.stance == AFFIRM
+                and not item.about_other
+                and self.index.lexicon.get(concept_id).kind not in CLOSED_WORLD_KINDS
+                and any(
+                    self._topic_facts(t, asked, used, 1)
+                    for t in set(concept_topics(self.index.lexicon, concept_id)) & asked
+                )
+            ):
+                # history asked as a topic ("who do you live with?"): the topic's facts answer, the
+                # current ones first, not every sentence that names the concept
+                item = AnswerItem(AFFIRM, concept_id, (), item.sensitive, item.about_other, silent=True)
+            elif item.stance in (DENY, UNKNOWN) and not item.facts and self._something_on(asked):
                 # the record speaks of what was asked: the topic answers, no blanket denial is said
                 item = AnswerItem(item.stance, item.subject, (), item.sensitive, item.about_other, silent=True)
             items.append(item)
             used.update(item.fact_ids)
-        answered = any(i.stance == AFFIRM or (i.stance == DENY and i.facts) for i in items)
+        answered = any((i.stance == AFFIRM and not i.silent) or (i.stance == DENY and i.facts) for i in items)
         concept_topic_set = {t for c in question.concepts for t in concept_topics(self.index.lexicon, c)}
         for topic_id in topics:
             if topic_id in _FRAME_TOPICS and content:
@@ -1039,6 +1080,7 @@ class MemorySkill:
             key=lambda f: (
                 f.section not in topic.sections,
                 not f.present,
+                topic_id in _NOW_TOPICS and f.fact.time == "past",
                 history and f.section not in home,
                 -len(asked.intersection(f.topics)),
                 f.id in disclosed,

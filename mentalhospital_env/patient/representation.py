@@ -710,7 +710,7 @@ class RepresentationSkill:
             no = voice.pick("deny", rng)
             # with several things answered at once a bare "no" would be ambiguous: name what is denied;
             # alone, some denials are named and some not, the same way each time for a concept
-            name_it = self._items > 1 or (
+            name_it = self._items > 1 or not self._yes_no or (
                 "impoverished" not in voice.traits
                 and stable_seed("no", self.case.case_id, item.subject) % 5 < 3
             )

@@ -185,6 +185,8 @@ def understand(utterance: str, context: str | None = None) -> Understanding:
     """The topics ``utterance`` asks about; ``context`` is the doctor's previous turn, if any."""
     if not isinstance(utterance, str):
         raise TypeError(f"utterance must be a str, got {type(utterance).__name__}")
+    if context and not load_taxonomy().follow_up.found(stems_of(asked_part(utterance[:2000]))):
+        context = None  # not a follow-up: the context cannot change the reading (and the cache is shared)
     return _understand(utterance[:2000], context[:2000] if context else None)
 
 
