@@ -218,7 +218,7 @@ class ScriptedClinician(Doctor):
         if not f.chief_complaint and self.turns == 1:
             f.chief_complaint = text
         reading = read_reply(self.last_question, text)
-        for concept in reading.affirmed:
+        for concept in sorted(reading.affirmed):  # a set: sorted, so the note reads the same in every process
             if concept in f.denied:
                 f.contradicted.add(concept)
             f.present.setdefault(concept, text)
