@@ -130,6 +130,9 @@ def test_vf_eval_plays_five_cases_with_the_component_rubric(tmp_path):
     assert len(episodes) == 5
     from mentalhospital_env.rewards.shaping import COMPONENTS, RewardConfig
 
+    # two questions credit some interview checkpoints over the five cases (not necessarily in each: a lay
+    # chief complaint the matcher misses, as in dev-0002, earns nothing, exactly as in the Gymnasium env)
+    interview_credit = 0.0
     for episode in episodes:
         assert not episode["errors"], episode["errors"]
         (trace,) = episode["traces"]
@@ -137,10 +140,12 @@ def test_vf_eval_plays_five_cases_with_the_component_rubric(tmp_path):
         assert set(rewards) == set(COMPONENTS)
         assert {name: r["weight"] for name, r in rewards.items()} == {c: RewardConfig().weight(c) for c in COMPONENTS}
         assert rewards["turn"]["score"] == -len(SCRIPT) and rewards["invalid_action"]["score"] == 0
-        assert rewards["interview"]["score"] > 0 and 0 <= trace["metrics"]["cate"] <= 1
+        assert rewards["interview"]["score"] >= 0 and 0 <= trace["metrics"]["cate"] <= 1
+        interview_credit += rewards["interview"]["score"]
         assert trace["metrics"]["turns"] == len(SCRIPT)
         # the rubric's weighted sum is the environment's return for the same actions
         case_id = trace["info"]["case_id"]
         weighted = sum(r["score"] * r["weight"] for r in rewards.values())
         assert weighted == pytest.approx(_return_of_script(case_id), abs=1e-9), case_id
+    assert interview_credit > 0
     assert server.requests >= 5 * len(SCRIPT)
