@@ -1,6 +1,6 @@
 """Does the scripted clinician write safe plans and precise notes, and does the judge fail the unsafe ones?
 
-On a suite (default: the leaderboard's ``test``, seed 0, turn budget 40, the offline patient), plays three
+On a suite (default: the leaderboard's, ``test-v2``, seed 0, turn budget 40, the offline patient), plays three
 doctors and scores each chart with the offline judge:
 
 * ``scripted``: the scripted clinician;
@@ -14,7 +14,7 @@ every one of them, contraindications proposed, and App. on the cases with critic
 most 2). Targets: scripted notes with zero errors; scripted plans complete in at least 95% of the cases with
 critical actions; dangerous and random App. at most 2 on those cases.
 
-Run: ``python benchmarks/clinician_safety.py [--suite test] [--limit N] [--doctors scripted,dangerous,random]
+Run: ``python benchmarks/clinician_safety.py [--suite test-v2] [--limit N] [--doctors scripted,dangerous,random]
 [--json PATH] [--show N]`` (``--show`` prints the first N scripted notes and plans to read).
 """
 
@@ -38,6 +38,7 @@ import mentalhospital_env  # noqa: F401  (registers the environments)
 from mentalhospital_env.agents.random_doctor import RandomDoctor
 from mentalhospital_env.agents.scripted import ScriptedClinician
 from mentalhospital_env.cases import load_suite
+from mentalhospital_env.evaluation import LEADERBOARD_SPEC
 from mentalhospital_env.knowledge.critical import load_critical_actions
 from mentalhospital_env.rewards.mentaleval import OfflineJudge
 from mentalhospital_env.rewards.mentaleval.precision import check_note
@@ -115,7 +116,7 @@ def run(suite_name: str, doctors: list[str], limit: int | None, show: int) -> di
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--suite", default="test")
+    parser.add_argument("--suite", default=LEADERBOARD_SPEC.suite)
     parser.add_argument("--doctors", default="scripted,dangerous,random")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--json", default=None, help="write the full report (every row) here")
