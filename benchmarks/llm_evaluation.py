@@ -168,6 +168,7 @@ def _without_timing(path: Path) -> list[dict]:
     for line in path.read_text("utf-8").splitlines():
         row = json.loads(line)
         row.pop("timing", None)
+        row.pop("checksum", None)  # covers the timing too
         for entry in row.get("doctor_log", []):
             entry.pop("attempts", None)
         rows.append(row)
