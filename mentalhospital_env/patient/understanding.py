@@ -194,6 +194,10 @@ _SENTENCES = re.compile(r"(?<=[.?!])\s+")
 _RISK = ("suicide", "self_harm", "violence")
 
 
+#: words by which a question points back at the sentence before it ("What happens for you at those times?")
+_POINTS_BACK = re.compile(r"\b(at those times|at such times|at times like that|those times|that time|like that|when that happens|when it happens)\b", re.I)
+
+
 def asked_part(utterance: str) -> str:
     """The part of an utterance that asks: its questions, with the sentence just before the first one
     (a validation or reflection before the question, "That sounds hard. How is your sleep?", asks
@@ -217,11 +221,19 @@ def _understand(utterance: str, context: str | None) -> Understanding:
     whole = stems_of(utterance)
     stemmed = stems_of(asked_part(utterance))
     found = _topics_in(stemmed, tax)
-    if not [t for t in found if tax.kind(t) != "meta"]:
-        # "... thoughts that life is not worth living. What thoughts like that have you had?"
+    asked = [t for t in found if tax.kind(t) != "meta"]
+    if not asked or asked == ["chief_complaint"]:
+        # "... thoughts that life is not worth living. What thoughts like that have you had?"; and a question
+        # that reads as the open one only because it points back ("Sometimes people hurt themselves. What
+        # happens for you at those times?"): the sentence before it says what is asked
         lead = _lead_in(utterance)
-        if lead:
-            found += [t for t in _topics_in(stems_of(lead), tax) if t not in found]
+        lead_topics = [t for t in _topics_in(stems_of(lead), tax) if t != "chief_complaint"] if lead else []
+        if asked:  # only a question that points back takes the sentence before it instead of the open topic
+            points_back = _POINTS_BACK.search(asked_part(utterance))
+            lead_topics = [t for t in lead_topics if tax.kind(t) != "meta"] if points_back else []
+            if lead_topics:
+                found = [t for t in found if t != "chief_complaint"]
+        found += [t for t in lead_topics if t not in found]
     if any(t in found for t in _RISK):
         found = [t for t in found if t not in ("mood", "hopelessness", "worry")]
     if "greeting" in _topics_in(whole, tax) and "?" not in utterance:
