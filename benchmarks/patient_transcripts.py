@@ -11,19 +11,14 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
+from pathlib import Path
 
-from mentalhospital_env.evaluation import EvaluationSpec, run_episode
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from reading_sample import turns_of as transcripts  # noqa: E402  (one way to play and collect the turns)
 
-def transcripts(suite: str, case_ids: list[str], variant: str, seed: int) -> list[tuple[str, str, str]]:
-    spec = EvaluationSpec(suite=suite, patient_variant=variant, seeds=(seed,))
-    out = []
-    for case_id in case_ids:
-        record = run_episode("scripted", spec, case_id, seed)["record"]
-        for turn in record["chart"]["turns"]:
-            if turn.get("doctor") and turn.get("patient"):
-                out.append((case_id, turn["doctor"], turn["patient"]))
-    return out
+from mentalhospital_env.evaluation import EvaluationSpec  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
