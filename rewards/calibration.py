@@ -360,28 +360,8 @@ def calibrate_embedder(
     cal_false_accepts = [
         f"{p.id}: {p.checkpoint} | {p.utterance}" for p in cal if not p.entails and decided[p.id]
     ]
-    records = load_match_pairs(record_pairs_path()) if record_pairs_path().exists() else []
-    record_decided = [matcher.entails_unit(p.checkpoint, p.utterance) for p in records]
-    records_pr = precision_recall(record_decided, [p.entails for p in records]) if records else None
-    records_by_kind = {
-        kind: precision_recall(
-            [d for d, p in zip(record_decided, records) if p.kind == kind],
-            [p.entails for p in records if p.kind == kind],
-        )
-        for kind in PAIR_KINDS
-        if any(p.kind == kind for p in records)
-    }
-    narrative = load_match_pairs(narrative_pairs_path()) if narrative_pairs_path().exists() else []
-    narrative_decided = [matcher.entails_unit(p.checkpoint, p.utterance) for p in narrative]
-    narrative_pr = precision_recall(narrative_decided, [p.entails for p in narrative]) if narrative else None
-    narrative_by_kind = {
-        kind: precision_recall(
-            [d for d, p in zip(narrative_decided, narrative) if p.kind == kind],
-            [p.entails for p in narrative if p.kind == kind],
-        )
-        for kind in PAIR_KINDS
-        if any(p.kind == kind for p in narrative)
-    }
+    records_pr, records_by_kind = _pipeline_on(matcher, record_pairs_path())
+    narrative_pr, narrative_by_kind = _pipeline_on(matcher, narrative_pairs_path())
     return EmbedderCalibration(
         embedder.name,
         alone,
@@ -404,6 +384,23 @@ def calibrate_embedder(
         narrative_pr,
         narrative_by_kind,
     )
+
+
+def _pipeline_on(matcher: Matcher, path: Path) -> tuple[PrecisionRecall | None, dict[str, PrecisionRecall]]:
+    """The pipeline's precision and recall on a reported pair file (record or narrative pairs), overall and
+    per kind of pair; ``(None, {})`` when the file is absent."""
+    pairs = load_match_pairs(path) if path.exists() else []
+    decided = [matcher.entails_unit(p.checkpoint, p.utterance) for p in pairs]
+    overall = precision_recall(decided, [p.entails for p in pairs]) if pairs else None
+    by_kind = {
+        kind: precision_recall(
+            [d for d, p in zip(decided, pairs) if p.kind == kind],
+            [p.entails for p in pairs if p.kind == kind],
+        )
+        for kind in PAIR_KINDS
+        if any(p.kind == kind for p in pairs)
+    }
+    return overall, by_kind
 
 
 def _fit_clinical(
