@@ -620,6 +620,7 @@ class _Story:
 
     def write(self) -> None:
         self._draw_symptoms()
+        self._timeframe()
         self._chief_complaint()
         self._present_illness()
         self._past_psychiatric()
@@ -633,6 +634,10 @@ class _Story:
         self._family()
         self._personal()
         self._pertinent_negatives()
+
+    def _timeframe(self) -> None:
+        """When the illness began and how long it has lasted, drawn before the history is written: version 1
+        draws its spans as it writes each sentence (this does nothing); version 2 fixes them here."""
 
     def _draw_symptoms(self) -> None:
         rng = self.rng

@@ -166,23 +166,6 @@ class StoryV2(_Story):
 
     # --------------------------------------------------------------------------- the writing
 
-    def write(self) -> None:
-        self._draw_symptoms()
-        self._timeframe()
-        self._chief_complaint()
-        self._present_illness()
-        self._past_psychiatric()
-        self._mental_status()
-        self._risk()
-        self._plan_exams()
-        self._substances()
-        self._medical()
-        self._medications()
-        self._allergies()
-        self._family()
-        self._personal()
-        self._pertinent_negatives()
-
     def _timeframe(self) -> None:
         """How long the illness has lasted (inside the audit's limits for every diagnosis) and when it began."""
         rng = self.rng
