@@ -19,7 +19,7 @@ import asyncio
 import time
 from typing import Any, Callable
 
-from mentalhospital_env.evaluation import EpisodeError, EvaluationSpec, _Worker, episode_row, failed_row, make_env
+from mentalhospital_env.evaluation import EvaluationSpec, _Worker, episode_row, make_env
 from mentalhospital_env.results import episode_line
 
 
@@ -43,25 +43,21 @@ async def _run(
     doctor: str, spec: EvaluationSpec, todo: list[tuple[int, str, int]], concurrency: int,
     emit: Callable[[int, str, dict[str, Any]], None], on_error: str,
 ) -> None:
-    first = _Worker(doctor, spec)
+    first = _Worker(doctor, spec, on_error)
     first.prepare()
     slots: asyncio.Queue[_Worker] = asyncio.Queue()
     slots.put_nowait(first)
     for _ in range(min(concurrency, len(todo)) - 1):
         # each slot has its own environment (episodes under way keep their own state); the doctor's
         # factory, scorers and identity are shared
-        slots.put_nowait(_Worker(doctor, spec, env=make_env(spec), scoring=first.scoring, factory=first.factory, argument=first.argument, identity=first.identity))
+        slots.put_nowait(_Worker(doctor, spec, on_error, env=make_env(spec), scoring=first.scoring, factory=first.factory, argument=first.argument, identity=first.identity))
 
     async def one(index: int, case_id: str, seed: int) -> None:
         slot = await slots.get()
         try:
             row = await _play(slot, case_id, seed)
         except Exception as e:  # noqa: BLE001  (any doctor, patient or scorer failure: the run's --on-error policy)
-            error = f"{type(e).__name__}: {e}"
-            if on_error != "record":
-                raise EpisodeError(case_id, seed, error) from e
-            slot.env = make_env(spec)  # an episode that raised may leave its environment mid-step
-            row = failed_row(slot.identity or doctor, spec, case_id, seed, error)
+            row = slot.failed(case_id, seed, e)
         finally:
             slots.put_nowait(slot)
         emit(index, episode_line(row), row["scores"])

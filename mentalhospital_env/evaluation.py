@@ -233,6 +233,19 @@ class _Worker:
             self.factory, self.argument = doctor_factory(self.doctor)
             self.identity = doctor_identity(self.doctor)
 
+    def failed(self, case_id: str, seed: int, exc: Exception) -> dict[str, Any]:
+        """The run's ``on_error`` policy for an episode that raised ``exc``: an :class:`EpisodeError` naming the
+        episode and the cause (``stop``), or its failed ``episodes.jsonl`` row (``record``), with a fresh
+        environment for the next episode (one that raised may have left this one mid-step)."""
+        from mentalhospital_env.roster import doctor_identity
+
+        error = f"{type(exc).__name__}: {exc}"
+        if self.on_error != "record":
+            raise EpisodeError(case_id, seed, error) from exc
+        self.env = make_env(self.spec)
+        identity = self.identity or doctor_identity(self.doctor)  # what resuming compares lines against
+        return failed_row(identity, self.spec, case_id, seed, error)
+
 
 _WORKER: _Worker | None = None
 
@@ -259,14 +272,7 @@ def _run_task(task: tuple[int, str, int]) -> tuple[int, str, dict[str, Any]]:
     try:
         row = run_episode(_WORKER.doctor, _WORKER.spec, case_id, seed, worker=_WORKER)
     except Exception as e:  # noqa: BLE001  (any doctor, patient or scorer failure)
-        error = f"{type(e).__name__}: {e}"
-        if _WORKER.on_error != "record":
-            raise EpisodeError(case_id, seed, error) from e
-        _WORKER.env = None  # an episode that raised may leave the environment mid-step: build it afresh
-        from mentalhospital_env.roster import doctor_identity
-
-        identity = _WORKER.identity or doctor_identity(_WORKER.doctor)  # what resuming compares lines against
-        row = failed_row(identity, _WORKER.spec, case_id, seed, error)
+        row = _WORKER.failed(case_id, seed, e)
     return index, episode_line(row), row["scores"]
 
 
