@@ -43,7 +43,6 @@ from mentalhospital_env.results import (
     BadLine,
     ResultsError,
     check_results,
-    episode_key,
     episode_line,
     file_digest,
     folder_lock,

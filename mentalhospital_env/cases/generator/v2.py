@@ -196,7 +196,6 @@ class StoryV2(_Story):
             when = [f"in {month}", f"in {month}", f"{duration} ago", f"early in {month}", f"late in {month}", f"in mid-{month}"]
             bare = [month, f"the start of {month}", f"last {month}" if back >= 2 else month]
         else:
-            years = int(days // 365)
             when = [f"at {onset_age}", f"when {self.p.pron['subj']} was {onset_age}", f"at the age of {onset_age}", f"in {poss_word(self.p.pron)} {decade(onset_age)}"]
             bare = [f"the age of {onset_age}", f"{poss_word(self.p.pron)} {decade(onset_age)}", f"{onset_age}"]
         self.lifelong = self.principal.get("category") in ("neurodevelopmental", "personality") and days >= 365
@@ -409,7 +408,6 @@ class StoryV2(_Story):
         section = "history_of_present_illness"
         negatives = list(self.presentation.get("pertinent_negatives", ()))
         rng.shuffle(negatives)
-        frames = self.story["negatives"]
         written = 0
         for concept in negatives:
             if written >= 2:
