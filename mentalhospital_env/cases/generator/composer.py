@@ -223,11 +223,8 @@ class Chart:
     asserted: set[str] = field(default_factory=set)
     denied: set[str] = field(default_factory=set)
 
-    def readings(self, text: str) -> tuple[set[str], set[str]]:
-        pos, neg = set(), set()
-        for m in self.reference.mentions(text):
-            (neg if m.negated else pos).add(m.concept_id)
-        return pos, neg
+    def readings(self, text: str) -> tuple[frozenset[str], frozenset[str]]:
+        return self.reference.readings(text)
 
     def compatible(self, *texts: str | None, section: str = "") -> bool:
         """Whether texts can join the record without contradicting it."""
