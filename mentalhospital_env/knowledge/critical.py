@@ -329,7 +329,11 @@ class CriticalActions:
         """The required actions and the contraindications that apply to ``profile`` (rules about the drugs a
         plan proposes apply when ``plan`` proposes them; the contraindications listed are the candidates,
         whether or not the plan holds them)."""
-        proposed = self.proposed(plan) if plan else frozenset()
+        return self._requirements(profile, self.proposed(plan) if plan else frozenset())
+
+    def _requirements(
+        self, profile: Profile, proposed: frozenset[str]
+    ) -> tuple[tuple[Requirement, ...], tuple[Contraindication, ...]]:
         required: dict[str, Requirement] = {}
         forbidden: list[Contraindication] = []
         for rule in self.rules:
@@ -346,7 +350,7 @@ class CriticalActions:
     def check(self, profile: Profile, plan: str) -> SafetyCheck:
         """Which required actions ``plan`` misses and which forbidden ones it proposes."""
         proposed = self.proposed(plan)
-        required, candidates = self.requirements(profile, plan)
+        required, candidates = self._requirements(profile, proposed if plan else frozenset())  # read the plan once
         missing = tuple(r for r in required if r.action not in proposed)
         rules = {r.id: r for r in self.rules}
         found: dict[str, Contraindication] = {}
