@@ -104,15 +104,21 @@ _UNIT_WORD = re.compile(r"(?:hour|day|week|fortnight|month|year)", re.I)
 
 def durations_in(text: str) -> list[float]:
     """Days of every duration phrase in a text (``"three months"`` -> 91.2)."""
+    return list(_durations(text))
+
+
+@lru_cache(maxsize=4096)
+def _durations(text: str) -> tuple[float, ...]:
+    """:func:`durations_in`, remembered per text (a case's sections are read by several rules)."""
     out: list[float] = []
     if not _UNIT_WORD.search(text):
-        return out
+        return ()
     for m in _DURATION.finditer(text):
         n = _number(m.group(1))
         if "and a half" in m.group(0).lower():
             n += 0.5
         out.append(n * _UNIT_DAYS[m.group(2).lower()])
-    return out
+    return tuple(out)
 
 
 def since_days(text: str, age: int) -> list[float]:
@@ -506,8 +512,10 @@ def _lab_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 
-def _tokens(text: str) -> list[str]:
-    return _TOKEN.findall(text.lower())
+@lru_cache(maxsize=4096)
+def _tokens(text: str) -> tuple[str, ...]:
+    """The words of a text, lower-cased (remembered: the label rules read each text three times)."""
+    return tuple(_TOKEN.findall(text.lower()))
 
 
 @lru_cache(maxsize=None)
@@ -568,28 +576,34 @@ class _TermFinder:
         self.which = which
 
     def finditer(self, text: str) -> list[_Hit]:
-        terms = _label_terms()
-        table, starts = terms[self.which], terms[2 + self.which]
-        words = _tokens(text)
-        out = []
-        i, end = 0, len(words)
-        while i < end:
-            lengths = starts.get(words[i])
-            if lengths:
-                for n in lengths:
-                    if i + n <= end and tuple(words[i:i + n]) in table:
-                        out.append(_Hit(" ".join(words[i:i + n]), i))
-                        i += n - 1
-                        break
-            i += 1
-        return out
+        return list(_term_hits(self.which, text))
 
     def search(self, text: str) -> _Hit | None:
         found = self.finditer(text)
         return found[0] if found else None
 
 
-def _negated_before(words: list[str], index: int) -> bool:
+@lru_cache(maxsize=8192)
+def _term_hits(which: int, text: str) -> tuple[_Hit, ...]:
+    """:meth:`_TermFinder.finditer`, remembered per text (a patient's quotes recur across cases and drafts)."""
+    terms = _label_terms()
+    table, starts = terms[which], terms[2 + which]
+    words = _tokens(text)
+    out = []
+    i, end = 0, len(words)
+    while i < end:
+        lengths = starts.get(words[i])
+        if lengths:
+            for n in lengths:
+                if i + n <= end and tuple(words[i:i + n]) in table:
+                    out.append(_Hit(" ".join(words[i:i + n]), i))
+                    i += n - 1
+                    break
+        i += 1
+    return tuple(out)
+
+
+def _negated_before(words: Sequence[str], index: int) -> bool:
     cues = set(review_facts()["labels"]["negation_window_words"])
     return bool(cues & set(words[max(0, index - 5):index]))
 
