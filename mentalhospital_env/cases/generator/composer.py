@@ -180,6 +180,7 @@ class FitRules:
                     self._single.setdefault(parts[0], set()).add(rule["requires"])
                 else:
                     self._multi.append((parts, rule["requires"]))
+        self._needles = [(" " + " ".join(parts) + " ", r) for parts, r in self._multi]  # joined once, not per text
         self._cache: dict[str, frozenset[str]] = {}
 
     def requirements(self, text: str) -> frozenset[str]:
@@ -192,8 +193,8 @@ class FitRules:
                 if w.endswith("'s"):
                     req |= self._single.get(w[:-2], set())
             joined = " " + " ".join(words) + " "
-            for parts, r in self._multi:
-                if " " + " ".join(parts) + " " in joined:
+            for needle, r in self._needles:
+                if needle in joined:
                     req.add(r)
             found = frozenset(req)
             self._cache[text] = found
