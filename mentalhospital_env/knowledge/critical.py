@@ -141,7 +141,9 @@ def _code_matches(code: str, prefixes: Iterable[str]) -> bool:
     return any(code == p or code.startswith(p) for p in prefixes)
 
 
+@lru_cache(maxsize=8192)
 def _stems(text: str) -> tuple[str, ...]:
+    """The stems of a text's tokens (remembered: a record's facts are read by every profile of it)."""
     return tuple(stem(t) for t in tokenize(text))
 
 
