@@ -166,20 +166,54 @@ def _words_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"(?<![a-z])(" + "|".join(re.escape(w.lower()) for w in ordered) + r")(?![a-z])")
 
 
+_WORD_LISTS: dict[int, tuple[Any, tuple[str, ...], re.Pattern[str] | None]] = {}
+
+
+def _word_list(words: Iterable[str]) -> tuple[tuple[str, ...], re.Pattern[str] | None]:
+    """``words`` as a tuple and its pattern, found again by the list's identity (the reviewer's lists live
+    as long as :func:`review_facts`; the entry holds the list, so its id is not reused while kept)."""
+    entry = _WORD_LISTS.get(id(words))
+    if entry is None or entry[0] is not words:
+        as_tuple = tuple(words)
+        entry = (words, as_tuple, _words_pattern(as_tuple) if as_tuple else None)
+        if len(_WORD_LISTS) >= 1024:
+            _WORD_LISTS.clear()
+        _WORD_LISTS[id(words)] = entry
+    return entry[1], entry[2]
+
+
 def _has(text: str, words: Iterable[str]) -> str | None:
     """The first of ``words`` (longest first at a position) found as whole words in ``text``, or ``None``."""
-    words = tuple(words)
-    if not text or not words:
+    if not text:
         return None
-    m = _words_pattern(words).search(text.lower())
+    words, pattern = _word_list(words) if isinstance(words, (list, tuple)) else (tuple(words), None)
+    if not words:
+        return None
+    m = (pattern or _words_pattern(words)).search(text.lower())
     if not m:
         return None
     found = m.group(1)
     return next((w for w in words if w.lower() == found), found)
 
 
+_FAMILY_MATCHES: dict[tuple[str, int], tuple[Any, str | None]] = {}
+
+
 def _family_match(code: str, keys: Iterable[str]) -> str | None:
-    """The most specific key (a full code or a code prefix) that ``code`` falls under."""
+    """The most specific key (a full code or a code prefix) that ``code`` falls under (remembered per code
+    and key list, found again by the list's identity: the reviewer's tables live as long as :func:`review_facts`)."""
+    if not isinstance(keys, (list, tuple, dict)):
+        return _family_match_of(code, keys)
+    entry = _FAMILY_MATCHES.get((code, id(keys)))
+    if entry is None or entry[0] is not keys:
+        entry = (keys, _family_match_of(code, keys))
+        if len(_FAMILY_MATCHES) >= 4096:
+            _FAMILY_MATCHES.clear()
+        _FAMILY_MATCHES[(code, id(keys))] = entry
+    return entry[1]
+
+
+def _family_match_of(code: str, keys: Iterable[str]) -> str | None:
     best = None
     for k in keys:
         if code == k or code.startswith(k + ".") or (len(k) == 3 and code[:3] == k) or (code.startswith(k) and len(k) > 3):
