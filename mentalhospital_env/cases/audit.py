@@ -123,6 +123,12 @@ def _durations(text: str) -> tuple[float, ...]:
 
 def since_days(text: str, age: int) -> list[float]:
     """Days since an age or a life stage the text dates something from ("since age 23", "since childhood")."""
+    return list(_since_days(text, age))
+
+
+@lru_cache(maxsize=4096)
+def _since_days(text: str, age: int) -> tuple[float, ...]:
+    """:func:`since_days`, remembered per text and age (a case's sections are read by several rules)."""
     out = []
     for m in _SINCE_AGE.finditer(text):
         n = int(m.group(1))
@@ -134,7 +140,7 @@ def since_days(text: str, age: int) -> list[float]:
     for stage, at in _SINCE_STAGE.items():
         if f"since {stage}" in low or f"in {stage}" in low and "symptoms" in low:
             out.append(max(0, age - at) * 365.0)
-    return out
+    return tuple(out)
 
 
 def illness_days(case: Case, sections: Sequence[str] = ("chief_complaint", "history_of_present_illness", "past_psychiatric_history")) -> float:
@@ -710,6 +716,12 @@ _PRONOUN = {"he": "P", "she": "P", "they": "P", "his": "P", "her": "P", "their":
 
 def frame_of(sentence: str) -> list[str]:
     """A sentence as a frame: lower case, quotes as Q, numbers as N, personal pronouns as P."""
+    return list(_frame(sentence))
+
+
+@lru_cache(maxsize=8192)
+def _frame(sentence: str) -> tuple[str, ...]:
+    """:func:`frame_of`, remembered per sentence (a suite's sentences recur, and so do a draft's)."""
     text = _QUOTE.sub(" Q ", sentence)
     words = re.findall(r"[A-Za-z][A-Za-z'-]*|\d+(?:\.\d+)?", text)
     out = []
@@ -723,7 +735,7 @@ def frame_of(sentence: str) -> list[str]:
             out.append("Q")
         else:
             out.append(low)
-    return out
+    return tuple(out)
 
 
 def frames_in(case: Case, sections: Sequence[str], opening: int, closing: int, min_words: int) -> set[str]:
@@ -738,7 +750,7 @@ def frames_in(case: Case, sections: Sequence[str], opening: int, closing: int, m
     for name in sections:
         text = _QUOTE.sub(" Q. ", getattr(case.ehr, name) or "")  # a quote is one slot, whatever its sentences
         for s in _sentences(text):
-            words = frame_of(s)
+            words = _frame(s)
             if len(words) < 3:
                 continue
             if worded(words):
