@@ -391,7 +391,8 @@ class StoryV2(_Story):
         generic = st["tried"]["any"] if category in st["generic_tried_categories"] else []
         tried = [self.fill(t) for t in own_tried + generic]
         tried = [t for t in tried if self.ok(section, t)]
-        own = [t for t in tried if t in {self.fill(x) for x in own_tried}]
+        own_filled = {self.fill(x) for x in own_tried}  # once, not once per option
+        own = [t for t in tried if t in own_filled]
         if own and rng.random() < 0.35:
             tried = own
         if tried and rng.random() < (0.75 if self.p.setting != "emergency" else 0.4):
