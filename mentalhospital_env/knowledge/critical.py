@@ -278,10 +278,12 @@ class CriticalActions:
             found = {m.concept_id for m in lexicon.find(fact.text) if not m.negated}
             if not found:
                 continue
-            stemmed = _stems(fact.text)
+            stemmed = None  # stemmed only for a fact that shows a risk sign (few do)
             for risk, sign in self.risk_concepts.items():
                 if not found & sign.concepts:
                     continue
+                if stemmed is None:
+                    stemmed = _stems(fact.text)
                 if found & sign.always or not self._has(stemmed, sign.unless_phrases):
                     risks.add(risk)
         dependants = any(
