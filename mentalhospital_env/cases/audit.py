@@ -104,19 +104,31 @@ _UNIT_WORD = re.compile(r"(?:hour|day|week|fortnight|month|year)", re.I)
 
 def durations_in(text: str) -> list[float]:
     """Days of every duration phrase in a text (``"three months"`` -> 91.2)."""
+    return list(_durations(text))
+
+
+@lru_cache(maxsize=4096)
+def _durations(text: str) -> tuple[float, ...]:
+    """:func:`durations_in`, remembered per text (a case's sections are read by several rules)."""
     out: list[float] = []
     if not _UNIT_WORD.search(text):
-        return out
+        return ()
     for m in _DURATION.finditer(text):
         n = _number(m.group(1))
         if "and a half" in m.group(0).lower():
             n += 0.5
         out.append(n * _UNIT_DAYS[m.group(2).lower()])
-    return out
+    return tuple(out)
 
 
 def since_days(text: str, age: int) -> list[float]:
     """Days since an age or a life stage the text dates something from ("since age 23", "since childhood")."""
+    return list(_since_days(text, age))
+
+
+@lru_cache(maxsize=4096)
+def _since_days(text: str, age: int) -> tuple[float, ...]:
+    """:func:`since_days`, remembered per text and age (a case's sections are read by several rules)."""
     out = []
     for m in _SINCE_AGE.finditer(text):
         n = int(m.group(1))
@@ -128,7 +140,7 @@ def since_days(text: str, age: int) -> list[float]:
     for stage, at in _SINCE_STAGE.items():
         if f"since {stage}" in low or f"in {stage}" in low and "symptoms" in low:
             out.append(max(0, age - at) * 365.0)
-    return out
+    return tuple(out)
 
 
 def illness_days(case: Case, sections: Sequence[str] = ("chief_complaint", "history_of_present_illness", "past_psychiatric_history")) -> float:
@@ -160,20 +172,54 @@ def _words_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"(?<![a-z])(" + "|".join(re.escape(w.lower()) for w in ordered) + r")(?![a-z])")
 
 
+_WORD_LISTS: dict[int, tuple[Any, tuple[str, ...], re.Pattern[str] | None]] = {}
+
+
+def _word_list(words: Iterable[str]) -> tuple[tuple[str, ...], re.Pattern[str] | None]:
+    """``words`` as a tuple and its pattern, found again by the list's identity (the reviewer's lists live
+    as long as :func:`review_facts`; the entry holds the list, so its id is not reused while kept)."""
+    entry = _WORD_LISTS.get(id(words))
+    if entry is None or entry[0] is not words:
+        as_tuple = tuple(words)
+        entry = (words, as_tuple, _words_pattern(as_tuple) if as_tuple else None)
+        if len(_WORD_LISTS) >= 1024:
+            _WORD_LISTS.clear()
+        _WORD_LISTS[id(words)] = entry
+    return entry[1], entry[2]
+
+
 def _has(text: str, words: Iterable[str]) -> str | None:
     """The first of ``words`` (longest first at a position) found as whole words in ``text``, or ``None``."""
-    words = tuple(words)
-    if not text or not words:
+    if not text:
         return None
-    m = _words_pattern(words).search(text.lower())
+    words, pattern = _word_list(words) if isinstance(words, (list, tuple)) else (tuple(words), None)
+    if not words:
+        return None
+    m = (pattern or _words_pattern(words)).search(text.lower())
     if not m:
         return None
     found = m.group(1)
     return next((w for w in words if w.lower() == found), found)
 
 
+_FAMILY_MATCHES: dict[tuple[str, int], tuple[Any, str | None]] = {}
+
+
 def _family_match(code: str, keys: Iterable[str]) -> str | None:
-    """The most specific key (a full code or a code prefix) that ``code`` falls under."""
+    """The most specific key (a full code or a code prefix) that ``code`` falls under (remembered per code
+    and key list, found again by the list's identity: the reviewer's tables live as long as :func:`review_facts`)."""
+    if not isinstance(keys, (list, tuple, dict)):
+        return _family_match_of(code, keys)
+    entry = _FAMILY_MATCHES.get((code, id(keys)))
+    if entry is None or entry[0] is not keys:
+        entry = (keys, _family_match_of(code, keys))
+        if len(_FAMILY_MATCHES) >= 4096:
+            _FAMILY_MATCHES.clear()
+        _FAMILY_MATCHES[(code, id(keys))] = entry
+    return entry[1]
+
+
+def _family_match_of(code: str, keys: Iterable[str]) -> str | None:
     best = None
     for k in keys:
         if code == k or code.startswith(k + ".") or (len(k) == 3 and code[:3] == k) or (code.startswith(k) and len(k) > 3):
@@ -506,8 +552,10 @@ def _lab_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 
-def _tokens(text: str) -> list[str]:
-    return _TOKEN.findall(text.lower())
+@lru_cache(maxsize=4096)
+def _tokens(text: str) -> tuple[str, ...]:
+    """The words of a text, lower-cased (remembered: the label rules read each text three times)."""
+    return tuple(_TOKEN.findall(text.lower()))
 
 
 @lru_cache(maxsize=None)
@@ -568,28 +616,34 @@ class _TermFinder:
         self.which = which
 
     def finditer(self, text: str) -> list[_Hit]:
-        terms = _label_terms()
-        table, starts = terms[self.which], terms[2 + self.which]
-        words = _tokens(text)
-        out = []
-        i, end = 0, len(words)
-        while i < end:
-            lengths = starts.get(words[i])
-            if lengths:
-                for n in lengths:
-                    if i + n <= end and tuple(words[i:i + n]) in table:
-                        out.append(_Hit(" ".join(words[i:i + n]), i))
-                        i += n - 1
-                        break
-            i += 1
-        return out
+        return list(_term_hits(self.which, text))
 
     def search(self, text: str) -> _Hit | None:
         found = self.finditer(text)
         return found[0] if found else None
 
 
-def _negated_before(words: list[str], index: int) -> bool:
+@lru_cache(maxsize=8192)
+def _term_hits(which: int, text: str) -> tuple[_Hit, ...]:
+    """:meth:`_TermFinder.finditer`, remembered per text (a patient's quotes recur across cases and drafts)."""
+    terms = _label_terms()
+    table, starts = terms[which], terms[2 + which]
+    words = _tokens(text)
+    out = []
+    i, end = 0, len(words)
+    while i < end:
+        lengths = starts.get(words[i])
+        if lengths:
+            for n in lengths:
+                if i + n <= end and tuple(words[i:i + n]) in table:
+                    out.append(_Hit(" ".join(words[i:i + n]), i))
+                    i += n - 1
+                    break
+        i += 1
+    return tuple(out)
+
+
+def _negated_before(words: Sequence[str], index: int) -> bool:
     cues = set(review_facts()["labels"]["negation_window_words"])
     return bool(cues & set(words[max(0, index - 5):index]))
 
@@ -662,6 +716,12 @@ _PRONOUN = {"he": "P", "she": "P", "they": "P", "his": "P", "her": "P", "their":
 
 def frame_of(sentence: str) -> list[str]:
     """A sentence as a frame: lower case, quotes as Q, numbers as N, personal pronouns as P."""
+    return list(_frame(sentence))
+
+
+@lru_cache(maxsize=8192)
+def _frame(sentence: str) -> tuple[str, ...]:
+    """:func:`frame_of`, remembered per sentence (a suite's sentences recur, and so do a draft's)."""
     text = _QUOTE.sub(" Q ", sentence)
     words = re.findall(r"[A-Za-z][A-Za-z'-]*|\d+(?:\.\d+)?", text)
     out = []
@@ -675,7 +735,7 @@ def frame_of(sentence: str) -> list[str]:
             out.append("Q")
         else:
             out.append(low)
-    return out
+    return tuple(out)
 
 
 def frames_in(case: Case, sections: Sequence[str], opening: int, closing: int, min_words: int) -> set[str]:
@@ -690,7 +750,7 @@ def frames_in(case: Case, sections: Sequence[str], opening: int, closing: int, m
     for name in sections:
         text = _QUOTE.sub(" Q. ", getattr(case.ehr, name) or "")  # a quote is one slot, whatever its sentences
         for s in _sentences(text):
-            words = frame_of(s)
+            words = _frame(s)
             if len(words) < 3:
                 continue
             if worded(words):

@@ -110,13 +110,14 @@ def _bands_named(result: str, entry: Entry) -> list[str]:
     return named
 
 
-def _exams(case: Case, ref: ClinicalReference, disorders: list[Entry], readings: list[tuple[str, set[str], set[str]]], problems: list[str]) -> None:
+def _exams(case: Case, ref: ClinicalReference, disorders: list[Entry], readings: list[tuple[str, frozenset[str], frozenset[str]]], problems: list[str]) -> None:
     from .generator.composer import load_material  # the risk scales list is generator material
     from .generator.results import band_of, is_normal_band
 
     risk_scales = {k for k in load_material("frames").get("risk_scales", {}) if not k.startswith("_")}
     med_text = " ".join(filter(None, [case.ehr.medications or "", " ".join(m.name for m in case.treatment.medications or ())])).lower()
     suicidal = any(pos & {"suicidal_ideation", "suicide_plan"} for _, pos, _ in readings)
+    disorder_exams = [(s, ref.exam(s["exam"])) for d in disorders for s in d.get("exams", ())]  # looked up once per case
     for i, exam in enumerate(case.exams):
         where = f"exams[{i}] {exam.name}"
         entry = ref.exam(exam.name)
@@ -133,7 +134,7 @@ def _exams(case: Case, ref: ClinicalReference, disorders: list[Entry], readings:
             if not any(re.search(rf"\b{re.escape(n.lower())}\b", med_text) for n in names):
                 problems.append(f"{where}: a {drug['name']} level, but the patient is not on {drug['name']}")
             continue
-        specs = [s for d in disorders for s in d.get("exams", ()) if ref.exam(s["exam"]) is entry]
+        specs = [s for s, e in disorder_exams if e is entry]
         if entry.get("kind") == "scale" and entry.get("bands"):
             score = scale_score(exam.result, entry)
             if score is None:
@@ -211,7 +212,7 @@ def _drugs(case: Case, ref: ClinicalReference, disorders: list[Entry], problems:
         problems.append(f"treatment.medications[{i}] {med.name}: {why}, and the plan states no reason")
 
 
-def _patient_readings(case: Case, ref: ClinicalReference) -> list[tuple[str, set[str], set[str]]]:
+def _patient_readings(case: Case, ref: ClinicalReference) -> list[tuple[str, frozenset[str], frozenset[str]]]:
     """For each fact about the patient (not about relatives): its id, the concepts it asserts and those it denies."""
     out = []
     # a narrative record is checked sentence by sentence, as written (its compiled facts split
@@ -220,12 +221,12 @@ def _patient_readings(case: Case, ref: ClinicalReference) -> list[tuple[str, set
     for fact in facts:
         if fact.section in OTHER_PEOPLE_SECTIONS or ref.about_other_person(fact.text):
             continue
-        mentions = ref.mentions(fact.text)
-        out.append((fact.id, {m.concept_id for m in mentions if not m.negated}, {m.concept_id for m in mentions if m.negated}))
+        pos, neg = ref.readings(fact.text)  # the same sets, remembered per text
+        out.append((fact.id, pos, neg))
     return out
 
 
-def _contradictions(readings: list[tuple[str, set[str], set[str]]], problems: list[str]) -> None:
+def _contradictions(readings: list[tuple[str, frozenset[str], frozenset[str]]], problems: list[str]) -> None:
     asserted: dict[str, str] = {}
     denied: dict[str, str] = {}
     for fact_id, pos, neg in readings:

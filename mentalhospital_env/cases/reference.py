@@ -55,6 +55,7 @@ class ClinicalReference:
             for alias in (d["name"], *d.get("synonyms", ())):
                 self._drugs.setdefault(alias.strip().lower(), d)
         self._mentions: dict[str, tuple[Mention, ...]] = {}
+        self._readings: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
         self._other_person: dict[str, bool] = {}
 
     # ------------------------------------------------------------------------------ construction
@@ -111,6 +112,20 @@ class ClinicalReference:
             found = tuple(self.lexicon.find(key))
             if len(self._mentions) < _CACHE_LIMIT:
                 self._mentions[key] = found
+        return found
+
+    def readings(self, text: str) -> tuple[frozenset[str], frozenset[str]]:
+        """(asserted, denied): the ids of the concepts :meth:`mentions` finds in ``text``, not negated and
+        negated; memoised on the text as given (the generator's chart asks again for every draft)."""
+        found = self._readings.get(text)
+        if found is None:
+            pos: set[str] = set()
+            neg: set[str] = set()
+            for m in self.mentions(text):
+                (neg if m.negated else pos).add(m.concept_id)
+            found = (frozenset(pos), frozenset(neg))
+            if len(self._readings) < _CACHE_LIMIT:
+                self._readings[text] = found
         return found
 
     def about_other_person(self, text: str) -> bool:

@@ -141,7 +141,9 @@ def _code_matches(code: str, prefixes: Iterable[str]) -> bool:
     return any(code == p or code.startswith(p) for p in prefixes)
 
 
+@lru_cache(maxsize=8192)
 def _stems(text: str) -> tuple[str, ...]:
+    """The stems of a text's tokens (remembered: a record's facts are read by every profile of it)."""
     return tuple(stem(t) for t in tokenize(text))
 
 
@@ -276,10 +278,12 @@ class CriticalActions:
             found = {m.concept_id for m in lexicon.find(fact.text) if not m.negated}
             if not found:
                 continue
-            stemmed = _stems(fact.text)
+            stemmed = None  # stemmed only for a fact that shows a risk sign (few do)
             for risk, sign in self.risk_concepts.items():
                 if not found & sign.concepts:
                     continue
+                if stemmed is None:
+                    stemmed = _stems(fact.text)
                 if found & sign.always or not self._has(stemmed, sign.unless_phrases):
                     risks.add(risk)
         dependants = any(
@@ -329,7 +333,11 @@ class CriticalActions:
         """The required actions and the contraindications that apply to ``profile`` (rules about the drugs a
         plan proposes apply when ``plan`` proposes them; the contraindications listed are the candidates,
         whether or not the plan holds them)."""
-        proposed = self.proposed(plan) if plan else frozenset()
+        return self._requirements(profile, self.proposed(plan) if plan else frozenset())
+
+    def _requirements(
+        self, profile: Profile, proposed: frozenset[str]
+    ) -> tuple[tuple[Requirement, ...], tuple[Contraindication, ...]]:
         required: dict[str, Requirement] = {}
         forbidden: list[Contraindication] = []
         for rule in self.rules:
@@ -346,7 +354,7 @@ class CriticalActions:
     def check(self, profile: Profile, plan: str) -> SafetyCheck:
         """Which required actions ``plan`` misses and which forbidden ones it proposes."""
         proposed = self.proposed(plan)
-        required, candidates = self.requirements(profile, plan)
+        required, candidates = self._requirements(profile, proposed if plan else frozenset())  # read the plan once
         missing = tuple(r for r in required if r.action not in proposed)
         rules = {r.id: r for r in self.rules}
         found: dict[str, Contraindication] = {}

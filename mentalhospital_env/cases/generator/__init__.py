@@ -87,6 +87,7 @@ def generate_case(
     with_checkpoints: bool = False,
     version: int = DEFAULT_VERSION,
     accept: Callable[[Any], list[str]] | None = None,
+    screen: Callable[[Any], list[str]] | None = None,
 ) -> dict[str, Any]:
     """One synthetic case as a JSON-ready mapping that passes the loader and the consistency checks
     (and, from version 2, the plan's critical actions and the clinical audit).
@@ -94,7 +95,9 @@ def generate_case(
     ``principal`` fixes the principal disorder's ICD-10-CM code; ``reference`` replaces the bundled
     knowledge base (tests pass a small one); ``with_checkpoints`` writes the derived checkpoints into
     the mapping; ``version`` picks the generator (1 reproduces the frozen suites); ``accept`` (the
-    suite's own check: frames and result strings already used) may refuse a finished draft.
+    suite's own check: frames and result strings already used) may refuse a finished draft; ``screen``
+    (the same check without taking the draft: it must refuse what ``accept`` would) runs before the
+    consistency checks and the review, so that a draft the suite refuses costs no review.
     """
     from ..consistency import check_case
 
@@ -110,6 +113,9 @@ def generate_case(
             case = validate_case(raw, where=case_id)
         except CaseError as e:  # a composer bug: never hand out a case the loader refuses
             raise GenerationError(f"generated case {case_id!r} breaks the case format: {e}") from e
+        problems = screen(case) if screen is not None else []
+        if problems:
+            continue
         problems = check_case(case, ref)
         if not problems and version >= 2:
             problems, case = _review(raw, case, rng)
@@ -155,18 +161,37 @@ class _SuiteGuard:
         self.limit = max(int(T["share"] * n), T["min_cases"] - 1)
         self.frames: dict[str, int] = {}
         self.results: set[str] = set()
+        self._read: tuple[Any, Any, set[str], set[str]] | None = None  # the last draft's (ehr, exams, frames, results)
 
-    def check(self, case: Any) -> list[str]:
+    def _frames_and_results(self, case: Any) -> tuple[set[str], set[str]]:
+        """The draft's sentence frames and result strings (read once per draft: the review changes neither
+        the narrative nor the exams)."""
         from ..audit import frames_in, multi_value_results
 
+        read = self._read
+        if read is not None and read[0] is case.ehr and read[1] is case.exams:
+            return read[2], read[3]
         T = self.T
         keys = frames_in(case, T["sections"], T["opening_words"], T["closing_words"], T["min_words"])
+        results = multi_value_results(case)
+        self._read = (case.ehr, case.exams, keys, results)
+        return keys, results
+
+    def refuses(self, case: Any) -> list[str]:
+        """What :meth:`check` would say of the draft, without taking it."""
+        keys, results = self._frames_and_results(case)
         full = [k for k in keys if self.frames.get(k, 0) + 1 > self.limit]
         if full:
             return [f"sentence frame {full[0]!r} already in {self.limit} cases of the suite"]
-        results = multi_value_results(case)
         if results & self.results:
             return ["a result string another case already holds"]
+        return []
+
+    def check(self, case: Any) -> list[str]:
+        problems = self.refuses(case)
+        if problems:
+            return problems
+        keys, results = self._frames_and_results(case)
         for k in keys:
             self.frames[k] = self.frames.get(k, 0) + 1
         self.results |= results
@@ -216,7 +241,7 @@ def generate_cases(
         rng = random.Random(f"case:{seed}:{i}")
         raw = generate_case(
             rng, case_id, principal=plan[i], reference=reference, with_checkpoints=with_checkpoints, version=version,
-            accept=guard.check if guard is not None else None,
+            accept=guard.check if guard is not None else None, screen=guard.refuses if guard is not None else None,
         )
         raw["source"] = {**raw["source"], "seed": seed, "index": i}
         out.append(raw)

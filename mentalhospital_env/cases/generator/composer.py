@@ -180,6 +180,7 @@ class FitRules:
                     self._single.setdefault(parts[0], set()).add(rule["requires"])
                 else:
                     self._multi.append((parts, rule["requires"]))
+        self._needles = [(" " + " ".join(parts) + " ", r) for parts, r in self._multi]  # joined once, not per text
         self._cache: dict[str, frozenset[str]] = {}
 
     def requirements(self, text: str) -> frozenset[str]:
@@ -192,8 +193,8 @@ class FitRules:
                 if w.endswith("'s"):
                     req |= self._single.get(w[:-2], set())
             joined = " " + " ".join(words) + " "
-            for parts, r in self._multi:
-                if " " + " ".join(parts) + " " in joined:
+            for needle, r in self._needles:
+                if needle in joined:
                     req.add(r)
             found = frozenset(req)
             self._cache[text] = found
@@ -223,11 +224,8 @@ class Chart:
     asserted: set[str] = field(default_factory=set)
     denied: set[str] = field(default_factory=set)
 
-    def readings(self, text: str) -> tuple[set[str], set[str]]:
-        pos, neg = set(), set()
-        for m in self.reference.mentions(text):
-            (neg if m.negated else pos).add(m.concept_id)
-        return pos, neg
+    def readings(self, text: str) -> tuple[frozenset[str], frozenset[str]]:
+        return self.reference.readings(text)
 
     def compatible(self, *texts: str | None, section: str = "") -> bool:
         """Whether texts can join the record without contradicting it."""

@@ -99,6 +99,11 @@ def clean_text(text: str) -> bool:
     return _criteria_free(text)
 
 
+_AT_HOME = re.compile(r"\b(at home|the family can|manage at home)\b", re.I)
+_FOR_YEARS = re.compile(r"\b(for|over the) (years|ages)\b|\bhave been for years\b", re.I)
+_MARKS_LIMIT = 200_000
+
+
 @lru_cache(maxsize=65536)
 def _mentions(text: str, words: str) -> bool:
     """Whether ``text`` holds one of the reviewer's word list ``words`` (cached: texts recur across drafts)."""
@@ -133,22 +138,46 @@ class StoryV2(_Story):
     # ---------------------------------------------------------------------------- the rules
 
     def fits(self, *texts: str | None) -> bool:
-        if not super().fits(*texts):
-            return False
-        if self.low_education and any(t and _mentions(t, "university_words") for t in texts):
-            return False
-        if not self.in_care and any(t and _mentions(t, "care_words") for t in texts):
-            return False
-        if not self.homeless and any(t and _mentions(t, "homeless_words") for t in texts):
-            return False
-        if self.p.age < 16 and any(t and _has(t, self.story["adult_words"]) for t in texts):
-            return False
-        if not self.with_family and any(t and re.search(r"\b(at home|the family can|manage at home)\b", t, re.I) for t in texts):
-            return False  # 'more than the family can manage at home' needs a family at home
+        household = self.p.household
         days = getattr(self, "days", None)
-        if days is not None and days < 365 and any(t and re.search(r"\b(for|over the) (years|ages)\b|\bhave been for years\b", t, re.I) for t in texts):
-            return False  # 'for years' in an illness of months
+        for t in texts:
+            if t is None:
+                continue
+            needs, university, care, homeless, adult, at_home, for_years = self._marks(t)
+            if not all(household.allows(r) for r in needs):
+                return False
+            if self.low_education and university:
+                return False
+            if not self.in_care and care:
+                return False
+            if not self.homeless and homeless:
+                return False
+            if self.p.age < 16 and adult:
+                return False
+            if not self.with_family and at_home:
+                return False  # 'more than the family can manage at home' needs a family at home
+            if days is not None and days < 365 and for_years:
+                return False  # 'for years' in an illness of months
         return True
+
+    def _marks(self, text: str) -> tuple[frozenset[str], bool, bool, bool, bool, bool, bool]:
+        """What :meth:`fits` looks for in a text (household requirements, then university, care, homeless,
+        adult, at-home and for-years wording), read once per text: texts recur across drafts."""
+        marks = self.c.marks
+        found = marks.get(text)
+        if found is None:
+            found = (
+                self.c.fit.requirements(text),
+                bool(text) and _mentions(text, "university_words"),
+                bool(text) and _mentions(text, "care_words"),
+                bool(text) and _mentions(text, "homeless_words"),
+                bool(text) and bool(_has(text, self.story["adult_words"])),
+                bool(_AT_HOME.search(text)),
+                bool(_FOR_YEARS.search(text)),
+            )
+            if len(marks) < _MARKS_LIMIT:
+                marks[text] = found
+        return found
 
     def add_frame(self, section: str, options, *, fit: bool = True, **extra: Any) -> bool:
         if not self.in_care:
@@ -362,7 +391,8 @@ class StoryV2(_Story):
         generic = st["tried"]["any"] if category in st["generic_tried_categories"] else []
         tried = [self.fill(t) for t in own_tried + generic]
         tried = [t for t in tried if self.ok(section, t)]
-        own = [t for t in tried if t in {self.fill(x) for x in own_tried}]
+        own_filled = {self.fill(x) for x in own_tried}  # once, not once per option
+        own = [t for t in tried if t in own_filled]
         if own and rng.random() < 0.35:
             tried = own
         if tried and rng.random() < (0.75 if self.p.setting != "emergency" else 0.4):
@@ -608,6 +638,7 @@ class CaseComposerV2(CaseComposer):
     def __init__(self, reference):
         super().__init__(reference)
         self.story = load_material("story")
+        self.marks: dict[str, tuple] = {}  # StoryV2._marks, per text
 
     def _comorbidities(self, rng: random.Random, principal: Entry, patient) -> list[Entry]:
         """Version 1's comorbidities, less those the story cannot hold: one whose minimum duration the
