@@ -98,6 +98,8 @@ class Taxonomy:
     elliptic: Cues
     question_words: frozenset[str]
     not_relative: Cues
+    spellings: dict[str, str]
+    fallback_index: dict[str, tuple[tuple[tuple[str, ...], str], ...]]
     follow_up_adds: tuple[tuple[Cues, tuple[str, ...]], ...]
 
     def kind(self, topic_id: str) -> str:
@@ -174,6 +176,8 @@ def load_taxonomy() -> Taxonomy:
         frame=frozenset(follow.get("frame", ())),
         elliptic=Cues(follow.get("elliptic", ())),
         not_relative=Cues(raw.get("not_relative", ())),
+        spellings={k.lower(): v for k, v in raw.get("spellings", {}).items()},
+        fallback_index=_index((p, t["id"]) for t in raw["topics"] for p in t.get("fallback_cues", ())),
         question_words=frozenset(s for w in raw.get("question_words", ()) for s in stems_of(w)),
     )
 
@@ -223,6 +227,7 @@ def understand(utterance: str, context: str | None = None) -> Understanding:
 
 _SENTENCES = re.compile(r"(?<=[.?!])\s+")
 _RISK = ("suicide", "self_harm", "violence")
+_SMALL_TALK = ("greeting", "closing", "rapport")
 
 
 #: words by which a question points back at the sentence before it ("What happens for you at those times?")
@@ -246,12 +251,26 @@ def _lead_in(utterance: str) -> str:
     return sentences[asks[0] - 1] if asks and asks[0] > 0 else ""
 
 
+def _normal(text: str, tax: Taxonomy) -> str:
+    """Texting spellings written out ("do u sleep ok" -> "do you sleep ok"), so the cues meet them."""
+    if not tax.spellings:
+        return text
+    return _WORD.sub(lambda m: tax.spellings.get(m.group(0).lower(), m.group(0)), text)
+
+
+_WORD = re.compile(r"[A-Za-z0-9']+")
+
+
 @lru_cache(maxsize=8192)
 def _understand(utterance: str, context: None = None) -> Understanding:
     tax = load_taxonomy()
-    whole = stems_of(utterance)
-    stemmed = stems_of(asked_part(utterance))
+    heard = _normal(utterance, tax)
+    whole = stems_of(heard)
+    stemmed = stems_of(asked_part(heard))
     found = _topics_in(stemmed, tax)
+    if all(t in _SMALL_TALK for t in found) and ("?" in heard or (stemmed and stemmed[0] in tax.question_words)):
+        # a question with no cue phrase: single words that name a topic on their own ("Eating ok?", "Any bother with the law?")
+        found += [t for t in _scan(stemmed, tax.fallback_index) if t not in found]
     asked = [t for t in found if tax.kind(t) != "meta"]
     if not asked or asked == ["chief_complaint"]:
         # "... thoughts that life is not worth living. What thoughts like that have you had?"; and a question
@@ -320,7 +339,7 @@ def _follow(utterance: str, context: str) -> Understanding:
     topics as well."""
     tax = load_taxonomy()
     base = _understand(utterance, None)
-    stemmed = stems_of(asked_part(utterance))
+    stemmed = stems_of(asked_part(_normal(utterance, tax)))
     if not stemmed:
         return base
     found = list(base.topics)
