@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 
-from mentalhospital_env.knowledge.language import stems_of
+from mentalhospital_env.knowledge.language import stem, stems_of
 
 __all__ = [
     "Taxonomy",
@@ -99,6 +99,8 @@ class Taxonomy:
     question_words: frozenset[str]
     not_relative: Cues
     spellings: dict[str, str]
+    #: stems of words that carry no content when two texts are compared
+    stopwords: frozenset[str]
     fallback_index: dict[str, tuple[tuple[tuple[str, ...], str], ...]]
     follow_up_adds: tuple[tuple[Cues, tuple[str, ...]], ...]
 
@@ -176,6 +178,7 @@ def load_taxonomy() -> Taxonomy:
         frame=frozenset(follow.get("frame", ())),
         elliptic=Cues(follow.get("elliptic", ())),
         not_relative=Cues(raw.get("not_relative", ())),
+        stopwords=frozenset(stem(w) for w in raw.get("stopwords", ())),
         spellings={k.lower(): v for k, v in raw.get("spellings", {}).items()},
         fallback_index=_index((p, t["id"]) for t in raw["topics"] for p in t.get("fallback_cues", ())),
         question_words=frozenset(s for w in raw.get("question_words", ()) for s in stems_of(w)),
@@ -320,13 +323,17 @@ def _understand(utterance: str, context: None = None) -> Understanding:
 _ANAPHOR = frozenset({"it", "that", "this", "them", "they", "those", "these", "he", "she", "him", "her", "there"})
 
 
+#: words before an "it" that refers to nothing ("is it okay", "do you find it hard")
+_EXPLETIVE_IT = frozenset({"is", "be", "was", "find", "make", "take"})
+
+
 def _points_back(stemmed: Sequence[str]) -> bool:
     """A short question with a word that refers back ("Have you changed anything because of them?"); the
     "it" of "is it okay" refers to nothing."""
     if len(stemmed) > 12:
         return False
     for i, w in enumerate(stemmed):
-        if w in _ANAPHOR and not (w == "it" and i and stemmed[i - 1] in ("is", "be", "was")):
+        if w in _ANAPHOR and not (w == "it" and i and stemmed[i - 1] in _EXPLETIVE_IT):
             return True
     return False
 
@@ -347,7 +354,11 @@ def _follow(utterance: str, context: str) -> Understanding:
     small_talk = bool(found) and all(t in ("greeting", "closing", "rapport") for t in found)
     asks = "?" in utterance or stemmed[0] in tax.question_words
     elliptic = len(stemmed) <= 6 and tax.elliptic.found(stemmed[:2])
-    if small_talk or not asks or not (not own or elliptic or _points_back(stemmed)):
+    frame = any(t in tax.frame for t in found)
+    refers = _points_back(stemmed)
+    if small_talk or not asks:
+        return base
+    if not (elliptic or (not own and (frame or refers or tax.follow_up.found(stemmed))) or (own and refers)):
         return base
     before = _understand(context, None)
     inherited = [t for t in before.topics if tax.kind(t) != "meta" and t not in tax.frame]
