@@ -6,6 +6,13 @@ The first room of the patient. ``understand(utterance, context=None)`` returns a
 and how many separate questions the utterance holds. A follow-up without a topic of its own ("And
 how long has that been going on?") takes the topics of ``context`` (the doctor's previous turn).
 
+Each topic's cues carry their own guards, as data: weak cues that count only beside a companion phrase
+("start" asks about onset only with "when" or "how long"), ``unless`` phrases that veto the topic ("cut
+down on your drinking" is no self-harm question), and topics (or kinds) it yields to when asked as well
+(``yields_to``: "focus at work" asks about concentration). A question with no cue phrase at all falls back
+on single words that name a topic; texting spellings ("u", "wat") are written out first. Everything is
+stemmed once when the taxonomy loads; a reading is a few dictionary lookups per word.
+
 The same taxonomy tags a record sentence with its topics (:func:`record_topics`), so that what is
 asked and what is remembered meet on the same ids. Cue phrases are matched on word stems
 (:func:`mentalhospital_env.knowledge.language.stems`); nothing here needs a model.
