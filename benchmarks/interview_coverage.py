@@ -106,9 +106,9 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
 def _record_words(case) -> frozenset[str]:
     """Stems of the case's interview checkpoints that carry content (not stopwords, not yes or no)."""
     from mentalhospital_env.knowledge.language import stems
-    from mentalhospital_env.patient.memory import load_memory_cues
+    from mentalhospital_env.patient.understanding import load_taxonomy
 
-    stop = load_memory_cues().stopwords | set(stems("no not never none nothing yes"))
+    stop = load_taxonomy().stopwords | set(stems("no not never none nothing yes"))
     return frozenset(
         s for c in case.checkpoints.interview for s in stems(c.text) if s not in stop and len(s) > 2
     )

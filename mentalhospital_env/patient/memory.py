@@ -18,7 +18,7 @@ into an :class:`AnswerPlan` under the answer policy:
   asks or claims to be (:class:`LeakGuard` and the injection cues of ``data/guard.json``).
 
 Everything here is deterministic and model-free; no embedding model is needed. Cue phrases live in
-``data/topics.json`` and ``data/guard.json``.
+``data/taxonomy.json`` and ``data/guard.json``.
 """
 
 from __future__ import annotations
@@ -146,8 +146,8 @@ def _read_data(name: str) -> dict:
 
 @lru_cache(maxsize=1)
 def load_memory_cues() -> MemoryCues:
-    """The memory skill's cue phrases (``data/topics.json``, ``data/guard.json``), stemmed and cached."""
-    topics_raw = _read_data("topics.json")
+    """The memory skill's cue phrases (the topic taxonomy ``data/taxonomy.json``, ``data/guard.json``), stemmed and cached."""
+    topics_raw = _read_data("taxonomy.json")
     guard_raw = _read_data("guard.json")
     topics = tuple(
         Topic(
@@ -289,7 +289,7 @@ class IndexedFact:
 
 def _tellable(fact: Fact, cues: MemoryCues, concepts: frozenset[str]) -> bool:
     """A patient can tell a fact unless the examiner observes or assesses it: the observed mental status
-    domains (``data/topics.json``), and any other mental status finding that is only an assessment
+    domains (``data/taxonomy.json``), and any other mental status finding that is only an assessment
     (no ``patient_says``, no lexicon concept and no quoted patient's word in it, e.g. "Alert and
     oriented"; a quoted mood such as "'Empty'" is the patient's own word)."""
     if not fact.told or fact.section in cues.observed_sections:

@@ -6,6 +6,13 @@ The first room of the patient. ``understand(utterance, context=None)`` returns a
 and how many separate questions the utterance holds. A follow-up without a topic of its own ("And
 how long has that been going on?") takes the topics of ``context`` (the doctor's previous turn).
 
+Each topic's cues carry their own guards, as data: weak cues that count only beside a companion phrase
+("start" asks about onset only with "when" or "how long"), ``unless`` phrases that veto the topic ("cut
+down on your drinking" is no self-harm question), and topics (or kinds) it yields to when asked as well
+(``yields_to``: "focus at work" asks about concentration). A question with no cue phrase at all falls back
+on single words that name a topic; texting spellings ("u", "wat") are written out first. Everything is
+stemmed once when the taxonomy loads; a reading is a few dictionary lookups per word.
+
 The same taxonomy tags a record sentence with its topics (:func:`record_topics`), so that what is
 asked and what is remembered meet on the same ids. Cue phrases are matched on word stems
 (:func:`mentalhospital_env.knowledge.language.stems`); nothing here needs a model.
@@ -16,11 +23,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 
-from mentalhospital_env.knowledge.language import stems_of
+from mentalhospital_env.knowledge.language import stem, stems_of
 
 __all__ = [
     "Taxonomy",
@@ -69,6 +76,16 @@ class TopicDef:
     related: tuple[str, ...]
     sensitive: bool
     closed_if_section: str | None = None
+    #: stemmed phrases that veto the topic when the asking part holds one ("Has it affected your work?"
+    #: asks about functioning, not the job)
+    unless: Cues | None = None
+    #: stemmed phrases of which one must be present too for the topic's ``weak_cues`` to count
+    needs: Cues | None = None
+    weak: Cues | None = None
+    #: topics of which one, when asked as well, takes this topic away ("How long have you worked there?"
+    #: asks about work, not the onset of an illness)
+    yields_to: tuple[str, ...] = ()
+    yields_to_kinds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -83,6 +100,15 @@ class Taxonomy:
     question_index: dict[str, tuple[tuple[tuple[str, ...], str], ...]]
     record_index: dict[str, tuple[tuple[tuple[str, ...], str], ...]]
     voiced_sections: frozenset[str]
+    order: dict[str, int]
+    frame: frozenset[str]
+    elliptic: Cues
+    question_words: frozenset[str]
+    not_relative: Cues
+    spellings: dict[str, str]
+    #: stems of words that carry no content when two texts are compared
+    stopwords: frozenset[str]
+    fallback_index: dict[str, tuple[tuple[tuple[str, ...], str], ...]]
     follow_up_adds: tuple[tuple[Cues, tuple[str, ...]], ...]
 
     def kind(self, topic_id: str) -> str:
@@ -110,6 +136,9 @@ def _scan(stemmed: Sequence[str], index) -> list[str]:
     return sorted(first, key=lambda t: (first[t], t))
 
 
+_WEAK = "?"  # marks a weak cue's topic in the index: it counts only beside one of the topic's ``needs``
+
+
 @lru_cache(maxsize=1)
 def load_taxonomy() -> Taxonomy:
     """The interview topic taxonomy and its cue phrases (``data/taxonomy.json``), stemmed once."""
@@ -122,11 +151,19 @@ def load_taxonomy() -> Taxonomy:
             related=tuple(t.get("related", ())),
             sensitive=bool(t.get("sensitive", False)),
             closed_if_section=t.get("closed_if_section"),
+            unless=Cues(t["unless"]) if t.get("unless") else None,
+            needs=Cues(t["needs"]) if t.get("needs") else None,
+            weak=Cues(t["weak_cues"]) if t.get("weak_cues") else None,
+            yields_to=tuple(t.get("yields_to", ())),
+            yields_to_kinds=tuple(t.get("yields_to_kinds", ())),
         )
         for t in raw["topics"]
     ]
     follow = raw["follow_up"]
-    question_index = _index((p, t["id"]) for t in raw["topics"] for p in t["cues"])
+    question_index = _index(
+        [(p, t["id"]) for t in raw["topics"] for p in t["cues"]]
+        + [(p, t["id"] + _WEAK) for t in raw["topics"] for p in t.get("weak_cues", ())]
+    )
     record_index = _index(
         (p, t["id"])
         for t in raw["topics"]
@@ -144,6 +181,14 @@ def load_taxonomy() -> Taxonomy:
         home_sections={k: tuple(v) for k, v in raw.get("home_sections", {}).items()},
         voiced_sections=frozenset(raw.get("voiced_sections", ())),
         follow_up_adds=tuple((Cues([k]), tuple(v)) for k, v in follow["adds"].items()),
+        order={t.id: i for i, t in enumerate(topics)},
+        frame=frozenset(follow.get("frame", ())),
+        elliptic=Cues(follow.get("elliptic", ())),
+        not_relative=Cues(raw.get("not_relative", ())),
+        stopwords=frozenset(stem(w) for w in raw.get("stopwords", ())),
+        spellings={k.lower(): v for k, v in raw.get("spellings", {}).items()},
+        fallback_index=_index((p, t["id"]) for t in raw["topics"] for p in t.get("fallback_cues", ())),
+        question_words=frozenset(s for w in raw.get("question_words", ()) for s in stems_of(w)),
     )
 
 
@@ -185,13 +230,14 @@ def understand(utterance: str, context: str | None = None) -> Understanding:
     """The topics ``utterance`` asks about; ``context`` is the doctor's previous turn, if any."""
     if not isinstance(utterance, str):
         raise TypeError(f"utterance must be a str, got {type(utterance).__name__}")
-    if context and not load_taxonomy().follow_up.found(stems_of(asked_part(utterance[:2000]))):
-        context = None  # not a follow-up: the context cannot change the reading (and the cache is shared)
-    return _understand(utterance[:2000], context[:2000] if context else None)
+    if context:
+        return _follow(utterance[:2000], context[:2000])
+    return _understand(utterance[:2000], None)
 
 
 _SENTENCES = re.compile(r"(?<=[.?!])\s+")
 _RISK = ("suicide", "self_harm", "violence")
+_SMALL_TALK = ("greeting", "closing", "rapport")
 
 
 #: words by which a question points back at the sentence before it ("What happens for you at those times?")
@@ -215,12 +261,26 @@ def _lead_in(utterance: str) -> str:
     return sentences[asks[0] - 1] if asks and asks[0] > 0 else ""
 
 
+def _normal(text: str, tax: Taxonomy) -> str:
+    """Texting spellings written out ("do u sleep ok" -> "do you sleep ok"), so the cues meet them."""
+    if not tax.spellings:
+        return text
+    return _WORD.sub(lambda m: tax.spellings.get(m.group(0).lower(), m.group(0)), text)
+
+
+_WORD = re.compile(r"[A-Za-z0-9']+")
+
+
 @lru_cache(maxsize=8192)
-def _understand(utterance: str, context: str | None) -> Understanding:
+def _understand(utterance: str, context: None = None) -> Understanding:
     tax = load_taxonomy()
-    whole = stems_of(utterance)
-    stemmed = stems_of(asked_part(utterance))
+    heard = _normal(utterance, tax)
+    whole = stems_of(heard)
+    stemmed = stems_of(asked_part(heard))
     found = _topics_in(stemmed, tax)
+    if all(t in _SMALL_TALK for t in found) and ("?" in heard or (stemmed and stemmed[0] in tax.question_words)):
+        # a question with no cue phrase: single words that name a topic on their own ("Eating ok?", "Any bother with the law?")
+        found += [t for t in _scan(stemmed, tax.fallback_index) if t not in found]
     asked = [t for t in found if tax.kind(t) != "meta"]
     if not asked or asked == ["chief_complaint"]:
         # "... thoughts that life is not worth living. What thoughts like that have you had?"; and a question
@@ -235,7 +295,7 @@ def _understand(utterance: str, context: str | None) -> Understanding:
                 found = [t for t in found if t != "chief_complaint"]
         found += [t for t in lead_topics if t not in found]
     if any(t in found for t in _RISK):
-        found = [t for t in found if t not in ("mood", "hopelessness", "worry")]
+        found = [t for t in found if t not in ("mood", "worry")]
     if "greeting" in _topics_in(whole, tax) and "?" not in utterance:
         found = ["greeting"]  # "Good morning, I'm Dr Patel, one of the doctors here."
     elif "greeting" in _topics_in(whole, tax) and "greeting" not in found:
@@ -243,7 +303,13 @@ def _understand(utterance: str, context: str | None) -> Understanding:
     if not found:
         found = [t for t in _topics_in(whole, tax) if tax.kind(t) == "meta"]
     relative = None
-    rel_hits = [(s, name) for name, cues in tax.relatives for s in cues.spans(stemmed)]
+    not_kin = tax.not_relative.spans(stemmed)
+    rel_hits = [
+        (s, name)
+        for name, cues in tax.relatives
+        for s in cues.spans(stemmed)
+        if not any(a <= s[0] and s[1] <= b for a, b in not_kin)
+    ]
     family_asked = "family_history" in found
     if rel_hits:
         symptomish = any(tax.kind(t) in ("symptom", "substance") or t in ("past_psychiatric", "admissions", "medical_history") for t in found)
@@ -256,26 +322,99 @@ def _understand(utterance: str, context: str | None) -> Understanding:
         # a question about a relative's illness is family history, not the patient's own symptom
         found = ["family_history"] + [t for t in found if t in ("greeting", "closing", "rapport")]
         found = list(dict.fromkeys(found))
-    if "allergies" in found and "medication" in found:
-        found.remove("medication")  # "allergic to any medicines?" asks about allergies
-    follow_up = False
-    content = [t for t in found if t not in ("rapport",)]
-    if context and tax.follow_up.found(stemmed) and (not content or set(content) <= {"onset", "course", "trigger", "functioning"}):
-        before = _understand(context, None)
-        inherited = [t for t in before.topics if tax.kind(t) != "meta"]
-        if inherited:
-            follow_up = True
-            adds = [t for cues, ts in tax.follow_up_adds if cues.found(stemmed) for t in ts]
-            found = list(dict.fromkeys(inherited + content + adds))
-            relative = relative or before.relative
     questions = max(1, sum(1 for part in _QUESTION_SPLIT.split(utterance) if stems_of(part)))
-    return Understanding(utterance, tuple(found), relative, questions, follow_up, tax.open_cues.found(stemmed))
+    return Understanding(utterance, tuple(found), relative, questions, False, tax.open_cues.found(stemmed))
+
+
+#: words by which a short question refers to what was just said ("How sure are you about that?")
+_ANAPHOR = frozenset({"it", "that", "this", "them", "they", "those", "these", "he", "she", "him", "her", "there"})
+
+
+#: words before an "it" that refers to nothing ("is it okay", "do you find it hard")
+_EXPLETIVE_IT = frozenset({"is", "be", "was", "find", "make", "take"})
+
+
+def _points_back(stemmed: Sequence[str]) -> bool:
+    """A short question with a word that refers back ("Have you changed anything because of them?"); the
+    "it" of "is it okay" refers to nothing."""
+    if len(stemmed) > 12:
+        return False
+    for i, w in enumerate(stemmed):
+        if w in _ANAPHOR and not (w == "it" and i and stemmed[i - 1] in _EXPLETIVE_IT):
+            return True
+    return False
+
+
+@lru_cache(maxsize=8192)
+def _follow(utterance: str, context: str) -> Understanding:
+    """``utterance`` read after ``context`` (the doctor's previous turn): a question with no topic of its
+    own beyond the frame of a complaint (onset, course, trigger, impact), or a short elliptic one ("And at
+    night?"), or one that points back ("Were you like this as a child?"), asks about the previous turn's
+    topics as well."""
+    tax = load_taxonomy()
+    base = _understand(utterance, None)
+    stemmed = stems_of(asked_part(_normal(utterance, tax)))
+    if not stemmed:
+        return base
+    found = list(base.topics)
+    own = [t for t in found if tax.kind(t) != "meta" and t not in tax.frame and t != "chief_complaint"]
+    small_talk = bool(found) and all(t in ("greeting", "closing", "rapport") for t in found)
+    asks = "?" in utterance or stemmed[0] in tax.question_words
+    elliptic = len(stemmed) <= 6 and tax.elliptic.found(stemmed[:2])
+    frame = any(t in tax.frame for t in found)
+    refers = _points_back(stemmed)
+    if small_talk or not asks:
+        return base
+    if not (elliptic or (not own and (frame or refers or tax.follow_up.found(stemmed))) or (own and refers)):
+        return base
+    before = _understand(context, None)
+    inherited = [t for t in before.topics if tax.kind(t) != "meta" and t not in tax.frame]
+    if not inherited:
+        return base
+    content = [t for t in found if tax.kind(t) != "meta" and not (t == "chief_complaint" and not own)]
+    adds = [t for cues, ts in tax.follow_up_adds if cues.found(stemmed) for t in ts]
+    merged = [t for t in dict.fromkeys(inherited + content + adds) if t in tax.by_id]
+    merged = [
+        t
+        for t in merged
+        if not any(o in merged for o in tax.by_id[t].yields_to)
+        and not any(tax.by_id[o].kind in tax.by_id[t].yields_to_kinds for o in merged if o != t)
+        and not (tax.by_id[t].unless is not None and tax.by_id[t].unless.found(stemmed))
+    ]
+    return replace(
+        base,
+        topics=tuple(merged),
+        relative=base.relative or before.relative,
+        follow_up=True,
+    )
 
 
 def _topics_in(stemmed: Sequence[str], tax: Taxonomy) -> list[str]:
-    order = {t.id: i for i, t in enumerate(tax.topics)}
-    found = _scan(stemmed, tax.question_index)
-    return found if len(found) < 2 else sorted(found, key=lambda t: (found.index(t), order[t]))
+    """The topics whose cues occur in ``stemmed``, after each topic's guards: a weak cue counts only beside
+    one of the topic's ``needs``; ``unless`` phrases veto the topic; a topic that ``yields_to`` another
+    found (or to a topic of a kind in ``yields_to_kinds``) is dropped."""
+    order = tax.order
+    scanned = _scan(stemmed, tax.question_index)
+    found: list[str] = []
+    for t in scanned:
+        if t.endswith(_WEAK):
+            t = t[: -len(_WEAK)]
+            needs = tax.by_id[t].needs
+            if t in found or needs is None or not needs.found(stemmed):
+                continue
+        if t not in found:
+            found.append(t)
+    kept = []
+    for t in found:
+        d = tax.by_id[t]
+        if d.unless is not None and d.unless.found(stemmed):
+            continue
+        if any(o in found for o in d.yields_to):
+            continue
+        if d.yields_to_kinds and any(tax.by_id[o].kind in d.yields_to_kinds for o in found if o != t):
+            continue
+        kept.append(t)
+    return kept if len(kept) < 2 else sorted(kept, key=lambda t: (kept.index(t), order[t]))
 
 
 @lru_cache(maxsize=65536)

@@ -1,0 +1,150 @@
+"""The patient's *understand* room: an utterance becomes the interview topics it asks about.
+
+Public API only (``understand``, ``load_taxonomy``); the figures against the hand-labelled utterances
+live in ``benchmarks/topic_classifier.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mentalhospital_env.patient.understanding import load_taxonomy, understand
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def topics(utterance: str, context: str | None = None) -> set[str]:
+    return set(understand(utterance, context).topics)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "expected", "absent"),
+    [
+        # the impact on work: functioning, and work too so that the patient's work facts answer it
+        ("Has it affected your work?", {"functioning", "work"}, set()),
+        # a cue yields to a topic that owns the question ("focus at work" asks about concentration)
+        ("How's your focus at work?", {"concentration"}, {"work", "functioning"}),
+        # a weak cue ("start") counts only beside a question of time (needs)
+        ("When did it start?", {"onset"}, set()),
+        ("Did anything happen around the time it started?", {"trigger"}, {"onset"}),
+        # unless: "cut down" is about drinking, not cutting or low mood
+        ("Have you ever felt you should cut down on your drinking?", {"alcohol"}, {"self_harm", "mood"}),
+        # mania owns the elevated mood and the short sleep
+        ("Have there been times when you needed much less sleep than usual but didn't feel tired?", {"mania"}, {"sleep", "energy"}),
+        # "period of elevated mood" is not about periods
+        ("Have you ever had a period of elevated mood?", {"mania"}, {"pregnancy", "mood"}),
+        # "as a child" names no relative: the patient's own childhood, not family history
+        ("Were you ever hurt or abused as a child?", {"childhood", "trauma"}, {"family_history"}),
+        # texting spellings are written out
+        ("do u sleep ok", {"sleep"}, set()),
+        # a question with no cue phrase falls back on single words
+        ("Eating ok?", {"appetite"}, set()),
+        ("Any allergies to medication?", {"allergies"}, {"medication"}),
+        ("Are you on any medication, and do you have any allergies?", {"medication", "allergies"}, set()),
+    ],
+)
+def test_cues_and_their_guards(utterance, expected, absent):
+    got = topics(utterance)
+    assert expected <= got, (utterance, got)
+    assert not (absent & got), (utterance, got)
+
+
+def test_a_relative_is_named_only_when_their_history_is_asked():
+    u = understand("Has your mother ever had depression?")
+    assert u.relative == "mother" and "family_history" in u.topics
+    assert understand("Were you ever hurt as a child?").relative is None
+
+
+@pytest.mark.parametrize(
+    ("utterance", "context", "expected", "absent"),
+    [
+        # a follow-up with no topic of its own takes the previous turn's
+        ("How sure are you about that?", "Do you think someone is trying to harm you?", {"beliefs"}, set()),
+        ("And how long has that been going on?", "How have you been feeling in yourself?", {"mood", "onset"}, set()),
+        # elliptic: "And at night?" after a question about tiredness
+        ("And at night?", "Are you feeling tired during the day?", {"energy", "sleep"}, set()),
+        # a time anchor is not a new topic: "before the accident" asks about drinking then
+        ("And before the accident?", "How much are you drinking these days?", {"alcohol"}, {"trauma"}),
+        # how long in a job is about work, not the onset of an illness
+        ("How long have you worked there?", "What do you do for a living?", {"work"}, {"onset"}),
+        # a question with a topic of its own does not inherit the previous one
+        ("Do you drink alcohol?", "How is your sleep?", {"alcohol"}, {"sleep"}),
+        ("Is it okay if I ask about your drinking?", "How is your sleep?", {"alcohol"}, {"sleep"}),
+        # no topic found, and nothing that refers back: not a follow-up
+        ("Do you find it hard to wait for your turn?", "Have you ever hurt anyone?", set(), {"violence"}),
+    ],
+)
+def test_follow_ups_read_through_the_previous_turn(utterance, context, expected, absent):
+    u = understand(utterance, context)
+    assert expected <= set(u.topics), (utterance, u.topics)
+    assert not (absent & set(u.topics)), (utterance, u.topics)
+
+
+def test_follow_up_flag_says_where_the_topics_came_from():
+    assert understand("What do they say?", "Do you hear voices when no one is there?").follow_up
+    assert not understand("Do you drink alcohol?", "How is your sleep?").follow_up
+    assert not understand("What do they say?").follow_up
+
+
+def test_understand_refuses_what_is_not_text():
+    with pytest.raises(TypeError, match="utterance must be a str"):
+        understand(None)  # type: ignore[arg-type]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=300), st.one_of(st.none(), st.text(max_size=300)))
+def test_any_text_reads_into_known_topics(utterance, context):
+    u = understand(utterance, context)
+    ids = set(load_taxonomy().by_id)
+    assert set(u.topics) <= ids
+    assert len(set(u.topics)) == len(u.topics)
+    assert u.questions >= 1
+
+
+def test_one_topic_table():
+    """``taxonomy.json`` is the only table of interview topics: the memory skill reads its topics, open
+    topics and stopwords from it, and ``topics.json`` is gone."""
+    from mentalhospital_env.patient.memory import load_memory_cues
+
+    data = resources.files("mentalhospital_env.patient").joinpath("data")
+    assert not data.joinpath("topics.json").is_file()
+    cues = load_memory_cues()
+    tax = load_taxonomy()
+    assert [t.id for t in cues.topics] == [t.id for t in tax.topics]
+    assert {t.id for t in cues.topics if t.open} == {"chief_complaint"}
+    assert cues.stopwords == tax.stopwords
+    for topic in cues.topics:
+        assert topic.sections == tax.by_id[topic.id].sections
+
+
+def test_taxonomy_matches_the_labels_taxonomy():
+    """Every id the hand labels use is a topic of the patient's taxonomy, except ``other`` (anything else)."""
+    labels = json.loads((ROOT / "benchmarks" / "data" / "interview_topics_taxonomy.json").read_text())
+    label_ids = {t for group in labels["groups"].values() for t in group}
+    assert label_ids - set(load_taxonomy().by_id) == {"other"}
+
+
+def test_taxonomy_guards_name_known_topics():
+    tax = load_taxonomy()
+    kinds = {t.kind for t in tax.topics}
+    for t in tax.topics:
+        assert set(t.yields_to) <= set(tax.by_id), t.id
+        assert set(t.yields_to_kinds) <= kinds, t.id
+        assert (t.weak is None) == (t.needs is None), f"{t.id}: weak_cues and needs go together"
+
+
+def test_topic_classifier_reports_both_halves():
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "topic_classifier.py"), "--half", "odd"],
+        capture_output=True, text=True, check=True, cwd=ROOT,
+    ).stdout
+    assert "odd lines" in out
+    assert "even (tuned on)" in out and "odd (held out)" in out
