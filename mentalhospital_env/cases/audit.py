@@ -61,6 +61,8 @@ RULES: tuple[str, ...] = (
     "plan.substance", "plan.age", "plan.pregnancy", "plan.comorbidity", "plan.acute_change", "plan.critical",
     "diagnosis.withdrawal", "labs.range", "labs.flag", "labels.diagnosis", "labels.criteria",
     "labels.scale", "template.frame", "results.duplicate",
+    "household.young_child", "household.marital_history", "household.empty_nest", "household.care_childhood",
+    "history.trigger_medical", "timeline.smoking", "history.reason_today", "history.quotes", "history.age_words",
 )
 
 
@@ -636,9 +638,65 @@ def _critical_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     return out
 
 
+
+_STOPPED_SMOKING = re.compile(r"\bstopped (\d+) years ago\b", re.I)
+
+
+def _record_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    """The contradictions a reader catches at once inside one record (``review.json`` ``records``)."""
+    W = R["records"]
+    out = []
+    cid = case.case_id
+    demo = case.demographics
+    age = demo.age
+    living = (demo.living_situation or "").lower()
+    marital = (demo.marital_status or "").lower()
+    personal = (case.ehr.personal_history or "").lower()
+    hpi = case.ehr.history_of_present_illness or ""
+    limit = W["young_child_max_age"].get(demo.sex or "", max(W["young_child_max_age"].values()))
+    if "young child" in living and age > limit:
+        out.append(Finding(cid, "demographics.living_situation", "household.young_child", f"{living!r} at {age}"))
+    for rule in W["marital_history"]:
+        said = _has(personal, rule["words"])
+        if not said:
+            continue
+        if marital and marital in rule.get("not_with", ()):
+            out.append(Finding(cid, "personal_history", "household.marital_history", f"the history says {said!r} but marital status is {marital!r}"))
+        lived = _has(living, rule.get("living", ()))
+        if lived:
+            out.append(Finding(cid, "personal_history", "household.marital_history", f"the history says {said!r} but the patient {living!r}"))
+    nest = _has(hpi, W["empty_nest_words"])
+    if nest and _has(living, W["child_at_home_words"]):
+        out.append(Finding(cid, "history_of_present_illness", "household.empty_nest", f"{nest!r} but the patient {living!r}"))
+    if age < 18 and _has(living, W["care_living_words"]):
+        settled = _has(personal, W["settled_childhood_words"])
+        if settled:
+            out.append(Finding(cid, "personal_history", "household.care_childhood", f"{settled!r} for a child who is {living!r}"))
+    trigger = _has(hpi, W["illness_triggers"])
+    well = _has(case.ehr.medical_history or "", W["no_illness_words"])
+    if trigger and well:
+        out.append(Finding(cid, "medical_history", "history.trigger_medical", f"the illness began after {trigger!r} but the medical history says {well!r}"))
+    for m in _STOPPED_SMOKING.finditer(case.ehr.substance_use or ""):
+        if age - int(m.group(1)) < W["smoking_stop_min_age"]:
+            out.append(Finding(cid, "substance_use", "timeline.smoking", f"{m.group(0)!r} at {age}: stopped at {age - int(m.group(1))}"))
+    if case.setting == "emergency" and not _has(hpi, W["today_words"]):
+        out.append(Finding(cid, "history_of_present_illness", "history.reason_today", "an emergency history that does not say what brought the patient in today"))
+    if case.setting == "inpatient" and not _has(hpi, W["admission_words"] + W["today_words"]):
+        out.append(Finding(cid, "history_of_present_illness", "history.reason_today", "an inpatient history that does not say why the patient was admitted now"))
+    quotes = len(_QUOTE.findall(hpi))
+    if quotes > W["max_quotes"]:
+        out.append(Finding(cid, "history_of_present_illness", "history.quotes", f"{quotes} quotations in a row of the patient's words (at most {W['max_quotes']}): a history, not a list of symptoms"))
+    if age <= W["adult_life_max_age"]:
+        adult = _has(hpi + " " + (case.ehr.chief_complaint or ""), W["adult_life_words"])
+        if adult:
+            out.append(Finding(cid, "history_of_present_illness", "history.age_words", f"{adult!r} in the history of a {age}-year-old"))
+    return out
+
+
 CASE_RULES = {
     "duration": _duration_rules, "trauma": _trauma_rules, "timeline": _timeline_rules, "people": _people_rules,
     "plan": _plan_rules, "critical": _critical_rules, "labs": _lab_rules, "labels": _label_rules,
+    "records": _record_rules,
 }
 
 

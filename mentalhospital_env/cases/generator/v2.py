@@ -48,7 +48,6 @@ from .labs import personalise
 VERSION = 2
 FALLBACK_DURATIONS = ("two days", "five days", "two weeks", "three weeks", "six weeks", "three months", "six months",
                       "nine months", "twelve months", "eighteen months", "two years", "three years", "five years")
-MAX_QUOTES = 6  # a history quotes the patient for the main complaints, not for every symptom
 _NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
 _SIMPLE_RELATIVES = ("mother", "father", "wife", "husband", "partner", "daughter", "son", "sister", "brother", "parents", "grandmother", "niece")
 
@@ -317,8 +316,10 @@ class StoryV2(_Story):
         rng.shuffle(leads)
         n = 0
         chosen = str(self.fields.get("precipitant", "")).lower()
+        limits = st["max_quotes"]
+        most = int(limits.get(self.principal.get("category") or "", limits["default"]))
         for s in self.symptoms + self.comorbid_symptoms:
-            if n >= MAX_QUOTES:
+            if n >= most:
                 break
             quote = self.says_for(s)
             if quote is not None and _foreign_stressor(quote, chosen, st["stressor_words"]):
@@ -381,6 +382,7 @@ class StoryV2(_Story):
                 if self.ok(section, text):
                     self.chart.add(section, text)
                     break
+        self._why_now()
         if self.maintenance is None:
             self._maintenance_drug()
         if self.maintenance is not None and self.nonadherent:
@@ -393,8 +395,26 @@ class StoryV2(_Story):
             ])
             self.chart.add(section, text, rng.choice([f"I stopped the {drug['name']} a few weeks back.", f"I haven't taken the {drug['name']} for a while."]))
 
+    def _why_now(self) -> None:
+        """What brought an emergency or inpatient patient in today (a referral says why now)."""
+        table = self.story["why_now"].get(self.p.setting)
+        if not table:
+            return
+        category = self.principal.get("category") or ""
+        options = [t for t in table.get(category, []) + table["any"] if self.fits(t)]
+        options = [self.fill(t) for t in options]
+        options = [t for t in options if self.ok("history_of_present_illness", t)]
+        if options:
+            self.chart.add("history_of_present_illness", self.rng.choice(options))
+
     def _precipitant_fits(self, precipitant: str) -> bool:
         R = review_facts()
+        living = str(self.p.demographics.get("living_situation", "")).lower()
+        if _has(precipitant, self.story["empty_nest_words"]) and (re.search(r"child|son|daughter", living) or not self.p.household.children):
+            return False  # children who have left home are not living at home, and must exist
+        illness = self.story["illness_precipitants"].get(precipitant.strip().lower())
+        if illness is not None and not illness["child" if self.p.age < 18 else "adult"]:
+            return False
         if any(d["code"] in R["trauma"]["codes"] for d in self.disorders) and not _has(precipitant, R["trauma"]["qualifying"]):
             return False
         if _has(precipitant, R["separation_stressors"]):
@@ -501,6 +521,11 @@ class StoryV2(_Story):
         """Version 1's substance history, its years of heavy use made to agree with the story's timeline."""
         start = len(self.chart.facts)
         super()._substances()
+        for f in self.chart.facts[start:]:  # nobody stopped smoking before they could have started
+            m = re.search(r"\bstopped (\d+) years ago\b", f.text)
+            if m and self.p.age - int(m.group(1)) < 18:
+                years = max(1, min(int(m.group(1)), self.p.age - 18))
+                f.text = f.text.replace(m.group(0), "stopped last year" if years == 1 or self.p.age < 19 else f"stopped {years} years ago")
         if self.principal.get("category") != "substance_related":
             return
         years = max(1, int(round(self.days / 365)))
@@ -512,9 +537,43 @@ class StoryV2(_Story):
         """Version 1's personal history; a childhood told as 'in childhood' (not 'as a child', which
         reads as a child at home)."""
         start = len(self.chart.facts)
-        super()._personal()
+        frames = self.frames
+        relationships = dict(frames["relationships"])
+        marital = str(self.p.demographics.get("marital_status", "")).lower()
+        living = str(self.p.demographics.get("living_situation", "")).lower()
+        if "recent separation" in living:
+            relationships["separated"] = relationships["separated_recent"]
+        elif marital == "divorced":
+            relationships["separated"] = relationships["divorced"]
+        childhood = frames["childhood"]
+        if self.in_care:
+            care = [[t[0].replace("{care_age}", str(self.rng.randint(3, max(3, min(10, self.p.age - 2))))), t[1]] for t in frames["childhood_in_care"]]
+            childhood = {"stable": care, "adverse": care}
+        elif self.p.age < 18:
+            childhood = frames["childhood_young"]
+        self.frames = {**frames, "relationships": relationships, "childhood": childhood}
+        try:
+            super()._personal()
+        finally:
+            self.frames = frames
         for f in self.chart.facts[start:]:
             f.text = re.sub(r"\bas a child\b", "in childhood", f.text)
+
+    def _medical(self) -> None:
+        """Version 1's medical history; a trigger that was the patient's own illness is in it too."""
+        start = len(self.chart.facts)
+        super()._medical()
+        illness = self.story["illness_precipitants"].get(str(self.fields.get("precipitant", "")).strip().lower())
+        if illness is None:
+            return
+        options = illness["child" if self.p.age < 18 else "adult"]
+        if not options:
+            return
+        nothing = {o[0] for o in self.frames["medical_none"]}
+        kept = [f for f in self.chart.facts[start:] if f.text not in nothing]
+        del self.chart.facts[start:]
+        self.chart.facts.extend(kept)
+        self.chart.add("medical_history", self.rng.choice(options))
 
     def _family(self) -> None:
         """Version 1's family history, without the patient's own diagnosis named in a relative."""
@@ -608,6 +667,8 @@ class CaseComposerV2(CaseComposer):
     def __init__(self, reference):
         super().__init__(reference)
         self.story = load_material("story")
+        # version 2's own wording for the sections version 1 wrote from a few stock lines
+        self.frames = {**self.frames, **{k: v for k, v in self.story["frames"].items() if not k.startswith("_")}}
 
     def _comorbidities(self, rng: random.Random, principal: Entry, patient) -> list[Entry]:
         """Version 1's comorbidities, less those the story cannot hold: one whose minimum duration the
@@ -646,6 +707,13 @@ class CaseComposerV2(CaseComposer):
             elif informant in ("foster carer", "social worker") or not informant or (informant == "both parents" and "both parents" not in living):
                 patient.informant = rng.choice(["mother", "father"] if "father" in living and "mother" not in living else ["mother", "both parents"] if "both parents" in living else ["mother"] if "mother" in living else ["grandmother"] if "grand" in living else ["father"])
         occupation = str(demo.get("occupation", "")).lower()
+        if "young child" in living and patient.age >= (46 if patient.sex == "female" else 52):
+            demo["living_situation"] = living = living.replace("a young child", "two teenage children")
+        if "recent separation" in living and str(demo.get("marital_status", "")) in ("single", "divorced", "widowed"):
+            demo["marital_status"] = "separated"
+            patient.household = replace(patient.household, marital_status="separated")
+        if patient.age < 19 and "apprentice" in occupation and re.search(r"studying|attends|college", str(demo.get("education", ""))):
+            demo["education"] = "GCSEs"
         if "supported accommodation" in living and disorder.get("category") not in ("schizophrenia_spectrum", "bipolar", "neurodevelopmental", "personality", "substance_related"):
             demo["living_situation"] = rng.choice(["lives alone in a rented flat", "lives in a shared house"])
         if occupation.startswith("stay-at-home parent") and not re.search(r"child|son|daughter", living):
