@@ -63,6 +63,7 @@ RULES: tuple[str, ...] = (
     "labels.scale", "template.frame", "results.duplicate",
     "household.young_child", "household.marital_history", "household.empty_nest", "household.care_childhood",
     "history.trigger_medical", "timeline.smoking", "history.reason_today", "history.quotes", "history.age_words",
+    "risk.self_neglect",
 )
 
 
@@ -652,12 +653,13 @@ def _record_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     living = (demo.living_situation or "").lower()
     marital = (demo.marital_status or "").lower()
     personal = (case.ehr.personal_history or "").lower()
+    own = re.sub(r"\b(?:parents|mother|father|parents')\s+(?:\w+\s+)?(?:divorced|separated|married)\b", " ", personal)  # the patient's own marriage
     hpi = case.ehr.history_of_present_illness or ""
     limit = W["young_child_max_age"].get(demo.sex or "", max(W["young_child_max_age"].values()))
     if "young child" in living and age > limit:
         out.append(Finding(cid, "demographics.living_situation", "household.young_child", f"{living!r} at {age}"))
     for rule in W["marital_history"]:
-        said = _has(personal, rule["words"])
+        said = _has(own, rule["words"])
         if not said:
             continue
         if marital and marital in rule.get("not_with", ()):
@@ -686,6 +688,10 @@ def _record_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     quotes = len(_QUOTE.findall(hpi))
     if quotes > W["max_quotes"]:
         out.append(Finding(cid, "history_of_present_illness", "history.quotes", f"{quotes} quotations in a row of the patient's words (at most {W['max_quotes']}): a history, not a list of symptoms"))
+    neglect = _has(hpi, W["neglect_words"])
+    fine = _has(case.ehr.risk_assessment.self_neglect or "", W["self_care_fine_words"]) if case.ehr.risk_assessment else None
+    if neglect and fine:
+        out.append(Finding(cid, "risk_assessment.self_neglect", "risk.self_neglect", f"{fine!r} beside {neglect!r} in the history"))
     if age <= W["adult_life_max_age"]:
         adult = _has(hpi + " " + (case.ehr.chief_complaint or ""), W["adult_life_words"])
         if adult:

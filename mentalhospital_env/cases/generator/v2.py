@@ -606,6 +606,20 @@ class StoryV2(_Story):
         finally:
             self.presentation = saved
 
+    def _risk(self) -> None:
+        """Version 1's risk assessment; self-care not called 'maintained' when the history tells of neglect."""
+        super()._risk()
+        words = review_facts()["records"]["neglect_words"]
+        history = " ".join(f.text for f in self.chart.facts if f.section == "history_of_present_illness")
+        if not _has(history, words):
+            return
+        low = {o[0] for o in self.frames["risk"]["neglect_low"]}
+        kept = [f for f in self.chart.facts if not (f.section == "risk_assessment.self_neglect" and f.text in low)]
+        if len(kept) != len(self.chart.facts):
+            self.chart.facts[:] = kept
+        if not any(f.section == "risk_assessment.self_neglect" for f in self.chart.facts):
+            self.add_frame("risk_assessment.self_neglect", self.frames["risk"]["neglect_raised"])
+
     # ----------------------------------------------------------------------------- exams
 
     def exams(self):
@@ -642,6 +656,8 @@ class StoryV2(_Story):
         # a follow-up that checks a drug level the plan does not prescribe (the disorder's usual text
         # assumes lithium) loses that clause
         on = {m["name"].lower() for m in out.get("medications", ())}
+        if "clozapine" not in on:  # 'clozapine after two failed trials' would call for clozapine's blood monitoring
+            kept = [re.sub(r"[;,]?\s*clozapine (?:after|if|for)[^.;]*", "", k) if not k.lower().startswith(("start", "begin", "offer", "commence", "restart", "continue")) else k for k in kept]
         for drug in ("lithium", "valproate", "clozapine"):
             if drug in on:
                 continue
