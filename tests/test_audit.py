@@ -151,6 +151,7 @@ def test_homeless_groomed_and_teetotal_plan() -> None:
         ({"setting": "emergency"}, "history.reason_today"),
         ({"ehr.history_of_present_illness": "Low for four months. " + " ".join(f'"Line {i}," she says.' for i in range(6))}, "history.quotes"),
         ({"ehr.history_of_present_illness": "Low for four months; she is neglecting self-care.", "ehr.risk_assessment": {"self_neglect": "Self-care maintained."}}, "risk.self_neglect"),
+        ({"treatment.plan": "Start sertraline 50 mg daily. Follow-up: daily review as inpatient."}, "plan.setting"),
     ],
 )
 def test_record_contradictions(changes: dict, rule: str) -> None:

@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "d803a838995862b1e13ef05b8cc6f3cfb227f5bd5c5201072fd4da9462d7c4d2"
-DEV_V2_SUITE_SHA256 = "35bad0e3c784f4dfe9d1ac8269861174c378af4a043b09ddbfdaa96703600122"
+TEST_V2_SUITE_SHA256 = "700a22aaec8523fa7561a82c1dc52224c022d2fe2cc20a0513c0dc612fbdcf7f"
+DEV_V2_SUITE_SHA256 = "eb433b40860ee00b14ba87b434e55a79d13ecc97d783fb06244d05db071d230d"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 

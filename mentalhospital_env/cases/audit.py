@@ -63,7 +63,7 @@ RULES: tuple[str, ...] = (
     "labels.scale", "template.frame", "results.duplicate",
     "household.young_child", "household.marital_history", "household.empty_nest", "household.care_childhood",
     "history.trigger_medical", "timeline.smoking", "history.reason_today", "history.quotes", "history.age_words",
-    "risk.self_neglect",
+    "risk.self_neglect", "plan.setting",
 )
 
 
@@ -692,6 +692,11 @@ def _record_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     fine = _has(case.ehr.risk_assessment.self_neglect or "", W["self_care_fine_words"]) if case.ehr.risk_assessment else None
     if neglect and fine:
         out.append(Finding(cid, "risk_assessment.self_neglect", "risk.self_neglect", f"{fine!r} beside {neglect!r} in the history"))
+    if case.setting != "inpatient":
+        plan = " ".join(x for x in (case.treatment.plan, case.treatment.follow_up) if x) if case.treatment else ""
+        m = re.search(W["inpatient_plan_pattern"], plan, re.I)
+        if m:
+            out.append(Finding(cid, "treatment.plan", "plan.setting", f"{m.group(0)!r} in the plan of a patient seen as {case.setting}"))
     if age <= W["adult_life_max_age"]:
         adult = _has(hpi + " " + (case.ehr.chief_complaint or ""), W["adult_life_words"])
         if adult:

@@ -142,6 +142,12 @@ class StoryV2(_Story):
             return False
         if self.p.age < 16 and any(t and _has(t, self.story["adult_words"]) for t in texts):
             return False
+        if self.p.household.partner and any(t and re.search(r"\bdating\b", t, re.I) for t in texts):
+            return False  # someone with a partner has not 'avoided dating for years'
+        if not self.p.household.employed and any(t and re.search(r"\boccupational health\b", t, re.I) for t in texts):
+            return False  # occupational health refers employees
+        if self.p.age >= 55 and any(t and re.search(r"children at weekends|kids at weekends", t, re.I) for t in texts):
+            return False  # weekend contact is for young children
         if not self.with_family and any(t and re.search(r"\b(at home|the family can|manage at home)\b", t, re.I) for t in texts):
             return False  # 'more than the family can manage at home' needs a family at home
         days = getattr(self, "days", None)
@@ -266,7 +272,7 @@ class StoryV2(_Story):
         elif key == "outpatient" and stage == "older":
             key = "outpatient_older"
         self.fields.update(gp=rng.choice(st["gp_names"]), workplace=rng.choice(st["workplaces"]["default"]))
-        referrer = self.fill(rng.choice(st["referrers"][key]))
+        referrer = self.fill(rng.choice([r for r in st["referrers"][key] if self.fits(r)] or st["referrers"][key]))
         occupation = self.p.household.occupation
         living = self.p.demographics.get("living_situation", "")
         informant = self._relative()
@@ -401,7 +407,9 @@ class StoryV2(_Story):
         if not table:
             return
         category = self.principal.get("category") or ""
-        options = [t for t in table.get(category, []) + table["any"] if self.fits(t)]
+        options = [t for t in (table.get(category) or table["any"]) if self.fits(t)]
+        if self.lifelong:  # a lifelong pattern has not suddenly 'changed'
+            options = [t for t in options if "changed" not in t]
         options = [self.fill(t) for t in options]
         options = [t for t in options if self.ok("history_of_present_illness", t)]
         if options:
@@ -665,6 +673,17 @@ class StoryV2(_Story):
             kept = [re.sub(pattern, "", k) if re.search(rf"\b{drug} levels?\b", k) and not k.lower().startswith(("start", "begin", "offer", "commence", "restart", "continue")) else k for k in kept]
             if out.get("follow_up"):
                 out["follow_up"] = re.sub(pattern, "", out["follow_up"]).strip(" ;,") or out["follow_up"]
+        if self.p.setting != "inpatient":  # a follow-up 'as inpatient' for someone not admitted
+            where = "by the home treatment team" if self.p.setting == "outpatient" else "on admission or by the home treatment team"
+            kept = [re.sub(r"\bdaily (?:review )?as inpatient\b", f"daily review {where}", k, flags=re.I) for k in kept]
+            if out.get("follow_up"):
+                out["follow_up"] = re.sub(r"\bdaily (?:review )?as inpatient\b", f"daily review {where}", out["follow_up"], flags=re.I)
+        for drug in sorted(on):  # a drug the patient continues was not just started
+            if re.search(rf"\bcontinue {re.escape(drug)}\b", out["plan"], re.I):
+                pattern = rf"\b({re.escape(drug)} level) 5-7 days after starting\b"
+                kept = [re.sub(pattern, r"\1 in 5-7 days", k, flags=re.I) for k in kept]
+                if out.get("follow_up"):
+                    out["follow_up"] = re.sub(pattern, r"\1 in 5-7 days", out["follow_up"], flags=re.I)
         kept = [k if k.rstrip().endswith((".", "!", "?")) else k.rstrip(" ;,") + "." for k in kept if k.strip(" .;,")]
         if self.p.age < 18:
             for m in out.get("medications", ()):
@@ -728,8 +747,10 @@ class CaseComposerV2(CaseComposer):
         if "recent separation" in living and str(demo.get("marital_status", "")) in ("single", "divorced", "widowed"):
             demo["marital_status"] = "separated"
             patient.household = replace(patient.household, marital_status="separated")
-        if patient.age < 19 and "apprentice" in occupation and re.search(r"studying|attends|college", str(demo.get("education", ""))):
-            demo["education"] = "GCSEs"
+        if patient.age < 18 and "apprentice" in occupation:  # referred by the school nurse, in trouble in class: at school
+            demo["occupation"] = occupation = "sixth-form student"
+            demo["education"] = "studying for A levels"
+            patient.household = replace(patient.household, occupation=occupation, employed=False)
         if "supported accommodation" in living and disorder.get("category") not in ("schizophrenia_spectrum", "bipolar", "neurodevelopmental", "personality", "substance_related"):
             demo["living_situation"] = rng.choice(["lives alone in a rented flat", "lives in a shared house"])
         if occupation.startswith("stay-at-home parent") and not re.search(r"child|son|daughter", living):
