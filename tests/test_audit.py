@@ -152,6 +152,10 @@ def test_homeless_groomed_and_teetotal_plan() -> None:
         ({"ehr.history_of_present_illness": "Low for four months. " + " ".join(f'"Line {i}," she says.' for i in range(6))}, "history.quotes"),
         ({"ehr.history_of_present_illness": "Low for four months; she is neglecting self-care.", "ehr.risk_assessment": {"self_neglect": "Self-care maintained."}}, "risk.self_neglect"),
         ({"treatment.plan": "Start sertraline 50 mg daily. Follow-up: daily review as inpatient."}, "plan.setting"),
+        ({"ehr.history_of_present_illness": "Low for four months, since moving away from home in May.", "demographics.living_situation": "lives with her parents"}, "household.moved_away"),
+        ({"ehr.history_of_present_illness": "In May, not long after the onset of winter, she began to struggle."}, "timeline.season"),
+        ({"ehr.past_psychiatric_history": "Never seen a psychiatrist; no overdoses. One previous overdose at age 32, medically treated."}, "history.self_contradiction"),
+        ({"ehr.history_of_present_illness": "The health visitor asked us to see her; low for four months."}, "household.referrer"),
     ],
 )
 def test_record_contradictions(changes: dict, rule: str) -> None:

@@ -63,7 +63,8 @@ RULES: tuple[str, ...] = (
     "labels.scale", "template.frame", "results.duplicate",
     "household.young_child", "household.marital_history", "household.empty_nest", "household.care_childhood",
     "history.trigger_medical", "timeline.smoking", "history.reason_today", "history.quotes", "history.age_words",
-    "risk.self_neglect", "plan.setting",
+    "risk.self_neglect", "plan.setting", "household.moved_away", "timeline.season", "history.self_contradiction",
+    "household.referrer",
 )
 
 
@@ -692,6 +693,21 @@ def _record_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     fine = _has(case.ehr.risk_assessment.self_neglect or "", W["self_care_fine_words"]) if case.ehr.risk_assessment else None
     if neglect and fine:
         out.append(Finding(cid, "risk_assessment.self_neglect", "risk.self_neglect", f"{fine!r} beside {neglect!r} in the history"))
+    moved = _has(hpi, W["moved_away_words"])
+    if moved and _has(living, W["parent_home_words"]):
+        out.append(Finding(cid, "history_of_present_illness", "household.moved_away", f"{moved!r} but the patient {living!r}"))
+    low = hpi.lower()
+    for season, months in W["season_months"].items():
+        m = re.search(rf"\b(?:in|early in|late in|in mid-)\s*({'|'.join(W['months'])})\b[^.]*\bonset of {season}\b", low)
+        if m and m.group(1) not in months:
+            out.append(Finding(cid, "history_of_present_illness", "timeline.season", f"the onset of {season} in {m.group(1).title()}"))
+    pph = case.ehr.past_psychiatric_history or ""
+    if re.search(W["pph_denial_pattern"], pph, re.I) and re.search(W["pph_attempt_pattern"], pph, re.I):
+        out.append(Finding(cid, "past_psychiatric_history", "history.self_contradiction", "the past history denies overdoses or self-harm and records one"))
+    if age >= 6 and "health visitor" in hpi.lower():
+        out.append(Finding(cid, "history_of_present_illness", "household.referrer", f"a health visitor (under-fives) refers a {age}-year-old"))
+    if case.setting == "inpatient" and case.treatment and re.search(W["admitted_plan_pattern"], case.treatment.plan or "", re.I):
+        out.append(Finding(cid, "treatment.plan", "plan.setting", "admission considered in the plan of a patient already admitted"))
     if case.setting != "inpatient":
         plan = " ".join(x for x in (case.treatment.plan, case.treatment.follow_up) if x) if case.treatment else ""
         m = re.search(W["inpatient_plan_pattern"], plan, re.I)

@@ -272,7 +272,8 @@ class StoryV2(_Story):
         elif key == "outpatient" and stage == "older":
             key = "outpatient_older"
         self.fields.update(gp=rng.choice(st["gp_names"]), workplace=rng.choice(st["workplaces"]["default"]))
-        referrer = self.fill(rng.choice([r for r in st["referrers"][key] if self.fits(r)] or st["referrers"][key]))
+        fitting = [r for r in st["referrers"][key] if self.fits(r) and not (self.p.age >= 6 and "health visitor" in r)]
+        referrer = self.fill(rng.choice(fitting or st["referrers"][key]))
         occupation = self.p.household.occupation
         living = self.p.demographics.get("living_situation", "")
         informant = self._relative()
@@ -383,8 +384,11 @@ class StoryV2(_Story):
             else:
                 kinds = ["worse", "fluctuating", "stable", "recent"]
             kind = rng.choice(kinds)
+            weekly = (self.p.household.employed or self.p.age < 18) and self.principal.get("category") in ("anxiety", "depressive") and not self.principal["code"].startswith("F32.81")
             for _ in range(3):
                 text = self.parts("course", core=f"core_{kind}", plain_open=kind == "recent", plain_close=kind == "recent")
+                if "Monday" in text and not weekly:
+                    continue  # 'eases at weekends' is a working week's pattern
                 if self.ok(section, text):
                     self.chart.add(section, text)
                     break
@@ -420,6 +424,15 @@ class StoryV2(_Story):
         living = str(self.p.demographics.get("living_situation", "")).lower()
         if _has(precipitant, self.story["empty_nest_words"]) and (re.search(r"child|son|daughter", living) or not self.p.household.children):
             return False  # children who have left home are not living at home, and must exist
+        moved = _has(precipitant, self.story["moved_away_words"])
+        if moved and re.search(r"parents|mother|father|grand", living):
+            return False  # someone who moved away from home does not live with their parents
+        season = next((k for k in self.story["season_months"] if k in precipitant.lower()), None)
+        if season is not None:
+            when = str(self.fields.get("when", "")).lower()
+            named = [m for m in self.story["months"] if m.lower() in when]
+            if not named or not any(m in self.story["season_months"][season] for m in named):
+                return False  # 'the onset of winter' in May
         illness = self.story["illness_precipitants"].get(precipitant.strip().lower())
         if illness is not None and not illness["child" if self.p.age < 18 else "adult"]:
             return False
@@ -437,10 +450,12 @@ class StoryV2(_Story):
         negatives = list(self.presentation.get("pertinent_negatives", ()))
         rng.shuffle(negatives)
         written = 0
+        # a comorbid disorder's own symptoms are not denied ('no dysphoric mood' beside depression)
+        comorbid = {s["concept"] for d in self.disorders[1:] for s in self.ref.presentations[d["code"]]["symptoms"]}
         for concept in negatives:
             if written >= 2:
                 break
-            if concept in self.chart.asserted or concept not in self.ref.lexicon:
+            if concept in self.chart.asserted or concept not in self.ref.lexicon or concept in comorbid:
                 continue
             terms = [
                 t for t in self.ref.lexicon.get(concept).clinical_terms[:4]
@@ -522,6 +537,10 @@ class StoryV2(_Story):
             self.chart.add(section, self.parts("pph_none"))
         if self.risk_level != "none" and self.p.age >= 14 and rng.random() < 0.2:
             self.add_frame(section, self.frames["past_psychiatric"]["attempt"], attempt_age=rng.randint(max(12, self.p.age - 10), self.p.age))
+        if any(f.section == section and "overdose" in f.text.lower() and not re.search(r"\bno (?:overdoses|self-harm)\b", f.text) for f in self.chart.facts):
+            for f in self.chart.facts:  # 'no overdoses' beside 'one previous overdose'
+                if f.section == section:
+                    f.text = re.sub(r"[;,]\s*no (?:overdoses|self-harm)\b", "", f.text)
 
     # ------------------------------------------------------------------ other sections
 
@@ -673,6 +692,10 @@ class StoryV2(_Story):
             kept = [re.sub(pattern, "", k) if re.search(rf"\b{drug} levels?\b", k) and not k.lower().startswith(("start", "begin", "offer", "commence", "restart", "continue")) else k for k in kept]
             if out.get("follow_up"):
                 out["follow_up"] = re.sub(pattern, "", out["follow_up"]).strip(" ;,") or out["follow_up"]
+        if self.p.setting == "inpatient":  # an admitted patient is not 'considered for admission'
+            kept = [re.sub(r"[;,]?\s*(?:consider (?:home treatment or )?admission|admission may be needed)[^.;]*", "", k, flags=re.I) if not re.match(r"(?:consider|admission)", k, re.I) else "" for k in kept]
+        if "lithium" not in on:
+            kept = [re.sub(r"\s*\(lithium is dangerous in overdose\)", "", k) for k in kept]
         if self.p.setting != "inpatient":  # a follow-up 'as inpatient' for someone not admitted
             where = "by the home treatment team" if self.p.setting == "outpatient" else "on admission or by the home treatment team"
             kept = [re.sub(r"\bdaily (?:review )?as inpatient\b", f"daily review {where}", k, flags=re.I) for k in kept]
@@ -747,6 +770,9 @@ class CaseComposerV2(CaseComposer):
         if "recent separation" in living and str(demo.get("marital_status", "")) in ("single", "divorced", "widowed"):
             demo["marital_status"] = "separated"
             patient.household = replace(patient.household, marital_status="separated")
+        year = re.search(r"\byear (\d+)\b", occupation)
+        if year and int(year.group(1)) <= 11 and "a levels" in str(demo.get("education", "")).lower():
+            demo["education"] = "studying for GCSEs"  # A levels begin in year 12
         if patient.age < 18 and "apprentice" in occupation:  # referred by the school nurse, in trouble in class: at school
             demo["occupation"] = occupation = "sixth-form student"
             demo["education"] = "studying for A levels"
