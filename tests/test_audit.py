@@ -156,6 +156,7 @@ def test_homeless_groomed_and_teetotal_plan() -> None:
         ({"ehr.history_of_present_illness": "In May, not long after the onset of winter, she began to struggle."}, "timeline.season"),
         ({"ehr.past_psychiatric_history": "Never seen a psychiatrist; no overdoses. One previous overdose at age 32, medically treated."}, "history.self_contradiction"),
         ({"ehr.history_of_present_illness": "The health visitor asked us to see her; low for four months."}, "household.referrer"),
+        ({"ehr.history_of_present_illness": "In his early sixties, in the weeks after childhood abuse, it started."}, "timeline.childhood_trigger"),
     ],
 )
 def test_record_contradictions(changes: dict, rule: str) -> None:

@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "c49c8baf0a4db4773c0b0a8b6128e43c296c26c0580e35c71d503e9fb7a0bc73"
-DEV_V2_SUITE_SHA256 = "30a7f468fd3a4a4d79f9992390ec3ae1b7c11abe7d9f5889452e04e6ea8047f2"
+TEST_V2_SUITE_SHA256 = "b84c60339eccb225a2b44358b345189f43c5d18a4174da366c4af202e61c0185"
+DEV_V2_SUITE_SHA256 = "2c40c5544b335138c9e669729c073fb7fb02174de3ce43ed21030a8d05d8573a"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 

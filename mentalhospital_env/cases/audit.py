@@ -64,7 +64,7 @@ RULES: tuple[str, ...] = (
     "household.young_child", "household.marital_history", "household.empty_nest", "household.care_childhood",
     "history.trigger_medical", "timeline.smoking", "history.reason_today", "history.quotes", "history.age_words",
     "risk.self_neglect", "plan.setting", "household.moved_away", "timeline.season", "history.self_contradiction",
-    "household.referrer",
+    "household.referrer", "timeline.childhood_trigger",
 )
 
 
@@ -701,6 +701,9 @@ def _record_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         m = re.search(rf"\b(?:in|early in|late in|in mid-)\s*({'|'.join(W['months'])})\b[^.]*\bonset of {season}\b", low)
         if m and m.group(1) not in months:
             out.append(Finding(cid, "history_of_present_illness", "timeline.season", f"the onset of {season} in {m.group(1).title()}"))
+    m = re.search(W["childhood_trigger_pattern"], hpi)
+    if m:
+        out.append(Finding(cid, "history_of_present_illness", "timeline.childhood_trigger", f"an adult onset after childhood abuse: {m.group(0)[:80]!r}"))
     pph = case.ehr.past_psychiatric_history or ""
     if re.search(W["pph_denial_pattern"], pph, re.I) and re.search(W["pph_attempt_pattern"], pph, re.I):
         out.append(Finding(cid, "past_psychiatric_history", "history.self_contradiction", "the past history denies overdoses or self-harm and records one"))

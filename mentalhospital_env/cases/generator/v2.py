@@ -142,7 +142,13 @@ class StoryV2(_Story):
             return False
         if self.p.age < 16 and any(t and _has(t, self.story["adult_words"]) for t in texts):
             return False
-        if self.p.household.partner and any(t and re.search(r"\bdating\b", t, re.I) for t in texts):
+        if not self.p.household.children and any(t and re.search(r"\bchildcare\b", t, re.I) for t in texts):
+            return False  # childcare needs a child
+        if self.p.age < 10 and any(t and re.search(r"\b(police|youth justice|bus shelter|exploitation)\b", t, re.I) for t in texts):
+            return False  # a child under ten is not in the youth justice system
+        if any(t and re.search(r"\bbrought in by\b", t, re.I) for t in texts):
+            return False  # how the patient came today is told once, by the history's reason for today
+        if self.p.household.partner and any(t and re.search(r"\b(dating|dated)\b", t, re.I) for t in texts):
             return False  # someone with a partner has not 'avoided dating for years'
         if not self.p.household.employed and any(t and re.search(r"\boccupational health\b", t, re.I) for t in texts):
             return False  # occupational health refers employees
@@ -298,7 +304,8 @@ class StoryV2(_Story):
             raise CompositionError("a trauma or adjustment diagnosis with no event to name")
         self.fields.update(
             work_or_school="school" if self.p.age < 18 else ("work" if self.p.household.employed else "home"),
-            relative_any=informant or ("family" if self.p.age < 60 else "daughter" if self.p.household.children else "sister"),
+            relative_any=informant or "family",  # nobody invented: no informant, then 'the family'
+
         )
         has_precipitant = bool(precipitants) and (trauma or rng.random() < 0.8)
         if has_precipitant:
@@ -433,6 +440,8 @@ class StoryV2(_Story):
             named = [m for m in self.story["months"] if m.lower() in when]
             if not named or not any(m in self.story["season_months"][season] for m in named):
                 return False  # 'the onset of winter' in May
+        if "childhood" in precipitant.lower() and "reminder" not in precipitant.lower() and getattr(self, "onset_age", 0) >= 18:
+            return False  # an adult illness begins after a reminder of childhood abuse, not 'after childhood abuse'
         illness = self.story["illness_precipitants"].get(precipitant.strip().lower())
         if illness is not None and not illness["child" if self.p.age < 18 else "adult"]:
             return False
