@@ -157,6 +157,7 @@ def test_homeless_groomed_and_teetotal_plan() -> None:
         ({"ehr.past_psychiatric_history": "Never seen a psychiatrist; no overdoses. One previous overdose at age 32, medically treated."}, "history.self_contradiction"),
         ({"ehr.history_of_present_illness": "The health visitor asked us to see her; low for four months."}, "household.referrer"),
         ({"ehr.history_of_present_illness": "In his early sixties, in the weeks after childhood abuse, it started."}, "timeline.childhood_trigger"),
+        ({"ehr.history_of_present_illness": "It began three weeks ago, soon after a relationship ending."}, "household.stressor"),
     ],
 )
 def test_record_contradictions(changes: dict, rule: str) -> None:

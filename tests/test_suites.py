@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "b84c60339eccb225a2b44358b345189f43c5d18a4174da366c4af202e61c0185"
-DEV_V2_SUITE_SHA256 = "2c40c5544b335138c9e669729c073fb7fb02174de3ce43ed21030a8d05d8573a"
+TEST_V2_SUITE_SHA256 = "a95ece0652da1cf0cd66a29879db779e2374dd1aac3bedf69c21c42766803528"
+DEV_V2_SUITE_SHA256 = "e7f32b835ff7e4bf3a36e7c2efa27d1258cdf9902f04ef91987ea27de9b27be2"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 

@@ -693,6 +693,9 @@ def _record_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     fine = _has(case.ehr.risk_assessment.self_neglect or "", W["self_care_fine_words"]) if case.ehr.risk_assessment else None
     if neglect and fine:
         out.append(Finding(cid, "risk_assessment.self_neglect", "risk.self_neglect", f"{fine!r} beside {neglect!r} in the history"))
+    split = _has(hpi, R["separation_stressors"])
+    if split and _has(living, W["partner_living_words"]):
+        out.append(Finding(cid, "history_of_present_illness", "household.stressor", f"the illness followed {split!r} but the patient {living!r}"))
     moved = _has(hpi, W["moved_away_words"])
     if moved and _has(living, W["parent_home_words"]):
         out.append(Finding(cid, "history_of_present_illness", "household.moved_away", f"{moved!r} but the patient {living!r}"))

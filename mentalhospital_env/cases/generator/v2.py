@@ -142,6 +142,12 @@ class StoryV2(_Story):
             return False
         if self.p.age < 16 and any(t and _has(t, self.story["adult_words"]) for t in texts):
             return False
+        if re.search(r"driver\b", self.p.household.occupation) and not self.p.household.occupation.startswith("retired") and any(t and re.search(r"\bstopped driving\b", t, re.I) for t in texts):
+            return False  # a working driver who has stopped driving has stopped working
+        if self.homeless and any(t and re.search(r"\b(at weekends|(?:his|her|their) \w+'s house)\b", t, re.I) for t in texts):
+            return False  # weekend contact and a relative's spare room are not a rough sleeper's
+        if self.p.age >= 75 and any(t and re.search(r"\bgym\b", t, re.I) for t in texts):
+            return False
         if not self.p.household.children and any(t and re.search(r"\bchildcare\b", t, re.I) for t in texts):
             return False  # childcare needs a child
         if self.p.age < 10 and any(t and re.search(r"\b(police|youth justice|bus shelter|exploitation)\b", t, re.I) for t in texts):
@@ -775,7 +781,10 @@ class CaseComposerV2(CaseComposer):
                 patient.informant = rng.choice(["mother", "father"] if "father" in living and "mother" not in living else ["mother", "both parents"] if "both parents" in living else ["mother"] if "mother" in living else ["grandmother"] if "grand" in living else ["father"])
         occupation = str(demo.get("occupation", "")).lower()
         if "young child" in living and patient.age >= (46 if patient.sex == "female" else 52):
-            demo["living_situation"] = living = living.replace("a young child", "two teenage children")
+            demo["living_situation"] = living = living.replace(" and a young child", "" if patient.age >= 56 else " and two teenage children")
+        if patient.sex == "female" and "postman" in occupation:
+            demo["occupation"] = occupation = occupation.replace("postman", "postal worker")
+            patient.household = replace(patient.household, occupation=occupation)
         if "recent separation" in living and str(demo.get("marital_status", "")) in ("single", "divorced", "widowed"):
             demo["marital_status"] = "separated"
             patient.household = replace(patient.household, marital_status="separated")
