@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "a95ece0652da1cf0cd66a29879db779e2374dd1aac3bedf69c21c42766803528"
-DEV_V2_SUITE_SHA256 = "e7f32b835ff7e4bf3a36e7c2efa27d1258cdf9902f04ef91987ea27de9b27be2"
+TEST_V2_SUITE_SHA256 = "20cae49fdb62d398056003c9f720dd4bb0122257e1b69435aa17a7ba295f4e8b"
+DEV_V2_SUITE_SHA256 = "5c814a5c76b10c460982c27185eb304ad888b3992b59a2cec33682238725cf02"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 

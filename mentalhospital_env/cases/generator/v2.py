@@ -152,7 +152,7 @@ class StoryV2(_Story):
             return False  # childcare needs a child
         if self.p.age < 10 and any(t and re.search(r"\b(police|youth justice|bus shelter|exploitation)\b", t, re.I) for t in texts):
             return False  # a child under ten is not in the youth justice system
-        if any(t and re.search(r"\bbrought in by\b", t, re.I) for t in texts):
+        if any(t and re.search(r"\bbrought (?:in|to the emergency department) by\b", t, re.I) for t in texts):
             return False  # how the patient came today is told once, by the history's reason for today
         if self.p.household.partner and any(t and re.search(r"\b(dating|dated)\b", t, re.I) for t in texts):
             return False  # someone with a partner has not 'avoided dating for years'
@@ -338,7 +338,17 @@ class StoryV2(_Story):
         chosen = str(self.fields.get("precipitant", "")).lower()
         limits = st["max_quotes"]
         most = int(limits.get(self.principal.get("category") or "", limits["default"]))
-        for s in self.symptoms + self.comorbid_symptoms:
+        # each comorbid disorder keeps a place among the quotes (a diagnosis the history never mentions
+        # is one a reader cannot believe); the principal's complaints fill the rest
+        firsts = []
+        for d in self.disorders[1:]:
+            own = {x["concept"] for x in self.ref.presentations[d["code"]]["symptoms"]}
+            first = next((x for x in self.comorbid_symptoms if x["concept"] in own and x not in firsts), None)
+            if first is not None:
+                firsts.append(first)
+        lead = self.symptoms[: max(1, most - len(firsts))]
+        order = lead + firsts + [x for x in self.symptoms + self.comorbid_symptoms if x not in lead and x not in firsts]
+        for s in order:
             if n >= most:
                 break
             quote = self.says_for(s)
