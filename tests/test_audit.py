@@ -158,6 +158,7 @@ def test_homeless_groomed_and_teetotal_plan() -> None:
         ({"ehr.history_of_present_illness": "The health visitor asked us to see her; low for four months."}, "household.referrer"),
         ({"ehr.history_of_present_illness": "In his early sixties, in the weeks after childhood abuse, it started."}, "timeline.childhood_trigger"),
         ({"ehr.history_of_present_illness": "It began three weeks ago, soon after a relationship ending."}, "household.stressor"),
+        ({"ehr.history_of_present_illness": "Low for four months. His {relative} now sorts the tablets."}, "text.placeholder"),
     ],
 )
 def test_record_contradictions(changes: dict, rule: str) -> None:

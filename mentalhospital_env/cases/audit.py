@@ -64,7 +64,7 @@ RULES: tuple[str, ...] = (
     "household.young_child", "household.marital_history", "household.empty_nest", "household.care_childhood",
     "history.trigger_medical", "timeline.smoking", "history.reason_today", "history.quotes", "history.age_words",
     "risk.self_neglect", "plan.setting", "household.moved_away", "timeline.season", "history.self_contradiction",
-    "household.referrer", "timeline.childhood_trigger",
+    "household.referrer", "timeline.childhood_trigger", "text.placeholder",
 )
 
 
@@ -693,6 +693,10 @@ def _record_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     fine = _has(case.ehr.risk_assessment.self_neglect or "", W["self_care_fine_words"]) if case.ehr.risk_assessment else None
     if neglect and fine:
         out.append(Finding(cid, "risk_assessment.self_neglect", "risk.self_neglect", f"{fine!r} beside {neglect!r} in the history"))
+    for name, text in _narrative(case):
+        hole = re.search(r"\{[A-Za-z_]+\}", text)
+        if hole:
+            out.append(Finding(cid, name, "text.placeholder", f"an unfilled template slot {hole.group(0)!r}"))
     split = _has(hpi, R["separation_stressors"])
     if split and _has(living, W["partner_living_words"]):
         out.append(Finding(cid, "history_of_present_illness", "household.stressor", f"the illness followed {split!r} but the patient {living!r}"))

@@ -146,6 +146,8 @@ class StoryV2(_Story):
             return False  # a working driver who has stopped driving has stopped working
         if self.homeless and any(t and re.search(r"\b(at weekends|(?:his|her|their) \w+'s house)\b", t, re.I) for t in texts):
             return False  # weekend contact and a relative's spare room are not a rough sleeper's
+        if self.institution and any(t and re.search(r"\b(the pan|the kitchen|my bills|does my bills|driving)\b", t, re.I) for t in texts):
+            return False  # a care home resident does not cook, pay the bills or drive
         if self.p.age >= 75 and any(t and re.search(r"\bgym\b", t, re.I) for t in texts):
             return False
         if not self.p.household.children and any(t and re.search(r"\bchildcare\b", t, re.I) for t in texts):
