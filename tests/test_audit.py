@@ -140,6 +140,44 @@ def test_homeless_groomed_and_teetotal_plan() -> None:
     assert "plan.substance" in _rules(raw)
 
 
+@pytest.mark.parametrize(
+    "changes, rule",
+    [
+        ({"demographics.age": 55, "demographics.sex": "male", "demographics.living_situation": "lives with partner and a young child"}, "household.young_child"),
+        ({"ehr.personal_history": "Divorced; sees his children at weekends."}, "household.marital_history"),
+        ({"ehr.history_of_present_illness": "Low since her children leaving home in the spring, four months ago."}, "household.empty_nest"),
+        ({"ehr.history_of_present_illness": "Low for four months, in the weeks after a diagnosis of a chronic illness.", "ehr.medical_history": "No chronic physical illness."}, "history.trigger_medical"),
+        ({"ehr.substance_use": "Ex-smoker; stopped 35 years ago."}, "timeline.smoking"),
+        ({"setting": "emergency"}, "history.reason_today"),
+        ({"ehr.history_of_present_illness": "Low for four months. " + " ".join(f'"Line {i}," she says.' for i in range(6))}, "history.quotes"),
+        ({"ehr.history_of_present_illness": "Low for four months; she is neglecting self-care.", "ehr.risk_assessment": {"self_neglect": "Self-care maintained."}}, "risk.self_neglect"),
+        ({"treatment.plan": "Start sertraline 50 mg daily. Follow-up: daily review as inpatient."}, "plan.setting"),
+        ({"ehr.history_of_present_illness": "Low for four months, since moving away from home in May.", "demographics.living_situation": "lives with her parents"}, "household.moved_away"),
+        ({"ehr.history_of_present_illness": "In May, not long after the onset of winter, she began to struggle."}, "timeline.season"),
+        ({"ehr.past_psychiatric_history": "Never seen a psychiatrist; no overdoses. One previous overdose at age 32, medically treated."}, "history.self_contradiction"),
+        ({"ehr.history_of_present_illness": "The health visitor asked us to see her; low for four months."}, "household.referrer"),
+        ({"ehr.history_of_present_illness": "In his early sixties, in the weeks after childhood abuse, it started."}, "timeline.childhood_trigger"),
+        ({"ehr.history_of_present_illness": "It began three weeks ago, soon after a relationship ending."}, "household.stressor"),
+        ({"ehr.history_of_present_illness": "Low for four months. His {relative} now sorts the tablets."}, "text.placeholder"),
+    ],
+)
+def test_record_contradictions(changes: dict, rule: str) -> None:
+    """Issue 14's second reading: each contradiction a reader caught at once is one finding of its rule."""
+    raw = copy.deepcopy(_clean())
+    for path, value in changes.items():
+        target = raw
+        keys = path.split(".")
+        for k in keys[:-1]:
+            target = target[k]
+        target[keys[-1]] = value
+    assert rule in _rules(raw)
+
+
+def test_parents_divorce_is_not_the_patients() -> None:
+    raw = _with("ehr.personal_history", "Parents divorced when she was 10. Married for 18 years.")
+    assert "household.marital_history" not in _rules(raw)
+
+
 def test_known_diagnosis_may_name_itself() -> None:
     raw = _with("ehr.past_psychiatric_history", "Diagnosed with major depressive disorder at 30; relapse after stopping sertraline.")
     assert "labels.diagnosis" in _rules(raw)

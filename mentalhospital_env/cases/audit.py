@@ -61,6 +61,10 @@ RULES: tuple[str, ...] = (
     "plan.substance", "plan.age", "plan.pregnancy", "plan.comorbidity", "plan.acute_change", "plan.critical",
     "diagnosis.withdrawal", "labs.range", "labs.flag", "labels.diagnosis", "labels.criteria",
     "labels.scale", "template.frame", "results.duplicate",
+    "household.young_child", "household.marital_history", "household.empty_nest", "household.care_childhood",
+    "history.trigger_medical", "timeline.smoking", "history.reason_today", "history.quotes", "history.age_words",
+    "risk.self_neglect", "plan.setting", "household.moved_away", "timeline.season", "history.self_contradiction",
+    "household.referrer", "timeline.childhood_trigger", "text.placeholder",
 )
 
 
@@ -690,9 +694,100 @@ def _critical_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     return out
 
 
+
+_STOPPED_SMOKING = re.compile(r"\bstopped (\d+) years ago\b", re.I)
+
+
+def _record_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    """The contradictions a reader catches at once inside one record (``review.json`` ``records``)."""
+    W = R["records"]
+    out = []
+    cid = case.case_id
+    demo = case.demographics
+    age = demo.age
+    living = (demo.living_situation or "").lower()
+    marital = (demo.marital_status or "").lower()
+    personal = (case.ehr.personal_history or "").lower()
+    own = re.sub(r"\b(?:parents|mother|father|parents')\s+(?:\w+\s+)?(?:divorced|separated|married)\b", " ", personal)  # the patient's own marriage
+    hpi = case.ehr.history_of_present_illness or ""
+    limit = W["young_child_max_age"].get(demo.sex or "", max(W["young_child_max_age"].values()))
+    if "young child" in living and age > limit:
+        out.append(Finding(cid, "demographics.living_situation", "household.young_child", f"{living!r} at {age}"))
+    for rule in W["marital_history"]:
+        said = _has(own, rule["words"])
+        if not said:
+            continue
+        if marital and marital in rule.get("not_with", ()):
+            out.append(Finding(cid, "personal_history", "household.marital_history", f"the history says {said!r} but marital status is {marital!r}"))
+        lived = _has(living, rule.get("living", ()))
+        if lived:
+            out.append(Finding(cid, "personal_history", "household.marital_history", f"the history says {said!r} but the patient {living!r}"))
+    nest = _has(hpi, W["empty_nest_words"])
+    if nest and _has(living, W["child_at_home_words"]):
+        out.append(Finding(cid, "history_of_present_illness", "household.empty_nest", f"{nest!r} but the patient {living!r}"))
+    if age < 18 and _has(living, W["care_living_words"]):
+        settled = _has(personal, W["settled_childhood_words"])
+        if settled:
+            out.append(Finding(cid, "personal_history", "household.care_childhood", f"{settled!r} for a child who is {living!r}"))
+    trigger = _has(hpi, W["illness_triggers"])
+    well = _has(case.ehr.medical_history or "", W["no_illness_words"])
+    if trigger and well:
+        out.append(Finding(cid, "medical_history", "history.trigger_medical", f"the illness began after {trigger!r} but the medical history says {well!r}"))
+    for m in _STOPPED_SMOKING.finditer(case.ehr.substance_use or ""):
+        if age - int(m.group(1)) < W["smoking_stop_min_age"]:
+            out.append(Finding(cid, "substance_use", "timeline.smoking", f"{m.group(0)!r} at {age}: stopped at {age - int(m.group(1))}"))
+    if case.setting == "emergency" and not _has(hpi, W["today_words"]):
+        out.append(Finding(cid, "history_of_present_illness", "history.reason_today", "an emergency history that does not say what brought the patient in today"))
+    if case.setting == "inpatient" and not _has(hpi, W["admission_words"] + W["today_words"]):
+        out.append(Finding(cid, "history_of_present_illness", "history.reason_today", "an inpatient history that does not say why the patient was admitted now"))
+    quotes = len(_QUOTE.findall(hpi))
+    if quotes > W["max_quotes"]:
+        out.append(Finding(cid, "history_of_present_illness", "history.quotes", f"{quotes} quotations in a row of the patient's words (at most {W['max_quotes']}): a history, not a list of symptoms"))
+    neglect = _has(hpi, W["neglect_words"])
+    fine = _has(case.ehr.risk_assessment.self_neglect or "", W["self_care_fine_words"]) if case.ehr.risk_assessment else None
+    if neglect and fine:
+        out.append(Finding(cid, "risk_assessment.self_neglect", "risk.self_neglect", f"{fine!r} beside {neglect!r} in the history"))
+    for name, text in _narrative(case):
+        hole = re.search(r"\{[A-Za-z_]+\}", text)
+        if hole:
+            out.append(Finding(cid, name, "text.placeholder", f"an unfilled template slot {hole.group(0)!r}"))
+    split = _has(hpi, R["separation_stressors"])
+    if split and _has(living, W["partner_living_words"]):
+        out.append(Finding(cid, "history_of_present_illness", "household.stressor", f"the illness followed {split!r} but the patient {living!r}"))
+    moved = _has(hpi, W["moved_away_words"])
+    if moved and _has(living, W["parent_home_words"]):
+        out.append(Finding(cid, "history_of_present_illness", "household.moved_away", f"{moved!r} but the patient {living!r}"))
+    low = hpi.lower()
+    for season, months in W["season_months"].items():
+        m = re.search(rf"\b(?:in|early in|late in|in mid-)\s*({'|'.join(W['months'])})\b[^.]*\bonset of {season}\b", low)
+        if m and m.group(1) not in months:
+            out.append(Finding(cid, "history_of_present_illness", "timeline.season", f"the onset of {season} in {m.group(1).title()}"))
+    m = re.search(W["childhood_trigger_pattern"], hpi)
+    if m:
+        out.append(Finding(cid, "history_of_present_illness", "timeline.childhood_trigger", f"an adult onset after childhood abuse: {m.group(0)[:80]!r}"))
+    pph = case.ehr.past_psychiatric_history or ""
+    if re.search(W["pph_denial_pattern"], pph, re.I) and re.search(W["pph_attempt_pattern"], pph, re.I):
+        out.append(Finding(cid, "past_psychiatric_history", "history.self_contradiction", "the past history denies overdoses or self-harm and records one"))
+    if age >= 6 and "health visitor" in hpi.lower():
+        out.append(Finding(cid, "history_of_present_illness", "household.referrer", f"a health visitor (under-fives) refers a {age}-year-old"))
+    if case.setting == "inpatient" and case.treatment and re.search(W["admitted_plan_pattern"], case.treatment.plan or "", re.I):
+        out.append(Finding(cid, "treatment.plan", "plan.setting", "admission considered in the plan of a patient already admitted"))
+    if case.setting != "inpatient":
+        plan = " ".join(x for x in (case.treatment.plan, case.treatment.follow_up) if x) if case.treatment else ""
+        m = re.search(W["inpatient_plan_pattern"], plan, re.I)
+        if m:
+            out.append(Finding(cid, "treatment.plan", "plan.setting", f"{m.group(0)!r} in the plan of a patient seen as {case.setting}"))
+    if age <= W["adult_life_max_age"]:
+        adult = _has(hpi + " " + (case.ehr.chief_complaint or ""), W["adult_life_words"])
+        if adult:
+            out.append(Finding(cid, "history_of_present_illness", "history.age_words", f"{adult!r} in the history of a {age}-year-old"))
+    return out
+
+
 CASE_RULES = {
     "duration": _duration_rules, "trauma": _trauma_rules, "timeline": _timeline_rules, "people": _people_rules,
     "plan": _plan_rules, "critical": _critical_rules, "labs": _lab_rules, "labels": _label_rules,
+    "records": _record_rules,
 }
 
 

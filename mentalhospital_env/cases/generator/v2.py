@@ -48,7 +48,6 @@ from .labs import personalise
 VERSION = 2
 FALLBACK_DURATIONS = ("two days", "five days", "two weeks", "three weeks", "six weeks", "three months", "six months",
                       "nine months", "twelve months", "eighteen months", "two years", "three years", "five years")
-MAX_QUOTES = 6  # a history quotes the patient for the main complaints, not for every symptom
 _NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
 _SIMPLE_RELATIVES = ("mother", "father", "wife", "husband", "partner", "daughter", "son", "sister", "brother", "parents", "grandmother", "niece")
 
@@ -158,6 +157,58 @@ class StoryV2(_Story):
                 return False  # 'more than the family can manage at home' needs a family at home
             if days is not None and days < 365 and for_years:
                 return False  # 'for years' in an illness of months
+            if not self._fits_life(self._life_marks(t)):
+                return False
+        return True
+
+    # wording that only some lives can hold, each read once per text (see _fits_life)
+    _LIFE_WORDS = {
+        "stopped_driving": re.compile(r"\bstopped driving\b", re.I),
+        "weekend_or_relatives_house": re.compile(r"\b(at weekends|(?:his|her|their) \w+'s house)\b", re.I),
+        "own_household_chores": re.compile(r"\b(the pan|the kitchen|my bills|does my bills|driving)\b", re.I),
+        "gym": re.compile(r"\bgym\b", re.I),
+        "childcare": re.compile(r"\bchildcare\b", re.I),
+        "youth_justice": re.compile(r"\b(police|youth justice|bus shelter|exploitation)\b", re.I),
+        "brought_in": re.compile(r"\bbrought (?:in|to the emergency department) by\b", re.I),
+        "dating": re.compile(r"\b(dating|dated)\b", re.I),
+        "occupational_health": re.compile(r"\boccupational health\b", re.I),
+        "weekend_children": re.compile(r"children at weekends|kids at weekends", re.I),
+    }
+
+    def _life_marks(self, text: str) -> frozenset[str]:
+        marks = self.c.life_marks
+        found = marks.get(text)
+        if found is None:
+            found = frozenset(name for name, pattern in self._LIFE_WORDS.items() if pattern.search(text))
+            if len(marks) < _MARKS_LIMIT:
+                marks[text] = found
+        return found
+
+    def _fits_life(self, found: frozenset[str]) -> bool:
+        """Whether this patient's life can hold a text's wording (the records' household rules)."""
+        if not found:
+            return True
+        h = self.p.household
+        if "stopped_driving" in found and re.search(r"driver\b", h.occupation) and not h.occupation.startswith("retired"):
+            return False  # a working driver who has stopped driving has stopped working
+        if "weekend_or_relatives_house" in found and self.homeless:
+            return False  # weekend contact and a relative's spare room are not a rough sleeper's
+        if "own_household_chores" in found and self.institution:
+            return False  # a care home resident does not cook, pay the bills or drive
+        if "gym" in found and self.p.age >= 75:
+            return False
+        if "childcare" in found and not h.children:
+            return False  # childcare needs a child
+        if "youth_justice" in found and self.p.age < 10:
+            return False  # a child under ten is not in the youth justice system
+        if "brought_in" in found:
+            return False  # how the patient came today is told once, by the history's reason for today
+        if "dating" in found and h.partner:
+            return False  # someone with a partner has not 'avoided dating for years'
+        if "occupational_health" in found and not h.employed:
+            return False  # occupational health refers employees
+        if "weekend_children" in found and self.p.age >= 55:
+            return False  # weekend contact is for young children
         return True
 
     def _marks(self, text: str) -> tuple[frozenset[str], bool, bool, bool, bool, bool, bool]:
@@ -296,7 +347,8 @@ class StoryV2(_Story):
         elif key == "outpatient" and stage == "older":
             key = "outpatient_older"
         self.fields.update(gp=rng.choice(st["gp_names"]), workplace=rng.choice(st["workplaces"]["default"]))
-        referrer = self.fill(rng.choice(st["referrers"][key]))
+        fitting = [r for r in st["referrers"][key] if self.fits(r) and not (self.p.age >= 6 and "health visitor" in r)]
+        referrer = self.fill(rng.choice(fitting or st["referrers"][key]))
         occupation = self.p.household.occupation
         living = self.p.demographics.get("living_situation", "")
         informant = self._relative()
@@ -321,7 +373,8 @@ class StoryV2(_Story):
             raise CompositionError("a trauma or adjustment diagnosis with no event to name")
         self.fields.update(
             work_or_school="school" if self.p.age < 18 else ("work" if self.p.household.employed else "home"),
-            relative_any=informant or ("family" if self.p.age < 60 else "daughter" if self.p.household.children else "sister"),
+            relative_any=informant or "family",  # nobody invented: no informant, then 'the family'
+
         )
         has_precipitant = bool(precipitants) and (trauma or rng.random() < 0.8)
         if has_precipitant:
@@ -346,8 +399,20 @@ class StoryV2(_Story):
         rng.shuffle(leads)
         n = 0
         chosen = str(self.fields.get("precipitant", "")).lower()
-        for s in self.symptoms + self.comorbid_symptoms:
-            if n >= MAX_QUOTES:
+        limits = st["max_quotes"]
+        most = int(limits.get(self.principal.get("category") or "", limits["default"]))
+        # each comorbid disorder keeps a place among the quotes (a diagnosis the history never mentions
+        # is one a reader cannot believe); the principal's complaints fill the rest
+        firsts = []
+        for d in self.disorders[1:]:
+            own = {x["concept"] for x in self.ref.presentations[d["code"]]["symptoms"]}
+            first = next((x for x in self.comorbid_symptoms if x["concept"] in own and x not in firsts), None)
+            if first is not None:
+                firsts.append(first)
+        lead = self.symptoms[: max(1, most - len(firsts))]
+        order = lead + firsts + [x for x in self.symptoms + self.comorbid_symptoms if x not in lead and x not in firsts]
+        for s in order:
+            if n >= most:
                 break
             quote = self.says_for(s)
             if quote is not None and _foreign_stressor(quote, chosen, st["stressor_words"]):
@@ -406,11 +471,15 @@ class StoryV2(_Story):
             else:
                 kinds = ["worse", "fluctuating", "stable", "recent"]
             kind = rng.choice(kinds)
+            weekly = (self.p.household.employed or self.p.age < 18) and self.principal.get("category") in ("anxiety", "depressive") and not self.principal["code"].startswith("F32.81")
             for _ in range(3):
                 text = self.parts("course", core=f"core_{kind}", plain_open=kind == "recent", plain_close=kind == "recent")
+                if "Monday" in text and not weekly:
+                    continue  # 'eases at weekends' is a working week's pattern
                 if self.ok(section, text):
                     self.chart.add(section, text)
                     break
+        self._why_now()
         if self.maintenance is None:
             self._maintenance_drug()
         if self.maintenance is not None and self.nonadherent:
@@ -423,8 +492,39 @@ class StoryV2(_Story):
             ])
             self.chart.add(section, text, rng.choice([f"I stopped the {drug['name']} a few weeks back.", f"I haven't taken the {drug['name']} for a while."]))
 
+    def _why_now(self) -> None:
+        """What brought an emergency or inpatient patient in today (a referral says why now)."""
+        table = self.story["why_now"].get(self.p.setting)
+        if not table:
+            return
+        category = self.principal.get("category") or ""
+        options = [t for t in (table.get(category) or table["any"]) if self.fits(t)]
+        if self.lifelong:  # a lifelong pattern has not suddenly 'changed'
+            options = [t for t in options if "changed" not in t]
+        options = [self.fill(t) for t in options]
+        options = [t for t in options if self.ok("history_of_present_illness", t)]
+        if options:
+            self.chart.add("history_of_present_illness", self.rng.choice(options))
+
     def _precipitant_fits(self, precipitant: str) -> bool:
         R = review_facts()
+        living = str(self.p.demographics.get("living_situation", "")).lower()
+        if _has(precipitant, self.story["empty_nest_words"]) and (re.search(r"child|son|daughter", living) or not self.p.household.children):
+            return False  # children who have left home are not living at home, and must exist
+        moved = _has(precipitant, self.story["moved_away_words"])
+        if moved and re.search(r"parents|mother|father|grand", living):
+            return False  # someone who moved away from home does not live with their parents
+        season = next((k for k in self.story["season_months"] if k in precipitant.lower()), None)
+        if season is not None:
+            when = str(self.fields.get("when", "")).lower()
+            named = [m for m in self.story["months"] if m.lower() in when]
+            if not named or not any(m in self.story["season_months"][season] for m in named):
+                return False  # 'the onset of winter' in May
+        if "childhood" in precipitant.lower() and "reminder" not in precipitant.lower() and getattr(self, "onset_age", 0) >= 18:
+            return False  # an adult illness begins after a reminder of childhood abuse, not 'after childhood abuse'
+        illness = self.story["illness_precipitants"].get(precipitant.strip().lower())
+        if illness is not None and not illness["child" if self.p.age < 18 else "adult"]:
+            return False
         if any(d["code"] in R["trauma"]["codes"] for d in self.disorders) and not _has(precipitant, R["trauma"]["qualifying"]):
             return False
         if _has(precipitant, R["separation_stressors"]):
@@ -439,10 +539,12 @@ class StoryV2(_Story):
         negatives = list(self.presentation.get("pertinent_negatives", ()))
         rng.shuffle(negatives)
         written = 0
+        # a comorbid disorder's own symptoms are not denied ('no dysphoric mood' beside depression)
+        comorbid = {s["concept"] for d in self.disorders[1:] for s in self.ref.presentations[d["code"]]["symptoms"]}
         for concept in negatives:
             if written >= 2:
                 break
-            if concept in self.chart.asserted or concept not in self.ref.lexicon:
+            if concept in self.chart.asserted or concept not in self.ref.lexicon or concept in comorbid:
                 continue
             terms = [
                 t for t in self.ref.lexicon.get(concept).clinical_terms[:4]
@@ -524,6 +626,10 @@ class StoryV2(_Story):
             self.chart.add(section, self.parts("pph_none"))
         if self.risk_level != "none" and self.p.age >= 14 and rng.random() < 0.2:
             self.add_frame(section, self.frames["past_psychiatric"]["attempt"], attempt_age=rng.randint(max(12, self.p.age - 10), self.p.age))
+        if any(f.section == section and "overdose" in f.text.lower() and not re.search(r"\bno (?:overdoses|self-harm)\b", f.text) for f in self.chart.facts):
+            for f in self.chart.facts:  # 'no overdoses' beside 'one previous overdose'
+                if f.section == section:
+                    f.text = re.sub(r"[;,]\s*no (?:overdoses|self-harm)\b", "", f.text)
 
     # ------------------------------------------------------------------ other sections
 
@@ -531,6 +637,11 @@ class StoryV2(_Story):
         """Version 1's substance history, its years of heavy use made to agree with the story's timeline."""
         start = len(self.chart.facts)
         super()._substances()
+        for f in self.chart.facts[start:]:  # nobody stopped smoking before they could have started
+            m = re.search(r"\bstopped (\d+) years ago\b", f.text)
+            if m and self.p.age - int(m.group(1)) < 18:
+                years = max(1, min(int(m.group(1)), self.p.age - 18))
+                f.text = f.text.replace(m.group(0), "stopped last year" if years == 1 or self.p.age < 19 else f"stopped {years} years ago")
         if self.principal.get("category") != "substance_related":
             return
         years = max(1, int(round(self.days / 365)))
@@ -542,9 +653,43 @@ class StoryV2(_Story):
         """Version 1's personal history; a childhood told as 'in childhood' (not 'as a child', which
         reads as a child at home)."""
         start = len(self.chart.facts)
-        super()._personal()
+        frames = self.frames
+        relationships = dict(frames["relationships"])
+        marital = str(self.p.demographics.get("marital_status", "")).lower()
+        living = str(self.p.demographics.get("living_situation", "")).lower()
+        if "recent separation" in living:
+            relationships["separated"] = relationships["separated_recent"]
+        elif marital == "divorced":
+            relationships["separated"] = relationships["divorced"]
+        childhood = frames["childhood"]
+        if self.in_care:
+            care = [[t[0].replace("{care_age}", str(self.rng.randint(3, max(3, min(10, self.p.age - 2))))), t[1]] for t in frames["childhood_in_care"]]
+            childhood = {"stable": care, "adverse": care}
+        elif self.p.age < 18:
+            childhood = frames["childhood_young"]
+        self.frames = {**frames, "relationships": relationships, "childhood": childhood}
+        try:
+            super()._personal()
+        finally:
+            self.frames = frames
         for f in self.chart.facts[start:]:
             f.text = re.sub(r"\bas a child\b", "in childhood", f.text)
+
+    def _medical(self) -> None:
+        """Version 1's medical history; a trigger that was the patient's own illness is in it too."""
+        start = len(self.chart.facts)
+        super()._medical()
+        illness = self.story["illness_precipitants"].get(str(self.fields.get("precipitant", "")).strip().lower())
+        if illness is None:
+            return
+        options = illness["child" if self.p.age < 18 else "adult"]
+        if not options:
+            return
+        nothing = {o[0] for o in self.frames["medical_none"]}
+        kept = [f for f in self.chart.facts[start:] if f.text not in nothing]
+        del self.chart.facts[start:]
+        self.chart.facts.extend(kept)
+        self.chart.add("medical_history", self.rng.choice(options))
 
     def _family(self) -> None:
         """Version 1's family history, without the patient's own diagnosis named in a relative."""
@@ -576,6 +721,20 @@ class StoryV2(_Story):
             super()._mental_status()
         finally:
             self.presentation = saved
+
+    def _risk(self) -> None:
+        """Version 1's risk assessment; self-care not called 'maintained' when the history tells of neglect."""
+        super()._risk()
+        words = review_facts()["records"]["neglect_words"]
+        history = " ".join(f.text for f in self.chart.facts if f.section == "history_of_present_illness")
+        if not _has(history, words):
+            return
+        low = {o[0] for o in self.frames["risk"]["neglect_low"]}
+        kept = [f for f in self.chart.facts if not (f.section == "risk_assessment.self_neglect" and f.text in low)]
+        if len(kept) != len(self.chart.facts):
+            self.chart.facts[:] = kept
+        if not any(f.section == "risk_assessment.self_neglect" for f in self.chart.facts):
+            self.add_frame("risk_assessment.self_neglect", self.frames["risk"]["neglect_raised"])
 
     # ----------------------------------------------------------------------------- exams
 
@@ -613,6 +772,8 @@ class StoryV2(_Story):
         # a follow-up that checks a drug level the plan does not prescribe (the disorder's usual text
         # assumes lithium) loses that clause
         on = {m["name"].lower() for m in out.get("medications", ())}
+        if "clozapine" not in on:  # 'clozapine after two failed trials' would call for clozapine's blood monitoring
+            kept = [re.sub(r"[;,]?\s*clozapine (?:after|if|for)[^.;]*", "", k) if not k.lower().startswith(("start", "begin", "offer", "commence", "restart", "continue")) else k for k in kept]
         for drug in ("lithium", "valproate", "clozapine"):
             if drug in on:
                 continue
@@ -620,6 +781,21 @@ class StoryV2(_Story):
             kept = [re.sub(pattern, "", k) if re.search(rf"\b{drug} levels?\b", k) and not k.lower().startswith(("start", "begin", "offer", "commence", "restart", "continue")) else k for k in kept]
             if out.get("follow_up"):
                 out["follow_up"] = re.sub(pattern, "", out["follow_up"]).strip(" ;,") or out["follow_up"]
+        if self.p.setting == "inpatient":  # an admitted patient is not 'considered for admission'
+            kept = [re.sub(r"[;,]?\s*(?:consider (?:home treatment or )?admission|admission may be needed)[^.;]*", "", k, flags=re.I) if not re.match(r"(?:consider|admission)", k, re.I) else "" for k in kept]
+        if "lithium" not in on:
+            kept = [re.sub(r"\s*\(lithium is dangerous in overdose\)", "", k) for k in kept]
+        if self.p.setting != "inpatient":  # a follow-up 'as inpatient' for someone not admitted
+            where = "by the home treatment team" if self.p.setting == "outpatient" else "on admission or by the home treatment team"
+            kept = [re.sub(r"\bdaily (?:review )?as inpatient\b", f"daily review {where}", k, flags=re.I) for k in kept]
+            if out.get("follow_up"):
+                out["follow_up"] = re.sub(r"\bdaily (?:review )?as inpatient\b", f"daily review {where}", out["follow_up"], flags=re.I)
+        for drug in sorted(on):  # a drug the patient continues was not just started
+            if re.search(rf"\bcontinue {re.escape(drug)}\b", out["plan"], re.I):
+                pattern = rf"\b({re.escape(drug)} level) 5-7 days after starting\b"
+                kept = [re.sub(pattern, r"\1 in 5-7 days", k, flags=re.I) for k in kept]
+                if out.get("follow_up"):
+                    out["follow_up"] = re.sub(pattern, r"\1 in 5-7 days", out["follow_up"], flags=re.I)
         kept = [k if k.rstrip().endswith((".", "!", "?")) else k.rstrip(" ;,") + "." for k in kept if k.strip(" .;,")]
         if self.p.age < 18:
             for m in out.get("medications", ()):
@@ -639,6 +815,9 @@ class CaseComposerV2(CaseComposer):
         super().__init__(reference)
         self.story = load_material("story")
         self.marks: dict[str, tuple] = {}  # StoryV2._marks, per text
+        self.life_marks: dict[str, frozenset[str]] = {}  # StoryV2._life_marks, per text
+        # version 2's own wording for the sections version 1 wrote from a few stock lines
+        self.frames = {**self.frames, **{k: v for k, v in self.story["frames"].items() if not k.startswith("_")}}
 
     def _comorbidities(self, rng: random.Random, principal: Entry, patient) -> list[Entry]:
         """Version 1's comorbidities, less those the story cannot hold: one whose minimum duration the
@@ -677,6 +856,21 @@ class CaseComposerV2(CaseComposer):
             elif informant in ("foster carer", "social worker") or not informant or (informant == "both parents" and "both parents" not in living):
                 patient.informant = rng.choice(["mother", "father"] if "father" in living and "mother" not in living else ["mother", "both parents"] if "both parents" in living else ["mother"] if "mother" in living else ["grandmother"] if "grand" in living else ["father"])
         occupation = str(demo.get("occupation", "")).lower()
+        if "young child" in living and patient.age >= (46 if patient.sex == "female" else 52):
+            demo["living_situation"] = living = living.replace(" and a young child", "" if patient.age >= 56 else " and two teenage children")
+        if patient.sex == "female" and "postman" in occupation:
+            demo["occupation"] = occupation = occupation.replace("postman", "postal worker")
+            patient.household = replace(patient.household, occupation=occupation)
+        if "recent separation" in living and str(demo.get("marital_status", "")) in ("single", "divorced", "widowed"):
+            demo["marital_status"] = "separated"
+            patient.household = replace(patient.household, marital_status="separated")
+        year = re.search(r"\byear (\d+)\b", occupation)
+        if year and int(year.group(1)) <= 11 and "a levels" in str(demo.get("education", "")).lower():
+            demo["education"] = "studying for GCSEs"  # A levels begin in year 12
+        if patient.age < 18 and "apprentice" in occupation:  # referred by the school nurse, in trouble in class: at school
+            demo["occupation"] = occupation = "sixth-form student"
+            demo["education"] = "studying for A levels"
+            patient.household = replace(patient.household, occupation=occupation, employed=False)
         if "supported accommodation" in living and disorder.get("category") not in ("schizophrenia_spectrum", "bipolar", "neurodevelopmental", "personality", "substance_related"):
             demo["living_situation"] = rng.choice(["lives alone in a rented flat", "lives in a shared house"])
         if occupation.startswith("stay-at-home parent") and not re.search(r"child|son|daughter", living):
