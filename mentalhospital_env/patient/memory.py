@@ -175,6 +175,51 @@ def load_memory_cues() -> MemoryCues:
     )
 
 
+@dataclass(frozen=True)
+class RecallRules:
+    """Clinical rules of recall (``data/recall.json``): history a psychiatric record would have listed
+    (silence there is a denial), sections whose facts are plain talk (not sensitive unless the case
+    says so), and how a record says how long something has gone on."""
+
+    closed_always: frozenset[str]
+    closed_if_section: Mapping[str, frozenset[str]]
+    plain_sections: frozenset[str]
+    duration: re.Pattern[str]
+
+
+@lru_cache(maxsize=1)
+def load_recall_rules() -> RecallRules:
+    raw = _read_data("recall.json")
+    closed = raw["closed_world_concepts"]
+    numbers = sorted(raw["duration_numbers"], key=len, reverse=True)
+    units = raw["duration_units"]
+    duration = re.compile(
+        r"\b((?:(?:about|around|over|nearly|almost|roughly|the last|the past|for)\s+)?(?:"
+        + "|".join(re.escape(n) for n in numbers)
+        + r"|\d+(?:\.\d+)?)(?:\s+and\s+a\s+half)?\s+(?:"
+        + "|".join(units)
+        + r")s?(?:\s+and\s+a\s+half)?(?:\s+ago)?)\b",
+        re.IGNORECASE,
+    )
+    return RecallRules(
+        closed_always=frozenset(closed["always"]),
+        closed_if_section={k: frozenset(v) for k, v in closed["if_section"].items()},
+        plain_sections=frozenset(raw["plain_sections"]),
+        duration=duration,
+    )
+
+
+def duration_in(text: str) -> str | None:
+    """How long, as the text says it ("about two years", "four months ago"), or ``None``."""
+    for m in load_recall_rules().duration.finditer(text or ""):
+        found = m.group(1).strip()
+        words = found.lower().split()
+        if words[0] in ("a", "an") and not found.lower().endswith(" ago"):
+            continue  # "110 units a week", "twice a day": a rate, not how long
+        return re.sub(r"^for\s+", "", found, flags=re.IGNORECASE)
+    return None
+
+
 def _spans(stemmed: Sequence[str], phrases: CueSet) -> list[tuple[int, int]]:
     """Token spans of ``stemmed`` where any of the cue ``phrases`` occurs."""
     return phrases.spans(stemmed)
@@ -388,6 +433,7 @@ class FactIndex:
         self.case = case
         self.lexicon = lexicon or load_lexicon()
         cues = load_memory_cues()
+        rules = load_recall_rules()
         self.guard = LeakGuard(case)
         raw: list[tuple[Fact, Counter]] = []
         entries: list[IndexedFact] = []
@@ -412,7 +458,9 @@ class FactIndex:
                 frozenset(s.concept_id for s in found if s.subject == "patient" and s.negated) - affirms
             )
             about_other = frozenset(s.concept_id for s in found if s.subject == "other" and not s.negated)
-            concept_sensitive = any(self.lexicon.get(c).sensitive for c in affirms | about_other)
+            concept_sensitive = any(
+                self.lexicon.get(c).sensitive for c in affirms | about_other
+            )
             entries.append(
                 IndexedFact(
                     fact=fact,
@@ -421,7 +469,7 @@ class FactIndex:
                     rules_out=rules_out,
                     about_other=about_other,
                     tellable=_tellable(fact, cues, affirms | rules_out | about_other),
-                    sensitive=fact.sensitive or concept_sensitive,
+                    sensitive=(fact.sensitive or concept_sensitive) and fact.section not in rules.plain_sections,
                     leaks=self.guard.leaks(fact.text) or self.guard.leaks(fact.patient_says or ""),
                     vector=_unit({s: c * self.idf[s] for s, c in bag.items()}),
                     content=frozenset(bag),
@@ -460,6 +508,11 @@ class FactIndex:
             if s.negated and s.subject == "patient"
         )
         self.supported_other = frozenset(self.about_other)
+        # history the record would have listed: silence is a denial (data/recall.json)
+        self.closed_concepts = rules.closed_always | frozenset(
+            c for section, concepts in rules.closed_if_section.items() if self.by_section.get(section) for c in concepts
+        )
+        self.durations = {f.id: duration_in(f.fact.text) or duration_in(f.fact.patient_says or "") for f in entries}
 
     def __getitem__(self, fact_id: str) -> IndexedFact:
         return self._by_id[fact_id]
@@ -835,8 +888,10 @@ class MemoryState:
     disclosed: dict[str, None] = field(default_factory=dict)
     stances: dict[str, str] = field(default_factory=dict)
     answers: dict[str, AnswerPlan] = field(default_factory=dict)
+    topics: tuple[str, ...] = ()  # the content topics of the last question that had any
 
     def clear(self) -> None:
+        self.topics = ()
         self.disclosed.clear()
         self.stances.clear()
         self.answers.clear()
@@ -846,6 +901,14 @@ class MemoryState:
 _FRAME_TOPICS = frozenset({"onset", "course", "trigger", "functioning"})
 # sections told whatever the rapport (why the patient came)
 _UNGATED = ("chief_complaint",)
+
+
+# frame topics that ask when or how long: answered by the facts of the topic that say how long
+_TIMING_TOPICS = frozenset({"onset", "course"})
+# words by which a question with no topic of its own points back at the one before
+_POINTS_BACK = re.compile(r"\b(that|those|these|this|it|them)\b", re.IGNORECASE)
+# topics that never make what the patient came about (frames and the open question itself)
+_NOT_COMPLAINT = frozenset({"chief_complaint", "onset", "course", "trigger", "functioning"})
 
 
 # topics asked in the present tense: "who do you live with?" is not answered with childhood
@@ -891,6 +954,10 @@ class MemorySkill:
         self._present_concept_topics = frozenset(
             t for c in self._affirmed_anywhere for t in concept_topics(self.index.lexicon, c)
         )
+        # what the patient came about: the topics of the chief complaint's own sentences
+        self._complaint_topics = frozenset(
+            t for f in self.index.by_section.get("chief_complaint", ()) for t in f.topics
+        ) - _NOT_COMPLAINT
 
     @property
     def disclosed(self) -> tuple[str, ...]:
@@ -924,6 +991,14 @@ class MemorySkill:
         tax = self._taxonomy
         topics = [t for t in question.topics if t in tax.by_id and tax.kind(t) != "meta" or t == "insight"]
         content = [t for t in topics if t not in _FRAME_TOPICS]
+        timing = bool(set(topics) & _TIMING_TOPICS)
+        if self.state.topics and not question.concepts and (
+            (timing and not content) or (not topics and _POINTS_BACK.search(question.text))
+        ):
+            # "And how long ago was that?", "Have you thought about acting on those thoughts?": the
+            # question is about what was asked just before
+            content = [t for t in self.state.topics if t not in content]
+            topics = content + topics
         asked = set(topics)
         items: list[AnswerItem] = []
         used: set[str] = set()
@@ -955,7 +1030,7 @@ class MemorySkill:
                 continue  # "how long has the sleep been bad?": the sleep facts that say when
             if topic_id == "family_history" and any(i.stance in (AFFIRM, DENY) for i in items):
                 continue
-            facts = self._topic_facts(topic_id, asked, used, per_topic, question.relative)
+            facts = self._topic_facts(topic_id, asked, used, per_topic, question.relative, timing)
             if facts:
                 items.append(AnswerItem(TELL, topic_id, tuple(facts)))
                 used.update(f.id for f in facts)
@@ -993,6 +1068,15 @@ class MemorySkill:
                 items.append(
                     AnswerItem(UNKNOWN, topic_id, about_other=topic_id == "family_history" or question.about_other)
                 )
+        if not items and not topics and not question.concepts and not question.greeting and not question.closing and not question.open:
+            # nothing asked that the taxonomy or the lexicon knows ("Do you feel cold a lot?"): the
+            # record sentence closest in words, if one is close enough, else the patient asks back
+            similar = [
+                f for f in self.index.similar(question.text, self.policy.similarity_threshold, self.policy.similarity_limit)
+                if f.section != FAMILY_SECTION
+            ]
+            if similar:
+                items.append(AnswerItem(TELL, "similar", tuple(similar)))
         if not items and not question.greeting and not question.closing and self.is_open(question) and question.open:
             # "anything else?": what has not been said yet, in the record's order (presentation first)
             facts = [f for f in self.index.facts if f.tellable and f.id not in self.state.disclosed][:per_topic]
@@ -1002,7 +1086,10 @@ class MemorySkill:
         if items and all(i.silent for i in items):
             items = [AnswerItem(i.stance, i.subject, i.facts, i.sensitive, i.about_other) for i in items]
         items = _capped(items, per_topic + 1)
-        items = [self._gate(item, gate, _UNGATED if item.subject == "chief_complaint" else ()) for item in items]
+        items = [
+            self._gate(item, gate, _UNGATED if item.subject == "chief_complaint" else (), self._came_about(item))
+            for item in items
+        ]
         small_talk = "greeting" if question.greeting else "closing" if question.closing else None
         return AnswerPlan(
             question,
@@ -1057,12 +1144,18 @@ class MemorySkill:
         if concept_id in self._affirmed_anywhere:
             # stated only in an examiner's observation: the patient does not describe it unprompted
             return AnswerItem(UNKNOWN, concept_id)
-        if concept.kind in CLOSED_WORLD_KINDS:
+        if concept.kind in CLOSED_WORLD_KINDS or concept_id in index.closed_concepts:
             return AnswerItem(DENY, concept_id)
         return AnswerItem(UNKNOWN, concept_id)
 
     def _topic_facts(
-        self, topic_id: str, asked: set[str], used: set[str], limit: int, relative: str | None = None
+        self,
+        topic_id: str,
+        asked: set[str],
+        used: set[str],
+        limit: int,
+        relative: str | None = None,
+        timing: bool = False,
     ) -> list[IndexedFact]:
         """The told facts of a topic, those that answer more of what was asked first, then the untold
         before the told, then the most to the point (fewest other topics), in record order."""
@@ -1080,6 +1173,8 @@ class MemorySkill:
         history = topic.kind in ("history", "substance")
         facts.sort(
             key=lambda f: (
+                timing and self.index.durations.get(f.id) is None,  # "how long?": the facts that say,
+                timing and f.id not in disclosed,  # those just spoken of first
                 f.section not in topic.sections,
                 not f.present,
                 topic_id in _NOW_TOPICS and f.fact.time == "past",
@@ -1111,12 +1206,25 @@ class MemorySkill:
         told = [f for f in facts if f.id in self.state.disclosed and f.id not in used]
         return fresh + told
 
-    @staticmethod
-    def _gate(item: AnswerItem, gate, ungated: Iterable[str] = ()) -> AnswerItem:
-        if item.stance not in (AFFIRM, TELL) or not item.facts:
+    def _came_about(self, item: AnswerItem) -> bool:
+        """Whether an item is on what the patient came about (a topic of the chief complaint): a patient
+        who asks for help with their drinking talks about their drinking, whatever the rapport."""
+        if item.subject in self._taxonomy.by_id:
+            subjects = {item.subject}
+        elif item.subject in self.index.lexicon:
+            subjects = set(concept_topics(self.index.lexicon, item.subject))
+        else:
+            subjects = {t for f in item.facts for t in f.topics}
+        return bool(subjects & self._complaint_topics)
+
+    def _gate(self, item: AnswerItem, gate, ungated: Iterable[str] = (), free_topic: bool = False) -> AnswerItem:
+        """Sensitive facts held back while rapport is short of the persona's guardedness; never what the
+        patient came about, nor what they have already told in this encounter."""
+        if item.stance not in (AFFIRM, TELL) or not item.facts or free_topic:
             return item
         free = set(ungated)
-        held = [f for f in item.facts if f.sensitive and f.section not in free and not gate(f)]
+        told = self.state.disclosed
+        held = [f for f in item.facts if f.sensitive and f.section not in free and f.id not in told and not gate(f)]
         if not held:
             return item
         kept = tuple(f for f in item.facts if f not in held)
@@ -1135,6 +1243,10 @@ class MemorySkill:
                 self.state.stances.setdefault(item.subject, item.stance)
         if plan.question.key and plan.refusal is None:
             self.state.answers[plan.question.key] = plan
+        content = tuple(t for t in plan.question.topics if t not in _FRAME_TOPICS and t in self._taxonomy.by_id
+                        and self._taxonomy.kind(t) != "meta")
+        if content:
+            self.state.topics = content
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1196,7 +1308,7 @@ class ClaimChecker:
             return True
         if c in index.supported_present:
             return False
-        if index.lexicon.get(c).kind in CLOSED_WORLD_KINDS:
+        if index.lexicon.get(c).kind in CLOSED_WORLD_KINDS or c in index.closed_concepts:
             return True
         # history a section of the record would hold (admissions, police): denied when that section
         # is there and says nothing of it (the taxonomy's closed_if_section)

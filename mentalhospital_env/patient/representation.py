@@ -49,6 +49,7 @@ from .memory import (
     _holds,
     _phrase_stems,
     cosine,
+    duration_in,
     load_memory_cues,
     read_statements,
 )
@@ -549,6 +550,9 @@ class RepresentationSkill:
         self._yes_no = False
         self._items = 0
         self._asked: tuple[str, ...] = ()
+        self._timing = False
+        self._said_how_long = False
+        self._told: set[str] = set()  # facts this patient has put in words in this encounter
         # self_contained() depends on the fact, its wording and the concepts asked only: remembered
         self._contained: dict[tuple[str, int, str, tuple[str, ...]], str] = {}
         self.reset(seed)
@@ -559,6 +563,7 @@ class RepresentationSkill:
         # encounter); the encounter seed only varies which of its phrases come up in each reply
         self.voice = Voice(self.persona, random.Random(stable_seed("voice", self.case.case_id)))
         self.rapport.reset()
+        self._told = set()
 
     # -- gating ------------------------------------------------------------------------------------
 
@@ -639,6 +644,8 @@ class RepresentationSkill:
         self._yes_no = plan.question.yes_no
         self._items = len(plan.items)
         self._asked = plan.question.concepts
+        self._timing = bool({"onset", "course"} & set(plan.question.topics))
+        self._said_how_long = False
         if plan.refusal is not None:
             options = voice.refusals[plan.refusal]
             return options[rng.randrange(len(options))]
@@ -701,6 +708,11 @@ class RepresentationSkill:
             return [voice.pick("nothing_more", rng)]
         if item.stance == DENY:
             said = [self.self_contained(f, self._say(f)) for f in item.facts if f.fact.patient_says]
+            if said and self._yes_no and not self._opens_no(said[0]):
+                # "Have you had help before?" - "No, I haven't had any contact with services.": a closed
+                # question is answered yes or no first
+                head = said[0] if said[0].startswith(("I ", "I'")) else said[0][0].lower() + said[0][1:]
+                said[0] = f"No, {head}"
             if said:
                 return said
             if item.subject not in self.index.lexicon:
@@ -741,6 +753,25 @@ class RepresentationSkill:
             text = self.self_contained(fact, self._say(fact))
             if not text:
                 continue
+            if self._timing:
+                # "How long has that been going on?": how long (once), and no more than that when it was told
+                how_long = self.index.durations.get(fact.id)
+                if duration_in(text):
+                    how_long = None  # the wording says how long itself
+                    self._said_how_long = True
+                if how_long and self._said_how_long:
+                    if fact.id in self._told:
+                        continue
+                elif how_long and fact.id in self._told:
+                    out.append(_how_long(how_long))
+                    self._said_how_long = True
+                    continue
+                elif how_long and how_long.lower() not in text.lower():
+                    text = f"{text} {_how_long(how_long)}"
+                    self._said_how_long = True
+                elif how_long:
+                    self._said_how_long = True
+            self._told.add(fact.id)
             if "impoverished" in voice.traits and len(text.split()) > 10:
                 text = re.split(r"(?<=[.;!?])\s+|,\s+", text)[0].rstrip(".,;") + "."
             elif "vague" in voice.traits and rng.random() < 0.5:
@@ -874,6 +905,10 @@ class RepresentationSkill:
             return candidate
         return text
 
+    def _opens_no(self, text: str) -> bool:
+        tokens = tokenize(text)
+        return bool(tokens) and tokens[0] in self.lay.negation_words | {"none", "nope", "nothing", "nobody", "never", "not"}
+
     def _denial(self, fact: IndexedFact) -> bool:
         """Whether the fact, as the patient words it, is a "no" (it rules something out, or begins so)."""
         tokens = tokenize(fact.fact.patient_says or "")
@@ -909,6 +944,15 @@ class RepresentationSkill:
         return text
 
 
+def _how_long(duration: str) -> str:
+    """A duration as the patient says it: "It started four months ago." / "For about two years now."."""
+    if duration.lower().endswith(" ago"):
+        return f"It started {duration}."
+    if duration.lower().startswith(("the last", "the past")):
+        return f"Over {duration}."
+    return f"For {duration} now."
+
+
 def plain_reply(plan: AnswerPlan, index: FactIndex) -> str:
     """A reply with no persona (the memory-only variant): the facts as the record or the case has them.
 
@@ -938,4 +982,5 @@ def plain_reply(plan: AnswerPlan, index: FactIndex) -> str:
             for fact in item.facts:
                 text = fact.fact.patient_says or fact.fact.text
                 out.append(index.guard.scrub(text) if fact.leaks else text)
-    return " ".join(s.strip() for s in out if s.strip())
+    # several things denied at once with nothing to say of them: one "No.", not "No. No. No."
+    return " ".join(dict.fromkeys(s.strip() for s in out if s.strip()))
