@@ -293,10 +293,10 @@ def test_odd_utterances_get_a_reply_not_an_error(utterance):
 
 
 def _forget_remembered_readings():
-    from mentalhospital_env.patient import memory, patient
+    from mentalhospital_env.patient import patient, question, reading
 
-    memory._QUESTIONS.clear()
-    memory._STATEMENTS.clear()
+    question._QUESTIONS.clear()
+    reading._STATEMENTS.clear()
     patient._INDEX_CACHE.clear()
 
 
@@ -327,12 +327,12 @@ def test_remembered_statements_are_handed_out_as_new_lists():
 
 
 def test_remembered_question_readings_are_bounded(monkeypatch):
-    from mentalhospital_env.patient import memory
+    from mentalhospital_env.patient import question
 
-    monkeypatch.setattr(memory, "_QUESTIONS_MAX", 16)
-    for i in range(memory._QUESTIONS_MAX + 10):
+    monkeypatch.setattr(question, "_QUESTIONS_MAX", 16)
+    for i in range(question._QUESTIONS_MAX + 10):
         read_question(f"Have you felt low on day {i}?", LEXICON)
-    assert len(memory._QUESTIONS) == memory._QUESTIONS_MAX
-    assert read_question("Have you felt low on day 20?", LEXICON) == memory._read_question(
+    assert len(question._QUESTIONS) == question._QUESTIONS_MAX
+    assert read_question("Have you felt low on day 20?", LEXICON) == question._read_question(
         "Have you felt low on day 20?", LEXICON
     )
