@@ -17,8 +17,9 @@ from importlib import resources
 from mentalhospital_env.cases import Case
 from mentalhospital_env.knowledge.language import stems, tokenize
 
-from .reading import _holds, _phrase_stems, cosine, load_memory_cues
+from .reading import _holds, _phrase_stems, concept_topics, cosine, load_memory_cues
 from .recall import AFFIRM, DENY, TELL, WITHHELD, AnswerItem, AnswerPlan, FactIndex, IndexedFact
+from .understanding import load_taxonomy
 
 
 def _data(name: str) -> dict:
@@ -210,3 +211,81 @@ def focus(plan: AnswerPlan, persona: PersonaProfile, index: FactIndex, similarit
     if not changed:
         return plan
     return AnswerPlan(question, tuple(items), plan.refusal, plan.small_talk, plan.unclear or not items)
+
+
+# --------------------------------------------------------------------------------------------------
+# The decision
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What decide hands to say: the plan as this patient will answer it now (sensitive facts held
+    back, a many-part question cut to what the persona takes in: ``partial``), who speaks
+    (``patient`` or ``informant``), the doctor's tone as heard (``empathic``, ``curt``, ``judgemental``
+    or ``None``), and ``said_before``: the earlier reply to the same question, said again."""
+
+    plan: AnswerPlan
+    partial: bool = False
+    speaker: str = "patient"
+    tone: str | None = None
+    said_before: str | None = None
+
+
+# --------------------------------------------------------------------------------------------------
+# The rapport gate
+# --------------------------------------------------------------------------------------------------
+
+# sections told whatever the rapport (why the patient came)
+_UNGATED = ("chief_complaint",)
+
+
+def gate(plan: AnswerPlan, may_disclose, disclosed, index: FactIndex) -> AnswerPlan:
+    """The plan with the sensitive facts held back that rapport does not yet allow (``may_disclose(fact)``):
+    never what the patient came about (a topic of the chief complaint), nor what they have already told
+    in this encounter (``disclosed``). The same plan object when nothing is held back."""
+    if may_disclose is None:
+        return plan
+    items: list[AnswerItem] = []
+    changed = False
+    for item in plan.items:
+        gated = _gate_item(
+            item,
+            may_disclose,
+            disclosed,
+            _UNGATED if item.subject == "chief_complaint" else (),
+            _came_about(item, index),
+        )
+        changed = changed or gated is not item
+        items.append(gated)
+    if not changed:
+        return plan
+    return AnswerPlan(plan.question, tuple(items), plan.refusal, plan.small_talk, plan.unclear)
+
+
+def _came_about(item: AnswerItem, index: FactIndex) -> bool:
+    """Whether an item is on what the patient came about: a patient who asks for help with their
+    drinking talks about their drinking, whatever the rapport."""
+    taxonomy = load_taxonomy()
+    if item.subject in taxonomy.by_id:
+        subjects = {item.subject}
+    elif item.subject in index.lexicon:
+        subjects = set(concept_topics(index.lexicon, item.subject))
+    else:
+        subjects = {t for f in item.facts for t in f.topics}
+    return bool(subjects & index.complaint_topics)
+
+
+def _gate_item(item: AnswerItem, may_disclose, disclosed, ungated=(), free_topic: bool = False) -> AnswerItem:
+    if item.stance not in (AFFIRM, TELL) or not item.facts or free_topic:
+        return item
+    free = set(ungated)
+    held = [
+        f for f in item.facts if f.sensitive and f.section not in free and f.id not in disclosed and not may_disclose(f)
+    ]
+    if not held:
+        return item
+    kept = tuple(f for f in item.facts if f not in held)
+    if kept:
+        return AnswerItem(item.stance, item.subject, kept, True, item.about_other)
+    return AnswerItem(WITHHELD, item.subject, tuple(held), True, item.about_other)

@@ -297,6 +297,10 @@ class FactIndex:
         self.closed_concepts = rules.closed_always | frozenset(
             c for section, concepts in rules.closed_if_section.items() if self.by_section.get(section) for c in concepts
         )
+        # what the patient came about: the topics of the chief complaint's own sentences
+        self.complaint_topics = frozenset(
+            t for f in self.by_section.get("chief_complaint", ()) for t in f.topics
+        ) - _NOT_COMPLAINT
         self.durations = {f.id: duration_in(f.fact.text) or duration_in(f.fact.patient_says or "") for f in entries}
 
     def __getitem__(self, fact_id: str) -> IndexedFact:
@@ -430,8 +434,6 @@ class MemoryState:
 
 # topics that frame another ("how long", "what set it off"): answered by the facts of the topic they frame
 _FRAME_TOPICS = frozenset({"onset", "course", "trigger", "functioning"})
-# sections told whatever the rapport (why the patient came)
-_UNGATED = ("chief_complaint",)
 
 
 # frame topics that ask when or how long: answered by the facts of the topic that say how long
@@ -485,10 +487,7 @@ class MemorySkill:
         self._present_concept_topics = frozenset(
             t for c in self._affirmed_anywhere for t in concept_topics(self.index.lexicon, c)
         )
-        # what the patient came about: the topics of the chief complaint's own sentences
-        self._complaint_topics = frozenset(
-            t for f in self.index.by_section.get("chief_complaint", ()) for t in f.topics
-        ) - _NOT_COMPLAINT
+
 
     @property
     def disclosed(self) -> tuple[str, ...]:
@@ -501,6 +500,10 @@ class MemorySkill:
 
     def plan(self, question: Question, may_disclose=None, facts_per_topic: int | None = None) -> AnswerPlan:
         """The answer to ``question`` under the answer policy (nothing is recorded until ``commit``).
+
+        Every fact of the record on what was asked is in the plan; what rapport holds back is decide's
+        call (:func:`~mentalhospital_env.patient.decide.gate`), made here too when ``may_disclose`` is
+        given (the one-call form).
 
         Concepts asked (lexicon) are affirmed with the facts that state them, or denied where the
         record rules them out, or (symptoms) where nothing of the record is about that topic; topics
@@ -517,7 +520,6 @@ class MemorySkill:
             and not any(i.stance == WITHHELD for i in earlier.items)
         ):
             return earlier
-        gate = may_disclose or (lambda fact: True)
         per_topic = facts_per_topic or self.policy.facts_per_topic
         tax = self._taxonomy
         topics = [t for t in question.topics if t in tax.by_id and tax.kind(t) != "meta" or t == "insight"]
@@ -617,17 +619,18 @@ class MemorySkill:
         if items and all(i.silent for i in items):
             items = [AnswerItem(i.stance, i.subject, i.facts, i.sensitive, i.about_other) for i in items]
         items = _capped(items, per_topic + 1)
-        items = [
-            self._gate(item, gate, _UNGATED if item.subject == "chief_complaint" else (), self._came_about(item))
-            for item in items
-        ]
         small_talk = "greeting" if question.greeting else "closing" if question.closing else None
-        return AnswerPlan(
+        plan = AnswerPlan(
             question,
             items=tuple(items),
             small_talk=small_talk,
             unclear=not items and small_talk is None,
         )
+        if may_disclose is None:
+            return plan
+        from .decide import gate  # the old one-call API: recall, then decide's rapport gate
+
+        return gate(plan, may_disclose, self.state.disclosed, self.index)
 
     def is_open(self, question: Question) -> bool:
         """Whether a question only asks what else there is ("anything else?"): new facts each time."""
@@ -736,32 +739,6 @@ class MemorySkill:
         fresh = [f for f in facts if f.id not in self.state.disclosed and f.id not in used]
         told = [f for f in facts if f.id in self.state.disclosed and f.id not in used]
         return fresh + told
-
-    def _came_about(self, item: AnswerItem) -> bool:
-        """Whether an item is on what the patient came about (a topic of the chief complaint): a patient
-        who asks for help with their drinking talks about their drinking, whatever the rapport."""
-        if item.subject in self._taxonomy.by_id:
-            subjects = {item.subject}
-        elif item.subject in self.index.lexicon:
-            subjects = set(concept_topics(self.index.lexicon, item.subject))
-        else:
-            subjects = {t for f in item.facts for t in f.topics}
-        return bool(subjects & self._complaint_topics)
-
-    def _gate(self, item: AnswerItem, gate, ungated: Iterable[str] = (), free_topic: bool = False) -> AnswerItem:
-        """Sensitive facts held back while rapport is short of the persona's guardedness; never what the
-        patient came about, nor what they have already told in this encounter."""
-        if item.stance not in (AFFIRM, TELL) or not item.facts or free_topic:
-            return item
-        free = set(ungated)
-        told = self.state.disclosed
-        held = [f for f in item.facts if f.sensitive and f.section not in free and f.id not in told and not gate(f)]
-        if not held:
-            return item
-        kept = tuple(f for f in item.facts if f not in held)
-        if kept:
-            return AnswerItem(item.stance, item.subject, kept, True, item.about_other)
-        return AnswerItem(WITHHELD, item.subject, tuple(held), True, item.about_other)
 
     # -- recording --------------------------------------------------------------------------------
 
