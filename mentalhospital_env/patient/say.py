@@ -438,13 +438,19 @@ class Speaker:
         if plan.small_talk and not plan.items:
             parts.append(voice.pick("greeting" if plan.small_talk == "greeting" else "closing", rng))
             return " ".join(parts)
+        reflection = _is_reflection(plan.question.text)
+        if plan.unclear and reflection and tone != "judgemental":
+            # "It sounds exhausting, being told it's nothing.": a reflection is acknowledged, not queried
+            return voice.pick("affirm", rng)
         if plan.unclear:
             if tone == "empathic":
                 return voice.pick("empathy_ack", rng)
             if tone in ("curt", "judgemental"):
                 return voice.pick("cold_ack", rng)
             return voice.pick("clarify", rng)
-        if p.opener_rate and rng.random() < p.opener_rate and any(i.stance == TELL for i in plan.items):
+        if reflection and any(i.stance in (AFFIRM, TELL) and i.facts and not i.silent for i in plan.items):
+            parts.append(voice.pick("affirm", rng))  # "You seem ashamed." - "Yeah. ..."
+        elif p.opener_rate and rng.random() < p.opener_rate and any(i.stance == TELL for i in plan.items):
             parts.append(voice.pick("openers", rng, optional=True))
         sentences: list[str] = []
         withheld_said = False
@@ -727,6 +733,17 @@ class Speaker:
         if self.checker.check(candidate).ok and not self.index.guard.leaks(candidate):
             return candidate
         return text
+
+
+# a doctor's statement that reflects the patient's feeling or story back ("It sounds like ...", "You seem ...")
+_REFLECTION = re.compile(
+    r"^(?:so,?\s+)?(?:you\b|it (?:sounds|seems|must)\b|that (?:sounds|seems|must)\b|sounds like\b)|\b(?:it sounds|you seem|you sound)\b",
+    re.IGNORECASE,
+)
+
+
+def _is_reflection(utterance: str) -> bool:
+    return "?" not in utterance and _REFLECTION.search(utterance.strip()) is not None
 
 
 def _how_long(duration: str) -> str:
