@@ -56,6 +56,7 @@ class RecallRules:
     closed_if_section: Mapping[str, frozenset[str]]
     plain_sections: frozenset[str]
     duration: re.Pattern[str]
+    marital_status: Mapping[str, str] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=1)
@@ -76,6 +77,7 @@ def load_recall_rules() -> RecallRules:
         closed_always=frozenset(closed["always"]),
         closed_if_section={k: frozenset(v) for k, v in closed["if_section"].items()},
         plain_sections=frozenset(raw["plain_sections"]),
+        marital_status=dict(raw["marital_status"]),
         duration=duration,
     )
 
@@ -180,6 +182,11 @@ def _demographic_facts(case: Case) -> tuple[Fact, ...]:
             says = f"I'm {'an' if job[0].lower() in 'aeiou' else 'a'} {job}."
         out.append(Fact("demographics.occupation", "personal_history", job, says, False,
                         topics=("work",), polarity="present", time="current"))
+    status = (getattr(demo, "marital_status", None) or "").strip().lower().rstrip(".")
+    says = load_recall_rules().marital_status.get(status)
+    if says and "relationships" not in have:
+        out.append(Fact("demographics.marital_status", "personal_history", status, says, False,
+                        topics=("relationships",), polarity="present", time="current"))
     return tuple(out)
 
 
@@ -438,6 +445,15 @@ _FRAME_TOPICS = frozenset({"onset", "course", "trigger", "functioning"})
 
 # frame topics that ask when or how long: answered by the facts of the topic that say how long
 _TIMING_TOPICS = frozenset({"onset", "course"})
+_HOW_LONG = re.compile(r"\b(how long|since when|when did|when was|when were|how many (?:days|weeks|months|years)|first notice|start(?:ed)?)\b", re.IGNORECASE)
+
+
+def asks_how_long(question: Question) -> bool:
+    """Whether a question asks when something began or how long it has gone on ("How long has that been
+    going on?", "When did you first notice this?"), not only what course it took ("What helped last time?")."""
+    return bool(set(question.topics) & _TIMING_TOPICS) and _HOW_LONG.search(question.text) is not None
+
+
 # words by which a question with no topic of its own points back at the one before
 _POINTS_BACK = re.compile(r"\b(that|those|these|this|it|them)\b", re.IGNORECASE)
 # topics that never make what the patient came about (frames and the open question itself)
@@ -524,7 +540,7 @@ class MemorySkill:
         tax = self._taxonomy
         topics = [t for t in question.topics if t in tax.by_id and tax.kind(t) != "meta" or t == "insight"]
         content = [t for t in topics if t not in _FRAME_TOPICS]
-        timing = bool(set(topics) & _TIMING_TOPICS)
+        timing = asks_how_long(question)
         if self.state.topics and not question.concepts and (
             (timing and not content) or (not topics and _POINTS_BACK.search(question.text))
         ):

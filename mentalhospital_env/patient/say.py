@@ -36,6 +36,7 @@ from .recall import (
     AnswerPlan,
     FactIndex,
     IndexedFact,
+    asks_how_long,
     duration_in,
 )
 
@@ -212,7 +213,13 @@ class LayRenderer:
     def say(self, fact: IndexedFact) -> str:
         """The fact in the patient's words."""
         if fact.fact.patient_says:
-            return fact.fact.patient_says.strip()
+            said = fact.fact.patient_says.strip()
+            whole = _WHOLLY_QUOTED.fullmatch(said)
+            if whole and len(tokenize(whole.group(1))) > 3:
+                # "'I had no idea I was this unhappy.'." - the patient's own words, said without the marks
+                inner = whole.group(1).strip()
+                return inner[0].upper() + inner[1:] + ("" if inner.endswith((".", "!", "?")) else ".")
+            return said
         if not fact.fact.told:
             # what only the clinician wrote: said, if at all, as the symptoms it names, in lay words
             said = [d for d in (self.clause(c) for c in sorted(fact.affirms)[:2]) if d]
@@ -429,7 +436,7 @@ class Speaker:
         self._yes_no = plan.question.yes_no
         self._items = len(plan.items)
         self._asked = plan.question.concepts
-        self._timing = bool({"onset", "course"} & set(plan.question.topics))
+        self._timing = asks_how_long(plan.question)
         self._said_how_long = False
         if plan.refusal is not None:
             options = voice.refusals[plan.refusal]
@@ -547,7 +554,12 @@ class Speaker:
             if self._timing:
                 # "How long has that been going on?": how long (once), and no more than that when it was told
                 how_long = self.index.durations.get(fact.id)
-                if duration_in(text):
+                spoken = duration_in(text)
+                if spoken and fact.id in self._told and not self._said_how_long:
+                    out.append(_how_long(spoken))  # told already: now only how long
+                    self._said_how_long = True
+                    continue
+                if spoken:
                     how_long = None  # the wording says how long itself
                     self._said_how_long = True
                 if how_long and self._said_how_long:
@@ -740,6 +752,9 @@ _REFLECTION = re.compile(
     r"^(?:so,?\s+)?(?:you\b|it (?:sounds|seems|must)\b|that (?:sounds|seems|must)\b|sounds like\b)|\b(?:it sounds|you seem|you sound)\b",
     re.IGNORECASE,
 )
+
+
+_WHOLLY_QUOTED = re.compile(r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*")
 
 
 def _is_reflection(utterance: str) -> bool:
