@@ -415,6 +415,7 @@ class Speaker:
         self._asked: tuple[str, ...] = ()
         self._timing = False
         self._said_how_long = False
+        self._said_no = False
         self._told: set[str] = set()  # facts this patient has put in words in this encounter
         # self_contained() depends on the fact, its wording and the concepts asked only: remembered
         self._contained: dict[tuple[str, int, str, tuple[str, ...]], str] = {}
@@ -438,6 +439,7 @@ class Speaker:
         self._asked = plan.question.concepts
         self._timing = asks_how_long(plan.question)
         self._said_how_long = False
+        self._said_no = False
         if plan.refusal is not None:
             options = voice.refusals[plan.refusal]
             return options[rng.randrange(len(options))]
@@ -526,8 +528,12 @@ class Speaker:
                 and stable_seed("no", self.case.case_id, item.subject) % 5 < 3
             )
             if not name_it:
+                self._said_no = True
                 return [no]
             clause = self.lay.clause(item.subject, negated=True)
+            if clause and self._said_no:
+                return [clause]  # "No, I don't use any drugs. I've never taken cocaine.": one "no" a reply
+            self._said_no = True
             return [no, clause] if clause else [no]
         out: list[str] = []
         if (
