@@ -17,8 +17,11 @@ Variants (the study's patient ablation):
   guard) with no persona: the record's words, or ``patient_says``.
 * ``full``: both skills.
 
+A reply flows one way through the rooms: understand (:mod:`.understanding`, :mod:`.question`) ->
+recall (:mod:`.recall`) -> decide (:mod:`.decide`) -> say (:mod:`.say`) -> check (:mod:`.check`).
+
 Backends: ``"offline"`` composes replies from facts and persona with no model, deterministic under
-the seed. An :class:`~mentalhospital_env.llm.base.LLMClient` writes the replies instead; the memory
+the seed. An :class:`~mentalhospital_env.llm.base.LLMClient` replaces only the say room; the memory
 skill puts only the facts in question into its prompt, the representation skill writes the persona
 into it, and (with the memory skill) every reply is checked against the record and regenerated, or
 replaced by the offline reply, when it states an unsupported clinical concept, names the diagnosis,
