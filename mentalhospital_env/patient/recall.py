@@ -57,6 +57,7 @@ class RecallRules:
     plain_sections: frozenset[str]
     duration: re.Pattern[str]
     marital_status: Mapping[str, str] = field(default_factory=dict)
+    closed_unless_any: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=1)
@@ -76,6 +77,7 @@ def load_recall_rules() -> RecallRules:
     return RecallRules(
         closed_always=frozenset(closed["always"]),
         closed_if_section={k: frozenset(v) for k, v in closed["if_section"].items()},
+        closed_unless_any={k: frozenset(v) for k, v in closed.get("unless_any_affirmed", {}).items()},
         plain_sections=frozenset(raw["plain_sections"]),
         marital_status=dict(raw["marital_status"]),
         duration=duration,
@@ -301,9 +303,12 @@ class FactIndex:
         )
         self.supported_other = frozenset(self.about_other)
         # history the record would have listed: silence is a denial (data/recall.json)
-        self.closed_concepts = rules.closed_always | frozenset(
-            c for section, concepts in rules.closed_if_section.items() if self.by_section.get(section) for c in concepts
-        )
+        self.closed_concepts = (
+            rules.closed_always
+            | frozenset(
+                c for section, concepts in rules.closed_if_section.items() if self.by_section.get(section) for c in concepts
+            )
+        ) - frozenset(c for c, kinds in rules.closed_unless_any.items() if kinds & self.supported_present)
         # what the patient came about: the topics of the chief complaint's own sentences
         self.complaint_topics = frozenset(
             t for f in self.by_section.get("chief_complaint", ()) for t in f.topics
@@ -455,7 +460,7 @@ def asks_how_long(question: Question) -> bool:
 
 
 # words by which a question with no topic of its own points back at the one before
-_POINTS_BACK = re.compile(r"\b(that|those|these|this|it|them)\b", re.IGNORECASE)
+_POINTS_BACK = re.compile(r"\b(that|those|these|this)\b", re.IGNORECASE)  # not "it": "do you find it hard"
 # topics that never make what the patient came about (frames and the open question itself)
 _NOT_COMPLAINT = frozenset({"chief_complaint", "onset", "course", "trigger", "functioning"})
 
