@@ -450,7 +450,7 @@ _FRAME_TOPICS = frozenset({"onset", "course", "trigger", "functioning"})
 
 # frame topics that ask when or how long: answered by the facts of the topic that say how long
 _TIMING_TOPICS = frozenset({"onset", "course"})
-_HOW_LONG = re.compile(r"\b(how long|since when|when did|when was|when were|how many (?:days|weeks|months|years)|first notice|start(?:ed)?)\b", re.IGNORECASE)
+_HOW_LONG = re.compile(r"\b(how long|since when|when did|when was|when were|how many (?:days|weeks|months|years)|first notice|first start)\b", re.IGNORECASE)
 
 
 def asks_how_long(question: Question) -> bool:
