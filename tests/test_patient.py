@@ -293,10 +293,10 @@ def test_odd_utterances_get_a_reply_not_an_error(utterance):
 
 
 def _forget_remembered_readings():
-    from mentalhospital_env.patient import memory, patient
+    from mentalhospital_env.patient import patient, question, reading
 
-    memory._QUESTIONS.clear()
-    memory._STATEMENTS.clear()
+    question._QUESTIONS.clear()
+    reading._STATEMENTS.clear()
     patient._INDEX_CACHE.clear()
 
 
@@ -327,12 +327,48 @@ def test_remembered_statements_are_handed_out_as_new_lists():
 
 
 def test_remembered_question_readings_are_bounded(monkeypatch):
-    from mentalhospital_env.patient import memory
+    from mentalhospital_env.patient import question
 
-    monkeypatch.setattr(memory, "_QUESTIONS_MAX", 16)
-    for i in range(memory._QUESTIONS_MAX + 10):
+    monkeypatch.setattr(question, "_QUESTIONS_MAX", 16)
+    for i in range(question._QUESTIONS_MAX + 10):
         read_question(f"Have you felt low on day {i}?", LEXICON)
-    assert len(memory._QUESTIONS) == memory._QUESTIONS_MAX
-    assert read_question("Have you felt low on day 20?", LEXICON) == memory._read_question(
+    assert len(question._QUESTIONS) == question._QUESTIONS_MAX
+    assert read_question("Have you felt low on day 20?", LEXICON) == question._read_question(
         "Have you felt low on day 20?", LEXICON
     )
+
+
+# -- issue 13: answering what the record says (handwritten narrative records) -------------------------
+
+
+def _handwritten(case_id):
+    from mentalhospital_env.cases import load_suite
+
+    return {c.case_id: c for c in load_suite("handwritten").cases}[case_id]
+
+
+def test_how_long_is_answered_with_the_duration_the_record_gives():
+    patient = make_patient(_handwritten("hw-004"), "full", seed=1)
+    first = patient.respond("What brings you in today?").text
+    assert "five months" in first
+    again = patient.respond("When did you first notice this?").text
+    assert "five months" in again and "racing heart" not in again  # told already: only how long
+
+
+def test_self_harm_and_unnamed_drugs_are_denied_where_the_record_would_have_listed_them():
+    patient = make_patient(_handwritten("hw-010"), "full", seed=1)
+    cocaine = patient.respond("Have you used cocaine, crack or other stimulants?")
+    assert cocaine.text.lower().startswith(("no", "nope", "never")), cocaine.text
+    harm = make_patient(_handwritten("hw-004"), "full", seed=1).respond("Have you ever harmed yourself?")
+    assert "not sure" not in harm.text.lower() and harm.text.lower().startswith(("no", "nope", "never", "not")), harm.text
+
+
+def test_marital_status_of_the_case_answers_a_relationship_question():
+    reply = make_patient(_handwritten("hw-009"), "full", seed=1).respond("Are you in a relationship?")
+    assert "single" in reply.text.lower(), reply.text
+
+
+def test_a_reflection_is_acknowledged_not_queried():
+    patient = make_patient(_handwritten("hw-004"), "full", seed=1)
+    reply = patient.respond("It sounds exhausting, living with that fear.").text
+    assert not any(w in reply.lower() for w in ("what do you mean", "what are you asking", "another way")), reply

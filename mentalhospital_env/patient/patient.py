@@ -17,8 +17,11 @@ Variants (the study's patient ablation):
   guard) with no persona: the record's words, or ``patient_says``.
 * ``full``: both skills.
 
+A reply flows one way through the rooms: understand (:mod:`.understanding`, :mod:`.question`) ->
+recall (:mod:`.recall`) -> decide (:mod:`.decide`) -> say (:mod:`.say`) -> check (:mod:`.check`).
+
 Backends: ``"offline"`` composes replies from facts and persona with no model, deterministic under
-the seed. An :class:`~mentalhospital_env.llm.base.LLMClient` writes the replies instead; the memory
+the seed. An :class:`~mentalhospital_env.llm.base.LLMClient` replaces only the say room; the memory
 skill puts only the facts in question into its prompt, the representation skill writes the persona
 into it, and (with the memory skill) every reply is checked against the record and regenerated, or
 replaced by the offline reply, when it states an unsupported clinical concept, names the diagnosis,
@@ -38,28 +41,27 @@ from typing import TYPE_CHECKING, Any
 from mentalhospital_env.cases import Case
 from mentalhospital_env.knowledge.lexicon import Lexicon
 
-from .memory import (
-    NOTHING_MORE,
+from .check import ClaimChecker, facts_expressed
+from .decide import Decision, gate
+from .informant import CHILD_AGE, informant_for
+from .question import Question, read_question
+from .reading import CLOSED_WORLD_KINDS, cosine, stable_seed
+from .recall import (
     AFFIRM,
-    CLOSED_WORLD_KINDS,
     DENY,
+    NOTHING_MORE,
     TELL,
     UNKNOWN,
     WITHHELD,
     AnswerPlan,
-    ClaimChecker,
     FactIndex,
     IndexedFact,
     MemoryPolicy,
     MemorySkill,
-    Question,
-    cosine,
-    facts_expressed,
-    read_question,
 )
-from .informant import CHILD_AGE, informant_for
+from .representation import RepresentationSkill
+from .say import lay_renderer, plain_reply
 from .understanding import understand
-from .representation import RepresentationSkill, lay_renderer, plain_reply, stable_seed
 
 if TYPE_CHECKING:  # the llm package is imported only where a model is used
     from mentalhospital_env.llm.base import GenerationSettings, LLMClient
@@ -324,41 +326,63 @@ class Patient:
         return self._prepare_record(question)
 
     def _prepare_grounded(self, question: Question) -> _Pending:
+        """The rooms in order, each taking the value the one before made: the question understood
+        (:func:`read_question`, :func:`understand`) is recalled into an answer plan, the plan is
+        decided (rapport gate, partial answer, who speaks), the decision is said, the words are checked."""
+        plan = self._recall(question)
+        decision = self._decide(question, plan)
+        text = self._say(decision)
+        text = self._check(decision, text)
+        reply = _reply_from_plan(text, decision.plan, decision.partial, "offline")
+        if decision.speaker != "patient":
+            reply = replace(reply, speaker=decision.speaker)
+        return _Pending(question, decision.plan, reply)
+
+    def _recall(self, question: Question) -> AnswerPlan:
+        memory = self.memory
+        assert memory is not None
+        rep = self.representation
+        return memory.plan(question, None, rep.persona.facts_per_topic if rep is not None else None)
+
+    def _decide(self, question: Question, plan: AnswerPlan) -> Decision:
         memory = self.memory
         rep = self.representation
         assert memory is not None
         tone = rep.hear(question.text) if rep is not None else None
         repeated = question.key in memory.state.answers and not memory.is_open(question)
-        plan = memory.plan(
-            question,
-            rep.may_disclose if rep is not None else None,
-            rep.persona.facts_per_topic if rep is not None else None,
-        )
+        plan = gate(plan, rep.may_disclose if rep is not None else None, memory.state.disclosed, self.index)
         partial = False
         if rep is not None:
             plan, partial = rep.partial(plan)
         speaker = "patient"
         if self.informant is not None and self.informant.answers(question.text, question.topics, self.child):
             speaker = "informant"
-            text = self._informant_reply(plan)
-        elif repeated and question.key in self._replies and plan is memory.state.answers.get(question.key):
-            text = self._replies[question.key]
+        said_before = None
+        if repeated and question.key in self._replies and plan is memory.state.answers.get(question.key):
+            said_before = self._replies[question.key]
+        return Decision(plan, partial, speaker, tone, said_before)
+
+    def _say(self, decision: Decision) -> str:
+        rep = self.representation
+        if decision.speaker == "informant":
+            return self._informant_reply(decision.plan)
+        if decision.said_before is not None:
+            text = decision.said_before
             if rep is not None and not text.endswith(tuple(rep.voice.banks["repeat"])):
                 text = f"{text} {rep.voice.pick('repeat', self._rng)}"
-        elif rep is not None:
-            text = rep.render(plan, self._rng, tone, partial)
-        else:
-            text = plain_reply(plan, self.index)
+            return text
+        if rep is not None:
+            return rep.render(decision.plan, self._rng, decision.tone, decision.partial)
+        return plain_reply(decision.plan, self.index)
+
+    def _check(self, decision: Decision, text: str) -> str:
         if self.index.guard.leaks(text):
             text = self.index.guard.scrub(text)
-        if rep is not None and speaker == "patient" and not self.checker.check(text).ok:
+        if self.representation is not None and decision.speaker == "patient" and not self.checker.check(text).ok:
             # the wording went beyond the record (a lay phrase that reads as another concept):
             # say it in the record's own words instead
-            text = plain_reply(plan, self.index)
-        reply = _reply_from_plan(text, plan, partial, "offline")
-        if speaker != "patient":
-            reply = replace(reply, speaker=speaker)
-        return _Pending(question, plan, reply)
+            text = plain_reply(decision.plan, self.index)
+        return text
 
     def _informant_reply(self, plan: AnswerPlan) -> str:
         """The plan told by the informant: the facts in their words, "not that I know of" for denials."""

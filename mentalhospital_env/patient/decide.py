@@ -1,0 +1,291 @@
+"""Decide: what of the recalled answer this patient says now.
+
+The third room of the patient. The persona (:func:`persona_for`: verbosity, guardedness, insight,
+speech traits of the case's disorders, ``data/styles.json``) and :class:`Rapport` (state across the
+encounter: empathic turns raise it, curt or judgemental ones lower it) decide whether sensitive facts
+may be told yet (:meth:`Rapport.allows`), how much of a many-part question is answered
+(:func:`partial`) and which facts stay on the question (:func:`focus`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from importlib import resources
+
+from mentalhospital_env.cases import Case
+from mentalhospital_env.knowledge.language import stems, tokenize
+
+from .reading import _holds, _phrase_stems, concept_topics, cosine, load_memory_cues
+from .recall import AFFIRM, DENY, TELL, WITHHELD, AnswerItem, AnswerPlan, FactIndex, IndexedFact
+from .understanding import load_taxonomy
+
+
+def _data(name: str) -> dict:
+    return json.loads(resources.files(__package__).joinpath(f"data/{name}").read_text("utf-8"))
+
+
+@lru_cache(maxsize=1)
+def load_styles() -> dict:
+    """Speech traits, verbosity settings and rapport cues (``data/styles.json``), cached."""
+    return _data("styles.json")
+
+
+@lru_cache(maxsize=1)
+def _rapport_cues() -> tuple[tuple, tuple, tuple]:
+    r = load_styles()["rapport"]
+    return (
+        _phrase_stems(r["empathic_cues"]),
+        _phrase_stems(r["curt_cues"]),
+        _phrase_stems(r["judgemental_cues"]),
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# Persona
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PersonaProfile:
+    """The persona the patient plays: the case's persona plus the speech traits of its disorders."""
+
+    verbosity: str
+    guardedness: float
+    insight: str
+    speech_style: str | None
+    informant: str | None
+    traits: frozenset[str]
+    facts_per_topic: int
+    opener_rate: float
+    tail_rate: float
+    filler_rate: float
+    partial_after: int
+
+
+def persona_for(case: Case) -> PersonaProfile:
+    """Derive the persona: verbosity and guardedness from the case, traits from disorders and speech style."""
+    styles = load_styles()
+    persona = case.effective_persona
+    traits: set[str] = set()
+    for disorder in case.diagnosis.disorders:
+        for prefix, named in styles["by_code"].items():
+            if disorder.code.upper().startswith(prefix.upper()):
+                traits.update(named)
+    for category in case.diagnosis.categories:
+        traits.update(styles["by_category"].get(category, ()))
+    for word in tokenize(persona.speech_style or ""):
+        if word in styles["by_style_word"]:
+            traits.add(styles["by_style_word"][word])
+    verbosity = persona.verbosity
+    if case.demographics.age < 13:
+        verbosity = "terse"  # a child answers in few words; the parent present tells the history
+    if "impoverished" in traits:
+        verbosity = "terse"
+    elif "pressured" in traits and verbosity == "terse":
+        verbosity = "average"
+    table = styles["verbosity"][verbosity]
+    return PersonaProfile(
+        verbosity=verbosity,
+        guardedness=float(persona.guardedness),
+        insight=persona.insight,
+        speech_style=persona.speech_style,
+        informant=persona.informant,
+        traits=frozenset(traits),
+        facts_per_topic=int(table["facts_per_topic"]),
+        opener_rate=float(table["opener_rate"]),
+        tail_rate=float(table["tail_rate"]),
+        filler_rate=float(table["filler_rate"]),
+        partial_after=int(table["partial_after"]),
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# Rapport
+# --------------------------------------------------------------------------------------------------
+
+
+class Rapport:
+    """Rapport between doctor and patient, 0..1, as state across the encounter.
+
+    ``hear(utterance)`` reads the doctor's tone from the cue phrases of ``data/styles.json``:
+    validating, empathic turns raise rapport; curt ones lower it; judgemental ones lower it more.
+    ``allows(sensitive)`` opens sensitive facts when rapport is at least the persona's guardedness.
+    """
+
+    def __init__(self, guardedness: float):
+        cfg = load_styles()["rapport"]
+        self.threshold = float(guardedness)
+        self.start = float(cfg["start"])
+        self._steps = (float(cfg["empathic_step"]), float(cfg["curt_step"]), float(cfg["judgemental_step"]))
+        self._bounds = (float(cfg["floor"]), float(cfg["ceiling"]))
+        self.value = self.start
+
+    def reset(self) -> None:
+        self.value = self.start
+
+    def hear(self, utterance: str) -> str | None:
+        """Update rapport from one doctor turn; return its tone (``empathic``, ``curt``, ``judgemental`` or ``None``)."""
+        stemmed = stems(utterance)
+        empathic, curt, judgemental = _rapport_cues()
+        up, down, harsh = self._steps
+        tone = None
+        delta = 0.0
+        if _holds(stemmed, judgemental):
+            delta, tone = -harsh, "judgemental"
+        elif _holds(stemmed, curt):
+            delta, tone = -down, "curt"
+        elif _holds(stemmed, empathic):
+            delta, tone = up, "empathic"
+        lo, hi = self._bounds
+        self.value = min(hi, max(lo, self.value + delta))
+        return tone
+
+    def allows(self, sensitive: bool) -> bool:
+        return not sensitive or self.value >= self.threshold - 1e-9
+
+
+# --------------------------------------------------------------------------------------------------
+# Partial answers and focus
+# --------------------------------------------------------------------------------------------------
+
+
+def partial(plan: AnswerPlan, persona: PersonaProfile) -> tuple[AnswerPlan, bool]:
+    """Answer only as many things as this persona takes in at once when asked about many (3+)."""
+    limit = persona.partial_after
+    if plan.question.items_asked <= max(2, limit) or len(plan.items) <= limit:
+        return plan, False
+    # what the patient has (affirmed, told, held back) comes to mind before what they lack
+    order = sorted(plan.items, key=lambda i: 0 if i.stance in (AFFIRM, TELL, WITHHELD) else 1)
+    return AnswerPlan(
+        plan.question, tuple(order[:limit]), plan.refusal, plan.small_talk, plan.unclear
+    ), True
+
+def focus(plan: AnswerPlan, persona: PersonaProfile, index: FactIndex, similarity: float = 0.2) -> AnswerPlan:
+    """Keep the answer on the question: facts that do not answer what was asked are left out.
+
+    A fact is on point when it states a concept asked, or is lexically close to the question
+    (cosine of idf-weighted stems at least ``similarity``); the first fact of each topic asked
+    answers that topic and is kept, unless a concept asked was already answered from that
+    topic's sections ("how was your childhood?" told about childhood needs no job added).
+    Open topics ("what brings you here", "anything else?") keep everything. A talkative or
+    tangential persona may add one fact that is not on point; no one else adds any.
+    """
+    if plan.refusal is not None or not plan.items:
+        return plan
+    question = plan.question
+    asked = set(question.concepts)
+    open_topics = {t.id for t in load_memory_cues().topics if t.open}
+    allowance = 1 if persona.verbosity == "talkative" or "tangential" in persona.traits else 0
+    query = index.vectorize(question.text)
+    topics = {t.id: t for t in load_memory_cues().topics}
+    answered_sections = {
+        f.section
+        for i in plan.items
+        if i.stance in (AFFIRM, DENY) and i.subject in asked
+        for f in i.facts
+    }
+    items: list[AnswerItem] = []
+    changed = False
+    for item in plan.items:
+        if item.stance != TELL or item.subject in open_topics or item.subject not in question.topics:
+            items.append(item)
+            continue
+        keep: list[IndexedFact] = []
+        for k, fact in enumerate(item.facts):
+            on_point = (
+                bool((fact.affirms | fact.rules_out | fact.about_other) & asked)
+                or cosine(query, fact.vector) >= similarity
+                or (k == 0 and not answered_sections & set(topics[item.subject].sections))
+            )
+            if on_point:
+                keep.append(fact)
+            elif allowance:
+                keep.append(fact)
+                allowance -= 1
+        if len(keep) != len(item.facts):
+            changed = True
+        if keep:
+            items.append(replace(item, facts=tuple(keep)))
+    if not changed:
+        return plan
+    return AnswerPlan(question, tuple(items), plan.refusal, plan.small_talk, plan.unclear or not items)
+
+
+# --------------------------------------------------------------------------------------------------
+# The decision
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What decide hands to say: the plan as this patient will answer it now (sensitive facts held
+    back, a many-part question cut to what the persona takes in: ``partial``), who speaks
+    (``patient`` or ``informant``), the doctor's tone as heard (``empathic``, ``curt``, ``judgemental``
+    or ``None``), and ``said_before``: the earlier reply to the same question, said again."""
+
+    plan: AnswerPlan
+    partial: bool = False
+    speaker: str = "patient"
+    tone: str | None = None
+    said_before: str | None = None
+
+
+# --------------------------------------------------------------------------------------------------
+# The rapport gate
+# --------------------------------------------------------------------------------------------------
+
+# sections told whatever the rapport (why the patient came)
+_UNGATED = ("chief_complaint",)
+
+
+def gate(plan: AnswerPlan, may_disclose, disclosed, index: FactIndex) -> AnswerPlan:
+    """The plan with the sensitive facts held back that rapport does not yet allow (``may_disclose(fact)``):
+    never what the patient came about (a topic of the chief complaint), nor what they have already told
+    in this encounter (``disclosed``). The same plan object when nothing is held back."""
+    if may_disclose is None:
+        return plan
+    items: list[AnswerItem] = []
+    changed = False
+    for item in plan.items:
+        gated = _gate_item(
+            item,
+            may_disclose,
+            disclosed,
+            _UNGATED if item.subject == "chief_complaint" else (),
+            _came_about(item, index),
+        )
+        changed = changed or gated is not item
+        items.append(gated)
+    if not changed:
+        return plan
+    return AnswerPlan(plan.question, tuple(items), plan.refusal, plan.small_talk, plan.unclear)
+
+
+def _came_about(item: AnswerItem, index: FactIndex) -> bool:
+    """Whether an item is on what the patient came about: a patient who asks for help with their
+    drinking talks about their drinking, whatever the rapport."""
+    taxonomy = load_taxonomy()
+    if item.subject in taxonomy.by_id:
+        subjects = {item.subject}
+    elif item.subject in index.lexicon:
+        subjects = set(concept_topics(index.lexicon, item.subject))
+    else:
+        subjects = {t for f in item.facts for t in f.topics}
+    return bool(subjects & index.complaint_topics)
+
+
+def _gate_item(item: AnswerItem, may_disclose, disclosed, ungated=(), free_topic: bool = False) -> AnswerItem:
+    if item.stance not in (AFFIRM, TELL) or not item.facts or free_topic:
+        return item
+    free = set(ungated)
+    held = [
+        f for f in item.facts if f.sensitive and f.section not in free and f.id not in disclosed and not may_disclose(f)
+    ]
+    if not held:
+        return item
+    kept = tuple(f for f in item.facts if f not in held)
+    if kept:
+        return AnswerItem(item.stance, item.subject, kept, True, item.about_other)
+    return AnswerItem(WITHHELD, item.subject, tuple(held), True, item.about_other)

@@ -1,0 +1,185 @@
+"""Understand, the lexicon half: which lexicon concepts a doctor's utterance asks about.
+
+:func:`read_question` turns an utterance into a :class:`Question`: the concepts of the lexicon it
+asks (its questions repeated, its terms named), the interview topics of
+:func:`~mentalhospital_env.patient.understanding.understand`, the relative asked about, injection
+attempts and small talk. It is the typed value that enters recall.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, OrderedDict
+from dataclasses import dataclass
+
+from mentalhospital_env.knowledge.language import clauses, memo_size, stem, stems, tokenize
+from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
+
+from .reading import _holds, _unit, load_memory_cues
+from .understanding import asked_part, understand
+
+# --------------------------------------------------------------------------------------------------
+# Reading the doctor's utterance
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Question:
+    """What a doctor's utterance asks, as the memory skill reads it.
+
+    ``concepts``: lexicon concepts asked about, in order of mention; ``topics``: topic ids asked
+    about; ``about_other``: the question is about a relative ("does anyone in your family ...");
+    ``injection``: the kind of forbidden request (``diagnosis``, ``code``, ``record``, ``authority``,
+    ``score``) or ``None``; ``greeting`` / ``closing``: small talk; ``key``: the normalised question
+    used for "same question, same answer"; ``items_asked``: how many things it asks at once (the
+    concepts, plus topics whose cue words are not a concept's words); ``yes_no``: a closed question
+    ("Do you ...?", "Have you ...?").
+    """
+
+    text: str
+    concepts: tuple[str, ...]
+    topics: tuple[str, ...]
+    about_other: bool
+    injection: str | None
+    greeting: bool
+    closing: bool
+    key: str
+
+    items_asked: int = 0
+    yes_no: bool = False
+    relative: str | None = None
+    open: bool = False
+
+
+class QuestionBank:
+    """The lexicon's own clinician questions, indexed so that an utterance close to one asks its concept.
+
+    Lexicon questions are open and non-leading ("How has your mood been over the past few weeks?")
+    and often do not name the concept; an utterance whose idf-weighted stems have a cosine of at
+    least ``threshold`` with a concept's question asks that concept (several concepts when their
+    questions tie within ``margin``).
+    """
+
+    def __init__(self, lexicon: Lexicon, threshold: float = 0.72, margin: float = 0.02):
+        cues = load_memory_cues()
+        self.threshold = threshold
+        self.margin = margin
+        bags: list[tuple[str, Counter]] = []
+        doc_freq: Counter[str] = Counter()
+        for concept in lexicon.concepts:
+            for q in concept.questions:
+                bag = Counter(s for s in stems(q) if s not in cues.stopwords)
+                if bag:
+                    bags.append((concept.id, bag))
+                    doc_freq.update(set(bag))
+        n = max(1, len(bags))
+        self.idf = {s: math.log((n + 1) / (df + 0.5)) for s, df in doc_freq.items()}
+        self.concepts = tuple(cid for cid, _ in bags)
+        self.postings: dict[str, list[tuple[int, float]]] = {}
+        for i, (_, bag) in enumerate(bags):
+            for s, w in _unit({s: c * self.idf[s] for s, c in bag.items()}).items():
+                self.postings.setdefault(s, []).append((i, w))
+
+    def asked(self, utterance: str) -> tuple[str, ...]:
+        """Concepts whose lexicon question the utterance (nearly) repeats, best first."""
+        cues = load_memory_cues()
+        bag = Counter(s for s in stems(utterance) if s not in cues.stopwords and s in self.idf)
+        if not bag:
+            return ()
+        query = _unit({s: c * self.idf[s] for s, c in bag.items()})
+        scores: dict[int, float] = {}
+        for s, w in query.items():
+            for i, v in self.postings.get(s, ()):
+                scores[i] = scores.get(i, 0.0) + w * v
+        if not scores:
+            return ()
+        best = max(scores.values())
+        if best < self.threshold:
+            return ()
+        out: dict[str, None] = {}
+        for i, score in sorted(scores.items(), key=lambda kv: (-kv[1], kv[0])):
+            if score >= best - self.margin:
+                out.setdefault(self.concepts[i], None)
+        return tuple(out)
+
+
+_BANKS: dict[int, tuple[Lexicon, QuestionBank]] = {}
+
+
+def question_bank(lexicon: Lexicon) -> QuestionBank:
+    """The question bank of a lexicon (built once per lexicon object)."""
+    hit = _BANKS.get(id(lexicon))
+    if hit is None or hit[0] is not lexicon:
+        hit = (lexicon, QuestionBank(lexicon))
+        _BANKS[id(lexicon)] = hit
+    return hit[1]
+
+
+_QUESTIONS: OrderedDict[tuple[int, str], tuple[Lexicon, Question]] = OrderedDict()
+_QUESTIONS_MAX = memo_size(8192)
+
+
+def read_question(utterance: str, lexicon: Lexicon | None = None) -> Question:
+    """Read a doctor utterance: concepts, topics, subject, injection attempts and small talk.
+
+    Concepts are those whose lexicon question the utterance (nearly) repeats (:class:`QuestionBank`),
+    then those it names. The reading is a function of the utterance and the lexicon alone, so it is
+    remembered (the last 8,192 utterances per process): doctors ask the same questions of many patients.
+    """
+    lex = lexicon or load_lexicon()
+    key = (id(lex), utterance)
+    hit = _QUESTIONS.get(key)
+    if hit is not None and hit[0] is lex:
+        _QUESTIONS.move_to_end(key)
+        return hit[1]
+    question = _read_question(utterance, lex)
+    _QUESTIONS[key] = (lex, question)
+    while len(_QUESTIONS) > _QUESTIONS_MAX:
+        _QUESTIONS.popitem(last=False)
+    return question
+
+
+def _read_question(utterance: str, lex: Lexicon) -> Question:
+    cues = load_memory_cues()
+    tokens = tokenize(utterance)
+    stemmed = [stem(t) for t in tokens]
+    asking = asked_part(utterance)
+    mentions = lex.find(asking)
+    if not mentions and asking != utterance and not understand(utterance).topics:
+        mentions = lex.find(utterance)
+        asking = utterance
+    concepts: list[str] = list(question_bank(lex).asked(utterance))
+    for m in mentions:
+        if m.concept_id not in concepts:
+            concepts.append(m.concept_id)
+    understood = understand(utterance)
+    topics = [t for t in understood.topics if t not in ("greeting", "closing")]
+    about_other = understood.relative is not None or "family_history" in topics
+    if not about_other and mentions:
+        parts = clauses(asking)
+        about_other = any(
+            p.subject == "other" and any(p.start <= m.start < p.end for m in mentions) for p in parts
+        )
+    injection = None
+    for cue in cues.injections:
+        if _holds(stemmed, cue.cues):
+            injection = cue.kind
+            break
+    if injection is None and cues.code_pattern.search(utterance):
+        injection = "code"
+    return Question(
+        text=utterance,
+        concepts=tuple(concepts),
+        topics=tuple(topics),
+        about_other=about_other,
+        injection=injection,
+        greeting="greeting" in understood.topics or _holds(stemmed, cues.greeting),
+        closing="closing" in understood.topics or _holds(stemmed, cues.closing),
+        key=" ".join(stemmed),
+        items_asked=understood.questions,
+        relative=understood.relative,
+        open=understood.open or "chief_complaint" in understood.topics,
+        yes_no=bool(tokens) and tokens[0] in cues.yes_no_openers,
+    )
+
+

@@ -1,0 +1,780 @@
+"""Recall: the facts of the record on what was asked, and only those, as an answer plan.
+
+The second room of the patient. A :class:`FactIndex` holds the case's facts (concepts stated,
+polarity, subject, topics, a bag-of-stems vector); :class:`MemorySkill` turns a
+:class:`~mentalhospital_env.patient.question.Question` into an :class:`AnswerPlan` under the answer
+policy:
+
+* **affirm** what the record says (the facts that state the concept asked about);
+* **deny** what the record rules out, and, for symptoms and signs (lexicon kinds ``symptom`` and
+  ``sign``) and the history a psychiatric record would have listed (``data/recall.json``), what the
+  record does not mention at all: a closed world;
+* **don't know** for history the record does not cover (an open world);
+* stay **consistent**: the same question gets the same answer, and a concept keeps its stance.
+
+It also remembers what was said (:meth:`MemorySkill.commit`). Deterministic and model-free.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from mentalhospital_env.cases import Case, Fact
+from mentalhospital_env.knowledge.language import stems
+from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
+
+from .check import LeakGuard
+from .question import Question
+from .reading import (
+    _QUOTED,
+    CLOSED_WORLD_KINDS,
+    FAMILY_SECTION,
+    MemoryCues,
+    Statement,
+    _read_data,
+    _unit,
+    concept_topics,
+    cosine,
+    load_memory_cues,
+    read_statements,
+)
+from .understanding import load_taxonomy, record_topics
+
+
+@dataclass(frozen=True)
+class RecallRules:
+    """Clinical rules of recall (``data/recall.json``): history a psychiatric record would have listed
+    (silence there is a denial), sections whose facts are plain talk (not sensitive unless the case
+    says so), and how a record says how long something has gone on."""
+
+    closed_always: frozenset[str]
+    closed_if_section: Mapping[str, frozenset[str]]
+    plain_sections: frozenset[str]
+    duration: re.Pattern[str]
+    marital_status: Mapping[str, str] = field(default_factory=dict)
+    closed_unless_any: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+
+@lru_cache(maxsize=1)
+def load_recall_rules() -> RecallRules:
+    raw = _read_data("recall.json")
+    closed = raw["closed_world_concepts"]
+    numbers = sorted(raw["duration_numbers"], key=len, reverse=True)
+    units = raw["duration_units"]
+    duration = re.compile(
+        r"\b((?:(?:about|around|over|nearly|almost|roughly|the last|the past|for)\s+)?(?:"
+        + "|".join(re.escape(n) for n in numbers)
+        + r"|\d+(?:\.\d+)?)(?:\s+and\s+a\s+half)?\s+(?:"
+        + "|".join(units)
+        + r")s?(?:\s+and\s+a\s+half)?(?:\s+ago)?)\b",
+        re.IGNORECASE,
+    )
+    return RecallRules(
+        closed_always=frozenset(closed["always"]),
+        closed_if_section={k: frozenset(v) for k, v in closed["if_section"].items()},
+        closed_unless_any={k: frozenset(v) for k, v in closed.get("unless_any_affirmed", {}).items()},
+        plain_sections=frozenset(raw["plain_sections"]),
+        marital_status=dict(raw["marital_status"]),
+        duration=duration,
+    )
+
+
+def duration_in(text: str) -> str | None:
+    """How long, as the text says it ("about two years", "four months ago"), or ``None``."""
+    for m in load_recall_rules().duration.finditer(text or ""):
+        found = m.group(1).strip()
+        words = found.lower().split()
+        if words[0] in ("a", "an") and not found.lower().endswith(" ago"):
+            continue  # "110 units a week", "twice a day": a rate, not how long
+        return re.sub(r"^for\s+", "", found, flags=re.IGNORECASE)
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
+# The fact index
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IndexedFact:
+    """A fact of the record as the memory skill reads it.
+
+    ``affirms``: concepts the fact states as present in the patient; ``rules_out``: concepts it
+    states as absent; ``about_other``: concepts it states about someone else (a relative);
+    ``tellable``: whether a patient can tell it (not an observation of the examiner such as affect);
+    ``sensitive``: the case marks it so, or it states a sensitive concept; ``leaks``: its text names
+    the diagnosis, a code or a score, so it is only ever told with those words removed.
+    """
+
+    fact: Fact
+    position: int
+    affirms: frozenset[str]
+    rules_out: frozenset[str]
+    about_other: frozenset[str]
+    tellable: bool
+    sensitive: bool
+    leaks: bool
+    vector: Mapping[str, float]
+    content: frozenset[str]
+    topics: tuple[str, ...] = ()
+    present: bool = True
+
+    @property
+    def id(self) -> str:
+        return self.fact.id
+
+    @property
+    def section(self) -> str:
+        return self.fact.section
+
+
+def _tellable(fact: Fact, cues: MemoryCues, concepts: frozenset[str]) -> bool:
+    """A patient can tell a fact unless the examiner observes or assesses it: the observed mental status
+    domains (``data/taxonomy.json``), and any other mental status finding that is only an assessment
+    (no ``patient_says``, no lexicon concept and no quoted patient's word in it, e.g. "Alert and
+    oriented"; a quoted mood such as "'Empty'" is the patient's own word)."""
+    if not fact.told or fact.section in cues.observed_sections:
+        return False  # what only a clinician knows (a compiled record marks it so)
+    if fact.section.startswith("mental_status_exam.") and fact.section != "mental_status_exam.insight":
+        return bool(fact.patient_says) or bool(concepts) or _QUOTED.search(fact.text) is not None
+    return True
+
+
+_DEMOGRAPHIC_TOPICS = (("occupation", "work"), ("education", "education"), ("living_situation", "living_situation"))
+
+
+def _demographic_stems(case: Case, stopwords: frozenset[str]) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Content stems of the case's occupation, education and living situation, with their topics: a
+    record sentence that names the patient's job ("freelance designer for eight years") is about work."""
+    demo = case.demographics
+    out = []
+    for key, topic in _DEMOGRAPHIC_TOPICS:
+        value = getattr(demo, key, None)
+        if value:
+            words = frozenset(s for s in stems(value) if s not in stopwords and len(s) > 3)
+            if words:
+                out.append((topic, words))
+    return tuple(out)
+
+
+def _demographic_facts(case: Case) -> tuple[Fact, ...]:
+    """Who the patient lives with and what they do, from the case's demographics, as facts the patient
+    can tell, when no sentence of the record already files them (ids ``demographics.<key>``)."""
+    demo = case.demographics
+    have = {t for f in case.facts if f.time != "past" for t in (f.topics or record_topics(f.section, f.text))}
+    out = []
+    living = (demo.living_situation or "").strip().rstrip(".")
+    if living and "living_situation" not in have and re.match(r"^lives?\b", living, re.IGNORECASE):
+        says = re.sub(r"^lives?\b", "I live", living, flags=re.IGNORECASE)
+        says = re.sub(r"\b(?:his|her|their)\b", "my", says)
+        says = re.sub(r"\bwith (spouse|partner|husband|wife|parents|mother|father|son|daughter|children)\b", r"with my \1", says)
+        says = re.sub(r";\s*sees\b", ", and I see", says).replace(";", ",")
+        out.append(Fact("demographics.living_situation", "personal_history", living, says[0].upper() + says[1:] + ".", False,
+                        topics=("living_situation",), polarity="present", time="current"))
+    job = (demo.occupation or "").strip().rstrip(".")
+    if job and "work" not in have:
+        if re.match(r"^(?:retired|unemployed|self-employed|on |between |off |a |an )", job, re.IGNORECASE):
+            says = f"I'm {job}."
+        else:
+            says = f"I'm {'an' if job[0].lower() in 'aeiou' else 'a'} {job}."
+        out.append(Fact("demographics.occupation", "personal_history", job, says, False,
+                        topics=("work",), polarity="present", time="current"))
+    status = (getattr(demo, "marital_status", None) or "").strip().lower().rstrip(".")
+    says = load_recall_rules().marital_status.get(status)
+    if says and "relationships" not in have:
+        out.append(Fact("demographics.marital_status", "personal_history", status, says, False,
+                        topics=("relationships",), polarity="present", time="current"))
+    return tuple(out)
+
+
+def _with_demographics(topics: tuple[str, ...], fact: Fact, demographic: tuple) -> tuple[str, ...]:
+    if fact.section != "personal_history" or not demographic:
+        return topics
+    words = set(stems(fact.text))
+    extra = [t for t, ws in demographic if t not in topics and ws & words]
+    return topics + tuple(extra) if extra else topics
+
+
+def _states_present(fact: Fact, affirms: frozenset[str], rules_out: frozenset[str]) -> bool:
+    """Whether a fact states something present (not only a pertinent negative)."""
+    if fact.polarity is not None:
+        return fact.polarity == "present"
+    return bool(affirms) or not rules_out
+
+
+def _all_statements(fact: IndexedFact, lexicon: Lexicon) -> list[Statement]:
+    forced = "other" if fact.section == FAMILY_SECTION else None
+    out = read_statements(fact.fact.text, lexicon, forced)
+    if fact.fact.patient_says:
+        out += read_statements(fact.fact.patient_says, lexicon, forced)
+    return out
+
+
+class FactIndex:
+    """The case's facts indexed by concept, by section and by a bag-of-stems vector.
+
+    Built once per case (cheap: one lexicon pass over each fact). ``support`` says which concepts the
+    record supports as present (about the patient or a relative) and which it rules out, which is all
+    the :class:`ClaimChecker` needs.
+    """
+
+    def __init__(self, case: Case, lexicon: Lexicon | None = None):
+        self.case = case
+        self.lexicon = lexicon or load_lexicon()
+        cues = load_memory_cues()
+        rules = load_recall_rules()
+        self.guard = LeakGuard(case)
+        raw: list[tuple[Fact, Counter]] = []
+        entries: list[IndexedFact] = []
+        doc_freq: Counter[str] = Counter()
+        for fact in (*case.facts, *_demographic_facts(case)):
+            bag = Counter(
+                s for s in stems(fact.text + " " + (fact.patient_says or "")) if s not in cues.stopwords
+            )
+            doc_freq.update(set(bag))
+            raw.append((fact, bag))
+        n = max(1, len(raw))
+        self.idf = {s: math.log((n + 1) / (df + 0.5)) for s, df in doc_freq.items()}
+        self._default_idf = math.log((n + 1) / 0.5)
+        demographic_stems = _demographic_stems(case, cues.stopwords)
+        for position, (fact, bag) in enumerate(raw):
+            forced = "other" if fact.section == FAMILY_SECTION else None
+            found = read_statements(fact.text, self.lexicon, forced)
+            if fact.patient_says:
+                found += read_statements(fact.patient_says, self.lexicon, forced)
+            affirms = frozenset(s.concept_id for s in found if s.subject == "patient" and not s.negated)
+            rules_out = (
+                frozenset(s.concept_id for s in found if s.subject == "patient" and s.negated) - affirms
+            )
+            about_other = frozenset(s.concept_id for s in found if s.subject == "other" and not s.negated)
+            concept_sensitive = any(
+                self.lexicon.get(c).sensitive for c in affirms | about_other
+            )
+            entries.append(
+                IndexedFact(
+                    fact=fact,
+                    position=position,
+                    affirms=affirms,
+                    rules_out=rules_out,
+                    about_other=about_other,
+                    tellable=_tellable(fact, cues, affirms | rules_out | about_other),
+                    sensitive=(fact.sensitive or concept_sensitive) and fact.section not in rules.plain_sections,
+                    leaks=self.guard.leaks(fact.text) or self.guard.leaks(fact.patient_says or ""),
+                    vector=_unit({s: c * self.idf[s] for s, c in bag.items()}),
+                    content=frozenset(bag),
+                    topics=_with_demographics(
+                        fact.topics or record_topics(fact.section, f"{fact.text} {fact.patient_says or ''}"),
+                        fact,
+                        demographic_stems,
+                    ),
+                    present=_states_present(fact, affirms, rules_out),
+                )
+            )
+        self.facts: tuple[IndexedFact, ...] = tuple(entries)
+        self.by_topic: dict[str, list[IndexedFact]] = {}
+        for f in entries:
+            for t in f.topics:
+                self.by_topic.setdefault(t, []).append(f)
+        self._by_id = {f.id: f for f in entries}
+        self.by_section: dict[str, list[IndexedFact]] = {}
+        self.affirming: dict[str, list[IndexedFact]] = {}
+        self.ruling_out: dict[str, list[IndexedFact]] = {}
+        self.about_other: dict[str, list[IndexedFact]] = {}
+        for f in entries:
+            self.by_section.setdefault(f.section, []).append(f)
+            for c in f.affirms:
+                self.affirming.setdefault(c, []).append(f)
+            for c in f.rules_out:
+                self.ruling_out.setdefault(c, []).append(f)
+            for c in f.about_other:
+                self.about_other.setdefault(c, []).append(f)
+        self.supported_present = frozenset(self.affirming)
+        # stated absent anywhere (a record may say both: "no problems as a child; happy childhood")
+        self.supported_absent = frozenset(
+            s.concept_id
+            for f in entries
+            for s in _all_statements(f, self.lexicon)
+            if s.negated and s.subject == "patient"
+        )
+        self.supported_other = frozenset(self.about_other)
+        # history the record would have listed: silence is a denial (data/recall.json)
+        self.closed_concepts = (
+            rules.closed_always
+            | frozenset(
+                c for section, concepts in rules.closed_if_section.items() if self.by_section.get(section) for c in concepts
+            )
+        ) - frozenset(c for c, kinds in rules.closed_unless_any.items() if kinds & self.supported_present)
+        # what the patient came about: the topics of the chief complaint's own sentences
+        self.complaint_topics = frozenset(
+            t for f in self.by_section.get("chief_complaint", ()) for t in f.topics
+        ) - _NOT_COMPLAINT
+        self.durations = {f.id: duration_in(f.fact.text) or duration_in(f.fact.patient_says or "") for f in entries}
+
+    def __getitem__(self, fact_id: str) -> IndexedFact:
+        return self._by_id[fact_id]
+
+    def __len__(self) -> int:
+        return len(self.facts)
+
+    @property
+    def tellable(self) -> tuple[IndexedFact, ...]:
+        """Facts a patient can tell (everything but the examiner's observations)."""
+        return tuple(f for f in self.facts if f.tellable)
+
+    def vectorize(self, text: str) -> dict[str, float]:
+        """The bag-of-stems vector of any text, weighted by this case's inverse fact frequency."""
+        cues = load_memory_cues()
+        bag = Counter(s for s in stems(text) if s not in cues.stopwords)
+        return _unit({s: c * self.idf.get(s, self._default_idf) for s, c in bag.items()})
+
+    def similar(self, text: str, threshold: float, limit: int) -> list[IndexedFact]:
+        """Tellable facts lexically closest to ``text`` (cosine of idf-weighted stems above ``threshold``)."""
+        query = self.vectorize(text)
+        if not query:
+            return []
+        scored = [(cosine(query, f.vector), f.position, f) for f in self.facts if f.tellable]
+        scored = [s for s in scored if s[0] >= threshold]
+        scored.sort(key=lambda s: (-s[0], s[1]))
+        return [f for _, _, f in scored[:limit]]
+
+    def section_facts(self, sections: Iterable[str]) -> list[IndexedFact]:
+        out: list[IndexedFact] = []
+        for section in sections:
+            out.extend(self.by_section.get(section, ()))
+        out.sort(key=lambda f: f.position)
+        return out
+
+
+# --------------------------------------------------------------------------------------------------
+# The answer plan
+# --------------------------------------------------------------------------------------------------
+
+AFFIRM, DENY, UNKNOWN, TELL, WITHHELD, NOTHING_MORE = (
+    "affirm",
+    "deny",
+    "unknown",
+    "tell",
+    "withheld",
+    "nothing_more",
+)
+
+
+@dataclass(frozen=True)
+class AnswerItem:
+    """One part of an answer.
+
+    ``stance`` is ``affirm`` (the record states the concept; ``facts`` say how), ``deny`` (the record
+    rules it out, ``facts`` then hold the pertinent negative, or a symptom the record does not
+    mention), ``unknown`` (history the record does not cover), ``tell`` (facts of a topic or found
+    by similarity), ``withheld`` (sensitive facts the patient is not ready to share) or
+    ``nothing_more`` (an open question when everything has been told).
+    ``subject`` is the concept id or topic id the item answers.
+    """
+
+    stance: str
+    subject: str
+    facts: tuple[IndexedFact, ...] = ()
+    sensitive: bool = False
+    about_other: bool = False
+    silent: bool = False  # the stance stands (consistency, the reply's record) but the topic's facts answer
+
+    @property
+    def fact_ids(self) -> tuple[str, ...]:
+        return tuple(f.id for f in self.facts)
+
+
+@dataclass(frozen=True)
+class AnswerPlan:
+    """What the patient will answer to one question, before any wording.
+
+    ``refusal`` names a forbidden request (the patient declines it in character); ``small_talk`` is
+    ``greeting`` or ``closing``; ``unclear`` means nothing in the question matched the record or the
+    lexicon; ``repeat_of`` holds the key of an identical earlier question.
+    """
+
+    question: Question
+    items: tuple[AnswerItem, ...] = ()
+    refusal: str | None = None
+    small_talk: str | None = None
+    unclear: bool = False
+
+    @property
+    def fact_ids(self) -> tuple[str, ...]:
+        seen: dict[str, None] = {}
+        for item in self.items:
+            if item.stance != WITHHELD:
+                for fid in item.fact_ids:
+                    seen.setdefault(fid, None)
+        return tuple(seen)
+
+
+@dataclass(frozen=True)
+class MemoryPolicy:
+    """Knobs of the answer policy.
+
+    ``facts_per_concept``: most facts told for one concept; ``facts_per_topic``: most facts told for
+    one topic (the representation skill scales it by verbosity); ``similarity_threshold``: least
+    cosine for a lexical match when no concept or topic matched.
+    """
+
+    facts_per_concept: int = 3
+    facts_per_topic: int = 2
+    similarity_threshold: float = 0.28
+    similarity_limit: int = 1
+
+
+@dataclass
+class MemoryState:
+    """What the patient has said so far: disclosed facts, each concept's stance, earlier answers."""
+
+    disclosed: dict[str, None] = field(default_factory=dict)
+    stances: dict[str, str] = field(default_factory=dict)
+    answers: dict[str, AnswerPlan] = field(default_factory=dict)
+    topics: tuple[str, ...] = ()  # the content topics of the last question that had any
+
+    def clear(self) -> None:
+        self.topics = ()
+        self.disclosed.clear()
+        self.stances.clear()
+        self.answers.clear()
+
+
+# topics that frame another ("how long", "what set it off"): answered by the facts of the topic they frame
+_FRAME_TOPICS = frozenset({"onset", "course", "trigger", "functioning"})
+
+
+# frame topics that ask when or how long: answered by the facts of the topic that say how long
+_TIMING_TOPICS = frozenset({"onset", "course"})
+_HOW_LONG = re.compile(r"\b(how long|since when|when did|when was|when were|how many (?:days|weeks|months|years)|first notice|first start)\b", re.IGNORECASE)
+
+
+def asks_how_long(question: Question) -> bool:
+    """Whether a question asks when something began or how long it has gone on ("How long has that been
+    going on?", "When did you first notice this?"), not only what course it took ("What helped last time?")."""
+    return bool(set(question.topics) & _TIMING_TOPICS) and _HOW_LONG.search(question.text) is not None
+
+
+# words by which a question with no topic of its own points back at the one before
+_POINTS_BACK = re.compile(r"\b(that|those|these|this)\b", re.IGNORECASE)  # not "it": "do you find it hard"
+# topics that never make what the patient came about (frames and the open question itself)
+_NOT_COMPLAINT = frozenset({"chief_complaint", "onset", "course", "trigger", "functioning"})
+
+
+# topics asked in the present tense: "who do you live with?" is not answered with childhood
+_NOW_TOPICS = frozenset({"living_situation", "work", "relationships", "medication", "daily_routine"})
+
+
+def _silenced(item: AnswerItem) -> AnswerItem:
+    return AnswerItem(item.stance, item.subject, item.facts, item.sensitive, item.about_other, silent=True)
+
+
+def _capped(items: list[AnswerItem], limit: int) -> list[AnswerItem]:
+    """At most ``limit`` facts told in one reply, in the order asked (a reply is a few sentences)."""
+    out: list[AnswerItem] = []
+    left = limit
+    for item in items:
+        if item.stance in (AFFIRM, TELL) and item.facts:
+            if left <= 0:
+                continue
+            item = AnswerItem(item.stance, item.subject, item.facts[:left], item.sensitive, item.about_other, item.silent)
+            left -= len(item.facts)
+        out.append(item)
+    return out
+
+
+class MemorySkill:
+    """The patient's memory: plans grounded answers and remembers what was said.
+
+    ``plan(question, may_disclose)`` applies the answer policy; ``may_disclose(fact)`` is the
+    representation skill's rapport gate (everything may be disclosed when it is absent);
+    ``commit(plan)`` records what a reply actually disclosed.
+    """
+
+    def __init__(self, index: FactIndex, policy: MemoryPolicy | None = None):
+        self.index = index
+        self.policy = policy or MemoryPolicy()
+        self.state = MemoryState()
+        self._taxonomy = load_taxonomy()
+        self._concept_sections = load_memory_cues().concept_sections
+        self._cue_cache: dict[tuple[str, str], bool] = {}
+        # concepts some fact affirms (an examiner's observation included), read once per case
+        self._affirmed_anywhere = frozenset(c for f in self.index.facts for c in f.affirms)
+        # topics of the concepts the record states as present: never denied as a whole
+        self._present_concept_topics = frozenset(
+            t for c in self._affirmed_anywhere for t in concept_topics(self.index.lexicon, c)
+        )
+
+
+    @property
+    def disclosed(self) -> tuple[str, ...]:
+        return tuple(self.state.disclosed)
+
+    def reset(self) -> None:
+        self.state.clear()
+
+    # -- planning ---------------------------------------------------------------------------------
+
+    def plan(self, question: Question, may_disclose=None, facts_per_topic: int | None = None) -> AnswerPlan:
+        """The answer to ``question`` under the answer policy (nothing is recorded until ``commit``).
+
+        Every fact of the record on what was asked is in the plan; what rapport holds back is decide's
+        call (:func:`~mentalhospital_env.patient.decide.gate`), made here too when ``may_disclose`` is
+        given (the one-call form).
+
+        Concepts asked (lexicon) are affirmed with the facts that state them, or denied where the
+        record rules them out, or (symptoms) where nothing of the record is about that topic; topics
+        asked (the interview taxonomy) are answered with the facts of that topic, and only those: a
+        symptom topic the record says nothing of is denied, a history topic it is silent on is "not
+        sure". A denial never stands where a fact of the same or a related topic states something.
+        """
+        if question.injection is not None:
+            return AnswerPlan(question, refusal=question.injection)
+        earlier = self.state.answers.get(question.key)
+        if (
+            earlier is not None
+            and not self.is_open(question)
+            and not any(i.stance == WITHHELD for i in earlier.items)
+        ):
+            return earlier
+        per_topic = facts_per_topic or self.policy.facts_per_topic
+        tax = self._taxonomy
+        topics = [t for t in question.topics if t in tax.by_id and tax.kind(t) != "meta" or t == "insight"]
+        content = [t for t in topics if t not in _FRAME_TOPICS]
+        timing = asks_how_long(question)
+        if self.state.topics and not question.concepts and (
+            (timing and not content) or (not topics and _POINTS_BACK.search(question.text))
+        ):
+            # "And how long ago was that?", "Have you thought about acting on those thoughts?": the
+            # question is about what was asked just before
+            content = [t for t in self.state.topics if t not in content]
+            topics = content + topics
+        asked = set(topics)
+        items: list[AnswerItem] = []
+        used: set[str] = set()
+        for concept_id in question.concepts:
+            item = self._answer_concept(concept_id, question.about_other, used)
+            if item is None:
+                continue
+            if (
+                item.stance == AFFIRM
+                and not item.about_other
+                and self.index.lexicon.get(concept_id).kind not in CLOSED_WORLD_KINDS
+                and any(
+                    self._topic_facts(t, asked, used, 1)
+                    for t in set(concept_topics(self.index.lexicon, concept_id)) & asked
+                )
+            ):
+                # history asked as a topic ("who do you live with?"): the topic's facts answer, the
+                # current ones first, not every sentence that names the concept
+                item = AnswerItem(AFFIRM, concept_id, (), item.sensitive, item.about_other, silent=True)
+            elif item.stance in (DENY, UNKNOWN) and not item.facts and self._something_on(asked):
+                # the record speaks of what was asked: the topic answers, no blanket denial is said
+                item = AnswerItem(item.stance, item.subject, (), item.sensitive, item.about_other, silent=True)
+            items.append(item)
+            used.update(item.fact_ids)
+        answered = any((i.stance == AFFIRM and not i.silent) or (i.stance == DENY and i.facts) for i in items)
+        concept_topic_set = {t for c in question.concepts for t in concept_topics(self.index.lexicon, c)}
+        for topic_id in topics:
+            if topic_id in _FRAME_TOPICS and content:
+                continue  # "how long has the sleep been bad?": the sleep facts that say when
+            if topic_id == "family_history" and any(i.stance in (AFFIRM, DENY) for i in items):
+                continue
+            facts = self._topic_facts(topic_id, asked, used, per_topic, question.relative, timing)
+            if facts:
+                items.append(AnswerItem(TELL, topic_id, tuple(facts)))
+                used.update(f.id for f in facts)
+                continue
+            voiced = self._voiced_facts(topic_id, used) if tax.kind(topic_id) == "symptom" and not answered else []
+            if voiced:
+                items.append(AnswerItem(TELL, topic_id, tuple(voiced)))
+                used.update(f.id for f in voiced)
+                continue
+            if answered or (
+                topic_id in concept_topic_set and any(i.stance in (DENY, UNKNOWN) for i in items)
+            ):
+                continue
+            if topic_id == "insight":
+                items.append(AnswerItem(UNKNOWN, "insight"))
+            elif tax.kind(topic_id) == "substance" and not self._something_on({topic_id}, related=True) and (
+                related := self._related_facts(topic_id, used)
+            ):
+                items.append(AnswerItem(TELL, topic_id, tuple(related[:1])))
+                used.update(f.id for f in related[:1])
+            elif self._something_on({topic_id}, related=True):
+                related = self._related_facts(topic_id, used)
+                if related:
+                    items.append(AnswerItem(TELL, topic_id, tuple(related[:1])))
+                    used.update(f.id for f in related[:1])
+                else:
+                    items.append(AnswerItem(UNKNOWN, topic_id, about_other=topic_id == "family_history"))
+            elif tax.kind(topic_id) in ("symptom", "substance") or (
+                tax.by_id[topic_id].closed_if_section is not None
+                and self.index.by_section.get(tax.by_id[topic_id].closed_if_section)
+            ):
+                # closed world: a symptom the record would have listed, or history its section would hold
+                items.append(AnswerItem(DENY, topic_id))
+            else:
+                items.append(
+                    AnswerItem(UNKNOWN, topic_id, about_other=topic_id == "family_history" or question.about_other)
+                )
+        if not items and not topics and not question.concepts and not question.greeting and not question.closing and not question.open:
+            # nothing asked that the taxonomy or the lexicon knows ("Do you feel cold a lot?"): the
+            # record sentence closest in words, if one is close enough, else the patient asks back
+            similar = [
+                f for f in self.index.similar(question.text, self.policy.similarity_threshold, self.policy.similarity_limit)
+                if f.section != FAMILY_SECTION
+            ]
+            if similar:
+                items.append(AnswerItem(TELL, "similar", tuple(similar)))
+        if not items and not question.greeting and not question.closing and self.is_open(question) and question.open:
+            # "anything else?": what has not been said yet, in the record's order (presentation first)
+            facts = [f for f in self.index.facts if f.tellable and f.id not in self.state.disclosed][:per_topic]
+            items.append(AnswerItem(TELL, "chief_complaint", tuple(facts)) if facts else AnswerItem(NOTHING_MORE, "other"))
+        if any(i.stance in (AFFIRM, TELL, DENY) and not i.silent for i in items):
+            items = [i if i.stance != UNKNOWN or i.subject == "insight" else _silenced(i) for i in items]
+        if items and all(i.silent for i in items):
+            items = [AnswerItem(i.stance, i.subject, i.facts, i.sensitive, i.about_other) for i in items]
+        items = _capped(items, per_topic + 1)
+        small_talk = "greeting" if question.greeting else "closing" if question.closing else None
+        plan = AnswerPlan(
+            question,
+            items=tuple(items),
+            small_talk=small_talk,
+            unclear=not items and small_talk is None,
+        )
+        if may_disclose is None:
+            return plan
+        from .decide import gate  # the old one-call API: recall, then decide's rapport gate
+
+        return gate(plan, may_disclose, self.state.disclosed, self.index)
+
+    def is_open(self, question: Question) -> bool:
+        """Whether a question only asks what else there is ("anything else?"): new facts each time."""
+        return not question.concepts and (not question.topics or set(question.topics) <= {"chief_complaint"})
+
+    def _something_on(self, topics: set[str], related: bool = False) -> bool:
+        """Whether any fact (told or only known to the clinician) states something present on these topics."""
+        wanted = set(topics)
+        if related:
+            for t in topics:
+                wanted.update(self._taxonomy.by_id[t].related if t in self._taxonomy.by_id else ())
+        wanted -= _FRAME_TOPICS
+        if wanted & self._present_concept_topics:
+            return True
+        return any(f.present and f.section != FAMILY_SECTION for t in wanted for f in self.index.by_topic.get(t, ()))
+
+    def _related_facts(self, topic_id: str, used: set[str]) -> list[IndexedFact]:
+        related = self._taxonomy.by_id[topic_id].related
+        facts = [f for t in related for f in self.index.by_topic.get(t, ()) if f.tellable
+                 and f.section != FAMILY_SECTION and f.id not in used]
+        present = [f for f in facts if f.present]
+        facts = present or [f for f in facts if self._taxonomy.kind(topic_id) == "substance"]
+        unique = list({f.id: f for f in facts}.values())
+        return self._prefer_new(unique, used)
+
+    def _answer_concept(self, concept_id: str, about_other: bool, used: set[str]) -> AnswerItem | None:
+        index = self.index
+        concept = index.lexicon.get(concept_id)
+        limit = self.policy.facts_per_concept
+        if about_other:
+            facts = [f for f in index.about_other.get(concept_id, ()) if f.tellable]
+            if facts:
+                return AnswerItem(
+                    AFFIRM, concept_id, tuple(self._prefer_new(facts, used)[:limit]), about_other=True
+                )
+            return AnswerItem(UNKNOWN, concept_id, about_other=True)
+        facts = [f for f in index.affirming.get(concept_id, ()) if f.tellable]
+        if not facts and concept_id in self._concept_sections:
+            facts = [f for f in index.section_facts(self._concept_sections[concept_id]) if f.tellable]
+        if facts:
+            return AnswerItem(AFFIRM, concept_id, tuple(self._prefer_new(facts, used)[:limit]))
+        negatives = [f for f in index.ruling_out.get(concept_id, ()) if f.tellable]
+        if negatives:
+            return AnswerItem(DENY, concept_id, tuple(negatives[:1]))
+        if concept_id in self._affirmed_anywhere:
+            # stated only in an examiner's observation: the patient does not describe it unprompted
+            return AnswerItem(UNKNOWN, concept_id)
+        if concept.kind in CLOSED_WORLD_KINDS or concept_id in index.closed_concepts:
+            return AnswerItem(DENY, concept_id)
+        return AnswerItem(UNKNOWN, concept_id)
+
+    def _topic_facts(
+        self,
+        topic_id: str,
+        asked: set[str],
+        used: set[str],
+        limit: int,
+        relative: str | None = None,
+        timing: bool = False,
+    ) -> list[IndexedFact]:
+        """The told facts of a topic, those that answer more of what was asked first, then the untold
+        before the told, then the most to the point (fewest other topics), in record order."""
+        facts = [f for f in self.index.by_topic.get(topic_id, ()) if f.tellable and f.id not in used]
+        if topic_id != "family_history":
+            facts = [f for f in facts if f.section != FAMILY_SECTION]
+        elif relative is not None:
+            mine = [f for f in facts if f.fact.relative == relative]
+            facts = mine or facts
+        if not facts:
+            return []
+        disclosed = self.state.disclosed
+        topic = self._taxonomy.by_id[topic_id]
+        home = self._taxonomy.home_sections.get(topic.kind, ())
+        history = topic.kind in ("history", "substance")
+        facts.sort(
+            key=lambda f: (
+                timing and self.index.durations.get(f.id) is None,  # "how long?": the facts that say,
+                timing and f.id not in disclosed,  # those just spoken of first
+                f.section not in topic.sections,
+                not f.present,
+                topic_id in _NOW_TOPICS and f.fact.time == "past",
+                history and f.section not in home,
+                -len(asked.intersection(f.topics)),
+                f.id in disclosed,
+                f.section not in home,
+                len(f.topics) > 3,
+                f.position,
+            )
+        )
+        return facts[:limit]
+
+    def _voiced_facts(self, topic_id: str, used: set[str]) -> list[IndexedFact]:
+        """What only the clinician wrote down on a symptom topic (thought content, perception, risk) that
+        the patient can still say in their own words: facts stating a symptom concept."""
+        lexicon = self.index.lexicon
+        return [
+            f
+            for f in self.index.by_topic.get(topic_id, ())
+            if not f.tellable
+            and f.section in self._taxonomy.voiced_sections
+            and f.id not in used
+            and any(lexicon.get(c).kind in CLOSED_WORLD_KINDS for c in f.affirms | f.rules_out)
+        ][:1]
+
+    def _prefer_new(self, facts: Sequence[IndexedFact], used: set[str]) -> list[IndexedFact]:
+        fresh = [f for f in facts if f.id not in self.state.disclosed and f.id not in used]
+        told = [f for f in facts if f.id in self.state.disclosed and f.id not in used]
+        return fresh + told
+
+    # -- recording --------------------------------------------------------------------------------
+
+    def commit(self, plan: AnswerPlan, told: Iterable[str] | None = None) -> None:
+        """Record a reply: the facts it disclosed (``told``, default every fact of the plan) and stances."""
+        for fid in plan.fact_ids if told is None else told:
+            self.state.disclosed.setdefault(fid, None)
+        for item in plan.items:
+            if item.subject in self.index.lexicon and item.stance in (AFFIRM, DENY, UNKNOWN):
+                self.state.stances.setdefault(item.subject, item.stance)
+        if plan.question.key and plan.refusal is None:
+            self.state.answers[plan.question.key] = plan
+        content = tuple(t for t in plan.question.topics if t not in _FRAME_TOPICS and t in self._taxonomy.by_id
+                        and self._taxonomy.kind(t) != "meta")
+        if content:
+            self.state.topics = content
+
+

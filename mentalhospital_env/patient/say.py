@@ -1,0 +1,809 @@
+"""Say: the decided answer in the patient's own words.
+
+The fourth room of the patient, and the only one a language model replaces. :class:`LayRenderer`
+puts a record sentence into the first person and lay words (``patient_says`` first, ``data/render.json``);
+:class:`Voice` is the persona's own few variants of each phrase bank (``data/phrases.json``), drawn
+once under its seed; :class:`Speaker` words an :class:`AnswerPlan` in that voice (fillers and tails
+only where the persona calls for them); :func:`plain_reply` is the reply with no persona (the
+memory-only variant). Phrase banks never carry clinical content: every clinical word of a reply
+comes from a fact.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from importlib import resources
+
+from mentalhospital_env.cases import Case
+from mentalhospital_env.knowledge.language import memo_size, tokenize
+from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
+
+from .check import ClaimChecker
+from .decide import PersonaProfile
+from .reading import read_statements, stable_seed
+from .recall import (
+    AFFIRM,
+    DENY,
+    NOTHING_MORE,
+    TELL,
+    UNKNOWN,
+    WITHHELD,
+    AnswerItem,
+    AnswerPlan,
+    FactIndex,
+    IndexedFact,
+    asks_how_long,
+    duration_in,
+)
+
+
+def _data(name: str) -> dict:
+    return json.loads(resources.files(__package__).joinpath(f"data/{name}").read_text("utf-8"))
+
+
+@lru_cache(maxsize=1)
+def load_phrases() -> dict:
+    """The phrase banks (``data/phrases.json``), cached."""
+    return _data("phrases.json")
+
+
+@lru_cache(maxsize=1)
+def load_denials() -> dict[str, list[str]]:
+    """How the patient denies a whole topic (``data/denials.json``), cached."""
+    return _data("denials.json")["denials"]
+
+
+# --------------------------------------------------------------------------------------------------
+# Lay rendering
+# --------------------------------------------------------------------------------------------------
+
+
+class LayRenderer:
+    """Puts a record sentence into the patient's words.
+
+    ``patient_says`` wins when the case gives it. Otherwise: a pertinent negative becomes a lay
+    denial of each concept it rules out ("I don't hear voices"); a quoted mood becomes "I feel ...";
+    any other sentence loses its clinical framing ("Patient reports"), its third-person pronouns and
+    verbs become first person, clinical terms of lexicon concepts become the concept's lay phrase,
+    and a bare phrase gets a lead ("I've been ...", "I've had ...").
+    """
+
+    def __init__(self, lexicon: Lexicon | None = None):
+        self.lexicon = lexicon or load_lexicon()
+        table = _data("render.json")
+        self.framing = tuple(sorted((tuple(tokenize(f)) for f in table["framing"]), key=len, reverse=True))
+        self.pronouns = {tuple(tokenize(k)): v for k, v in table["pronouns"].items()}
+        self.verbs: Mapping[str, str] = table["third_person_verbs"]
+        self.base_verbs = frozenset(table["base_verbs"])
+        self.past_verbs = frozenset(table["past_verbs"])
+        self.be_words = frozenset(table["be_words"])
+        self.not_gerunds = frozenset(table["not_gerunds"])
+        self.relatives = frozenset(table["relatives"])
+        self.negation_words = frozenset(table["negation_words"])
+        self.lead = table["lead"]
+        self.concept_clauses: Mapping[str, Mapping[str, list[str]]] = table.get("concept_clauses", {})
+        self.mood_lead: Mapping[str, list[str]] = table.get("mood_lead", {})
+        clinical: dict[tuple[str, ...], str] = {}
+        for concept in self.lexicon.concepts:
+            if concept.kind not in ("symptom", "sign"):
+                continue  # "lives with" is not a clinical term to swap for "live alone"
+            phrase = self.phrase(concept.id)
+            if phrase is None:
+                continue
+            lay_keys = {tuple(tokenize(p)) for p in concept.lay_phrases}
+            for term in concept.clinical_terms:
+                key = tuple(tokenize(term))
+                if key and key not in lay_keys:
+                    clinical.setdefault(key, phrase)
+        self.clinical = dict(sorted(clinical.items(), key=lambda kv: -len(kv[0])))
+        self._first = {}
+        for key in self.clinical:
+            self._first.setdefault(key[0], []).append(key)
+        self._cache: dict[str, str] = {}
+        self._clauses: dict[tuple[str, bool, int], str | None] = {}
+        self._wordings: dict[tuple[str, bool], list[str]] = {}
+        self._naming: dict[tuple[str, bool, bool, int], str | None] = {}
+
+    def phrase(self, concept_id: str) -> str | None:
+        """The concept's lay phrase that reads best in a sentence (a verb or -ing phrase, no negation)."""
+        phrases = self._phrases(concept_id)
+        return phrases[0] if phrases else None
+
+    def _phrases(self, concept_id: str) -> list[str]:
+        concept = self.lexicon.get(concept_id)
+        usable = [p for p in concept.lay_phrases if not (set(tokenize(p)) & self.negation_words)]
+
+        def rank(p: str) -> int:
+            first = tokenize(p)[0] if tokenize(p) else ""
+            return 0 if self._gerund(first) or first in self.base_verbs else 1
+
+        return sorted(usable, key=rank)
+
+    def _gerund(self, word: str) -> bool:
+        return len(word) > 4 and word.endswith("ing") and word not in self.not_gerunds
+
+    def _frame(self, phrase: str, negated: bool) -> str | None:
+        first = tokenize(phrase)[0] if tokenize(phrase) else ""
+        if self._gerund(first) or first in self.be_words:
+            return (f"I haven't been {phrase}" if negated else f"I've been {phrase}") + "."
+        if first in self.base_verbs:
+            return (f"I don't {phrase}" if negated else f"I {phrase}") + "."
+        if first in self.past_verbs:
+            return None if negated else f"I {phrase}."
+        return (f"I haven't had {phrase}" if negated else f"I've had {phrase}") + "."
+
+    def clause(self, concept_id: str, negated: bool = False, variant: int = 0) -> str | None:
+        """A first-person sentence affirming or denying a concept in lay words ("I hear voices."),
+        checked with the lexicon to state exactly that concept with that polarity; ``None`` when there
+        is none.
+
+        The hand-written wordings of ``concept_clauses`` in ``data/render.json`` come first (the
+        first one that passes the lexicon check, or the ``variant``-th of those that pass), sentence-
+        cased with a full stop: a lay phrase framed by a heuristic reads badly or even says the
+        opposite ("I haven't had stayed frozen.", "I see things getting better." for hopelessness).
+        A polarity the table lists empty is one the concept is not said in (a topic such as
+        ``occupation`` has no yes or no): ``None``, nothing framed. Only a concept or polarity the
+        table does not list at all (a concept added to the lexicon later) falls back to framing one of
+        its lexicon lay phrases (:meth:`_frame`). Results are cached per concept, polarity and variant."""
+        key = (concept_id, negated, variant)
+        if key in self._clauses:
+            return self._clauses[key]
+        found = None
+        wordings = self._table_wordings(concept_id, negated)
+        if wordings:
+            text = wordings[variant % len(wordings)]
+            found = text[0].upper() + text[1:] + "."
+        listed = ("absent" if negated else "present") in self.concept_clauses.get(concept_id, {})
+        if found is not None or listed:
+            self._clauses[key] = found
+            return found
+        for phrase in self._phrases(concept_id):
+            text = self._frame(phrase, negated)
+            if text is None:
+                continue
+            mentions = self.lexicon.find(text)
+            if mentions and all(m.concept_id == concept_id and m.negated == negated for m in mentions):
+                found = text
+                break
+        self._clauses[key] = found
+        return found
+
+    def naming_clause(
+        self, concept_id: str, negated: bool = False, framed: bool = True, variant: int = 0
+    ) -> str | None:
+        """A short lay clause, without a full stop, that names a concept with a polarity ("no allergies
+        to any medicines", "I don't hear voices"): the table of ``data/render.json`` first, then a
+        framed lexicon lay phrase (:meth:`clause`); each checked with the lexicon to state exactly
+        that concept with that polarity. ``None`` when there is none. ``framed=False`` takes only the
+        table (a framed lay phrase may say more than the record: "I've been in prison" for a conviction).
+        ``variant`` picks one of the table's wordings (a patient keeps one per concept)."""
+        key = (concept_id, negated, framed, variant)
+        if key in self._naming:
+            return self._naming[key]
+        found = None
+        entries = self._table_wordings(concept_id, negated)
+        if entries:
+            found = entries[variant % len(entries)]
+        if found is None and framed:
+            sentence = self.clause(concept_id, negated)
+            if sentence:
+                found = sentence.rstrip(".")
+        self._naming[key] = found
+        return found
+
+    def _table_wordings(self, concept_id: str, negated: bool) -> list[str]:
+        """The ``concept_clauses`` wordings of a concept and polarity that the lexicon reads as exactly
+        that concept with that polarity (a wording the lexicon no longer reads so is skipped, never said)."""
+        key = (concept_id, negated)
+        known = self._wordings.get(key)
+        if known is None:
+            known = [
+                entry
+                for entry in self.concept_clauses.get(concept_id, {}).get("absent" if negated else "present", ())
+                if (mentions := self.lexicon.find(entry))
+                and all(m.concept_id == concept_id and m.negated == negated for m in mentions)
+            ]
+            self._wordings[key] = known
+        return known
+
+    def say(self, fact: IndexedFact) -> str:
+        """The fact in the patient's words."""
+        if fact.fact.patient_says:
+            said = fact.fact.patient_says.strip()
+            whole = _WHOLLY_QUOTED.fullmatch(said)
+            if whole and len(tokenize(whole.group(1))) > 3:
+                # "'I had no idea I was this unhappy.'." - the patient's own words, said without the marks
+                inner = whole.group(1).strip()
+                return inner[0].upper() + inner[1:] + ("" if inner.endswith((".", "!", "?")) else ".")
+            return said
+        if not fact.fact.told:
+            # what only the clinician wrote: said, if at all, as the symptoms it names, in lay words
+            said = [d for d in (self.clause(c) for c in sorted(fact.affirms)[:2]) if d]
+            said += [d for d in (self.clause(c, negated=True) for c in sorted(fact.rules_out)[:1]) if d]
+            return " ".join(said)
+        if fact.rules_out and not fact.affirms and not fact.about_other:
+            denials = [d for d in (self.clause(c, negated=True) for c in sorted(fact.rules_out)[:3]) if d]
+            return " ".join(denials) if denials else "No, nothing like that."
+        if fact.section.startswith("mental_status_exam.") and fact.affirms:
+            # an examiner's finding: tell only what the patient would notice, in lay words
+            said = [d for d in (self.clause(c) for c in sorted(fact.affirms)[:3]) if d]
+            said += [d for d in (self.clause(c, negated=True) for c in sorted(fact.rules_out)[:2]) if d]
+            if said:
+                return " ".join(said)
+        if fact.section == "family_history":
+            return self.relative(fact.fact.text)
+        return self.first_person(fact.fact.text)
+
+    def relative(self, text: str) -> str:
+        """A family-history sentence as the patient tells it: "A sister was treated ..." -> "My sister was treated ..."."""
+        out = []
+        for sentence in (s.strip() for s in re.split(r"(?<=[.;!?])\s+", text) if s.strip()):
+            words = sentence.split()
+            lead = words[0].lower().strip(",") if words else ""
+            second = re.sub(r"('s|,)$", "", words[1].lower()) if len(words) > 1 else ""
+            if lead in ("a", "an", "the", "her", "his", "their") and second in self.relatives:
+                words = ["My"] + words[1:]
+            elif re.sub(r"('s|,)$", "", lead) in self.relatives:
+                words = ["My", words[0].lower()] + words[1:]
+            out.append(" ".join(words))
+        return " ".join(out)
+
+    def first_person(self, text: str) -> str:
+        cached = self._cache.get(text)
+        if cached is not None:
+            return cached
+        sentences = [s.strip() for s in re.split(r"(?<=[.;!?])\s+", text) if s.strip()]
+        out = " ".join(self._sentence(s) for s in sentences)
+        self._cache[text] = out
+        return out
+
+    def _sentence(self, sentence: str) -> str:
+        quoted = re.fullmatch(
+            r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*", sentence
+        )
+        if quoted:
+            inner = quoted.group(1).strip().rstrip(".")
+            return (
+                f"{inner[0].upper()}{inner[1:]}, I'd say."
+                if len(tokenize(inner)) <= 3
+                else inner[0].upper() + inner[1:] + "."
+            )
+        pieces = re.findall(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)?(?:-[A-Za-z0-9]+)*|[,]", sentence)
+        low = [p.lower().replace("\u2019", "'") for p in pieces]
+        if not low:
+            return sentence
+        i = 0
+        for phrase in self.framing:
+            if tuple(low[: len(phrase)]) == phrase:
+                i = len(phrase)
+                break
+        out: list[str] = []
+        n = len(low)
+        while i < n:
+            replaced = False
+            for key in self._first.get(low[i], ()):
+                if tuple(low[i : i + len(key)]) == key:
+                    out.append(self.clinical[key])
+                    i += len(key)
+                    replaced = True
+                    break
+            if replaced:
+                continue
+            for key, repl in self.pronouns.items():
+                if tuple(low[i : i + len(key)]) == key:
+                    out.append(repl)
+                    i += len(key)
+                    replaced = True
+                    break
+            if replaced:
+                continue
+            word = pieces[i]
+            if out and out[-1] == "I" and low[i] in self.verbs:
+                word = self.verbs[low[i]]
+            elif not (word.isupper() and len(word) > 1):
+                word = word.lower()
+            out.append(word)
+            i += 1
+        while out and out[0] == ",":
+            out.pop(0)
+        if not out:
+            return sentence
+        first = out[0].split()[0].lower()
+        words = {w.lower() for piece in out for w in piece.split()}
+        if first in self.relatives:
+            out.insert(0, "My")
+        elif words & {"i", "my", "me", "i'm", "i've", "i'd", "myself"}:
+            pass
+        elif first in self.verbs:
+            out[0] = self.verbs[first]
+            out.insert(0, "I")
+        elif self._gerund(first):
+            out.insert(0, self.lead["ing"])
+        elif first in self.base_verbs or first in self.past_verbs:
+            out.insert(0, self.lead["verb"])
+        elif first in self.be_words:
+            out.insert(0, self.lead["ing"])
+        else:
+            out.insert(0, self.lead["other"])
+        text = " ".join(out).replace(" ,", ",")
+        text = re.sub(r"\bi\b", "I", text)
+        text = text[0].upper() + text[1:]
+        return text.rstrip(",") + "."
+
+
+_RENDERERS: dict[int, LayRenderer] = {}
+
+
+def lay_renderer(lexicon: Lexicon | None = None) -> LayRenderer:
+    """The lay renderer of a lexicon, built once (it indexes every clinical term) and shared."""
+    lex = lexicon or load_lexicon()
+    hit = _RENDERERS.get(id(lex))
+    if hit is None or hit.lexicon is not lex:
+        hit = _RENDERERS[id(lex)] = LayRenderer(lex)
+    return hit
+
+
+# --------------------------------------------------------------------------------------------------
+# Voice
+# --------------------------------------------------------------------------------------------------
+
+
+class Voice:
+    """The persona's own few variants of each phrase bank, drawn once under its seed."""
+
+    def __init__(self, persona: PersonaProfile, rng: random.Random):
+        phrases = load_phrases()
+        picks = phrases["pick"]
+        self.banks: dict[str, tuple[str, ...]] = {}
+        for name, bank in phrases["banks"].items():
+            k = min(len(bank), int(picks.get(name, 2)))
+            self.banks[name] = tuple(rng.sample(bank, k))
+        self.refusals = {
+            kind: tuple(rng.sample(v, min(2, len(v)))) for kind, v in phrases["refusals"].items()
+        }
+        self.insight = tuple(phrases["insight"].get(persona.insight, phrases["insight"]["partial"]))
+        self.traits = {t: phrases["traits"][t] for t in persona.traits if t in phrases["traits"]}
+        for trait in ("impoverished",):
+            if trait in self.traits:
+                for bank, values in self.traits[trait].items():
+                    if isinstance(values, list):
+                        self.banks[bank] = tuple(values)
+
+        self.recent: set[str] = set()
+        self.used: set[str] = set()
+
+    def turn(self) -> None:
+        """Start a new reply: what the last reply used is now what this one should not repeat."""
+        self.recent, self.used = self.used, set()
+
+    def pick(self, bank: str, rng: random.Random, optional: bool = False) -> str:
+        """A phrase of the bank that the previous reply did not use; with ``optional``, nothing
+        (``""``) when every variant was just used (a hedge or filler is better left out than repeated)."""
+        return self.choose(self.banks[bank], rng, optional)
+
+    def choose(self, options: Sequence[str], rng: random.Random, optional: bool = False) -> str:
+        fresh = [o for o in options if o not in self.recent]
+        if not fresh:
+            if optional:
+                return ""
+            fresh = list(options)
+        choice = fresh[rng.randrange(len(fresh))]
+        self.used.add(choice)
+        return choice
+
+
+# --------------------------------------------------------------------------------------------------
+# Wording
+# --------------------------------------------------------------------------------------------------
+
+
+class Speaker:
+    """Wording: turns a decided :class:`AnswerPlan` into what this patient would say, in their voice."""
+
+    def __init__(self, case: Case, index: FactIndex, persona: PersonaProfile, lay: LayRenderer | None = None):
+        self.case = case
+        self.index = index
+        self.persona = persona
+        self.lay = lay or lay_renderer(index.lexicon)
+        self.checker = ClaimChecker(index)
+        self._yes_no = False
+        self._items = 0
+        self._asked: tuple[str, ...] = ()
+        self._timing = False
+        self._said_how_long = False
+        self._said_no = False
+        self._told: set[str] = set()  # facts this patient has put in words in this encounter
+        # self_contained() depends on the fact, its wording and the concepts asked only: remembered
+        self._contained: dict[tuple[str, int, str, tuple[str, ...]], str] = {}
+        self.reset()
+
+    def reset(self) -> None:
+        # the voice is the person's own: fixed per case (so the same patient sounds the same in every
+        # encounter); the encounter seed only varies which of its phrases come up in each reply
+        self.voice = Voice(self.persona, random.Random(stable_seed("voice", self.case.case_id)))
+        self._told = set()
+
+    # -- wording -----------------------------------------------------------------------------------
+
+    def render(self, plan: AnswerPlan, rng: random.Random, tone: str | None, partial: bool) -> str:
+        """The reply text for a plan, in this persona's voice."""
+        voice = self.voice
+        voice.turn()
+        p = self.persona
+        self._yes_no = plan.question.yes_no
+        self._items = len(plan.items)
+        self._asked = plan.question.concepts
+        self._timing = asks_how_long(plan.question)
+        self._said_how_long = False
+        self._said_no = False
+        if plan.refusal is not None:
+            options = voice.refusals[plan.refusal]
+            return options[rng.randrange(len(options))]
+        parts: list[str] = []
+        if plan.small_talk and not plan.items:
+            parts.append(voice.pick("greeting" if plan.small_talk == "greeting" else "closing", rng))
+            return " ".join(parts)
+        reflection = _is_reflection(plan.question.text)
+        if plan.unclear and reflection and tone != "judgemental":
+            # "It sounds exhausting, being told it's nothing.": a reflection is acknowledged, not queried
+            return voice.pick("affirm", rng)
+        if plan.unclear:
+            if tone == "empathic":
+                return voice.pick("empathy_ack", rng)
+            if tone in ("curt", "judgemental"):
+                return voice.pick("cold_ack", rng)
+            return voice.pick("clarify", rng)
+        if reflection and any(i.stance in (AFFIRM, TELL) and i.facts and not i.silent for i in plan.items):
+            parts.append(voice.pick("affirm", rng))  # "You seem ashamed." - "Yeah. ..."
+        elif p.opener_rate and rng.random() < p.opener_rate and any(i.stance == TELL for i in plan.items):
+            parts.append(voice.pick("openers", rng, optional=True))
+        sentences: list[str] = []
+        withheld_said = False
+        for item in plan.items:
+            if item.silent:
+                continue
+            if item.stance == WITHHELD:
+                if withheld_said:
+                    continue  # one "I'd rather not" per reply
+                withheld_said = True
+            sentences.extend(self._item(item, rng))
+        if "pressured" in voice.traits and len(sentences) > 1:
+            joiner = voice.traits["pressured"]["joiner"]
+            last = sentences[-1]
+            if not last.startswith(("I ", "I'", "My ")):
+                last = last[0].lower() + last[1:]
+            sentences = [joiner.join(s.rstrip(".") for s in sentences[:-1]) + joiner + last]
+        if parts and sentences and not parts[-1].endswith((".", "!", "?", ":")):
+            head = sentences[0]
+            if not head.startswith(("I ", "I'")):  # "The thing is, my skin ...", but "Honestly, I ..."
+                sentences[0] = head[0].lower() + head[1:]
+        parts.extend(sentences)
+        if partial:
+            parts.append(voice.pick("partial", rng))
+        tail = self._tail(plan, rng) or self.signature(rng)
+        if tail:
+            parts.append(tail)
+        said: dict[str, None] = {}
+        for s in parts:  # the same sentence twice in one reply (two facts worded alike) is said once
+            if s and s not in said:
+                said.setdefault(s, None)
+        return " ".join(said)
+
+    def _item(self, item: AnswerItem, rng: random.Random) -> list[str]:
+        voice = self.voice
+        if item.stance == WITHHELD:
+            return [voice.pick("withhold", rng)]
+        if item.stance == UNKNOWN:
+            if item.subject == "insight":
+                return [voice.insight[rng.randrange(len(voice.insight))]]
+            if item.subject == "family" or item.about_other:
+                bank = load_phrases()["banks"]["dont_know_family"]
+                return [bank[rng.randrange(len(bank))]]
+            return [voice.pick("dont_know", rng)]
+        if item.stance == NOTHING_MORE:
+            return [voice.pick("nothing_more", rng)]
+        if item.stance == DENY:
+            said = [self.self_contained(f, self._say(f)) for f in item.facts if f.fact.patient_says]
+            if said and self._yes_no and not self._opens_no(said[0]):
+                # "Have you had help before?" - "No, I haven't had any contact with services.": a closed
+                # question is answered yes or no first
+                head = said[0] if said[0].startswith(("I ", "I'")) else said[0][0].lower() + said[0][1:]
+                said[0] = f"No, {head}"
+            if said:
+                return said
+            if item.subject not in self.index.lexicon:
+                denials = load_denials().get(item.subject)
+                if denials:
+                    return [denials[stable_seed("deny", self.case.case_id, item.subject) % len(denials)]]
+                return [voice.pick("deny", rng)]
+            no = voice.pick("deny", rng)
+            # with several things answered at once a bare "no" would be ambiguous: name what is denied;
+            # alone, some denials are named and some not, the same way each time for a concept
+            name_it = self._items > 1 or not self._yes_no or (
+                "impoverished" not in voice.traits
+                and stable_seed("no", self.case.case_id, item.subject) % 5 < 3
+            )
+            if not name_it:
+                self._said_no = True
+                return [no]
+            clause = self.lay.clause(item.subject, negated=True)
+            if clause and self._said_no:
+                return [clause]  # "No, I don't use any drugs. I've never taken cocaine.": one "no" a reply
+            self._said_no = True
+            return [no, clause] if clause else [no]
+        out: list[str] = []
+        if (
+            item.stance == AFFIRM
+            and self._yes_no
+            and "impoverished" not in voice.traits
+            and stable_seed("yes", self.case.case_id, item.subject) % 2 == 0  # the same concept, the same way
+            and not any(self._denial(f) for f in item.facts[:1])  # no "Yes." before "None."
+        ):
+            out.append(voice.pick("affirm", rng))
+        for fact in item.facts:
+            if fact.section == "mental_status_exam.insight" and not fact.fact.patient_says:
+                out.append(voice.insight[rng.randrange(len(voice.insight))])
+                continue
+            if item.stance == TELL and not fact.present and fact.fact.polarity is None:
+                # a pertinent negative worded for another question ("Never, no."): the topic's own denial
+                denials = load_denials().get(item.subject)
+                if denials:
+                    out.append(denials[stable_seed("deny", self.case.case_id, item.subject) % len(denials)])
+                    continue
+            text = self.self_contained(fact, self._say(fact))
+            if not text:
+                continue
+            if self._timing:
+                # "How long has that been going on?": how long (once), and no more than that when it was told
+                how_long = self.index.durations.get(fact.id)
+                spoken = duration_in(text)
+                if spoken and fact.id in self._told and not self._said_how_long:
+                    out.append(_how_long(spoken))  # told already: now only how long
+                    self._said_how_long = True
+                    continue
+                if spoken:
+                    how_long = None  # the wording says how long itself
+                    self._said_how_long = True
+                if how_long and self._said_how_long:
+                    if fact.id in self._told:
+                        continue
+                elif how_long and fact.id in self._told:
+                    out.append(_how_long(how_long))
+                    self._said_how_long = True
+                    continue
+                elif how_long and how_long.lower() not in text.lower():
+                    text = f"{text} {_how_long(how_long)}"
+                    self._said_how_long = True
+                elif how_long:
+                    self._said_how_long = True
+            self._told.add(fact.id)
+            if "impoverished" in voice.traits and len(text.split()) > 10:
+                text = re.split(r"(?<=[.;!?])\s+|,\s+", text)[0].rstrip(".,;") + "."
+            elif "vague" in voice.traits and rng.random() < 0.5:
+                text = text + " " + self._trait_tail("vague", rng)
+            out.append(text)
+        return out
+
+    def _say(self, fact: IndexedFact) -> str:
+        text = self.lay.say(fact)
+        if fact.leaks:
+            text = self.index.guard.scrub(text)
+        return text
+
+    def _trait_tail(self, trait: str, rng: random.Random) -> str:
+        return self.voice.choose(self.voice.traits[trait]["tail"], rng, optional=True)
+
+    def _tail(self, plan: AnswerPlan, rng: random.Random) -> str:
+        traits = self.voice.traits
+        if not plan.items or rng.random() >= max(self.persona.tail_rate, 0.0):
+            return ""
+        if "minimising" in traits and any(
+            i.subject in ("alcohol_use", "drug_use", "substance")
+            or (i.facts and i.facts[0].section == "substance_use")
+            for i in plan.items
+            if i.stance in (AFFIRM, TELL)
+        ):
+            return self._trait_tail("minimising", rng)
+        for trait in ("tangential", "pressured", "anxious", "guarded", "irritable"):
+            if trait in traits and "tail" in traits[trait]:
+                return self._trait_tail(trait, rng)
+        if self.persona.filler_rate and rng.random() < self.persona.filler_rate:
+            return self.voice.pick("fillers", rng, optional=True).capitalize()
+        return ""
+
+    def signature(self, rng: random.Random) -> str:
+        """One of the persona's own turns of phrase, now and then (how this person talks)."""
+        if self.persona.verbosity != "talkative" or "impoverished" in self.voice.traits or rng.random() >= 0.15:
+            return ""
+        phrase = self.voice.pick("signature", rng, optional=True)
+        return phrase[0].upper() + phrase[1:] if phrase else ""
+
+    # -- self-contained answers --------------------------------------------------------------------
+
+    def self_contained(self, fact: IndexedFact, text: str) -> str:
+        """The fact's wording, made to name what it is about when it does not.
+
+        A reply such as "Not that I know of." is an answer only next to its question; this adds a
+        short lay clause naming each concept the fact rules out, or states and the doctor asked
+        about (asked concepts first, at most two), that the wording leaves out, with the fact's
+        polarity: "Not that I know of, no allergies to
+        any medicines." A mood answer says that it is about mood ("My mood's scared, I'd say.").
+        A clause is kept only if the lexicon reads it in the reply with that polarity, it states
+        nothing else new, and the reply still passes the claim check: it adds no clinical content.
+        A denial in the patient's own words is never turned into an affirmation.
+        """
+        if not text or fact.section == "family_history":
+            return text
+        key = (fact.id, fact.position, text, self._asked)
+        known = self._contained.get(key)
+        if known is None:
+            known = self._self_contained(fact, text)
+            if len(self._contained) >= memo_size(4096):
+                self._contained.pop(next(iter(self._contained)))
+            self._contained[key] = known
+        return known
+
+    def _self_contained(self, fact: IndexedFact, text: str) -> str:
+        """:meth:`self_contained` worked out (it is remembered per fact, wording and concepts asked)."""
+        if fact.section == "mental_status_exam.mood":
+            return self._mood_answer(fact, text)
+        lexicon = self.index.lexicon
+        said = [s for s in read_statements(text, lexicon) if s.subject == "patient"]
+        named = {s.concept_id for s in said}
+        tokens = tokenize(text)
+        bare_no = bool(tokens) and tokens[0] in self.lay.negation_words | {
+            "none",
+            "nope",
+            "nothing",
+            "nobody",
+            "never",
+        }
+        bare_denial = not said and bare_no
+        wanted: list[tuple[str, bool]] = []
+        for concept_id in (*self._asked, *sorted(fact.rules_out), *sorted(fact.affirms)):
+            if concept_id in fact.rules_out:
+                negated = True
+            elif concept_id in fact.affirms:
+                negated = False
+            else:
+                continue
+            if concept_id in named or (bare_denial and not negated) or (concept_id, negated) in wanted:
+                continue
+            if not negated and concept_id not in self._asked:
+                continue  # what the patient has is named only when asked
+            if negated and concept_id not in self._asked and fact.affirms and not bare_no:
+                continue  # "Yes. Every day." is not followed by what the fact also rules out
+            wanted.append((concept_id, negated))
+        for concept_id, negated in wanted[:2]:
+            variant = stable_seed("clause", self.case.case_id, concept_id)
+            clause = self.lay.naming_clause(concept_id, negated, framed=negated, variant=variant)
+            if clause:
+                text = self._attach(text, clause, concept_id, negated)
+        return text
+
+    def _attach(self, text: str, clause: str, concept_id: str, negated: bool) -> str:
+        """``text`` with ``clause`` worked in (after a leading "No,", at the end of the last sentence,
+        or as a sentence of its own), the first way that the lexicon and the claim check accept."""
+        before = {(s.concept_id, s.negated) for s in read_statements(text, self.index.lexicon)}
+        fragment = clause if clause.startswith(("I ", "I'")) else clause[0].lower() + clause[1:]
+        sentence = clause[0].upper() + clause[1:] + "."
+        candidates = []
+        lead = re.match(
+            r"^((?:no|yes|yeah|nope|never|not really|no, no)),\s+(.+)$", text, re.IGNORECASE | re.DOTALL
+        )
+        if lead and not re.search(r"[.!?]\s", lead.group(2).strip()):
+            rest = lead.group(2)
+            if not rest.startswith(("I ", "I'")):
+                rest = rest[0].lower() + rest[1:]
+            candidates.append(f"{lead.group(1)}, {fragment}, {rest}")
+        if text.endswith("."):
+            candidates.append(f"{text[:-1]}, {fragment}.")
+        candidates.append(f"{text} {sentence}")
+        wanted = (concept_id, negated)
+        for candidate in candidates:
+            statements = read_statements(candidate, self.index.lexicon)
+            now = {(s.concept_id, s.negated) for s in statements}
+            if wanted not in now or not now <= before | {wanted}:
+                continue
+            if not self.checker.check(candidate).ok or self.index.guard.leaks(candidate):
+                continue
+            return candidate
+        return text
+
+    def _opens_no(self, text: str) -> bool:
+        tokens = tokenize(text)
+        return bool(tokens) and tokens[0] in self.lay.negation_words | {"none", "nope", "nothing", "nobody", "never", "not"}
+
+    def _denial(self, fact: IndexedFact) -> bool:
+        """Whether the fact, as the patient words it, is a "no" (it rules something out, or begins so)."""
+        tokens = tokenize(fact.fact.patient_says or "")
+        if fact.fact.polarity is not None:
+            return fact.fact.polarity == "absent"
+        starts_no = bool(tokens) and tokens[0] in self.lay.negation_words | {
+            "none",
+            "nope",
+            "nothing",
+            "nobody",
+            "never",
+        }
+        return starts_no or (bool(fact.rules_out) and not fact.affirms)
+
+    def _mood_answer(self, fact: IndexedFact, text: str) -> str:
+        """A mood answer that says it is about mood: "My mood's scared, I'd say." (the patient's word)."""
+        if "mood" in tokenize(text) or not self.lay.mood_lead:
+            return text
+        quoted = re.fullmatch(
+            r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*", fact.fact.text
+        )
+        pick = stable_seed("mood", self.case.case_id)
+        if quoted and len(tokenize(quoted.group(1))) <= 3:
+            leads = self.lay.mood_lead["short"]
+            candidate = leads[pick % len(leads)].format(mood=quoted.group(1).strip().rstrip(".").lower())
+        else:
+            leads = self.lay.mood_lead["long"]
+            candidate = leads[pick % len(leads)].format(
+                text=text[0].lower() + text[1:] if not text.startswith(("I ", "I'")) else text
+            )
+        if self.checker.check(candidate).ok and not self.index.guard.leaks(candidate):
+            return candidate
+        return text
+
+
+# a doctor's statement that reflects the patient's feeling or story back ("It sounds like ...", "You seem ...")
+_REFLECTION = re.compile(
+    r"^(?:so,?\s+)?(?:you\b|it (?:sounds|seems|must)\b|that (?:sounds|seems|must)\b|sounds like\b)|\b(?:it sounds|you seem|you sound)\b",
+    re.IGNORECASE,
+)
+
+
+_WHOLLY_QUOTED = re.compile(r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*")
+
+
+def _is_reflection(utterance: str) -> bool:
+    return "?" not in utterance and _REFLECTION.search(utterance.strip()) is not None
+
+
+def _how_long(duration: str) -> str:
+    """A duration as the patient says it: "It started four months ago." / "For about two years now."."""
+    if duration.lower().endswith(" ago"):
+        return f"It started {duration}."
+    if duration.lower().startswith(("the last", "the past")):
+        return f"Over {duration}."
+    return f"For {duration} now."
+
+
+def plain_reply(plan: AnswerPlan, index: FactIndex) -> str:
+    """A reply with no persona (the memory-only variant): the facts as the record or the case has them.
+
+    ``patient_says`` when present, else the record's sentence; "No." for denials, "I don't know."
+    for what the record does not cover; refusals are flat.
+    """
+    if plan.refusal is not None:
+        return "I can't tell you that."
+    if plan.small_talk and not plan.items:
+        return "Hello." if plan.small_talk == "greeting" else "Goodbye."
+    if plan.unclear:
+        return "I don't understand the question."
+    out: list[str] = []
+    for item in plan.items:
+        if item.silent:
+            continue
+        if item.stance == UNKNOWN:
+            out.append("I don't know.")
+        elif item.stance == DENY:
+            said = [f.fact.patient_says for f in item.facts if f.fact.patient_says]
+            out.append(" ".join(said) if said else "No.")
+        elif item.stance == WITHHELD:
+            out.append("I'd rather not say.")
+        elif item.stance == NOTHING_MORE:
+            out.append("Nothing else.")
+        else:
+            for fact in item.facts:
+                text = fact.fact.patient_says or fact.fact.text
+                out.append(index.guard.scrub(text) if fact.leaks else text)
+    # several things denied at once with nothing to say of them: one "No.", not "No. No. No."
+    return " ".join(dict.fromkeys(s.strip() for s in out if s.strip()))
