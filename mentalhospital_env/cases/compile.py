@@ -117,6 +117,10 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
             said += f" {referred.group(3)} " + _swap_simple(referred.group(4), person)
         return _finish(said)
     nlp = _nlp()
+    relative_first = re.match(data["relative_first_pattern"], text, re.IGNORECASE)
+    if relative_first and section != "family_history":
+        said = _swap_simple(f"My {relative_first.group(1).lower()}{text[relative_first.end(1):]}", person)
+        return _finish(said)
     if section == "family_history":
         for pattern, repl in data["family_patterns"]:
             changed = re.sub(pattern, repl, text, count=1, flags=re.IGNORECASE)
@@ -133,6 +137,16 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
         c.dep_ in ("nsubj", "nsubjpass") for c in first.children
     ) and _verb_lemma(first) in data["passive_verbs"]:
         root_subject = False  # "Admitted from the ward after she fainted": the subject is the patient's
+    if (
+        root_subject and first.i != root.i and first.tag_ != "VBG" and _verb_form(first)
+        and section not in ("chief_complaint", "medications", "medical_history", "allergies")
+        and _verb_lemma(first) not in data["passive_verbs"]
+        and not any(c.dep_ in ("nsubj", "nsubjpass") for c in first.children)
+    ):
+        # "Tried fluoxetine at 20, did nothing": the parser made the drug the subject of "did"
+        trial = nlp(f"{person.subject.capitalize()} {_lower_first(first)}{text[len(first.text):]}")
+        if len(trial) > 1 and trial[1].dep_ == "ROOT" and trial[0].dep_ == "nsubj" and trial[0].head.i == 1:
+            return _finish(_swap_tokens(trial, person, section))
     if first.lower_ in (person.subject, "patient", "the") and not root_subject:
         root_subject = first.lower_ == person.subject
     if _verb_lemma(first) in data["denying_verbs"] and not root_subject and rest_of:
@@ -141,7 +155,9 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
         body = _swap_tokens(nlp(rest_of), person, section) if rest_of else ""
         return _finish(_negative_lead(rest_of, section, data) + (" " + body if body else ""))
     if first.lower_ == "never" and not root_subject:
-        return _finish("I've never " + _swap_tokens(nlp(rest_of), person, section))
+        rest_doc = nlp(rest_of)
+        been = "been " if len(rest_doc) and rest_doc[0].lower_ in data["passive_participles"] else ""
+        return _finish("I've never " + been + _swap_tokens(rest_doc, person, section))
     if root.pos_ in ("VERB", "AUX") and root_subject and _subject_is_patient(root, person):
         after = _span_after(doc, root)
         if root.lemma_ in data["denying_verbs"]:
@@ -201,11 +217,20 @@ def _verb_lemma(token) -> str:
 
 
 def _verb_form(token) -> bool:
-    """Whether a record's first word is an inflected verb ("Left", "Drinks", "Has"), whatever the tagger
-    made of it in a sentence without a subject."""
+    """Whether a record's first word is an inflected verb ("Left", "Drinks", "Has", "Ran", "Tried"),
+    whatever the tagger made of it in a sentence without a subject."""
     if token.tag_ in ("VBD", "VBZ", "VBN", "VBG") or token.pos_ == "AUX":
         return True
-    return token.tag_ in ("JJ", "NNS", "NN", "RB") and _verb_lemma(token) != token.lower_ and token.lower_.endswith(("ed", "s", "t"))
+    if token.tag_ in ("JJ", "NNS", "NN", "RB") and _verb_lemma(token) != token.lower_ and token.lower_.endswith(("ed", "s", "t")):
+        return True
+    if token.tag_ in ("NNP", "NN", "JJ", "VB") and token.i == 0:
+        from lemminflect import getAllInflections
+
+        lemma = _verb_lemma(token)
+        if lemma != token.lower_:
+            forms = getAllInflections(lemma, upos="VERB")
+            return any(token.lower_ in forms.get(tag, ()) for tag in ("VBD", "VBN"))
+    return False
 
 
 def _lower_first(token) -> str:
@@ -423,6 +448,8 @@ def _clauses(text: str, section: str, data: dict[str, Any]) -> list[str]:
         head, body = label.group(1).strip(), label.group(2).strip()
         if re.match(data["time_label_pattern"], head, re.IGNORECASE):
             text = f"{head}, {body[0].lower() + body[1:] if body[:2] != body[:2].upper() else body}"
+        elif head.lower() in data["source_labels"]:
+            return [text]  # "GP: '?dementia ...'": what the referrer wrote, kept whole (never told)
         elif not re.match(r"^(?:[A-Z][a-z]+ )?[A-Z][a-z]+$", head) or head.lower() in data["drop_labels"]:
             return [text] if not body else _clauses(body, section, data) if len(body.split()) >= 7 else [body]
         else:
@@ -556,7 +583,7 @@ def _compile_one(fid, section, text, sex, names, data, tax, not_told_sections, n
         else:
             says = first_person(clean, section, sex)
         if says:
-            says = _repair(says, section, data)
+            says = _repair(says, section, data) or None
         if not says or not _speakable(says, section, person, data):
             says, told = None, False  # no rendering a patient would say: never read the record out
     sensitive = has_sensitive_concept(text) or any(tax.by_id[t].sensitive for t in topics if t in tax.by_id)
@@ -635,12 +662,61 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
                 form = _inflect(lemma, "VBP")
                 if form:
                     out[t.i] = form + t.whitespace_
+    for sent in doc.sents:
+        subject_i = False
+        for t in sent:
+            if t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ in ("ROOT", "conj"):
+                subject_i = t.lower_ == "i"
+            elif subject_i and t.lower_ in ("is", "has") and t.i > sent.start and doc[t.i - 1].lower_ in ("and", "but", ","):
+                if not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in t.children):
+                    out[t.i] = ("I'm" if t.lower_ == "is" else "have") + t.whitespace_
+            elif t.i > 0 and doc[t.i - 1].lower_ == "i" and doc[t.i - 1].dep_ in ("nsubj", "nsubjpass") and t.tag_ in ("VBZ", "NNS"):
+                lemma = _verb_lemma(t)
+                if lemma != t.lower_ and t.lower_ in (lemma + "s", lemma + "es", lemma[:-1] + "ies"):
+                    form = _inflect(lemma, "VBP")
+                    if form:
+                        out[t.i] = form + t.whitespace_
+    # "I've had collapsed", "I've had uses": a lead the compiler put before a verb; nobody says it
+    for t in doc:
+        if t.lower_ == "had" and t.i > 0 and doc[t.i - 1].lower_ in ("'ve", "have") and t.i + 1 < len(doc):
+            nxt = doc[t.i + 1]
+            if nxt.tag_ in ("VBN", "VBD", "VBZ", "TO") or (nxt.tag_ == "JJ" and nxt.dep_ in ("acomp", "ROOT")):
+                return ""
     text = "".join(out)
+    text = re.sub(r"\bI made redundant\b", "I was made redundant", text)
     text = re.sub(r"\b(My|my) (Father|Mother|Mum|Dad|Brother|Sister|Son|Daughter|Uncle|Aunt|Grandmother|Grandfather|Cousin)\b",
                   lambda m: f"{m.group(1)} {m.group(2).lower()}", text)
     text = re.sub(r"\bI (?:has|is)\b", lambda m: "I have" if m.group(0).endswith("has") else "I'm", text)
     text = re.sub(r"\bI have (been|had|got|never|always|not)\b", r"I've \1", text)
-    return _finish(text.replace(":", ","))
+    return _spoken(_finish(text.replace(":", ",")), data["sentence_words"])
+
+
+def _spoken(text: str, limit: int) -> str:
+    """A long rendering said as a speaker says it, in short sentences: broken at commas so that no
+    sentence runs much past ``limit`` words ("I've had two previous episodes. Both treated by the GP
+    with sertraline."); a trailing "for about two months" becomes its own sentence."""
+    out = []
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        if len(sentence.split()) <= limit:
+            out.append(sentence)
+            continue
+        duration = re.search(r",?\s+(for (?:about |around |nearly |over |the last |the past )?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|a few|\d+) (?:days?|weeks?|months?|years?))\.$", sentence)
+        if duration:
+            sentence = sentence[: duration.start()] + ". It's been going on " + duration.group(1) + "."
+            if all(len(p.split()) <= limit for p in re.split(r"(?<=[.!?])\s+", sentence)):
+                out.append(sentence)
+                continue
+        pieces = [p.strip() for p in sentence.rstrip(".!?").split(", ")]
+        current: list[str] = []
+        for piece in pieces:
+            if current and len(" ".join(current + [piece]).split()) > limit and len(piece.split()) >= 3 and len(" ".join(current).split()) >= 3:
+                out.append(_finish(", ".join(current)))
+                current = [piece]
+            else:
+                current.append(piece)
+        if current:
+            out.append(_finish(", ".join(current)))
+    return " ".join(out)
 
 
 def _speakable(says: str, section: str, person: _Person, data: dict[str, Any]) -> bool:
