@@ -682,6 +682,8 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
             nxt = doc[t.i + 1]
             if nxt.tag_ in ("VBN", "VBD", "VBZ", "TO") or (nxt.tag_ == "JJ" and nxt.dep_ in ("acomp", "ROOT")):
                 return ""
+    if len(doc) > 1 and doc[0].text == "I" and doc[1].tag_ == "NNS" and _verb_lemma(doc[1]) == doc[1].lower_:
+        return ""  # "I sales jobs since": a noun where the verb should be
     text = "".join(out)
     text = re.sub(r"\bI made redundant\b", "I was made redundant", text)
     text = re.sub(r"\b(My|my) (Father|Mother|Mum|Dad|Brother|Sister|Son|Daughter|Uncle|Aunt|Grandmother|Grandfather|Cousin)\b",
@@ -708,15 +710,49 @@ def _spoken(text: str, limit: int) -> str:
                 continue
         pieces = [p.strip() for p in sentence.rstrip(".!?").split(", ")]
         current: list[str] = []
+        said: list[str] = []
         for piece in pieces:
             if current and len(" ".join(current + [piece]).split()) > limit and len(piece.split()) >= 3 and len(" ".join(current).split()) >= 3:
-                out.append(_finish(", ".join(current)))
+                said.append(", ".join(current))
                 current = [piece]
             else:
                 current.append(piece)
         if current:
-            out.append(_finish(", ".join(current)))
+            said.append(", ".join(current))
+        for part in said:
+            for short in _at_conjunctions(part, limit) if len(part.split()) > limit else [part]:
+                # a detail without the speaker in it, long enough to be the record's words, is left out
+                if len(short.split()) >= 6 and not _FIRST_WORDS.search(short) and out:
+                    continue
+                out.append(_finish(short))
     return " ".join(out)
+
+
+_FIRST_WORDS = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|my|me|myself|mine)\b", re.IGNORECASE)
+
+
+def _at_conjunctions(sentence: str, limit: int) -> list[str]:
+    """A long first-person sentence broken before "and"/"but" joining a verb that shares the "I"
+    ("... on the nick and will not let Sam near" -> "... on the nick. And I will not let Sam near")."""
+    doc = _nlp()(sentence)
+    cuts = []
+    for verb in doc:
+        if verb.dep_ != "conj" or verb.pos_ not in ("VERB", "AUX") or any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children):
+            continue
+        j = verb.left_edge.i - 1
+        if j <= 3 or doc[j].lower_ not in ("and", "but"):
+            continue
+        subj = next((c for c in verb.head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        if subj is not None and subj.lower_ == "i":
+            cuts.append(j)
+    if not cuts:
+        return [sentence]
+    out, start = [], 0
+    for c in cuts:
+        out.append(doc[start:c].text.strip(" ,"))
+        start = c
+    out.append(doc[start:].text.strip(" ,"))
+    return [re.sub(r"^(And|and|But|but) ", lambda m: m.group(1).capitalize() + " I ", p) if i else p for i, p in enumerate(out) if p]
 
 
 def _speakable(says: str, section: str, person: _Person, data: dict[str, Any]) -> bool:
