@@ -676,10 +676,24 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
                     form = _inflect(lemma, "VBP")
                     if form:
                         out[t.i] = form + t.whitespace_
-    # "I've had collapsed", "I've had uses": a lead the compiler put before a verb; nobody says it
+    # "I've had collapsed", "I've had took", "I've had found on ...": a lead the compiler put before a
+    # verb; the verb said as the patient's own ("I collapsed", "I took", "I was found"), or nothing
     for t in doc:
-        if t.lower_ == "had" and t.i > 0 and doc[t.i - 1].lower_ in ("'ve", "have") and t.i + 1 < len(doc):
+        if t.lower_ == "had" and t.i > 1 and doc[t.i - 1].lower_ in ("'ve", "have") and t.i + 1 < len(doc):
             nxt = doc[t.i + 1]
+            if nxt.tag_ in ("VBN", "VBD", "VBZ") and doc[t.i - 2].lower_ == "i" and nxt.lower_ != "been":
+                lemma = _verb_lemma(nxt)
+                if nxt.tag_ == "VBZ":
+                    said = _inflect(lemma, "VBP")
+                elif lemma in data["passive_verbs"] or lemma == "find":
+                    said = "was " + (_inflect(lemma, "VBN") or nxt.lower_)
+                else:
+                    said = _inflect(lemma, "VBD")
+                if said:
+                    out[t.i - 1] = " " if out[t.i - 1].startswith("'") else ""
+                    out[t.i] = ""
+                    out[t.i + 1] = said + nxt.whitespace_
+                    continue
             if nxt.tag_ in ("VBN", "VBD", "VBZ", "TO") or (nxt.tag_ == "JJ" and nxt.dep_ in ("acomp", "ROOT")):
                 return ""
     if len(doc) > 1 and doc[0].text == "I" and doc[1].tag_ == "NNS" and _verb_lemma(doc[1]) == doc[1].lower_:
@@ -690,7 +704,7 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
                   lambda m: f"{m.group(1)} {m.group(2).lower()}", text)
     text = re.sub(r"\bI (?:has|is)\b", lambda m: "I have" if m.group(0).endswith("has") else "I'm", text)
     text = re.sub(r"\bI have (been|had|got|never|always|not)\b", r"I've \1", text)
-    return _spoken(_finish(text.replace(":", ",")), data["sentence_words"])
+    return _spoken(_finish(re.sub(r"(?<!\d):|:(?!\d)", ",", text)), data["sentence_words"])
 
 
 def _spoken(text: str, limit: int) -> str:
@@ -712,7 +726,12 @@ def _spoken(text: str, limit: int) -> str:
         current: list[str] = []
         said: list[str] = []
         for piece in pieces:
-            if current and len(" ".join(current + [piece]).split()) > limit and len(piece.split()) >= 3 and len(" ".join(current).split()) >= 3:
+            joined = " ".join(current + [piece])
+            # a group without the speaker in it stays under eight words (a listener hears a record read
+            # out in eight words of it); a long detail without the speaker stays with the sentence before
+            cap = limit if _FIRST_WORDS.search(joined) else 7
+            alone = len(piece.split()) >= 8 and not _FIRST_WORDS.search(piece)
+            if current and not alone and len(joined.split()) > cap and len(piece.split()) >= 3 and len(" ".join(current).split()) >= 3:
                 said.append(", ".join(current))
                 current = [piece]
             else:
@@ -721,9 +740,6 @@ def _spoken(text: str, limit: int) -> str:
             said.append(", ".join(current))
         for part in said:
             for short in _at_conjunctions(part, limit) if len(part.split()) > limit else [part]:
-                # a detail without the speaker in it, long enough to be the record's words, is left out
-                if len(short.split()) >= 6 and not _FIRST_WORDS.search(short) and out:
-                    continue
                 out.append(_finish(short))
     return " ".join(out)
 
@@ -760,7 +776,7 @@ def _speakable(says: str, section: str, person: _Person, data: dict[str, Any]) -
     about "my" relative), no third-person pronoun left for the patient, no written punctuation, no
     fragment the compiler could not shape, and not a chart read out."""
     low = f" {says.lower()} "
-    words = re.findall(r"[a-z']+", low)
+    words = [re.sub(r"'s$", "", w) for w in re.findall(r"[a-z']+", low)]
     if len(words) > data["max_words"] or len(words) < 2:
         return False
     if any(p in says for p in (";", "(", ")", "/", "=", "+", "~")) or re.search(r":(?!\d)", says):
