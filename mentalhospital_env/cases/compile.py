@@ -449,6 +449,10 @@ def _clauses(text: str, section: str, data: dict[str, Any]) -> list[str]:
         if re.match(data["time_label_pattern"], head, re.IGNORECASE):
             text = f"{head}, {body[0].lower() + body[1:] if body[:2] != body[:2].upper() else body}"
         elif head.lower() in data["source_labels"]:
+            if section == "chief_complaint" and head.lower() in data["referral_labels"]:
+                # "GP referral: 'Low mood and fatigue ...'": the complaint the patient brings, each
+                # sentence of the quotation its own fact ("?treatment-resistant depression" stays untold)
+                return [p for p in re.split(r"(?<=[.!?])['\u2019]?\s+(?=\S)", body) if p.strip(" '\u2018\u2019")]
             return [text]  # "GP: '?dementia ...'": what the referrer wrote, kept whole (never told)
         elif not re.match(r"^(?:[A-Z][a-z]+ )?[A-Z][a-z]+$", head) or head.lower() in data["drop_labels"]:
             return [text] if not body else _clauses(body, section, data) if len(body.split()) >= 7 else [body]
