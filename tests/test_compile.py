@@ -37,7 +37,7 @@ def _facts(**sections: str):
          "I tried fluoxetine at 20 for six weeks, did nothing."),
         ("Never seen by mental health services.", "past_psychiatric_history",
          "I've never been seen by the mental health team."),
-        ("No mental illness.", "family_history", "Nobody in my family has had mental illness that I know of."),
+        ("No mental illness.", "family_history", "There's no mental illness in my family that I know of."),
     ],
 )
 def test_first_person_renderings(sentence: str, section: str, said: str) -> None:
@@ -84,8 +84,8 @@ def test_a_label_before_a_colon_is_dropped_or_kept_as_time() -> None:
     assert fact.text.startswith("Since last night, tremor")
     assert not fact.told or ":" not in (fact.patient_says or "")
     assert compiler._clean("vomiting x5, ~3 yrs, 8/12 ago", compiler._data()) == "vomiting 5 times, about 3 years, 8 months ago"
-    referral = _facts(chief_complaint="GP referral: 'health anxiety, eleven negative HIV tests, please advise.'")
-    assert not any(f.told for f in referral)
+    referrer = _facts(chief_complaint="GP: '?dementia, accusing neighbours, nine calls to police since June.'")
+    assert not any(f.told for f in referrer)
 
 
 def test_medicines_are_named_without_the_chart() -> None:
@@ -103,6 +103,23 @@ def test_no_known_drug_allergies_is_a_denial() -> None:
 def test_long_renderings_are_said_in_short_sentences() -> None:
     (fact,) = _facts(chief_complaint="Low mood, poor sleep and loss of interest for about two months.")
     assert fact.patient_says == "I've had low mood, poor sleep and loss of interest. It's been going on for about two months."
+    (nick,) = _facts(history_of_present_illness=(
+        "If he nicks himself shaving he pours bleach on the nick and will not let Sam near the bathroom until he has cleaned it twice."
+    ))
+    assert nick.patient_says == (
+        "If I nick myself shaving I pour bleach on the nick. And I will not let Sam near the bathroom until I have cleaned it twice."
+    )
+
+
+def test_a_lead_before_a_verb_becomes_the_verb() -> None:
+    assert [f.patient_says for f in _facts(chief_complaint="Collapsed at the university gym. Took 14 ibuprofen tablets at school.")] == [
+        "I collapsed at the university gym.", "I took 14 ibuprofen tablets at school."]
+
+
+def test_a_referral_quotation_gives_the_complaint_but_not_the_query() -> None:
+    facts = _facts(chief_complaint="GP referral: 'Low mood and fatigue for four months. ?treatment-resistant depression.'")
+    assert [(f.told, f.patient_says) for f in facts] == [
+        (True, "I've had low mood and fatigue for four months."), (False, None)]
 
 
 def test_every_told_fact_of_the_handwritten_suite_is_first_person_speech() -> None:

@@ -104,6 +104,8 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
     if not text:
         return None
     text = _lay_words(text, data["lay_words"])
+    if not re.search(r"[A-Za-z0-9]", text):
+        return None  # punctuation only: nothing to say
     low = text.lower()
     referred = re.match(data["referred_pattern"], low)
     if referred:
@@ -462,6 +464,10 @@ def _clauses(text: str, section: str, data: dict[str, Any]) -> list[str]:
             return [text]  # "Mother: 'the school have had enough'": the informant's words, whole
     if len(text.split()) < 12:
         return [text]
+    both = re.match(r"^([^:'\u2018\u201c\"]+?):\s+(.+)$", text)
+    if both and len(both.group(1).split()) >= 4 and len(both.group(2).split()) >= 3:
+        # "No history of memory problems before this illness: he did the crossword daily": two facts
+        return _clauses(both.group(1), section, data) + _clauses(both.group(2), section, data)
     doc = _nlp()(text)
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is None or root.pos_ not in ("VERB", "AUX"):
@@ -634,6 +640,8 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
     in a list) in the first person ("I refuse ..., slams doors" -> "I refuse ..., slam doors"); a
     record's label left in mid-sentence dropped."""
     doc = _nlp()(says)
+    if len(doc) == 0:
+        return ""
     out = [t.text_with_ws for t in doc]
     for t in doc:
         if t.tag_ != "VBZ":
@@ -766,15 +774,24 @@ def _at_conjunctions(sentence: str, limit: int) -> list[str]:
             continue
         subj = next((c for c in verb.head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
         if subj is not None and subj.lower_ == "i":
-            cuts.append(j)
+            # "I" goes before the verb and its auxiliaries ("And last night I threw a plate")
+            first = min([verb.i] + [c.i for c in verb.children if c.dep_ in ("aux", "auxpass", "neg") and c.i < verb.i])
+            cuts.append((j, first))
     if not cuts:
         return [sentence]
-    out, start = [], 0
-    for c in cuts:
-        out.append(doc[start:c].text.strip(" ,"))
-        start = c
-    out.append(doc[start:].text.strip(" ,"))
-    return [re.sub(r"^(And|and|But|but) ", lambda m: m.group(1).capitalize() + " I ", p) if i else p for i, p in enumerate(out) if p]
+    out, start, at = [], 0, None
+    for c, first in cuts:
+        out.append((start, c, at))
+        start, at = c, first
+    out.append((start, len(doc), at))
+    said = []
+    for a, b, first in out:
+        if first is None:
+            said.append(doc[a:b].text.strip(" ,"))
+        else:
+            head = doc[a].text.capitalize() + " " + doc[a + 1 : first].text
+            said.append(re.sub(r"\s+", " ", f"{head.strip()} I {doc[first:b].text}").strip(" ,"))
+    return [p for p in said if p]
 
 
 def _speakable(says: str, section: str, person: _Person, data: dict[str, Any]) -> bool:
