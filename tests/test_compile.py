@@ -1,0 +1,177 @@
+"""The record compiler (mentalhospital_env/cases/compile.py): narrative records become facts a patient
+can say, in the first person and lay words, with what only a clinician knows marked as not told."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mentalhospital_env.cases import compile as compiler
+from mentalhospital_env.cases.compile import compile_facts, first_person
+from mentalhospital_env.cases.model import EHR
+
+_FIRST = re.compile(r"\b(?:I|I'm|I've|I'd|my|me|myself)\b", re.IGNORECASE)
+
+
+def _ehr(**sections: str) -> EHR:
+    """A record holding only ``sections`` (the chief complaint and present illness empty otherwise)."""
+    cc = sections.pop("chief_complaint", "")
+    hpi = sections.pop("history_of_present_illness", "")
+    return EHR(chief_complaint=cc, history_of_present_illness=hpi, **sections)
+
+
+def _facts(**sections: str):
+    return compile_facts(_ehr(**sections), "male")
+
+
+@pytest.mark.parametrize(
+    "sentence, section, said",
+    [
+        ("Left school at 16.", "personal_history", "I left school at 16."),
+        ("Mother drank heavily.", "personal_history", "My mother drank heavily."),
+        ("Tried fluoxetine at 20 for six weeks, did nothing.", "past_psychiatric_history",
+         "I tried fluoxetine at 20 for six weeks, did nothing."),
+        ("Never seen by mental health services.", "past_psychiatric_history",
+         "I've never been seen by the mental health team."),
+        ("No mental illness.", "family_history", "There's no mental illness in my family that I know of."),
+    ],
+)
+def test_first_person_renderings(sentence: str, section: str, said: str) -> None:
+    assert first_person(sentence, section, "male") == said
+
+
+def test_a_letter_and_the_examination_are_never_told() -> None:
+    facts = _facts(
+        history_of_present_illness=(
+            "Dear Dr Okafor, thank you for asking me to see Mr Daniel Reeve, whom I saw today in clinic. "
+            "Reflexes symmetrical, plantars flexor, no facial weakness. "
+            "CT and MRI of the head were normal. "
+            "He washes his hands 30-40 times a day."
+        )
+    )
+    told = {f.text: f for f in facts}
+    assert not told["Dear Dr Okafor, thank you for asking me to see Mr Daniel Reeve, whom I saw today in clinic."].told
+    assert not any(f.told for f in facts if "Reflexes" in f.text or "MRI" in f.text)
+    washing = next(f for f in facts if "washes" in f.text)
+    assert washing.told and washing.patient_says == "I wash my hands 30 to 40 times a day."
+
+
+def test_the_patient_named_in_the_record_is_the_speaker() -> None:
+    facts = _facts(history_of_present_illness="I saw Mr Daniel Reeve in clinic. Daniel estimates three hours a day lost to washing.")
+    says = [f.patient_says for f in facts if f.told]
+    assert says == ["I estimate three hours a day lost to washing."]
+
+
+def test_clauses_split_into_atomic_facts() -> None:
+    facts = _facts(
+        history_of_present_illness=(
+            "He shouts out answers in class, loses his reading book every week, and starts tasks and abandons them half-way."
+        )
+    )
+    says = [f.patient_says for f in facts]
+    assert len(facts) == 3 and [f.id for f in facts] == [f"history_of_present_illness-1.{k}" for k in (1, 2, 3)]
+    assert says[1] == "I lose my reading book every week."
+    assert says[2] == "I start tasks and abandon them half-way."
+
+
+def test_a_label_before_a_colon_is_dropped_or_kept_as_time() -> None:
+    facts = _facts(history_of_present_illness="Since last night: tremor, drenching sweats, vomiting x5, not slept at all.")
+    (fact,) = facts
+    assert fact.text.startswith("Since last night, tremor")
+    assert not fact.told or ":" not in (fact.patient_says or "")
+    assert compiler._clean("vomiting x5, ~3 yrs, 8/12 ago", compiler._data()) == "vomiting 5 times, about 3 years, 8 months ago"
+    referrer = _facts(chief_complaint="GP: '?dementia, accusing neighbours, nine calls to police since June.'")
+    assert not any(f.told for f in referrer)
+
+
+def test_medicines_are_named_without_the_chart() -> None:
+    (fact,) = _facts(medications="Amlodipine 5 mg OD, bendroflumethiazide 2.5 mg, paracetamol as needed (rarely).")
+    assert fact.patient_says == "I take amlodipine, bendroflumethiazide and paracetamol."
+
+
+def test_no_known_drug_allergies_is_a_denial() -> None:
+    (fact,) = _facts(allergies="NKDA.")
+    assert fact.polarity == "absent" and fact.patient_says.startswith("No,")
+    (rash,) = _facts(allergies="Penicillin (rash).")
+    assert rash.patient_says == "I'm allergic to penicillin, it gives me a rash."
+
+
+def test_long_renderings_are_said_in_short_sentences() -> None:
+    (fact,) = _facts(chief_complaint="Low mood, poor sleep and loss of interest for about two months.")
+    assert fact.patient_says == "I've had low mood, poor sleep and loss of interest. It's been going on for about two months."
+    (nick,) = _facts(history_of_present_illness=(
+        "If he nicks himself shaving he pours bleach on the nick and will not let Sam near the bathroom until he has cleaned it twice."
+    ))
+    assert nick.patient_says == (
+        "If I nick myself shaving I pour bleach on the nick. And I will not let Sam near the bathroom until I have cleaned it twice."
+    )
+
+
+def test_a_lead_before_a_verb_becomes_the_verb() -> None:
+    assert [f.patient_says for f in _facts(chief_complaint="Collapsed at the university gym. Took 14 ibuprofen tablets at school.")] == [
+        "I collapsed at the university gym.", "I took 14 ibuprofen tablets at school."]
+
+
+def test_a_referral_quotation_gives_the_complaint_but_not_the_query() -> None:
+    facts = _facts(chief_complaint="GP referral: 'Low mood and fatigue for four months. ?treatment-resistant depression.'")
+    assert [(f.told, f.patient_says) for f in facts] == [
+        (True, "I've had low mood and fatigue for four months."), (False, None)]
+
+
+def test_every_told_fact_of_the_handwritten_suite_is_first_person_speech() -> None:
+    from mentalhospital_env.cases import load_suite
+
+    suite = load_suite("handwritten")
+    for case in suite.cases:
+        for f in case.facts:
+            if not f.told or f.section.startswith("mental_status_exam"):
+                continue
+            says = f.patient_says or ""
+            where = f"{case.case_id} {f.id}: {says!r}"
+            assert says, where
+            assert not re.search(r"[;()/=+~]|:(?!\d)", says), where
+            assert f.section == "family_history" or _FIRST.search(says), where
+            assert not re.search(r"\bI (?:has|is|knows|says|does)\b|\bI've had (?:been|collapsed|found|uses)\b", says), where
+
+
+def test_the_cache_key_changes_with_the_compiler(monkeypatch) -> None:
+    ehr = _ehr()
+    before = compiler._record_key(ehr, "male")
+    compiler._compiler_digest.cache_clear()
+    monkeypatch.setattr(compiler, "COMPILER_VERSION", compiler.COMPILER_VERSION + "-changed")
+    try:
+        assert compiler._record_key(ehr, "male") != before
+    finally:
+        compiler._compiler_digest.cache_clear()
+
+
+def test_compiled_facts_round_trip_through_the_disk_cache(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("MENTALHOSPITAL_CACHE", str(tmp_path))
+    ehr = _ehr(personal_history="Left school at 16; has driven for a parcel company for six years.")
+    first = compiler.compiled_facts(ehr, "male")
+    files = list((tmp_path / "compiled").glob("*.json"))
+    assert len(files) == 1
+    stored = json.loads(files[0].read_text("utf-8"))
+    assert [d["id"] for d in stored] == [f.id for f in first]
+    compiler._MEMORY.clear()
+    assert compiler.compiled_facts(ehr, "male") == first
+
+
+_WORDS = st.sampled_from(
+    ["He", "She", "Mother", "drinks", "left", "school", "at", "16", "no", "history", "of", "self-harm", "worries",
+     "about", "money", "daily", "sleeps", "badly", ";", ":", "(", ")", "'", "x5", "~3", "yrs", "and", ",", "Dear", "Dr"]
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_WORDS, min_size=1, max_size=18), st.sampled_from(["history_of_present_illness", "personal_history", "substance_use", "family_history", "medications"]))
+def test_any_sentence_compiles_to_speech_or_is_not_told(words, section) -> None:
+    text = " ".join(words).strip() or "x"
+    facts = compile_facts(_ehr(**{section: text + "."}), "female")
+    for f in facts:
+        if f.told and f.patient_says:
+            assert not re.search(r"[;()/=+~]|:(?!\d)", f.patient_says)
