@@ -30,6 +30,7 @@ from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.answers import read_reply
 from mentalhospital_env.knowledge.critical import Profile, load_critical_actions
 from mentalhospital_env.knowledge.language import stem, tokenize
+from mentalhospital_env.knowledge.lexicon import lexicon_relations
 
 
 @lru_cache(maxsize=1)
@@ -234,7 +235,11 @@ class ScriptedClinician(Doctor):
             if question == "__hypotheses__":
                 self.plan = [(self._question(c), c) for c in self._hypothesis_concepts()] + self.plan
                 continue
-            if concept and ":" not in concept and (concept in self.findings.present or concept in self.findings.denied or concept in self.findings.asked):
+            f = self.findings
+            known = concept in f.present or concept in f.denied
+            if concept in self.script["ask_even_if_known"]["concepts"] and concept not in f.answers:
+                known = False  # how much and how often: the chief complaint named the drinking, not the amount
+            if concept and ":" not in concept and (known or concept in f.asked):
                 continue
             return question, concept
         return None
@@ -395,6 +400,7 @@ class ScriptedClinician(Doctor):
             risks=frozenset(risks),
             medications=medications.lower(),
             dependants="dependants" in f.present or actions.mentions_dependants(home),
+            hepatic=actions.hepatic_impairment([r for _, r in f.exam_results] + [f.answers.get("medical_conditions", "")]),
         )
 
     def _plan(self) -> str:
@@ -454,8 +460,11 @@ class ScriptedClinician(Doctor):
         """Whether the patient's answer about alcohol describes heavy or dependent drinking (daily, many units,
         morning drinking), whatever the differential."""
         cues = self.script["plan_safety"]["heavy_drinking"]
-        reply = self.findings.answers.get("alcohol_use", "").lower()
-        if not reply or "alcohol_use" not in self.findings.present:
+        f = self.findings
+        reply = f.answers.get("alcohol_use", "").lower()
+        # the reply to the alcohol question speaks of drinking even when it never says "alcohol" ("I've tried to
+        # cut down loads of times but I can't")
+        if not reply or ("alcohol_use" in f.denied and "alcohol_use" not in f.present):
             return False
         if any(c in reply for c in cues["cues"]):
             return True
@@ -512,6 +521,18 @@ class ScriptedClinician(Doctor):
                 return t
         return terms[0] if terms else concept.replace("_", " ")
 
+    def _clashing(self, symptoms: list[str]) -> set[str]:
+        """The affirmed findings a note cannot state as plain findings: one whose implied finding, or whose
+        ``note_conflicts`` partner, the patient denied, and both of two opposite findings."""
+        f = self.findings
+        denied = f.denied - set(f.present)
+        pairs = [tuple(p) for p in lexicon_relations("implies") if isinstance(p, tuple) and len(p) == 2]
+        pairs += [tuple(p) for p in self.script["note_conflicts"]["pairs"]]
+        opposite = {frozenset(p) for p in lexicon_relations("opposite_findings") if isinstance(p, tuple)}
+        out = {a for a, b in pairs if a in symptoms and b in denied}
+        out |= {c for c in symptoms for d in symptoms if frozenset((c, d)) in opposite}
+        return out
+
     def _note(self) -> str:
         """A sectioned note in prose: what the patient said, in clinical terms, with their own words quoted."""
         f = self.findings
@@ -535,6 +556,9 @@ class ScriptedClinician(Doctor):
         ]
         symptoms = [c for c in findings if c not in f.contradicted]
         mixed = [c for c in findings if c in f.contradicted]
+        # a finding that clashes with a denial or with an opposite finding is written in the patient's words
+        clashing = self._clashing(symptoms)
+        symptoms = [c for c in symptoms if c not in clashing]
         negatives = sorted(
             c for c in f.denied - set(f.present) if c in lex and lex.get(c).kind in ("symptom", "sign")
         )
@@ -548,6 +572,8 @@ class ScriptedClinician(Doctor):
         for key, label in (("hpi:1", "Onset and course"), ("hpi:2", "Context"), ("hpi:3", "Impact")):
             if f.answers.get(key):
                 hpi.append(f"{label}: {said(key)}.")
+        for quote in dict.fromkeys(f.present[c].strip() for c in clashing):
+            hpi.append(f'Describes: "{quote}".')
         if mixed:
             hpi.append(f"Answers were inconsistent (affirmed, then denied) about: {'; '.join(term(c) for c in mixed)}.")
         hpi.extend(f"Denies {term(c)}." for c in negatives)

@@ -255,30 +255,27 @@ def _answer_cues() -> tuple[tuple[tuple[str, ...], ...], frozenset[tuple[str, ..
     )
 
 
-_FIRST_CLAUSE = re.compile(r"[.!?;]|\s-\s|,\s*(?:and|but)\b")
-
-
 def bare_answer(reply: str) -> str | None:
-    """``"yes"``, ``"no"`` or ``None``: whether the reply opens with a whole bare answer ("No, not really."),
-    a leading filler ("Well, honestly,") set aside; "I do drive." or "No idea, sorry." is no bare answer."""
+    """``"yes"``, ``"no"`` or ``None``: whether the reply's first clause opens with a whole bare answer ("No, not
+    really.", "Well, honestly, no."; comma-separated parts, a leading filler set aside); "I do drive." or "No
+    idea, sorry." is no bare answer."""
     fillers, no, yes, _ = _answer_cues()
-    text = reply.strip()
-    tokens = tokenize(text)
-    changed = True
-    while changed and tokens:
-        changed = False
-        for f in fillers:
-            if tuple(tokens[: len(f)]) == f and len(tokens) > len(f):
-                tokens = tokens[len(f):]
-                changed = True
-                break
-    # the first clause: up to the first sentence end or dash; a comma only separates "No, not really" parts
-    words = " ".join(tokens)
-    first = tuple(tokenize(_FIRST_CLAUSE.split(words, maxsplit=1)[0])) if words else ()
-    if first in no:
-        return "no"
-    if first in yes:
-        return "yes"
+    first = re.split(r"[.!?;]|\s[-\u2013]\s", reply.strip(), maxsplit=1)[0]
+    tokens: list[str] = []
+    for part in first.split(","):
+        tokens += tokenize(part)
+        rest = tokens
+        stripped = True
+        while stripped and rest:
+            stripped = False
+            for f in fillers:
+                if tuple(rest[: len(f)]) == f:
+                    rest, stripped = rest[len(f):], True
+                    break
+        if tuple(rest) in no:
+            return "no"
+        if tuple(rest) in yes:
+            return "yes"
     return None
 
 
