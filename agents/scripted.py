@@ -521,6 +521,12 @@ class ScriptedClinician(Doctor):
                 return t
         return terms[0] if terms else concept.replace("_", " ")
 
+    def _non_answer(self, reply: str) -> bool:
+        """Whether a reply only says the patient could not or would not answer (``non_answers``)."""
+        cues = self.script["non_answers"]
+        words = " ".join(tokenize(reply))
+        return len(words.split()) <= cues["max_words"] and any(p in words for p in cues["phrases"])
+
     def _clashing(self, symptoms: list[str]) -> set[str]:
         """The affirmed findings a note cannot state as plain findings: one whose implied finding, or whose
         ``note_conflicts`` partner, the patient denied, and both of two opposite findings."""
@@ -544,7 +550,7 @@ class ScriptedClinician(Doctor):
 
         def said(key: str) -> str:
             reply = f.answers.get(key, "").strip()
-            return f'"{reply}"' if reply else ""
+            return f'"{reply}"' if reply and not self._non_answer(reply) else ""
 
         # only what the patient affirmed is reported, denials are recorded as denials, the rest is left out
         pattern = self.script["substance_pattern"]
@@ -570,7 +576,7 @@ class ScriptedClinician(Doctor):
             # sleep-related worry" is two findings, "unrefreshing sleep and sleep ..." reads as a third)
             hpi.append(f"The patient reports {'; '.join(dict.fromkeys(term(c) for c in symptoms))}.")
         for key, label in (("hpi:1", "Onset and course"), ("hpi:2", "Context"), ("hpi:3", "Impact")):
-            if f.answers.get(key):
+            if said(key):
                 hpi.append(f"{label}: {said(key)}.")
         for quote in dict.fromkeys(f.present[c].strip() for c in clashing):
             hpi.append(f'Describes: "{quote}".')
@@ -581,12 +587,12 @@ class ScriptedClinician(Doctor):
         for heading, concepts in sections.items():
             parts = []
             for c in concepts:
-                if c in f.answers and c in lex:
+                if c in f.answers and c in lex and said(c):
                     label = term(c)
                     parts.append(f"{said(c)}." if label.lower() == heading.lower() else f"{label.capitalize()}: {said(c)}.")
             if parts:
                 lines.append(f"{heading}: {' '.join(parts)}")
-        mse = [f"Mood described as {said('mse:mood')}." if f.answers.get("mse:mood") else "Mood not described."]
+        mse = [f"Mood described as {said('mse:mood')}." if said("mse:mood") else "Mood not described."]
         content = [term(c) for c in symptoms if lex.get(c).domain in ("mood", "psychosis", "obsessive_compulsive", "trauma", "risk")]
         if content:
             mse.append(f"Thought content: {'; '.join(dict.fromkeys(content))}.")
@@ -598,7 +604,7 @@ class ScriptedClinician(Doctor):
         cognition = [term(c) for c in ("poor_concentration", "memory_loss", "disorientation") if c in f.present]
         if cognition:
             mse.append(f"Cognition: {'; '.join(cognition)}.")
-        if f.answers.get("mse:insight"):
+        if said("mse:insight"):
             mse.append(f"Insight: on what is happening, says {said('mse:insight')}.")
         lines.append("Mental status examination: " + " ".join(mse))
         risk = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -106,3 +107,33 @@ def test_the_checker_reads_the_encounter_on_its_own_terms():
 
 def test_a_symptom_named_like_a_disorder_is_still_a_claim():
     assert ("insomnia", False) in note_claims("History of present illness: Denies insomnia.")
+
+
+def test_a_quoted_non_answer_marks_a_note_down():
+    from mentalhospital_env.rewards.mentaleval.features import empty_quotes
+
+    note = (
+        'History of present illness: The patient reports low mood. Impact: "Hard to say. I\'m not sure.". '
+        'Onset and course: "It started in March after I lost my job."\nPersonal history: Childhood: "No idea, sorry.".'
+    )
+    assert empty_quotes(note) == 2
+    case = calibration_case()
+    full = _chart("History of present illness: Reports low mood. Denies suicidal ideation. Denies insomnia.", *_TURNS)
+    padded = _chart(full.note + ' Impact: "I don\'t know." Childhood: "Not sure, to be honest."', *_TURNS)
+    judge = OfflineJudge()
+    assert judge.score(case, padded)["note_quality"] < judge.score(case, full)["note_quality"]
+
+
+@pytest.mark.slow
+def test_the_checker_agrees_with_the_hand_reading_of_31_notes():
+    """benchmarks/note_claims.py: 663 claims of 31 scripted notes labelled by reading each transcript (committed
+    before the checker ran on them). The figure measured when the checker was rebuilt: kappa 0.71."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from note_claims import agree
+
+    out = agree()
+    assert out["items"] == 663 and out["reader_errors"] == 62
+    assert out["kappa"] >= 0.65 and out["checker_precision"] >= 0.8

@@ -144,7 +144,9 @@ def note_quality_score(r: NoteReading) -> float:
         return MIN_SCORE
     limits = load_cues().limits
     raw = note_structure(r) / limits["note_full_credit"] - limits["note_error_weight"] * note_error_points(r)
-    return min(_scale(raw), note_precision_cap(r))
+    # a heading filled with a quoted non-answer ("Impact: \"Hard to say.\"") is marked down even in a full note
+    empty = limits["note_empty_quote_points"] * r.empty_quotes
+    return round(max(MIN_SCORE, min(_scale(raw), note_precision_cap(r)) - empty), 3)
 
 
 def diagnostic_rigor_score(r: DiagnosisReading) -> float:

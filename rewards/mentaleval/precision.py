@@ -21,9 +21,11 @@ A claim is an error when:
   patient": a flat denial misstates a mixed answer),
 * it asserts, or records as denied, a finding that never came up ("never came up"); a sign the clinician
   observes (tremor, agitation) may be asserted when the record or the walk-in states it,
-* it contradicts the note itself: two opposite findings both asserted (the lexicon's ``opposite_findings``),
-  or a finding asserted while the note denies one it goes with (``cues.json`` ``note_contradictions``,
-  ``claim_equivalents``) ("contradicts the note").
+* it contradicts the note itself: a finding asserted while the note denies one it implies or goes with
+  (the lexicon's ``implies``, ``cues.json`` ``note_contradictions``) ("contradicts the note").
+
+Findings the clinician judges by observing (insight, affect, speech: ``cues.json`` ``observed_findings``) may be
+stated without the patient speaking of them, unless the patient said the opposite.
 
 Findings the lexicon links (a suicide plan implies suicidal thoughts; early waking is insomnia) support each
 other. Errors about risk (suicidal thoughts, self-harm, harm to others) or psychosis (hallucinations,
@@ -202,8 +204,19 @@ def _block_claims(text: str) -> list[tuple[str, bool]]:
         clause = next((c for c in parts if c.start <= m.start < c.end), None)
         if clause is not None and clause.subject == "other":
             continue
+        if set(tokens[max(0, m.start - 3) : m.start]) & _others():
+            continue  # "believes someone wants to kill him"
         out.append((m.concept_id, not (m.negated or _denied_in_sentence(tokens, sentence_starts, m.start))))
     return out
+
+
+@lru_cache(maxsize=1)
+def _others() -> frozenset[str]:
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    return frozenset(raw["note_claims_not_the_patient"]["subjects"])
 
 
 def _quoted_spans(note: str) -> list[tuple[int, int]]:
@@ -304,7 +317,22 @@ def reply_evidence(question: str, reply: str) -> tuple[frozenset[str], frozenset
             affirmed |= asked
         elif polarity == "no":
             denied |= asked
+    elif bare_answer(reply) == "no" and _only_bare(reply):
+        # an open question answered "No." and nothing more: nothing of what was asked
+        denied |= set(asked_about(question)) - affirmed - denied
     return frozenset(affirmed), frozenset(denied)
+
+
+def _only_bare(reply: str) -> bool:
+    """Whether the reply is a bare answer and nothing more ("No." "Nope, not really.")."""
+    fillers, no, yes, _ = _answer_cues()
+    tokens = tokenize(reply)
+    while tokens:
+        f = next((f for f in fillers if tuple(tokens[: len(f)]) == f), None)
+        if f is None:
+            break
+        tokens = tokens[len(f):]
+    return tuple(tokens) in no or tuple(tokens) in yes
 
 
 def encounter_evidence(case: Any, chart: Chart) -> Evidence:
@@ -349,8 +377,8 @@ def _record_concepts(case: Any, negated: bool) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
-def _contradictions() -> tuple[frozenset[frozenset[str]], tuple[tuple[str, str], ...]]:
-    """(opposite pairs that may not both be asserted, (asserted, denied) pairs that may not stand together)."""
+def _contradictions() -> tuple[tuple[str, str], ...]:
+    """(asserted, denied) pairs that may not stand together in a note."""
     import json
     from importlib import resources
 
@@ -360,8 +388,21 @@ def _contradictions() -> tuple[frozenset[frozenset[str]], tuple[tuple[str, str],
     unknown = [c for p in pairs for c in p if c not in lexicon]
     if unknown:
         raise ValueError(f"cues.json: note_contradictions names unknown lexicon concepts {unknown}")
-    opposite = frozenset(frozenset(e) for e in lexicon_relations("opposite_findings") if isinstance(e, tuple))
-    return opposite, pairs  # type: ignore[return-value]
+    return pairs  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=1)
+def _observed() -> frozenset[str]:
+    """Findings the clinician judges by observing (``cues.json`` ``observed_findings``)."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    concepts = frozenset(raw["observed_findings"]["concepts"])
+    unknown = sorted(c for c in concepts if c not in load_lexicon())
+    if unknown:
+        raise ValueError(f"cues.json: observed_findings names unknown lexicon concepts {unknown}")
+    return concepts
 
 
 def check_note(case: Any, chart: Chart) -> NotePrecision:
@@ -376,7 +417,8 @@ def check_note(case: Any, chart: Chart) -> NotePrecision:
     lexicon = load_lexicon()
     asserted = {c for c, present in claims if present}
     denied_in_note = {c for c, present in claims if not present}
-    opposite, with_denial = _contradictions()
+    with_denial = _contradictions()
+    observed = _observed()
     errors = []
     for concept, present in claims:
         # a finding is supported by itself, by a finding that implies it and by its claim equivalents ("early
@@ -392,8 +434,7 @@ def check_note(case: Any, chart: Chart) -> NotePrecision:
         serious = lexicon.get(concept).domain in _SERIOUS_DOMAINS
         if present:
             clash = sorted(
-                {c for c in asserted if frozenset((concept, c)) in opposite}
-                | {d for a, d in with_denial if a == concept and d in denied_in_note}
+                {d for a, d in with_denial if a == concept and d in denied_in_note}
                 | {d for d in _implications(concept)[1] if d in denied_in_note}
             )
             if clash:
@@ -402,13 +443,15 @@ def check_note(case: Any, chart: Chart) -> NotePrecision:
                 continue
             elif said_no:
                 errors.append(ClaimError(concept, "present", "denied by the patient", serious))
+            elif concept in observed:
+                continue  # the clinician's own observation (insight, affect, speech)
             elif lexicon.get(concept).kind != "sign" or not linked & evidence.record_present:
                 # a sign is the clinician's own observation, which the record may hold
                 errors.append(ClaimError(concept, "present", "never came up", serious))
         else:
             if affirmed_itself:
                 errors.append(ClaimError(concept, "absent", "affirmed by the patient", serious))
-            elif not said_no:
+            elif not said_no and concept not in observed:
                 errors.append(ClaimError(concept, "absent", "never came up", serious))
     return NotePrecision(len(claims), tuple(errors))
 
