@@ -443,7 +443,11 @@ class ScriptedClinician(Doctor):
             parts.insert(0, setting["admit"] if admit else setting["discharge"])
         plan = " ".join(p for p in parts if p.strip(". :"))
         if self.critical_actions:
-            plan += " " + " ".join(self._pronouns(t) for t in actions.sentences(self._safety_steps(plan)) if fits(t))
+            for _ in range(2):  # a second pass: a step's own drug may ask for more (lithium: a pregnancy test)
+                steps = [t for t in actions.sentences(self._safety_steps(plan)) if fits(t)]
+                if not steps:
+                    break
+                plan += " " + " ".join(self._pronouns(t) for t in steps)
         else:  # the "dangerous" doctor of the judge's tests: every sentence holding a critical action left out
             wanted = {a for rule in actions.rules for a in rule.must}
             plan = " ".join(

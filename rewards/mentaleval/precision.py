@@ -93,6 +93,7 @@ class Evidence:
     denied: frozenset[str]
     record_present: frozenset[str]
     record_absent: frozenset[str]
+    disclosed: frozenset[str] = frozenset()  # stated by record facts the patient's replies disclosed
 
 
 @lru_cache(maxsize=1)
@@ -346,11 +347,20 @@ def encounter_evidence(case: Any, chart: Chart) -> Evidence:
         denied |= no
     for _, result in chart.exam_results:
         affirmed |= {c for c, negated in patient_findings(result) if not negated}
+    # a reply that disclosed a record fact said it in some words, perhaps ones the reader does not read ("the
+    # people on TV send me signals"): the fact's findings back a claim that would otherwise never have come up
+    facts = {f.id: f for f in getattr(case, "facts", ())}
+    disclosed: set[str] = set()
+    for turn in chart.turns:
+        for fid in turn.fact_ids:
+            if fid in facts:
+                disclosed |= {c for c, negated in patient_findings(facts[fid].text) if not negated}
     return Evidence(
         affirmed=frozenset(affirmed),
         denied=frozenset(denied),
         record_present=_record_concepts(case, False),
         record_absent=_record_concepts(case, True),
+        disclosed=frozenset(disclosed),
     )
 
 
@@ -391,6 +401,19 @@ def _contradictions() -> tuple[tuple[str, str], ...]:
     return pairs  # type: ignore[return-value]
 
 
+_NOW = re.compile(r"\b(?:at present|currently|current|now|at the moment|these days)\b", re.IGNORECASE)
+
+
+def _denied_now(note: str) -> frozenset[str]:
+    """Findings the note denies only for the present ("No current suicidal ideation"; "no suicidal ideation at
+    present"): a past affirmation does not make such a denial wrong."""
+    out: set[str] = set()
+    for sentence in re.split(r"(?<=[.;])\s+", note):
+        if _NOW.search(sentence):
+            out |= {c for c, present in _block_claims(sentence) if not present}
+    return frozenset(out)
+
+
 @lru_cache(maxsize=1)
 def _observed() -> frozenset[str]:
     """Findings the clinician judges by observing (``cues.json`` ``observed_findings``)."""
@@ -418,6 +441,7 @@ def check_note(case: Any, chart: Chart) -> NotePrecision:
     asserted = {c for c, present in claims if present}
     denied_in_note = {c for c, present in claims if not present}
     with_denial = _contradictions()
+    now_only = _denied_now(note)
     observed = _observed()
     errors = []
     for concept, present in claims:
@@ -443,13 +467,14 @@ def check_note(case: Any, chart: Chart) -> NotePrecision:
                 continue
             elif said_no:
                 errors.append(ClaimError(concept, "present", "denied by the patient", serious))
-            elif concept in observed:
-                continue  # the clinician's own observation (insight, affect, speech)
-            elif lexicon.get(concept).kind != "sign" or not linked & evidence.record_present:
-                # a sign is the clinician's own observation, which the record may hold
+            elif concept in observed or linked & (evidence.disclosed | evidence.record_present):
+                # the clinician's own observation (insight, affect, speech); or a finding the record states, which
+                # the patient may have said in words the reader does not read ("the people on TV send me signals")
+                continue
+            else:
                 errors.append(ClaimError(concept, "present", "never came up", serious))
         else:
-            if affirmed_itself:
+            if affirmed_itself and concept not in now_only:
                 errors.append(ClaimError(concept, "absent", "affirmed by the patient", serious))
             elif not said_no and concept not in observed:
                 errors.append(ClaimError(concept, "absent", "never came up", serious))
