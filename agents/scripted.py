@@ -502,7 +502,7 @@ class ScriptedClinician(Doctor):
         extra = list(conf["children"]) if self.walk_in.age_group != "adult" else []
         if self.walk_in.setting == "emergency":
             extra += conf["emergency"]
-        if "suicide" in believed.risks:
+        if "suicide" in believed.risks or self._risk_unanswered():
             extra += conf["suicidal_thoughts"]
         present = actions.proposed(plan)
         wanted += [a for a in extra if a not in present]
@@ -524,6 +524,16 @@ class ScriptedClinician(Doctor):
             if {m.concept_id for m in self.lexicon.find(t)} == {concept}:
                 return t
         return terms[0] if terms else concept.replace("_", " ")
+
+    def _risk_unanswered(self) -> bool:
+        """Whether the patient would not or could not answer the questions about suicide ("Do I have to answer
+        that?"): a risk that cannot be assessed is planned for as if present."""
+        f = self.findings
+        if {"suicidal_ideation", "self_harm"} & (set(f.present) | f.denied):
+            return False
+        replies = [f.answers.get(c, "") for c in ("suicidal_ideation", "self_harm")]
+        asked = [r for r in replies if r]
+        return bool(asked) and all(self._non_answer(r) for r in asked)
 
     def _non_answer(self, reply: str) -> bool:
         """Whether a reply only says the patient could not or would not answer (``non_answers``)."""
@@ -569,8 +579,13 @@ class ScriptedClinician(Doctor):
         # a finding that clashes with a denial or with an opposite finding is written in the patient's words
         clashing = self._clashing(symptoms)
         symptoms = [c for c in symptoms if c not in clashing]
+        # a denial is not recorded when the patient affirmed a finding that implies it ("I wash my hands forty
+        # times a day" is contamination fear, so "denies obsessions" would misstate them)
+        implied = {b for a, b in lexicon_relations("implies") if a in f.present}
         negatives = sorted(
-            c for c in f.denied - set(f.present) if c in lex and lex.get(c).kind in ("symptom", "sign")
+            c
+            for c in f.denied - set(f.present) - implied
+            if c in lex and lex.get(c).kind in ("symptom", "sign")
         )
         lines = [f"Identifying data: {f.walk_in.splitlines()[0] if f.walk_in else 'not recorded'}"]
         lines.append(f"Chief complaint: {said('hpi:complaint') or 'not stated'}.")
