@@ -334,6 +334,8 @@ class NoteReading:
     claim_errors: int = 0
     serious_errors: int = 0
     empty_quotes: int = 0
+    omitted: tuple[str, ...] = ()  # findings the patient affirmed that the note never mentions
+    omitted_serious: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -481,7 +481,28 @@ def check_note(case: Any, chart: Chart) -> NotePrecision:
     return NotePrecision(len(claims), tuple(errors))
 
 
+def omitted_findings(case: Any, chart: Chart) -> tuple[str, ...]:
+    """Findings the patient affirmed in the encounter (as this module reads it) that the note never mentions, in
+    any words or polarity: what a supervisor would find missing. Sorted, once each."""
+    note = chart.note or ""
+    if not note.strip():
+        return ()
+    evidence = encounter_evidence(case, chart)
+    lexicon = load_lexicon()
+    named: set[str] = set()
+    for m in mentions(note):
+        named |= {m.concept_id} | _implications(m.concept_id)[0] | _equivalents(m.concept_id)
+    return tuple(
+        sorted(
+            c
+            for c in evidence.affirmed
+            if c in lexicon and lexicon.get(c).kind in _CLAIM_KINDS and c not in named
+        )
+    )
+
+
 __all__ = [
     "ClaimError", "Evidence", "NotePrecision", "bare_answer", "check_note", "encounter_evidence", "note_claims",
+    "omitted_findings",
     "reply_evidence",
 ]
