@@ -313,7 +313,10 @@ def reply_evidence(question: str, reply: str) -> tuple[frozenset[str], frozenset
     closed = _closed_question(question)
     if closed is not None:
         polarity = bare_answer(reply)
-        asked = set(asked_about(closed)) - affirmed - denied
+        # the finding whose own question was asked, or the one the closed question names ("Have you had any
+        # thoughts of ending your life?")
+        named = {m.concept_id for m in mentions(closed)} if not asked_about(closed) else set()
+        asked = (set(asked_about(closed)) | named) - affirmed - denied
         if polarity == "yes":
             affirmed |= asked
         elif polarity == "no":
@@ -442,6 +445,12 @@ def check_note(case: Any, chart: Chart) -> NotePrecision:
     denied_in_note = {c for c, present in claims if not present}
     with_denial = _contradictions()
     now_only = _denied_now(note)
+    # risk questions answered "no" whose wording the reader could not tie to a finding
+    asked_closed_no = any(
+        (q := _closed_question(t.doctor)) is not None and not asked_about(q) and not mentions(q)
+        and bare_answer(t.patient) == "no"
+        for t in chart.turns
+    )
     observed = _observed()
     errors = []
     for concept, present in claims:
@@ -476,7 +485,10 @@ def check_note(case: Any, chart: Chart) -> NotePrecision:
         else:
             if affirmed_itself and concept not in now_only:
                 errors.append(ClaimError(concept, "absent", "affirmed by the patient", serious))
-            elif not said_no and concept not in observed:
+            elif not said_no and concept not in observed and not (asked_closed_no and ({concept} | general) & evidence.record_absent):
+                # a negative the record states, when the doctor asked closed questions the patient answered "no",
+                # may have been asked and answered in words the reader does not read ("Have you had any thoughts of
+                # ending your life or of suicide?" "No, I've got my dog to think about.")
                 errors.append(ClaimError(concept, "absent", "never came up", serious))
     return NotePrecision(len(claims), tuple(errors))
 
