@@ -96,8 +96,8 @@ def test_the_checker_reads_the_encounter_on_its_own_terms():
         "hypomanic episodes. Denies pressured speech. Denies obsessions. Denies elevated mood."
     )
     why = {(e.concept, e.asserted): e.why for e in check_note(case, _chart(note, *turns)).errors}
-    assert why[("decreased_appetite", "present")].startswith("contradicts the note")  # and never said
-    assert why[("increased_appetite", "present")].startswith("contradicts the note")
+    assert why[("decreased_appetite", "present")] == "never came up"  # "I do drive." answers nothing
+    assert why[("increased_appetite", "present")] == "never came up"
     assert why[("antisocial_acts", "present")] == "never came up"  # the doctor's reflection is no evidence
     assert why[("pressured_speech", "absent")] == "affirmed by the patient"  # a mixed answer is no flat denial
     assert why[("obsessions", "absent")] == "never came up"  # "I don't know" denies nothing
