@@ -442,9 +442,11 @@ class ScriptedClinician(Doctor):
             admit = set(setting["admit_when"]) & set(self.findings.present) or "active_suicide" in profile.risks
             parts.insert(0, setting["admit"] if admit else setting["discharge"])
         plan = " ".join(p for p in parts if p.strip(". :"))
+        follow_up = f"Follow-up: {principal.follow_up}."
         if self.critical_actions:
+            # the steps are read against the whole plan, follow-up included ("lithium levels" there reads as lithium)
             for _ in range(2):  # a second pass: a step's own drug may ask for more (lithium: a pregnancy test)
-                steps = [t for t in actions.sentences(self._safety_steps(plan)) if fits(t)]
+                steps = [t for t in actions.sentences(self._safety_steps(f"{plan} {follow_up}")) if fits(t)]
                 if not steps:
                     break
                 plan += " " + " ".join(self._pronouns(t) for t in steps)
@@ -455,7 +457,6 @@ class ScriptedClinician(Doctor):
                 for sentence in re.split(r"(?<=[.;])\s+", plan)
                 if not wanted & actions.proposed(sentence)
             )
-        follow_up = f"Follow-up: {principal.follow_up}."
         if self.critical_actions or "prompt_follow_up" not in actions.proposed(follow_up):
             plan += " " + follow_up
         return " ".join(plan.split())
