@@ -502,7 +502,10 @@ class ScriptedClinician(Doctor):
         wanted = [a for a in wanted if a not in conf["believed_only"] or a in believed_rules]
         extra = list(conf["children"]) if self.walk_in.age_group != "adult" else []
         if self.walk_in.setting == "emergency":
-            extra += conf["emergency"]
+            # capacity and the legal framework are the admission's questions: a patient sent home gets neither
+            # sentence unless a rule asks for it (psychosis or mania in the emergency department)
+            admitted = self.script["settings"]["emergency"]["discharge"] not in plan
+            extra += [a for a in conf["emergency"] if admitted or a not in ("capacity", "legal_framework")]
         if "suicide" in believed.risks or self._risk_unanswered():
             extra += conf["suicidal_thoughts"]
         present = actions.proposed(plan)
