@@ -469,12 +469,10 @@ class ScriptedClinician(Doctor):
         reply = f.answers.get("alcohol_use", "").lower()
         # the reply to the alcohol question speaks of drinking even when it never says "alcohol" ("I've tried to
         # cut down loads of times but I can't")
-        if not reply:
+        if not reply or ("alcohol_use" in f.denied and "alcohol_use" not in f.present):
             return False
-        if any(c in reply for c in cues["cues"]):  # before the denial: "when I try not to drink it's all I can think about"
+        if any(c in reply for c in cues["cues"]):
             return True
-        if "alcohol_use" in f.denied and "alcohol_use" not in f.present:
-            return False
         for number, per in re.findall(r"(\d+)\s*units?\s*(?:a|per|each)?\s*(day|night|week)?", reply):
             limit = cues["units_per_week"] if per == "week" else cues["units_per_day"]
             if int(number) >= limit:
@@ -487,16 +485,10 @@ class ScriptedClinician(Doctor):
         ``plan_safety`` of ``clinician.json``)."""
         conf = self.script["plan_safety"]
         profile = self.profile(believed_only=believed_only)
-        # a tremor or a blackout implies alcohol withdrawal only in someone who has not described light drinking
-        light = bool(self.findings.answers.get("alcohol_use")) and not self.heavy_drinking()
-        codes = [c for c in profile.codes if not (light and c.startswith("F10"))]
+        codes = list(profile.codes)
         if self.heavy_drinking():
             codes.append(conf["heavy_drinking"]["code"])
-        codes += [
-            code
-            for finding, code in conf["findings_imply"].items()
-            if finding in self.findings.present and not (light and code.startswith("F10"))
-        ]
+        codes += [code for finding, code in conf["findings_imply"].items() if finding in self.findings.present]
         return replace(profile, codes=tuple(dict.fromkeys(codes)))
 
     def _safety_steps(self, plan: str) -> list[str]:
