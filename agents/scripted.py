@@ -30,6 +30,7 @@ from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.answers import read_reply
 from mentalhospital_env.knowledge.critical import Profile, load_critical_actions
 from mentalhospital_env.knowledge.language import stem, tokenize
+from mentalhospital_env.knowledge.lexicon import lexicon_relations
 
 
 @lru_cache(maxsize=1)
@@ -234,7 +235,11 @@ class ScriptedClinician(Doctor):
             if question == "__hypotheses__":
                 self.plan = [(self._question(c), c) for c in self._hypothesis_concepts()] + self.plan
                 continue
-            if concept and ":" not in concept and (concept in self.findings.present or concept in self.findings.denied or concept in self.findings.asked):
+            f = self.findings
+            known = concept in f.present or concept in f.denied
+            if concept in self.script["ask_even_if_known"]["concepts"] and concept not in f.answers:
+                known = False  # how much and how often: the chief complaint named the drinking, not the amount
+            if concept and ":" not in concept and (known or concept in f.asked):
                 continue
             return question, concept
         return None
@@ -395,6 +400,7 @@ class ScriptedClinician(Doctor):
             risks=frozenset(risks),
             medications=medications.lower(),
             dependants="dependants" in f.present or actions.mentions_dependants(home),
+            hepatic=actions.hepatic_impairment([r for _, r in f.exam_results] + [f.answers.get("medical_conditions", "")]),
         )
 
     def _plan(self) -> str:
@@ -436,8 +442,14 @@ class ScriptedClinician(Doctor):
             admit = set(setting["admit_when"]) & set(self.findings.present) or "active_suicide" in profile.risks
             parts.insert(0, setting["admit"] if admit else setting["discharge"])
         plan = " ".join(p for p in parts if p.strip(". :"))
+        follow_up = f"Follow-up: {principal.follow_up}."
         if self.critical_actions:
-            plan += " " + " ".join(self._pronouns(t) for t in actions.sentences(self._safety_steps(plan)) if fits(t))
+            # the steps are read against the whole plan, follow-up included ("lithium levels" there reads as lithium)
+            for _ in range(2):  # a second pass: a step's own drug may ask for more (lithium: a pregnancy test)
+                steps = [t for t in actions.sentences(self._safety_steps(f"{plan} {follow_up}")) if fits(t)]
+                if not steps:
+                    break
+                plan += " " + " ".join(self._pronouns(t) for t in steps)
         else:  # the "dangerous" doctor of the judge's tests: every sentence holding a critical action left out
             wanted = {a for rule in actions.rules for a in rule.must}
             plan = " ".join(
@@ -445,7 +457,6 @@ class ScriptedClinician(Doctor):
                 for sentence in re.split(r"(?<=[.;])\s+", plan)
                 if not wanted & actions.proposed(sentence)
             )
-        follow_up = f"Follow-up: {principal.follow_up}."
         if self.critical_actions or "prompt_follow_up" not in actions.proposed(follow_up):
             plan += " " + follow_up
         return " ".join(plan.split())
@@ -454,8 +465,11 @@ class ScriptedClinician(Doctor):
         """Whether the patient's answer about alcohol describes heavy or dependent drinking (daily, many units,
         morning drinking), whatever the differential."""
         cues = self.script["plan_safety"]["heavy_drinking"]
-        reply = self.findings.answers.get("alcohol_use", "").lower()
-        if not reply or "alcohol_use" not in self.findings.present:
+        f = self.findings
+        reply = f.answers.get("alcohol_use", "").lower()
+        # the reply to the alcohol question speaks of drinking even when it never says "alcohol" ("I've tried to
+        # cut down loads of times but I can't")
+        if not reply or ("alcohol_use" in f.denied and "alcohol_use" not in f.present):
             return False
         if any(c in reply for c in cues["cues"]):
             return True
@@ -488,8 +502,11 @@ class ScriptedClinician(Doctor):
         wanted = [a for a in wanted if a not in conf["believed_only"] or a in believed_rules]
         extra = list(conf["children"]) if self.walk_in.age_group != "adult" else []
         if self.walk_in.setting == "emergency":
-            extra += conf["emergency"]
-        if "suicide" in believed.risks:
+            # capacity and the legal framework are the admission's questions: a patient sent home gets neither
+            # sentence unless a rule asks for it (psychosis or mania in the emergency department)
+            admitted = self.script["settings"]["emergency"]["discharge"] not in plan
+            extra += [a for a in conf["emergency"] if admitted or a not in ("capacity", "legal_framework")]
+        if "suicide" in believed.risks or self._risk_unanswered():
             extra += conf["suicidal_thoughts"]
         present = actions.proposed(plan)
         wanted += [a for a in extra if a not in present]
@@ -512,6 +529,34 @@ class ScriptedClinician(Doctor):
                 return t
         return terms[0] if terms else concept.replace("_", " ")
 
+    def _risk_unanswered(self) -> bool:
+        """Whether the patient would not or could not answer the questions about suicide ("Do I have to answer
+        that?"): a risk that cannot be assessed is planned for as if present."""
+        f = self.findings
+        if {"suicidal_ideation", "self_harm"} & (set(f.present) | f.denied):
+            return False
+        replies = [f.answers.get(c, "") for c in ("suicidal_ideation", "self_harm")]
+        asked = [r for r in replies if r]
+        return bool(asked) and all(self._non_answer(r) for r in asked)
+
+    def _non_answer(self, reply: str) -> bool:
+        """Whether a reply only says the patient could not or would not answer (``non_answers``)."""
+        cues = self.script["non_answers"]
+        words = " ".join(tokenize(reply))
+        return len(words.split()) <= cues["max_words"] and any(p in words for p in cues["phrases"])
+
+    def _clashing(self, symptoms: list[str]) -> set[str]:
+        """The affirmed findings a note cannot state as plain findings: one whose implied finding, or whose
+        ``note_conflicts`` partner, the patient denied, and both of two opposite findings."""
+        f = self.findings
+        denied = f.denied - set(f.present)
+        pairs = [tuple(p) for p in lexicon_relations("implies") if isinstance(p, tuple) and len(p) == 2]
+        pairs += [tuple(p) for p in self.script["note_conflicts"]["pairs"]]
+        opposite = {frozenset(p) for p in lexicon_relations("opposite_findings") if isinstance(p, tuple)}
+        out = {a for a, b in pairs if a in symptoms and b in denied}
+        out |= {c for c in symptoms for d in symptoms if frozenset((c, d)) in opposite}
+        return out
+
     def _note(self) -> str:
         """A sectioned note in prose: what the patient said, in clinical terms, with their own words quoted."""
         f = self.findings
@@ -523,7 +568,7 @@ class ScriptedClinician(Doctor):
 
         def said(key: str) -> str:
             reply = f.answers.get(key, "").strip()
-            return f'"{reply}"' if reply else ""
+            return f'"{reply}"' if reply and not self._non_answer(reply) else ""
 
         # only what the patient affirmed is reported, denials are recorded as denials, the rest is left out
         pattern = self.script["substance_pattern"]
@@ -535,8 +580,16 @@ class ScriptedClinician(Doctor):
         ]
         symptoms = [c for c in findings if c not in f.contradicted]
         mixed = [c for c in findings if c in f.contradicted]
+        # a finding that clashes with a denial or with an opposite finding is written in the patient's words
+        clashing = self._clashing(symptoms)
+        symptoms = [c for c in symptoms if c not in clashing]
+        # a denial is not recorded when the patient affirmed a finding that implies it ("I wash my hands forty
+        # times a day" is contamination fear, so "denies obsessions" would misstate them)
+        implied = {b for a, b in lexicon_relations("implies") if a in f.present}
         negatives = sorted(
-            c for c in f.denied - set(f.present) if c in lex and lex.get(c).kind in ("symptom", "sign")
+            c
+            for c in f.denied - set(f.present) - implied
+            if c in lex and lex.get(c).kind in ("symptom", "sign")
         )
         lines = [f"Identifying data: {f.walk_in.splitlines()[0] if f.walk_in else 'not recorded'}"]
         lines.append(f"Chief complaint: {said('hpi:complaint') or 'not stated'}.")
@@ -546,8 +599,10 @@ class ScriptedClinician(Doctor):
             # sleep-related worry" is two findings, "unrefreshing sleep and sleep ..." reads as a third)
             hpi.append(f"The patient reports {'; '.join(dict.fromkeys(term(c) for c in symptoms))}.")
         for key, label in (("hpi:1", "Onset and course"), ("hpi:2", "Context"), ("hpi:3", "Impact")):
-            if f.answers.get(key):
+            if said(key):
                 hpi.append(f"{label}: {said(key)}.")
+        for quote in dict.fromkeys(f.present[c].strip() for c in clashing):
+            hpi.append(f'Describes: "{quote}".')
         if mixed:
             hpi.append(f"Answers were inconsistent (affirmed, then denied) about: {'; '.join(term(c) for c in mixed)}.")
         hpi.extend(f"Denies {term(c)}." for c in negatives)
@@ -555,12 +610,12 @@ class ScriptedClinician(Doctor):
         for heading, concepts in sections.items():
             parts = []
             for c in concepts:
-                if c in f.answers and c in lex:
+                if c in f.answers and c in lex and said(c):
                     label = term(c)
                     parts.append(f"{said(c)}." if label.lower() == heading.lower() else f"{label.capitalize()}: {said(c)}.")
             if parts:
                 lines.append(f"{heading}: {' '.join(parts)}")
-        mse = [f"Mood described as {said('mse:mood')}." if f.answers.get("mse:mood") else "Mood not described."]
+        mse = [f"Mood described as {said('mse:mood')}." if said("mse:mood") else "Mood not described."]
         content = [term(c) for c in symptoms if lex.get(c).domain in ("mood", "psychosis", "obsessive_compulsive", "trauma", "risk")]
         if content:
             mse.append(f"Thought content: {'; '.join(dict.fromkeys(content))}.")
@@ -572,7 +627,7 @@ class ScriptedClinician(Doctor):
         cognition = [term(c) for c in ("poor_concentration", "memory_loss", "disorientation") if c in f.present]
         if cognition:
             mse.append(f"Cognition: {'; '.join(cognition)}.")
-        if f.answers.get("mse:insight"):
+        if said("mse:insight"):
             mse.append(f"Insight: on what is happening, says {said('mse:insight')}.")
         lines.append("Mental status examination: " + " ".join(mse))
         risk = []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import copy
 import json
 from importlib import resources
@@ -132,9 +134,28 @@ def test_case_rules_read_from_the_record(ca):
 
 
 def test_lithium_proposed_requires_monitoring(ca):
-    p = _profile(codes=("F31.12",))
+    p = _profile(codes=("F31.12",), sex="male")
     assert "lithium_monitoring" in {m.action for m in ca.check(p, "Lithium 400 mg at night.").missing}
     assert not ca.check(p, "Lithium 400 mg at night; level 12 hours post-dose at 1 week, U&E and TFTs.").missing
+
+
+@pytest.mark.parametrize("drug", ["Lithium 400 mg at night", "Lamotrigine 25 mg daily", "Sodium valproate 500 mg"])
+def test_a_teratogen_for_a_woman_of_childbearing_age_needs_a_pregnancy_test(ca, drug):
+    woman = _profile(codes=("F31.81",), age=27)
+    assert "pregnancy_test" in {m.action for m in ca.check(woman, f"{drug}.").missing}
+    assert "pregnancy_test" not in {m.action for m in ca.check(woman, f"{drug}. Pregnancy test before starting.").missing}
+    for other in (_profile(codes=("F31.81",), age=27, sex="male"), _profile(codes=("F31.81",), age=62)):
+        assert "pregnancy_test" not in {m.action for m in ca.check(other, f"{drug}.").missing}
+
+
+def test_hepatic_impairment_contraindicates_naltrexone(ca):
+    assert ca.hepatic_impairment(["ALT 58 U/L (raised), AST 121 U/L (raised), albumin 38 g/L"])
+    assert ca.hepatic_impairment(["Alcohol-related cirrhosis diagnosed 2019."])
+    assert not ca.hepatic_impairment(["ALT 30 U/L, AST 28 U/L (within reference range)", "No liver disease."])
+    liver = _profile(codes=("F10.20",), sex="male", hepatic=True)
+    assert {c.action for c in ca.check(liver, "Start naltrexone 50 mg daily.").contraindicated} == {"naltrexone"}
+    assert not ca.check(replace(liver, hepatic=False), "Start naltrexone 50 mg daily.").contraindicated
+    assert not ca.check(liver, "Start acamprosate 666 mg three times daily.").contraindicated
 
 
 @pytest.mark.parametrize(

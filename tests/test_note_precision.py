@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,8 +18,16 @@ def test_a_reply_is_read_as_an_answer_to_its_question():
     assert "suicidal_ideation" in r.denied and not r.affirmed
     r = read_reply("How has your appetite been?", "I can't concentrate.")  # a non-answer leaves appetite alone
     assert "poor_concentration" in r.affirmed and "decreased_appetite" not in r.denied
+    # a bare "no" answers a closed question only, and only as a whole clause
     r = read_reply("How is your concentration, for example when reading or watching something?", "Not really, no.")
-    assert "poor_concentration" in r.denied
+    assert "poor_concentration" not in r.denied
+    assert "auditory_hallucinations" in read_reply("Do you ever hear voices or sounds when nobody is around?", "Not really, no.").denied
+    assert not read_reply("Do you ever hear voices or sounds when nobody is around?", "No idea, sorry.").denied
+    r = read_reply("How has your appetite been?", "I do drive. I'm in debt.")  # "I do" is no yes to an open question
+    assert not {"decreased_appetite", "increased_appetite"} & r.affirmed
+    # the words of a reflection before the question are the doctor's, not what was asked
+    r = read_reply("It sounds like can't sleep has been really hard. Do you ever hear voices or sounds when nobody is around?", "No.")
+    assert "insomnia" not in r.denied and "auditory_hallucinations" in r.denied
     r = read_reply("Do you ever hear voices or sounds when nobody is around?", "Yeah. I hear people outside saying my name.")
     assert "auditory_hallucinations" in r.affirmed
     r = read_reply("Has anyone in your family had problems with their mental health?", "My mother had depression.")
@@ -70,3 +79,61 @@ def test_a_denial_list_reaches_every_finding_of_its_sentence():
     assert claims.get("hypomanic_episodes") is False and claims.get("low_mood") is False
     claims = dict(note_claims("Risk assessment: No plan, but reports suicidal ideation."))
     assert claims.get("suicidal_ideation") is True
+
+
+def test_the_checker_reads_the_encounter_on_its_own_terms():
+    case = calibration_case()
+    turns = (
+        ("How has your appetite been?", "I do drive. I'm in debt."),
+        ("It sounds like got arrested has been hard for you. Are you allergic to any medicines?", "None, not allergic to anything."),
+        ("What do you do for work?", "I've been talking so fast my wife can't get a word in, I don't talk too fast."),
+        ("What thoughts come into your mind again and again, even though you don't want them?", "I don't know."),
+        ("How have you been sleeping?", "I get good spells where I'm chatty and need less sleep."),
+        ("Have there been times when you felt unusually good, cheerful or full of energy?", "No, not really. I haven't been on a high."),
+    )
+    note = (
+        "History of present illness: The patient reports decreased appetite; increased appetite; repeated unlawful acts; "
+        "hypomanic episodes. Denies pressured speech. Denies obsessions. Denies elevated mood."
+    )
+    why = {(e.concept, e.asserted): e.why for e in check_note(case, _chart(note, *turns)).errors}
+    assert why[("decreased_appetite", "present")] == "never came up"  # "I do drive." answers nothing
+    assert why[("increased_appetite", "present")] == "never came up"
+    assert why[("antisocial_acts", "present")] == "never came up"  # the doctor's reflection is no evidence
+    assert why[("pressured_speech", "absent")] == "affirmed by the patient"  # a mixed answer is no flat denial
+    assert why[("obsessions", "absent")] == "never came up"  # "I don't know" denies nothing
+    assert why[("hypomanic_episodes", "present")].startswith("contradicts the note")
+    assert ("elevated_mood", "absent") not in why
+
+
+def test_a_symptom_named_like_a_disorder_is_still_a_claim():
+    assert ("insomnia", False) in note_claims("History of present illness: Denies insomnia.")
+
+
+def test_a_quoted_non_answer_marks_a_note_down():
+    from mentalhospital_env.rewards.mentaleval.features import empty_quotes
+
+    note = (
+        'History of present illness: The patient reports low mood. Impact: "Hard to say. I\'m not sure.". '
+        'Onset and course: "It started in March after I lost my job."\nPersonal history: Childhood: "No idea, sorry.".'
+    )
+    assert empty_quotes(note) == 2
+    case = calibration_case()
+    full = _chart("History of present illness: Reports low mood. Denies suicidal ideation. Denies insomnia.", *_TURNS)
+    padded = _chart(full.note + ' Impact: "I don\'t know." Childhood: "Not sure, to be honest."', *_TURNS)
+    judge = OfflineJudge()
+    assert judge.score(case, padded)["note_quality"] < judge.score(case, full)["note_quality"]
+
+
+@pytest.mark.slow
+def test_the_checker_agrees_with_the_hand_reading_of_31_notes():
+    """benchmarks/note_claims.py: 663 claims of 31 scripted notes labelled by reading each transcript (committed
+    before the checker ran on them). The figure measured when the checker was rebuilt: kappa 0.71."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from note_claims import agree
+
+    out = agree()
+    assert out["items"] == 663 and out["reader_errors"] == 62
+    assert out["kappa"] >= 0.65 and out["checker_precision"] >= 0.8

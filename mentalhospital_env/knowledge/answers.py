@@ -6,7 +6,9 @@ by the lexicon's negation reading (``mentalhospital_env.knowledge.lexicon``), an
 patient (``language.clauses``: "my mother had depression" is not the patient's depression). A finding the
 question asked about that the reply does not name is answered by the reply's opening: a denial ("Not really,
 no.") denies it, an affirmation ("Yes, most days.") affirms it, anything else ("I can't concentrate." to a
-question about appetite, "I'm not sure.") leaves it unanswered. Uncertain clauses affirm and deny nothing.
+question about appetite, "I'm not sure.") leaves it unanswered. Only a closed question ("Do you ...?") is
+answered by a bare yes or no, and only by an opener that is its whole clause ("No, not really." yes; "I do drive."
+or "No idea." no). Uncertain clauses affirm and deny nothing.
 """
 
 from __future__ import annotations
@@ -58,14 +60,40 @@ def answer_polarity(reply: str) -> str | None:
     if not first or has_cue(first, "uncertainty"):
         return None
     tokens = _opening(first)
+    ends = _clause_ends(first[leading_openers(first):])
     affirming, denying = _openers()
+    # an opener answers only when it is the whole of its clause ("No, not really." "I do."): "I do drive.",
+    # "No idea, sorry." or "I don't drink in the week" speak of something else
     for phrase in denying:
-        if tokens[: len(phrase)] == phrase:
+        if tokens[: len(phrase)] == phrase and len(phrase) in ends:
             return "no"
     for phrase in affirming:
-        if tokens[: len(phrase)] == phrase:
+        if tokens[: len(phrase)] == phrase and len(phrase) in ends:
             return "yes"
     return None
+
+
+def _clause_ends(sentence: str) -> frozenset[int]:
+    """Token counts at which a clause of ``sentence`` ends (a comma, dash or the sentence's end)."""
+    out = set()
+    count = 0
+    for part in re.split(r"(,|\s-\s)", sentence):
+        if part in (",",) or part.strip() == "-":
+            out.add(count)
+            continue
+        count += len(tokenize(part))
+    out.add(count)
+    return frozenset(out)
+
+
+_CLOSED = re.compile(r"^(?:do|does|did|have|has|had|are|is|was|were|can|could|would|will|any)\b", re.IGNORECASE)
+
+
+def closed_question(utterance: str) -> str | None:
+    """The utterance's last question when it asks for a yes or no ("Do you ever hear voices ...?"); the
+    reflections and validations before it are the doctor's words, not what was asked."""
+    questions = [q for q in re.split(r"(?<=[.!?])\s+", utterance.strip()) if q.endswith("?")]
+    return questions[-1] if questions and _CLOSED.match(questions[-1].strip()) else None
 
 
 def patient_findings(text: str) -> list[tuple[str, bool]]:
@@ -110,8 +138,11 @@ def read_reply(question: str, reply: str) -> ReplyReading:
     denied: set[str] = set()
     for concept, negated in patient_findings(reply):
         (denied if negated else affirmed).add(concept)
-    # a finding both affirmed and denied in one reply ("I'm not forgetful. I don't know what day it is") stays both
-    asked = ({c for c, _ in patient_findings(question)} | asked_about(question)) - affirmed - denied
+    # a finding both affirmed and denied in one reply ("I'm not forgetful. I don't know what day it is") stays both;
+    # a bare yes or no answers only a closed question, and only for the finding that question asks about (not the
+    # words of a reflection before it: "It sounds like can't sleep has been hard. Have you ...?")
+    closed = closed_question(question)
+    asked = (set(asked_about(closed)) - affirmed - denied) if closed else set()
     unanswered: set[str] = set()
     if asked:
         polarity = answer_polarity(reply)
@@ -124,4 +155,4 @@ def read_reply(question: str, reply: str) -> ReplyReading:
     return ReplyReading(frozenset(affirmed), frozenset(denied), frozenset(unanswered))
 
 
-__all__ = ["ReplyReading", "answer_polarity", "asked_about", "patient_findings", "read_reply"]
+__all__ = ["ReplyReading", "answer_polarity", "asked_about", "closed_question", "patient_findings", "read_reply"]

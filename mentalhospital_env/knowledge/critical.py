@@ -85,6 +85,7 @@ class Rule:
     plan_proposes: tuple[str, ...] = ()
     record_medications: tuple[str, ...] = ()
     record_mentions_dependants: bool | None = None
+    hepatic_impairment: bool | None = None
     must: tuple[str, ...] = ()
     must_not: tuple[Forbidden, ...] = ()
 
@@ -101,6 +102,7 @@ class Profile:
     risks: frozenset[str] = frozenset()
     medications: str = ""
     dependants: bool = False
+    hepatic: bool = False
 
 
 @dataclass(frozen=True)
@@ -161,6 +163,8 @@ class CriticalActions:
         dependant_exclusions: Sequence[str],
         risk_concepts: Mapping[str, RiskSign],
         drug_phrases: Mapping[str, Sequence[str]],
+        hepatic_limits: Mapping[str, int] | None = None,
+        hepatic_phrases: Sequence[str] = (),
     ):
         self.actions = dict(actions)
         self.rules = tuple(rules)
@@ -185,6 +189,8 @@ class CriticalActions:
         self._pregnancy = tuple(_stems(c) for c in pregnancy_cues if _stems(c))
         self._dependants = tuple(_stems(c) for c in dependant_cues if _stems(c))
         self._not_dependants = tuple(_stems(c) for c in dependant_exclusions if _stems(c))
+        self._hepatic_limits = {k.lower(): int(v) for k, v in (hepatic_limits or {}).items()}
+        self._hepatic = tuple(_stems(c) for c in hepatic_phrases if _stems(c))
 
     # --------------------------------------------------------------------------------- reading a plan
 
@@ -290,6 +296,7 @@ class CriticalActions:
             self.mentions_dependants(text or "")
             for text in (getattr(demographics, "living_situation", None), ehr.personal_history)
         )
+        results = [getattr(e, "result", "") or "" for e in getattr(case, "exams", ()) or ()]
         return Profile(
             codes=codes,
             setting=case.setting,
@@ -299,6 +306,7 @@ class CriticalActions:
             risks=frozenset(risks),
             medications=(ehr.medications or "").lower(),
             dependants=dependants,
+            hepatic=self.hepatic_impairment([*results, ehr.medical_history or ""]),
         )
 
     def _applies(self, rule: Rule, profile: Profile, proposed: frozenset[str]) -> bool:
@@ -325,7 +333,21 @@ class CriticalActions:
             return False
         if rule.record_mentions_dependants is not None and profile.dependants != rule.record_mentions_dependants:
             return False
+        if rule.hepatic_impairment is not None and profile.hepatic != rule.hepatic_impairment:
+            return False
         return True
+
+    def hepatic_impairment(self, texts: Iterable[str]) -> bool:
+        """Whether any of ``texts`` (results, a medical history) shows hepatic impairment: a transaminase above
+        ``hepatic_impairment.lab_limits`` or one of its phrases, not negated."""
+        for text in texts:
+            for name, value in re.findall(r"\b(AST|ALT)\b\D{0,12}?(\d{2,5})", text or "", flags=re.IGNORECASE):
+                if int(value) > self._hepatic_limits.get(name.lower(), 10**9):
+                    return True
+            for sentence in re.split(r"(?<=[.;!?])\s+", text or ""):
+                if self._has(_stems(sentence), self._hepatic) and not negated_spans_in(sentence):
+                    return True
+        return False
 
     def requirements(
         self, profile: Profile, plan: str = ""
@@ -500,7 +522,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
             raise KnowledgeError(where, rid, "when", "must give at least one condition")
         unknown = set(when) - {
             "codes", "settings", "min_age", "max_age", "sex", "pregnant", "risk", "plan_proposes",
-            "record_medications", "record_mentions_dependants",
+            "record_medications", "record_mentions_dependants", "hepatic_impairment",
         }
         if unknown:
             raise KnowledgeError(where, rid, "when", f"unknown conditions {sorted(unknown)}")
@@ -534,7 +556,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
             )
         if not must and not forbidden:
             raise KnowledgeError(where, rid, None, "requires nothing and forbids nothing")
-        for key in ("pregnant", "record_mentions_dependants"):
+        for key in ("pregnant", "record_mentions_dependants", "hepatic_impairment"):
             if key in when and not isinstance(when[key], bool):
                 raise KnowledgeError(where, rid, f"when.{key}", "must be true or false")
         rules.append(
@@ -553,6 +575,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
                 ),
                 record_medications=tuple(m.lower() for m in _strings(where, rid, "when.record_medications", when.get("record_medications"))),
                 record_mentions_dependants=when.get("record_mentions_dependants"),
+                hepatic_impairment=when.get("hepatic_impairment"),
                 must=must,
                 must_not=tuple(forbidden),
             )
@@ -571,11 +594,22 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         dependant_exclusions=_strings(where, None, "dependant_exclusions", raw.get("dependant_exclusions")),
         risk_concepts=risk_concepts,
         drug_phrases=drug_phrases,
+        hepatic_limits=_hepatic_limits(where, raw.get("hepatic_impairment")),
+        hepatic_phrases=_strings(where, "hepatic_impairment", "phrases", (raw.get("hepatic_impairment") or {}).get("phrases")),
     )
     for action_id in sorted(required):
         if action_id not in found.proposed(actions[action_id].say or ""):
             raise KnowledgeError(where, action_id, "say", "the sentence does not read as its own action")
     return found
+
+
+def _hepatic_limits(where: str, raw: Any) -> dict[str, int]:
+    limits = (raw or {}).get("lab_limits", {}) if isinstance(raw, Mapping) else None
+    if not isinstance(limits, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v > 0 for k, v in limits.items()
+    ):
+        raise KnowledgeError(where, "hepatic_impairment", "lab_limits", "must map a test name to a positive whole number")
+    return dict(limits)
 
 
 @lru_cache(maxsize=1)

@@ -333,6 +333,9 @@ class NoteReading:
     unsupported_claims: tuple[str, ...]
     claim_errors: int = 0
     serious_errors: int = 0
+    empty_quotes: int = 0
+    omitted: tuple[str, ...] = ()  # findings the patient affirmed that the note never mentions
+    omitted_serious: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -431,8 +434,33 @@ def _read_note_alone(note: str) -> tuple[NoteReading, frozenset[str]]:
         prose_sentences=_prose_sentences(note, cues),
         claims=len(claimed),
         unsupported_claims=(),
+        empty_quotes=empty_quotes(note),
     )
     return reading, claimed
+
+
+@lru_cache(maxsize=1)
+def _non_answers() -> tuple[tuple[tuple[str, ...], ...], int]:
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    phrases = tuple(tuple(stem(t) for t in tokenize(p)) for p in raw["non_answers"]["phrases"])
+    return phrases, int(raw["limits"]["note_empty_quote_tokens"])
+
+
+def empty_quotes(note: str) -> int:
+    """Quoted replies in ``note`` that only say the patient could not or would not answer (``cues.json``
+    ``non_answers``): a heading filled with "I'm not sure." says nothing."""
+    phrases, limit = _non_answers()
+    count = 0
+    for match in re.finditer(r'"([^"]{1,400})"', note):
+        stems_ = [stem(t) for t in tokenize(match.group(1))]
+        if not stems_ or len(stems_) > limit:
+            continue
+        if any(tuple(stems_[i : i + len(p)]) == p for p in phrases for i in range(len(stems_) - len(p) + 1)):
+            count += 1
+    return count
 
 
 # --- the diagnosis ------------------------------------------------------------------------------

@@ -60,7 +60,9 @@ from .features import (
 )
 from .guidelines import CaseGuideline, case_guideline
 from .judges import Judge, stage_missing
-from .precision import check_note
+from mentalhospital_env.knowledge.lexicon import load_lexicon
+
+from .precision import check_note, omitted_findings
 from .rubrics import DIMENSIONS, MIN_SCORE
 
 
@@ -144,7 +146,13 @@ def note_quality_score(r: NoteReading) -> float:
         return MIN_SCORE
     limits = load_cues().limits
     raw = note_structure(r) / limits["note_full_credit"] - limits["note_error_weight"] * note_error_points(r)
-    return min(_scale(raw), note_precision_cap(r))
+    # a heading filled with a quoted non-answer ("Impact: \"Hard to say.\"") is marked down even in a full note
+    empty = limits["note_empty_quote_points"] * r.empty_quotes
+    # what the patient told the doctor and the note leaves out (a few may be minor; risk and psychosis never are)
+    missing = limits["note_omission_points"] * (
+        max(0, len(r.omitted) - limits["note_omissions_allowed"]) + r.omitted_serious
+    )
+    return round(max(MIN_SCORE, min(_scale(raw), note_precision_cap(r)) - empty - missing), 3)
 
 
 def diagnostic_rigor_score(r: DiagnosisReading) -> float:
@@ -272,7 +280,16 @@ class OfflineJudge(Judge):
         _, record_support = self._case_view(case)
         reading = read_note(case, chart, record_support | support_concepts_of_chart(chart))
         precision = check_note(case, chart)
-        return replace(reading, claim_errors=len(precision.errors), serious_errors=precision.serious)
+        omitted = omitted_findings(case, chart)
+        lexicon = load_lexicon()
+        serious = sum(lexicon.get(c).domain in ("risk", "psychosis") for c in omitted)
+        return replace(
+            reading,
+            claim_errors=len(precision.errors),
+            serious_errors=precision.serious,
+            omitted=omitted,
+            omitted_serious=serious,
+        )
 
     def readings(self, case: Any, chart: Chart) -> dict[str, Any]:
         """The observable readings behind each score, for explanation and debugging."""

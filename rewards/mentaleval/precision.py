@@ -2,17 +2,30 @@
 
 A claim is a symptom or sign the note states of the patient, present ("reports low mood") or absent ("denies
 hearing voices"), outside the plan and not as a disorder's name. The evidence is the encounter: each reply read
-as the answer to the question before it (:func:`mentalhospital_env.knowledge.answers.read_reply`), the exam
-results, what the doctor saw on walking in; and, for signs a clinician observes (tremor, agitation), the
-record.
+as the answer to the question before it, the exam results, what the doctor saw on walking in; and, for signs a
+clinician observes (tremor, agitation), the record.
+
+The checker reads the encounter on its own terms, stricter than the clinician's reader
+(:func:`~mentalhospital_env.knowledge.answers.read_reply`, which the scripted clinician writes from, so a checker
+sharing it could not see the clinician's misreadings): the findings each reply names of the patient; and a bare
+answer ("No.", "Not really.", "Yes, most days.", whole: ``cues.json`` ``bare_answers``) to a closed question
+("Do you ...?") for the finding whose lexicon question was asked. A reply that opens "I don't ..." or "No idea"
+answers nothing by itself, an open question ("How have you been sleeping?") is answered only by what the reply
+names, and the doctor's own words (a reflection, a question) are never evidence. Agreement with a hand reading
+of 31 notes is measured by ``benchmarks/note_claims.py``.
 
 A claim is an error when:
 
 * it asserts a finding the patient denied and never affirmed ("denied by the patient"),
-* it records as denied a finding the patient affirmed and never denied ("affirmed by the patient"),
-* it asserts, or records as denied, a finding that never came up ("never came up"), unless the record
-  states the same (a sign the clinician could observe, a finding said in words the lexicon does not read, a
-  negative the record holds).
+* it records as denied a finding the patient affirmed, whether or not they also denied it ("affirmed by the
+  patient": a flat denial misstates a mixed answer),
+* it asserts, or records as denied, a finding that never came up ("never came up"); a sign the clinician
+  observes (tremor, agitation) may be asserted when the record or the walk-in states it,
+* it contradicts the note itself: a finding asserted while the note denies one it implies or goes with
+  (the lexicon's ``implies``, ``cues.json`` ``note_contradictions``) ("contradicts the note").
+
+Findings the clinician judges by observing (insight, affect, speech: ``cues.json`` ``observed_findings``) may be
+stated without the patient speaking of them, unless the patient said the opposite.
 
 Findings the lexicon links (a suicide plan implies suicidal thoughts; early waking is insomnia) support each
 other. Errors about risk (suicidal thoughts, self-harm, harm to others) or psychosis (hallucinations,
@@ -27,7 +40,7 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any
 
-from mentalhospital_env.knowledge.answers import patient_findings, read_reply
+from mentalhospital_env.knowledge.answers import asked_about, patient_findings
 from mentalhospital_env.knowledge.language import clauses, negation_breaks, sentence_breaks, stem, tokenize
 from mentalhospital_env.knowledge.lexicon import lexicon_relations, load_lexicon
 
@@ -80,6 +93,7 @@ class Evidence:
     denied: frozenset[str]
     record_present: frozenset[str]
     record_absent: frozenset[str]
+    disclosed: frozenset[str] = frozenset()  # stated by record facts the patient's replies disclosed
 
 
 @lru_cache(maxsize=1)
@@ -104,6 +118,35 @@ def _links() -> dict[str, frozenset[str]]:
         for c in group:
             out.setdefault(c, set()).update(x for x in group if x != c)
     return {k: frozenset(v) for k, v in out.items()}
+
+
+@lru_cache(maxsize=1)
+def _implies() -> tuple[tuple[str, str], ...]:
+    return tuple(e for e in lexicon_relations("implies") if isinstance(e, tuple) and len(e) == 2)
+
+
+def _implications(concept: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(the findings that imply ``concept``, the findings it implies)."""
+    pairs = _implies()
+    return frozenset(a for a, b in pairs if b == concept), frozenset(b for a, b in pairs if a == concept)
+
+
+@lru_cache(maxsize=1)
+def _equivalence_groups() -> dict[str, frozenset[str]]:
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    out: dict[str, set[str]] = {}
+    for group in raw.get("claim_equivalents", {}).get("groups", ()):
+        for c in group:
+            out.setdefault(c, set()).update(x for x in group if x != c)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _equivalents(concept: str) -> frozenset[str]:
+    _links()  # validates the groups against the lexicon
+    return _equivalence_groups().get(concept, frozenset())
 
 
 def _with_links(concepts: Iterable[str]) -> frozenset[str]:
@@ -143,7 +186,7 @@ def _block_claims(text: str) -> list[tuple[str, bool]]:
     tokens = tokenize(text)
     names = [(a, b) for a, b, _ in _disorder_names().find([stem(t) for t in tokens])]
     # the patient's own words in quotation marks are a report of what was said, not the note's claim
-    names += _quoted_spans(text)
+    quoted = _quoted_spans(text)
     breaks = negation_breaks(text)
     parts = clauses(text)
     sentence_starts = sorted({0} | set(sentence_breaks(text)))
@@ -151,15 +194,30 @@ def _block_claims(text: str) -> list[tuple[str, bool]]:
     for m in found:
         if lexicon.get(m.concept_id).kind not in _CLAIM_KINDS:
             continue
-        if any(a < m.end and m.start < b for a, b in names):
+        # a disorder's name is a diagnosis, not a finding, unless its words are the finding's own ("Denies
+        # insomnia": the symptom, though "insomnia" also names a disorder)
+        if any(a < m.end and m.start < b and (a, b) != (m.start, m.end) for a, b in names):
+            continue
+        if any(a < m.end and m.start < b for a, b in quoted):
             continue
         if any(m.start < b < m.end for b in breaks):
             continue
         clause = next((c for c in parts if c.start <= m.start < c.end), None)
         if clause is not None and clause.subject == "other":
             continue
+        if set(tokens[max(0, m.start - 3) : m.start]) & _others():
+            continue  # "believes someone wants to kill him"
         out.append((m.concept_id, not (m.negated or _denied_in_sentence(tokens, sentence_starts, m.start))))
     return out
+
+
+@lru_cache(maxsize=1)
+def _others() -> frozenset[str]:
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    return frozenset(raw["note_claims_not_the_patient"]["subjects"])
 
 
 def _quoted_spans(note: str) -> list[tuple[int, int]]:
@@ -192,27 +250,120 @@ def _denied_in_sentence(tokens: list[str], starts: list[int], at: int) -> bool:
     return False
 
 
+@lru_cache(maxsize=1)
+def _answer_cues() -> tuple[tuple[tuple[str, ...], ...], frozenset[tuple[str, ...]], frozenset[tuple[str, ...]], frozenset[str]]:
+    """(fillers longest first, bare no answers, bare yes answers, closed-question openers) of ``cues.json``."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))["bare_answers"]
+
+    def phrases(key: str) -> list[tuple[str, ...]]:
+        return [tuple(tokenize(p)) for p in raw[key]]
+
+    return (
+        tuple(sorted(phrases("fillers"), key=len, reverse=True)),
+        frozenset(phrases("no")),
+        frozenset(phrases("yes")),
+        frozenset(raw["closed_starts"]),
+    )
+
+
+def bare_answer(reply: str) -> str | None:
+    """``"yes"``, ``"no"`` or ``None``: whether the reply's first clause opens with a whole bare answer ("No, not
+    really.", "Well, honestly, no."; comma-separated parts, a leading filler set aside); "I do drive." or "No
+    idea, sorry." is no bare answer."""
+    fillers, no, yes, _ = _answer_cues()
+    first = re.split(r"[.!?;]|\s[-\u2013]\s", reply.strip(), maxsplit=1)[0]
+    tokens: list[str] = []
+    for part in first.split(","):
+        tokens += tokenize(part)
+        rest = tokens
+        stripped = True
+        while stripped and rest:
+            stripped = False
+            for f in fillers:
+                if tuple(rest[: len(f)]) == f:
+                    rest, stripped = rest[len(f):], True
+                    break
+        if tuple(rest) in no:
+            return "no"
+        if tuple(rest) in yes:
+            return "yes"
+    return None
+
+
+def _closed_question(utterance: str) -> str | None:
+    """The utterance's last question, when it is a closed one ("Do you ever hear voices ...?")."""
+    *_, closed = _answer_cues()
+    questions = [q for q in re.split(r"(?<=[.!?])\s+", utterance.strip()) if q.endswith("?")]
+    if not questions:
+        return None
+    tokens = tokenize(questions[-1])
+    return questions[-1] if tokens and tokens[0] in closed else None
+
+
+def reply_evidence(question: str, reply: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(affirmed, denied): the findings ``reply`` names of the patient, and the finding whose own lexicon question
+    a closed ``question`` asked when the reply is a bare yes or no (see the module docstring)."""
+    affirmed: set[str] = set()
+    denied: set[str] = set()
+    for concept, negated in patient_findings(reply):
+        (denied if negated else affirmed).add(concept)
+    closed = _closed_question(question)
+    if closed is not None:
+        polarity = bare_answer(reply)
+        # the finding whose own question was asked, or the one the closed question names ("Have you had any
+        # thoughts of ending your life?")
+        named = {m.concept_id for m in mentions(closed)} if not asked_about(closed) else set()
+        asked = (set(asked_about(closed)) | named) - affirmed - denied
+        if polarity == "yes":
+            affirmed |= asked
+        elif polarity == "no":
+            denied |= asked
+    elif bare_answer(reply) == "no" and _only_bare(reply):
+        # an open question answered "No." and nothing more: nothing of what was asked
+        denied |= set(asked_about(question)) - affirmed - denied
+    return frozenset(affirmed), frozenset(denied)
+
+
+def _only_bare(reply: str) -> bool:
+    """Whether the reply is a bare answer and nothing more ("No." "Nope, not really.")."""
+    fillers, no, yes, _ = _answer_cues()
+    tokens = tokenize(reply)
+    while tokens:
+        f = next((f for f in fillers if tuple(tokens[: len(f)]) == f), None)
+        if f is None:
+            break
+        tokens = tokens[len(f):]
+    return tuple(tokens) in no or tuple(tokens) in yes
+
+
 def encounter_evidence(case: Any, chart: Chart) -> Evidence:
-    """The findings the encounter affirms and denies, and those the record states present or absent."""
+    """The findings the patient affirmed and denied in the encounter (their replies, the exam results), and
+    those the record states present or absent."""
     affirmed: set[str] = set()
     denied: set[str] = set()
     for turn in chart.turns:
-        reading = read_reply(turn.doctor, turn.patient)
-        affirmed |= reading.affirmed
-        denied |= reading.denied
-    facts = {f.id: f for f in getattr(case, "facts", ())}
-    for turn in chart.turns:
-        for fid in turn.fact_ids:
-            fact = facts.get(fid)
-            if fact is not None:
-                affirmed |= {c for c, negated in patient_findings(fact.text) if not negated}
+        yes, no = reply_evidence(turn.doctor, turn.patient)
+        affirmed |= yes
+        denied |= no
     for _, result in chart.exam_results:
         affirmed |= {c for c, negated in patient_findings(result) if not negated}
+    # a reply that disclosed a record fact said it in some words, perhaps ones the reader does not read ("the
+    # people on TV send me signals"): the fact's findings back a claim that would otherwise never have come up
+    facts = {f.id: f for f in getattr(case, "facts", ())}
+    disclosed: set[str] = set()
+    for turn in chart.turns:
+        for fid in turn.fact_ids:
+            if fid in facts:
+                disclosed |= {c for c, negated in patient_findings(facts[fid].text) if not negated}
     return Evidence(
         affirmed=frozenset(affirmed),
         denied=frozenset(denied),
         record_present=_record_concepts(case, False),
         record_absent=_record_concepts(case, True),
+        disclosed=frozenset(disclosed),
     )
 
 
@@ -238,8 +389,51 @@ def _record_concepts(case: Any, negated: bool) -> frozenset[str]:
     return hit[2] if negated else hit[1]
 
 
+@lru_cache(maxsize=1)
+def _contradictions() -> tuple[tuple[str, str], ...]:
+    """(asserted, denied) pairs that may not stand together in a note."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    lexicon = load_lexicon()
+    pairs = tuple(tuple(p) for p in raw["note_contradictions"]["present_while_denied"])
+    unknown = [c for p in pairs for c in p if c not in lexicon]
+    if unknown:
+        raise ValueError(f"cues.json: note_contradictions names unknown lexicon concepts {unknown}")
+    return pairs  # type: ignore[return-value]
+
+
+_NOW = re.compile(r"\b(?:at present|currently|current|now|at the moment|these days)\b", re.IGNORECASE)
+
+
+def _denied_now(note: str) -> frozenset[str]:
+    """Findings the note denies only for the present ("No current suicidal ideation"; "no suicidal ideation at
+    present"): a past affirmation does not make such a denial wrong."""
+    out: set[str] = set()
+    for sentence in re.split(r"(?<=[.;])\s+", note):
+        if _NOW.search(sentence):
+            out |= {c for c, present in _block_claims(sentence) if not present}
+    return frozenset(out)
+
+
+@lru_cache(maxsize=1)
+def _observed() -> frozenset[str]:
+    """Findings the clinician judges by observing (``cues.json`` ``observed_findings``)."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    concepts = frozenset(raw["observed_findings"]["concepts"])
+    unknown = sorted(c for c in concepts if c not in load_lexicon())
+    if unknown:
+        raise ValueError(f"cues.json: observed_findings names unknown lexicon concepts {unknown}")
+    return concepts
+
+
 def check_note(case: Any, chart: Chart) -> NotePrecision:
-    """Every claim of ``chart.note`` held against the encounter and the record (see the module docstring)."""
+    """Every claim of ``chart.note`` held against the encounter, the record and the note itself (see the module
+    docstring)."""
     note = chart.note or ""
     claims = note_claims(note) if note.strip() else ()
     if not claims:
@@ -247,29 +441,80 @@ def check_note(case: Any, chart: Chart) -> NotePrecision:
     evidence = encounter_evidence(case, chart)
     walk_in = frozenset(m.concept_id for m in mentions(chart.extra.get("walk_in", ""))) if chart.extra else frozenset()
     lexicon = load_lexicon()
+    asserted = {c for c, present in claims if present}
+    denied_in_note = {c for c, present in claims if not present}
+    with_denial = _contradictions()
+    now_only = _denied_now(note)
+    # risk questions answered "no" whose wording the reader could not tie to a finding
+    asked_closed_no = any(
+        (q := _closed_question(t.doctor)) is not None and not asked_about(q) and not mentions(q)
+        and bare_answer(t.patient) == "no"
+        for t in chart.turns
+    )
+    observed = _observed()
     errors = []
     for concept, present in claims:
-        linked = _with_links([concept])
-        said_yes = bool(linked & evidence.affirmed) or concept in walk_in
-        said_no = bool(linked & evidence.denied)
+        # a finding is supported by itself, by a finding that implies it and by its claim equivalents ("early
+        # waking" is insomnia); its denial by a denial of itself, of what it implies or of an equivalent ("no
+        # obsessions" denies contamination fears). A more general finding never supports a specific one.
+        specific, general = _implications(concept)
+        equivalent = _equivalents(concept) | {concept}
+        said_yes = bool((equivalent | specific) & evidence.affirmed) or concept in walk_in
+        said_no = bool((equivalent | general) & evidence.denied)
+        # a flat denial is misstated when the patient affirmed the finding itself or a more specific one
+        affirmed_itself = bool(({concept} | specific) & evidence.affirmed)
+        linked = equivalent | specific
         serious = lexicon.get(concept).domain in _SERIOUS_DOMAINS
         if present:
-            if said_yes:
+            clash = sorted(
+                {d for a, d in with_denial if a == concept and d in denied_in_note}
+                | {d for d in _implications(concept)[1] if d in denied_in_note}
+            )
+            if clash:
+                errors.append(ClaimError(concept, "present", f"contradicts the note ({', '.join(clash)})", serious))
+            elif said_yes:
                 continue
-            if said_no:
+            elif said_no:
                 errors.append(ClaimError(concept, "present", "denied by the patient", serious))
-            elif lexicon.get(concept).kind != "sign" and not linked & evidence.record_present:
-                # a sign is the clinician's own observation; a finding the record states may have been said in
-                # words the lexicon does not read ("the people on TV send me signals")
+            elif concept in observed or linked & (evidence.disclosed | evidence.record_present):
+                # the clinician's own observation (insight, affect, speech); or a finding the record states, which
+                # the patient may have said in words the reader does not read ("the people on TV send me signals")
+                continue
+            else:
                 errors.append(ClaimError(concept, "present", "never came up", serious))
         else:
-            if said_no:
-                continue
-            if said_yes:
+            if affirmed_itself and concept not in now_only:
                 errors.append(ClaimError(concept, "absent", "affirmed by the patient", serious))
-            elif not linked & evidence.record_absent:
+            elif not said_no and concept not in observed and not (asked_closed_no and ({concept} | general) & evidence.record_absent):
+                # a negative the record states, when the doctor asked closed questions the patient answered "no",
+                # may have been asked and answered in words the reader does not read ("Have you had any thoughts of
+                # ending your life or of suicide?" "No, I've got my dog to think about.")
                 errors.append(ClaimError(concept, "absent", "never came up", serious))
     return NotePrecision(len(claims), tuple(errors))
 
 
-__all__ = ["ClaimError", "Evidence", "NotePrecision", "check_note", "encounter_evidence", "note_claims"]
+def omitted_findings(case: Any, chart: Chart) -> tuple[str, ...]:
+    """Findings the patient affirmed in the encounter (as this module reads it) that the note never mentions, in
+    any words or polarity: what a supervisor would find missing. Sorted, once each."""
+    note = chart.note or ""
+    if not note.strip():
+        return ()
+    evidence = encounter_evidence(case, chart)
+    lexicon = load_lexicon()
+    named: set[str] = set()
+    for m in mentions(note):
+        named |= {m.concept_id} | _implications(m.concept_id)[0] | _equivalents(m.concept_id)
+    return tuple(
+        sorted(
+            c
+            for c in evidence.affirmed
+            if c in lexicon and lexicon.get(c).kind in _CLAIM_KINDS and c not in named
+        )
+    )
+
+
+__all__ = [
+    "ClaimError", "Evidence", "NotePrecision", "bare_answer", "check_note", "encounter_evidence", "note_claims",
+    "omitted_findings",
+    "reply_evidence",
+]
