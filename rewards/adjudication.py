@@ -298,6 +298,13 @@ def read_statement(text: str) -> StatementReading:
             tokens[j] in cues.first_person for j in range(mention.start, mention.end)
         ):
             to_patient.update(range(mention.start, mention.end))
+    # A verb with the patient as its object in another person's clause ("she referred me on", "my dad hit me")
+    # is done to the patient: the verb is the patient's as "was referred" and "was hit" would be.
+    objects = cues.first_person_objects
+    for i in range(len(tokens) - 1):
+        if tokens[i + 1] in objects and tokens[i] not in cues.function_words and (part := clause_of(i)) is not None:
+            if part.subject == "other" and i not in inside:
+                to_patient.add(i)
     negated_mention: dict[int, bool] = {}
     listed = listed_denials(text, mentions, mention_negated, skip=absent)
     for mention in mentions:
@@ -1050,8 +1057,20 @@ def _whole_statement_clash(c: StatementReading, o: StatementReading) -> str | No
     if not c.words or not o.words:
         return None
     c_subjects = {w.subject for w in c.words}
-    if len(c_subjects) == 1 and not any(w.subject in c_subjects for w in o.words):
+    # A family history ("No family psychiatric history") is about the relatives whoever the clause's subject
+    # is: "nobody in my family has had mental health problems" says it with the family as the subject (one
+    # relative named in the output alone, "my sister has had no problems", is no word on the whole family).
+    about_family = (
+        bool(c.concepts)
+        and all(cc.concept_id in concepts_about_relatives() for cc in c.concepts)
+        and has_cue(o.text, "whole_family")
+        and not (relatives_bearing(o.text) and not relatives_bearing(c.text))
+    )
+    if len(c_subjects) == 1 and not about_family and not any(w.subject in c_subjects for w in o.words):
         return "subject differs (the whole statement)"
+    remote = _remote_past_only(c, o)
+    if remote:
+        return f"time frame differs (only long ago: {remote})"
     c_cues, o_cues = c.cues, o.cues
     if not c_cues and "ended" not in o_cues:
         return None
@@ -1066,6 +1085,26 @@ def _whole_statement_clash(c: StatementReading, o: StatementReading) -> str | No
             return "time frame differs (a present habit against a past one)"
     if "ended" in o_cues and not c.negated and not c_past:
         return "time frame differs (the output says it has ended)"
+    return None
+
+
+def _remote_past_only(c: StatementReading, o: StatementReading) -> str | None:
+    """A finding the checkpoint states as present (no past word, not denied) that the output says only of a time
+    long gone ("Hears voices" against "I heard voices once when I had a fever as a child"): the finding, else
+    ``None``. Findings dated to childhood by definition (``remote_past.childhood_domains``) and an onset long ago
+    ("it started years ago") are no clash."""
+    if c.negated or o.negated or not has_cue(o.text, "remote_past") or has_cue(o.text, "onset"):
+        return None
+    if any(w.time == "past" for w in c.words) or "ended" in c.cues:
+        return None
+    lexicon, childhood = load_lexicon(), load_cues().childhood_domains
+    for cc in c.concepts:
+        concept = lexicon.get(cc.concept_id)
+        if concept.kind == "history" or concept.domain in childhood:
+            continue
+        found = [oc for oc in o.concepts if oc.concept_id == cc.concept_id and oc.subject == cc.subject]
+        if found and all(oc.time == "past" for oc in found):
+            return cc.concept_id
     return None
 
 

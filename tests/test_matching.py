@@ -123,6 +123,33 @@ def test_a_relative_never_covers_the_patient(matcher, checkpoint, output):
     assert not Matcher(MatcherConfig(threshold=-1.0)).entails(checkpoint, output)
 
 
+def test_a_denial_for_the_whole_family_covers_no_family_history(matcher):
+    # the family is the subject of the output, but a family history has no subject to differ
+    assert matcher.entails("No family psychiatric history.", "Nobody in my family has had any mental health problems.")
+    # the patient's own diagnosis, or one relative's, is no word on the family
+    assert not matcher.entails("Family history of bipolar disorder.", "I was diagnosed with bipolar disorder.")
+    assert not matcher.entails("Family history of bipolar disorder.", "My brother's never had bipolar disorder.")
+
+
+def test_a_verb_done_to_the_patient_is_the_patients(matcher):
+    # "she" is the GP, who referred the patient: the referral is the patient's, as "was referred" is
+    assert matcher.entails("Referred by the GP.", "I saw my GP and she referred me on.")
+    assert not matcher.entails("Referred by the GP.", "My GP referred my wife to the memory clinic.")
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output, entailed",
+    [
+        ("Hears voices.", "I heard voices once when I had a fever as a child.", False),
+        ("Low mood for two months.", "I had a bad patch of low mood years ago, but I've been fine since.", False),
+        ("Hears voices.", "I started hearing voices years ago and they've never stopped.", True),
+        ("Hears voices.", "I've been hearing voices for the last few weeks.", True),
+    ],
+)
+def test_a_finding_said_only_long_ago_is_no_present_finding(matcher, checkpoint, output, entailed):
+    assert matcher.entails(checkpoint, output) is entailed
+
+
 def test_family_history_is_covered_by_the_relative(matcher):
     assert matcher.entails("Mother has a history of depression", "My mother had depression when I was young.")
 

@@ -223,6 +223,14 @@ class LanguageCues:
     rate_periods: Mapping[str, str] = field(default_factory=dict)
     age_markers: frozenset[str] = frozenset()
     age_persons: frozenset[str] = frozenset()
+    # the patient as the object of a verb ("she referred me", "my dad hit me"): the verb is done to the patient
+    first_person_objects: frozenset[str] = frozenset()
+    # past cues of a time long gone ("as a child", "years ago"): a finding said only then is no present finding,
+    # except in the domains whose findings are dated to childhood by definition (``remote_past.childhood_domains``)
+    remote_past: tuple[tuple[str, ...], ...] = ()
+    childhood_domains: frozenset[str] = frozenset()
+    # words for the whole family ("nobody in my family"): a family history said of them, whoever the subject
+    whole_family: tuple[tuple[str, ...], ...] = ()
 
 
 _remembered_reading = _read.remembered  # type: ignore[attr-defined]
@@ -388,6 +396,12 @@ def load_cues() -> LanguageCues:
         rate_periods={w: period for period, words in amounts.get("rates", {}).items() for w in words},
         age_markers=frozenset(amounts.get("age_markers", ())),
         age_persons=frozenset(amounts.get("age_persons", ())),
+        first_person_objects=frozenset(raw.get("first_person_objects", ())),
+        remote_past=tuple(
+            sorted({tuple(tokenize(p)) for p in raw.get("remote_past", {}).get("cues", ())}, key=len, reverse=True)
+        ),
+        childhood_domains=frozenset(raw.get("remote_past", {}).get("childhood_domains", ())),
+        whole_family=phrases("whole_family_cues") if "whole_family_cues" in raw else (),
         number_words=tuple(
             sorted(
                 ((tuple(tokenize(k)), float(v)) for k, v in raw.get("number_words", {}).items()),
