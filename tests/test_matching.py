@@ -1024,3 +1024,19 @@ def test_an_echoed_topic_is_what_its_answer_says(checkpoint, output, entailed):
 )
 def test_a_negation_inside_a_findings_phrasing_is_not_a_denial(matcher, checkpoint, output, entailed):
     assert matcher.entails(checkpoint, output) is entailed
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("About 110 units of alcohol a week.", "About 110 units a month."),  # the period after "of alcohol"
+        ("She has lost about twelve kilograms.", "I've lost about two kilos."),  # kilos are kilograms
+        ("Amlodipine 5 mg daily.", "I take amlodipine ten milligrams."),
+    ],
+)
+def test_amounts_in_other_words_for_the_unit_still_differ(checkpoint, output):
+    assert "quantity" in (statement_conflict(checkpoint, output) or "")
+
+
+def test_a_cigarette_is_smoking(matcher):
+    assert matcher.entails("Never smoked.", "I've never had a cigarette in my life.")

@@ -1046,7 +1046,11 @@ def _quantities(text: str, window: int) -> frozenset[tuple[float, str]]:
             if before and (before[-1] == "at" or (before[-1] == "was" and said_of)):
                 out.add((value, "age"))
             continue
-        rate = next((cues.rate_periods[t] for t in tokens[unit + 1 : unit + 4] if t in cues.rate_periods), None)
-        out.add((value, stem(tokens[unit]) + ("/" + rate if rate else "")))
+        # the period may follow what the unit is of ("110 units of alcohol a week"), up to the next amount
+        after = tokens[unit + 1 : unit + 5]
+        upto = next((k for k, j in enumerate(range(unit + 1, unit + 1 + len(after))) if j in starts), len(after))
+        rate = next((cues.rate_periods[t] for t in after[:upto] if t in cues.rate_periods), None)
+        # a unit is compared by its synonym group's word ("kilos" as "kilograms", "milligrams" as "mg")
+        out.add((value, word_key(stem(tokens[unit])) + ("/" + rate if rate else "")))
     return frozenset(out)
 
