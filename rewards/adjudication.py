@@ -745,6 +745,8 @@ def _contrasts():
 
     contraries = tuple((phrases(g["a"]), phrases(g["b"])) for g in raw["contraries"])
     flips = phrases(raw["flip_cues"])
+    # the contraries whose phrases hold their own negation ("without trying"): no flip cue turns their sides
+    unflipped = frozenset(n for n, g in enumerate(raw["contraries"]) if g.get("flips") is False)
 
     def levels(block):
         table: dict[tuple[str, ...], int] = {}
@@ -763,6 +765,7 @@ def _contrasts():
         float(raw["frequency"].get("times_a_day_excessive", 8)),
         levels(raw["intensity"]),
         substances,
+        unflipped,
     )
 
 
@@ -787,6 +790,7 @@ def contrary_sides(text: str) -> frozenset[tuple[int, str]]:
     of flip cues in the same clause counts as the other side ("no sudden steps" says gradual, "denies feeling
     restless or agitated" says calm, "I haven't stopped enjoying things" says pleasure)."""
     contraries, flips = _contrasts()[:2]
+    unflipped = _contrasts()[6]
     out: set[tuple[int, str]] = set()
     for clause in _clauses(text):
         found = find_phrases(clause, flips)
@@ -796,8 +800,9 @@ def contrary_sides(text: str) -> frozenset[tuple[int, str]]:
             for side, group in (("a", a), ("b", b)):
                 for start, _ in find_phrases(clause, group):
                     # "haven't stopped enjoying" enjoys; "nothing I used to enjoy" enjoys no more
-                    flipped = sum(e <= start for e in flip_ends) % 2 == 1 or any(
-                        start - 2 <= e <= start for e in past_ends
+                    flipped = n not in unflipped and (
+                        sum(e <= start for e in flip_ends) % 2 == 1
+                        or any(start - 2 <= e <= start for e in past_ends)
                     )
                     out.add((n, ("b" if side == "a" else "a") if flipped else side))
     return frozenset(out)
@@ -833,7 +838,7 @@ def amount_levels(text: str) -> tuple[tuple[int, int] | None, frozenset[int]]:
     """How often (the span of frequency levels said, lowest and highest, or ``None``) and how much (the
     intensity levels said, read only where a substance is named) a statement says, on the scales of
     contrasts.json."""
-    (_, flips, (f_phrases, f_table), excessive, (i_phrases, i_table), substances) = _contrasts()
+    (_, flips, (f_phrases, f_table), excessive, (i_phrases, i_table), substances, _) = _contrasts()
     frequency: list[int] = []
     said: set[int] = set()
     named = False

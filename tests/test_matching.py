@@ -1040,3 +1040,22 @@ def test_amounts_in_other_words_for_the_unit_still_differ(checkpoint, output):
 
 def test_a_cigarette_is_smoking(matcher):
     assert matcher.entails("Never smoked.", "I've never had a cigarette in my life.")
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("She has lost around four kilograms without trying.", "I've deliberately lost four kilos on a diet."),
+        ("He loves science.", "He hates science."),
+        ("Slowed, cooperative.", "Agitated and restless, cooperative."),
+        ("Makes errors on serial sevens.", "Serial sevens completed without error."),
+        ("One son, supportive, visits monthly.", "My son visits every day."),
+    ],
+)
+def test_contraries_and_frequencies_without_a_negation_word(checkpoint, output):
+    assert statement_conflict(checkpoint, output) is not None
+
+
+def test_lost_weight_without_trying_is_not_dieting(matcher):
+    # "lost" turns the sides of 'pleasure' contraries ("lost interest"), not those of a phrase holding its own negation
+    assert matcher.entails("She has lost around four kilograms without trying.", "Unintentional weight loss of 4 kg.")
