@@ -945,6 +945,7 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
     shared = 0.0
     negation_clash = subject_clash = time_clash = 0.0
     about_relatives = concepts_about_relatives()
+    between = concepts_between_persons()
     person_words = _person_stems()
     avoids = not c.negated and "avoidance" in c.cues
     normal = normal_concepts(c, o)
@@ -987,8 +988,10 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
                 return f"negation differs on {cw.stem!r}"
             negation_clash += weight
         elif not any(ow.subject == cw.subject for ow in found):
-            if cw.concept_id in about_relatives or cw.stem in person_words:
-                pass  # a family-history finding, or the relative's own name ("husband"), has no subject to differ
+            if cw.concept_id in about_relatives or cw.concept_id in between or cw.stem in person_words:
+                # a family-history finding, a bond with someone (a marriage, a household), or the relative's own
+                # name ("husband"), has no subject to differ
+                pass
             elif cw.concept_id is not None:
                 return f"subject differs on {cw.stem!r}"
             else:
@@ -1114,8 +1117,13 @@ def _remote_past_only(c: StatementReading, o: StatementReading) -> str | None:
 
 
 def _same_subject(a: ConceptReading, b: ConceptReading) -> bool:
-    """Whether two mentions of one concept are about the same person (always, for a family-history concept)."""
-    return a.subject == b.subject or a.concept_id in concepts_about_relatives()
+    """Whether two mentions of one concept are about the same person (always, for a family-history concept or a
+    bond between the patient and someone else)."""
+    return (
+        a.subject == b.subject
+        or a.concept_id in concepts_about_relatives()
+        or a.concept_id in concepts_between_persons()
+    )
 
 
 @lru_cache(maxsize=1)
@@ -1123,6 +1131,14 @@ def concepts_about_relatives() -> frozenset[str]:
     """Concepts that are about the patient's relatives by definition (family history): the ``about_relatives``
     lists of the lexicon files. Who the clause is about does not change what they say."""
     return frozenset(lexicon_relations("about_relatives"))
+
+
+@lru_cache(maxsize=1)
+def concepts_between_persons() -> frozenset[str]:
+    """Concepts that are the patient's with another person (a marriage, a household, caring for a parent): the
+    ``between_persons`` lists of the lexicon files. Said with the other person as subject ("he's been really good
+    through all this", "my wife says I've gone distant"), they are still the patient's."""
+    return frozenset(lexicon_relations("between_persons"))
 
 
 @lru_cache(maxsize=1)

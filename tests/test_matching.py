@@ -1059,3 +1059,14 @@ def test_contraries_and_frequencies_without_a_negation_word(checkpoint, output):
 def test_lost_weight_without_trying_is_not_dieting(matcher):
     # "lost" turns the sides of 'pleasure' contraries ("lost interest"), not those of a phrase holding its own negation
     assert matcher.entails("She has lost around four kilograms without trying.", "Unintentional weight loss of 4 kg.")
+
+
+def test_a_bond_with_someone_is_the_patients_whoever_the_subject(matcher):
+    # a marriage or a household said with the other person as the subject is still the patient's
+    assert matcher.entails(
+        "Married for twenty years; her husband is supportive.",
+        "We've been married twenty years and he's been really good through all this.",
+    )
+    assert matcher.entails("Lives with elderly mother.", "I live with my mum, she's in her eighties now.")
+    # a finding of the other person is still theirs
+    assert not matcher.entails("Hears voices.", "My husband hears voices.")
