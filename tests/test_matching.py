@@ -1070,3 +1070,16 @@ def test_a_bond_with_someone_is_the_patients_whoever_the_subject(matcher):
     assert matcher.entails("Lives with elderly mother.", "I live with my mum, she's in her eighties now.")
     # a finding of the other person is still theirs
     assert not matcher.entails("Hears voices.", "My husband hears voices.")
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("About 110 units of alcohol a week.", "I reckon it's around a hundred and ten units a week."),
+        ("Flushed face, slight tremor of the outstretched hands.", "Facial flushing and a fine tremor of the hands when held out."),
+        ("His father is 'very shy' and has few friends.", "My dad's really shy and doesn't have many friends."),
+        ("Over the last two months she has felt flat most days.", "Most days for the past two months I've felt flat."),
+    ],
+)
+def test_the_same_finding_in_other_words_for_amount_time_and_direction(matcher, checkpoint, output):
+    assert matcher.entails(checkpoint, output)

@@ -1018,7 +1018,13 @@ def _quantities(text: str, window: int) -> frozenset[tuple[float, str]]:
             continue
         for phrase, k, value in number_words.get(tokens[i], ()):
             if k == 1 or tokens[i : i + k] == phrase:
-                if values and values[-1][1] == i:  # "twenty five", "eight thousand"
+                joined = values and (
+                    values[-1][1] == i  # "twenty five", "eight thousand"
+                    # "a hundred and ten": "and" after hundreds joins the tens
+                    or (values[-1][1] == i - 1 and tokens[i - 1] == "and" and values[-1][2] >= 100
+                        and values[-1][2] % 100 == 0 and value < 100)
+                )
+                if joined:
                     s0, _, v0 = values[-1]
                     values[-1] = (s0, i + k, v0 * value if value in (100.0, 1000.0) else v0 + value)
                 else:
