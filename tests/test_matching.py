@@ -1049,7 +1049,7 @@ def test_a_cigarette_is_smoking(matcher):
         ("He loves science.", "He hates science."),
         ("Slowed, cooperative.", "Agitated and restless, cooperative."),
         ("Makes errors on serial sevens.", "Serial sevens completed without error."),
-        ("One son, supportive, visits monthly.", "My son visits every day."),
+        ("One son, supportive, visits once a month.", "My son visits every day."),
     ],
 )
 def test_contraries_and_frequencies_without_a_negation_word(checkpoint, output):
@@ -1083,3 +1083,12 @@ def test_a_bond_with_someone_is_the_patients_whoever_the_subject(matcher):
 )
 def test_the_same_finding_in_other_words_for_amount_time_and_direction(matcher, checkpoint, output):
     assert matcher.entails(checkpoint, output)
+
+
+def test_a_duration_in_months_or_days_is_no_frequency(matcher):
+    # "monthly" and "daily" stem to "month" and "day": as frequency words they read every duration as a rate
+    assert statement_conflict("Depressed mood over the past two months.", "I feel down pretty much all the time.") is None
+    assert matcher.entails(
+        "Nightmares over the past six months, with hypervigilance.",
+        "I have nightmares about it most nights, I can't let my guard down.",
+    )
