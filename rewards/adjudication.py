@@ -298,6 +298,13 @@ def read_statement(text: str) -> StatementReading:
             tokens[j] in cues.first_person for j in range(mention.start, mention.end)
         ):
             to_patient.update(range(mention.start, mention.end))
+    # A verb with the patient as its object in another person's clause ("she referred me on", "my dad hit me")
+    # is done to the patient: the verb is the patient's as "was referred" and "was hit" would be.
+    objects = cues.first_person_objects
+    for i in range(len(tokens) - 1):
+        if tokens[i + 1] in objects and tokens[i] not in cues.function_words and (part := clause_of(i)) is not None:
+            if part.subject == "other" and i not in inside:
+                to_patient.add(i)
     negated_mention: dict[int, bool] = {}
     listed = listed_denials(text, mentions, mention_negated, skip=absent)
     for mention in mentions:
@@ -738,6 +745,8 @@ def _contrasts():
 
     contraries = tuple((phrases(g["a"]), phrases(g["b"])) for g in raw["contraries"])
     flips = phrases(raw["flip_cues"])
+    # the contraries whose phrases hold their own negation ("without trying"): no flip cue turns their sides
+    unflipped = frozenset(n for n, g in enumerate(raw["contraries"]) if g.get("flips") is False)
 
     def levels(block):
         table: dict[tuple[str, ...], int] = {}
@@ -756,6 +765,7 @@ def _contrasts():
         float(raw["frequency"].get("times_a_day_excessive", 8)),
         levels(raw["intensity"]),
         substances,
+        unflipped,
     )
 
 
@@ -780,6 +790,7 @@ def contrary_sides(text: str) -> frozenset[tuple[int, str]]:
     of flip cues in the same clause counts as the other side ("no sudden steps" says gradual, "denies feeling
     restless or agitated" says calm, "I haven't stopped enjoying things" says pleasure)."""
     contraries, flips = _contrasts()[:2]
+    unflipped = _contrasts()[6]
     out: set[tuple[int, str]] = set()
     for clause in _clauses(text):
         found = find_phrases(clause, flips)
@@ -789,8 +800,9 @@ def contrary_sides(text: str) -> frozenset[tuple[int, str]]:
             for side, group in (("a", a), ("b", b)):
                 for start, _ in find_phrases(clause, group):
                     # "haven't stopped enjoying" enjoys; "nothing I used to enjoy" enjoys no more
-                    flipped = sum(e <= start for e in flip_ends) % 2 == 1 or any(
-                        start - 2 <= e <= start for e in past_ends
+                    flipped = n not in unflipped and (
+                        sum(e <= start for e in flip_ends) % 2 == 1
+                        or any(start - 2 <= e <= start for e in past_ends)
                     )
                     out.add((n, ("b" if side == "a" else "a") if flipped else side))
     return frozenset(out)
@@ -826,7 +838,7 @@ def amount_levels(text: str) -> tuple[tuple[int, int] | None, frozenset[int]]:
     """How often (the span of frequency levels said, lowest and highest, or ``None``) and how much (the
     intensity levels said, read only where a substance is named) a statement says, on the scales of
     contrasts.json."""
-    (_, flips, (f_phrases, f_table), excessive, (i_phrases, i_table), substances) = _contrasts()
+    (_, flips, (f_phrases, f_table), excessive, (i_phrases, i_table), substances, _) = _contrasts()
     frequency: list[int] = []
     said: set[int] = set()
     named = False
@@ -933,6 +945,7 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
     shared = 0.0
     negation_clash = subject_clash = time_clash = 0.0
     about_relatives = concepts_about_relatives()
+    between = concepts_between_persons()
     person_words = _person_stems()
     avoids = not c.negated and "avoidance" in c.cues
     normal = normal_concepts(c, o)
@@ -975,8 +988,10 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
                 return f"negation differs on {cw.stem!r}"
             negation_clash += weight
         elif not any(ow.subject == cw.subject for ow in found):
-            if cw.concept_id in about_relatives or cw.stem in person_words:
-                pass  # a family-history finding, or the relative's own name ("husband"), has no subject to differ
+            if cw.concept_id in about_relatives or cw.concept_id in between or cw.stem in person_words:
+                # a family-history finding, a bond with someone (a marriage, a household), or the relative's own
+                # name ("husband"), has no subject to differ
+                pass
             elif cw.concept_id is not None:
                 return f"subject differs on {cw.stem!r}"
             else:
@@ -1050,8 +1065,20 @@ def _whole_statement_clash(c: StatementReading, o: StatementReading) -> str | No
     if not c.words or not o.words:
         return None
     c_subjects = {w.subject for w in c.words}
-    if len(c_subjects) == 1 and not any(w.subject in c_subjects for w in o.words):
+    # A family history ("No family psychiatric history") is about the relatives whoever the clause's subject
+    # is: "nobody in my family has had mental health problems" says it with the family as the subject (one
+    # relative named in the output alone, "my sister has had no problems", is no word on the whole family).
+    about_family = (
+        bool(c.concepts)
+        and all(cc.concept_id in concepts_about_relatives() for cc in c.concepts)
+        and has_cue(o.text, "whole_family")
+        and not (relatives_bearing(o.text) and not relatives_bearing(c.text))
+    )
+    if len(c_subjects) == 1 and not about_family and not any(w.subject in c_subjects for w in o.words):
         return "subject differs (the whole statement)"
+    remote = _remote_past_only(c, o)
+    if remote:
+        return f"time frame differs (only long ago: {remote})"
     c_cues, o_cues = c.cues, o.cues
     if not c_cues and "ended" not in o_cues:
         return None
@@ -1069,9 +1096,34 @@ def _whole_statement_clash(c: StatementReading, o: StatementReading) -> str | No
     return None
 
 
+def _remote_past_only(c: StatementReading, o: StatementReading) -> str | None:
+    """A finding the checkpoint states as present (no past word, not denied) that the output says only of a time
+    long gone ("Hears voices" against "I heard voices once when I had a fever as a child"): the finding, else
+    ``None``. Findings dated to childhood by definition (``remote_past.childhood_domains``) and an onset long ago
+    ("it started years ago") are no clash."""
+    if c.negated or o.negated or not has_cue(o.text, "remote_past") or has_cue(o.text, "onset"):
+        return None
+    if any(w.time == "past" for w in c.words) or "ended" in c.cues:
+        return None
+    lexicon, childhood = load_lexicon(), load_cues().childhood_domains
+    for cc in c.concepts:
+        concept = lexicon.get(cc.concept_id)
+        if concept.kind == "history" or concept.domain in childhood:
+            continue
+        found = [oc for oc in o.concepts if oc.concept_id == cc.concept_id and oc.subject == cc.subject]
+        if found and all(oc.time == "past" for oc in found):
+            return cc.concept_id
+    return None
+
+
 def _same_subject(a: ConceptReading, b: ConceptReading) -> bool:
-    """Whether two mentions of one concept are about the same person (always, for a family-history concept)."""
-    return a.subject == b.subject or a.concept_id in concepts_about_relatives()
+    """Whether two mentions of one concept are about the same person (always, for a family-history concept or a
+    bond between the patient and someone else)."""
+    return (
+        a.subject == b.subject
+        or a.concept_id in concepts_about_relatives()
+        or a.concept_id in concepts_between_persons()
+    )
 
 
 @lru_cache(maxsize=1)
@@ -1079,6 +1131,14 @@ def concepts_about_relatives() -> frozenset[str]:
     """Concepts that are about the patient's relatives by definition (family history): the ``about_relatives``
     lists of the lexicon files. Who the clause is about does not change what they say."""
     return frozenset(lexicon_relations("about_relatives"))
+
+
+@lru_cache(maxsize=1)
+def concepts_between_persons() -> frozenset[str]:
+    """Concepts that are the patient's with another person (a marriage, a household, caring for a parent): the
+    ``between_persons`` lists of the lexicon files. Said with the other person as subject ("he's been really good
+    through all this", "my wife says I've gone distant"), they are still the patient's."""
+    return frozenset(lexicon_relations("between_persons"))
 
 
 @lru_cache(maxsize=1)

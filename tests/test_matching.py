@@ -123,6 +123,33 @@ def test_a_relative_never_covers_the_patient(matcher, checkpoint, output):
     assert not Matcher(MatcherConfig(threshold=-1.0)).entails(checkpoint, output)
 
 
+def test_a_denial_for_the_whole_family_covers_no_family_history(matcher):
+    # the family is the subject of the output, but a family history has no subject to differ
+    assert matcher.entails("No family psychiatric history.", "Nobody in my family has had any mental health problems.")
+    # the patient's own diagnosis, or one relative's, is no word on the family
+    assert not matcher.entails("Family history of bipolar disorder.", "I was diagnosed with bipolar disorder.")
+    assert not matcher.entails("Family history of bipolar disorder.", "My brother's never had bipolar disorder.")
+
+
+def test_a_verb_done_to_the_patient_is_the_patients(matcher):
+    # "she" is the GP, who referred the patient: the referral is the patient's, as "was referred" is
+    assert matcher.entails("Referred by the GP.", "I saw my GP and she referred me on.")
+    assert not matcher.entails("Referred by the GP.", "My GP referred my wife to the memory clinic.")
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output, entailed",
+    [
+        ("Hears voices.", "I heard voices once when I had a fever as a child.", False),
+        ("Low mood for two months.", "I had a bad patch of low mood years ago, but I've been fine since.", False),
+        ("Hears voices.", "I started hearing voices years ago and they've never stopped.", True),
+        ("Hears voices.", "I've been hearing voices for the last few weeks.", True),
+    ],
+)
+def test_a_finding_said_only_long_ago_is_no_present_finding(matcher, checkpoint, output, entailed):
+    assert matcher.entails(checkpoint, output) is entailed
+
+
 def test_family_history_is_covered_by_the_relative(matcher):
     assert matcher.entails("Mother has a history of depression", "My mother had depression when I was young.")
 
@@ -997,3 +1024,71 @@ def test_an_echoed_topic_is_what_its_answer_says(checkpoint, output, entailed):
 )
 def test_a_negation_inside_a_findings_phrasing_is_not_a_denial(matcher, checkpoint, output, entailed):
     assert matcher.entails(checkpoint, output) is entailed
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("About 110 units of alcohol a week.", "About 110 units a month."),  # the period after "of alcohol"
+        ("She has lost about twelve kilograms.", "I've lost about two kilos."),  # kilos are kilograms
+        ("Amlodipine 5 mg daily.", "I take amlodipine ten milligrams."),
+    ],
+)
+def test_amounts_in_other_words_for_the_unit_still_differ(checkpoint, output):
+    assert "quantity" in (statement_conflict(checkpoint, output) or "")
+
+
+def test_a_cigarette_is_smoking(matcher):
+    assert matcher.entails("Never smoked.", "I've never had a cigarette in my life.")
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("She has lost around four kilograms without trying.", "I've deliberately lost four kilos on a diet."),
+        ("He loves science.", "He hates science."),
+        ("Slowed, cooperative.", "Agitated and restless, cooperative."),
+        ("Makes errors on serial sevens.", "Serial sevens completed without error."),
+        ("One son, supportive, visits once a month.", "My son visits every day."),
+    ],
+)
+def test_contraries_and_frequencies_without_a_negation_word(checkpoint, output):
+    assert statement_conflict(checkpoint, output) is not None
+
+
+def test_lost_weight_without_trying_is_not_dieting(matcher):
+    # "lost" turns the sides of 'pleasure' contraries ("lost interest"), not those of a phrase holding its own negation
+    assert matcher.entails("She has lost around four kilograms without trying.", "Unintentional weight loss of 4 kg.")
+
+
+def test_a_bond_with_someone_is_the_patients_whoever_the_subject(matcher):
+    # a marriage or a household said with the other person as the subject is still the patient's
+    assert matcher.entails(
+        "Married for twenty years; her husband is supportive.",
+        "We've been married twenty years and he's been really good through all this.",
+    )
+    assert matcher.entails("Lives with elderly mother.", "I live with my mum, she's in her eighties now.")
+    # a finding of the other person is still theirs
+    assert not matcher.entails("Hears voices.", "My husband hears voices.")
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("About 110 units of alcohol a week.", "I reckon it's around a hundred and ten units a week."),
+        ("Flushed face, slight tremor of the outstretched hands.", "Facial flushing and a fine tremor of the hands when held out."),
+        ("His father is 'very shy' and has few friends.", "My dad's really shy and doesn't have many friends."),
+        ("Over the last two months she has felt flat most days.", "Most days for the past two months I've felt flat."),
+    ],
+)
+def test_the_same_finding_in_other_words_for_amount_time_and_direction(matcher, checkpoint, output):
+    assert matcher.entails(checkpoint, output)
+
+
+def test_a_duration_in_months_or_days_is_no_frequency(matcher):
+    # "monthly" and "daily" stem to "month" and "day": as frequency words they read every duration as a rate
+    assert statement_conflict("Depressed mood over the past two months.", "I feel down pretty much all the time.") is None
+    assert matcher.entails(
+        "Nightmares over the past six months, with hypervigilance.",
+        "I have nightmares about it most nights, I can't let my guard down.",
+    )

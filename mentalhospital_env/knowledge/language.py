@@ -223,6 +223,14 @@ class LanguageCues:
     rate_periods: Mapping[str, str] = field(default_factory=dict)
     age_markers: frozenset[str] = frozenset()
     age_persons: frozenset[str] = frozenset()
+    # the patient as the object of a verb ("she referred me", "my dad hit me"): the verb is done to the patient
+    first_person_objects: frozenset[str] = frozenset()
+    # past cues of a time long gone ("as a child", "years ago"): a finding said only then is no present finding,
+    # except in the domains whose findings are dated to childhood by definition (``remote_past.childhood_domains``)
+    remote_past: tuple[tuple[str, ...], ...] = ()
+    childhood_domains: frozenset[str] = frozenset()
+    # words for the whole family ("nobody in my family"): a family history said of them, whoever the subject
+    whole_family: tuple[tuple[str, ...], ...] = ()
 
 
 _remembered_reading = _read.remembered  # type: ignore[attr-defined]
@@ -388,6 +396,12 @@ def load_cues() -> LanguageCues:
         rate_periods={w: period for period, words in amounts.get("rates", {}).items() for w in words},
         age_markers=frozenset(amounts.get("age_markers", ())),
         age_persons=frozenset(amounts.get("age_persons", ())),
+        first_person_objects=frozenset(raw.get("first_person_objects", ())),
+        remote_past=tuple(
+            sorted({tuple(tokenize(p)) for p in raw.get("remote_past", {}).get("cues", ())}, key=len, reverse=True)
+        ),
+        childhood_domains=frozenset(raw.get("remote_past", {}).get("childhood_domains", ())),
+        whole_family=phrases("whole_family_cues") if "whole_family_cues" in raw else (),
         number_words=tuple(
             sorted(
                 ((tuple(tokenize(k)), float(v)) for k, v in raw.get("number_words", {}).items()),
@@ -1004,7 +1018,13 @@ def _quantities(text: str, window: int) -> frozenset[tuple[float, str]]:
             continue
         for phrase, k, value in number_words.get(tokens[i], ()):
             if k == 1 or tokens[i : i + k] == phrase:
-                if values and values[-1][1] == i:  # "twenty five", "eight thousand"
+                joined = values and (
+                    values[-1][1] == i  # "twenty five", "eight thousand"
+                    # "a hundred and ten": "and" after hundreds joins the tens
+                    or (values[-1][1] == i - 1 and tokens[i - 1] == "and" and values[-1][2] >= 100
+                        and values[-1][2] % 100 == 0 and value < 100)
+                )
+                if joined:
                     s0, _, v0 = values[-1]
                     values[-1] = (s0, i + k, v0 * value if value in (100.0, 1000.0) else v0 + value)
                 else:
@@ -1032,7 +1052,11 @@ def _quantities(text: str, window: int) -> frozenset[tuple[float, str]]:
             if before and (before[-1] == "at" or (before[-1] == "was" and said_of)):
                 out.add((value, "age"))
             continue
-        rate = next((cues.rate_periods[t] for t in tokens[unit + 1 : unit + 4] if t in cues.rate_periods), None)
-        out.add((value, stem(tokens[unit]) + ("/" + rate if rate else "")))
+        # the period may follow what the unit is of ("110 units of alcohol a week"), up to the next amount
+        after = tokens[unit + 1 : unit + 5]
+        upto = next((k for k, j in enumerate(range(unit + 1, unit + 1 + len(after))) if j in starts), len(after))
+        rate = next((cues.rate_periods[t] for t in after[:upto] if t in cues.rate_periods), None)
+        # a unit is compared by its synonym group's word ("kilos" as "kilograms", "milligrams" as "mg")
+        out.add((value, word_key(stem(tokens[unit])) + ("/" + rate if rate else "")))
     return frozenset(out)
 
