@@ -46,7 +46,15 @@ The doctor is a fixed clinical script, the same for both ids: ``--questions`` le
 exam order, a note, a diagnosis and a treatment (about 20 steps an episode), plus one malformed action
 per episode; questions and cases are drawn from a seeded generator.
 
+Memory (``--only ID``): the resident memory of the measuring process every 10,000 steps of the warm-up,
+at its end and at the end of the steady window, the growth per 10,000 steps over that window as a share
+of the memory at its start, and a PASS/FAIL line against :data:`STEADY_GROWTH_BOUND` (under 1% per
+10,000 steps), with the memos not yet at 90% of their cap. Every memo is capped
+(``MENTALHOSPITAL_MEMO_SCALE`` scales every cap, see ``mentalhospital_env/knowledge/language.py``), so
+the memory levels off once the memos are full; the warm-up must be long enough for that.
+
     python benchmarks/env_throughput.py                 # dev suite: 4,000 steps a pass; steady: 10,000 + 20,000
+    python benchmarks/env_throughput.py --only MentalHospitalDiscrete-v0 --steps 200 --warmup-steps 60000 --steady-steps 20000
     python benchmarks/env_throughput.py --steps 1000 --warmup-steps 2000 --steady-steps 2000 --suite handwritten
 """
 
@@ -281,13 +289,58 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         out[visit] = {"rate": rate, "episodes": eps, **clock, "rss_mb": rss_mb()}
     # the steady state: fresh draws after a long warm-up, the doctor going on from where the warm-up left it
     doctor = script_for(env_id, args.questions, seed=2)
-    state = run_env(env, env_id, args.warmup_steps, args.questions, {}, doctor, seed=1)[2]
+    state, done, warm_rss = None, 0, []  # the warm-up in slices of 10,000 steps, the memory after each
+    while done < args.warmup_steps:
+        part = min(MEMORY_SLICE, args.warmup_steps - done)
+        state = run_env(env, env_id, part, args.questions, {}, doctor, seed=1, state=state)[2]
+        done += part
+        warm_rss.append((done, rss_mb()))
     after_warmup = rss_mb()
     clock.update(patient=0.0, rewards=0.0, matcher=0.0, total=0.0)
     rate, eps, _ = run_env(env, env_id, args.steady_steps, args.questions, clock, doctor, state=state)
-    out["steady"] = {"rate": rate, "episodes": eps, **clock, "rss_mb": rss_mb(), "rss_warm_mb": after_warmup}
+    out["steady"] = {
+        "rate": rate, "episodes": eps, **clock, "rss_mb": rss_mb(), "rss_warm_mb": after_warmup,
+        "rss_warmup": warm_rss, "memos": memo_fill(),
+    }  # fmt: skip
     env.close()
     return out
+
+
+MEMORY_SLICE = 10_000
+"""Steps between two readings of the resident memory during the warm-up."""
+
+STEADY_GROWTH_BOUND = 1.0
+"""The steady-state test: after the warm-up, resident memory grows by less than this percentage of itself
+per 10,000 steps. Every memo of the library is capped (``MENTALHOSPITAL_MEMO_SCALE``), so once the memos
+are full the memory stays level but for the allocator's noise; growth above the bound means a memo is
+still filling (listed beside the verdict) or something is kept without a cap."""
+
+
+def memo_fill() -> list[tuple[str, int, int]]:
+    """Every capped memo of the library in this process (``functools.lru_cache`` and embedding caches):
+    name, entries, cap."""
+    import functools
+
+    from mentalhospital_env.rewards.embedders import EmbeddingCache
+
+    found: dict[str, list[int]] = {}
+    for obj in gc.get_objects():
+        if isinstance(obj, functools._lru_cache_wrapper):
+            module = getattr(obj, "__module__", "") or ""
+            if not module.startswith(("mentalhospital_env", "rewards")):
+                continue
+            info = obj.cache_info()
+            if not info.maxsize or info.maxsize < 64:
+                continue  # the loaders' one-entry caches
+            name, size, cap = f"{module}.{obj.__qualname__}", info.currsize, info.maxsize
+        elif isinstance(obj, EmbeddingCache):
+            name, size, cap = "EmbeddingCache", len(obj), obj.max_size
+        else:
+            continue
+        entry = found.setdefault(name, [0, 0])
+        entry[0] += size
+        entry[1] += cap
+    return [(name, size, cap) for name, (size, cap) in sorted(found.items())]
 
 
 def rss_mb() -> float:
@@ -488,10 +541,21 @@ def memory_only(args: argparse.Namespace, env_id: str) -> None:
         r = found[visit]
         print(f"{env_id:28} {visit:6} {r['rate']:8.0f} {r['episodes']:8d} {r['rss_mb']:8.0f}")
     steady = found["steady"]
+    print("resident memory during the warm-up: " + ", ".join(f"{mb:.0f} MB at {n}" for n, mb in steady["rss_warmup"]))
+    warm_mb, end_mb = steady["rss_warm_mb"], steady["rss_mb"]
+    per_10k = (end_mb - warm_mb) * 10_000 / max(args.steady_steps, 1)
+    share = 100 * per_10k / warm_mb
     print(
-        f"steady-state memory: {steady['rss_warm_mb']:.0f} MB after {args.warmup_steps} warm-up steps, "
-        f"{steady['rss_mb']:.0f} MB after {args.steady_steps} more ({steady['rss_mb'] - steady['rss_warm_mb']:+.0f} MB)"
+        f"steady-state memory: {warm_mb:.0f} MB at the end of the warm-up ({args.warmup_steps} steps), "
+        f"{end_mb:.0f} MB after {args.steady_steps} more: {per_10k:+.1f} MB per 10,000 steps ({share:+.2f}% of it)"
     )
+    filling = [(n, size, cap) for n, size, cap in steady["memos"] if size < 0.9 * cap]
+    print(
+        f"memos: {len(steady['memos']) - len(filling)} of {len(steady['memos'])} at 90% of their cap or more"
+        + ("; below it: " + ", ".join(f"{n.rsplit('.', 1)[-1]} {size}/{cap}" for n, size, cap in filling) if filling else "")
+    )
+    verdict = "PASS" if share < STEADY_GROWTH_BOUND else "FAIL"
+    print(f"{verdict}: growth {share:+.2f}% per 10,000 steps after the warm-up (bound: under {STEADY_GROWTH_BOUND:g}%)")
 
 
 if __name__ == "__main__":

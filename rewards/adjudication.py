@@ -660,7 +660,7 @@ def _other_person_words() -> frozenset[str]:
     return frozenset(p[0] for p in cues.other_subject if len(p) == 1 and p[0] not in cues.kinship.role_of)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def relatives_bearing(text: str) -> frozenset:
     """The relatives a statement says a finding of: those :func:`relatives_named` reads, except that a relative
     of a relative is one person ("my wife's mother" a mother-in-law, "my brother's son" a nephew, not the wife
@@ -766,7 +766,7 @@ _CLAUSE_SPLIT = re.compile(
 )
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def _clauses(text: str) -> tuple[tuple[str, ...], ...]:
     return tuple(t for t in (stems_of(part) for part in _CLAUSE_SPLIT.split(text.lower())) if t)
 
@@ -774,7 +774,7 @@ def _clauses(text: str) -> tuple[tuple[str, ...], ...]:
 _USED_TO = ("use", "to")
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def contrary_sides(text: str) -> frozenset[tuple[int, str]]:
     """The sides of each contrary meaning a statement says, as (group, "a" or "b"): a side after an odd number
     of flip cues in the same clause counts as the other side ("no sudden steps" says gradual, "denies feeling
@@ -821,7 +821,7 @@ def _contrast_about(n: int) -> str:
     return raw["contraries"][n]["about"]
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def amount_levels(text: str) -> tuple[tuple[int, int] | None, frozenset[int]]:
     """How often (the span of frequency levels said, lowest and highest, or ``None``) and how much (the
     intensity levels said, read only where a substance is named) a statement says, on the scales of

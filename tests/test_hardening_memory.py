@@ -38,7 +38,7 @@ def _caps(scale: str | None) -> dict:
 def test_the_memo_scale_sets_every_cap():
     default, quarter = _caps(None), _caps("0.25")
     assert default["scale"] == 1.0 and quarter["scale"] == 0.25
-    assert default["text"] == 8192 and default["embeddings"] == 50_000 and default["matches"] == 20_000
+    assert default["text"] == 8192 and default["embeddings"] == 50_000 and default["matches"] == 1024
     for key in ("text", "verdicts", "phrasing_bytes", "matches", "embeddings", "bucket"):
         assert quarter[key] == default[key] // 4, key
 

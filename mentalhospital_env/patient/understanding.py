@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from mentalhospital_env.knowledge.language import stems_of
+from mentalhospital_env.knowledge.language import memo_size, stems_of
 
 __all__ = [
     "Taxonomy",
@@ -215,7 +215,7 @@ def _lead_in(utterance: str) -> str:
     return sentences[asks[0] - 1] if asks and asks[0] > 0 else ""
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=memo_size(8192))
 def _understand(utterance: str, context: str | None) -> Understanding:
     tax = load_taxonomy()
     whole = stems_of(utterance)
@@ -278,7 +278,7 @@ def _topics_in(stemmed: Sequence[str], tax: Taxonomy) -> list[str]:
     return found if len(found) < 2 else sorted(found, key=lambda t: (found.index(t), order[t]))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def record_topics(section: str, text: str) -> tuple[str, ...]:
     """The topics a record sentence belongs to: those of its section, and those its words name."""
     tax = load_taxonomy()

@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import Any
 
 from mentalhospital_env.knowledge.answers import patient_findings, read_reply
-from mentalhospital_env.knowledge.language import clauses, negation_breaks, sentence_breaks, stem, tokenize
+from mentalhospital_env.knowledge.language import clauses, memo_size, negation_breaks, sentence_breaks, stem, tokenize
 from mentalhospital_env.knowledge.lexicon import lexicon_relations, load_lexicon
 
 from ..chart import Chart
@@ -120,7 +120,7 @@ def note_claims(note: str) -> tuple[tuple[str, bool], ...]:
     return _note_claims(note)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=memo_size(4096))
 def _note_claims(note: str) -> tuple[tuple[str, bool], ...]:
     out: dict[tuple[str, bool], None] = {}
     for key, text in note_blocks(note):

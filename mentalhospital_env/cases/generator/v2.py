@@ -28,6 +28,7 @@ from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from mentalhospital_env.knowledge.codes import code_family
+from mentalhospital_env.knowledge.language import memo_size
 
 from ..audit import _family_match, _has, _label_patterns, review_facts
 from ..reference import Entry
@@ -88,7 +89,7 @@ def phrase_days(phrase: str) -> float:
     return n * {"hour": 1 / 24, "day": 1, "week": 7, "month": 30.4, "year": 365}[m.group(2)]
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=memo_size(65536))
 def _criteria_free(text: str) -> bool:
     label, crit, _ = _label_patterns()
     return not crit.search(text) and not label.search(text)
@@ -99,7 +100,7 @@ def clean_text(text: str) -> bool:
     return _criteria_free(text)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def _mentions(text: str, words: str) -> bool:
     """Whether ``text`` holds one of the reviewer's word list ``words`` (cached: texts recur across drafts)."""
     return bool(_has(text, review_facts()[words]))
