@@ -1398,7 +1398,7 @@ class ClinicalAdjudicator(Adjudicator):
         if entry is None:
             if len(self._output_phrasing) >= _MEMO_SIZE:
                 self._output_phrasing.pop(next(iter(self._output_phrasing)))
-            entry = (self.phrase_embedder.encode([output])[0], {})
+            entry = (self._output_vector(output), {})
             self._output_phrasing[output] = entry
         vector, best = entry
         found = best.get(concept_id)
@@ -1412,6 +1412,14 @@ class ClinicalAdjudicator(Adjudicator):
                 found = (float("-inf"), 0)
             best[concept_id] = found
         return found
+
+    def _output_vector(self, output: str) -> np.ndarray:
+        """The output's embedding: the embedder cache's own (read-only) vector when it keeps one, so the memo
+        holds a reference rather than a second copy (4 kB a text with the hashing embedder); the same values."""
+        encoded = self.phrase_embedder.encode([output])
+        cache = getattr(self.phrase_embedder, "cache", None)
+        kept = cache.get(output) if cache is not None else None
+        return kept if kept is not None else encoded[0].copy()
 
     def could_entail(self, checkpoint: str, output: str) -> bool:
         """False when :meth:`entailed` refuses the pair at once: no word or concept in common, no concept

@@ -153,3 +153,34 @@ def test_every_memo_of_the_library_has_a_cap_from_the_setting(floor_run):
     large = [(n, cap) for n, (cap, _s, params) in memos.items() if cap is not None and params and cap > 256]
     assert large == []
     assert sum(cap == 64 for cap, _s, _p in memos.values()) > 30
+
+
+def test_the_adjudicator_keeps_the_embedding_caches_vector_not_a_copy():
+    # the per-output memo held a second copy of every output's vector (4 kB a text with the hashing
+    # embedder) beside the embedder cache's own: it now refers to the cache's, and its similarities are
+    # those of the vector encode() gives
+    import numpy as np
+
+    from mentalhospital_env.rewards.adjudication import ClinicalAdjudicator
+    from mentalhospital_env.rewards.embedders import HashingEmbedder
+
+    hashing = HashingEmbedder()
+    adjudicator = ClinicalAdjudicator(phrase_embedder=hashing, phrase_threshold=0.5)
+    outputs = ["I can't get to sleep at night", "I feel down all the time", "Nothing."]
+    for output in outputs:
+        similarity = adjudicator.concept_similarity(output, "insomnia")
+        kept = adjudicator._output_phrasing[output][0]
+        assert kept is hashing.cache.get(output) and not kept.flags.writeable
+        expected = float((adjudicator._concept_phrases("insomnia") @ hashing.encode([output])[0]).max())
+        assert similarity == expected
+    # an embedder of the user's with no cache (only encode): the memo keeps a vector of its own, not a view
+    # of a batch
+
+    class Uncached:
+        def encode(self, texts):
+            return hashing.encode(texts)
+
+    alone = ClinicalAdjudicator(phrase_embedder=Uncached(), phrase_threshold=0.5)
+    alone.concept_similarity("I hear voices", "auditory_hallucinations")
+    assert alone._output_phrasing["I hear voices"][0].base is None
+    assert np.array_equal(alone._output_phrasing["I hear voices"][0], hashing.encode(["I hear voices"])[0])
