@@ -58,7 +58,10 @@ texts, 4.3 kB each, about 200 MB when full), the clinical adjudicator's per-outp
 (65,536 outputs, 5 kB each) and ``read_statement`` (65,536 readings, 2 kB each); a training run fills them
 slowly (a few hundred new texts per 10,000 steps once the first tens of thousands are met), part of the
 growth a long run still shows: on the dev suite, discrete id, rewards at the end, 488 MB after 60,000 steps
-and 506 MB after 80,000 (+1.85% per 10,000 steps, above the benchmark's 1% bound)."""
+and 506 MB after 80,000 (+1.85% per 10,000 steps, above the benchmark's 1% bound). Three memos are capped per
+patient (``ClaimChecker._checked``, ``RepresentationSkill._contained``, ``LeakGuard._leaks``), so their total
+is the cap times the suite's cases: at scale 1 they are far from full at 80,000 steps, which is why the
+memory has no level yet there (the benchmark names the memos still filling)."""
 
 
 def memo_size(default: int) -> int:
