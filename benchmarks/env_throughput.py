@@ -336,9 +336,10 @@ def memo_fill() -> list[tuple[str, int, int]]:
     name, entries, cap."""
     import functools
 
+    from mentalhospital_env.rewards.embedders import EmbeddingCache
+
     from mentalhospital_env.patient.memory import _PER_PATIENT_MEMO, ClaimChecker, LeakGuard
     from mentalhospital_env.patient.representation import RepresentationSkill
-    from mentalhospital_env.rewards.embedders import EmbeddingCache
 
     # per-patient memos (one per case's patient, each capped at _PER_PATIENT_MEMO: a suite's total is that
     # times its cases), plain dicts

@@ -160,7 +160,6 @@ def test_the_adjudicator_keeps_the_embedding_caches_vector_not_a_copy():
     # embedder) beside the embedder cache's own: it now refers to the cache's, and its similarities are
     # those of the vector encode() gives
     import numpy as np
-
     from mentalhospital_env.rewards.adjudication import ClinicalAdjudicator
     from mentalhospital_env.rewards.embedders import HashingEmbedder
 
