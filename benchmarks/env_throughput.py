@@ -46,7 +46,20 @@ The doctor is a fixed clinical script, the same for both ids: ``--questions`` le
 exam order, a note, a diagnosis and a treatment (about 20 steps an episode), plus one malformed action
 per episode; questions and cases are drawn from a seeded generator.
 
+Memory (``--only ID``): the resident memory of the measuring process every ``--memory-slice`` steps of the
+warm-up (default 10,000), with the memos still filling then (grown since the last reading and under 90%
+of their cap) and the entries they gained, and Python's allocated blocks (``sys.getallocatedblocks``:
+objects alive, whatever the allocator keeps); at the warm-up's end and at the end of the steady window,
+the growth per 10,000 steps over that window as a share of the memory at its start, the memos that grew
+during it, and a PASS/FAIL line against :data:`STEADY_GROWTH_BOUND` (under 1% per 10,000 steps). Every
+memo is capped (``MENTALHOSPITAL_MEMO_SCALE`` scales every cap, see
+``mentalhospital_env/knowledge/language.py``); the verdict measures a steady state only when no memo is
+still filling in the steady window (the line says so when one is). ``--malloc-trim`` (a diagnostic) hands
+the C allocator's free pages back before each reading, to tell memory in use from pages kept.
+
     python benchmarks/env_throughput.py                 # dev suite: 4,000 steps a pass; steady: 10,000 + 20,000
+    python benchmarks/env_throughput.py --only MentalHospitalDiscrete-v0 --steps 200 --warmup-steps 60000 --steady-steps 20000
+    python benchmarks/env_throughput.py --only MentalHospitalDiscrete-v0 --steps 100 --warmup-steps 8000 --steady-steps 8000 --memory-slice 2000 --memo-scale 0.02
     python benchmarks/env_throughput.py --steps 1000 --warmup-steps 2000 --steady-steps 2000 --suite handwritten
 """
 
@@ -281,13 +294,88 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         out[visit] = {"rate": rate, "episodes": eps, **clock, "rss_mb": rss_mb()}
     # the steady state: fresh draws after a long warm-up, the doctor going on from where the warm-up left it
     doctor = script_for(env_id, args.questions, seed=2)
-    state = run_env(env, env_id, args.warmup_steps, args.questions, {}, doctor, seed=1)[2]
+    state, done, warm_rss = None, 0, []  # the warm-up in slices of 10,000 steps, the memory after each
+    sizes: dict[str, int] = {}  # each memo's entries at the last reading
+    while done < args.warmup_steps:
+        part = min(args.memory_slice, args.warmup_steps - done)
+        state = run_env(env, env_id, part, args.questions, {}, doctor, seed=1, state=state)[2]
+        done += part
+        if args.malloc_trim:
+            malloc_trim()
+        # memos still filling: grown since the last reading and under 90% of their cap (a memo keyed on a
+        # finite set, the lexicon's concepts say, stops below its cap and is not counted once it stops)
+        memos = memo_fill()
+        filling = [size - sizes.get(n, 0) for n, size, cap in memos if size > sizes.get(n, 0) and size < 0.9 * cap]
+        sizes = {n: size for n, size, _ in memos}
+        warm_rss.append((done, rss_mb(), len(filling), sum(filling), sys.getallocatedblocks()))
     after_warmup = rss_mb()
     clock.update(patient=0.0, rewards=0.0, matcher=0.0, total=0.0)
     rate, eps, _ = run_env(env, env_id, args.steady_steps, args.questions, clock, doctor, state=state)
-    out["steady"] = {"rate": rate, "episodes": eps, **clock, "rss_mb": rss_mb(), "rss_warm_mb": after_warmup}
+    if args.malloc_trim:
+        malloc_trim()
+    out["steady"] = {
+        "rate": rate, "episodes": eps, **clock, "rss_mb": rss_mb(), "rss_warm_mb": after_warmup,
+        "rss_warmup": warm_rss, "memos": memo_fill(), "memos_warm": sizes, "blocks": sys.getallocatedblocks(),
+    }  # fmt: skip
     env.close()
     return out
+
+
+MEMORY_SLICE = 10_000
+"""Steps between two readings of the resident memory during the warm-up."""
+
+STEADY_GROWTH_BOUND = 1.0
+"""The steady-state test: after the warm-up, resident memory grows by less than this percentage of itself
+per 10,000 steps. Every memo of the library is capped (``MENTALHOSPITAL_MEMO_SCALE``), so once the memos
+are full the memory stays level but for the allocator's noise; growth above the bound means a memo is
+still filling (listed beside the verdict) or something is kept without a cap."""
+
+
+def memo_fill() -> list[tuple[str, int, int]]:
+    """Every capped memo of the library in this process (``functools.lru_cache`` and embedding caches):
+    name, entries, cap."""
+    import functools
+
+    from mentalhospital_env.rewards.embedders import EmbeddingCache
+
+    from mentalhospital_env.patient.memory import _PER_PATIENT_MEMO, ClaimChecker, LeakGuard
+    from mentalhospital_env.patient.representation import RepresentationSkill
+
+    # per-patient memos (one per case's patient, each capped at _PER_PATIENT_MEMO: a suite's total is that
+    # times its cases), plain dicts
+    per_patient = {ClaimChecker: "_checked", LeakGuard: "_leaks", RepresentationSkill: "_contained"}
+    found: dict[str, list[int]] = {}
+    for obj in gc.get_objects():
+        if isinstance(obj, functools._lru_cache_wrapper):
+            module = getattr(obj, "__module__", "") or ""
+            if not module.startswith(("mentalhospital_env", "rewards")):
+                continue
+            info = obj.cache_info()
+            if not info.maxsize or info.maxsize < 64:
+                continue  # the loaders' one-entry caches
+            name, size, cap = f"{module}.{obj.__qualname__}", info.currsize, info.maxsize
+        elif isinstance(obj, EmbeddingCache):
+            name, size, cap = "EmbeddingCache", len(obj), obj.max_size
+        elif type(obj) in per_patient and isinstance(getattr(obj, per_patient[type(obj)], None), dict):
+            attribute = per_patient[type(obj)]
+            name, size, cap = f"{type(obj).__name__}.{attribute}", len(getattr(obj, attribute)), _PER_PATIENT_MEMO
+        else:
+            continue
+        entry = found.setdefault(name, [0, 0])
+        entry[0] += size
+        entry[1] += cap
+    return [(name, size, cap) for name, (size, cap) in sorted(found.items())]
+
+
+def malloc_trim() -> None:
+    """Hand the C allocator's free memory back to the system (glibc ``malloc_trim(0)``; a diagnostic, ``--malloc-trim``:
+    what RSS then still holds is in use, not free pages the allocator keeps)."""
+    import ctypes
+
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def rss_mb() -> float:
@@ -372,8 +460,8 @@ def in_fresh_process(args: argparse.Namespace, one: str, env_id: str = "", rewar
         sys.executable, __file__, "--one", one, "--env-id", env_id, "--rewards", rewards,
         "--suite", args.suite, "--steps", str(args.steps), "--questions", str(args.questions),
         "--copies", str(args.copies), "--warmup-steps", str(args.warmup_steps),
-        "--steady-steps", str(args.steady_steps),
-    ]  # fmt: skip
+        "--steady-steps", str(args.steady_steps), "--memory-slice", str(args.memory_slice),
+    ] + (["--malloc-trim"] if args.malloc_trim else [])  # fmt: skip
     env = {**os.environ, "MENTALHOSPITAL_MEMO_SCALE": str(args.memo_scale)} if args.memo_scale else None
     done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     if done.returncode != 0:
@@ -408,6 +496,17 @@ def main() -> None:
         type=float,
         default=None,
         help="run the children with MENTALHOSPITAL_MEMO_SCALE set to this (the memos' size as a factor of the default)",
+    )
+    parser.add_argument(
+        "--memory-slice",
+        type=int,
+        default=MEMORY_SLICE,
+        help=f"warm-up steps between two readings of the resident memory (default {MEMORY_SLICE})",
+    )
+    parser.add_argument(
+        "--malloc-trim",
+        action="store_true",
+        help="diagnostic: call glibc malloc_trim(0) before each memory reading (free pages the allocator keeps are not counted)",
     )
     parser.add_argument(
         "--only",
@@ -489,9 +588,32 @@ def memory_only(args: argparse.Namespace, env_id: str) -> None:
         print(f"{env_id:28} {visit:6} {r['rate']:8.0f} {r['episodes']:8d} {r['rss_mb']:8.0f}")
     steady = found["steady"]
     print(
-        f"steady-state memory: {steady['rss_warm_mb']:.0f} MB after {args.warmup_steps} warm-up steps, "
-        f"{steady['rss_mb']:.0f} MB after {args.steady_steps} more ({steady['rss_mb'] - steady['rss_warm_mb']:+.0f} MB)"
+        "resident memory during the warm-up (memos still filling: grown since the last reading and under 90% of"
+        " their cap, and the entries they gained; Python's allocated blocks, sys.getallocatedblocks): "
+        + ", ".join(f"{mb:.0f} MB at {n} ({k}: +{gained}; {blocks / 1e6:.3f}M)" for n, mb, k, gained, blocks in steady["rss_warmup"])
     )
+    print(f"Python's allocated blocks at the end of the steady window: {steady['blocks'] / 1e6:.3f}M")
+    warm_mb, end_mb = steady["rss_warm_mb"], steady["rss_mb"]
+    per_10k = (end_mb - warm_mb) * 10_000 / max(args.steady_steps, 1)
+    share = 100 * per_10k / warm_mb
+    print(
+        f"steady-state memory: {warm_mb:.0f} MB at the end of the warm-up ({args.warmup_steps} steps), "
+        f"{end_mb:.0f} MB after {args.steady_steps} more: {per_10k:+.1f} MB per 10,000 steps ({share:+.2f}% of it)"
+    )
+    below = [(n, size, cap) for n, size, cap in steady["memos"] if size < 0.9 * cap]
+    was = steady.get("memos_warm", {})
+    filling = [(n, size, cap) for n, size, cap in below if size > was.get(n, 0)]
+    print(
+        f"memos: {len(steady['memos']) - len(below)} of {len(steady['memos'])} at 90% of their cap or more; "
+        f"{len(filling)} grew during the steady window and are below it"
+        + (": " + ", ".join(f"{n.rsplit('.', 1)[-1]} {was.get(n, 0)}->{size}/{cap}" for n, size, cap in filling) if filling else "")
+    )
+    verdict = "PASS" if share < STEADY_GROWTH_BOUND else "FAIL"
+    why = "" if verdict == "PASS" else (
+        " (memos still filling: a longer warm-up or a smaller --memo-scale measures the level)" if filling
+        else " (no memo still filling: something grows without a cap, or the allocator keeps freed pages; try --malloc-trim)"
+    )  # fmt: skip
+    print(f"{verdict}: growth {share:+.2f}% per 10,000 steps after the warm-up (bound: under {STEADY_GROWTH_BOUND:g}%){why}")
 
 
 if __name__ == "__main__":

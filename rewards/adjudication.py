@@ -667,7 +667,7 @@ def _other_person_words() -> frozenset[str]:
     return frozenset(p[0] for p in cues.other_subject if len(p) == 1 and p[0] not in cues.kinship.role_of)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def relatives_bearing(text: str) -> frozenset:
     """The relatives a statement says a finding of: those :func:`relatives_named` reads, except that a relative
     of a relative is one person ("my wife's mother" a mother-in-law, "my brother's son" a nephew, not the wife
@@ -776,7 +776,7 @@ _CLAUSE_SPLIT = re.compile(
 )
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def _clauses(text: str) -> tuple[tuple[str, ...], ...]:
     return tuple(t for t in (stems_of(part) for part in _CLAUSE_SPLIT.split(text.lower())) if t)
 
@@ -784,7 +784,7 @@ def _clauses(text: str) -> tuple[tuple[str, ...], ...]:
 _USED_TO = ("use", "to")
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def contrary_sides(text: str) -> frozenset[tuple[int, str]]:
     """The sides of each contrary meaning a statement says, as (group, "a" or "b"): a side after an odd number
     of flip cues in the same clause counts as the other side ("no sudden steps" says gradual, "denies feeling
@@ -833,7 +833,7 @@ def _contrast_about(n: int) -> str:
     return raw["contraries"][n]["about"]
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def amount_levels(text: str) -> tuple[tuple[int, int] | None, frozenset[int]]:
     """How often (the span of frequency levels said, lowest and highest, or ``None``) and how much (the
     intensity levels said, read only where a substance is named) a statement says, on the scales of
@@ -1458,7 +1458,7 @@ class ClinicalAdjudicator(Adjudicator):
         if entry is None:
             if len(self._output_phrasing) >= _MEMO_SIZE:
                 self._output_phrasing.pop(next(iter(self._output_phrasing)))
-            entry = (self.phrase_embedder.encode([output])[0], {})
+            entry = (self._output_vector(output), {})
             self._output_phrasing[output] = entry
         vector, best = entry
         found = best.get(concept_id)
@@ -1472,6 +1472,14 @@ class ClinicalAdjudicator(Adjudicator):
                 found = (float("-inf"), 0)
             best[concept_id] = found
         return found
+
+    def _output_vector(self, output: str) -> np.ndarray:
+        """The output's embedding: the embedder cache's own (read-only) vector when it keeps one, so the memo
+        holds a reference rather than a second copy (4 kB a text with the hashing embedder); the same values."""
+        encoded = self.phrase_embedder.encode([output])
+        cache = getattr(self.phrase_embedder, "cache", None)
+        kept = cache.get(output) if cache is not None else None
+        return kept if kept is not None else encoded[0].copy()
 
     def could_entail(self, checkpoint: str, output: str) -> bool:
         """False when :meth:`entailed` refuses the pair at once: no word or concept in common, no concept

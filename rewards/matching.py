@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from mentalhospital_env.cases.derive import split_sentences
-from mentalhospital_env.knowledge.language import echoed_topic, leading_openers
+from mentalhospital_env.knowledge.language import echoed_topic, leading_openers, memo_size
 
 from .adjudication import (
     Adjudicator,
@@ -207,19 +207,19 @@ _CHECKPOINT_SET_SERIALS = itertools.count()
 
 # Units whose prefilter row against a whole checkpoint list (see :meth:`Matcher._unit_rows`) a matcher keeps,
 # all lists together (least recently stored forgotten first): a row of 40 checkpoints takes some 150 bytes.
-UNIT_ROWS_KEPT = 65536
+UNIT_ROWS_KEPT = memo_size(65536)
 
 # Checkpoint lists whose :class:`_CheckpointSet` a matcher keeps (least recently used forgotten first); an
 # entry is a few kilobytes (its readings are shared with read_statement's cache).
-CHECKPOINT_SETS_KEPT = 512
+CHECKPOINT_SETS_KEPT = memo_size(512)
 
 # Whole checkpoint lists (a case's interview or note checkpoints, read by :meth:`Matcher.prepare` or met
 # whole) a matcher keeps apart from the parts read from them, so that a suite's cases stay read however many
 # parts an episode asks: 30 checkpoints take some 25 kB.
-WHOLE_CHECKPOINT_SETS_KEPT = 1024
+WHOLE_CHECKPOINT_SETS_KEPT = memo_size(1024)
 
 # Checkpoint lists whose embedding matrix a matcher keeps: 30 checkpoints of the hashing embedder take 120 kB.
-CHECKPOINT_VECTORS_KEPT = 64
+CHECKPOINT_VECTORS_KEPT = memo_size(64)
 
 
 def _shared_features(checkpoints: _CheckpointSet, o_read: Sequence[StatementReading]) -> np.ndarray:

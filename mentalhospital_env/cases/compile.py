@@ -32,6 +32,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..knowledge.language import memo_size
 from .derive import split_sentences
 from .model import EHR, Fact
 
@@ -96,7 +97,7 @@ def first_person(sentence: str, section: str, sex: str) -> str | None:
     return _first_person(sentence.strip(), section, sex)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=memo_size(8192))
 def _first_person(sentence: str, section: str, sex: str) -> str | None:
     data = _data()
     person = _Person.of(sex)

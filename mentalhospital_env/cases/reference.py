@@ -23,7 +23,7 @@ Entry = Mapping[str, Any]
 
 _LEVEL_EXAM = re.compile(r"(?P<drug>.+?)\s+level\Z", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+")
-_CACHE_LIMIT = 200_000
+_CACHE_LIMIT = memo_size(200_000)
 
 
 class MissingKnowledge(LookupError):

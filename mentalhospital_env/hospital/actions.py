@@ -215,14 +215,15 @@ def default_vocabulary() -> Vocabulary:
     knowledge base that fails to load raises its own error here (a broken installation, not bad input).
     """
     from mentalhospital_env.knowledge import load_knowledge
+    from mentalhospital_env.knowledge.language import memo_size
 
     kb = load_knowledge()
 
-    @lru_cache(maxsize=8192)
+    @lru_cache(maxsize=memo_size(8192))
     def exam(name: str) -> str | None:
         return _resolved_name(kb.resolve_exam, name)
 
-    @lru_cache(maxsize=8192)
+    @lru_cache(maxsize=memo_size(8192))
     def disorder(name: str) -> str | None:
         return _resolved_code(kb.resolve_disorder, name)
 

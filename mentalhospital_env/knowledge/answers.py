@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from .language import clauses, has_cue, leading_openers, tokenize
+from .language import clauses, has_cue, leading_openers, memo_size, tokenize
 from .lexicon import listed_denials, load_lexicon
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+")
@@ -123,7 +123,7 @@ def _question_index() -> tuple[tuple[str, str], ...]:
     return tuple((q.lower().strip(), c.id) for c in load_lexicon().concepts for q in c.questions if q.strip())
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=memo_size(8192))
 def asked_about(utterance: str) -> frozenset[str]:
     """Concepts whose own lexicon question the utterance asks ("How is your concentration ...?" is the
     question of poor concentration though it names no symptom)."""
@@ -131,7 +131,7 @@ def asked_about(utterance: str) -> frozenset[str]:
     return frozenset(c for q, c in _question_index() if q in low)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=memo_size(8192))
 def read_reply(question: str, reply: str) -> ReplyReading:
     """Read ``reply`` as the answer to ``question`` (see the module docstring; remembered by the pair)."""
     affirmed: set[str] = set()

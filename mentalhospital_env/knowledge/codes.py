@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from .language import memo_size
+
 ICD10CM_PATTERN = re.compile(r"[A-TV-Z][0-9][0-9A-Z](\.[0-9A-Z]{1,4})?\Z")
 #: every category, subcategory and code of the ICD-10-CM tabular list (rebuilt by scripts/build_icd10cm_list.py)
 ICD10CM_LIST = "data/icd10cm_codes.txt.gz"
@@ -82,7 +84,7 @@ def is_listed_code(code: str) -> bool:
     return family is not None and f"|{code[4:]}|" in family
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=memo_size(4096))
 def category_of_code(code: str) -> str | None:
     """The category id of an ICD-10-CM code, or ``None`` when the code is outside the table."""
     c = normalize_code(code)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 
-from mentalhospital_env.knowledge.language import stem, stems_of
+from mentalhospital_env.knowledge.language import memo_size, stem, stems_of
 
 __all__ = [
     "Taxonomy",
@@ -271,7 +271,7 @@ def _normal(text: str, tax: Taxonomy) -> str:
 _WORD = re.compile(r"[A-Za-z0-9']+")
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=memo_size(8192))
 def _understand(utterance: str, context: None = None) -> Understanding:
     tax = load_taxonomy()
     heard = _normal(utterance, tax)
@@ -345,7 +345,7 @@ def _points_back(stemmed: Sequence[str]) -> bool:
     return False
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=memo_size(8192))
 def _follow(utterance: str, context: str) -> Understanding:
     """``utterance`` read after ``context`` (the doctor's previous turn): a question with no topic of its
     own beyond the frame of a complaint (onset, course, trigger, impact), or a short elliptic one ("And at
@@ -417,7 +417,7 @@ def _topics_in(stemmed: Sequence[str], tax: Taxonomy) -> list[str]:
     return kept if len(kept) < 2 else sorted(kept, key=lambda t: (kept.index(t), order[t]))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def record_topics(section: str, text: str) -> tuple[str, ...]:
     """The topics a record sentence belongs to: those of its section, and those its words name."""
     tax = load_taxonomy()

@@ -41,7 +41,7 @@ from functools import lru_cache
 from typing import Any
 
 from mentalhospital_env.knowledge.answers import asked_about, patient_findings
-from mentalhospital_env.knowledge.language import clauses, negation_breaks, sentence_breaks, stem, tokenize
+from mentalhospital_env.knowledge.language import clauses, memo_size, negation_breaks, sentence_breaks, stem, tokenize
 from mentalhospital_env.knowledge.lexicon import lexicon_relations, load_lexicon
 
 from ..chart import Chart
@@ -163,7 +163,7 @@ def note_claims(note: str) -> tuple[tuple[str, bool], ...]:
     return _note_claims(note)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=memo_size(4096))
 def _note_claims(note: str) -> tuple[tuple[str, bool], ...]:
     out: dict[tuple[str, bool], None] = {}
     for key, text in note_blocks(note):

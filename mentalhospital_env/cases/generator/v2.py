@@ -28,6 +28,7 @@ from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from mentalhospital_env.knowledge.codes import code_family
+from mentalhospital_env.knowledge.language import memo_size
 
 from ..audit import _family_match, _has, _label_patterns, review_facts
 from ..reference import Entry
@@ -87,7 +88,7 @@ def phrase_days(phrase: str) -> float:
     return n * {"hour": 1 / 24, "day": 1, "week": 7, "month": 30.4, "year": 365}[m.group(2)]
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=memo_size(65536))
 def _criteria_free(text: str) -> bool:
     label, crit, _ = _label_patterns()
     return not crit.search(text) and not label.search(text)
@@ -103,7 +104,7 @@ _FOR_YEARS = re.compile(r"\b(for|over the) (years|ages)\b|\bhave been for years\
 _MARKS_LIMIT = 200_000
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=memo_size(65536))
 def _mentions(text: str, words: str) -> bool:
     """Whether ``text`` holds one of the reviewer's word list ``words`` (cached: texts recur across drafts)."""
     return bool(_has(text, review_facts()[words]))
