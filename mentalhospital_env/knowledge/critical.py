@@ -29,7 +29,7 @@ from typing import Any
 
 from .codes import is_icd10cm_code, normalize_code
 from .errors import KnowledgeError
-from .language import comma_breaks, negated_spans_in, sentence_breaks, stem, tokenize
+from .language import comma_breaks, memo_size, negated_spans_in, sentence_breaks, stem, tokenize
 
 FILE = "critical_actions.json"
 _CONNECTIVES = frozenset({"and", "or", "nor", "any", "other", "also", "either", "the", "a", "an"})
@@ -143,7 +143,7 @@ def _code_matches(code: str, prefixes: Iterable[str]) -> bool:
     return any(code == p or code.startswith(p) for p in prefixes)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=memo_size(8192))
 def _stems(text: str) -> tuple[str, ...]:
     """The stems of a text's tokens (remembered: a record's facts are read by every profile of it)."""
     return tuple(stem(t) for t in tokenize(text))
