@@ -52,15 +52,25 @@ class Informant:
         if self.name and re.search(rf"\b{re.escape(self.name)}\b", utterance):
             return True
         asked = utterance.split("?")[0] if "?" in utterance else utterance
+        if self.addressed(asked):
+            return True
         if _THIRD_PERSON.search(asked) and not _SECOND_PERSON.search(asked):
             return True
         if not child:
             return False
+        if _SECOND_PERSON.search(asked):
+            return False  # the child is spoken to ("What do you like doing?"): the child answers
         tax = load_taxonomy()
         content = [t for t in topics if t in tax.by_id and tax.kind(t) != "meta"]
         return bool(content) and all(
             tax.kind(t) in _INFORMANT_KINDS and t not in _CHILD_TOPICS for t in content
         )
+
+    def addressed(self, asked: str) -> bool:
+        """Whether the question is put to the informant by their relation ("Mum, when did ...")."""
+        words = dict(_RELATIONS).get(self.relation, ())
+        opening = re.split(r"[,.!?]", asked.strip(), maxsplit=1)[0].strip().lower()
+        return bool(words) and any(re.fullmatch(rf"(?:(?:hi|hello|and|so)\s+)?{w}", opening) for w in words)
 
     def say(self, text: str) -> str:
         """A record sentence as the informant says it: third person kept, the clinician's labels
@@ -73,7 +83,33 @@ class Informant:
             text = re.sub(rf"\b(?:her|his|their) (?:{'|'.join(words)})\b", "me", text, flags=re.IGNORECASE)
         if self.name:
             text = re.sub(rf"\b{re.escape(self.name)}\b", "I", text)
+        text = _first_person_verbs(text)
         return text[0].upper() + text[1:] if text else text
+
+
+_I_VERB = re.compile(r"\b(I|me) (?:(also|still|now|often|never|always|usually|sometimes) )?([a-z]+)\b")
+_IRREGULAR = {"has": "have", "is": "am", "does": "do", "was": "was", "goes": "go"}
+
+
+def _first_person_verbs(text: str) -> str:
+    """"I sleeps", "I has noticed" (the informant's name in a record sentence become "I") as the
+    informant says them: "I sleep", "I have noticed". A word ending in -s after "I" is read as a verb
+    when lemminflect knows its base form as a verb."""
+    from lemminflect import getLemma
+
+    def fix(m: re.Match) -> str:
+        subject, adverb, word = m.group(1), m.group(2), m.group(3)
+        if subject == "me" and m.start() > 0 and text[m.start() - 2 : m.start()].strip() not in ("", ".", ","):
+            return m.group(0)  # "told me" stays
+        base = _IRREGULAR.get(word)
+        if base is None and word.endswith("s") and not word.endswith("ss"):
+            lemmas = getLemma(word, upos="VERB")
+            base = lemmas[0] if lemmas and lemmas[0] != word else None
+        if base is None:
+            return m.group(0)
+        return f"I {adverb + ' ' if adverb else ''}{base}"
+
+    return _I_VERB.sub(fix, text)
 
 
 def informant_for(case: Case) -> Informant | None:
