@@ -106,6 +106,12 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
     text = _lay_words(text, data["lay_words"])
     if not re.search(r"[A-Za-z0-9]", text):
         return None  # punctuation only: nothing to say
+    nouns = "|".join(re.escape(n) for n in data["patient_nouns"])
+    # "Pt states ...": the clinic's word for the patient read as the patient's pronoun (the parser
+    # takes "Pt states" for a noun phrase)
+    said_verbs = "|".join(re.escape(v) for v in (*data["framing_verbs"], *data["denying_verbs"]))
+    text = re.sub(rf"^(?:the\s+)?(?:{nouns})\b\.?\s+(?=(?:{said_verbs})(?:s|es)\b)", person.subject.capitalize() + " ",
+                  text, flags=re.IGNORECASE)
     low = text.lower()
     referred = re.match(data["referred_pattern"], low)
     if referred:
@@ -173,6 +179,9 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
                 return _finish("I've been " + _swap_tokens(nlp(after), person, section))
             if not any(c.dep_ == "ccomp" for c in root.children):
                 return _finish("I've had " + _swap_tokens(nlp(after), person, section))
+            said = _first_person(after, section, sex)  # "Pt states he has ...": what was said, in the first person
+            if said:
+                return said
     if root_subject or (
         not _verb_form(first) and any(t.lower_ == person.subject and t.dep_ in ("nsubj", "nsubjpass") for t in doc)
     ):
@@ -273,7 +282,7 @@ def _negative_lead(rest: str, section: str, data: dict[str, Any]) -> str:
 
 def _subject_is_patient(verb, person: _Person) -> bool:
     subj = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
-    return not subj or subj[0].lower_ in (person.subject, "patient", "i")
+    return not subj or subj[0].lower_ in (person.subject, "i", *_data()["patient_nouns"])
 
 
 def _span_after(doc, token) -> str:
@@ -309,8 +318,9 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
             out[t.i] = _case_like(t, "me") + t.whitespace_
         elif low == person.reflexive:
             out[t.i] = _case_like(t, "myself") + t.whitespace_
-        elif low == "patient" and t.dep_ in ("nsubj", "nsubjpass") and t.i > 0 and doc[t.i - 1].lower_ == "the":
-            out[t.i - 1] = ""
+        elif low in _data()["patient_nouns"] and t.dep_ in ("nsubj", "nsubjpass"):
+            if t.i > 0 and doc[t.i - 1].lower_ == "the":
+                out[t.i - 1] = ""
             out[t.i] = "I" + t.whitespace_
             mine.add(t.i)
     if not family and not relative_seen and doc[0].lower_ == person.subject and 0 not in mine:
