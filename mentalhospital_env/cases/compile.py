@@ -127,6 +127,9 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
             said += f" {referred.group(3)} " + _swap_simple(referred.group(4), person)
         return _finish(said)
     nlp = _nlp()
+    # "lives alone, daughter lives ten minutes away": a relative after a comma is the patient's own
+    text = re.sub(data["relative_first_pattern"].replace("^", r"(?:(?<=, )|(?<=; ))", 1),
+                  lambda m: "my " + m.group(1).lower(), text, flags=re.IGNORECASE)
     relative_first = re.match(data["relative_first_pattern"], text, re.IGNORECASE)
     if relative_first and section != "family_history":
         said = _swap_simple(f"My {relative_first.group(1).lower()}{text[relative_first.end(1):]}", person)

@@ -46,6 +46,7 @@ class Informant:
 
     relation: str
     name: str | None = None
+    sex: str | None = None  # the patient's, for "her father" / "his father"
 
     def answers(self, utterance: str, topics: tuple[str, ...], child: bool) -> bool:
         """Whether the informant, not the patient, answers this question."""
@@ -83,12 +84,31 @@ class Informant:
             text = re.sub(rf"\b(?:her|his|their) (?:{'|'.join(words)})\b", "me", text, flags=re.IGNORECASE)
         if self.name:
             text = re.sub(rf"\b{re.escape(self.name)}\b", "I", text)
+        text = self._relatives(text)
         text = _first_person_verbs(text)
         return text[0].upper() + text[1:] if text else text
+
+    def _relatives(self, text: str) -> str:
+        """A record's bare relative at the start of a sentence ("Father was a fussy eater") as the
+        informant says it: "I" for themself, else the patient's ("Her father was ...")."""
+        own = dict(_RELATIONS).get(self.relation, ())
+        mine = {"female": "Her", "male": "His"}.get(self.sex or "", "Their")
+
+        def fix(m: re.Match) -> str:
+            word = m.group(1)
+            if word.lower() in own:
+                return "I"
+            return f"{mine} {word.lower()}"
+
+        return re.sub(_BARE_RELATIVE, fix, text)
 
 
 _I_VERB = re.compile(r"\b(I|me) (?:(also|still|now|often|never|always|usually|sometimes) )?([a-z]+)\b")
 _IRREGULAR = {"has": "have", "is": "am", "does": "do", "was": "was", "goes": "go"}
+_BARE_RELATIVE = re.compile(
+    r"(?:^|(?<=[.!?] ))(Mother|Father|Mum|Dad|Stepfather|Stepmother|Brother|Sister|Grandmother|Grandfather"
+    r"|Nan|Grandad|Uncle|Aunt|Cousin|Parents)\b(?! (?:of|in law)\b)"
+)
 
 
 def _first_person_verbs(text: str) -> str:
@@ -122,4 +142,4 @@ def informant_for(case: Case) -> Informant | None:
     relation = next((r for r, words in _RELATIONS if any(re.search(rf"\b{w}\b", low) for w in words)), "parent")
     names = [w for w in re.findall(r"\b[A-Z][a-z]+\b", described or "") if w.lower() not in {
         w for _, ws in _RELATIONS for w in ws} | {"her", "his", "the", "a", "an", "parent"}]
-    return Informant(relation, names[0] if names else None)
+    return Informant(relation, names[0] if names else None, case.demographics.sex)
