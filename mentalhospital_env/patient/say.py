@@ -473,10 +473,9 @@ class Speaker:
             sentences.extend(self._item(item, rng))
         if "pressured" in voice.traits and len(sentences) > 1:
             joiner = voice.traits["pressured"]["joiner"]
-            last = sentences[-1]
-            if not last.startswith(("I ", "I'", "My ")):
-                last = last[0].lower() + last[1:]
-            sentences = [joiner.join(s.rstrip(".") for s in sentences[:-1]) + joiner + last]
+            # one run-on sentence: every sentence after the first starts lower case ("I" stays)
+            run = [sentences[0]] + [s if s.startswith(("I ", "I'")) else s[0].lower() + s[1:] for s in sentences[1:]]
+            sentences = [joiner.join(s.rstrip(".") for s in run[:-1]) + joiner + run[-1]]
         if parts and sentences and not parts[-1].endswith((".", "!", "?", ":")):
             head = sentences[0]
             if not head.startswith(("I ", "I'")):  # "The thing is, my skin ...", but "Honestly, I ..."
