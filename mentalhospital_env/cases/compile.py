@@ -141,6 +141,13 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
                 text = changed
                 break
         return _finish(_swap_tokens(nlp(text), person, section))
+    if section == "substance_use":
+        # "Alcohol about 6 units a week", "Cannabis twice, a year ago": the substance said with its verb
+        for pattern, repl in data["substance_noun_leads"]:
+            said = re.sub(pattern, lambda m: m.expand(repl).lower().replace("i've", "I've").replace("i ", "I ", 1), text,
+                          count=1, flags=re.IGNORECASE)
+            if said != text:
+                return _finish(_swap_tokens(nlp(said), person, section))
     doc = nlp(text)
     root = next((t for t in doc if t.dep_ == "ROOT"), doc[0])
     first = doc[0]
