@@ -599,7 +599,7 @@ def _compile_one(fid, section, text, sex, names, data, tax, not_told_sections, n
             relative = _relative_group(sorted(str(getattr(r, "kind", r)) for r in named)[0], tax)
     if section == "allergies" and no_allergy.match(low):
         says, negative = data["no_allergy_says"], True
-    elif section == "allergies" and re.fullmatch(r"([A-Za-z][\w -]*?)\s*\(([\w -]+)\)\.?", text.strip()):
+    elif section == "allergies" and not _NEGATIVE_START.match(text) and re.fullmatch(r"([A-Za-z][\w -]*?)\s*\(([\w -]+)\)\.?", text.strip()):
         m = re.fullmatch(r"([A-Za-z][\w -]*?)\s*\(([\w -]+)\)\.?", text.strip())
         says = _finish(f"I'm allergic to {m.group(1).lower()}, it gives me {_article(m.group(2).lower())}")
     elif section == "mental_status_exam.mood":

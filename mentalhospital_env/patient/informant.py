@@ -71,7 +71,10 @@ class Informant:
         """Whether the question is put to the informant by their relation ("Mum, when did ...")."""
         words = dict(_RELATIONS).get(self.relation, ())
         opening = re.split(r"[,.!?]", asked.strip(), maxsplit=1)[0].strip().lower()
-        return bool(words) and any(re.fullmatch(rf"(?:(?:hi|hello|and|so)\s+)?{w}", opening) for w in words)
+        if words and any(re.fullmatch(rf"(?:(?:hi|hello|and|so)\s+)?{w}", opening) for w in words):
+            return True
+        # "And may I ask your mother too: ...", "Could I ask Mum ..."
+        return bool(words) and re.search(rf"\bask (?:your |the )?(?:{'|'.join(words)}|parent)\b", asked, re.IGNORECASE) is not None
 
     def say(self, text: str) -> str:
         """A record sentence as the informant says it: third person kept, the clinician's labels
