@@ -107,6 +107,12 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
     text = _lay_words(text, data["lay_words"])
     if not re.search(r"[A-Za-z0-9]", text):
         return None  # punctuation only: nothing to say
+    nouns = "|".join(re.escape(n) for n in data["patient_nouns"])
+    # "Pt states ...": the clinic's word for the patient read as the patient's pronoun (the parser
+    # takes "Pt states" for a noun phrase)
+    said_verbs = "|".join(re.escape(v) for v in (*data["framing_verbs"], *data["denying_verbs"]))
+    text = re.sub(rf"^(?:the\s+)?(?:{nouns})\b\.?\s+(?=(?:{said_verbs})(?:s|es)\b)", person.subject.capitalize() + " ",
+                  text, flags=re.IGNORECASE)
     low = text.lower()
     referred = re.match(data["referred_pattern"], low)
     if referred:
@@ -122,6 +128,9 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
             said += f" {referred.group(3)} " + _swap_simple(referred.group(4), person)
         return _finish(said)
     nlp = _nlp()
+    # "lives alone, daughter lives ten minutes away": a relative after a comma is the patient's own
+    text = re.sub(data["relative_first_pattern"].replace("^", r"(?:(?<=, )|(?<=; ))", 1),
+                  lambda m: "my " + m.group(1).lower(), text, flags=re.IGNORECASE)
     relative_first = re.match(data["relative_first_pattern"], text, re.IGNORECASE)
     if relative_first and section != "family_history":
         said = _swap_simple(f"My {relative_first.group(1).lower()}{text[relative_first.end(1):]}", person)
@@ -133,6 +142,13 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
                 text = changed
                 break
         return _finish(_swap_tokens(nlp(text), person, section))
+    if section == "substance_use":
+        # "Alcohol about 6 units a week", "Cannabis twice, a year ago": the substance said with its verb
+        for pattern, repl in data["substance_noun_leads"]:
+            said = re.sub(pattern, lambda m: m.expand(repl).lower().replace("i've", "I've").replace("i ", "I ", 1), text,
+                          count=1, flags=re.IGNORECASE)
+            if said != text:
+                return _finish(_swap_tokens(nlp(said), person, section))
     doc = nlp(text)
     root = next((t for t in doc if t.dep_ == "ROOT"), doc[0])
     first = doc[0]
@@ -174,6 +190,9 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
                 return _finish("I've been " + _swap_tokens(nlp(after), person, section))
             if not any(c.dep_ == "ccomp" for c in root.children):
                 return _finish("I've had " + _swap_tokens(nlp(after), person, section))
+            said = _first_person(after, section, sex)  # "Pt states he has ...": what was said, in the first person
+            if said:
+                return said
     if root_subject or (
         not _verb_form(first) and any(t.lower_ == person.subject and t.dep_ in ("nsubj", "nsubjpass") for t in doc)
     ):
@@ -274,7 +293,7 @@ def _negative_lead(rest: str, section: str, data: dict[str, Any]) -> str:
 
 def _subject_is_patient(verb, person: _Person) -> bool:
     subj = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
-    return not subj or subj[0].lower_ in (person.subject, "patient", "i")
+    return not subj or subj[0].lower_ in (person.subject, "i", *_data()["patient_nouns"])
 
 
 def _span_after(doc, token) -> str:
@@ -310,8 +329,9 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
             out[t.i] = _case_like(t, "me") + t.whitespace_
         elif low == person.reflexive:
             out[t.i] = _case_like(t, "myself") + t.whitespace_
-        elif low == "patient" and t.dep_ in ("nsubj", "nsubjpass") and t.i > 0 and doc[t.i - 1].lower_ == "the":
-            out[t.i - 1] = ""
+        elif low in _data()["patient_nouns"] and t.dep_ in ("nsubj", "nsubjpass"):
+            if t.i > 0 and doc[t.i - 1].lower_ == "the":
+                out[t.i - 1] = ""
             out[t.i] = "I" + t.whitespace_
             mine.add(t.i)
     if not family and not relative_seen and doc[0].lower_ == person.subject and 0 not in mine:
@@ -580,7 +600,7 @@ def _compile_one(fid, section, text, sex, names, data, tax, not_told_sections, n
             relative = _relative_group(sorted(str(getattr(r, "kind", r)) for r in named)[0], tax)
     if section == "allergies" and no_allergy.match(low):
         says, negative = data["no_allergy_says"], True
-    elif section == "allergies" and re.fullmatch(r"([A-Za-z][\w -]*?)\s*\(([\w -]+)\)\.?", text.strip()):
+    elif section == "allergies" and not _NEGATIVE_START.match(text) and re.fullmatch(r"([A-Za-z][\w -]*?)\s*\(([\w -]+)\)\.?", text.strip()):
         m = re.fullmatch(r"([A-Za-z][\w -]*?)\s*\(([\w -]+)\)\.?", text.strip())
         says = _finish(f"I'm allergic to {m.group(1).lower()}, it gives me {_article(m.group(2).lower())}")
     elif section == "mental_status_exam.mood":

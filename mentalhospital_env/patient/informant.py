@@ -46,21 +46,35 @@ class Informant:
 
     relation: str
     name: str | None = None
+    sex: str | None = None  # the patient's, for "her father" / "his father"
 
     def answers(self, utterance: str, topics: tuple[str, ...], child: bool) -> bool:
         """Whether the informant, not the patient, answers this question."""
         if self.name and re.search(rf"\b{re.escape(self.name)}\b", utterance):
             return True
         asked = utterance.split("?")[0] if "?" in utterance else utterance
+        if self.addressed(asked):
+            return True
         if _THIRD_PERSON.search(asked) and not _SECOND_PERSON.search(asked):
             return True
         if not child:
             return False
+        if _SECOND_PERSON.search(asked):
+            return False  # the child is spoken to ("What do you like doing?"): the child answers
         tax = load_taxonomy()
         content = [t for t in topics if t in tax.by_id and tax.kind(t) != "meta"]
         return bool(content) and all(
             tax.kind(t) in _INFORMANT_KINDS and t not in _CHILD_TOPICS for t in content
         )
+
+    def addressed(self, asked: str) -> bool:
+        """Whether the question is put to the informant by their relation ("Mum, when did ...")."""
+        words = dict(_RELATIONS).get(self.relation, ())
+        opening = re.split(r"[,.!?]", asked.strip(), maxsplit=1)[0].strip().lower()
+        if words and any(re.fullmatch(rf"(?:(?:hi|hello|and|so)\s+)?{w}", opening) for w in words):
+            return True
+        # "And may I ask your mother too: ...", "Could I ask Mum ..."
+        return bool(words) and re.search(rf"\bask (?:your |the )?(?:{'|'.join(words)}|parent)\b", asked, re.IGNORECASE) is not None
 
     def say(self, text: str) -> str:
         """A record sentence as the informant says it: third person kept, the clinician's labels
@@ -73,7 +87,52 @@ class Informant:
             text = re.sub(rf"\b(?:her|his|their) (?:{'|'.join(words)})\b", "me", text, flags=re.IGNORECASE)
         if self.name:
             text = re.sub(rf"\b{re.escape(self.name)}\b", "I", text)
+        text = self._relatives(text)
+        text = _first_person_verbs(text)
         return text[0].upper() + text[1:] if text else text
+
+    def _relatives(self, text: str) -> str:
+        """A record's bare relative at the start of a sentence ("Father was a fussy eater") as the
+        informant says it: "I" for themself, else the patient's ("Her father was ...")."""
+        own = dict(_RELATIONS).get(self.relation, ())
+        mine = {"female": "Her", "male": "His"}.get(self.sex or "", "Their")
+
+        def fix(m: re.Match) -> str:
+            word = m.group(1)
+            if word.lower() in own:
+                return "I"
+            return f"{mine} {word.lower()}"
+
+        return re.sub(_BARE_RELATIVE, fix, text)
+
+
+_I_VERB = re.compile(r"\b(I|me) (?:(also|still|now|often|never|always|usually|sometimes) )?([a-z]+)\b")
+_IRREGULAR = {"has": "have", "is": "am", "does": "do", "was": "was", "goes": "go"}
+_BARE_RELATIVE = re.compile(
+    r"(?:^|(?<=[.!?] ))(Mother|Father|Mum|Dad|Stepfather|Stepmother|Brother|Sister|Grandmother|Grandfather"
+    r"|Nan|Grandad|Uncle|Aunt|Cousin|Parents)\b(?! (?:of|in law)\b)"
+)
+
+
+def _first_person_verbs(text: str) -> str:
+    """"I sleeps", "I has noticed" (the informant's name in a record sentence become "I") as the
+    informant says them: "I sleep", "I have noticed". A word ending in -s after "I" is read as a verb
+    when lemminflect knows its base form as a verb."""
+    from lemminflect import getLemma
+
+    def fix(m: re.Match) -> str:
+        subject, adverb, word = m.group(1), m.group(2), m.group(3)
+        if subject == "me" and m.start() > 0 and text[m.start() - 2 : m.start()].strip() not in ("", ".", ","):
+            return m.group(0)  # "told me" stays
+        base = _IRREGULAR.get(word)
+        if base is None and word.endswith("s") and not word.endswith("ss"):
+            lemmas = getLemma(word, upos="VERB")
+            base = lemmas[0] if lemmas and lemmas[0] != word else None
+        if base is None:
+            return m.group(0)
+        return f"I {adverb + ' ' if adverb else ''}{base}"
+
+    return _I_VERB.sub(fix, text)
 
 
 def informant_for(case: Case) -> Informant | None:
@@ -86,4 +145,4 @@ def informant_for(case: Case) -> Informant | None:
     relation = next((r for r, words in _RELATIONS if any(re.search(rf"\b{w}\b", low) for w in words)), "parent")
     names = [w for w in re.findall(r"\b[A-Z][a-z]+\b", described or "") if w.lower() not in {
         w for _, ws in _RELATIONS for w in ws} | {"her", "his", "the", "a", "an", "parent"}]
-    return Informant(relation, names[0] if names else None)
+    return Informant(relation, names[0] if names else None, case.demographics.sex)

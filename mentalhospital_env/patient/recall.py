@@ -162,6 +162,27 @@ def _demographic_stems(case: Case, stopwords: frozenset[str]) -> tuple[tuple[str
     return tuple(out)
 
 
+def _a(noun: str) -> str:
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
+def _job_says(job: str) -> str:
+    """The occupation as the patient says it: "retired sheep farmer" -> "I'm a retired sheep farmer.",
+    "unemployed (previously forklift driver)" -> "I'm unemployed. I used to be a forklift driver."."""
+    before = ""
+    was = re.match(r"^(.*?)\s*[(,]\s*(?:previously|formerly|ex-?|used to be|was)\s+(?:an? )?([^)]+?)\)?$", job, re.IGNORECASE)
+    if was:
+        job, before = was.group(1).strip(), was.group(2).strip()
+    low = job.lower()
+    if low in ("retired", "unemployed", "self-employed", "a student", "student") or re.match(r"^(?:on |between |off |out of |a |an )", low):
+        says = f"I'm {job if low != 'student' else 'a student'}."
+    else:
+        says = f"I'm {_a(job)}."
+    if before:
+        says += f" I used to be {_a(before)}." if not re.match(r"^(?:a|an|the)\b", before, re.IGNORECASE) else f" I used to be {before}."
+    return says
+
+
 def _demographic_facts(case: Case) -> tuple[Fact, ...]:
     """Who the patient lives with and what they do, from the case's demographics, as facts the patient
     can tell, when no sentence of the record already files them (ids ``demographics.<key>``)."""
@@ -174,14 +195,13 @@ def _demographic_facts(case: Case) -> tuple[Fact, ...]:
         says = re.sub(r"\b(?:his|her|their)\b", "my", says)
         says = re.sub(r"\bwith (spouse|partner|husband|wife|parents|mother|father|son|daughter|children)\b", r"with my \1", says)
         says = re.sub(r";\s*sees\b", ", and I see", says).replace(";", ",")
+        # "lives alone, daughter lives ten minutes away": the relative is the patient's own
+        says = re.sub(r"(?<=, )(son|daughter|sister|brother|mother|father|mum|dad|children|parents|partner)\b", r"my \1", says)
         out.append(Fact("demographics.living_situation", "personal_history", living, says[0].upper() + says[1:] + ".", False,
                         topics=("living_situation",), polarity="present", time="current"))
     job = (demo.occupation or "").strip().rstrip(".")
     if job and "work" not in have:
-        if re.match(r"^(?:retired|unemployed|self-employed|on |between |off |a |an )", job, re.IGNORECASE):
-            says = f"I'm {job}."
-        else:
-            says = f"I'm {'an' if job[0].lower() in 'aeiou' else 'a'} {job}."
+        says = _job_says(job)
         out.append(Fact("demographics.occupation", "personal_history", job, says, False,
                         topics=("work",), polarity="present", time="current"))
     status = (getattr(demo, "marital_status", None) or "").strip().lower().rstrip(".")

@@ -473,10 +473,9 @@ class Speaker:
             sentences.extend(self._item(item, rng))
         if "pressured" in voice.traits and len(sentences) > 1:
             joiner = voice.traits["pressured"]["joiner"]
-            last = sentences[-1]
-            if not last.startswith(("I ", "I'", "My ")):
-                last = last[0].lower() + last[1:]
-            sentences = [joiner.join(s.rstrip(".") for s in sentences[:-1]) + joiner + last]
+            # one run-on sentence: every sentence after the first starts lower case ("I" stays)
+            run = [sentences[0]] + [s if s.startswith(("I ", "I'")) else s[0].lower() + s[1:] for s in sentences[1:]]
+            sentences = [joiner.join(s.rstrip(".") for s in run[:-1]) + joiner + run[-1]]
         if parts and sentences and not parts[-1].endswith((".", "!", "?", ":")):
             head = sentences[0]
             if not head.startswith(("I ", "I'")):  # "The thing is, my skin ...", but "Honestly, I ..."
@@ -488,9 +487,15 @@ class Speaker:
         if tail:
             parts.append(tail)
         said: dict[str, None] = {}
-        for s in parts:  # the same sentence twice in one reply (two facts worded alike) is said once
-            if s and s not in said:
-                said.setdefault(s, None)
+        bags: list[frozenset[str]] = []
+        for s in parts:  # the same thing twice in one reply (two facts worded alike) is said once
+            if not s or s in said:
+                continue
+            bag = _content(s)
+            if any(_repeats(bag, earlier) for earlier in bags):
+                continue
+            said.setdefault(s, None)
+            bags.append(bag)
         return " ".join(said)
 
     def _item(self, item: AnswerItem, rng: random.Random) -> list[str]:
@@ -807,3 +812,18 @@ def plain_reply(plan: AnswerPlan, index: FactIndex) -> str:
                 out.append(index.guard.scrub(text) if fact.leaks else text)
     # several things denied at once with nothing to say of them: one "No.", not "No. No. No."
     return " ".join(dict.fromkeys(s.strip() for s in out if s.strip()))
+
+
+def _content(sentence: str) -> frozenset[str]:
+    """The content stems of a sentence (no stopwords, none under three letters)."""
+    from .understanding import load_taxonomy, stems_of
+
+    stop = load_taxonomy().stopwords
+    return frozenset(w for w in stems_of(sentence) if len(w) > 2 and w not in stop)
+
+
+def _repeats(bag: frozenset[str], earlier: frozenset[str]) -> bool:
+    """Whether a sentence says again what an earlier one of the same reply said: two or more content
+    stems shared, and they make two thirds of the shorter sentence."""
+    shared = len(bag & earlier)
+    return shared >= 2 and shared * 3 >= 2 * min(len(bag), len(earlier))

@@ -86,6 +86,8 @@ class TopicDef:
     #: asks about work, not the onset of an illness)
     yields_to: tuple[str, ...] = ()
     yields_to_kinds: tuple[str, ...] = ()
+    #: stemmed phrases that veto the topic for a record sentence ("tried to cut down" is not self-harm)
+    record_unless: Cues | None = None
 
 
 @dataclass(frozen=True)
@@ -156,6 +158,7 @@ def load_taxonomy() -> Taxonomy:
             weak=Cues(t["weak_cues"]) if t.get("weak_cues") else None,
             yields_to=tuple(t.get("yields_to", ())),
             yields_to_kinds=tuple(t.get("yields_to_kinds", ())),
+            record_unless=Cues(t["record_unless"]) if t.get("record_unless") else None,
         )
         for t in raw["topics"]
     ]
@@ -426,5 +429,7 @@ def record_topics(section: str, text: str) -> tuple[str, ...]:
     if section in ("family_history", "allergies"):
         return tuple(out)  # "No known drug allergies" is about allergies, not drugs
     order = {t.id: i for i, t in enumerate(tax.topics)}
-    out += sorted((t for t in _scan(stemmed, tax.record_index) if t not in out), key=order.__getitem__)
+    found = (t for t in _scan(stemmed, tax.record_index) if t not in out)
+    found = (t for t in found if tax.by_id[t].record_unless is None or not tax.by_id[t].record_unless.found(stemmed))
+    out += sorted(found, key=order.__getitem__)
     return tuple(out)
