@@ -99,10 +99,21 @@ def test_sizes_ids_and_seeds(suites) -> None:
     assert not dev2 & {c.ehr.history_of_present_illness for c in suites["test-v2"]}, "dev-v2 and test-v2 share a case"
 
 
+# Contradictions that the frozen version 1 suite carries and the lexicon learnt to read after it was
+# frozen: both histories say the illness began "after a period of being high" and also "No elevated
+# mood" (the lay phrase "periods of being high" joined the lexicon in issue 18). A frozen suite cannot
+# be mended without changing earlier results; `mentalhospital cases audit test` reports version 1's
+# other contradictions. Any other contradiction fails.
+FROZEN_CONTRADICTIONS = {
+    "test-0261": ["facts hpi-2 and hpi-13: elevated_mood is both present and denied"],
+    "test-0352": ["facts hpi-2 and hpi-17: elevated_mood is both present and denied"],
+}
+
+
 @pytest.mark.slow
 def test_every_case_passes_the_consistency_checks(suites) -> None:
     failures = {c.case_id: p for s in suites.values() for c in s if (p := check_case(c))}
-    assert failures == {}
+    assert failures == FROZEN_CONTRADICTIONS
 
 
 @pytest.mark.parametrize("name", GENERATED)

@@ -16,7 +16,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Iterable, Mapping
 
-from mentalhospital_env.knowledge.language import is_about_other_person
+from mentalhospital_env.knowledge.language import is_about_other_person, memo_size
 from mentalhospital_env.knowledge.lexicon import Lexicon, Mention, load_lexicon
 
 Entry = Mapping[str, Any]

@@ -104,6 +104,20 @@ def _interview(case: Case) -> tuple[Turn, ...]:
     for section, facts in by_section.items():
         question = questions.get(section) or "Can you tell me more about that?"
         turns.append(Turn(question, _fact_reply(facts), tuple(f.id for f in facts)))
+    # a finding the record denies in the clinician's words ("She denies thought insertion"), or that the
+    # patient's own words for the fact do not name, is asked as a closed question and denied, so the
+    # note's denial rests on what was said in the encounter
+    lexicon = load_lexicon()
+    denied_asked: set[str] = set()
+    for fact in case.facts:
+        said = {m.concept_id for m in lexicon.find(fact.patient_says)} if fact.patient_says else set()
+        for m in lexicon.find(fact.text):
+            if m.concept_id in said:
+                continue
+            concept = lexicon.get(m.concept_id)
+            if m.negated and concept.kind != "history" and concept.questions and m.concept_id not in denied_asked:
+                denied_asked.add(m.concept_id)
+                turns.append(Turn(concept.questions[0], "No.", (fact.id,)))
     asked = " ".join(t.doctor for t in turns)
     topics = read_utterance(asked).safety_topics
     for topic, question in phrases["safety_questions"].items():
