@@ -601,7 +601,8 @@ class ScriptedClinician(Doctor):
         for key, label in (("hpi:1", "Onset and course"), ("hpi:2", "Context"), ("hpi:3", "Impact")):
             if said(key):
                 hpi.append(f"{label}: {said(key)}.")
-        for quote in dict.fromkeys(f.present[c].strip() for c in clashing):
+        # in the order the findings were heard (``clashing`` is a set: its order differs between processes)
+        for quote in dict.fromkeys(f.present[c].strip() for c in findings if c in clashing):
             hpi.append(f'Describes: "{quote}".')
         if mixed:
             hpi.append(f"Answers were inconsistent (affirmed, then denied) about: {'; '.join(term(c) for c in mixed)}.")
