@@ -21,7 +21,7 @@ from importlib import resources
 from mentalhospital_env.knowledge.language import clauses, memo_size, stem, stems
 from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
-from .understanding import record_topics
+from .understanding import CueSet, record_topics
 
 CLOSED_WORLD_KINDS = frozenset({"symptom", "sign"})
 FAMILY_SECTION = "family_history"
@@ -77,49 +77,6 @@ class MemoryCues:
     concept_sections: Mapping[str, tuple[str, ...]]
     leak_replacement: str
     yes_no_openers: frozenset[str]
-
-
-class CueSet:
-    """A set of stemmed cue phrases, indexed by first stem so a text is scanned once."""
-
-    __slots__ = ("_by_first", "phrases")
-
-    def __init__(self, phrases: Iterable[tuple[str, ...]]):
-        unique = sorted({p for p in phrases if p}, key=len, reverse=True)
-        self.phrases: tuple[tuple[str, ...], ...] = tuple(unique)
-        by_first: dict[str, list[tuple[str, ...]]] = {}
-        for p in self.phrases:
-            by_first.setdefault(p[0], []).append(p)
-        self._by_first = by_first
-
-    def __iter__(self):
-        return iter(self.phrases)
-
-    def __len__(self) -> int:
-        return len(self.phrases)
-
-    def spans(self, stemmed: Sequence[str]) -> list[tuple[int, int]]:
-        """Token spans where a phrase occurs (the longest at each position)."""
-        out = []
-        by_first = self._by_first
-        n = len(stemmed)
-        for i in range(n):
-            for p in by_first.get(stemmed[i], ()):
-                k = len(p)
-                if i + k <= n and (k == 1 or tuple(stemmed[i : i + k]) == p):
-                    out.append((i, i + k))
-                    break
-        return out
-
-    def found(self, stemmed: Sequence[str]) -> bool:
-        by_first = self._by_first
-        n = len(stemmed)
-        for i in range(n):
-            for p in by_first.get(stemmed[i], ()):
-                k = len(p)
-                if i + k <= n and (k == 1 or tuple(stemmed[i : i + k]) == p):
-                    return True
-        return False
 
 
 def _phrase_stems(phrases: Iterable[str]) -> CueSet:

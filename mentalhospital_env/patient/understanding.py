@@ -39,23 +39,32 @@ __all__ = [
 ]
 
 
-class Cues:
-    """Stemmed cue phrases indexed by first stem, so a text is scanned once."""
+class CueSet:
+    """A set of stemmed cue phrases, indexed by first stem so a text is scanned once."""
 
-    __slots__ = ("_by_first",)
+    __slots__ = ("_by_first", "phrases")
 
-    def __init__(self, phrases: Iterable[str]):
+    def __init__(self, phrases: Iterable[tuple[str, ...]]):
+        unique = sorted({p for p in phrases if p}, key=len, reverse=True)
+        self.phrases: tuple[tuple[str, ...], ...] = tuple(unique)
         by_first: dict[str, list[tuple[str, ...]]] = {}
-        for p in sorted({tuple(stems_of(p)) for p in phrases if p.strip()}, key=len, reverse=True):
-            if p:
-                by_first.setdefault(p[0], []).append(p)
+        for p in self.phrases:
+            by_first.setdefault(p[0], []).append(p)
         self._by_first = by_first
 
+    def __iter__(self):
+        return iter(self.phrases)
+
+    def __len__(self) -> int:
+        return len(self.phrases)
+
     def spans(self, stemmed: Sequence[str]) -> list[tuple[int, int]]:
+        """Token spans where a phrase occurs (the longest at each position)."""
         out = []
+        by_first = self._by_first
         n = len(stemmed)
         for i in range(n):
-            for p in self._by_first.get(stemmed[i], ()):
+            for p in by_first.get(stemmed[i], ()):
                 k = len(p)
                 if i + k <= n and (k == 1 or tuple(stemmed[i : i + k]) == p):
                     out.append((i, i + k))
@@ -63,7 +72,19 @@ class Cues:
         return out
 
     def found(self, stemmed: Sequence[str]) -> bool:
-        return bool(self.spans(stemmed))
+        by_first = self._by_first
+        n = len(stemmed)
+        for i in range(n):
+            for p in by_first.get(stemmed[i], ()):
+                k = len(p)
+                if i + k <= n and (k == 1 or tuple(stemmed[i : i + k]) == p):
+                    return True
+        return False
+
+
+def cues_of(phrases: Iterable[str]) -> CueSet:
+    """Cue phrases as written, stemmed into a :class:`CueSet`."""
+    return CueSet(tuple(stems_of(p)) for p in phrases if p.strip())
 
 
 @dataclass(frozen=True)
@@ -78,40 +99,40 @@ class TopicDef:
     closed_if_section: str | None = None
     #: stemmed phrases that veto the topic when the asking part holds one ("Has it affected your work?"
     #: asks about functioning, not the job)
-    unless: Cues | None = None
+    unless: CueSet | None = None
     #: stemmed phrases of which one must be present too for the topic's ``weak_cues`` to count
-    needs: Cues | None = None
-    weak: Cues | None = None
+    needs: CueSet | None = None
+    weak: CueSet | None = None
     #: topics of which one, when asked as well, takes this topic away ("How long have you worked there?"
     #: asks about work, not the onset of an illness)
     yields_to: tuple[str, ...] = ()
     yields_to_kinds: tuple[str, ...] = ()
     #: stemmed phrases that veto the topic for a record sentence ("tried to cut down" is not self-harm)
-    record_unless: Cues | None = None
+    record_unless: CueSet | None = None
 
 
 @dataclass(frozen=True)
 class Taxonomy:
     topics: tuple[TopicDef, ...]
     by_id: dict[str, TopicDef]
-    relatives: tuple[tuple[str, Cues], ...]
-    history_cues: Cues
-    follow_up: Cues
-    open_cues: Cues
+    relatives: tuple[tuple[str, CueSet], ...]
+    history_cues: CueSet
+    follow_up: CueSet
+    open_cues: CueSet
     home_sections: dict[str, tuple[str, ...]]
     question_index: dict[str, tuple[tuple[tuple[str, ...], str], ...]]
     record_index: dict[str, tuple[tuple[tuple[str, ...], str], ...]]
     voiced_sections: frozenset[str]
     order: dict[str, int]
     frame: frozenset[str]
-    elliptic: Cues
+    elliptic: CueSet
     question_words: frozenset[str]
-    not_relative: Cues
+    not_relative: CueSet
     spellings: dict[str, str]
     #: stems of words that carry no content when two texts are compared
     stopwords: frozenset[str]
     fallback_index: dict[str, tuple[tuple[tuple[str, ...], str], ...]]
-    follow_up_adds: tuple[tuple[Cues, tuple[str, ...]], ...]
+    follow_up_adds: tuple[tuple[CueSet, tuple[str, ...]], ...]
 
     def kind(self, topic_id: str) -> str:
         return self.by_id[topic_id].kind
@@ -153,12 +174,12 @@ def load_taxonomy() -> Taxonomy:
             related=tuple(t.get("related", ())),
             sensitive=bool(t.get("sensitive", False)),
             closed_if_section=t.get("closed_if_section"),
-            unless=Cues(t["unless"]) if t.get("unless") else None,
-            needs=Cues(t["needs"]) if t.get("needs") else None,
-            weak=Cues(t["weak_cues"]) if t.get("weak_cues") else None,
+            unless=cues_of(t["unless"]) if t.get("unless") else None,
+            needs=cues_of(t["needs"]) if t.get("needs") else None,
+            weak=cues_of(t["weak_cues"]) if t.get("weak_cues") else None,
             yields_to=tuple(t.get("yields_to", ())),
             yields_to_kinds=tuple(t.get("yields_to_kinds", ())),
-            record_unless=Cues(t["record_unless"]) if t.get("record_unless") else None,
+            record_unless=cues_of(t["record_unless"]) if t.get("record_unless") else None,
         )
         for t in raw["topics"]
     ]
@@ -177,17 +198,17 @@ def load_taxonomy() -> Taxonomy:
         record_index=record_index,
         topics=tuple(topics),
         by_id={t.id: t for t in topics},
-        relatives=tuple((name, Cues(words)) for name, words in raw["relatives"].items()),
-        history_cues=Cues(raw["history_cues"]),
-        follow_up=Cues(follow["cues"]),
-        open_cues=Cues(raw.get("open_cues", ())),
+        relatives=tuple((name, cues_of(words)) for name, words in raw["relatives"].items()),
+        history_cues=cues_of(raw["history_cues"]),
+        follow_up=cues_of(follow["cues"]),
+        open_cues=cues_of(raw.get("open_cues", ())),
         home_sections={k: tuple(v) for k, v in raw.get("home_sections", {}).items()},
         voiced_sections=frozenset(raw.get("voiced_sections", ())),
-        follow_up_adds=tuple((Cues([k]), tuple(v)) for k, v in follow["adds"].items()),
+        follow_up_adds=tuple((cues_of([k]), tuple(v)) for k, v in follow["adds"].items()),
         order={t.id: i for i, t in enumerate(topics)},
         frame=frozenset(follow.get("frame", ())),
-        elliptic=Cues(follow.get("elliptic", ())),
-        not_relative=Cues(raw.get("not_relative", ())),
+        elliptic=cues_of(follow.get("elliptic", ())),
+        not_relative=cues_of(raw.get("not_relative", ())),
         stopwords=frozenset(stem(w) for w in raw.get("stopwords", ())),
         spellings={k.lower(): v for k, v in raw.get("spellings", {}).items()},
         fallback_index=_index((p, t["id"]) for t in raw["topics"] for p in t.get("fallback_cues", ())),
