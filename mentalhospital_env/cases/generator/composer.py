@@ -695,15 +695,21 @@ class _Story:
         """A symptom or sign (not a history item such as alcohol use) can be a chief complaint."""
         return concept not in self.ref.lexicon or self.ref.lexicon.get(concept).kind != "history"
 
-    def _present_illness(self) -> None:
-        rng, f = self.rng, self.frames
-        section = "history_of_present_illness"
+    def _referrer_key(self) -> str:
+        """Which referrers' list fits this patient: the setting's, with children's and older adults'
+        outpatient clinics apart."""
         stage = life_stage(self.p.age)
         key = self.p.setting
         if key == "outpatient" and stage in ("child", "adolescent"):
-            key = "outpatient_child"
-        elif key == "outpatient" and stage == "older":
-            key = "outpatient_older"
+            return "outpatient_child"
+        if key == "outpatient" and stage == "older":
+            return "outpatient_older"
+        return key
+
+    def _present_illness(self) -> None:
+        rng, f = self.rng, self.frames
+        section = "history_of_present_illness"
+        key = self._referrer_key()
         referrers = self.c.people["referrers"][key]
         if "neurocognitive" in self.categories:  # confusion is managed under capacity law, not detention, on a medical ward
             referrers = [r for r in referrers if not re.search(r"Mental Health Act|crisis team|informally", r[0])] or referrers

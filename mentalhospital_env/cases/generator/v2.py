@@ -40,7 +40,6 @@ from .composer import (
     cap,
     fill,
     fits_patient,
-    life_stage,
     load_material,
     sentence,
 )
@@ -341,12 +340,7 @@ class StoryV2(_Story):
     def _present_illness(self) -> None:
         rng, st = self.rng, self.story
         section = "history_of_present_illness"
-        stage = life_stage(self.p.age)
-        key = self.p.setting
-        if key == "outpatient" and stage in ("child", "adolescent"):
-            key = "outpatient_child"
-        elif key == "outpatient" and stage == "older":
-            key = "outpatient_older"
+        key = self._referrer_key()
         self.fields.update(gp=rng.choice(st["gp_names"]), workplace=rng.choice(st["workplaces"]["default"]))
         fitting = [r for r in st["referrers"][key] if self.fits(r) and not (self.p.age >= 6 and "health visitor" in r)]
         referrer = self.fill(rng.choice(fitting or st["referrers"][key]))
