@@ -142,7 +142,7 @@ class StoryV2(_Story):
         for t in texts:
             if t is None:
                 continue
-            needs, university, care, homeless, adult, at_home, for_years = self._marks(t)
+            needs, university, care, homeless, adult, at_home, for_years, life = self._marks(t)
             if not all(household.allows(r) for r in needs):
                 return False
             if self.low_education and university:
@@ -157,11 +157,11 @@ class StoryV2(_Story):
                 return False  # 'more than the family can manage at home' needs a family at home
             if days is not None and days < 365 and for_years:
                 return False  # 'for years' in an illness of months
-            if not self._fits_life(self._life_marks(t)):
+            if not self._fits_life(life):
                 return False
         return True
 
-    # wording that only some lives can hold, each read once per text (see _fits_life)
+    # wording that only some lives can hold, read once per text with the other marks (see _fits_life)
     _LIFE_WORDS = {
         "stopped_driving": re.compile(r"\bstopped driving\b", re.I),
         "weekend_or_relatives_house": re.compile(r"\b(at weekends|(?:his|her|their) \w+'s house)\b", re.I),
@@ -174,15 +174,6 @@ class StoryV2(_Story):
         "occupational_health": re.compile(r"\boccupational health\b", re.I),
         "weekend_children": re.compile(r"children at weekends|kids at weekends", re.I),
     }
-
-    def _life_marks(self, text: str) -> frozenset[str]:
-        marks = self.c.life_marks
-        found = marks.get(text)
-        if found is None:
-            found = frozenset(name for name, pattern in self._LIFE_WORDS.items() if pattern.search(text))
-            if len(marks) < _MARKS_LIMIT:
-                marks[text] = found
-        return found
 
     def _fits_life(self, found: frozenset[str]) -> bool:
         """Whether this patient's life can hold a text's wording (the records' household rules)."""
@@ -211,9 +202,9 @@ class StoryV2(_Story):
             return False  # weekend contact is for young children
         return True
 
-    def _marks(self, text: str) -> tuple[frozenset[str], bool, bool, bool, bool, bool, bool]:
+    def _marks(self, text: str) -> tuple[frozenset[str], bool, bool, bool, bool, bool, bool, frozenset[str]]:
         """What :meth:`fits` looks for in a text (household requirements, then university, care, homeless,
-        adult, at-home and for-years wording), read once per text: texts recur across drafts."""
+        adult, at-home and for-years wording, and the life wording of ``_LIFE_WORDS``), read once per text: texts recur across drafts."""
         marks = self.c.marks
         found = marks.get(text)
         if found is None:
@@ -225,6 +216,7 @@ class StoryV2(_Story):
                 bool(text) and bool(_has(text, self.story["adult_words"])),
                 bool(_AT_HOME.search(text)),
                 bool(_FOR_YEARS.search(text)),
+                frozenset(name for name, pattern in self._LIFE_WORDS.items() if pattern.search(text)),
             )
             if len(marks) < _MARKS_LIMIT:
                 marks[text] = found
@@ -810,7 +802,6 @@ class CaseComposerV2(CaseComposer):
         super().__init__(reference)
         self.story = load_material("story")
         self.marks: dict[str, tuple] = {}  # StoryV2._marks, per text
-        self.life_marks: dict[str, frozenset[str]] = {}  # StoryV2._life_marks, per text
         # version 2's own wording for the sections version 1 wrote from a few stock lines
         self.frames = {**self.frames, **{k: v for k, v in self.story["frames"].items() if not k.startswith("_")}}
 
