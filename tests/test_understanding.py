@@ -49,6 +49,26 @@ def topics(utterance: str, context: str | None = None) -> set[str]:
         ("Eating ok?", {"appetite"}, set()),
         ("Any allergies to medication?", {"allergies"}, {"medication"}),
         ("Are you on any medication, and do you have any allergies?", {"medication", "allergies"}, set()),
+        # the longer reading of the same words wins: "take your time" is no question about taking tablets
+        ("Take your time, there's no rush.", {"rapport"}, {"medication"}),
+        ("Have you ever hurt yourself on purpose?", {"self_harm"}, {"eating"}),
+        # but a two-word phrase keeps what it holds: chest pain is panic and a bodily symptom
+        ("Do you get palpitations or chest pain?", {"panic", "somatic"}, set()),
+        # solo cues: "how often" asks about the course only when nothing else is asked
+        ("How often does it happen?", {"course"}, set()),
+        ("How often do you smoke weed?", {"cannabis"}, {"course"}),
+        # what makes it worse is a trigger, not the course
+        ("Is there anything that makes it worse?", {"trigger"}, {"course"}),
+        # the interview's practical asks
+        ("Can you tell me your date of birth?", {"other"}, set()),
+        ("I'll just need to check your blood pressure later.", {"other"}, {"medical_history", "obsessions_compulsions"}),
+        # someone else's worry is not the patient's
+        ("Have you ever been so excited or hyper that others were worried?", {"mania"}, {"worry"}),
+        # support: people to turn to, not the family's history or the household
+        ("Do you have family or friends nearby who can help?", {"social_support"}, {"family_history"}),
+        ("Do you live on your own?", {"living_situation"}, {"social_support"}),
+        # a closing said after the question
+        ("Is there someone who can be with you tonight? We'll finish there.", {"social_support", "closing"}, set()),
     ],
 )
 def test_cues_and_their_guards(utterance, expected, absent):
@@ -126,10 +146,11 @@ def test_one_topic_table():
 
 
 def test_taxonomy_matches_the_labels_taxonomy():
-    """Every id the hand labels use is a topic of the patient's taxonomy, except ``other`` (anything else)."""
+    """Every id the hand labels use is a topic of the patient's taxonomy (``other``: the interview's
+    practical asks, date of birth, a glass of water, an interpreter)."""
     labels = json.loads((ROOT / "benchmarks" / "data" / "interview_topics_taxonomy.json").read_text())
     label_ids = {t for group in labels["groups"].values() for t in group}
-    assert label_ids - set(load_taxonomy().by_id) == {"other"}
+    assert label_ids == set(load_taxonomy().by_id)
 
 
 def test_taxonomy_guards_name_known_topics():

@@ -109,6 +109,10 @@ class TopicDef:
     yields_to_kinds: tuple[str, ...] = ()
     #: stemmed phrases that veto the topic for a record sentence ("tried to cut down" is not self-harm)
     record_unless: CueSet | None = None
+    #: stemmed phrases that ask about the topic only when the utterance names no symptom, substance or
+    #: history topic ("How often does it happen?" asks about the course; "How often do you smoke weed?"
+    #: asks about cannabis)
+    solo: CueSet | None = None
 
 
 @dataclass(frozen=True)
@@ -147,19 +151,45 @@ def _index(pairs) -> dict[str, tuple[tuple[tuple[str, ...], str], ...]]:
     return {k: tuple(sorted(v, key=lambda pt: (-len(pt[0]), pt[1]))) for k, v in by_first.items()}
 
 
-def _scan(stemmed: Sequence[str], index) -> list[str]:
-    """Topics whose cue phrases occur in ``stemmed``, in order of first occurrence."""
-    first: dict[str, int] = {}
+def _scan(stemmed: Sequence[str], index, longest: bool = False) -> list[str]:
+    """Topics whose cue phrases occur in ``stemmed``, in order of first occurrence.
+
+    With ``longest``, a phrase that lies within a phrase of three words or more of another topic does not
+    count: the longer reading of those words wins ("take your time" is rapport, so its "take your" asks
+    about no medication; "worry about your health" is health worry, not worry). Two-word phrases keep
+    what they hold ("chest pain" is panic, and pain)."""
     n = len(stemmed)
+    if not longest:
+        first: dict[str, int] = {}
+        for i in range(n):
+            for phrase, topic in index.get(stemmed[i], ()):
+                k = len(phrase)
+                if topic not in first and i + k <= n and (k == 1 or tuple(stemmed[i : i + k]) == phrase):
+                    first[topic] = i
+        return sorted(first, key=lambda t: (first[t], t))
+    hits: list[tuple[int, int, str]] = []
     for i in range(n):
         for phrase, topic in index.get(stemmed[i], ()):
             k = len(phrase)
-            if topic not in first and i + k <= n and (k == 1 or tuple(stemmed[i : i + k]) == phrase):
-                first[topic] = i
+            if i + k <= n and (k == 1 or tuple(stemmed[i : i + k]) == phrase):
+                hits.append((i, i + k, topic))
+    first = {}
+    for a, b, topic in hits:
+        if topic in first:
+            continue
+        base = topic.rstrip(_WEAK + _SOLO)
+        if any(
+            d - c > b - a and d - c >= 3 and c <= a and b <= d and other.rstrip(_WEAK + _SOLO) != base
+            for c, d, other in hits
+        ):
+            continue
+        first[topic] = a
     return sorted(first, key=lambda t: (first[t], t))
 
 
 _WEAK = "?"  # marks a weak cue's topic in the index: it counts only beside one of the topic's ``needs``
+_SOLO = "!"  # marks a solo cue's topic: it counts only when no content topic is asked as well
+_CONTENT_KINDS = ("symptom", "substance", "history")
 
 
 @lru_cache(maxsize=1)
@@ -180,6 +210,7 @@ def load_taxonomy() -> Taxonomy:
             yields_to=tuple(t.get("yields_to", ())),
             yields_to_kinds=tuple(t.get("yields_to_kinds", ())),
             record_unless=cues_of(t["record_unless"]) if t.get("record_unless") else None,
+            solo=cues_of(t["solo_cues"]) if t.get("solo_cues") else None,
         )
         for t in raw["topics"]
     ]
@@ -187,6 +218,7 @@ def load_taxonomy() -> Taxonomy:
     question_index = _index(
         [(p, t["id"]) for t in raw["topics"] for p in t["cues"]]
         + [(p, t["id"] + _WEAK) for t in raw["topics"] for p in t.get("weak_cues", ())]
+        + [(p, t["id"] + _SOLO) for t in raw["topics"] for p in t.get("solo_cues", ())]
     )
     record_index = _index(
         (p, t["id"])
@@ -326,6 +358,11 @@ def _understand(utterance: str, context: None = None) -> Understanding:
         found = ["greeting"] + found
     if not found:
         found = [t for t in _topics_in(whole, tax) if tax.kind(t) == "meta"]
+    elif "closing" not in found and "?" in heard and not heard.rstrip().endswith("?"):
+        # "Is there someone who can be with you tonight? We'll finish there.": a closing said after the question
+        tail = _SENTENCES.split(heard.strip())[-1]
+        if "closing" in _topics_in(stems_of(tail), tax):
+            found.append("closing")
     relative = None
     not_kin = tax.not_relative.spans(stemmed)
     rel_hits = [
@@ -415,19 +452,26 @@ def _follow(utterance: str, context: str) -> Understanding:
 
 def _topics_in(stemmed: Sequence[str], tax: Taxonomy) -> list[str]:
     """The topics whose cues occur in ``stemmed``, after each topic's guards: a weak cue counts only beside
-    one of the topic's ``needs``; ``unless`` phrases veto the topic; a topic that ``yields_to`` another
+    one of the topic's ``needs``; a solo cue only when no symptom, substance or history topic is found;
+    ``unless`` phrases veto the topic; a topic that ``yields_to`` another
     found (or to a topic of a kind in ``yields_to_kinds``) is dropped."""
     order = tax.order
-    scanned = _scan(stemmed, tax.question_index)
+    scanned = _scan(stemmed, tax.question_index, longest=True)
     found: list[str] = []
+    solo: list[str] = []
     for t in scanned:
         if t.endswith(_WEAK):
             t = t[: -len(_WEAK)]
             needs = tax.by_id[t].needs
             if t in found or needs is None or not needs.found(stemmed):
                 continue
+        elif t.endswith(_SOLO):
+            solo.append(t[: -len(_SOLO)])
+            continue
         if t not in found:
             found.append(t)
+    if solo and not any(tax.by_id[t].kind in _CONTENT_KINDS for t in found):
+        found += [t for t in solo if t not in found]
     kept = []
     for t in found:
         d = tax.by_id[t]
