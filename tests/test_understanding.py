@@ -69,6 +69,14 @@ def topics(utterance: str, context: str | None = None) -> set[str]:
         ("Do you live on your own?", {"living_situation"}, {"social_support"}),
         # a closing said after the question
         ("Is there someone who can be with you tonight? We'll finish there.", {"social_support", "closing"}, set()),
+        # a medicine the knowledge base lists asks about medication, by name or brand
+        ("Are you still taking the quetiapine?", {"medication"}, set()),
+        ("Has the Seroquel helped at all?", {"medication"}, set()),
+        # a greeting's own sentence asks nothing; the sentence beside it still says what it says
+        ("Hello, thanks for coming. I know it can be hard to talk about these things.", {"greeting", "rapport"}, set()),
+        ("Good afternoon Mr Jones, I'm one of the doctors on the ward.", {"greeting"}, {"admissions"}),
+        # the patient's own birth and development, although the mother is named
+        ("Was your mother's pregnancy with you normal?", {"development"}, {"family_history"}),
     ],
 )
 def test_cues_and_their_guards(utterance, expected, absent):
@@ -169,3 +177,16 @@ def test_topic_classifier_reports_both_halves():
     ).stdout
     assert "odd lines" in out
     assert "even (tuned on)" in out and "odd (held out)" in out
+
+
+@pytest.mark.parametrize(
+    ("utterance", "context", "expected"),
+    [
+        ("When was the last time?", "Have you ever cut yourself?", {"self_harm"}),
+        ("What was it for?", "Have you ever been arrested?", {"forensic"}),
+        ("Who noticed first?", "Have you had problems with your memory?", {"memory"}),
+    ],
+)
+def test_a_short_question_with_no_topic_of_its_own_asks_about_the_previous_turn(utterance, context, expected):
+    assert topics(utterance, context) == expected
+    assert not topics(utterance)  # alone it asks nothing the taxonomy names

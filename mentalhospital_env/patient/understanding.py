@@ -187,6 +187,15 @@ def _scan(stemmed: Sequence[str], index, longest: bool = False) -> list[str]:
     return sorted(first, key=lambda t: (first[t], t))
 
 
+def _names_in(source: str) -> list[str]:
+    """Names (and their synonyms) of the entries of a knowledge file, ``"knowledge/drugs.json:drugs"``: "Has
+    the quetiapine helped?" asks about medication whatever medicine the knowledge base lists."""
+    path, _, key = source.partition(":")
+    package, _, name = path.partition("/")
+    raw = json.loads(resources.files(f"mentalhospital_env.{package}").joinpath(f"data/{name}").read_text("utf-8"))
+    return [n for entry in raw[key] for n in (entry["name"], *entry.get("synonyms", ())) if isinstance(n, str)]
+
+
 _WEAK = "?"  # marks a weak cue's topic in the index: it counts only beside one of the topic's ``needs``
 _SOLO = "!"  # marks a solo cue's topic: it counts only when no content topic is asked as well
 _CONTENT_KINDS = ("symptom", "substance", "history")
@@ -217,6 +226,7 @@ def load_taxonomy() -> Taxonomy:
     follow = raw["follow_up"]
     question_index = _index(
         [(p, t["id"]) for t in raw["topics"] for p in t["cues"]]
+        + [(p, topic) for topic, source in raw.get("cues_from", {}).items() for p in _names_in(source)]
         + [(p, t["id"] + _WEAK) for t in raw["topics"] for p in t.get("weak_cues", ())]
         + [(p, t["id"] + _SOLO) for t in raw["topics"] for p in t.get("solo_cues", ())]
     )
@@ -353,7 +363,14 @@ def _understand(utterance: str, context: None = None) -> Understanding:
     if any(t in found for t in _RISK):
         found = [t for t in found if t not in ("mood", "worry")]
     if "greeting" in _topics_in(whole, tax) and "?" not in utterance:
-        found = ["greeting"]  # "Good morning, I'm Dr Patel, one of the doctors here."
+        # "Good morning, I'm Dr Patel, one of the doctors here.": the greeting's own words ask nothing ("the
+        # ward"); a sentence beside it without greeting words still says what it says ("Thank you for coming
+        # in. I know it can be hard to talk about these things.")
+        found = ["greeting"]
+        for sentence in _SENTENCES.split(heard.strip()):
+            said = _topics_in(stems_of(sentence), tax)
+            if "greeting" not in said:
+                found += [t for t in said if t not in found]
     elif "greeting" in _topics_in(whole, tax) and "greeting" not in found:
         found = ["greeting"] + found
     if not found:
@@ -372,7 +389,7 @@ def _understand(utterance: str, context: None = None) -> Understanding:
         if not any(a <= s[0] and s[1] <= b for a, b in not_kin)
     ]
     family_asked = "family_history" in found
-    if rel_hits:
+    if rel_hits and "development" not in found:  # "Was your mother's pregnancy with you normal?"
         symptomish = any(tax.kind(t) in ("symptom", "substance") or t in ("past_psychiatric", "admissions", "medical_history") for t in found)
         if symptomish or tax.history_cues.found(stemmed) or family_asked:
             rel_hits.sort()
@@ -426,7 +443,8 @@ def _follow(utterance: str, context: str) -> Understanding:
     refers = _points_back(stemmed)
     if small_talk or not asks:
         return base
-    if not (elliptic or (not own and (frame or refers or tax.follow_up.found(stemmed))) or (own and refers)):
+    bare = not found and len(stemmed) <= 6  # "When was the last time?", "Who noticed first?"
+    if not (elliptic or bare or (not own and (frame or refers or tax.follow_up.found(stemmed))) or (own and refers)):
         return base
     before = _understand(context, None)
     inherited = [t for t in before.topics if tax.kind(t) != "meta" and t not in tax.frame]
