@@ -405,7 +405,7 @@ def _understand(utterance: str, context: None = None) -> Understanding:
 
 
 #: words by which a short question refers to what was just said ("How sure are you about that?")
-_ANAPHOR = frozenset({"it", "that", "this", "them", "they", "those", "these", "he", "she", "him", "her", "there"})
+_ANAPHOR = frozenset(stem(w) for w in ("it", "that", "this", "them", "they", "those", "these", "he", "she", "him", "her", "there"))
 
 
 #: words before an "it" that refers to nothing ("is it okay", "do you find it hard")
@@ -476,7 +476,7 @@ def _topics_in(stemmed: Sequence[str], tax: Taxonomy) -> list[str]:
     order = tax.order
     scanned = _scan(stemmed, tax.question_index, longest=True)
     found: list[str] = []
-    solo: list[str] = []
+    solo_hits: list[str] = []
     for t in scanned:
         if t.endswith(_WEAK):
             t = t[: -len(_WEAK)]
@@ -484,12 +484,12 @@ def _topics_in(stemmed: Sequence[str], tax: Taxonomy) -> list[str]:
             if t in found or needs is None or not needs.found(stemmed):
                 continue
         elif t.endswith(_SOLO):
-            solo.append(t[: -len(_SOLO)])
+            solo_hits.append(t[: -len(_SOLO)])
             continue
         if t not in found:
             found.append(t)
-    if solo and not any(tax.by_id[t].kind in _CONTENT_KINDS for t in found):
-        found += [t for t in solo if t not in found]
+    if solo_hits and not any(tax.by_id[t].kind in _CONTENT_KINDS for t in found):
+        found += [t for t in solo_hits if t not in found]
     kept = []
     for t in found:
         d = tax.by_id[t]
