@@ -169,20 +169,26 @@ def _scan(stemmed: Sequence[str], index, longest: bool = False) -> list[str]:
         return sorted(first, key=lambda t: (first[t], t))
     hits: list[tuple[int, int, str]] = []
     for i in range(n):
-        for phrase, topic in index.get(stemmed[i], ()):
+        entries = index.get(stemmed[i])
+        if not entries:
+            continue
+        nxt = stemmed[i + 1] if i + 1 < n else None
+        for phrase, topic in entries:
             k = len(phrase)
-            if i + k <= n and (k == 1 or tuple(stemmed[i : i + k]) == phrase):
+            if k == 1 or (i + k <= n and phrase[1] == nxt and (k == 2 or tuple(stemmed[i : i + k]) == phrase)):
                 hits.append((i, i + k, topic))
+    long = [h for h in hits if h[1] - h[0] >= 3]
     first = {}
     for a, b, topic in hits:
         if topic in first:
             continue
-        base = topic.rstrip(_WEAK + _SOLO)
-        if any(
-            d - c > b - a and d - c >= 3 and c <= a and b <= d and other.rstrip(_WEAK + _SOLO) != base
-            for c, d, other in hits
-        ):
-            continue
+        if long:
+            base = topic.rstrip(_WEAK + _SOLO)
+            if any(
+                d - c > b - a and c <= a and b <= d and other.rstrip(_WEAK + _SOLO) != base
+                for c, d, other in long
+            ):
+                continue
         first[topic] = a
     return sorted(first, key=lambda t: (first[t], t))
 
