@@ -190,3 +190,8 @@ def test_topic_classifier_reports_both_halves():
 def test_a_short_question_with_no_topic_of_its_own_asks_about_the_previous_turn(utterance, context, expected):
     assert topics(utterance, context) == expected
     assert not topics(utterance)  # alone it asks nothing the taxonomy names
+
+
+def test_anything_else_stays_the_open_question_after_a_topic():
+    u = understand("Anything else?", "Do you ever hear voices when nobody is there?")
+    assert u.open and not u.topics

@@ -449,7 +449,8 @@ def _follow(utterance: str, context: str) -> Understanding:
     refers = _points_back(stemmed)
     if small_talk or not asks:
         return base
-    bare = not found and len(stemmed) <= 6  # "When was the last time?", "Who noticed first?"
+    # "When was the last time?", "Who noticed first?"; but "Anything else?" is the open question
+    bare = not found and not base.open and len(stemmed) <= 6
     if not (elliptic or bare or (not own and (frame or refers or tax.follow_up.found(stemmed))) or (own and refers)):
         return base
     before = _understand(context, None)
