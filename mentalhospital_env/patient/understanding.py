@@ -411,8 +411,12 @@ def _understand(utterance: str, context: None = None) -> Understanding:
 
 
 #: words by which a short question refers to what was just said ("How sure are you about that?")
-_ANAPHOR = frozenset(stem(w) for w in ("it", "that", "this", "them", "they", "those", "these", "he", "she", "him", "her", "there"))
+#: ("this" is left out: it names the illness as a whole more often than the last topic, "Is this stopping you
+#: working?", "Have you been treated for this before?")
+_ANAPHOR = frozenset(stem(w) for w in ("it", "that", "them", "they", "those", "these", "he", "she", "him", "her", "there"))
 
+
+_WH = frozenset({"what", "when", "where", "who", "why", "which", "how"})
 
 #: words before an "it" that refers to nothing ("is it okay", "do you find it hard")
 _EXPLETIVE_IT = frozenset({"is", "be", "was", "find", "make", "take"})
@@ -450,7 +454,8 @@ def _follow(utterance: str, context: str) -> Understanding:
     if small_talk or not asks:
         return base
     # "When was the last time?", "Who noticed first?"; but "Anything else?" is the open question
-    bare = not found and not base.open and len(stemmed) <= 6
+    # a wh-question without a topic needs one from the turn before; "Have you driven since?" has its own
+    bare = not found and not base.open and len(stemmed) <= 6 and stemmed[0] in _WH
     if not (elliptic or bare or (not own and (frame or refers or tax.follow_up.found(stemmed))) or (own and refers)):
         return base
     before = _understand(context, None)
