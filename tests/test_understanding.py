@@ -69,9 +69,6 @@ def topics(utterance: str, context: str | None = None) -> set[str]:
         ("Do you live on your own?", {"living_situation"}, {"social_support"}),
         # a closing said after the question
         ("Is there someone who can be with you tonight? We'll finish there.", {"social_support", "closing"}, set()),
-        # a medicine the knowledge base lists asks about medication, by name or brand
-        ("Are you still taking the quetiapine?", {"medication"}, set()),
-        ("Has the Seroquel helped at all?", {"medication"}, set()),
         # a greeting's own sentence asks nothing; the sentence beside it still says what it says
         ("Hello, thanks for coming. I know it can be hard to talk about these things.", {"greeting", "rapport"}, set()),
         ("Good afternoon Mr Jones, I'm one of the doctors on the ward.", {"greeting"}, {"admissions"}),

@@ -193,15 +193,6 @@ def _scan(stemmed: Sequence[str], index, longest: bool = False) -> list[str]:
     return sorted(first, key=lambda t: (first[t], t))
 
 
-def _names_in(source: str) -> list[str]:
-    """Names (and their synonyms) of the entries of a knowledge file, ``"knowledge/drugs.json:drugs"``: "Has
-    the quetiapine helped?" asks about medication whatever medicine the knowledge base lists."""
-    path, _, key = source.partition(":")
-    package, _, name = path.partition("/")
-    raw = json.loads(resources.files(f"mentalhospital_env.{package}").joinpath(f"data/{name}").read_text("utf-8"))
-    return [n for entry in raw[key] for n in (entry["name"], *entry.get("synonyms", ())) if isinstance(n, str)]
-
-
 _WEAK = "?"  # marks a weak cue's topic in the index: it counts only beside one of the topic's ``needs``
 _SOLO = "!"  # marks a solo cue's topic: it counts only when no content topic is asked as well
 _CONTENT_KINDS = ("symptom", "substance", "history")
@@ -232,7 +223,6 @@ def load_taxonomy() -> Taxonomy:
     follow = raw["follow_up"]
     question_index = _index(
         [(p, t["id"]) for t in raw["topics"] for p in t["cues"]]
-        + [(p, topic) for topic, source in raw.get("cues_from", {}).items() for p in _names_in(source)]
         + [(p, t["id"] + _WEAK) for t in raw["topics"] for p in t.get("weak_cues", ())]
         + [(p, t["id"] + _SOLO) for t in raw["topics"] for p in t.get("solo_cues", ())]
     )
