@@ -192,3 +192,14 @@ def test_a_short_question_with_no_topic_of_its_own_asks_about_the_previous_turn(
 def test_anything_else_stays_the_open_question_after_a_topic():
     u = understand("Anything else?", "Do you ever hear voices when nobody is there?")
     assert u.open and not u.topics
+
+
+def test_the_interviews_own_business_repeats_no_lexicon_question():
+    from mentalhospital_env.patient.question import read_question
+
+    # "today" brings the orientation question near, but a closing asks nothing clinical
+    assert read_question("Okay, let's stop there for today.").concepts == ()
+    assert read_question("We'll do some blood tests today.").concepts == ()
+    assert read_question("Okay, let's stop there for today.").closing
+    # a clinical question keeps its concepts
+    assert read_question("How has your mood been over the past few weeks?").concepts

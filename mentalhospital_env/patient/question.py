@@ -139,6 +139,9 @@ def read_question(utterance: str, lexicon: Lexicon | None = None) -> Question:
     return question
 
 
+_INTERVIEW_BUSINESS = frozenset({"greeting", "closing", "other"})
+
+
 def _read_question(utterance: str, lex: Lexicon) -> Question:
     cues = load_memory_cues()
     tokens = tokenize(utterance)
@@ -148,11 +151,15 @@ def _read_question(utterance: str, lex: Lexicon) -> Question:
     if not mentions and asking != utterance and not understand(utterance).topics:
         mentions = lex.find(utterance)
         asking = utterance
-    concepts: list[str] = list(question_bank(lex).asked(utterance))
+    understood = understand(utterance)
+    # an utterance that only greets, closes or sees to the interview's arrangements ("Okay, let's stop there
+    # for today", "We'll do some blood tests today") repeats no lexicon question, however near its words are
+    # to one ("What day is it today?")
+    business = bool(understood.topics) and all(t in _INTERVIEW_BUSINESS for t in understood.topics)
+    concepts: list[str] = [] if business else list(question_bank(lex).asked(utterance))
     for m in mentions:
         if m.concept_id not in concepts:
             concepts.append(m.concept_id)
-    understood = understand(utterance)
     topics = [t for t in understood.topics if t not in ("greeting", "closing")]
     about_other = understood.relative is not None or "family_history" in topics
     if not about_other and mentions:
