@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import itertools
 import weakref
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -17,7 +18,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache, wraps
 from importlib import resources
-from typing import NamedTuple, TypeVar
+from collections import OrderedDict
+from typing import Generic, Hashable, NamedTuple, TypeVar
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _SUFFIXES = ("ings", "ing", "edly", "ed", "ies", "es", "s", "ly")
@@ -77,6 +79,7 @@ Scaled by :data:`MEMO_SCALE`."""
 _memos: list[Callable[[], None]] = []  # cache_clear of every memo, for clear_caches()
 _memo_owners: weakref.WeakSet = weakref.WeakSet()  # objects with their own memo (lexicons), see register_memo
 _memos_on = True
+_shared_memos: list[SharedMemo] = []  # see SharedMemo
 _Result = TypeVar("_Result")
 
 
@@ -94,6 +97,65 @@ def _memo(compute: Callable[..., _Result]) -> Callable[..., _Result]:
     read.cache_info = remembered.cache_info  # type: ignore[attr-defined]
     read.remembered = remembered  # type: ignore[attr-defined]  # for the hottest callers: one call less
     return read
+
+
+_Key = TypeVar("_Key", bound=Hashable)
+_Value = TypeVar("_Value")
+
+
+class SharedMemo(Generic[_Key, _Value]):
+    """One bounded memo shared by every object of a kind, each remembering under its own owner token.
+
+    A patient remembers the verdicts it worked out for its own wordings (a claim check, a leak check, a
+    self-contained wording). Kept per patient, a suite's total is the cap times its cases, and a long run
+    over 480 cases never reaches it, so memory has no level; kept here, all patients of the process share one
+    cap (:func:`memo_size`, ``MENTALHOSPITAL_MEMO_SCALE``) and the least recently used entry goes first.
+    An owner takes a token from :meth:`owner` (never reused, so a new patient cannot read a dead one's entries).
+    """
+
+    def __init__(self, name: str, default_size: int) -> None:
+        self.name = name
+        self.max_size = memo_size(default_size)
+        self._entries: OrderedDict[tuple[int, _Key], _Value] = OrderedDict()
+        self._tokens = itertools.count()
+        self.hits = self.misses = 0
+        _memos.append(self.clear)
+        _shared_memos.append(self)
+
+    def owner(self) -> int:
+        """A token for a new owner's entries."""
+        return next(self._tokens)
+
+    def recall(self, owner: int, key: _Key, compute: Callable[[], _Value]) -> _Value:
+        """The value remembered for ``(owner, key)``, or ``compute()`` remembered (skipped inside :func:`memos_off`)."""
+        if not _memos_on:
+            return compute()
+        entry = (owner, key)
+        entries = self._entries
+        try:
+            value = entries[entry]
+        except KeyError:
+            self.misses += 1
+            value = compute()
+            entries[entry] = value
+            if len(entries) > self.max_size:
+                entries.popitem(last=False)
+            return value
+        self.hits += 1
+        entries.move_to_end(entry)
+        return value
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self.hits = self.misses = 0
+
+
+def shared_memos() -> tuple[SharedMemo, ...]:
+    """Every :class:`SharedMemo` of the library (for the memory benchmark and tests)."""
+    return tuple(_shared_memos)
 
 
 def register_memo(owner: object) -> None:
