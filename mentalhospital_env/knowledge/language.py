@@ -59,11 +59,12 @@ memos that hold the most at their caps (scale 1) are those holding vectors: the 
 texts, 4.3 kB each, about 200 MB when full), the clinical adjudicator's per-output phrasing similarities
 (65,536 outputs, 5 kB each) and ``read_statement`` (65,536 readings, 2 kB each); a training run fills them
 slowly (a few hundred new texts per 10,000 steps once the first tens of thousands are met), part of the
-growth a long run still shows: on the dev suite, discrete id, rewards at the end, 488 MB after 60,000 steps
-and 506 MB after 80,000 (+1.85% per 10,000 steps, above the benchmark's 1% bound). Three memos are capped per
-patient (``ClaimChecker._checked``, ``RepresentationSkill._contained``, ``LeakGuard._leaks``), so their total
-is the cap times the suite's cases: at scale 1 they are far from full at 80,000 steps, which is why the
-memory has no level yet there (the benchmark names the memos still filling)."""
+growth a long run still shows. The patients' own verdicts (a reply's claim check, leak check and
+self-contained wording) are one :class:`SharedMemo` per kind for all patients of the process (32,768 entries
+each at scale 1), not a cap per patient: capped per patient, the 240 to 480 patients of a suite held hundreds of
+caps and a long run had no level. Measured on the dev suite (discrete id, rewards at the end, ``benchmarks/
+env_throughput.py --only MentalHospitalDiscrete-v0 --steps 200 --warmup-steps 60000 --steady-steps 20000``):
++0.73% per 10,000 steps after 60,000 (PASS; +1.85% with the per-patient caps)."""
 
 
 def memo_size(default: int) -> int:
