@@ -332,18 +332,13 @@ still filling (listed beside the verdict) or something is kept without a cap."""
 
 
 def memo_fill() -> list[tuple[str, int, int]]:
-    """Every capped memo of the library in this process (``functools.lru_cache`` and embedding caches):
-    name, entries, cap."""
+    """Every capped memo of the library in this process (``functools.lru_cache``, embedding caches and the
+    patients' shared memos): name, entries, cap."""
     import functools
 
+    from mentalhospital_env.knowledge.language import shared_memos
     from mentalhospital_env.rewards.embedders import EmbeddingCache
 
-    from mentalhospital_env.patient.memory import _PER_PATIENT_MEMO, ClaimChecker, LeakGuard
-    from mentalhospital_env.patient.representation import RepresentationSkill
-
-    # per-patient memos (one per case's patient, each capped at _PER_PATIENT_MEMO: a suite's total is that
-    # times its cases), plain dicts
-    per_patient = {ClaimChecker: "_checked", LeakGuard: "_leaks", RepresentationSkill: "_contained"}
     found: dict[str, list[int]] = {}
     for obj in gc.get_objects():
         if isinstance(obj, functools._lru_cache_wrapper):
@@ -356,14 +351,13 @@ def memo_fill() -> list[tuple[str, int, int]]:
             name, size, cap = f"{module}.{obj.__qualname__}", info.currsize, info.maxsize
         elif isinstance(obj, EmbeddingCache):
             name, size, cap = "EmbeddingCache", len(obj), obj.max_size
-        elif type(obj) in per_patient and isinstance(getattr(obj, per_patient[type(obj)], None), dict):
-            attribute = per_patient[type(obj)]
-            name, size, cap = f"{type(obj).__name__}.{attribute}", len(getattr(obj, attribute)), _PER_PATIENT_MEMO
         else:
             continue
         entry = found.setdefault(name, [0, 0])
         entry[0] += size
         entry[1] += cap
+    for memo in shared_memos():  # the patients' memos: one per kind for every patient of the process
+        found[memo.name] = [len(memo), memo.max_size]
     return [(name, size, cap) for name, (size, cap) in sorted(found.items())]
 
 

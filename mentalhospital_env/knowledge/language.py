@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import itertools
 import weakref
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -17,7 +18,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache, wraps
 from importlib import resources
-from typing import NamedTuple, TypeVar
+from collections import OrderedDict
+from typing import Generic, Hashable, NamedTuple, TypeVar
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _SUFFIXES = ("ings", "ing", "edly", "ed", "ies", "es", "s", "ly")
@@ -57,11 +59,12 @@ memos that hold the most at their caps (scale 1) are those holding vectors: the 
 texts, 4.3 kB each, about 200 MB when full), the clinical adjudicator's per-output phrasing similarities
 (65,536 outputs, 5 kB each) and ``read_statement`` (65,536 readings, 2 kB each); a training run fills them
 slowly (a few hundred new texts per 10,000 steps once the first tens of thousands are met), part of the
-growth a long run still shows: on the dev suite, discrete id, rewards at the end, 488 MB after 60,000 steps
-and 506 MB after 80,000 (+1.85% per 10,000 steps, above the benchmark's 1% bound). Three memos are capped per
-patient (``ClaimChecker._checked``, ``RepresentationSkill._contained``, ``LeakGuard._leaks``), so their total
-is the cap times the suite's cases: at scale 1 they are far from full at 80,000 steps, which is why the
-memory has no level yet there (the benchmark names the memos still filling)."""
+growth a long run still shows. The patients' own verdicts (a reply's claim check, leak check and
+self-contained wording) are one :class:`SharedMemo` per kind for all patients of the process (32,768 entries
+each at scale 1), not a cap per patient: capped per patient, the 240 to 480 patients of a suite held hundreds of
+caps and a long run had no level. Measured on the dev suite (discrete id, rewards at the end, ``benchmarks/
+env_throughput.py --only MentalHospitalDiscrete-v0 --steps 200 --warmup-steps 60000 --steady-steps 20000``):
++0.73% per 10,000 steps after 60,000 (PASS; +1.85% with the per-patient caps)."""
 
 
 def memo_size(default: int) -> int:
@@ -77,6 +80,7 @@ Scaled by :data:`MEMO_SCALE`."""
 _memos: list[Callable[[], None]] = []  # cache_clear of every memo, for clear_caches()
 _memo_owners: weakref.WeakSet = weakref.WeakSet()  # objects with their own memo (lexicons), see register_memo
 _memos_on = True
+_shared_memos: list[SharedMemo] = []  # see SharedMemo
 _Result = TypeVar("_Result")
 
 
@@ -94,6 +98,65 @@ def _memo(compute: Callable[..., _Result]) -> Callable[..., _Result]:
     read.cache_info = remembered.cache_info  # type: ignore[attr-defined]
     read.remembered = remembered  # type: ignore[attr-defined]  # for the hottest callers: one call less
     return read
+
+
+_Key = TypeVar("_Key", bound=Hashable)
+_Value = TypeVar("_Value")
+
+
+class SharedMemo(Generic[_Key, _Value]):
+    """One bounded memo shared by every object of a kind, each remembering under its own owner token.
+
+    A patient remembers the verdicts it worked out for its own wordings (a claim check, a leak check, a
+    self-contained wording). Kept per patient, a suite's total is the cap times its cases, and a long run
+    over 480 cases never reaches it, so memory has no level; kept here, all patients of the process share one
+    cap (:func:`memo_size`, ``MENTALHOSPITAL_MEMO_SCALE``) and the least recently used entry goes first.
+    An owner takes a token from :meth:`owner` (never reused, so a new patient cannot read a dead one's entries).
+    """
+
+    def __init__(self, name: str, default_size: int) -> None:
+        self.name = name
+        self.max_size = memo_size(default_size)
+        self._entries: OrderedDict[tuple[int, _Key], _Value] = OrderedDict()
+        self._tokens = itertools.count()
+        self.hits = self.misses = 0
+        _memos.append(self.clear)
+        _shared_memos.append(self)
+
+    def owner(self) -> int:
+        """A token for a new owner's entries."""
+        return next(self._tokens)
+
+    def recall(self, owner: int, key: _Key, compute: Callable[[], _Value]) -> _Value:
+        """The value remembered for ``(owner, key)``, or ``compute()`` remembered (skipped inside :func:`memos_off`)."""
+        if not _memos_on:
+            return compute()
+        entry = (owner, key)
+        entries = self._entries
+        try:
+            value = entries[entry]
+        except KeyError:
+            self.misses += 1
+            value = compute()
+            entries[entry] = value
+            if len(entries) > self.max_size:
+                entries.popitem(last=False)
+            return value
+        self.hits += 1
+        entries.move_to_end(entry)
+        return value
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self.hits = self.misses = 0
+
+
+def shared_memos() -> tuple[SharedMemo, ...]:
+    """Every :class:`SharedMemo` of the library (for the memory benchmark and tests)."""
+    return tuple(_shared_memos)
 
 
 def register_memo(owner: object) -> None:

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mentalhospital_env.cases import Case
-from mentalhospital_env.knowledge.language import stems, tokenize
+from mentalhospital_env.knowledge.language import SharedMemo, stems, tokenize
 
 from .reading import (
-    _PER_PATIENT_MEMO,
     CLOSED_WORLD_KINDS,
     CueSet,
     Statement,
@@ -27,6 +26,11 @@ from .reading import (
     read_statements,
 )
 from .understanding import load_taxonomy
+
+# what each patient worked out for its own wordings, remembered in one memo per kind for all patients of the
+# process (a cap per patient grows with the suite: see SharedMemo)
+_LEAKS: SharedMemo[str, bool] = SharedMemo("LeakGuard.leaks", 32768)
+_CHECKED: SharedMemo[str, ClaimCheck] = SharedMemo("ClaimChecker.checked", 32768)
 
 if TYPE_CHECKING:
     from .recall import FactIndex, IndexedFact
@@ -69,20 +73,14 @@ class LeakGuard:
             tuple(tokenize(n)) for n in scales if not (len(tokenize(n)) == 1 and n.strip().isupper())
         )
         self.replacement = cues.leak_replacement
-        self._leaks: dict[str, bool] = {}
+        self._owner = _LEAKS.owner()
 
     def leaks(self, text: str) -> bool:
         """Whether ``text`` names the diagnosis, an ICD-10-CM code, a scale score or a scale by name
         (remembered per text: a reply is checked after wording and again after each clause added)."""
         if not text:
             return False
-        known = self._leaks.get(text)
-        if known is None:
-            known = self._reads_as_leak(text)
-            if len(self._leaks) >= _PER_PATIENT_MEMO:
-                self._leaks.pop(next(iter(self._leaks)))
-            self._leaks[text] = known
-        return known
+        return _LEAKS.recall(self._owner, text, lambda: self._reads_as_leak(text))
 
     def _reads_as_leak(self, text: str) -> bool:
         if self._code.search(text) or self._score.search(text):
@@ -152,7 +150,7 @@ class ClaimChecker:
 
     def __init__(self, index: FactIndex):
         self.index = index
-        self._checked: dict[str, ClaimCheck] = {}
+        self._owner = _CHECKED.owner()
 
     def supported(self, statement: Statement) -> bool:
         index = self.index
@@ -180,15 +178,12 @@ class ClaimChecker:
 
     def check(self, text: str) -> ClaimCheck:
         """What ``text`` states and what of it the record does not support (remembered per text)."""
-        known = self._checked.get(text)
-        if known is None:
-            found = tuple(read_statements(text, self.index.lexicon))
-            unsupported = tuple(s for s in found if not self.supported(s))
-            known = ClaimCheck(found, unsupported, self.index.guard.leaks(text))
-            if len(self._checked) >= _PER_PATIENT_MEMO:
-                self._checked.pop(next(iter(self._checked)))
-            self._checked[text] = known
-        return known
+        return _CHECKED.recall(self._owner, text, lambda: self._check(text))
+
+    def _check(self, text: str) -> ClaimCheck:
+        found = tuple(read_statements(text, self.index.lexicon))
+        unsupported = tuple(s for s in found if not self.supported(s))
+        return ClaimCheck(found, unsupported, self.index.guard.leaks(text))
 
 
 def facts_expressed(

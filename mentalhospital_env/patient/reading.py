@@ -147,8 +147,6 @@ def split_statements(text: str) -> list[str]:
 
 
 _STATEMENTS: OrderedDict[tuple[int, str, str | None], tuple[Lexicon, tuple[Statement, ...]]] = OrderedDict()
-#: wordings a patient remembers checking (per patient: a suite of 240 cases holds 240 of these)
-_PER_PATIENT_MEMO = memo_size(4096)
 _STATEMENTS_MAX = memo_size(16384)
 
 

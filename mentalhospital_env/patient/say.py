@@ -19,7 +19,7 @@ from functools import lru_cache
 from importlib import resources
 
 from mentalhospital_env.cases import Case
-from mentalhospital_env.knowledge.language import memo_size, tokenize
+from mentalhospital_env.knowledge.language import SharedMemo, tokenize
 from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
 from .check import ClaimChecker
@@ -39,6 +39,9 @@ from .recall import (
     asks_how_long,
     duration_in,
 )
+
+# a patient's self-contained wordings (fact, position, wording, concepts asked), one memo for all patients
+_CONTAINED: SharedMemo[tuple[str, int, str, tuple[str, ...]], str] = SharedMemo("RepresentationSkill.contained", 32768)
 
 
 def _data(name: str) -> dict:
@@ -418,7 +421,7 @@ class Speaker:
         self._said_no = False
         self._told: set[str] = set()  # facts this patient has put in words in this encounter
         # self_contained() depends on the fact, its wording and the concepts asked only: remembered
-        self._contained: dict[tuple[str, int, str, tuple[str, ...]], str] = {}
+        self._owner = _CONTAINED.owner()
         self.reset()
 
     def reset(self) -> None:
@@ -644,13 +647,7 @@ class Speaker:
         if not text or fact.section == "family_history":
             return text
         key = (fact.id, fact.position, text, self._asked)
-        known = self._contained.get(key)
-        if known is None:
-            known = self._self_contained(fact, text)
-            if len(self._contained) >= memo_size(4096):
-                self._contained.pop(next(iter(self._contained)))
-            self._contained[key] = known
-        return known
+        return _CONTAINED.recall(self._owner, key, lambda: self._self_contained(fact, text))
 
     def _self_contained(self, fact: IndexedFact, text: str) -> str:
         """:meth:`self_contained` worked out (it is remembered per fact, wording and concepts asked)."""
