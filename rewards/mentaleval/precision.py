@@ -486,9 +486,7 @@ def check_note(case: Any, chart: Chart) -> NotePrecision:
                 continue
             elif said_no:
                 errors.append(ClaimError(concept, "present", "denied by the patient", serious))
-            elif concept in observed or linked & evidence.disclosed or (
-                lexicon.get(concept).kind == "sign" and linked & evidence.record_present
-            ):
+            elif concept in observed or linked & (evidence.disclosed | evidence.record_present):
                 # the clinician's own observation (insight, affect, speech); or a finding the record states, which
                 # the patient may have said in words the reader does not read ("the people on TV send me signals")
                 continue
