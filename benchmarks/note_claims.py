@@ -2,7 +2,7 @@
 
     python benchmarks/note_claims.py dump --seed 15 --draw test-v2:20,handwritten:4   # and the reader's seven
     python benchmarks/note_claims.py print            # transcripts and numbered claims, to label by hand
-    python benchmarks/note_claims.py agree            # the checker against the hand labels
+    python benchmarks/note_claims.py agree            # the checker against the hand labels, by half
 
 ``dump`` plays the scripted clinician on cases drawn under a printed seed and keeps each encounter (the
 chart: every turn, the exam results and the note) in ``data/note_claims/encounters.jsonl``, so that the
@@ -111,7 +111,7 @@ def show() -> None:
             print(f"  claim {i}: {item}")
 
 
-def agree() -> dict[str, Any]:
+def agree(show_held_out: bool = False) -> dict[str, Any]:
     from mentalhospital_env.cases import load_suite
     from mentalhospital_env.rewards.chart import Chart
     from mentalhospital_env.rewards.mentaleval.precision import _block_claims, check_note
@@ -121,11 +121,12 @@ def agree() -> dict[str, Any]:
     for lab in labels:
         by_case.setdefault(lab["case_id"], {})[lab["item"]] = lab
     suites: dict[str, Any] = {}
-    table = {"both": 0, "reader_only": 0, "checker_only": 0, "neither": 0}
+    rows: list[tuple[str, bool, bool]] = []  # (half, flagged by the checker, flagged by the reader)
     disagreements = []
-    for row in encounters():
+    for n_row, row in enumerate(encounters()):
         if row["case_id"] not in by_case:
             continue
+        half = half_of(n_row)
         suite = suites.setdefault(row["suite"], {c.case_id: c for c in load_suite(row["suite"]).cases})
         case = suite[row["case_id"]]
         raw = row["chart"]
@@ -142,19 +143,45 @@ def agree() -> dict[str, Any]:
                 raise SystemExit(f"{row['case_id']}: claim {i} is {item!r} now, labelled as {lab['item_text']!r}")
             flagged = bool(set(_block_claims(item)) & wrong)
             reader = not lab["supported"]
-            key = "both" if flagged and reader else "reader_only" if reader else "checker_only" if flagged else "neither"
-            table[key] += 1
+            rows.append((half, flagged, reader))
             if flagged != reader:
-                disagreements.append((row["case_id"], i, item, "reader" if reader else "checker", lab.get("reason", "")))
+                disagreements.append((half, row["case_id"], i, item, "reader" if reader else "checker", lab.get("reason", "")))
+    out = {"all": _agreement([r for r in rows]), **{h: _agreement([r for r in rows if r[0] == h]) for h in HALVES}}
+    out["notes"] = len(by_case)
+    for name in ("all", *HALVES):
+        print(f"== {name}" + (" (read while tuning)" if name == HALVES[0] else " (not read while tuning)" if name != "all" else ""))
+        for k, v in out[name].items():
+            print(f"  {k}: {v}")
+    shown = HALVES[:1] if not show_held_out else HALVES
+    for half, case_id, i, item, who, reason in disagreements:
+        if half in shown:
+            print(f"  [{half}] {case_id} claim {i} {item!r}: flagged by the {who} only. {reason}")
+    return out
+
+
+#: the labelled encounters split by their position in encounters.jsonl: even positions are the half whose
+#: disagreements are read while tuning the checker, odd positions are held out (their disagreements are printed
+#: only with --show-held-out)
+HALVES = ("tune", "held_out")
+
+
+def half_of(position: int) -> str:
+    return HALVES[position % 2]
+
+
+def _agreement(rows: list[tuple[str, bool, bool]]) -> dict[str, Any]:
+    table = {"both": 0, "reader_only": 0, "checker_only": 0, "neither": 0}
+    for _, flagged, reader in rows:
+        key = "both" if flagged and reader else "reader_only" if reader else "checker_only" if flagged else "neither"
+        table[key] += 1
     n = sum(table.values())
     po = (table["both"] + table["neither"]) / n if n else 0.0
     p_reader = (table["both"] + table["reader_only"]) / n if n else 0.0
     p_checker = (table["both"] + table["checker_only"]) / n if n else 0.0
     pe = p_reader * p_checker + (1 - p_reader) * (1 - p_checker)
     kappa = (po - pe) / (1 - pe) if pe < 1 else 1.0
-    out = {
+    return {
         "items": n,
-        "notes": len({d for d in by_case}),
         "reader_errors": table["both"] + table["reader_only"],
         "checker_errors": table["both"] + table["checker_only"],
         "table": table,
@@ -165,11 +192,6 @@ def agree() -> dict[str, Any]:
         "checker_precision": round(table["both"] / (table["both"] + table["checker_only"]), 4)
         if table["both"] + table["checker_only"] else None,
     }
-    for k, v in out.items():
-        print(f"{k}: {v}")
-    for case_id, i, item, who, reason in disagreements:
-        print(f"  {case_id} claim {i} {item!r}: flagged by the {who} only. {reason}")
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -180,14 +202,15 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--draw", default="test-v2:20,handwritten:4")
     d.add_argument("--add", default=READER_CASES, help="suite:case pairs played besides the draw")
     sub.add_parser("print")
-    sub.add_parser("agree")
+    a = sub.add_parser("agree")
+    a.add_argument("--show-held-out", action="store_true", help="also print the held-out half's disagreements")
     args = ap.parse_args(argv)
     if args.command == "dump":
         dump(args.seed, args.draw, args.add)
     elif args.command == "print":
         show()
     else:
-        agree()
+        agree(args.show_held_out)
     return 0
 
 

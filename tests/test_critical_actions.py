@@ -136,7 +136,9 @@ def test_case_rules_read_from_the_record(ca):
 def test_lithium_proposed_requires_monitoring(ca):
     p = _profile(codes=("F31.12",), sex="male")
     assert "lithium_monitoring" in {m.action for m in ca.check(p, "Lithium 400 mg at night.").missing}
-    assert not ca.check(p, "Lithium 400 mg at night; level 12 hours post-dose at 1 week, U&E and TFTs.").missing
+    lithium = {"lithium_monitoring", "lithium_renal_function", "lithium_thyroid_function"}
+    checked = ca.check(p, "Lithium 400 mg at night; level 12 hours post-dose at 1 week, U&E and TFTs.")
+    assert not lithium & {m.action for m in checked.missing}
 
 
 @pytest.mark.parametrize("drug", ["Lithium 400 mg at night", "Lamotrigine 25 mg daily", "Sodium valproate 500 mg"])
@@ -197,3 +199,73 @@ def test_any_malformed_section_raises_knowledge_error_or_loads(key, value):
         _read(raw)
     except KnowledgeError:
         pass
+
+
+def test_psychotic_depression_needs_an_antipsychotic_or_ect_and_prompt_review(ca):
+    p = _profile(codes=("F32.3",))
+    alone = ca.check(p, "Sertraline 50 mg daily. Review in four weeks.")
+    assert {"psychotic_depression_treatment", "prompt_follow_up"} <= {m.action for m in alone.missing}
+    for plan in (
+        "Sertraline 50 mg daily with olanzapine 5 mg at night. Review in one week.",
+        "Sertraline 50 mg daily; refer for electroconvulsive therapy as she is refusing fluids. Review within days.",
+        "Venlafaxine with an antipsychotic; seen again this week.",
+    ):
+        assert not {"psychotic_depression_treatment", "prompt_follow_up"} & {m.action for m in ca.check(p, plan).missing}, plan
+
+
+def test_lithium_needs_its_level_renal_and_thyroid_function(ca):
+    p = _profile(codes=("F31.12",), sex="male")
+    missing = {m.action for m in ca.check(p, "Lithium 400 mg at night; level 12 hours post-dose at one week.").missing}
+    assert {"lithium_renal_function", "lithium_thyroid_function"} <= missing and "lithium_monitoring" not in missing
+    said = " ".join(ca.sentences(["lithium_monitoring", "lithium_renal_function", "lithium_thyroid_function"]))
+    assert len(ca.sentences(["lithium_monitoring", "lithium_renal_function", "lithium_thyroid_function"])) == 1
+    assert not {"lithium_monitoring", "lithium_renal_function", "lithium_thyroid_function"} & {
+        m.action for m in ca.check(p, f"Lithium 400 mg at night. {said}").missing
+    }
+
+
+def test_psychosis_with_violence_needs_a_decision_and_a_risk_plan(ca):
+    p = _profile(codes=("F20.0",), sex="male", risks=frozenset({"violence"}))
+    assessed = ca.check(p, "Risperidone 2 mg daily. Assess risk to named others; ask about weapons. Early intervention team.")
+    assert "violence_risk_plan" in {m.action for m in assessed.missing}
+    managed = "Risperidone 2 mg daily. Home treatment team daily; remove access to weapons and inform the police if the risk rises."
+    assert not {"violence_risk_plan", "disposition"} & {m.action for m in ca.check(p, managed).missing}
+    assert "violence_risk_plan" not in {r.action for r in ca.check(_profile(codes=("F20.0",)), managed).required}
+
+
+def test_mania_is_reviewed_within_days_and_bipolar_depression_gets_psychoeducation(ca):
+    terse = {m.action for m in ca.check(_profile(codes=("F31.12",)), "Start olanzapine. Review in four weeks.").missing}
+    assert "prompt_follow_up" in terse
+    terse = {m.action for m in ca.check(_profile(codes=("F34.0",)), "Start quetiapine. Review in four weeks.").missing}
+    assert "bipolar_psychoeducation" in terse
+
+
+@pytest.mark.parametrize(
+    ("codes", "plan", "misplaced"),
+    [
+        (("F32.3",), "Refer to the specialist eating disorder service.", {"eating_disorder_service"}),
+        (("F50.01",), "Refer to the specialist eating disorder service.", set()),
+        (("F32.1",), "Quetiapine 50 mg at night (a treatment with evidence in bipolar depression).", {"bipolar_specific_treatment"}),
+        (("F31.4",), "Quetiapine 50 mg at night (a treatment with evidence in bipolar depression).", set()),
+        (("F41.0",), "Plan a medically assisted withdrawal with CIWA-Ar monitoring.", {"alcohol_detoxification"}),
+        (("F10.20",), "Plan a medically assisted withdrawal with CIWA-Ar monitoring.", set()),
+        (("F32.1",), "Avoid refeeding; no eating disorder service needed.", set()),
+    ],
+)
+def test_an_element_for_a_disorder_the_case_does_not_have_is_misplaced(ca, codes, plan, misplaced):
+    assert {m.action for m in ca.check(_profile(codes=codes), plan).misplaced} == misplaced
+
+
+@pytest.mark.parametrize(
+    ("value", "field"),
+    [({"elements": [{"action": "no_such", "codes": ["F50"], "reason": "x"}]}, "action"),
+     ({"elements": [{"action": "eating_disorder_service", "codes": ["not a code"], "reason": "x"}]}, "codes"),
+     ({"elements": [{"action": "eating_disorder_service", "codes": ["F50"]}]}, "reason"),
+     ({"elements": "x"}, "elements")],
+)
+def test_malformed_disorder_specific_names_the_field(value, field):
+    raw = copy.deepcopy(_raw())
+    raw["disorder_specific"] = value
+    with pytest.raises(KnowledgeError) as error:
+        _read(raw)
+    assert error.value.field == field

@@ -480,3 +480,86 @@ def test_the_judge_reads_a_denial_through_its_list():
     )
     assert all(m.negated for m in mentions(note))
     assert not any(m.negated for m in mentions("No suicidal ideation, but reports low mood and panic attacks.")[1:])
+
+
+# --- plans that do not hang together; notes a supervisor marks down --------------------------------------
+
+
+def test_continue_a_drug_the_patient_is_not_taking_is_read():
+    from mentalhospital_env.rewards.mentaleval.features import continued_without
+
+    assert continued_without("Continue the antidepressant. Review in two weeks.", "salbutamol inhaler as needed.") == ("antidepressant",)
+    assert continued_without("Continue the antidepressant.", "sertraline 100 mg daily") == ()
+    assert continued_without("Start sertraline 50 mg. Continue sertraline for six months after remission.", "none.") == ()
+    assert continued_without("Continue current medication.", "no regular medications.") == ("medication",)
+    assert continued_without("Keep taking lithium 400 mg.", "lithium carbonate 800 mg at night") == ()
+    assert continued_without("Continue for at least six months.", "") == ()
+
+
+def _hw(case_id):
+    from mentalhospital_env.cases import load_suite
+
+    return load_suite("handwritten")[case_id]
+
+
+def test_an_incoherent_plan_is_capped_at_three():
+    from mentalhospital_env.rewards.mentaleval.features import read_plan
+    from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline
+    from mentalhospital_env.rewards.mentaleval.offline import treatment_score
+
+    case = _hw("hw-001")  # recurrent depression, takes only an inhaler
+    guideline = case_guideline(case)
+    good = (
+        "Start sertraline 50 mg daily, explaining side effects and the delay before it helps. Refer for cognitive "
+        "behavioural therapy. Agree a written safety plan with crisis numbers. Review in one week."
+    )
+    base = treatment_score(read_plan(good, guideline))
+    assert base > 3.0
+    reading = read_plan(f"{good} Refer to the specialist eating disorder service.", guideline)
+    assert reading.misplaced and treatment_score(reading) <= 3.0 < base
+    therapy = good.replace("Start sertraline 50 mg daily, explaining side effects and the delay before it helps. ", "")
+    assert not read_plan(therapy, guideline).incoherent
+    reading = read_plan(f"Continue the antidepressant. {therapy}", guideline)
+    assert reading.continued_absent == ("antidepressant",) and treatment_score(reading) <= 3.0
+
+
+def test_psychotic_depression_with_an_antidepressant_alone_scores_at_most_two():
+    from mentalhospital_env.rewards.mentaleval.features import read_plan
+    from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline
+    from mentalhospital_env.rewards.mentaleval.offline import treatment_score
+
+    guideline = case_guideline(_hw("hw-015"))
+    alone = "Sertraline 50 mg daily. Supportive psychotherapy. Daily review on the ward; monitor food and fluid intake."
+    assert treatment_score(read_plan(alone, guideline)) <= 2.0
+    assert "psychotic_depression_treatment" not in read_plan(
+        alone + " Add olanzapine 5 mg at night; consider ECT if he refuses fluids.", guideline
+    ).critical_missing
+
+
+def test_misfiled_quotes_and_a_checklist_of_denials_lower_note_quality():
+    from mentalhospital_env.rewards.mentaleval.features import checklist_denials, misfiled_quote_texts
+    from mentalhospital_env.rewards.mentaleval.offline import note_quality_score
+
+    note = (
+        'History of present illness: Context: "Someone\'s put cameras in my flat." Impact: "I can\'t work." '
+        'Forensic history: "No, never been in trouble." Trauma history: "I was done for a fight a few years back."'
+    )
+    assert [label for label, _ in misfiled_quote_texts(note)] == ["Context", "Trauma history"]
+    case = _hw("hw-001")
+    denials = "History of present illness: low mood for two months. " + " ".join(
+        f"Denies {x}." for x in ("obsessions", "repeated unlawful acts", "binge eating", "tics", "suicidal ideation")
+    )
+    irrelevant = checklist_denials(case, Chart(note=denials))
+    assert "suicidal_ideation" not in irrelevant and len(irrelevant) >= 3
+    from mentalhospital_env.rewards.mentaleval.offline import OfflineJudge
+
+    reading = OfflineJudge().readings(case, _small_case_chart_for(case))["note"]
+    clean = note_quality_score(reading)
+    assert note_quality_score(replace(reading, misfiled_quotes=2)) < clean
+    assert note_quality_score(replace(reading, checklist_denials=("a", "b", "c", "d", "e"))) < clean
+
+
+def _small_case_chart_for(case):
+    from mentalhospital_env.rewards.mentaleval.ladders import exemplary_chart
+
+    return exemplary_chart(case)

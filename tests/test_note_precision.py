@@ -127,7 +127,7 @@ def test_a_quoted_non_answer_marks_a_note_down():
 @pytest.mark.slow
 def test_the_checker_agrees_with_the_hand_reading_of_31_notes():
     """benchmarks/note_claims.py: 663 claims of 31 scripted notes labelled by reading each transcript (committed
-    before the checker ran on them). The figure measured when the checker was rebuilt: kappa 0.71."""
+    before the checker ran on them). The figure measured when the checker was rebuilt: kappa 0.71; in stop 21 0.726 (held-out half 0.733)."""
     import sys
     from pathlib import Path
 
@@ -135,5 +135,18 @@ def test_the_checker_agrees_with_the_hand_reading_of_31_notes():
     from note_claims import agree
 
     out = agree()
-    assert out["items"] == 663 and out["reader_errors"] == 62
-    assert out["kappa"] >= 0.65 and out["checker_precision"] >= 0.8
+    assert out["all"]["items"] == 663 and out["all"]["reader_errors"] == 62
+    assert out["all"]["kappa"] >= 0.65 and out["all"]["checker_precision"] >= 0.8
+    # the half whose disagreements were not read while tuning in stop 21 (odd positions of encounters.jsonl)
+    assert out["held_out"]["kappa"] >= 0.65 and out["held_out"]["checker_precision"] >= 0.8
+
+
+def test_words_the_patient_quotes_are_not_what_the_patient_affirms():
+    from mentalhospital_env.rewards.mentaleval.precision import reply_evidence
+
+    yes, _ = reply_evidence("What brings you here?", "I've had GP referral: 'Low mood and fatigue, not responding to citalopram.'")
+    assert "low_mood" not in yes
+    yes, _ = reply_evidence("How do you sleep?", "My wife says I 'stop breathing, then snort like a horse' at night.")
+    assert not {"drug_seeking", "stimulant_use"} & yes
+    yes, _ = reply_evidence("How is your mood?", "I don't feel like myself, I feel low all the time.")
+    assert "low_mood" in yes

@@ -11,8 +11,9 @@ returns a :class:`CriticalActions`:
   pregnancy, suicide risk in the record, current medications, dependants at home.
 * :meth:`CriticalActions.requirements` - for a profile (and a plan, for rules about the drugs a plan proposes),
   the actions required and the actions forbidden, each with the rule that asks for it.
-* :meth:`CriticalActions.check` - a plan held against those: which required actions are missing and which
-  forbidden ones it proposes.
+* :meth:`CriticalActions.check` - a plan held against those: which required actions are missing, which
+  forbidden ones it proposes, and which elements belong to a disorder the case does not have (``disorder_specific``:
+  an eating-disorder service for a depressed patient is an incoherent plan).
 
 Facts and doses only; nothing here is diagnostic-criteria text.
 """
@@ -121,6 +122,25 @@ class Contraindication:
 
 
 @dataclass(frozen=True)
+class DisorderElement:
+    """A plan element that belongs to disorders of ``codes`` (families by prefix); proposed for a case with none
+    of them, it treats an illness the patient does not have."""
+
+    action: str
+    codes: tuple[str, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class Misplaced:
+    """An element of the plan for a disorder the case does not have."""
+
+    action: str
+    label: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class SafetyCheck:
     """A plan held against a case's rules."""
 
@@ -128,6 +148,7 @@ class SafetyCheck:
     missing: tuple[Requirement, ...]
     contraindicated: tuple[Contraindication, ...]
     proposed: frozenset[str]
+    misplaced: tuple[Misplaced, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -136,6 +157,7 @@ class SafetyCheck:
             "missing_labels": sorted({r.label for r in self.missing}),
             "contraindicated": sorted({c.action for c in self.contraindicated}),
             "contraindication_reasons": sorted({c.reason for c in self.contraindicated}),
+            "misplaced": sorted({m.action for m in self.misplaced}),
         }
 
 
@@ -165,8 +187,10 @@ class CriticalActions:
         drug_phrases: Mapping[str, Sequence[str]],
         hepatic_limits: Mapping[str, int] | None = None,
         hepatic_phrases: Sequence[str] = (),
+        disorder_specific: Sequence[DisorderElement] = (),
     ):
         self.actions = dict(actions)
+        self.disorder_specific = tuple(disorder_specific)
         self.rules = tuple(rules)
         self.risk_concepts = dict(risk_concepts)
         index: dict[tuple[str, ...], set[str]] = {}
@@ -387,7 +411,12 @@ class CriticalActions:
             if lifted and set(lifted) & proposed:
                 continue
             found.setdefault(c.action, c)
-        return SafetyCheck(required, missing, tuple(found.values()), proposed)
+        misplaced = tuple(
+            Misplaced(e.action, self.actions[e.action].label, e.reason)
+            for e in self.disorder_specific
+            if e.action in proposed and not any(_code_matches(c, e.codes) for c in profile.codes)
+        )
+        return SafetyCheck(required, missing, tuple(found.values()), proposed, misplaced)
 
     def mentions_dependants(self, text: str) -> bool:
         """Whether ``text`` says that children or other dependants are at home (not "as a child", "only child")."""
@@ -596,11 +625,30 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         drug_phrases=drug_phrases,
         hepatic_limits=_hepatic_limits(where, raw.get("hepatic_impairment")),
         hepatic_phrases=_strings(where, "hepatic_impairment", "phrases", (raw.get("hepatic_impairment") or {}).get("phrases")),
+        disorder_specific=_disorder_specific(where, raw.get("disorder_specific"), known_action, known_codes_of),
     )
     for action_id in sorted(required):
         if action_id not in found.proposed(actions[action_id].say or ""):
             raise KnowledgeError(where, action_id, "say", "the sentence does not read as its own action")
     return found
+
+
+def _disorder_specific(where: str, raw: Any, known_action: Any, known_codes_of: Any) -> tuple[DisorderElement, ...]:
+    if raw is None:
+        return ()
+    elements = raw.get("elements") if isinstance(raw, Mapping) else None
+    if not isinstance(elements, list):
+        raise KnowledgeError(where, "disorder_specific", "elements", "must be a list of {action, codes, reason}")
+    out = []
+    for j, e in enumerate(elements):
+        at = f"disorder_specific.elements[{j}]"
+        if not isinstance(e, Mapping) or not isinstance(e.get("reason"), str) or not e["reason"].strip():
+            raise KnowledgeError(where, at, "reason", "each element must give an action, codes and a reason")
+        codes = known_codes_of(at, "codes", e.get("codes"))
+        if not codes:
+            raise KnowledgeError(where, at, "codes", "must not be empty")
+        out.append(DisorderElement(known_action(at, "action", e.get("action")), codes, e["reason"]))
+    return tuple(out)
 
 
 def _hepatic_limits(where: str, raw: Any) -> dict[str, int]:
@@ -635,7 +683,9 @@ __all__ = [
     "Contraindication",
     "CriticalAction",
     "CriticalActions",
+    "DisorderElement",
     "Forbidden",
+    "Misplaced",
     "Profile",
     "Requirement",
     "RiskSign",

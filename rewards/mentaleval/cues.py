@@ -108,6 +108,10 @@ class MentalEvalCues:
     drug_classes: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = None  # type: ignore[assignment]
     generic_therapy: CuePhrases = None  # type: ignore[assignment]
     dose_described: CuePhrases = None  # type: ignore[assignment]
+    continuation: CuePhrases = None  # type: ignore[assignment]
+    medication_words: CuePhrases = None  # type: ignore[assignment]
+    quote_topics: Mapping[str, frozenset[str]] = None  # type: ignore[assignment]
+    checklist_pertinent_domains: frozenset[str] = frozenset()
 
 
 def _labelled(groups: Mapping[str, Sequence[str]]) -> CuePhrases:
@@ -188,7 +192,21 @@ def read_cue_file(raw: Mapping[str, Any], where: str = "cues.json") -> MentalEva
         drug_classes=drug_classes,
         generic_therapy=CuePhrases(strings("generic_therapy") if "generic_therapy" in raw else []),
         dose_described=CuePhrases(strings("dose_described") if "dose_described" in raw else []),
+        continuation=CuePhrases(strings("continuation_cues") if "continuation_cues" in raw else []),
+        medication_words=CuePhrases(strings("medication_words") if "medication_words" in raw else []),
+        quote_topics=_quote_topics(raw.get("note_quote_topics", {}), where),
+        checklist_pertinent_domains=frozenset((raw.get("note_checklist") or {}).get("pertinent_domains", ())),
     )
+
+
+def _quote_topics(raw: Any, where: str) -> dict[str, frozenset[str]]:
+    """``note_quote_topics.labels``: each label (lower-cased) with the stems of the words a quote under it holds."""
+    labels = raw.get("labels", {}) if isinstance(raw, Mapping) else None
+    if not isinstance(labels, Mapping) or not all(
+        isinstance(v, list) and v and all(isinstance(w, str) and w.strip() for w in v) for v in labels.values()
+    ):
+        raise ValueError(f"{where}: 'note_quote_topics.labels' must map labels to non-empty lists of words")
+    return {k.lower(): frozenset(stem(t) for w in v for t in tokenize(w)) for k, v in labels.items()}
 
 
 @lru_cache(maxsize=1)

@@ -336,6 +336,8 @@ class NoteReading:
     empty_quotes: int = 0
     omitted: tuple[str, ...] = ()  # findings the patient affirmed that the note never mentions
     omitted_serious: int = 0
+    misfiled_quotes: int = 0  # the patient's words quoted under a label they are not about
+    checklist_denials: tuple[str, ...] = ()  # "Denies ..." findings irrelevant to the presentation
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -435,6 +437,7 @@ def _read_note_alone(note: str) -> tuple[NoteReading, frozenset[str]]:
         claims=len(claimed),
         unsupported_claims=(),
         empty_quotes=empty_quotes(note),
+        misfiled_quotes=misfiled_quotes(note),
     )
     return reading, claimed
 
@@ -461,6 +464,59 @@ def empty_quotes(note: str) -> int:
         if any(tuple(stems_[i : i + len(p)]) == p for p in phrases for i in range(len(stems_) - len(p) + 1)):
             count += 1
     return count
+
+
+_LABELLED_QUOTE = re.compile(r'(?:^|\n|(?<=[.:;])\s+|(?<=[.:;]")\s+)(?P<label>[A-Za-z][A-Za-z ]{1,40}?):\s*"(?P<quote>[^"]{1,600})"')
+
+
+def misfiled_quotes(note: str) -> int:
+    """Quotes filed under a label (``cues.json`` ``note_quote_topics``: "Context", "Alcohol use" ...) that hold
+    none of that label's words: the patient's words, but not about what the heading says they are."""
+    return len(misfiled_quote_texts(note))
+
+
+def misfiled_quote_texts(note: str) -> tuple[tuple[str, str], ...]:
+    """``(label, quote)`` of each misfiled quote (see :func:`misfiled_quotes`); a non-answer is counted once, as
+    an empty quote, not again here."""
+    topics = load_cues().quote_topics
+    out = []
+    for match in _LABELLED_QUOTE.finditer(note):
+        words = topics.get(match.group("label").strip().lower())
+        if words is None or empty_quotes(f'"{match.group("quote")}"'):
+            continue
+        stems_ = {stem(t) for t in tokenize(match.group("quote"))}
+        if stems_ and not stems_ & words:
+            out.append((match.group("label").strip(), match.group("quote")))
+    return tuple(out)
+
+
+def checklist_denials(case: Any, chart: Chart) -> tuple[str, ...]:
+    """The findings the note denies that bear on nothing in this presentation: no lexicon category shared with the
+    case's reference diagnosis or the doctor's categories and disorders, and outside the pertinent domains (risk,
+    psychosis, substance use; ``cues.json`` ``note_checklist``). A row of them reads as a screening checklist."""
+    from .precision import note_claims
+
+    note = chart.note or ""
+    if not note.strip():
+        return ()
+    lexicon = load_lexicon()
+    pertinent = load_cues().checklist_pertinent_domains
+    categories = {category_of_code(c) for c in case.diagnosis.codes}
+    categories |= {normalize_category(c) for c in chart.categories or () if isinstance(c, str)}
+    for d in chart.disorders or ():
+        code = resolve_disorder_code(d) if isinstance(d, str) else None
+        if code:
+            categories.add(category_of_code(code))
+    categories.discard(None)
+    out = []
+    for concept, asserted in note_claims(note):
+        if asserted:
+            continue
+        entry = lexicon.get(concept)
+        if entry.domain in pertinent or set(entry.categories) & categories:
+            continue
+        out.append(concept)
+    return tuple(sorted(out))
 
 
 # --- the diagnosis ------------------------------------------------------------------------------
@@ -599,6 +655,14 @@ class PlanReading:
     contraindicated: tuple[str, ...] = ()
     contraindication_reasons: tuple[str, ...] = ()
     disorder_actions_met: float | None = None
+    misplaced: tuple[str, ...] = ()
+    continued_absent: tuple[str, ...] = ()
+
+    @property
+    def incoherent(self) -> tuple[str, ...]:
+        """Why the plan does not hang together: elements for a disorder the case does not have, and "continue X"
+        for an X the patient does not take and the plan does not start."""
+        return self.misplaced + tuple(f"continues {x}, which the patient is not taking" for x in self.continued_absent)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -622,8 +686,9 @@ def read_plan(plan: str, guideline: CaseGuideline) -> PlanReading:
     other_t = (
         _therapies_named(plan, tuple(guideline.other_therapies)) if guideline.other_therapies else frozenset()
     )
-    required = missing = contraindicated = reasons = ()
+    required = missing = contraindicated = reasons = misplaced = ()
     disorder_met = None
+    continued_absent: tuple[str, ...] = ()
     if guideline.profile is not None:
         actions = load_critical_actions()
         check = actions.check(guideline.profile, plan)
@@ -631,6 +696,8 @@ def read_plan(plan: str, guideline: CaseGuideline) -> PlanReading:
         missing = tuple(sorted({r.action for r in check.missing}))
         contraindicated = tuple(sorted({c.action for c in check.contraindicated}))
         reasons = tuple(sorted({c.reason for c in check.contraindicated}))
+        misplaced = tuple(sorted({m.reason for m in check.misplaced}))
+        continued_absent = continued_without(plan, guideline.profile.medications)
         coded = {r.id for r in actions.rules if r.codes}
         disorder_required = {r.action for r in check.required if r.rule in coded}
         if disorder_required:
@@ -658,7 +725,55 @@ def read_plan(plan: str, guideline: CaseGuideline) -> PlanReading:
         contraindicated=contraindicated,
         contraindication_reasons=reasons,
         disorder_actions_met=disorder_met,
+        misplaced=misplaced,
+        continued_absent=continued_absent,
     )
+
+
+_NO_MEDICATION = re.compile(r"^\W*(?:none|nil|no\b|not\s+(?:on|taking)|nothing)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=memo_size(4096))
+def continued_without(plan: str, medications: str) -> tuple[str, ...]:
+    """What ``plan`` says to continue ("continue the antidepressant", "keep taking sertraline", ``cues.json``
+    ``continuation_cues``) that the record's ``medications`` does not hold and the plan does not start elsewhere:
+    a drug by name, a class by name, or medication in general when the record lists none."""
+    cues = load_cues()
+    formulary = load_formulary()
+    continued: list[str] = []
+    rest: list[str] = []
+    for clause in re.split(r"(?<=[.;!?\n])\s+|;\s*", plan):
+        stemmed = [stem(t) for t in tokenize(clause)]
+        found = list(cues.continuation.find(stemmed))
+        if not found:
+            rest.append(clause)
+            continue
+        tokens = tokenize(clause)
+        start = found[0][1]
+        continued.append(" ".join(tokens[start : start + 6]))
+        rest.append(" ".join(tokens[:found[0][0]]))
+    if not continued:
+        return ()
+    record_drugs = {d.name for d in formulary.drugs_in(medications or "")}
+    record_classes = set(formulary.classes_in(medications or "")) | {
+        g for g, held in formulary.class_drugs.items() if held & record_drugs
+    }
+    elsewhere = " ".join(rest)
+    started = {d.name for d in formulary.drugs_in(elsewhere) if d.proposed}
+    started_classes = set(formulary.classes_in(elsewhere)) | {
+        g for g, held in formulary.class_drugs.items() if held & started
+    }
+    takes_any = bool((medications or "").strip()) and not _NO_MEDICATION.match(medications or "")
+    out: list[str] = []
+    for tail in continued:
+        drugs = {d.name for d in formulary.drugs_in(tail) if d.proposed}
+        classes = set(formulary.classes_in(tail))
+        out += [d for d in sorted(drugs) if d not in record_drugs and d not in started]
+        out += [g for g in sorted(classes) if g not in record_classes and g not in started_classes]
+        if not drugs and not classes and cues.medication_words.any([stem(t) for t in tokenize(tail)]):
+            if not (takes_any or started):
+                out.append("medication")
+    return tuple(dict.fromkeys(out))
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,7 @@ from .features import (
     InterviewReading,
     NoteReading,
     PlanReading,
+    checklist_denials,
     mentions,
     read_diagnosis,
     read_interview,
@@ -152,7 +153,15 @@ def note_quality_score(r: NoteReading) -> float:
     missing = limits["note_omission_points"] * (
         max(0, len(r.omitted) - limits["note_omissions_allowed"]) + r.omitted_serious
     )
-    return round(max(MIN_SCORE, min(_scale(raw), note_precision_cap(r)) - empty - missing), 3)
+    # a quote filed under a heading it is not about ("Context: \"Can we get on with it?\""), and a row of
+    # "Denies ..." negatives that bear on nothing in this presentation (a screening checklist, not a history)
+    misfiled = limits.get("note_misfiled_quote_points", 0.0) * r.misfiled_quotes
+    checklist = min(
+        limits.get("note_checklist_max", 0.0),
+        limits.get("note_checklist_points", 0.0)
+        * max(0, len(r.checklist_denials) - int(limits.get("note_checklist_allowed", 0))),
+    )
+    return round(max(MIN_SCORE, min(_scale(raw), note_precision_cap(r)) - empty - missing - misfiled - checklist), 3)
 
 
 def diagnostic_rigor_score(r: DiagnosisReading) -> float:
@@ -223,11 +232,15 @@ def plan_overreach(r: PlanReading) -> float:
 
 def safety_cap(r: PlanReading) -> float:
     """The highest App. a plan may get: 1 with a contraindicated drug or action (the case's rules, or a drug
-    the knowledge base marks unsafe for a reference disorder), 2 with a critical action missing, else 5."""
+    the knowledge base marks unsafe for a reference disorder), 2 with a critical action missing, ``cues.json``
+    ``limits.plan_incoherent_cap`` (3) when the plan does not hang together (an element for a disorder the case
+    does not have, "continue" a drug the patient is not taking), else 5."""
     if r.contraindicated or r.unsafe_drugs:
         return MIN_SCORE
     if r.critical_missing:
         return 2.0
+    if r.incoherent:
+        return float(load_cues().limits.get("plan_incoherent_cap", 3.0))
     return 5.0
 
 
@@ -285,6 +298,7 @@ class OfflineJudge(Judge):
         serious = sum(lexicon.get(c).domain in ("risk", "psychosis") for c in omitted)
         return replace(
             reading,
+            checklist_denials=checklist_denials(case, chart),
             claim_errors=len(precision.errors),
             serious_errors=precision.serious,
             omitted=omitted,

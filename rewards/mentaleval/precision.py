@@ -10,7 +10,7 @@ The checker reads the encounter on its own terms, stricter than the clinician's 
 sharing it could not see the clinician's misreadings): the findings each reply names of the patient; and a bare
 answer ("No.", "Not really.", "Yes, most days.", whole: ``cues.json`` ``bare_answers``) to a closed question
 ("Do you ...?") for the finding whose lexicon question was asked. A reply that opens "I don't ..." or "No idea"
-answers nothing by itself, an open question ("How have you been sleeping?") is answered only by what the reply
+answers nothing by itself, words the reply quotes (a referral letter, a partner) are reported speech, not evidence, an open question ("How have you been sleeping?") is answered only by what the reply
 names, and the doctor's own words (a reflection, a question) are never evidence. Agreement with a hand reading
 of 31 notes is measured by ``benchmarks/note_claims.py``.
 
@@ -303,12 +303,22 @@ def _closed_question(utterance: str) -> str | None:
     return questions[-1] if tokens and tokens[0] in closed else None
 
 
+_QUOTED = re.compile(r"(?<![A-Za-z])'[^']{2,}?'(?![A-Za-z])|\"[^\"]{2,}?\"")
+
+
+def _without_quoted(reply: str) -> str:
+    """The reply with the words it quotes left out: a referral letter, a partner's or a doctor's words ("GP
+    referral: 'Low mood and fatigue'", "she says I 'stop breathing'") are reported speech, not what the patient
+    affirms of themself."""
+    return _QUOTED.sub(" ", reply)
+
+
 def reply_evidence(question: str, reply: str) -> tuple[frozenset[str], frozenset[str]]:
     """(affirmed, denied): the findings ``reply`` names of the patient, and the finding whose own lexicon question
     a closed ``question`` asked when the reply is a bare yes or no (see the module docstring)."""
     affirmed: set[str] = set()
     denied: set[str] = set()
-    for concept, negated in patient_findings(reply):
+    for concept, negated in patient_findings(_without_quoted(reply)):
         (denied if negated else affirmed).add(concept)
     closed = _closed_question(question)
     if closed is not None:
