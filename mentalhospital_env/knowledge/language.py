@@ -664,6 +664,8 @@ def negated_spans_in(text: str, tokens: list[str] | None = None, window: int = 6
 @_memo
 def _negated_spans_in(text: str, window: int) -> tuple[tuple[int, int], ...]:
     tokens = _read(text).tokens
+    if _phrase_index(load_cues().negation).keys().isdisjoint(tokens):
+        return ()  # no negation cue starts here (most texts): no clause breaks to read
     return _negated_spans(tokens, window, negation_breaks(text) or None)
 
 
