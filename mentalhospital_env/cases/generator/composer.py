@@ -925,7 +925,8 @@ class _Story:
         said = " ".join(f.says or "" for f in self.chart.facts).lower()
         said += " " + " ".join(f.text for f in self.chart.facts).lower()
         for candidate, lay in s["drinks"]:  # keep the drink the patient already named
-            if _word_pattern(lay.split()[0]).search(said):
+            word = lay.split()[0]
+            if word in said and _word_pattern(word).search(said):  # the plain test first: most drinks are not named
                 drink, drink_lay = candidate, lay
                 break
         numbers = {
@@ -937,7 +938,7 @@ class _Story:
         }
         for substance in heavy:
             frames = s["heavy"][substance]
-            tied = [fr for fr in frames if len(fr) > 2 and any(_word_pattern(w).search(said) for w in fr[2])]
+            tied = [fr for fr in frames if len(fr) > 2 and any(w in said and _word_pattern(w).search(said) for w in fr[2])]
             self.add_frame(section, [fr[:2] for fr in (tied or frames)], **numbers)
         if "alcohol" not in heavy and self.p.age >= 16:
             if self.screens_positive("alcohol"):
