@@ -237,12 +237,11 @@ class StoryV2(_Story):
         return found
 
     def add_frame(self, section: str, options, *, fit: bool = True, **extra: Any) -> bool:
+        # the frames are the data's templates, the same in every draft: their word checks are remembered (_mentions)
         if not self.in_care:
-            care = review_facts()["care_words"]
-            options = [o for o in options if not _has(o[0], care)]
+            options = [o for o in options if not _mentions(o[0], "care_words")]
         if self.low_education:  # even a denial must not put a school-leaver at university
-            words = review_facts()["university_words"]
-            options = [o for o in options if not _has(o[0], words) and not (len(o) > 1 and isinstance(o[1], str) and _has(o[1], words))]
+            options = [o for o in options if not _mentions(o[0], "university_words") and not (len(o) > 1 and isinstance(o[1], str) and _mentions(o[1], "university_words"))]
             if not options:
                 return False
         return super().add_frame(section, options, fit=fit, **extra)
