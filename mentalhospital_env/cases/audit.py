@@ -94,6 +94,7 @@ _SINCE_STAGE = {"childhood": 6, "early childhood": 4, "infancy": 1, "primary sch
 _LIFELONG = re.compile(r"\b(lifelong|life-long|all (?:her|his|their) life|always been (?:like )?this|since (?:she|he|they) (?:was|were) (?:little|small|a child|young))\b", re.I)
 _AGE_MENTION = re.compile(r"\b(?:at|since|from|by|until|till|before|after|around|about|of)\s+(?:the\s+)?age\s+(?:of\s+)?(\d{1,3})\b|\baged\s+(\d{1,3})\b|\bat (\d{1,2}) (?:years old|she|he|they)\b", re.I)
 _BEFORE_AGE = re.compile(r"\bbefore (?:the )?age (?:of )?(\d{1,2})\b", re.I)
+_DIGIT = re.compile(r"\d")
 
 
 def _number(word: str) -> float:
@@ -134,7 +135,7 @@ def since_days(text: str, age: int) -> list[float]:
 def _since_days(text: str, age: int) -> tuple[float, ...]:
     """:func:`since_days`, remembered per text and age (a case's sections are read by several rules)."""
     out = []
-    for m in _SINCE_AGE.finditer(text):
+    for m in _SINCE_AGE.finditer(text) if _DIGIT.search(text) else ():
         n = int(m.group(1))
         if n <= age:
             out.append((age - n) * 365.0)
@@ -296,6 +297,8 @@ def _timeline_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     age = case.demographics.age
     cid = case.case_id
     for name, text in _narrative(case):
+        if not _DIGIT.search(text):
+            continue  # an age is written in digits in all three patterns below (most sections hold none)
         for m in _BEFORE_AGE.finditer(text):
             n = int(m.group(1))
             if n >= age:
