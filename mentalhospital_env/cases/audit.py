@@ -26,6 +26,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Iterable, Mapping, Sequence
 
+from ..knowledge.language import memo_size
 from .model import Case
 
 __all__ = [
@@ -177,30 +178,60 @@ def _words_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"(?<![a-z])(" + "|".join(re.escape(w.lower()) for w in ordered) + r")(?![a-z])")
 
 
-_WORD_LISTS: dict[int, tuple[Any, tuple[str, ...], re.Pattern[str] | None]] = {}
+_WORD_LISTS: dict[int, tuple[Any, tuple[str, ...], re.Pattern[str] | None, frozenset[str] | None]] = {}
+_LETTERS = re.compile(r"[a-z]+")
+
+
+def _heads(words: tuple[str, ...]) -> frozenset[str] | None:
+    """The leading run of letters of each word (lower case): a word found as a whole word in a text puts its
+    head among the text's runs of letters (:func:`_runs`); ``None`` when a word does not open with a letter."""
+    heads = set()
+    for w in words:
+        m = _LETTERS.match(w.lower())
+        if m is None:
+            return None
+        heads.add(m.group(0))
+    return frozenset(heads)
+
+
+@lru_cache(maxsize=memo_size(4096))
+def _runs(low: str) -> frozenset[str]:
+    """The runs of letters of a lower-cased text (remembered: a section is read against several word lists)."""
+    return frozenset(_LETTERS.findall(low))
 
 
 def _word_list(words: Iterable[str]) -> tuple[tuple[str, ...], re.Pattern[str] | None]:
     """``words`` as a tuple and its pattern, found again by the list's identity (the reviewer's lists live
     as long as :func:`review_facts`; the entry holds the list, so its id is not reused while kept)."""
+    return _word_entry(words)[1:3]  # type: ignore[return-value]
+
+
+def _word_entry(words: Iterable[str]) -> tuple[Any, tuple[str, ...], re.Pattern[str] | None, frozenset[str] | None]:
+    """:func:`_word_list`'s entry: the list, its tuple, its pattern and its words' heads (:func:`_heads`)."""
     entry = _WORD_LISTS.get(id(words))
     if entry is None or entry[0] is not words:
         as_tuple = tuple(words)
-        entry = (words, as_tuple, _words_pattern(as_tuple) if as_tuple else None)
+        entry = (words, as_tuple, _words_pattern(as_tuple) if as_tuple else None, _heads(as_tuple))
         if len(_WORD_LISTS) >= 1024:
             _WORD_LISTS.clear()
         _WORD_LISTS[id(words)] = entry
-    return entry[1], entry[2]
+    return entry
 
 
 def _has(text: str, words: Iterable[str]) -> str | None:
     """The first of ``words`` (longest first at a position) found as whole words in ``text``, or ``None``."""
     if not text:
         return None
-    words, pattern = _word_list(words) if isinstance(words, (list, tuple)) else (tuple(words), None)
+    if isinstance(words, (list, tuple)):
+        _, words, pattern, heads = _word_entry(words)
+    else:
+        words, pattern, heads = tuple(words), None, None
     if not words:
         return None
-    m = (pattern or _words_pattern(words)).search(text.lower())
+    low = text.lower()
+    if heads is not None and heads.isdisjoint(_runs(low)):
+        return None  # no word's leading letters stand as a word of the text: the pattern cannot match
+    m = (pattern or _words_pattern(words)).search(low)
     if not m:
         return None
     found = m.group(1)
