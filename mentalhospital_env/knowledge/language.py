@@ -20,6 +20,7 @@ from importlib import resources
 from typing import NamedTuple, TypeVar
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_TOKEN_CHAR = re.compile(r"[a-z0-9]")  # every token opens with one; no punctuation mark is one
 _SUFFIXES = ("ings", "ing", "edly", "ed", "ies", "es", "s", "ly")
 
 # --- Memos ------------------------------------------------------------------------------------------------
@@ -152,8 +153,8 @@ def _breaks_at(text: str, punctuation: re.Pattern[str]) -> tuple[int, ...]:
     if n < 2:
         return ()
     marks = [m.start() for m in punctuation.finditer(low)]
-    if not marks:
-        return ()
+    if not marks or not _TOKEN_CHAR.search(low, marks[0] + 1):
+        return ()  # no mark, or no token after the first (the final full stop of a one-sentence text)
     starts = _token_starts(text)
     # the first token after each mark (marks lie between tokens: no token holds a punctuation mark)
     return tuple(sorted({i for i in (bisect_left(starts, p) for p in marks) if 0 < i < n}))
