@@ -207,9 +207,9 @@ class Lexicon:
         single, pairs, longer = self._single, self._pairs, self._longer
         for i in range(n):
             first = stemmed[i]
-            if i + 1 < n:
+            if i + 1 < n and first in longer:  # every phrase of two words or more is under its first word in longer
                 entries = pairs.get((first, stemmed[i + 1]), ())
-                if limits is None and (entries or (max_gap > 0 and first in longer)):
+                if limits is None and (entries or max_gap > 0):
                     limits, commas = _phrase_limits(text), comma_breaks(text)
                 limit = limits[i] if limits is not None else n
                 for key, k, cid, own_commas in entries:
@@ -220,7 +220,7 @@ class Lexicon:
                         and (not commas or _commas_fit(commas, i, end, own_commas))
                     ):
                         candidates.append((i, end, cid))
-                if max_gap > 0 and first in longer:
+                if max_gap > 0:
                     second, skippable = stemmed[i + 1], tokens[i + 1] in gap_words
                     # a gapped phrase's second word lies within the next 1 + max_gap words
                     reach = stemmed[i + 1 : i + 2 + max_gap]
