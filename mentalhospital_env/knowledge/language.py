@@ -22,6 +22,7 @@ from collections import OrderedDict
 from typing import Generic, Hashable, NamedTuple, TypeVar
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_TOKEN_CHAR = re.compile(r"[a-z0-9]")  # every token opens with one; no punctuation mark is one
 _SUFFIXES = ("ings", "ing", "edly", "ed", "ies", "es", "s", "ly")
 
 # --- Memos ------------------------------------------------------------------------------------------------
@@ -215,8 +216,8 @@ def _breaks_at(text: str, punctuation: re.Pattern[str]) -> tuple[int, ...]:
     if n < 2:
         return ()
     marks = [m.start() for m in punctuation.finditer(low)]
-    if not marks:
-        return ()
+    if not marks or not _TOKEN_CHAR.search(low, marks[0] + 1):
+        return ()  # no mark, or no token after the first (the final full stop of a one-sentence text)
     starts = _token_starts(text)
     # the first token after each mark (marks lie between tokens: no token holds a punctuation mark)
     return tuple(sorted({i for i in (bisect_left(starts, p) for p in marks) if 0 < i < n}))
@@ -727,6 +728,8 @@ def negated_spans_in(text: str, tokens: list[str] | None = None, window: int = 6
 @_memo
 def _negated_spans_in(text: str, window: int) -> tuple[tuple[int, int], ...]:
     tokens = _read(text).tokens
+    if _phrase_index(load_cues().negation).keys().isdisjoint(tokens):
+        return ()  # no negation cue starts here (most texts): no clause breaks to read
     return _negated_spans(tokens, window, negation_breaks(text) or None)
 
 

@@ -198,16 +198,21 @@ class Lexicon:
         if not n:
             return ()
         tokens = tokens_of(text)
-        limits = _phrase_limits(text)  # a phrase starting at i must end by limits[i] (a sentence break)
-        commas = comma_breaks(text)
+        # a phrase starting at i must end by limits[i] (a sentence break); read at the first phrase of two
+        # words or more that may start here (most texts have few, many none)
+        limits: tuple[int, ...] | None = None
+        commas: tuple[int, ...] = ()
         candidates: list[tuple[int, int, str]] = []
         gap_words = load_cues().function_words if max_gap > 0 else frozenset()
         single, pairs, longer = self._single, self._pairs, self._longer
         for i in range(n):
             first = stemmed[i]
-            limit = limits[i]
-            if i + 1 < n:
-                for key, k, cid, own_commas in pairs.get((first, stemmed[i + 1]), ()):
+            if i + 1 < n and first in longer:  # every phrase of two words or more is under its first word in longer
+                entries = pairs.get((first, stemmed[i + 1]), ())
+                if limits is None and (entries or max_gap > 0):
+                    limits, commas = _phrase_limits(text), comma_breaks(text)
+                limit = limits[i] if limits is not None else n
+                for key, k, cid, own_commas in entries:
                     end = i + k
                     if (
                         end <= limit
@@ -215,7 +220,7 @@ class Lexicon:
                         and (not commas or _commas_fit(commas, i, end, own_commas))
                     ):
                         candidates.append((i, end, cid))
-                if max_gap > 0 and first in longer:
+                if max_gap > 0:
                     second, skippable = stemmed[i + 1], tokens[i + 1] in gap_words
                     # a gapped phrase's second word lies within the next 1 + max_gap words
                     reach = stemmed[i + 1 : i + 2 + max_gap]

@@ -22,6 +22,7 @@ from importlib import resources
 from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
 from mentalhospital_env.knowledge.codes import category_of_code, code_family
+from mentalhospital_env.knowledge.language import memo_size
 
 from ..model import MSE_KEYS, ExamRecord, Fact
 from ..reference import ClinicalReference, Entry
@@ -55,6 +56,12 @@ def load_material(name: str) -> Mapping[str, Any]:
     """One of the generator's own data files (``people``, ``frames``, ``substances``, ``medical``)."""
     text = resources.files(__package__).joinpath(f"data/{name}.json").read_text("utf-8")
     return json.loads(text)
+
+
+@lru_cache(maxsize=memo_size(1024))
+def _word_pattern(word: str) -> re.Pattern[str]:
+    """``word`` as a whole word (compiled once: the substance frames ask for the same words in every draft)."""
+    return re.compile(rf"\b{re.escape(word)}\b")
 
 
 # --------------------------------------------------------------------------------------- wording
@@ -918,7 +925,8 @@ class _Story:
         said = " ".join(f.says or "" for f in self.chart.facts).lower()
         said += " " + " ".join(f.text for f in self.chart.facts).lower()
         for candidate, lay in s["drinks"]:  # keep the drink the patient already named
-            if re.search(rf"\b{re.escape(lay.split()[0])}\b", said):
+            word = lay.split()[0]
+            if word in said and _word_pattern(word).search(said):  # the plain test first: most drinks are not named
                 drink, drink_lay = candidate, lay
                 break
         numbers = {
@@ -930,7 +938,7 @@ class _Story:
         }
         for substance in heavy:
             frames = s["heavy"][substance]
-            tied = [fr for fr in frames if len(fr) > 2 and any(re.search(rf"\b{re.escape(w)}\b", said) for w in fr[2])]
+            tied = [fr for fr in frames if len(fr) > 2 and any(w in said and _word_pattern(w).search(said) for w in fr[2])]
             self.add_frame(section, [fr[:2] for fr in (tied or frames)], **numbers)
         if "alcohol" not in heavy and self.p.age >= 16:
             if self.screens_positive("alcohol"):

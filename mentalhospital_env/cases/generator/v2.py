@@ -123,6 +123,7 @@ class StoryV2(_Story):
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
+        self._verdicts: dict[tuple, bool] = {}  # (marks, illness under a year) -> fits, see _fits_marks
         self.story = self.c.story
         self.known = False
         R = review_facts()
@@ -137,28 +138,41 @@ class StoryV2(_Story):
     # ---------------------------------------------------------------------------- the rules
 
     def fits(self, *texts: str | None) -> bool:
-        household = self.p.household
         days = getattr(self, "days", None)
+        short = days is not None and days < 365
+        verdicts = self._verdicts
         for t in texts:
             if t is None:
                 continue
-            needs, university, care, homeless, adult, at_home, for_years, life = self._marks(t)
-            if not all(household.allows(r) for r in needs):
+            key = (self._marks(t), short)
+            ok = verdicts.get(key)
+            if ok is None:
+                ok = verdicts[key] = self._fits_marks(*key)
+            if not ok:
                 return False
-            if self.low_education and university:
-                return False
-            if not self.in_care and care:
-                return False
-            if not self.homeless and homeless:
-                return False
-            if self.p.age < 16 and adult:
-                return False
-            if not self.with_family and at_home:
-                return False  # 'more than the family can manage at home' needs a family at home
-            if days is not None and days < 365 and for_years:
-                return False  # 'for years' in an illness of months
-            if not self._fits_life(life):
-                return False
+        return True
+
+    def _fits_marks(self, marks: tuple, short: bool) -> bool:
+        """:meth:`fits` of one text's marks (this patient's verdict on a set of marks is remembered per
+        story: many texts carry the same marks, most of them none)."""
+        household = self.p.household
+        needs, university, care, homeless, adult, at_home, for_years, life = marks
+        if not all(household.allows(r) for r in needs):
+            return False
+        if self.low_education and university:
+            return False
+        if not self.in_care and care:
+            return False
+        if not self.homeless and homeless:
+            return False
+        if self.p.age < 16 and adult:
+            return False
+        if not self.with_family and at_home:
+            return False  # 'more than the family can manage at home' needs a family at home
+        if short and for_years:
+            return False  # 'for years' in an illness of months
+        if not self._fits_life(life):
+            return False
         return True
 
     # wording that only some lives can hold, read once per text with the other marks (see _fits_life)
@@ -223,12 +237,11 @@ class StoryV2(_Story):
         return found
 
     def add_frame(self, section: str, options, *, fit: bool = True, **extra: Any) -> bool:
+        # the frames are the data's templates, the same in every draft: their word checks are remembered (_mentions)
         if not self.in_care:
-            care = review_facts()["care_words"]
-            options = [o for o in options if not _has(o[0], care)]
+            options = [o for o in options if not _mentions(o[0], "care_words")]
         if self.low_education:  # even a denial must not put a school-leaver at university
-            words = review_facts()["university_words"]
-            options = [o for o in options if not _has(o[0], words) and not (len(o) > 1 and isinstance(o[1], str) and _has(o[1], words))]
+            options = [o for o in options if not _mentions(o[0], "university_words") and not (len(o) > 1 and isinstance(o[1], str) and _mentions(o[1], "university_words"))]
             if not options:
                 return False
         return super().add_frame(section, options, fit=fit, **extra)
