@@ -101,6 +101,7 @@ def clean_text(text: str) -> bool:
 _AT_HOME = re.compile(r"\b(at home|the family can|manage at home)\b", re.I)
 _FOR_YEARS = re.compile(r"\b(for|over the) (years|ages)\b|\bhave been for years\b", re.I)
 _MARKS_LIMIT = 200_000
+_ALTERNATIVES = re.compile(r"\[\[([^\[\]]*)\]\]")
 
 
 @lru_cache(maxsize=memo_size(65536))
@@ -235,6 +236,64 @@ class StoryV2(_Story):
 
     def extra(self) -> dict[str, Any]:
         return {"known_diagnosis": "relapse"} if self.known else {}
+
+    # ------------------------------------------------------------------ one person's voice
+
+    def fill(self, template: str, **extra: Any) -> str:
+        """:meth:`_Story.fill`, with each ``[[a|b]]`` of the template one of its alternatives (voices.json)."""
+        if "[[" in template:
+            rng = self.rng
+            template = _ALTERNATIVES.sub(lambda m: rng.choice(m.group(1).split("|")), template)
+        return super().fill(template, **extra)
+
+    def _personal_details(self) -> None:
+        """This person's pastime and what they look forward to, drawn once (voices.json)."""
+        voices = self.c.voices
+        age = self.p.age
+        band = "child" if age < 13 else "teen" if age < 18 else "adult" if age < 65 else "older"
+        pastimes = [x for x in voices["pastimes"][band] if self.fits(x) and not (age >= 75 and "gym" in x)]
+        futures = [f for f in (super(StoryV2, self).fill(x) for x in voices["future"][band]) if self.fits(f)]
+        self.fields["pastime"] = self.rng.choice(pastimes)
+        self.fields["future"] = self.rng.choice(futures)
+
+    def says_for(self, symptom: Mapping[str, Any]) -> str | None:
+        """The patient's words for a symptom: often this person's own telling of a common complaint,
+        composed from voices.json, else one of the presentation's quotes."""
+        voice = self.c.voices["quotes"].get(symptom.get("concept"))
+        rng = self.rng
+        if voice is not None and self.p.age >= voice.get("min_age", 0) and rng.random() < voice["share"]:
+            for _ in range(3):
+                opening, core = rng.choice(voice["open"]), rng.choice(voice["core"])
+                if opening.rstrip().endswith((".", "?", "!")):
+                    core = cap(core)
+                quote = sentence(self.fill(opening + core + rng.choice(voice["close"])))
+                if quote not in self.used_quotes and self.fits(quote) and self.fits_duration(quote) and self.chart.compatible(quote):
+                    self.used_quotes.add(quote)
+                    return quote
+        return super().says_for(symptom)
+
+    def _stock_lines(self) -> dict[str, str]:
+        """voices.json's stock lines as this record would write them -> their alternatives."""
+        return {super(StoryV2, self).fill(k): v for k, v in self.c.voices["stock"].items() if not k.startswith("_")}
+
+    def _reworded(self, text: str, stock: Mapping[str, str]) -> str:
+        """A stock line in one of its other wordings that fits the patient (the line itself when none does)."""
+        template = stock.get(text)
+        if template is None:
+            return text
+        for _ in range(3):
+            new = sentence(self.fill(template))
+            if self.fits(new):
+                return new
+        return text
+
+    def write(self) -> None:
+        self._personal_details()
+        super().write()
+        stock = self._stock_lines()
+        for f in self.chart.facts:
+            if f.text in stock:
+                f.text = self._reworded(f.text, stock)
 
     # --------------------------------------------------------------------------- the writing
 
@@ -784,6 +843,8 @@ class StoryV2(_Story):
                 if out.get("follow_up"):
                     out["follow_up"] = re.sub(pattern, r"\1 in 5-7 days", out["follow_up"], flags=re.I)
         kept = [k if k.rstrip().endswith((".", "!", "?")) else k.rstrip(" ;,") + "." for k in kept if k.strip(" .;,")]
+        stock = self._stock_lines()
+        kept = [self._reworded(k, stock) for k in kept]
         if self.p.age < 18:
             for m in out.get("medications", ()):
                 if m.get("dose"):
@@ -801,6 +862,7 @@ class CaseComposerV2(CaseComposer):
     def __init__(self, reference):
         super().__init__(reference)
         self.story = load_material("story")
+        self.voices = load_material("voices")
         self.marks: dict[str, tuple] = {}  # StoryV2._marks, per text
         # version 2's own wording for the sections version 1 wrote from a few stock lines
         self.frames = {**self.frames, **{k: v for k, v in self.story["frames"].items() if not k.startswith("_")}}
