@@ -168,7 +168,7 @@ class StoryV2(_Story):
         "weekend_or_relatives_house": re.compile(r"\b(at weekends|(?:his|her|their) \w+'s house)\b", re.I),
         "own_household_chores": re.compile(r"\b(the pan|the kitchen|my bills|does my bills|driving)\b", re.I),
         "gym": re.compile(r"\bgym\b", re.I),
-        "childcare": re.compile(r"\bchildcare\b", re.I),
+        "childcare": re.compile(r"\b(childcare|school run|the kids|my kids|nappies)\b", re.I),
         "youth_justice": re.compile(r"\b(police|youth justice|bus shelter|exploitation)\b", re.I),
         "brought_in": re.compile(r"\bbrought (?:in|to the emergency department) by\b", re.I),
         "dating": re.compile(r"\b(dating|dated)\b", re.I),
@@ -189,8 +189,8 @@ class StoryV2(_Story):
             return False  # a care home resident does not cook, pay the bills or drive
         if "gym" in found and self.p.age >= 75:
             return False
-        if "childcare" in found and not h.children:
-            return False  # childcare needs a child
+        if "childcare" in found and not (h.children and _has(str(self.p.demographics.get("living_situation", "")), review_facts()["sections_agree"]["child_words"])):
+            return False  # childcare needs a child at home
         if "youth_justice" in found and self.p.age < 10:
             return False  # a child under ten is not in the youth justice system
         if "brought_in" in found:
@@ -352,6 +352,11 @@ class StoryV2(_Story):
         complaints = [s for s in self.symptoms if self._is_complaint(s["concept"])] or self.symptoms
         openly = [s for s in complaints if not (s.get("sensitive") or self.ref.concept_sensitive(s["concept"]))]
         first = (openly or complaints)[0]
+        # people often come with what they can name (sleep, tiredness, nerves, a racing heart) rather than
+        # the illness's core: a first complaint that does not give the diagnosis away (voices.json)
+        vague = [s for s in (openly or complaints) if s["concept"] in self.c.voices["presenting_complaints"]]
+        if vague and rng.random() < self.c.voices["presenting_share"]:
+            first = rng.choice(vague)
         quote = self.says_for(first)
         chosen = str(self.fields.get("precipitant", "")).lower()
         if quote is not None and _foreign_stressor(quote, chosen, st["stressor_words"]):
@@ -720,6 +725,25 @@ class StoryV2(_Story):
             self.frames = frames
         for f in self.chart.facts[start:]:
             f.text = re.sub(r"\bas a child\b", "in childhood", f.text)
+        self._baby()
+
+    def _baby(self) -> None:
+        """Where the baby is, when the illness began after a birth (voices.json ``baby``): a postpartum
+        record that never mentions the baby is one a reader stops at."""
+        W = review_facts()["sections_agree"]
+        story = " ".join(f.text for f in self.chart.facts if f.section in ("chief_complaint", "history_of_present_illness"))
+        if not (_has(story, W["postpartum_words"]) or any(c.startswith("F53") for c in self.codes)):
+            return
+        living = str(self.p.demographics.get("living_situation", ""))
+        personal = " ".join(f.text for f in self.chart.facts if f.section == "personal_history")
+        if _has(living, W["baby_words"]) or _has(personal, W["baby_words"]):
+            return
+        lines = self.c.voices["baby"]
+        partner = self.p.household.partner
+        key = "father" if self.p.sex != "female" else ("with_partner" if partner else "without_partner")
+        partner_word = f"{self.p.pron['poss']} {partner}" if partner else f"{self.p.pron['poss']} partner"
+        text = self.fill(self.rng.choice(lines[key]), partner=partner_word, partner_poss=cap(partner_word + "'s" if partner else f"{self.p.pron['poss']} partner's"))
+        self.chart.add("personal_history", text)
 
     def _medical(self) -> None:
         """Version 1's medical history; a trigger that was the patient's own illness is in it too."""
@@ -757,8 +781,10 @@ class StoryV2(_Story):
         R = review_facts()
         homeless = bool(_has(str(self.p.demographics.get("living_situation", "")), R["homeless_words"]))
         original = self.presentation.get("mse", {})
+        age = self.p.age
+        wrong_age = [w for rule in R["sections_agree"]["age_descriptors"] if not rule["min_age"] <= age <= rule["max_age"] for w in rule["words"]]
         filtered = {
-            k: [v for v in vs if clean_text(v) and not (homeless and k == "appearance" and _has(v, R["groomed_words"]))]
+            k: [v for v in vs if clean_text(v) and not (homeless and k == "appearance" and _has(v, R["groomed_words"])) and not _has(v, wrong_age)]
             for k, vs in original.items()
         }
         saved = self.presentation
@@ -794,6 +820,7 @@ class StoryV2(_Story):
             for label, words in bands.items():
                 result = result.replace(f"({label})", f"({words})")
             out.append(ExamRecord(e.name, e.kind, result, e.indicated))
+        self.exam_records = out
         return out
 
     # --------------------------------------------------------------------------- the plan
@@ -844,13 +871,49 @@ class StoryV2(_Story):
                     out["follow_up"] = re.sub(pattern, r"\1 in 5-7 days", out["follow_up"], flags=re.I)
         kept = [k if k.rstrip().endswith((".", "!", "?")) else k.rstrip(" ;,") + "." for k in kept if k.strip(" .;,")]
         stock = self._stock_lines()
-        kept = [self._reworded(k, stock) for k in kept]
+        kept = [self._lab_acted(self._for_age(self._reworded(k, stock))) for k in kept]
         if self.p.age < 18:
             for m in out.get("medications", ()):
                 if m.get("dose"):
                     m["dose"] = re.sub(r"\s*\((?:adults?|over 60 kg)\)|,? increased to [^,;]*\(adults\)", "", m["dose"])
         out["plan"] = " ".join(kept)
         return out
+
+
+    def _for_age(self, text: str) -> str:
+        """A plan sentence with a treatment made for another age group replaced by this age's (voices.json ``plan_by_age``)."""
+        age = self.p.age
+        for rule in self.c.voices["plan_by_age"]:
+            if rule["words"] in text.lower() and (age < rule.get("below", -1) or age > rule.get("above", 10**3)):
+                text = re.sub(re.escape(rule["words"]), rule["instead"], text, flags=re.I)
+        return text
+
+    def _lab_acted(self, text: str) -> str:
+        """A plan's 'check X if ...' turned into what is done about X when the record already shows X
+        abnormal (voices.json ``lab_actions``)."""
+        from ..audit import lab_values
+
+        W = review_facts()["sections_agree"]
+        m = re.search(W["conditional_check_pattern"], text, re.I)
+        if m is None:
+            return text
+        analyte = m.group(1).lower()
+        names = [n.lower() for n in W["analytes"].get(analyte, ())]
+        for e in getattr(self, "exam_records", ()):
+            if e.kind != "lab":
+                continue
+            for name, value, flag in lab_values(e.result):
+                if name.lower() not in names:
+                    continue
+                f = re.search(W["abnormal_flag_pattern"], flag, re.I)
+                if not f:
+                    continue
+                direction = "low" if f.group(1).lower() in ("low", "reduced") else "high"
+                actions = self.c.voices["lab_actions"]
+                action = actions.get(analyte, actions["any"]).get(direction) or actions["any"][direction]
+                clause = re.compile(re.escape(m.group(0)) + r"[^;.]*", re.I)
+                return sentence(clause.sub(lambda _m: fill(action, {"value": f"{value:g}", "analyte": analyte}), text, count=1))
+        return text
 
 
 class CaseComposerV2(CaseComposer):
