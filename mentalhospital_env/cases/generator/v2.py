@@ -258,16 +258,19 @@ class StoryV2(_Story):
 
     def says_for(self, symptom: Mapping[str, Any]) -> str | None:
         """The patient's words for a symptom: often this person's own telling of a common complaint,
-        composed from voices.json, else one of the presentation's quotes."""
+        composed from voices.json (kept only when the lexicon reads it as that complaint), else one of
+        the presentation's quotes."""
         voice = self.c.voices["quotes"].get(symptom.get("concept"))
         rng = self.rng
         if voice is not None and self.p.age >= voice.get("min_age", 0) and rng.random() < voice["share"]:
-            for _ in range(3):
-                opening, core = rng.choice(voice["open"]), rng.choice(voice["core"])
+            concept = symptom.get("concept")
+            for _ in range(6):
+                opening, core = rng.choice(voice["open"]), self.fill(rng.choice(voice["core"]))
                 if opening.rstrip().endswith((".", "?", "!")):
                     core = cap(core)
                 quote = sentence(self.fill(opening + core + rng.choice(voice["close"])))
-                if quote not in self.used_quotes and self.fits(quote) and self.fits_duration(quote) and self.chart.compatible(quote):
+                # the lexicon must read the words as the complaint, or the simulated patient cannot find them
+                if quote not in self.used_quotes and concept in self.ref.readings(quote)[0] and self.fits(quote) and self.fits_duration(quote) and self.chart.compatible(quote):
                     self.used_quotes.add(quote)
                     return quote
         return super().says_for(symptom)
