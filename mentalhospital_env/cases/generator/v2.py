@@ -262,6 +262,8 @@ class StoryV2(_Story):
         the presentation's quotes."""
         voice = self.c.voices["quotes"].get(symptom.get("concept"))
         rng = self.rng
+        if voice is not None and any(c.startswith(tuple(voice.get("not_codes", ()))) for c in self.codes) and voice.get("not_codes"):
+            voice = None
         if voice is not None and self.p.age >= voice.get("min_age", 0) and rng.random() < voice["share"]:
             concept = symptom.get("concept")
             for _ in range(6):
@@ -345,8 +347,9 @@ class StoryV2(_Story):
         terms: list[str] = []
         if concept in lex:
             c = lex.get(concept)
-            terms = [t for t in list(c.clinical_terms)[:3] if clean_text(t) and len(t) > 3]
-            terms += [t for t in c.lay_phrases if t.split()[0].endswith("ing") and clean_text(t) and not re.search(r"\b(my|me|i|i'm|myself)\b", t)][:3]
+            never = self.c.voices["complaint_never"]
+            terms = [t for t in list(c.clinical_terms)[:3] if clean_text(t) and len(t) > 3 and t.lower() not in never["terms"]]
+            terms += [t for t in c.lay_phrases if _gerund_phrase(t, never["first_words"]) and clean_text(t) and not re.search(r"\b(my|me|i|i'm|myself)\b", t)][:3]
         terms = terms or [self.ref.concept_term(concept)]
         return self.rng.choice(terms)
 
@@ -381,6 +384,16 @@ class StoryV2(_Story):
         self.chart.add("chief_complaint", f"{cap(lay)} {fields['duration_phrase']}", quote)
 
     # ---------------------------------------------------------------------- present illness
+
+    def _referral_concern(self, section: str) -> None:
+        """What the referral asks about (voices.json ``referral_concern``): a concern or a first guess, not
+        a diagnosis; none for someone brought in as an emergency."""
+        options = self.c.voices["referral_concern"].get(self.principal.get("category") or "", ())
+        if not options or self.p.setting == "emergency" or self.rng.random() >= self.c.voices["referral_share"]:
+            return
+        text = self.fill(self.rng.choice(options))
+        if clean_text(text) and self.ok(section, text):
+            self.chart.add(section, text)
 
     def _relative(self) -> str | None:
         """Someone close who can describe the change: the informant, else partner or parent."""
@@ -417,6 +430,7 @@ class StoryV2(_Story):
         self.fields.update(occupation_noun=occupation, person={"female": "woman", "male": "man"}.get(self.p.sex, "person"))
         intros = st["intro_child"] if self.p.age < 16 else (st["intro"] if job else st["intro_no_job"])
         self.chart.add(section, self.fill(rng.choice(intros)))
+        self._referral_concern(section)
         # onset and context
         precipitants = [
             x for x in self.presentation.get("precipitants", ())
@@ -464,6 +478,8 @@ class StoryV2(_Story):
             if first is not None:
                 firsts.append(first)
         lead = self.symptoms[: max(1, most - len(firsts))]
+        if rng.random() < self.c.voices["referral_share"]:
+            rng.shuffle(lead)  # people tell what troubles them most, not the core complaint first
         order = lead + firsts + [x for x in self.symptoms + self.comorbid_symptoms if x not in lead and x not in firsts]
         for s in order:
             if n >= most:
@@ -1011,6 +1027,13 @@ class CaseComposerV2(CaseComposer):
             if base in R["graduate_occupations"]:
                 raise CompositionError("a graduate profession before graduation")
         return patient
+
+
+def _gerund_phrase(text: str, not_verbs: Sequence[str]) -> bool:
+    """Whether a lay phrase names a complaint as an -ing phrase of two words or more ("lying awake"), not a
+    fragment ("whispering") or a word that only ends like one ("swing between")."""
+    words = text.split()
+    return len(words) >= 2 and words[0].endswith("ing") and len(words[0]) > 5 and words[0].lower() not in not_verbs
 
 
 def _foreign_stressor(quote: str, precipitant: str, words: Sequence[str]) -> bool:
