@@ -12,7 +12,9 @@ counted on their own as well. Reported, per group of sections:
 * the 20 sentences (and quotes) held by the most records;
 * ``share_over_5pct``: the share of records that carry at least one sentence that more than 5% of the
   suite's records carry (a reader who reads twenty records meets it again);
-* ``sentences_over_5pct``: how many distinct sentences are that common.
+* ``sentences_over_5pct``: how many distinct sentences are that common;
+* ``story_share_over_5pct``: the same share over the story alone (chief complaint, present illness and
+  past history sentences, and the patient's quotes), where a reader meets a person rather than a form.
 
 Short sentences (fewer than ``--min-words`` words, e.g. "No known drug allergies.") are charting
 convention, not a story, and are left out of the sentence counts; quotes need two words.
@@ -108,6 +110,10 @@ def measure(cases: list[dict], min_words: int = 5, top: int = 20, threshold: flo
             "sentences_over_5pct": len(common),
             "top": [[c, k] for k, c in counts.most_common(top)],
         }
+    story = [{k for k in keys if k.startswith(("history: ", "quotes: "))} for keys in every]
+    counts = Counter(k for keys in story for k in keys)
+    common = {k for k, c in counts.items() if c > limit}
+    report["story_share_over_5pct"] = round(sum(1 for keys in story if keys & common) / max(n, 1), 3)
     counts = Counter(k for keys in every for k in keys)
     common = {k for k, c in counts.items() if c > limit}
     report["share_over_5pct"] = round(sum(1 for keys in every if keys & common) / max(n, 1), 3)
@@ -132,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         reports[name] = r
         print(f"== {name}: {r['records']} records; {r['sentences_over_5pct']} sentences in more than {args.threshold:.0%} of records; "
               f"{r['share_over_5pct']:.1%} of records carry one")
+        print(f"  story (history sentences and quotes): {r['story_share_over_5pct']:.1%} of records carry one in more than {args.threshold:.0%}")
         for group, g in r["groups"].items():
             print(f"  {group:13s} {g['sentences_over_5pct']:4d} common sentences, in {g['share_over_5pct']:.1%} of records")
         print(f"  top {args.top} (records holding it):")

@@ -296,9 +296,16 @@ class StoryV2(_Story):
         self._personal_details()
         super().write()
         stock = self._stock_lines()
+        patterns = _stock_patterns(self.c.voices)
         for f in self.chart.facts:
             if f.text in stock:
                 f.text = self._reworded(f.text, stock)
+                continue
+            for pattern, template in patterns:
+                m = pattern.match(f.text)
+                if m:
+                    f.text = self._reworded(f.text, {f.text: m.expand(template)})
+                    break
 
     # --------------------------------------------------------------------------- the writing
 
@@ -1027,6 +1034,15 @@ class CaseComposerV2(CaseComposer):
             if base in R["graduate_occupations"]:
                 raise CompositionError("a graduate profession before graduation")
         return patient
+
+
+def _stock_patterns(voices: Mapping[str, Any]) -> list[tuple[re.Pattern[str], str]]:
+    """voices.json's ``stock_patterns``, compiled once."""
+    found = voices.get("_compiled_patterns")
+    if found is None:
+        found = [(re.compile(x["pattern"]), x["as"]) for x in voices.get("stock_patterns", ())]
+        voices["_compiled_patterns"] = found  # type: ignore[index]
+    return found
 
 
 def _gerund_phrase(text: str, not_verbs: Sequence[str]) -> bool:
