@@ -266,13 +266,13 @@ class StoryV2(_Story):
             voice = None
         if voice is not None and self.p.age >= voice.get("min_age", 0) and rng.random() < voice["share"]:
             concept = symptom.get("concept")
-            for _ in range(6):
+            for _ in range(4):
                 opening, core = rng.choice(voice["open"]), self.fill(rng.choice(voice["core"]))
                 if opening.rstrip().endswith((".", "?", "!")):
                     core = cap(core)
                 quote = sentence(self.fill(opening + core + rng.choice(voice["close"])))
                 # the lexicon must read the words as the complaint, or the simulated patient cannot find them
-                if quote not in self.used_quotes and concept in self.ref.readings(quote)[0] and self.fits(quote) and self.fits_duration(quote) and self.chart.compatible(quote):
+                if quote not in self.used_quotes and clean_text(quote) and concept in self.ref.readings(quote)[0] and self.fits(quote) and self.fits_duration(quote) and self.chart.compatible(quote):
                     self.used_quotes.add(quote)
                     return quote
         return super().says_for(symptom)
