@@ -599,6 +599,10 @@ class StoryV2(_Story):
                 return False  # 'the onset of winter' in May
         if "childhood" in precipitant.lower() and "reminder" not in precipitant.lower() and getattr(self, "onset_age", 0) >= 18:
             return False  # an adult illness begins after a reminder of childhood abuse, not 'after childhood abuse'
+        if re.search(r"\bbirth\b", precipitant, re.I):
+            B = self.c.voices["birth_precipitant"]
+            if self.p.age > B["max_age"].get(self.p.sex, 45) or getattr(self, "days", 0) > B["max_days"] or _has(living, B["not_living"]):
+                return False  # a baby born before this began is still a baby, in this household
         illness = self.story["illness_precipitants"].get(precipitant.strip().lower())
         if illness is not None and not illness["child" if self.p.age < 18 else "adult"]:
             return False
