@@ -122,7 +122,7 @@ def test_referral_concerns_name_no_diagnosis() -> None:
 
 def test_a_birth_before_the_illness_puts_the_baby_in_the_record() -> None:
     found = 0
-    for seed in range(60):
+    for seed in range(120):
         case = _case(8000 + seed, "F23")
         story = f"{case.ehr.chief_complaint} {case.ehr.history_of_present_illness}"
         if "birth" not in story:

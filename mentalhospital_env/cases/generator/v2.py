@@ -251,10 +251,13 @@ class StoryV2(_Story):
         voices = self.c.voices
         age = self.p.age
         band = "child" if age < 13 else "teen" if age < 18 else "adult" if age < 65 else "older"
-        pastimes = [x for x in voices["pastimes"][band] if self.fits(x) and not (age >= 75 and "gym" in x)]
-        futures = [f for f in (super(StoryV2, self).fill(x) for x in voices["future"][band]) if self.fits(f)]
-        self.fields["pastime"] = self.rng.choice(pastimes)
-        self.fields["future"] = self.rng.choice(futures)
+        rng = self.rng
+        for key, options in (("pastime", voices["pastimes"][band]), ("future", voices["future"][band])):
+            for _ in range(6):  # drawn, then checked: most fit, and checking every option costs more
+                text = super().fill(rng.choice(options))
+                if self.fits(text) and not (age >= 75 and "gym" in text):
+                    break
+            self.fields[key] = text
 
     def says_for(self, symptom: Mapping[str, Any]) -> str | None:
         """The patient's words for a symptom: often this person's own telling of a common complaint,
@@ -277,9 +280,24 @@ class StoryV2(_Story):
                     return quote
         return super().says_for(symptom)
 
+    def _quoted_readings(self, text: str, quote: str | None) -> tuple[frozenset[str], frozenset[str]]:
+        """What the lexicon reads in a sentence that reports a quote: the quote's readings with those of
+        the frame around it. A composed quote makes the whole sentence new, while the frame and the
+        quote each recur, so each is read once (the lexicon's reading is the costliest step)."""
+        if not quote or quote not in text:
+            return self.chart.readings(text)
+        pos, neg = self.chart.readings(quote)
+        frame_pos, frame_neg = self.chart.readings(text.replace(quote, "..."))
+        return pos | frame_pos, neg | frame_neg
+
     def _stock_lines(self) -> dict[str, str]:
-        """voices.json's stock lines as this record would write them -> their alternatives."""
-        return {super(StoryV2, self).fill(k): v for k, v in self.c.voices["stock"].items() if not k.startswith("_")}
+        """voices.json's stock lines as this record would write them -> their alternatives (they hold only
+        pronouns, so one table per set of pronouns)."""
+        key = tuple(sorted(self.p.pron.items()))
+        table = self.c.stock_tables.get(key)
+        if table is None:
+            table = self.c.stock_tables[key] = {fill(k, self.p.pron): v for k, v in self.c.voices["stock"].items() if not k.startswith("_")}
+        return table
 
     def _reworded(self, text: str, stock: Mapping[str, str]) -> str:
         """A stock line in one of its other wordings that fits the patient (the line itself when none does)."""
@@ -386,7 +404,7 @@ class StoryV2(_Story):
         for _ in range(6):
             text = self.fill(rng.choice(options), **fields)
             if self.ok("chief_complaint", text, quote) and clean_text(text.replace(quote or "\0", "")):
-                self.chart.add("chief_complaint", text, quote)
+                self.chart.add("chief_complaint", text, quote, readings=self._quoted_readings(text, quote))
                 return
         self.chart.add("chief_complaint", f"{cap(lay)} {fields['duration_phrase']}", quote)
 
@@ -503,7 +521,7 @@ class StoryV2(_Story):
             n += 1
             q_comma = quote[:-1] + "," if quote.endswith(".") else quote
             text = fill(lead, {**self.fields, "q": quote, "q_comma": q_comma})
-            self.chart.add(section, text, quote, sensitive)
+            self.chart.add(section, text, quote, sensitive, readings=self._quoted_readings(text, quote))
         if n == 0:
             raise CompositionError("no symptom could be told in the patient's words")
         # what others noticed, and what it costs
@@ -956,6 +974,7 @@ class CaseComposerV2(CaseComposer):
         super().__init__(reference)
         self.story = load_material("story")
         self.voices = load_material("voices")
+        self.stock_tables: dict[tuple, dict[str, str]] = {}  # StoryV2._stock_lines, per set of pronouns
         self.marks: dict[str, tuple] = {}  # StoryV2._marks, per text
         # version 2's own wording for the sections version 1 wrote from a few stock lines
         self.frames = {**self.frames, **{k: v for k, v in self.story["frames"].items() if not k.startswith("_")}}
