@@ -238,6 +238,7 @@ def _changed(changes: dict) -> dict:
         ({"demographics.age": 8, "demographics.occupation": "primary school pupil", "demographics.education": "attends primary school",
           "ehr.mental_status_exam": {"appearance": "Adolescent in tracksuit, casual, appears stated age."}}, "sections.age_descriptor"),
         ({"ehr.mental_status_exam": {"appearance": "Frail elderly woman, appears her age."}}, "sections.age_descriptor"),
+        ({"ehr.mental_status_exam": {"appearance": "Unkempt, unshaven, clothes stained."}}, "sections.sex_descriptor"),
         ({"demographics.living_situation": "lives with her husband", "ehr.history_of_present_illness": "Low for four months; relying on her husband for childcare."}, "sections.childcare"),
         ({"ehr.history_of_present_illness": "Low and tearful for four months, since shortly after the birth.", "demographics.living_situation": "lives with her husband"}, "sections.postpartum_baby"),
         ({"demographics.age": 8, "demographics.occupation": "primary school pupil", "demographics.education": "attends primary school",

@@ -66,7 +66,7 @@ RULES: tuple[str, ...] = (
     "risk.self_neglect", "plan.setting", "household.moved_away", "timeline.season", "history.self_contradiction",
     "household.referrer", "timeline.childhood_trigger", "text.placeholder",
     "sections.age_descriptor", "sections.childcare", "sections.postpartum_baby", "sections.treatment_age",
-    "sections.parents_in_care", "sections.plan_labs",
+    "sections.parents_in_care", "sections.plan_labs", "sections.sex_descriptor",
 )
 
 
@@ -800,6 +800,10 @@ def _sections_agree_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         said = _has(appearance, rule["words"])
         if said and not rule["min_age"] <= age <= rule["max_age"]:
             out.append(Finding(cid, "mental_status_exam.appearance", "sections.age_descriptor", f"{said!r} describes a {age}-year-old"))
+    for rule in W["sex_descriptors"]:
+        said = _has(appearance, rule["words"])
+        if said and case.demographics.sex and case.demographics.sex != rule["sex"]:
+            out.append(Finding(cid, "mental_status_exam.appearance", "sections.sex_descriptor", f"{said!r} describes a {case.demographics.sex} patient"))
     personal = ehr.personal_history or ""
     story = " ".join(filter(None, [ehr.chief_complaint, ehr.history_of_present_illness]))
     children = _has(living, W["child_words"]) or _has(personal, W["child_words"])

@@ -831,6 +831,7 @@ class StoryV2(_Story):
         original = self.presentation.get("mse", {})
         age = self.p.age
         wrong_age = [w for rule in R["sections_agree"]["age_descriptors"] if not rule["min_age"] <= age <= rule["max_age"] for w in rule["words"]]
+        wrong_age += [w for rule in R["sections_agree"]["sex_descriptors"] if self.p.sex != rule["sex"] for w in rule["words"]]
         filtered = {
             k: [v for v in vs if clean_text(v) and not (homeless and k == "appearance" and _has(v, R["groomed_words"])) and not _has(v, wrong_age)]
             for k, vs in original.items()
