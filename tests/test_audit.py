@@ -267,3 +267,8 @@ def test_sections_agree(changes: dict, rule: str) -> None:
 def test_sections_agree_leaves_consistent_records(changes: dict) -> None:
     found = {r for r in _rules(_changed(changes)) if r.startswith("sections.")}
     assert found == set()
+
+
+def test_profession_before_its_training() -> None:
+    raw = _changed({"demographics.age": 21, "demographics.occupation": "pharmacist", "demographics.education": "undergraduate degree"})
+    assert "occupation.age" in _rules(raw)

@@ -117,7 +117,7 @@ def test_referral_concerns_name_no_diagnosis() -> None:
             for _ in range(10):
                 text = _ALTERNATIVES.sub(lambda m: rng.choice(m.group(1).split("|")), template)
                 assert "[[" not in text and "]]" not in text, (category, template)
-                assert clean_text(text.format(subj="she", obj="her", poss="her", work_or_school="work")), (category, text)
+                assert clean_text(text.format(subj="she", obj="her", poss="her", work_or_school="work", concern="poor sleep and tiredness")), (category, text)
 
 
 def test_a_birth_before_the_illness_puts_the_baby_in_the_record() -> None:

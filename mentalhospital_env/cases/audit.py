@@ -369,6 +369,9 @@ def _people_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         out.append(Finding(cid, "demographics.education", "education.occupation", f"{demo.occupation!r} needs a degree or professional training; education is {demo.education!r}"))
     if _has(occupation, R["student_occupations"]) and age > R["student_max_age"]:
         out.append(Finding(cid, "demographics.occupation", "occupation.age", f"{demo.occupation!r} at {age}"))
+    youngest = R["professional_min_age"].get(base_occ)
+    if youngest is not None and age < youngest:
+        out.append(Finding(cid, "demographics.occupation", "occupation.age", f"{demo.occupation!r} at {age} (usually {youngest} or older)"))
     if occupation.startswith("retired") and age < R["retired_min_age"]:
         out.append(Finding(cid, "demographics.occupation", "occupation.age", f"{demo.occupation!r} at {age}"))
     if ("pupil" in occupation or "school" in education and "left school" not in education) and age >= 19:

@@ -195,7 +195,7 @@ class StoryV2(_Story):
             return False  # a child under ten is not in the youth justice system
         if "brought_in" in found:
             return False  # how the patient came today is told once, by the history's reason for today
-        if "dating" in found and h.partner:
+        if "dating" in found and (h.partner or re.search(r"separat|divorc", f"{self.p.demographics.get('living_situation', '')} {h.marital_status}")):
             return False  # someone with a partner has not 'avoided dating for years'
         if "occupational_health" in found and not h.employed:
             return False  # occupational health refers employees
@@ -416,7 +416,17 @@ class StoryV2(_Story):
         options = self.c.voices["referral_concern"].get(self.principal.get("category") or "", ())
         if not options or self.p.setting == "emergency" or self.rng.random() >= self.c.voices["referral_share"]:
             return
-        text = self.fill(self.rng.choice(options))
+        words = self.c.voices["concern_words"]
+        own = list(dict.fromkeys(words[s["concept"]] for s in self.symptoms + self.comorbid_symptoms if s["concept"] in words))
+        self.rng.shuffle(own)
+        if own:  # the letter names what the patient told the GP, in plain words
+            concern = own[0] if len(own) == 1 else f"{own[0]} and {own[1]}"
+        else:
+            concern = ""
+            options = [o for o in options if "{concern}" not in o]
+        if not options:
+            return
+        text = self.fill(self.rng.choice(options), concern=concern)
         if clean_text(text) and self.ok(section, text):
             self.chart.add(section, text)
 
@@ -1043,6 +1053,9 @@ class CaseComposerV2(CaseComposer):
             demo["education"] = "attends secondary school" if patient.age >= 11 else "attends primary school"
             patient.household = replace(patient.household, occupation=demo["occupation"], student=False, employed=False)
             occupation = demo["occupation"]
+        youngest = R["professional_min_age"].get(re.sub(r"^(retired|part-time|former)\s+", "", occupation))
+        if youngest is not None and patient.age < youngest:
+            raise CompositionError("a profession before its training could be finished")
         if _has(occupation, R["student_occupations"]) and patient.age > R["student_max_age"]:
             raise CompositionError("a student past the usual age")
         if _has(occupation, R["fitness_occupations"]) and code_family(disorder["code"]) in ("F20", "F25", "F31"):
