@@ -219,3 +219,56 @@ def test_cli_audit_counts(capsys) -> None:
     assert main(["cases", "audit", "test", "--limit", "0"]) == 1
     out = capsys.readouterr().out
     assert "template.frame" in out and "finding(s) in" in out
+
+
+def _changed(changes: dict) -> dict:
+    raw = copy.deepcopy(_clean())
+    for path, value in changes.items():
+        target = raw
+        keys = path.split(".")
+        for k in keys[:-1]:
+            target = target[k]
+        target[keys[-1]] = value
+    return raw
+
+
+@pytest.mark.parametrize(
+    "changes, rule",
+    [
+        ({"demographics.age": 8, "demographics.occupation": "primary school pupil", "demographics.education": "attends primary school",
+          "ehr.mental_status_exam": {"appearance": "Adolescent in tracksuit, casual, appears stated age."}}, "sections.age_descriptor"),
+        ({"ehr.mental_status_exam": {"appearance": "Frail elderly woman, appears her age."}}, "sections.age_descriptor"),
+        ({"ehr.mental_status_exam": {"appearance": "Unkempt, unshaven, clothes stained."}}, "sections.sex_descriptor"),
+        ({"demographics.living_situation": "lives with her husband", "ehr.history_of_present_illness": "Low for four months; relying on her husband for childcare."}, "sections.childcare"),
+        ({"ehr.history_of_present_illness": "Low and tearful for four months, since shortly after the birth.", "demographics.living_situation": "lives with her husband"}, "sections.postpartum_baby"),
+        ({"demographics.age": 8, "demographics.occupation": "primary school pupil", "demographics.education": "attends primary school",
+          "treatment.plan": "Refer for multisystemic therapy; liaise with the school."}, "sections.treatment_age"),
+        ({"demographics.age": 15, "demographics.occupation": "secondary school student", "demographics.education": "attends secondary school",
+          "demographics.living_situation": "in a residential children's home", "treatment.plan": "Involve the parents in the plan; CBT referral."}, "sections.parents_in_care"),
+        ({"exams": [{"name": "BMP", "kind": "lab", "result": "Na 139 mmol/L, K 3.0 mmol/L (low), creatinine 60 umol/L"}],
+          "treatment.plan": "Start sertraline 50 mg daily. Check potassium if vomiting."}, "sections.plan_labs"),
+    ],
+)
+def test_sections_agree(changes: dict, rule: str) -> None:
+    """Stop 20's independent reading: what one section says about the person that another contradicts."""
+    assert rule in _rules(_changed(changes))
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"ehr.mental_status_exam": {"appearance": "Middle-aged woman, tidy, tired-looking."}},
+        {"ehr.history_of_present_illness": "Low for four months; relying on her husband for childcare."},  # two sons at home
+        {"ehr.history_of_present_illness": "Low since the birth of her son four months ago.", "demographics.living_situation": "lives with her husband and baby son"},
+        {"exams": [{"name": "BMP", "kind": "lab", "result": "Na 139 mmol/L, K 4.1 mmol/L, creatinine 60 umol/L"}],
+         "treatment.plan": "Start sertraline 50 mg daily. Check potassium if vomiting."},
+    ],
+)
+def test_sections_agree_leaves_consistent_records(changes: dict) -> None:
+    found = {r for r in _rules(_changed(changes)) if r.startswith("sections.")}
+    assert found == set()
+
+
+def test_profession_before_its_training() -> None:
+    raw = _changed({"demographics.age": 21, "demographics.occupation": "pharmacist", "demographics.education": "undergraduate degree"})
+    assert "occupation.age" in _rules(raw)

@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "f52dbb1b17aa79c1eae773feb11b62f3c7bc3d58e0f40af4265d173013ad06d0"
-DEV_V2_SUITE_SHA256 = "36efc4aa5ab4dc68e012f8b8a4d6fd5fce5f67bc1e9aa6b6dc51339661dfbdb4"
+TEST_V2_SUITE_SHA256 = "44248d347fb86c4c2e9eb6a80a3d7c4a644d34c02b5962236c95d7c044f748d4"
+DEV_V2_SUITE_SHA256 = "b83bca42dad2c8f22d72da137ad3f954e1086c1f465da23066c8b687c728b085"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 

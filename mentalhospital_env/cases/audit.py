@@ -66,6 +66,8 @@ RULES: tuple[str, ...] = (
     "history.trigger_medical", "timeline.smoking", "history.reason_today", "history.quotes", "history.age_words",
     "risk.self_neglect", "plan.setting", "household.moved_away", "timeline.season", "history.self_contradiction",
     "household.referrer", "timeline.childhood_trigger", "text.placeholder",
+    "sections.age_descriptor", "sections.childcare", "sections.postpartum_baby", "sections.treatment_age",
+    "sections.parents_in_care", "sections.plan_labs", "sections.sex_descriptor",
 )
 
 
@@ -402,6 +404,9 @@ def _people_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         out.append(Finding(cid, "demographics.education", "education.occupation", f"{demo.occupation!r} needs a degree or professional training; education is {demo.education!r}"))
     if _has(occupation, R["student_occupations"]) and age > R["student_max_age"]:
         out.append(Finding(cid, "demographics.occupation", "occupation.age", f"{demo.occupation!r} at {age}"))
+    youngest = R["professional_min_age"].get(base_occ)
+    if youngest is not None and age < youngest:
+        out.append(Finding(cid, "demographics.occupation", "occupation.age", f"{demo.occupation!r} at {age} (usually {youngest} or older)"))
     if occupation.startswith("retired") and age < R["retired_min_age"]:
         out.append(Finding(cid, "demographics.occupation", "occupation.age", f"{demo.occupation!r} at {age}"))
     if ("pupil" in occupation or "school" in education and "left school" not in education) and age >= 19:
@@ -819,10 +824,63 @@ def _record_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     return out
 
 
+def _sections_agree_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    """What one section says about the person that another contradicts (``review.json`` ``sections_agree``)."""
+    W = R["sections_agree"]
+    out = []
+    cid = case.case_id
+    age = case.demographics.age
+    living = (case.demographics.living_situation or "").lower()
+    ehr = case.ehr
+    mse = ehr.mental_status_exam
+    appearance = " ".join(filter(None, [_get(mse, "appearance"), _get(mse, "behavior"), _get(mse, "behaviour")])) if mse is not None else ""
+    for rule in W["age_descriptors"]:
+        said = _has(appearance, rule["words"])
+        if said and not rule["min_age"] <= age <= rule["max_age"]:
+            out.append(Finding(cid, "mental_status_exam.appearance", "sections.age_descriptor", f"{said!r} describes a {age}-year-old"))
+    for rule in W["sex_descriptors"]:
+        said = _has(appearance, rule["words"])
+        if said and case.demographics.sex and case.demographics.sex != rule["sex"]:
+            out.append(Finding(cid, "mental_status_exam.appearance", "sections.sex_descriptor", f"{said!r} describes a {case.demographics.sex} patient"))
+    personal = ehr.personal_history or ""
+    story = " ".join(filter(None, [ehr.chief_complaint, ehr.history_of_present_illness]))
+    children = _has(living, W["child_words"]) or _has(personal, W["child_words"])
+    care = _has(story + " " + personal, W["childcare_words"])
+    if care and not children:
+        out.append(Finding(cid, "history_of_present_illness", "sections.childcare", f"{care!r} but no child in the household or the personal history ({living!r})"))
+    birth = _has(story, W["postpartum_words"]) or any(c.startswith("F53") for c in case.diagnosis.codes)
+    if birth and not (_has(living, W["baby_words"]) or _has(personal, W["baby_words"])):
+        out.append(Finding(cid, "demographics.living_situation", "sections.postpartum_baby", f"a birth in the history ({birth if isinstance(birth, str) else 'postpartum code'!r}) but no baby in the household or the personal history"))
+    if case.treatment is not None:
+        plan = " ".join(filter(None, [case.treatment.plan, case.treatment.follow_up]))
+        for rule in W["treatment_ages"]:
+            said = _has(plan, rule["words"])
+            if said and not rule["min_age"] <= age <= rule["max_age"]:
+                out.append(Finding(cid, "treatment.plan", "sections.treatment_age", f"{said!r} (ages {rule['min_age']}-{rule['max_age']}) in the plan of a {age}-year-old"))
+        if age < 18 and _has(living, W["care_living_words"]):
+            said = _has(plan, W["involve_parents_words"])
+            if said:
+                out.append(Finding(cid, "treatment.plan", "sections.parents_in_care", f"{said!r} for a child who {living!r}"))
+        measured: dict[str, tuple[float, str]] = {}
+        for e in case.exams:
+            if e.kind != "lab":
+                continue
+            for name, value, flag in lab_values(e.result):
+                if re.search(W["abnormal_flag_pattern"], flag, re.I):
+                    measured[name.lower()] = (value, flag.strip())
+        for m in re.finditer(W["conditional_check_pattern"], plan, re.I):
+            names = W["analytes"].get(m.group(1).lower(), ())
+            hit = next((n for n in names if n.lower() in measured), None)
+            if hit:
+                value, flag = measured[hit.lower()]
+                out.append(Finding(cid, "treatment.plan", "sections.plan_labs", f"{m.group(0)!r} when {hit} is already {value:g} {flag}"))
+    return out
+
+
 CASE_RULES = {
     "duration": _duration_rules, "trauma": _trauma_rules, "timeline": _timeline_rules, "people": _people_rules,
     "plan": _plan_rules, "critical": _critical_rules, "labs": _lab_rules, "labels": _label_rules,
-    "records": _record_rules,
+    "records": _record_rules, "sections": _sections_agree_rules,
 }
 
 

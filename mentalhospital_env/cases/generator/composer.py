@@ -246,9 +246,11 @@ class Chart:
                 return False
         return True
 
-    def add(self, section: str, text: str, says: str | None = None, sensitive: bool | None = None) -> DraftFact:
+    def add(self, section: str, text: str, says: str | None = None, sensitive: bool | None = None,
+            readings: tuple[frozenset[str], frozenset[str]] | None = None) -> DraftFact:
+        """Add a fact; ``readings`` (asserted, denied) when the caller already knows them."""
         text = sentence(text)
-        pos, neg = self.readings(text)
+        pos, neg = readings if readings is not None else self.readings(text)
         if section not in OTHER_PEOPLE_SECTIONS:
             self.asserted |= pos
             self.denied |= neg

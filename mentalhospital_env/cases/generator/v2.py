@@ -101,6 +101,7 @@ def clean_text(text: str) -> bool:
 _AT_HOME = re.compile(r"\b(at home|the family can|manage at home)\b", re.I)
 _FOR_YEARS = re.compile(r"\b(for|over the) (years|ages)\b|\bhave been for years\b", re.I)
 _MARKS_LIMIT = 200_000
+_ALTERNATIVES = re.compile(r"\[\[([^\[\]]*)\]\]")
 
 
 @lru_cache(maxsize=memo_size(65536))
@@ -181,7 +182,7 @@ class StoryV2(_Story):
         "weekend_or_relatives_house": re.compile(r"\b(at weekends|(?:his|her|their) \w+'s house)\b", re.I),
         "own_household_chores": re.compile(r"\b(the pan|the kitchen|my bills|does my bills|driving)\b", re.I),
         "gym": re.compile(r"\bgym\b", re.I),
-        "childcare": re.compile(r"\bchildcare\b", re.I),
+        "childcare": re.compile(r"\b(childcare|school run|the kids|my kids|nappies)\b", re.I),
         "youth_justice": re.compile(r"\b(police|youth justice|bus shelter|exploitation)\b", re.I),
         "brought_in": re.compile(r"\bbrought (?:in|to the emergency department) by\b", re.I),
         "dating": re.compile(r"\b(dating|dated)\b", re.I),
@@ -202,13 +203,13 @@ class StoryV2(_Story):
             return False  # a care home resident does not cook, pay the bills or drive
         if "gym" in found and self.p.age >= 75:
             return False
-        if "childcare" in found and not h.children:
-            return False  # childcare needs a child
+        if "childcare" in found and not (h.children and _has(str(self.p.demographics.get("living_situation", "")), review_facts()["sections_agree"]["child_words"])):
+            return False  # childcare needs a child at home
         if "youth_justice" in found and self.p.age < 10:
             return False  # a child under ten is not in the youth justice system
         if "brought_in" in found:
             return False  # how the patient came today is told once, by the history's reason for today
-        if "dating" in found and h.partner:
+        if "dating" in found and (h.partner or re.search(r"separat|divorc", f"{self.p.demographics.get('living_situation', '')} {h.marital_status}")):
             return False  # someone with a partner has not 'avoided dating for years'
         if "occupational_health" in found and not h.employed:
             return False  # occupational health refers employees
@@ -248,6 +249,94 @@ class StoryV2(_Story):
 
     def extra(self) -> dict[str, Any]:
         return {"known_diagnosis": "relapse"} if self.known else {}
+
+    # ------------------------------------------------------------------ one person's voice
+
+    def fill(self, template: str, **extra: Any) -> str:
+        """:meth:`_Story.fill`, with each ``[[a|b]]`` of the template one of its alternatives (voices.json)."""
+        if "[[" in template:
+            rng = self.rng
+            template = _ALTERNATIVES.sub(lambda m: rng.choice(m.group(1).split("|")), template)
+        return super().fill(template, **extra)
+
+    def _personal_details(self) -> None:
+        """This person's pastime and what they look forward to, drawn once (voices.json)."""
+        voices = self.c.voices
+        age = self.p.age
+        band = "child" if age < 13 else "teen" if age < 18 else "adult" if age < 65 else "older"
+        rng = self.rng
+        for key, options in (("pastime", voices["pastimes"][band]), ("future", voices["future"][band])):
+            for _ in range(6):  # drawn, then checked: most fit, and checking every option costs more
+                text = super().fill(rng.choice(options))
+                if self.fits(text) and not (age >= 75 and "gym" in text):
+                    break
+            self.fields[key] = text
+
+    def says_for(self, symptom: Mapping[str, Any]) -> str | None:
+        """The patient's words for a symptom: often this person's own telling of a common complaint,
+        composed from voices.json (kept only when the lexicon reads it as that complaint), else one of
+        the presentation's quotes."""
+        voice = self.c.voices["quotes"].get(symptom.get("concept"))
+        rng = self.rng
+        if voice is not None and any(c.startswith(tuple(voice.get("not_codes", ()))) for c in self.codes) and voice.get("not_codes"):
+            voice = None
+        if voice is not None and self.p.age >= voice.get("min_age", 0) and rng.random() < voice["share"]:
+            concept = symptom.get("concept")
+            for _ in range(4):
+                opening, core = rng.choice(voice["open"]), self.fill(rng.choice(voice["core"]))
+                if opening.rstrip().endswith((".", "?", "!")):
+                    core = cap(core)
+                quote = sentence(self.fill(opening + core + rng.choice(voice["close"])))
+                # the lexicon must read the words as the complaint, or the simulated patient cannot find them
+                if quote not in self.used_quotes and clean_text(quote) and concept in self.ref.readings(quote)[0] and self.fits(quote) and self.fits_duration(quote) and self.chart.compatible(quote):
+                    self.used_quotes.add(quote)
+                    return quote
+        return super().says_for(symptom)
+
+    def _quoted_readings(self, text: str, quote: str | None) -> tuple[frozenset[str], frozenset[str]]:
+        """What the lexicon reads in a sentence that reports a quote: the quote's readings with those of
+        the frame around it. A composed quote makes the whole sentence new, while the frame and the
+        quote each recur, so each is read once (the lexicon's reading is the costliest step)."""
+        if not quote or quote not in text:
+            return self.chart.readings(text)
+        pos, neg = self.chart.readings(quote)
+        frame_pos, frame_neg = self.chart.readings(text.replace(quote, "..."))
+        return pos | frame_pos, neg | frame_neg
+
+    def _stock_lines(self) -> dict[str, str]:
+        """voices.json's stock lines as this record would write them -> their alternatives (they hold only
+        pronouns, so one table per set of pronouns)."""
+        key = tuple(sorted(self.p.pron.items()))
+        table = self.c.stock_tables.get(key)
+        if table is None:
+            table = self.c.stock_tables[key] = {fill(k, self.p.pron): v for k, v in self.c.voices["stock"].items() if not k.startswith("_")}
+        return table
+
+    def _reworded(self, text: str, stock: Mapping[str, str]) -> str:
+        """A stock line in one of its other wordings that fits the patient (the line itself when none does)."""
+        template = stock.get(text)
+        if template is None:
+            return text
+        for _ in range(3):
+            new = sentence(self.fill(template))
+            if self.fits(new):
+                return new
+        return text
+
+    def write(self) -> None:
+        self._personal_details()
+        super().write()
+        stock = self._stock_lines()
+        patterns = _stock_patterns(self.c.voices)
+        for f in self.chart.facts:
+            if f.text in stock:
+                f.text = self._reworded(f.text, stock)
+                continue
+            for pattern, template in patterns:
+                m = pattern.match(f.text)
+                if m:
+                    f.text = self._reworded(f.text, {f.text: m.expand(template)})
+                    break
 
     # --------------------------------------------------------------------------- the writing
 
@@ -296,8 +385,9 @@ class StoryV2(_Story):
         terms: list[str] = []
         if concept in lex:
             c = lex.get(concept)
-            terms = [t for t in list(c.clinical_terms)[:3] if clean_text(t) and len(t) > 3]
-            terms += [t for t in c.lay_phrases if t.split()[0].endswith("ing") and clean_text(t) and not re.search(r"\b(my|me|i|i'm|myself)\b", t)][:3]
+            never = self.c.voices["complaint_never"]
+            terms = [t for t in list(c.clinical_terms)[:3] if clean_text(t) and len(t) > 3 and t.lower() not in never["terms"]]
+            terms += [t for t in c.lay_phrases if _gerund_phrase(t, never["first_words"]) and clean_text(t) and not re.search(r"\b(my|me|i|i'm|myself)\b", t)][:3]
         terms = terms or [self.ref.concept_term(concept)]
         return self.rng.choice(terms)
 
@@ -306,6 +396,11 @@ class StoryV2(_Story):
         complaints = [s for s in self.symptoms if self._is_complaint(s["concept"])] or self.symptoms
         openly = [s for s in complaints if not (s.get("sensitive") or self.ref.concept_sensitive(s["concept"]))]
         first = (openly or complaints)[0]
+        # people often come with what they can name (sleep, tiredness, nerves, a racing heart) rather than
+        # the illness's core: a first complaint that does not give the diagnosis away (voices.json)
+        vague = [s for s in (openly or complaints) if s["concept"] in self.c.voices["presenting_complaints"]]
+        if vague and rng.random() < self.c.voices["presenting_share"]:
+            first = rng.choice(vague)
         quote = self.says_for(first)
         chosen = str(self.fields.get("precipitant", "")).lower()
         if quote is not None and _foreign_stressor(quote, chosen, st["stressor_words"]):
@@ -322,11 +417,31 @@ class StoryV2(_Story):
         for _ in range(6):
             text = self.fill(rng.choice(options), **fields)
             if self.ok("chief_complaint", text, quote) and clean_text(text.replace(quote or "\0", "")):
-                self.chart.add("chief_complaint", text, quote)
+                self.chart.add("chief_complaint", text, quote, readings=self._quoted_readings(text, quote))
                 return
         self.chart.add("chief_complaint", f"{cap(lay)} {fields['duration_phrase']}", quote)
 
     # ---------------------------------------------------------------------- present illness
+
+    def _referral_concern(self, section: str) -> None:
+        """What the referral asks about (voices.json ``referral_concern``): a concern or a first guess, not
+        a diagnosis; none for someone brought in as an emergency."""
+        options = self.c.voices["referral_concern"].get(self.principal.get("category") or "", ())
+        if not options or self.p.setting == "emergency" or self.rng.random() >= self.c.voices["referral_share"]:
+            return
+        words = self.c.voices["concern_words"]
+        own = list(dict.fromkeys(words[s["concept"]] for s in self.symptoms + self.comorbid_symptoms if s["concept"] in words))
+        self.rng.shuffle(own)
+        if own:  # the letter names what the patient told the GP, in plain words
+            concern = own[0] if len(own) == 1 else f"{own[0]} and {own[1]}"
+        else:
+            concern = ""
+            options = [o for o in options if "{concern}" not in o]
+        if not options:
+            return
+        text = self.fill(self.rng.choice(options), concern=concern)
+        if clean_text(text) and self.ok(section, text):
+            self.chart.add(section, text)
 
     def _relative(self) -> str | None:
         """Someone close who can describe the change: the informant, else partner or parent."""
@@ -363,6 +478,7 @@ class StoryV2(_Story):
         self.fields.update(occupation_noun=occupation, person={"female": "woman", "male": "man"}.get(self.p.sex, "person"))
         intros = st["intro_child"] if self.p.age < 16 else (st["intro"] if job else st["intro_no_job"])
         self.chart.add(section, self.fill(rng.choice(intros)))
+        self._referral_concern(section)
         # onset and context
         precipitants = [
             x for x in self.presentation.get("precipitants", ())
@@ -410,6 +526,8 @@ class StoryV2(_Story):
             if first is not None:
                 firsts.append(first)
         lead = self.symptoms[: max(1, most - len(firsts))]
+        if rng.random() < self.c.voices["referral_share"]:
+            rng.shuffle(lead)  # people tell what troubles them most, not the core complaint first
         order = lead + firsts + [x for x in self.symptoms + self.comorbid_symptoms if x not in lead and x not in firsts]
         for s in order:
             if n >= most:
@@ -426,7 +544,7 @@ class StoryV2(_Story):
             n += 1
             q_comma = quote[:-1] + "," if quote.endswith(".") else quote
             text = fill(lead, {**self.fields, "q": quote, "q_comma": q_comma})
-            self.chart.add(section, text, quote, sensitive)
+            self.chart.add(section, text, quote, sensitive, readings=self._quoted_readings(text, quote))
         if n == 0:
             raise CompositionError("no symptom could be told in the patient's words")
         # what others noticed, and what it costs
@@ -522,6 +640,10 @@ class StoryV2(_Story):
                 return False  # 'the onset of winter' in May
         if "childhood" in precipitant.lower() and "reminder" not in precipitant.lower() and getattr(self, "onset_age", 0) >= 18:
             return False  # an adult illness begins after a reminder of childhood abuse, not 'after childhood abuse'
+        if re.search(r"\bbirth\b", precipitant, re.I):
+            B = self.c.voices["birth_precipitant"]
+            if self.p.age > B["max_age"].get(self.p.sex, 45) or getattr(self, "days", 0) > B["max_days"] or _has(living, B["not_living"]):
+                return False  # a baby born before this began is still a baby, in this household
         illness = self.story["illness_precipitants"].get(precipitant.strip().lower())
         if illness is not None and not illness["child" if self.p.age < 18 else "adult"]:
             return False
@@ -674,6 +796,25 @@ class StoryV2(_Story):
             self.frames = frames
         for f in self.chart.facts[start:]:
             f.text = re.sub(r"\bas a child\b", "in childhood", f.text)
+        self._baby()
+
+    def _baby(self) -> None:
+        """Where the baby is, when the illness began after a birth (voices.json ``baby``): a postpartum
+        record that never mentions the baby is one a reader stops at."""
+        W = review_facts()["sections_agree"]
+        story = " ".join(f.text for f in self.chart.facts if f.section in ("chief_complaint", "history_of_present_illness"))
+        if not (_has(story, W["postpartum_words"]) or any(c.startswith("F53") for c in self.codes)):
+            return
+        living = str(self.p.demographics.get("living_situation", ""))
+        personal = " ".join(f.text for f in self.chart.facts if f.section == "personal_history")
+        if _has(living, W["baby_words"]) or _has(personal, W["baby_words"]):
+            return
+        lines = self.c.voices["baby"]
+        partner = self.p.household.partner
+        key = "father" if self.p.sex != "female" else ("with_partner" if partner else "without_partner")
+        partner_word = f"{self.p.pron['poss']} {partner}" if partner else f"{self.p.pron['poss']} partner"
+        text = self.fill(self.rng.choice(lines[key]), partner=partner_word, partner_poss=cap(partner_word + "'s" if partner else f"{self.p.pron['poss']} partner's"))
+        self.chart.add("personal_history", text)
 
     def _medical(self) -> None:
         """Version 1's medical history; a trigger that was the patient's own illness is in it too."""
@@ -711,8 +852,11 @@ class StoryV2(_Story):
         R = review_facts()
         homeless = bool(_has(str(self.p.demographics.get("living_situation", "")), R["homeless_words"]))
         original = self.presentation.get("mse", {})
+        age = self.p.age
+        wrong_age = [w for rule in R["sections_agree"]["age_descriptors"] if not rule["min_age"] <= age <= rule["max_age"] for w in rule["words"]]
+        wrong_age += [w for rule in R["sections_agree"]["sex_descriptors"] if self.p.sex != rule["sex"] for w in rule["words"]]
         filtered = {
-            k: [v for v in vs if clean_text(v) and not (homeless and k == "appearance" and _has(v, R["groomed_words"]))]
+            k: [v for v in vs if clean_text(v) and not (homeless and k == "appearance" and _has(v, R["groomed_words"])) and not _has(v, wrong_age)]
             for k, vs in original.items()
         }
         saved = self.presentation
@@ -748,6 +892,7 @@ class StoryV2(_Story):
             for label, words in bands.items():
                 result = result.replace(f"({label})", f"({words})")
             out.append(ExamRecord(e.name, e.kind, result, e.indicated))
+        self.exam_records = out
         return out
 
     # --------------------------------------------------------------------------- the plan
@@ -797,12 +942,50 @@ class StoryV2(_Story):
                 if out.get("follow_up"):
                     out["follow_up"] = re.sub(pattern, r"\1 in 5-7 days", out["follow_up"], flags=re.I)
         kept = [k if k.rstrip().endswith((".", "!", "?")) else k.rstrip(" ;,") + "." for k in kept if k.strip(" .;,")]
+        stock = self._stock_lines()
+        kept = [self._lab_acted(self._for_age(self._reworded(k, stock))) for k in kept]
         if self.p.age < 18:
             for m in out.get("medications", ()):
                 if m.get("dose"):
                     m["dose"] = re.sub(r"\s*\((?:adults?|over 60 kg)\)|,? increased to [^,;]*\(adults\)", "", m["dose"])
         out["plan"] = " ".join(kept)
         return out
+
+
+    def _for_age(self, text: str) -> str:
+        """A plan sentence with a treatment made for another age group replaced by this age's (voices.json ``plan_by_age``)."""
+        age = self.p.age
+        for rule in self.c.voices["plan_by_age"]:
+            if rule["words"] in text.lower() and (age < rule.get("below", -1) or age > rule.get("above", 10**3)):
+                text = re.sub(re.escape(rule["words"]), rule["instead"], text, flags=re.I)
+        return text
+
+    def _lab_acted(self, text: str) -> str:
+        """A plan's 'check X if ...' turned into what is done about X when the record already shows X
+        abnormal (voices.json ``lab_actions``)."""
+        from ..audit import lab_values
+
+        W = review_facts()["sections_agree"]
+        m = re.search(W["conditional_check_pattern"], text, re.I)
+        if m is None:
+            return text
+        analyte = m.group(1).lower()
+        names = [n.lower() for n in W["analytes"].get(analyte, ())]
+        for e in getattr(self, "exam_records", ()):
+            if e.kind != "lab":
+                continue
+            for name, value, flag in lab_values(e.result):
+                if name.lower() not in names:
+                    continue
+                f = re.search(W["abnormal_flag_pattern"], flag, re.I)
+                if not f:
+                    continue
+                direction = "low" if f.group(1).lower() in ("low", "reduced") else "high"
+                actions = self.c.voices["lab_actions"]
+                action = actions.get(analyte, actions["any"]).get(direction) or actions["any"][direction]
+                clause = re.compile(re.escape(m.group(0)) + r"[^;.]*", re.I)
+                return sentence(clause.sub(lambda _m: fill(action, {"value": f"{value:g}", "analyte": analyte}), text, count=1))
+        return text
 
 
 class CaseComposerV2(CaseComposer):
@@ -814,6 +997,8 @@ class CaseComposerV2(CaseComposer):
     def __init__(self, reference):
         super().__init__(reference)
         self.story = load_material("story")
+        self.voices = load_material("voices")
+        self.stock_tables: dict[tuple, dict[str, str]] = {}  # StoryV2._stock_lines, per set of pronouns
         self.marks: dict[str, tuple] = {}  # StoryV2._marks, per text
         # version 2's own wording for the sections version 1 wrote from a few stock lines
         self.frames = {**self.frames, **{k: v for k, v in self.story["frames"].items() if not k.startswith("_")}}
@@ -881,6 +1066,9 @@ class CaseComposerV2(CaseComposer):
             demo["education"] = "attends secondary school" if patient.age >= 11 else "attends primary school"
             patient.household = replace(patient.household, occupation=demo["occupation"], student=False, employed=False)
             occupation = demo["occupation"]
+        youngest = R["professional_min_age"].get(re.sub(r"^(retired|part-time|former)\s+", "", occupation))
+        if youngest is not None and patient.age < youngest:
+            raise CompositionError("a profession before its training could be finished")
         if _has(occupation, R["student_occupations"]) and patient.age > R["student_max_age"]:
             raise CompositionError("a student past the usual age")
         if _has(occupation, R["fitness_occupations"]) and code_family(disorder["code"]) in ("F20", "F25", "F31"):
@@ -896,6 +1084,22 @@ class CaseComposerV2(CaseComposer):
             if base in R["graduate_occupations"]:
                 raise CompositionError("a graduate profession before graduation")
         return patient
+
+
+def _stock_patterns(voices: Mapping[str, Any]) -> list[tuple[re.Pattern[str], str]]:
+    """voices.json's ``stock_patterns``, compiled once."""
+    found = voices.get("_compiled_patterns")
+    if found is None:
+        found = [(re.compile(x["pattern"]), x["as"]) for x in voices.get("stock_patterns", ())]
+        voices["_compiled_patterns"] = found  # type: ignore[index]
+    return found
+
+
+def _gerund_phrase(text: str, not_verbs: Sequence[str]) -> bool:
+    """Whether a lay phrase names a complaint as an -ing phrase of two words or more ("lying awake"), not a
+    fragment ("whispering") or a word that only ends like one ("swing between")."""
+    words = text.split()
+    return len(words) >= 2 and words[0].endswith("ing") and len(words[0]) > 5 and words[0].lower() not in not_verbs
 
 
 def _foreign_stressor(quote: str, precipitant: str, words: Sequence[str]) -> bool:
