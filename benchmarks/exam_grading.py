@@ -383,9 +383,13 @@ class Lints:
             out.append("written punctuation: a quotation mark")
         return out
 
-    def record_copy(self, reply: str, case: Mapping[str, Any], n: int = 8, long: int = 12) -> list[str]:
+    def record_copy(self, reply: str, case: Mapping[str, Any], n: int = 8, long: int = 12, question: str = "") -> list[str]:
         """Runs of ``n`` words of a third-person record sentence in a reply sentence that is not in
-        the first person; runs of ``long`` words whatever the person (nobody speaks a note)."""
+        the first person; runs of ``long`` words whatever the person (nobody speaks a note). A
+        question about the patient in the third person ("How is his sleep?") is put to an informant,
+        who speaks of the patient in the third person as the record does: only ``long`` runs count."""
+        if _THIRD_PERSON_ASKED.search(normalise(question)):
+            n = long
         grams: dict[int, set[tuple[str, ...]]] = {n: set(), long: set()}
         for words in record_sentences(case):
             for k in grams:
@@ -412,7 +416,7 @@ class Lints:
         persons = set(self.lists["person_nouns"])
         context_words = set(re.findall(r"[a-z]+", normalise(question)))
         out: list[str] = []
-        seen_person = bool(context_words & persons)
+        seen_person = bool(context_words & persons) or bool(_THIRD_PERSON_ASKED.search(normalise(question)))
         for sent in doc.sents:
             toks = list(sent)
             root_subject = _subject(sent.root)
@@ -610,16 +614,19 @@ class Lints:
                 out.append(f"record voice: '{subj.text} {t.text}'")
             elif t.lemma_ == "say" and subj.lower_ == "i" and t.tag_ == "VBP" and any(c.dep_ == "ccomp" and c.i > t.i for c in t.children):
                 out.append(f"record voice: 'I {t.text}' + what was said")
-            elif t.lemma_ in ("say", "add") and subj.lower_ not in ("i", "it") and t.dep_ in ("parataxis", "ROOT") and t.i > 3 and doc[t.i - 1 - sum(1 for _ in subj.subtree)].text == ",":
+            elif t.lemma_ in ("say", "add") and subj.lower_ not in ("i", "it", "they", "people", "everyone", "everybody") and t.dep_ in ("parataxis", "ROOT") and t.i > 3 and doc[t.i - 1 - sum(1 for _ in subj.subtree)].text == ",":
                 out.append(f"record voice: '..., {subj.text} {t.text}'")
-        # a note's fragment: a sentence of four or more words with no finite verb, no person speaking
-        # and no stance ("Year 1 at a mainstream school.", "Two needing acetylcysteine.")
+        # a note's fragment: a sentence of five or more words that opens with a noun, adjective or
+        # number and has no finite verb, no person speaking and no stance ("Year 1 at a mainstream
+        # school.", "Mood up and down, worse since the eviction warning.")
         stance_words = {"no", "not", "yes", "yeah", "never", "nothing", "none", "nobody", "sometimes", "maybe", "just", "only", "mostly", "hard", "like", "as", "about", "mm", "um", "well", "sorry", "thanks", "thank", "okay", "ok", "right", "oh", "honestly", "always", "every", "all", "both", "pretty",
                        "more", "less", "worse", "better", "especially", "except", "apart", "since", "mainly", "usually", "even", "quite", "really", "probably", "definitely"}
         for sent in doc.sents:
             words = [u for u in sent if u.is_alpha or u.like_num]
-            if len(words) < 4 or words[0].lower_ in stance_words:
+            if len(words) < 5 or words[0].lower_ in stance_words or words[0].tag_ not in ("NN", "NNS", "NNP", "CD", "JJ"):
                 continue
+            if words[0].like_num and words[1].lower_ in ("days", "weeks", "months", "years", "day", "week", "month", "year"):
+                continue  # "Eighteen months ago, on holiday in Amsterdam."  # "For two years now.", "Over the past four months.": an answer's ellipsis, not a note
             if any(u.tag_ in ("VBZ", "VBD", "VBP", "MD") for u in sent):
                 continue
             if any(u.lower_ in FIRST_PERSON or u.lower_ in ("you", "he", "she", "they") for u in sent):
@@ -644,7 +651,7 @@ class Lints:
         return (
             self.jargon(reply)
             + self.punctuation(reply)
-            + self.record_copy(reply, case)
+            + self.record_copy(reply, case, question=question)
             + self.many_question_filler(reply, question)
             + self.grammar(reply, question)
             + self.repetition(reply)
@@ -673,6 +680,9 @@ class Lints:
             if len(acr) >= 3 and re.search(rf"\b{acr}\b", reply, re.I) and not re.search(rf"\b{acr}\b", known, re.I):
                 out.append(acr.upper())
         return out
+
+
+_THIRD_PERSON_ASKED = re.compile(r"\b(?:he|she|his|her|him|hers)\b")
 
 
 def _sentences(reply: str) -> list[str]:
