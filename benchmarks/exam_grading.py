@@ -388,7 +388,7 @@ class Lints:
         the first person; runs of ``long`` words whatever the person (nobody speaks a note). A
         question about the patient in the third person ("How is his sleep?") is put to an informant,
         who speaks of the patient in the third person as the record does: only ``long`` runs count."""
-        if _THIRD_PERSON_ASKED.search(normalise(question)):
+        if put_to_informant(question):
             n = long
         grams: dict[int, set[tuple[str, ...]]] = {n: set(), long: set()}
         for words in record_sentences(case):
@@ -416,7 +416,7 @@ class Lints:
         persons = set(self.lists["person_nouns"])
         context_words = set(re.findall(r"[a-z]+", normalise(question)))
         out: list[str] = []
-        seen_person = bool(context_words & persons) or bool(_THIRD_PERSON_ASKED.search(normalise(question)))
+        seen_person = bool(context_words & persons) or put_to_informant(question)
         for sent in doc.sents:
             toks = list(sent)
             root_subject = _subject(sent.root)
@@ -683,6 +683,13 @@ class Lints:
 
 
 _THIRD_PERSON_ASKED = re.compile(r"\b(?:he|she|his|her|him|hers)\b")
+
+
+def put_to_informant(question: str) -> bool:
+    """Whether a question is about the patient in the third person ("How is his sleep?") or put to
+    someone by name ("Alan, what changes have you noticed?"): the answer speaks of the patient as
+    "he" or "she"."""
+    return bool(_THIRD_PERSON_ASKED.search(normalise(question))) or re.match(r"\s*[A-Z][a-z]+,\s", question) is not None
 
 
 def _sentences(reply: str) -> list[str]:

@@ -226,6 +226,14 @@ def test_the_record_read_aloud(lints):
     assert not lints.record_voice("I drink about ten units a week. More during the good spells.", case)
 
 
+def test_an_informant_speaks_of_the_patient_in_the_third_person(lints):
+    assert eg.put_to_informant("Alan, what changes have you noticed?")
+    assert eg.put_to_informant("How is his sleep?")
+    assert not eg.put_to_informant("How is your sleep?")
+    assert not lints.grammar("She takes much longer to get ready.", "Alan, what changes have you noticed?")
+    assert lints.grammar("She takes much longer to get ready.", "What changes have you noticed?")
+
+
 def test_leaks_name_the_diagnosis_or_code(lints):
     assert lints.leaks("They said it's panic disorder, F41.0.", HW4)
     assert not lints.leaks("I get these panic attacks.", HW4)
