@@ -49,6 +49,8 @@ def test_a_mood_question_is_not_answered_with_bodily_complaints():
         ("I don't go mad spending, I'm just me. My boyfriend agrees.", "I don't go mad spending, I'm just me."),
         ("My partner says I have few friendships.", "My partner says I have few friendships."),
         ("I said no to him.", "I said no to him."),
+        ("I live with partner and a young child.", "I live with my partner and a young child."),
+        ("I was close to parents in law.", "I was close to parents in law."),
     ],
 )
 def test_the_records_reporting_is_not_said_aloud(said, spoken):

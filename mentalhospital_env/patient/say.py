@@ -98,6 +98,8 @@ class LayRenderer:
         self.report_tags = tuple(
             (re.compile(pattern, re.IGNORECASE), repl) for pattern, repl in table.get("report_tags", {}).items()
         )
+        kin = "|".join(sorted((r for r in self.relatives if r not in ("maternal", "paternal")), key=len, reverse=True))
+        self._bare_relative = re.compile(rf"\b(with|and|to|by|from)\s+({kin})\b(?!\s+(?:of|in law|'s))", re.IGNORECASE)
         subject = table.get("subject", {})
         self.physical_sections = frozenset(subject.get("physical_sections", ()))
         self.physical_topics = frozenset(subject.get("physical_topics", ()))
@@ -258,13 +260,16 @@ class LayRenderer:
         """The record's reporting taken off what the patient says of themself (``report_tags`` of
         ``data/render.json``): "I have taken a week off sick, my partner adds." -> "I have taken a week
         off sick."; "And I say it became much worse" -> "And it became much worse"; "Femi notes that
-        the voices continued" -> "The voices continued"."""
+        the voices continued" -> "The voices continued"; and a bare relative made the patient's: "I live
+        with partner" -> "I live with my partner"."""
         if not text:
             return text
         out = []
         for sentence in re.split(r"(?<=[.!?])\s+", text):
             for pattern, repl in self.report_tags:
                 sentence = pattern.sub(repl, sentence)
+            # "I live with partner and a young child": the record's bare relative is the patient's own
+            sentence = self._bare_relative.sub(r"\1 my \2", sentence)
             sentence = sentence.strip()
             if sentence:
                 out.append(sentence[0].upper() + sentence[1:])
