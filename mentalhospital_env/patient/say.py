@@ -530,11 +530,14 @@ class Speaker:
                 parts[-1] = f"{last[:-1]}, {hedge}."
         said: dict[str, None] = {}
         bags: list[frozenset[str]] = []
-        for s in parts:  # the same thing twice in one reply (two facts worded alike) is said once
+        # the same thing twice in one reply (two facts worded alike, or one fact's sentence told again
+        # inside another) is said once: compared sentence by sentence
+        sentences = [x for part in parts if part for x in (re.split(r"(?<=[.!?])\s+", part) if part[-1:] in ".!?" else [part])]
+        for s in sentences:
             if not s or s in said:
                 continue
             bag = _content(s)
-            if any(_repeats(bag, earlier) for earlier in bags):
+            if bag and any(_repeats(bag, earlier) for earlier in bags):
                 continue
             said.setdefault(s, None)
             bags.append(bag)
