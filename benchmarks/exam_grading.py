@@ -23,10 +23,15 @@ Verdict of one reply, first rule that applies:
 2. ``not_answering``: it names none of the details and does not open with, or say, an accepted
    stance (for open questions only the details count).
 3. ``unnatural``: a lint fails (jargon, record text copied, a person/agreement error found by the
-   parser, written-record punctuation, a many-questions filler after a single question).
+   parser, written-record punctuation, a many-questions filler after a single question, a sentence
+   on another subject than the one asked or physical history told to an unrelated question, a stock
+   tail the question did not call for, the record read aloud: a report verb of the record, a note's
+   fragment, the patient's own name in the third person). The last three were written after
+   reading ``reader/labels.jsonl`` (its ``tune`` half); ``benchmarks/reader_agreement.py`` scores
+   them on the ``held_out`` half.
 4. ``fine``.
 
-Fillers (stock phrases that carry nothing) are counted on their own; leaks (a diagnosis label or
+Fillers (stock phrases that carry nothing, and stock tails) are counted on their own; leaks (a diagnosis label or
 code the record never tells the patient) too.
 """
 
@@ -301,7 +306,7 @@ def grade(q: Question, reply: str, case: Mapping[str, Any], lints: "Lints") -> G
         details_found=found,
         details_total=len(q.details),
         lints=found_lints,
-        filler=lints.filler(reply),
+        filler=lints.filler(reply) or bool(lints.stock_tail(reply, q.ask)),
         leak=bool(lints.leaks(reply, case)),
     )
     return g
@@ -378,9 +383,13 @@ class Lints:
             out.append("written punctuation: a quotation mark")
         return out
 
-    def record_copy(self, reply: str, case: Mapping[str, Any], n: int = 8, long: int = 12) -> list[str]:
+    def record_copy(self, reply: str, case: Mapping[str, Any], n: int = 8, long: int = 12, question: str = "") -> list[str]:
         """Runs of ``n`` words of a third-person record sentence in a reply sentence that is not in
-        the first person; runs of ``long`` words whatever the person (nobody speaks a note)."""
+        the first person; runs of ``long`` words whatever the person (nobody speaks a note). A
+        question about the patient in the third person ("How is his sleep?") is put to an informant,
+        who speaks of the patient in the third person as the record does: only ``long`` runs count."""
+        if put_to_informant(question):
+            n = long
         grams: dict[int, set[tuple[str, ...]]] = {n: set(), long: set()}
         for words in record_sentences(case):
             for k in grams:
@@ -407,7 +416,7 @@ class Lints:
         persons = set(self.lists["person_nouns"])
         context_words = set(re.findall(r"[a-z]+", normalise(question)))
         out: list[str] = []
-        seen_person = bool(context_words & persons)
+        seen_person = bool(context_words & persons) or put_to_informant(question)
         for sent in doc.sents:
             toks = list(sent)
             root_subject = _subject(sent.root)
@@ -509,17 +518,147 @@ class Lints:
                 out.append(f"record quotation: {span[:60]!r}")
         return out
 
+    # -- what a reader sees across sentences (reader/labels.jsonl) -----------------------------------
+
+    def subjects(self, text: str) -> set[str]:
+        """The interview subjects a text names (``subjects`` of lints.json)."""
+        norm = normalise(text)
+        return {name for name, cues in self.lists["subjects"].items() if any(find(c, norm) for c in cues)}
+
+    def asked_subjects(self, question: str) -> set[str]:
+        """What the doctor's last question asks about: its subjects, and ``onset``, ``course``,
+        ``impact`` or ``trigger`` when it is one of those open questions (they admit any answer).
+        A scripted lead-in ("That sounds hard. And may I ask your mother too: ...") is left out."""
+        sentences = [s for s in re.split(r"(?<=[.?!:])\s+", question.strip()) if s.strip()]
+        asked = [s for s in sentences if s.rstrip().endswith("?")] or sentences[-1:]
+        text = " ".join(asked)
+        norm = normalise(text)
+        found = self.subjects(text)
+        for name, cues in self.lists["open_question_cues"].items():
+            if any(find(c, norm) for c in cues):
+                found.add(name)
+        return found
+
+    def _admitted(self, asked: set[str]) -> set[str] | None:
+        """Subjects a reply to ``asked`` may talk about; None when anything goes (an open question,
+        or nothing recognised)."""
+        if not asked or asked & set(self.lists["open_subjects"]):
+            return None
+        admits = self.lists["subject_admits"]
+        out = set(asked)
+        for a in asked:
+            out.update(admits.get(a, ()))
+        return out
+
+    def off_subject(self, reply: str, question: str) -> list[str]:
+        """A sentence on another subject than the one asked ("Who do you live with?" -> "My husband
+        is supportive. I'd say my mood is flat and useless."): it names subjects, and none of them is
+        one the question's subjects admit (``subject_admits``). Physical illness or medicines told
+        to a question about something else is its own finding (``medical history``)."""
+        allowed = self._admitted(self.asked_subjects(question))
+        if allowed is None:
+            return []
+        out = []
+        for sent in _sentences(reply):
+            if self.stock_tail("x. " + sent, question):
+                continue  # a stock tail is its own finding, not a subject
+            named = self.subjects(sent)
+            medical = named & {"medical", "medication"}
+            if medical and not medical & allowed:
+                kind = "medical history"  # "I feel fed up. I have irritable bowel syndrome."
+            elif not named or named & allowed:
+                continue
+            else:
+                kind = "off subject"
+            out.append(f"{kind}: {sent[:60]!r} ({', '.join(sorted(named))}) to a question about {', '.join(sorted(self.asked_subjects(question)))}")
+        return out
+
+    def stock_tail(self, reply: str, question: str) -> list[str]:
+        """A stock tail ("All told.", "As my gran would say.", "Funny, I was just reading about
+        lighthouses. Anyway.") closing a reply it adds nothing to, unless the question is about a
+        subject the tail fits (``stock_tail_fits``)."""
+        sents = _sentences(reply)
+        if len(sents) < 2:
+            return []
+        asked = self.asked_subjects(question)
+        fits = self.lists["stock_tail_fits"]
+        out = []
+        for sent in sents[1:]:
+            norm = normalise(sent).strip(" .!")
+            for tail in self.lists["stock_tails"]:
+                m = _pattern(tail).match(norm)
+                # the whole sentence is the tail (give or take "anyway" / "sorry")
+                if m and len(re.findall(r"[\w']+", norm[m.end():])) <= 2:
+                    if asked & set(fits.get(tail, ())):
+                        break
+                    out.append(f"stock tail: {sent.strip()!r}")
+                    break
+        return out
+
+    def record_voice(self, reply: str, case: Mapping[str, Any]) -> list[str]:
+        """The record read aloud: a report verb of the record with a third person as subject ("Femi
+        notes that ...", "..., my partner adds."), "I say" + a clause (the record's "she says"),
+        clinician framing (``clinician_framing``), and the patient's own name in the third person."""
+        out = []
+        norm = normalise(reply)
+        out += [f"record voice: {f!r}" for f in self.lists["clinician_framing"] if find(f, norm)]
+        report = set(self.lists["report_verbs"])
+        doc = self.parse(reply)
+        for t in doc:
+            if t.pos_ not in ("VERB", "AUX") or t.tag_ not in ("VBZ", "VBD", "VBP"):
+                continue
+            subj = _subject(t)
+            if subj is None:
+                continue
+            if t.lemma_ in report and subj.lower_ not in ("i", "we", "you", "it", "that", "this", "which", "who") and subj.tag_ not in ("WDT", "WP"):
+                out.append(f"record voice: '{subj.text} {t.text}'")
+            elif t.lemma_ == "say" and subj.lower_ == "i" and t.tag_ == "VBP" and any(c.dep_ == "ccomp" and c.i > t.i for c in t.children):
+                out.append(f"record voice: 'I {t.text}' + what was said")
+            elif t.lemma_ in ("say", "add") and subj.lower_ not in ("i", "it", "they", "people", "everyone", "everybody") and t.dep_ in ("parataxis", "ROOT") and t.i > 3 and doc[t.i - 1 - sum(1 for _ in subj.subtree)].text == ",":
+                out.append(f"record voice: '..., {subj.text} {t.text}'")
+        # a note's fragment: a sentence of five or more words that opens with a noun, adjective or
+        # number and has no finite verb, no person speaking and no stance ("Year 1 at a mainstream
+        # school.", "Mood up and down, worse since the eviction warning.")
+        stance_words = {"no", "not", "yes", "yeah", "never", "nothing", "none", "nobody", "sometimes", "maybe", "just", "only", "mostly", "hard", "like", "as", "about", "mm", "um", "well", "sorry", "thanks", "thank", "okay", "ok", "right", "oh", "honestly", "always", "every", "all", "both", "pretty",
+                       "more", "less", "worse", "better", "especially", "except", "apart", "since", "mainly", "usually", "even", "quite", "really", "probably", "definitely"}
+        for sent in doc.sents:
+            words = [u for u in sent if u.is_alpha or u.like_num]
+            if len(words) < 5 or words[0].lower_ in stance_words or words[0].tag_ not in ("NN", "NNS", "NNP", "CD", "JJ"):
+                continue
+            if words[0].like_num and words[1].lower_ in ("days", "weeks", "months", "years", "day", "week", "month", "year"):
+                continue  # "Eighteen months ago, on holiday in Amsterdam."  # "For two years now.", "Over the past four months.": an answer's ellipsis, not a note
+            if any(u.tag_ in ("VBZ", "VBD", "VBP", "MD") for u in sent):
+                continue
+            if any(u.lower_ in FIRST_PERSON or u.lower_ in ("you", "he", "she", "they") for u in sent):
+                continue
+            out.append(f"record voice: a note's fragment {sent.text.strip()[:50]!r}")
+        # the patient's own name: a record name without a relation, as the subject or owner in a
+        # sentence that also speaks in the first person ("Leah moved to live with my grandmother")
+        names = set(own_names(case, self))
+        relations = set(self.lists["name_relations"]) | set(self.lists["person_nouns"])
+        for sent in doc.sents:
+            first = any(u.lower_ in FIRST_PERSON for u in sent)
+            for t in sent:
+                if t.text in names and first and t.dep_ in ("nsubj", "nsubjpass", "poss"):
+                    near = {u.lower_ for u in (doc[t.i - 1] if t.i else None, doc[t.i + 1] if t.i + 1 < len(doc) else None) if u is not None}
+                    if not near & (relations | {"my", "our"}):
+                        out.append(f"record voice: own name {t.text!r} in the third person")
+        return sorted(set(out))
+
     # -- whole reply --------------------------------------------------------------------------------
 
     def check(self, reply: str, question: str, case: Mapping[str, Any]) -> list[str]:
         return (
             self.jargon(reply)
             + self.punctuation(reply)
-            + self.record_copy(reply, case)
+            + self.record_copy(reply, case, question=question)
             + self.many_question_filler(reply, question)
             + self.grammar(reply, question)
             + self.repetition(reply)
             + self.record_quotation(reply, case)
+            + self.off_subject(reply, question)
+            + self.stock_tail(reply, question)
+            + self.record_voice(reply, case)
         )
 
     def filler(self, reply: str) -> bool:
@@ -541,6 +680,54 @@ class Lints:
             if len(acr) >= 3 and re.search(rf"\b{acr}\b", reply, re.I) and not re.search(rf"\b{acr}\b", known, re.I):
                 out.append(acr.upper())
         return out
+
+
+_THIRD_PERSON_ASKED = re.compile(r"\b(?:he|she|his|her|him|hers)\b")
+
+
+def put_to_informant(question: str) -> bool:
+    """Whether a question is about the patient in the third person ("How is his sleep?") or put to
+    someone by name ("Alan, what changes have you noticed?"): the answer speaks of the patient as
+    "he" or "she"."""
+    return bool(_THIRD_PERSON_ASKED.search(normalise(question))) or re.match(r"\s*[A-Z][a-z]+,\s", question) is not None
+
+
+def _sentences(reply: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?])\s+", reply.strip()) if s.strip()]
+
+
+_NAMES: dict[str, tuple[str, ...]] = {}
+
+
+def own_names(case: Mapping[str, Any], lints: "Lints") -> tuple[str, ...]:
+    """Names the record gives the patient: capitalised words the parser tags as proper nouns, found
+    at least once inside a sentence (not only where any word is capitalised), and never right after
+    or before a relation ("her friend Aisha", "his mother, Donna", "Care coordinator (Femi)")."""
+    key = str(case.get("case_id", id(case)))
+    if key in _NAMES:
+        return _NAMES[key]
+    relations = set(lints.lists["name_relations"]) | set(lints.lists["person_nouns"])
+    titles = {"mr", "mrs", "ms", "miss", "dr"}
+    calendar = {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+                "christmas", "easter", "god"}
+    inside: set[str] = set()
+    related: set[str] = set()
+    for text in _strings(case.get("ehr", {})):
+        doc = lints.nlp(text)
+        for t in doc:
+            if t.tag_ != "NNP" or not t.text.istitle() or not t.is_alpha or len(t.text) < 3 or t.lower_ in titles or t.lower_.rstrip("s") in calendar:
+                continue
+            prev = [u for u in doc[max(0, t.i - 2) : t.i] if u.text not in (",", "(")]
+            nxt = [u for u in doc[t.i + 1 : t.i + 3] if u.text not in (",", "(")]
+            if (prev and prev[-1].lower_ in relations | titles) or (nxt and doc[t.i + 1].text == "(" and nxt[0].lower_ in relations):
+                related.add(t.text)
+            before = text[: t.idx].rstrip()
+            if before and before[-1] not in ".!?:'\"" and not (t.i > 0 and doc[t.i - 1].lower_ in titles):
+                inside.add(t.text)
+    names = tuple(sorted(inside - related - {w.capitalize() for w in relations}))
+    _NAMES[key] = names
+    return names
 
 
 def _strings(value: Any) -> list[str]:

@@ -193,6 +193,47 @@ def test_many_questions_filler_only_after_a_single_question(lints):
     assert lints.filler(reply)
 
 
+def test_a_second_sentence_on_another_subject(lints):
+    assert lints.off_subject("My husband is supportive. I'd say my mood is flat and useless.", "Who do you live with?")
+    assert not lints.off_subject("I live with my husband and our two sons.", "Who do you live with?")
+    # an open question admits anything
+    assert not lints.off_subject("My husband left. I haven't slept since.", "When did you first notice this?")
+    found = lints.off_subject("I feel fed up. I have irritable bowel syndrome.", "How has your mood been?")
+    assert found and found[0].startswith("medical history")
+    assert not lints.off_subject("I take sertraline. I'm on thyroid tablets too.", "What medicines do you take?")
+
+
+def test_stock_tails_where_nobody_needs_them(lints):
+    assert lints.stock_tail("I'm not sure. All told.", "Have you ever been admitted to hospital?")
+    assert lints.stock_tail("My father drank. No word of a lie.", "Any mental illness in the family?")
+    assert lints.stock_tail("I sleep badly. Funny, I was just reading about lighthouses. Anyway.", "How do you sleep?")
+    assert not lints.stock_tail("I'm not sure, all told.", "Have you ever been admitted to hospital?")
+    # a tail that fits its question
+    assert not lints.stock_tail("I took an overdose in May. Sorry, this is hard to talk about.", "Have you ever tried to end your life?")
+    assert lints.stock_tail("I'm fine at concentrating. Sorry, this is hard to talk about.", "How is your concentration?")
+
+
+def test_the_record_read_aloud(lints):
+    case = {"case_id": "t-1", "ehr": {"hpi": "Seen with his mother, Donna, and his worker, Marcus; Kyle was seen alone. Domestic abuse by his father until Kyle was 6.",
+                                      "social": "Her friend Aisha called the ambulance."}}
+    assert "Kyle" in eg.own_names(case, lints) and "Donna" not in eg.own_names(case, lints)
+    assert lints.record_voice("My father hit my mum until Kyle was six.", case)
+    assert not lints.record_voice("My mum Donna works in a supermarket.", case)
+    assert lints.record_voice("I've been struggling at work, my partner adds.", case)
+    assert lints.record_voice("Femi notes that the voices continued.", case)
+    assert lints.record_voice("Year 1 at a mainstream school.", case)
+    assert not lints.record_voice("Not at all, I sleep fine.", case)
+    assert not lints.record_voice("I drink about ten units a week. More during the good spells.", case)
+
+
+def test_an_informant_speaks_of_the_patient_in_the_third_person(lints):
+    assert eg.put_to_informant("Alan, what changes have you noticed?")
+    assert eg.put_to_informant("How is his sleep?")
+    assert not eg.put_to_informant("How is your sleep?")
+    assert not lints.grammar("She takes much longer to get ready.", "Alan, what changes have you noticed?")
+    assert lints.grammar("She takes much longer to get ready.", "What changes have you noticed?")
+
+
 def test_leaks_name_the_diagnosis_or_code(lints):
     assert lints.leaks("They said it's panic disorder, F41.0.", HW4)
     assert not lints.leaks("I get these panic attacks.", HW4)

@@ -89,7 +89,38 @@ class Informant:
             text = re.sub(rf"\b{re.escape(self.name)}\b", "I", text)
         text = self._relatives(text)
         text = _first_person_verbs(text)
+        text = self._subjects(text)
         return text[0].upper() + text[1:] if text else text
+
+    def _subjects(self, text: str) -> str:
+        """A record's subjectless third-person verb as the informant says it, with the child as its
+        subject: "Lives with me and his father." -> "He lives with me and his father."; "No thoughts
+        of wanting to die, has never hurt himself." -> "..., he has never hurt himself."."""
+        from lemminflect import getLemma
+
+        pronoun = {"female": "she", "male": "he"}.get(self.sex or "", "they")
+
+        def verb(word: str) -> bool:
+            low = word.lower()
+            if low in ("has", "is", "does", "was", "goes"):
+                return True
+            if not low.endswith("s") or low.endswith("ss") or len(low) < 4:
+                return False
+            lemmas = getLemma(low, upos="VERB")
+            return bool(lemmas) and lemmas[0] != low
+
+        def fix(m: re.Match) -> str:
+            lead, word = m.group(1), m.group(2)
+            after = re.match(r"\s+([a-z']+)", text[m.end():])
+            if not verb(word) or (after and after.group(1) in ("is", "was", "has", "had", "does", "did", "will", "can", "and")):
+                return m.group(0)  # "Thomas is quiet": a name, not a verb
+                return m.group(0)
+            if pronoun == "they":
+                return m.group(0)  # "they lives" would be worse than the record's fragment
+            said = f"{pronoun} {word.lower()}"
+            return lead + (said[0].upper() + said[1:] if not lead.strip(" ") or lead.strip().endswith((".", "!", "?")) else said)
+
+        return re.sub(r"((?:^|(?<=[.!?])\s+|,\s+))([A-Za-z]+)\b", fix, text)
 
     def _relatives(self, text: str) -> str:
         """A record's bare relative at the start of a sentence ("Father was a fussy eater") as the

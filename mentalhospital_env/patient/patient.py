@@ -393,7 +393,12 @@ class Patient:
             if item.silent:
                 continue
             if item.stance in (AFFIRM, TELL):
-                parts.extend(informant.say(f.fact.text) for f in item.facts if f.fact.told or not f.leaks)
+                # the informant keeps to what was asked too ("How do you react to noises?" is not
+                # answered with "Her father was a fussy eater")
+                facts = self.representation.speaker.on_subject(item) if self.representation is not None else item.facts
+                if not facts:
+                    parts.append("I'm not sure, to be honest.")
+                parts.extend(informant.say(f.fact.text) for f in facts if f.fact.told or not f.leaks)
             elif item.stance == DENY:
                 said = [informant.say(f.fact.text) for f in item.facts]
                 parts.extend(said or ["No, not that I've seen."])

@@ -78,6 +78,3 @@ class RepresentationSkill:
 
     def self_contained(self, fact: IndexedFact, text: str) -> str:
         return self.speaker.self_contained(fact, text)
-
-    def signature(self, rng: random.Random) -> str:
-        return self.speaker.signature(rng)

@@ -15,6 +15,7 @@ import json
 import random
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
 
@@ -24,7 +25,7 @@ from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
 from .check import ClaimChecker
 from .decide import PersonaProfile
-from .reading import read_statements, stable_seed
+from .reading import CLOSED_WORLD_KINDS, concept_topics, read_statements, stable_seed
 from .recall import (
     AFFIRM,
     DENY,
@@ -39,6 +40,7 @@ from .recall import (
     asks_how_long,
     duration_in,
 )
+from .understanding import load_taxonomy
 
 # a patient's self-contained wordings (fact, position, wording, concepts asked), one memo for all patients
 _CONTAINED: SharedMemo[tuple[str, int, str, tuple[str, ...]], str] = SharedMemo("RepresentationSkill.contained", 32768)
@@ -52,6 +54,12 @@ def _data(name: str) -> dict:
 def load_phrases() -> dict:
     """The phrase banks (``data/phrases.json``), cached."""
     return _data("phrases.json")
+
+
+@lru_cache(maxsize=1)
+def load_styles() -> dict:
+    """How disorders and speech style shape speech (``data/styles.json``), cached: here, where tails fit."""
+    return _data("styles.json")
 
 
 @lru_cache(maxsize=1)
@@ -90,6 +98,16 @@ class LayRenderer:
         self.lead = table["lead"]
         self.concept_clauses: Mapping[str, Mapping[str, list[str]]] = table.get("concept_clauses", {})
         self.mood_lead: Mapping[str, list[str]] = table.get("mood_lead", {})
+        self.report_tags = tuple(
+            (re.compile(pattern, re.IGNORECASE), repl) for pattern, repl in table.get("report_tags", {}).items()
+        )
+        kin = "|".join(sorted((r for r in self.relatives if r not in ("maternal", "paternal")), key=len, reverse=True))
+        self._bare_relative = re.compile(rf"\b(with|and|to|by|from)\s+({kin})\b(?!\s+(?:of|in law|'s))", re.IGNORECASE)
+        subject = table.get("subject", {})
+        self.physical_sections = frozenset(subject.get("physical_sections", ()))
+        self.physical_topics = frozenset(subject.get("physical_topics", ()))
+        self.open_topics = frozenset(subject.get("open_topics", ()))
+        self.physical_concept_topics = frozenset(subject.get("physical_concept_topics", ()))
         clinical: dict[tuple[str, ...], str] = {}
         for concept in self.lexicon.concepts:
             if concept.kind not in ("symptom", "sign"):
@@ -240,6 +258,25 @@ class LayRenderer:
         if fact.section == "family_history":
             return self.relative(fact.fact.text)
         return self.first_person(fact.fact.text)
+
+    def unreport(self, text: str) -> str:
+        """The record's reporting taken off what the patient says of themself (``report_tags`` of
+        ``data/render.json``): "I have taken a week off sick, my partner adds." -> "I have taken a week
+        off sick."; "And I say it became much worse" -> "And it became much worse"; "Femi notes that
+        the voices continued" -> "The voices continued"; and a bare relative made the patient's: "I live
+        with partner" -> "I live with my partner"."""
+        if not text:
+            return text
+        out = []
+        for sentence in re.split(r"(?<=[.!?])\s+", text):
+            for pattern, repl in self.report_tags:
+                sentence = pattern.sub(repl, sentence)
+            # "I live with partner and a young child": the record's bare relative is the patient's own
+            sentence = self._bare_relative.sub(r"\1 my \2", sentence)
+            sentence = sentence.strip()
+            if sentence:
+                out.append(sentence[0].upper() + sentence[1:])
+        return " ".join(out)
 
     def relative(self, text: str) -> str:
         """A family-history sentence as the patient tells it: "A sister was treated ..." -> "My sister was treated ..."."""
@@ -486,23 +523,74 @@ class Speaker:
         parts.extend(sentences)
         if partial:
             parts.append(voice.pick("partial", rng))
-        tail = self._tail(plan, rng) or self.signature(rng)
+        tail = self._tail(plan, rng, len(sentences))
         if tail:
             parts.append(tail)
+        elif sentences and parts and not partial:
+            hedge = self.hedge(plan, rng)
+            last = parts[-1]
+            if hedge and last.endswith(".") and len(last.split()) >= 4 and "," not in last[-25:]:
+                parts[-1] = f"{last[:-1]}, {hedge}."
         said: dict[str, None] = {}
         bags: list[frozenset[str]] = []
-        for s in parts:  # the same thing twice in one reply (two facts worded alike) is said once
+        # the same thing twice in one reply (two facts worded alike, or one fact's sentence told again
+        # inside another) is said once: compared sentence by sentence
+        sentences = [x for part in parts if part for x in (re.split(r"(?<=[.!?])\s+", part) if part[-1:] in ".!?" else [part])]
+        for s in sentences:
             if not s or s in said:
                 continue
             bag = _content(s)
-            if any(_repeats(bag, earlier) for earlier in bags):
+            if bag and any(_repeats(bag, earlier) for earlier in bags):
                 continue
             said.setdefault(s, None)
             bags.append(bag)
         return " ".join(said)
 
+    def on_subject(self, item: AnswerItem) -> tuple[IndexedFact, ...]:
+        """The facts of a topic's answer that are about that topic (``subject`` of ``data/render.json``).
+
+        Recall gives a topic the facts that share its words; a person keeps to what was asked. A fact
+        of the physical sections (illnesses, medicines, allergies) stays only for the topics they
+        answer ("How do you see what's happening?" is not answered with "I'm on thyroid tablets").
+        A history topic (who you live with, work, childhood) keeps a fact that states symptoms only
+        when the fact comes from the topic's own or a history section, or also states something of
+        the topic ("Who do you live with?" is not answered with "my mood is flat and useless", but
+        "At work I can't concentrate" answers a question about work). A symptom topic leaves out a
+        fact whose concepts are all bodily complaints of other topics ("How has your mood been?" is
+        not answered with "Crampy abdominal pain and bloating")."""
+        lay = self.lay
+        tax = load_taxonomy()
+        topic = tax.by_id.get(item.subject)
+        if item.stance != TELL or topic is None or item.subject in lay.open_topics:
+            return item.facts
+        lexicon = self.index.lexicon
+        home = set(topic.sections) | set(tax.home_sections.get("history", ()))
+        kept = []
+        for fact in item.facts:
+            if fact.section in lay.physical_sections and item.subject not in lay.physical_topics:
+                continue
+            if topic.kind == "history" and fact.section not in home:
+                concepts = sorted(fact.affirms | fact.rules_out)
+                symptoms = [c for c in concepts if lexicon.get(c).kind in CLOSED_WORLD_KINDS]
+                others = [c for c in concepts if c not in symptoms and item.subject in concept_topics(lexicon, c)]
+                if symptoms and not others:
+                    continue
+            elif topic.kind == "symptom" and item.subject not in lay.physical_topics and fact.section not in topic.sections:
+                # bodily complaints told for "How has your mood been?": every concept physical, none of the topic
+                tops = [concept_topics(lexicon, c) for c in sorted(fact.affirms | fact.rules_out)]
+                if tops and all(set(t) & lay.physical_concept_topics and item.subject not in t for t in tops):
+                    continue
+            kept.append(fact)
+        return tuple(kept)
+
     def _item(self, item: AnswerItem, rng: random.Random) -> list[str]:
         voice = self.voice
+        if item.stance == TELL and item.facts:
+            facts = self.on_subject(item)
+            if not facts:
+                return [voice.pick("dont_know", rng)]
+            if facts != item.facts:
+                item = replace(item, facts=facts)
         if item.stance == WITHHELD:
             return [voice.pick("withhold", rng)]
         if item.stance == UNKNOWN:
@@ -591,13 +679,11 @@ class Speaker:
             self._told.add(fact.id)
             if "impoverished" in voice.traits and len(text.split()) > 10:
                 text = re.split(r"(?<=[.;!?])\s+|,\s+", text)[0].rstrip(".,;") + "."
-            elif "vague" in voice.traits and rng.random() < 0.5:
-                text = text + " " + self._trait_tail("vague", rng)
             out.append(text)
         return out
 
     def _say(self, fact: IndexedFact) -> str:
-        text = self.lay.say(fact)
+        text = self.lay.unreport(self.lay.say(fact))
         if fact.leaks:
             text = self.index.guard.scrub(text)
         return text
@@ -605,30 +691,52 @@ class Speaker:
     def _trait_tail(self, trait: str, rng: random.Random) -> str:
         return self.voice.choose(self.voice.traits[trait]["tail"], rng, optional=True)
 
-    def _tail(self, plan: AnswerPlan, rng: random.Random) -> str:
+    def _tail(self, plan: AnswerPlan, rng: random.Random, told: int) -> str:
+        """A trait's closing sentence, where a person with that trait would say it (``tail_when`` of
+        ``data/styles.json``): the anxious and the guarded after something sensitive, the vague after
+        a question about when, the tangential after an open question they answered, the pressured
+        after a long answer, the minimising after substance use; at the persona's tail rate."""
         traits = self.voice.traits
         if not plan.items or rng.random() >= max(self.persona.tail_rate, 0.0):
             return ""
-        if "minimising" in traits and any(
-            i.subject in ("alcohol_use", "drug_use", "substance")
-            or (i.facts and i.facts[0].section == "substance_use")
-            for i in plan.items
-            if i.stance in (AFFIRM, TELL)
-        ):
-            return self._trait_tail("minimising", rng)
-        for trait in ("tangential", "pressured", "anxious", "guarded", "irritable"):
-            if trait in traits and "tail" in traits[trait]:
+        when = load_styles()["tails"]["when"]
+        for trait in ("minimising", "vague", "tangential", "pressured", "anxious", "guarded", "irritable"):
+            if trait in traits and "tail" in traits[trait] and self._tail_fits(when.get(trait, "never"), plan, told):
                 return self._trait_tail(trait, rng)
-        if self.persona.filler_rate and rng.random() < self.persona.filler_rate:
-            return self.voice.pick("fillers", rng, optional=True).capitalize()
         return ""
 
-    def signature(self, rng: random.Random) -> str:
-        """One of the persona's own turns of phrase, now and then (how this person talks)."""
-        if self.persona.verbosity != "talkative" or "impoverished" in self.voice.traits or rng.random() >= 0.15:
+    def _tail_fits(self, condition: str, plan: AnswerPlan, told: int) -> bool:
+        spoken = [i for i in plan.items if i.stance in (AFFIRM, TELL) and i.facts and not i.silent]
+        if condition == "any":
+            return bool(spoken)
+        if condition == "substance":
+            return any(i.subject in ("alcohol_use", "drug_use", "substance") or i.facts[0].section == "substance_use" for i in spoken)
+        if condition == "timing":
+            return self._timing or bool({"onset", "course"} & set(plan.question.topics))
+        if condition == "open":
+            return bool(spoken) and not self._yes_no
+        if condition == "long":
+            return told >= 2
+        if condition == "sensitive":
+            sensitive = set(load_styles()["tails"]["sensitive_topics"])
+            return bool(spoken) and (
+                any(i.sensitive or i.subject in sensitive for i in spoken) or bool(sensitive & set(plan.question.topics))
+            )
+        return False
+
+    def hedge(self, plan: AnswerPlan, rng: random.Random) -> str:
+        """One of the persona's own hedges ("I reckon", "you know"), now and then, worked into the
+        last sentence of an answer with something in it: a talkative person's turn of phrase, or a
+        filler where the persona has a filler rate. Never a sentence of its own."""
+        if "impoverished" in self.voice.traits or not any(
+            i.stance in (AFFIRM, TELL) and i.facts and not i.silent for i in plan.items
+        ):
             return ""
-        phrase = self.voice.pick("signature", rng, optional=True)
-        return phrase[0].upper() + phrase[1:] if phrase else ""
+        if self.persona.verbosity == "talkative" and rng.random() < 0.08:
+            return self.voice.pick("signature", rng, optional=True)
+        if self.persona.filler_rate and rng.random() < self.persona.filler_rate:
+            return self.voice.pick("fillers", rng, optional=True)
+        return ""
 
     # -- self-contained answers --------------------------------------------------------------------
 

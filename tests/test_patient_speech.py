@@ -1,0 +1,95 @@
+"""How the patient speaks (issue 13, stop 21): it keeps to the subject asked, says stock tails only
+where a person would, tells no physical history to an unrelated question, and does not read the
+record's reporting aloud; an informant speaks of the child with a subject."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from mentalhospital_env.cases import load_suite
+from mentalhospital_env.patient import make_patient
+from mentalhospital_env.patient.informant import Informant
+from mentalhospital_env.patient.say import lay_renderer, load_phrases
+
+HANDWRITTEN = {c.case_id: c for c in load_suite("handwritten").cases}
+
+
+def ask(case_id: str, *questions: str, variant: str = "full", seed: int = 0) -> list[str]:
+    patient = make_patient(HANDWRITTEN[case_id], variant, seed=seed)
+    return [patient.respond(q).text for q in questions]
+
+
+def test_who_do_you_live_with_is_not_answered_with_the_mood():
+    # hw-001's mental state exam quotes her mood as 'Flat and useless'; recall files it under the
+    # living situation too (it shares the word "flat"). Said aloud, it answered another question.
+    (reply,) = ask("hw-001", "Who do you live with?")
+    assert "mood" not in reply.lower() and "useless" not in reply.lower()
+    assert "husband" in reply.lower()
+
+
+def test_a_mood_question_is_not_answered_with_bodily_complaints():
+    (reply,) = ask("hw-020", "How has your mood been over the past few weeks?")
+    assert "fed up" in reply.lower()
+    assert "abdominal" not in reply.lower() and "tingling" not in reply.lower()
+    # asked about the body, the same complaints are told
+    (body,) = ask("hw-020", "Have you had any physical symptoms?")
+    assert "abdominal" in body.lower()
+
+
+@pytest.mark.parametrize(
+    "said, spoken",
+    [
+        ("I have taken a week off sick, my partner adds.", "I have taken a week off sick."),
+        ("I trace it to my thirties. And I say it became much worse after my divorce.",
+         "I trace it to my thirties. And it became much worse after my divorce."),
+        ("I say the neighbour is filming me through the walls.", "The neighbour is filming me through the walls."),
+        ("Femi notes that the voices continued for weeks.", "The voices continued for weeks."),
+        ("I don't go mad spending, I'm just me. My boyfriend agrees.", "I don't go mad spending, I'm just me."),
+        ("My partner says I have few friendships.", "My partner says I have few friendships."),
+        ("I said no to him.", "I said no to him."),
+        ("I live with partner and a young child.", "I live with my partner and a young child."),
+        ("I was close to parents in law.", "I was close to parents in law."),
+    ],
+)
+def test_the_records_reporting_is_not_said_aloud(said, spoken):
+    assert lay_renderer().unreport(said) == spoken
+
+
+def test_hedges_are_never_a_sentence_of_their_own():
+    banks = load_phrases()["banks"]
+    hedges = {h.lower() for h in (*banks["signature"], *banks["fillers"])}
+    questions = ["How have you been sleeping?", "What do you do for work?", "How much do you drink?",
+                 "Who do you live with?", "Tell me about your family.", "How is your appetite?",
+                 "Any problems with your memory?", "What do you do for fun?"]
+    for case_id in sorted(HANDWRITTEN)[:20]:
+        for seed in (0, 1):
+            for reply in ask(case_id, *questions, seed=seed):
+                for sentence in re.split(r"(?<=[.!?])\s+", reply):
+                    assert sentence.strip(" .?!").lower() not in hedges, (case_id, reply)
+
+
+def test_trait_tails_only_where_they_fit():
+    # the tangential persona's drift ("Funny, I was just reading about lighthouses") is never said
+    # after "I'm not sure", and the anxious "Sorry, this is hard to talk about" never after a
+    # question about concentration or allergies
+    tails = load_phrases()["traits"]
+    anxious = set(tails["anxious"]["tail"])
+    tangential = set(tails["tangential"]["tail"])
+    for case_id in sorted(HANDWRITTEN):
+        for seed in range(3):
+            replies = ask(case_id, "How is your concentration?", "Are you allergic to any medicines?",
+                          "Have you ever been admitted to hospital?", seed=seed)
+            for reply in replies:
+                assert not any(t in reply for t in anxious), (case_id, reply)
+            unsure = replies[2].startswith(("I'm not sure", "I don't know"))
+            assert not (unsure and any(t in replies[2] for t in tangential)), (case_id, replies[2])
+
+
+def test_an_informant_gives_the_record_a_subject():
+    mother = Informant("mother", None, "male")
+    assert mother.say("Lives with mother, father and a younger brother.").startswith("He lives with")
+    said = mother.say("No thoughts of wanting to die, has never hurt himself.")
+    assert said.endswith(", he has never hurt himself.")
+    assert mother.say("Thomas is quiet and enjoys maths.").startswith("Thomas is quiet")
