@@ -304,6 +304,10 @@ class ScriptedClinician(Doctor):
                 score -= 1.0  # a disorder that does not occur at this age is no leading hypothesis
             if self._ruled_out(h):
                 score -= self.script["evidence"]["ruled_out_penalty"]
+            elif self._told_before(h):
+                score += self.script["evidence"]["told_before_bonus"]
+            if support == 0:  # no finding of its own heard: the base rate alone does not make a leading hypothesis
+                score -= self.script["evidence"]["no_support_penalty"]
             scored.append((h, score))
         scored.sort(key=lambda hs: (-hs[1], hs[0].code))
         return scored
@@ -367,9 +371,12 @@ class ScriptedClinician(Doctor):
         ranked = self._ranked()
         top = ranked[0][1]
         lead = [ranked[0]]
+        evidence = self._evidence()
         for h, s in ranked[1:]:
             if len(lead) >= self.script["max_disorders"]:
                 break
+            if not any(c in evidence for c, _ in h.symptoms):
+                continue  # nothing heard of it: no place on the differential, whatever its base rate
             if top <= 0 or s >= top * self.script["category_threshold"]:
                 lead.append((h, s))
         return lead
@@ -515,6 +522,25 @@ class ScriptedClinician(Doctor):
                 chosen.append(sentence)
         return chosen
 
+    def _told_before(self, h: Hypothesis) -> bool:
+        """Whether the patient named this disorder, or a drug given only for it, as their own past diagnosis or
+        treatment ("I have had bipolar since 17; lamotrigine was stopped": ``told_before`` of ``clinician.json``);
+        sentences about relatives or with a negation do not count."""
+        conf = self.script["evidence"]["told_before"]
+        cues = next((v for k, v in conf.items() if not k.startswith("_") and h.code.startswith(k)), None)
+        if not cues:
+            return False
+        for key, reply in self.findings.answers.items():
+            if key in conf["_not_from"]:
+                continue
+            for sentence in re.split(r"(?<=[.!?;])\s+", reply.lower()):
+                words = " ".join(tokenize(sentence))
+                if any(re.search(rf"\b{re.escape(w)}\b", words) for w in conf["_unless_words"]):
+                    continue
+                if any(c in words for c in cues):
+                    return True
+        return False
+
     def _ruled_out(self, h: Hypothesis) -> bool:
         """Whether the patient denied what a disorder cannot be without (``ruled_out_by_denial``: a bipolar
         disorder without any high ever described) and affirmed none of it."""
@@ -522,7 +548,11 @@ class ScriptedClinician(Doctor):
         for prefix, findings in self.script["evidence"]["ruled_out_by_denial"].items():
             if prefix.startswith("_") or not h.code.startswith(prefix):
                 continue
-            return bool(set(findings) & f.denied) and not set(findings) & set(f.present)
+            also = self.script["evidence"]["denied_in_reply"]
+            denied = set(findings) & f.denied
+            # "I haven't had any elevated mood or periods of unusually high energy" answers the question about past highs
+            denied |= {c for c in findings if any(n and d in also.get(c, ()) for d, n in patient_findings(f.answers.get(c, "")))}
+            return bool(denied) and not set(findings) & set(f.present) and not self._told_before(h)
         return False
 
     def _risk_to_others(self) -> bool:
@@ -578,7 +608,14 @@ class ScriptedClinician(Doctor):
         codes = list(profile.codes)
         if self.heavy_drinking():
             codes.append(conf["heavy_drinking"]["code"])
-        codes += [code for finding, code in conf["findings_imply"].items() if finding in self.findings.present]
+        present = set(self.findings.present)
+        for finding, code in conf["findings_imply"].items():
+            # some findings imply a disorder only beside another (poor appetite in depression is no anorexia)
+            corroborated = not set(conf["findings_need_company"].get(finding, ())) or present & set(
+                conf["findings_need_company"][finding]
+            )
+            if finding in present and corroborated:
+                codes.append(code)
         return replace(profile, codes=tuple(dict.fromkeys(codes)))
 
     def _safety_steps(self, plan: str) -> list[str]:
@@ -626,7 +663,7 @@ class ScriptedClinician(Doctor):
         have to answer that?") or answered something else ("I feel guilty all the time."). A risk that cannot be
         assessed is planned for as if present."""
         f = self.findings
-        if {"suicidal_ideation", "self_harm"} & set(f.present) or "suicidal_ideation" in f.denied:
+        if {"suicidal_ideation", "self_harm"} & (set(f.present) | f.denied):
             return False
         return "suicidal_ideation" in f.answers
 
@@ -649,7 +686,11 @@ class ScriptedClinician(Doctor):
         quote = self._quote_reply(key, reply, used) if reply and not self._non_answer(reply) else ""
         if not quote and key in self.lexicon and key in f.present and f.present[key] != reply:
             # told in reply to another question ("I have mild asthma" when asked about insight): its own clauses
-            told = [p for p in re.split(r"(?<=[.!?])\s+|,\s+and\s+", f.present[key]) if key in {c for c, n in patient_findings(p) if not n}]
+            told = [
+                p
+                for p in re.split(r"(?<=[.!?])\s+|,\s+and\s+", f.present[key])
+                if key in self._stated(p) and not any(self.lexicon.get(c).kind in ("symptom", "sign") for c in self._stated(p))
+            ]
             quote = self._quote_reply(key, " ".join(told), used) if told else ""
         return quote
 
@@ -657,6 +698,7 @@ class ScriptedClinician(Doctor):
         conf = self.script["quotes"]
         kept: list[str] = []
         pieces_kept: list[str] = []
+        headed = {c for cs in self.script["note_sections"].values() for c in cs}
         history = key in self.lexicon and key not in conf["symptoms_belong"]
         # clauses, so that "I don't use any drugs, and I've never felt better in my life" keeps its answer
         pieces = re.split(r"((?<=[.!?])\s+|,\s+and\s+|\s+-\s+and\s+)", reply)
@@ -669,9 +711,11 @@ class ScriptedClinician(Doctor):
             if piece.strip().lower() in used:
                 continue
             if history or key in conf["end_at_any_finding"]:  # the patient answered, then drifted: the quote ends there
-                stated = {c for c, negated in patient_findings(piece) if not negated and c in self.lexicon}
-                kinds = ("symptom", "sign") if history else ("symptom", "sign", "history")
-                if any(c != key and self.lexicon.get(c).kind in kinds for c in stated):
+                stated = {c for c in self._stated(piece)}
+                others = {c for c in stated if self.lexicon.get(c).kind in ("symptom", "sign") or c in headed}
+                if not history:
+                    others |= stated
+                if key not in stated and others - {key}:
                     break
             piece = piece.strip()
             pieces_kept.append(piece.lower())
@@ -685,6 +729,10 @@ class ScriptedClinician(Doctor):
         kept = [k if k[-1] in ".!?" else k + "." for k in kept[: conf["max_sentences"]]]
         used.update(pieces_kept)
         return f'"{" ".join(kept)}"' if kept else ""
+
+    def _stated(self, text: str) -> set[str]:
+        """The lexicon concepts ``text`` affirms of the patient."""
+        return {c for c, negated in patient_findings(text) if not negated and c in self.lexicon}
 
     def _clashing(self, symptoms: list[str]) -> set[str]:
         """The affirmed findings a note cannot state as plain findings: one whose implied finding, or whose
@@ -718,10 +766,11 @@ class ScriptedClinician(Doctor):
         # only what the patient affirmed is reported, denials are recorded as denials, the rest is left out
         pattern = self.script["substance_pattern"]
         using = self.heavy_drinking() or bool(set(pattern["substances"]) & set(f.present))
+        evidence = self._evidence()
         findings = [
             c
             for c in f.present
-            if c in lex and lex.get(c).kind in ("symptom", "sign") and (using or c not in pattern["findings"])
+            if c in evidence and c in lex and lex.get(c).kind in ("symptom", "sign") and (using or c not in pattern["findings"])
         ]
         symptoms = [c for c in findings if c not in f.contradicted]
         mixed = [c for c in findings if c in f.contradicted]
