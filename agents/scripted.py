@@ -593,8 +593,8 @@ class ScriptedClinician(Doctor):
             return False
         if any(c in reply for c in cues["cues"]):
             return True
-        for number, per in re.findall(r"(\d+)\s*units?\s*(?:a|per|each)?\s*(day|night|week)?", reply):
-            limit = cues["units_per_week"] if per == "week" else cues["units_per_day"]
+        for number, per in re.findall(r"(\d+)\s*units?\s*(?:(?:at|per|each|a|the)\b)?\s*(day|night|weekends?|week)?", reply):
+            limit = cues["units_per_week"] if per.startswith("week") else cues["units_per_day"]
             if int(number) >= limit:
                 return True
         return False
@@ -610,11 +610,8 @@ class ScriptedClinician(Doctor):
             codes.append(conf["heavy_drinking"]["code"])
         present = set(self.findings.present)
         for finding, code in conf["findings_imply"].items():
-            # some findings imply a disorder only beside another (poor appetite in depression is no anorexia)
-            corroborated = not set(conf["findings_need_company"].get(finding, ())) or present & set(
-                conf["findings_need_company"][finding]
-            )
-            if finding in present and corroborated:
+            # a finding another explains implies nothing (eating little with a poor appetite is no anorexia)
+            if finding in present and not present & set(conf["findings_explained_by"].get(finding, ())):
                 codes.append(code)
         return replace(profile, codes=tuple(dict.fromkeys(codes)))
 
