@@ -701,9 +701,7 @@ class ScriptedClinician(Doctor):
         pieces = re.split(r"((?<=[.!?])\s+|,\s+and\s+|\s+-\s+and\s+)", reply)
         joiners = [""] + pieces[1::2]
         for joiner, piece in zip(joiners, pieces[0::2]):
-            words = " ".join(tokenize(piece))
-            filler = len(words.split()) <= conf["filler_max_words"] and any(a in words for a in conf["fillers"])
-            if not words or filler or self._non_answer(piece) or any(a in words for a in conf["asides"]):
+            if not self._plain(piece):
                 continue
             if piece.strip().lower() in used:
                 continue
@@ -726,6 +724,28 @@ class ScriptedClinician(Doctor):
         kept = [k if k[-1] in ".!?" else k + "." for k in kept[: conf["max_sentences"]]]
         used.update(pieces_kept)
         return f'"{" ".join(kept)}"' if kept else ""
+
+    def _plain(self, piece: str) -> bool:
+        """Whether a sentence or clause says something: not a non-answer, an aside or a filler (``quotes``)."""
+        conf = self.script["quotes"]
+        words = " ".join(tokenize(piece))
+        filler = len(words.split()) <= conf["filler_max_words"] and any(a in words for a in conf["fillers"])
+        return bool(words) and not filler and not self._non_answer(piece) and not any(a in words for a in conf["asides"])
+
+    def _own_words(self, symptoms: list[str], used: set[str]) -> list[str]:
+        """For the first symptoms reported, the sentence in which the patient said each ("Over the last two months
+        I've felt flat most days."), however it came up (``quotes.own_words``)."""
+        out: list[str] = []
+        for c in symptoms:
+            if len(out) >= self.script["quotes"]["own_words"]:
+                break
+            for piece in re.split(r"(?<=[.!?])\s+", self.findings.present.get(c, "")):
+                piece = piece.strip()
+                if piece.lower() not in used and c in self._stated(piece) and self._plain(piece):
+                    out.append(piece)
+                    used.add(piece.lower())
+                    break
+        return out
 
     def _stated(self, text: str) -> set[str]:
         """The lexicon concepts ``text`` affirms of the patient."""
@@ -798,6 +818,9 @@ class ScriptedClinician(Doctor):
         for key, label in (("hpi:1", "Onset and course"), ("hpi:2", "Context"), ("hpi:3", "Impact")):
             if said(key):
                 hpi.append(f"{label}: {said(key)}.")
+        own = self._own_words(symptoms, used)
+        if own:
+            hpi.append("In the patient's words: " + " ".join(f'"{q}"' for q in own) + ".")
         # in the order the findings were heard (``clashing`` is a set: its order differs between processes)
         for quote in dict.fromkeys(f.present[c].strip() for c in findings if c in clashing):
             hpi.append(f'Describes: "{quote}".')
