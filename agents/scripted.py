@@ -677,7 +677,6 @@ class ScriptedClinician(Doctor):
         (it belongs to the present illness); under the present illness's headings only a reply that speaks of
         its subject (a time for the onset, a life event for the context, daily life for the impact); at most
         ``max_sentences`` sentences. Empty when nothing is left."""
-        conf = self.script["quotes"]
         f = self.findings
         reply = f.answers.get(key, "").strip()
         quote = self._quote_reply(key, reply, used) if reply and not self._non_answer(reply) else ""

@@ -99,7 +99,9 @@ def test_plans_carry_the_critical_actions_and_the_dangerous_variant_is_failed(de
     assert judge.score(case, dangerous)["treatment_appropriateness"] <= 2.0
 
 
-def _clinician_with(answers: dict[str, str], present: dict[str, str] | None = None, denied: set[str] | None = None) -> ScriptedClinician:
+def _clinician_with(
+    answers: dict[str, str], present: dict[str, str] | None = None, denied: set[str] | None = None
+) -> ScriptedClinician:
     doctor = ScriptedClinician()
     doctor.reset({"text": "Outpatient clinic. A 44-year-old woman is here to see you, alone."}, {})
     doctor.findings.answers.update(answers)
