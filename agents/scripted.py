@@ -27,7 +27,7 @@ from typing import Any
 
 from mentalhospital_env.agents.base import Action, Doctor, Info, Observation, allowed_now
 from mentalhospital_env.knowledge import load_knowledge
-from mentalhospital_env.knowledge.answers import read_reply
+from mentalhospital_env.knowledge.answers import patient_findings, read_reply
 from mentalhospital_env.knowledge.critical import Profile, load_critical_actions
 from mentalhospital_env.knowledge.language import stem, tokenize
 from mentalhospital_env.knowledge.lexicon import lexicon_relations
@@ -105,6 +105,7 @@ class Findings:
     exam_results: list[tuple[str, str]] = field(default_factory=list)
     walk_in: str = ""
     contradicted: set[str] = field(default_factory=set)  # affirmed once and denied another time
+    heard_on: dict[str, str] = field(default_factory=dict)  # concept -> what was being asked when it was first affirmed
 
 
 @dataclass(frozen=True)
@@ -223,7 +224,8 @@ class ScriptedClinician(Doctor):
             if concept in f.denied:
                 f.contradicted.add(concept)
             f.present.setdefault(concept, text)
-        for concept in reading.denied:
+            f.heard_on.setdefault(concept, self.last_concept or "")
+        for concept in sorted(reading.denied):
             if concept in f.present:
                 f.contradicted.add(concept)
             else:
@@ -272,12 +274,27 @@ class ScriptedClinician(Doctor):
 
     # ------------------------------------------------------------------------------------ reasoning
 
+    def _evidence(self) -> set[str]:
+        """The affirmed findings that count as evidence for a diagnosis (``evidence`` of ``clinician.json``): a
+        glass of wine at the weekend is no evidence of alcohol dependence, and a drug named in a reply about
+        something else ("I've cracked it") is none once the patient has denied using drugs."""
+        f = self.findings
+        conf = self.script["evidence"]
+        out = set(f.present)
+        if not self.heavy_drinking():
+            out -= set(conf["heavy_drinking_only"])
+        if "drug_use" in f.denied:
+            asked_about_use = set(conf["use_questions"])
+            out -= {c for c in conf["drug_findings"] if f.heard_on.get(c, "") not in asked_about_use}
+        return out
+
     def _ranked(self) -> list[tuple[Hypothesis, float]]:
         f = self.findings
         abnormal = {name.lower() for name, result in f.exam_results if _reads_abnormal(result)}
+        evidence = self._evidence()
         scored = []
         for h in self.hyps:
-            support = sum(p for c, p in h.symptoms if c in f.present)
+            support = sum(p for c, p in h.symptoms if c in evidence)
             against = sum(p for c, p in h.symptoms if c in f.denied and p >= 0.6)
             typical = sum(p for _, p in h.symptoms) or 1.0
             exam_support = len(h.abnormal_exams & abnormal)
@@ -285,6 +302,12 @@ class ScriptedClinician(Doctor):
             age = self.walk_in.age
             if age is not None and not h.age_range[0] <= age <= h.age_range[1]:
                 score -= 1.0  # a disorder that does not occur at this age is no leading hypothesis
+            if self._ruled_out(h):
+                score -= self.script["evidence"]["ruled_out_penalty"]
+            elif self._told_before(h):
+                score += self.script["evidence"]["told_before_bonus"]
+            if support == 0:  # no finding of its own heard: the base rate alone does not make a leading hypothesis
+                score -= self.script["evidence"]["no_support_penalty"]
             scored.append((h, score))
         scored.sort(key=lambda hs: (-hs[1], hs[0].code))
         return scored
@@ -348,9 +371,12 @@ class ScriptedClinician(Doctor):
         ranked = self._ranked()
         top = ranked[0][1]
         lead = [ranked[0]]
+        evidence = self._evidence()
         for h, s in ranked[1:]:
             if len(lead) >= self.script["max_disorders"]:
                 break
+            if not any(c in evidence for c, _ in h.symptoms):
+                continue  # nothing heard of it: no place on the differential, whatever its base rate
             if top <= 0 or s >= top * self.script["category_threshold"]:
                 lead.append((h, s))
         return lead
@@ -406,10 +432,13 @@ class ScriptedClinician(Doctor):
     def _plan(self) -> str:
         lead = self._leading()
         principal = lead[0][0]
-        others = {h.code for h, _ in lead}
-        unsafe = set().union(*(h.unsafe_drugs for h in self.hyps if h.code in others))
+        conf = self.script["plan"]
         actions = load_critical_actions()
         profile = self.safety_profile(believed_only=True)
+        # the drugs unsafe for any disorder still on the differential are avoided; one the patient's denials rule
+        # out ("no highs, ever" for bipolar depression) no longer keeps a depressed patient from an antidepressant
+        others = {h.code for h, _ in lead if h.code in profile.codes or not self._ruled_out(h)}
+        unsafe = set().union(*(h.unsafe_drugs for h in self.hyps if h.code in others))
         leave_out = tuple(self.age_script.get("leave_out_of_plan", ()))
 
         def fits(sentence: str) -> bool:
@@ -417,30 +446,42 @@ class ScriptedClinician(Doctor):
             return not any(word in low for word in leave_out)
 
         parts = []
-        meds = [(drug, dose) for drug, dose in principal.medications if drug.lower() not in unsafe]
-        chosen = None
-        preconditions = self.script["drug_preconditions"]
-        for drug, dose in meds:
-            sentence = f"Medication: start {drug} {dose}, explaining benefits, side effects and the time to effect."
-            needed = preconditions.get(drug, ())
-            if needed and not set(needed) & (self.findings.denied - set(self.findings.present)):
-                continue
-            if not actions.check(profile, sentence).contraindicated:
-                chosen = sentence
-                break
-        parts.append(chosen or "Medication: none first line; avoid drugs that are unsafe for this presentation.")
+        chosen = self._medications(principal, unsafe, profile)
+        medication = " ".join(chosen)
+        parts.append(
+            medication or "Medication: none first line; avoid drugs that are unsafe for this presentation."
+        )
         therapies = [t for t in principal.psychotherapy if fits(t)][:2]
         if therapies:
             parts.append(f"Psychotherapy: refer for {', '.join(therapies)}.")
-        if principal.other_treatment:
-            parts.append(f"Other: {'; '.join(t for t in principal.other_treatment[:3] if fits(t))}.")
+        # an item that speaks of a drug ("continue antidepressant for two years") only beside that drug
+        prescribed = actions.proposed(medication)
+        drug_items = set(conf["drug_actions"])
+        other = [
+            t
+            for t in principal.other_treatment[:3]
+            if fits(t) and not ((actions.proposed(t) & drug_items) - prescribed)
+        ]
+        if other:
+            parts.append(f"Other: {'; '.join(other)}.")
         safety = [item for item in principal.safety[:3] if fits(item)]
         if safety:
             parts.append(f"Safety: {'; '.join(safety)}.")
-        setting = self.script["settings"].get(self.walk_in.setting or "", {})
+        # baseline tests before a drug that needs them (lithium: renal and thyroid function), whatever the rules ask
+        parts += [text for drug, text in conf["drug_work_up"].items() if drug in medication.lower()]
+        if self._risk_to_others():
+            parts.append(conf["risk_to_others"])
+        setting_name = self.walk_in.setting or ""
+        setting = self.script["settings"].get(setting_name, {})
+        admitted = setting_name == "inpatient"
         if "admit" in setting:
-            admit = set(setting["admit_when"]) & set(self.findings.present) or "active_suicide" in profile.risks
-            parts.insert(0, setting["admit"] if admit else setting["discharge"])
+            admitted = self._admit(principal, profile)
+            parts.insert(0, setting["admit"] if admitted else setting["discharge"])
+        if admitted:
+            risky = bool({"suicide", "active_suicide"} & profile.risks) or self._risk_to_others()
+            parts.append(conf["observation"]["raised" if risky else "general"])
+            if self._dependants_possible():
+                parts += actions.sentences(["dependant_care"])
         plan = " ".join(p for p in parts if p.strip(". :"))
         follow_up = f"Follow-up: {principal.follow_up}."
         if self.critical_actions:
@@ -459,7 +500,86 @@ class ScriptedClinician(Doctor):
             )
         if self.critical_actions or "prompt_follow_up" not in actions.proposed(follow_up):
             plan += " " + follow_up
-        return " ".join(plan.split())
+        return " ".join(self._pronouns(plan).split())
+
+    def _medications(self, principal: Hypothesis, unsafe: set[str], profile: Profile) -> list[str]:
+        """The first safe first-line drug of the principal disorder, and any drug its knowledge base entry gives
+        in combination with it (psychotic depression: an antipsychotic with the antidepressant)."""
+        actions = load_critical_actions()
+        preconditions = self.script["drug_preconditions"]
+        combined = self.script["plan"]["combined_dose_cue"]
+        chosen: list[str] = []
+        for drug, dose in principal.medications:
+            if drug.lower() in unsafe or (chosen and combined not in dose.lower()):
+                continue
+            sentence = f"Medication: start {drug} {dose}, explaining benefits, side effects and the time to effect."
+            if chosen:
+                sentence = f"With it, start {drug} {dose}."
+            needed = preconditions.get(drug, ())
+            if needed and not set(needed) & (self.findings.denied - set(self.findings.present)):
+                continue
+            if not actions.check(profile, " ".join(chosen + [sentence])).contraindicated:
+                chosen.append(sentence)
+        return chosen
+
+    def _told_before(self, h: Hypothesis) -> bool:
+        """Whether the patient named this disorder, or a drug given only for it, as their own past diagnosis or
+        treatment ("I have had bipolar since 17; lamotrigine was stopped": ``told_before`` of ``clinician.json``);
+        sentences about relatives or with a negation do not count."""
+        conf = self.script["evidence"]["told_before"]
+        cues = next((v for k, v in conf.items() if not k.startswith("_") and h.code.startswith(k)), None)
+        if not cues:
+            return False
+        for key, reply in self.findings.answers.items():
+            if key in conf["_not_from"]:
+                continue
+            for sentence in re.split(r"(?<=[.!?;])\s+", reply.lower()):
+                words = " ".join(tokenize(sentence))
+                if any(re.search(rf"\b{re.escape(w)}\b", words) for w in conf["_unless_words"]):
+                    continue
+                if any(c in words for c in cues):
+                    return True
+        return False
+
+    def _ruled_out(self, h: Hypothesis) -> bool:
+        """Whether the patient denied what a disorder cannot be without (``ruled_out_by_denial``: a bipolar
+        disorder without any high ever described) and affirmed none of it."""
+        f = self.findings
+        for prefix, findings in self.script["evidence"]["ruled_out_by_denial"].items():
+            if prefix.startswith("_") or not h.code.startswith(prefix):
+                continue
+            also = self.script["evidence"]["denied_in_reply"]
+            denied = set(findings) & f.denied
+            # "I haven't had any elevated mood or periods of unusually high energy" answers the question about past highs
+            denied |= {c for c in findings if any(n and d in also.get(c, ()) for d, n in patient_findings(f.answers.get(c, "")))}
+            return bool(denied) and not set(findings) & set(f.present) and not self._told_before(h)
+        return False
+
+    def _risk_to_others(self) -> bool:
+        """Whether the patient described violence or thoughts of harming someone (``risk_to_others_findings``)."""
+        return bool(set(self.script["plan"]["risk_to_others_findings"]) & set(self.findings.present))
+
+    def _admit(self, principal: Hypothesis, profile: Profile) -> bool:
+        """The emergency department's decision: admission for psychosis, mania, confusion, a suicide plan or active
+        suicidal intent, or risk to others with psychosis; not for a disorder whose crises are managed in the
+        community (``community_crisis_codes``: borderline personality disorder) unless a plan or psychosis is
+        described."""
+        setting = self.script["settings"]["emergency"]
+        present = set(self.findings.present)
+        findings = set(setting["admit_when"]) & present
+        if any(principal.code.startswith(c) for c in setting["community_crisis_codes"]):
+            return bool(findings - set(setting["community_crisis_not_enough"]))
+        return bool(findings) or "active_suicide" in profile.risks
+
+    def _dependants_possible(self) -> bool:
+        """Whether an admitted adult may leave children or others at home: not denied, or named."""
+        f = self.findings
+        if self.walk_in.age is not None and self.walk_in.age < 18:
+            return False
+        if "dependants" in f.present:
+            return True
+        home = " ".join(f.answers.get(c, "") for c in ("living_situation", "dependants"))
+        return load_critical_actions().mentions_dependants(home) or "dependants" not in f.denied
 
     def heavy_drinking(self) -> bool:
         """Whether the patient's answer about alcohol describes heavy or dependent drinking (daily, many units,
@@ -473,8 +593,8 @@ class ScriptedClinician(Doctor):
             return False
         if any(c in reply for c in cues["cues"]):
             return True
-        for number, per in re.findall(r"(\d+)\s*units?\s*(?:a|per|each)?\s*(day|night|week)?", reply):
-            limit = cues["units_per_week"] if per == "week" else cues["units_per_day"]
+        for number, per in re.findall(r"(\d+)\s*units?\s*(?:(?:at|per|each|a|the)\b)?\s*(day|night|weekends?|week)?", reply):
+            limit = cues["units_per_week"] if per.startswith("week") else cues["units_per_day"]
             if int(number) >= limit:
                 return True
         return False
@@ -488,7 +608,11 @@ class ScriptedClinician(Doctor):
         codes = list(profile.codes)
         if self.heavy_drinking():
             codes.append(conf["heavy_drinking"]["code"])
-        codes += [code for finding, code in conf["findings_imply"].items() if finding in self.findings.present]
+        present = set(self.findings.present)
+        for finding, code in conf["findings_imply"].items():
+            # a finding another explains implies nothing (eating little with a poor appetite is no anorexia)
+            if finding in present and not present & set(conf["findings_explained_by"].get(finding, ())):
+                codes.append(code)
         return replace(profile, codes=tuple(dict.fromkeys(codes)))
 
     def _safety_steps(self, plan: str) -> list[str]:
@@ -508,7 +632,9 @@ class ScriptedClinician(Doctor):
             extra += [a for a in conf["emergency"] if admitted or a not in ("capacity", "legal_framework")]
         if "suicide" in believed.risks or self._risk_unanswered():
             extra += conf["suicidal_thoughts"]
-        present = actions.proposed(plan)
+        # the steps this clinician always takes are looked for outside the drug sentences ("50 mg once daily" is no
+        # follow-up within days, though the rules' phrase "daily" reads it so)
+        present = actions.proposed(" ".join(s for s in re.split(r"(?<=[.])\s+", plan) if not s.startswith(_DRUG_SENTENCES)))
         wanted += [a for a in extra if a not in present]
         return list(dict.fromkeys(wanted))
 
@@ -530,20 +656,99 @@ class ScriptedClinician(Doctor):
         return terms[0] if terms else concept.replace("_", " ")
 
     def _risk_unanswered(self) -> bool:
-        """Whether the patient would not or could not answer the questions about suicide ("Do I have to answer
-        that?"): a risk that cannot be assessed is planned for as if present."""
+        """Whether suicide risk was asked about but never excluded: the patient would not or could not answer ("Do I
+        have to answer that?") or answered something else ("I feel guilty all the time."). A risk that cannot be
+        assessed is planned for as if present."""
         f = self.findings
         if {"suicidal_ideation", "self_harm"} & (set(f.present) | f.denied):
             return False
-        replies = [f.answers.get(c, "") for c in ("suicidal_ideation", "self_harm")]
-        asked = [r for r in replies if r]
-        return bool(asked) and all(self._non_answer(r) for r in asked)
+        return "suicidal_ideation" in f.answers
 
     def _non_answer(self, reply: str) -> bool:
         """Whether a reply only says the patient could not or would not answer (``non_answers``)."""
         cues = self.script["non_answers"]
         words = " ".join(tokenize(reply))
         return len(words.split()) <= cues["max_words"] and any(p in words for p in cues["phrases"])
+
+    def _quote(self, key: str, used: set[str]) -> str:
+        """The patient's reply to ``key`` as the note quotes it (``quotes`` of ``clinician.json``): without the
+        sentences that answer nothing ("Don't know.", "Can we get on with it?", an aside about lighthouses), a
+        sentence already quoted under another heading, or, under a history heading, a sentence about a symptom
+        (it belongs to the present illness); under the present illness's headings only a reply that speaks of
+        its subject (a time for the onset, a life event for the context, daily life for the impact); at most
+        ``max_sentences`` sentences. Empty when nothing is left."""
+        f = self.findings
+        reply = f.answers.get(key, "").strip()
+        quote = self._quote_reply(key, reply, used) if reply and not self._non_answer(reply) else ""
+        if not quote and key in self.lexicon and key in f.present and f.present[key] != reply:
+            # told in reply to another question ("I have mild asthma" when asked about insight): its own clauses
+            told = [
+                p
+                for p in re.split(r"(?<=[.!?])\s+|,\s+and\s+", f.present[key])
+                if key in self._stated(p) and not any(self.lexicon.get(c).kind in ("symptom", "sign") for c in self._stated(p))
+            ]
+            quote = self._quote_reply(key, " ".join(told), used) if told else ""
+        return quote
+
+    def _quote_reply(self, key: str, reply: str, used: set[str]) -> str:
+        conf = self.script["quotes"]
+        kept: list[str] = []
+        pieces_kept: list[str] = []
+        headed = {c for cs in self.script["note_sections"].values() for c in cs}
+        history = key in self.lexicon and key not in conf["symptoms_belong"]
+        # clauses, so that "I don't use any drugs, and I've never felt better in my life" keeps its answer
+        pieces = re.split(r"((?<=[.!?])\s+|,\s+and\s+|\s+-\s+and\s+)", reply)
+        joiners = [""] + pieces[1::2]
+        for joiner, piece in zip(joiners, pieces[0::2]):
+            if not self._plain(piece):
+                continue
+            if piece.strip().lower() in used:
+                continue
+            if history or key in conf["end_at_any_finding"]:  # the patient answered, then drifted: the quote ends there
+                stated = {c for c in self._stated(piece)}
+                others = {c for c in stated if self.lexicon.get(c).kind in ("symptom", "sign") or c in headed}
+                if not history:
+                    others |= stated
+                if key not in stated and others - {key}:
+                    break
+            piece = piece.strip()
+            pieces_kept.append(piece.lower())
+            if kept and "and" in joiner:
+                kept[-1] = kept[-1].rstrip(".") + ", and " + piece
+            else:
+                kept.append(piece)
+        cues = conf["subject_cues"].get(key)
+        if cues and not any(re.search(rf"\b{re.escape(c)}", " ".join(tokenize(k))) for k in kept for c in cues):
+            return ""
+        kept = [k if k[-1] in ".!?" else k + "." for k in kept[: conf["max_sentences"]]]
+        used.update(pieces_kept)
+        return f'"{" ".join(kept)}"' if kept else ""
+
+    def _plain(self, piece: str) -> bool:
+        """Whether a sentence or clause says something: not a non-answer, an aside or a filler (``quotes``)."""
+        conf = self.script["quotes"]
+        words = " ".join(tokenize(piece))
+        filler = len(words.split()) <= conf["filler_max_words"] and any(a in words for a in conf["fillers"])
+        return bool(words) and not filler and not self._non_answer(piece) and not any(a in words for a in conf["asides"])
+
+    def _own_words(self, symptoms: list[str], used: set[str]) -> list[str]:
+        """For the first symptoms reported, the sentence in which the patient said each ("Over the last two months
+        I've felt flat most days."), however it came up (``quotes.own_words``)."""
+        out: list[str] = []
+        for c in symptoms:
+            if len(out) >= self.script["quotes"]["own_words"]:
+                break
+            for piece in re.split(r"(?<=[.!?])\s+", self.findings.present.get(c, "")):
+                piece = piece.strip()
+                if piece.lower() not in used and c in self._stated(piece) and self._plain(piece):
+                    out.append(piece)
+                    used.add(piece.lower())
+                    break
+        return out
+
+    def _stated(self, text: str) -> set[str]:
+        """The lexicon concepts ``text`` affirms of the patient."""
+        return {c for c, negated in patient_findings(text) if not negated and c in self.lexicon}
 
     def _clashing(self, symptoms: list[str]) -> set[str]:
         """The affirmed findings a note cannot state as plain findings: one whose implied finding, or whose
@@ -566,17 +771,22 @@ class ScriptedClinician(Doctor):
         def term(c: str) -> str:
             return self._term(c)
 
+        quoted: dict[str, str] = {}
+        used: set[str] = set()
+
         def said(key: str) -> str:
-            reply = f.answers.get(key, "").strip()
-            return f'"{reply}"' if reply and not self._non_answer(reply) else ""
+            if key not in quoted:  # in the note's order: a sentence already quoted is not quoted again
+                quoted[key] = self._quote(key, used)
+            return quoted[key]
 
         # only what the patient affirmed is reported, denials are recorded as denials, the rest is left out
         pattern = self.script["substance_pattern"]
         using = self.heavy_drinking() or bool(set(pattern["substances"]) & set(f.present))
+        evidence = self._evidence()
         findings = [
             c
             for c in f.present
-            if c in lex and lex.get(c).kind in ("symptom", "sign") and (using or c not in pattern["findings"])
+            if c in evidence and c in lex and lex.get(c).kind in ("symptom", "sign") and (using or c not in pattern["findings"])
         ]
         symptoms = [c for c in findings if c not in f.contradicted]
         mixed = [c for c in findings if c in f.contradicted]
@@ -586,10 +796,16 @@ class ScriptedClinician(Doctor):
         # a denial is not recorded when the patient affirmed a finding that implies it ("I wash my hands forty
         # times a day" is contamination fear, so "denies obsessions" would misstate them)
         implied = {b for a, b in lexicon_relations("implies") if a in f.present}
+        # only the pertinent negatives: denials of what the differential expects, not every screening question
+        # ("Denies repeated unlawful acts" in a depressed woman reads as a checklist); risk and hallucinations have
+        # their own sections
+        conf = self.script["pertinent_negatives"]
+        expected = {c for h, _ in self._ranked()[: conf["hypotheses"]] for c, p in h.symptoms if p >= conf["min_p"]}
+        expected |= {c for cs in self.script["evidence"]["ruled_out_by_denial"].values() if isinstance(cs, list) for c in cs}
         negatives = sorted(
             c
-            for c in f.denied - set(f.present) - implied
-            if c in lex and lex.get(c).kind in ("symptom", "sign")
+            for c in f.denied - set(f.present) - implied - set(conf["said_elsewhere"])
+            if c in lex and lex.get(c).kind in ("symptom", "sign") and c in expected
         )
         lines = [f"Identifying data: {f.walk_in.splitlines()[0] if f.walk_in else 'not recorded'}"]
         lines.append(f"Chief complaint: {said('hpi:complaint') or 'not stated'}.")
@@ -601,6 +817,9 @@ class ScriptedClinician(Doctor):
         for key, label in (("hpi:1", "Onset and course"), ("hpi:2", "Context"), ("hpi:3", "Impact")):
             if said(key):
                 hpi.append(f"{label}: {said(key)}.")
+        own = self._own_words(symptoms, used)
+        if own:
+            hpi.append("In the patient's words: " + " ".join(f'"{q}"' for q in own) + ".")
         # in the order the findings were heard (``clashing`` is a set: its order differs between processes)
         for quote in dict.fromkeys(f.present[c].strip() for c in findings if c in clashing):
             hpi.append(f'Describes: "{quote}".')
@@ -611,7 +830,7 @@ class ScriptedClinician(Doctor):
         for heading, concepts in sections.items():
             parts = []
             for c in concepts:
-                if c in f.answers and c in lex and said(c):
+                if (c in f.answers or c in f.present) and c in lex and said(c):
                     label = term(c)
                     parts.append(f"{said(c)}." if label.lower() == heading.lower() else f"{label.capitalize()}: {said(c)}.")
             if parts:
@@ -649,6 +868,9 @@ class ScriptedClinician(Doctor):
         lines.append(assessment)
         lines.append("Plan: see treatment plan; review risk at each visit.")
         return "\n".join(lines)
+
+
+_DRUG_SENTENCES = ("Medication:", "With it, start")
 
 
 def _join(items: Any) -> str:

@@ -97,3 +97,50 @@ def test_plans_carry_the_critical_actions_and_the_dangerous_variant_is_failed(de
     dangerous = play(dev_env, ScriptedClinician(critical_actions=False), case_id)
     assert actions.check_case(case, dangerous.treatment).missing
     assert judge.score(case, dangerous)["treatment_appropriateness"] <= 2.0
+
+
+def _clinician_with(
+    answers: dict[str, str], present: dict[str, str] | None = None, denied: set[str] | None = None
+) -> ScriptedClinician:
+    doctor = ScriptedClinician()
+    doctor.reset({"text": "Outpatient clinic. A 44-year-old woman is here to see you, alone."}, {})
+    doctor.findings.answers.update(answers)
+    doctor.findings.present.update(present or {})
+    doctor.findings.denied.update(denied or set())
+    return doctor
+
+
+def test_a_note_quotes_no_non_answer_and_stops_where_the_reply_drifts_to_a_symptom():
+    doctor = _clinician_with(
+        {
+            "hpi:3": "Don't know.",
+            "hpi:2": "I was done for a fight a few years back. Can we get on with it?",
+            "medications_current": "I take salbutamol inhaler. Over the last two months I've felt flat most days.",
+        }
+    )
+    assert doctor._quote("hpi:3", set()) == ""
+    assert doctor._quote("hpi:2", set()) == ""  # no life event: not the context of the illness
+    assert doctor._quote("medications_current", set()) == '"I take salbutamol inhaler."'
+
+
+def test_weekend_units_are_weekly_units_and_social_drinking_is_no_evidence_of_dependence():
+    light = _clinician_with({"alcohol_use": "I drink 10 to 15 units at weekends."}, {"alcohol_use": "x"})
+    heavy = _clinician_with({"alcohol_use": "About 8 units a day."}, {"alcohol_use": "x"})
+    assert not light.heavy_drinking() and heavy.heavy_drinking()
+    assert "alcohol_use" not in light._evidence() and "alcohol_use" in heavy._evidence()
+
+
+def test_bipolar_is_ruled_out_by_a_denial_of_past_highs_unless_the_patient_names_it_as_their_history():
+    bipolar = next(h for h in ScriptedClinician().hyps if h.code == "F31.4")
+    denied = _clinician_with({"hypomanic_episodes": "I haven't had any elevated mood or periods of unusually high energy."})
+    assert denied._ruled_out(bipolar)
+    told = _clinician_with(
+        {
+            "hypomanic_episodes": "No. I don't have spells where I'm on a high.",
+            "past_psychiatric_treatment": "I have had bipolar feeling down since 17. I've had lamotrigine.",
+        },
+        denied={"hypomanic_episodes"},
+    )
+    assert told._told_before(bipolar) and not told._ruled_out(bipolar)
+    family = _clinician_with({"family_psychiatric_history": "My mother had bipolar disorder."})
+    assert not family._told_before(bipolar)
