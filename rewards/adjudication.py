@@ -667,6 +667,10 @@ def _other_person_words() -> frozenset[str]:
     return frozenset(p[0] for p in cues.other_subject if len(p) == 1 and p[0] not in cues.kinship.role_of)
 
 
+# the words before "a child", "a baby" that make it a stage of the patient's life ("as a child", "when I was a baby")
+_LIFE_STAGE_VERBS = frozenset({"as", "was", "were"})
+
+
 @lru_cache(maxsize=memo_size(65536))
 def relatives_bearing(text: str) -> frozenset:
     """The relatives a statement says a finding of: those :func:`relatives_named` reads, except that a relative
@@ -683,8 +687,25 @@ def relatives_bearing(text: str) -> frozenset:
     out = set(named)
     others = _other_person_words()
     make = type(next(iter(named)))
+    # "as a child", "when I was a baby": a stage of life, not a relative, where the role is said only so
+    groups = load_cues().kinship.groups
+    kin = [role_of.get(w, w if w in groups else None) for w in bare]
+
+    def staged(i: int) -> bool:
+        return i >= 2 and bare[i - 1] in ("a", "an") and bare[i - 2] in _LIFE_STAGE_VERBS
+
+    for role in {kin[i] for i in range(len(bare)) if kin[i] and staged(i)}:
+        if all(staged(i) for i in range(len(bare)) if kin[i] == role):
+            out = {r for r in out if r.role != role}
+    if not out:
+        return frozenset()
     for i in range(len(tokens) - 1):
         first, second = roles[i], roles[i + 1]
+        if not first and second and tokens[i].endswith("'s") and bare[i] in others:
+            # "my neighbour's son": a relative of someone who is no relative of the patient's
+            out = {r for r in out if r.role != second}
+            out.add(make(f"{second}_of_{bare[i]}", None, None))
+            continue
         if first and tokens[i].endswith("'s") and not second and bare[i + 1] in others:
             # "my brother's friend": someone who is no relative, named through one
             out = {r for r in out if r.role != first}
@@ -871,6 +892,109 @@ def amount_level_clash(checkpoint: str, output: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1)
+def _when_data():
+    """contrasts.json's ``when`` block, ready to read: units in days, spans of bare plurals and vague counts,
+    the fixed points ("last month") as stemless token tuples, the duration markers, the ratio."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    )["when"]
+    return (
+        {k: float(v) for k, v in raw["units_in_days"].items()},
+        tuple(float(x) for x in raw["bare_plural"]),
+        {tuple(k.split()): tuple(float(x) for x in v) for k, v in raw["vague_counts"].items()},
+        {tuple(k.split()): tuple(float(x) for x in v) for k, v in raw["points"].items()},
+        tuple(sorted((tuple(m.split()) for m in raw["duration_markers"]), key=len, reverse=True)),
+        frozenset(raw["duration_after"]),
+        float(raw["ratio"]),
+    )
+
+
+_WHEN_TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z]+(?:'[a-z]+)?")
+
+
+def _count_before(tokens: tuple[str, ...], end: int, start: int) -> tuple[float, float] | None:
+    """The count said in ``tokens[start:end]`` (just before a unit word) as a span: a number ("forty", "18"),
+    a vague count ("several"), or ``None`` when there is none."""
+    vague = _when_data()[2]
+    words = tokens[start:end]
+    for k in (3, 2, 1):
+        if len(words) >= k and tuple(words[-k:]) in vague:
+            return vague[tuple(words[-k:])]
+    # the number words right before the unit only ("took 14 tablets two weeks ago" is two weeks)
+    number_words = _single_number_words()
+    k = len(words)
+    while k > 0 and (words[k - 1][0].isdigit() or words[k - 1] in number_words or words[k - 1] == "and"):
+        k -= 1
+    said = [v for v, _ in quantities(" ".join(words[k:]) + " unit")] if k < len(words) else []
+    return (min(said), max(said)) if said else None
+
+
+@lru_cache(maxsize=1)
+def _single_number_words() -> frozenset[str]:
+    return frozenset(p[0] for p, _ in load_cues().number_words if len(p) == 1)
+
+
+@lru_cache(maxsize=memo_size(65536))
+def when_marks(text: str) -> tuple[frozenset[tuple[float, float]], frozenset[tuple[float, float]]]:
+    """The points in the past (``"eight months ago"``, ``"last year"``) and the durations (``"for six years"``,
+    ``"a two-month history"``) a statement says, each as a span of days (contrasts.json's ``when``)."""
+    units, bare, _, points, markers, after, _ = _when_data()
+    tokens = tuple(_WHEN_TOKEN.findall(text.lower().replace("\u2019", "'").replace(",", "")))
+    said_points: set[tuple[float, float]] = set()
+    durations: set[tuple[float, float]] = set()
+
+    def span(unit_at: int, start: int) -> tuple[float, float]:
+        days = units[tokens[unit_at]]
+        count = _count_before(tokens, unit_at, start)
+        if count is None:
+            count = bare if tokens[unit_at].endswith("s") else (1.0, 1.0)
+        return (count[0] * days, count[1] * days)
+
+    for i, token in enumerate(tokens):
+        if token == "ago" and i > 0 and tokens[i - 1] in units:
+            said_points.add(span(i - 1, max(0, i - 4)))
+        for phrase, value in points.items():
+            if tokens[i : i + len(phrase)] == phrase:
+                said_points.add((value[0], value[1]))
+        for marker in markers:
+            if tokens[i : i + len(marker)] != marker:
+                continue
+            j = i + len(marker)
+            if j < len(tokens) and tokens[j] == "the" and tokens[j + 1 : j + 2] in (("last",), ("past",)):
+                j += 2
+            unit_at = next((k for k in range(j, min(len(tokens), j + 4)) if tokens[k] in units), None)
+            if unit_at is not None and not (unit_at + 1 < len(tokens) and tokens[unit_at + 1] == "ago"):
+                durations.add(span(unit_at, j))
+            break
+        if token in after and i > 0 and tokens[i - 1] in units:
+            durations.add(span(i - 1, max(0, i - 4)))
+    return frozenset(said_points), frozenset(durations)
+
+
+def when_clash(checkpoint: str, output: str) -> str | None:
+    """When both statements say how long ago (or both how long) and every two of their spans lie more than the
+    ratio apart ("eight months ago" against "twenty years ago", "for six years" against "for six months",
+    "of four days duration" against "for years")."""
+    c_points, c_long = when_marks(checkpoint)
+    if not c_points and not c_long:
+        return None
+    o_points, o_long = when_marks(output)
+    ratio = _when_data()[6]
+
+    def apart(a: frozenset, b: frozenset) -> bool:
+        return bool(a and b) and all(x[1] * ratio < y[0] or y[1] * ratio < x[0] for x in a for y in b)
+
+    if apart(c_points, o_points):
+        return "time differs (how long ago)"
+    if apart(c_long, o_long):
+        return "time differs (how long)"
+    return None
+
+
 # --- The check applied to every pair ---------------------------------------------------------------
 
 
@@ -888,6 +1012,7 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
         _reading_conflict(checkpoint, output)
         or contrary_clash(checkpoint, output)
         or amount_level_clash(checkpoint, output)
+        or when_clash(checkpoint, output)
     )
 
 
