@@ -544,10 +544,26 @@ def _statement_time(parts) -> str | None:
     return times.pop() if len(times) == 1 else None
 
 
+@lru_cache(maxsize=1)
+def _distinct_stems() -> frozenset[tuple[str, str]]:
+    """language.json's ``distinct_words``: stem pairs that look alike and are two words ("start", "startle"),
+    both ways round."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/language.json").read_text("utf-8")
+    ).get("distinct_words", {})
+    pairs = {(stem(a), stem(b)) for a, b in raw.get("pairs", ())}
+    return frozenset(pairs | {(b, a) for a, b in pairs})
+
+
 @lru_cache(maxsize=memo_size(262144))
 def same_stem(a: str, b: str) -> bool:
     """Whether two stems name the same word: equal, or differing only in a final ``e``
     (``tak``/``take``), or sharing a long prefix (``concentrat``/``concentration``, ``depress``/``depression``)."""
+    if (a, b) in _distinct_stems():
+        return False
     if a == b or a + "e" == b or b + "e" == a:
         return True
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
@@ -893,6 +909,37 @@ def amount_level_clash(checkpoint: str, output: str) -> str | None:
 
 
 @lru_cache(maxsize=1)
+def _condition_groups() -> tuple[tuple[tuple[str, ...], ...], dict[tuple[str, ...], int]]:
+    """contrasts.json's ``conditions``: every naming phrase, stemmed, longest first, and its group."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    )["conditions"]["groups"]
+    table = {tuple(stems_of(w)): n for n, group in enumerate(raw) for w in group if stems_of(w)}
+    return tuple(sorted(table, key=len, reverse=True)), table
+
+
+@lru_cache(maxsize=memo_size(65536))
+def conditions_named(text: str) -> frozenset[int]:
+    """The physical conditions a statement names (groups of contrasts.json's ``conditions``)."""
+    phrases, table = _condition_groups()
+    tokens = tuple(stems_of(text))
+    return frozenset(table[tokens[a:b]] for a, b in find_phrases(tokens, phrases))
+
+
+def condition_clash(checkpoint: str, output: str) -> str | None:
+    """When both statements name physical conditions and share none ("irritable bowel syndrome" against
+    "thyroid tablets", "a stroke" against "a heart attack")."""
+    c = conditions_named(checkpoint)
+    if not c:
+        return None
+    o = conditions_named(output)
+    return "another condition named" if o and not c & o else None
+
+
+@lru_cache(maxsize=1)
 def _when_data():
     """contrasts.json's ``when`` block, ready to read: units in days, spans of bare plurals and vague counts,
     the fixed points ("last month") as stemless token tuples, the duration markers, the ratio."""
@@ -1013,6 +1060,7 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
         or contrary_clash(checkpoint, output)
         or amount_level_clash(checkpoint, output)
         or when_clash(checkpoint, output)
+        or condition_clash(checkpoint, output)
     )
 
 
