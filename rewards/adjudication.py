@@ -647,14 +647,41 @@ def knowledge_named(text: str) -> frozenset[str]:
     return frozenset(names[stemmed[a:b]] for a, b in find_phrases(stemmed, phrases))
 
 
+@lru_cache(maxsize=1)
+def _drug_endings() -> tuple[str, ...]:
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    )
+    return tuple(raw.get("drug_stems", {}).get("endings", ()))
+
+
+@lru_cache(maxsize=memo_size(65536))
+def drugs_by_ending(text: str) -> frozenset[str]:
+    """The drugs ``text`` names that the knowledge base does not list, by the ending of their international
+    name (contrasts.json's ``drug_stems``: "sumatriptan", "omeprazole"), as ``drug:<word>``; a word the
+    knowledge base names is left to :func:`knowledge_named`."""
+    endings = _drug_endings()
+    known = {n for n in knowledge_named(text) if n.startswith("drug:")}
+    out = set()
+    for token in tokenize(text):
+        word = token.lower()
+        if any(word.endswith(e) and len(word) > len(e) + 2 for e in endings) and f"drug:{word}" not in known:
+            if not knowledge_named(word):
+                out.add(f"drug:{word}")
+    return frozenset(out)
+
+
 def _named_differ(checkpoint: str, output: str) -> str | None:
     """When both statements name a disorder (or a drug) and none of the checkpoint's is among the output's
     ("schizophrenia" against "bipolar disorder", "sertraline" against "mirtazapine"), what differs; disorders
     are compared by diagnostic category, so "recurrent depression" and "depression" agree."""
-    c_named = knowledge_named(checkpoint)
+    c_named = knowledge_named(checkpoint) | drugs_by_ending(checkpoint)
     if not c_named:
         return None
-    o_named = knowledge_named(output)
+    o_named = knowledge_named(output) | drugs_by_ending(output)
     for kind in ("disorder", "drug"):
         c_kind = {n for n in c_named if n.startswith(kind)}
         o_kind = {n for n in o_named if n.startswith(kind)}
