@@ -635,6 +635,17 @@ def _knowledge_names() -> tuple[tuple[tuple[str, ...], ...], dict[tuple[str, ...
             key = tuple(stem(t) for t in tokenize(name))
             if key:
                 names.setdefault(key, f"drug:{drug.name.lower()}")
+    # short and lay names the knowledge base does not hold ("bipolar", "manic depression": contrasts.json)
+    import json
+    from importlib import resources
+
+    extra = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    ).get("disorder_names", {}).get("names", {})
+    for name, category in extra.items():
+        key = tuple(stem(t) for t in tokenize(name))
+        if key:
+            names[key] = f"disorder:{category}"
     return tuple(sorted(names, key=len, reverse=True)), names
 
 
