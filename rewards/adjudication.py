@@ -908,6 +908,18 @@ def _contrast_about(n: int) -> str:
     return raw["contraries"][n]["about"]
 
 
+@lru_cache(maxsize=1)
+def _frequency_words() -> dict[str, int]:
+    """contrasts.json's frequency adverbs read as written ("monthly"), with their levels."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    )
+    return {w.lower(): int(v) for w, v in raw["frequency"].get("words", {}).items()}
+
+
 @lru_cache(maxsize=memo_size(65536))
 def amount_levels(text: str) -> tuple[tuple[int, int] | None, frozenset[int]]:
     """How often (the span of frequency levels said, lowest and highest, or ``None``) and how much (the
@@ -923,6 +935,8 @@ def amount_levels(text: str) -> tuple[tuple[int, int] | None, frozenset[int]]:
         frequency.extend(f_table[clause[a:b]] for a, b in find_phrases(clause, f_phrases) if a < first_flip)
         said.update(i_table[clause[a:b]] for a, b in find_phrases(clause, i_phrases) if a < first_flip)
         named = named or not substances.isdisjoint(clause)
+    adverbs = _frequency_words()
+    frequency.extend(adverbs[t] for t in tokenize(text) if t in adverbs)
     for value, unit in _quantities(text):
         if unit.startswith("time") and unit.endswith("/day"):
             frequency.append(8 if value >= excessive else 6)
