@@ -614,6 +614,50 @@ def _amounts_differ(c_amounts: frozenset, o_amounts: frozenset) -> str | None:
             shared = {v for v, _ in c_rates} & {v for v, _ in o_rates}
             if shared:
                 return f"quantity differs in {unit!r} (per {min(c_rates)[1].split('/')[1]} against per {min(o_rates)[1].split('/')[1]})"
+    return _alcohol_differs(c_amounts, o_amounts)
+
+
+@lru_cache(maxsize=1)
+def _drink_units():
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    )["drink_units"]
+    drinks = {word_key(stem(k)): (float(v[0]), float(v[1])) for k, v in raw["drinks"].items()}
+    return drinks, {k: float(v) for k, v in raw["per_week"].items()}, float(raw["ratio"])
+
+
+def _alcohol_differs(c_amounts: frozenset, o_amounts: frozenset) -> str | None:
+    """Units of alcohol a week against drinks a week ("six units a week" against "six pints most nights"): a
+    rate of drinks is turned into units with contrasts.json's ``drink_units``; the two differ when every two
+    of their weekly ranges lie more than the ratio apart. Only a rate of units against a rate of drinks is
+    compared (units against units, and drinks of one kind, are compared as they are said)."""
+    drinks, per_week, ratio = _drink_units()
+
+    def weekly(amounts: frozenset) -> tuple[set, set]:
+        units, of_drinks = set(), set()
+        for value, u in amounts:
+            if "/" not in u:
+                continue
+            base, period = u.split("/", 1)
+            if period not in per_week:
+                continue
+            if base == "unit":
+                units.add((value * per_week[period], value * per_week[period]))
+            elif base in drinks:
+                lo, hi = drinks[base]
+                of_drinks.add((value * lo * per_week[period], value * hi * per_week[period]))
+        return units, of_drinks
+
+    c_units, c_drinks = weekly(c_amounts)
+    if not c_units and not c_drinks:
+        return None
+    o_units, o_drinks = weekly(o_amounts)
+    for a, b in ((c_units, o_drinks), (c_drinks, o_units)):
+        if a and b and all(x[1] * ratio < y[0] or y[1] * ratio < x[0] for x in a for y in b):
+            return "quantity differs in units of alcohol a week"
     return None
 
 
@@ -940,6 +984,8 @@ def amount_levels(text: str) -> tuple[tuple[int, int] | None, frozenset[int]]:
     for value, unit in _quantities(text):
         if unit.startswith("time") and unit.endswith("/day"):
             frequency.append(8 if value >= excessive else 6)
+        elif named and unit.endswith("/day"):  # "~1 L vodka/day", "six pints a night": every day
+            frequency.append(6)
         elif unit.startswith("time") and unit.endswith("/week"):
             frequency.append(5 if value >= 3 else 4)
     span = (min(frequency), max(frequency)) if frequency else None

@@ -1180,3 +1180,39 @@ def test_a_stage_of_life_or_someone_elses_relative_is_no_relative_of_the_patient
 def test_colleagues_in_the_plural_are_other_people(matcher):
     assert not matcher.entails("She cannot concentrate at work.", "One of my colleagues can't concentrate.")
     assert matcher.entails("She cannot concentrate at work.", "I can't concentrate at work.")
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Drinks about six units a week.", "I drink six pints most nights."),  # drinks turned into units a week
+        ("Usually ~1 L vodka/day.", "I have a vodka on a Friday night, that's all."),  # a rate a day is daily
+        ("Usually ~1 L vodka/day for ~3 yrs.", "I used to drink a litre of vodka a day, but I've been off it for three years."),
+        ("One son, supportive, visits monthly.", "My son visits every day."),  # "monthly" read as written
+        ("Takes sumatriptan 50 mg as needed.", "Takes sertraline 50 mg once daily."),  # a drug by its INN ending
+        ("Family history of schizophrenia in her younger sister.", "My younger sister has bipolar disorder."),
+        ("Irritable bowel syndrome, stable.", "I'm on thyroid tablets."),  # another named condition
+        ("Father had a stroke at 70.", "My father had a heart attack at seventy."),
+    ],
+)
+def test_other_drinks_drugs_disorders_and_conditions_differ(checkpoint, output):
+    assert statement_conflict(checkpoint, output) is not None
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Around 8 units a week.", "I have about four glasses of wine a week."),
+        ("Hypertension, stable.", "I'm on blood pressure tablets."),
+        ("Hypothyroidism on levothyroxine.", "I take thyroxine for my thyroid."),
+        ("Mother had bipolar disorder.", "My mum was manic depressive."),
+    ],
+)
+def test_the_same_drink_condition_or_disorder_in_other_words_agrees(checkpoint, output):
+    assert statement_conflict(checkpoint, output) is None
+
+
+def test_look_alike_stems_of_two_words_are_two_words(matcher):
+    # "started" once carried "startle": an output saying only when no longer covers exaggerated startle
+    assert not matcher.entails("Exaggerated startle.", "It started about six months ago.")
+    assert matcher.entails("Exaggerated startle.", "I jump at the slightest noise.")
