@@ -1055,8 +1055,8 @@ def _quantities(text: str, window: int) -> frozenset[tuple[float, str]]:
             out.add((value, "age"))
             continue
         if len(before) == 2 and before[0] in cues.age_persons and before[1] == "was" and (
-            start < 3 or tokens[start - 3] == "when"
-        ):  # "when she was five; several moves": an age, whatever word follows
+            start >= 3 and tokens[start - 3] == "when"
+        ):  # "when she was five; several moves": an age, whatever word follows ("I was 5 minutes late" is not)
             out.add((value, "age"))
             continue
         unit = None
