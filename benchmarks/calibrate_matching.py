@@ -32,6 +32,7 @@ from mentalhospital_env.rewards.calibration import (
     narrative_pairs_path,
     pair_set_digest,
     record_pairs_path,
+    reply_pairs_path,
     thresholds_document,
 )
 from mentalhospital_env.rewards.embedders import make_embedder
@@ -56,16 +57,23 @@ def table(results: list[EmbedderCalibration]) -> str:
     return head + "\n".join(rows) + "\n"
 
 
-def kind_table(results: list[EmbedderCalibration], records: bool = False, narrative: bool = False) -> str:
-    """Pipeline precision / recall per kind: on the held-out half, (``records``) on the record pairs, or
-    (``narrative``) on the narrative pairs."""
+def kind_table(
+    results: list[EmbedderCalibration], records: bool = False, narrative: bool = False, replies: bool = False
+) -> str:
+    """Pipeline precision / recall per kind: on the held-out half, (``records``) on the record pairs,
+    (``narrative``) on the narrative pairs, or (``replies``) on the reply pairs."""
     head = "| kind | " + " | ".join(f"{r.embedder}: P / R" for r in results) + " |\n"
     head += "|---|" + "---|" * len(results) + "\n"
     rows = []
     for kind in PAIR_KINDS:
         cells = []
         for r in results:
-            pr = (r.narrative_by_kind if narrative else r.records_by_kind if records else r.pipeline_by_kind).get(kind)
+            pr = (
+                r.replies_by_kind if replies
+                else r.narrative_by_kind if narrative
+                else r.records_by_kind if records
+                else r.pipeline_by_kind
+            ).get(kind)
             if pr is None:
                 cells.append("-")
             elif pr.true_positives + pr.false_negatives == 0:  # negatives only: report false accepts
@@ -121,6 +129,10 @@ def main(argv: list[str] | None = None) -> int:
         print("narrative pairs (a second held-out set, never fitted on):")
         print(records_table(results, narrative=True))
         print(kind_table(results, narrative=True))
+    if any(r.pipeline_replies is not None for r in results):
+        print("reply pairs (the held-out set of the third round, never fitted on):")
+        print(records_table(results, replies=True))
+        print(kind_table(results, replies=True))
     if args.write:
         thresholds = ROOT / "rewards" / "data" / "thresholds.json"
         existing = json.loads(thresholds.read_text()) if thresholds.exists() else {"embedders": {}}
@@ -135,13 +147,14 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def records_table(results: list[EmbedderCalibration], narrative: bool = False) -> str:
+def records_table(results: list[EmbedderCalibration], narrative: bool = False, replies: bool = False) -> str:
     head = "| embedder | pairs | entailed | pipeline: P | pipeline: R | true accepts | false accepts |\n|---|---|---|---|---|---|---|\n"
     rows = [
         f"| {r.embedder} | {pr.n} | {pr.true_positives + pr.false_negatives} | {pr.precision:.3f} | {pr.recall:.3f} "
         f"| {pr.true_positives} | {pr.false_positives} |"
         for r in results
-        if (pr := (r.pipeline_narrative if narrative else r.pipeline_records)) is not None
+        if (pr := (r.pipeline_replies if replies else r.pipeline_narrative if narrative else r.pipeline_records))
+        is not None
     ]
     return head + "\n".join(rows) + "\n"
 
@@ -166,6 +179,7 @@ def render_report(results: list[EmbedderCalibration], pairs) -> str:
     added = sum(p.origin != "" for p in pairs)
     record_pairs = load_match_pairs(record_pairs_path()) if record_pairs_path().exists() else []
     narrative_pairs = load_match_pairs(narrative_pairs_path()) if narrative_pairs_path().exists() else []
+    reply_pairs = load_match_pairs(reply_pairs_path()) if reply_pairs_path().exists() else []
     records_count = len(record_pairs)
     records_checkpoints = len({p.checkpoint for p in record_pairs})
     held = sum(p.split == "held_out" for p in pairs)
@@ -357,6 +371,18 @@ digest.
 
 {records_table(results, narrative=True)}
 {kind_table(results, narrative=True)}
+## Reply pairs from the later hand-written records (the held-out set of the third round)
+
+`rewards/data/reply_pairs.jsonl`: {len(reply_pairs)} pairs ({sum(p.entails for p in reply_pairs)} entailed) written by
+hand as a patient's replies to checkpoints of the hand-written records hw-015..hw-040 (records no earlier pair
+set drew on), checkpoint word for word: matches in lay words, and near misses (a negation, a relative's finding,
+an ended habit, another amount or frequency, a look-alike finding such as another drug or another vascular
+event). Labelled by reading and committed before any matcher read it (git history shows the order); nothing is
+fitted on it, its pairs and errors are not listed here, and only its aggregate figures were read during the
+round. `tests/test_calibration.py` pins its count and digest.
+
+{records_table(results, replies=True)}
+{kind_table(results, replies=True)}
 {ROUND_NOTE}
 ## Where it fails (calibration half only)
 

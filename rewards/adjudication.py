@@ -544,10 +544,26 @@ def _statement_time(parts) -> str | None:
     return times.pop() if len(times) == 1 else None
 
 
+@lru_cache(maxsize=1)
+def _distinct_stems() -> frozenset[tuple[str, str]]:
+    """language.json's ``distinct_words``: stem pairs that look alike and are two words ("start", "startle"),
+    both ways round."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/language.json").read_text("utf-8")
+    ).get("distinct_words", {})
+    pairs = {(stem(a), stem(b)) for a, b in raw.get("pairs", ())}
+    return frozenset(pairs | {(b, a) for a, b in pairs})
+
+
 @lru_cache(maxsize=memo_size(262144))
 def same_stem(a: str, b: str) -> bool:
     """Whether two stems name the same word: equal, or differing only in a final ``e``
     (``tak``/``take``), or sharing a long prefix (``concentrat``/``concentration``, ``depress``/``depression``)."""
+    if (a, b) in _distinct_stems():
+        return False
     if a == b or a + "e" == b or b + "e" == a:
         return True
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
@@ -598,6 +614,50 @@ def _amounts_differ(c_amounts: frozenset, o_amounts: frozenset) -> str | None:
             shared = {v for v, _ in c_rates} & {v for v, _ in o_rates}
             if shared:
                 return f"quantity differs in {unit!r} (per {min(c_rates)[1].split('/')[1]} against per {min(o_rates)[1].split('/')[1]})"
+    return _alcohol_differs(c_amounts, o_amounts)
+
+
+@lru_cache(maxsize=1)
+def _drink_units():
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    )["drink_units"]
+    drinks = {word_key(stem(k)): (float(v[0]), float(v[1])) for k, v in raw["drinks"].items()}
+    return drinks, {k: float(v) for k, v in raw["per_week"].items()}, float(raw["ratio"])
+
+
+def _alcohol_differs(c_amounts: frozenset, o_amounts: frozenset) -> str | None:
+    """Units of alcohol a week against drinks a week ("six units a week" against "six pints most nights"): a
+    rate of drinks is turned into units with contrasts.json's ``drink_units``; the two differ when every two
+    of their weekly ranges lie more than the ratio apart. Only a rate of units against a rate of drinks is
+    compared (units against units, and drinks of one kind, are compared as they are said)."""
+    drinks, per_week, ratio = _drink_units()
+
+    def weekly(amounts: frozenset) -> tuple[set, set]:
+        units, of_drinks = set(), set()
+        for value, u in amounts:
+            if "/" not in u:
+                continue
+            base, period = u.split("/", 1)
+            if period not in per_week:
+                continue
+            if base == "unit":
+                units.add((value * per_week[period], value * per_week[period]))
+            elif base in drinks:
+                lo, hi = drinks[base]
+                of_drinks.add((value * lo * per_week[period], value * hi * per_week[period]))
+        return units, of_drinks
+
+    c_units, c_drinks = weekly(c_amounts)
+    if not c_units and not c_drinks:
+        return None
+    o_units, o_drinks = weekly(o_amounts)
+    for a, b in ((c_units, o_drinks), (c_drinks, o_units)):
+        if a and b and all(x[1] * ratio < y[0] or y[1] * ratio < x[0] for x in a for y in b):
+            return "quantity differs in units of alcohol a week"
     return None
 
 
@@ -619,6 +679,17 @@ def _knowledge_names() -> tuple[tuple[tuple[str, ...], ...], dict[tuple[str, ...
             key = tuple(stem(t) for t in tokenize(name))
             if key:
                 names.setdefault(key, f"drug:{drug.name.lower()}")
+    # short and lay names the knowledge base does not hold ("bipolar", "manic depression": contrasts.json)
+    import json
+    from importlib import resources
+
+    extra = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    ).get("disorder_names", {}).get("names", {})
+    for name, category in extra.items():
+        key = tuple(stem(t) for t in tokenize(name))
+        if key:
+            names[key] = f"disorder:{category}"
     return tuple(sorted(names, key=len, reverse=True)), names
 
 
@@ -631,14 +702,41 @@ def knowledge_named(text: str) -> frozenset[str]:
     return frozenset(names[stemmed[a:b]] for a, b in find_phrases(stemmed, phrases))
 
 
+@lru_cache(maxsize=1)
+def _drug_endings() -> tuple[str, ...]:
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    )
+    return tuple(raw.get("drug_stems", {}).get("endings", ()))
+
+
+@lru_cache(maxsize=memo_size(65536))
+def drugs_by_ending(text: str) -> frozenset[str]:
+    """The drugs ``text`` names that the knowledge base does not list, by the ending of their international
+    name (contrasts.json's ``drug_stems``: "sumatriptan", "omeprazole"), as ``drug:<word>``; a word the
+    knowledge base names is left to :func:`knowledge_named`."""
+    endings = _drug_endings()
+    known = {n for n in knowledge_named(text) if n.startswith("drug:")}
+    out = set()
+    for token in tokenize(text):
+        word = token.lower()
+        if any(word.endswith(e) and len(word) > len(e) + 2 for e in endings) and f"drug:{word}" not in known:
+            if not knowledge_named(word):
+                out.add(f"drug:{word}")
+    return frozenset(out)
+
+
 def _named_differ(checkpoint: str, output: str) -> str | None:
     """When both statements name a disorder (or a drug) and none of the checkpoint's is among the output's
     ("schizophrenia" against "bipolar disorder", "sertraline" against "mirtazapine"), what differs; disorders
     are compared by diagnostic category, so "recurrent depression" and "depression" agree."""
-    c_named = knowledge_named(checkpoint)
+    c_named = knowledge_named(checkpoint) | drugs_by_ending(checkpoint)
     if not c_named:
         return None
-    o_named = knowledge_named(output)
+    o_named = knowledge_named(output) | drugs_by_ending(output)
     for kind in ("disorder", "drug"):
         c_kind = {n for n in c_named if n.startswith(kind)}
         o_kind = {n for n in o_named if n.startswith(kind)}
@@ -667,6 +765,10 @@ def _other_person_words() -> frozenset[str]:
     return frozenset(p[0] for p in cues.other_subject if len(p) == 1 and p[0] not in cues.kinship.role_of)
 
 
+# the words before "a child", "a baby" that make it a stage of the patient's life ("as a child", "when I was a baby")
+_LIFE_STAGE_VERBS = frozenset({"as", "was", "were"})
+
+
 @lru_cache(maxsize=memo_size(65536))
 def relatives_bearing(text: str) -> frozenset:
     """The relatives a statement says a finding of: those :func:`relatives_named` reads, except that a relative
@@ -683,8 +785,25 @@ def relatives_bearing(text: str) -> frozenset:
     out = set(named)
     others = _other_person_words()
     make = type(next(iter(named)))
+    # "as a child", "when I was a baby": a stage of life, not a relative, where the role is said only so
+    groups = load_cues().kinship.groups
+    kin = [role_of.get(w, w if w in groups else None) for w in bare]
+
+    def staged(i: int) -> bool:
+        return i >= 2 and bare[i - 1] in ("a", "an") and bare[i - 2] in _LIFE_STAGE_VERBS
+
+    for role in {kin[i] for i in range(len(bare)) if kin[i] and staged(i)}:
+        if all(staged(i) for i in range(len(bare)) if kin[i] == role):
+            out = {r for r in out if r.role != role}
+    if not out:
+        return frozenset()
     for i in range(len(tokens) - 1):
         first, second = roles[i], roles[i + 1]
+        if not first and second and tokens[i].endswith("'s") and bare[i] in others:
+            # "my neighbour's son": a relative of someone who is no relative of the patient's
+            out = {r for r in out if r.role != second}
+            out.add(make(f"{second}_of_{bare[i]}", None, None))
+            continue
         if first and tokens[i].endswith("'s") and not second and bare[i + 1] in others:
             # "my brother's friend": someone who is no relative, named through one
             out = {r for r in out if r.role != first}
@@ -833,6 +952,18 @@ def _contrast_about(n: int) -> str:
     return raw["contraries"][n]["about"]
 
 
+@lru_cache(maxsize=1)
+def _frequency_words() -> dict[str, int]:
+    """contrasts.json's frequency adverbs read as written ("monthly"), with their levels."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    )
+    return {w.lower(): int(v) for w, v in raw["frequency"].get("words", {}).items()}
+
+
 @lru_cache(maxsize=memo_size(65536))
 def amount_levels(text: str) -> tuple[tuple[int, int] | None, frozenset[int]]:
     """How often (the span of frequency levels said, lowest and highest, or ``None``) and how much (the
@@ -848,9 +979,13 @@ def amount_levels(text: str) -> tuple[tuple[int, int] | None, frozenset[int]]:
         frequency.extend(f_table[clause[a:b]] for a, b in find_phrases(clause, f_phrases) if a < first_flip)
         said.update(i_table[clause[a:b]] for a, b in find_phrases(clause, i_phrases) if a < first_flip)
         named = named or not substances.isdisjoint(clause)
+    adverbs = _frequency_words()
+    frequency.extend(adverbs[t] for t in tokenize(text) if t in adverbs)
     for value, unit in _quantities(text):
         if unit.startswith("time") and unit.endswith("/day"):
             frequency.append(8 if value >= excessive else 6)
+        elif named and unit.endswith("/day"):  # "~1 L vodka/day", "six pints a night": every day
+            frequency.append(6)
         elif unit.startswith("time") and unit.endswith("/week"):
             frequency.append(5 if value >= 3 else 4)
     span = (min(frequency), max(frequency)) if frequency else None
@@ -871,6 +1006,140 @@ def amount_level_clash(checkpoint: str, output: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1)
+def _condition_groups() -> tuple[tuple[tuple[str, ...], ...], dict[tuple[str, ...], int]]:
+    """contrasts.json's ``conditions``: every naming phrase, stemmed, longest first, and its group."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    )["conditions"]["groups"]
+    table = {tuple(stems_of(w)): n for n, group in enumerate(raw) for w in group if stems_of(w)}
+    return tuple(sorted(table, key=len, reverse=True)), table
+
+
+@lru_cache(maxsize=memo_size(65536))
+def conditions_named(text: str) -> frozenset[int]:
+    """The physical conditions a statement names (groups of contrasts.json's ``conditions``)."""
+    phrases, table = _condition_groups()
+    tokens = tuple(stems_of(text))
+    return frozenset(table[tokens[a:b]] for a, b in find_phrases(tokens, phrases))
+
+
+def condition_clash(checkpoint: str, output: str) -> str | None:
+    """When both statements name physical conditions and share none ("irritable bowel syndrome" against
+    "thyroid tablets", "a stroke" against "a heart attack")."""
+    c = conditions_named(checkpoint)
+    if not c:
+        return None
+    o = conditions_named(output)
+    return "another condition named" if o and not c & o else None
+
+
+@lru_cache(maxsize=1)
+def _when_data():
+    """contrasts.json's ``when`` block, ready to read: units in days, spans of bare plurals and vague counts,
+    the fixed points ("last month") as stemless token tuples, the duration markers, the ratio."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    )["when"]
+    return (
+        {k: float(v) for k, v in raw["units_in_days"].items()},
+        tuple(float(x) for x in raw["bare_plural"]),
+        {tuple(k.split()): tuple(float(x) for x in v) for k, v in raw["vague_counts"].items()},
+        {tuple(k.split()): tuple(float(x) for x in v) for k, v in raw["points"].items()},
+        tuple(sorted((tuple(m.split()) for m in raw["duration_markers"]), key=len, reverse=True)),
+        frozenset(raw["duration_after"]),
+        float(raw["ratio"]),
+    )
+
+
+_WHEN_TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z]+(?:'[a-z]+)?")
+
+
+def _count_before(tokens: tuple[str, ...], end: int, start: int) -> tuple[float, float] | None:
+    """The count said in ``tokens[start:end]`` (just before a unit word) as a span: a number ("forty", "18"),
+    a vague count ("several"), or ``None`` when there is none."""
+    vague = _when_data()[2]
+    words = tokens[start:end]
+    for k in (3, 2, 1):
+        if len(words) >= k and tuple(words[-k:]) in vague:
+            return vague[tuple(words[-k:])]
+    # the number words right before the unit only ("took 14 tablets two weeks ago" is two weeks)
+    number_words = _single_number_words()
+    k = len(words)
+    while k > 0 and (words[k - 1][0].isdigit() or words[k - 1] in number_words or words[k - 1] == "and"):
+        k -= 1
+    said = [v for v, _ in quantities(" ".join(words[k:]) + " unit")] if k < len(words) else []
+    return (min(said), max(said)) if said else None
+
+
+@lru_cache(maxsize=1)
+def _single_number_words() -> frozenset[str]:
+    return frozenset(p[0] for p, _ in load_cues().number_words if len(p) == 1)
+
+
+@lru_cache(maxsize=memo_size(65536))
+def when_marks(text: str) -> tuple[frozenset[tuple[float, float]], frozenset[tuple[float, float]]]:
+    """The points in the past (``"eight months ago"``, ``"last year"``) and the durations (``"for six years"``,
+    ``"a two-month history"``) a statement says, each as a span of days (contrasts.json's ``when``)."""
+    units, bare, _, points, markers, after, _ = _when_data()
+    tokens = tuple(_WHEN_TOKEN.findall(text.lower().replace("\u2019", "'").replace(",", "")))
+    said_points: set[tuple[float, float]] = set()
+    durations: set[tuple[float, float]] = set()
+
+    def span(unit_at: int, start: int) -> tuple[float, float]:
+        days = units[tokens[unit_at]]
+        count = _count_before(tokens, unit_at, start)
+        if count is None:
+            count = bare if tokens[unit_at].endswith("s") else (1.0, 1.0)
+        return (count[0] * days, count[1] * days)
+
+    for i, token in enumerate(tokens):
+        if token == "ago" and i > 0 and tokens[i - 1] in units:
+            said_points.add(span(i - 1, max(0, i - 4)))
+        for phrase, value in points.items():
+            if tokens[i : i + len(phrase)] == phrase:
+                said_points.add((value[0], value[1]))
+        for marker in markers:
+            if tokens[i : i + len(marker)] != marker:
+                continue
+            j = i + len(marker)
+            if j < len(tokens) and tokens[j] == "the" and tokens[j + 1 : j + 2] in (("last",), ("past",)):
+                j += 2
+            unit_at = next((k for k in range(j, min(len(tokens), j + 4)) if tokens[k] in units), None)
+            if unit_at is not None and not (unit_at + 1 < len(tokens) and tokens[unit_at + 1] == "ago"):
+                durations.add(span(unit_at, j))
+            break
+        if token in after and i > 0 and tokens[i - 1] in units:
+            durations.add(span(i - 1, max(0, i - 4)))
+    return frozenset(said_points), frozenset(durations)
+
+
+def when_clash(checkpoint: str, output: str) -> str | None:
+    """When both statements say how long ago (or both how long) and every two of their spans lie more than the
+    ratio apart ("eight months ago" against "twenty years ago", "for six years" against "for six months",
+    "of four days duration" against "for years")."""
+    c_points, c_long = when_marks(checkpoint)
+    if not c_points and not c_long:
+        return None
+    o_points, o_long = when_marks(output)
+    ratio = _when_data()[6]
+
+    def apart(a: frozenset, b: frozenset) -> bool:
+        return bool(a and b) and all(x[1] * ratio < y[0] or y[1] * ratio < x[0] for x in a for y in b)
+
+    if apart(c_points, o_points):
+        return "time differs (how long ago)"
+    if apart(c_long, o_long):
+        return "time differs (how long)"
+    return None
+
+
 # --- The check applied to every pair ---------------------------------------------------------------
 
 
@@ -888,6 +1157,8 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
         _reading_conflict(checkpoint, output)
         or contrary_clash(checkpoint, output)
         or amount_level_clash(checkpoint, output)
+        or when_clash(checkpoint, output)
+        or condition_clash(checkpoint, output)
     )
 
 

@@ -63,7 +63,7 @@ PAIR_KINDS: tuple[str, ...] = (
     "opposite",
     "amount",
 )
-SPLITS: tuple[str, ...] = ("calibration", "held_out", "records", "narrative")
+SPLITS: tuple[str, ...] = ("calibration", "held_out", "records", "narrative", "replies")
 TARGET_PRECISION = 0.95
 # Lexicon-phrasing thresholds tried for the clinical adjudicator, from strict to lenient.
 PHRASE_GRID: tuple[float, ...] = tuple(round(0.9 - 0.05 * i, 2) for i in range(13))
@@ -110,6 +110,12 @@ def narrative_pairs_path() -> Path:
     """The pairs written by hand from the hand-written narrative records (split ``narrative``; a second
     held-out set: reported, never fitted on)."""
     return Path(str(resources.files(__package__).joinpath("data/narrative_pairs.jsonl")))
+
+
+def reply_pairs_path() -> Path:
+    """The pairs written by hand as a patient's replies to checkpoints of the hand-written records hw-015..hw-040
+    (split ``replies``; the held-out set of the third round of issue 18: reported, never fitted on)."""
+    return Path(str(resources.files(__package__).joinpath("data/reply_pairs.jsonl")))
 
 
 def load_match_pairs(path: str | Path | None = None, split: str | None = None) -> list[MatchPair]:
@@ -273,6 +279,9 @@ class EmbedderCalibration:
     # the pipeline on the pairs written from the hand-written narrative records (``narrative_pairs.jsonl``)
     pipeline_narrative: PrecisionRecall | None = None
     narrative_by_kind: dict[str, PrecisionRecall] = field(default_factory=dict)
+    # the pipeline on the reply pairs (``reply_pairs.jsonl``)
+    pipeline_replies: PrecisionRecall | None = None
+    replies_by_kind: dict[str, PrecisionRecall] = field(default_factory=dict)
 
 
 def calibrate_embedder(
@@ -362,6 +371,7 @@ def calibrate_embedder(
     ]
     records_pr, records_by_kind = _pipeline_on(matcher, record_pairs_path())
     narrative_pr, narrative_by_kind = _pipeline_on(matcher, narrative_pairs_path())
+    replies_pr, replies_by_kind = _pipeline_on(matcher, reply_pairs_path())
     return EmbedderCalibration(
         embedder.name,
         alone,
@@ -383,6 +393,8 @@ def calibrate_embedder(
         records_by_kind,
         narrative_pr,
         narrative_by_kind,
+        replies_pr,
+        replies_by_kind,
     )
 
 

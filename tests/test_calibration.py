@@ -343,3 +343,31 @@ def test_the_narrative_pairs_are_never_fitted_on():
 
     assert "narrative" in SPLITS
     assert not any(p.split == "narrative" for p in load_match_pairs())
+
+
+# The reply pairs (the held-out set of issue 18's third round: a patient's replies to checkpoints of the
+# hand-written records hw-015..hw-040, labelled before any matcher read them): pinned; nothing is fitted on them.
+REPLY_PAIRS = 257
+REPLY_SHA256 = "3679409b0bb7662bed831ffae88493a714e7863c73c3fc760952b86b347bd1e5"
+
+
+def test_the_reply_pairs_are_unchanged_and_come_from_records_no_other_pair_set_used():
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.rewards.calibration import narrative_pairs_path, reply_pairs_path
+
+    pairs = load_match_pairs(reply_pairs_path())
+    assert len(pairs) == REPLY_PAIRS
+    assert split_digest("replies", reply_pairs_path()) == REPLY_SHA256
+    assert all(p.split == "replies" and p.origin for p in pairs)
+    assert 0.35 < sum(p.entails for p in pairs) / len(pairs) < 0.7
+    cases = {case.case_id: case for case in load_suite("handwritten")}
+    raw = [json.loads(line) for line in reply_pairs_path().read_text("utf-8").splitlines() if line.strip()]
+    narrative_cases = {
+        json.loads(line)["case"] for line in narrative_pairs_path().read_text("utf-8").splitlines() if line.strip()
+    }
+    assert not {r["case"] for r in raw} & narrative_cases
+    for r in raw:  # every checkpoint is one of its record's derived checkpoints, word for word
+        case = cases[r["case"]]
+        assert r["checkpoint"] in {c.text for c in (*case.checkpoints.interview, *case.checkpoints.note)}, r["id"]
+    assert not any(p.entails for p in pairs if p.kind in ("opposite", "wrong_subject", "wrong_time"))
+    assert not any(p.split == "replies" for p in load_match_pairs())

@@ -13,10 +13,14 @@ from mentalhospital_env.rewards.adjudication import (
     ClinicalAdjudicator,
     Jury,
     LLMJudge,
+    amount_level_clash,
+    amount_levels,
     make_adjudicator,
     parse_yes_no,
     statement_conflict,
+    when_clash,
 )
+from mentalhospital_env.knowledge.language import quantities
 from mentalhospital_env.rewards.embedders import EmbeddingCache, HashingEmbedder, make_embedder
 from mentalhospital_env.rewards.matching import CoverageResult, Matcher, MatcherConfig, output_units
 
@@ -1092,3 +1096,123 @@ def test_a_duration_in_months_or_days_is_no_frequency(matcher):
         "Nightmares over the past six months, with hypervigilance.",
         "I have nightmares about it most nights, I can't let my guard down.",
     )
+
+
+# --- Issue 18, third round: when and how long, yearly amounts, ages, more contraries -----------------------
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Eight months ago he attended a crash in which a child died.", "Twenty years ago I went to a crash where a child died."),
+        ("Stopped smoking forty years ago.", "I stopped smoking last year."),
+        ("Has driven for a parcel company for six years.", "I've been driving for a parcel company for six months."),
+        ("Persecutory delusions of four days duration.", "I've believed people were plotting against me for years."),
+        ("Last month he left the gas on twice.", "Years ago I once left the gas on."),
+    ],
+)
+def test_another_time_ago_or_another_duration_is_refused(checkpoint, output):
+    assert "time differs" in (statement_conflict(checkpoint, output) or "")
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Low mood for about two months.", "I've been feeling down for the last eight weeks or so."),
+        ("Unemployed for the past year.", "I've been out of work for a year."),
+        ("Took an overdose three days ago.", "I took the tablets a couple of days ago."),
+        ("Drinking heavily for years.", "I've been drinking a lot for about ten years."),
+        ("Took 14 tablets two weeks ago.", "I took the pills a fortnight ago."),
+    ],
+)
+def test_a_time_said_in_other_words_agrees(checkpoint, output):
+    assert when_clash(checkpoint, output) is None
+
+
+def test_a_few_times_a_year_is_less_often_than_weekly():
+    assert statement_conflict("A glass of wine on Saturdays.", "I only drink at Christmas, a glass of fizz.") is not None
+    assert statement_conflict("Sees his friends perhaps twice a year.", "I see my friends every weekend.") is not None
+    # rare and yearly are neighbours on the scale
+    assert amount_level_clash("Rarely drinks.", "A sherry at Christmas, that's about it.") is None
+
+
+def test_social_is_no_frequency():
+    # "socially" once read "social anxiety" as weekly
+    assert amount_levels("Mother has social anxiety disorder.")[0] is None
+
+
+def test_an_age_after_when_someone_was_whatever_follows():
+    assert (5.0, "age") in quantities("Parents separated when she was five; several house moves in childhood.")
+    assert statement_conflict(
+        "Parents separated when she was five.", "My parents split up when I was fifteen."
+    ) is not None
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Never smoked.", "I don't smoke now, I gave up five years ago."),
+        ("Difficulty falling asleep due to worry.", "I drop off fine but wake at four and can't get back to sleep."),
+        ("Declines to shake hands; cooperative.", "Shook hands readily and was cooperative."),
+        ("Sofa-surfing with friends.", "I rent a flat on my own."),
+        ("Third-person auditory hallucinations.", "The voice talks straight to me."),
+        ("He has heard a man's voice commenting on what he does.", "I hear a woman's voice telling me what to do."),
+        ("Maternal grandmother died by suicide.", "My grandmother on my mum's side died of a stroke."),
+        ("Has stopped driving at night.", "I still drive at night with no trouble at all."),
+        ("Cannabis occasionally in his 20s.", "I smoke weed every day."),
+    ],
+)
+def test_more_contraries_without_a_negation_word(checkpoint, output):
+    assert statement_conflict(checkpoint, output) is not None
+
+
+def test_a_stage_of_life_or_someone_elses_relative_is_no_relative_of_the_patient():
+    # "as a child" names no relative; "my neighbour's son" is not the patient's son
+    assert statement_conflict(
+        "Her younger brother was diagnosed with ADHD as a child.", "My son was diagnosed with ADHD as a child."
+    ) is not None
+    assert statement_conflict("One son, supportive, visits monthly.", "My neighbour's son visits monthly.") is not None
+    assert statement_conflict(
+        "Her younger brother was diagnosed with ADHD as a child.", "My little brother was diagnosed with ADHD as a kid."
+    ) is None
+
+
+def test_colleagues_in_the_plural_are_other_people(matcher):
+    assert not matcher.entails("She cannot concentrate at work.", "One of my colleagues can't concentrate.")
+    assert matcher.entails("She cannot concentrate at work.", "I can't concentrate at work.")
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Drinks about six units a week.", "I drink six pints most nights."),  # drinks turned into units a week
+        ("Usually ~1 L vodka/day.", "I have a vodka on a Friday night, that's all."),  # a rate a day is daily
+        ("Usually ~1 L vodka/day for ~3 yrs.", "I used to drink a litre of vodka a day, but I've been off it for three years."),
+        ("One son, supportive, visits monthly.", "My son visits every day."),  # "monthly" read as written
+        ("Takes sumatriptan 50 mg as needed.", "Takes sertraline 50 mg once daily."),  # a drug by its INN ending
+        ("Family history of schizophrenia in her younger sister.", "My younger sister has bipolar disorder."),
+        ("Irritable bowel syndrome, stable.", "I'm on thyroid tablets."),  # another named condition
+        ("Father had a stroke at 70.", "My father had a heart attack at seventy."),
+    ],
+)
+def test_other_drinks_drugs_disorders_and_conditions_differ(checkpoint, output):
+    assert statement_conflict(checkpoint, output) is not None
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Around 8 units a week.", "I have about four glasses of wine a week."),
+        ("Hypertension, stable.", "I'm on blood pressure tablets."),
+        ("Hypothyroidism on levothyroxine.", "I take thyroxine for my thyroid."),
+        ("Mother had bipolar disorder.", "My mum was manic depressive."),
+    ],
+)
+def test_the_same_drink_condition_or_disorder_in_other_words_agrees(checkpoint, output):
+    assert statement_conflict(checkpoint, output) is None
+
+
+def test_look_alike_stems_of_two_words_are_two_words(matcher):
+    # "started" once carried "startle": an output saying only when no longer covers exaggerated startle
+    assert not matcher.entails("Exaggerated startle.", "It started about six months ago.")
+    assert matcher.entails("Exaggerated startle.", "I jump at the slightest noise.")

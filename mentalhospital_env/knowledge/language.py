@@ -1122,6 +1122,11 @@ def _quantities(text: str, window: int) -> frozenset[tuple[float, str]]:
         if before and before[-1] in cues.age_markers:  # "at age 25", "aged forty"
             out.add((value, "age"))
             continue
+        if len(before) == 2 and before[0] in cues.age_persons and before[1] == "was" and (
+            start >= 3 and tokens[start - 3] == "when"
+        ):  # "when she was five; several moves": an age, whatever word follows ("I was 5 minutes late" is not)
+            out.add((value, "age"))
+            continue
         unit = None
         for j in range(end, min(len(tokens), end + window)):
             if j in starts or tokens[j] in cues.function_words or tokens[j] == "or":
