@@ -57,6 +57,9 @@ class RecallRules:
     plain_sections: frozenset[str]
     duration: re.Pattern[str]
     marital_status: Mapping[str, str] = field(default_factory=dict)
+    amount: re.Pattern[str] = re.compile(r"(?!)")
+    plain_topics: frozenset[str] = frozenset()
+    plain_concepts: frozenset[str] = frozenset()
     closed_unless_any: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
@@ -81,7 +84,21 @@ def load_recall_rules() -> RecallRules:
         plain_sections=frozenset(raw["plain_sections"]),
         marital_status=dict(raw["marital_status"]),
         duration=duration,
+        amount=re.compile(
+            r"\b(?:(?:" + "|".join(numbers + [r"\d+(?:\.\d+)?", "half", "twice", "once"]) + r")\b[\w\s-]{0,24}?\b(?:"
+            + "|".join(raw["amount_units"]) + r")s?\b|(?:" + "|".join(raw["amount_phrases"]) + r"))",
+            re.IGNORECASE,
+        ),
+        plain_topics=frozenset(raw.get("plain_topics", ())),
+        plain_concepts=frozenset(raw.get("plain_concepts", ())),
     )
+
+
+def amount_in(text: str) -> str | None:
+    """How much or how often, as the text says it ("about six units a week", "two or three times a
+    week", "every night", "half a gram"), or ``None``."""
+    m = load_recall_rules().amount.search(text or "")
+    return m.group(0).strip() if m else None
 
 
 def duration_in(text: str) -> str | None:
@@ -220,6 +237,18 @@ def _with_demographics(topics: tuple[str, ...], fact: Fact, demographic: tuple) 
     return topics + tuple(extra) if extra else topics
 
 
+def _sensitive(fact: Fact, concept_sensitive: bool, rules: RecallRules, lexicon: Lexicon, affirms: frozenset[str]) -> bool:
+    """Whether rapport must allow a fact first: the case marks it so or it states a sensitive concept,
+    except in the plain sections, and except a fact only on a plain topic (how much someone drinks)
+    that names no sensitive concept other than the plain topic's own."""
+    if fact.section in rules.plain_sections or not (fact.sensitive or concept_sensitive):
+        return False
+    topics = set(fact.topics or ())
+    if topics and topics <= rules.plain_topics:
+        return any(lexicon.get(c).sensitive for c in affirms - rules.plain_concepts)
+    return True
+
+
 def _states_present(fact: Fact, affirms: frozenset[str], rules_out: frozenset[str]) -> bool:
     """Whether a fact states something present (not only a pertinent negative)."""
     if fact.polarity is not None:
@@ -283,7 +312,7 @@ class FactIndex:
                     rules_out=rules_out,
                     about_other=about_other,
                     tellable=_tellable(fact, cues, affirms | rules_out | about_other),
-                    sensitive=(fact.sensitive or concept_sensitive) and fact.section not in rules.plain_sections,
+                    sensitive=_sensitive(fact, concept_sensitive, rules, self.lexicon, affirms),
                     leaks=self.guard.leaks(fact.text) or self.guard.leaks(fact.patient_says or ""),
                     vector=_unit({s: c * self.idf[s] for s, c in bag.items()}),
                     content=frozenset(bag),
@@ -334,6 +363,7 @@ class FactIndex:
             t for f in self.by_section.get("chief_complaint", ()) for t in f.topics
         ) - _NOT_COMPLAINT
         self.durations = {f.id: duration_in(f.fact.text) or duration_in(f.fact.patient_says or "") for f in entries}
+        self.amounts = {f.id: amount_in(f.fact.patient_says or f.fact.text) for f in entries}
 
     def __getitem__(self, fact_id: str) -> IndexedFact:
         return self._by_id[fact_id]
@@ -439,13 +469,16 @@ class MemoryPolicy:
 
     ``facts_per_concept``: most facts told for one concept; ``facts_per_topic``: most facts told for
     one topic (the representation skill scales it by verbosity); ``similarity_threshold``: least
-    cosine for a lexical match when no concept or topic matched.
+    cosine for a lexical match when no concept or topic matched; ``answer_threshold``: least cosine
+    for the one record sentence that answers the question in its own words ("What happens in
+    meetings?" -> "I drift off in meetings") to be told first, whatever the topics found.
     """
 
     facts_per_concept: int = 3
     facts_per_topic: int = 2
     similarity_threshold: float = 0.28
     similarity_limit: int = 1
+    answer_threshold: float = 0.34
 
 
 @dataclass
@@ -471,6 +504,15 @@ _FRAME_TOPICS = frozenset({"onset", "course", "trigger", "functioning"})
 # frame topics that ask when or how long: answered by the facts of the topic that say how long
 _TIMING_TOPICS = frozenset({"onset", "course"})
 _HOW_LONG = re.compile(r"\b(how long|since when|when did|when was|when were|how many (?:days|weeks|months|years)|first notice|first start)\b", re.IGNORECASE)
+
+
+_HOW_MUCH = re.compile(r"\b(how (?:much|many|often)|how many times|(?:a|per) (?:day|week|night)\?)", re.IGNORECASE)
+
+
+def asks_how_much(question: Question) -> bool:
+    """Whether a question asks how much or how often ("How much do you drink?", "How often do they
+    come?", "How much a day?")."""
+    return _HOW_MUCH.search(question.text) is not None
 
 
 def asks_how_long(question: Question) -> bool:
@@ -566,8 +608,9 @@ class MemorySkill:
         topics = [t for t in question.topics if t in tax.by_id and tax.kind(t) != "meta" or t == "insight"]
         content = [t for t in topics if t not in _FRAME_TOPICS]
         timing = asks_how_long(question)
+        amount = asks_how_much(question)
         if self.state.topics and not question.concepts and (
-            (timing and not content) or (not topics and _POINTS_BACK.search(question.text))
+            ((timing or amount) and not content) or (not topics and _POINTS_BACK.search(question.text))
         ):
             # "And how long ago was that?", "Have you thought about acting on those thoughts?": the
             # question is about what was asked just before
@@ -604,7 +647,7 @@ class MemorySkill:
                 continue  # "how long has the sleep been bad?": the sleep facts that say when
             if topic_id == "family_history" and any(i.stance in (AFFIRM, DENY) for i in items):
                 continue
-            facts = self._topic_facts(topic_id, asked, used, per_topic, question.relative, timing)
+            facts = self._topic_facts(topic_id, asked, used, per_topic, question.relative, timing, amount)
             if facts:
                 items.append(AnswerItem(TELL, topic_id, tuple(facts)))
                 used.update(f.id for f in facts)
@@ -642,6 +685,13 @@ class MemorySkill:
                 items.append(
                     AnswerItem(UNKNOWN, topic_id, about_other=topic_id == "family_history" or question.about_other)
                 )
+        closest = self._closest_fact(question, used)
+        if closest is not None:
+            # the sentence of the record that answers in the question's own words comes first; a
+            # blanket denial or "not sure" no longer stands beside it
+            items = [i if i.stance not in (DENY, UNKNOWN) or i.facts else _silenced(i) for i in items]
+            items.insert(0, AnswerItem(TELL, "similar", (closest,)))
+            used.add(closest.id)
         if not items and not topics and not question.concepts and not question.greeting and not question.closing and not question.open:
             # nothing asked that the taxonomy or the lexicon knows ("Do you feel cold a lot?"): the
             # record sentence closest in words, if one is close enough, else the patient asks back
@@ -672,6 +722,18 @@ class MemorySkill:
         from .decide import gate  # the old one-call API: recall, then decide's rapport gate
 
         return gate(plan, may_disclose, self.state.disclosed, self.index)
+
+    def _closest_fact(self, question: Question, used: set[str]) -> IndexedFact | None:
+        """The told fact closest in words to the question (cosine at least ``answer_threshold``) when it
+        is not already in the plan: a relative's history only when a relative was asked about."""
+        if question.greeting or question.closing or question.injection is not None:
+            return None
+        about_family = question.about_other or question.relative is not None or "family_history" in question.topics
+        for fact in self.index.similar(question.text, self.policy.answer_threshold, 3):
+            if (fact.section == FAMILY_SECTION) != about_family:
+                continue
+            return None if fact.id in used else fact
+        return None
 
     def is_open(self, question: Question) -> bool:
         """Whether a question only asks what else there is ("anything else?"): new facts each time."""
@@ -731,8 +793,9 @@ class MemorySkill:
         limit: int,
         relative: str | None = None,
         timing: bool = False,
+        amount: bool = False,
     ) -> list[IndexedFact]:
-        """The told facts of a topic, those that answer more of what was asked first, then the untold
+        """The told facts of a topic (for "how long?" and "how much?" those that say first), those that answer more of what was asked first, then the untold
         before the told, then the most to the point (fewest other topics), in record order."""
         facts = [f for f in self.index.by_topic.get(topic_id, ()) if f.tellable and f.id not in used]
         if topic_id != "family_history":
@@ -750,6 +813,7 @@ class MemorySkill:
             key=lambda f: (
                 timing and self.index.durations.get(f.id) is None,  # "how long?": the facts that say,
                 timing and f.id not in disclosed,  # those just spoken of first
+                amount and self.index.amounts.get(f.id) is None,  # "how much?", "how often?": the facts that say
                 f.section not in topic.sections,
                 not f.present,
                 topic_id in _NOW_TOPICS and f.fact.time == "past",
