@@ -515,6 +515,19 @@ def asks_how_much(question: Question) -> bool:
     return _HOW_MUCH.search(question.text) is not None
 
 
+_WH = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|right|well)\b,?\s*)?(?:what|how|when|where|which|who|why|tell me|describe)\b", re.IGNORECASE)
+
+
+def asks_what(question: Question) -> bool:
+    """Whether the question's last sentence is a wh-question or a request to tell ("What did you take?",
+    "Tell me about the first time"), not a yes/no question."""
+    if question.yes_no:
+        return False
+    sentences = [s for s in re.split(r"(?<=[.?!])\s+", question.text.strip()) if s]
+    asked = [s for s in sentences if s.endswith("?")] or sentences
+    return bool(asked) and _WH.match(asked[-1]) is not None
+
+
 def asks_how_long(question: Question) -> bool:
     """Whether a question asks when something began or how long it has gone on ("How long has that been
     going on?", "When did you first notice this?"), not only what course it took ("What helped last time?")."""
@@ -640,6 +653,10 @@ class MemorySkill:
                 item = AnswerItem(item.stance, item.subject, (), item.sensitive, item.about_other, silent=True)
             items.append(item)
             used.update(item.fact_ids)
+        if asks_what(question):
+            # "What did you take?", "How often are you getting them now?": a question that presupposes
+            # its thing is not answered "no" from a concept the record merely does not mention
+            items = [_silenced(i) if i.stance == DENY and not i.facts and not i.silent else i for i in items]
         answered = any((i.stance == AFFIRM and not i.silent) or (i.stance == DENY and i.facts) for i in items)
         concept_topic_set = {t for c in question.concepts for t in concept_topics(self.index.lexicon, c)}
         for topic_id in topics:
