@@ -60,6 +60,7 @@ class RecallRules:
     amount: re.Pattern[str] = re.compile(r"(?!)")
     plain_topics: frozenset[str] = frozenset()
     plain_concepts: frozenset[str] = frozenset()
+    silent_defaults: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
     closed_unless_any: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
@@ -91,6 +92,7 @@ def load_recall_rules() -> RecallRules:
         ),
         plain_topics=frozenset(raw.get("plain_topics", ())),
         plain_concepts=frozenset(raw.get("plain_concepts", ())),
+        silent_defaults=dict(raw.get("silent_defaults", {})),
     )
 
 
@@ -229,9 +231,35 @@ def _demographic_facts(case: Case) -> tuple[Fact, ...]:
     return tuple(out)
 
 
+SILENT = "silent."  # id prefix of a person's default for a topic the whole record is silent on
+
+
+def _silent_defaults(case: Case, rules: RecallRules) -> tuple[Fact, ...]:
+    """What the patient says of their own history where the whole record is silent on a topic
+    (``data/recall.json`` ``silent_defaults``): "It was ordinary enough, growing up" rather than
+    "I'm not sure" about a childhood. Only where no sentence of the record, told or not, is on the
+    topic, on a related one or on one it names in ``unless``, and the record has no such section."""
+    if not rules.silent_defaults:
+        return ()
+    taxonomy = load_taxonomy()
+    have: set[str] = set()
+    sections = {f.section for f in case.facts}
+    for f in case.facts:
+        have.update(f.topics or record_topics(f.section, f"{f.text} {f.patient_says or ''}"))
+    out = []
+    for topic, spec in rules.silent_defaults.items():
+        near = {topic, *spec.get("unless", ()), *(taxonomy.by_id[topic].related if topic in taxonomy.by_id else ())}
+        home = taxonomy.by_id[topic].closed_if_section if topic in taxonomy.by_id else None
+        if near & have or (home and home in sections):
+            continue
+        out.append(Fact(f"{SILENT}{topic}", str(spec["section"]), str(spec["says"]), str(spec["says"]), False,
+                        topics=(topic,), polarity="present", time="current"))
+    return tuple(out)
+
+
 def _with_demographics(topics: tuple[str, ...], fact: Fact, demographic: tuple) -> tuple[str, ...]:
-    if fact.section != "personal_history" or not demographic:
-        return topics
+    if fact.section != "personal_history" or not demographic or fact.id.startswith(("demographics.", SILENT)):
+        return topics  # the demographics' own sentences carry their topic already
     words = set(stems(fact.text))
     extra = [t for t, ws in demographic if t not in topics and ws & words]
     return topics + tuple(extra) if extra else topics
@@ -281,7 +309,7 @@ class FactIndex:
         raw: list[tuple[Fact, Counter]] = []
         entries: list[IndexedFact] = []
         doc_freq: Counter[str] = Counter()
-        for fact in (*case.facts, *_demographic_facts(case)):
+        for fact in (*case.facts, *_demographic_facts(case), *_silent_defaults(case, rules)):
             bag = Counter(
                 s for s in stems(fact.text + " " + (fact.patient_says or "")) if s not in cues.stopwords
             )
@@ -387,7 +415,7 @@ class FactIndex:
         query = self.vectorize(text)
         if not query:
             return []
-        scored = [(cosine(query, f.vector), f.position, f) for f in self.facts if f.tellable]
+        scored = [(cosine(query, f.vector), f.position, f) for f in self.facts if f.tellable and not f.id.startswith(SILENT)]
         scored = [s for s in scored if s[0] >= threshold]
         scored.sort(key=lambda s: (-s[0], s[1]))
         return [f for _, _, f in scored[:limit]]
@@ -720,7 +748,8 @@ class MemorySkill:
                 items.append(AnswerItem(TELL, "similar", tuple(similar)))
         if not items and not question.greeting and not question.closing and self.is_open(question) and question.open:
             # "anything else?": what has not been said yet, in the record's order (presentation first)
-            facts = [f for f in self.index.facts if f.tellable and f.id not in self.state.disclosed][:per_topic]
+            facts = [f for f in self.index.facts if f.tellable and f.id not in self.state.disclosed
+                     and not f.id.startswith(SILENT)][:per_topic]
             items.append(AnswerItem(TELL, "chief_complaint", tuple(facts)) if facts else AnswerItem(NOTHING_MORE, "other"))
         if any(i.stance in (AFFIRM, TELL, DENY) and not i.silent for i in items):
             items = [i if i.stance != UNKNOWN or i.subject == "insight" else _silenced(i) for i in items]
