@@ -499,14 +499,15 @@ class MemoryPolicy:
     one topic (the representation skill scales it by verbosity); ``similarity_threshold``: least
     cosine for a lexical match when no concept or topic matched; ``answer_threshold``: least cosine
     for the one record sentence that answers the question in its own words ("What happens in
-    meetings?" -> "I drift off in meetings") to be told first, whatever the topics found.
+    meetings?" -> "I drift off in meetings") to be told first, whatever the topics found (a pertinent
+    negative goes last: it never opens a reply with "no").
     """
 
     facts_per_concept: int = 3
     facts_per_topic: int = 2
     similarity_threshold: float = 0.28
     similarity_limit: int = 1
-    answer_threshold: float = 0.34
+    answer_threshold: float = 0.24
 
 
 @dataclass
@@ -735,7 +736,10 @@ class MemorySkill:
             # the sentence of the record that answers in the question's own words comes first; a
             # blanket denial or "not sure" no longer stands beside it
             items = [i if i.stance not in (DENY, UNKNOWN) or i.facts else _silenced(i) for i in items]
-            items.insert(0, AnswerItem(TELL, "similar", (closest,)))
+            if closest.present or not any(not i.silent for i in items):
+                items.insert(0, AnswerItem(TELL, "similar", (closest,)))
+            else:
+                items.append(AnswerItem(TELL, "similar", (closest,)))  # a pertinent negative never opens the reply
             used.add(closest.id)
         if not items and not topics and not question.concepts and not question.greeting and not question.closing and not question.open:
             # nothing asked that the taxonomy or the lexicon knows ("Do you feel cold a lot?"): the
