@@ -61,6 +61,7 @@ class RecallRules:
     plain_topics: frozenset[str] = frozenset()
     plain_concepts: frozenset[str] = frozenset()
     silent_defaults: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
+    closest_ignores: re.Pattern[str] = re.compile(r"(?!)")
     closed_unless_any: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
@@ -93,6 +94,8 @@ def load_recall_rules() -> RecallRules:
         plain_topics=frozenset(raw.get("plain_topics", ())),
         plain_concepts=frozenset(raw.get("plain_concepts", ())),
         silent_defaults=dict(raw.get("silent_defaults", {})),
+        closest_ignores=re.compile(r"\b(?:" + "|".join(map(re.escape, raw.get("closest_ignores", ()))) + r")\b", re.IGNORECASE)
+        if raw.get("closest_ignores") else re.compile(r"(?!)"),
     )
 
 
@@ -500,7 +503,9 @@ class MemoryPolicy:
     cosine for a lexical match when no concept or topic matched; ``answer_threshold``: least cosine
     for the one record sentence that answers the question in its own words ("What happens in
     meetings?" -> "I drift off in meetings") to be told first, whatever the topics found (a pertinent
-    negative goes last: it never opens a reply with "no").
+    negative goes last: it never opens a reply with "no"); the question's words that carry no subject
+    (``recall.json`` ``closest_ignores``: "How is your energy through the day?" is not answered "I
+    scraped through school") do not count.
     """
 
     facts_per_concept: int = 3
@@ -779,7 +784,8 @@ class MemorySkill:
         if question.greeting or question.closing or question.injection is not None:
             return None
         about_family = question.about_other or question.relative is not None or "family_history" in question.topics
-        for fact in self.index.similar(question.text, self.policy.answer_threshold, 3):
+        text = load_recall_rules().closest_ignores.sub(" ", question.text)
+        for fact in self.index.similar(text, self.policy.answer_threshold, 3):
             if (fact.section == FAMILY_SECTION) != about_family:
                 continue
             return None if fact.id in used else fact
