@@ -134,7 +134,9 @@ def test_every_told_fact_of_the_handwritten_suite_is_first_person_speech() -> No
             where = f"{case.case_id} {f.id}: {says!r}"
             assert says, where
             assert not re.search(r"[;()/=+~]|:(?!\d)", says), where
-            assert f.section == "family_history" or _FIRST.search(says), where
+            # the patient's own quoted words ("Patient: 'They're coming through the loft ...'") are speech as they are
+            own_words = f.text.strip(" .'") == says.strip(" .'")
+            assert f.section == "family_history" or own_words or _FIRST.search(says), where
             assert not re.search(r"\bI (?:has|is|knows|says|does)\b|\bI've had (?:been|collapsed|found|uses)\b", says), where
 
 
@@ -175,3 +177,20 @@ def test_any_sentence_compiles_to_speech_or_is_not_told(words, section) -> None:
     for f in facts:
         if f.told and f.patient_says:
             assert not re.search(r"[;()/=+~]|:(?!\d)", f.patient_says)
+
+
+def test_labelled_quotations_are_the_patients_words_or_a_relatives_never_mixed() -> None:
+    """A chief complaint that quotes a mother and then the child: the mother's words are never told
+    as the patient's ("I scream at the school gate"), the child's own words are told as they are."""
+    from mentalhospital_env.cases.compile import compile_facts
+    from mentalhospital_env.cases.model import EHR
+
+    ehr = EHR(
+        chief_complaint="Mother: 'She screams at the school gate and won't let go of me.' Amelia: 'I just want to stay with Mummy.'",
+        history_of_present_illness="Amelia is eight and has refused school since September.",
+    )
+    facts = [f for f in compile_facts(ehr, "female") if f.section == "chief_complaint"]
+    told = [f.patient_says for f in facts if f.told]
+    assert told == ["I just want to stay with Mummy."]
+    mother = [f for f in facts if not f.told]
+    assert mother and mother[0].text.startswith("Mother: ") and mother[0].patient_says is None

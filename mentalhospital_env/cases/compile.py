@@ -425,8 +425,27 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
     no_allergy = re.compile(data["no_allergy_pattern"], re.IGNORECASE)
     names = _patient_names(ehr)
     facts: list[Fact] = []
-    for section, text in ehr.sections():
-        for n, sentence in enumerate(split_sentences(text), 1):
+    for section, whole_text in ehr.sections():
+        n = 0
+        for kind, label, text in _labelled_quotes(whole_text, names, data):
+            if kind != "plain":
+                # "Patient: 'They're coming through the loft ...'": the patient's own words, told as
+                # they are; a relative's or a referrer's quotation is theirs, never the patient's
+                n += 1
+                facts.append(_quoted_fact(f"{section}-{n}", section, label, text, kind == "patient", tax,
+                                          has_sensitive_concept, record_topics))
+                continue
+            facts.extend(_sentence_facts(section, text, n, sex, names, data, tax, not_told_sections, not_told_cues,
+                                         no_allergy, has_sensitive_concept, relatives_named, record_topics))
+            n += len(split_sentences(text))
+    return tuple(facts)
+
+
+def _sentence_facts(section, text, start, sex, names, data, tax, not_told_sections, not_told_cues, no_allergy,
+                    has_sensitive_concept, relatives_named, record_topics) -> list[Fact]:
+    facts: list[Fact] = []
+    if True:
+        for n, sentence in enumerate(split_sentences(text), start + 1):
             # a narrative sentence splits at semicolons, at a label's colon and between clauses into
             # atomic facts; the clinician's examination and risk formulation stay whole (never told,
             # and "worries ...; no worries about X" is one finding)
@@ -444,7 +463,55 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
                     _compile_one(fid, section, part.strip(), sex, names, data, tax, not_told_sections,
                                  not_told_cues, no_allergy, has_sensitive_concept, relatives_named, record_topics)
                 )
-    return tuple(facts)
+    return facts
+
+
+_LABELLED_QUOTE = re.compile(
+    r"(?:(?<=^)|(?<=[.;:!?'\u2019\u201d]\s)|(?<=[.;:!?]['\u2019\u201d]\s))"
+    r"([A-Z][\w'\u2019-]*(?: [A-Za-z][\w'\u2019-]*){0,2}):\s*['\u2018\u201c\"](.+?)['\u2019\u201d\"](?=\s+[A-Z]|\s*$|[.,;:)])"
+)
+
+
+def _labelled_quotes(text: str, names: tuple[str, ...], data: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """``text`` as segments in order: ``("plain", "", text)`` and the quotations a label introduces,
+    ``("patient", label, words)`` when the label is the patient ("Patient:", "Pt:", their name, or a
+    name after a relative's quotation: "Mother: '...' Jayden: '...'") and ``("other", label, words)``
+    for a relative's ("Mother: ..."); a referrer's quotation stays in its plain segment.""" 
+    out: list[tuple[str, str, str]] = []
+    at = 0
+    relative_spoke = False
+    others = set(data["people_nouns"]) | set(data["source_labels"]) | set(data["referral_labels"])
+    for m in _LABELLED_QUOTE.finditer(text):
+        label, words = m.group(1), m.group(2).strip()
+        low = label.lower()
+        is_patient = (
+            low in data["patient_nouns"] or label in names
+            or (relative_spoke and " " not in label and low not in others and not low.endswith("'s"))
+        )
+        if not is_patient and low not in data["people_nouns"]:
+            continue  # a referrer's words ("GP: 'health anxiety ...'") stay with the sentence around them
+        if m.start() > at and text[at:m.start()].strip():
+            out.append(("plain", "", text[at:m.start()].strip()))
+        relative_spoke = relative_spoke or low in data["people_nouns"]
+        out.append(("patient" if is_patient else "other", label, words))
+        at = m.end()
+        while at < len(text) and text[at] in ".,;: ":
+            at += 1
+    if text[at:].strip():
+        out.append(("plain", "", text[at:].strip()))
+    return out or [("plain", "", text)]
+
+
+def _quoted_fact(fid, section, label, words, own, tax, has_sensitive_concept, record_topics) -> Fact:
+    topics = record_topics(section, words)
+    says = _finish(re.sub(r"[\u2018\u2019\u201c\u201d\"]", "'", words).strip("' ")) if own else None
+    sensitive = has_sensitive_concept(words) or any(tax.by_id[t].sensitive for t in topics if t in tax.by_id)
+    negative = bool(_NEGATIVE_START.match(words))
+    return Fact(
+        fid, section, words if own else f"{label}: '{words}'", says, sensitive,
+        topics=topics, polarity="absent" if negative else "present", time="past" if _PAST.search(words) else "current",
+        told=own,
+    )
 
 
 # --------------------------------------------------------------------------------------------------

@@ -57,6 +57,11 @@ class RecallRules:
     plain_sections: frozenset[str]
     duration: re.Pattern[str]
     marital_status: Mapping[str, str] = field(default_factory=dict)
+    amount: re.Pattern[str] = re.compile(r"(?!)")
+    plain_topics: frozenset[str] = frozenset()
+    plain_concepts: frozenset[str] = frozenset()
+    silent_defaults: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
+    closest_ignores: re.Pattern[str] = re.compile(r"(?!)")
     closed_unless_any: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
@@ -81,7 +86,24 @@ def load_recall_rules() -> RecallRules:
         plain_sections=frozenset(raw["plain_sections"]),
         marital_status=dict(raw["marital_status"]),
         duration=duration,
+        amount=re.compile(
+            r"\b(?:(?:" + "|".join(numbers + [r"\d+(?:\.\d+)?", "half", "twice", "once"]) + r")\b[\w\s-]{0,24}?\b(?:"
+            + "|".join(raw["amount_units"]) + r")s?\b|(?:" + "|".join(raw["amount_phrases"]) + r"))",
+            re.IGNORECASE,
+        ),
+        plain_topics=frozenset(raw.get("plain_topics", ())),
+        plain_concepts=frozenset(raw.get("plain_concepts", ())),
+        silent_defaults=dict(raw.get("silent_defaults", {})),
+        closest_ignores=re.compile(r"\b(?:" + "|".join(map(re.escape, raw.get("closest_ignores", ()))) + r")\b", re.IGNORECASE)
+        if raw.get("closest_ignores") else re.compile(r"(?!)"),
     )
+
+
+def amount_in(text: str) -> str | None:
+    """How much or how often, as the text says it ("about six units a week", "two or three times a
+    week", "every night", "half a gram"), or ``None``."""
+    m = load_recall_rules().amount.search(text or "")
+    return m.group(0).strip() if m else None
 
 
 def duration_in(text: str) -> str | None:
@@ -212,12 +234,50 @@ def _demographic_facts(case: Case) -> tuple[Fact, ...]:
     return tuple(out)
 
 
+SILENT = "silent."  # id prefix of a person's default for a topic the whole record is silent on
+
+
+def _silent_defaults(case: Case, rules: RecallRules) -> tuple[Fact, ...]:
+    """What the patient says of their own history where the whole record is silent on a topic
+    (``data/recall.json`` ``silent_defaults``): "It was ordinary enough, growing up" rather than
+    "I'm not sure" about a childhood. Only where no sentence of the record, told or not, is on the
+    topic, on a related one or on one it names in ``unless``, and the record has no such section."""
+    if not rules.silent_defaults:
+        return ()
+    taxonomy = load_taxonomy()
+    have: set[str] = set()
+    sections = {f.section for f in case.facts}
+    for f in case.facts:
+        have.update(f.topics or record_topics(f.section, f"{f.text} {f.patient_says or ''}"))
+    out = []
+    for topic, spec in rules.silent_defaults.items():
+        near = {topic, *spec.get("unless", ()), *(taxonomy.by_id[topic].related if topic in taxonomy.by_id else ())}
+        home = taxonomy.by_id[topic].closed_if_section if topic in taxonomy.by_id else None
+        if near & have or (home and home in sections):
+            continue
+        out.append(Fact(f"{SILENT}{topic}", str(spec["section"]), str(spec["says"]), str(spec["says"]), False,
+                        topics=(topic,), polarity="present", time="current"))
+    return tuple(out)
+
+
 def _with_demographics(topics: tuple[str, ...], fact: Fact, demographic: tuple) -> tuple[str, ...]:
-    if fact.section != "personal_history" or not demographic:
-        return topics
+    if fact.section != "personal_history" or not demographic or fact.id.startswith(("demographics.", SILENT)):
+        return topics  # the demographics' own sentences carry their topic already
     words = set(stems(fact.text))
     extra = [t for t, ws in demographic if t not in topics and ws & words]
     return topics + tuple(extra) if extra else topics
+
+
+def _sensitive(fact: Fact, concept_sensitive: bool, rules: RecallRules, lexicon: Lexicon, affirms: frozenset[str]) -> bool:
+    """Whether rapport must allow a fact first: the case marks it so or it states a sensitive concept,
+    except in the plain sections, and except a fact only on a plain topic (how much someone drinks)
+    that names no sensitive concept other than the plain topic's own."""
+    if fact.section in rules.plain_sections or not (fact.sensitive or concept_sensitive):
+        return False
+    topics = set(fact.topics or ())
+    if topics and topics <= rules.plain_topics:
+        return any(lexicon.get(c).sensitive for c in affirms - rules.plain_concepts)
+    return True
 
 
 def _states_present(fact: Fact, affirms: frozenset[str], rules_out: frozenset[str]) -> bool:
@@ -252,7 +312,7 @@ class FactIndex:
         raw: list[tuple[Fact, Counter]] = []
         entries: list[IndexedFact] = []
         doc_freq: Counter[str] = Counter()
-        for fact in (*case.facts, *_demographic_facts(case)):
+        for fact in (*case.facts, *_demographic_facts(case), *_silent_defaults(case, rules)):
             bag = Counter(
                 s for s in stems(fact.text + " " + (fact.patient_says or "")) if s not in cues.stopwords
             )
@@ -283,7 +343,7 @@ class FactIndex:
                     rules_out=rules_out,
                     about_other=about_other,
                     tellable=_tellable(fact, cues, affirms | rules_out | about_other),
-                    sensitive=(fact.sensitive or concept_sensitive) and fact.section not in rules.plain_sections,
+                    sensitive=_sensitive(fact, concept_sensitive, rules, self.lexicon, affirms),
                     leaks=self.guard.leaks(fact.text) or self.guard.leaks(fact.patient_says or ""),
                     vector=_unit({s: c * self.idf[s] for s, c in bag.items()}),
                     content=frozenset(bag),
@@ -334,6 +394,7 @@ class FactIndex:
             t for f in self.by_section.get("chief_complaint", ()) for t in f.topics
         ) - _NOT_COMPLAINT
         self.durations = {f.id: duration_in(f.fact.text) or duration_in(f.fact.patient_says or "") for f in entries}
+        self.amounts = {f.id: amount_in(f.fact.patient_says or f.fact.text) for f in entries}
 
     def __getitem__(self, fact_id: str) -> IndexedFact:
         return self._by_id[fact_id]
@@ -357,7 +418,7 @@ class FactIndex:
         query = self.vectorize(text)
         if not query:
             return []
-        scored = [(cosine(query, f.vector), f.position, f) for f in self.facts if f.tellable]
+        scored = [(cosine(query, f.vector), f.position, f) for f in self.facts if f.tellable and not f.id.startswith(SILENT)]
         scored = [s for s in scored if s[0] >= threshold]
         scored.sort(key=lambda s: (-s[0], s[1]))
         return [f for _, _, f in scored[:limit]]
@@ -439,13 +500,19 @@ class MemoryPolicy:
 
     ``facts_per_concept``: most facts told for one concept; ``facts_per_topic``: most facts told for
     one topic (the representation skill scales it by verbosity); ``similarity_threshold``: least
-    cosine for a lexical match when no concept or topic matched.
+    cosine for a lexical match when no concept or topic matched; ``answer_threshold``: least cosine
+    for the one record sentence that answers the question in its own words ("What happens in
+    meetings?" -> "I drift off in meetings") to be told first, whatever the topics found (a pertinent
+    negative goes last: it never opens a reply with "no"); the question's words that carry no subject
+    (``recall.json`` ``closest_ignores``: "How is your energy through the day?" is not answered "I
+    scraped through school") do not count.
     """
 
     facts_per_concept: int = 3
     facts_per_topic: int = 2
     similarity_threshold: float = 0.28
     similarity_limit: int = 1
+    answer_threshold: float = 0.24
 
 
 @dataclass
@@ -471,6 +538,28 @@ _FRAME_TOPICS = frozenset({"onset", "course", "trigger", "functioning"})
 # frame topics that ask when or how long: answered by the facts of the topic that say how long
 _TIMING_TOPICS = frozenset({"onset", "course"})
 _HOW_LONG = re.compile(r"\b(how long|since when|when did|when was|when were|how many (?:days|weeks|months|years)|first notice|first start)\b", re.IGNORECASE)
+
+
+_HOW_MUCH = re.compile(r"\b(how (?:much|many|often)|how many times|(?:a|per) (?:day|week|night)\?)", re.IGNORECASE)
+
+
+def asks_how_much(question: Question) -> bool:
+    """Whether a question asks how much or how often ("How much do you drink?", "How often do they
+    come?", "How much a day?")."""
+    return _HOW_MUCH.search(question.text) is not None
+
+
+_WH = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|right|well)\b,?\s*)?(?:what|how|when|where|which|who|why|tell me|describe)\b", re.IGNORECASE)
+
+
+def asks_what(question: Question) -> bool:
+    """Whether the question's last sentence is a wh-question or a request to tell ("What did you take?",
+    "Tell me about the first time"), not a yes/no question."""
+    if question.yes_no:
+        return False
+    sentences = [s for s in re.split(r"(?<=[.?!])\s+", question.text.strip()) if s]
+    asked = [s for s in sentences if s.endswith("?")] or sentences
+    return bool(asked) and _WH.match(asked[-1]) is not None
 
 
 def asks_how_long(question: Question) -> bool:
@@ -566,8 +655,9 @@ class MemorySkill:
         topics = [t for t in question.topics if t in tax.by_id and tax.kind(t) != "meta" or t == "insight"]
         content = [t for t in topics if t not in _FRAME_TOPICS]
         timing = asks_how_long(question)
+        amount = asks_how_much(question)
         if self.state.topics and not question.concepts and (
-            (timing and not content) or (not topics and _POINTS_BACK.search(question.text))
+            ((timing or amount) and not content) or (not topics and _POINTS_BACK.search(question.text))
         ):
             # "And how long ago was that?", "Have you thought about acting on those thoughts?": the
             # question is about what was asked just before
@@ -597,6 +687,10 @@ class MemorySkill:
                 item = AnswerItem(item.stance, item.subject, (), item.sensitive, item.about_other, silent=True)
             items.append(item)
             used.update(item.fact_ids)
+        if asks_what(question):
+            # "What did you take?", "How often are you getting them now?": a question that presupposes
+            # its thing is not answered "no" from a concept the record merely does not mention
+            items = [_silenced(i) if i.stance == DENY and not i.facts and not i.silent else i for i in items]
         answered = any((i.stance == AFFIRM and not i.silent) or (i.stance == DENY and i.facts) for i in items)
         concept_topic_set = {t for c in question.concepts for t in concept_topics(self.index.lexicon, c)}
         for topic_id in topics:
@@ -604,7 +698,7 @@ class MemorySkill:
                 continue  # "how long has the sleep been bad?": the sleep facts that say when
             if topic_id == "family_history" and any(i.stance in (AFFIRM, DENY) for i in items):
                 continue
-            facts = self._topic_facts(topic_id, asked, used, per_topic, question.relative, timing)
+            facts = self._topic_facts(topic_id, asked, used, per_topic, question.relative, timing, amount)
             if facts:
                 items.append(AnswerItem(TELL, topic_id, tuple(facts)))
                 used.update(f.id for f in facts)
@@ -642,6 +736,16 @@ class MemorySkill:
                 items.append(
                     AnswerItem(UNKNOWN, topic_id, about_other=topic_id == "family_history" or question.about_other)
                 )
+        closest = self._closest_fact(question, used)
+        if closest is not None:
+            # the sentence of the record that answers in the question's own words comes first; a
+            # blanket denial or "not sure" no longer stands beside it
+            items = [i if i.stance not in (DENY, UNKNOWN) or i.facts else _silenced(i) for i in items]
+            if closest.present or not any(not i.silent for i in items):
+                items.insert(0, AnswerItem(TELL, "similar", (closest,)))
+            else:
+                items.append(AnswerItem(TELL, "similar", (closest,)))  # a pertinent negative never opens the reply
+            used.add(closest.id)
         if not items and not topics and not question.concepts and not question.greeting and not question.closing and not question.open:
             # nothing asked that the taxonomy or the lexicon knows ("Do you feel cold a lot?"): the
             # record sentence closest in words, if one is close enough, else the patient asks back
@@ -653,7 +757,8 @@ class MemorySkill:
                 items.append(AnswerItem(TELL, "similar", tuple(similar)))
         if not items and not question.greeting and not question.closing and self.is_open(question) and question.open:
             # "anything else?": what has not been said yet, in the record's order (presentation first)
-            facts = [f for f in self.index.facts if f.tellable and f.id not in self.state.disclosed][:per_topic]
+            facts = [f for f in self.index.facts if f.tellable and f.id not in self.state.disclosed
+                     and not f.id.startswith(SILENT)][:per_topic]
             items.append(AnswerItem(TELL, "chief_complaint", tuple(facts)) if facts else AnswerItem(NOTHING_MORE, "other"))
         if any(i.stance in (AFFIRM, TELL, DENY) and not i.silent for i in items):
             items = [i if i.stance != UNKNOWN or i.subject == "insight" else _silenced(i) for i in items]
@@ -672,6 +777,19 @@ class MemorySkill:
         from .decide import gate  # the old one-call API: recall, then decide's rapport gate
 
         return gate(plan, may_disclose, self.state.disclosed, self.index)
+
+    def _closest_fact(self, question: Question, used: set[str]) -> IndexedFact | None:
+        """The told fact closest in words to the question (cosine at least ``answer_threshold``) when it
+        is not already in the plan: a relative's history only when a relative was asked about."""
+        if question.greeting or question.closing or question.injection is not None:
+            return None
+        about_family = question.about_other or question.relative is not None or "family_history" in question.topics
+        text = load_recall_rules().closest_ignores.sub(" ", question.text)
+        for fact in self.index.similar(text, self.policy.answer_threshold, 3):
+            if (fact.section == FAMILY_SECTION) != about_family:
+                continue
+            return None if fact.id in used else fact
+        return None
 
     def is_open(self, question: Question) -> bool:
         """Whether a question only asks what else there is ("anything else?"): new facts each time."""
@@ -731,8 +849,9 @@ class MemorySkill:
         limit: int,
         relative: str | None = None,
         timing: bool = False,
+        amount: bool = False,
     ) -> list[IndexedFact]:
-        """The told facts of a topic, those that answer more of what was asked first, then the untold
+        """The told facts of a topic (for "how long?" and "how much?" those that say first), those that answer more of what was asked first, then the untold
         before the told, then the most to the point (fewest other topics), in record order."""
         facts = [f for f in self.index.by_topic.get(topic_id, ()) if f.tellable and f.id not in used]
         if topic_id != "family_history":
@@ -750,6 +869,7 @@ class MemorySkill:
             key=lambda f: (
                 timing and self.index.durations.get(f.id) is None,  # "how long?": the facts that say,
                 timing and f.id not in disclosed,  # those just spoken of first
+                amount and self.index.amounts.get(f.id) is None,  # "how much?", "how often?": the facts that say
                 f.section not in topic.sections,
                 not f.present,
                 topic_id in _NOW_TOPICS and f.fact.time == "past",

@@ -1,0 +1,58 @@
+"""Recall answers what a person knows (issue 13): the record sentence in the question's own words,
+amounts for "how much / how often", a person's default where the whole record is silent, and never
+a default where the record speaks."""
+
+from __future__ import annotations
+
+import pytest
+
+from mentalhospital_env.cases import load_suite
+from mentalhospital_env.patient import make_patient
+from mentalhospital_env.patient.recall import SILENT, FactIndex, amount_in
+
+
+@pytest.fixture(scope="module")
+def handwritten():
+    return {c.case_id: c for c in load_suite("handwritten").cases}
+
+
+def _ask(case, *questions: str) -> list[str]:
+    patient = make_patient(case, "full", seed=1)
+    return [patient.respond(q).text for q in questions]
+
+
+def test_amounts_are_read_from_the_words_of_a_fact() -> None:
+    assert amount_in("I drink about six units a week.") == "six units"
+    assert amount_in("The attacks now come two or three times a week.") == "two or three times"
+    assert amount_in("I check for lumps every day.") == "every day"
+    assert amount_in("It started about ten years ago.") is None
+    assert amount_in("I take sertraline.") is None
+
+
+def test_the_sentence_in_the_questions_words_answers_it(handwritten) -> None:
+    # hw-009: "I drift off in meetings." filed under no topic the question names
+    (reply,) = _ask(handwritten["hw-009"], "What happens in meetings?")
+    assert "meetings" in reply.lower()
+
+
+def test_how_much_someone_drinks_is_told_without_rapport(handwritten) -> None:
+    # hw-002: "Alcohol about six units a week", asked first thing: the amount, not a deflection
+    (reply,) = _ask(handwritten["hw-002"], "How much do you drink in a week?")
+    assert "six units" in reply
+
+
+def test_a_silent_childhood_gets_a_persons_answer_not_im_not_sure(handwritten) -> None:
+    case = handwritten["hw-029"]
+    index = FactIndex(case)
+    assert f"{SILENT}childhood" in {f.id for f in index.facts}
+    (reply,) = _ask(case, "What was it like for you growing up?")
+    assert "not sure" not in reply.lower() and "don't know" not in reply.lower()
+    assert "ordinary" in reply.lower()
+
+
+def test_no_default_where_the_record_speaks_of_the_topic(handwritten) -> None:
+    for case in handwritten.values():
+        index = FactIndex(case)
+        silent = {f.id[len(SILENT):] for f in index.facts if f.id.startswith(SILENT)}
+        record = {t for f in index.facts if not f.id.startswith((SILENT, "demographics.")) for t in f.topics}
+        assert not silent & record, case.case_id
