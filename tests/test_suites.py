@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "f52dbb1b17aa79c1eae773feb11b62f3c7bc3d58e0f40af4265d173013ad06d0"
-DEV_V2_SUITE_SHA256 = "36efc4aa5ab4dc68e012f8b8a4d6fd5fce5f67bc1e9aa6b6dc51339661dfbdb4"
+TEST_V2_SUITE_SHA256 = "f973d0924b7907aa5cf523f2d370a95419076c4df5f33ad461e4bbea5d1fb5df"
+DEV_V2_SUITE_SHA256 = "f12e97023dd62c7fce3360d2e9fc71de0af6bf2b1421e471570fc3ba43169150"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 
