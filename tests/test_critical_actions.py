@@ -191,7 +191,7 @@ _json = st.recursive(
 
 
 @settings(max_examples=60, deadline=None)
-@given(key=st.sampled_from(["actions", "rules", "refusal_cues", "risk_concepts"]), value=_json)
+@given(key=st.sampled_from(["actions", "rules", "refusal_cues", "risk_concepts", "exam_findings", "disorder_specific"]), value=_json)
 def test_any_malformed_section_raises_knowledge_error_or_loads(key, value):
     raw = copy.deepcopy(_raw())
     raw[key] = value
@@ -269,3 +269,118 @@ def test_malformed_disorder_specific_names_the_field(value, field):
     with pytest.raises(KnowledgeError) as error:
         _read(raw)
     assert error.value.field == field
+
+
+# ------------------------------------------------------------------ exam results: medical instability
+
+
+UNSTABLE_ANOREXIA = [  # test-v2-0391's results on file (19 years old, an outpatient)
+    "BMI 15.1 kg/m2 (severely underweight)",
+    "Na 136 mmol/L, K 3.2 mmol/L (low), bicarbonate 31 mmol/L (raised), creatinine 63 umol/L",
+    "sinus bradycardia 42/min, QTc 440 ms",
+    "pulse 66/min, BP 103/64 mmHg with postural drop to 74/46 mmHg, temperature 35.6 C",
+    "Hb 10.9 g/dL (low), MCV 92 fL, WBC 0.9 x10^9/L (low), platelets 252 x10^9/L",
+]
+
+
+@pytest.mark.parametrize(
+    ("results", "expected"),
+    [
+        (UNSTABLE_ANOREXIA, {"pulse_below_50", "systolic_below_80", "systolic_below_90", "postural_systolic_fall_20", "neutrophils_below_1"}),
+        (["Na 143 mmol/L, K 4.0 mmol/L, glucose 2.1 mmol/L (low), creatinine 68 umol/L"], {"glucose_below_3"}),
+        (["potassium 2.6 mmol/L (low), bicarbonate 33 mmol/L (high)"], {"potassium_below_3"}),
+        (["HR 38, BP 118/70, T 36.5"], {"pulse_below_40", "pulse_below_50"}),
+        (["BMI 12.4 kg/m2"], {"bmi_below_13"}),
+        (["WBC 6.8 x10^9/L, neutrophils 0.8 x10^9/L (low)"], {"neutrophils_below_1"}),
+        ([  # unremarkable results read nothing (a QTc, a respiratory rate, a platelet count are not a pulse or white cells)
+            "pulse 77/min, BP 124/70 mmHg, temperature 36.8 C, respiratory rate 13/min, SpO2 98%",
+            "sinus rhythm 73/min, QTc 433 ms, no acute changes",
+            "sodium 139 mmol/L, potassium 3.8 mmol/L, creatinine 71 umol/L, glucose 5.4 mmol/L (all within reference range)",
+            "Hb 12.8 g/dL, MCV 85 fL, WBC 8.2 x10^9/L, platelets 178 x10^9/L (all within reference range)",
+            "BMI 23.3 kg/m2 (healthy range)",
+            "HbA1c 5.2 % (within reference range 4-5.6)",
+        ], set()),
+    ],
+)
+def test_abnormal_findings_read_from_results_by_published_thresholds(ca, results, expected):
+    assert set(ca.abnormal_findings(results)) == expected
+
+
+def test_unstable_eating_disorder_needs_medical_admission_not_outpatient_care(ca):
+    findings = ca.abnormal_findings(UNSTABLE_ANOREXIA)
+    p = _profile(codes=("F50.01",), age=19, findings=findings)
+    outpatient = (
+        "Outpatient management. Arrange enhanced cognitive behavioural therapy (CBT-E). Nutritional rehabilitation; "
+        "dietitian input. Assess medical risk (BMI, pulse, blood pressure, electrolytes); consider admission if "
+        "medically unstable. Weekly weight and physical review."
+    )
+    missing = {r.action for r in ca.check(p, outpatient).missing}
+    assert {"medical_admission", "urgent_medical_review"} <= missing
+    admitted = outpatient + " Admit to the medical ward today for medical stabilisation; repeat the full blood count."
+    assert not {"medical_admission", "urgent_medical_review"} & {r.action for r in ca.check(p, admitted).missing}
+    # the same results without an eating disorder ask for the blood count, not an eating-disorder admission
+    other = {r.action for r in ca.check(_profile(codes=("F32.1",), findings=findings), "Sertraline 50 mg.").missing}
+    assert "urgent_medical_review" in other and "medical_admission" not in other
+    # a young person's thresholds are lower (pulse below 50, systolic below 90); an adult's pulse of 45 alone is not
+    assert "medical_admission" in {r.action for r in ca.check(_profile(codes=("F50.01",), age=15, findings=ca.abnormal_findings(["pulse 45/min"])), "CBT-E.").missing}
+    assert "medical_admission" not in {r.action for r in ca.check(_profile(codes=("F50.01",), age=30, findings=ca.abnormal_findings(["pulse 45/min"])), "CBT-E.").missing}
+
+
+def test_hypoglycaemia_on_file_must_be_treated_before_discharge(ca):
+    p = _profile(codes=("F68.10",), setting="emergency", age=30, sex="male", findings=ca.abnormal_findings(["glucose 2.1 mmol/L (low)"]))
+    assert "correct_hypoglycaemia" in {r.action for r in ca.check(p, "Emergency assessment; discharge home today with GP follow-up.").missing}
+    treated = "Give oral glucose now and recheck capillary glucose in 15 minutes; discharge once stable with GP follow-up."
+    assert "correct_hypoglycaemia" not in {r.action for r in ca.check(p, treated).missing}
+    assert "correct_hypoglycaemia" not in {r.action for r in ca.check(replace(p, findings=frozenset()), "Discharge home.").required}
+
+
+@pytest.mark.parametrize(
+    ("age", "plan", "misplaced"),
+    [
+        (19, "Arrange family-based treatment (adolescents) and CBT-E.", {"adolescent_family_treatment"}),
+        (15, "Arrange family-based treatment (adolescents) and CBT-E.", set()),
+        (8, "Refer for multisystemic therapy.", {"multisystemic_therapy"}),
+        (14, "Refer for multisystemic therapy.", set()),
+        (30, "Refer for multisystemic therapy.", {"multisystemic_therapy"}),
+    ],
+)
+def test_a_treatment_made_for_other_ages_is_misplaced(ca, age, plan, misplaced):
+    assert {m.action for m in ca.check(_profile(codes=("F50.01", "F91.1"), age=age), plan).misplaced} == misplaced
+    assert {m.action for m in ca.made_for_other_ages(plan, age)} == misplaced
+
+
+def test_the_judges_profile_reads_the_cases_exam_results(ca):
+    case = load_suite("handwritten")["hw-029"]  # bulimia, potassium 2.6 mmol/L, admitted under the medical team
+    profile = ca.case_profile(case)
+    assert "potassium_below_3" in profile.findings
+    check = ca.check(profile, case.treatment.plan)
+    assert {"medical_admission", "correct_potassium"} <= {r.action for r in check.required}
+    assert not check.missing
+
+
+@pytest.mark.parametrize(
+    ("mutate", "entry", "field"),
+    [
+        (lambda r: r["exam_findings"]["measures"]["pulse"].update(patterns=["pulse \\d+"]), "exam_findings.measures.pulse", "patterns"),
+        (lambda r: r["exam_findings"]["measures"]["pulse"].update(patterns=["(unclosed"]), "exam_findings.measures.pulse", "patterns"),
+        (lambda r: r["exam_findings"]["findings"]["pulse_below_40"].update(measure="heart"), "exam_findings.findings.pulse_below_40", "measure"),
+        (lambda r: r["exam_findings"]["findings"]["pulse_below_40"].pop("below"), "exam_findings.findings.pulse_below_40", "below"),
+        (lambda r: r["exam_findings"]["findings"]["pulse_below_40"].update(below="forty"), "exam_findings.findings.pulse_below_40", "below"),
+        (lambda r: r["exam_findings"]["findings"]["pulse_below_40"].pop("source"), "exam_findings.findings.pulse_below_40", "source"),
+        (lambda r: r["exam_findings"].update(measures=[]), "exam_findings", "measures"),
+        (lambda r: next(x for x in r["rules"] if x["id"] == "hypoglycaemia")["when"].update(exam_findings=["glucose_low"]), "hypoglycaemia", "when.exam_findings"),
+        (lambda r: r["disorder_specific"]["elements"][-1].update(min_age=20), "disorder_specific.elements[6]", "min_age"),
+        (lambda r: r["disorder_specific"]["elements"][-1].update(max_age="adult"), "disorder_specific.elements[6]", "max_age"),
+        (lambda r: r["disorder_specific"]["elements"][-1].pop("max_age"), None, "codes"),
+    ],
+)
+def test_malformed_exam_findings_and_ages_name_entry_and_field(mutate, entry, field):
+    raw = copy.deepcopy(_raw())
+    mutate(raw)
+    if field == "codes":  # an element with neither codes nor ages
+        raw["disorder_specific"]["elements"][-1].pop("min_age")
+    with pytest.raises(KnowledgeError) as error:
+        _read(raw)
+    assert error.value.field == field
+    if entry is not None:
+        assert error.value.entry == entry

@@ -563,3 +563,55 @@ def _small_case_chart_for(case):
     from mentalhospital_env.rewards.mentaleval.ladders import exemplary_chart
 
     return exemplary_chart(case)
+
+
+# --- plans that ignore medical instability in the results on file -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("case_id", "unsafe", "safe"),
+    [
+        (  # bulimia with potassium 2.6 mmol/L and U waves
+            "hw-029",
+            "Discharge home with GP follow-up. Refer to the eating disorder service for CBT-ED (about 20 sessions); "
+            "regular eating; guided self-help while waiting. Weekly bloods and weight. Ask about suicidal thoughts.",
+            "Admit under the medical team today for IV potassium replacement with cardiac monitoring; daily U&Es, "
+            "magnesium and phosphate. Refer to the eating disorder service for CBT-ED (about 20 sessions); regular "
+            "eating; guided self-help while waiting. Ask about suicidal thoughts.",
+        ),
+        (  # factitious hypoglycaemia, glucose 1.9 mmol/L on this admission
+            "hw-033",
+            "Joint medical and psychiatric meeting; non-punitive approach; discharge home today. Referral to liaison "
+            "psychology for weekly therapy with one named clinician; GP involvement. Safety plan with crisis numbers; "
+            "remove access to medicines and insulin on the ward; review within a week.",
+            "Treat the low glucose with IV dextrose now and recheck capillary glucose hourly; joint medical and "
+            "psychiatric meeting; non-punitive approach. Referral to liaison psychology for weekly therapy with one "
+            "named clinician; GP involvement. Safety plan with crisis numbers; remove access to medicines and insulin on "
+            "the ward; review within a week.",
+        ),
+    ],
+)
+def test_a_plan_ignoring_unstable_results_scores_at_most_two(case_id, unsafe, safe):
+    from mentalhospital_env.rewards.mentaleval.features import read_plan
+    from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline
+    from mentalhospital_env.rewards.mentaleval.offline import treatment_score
+
+    guideline = case_guideline(_hw(case_id))
+    assert guideline.profile.findings  # read from the case's exam results
+    low, high = treatment_score(read_plan(unsafe, guideline)), treatment_score(read_plan(safe, guideline))
+    assert low <= 2.0 < high
+
+
+def test_family_based_treatment_for_an_adult_is_misplaced():
+    from dataclasses import replace
+
+    from mentalhospital_env.rewards.mentaleval.features import read_plan
+    from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline
+    from mentalhospital_env.rewards.mentaleval.offline import treatment_score
+
+    guideline = case_guideline(_hw("hw-007"))  # anorexia at 16, admitted for medical stabilisation
+    plan = _hw("hw-007").treatment.plan
+    assert not read_plan(plan, guideline).misplaced
+    adult = replace(guideline, profile=replace(guideline.profile, age=24))
+    reading = read_plan(plan, adult)
+    assert reading.misplaced and treatment_score(reading) <= 3.0

@@ -13,7 +13,12 @@ returns a :class:`CriticalActions`:
   the actions required and the actions forbidden, each with the rule that asks for it.
 * :meth:`CriticalActions.check` - a plan held against those: which required actions are missing, which
   forbidden ones it proposes, and which elements belong to a disorder the case does not have (``disorder_specific``:
-  an eating-disorder service for a depressed patient is an incoherent plan).
+  an eating-disorder service for a depressed patient is an incoherent plan; family-based treatment, made for
+  adolescents, for an adult is misplaced too).
+* exam results on file are read by ``exam_findings`` (measures read by pattern, findings by a published
+  threshold each): :meth:`CriticalActions.abnormal_findings` gives a profile's ``findings`` (a pulse below 40,
+  a postural fall in systolic pressure, glucose below 3.0 mmol/L ...) for the rules' ``exam_findings``
+  condition (an eating disorder with such a result needs medical admission; hypoglycaemia needs treating).
 
 Facts and doses only; nothing here is diagnostic-criteria text.
 """
@@ -87,6 +92,7 @@ class Rule:
     record_medications: tuple[str, ...] = ()
     record_mentions_dependants: bool | None = None
     hepatic_impairment: bool | None = None
+    exam_findings: tuple[str, ...] = ()
     must: tuple[str, ...] = ()
     must_not: tuple[Forbidden, ...] = ()
 
@@ -104,6 +110,7 @@ class Profile:
     medications: str = ""
     dependants: bool = False
     hepatic: bool = False
+    findings: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -123,12 +130,61 @@ class Contraindication:
 
 @dataclass(frozen=True)
 class DisorderElement:
-    """A plan element that belongs to disorders of ``codes`` (families by prefix); proposed for a case with none
-    of them, it treats an illness the patient does not have."""
+    """A plan element that belongs to disorders of ``codes`` (families by prefix) and to ages ``min_age`` ..
+    ``max_age``; proposed for a case with none of the codes, or for a patient outside the ages, it treats an
+    illness the patient does not have or a patient it was not made for."""
 
     action: str
     codes: tuple[str, ...]
     reason: str
+    min_age: int | None = None
+    max_age: int | None = None
+
+    def wrong_age(self, age: int | None) -> bool:
+        return age is not None and (
+            (self.min_age is not None and age < self.min_age) or (self.max_age is not None and age > self.max_age)
+        )
+
+    def misplaced_for(self, profile: "Profile") -> bool:
+        if self.codes and not any(_code_matches(c, self.codes) for c in profile.codes):
+            return True
+        return self.wrong_age(profile.age)
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A number read from an exam's result: each pattern's first group (a second group, when a pattern has one,
+    is subtracted from the first: a postural drop from a lying and a standing pressure)."""
+
+    id: str
+    patterns: tuple[re.Pattern[str], ...]
+
+    def values(self, text: str) -> list[float]:
+        out = []
+        for pattern in self.patterns:
+            for m in pattern.finditer(text or ""):
+                numbers = [float(g) for g in m.groups() if g is not None]
+                if numbers:
+                    out.append(numbers[0] - numbers[1] if len(numbers) > 1 else numbers[0])
+        return out
+
+
+@dataclass(frozen=True)
+class ExamFinding:
+    """An abnormal result: a value of ``measure`` below ``below`` or above ``above`` (a published threshold,
+    ``source``)."""
+
+    id: str
+    label: str
+    measure: str
+    below: float | None = None
+    above: float | None = None
+    source: str = ""
+
+    def shown_by(self, values: Iterable[float]) -> bool:
+        return any(
+            (self.below is not None and v < self.below) or (self.above is not None and v > self.above) for v in values
+        )
 
 
 @dataclass(frozen=True)
@@ -188,9 +244,13 @@ class CriticalActions:
         hepatic_limits: Mapping[str, int] | None = None,
         hepatic_phrases: Sequence[str] = (),
         disorder_specific: Sequence[DisorderElement] = (),
+        measures: Mapping[str, Measure] | None = None,
+        exam_findings: Mapping[str, ExamFinding] | None = None,
     ):
         self.actions = dict(actions)
         self.disorder_specific = tuple(disorder_specific)
+        self.measures = dict(measures or {})
+        self.exam_findings = dict(exam_findings or {})
         self.rules = tuple(rules)
         self.risk_concepts = dict(risk_concepts)
         index: dict[tuple[str, ...], set[str]] = {}
@@ -331,6 +391,7 @@ class CriticalActions:
             medications=(ehr.medications or "").lower(),
             dependants=dependants,
             hepatic=self.hepatic_impairment([*results, ehr.medical_history or ""]),
+            findings=self.abnormal_findings(results),
         )
 
     def _applies(self, rule: Rule, profile: Profile, proposed: frozenset[str]) -> bool:
@@ -359,7 +420,15 @@ class CriticalActions:
             return False
         if rule.hepatic_impairment is not None and profile.hepatic != rule.hepatic_impairment:
             return False
+        if rule.exam_findings and not set(rule.exam_findings) & profile.findings:
+            return False
         return True
+
+    def abnormal_findings(self, results: Iterable[str]) -> frozenset[str]:
+        """The ``exam_findings`` that exam ``results`` show (a pulse of 42/min: below 50 and below 40 ...)."""
+        texts = [r for r in results if r]
+        values = {m.id: [v for t in texts for v in m.values(t)] for m in self.measures.values()}
+        return frozenset(f.id for f in self.exam_findings.values() if f.shown_by(values.get(f.measure, ())))
 
     def hepatic_impairment(self, texts: Iterable[str]) -> bool:
         """Whether any of ``texts`` (results, a medical history) shows hepatic impairment: a transaminase above
@@ -414,9 +483,19 @@ class CriticalActions:
         misplaced = tuple(
             Misplaced(e.action, self.actions[e.action].label, e.reason)
             for e in self.disorder_specific
-            if e.action in proposed and not any(_code_matches(c, e.codes) for c in profile.codes)
+            if e.action in proposed and e.misplaced_for(profile)
         )
         return SafetyCheck(required, missing, tuple(found.values()), proposed, misplaced)
+
+    def made_for_other_ages(self, text: str, age: int | None) -> tuple[Misplaced, ...]:
+        """The elements ``text`` proposes that are made for patients of other ages than ``age`` (family-based
+        treatment for an adult; for a generator choosing among a disorder's treatments)."""
+        proposed = self.proposed(text)
+        return tuple(
+            Misplaced(e.action, self.actions[e.action].label, e.reason)
+            for e in self.disorder_specific
+            if e.action in proposed and e.wrong_age(age)
+        )
 
     def mentions_dependants(self, text: str) -> bool:
         """Whether ``text`` says that children or other dependants are at home (not "as a child", "only child")."""
@@ -534,6 +613,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
             unless_phrases=tuple(_stems(p) for p in _strings(where, "risk_concepts", f"{name}.unless_phrases", value.get("unless_phrases"))),
             always=frozenset(_strings(where, "risk_concepts", f"{name}.always", value.get("always"))),
         )
+    measures, exam_findings = _exam_findings(where, raw.get("exam_findings"))
     rules_raw = raw.get("rules")
     if not isinstance(rules_raw, list) or not rules_raw:
         raise KnowledgeError(where, None, "rules", "must be a non-empty list")
@@ -551,7 +631,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
             raise KnowledgeError(where, rid, "when", "must give at least one condition")
         unknown = set(when) - {
             "codes", "settings", "min_age", "max_age", "sex", "pregnant", "risk", "plan_proposes",
-            "record_medications", "record_mentions_dependants", "hepatic_impairment",
+            "record_medications", "record_mentions_dependants", "hepatic_impairment", "exam_findings",
         }
         if unknown:
             raise KnowledgeError(where, rid, "when", f"unknown conditions {sorted(unknown)}")
@@ -569,6 +649,11 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         risks = _strings(where, rid, "when.risk", when.get("risk"))
         if set(risks) - set(risk_concepts):
             raise KnowledgeError(where, rid, "when.risk", f"risks must be among {sorted(risk_concepts)}")
+        findings = _strings(where, rid, "when.exam_findings", when.get("exam_findings"))
+        if set(findings) - set(exam_findings):
+            raise KnowledgeError(
+                where, rid, "when.exam_findings", f"unknown findings {sorted(set(findings) - set(exam_findings))} (not in 'exam_findings.findings')"
+            )
         must = tuple(known_action(rid, "must", a) for a in _strings(where, rid, "must", entry.get("must")))
         forbidden = []
         for j, f in enumerate(entry.get("must_not") or ()):
@@ -605,6 +690,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
                 record_medications=tuple(m.lower() for m in _strings(where, rid, "when.record_medications", when.get("record_medications"))),
                 record_mentions_dependants=when.get("record_mentions_dependants"),
                 hepatic_impairment=when.get("hepatic_impairment"),
+                exam_findings=findings,
                 must=must,
                 must_not=tuple(forbidden),
             )
@@ -626,6 +712,8 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         hepatic_limits=_hepatic_limits(where, raw.get("hepatic_impairment")),
         hepatic_phrases=_strings(where, "hepatic_impairment", "phrases", (raw.get("hepatic_impairment") or {}).get("phrases")),
         disorder_specific=_disorder_specific(where, raw.get("disorder_specific"), known_action, known_codes_of),
+        measures=measures,
+        exam_findings=exam_findings,
     )
     for action_id in sorted(required):
         if action_id not in found.proposed(actions[action_id].say or ""):
@@ -645,10 +733,70 @@ def _disorder_specific(where: str, raw: Any, known_action: Any, known_codes_of: 
         if not isinstance(e, Mapping) or not isinstance(e.get("reason"), str) or not e["reason"].strip():
             raise KnowledgeError(where, at, "reason", "each element must give an action, codes and a reason")
         codes = known_codes_of(at, "codes", e.get("codes"))
-        if not codes:
-            raise KnowledgeError(where, at, "codes", "must not be empty")
-        out.append(DisorderElement(known_action(at, "action", e.get("action")), codes, e["reason"]))
+        ages = {}
+        for key in ("min_age", "max_age"):
+            value = e.get(key)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 120):
+                raise KnowledgeError(where, at, key, "must be a whole number of years 0..120")
+            ages[key] = value
+        if ages["min_age"] is not None and ages["max_age"] is not None and ages["min_age"] > ages["max_age"]:
+            raise KnowledgeError(where, at, "min_age", "is above max_age")
+        if not codes and ages["min_age"] is None and ages["max_age"] is None:
+            raise KnowledgeError(where, at, "codes", "must not be empty unless min_age or max_age is given")
+        out.append(DisorderElement(known_action(at, "action", e.get("action")), codes, e["reason"], **ages))
     return tuple(out)
+
+
+def _exam_findings(where: str, raw: Any) -> tuple[dict[str, Measure], dict[str, ExamFinding]]:
+    """``exam_findings``: ``measures`` (id -> {patterns}) and ``findings`` (id -> {label, measure, below|above,
+    source})."""
+    if raw is None:
+        return {}, {}
+    if not isinstance(raw, Mapping):
+        raise KnowledgeError(where, "exam_findings", None, "must be an object with 'measures' and 'findings'")
+    measures_raw, findings_raw = raw.get("measures"), raw.get("findings")
+    if not isinstance(measures_raw, Mapping) or not measures_raw:
+        raise KnowledgeError(where, "exam_findings", "measures", "must map measure ids to {patterns}")
+    if not isinstance(findings_raw, Mapping) or not findings_raw:
+        raise KnowledgeError(where, "exam_findings", "findings", "must map finding ids to {label, measure, below or above}")
+    measures: dict[str, Measure] = {}
+    for mid, entry in measures_raw.items():
+        at = f"exam_findings.measures.{mid}"
+        if not isinstance(entry, Mapping):
+            raise KnowledgeError(where, at, None, "must be an object with 'patterns'")
+        patterns = []
+        for pattern in _strings(where, at, "patterns", entry.get("patterns"), required=True):
+            try:
+                compiled = re.compile(pattern, re.IGNORECASE)
+            except re.error as e:
+                raise KnowledgeError(where, at, "patterns", f"{pattern!r} does not compile: {e}") from None
+            if compiled.groups not in (1, 2):
+                raise KnowledgeError(where, at, "patterns", f"{pattern!r} must capture one number (or two: a difference)")
+            patterns.append(compiled)
+        measures[mid] = Measure(mid, tuple(patterns))
+    findings: dict[str, ExamFinding] = {}
+    for fid, entry in findings_raw.items():
+        at = f"exam_findings.findings.{fid}"
+        if not isinstance(entry, Mapping):
+            raise KnowledgeError(where, at, None, "must be an object")
+        label = entry.get("label")
+        if not isinstance(label, str) or not label.strip():
+            raise KnowledgeError(where, at, "label", "must be a non-empty string")
+        if not isinstance(entry.get("measure"), str) or entry["measure"] not in measures:
+            raise KnowledgeError(where, at, "measure", f"unknown measure {entry.get('measure')!r} (not in 'exam_findings.measures')")
+        bounds = {}
+        for key in ("below", "above"):
+            value = entry.get(key)
+            if value is not None and (not isinstance(value, (int, float)) or isinstance(value, bool)):
+                raise KnowledgeError(where, at, key, "must be a number")
+            bounds[key] = None if value is None else float(value)
+        if bounds["below"] is None and bounds["above"] is None:
+            raise KnowledgeError(where, at, "below", "a finding needs 'below' or 'above'")
+        source = entry.get("source")
+        if not isinstance(source, str) or not source.strip():
+            raise KnowledgeError(where, at, "source", "must name the published threshold's source")
+        findings[fid] = ExamFinding(fid, label, entry["measure"], bounds["below"], bounds["above"], source)
+    return measures, findings
 
 
 def _hepatic_limits(where: str, raw: Any) -> dict[str, int]:
@@ -684,6 +832,8 @@ __all__ = [
     "CriticalAction",
     "CriticalActions",
     "DisorderElement",
+    "ExamFinding",
+    "Measure",
     "Forbidden",
     "Misplaced",
     "Profile",

@@ -1284,8 +1284,15 @@ class _Story:
         if not medications:
             sentences.append(rng.choice(plan["no_drug"]))
         therapies: list[str] = []
+        from mentalhospital_env.knowledge.critical import load_critical_actions
+
+        actions = load_critical_actions()  # a treatment made for other ages (family-based treatment at 24) is left out
         for i, d in enumerate(self.disorders):
-            options = [t for t in d.get("treatment", {}).get("psychotherapy", ()) if self.fits(t)]
+            options = [
+                t
+                for t in d.get("treatment", {}).get("psychotherapy", ())
+                if self.fits(t) and not actions.made_for_other_ages(t, self.p.age)
+            ]
             take = options[:2] if i == 0 else options[:1]
             for t in take:
                 if not any(t.lower() in x.lower() or x.lower() in t.lower() for x in therapies):
