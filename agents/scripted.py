@@ -393,7 +393,7 @@ class ScriptedClinician(Doctor):
     def profile(self, believed_only: bool = True) -> Profile:
         """What the critical-action rules need, as this clinician knows it: its leading hypotheses, the setting,
         age and sex seen on walking in, and what the patient affirmed (suicidal thoughts, pregnancy, children at
-        home, lithium or clozapine taken)."""
+        home, lithium or clozapine taken) and the medical instability its exam results show."""
         f = self.findings
         actions = load_critical_actions()
         risks: set[str] = set()
@@ -427,6 +427,9 @@ class ScriptedClinician(Doctor):
             medications=medications.lower(),
             dependants="dependants" in f.present or actions.mentions_dependants(home),
             hepatic=actions.hepatic_impairment([r for _, r in f.exam_results] + [f.answers.get("medical_conditions", "")]),
+            # the results it ordered and read: a pulse of 42 or a potassium of 2.8 changes the plan (admission,
+            # correcting the potassium), as the judge's rules say
+            findings=actions.abnormal_findings([r for _, r in f.exam_results]),
         )
 
     def _plan(self) -> str:
@@ -443,7 +446,9 @@ class ScriptedClinician(Doctor):
 
         def fits(sentence: str) -> bool:
             low = sentence.lower()
-            return not any(word in low for word in leave_out)
+            # nor a treatment made for patients of another age (multisystemic therapy at 8, family-based
+            # treatment for anorexia at 24: critical_actions.json disorder_specific)
+            return not any(word in low for word in leave_out) and not actions.made_for_other_ages(sentence, profile.age)
 
         parts = []
         chosen = self._medications(principal, unsafe, profile)

@@ -85,17 +85,9 @@ def test_an_emergency_ends_with_a_disposition_and_the_legal_framework(dev_env):
     assert chart.treatment.startswith("Disposition:")
 
 
-_READS_NO_RESULTS = pytest.mark.xfail(
-    strict=True,
-    reason="dev-0139 (anorexia, potassium 2.9, pulse 44, BP falling to 74/46 on standing) needs medical admission and "
-    "potassium replacement from the results on file (critical_actions.json exam_findings); the scripted clinician's "
-    "profile does not read its exam results yet (agents/scripted.py, another helper's): remove when it does",
-)
-
-
-@pytest.mark.parametrize(
-    "case_id", ["dev-0024", "dev-0097", pytest.param("dev-0139", marks=_READS_NO_RESULTS), "dev-0104"]
-)
+# dev-0139: anorexia with potassium 2.9, pulse 44 and BP falling to 74/46 on standing in the results on file:
+# medical admission and potassium replacement (critical_actions.json exam_findings)
+@pytest.mark.parametrize("case_id", ["dev-0024", "dev-0097", "dev-0139", "dev-0104"])
 def test_plans_carry_the_critical_actions_and_the_dangerous_variant_is_failed(dev_env, case_id):
     case = load_suite("dev")[case_id]
     actions = load_critical_actions()
