@@ -807,9 +807,11 @@ class ScriptedClinician(Doctor):
         conf = self.script["pertinent_negatives"]
         expected = {c for h, _ in self._ranked()[: conf["hypotheses"]] for c, p in h.symptoms if p >= conf["min_p"]}
         expected |= {c for cs in self.script["evidence"]["ruled_out_by_denial"].values() if isinstance(cs, list) for c in cs}
+        # nor a denial the results on file contradict ("Denies low body weight" beside a BMI of 15)
+        shown = {c for _, result in f.exam_results for c, negated in patient_findings(result) if not negated}
         negatives = sorted(
             c
-            for c in f.denied - set(f.present) - implied - set(conf["said_elsewhere"])
+            for c in f.denied - set(f.present) - implied - shown - set(conf["said_elsewhere"])
             if c in lex and lex.get(c).kind in ("symptom", "sign") and c in expected
         )
         lines = [f"Identifying data: {f.walk_in.splitlines()[0] if f.walk_in else 'not recorded'}"]

@@ -146,3 +146,12 @@ def test_bipolar_is_ruled_out_by_a_denial_of_past_highs_unless_the_patient_names
     assert told._told_before(bipolar) and not told._ruled_out(bipolar)
     family = _clinician_with({"family_psychiatric_history": "My mother had bipolar disorder."})
     assert not family._told_before(bipolar)
+
+
+def test_a_denial_the_results_on_file_contradict_is_not_written():
+    # test-v2-0465 (anorexia, BMI 15.0): a "no" heard to a weight question once gave "Denies low body weight."
+    # beside the BMI in the investigations; the note-precision checker counted it (the one error on test-v2)
+    env = gymnasium.make("MentalHospital-v0", suite="test-v2", turn_budget=40)
+    chart = play(env, ScriptedClinician(), "test-v2-0465")
+    assert "BMI 15.0" in chart.note and "Denies low body weight" not in chart.note
+    assert check_note(load_suite("test-v2")["test-v2-0465"], chart).errors == ()
