@@ -97,8 +97,8 @@ def test_clean_record_passes() -> None:
     assert audit_case(validate_case(_clean())) == []
 
 
-def _with(path: str, value) -> dict:
-    raw = copy.deepcopy(_clean())
+def _with(path: str, value, base: dict | None = None) -> dict:
+    raw = copy.deepcopy(_clean() if base is None else base)
     target = raw
     keys = path.split(".")
     for k in keys[:-1]:
@@ -222,13 +222,10 @@ def test_cli_audit_counts(capsys) -> None:
 
 
 def _changed(changes: dict) -> dict:
-    raw = copy.deepcopy(_clean())
+    """The clean record with several fields set (dotted paths), as :func:`_with` sets one."""
+    raw = _clean()
     for path, value in changes.items():
-        target = raw
-        keys = path.split(".")
-        for k in keys[:-1]:
-            target = target[k]
-        target[keys[-1]] = value
+        raw = _with(path, value, raw)
     return raw
 
 
