@@ -93,3 +93,15 @@ def test_an_informant_gives_the_record_a_subject():
     said = mother.say("No thoughts of wanting to die, has never hurt himself.")
     assert said.endswith(", he has never hurt himself.")
     assert mother.say("Thomas is quiet and enjoys maths.").startswith("Thomas is quiet")
+
+
+def test_several_things_denied_at_once_take_one_no():
+    # "Do you use any drugs, such as cannabis, cocaine or others?" once got "No, I don't use any drugs. No, I'd have
+    # said if so. I don't smoke weed. ..." (hw-020, hw-010, hw-018 in the reading of stop 21): a denial in the record's
+    # words is the reply's "no", and what else is denied is named without another
+    suite = load_suite("handwritten")
+    for case_id in ("hw-010", "hw-018", "hw-020"):
+        reply = make_patient(suite[case_id], seed=0).respond("Do you use any drugs, such as cannabis, cocaine or others?").text
+        sentences = [s for s in reply.replace("!", ".").split(".") if s.strip()]
+        assert sum(s.strip().lower().startswith("no") for s in sentences) == 1, (case_id, reply)
+        assert "weed" in reply and "cocaine" in reply  # still named

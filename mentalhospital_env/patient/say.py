@@ -610,6 +610,9 @@ class Speaker:
                 head = said[0] if said[0].startswith(("I ", "I'")) else said[0][0].lower() + said[0][1:]
                 said[0] = f"No, {head}"
             if said:
+                # a denial in the record's words counts as the reply's one "no": the next thing denied is named
+                # without another ("No, I don't use any drugs. I don't smoke weed.", not "... No, I'd have said if so.")
+                self._said_no = True
                 return said
             if item.subject not in self.index.lexicon:
                 denials = load_denials().get(item.subject)
