@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
@@ -58,28 +58,23 @@ class CueSet:
     def __len__(self) -> int:
         return len(self.phrases)
 
+    def _spans(self, stemmed: Sequence[str]) -> Iterator[tuple[int, int]]:
+        by_first = self._by_first
+        n = len(stemmed)
+        for i in range(n):
+            for p in by_first.get(stemmed[i], ()):
+                k = len(p)
+                if i + k <= n and (k == 1 or tuple(stemmed[i : i + k]) == p):
+                    yield (i, i + k)
+                    break
+
     def spans(self, stemmed: Sequence[str]) -> list[tuple[int, int]]:
         """Token spans where a phrase occurs (the longest at each position)."""
-        out = []
-        by_first = self._by_first
-        n = len(stemmed)
-        for i in range(n):
-            for p in by_first.get(stemmed[i], ()):
-                k = len(p)
-                if i + k <= n and (k == 1 or tuple(stemmed[i : i + k]) == p):
-                    out.append((i, i + k))
-                    break
-        return out
+        return list(self._spans(stemmed))
 
     def found(self, stemmed: Sequence[str]) -> bool:
-        by_first = self._by_first
-        n = len(stemmed)
-        for i in range(n):
-            for p in by_first.get(stemmed[i], ()):
-                k = len(p)
-                if i + k <= n and (k == 1 or tuple(stemmed[i : i + k]) == p):
-                    return True
-        return False
+        """Whether any phrase occurs (stops at the first)."""
+        return next(self._spans(stemmed), None) is not None
 
 
 def cues_of(phrases: Iterable[str]) -> CueSet:
