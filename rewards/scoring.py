@@ -123,6 +123,7 @@ class Scorer:
     def score_many(self, encounters: Sequence[tuple[Any, Chart]]) -> list[Scores]:
         """Score many charts; the judge sees them in one ``score_many`` call (one batch for an LLM)."""
         from .coverage import exam_coverage, interview_coverage, note_coverage
+        from .mentaleval.note_faults import note_faults
         from .mentaleval.precision import check_note
 
         verdicts: list[Mapping[str, float | None]] = [{} for _ in encounters]
@@ -159,6 +160,7 @@ class Scorer:
                         "judge": getattr(self.judge, "name", None),
                         "judge_error": judge_error,
                         "note_precision": check_note(case, chart).to_dict() if (chart.note or "").strip() else None,
+                        "note_faults": [f.to_dict() for f in note_faults(case, chart)] if (chart.note or "").strip() else None,
                         "critical_actions": _plan_safety(case, chart),
                     },
                 )

@@ -338,6 +338,7 @@ class NoteReading:
     omitted_serious: int = 0
     misfiled_quotes: int = 0  # the patient's words quoted under a label they are not about
     checklist_denials: tuple[str, ...] = ()  # "Denies ..." findings irrelevant to the presentation
+    faults: tuple[Any, ...] = ()  # what a supervisor faults in the note's own text (note_faults.NoteFault)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

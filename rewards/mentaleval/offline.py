@@ -21,7 +21,10 @@ reads "x, full credit at t"):
   prose_sentences_target)``, then times
   ``(1 - unsupported_claims / claims)``, where claims are the symptoms and signs the note states
   (not negated, outside the plan) and unsupported ones are those neither the record, the patient's
-  replies nor the exam results state.
+  replies nor the exam results state; capped by the note-precision errors, then less the points of
+  what a supervisor faults in the note's text (:mod:`.note_faults`: garbled or third-person quotes,
+  no chief complaint, another section's text under a heading, a diagnosis made before its minimum
+  duration, the record's main risk left out of the risk section).
 * diagnostic rigor: ``0.30 * min(1, (n - 1) / (differential_target - 1)) + 0.30 * supported_top2 / 2
   + 0.15 * min(1, reasoning_markers / 2) + 0.10 * min(1, rule_outs / 3)
   + 0.10 * categories_accounted / categories_named + 0.05 * [an exam tests a listed diagnosis]
@@ -63,6 +66,7 @@ from .guidelines import CaseGuideline, case_guideline
 from .judges import Judge, stage_missing
 from mentalhospital_env.knowledge.lexicon import load_lexicon
 
+from .note_faults import fault_points, note_faults
 from .precision import check_note, omitted_findings
 from .rubrics import DIMENSIONS, MIN_SCORE
 
@@ -161,7 +165,10 @@ def note_quality_score(r: NoteReading) -> float:
         limits.get("note_checklist_points", 0.0)
         * max(0, len(r.checklist_denials) - int(limits.get("note_checklist_allowed", 0))),
     )
-    return round(max(MIN_SCORE, min(_scale(raw), note_precision_cap(r)) - empty - missing - misfiled - checklist), 3)
+    # what a supervisor faults in the note's own text (garbled or third-person quotes, no chief complaint, another
+    # section's text under a heading, a diagnosis made before its duration, the record's main risk left out)
+    faults = fault_points(r.faults)
+    return round(max(MIN_SCORE, min(_scale(raw), note_precision_cap(r)) - empty - missing - misfiled - checklist - faults), 3)
 
 
 def diagnostic_rigor_score(r: DiagnosisReading) -> float:
@@ -303,6 +310,7 @@ class OfflineJudge(Judge):
             serious_errors=precision.serious,
             omitted=omitted,
             omitted_serious=serious,
+            faults=note_faults(case, chart),
         )
 
     def readings(self, case: Any, chart: Chart) -> dict[str, Any]:

@@ -1,0 +1,348 @@
+"""What a supervisor faults in a note, read from the note's own text: a rubric of small named functions.
+
+Each function takes a :class:`NoteView` (the note cut into sections, its quotes, and what it needs of the case and
+the encounter) and returns the faults it finds; :data:`NOTE_FAULTS` is the rubric, :func:`note_faults` runs it and
+:func:`fault_points` is what Qual. loses (each kind's ``points`` per fault, at most its ``max_points``:
+``data/note_faults.json``). The faults:
+
+* :func:`garbled_quotes`: quoted speech no person says ("from me's bathroom cabinet", "I have well.", "I was brought
+  two months of a daily mood chart").
+* :func:`third_person_quotes`: a quote of the patient that speaks of the patient as "she" or "he" ("She weighs 44
+  kg ...", "Then, with encouragement, she disclosed ..."): an informant's or a record's sentence filed as the
+  patient's words.
+* :func:`chief_complaint_fault`: no chief complaint, "not stated", or one that states no complaint (a garbled or
+  empty quote).
+* :func:`misfiled_sections`: a sentence under Medications, Family history or Allergies that holds none of that
+  section's words ("Current medications: ... I misplace my keys and phone daily."; "Family history: \"I had
+  postnatal depression.\"").
+* :func:`diagnosis_duration`: a principal diagnosis whose minimum duration (the knowledge base's
+  ``durations.json``) is longer than any duration said in the encounter or the note, stated without a hedge
+  (paranoid schizophrenia "for four days now").
+* :func:`main_risk_omitted`: a risk the record's risk assessment names (an overdose, a knife, exploitation) that
+  the note's risk section does not.
+
+Denials that what the patient said contradicts ("Denies insomnia" beside "can't get to sleep before 2 a.m.") are
+note-precision errors (:mod:`.precision`), which cap Qual. on their own.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from mentalhospital_env.knowledge.durations import load_durations
+from mentalhospital_env.knowledge.language import stem, tokenize
+
+from ..chart import Chart
+from ..ranking import resolve_disorder_code
+from .features import empty_quotes, note_blocks
+
+
+@dataclass(frozen=True)
+class NoteFault:
+    """One fault: its kind (a key of ``note_faults.json`` ``points``), the section it is in and the text at fault."""
+
+    kind: str
+    section: str
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Quote:
+    section: str
+    text: str
+    before: str  # the line's text before the quotation mark
+
+
+@dataclass(frozen=True)
+class NoteView:
+    """What the fault functions read: the note's sections (key -> text without heading), its quotes, the
+    principal diagnosis, what the patient said, and the record's risk lines."""
+
+    note: str
+    sections: Mapping[str, str]
+    quotes: tuple[Quote, ...]
+    principal: str | None
+    replies: tuple[str, ...]
+    risk_lines: tuple[str, ...]
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict[str, Any]:
+    raw = json.loads(resources.files(__package__).joinpath("data/note_faults.json").read_text("utf-8"))
+    for i, entry in enumerate(raw["garbled_speech"]):
+        try:
+            entry["regex"] = re.compile(entry["pattern"], re.IGNORECASE)
+        except re.error as error:
+            raise ValueError(f"note_faults.json: garbled_speech[{i}].pattern does not compile: {error}") from None
+    if set(raw["points"]) != set(KINDS):
+        raise ValueError(f"note_faults.json: points must name exactly the fault kinds {KINDS}")
+    return raw
+
+
+KINDS = (
+    "garbled_quote",
+    "third_person_quote",
+    "chief_complaint",
+    "misfiled_section",
+    "diagnosis_duration",
+    "main_risk_omitted",
+)
+
+_QUOTE = re.compile(r'["\u201c]([^"\u201d]{2,600})["\u201d]')
+
+
+def note_view(case: Any, chart: Chart) -> NoteView:
+    """The note read once for the fault functions."""
+    note = chart.note or ""
+    sections: dict[str, str] = {}
+    quotes: list[Quote] = []
+    other = re.compile(
+        r"\n[ \t#*>\-]*(?:" + "|".join(re.escape(h) for h in _data()["other_headings"]) + r")[ \t]*:", re.IGNORECASE
+    )
+    for key, text in note_blocks(note):
+        cut = other.search(text)
+        if cut:  # "Investigations: ..." on its own line is no part of the section before it
+            text = text[: cut.start()]
+        name = key or "untitled"
+        body = re.sub(r"^[^:\n]{0,60}:\s*", "", text.strip(), count=1) if key else text
+        sections[name] = f"{sections[name]} {body}".strip() if name in sections else body.strip()
+        for match in _QUOTE.finditer(text):
+            line_start = text.rfind("\n", 0, match.start()) + 1
+            quotes.append(Quote(name, match.group(1).strip(), text[line_start : match.start()]))
+    principal = None
+    for entry in chart.disorders or ():
+        if isinstance(entry, str) and entry.strip():
+            principal = resolve_disorder_code(entry)
+            break
+    risk_lines: list[str] = []
+    ehr = getattr(case, "ehr", None)
+    if ehr is not None:
+        risk_lines = [text for path, text in ehr.sections() if path.startswith("risk")]
+    return NoteView(
+        note=note,
+        sections=sections,
+        quotes=tuple(quotes),
+        principal=principal,
+        replies=tuple(chart.patient_replies),
+        risk_lines=tuple(risk_lines),
+    )
+
+
+def _garble(text: str) -> str | None:
+    """The name of the first garbled-speech pattern ``text`` shows, or ``None``."""
+    for entry in _data()["garbled_speech"]:
+        if entry["regex"].search(text):
+            return entry["name"]
+    return None
+
+
+def garbled_quotes(view: NoteView) -> list[NoteFault]:
+    """Quoted speech no person says (the chief complaint's own quote is :func:`chief_complaint_fault`'s)."""
+    return [
+        NoteFault("garbled_quote", q.section, q.text)
+        for q in view.quotes
+        if q.section != "chief_complaint" and _garble(q.text)
+    ]
+
+
+def _third_person(quote: Quote) -> bool:
+    conf = _data()["third_person"]
+    pronouns, first, antecedents = set(conf["pronouns"]), set(conf["first_person"]), set(conf["antecedents"])
+    if {stem(t) for t in tokenize(quote.before)} & {stem(a) for a in antecedents}:
+        return False  # 'Mother: "He stopped it at 12"'
+    for token in tokenize(quote.text):
+        if token in first or stem(token) in {stem(a) for a in antecedents}:
+            return False
+        if token in pronouns:
+            return True
+    return False
+
+
+def third_person_quotes(view: NoteView) -> list[NoteFault]:
+    """A quote of the patient that names the patient "she" or "he" before anyone else is named."""
+    return [NoteFault("third_person_quote", q.section, q.text) for q in view.quotes if _third_person(q)]
+
+
+def chief_complaint_fault(view: NoteView) -> list[NoteFault]:
+    """A chief complaint heading with nothing under it, an empty one ("not stated"), or one that says no complaint (garbled speech or a
+    non-answer); a terse one ("Depression.") is a complaint."""
+    conf = _data()["chief_complaint"]
+    if "chief_complaint" not in view.sections:
+        return []  # a note without the heading loses its marks for the missing section (note_structure)
+    text = view.sections["chief_complaint"].strip()
+    bare = text.strip(' ."\u201c\u201d').lower()
+    if not bare or bare in conf["empty"]:
+        return [NoteFault("chief_complaint", "chief_complaint", text or "(none)")]
+    if _garble(text) or empty_quotes(text if '"' in text else f'"{text}"'):
+        return [NoteFault("chief_complaint", "chief_complaint", text)]
+    return []
+
+
+@lru_cache(maxsize=1)
+def _drug_stems() -> frozenset[str]:
+    from .guidelines import _field, _knowledge, _records
+
+    out: set[str] = set()
+    for drug in _records(_field(_knowledge(), "drugs")):
+        names = [getattr(drug, "name", None)] + list(getattr(drug, "synonyms", ()) or ())
+        out |= {stem(n.lower()) for n in names if isinstance(n, str) and " " not in n}
+    return frozenset(out)
+
+
+def misfiled_sections(view: NoteView) -> list[NoteFault]:
+    """Sentences under a section (``section_topics``) that hold none of its words: another section's text."""
+    out = []
+    for section, topic in _data()["section_topics"].items():
+        words = [stem(w) for w in topic]
+        text = view.sections.get(section, "")
+        if not text:
+            continue
+        for sentence in re.split(r"(?<=[.!?])\s+", text.replace('"', " ").replace("\u201c", " ").replace("\u201d", " ")):
+            sentence = re.sub(r"^\s*[A-Z][^:]{0,50}:\s*", "", sentence)  # "Family history of mental illness: ..."
+            stems_ = [stem(t) for t in tokenize(sentence)]
+            if len(stems_) < 2:
+                continue
+            hit = any(s.startswith(w) for s in stems_ for w in words)
+            if section == "medications":
+                hit = hit or bool(set(stems_) & _drug_stems())
+            if not hit:
+                out.append(NoteFault("misfiled_section", section, sentence.strip()))
+    return out
+
+
+def diagnosis_duration(view: NoteView) -> list[NoteFault]:
+    """A principal diagnosis made before its minimum duration: the longest duration the patient said (or the note
+    states) is shorter than the disorder needs, and the assessment does not keep it provisional."""
+    durations = load_durations()
+    need = durations.minimum_days(view.principal)
+    if need is None:
+        return []
+    texts = list(view.replies) + [view.sections.get("history_of_present_illness", "")]
+    said = durations.longest_said(texts)
+    if said is None or said >= need:
+        return []
+    if durations.hedged(view.sections.get("assessment", "")):
+        return []
+    return [NoteFault("diagnosis_duration", "assessment", f"{view.principal} needs {need} days; the longest duration said is {said:g} days")]
+
+
+def _names(text: str, phrases: list[str]) -> bool:
+    """Whether ``text`` names one of ``phrases`` (by stems, anywhere)."""
+    stems_ = [stem(t) for t in tokenize(text)]
+    for phrase in phrases:
+        p = [stem(t) for t in tokenize(phrase)]
+        if any(stems_[i : i + len(p)] == p for i in range(len(stems_) - len(p) + 1)):
+            return True
+    return False
+
+
+def _clauses(line: str) -> list[str]:
+    breaks = "|".join(rf"\b{re.escape(w)}\b" for w in _data()["clause_breaks"])
+    return [c for c in re.split(rf"[.;:]|{breaks}", line, flags=re.IGNORECASE) if c.strip()]
+
+
+def _names_affirmed(line: str, phrases: list[str]) -> bool:
+    """Whether ``line`` names one of ``phrases`` with no negation earlier in its clause ("No suicidal ideation, plans
+    or past attempts" names no attempt; "no weapons" no weapon)."""
+    negations = set(_data()["negations"])
+    for clause in _clauses(line):
+        tokens = tokenize(clause)
+        stems_ = [stem(t) for t in tokens]
+        for phrase in phrases:
+            p = [stem(t) for t in tokenize(phrase)]
+            for i in range(len(stems_) - len(p) + 1):
+                if stems_[i : i + len(p)] == p and not set(tokens[:i]) & negations:
+                    return True
+    return False
+
+
+def main_risks(risk_lines: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The record's main risks (``risk_kinds``): those always main that a risk line names, and any a line graded
+    with a severity word ("High: ...", "Safeguarding: ...") names."""
+    conf = _data()
+    severe = {stem(w) for w in conf["severity_words"]}
+    out = []
+    for kind in conf["risk_kinds"]:
+        for line in risk_lines:
+            graded = bool({stem(t) for t in tokenize(_clauses(line)[0] if _clauses(line) else "")} & severe)
+            if (kind["always_main"] or graded) and _names_affirmed(line, kind["record"]):
+                out.append(kind)
+                break
+    return out
+
+
+def main_risk_omitted(view: NoteView) -> list[NoteFault]:
+    """Each of the record's main risks (:func:`main_risks`) that the note's risk section does not name in any of its
+    words."""
+    risk_text = view.sections.get("risk_assessment", "")
+    return [
+        NoteFault("main_risk_omitted", "risk_assessment", kind["name"])
+        for kind in main_risks(view.risk_lines)
+        if not _names(risk_text, kind["note"])
+    ]
+
+
+NOTE_FAULTS: tuple[Callable[[NoteView], list[NoteFault]], ...] = (
+    garbled_quotes,
+    third_person_quotes,
+    chief_complaint_fault,
+    misfiled_sections,
+    diagnosis_duration,
+    main_risk_omitted,
+)
+"""The rubric: each function finds one kind of fault."""
+
+
+def note_faults(case: Any, chart: Chart) -> tuple[NoteFault, ...]:
+    """Every fault the rubric finds in ``chart.note`` (none without a note). A quote both garbled and in the third
+    person is one fault (garbled)."""
+    if not (chart.note or "").strip():
+        return ()
+    view = note_view(case, chart)
+    out: list[NoteFault] = []
+    garbled = set()
+    for function in NOTE_FAULTS:
+        for fault in function(view):
+            if fault.kind == "garbled_quote":
+                garbled.add(fault.text)
+            elif fault.kind == "third_person_quote" and fault.text in garbled:
+                continue
+            out.append(fault)
+    return tuple(out)
+
+
+def fault_points(faults: tuple[NoteFault, ...]) -> float:
+    """What Qual. loses: per kind, ``points`` per fault, at most ``max_points``."""
+    points = _data()["points"]
+    total = 0.0
+    for kind in KINDS:
+        n = sum(f.kind == kind for f in faults)
+        if n:
+            total += min(points[kind]["max_points"], points[kind]["points"] * n)
+    return round(total, 3)
+
+
+__all__ = [
+    "KINDS",
+    "NOTE_FAULTS",
+    "NoteFault",
+    "NoteView",
+    "chief_complaint_fault",
+    "diagnosis_duration",
+    "fault_points",
+    "garbled_quotes",
+    "main_risk_omitted",
+    "misfiled_sections",
+    "note_faults",
+    "note_view",
+    "third_person_quotes",
+]
