@@ -29,6 +29,7 @@ from mentalhospital_env.agents.base import Action, Doctor, Info, Observation, al
 from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.answers import patient_findings, read_reply
 from mentalhospital_env.knowledge.critical import Profile, load_critical_actions
+from mentalhospital_env.knowledge.durations import load_durations
 from mentalhospital_env.knowledge.language import stem, tokenize
 from mentalhospital_env.knowledge.lexicon import lexicon_relations
 
@@ -723,7 +724,13 @@ class ScriptedClinician(Doctor):
             else:
                 kept.append(piece)
         cues = conf["subject_cues"].get(key)
-        if cues and not any(re.search(rf"\b{re.escape(c)}", " ".join(tokenize(k))) for k in kept for c in cues):
+
+        def on_subject(sentence: str) -> bool:
+            return any(re.search(rf"\b{re.escape(c)}", " ".join(tokenize(sentence))) for c in cues or ())
+
+        if cues and key in conf["subject_each"]:
+            kept = [k for k in kept if on_subject(k)]  # "I don't take any tablets. I misplace my keys daily." keeps the first
+        if cues and not any(on_subject(k) for k in kept):
             return ""
         kept = [k if k[-1] in ".!?" else k + "." for k in kept[: conf["max_sentences"]]]
         used.update(pieces_kept)
@@ -734,7 +741,26 @@ class ScriptedClinician(Doctor):
         conf = self.script["quotes"]
         words = " ".join(tokenize(piece))
         filler = len(words.split()) <= conf["filler_max_words"] and any(a in words for a in conf["fillers"])
-        return bool(words) and not filler and not self._non_answer(piece) and not any(a in words for a in conf["asides"])
+        return (
+            bool(words) and not filler and not self._non_answer(piece) and not any(a in words for a in conf["asides"])
+            and self._speech(piece)
+        )
+
+    def _speech(self, piece: str) -> bool:
+        """Whether ``piece`` reads as the patient speaking of themself (``quotes.speech``): not a sentence that names
+        the patient "she" or "he" (an informant's or a record's words), not a form no person says ("from me's
+        bathroom cabinet", "I have well")."""
+        conf = self.script["quotes"]["speech"]
+        if any(re.search(p, piece, re.IGNORECASE) for p in conf["not_said"]):
+            return False
+        first, others = set(conf["first_person"]), set(conf["person_nouns"])
+        own = {"female": "she", "male": "he"}.get(self.walk_in.sex or "")
+        for token in tokenize(piece):
+            if token in first or token in others:
+                return True
+            if token in conf["third_person"] and own in (None, token):
+                return False
+        return True
 
     def _own_words(self, symptoms: list[str], used: set[str]) -> list[str]:
         """For the first symptoms reported, the sentence in which the patient said each ("Over the last two months
@@ -766,6 +792,42 @@ class ScriptedClinician(Doctor):
         out = {a for a, b in pairs if a in symptoms and b in denied}
         out |= {c for c in symptoms for d in symptoms if frozenset((c, d)) in opposite}
         return out
+
+    def _risk_disclosures(self) -> list[str]:
+        """The risks a reply disclosed under any question (``risk_disclosures``: an overdose, a knife, threats to share
+        pictures), each once, in the patient's words when they are the patient's own speech."""
+        conf = self.script["risk_disclosures"]
+        speech = self.script["quotes"]["speech"]
+        first = set(speech["first_person"])
+        sentences = [p.strip() for _, reply in self.findings.replies for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()]
+        out = []
+        for kind in conf["kinds"]:
+            told = next((p for p in sentences if self._tells(p, kind["patterns"])), None)
+            if told is None:
+                continue
+            own = set(tokenize(told)) & first and not any(re.search(x, told, re.IGNORECASE) for x in speech["not_said"])
+            out.append(f'{kind["label"]}: "{told}"' + ("" if told[-1] in ".!?" else ".") if own else f"{kind['label']}: disclosed in the interview.")
+        return out
+
+    def _tells(self, sentence: str, patterns: list[str]) -> bool:
+        """Whether ``sentence`` tells what one of ``patterns`` matches with no negation before it."""
+        negations = set(self.script["risk_disclosures"]["negations"])
+        for pattern in patterns:
+            found = re.search(pattern, sentence, re.IGNORECASE)
+            if found and not set(tokenize(sentence[: found.start()])) & negations:
+                return True
+        return False
+
+    def _provisional(self, lead: Hypothesis) -> str:
+        """A sentence keeping ``lead`` provisional when the onset the patient gave is shorter than its minimum
+        duration (knowledge ``durations.json``), else nothing."""
+        durations = load_durations()
+        need = durations.minimum_days(lead.code)
+        f = self.findings
+        said = durations.longest_said([f.answers.get("hpi:1", ""), f.answers.get("hpi:complaint", ""), f.chief_complaint])
+        if need is None or said is None or said >= need:
+            return ""
+        return " " + self.script["provisional_diagnosis"]["sentence"].format(said=_days(said), need=_days(need))
 
     def _note(self) -> str:
         """A sectioned note in prose: what the patient said, in clinical terms, with their own words quoted."""
@@ -815,7 +877,10 @@ class ScriptedClinician(Doctor):
             if c in lex and lex.get(c).kind in ("symptom", "sign") and c in expected
         )
         lines = [f"Identifying data: {f.walk_in.splitlines()[0] if f.walk_in else 'not recorded'}"]
-        lines.append(f"Chief complaint: {said('hpi:complaint') or 'not stated'}.")
+        complaint = said("hpi:complaint")
+        if not complaint and symptoms:  # the reply was no complaint in the patient's words: the findings it came with
+            complaint = f"{'; '.join(dict.fromkeys(term(c) for c in symptoms[:3]))} (not in the patient's own words)"
+        lines.append(f"Chief complaint: {complaint or 'not stated'}.")
         hpi = []
         if symptoms:
             # findings listed with semicolons: no finding's words run into the next one's ("unrefreshing sleep;
@@ -864,12 +929,14 @@ class ScriptedClinician(Doctor):
                 risk.append(f'Reports {term(c)} ("{quoted}").')
             elif c in f.denied:
                 risk.append(f"Denies {term(c)}.")
+        risk.extend(self._risk_disclosures())
         lines.append("Risk assessment: " + (" ".join(risk) or "risk not assessed."))
         if f.exam_results:
             lines.append("Investigations: " + "; ".join(f"{n}: {r}" for n, r in f.exam_results) + ".")
         lead = self._leading()
         evidence = _join(term(c) for c in symptoms[:6]) or "the history"
         assessment = f"Assessment: the presentation, with {evidence}, is most consistent with {lead[0][0].name}."
+        assessment += self._provisional(lead[0][0])
         if len(lead) > 1:
             assessment += f" Differential diagnosis includes {_join(h.name for h, _ in lead[1:])}."
         lines.append(assessment)
@@ -878,6 +945,15 @@ class ScriptedClinician(Doctor):
 
 
 _DRUG_SENTENCES = ("Medication:", "With it, start")
+
+
+def _days(n: float) -> str:
+    """A number of days as a person says it: "4 days", "2 weeks", "6 months", "2 years"."""
+    for size, unit in ((365, "year"), (30, "month"), (7, "week"), (1, "day")):
+        if n >= size and (n % size == 0 or size == 1 or n >= 2 * size):
+            k = round(n / size)
+            return f"{k} {unit}{'s' if k != 1 else ''}"
+    return f"{n:g} days"
 
 
 def _join(items: Any) -> str:

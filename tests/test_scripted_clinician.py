@@ -155,3 +155,20 @@ def test_a_denial_the_results_on_file_contradict_is_not_written():
     chart = play(env, ScriptedClinician(), "test-v2-0465")
     assert "BMI 15.0" in chart.note and "Denies low body weight" not in chart.note
     assert check_note(load_suite("test-v2")["test-v2-0465"], chart).errors == ()
+
+
+def test_notes_quote_only_speech_file_it_rightly_keep_the_risk_and_hedge_an_early_diagnosis(handwritten_env):
+    """hw-002 (psychosis for four days), hw-025 (garbled complaint), hw-040 (overdose and sextortion told in the
+    interview): no garbled or third-person quote, no other heading's text under Medications or Family history, a
+    chief complaint, the disclosed risks in the risk section, and schizophrenia after four days kept provisional."""
+    from mentalhospital_env.rewards.mentaleval.note_faults import note_faults
+
+    suite = load_suite("handwritten")
+    for case_id in ("hw-002", "hw-025", "hw-040"):
+        chart = play(handwritten_env, ScriptedClinician(), case_id)
+        assert note_faults(suite[case_id], chart) == (), (case_id, note_faults(suite[case_id], chart))
+        if case_id == "hw-002":
+            assert "provisional" in chart.note
+        if case_id == "hw-040":
+            risk = chart.note.split("Risk assessment:")[1].split("\n")[0]
+            assert "ibuprofen" in risk and "pictures" in risk and "cut my thighs" in risk

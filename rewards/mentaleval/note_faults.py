@@ -73,6 +73,7 @@ class NoteView:
     principal: str | None
     replies: tuple[str, ...]
     risk_lines: tuple[str, ...]
+    pronoun: str | None = None  # "she" or "he": how a sentence would name this patient in the third person
 
 
 @lru_cache(maxsize=1)
@@ -134,6 +135,7 @@ def note_view(case: Any, chart: Chart) -> NoteView:
         principal=principal,
         replies=tuple(chart.patient_replies),
         risk_lines=tuple(risk_lines),
+        pronoun={"female": "she", "male": "he"}.get(getattr(getattr(case, "demographics", None), "sex", None) or ""),
     )
 
 
@@ -154,7 +156,7 @@ def garbled_quotes(view: NoteView) -> list[NoteFault]:
     ]
 
 
-def _third_person(quote: Quote) -> bool:
+def _third_person(quote: Quote, pronoun: str | None) -> bool:
     conf = _data()["third_person"]
     pronouns, first, antecedents = set(conf["pronouns"]), set(conf["first_person"]), set(conf["antecedents"])
     if {stem(t) for t in tokenize(quote.before)} & {stem(a) for a in antecedents}:
@@ -162,14 +164,15 @@ def _third_person(quote: Quote) -> bool:
     for token in tokenize(quote.text):
         if token in first or stem(token) in {stem(a) for a in antecedents}:
             return False
-        if token in pronouns:
+        if token in pronouns and pronoun in (None, token):
             return True
     return False
 
 
 def third_person_quotes(view: NoteView) -> list[NoteFault]:
-    """A quote of the patient that names the patient "she" or "he" before anyone else is named."""
-    return [NoteFault("third_person_quote", q.section, q.text) for q in view.quotes if _third_person(q)]
+    """A quote of the patient that names the patient "she" or "he" (the pronoun of the patient's sex) before anyone
+    else is named."""
+    return [NoteFault("third_person_quote", q.section, q.text) for q in view.quotes if _third_person(q, view.pronoun)]
 
 
 def chief_complaint_fault(view: NoteView) -> list[NoteFault]:
