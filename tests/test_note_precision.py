@@ -150,3 +150,21 @@ def test_words_the_patient_quotes_are_not_what_the_patient_affirms():
     assert not {"drug_seeking", "stimulant_use"} & yes
     yes, _ = reply_evidence("How is your mood?", "I don't feel like myself, I feel low all the time.")
     assert "low_mood" in yes
+
+
+def test_cannot_reads_as_cant_and_inattention_is_poor_concentration():
+    """hw-040: "She cannot get to sleep before 2 a.m." affirms insomnia, so "Denies insomnia" is an error; a patient
+    who denied trouble concentrating did not report inattentiveness (hw-019)."""
+    from mentalhospital_env.rewards.mentaleval.precision import reply_evidence
+
+    affirmed, denied = reply_evidence("How have you been sleeping?", "I cannot get to sleep before 2 a.m.")
+    assert "insomnia" in affirmed and "insomnia" not in denied
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.rewards.chart import Chart, Turn
+
+    case = load_suite("handwritten")["hw-009"]
+    chart = Chart(
+        turns=(Turn("How is your concentration?", "No. I don't have trouble concentrating."),),
+        note="History of present illness: The patient reports inattentiveness.",
+    )
+    assert [(e.concept, e.why) for e in check_note(case, chart).errors] == [("inattention", "denied by the patient")]

@@ -313,11 +313,15 @@ def _without_quoted(reply: str) -> str:
     return _QUOTED.sub(" ", reply)
 
 
+_CANNOT = re.compile(r"\bcan ?not\b", re.IGNORECASE)
+
+
 def reply_evidence(question: str, reply: str) -> tuple[frozenset[str], frozenset[str]]:
     """(affirmed, denied): the findings ``reply`` names of the patient, and the finding whose own lexicon question
     a closed ``question`` asked when the reply is a bare yes or no (see the module docstring)."""
     affirmed: set[str] = set()
     denied: set[str] = set()
+    reply = _CANNOT.sub("can't", reply)  # "I cannot get to sleep" says what "I can't get to sleep" says
     for concept, negated in patient_findings(_without_quoted(reply)):
         (denied if negated else affirmed).add(concept)
     closed = _closed_question(question)
