@@ -346,6 +346,7 @@ def test_offline_judge_is_monotone_on_every_ladder_of_the_calibration_case():
         "critical_step_removed",
         "contraindicated_added",
         "denied_finding_asserted",
+        "note_faults",
     ]
     assert all(len(l.rungs) >= 4 for l in ladders[:5]), [(l.name, len(l.rungs)) for l in ladders]
     assert all(len(l.rungs) >= 2 for l in ladders[5:]), [(l.name, len(l.rungs)) for l in ladders]
@@ -376,6 +377,32 @@ def test_a_plan_paraphrased_with_no_drug_named_loses_at_most_half_a_point():
 
 
 @pytest.mark.slow
+def test_note_faults_ladder_reaches_the_main_risk_and_every_judge_is_monotone_on_it():
+    """hw-040 (overdose, self-cutting, online sexual extortion) and hw-027 (knife, criminal exploitation): a garbled
+    quote, an emptied chief complaint and the main risk taken out of the risk section each cost Qual.; the offline
+    judge, the LLM judge's prompts with a monotone reader and the jury stay monotone."""
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.rewards.mentaleval.ladders import check_judge, exemplary_chart, note_faults_ladder
+
+    suite = load_suite("handwritten")
+    for case_id in ("hw-040", "hw-027"):
+        case = suite[case_id]
+        ladder = note_faults_ladder(case, exemplary_chart(case))
+        assert ladder is not None and len(ladder.rungs) == 4, case_id
+        assert ladder.steps[-1].startswith("main risk omitted"), ladder.steps
+        (check,) = check_judge(OfflineJudge(), case, [ladder])
+        assert check.monotone, check.scores
+        assert check.scores[-1] <= check.scores[-2] - 1.0, check.scores  # the main risk left out costs a point or more
+        probe = LLMJudge(ScriptedClient(lambda c: "Score: 3"))
+        replies = {}
+        for i, rung in enumerate(ladder.rungs):
+            user = probe.conversation(case, rung, ladder.dimension)[1]["content"]
+            replies[user] = f"Score: {max(1, 4 - i)}"
+        judge = LLMJudge(ScriptedClient(lambda conversation: replies.get(conversation[-1]["content"], "Score: 3")))
+        _assert_monotone(check_judge(judge, case, [ladder]))
+        _assert_monotone(check_judge(Jury([judge, OfflineJudge()], aggregate="mean"), case, [ladder]))
+
+
 def test_offline_judge_is_monotone_on_the_ladders_of_generated_cases():
     """Ladders written from synthetic cases of many disorders (not only the calibration case)."""
     from mentalhospital_env.rewards.mentaleval.ladders import build_ladders, check_judge, exemplary_chart

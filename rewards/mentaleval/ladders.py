@@ -20,7 +20,9 @@ and, where the case has the material for them:
 * ``contraindicated_added`` (treatment appropriateness): a drug or action the case's rules forbid added to
   the plan, then a second;
 * ``denied_finding_asserted`` (note quality): findings the patient denied in the interview asserted in the
-  note's history, one more at each rung.
+  note's history, one more at each rung;
+* ``note_faults`` (note quality): a garbled quote added, then the chief complaint emptied, then the record's
+  main risk taken out of the risk section (:mod:`.note_faults`).
 
 :func:`paraphrase_check` is no ladder: the exemplary plan rewritten with no drug named (each drug by its
 class, "an antipsychotic", "a mood stabiliser"), which must lose at most half a point of App.
@@ -481,6 +483,50 @@ def denied_finding_ladder(case: Case, chart: Chart, rungs: int = 3) -> Ladder | 
     return Ladder("denied_finding_asserted", "note_quality", tuple(charts), tuple(steps))
 
 
+def note_faults_ladder(case: Case, chart: Chart) -> Ladder | None:
+    """What a supervisor faults in a note's text, one more at each rung: a garbled quote added (under Medications,
+    else the present illness), the chief complaint emptied ("not stated"), and, when the record names a main risk
+    (:func:`~.note_faults.main_risks`), the risk section's sentences naming it taken out (``None`` without a note
+    with a chief complaint and a present illness)."""
+    from .note_faults import main_risks, note_view
+
+    phrases = ladder_phrases()["note_fault_rungs"]
+    blocks = [list(b) for b in note_blocks(chart.note or "")]
+    keys = [k for k, _ in blocks]
+    if "chief_complaint" not in keys or "history_of_present_illness" not in keys:
+        return None
+
+    def note() -> str:
+        return "".join(t for _, t in blocks).strip()
+
+    def tail(text: str) -> str:  # the whitespace a block ends with: the next heading stays where it was
+        return text[len(text.rstrip()) :] or " "
+
+    charts, steps = [chart], ["exemplary"]
+    # under Medications where the note has it (as in hw-040), a section whose words make no claim about the mental
+    # state, so that the quote changes nothing but the garble; else at the start of the present illness
+    at = keys.index(next(k for k in ("medications", "history_of_present_illness") if k in keys))
+    heading, _, body = blocks[at][1].partition(":")
+    blocks[at][1] = f"{heading}: {phrases['garbled_quote']} {body.lstrip()}"
+    charts.append(replace(chart, note=note()))
+    steps.append("garbled quote added")
+    cc = keys.index("chief_complaint")
+    heading = blocks[cc][1].split(":", 1)[0]
+    blocks[cc][1] = f"{heading}: {phrases['empty_chief_complaint']}" + tail(blocks[cc][1])
+    charts.append(replace(chart, note=note()))
+    steps.append("chief complaint emptied")
+    risks = main_risks(note_view(case, chart).risk_lines)
+    if risks and "risk_assessment" in keys:
+        at = keys.index("risk_assessment")
+        heading, _, body = blocks[at][1].partition(":")
+        words = [w for kind in risks for w in kind["note"]]
+        kept = [x for x in _sentences(body) if not any(re.search(rf"\b{re.escape(w)}", x, re.IGNORECASE) for w in words)]
+        blocks[at][1] = f"{heading}: {' '.join(kept) or 'not assessed.'}" + tail(blocks[at][1])
+        charts.append(replace(chart, note=note()))
+        steps.append("main risk omitted: " + ", ".join(kind["name"] for kind in risks))
+    return Ladder("note_faults", "note_quality", tuple(charts), tuple(steps))
+
+
 def paraphrased_plan(plan: str) -> str:
     """``plan`` with every drug named by its class instead ("olanzapine 10 mg" becomes "an antipsychotic
     10 mg"); a drug of no class group of ``cues.json`` by ``ladder_phrases.json`` ``drug_paraphrases``."""
@@ -540,7 +586,12 @@ def build_ladders(case: Case, chart: Chart | None = None) -> list[Ladder]:
         differential_ladder(chart),
         unsafe_plan_ladder(case, chart),
     ]
-    for extra in (critical_step_ladder(case, chart), contraindicated_ladder(case, chart), denied_finding_ladder(case, chart)):
+    for extra in (
+        critical_step_ladder(case, chart),
+        contraindicated_ladder(case, chart),
+        denied_finding_ladder(case, chart),
+        note_faults_ladder(case, chart),
+    ):
         if extra is not None:
             ladders.append(extra)
     return ladders

@@ -217,6 +217,8 @@ def misfiled_sections(view: NoteView) -> list[NoteFault]:
             hit = any(s.startswith(w) for s in stems_ for w in words)
             if section == "medications":
                 hit = hit or bool(set(stems_) & _drug_stems())
+            if section in _data()["first_person_only"]:
+                hit = hit or not set(tokenize(sentence)) & set(_data()["third_person"]["first_person"])
             if not hit:
                 out.append(NoteFault("misfiled_section", section, sentence.strip()))
     return out
