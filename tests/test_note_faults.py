@@ -115,6 +115,7 @@ def test_durations_are_read_from_speech():
     assert d.said_days("For four days now.") == (4.0,)
     assert d.said_days("Over about three months I've been sad.") == (90.0,)
     assert d.said_days("a couple of weeks ago") == (14.0,)
+    assert d.said_days("for about two and a half years I've had pain") == (912.5,)
     assert d.said_days("She weighs 44 kg and has 28-day cycles.") == ()
     assert d.minimum_days("F20.0") == 30 and d.minimum_days("F23") is None
 

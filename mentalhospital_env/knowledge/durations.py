@@ -62,6 +62,9 @@ class Durations:
         return tuple(out)
 
     def _count_before(self, tokens: list[str], at: int) -> tuple[float | None, int]:
+        if at >= 3 and tokens[at - 3 : at] == ["and", "a", "half"]:  # "two and a half years"
+            count, start = self._count_before(tokens, at - 3)
+            return (count + 0.5, start) if count is not None else (None, at)
         for width in (3, 2, 1):
             start = at - width
             if start < 0:
