@@ -219,6 +219,8 @@ def misfiled_sections(view: NoteView) -> list[NoteFault]:
                 hit = hit or bool(set(stems_) & _drug_stems())
             if section in _data()["first_person_only"]:
                 hit = hit or not set(tokenize(sentence)) & set(_data()["third_person"]["first_person"])
+            if section == "family_history":
+                hit = hit or bool(set(tokenize(sentence)) & set(_data()["related_pronouns"]))
             if not hit:
                 out.append(NoteFault("misfiled_section", section, sentence.strip()))
     return out
