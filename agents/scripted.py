@@ -220,7 +220,8 @@ class ScriptedClinician(Doctor):
                 f.answers.setdefault(self.last_concept, text)
         if not f.chief_complaint and self.turns == 1:
             f.chief_complaint = text
-        reading = read_reply(self.last_question, text)
+        # "I cannot get to sleep" says what "I can't get to sleep" says (the reader reads "cannot" as a denial)
+        reading = read_reply(self.last_question, re.sub(r"\bcan ?not\b", "can't", text, flags=re.IGNORECASE))
         for concept in sorted(reading.affirmed):  # a set: sorted, so the note reads the same in every process
             if concept in f.denied:
                 f.contradicted.add(concept)
