@@ -30,6 +30,8 @@ class Durations:
     units: Mapping[str, int]
     markers: frozenset[str]
     numbers: Mapping[str, int]
+    long_phrases: tuple[str, ...] = ()
+    long_days: int = 3650
 
     def minimum_days(self, code: str | None) -> int | None:
         """The minimum duration of the disorder ``code`` in days (``None`` when it has none)."""
@@ -49,6 +51,8 @@ class Durations:
         or before "ago", so that "44 kg" or "28-day cycles" say nothing."""
         tokens = re.findall(r"[a-z]+|\d+(?:\.\d+)?", text.lower().replace("-", " "))
         out: list[float] = []
+        joined = " ".join(tokens)
+        out += [float(self.long_days) for p in self.long_phrases if re.search(rf"\b{re.escape(p)}\b", joined)][:1]
         for i, token in enumerate(tokens):
             if token not in self.units:
                 continue
@@ -110,6 +114,8 @@ def read_durations(raw: Mapping[str, Any], codes: Iterable[str] = ()) -> Duratio
         units=dict(raw["units"]),
         markers=frozenset(raw["markers"]),
         numbers=dict(raw["numbers"]),
+        long_phrases=tuple(raw.get("long_phrases", ())),
+        long_days=int(raw.get("long_days", 3650)),
     )
 
 

@@ -242,11 +242,16 @@ def diagnosis_duration(view: NoteView) -> list[NoteFault]:
     return [NoteFault("diagnosis_duration", "assessment", f"{view.principal} needs {need} days; the longest duration said is {said:g} days")]
 
 
+def _root(word: str) -> str:
+    """A word's stem without a final e or s: "overdose" and "overdoses" stem apart ("overdose", "overdos")."""
+    return stem(word).rstrip("es") or stem(word)
+
+
 def _names(text: str, phrases: list[str]) -> bool:
-    """Whether ``text`` names one of ``phrases`` (by stems, anywhere)."""
-    stems_ = [stem(t) for t in tokenize(text)]
+    """Whether ``text`` names one of ``phrases`` (by roots, anywhere)."""
+    stems_ = [_root(t) for t in tokenize(text)]
     for phrase in phrases:
-        p = [stem(t) for t in tokenize(phrase)]
+        p = [_root(t) for t in tokenize(phrase)]
         if any(stems_[i : i + len(p)] == p for i in range(len(stems_) - len(p) + 1)):
             return True
     return False
@@ -263,9 +268,9 @@ def _names_affirmed(line: str, phrases: list[str]) -> bool:
     negations = set(_data()["negations"])
     for clause in _clauses(line):
         tokens = tokenize(clause)
-        stems_ = [stem(t) for t in tokens]
+        stems_ = [_root(t) for t in tokens]
         for phrase in phrases:
-            p = [stem(t) for t in tokenize(phrase)]
+            p = [_root(t) for t in tokenize(phrase)]
             for i in range(len(stems_) - len(p) + 1):
                 if stems_[i : i + len(p)] == p and not set(tokens[:i]) & negations:
                     return True
