@@ -820,12 +820,12 @@ class ScriptedClinician(Doctor):
         return False
 
     def _provisional(self, lead: Hypothesis) -> str:
-        """A sentence keeping ``lead`` provisional when the onset the patient gave is shorter than its minimum
-        duration (knowledge ``durations.json``), else nothing."""
+        """A sentence keeping ``lead`` provisional when the longest duration the patient gave is shorter than its
+        minimum duration (knowledge ``durations.json``), else nothing."""
         durations = load_durations()
         need = durations.minimum_days(lead.code)
         f = self.findings
-        said = durations.longest_said([f.answers.get("hpi:1", ""), f.answers.get("hpi:complaint", ""), f.chief_complaint])
+        said = durations.longest_said([reply for _, reply in f.replies] + [f.chief_complaint])
         if need is None or said is None or said >= need:
             return ""
         return " " + self.script["provisional_diagnosis"]["sentence"].format(said=_days(said), need=_days(need))
