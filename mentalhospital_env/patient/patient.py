@@ -46,6 +46,7 @@ from .decide import Decision, gate
 from .informant import CHILD_AGE, informant_for
 from .question import Question, read_question
 from .reading import CLOSED_WORLD_KINDS, cosine, stable_seed
+from .timeline import says_when, timeline
 from .recall import (
     AFFIRM,
     DENY,
@@ -333,10 +334,25 @@ class Patient:
         decision = self._decide(question, plan)
         text = self._say(decision)
         text = self._check(decision, text)
+        text = self._when(question, decision.speaker, text)
         reply = _reply_from_plan(text, decision.plan, decision.partial, "offline")
         if decision.speaker != "patient":
             reply = replace(reply, speaker=decision.speaker)
         return _Pending(question, decision.plan, reply)
+
+    def _when(self, question: Question, speaker: str, text: str) -> str:
+        """A question about the present illness's time (:attr:`Question.when`) answered from the record's
+        timeline (:mod:`.timeline`) when the reply recalled does not say a time: "When were you last
+        well?" always, "When did this start?" / "How long has it been going on?" when they name no
+        symptom or history of their own (those stay with recall)."""
+        if question.when is None:
+            return text
+        if question.when != "last_well" and (set(question.topics) - _ILLNESS_TIME or says_when(text)):
+            return text
+        said = timeline(self.case.ehr.history_of_present_illness or "").say(
+            question.when, speaker, self.case.demographics.sex
+        )
+        return said or text
 
     def _recall(self, question: Question) -> AnswerPlan:
         memory = self.memory
@@ -497,6 +513,10 @@ class Patient:
                 self._record_disclosed.setdefault(fid, None)
         self.transcript.append(_Turn(pending.question.text, reply.text))
         return reply
+
+
+#: topics a question about the illness as a whole may carry beside its time ("When did all this start?")
+_ILLNESS_TIME = frozenset({"onset", "course", "chief_complaint", "rapport", "greeting"})
 
 
 def _reply_from_plan(text: str, plan: AnswerPlan, partial: bool, source: str) -> PatientReply:

@@ -132,6 +132,8 @@ class Taxonomy:
     stopwords: frozenset[str]
     fallback_index: dict[str, tuple[tuple[tuple[str, ...], str], ...]]
     follow_up_adds: tuple[tuple[CueSet, tuple[str, ...]], ...]
+    #: what a question about the illness's time asks, tried in order (``last_well``, ``duration``, ``onset``)
+    time_questions: tuple[tuple[str, CueSet], ...] = ()
 
     def kind(self, topic_id: str) -> str:
         return self.by_id[topic_id].kind
@@ -246,6 +248,9 @@ def load_taxonomy() -> Taxonomy:
         spellings={k.lower(): v for k, v in raw.get("spellings", {}).items()},
         fallback_index=_index((p, t["id"]) for t in raw["topics"] for p in t.get("fallback_cues", ())),
         question_words=frozenset(s for w in raw.get("question_words", ()) for s in stems_of(w)),
+        time_questions=tuple(
+            (kind, cues_of(words)) for kind, words in raw.get("time_questions", {}).items() if not kind.startswith("_")
+        ),
     )
 
 
@@ -257,7 +262,9 @@ class Understanding:
     whose history is asked about (``mother``, ``father``, ``sibling``, ``child``, ``partner``,
     ``grandparent``, ``other``) or ``None``; ``questions``: how many separate questions the
     utterance holds (question marks, or "and"-joined asks); ``follow_up``: the topics came from the
-    context.
+    context; ``when``: for a question about the present illness's time, what it asks (``onset``: "When
+    did this start?", ``duration``: "How long has it been going on?", ``last_well``: "When were you last
+    well?"), else ``None``.
     """
 
     text: str
@@ -266,6 +273,7 @@ class Understanding:
     questions: int = 1
     follow_up: bool = False
     open: bool = False
+    when: str | None = None
 
     @property
     def small_talk(self) -> str | None:
@@ -392,7 +400,15 @@ def _understand(utterance: str, context: None = None) -> Understanding:
         found = ["family_history"] + [t for t in found if t in ("greeting", "closing", "rapport")]
         found = list(dict.fromkeys(found))
     questions = max(1, sum(1 for part in _QUESTION_SPLIT.split(utterance) if stems_of(part)))
-    return Understanding(utterance, tuple(found), relative, questions, False, tax.open_cues.found(stemmed))
+    when = _when(stemmed, found, tax)
+    return Understanding(utterance, tuple(found), relative, questions, False, tax.open_cues.found(stemmed), when)
+
+
+def _when(stemmed: Sequence[str], found: Sequence[str], tax: Taxonomy) -> str | None:
+    """What a question about the illness's time asks (``Understanding.when``), or ``None``."""
+    if "onset" not in found:
+        return None
+    return next((kind for kind, cues in tax.time_questions if cues.found(stemmed)), "onset")
 
 
 #: words by which a short question refers to what was just said ("How sure are you about that?")
