@@ -24,6 +24,9 @@ from mentalhospital_env.patient.understanding import understand  # noqa: E402
         ("How long has it been going on?", "duration"),
         ("When did this start?", "onset"),
         ("How are you sleeping?", None),
+        ("Before all this, how was your appetite?", "before"),
+        ("Before the accident, had you ever felt this low?", None),
+        ("Before you lost your job, how much were you drinking?", None),
     ],
 )
 def test_understanding_says_what_a_time_question_asks(utterance, when):
@@ -90,3 +93,9 @@ def test_the_patient_answers_time_questions_from_a_narrative_and_a_generated_rec
     patient = make_patient(generated, "full", seed=0)
     reply = patient.respond("How long has it been going on?").text
     assert re.search(r"\b(now|since|ago|years?|months?|weeks?|days?)\b", reply, re.I), reply
+
+
+def test_how_things_were_before_the_illness_is_fine_until_it_began():
+    t = timeline("Over the last two months she has felt flat most days.")
+    assert t.say("before") == "Fine. I was all right until about two months ago."
+    assert Timeline().say("before") == "Fine, before all this."

@@ -343,11 +343,11 @@ class Patient:
     def _when(self, question: Question, speaker: str, text: str) -> str:
         """A question about the present illness's time (:attr:`Question.when`) answered from the record's
         timeline (:mod:`.timeline`) when the reply recalled does not say a time: "When were you last
-        well?" always, "When did this start?" / "How long has it been going on?" when they name no
+        well?" and "Before these last two months, how were you sleeping?" always, "When did this start?" / "How long has it been going on?" when they name no
         symptom or history of their own (those stay with recall)."""
         if question.when is None:
             return text
-        if question.when != "last_well" and (set(question.topics) - _ILLNESS_TIME or says_when(text)):
+        if question.when in ("onset", "duration") and (set(question.topics) - _ILLNESS_TIME or says_when(text)):
             return text
         said = timeline(self.case.ehr.history_of_present_illness or "").say(
             question.when, speaker, self.case.demographics.sex

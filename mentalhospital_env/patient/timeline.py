@@ -72,7 +72,7 @@ class Timeline:
         return any((self.onset_ago, self.onset_point, self.onset_age, self.duration, self.well_until))
 
     def say(self, when: str, speaker: str = "patient", sex: str | None = None) -> str | None:
-        """The answer to a time question (``when``: ``onset``, ``duration`` or ``last_well``)."""
+        """The answer to a time question (``when``: ``onset``, ``duration``, ``last_well`` or ``before``)."""
         s = _data()["say"]
         pron = "I" if speaker == "patient" else {"female": "she", "male": "he"}.get(sex or "", "they")
         was = "were" if pron == "they" else ("was" if pron != "I" else "was")
@@ -116,7 +116,18 @@ class Timeline:
             if self.onset_age:
                 return s["well_age"].format(x=self.onset_age, **fill)
             return None
-        raise ValueError(f"unknown time question {when!r}: expected onset, duration or last_well")
+        if when == "before":
+            # how things were before it: as well as ever, until the illness began
+            if self.well_until and not self.well_until.endswith(" ago"):
+                return s["before_point"].format(x=self.well_until, **fill)
+            if self.onset_ago or self.duration or self.well_until:
+                return s["before_ago"].format(x=_bare((self.onset_ago or self.duration or self.well_until or "").removesuffix(" ago")), **fill)
+            if self.onset_point:
+                return s["before_point"].format(x=self.onset_point[1], **fill)
+            if self.onset_age:
+                return s["before_age"].format(x=self.onset_age, **fill)
+            return s["before"]
+        raise ValueError(f"unknown time question {when!r}: expected onset, duration, last_well or before")
 
 
 def _bare(span: str) -> str:

@@ -134,6 +134,9 @@ class Taxonomy:
     follow_up_adds: tuple[tuple[CueSet, tuple[str, ...]], ...]
     #: what a question about the illness's time asks, tried in order (``last_well``, ``duration``, ``onset``)
     time_questions: tuple[tuple[str, CueSet], ...] = ()
+    #: "Before these last two months, how were you sleeping?": how things were before the illness
+    before_cues: CueSet = CueSet(())
+    before_state: CueSet = CueSet(())
 
     def kind(self, topic_id: str) -> str:
         return self.by_id[topic_id].kind
@@ -249,8 +252,11 @@ def load_taxonomy() -> Taxonomy:
         fallback_index=_index((p, t["id"]) for t in raw["topics"] for p in t.get("fallback_cues", ())),
         question_words=frozenset(s for w in raw.get("question_words", ()) for s in stems_of(w)),
         time_questions=tuple(
-            (kind, cues_of(words)) for kind, words in raw.get("time_questions", {}).items() if not kind.startswith("_")
+            (kind, cues_of(words)) for kind, words in raw.get("time_questions", {}).items()
+            if not kind.startswith("_") and kind not in ("before", "before_state")
         ),
+        before_cues=cues_of(raw.get("time_questions", {}).get("before", ())),
+        before_state=cues_of(raw.get("time_questions", {}).get("before_state", ())),
     )
 
 
@@ -264,7 +270,7 @@ class Understanding:
     utterance holds (question marks, or "and"-joined asks); ``follow_up``: the topics came from the
     context; ``when``: for a question about the present illness's time, what it asks (``onset``: "When
     did this start?", ``duration``: "How long has it been going on?", ``last_well``: "When were you last
-    well?"), else ``None``.
+    well?", ``before``: "Before these last two months, how were you sleeping?"), else ``None``.
     """
 
     text: str
@@ -405,7 +411,17 @@ def _understand(utterance: str, context: None = None) -> Understanding:
 
 
 def _when(stemmed: Sequence[str], found: Sequence[str], tax: Taxonomy) -> str | None:
-    """What a question about the illness's time asks (``Understanding.when``), or ``None``."""
+    """What a question about the illness's time asks (``Understanding.when``), or ``None``: ``before`` for
+    how a symptom or the patient was before the illness ("Before the attack on the train, were you getting
+    about all right?"), not a history or substance question ("Before your wife left, how much were you
+    drinking?") nor one about ever ("Before this winter, had you ever been really high?")."""
+    if (
+        tax.before_cues.found(stemmed)
+        and tax.before_state.found(stemmed)
+        and "ever" not in stemmed
+        and not any(tax.kind(t) in ("history", "substance") for t in found)
+    ):
+        return "before"
     if "onset" not in found:
         return None
     return next((kind for kind, cues in tax.time_questions if cues.found(stemmed)), "onset")
