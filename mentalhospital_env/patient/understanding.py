@@ -137,6 +137,8 @@ class Taxonomy:
     #: "Before these last two months, how were you sleeping?": how things were before the illness
     before_cues: CueSet = CueSet(())
     before_state: CueSet = CueSet(())
+    #: a name or relation said to the person addressed at the start of a sentence ("Mum, ...", "Kelly, ...")
+    vocative: re.Pattern[str] = re.compile(r"(?!)")
 
     def kind(self, topic_id: str) -> str:
         return self.by_id[topic_id].kind
@@ -198,6 +200,18 @@ _SOLO = "!"  # marks a solo cue's topic: it counts only when no content topic is
 _CONTENT_KINDS = ("symptom", "substance", "history")
 
 
+def _vocative_pattern(raw: dict) -> re.Pattern[str]:
+    """A name or relation before a comma at the start of a sentence: a relation word, a title and a name,
+    or a capitalised word that is no discourse word ("So, ...", "Sorry, ...")."""
+    if not raw:
+        return re.compile(r"(?!)")
+    not_names = "|".join(re.escape(w) for w in sorted(raw.get("not_names", ()), key=len, reverse=True))
+    relations = "|".join(re.escape(w) for w in sorted(raw.get("relations", ()), key=len, reverse=True))
+    titles = "|".join(re.escape(w) for w in sorted(raw.get("titles", ()), key=len, reverse=True))
+    name = rf"(?:(?i:{titles})\.?\s+[A-Z][\w'-]+|(?i:{relations})|(?!(?i:{not_names})\b)[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)"
+    return re.compile(rf"(?:^|(?<=[.?!]\s))\s*{name}\s*,\s*")
+
+
 @lru_cache(maxsize=1)
 def load_taxonomy() -> Taxonomy:
     """The interview topic taxonomy and its cue phrases (``data/taxonomy.json``), stemmed once."""
@@ -255,6 +269,7 @@ def load_taxonomy() -> Taxonomy:
             (kind, cues_of(words)) for kind, words in raw.get("time_questions", {}).items()
             if not kind.startswith("_") and kind not in ("before", "before_state")
         ),
+        vocative=_vocative_pattern(raw.get("vocatives", {})),
         before_cues=cues_of(raw.get("time_questions", {}).get("before", ())),
         before_state=cues_of(raw.get("time_questions", {}).get("before_state", ())),
     )
@@ -346,6 +361,11 @@ _WORD = re.compile(r"[A-Za-z0-9']+")
 def _understand(utterance: str, context: None = None) -> Understanding:
     tax = load_taxonomy()
     heard = _normal(utterance, tax)
+    # "Mum, has he been eating?": the person addressed is no relative asked about, and then "your son" is
+    # the patient
+    addressed = tax.vocative.search(heard) is not None
+    if addressed:
+        heard = tax.vocative.sub(lambda m: " " if m.start() else "", heard).strip()
     whole = stems_of(heard)
     stemmed = stems_of(asked_part(heard))
     found = _topics_in(stemmed, tax)
@@ -394,6 +414,8 @@ def _understand(utterance: str, context: None = None) -> Understanding:
         if not any(a <= s[0] and s[1] <= b for a, b in not_kin)
     ]
     family_asked = "family_history" in found
+    if addressed and not family_asked:
+        rel_hits = []  # said to an informant: "Has your son had any trouble with the police?" is the patient's
     if rel_hits and "development" not in found:  # "Was your mother's pregnancy with you normal?"
         symptomish = any(tax.kind(t) in ("symptom", "substance") or t in ("past_psychiatric", "admissions", "medical_history") for t in found)
         if symptomish or tax.history_cues.found(stemmed) or family_asked:
