@@ -221,3 +221,37 @@ def test_stop22_held_out_set_is_pinned_and_labelled_with_known_topics():
     rows = topic_classifier.load_labels(path)
     assert len(rows) >= 150
     assert len({r["utterance"] for r in rows}) == len(rows)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "topics", "relative"),
+    [
+        ("Kelly, has he been sleeping?", ("sleep",), None),
+        ("Grandma, how has she been sleeping?", ("sleep",), None),
+        ("Mrs Patel, has your mother been confused?", ("memory",), None),
+        ("Mum, is there any mental illness in the family?", ("family_history",), None),
+        ("Has your mother ever been depressed?", ("family_history",), "mother"),
+        ("So, how is your mood?", ("mood",), None),
+    ],
+)
+def test_a_name_said_to_an_informant_asks_about_no_relative(utterance, topics, relative):
+    u = understand(utterance)
+    assert (u.topics, u.relative) == (topics, relative)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "expected", "absent"),
+    [
+        ("Have you been taking painkillers?", "medication", "opioids"),
+        ("Do you buy painkillers off the street?", "opioids", None),
+        ("Are you addicted to painkillers?", "opioids", None),
+        ("Do you feel scared a lot?", "worry", "self_harm"),
+        ("Does your tummy hurt sometimes?", "somatic", "self_harm"),
+        ("How much coffee do you drink?", "other", "alcohol"),
+        ("Were you a happy kid?", "childhood", "family_history"),
+    ],
+)
+def test_readers_misreadings_stay_mended(utterance, expected, absent):
+    topics = understand(utterance).topics
+    assert expected in topics
+    assert absent is None or absent not in topics

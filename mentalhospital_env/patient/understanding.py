@@ -371,7 +371,11 @@ def _understand(utterance: str, context: None = None) -> Understanding:
     found = _topics_in(stemmed, tax)
     if all(t in _SMALL_TALK for t in found) and ("?" in heard or (stemmed and stemmed[0] in tax.question_words)):
         # a question with no cue phrase: single words that name a topic on their own ("Eating ok?", "Any bother with the law?")
-        found += [t for t in _scan(stemmed, tax.fallback_index) if t not in found]
+        found += [
+            t
+            for t in _scan(stemmed, tax.fallback_index)
+            if t not in found and (tax.by_id[t].unless is None or not tax.by_id[t].unless.found(stemmed))
+        ]  # each topic's guards hold here too ("Do you feel scared a lot?" is no question about scars)
     asked = [t for t in found if tax.kind(t) != "meta"]
     if not asked or asked == ["chief_complaint"]:
         # "... thoughts that life is not worth living. What thoughts like that have you had?"; and a question
