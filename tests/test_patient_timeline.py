@@ -99,3 +99,11 @@ def test_how_things_were_before_the_illness_is_fine_until_it_began():
     t = timeline("Over the last two months she has felt flat most days.")
     assert t.say("before") == "Fine. I was all right until about two months ago."
     assert Timeline().say("before") == "Fine, before all this."
+
+
+def test_a_double_question_gets_the_time_first_and_the_rest_after_it():
+    hw = {c.case_id: c for c in load_suite("handwritten").cases}["hw-010"]
+    patient = make_patient(hw, "full", seed=0)
+    reply = patient.respond("When did it start and what do you think brought it on?").text
+    assert reply.startswith("About ten years ago"), reply
+    assert len(reply) > len("About ten years ago, I'd say."), reply

@@ -344,14 +344,19 @@ class Patient:
         """A question about the present illness's time (:attr:`Question.when`) answered from the record's
         timeline (:mod:`.timeline`) when the reply recalled does not say a time: "When were you last
         well?" and "Before these last two months, how were you sleeping?" always, "When did this start?" / "How long has it been going on?" when they name no
-        symptom or history of their own (those stay with recall)."""
+        symptom or history of their own (those stay with recall); asked with what set it off or what it
+        stopped, the time comes first and the recalled answer after it."""
         if question.when is None:
             return text
-        if question.when in ("onset", "duration") and (set(question.topics) - _ILLNESS_TIME or says_when(text)):
+        also = set(question.topics) - _ILLNESS_TIME
+        if question.when in ("onset", "duration") and (also - _FRAMES or says_when(text)):
             return text
         said = timeline(self.case.ehr.history_of_present_illness or "").say(
             question.when, speaker, self.case.demographics.sex
         )
+        if said and also:
+            # "When did it start and what do you think brought it on?": the time, then the rest of the answer
+            return f"{said} {text}"
         return said or text
 
     def _recall(self, question: Question) -> AnswerPlan:
@@ -517,6 +522,8 @@ class Patient:
 
 #: topics a question about the illness as a whole may carry beside its time ("When did all this start?")
 _ILLNESS_TIME = frozenset({"onset", "course", "chief_complaint", "rapport", "greeting"})
+#: the other frames of the illness a double question asks with its time (answered after the time)
+_FRAMES = frozenset({"trigger", "functioning", "help_tried"})
 
 
 def _reply_from_plan(text: str, plan: AnswerPlan, partial: bool, source: str) -> PatientReply:
