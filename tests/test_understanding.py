@@ -255,3 +255,11 @@ def test_readers_misreadings_stay_mended(utterance, expected, absent):
     topics = understand(utterance).topics
     assert expected in topics
     assert absent is None or absent not in topics
+
+
+def test_record_sentences_are_not_filed_under_a_word_they_only_share():
+    from mentalhospital_env.patient.understanding import record_topics
+
+    assert "alcohol" not in record_topics("personal_history", "I wipe my phone and door handles with alcohol wipes.")
+    assert "appetite" not in record_topics("personal_history", "From about 13 he started eating lunch in the library.")
+    assert "alcohol" in record_topics("substance_use", "He drinks about 20 units of alcohol a week.")
