@@ -354,7 +354,7 @@ class Patient:
         said = timeline(self.case.ehr.history_of_present_illness or "").say(
             question.when, speaker, self.case.demographics.sex
         )
-        if said and also:
+        if said and also and question.when in ("onset", "duration"):
             # "When did it start and what do you think brought it on?": the time, then the rest of the answer
             return f"{said} {text}"
         return said or text
