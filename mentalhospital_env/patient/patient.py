@@ -18,7 +18,9 @@ Variants (the study's patient ablation):
 * ``full``: both skills.
 
 A reply flows one way through the rooms: understand (:mod:`.understanding`, :mod:`.question`) ->
-recall (:mod:`.recall`) -> decide (:mod:`.decide`) -> say (:mod:`.say`) -> check (:mod:`.check`).
+recall (:mod:`.recall`) -> decide (:mod:`.decide`) -> say (:mod:`.say`) -> check (:mod:`.check`); a
+question about the present illness's time that the reply leaves without one is answered by when
+(:mod:`.timeline`), from the record's history of present illness.
 
 Backends: ``"offline"`` composes replies from facts and persona with no model, deterministic under
 the seed. An :class:`~mentalhospital_env.llm.base.LLMClient` replaces only the say room; the memory
