@@ -46,7 +46,7 @@ def _patterns() -> dict[str, re.Pattern[str]]:
         "span": re.compile(rf"\b(?:{_alt(d['span_before'])})\s+({span})\b", re.I),
         "point": re.compile(rf"\b({_alt(d['point_before'])})\s+({point})", re.I),
         "well": re.compile(rf"\b(?:{_alt(d['well_before'])})\s+({point}|{span}\s+ago)", re.I),
-        "age": re.compile(r"\b(?:at|aged|age|from)\s+(\d{1,2})(?:\s*(?:-|–|to|or)\s*(\d{1,2}))?\b(?!\s*(?:a\.?m|p\.?m|%|mg|units|kg))", re.I),
+        "age": re.compile(r"\b(?:at|aged|age|from|when (?:she|he|i|they) was|when (?:she|he|i|they) were)\s+(\d{1,2})(?:\s*(?:-|–|to|or)\s*(\d{1,2}))?\b(?!\s*(?:a\.?m|p\.?m|%|mg|units|kg))", re.I),
         "onset_verbs": re.compile(rf"\b(?:{_alt(d['onset_verbs'])})\b", re.I),
         "skip": re.compile(rf"(?:{_alt(d['skip_sentences'])})", re.I),
         "any": re.compile(rf"\b(?:{span}|{point})|\b(?:since|until|ago|years? old|when i was)\b", re.I),
