@@ -17,8 +17,9 @@ file's 1st, 3rd, 5th ... utterance); the *odd* half is held out. Macro-F1 is pri
 for all lines, every run. The odd half has been read in earlier stops, so it is no longer unseen:
 ``benchmarks/data/interview_topics_heldout.jsonl`` (181 utterances, psychiatrist and LLM-doctor
 phrasing, texting, compound questions, reflections before questions) was written and committed before
-the understand room was tuned at stop 21, and its macro-F1 is printed every run as the honest held-out
-figure (``--labels benchmarks/data/interview_topics_heldout.jsonl --show N`` lists its errors; reading
+the understand room was tuned at stop 21; its errors were read and tuned on at stop 22, so the honest
+held-out figure is now that of ``interview_topics_heldout22.jsonl`` (177 utterances, written and labelled
+before any run at stop 22), printed every run beside it (``--labels benchmarks/data/interview_topics_heldout.jsonl --show N`` lists its errors; reading
 them makes it tuned-on too, so write a new set before tuning on it).
 
 If the room does not exist yet, the script says so and exits with status 2: no numbers are made up.
@@ -33,6 +34,10 @@ from pathlib import Path
 
 DATA = Path(__file__).resolve().parent / "data"
 HELD_OUT = DATA / "interview_topics_heldout.jsonl"
+#: stop 22's held-out set: 177 utterances written and labelled by hand before the classifier ran on them
+#: (time questions, readers' misreadings, double questions, questions to an informant, child wording);
+#: its errors are not listed by default: ``--labels`` with ``--show`` reads them and makes it tuned-on
+HELD_OUT_22 = DATA / "interview_topics_heldout22.jsonl"
 TARGET_MACRO_F1 = 0.9
 
 
@@ -94,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
 
     halves = {name: macro_f1(part) for name, part in (("even", rows[0::2]), ("odd", rows[1::2]), ("all", rows))}
     held_out = macro_f1(load_labels(HELD_OUT)) if HELD_OUT.exists() else None
+    held_out_22 = macro_f1(load_labels(HELD_OUT_22)) if HELD_OUT_22.exists() else None
     rows = {"all": rows, "even": rows[0::2], "odd": rows[1::2]}[args.half]
     gold, pred, rel_gold, rel_pred, wrong = [], [], [], [], []
     for row in rows:
@@ -127,8 +133,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     if held_out is not None:
         print(
-            f"macro-F1 on the new held-out set ({HELD_OUT.name}, written before tuning at stop 21): "
+            f"macro-F1 on the stop-21 held-out set ({HELD_OUT.name}, written before tuning at stop 21, read and tuned on at stop 22): "
             f"{held_out:.3f} (target >= {TARGET_MACRO_F1}: {'met' if held_out >= TARGET_MACRO_F1 else 'MISSED'})"
+        )
+    if held_out_22 is not None:
+        print(
+            f"macro-F1 on stop 22's held-out set ({HELD_OUT_22.name}, written and labelled before any run, never "
+            f"tuned on): {held_out_22:.3f} (target >= {TARGET_MACRO_F1}: {'met' if held_out_22 >= TARGET_MACRO_F1 else 'MISSED'})"
         )
     print(f"exact topic set: {100 * exact:.1f}% of utterances")
     if rel_gold:

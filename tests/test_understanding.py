@@ -203,3 +203,63 @@ def test_the_interviews_own_business_repeats_no_lexicon_question():
     assert read_question("Okay, let's stop there for today.").closing
     # a clinical question keeps its concepts
     assert read_question("How has your mood been over the past few weeks?").concepts
+
+
+#: the stop-22 held-out utterances: written and labelled by hand before the classifier was run on them;
+#: never tuned on (a change to the file is a new set and needs a new pin and a new note)
+HELDOUT22_SHA256 = "78210da6815b5106fd1bd32ddfcb1255ee310631fa30c9618abe603b6e6bdfdf"
+
+
+def test_stop22_held_out_set_is_pinned_and_labelled_with_known_topics():
+    import hashlib
+
+    path = ROOT / "benchmarks" / "data" / "interview_topics_heldout22.jsonl"
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == HELDOUT22_SHA256
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import topic_classifier
+
+    rows = topic_classifier.load_labels(path)
+    assert len(rows) >= 150
+    assert len({r["utterance"] for r in rows}) == len(rows)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "topics", "relative"),
+    [
+        ("Kelly, has he been sleeping?", ("sleep",), None),
+        ("Grandma, how has she been sleeping?", ("sleep",), None),
+        ("Mrs Patel, has your mother been confused?", ("memory",), None),
+        ("Mum, is there any mental illness in the family?", ("family_history",), None),
+        ("Has your mother ever been depressed?", ("family_history",), "mother"),
+        ("So, how is your mood?", ("mood",), None),
+    ],
+)
+def test_a_name_said_to_an_informant_asks_about_no_relative(utterance, topics, relative):
+    u = understand(utterance)
+    assert (u.topics, u.relative) == (topics, relative)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "expected", "absent"),
+    [
+        ("Have you been taking painkillers?", "medication", "opioids"),
+        ("Do you buy painkillers off the street?", "opioids", None),
+        ("Are you addicted to painkillers?", "opioids", None),
+        ("Do you feel scared a lot?", "worry", "self_harm"),
+        ("Does your tummy hurt sometimes?", "somatic", "self_harm"),
+        ("How much coffee do you drink?", "other", "alcohol"),
+        ("Were you a happy kid?", "childhood", "family_history"),
+    ],
+)
+def test_readers_misreadings_stay_mended(utterance, expected, absent):
+    topics = understand(utterance).topics
+    assert expected in topics
+    assert absent is None or absent not in topics
+
+
+def test_record_sentences_are_not_filed_under_a_word_they_only_share():
+    from mentalhospital_env.patient.understanding import record_topics
+
+    assert "alcohol" not in record_topics("personal_history", "I wipe my phone and door handles with alcohol wipes.")
+    assert "appetite" not in record_topics("personal_history", "From about 13 he started eating lunch in the library.")
+    assert "alcohol" in record_topics("substance_use", "He drinks about 20 units of alcohol a week.")

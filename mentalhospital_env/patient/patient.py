@@ -18,7 +18,9 @@ Variants (the study's patient ablation):
 * ``full``: both skills.
 
 A reply flows one way through the rooms: understand (:mod:`.understanding`, :mod:`.question`) ->
-recall (:mod:`.recall`) -> decide (:mod:`.decide`) -> say (:mod:`.say`) -> check (:mod:`.check`).
+recall (:mod:`.recall`) -> decide (:mod:`.decide`) -> say (:mod:`.say`) -> check (:mod:`.check`); a
+question about the present illness's time that the reply leaves without one is answered by when
+(:mod:`.timeline`), from the record's history of present illness.
 
 Backends: ``"offline"`` composes replies from facts and persona with no model, deterministic under
 the seed. An :class:`~mentalhospital_env.llm.base.LLMClient` replaces only the say room; the memory
@@ -46,6 +48,7 @@ from .decide import Decision, gate
 from .informant import CHILD_AGE, informant_for
 from .question import Question, read_question
 from .reading import CLOSED_WORLD_KINDS, cosine, stable_seed
+from .timeline import says_when, timeline
 from .recall import (
     AFFIRM,
     DENY,
@@ -333,10 +336,30 @@ class Patient:
         decision = self._decide(question, plan)
         text = self._say(decision)
         text = self._check(decision, text)
+        text = self._when(question, decision.speaker, text)
         reply = _reply_from_plan(text, decision.plan, decision.partial, "offline")
         if decision.speaker != "patient":
             reply = replace(reply, speaker=decision.speaker)
         return _Pending(question, decision.plan, reply)
+
+    def _when(self, question: Question, speaker: str, text: str) -> str:
+        """A question about the present illness's time (:attr:`Question.when`) answered from the record's
+        timeline (:mod:`.timeline`) when the reply recalled does not say a time: "When were you last
+        well?" and "Before these last two months, how were you sleeping?" always, "When did this start?" / "How long has it been going on?" when they name no
+        symptom or history of their own (those stay with recall); asked with what set it off or what it
+        stopped, the time comes first and the recalled answer after it."""
+        if question.when is None:
+            return text
+        also = set(question.topics) - _ILLNESS_TIME
+        if question.when in ("onset", "duration") and (also - _FRAMES or says_when(text)):
+            return text
+        said = timeline(self.case.ehr.history_of_present_illness or "").say(
+            question.when, speaker, self.case.demographics.sex
+        )
+        if said and also and question.when in ("onset", "duration"):
+            # "When did it start and what do you think brought it on?": the time, then the rest of the answer
+            return f"{said} {text}"
+        return said or text
 
     def _recall(self, question: Question) -> AnswerPlan:
         memory = self.memory
@@ -497,6 +520,12 @@ class Patient:
                 self._record_disclosed.setdefault(fid, None)
         self.transcript.append(_Turn(pending.question.text, reply.text))
         return reply
+
+
+#: topics a question about the illness as a whole may carry beside its time ("When did all this start?")
+_ILLNESS_TIME = frozenset({"onset", "course", "chief_complaint", "rapport", "greeting"})
+#: the other frames of the illness a double question asks with its time (answered after the time)
+_FRAMES = frozenset({"trigger", "functioning", "help_tried"})
 
 
 def _reply_from_plan(text: str, plan: AnswerPlan, partial: bool, source: str) -> PatientReply:

@@ -49,6 +49,8 @@ class Question:
     yes_no: bool = False
     relative: str | None = None
     open: bool = False
+    #: what a question about the present illness's time asks (``onset``, ``duration``, ``last_well``)
+    when: str | None = None
 
 
 class QuestionBank:
@@ -187,6 +189,7 @@ def _read_question(utterance: str, lex: Lexicon) -> Question:
         relative=understood.relative,
         open=understood.open or "chief_complaint" in understood.topics,
         yes_no=bool(tokens) and tokens[0] in cues.yes_no_openers,
+        when=understood.when,
     )
 
 

@@ -132,6 +132,13 @@ class Taxonomy:
     stopwords: frozenset[str]
     fallback_index: dict[str, tuple[tuple[tuple[str, ...], str], ...]]
     follow_up_adds: tuple[tuple[CueSet, tuple[str, ...]], ...]
+    #: what a question about the illness's time asks, tried in order (``last_well``, ``duration``, ``onset``)
+    time_questions: tuple[tuple[str, CueSet], ...] = ()
+    #: "Before these last two months, how were you sleeping?": how things were before the illness
+    before_cues: CueSet = CueSet(())
+    before_state: CueSet = CueSet(())
+    #: a name or relation said to the person addressed at the start of a sentence ("Mum, ...", "Kelly, ...")
+    vocative: re.Pattern[str] = re.compile(r"(?!)")
 
     def kind(self, topic_id: str) -> str:
         return self.by_id[topic_id].kind
@@ -193,6 +200,18 @@ _SOLO = "!"  # marks a solo cue's topic: it counts only when no content topic is
 _CONTENT_KINDS = ("symptom", "substance", "history")
 
 
+def _vocative_pattern(raw: dict) -> re.Pattern[str]:
+    """A name or relation before a comma at the start of a sentence: a relation word, a title and a name,
+    or a capitalised word that is no discourse word ("So, ...", "Sorry, ...")."""
+    if not raw:
+        return re.compile(r"(?!)")
+    not_names = "|".join(re.escape(w) for w in sorted(raw.get("not_names", ()), key=len, reverse=True))
+    relations = "|".join(re.escape(w) for w in sorted(raw.get("relations", ()), key=len, reverse=True))
+    titles = "|".join(re.escape(w) for w in sorted(raw.get("titles", ()), key=len, reverse=True))
+    name = rf"(?:(?i:{titles})\.?\s+[A-Z][\w'-]+|(?i:{relations})|(?!(?i:{not_names})\b)[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)"
+    return re.compile(rf"(?:^|(?<=[.?!]\s))\s*{name}\s*,\s*")
+
+
 @lru_cache(maxsize=1)
 def load_taxonomy() -> Taxonomy:
     """The interview topic taxonomy and its cue phrases (``data/taxonomy.json``), stemmed once."""
@@ -246,6 +265,13 @@ def load_taxonomy() -> Taxonomy:
         spellings={k.lower(): v for k, v in raw.get("spellings", {}).items()},
         fallback_index=_index((p, t["id"]) for t in raw["topics"] for p in t.get("fallback_cues", ())),
         question_words=frozenset(s for w in raw.get("question_words", ()) for s in stems_of(w)),
+        time_questions=tuple(
+            (kind, cues_of(words)) for kind, words in raw.get("time_questions", {}).items()
+            if not kind.startswith("_") and kind not in ("before", "before_state")
+        ),
+        vocative=_vocative_pattern(raw.get("vocatives", {})),
+        before_cues=cues_of(raw.get("time_questions", {}).get("before", ())),
+        before_state=cues_of(raw.get("time_questions", {}).get("before_state", ())),
     )
 
 
@@ -257,7 +283,9 @@ class Understanding:
     whose history is asked about (``mother``, ``father``, ``sibling``, ``child``, ``partner``,
     ``grandparent``, ``other``) or ``None``; ``questions``: how many separate questions the
     utterance holds (question marks, or "and"-joined asks); ``follow_up``: the topics came from the
-    context.
+    context; ``when``: for a question about the present illness's time, what it asks (``onset``: "When
+    did this start?", ``duration``: "How long has it been going on?", ``last_well``: "When were you last
+    well?", ``before``: "Before these last two months, how were you sleeping?"), else ``None``.
     """
 
     text: str
@@ -266,6 +294,7 @@ class Understanding:
     questions: int = 1
     follow_up: bool = False
     open: bool = False
+    when: str | None = None
 
     @property
     def small_talk(self) -> str | None:
@@ -332,12 +361,21 @@ _WORD = re.compile(r"[A-Za-z0-9']+")
 def _understand(utterance: str, context: None = None) -> Understanding:
     tax = load_taxonomy()
     heard = _normal(utterance, tax)
+    # "Mum, has he been eating?": the person addressed is no relative asked about, and then "your son" is
+    # the patient
+    addressed = tax.vocative.search(heard) is not None
+    if addressed:
+        heard = tax.vocative.sub(lambda m: " " if m.start() else "", heard).strip()
     whole = stems_of(heard)
     stemmed = stems_of(asked_part(heard))
     found = _topics_in(stemmed, tax)
     if all(t in _SMALL_TALK for t in found) and ("?" in heard or (stemmed and stemmed[0] in tax.question_words)):
         # a question with no cue phrase: single words that name a topic on their own ("Eating ok?", "Any bother with the law?")
-        found += [t for t in _scan(stemmed, tax.fallback_index) if t not in found]
+        found += [
+            t
+            for t in _scan(stemmed, tax.fallback_index)
+            if t not in found and (tax.by_id[t].unless is None or not tax.by_id[t].unless.found(stemmed))
+        ]  # each topic's guards hold here too ("Do you feel scared a lot?" is no question about scars)
     asked = [t for t in found if tax.kind(t) != "meta"]
     if not asked or asked == ["chief_complaint"]:
         # "... thoughts that life is not worth living. What thoughts like that have you had?"; and a question
@@ -380,6 +418,8 @@ def _understand(utterance: str, context: None = None) -> Understanding:
         if not any(a <= s[0] and s[1] <= b for a, b in not_kin)
     ]
     family_asked = "family_history" in found
+    if addressed and not family_asked:
+        rel_hits = []  # said to an informant: "Has your son had any trouble with the police?" is the patient's
     if rel_hits and "development" not in found:  # "Was your mother's pregnancy with you normal?"
         symptomish = any(tax.kind(t) in ("symptom", "substance") or t in ("past_psychiatric", "admissions", "medical_history") for t in found)
         if symptomish or tax.history_cues.found(stemmed) or family_asked:
@@ -392,7 +432,25 @@ def _understand(utterance: str, context: None = None) -> Understanding:
         found = ["family_history"] + [t for t in found if t in ("greeting", "closing", "rapport")]
         found = list(dict.fromkeys(found))
     questions = max(1, sum(1 for part in _QUESTION_SPLIT.split(utterance) if stems_of(part)))
-    return Understanding(utterance, tuple(found), relative, questions, False, tax.open_cues.found(stemmed))
+    when = _when(stemmed, found, tax)
+    return Understanding(utterance, tuple(found), relative, questions, False, tax.open_cues.found(stemmed), when)
+
+
+def _when(stemmed: Sequence[str], found: Sequence[str], tax: Taxonomy) -> str | None:
+    """What a question about the illness's time asks (``Understanding.when``), or ``None``: ``before`` for
+    how a symptom or the patient was before the illness ("Before the attack on the train, were you getting
+    about all right?"), not a history or substance question ("Before your wife left, how much were you
+    drinking?") nor one about ever ("Before this winter, had you ever been really high?")."""
+    if (
+        tax.before_cues.found(stemmed)
+        and tax.before_state.found(stemmed)
+        and "ever" not in stemmed
+        and not any(tax.kind(t) in ("history", "substance") for t in found)
+    ):
+        return "before"
+    if "onset" not in found:
+        return None
+    return next((kind for kind, cues in tax.time_questions if cues.found(stemmed)), "onset")
 
 
 #: words by which a short question refers to what was just said ("How sure are you about that?")

