@@ -440,14 +440,16 @@ class StoryV2(_Story):
     # ------------------------------------------------------------------------ chief complaint
 
     def _lay(self, concept: str) -> str:
-        """A plain name for a complaint: a clinical term free of criteria wording, else a lay phrase."""
+        """A plain name for a complaint: a lay phrase ("struggling to sleep", "zoning out"), else a clinical
+        term free of criteria wording. A clinical term first read as the criteria's own words ("use larger
+        than intended", "reckless behaviour", "depressed mood") and named the diagnosis in the chief complaint."""
         lex = self.ref.lexicon
         terms: list[str] = []
         if concept in lex:
             c = lex.get(concept)
             never = self.c.voices["complaint_never"]
-            terms = [t for t in list(c.clinical_terms)[:3] if clean_text(t) and len(t) > 3 and t.lower() not in never["terms"]]
-            terms += [t for t in c.lay_phrases if _gerund_phrase(t, never["first_words"]) and clean_text(t) and not re.search(r"\b(my|me|i|i'm|myself)\b", t)][:3]
+            terms = [t for t in c.lay_phrases if _gerund_phrase(t, never["first_words"]) and clean_text(t) and not re.search(r"\b(my|me|i|i'm|myself)\b", t)][:4]
+            terms = terms or [t for t in list(c.clinical_terms)[:3] if clean_text(t) and len(t) > 3 and t.lower() not in never["terms"]]
         terms = terms or [self.ref.concept_term(concept)]
         return self.rng.choice(terms)
 

@@ -57,7 +57,9 @@ def rules() -> tuple[Rule, ...]:
     out = []
     for i, r in enumerate(data["rules"]):
         try:
-            pattern = re.compile(r["match"] if r["match"].endswith("$") else r["match"] + "$", re.I)
+            # the presentations' mental-state lines come without a full stop: one is optional
+            source = r["match"][: -len("\\.$")] + "\\.?$" if r["match"].endswith("\\.$") else r["match"]
+            pattern = re.compile(source if source.endswith("$") else source + "$", re.I)
         except re.error as e:  # pragma: no cover - a data error, named
             raise ValueError(f"variety.json rule {i}: bad pattern {r['match']!r}: {e}") from e
         out.append(Rule(tuple(r["sections"]), pattern, tuple(r["as"]), tuple(sentences_in(t) for t in r["as"])))
