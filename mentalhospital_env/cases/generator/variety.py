@@ -108,6 +108,19 @@ def reword(section: str, text: str, rng: random.Random, fill: Callable[..., str]
     return new[:1].upper() + new[1:]
 
 
+def reword_plain(section: str, text: str, rng: random.Random) -> str | None:
+    """:func:`reword` for a line said with no record at hand (a critical action's sentence, added to a
+    finished plan): only rules whose templates need no field but their own groups; None otherwise."""
+    found = rule_for(section, text)
+    if found is None or any(re.search(r"\{(?!g\d+\})", t) for t in found[0].templates):
+        return None
+
+    def fill(template: str, **groups: str) -> str:
+        return _PARTS.sub(lambda m: rng.choice(m.group(1).split("|")), template).format_map(groups)
+
+    return reword(section, text, rng, fill)
+
+
 def applies(when: Mapping[str, Any], facts: Mapping[str, Any]) -> bool:
     """Whether an addition's conditions hold for a patient (``facts``: age, setting, plan text, living)."""
     age = facts["age"]
