@@ -355,7 +355,7 @@ class StoryV2(_Story):
             "safety_people": people, "means_holder": holder, "no_drug_reason": no_drug, "outpatient_detail": outpatient,
             "start_detail": "[[| in the morning| with food|; common early side effects explained|; {subj} agreed to try it|; benefit expected over two to four weeks|; side effects and the delay before benefit explained]]",
             "ward_detail": "[[| on general observations| with daily medical review| at the observation level set on admission|]]",
-            "ed_detail": "[[| today| before any decision on discharge|]]",
+            "ed_detail": "[[| today|]]",
             "followup_detail": {
                 "outpatient": "[[| in clinic|, with {poss} GP in between|, phone contact in between|, sooner if worse|, booked before {subj} left]]",
                 "inpatient": "[[| after discharge|, first by the community team after discharge|, with a 72-hour check after discharge]]",

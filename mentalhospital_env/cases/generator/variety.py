@@ -99,13 +99,19 @@ def reword(section: str, text: str, rng: random.Random, fill: Callable[..., str]
     if found is None:
         return None
     rule, m = found
-    groups = {f"g{i}": (g or "") for i, g in enumerate(m.groups(), 1)}
+    # a group that opened the line may be set inside the new one: its first letter in lower case
+    # ("Every 2 weeks" -> "Follow-up every 2 weeks"); the new line's own first letter is raised below
+    groups = {f"g{i}": _lower_first(g or "") if m.start(i) == 0 else (g or "") for i, g in enumerate(m.groups(), 1)}
     template = rule.templates[0] if len(rule.templates) == 1 else rng.choices(rule.templates, rule.weights)[0]
     new = fill(template, **groups).strip()
     new = re.sub(r"\s+([,;.])", r"\1", re.sub(r"\s{2,}", " ", new))
     if not new.endswith((".", "!", "?", "'")):
         new += "."
     return new[:1].upper() + new[1:]
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
 
 
 def reword_plain(section: str, text: str, rng: random.Random) -> str | None:
