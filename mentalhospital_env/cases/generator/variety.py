@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Mapping
 
+from mentalhospital_env.knowledge.language import memo_size
+
 from .composer import load_material
 
 
@@ -80,8 +82,10 @@ def _by_section() -> dict[str, tuple[Rule, ...]]:
     return {k: tuple(v) for k, v in table.items()}
 
 
+@lru_cache(maxsize=memo_size(8192))
 def rule_for(section: str, text: str) -> tuple[Rule, re.Match[str]] | None:
-    """The first rule for ``section`` (or the section's group, before the dot) that matches ``text``."""
+    """The first rule for ``section`` (or the section's group, before the dot) that matches ``text``
+    (remembered: most lines of a record are one of a few hundred, and most match no rule)."""
     table = _by_section()
     for key in (section, section.split(".", 1)[0]):
         for r in table.get(key, ()):
