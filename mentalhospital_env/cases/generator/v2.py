@@ -449,7 +449,8 @@ class StoryV2(_Story):
             c = lex.get(concept)
             never = self.c.voices["complaint_never"]
             terms = [t for t in c.lay_phrases if _gerund_phrase(t, never["first_words"]) and clean_text(t) and not re.search(r"\b(my|me|i|i'm|myself)\b", t)][:4]
-            terms = terms or [t for t in list(c.clinical_terms)[:3] if clean_text(t) and len(t) > 3 and t.lower() not in never["terms"]]
+            if len(terms) < 3:  # one lay phrase alone would be every such record's complaint ("running on empty")
+                terms += [t for t in list(c.clinical_terms)[:3] if clean_text(t) and len(t) > 3 and t.lower() not in never["terms"]]
         terms = terms or [self.ref.concept_term(concept)]
         return self.rng.choice(terms)
 
