@@ -14,7 +14,12 @@ counted on their own as well. Reported, per group of sections:
   suite's records carry (a reader who reads twenty records meets it again);
 * ``sentences_over_5pct``: how many distinct sentences are that common;
 * ``story_share_over_5pct``: the same share over the story alone (chief complaint, present illness and
-  past history sentences, and the patient's quotes), where a reader meets a person rather than a form.
+  past history sentences, and the patient's quotes), where a reader meets a person rather than a form;
+* ``sections``: per record section (each risk and mental-state heading on its own), how many records
+  carry a common sentence, how many common sentences it has, and its worst frame (``--sections``).
+
+``--threshold`` sets "common" (the issue's rule is 3%: ``--threshold 0.03``); the keys keep their
+historical ``_5pct`` names whatever the threshold.
 
 Short sentences (fewer than ``--min-words`` words, e.g. "No known drug allergies.") are charting
 convention, not a story, and are left out of the sentence counts; quotes need two words.
@@ -59,6 +64,21 @@ def _texts(value) -> list[str]:
     if isinstance(value, list):
         return [t for v in value for t in _texts(v)]
     return []
+
+
+def section_parts(case: dict) -> dict[str, str]:
+    """Every section's text, the mental state and risk by heading ("mental_status_exam.affect")."""
+    out = {}
+    ehr = case.get("ehr") or {}
+    for group, sections in GROUPS.items():
+        for s in sections:
+            value = ehr.get(s) if s != "treatment" else None
+            if isinstance(value, dict):
+                for k, v in value.items():
+                    out[f"{s}.{k}"] = " ".join(_texts(v))
+            else:
+                out[s] = section_text(case, s)
+    return out
 
 
 def section_text(case: dict, section: str) -> str:
@@ -119,6 +139,19 @@ def measure(cases: list[dict], min_words: int = 5, top: int = 20, threshold: flo
     report["share_over_5pct"] = round(sum(1 for keys in every if keys & common) / max(n, 1), 3)
     report["sentences_over_5pct"] = len(common)
     report["top"] = [[c, k] for k, c in counts.most_common(top)]
+    parts = [section_parts(case) for case in cases]
+    names = sorted({k for p in parts for k in p})
+    report["sections"] = {}
+    for name in names:
+        keyed = [sentences(p.get(name, ""), min_words) for p in parts]
+        counts = Counter(k for keys in keyed for k in keys)
+        common = {k for k, c in counts.items() if c > limit}
+        worst = counts.most_common(1)
+        report["sections"][name] = {
+            "share_over_5pct": round(sum(1 for keys in keyed if keys & common) / max(n, 1), 3),
+            "sentences_over_5pct": len(common),
+            "worst": [worst[0][1], worst[0][0]] if worst else [0, ""],
+        }
     return report
 
 
@@ -128,6 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--top", type=int, default=20)
     ap.add_argument("--min-words", type=int, default=5)
     ap.add_argument("--threshold", type=float, default=0.05, help="share of records that makes a sentence common (default 0.05)")
+    ap.add_argument("--sections", action="store_true", help="print each section's share and worst frame")
     ap.add_argument("--json", help="write the full report here")
     args = ap.parse_args(argv)
     reports = {}
@@ -141,6 +175,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  story (history sentences and quotes): {r['story_share_over_5pct']:.1%} of records carry one in more than {args.threshold:.0%}")
         for group, g in r["groups"].items():
             print(f"  {group:13s} {g['sentences_over_5pct']:4d} common sentences, in {g['share_over_5pct']:.1%} of records")
+        if args.sections:
+            print("  per section (records carrying a common sentence; common sentences; worst frame and its records):")
+            for name, g in r["sections"].items():
+                print(f"    {name:34s} {g['share_over_5pct']:6.1%} {g['sentences_over_5pct']:4d}  {g['worst'][0]:4d}  {g['worst'][1][:70]}")
         print(f"  top {args.top} (records holding it):")
         for c, k in r["top"]:
             print(f"    {c:4d}  {k[:110]}")

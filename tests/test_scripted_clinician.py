@@ -3,6 +3,8 @@ interview that fits the patient's age, the setting's decisions, and plans that c
 
 from __future__ import annotations
 
+import re
+
 import gymnasium
 import pytest
 
@@ -151,10 +153,21 @@ def test_bipolar_is_ruled_out_by_a_denial_of_past_highs_unless_the_patient_names
 def test_a_denial_the_results_on_file_contradict_is_not_written():
     # test-v2-0465 (anorexia, BMI 15.0): a "no" heard to a weight question once gave "Denies low body weight."
     # beside the BMI in the investigations; the note-precision checker counted it (the one error on test-v2)
+    # the case is chosen by what it holds, not by id: a redrawn suite moves its cases (stop 22's redraw
+    # made 0465 open with food and mood, and the clinician ordered no weight)
+    suite = load_suite("test-v2")
+    case, bmi = next(
+        (c, m.group(0))
+        for c in suite
+        if c.diagnosis.disorders[0].code.startswith("F50.0")
+        for e in c.exams
+        for m in [re.search(r"BMI (\d+(?:\.\d+)?)", e.result)]
+        if m and float(m.group(1)) < 17.5
+    )
     env = gymnasium.make("MentalHospital-v0", suite="test-v2", turn_budget=40)
-    chart = play(env, ScriptedClinician(), "test-v2-0465")
-    assert "BMI 15.0" in chart.note and "Denies low body weight" not in chart.note
-    assert check_note(load_suite("test-v2")["test-v2-0465"], chart).errors == ()
+    chart = play(env, ScriptedClinician(), case.case_id)
+    assert bmi in chart.note and "Denies low body weight" not in chart.note
+    assert check_note(case, chart).errors == ()
 
 
 def test_notes_quote_only_speech_file_it_rightly_keep_the_risk_and_hedge_an_early_diagnosis(handwritten_env):

@@ -16,6 +16,7 @@ import random
 from typing import Any
 
 from ..model import Case
+from . import variety
 from .composer import CompositionError
 
 
@@ -31,11 +32,17 @@ def complete_plan(raw: dict[str, Any], case: Case, rng: random.Random) -> bool:
     check = actions.check(profile, treatment["plan"])
     if check.contraindicated:
         raise CompositionError(f"plan proposes {', '.join(c.action for c in check.contraindicated)}, which the case forbids")
-    added = actions.sentences(check.missing)
     if not check.missing:
         return False
+    missing = check.missing
+    # each said in one of its wordings (variety.json), read back by the check below like any other
+    added = [variety.reword_plain("treatment", s, rng) or s for s in actions.sentences(missing)]
     plan = treatment["plan"].rstrip() + " " + " ".join(added)
     check = actions.check(profile, plan)
+    if check.missing or check.contraindicated:  # a wording the knowledge base does not read: its own sentences
+        added = actions.sentences(missing)
+        plan = treatment["plan"].rstrip() + " " + " ".join(added)
+        check = actions.check(profile, plan)
     if check.missing or check.contraindicated:
         raise CompositionError(f"plan still misses {[r.action for r in check.missing]} or proposes {[c.action for c in check.contraindicated]}")
     treatment["plan"] = plan

@@ -44,6 +44,7 @@ from .composer import (
     sentence,
 )
 from .labs import personalise
+from . import variety
 
 VERSION = 2
 FALLBACK_DURATIONS = ("two days", "five days", "two weeks", "three weeks", "six weeks", "three months", "six months",
@@ -323,12 +324,71 @@ class StoryV2(_Story):
                 return new
         return text
 
+    def _variety_fields(self) -> dict[str, str]:
+        """The record's own words for the plan's fields in variety.json: who shares the safety plan
+        and holds the medicines, what happens next in this setting (from household, age and setting)."""
+        fields = getattr(self, "_vfields", None)
+        if fields is not None:
+            return fields
+        living = str(self.p.demographics.get("living_situation", "")).lower()
+        partner = self.p.household.partner
+        age, setting = self.p.age, self.p.setting
+        if age < 18 or re.search(r"\bparents?\b|\bmother\b|\bfather\b", living):
+            people, holder = " [[shared with|agreed with]] {poss} parents", "[[, {poss} parents to keep medicines locked away|; medicines held by {poss} parents|]]"
+        elif partner:
+            people, holder = f"[[ shared with {{poss}} {partner}| that names {{poss}} {partner}| with {{poss}} {partner} present|]]", f"[[, {{poss}} {partner} to hold the supply|; {{poss}} {partner} to keep the tablets|]]"
+        elif "alone" in living:
+            people, holder = "[[ naming a friend or relative to call| with the crisis line number on it| listing who {subj} can call at night|]]", "[[; weekly dispensing|, a week's supply at a time|]]"
+        else:
+            people, holder = "[[ with the crisis line number on it| naming who {subj} can call|]]", "[[; small supplies only|]]"
+        if age < 18:
+            no_drug = "[[; psychological help first at {age}|; talking treatment and support at home and school first|]]"
+        elif age >= 65:
+            no_drug = "[[; psychological treatment first, given {poss} other tablets|; review once bloods are back|]]"
+        else:
+            no_drug = "[[; psychological treatment first|; {subj} prefers to try talking treatment first|; reconsider if no better in four to six weeks|]]"
+        outpatient = {
+            "outpatient": "[[; GP letter today|, GP kept informed|, with the community team|, next appointment booked before {subj} left|]]",
+            "inpatient": "[[ after discharge|, once discharged]]",
+        }.get(setting, "[[ once the crisis has settled| after the emergency review|]]")
+        self._vfields = fields = {
+            "safety_people": people, "means_holder": holder, "no_drug_reason": no_drug, "outpatient_detail": outpatient,
+            "start_detail": "[[| in the morning| with food|; common early side effects explained|; {subj} agreed to try it|; benefit expected over two to four weeks|; side effects and the delay before benefit explained]]",
+            "ward_detail": "[[| on general observations| with daily medical review| at the observation level set on admission|]]",
+            "ed_detail": "[[| today|]]",
+            "followup_detail": {
+                "outpatient": "[[| in clinic|, with {poss} GP in between|, phone contact in between|, sooner if worse|, booked before {subj} left]]",
+                "inpatient": "[[| after discharge|, first by the community team after discharge|, with a 72-hour check after discharge]]",
+            }.get(setting, "[[| once the crisis has settled|, by the crisis team at first|, after the emergency review]]"),
+            "therapy_detail": {
+                "outpatient": "[[|, with {poss} consent to a referral today|, through the local talking therapies service|, once {subj} is ready|; {subj} is willing to try it]]",
+                "inpatient": "[[| on the ward and after discharge|, to start on the ward|, to continue after discharge]]",
+            }.get(setting, "[[| once the crisis has settled|, after the emergency has passed|]]") if age >= 18 else "[[|, with {poss} parents involved|, through the children's service]]",
+            "age": str(age),
+        }
+        return fields
+
+    def _varied(self, section: str, text: str) -> str | None:
+        """``text`` in this record's own wording (variety.json), or None when it is not a stock line."""
+        rng = self.rng
+        fields = self._variety_fields()
+
+        def fill_twice(template: str, **groups: str) -> str:
+            # the fields carry their own [[a|b]] parts: fill them in, then draw those parts
+            return self.fill(self.fill(template, **groups, **{k: v for k, v in fields.items()}))
+
+        return variety.reword(section, text, rng, fill_twice)
+
     def write(self) -> None:
         self._personal_details()
         super().write()
         stock = self._stock_lines()
         patterns = _stock_patterns(self.c.voices)
         for f in self.chart.facts:
+            new = self._varied(f.section, f.text)
+            if new is not None:
+                f.text = new
+                continue
             if f.text in stock:
                 f.text = self._reworded(f.text, stock)
                 continue
@@ -380,14 +440,17 @@ class StoryV2(_Story):
     # ------------------------------------------------------------------------ chief complaint
 
     def _lay(self, concept: str) -> str:
-        """A plain name for a complaint: a clinical term free of criteria wording, else a lay phrase."""
+        """A plain name for a complaint: a lay phrase ("struggling to sleep", "zoning out"), else a clinical
+        term free of criteria wording. A clinical term first read as the criteria's own words ("use larger
+        than intended", "reckless behaviour", "depressed mood") and named the diagnosis in the chief complaint."""
         lex = self.ref.lexicon
         terms: list[str] = []
         if concept in lex:
             c = lex.get(concept)
             never = self.c.voices["complaint_never"]
-            terms = [t for t in list(c.clinical_terms)[:3] if clean_text(t) and len(t) > 3 and t.lower() not in never["terms"]]
-            terms += [t for t in c.lay_phrases if _gerund_phrase(t, never["first_words"]) and clean_text(t) and not re.search(r"\b(my|me|i|i'm|myself)\b", t)][:3]
+            terms = [t for t in c.lay_phrases if _gerund_phrase(t, never["first_words"]) and clean_text(t) and not re.search(r"\b(my|me|i|i'm|myself)\b", t)][:4]
+            if len(terms) < 3:  # one lay phrase alone would be every such record's complaint ("running on empty")
+                terms += [t for t in list(c.clinical_terms)[:3] if clean_text(t) and len(t) > 3 and t.lower() not in never["terms"]]
         terms = terms or [self.ref.concept_term(concept)]
         return self.rng.choice(terms)
 
@@ -943,7 +1006,8 @@ class StoryV2(_Story):
                     out["follow_up"] = re.sub(pattern, r"\1 in 5-7 days", out["follow_up"], flags=re.I)
         kept = [k if k.rstrip().endswith((".", "!", "?")) else k.rstrip(" ;,") + "." for k in kept if k.strip(" .;,")]
         stock = self._stock_lines()
-        kept = [self._lab_acted(self._for_age(self._reworded(k, stock))) for k in kept]
+        kept = [self._lab_acted(self._for_age(self._varied("treatment", k) or self._reworded(k, stock))) for k in kept]
+        kept += self._plan_additions(" ".join(kept))
         if self.p.age < 18:
             for m in out.get("medications", ()):
                 if m.get("dose"):
@@ -951,6 +1015,17 @@ class StoryV2(_Story):
         out["plan"] = " ".join(kept)
         return out
 
+
+    def _plan_additions(self, plan: str) -> list[str]:
+        """variety.json's plan sentences for who this patient is (age, setting, living alone)."""
+        facts = {"age": self.p.age, "setting": self.p.setting, "plan": plan, "living": str(self.p.demographics.get("living_situation", ""))}
+        out = []
+        for a in variety.additions():
+            if variety.applies(a.when, facts):
+                text = self.fill(self.fill(self.rng.choice(a.templates), age=str(self.p.age)))
+                out.append(sentence(text))
+                facts["plan"] += " " + text
+        return out
 
     def _for_age(self, text: str) -> str:
         """A plan sentence with a treatment made for another age group replaced by this age's (voices.json ``plan_by_age``)."""
