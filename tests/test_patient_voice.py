@@ -130,3 +130,11 @@ def test_the_informant_keeps_lay_words_in_the_third_person():
     spoken = mother.say("No suicidal ideation or self-harm.")
     assert "my life" not in spoken and "her life" in spoken
     assert mother.say("No known drug allergies.") != "No known drug allergies."
+
+
+def test_a_sentence_opening_with_a_time_and_a_bare_verb_gets_the_patient_as_subject():
+    # hw-017: "for the last three months sleeps in her parents' bed because she has nightmares ..."
+    assert any(s.startswith("For the last three months I sleep in my parents") for s in said("hw-017").values())
+    # a relative's possessive stays theirs in family history ("Rachel had panic attacks in her twenties")
+    family = [f.patient_says for f in HANDWRITTEN["hw-017"].facts if f.section == "family_history" and f.patient_says]
+    assert any("panic attacks in her twenties" in s for s in family) and not any("in my twenties" in s for s in family)

@@ -195,6 +195,16 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
             said = _first_person(after, section, sex)  # "Pt states he has ...": what was said, in the first person
             if said:
                 return said
+    if (
+        root.tag_ in ("VBZ", "VBD") and root.i > 1 and not root_subject and first.pos_ == "ADP"
+        and first.head.i == root.i and {t.i for t in first.subtree} >= set(range(root.i))
+        and (doc[root.i - 1].tag_ == "CD" or re.fullmatch(
+            r"(?:day|week|month|year|night|morning|evening|weekend|summer|winter|spring|autumn|term|christmas)s?",
+            doc[root.i - 1].lower_))
+    ):
+        # "For the last three months sleeps in her parents' bed because ...": the patient put before the verb
+        trial = nlp(f"{text[: root.idx]}{person.subject} {text[root.idx:]}")
+        return _finish(_swap_tokens(trial, person, section))
     own_subject = next((t for t in doc if t.lower_ == person.subject and t.dep_ in ("nsubj", "nsubjpass")), None)
     if root_subject or (
         not _verb_form(first) and own_subject is not None
@@ -274,7 +284,8 @@ def _verb_lemma(token) -> str:
 
     lemmas = getAllLemmas(token.lower_, upos="VERB").get("VERB")
     if not lemmas and token.lower_.endswith("ed"):
-        lemmas = getLemma(token.lower_, upos="VERB")  # "widowed": a past participle by its ending
+        # "widowed": a participle of a verb the compiler's data knows, by its ending (not "ashamed")
+        lemmas = tuple(v for v in getLemma(token.lower_, upos="VERB") if v in _data()["passive_verbs"])
     return lemmas[0] if lemmas else token.lower_
 
 
@@ -793,7 +804,7 @@ def _named_as_patient(text: str, names: tuple[str, ...], person: _Person) -> str
                       lambda m: m.group(1) + " I", text, flags=re.IGNORECASE)
         text = re.sub(rf"(,\s+|\band\s+|\bthat\s+|\bbut\s+){name}(?=\s+[a-z]+(?:s|ed)\b)",
                       lambda m: m.group(1) + person.subject, text)
-        text = re.sub(rf"(^[A-Z][a-z]+(?: [a-z]+){{0,3}}\s+){name}(?=\s+(?:was|is|had|has|did|does|went|[a-z]+ed)\b)",
+        text = re.sub(rf"(^[A-Z][a-z]+(?: [a-z]+){{0,7}},?\s+){name}(?=\s+(?:was|is|had|has|did|does|went|[a-z]+ed)\b)",
                       lambda m: m.group(1) + person.subject, text)  # "Until last spring Amelia went ..."
         text = re.sub(rf"\b{name}\b", person.object, text)
     return text
