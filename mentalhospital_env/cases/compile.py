@@ -993,7 +993,7 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
     for t in doc:
         if t.lower_ == "been" and t.i > 1 and doc[t.i - 1].lower_ in ("'ve", "have") and doc[t.i - 2].lower_ == "i":
             nxt = doc[t.i + 1] if t.i + 1 < len(doc) else None
-            if nxt is not None and nxt.tag_ == "VBD" and nxt.lower_ not in (_inflect(_verb_lemma(nxt), "VBN") or "",):
+            if nxt is not None and _simple_past_only(nxt):
                 out[t.i - 1] = " " if out[t.i - 1].startswith("'") else ""
                 out[t.i] = ""
     if len(doc) > 1 and doc[0].text == "I" and doc[1].tag_ == "NNS":
@@ -1005,6 +1005,15 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
     text = re.sub(r"\bI (?:has|is)\b", lambda m: "I have" if m.group(0).endswith("has") else "I'm", text)
     text = re.sub(r"\bI have (been|had|got|never|always|not)\b", r"I've \1", text)
     return _spoken(_finish(re.sub(r"(?<!\d):|:(?!\d)", ",", text)), data["sentence_words"])
+
+
+def _simple_past_only(token) -> bool:
+    """Whether ``token`` is a verb's simple past and never its participle ("saw", "took", "went"),
+    by lemminflect's forms (the tagger calls "saw" a participle after "I've been")."""
+    from lemminflect import getAllInflections
+
+    forms = getAllInflections(_verb_lemma(token), upos="VERB")
+    return token.lower_ in forms.get("VBD", ()) and token.lower_ not in forms.get("VBN", ())
 
 
 def _spoken(text: str, limit: int) -> str:
