@@ -147,6 +147,7 @@ def test_a_sentence_opening_with_a_time_and_a_bare_verb_gets_the_patient_as_subj
         ("past_psychiatric_history", "Saw a psychologist twice at university.", "I saw a psychologist twice at university."),
         ("personal_history", "Diploma in nursing.", "I have a diploma in nursing."),
         ("personal_history", "Keen cyclist.", "I'm a keen cyclist."),
+        ("personal_history", "Married 12 years, 3 children (9, 7 and 4).", "I've been married 12 years"),
         ("personal_history", "Physical abuse by his stepfather until he was 12.", "There was physical abuse by my stepfather"),
         ("chief_complaint", "Low mood and poor sleep. Please assess and advise.", None),
     ],

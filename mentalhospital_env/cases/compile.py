@@ -1000,6 +1000,9 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
         return ""  # "I sales jobs since", "I periods regular": a noun where the verb should be
     text = "".join(out)
     text = re.sub(r"\bI made redundant\b", "I was made redundant", text)
+    # "Married 20 years" said as "I married 20 years": a state that lasts is "I've been married"
+    text = re.sub(r"\bI (married|divorced|separated|widowed) (?=(?:for )?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty) (?:years?|months?)\b)",
+                  r"I've been \1 ", text)
     text = re.sub(r"\b(My|my) (Father|Mother|Mum|Dad|Brother|Sister|Son|Daughter|Uncle|Aunt|Grandmother|Grandfather|Cousin)\b",
                   lambda m: f"{m.group(1)} {m.group(2).lower()}", text)
     text = re.sub(r"\bI (?:has|is)\b", lambda m: "I have" if m.group(0).endswith("has") else "I'm", text)
