@@ -778,8 +778,9 @@ class TextFindingsReader:
         valid = bool(info["valid"]) if "valid" in info else (not info.get("error") and info.get("action") is not None)
         item = self.menu.items[index]
         reply = None
-        if valid and item.kind == "ask" and text.startswith("Patient: "):
-            reply = _SeenReply(text[len("Patient: ") :].split("\nThe turn budget is spent")[0])
+        speaker = re.match(r"^(?:Patient|[A-Z][a-z]+(?: \([^)]*\))?): ", text) if item.kind == "ask" else None
+        if valid and speaker:  # the patient, or the relative present ("Mother (Helen): ...")
+            reply = _SeenReply(text[speaker.end() :].split("\nThe turn budget is spent")[0])
         if valid and item.kind == "order_exams":
             for name in getattr(action, "exams", ()):
                 prefix = f"- {name}: "

@@ -213,7 +213,7 @@ class ScriptedClinician(Doctor):
         """Read the reply as a clinician would: the findings it affirms and denies of the patient, and a bare
         yes or no to the finding asked about (``mentalhospital_env.knowledge.answers``)."""
         f = self.findings
-        text = re.sub(r"^\s*Patient:\s*", "", text)
+        text = re.sub(r"^\s*(?:Patient|[A-Z][a-z]+(?: \([^)]*\))?):\s*", "", text)  # or the relative present
         if self.last_question:
             f.replies.append((self.last_question, text))
             if self.last_concept:

@@ -38,7 +38,7 @@ from .model import EHR, Fact
 
 COMPILER_VERSION = "3"
 
-__all__ = ["COMPILER_VERSION", "compile_facts", "compile_suite", "first_person"]
+__all__ = ["COMPILER_VERSION", "clinician_only", "compile_facts", "compile_suite", "first_person", "informant_words"]
 
 
 @lru_cache(maxsize=1)
@@ -172,6 +172,8 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
         root_subject = first.lower_ == person.subject
     if _verb_lemma(first) in data["denying_verbs"] and not root_subject and rest_of:
         return _finish(_negative_lead(rest_of, section, data) + " " + _swap_tokens(nlp(rest_of), person, section))
+    if first.lower_ in ("no", "nil", "none") and not root_subject and section == "allergies" and "allerg" in rest_of.lower():
+        return _finish("I don't have any " + re.sub(r"^known\s+", "", rest_of))  # "No known food allergies"
     if first.lower_ in ("no", "nil", "none") and not root_subject:
         body = _swap_tokens(nlp(rest_of), person, section) if rest_of else ""
         return _finish(_negative_lead(rest_of, section, data) + (" " + body if body else ""))
@@ -193,8 +195,22 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
             said = _first_person(after, section, sex)  # "Pt states he has ...": what was said, in the first person
             if said:
                 return said
+    if (
+        root.tag_ in ("VBZ", "VBD") and root.i > 1 and not root_subject and first.pos_ == "ADP"
+        and first.head.i == root.i and {t.i for t in first.subtree} >= set(range(root.i))
+        and (doc[root.i - 1].tag_ == "CD" or re.fullmatch(
+            r"(?:day|week|month|year|night|morning|evening|weekend|summer|winter|spring|autumn|term|christmas)s?",
+            doc[root.i - 1].lower_))
+    ):
+        # "For the last three months sleeps in her parents' bed because ...": the patient put before the verb
+        trial = nlp(f"{text[: root.idx]}{person.subject} {text[root.idx:]}")
+        return _finish(_swap_tokens(trial, person, section))
+    own_subject = next((t for t in doc if t.lower_ == person.subject and t.dep_ in ("nsubj", "nsubjpass")), None)
     if root_subject or (
-        not _verb_form(first) and any(t.lower_ == person.subject and t.dep_ in ("nsubj", "nsubjpass") for t in doc)
+        not _verb_form(first) and own_subject is not None
+        # "Domestic abuse by his father until he was 6": a subject only inside a subordinate clause
+        # leaves the sentence without a verb of the patient's
+        and not any(t.dep_ == "mark" or t.lower_ in ("until", "when", "because", "while") for t in doc[: own_subject.i])
     ):
         return _finish(_swap_tokens(doc, person, section))
     verbal = section not in ("chief_complaint", "medications", "medical_history", "allergies")
@@ -211,12 +227,7 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
         if trial[0].dep_ == "nsubj" and trial[0].head.pos_ in ("VERB", "AUX"):
             return _finish(_swap_tokens(trial, person, section))
     if section == "personal_history" and root.tag_ in ("NN", "NNP") and not any(c.dep_ in ("det", "poss", "nummod") for c in root.children):
-        body = _swap_tokens(doc, person, section)
-        if not (len(first.text) > 1 and first.text.isupper()):
-            body = body[0].lower() + body[1:]
-        article = "an" if body[:1] in "aeiou" else "a"
-        lead = "I've been" if re.search(r"\bfor\b.*\b(?:years?|months?)\b|\bsince\b", body) else "I'm"
-        return _finish(f"{lead} {article} {body}")
+        return _finish(_personal_noun_phrase(doc, root, text, person, section, data))
     if root.pos_ in ("ADJ", "ADV") and not any(t.pos_ in ("NOUN", "PROPN") for t in doc if t.i <= root.i):
         return _finish(f"I'm {_swap_tokens(nlp(_lower_first(first) + text[len(first.text):]), person, section)}")
     # a noun phrase: "Mild asthma.", "A glass of wine on Saturdays.", "Only child."
@@ -224,19 +235,57 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
     if not (len(first.text) > 1 and first.text.isupper()):
         body = body[0].lower() + body[1:]
     if section == "personal_history" and root.tag_ == "NN" and not any(c.dep_ in ("det", "poss") for c in root.children):
-        article = "an" if body[:1].lower() in "aeiou" else "a"
-        lead = "I've been" if re.search(r"\bfor\b.*\b(?:years?|months?)\b|\bsince\b", body) else "I'm"
-        return _finish(f"{lead} {article} {body}")
+        return _finish(_personal_noun_phrase(doc, root, text, person, section, data))
     if section == "personal_history" and first.lower_ in ("a", "an"):
-        return _finish(f"{'I was' if _PAST.search(text) or 'school' in body else 'I am'} {body}")
+        past = _PAST.search(text) or "school" in body
+        if root.pos_ in ("NOUN", "PROPN") and not re.search(data["person_noun_pattern"], root.lower_):
+            return _finish(f"{'I had' if past else 'I have'} {body}")  # "A few good friends at university"
+        return _finish(f"{'I was' if past else 'I am'} {body}")
     lead = data["leads"].get(section, "I've had")
     return _finish(f"{lead} {body}")
 
 
-def _verb_lemma(token) -> str:
-    from lemminflect import getLemma
+def _personal_noun_phrase(doc, root, text: str, person: _Person, section: str, data: dict[str, Any]) -> str:
+    """A personal-history noun phrase without a verb as the patient says it: a kind of person with
+    "I'm a" / "I was a" ("Keen gardener" -> "I'm a keen gardener"; "Labourer ... until 22" -> "I was a
+    labourer ..."), the school year with "I'm in" ("Year 8 at ..."), what happened to the patient
+    with "There was" ("Domestic abuse by his father ..."), anything else with "I have" / "I had"
+    ("Degree in computing" -> "I have a degree in computing"), never "I'm a degree"."""
+    if doc[0].lower_.endswith("s") and _verb_lemma(doc[0]) != doc[0].lower_ and doc[0].i == root.i:
+        return ""  # "Walks to the pub ...": a verb the parser took for a noun, not "I have a walks"
+    body = _swap_tokens(doc, person, section)
+    if not (len(doc[0].text) > 1 and doc[0].text.isupper()):
+        body = body[0].lower() + body[1:]
+    past = bool(_PAST.search(text) or re.search(r"\b(?:19|20)\d\d\b|\bat (?:school|university|college)\b", text)
+                or root.lower_ in ("child", "toddler", "baby", "teenager"))  # "Quiet, well-behaved child"
+    article = "an" if re.match(r"[aeiou]|[A-Z]{2,}\b", body) and not body.lower().startswith(("uni", "eu", "one")) else "a"
+    if re.match(r"year \d", body, re.IGNORECASE):
+        return f"I'm in {body[0].upper()}{body[1:]}"
+    if root.lower_ in data["relative_nouns"] and not any(c.lower_ == "of" for c in root.children):
+        return ""  # "Father a bus driver": a relative's fact, not "I'm a father a bus driver"
+    duration = re.search(r"\bfor\b.*\b(?:years?|months?)\b|\bsince\b", body)
+    if re.search(data["person_noun_pattern"], root.lower_) or (duration and root.tag_ == "NN"):
+        return f"{'I was' if past and not duration else 'I have been' if duration else 'I am'} {article} {body}".replace(
+            "I am ", "I'm ", 1).replace("I have been", "I've been", 1)
+    if root.lower_ in data["school_nouns"]:
+        return f"{'I went' if past else 'I go'} to {article} {body}"  # "Mainstream primary" -> "I go to a mainstream primary"
+    if root.lemma_.lower() in data["event_nouns"] or any(
+        t.lemma_.lower() in data["event_nouns"] and t.head.i == t.i for t in doc
+    ):
+        return f"There {'was' if past else 'is'} {body}"
+    counted = doc[0].tag_ in ("CD", "DT", "PRP$") or doc[0].lower_ in ("one", "few", "several", "many", "some", "no")
+    return f"{'I had' if past else 'I have'} {body if counted else article + ' ' + body}"
 
-    lemmas = getLemma(token.lower_, upos="VERB")
+
+def _verb_lemma(token) -> str:
+    """The verb whose form ``token`` is, from lemminflect's dictionary ("drinks" -> "drink"); the word
+    itself when the dictionary knows no such verb ("periods", "sales": nouns, never "I periods")."""
+    from lemminflect import getAllLemmas, getLemma
+
+    lemmas = getAllLemmas(token.lower_, upos="VERB").get("VERB")
+    if not lemmas and token.lower_.endswith("ed"):
+        # "widowed": a participle of a verb the compiler's data knows, by its ending (not "ashamed")
+        lemmas = tuple(v for v in getLemma(token.lower_, upos="VERB") if v in _data()["passive_verbs"])
     return lemmas[0] if lemmas else token.lower_
 
 
@@ -262,14 +311,55 @@ def _lower_first(token) -> str:
     return t if t.isupper() and len(t) > 1 else t[0].lower() + t[1:]
 
 
-def informant_words(text: str) -> str:
+def informant_words(text: str, sex: str | None = None) -> str:
     """A record sentence as a relative present at the interview would say it: the third person kept
-    (they speak about the patient), the clinician's labels and quotation marks dropped, lay words.
-    No parser: this runs when a reply is made."""
+    (they speak about the patient), the clinician's labels, asides and reporting frames dropped
+    ("Then, with encouragement, she disclosed that ..."), quotation marks dropped, lay words said of
+    the patient ("thoughts of ending her life", never "my life"). No parser: this runs when a reply
+    is made."""
+    data = _data()
     text = re.sub(r"^(?:mother|father|mum|dad|carer|[A-Z][a-z]+)\s*:\s*", "", text.strip())
+    text = re.sub(data["aside_pattern"], "", text)
+    # the patient's quoted words inside a sentence, told by the relative: "he 'didn't like how it
+    # made me feel'" -> "he didn't like how it made him feel" (a quote with its own "I" stays as it is)
+    third = _third_person_lay(sex or "")
+    swap = dict(zip(("me", "my", "myself"), (third["__object"], third["__possessive"], third["__reflexive"])))
+    text = re.sub(r"(?<![A-Za-z])'((?:[^']|(?<=[A-Za-z])'(?=[A-Za-z])){3,120}?)'(?![A-Za-z])",
+                  lambda m: f"\u2018{m.group(1)}\u2019" if re.search(r"\bI\b|\bI'", m.group(1)) else
+                  re.sub(r"\b(?:me|my|myself)\b", lambda w: swap[w.group(0)], m.group(0)), text)
     text = re.sub(r"(?<![A-Za-z])'|'(?![A-Za-z])", "", text).replace('"', "")
     text = re.sub(r"(?:^|(?<=[.!?] ))[A-Z][a-z]+:\s*", "", text)  # "Jayden: ..." inside a quote
-    return _finish(_lay_words(text.rstrip(" .;"), _data()["lay_words"]))
+    text = re.sub(data["informant_frame_pattern"], "", text, count=1)
+    if re.match(data["no_allergy_pattern"], text, re.IGNORECASE):
+        return data["informant_no_allergy_says"]
+    return _finish(_lay_words(text.rstrip(" .;"), {k: v for k, v in third.items() if not k.startswith("__")}))
+
+
+@lru_cache(maxsize=4)
+def _third_person_lay(sex: str) -> dict[str, str]:
+    """The lay-word table with its first-person words said of the patient ("never had help for my
+    mental health before" -> "... her mental health ...") for a relative speaking."""
+    words = {"female": ("she", "her", "her", "herself", "she's"), "male": ("he", "him", "his", "himself", "he's")}.get(
+        sex, ("they", "them", "their", "themselves", "they're"))
+    subject, obj, possessive, reflexive, contracted = words
+    swap = {"i": subject, "me": obj, "my": possessive, "myself": reflexive, "i'm": contracted}
+    table = {
+        k: re.sub(r"\b(?:I'm|I|me|my|myself)\b", lambda m: swap[m.group(0).lower()], v)
+        for k, v in _data()["lay_words"].items()
+    }
+    return {**table, "__object": obj, "__possessive": possessive, "__reflexive": reflexive}
+
+
+def clinician_only(section: str, text: str) -> bool:
+    """Whether a record sentence is what only a clinician knows or writes (the examination, the risk
+    formulation, scores, referral wording): said by neither the patient nor a relative present."""
+    data = _data()
+    low = text.lower()
+    return (
+        section in data["not_told_sections"]
+        or any(c in low for c in data["not_told_cues"])
+        or any(re.search(p, text, re.IGNORECASE) for p in data["not_told_patterns"])
+    )
 
 
 def _lay_words(text: str, table: dict[str, str]) -> str:
@@ -318,7 +408,7 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
         low = t.lower_
         if low in person.others:
             relative_seen = True
-        if low == person.possessive and t.tag_ == "PRP$":
+        if low == person.possessive and t.tag_ == "PRP$" and not (family and relative_seen):
             out[t.i] = _case_like(t, "my") + t.whitespace_
         elif family or relative_seen:
             continue
@@ -398,10 +488,26 @@ _PAST = re.compile(
 )
 
 
+def _semicolon_parts(sentence: str) -> list[str]:
+    """``sentence`` split at its semicolons, except inside parentheses ("(2.8 g; she weighs 44 kg)"
+    is one aside, not two facts)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(sentence):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        elif ch == ";" and depth == 0 and sentence[i + 1 : i + 2].isspace():
+            parts.append(sentence[start:i])
+            start = i + 1
+    parts.append(sentence[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
 def _atoms(section: str, text: str) -> list[str]:
     out = []
     for sentence in split_sentences(text):
-        for part in re.split(r";\s+", sentence.strip()):
+        for part in _semicolon_parts(sentence.strip()):
             part = part.strip().rstrip(";")
             if part:
                 out.append(part)
@@ -424,6 +530,7 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
     not_told_cues = tuple(data["not_told_cues"])
     no_allergy = re.compile(data["no_allergy_pattern"], re.IGNORECASE)
     names = _patient_names(ehr)
+    relatives = {k: v for k, v in _relative_names(ehr, sex).items() if k not in names}
     facts: list[Fact] = []
     for section, whole_text in ehr.sections():
         n = 0
@@ -436,13 +543,14 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
                                           has_sensitive_concept, record_topics))
                 continue
             facts.extend(_sentence_facts(section, text, n, sex, names, data, tax, not_told_sections, not_told_cues,
-                                         no_allergy, has_sensitive_concept, relatives_named, record_topics))
+                                         no_allergy, has_sensitive_concept, relatives_named, record_topics,
+                                         relatives))
             n += len(split_sentences(text))
     return tuple(facts)
 
 
 def _sentence_facts(section, text, start, sex, names, data, tax, not_told_sections, not_told_cues, no_allergy,
-                    has_sensitive_concept, relatives_named, record_topics) -> list[Fact]:
+                    has_sensitive_concept, relatives_named, record_topics, relatives=None) -> list[Fact]:
     facts: list[Fact] = []
     if True:
         for n, sentence in enumerate(split_sentences(text), start + 1):
@@ -454,14 +562,15 @@ def _sentence_facts(section, text, start, sex, names, data, tax, not_told_sectio
                 parts = [sentence.strip().rstrip(";")]
             else:
                 parts = [
-                    c for p in re.split(r";\s+", sentence.strip().rstrip(";")) if p.strip()
+                    c for p in _semicolon_parts(sentence.strip().rstrip(";")) if p.strip()
                     for c in _clauses(p.strip(), section, data)
                 ]
             for k, part in enumerate(parts, 1):
                 fid = f"{section}-{n}" if len(parts) == 1 else f"{section}-{n}.{k}"
                 facts.append(
                     _compile_one(fid, section, part.strip(), sex, names, data, tax, not_told_sections,
-                                 not_told_cues, no_allergy, has_sensitive_concept, relatives_named, record_topics)
+                                 not_told_cues, no_allergy, has_sensitive_concept, relatives_named, record_topics,
+                                 relatives)
                 )
     return facts
 
@@ -614,7 +723,71 @@ def _patient_names(ehr: EHR) -> tuple[str, ...]:
         m = re.match(r"^([A-Z][a-z]+)(?: [A-Z][a-z]+)?,? (?:is )?an? \d+[- ]year[- ]old\b", plain.strip())
         if m:
             names.append(m.group(1))
-    return tuple(dict.fromkeys(names))
+    return tuple(dict.fromkeys(names + _named_subjects(ehr)))
+
+
+def _named_subjects(ehr: EHR) -> list[str]:
+    """The patient's first name where the record uses it without a title ("Kyle was seen alone for
+    part", "At lunchtime today Ruby swallowed ..."): the proper noun most often a subject or a
+    subject in the history, capitalised inside a sentence somewhere, and never introduced beside a relation or role ("his mother,
+    Donna", "friend Ella", "Helen (a nurse)", "Dan, her fiance")."""
+    data = _data()
+    text = " ".join(_unquoted(t) for s, t in ehr.sections() if s in ("history_of_present_illness", "personal_history",
+                                                                     "chief_complaint", "past_psychiatric_history"))
+    if not text.strip():
+        return []
+    roles = "|".join(re.escape(w) for w in sorted(set(data["people_nouns"]) | set(data["relative_nouns"])
+                                                    | {"worker", "fiance", "fiancee", "friend", "teacher", "boyfriend",
+                                                       "girlfriend", "stepfather", "stepmother", "sister", "brother"}))
+    counts: dict[str, int] = {}
+    for t in _nlp()(text):
+        if t.pos_ == "PROPN" and t.dep_ in ("nsubj", "nsubjpass") and re.fullmatch(r"[A-Z][a-z]{2,}", t.text):
+            counts[t.text] = counts.get(t.text, 0) + 1
+    whole = " ".join(t for _s, t in ehr.sections())
+    out = []
+    for name, n in sorted(counts.items(), key=lambda kv: -kv[1]):
+        if name.lower() in data["people_nouns"] or not re.search(rf"\b[a-z]+,?\s+{name}\b(?!')", whole):
+            continue  # a name is capitalised inside a sentence too (not "Sertraline was stopped")
+        beside = re.search(
+            rf"\b(?:{roles})s?\b[,(]?\s*\(?{name}\b|\b{name}\b\s*[,(]\s*(?:(?:a|an|the|his|her|their)\s+)?(?:\w+\s+)?(?:{roles})\b",
+            whole, re.IGNORECASE,
+        )
+        if not beside:
+            out.append(name)
+    return out[:1]
+
+
+def _relative_names(ehr: EHR, sex: str) -> dict[str, str]:
+    """The relatives the record names, as the patient calls them: "her mother (Helen)", "his mother,
+    Donna", "Helen, her mother" -> {"Helen": "my mum"}. A name the record gives beside a relation."""
+    data = _data()
+    relations = "|".join(sorted(data["relative_nouns"], key=len, reverse=True))
+    whole = " ".join(t for _s, t in ehr.sections())
+    found: dict[str, str] = {}
+    own = _Person.of(sex).possessive  # "her mother, Chloe" in a man's record is someone else's mother
+    for m in re.finditer(rf"\b(?i:{own})\s+({relations}),?\s+\(?([A-Z][a-z]+)\b(?!\s+[A-Z])"
+                         rf"|\b([A-Z][a-z]+)\s*[,(]\s*(?i:{own})\s+({relations})\b", whole):
+        relation, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        if relation.lower() in data["relative_lay"]:  # a parent is "my mum"; a wife is called by her name
+            found.setdefault(name, "my " + data["relative_lay"][relation.lower()])
+    return found
+
+
+def _relatives_as_patient(text: str, relatives: dict[str, str]) -> str:
+    """A relative's name as the patient says it ("Helen knew I was moody" -> "My mum knew ..."), unless
+    the record already says the relation beside it ("stepfather Mark" stays)."""
+    relations = set(_data()["relative_nouns"])
+
+    def swap(m: re.Match, said: str) -> str:
+        before = re.findall(r"[A-Za-z]+", text[: m.start()])
+        if before and before[-1].lower() in relations:
+            return m.group(0)
+        return said if m.start() else said[0].upper() + said[1:]
+
+    for name, said in relatives.items():
+        if name in text:
+            text = re.sub(rf"\b{name}\b(?!'s)(?!,? (?:her|his|their) )", lambda m, said=said: swap(m, said), text)
+    return text
 
 
 def _named_as_patient(text: str, names: tuple[str, ...], person: _Person) -> str:
@@ -625,8 +798,14 @@ def _named_as_patient(text: str, names: tuple[str, ...], person: _Person) -> str
     for name in names:
         text = re.sub(rf"\b{name}'s\b", person.possessive, text)
         text = re.sub(rf"(^|[.!?:]\s+){name}\b", lambda m: m.group(1) + person.subject.capitalize(), text)
+        # "until Kyle was 6": the patient the subject of a subordinate clause, said as "I" (a relative
+        # named earlier would otherwise keep the pronoun: "by his father until he was 6")
+        text = re.sub(rf"\b(until|when|since|before|after|because|while|as|if|so|that)\s+{name}(?=\s+(?:was|is|had|has|did|does|could|would|[a-z]+ed|[a-z]+s)\b)",
+                      lambda m: m.group(1) + " I", text, flags=re.IGNORECASE)
         text = re.sub(rf"(,\s+|\band\s+|\bthat\s+|\bbut\s+){name}(?=\s+[a-z]+(?:s|ed)\b)",
                       lambda m: m.group(1) + person.subject, text)
+        text = re.sub(rf"(^[A-Z][a-z]+(?: [a-z]+){{0,7}},?\s+){name}(?=\s+(?:was|is|had|has|did|does|went|[a-z]+ed)\b)",
+                      lambda m: m.group(1) + person.subject, text)  # "Until last spring Amelia went ..."
         text = re.sub(rf"\b{name}\b", person.object, text)
     return text
 
@@ -634,6 +813,10 @@ def _named_as_patient(text: str, names: tuple[str, ...], person: _Person) -> str
 def _clean(text: str, data: dict[str, Any]) -> str:
     """A clause as words a patient could say: quotation marks dropped (the patient's own words stay),
     the clinic's abbreviations spelt out (``compile.json`` ``lay_patterns``)."""
+    text = re.sub(data["aside_pattern"], "", text)
+    # an aside in parentheses ("Helen (a nurse)", "boxing (stopped)") is the writer's, not said aloud;
+    # one holding the patient's quoted words stays ("('it should have been me')")
+    text = re.sub(r"\s*\((?![^()]*['\u2018\u201c\"])[^()]{1,60}\)", "", text)
     text = re.sub(r"[\u201c\u201d\"]", "", text)
     text = re.sub(r"(?:^|(?<=[\s(:,]))[\u2018']|[\u2019'](?=[\s).,;:!?]|$)", "", text)
     for pattern, repl in data["lay_patterns"]:
@@ -649,16 +832,12 @@ def _clinician_voice(text: str) -> bool:
 
 
 def _compile_one(fid, section, text, sex, names, data, tax, not_told_sections, not_told_cues, no_allergy,
-                 has_sensitive_concept, relatives_named, record_topics) -> Fact:
+                 has_sensitive_concept, relatives_named, record_topics, relatives=None) -> Fact:
+    relatives = relatives or {}
     low = text.lower()
     topics = record_topics(section, text)
     negative = bool(_NEGATIVE_START.match(text)) or " denies " in f" {low} "
-    told = (
-        section not in not_told_sections
-        and not any(c in low for c in not_told_cues)
-        and not any(re.search(p, text, re.IGNORECASE) for p in data["not_told_patterns"])
-        and not _clinician_voice(text)
-    )
+    told = not clinician_only(section, text) and not _clinician_voice(text)
     says: str | None = None
     relative = None
     if section == "family_history":
@@ -677,13 +856,18 @@ def _compile_one(fid, section, text, sex, names, data, tax, not_told_sections, n
             says = _finish(f"I feel {quoted.group(1).strip().rstrip('.').lower()}")
     elif told:
         person = _Person.of(sex)
-        clean = _clean(_named_as_patient(text, names, person), data)
+        named = _named_as_patient(text, names, person)
+        if section == "family_history":  # "Rachel had panic attacks in her twenties": her twenties stay hers
+            named = _relatives_as_patient(named, relatives)
+        clean = _clean(named, data)
         if section == "medications":
             says = _medicines(clean, data)
         else:
             says = first_person(clean, section, sex)
         if says:
             says = _repair(says, section, data) or None
+        if says and section != "family_history":
+            says = _relatives_as_patient(says, relatives)  # "Helen knew I was moody" -> "My mum knew ..."
         if not says or not _speakable(says, section, person, data):
             says, told = None, False  # no rendering a patient would say: never read the record out
     sensitive = has_sensitive_concept(text) or any(tax.by_id[t].sensitive for t in topics if t in tax.by_id)
@@ -796,17 +980,43 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
                     out[t.i] = ""
                     out[t.i + 1] = said + nxt.whitespace_
                     continue
-            if nxt.tag_ in ("VBN", "VBD", "VBZ", "TO") or (nxt.tag_ == "JJ" and nxt.dep_ in ("acomp", "ROOT")):
+            if nxt.tag_ == "VBG" and doc[t.i - 2].lower_ == "i" and nxt.dep_ != "amod" and not (
+                t.i + 2 < len(doc) and doc[t.i + 2].tag_ == "NNS"  # "passing thoughts": had, not been
+            ):
+                out[t.i] = "been" + t.whitespace_  # "I've had refusing food" -> "I've been refusing food"
+                continue
+            if nxt.tag_ in ("VBN", "VBD", "VBZ", "VB", "TO", "UH") or nxt.lower_ in ("please", "as") or (
+                nxt.tag_ == "JJ" and nxt.dep_ in ("acomp", "ROOT")
+            ):
                 return ""
-    if len(doc) > 1 and doc[0].text == "I" and doc[1].tag_ == "NNS" and _verb_lemma(doc[1]) == doc[1].lower_:
-        return ""  # "I sales jobs since": a noun where the verb should be
+    # "I've been saw a counsellor": a lead before a simple past; the verb said as the patient's own
+    for t in doc:
+        if t.lower_ == "been" and t.i > 1 and doc[t.i - 1].lower_ in ("'ve", "have") and doc[t.i - 2].lower_ == "i":
+            nxt = doc[t.i + 1] if t.i + 1 < len(doc) else None
+            if nxt is not None and _simple_past_only(nxt):
+                out[t.i - 1] = " " if out[t.i - 1].startswith("'") else ""
+                out[t.i] = ""
+    if len(doc) > 1 and doc[0].text == "I" and doc[1].tag_ == "NNS":
+        return ""  # "I sales jobs since", "I periods regular": a noun where the verb should be
     text = "".join(out)
     text = re.sub(r"\bI made redundant\b", "I was made redundant", text)
+    # "Married 20 years" said as "I married 20 years": a state that lasts is "I've been married"
+    text = re.sub(r"\bI (married|divorced|separated|widowed) (?=(?:for )?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty) (?:years?|months?)\b)",
+                  r"I've been \1 ", text)
     text = re.sub(r"\b(My|my) (Father|Mother|Mum|Dad|Brother|Sister|Son|Daughter|Uncle|Aunt|Grandmother|Grandfather|Cousin)\b",
                   lambda m: f"{m.group(1)} {m.group(2).lower()}", text)
     text = re.sub(r"\bI (?:has|is)\b", lambda m: "I have" if m.group(0).endswith("has") else "I'm", text)
     text = re.sub(r"\bI have (been|had|got|never|always|not)\b", r"I've \1", text)
     return _spoken(_finish(re.sub(r"(?<!\d):|:(?!\d)", ",", text)), data["sentence_words"])
+
+
+def _simple_past_only(token) -> bool:
+    """Whether ``token`` is a verb's simple past and never its participle ("saw", "took", "went"),
+    by lemminflect's forms (the tagger calls "saw" a participle after "I've been")."""
+    from lemminflect import getAllInflections
+
+    forms = getAllInflections(_verb_lemma(token), upos="VERB")
+    return token.lower_ in forms.get("VBD", ()) and token.lower_ not in forms.get("VBN", ())
 
 
 def _spoken(text: str, limit: int) -> str:

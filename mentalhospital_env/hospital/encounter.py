@@ -425,7 +425,7 @@ class Encounter:
             turn = Turn(action.utterance, reply.text, tuple(reply.fact_ids))
             self._chart = replace(chart, turns=chart.turns + (turn,))
             payment = self._pay("on_ask", turn.doctor, turn.patient, turn.fact_ids)
-            text = f"Patient: {reply.text}"
+            text = f"{_speaker_label(self.patient, reply)}: {reply.text}"
         elif isinstance(action, OrderExams):
             already = set(chart.exams or ())
             new = [name for name in action.exams if name not in already]
@@ -532,3 +532,12 @@ def _action_text(source: Any) -> str:
         return repr(source)
     except Exception:  # noqa: BLE001  (a hostile __repr__ must not crash an episode)
         return f"<{type(source).__name__}>"
+
+
+def _speaker_label(patient: Any, reply: Any) -> str:
+    """Who the doctor hears: "Patient", or the relative present when they answered ("Mother (Helen)"),
+    so that a parent's "I had postnatal depression" is never read as the child's."""
+    if getattr(reply, "speaker", "patient") != "informant":
+        return "Patient"
+    informant = getattr(patient, "informant", None)
+    return informant.label if informant is not None else "Relative"

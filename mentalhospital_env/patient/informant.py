@@ -48,6 +48,12 @@ class Informant:
     name: str | None = None
     sex: str | None = None  # the patient's, for "her father" / "his father"
 
+    @property
+    def label(self) -> str:
+        """How the transcript names them when they speak: "Mother (Helen)", "Parent"."""
+        relation = self.relation.capitalize()
+        return f"{relation} ({self.name})" if self.name else relation
+
     def answers(self, utterance: str, topics: tuple[str, ...], child: bool) -> bool:
         """Whether the informant, not the patient, answers this question."""
         if self.name and re.search(rf"\b{re.escape(self.name)}\b", utterance):
@@ -81,11 +87,14 @@ class Informant:
         dropped, the informant named in the record ("her mother") becoming "me"."""
         from mentalhospital_env.cases.compile import informant_words
 
-        text = informant_words(text)
+        text = informant_words(text, self.sex)
         if self.relation in ("mother", "father", "grandmother", "grandfather", "carer"):
-            words = dict(_RELATIONS)[self.relation]
-            text = re.sub(rf"\b(?:her|his|their) (?:{'|'.join(words)})\b", "me", text, flags=re.IGNORECASE)
+            words = "|".join(dict(_RELATIONS)[self.relation])
+            # "from her mother's bathroom cabinet" -> "from my bathroom cabinet" (never "me's")
+            text = re.sub(rf"\b(?:her|his|their) (?:{words})(?:'s|\u2019s)", "my", text, flags=re.IGNORECASE)
+            text = re.sub(rf"\b(?:her|his|their) (?:{words})\b", "me", text, flags=re.IGNORECASE)
         if self.name:
+            text = re.sub(rf"\b{re.escape(self.name)}(?:'s|\u2019s)", "my", text)
             text = re.sub(rf"\b{re.escape(self.name)}\b", "I", text)
         text = self._relatives(text)
         text = _first_person_verbs(text)

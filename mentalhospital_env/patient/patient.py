@@ -41,6 +41,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from mentalhospital_env.cases import Case
+from mentalhospital_env.cases.compile import clinician_only
 from mentalhospital_env.knowledge.lexicon import Lexicon
 
 from .check import ClaimChecker, facts_expressed
@@ -421,7 +422,9 @@ class Patient:
                 facts = self.representation.speaker.on_subject(item) if self.representation is not None else item.facts
                 if not facts:
                     parts.append("I'm not sure, to be honest.")
-                parts.extend(informant.say(f.fact.text) for f in facts if f.fact.told or not f.leaks)
+                # what only the clinician knows (the risk formulation, the examination) is not theirs to say
+                parts.extend(informant.say(f.fact.text) for f in facts
+                             if (f.fact.told or not f.leaks) and not clinician_only(f.fact.section, f.fact.text))
             elif item.stance == DENY:
                 said = [informant.say(f.fact.text) for f in item.facts]
                 parts.extend(said or ["No, not that I've seen."])
