@@ -1240,7 +1240,6 @@ def test_a_reply_that_names_nothing_of_the_finding_is_not_credited(matcher, chec
         ("Feelings of worthlessness.", "I feel like I'm good for nothing."),  # the lexicon's concept, vague words
         ("Persecutory delusions.", "Someone is out to get me."),
         ("Disoriented to place.", "I don't know where I am."),
-        ("Good.", "Insight good."),  # a checkpoint naming nothing itself is left to the share
     ],
 )
 def test_a_reply_naming_the_finding_in_lexicon_or_vague_words_is_still_credited(matcher, checkpoint, output):
@@ -1257,5 +1256,7 @@ def test_vague_words_are_data_and_name_no_finding():
     assert "time" not in finding_stems("fatigue") and "tired" in finding_stems("fatigue")
     assert not names_the_finding(read_statement("Low energy."), read_statement("No idea, sorry."))
     assert names_the_finding(read_statement("Low energy."), read_statement("I'm tired all the time."))
+    # a checkpoint naming nothing itself ("Good.", a heading's answer) is left to the share
+    assert names_the_finding(read_statement("Good."), read_statement("Insight good."))
     # a finding the output names in the lexicon's words that the checkpoint says in its own
     assert names_the_finding(read_statement("Denies change in appetite."), read_statement("I'm eating the same."))
