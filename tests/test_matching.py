@@ -1262,4 +1262,4 @@ def test_vague_words_are_data_and_name_no_finding():
     # a checkpoint naming nothing itself ("Good.", a heading's answer) is left to the share
     assert names_the_finding(read_statement("Good."), read_statement("Insight good."))
     # a finding the output names in the lexicon's words that the checkpoint says in its own
-    assert names_the_finding(read_statement("Denies change in appetite."), read_statement("I'm eating the same."))
+    assert names_the_finding(read_statement("Denies change in appetite."), read_statement("I'm eating the same as always."))
