@@ -209,7 +209,7 @@ def _vague_stems() -> frozenset[str]:
 def finding_stems(concept_id: str) -> frozenset[str]:
     """The words of a lexicon concept's terms and lay phrases (stemmed and keyed as statements' words are; function
     and vague words left out): the words in which a reply can name that finding."""
-    function_words, vague = load_cues().function_words, _vague_stems()
+    function_words, vague = load_cues().function_words, _vague_stems() | _negation_cue_stems()
     out = set()
     for term in load_lexicon().get(concept_id).terms:
         for token in tokenize(term):
@@ -230,13 +230,21 @@ def names_the_finding(c: StatementReading, o: StatementReading) -> bool:
     one of the lexicon's phrasings ("tired all the time", "nobody's there")."""
     if c.concept_ids & o.reach_ids:
         return True
-    vague = _vague_stems()
+    vague = _vague_stems() | _negation_cue_stems()  # "not", "never" name no finding either
     wanted = {s for s in c.stems if s not in vague}
     if not wanted and not c.concept_ids:
         # A checkpoint that names no finding itself ("Good.", "'Fine.": a mental state heading's answer cut from its
         # heading) gives nothing to look for; the guard leaves it to the share as before.
         return True
-    said = [s for s in o.stems if s not in vague]
+    # A word the output says inside another finding's mention is that finding's word, when the checkpoint names
+    # findings of its own: "thoughts" in "thoughts I can't get rid of" (obsessions) names no suicidal thought.
+    reach = c.reach_ids
+    said = [
+        w.stem
+        for w in o.words
+        if w.stem not in vague
+        and not (c.concept_ids and w.concept_id is not None and w.concept_id not in reach and not (w.also & reach))
+    ]
     if not said:
         return False
     # a finding the output names in the lexicon's words that the checkpoint says in its own ("I'm eating the same

@@ -1228,6 +1228,11 @@ def test_look_alike_stems_of_two_words_are_two_words(matcher):
         ("Negative for auditory hallucinations", "Nobody is out to get me."),  # close to "nobody's there"
         ("Good relationships.", "My appetite is good and I've gained about 12 kg since stopping smoking."),
         ("Periods started at 12.", "Helen knew I was moody but put it down to starting secondary school."),
+        # a negation cue names no finding, though a phrasing of suicidal ideation ("not wake up") holds one
+        ("Fleeting passive thoughts that it would be easier not to wake up; no plan or intent.", "I'm not sure."),
+        ("Fleeting passive thoughts that it would be easier not to wake up; no plan or intent.", "More than before."),
+        # "thoughts" inside another finding's mention (obsessions) is that finding's word
+        ("No suicidal thoughts.", "I don't have thoughts I can't get rid of."),
     ],
 )
 def test_a_reply_that_names_nothing_of_the_finding_is_not_credited(matcher, checkpoint, output):
@@ -1239,6 +1244,7 @@ def test_a_reply_that_names_nothing_of_the_finding_is_not_credited(matcher, chec
     [
         ("Feelings of worthlessness.", "I feel like I'm good for nothing."),  # the lexicon's concept, vague words
         ("Persecutory delusions.", "Someone is out to get me."),
+        ("Decreased libido.", "I've gone right off sex."),
         ("Disoriented to place.", "I don't know where I am."),
     ],
 )
