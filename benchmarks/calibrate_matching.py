@@ -33,6 +33,7 @@ from mentalhospital_env.rewards.calibration import (
     pair_set_digest,
     record_pairs_path,
     reply_pairs_path,
+    clinic_pairs_path,
     thresholds_document,
 )
 from mentalhospital_env.rewards.embedders import make_embedder
@@ -58,10 +59,14 @@ def table(results: list[EmbedderCalibration]) -> str:
 
 
 def kind_table(
-    results: list[EmbedderCalibration], records: bool = False, narrative: bool = False, replies: bool = False
+    results: list[EmbedderCalibration],
+    records: bool = False,
+    narrative: bool = False,
+    replies: bool = False,
+    clinic: bool = False,
 ) -> str:
     """Pipeline precision / recall per kind: on the held-out half, (``records``) on the record pairs,
-    (``narrative``) on the narrative pairs, or (``replies``) on the reply pairs."""
+    (``narrative``) on the narrative pairs, (``replies``) on the reply pairs, or (``clinic``) on the clinic pairs."""
     head = "| kind | " + " | ".join(f"{r.embedder}: P / R" for r in results) + " |\n"
     head += "|---|" + "---|" * len(results) + "\n"
     rows = []
@@ -69,7 +74,8 @@ def kind_table(
         cells = []
         for r in results:
             pr = (
-                r.replies_by_kind if replies
+                r.clinic_by_kind if clinic
+                else r.replies_by_kind if replies
                 else r.narrative_by_kind if narrative
                 else r.records_by_kind if records
                 else r.pipeline_by_kind
@@ -133,6 +139,10 @@ def main(argv: list[str] | None = None) -> int:
         print("reply pairs (the held-out set of the third round, never fitted on):")
         print(records_table(results, replies=True))
         print(kind_table(results, replies=True))
+    if any(r.pipeline_clinic is not None for r in results):
+        print("clinic pairs (the held-out set of the fourth round, never fitted on):")
+        print(records_table(results, clinic=True))
+        print(kind_table(results, clinic=True))
     if args.write:
         thresholds = ROOT / "rewards" / "data" / "thresholds.json"
         existing = json.loads(thresholds.read_text()) if thresholds.exists() else {"embedders": {}}
@@ -147,13 +157,22 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def records_table(results: list[EmbedderCalibration], narrative: bool = False, replies: bool = False) -> str:
+def records_table(
+    results: list[EmbedderCalibration], narrative: bool = False, replies: bool = False, clinic: bool = False
+) -> str:
     head = "| embedder | pairs | entailed | pipeline: P | pipeline: R | true accepts | false accepts |\n|---|---|---|---|---|---|---|\n"
     rows = [
         f"| {r.embedder} | {pr.n} | {pr.true_positives + pr.false_negatives} | {pr.precision:.3f} | {pr.recall:.3f} "
         f"| {pr.true_positives} | {pr.false_positives} |"
         for r in results
-        if (pr := (r.pipeline_replies if replies else r.pipeline_narrative if narrative else r.pipeline_records))
+        if (
+            pr := (
+                r.pipeline_clinic if clinic
+                else r.pipeline_replies if replies
+                else r.pipeline_narrative if narrative
+                else r.pipeline_records
+            )
+        )
         is not None
     ]
     return head + "\n".join(rows) + "\n"
@@ -180,6 +199,7 @@ def render_report(results: list[EmbedderCalibration], pairs) -> str:
     record_pairs = load_match_pairs(record_pairs_path()) if record_pairs_path().exists() else []
     narrative_pairs = load_match_pairs(narrative_pairs_path()) if narrative_pairs_path().exists() else []
     reply_pairs = load_match_pairs(reply_pairs_path()) if reply_pairs_path().exists() else []
+    clinic_pairs = load_match_pairs(clinic_pairs_path()) if clinic_pairs_path().exists() else []
     records_count = len(record_pairs)
     records_checkpoints = len({p.checkpoint for p in record_pairs})
     held = sum(p.split == "held_out" for p in pairs)
@@ -378,11 +398,25 @@ hand as a patient's replies to checkpoints of the hand-written records hw-015..h
 set drew on), checkpoint word for word: matches in lay words, and near misses (a negation, a relative's finding,
 an ended habit, another amount or frequency, a look-alike finding such as another drug or another vascular
 event). Labelled by reading and committed before any matcher read it (git history shows the order); nothing is
-fitted on it, its pairs and errors are not listed here, and only its aggregate figures were read during the
-round. `tests/test_calibration.py` pins its count and digest.
+fitted on it and its pairs are not listed here. Only its aggregate figures were read during the third round; in
+the fourth (stop 22) its errors were printed and grouped by cause once they had been reported, so from then on it
+is a development set like the record and narrative pairs. `tests/test_calibration.py` pins its count and digest.
 
 {records_table(results, replies=True)}
 {kind_table(results, replies=True)}
+## Clinic pairs: hw-034..hw-036 and scripted transcripts (the held-out set of the fourth round)
+
+`rewards/data/clinic_pairs.jsonl`: {len(clinic_pairs)} pairs ({sum(p.entails for p in clinic_pairs)} entailed) written
+by hand in stop 22 from the checkpoints of hw-034..hw-036 (records no earlier pair set drew on), word for word,
+against a patient's reply in lay words or a note sentence, and from the scripted clinician's transcripts of those
+cases: {sum(p.kind == "vague" for p in clinic_pairs)} of them (kind `vague`) are near-empty, vague or generic replies the
+simulated patient gives ("Hard to say. I'm not sure.", "No idea, sorry.", "It's bad this time."), which carry no
+finding. Labelled by reading and committed (`a8dafd7`) before any matcher read them, before the reply pairs'
+errors were printed and before this round's changes; nothing is fitted on them, their pairs and errors are not
+listed here and only their aggregate figures were read. `tests/test_calibration.py` pins their count and digest.
+
+{records_table(results, clinic=True)}
+{kind_table(results, clinic=True)}
 {ROUND_NOTE}
 ## Where it fails (calibration half only)
 

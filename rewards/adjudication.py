@@ -192,6 +192,75 @@ def _alike_heads(word_stem: str) -> tuple[str, ...]:
 _STATEMENT_CUES = ("ended", "onset", "habitual", "avoidance", "current_time_overrides")
 
 
+@lru_cache(maxsize=1)
+def _vague_stems() -> frozenset[str]:
+    """language.json's ``vague_words``, stemmed as statements' words are: content words that name no finding
+    ("bad", "time", "idea", "sure"), which a near-empty or generic reply is made of."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/language.json").read_text("utf-8")
+    ).get("vague_words", {}).get("words", ())
+    return frozenset(word_key(stem(w)) for w in raw)
+
+
+@lru_cache(maxsize=memo_size(4096))
+def finding_stems(concept_id: str) -> frozenset[str]:
+    """The words of a lexicon concept's terms and lay phrases (stemmed and keyed as statements' words are; function
+    and vague words left out): the words in which a reply can name that finding."""
+    function_words, vague = load_cues().function_words, _vague_stems() | _negation_cue_stems()
+    out = set()
+    for term in load_lexicon().get(concept_id).terms:
+        for token in tokenize(term):
+            if token in function_words or not token[:1].isalnum():
+                continue
+            key = word_key(stem(token))
+            if key not in vague:
+                out.add(key)
+    return frozenset(out)
+
+
+def names_the_finding(c: StatementReading, o: StatementReading) -> bool:
+    """Whether the output carries a content word of the checkpoint's finding: one of the checkpoint's own content
+    words (a synonym group of ``language.json`` compares as one word), or a word of a lexicon phrasing of one of
+    the checkpoint's concepts, or a concept the checkpoint's concepts reach; a vague word (``vague_words``) is no
+    such word. A near-empty, vague or generic reply ("It's bad this time.", "No idea, sorry.", "Nobody is out to
+    get me." against auditory hallucinations) names none and entails nothing, however close its letters come to
+    one of the lexicon's phrasings ("tired all the time", "nobody's there")."""
+    if c.concept_ids & o.reach_ids:
+        return True
+    vague = _vague_stems() | _negation_cue_stems()  # "not", "never" name no finding either
+    wanted = {s for s in c.stems if s not in vague}
+    if not wanted and not c.concept_ids:
+        # A checkpoint that names no finding itself ("Good.", "'Fine.": a mental state heading's answer cut from its
+        # heading) gives nothing to look for; the guard leaves it to the share as before.
+        return True
+    # A word the output says inside another finding's mention is that finding's word, when the checkpoint names
+    # findings of its own: "thoughts" in "thoughts I can't get rid of" (obsessions) names no suicidal thought.
+    reach = c.reach_ids
+    said = [
+        w.stem
+        for w in o.words
+        if w.stem not in vague
+        and not (c.concept_ids and w.concept_id is not None and w.concept_id not in reach and not (w.also & reach))
+    ]
+    if not said:
+        return False
+    # a finding the output names in the lexicon's words that the checkpoint says in its own ("I'm eating the same
+    # as always", a phrasing of appetite, against "Denies change in appetite")
+    if any(not wanted.isdisjoint(finding_stems(k)) for k in sorted(o.concept_ids)):
+        return True
+    for k in sorted(c.concept_ids):
+        wanted |= finding_stems(k)
+    if not wanted.isdisjoint(said):
+        return True
+    heads: dict[str, list[str]] = {}
+    for t in wanted:
+        heads.setdefault(t[:2], []).append(t)
+    return any(same_stem(s, t) for s in said for h in _alike_heads(s) for t in heads.get(h, ()))
+
+
 def _may_share(c: StatementReading, o: StatementReading) -> bool:
     """Quick test: could the two statements share a word or a concept (or a concept the output's implies) at all?"""
     return bool(c.stem_heads & o.stem_heads) or bool(c.concept_ids & o.reach_ids)
@@ -1793,6 +1862,8 @@ class ClinicalAdjudicator(Adjudicator):
         phrased = self.phrased_concepts(c, o) if self.phrase_embedder is not None else frozenset()
         normal = normal_concepts(c, o)
         if not _may_share(c, o) and not (c.concepts and phrased) and not normal:
+            return False
+        if not names_the_finding(c, o):
             return False
         # Every test below must pass; the share, the cheapest and the one most pairs fail, goes first.
         share = _carried_share(c, o, phrased | normal)

@@ -62,8 +62,10 @@ PAIR_KINDS: tuple[str, ...] = (
     # (the narrative pairs' kinds: an opposite said without a negation word, another amount or frequency)
     "opposite",
     "amount",
+    # (the clinic pairs' kind: a near-empty, vague or generic reply that names none of the finding)
+    "vague",
 )
-SPLITS: tuple[str, ...] = ("calibration", "held_out", "records", "narrative", "replies")
+SPLITS: tuple[str, ...] = ("calibration", "held_out", "records", "narrative", "replies", "clinic")
 TARGET_PRECISION = 0.95
 # Lexicon-phrasing thresholds tried for the clinical adjudicator, from strict to lenient.
 PHRASE_GRID: tuple[float, ...] = tuple(round(0.9 - 0.05 * i, 2) for i in range(13))
@@ -116,6 +118,13 @@ def reply_pairs_path() -> Path:
     """The pairs written by hand as a patient's replies to checkpoints of the hand-written records hw-015..hw-040
     (split ``replies``; the held-out set of the third round of issue 18: reported, never fitted on)."""
     return Path(str(resources.files(__package__).joinpath("data/reply_pairs.jsonl")))
+
+
+def clinic_pairs_path() -> Path:
+    """The pairs written by hand (stop 22) from the checkpoints of hw-034..hw-036 and the patient replies of
+    scripted transcripts of those cases, vague replies among them (split ``clinic``; the held-out set of the
+    fourth round of issue 18: reported, never fitted on)."""
+    return Path(str(resources.files(__package__).joinpath("data/clinic_pairs.jsonl")))
 
 
 def load_match_pairs(path: str | Path | None = None, split: str | None = None) -> list[MatchPair]:
@@ -282,6 +291,9 @@ class EmbedderCalibration:
     # the pipeline on the reply pairs (``reply_pairs.jsonl``)
     pipeline_replies: PrecisionRecall | None = None
     replies_by_kind: dict[str, PrecisionRecall] = field(default_factory=dict)
+    # the pipeline on the clinic pairs (``clinic_pairs.jsonl``)
+    pipeline_clinic: PrecisionRecall | None = None
+    clinic_by_kind: dict[str, PrecisionRecall] = field(default_factory=dict)
 
 
 def calibrate_embedder(
@@ -372,6 +384,7 @@ def calibrate_embedder(
     records_pr, records_by_kind = _pipeline_on(matcher, record_pairs_path())
     narrative_pr, narrative_by_kind = _pipeline_on(matcher, narrative_pairs_path())
     replies_pr, replies_by_kind = _pipeline_on(matcher, reply_pairs_path())
+    clinic_pr, clinic_by_kind = _pipeline_on(matcher, clinic_pairs_path())
     return EmbedderCalibration(
         embedder.name,
         alone,
@@ -395,6 +408,8 @@ def calibrate_embedder(
         narrative_by_kind,
         replies_pr,
         replies_by_kind,
+        clinic_pr,
+        clinic_by_kind,
     )
 
 

@@ -1216,3 +1216,56 @@ def test_look_alike_stems_of_two_words_are_two_words(matcher):
     # "started" once carried "startle": an output saying only when no longer covers exaggerated startle
     assert not matcher.entails("Exaggerated startle.", "It started about six months ago.")
     assert matcher.entails("Exaggerated startle.", "I jump at the slightest noise.")
+
+
+# --- the guard against replies that name nothing of the finding (stop 22) ------------------------------------
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Low energy.", "It's bad this time."),  # stop 21's worst credit: close to "tired all the time" in letters
+        ("Negative for auditory hallucinations", "Nobody is out to get me."),  # close to "nobody's there"
+        ("Good relationships.", "My appetite is good and I've gained about 12 kg since stopping smoking."),
+        ("Periods started at 12.", "Helen knew I was moody but put it down to starting secondary school."),
+        # a negation cue names no finding, though a phrasing of suicidal ideation ("not wake up") holds one
+        ("Fleeting passive thoughts that it would be easier not to wake up; no plan or intent.", "I'm not sure."),
+        ("Fleeting passive thoughts that it would be easier not to wake up; no plan or intent.", "More than before."),
+        # "thoughts" inside another finding's mention (obsessions) is that finding's word
+        ("No suicidal thoughts.", "I don't have thoughts I can't get rid of."),
+    ],
+)
+def test_a_reply_that_names_nothing_of_the_finding_is_not_credited(matcher, checkpoint, output):
+    assert not matcher.entails_unit(checkpoint, output)
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Feelings of worthlessness.", "I feel like I'm good for nothing."),  # the lexicon's concept, vague words
+        ("Persecutory delusions.", "Someone is out to get me."),
+        ("Decreased libido.", "I've gone right off sex."),
+        ("Disoriented to place.", "I don't know where I am."),
+    ],
+)
+def test_a_reply_naming_the_finding_in_lexicon_or_vague_words_is_still_credited(matcher, checkpoint, output):
+    assert matcher.entails_unit(checkpoint, output)
+
+
+def test_vague_words_are_data_and_name_no_finding():
+    from mentalhospital_env.rewards.adjudication import finding_stems, names_the_finding, read_statement
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/language.json").read_text("utf-8")
+    )["vague_words"]["words"]
+    assert "bad" in raw and "time" in raw
+    from mentalhospital_env.knowledge.language import stem, word_key
+
+    assert word_key(stem("time")) not in finding_stems("fatigue")
+    assert word_key(stem("tired")) in finding_stems("fatigue")
+    assert not names_the_finding(read_statement("Low energy."), read_statement("No idea, sorry."))
+    assert names_the_finding(read_statement("Low energy."), read_statement("I'm tired all the time."))
+    # a checkpoint naming nothing itself ("Good.", a heading's answer) is left to the share
+    assert names_the_finding(read_statement("Good."), read_statement("Insight good."))
+    # a finding the output names in the lexicon's words that the checkpoint says in its own
+    assert names_the_finding(read_statement("Denies change in appetite."), read_statement("I'm eating the same as always."))
