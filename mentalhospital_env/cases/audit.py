@@ -896,7 +896,7 @@ def abnormal_results(exams: Iterable[Any], J: Mapping[str, Any]) -> list[tuple[s
             name = name.strip()
             key = name.lower().split()[-1] if name else ""
             if key in J["abnormal_labs"] and re.search(r"\b(?:high|raised|low|above|below)\b", flag, re.I):
-                out.append((key, name, value, flag.strip(" ()")))
+                out.append((key, name, value, flag.strip()))
     return out
 
 
@@ -1064,7 +1064,7 @@ def _joins_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     # abnormal results against the plan
     for key, name, value, flag in abnormal_results(case.exams, J):
         if not _has(plan_low, J["abnormal_labs"][key]):
-            out.append(Finding(cid, "treatment.plan", "joins.labs_ignored", f"{name} {value:g} ({flag}) on file but the plan does not address it"))
+            out.append(Finding(cid, "treatment.plan", "joins.labs_ignored", f"{name} {value:g} {flag} on file but the plan does not address it"))
     worst = liver_multiple(case.exams, demo.age, demo.sex, R)
     for drug, limit in J["liver_drugs"].items():
         if not drug.startswith("_") and drug in plan_low and worst >= limit:
