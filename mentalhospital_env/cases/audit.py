@@ -937,12 +937,12 @@ def plan_assumptions(plan: str, record: str, codes: Iterable[str], J: Mapping[st
     return out
 
 
-_TOLD_SECTIONS = ("chief_complaint", "history_of_present_illness", "mental_status_exam", "risk_assessment")
+_TOLD_SECTIONS = ("chief_complaint", "history_of_present_illness", "mental_status_exam", "risk_assessment", "substance_use")
 
 
 def comorbid_support(case: Case) -> list[tuple[str, frozenset[str]]]:
     """For each co-diagnosis (every disorder after the principal): its code and the symptoms of its
-    presentation that the chief complaint, history, mental state or risk assessment asserts."""
+    presentation that the chief complaint, history, mental state, risk assessment or substance history asserts."""
     if len(case.diagnosis.disorders) < 2:
         return []
     from .derive import derive_facts

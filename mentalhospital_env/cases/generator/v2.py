@@ -410,7 +410,8 @@ class StoryV2(_Story):
             never = self.c.voices["complaint_never"]
             terms = [t for t in list(c.clinical_terms)[:3] if clean_text(t) and len(t) > 3 and t.lower() not in never["terms"]]
             terms += [t for t in c.lay_phrases if _gerund_phrase(t, never["first_words"]) and clean_text(t) and not re.search(r"\b(my|me|i|i'm|myself)\b", t)][:3]
-        terms = terms or [self.ref.concept_term(concept)]
+        labels = review_facts()["joins"]["cc_labels"]  # a clinician's label is not what the patient complains of
+        terms = [t for t in terms if not _has(t, labels)] or terms or [self.ref.concept_term(concept)]
         return self.rng.choice(terms)
 
     def _chief_complaint(self) -> None:
@@ -903,10 +904,18 @@ class StoryV2(_Story):
         age = self.p.age
         wrong_age = [w for rule in R["sections_agree"]["age_descriptors"] if not rule["min_age"] <= age <= rule["max_age"] for w in rule["words"]]
         wrong_age += [w for rule in R["sections_agree"]["sex_descriptors"] if self.p.sex != rule["sex"] for w in rule["words"]]
+        J = R["joins"]
+        told = " ".join(f.text for f in self.chart.facts)
+        # a topic the mental state names (surgery, a rejection, the neighbours) that the record never
+        # mentions, and death wishes in someone the risk assessment will call free of them, are left out
+        untold = [w for topic in J["mse_topics"] if not _has(told, topic["needs"]) for w in topic["mse"]]
+        if self.risk_level == "none":
+            untold += J["death_wish_words"]
         filtered = {
             k: [v for v in vs if clean_text(v) and not (homeless and k == "appearance" and _has(v, R["groomed_words"])) and not _has(v, wrong_age)]
             for k, vs in original.items()
         }
+        filtered = {k: [v for v in vs if not _has(v, untold)] or vs for k, vs in filtered.items()}
         saved = self.presentation
         self.presentation = {**saved, "mse": filtered}
         try:
