@@ -303,6 +303,11 @@ def test_profession_before_its_training() -> None:
         ({"treatment.plan": "Start sertraline 50 mg daily; risperidone 0.5 mg once daily, only for severe irritability or aggression."}, "joins.plan_assumes"),
         ({"ehr.chief_complaint": "Stimulant withdrawal, for some three years now."}, "joins.cc_label"),
         ({"diagnosis.disorders": [{"name": "Major depressive disorder, single episode, moderate", "code": "F32.1"}, {"name": "Panic disorder", "code": "F41.0"}]}, "joins.comorbid_support"),
+        ({"ehr.substance_use": "Teetotal. Never smoked.", "ehr.history_of_present_illness": "Low for four months. A week of not drinking ended with shakes and sweats."}, "joins.abstinent_drinking"),
+        ({"ehr.history_of_present_illness": "Low for four months. \"I've had an abscess on my arm,\" she admits."}, "joins.injecting"),
+        ({"ehr.history_of_present_illness": "Referred by the memory clinic nurse. Uses heroin daily for two years.",
+          "diagnosis.disorders": [{"name": "Opioid dependence, uncomplicated", "code": "F11.20"}]}, "joins.referrer"),
+        ({"demographics.age": 68, "ehr.history_of_present_illness": "Low for four months. She has lost custody of her children."}, "joins.age_event"),
     ],
 )
 def test_joins(changes: dict, rule: str) -> None:

@@ -71,6 +71,7 @@ RULES: tuple[str, ...] = (
     "joins.drug_screen", "joins.drink_kind", "joins.alcohol_plan", "joins.past_copies_plan", "joins.work_years",
     "joins.education_age", "joins.education_occupation", "joins.employment", "joins.mse_appearance", "joins.mse_topic",
     "joins.mse_death_wishes", "joins.cssrs_self_harm", "joins.labs_ignored", "joins.plan_assumes", "joins.cc_label", "joins.comorbid_support",
+    "joins.abstinent_drinking", "joins.injecting", "joins.referrer", "joins.age_event",
 )
 
 
@@ -1073,6 +1074,23 @@ def _joins_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     record = " ".join(t for _, t in _narrative(case))
     for said in plan_assumptions(plan_low, record, codes, J):
         out.append(Finding(cid, "treatment.plan", "joins.plan_assumes", f"the plan says {said!r} but neither the diagnosis nor the record supports it"))
+    # the history against the substance section, the referrer and the patient's age
+    abstinent = _has(substance, J["abstinent_words"])
+    drinking = _has(hpi, J["abstinent_drinking_words"])
+    if abstinent and drinking:
+        out.append(Finding(cid, "history_of_present_illness", "joins.abstinent_drinking", f"{drinking!r} in the history but the substance history says {abstinent!r}"))
+    signs = _has(hpi + " " + " ".join(mse_parts.values()), J["injecting_signs"])
+    if signs and not _has(substance, J["injecting_words"]):
+        out.append(Finding(cid, "substance_use", "joins.injecting", f"{signs!r} in the history or mental state but the substance history records no injecting ({ehr.substance_use!r})"))
+    memory = _has(hpi, J["memory_clinic_words"])
+    from mentalhospital_env.knowledge.codes import category_of_code
+
+    if memory and category_of_code(case.diagnosis.principal.code) not in J["memory_clinic_categories"]:
+        out.append(Finding(cid, "history_of_present_illness", "joins.referrer", f"referred by the {memory} for {case.diagnosis.principal.code} {case.diagnosis.principal.name}"))
+    for event in J["age_limited_events"]:
+        said = _has(hpi, event["words"])
+        if said and demo.age > event["max_age"]:
+            out.append(Finding(cid, "history_of_present_illness", "joins.age_event", f"{said!r} at {demo.age}"))
     for code, told in comorbid_support(case):
         if len(told) < J["comorbid_min_symptoms"]:
             out.append(Finding(cid, "history_of_present_illness", "joins.comorbid_support",
