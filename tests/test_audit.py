@@ -308,6 +308,8 @@ def test_profession_before_its_training() -> None:
         ({"ehr.history_of_present_illness": "Referred by the memory clinic nurse. Uses heroin daily for two years.",
           "diagnosis.disorders": [{"name": "Opioid dependence, uncomplicated", "code": "F11.20"}]}, "joins.referrer"),
         ({"demographics.age": 68, "ehr.history_of_present_illness": "Low for four months. She has lost custody of her children."}, "joins.age_event"),
+        ({"diagnosis.disorders": [{"name": "Alcohol dependence, uncomplicated", "code": "F10.20"}],
+          "ehr.substance_use": "Ex-smoker; stopped 9 years ago. Tried cannabis at university; none for many years."}, "joins.substance_code"),
     ],
 )
 def test_joins(changes: dict, rule: str) -> None:

@@ -152,3 +152,17 @@ def test_joins_are_written_agreeing_not_redrawn(monkeypatch) -> None:
     at_source = ("joins.labs_ignored", "joins.mse_appearance", "joins.plan_assumes", "joins.work_years",
                  "joins.past_copies_plan", "joins.education_occupation", "joins.mse_topic", "joins.cc_label", "joins.employment")
     assert [r for r in refused if r.startswith(at_source) or (r.startswith("joins.alcohol_plan") and "the plan says" in r)] == []
+
+
+def test_liver_swap_names_the_new_drug_and_its_dose() -> None:
+    """Naltrexone is swapped for acamprosate when the liver enzymes are raised: the plan names
+    acamprosate with its own dose, never naltrexone's ('acamprosate at 50 mg once daily')."""
+    seen = 0
+    for c in generate_cases(24, seed=3, prefix="l", version=2, principals=["F10.20"] * 24):
+        meds = {m["name"]: m["dose"] for m in c["treatment"]["medications"]}
+        if "acamprosate" in meds:
+            seen += 1
+            assert "naltrexone" not in c["treatment"]["plan"].lower()
+            assert f"acamprosate {meds['acamprosate']}" in c["treatment"]["plan"] or "acamprosate" not in c["treatment"]["plan"]
+            assert "acamprosate at 50 mg" not in c["treatment"]["plan"]
+    assert seen

@@ -71,7 +71,7 @@ RULES: tuple[str, ...] = (
     "joins.drug_screen", "joins.drink_kind", "joins.alcohol_plan", "joins.past_copies_plan", "joins.work_years",
     "joins.education_age", "joins.education_occupation", "joins.employment", "joins.mse_appearance", "joins.mse_topic",
     "joins.mse_death_wishes", "joins.cssrs_self_harm", "joins.labs_ignored", "joins.plan_assumes", "joins.cc_label", "joins.comorbid_support",
-    "joins.abstinent_drinking", "joins.injecting", "joins.referrer", "joins.age_event",
+    "joins.abstinent_drinking", "joins.injecting", "joins.referrer", "joins.age_event", "joins.substance_code",
 )
 
 
@@ -1074,6 +1074,10 @@ def _joins_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     record = " ".join(t for _, t in _narrative(case))
     for said in plan_assumptions(plan_low, record, codes, J):
         out.append(Finding(cid, "treatment.plan", "joins.plan_assumes", f"the plan says {said!r} but neither the diagnosis nor the record supports it"))
+    for code in codes:  # a substance diagnosis names its substance in the substance history
+        family = next((f for f in J["code_substances"] if not f.startswith("_") and (code == f or code.startswith(f + "."))), None)
+        if family and not _has(substance, J["code_substances"][family]):
+            out.append(Finding(cid, "substance_use", "joins.substance_code", f"{code} is diagnosed but the substance history ({ehr.substance_use!r}) does not name its substance"))
     # the history against the substance section, the referrer and the patient's age
     abstinent = _has(substance, J["abstinent_words"])
     drinking = _has(hpi, J["abstinent_drinking_words"])

@@ -793,6 +793,13 @@ class StoryV2(_Story):
         text = " ".join(f.text for f in section).lower()
         if self.p.age >= 13 and self.screens_positive("drugs") and not _has(text, J["drug_use_words"]):
             self.add_frame("substance_use", self.c.substances["hazardous"]["drugs"], fit=False)
+        for code in self.codes:  # a substance diagnosis has that substance in the substance history
+            family = next((f for f in self.c.substances["families"] if code == f or code_family(code) == f), None)
+            substance = self.c.substances["families"].get(family) if family else None
+            words = J["code_substances"].get(family or "", ())
+            if substance in self.c.substances["heavy"] and words and not _has(text, words):
+                self.add_frame("substance_use", [fr[:2] for fr in self.c.substances["heavy"][substance]], fit=False)
+                text = " ".join(f.text for f in self.chart.facts if f.section == "substance_use").lower()
         light = re.search(J["light_drinking_pattern"], text)
         if light and (not light.group(1) or int(light.group(1)) <= J["light_units_max"]):
             for f in section:  # 'uses cocaine ... with alcohol' beside 'about 3 units a week'
@@ -1090,9 +1097,11 @@ class StoryV2(_Story):
                 if m["name"].lower() != drug:
                     continue
                 alt = self.ref.drug(instead)
-                old = f"{m['name']} {m.get('dose') or ''}".strip()
+                dose = m.get("dose") or ""
                 m["name"], m["dose"] = alt["name"], alt.get("starting_dose", "")
-                kept = [k.replace(old, f"{m['name']} {m['dose']}".strip()).replace(drug, m["name"]) for k in kept]
+                named = re.compile(rf"\b{re.escape(drug)}\b(?:\s+at)?\s*{re.escape(dose)}", re.I)  # 'naltrexone at 50 mg once daily'
+                kept = [named.sub(f"{m['name']} {m['dose']}".strip(), k) for k in kept]
+                kept = [re.sub(rf"\b{re.escape(drug)}\b", m["name"], k, flags=re.I) for k in kept]
         return kept
 
 
