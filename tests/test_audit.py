@@ -299,6 +299,8 @@ def test_profession_before_its_training() -> None:
         ({"exams": [{"name": "CBC", "kind": "lab", "result": "Hb 12.0 g/dL, MCV 102 fL (raised), WBC 7.2 x10^9/L, platelets 84 x10^9/L (low)"}]}, "joins.labs_ignored"),
         ({"exams": [{"name": "LFT", "kind": "lab", "result": "ALT 38 U/L (raised), AST 104 U/L (raised; AST:ALT above 2)"}],
           "treatment.plan": "Start naltrexone 50 mg once daily; check LFT at 3 months.", "treatment.medications": [{"name": "naltrexone", "dose": "50 mg once daily"}]}, "joins.labs_ignored"),
+        ({"exams": [{"name": "CBC", "kind": "lab", "result": "Hb 14.0 g/dL, MCV 102 fL (raised), platelets 29 x10^9/L (low)"}],
+          "treatment.plan": "Start sertraline 50 mg daily. Repeat the full blood count with B12 and folate; refer to haematology if platelets stay low."}, "joins.labs_ignored"),
         ({"treatment.plan": "Start sertraline 50 mg daily. Treat co-occurring depression and PTSD."}, "joins.plan_assumes"),
         ({"treatment.plan": "Start sertraline 50 mg daily; risperidone 0.5 mg once daily, only for severe irritability or aggression."}, "joins.plan_assumes"),
         ({"ehr.chief_complaint": "Stimulant withdrawal, for some three years now."}, "joins.cc_label"),

@@ -1066,6 +1066,9 @@ def _joins_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     for key, name, value, flag in abnormal_results(case.exams, J):
         if not _has(plan_low, J["abnormal_labs"][key]):
             out.append(Finding(cid, "treatment.plan", "joins.labs_ignored", f"{name} {value:g} {flag} on file but the plan does not address it"))
+        urgent = J["urgent_labs"].get(key)
+        if urgent and value < urgent["below"] and not _has(plan_low, urgent["words"]):
+            out.append(Finding(cid, "treatment.plan", "joins.labs_ignored", f"{name} {value:g} needs same-day review, which the plan does not arrange"))
     worst = liver_multiple(case.exams, demo.age, demo.sex, R)
     for drug, limit in J["liver_drugs"].items():
         if not drug.startswith("_") and drug in plan_low and worst >= limit:

@@ -1084,7 +1084,10 @@ class StoryV2(_Story):
         plan_low = " ".join(kept).lower() + " " + str(out.get("follow_up") or "").lower()
         groups: dict[str, list[str]] = {}
         for key, name, value, flag in abnormal_results(getattr(self, "exam_records", ()), J):
-            if not _has(plan_low, J["abnormal_labs"][key]):
+            urgent = J["urgent_labs"].get(key)
+            if urgent and value < urgent["below"] and not _has(plan_low, urgent["words"]):
+                groups.setdefault(f"{data['lab_groups'][key]}_urgent", []).append(f"{value:g}")
+            elif not _has(plan_low, J["abnormal_labs"][key]):
                 groups.setdefault(data["lab_groups"][key], []).append(f"{name} {value:g}")
         for group in sorted(groups):
             kept.append(fill(data["lab_follow_up"][group], {"values": ", ".join(groups[group])}))
