@@ -151,7 +151,11 @@ def test_bipolar_is_ruled_out_by_a_denial_of_past_highs_unless_the_patient_names
 def test_a_denial_the_results_on_file_contradict_is_not_written():
     # test-v2-0465 (anorexia, BMI 15.0): a "no" heard to a weight question once gave "Denies low body weight."
     # beside the BMI in the investigations; the note-precision checker counted it (the one error on test-v2)
+    import re
+
+    case = load_suite("test-v2")["test-v2-0465"]
+    bmi = re.search(r"BMI (\d+(?:\.\d)?)", next(e.result for e in case.exams if "BMI" in e.name)).group(0)  # the suite is redrawn
     env = gymnasium.make("MentalHospital-v0", suite="test-v2", turn_budget=40)
     chart = play(env, ScriptedClinician(), "test-v2-0465")
-    assert "BMI 15.0" in chart.note and "Denies low body weight" not in chart.note
-    assert check_note(load_suite("test-v2")["test-v2-0465"], chart).errors == ()
+    assert bmi in chart.note and "Denies low body weight" not in chart.note
+    assert check_note(case, chart).errors == ()
