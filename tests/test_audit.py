@@ -269,3 +269,80 @@ def test_sections_agree_leaves_consistent_records(changes: dict) -> None:
 def test_profession_before_its_training() -> None:
     raw = _changed({"demographics.age": 21, "demographics.occupation": "pharmacist", "demographics.education": "undergraduate degree"})
     assert "occupation.age" in _rules(raw)
+
+
+# Stop 21's independent reading of test-v2 (reader-s21-records): where one section contradicts another.
+@pytest.mark.parametrize(
+    "changes, rule",
+    [
+        ({"exams": [{"name": "Urine drug screen", "kind": "lab", "result": "positive for cannabinoids, cocaine metabolite and opiates"}],
+          "ehr.substance_use": "Binge drinks at weekends, about 14 units a night. Smoker, about 10 a day."}, "joins.drug_screen"),
+        ({"exams": [{"name": "DAST-10", "kind": "scale", "result": "total 8/10 (substantial)"}]}, "joins.drug_screen"),
+        ({"ehr.history_of_present_illness": "Low for four months. \"Eight or nine pints most nights at the pub.\"",
+          "ehr.substance_use": "Drinks wine daily, roughly 15 units."}, "joins.drink_kind"),
+        ({"ehr.substance_use": "Uses cocaine 5 nights a week, about 2 g per session, with alcohol. About 3 units of alcohol a week.",
+          "treatment.plan": "Contingency management. Treat co-occurring alcohol use; harm reduction advice."}, "joins.alcohol_plan"),
+        ({"ehr.past_psychiatric_history": "Assessed at age 20 by the GP; offered dialectical behaviour therapy.",
+          "treatment.psychotherapy": ["dialectical behaviour therapy"]}, "joins.past_copies_plan"),
+        ({"demographics.age": 23, "demographics.occupation": "pharmacist", "demographics.education": "postgraduate degree",
+          "ehr.personal_history": "Employed as a pharmacist for 3 years."}, "joins.work_years"),
+        ({"demographics.occupation": "taxi driver", "demographics.education": "postgraduate degree"}, "joins.education_occupation"),
+        ({"demographics.occupation": "unemployed, looking for work", "ehr.history_of_present_illness": "Low for four months; by now he is taking time off sick."}, "joins.employment"),
+        ({"ehr.mental_status_exam": {"appearance": "Neat, appears stated age."},
+          "ehr.risk_assessment": {"self_neglect": "Has lost weight and stopped washing her clothes."}}, "joins.mse_appearance"),
+        ({"ehr.mental_status_exam": {"appearance": "Tidy.", "judgment": "Impaired regarding surgery."}}, "joins.mse_topic"),
+        ({"ehr.mental_status_exam": {"appearance": "Tidy.", "thought_content": "Preoccupied with recent rejection."}}, "joins.mse_topic"),
+        ({"ehr.mental_status_exam": {"appearance": "Tidy.", "thought_content": "Hopelessness; passive death wishes without plan."},
+          "ehr.risk_assessment": {"suicide": "No thoughts of suicide or self-harm."}}, "joins.mse_death_wishes"),
+        ({"exams": [{"name": "C-SSRS", "kind": "scale", "result": "screen: highest item endorsed 0/6 (negative)"}],
+          "ehr.history_of_present_illness": "Low for four months. She has attended the emergency department often after self-harm."}, "joins.cssrs_self_harm"),
+        ({"exams": [{"name": "CBC", "kind": "lab", "result": "Hb 12.0 g/dL, MCV 102 fL (raised), WBC 7.2 x10^9/L, platelets 84 x10^9/L (low)"}]}, "joins.labs_ignored"),
+        ({"exams": [{"name": "LFT", "kind": "lab", "result": "ALT 38 U/L (raised), AST 104 U/L (raised; AST:ALT above 2)"}],
+          "treatment.plan": "Start naltrexone 50 mg once daily; check LFT at 3 months.", "treatment.medications": [{"name": "naltrexone", "dose": "50 mg once daily"}]}, "joins.labs_ignored"),
+        ({"exams": [{"name": "CBC", "kind": "lab", "result": "Hb 14.0 g/dL, MCV 102 fL (raised), platelets 29 x10^9/L (low)"}],
+          "treatment.plan": "Start sertraline 50 mg daily. Repeat the full blood count with B12 and folate; refer to haematology if platelets stay low."}, "joins.labs_ignored"),
+        ({"treatment.plan": "Start sertraline 50 mg daily. Treat co-occurring depression and PTSD."}, "joins.plan_assumes"),
+        ({"treatment.plan": "Start sertraline 50 mg daily; risperidone 0.5 mg once daily, only for severe irritability or aggression."}, "joins.plan_assumes"),
+        ({"ehr.chief_complaint": "Stimulant withdrawal, for some three years now."}, "joins.cc_label"),
+        ({"diagnosis.disorders": [{"name": "Major depressive disorder, single episode, moderate", "code": "F32.1"}, {"name": "Panic disorder", "code": "F41.0"}]}, "joins.comorbid_support"),
+        ({"ehr.substance_use": "Teetotal. Never smoked.", "ehr.history_of_present_illness": "Low for four months. A week of not drinking ended with shakes and sweats."}, "joins.abstinent_drinking"),
+        ({"ehr.history_of_present_illness": "Low for four months. \"I've had an abscess on my arm,\" she admits."}, "joins.injecting"),
+        ({"ehr.history_of_present_illness": "Referred by the memory clinic nurse. Uses heroin daily for two years.",
+          "diagnosis.disorders": [{"name": "Opioid dependence, uncomplicated", "code": "F11.20"}]}, "joins.referrer"),
+        ({"demographics.age": 68, "ehr.history_of_present_illness": "Low for four months. She has lost custody of her children."}, "joins.age_event"),
+        ({"diagnosis.disorders": [{"name": "Alcohol dependence, uncomplicated", "code": "F10.20"}],
+          "ehr.substance_use": "Ex-smoker; stopped 9 years ago. Tried cannabis at university; none for many years."}, "joins.substance_code"),
+    ],
+)
+def test_joins(changes: dict, rule: str) -> None:
+    """Each contradiction the reader named is caught by its rule, which names case and field."""
+    raw = _changed(changes)
+    findings = [f for f in audit_case(validate_case({**raw, "diagnosis": {**raw["diagnosis"], "categories": _categories(raw)}})) if f.rule == rule]
+    assert findings, _rules(raw)
+    assert all(f.case_id == "audit-1" and f.field and f.message for f in findings)
+
+
+def _categories(raw: dict) -> list[str]:
+    from mentalhospital_env.knowledge.codes import category_of_code
+
+    return list(dict.fromkeys(category_of_code(d["code"]) for d in raw["diagnosis"]["disorders"]))
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"exams": [{"name": "Urine drug screen", "kind": "lab", "result": "positive for cannabinoids (THC); otherwise negative"}],
+         "ehr.substance_use": "Smokes about 2 g of cannabis a day; a glass of wine at weekends."},
+        {"ehr.history_of_present_illness": "Low for four months. \"A bottle of wine most nights.\"", "ehr.substance_use": "Drinks wine daily, roughly 15 units."},
+        {"demographics.age": 35, "demographics.occupation": "pharmacist", "demographics.education": "postgraduate degree",
+         "ehr.personal_history": "Employed as a pharmacist for 10 years."},
+        {"ehr.mental_status_exam": {"appearance": "Tidy.", "thought_content": "Passive death wishes without plan or intent."},
+         "ehr.risk_assessment": {"suicide": "Passive death wishes without plan or intent; holds on for her sons."}},
+        {"exams": [{"name": "CBC", "kind": "lab", "result": "Hb 12.0 g/dL, MCV 102 fL (raised), platelets 84 x10^9/L (low)"}],
+         "treatment.plan": "Start sertraline 50 mg daily. Repeat the full blood count with B12 and folate; refer to haematology if platelets stay low."},
+        {"ehr.chief_complaint": "\"I'm in withdrawal every morning,\" for four months."},
+    ],
+)
+def test_joins_leave_consistent_records(changes: dict) -> None:
+    found = {r for r in _rules(_changed(changes)) if r.startswith("joins.")}
+    assert found == set()

@@ -131,3 +131,38 @@ def test_a_birth_before_the_illness_puts_the_baby_in_the_record() -> None:
         assert re.search(r"\bbaby\b", f"{case.demographics.living_situation} {case.ehr.personal_history}"), case.case_id
         assert not [f for f in audit_case(case) if f.rule.startswith("sections.")]
     assert found >= 3
+
+
+def test_joins_are_written_agreeing_not_redrawn(monkeypatch) -> None:
+    """The sections a reader joins (stop 21's reading) are written to agree: the audit rules the
+    generator answers at the source refuse no draft, so agreement is not bought by redrawing."""
+    import mentalhospital_env.cases.audit as audit
+
+    refused: list[str] = []
+    real = audit.audit_case
+
+    def counting(case, **kw):
+        found = real(case, **kw)
+        refused.extend(f"{f.rule}: {f}" for f in found)
+        return found
+
+    monkeypatch.setattr(audit, "audit_case", counting)
+    principals = ["F44.81", "F10.20", "F14.20", "F60.3", "F60.2", "F06.70", "F32.1", "F84.0"] * 4
+    generate_cases(len(principals), seed=14, prefix="j", version=2, principals=principals)
+    at_source = ("joins.labs_ignored", "joins.mse_appearance", "joins.plan_assumes", "joins.work_years",
+                 "joins.past_copies_plan", "joins.education_occupation", "joins.mse_topic", "joins.cc_label", "joins.employment")
+    assert [r for r in refused if r.startswith(at_source) or (r.startswith("joins.alcohol_plan") and "the plan says" in r)] == []
+
+
+def test_liver_swap_names_the_new_drug_and_its_dose() -> None:
+    """Naltrexone is swapped for acamprosate when the liver enzymes are raised: the plan names
+    acamprosate with its own dose, never naltrexone's ('acamprosate at 50 mg once daily')."""
+    seen = 0
+    for c in generate_cases(24, seed=3, prefix="l", version=2, principals=["F10.20"] * 24):
+        meds = {m["name"]: m["dose"] for m in c["treatment"]["medications"]}
+        if "acamprosate" in meds:
+            seen += 1
+            assert "naltrexone" not in c["treatment"]["plan"].lower()
+            assert f"acamprosate {meds['acamprosate']}" in c["treatment"]["plan"] or "acamprosate" not in c["treatment"]["plan"]
+            assert "acamprosate at 50 mg" not in c["treatment"]["plan"]
+    assert seen

@@ -68,6 +68,10 @@ RULES: tuple[str, ...] = (
     "household.referrer", "timeline.childhood_trigger", "text.placeholder",
     "sections.age_descriptor", "sections.childcare", "sections.postpartum_baby", "sections.treatment_age",
     "sections.parents_in_care", "sections.plan_labs", "sections.sex_descriptor",
+    "joins.drug_screen", "joins.drink_kind", "joins.alcohol_plan", "joins.past_copies_plan", "joins.work_years",
+    "joins.education_age", "joins.education_occupation", "joins.employment", "joins.mse_appearance", "joins.mse_topic",
+    "joins.mse_death_wishes", "joins.cssrs_self_harm", "joins.labs_ignored", "joins.plan_assumes", "joins.cc_label", "joins.comorbid_support",
+    "joins.abstinent_drinking", "joins.injecting", "joins.referrer", "joins.age_event", "joins.substance_code",
 )
 
 
@@ -877,10 +881,237 @@ def _sections_agree_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     return out
 
 
+def _score_of(result: str) -> float | None:
+    m = re.search(r"(\d+(?:\.\d+)?)\s*/\s*\d+", result)
+    return float(m.group(1)) if m else None
+
+
+def abnormal_results(exams: Iterable[Any], J: Mapping[str, Any]) -> list[tuple[str, str, float, str]]:
+    """(key, component, value, flag) for each lab component flagged raised or low whose key is one of
+    ``review.json`` ``joins.abnormal_labs`` (the results a plan must answer)."""
+    out = []
+    for e in exams:
+        if e.kind != "lab":
+            continue
+        for name, value, flag in lab_values(e.result):
+            name = name.strip()
+            key = name.lower().split()[-1] if name else ""
+            if key in J["abnormal_labs"] and re.search(r"\b(?:high|raised|low|above|below)\b", flag, re.I):
+                out.append((key, name, value, flag.strip()))
+    return out
+
+
+def liver_multiple(exams: Iterable[Any], age: int, sex: str, R: Mapping[str, Any]) -> float:
+    """The highest liver enzyme (``joins.liver_analytes``) as a multiple of its upper reference limit
+    for the patient's age and sex; 0 when none is on file."""
+    worst = 0.0
+    for e in exams:
+        if e.kind != "lab":
+            continue
+        for name, value, _flag in lab_values(e.result):
+            if name.strip().upper() not in R["joins"]["liver_analytes"]:
+                continue
+            comp = R["labs"]["components"].get(name.strip().upper(), {})
+            ranges = comp.get(_band(age, sex)) or comp.get("adult_male")
+            if ranges:
+                worst = max(worst, value / float(ranges[1]))
+    return worst
+
+
+def plan_assumptions(plan: str, record: str, codes: Iterable[str], J: Mapping[str, Any]) -> list[str]:
+    """The plan phrases (``joins.plan_needs``) that assume a disorder or behaviour which neither the
+    diagnosis codes nor the record text (``record``: the narrative, without the plan) carries."""
+    record = record.lower()
+    for ok in J["plan_violence_ok_words"]:
+        record = record.replace(ok, " ")
+    codes = tuple(codes)
+    out = []
+    for need in J["plan_needs"]:
+        said = _has(plan.lower(), need["plan"])
+        if not said:
+            continue
+        if any(c.startswith(k) for c in codes for k in need["codes"]):
+            continue
+        if need["record"] and _has(record, need["record"]):
+            continue
+        out.append(said)
+    return out
+
+
+_TOLD_SECTIONS = ("chief_complaint", "history_of_present_illness", "mental_status_exam", "risk_assessment", "substance_use")
+
+
+def comorbid_support(case: Case) -> list[tuple[str, frozenset[str]]]:
+    """For each co-diagnosis (every disorder after the principal): its code and the symptoms of its
+    presentation that the chief complaint, history, mental state, risk assessment or substance history asserts."""
+    if len(case.diagnosis.disorders) < 2:
+        return []
+    from .derive import derive_facts
+    from .reference import ClinicalReference
+
+    ref = ClinicalReference.bundled()
+    facts = derive_facts(case.ehr) if case.facts_derived else case.facts
+    told: set[str] = set()
+    for f in facts:
+        if f.section.startswith(_TOLD_SECTIONS):
+            pos, neg = ref.readings(f.text)
+            told |= pos - neg
+    out = []
+    for d in case.diagnosis.disorders[1:]:
+        pres = ref.presentations.get(d.code)
+        own = {x["concept"] for x in pres["symptoms"]} if pres else set()
+        out.append((d.code, frozenset(told & own)))
+    return out
+
+
+def _joins_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    """Where one section must agree with another (``review.json`` ``joins``): the drug screen and the
+    substance history, drinking in the history and in the substance section, the plan and the
+    drinking, the past history and the plan, years in work against a job's training, the mental
+    state against the rest of the record, abnormal results against the plan, plan sentences that
+    assume a disorder or a behaviour, and labels in the chief complaint."""
+    J = R["joins"]
+    out: list[Finding] = []
+    cid = case.case_id
+    ehr = case.ehr
+    demo = case.demographics
+    substance = (ehr.substance_use or "").lower()
+    hpi = ehr.history_of_present_illness or ""
+    cc = ehr.chief_complaint or ""
+    plan = " ".join(filter(None, [case.treatment.plan, case.treatment.follow_up])) if case.treatment else ""
+    plan_low = plan.lower()
+    codes = case.diagnosis.codes
+    exams = {e.name: e.result for e in case.exams}
+    # the urine drug screen and DAST-10 against the substance history
+    screen = next((r for n, r in exams.items() if n.lower().startswith("urine drug screen")), "")
+    if screen and "positive" in screen.lower():
+        for key, words in J["screen_substances"].items():
+            if key.startswith("_") or key not in screen.lower():
+                continue
+            if not _has(substance, words):
+                out.append(Finding(cid, "substance_use", "joins.drug_screen", f"the urine drug screen is positive for {key}s but the substance history ({ehr.substance_use!r}) does not mention it"))
+    dast = next((r for n, r in exams.items() if n.upper().startswith("DAST")), "")
+    score = _score_of(dast) if dast else None
+    if score is not None and score >= J["dast_min_positive"] and not _has(substance, J["drug_use_words"]):
+        out.append(Finding(cid, "substance_use", "joins.drug_screen", f"DAST-10 {score:g} but the substance history names no drug use ({ehr.substance_use!r})"))
+    # drink kinds in the history against the substance section
+    story = (cc + " " + hpi).lower()
+    kinds_story = {k for k, w in J["drink_kinds"].items() if not k.startswith("_") and _has(story, w)}
+    kinds_sub = {k for k, w in J["drink_kinds"].items() if not k.startswith("_") and _has(substance, w)}
+    if kinds_story and kinds_sub and not kinds_story & kinds_sub:
+        out.append(Finding(cid, "substance_use", "joins.drink_kind", f"the history names {', '.join(sorted(kinds_story))} but the substance history {', '.join(sorted(kinds_sub))}"))
+    # the plan or the history treats drinking that the substance history calls light
+    light = re.search(J["light_drinking_pattern"], substance)
+    units = int(light.group(1)) if light and light.group(1) else 0
+    if light and units <= J["light_units_max"] and not any(c.startswith("F10") for c in codes):
+        said = _has(plan_low, J["alcohol_plan_words"])
+        if said:
+            out.append(Finding(cid, "treatment.plan", "joins.alcohol_plan", f"the plan says {said!r} but the substance history says {light.group(0)!r}"))
+        drinking = _has(substance + " " + hpi.lower(), J["with_alcohol_words"])
+        if drinking:
+            out.append(Finding(cid, "substance_use", "joins.alcohol_plan", f"drug use {drinking!r} beside {light.group(0)!r}"))
+    # the past history copying the plan
+    pph = (ehr.past_psychiatric_history or "").lower()
+    for item in (case.treatment.psychotherapy if case.treatment else ()) or ():
+        if len(item.split()) >= J["past_plan_min_words"] and item.lower() in pph:
+            out.append(Finding(cid, "past_psychiatric_history", "joins.past_copies_plan", f"the past history repeats the plan's {item!r} word for word"))
+            break
+    # years in work against the training the job needs
+    personal = ehr.personal_history or ""
+    for m in re.finditer(J["work_years_pattern"], personal, re.I):
+        job, years = m.group(1).strip().lower(), int(m.group(2))
+        youngest = R["professional_min_age"].get(job)
+        if youngest is None and job in R["graduate_occupations"]:
+            youngest = J["graduate_min_age"]
+        if youngest is not None and demo.age - years < youngest:
+            out.append(Finding(cid, "personal_history", "joins.work_years", f"{m.group(0)!r} at {demo.age} means qualifying at {demo.age - years} (usually {youngest} or older)"))
+    education = (demo.education or "").lower()
+    occupation = re.sub(r"^(retired|part-time|former)\s+", "", (demo.occupation or "").lower())
+    if "postgraduate" in education and demo.age < J["postgraduate_min_age"]:
+        out.append(Finding(cid, "demographics.education", "joins.education_age", f"{demo.education!r} at {demo.age}"))
+    if "postgraduate" in education and occupation in J["no_degree_occupations"]:
+        out.append(Finding(cid, "demographics.education", "joins.education_occupation", f"{demo.education!r} for a {occupation} (a job that needs no degree) with nothing in the history to explain it"))
+    if _has(occupation, J["unemployed_words"]):
+        sick = _has(story + " " + personal.lower(), J["sick_leave_words"])
+        if sick:
+            out.append(Finding(cid, "history_of_present_illness", "joins.employment", f"{sick!r} but the patient is {demo.occupation!r}"))
+    # the mental state against the rest of the record
+    mse = ehr.mental_status_exam
+    risk = ehr.risk_assessment
+    risk_text = " ".join(filter(None, [_get(risk, k) for k in ("suicide", "violence", "self_neglect", "other")])) if risk is not None else ""
+    mse_parts = {k: _get(mse, k) or "" for k in ("appearance", "behavior", "thought_content", "judgment", "insight")} if mse is not None else {}
+    rest = " ".join(t for n, t in _narrative(case) if not n.startswith("mental_status_exam")).lower() + " " + plan_low
+    groomed = _has(mse_parts.get("appearance", ""), J["groomed_words"])
+    neglect = _has(hpi + " " + risk_text, J["neglect_words"])
+    if groomed and neglect:
+        out.append(Finding(cid, "mental_status_exam.appearance", "joins.mse_appearance", f"{groomed!r} beside {neglect!r} elsewhere in the record"))
+    for topic in J["mse_topics"]:
+        for field in ("thought_content", "judgment", "insight"):
+            said = _has(mse_parts.get(field, ""), topic["mse"])
+            if said and not _has(rest, topic["needs"]):
+                out.append(Finding(cid, f"mental_status_exam.{field}", "joins.mse_topic", f"{said!r} but nothing else in the record mentions it"))
+    wish = _has(mse_parts.get("thought_content", ""), J["death_wish_words"])
+    if wish:
+        denied = _has(hpi + " " + (_get(risk, "suicide") or "" if risk is not None else ""), J["death_wish_denials"])
+        if denied:
+            out.append(Finding(cid, "mental_status_exam.thought_content", "joins.mse_death_wishes", f"{wish!r} in the mental state but {denied!r} in the history or risk assessment"))
+        elif not _has(hpi + " " + risk_text, J["death_wish_told_words"]):
+            out.append(Finding(cid, "mental_status_exam.thought_content", "joins.mse_death_wishes", f"{wish!r} in the mental state but not in the history or risk assessment"))
+    cssrs = next((r for n, r in exams.items() if n == J["cssrs_exam"]), "")
+    if cssrs and _score_of(cssrs) == 0:
+        harm = _has(hpi + " " + risk_text, J["frequent_self_harm_words"])
+        if harm:
+            out.append(Finding(cid, "exams", "joins.cssrs_self_harm", f"C-SSRS {cssrs!r} in a patient whose record says {harm!r}"))
+    # abnormal results against the plan
+    for key, name, value, flag in abnormal_results(case.exams, J):
+        if not _has(plan_low, J["abnormal_labs"][key]):
+            out.append(Finding(cid, "treatment.plan", "joins.labs_ignored", f"{name} {value:g} {flag} on file but the plan does not address it"))
+        urgent = J["urgent_labs"].get(key)
+        if urgent and value < urgent["below"] and not _has(plan_low, urgent["words"]):
+            out.append(Finding(cid, "treatment.plan", "joins.labs_ignored", f"{name} {value:g} needs same-day review, which the plan does not arrange"))
+    worst = liver_multiple(case.exams, demo.age, demo.sex, R)
+    for drug, limit in J["liver_drugs"].items():
+        if not drug.startswith("_") and drug in plan_low and worst >= limit:
+            out.append(Finding(cid, "treatment.plan", "joins.labs_ignored", f"{drug} planned with liver enzymes {worst:.1f}x the upper limit"))
+    # plan sentences that assume a disorder or a behaviour the record does not carry
+    record = " ".join(t for _, t in _narrative(case))
+    for said in plan_assumptions(plan_low, record, codes, J):
+        out.append(Finding(cid, "treatment.plan", "joins.plan_assumes", f"the plan says {said!r} but neither the diagnosis nor the record supports it"))
+    for code in codes:  # a substance diagnosis names its substance in the substance history
+        family = next((f for f in J["code_substances"] if not f.startswith("_") and (code == f or code.startswith(f + "."))), None)
+        if family and not _has(substance, J["code_substances"][family]):
+            out.append(Finding(cid, "substance_use", "joins.substance_code", f"{code} is diagnosed but the substance history ({ehr.substance_use!r}) does not name its substance"))
+    # the history against the substance section, the referrer and the patient's age
+    abstinent = _has(substance, J["abstinent_words"])
+    drinking = _has(hpi, J["abstinent_drinking_words"])
+    if abstinent and drinking:
+        out.append(Finding(cid, "history_of_present_illness", "joins.abstinent_drinking", f"{drinking!r} in the history but the substance history says {abstinent!r}"))
+    signs = _has(hpi + " " + " ".join(mse_parts.values()), J["injecting_signs"])
+    if signs and not _has(substance, J["injecting_words"]):
+        out.append(Finding(cid, "substance_use", "joins.injecting", f"{signs!r} in the history or mental state but the substance history records no injecting ({ehr.substance_use!r})"))
+    memory = _has(hpi, J["memory_clinic_words"])
+    from mentalhospital_env.knowledge.codes import category_of_code
+
+    if memory and category_of_code(case.diagnosis.principal.code) not in J["memory_clinic_categories"]:
+        out.append(Finding(cid, "history_of_present_illness", "joins.referrer", f"referred by the {memory} for {case.diagnosis.principal.code} {case.diagnosis.principal.name}"))
+    for event in J["age_limited_events"]:
+        said = _has(hpi, event["words"])
+        if said and demo.age > event["max_age"]:
+            out.append(Finding(cid, "history_of_present_illness", "joins.age_event", f"{said!r} at {demo.age}"))
+    for code, told in comorbid_support(case):
+        if len(told) < J["comorbid_min_symptoms"]:
+            out.append(Finding(cid, "history_of_present_illness", "joins.comorbid_support",
+                               f"co-diagnosis {code} rests on {len(told)} of its symptoms in the record ({', '.join(sorted(told)) or 'none'}); at least {J['comorbid_min_symptoms']} expected beside any scale score"))
+    label = _has(cc, J["cc_labels"])
+    if label and not re.search(r"\"[^\"]*" + re.escape(label) + r"[^\"]*\"", cc, re.I):
+        out.append(Finding(cid, "chief_complaint", "joins.cc_label", f"the chief complaint is a clinical label ({label!r}), not the patient's complaint"))
+    return out
+
+
 CASE_RULES = {
     "duration": _duration_rules, "trauma": _trauma_rules, "timeline": _timeline_rules, "people": _people_rules,
     "plan": _plan_rules, "critical": _critical_rules, "labs": _lab_rules, "labels": _label_rules,
-    "records": _record_rules, "sections": _sections_agree_rules,
+    "records": _record_rules, "sections": _sections_agree_rules, "joins": _joins_rules,
 }
 
 

@@ -400,6 +400,28 @@ class StoryV2(_Story):
 
     # --------------------------------------------------------------------------- the writing
 
+    def _draw_symptoms(self) -> None:
+        """Version 1's draw, with each co-diagnosis given at least the symptoms the audit expects it to
+        rest on (``joins.comorbid_min_symptoms``), the likeliest of its own first."""
+        super()._draw_symptoms()
+        need = int(review_facts()["joins"]["comorbid_min_symptoms"])
+        seen = {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
+        for d in self.disorders[1:]:
+            items = self.ref.presentations[d["code"]]["symptoms"]
+            own = {x["concept"] for x in items}
+            have = sum(1 for s in self.comorbid_symptoms if s["concept"] in own)
+            for s in sorted(items, key=lambda s: -float(s.get("p", 0))):
+                if have >= need:
+                    break
+                if s["concept"] not in seen:
+                    self.comorbid_symptoms.append(s)
+                    seen.add(s["concept"])
+                    have += 1
+        if "suicide_plan" in seen:
+            self.risk_level = "active"
+        elif "suicidal_ideation" in seen and self.risk_level == "none":
+            self.risk_level = "passive"
+
     def _timeframe(self) -> None:
         """How long the illness has lasted (inside the audit's limits for every diagnosis) and when it began."""
         rng = self.rng
@@ -451,7 +473,8 @@ class StoryV2(_Story):
             terms = [t for t in c.lay_phrases if _gerund_phrase(t, never["first_words"]) and clean_text(t) and not re.search(r"\b(my|me|i|i'm|myself)\b", t)][:4]
             if len(terms) < 3:  # one lay phrase alone would be every such record's complaint ("running on empty")
                 terms += [t for t in list(c.clinical_terms)[:3] if clean_text(t) and len(t) > 3 and t.lower() not in never["terms"]]
-        terms = terms or [self.ref.concept_term(concept)]
+        labels = review_facts()["joins"]["cc_labels"]  # a clinician's label is not what the patient complains of
+        terms = [t for t in terms if not _has(t, labels)] or terms or [self.ref.concept_term(concept)]
         return self.rng.choice(terms)
 
     def _chief_complaint(self) -> None:
@@ -583,11 +606,10 @@ class StoryV2(_Story):
         # each comorbid disorder keeps a place among the quotes (a diagnosis the history never mentions
         # is one a reader cannot believe); the principal's complaints fill the rest
         firsts = []
-        for d in self.disorders[1:]:
+        need = int(review_facts()["joins"]["comorbid_min_symptoms"])
+        for d in self.disorders[1:]:  # a co-diagnosis rests on more than one symptom (joins.comorbid_support)
             own = {x["concept"] for x in self.ref.presentations[d["code"]]["symptoms"]}
-            first = next((x for x in self.comorbid_symptoms if x["concept"] in own and x not in firsts), None)
-            if first is not None:
-                firsts.append(first)
+            firsts += [x for x in self.comorbid_symptoms if x["concept"] in own and x not in firsts][:need]
         lead = self.symptoms[: max(1, most - len(firsts))]
         if rng.random() < self.c.voices["referral_share"]:
             rng.shuffle(lead)  # people tell what troubles them most, not the core complaint first
@@ -761,10 +783,12 @@ class StoryV2(_Story):
         if d.get("category") == "personality" and self.p.age >= 18:
             # an enduring pattern has usually met services before: contact, not an 'episode'
             onset_age = rng.randint(14, max(14, min(self.p.age - 3, 25)))
-            therapies = [t for t in d.get("treatment", {}).get("psychotherapy", ()) if self.fits(t)]
             treaters = self.frames["treaters"]
+            treater = treaters["child"] if onset_age < 18 else treaters["default"]
+            offers = self.c.joins["prior_offers"]  # what was offered then, never the plan's wording
+            therapy = rng.choice(offers["child"] if onset_age < 18 else offers.get(treater, offers["default"]))
             self.add_frame(section, self.frames["past_psychiatric"]["prior_contact"], onset_age=onset_age,
-                           treater=treaters["child"] if onset_age < 18 else treaters["default"], therapy=therapies[0] if therapies else "talking therapy")
+                           treater=treater, therapy=therapy)
             if self.risk_level != "none" and rng.random() < 0.3:
                 self.add_frame(section, self.frames["past_psychiatric"]["attempt"], attempt_age=rng.randint(max(14, onset_age), self.p.age))
             return
@@ -827,6 +851,24 @@ class StoryV2(_Story):
             if m and self.p.age - int(m.group(1)) < 18:
                 years = max(1, min(int(m.group(1)), self.p.age - 18))
                 f.text = f.text.replace(m.group(0), "stopped last year" if years == 1 or self.p.age < 19 else f"stopped {years} years ago")
+        J = review_facts()["joins"]
+        section = [f for f in self.chart.facts[start:] if f.section == "substance_use"]
+        text = " ".join(f.text for f in section).lower()
+        if self.p.age >= 13 and self.screens_positive("drugs") and not _has(text, J["drug_use_words"]):
+            self.add_frame("substance_use", self.c.substances["hazardous"]["drugs"], fit=False)
+        for code in self.codes:  # a substance diagnosis has that substance in the substance history
+            family = next((f for f in self.c.substances["families"] if code == f or code_family(code) == f), None)
+            substance = self.c.substances["families"].get(family) if family else None
+            words = J["code_substances"].get(family or "", ())
+            if substance in self.c.substances["heavy"] and words and not _has(text, words):
+                self.add_frame("substance_use", [fr[:2] for fr in self.c.substances["heavy"][substance]], fit=False)
+                text = " ".join(f.text for f in self.chart.facts if f.section == "substance_use").lower()
+        light = re.search(J["light_drinking_pattern"], text)
+        if light and (not light.group(1) or int(light.group(1)) <= J["light_units_max"]):
+            for f in section:  # 'uses cocaine ... with alcohol' beside 'about 3 units a week'
+                f.text = re.sub(r",? with alcohol\b", "", f.text)
+                if f.says:
+                    f.says = re.sub(r",? usually when I'm drinking\b", "", f.says)
         if self.principal.get("category") != "substance_related":
             return
         years = max(1, int(round(self.days / 365)))
@@ -857,8 +899,22 @@ class StoryV2(_Story):
             super()._personal()
         finally:
             self.frames = frames
+        R = review_facts()
+        J = R["joins"]
         for f in self.chart.facts[start:]:
             f.text = re.sub(r"\bas a child\b", "in childhood", f.text)
+            m = re.search(J["work_years_pattern"], f.text, re.I)
+            if m:  # nobody has practised a profession for longer than since they could qualify
+                job, years = m.group(1).strip().lower(), int(m.group(2))
+                youngest = R["professional_min_age"].get(job) or (J["graduate_min_age"] if job in R["graduate_occupations"] else 18)
+                most = self.p.age - youngest
+                if years > most:
+                    if most < 2:
+                        f.text = re.sub(r" for \d+ years\b", "", f.text)
+                        f.says = re.sub(r" for \d+ years\b", "", f.says) if f.says else f.says
+                    else:
+                        f.text = f.text.replace(f"for {years} years", f"for {most} years")
+                        f.says = f.says.replace(f"for {years} years", f"for {most} years") if f.says else f.says
         self._baby()
 
     def _baby(self) -> None:
@@ -918,10 +974,18 @@ class StoryV2(_Story):
         age = self.p.age
         wrong_age = [w for rule in R["sections_agree"]["age_descriptors"] if not rule["min_age"] <= age <= rule["max_age"] for w in rule["words"]]
         wrong_age += [w for rule in R["sections_agree"]["sex_descriptors"] if self.p.sex != rule["sex"] for w in rule["words"]]
+        J = R["joins"]
+        told = " ".join(f.text for f in self.chart.facts)
+        # a topic the mental state names (surgery, a rejection, the neighbours) that the record never
+        # mentions, and death wishes in someone the risk assessment will call free of them, are left out
+        untold = [w for topic in J["mse_topics"] if not _has(told, topic["needs"]) for w in topic["mse"]]
+        if self.risk_level == "none":
+            untold += J["death_wish_words"]
         filtered = {
             k: [v for v in vs if clean_text(v) and not (homeless and k == "appearance" and _has(v, R["groomed_words"])) and not _has(v, wrong_age)]
             for k, vs in original.items()
         }
+        filtered = {k: [v for v in vs if not _has(v, untold)] or vs for k, vs in filtered.items()}
         saved = self.presentation
         self.presentation = {**saved, "mse": filtered}
         try:
@@ -932,6 +996,7 @@ class StoryV2(_Story):
     def _risk(self) -> None:
         """Version 1's risk assessment; self-care not called 'maintained' when the history tells of neglect."""
         super()._risk()
+        self._appearance_fits_neglect()
         words = review_facts()["records"]["neglect_words"]
         history = " ".join(f.text for f in self.chart.facts if f.section == "history_of_present_illness")
         if not _has(history, words):
@@ -942,6 +1007,20 @@ class StoryV2(_Story):
             self.chart.facts[:] = kept
         if not any(f.section == "risk_assessment.self_neglect" for f in self.chart.facts):
             self.add_frame("risk_assessment.self_neglect", self.frames["risk"]["neglect_raised"])
+
+    def _appearance_fits_neglect(self) -> None:
+        """A mental state that calls someone neat when the history or risk assessment tells of neglect
+        takes the word the neglect implies (joins.json ``neglect_appearance``)."""
+        J = review_facts()["joins"]
+        told = " ".join(f.text for f in self.chart.facts if f.section == "history_of_present_illness" or f.section.startswith("risk_assessment"))
+        if not _has(told, J["neglect_words"]):
+            return
+        swaps = self.c.joins["neglect_appearance"]
+        for f in self.chart.facts:
+            if f.section == "mental_status_exam.appearance" and _has(f.text, J["groomed_words"]):
+                for word in sorted((w for w in swaps if not w.startswith("_")), key=len, reverse=True):
+                    f.text = re.sub(rf"\b{re.escape(word)}\b", swaps[word], f.text, flags=re.I)
+                f.text = cap(f.text)
 
     # ----------------------------------------------------------------------------- exams
 
@@ -954,9 +1033,24 @@ class StoryV2(_Story):
             result = personalise(e.name, e.kind, e.result, self.p.age, self.p.sex, self.rng)
             for label, words in bands.items():
                 result = result.replace(f"({label})", f"({words})")
+            if e.name.lower().startswith("urine drug screen") and result.lower().startswith("positive"):
+                result = self._screen_result(result)
             out.append(ExamRecord(e.name, e.kind, result, e.indicated))
         self.exam_records = out
         return out
+
+    def _screen_result(self, result: str) -> str:
+        """A positive urine drug screen names the drugs the substance history names (joins.json)."""
+        J = review_facts()["joins"]
+        text = " ".join(f.text for f in self.chart.facts if f.section == "substance_use").lower()
+        text = re.sub(r"[^.;]*\b(?:none for|stopped|tried|in the past|years ago)\b[^.;]*", " ", text)  # past use is not in the urine
+        names = self.c.joins["screen_names"]
+        found = [names[k] for k, words in J["screen_substances"].items() if not k.startswith("_") and _has(text, words)]
+        if not found:
+            return result
+        if len(found) == 1:
+            return f"positive for {found[0]}; otherwise negative"
+        return "positive for " + ", ".join(found[:-1]) + " and " + found[-1]
 
     # --------------------------------------------------------------------------- the plan
 
@@ -1012,8 +1106,70 @@ class StoryV2(_Story):
             for m in out.get("medications", ()):
                 if m.get("dose"):
                     m["dose"] = re.sub(r"\s*\((?:adults?|over 60 kg)\)|,? increased to [^,;]*\(adults\)", "", m["dose"])
-        out["plan"] = " ".join(kept)
+        out["plan"] = " ".join(self._joined_plan(kept, out))
         return out
+
+    def _joined_plan(self, kept: list[str], out: dict[str, Any]) -> list[str]:
+        """The plan made to agree with the record (the audit's joins): no treatment for drinking the
+        substance history calls light, 'if dependent' resolved for a dependence code, an answer to each
+        group of abnormal results, and a liver-cautioned drug swapped when the enzymes are raised."""
+        from ..audit import abnormal_results, liver_multiple, plan_assumptions
+
+        R = review_facts()
+        J = R["joins"]
+        data = self.c.joins
+        substance = " ".join(f.text for f in self.chart.facts if f.section == "substance_use").lower()
+        light = re.search(J["light_drinking_pattern"], substance)
+        drinks_little = bool(light) and (not light.group(1) or int(light.group(1)) <= J["light_units_max"]) and not any(c.startswith("F10") for c in self.codes)
+        if drinks_little:
+            trimmed = []
+            for k in kept:
+                parts = [p for p in re.split(r";\s*", k.rstrip(".")) if not _has(p, J["alcohol_plan_words"])]
+                if parts:
+                    trimmed.append(sentence("; ".join(parts)))
+            kept = trimmed
+        record = " ".join(f.text for f in self.chart.facts)
+        for said in plan_assumptions(" ".join(kept), record, self.codes, J):
+            rewrite = next((v for k, v in data["plan_rewrites"].items() if k.lower() == said), None)
+            keep = rewrite["keep"] if rewrite and any(c.startswith(tuple(rewrite["keep_codes"])) for c in self.codes) else None
+            trimmed = []
+            for k in kept:
+                if said not in k.lower():
+                    trimmed.append(k)
+                elif keep:
+                    trimmed.append(re.sub(re.escape(said), keep, k, flags=re.I))
+                else:
+                    parts = [p for p in re.split(r";\s*", k.rstrip(".")) if said not in p.lower()]
+                    if parts:
+                        trimmed.append(sentence("; ".join(parts)))
+            kept = trimmed
+        if any(c.startswith("F10.2") for c in self.codes):
+            kept = [k.replace(" if dependent", "") for k in kept]
+        plan_low = " ".join(kept).lower() + " " + str(out.get("follow_up") or "").lower()
+        groups: dict[str, list[str]] = {}
+        for key, name, value, flag in abnormal_results(getattr(self, "exam_records", ()), J):
+            urgent = J["urgent_labs"].get(key)
+            if urgent and value < urgent["below"] and not _has(plan_low, urgent["words"]):
+                groups.setdefault(f"{data['lab_groups'][key]}_urgent", []).append(f"{value:g}")
+            elif not _has(plan_low, J["abnormal_labs"][key]):
+                groups.setdefault(data["lab_groups"][key], []).append(f"{name} {value:g}")
+        for group in sorted(groups):
+            kept.append(fill(data["lab_follow_up"][group], {"values": ", ".join(groups[group])}))
+        worst = liver_multiple(getattr(self, "exam_records", ()), self.p.age, self.p.sex, R)
+        for drug, instead in data["liver_swaps"].items():
+            limit = J["liver_drugs"].get(drug)
+            if drug.startswith("_") or limit is None or worst < limit:
+                continue
+            for m in out.get("medications", ()):
+                if m["name"].lower() != drug:
+                    continue
+                alt = self.ref.drug(instead)
+                dose = m.get("dose") or ""
+                m["name"], m["dose"] = alt["name"], alt.get("starting_dose", "")
+                named = re.compile(rf"\b{re.escape(drug)}\b(?:\s+at)?\s*{re.escape(dose)}", re.I)  # 'naltrexone at 50 mg once daily'
+                kept = [named.sub(f"{m['name']} {m['dose']}".strip(), k) for k in kept]
+                kept = [re.sub(rf"\b{re.escape(drug)}\b", m["name"], k, flags=re.I) for k in kept]
+        return kept
 
 
     def _plan_additions(self, plan: str) -> list[str]:
@@ -1073,6 +1229,7 @@ class CaseComposerV2(CaseComposer):
         super().__init__(reference)
         self.story = load_material("story")
         self.voices = load_material("voices")
+        self.joins = load_material("joins")
         self.stock_tables: dict[tuple, dict[str, str]] = {}  # StoryV2._stock_lines, per set of pronouns
         self.marks: dict[str, tuple] = {}  # StoryV2._marks, per text
         # version 2's own wording for the sections version 1 wrote from a few stock lines
@@ -1152,6 +1309,8 @@ class CaseComposerV2(CaseComposer):
         base = re.sub(r"^(retired|part-time|former)\s+", "", occupation)
         if base in R["graduate_occupations"] and not _has(education, R["degree_education"]) and patient.age >= 18:
             demo["education"] = rng.choice(["undergraduate degree", "undergraduate degree", "postgraduate degree"])
+        if demo.get("education") == "postgraduate degree" and base in R["joins"]["no_degree_occupations"]:
+            demo["education"] = rng.choice(self.joins["non_degree_education"])
         if demo.get("education") == "postgraduate degree" and patient.age < 23:
             demo["education"] = "undergraduate degree"
         if demo.get("education") == "undergraduate degree" and patient.age < 21:
