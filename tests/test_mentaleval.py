@@ -620,8 +620,7 @@ def test_family_based_treatment_for_an_adult_is_misplaced():
 def test_safeguarding_and_withdrawal_ladders_are_monotone_for_every_judge():
     """The children's safeguarding rules (hw-027: exploitation, a knife, going missing; hw-040: overdose and
     sexual extortion) and complicated alcohol withdrawal (hw-013: a past withdrawal seizure): each critical
-    action removed caps App. at 2, an adult ward, ECT, adult mental health law or a community detox added caps it
-    at 1, for the offline judge, the LLM judge's reading path and the jury alike."""
+    action removed caps App. at 2, an adult ward, ECT or adult mental health law added caps it at 1, for the offline judge, the LLM judge's reading path and the jury alike."""
     from mentalhospital_env.rewards.mentaleval.ladders import build_ladders, check_judge
 
     from mentalhospital_env.cases import load_suite
@@ -631,7 +630,7 @@ def test_safeguarding_and_withdrawal_ladders_are_monotone_for_every_judge():
     for case_id, removed, added in (
         ("hw-027", {"safeguarding_referral", "police_involvement", "missing_episode_plan", "violence_risk_plan"}, set()),
         ("hw-040", {"safeguarding_referral", "police_involvement", "overdose_medical_assessment"}, {"adult_ward", "ect"}),
-        ("hw-013", {"inpatient_detoxification"}, {"community_detoxification"}),
+        ("hw-013", {"inpatient_detoxification"}, set()),
     ):
         case = cases[case_id]
         ladders = [l for l in build_ladders(case) if l.name in ("critical_step_removed", "contraindicated_added")]
