@@ -532,3 +532,9 @@ def test_malformed_record_signs_name_entry_and_field(mutate, entry, field):
     with pytest.raises(KnowledgeError) as error:
         _read(raw)
     assert (error.value.entry, error.value.field) == (entry, field)
+
+
+def test_a_child_hitting_her_own_head_is_no_abuse(ca):
+    """hw-023: 'screaming, hitting her head on the car window' read as abuse asked for a social care referral."""
+    assert not ca.signs(["Meltdowns most afternoons: screaming, hitting her head on the car window."])
+    assert "child_abuse" in ca.signs(["She says she is hit by her stepfather when he drinks."])
