@@ -500,16 +500,16 @@ class ScriptedClinician(Doctor):
         if "admit" in setting:
             admitted = self._admit(principal, profile)
             # a child is admitted to a paediatric ward or a young people's unit, never an adult ward
-            # results that call for a medical admission (critical_actions.json) are no discharge home
-            medical = not admitted and bool(
-                set(setting["medical_admission_actions"]) & {r.action for r in actions.requirements(profile)[0]}
-            )
+            # results or a history that call for a medical admission (critical_actions.json: a potassium of 2.6,
+            # withdrawal after a past seizure) are no discharge home, and come before a psychiatric ward
+            medical = bool(set(setting["medical_admission_actions"]) & {r.action for r in actions.requirements(profile)[0]})
             parts.insert(
                 0,
-                self.age_script.get("admit", setting["admit"])
-                if admitted
-                else setting["admit_medical"] if medical else setting["discharge"],
+                setting["admit_medical"]
+                if medical
+                else self.age_script.get("admit", setting["admit"]) if admitted else setting["discharge"],
             )
+            admitted = admitted or medical
         if admitted:
             risky = bool({"suicide", "active_suicide"} & profile.risks) or self._risk_to_others()
             parts.append(conf["observation"]["raised" if risky else "general"])
