@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "191987efbea5f1d39c2beb2f2537606423d04ba8ef0081fe300ab117abdd8d9d"
-DEV_V2_SUITE_SHA256 = "46f00dd0f2bf6f1829c45a86cc213962573c241c095d3641c392db4cc59ba865"
+TEST_V2_SUITE_SHA256 = "fdf1a72a562214fc2c4bbdfcd4d16596954ca8addfd6aba42853c5fd95bb4c5c"
+DEV_V2_SUITE_SHA256 = "fc60a18390d0efe038190afacabedeb81c1713db240d4780e89636edf261d658"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 
