@@ -362,7 +362,13 @@ class ScriptedClinician(Doctor):
 
     def _exams(self) -> list[str]:
         ranked = self._ranked()[:3]
-        names: list[str] = []
+        # the setting's baseline (bloods and vital signs for anyone in hospital or the emergency department: a
+        # potassium of 2.6 or a glucose of 1.9 must be seen whatever the differential)
+        settings = self.script["settings"]
+        names: list[str] = list(settings.get(self.walk_in.setting or "", {}).get("baseline_exams", ()))
+        for prefix, exams in self.script["exams_by_code"].items():
+            if not prefix.startswith("_") and ranked and ranked[0][0].code.startswith(prefix):
+                names += [e for e in exams if e not in names]
         for i, (h, _) in enumerate(ranked):
             for exam in h.exams:
                 if exam not in names and (i == 0 or exam.lower() in h.abnormal_exams):
@@ -428,10 +434,14 @@ class ScriptedClinician(Doctor):
             risks=frozenset(risks),
             medications=medications.lower(),
             dependants="dependants" in f.present or actions.mentions_dependants(home),
-            hepatic=actions.hepatic_impairment([r for _, r in f.exam_results] + [f.answers.get("medical_conditions", "")]),
+            # "my liver tests are raised" counts whichever question it answered
+            hepatic=actions.hepatic_impairment([r for _, r in f.exam_results] + [reply for _, reply in f.replies]),
             # the results it ordered and read: a pulse of 42 or a potassium of 2.8 changes the plan (admission,
             # correcting the potassium), as the judge's rules say
             findings=actions.abnormal_findings([r for _, r in f.exam_results]),
+            # what it heard and read that changes the plan (a child being exploited, an overdose today, past
+            # withdrawal seizures): the record_signs of critical_actions.json, read in the replies and results
+            signs=actions.signs([f.walk_in, *(reply for _, reply in f.replies), *(r for _, r in f.exam_results)]),
         )
 
     def _plan(self) -> str:
@@ -449,11 +459,19 @@ class ScriptedClinician(Doctor):
         def fits(sentence: str) -> bool:
             low = sentence.lower()
             # nor a treatment made for patients of another age (multisystemic therapy at 8, family-based
-            # treatment for anorexia at 24: critical_actions.json disorder_specific)
-            return not any(word in low for word in leave_out) and not actions.made_for_other_ages(sentence, profile.age)
+            # treatment for anorexia at 24, driving advice at 14: critical_actions.json disorder_specific), nor one
+            # the case's rules forbid (ECT or an adult ward for a 13-year-old)
+            return (
+                not any(word in low for word in leave_out)
+                and not actions.made_for_other_ages(sentence, profile.age)
+                and not actions.check(profile, sentence).contraindicated
+            )
 
         parts = []
-        chosen = self._medications(principal, unsafe, profile)
+        # a child's or adolescent's depression: the age's own drug sentence (fluoxetine, by the CAMHS psychiatrist)
+        by_code = self.age_script.get("medication_by_code", {})
+        instead = next((text for prefix, text in by_code.items() if principal.code.startswith(prefix)), None)
+        chosen = [instead] if instead else self._medications(principal, unsafe, profile)
         medication = " ".join(chosen)
         parts.append(
             medication or "Medication: none first line; avoid drugs that are unsafe for this presentation."
@@ -483,7 +501,17 @@ class ScriptedClinician(Doctor):
         admitted = setting_name == "inpatient"
         if "admit" in setting:
             admitted = self._admit(principal, profile)
-            parts.insert(0, setting["admit"] if admitted else setting["discharge"])
+            # a child is admitted to a paediatric ward or a young people's unit, never an adult ward
+            # results or a history that call for a medical admission (critical_actions.json: a potassium of 2.6,
+            # withdrawal after a past seizure) are no discharge home, and come before a psychiatric ward
+            medical = bool(set(setting["medical_admission_actions"]) & {r.action for r in actions.requirements(profile)[0]})
+            parts.insert(
+                0,
+                setting["admit_medical"]
+                if medical
+                else self.age_script.get("admit", setting["admit"]) if admitted else setting["discharge"],
+            )
+            admitted = admitted or medical
         if admitted:
             risky = bool({"suicide", "active_suicide"} & profile.risks) or self._risk_to_others()
             parts.append(conf["observation"]["raised" if risky else "general"])
@@ -643,7 +671,10 @@ class ScriptedClinician(Doctor):
         # follow-up within days, though the rules' phrase "daily" reads it so)
         present = actions.proposed(" ".join(s for s in re.split(r"(?<=[.])\s+", plan) if not s.startswith(_DRUG_SENTENCES)))
         wanted += [a for a in extra if a not in present]
-        return list(dict.fromkeys(wanted))
+        # a child's consent and legal framework are those of the child's age (competence, parental consent), not
+        # adult mental health law (``step_substitutes`` of the age's script)
+        substitutes = self.age_script.get("step_substitutes", {})
+        return list(dict.fromkeys(substitutes.get(a, a) for a in wanted))
 
     def _pronouns(self, text: str) -> str:
         pronoun = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")

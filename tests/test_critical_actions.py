@@ -369,8 +369,8 @@ def test_the_judges_profile_reads_the_cases_exam_results(ca):
         (lambda r: r["exam_findings"]["findings"]["pulse_below_40"].pop("source"), "exam_findings.findings.pulse_below_40", "source"),
         (lambda r: r["exam_findings"].update(measures=[]), "exam_findings", "measures"),
         (lambda r: next(x for x in r["rules"] if x["id"] == "hypoglycaemia")["when"].update(exam_findings=["glucose_low"]), "hypoglycaemia", "when.exam_findings"),
-        (lambda r: r["disorder_specific"]["elements"][-1].update(min_age=20), "disorder_specific.elements[6]", "min_age"),
-        (lambda r: r["disorder_specific"]["elements"][-1].update(max_age="adult"), "disorder_specific.elements[6]", "max_age"),
+        (lambda r: r["disorder_specific"]["elements"][-1].update(min_age=20), "disorder_specific.elements[LAST]", "min_age"),
+        (lambda r: r["disorder_specific"]["elements"][-1].update(max_age="adult"), "disorder_specific.elements[LAST]", "max_age"),
         (lambda r: r["disorder_specific"]["elements"][-1].pop("max_age"), None, "codes"),
     ],
 )
@@ -379,8 +379,162 @@ def test_malformed_exam_findings_and_ages_name_entry_and_field(mutate, entry, fi
     mutate(raw)
     if field == "codes":  # an element with neither codes nor ages
         raw["disorder_specific"]["elements"][-1].pop("min_age")
+    if entry is not None:  # the last element, whichever index it has
+        entry = entry.replace("LAST", str(len(raw["disorder_specific"]["elements"]) - 1))
     with pytest.raises(KnowledgeError) as error:
         _read(raw)
     assert error.value.field == field
     if entry is not None:
         assert error.value.entry == entry
+
+
+# --- safeguarding of children and young people; unstable physical findings (stop 22) -------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "signs"),
+    [
+        ("Marcus is concerned about exploitation.", {"criminal_exploitation"}),
+        ("He threatened to send the explicit pictures to her school group chat.", {"sexual_exploitation"}),
+        ("Staying out until 3 a.m. and twice all night, whereabouts unknown to his mother.", {"going_missing"}),
+        ("Arrested with a kitchen knife in his waistband.", {"weapon_carrying"}),
+        ("She cut herself with a kitchen knife.", set()),  # self-harm, not a weapon carried
+        ("I took 14 ibuprofen 200 mg tablets at school.", {"self_poisoning"}),
+        ("No previous overdoses.", set()),
+        ("He has had no withdrawal seizures.", set()),
+        ("A withdrawal fit two years ago after stopping abruptly.", {"withdrawal_seizure_history"}),
+        ("She is accompanied by her foster carer.", {"looked_after"}),
+        ("She is missing deadlines at school.", set()),  # missing work is no missing child
+    ],
+)
+def test_record_signs_read_in_any_record_wording_and_not_when_negated(ca, text, signs):
+    assert set(ca.signs([text])) == signs
+
+
+def test_the_readers_unsafe_childrens_plans_are_capped(ca):
+    """hw-027 (14M, criminal exploitation, knife, going missing) and hw-040 (13F, overdose and online sexual
+    extortion): stop 21's scripted plans, judged App 4.84 and 5.0, now miss critical actions and propose an
+    adult ward, ECT and adult mental health law; the hand-written reference plans carry what the rules ask."""
+    cases = {c.case_id: c for c in load_suite("handwritten").cases}
+    boy, girl = cases["hw-027"], cases["hw-040"]
+    assert {"criminal_exploitation", "going_missing", "weapon_carrying"} <= ca.profile(boy).signs
+    assert {"sexual_exploitation", "self_poisoning"} <= ca.profile(girl).signs
+    old_boy = (
+        "Medication: none first line. Psychotherapy: refer for motivational enhancement therapy. Safety: advise "
+        "against driving while intoxicated. Involve the parents or carers in the assessment and the plan. Liaise "
+        "with the school about support. Safeguarding: ask about abuse, neglect or danger at home. Follow-up: every 2-4 weeks."
+    )
+    check = ca.check_case(boy, old_boy)
+    assert {"safeguarding_referral", "police_involvement", "missing_episode_plan", "violence_risk_plan"} <= {
+        r.action for r in check.missing
+    }
+    assert "driving_advice" in {m.action for m in check.misplaced}
+    old_girl = (
+        "Disposition: admission to the acute ward today. Medication: start sertraline 50 mg once daily. Other: ECT "
+        "if life-threatening or unresponsive. Safety: agree a written safety plan; limit quantities of medication "
+        "dispensed. Involve the parents or carers. Liaise with the school. Safeguarding: ask about abuse, neglect or "
+        "danger at home. Legal framework: informal admission if she agrees and has capacity, otherwise assessment "
+        "under the Mental Health Act. Follow-up: weekly."
+    )
+    check = ca.check_case(girl, old_girl)
+    assert {"safeguarding_referral", "police_involvement", "overdose_medical_assessment"} <= {r.action for r in check.missing}
+    assert {"adult_ward", "ect", "adult_mental_health_law"} <= {c.action for c in check.contraindicated}
+    for case in (boy, girl):  # what the hand-written reference plans hold, in their own words
+        missing = {r.action for r in ca.check_case(case, case.treatment.plan).missing}
+        assert not missing & {"safeguarding_referral", "police_involvement", "missing_episode_plan", "overdose_medical_assessment"}
+        assert not ca.check_case(case, case.treatment.plan).contraindicated
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        "Same-day MASH referral; the police informed; paracetamol and salicylate levels with the paediatric team.",
+        "We will make a child protection referral to social services today and report it to CEOP; toxicology and bloods first.",
+        "Discussed with the duty social worker; the police will take a statement; medically cleared by the paediatric team.",
+    ],
+)
+def test_a_safe_childs_plan_in_any_words(ca, plan):
+    girl = next(c for c in load_suite("handwritten").cases if c.case_id == "hw-040")
+    missing = {r.action for r in ca.check_case(girl, plan).missing}
+    assert not missing & {"safeguarding_referral", "police_involvement", "overdose_medical_assessment"}
+
+
+def test_a_childs_legal_framework_is_that_of_the_childs_age(ca):
+    child = Profile(codes=("F32.2",), setting="emergency", age=13, sex="female")
+    mha = "Assessment under the Mental Health Act if she refuses."
+    assert "adult_mental_health_law" in {c.action for c in ca.check(child, mha).contraindicated}
+    framed = mha + " She is Gillick competent for today's decisions and her mother, with parental responsibility, consents."
+    assert not ca.check(child, framed).contraindicated
+    assert not ca.check(replace(child, age=17), mha).contraindicated  # 16-17: capacity law applies
+    assert "ect" in {c.action for c in ca.check(child, "Consider ECT.").contraindicated}
+    assert not ca.check(child, "ECT only after an independent second opinion.").contraindicated
+    assert "ect" in {c.action for c in ca.check(replace(child, age=10), "ECT after an independent second opinion.").contraindicated}
+    assert not ca.check(replace(child, age=30), "Admit to the acute ward; consider ECT.").contraindicated
+
+
+def test_complicated_alcohol_withdrawal_is_managed_in_hospital(ca):
+    results = ["pulse 122/min, BP 159/101 mmHg", "Hb 15.2 g/dL, WBC 6.7 x10^9/L, platelets 46 x10^9/L (low)"]
+    profile = Profile(codes=("F10.230",), setting="outpatient", age=44, findings=ca.abnormal_findings(results))
+    assert {"pulse_above_120", "platelets_below_50"} <= profile.findings
+    outpatient = (
+        "Community detox at home with chlordiazepoxide, CIWA-Ar daily by the community team, thiamine 100 mg tds."
+    )
+    check = ca.check(profile, outpatient)
+    assert "inpatient_detoxification" in {r.action for r in check.missing}
+    inpatient = "Admit for medically supervised withdrawal: chlordiazepoxide reducing regimen, CIWA-Ar, Pabrinex."
+    assert not ca.check(profile, inpatient).missing and not ca.check(profile, inpatient).contraindicated
+    seized = Profile(codes=("F10.20",), age=50, signs=ca.signs(["Previous withdrawal fit 2 yrs ago."]))
+    assert "inpatient_detoxification" in {r.action for r in ca.check(seized, "Thiamine; plan a detox.").missing}
+
+
+@pytest.mark.parametrize(
+    ("results", "finding"),
+    [
+        (["glucose 45 mg/dL (low)"], "glucose_below_54_mg_dl"),
+        (["Blood sugar: 50 mg/dl"], "glucose_below_54_mg_dl"),
+        (["sodium 121 mmol/L (low)"], "sodium_below_125"),
+        (["Na+ 119 mmol/L"], "sodium_below_125"),
+        (["temperature 38.6 C, pulse 96/min"], "temperature_38_c"),
+        (["Temp 101.2 F"], "temperature_38_f"),
+    ],
+)
+def test_units_of_any_wording_read_as_abnormal(ca, results, finding):
+    assert finding in ca.abnormal_findings(results)
+    assert not ca.abnormal_findings(["glucose 90 mg/dL, sodium 139 mmol/L, temperature 36.8 C"])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "She has been told by the GP that her liver tests are raised.",
+        "GGT 412 U/L (raised)",
+        "Deranged LFTs at the last check.",
+    ],
+)
+def test_raised_liver_tests_in_any_wording_forbid_naltrexone(ca, text):
+    assert ca.hepatic_impairment([text])
+    profile = Profile(codes=("F10.20",), age=53, hepatic=ca.hepatic_impairment([text]))
+    assert "naltrexone" in {c.action for c in ca.check(profile, "Start naltrexone 50 mg daily.").contraindicated}
+    assert not ca.hepatic_impairment(["GGT 60 U/L", "Liver tests are not raised."])
+
+
+@pytest.mark.parametrize(
+    ("mutate", "entry", "field"),
+    [
+        (lambda r: r["record_signs"]["going_missing"].update(phrases=[]), "record_signs.going_missing", "phrases"),
+        (lambda r: r["record_signs"]["self_poisoning"].update(patterns=["(unclosed"]), "record_signs.self_poisoning", "patterns"),
+        (lambda r: next(x for x in r["rules"] if x["id"] == "child_missing")["when"].update(record_signs=["runaway"]), "child_missing", "when.record_signs"),
+    ],
+)
+def test_malformed_record_signs_name_entry_and_field(mutate, entry, field):
+    raw = copy.deepcopy(_raw())
+    mutate(raw)
+    with pytest.raises(KnowledgeError) as error:
+        _read(raw)
+    assert (error.value.entry, error.value.field) == (entry, field)
+
+
+def test_a_child_hitting_her_own_head_is_no_abuse(ca):
+    """hw-023: 'screaming, hitting her head on the car window' read as abuse asked for a social care referral."""
+    assert not ca.signs(["Meltdowns most afternoons: screaming, hitting her head on the car window."])
+    assert "child_abuse" in ca.signs(["She says she is hit by her stepfather when he drinks."])

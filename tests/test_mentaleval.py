@@ -642,3 +642,47 @@ def test_family_based_treatment_for_an_adult_is_misplaced():
     adult = replace(guideline, profile=replace(guideline.profile, age=24))
     reading = read_plan(plan, adult)
     assert reading.misplaced and treatment_score(reading) <= 3.0
+
+
+def test_safeguarding_and_withdrawal_ladders_are_monotone_for_every_judge():
+    """The children's safeguarding rules (hw-027: exploitation, a knife, going missing; hw-040: overdose and
+    sexual extortion) and complicated alcohol withdrawal (hw-013: a past withdrawal seizure): each critical
+    action removed caps App. at 2, an adult ward, ECT or adult mental health law added caps it at 1, for the offline judge, the LLM judge's reading path and the jury alike."""
+    from mentalhospital_env.rewards.mentaleval.ladders import build_ladders, check_judge
+
+    from mentalhospital_env.cases import load_suite
+
+    cases = {c.case_id: c for c in load_suite("handwritten").cases}
+    offline = OfflineJudge()
+    for case_id, removed, added in (
+        ("hw-027", {"safeguarding_referral", "police_involvement", "missing_episode_plan", "violence_risk_plan"}, set()),
+        ("hw-040", {"safeguarding_referral", "police_involvement", "overdose_medical_assessment"}, {"adult_ward", "ect"}),
+        ("hw-013", {"inpatient_detoxification"}, set()),
+    ):
+        case = cases[case_id]
+        ladders = [l for l in build_ladders(case) if l.name in ("critical_step_removed", "contraindicated_added")]
+        by_name = {l.name: l for l in ladders}
+        steps = " ".join(by_name["critical_step_removed"].steps)
+        assert all(a in steps for a in removed), (case_id, steps)
+        if added:
+            from mentalhospital_env.rewards.mentaleval.ladders import ladder_phrases
+
+            texts = " ".join(by_name["contraindicated_added"].steps)
+            assert any(ladder_phrases()["contraindicated_sentences"][a] in texts for a in added), (case_id, texts)
+        checks = check_judge(offline, case, ladders)
+        _assert_monotone(checks)
+        scores = {c.ladder: c.scores for c in checks}
+        assert scores["critical_step_removed"][0] >= 4.0, (case_id, scores)
+        assert max(scores["critical_step_removed"][1:]) <= 2.0
+        if added:
+            assert max(scores["contraindicated_added"][1:]) <= 1.0
+        # the LLM judge path (a monotone scripted reader) and the jury keep the order
+        probe = LLMJudge(ScriptedClient(lambda c: "Score: 3"))
+        replies = {}
+        for ladder in ladders:
+            for i, rung in enumerate(ladder.rungs):
+                user = probe.conversation(case, rung, ladder.dimension)[1]["content"]
+                replies.setdefault(user, f"Score: {max(1, 5 - i)}")
+        judge = LLMJudge(ScriptedClient(lambda conversation: replies.get(conversation[-1]["content"], "Score: 3")))
+        _assert_monotone(check_judge(judge, case, ladders))
+        _assert_monotone(check_judge(Jury([judge, offline], aggregate="mean"), case, ladders))

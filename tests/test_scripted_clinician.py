@@ -185,3 +185,31 @@ def test_notes_quote_only_speech_file_it_rightly_keep_the_risk_and_hedge_an_earl
         if case_id == "hw-040":
             risk = chart.note.split("Risk assessment:")[1].split("\n")[0]
             assert "ibuprofen" in risk and "pictures" in risk and "cut my thighs" in risk
+
+
+def test_a_child_seen_after_an_overdose_and_sexual_extortion_gets_a_safe_plan(handwritten_env):
+    """hw-040 (13F, ibuprofen overdose, online sexual extortion): stop 21's plan put her on the acute (adult) ward
+    under the Mental Health Act with sertraline and ECT, with no referral and no medical assessment (App 5.0).
+    Now: a paediatric ward, the overdose assessed medically, a same-day referral and the police, the legal
+    framework of her age, fluoxetine left to the CAMHS psychiatrist."""
+    case = load_suite("handwritten")["hw-040"]
+    chart = play(handwritten_env, ScriptedClinician(), "hw-040")
+    check = load_critical_actions().check_case(case, chart.treatment)
+    assert not check.missing and not check.contraindicated, (check.missing, check.contraindicated)
+    assert {"safeguarding_referral", "police_involvement", "overdose_medical_assessment"} <= {r.action for r in check.required}
+    plan = chart.treatment.lower()
+    assert "paediatric ward" in plan and "acute ward" not in plan and "mental health act" not in plan
+    assert "ect" not in plan.split() and "sertraline" not in plan
+    dangerous = play(handwritten_env, ScriptedClinician(critical_actions=False), "hw-040")
+    assert OfflineJudge().score(case, dangerous)["treatment_appropriateness"] <= 2.0
+
+
+def test_withdrawal_after_a_past_seizure_is_managed_under_the_medical_team(handwritten_env):
+    """hw-013 (alcohol withdrawal in the emergency department, a withdrawal fit two years ago): a medically
+    supervised inpatient withdrawal under the medical team, not the acute psychiatric ward."""
+    case = load_suite("handwritten")["hw-013"]
+    chart = play(handwritten_env, ScriptedClinician(), "hw-013")
+    check = load_critical_actions().check_case(case, chart.treatment)
+    assert "inpatient_detoxification" in {r.action for r in check.required}
+    assert not check.missing and not check.contraindicated, check.missing
+    assert chart.treatment.startswith("Disposition: admission under the medical team")

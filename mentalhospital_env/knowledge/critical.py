@@ -15,6 +15,10 @@ returns a :class:`CriticalActions`:
   forbidden ones it proposes, and which elements belong to a disorder the case does not have (``disorder_specific``:
   an eating-disorder service for a depressed patient is an incoherent plan; family-based treatment, made for
   adolescents, for an adult is misplaced too).
+* the record's text is read by ``record_signs`` (phrases, not negated, not beside an exclusion): a child's
+  criminal or sexual exploitation, online extortion, abuse, going missing, a weapon carried, a self-poisoning,
+  past withdrawal seizures; :meth:`CriticalActions.signs` gives a profile's ``signs`` for the rules'
+  ``record_signs`` condition (the scripted clinician reads the same phrases in what it heard).
 * exam results on file are read by ``exam_findings`` (measures read by pattern, findings by a published
   threshold each): :meth:`CriticalActions.abnormal_findings` gives a profile's ``findings`` (a pulse below 40,
   a postural fall in systolic pressure, glucose below 3.0 mmol/L ...) for the rules' ``exam_findings``
@@ -76,6 +80,18 @@ class RiskSign:
 
 
 @dataclass(frozen=True)
+class RecordSign:
+    """A fact of the record that changes the plan (a child being exploited, a self-poisoning today): a sentence
+    holding one of ``phrases`` (stemmed) not negated there, or matching one of ``patterns`` with no negation in
+    it ("took 14 ibuprofen tablets"), and none of ``unless`` in the sentence."""
+
+    id: str
+    phrases: tuple[tuple[str, ...], ...]
+    unless: tuple[tuple[str, ...], ...] = ()
+    patterns: tuple[re.Pattern[str], ...] = ()
+
+
+@dataclass(frozen=True)
 class Rule:
     """When (every condition given holds; lists are any-of) which actions are required and which forbidden."""
 
@@ -93,6 +109,7 @@ class Rule:
     record_mentions_dependants: bool | None = None
     hepatic_impairment: bool | None = None
     exam_findings: tuple[str, ...] = ()
+    record_signs: tuple[str, ...] = ()
     must: tuple[str, ...] = ()
     must_not: tuple[Forbidden, ...] = ()
 
@@ -111,6 +128,7 @@ class Profile:
     dependants: bool = False
     hepatic: bool = False
     findings: frozenset[str] = frozenset()
+    signs: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -246,11 +264,13 @@ class CriticalActions:
         disorder_specific: Sequence[DisorderElement] = (),
         measures: Mapping[str, Measure] | None = None,
         exam_findings: Mapping[str, ExamFinding] | None = None,
+        record_signs: Mapping[str, RecordSign] | None = None,
     ):
         self.actions = dict(actions)
         self.disorder_specific = tuple(disorder_specific)
         self.measures = dict(measures or {})
         self.exam_findings = dict(exam_findings or {})
+        self.record_signs = dict(record_signs or {})
         self.rules = tuple(rules)
         self.risk_concepts = dict(risk_concepts)
         index: dict[tuple[str, ...], set[str]] = {}
@@ -275,6 +295,8 @@ class CriticalActions:
         self._not_dependants = tuple(_stems(c) for c in dependant_exclusions if _stems(c))
         self._hepatic_limits = {k.lower(): int(v) for k, v in (hepatic_limits or {}).items()}
         self._hepatic = tuple(_stems(c) for c in hepatic_phrases if _stems(c))
+        names = "|".join(re.escape(k) for k in sorted(self._hepatic_limits, key=len, reverse=True)) or "(?!)"
+        self._hepatic_tests = re.compile(rf"\b({names})\b\D{{0,12}}?(\d{{2,5}})", re.IGNORECASE)
 
     # --------------------------------------------------------------------------------- reading a plan
 
@@ -381,6 +403,18 @@ class CriticalActions:
             for text in (getattr(demographics, "living_situation", None), ehr.personal_history)
         )
         results = [getattr(e, "result", "") or "" for e in getattr(case, "exams", ()) or ()]
+        risk = getattr(ehr, "risk_assessment", None)
+        mse = getattr(ehr, "mental_status_exam", None)
+        narrative = [
+            ehr.chief_complaint,
+            ehr.history_of_present_illness,
+            ehr.past_psychiatric_history,
+            ehr.medical_history,
+            ehr.substance_use,
+            ehr.personal_history,
+            *(v for _, v in (risk.items() if risk is not None else ())),
+            getattr(mse, "thought_content", None),
+        ]
         return Profile(
             codes=codes,
             setting=case.setting,
@@ -390,8 +424,9 @@ class CriticalActions:
             risks=frozenset(risks),
             medications=(ehr.medications or "").lower(),
             dependants=dependants,
-            hepatic=self.hepatic_impairment([*results, ehr.medical_history or ""]),
+            hepatic=self.hepatic_impairment([*results, ehr.medical_history or "", ehr.history_of_present_illness or ""]),
             findings=self.abnormal_findings(results),
+            signs=self.signs([t for t in narrative if t] + results),
         )
 
     def _applies(self, rule: Rule, profile: Profile, proposed: frozenset[str]) -> bool:
@@ -422,7 +457,38 @@ class CriticalActions:
             return False
         if rule.exam_findings and not set(rule.exam_findings) & profile.findings:
             return False
+        if rule.record_signs and not set(rule.record_signs) & profile.signs:
+            return False
         return True
+
+    def signs(self, texts: Iterable[str]) -> frozenset[str]:
+        """The ``record_signs`` that ``texts`` (a record's narrative, or what a clinician heard) show: a sentence
+        holding one of a sign's phrases, not negated there ("no weapons"), and none of its exclusions."""
+        found: set[str] = set()
+        for text in texts:
+            for sentence in re.split(r"(?<=[.;!?])\s+", text or ""):
+                stemmed = _stems(sentence)
+                if not stemmed:
+                    continue
+                negated = None
+                for sign in self.record_signs.values():
+                    if sign.id in found or sign.unless and self._has(stemmed, sign.unless):
+                        continue
+                    starts = [
+                        j
+                        for c in sign.phrases
+                        if set(stemmed).issuperset(c)
+                        for j in range(len(stemmed) - len(c) + 1)
+                        if stemmed[j : j + len(c)] == c
+                    ]
+                    matched = not starts and any(p.search(sentence) for p in sign.patterns)
+                    if not starts and not matched:
+                        continue
+                    if negated is None:
+                        negated = negated_spans_in(sentence)
+                    if matched and not negated or any(not any(s <= j < e for s, e in negated) for j in starts):
+                        found.add(sign.id)
+        return frozenset(found)
 
     def abnormal_findings(self, results: Iterable[str]) -> frozenset[str]:
         """The ``exam_findings`` that exam ``results`` show (a pulse of 42/min: below 50 and below 40 ...)."""
@@ -432,9 +498,10 @@ class CriticalActions:
 
     def hepatic_impairment(self, texts: Iterable[str]) -> bool:
         """Whether any of ``texts`` (results, a medical history) shows hepatic impairment: a transaminase above
-        ``hepatic_impairment.lab_limits`` or one of its phrases, not negated."""
+        ``hepatic_impairment.lab_limits`` (a test named in the limits: AST, ALT, GGT) or one of its phrases, not
+        negated ("liver tests are raised")."""
         for text in texts:
-            for name, value in re.findall(r"\b(AST|ALT)\b\D{0,12}?(\d{2,5})", text or "", flags=re.IGNORECASE):
+            for name, value in self._hepatic_tests.findall(text or ""):
                 if int(value) > self._hepatic_limits.get(name.lower(), 10**9):
                     return True
             for sentence in re.split(r"(?<=[.;!?])\s+", text or ""):
@@ -614,6 +681,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
             always=frozenset(_strings(where, "risk_concepts", f"{name}.always", value.get("always"))),
         )
     measures, exam_findings = _exam_findings(where, raw.get("exam_findings"))
+    record_signs = _record_signs(where, raw.get("record_signs"))
     rules_raw = raw.get("rules")
     if not isinstance(rules_raw, list) or not rules_raw:
         raise KnowledgeError(where, None, "rules", "must be a non-empty list")
@@ -632,6 +700,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         unknown = set(when) - {
             "codes", "settings", "min_age", "max_age", "sex", "pregnant", "risk", "plan_proposes",
             "record_medications", "record_mentions_dependants", "hepatic_impairment", "exam_findings",
+            "record_signs",
         }
         if unknown:
             raise KnowledgeError(where, rid, "when", f"unknown conditions {sorted(unknown)}")
@@ -653,6 +722,11 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         if set(findings) - set(exam_findings):
             raise KnowledgeError(
                 where, rid, "when.exam_findings", f"unknown findings {sorted(set(findings) - set(exam_findings))} (not in 'exam_findings.findings')"
+            )
+        signs = _strings(where, rid, "when.record_signs", when.get("record_signs"))
+        if set(signs) - set(record_signs):
+            raise KnowledgeError(
+                where, rid, "when.record_signs", f"unknown signs {sorted(set(signs) - set(record_signs))} (not in 'record_signs')"
             )
         must = tuple(known_action(rid, "must", a) for a in _strings(where, rid, "must", entry.get("must")))
         forbidden = []
@@ -691,6 +765,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
                 record_mentions_dependants=when.get("record_mentions_dependants"),
                 hepatic_impairment=when.get("hepatic_impairment"),
                 exam_findings=findings,
+                record_signs=signs,
                 must=must,
                 must_not=tuple(forbidden),
             )
@@ -714,6 +789,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         disorder_specific=_disorder_specific(where, raw.get("disorder_specific"), known_action, known_codes_of),
         measures=measures,
         exam_findings=exam_findings,
+        record_signs=record_signs,
     )
     for action_id in sorted(required):
         if action_id not in found.proposed(actions[action_id].say or ""):
@@ -745,6 +821,33 @@ def _disorder_specific(where: str, raw: Any, known_action: Any, known_codes_of: 
             raise KnowledgeError(where, at, "codes", "must not be empty unless min_age or max_age is given")
         out.append(DisorderElement(known_action(at, "action", e.get("action")), codes, e["reason"], **ages))
     return tuple(out)
+
+
+def _record_signs(where: str, raw: Any) -> dict[str, RecordSign]:
+    """``record_signs``: sign id -> {phrases, unless, patterns}."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise KnowledgeError(where, "record_signs", None, "must map sign ids to {phrases, unless}")
+    out: dict[str, RecordSign] = {}
+    for sid, entry in raw.items():
+        if sid.startswith("_"):
+            continue
+        at = f"record_signs.{sid}"
+        if not isinstance(entry, Mapping):
+            raise KnowledgeError(where, at, None, "must be an object with 'phrases'")
+        phrases = tuple(k for k in (_stems(p) for p in _strings(where, at, "phrases", entry.get("phrases"), required=True)) if k)
+        if not phrases:
+            raise KnowledgeError(where, at, "phrases", "no phrase has a word to find")
+        unless = tuple(k for k in (_stems(p) for p in _strings(where, at, "unless", entry.get("unless"))) if k)
+        patterns = []
+        for pattern in _strings(where, at, "patterns", entry.get("patterns")):
+            try:
+                patterns.append(re.compile(pattern, re.IGNORECASE))
+            except re.error as e:
+                raise KnowledgeError(where, at, "patterns", f"{pattern!r} does not compile: {e}") from None
+        out[sid] = RecordSign(sid, phrases, unless, tuple(patterns))
+    return out
 
 
 def _exam_findings(where: str, raw: Any) -> tuple[dict[str, Measure], dict[str, ExamFinding]]:
@@ -837,6 +940,7 @@ __all__ = [
     "Forbidden",
     "Misplaced",
     "Profile",
+    "RecordSign",
     "Requirement",
     "RiskSign",
     "Rule",
