@@ -372,8 +372,14 @@ class Patient:
                 text = f"{text} {rep.voice.pick('repeat', self._rng)}"
             return text
         if rep is not None:
-            return rep.render(decision.plan, self._rng, decision.tone, decision.partial)
-        return plain_reply(decision.plan, self.index)
+            text = rep.render(decision.plan, self._rng, decision.tone, decision.partial)
+        else:
+            text = plain_reply(decision.plan, self.index)
+        if decision.plan.again and text:
+            # told before, to another question: said so, briefly ("Like I said, my mood's flat.")
+            lead = rep.voice.pick("again", self._rng) if rep is not None else "Like I said,"
+            text = f"{lead} {text if text.startswith(('I ', 'I' + chr(39))) else text[0].lower() + text[1:]}"
+        return text
 
     def _check(self, decision: Decision, text: str) -> str:
         if self.index.guard.leaks(text):

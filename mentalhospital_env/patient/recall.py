@@ -63,6 +63,7 @@ class RecallRules:
     silent_defaults: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
     closest_ignores: re.Pattern[str] = re.compile(r"(?!)")
     closed_unless_any: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    answered_by: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=1)
@@ -94,6 +95,7 @@ def load_recall_rules() -> RecallRules:
         plain_topics=frozenset(raw.get("plain_topics", ())),
         plain_concepts=frozenset(raw.get("plain_concepts", ())),
         silent_defaults=dict(raw.get("silent_defaults", {})),
+        answered_by={k: tuple(v) for k, v in raw.get("answered_by", {}).items() if not k.startswith("_")},
         closest_ignores=re.compile(r"\b(?:" + "|".join(map(re.escape, raw.get("closest_ignores", ()))) + r")\b", re.IGNORECASE)
         if raw.get("closest_ignores") else re.compile(r"(?!)"),
     )
@@ -205,11 +207,18 @@ def _job_says(job: str) -> str:
     return says
 
 
+_EXAMINER_SECTIONS = ("mental_status_exam", "risk_assessment")
+# what the patient came with, not their circumstances ("my daughter driving" among the worries is no household)
+_PRESENTATION_SECTIONS = ("chief_complaint", "history_of_present_illness", FAMILY_SECTION)
+
+
 def _demographic_facts(case: Case) -> tuple[Fact, ...]:
     """Who the patient lives with and what they do, from the case's demographics, as facts the patient
     can tell, when no sentence of the record already files them (ids ``demographics.<key>``)."""
     demo = case.demographics
-    have = {t for f in case.facts if f.time != "past" for t in (f.topics or record_topics(f.section, f.text))}
+    # what the patient's own sentences already file ("Flat, with agitation" in the examination is no home)
+    have = {t for f in case.facts if f.time != "past" and f.told and not f.section.startswith(_EXAMINER_SECTIONS)
+            for t in (f.topics or record_topics(f.section, f.text))}
     out = []
     living = (demo.living_situation or "").strip().rstrip(".")
     if living and "living_situation" not in have and re.match(r"^lives?\b", living, re.IGNORECASE):
@@ -247,13 +256,18 @@ def _silent_defaults(case: Case, rules: RecallRules) -> tuple[Fact, ...]:
     taxonomy = load_taxonomy()
     have: set[str] = set()
     sections = {f.section for f in case.facts}
+    own: dict[str, set[str]] = {}  # topics by section
     for f in case.facts:
-        have.update(f.topics or record_topics(f.section, f"{f.text} {f.patient_says or ''}"))
+        topics = f.topics or record_topics(f.section, f"{f.text} {f.patient_says or ''}")
+        have.update(topics)
+        own.setdefault(f.section, set()).update(topics)
     out = []
     for topic, spec in rules.silent_defaults.items():
-        near = {topic, *spec.get("unless", ()), *(taxonomy.by_id[topic].related if topic in taxonomy.by_id else ())}
+        near = {*spec.get("unless", ()), *(taxonomy.by_id[topic].related if topic in taxonomy.by_id else ())}
         home = taxonomy.by_id[topic].closed_if_section if topic in taxonomy.by_id else None
-        if near & have or (home and home in sections):
+        # a panic attack's "trauma" or fast talk's "development" in the presenting illness says nothing of
+        # a childhood: a related topic counts from the default's own section only
+        if topic in have or near & own.get(str(spec["section"]), set()) or (home and home in sections):
             continue
         out.append(Fact(f"{SILENT}{topic}", str(spec["section"]), str(spec["says"]), str(spec["says"]), False,
                         topics=(topic,), polarity="present", time="current"))
@@ -475,7 +489,8 @@ class AnswerPlan:
 
     ``refusal`` names a forbidden request (the patient declines it in character); ``small_talk`` is
     ``greeting`` or ``closing``; ``unclear`` means nothing in the question matched the record or the
-    lexicon; ``repeat_of`` holds the key of an identical earlier question.
+    lexicon; ``again``: what it tells was all told before in this encounter (to another question), so it
+    is said once more, briefly, as said before ("Like I said, ...").
     """
 
     question: Question
@@ -483,6 +498,7 @@ class AnswerPlan:
     refusal: str | None = None
     small_talk: str | None = None
     unclear: bool = False
+    again: bool = False  # everything it tells was told earlier in the encounter: said once more, briefly
 
     @property
     def fact_ids(self) -> tuple[str, ...]:
@@ -562,6 +578,19 @@ def asks_what(question: Question) -> bool:
     return bool(asked) and _WH.match(asked[-1]) is not None
 
 
+def wh_word(question: Question) -> str | None:
+    """``how`` or ``what`` when the question is a how- or a what-question (``asks_what``), else ``None``:
+    "How has your memory been?" is not answered "No." but "Fine, really.", "What's been on your mind?"
+    "Nothing much, really." ("Tell me about any times ..." is a yes/no question in disguise)."""
+    if not asks_what(question):
+        return None
+    sentences = [s for s in re.split(r"(?<=[.?!])\s+", question.text.strip()) if s]
+    asked = ([s for s in sentences if s.endswith("?")] or sentences)[-1]
+    m = _WH.match(asked)
+    word = m.group(0).strip(" ,").split()[-1].lower() if m else ""
+    return "how" if word == "how" else "what" if word in ("what", "which", "who", "where", "when", "why") else None
+
+
 def asks_how_long(question: Question) -> bool:
     """Whether a question asks when something began or how long it has gone on ("How long has that been
     going on?", "When did you first notice this?"), not only what course it took ("What helped last time?")."""
@@ -610,6 +639,7 @@ class MemorySkill:
         self.state = MemoryState()
         self._taxonomy = load_taxonomy()
         self._concept_sections = load_memory_cues().concept_sections
+        self._answered_by = load_recall_rules().answered_by
         self._cue_cache: dict[tuple[str, str], bool] = {}
         # concepts some fact affirms (an examiner's observation included), read once per case
         self._affirmed_anywhere = frozenset(c for f in self.index.facts for c in f.affirms)
@@ -760,6 +790,9 @@ class MemorySkill:
             facts = [f for f in self.index.facts if f.tellable and f.id not in self.state.disclosed
                      and not f.id.startswith(SILENT)][:per_topic]
             items.append(AnswerItem(TELL, "chief_complaint", tuple(facts)) if facts else AnswerItem(NOTHING_MORE, "other"))
+        again = False
+        if self.state.disclosed and not (timing or amount) and not self.is_open(question):
+            items, again = self._without_repeats(items)
         if any(i.stance in (AFFIRM, TELL, DENY) and not i.silent for i in items):
             items = [i if i.stance != UNKNOWN or i.subject == "insight" else _silenced(i) for i in items]
         if items and all(i.silent for i in items):
@@ -771,12 +804,53 @@ class MemorySkill:
             items=tuple(items),
             small_talk=small_talk,
             unclear=not items and small_talk is None,
+            again=again,
         )
         if may_disclose is None:
             return plan
         from .decide import gate  # the old one-call API: recall, then decide's rapport gate
 
         return gate(plan, may_disclose, self.state.disclosed, self.index)
+
+    def _without_repeats(self, items: list[AnswerItem]) -> tuple[list[AnswerItem], bool]:
+        """The plan without what this encounter has told already: a new question gets what is new; when
+        all it would tell was told before, the first of it once more (``again``: "Like I said, ...")
+        rather than the mood answer word for word to the next three questions. A pertinent negative
+        told before is left to the concept's own denial ("I've never hurt myself" for self-harm, not the
+        suicide answer again)."""
+        told = self.state.disclosed
+        spoken = [f for i in items if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts]
+        fresh = any(f.id not in told for f in spoken)
+        out: list[AnswerItem] = []
+        kept_one = False
+        for item in items:
+            if item.silent or not item.facts:
+                out.append(item)
+                continue
+            if item.stance == DENY:
+                new = tuple(f for f in item.facts if f.id not in told)
+                if new != item.facts and (item.subject in self.index.lexicon or not new):
+                    item = AnswerItem(DENY, item.subject, new, item.sensitive, item.about_other)
+                    if not new and item.subject not in self.index.lexicon:
+                        item = _silenced(item)
+                out.append(item)
+                continue
+            if item.stance not in (AFFIRM, TELL):
+                out.append(item)
+                continue
+            if fresh:
+                new = tuple(f for f in item.facts if f.id not in told)
+            elif not kept_one:
+                new, kept_one = item.facts[:1], True
+            else:
+                new = ()
+            if new:
+                out.append(AnswerItem(item.stance, item.subject, new, item.sensitive, item.about_other))
+            elif item.stance == AFFIRM:
+                out.append(_silenced(item))  # the stance stands; nothing of it is said again
+        if not any(not i.silent for i in out) and any(not i.silent for i in items):
+            return items, False
+        return out, bool(spoken) and not fresh
 
     def _closest_fact(self, question: Question, used: set[str]) -> IndexedFact | None:
         """The told fact closest in words to the question (cosine at least ``answer_threshold``) when it
@@ -854,6 +928,13 @@ class MemorySkill:
         """The told facts of a topic (for "how long?" and "how much?" those that say first), those that answer more of what was asked first, then the untold
         before the told, then the most to the point (fewest other topics), in record order."""
         facts = [f for f in self.index.by_topic.get(topic_id, ()) if f.tellable and f.id not in used]
+        if not facts and not any(f.tellable for f in self.index.by_topic.get(topic_id, ())):
+            # no sentence of its own ("Who do you live with?" and only "Married 20 yrs, 2 children"):
+            # the facts of the topics that answer it (data/recall.json answered_by), present and current
+            facts = [f for t in self._answered_by.get(topic_id, ()) for f in self.index.by_topic.get(t, ())
+                     if f.tellable and f.present and f.fact.time != "past" and f.id not in used
+                     and f.section not in _PRESENTATION_SECTIONS and not f.section.startswith(_EXAMINER_SECTIONS)]
+            facts = list({f.id: f for f in facts}.values())
         if topic_id != "family_history":
             facts = [f for f in facts if f.section != FAMILY_SECTION]
         elif relative is not None:
@@ -872,6 +953,9 @@ class MemorySkill:
                 amount and self.index.amounts.get(f.id) is None,  # "how much?", "how often?": the facts that say
                 f.section not in topic.sections,
                 not f.present,
+                # the referral's one-line summary is what the patient came about, said at the start; a
+                # sentence of the history says more of any other topic ("What time do you go to bed?")
+                f.section == "chief_complaint" and topic_id not in ("chief_complaint", *_FRAME_TOPICS),
                 topic_id in _NOW_TOPICS and f.fact.time == "past",
                 history and f.section not in home,
                 -len(asked.intersection(f.topics)),

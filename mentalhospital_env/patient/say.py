@@ -39,6 +39,7 @@ from .recall import (
     IndexedFact,
     asks_how_long,
     duration_in,
+    wh_word,
 )
 from .understanding import load_taxonomy
 
@@ -454,6 +455,7 @@ class Speaker:
         self._items = 0
         self._asked: tuple[str, ...] = ()
         self._timing = False
+        self._wh: str | None = None
         self._said_how_long = False
         self._said_no = False
         self._told: set[str] = set()  # facts this patient has put in words in this encounter
@@ -478,6 +480,7 @@ class Speaker:
         self._items = len(plan.items)
         self._asked = plan.question.concepts
         self._timing = asks_how_long(plan.question)
+        self._wh = wh_word(plan.question)
         self._said_how_long = False
         self._said_no = False
         if plan.refusal is not None:
@@ -619,7 +622,8 @@ class Speaker:
                 if denials:
                     return [denials[stable_seed("deny", self.case.case_id, item.subject) % len(denials)]]
                 return [voice.pick("deny", rng)]
-            no = voice.pick("deny", rng)
+            # "How has your memory been?" is not answered "No." (a wh-question has no yes or no)
+            no = voice.pick(f"deny_{self._wh}" if self._wh else "deny", rng)
             # with several things answered at once a bare "no" would be ambiguous: name what is denied;
             # alone, some denials are named and some not, the same way each time for a concept
             name_it = self._items > 1 or not self._yes_no or (

@@ -1,0 +1,139 @@
+"""What the patient answers (issue 13, independent reader of stop 21), through the public API:
+
+* a person knows who they live with: "Married 20 yrs, 2 children" answers "Who do you live with?";
+* a wh-question is not answered "No." / "Nope." ("How has your memory been?" - "Fine, really.");
+* nothing is said again word for word to a new question: the next fact, or "Like I said, ...";
+* the chief complaint, told at the start, is not told again to an unrelated question;
+* a childhood the personal history is silent on is not "I'm not sure" because of a panic attack's
+  "trauma" in the presenting illness.
+
+The records here are written for these tests (synthetic, in a clinician's plain prose).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from mentalhospital_env.cases import load_case, load_suite
+from mentalhospital_env.patient import make_patient
+
+_DONT_KNOW = re.compile(r"\b(?:i'?m not sure|i (?:really )?don'?t (?:really )?know|no idea|couldn'?t tell you)\b", re.I)
+_NO_OPENER = re.compile(r"^\W*(?:no|nope|nah)\b", re.I)
+
+
+def _record(**ehr: str) -> dict:
+    base = {
+        "chief_complaint": "Low mood and poor sleep for three months.",
+        "history_of_present_illness": (
+            "Over three months her mood has dropped after her mother's death. She cries most days and "
+            "has stopped going to her choir. She wakes at 4 a.m. and cannot get back to sleep."
+        ),
+        "past_psychiatric_history": "None.",
+        "medical_history": "Asthma.",
+        "medications": "Salbutamol inhaler as needed.",
+        "allergies": "Penicillin (rash).",
+        "substance_use": "Two glasses of wine at weekends. Non-smoker. No drugs.",
+        "family_history": "Mother had depression.",
+        "personal_history": "Married 12 years, 3 children. Works as a school secretary.",
+        "mental_status_exam": {"mood": "'Low'", "affect": "Tearful.", "thought_content": "No suicidal ideation."},
+        "risk_assessment": {"suicide": "No thoughts of ending her life. No self-harm."},
+    }
+    base.update(ehr)
+    return {
+        "case_id": "answer-choice-001",
+        "language": "en",
+        "demographics": {"age": 44, "sex": "female"},
+        "setting": "outpatient",
+        "ehr": base,
+        "exams": [],
+        "diagnosis": {"categories": ["depressive"],
+                      "disorders": [{"name": "Major depressive disorder, single episode", "code": "F32.1"}]},
+        "treatment": {"plan": "Sertraline and CBT; review in four weeks."},
+        "source": {"author": "tests: written for test_answer_choice.py", "synthetic": True},
+    }
+
+
+@pytest.fixture(scope="module")
+def case():
+    return load_case(_record())
+
+
+def _ask(case, *questions: str, seed: int = 0) -> list[str]:
+    patient = make_patient(case, "full", seed=seed)
+    return [patient.respond(q).text for q in questions]
+
+
+def test_who_you_live_with_is_known_from_the_marriage(case) -> None:
+    (reply,) = _ask(case, "Who do you live with?")
+    assert not _DONT_KNOW.search(reply), reply
+    assert re.search(r"married|children", reply, re.I), reply
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_a_how_question_about_a_silent_screen_is_not_answered_no(case, seed) -> None:
+    for question in ("How has your memory been?", "How is your concentration, for example when reading?",
+                     "What thoughts come into your mind again and again, even though you don't want them?"):
+        (reply,) = _ask(case, question, seed=seed)
+        assert not _NO_OPENER.match(reply), (question, reply)
+
+
+def test_a_yes_no_screen_still_gets_no(case) -> None:
+    (reply,) = _ask(case, "Do you ever hear voices when nobody is around?")
+    assert _NO_OPENER.match(reply) or re.search(r"\b(?:never|don't|haven't)\b", reply), reply
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_no_reply_is_said_again_word_for_word_to_a_new_question(case, seed) -> None:
+    questions = (
+        "What has brought you here today?",
+        "How has your mood been?",
+        "In your own words, how would you describe your mood right now?",
+        "How has your mood been over the past few weeks?",
+        "How have you been sleeping?",
+        "What time do you go to bed?",
+        "Sometimes people feel so low they think of ending their life. Have you?",
+        "Sometimes when feelings get overwhelming people hurt themselves. What happens for you at those times?",
+    )
+    replies = _ask(case, *questions, seed=seed)
+    seen: dict[str, str] = {}
+    for question, reply in zip(questions, replies):
+        norm = " ".join(re.findall(r"[a-z']+", reply.lower()))
+        assert norm not in seen, f"{question!r} got {reply!r}, already said to {seen.get(norm)!r}"
+        seen[norm] = question
+        sentences = [s for s in re.split(r"(?<=[.?!])\s+", reply) if len(s.split()) >= 5]
+        earlier = " ".join(replies[: questions.index(question)])
+        repeated = [s for s in sentences if s in earlier]
+        assert not repeated or re.search(r"\b(?:like|as) I (?:said|mentioned)\b", reply, re.I), (question, reply)
+
+
+def test_told_before_is_said_so(case) -> None:
+    first, again = _ask(case, "How has your mood been?", "In your own words, how would you describe your mood right now?")
+    if again != first:
+        assert not again.endswith(first), again
+    assert not _DONT_KNOW.search(again), again
+
+
+def test_the_chief_complaint_is_not_told_again_to_an_unrelated_question(case) -> None:
+    opening, bedtime, people = _ask(
+        case, "What has brought you here today?", "What time do you go to bed?", "How do you get on with people?"
+    )
+    complaint = [s for s in re.split(r"(?<=[.?!])\s+", opening) if len(s.split()) >= 3]
+    for reply in (bedtime, people):
+        assert not any(s in reply for s in complaint), (opening, reply)
+
+
+def test_a_panic_attacks_trauma_tag_does_not_silence_a_childhood() -> None:
+    # hw-004: nothing on childhood in the personal history; the presenting illness is panic attacks
+    case = next(c for c in load_suite("handwritten").cases if c.case_id == "hw-004")
+    (reply,) = _ask(case, "What was it like for you growing up?")
+    assert not _DONT_KNOW.search(reply), reply
+
+
+def test_who_you_live_with_from_the_demographics_when_the_examination_says_flat() -> None:
+    # hw-030: "Anxious and flat" in the examination is no home; the demographics say "lives with her wife"
+    case = next(c for c in load_suite("handwritten").cases if c.case_id == "hw-030")
+    (reply,) = _ask(case, "Who do you live with?")
+    assert not _DONT_KNOW.search(reply), reply
+    assert re.search(r"\bwife\b|\bRuth\b", reply), reply
