@@ -137,3 +137,48 @@ def test_who_you_live_with_from_the_demographics_when_the_examination_says_flat(
     (reply,) = _ask(case, "Who do you live with?")
     assert not _DONT_KNOW.search(reply), reply
     assert re.search(r"\bwife\b|\bRuth\b", reply), reply
+
+
+@pytest.fixture(scope="module")
+def handwritten():
+    return {c.case_id: c for c in load_suite("handwritten").cases}
+
+
+def test_what_brought_you_is_not_answered_with_childhood_or_dont_know(handwritten) -> None:
+    # hw-003: "brought" read as "brought up"; the referral line is not said aloud, the history tells it
+    (reply,) = _ask(handwritten["hw-003"], "What has brought you here?")
+    assert not _DONT_KNOW.search(reply) and "growing up" not in reply, reply
+    assert re.search(r"depress|spell", reply, re.I), reply
+
+
+def test_a_person_knows_whether_they_have_been_through_something_frightening(handwritten) -> None:
+    (reply,) = _ask(handwritten["hw-001"], "Have you been through something very frightening or upsetting, "
+                                             "such as an accident, an attack or a disaster?")
+    assert not _DONT_KNOW.search(reply), reply
+
+
+def test_what_it_does_to_a_day_is_told_from_the_presenting_illness(handwritten) -> None:
+    # hw-003: "The depression now stops her working more than a few hours a day."
+    (reply,) = _ask(handwritten["hw-003"], "How is this affecting your day-to-day life?")
+    assert not _DONT_KNOW.search(reply), reply
+    assert "working" in reply and "graduate" not in reply, reply
+
+
+def test_a_wh_screen_the_checker_will_not_let_deny_in_words_is_not_answered_no(handwritten) -> None:
+    # hw-004: "attacks" reads as violence, so "I'd never hurt anyone" fails the claim check; the plain
+    # fallback to a what-question is no bare "No."
+    (reply,) = _ask(handwritten["hw-004"], "When you are angry with someone, what sort of thoughts go through your mind?")
+    assert not _NO_OPENER.match(reply) and not _DONT_KNOW.search(reply), reply
+
+
+def test_what_you_enjoy_is_told_from_the_record_not_denied(handwritten) -> None:
+    # hw-030: "she still enjoys walks and cooking with Ruth"
+    (reply,) = _ask(handwritten["hw-030"], "What do you do for enjoyment these days, and how does it feel?")
+    assert "walks" in reply and not _NO_OPENER.match(reply), reply
+
+
+def test_the_patients_quoted_words_are_said_not_a_denial_beside_them(handwritten) -> None:
+    # hw-025: "no suicidal thoughts now; in the bad week 'life feels pointless' but no plans"
+    (reply,) = _ask(handwritten["hw-025"], "Have you had thoughts that life is not worth living?")
+    assert "pointless" in reply.lower(), reply
+    assert "boyfriend" not in reply, reply  # "life ... living" is not "I live with my boyfriend"

@@ -63,7 +63,7 @@ class RecallRules:
     silent_defaults: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
     closest_ignores: re.Pattern[str] = re.compile(r"(?!)")
     closed_unless_any: Mapping[str, frozenset[str]] = field(default_factory=dict)
-    answered_by: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    answered_by: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], bool]] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=1)
@@ -95,7 +95,8 @@ def load_recall_rules() -> RecallRules:
         plain_topics=frozenset(raw.get("plain_topics", ())),
         plain_concepts=frozenset(raw.get("plain_concepts", ())),
         silent_defaults=dict(raw.get("silent_defaults", {})),
-        answered_by={k: tuple(v) for k, v in raw.get("answered_by", {}).items() if not k.startswith("_")},
+        answered_by={k: (tuple(v["topics"]), tuple(v.get("sections", ())), bool(v.get("presentation", False)))
+                     for k, v in raw.get("answered_by", {}).items() if not k.startswith("_")},
         closest_ignores=re.compile(r"\b(?:" + "|".join(map(re.escape, raw.get("closest_ignores", ()))) + r")\b", re.IGNORECASE)
         if raw.get("closest_ignores") else re.compile(r"(?!)"),
     )
@@ -209,7 +210,9 @@ def _job_says(job: str) -> str:
 
 _EXAMINER_SECTIONS = ("mental_status_exam", "risk_assessment")
 # what the patient came with, not their circumstances ("my daughter driving" among the worries is no household)
-_PRESENTATION_SECTIONS = ("chief_complaint", "history_of_present_illness", FAMILY_SECTION)
+_PRESENTATION_SECTIONS = ("chief_complaint", "history_of_present_illness")
+# a person's circumstances: who is at home, what they do with a weekend (not "drinks at weekends")
+_CIRCUMSTANCE_SECTIONS = ("personal_history", "social_history")
 
 
 def _demographic_facts(case: Case) -> tuple[Fact, ...]:
@@ -697,6 +700,12 @@ class MemorySkill:
         items: list[AnswerItem] = []
         used: set[str] = set()
         for concept_id in question.concepts:
+            concept = self.index.lexicon.get(concept_id)
+            own = set(concept_topics(self.index.lexicon, concept_id)) - _NOT_COMPLAINT
+            if concept.kind not in CLOSED_WORLD_KINDS and own and asked and not own & asked:
+                # a history concept read off a stray word of a question about another topic ("What has
+                # brought you here?" is not about being brought up): the question's topics answer
+                continue
             item = self._answer_concept(concept_id, question.about_other, used)
             if item is None:
                 continue
@@ -724,8 +733,11 @@ class MemorySkill:
         answered = any((i.stance == AFFIRM and not i.silent) or (i.stance == DENY and i.facts) for i in items)
         concept_topic_set = {t for c in question.concepts for t in concept_topics(self.index.lexicon, c)}
         for topic_id in topics:
-            if topic_id in _FRAME_TOPICS and content:
-                continue  # "how long has the sleep been bad?": the sleep facts that say when
+            if topic_id in _FRAME_TOPICS and content and not (
+                topic_id == "functioning" and self._topic_facts(topic_id, asked, used, 1)
+            ):
+                continue  # "how long has the sleep been bad?": the sleep facts that say when (what it does
+                # to a day is told from its own facts: "How is this affecting your day?" after anger)
             if topic_id == "family_history" and any(i.stance in (AFFIRM, DENY) for i in items):
                 continue
             facts = self._topic_facts(topic_id, asked, used, per_topic, question.relative, timing, amount)
@@ -754,6 +766,10 @@ class MemorySkill:
                 if related:
                     items.append(AnswerItem(TELL, topic_id, tuple(related[:1])))
                     used.update(f.id for f in related[:1])
+                elif tax.kind(topic_id) == "symptom":
+                    # a concept of the topic read somewhere ("attacks" as violence, "exhausted"), no
+                    # sentence on it: a person knows how they sleep, so no "I don't know" but the screen's no
+                    items.append(AnswerItem(DENY, topic_id))
                 else:
                     items.append(AnswerItem(UNKNOWN, topic_id, about_other=topic_id == "family_history"))
             elif tax.kind(topic_id) in ("symptom", "substance") or (
@@ -862,6 +878,8 @@ class MemorySkill:
         for fact in self.index.similar(text, self.policy.answer_threshold, 3):
             if (fact.section == FAMILY_SECTION) != about_family:
                 continue
+            if fact.id.startswith("demographics.") and question.topics and not set(fact.topics) & set(question.topics):
+                continue  # "thoughts that life is not worth living?" is not "I live with my boyfriend"
             return None if fact.id in used else fact
         return None
 
@@ -931,9 +949,12 @@ class MemorySkill:
         if not facts and not any(f.tellable for f in self.index.by_topic.get(topic_id, ())):
             # no sentence of its own ("Who do you live with?" and only "Married 20 yrs, 2 children"):
             # the facts of the topics that answer it (data/recall.json answered_by), present and current
-            facts = [f for t in self._answered_by.get(topic_id, ()) for f in self.index.by_topic.get(t, ())
+            by, sections, presentation = self._answered_by.get(topic_id, ((), (), False))
+            facts = [f for f in [*(f for t in by for f in self.index.by_topic.get(t, ())), *self.index.section_facts(sections)]
                      if f.tellable and f.present and f.fact.time != "past" and f.id not in used
-                     and f.section not in _PRESENTATION_SECTIONS and not f.section.startswith(_EXAMINER_SECTIONS)]
+                     and not f.id.startswith(SILENT) and f.section != FAMILY_SECTION
+                     and (f.section in _PRESENTATION_SECTIONS if presentation else f.section in _CIRCUMSTANCE_SECTIONS)
+                     and not f.section.startswith(_EXAMINER_SECTIONS)]
             facts = list({f.id: f for f in facts}.values())
         if topic_id != "family_history":
             facts = [f for f in facts if f.section != FAMILY_SECTION]
