@@ -40,7 +40,7 @@ _OPENING = re.compile(r"\b(brought you|brings you|bring you|what's been happenin
 _WH = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|right|well|now)\b,?\s*)?(?:what|how|who|where|which|tell me|describe)\b",
                  re.IGNORECASE)
 _YES_NO_START = re.compile(r"^\W*(?:do|does|did|have|has|had|are|is|was|were|can|could|would|will|any)\b", re.IGNORECASE)
-_NO = re.compile(r"^\W*(?:no|nope|nah)\b", re.IGNORECASE)
+_NO = re.compile(r"^\W*(?:no|nope|nah)(?:[,.!]|\s*$)", re.IGNORECASE)  # "No, ...", "Nope.", not "No problems there"
 _YES = re.compile(r"^\W*(?:(?:sort of|kind of|i think so|i suppose),?\s*)?(?:yes|yeah|yep|i think so)\b", re.IGNORECASE)
 _DENIAL = re.compile(r"^\W*(?:no\b|i haven'?t\b|i have not\b|i'?ve never\b|i don'?t\b|i do not\b|i never\b|not really\b)",
                      re.IGNORECASE)

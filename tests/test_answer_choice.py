@@ -182,3 +182,10 @@ def test_the_patients_quoted_words_are_said_not_a_denial_beside_them(handwritten
     (reply,) = _ask(handwritten["hw-025"], "Have you had thoughts that life is not worth living?")
     assert "pointless" in reply.lower(), reply
     assert "boyfriend" not in reply, reply  # "life ... living" is not "I live with my boyfriend"
+
+
+@pytest.mark.parametrize("case_id", ["hw-016", "hw-019", "hw-022"])
+def test_a_person_knows_whether_they_were_ever_admitted(handwritten, case_id) -> None:
+    # a past psychiatric history that names no admission: "no", never "I'm not sure"
+    (reply,) = _ask(handwritten[case_id], "Have you ever been admitted to a hospital for your mental health?")
+    assert not _DONT_KNOW.search(reply), reply

@@ -931,6 +931,12 @@ class MemorySkill:
             return AnswerItem(UNKNOWN, concept_id)
         if concept.kind in CLOSED_WORLD_KINDS or concept_id in index.closed_concepts:
             return AnswerItem(DENY, concept_id)
+        for topic_id in concept_topics(index.lexicon, concept_id):
+            topic = self._taxonomy.by_id.get(topic_id)
+            if topic is not None and topic.closed_if_section and index.by_section.get(topic.closed_if_section):
+                # history its section would hold ("Have you ever been admitted?" beside a past psychiatric
+                # history of six sessions of self-help): a person knows, and the record would have said
+                return AnswerItem(DENY, concept_id)
         return AnswerItem(UNKNOWN, concept_id)
 
     def _topic_facts(

@@ -520,6 +520,10 @@ class Speaker:
                     continue  # one "I'd rather not" per reply
                 withheld_said = True
             sentences.extend(self._item(item, rng))
+        if not sentences and any(i.stance == TELL and i.facts and not i.silent for i in plan.items):
+            # every fact recall found was off the subject ("He admits to two near-misses" for "Have you
+            # been admitted?"): nothing else to say
+            sentences.append(voice.pick("dont_know", rng))
         if "pressured" in voice.traits and len(sentences) > 1:
             joiner = voice.traits["pressured"]["joiner"]
             # one run-on sentence: every sentence after the first starts lower case ("I" stays)
@@ -597,7 +601,7 @@ class Speaker:
         if item.stance == TELL and item.facts:
             facts = self.on_subject(item)
             if not facts:
-                return [voice.pick("dont_know", rng)]
+                return []  # nothing of it on the subject: another part answers, or render says it doesn't know
             if facts != item.facts:
                 item = replace(item, facts=facts)
         if item.stance == WITHHELD:
