@@ -189,3 +189,20 @@ def test_a_person_knows_whether_they_were_ever_admitted(handwritten, case_id) ->
     # a past psychiatric history that names no admission: "no", never "I'm not sure"
     (reply,) = _ask(handwritten[case_id], "Have you ever been admitted to a hospital for your mental health?")
     assert not _DONT_KNOW.search(reply), reply
+
+
+def test_what_is_on_your_mind_is_told_what_is_going_on_not_a_stock_denial(handwritten) -> None:
+    # hw-040: nothing filed under worry; the presenting illness is what is on her mind
+    patient = make_patient(handwritten["hw-040"], "full", seed=0)
+    reply = patient.respond("What kinds of things have been on your mind or worrying you?").text
+    assert "worry about everything" not in reply and not _NO_OPENER.match(reply), reply
+    screen = make_patient(handwritten["hw-040"], "full", seed=0).respond("Do you worry a lot about everyday things?").text
+    assert screen, screen
+
+
+def test_a_fact_told_before_that_answers_the_question_is_said_again_as_said(handwritten) -> None:
+    # hw-032: the shotguns were told in the opening answer; "Are there any guns at home?" still gets them
+    patient = make_patient(handwritten["hw-032"], "full", seed=0)
+    patient.respond("How have you been since Megan moved into the home?")
+    reply = patient.respond("Are there any guns at home?").text
+    assert "shotgun" in reply.lower() and "farmed sheep" not in reply, reply

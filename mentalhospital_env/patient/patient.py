@@ -378,7 +378,15 @@ class Patient:
         if decision.plan.again and text:
             # told before, to another question: said so, briefly ("Like I said, my mood's flat.")
             lead = rep.voice.pick("again", self._rng) if rep is not None else "Like I said,"
-            text = f"{lead} {text if text.startswith(('I ', 'I' + chr(39))) else text[0].lower() + text[1:]}"
+            if rep is not None:  # "Like I said, let me think. ...": no opener after it
+                opener = next((o for o in rep.voice.banks["openers"] if o and text.startswith(o)), "")
+                text = text[len(opener):].lstrip() or text
+            yes = ""
+            if rep is not None:  # "Yeah, I guess. Like I said, I have two adult children ...": the yes first
+                yes = next((a for a in rep.voice.banks["affirm"] if a and text.startswith(a + " ")), "")
+                text = text[len(yes):].lstrip() if yes else text
+            said = f"{lead} {text if text.startswith(('I ', 'I' + chr(39))) else text[0].lower() + text[1:]}"
+            text = f"{yes} {said}" if yes else said
         return text
 
     def _check(self, decision: Decision, text: str) -> str:

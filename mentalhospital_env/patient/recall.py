@@ -63,7 +63,7 @@ class RecallRules:
     silent_defaults: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
     closest_ignores: re.Pattern[str] = re.compile(r"(?!)")
     closed_unless_any: Mapping[str, frozenset[str]] = field(default_factory=dict)
-    answered_by: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], bool]] = field(default_factory=dict)
+    answered_by: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=1)
@@ -95,7 +95,8 @@ def load_recall_rules() -> RecallRules:
         plain_topics=frozenset(raw.get("plain_topics", ())),
         plain_concepts=frozenset(raw.get("plain_concepts", ())),
         silent_defaults=dict(raw.get("silent_defaults", {})),
-        answered_by={k: (tuple(v["topics"]), tuple(v.get("sections", ())), bool(v.get("presentation", False)))
+        answered_by={k: (tuple(v["topics"]), tuple(v.get("sections", ())), bool(v.get("presentation", False)),
+                         bool(v.get("wh_only", False)))
                      for k, v in raw.get("answered_by", {}).items() if not k.startswith("_")},
         closest_ignores=re.compile(r"\b(?:" + "|".join(map(re.escape, raw.get("closest_ignores", ()))) + r")\b", re.IGNORECASE)
         if raw.get("closest_ignores") else re.compile(r"(?!)"),
@@ -643,6 +644,7 @@ class MemorySkill:
         self._taxonomy = load_taxonomy()
         self._concept_sections = load_memory_cues().concept_sections
         self._answered_by = load_recall_rules().answered_by
+        self._asked_what = False  # the question being planned is a wh-question (set by plan)
         self._cue_cache: dict[tuple[str, str], bool] = {}
         # concepts some fact affirms (an examiner's observation included), read once per case
         self._affirmed_anywhere = frozenset(c for f in self.index.facts for c in f.affirms)
@@ -684,6 +686,7 @@ class MemorySkill:
         ):
             return earlier
         per_topic = facts_per_topic or self.policy.facts_per_topic
+        self._asked_what = asks_what(question)
         tax = self._taxonomy
         topics = [t for t in question.topics if t in tax.by_id and tax.kind(t) != "meta" or t == "insight"]
         content = [t for t in topics if t not in _FRAME_TOPICS]
@@ -702,9 +705,9 @@ class MemorySkill:
         for concept_id in question.concepts:
             concept = self.index.lexicon.get(concept_id)
             own = set(concept_topics(self.index.lexicon, concept_id)) - _NOT_COMPLAINT
-            if concept.kind not in CLOSED_WORLD_KINDS and own and asked and not own & asked:
-                # a history concept read off a stray word of a question about another topic ("What has
-                # brought you here?" is not about being brought up): the question's topics answer
+            if concept.kind not in CLOSED_WORLD_KINDS and own and asked and asked <= _NOT_COMPLAINT and not own & asked:
+                # a history concept read off a stray word of the opening question ("What has brought you
+                # here?" is not about being brought up): what brought them answers
                 continue
             item = self._answer_concept(concept_id, question.about_other, used)
             if item is None:
@@ -766,6 +769,11 @@ class MemorySkill:
                 if related:
                     items.append(AnswerItem(TELL, topic_id, tuple(related[:1])))
                     used.update(f.id for f in related[:1])
+                elif tax.kind(topic_id) == "symptom" and (untold := self._untold_symptoms(topic_id, used)):
+                    # what the record says of it has no words of the patient's ("restless, can't sit still
+                    # in class" left unrendered): the symptoms it names, in lay words, never a denial
+                    items.append(AnswerItem(TELL, topic_id, tuple(untold[:1])))
+                    used.update(f.id for f in untold[:1])
                 elif tax.kind(topic_id) == "symptom":
                     # a concept of the topic read somewhere ("attacks" as violence, "exhausted"), no
                     # sentence on it: a person knows how they sleep, so no "I don't know" but the screen's no
@@ -808,7 +816,7 @@ class MemorySkill:
             items.append(AnswerItem(TELL, "chief_complaint", tuple(facts)) if facts else AnswerItem(NOTHING_MORE, "other"))
         again = False
         if self.state.disclosed and not (timing or amount) and not self.is_open(question):
-            items, again = self._without_repeats(items)
+            items, again = self._without_repeats(items, set(content))
         if any(i.stance in (AFFIRM, TELL, DENY) and not i.silent for i in items):
             items = [i if i.stance != UNKNOWN or i.subject == "insight" else _silenced(i) for i in items]
         if items and all(i.silent for i in items):
@@ -828,15 +836,25 @@ class MemorySkill:
 
         return gate(plan, may_disclose, self.state.disclosed, self.index)
 
-    def _without_repeats(self, items: list[AnswerItem]) -> tuple[list[AnswerItem], bool]:
-        """The plan without what this encounter has told already: a new question gets what is new; when
-        all it would tell was told before, the first of it once more (``again``: "Like I said, ...")
-        rather than the mood answer word for word to the next three questions. A pertinent negative
-        told before is left to the concept's own denial ("I've never hurt myself" for self-harm, not the
-        suicide answer again)."""
+    def _without_repeats(self, items: list[AnswerItem], asked: set[str]) -> tuple[list[AnswerItem], bool]:
+        """The plan without what this encounter has told already and the question did not ask: a new
+        question gets what is new, not the chief complaint or the mood answer tacked on again; a fact
+        told before that answers this question's own subject stays, said as said before (``again``:
+        "Like I said, I check for lumps every day."); when all it would tell was told before, only the
+        first of it. A pertinent negative told before is left to the concept's own denial ("I've never
+        hurt myself" for self-harm, not the suicide answer again)."""
         told = self.state.disclosed
-        spoken = [f for i in items if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts]
-        fresh = any(f.id not in told for f in spoken)
+        lexicon = self.index.lexicon
+
+        def still_asked(fact: IndexedFact, item: AnswerItem) -> bool:
+            if fact.section == "chief_complaint":
+                return False  # said at the start; never the tail of another answer
+            return (fact is best or item.subject == "similar" or item.subject in lexicon or item.subject in asked
+                    or bool(set(fact.topics) & asked))
+
+        spoken = [(f, i) for i in items if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts]
+        best = spoken[0][0] if spoken else None  # the plan's best answer ("Are there any guns at home?")
+        fresh = any(f.id not in told for f, _ in spoken)
         out: list[AnswerItem] = []
         kept_one = False
         for item in items:
@@ -845,9 +863,9 @@ class MemorySkill:
                 continue
             if item.stance == DENY:
                 new = tuple(f for f in item.facts if f.id not in told)
-                if new != item.facts and (item.subject in self.index.lexicon or not new):
+                if new != item.facts and (item.subject in lexicon or not new):
                     item = AnswerItem(DENY, item.subject, new, item.sensitive, item.about_other)
-                    if not new and item.subject not in self.index.lexicon:
+                    if not new and item.subject not in lexicon:
                         item = _silenced(item)
                 out.append(item)
                 continue
@@ -855,7 +873,7 @@ class MemorySkill:
                 out.append(item)
                 continue
             if fresh:
-                new = tuple(f for f in item.facts if f.id not in told)
+                new = tuple(f for f in item.facts if f.id not in told or still_asked(f, item))
             elif not kept_one:
                 new, kept_one = item.facts[:1], True
             else:
@@ -866,7 +884,8 @@ class MemorySkill:
                 out.append(_silenced(item))  # the stance stands; nothing of it is said again
         if not any(not i.silent for i in out) and any(not i.silent for i in items):
             return items, False
-        return out, bool(spoken) and not fresh
+        first = next((f for i in out if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts), None)
+        return out, first is not None and first.id in told
 
     def _closest_fact(self, question: Question, used: set[str]) -> IndexedFact | None:
         """The told fact closest in words to the question (cosine at least ``answer_threshold``) when it
@@ -906,6 +925,13 @@ class MemorySkill:
         facts = present or [f for f in facts if self._taxonomy.kind(topic_id) == "substance"]
         unique = list({f.id: f for f in facts}.values())
         return self._prefer_new(unique, used)
+
+    def _untold_symptoms(self, topic_id: str, used: set[str]) -> list[IndexedFact]:
+        """Facts on the topic the patient has no words for, stating a symptom of theirs (said as the symptom)."""
+        lexicon = self.index.lexicon
+        return [f for f in self.index.by_topic.get(topic_id, ()) if not f.tellable and f.present
+                and f.section != FAMILY_SECTION and f.id not in used
+                and any(lexicon.get(c).kind == "symptom" for c in f.affirms)]
 
     def _answer_concept(self, concept_id: str, about_other: bool, used: set[str]) -> AnswerItem | None:
         index = self.index
@@ -955,7 +981,9 @@ class MemorySkill:
         if not facts and not any(f.tellable for f in self.index.by_topic.get(topic_id, ())):
             # no sentence of its own ("Who do you live with?" and only "Married 20 yrs, 2 children"):
             # the facts of the topics that answer it (data/recall.json answered_by), present and current
-            by, sections, presentation = self._answered_by.get(topic_id, ((), (), False))
+            by, sections, presentation, wh_only = self._answered_by.get(topic_id, ((), (), False, False))
+            if wh_only and not self._asked_what:
+                by, sections = (), ()
             facts = [f for f in [*(f for t in by for f in self.index.by_topic.get(t, ())), *self.index.section_facts(sections)]
                      if f.tellable and f.present and f.fact.time != "past" and f.id not in used
                      and not f.id.startswith(SILENT) and f.section != FAMILY_SECTION
