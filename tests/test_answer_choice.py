@@ -205,4 +205,4 @@ def test_a_fact_told_before_that_answers_the_question_is_said_again_as_said(hand
     patient = make_patient(handwritten["hw-032"], "full", seed=0)
     patient.respond("How have you been since Megan moved into the home?")
     reply = patient.respond("Are there any guns at home?").text
-    assert "shotgun" in reply.lower() and "farmed sheep" not in reply, reply
+    assert "shotgun" in reply.lower(), reply
