@@ -816,7 +816,7 @@ class MemorySkill:
             items.append(AnswerItem(TELL, "chief_complaint", tuple(facts)) if facts else AnswerItem(NOTHING_MORE, "other"))
         again = False
         if self.state.disclosed and not (timing or amount) and not self.is_open(question):
-            items, again = self._without_repeats(items, set(content))
+            items, again = self._without_repeats(items)
         if any(i.stance in (AFFIRM, TELL, DENY) and not i.silent for i in items):
             items = [i if i.stance != UNKNOWN or i.subject == "insight" else _silenced(i) for i in items]
         if items and all(i.silent for i in items):
@@ -836,12 +836,11 @@ class MemorySkill:
 
         return gate(plan, may_disclose, self.state.disclosed, self.index)
 
-    def _without_repeats(self, items: list[AnswerItem], asked: set[str]) -> tuple[list[AnswerItem], bool]:
+    def _without_repeats(self, items: list[AnswerItem]) -> tuple[list[AnswerItem], bool]:
         """The plan without what this encounter has told already and the question did not ask: a new
         question gets what is new, not the chief complaint or the mood answer tacked on again; a fact
-        told before that answers this question's own subject stays, said as said before (``again``:
-        "Like I said, I check for lumps every day."); when all it would tell was told before, only the
-        first of it. A pertinent negative told before is left to the concept's own denial ("I've never
+        told before that is this question's best answer stays, said as said before (``again``: "Like I
+        said, I hold a shotgun certificate."); when all it would tell was told before, only the first. A pertinent negative told before is left to the concept's own denial ("I've never
         hurt myself" for self-harm, not the suicide answer again)."""
         told = self.state.disclosed
         lexicon = self.index.lexicon
@@ -849,8 +848,9 @@ class MemorySkill:
         def still_asked(fact: IndexedFact, item: AnswerItem) -> bool:
             if fact.section == "chief_complaint":
                 return False  # said at the start; never the tail of another answer
-            return (fact is best or item.subject == "similar" or item.subject in lexicon or item.subject in asked
-                    or bool(set(fact.topics) & asked))
+            # the best answer, the sentence in the question's words, a fact of the concept asked by name;
+            # not a topic's second sentence told before ("I drink about eight units" after the job)
+            return fact is best or item.subject == "similar" or item.subject in lexicon
 
         spoken = [(f, i) for i in items if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts]
         best = spoken[0][0] if spoken else None  # the plan's best answer ("Are there any guns at home?")
