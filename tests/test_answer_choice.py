@@ -206,3 +206,15 @@ def test_a_fact_told_before_that_answers_the_question_is_said_again_as_said(hand
     patient.respond("How have you been since Megan moved into the home?")
     reply = patient.respond("Are there any guns at home?").text
     assert "shotgun" in reply.lower(), reply
+
+
+def test_getting_on_with_people_after_an_empathic_preamble_is_not_the_complaint_again() -> None:
+    # the scripted clinician's "It makes sense that this has been worrying you." reads as the complaint
+    case = load_case(_record())
+    patient = make_patient(case, "full", seed=0)
+    opening = patient.respond("What has brought you here today?").text
+    reply = patient.respond("It makes sense that this has been worrying you. "
+                            "How have you been getting on with the people around you?").text
+    complaint = [s for s in re.split(r"(?<=[.?!])\s+", opening) if len(s.split()) >= 3]
+    assert not any(s in reply for s in complaint), (opening, reply)
+    assert not _DONT_KNOW.search(reply), reply

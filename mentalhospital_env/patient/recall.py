@@ -689,6 +689,12 @@ class MemorySkill:
         self._asked_what = asks_what(question)
         tax = self._taxonomy
         topics = [t for t in question.topics if t in tax.by_id and tax.kind(t) != "meta" or t == "insight"]
+        if "chief_complaint" in topics and any(t not in _NOT_COMPLAINT for t in topics) and any(
+            f.id in self.state.disclosed for f in self.index.by_section.get("chief_complaint", ())
+        ):
+            # "It makes sense that this has been worrying you. How are you getting on with people?": the
+            # complaint, told already, is not what is asked beside another subject
+            topics = [t for t in topics if t != "chief_complaint"]
         content = [t for t in topics if t not in _FRAME_TOPICS]
         timing = asks_how_long(question)
         amount = asks_how_much(question)
@@ -744,6 +750,10 @@ class MemorySkill:
             if topic_id == "family_history" and any(i.stance in (AFFIRM, DENY) for i in items):
                 continue
             facts = self._topic_facts(topic_id, asked, used, per_topic, question.relative, timing, amount)
+            if question.concepts:
+                # "How do you feel when you wake up?" is not answered with the topic's pertinent negative
+                # of another thing ("no periods of decreased need for sleep"): the concept's own answer
+                facts = [f for f in facts if f.present or f.rules_out & set(question.concepts)]
             if facts:
                 items.append(AnswerItem(TELL, topic_id, tuple(facts)))
                 used.update(f.id for f in facts)
