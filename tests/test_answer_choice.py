@@ -218,3 +218,13 @@ def test_getting_on_with_people_after_an_empathic_preamble_is_not_the_complaint_
     complaint = [s for s in re.split(r"(?<=[.?!])\s+", opening) if len(s.split()) >= 3]
     assert not any(s in reply for s in complaint), (opening, reply)
     assert not _DONT_KNOW.search(reply), reply
+
+
+@pytest.mark.parametrize("case_id", ["hw-009", "hw-025", "hw-030"])
+def test_a_history_the_record_answers_none_is_told_not_unknown(handwritten, case_id) -> None:
+    # "Past psychiatric history: None.", "Medications: None.": a person knows they have had no help
+    patient = make_patient(handwritten[case_id], "full", seed=0)
+    for question in ("Have you had any help for your mental health before?",
+                     "What medicines do you take at the moment, including anything from the pharmacy or herbal remedies?"):
+        reply = patient.respond(question).text
+        assert not _DONT_KNOW.search(reply), (question, reply)

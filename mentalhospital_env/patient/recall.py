@@ -750,10 +750,11 @@ class MemorySkill:
             if topic_id == "family_history" and any(i.stance in (AFFIRM, DENY) for i in items):
                 continue
             facts = self._topic_facts(topic_id, asked, used, per_topic, question.relative, timing, amount)
-            if question.concepts:
+            if question.concepts and tax.kind(topic_id) == "symptom":
                 # "How do you feel when you wake up?" is not answered with the topic's pertinent negative
                 # of another thing ("no periods of decreased need for sleep"): the concept's own answer
-                facts = [f for f in facts if f.present or f.rules_out & set(question.concepts)]
+                # ("None." under medications, a negative of nothing named, still answers its history)
+                facts = [f for f in facts if f.present or not f.rules_out or f.rules_out & set(question.concepts)]
             if facts:
                 items.append(AnswerItem(TELL, topic_id, tuple(facts)))
                 used.update(f.id for f in facts)
