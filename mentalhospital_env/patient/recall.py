@@ -407,6 +407,16 @@ class FactIndex:
                 c for section, concepts in rules.closed_if_section.items() if self.by_section.get(section) for c in concepts
             )
         ) - frozenset(c for c, kinds in rules.closed_unless_any.items() if kinds & self.supported_present)
+        # history whose topic's own section the record has (taxonomy closed_if_section): "Have you ever
+        # been admitted?" beside a past psychiatric history that names no admission is a no
+        own_sections = {f.section for f in case.facts}  # the record's, not a person's silent default
+        homes = {t.id for t in load_taxonomy().topics if t.closed_if_section and t.closed_if_section in own_sections}
+        if homes:
+            self.closed_concepts |= frozenset(
+                c.id for c in self.lexicon.concepts
+                if c.kind not in CLOSED_WORLD_KINDS and homes & set(concept_topics(self.lexicon, c.id))
+                and c.id not in self.supported_present
+            )
         # what the patient came about: the topics of the chief complaint's own sentences
         self.complaint_topics = frozenset(
             t for f in self.by_section.get("chief_complaint", ()) for t in f.topics
@@ -968,12 +978,6 @@ class MemorySkill:
             return AnswerItem(UNKNOWN, concept_id)
         if concept.kind in CLOSED_WORLD_KINDS or concept_id in index.closed_concepts:
             return AnswerItem(DENY, concept_id)
-        for topic_id in concept_topics(index.lexicon, concept_id):
-            topic = self._taxonomy.by_id.get(topic_id)
-            if topic is not None and topic.closed_if_section and index.by_section.get(topic.closed_if_section):
-                # history its section would hold ("Have you ever been admitted?" beside a past psychiatric
-                # history of six sessions of self-help): a person knows, and the record would have said
-                return AnswerItem(DENY, concept_id)
         return AnswerItem(UNKNOWN, concept_id)
 
     def _topic_facts(
