@@ -396,8 +396,22 @@ class Patient:
                 text = f"{text} {rep.voice.pick('repeat', self._rng)}"
             return text
         if rep is not None:
-            return rep.render(decision.plan, self._rng, decision.tone, decision.partial)
-        return plain_reply(decision.plan, self.index)
+            text = rep.render(decision.plan, self._rng, decision.tone, decision.partial)
+        else:
+            text = plain_reply(decision.plan, self.index)
+        if decision.plan.again and text:
+            # told before, to another question: said so, briefly ("Like I said, my mood's flat.")
+            lead = rep.voice.pick("again", self._rng) if rep is not None else "Like I said,"
+            if rep is not None:  # "Like I said, let me think. ...": no opener after it
+                opener = next((o for o in rep.voice.banks["openers"] if o and text.startswith(o)), "")
+                text = text[len(opener):].lstrip() or text
+            yes = ""
+            if rep is not None:  # "Yeah, I guess. Like I said, I have two adult children ...": the yes first
+                yes = next((a for a in rep.voice.banks["affirm"] if a and text.startswith(a + " ")), "")
+                text = text[len(yes):].lstrip() if yes else text
+            said = f"{lead} {text if text.startswith(('I ', 'I' + chr(39))) else text[0].lower() + text[1:]}"
+            text = f"{yes} {said}" if yes else said
+        return text
 
     def _check(self, decision: Decision, text: str) -> str:
         if self.index.guard.leaks(text):

@@ -63,6 +63,7 @@ class RecallRules:
     silent_defaults: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
     closest_ignores: re.Pattern[str] = re.compile(r"(?!)")
     closed_unless_any: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    answered_by: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=1)
@@ -94,6 +95,9 @@ def load_recall_rules() -> RecallRules:
         plain_topics=frozenset(raw.get("plain_topics", ())),
         plain_concepts=frozenset(raw.get("plain_concepts", ())),
         silent_defaults=dict(raw.get("silent_defaults", {})),
+        answered_by={k: (tuple(v["topics"]), tuple(v.get("sections", ())), bool(v.get("presentation", False)),
+                         bool(v.get("wh_only", False)))
+                     for k, v in raw.get("answered_by", {}).items() if not k.startswith("_")},
         closest_ignores=re.compile(r"\b(?:" + "|".join(map(re.escape, raw.get("closest_ignores", ()))) + r")\b", re.IGNORECASE)
         if raw.get("closest_ignores") else re.compile(r"(?!)"),
     )
@@ -205,11 +209,20 @@ def _job_says(job: str) -> str:
     return says
 
 
+_EXAMINER_SECTIONS = ("mental_status_exam", "risk_assessment")
+# what the patient came with, not their circumstances ("my daughter driving" among the worries is no household)
+_PRESENTATION_SECTIONS = ("chief_complaint", "history_of_present_illness")
+# a person's circumstances: who is at home, what they do with a weekend (not "drinks at weekends")
+_CIRCUMSTANCE_SECTIONS = ("personal_history", "social_history")
+
+
 def _demographic_facts(case: Case) -> tuple[Fact, ...]:
     """Who the patient lives with and what they do, from the case's demographics, as facts the patient
     can tell, when no sentence of the record already files them (ids ``demographics.<key>``)."""
     demo = case.demographics
-    have = {t for f in case.facts if f.time != "past" for t in (f.topics or record_topics(f.section, f.text))}
+    # what the patient's own sentences already file ("Flat, with agitation" in the examination is no home)
+    have = {t for f in case.facts if f.time != "past" and f.told and not f.section.startswith(_EXAMINER_SECTIONS)
+            for t in (f.topics or record_topics(f.section, f.text))}
     out = []
     living = (demo.living_situation or "").strip().rstrip(".")
     if living and "living_situation" not in have and re.match(r"^lives?\b", living, re.IGNORECASE):
@@ -247,13 +260,18 @@ def _silent_defaults(case: Case, rules: RecallRules) -> tuple[Fact, ...]:
     taxonomy = load_taxonomy()
     have: set[str] = set()
     sections = {f.section for f in case.facts}
+    own: dict[str, set[str]] = {}  # topics by section
     for f in case.facts:
-        have.update(f.topics or record_topics(f.section, f"{f.text} {f.patient_says or ''}"))
+        topics = f.topics or record_topics(f.section, f"{f.text} {f.patient_says or ''}")
+        have.update(topics)
+        own.setdefault(f.section, set()).update(topics)
     out = []
     for topic, spec in rules.silent_defaults.items():
-        near = {topic, *spec.get("unless", ()), *(taxonomy.by_id[topic].related if topic in taxonomy.by_id else ())}
+        near = {*spec.get("unless", ()), *(taxonomy.by_id[topic].related if topic in taxonomy.by_id else ())}
         home = taxonomy.by_id[topic].closed_if_section if topic in taxonomy.by_id else None
-        if near & have or (home and home in sections):
+        # a panic attack's "trauma" or fast talk's "development" in the presenting illness says nothing of
+        # a childhood: a related topic counts from the default's own section only
+        if topic in have or near & own.get(str(spec["section"]), set()) or (home and home in sections):
             continue
         out.append(Fact(f"{SILENT}{topic}", str(spec["section"]), str(spec["says"]), str(spec["says"]), False,
                         topics=(topic,), polarity="present", time="current"))
@@ -389,6 +407,16 @@ class FactIndex:
                 c for section, concepts in rules.closed_if_section.items() if self.by_section.get(section) for c in concepts
             )
         ) - frozenset(c for c, kinds in rules.closed_unless_any.items() if kinds & self.supported_present)
+        # history whose topic's own section the record has (taxonomy closed_if_section): "Have you ever
+        # been admitted?" beside a past psychiatric history that names no admission is a no
+        own_sections = {f.section for f in case.facts}  # the record's, not a person's silent default
+        homes = {t.id for t in load_taxonomy().topics if t.closed_if_section and t.closed_if_section in own_sections}
+        if homes:
+            self.closed_concepts |= frozenset(
+                c.id for c in self.lexicon.concepts
+                if c.kind not in CLOSED_WORLD_KINDS and homes & set(concept_topics(self.lexicon, c.id))
+                and c.id not in self.supported_present
+            )
         # what the patient came about: the topics of the chief complaint's own sentences
         self.complaint_topics = frozenset(
             t for f in self.by_section.get("chief_complaint", ()) for t in f.topics
@@ -475,7 +503,8 @@ class AnswerPlan:
 
     ``refusal`` names a forbidden request (the patient declines it in character); ``small_talk`` is
     ``greeting`` or ``closing``; ``unclear`` means nothing in the question matched the record or the
-    lexicon; ``repeat_of`` holds the key of an identical earlier question.
+    lexicon; ``again``: what it tells was all told before in this encounter (to another question), so it
+    is said once more, briefly, as said before ("Like I said, ...").
     """
 
     question: Question
@@ -483,6 +512,7 @@ class AnswerPlan:
     refusal: str | None = None
     small_talk: str | None = None
     unclear: bool = False
+    again: bool = False  # everything it tells was told earlier in the encounter: said once more, briefly
 
     @property
     def fact_ids(self) -> tuple[str, ...]:
@@ -562,6 +592,19 @@ def asks_what(question: Question) -> bool:
     return bool(asked) and _WH.match(asked[-1]) is not None
 
 
+def wh_word(question: Question) -> str | None:
+    """``how`` or ``what`` when the question is a how- or a what-question (``asks_what``), else ``None``:
+    "How has your memory been?" is not answered "No." but "Fine, really.", "What's been on your mind?"
+    "Nothing much, really." ("Tell me about any times ..." is a yes/no question in disguise)."""
+    if not asks_what(question):
+        return None
+    sentences = [s for s in re.split(r"(?<=[.?!])\s+", question.text.strip()) if s]
+    asked = ([s for s in sentences if s.endswith("?")] or sentences)[-1]
+    m = _WH.match(asked)
+    word = m.group(0).strip(" ,").split()[-1].lower() if m else ""
+    return "how" if word == "how" else "what" if word in ("what", "which", "who", "where", "when", "why") else None
+
+
 def asks_how_long(question: Question) -> bool:
     """Whether a question asks when something began or how long it has gone on ("How long has that been
     going on?", "When did you first notice this?"), not only what course it took ("What helped last time?")."""
@@ -610,6 +653,8 @@ class MemorySkill:
         self.state = MemoryState()
         self._taxonomy = load_taxonomy()
         self._concept_sections = load_memory_cues().concept_sections
+        self._answered_by = load_recall_rules().answered_by
+        self._asked_what = False  # the question being planned is a wh-question (set by plan)
         self._cue_cache: dict[tuple[str, str], bool] = {}
         # concepts some fact affirms (an examiner's observation included), read once per case
         self._affirmed_anywhere = frozenset(c for f in self.index.facts for c in f.affirms)
@@ -651,8 +696,15 @@ class MemorySkill:
         ):
             return earlier
         per_topic = facts_per_topic or self.policy.facts_per_topic
+        self._asked_what = asks_what(question)
         tax = self._taxonomy
         topics = [t for t in question.topics if t in tax.by_id and tax.kind(t) != "meta" or t == "insight"]
+        if "chief_complaint" in topics and any(t not in _NOT_COMPLAINT for t in topics) and any(
+            f.id in self.state.disclosed for f in self.index.by_section.get("chief_complaint", ())
+        ):
+            # "It makes sense that this has been worrying you. How are you getting on with people?": the
+            # complaint, told already, is not what is asked beside another subject
+            topics = [t for t in topics if t != "chief_complaint"]
         content = [t for t in topics if t not in _FRAME_TOPICS]
         timing = asks_how_long(question)
         amount = asks_how_much(question)
@@ -667,6 +719,12 @@ class MemorySkill:
         items: list[AnswerItem] = []
         used: set[str] = set()
         for concept_id in question.concepts:
+            concept = self.index.lexicon.get(concept_id)
+            own = set(concept_topics(self.index.lexicon, concept_id)) - _NOT_COMPLAINT
+            if concept.kind not in CLOSED_WORLD_KINDS and own and asked and asked <= _NOT_COMPLAINT and not own & asked:
+                # a history concept read off a stray word of the opening question ("What has brought you
+                # here?" is not about being brought up): what brought them answers
+                continue
             item = self._answer_concept(concept_id, question.about_other, used)
             if item is None:
                 continue
@@ -694,11 +752,19 @@ class MemorySkill:
         answered = any((i.stance == AFFIRM and not i.silent) or (i.stance == DENY and i.facts) for i in items)
         concept_topic_set = {t for c in question.concepts for t in concept_topics(self.index.lexicon, c)}
         for topic_id in topics:
-            if topic_id in _FRAME_TOPICS and content:
-                continue  # "how long has the sleep been bad?": the sleep facts that say when
+            if topic_id in _FRAME_TOPICS and content and not (
+                topic_id == "functioning" and self._topic_facts(topic_id, asked, used, 1)
+            ):
+                continue  # "how long has the sleep been bad?": the sleep facts that say when (what it does
+                # to a day is told from its own facts: "How is this affecting your day?" after anger)
             if topic_id == "family_history" and any(i.stance in (AFFIRM, DENY) for i in items):
                 continue
             facts = self._topic_facts(topic_id, asked, used, per_topic, question.relative, timing, amount)
+            if question.concepts and tax.kind(topic_id) == "symptom":
+                # "How do you feel when you wake up?" is not answered with the topic's pertinent negative
+                # of another thing ("no periods of decreased need for sleep"): the concept's own answer
+                # ("None." under medications, a negative of nothing named, still answers its history)
+                facts = [f for f in facts if f.present or not f.rules_out or f.rules_out & set(question.concepts)]
             if facts:
                 items.append(AnswerItem(TELL, topic_id, tuple(facts)))
                 used.update(f.id for f in facts)
@@ -724,6 +790,15 @@ class MemorySkill:
                 if related:
                     items.append(AnswerItem(TELL, topic_id, tuple(related[:1])))
                     used.update(f.id for f in related[:1])
+                elif tax.kind(topic_id) == "symptom" and (untold := self._untold_symptoms(topic_id, used)):
+                    # what the record says of it has no words of the patient's ("restless, can't sit still
+                    # in class" left unrendered): the symptoms it names, in lay words, never a denial
+                    items.append(AnswerItem(TELL, topic_id, tuple(untold[:1])))
+                    used.update(f.id for f in untold[:1])
+                elif tax.kind(topic_id) == "symptom":
+                    # a concept of the topic read somewhere ("attacks" as violence, "exhausted"), no
+                    # sentence on it: a person knows how they sleep, so no "I don't know" but the screen's no
+                    items.append(AnswerItem(DENY, topic_id))
                 else:
                     items.append(AnswerItem(UNKNOWN, topic_id, about_other=topic_id == "family_history"))
             elif tax.kind(topic_id) in ("symptom", "substance") or (
@@ -760,6 +835,9 @@ class MemorySkill:
             facts = [f for f in self.index.facts if f.tellable and f.id not in self.state.disclosed
                      and not f.id.startswith(SILENT)][:per_topic]
             items.append(AnswerItem(TELL, "chief_complaint", tuple(facts)) if facts else AnswerItem(NOTHING_MORE, "other"))
+        again = False
+        if self.state.disclosed and not (timing or amount) and not self.is_open(question):
+            items, again = self._without_repeats(items)
         if any(i.stance in (AFFIRM, TELL, DENY) and not i.silent for i in items):
             items = [i if i.stance != UNKNOWN or i.subject == "insight" else _silenced(i) for i in items]
         if items and all(i.silent for i in items):
@@ -771,12 +849,64 @@ class MemorySkill:
             items=tuple(items),
             small_talk=small_talk,
             unclear=not items and small_talk is None,
+            again=again,
         )
         if may_disclose is None:
             return plan
         from .decide import gate  # the old one-call API: recall, then decide's rapport gate
 
         return gate(plan, may_disclose, self.state.disclosed, self.index)
+
+    def _without_repeats(self, items: list[AnswerItem]) -> tuple[list[AnswerItem], bool]:
+        """The plan without what this encounter has told already and the question did not ask: a new
+        question gets what is new, not the chief complaint or the mood answer tacked on again; a fact
+        told before that is this question's best answer stays, said as said before (``again``: "Like I
+        said, I hold a shotgun certificate."); when all it would tell was told before, only the first. A pertinent negative told before is left to the concept's own denial ("I've never
+        hurt myself" for self-harm, not the suicide answer again)."""
+        told = self.state.disclosed
+        lexicon = self.index.lexicon
+
+        def still_asked(fact: IndexedFact, item: AnswerItem) -> bool:
+            if fact.section == "chief_complaint":
+                return False  # said at the start; never the tail of another answer
+            # the best answer, the sentence in the question's words, a fact of the concept asked by name;
+            # not a topic's second sentence told before ("I drink about eight units" after the job)
+            return fact is best or item.subject == "similar" or item.subject in lexicon
+
+        spoken = [(f, i) for i in items if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts]
+        best = spoken[0][0] if spoken else None  # the plan's best answer ("Are there any guns at home?")
+        fresh = any(f.id not in told for f, _ in spoken)
+        out: list[AnswerItem] = []
+        kept_one = False
+        for item in items:
+            if item.silent or not item.facts:
+                out.append(item)
+                continue
+            if item.stance == DENY:
+                new = tuple(f for f in item.facts if f.id not in told)
+                if new != item.facts and (item.subject in lexicon or not new):
+                    item = AnswerItem(DENY, item.subject, new, item.sensitive, item.about_other)
+                    if not new and item.subject not in lexicon:
+                        item = _silenced(item)
+                out.append(item)
+                continue
+            if item.stance not in (AFFIRM, TELL):
+                out.append(item)
+                continue
+            if fresh:
+                new = tuple(f for f in item.facts if f.id not in told or still_asked(f, item))
+            elif not kept_one:
+                new, kept_one = item.facts[:1], True
+            else:
+                new = ()
+            if new:
+                out.append(AnswerItem(item.stance, item.subject, new, item.sensitive, item.about_other))
+            elif item.stance == AFFIRM:
+                out.append(_silenced(item))  # the stance stands; nothing of it is said again
+        if not any(not i.silent for i in out) and any(not i.silent for i in items):
+            return items, False
+        first = next((f for i in out if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts), None)
+        return out, first is not None and first.id in told
 
     def _closest_fact(self, question: Question, used: set[str]) -> IndexedFact | None:
         """The told fact closest in words to the question (cosine at least ``answer_threshold``) when it
@@ -788,6 +918,8 @@ class MemorySkill:
         for fact in self.index.similar(text, self.policy.answer_threshold, 3):
             if (fact.section == FAMILY_SECTION) != about_family:
                 continue
+            if fact.id.startswith("demographics.") and question.topics and not set(fact.topics) & set(question.topics):
+                continue  # "thoughts that life is not worth living?" is not "I live with my boyfriend"
             return None if fact.id in used else fact
         return None
 
@@ -814,6 +946,13 @@ class MemorySkill:
         facts = present or [f for f in facts if self._taxonomy.kind(topic_id) == "substance"]
         unique = list({f.id: f for f in facts}.values())
         return self._prefer_new(unique, used)
+
+    def _untold_symptoms(self, topic_id: str, used: set[str]) -> list[IndexedFact]:
+        """Facts on the topic the patient has no words for, stating a symptom of theirs (said as the symptom)."""
+        lexicon = self.index.lexicon
+        return [f for f in self.index.by_topic.get(topic_id, ()) if not f.tellable and f.present
+                and f.section != FAMILY_SECTION and f.id not in used
+                and any(lexicon.get(c).kind == "symptom" for c in f.affirms)]
 
     def _answer_concept(self, concept_id: str, about_other: bool, used: set[str]) -> AnswerItem | None:
         index = self.index
@@ -854,6 +993,18 @@ class MemorySkill:
         """The told facts of a topic (for "how long?" and "how much?" those that say first), those that answer more of what was asked first, then the untold
         before the told, then the most to the point (fewest other topics), in record order."""
         facts = [f for f in self.index.by_topic.get(topic_id, ()) if f.tellable and f.id not in used]
+        if not facts and not any(f.tellable for f in self.index.by_topic.get(topic_id, ())):
+            # no sentence of its own ("Who do you live with?" and only "Married 20 yrs, 2 children"):
+            # the facts of the topics that answer it (data/recall.json answered_by), present and current
+            by, sections, presentation, wh_only = self._answered_by.get(topic_id, ((), (), False, False))
+            if wh_only and not self._asked_what:
+                by, sections = (), ()
+            facts = [f for f in [*(f for t in by for f in self.index.by_topic.get(t, ())), *self.index.section_facts(sections)]
+                     if f.tellable and f.present and f.fact.time != "past" and f.id not in used
+                     and not f.id.startswith(SILENT) and f.section != FAMILY_SECTION
+                     and (f.section in _PRESENTATION_SECTIONS if presentation else f.section in _CIRCUMSTANCE_SECTIONS)
+                     and not f.section.startswith(_EXAMINER_SECTIONS)]
+            facts = list({f.id: f for f in facts}.values())
         if topic_id != "family_history":
             facts = [f for f in facts if f.section != FAMILY_SECTION]
         elif relative is not None:
@@ -872,6 +1023,9 @@ class MemorySkill:
                 amount and self.index.amounts.get(f.id) is None,  # "how much?", "how often?": the facts that say
                 f.section not in topic.sections,
                 not f.present,
+                # the referral's one-line summary is what the patient came about, said at the start; a
+                # sentence of the history says more of any other topic ("What time do you go to bed?")
+                f.section == "chief_complaint" and topic_id not in ("chief_complaint", *_FRAME_TOPICS),
                 topic_id in _NOW_TOPICS and f.fact.time == "past",
                 history and f.section not in home,
                 -len(asked.intersection(f.topics)),

@@ -39,6 +39,7 @@ from .recall import (
     IndexedFact,
     asks_how_long,
     duration_in,
+    wh_word,
 )
 from .understanding import load_taxonomy
 
@@ -242,7 +243,13 @@ class LayRenderer:
                 return inner[0].upper() + inner[1:] + ("" if inner.endswith((".", "!", "?")) else ".")
             return said
         if not fact.fact.told:
-            # what only the clinician wrote: said, if at all, as the symptoms it names, in lay words
+            # what only the clinician wrote: the patient's own words quoted in it, if any ("in the bad week
+            # 'life feels pointless'": "Life feels pointless.", not "I've never had thoughts of ending my
+            # life." from its "no suicidal thoughts now"), else the symptoms it names, in lay words
+            quoted = _VOICED_QUOTE.findall(fact.fact.text) if fact.section.startswith(_VOICED_QUOTES) else []
+            quoted = [q.strip(" .,;") for q in quoted if len(q.split()) >= 2]
+            if quoted:
+                return " ".join(q[0].upper() + q[1:] + "." for q in quoted[:2])
             said = [d for d in (self.clause(c) for c in sorted(fact.affirms)[:2]) if d]
             said += [d for d in (self.clause(c, negated=True) for c in sorted(fact.rules_out)[:1]) if d]
             return " ".join(said)
@@ -454,6 +461,7 @@ class Speaker:
         self._items = 0
         self._asked: tuple[str, ...] = ()
         self._timing = False
+        self._wh: str | None = None
         self._said_how_long = False
         self._said_no = False
         self._told: set[str] = set()  # facts this patient has put in words in this encounter
@@ -478,6 +486,7 @@ class Speaker:
         self._items = len(plan.items)
         self._asked = plan.question.concepts
         self._timing = asks_how_long(plan.question)
+        self._wh = wh_word(plan.question)
         self._said_how_long = False
         self._said_no = False
         if plan.refusal is not None:
@@ -511,6 +520,10 @@ class Speaker:
                     continue  # one "I'd rather not" per reply
                 withheld_said = True
             sentences.extend(self._item(item, rng))
+        if not sentences and any(i.stance == TELL and i.facts and not i.silent for i in plan.items):
+            # every fact recall found was off the subject ("He admits to two near-misses" for "Have you
+            # been admitted?"): nothing else to say
+            sentences.append(voice.pick("dont_know", rng))
         if "pressured" in voice.traits and len(sentences) > 1:
             joiner = voice.traits["pressured"]["joiner"]
             # one run-on sentence: every sentence after the first starts lower case ("I" stays)
@@ -588,7 +601,7 @@ class Speaker:
         if item.stance == TELL and item.facts:
             facts = self.on_subject(item)
             if not facts:
-                return [voice.pick("dont_know", rng)]
+                return []  # nothing of it on the subject: another part answers, or render says it doesn't know
             if facts != item.facts:
                 item = replace(item, facts=facts)
         if item.stance == WITHHELD:
@@ -615,11 +628,10 @@ class Speaker:
                 self._said_no = True
                 return said
             if item.subject not in self.index.lexicon:
-                denials = load_denials().get(item.subject)
-                if denials:
-                    return [denials[stable_seed("deny", self.case.case_id, item.subject) % len(denials)]]
-                return [voice.pick("deny", rng)]
-            no = voice.pick("deny", rng)
+                denial = self._topic_denial(item.subject)
+                return [denial or voice.pick(f"deny_{self._wh}" if self._wh else "deny", rng)]
+            # "How has your memory been?" is not answered "No." (a wh-question has no yes or no)
+            no = voice.pick(f"deny_{self._wh}" if self._wh else "deny", rng)
             # with several things answered at once a bare "no" would be ambiguous: name what is denied;
             # alone, some denials are named and some not, the same way each time for a concept
             name_it = self._items > 1 or not self._yes_no or (
@@ -630,8 +642,10 @@ class Speaker:
                 self._said_no = True
                 return [no]
             clause = self.lay.clause(item.subject, negated=True)
-            if clause and self._said_no:
-                return [clause]  # "No, I don't use any drugs. I've never taken cocaine.": one "no" a reply
+            if clause and (self._said_no or self._wh == "what"):
+                # "No, I don't use any drugs. I've never taken cocaine.": one "no" a reply; "What do you do
+                # for enjoyment?" - "I haven't lost interest in things.", not "Nothing really. I haven't ..."
+                return [clause]
             self._said_no = True
             return [no, clause] if clause else [no]
         out: list[str] = []
@@ -649,9 +663,9 @@ class Speaker:
                 continue
             if item.stance == TELL and not fact.present and fact.fact.polarity is None:
                 # a pertinent negative worded for another question ("Never, no."): the topic's own denial
-                denials = load_denials().get(item.subject)
-                if denials:
-                    out.append(denials[stable_seed("deny", self.case.case_id, item.subject) % len(denials)])
+                denial = self._topic_denial(item.subject)
+                if denial:
+                    out.append(denial)
                     continue
             text = self.self_contained(fact, self._say(fact))
             if not text:
@@ -684,6 +698,22 @@ class Speaker:
                 text = re.split(r"(?<=[.;!?])\s+|,\s+", text)[0].rstrip(".,;") + "."
             out.append(text)
         return out
+
+    def _topic_denial(self, topic: str) -> str | None:
+        """The topic's own denial (``data/denials.json``), the same for a case each time; to a wh-question
+        one that does not open with "No" ("When you're angry, what goes through your mind?" - "I'd never
+        hurt anyone.")."""
+        denials = load_denials().get(topic)
+        if not denials:
+            return None
+        if self._wh:
+            denials = [d for d in denials if not _OPENS_NO.match(d)] or [
+                d for d in (_OPENS_NO.sub("", d) for d in denials) if d
+            ]
+            denials = [d[0].upper() + d[1:] for d in denials]
+            if not denials:
+                return None
+        return denials[stable_seed("deny", self.case.case_id, topic) % len(denials)]
 
     def _say(self, fact: IndexedFact) -> str:
         text = self.lay.unreport(self.lay.say(fact))
@@ -873,6 +903,10 @@ _REFLECTION = re.compile(
 )
 
 
+_OPENS_NO = re.compile(r"^\s*(?:no|nope)\b[,.]?\s*(?:nothing like that[,.]?\s*)?", re.IGNORECASE)
+# sections whose clinician's sentences quote the patient ("in the bad week 'life feels pointless'")
+_VOICED_QUOTES = ("mental_status_exam.thought_content", "risk_assessment.")
+_VOICED_QUOTE = re.compile(r"(?<![A-Za-z])['\u2018\u201c\"]([A-Za-z][^'\u2019\u201d\"]{3,80})['\u2019\u201d\"](?![A-Za-z])")
 _WHOLLY_QUOTED = re.compile(r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*")
 
 
@@ -902,6 +936,8 @@ def plain_reply(plan: AnswerPlan, index: FactIndex) -> str:
     if plan.unclear:
         return "I don't understand the question."
     out: list[str] = []
+    wh = wh_word(plan.question)
+    no = "No." if wh is None else "Fine." if wh == "how" else "Nothing, really."  # a wh-question has no "no"
     for item in plan.items:
         if item.silent:
             continue
@@ -909,7 +945,7 @@ def plain_reply(plan: AnswerPlan, index: FactIndex) -> str:
             out.append("I don't know.")
         elif item.stance == DENY:
             said = [f.fact.patient_says for f in item.facts if f.fact.patient_says]
-            out.append(" ".join(said) if said else "No.")
+            out.append(" ".join(said) if said else no)
         elif item.stance == WITHHELD:
             out.append("I'd rather not say.")
         elif item.stance == NOTHING_MORE:
