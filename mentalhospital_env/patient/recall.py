@@ -948,10 +948,12 @@ class MemorySkill:
         return self._prefer_new(unique, used)
 
     def _untold_symptoms(self, topic_id: str, used: set[str]) -> list[IndexedFact]:
-        """Facts on the topic the patient has no words for, stating a symptom of theirs (said as the symptom)."""
+        """Facts on the topic the patient has no words for, stating a symptom of theirs (said as the symptom):
+        only what the clinician wrote of the patient's experience (voiced sections: thought content, perception,
+        risk), never a sign only an examiner sees ('loosening of associations' is no 'my words get jumbled')."""
         lexicon = self.index.lexicon
         return [f for f in self.index.by_topic.get(topic_id, ()) if not f.tellable and f.present
-                and f.section != FAMILY_SECTION and f.id not in used
+                and f.section in self._taxonomy.voiced_sections and f.id not in used
                 and any(lexicon.get(c).kind == "symptom" for c in f.affirms)]
 
     def _answer_concept(self, concept_id: str, about_other: bool, used: set[str]) -> AnswerItem | None:
