@@ -312,6 +312,10 @@ def test_profession_before_its_training() -> None:
         ({"demographics.age": 68, "ehr.history_of_present_illness": "Low for four months. She has lost custody of her children."}, "joins.age_event"),
         ({"diagnosis.disorders": [{"name": "Alcohol dependence, uncomplicated", "code": "F10.20"}],
           "ehr.substance_use": "Ex-smoker; stopped 9 years ago. Tried cannabis at university; none for many years."}, "joins.substance_code"),
+        ({"ehr.substance_use": "Teetotal. Never smoked.",
+          "exams": [{"name": "AUDIT", "kind": "scale", "result": "total 4/40 (low risk)"}]}, "joins.abstinent_audit"),
+        ({"ehr.history_of_present_illness": "Sleeping badly for four months; these days she is napping in the car at lunch. There has been no daytime somnolence."}, "joins.nap_somnolence"),
+        ({"ehr.history_of_present_illness": "Referred by the police. Low for four months; this morning she asked her family to bring her in."}, "joins.referrer"),
     ],
 )
 def test_joins(changes: dict, rule: str) -> None:
@@ -341,8 +345,35 @@ def _categories(raw: dict) -> list[str]:
         {"exams": [{"name": "CBC", "kind": "lab", "result": "Hb 12.0 g/dL, MCV 102 fL (raised), platelets 84 x10^9/L (low)"}],
          "treatment.plan": "Start sertraline 50 mg daily. Repeat the full blood count with B12 and folate; refer to haematology if platelets stay low."},
         {"ehr.chief_complaint": "\"I'm in withdrawal every morning,\" for four months."},
+        {"ehr.substance_use": "Teetotal. Never smoked.", "exams": [{"name": "AUDIT", "kind": "scale", "result": "total 0/40 (low risk)"}]},
+        {"ehr.history_of_present_illness": "Referred by the police after a neighbour's call. Low for four months; she was not sleeping."},
     ],
 )
 def test_joins_leave_consistent_records(changes: dict) -> None:
     found = {r for r in _rules(_changed(changes)) if r.startswith("joins.")}
     assert found == set()
+
+
+def test_self_care_called_intact_beside_neglect_in_the_mental_state() -> None:
+    """The reader's test-v2-0139: 'in the clothes she slept in' in the mental state beside 'Self-care maintained'."""
+    raw = _with("ehr.mental_status_exam", {"appearance": "Unkempt, in the clothes she slept in.", "mood": "'Flat'"})
+    raw["ehr"]["risk_assessment"] = {"self_neglect": "Self-care maintained; manages meals and washing."}
+    assert "risk.self_neglect" in _rules(raw)
+    raw["ehr"]["risk_assessment"] = {"self_neglect": "Self-care has slipped; not washing."}
+    assert "risk.self_neglect" not in _rules(raw)
+
+
+@pytest.mark.parametrize("name, score, flagged", [("HAM-D", 49, True), ("HAM-D", 31, False), ("MADRS", 58, True), ("MADRS", 44, False)])
+def test_scale_totals_beyond_the_clinic(name: str, score: int, flagged: bool) -> None:
+    top = {"HAM-D": ("52", "very severe"), "MADRS": ("60", "severe")}[name]
+    raw = _with("exams", [{"name": name, "kind": "scale", "result": f"total {score}/{top[0]} ({top[1]})"}])
+    assert ("labs.scale_ceiling" in _rules(raw)) is flagged
+
+
+def test_a_diary_copied_between_records_is_a_duplicate() -> None:
+    diary = {"name": "Sleep diary", "kind": "other", "result": "sleep latency 60 minutes most nights, 3 awakenings a night, about 5 hours asleep"}
+    a = _with("exams", [diary])
+    b = _with("case_id", "audit-2", a)
+    cases = [validate_case({**r, "diagnosis": {**r["diagnosis"], "categories": _categories(r)}}) for r in (a, b)]
+    dupes = [f for f in audit_suite(cases) if f.rule == "results.duplicate"]
+    assert [f.case_id for f in dupes] == ["audit-2"]

@@ -166,3 +166,35 @@ def test_liver_swap_names_the_new_drug_and_its_dose() -> None:
             assert f"acamprosate {meds['acamprosate']}" in c["treatment"]["plan"] or "acamprosate" not in c["treatment"]["plan"]
             assert "acamprosate at 50 mg" not in c["treatment"]["plan"]
     assert seen
+
+
+def test_each_insomnia_keeps_its_own_diary_and_it_follows_the_isi() -> None:
+    """The reader saw one sleep diary in 20 records; each patient's diary is now drawn, worse with a worse ISI."""
+    diaries, pairs = set(), []
+    for seed in range(12):
+        case = _case(seed, "F51.01")
+        diary = case.exam("Sleep diary")
+        isi = case.exam("ISI")
+        assert diary is not None and isi is not None
+        assert "{" not in diary.result
+        diaries.add(diary.result)
+        latency = int(re.search(r"(\d+) minutes", diary.result).group(1))
+        pairs.append((int(re.match(r"total (\d+)", isi.result).group(1)), latency))
+    assert len(diaries) >= 10
+    from mentalhospital_env.cases.generator.results import measured_values
+
+    entry = REF.exam("Sleep diary")
+    mild = [int(measured_values(entry, random.Random(i), 0.0)["latency"]) for i in range(50)]
+    severe = [int(measured_values(entry, random.Random(i), 1.0)["latency"]) for i in range(50)]
+    assert max(mild) < min(severe)
+
+
+def test_open_top_bands_stay_below_the_typical_maximum() -> None:
+    from mentalhospital_env.cases.generator.results import Expectation, scale_result
+
+    for name in ("HAM-D", "MADRS", "YMRS"):
+        entry = REF.exam(name)
+        top = entry["bands"][-1]["label"]
+        scores = [int(re.match(r"total (\d+)", scale_result(entry, Expectation(name, "abnormal", band=top), random.Random(i))).group(1)) for i in range(300)]
+        assert max(scores) <= entry["typical_max"] and min(scores) >= entry["bands"][-1]["min"]
+        assert sum(scores) / len(scores) < (entry["bands"][-1]["min"] + entry["typical_max"]) / 2  # they thin out upwards

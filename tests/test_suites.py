@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "b6e96dce30b7ac69030020411fef96cd89273cbc5bffd6775646523dad754daa"
-DEV_V2_SUITE_SHA256 = "237d1312ef40c37534d106ef18a5a38b62a59855248013cc0d9a4d675365ad9a"
+TEST_V2_SUITE_SHA256 = "a903e636e10ddd65786f1bf2fdc224fe98280b253f449c6fc09a402a40e13d54"
+DEV_V2_SUITE_SHA256 = "6c51243bc0b3756b5b03f83c5a803d1362aa7d9e14ff0369623f108002ee1392"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 

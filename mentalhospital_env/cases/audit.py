@@ -60,7 +60,7 @@ RULES: tuple[str, ...] = (
     "education.occupation", "occupation.age", "occupation.fitness", "household.informant",
     "household.partner", "household.stressor", "household.homeless", "household.child_informant", "household.living",
     "plan.substance", "plan.age", "plan.pregnancy", "plan.comorbidity", "plan.acute_change", "plan.critical",
-    "diagnosis.withdrawal", "labs.range", "labs.flag", "labels.diagnosis", "labels.criteria",
+    "diagnosis.withdrawal", "labs.range", "labs.flag", "labs.scale_ceiling", "labels.diagnosis", "labels.criteria",
     "labels.scale", "template.frame", "results.duplicate",
     "household.young_child", "household.marital_history", "household.empty_nest", "household.care_childhood",
     "history.trigger_medical", "timeline.smoking", "history.reason_today", "history.quotes", "history.age_words",
@@ -72,6 +72,7 @@ RULES: tuple[str, ...] = (
     "joins.education_age", "joins.education_occupation", "joins.employment", "joins.mse_appearance", "joins.mse_topic",
     "joins.mse_death_wishes", "joins.cssrs_self_harm", "joins.labs_ignored", "joins.plan_assumes", "joins.cc_label", "joins.comorbid_support",
     "joins.abstinent_drinking", "joins.injecting", "joins.referrer", "joins.age_event", "joins.substance_code",
+    "joins.abstinent_audit", "joins.nap_somnolence",
 )
 
 
@@ -591,6 +592,12 @@ def _lab_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
                 out.append(Finding(case.case_id, field, "labs.flag", f"{comp} {value:g} {spec['unit']} is called normal; reference for a {band.replace('_', ' ')} patient is {ref_low}-{ref_high}"))
             elif clearly_inside and flagged and _has(flag_low, ("raised", "high", "low", "elevated", "reduced")) and not outside:
                 out.append(Finding(case.case_id, field, "labs.flag", f"{comp} {value:g} {spec['unit']} is flagged {flag.strip()!r} but lies inside {ref_low}-{ref_high}"))
+    ceilings = R["scale_ceilings"]
+    for i, exam in enumerate(case.exams):
+        ceiling = ceilings.get(exam.name)
+        score = _score_of(exam.result) if exam.kind == "scale" and ceiling is not None else None
+        if score is not None and score > ceiling:
+            out.append(Finding(case.case_id, f"exams[{i}] {exam.name}", "labs.scale_ceiling", f"{exam.name} total {score:g} is above {ceiling}, rarely seen even in the most severely ill"))
     return out
 
 
@@ -787,10 +794,12 @@ def _record_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     quotes = len(_QUOTE.findall(hpi))
     if quotes > W["max_quotes"]:
         out.append(Finding(cid, "history_of_present_illness", "history.quotes", f"{quotes} quotations in a row of the patient's words (at most {W['max_quotes']}): a history, not a list of symptoms"))
-    neglect = _has(hpi, W["neglect_words"])
+    mse = case.ehr.mental_status_exam
+    appearance = " ".join(filter(None, [_get(mse, "appearance"), _get(mse, "behavior"), _get(mse, "behaviour")])) if mse is not None else ""
+    neglect = _has(hpi, W["neglect_words"]) or _has(appearance, W["neglect_words"])
     fine = _has(case.ehr.risk_assessment.self_neglect or "", W["self_care_fine_words"]) if case.ehr.risk_assessment else None
     if neglect and fine:
-        out.append(Finding(cid, "risk_assessment.self_neglect", "risk.self_neglect", f"{fine!r} beside {neglect!r} in the history"))
+        out.append(Finding(cid, "risk_assessment.self_neglect", "risk.self_neglect", f"{fine!r} beside {neglect!r} in the history or mental state"))
     for name, text in _narrative(case):
         hole = re.search(r"\{[A-Za-z_]+\}", text)
         if hole:
@@ -1102,6 +1111,20 @@ def _joins_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         if len(told) < J["comorbid_min_symptoms"]:
             out.append(Finding(cid, "history_of_present_illness", "joins.comorbid_support",
                                f"co-diagnosis {code} rests on {len(told)} of its symptoms in the record ({', '.join(sorted(told)) or 'none'}); at least {J['comorbid_min_symptoms']} expected beside any scale score"))
+    audit = next((r for n, r in exams.items() if n.upper() == "AUDIT"), "")
+    audit_score = _score_of(audit) if audit else None
+    abstinent = _has(substance, J["abstinent_words"])
+    if abstinent and audit_score is not None and audit_score > J["abstinent_audit_max"]:
+        out.append(Finding(cid, "exams AUDIT", "joins.abstinent_audit", f"AUDIT {audit_score:g} for a patient who is {abstinent!r}"))
+    told = " ".join(filter(None, [cc, hpi, ehr.past_psychiatric_history or ""]))
+    nap = _has(told, J["nap_words"])
+    alert = _has(told, J["no_somnolence_words"])
+    if nap and alert:
+        out.append(Finding(cid, "history_of_present_illness", "joins.nap_somnolence", f"{nap!r} beside {alert!r}"))
+    police = _has(told, J["police_referral_words"])
+    family = _has(hpi, J["family_brought_words"])
+    if police and family:
+        out.append(Finding(cid, "history_of_present_illness", "joins.referrer", f"{police!r} yet the patient asked family {family!r}"))
     label = _has(cc, J["cc_labels"])
     if label and not re.search(r"\"[^\"]*" + re.escape(label) + r"[^\"]*\"", cc, re.I):
         out.append(Finding(cid, "chief_complaint", "joins.cc_label", f"the chief complaint is a clinical label ({label!r}), not the patient's complaint"))
@@ -1200,7 +1223,8 @@ def _template_rules(cases: Sequence[Case], R: Mapping[str, Any]) -> list[Finding
 
 def _multi_value(exam: Any, need: int) -> bool:
     measured = re.sub(r"reference(?: range)? [\d.]+-[\d.]+", "", exam.result)
-    return exam.kind == "lab" and len(re.findall(r"\d+(?:\.\d+)?", measured)) >= need
+    kinds = review_facts()["duplicate_results"].get("kinds", ("lab",))
+    return exam.kind in kinds and len(re.findall(r"\d+(?:\.\d+)?", measured)) >= need
 
 
 def multi_value_results(case: Case) -> set[str]:

@@ -479,7 +479,7 @@ def _template_fields(entry: _Entry, name: str, template: str, allowed: frozenset
 _EXAM_FIELDS = (
     "name", "aliases", "kind", "description", "indicated_for", "normal_result", "abnormal_result",
     "item_count", "score_range", "score_step", "bands", "unit", "reference_range", "abnormal_direction",
-    "findings", "components",
+    "findings", "components", "measures", "typical_max",
 )  # fmt: skip
 
 
@@ -527,6 +527,8 @@ def _load_exams(entries: list, codes: set[str], category_ids: set[str]) -> list[
             if step <= 0:
                 raise e.fail("score_step", "must be positive")
             bands = _load_bands(e, score_range, step)
+            if "typical_max" in e.raw:
+                _check_number(e, "typical_max", e.raw["typical_max"], score_range[0], score_range[1])
             for fname, template in (("normal_result", normal_result), ("abnormal_result", abnormal_result)):
                 _template_fields(e, fname, template, SCALE_TEMPLATE_FIELDS)
         else:
@@ -546,11 +548,18 @@ def _load_exams(entries: list, codes: set[str], category_ids: set[str]) -> list[
                 if lab_only in e.raw:
                     raise e.fail(lab_only, f"{lab_only} needs kind 'lab' with a unit")
             if kind != "scale":
-                for fname, template in (
-                    ("normal_result", normal_result),
-                    ("abnormal_result", abnormal_result),
-                ):
-                    _template_fields(e, fname, template, frozenset())
+                measures = e.mapping("measures", required=False)
+                for mid, spec in measures.items():
+                    if mid.startswith("_") or not isinstance(spec, Mapping):
+                        continue
+                    if "choices" in spec:
+                        if not spec["choices"] or not all(isinstance(c, str) and c.strip() for c in spec["choices"]):
+                            raise e.fail(f"measures.{mid}.choices", "must be a list of non-empty texts")
+                    elif not all(isinstance(spec.get(k), (int, float)) for k in ("mild", "severe", "step")):
+                        raise e.fail(f"measures.{mid}", "needs numbers mild, severe and step (or a list of choices)")
+                _template_fields(e, "normal_result", normal_result, frozenset())
+                _template_fields(e, "abnormal_result", abnormal_result,
+                                 frozenset(m for m, v in measures.items() if not m.startswith("_") and isinstance(v, Mapping)))
         components = []
         for j, comp in enumerate(e.items("components", required=False)):
             c = _Entry(file, name, comp, ("name", "unit", "reference_range"), prefix=f"components[{j}].")

@@ -1176,9 +1176,27 @@ class _Story:
     def exams(self) -> list[ExamRecord]:
         rng = self.rng
         expectations, order = self.planned
-        records = [ExamRecord(expectations[n][1]["name"], expectations[n][1]["kind"], self._result(expectations[n][1], expectations[n][0]), True) for n in order]
+        records: list[ExamRecord] = []
+        for n in order:
+            exp, entry = expectations[n]
+            records.append(ExamRecord(entry["name"], entry["kind"], self._result(entry, exp, self._severity(entry, records)), True))
         records += self._exams_on_file(set(order))
         return records
+
+    def _severity(self, entry: Entry, done: list[ExamRecord]) -> float | None:
+        """Where a report's measures sit between mild and severe: the position of the case's score on
+        the exam's ``measures.severity_scale`` across that scale's abnormal bands, when it is on file."""
+        scale_name = (entry.get("measures") or {}).get("severity_scale")
+        scale = self.ref.exam(scale_name) if scale_name else None
+        record = next((r for r in done if scale is not None and r.name == scale["name"]), None)
+        m = re.search(r"(\d+(?:\.\d+)?)\s*/", record.result) if record is not None else None
+        if m is None:
+            return None
+        abnormal = [b for b in scale.get("bands", ()) if not is_normal_band(scale, b)]
+        if not abnormal:
+            return None
+        low, high = min(b["min"] for b in abnormal), max(b["max"] for b in abnormal)
+        return (float(m.group(1)) - low) / (high - low) if high > low else None
 
     def _exam_fits(self, entry: Entry) -> bool:
         name = entry["name"].lower()
@@ -1220,11 +1238,11 @@ class _Story:
         chosen = rng.sample(candidates, n) if n else []
         return [ExamRecord(e["name"], e["kind"], self._result(e, Expectation(e["name"], "normal")), False) for e in chosen]
 
-    def _result(self, entry: Entry, expectation: Expectation) -> str:
+    def _result(self, entry: Entry, expectation: Expectation, severity: float | None = None) -> str:
         """The exam's result; a child's weight is reported as a centile, not an adult BMI."""
         if self.p.age < 16 and entry["name"] == "Weight and BMI" and not expectation.abnormal:
             return f"weight and BMI on the {self.rng.choice([25, 50, 50, 75])}th centile for age"
-        return exam_result(entry, expectation, self.rng)
+        return exam_result(entry, expectation, self.rng, severity)
 
     # ---------------------------------------------------------------------------- treatment
 

@@ -91,7 +91,12 @@ def scale_result(entry: Entry, expectation: Expectation, rng: random.Random) -> 
         chosen = rng.choice(wanted or bands)
     if chosen is not None:
         b_low, b_high = max(low, chosen["min"]), min(high, chosen["max"])
-        score = _score_in(rng, b_low, b_high, step)
+        typical = entry.get("typical_max")
+        if typical is not None and b_low < typical < b_high:
+            # an open top band: scores thin out above its floor and beyond the typical maximum are rare
+            score = round(b_low + step * round((rng.triangular(b_low, typical, b_low) - b_low) / step), 3)
+        else:
+            score = _score_in(rng, b_low, b_high, step)
         label = chosen["label"]
     else:
         score, label = _score_in(rng, low, high, step), ""
@@ -185,8 +190,32 @@ def varied_report(text: str, rng: random.Random) -> str:
     return _REPORT_NUMBER.sub(vary, text)
 
 
-def report_result(entry: Entry, expectation: Expectation, rng: random.Random) -> str:
-    """A report for panels, imaging, physiological and other exams: a named finding or the catalog text."""
+def measured_values(entry: Entry, rng: random.Random, severity: float | None = None) -> dict[str, str]:
+    """This patient's values for the exam's ``measures`` (a diary's latency, wakings, hours asleep):
+    each drawn around the line from its ``mild`` to its ``severe`` value at ``severity`` (0-1; drawn
+    when not given), a ``jitter`` either side, in ``step``s; a ``choices`` measure picks one text."""
+    s = rng.random() if severity is None else min(1.0, max(0.0, severity))
+    out: dict[str, str] = {}
+    for mid, spec in (entry.get("measures") or {}).items():
+        if mid.startswith("_") or not isinstance(spec, Mapping):
+            continue
+        if "choices" in spec:
+            out[mid] = rng.choice(list(spec["choices"]))
+            continue
+        step = float(spec["step"])
+        centre = spec["mild"] + s * (spec["severe"] - spec["mild"])
+        jitter = float(spec.get("jitter", 0))
+        value = centre + rng.uniform(-jitter, jitter)
+        value = round(value / step) * step
+        lo = spec.get("min", step)
+        value = max(value, lo)
+        out[mid] = _format_number(round(value, 3))
+    return out
+
+
+def report_result(entry: Entry, expectation: Expectation, rng: random.Random, severity: float | None = None) -> str:
+    """A report for panels, imaging, physiological and other exams: a named finding, the catalog text,
+    or the catalog template filled with this patient's ``measures``."""
     findings: Mapping[str, str] = entry.get("findings") or {}
     if not expectation.abnormal:
         if entry.get("components") and rng.random() < 0.7:
@@ -194,16 +223,19 @@ def report_result(entry: Entry, expectation: Expectation, rng: random.Random) ->
         return varied_report(entry.get("normal_result", "unremarkable"), rng)
     if expectation.finding and expectation.finding in findings:
         return findings[expectation.finding]
+    if entry.get("measures"):
+        return _fill(entry.get("abnormal_result", "abnormal"), **measured_values(entry, rng, severity))
     text = entry.get("abnormal_result", "abnormal")
     if "see finding" in text and findings:
         return findings[sorted(findings)[0]]
     return text
 
 
-def exam_result(entry: Entry, expectation: Expectation, rng: random.Random) -> str:
-    """The result text of one exam of the catalog for one expectation."""
+def exam_result(entry: Entry, expectation: Expectation, rng: random.Random, severity: float | None = None) -> str:
+    """The result text of one exam of the catalog for one expectation (``severity``, 0-1, places a
+    report's ``measures`` between the mild and the severe case)."""
     if entry.get("kind") == "scale" and entry.get("bands"):
         return scale_result(entry, expectation, rng)
     if entry.get("reference_range") is not None and entry.get("unit") is not None and not expectation.finding:
         return lab_result(entry, expectation, rng)
-    return report_result(entry, expectation, rng)
+    return report_result(entry, expectation, rng, severity)

@@ -998,7 +998,7 @@ class StoryV2(_Story):
         super()._risk()
         self._appearance_fits_neglect()
         words = review_facts()["records"]["neglect_words"]
-        history = " ".join(f.text for f in self.chart.facts if f.section == "history_of_present_illness")
+        history = " ".join(f.text for f in self.chart.facts if f.section in ("history_of_present_illness", "mental_status_exam.appearance"))
         if not _has(history, words):
             return
         low = {o[0] for o in self.frames["risk"]["neglect_low"]}
@@ -1035,9 +1035,16 @@ class StoryV2(_Story):
                 result = result.replace(f"({label})", f"({words})")
             if e.name.lower().startswith("urine drug screen") and result.lower().startswith("positive"):
                 result = self._screen_result(result)
+            if e.name.upper() == "AUDIT" and "(low risk)" in result and self._abstinent():
+                result = re.sub(r"^total \d+/", "total 0/", result)  # a teetotaller scores nothing
             out.append(ExamRecord(e.name, e.kind, result, e.indicated))
         self.exam_records = out
         return out
+
+    def _abstinent(self) -> bool:
+        """Whether the substance history says the patient does not drink (``joins.abstinent_words``)."""
+        text = " ".join(f.text for f in self.chart.facts if f.section == "substance_use")
+        return bool(_has(text, review_facts()["joins"]["abstinent_words"]))
 
     def _screen_result(self, result: str) -> str:
         """A positive urine drug screen names the drugs the substance history names (joins.json)."""
