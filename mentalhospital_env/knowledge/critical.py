@@ -603,6 +603,18 @@ _PROFILES: dict[int, tuple[Any, Profile]] = {}
 # ------------------------------------------------------------------------------------------- loading
 
 
+
+def _patterns(where: str, at: str, entry: dict[str, Any]) -> list[re.Pattern[str]]:
+    """An entry's ``patterns``: regular expressions, case-insensitive, each named when it does not compile."""
+    patterns = []
+    for pattern in _strings(where, at, "patterns", entry.get("patterns")):
+        try:
+            patterns.append(re.compile(pattern, re.IGNORECASE))
+        except re.error as e:
+            raise KnowledgeError(where, at, "patterns", f"{pattern!r} does not compile: {e}") from None
+    return patterns
+
+
 def _strings(where: str, entry: str | None, field: str, value: Any, required: bool = False) -> tuple[str, ...]:
     if value is None and not required:
         return ()
@@ -641,12 +653,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
                 raise KnowledgeError(where, action_id, "classes", f"no drug of drugs.json has a class containing {cls!r}")
             names |= held
         phrases = _strings(where, action_id, "phrases", entry.get("phrases"))
-        patterns = []
-        for pattern in _strings(where, action_id, "patterns", entry.get("patterns")):
-            try:
-                patterns.append(re.compile(pattern, re.IGNORECASE))
-            except re.error as e:
-                raise KnowledgeError(where, action_id, "patterns", f"{pattern!r} does not compile: {e}") from None
+        patterns = _patterns(where, action_id, entry)
         if not (names or phrases or patterns):
             raise KnowledgeError(where, action_id, None, "gives no drug, class, phrase or pattern to find it by")
         say = entry.get("say")
@@ -840,12 +847,7 @@ def _record_signs(where: str, raw: Any) -> dict[str, RecordSign]:
         if not phrases:
             raise KnowledgeError(where, at, "phrases", "no phrase has a word to find")
         unless = tuple(k for k in (_stems(p) for p in _strings(where, at, "unless", entry.get("unless"))) if k)
-        patterns = []
-        for pattern in _strings(where, at, "patterns", entry.get("patterns")):
-            try:
-                patterns.append(re.compile(pattern, re.IGNORECASE))
-            except re.error as e:
-                raise KnowledgeError(where, at, "patterns", f"{pattern!r} does not compile: {e}") from None
+        patterns = _patterns(where, at, entry)
         out[sid] = RecordSign(sid, phrases, unless, tuple(patterns))
     return out
 
