@@ -603,7 +603,6 @@ _PROFILES: dict[int, tuple[Any, Profile]] = {}
 # ------------------------------------------------------------------------------------------- loading
 
 
-
 def _patterns(where: str, at: str, entry: dict[str, Any]) -> list[re.Pattern[str]]:
     """An entry's ``patterns``: regular expressions, case-insensitive, each named when it does not compile."""
     patterns = []
