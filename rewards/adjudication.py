@@ -221,6 +221,24 @@ def finding_stems(concept_id: str) -> frozenset[str]:
     return frozenset(out)
 
 
+@lru_cache(maxsize=1)
+def _heading_answer_stems() -> frozenset[str]:
+    """language.json's ``heading_answers``, stemmed as statements' words are."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/language.json").read_text("utf-8")
+    ).get("heading_answers", {}).get("words", ())
+    return frozenset(word_key(stem(w)) for w in raw)
+
+
+def headless(c: StatementReading) -> bool:
+    """Whether a checkpoint is an answer cut from its heading: no lexicon concept and nothing but one of the
+    ``heading_answers`` words, or no content word at all ("Good.", "Intact.", "Partial.", "None.")."""
+    return not c.concepts and len(c.words) <= 1 and all(w.stem in _heading_answer_stems() for w in c.words)
+
+
 def names_the_finding(c: StatementReading, o: StatementReading) -> bool:
     """Whether the output carries a content word of the checkpoint's finding: one of the checkpoint's own content
     words (a synonym group of ``language.json`` compares as one word), or a word of a lexicon phrasing of one of
@@ -232,10 +250,15 @@ def names_the_finding(c: StatementReading, o: StatementReading) -> bool:
         return True
     vague = _vague_stems() | _negation_cue_stems()  # "not", "never" name no finding either
     wanted = {s for s in c.stems if s not in vague}
+    if headless(c):
+        # A checkpoint that names no finding itself ("Good.", "Intact.": a mental state heading's answer cut from
+        # its heading) cannot say what the output must be about: only an output as bare as it ("Good.") carries
+        # it, never one naming a topic the checkpoint cannot confirm ("I feel good about it", "Insight: good",
+        # "my memory is intact").
+        return not o.concepts and all(w.stem in c.stems for w in o.words)
     if not wanted and not c.concept_ids:
-        # A checkpoint that names no finding itself ("Good.", "'Fine.": a mental state heading's answer cut from its
-        # heading) gives nothing to look for; the guard leaves it to the share as before.
-        return True
+        return True  # only vague words: left to the share
+
     # A word the output says inside another finding's mention is that finding's word, when the checkpoint names
     # findings of its own: "thoughts" in "thoughts I can't get rid of" (obsessions) names no suicidal thought.
     reach = c.reach_ids

