@@ -1265,7 +1265,10 @@ def test_vague_words_are_data_and_name_no_finding():
     assert word_key(stem("tired")) in finding_stems("fatigue")
     assert not names_the_finding(read_statement("Low energy."), read_statement("No idea, sorry."))
     assert names_the_finding(read_statement("Low energy."), read_statement("I'm tired all the time."))
-    # a checkpoint naming nothing itself ("Good.", a heading's answer) is left to the share
-    assert names_the_finding(read_statement("Good."), read_statement("Insight good."))
+    # a checkpoint naming nothing itself ("Good.", a heading's answer cut from its heading) is carried only by an
+    # output as bare as it: "Insight good." names a topic the checkpoint cannot confirm
+    assert not names_the_finding(read_statement("Good."), read_statement("Insight good."))
+    assert not names_the_finding(read_statement("Intact."), read_statement("My memory is intact."))
+    assert names_the_finding(read_statement("Good."), read_statement("Good."))
     # a finding the output names in the lexicon's words that the checkpoint says in its own
     assert names_the_finding(read_statement("Denies change in appetite."), read_statement("I'm eating the same as always."))
