@@ -982,8 +982,9 @@ _OBJECT_DEPS = frozenset(("dobj", "iobj", "dative"))
 @_memo
 def _object_persons(text: str) -> frozenset[int]:
     """Token indices (of :func:`tokenize`) the parse reads as a verb's object, an object of one of the
-    ``object_markers`` or ``parsed_object_markers`` prepositions, or a conjunct of either: the person is done something to or is the patient's
-    company, not the subject of the clause."""
+    ``object_markers`` or ``parsed_object_markers`` prepositions, or a conjunct of either, in a clause whose subject is a
+    pronoun or left unsaid: the person is done something to or is the patient's company, not the subject of the
+    clause ("my GP referred my wife" stays about someone else)."""
     doc = _parsed(text)
     if doc is None:
         return frozenset()
@@ -994,10 +995,18 @@ def _object_persons(text: str) -> frozenset[int]:
         head = t
         while head.dep_ == "conj" and head.head is not head:
             head = head.head
-        if head.dep_ in _OBJECT_DEPS or (head.dep_ == "pobj" and head.head.lower_ in markers):
-            i = bisect_left(starts, t.idx)
-            if i < len(starts) and starts[i] == t.idx:
-                out.add(i)
+        if head.dep_ in _OBJECT_DEPS:
+            governor = head.head
+        elif head.dep_ == "pobj" and head.head.lower_ in markers:
+            governor = head.head.head
+        else:
+            continue
+        # done by someone named ("my GP referred my wife"): the clause is about the others, as before
+        if any(c.dep_ in _SUBJECT_DEPS and c.pos_ != "PRON" for c in governor.children):
+            continue
+        i = bisect_left(starts, t.idx)
+        if i < len(starts) and starts[i] == t.idx:
+            out.add(i)
     return frozenset(out)
 
 
