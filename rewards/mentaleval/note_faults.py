@@ -318,7 +318,7 @@ def diagnosis_duration(view: NoteView) -> list[NoteFault]:
     """A principal diagnosis made before its minimum duration (:func:`illness_days` is shorter than the disorder
     needs). Keeping it provisional excuses it only when no disorder the note names fits the duration now (a
     provisional paranoid schizophrenia at four days beside a brief psychotic disorder in the differential is the
-    wrong principal: the note's own history says which one fits)."""
+    wrong principal: the note's own history says which one of the same category fits)."""
     durations = load_durations()
     need = durations.minimum_days(view.principal)
     if need is None:
@@ -326,10 +326,27 @@ def diagnosis_duration(view: NoteView) -> list[NoteFault]:
     said = illness_days(view)
     if said is None or said >= need:
         return []
-    fitting = [c for c in view.diagnoses + view.differential if c != view.principal and durations.fits(c, said)]
+    fitting = [
+        c for c in view.diagnoses + view.differential
+        if c != view.principal and _category(c) == _category(view.principal) and durations.fits(c, said)
+    ]
     if durations.hedged(view.sections.get("assessment", "")) and not fitting:
         return []
     return [NoteFault("diagnosis_duration", "assessment", f"{view.principal} needs {need} days; the history says {said:g} days")]
+
+
+@lru_cache(maxsize=1)
+def _categories() -> dict[str, str]:
+    from .guidelines import _field, _knowledge, _records
+
+    return {str(_field(d, "code")): str(_field(d, "category")) for d in _records(_field(_knowledge(), "disorders"))}
+
+
+def _category(code: str | None) -> str | None:
+    """The knowledge base's category of ``code`` (of its longest listed prefix), or ``None``."""
+    table = _categories()
+    hits = [k for k in table if code and code.upper().startswith(k)]
+    return table[max(hits, key=len)] if hits else None
 
 
 def _supported(view: NoteView, concepts: set[str]) -> bool:
