@@ -181,6 +181,7 @@ def test_durations_are_read_from_speech():
     assert d.said_days("for about two and a half years I've had pain") == (912.5,)
     assert d.said_days("She weighs 44 kg and has 28-day cycles.") == ()
     assert d.said_days("over the following weeks he stopped") == ()
+    assert d.said_days("Otherwise about four units a week.") == () and d.said_days("For a week now.") == (7.0,)
     assert d.said_days("over the following weeks he stopped", bare_plurals=True) == (14.0,)
 
 

@@ -92,8 +92,8 @@ class Durations:
     def said_days(self, text: str, gated: bool = True, bare_plurals: bool = False) -> tuple[float, ...]:
         """Each duration ``text`` says, in days, in reading order: "for four days now" (4), "over the last two
         weeks" (14), "three months ago" (91.2), "two and a half years" (912.5); "since the summer" is not read.
-        ``gated``: a number with a unit counts only after a marker word (within three words) or before "ago", so
-        that "44 kg" or "28-day cycles" say nothing, and a phrase of years without a number ("all my life") is read
+        ``gated``: a number with a unit counts only after a marker word (within three words; right before "a" or
+        "an": "about four units a week" is a rate) or before "ago", so that "44 kg" or "28-day cycles" say nothing, and a phrase of years without a number ("all my life") is read
         as ``long_days``. ``bare_plurals``: a plural unit without a number after a marker ("for weeks", "over the
         following months") is two of them."""
         low = text.lower()
@@ -113,6 +113,8 @@ class Durations:
                     out.append(round(2 * self.units[token], 3))
                 continue
             after_ago = i + 1 < len(tokens) and tokens[i + 1] == "ago"
+            if gated and tokens[start] in ("a", "an") and not (start > 0 and tokens[start - 1] in self.markers):
+                opened = False  # "about four units a week", "twice a day": a rate, not how long
             if not gated or after_ago or opened:
                 out.append(round(count * self.units[token], 3))
         return tuple(out)
