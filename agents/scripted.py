@@ -400,9 +400,16 @@ class ScriptedClinician(Doctor):
         return said if said is not None else durations.longest_said([reply for _, reply in f.replies])
 
     def _fitting_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
-        """``lead`` with a disorder of the lead's category that fits the illness's duration first, when the lead's
-        minimum duration is not met (``duration_principal``: at four days a brief psychotic disorder, not
-        schizophrenia); unchanged otherwise."""
+        """``lead`` with a disorder of the lead's category first when the lead lacks a finding it cannot lead without
+        (``required_to_lead``: no psychotic depression without a delusion or a hallucination heard) or when its
+        minimum duration is not met and the other fits (``duration_principal``: at four days a brief psychotic
+        disorder, not schizophrenia); unchanged otherwise."""
+        need = self.script["required_to_lead"].get(lead[0][0].code)
+        if need and not set(need) & set(self.findings.present):
+            for i, (h, _) in enumerate(lead[1:], 1):
+                if h.category == lead[0][0].category and not self.script["required_to_lead"].get(h.code):
+                    lead = [lead[i]] + lead[:i] + lead[i + 1 :]
+                    break
         durations = load_durations()
         said = self._illness_days()
         if said is None or durations.fits(lead[0][0].code, said, self.walk_in.age):
