@@ -387,6 +387,36 @@ class ScriptedClinician(Doctor):
                 continue  # nothing heard of it: no place on the differential, whatever its base rate
             if top <= 0 or s >= top * self.script["category_threshold"]:
                 lead.append((h, s))
+        return self._fitting_first(lead)
+
+    def _illness_days(self) -> float | None:
+        """How long the illness has lasted, in days: the longest duration in the chief complaint and the replies
+        to the present illness's questions (onset, context, impact), else the longest in any reply ("a postman
+        for 38 years" dates a job, not the illness)."""
+        f = self.findings
+        durations = load_durations()
+        told = [f.chief_complaint] + [f.answers.get(k, "") for k in ("hpi:complaint", "hpi:1", "hpi:2", "hpi:3")]
+        said = durations.longest_said(told, bare_plurals=True)
+        return said if said is not None else durations.longest_said([reply for _, reply in f.replies])
+
+    def _fitting_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with a disorder of the lead's category first when the lead lacks a finding it cannot lead without
+        (``required_to_lead``: no psychotic depression without a delusion or a hallucination heard) or when its
+        minimum duration is not met and the other fits (``duration_principal``: at four days a brief psychotic
+        disorder, not schizophrenia); unchanged otherwise."""
+        need = self.script["required_to_lead"].get(lead[0][0].code)
+        if need and not set(need) & set(self.findings.present):
+            for i, (h, _) in enumerate(lead[1:], 1):
+                if h.category == lead[0][0].category and not self.script["required_to_lead"].get(h.code):
+                    lead = [lead[i]] + lead[:i] + lead[i + 1 :]
+                    break
+        durations = load_durations()
+        said = self._illness_days()
+        if said is None or durations.fits(lead[0][0].code, said, self.walk_in.age):
+            return lead
+        for i, (h, s) in enumerate(lead[1:], 1):
+            if h.category == lead[0][0].category and durations.fits(h.code, said, self.walk_in.age):
+                return [lead[i]] + lead[:i] + lead[i + 1 :]
         return lead
 
     def _diagnosis(self) -> str:
@@ -841,6 +871,16 @@ class ScriptedClinician(Doctor):
             out.append(f'{kind["label"]}: "{told}"' + ("" if told[-1] in ".!?" else ".") if own else f"{kind['label']}: disclosed in the interview.")
         return out
 
+    def _risk_results(self) -> list[str]:
+        """The results on file that carry a suicide risk (``risk_results``: a C-SSRS naming a method or an
+        attempt), as the risk section states them."""
+        conf = self.script["risk_results"]
+        out = []
+        for name, result in self.findings.exam_results:
+            if any(e in name.lower() for e in conf["exams"]) and any(re.search(p, result, re.IGNORECASE) for p in conf["patterns"]):
+                out.append(conf["sentence"].format(exam=name, result=result.strip().rstrip(".")))
+        return out
+
     def _tells(self, sentence: str, patterns: list[str]) -> bool:
         """Whether ``sentence`` tells what one of ``patterns`` matches with no negation before it."""
         negations = set(self.script["risk_disclosures"]["negations"])
@@ -853,10 +893,8 @@ class ScriptedClinician(Doctor):
     def _provisional(self, lead: Hypothesis) -> str:
         """A sentence keeping ``lead`` provisional when the longest duration the patient gave is shorter than its
         minimum duration (knowledge ``durations.json``), else nothing."""
-        durations = load_durations()
-        need = durations.minimum_days(lead.code)
-        f = self.findings
-        said = durations.longest_said([reply for _, reply in f.replies] + [f.chief_complaint])
+        need = load_durations().minimum_days(lead.code, self.walk_in.age)
+        said = self._illness_days()
         if need is None or said is None or said >= need:
             return ""
         return " " + self.script["provisional_diagnosis"]["sentence"].format(said=_days(said), need=_days(need))
@@ -955,12 +993,16 @@ class ScriptedClinician(Doctor):
             mse.append(f"Insight: on what is happening, says {said('mse:insight')}.")
         lines.append("Mental status examination: " + " ".join(mse))
         risk = []
+        on_file = self._risk_results()
+        dropped = set(self.script["risk_results"]["denials_dropped"]) if on_file else set()
         for c in ("suicidal_ideation", "self_harm", "homicidal_ideation"):
             if c in f.present:
                 quoted = f.present[c].strip()
                 risk.append(f'Reports {term(c)} ("{quoted}").')
-            elif c in f.denied:
+            elif c in f.denied and c not in dropped:
                 risk.append(f"Denies {term(c)}.")
+        risk.extend(on_file)
+        risk.extend(line for c, line in self.script["risk_from_findings"]["findings"].items() if line and c in f.present)
         risk.extend(self._risk_disclosures())
         lines.append("Risk assessment: " + (" ".join(risk) or "risk not assessed."))
         if f.exam_results:

@@ -83,13 +83,76 @@ def test_diagnosis_made_before_its_duration_unless_hedged(hw):
     case = hw["hw-002"]
     turns = (Turn("How long has this been going on?", "For four days now."),)
     base = "Chief complaint: brought in by flatmates.\nHistory of present illness: Four days of voices.\nAssessment: {}"
-    early = _faults(case, base.format("Paranoid schizophrenia."), turns=turns, disorders=("F20.0 Paranoid schizophrenia",))
-    assert [f.kind for f in early] == ["diagnosis_duration"]
-    hedged = _faults(case, base.format("Working diagnosis: paranoid schizophrenia if symptoms persist."), turns=turns,
-                     disorders=("F20.0 Paranoid schizophrenia",))
-    assert hedged == ()
-    brief = _faults(case, base.format("Brief psychotic disorder."), turns=turns, disorders=("F23 Brief psychotic disorder",))
-    assert brief == ()
+
+    def kinds(assessment, disorders):
+        return [f.kind for f in _faults(case, base.format(assessment), turns=turns, disorders=disorders)
+                if f.kind.startswith("diagnosis")]
+
+    assert kinds("Paranoid schizophrenia.", ("F20.0 Paranoid schizophrenia",)) == ["diagnosis_duration"]
+    assert kinds("Working diagnosis: paranoid schizophrenia if symptoms persist.", ("F20.0 Paranoid schizophrenia",)) == []
+    assert kinds("Brief psychotic disorder.", ("F23 Brief psychotic disorder",)) == []
+    # kept provisional, but the note itself names the disorder that fits four days: the principal is the wrong one
+    assert kinds("Paranoid schizophrenia, provisional: the diagnosis needs a month. Differential: brief psychotic disorder.",
+                 ()) == ["diagnosis_duration"]
+    # the principal is read from the assessment when the chart has no ranked list (a hand-written note)
+    assert kinds("Paranoid schizophrenia.", ()) == ["diagnosis_duration"]
+
+
+HW015 = """Chief complaint: Refusing food for a week; convinced his insides are rotting.
+History of present illness: He refuses food because his insides are rotting. He wakes at 3 a.m. and paces. He feels hopeless and says he wants to die.
+Mental status examination: Hopeless; nihilistic somatic delusion; no hallucinations; no insight.
+Risk assessment: {risk}
+Investigations: C-SSRS: wish to die with method considered (rope), intent unclear; 4/6 (high risk).
+Assessment: Severe depressive episode with psychotic features.
+Plan: see treatment plan."""
+
+
+def test_a_denial_the_record_or_the_notes_results_contradict_is_false(hw):
+    false = _faults(hw["hw-015"], HW015.format(risk="Wants to die. Denies self-harm."))
+    assert "false_denial" in [f.kind for f in false]
+    true = _faults(hw["hw-015"], HW015.format(risk="High: wants to die; method considered (a rope in the garage)."))
+    assert "false_denial" not in [f.kind for f in true]
+    # a graded risk to others in the record: "Denies homicidal ideation. No risk to others." is false reassurance
+    note = ("Chief complaint: people come through the loft.\nHistory of present illness: For eight months he has believed"
+            " that people come through the loft and take his things.\nRisk assessment: {}\nAssessment: Delusional disorder.")
+    assert "false_denial" in [f.kind for f in _faults(hw["hw-024"], note.format("Denies homicidal ideation. No risk to others."))]
+    reported = note.format("Says he has not wanted to hurt anybody, but there is a risk to the neighbours to review.")
+    assert "false_denial" not in [f.kind for f in _faults(hw["hw-024"], reported)]
+
+
+def test_a_diagnosis_without_a_feature_it_requires_is_unsupported(hw):
+    turns = (Turn("How has your mood been?", "I'm not depressed, I'm angry."),
+             Turn("What do you enjoy?", "I haven't lost interest in things."))
+    note = ("Chief complaint: people come through the loft.\nHistory of present illness: For eight months he has believed"
+            " that people come through the loft and take his things.\nAssessment: {}")
+    depressed = _faults(hw["hw-024"], note.format("Severe depressive episode with psychotic features."), turns=turns)
+    assert [f.text[:3] for f in depressed if f.kind == "diagnosis_unsupported"] == ["F32"]
+    delusional = _faults(hw["hw-024"], note.format("Delusional disorder, persecutory type."), turns=turns)
+    assert "diagnosis_unsupported" not in [f.kind for f in delusional]
+    # an adjustment disorder needs a stressor somewhere in the note, the encounter or the record
+    note = "Chief complaint: I've stopped starting things.\nHistory of present illness: Eighteen months of apathy.\nAssessment: {}"
+    assert "diagnosis_unsupported" in [f.kind for f in _faults(hw["hw-028"], note.format("Adjustment disorder with depressed mood."))]
+    told = (Turn("What was going on when it started?", "It all started when I was made redundant."),)
+    assert "diagnosis_unsupported" not in [
+        f.kind for f in _faults(hw["hw-028"], note.format("Adjustment disorder with depressed mood."), turns=told)
+    ]
+
+
+def test_the_records_central_finding_left_out(hw):
+    note = ("Chief complaint: noises at night.\nHistory of present illness: {}\nMental status examination: Angry.\n"
+            "Risk assessment: No suicidal thoughts; the risk to the neighbours is to be reviewed.\nAssessment: Delusional disorder.")
+    without = _faults(hw["hw-024"], note.format("He hears banging and whispering through the wall at night."))
+    assert [f.text for f in without if f.kind == "central_finding_omitted"] == ["persecutory_delusions"]
+    with_it = _faults(hw["hw-024"], note.format("He hears whispering at night and has a fixed persecutory belief about intruders."))
+    assert "central_finding_omitted" not in [f.kind for f in with_it]
+
+
+def test_an_answer_to_another_question_under_a_label(hw):
+    note = 'Chief complaint: "I was brought in by my flatmates."\nPersonal history: Childhood: "I was an only child." Marital status: {}\nAssessment: Brief psychotic disorder.'
+    kinds = lambda text: [f.kind for f in _faults(hw["hw-002"], note.format(text)) if f.kind == "misfiled_answer"]
+    assert kinds('"As I said, I was an only child."') == ["misfiled_answer"]
+    assert kinds("single, no partner.") == []
+    assert kinds('"No, I\'m not in a relationship."') == []
 
 
 def test_fault_points_are_capped_per_kind(hw):
@@ -113,11 +176,33 @@ def test_faults_are_in_the_scores_details(hw):
 def test_durations_are_read_from_speech():
     d = load_durations()
     assert d.said_days("For four days now.") == (4.0,)
-    assert d.said_days("Over about three months I've been sad.") == (90.0,)
+    assert d.said_days("Over about three months I've been sad.") == (91.2,)
     assert d.said_days("a couple of weeks ago") == (14.0,)
     assert d.said_days("for about two and a half years I've had pain") == (912.5,)
     assert d.said_days("She weighs 44 kg and has 28-day cycles.") == ()
-    assert d.minimum_days("F20.0") == 30 and d.minimum_days("F23") is None
+    assert d.said_days("over the following weeks he stopped") == ()
+    assert d.said_days("Otherwise about four units a week.") == () and d.said_days("For a week now.") == (7.0,)
+    assert d.said_days("over the following weeks he stopped", bare_plurals=True) == (14.0,)
+
+
+def test_one_table_of_duration_limits():
+    """ICD-10 where it states a duration (schizophrenia: a month), DSM-5 where it does not; limits by age."""
+    d = load_durations()
+    assert d.minimum_days("F20.0") == 30 and d.minimum_days("F23") is None and d.maximum_days("F23") == 31
+    assert d.minimum_days("F22") == 90
+    assert d.minimum_days("F93.0", age=9) == 28 and d.minimum_days("F93.0", age=30) == 180
+    assert d.minimum_days("F34.1", age=15) == 365 and d.minimum_days("F34.1", age=40) == 730
+    assert d.fits("F23", 4) and not d.fits("F23", 60) and not d.fits("F20.0", 4)
+    assert {r.source for r in d.rules.values()} == {"ICD-10", "DSM-5"}
+
+
+def test_the_audit_reads_durations_with_the_same_parser():
+    from mentalhospital_env.cases.audit import durations_in
+
+    d = load_durations()
+    for text in ("three months of low mood", "for two more weeks", "two and a half years", "a 28-day cycle", "44 kg"):
+        assert durations_in(text) == list(d.said_days(text, gated=False))
+    assert durations_in("three months of low mood") == [91.2]  # a record's duration counts without a marker word
 
 
 @settings(max_examples=60, deadline=None)
@@ -128,16 +213,21 @@ def test_said_days_reads_any_count_and_unit(n, unit, lead, tail):
     text = f"It has been {lead} {n} {unit}{tail}.".replace("  ", " ")
     said = d.said_days(text)
     if lead or tail:
-        assert said == (float(n * d.units[unit]),)
+        assert said == (pytest.approx(n * d.units[unit]),)
     else:
         assert said == ()
 
 
 def test_malformed_durations_name_entry_and_field():
     good = {"hedges": ["provisional"], "markers": ["for"], "units": {"day": 1}, "numbers": {"one": 1}}
-    with pytest.raises(KnowledgeError, match="F20.*days"):
-        read_durations({**good, "minimum_days": {"F20": {"days": 0, "source": "x"}}})
+    entry = {"what": "x", "source": "ICD-10"}
+    with pytest.raises(KnowledgeError, match="F20.*min"):
+        read_durations({**good, "disorders": {"F20": {**entry, "min": 0}}})
+    with pytest.raises(KnowledgeError, match="F20.*needs a 'min' or a 'max'"):
+        read_durations({**good, "disorders": {"F20": entry}})
     with pytest.raises(KnowledgeError, match="F99.*matches no disorder"):
-        read_durations({**good, "minimum_days": {"F99": {"days": 3, "source": "x"}}}, ["F20.0"])
+        read_durations({**good, "disorders": {"F99": {**entry, "min": 3}}}, ["F20.0"])
     with pytest.raises(KnowledgeError, match="units"):
-        read_durations({**good, "units": {"day": -1}, "minimum_days": {}})
+        read_durations({**good, "units": {"day": -1}, "disorders": {}})
+    with pytest.raises(KnowledgeError, match="disorders"):
+        read_durations(good)

@@ -71,7 +71,11 @@ def test_claims_against_the_encounter():
     assert ("binge_eating", "never came up") in why
     assert all(e.serious for e in check_note(case, bad).errors if e.concept == "suicidal_ideation")
     judge = OfflineJudge()
-    assert judge.score(case, bad)["note_quality"] < judge.score(case, good)["note_quality"]
+    # both fragments leave out the record's delusions (central findings, a fault of their own): the errors lower
+    # the cap on Qual. that the rest of the score works under
+    from mentalhospital_env.rewards.mentaleval.offline import note_precision_cap
+
+    assert note_precision_cap(judge.readings(case, bad)["note"]) < note_precision_cap(judge.readings(case, good)["note"])
 
 
 def test_a_denial_list_reaches_every_finding_of_its_sentence():
@@ -118,7 +122,9 @@ def test_a_quoted_non_answer_marks_a_note_down():
     )
     assert empty_quotes(note) == 2
     case = calibration_case()
-    full = _chart("History of present illness: Reports low mood. Denies suicidal ideation. Denies insomnia.", *_TURNS)
+    # the record's delusions named, so that neither note leaves out a central finding (a fault of its own)
+    full = _chart("History of present illness: Reports low mood. Denies suicidal ideation. Denies insomnia. Grandiose"
+                  " delusion of a special mission; delusions of reference about television.", *_TURNS)
     padded = _chart(full.note + ' Impact: "I don\'t know." Childhood: "Not sure, to be honest."', *_TURNS)
     judge = OfflineJudge()
     assert judge.score(case, padded)["note_quality"] < judge.score(case, full)["note_quality"]

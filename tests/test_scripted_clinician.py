@@ -172,16 +172,24 @@ def test_a_denial_the_results_on_file_contradict_is_not_written():
 
 def test_notes_quote_only_speech_file_it_rightly_keep_the_risk_and_hedge_an_early_diagnosis(handwritten_env):
     """hw-002 (psychosis for four days), hw-025 (garbled complaint), hw-040 (overdose and sextortion told in the
-    interview): no garbled or third-person quote, no other heading's text under Medications or Family history, a
-    chief complaint, the disclosed risks in the risk section, and schizophrenia after four days kept provisional."""
+    interview), hw-015 (a rope on the C-SSRS, psychotic depression at 71): no garbled or third-person quote, no other
+    heading's text under Medications or Family history, no answer to another question under a personal-history label,
+    a chief complaint, the disclosed risks in the risk section; after four days of psychosis a brief psychotic disorder
+    leads and schizophrenia stays on the differential (stop 22 led with a provisional schizophrenia); a method on the
+    C-SSRS is in the risk section, and no "Denies self-harm" beside it."""
     from mentalhospital_env.rewards.mentaleval.note_faults import note_faults
 
     suite = load_suite("handwritten")
-    for case_id in ("hw-002", "hw-025", "hw-040"):
+    for case_id in ("hw-002", "hw-025", "hw-040", "hw-015"):
         chart = play(handwritten_env, ScriptedClinician(), case_id)
         assert note_faults(suite[case_id], chart) == (), (case_id, note_faults(suite[case_id], chart))
         if case_id == "hw-002":
-            assert "provisional" in chart.note
+            assert chart.disorders[0].startswith("F23") and any(d.startswith("F20") for d in chart.disorders[1:])
+            assert "most consistent with Brief psychotic disorder" in chart.note
+            assert "only child" not in chart.note.split("Marital status:")[-1] if "Marital status:" in chart.note else True
+        if case_id == "hw-015":
+            risk = chart.note.split("Risk assessment:")[1].split("\n")[0]
+            assert "rope" in risk and "Denies self-harm" not in risk
         if case_id == "hw-040":
             risk = chart.note.split("Risk assessment:")[1].split("\n")[0]
             assert "ibuprofen" in risk and "pictures" in risk and "cut my thighs" in risk

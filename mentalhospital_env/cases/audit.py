@@ -26,6 +26,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Iterable, Mapping, Sequence
 
+from ..knowledge.durations import load_durations
 from ..knowledge.language import memo_size
 from .model import Case
 
@@ -92,10 +93,6 @@ _NUMBERS = {
     "thirty": 30, "forty": 40, "fifty": 50, "several": 3, "a few": 3, "a couple of": 2, "many": 5,
     "some": 2, "few": 3,
 }
-_UNIT_DAYS = {"hour": 1 / 24, "day": 1, "week": 7, "fortnight": 14, "month": 30.4, "year": 365}
-_NUM = r"(\d+(?:\.\d+)?|a couple of|a few|" + "|".join(sorted((k for k in _NUMBERS if " " not in k), key=len, reverse=True)) + r")"
-# matched against the lower-cased text (four times faster than re.I over a history: the number words are a long alternation)
-_DURATION = re.compile(_NUM + r"(?:\s+and\s+a\s+half)?\s+(?:more\s+|long\s+)?(hour|day|week|fortnight|month|year)s?\b")
 _SINCE_AGE = re.compile(r"\b(?:since|from) (?:the )?(?:age (?:of )?)?(\d{1,2})\b(?!\s*(?:%|mg|units|kg|cigarettes|am|pm|hours|days|weeks|months|years))", re.I)
 _SINCE_STAGE = {"childhood": 6, "early childhood": 4, "infancy": 1, "primary school": 7, "her teens": 15,
                 "his teens": 15, "their teens": 15, "adolescence": 14, "secondary school": 12, "school": 8,
@@ -113,26 +110,17 @@ def _number(word: str) -> float:
     return float(_NUMBERS.get(word, 1))
 
 
-_UNIT_WORD = re.compile(r"(?:hour|day|week|fortnight|month|year)", re.I)
-
-
 def durations_in(text: str) -> list[float]:
-    """Days of every duration phrase in a text (``"three months"`` -> 91.2)."""
+    """Days of every duration phrase in a text (``"three months"`` -> 91.2), read by the knowledge base's one
+    duration parser (:meth:`~mentalhospital_env.knowledge.durations.Durations.said_days`, ungated: a record's
+    duration counts wherever it stands)."""
     return list(_durations(text))
 
 
 @lru_cache(maxsize=4096)
 def _durations(text: str) -> tuple[float, ...]:
     """:func:`durations_in`, remembered per text (a case's sections are read by several rules)."""
-    out: list[float] = []
-    if not _UNIT_WORD.search(text):
-        return ()
-    for m in _DURATION.finditer(text.lower()):
-        n = _number(m.group(1))
-        if "and a half" in m.group(0).lower():
-            n += 0.5
-        out.append(n * _UNIT_DAYS[m.group(2).lower()])
-    return tuple(out)
+    return load_durations().said_days(text, gated=False)
 
 
 def since_days(text: str, age: int) -> list[float]:
@@ -286,28 +274,23 @@ def _sentences(text: str) -> list[str]:
 
 def _duration_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     out = []
-    table = R["duration_days"]
+    durations = load_durations()
     history = illness_days(case)
     current = presentation_days(case)
     age = case.demographics.age
     for d in case.diagnosis.disorders:
-        key = _family_match(d.code, table)
-        if key is None:
+        rule = durations.rule(d.code)
+        if rule is None:
             continue
-        rule = table[key]
-        low = rule.get("min")
-        if age < 18 and "min_child" in rule:
-            low = rule["min_child"]
-        if age >= 18 and "min_adult" in rule:
-            low = rule["min_adult"]
+        low = rule.minimum(age)
         if low and history < low:
             stated = f"{history:.0f} days" if history else "no duration"
             out.append(Finding(case.case_id, "history_of_present_illness", "duration.minimum",
-                               f"{d.code} ({d.name}) needs at least {low} days of illness ({rule['what']}); the record states {stated}"))
-        high = rule.get("max")
+                               f"{d.code} ({d.name}) needs at least {low:g} days of illness ({rule.what}); the record states {stated}"))
+        high = rule.max
         if high and current > high:
             out.append(Finding(case.case_id, "chief_complaint", "duration.maximum",
-                               f"{d.code} ({d.name}) lasts at most {high} days ({rule['what']}); the presentation has lasted {current:.0f} days"))
+                               f"{d.code} ({d.name}) lasts at most {high:g} days ({rule.what}); the presentation has lasted {current:.0f} days"))
     return out
 
 

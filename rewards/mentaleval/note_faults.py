@@ -37,10 +37,11 @@ from typing import Any
 
 from mentalhospital_env.knowledge.durations import load_durations
 from mentalhospital_env.knowledge.language import stem, tokenize
+from mentalhospital_env.knowledge.lexicon import load_lexicon
 
 from ..chart import Chart
 from ..ranking import resolve_disorder_code
-from .features import empty_quotes, note_blocks
+from .features import empty_quotes, mentions, note_blocks
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,17 @@ class NoteView:
     replies: tuple[str, ...]
     risk_lines: tuple[str, ...]
     pronoun: str | None = None  # "she" or "he": how a sentence would name this patient in the third person
+    diagnoses: tuple[str, ...] = ()  # the disorders the note makes (principal first), codes
+    differential: tuple[str, ...] = ()  # the disorders it names only to weigh or exclude, codes
+    note_present: frozenset[str] = frozenset()  # findings the note states present (outside plan and assessment)
+    note_absent: frozenset[str] = frozenset()  # findings it records as denied or absent
+    affirmed: frozenset[str] = frozenset()  # findings the patient affirmed in the encounter (replies, results)
+    denied: frozenset[str] = frozenset()  # findings the patient denied
+    record_present: frozenset[str] = frozenset()  # findings the record states present
+    central: frozenset[str] = frozenset()  # the record's central findings (``central_sections``)
+    named: frozenset[str] = frozenset()  # every finding the note names, in any words or polarity
+    turns: tuple[tuple[str, str], ...] = ()  # (the doctor's words, the patient's reply)
+    record_sections: tuple[tuple[str, str], ...] = ()  # (path, text) of the record
 
 
 @lru_cache(maxsize=1)
@@ -96,6 +108,10 @@ KINDS = (
     "misfiled_section",
     "diagnosis_duration",
     "main_risk_omitted",
+    "diagnosis_unsupported",
+    "central_finding_omitted",
+    "false_denial",
+    "misfiled_answer",
 )
 
 _QUOTE = re.compile(r'["\u201c]([^"\u201d]{2,600})["\u201d]')
@@ -109,7 +125,10 @@ def note_view(case: Any, chart: Chart) -> NoteView:
     other = re.compile(
         r"\n[ \t#*>\-]*(?:" + "|".join(re.escape(h) for h in _data()["other_headings"]) + r")[ \t]*:", re.IGNORECASE
     )
+    assessment_raw = []
     for key, text in note_blocks(note):
+        if key == "assessment":
+            assessment_raw.append(text)  # with its heading: a "Differential:" heading weighs what follows it
         cut = other.search(text)
         if cut:  # "Investigations: ..." on its own line is no part of the section before it
             text = text[: cut.start()]
@@ -124,10 +143,28 @@ def note_view(case: Any, chart: Chart) -> NoteView:
         if isinstance(entry, str) and entry.strip():
             principal = resolve_disorder_code(entry)
             break
+    made, weighed = assessment_disorders("\n".join(assessment_raw))
+    if principal is None and made:
+        principal = made[0]
+    diagnoses = tuple(dict.fromkeys(([principal] if principal else []) + made))
     risk_lines: list[str] = []
+    central: set[str] = set()
     ehr = getattr(case, "ehr", None)
     if ehr is not None:
         risk_lines = [text for path, text in ehr.sections() if path.startswith("risk")]
+        wanted = set(_data()["central_sections"])
+        lexicon = load_lexicon()
+        for path, text in ehr.sections():
+            if path in wanted:
+                central |= {
+                    m.concept_id for m in mentions(text)
+                    if not m.negated and lexicon.get(m.concept_id).kind in ("symptom", "sign")
+                    and lexicon.get(m.concept_id).domain in _data()["central_domains"]
+                }
+    from .precision import encounter_evidence, note_claims
+
+    claims = note_claims(note)
+    evidence = encounter_evidence(case, chart)
     return NoteView(
         note=note,
         sections=sections,
@@ -136,7 +173,42 @@ def note_view(case: Any, chart: Chart) -> NoteView:
         replies=tuple(chart.patient_replies),
         risk_lines=tuple(risk_lines),
         pronoun={"female": "she", "male": "he"}.get(getattr(getattr(case, "demographics", None), "sex", None) or ""),
+        diagnoses=diagnoses,
+        differential=tuple(c for c in weighed if c not in diagnoses),
+        note_present=frozenset(c for c, present in claims if present),
+        note_absent=frozenset(c for c, present in claims if not present),
+        affirmed=evidence.affirmed,
+        denied=evidence.denied,
+        record_present=evidence.record_present,
+        central=frozenset(central),
+        named=frozenset(m.concept_id for m in mentions(note)),
+        turns=tuple((t.doctor, t.patient) for t in chart.turns),
+        record_sections=tuple(ehr.sections()) if ehr is not None else (),
     )
+
+
+def assessment_disorders(text: str) -> tuple[list[str], list[str]]:
+    """(the disorders an assessment makes, those it names only as a differential): codes in the order named; a
+    disorder named after one of ``differential_markers`` ("Differential diagnosis includes ...", "rule out") is
+    weighed, not made."""
+    from .features import _disorder_names
+
+    tokens = tokenize(text)
+    stems_ = [stem(t) for t in tokens]
+    markers = [tuple(stem(t) for t in tokenize(m)) for m in _data()["differential_markers"]]
+    cut = next(
+        (i for i in range(len(stems_)) for m in markers if tuple(stems_[i : i + len(m)]) == m),
+        len(stems_),
+    )
+    made: list[str] = []
+    weighed: list[str] = []
+    for start, end, _ in _disorder_names().find(stems_):
+        code = resolve_disorder_code(" ".join(tokens[start:end]))
+        if code:
+            target = made if start < cut else weighed
+            if code not in target:
+                target.append(code)
+    return made, weighed
 
 
 def _garble(text: str) -> str | None:
@@ -226,20 +298,159 @@ def misfiled_sections(view: NoteView) -> list[NoteFault]:
     return out
 
 
+def illness_days(view: NoteView) -> float | None:
+    """How long the present illness has lasted by the encounter and the note: the longest duration (the knowledge
+    base's parser, a bare "for weeks" read as two) in the replies to questions about onset (``onset_questions``),
+    the note's chief complaint and its history of present illness; the longest in any reply when none of those
+    says one."""
+    durations = load_durations()
+    cues = [stem(w) for w in _data()["onset_questions"]]
+    onset = [
+        reply for question, reply in view.turns
+        if any(" ".join(stem(t) for t in tokenize(question)).find(c) >= 0 for c in cues)
+    ]
+    texts = onset + [view.sections.get("chief_complaint", ""), view.sections.get("history_of_present_illness", "")]
+    said = durations.longest_said(texts, bare_plurals=True)
+    return said if said is not None else durations.longest_said(view.replies, bare_plurals=True)
+
+
 def diagnosis_duration(view: NoteView) -> list[NoteFault]:
-    """A principal diagnosis made before its minimum duration: the longest duration the patient said (or the note
-    states) is shorter than the disorder needs, and the assessment does not keep it provisional."""
+    """A principal diagnosis made before its minimum duration (:func:`illness_days` is shorter than the disorder
+    needs). Keeping it provisional excuses it only when no disorder the note names fits the duration now (a
+    provisional paranoid schizophrenia at four days beside a brief psychotic disorder in the differential is the
+    wrong principal: the note's own history says which one of the same category fits)."""
     durations = load_durations()
     need = durations.minimum_days(view.principal)
     if need is None:
         return []
-    texts = list(view.replies) + [view.sections.get("history_of_present_illness", "")]
-    said = durations.longest_said(texts)
+    said = illness_days(view)
     if said is None or said >= need:
         return []
-    if durations.hedged(view.sections.get("assessment", "")):
+    fitting = [
+        c for c in view.diagnoses + view.differential
+        if c != view.principal and _category(c) == _category(view.principal) and durations.fits(c, said)
+    ]
+    if durations.hedged(view.sections.get("assessment", "")) and not fitting:
         return []
-    return [NoteFault("diagnosis_duration", "assessment", f"{view.principal} needs {need} days; the longest duration said is {said:g} days")]
+    return [NoteFault("diagnosis_duration", "assessment", f"{view.principal} needs {need} days; the history says {said:g} days")]
+
+
+@lru_cache(maxsize=1)
+def _categories() -> dict[str, str]:
+    from .guidelines import _field, _knowledge, _records
+
+    return {str(_field(d, "code")): str(_field(d, "category")) for d in _records(_field(_knowledge(), "disorders"))}
+
+
+def _category(code: str | None) -> str | None:
+    """The knowledge base's category of ``code`` (of its longest listed prefix), or ``None``."""
+    table = _categories()
+    hits = [k for k in table if code and code.upper().startswith(k)]
+    return table[max(hits, key=len)] if hits else None
+
+
+def _supported(view: NoteView, concepts: set[str]) -> bool:
+    """Whether any of ``concepts`` was affirmed in the encounter, or is stated by the record and was not denied by
+    the patient (the note's own word is no support: a note cannot make its diagnosis by asserting its features)."""
+    if concepts & view.affirmed:
+        return True
+    return bool(concepts & view.record_present - view.denied)
+
+
+def _words_in(texts: list[str], words: list[str]) -> bool:
+    """Whether a sentence of ``texts`` names one of ``words`` with no negation earlier in its clause."""
+    return any(_names_affirmed(sentence, words) for text in texts for sentence in re.split(r"(?<=[.!?])\s+", text))
+
+
+def diagnosis_unsupported(view: NoteView) -> list[NoteFault]:
+    """Each disorder the note makes (not one it weighs) that lacks a feature the diagnosis requires
+    (``required_features``: each group needs one finding the note, the encounter or the record supports, or one of
+    the group's words in the note, the replies or the record): a depressive episode in a man who says he is not
+    depressed and enjoys things, an adjustment disorder with no stressor, a dependence with no feature of one."""
+    out = []
+    table = _data()["required_features"]
+    ehr = [text for _, text in view.record_sections]
+    for code in view.diagnoses:
+        hits = [p for p in table if code.upper().startswith(p)]
+        if not hits:
+            continue
+        rule = table[max(hits, key=len)]
+        for group in rule["groups"]:
+            concepts = set(group.get("findings", ()))
+            words = list(group.get("words", ()))
+            if _supported(view, concepts):
+                continue
+            if words and _words_in([view.note, *view.replies, *ehr], words):
+                continue
+            out.append(NoteFault("diagnosis_unsupported", "assessment", f"{code}: {group['what']}"))
+            break
+    return out
+
+
+def central_finding_omitted(view: NoteView) -> list[NoteFault]:
+    """Each central finding of the record (a finding of ``central_domains``, psychosis or risk, that its
+    ``central_sections`` state: the chief complaint, the thought content, the perceptions) that the note never names, in any words or polarity, nor names one it
+    implies or goes with."""
+    from .precision import _equivalents, _implications
+
+    named: set[str] = set()
+    for c in view.named:
+        named |= {c} | _implications(c)[0] | _implications(c)[1] | _equivalents(c)
+    return [NoteFault("central_finding_omitted", "history_of_present_illness", c) for c in sorted(view.central - named)]
+
+
+def false_denials(view: NoteView) -> list[NoteFault]:
+    """A risk the note records as denied ("Denies self-harm", "No risk to others": a risk kind's ``denied_findings``
+    or ``denial_phrases``) that the record affirms (a risk line naming it with no negation before it, or a line on
+    its ``graded_paths`` graded with a ``grade_words`` word) or that the note's own results affirm (a C-SSRS line
+    naming the method)."""
+    out = []
+    risk_text = view.sections.get("risk_assessment", "")
+    results = " ".join(v for k, v in view.sections.items() if k in _data()["results_sections"])
+    grades = {stem(w) for w in _data()["grade_words"]}
+    for kind in _data()["risk_kinds"]:
+        denied = set(kind.get("denied_findings", ())) & view.note_absent
+        phrase = next((p for p in kind.get("denial_phrases", ()) if p in risk_text.lower()), None)
+        if not denied and not phrase:
+            continue
+        if _names_affirmed(risk_text, kind["note"] + _data()["risk_named"]):
+            continue  # the risk section names the risk too ("says he has not wanted to hurt anybody, but a risk to the neighbours")
+        affirmed = any(_names_affirmed(line, kind["record"]) for line in view.risk_lines)
+        for path, line in view.record_sections:
+            if any(path.endswith(g) for g in kind.get("graded_paths", ())):
+                first = _clauses(line)[0] if _clauses(line) else ""
+                affirmed = affirmed or bool({stem(t) for t in tokenize(first)} & grades)
+        affirmed = affirmed or bool(results and _names_affirmed(results, kind["record"]))
+        if affirmed:
+            what = ", ".join(sorted(denied)) or phrase
+            out.append(NoteFault("false_denial", "risk_assessment", f"{kind['name']}: the note denies {what}"))
+    return out
+
+
+_LABEL = re.compile(r"(?:^|(?<=[.;\n\"\u201d]))\s*([A-Z][A-Za-z ]{2,40}):\s*")
+
+
+def misfiled_answers(view: NoteView) -> list[NoteFault]:
+    """A labelled item ("Marital status: ...", ``labelled_answers``) whose text holds none of its topic's words and
+    is no bare denial: the answer to another question ("Marital status: \"As I said, I was an only child.\"")."""
+    table = {k.lower(): [stem(w) for w in v] for k, v in _data()["labelled_answers"].items()}
+    denials = set(_data()["denial_words"])
+    out = []
+    for section, text in view.sections.items():
+        marks = list(_LABEL.finditer(text))
+        for i, m in enumerate(marks):
+            label = m.group(1).strip().lower()
+            if label not in table:
+                continue
+            end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+            answer = text[m.end() : end].strip()
+            tokens = tokenize(re.sub(r"^[\"\u201c]?\s*(?:as i said|like i said|like i mentioned|as i mentioned)[, ]*", "", answer, flags=re.I))
+            if not tokens or tokens[0] in denials:
+                continue
+            stems_ = [stem(t) for t in tokens]
+            if not any(s.startswith(w) for s in stems_ for w in table[label]):
+                out.append(NoteFault("misfiled_answer", section, f"{m.group(1)}: {answer[:120]}"))
+    return out
 
 
 def _root(word: str) -> str:
@@ -310,6 +521,10 @@ NOTE_FAULTS: tuple[Callable[[NoteView], list[NoteFault]], ...] = (
     misfiled_sections,
     diagnosis_duration,
     main_risk_omitted,
+    diagnosis_unsupported,
+    central_finding_omitted,
+    false_denials,
+    misfiled_answers,
 )
 """The rubric: each function finds one kind of fault."""
 
@@ -352,7 +567,13 @@ __all__ = [
     "diagnosis_duration",
     "fault_points",
     "garbled_quotes",
+    "assessment_disorders",
+    "central_finding_omitted",
+    "diagnosis_unsupported",
+    "false_denials",
+    "illness_days",
     "main_risk_omitted",
+    "misfiled_answers",
     "misfiled_sections",
     "note_faults",
     "note_view",

@@ -28,6 +28,7 @@ from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from mentalhospital_env.knowledge.codes import code_family
+from mentalhospital_env.knowledge.durations import load_durations
 from mentalhospital_env.knowledge.language import memo_size
 
 from ..audit import _family_match, _has, _label_patterns, review_facts
@@ -56,36 +57,24 @@ _SIMPLE_RELATIVES = ("mother", "father", "wife", "husband", "partner", "daughter
 def duration_limits(codes: Sequence[str], age: int) -> tuple[float, float]:
     """(least, most) days of the present illness the audit allows for these diagnoses at this age (a
     personality disorder's long history is told in the past history, not in the present crisis)."""
-    table = review_facts()["duration_days"]
+    durations = load_durations()
     low, high = 0.0, float("inf")
     for code in codes:
         if code.startswith("F60"):
             continue
-        key = _family_match(code, table)
-        if key is None:
+        rule = durations.rule(code)
+        if rule is None:
             continue
-        rule = table[key]
-        m = rule.get("min", 0)
-        if age < 18 and "min_child" in rule:
-            m = rule["min_child"]
-        if age >= 18 and "min_adult" in rule:
-            m = rule["min_adult"]
-        low = max(low, float(m))
-        high = min(high, float(rule.get("max", float("inf"))))
+        low = max(low, float(rule.minimum(age) or 0))
+        high = min(high, float(rule.max if rule.max is not None else float("inf")))
     return low, high
 
 
-_DAYS = re.compile(r"(\d+|[a-z]+)\s+(hour|day|week|month|year)s?")
-_WORDS = {"one": 1, "a": 1, "an": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-          "ten": 10, "eleven": 11, "twelve": 12, "eighteen": 18, "several": 3}
-
-
 def phrase_days(phrase: str) -> float:
-    m = _DAYS.search(phrase.lower())
-    if not m:
-        return 0.0
-    n = int(m.group(1)) if m.group(1).isdigit() else _WORDS.get(m.group(1), 1)
-    return n * {"hour": 1 / 24, "day": 1, "week": 7, "month": 30.4, "year": 365}[m.group(2)]
+    """Days of the first duration a phrase says (``"three months"`` -> 91.2; 0 when none): the knowledge base's
+    duration parser, ungated."""
+    said = load_durations().said_days(phrase, gated=False)
+    return said[0] if said else 0.0
 
 
 @lru_cache(maxsize=memo_size(65536))
