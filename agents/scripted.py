@@ -514,7 +514,10 @@ class ScriptedClinician(Doctor):
             admitted = admitted or medical
         if admitted:
             risky = bool({"suicide", "active_suicide"} & profile.risks) or self._risk_to_others()
-            parts.append(conf["observation"]["raised" if risky else "general"])
+            # after a recent attempt or a prepared method the rules ask for continuous observation (their own
+            # sentence, added with the other steps below), never the intermittent checks of a raised risk
+            if "enhanced_observation" not in {r.action for r in actions.requirements(profile)[0]}:
+                parts.append(conf["observation"]["raised" if risky else "general"])
             if self._dependants_possible():
                 parts += actions.sentences(["dependant_care"])
         plan = " ".join(p for p in parts if p.strip(". :"))
