@@ -518,6 +518,9 @@ class ScriptedClinician(Doctor):
             # sentence, added with the other steps below), never the intermittent checks of a raised risk
             if "enhanced_observation" not in {r.action for r in actions.requirements(profile)[0]}:
                 parts.append(conf["observation"]["raised" if risky else "general"])
+            legal = conf["legal_status"]
+            if setting_name == "inpatient" and self.walk_in.age is not None and self.walk_in.age >= legal["min_age"]:
+                parts.append(legal["text"])
             if self._dependants_possible():
                 parts += actions.sentences(["dependant_care"])
         plan = " ".join(p for p in parts if p.strip(". :"))
@@ -701,7 +704,8 @@ class ScriptedClinician(Doctor):
         have to answer that?") or answered something else ("I feel guilty all the time."). A risk that cannot be
         assessed is planned for as if present."""
         f = self.findings
-        if {"suicidal_ideation", "self_harm"} & (set(f.present) | f.denied):
+        # a denial of self-harm says nothing of suicidal thoughts: only an answer about the thoughts themselves settles it
+        if "suicidal_ideation" in set(f.present) | f.denied or "self_harm" in f.present:
             return False
         return "suicidal_ideation" in f.answers
 
