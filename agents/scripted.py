@@ -662,7 +662,9 @@ class ScriptedClinician(Doctor):
         conf = self.script["plan_safety"]
         believed = self.profile()
         differential = self.safety_profile()
-        wanted = [m.action for m in actions.check(differential, plan).missing]
+        checked = actions.check(differential, plan)
+        # the steps the rules advise (physical care after days without food) are written too: a gap is still a gap
+        wanted = [m.action for m in checked.missing] + [m.action for m in checked.advised_missing]
         believed_rules = {r.action for r in actions.requirements(believed, plan)[0]}
         wanted = [a for a in wanted if a not in conf["believed_only"] or a in believed_rules]
         extra = list(conf["children"]) if self.walk_in.age_group != "adult" else []

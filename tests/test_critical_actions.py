@@ -558,7 +558,7 @@ def test_a_prepared_method_needs_continuous_observation_and_forbids_intermittent
     assert {"sodium_above_145", "creatinine_above_120_umol", "urea_above_10"} <= profile.findings
     unsafe = ca.check(profile, "Sertraline 50 mg and olanzapine 5-10 mg. 15-minute observations. Monitor food and fluid intake.")
     assert "intermittent_observation" in {c.action for c in unsafe.contraindicated}
-    assert {"enhanced_observation", "fluid_and_renal_review", "antipsychotic_risk_discussion", "detention_rights"} <= {
+    assert {"enhanced_observation", "fluid_and_renal_review", "detention_rights"} <= {
         m.action for m in unsafe.missing
     }
     safe = ca.check(

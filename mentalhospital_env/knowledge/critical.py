@@ -111,6 +111,7 @@ class Rule:
     exam_findings: tuple[str, ...] = ()
     record_signs: tuple[str, ...] = ()
     must: tuple[str, ...] = ()
+    should: tuple[str, ...] = ()
     must_not: tuple[Forbidden, ...] = ()
 
 
@@ -245,6 +246,8 @@ class SafetyCheck:
     contraindicated: tuple[Contraindication, ...]
     proposed: frozenset[str]
     misplaced: tuple[Misplaced, ...] = ()
+    advised: tuple[Requirement, ...] = ()
+    advised_missing: tuple[Requirement, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -254,6 +257,7 @@ class SafetyCheck:
             "contraindicated": sorted({c.action for c in self.contraindicated}),
             "contraindication_reasons": sorted({c.reason for c in self.contraindicated}),
             "misplaced": sorted({m.action for m in self.misplaced}),
+            "advised_missing": sorted({r.action for r in self.advised_missing}),
         }
 
 
@@ -591,6 +595,17 @@ class CriticalActions:
                 forbidden.append(Contraindication(rule.id, f.action, self.actions[f.action].label, f.reason))
         return tuple(required.values()), tuple(forbidden)
 
+    def advised(self, profile: Profile, plan: str = "") -> tuple[Requirement, ...]:
+        """The actions the rules advise (``should``: good practice whose absence is a gap, not a danger: school
+        liaison for a child, physical care after days without eating)."""
+        proposed = self.proposed(plan) if plan else frozenset()
+        out: dict[str, Requirement] = {}
+        for rule in self.rules:
+            if rule.should and self._applies(rule, profile, proposed):
+                for action in rule.should:
+                    out.setdefault(action, Requirement(rule.id, action, self.actions[action].label))
+        return tuple(out.values())
+
     def check(self, profile: Profile, plan: str) -> SafetyCheck:
         """Which required actions ``plan`` misses and which forbidden ones it proposes."""
         proposed = self.proposed(plan)
@@ -612,7 +627,9 @@ class CriticalActions:
             for e in self.disorder_specific
             if e.action in proposed and e.misplaced_for(profile)
         )
-        return SafetyCheck(required, missing, tuple(found.values()), proposed, misplaced)
+        advised = tuple(r for r in self.advised(profile, plan) if r.action not in {q.action for q in required})
+        advised_missing = tuple(r for r in advised if r.action not in proposed)
+        return SafetyCheck(required, missing, tuple(found.values()), proposed, misplaced, advised, advised_missing)
 
     def made_for_other_ages(self, text: str, age: int | None) -> tuple[Misplaced, ...]:
         """The elements ``text`` proposes that are made for patients of other ages than ``age`` (family-based
@@ -795,6 +812,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
                 where, rid, "when.record_signs", f"unknown signs {sorted(set(signs) - set(record_signs))} (not in 'record_signs')"
             )
         must = tuple(known_action(rid, "must", a) for a in _strings(where, rid, "must", entry.get("must")))
+        should = tuple(known_action(rid, "should", a) for a in _strings(where, rid, "should", entry.get("should")))
         forbidden = []
         for j, f in enumerate(entry.get("must_not") or ()):
             at = f"must_not[{j}]"
@@ -808,7 +826,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
                     unless_codes=known_codes_of(rid, f"{at}.unless_codes", f.get("unless_codes")),
                 )
             )
-        if not must and not forbidden:
+        if not must and not forbidden and not should:
             raise KnowledgeError(where, rid, None, "requires nothing and forbids nothing")
         for key in ("pregnant", "record_mentions_dependants", "hepatic_impairment"):
             if key in when and not isinstance(when[key], bool):
@@ -833,10 +851,11 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
                 exam_findings=findings,
                 record_signs=signs,
                 must=must,
+                should=should,
                 must_not=tuple(forbidden),
             )
         )
-    required = {a for rule in rules for a in rule.must}
+    required = {a for rule in rules for a in (*rule.must, *rule.should)}
     for action_id in sorted(required):
         if actions[action_id].say is None:
             raise KnowledgeError(where, action_id, "say", "a required action needs a 'say' sentence")
