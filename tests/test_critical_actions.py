@@ -620,9 +620,9 @@ def test_dose_limits_by_age(ca, age, plan, over):
 
 
 def test_perinatal_team_misplaced_without_pregnancy_or_birth(ca):
-    case = load_suite("test-v2")["test-v2-0189"]  # 16, in a children's home; "a normal delivery at term"
-    profile = ca.case_profile(case)
-    assert not profile.pregnant
+    # stop 22's test-v2-0189 (16, in a children's home, "a normal delivery at term") was planned with the perinatal team
+    profile = replace(_profile(codes=("F50.2", "F32.1"), sex="female", age=16), signs=frozenset({"looked_after"}))
+    assert not ca.states_pregnancy("A normal delivery at term; milestones on time. In care since the age of 6.")
     check = ca.check(profile, "Refer to the perinatal mental health team and the midwife.")
     assert "perinatal_care" in {m.action for m in check.misplaced}
     pregnant = ca.check(_profile(codes=("F32.1",), pregnant=True, sex="female", age=30), "Liaise with the perinatal team.")
