@@ -544,7 +544,13 @@ class ScriptedClinician(Doctor):
             admitted = admitted or medical
         if admitted:
             risky = bool({"suicide", "active_suicide"} & profile.risks) or self._risk_to_others()
-            parts.append(conf["observation"]["raised" if risky else "general"])
+            # after a recent attempt or a prepared method the rules ask for continuous observation (their own
+            # sentence, added with the other steps below), never the intermittent checks of a raised risk
+            if "enhanced_observation" not in {r.action for r in actions.requirements(profile)[0]}:
+                parts.append(conf["observation"]["raised" if risky else "general"])
+            legal = conf["legal_status"]
+            if setting_name == "inpatient" and self.walk_in.age is not None and self.walk_in.age >= legal["min_age"]:
+                parts.append(legal["text"])
             if self._dependants_possible():
                 parts += actions.sentences(["dependant_care"])
         plan = " ".join(p for p in parts if p.strip(". :"))
@@ -686,7 +692,9 @@ class ScriptedClinician(Doctor):
         conf = self.script["plan_safety"]
         believed = self.profile()
         differential = self.safety_profile()
-        wanted = [m.action for m in actions.check(differential, plan).missing]
+        checked = actions.check(differential, plan)
+        # the steps the rules advise (physical care after days without food) are written too: a gap is still a gap
+        wanted = [m.action for m in checked.missing] + [m.action for m in checked.advised_missing]
         believed_rules = {r.action for r in actions.requirements(believed, plan)[0]}
         wanted = [a for a in wanted if a not in conf["believed_only"] or a in believed_rules]
         extra = list(conf["children"]) if self.walk_in.age_group != "adult" else []
@@ -728,7 +736,8 @@ class ScriptedClinician(Doctor):
         have to answer that?") or answered something else ("I feel guilty all the time."). A risk that cannot be
         assessed is planned for as if present."""
         f = self.findings
-        if {"suicidal_ideation", "self_harm"} & (set(f.present) | f.denied):
+        # a denial of self-harm says nothing of suicidal thoughts: only an answer about the thoughts themselves settles it
+        if "suicidal_ideation" in set(f.present) | f.denied or "self_harm" in f.present:
             return False
         return "suicidal_ideation" in f.answers
 

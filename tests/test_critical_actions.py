@@ -130,7 +130,9 @@ def test_case_rules_read_from_the_record(ca):
     assert {"benzodiazepine_withdrawal_regimen", "thiamine", "withdrawal_monitoring"} <= required
     child = next(c for c in suite.cases if c.demographics.age < 12)
     required = {r.action for r in ca.requirements(ca.case_profile(child))[0]}
-    assert {"parent_involvement", "school_liaison"} <= required
+    assert "parent_involvement" in required
+    # school liaison is good practice, not a safety step: its absence does not cap a child's plan at 2
+    assert "school_liaison" not in required
 
 
 def test_lithium_proposed_requires_monitoring(ca):
@@ -286,9 +288,11 @@ UNSTABLE_ANOREXIA = [  # test-v2-0391's results on file (19 years old, an outpat
 @pytest.mark.parametrize(
     ("results", "expected"),
     [
-        (UNSTABLE_ANOREXIA, {"pulse_below_50", "systolic_below_80", "systolic_below_90", "postural_systolic_fall_20", "neutrophils_below_1"}),
+        (UNSTABLE_ANOREXIA, {"pulse_below_50", "systolic_below_80", "systolic_below_90", "postural_systolic_fall_20", "neutrophils_below_1", "potassium_below_3_5"}),
         (["Na 143 mmol/L, K 4.0 mmol/L, glucose 2.1 mmol/L (low), creatinine 68 umol/L"], {"glucose_below_3"}),
-        (["potassium 2.6 mmol/L (low), bicarbonate 33 mmol/L (high)"], {"potassium_below_3"}),
+        (["potassium 2.6 mmol/L (low), bicarbonate 33 mmol/L (high)"], {"potassium_below_3", "potassium_below_3_5"}),
+        (["sodium 147 mmol/L (high), urea 11.4 mmol/L (high), creatinine 124 umol/L (high; baseline 88)"],
+         {"sodium_above_145", "urea_above_10", "creatinine_above_120_umol"}),
         (["HR 38, BP 118/70, T 36.5"], {"pulse_below_40", "pulse_below_50"}),
         (["BMI 12.4 kg/m2"], {"bmi_below_13"}),
         (["WBC 6.8 x10^9/L, neutrophils 0.8 x10^9/L (low)"], {"neutrophils_below_1"}),
@@ -538,3 +542,107 @@ def test_a_child_hitting_her_own_head_is_no_abuse(ca):
     """hw-023: 'screaming, hitting her head on the car window' read as abuse asked for a social care referral."""
     assert not ca.signs(["Meltdowns most afternoons: screaming, hitting her head on the car window."])
     assert "child_abuse" in ca.signs(["She says she is hit by her stepfather when he drinks."])
+
+
+# --- signs a supervisor reads in the record itself (stop 23: hw-015, hw-024, hw-028, test-v2-0189) -------------
+
+
+def _hw(case_id):
+    return load_suite("handwritten")[case_id]
+
+
+def test_a_prepared_method_needs_continuous_observation_and_forbids_intermittent(ca):
+    case = _hw("hw-015")  # a rope in the garage three days ago; sodium 147, creatinine 124 from 88
+    profile = ca.case_profile(case)
+    assert "recent_suicide_method" in profile.signs
+    assert {"sodium_above_145", "creatinine_above_120_umol", "urea_above_10"} <= profile.findings
+    unsafe = ca.check(profile, "Sertraline 50 mg and olanzapine 5-10 mg. 15-minute observations. Monitor food and fluid intake.")
+    assert "intermittent_observation" in {c.action for c in unsafe.contraindicated}
+    assert {"enhanced_observation", "fluid_and_renal_review", "detention_rights"} <= {
+        m.action for m in unsafe.missing
+    }
+    safe = ca.check(
+        profile,
+        "Section 2: his rights explained to him and his wife. "
+        "Continuous observation within eyesight for 72 hours in a ligature-safe room, then intermittent observation once "
+        "reviewed. IV fluids via the medical team and repeat U&E in 24 hours. Sertraline 50 mg with olanzapine 2.5 mg "
+        "after discussing the stroke risk of antipsychotics at his age. Daily review.",
+    )
+    assert not safe.contraindicated and not safe.missing, (safe.missing, safe.contraindicated)
+
+
+def test_gas_hazard_and_threat_to_a_neighbour_need_their_actions(ca):
+    case = _hw("hw-024")  # taped boiler flue; 'sort them out'; 82
+    profile = ca.case_profile(case)
+    assert {"gas_hazard", "threat_to_others"} <= profile.signs
+    missing = {m.action for m in ca.check(profile, "Olanzapine 5 mg at night. CPN visits fortnightly.").missing}
+    assert {"gas_safety", "violence_risk_plan", "antipsychotic_risk_discussion"} <= missing
+    plan = (
+        "Gas emergency service today for the taped boiler flue; carbon monoxide alarm. The threat shared with the police "
+        "neighbourhood team. Amisulpride 50 mg after discussing the stroke risk at his age. CPN visits fortnightly."
+    )
+    assert not ca.check(profile, plan).missing
+
+
+def test_vascular_cognitive_impairment_needs_vascular_control_driving_and_kitchen_safety(ca):
+    profile = ca.case_profile(_hw("hw-028"))  # TIA, lacunes, BP 158; drives; burnt two pans
+    assert {"vascular_brain_disease", "drives", "fire_hazard"} <= profile.signs
+    missing = {m.action for m in ca.check(profile, "Continue sertraline 100 mg. Supportive counselling.").missing}
+    assert {"vascular_risk_control", "driving_advice", "fire_safety"} <= missing
+
+
+def test_no_sign_from_a_parents_stroke_a_normal_scan_or_a_childhood_fire(ca):
+    assert not ca.signs(["Her father had a stroke at 70.", "CT head: small-vessel change appropriate for age."]) & {"vascular_brain_disease"}
+    assert "recent_suicide_method" not in ca.signs(["Previous suicide attempt by overdose at age 39."])
+    assert "recent_suicide_method" not in ca.signs(["My clothes are hanging off me.", "The way she hangs the laundry out."])
+    assert "detained" not in ca.signs(["Two caesarean sections."])
+    assert "threat_to_others" not in ca.signs(['"Someone wants to kill me, I know it."'])
+    assert "vascular_brain_disease" not in ca.signs(["Cares full time for a parent after a stroke."])
+    assert "recent_suicide_method" in ca.signs(["Three days ago she was found in the garage holding a length of rope."])
+
+
+@pytest.mark.parametrize(
+    "age,plan,over",
+    [
+        (16, "Fluoxetine 20 mg daily increased to 60 mg daily.", {"fluoxetine"}),
+        (16, "Fluoxetine 10 mg rising to 20 mg through the CAMHS psychiatrist.", set()),
+        (34, "Fluoxetine 20 mg increased to 60 mg daily.", set()),
+        (16, "Fluoxetine 20 mg daily with quetiapine 300 mg at night.", set()),  # the next drug's dose is its own
+        (78, "Escitalopram 20 mg daily.", {"escitalopram"}),
+        (78, "Escitalopram 5 mg daily, then 10 mg.", set()),
+    ],
+)
+def test_dose_limits_by_age(ca, age, plan, over):
+    found = {c.action for c in ca.doses_over_limit(_profile(codes=("F32.1",), age=age), plan)}
+    assert found == over
+    if over:
+        assert over <= {c.action for c in ca.check(_profile(codes=("F32.1",), age=age), plan).contraindicated}
+
+
+def test_perinatal_team_misplaced_without_pregnancy_or_birth(ca):
+    # stop 22's test-v2-0189 (16, in a children's home, "a normal delivery at term") was planned with the perinatal team
+    profile = replace(_profile(codes=("F50.2", "F32.1"), sex="female", age=16), signs=frozenset({"looked_after"}))
+    assert not ca.states_pregnancy("A normal delivery at term; milestones on time. In care since the age of 6.")
+    check = ca.check(profile, "Refer to the perinatal mental health team and the midwife.")
+    assert "perinatal_care" in {m.action for m in check.misplaced}
+    pregnant = ca.check(_profile(codes=("F32.1",), pregnant=True, sex="female", age=30), "Liaise with the perinatal team.")
+    assert "perinatal_care" not in {m.action for m in pregnant.misplaced}
+    postnatal = ca.check(replace(_profile(codes=("F32.1",), sex="female", age=30), signs=frozenset({"postpartum"})), "Perinatal team.")
+    assert not postnatal.misplaced
+
+
+def test_pregnancy_is_stated_not_guessed(ca):
+    assert ca.states_pregnancy("Yes, I'm pregnant, about twelve weeks.")
+    assert not ca.states_pregnancy("A normal delivery at term; milestones on time.")
+    assert not ca.states_pregnancy("I'm on the pill.")
+    assert not ca.states_pregnancy("My mum was pregnant with me when she had the flu.")
+
+
+def test_antipsychotic_in_dementia_without_risk_talk_is_contraindicated(ca):
+    p = _profile(codes=("F03.90",), age=84)
+    bad = ca.check(p, "Risperidone 0.25 mg twice daily for agitation. Carer support; review driving and falls.")
+    assert "antipsychotic" in {c.action for c in bad.contraindicated}
+    ok = ca.check(p, "Risperidone 0.25 mg twice daily for six weeks after discussing the stroke risk with his daughter. Carer support; review driving and falls.")
+    assert "antipsychotic" not in {c.action for c in ok.contraindicated}
+    delirium = ca.check(_profile(codes=("F05",), age=84), "A small dose of haloperidol only if dangerously distressed; treat the underlying cause; reorientation.")
+    assert "antipsychotic_risk_discussion" not in {m.action for m in delirium.missing}

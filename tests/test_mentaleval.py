@@ -686,3 +686,60 @@ def test_safeguarding_and_withdrawal_ladders_are_monotone_for_every_judge():
         judge = LLMJudge(ScriptedClient(lambda conversation: replies.get(conversation[-1]["content"], "Score: 3")))
         _assert_monotone(check_judge(judge, case, ladders))
         _assert_monotone(check_judge(Jury([judge, offline], aggregate="mean"), case, ladders))
+
+
+def test_record_sign_ladders_are_monotone_for_every_judge():
+    """What the record itself demands (stop 23): hw-015 (a rope three days ago, detained, sodium 147 and creatinine 124:
+    continuous observation, rights, fluids and a repeat U&E), hw-024 (a taped boiler flue, a threat to the
+    neighbour), hw-028 (vascular cognitive impairment in a driver who burns pans): each critical action removed caps
+    App. at 2, for the offline judge, the LLM judge's reading path and the jury alike."""
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.rewards.mentaleval.ladders import build_ladders, check_judge
+
+    cases = {c.case_id: c for c in load_suite("handwritten").cases}
+    offline = OfflineJudge()
+    for case_id, removed in (
+        ("hw-015", {"enhanced_observation", "fluid_and_renal_review", "detention_rights"}),
+        ("hw-024", {"gas_safety", "violence_risk_plan", "antipsychotic_risk_discussion"}),
+        ("hw-028", {"vascular_risk_control", "driving_advice", "fire_safety"}),
+    ):
+        case = cases[case_id]
+        ladders = [l for l in build_ladders(case) if l.name == "critical_step_removed"]
+        assert ladders, case_id
+        steps = " ".join(ladders[0].steps)
+        assert all(a in steps for a in removed), (case_id, steps)
+        checks = check_judge(offline, case, ladders)
+        _assert_monotone(checks)
+        scores = checks[0].scores
+        assert scores[0] >= 4.0, (case_id, scores)
+        assert max(scores[1:]) <= 2.0, (case_id, scores)
+        probe = LLMJudge(ScriptedClient(lambda c: "Score: 3"))
+        replies = {}
+        for ladder in ladders:
+            for i, rung in enumerate(ladder.rungs):
+                user = probe.conversation(case, rung, ladder.dimension)[1]["content"]
+                replies.setdefault(user, f"Score: {max(1, 5 - i)}")
+        judge = LLMJudge(ScriptedClient(lambda conversation: replies.get(conversation[-1]["content"], "Score: 3")))
+        _assert_monotone(check_judge(judge, case, ladders))
+        _assert_monotone(check_judge(Jury([judge, offline], aggregate="mean"), case, ladders))
+
+
+def test_advised_steps_lower_app_without_capping_it():
+    """School liaison for a child outpatient and physical care after days without food are advised, not required:
+    their absence costs a little (hand ratings: 4, not 2)."""
+    from mentalhospital_env.rewards.mentaleval.features import read_plan
+    from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline
+    from mentalhospital_env.rewards.mentaleval.offline import advised_points, treatment_score
+
+    case = _hw("hw-002")  # four days without eating, an emergency psychosis
+    guideline = case_guideline(case)
+    plan = (
+        "Admit to the acute ward, informally if he agrees and has capacity, otherwise a Mental Health Act assessment. "
+        "Olanzapine 5 mg at night. Review the risk to his flatmates daily; early intervention service; daily review."
+    )
+    without = read_plan(plan, guideline)
+    with_care = read_plan(plan + " Food and fluid chart and daily physical observations.", guideline)
+    assert without.advised_missing == ("physical_care",) and not without.critical_missing
+    assert not with_care.advised_missing
+    assert 3.0 < treatment_score(without) < treatment_score(with_care)
+    assert advised_points(without) > 0 == advised_points(with_care)

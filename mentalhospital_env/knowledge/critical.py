@@ -111,6 +111,7 @@ class Rule:
     exam_findings: tuple[str, ...] = ()
     record_signs: tuple[str, ...] = ()
     must: tuple[str, ...] = ()
+    should: tuple[str, ...] = ()
     must_not: tuple[Forbidden, ...] = ()
 
 
@@ -157,6 +158,8 @@ class DisorderElement:
     reason: str
     min_age: int | None = None
     max_age: int | None = None
+    unless_pregnant: bool = False
+    unless_signs: tuple[str, ...] = ()
 
     def wrong_age(self, age: int | None) -> bool:
         return age is not None and (
@@ -164,6 +167,9 @@ class DisorderElement:
         )
 
     def misplaced_for(self, profile: "Profile") -> bool:
+        # a perinatal team is for a pregnant or postpartum woman, whatever her diagnosis
+        if self.unless_pregnant and profile.pregnant or set(self.unless_signs) & profile.signs:
+            return False
         if self.codes and not any(_code_matches(c, self.codes) for c in profile.codes):
             return True
         return self.wrong_age(profile.age)
@@ -206,6 +212,23 @@ class ExamFinding:
 
 
 @dataclass(frozen=True)
+class DoseLimit:
+    """The most of ``drug`` a day for patients aged ``min_age`` .. ``max_age`` (a published limit, ``source``): a
+    plan that names a higher dose (the highest milligram figure of the sentence after the drug's name) proposes
+    a harmful dose (fluoxetine 60 mg for a child, citalopram 40 mg over 65)."""
+
+    drug: str
+    max_mg: float
+    reason: str
+    source: str
+    min_age: int | None = None
+    max_age: int | None = None
+
+    def applies(self, age: int | None) -> bool:
+        return age is not None and (self.min_age is None or age >= self.min_age) and (self.max_age is None or age <= self.max_age)
+
+
+@dataclass(frozen=True)
 class Misplaced:
     """An element of the plan for a disorder the case does not have."""
 
@@ -223,6 +246,8 @@ class SafetyCheck:
     contraindicated: tuple[Contraindication, ...]
     proposed: frozenset[str]
     misplaced: tuple[Misplaced, ...] = ()
+    advised: tuple[Requirement, ...] = ()
+    advised_missing: tuple[Requirement, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -232,6 +257,7 @@ class SafetyCheck:
             "contraindicated": sorted({c.action for c in self.contraindicated}),
             "contraindication_reasons": sorted({c.reason for c in self.contraindicated}),
             "misplaced": sorted({m.action for m in self.misplaced}),
+            "advised_missing": sorted({r.action for r in self.advised_missing}),
         }
 
 
@@ -265,8 +291,14 @@ class CriticalActions:
         measures: Mapping[str, Measure] | None = None,
         exam_findings: Mapping[str, ExamFinding] | None = None,
         record_signs: Mapping[str, RecordSign] | None = None,
+        dose_limits: Sequence[DoseLimit] = (),
+        pregnancy_exclusions: Sequence[str] = (),
     ):
         self.actions = dict(actions)
+        self.dose_limits = tuple(dose_limits)
+        self._drug_names = {d: tuple(drug_phrases.get(d, (d,))) for d in {x.drug for x in self.dose_limits}}
+        every = sorted({n for names in drug_phrases.values() for n in names}, key=len, reverse=True)
+        self._any_drug = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in every) + r")\b", re.IGNORECASE) if every else re.compile(r"(?!)")
         self.disorder_specific = tuple(disorder_specific)
         self.measures = dict(measures or {})
         self.exam_findings = dict(exam_findings or {})
@@ -291,6 +323,7 @@ class CriticalActions:
         self._refusal = tuple(sorted({_stems(c) for c in refusal_cues if _stems(c)}, key=len, reverse=True))
         self._refusal_after = tuple(sorted({_stems(c) for c in refusal_after_cues if _stems(c)}, key=len, reverse=True))
         self._pregnancy = tuple(_stems(c) for c in pregnancy_cues if _stems(c))
+        self._not_pregnancy = tuple(_stems(c) for c in pregnancy_exclusions if _stems(c))
         self._dependants = tuple(_stems(c) for c in dependant_cues if _stems(c))
         self._not_dependants = tuple(_stems(c) for c in dependant_exclusions if _stems(c))
         self._hepatic_limits = {k.lower(): int(v) for k, v in (hepatic_limits or {}).items()}
@@ -379,11 +412,7 @@ class CriticalActions:
         presenting = " ".join(
             t for t in (ehr.chief_complaint, ehr.history_of_present_illness, ehr.medical_history, ehr.medications) if t
         )
-        pregnant = False
-        for sentence in re.split(r"(?<=[.;!?])\s+", presenting):
-            stemmed = _stems(sentence)
-            if self._has(stemmed, self._pregnancy) and not negated_spans_in(sentence):
-                pregnant = True
+        pregnant = self.states_pregnancy(presenting)
         lexicon = load_lexicon()
         risks: set[str] = set()
         for fact in case.facts:
@@ -461,6 +490,39 @@ class CriticalActions:
             return False
         return True
 
+    def states_pregnancy(self, text: str) -> bool:
+        """Whether ``text`` says the patient is pregnant now (``pregnancy_cues``, not negated): a birth history ("a
+        normal delivery at term"), contraception ("on the pill") or a mother's pregnancy (``pregnancy_exclusions``:
+        "when my mum was pregnant with me") is no pregnancy."""
+        for sentence in re.split(r"(?<=[.;!?])\s+", text or ""):
+            stemmed = _stems(sentence)
+            if (
+                self._has(stemmed, self._pregnancy)
+                and not self._has(stemmed, self._not_pregnancy)
+                and not negated_spans_in(sentence)
+            ):
+                return True
+        return False
+
+    def doses_over_limit(self, profile: Profile, plan: str) -> tuple[Contraindication, ...]:
+        """The drugs ``plan`` gives above the day's limit for the patient's age (``dose_limits``)."""
+        out: list[Contraindication] = []
+        for limit in self.dose_limits:
+            if not limit.applies(profile.age):
+                continue
+            names = "|".join(re.escape(n) for n in sorted(self._drug_names[limit.drug], key=len, reverse=True))
+            for m in re.finditer(rf"\b(?:{names})\b", plan, re.IGNORECASE):
+                # the doses said of this drug: up to the sentence's end or the next drug named
+                rest = re.split(r"[.;]", plan[m.end() :], maxsplit=1)[0]
+                following = self._any_drug.search(rest)
+                rest = rest[: following.start()] if following else rest
+                doses = [float(x) for x in re.findall(r"(\d+(?:\.\d+)?)\s*mg\b", rest, re.IGNORECASE)]
+                if doses and max(doses) > limit.max_mg:
+                    label = f"{limit.drug} above {limit.max_mg:g} mg a day"
+                    out.append(Contraindication(f"dose_limits.{limit.drug}", limit.drug, label, limit.reason))
+                    break
+        return tuple(out)
+
     def signs(self, texts: Iterable[str]) -> frozenset[str]:
         """The ``record_signs`` that ``texts`` (a record's narrative, or what a clinician heard) show: a sentence
         holding one of a sign's phrases, not negated there ("no weapons"), and none of its exclusions."""
@@ -533,6 +595,17 @@ class CriticalActions:
                 forbidden.append(Contraindication(rule.id, f.action, self.actions[f.action].label, f.reason))
         return tuple(required.values()), tuple(forbidden)
 
+    def advised(self, profile: Profile, plan: str = "") -> tuple[Requirement, ...]:
+        """The actions the rules advise (``should``: good practice whose absence is a gap, not a danger: school
+        liaison for a child, physical care after days without eating)."""
+        proposed = self.proposed(plan) if plan else frozenset()
+        out: dict[str, Requirement] = {}
+        for rule in self.rules:
+            if rule.should and self._applies(rule, profile, proposed):
+                for action in rule.should:
+                    out.setdefault(action, Requirement(rule.id, action, self.actions[action].label))
+        return tuple(out.values())
+
     def check(self, profile: Profile, plan: str) -> SafetyCheck:
         """Which required actions ``plan`` misses and which forbidden ones it proposes."""
         proposed = self.proposed(plan)
@@ -547,12 +620,16 @@ class CriticalActions:
             if lifted and set(lifted) & proposed:
                 continue
             found.setdefault(c.action, c)
+        for c in self.doses_over_limit(profile, plan):
+            found.setdefault(f"{c.action} dose", c)
         misplaced = tuple(
             Misplaced(e.action, self.actions[e.action].label, e.reason)
             for e in self.disorder_specific
             if e.action in proposed and e.misplaced_for(profile)
         )
-        return SafetyCheck(required, missing, tuple(found.values()), proposed, misplaced)
+        advised = tuple(r for r in self.advised(profile, plan) if r.action not in {q.action for q in required})
+        advised_missing = tuple(r for r in advised if r.action not in proposed)
+        return SafetyCheck(required, missing, tuple(found.values()), proposed, misplaced, advised, advised_missing)
 
     def made_for_other_ages(self, text: str, age: int | None) -> tuple[Misplaced, ...]:
         """The elements ``text`` proposes that are made for patients of other ages than ``age`` (family-based
@@ -735,6 +812,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
                 where, rid, "when.record_signs", f"unknown signs {sorted(set(signs) - set(record_signs))} (not in 'record_signs')"
             )
         must = tuple(known_action(rid, "must", a) for a in _strings(where, rid, "must", entry.get("must")))
+        should = tuple(known_action(rid, "should", a) for a in _strings(where, rid, "should", entry.get("should")))
         forbidden = []
         for j, f in enumerate(entry.get("must_not") or ()):
             at = f"must_not[{j}]"
@@ -748,7 +826,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
                     unless_codes=known_codes_of(rid, f"{at}.unless_codes", f.get("unless_codes")),
                 )
             )
-        if not must and not forbidden:
+        if not must and not forbidden and not should:
             raise KnowledgeError(where, rid, None, "requires nothing and forbids nothing")
         for key in ("pregnant", "record_mentions_dependants", "hepatic_impairment"):
             if key in when and not isinstance(when[key], bool):
@@ -773,10 +851,11 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
                 exam_findings=findings,
                 record_signs=signs,
                 must=must,
+                should=should,
                 must_not=tuple(forbidden),
             )
         )
-    required = {a for rule in rules for a in rule.must}
+    required = {a for rule in rules for a in (*rule.must, *rule.should)}
     for action_id in sorted(required):
         if actions[action_id].say is None:
             raise KnowledgeError(where, action_id, "say", "a required action needs a 'say' sentence")
@@ -792,10 +871,12 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         drug_phrases=drug_phrases,
         hepatic_limits=_hepatic_limits(where, raw.get("hepatic_impairment")),
         hepatic_phrases=_strings(where, "hepatic_impairment", "phrases", (raw.get("hepatic_impairment") or {}).get("phrases")),
-        disorder_specific=_disorder_specific(where, raw.get("disorder_specific"), known_action, known_codes_of),
+        disorder_specific=_disorder_specific(where, raw.get("disorder_specific"), known_action, known_codes_of, raw.get("record_signs")),
         measures=measures,
         exam_findings=exam_findings,
         record_signs=record_signs,
+        dose_limits=_dose_limits(where, raw.get("dose_limits"), by_name),
+        pregnancy_exclusions=_strings(where, None, "pregnancy_exclusions", raw.get("pregnancy_exclusions")),
     )
     for action_id in sorted(required):
         if action_id not in found.proposed(actions[action_id].say or ""):
@@ -803,7 +884,9 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
     return found
 
 
-def _disorder_specific(where: str, raw: Any, known_action: Any, known_codes_of: Any) -> tuple[DisorderElement, ...]:
+def _disorder_specific(
+    where: str, raw: Any, known_action: Any, known_codes_of: Any, raw_signs: Any = None
+) -> tuple[DisorderElement, ...]:
     if raw is None:
         return ()
     elements = raw.get("elements") if isinstance(raw, Mapping) else None
@@ -823,9 +906,53 @@ def _disorder_specific(where: str, raw: Any, known_action: Any, known_codes_of: 
             ages[key] = value
         if ages["min_age"] is not None and ages["max_age"] is not None and ages["min_age"] > ages["max_age"]:
             raise KnowledgeError(where, at, "min_age", "is above max_age")
-        if not codes and ages["min_age"] is None and ages["max_age"] is None:
+        if not codes and ages["min_age"] is None and ages["max_age"] is None and not e.get("unless_pregnant"):
             raise KnowledgeError(where, at, "codes", "must not be empty unless min_age or max_age is given")
-        out.append(DisorderElement(known_action(at, "action", e.get("action")), codes, e["reason"], **ages))
+        if not isinstance(e.get("unless_pregnant", False), bool):
+            raise KnowledgeError(where, at, "unless_pregnant", "must be true or false")
+        signs = _strings(where, at, "unless_signs", e.get("unless_signs"))
+        known_signs = set((raw_signs or {}).keys())
+        if set(signs) - known_signs:
+            raise KnowledgeError(where, at, "unless_signs", f"unknown signs {sorted(set(signs) - known_signs)} (not in 'record_signs')")
+        out.append(
+            DisorderElement(
+                known_action(at, "action", e.get("action")), codes, e["reason"], **ages,
+                unless_pregnant=bool(e.get("unless_pregnant", False)), unless_signs=signs,
+            )
+        )
+    return tuple(out)
+
+
+def _dose_limits(where: str, raw: Any, by_name: Mapping[str, Any]) -> tuple[DoseLimit, ...]:
+    """``dose_limits``: {limits: [{drug, max_mg, min_age|max_age, reason, source}]}, each drug a known drug."""
+    if raw is None:
+        return ()
+    limits = raw.get("limits") if isinstance(raw, Mapping) else None
+    if not isinstance(limits, list):
+        raise KnowledgeError(where, "dose_limits", "limits", "must be a list of {drug, max_mg, min_age|max_age, reason, source}")
+    out = []
+    for j, e in enumerate(limits):
+        at = f"dose_limits.limits[{j}]"
+        if not isinstance(e, Mapping):
+            raise KnowledgeError(where, at, None, "must be an object")
+        drug = str(e.get("drug", "")).lower()
+        if drug not in by_name:
+            raise KnowledgeError(where, at, "drug", f"unknown drug {e.get('drug')!r} (not in drugs.json)")
+        mg = e.get("max_mg")
+        if not isinstance(mg, (int, float)) or isinstance(mg, bool) or mg <= 0:
+            raise KnowledgeError(where, at, "max_mg", "must be a positive number")
+        ages = {}
+        for key in ("min_age", "max_age"):
+            value = e.get(key)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 120):
+                raise KnowledgeError(where, at, key, "must be a whole number of years 0..120")
+            ages[key] = value
+        if ages["min_age"] is None and ages["max_age"] is None:
+            raise KnowledgeError(where, at, "min_age", "a dose limit is for an age: give min_age or max_age")
+        for key in ("reason", "source"):
+            if not isinstance(e.get(key), str) or not e[key].strip():
+                raise KnowledgeError(where, at, key, "must be a non-empty string")
+        out.append(DoseLimit(drug, float(mg), e["reason"], e["source"], **ages))
     return tuple(out)
 
 
@@ -936,6 +1063,7 @@ __all__ = [
     "CriticalAction",
     "CriticalActions",
     "DisorderElement",
+    "DoseLimit",
     "ExamFinding",
     "Measure",
     "Forbidden",

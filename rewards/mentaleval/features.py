@@ -658,6 +658,7 @@ class PlanReading:
     disorder_actions_met: float | None = None
     misplaced: tuple[str, ...] = ()
     continued_absent: tuple[str, ...] = ()
+    advised_missing: tuple[str, ...] = ()
 
     @property
     def incoherent(self) -> tuple[str, ...]:
@@ -687,7 +688,7 @@ def read_plan(plan: str, guideline: CaseGuideline) -> PlanReading:
     other_t = (
         _therapies_named(plan, tuple(guideline.other_therapies)) if guideline.other_therapies else frozenset()
     )
-    required = missing = contraindicated = reasons = misplaced = ()
+    required = missing = contraindicated = reasons = misplaced = advised_missing = ()
     disorder_met = None
     continued_absent: tuple[str, ...] = ()
     if guideline.profile is not None:
@@ -698,6 +699,7 @@ def read_plan(plan: str, guideline: CaseGuideline) -> PlanReading:
         contraindicated = tuple(sorted({c.action for c in check.contraindicated}))
         reasons = tuple(sorted({c.reason for c in check.contraindicated}))
         misplaced = tuple(sorted({m.reason for m in check.misplaced}))
+        advised_missing = tuple(sorted({r.action for r in check.advised_missing}))
         continued_absent = continued_without(plan, guideline.profile.medications)
         coded = {r.id for r in actions.rules if r.codes}
         disorder_required = {r.action for r in check.required if r.rule in coded}
@@ -728,6 +730,7 @@ def read_plan(plan: str, guideline: CaseGuideline) -> PlanReading:
         disorder_actions_met=disorder_met,
         misplaced=misplaced,
         continued_absent=continued_absent,
+        advised_missing=advised_missing,
     )
 
 

@@ -33,7 +33,8 @@ reads "x, full credit at t"):
   first two ranked disorders whose category the note's evidence (symptoms it states) points to.
 * treatment appropriateness: ``0.40 * concordance + 0.25 * safety + 0.15 * follow_up
   + 0.10 * dose + 0.10 * psychoeducation - 0.5 * unsafe_drugs - min(0.4, 0.1 * off_guideline)``
-  (drugs first-line for no reference disorder: a shotgun plan is no plan); concordance is 1 for a first-line
+  (drugs first-line for no reference disorder: a shotgun plan is no plan), less ``plan_advised_points`` for each
+  advised step left out (:func:`advised_points`); concordance is 1 for a first-line
   drug and a first-line psychotherapy (or the one the guideline has), 0.75 for one of the two,
   0.4 for a treatment of another reference disorder only; safety is ``min(1, actions / 2)`` when
   the case calls for it, else 1; dose is 1 when a dose is stated or no drug proposed. A plan with an
@@ -262,9 +263,17 @@ TREATMENT_TERMS = (
 """App.'s weighted terms: ``raw = sum(w * term(r))``, then ``1 + 4 * clip(raw)`` capped by :func:`safety_cap`."""
 
 
+def advised_points(r: PlanReading) -> float:
+    """What the plan loses for each advised step it leaves out (``cues.json`` ``limits.plan_advised_points`` each,
+    at most ``plan_advised_max``): school liaison for a child, physical care after days without food; a gap, not
+    a danger, so never a cap."""
+    limits = load_cues().limits
+    return min(float(limits.get("plan_advised_max", 0.8)), float(limits.get("plan_advised_points", 0.4)) * len(r.advised_missing))
+
+
 def treatment_score(r: PlanReading) -> float:
     raw = sum(weight * term(r) for weight, term in TREATMENT_TERMS)
-    return min(_scale(raw), safety_cap(r))
+    return round(max(MIN_SCORE, min(_scale(raw) - advised_points(r), safety_cap(r))), 3)
 
 
 class OfflineJudge(Judge):
@@ -368,6 +377,7 @@ __all__ = [
     "plan_follow_up",
     "plan_overreach",
     "plan_safety",
+    "advised_points",
     "safety_cap",
     "treatment_score",
 ]
