@@ -1288,6 +1288,7 @@ class StoryV2(_Story):
                 named = re.compile(rf"\b{re.escape(drug)}\b(?:\s+at)?\s*{re.escape(dose)}", re.I)  # 'naltrexone at 50 mg once daily'
                 kept = [named.sub(f"{m['name']} {m['dose']}".strip(), k) for k in kept]
                 kept = [re.sub(rf"\b{re.escape(drug)}\b", m["name"], k, flags=re.I) for k in kept]
+                kept = [(self._varied("treatment", k) or k) if m["name"] in k else k for k in kept]  # the swapped line in this record's words
         return kept
 
 
