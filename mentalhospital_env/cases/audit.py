@@ -75,7 +75,7 @@ RULES: tuple[str, ...] = (
     "joins.abstinent_audit", "joins.nap_somnolence",
     "agree.plan_conditional", "agree.dose_alternatives", "agree.level_targets", "agree.benzodiazepines",
     "agree.ordered_on_file", "agree.risk_reason", "agree.employment", "agree.upbringing", "agree.drink_units",
-    "agree.medical_plan", "agree.scale_severity", "template.quote", "people.occupation_sex",
+    "agree.medical_plan", "agree.scale_severity", "agree.job_lost", "agree.weapon_risk", "template.quote", "people.occupation_sex",
 )
 
 
@@ -1188,6 +1188,13 @@ def _agree_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     working, off = _has(personal, A["working_words"]), _has(story, A["not_working_words"])
     if working and off:
         out.append(Finding(cid, "personal_history", "agree.employment", f"{working!r} in the personal history but {off!r} in the history"))
+    lost, in_work = _has(story, A["job_lost_words"]), _has(personal, A["in_work_words"])
+    if lost and in_work:
+        out.append(Finding(cid, "personal_history", "agree.job_lost", f"{in_work!r} in the personal history but {lost!r} in the history"))
+    weapon = _has(story, A["weapon_words"])
+    violence = (_get(ehr.risk_assessment, "violence") or "") if ehr.risk_assessment is not None else ""
+    if weapon and not _has(violence, A["weapon_risk_words"]):
+        out.append(Finding(cid, "risk_assessment.violence", "agree.weapon_risk", f"{weapon!r} in the history but the violence risk ({violence!r}) does not mention it"))
     settled = _has(personal, A["settled_upbringing_words"])
     crime = offending_told(" ".join(t for _, t in _narrative(case)), A) if settled else None
     if settled and crime:

@@ -429,6 +429,17 @@ class StoryV2(_Story):
         if _has(story, A["not_working_words"]):
             for f in personal:
                 f.text = re.sub(J["working_off_sick"]["pattern"], lambda _m: self.rng.choice(J["working_off_sick"]["instead"]), f.text)
+        if _has(story, A["job_lost_words"]):
+            pattern = re.compile(J["job_lost"]["pattern"])
+            for f in personal:
+                m = pattern.match(f.text)
+                if m:
+                    years = f" for {m.group(2)} years" if m.group(2) else ""
+                    f.text = self.rng.choice(J["job_lost"]["instead"]).format(job=m.group(1), bare=re.sub(r"^an? ", "", m.group(1)), years=years)
+        if _has(story, A["weapon_words"]):
+            for f in facts:
+                if f.section == "risk_assessment.violence" and not _has(f.text, A["weapon_risk_words"]):
+                    f.text = self.fill(self.rng.choice(J["weapon_risk"]["lines"]))
         if offending_told(" ".join(f.text for f in facts), A):
             for f in personal:
                 f.text = re.sub(J["settled_clauses"], "", f.text)
