@@ -47,6 +47,8 @@ def _agree(changes: dict) -> set[str]:
         ({"ehr.history_of_present_illness": "Low for four months. \"I carry something to protect myself,\" she says.",
           "ehr.risk_assessment": {"violence": "No violence in her history; denies thoughts of hurting anyone."}}, "agree.weapon_risk"),
         ({"exams": [{"name": "PHQ-9", "kind": "scale", "result": "total 27/27 (severe)"}]}, "agree.scale_severity"),
+        ({"ehr.history_of_present_illness": "Low for four months; he has had repeated admissions, his sister adds.",
+          "ehr.past_psychiatric_history": "Depression since 30. One previous admission, 1 year ago."}, "agree.admissions"),
         ({"exams": [{"name": "MADRS", "kind": "scale", "result": "total 47/60 (severe)"}],
           "ehr.risk_assessment": {"suicide": "Passive death wishes without plan or intent."}}, "agree.scale_severity"),
     ],

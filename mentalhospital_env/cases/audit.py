@@ -75,7 +75,7 @@ RULES: tuple[str, ...] = (
     "joins.abstinent_audit", "joins.nap_somnolence",
     "agree.plan_conditional", "agree.dose_alternatives", "agree.level_targets", "agree.benzodiazepines",
     "agree.ordered_on_file", "agree.risk_reason", "agree.employment", "agree.upbringing", "agree.drink_units",
-    "agree.medical_plan", "agree.scale_severity", "agree.job_lost", "agree.weapon_risk", "template.quote", "people.occupation_sex",
+    "agree.medical_plan", "agree.scale_severity", "agree.job_lost", "agree.weapon_risk", "agree.admissions", "template.quote", "people.occupation_sex",
 )
 
 
@@ -1191,6 +1191,10 @@ def _agree_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     lost, in_work = _has(story, A["job_lost_words"]), _has(personal, A["in_work_words"])
     if lost and in_work:
         out.append(Finding(cid, "personal_history", "agree.job_lost", f"{in_work!r} in the personal history but {lost!r} in the history"))
+    many = _has(story, A["many_admissions_words"])
+    once = re.search(A["one_admission_pattern"], ehr.past_psychiatric_history or "", re.I)
+    if many and once:
+        out.append(Finding(cid, "past_psychiatric_history", "agree.admissions", f"{many!r} in the history but {once.group(0)!r} in the past history"))
     weapon = _has(story, A["weapon_words"])
     violence = (_get(ehr.risk_assessment, "violence") or "") if ehr.risk_assessment is not None else ""
     if weapon and not _has(violence, A["weapon_risk_words"]):

@@ -436,6 +436,10 @@ class StoryV2(_Story):
                 if m:
                     years = f" for {m.group(2)} years" if m.group(2) else ""
                     f.text = self.rng.choice(J["job_lost"]["instead"]).format(job=m.group(1), bare=re.sub(r"^an? ", "", m.group(1)), years=years)
+        if _has(story, A["many_admissions_words"]):  # 'repeated admissions' in the history: the past history counts them
+            for f in facts:
+                if f.section == "past_psychiatric_history":
+                    f.text = re.sub(r"\bOne previous admission, (\d+ years?) ago\b", lambda m: f"{self.rng.choice(['Three', 'Four', 'Five'])} previous admissions, the last {m.group(1)} ago", f.text)
         if _has(story, A["weapon_words"]):
             for f in facts:
                 if f.section == "risk_assessment.violence" and not _has(f.text, A["weapon_risk_words"]):
