@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "a903e636e10ddd65786f1bf2fdc224fe98280b253f449c6fc09a402a40e13d54"
-DEV_V2_SUITE_SHA256 = "6c51243bc0b3756b5b03f83c5a803d1362aa7d9e14ff0369623f108002ee1392"
+TEST_V2_SUITE_SHA256 = "d27dff3d42c0a995036fcf6314098b7a708533efe0740c07e39cf4e4d3c4e10f"
+DEV_V2_SUITE_SHA256 = "bd55c7f5163af38d59112c6ac49e24a8bbff1e23fecd42a48087d02ba6147d9e"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 
