@@ -74,6 +74,9 @@ RULES: tuple[str, ...] = (
     "joins.mse_death_wishes", "joins.cssrs_self_harm", "joins.labs_ignored", "joins.plan_assumes", "joins.cc_label", "joins.comorbid_support",
     "joins.abstinent_drinking", "joins.injecting", "joins.referrer", "joins.age_event", "joins.substance_code",
     "joins.abstinent_audit", "joins.nap_somnolence",
+    "agree.plan_conditional", "agree.dose_alternatives", "agree.level_targets", "agree.benzodiazepines",
+    "agree.ordered_on_file", "agree.risk_reason", "agree.employment", "agree.upbringing", "agree.drink_units",
+    "agree.medical_plan", "agree.scale_severity", "agree.job_lost", "agree.weapon_risk", "agree.admissions", "template.quote", "people.occupation_sex",
 )
 
 
@@ -1114,10 +1117,107 @@ def _joins_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     return out
 
 
+def offending_told(text: str, A: Mapping[str, Any]) -> str | None:
+    """The first offending word (``agree.forensic_words``) in a sentence of ``text`` that does not deny it."""
+    for s in _sentences(text):
+        said = _has(s, A["forensic_words"])
+        if said and not re.search(r"\b(?:no|never|not|denies|none)\b", s, re.I):
+            return said
+    return None
+
+
+def _agree_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    """Where a record's sections, or its plan and its results, must say the same thing (``review.json``
+    ``agree``): plan clauses left to a condition the record answers, doses written as alternatives, two
+    targets for one drug level, 'avoid benzodiazepines' beside a benzodiazepine withdrawal regimen, a
+    test ordered that the results hold, a reason not to act on thoughts the patient denies, working and
+    off sick at once, a settled upbringing beside a criminal record, a drinker's own measure against the
+    units, a medical illness the plan ignores, a depression rating near the top of its scale without
+    psychosis or active intent."""
+    A = R["agree"]
+    out: list[Finding] = []
+    cid = case.case_id
+    ehr = case.ehr
+    plan = " ".join(filter(None, [case.treatment.plan, case.treatment.follow_up])) if case.treatment else ""
+    plan_low = plan.lower()
+    for pattern in A["plan_conditionals"]:
+        m = re.search(pattern, plan_low)
+        if m:
+            out.append(Finding(cid, "treatment.plan", "agree.plan_conditional", f"the plan leaves {m.group(0)!r} open, which the record answers"))
+    doses = [plan] + ([m.dose for m in case.treatment.medications] if case.treatment else [])
+    for text in doses:
+        m = re.search(A["dose_alternatives"], text or "")
+        if m:
+            out.append(Finding(cid, "treatment.plan", "agree.dose_alternatives", f"a dose written as alternatives: {m.group(0)!r}"))
+            break
+    targets = {m.group(1) + "-" + m.group(2) for m in re.finditer(A["level_target"], plan)}
+    if len(targets) > 1:
+        out.append(Finding(cid, "treatment.plan", "agree.level_targets", f"two target ranges for one level: {', '.join(sorted(targets))}"))
+    avoid = re.search(A["avoid_benzodiazepines"], plan_low)
+    regimen = _has(plan_low, A["benzodiazepine_regimen_words"])
+    if avoid and regimen:
+        out.append(Finding(cid, "treatment.plan", "agree.benzodiazepines", f"{avoid.group(0)!r} beside {regimen!r}"))
+    on_file = {e.name.lower() for e in case.exams}
+    for rule in A["ordered_but_on_file"]:
+        m = re.search(rule["pattern"], plan_low)
+        if m and rule["exam"].lower() in on_file:
+            out.append(Finding(cid, "treatment.plan", "agree.ordered_on_file", f"the plan orders {m.group(0)!r} but the results already hold a {rule['exam']}"))
+    suicide = (_get(ehr.risk_assessment, "suicide") or "") if ehr.risk_assessment is not None else ""
+    denied, reason = _has(suicide, A["risk_denial_words"]), _has(suicide, A["reason_not_to_act_words"])
+    if denied and reason:
+        out.append(Finding(cid, "risk_assessment.suicide", "agree.risk_reason", f"{reason!r}: a reason not to act on thoughts the patient denies ({denied!r})"))
+    personal = ehr.personal_history or ""
+    story = " ".join(filter(None, [ehr.chief_complaint, ehr.history_of_present_illness]))
+    working, off = _has(personal, A["working_words"]), _has(story, A["not_working_words"])
+    if working and off:
+        out.append(Finding(cid, "personal_history", "agree.employment", f"{working!r} in the personal history but {off!r} in the history"))
+    lost, in_work = _has(story, A["job_lost_words"]), _has(personal, A["in_work_words"])
+    if lost and in_work:
+        out.append(Finding(cid, "personal_history", "agree.job_lost", f"{in_work!r} in the personal history but {lost!r} in the history"))
+    many = _has(story, A["many_admissions_words"])
+    once = re.search(A["one_admission_pattern"], ehr.past_psychiatric_history or "", re.I)
+    if many and once:
+        out.append(Finding(cid, "past_psychiatric_history", "agree.admissions", f"{many!r} in the history but {once.group(0)!r} in the past history"))
+    weapon = _has(story, A["weapon_words"])
+    violence = (_get(ehr.risk_assessment, "violence") or "") if ehr.risk_assessment is not None else ""
+    if weapon and not _has(violence, A["weapon_risk_words"]):
+        out.append(Finding(cid, "risk_assessment.violence", "agree.weapon_risk", f"{weapon!r} in the history but the violence risk ({violence!r}) does not mention it"))
+    settled = _has(personal, A["settled_upbringing_words"])
+    crime = offending_told(" ".join(t for _, t in _narrative(case)), A) if settled else None
+    if settled and crime:
+        out.append(Finding(cid, "personal_history", "agree.upbringing", f"{settled!r} beside {crime!r}"))
+    substance = ehr.substance_use or ""
+    units = [int(g) for m in re.finditer(A["units_pattern"], substance, re.I) for g in m.groups() if g]
+    if units:
+        for amount in A["drink_amounts"]:
+            said = _has(story, amount["words"])
+            if not said:
+                continue  # the first measure told is the one read ('half a bottle of vodka' before 'a bottle of vodka')
+            low, high = amount["units"]
+            if not low <= max(units) <= high:
+                out.append(Finding(cid, "substance_use", "agree.drink_units", f"{said!r} in the history is {low}-{high} units a day, but the substance history gives {max(units)}"))
+            break
+    medical = (ehr.medical_history or "").lower()
+    for condition, answers in A["medical_conditions_needing_plan"].items():
+        if re.search(rf"(?<!no )\b{re.escape(condition)}", medical) and not _has(plan_low, answers):
+            out.append(Finding(cid, "treatment.plan", "agree.medical_plan", f"{condition} in the medical history but the plan does not mention it"))
+    codes = case.diagnosis.codes
+    psychotic = any(c == p or c.startswith(p + ".") or c.startswith(p) for c in codes for p in A["psychotic_codes"])
+    risk_text = " ".join(filter(None, [_get(ehr.risk_assessment, k) for k in ("suicide", "other")])) if ehr.risk_assessment is not None else ""
+    active = _has(re.sub(r"\b(?:no|not|without|denies)\b[^.;]*", "", risk_text, flags=re.I), A["active_suicide_words"])
+    if not psychotic and not active:
+        for exam in case.exams:
+            ceiling = A["nonpsychotic_scale_ceilings"].get(exam.name)
+            score = _score_of(exam.result) if ceiling is not None and exam.kind == "scale" else None
+            if score is not None and score > ceiling:
+                out.append(Finding(cid, f"exams {exam.name}", "agree.scale_severity", f"{exam.name} total {score:g} without psychotic features or active suicidal intent (usually at most {ceiling})"))
+    return out
+
+
 CASE_RULES = {
     "duration": _duration_rules, "trauma": _trauma_rules, "timeline": _timeline_rules, "people": _people_rules,
     "plan": _plan_rules, "critical": _critical_rules, "labs": _lab_rules, "labels": _label_rules,
-    "records": _record_rules, "sections": _sections_agree_rules, "joins": _joins_rules,
+    "records": _record_rules, "sections": _sections_agree_rules, "joins": _joins_rules, "agree": _agree_rules,
 }
 
 
@@ -1232,6 +1332,61 @@ def _duplicate_rules(cases: Sequence[Case], R: Mapping[str, Any]) -> list[Findin
     return out
 
 
+def quote_sentences(quote: str, min_words: int) -> set[str]:
+    """A patient's quoted words as the suite rule counts them: each sentence lower-cased, punctuation
+    dropped, kept when it has at least ``min_words`` words."""
+    out = set()
+    for part in re.split(r"(?<=[.!?])\s+", quote.lower().replace("’", "'")):
+        q = " ".join(re.sub(r"[^a-z0-9' ]+", " ", part).split())
+        if len(q.split()) >= min_words:
+            out.add(q)
+    return out
+
+
+def quotes_in(case: Case, min_words: int) -> set[str]:
+    """The sentences of the patient's quoted words in a case (any section), as :func:`quote_sentences`."""
+    out: set[str] = set()
+    for _, text in _narrative(case):
+        for m in re.finditer(r"\"([^\"]+)\"|“([^”]+)”", text):
+            out |= quote_sentences(m.group(1) or m.group(2), min_words)
+    return out
+
+
+def _quote_rules(cases: Sequence[Case], R: Mapping[str, Any]) -> list[Finding]:
+    A = R["agree"]
+    holders: dict[str, list[str]] = defaultdict(list)
+    for case in cases:
+        for q in quotes_in(case, A["quote_min_words"]):
+            holders[q].append(case.case_id)
+    limit = max(A["quote_min_cases"] - 1, A["quote_share"] * len(cases))
+    out = []
+    for q, ids in sorted(holders.items(), key=lambda kv: -len(kv[1])):
+        if len(ids) > limit:
+            for cid in ids:
+                out.append(Finding(cid, "narrative", "template.quote", f"the patient's words {q!r} are in {len(ids)} cases ({len(ids) / len(cases):.0%} of the suite)"))
+    return out
+
+
+def _occupation_sex_rules(cases: Sequence[Case], R: Mapping[str, Any]) -> list[Finding]:
+    """A suite whose holders of a job held overwhelmingly by one sex are too often of the other."""
+    A = R["agree"]
+    table = A["occupation_other_sex_share"]
+    holders: dict[str, list[Case]] = defaultdict(list)
+    for case in cases:
+        holders[str(case.demographics.occupation or "").lower()].append(case)
+    out = []
+    for sex, jobs in table.items():
+        if sex.startswith("_"):
+            continue
+        for job, share in jobs.items():
+            held = holders.get(job, [])
+            other = [c for c in held if c.demographics.sex == sex]
+            if len(other) > max(A["occupation_sex_min_cases"], 3 * share * len(held)):
+                for c in other:
+                    out.append(Finding(c.case_id, "demographics.occupation", "people.occupation_sex", f"{len(other)} of the suite's {len(held)} {job}s are {sex} (about {share:.0%} expected)"))
+    return out
+
+
 def audit_suite(cases: Iterable[Case]) -> list[Finding]:
     """Every case's findings, then the suite's (templates, duplicated results)."""
     cases = list(cases)
@@ -1240,6 +1395,8 @@ def audit_suite(cases: Iterable[Case]) -> list[Finding]:
     for case in cases:
         out.extend(audit_case(case))
     out.extend(_template_rules(cases, R))
+    out.extend(_quote_rules(cases, R))
+    out.extend(_occupation_sex_rules(cases, R))
     out.extend(_duplicate_rules(cases, R))
     return out
 

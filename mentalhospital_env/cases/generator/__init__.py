@@ -157,10 +157,15 @@ class _SuiteGuard:
         from ..audit import review_facts
 
         T = review_facts()["template"]
+        A = review_facts()["agree"]
         self.T = T
         self.limit = max(int(T["share"] * n), T["min_cases"] - 1)
         self.frames: dict[str, int] = {}
         self.results: set[str] = set()
+        self.quote_words = A["quote_min_words"]
+        self.quote_limit = max(int(A["quote_share"] * n), A["quote_min_cases"] - 1)
+        self.quotes: dict[str, int] = {}
+        self.spent_quotes: set[str] = set()  # at the limit: the composer stops choosing them
         self._read: tuple[Any, Any, set[str], set[str]] | None = None  # the last draft's (ehr, exams, frames, results)
 
     def _frames_and_results(self, case: Any) -> tuple[set[str], set[str]]:
@@ -185,7 +190,15 @@ class _SuiteGuard:
             return [f"sentence frame {full[0]!r} already in {self.limit} cases of the suite"]
         if results & self.results:
             return ["a result string another case already holds"]
+        spent = self._quotes(case) & self.spent_quotes
+        if spent:
+            return [f"the patient's words {sorted(spent)[0]!r} already in {self.quote_limit} cases of the suite"]
         return []
+
+    def _quotes(self, case: Any) -> set[str]:
+        from ..audit import quotes_in
+
+        return quotes_in(case, self.quote_words)
 
     def check(self, case: Any) -> list[str]:
         problems = self.refuses(case)
@@ -195,6 +208,10 @@ class _SuiteGuard:
         for k in keys:
             self.frames[k] = self.frames.get(k, 0) + 1
         self.results |= results
+        for q in self._quotes(case):
+            self.quotes[q] = self.quotes.get(q, 0) + 1
+            if self.quotes[q] >= self.quote_limit:
+                self.spent_quotes.add(q)
         return []
 
 
@@ -236,15 +253,21 @@ def generate_cases(
     width = max(4, len(str(n)))
     out = []
     guard = _SuiteGuard(n) if version >= 2 else None
-    for i in range(n):
-        case_id = f"{prefix}-{i + 1:0{width}d}"
-        rng = random.Random(f"case:{seed}:{i}")
-        raw = generate_case(
-            rng, case_id, principal=plan[i], reference=reference, with_checkpoints=with_checkpoints, version=version,
-            accept=guard.check if guard is not None else None, screen=guard.refuses if guard is not None else None,
-        )
-        raw["source"] = {**raw["source"], "seed": seed, "index": i}
-        out.append(raw)
+    composer = _composer(reference, version)[1]
+    if guard is not None:  # the composer leaves aside the words the suite already holds often enough
+        composer.spent_quotes = guard.spent_quotes
+    try:
+        for i in range(n):
+            case_id = f"{prefix}-{i + 1:0{width}d}"
+            rng = random.Random(f"case:{seed}:{i}")
+            raw = generate_case(
+                rng, case_id, principal=plan[i], reference=reference, with_checkpoints=with_checkpoints, version=version,
+                accept=guard.check if guard is not None else None, screen=guard.refuses if guard is not None else None,
+            )
+            raw["source"] = {**raw["source"], "seed": seed, "index": i}
+            out.append(raw)
+    finally:
+        composer.spent_quotes = set()
     return out
 
 

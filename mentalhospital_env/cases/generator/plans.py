@@ -13,11 +13,13 @@ checks that the knowledge base reads the plan back as complete.
 from __future__ import annotations
 
 import random
-from typing import Any
+import re
+from functools import lru_cache
+from typing import Any, Mapping
 
 from ..model import Case
 from . import variety
-from .composer import CompositionError
+from .composer import CompositionError, cap, load_material
 
 
 def complete_plan(raw: dict[str, Any], case: Case, rng: random.Random) -> bool:
@@ -29,11 +31,14 @@ def complete_plan(raw: dict[str, Any], case: Case, rng: random.Random) -> bool:
     actions = load_critical_actions()
     treatment = raw["treatment"]
     profile = actions.profile(case)
+    settled = settle_plan(treatment["plan"], case, rng)
+    changed = settled != treatment["plan"]
+    treatment["plan"] = settled
     check = actions.check(profile, treatment["plan"])
     if check.contraindicated:
         raise CompositionError(f"plan proposes {', '.join(c.action for c in check.contraindicated)}, which the case forbids")
     if not check.missing:
-        return False
+        return changed
     missing = check.missing
     # each said in one of its wordings (variety.json), read back by the check below like any other
     added = [variety.reword_plain("treatment", s, rng) or s for s in actions.sentences(missing)]
@@ -45,6 +50,60 @@ def complete_plan(raw: dict[str, Any], case: Case, rng: random.Random) -> bool:
         check = actions.check(profile, plan)
     if check.missing or check.contraindicated:
         raise CompositionError(f"plan still misses {[r.action for r in check.missing]} or proposes {[c.action for c in check.contraindicated]}")
+    settled = settle_plan(plan, case, rng)
+    if settled != plan:
+        check = actions.check(profile, settled)
+        if check.missing or check.contraindicated:
+            raise CompositionError(f"the settled plan misses {[r.action for r in check.missing]}")
+        plan = settled
     treatment["plan"] = plan
     treatment["safety"] = list(dict.fromkeys(list(treatment.get("safety", [])) + [s.rstrip(".") for s in added]))
     return True
+
+
+def settle_plan(plan: str, case: Case, rng: random.Random) -> str:
+    """The plan made to agree with itself and the results (joins.json): a test the results already
+    hold is reported, not ordered; 'avoid benzodiazepines' beside a benzodiazepine withdrawal regimen
+    says the regimen is the exception."""
+    data = _joins()
+    results = {e.name.lower(): e.result.lower() for e in case.exams}
+    for rule in data["done_already"]["rules"]:
+        if rule["result"] in results.get(rule["exam"].lower(), ""):
+            plan = re.sub(rule["pattern"], lambda m: _cased(rng.choice(rule["instead"]), plan, m.start()), plan)
+    plan = one_target(plan)
+    he = {"male": "he", "female": "she"}.get(case.demographics.sex)
+    if he:  # a knowledge-base sentence written for anyone ('if he or she agrees') names this patient
+        plan = re.sub(r"\bhe or she\b", he, plan)
+        plan = re.sub(r"\bhis or her\b", "his" if he == "he" else "her", plan)
+    benzo = data["benzodiazepine_withdrawal"]
+    low = plan.lower()
+    if benzo["avoid"] in low and any(w in low for w in benzo["regimen_words"]):
+        plan = re.sub(re.escape(benzo["avoid"]), lambda m: _cased(rng.choice(benzo["instead"]), plan, m.start()), plan, flags=re.I)
+    return plan
+
+
+@lru_cache(maxsize=1)
+def _joins() -> Mapping[str, Any]:
+    return load_material("joins")
+
+
+def _cased(text: str, plan: str, at: int) -> str:
+    """``text`` capitalised when it starts a sentence of ``plan`` at ``at``."""
+    before = plan[:at].rstrip()
+    return cap(text) if not before or before.endswith((".", "!", "?")) else text
+
+
+_TARGET = re.compile(r"\b\d\.\d\s*(?:-|to)\s*\d\.\d\s*mmol/L")
+
+
+def one_target(plan: str) -> str:
+    """A plan that states a drug level's target range once: a later '(aim 0.4-1.0 mmol/L)' after an
+    earlier target is dropped, a later different range becomes the first one."""
+    found = _TARGET.findall(plan)
+    if len(found) < 2:
+        return plan
+    first = _TARGET.search(plan)
+    head, tail = plan[: first.end()], plan[first.end():]
+    tail = re.sub(r"\s*\(aim\s+" + _TARGET.pattern + r"\)", "", tail)
+    tail = _TARGET.sub(first.group(0), tail)
+    return head + tail

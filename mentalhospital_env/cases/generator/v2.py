@@ -31,7 +31,7 @@ from mentalhospital_env.knowledge.codes import code_family
 from mentalhospital_env.knowledge.durations import load_durations
 from mentalhospital_env.knowledge.language import memo_size
 
-from ..audit import _family_match, _has, _label_patterns, review_facts
+from ..audit import _family_match, _has, _label_patterns, quote_sentences, review_facts
 from ..reference import Entry
 from .composer import (
     _THIRD_PERSON,
@@ -278,10 +278,23 @@ class StoryV2(_Story):
                     core = cap(core)
                 quote = sentence(self.fill(opening + core + rng.choice(voice["close"])))
                 # the lexicon must read the words as the complaint, or the simulated patient cannot find them
-                if quote not in self.used_quotes and clean_text(quote) and concept in self.ref.readings(quote)[0] and self.fits(quote) and self.fits_duration(quote) and self.chart.compatible(quote):
+                if quote not in self.used_quotes and not self._spent(quote) and clean_text(quote) and concept in self.ref.readings(quote)[0] and self.fits(quote) and self.fits_duration(quote) and self.chart.compatible(quote):
                     self.used_quotes.add(quote)
                     return quote
-        return super().says_for(symptom)
+        quotes = [q for q in symptom.get("patient_says", ()) if q not in self.used_quotes and not self._spent(q) and self.fits(q) and self.fits_duration(q)]
+        if not quotes:
+            return None
+        quote = rng.choice(quotes)
+        self.used_quotes.add(quote)
+        return quote
+
+    def _spent(self, quote: str) -> bool:
+        """Whether the quote holds words the suite being drawn already holds as often as the audit
+        allows (``review.json`` ``agree.quote_share``)."""
+        spent = self.c.spent_quotes
+        if not spent:
+            return False
+        return bool(quote_sentences(quote, review_facts()["agree"]["quote_min_words"]) & spent)
 
     def _quoted_readings(self, text: str, quote: str | None) -> tuple[frozenset[str], frozenset[str]]:
         """What the lexicon reads in a sentence that reports a quote: the quote's readings with those of
@@ -380,12 +393,61 @@ class StoryV2(_Story):
                 continue
             if f.text in stock:
                 f.text = self._reworded(f.text, stock)
-                continue
-            for pattern, template in patterns:
+            else:
+                for pattern, template in patterns:
+                    m = pattern.match(f.text)
+                    if m:
+                        f.text = self._reworded(f.text, {f.text: m.expand(template)})
+                        break
+            new = self._varied(f.section, f.text)  # a stock line's wording may itself be said more ways
+            if new is not None:
+                f.text = new
+        self._sections_agree()
+
+    def _sections_agree(self) -> None:
+        """What one section says made to agree with another (the audit's ``agree`` rules): employed, not
+        'currently working', when the history has the patient off work; no 'settled upbringing' beside
+        offending; the daily units the patient's own measure of drink comes to."""
+        from ..audit import offending_told
+
+        A = review_facts()["agree"]
+        J = self.c.joins
+        facts = self.chart.facts
+        story = " ".join(f.text for f in facts if f.section in ("chief_complaint", "history_of_present_illness"))
+        personal = [f for f in facts if f.section == "personal_history"]
+        if _has(story, A["not_working_words"]):
+            for f in personal:
+                f.text = re.sub(J["working_off_sick"]["pattern"], lambda _m: self.rng.choice(J["working_off_sick"]["instead"]), f.text)
+        if _has(story, A["job_lost_words"]):
+            pattern = re.compile(J["job_lost"]["pattern"])
+            for f in personal:
                 m = pattern.match(f.text)
                 if m:
-                    f.text = self._reworded(f.text, {f.text: m.expand(template)})
-                    break
+                    years = f" for {m.group(2)} years" if m.group(2) else ""
+                    f.text = self.rng.choice(J["job_lost"]["instead"]).format(job=m.group(1), bare=re.sub(r"^an? ", "", m.group(1)), years=years)
+        if _has(story, A["many_admissions_words"]):  # 'repeated admissions' in the history: the past history counts them
+            for f in facts:
+                if f.section == "past_psychiatric_history":
+                    f.text = re.sub(r"\bOne previous admission, (\d+ years?) ago\b", lambda m: f"{self.rng.choice(['Three', 'Four', 'Five'])} previous admissions, the last {m.group(1)} ago", f.text)
+        if _has(story, A["weapon_words"]):
+            for f in facts:
+                if f.section == "risk_assessment.violence" and not _has(f.text, A["weapon_risk_words"]):
+                    f.text = self.fill(self.rng.choice(J["weapon_risk"]["lines"]))
+        if offending_told(" ".join(f.text for f in facts), A):
+            for f in personal:
+                f.text = re.sub(J["settled_clauses"], "", f.text)
+        for amount in A["drink_amounts"]:
+            if not _has(story, amount["words"]):
+                continue
+            low, high = amount["units"]
+            for f in facts:
+                if f.section != "substance_use":
+                    continue
+                m = re.search(A["units_pattern"], f.text, re.I)
+                if m and not low <= int(next(g for g in m.groups() if g)) <= high:
+                    units = str(self.rng.randint(low, min(high, low + 8)))
+                    f.text = re.sub(r"\b\d+ units\b", units + " units", f.text, count=1)
+            break
 
     # --------------------------------------------------------------------------- the writing
 
@@ -1026,9 +1088,24 @@ class StoryV2(_Story):
                 result = self._screen_result(result)
             if e.name.upper() == "AUDIT" and "(low risk)" in result and self._abstinent():
                 result = re.sub(r"^total \d+/", "total 0/", result)  # a teetotaller scores nothing
+            result = self._within_severity(e.name, e.kind, result)
             out.append(ExamRecord(e.name, e.kind, result, e.indicated))
         self.exam_records = out
         return out
+
+    def _within_severity(self, name: str, kind: str, result: str) -> str:
+        """A depression rating no higher than a patient without psychotic features or active suicidal
+        intent is seen to score (``review.json`` ``agree.nonpsychotic_scale_ceilings``)."""
+        A = review_facts()["agree"]
+        ceiling = A["nonpsychotic_scale_ceilings"].get(name)
+        if ceiling is None or kind != "scale" or self.risk_level == "active":
+            return result
+        if any(c.startswith(tuple(A["psychotic_codes"])) for c in self.codes):
+            return result
+        m = re.match(r"total (\d+)/", result)
+        if m and int(m.group(1)) > ceiling:
+            result = f"total {self.rng.randint(ceiling - 6, ceiling)}/" + result[m.end():]
+        return result
 
     def _abstinent(self) -> bool:
         """Whether the substance history says the patient does not drink (``joins.abstinent_words``)."""
@@ -1103,7 +1180,57 @@ class StoryV2(_Story):
                 if m.get("dose"):
                     m["dose"] = re.sub(r"\s*\((?:adults?|over 60 kg)\)|,? increased to [^,;]*\(adults\)", "", m["dose"])
         out["plan"] = " ".join(self._joined_plan(kept, out))
+        self._one_dose(out)
+        out["plan"] = self._settled(out["plan"])
+        out["plan"] = " ".join([out["plan"]] + self._medical_liaison(out["plan"]))
         return out
+
+    def _medical_liaison(self, plan: str) -> list[str]:
+        """A plan sentence for each medical illness in the record that bears on the psychiatry and that
+        the plan does not yet answer (joins.json ``medical_liaison``; the audit's agree.medical_plan)."""
+        A = review_facts()["agree"]
+        medical = " ".join(f.text for f in self.chart.facts if f.section == "medical_history").lower()
+        out = []
+        for condition, answers in A["medical_conditions_needing_plan"].items():
+            if re.search(rf"(?<!no )\b{re.escape(condition)}", medical) and not _has(plan.lower() + " " + " ".join(out).lower(), answers):
+                out.append(sentence(self.fill(self.rng.choice(self.c.joins["medical_liaison"][condition]))))
+        return out
+
+    def _risk_high(self) -> bool:
+        """Whether the record carries active suicidal ideation or self-neglect (what a plan's 'if risk is high' asks)."""
+        if self.risk_level == "active":
+            return True
+        words = review_facts()["records"]["neglect_words"]
+        told = " ".join(f.text for f in self.chart.facts if f.section in ("history_of_present_illness", "risk_assessment.self_neglect"))
+        return bool(_has(told, words))
+
+    def _settled(self, plan: str) -> str:
+        """The plan with each clause that leaves a decision to a condition the record already answers
+        ('consider admission if risk is high') replaced by the decision (joins.json ``plan_settled``)."""
+        high = None
+        for rule in self.c.joins["plan_settled"]["rules"]:
+            pattern = re.compile(rule["pattern"], re.I)
+            if not pattern.search(plan):
+                continue
+            if high is None:
+                high = self._risk_high()
+            said = self.fill(self.rng.choice(rule["high" if high else "low"]))
+            plan = pattern.sub(lambda m: cap(said) if m.start() == 0 or plan[m.start() - 2:m.start()].strip() in (".", "") else said, plan)
+        return plan
+
+    def _one_dose(self, out: dict[str, Any]) -> None:
+        """A starting dose written as alternatives ('A or B', 'A (or B)') becomes one of them, in the
+        medication list and in the plan (joins.json ``dose_choice``)."""
+        pattern = re.compile(self.c.joins["dose_choice"]["pattern"])
+        for m in out.get("medications", ()):
+            dose = m.get("dose") or ""
+            found = pattern.match(dose)
+            if not found:
+                continue
+            first, second, rest = (found.group(1), found.group(2), found.group(3)) if found.group(1) else (found.group(4), found.group(5), "")
+            chosen = (first if self.rng.random() < 0.5 else second) + rest
+            out["plan"] = out["plan"].replace(dose, chosen)
+            m["dose"] = chosen
 
     def _joined_plan(self, kept: list[str], out: dict[str, Any]) -> list[str]:
         """The plan made to agree with the record (the audit's joins): no treatment for drinking the
@@ -1150,7 +1277,7 @@ class StoryV2(_Story):
             elif not _has(plan_low, J["abnormal_labs"][key]):
                 groups.setdefault(data["lab_groups"][key], []).append(f"{name} {value:g}")
         for group in sorted(groups):
-            kept.append(fill(data["lab_follow_up"][group], {"values": ", ".join(groups[group])}))
+            kept.append(self.fill(data["lab_follow_up"][group], values=", ".join(groups[group])))
         worst = liver_multiple(getattr(self, "exam_records", ()), self.p.age, self.p.sex, R)
         for drug, instead in data["liver_swaps"].items():
             limit = J["liver_drugs"].get(drug)
@@ -1165,6 +1292,7 @@ class StoryV2(_Story):
                 named = re.compile(rf"\b{re.escape(drug)}\b(?:\s+at)?\s*{re.escape(dose)}", re.I)  # 'naltrexone at 50 mg once daily'
                 kept = [named.sub(f"{m['name']} {m['dose']}".strip(), k) for k in kept]
                 kept = [re.sub(rf"\b{re.escape(drug)}\b", m["name"], k, flags=re.I) for k in kept]
+                kept = [(self._varied("treatment", k) or k) if m["name"] in k else k for k in kept]  # the swapped line in this record's words
         return kept
 
 
@@ -1227,6 +1355,7 @@ class CaseComposerV2(CaseComposer):
         self.voices = load_material("voices")
         self.joins = load_material("joins")
         self.stock_tables: dict[tuple, dict[str, str]] = {}  # StoryV2._stock_lines, per set of pronouns
+        self.spent_quotes: set[str] = set()  # set by generate_cases while a suite is drawn (its _SuiteGuard)
         self.marks: dict[str, tuple] = {}  # StoryV2._marks, per text
         # version 2's own wording for the sections version 1 wrote from a few stock lines
         self.frames = {**self.frames, **{k: v for k, v in self.story["frames"].items() if not k.startswith("_")}}
@@ -1268,6 +1397,9 @@ class CaseComposerV2(CaseComposer):
             elif informant in ("foster carer", "social worker") or not informant or (informant == "both parents" and "both parents" not in living):
                 patient.informant = rng.choice(["mother", "father"] if "father" in living and "mother" not in living else ["mother", "both parents"] if "both parents" in living else ["mother"] if "mother" in living else ["grandmother"] if "grand" in living else ["father"])
         occupation = str(demo.get("occupation", "")).lower()
+        share = R["agree"]["occupation_other_sex_share"].get(patient.sex, {}).get(occupation)
+        if share is not None and rng.random() >= share:
+            raise CompositionError("a job held overwhelmingly by the other sex")
         if "young child" in living and patient.age >= (46 if patient.sex == "female" else 52):
             demo["living_situation"] = living = living.replace(" and a young child", "" if patient.age >= 56 else " and two teenage children")
         if patient.sex == "female" and "postman" in occupation:
@@ -1354,7 +1486,10 @@ def decade(age: int) -> str:
 
 
 def _article(word: str) -> str:
-    return "an" if word[:1].lower() in "aeiou" else "a"
+    low = word.lower()
+    if low.startswith(("uni", "use", "usu", "eu", "one", "once")):  # 'a university student', 'a one-off'
+        return "a"
+    return "an" if low[:1] in "aeiou" or low.startswith(("hour", "honest", "heir")) else "a"
 
 
 def _lay_label(disorder: Entry) -> str:
