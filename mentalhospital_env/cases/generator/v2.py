@@ -491,7 +491,7 @@ class StoryV2(_Story):
         # people often come with what they can name (sleep, tiredness, nerves, a racing heart) rather than
         # the illness's core: a first complaint that does not give the diagnosis away (voices.json)
         vague = [s for s in (openly or complaints) if s["concept"] in self.c.voices["presenting_complaints"]]
-        if vague and rng.random() < self.c.voices["presenting_share"]:
+        if vague and self.days >= self.c.voices["presenting_min_days"] and rng.random() < self.c.voices["presenting_share"]:
             first = rng.choice(vague)
         chosen = str(self.fields.get("precipitant", "")).lower()
         quote = None
@@ -507,9 +507,11 @@ class StoryV2(_Story):
                 if lay is not None:
                     break
             lay = lay or "not coping"
+        single = str(self.fields.get("duration", "")).startswith(("one ", "a "))
+        phrases = [p for p in st["duration_phrase"] if not (single and "some" in p)] or st["duration_phrase"]  # not 'for some one day'
         fields = {
             "q": quote or "", "lay": lay or "", "Lay": cap(lay or ""), "Lay_cap": cap(lay or ""),
-            "duration_phrase": self.fill(rng.choice(st["duration_phrase"])),
+            "duration_phrase": self.fill(rng.choice(phrases)),
         }
         frames = st["cc_lifelong"] if self.lifelong else st["cc"]
         options = [f for f in frames if (quote or "{q}" not in f) and (lay or not re.search(r"\{(?:lay|Lay|Lay_cap)\}", f))]
