@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "a903e636e10ddd65786f1bf2fdc224fe98280b253f449c6fc09a402a40e13d54"
-DEV_V2_SUITE_SHA256 = "6c51243bc0b3756b5b03f83c5a803d1362aa7d9e14ff0369623f108002ee1392"
+TEST_V2_SUITE_SHA256 = "d2e2dc3e1a84f537fbdf6fc57c2c2b205522eed33ed27c20ebdd0ff63b1550dd"
+DEV_V2_SUITE_SHA256 = "c877a10130102a70f349e6a2ae8ba864b47f213ea9fa4236c5290c6de674edd0"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 
