@@ -377,3 +377,28 @@ def test_a_diary_copied_between_records_is_a_duplicate() -> None:
     cases = [validate_case({**r, "diagnosis": {**r["diagnosis"], "categories": _categories(r)}}) for r in (a, b)]
     dupes = [f for f in audit_suite(cases) if f.rule == "results.duplicate"]
     assert [f.case_id for f in dupes] == ["audit-2"]
+
+
+@pytest.mark.parametrize(
+    "path, value, rule",
+    [
+        ("ehr.history_of_present_illness", "Low for four months since a bereavement. She reports no nihilistic delusions.", "labels.differential"),
+        ("ehr.history_of_present_illness", "Low for four months since a bereavement. Nothing to suggest third-person voices.", "labels.differential"),
+        ("ehr.history_of_present_illness", "Low for four months since a bereavement. There has been no hypomania.", "labels.differential"),
+        ("ehr.history_of_present_illness", "Poor sleep for four months since a bereavement; he denies nocturnal apnoeas.", "labels.differential"),
+        ("ehr.chief_complaint", "Mistrust since childhood, harder for five years; \"People always have an agenda.\"", "labels.cc_lifelong"),
+        ("ehr.chief_complaint", "Failure to sustain employment, for two years.", "labels.cc_technical"),
+        ("ehr.chief_complaint", "Psychogenic paralysis for two weeks.", "labels.cc_technical"),
+    ],
+)
+def test_history_giveaways(path: str, value, rule: str) -> None:
+    """The stop-22 reader named the diagnosis from these forms (issue 14): each is one finding of its rule."""
+    assert rule in _rules(_with(path, value))
+
+
+def test_history_giveaways_leave_plain_words_and_quotes() -> None:
+    """Plain negatives and the patient's own words are what a history should hold: no finding."""
+    raw = _with("ehr.history_of_present_illness", "Low for four months since a bereavement. \"I've had no euphoria, if that's what you mean,\" she says. She has not heard voices.")
+    raw["ehr"]["chief_complaint"] = "\"I can't be bothered with anything.\" Feeling low for four months."
+    found = _rules(raw)
+    assert not {"labels.differential", "labels.cc_lifelong", "labels.cc_technical"} & found, found

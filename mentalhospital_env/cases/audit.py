@@ -77,6 +77,7 @@ RULES: tuple[str, ...] = (
     "agree.plan_conditional", "agree.dose_alternatives", "agree.level_targets", "agree.benzodiazepines",
     "agree.ordered_on_file", "agree.risk_reason", "agree.employment", "agree.upbringing", "agree.drink_units",
     "agree.medical_plan", "agree.scale_severity", "agree.job_lost", "agree.weapon_risk", "agree.admissions", "template.quote", "people.occupation_sex",
+    "labels.differential", "labels.cc_lifelong", "labels.cc_technical",
 )
 
 
@@ -720,6 +721,35 @@ def _label_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     return out
 
 
+@lru_cache(maxsize=None)
+def _giveaway_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    G = review_facts()["history_giveaways"]
+    words = lambda key: re.compile(r"\b(?:" + "|".join(re.escape(t) for t in sorted(G[key], key=len, reverse=True)) + r")\b", re.I)  # noqa: E731
+    return words("differential_terms"), words("cc_lifelong"), words("cc_technical")
+
+
+def _giveaway_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    """A history written before the diagnosis is known (``review.json`` ``history_giveaways``): no
+    differential named in the textbook's terms, asserted or denied; a chief complaint that says what
+    brings the patient now, in plain words, not a pattern dated to childhood. Quoted speech is not read."""
+    G = R["history_giveaways"]
+    differential, lifelong, technical = _giveaway_patterns()
+    out = []
+    for name in G["sections"]:
+        text = getattr(case.ehr, name, None)
+        if not text:
+            continue
+        plain = _QUOTE.sub(" ", text)
+        for m in dict.fromkeys(x.group(0).lower() for x in differential.finditer(plain)):
+            out.append(Finding(case.case_id, name, "labels.differential", f"names a differential in the examiner's terms: {m!r}"))
+        if name == "chief_complaint":
+            for m in dict.fromkeys(x.group(0).lower() for x in lifelong.finditer(plain)):
+                out.append(Finding(case.case_id, name, "labels.cc_lifelong", f"the complaint dates a pattern to childhood ({m!r}), not what brings the patient now"))
+            for m in dict.fromkeys(x.group(0).lower() for x in technical.finditer(plain)):
+                out.append(Finding(case.case_id, name, "labels.cc_technical", f"the complaint is in the examiner's words ({m!r}), not the patient's"))
+    return out
+
+
 def _critical_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     """The reference plan against the knowledge base's critical actions (``knowledge/critical.py``):
     every action the case requires said, nothing it forbids proposed."""
@@ -1216,7 +1246,7 @@ def _agree_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
 
 CASE_RULES = {
     "duration": _duration_rules, "trauma": _trauma_rules, "timeline": _timeline_rules, "people": _people_rules,
-    "plan": _plan_rules, "critical": _critical_rules, "labs": _lab_rules, "labels": _label_rules,
+    "plan": _plan_rules, "critical": _critical_rules, "labs": _lab_rules, "labels": _label_rules, "giveaways": _giveaway_rules,
     "records": _record_rules, "sections": _sections_agree_rules, "joins": _joins_rules, "agree": _agree_rules,
 }
 

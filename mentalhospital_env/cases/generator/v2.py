@@ -512,23 +512,29 @@ class StoryV2(_Story):
 
     # ------------------------------------------------------------------------ chief complaint
 
-    def _lay(self, concept: str) -> str:
-        """A plain name for a complaint: a lay phrase ("struggling to sleep", "zoning out"), else a clinical
-        term free of criteria wording. A clinical term first read as the criteria's own words ("use larger
-        than intended", "reckless behaviour", "depressed mood") and named the diagnosis in the chief complaint."""
+    def _lay(self, concept: str) -> str | None:
+        """A plain name for a complaint, as the patient or the referrer puts it: a lay phrase ("struggling
+        to sleep", "zoning out") or the referral's plain words (voices.json ``concern_words``); None when
+        there is none. The lexicon's clinical terms are never a complaint: "Failure to sustain employment",
+        "Psychogenic paralysis", "Grandiose delusional beliefs", "Fear of scrutiny" named the diagnosis."""
         lex = self.ref.lexicon
         terms: list[str] = []
         if concept in lex:
             c = lex.get(concept)
             never = self.c.voices["complaint_never"]
-            terms = [t for t in c.lay_phrases if _gerund_phrase(t, never["first_words"]) and clean_text(t) and not re.search(r"\b(my|me|i|i'm|myself)\b", t)][:4]
-            if len(terms) < 3:  # one lay phrase alone would be every such record's complaint ("running on empty")
-                terms += [t for t in list(c.clinical_terms)[:3] if clean_text(t) and len(t) > 3 and t.lower() not in never["terms"]]
+            terms = [t for t in c.lay_phrases if _gerund_phrase(t, never["first_words"]) and clean_text(t) and not re.search(r"\b(my|me|i|i'm|myself|her|him|his|them|they|us|we)\b", t)
+                     and not re.search(r"\b(at|to|with|about|of|for|on|in|into|from|off|up)$", t)][:4]  # no 'snapping at', 'trying to kill her'
+        plain = self.c.voices["concern_words"].get(concept)
+        if plain and plain not in terms:
+            terms.append(plain)
         labels = review_facts()["joins"]["cc_labels"]  # a clinician's label is not what the patient complains of
-        terms = [t for t in terms if not _has(t, labels)] or terms or [self.ref.concept_term(concept)]
-        return self.rng.choice(terms)
+        terms = [t for t in terms if not _has(t, labels) and clean_text(t)]
+        return self.rng.choice(terms) if terms else None
 
     def _chief_complaint(self) -> None:
+        """What brings the patient, in the patient's (or the referrer's) words: a quote and the time it has
+        lasted, or a plain name for the trouble. A lifelong pattern is told by what is harder now, never
+        as '... since childhood, harder for ten years', which read as the diagnosis's own criterion."""
         rng, st = self.rng, self.story
         complaints = [s for s in self.symptoms if self._is_complaint(s["concept"])] or self.symptoms
         openly = [s for s in complaints if not (s.get("sensitive") or self.ref.concept_sensitive(s["concept"]))]
@@ -536,27 +542,40 @@ class StoryV2(_Story):
         # people often come with what they can name (sleep, tiredness, nerves, a racing heart) rather than
         # the illness's core: a first complaint that does not give the diagnosis away (voices.json)
         vague = [s for s in (openly or complaints) if s["concept"] in self.c.voices["presenting_complaints"]]
-        if vague and rng.random() < self.c.voices["presenting_share"]:
+        if vague and self.days >= self.c.voices["presenting_min_days"] and rng.random() < self.c.voices["presenting_share"]:
             first = rng.choice(vague)
-        quote = self.says_for(first)
         chosen = str(self.fields.get("precipitant", "")).lower()
-        if quote is not None and _foreign_stressor(quote, chosen, st["stressor_words"]):
+        quote = None
+        for _ in range(2):  # another of the patient's lines, if the first names a stressor this story lacks
             quote = self.says_for(first)
-            if quote is not None and _foreign_stressor(quote, chosen, st["stressor_words"]):
-                quote = None
+            if quote is None or not _foreign_stressor(quote, chosen, st["stressor_words"]):
+                break
+            quote = None
         lay = self._lay(first["concept"])
+        if quote is None and lay is None:  # nothing plain to say about this one: the patient's next complaint
+            for other in openly or complaints:
+                lay = self._lay(other["concept"])
+                if lay is not None:
+                    break
+            lay = lay or "not coping"
+        single = str(self.fields.get("duration", "")).startswith(("one ", "a "))
+        phrases = [p for p in st["duration_phrase"] if not (single and "some" in p)] or st["duration_phrase"]  # not 'for some one day'
         fields = {
-            "q": quote or "", "lay": lay, "Lay": cap(lay), "Lay_cap": cap(lay),
-            "duration_phrase": self.fill(rng.choice(st["duration_phrase"])),
+            "q": quote or "", "lay": lay or "", "Lay": cap(lay or ""), "Lay_cap": cap(lay or ""),
+            "duration_phrase": self.fill(rng.choice(phrases)),
         }
         frames = st["cc_lifelong"] if self.lifelong else st["cc"]
-        options = [f for f in frames if quote or "{q}" not in f] or [f for f in st["cc"] if "{q}" not in f]
-        for _ in range(6):
+        options = [f for f in frames if (quote or "{q}" not in f) and (lay or not re.search(r"\{(?:lay|Lay|Lay_cap)\}", f))]
+        options = options or [f for f in st["cc"] if "{q}" not in f] if lay else options
+        for _ in range(6 if options else 0):
             text = self.fill(rng.choice(options), **fields)
             if self.ok("chief_complaint", text, quote) and clean_text(text.replace(quote or "\0", "")):
                 self.chart.add("chief_complaint", text, quote, readings=self._quoted_readings(text, quote))
                 return
-        self.chart.add("chief_complaint", f"{cap(lay)} {fields['duration_phrase']}", quote)
+        if lay:
+            self.chart.add("chief_complaint", f"{cap(lay)} {fields['duration_phrase']}.")
+        else:
+            self.chart.add("chief_complaint", f"\"{quote}\" ({fields['duration_phrase']}).", quote)
 
     # ---------------------------------------------------------------------- present illness
 
@@ -792,29 +811,27 @@ class StoryV2(_Story):
         return clean_text(precipitant)
 
     def _pertinent_negatives(self) -> None:
+        """At most one ordinary pertinent negative, in plain words (story.json ``plain_negatives``): a
+        routine screen the presentation lists, never the differential's own hallmark in the textbook's
+        terms ('no nihilistic delusions', 'no nocturnal apnoeas' told the reader what was being excluded)."""
         rng = self.rng
         section = "history_of_present_illness"
-        negatives = list(self.presentation.get("pertinent_negatives", ()))
+        table = self.story["plain_negatives"]
+        if rng.random() >= float(table["share"]):
+            return
+        negatives = [c for c in self.presentation.get("pertinent_negatives", ()) if c in table["concepts"]]
         rng.shuffle(negatives)
         written = 0
         # a comorbid disorder's own symptoms are not denied ('no dysphoric mood' beside depression)
         comorbid = {s["concept"] for d in self.disorders[1:] for s in self.ref.presentations[d["code"]]["symptoms"]}
         for concept in negatives:
-            if written >= 2:
+            if written >= int(table["most"]):
                 break
-            if concept in self.chart.asserted or concept not in self.ref.lexicon or concept in comorbid:
+            if concept in self.chart.asserted or concept in comorbid:
                 continue
-            terms = [
-                t for t in self.ref.lexicon.get(concept).clinical_terms[:4]
-                if clean_text(t) and not t.split()[0].endswith(("ing", "ed")) and not (len(t.split()) == 1 and t.endswith(("ive", "ous", "al")))
-            ]
-            if not terms:
-                continue
-            term = rng.choice(terms)
-            plural = term.endswith("s") and not term.endswith("ss")
-            text = self.parts("negative", term=term, have="have" if plural else "has")
+            text = sentence(self.fill(rng.choice(table["concepts"][concept])))
             pos, neg = self.chart.readings(text)
-            if concept not in neg or neg & self.chart.asserted or pos:
+            if concept not in neg or neg & self.chart.asserted or pos or not self.ok(section, text):
                 continue
             self.chart.add(section, text, None, False)
             written += 1
@@ -858,7 +875,7 @@ class StoryV2(_Story):
             fields = {"onset_age": onset_age, "treater": treater, "treater_cap": cap(treater), "drug": drug_name or "",
                       "prior_story": rng.choice(st["pph_prior_story"])}
             if (self.maintenance is not None or relapsing) and drug_name:
-                illness = _lay_label(d)
+                illness = self._known_name(d)
                 self.known = True
                 pool = st["known_treaters"]["psychosis" if d.get("category") == "schizophrenia_spectrum" and onset_age < 36 else "other"]
                 fields["treater"] = self.fill(rng.choice(pool))
@@ -890,6 +907,17 @@ class StoryV2(_Story):
             for f in self.chart.facts:  # 'no overdoses' beside 'one previous overdose'
                 if f.section == section:
                     f.text = re.sub(r"[;,]\s*no (?:overdoses|self-harm)\b", "", f.text)
+
+    def _known_name(self, disorder: Entry) -> str:
+        """The name a referral gives an illness the patient is known with (story.json
+        ``known_illness_names``, longest code prefix first), else its lay name: the illness, not this
+        episode's subtype."""
+        table = self.story["known_illness_names"]
+        code = str(disorder["code"])
+        for prefix in sorted((k for k in table if not k.startswith("_")), key=len, reverse=True):
+            if code.startswith(prefix):
+                return self.rng.choice(table[prefix])
+        return _lay_label(disorder)
 
     # ------------------------------------------------------------------ other sections
 
