@@ -48,7 +48,10 @@ def load_cases(questions: list[Question]) -> dict[str, Any]:
     wanted = {q.case_id for q in questions}
     cases = {}
     for suite in sorted({q.suite for q in questions}):
-        for case in load_suite(suite).cases:
+        # a suite is a bundled suite's name, or a case file of the exam's own (a record a user brings,
+        # ``unseen/uw-002.json``), named relative to the exam's data folder
+        own = DATA / suite
+        for case in load_suite(own if own.is_file() else suite).cases:
             if case.case_id in wanted:
                 cases[case.case_id] = case
     missing = sorted(wanted - set(cases))

@@ -352,8 +352,10 @@ class Patient:
         if question.when is None:
             return text
         also = set(question.topics) - _ILLNESS_TIME
-        if question.when in ("onset", "duration") and (also - _FRAMES or says_when(text)):
+        if question.when in ("onset", "duration") and (also - _FRAMES or (also and says_when(text))):
             return text
+        # the illness as a whole ("When did you first notice this?"): its onset from the timeline, not the
+        # time of one symptom the recalled sentence happens to say ("refusing food for a week")
         said = timeline(self.case.ehr.history_of_present_illness or "").say(
             question.when, speaker, self.case.demographics.sex
         )

@@ -64,6 +64,12 @@ class RecallRules:
     closest_ignores: re.Pattern[str] = re.compile(r"(?!)")
     closed_unless_any: Mapping[str, frozenset[str]] = field(default_factory=dict)
     answered_by: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] = field(default_factory=dict)
+    #: concept -> what a record says of it in other words ("better off without her" is hopelessness)
+    meaning: Mapping[str, tuple[re.Pattern[str], ...]] = field(default_factory=dict)
+    #: substance concepts, their own section, and the words of using one (``substance_named``)
+    substances: frozenset[str] = frozenset()
+    substance_section: str = "substance_use"
+    use_words: re.Pattern[str] = re.compile(r"(?!)")
 
 
 @lru_cache(maxsize=1)
@@ -100,7 +106,38 @@ def load_recall_rules() -> RecallRules:
                      for k, v in raw.get("answered_by", {}).items() if not k.startswith("_")},
         closest_ignores=re.compile(r"\b(?:" + "|".join(map(re.escape, raw.get("closest_ignores", ()))) + r")\b", re.IGNORECASE)
         if raw.get("closest_ignores") else re.compile(r"(?!)"),
+        meaning={k: tuple(re.compile(p, re.IGNORECASE) for p in v)
+                 for k, v in raw.get("meaning", {}).items() if not k.startswith("_")},
+        substances=frozenset(raw.get("substance_named", {}).get("concepts", ())),
+        substance_section=raw.get("substance_named", {}).get("section", "substance_use"),
+        use_words=re.compile(raw["substance_named"]["use_words"], re.IGNORECASE)
+        if raw.get("substance_named") else re.compile(r"(?!)"),
     )
+
+
+#: a negation in the clause before a phrase ("no thoughts of harming the baby", "denies anyone is against him")
+_NEGATED_BEFORE = re.compile(r"\b(?:no|not|never|nor|denie[sd]|deny|without|none)\b[^.;,]*$", re.IGNORECASE)
+
+
+def meant(text: str, rules: RecallRules) -> frozenset[str]:
+    """The concepts a record sentence states as present in other words than the lexicon's
+    (``data/recall.json`` ``meaning``): "would be better off without her" is hopelessness, "said he would
+    'sort them out'" a thought of harming others. A phrase negated earlier in its clause states nothing."""
+    found = set()
+    for concept_id, patterns in rules.meaning.items():
+        for pattern in patterns:
+            if any(not _NEGATED_BEFORE.search(text[max(0, m.start() - 60):m.start()]) for m in pattern.finditer(text)):
+                found.add(concept_id)
+                break
+    return frozenset(found)
+
+
+def names_use(fact: Fact, rules: RecallRules) -> bool:
+    """Whether a fact may affirm a substance: in the substance section, or speaking of using one ("I smoke
+    weed every day"), never a word that only looks like one ("Home visit (joint, CPN and SpR)")."""
+    if fact.section == rules.substance_section:
+        return True
+    return rules.use_words.search(f"{fact.text} {fact.patient_says or ''}") is not None
 
 
 def amount_in(text: str) -> str | None:
@@ -210,6 +247,8 @@ def _job_says(job: str) -> str:
 
 
 _EXAMINER_SECTIONS = ("mental_status_exam", "risk_assessment")
+#: the patient's own words quoted in a clinician's sentence ("said he would 'sort them out'")
+_QUOTE = re.compile(r"(?<![A-Za-z])['\u2018\u201c\"][A-Za-z][^'\u2019\u201d\"]{3,80}['\u2019\u201d\"](?![A-Za-z])")
 # what the patient came with, not their circumstances ("my daughter driving" among the worries is no household)
 _PRESENTATION_SECTIONS = ("chief_complaint", "history_of_present_illness")
 # a person's circumstances: who is at home, what they do with a weekend (not "drinks at weekends")
@@ -286,6 +325,14 @@ def _with_demographics(topics: tuple[str, ...], fact: Fact, demographic: tuple) 
     return topics + tuple(extra) if extra else topics
 
 
+def _without_substances(topics: tuple[str, ...], drop: bool) -> tuple[str, ...]:
+    """A fact's topics without the substance topics when it does not speak of using one."""
+    if not drop:
+        return topics
+    tax = load_taxonomy()
+    return tuple(t for t in topics if t not in tax.by_id or tax.kind(t) != "substance")
+
+
 def _sensitive(fact: Fact, concept_sensitive: bool, rules: RecallRules, lexicon: Lexicon, affirms: frozenset[str]) -> bool:
     """Whether rapport must allow a fact first: the case marks it so or it states a sensitive concept,
     except in the plain sections, and except a fact only on a plain topic (how much someone drinks)
@@ -350,6 +397,11 @@ class FactIndex:
                 frozenset(s.concept_id for s in found if s.subject == "patient" and s.negated) - affirms
             )
             about_other = frozenset(s.concept_id for s in found if s.subject == "other" and not s.negated)
+            if fact.section != FAMILY_SECTION and fact.polarity != "absent":
+                affirms |= meant(f"{fact.text} {fact.patient_says or ''}", rules) - rules_out
+            substance_word = not names_use(fact, rules)
+            if substance_word:
+                affirms -= rules.substances
             concept_sensitive = any(
                 self.lexicon.get(c).sensitive for c in affirms | about_other
             )
@@ -365,11 +417,11 @@ class FactIndex:
                     leaks=self.guard.leaks(fact.text) or self.guard.leaks(fact.patient_says or ""),
                     vector=_unit({s: c * self.idf[s] for s, c in bag.items()}),
                     content=frozenset(bag),
-                    topics=_with_demographics(
+                    topics=_without_substances(_with_demographics(
                         fact.topics or record_topics(fact.section, f"{fact.text} {fact.patient_says or ''}"),
                         fact,
                         demographic_stems,
-                    ),
+                    ), substance_word),
                     present=_states_present(fact, affirms, rules_out),
                 )
             )
@@ -543,6 +595,9 @@ class MemoryPolicy:
     similarity_threshold: float = 0.28
     similarity_limit: int = 1
     answer_threshold: float = 0.24
+    #: least cosine between a clinician-only sentence on a finding and a sentence the patient can say
+    #: that tells the same thing in their words (the disclosure of what the record carries)
+    disclosure_threshold: float = 0.16
 
 
 @dataclass
@@ -771,6 +826,8 @@ class MemorySkill:
                 continue
             voiced = self._voiced_facts(topic_id, used) if tax.kind(topic_id) == "symptom" and not answered else []
             if voiced:
+                # the patient's own words for it first: a quote, or what they can say that tells the same
+                voiced = self._disclosure(voiced, used) or voiced
                 items.append(AnswerItem(TELL, topic_id, tuple(voiced)))
                 used.update(f.id for f in voiced)
                 continue
@@ -795,6 +852,11 @@ class MemorySkill:
                     # in class" left unrendered): the symptoms it names, in lay words, never a denial
                     items.append(AnswerItem(TELL, topic_id, tuple(untold[:1])))
                     used.update(f.id for f in untold[:1])
+                elif told := self._disclosure(self._topic_anchors(topic_id), used):
+                    # what the record carries on it only in the clinician's sentences: told in the
+                    # patient's words (a finding of the record is never met with the stock denial)
+                    items.append(AnswerItem(TELL, topic_id, tuple(told[:per_topic])))
+                    used.update(f.id for f in told[:per_topic])
                 elif tax.kind(topic_id) == "symptom":
                     # a concept of the topic read somewhere ("attacks" as violence, "exhausted"), no
                     # sentence on it: a person knows how they sleep, so no "I don't know" but the screen's no
@@ -947,6 +1009,37 @@ class MemorySkill:
         unique = list({f.id: f for f in facts}.values())
         return self._prefer_new(unique, used)
 
+    def _topic_anchors(self, topic_id: str) -> list[IndexedFact]:
+        """The clinician-only sentences that state something present on a topic (the patient cannot say them as written)."""
+        return [f for f in self.index.by_topic.get(topic_id, ()) if not f.tellable and f.present]
+
+    def _disclosure(self, anchors: Iterable[IndexedFact], used: set[str]) -> list[IndexedFact]:
+        """What the patient says of a finding the record states only in sentences they cannot say as written
+        (``anchors``: the clinician's thought content or risk line, a history sentence the compiler could not
+        put in the first person). In order: the patient's own words quoted in a voiced section ("said he
+        would 'sort them out'"); the sentences they can say that tell the same thing, read by meaning (close
+        in words to the anchor: "They're coming through the loft" for "belief that his neighbours enter
+        through the loft"); the voiced anchor in lay words. Never an examiner's sign (affect, behaviour),
+        never a relative's history. Empty when none: then recall says what it would have."""
+        voiced = self._taxonomy.voiced_sections
+        anchors = [a for a in anchors if not a.tellable and a.present and a.section != FAMILY_SECTION
+                   and (a.section in voiced or not a.section.startswith(_EXAMINER_SECTIONS))
+                   and not a.id.startswith(SILENT)]
+        if not anchors:
+            return []
+        quoting = [a for a in anchors if a.section in voiced and _QUOTE.search(a.fact.text) and a.id not in used]
+        if quoting:
+            return quoting[:1]
+        out: list[IndexedFact] = []
+        for anchor in anchors:
+            for fact in self.index.similar(anchor.fact.text, self.policy.disclosure_threshold, 3):
+                if (fact.present and fact.id not in used and fact.section != FAMILY_SECTION
+                        and not fact.id.startswith(("demographics.", SILENT)) and fact not in out):
+                    out.append(fact)
+        if out:
+            return self._prefer_new(out, used)[:2]
+        return [a for a in anchors if a.section in voiced and a.id not in used][:1]
+
     def _untold_symptoms(self, topic_id: str, used: set[str]) -> list[IndexedFact]:
         """Facts on the topic the patient has no words for, stating a symptom of theirs (said as the symptom):
         only what the clinician wrote of the patient's experience (voiced sections: thought content, perception,
@@ -976,7 +1069,12 @@ class MemorySkill:
         if negatives:
             return AnswerItem(DENY, concept_id, tuple(negatives[:1]))
         if concept_id in self._affirmed_anywhere:
-            # stated only in an examiner's observation: the patient does not describe it unprompted
+            # stated only where the patient cannot say it as written (the clinician's thought content, a
+            # sentence too long to say): asked by name, they tell it in their own words, never deny it
+            told = self._disclosure(index.affirming.get(concept_id, ()), used)
+            if told:
+                return AnswerItem(AFFIRM, concept_id, tuple(told[:limit]))
+            # an examiner's observation only: the patient does not describe it unprompted
             return AnswerItem(UNKNOWN, concept_id)
         if concept.kind in CLOSED_WORLD_KINDS or concept_id in index.closed_concepts:
             return AnswerItem(DENY, concept_id)

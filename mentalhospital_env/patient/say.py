@@ -246,11 +246,20 @@ class LayRenderer:
             # what only the clinician wrote: the patient's own words quoted in it, if any ("in the bad week
             # 'life feels pointless'": "Life feels pointless.", not "I've never had thoughts of ending my
             # life." from its "no suicidal thoughts now"), else the symptoms it names, in lay words
+            reported = _REPORTED.search(fact.fact.text) if fact.section.startswith(_VOICED_QUOTES) else None
+            if reported:
+                # "said he would 'sort them out' if the police don't": "I'd sort them out if the police don't."
+                modal = {"would": "I'd", "will": "I'll", "could": "I could", "might": "I might"}[reported.group(1).lower()]
+                return f"{modal} {reported.group(2).strip(' .,;')}{reported.group(3).rstrip(' .,;')}."
             quoted = _VOICED_QUOTE.findall(fact.fact.text) if fact.section.startswith(_VOICED_QUOTES) else []
             quoted = [q.strip(" .,;") for q in quoted if len(q.split()) >= 2]
             if quoted:
                 return " ".join(q[0].upper() + q[1:] + "." for q in quoted[:2])
-            said = [d for d in (self.clause(c) for c in sorted(fact.affirms)[:2]) if d]
+            # the symptoms it names (not a history word the clinician's phrasing happens to hold: "pump gas
+            # to drive him out" is no "I do drive")
+            lexicon = self.lexicon
+            named = [c for c in sorted(fact.affirms) if lexicon.get(c).kind in CLOSED_WORLD_KINDS]
+            said = [d for d in (self.clause(c) for c in named[:2]) if d]
             said += [d for d in (self.clause(c, negated=True) for c in sorted(fact.rules_out)[:1]) if d]
             return " ".join(said)
         if fact.rules_out and not fact.affirms and not fact.about_other:
@@ -907,6 +916,12 @@ _OPENS_NO = re.compile(r"^\s*(?:no|nope)\b[,.]?\s*(?:nothing like that[,.]?\s*)?
 # sections whose clinician's sentences quote the patient ("in the bad week 'life feels pointless'")
 _VOICED_QUOTES = ("mental_status_exam.thought_content", "risk_assessment.")
 _VOICED_QUOTE = re.compile(r"(?<![A-Za-z])['\u2018\u201c\"]([A-Za-z][^'\u2019\u201d\"]{3,80})['\u2019\u201d\"](?![A-Za-z])")
+# a threat or intention reported with the patient's words: "said he would 'sort them out' if the police don't"
+_REPORTED = re.compile(
+    r"\b(?:said|says|stated|told \w+|threatened)\s+(?:that\s+)?(?:he|she|they)\s+(would|will|could|might)\s+"
+    r"['\u2018\u201c\"]([A-Za-z][^'\u2019\u201d\"]{2,80})['\u2019\u201d\"]((?:[^;.'\u2018\u201c\"]|(?<=[a-z])'(?=[a-z])){0,40})",
+    re.IGNORECASE,
+)
 _WHOLLY_QUOTED = re.compile(r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*")
 
 
