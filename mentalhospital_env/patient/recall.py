@@ -67,6 +67,8 @@ class RecallRules:
     #: concept -> what a record says of it in other words ("better off without her" is hopelessness)
     meaning: Mapping[str, tuple[re.Pattern[str], ...]] = field(default_factory=dict)
     #: substance concepts, their own section, and the words of using one (``substance_named``)
+    #: concept -> the interview topics its finding is filed and disclosed under (``finding_topics``)
+    finding_topics: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     substances: frozenset[str] = frozenset()
     substance_section: str = "substance_use"
     use_words: re.Pattern[str] = re.compile(r"(?!)")
@@ -108,6 +110,7 @@ def load_recall_rules() -> RecallRules:
         if raw.get("closest_ignores") else re.compile(r"(?!)"),
         meaning={k: tuple(re.compile(p, re.IGNORECASE) for p in v)
                  for k, v in raw.get("meaning", {}).items() if not k.startswith("_")},
+        finding_topics={k: tuple(v) for k, v in raw.get("finding_topics", {}).items() if not k.startswith("_")},
         substances=frozenset(raw.get("substance_named", {}).get("concepts", ())),
         substance_section=raw.get("substance_named", {}).get("section", "substance_use"),
         use_words=re.compile(raw["substance_named"]["use_words"], re.IGNORECASE)
@@ -397,8 +400,10 @@ class FactIndex:
                 frozenset(s.concept_id for s in found if s.subject == "patient" and s.negated) - affirms
             )
             about_other = frozenset(s.concept_id for s in found if s.subject == "other" and not s.negated)
+            by_meaning: frozenset[str] = frozenset()
             if fact.section != FAMILY_SECTION and fact.polarity != "absent":
-                affirms |= meant(f"{fact.text} {fact.patient_says or ''}", rules) - rules_out
+                by_meaning = meant(f"{fact.text} {fact.patient_says or ''}", rules) - rules_out
+                affirms |= by_meaning
             substance_word = not names_use(fact, rules)
             if substance_word:
                 affirms -= rules.substances
@@ -421,7 +426,10 @@ class FactIndex:
                         fact.topics or record_topics(fact.section, f"{fact.text} {fact.patient_says or ''}"),
                         fact,
                         demographic_stems,
-                    ), substance_word),
+                    ), substance_word) + tuple(  # filed under the topics of what it says by meaning too
+                        t for t in dict.fromkeys(t for c in sorted(by_meaning) for t in rules.finding_topics.get(c, ()))
+                        if t not in (fact.topics or ())
+                    ),
                     present=_states_present(fact, affirms, rules_out),
                 )
             )
@@ -709,6 +717,7 @@ class MemorySkill:
         self._taxonomy = load_taxonomy()
         self._concept_sections = load_memory_cues().concept_sections
         self._answered_by = load_recall_rules().answered_by
+        self._findings = load_recall_rules().finding_topics  # the topics a finding is disclosed under
         self._asked_what = False  # the question being planned is a wh-question (set by plan)
         self._cue_cache: dict[tuple[str, str], bool] = {}
         # concepts some fact affirms (an examiner's observation included), read once per case
@@ -827,7 +836,7 @@ class MemorySkill:
             voiced = self._voiced_facts(topic_id, used) if tax.kind(topic_id) == "symptom" and not answered else []
             if voiced:
                 # the patient's own words for it first: a quote, or what they can say that tells the same
-                voiced = self._disclosure(voiced, used) or voiced
+                voiced = self._disclosure(voiced, used, topic_id) or voiced
                 items.append(AnswerItem(TELL, topic_id, tuple(voiced)))
                 used.update(f.id for f in voiced)
                 continue
@@ -852,7 +861,7 @@ class MemorySkill:
                     # in class" left unrendered): the symptoms it names, in lay words, never a denial
                     items.append(AnswerItem(TELL, topic_id, tuple(untold[:1])))
                     used.update(f.id for f in untold[:1])
-                elif told := self._disclosure(self._topic_anchors(topic_id), used):
+                elif told := self._disclosure(self._topic_anchors(topic_id), used, topic_id):
                     # what the record carries on it only in the clinician's sentences: told in the
                     # patient's words (a finding of the record is never met with the stock denial)
                     items.append(AnswerItem(TELL, topic_id, tuple(told[:per_topic])))
@@ -1010,34 +1019,53 @@ class MemorySkill:
         return self._prefer_new(unique, used)
 
     def _topic_anchors(self, topic_id: str) -> list[IndexedFact]:
-        """The clinician-only sentences that state something present on a topic (the patient cannot say them as written)."""
-        return [f for f in self.index.by_topic.get(topic_id, ()) if not f.tellable and f.present]
+        """The clinician-only sentences that state a finding of a topic (a concept of the topic, by the lexicon
+        or by meaning) that the patient cannot say as written."""
+        findings = self._findings
+        return [f for f in self.index.facts if not f.tellable and f.present
+                and any(topic_id in findings.get(c, ()) for c in f.affirms)]
 
-    def _disclosure(self, anchors: Iterable[IndexedFact], used: set[str]) -> list[IndexedFact]:
+    def _disclosure(self, anchors: Iterable[IndexedFact], used: set[str], topic_id: str | None = None) -> list[IndexedFact]:
         """What the patient says of a finding the record states only in sentences they cannot say as written
         (``anchors``: the clinician's thought content or risk line, a history sentence the compiler could not
         put in the first person). In order: the patient's own words quoted in a voiced section ("said he
-        would 'sort them out'"); the sentences they can say that tell the same thing, read by meaning (close
-        in words to the anchor: "They're coming through the loft" for "belief that his neighbours enter
-        through the loft"); the voiced anchor in lay words. Never an examiner's sign (affect, behaviour),
-        never a relative's history. Empty when none: then recall says what it would have."""
+        would 'sort them out'"); a sentence they can say that states the same finding, read by meaning
+        ("I deserve whatever's coming" for guilt); a sentence they can say close in words to a narrative
+        anchor (not a risk formulation, whose list of factors resembles everything): "They're coming through
+        the loft" for "belief that his neighbours enter through the loft"; the voiced anchor in lay words.
+        Never an examiner's sign (affect, behaviour), never a relative's history. Empty when none: then
+        recall says what it would have."""
         voiced = self._taxonomy.voiced_sections
+        lexicon = self.index.lexicon
         anchors = [a for a in anchors if not a.tellable and a.present and a.section != FAMILY_SECTION
                    and (a.section in voiced or not a.section.startswith(_EXAMINER_SECTIONS))
-                   and not a.id.startswith(SILENT)]
+                   and not a.id.startswith(SILENT)
+                   # it states a finding (of the topic asked): "no suicidal ideation" beside a preoccupation is none
+                   and any(lexicon.get(c).kind in CLOSED_WORLD_KINDS
+                           and (topic_id is None or topic_id in self._findings.get(c, ())) for c in a.affirms)]
         if not anchors:
             return []
         quoting = [a for a in anchors if a.section in voiced and _QUOTE.search(a.fact.text) and a.id not in used]
         if quoting:
             return quoting[:1]
-        out: list[IndexedFact] = []
+
+        def sayable(fact: IndexedFact) -> bool:
+            return (fact.tellable and fact.present and fact.id not in used and fact.section != FAMILY_SECTION
+                    and not fact.id.startswith(("demographics.", SILENT)))
+
+        findings = sorted({c for a in anchors for c in a.affirms if lexicon.get(c).kind in CLOSED_WORLD_KINDS
+                           and (topic_id is None or topic_id in self._findings.get(c, ()))})
+        own = list({f.id: f for c in findings for f in self.index.affirming.get(c, ()) if sayable(f)}.values())
+        if own:
+            return self._prefer_new(own, used)[:2]
+        near: list[IndexedFact] = []
         for anchor in anchors:
-            for fact in self.index.similar(anchor.fact.text, self.policy.disclosure_threshold, 3):
-                if (fact.present and fact.id not in used and fact.section != FAMILY_SECTION
-                        and not fact.id.startswith(("demographics.", SILENT)) and fact not in out):
-                    out.append(fact)
-        if out:
-            return self._prefer_new(out, used)[:2]
+            if anchor.section.startswith("risk_assessment"):
+                continue
+            near.extend(f for f in self.index.similar(anchor.fact.text, self.policy.disclosure_threshold, 2)
+                        if sayable(f) and f not in near)
+        if near:
+            return self._prefer_new(near, used)[:2]
         return [a for a in anchors if a.section in voiced and a.id not in used][:1]
 
     def _untold_symptoms(self, topic_id: str, used: set[str]) -> list[IndexedFact]:
@@ -1093,7 +1121,9 @@ class MemorySkill:
         """The told facts of a topic (for "how long?" and "how much?" those that say first), those that answer more of what was asked first, then the untold
         before the told, then the most to the point (fewest other topics), in record order."""
         facts = [f for f in self.index.by_topic.get(topic_id, ()) if f.tellable and f.id not in used]
+        by_others = False  # told from the facts of other topics (answered_by)
         if not facts and not any(f.tellable for f in self.index.by_topic.get(topic_id, ())):
+            by_others = True
             # no sentence of its own ("Who do you live with?" and only "Married 20 yrs, 2 children"):
             # the facts of the topics that answer it (data/recall.json answered_by), present and current
             by, sections, presentation, wh_only = self._answered_by.get(topic_id, ((), (), False, False))
@@ -1129,6 +1159,9 @@ class MemorySkill:
                 topic_id in _NOW_TOPICS and f.fact.time == "past",
                 history and f.section not in home,
                 -len(asked.intersection(f.topics)),
+                # "What's been on your mind?" told from the history: what troubles them (a symptom or
+                # belief it states) before the clerking's circumstances
+                by_others and not any(self.index.lexicon.get(c).kind in CLOSED_WORLD_KINDS for c in f.affirms),
                 f.id in disclosed,
                 f.section not in home,
                 len(f.topics) > 3,

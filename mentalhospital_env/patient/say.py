@@ -39,6 +39,8 @@ from .recall import (
     IndexedFact,
     asks_how_long,
     duration_in,
+    load_recall_rules,
+    meant,
     wh_word,
 )
 from .understanding import load_taxonomy
@@ -805,7 +807,8 @@ class Speaker:
             return self._mood_answer(fact, text)
         lexicon = self.index.lexicon
         said = [s for s in read_statements(text, lexicon) if s.subject == "patient"]
-        named = {s.concept_id for s in said}
+        # what the wording says in other words than the lexicon's ("better off without me" is hopelessness)
+        named = {s.concept_id for s in said} | meant(text, load_recall_rules())
         tokens = tokenize(text)
         bare_no = bool(tokens) and tokens[0] in self.lay.negation_words | {
             "none",
