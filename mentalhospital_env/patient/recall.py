@@ -189,6 +189,8 @@ class IndexedFact:
     content: frozenset[str]
     topics: tuple[str, ...] = ()
     present: bool = True
+    #: concepts of ``affirms`` read only by meaning (``data/recall.json`` ``meaning``), not by the lexicon
+    meant: frozenset[str] = frozenset()
 
     @property
     def id(self) -> str:
@@ -407,8 +409,10 @@ class FactIndex:
             substance_word = not names_use(fact, rules)
             if substance_word:
                 affirms -= rules.substances
+            # what is sensitive stays as the record's words say it (a finding read by meaning is told as
+            # readily as it was before it was read so)
             concept_sensitive = any(
-                self.lexicon.get(c).sensitive for c in affirms | about_other
+                self.lexicon.get(c).sensitive for c in (affirms - by_meaning) | about_other
             )
             entries.append(
                 IndexedFact(
@@ -431,6 +435,7 @@ class FactIndex:
                         if t not in (fact.topics or ())
                     ),
                     present=_states_present(fact, affirms, rules_out),
+                    meant=by_meaning - frozenset(s.concept_id for s in found if s.subject == "patient" and not s.negated),
                 )
             )
         self.facts: tuple[IndexedFact, ...] = tuple(entries)
@@ -1025,7 +1030,8 @@ class MemorySkill:
         return [f for f in self.index.facts if not f.tellable and f.present
                 and any(topic_id in findings.get(c, ()) for c in f.affirms)]
 
-    def _disclosure(self, anchors: Iterable[IndexedFact], used: set[str], topic_id: str | None = None) -> list[IndexedFact]:
+    def _disclosure(self, anchors: Iterable[IndexedFact], used: set[str], topic_id: str | None = None,
+                    concept_id: str | None = None) -> list[IndexedFact]:
         """What the patient says of a finding the record states only in sentences they cannot say as written
         (``anchors``: the clinician's thought content or risk line, a history sentence the compiler could not
         put in the first person). In order: the patient's own words quoted in a voiced section ("said he
@@ -1053,14 +1059,19 @@ class MemorySkill:
             return (fact.tellable and fact.present and fact.id not in used and fact.section != FAMILY_SECTION
                     and not fact.id.startswith(("demographics.", SILENT)))
 
-        findings = sorted({c for a in anchors for c in a.affirms if lexicon.get(c).kind in CLOSED_WORLD_KINDS
-                           and (topic_id is None or topic_id in self._findings.get(c, ()))})
+        findings = [concept_id] if concept_id else sorted(
+            {c for a in anchors for c in a.affirms if lexicon.get(c).kind in CLOSED_WORLD_KINDS
+             and (topic_id is None or topic_id in self._findings.get(c, ()))})
         own = list({f.id: f for c in findings for f in self.index.affirming.get(c, ()) if sayable(f)}.values())
         if own:
             return self._prefer_new(own, used)[:2]
         near: list[IndexedFact] = []
         for anchor in anchors:
-            if anchor.section.startswith("risk_assessment"):
+            if anchor.section.startswith("risk_assessment") or not any(
+                lexicon.get(c).domain == "psychosis" for c in findings if c in anchor.affirms
+            ):
+                # a belief is told by its content ("they're coming through the loft"); a feeling (guilt,
+                # hopelessness) in the patient's lay words, not by a sentence that shares a word with it
                 continue
             near.extend(f for f in self.index.similar(anchor.fact.text, self.policy.disclosure_threshold, 2)
                         if sayable(f) and f not in near)
@@ -1099,7 +1110,7 @@ class MemorySkill:
         if concept_id in self._affirmed_anywhere:
             # stated only where the patient cannot say it as written (the clinician's thought content, a
             # sentence too long to say): asked by name, they tell it in their own words, never deny it
-            told = self._disclosure(index.affirming.get(concept_id, ()), used)
+            told = self._disclosure(index.affirming.get(concept_id, ()), used, concept_id=concept_id)
             if told:
                 return AnswerItem(AFFIRM, concept_id, tuple(told[:limit]))
             # an examiner's observation only: the patient does not describe it unprompted
@@ -1161,7 +1172,8 @@ class MemorySkill:
                 -len(asked.intersection(f.topics)),
                 # "What's been on your mind?" told from the history: what troubles them (a symptom or
                 # belief it states) before the clerking's circumstances
-                by_others and not any(self.index.lexicon.get(c).kind in CLOSED_WORLD_KINDS for c in f.affirms),
+                by_others and topic.kind == "symptom"
+                and not any(self.index.lexicon.get(c).kind in CLOSED_WORLD_KINDS for c in f.affirms),
                 f.id in disclosed,
                 f.section not in home,
                 len(f.topics) > 3,

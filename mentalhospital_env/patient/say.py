@@ -261,6 +261,8 @@ class LayRenderer:
             # to drive him out" is no "I do drive")
             lexicon = self.lexicon
             named = [c for c in sorted(fact.affirms) if lexicon.get(c).kind in CLOSED_WORLD_KINDS]
+            # what the lexicon reads in it first; a finding read only by meaning when nothing else is named
+            named = [c for c in named if c not in fact.meant] or named
             said = [d for d in (self.clause(c) for c in named[:2]) if d]
             said += [d for d in (self.clause(c, negated=True) for c in sorted(fact.rules_out)[:1]) if d]
             return " ".join(said)
