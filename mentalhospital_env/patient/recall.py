@@ -402,9 +402,9 @@ class FactIndex:
                 frozenset(s.concept_id for s in found if s.subject == "patient" and s.negated) - affirms
             )
             about_other = frozenset(s.concept_id for s in found if s.subject == "other" and not s.negated)
-            by_meaning: frozenset[str] = frozenset()
+            by_meaning: frozenset[str] = frozenset()  # read only by meaning, not by the lexicon
             if fact.section != FAMILY_SECTION and fact.polarity != "absent":
-                by_meaning = meant(f"{fact.text} {fact.patient_says or ''}", rules) - rules_out
+                by_meaning = meant(f"{fact.text} {fact.patient_says or ''}", rules) - rules_out - affirms
                 affirms |= by_meaning
             substance_word = not names_use(fact, rules)
             if substance_word:
@@ -435,7 +435,7 @@ class FactIndex:
                         if t not in (fact.topics or ())
                     ),
                     present=_states_present(fact, affirms, rules_out),
-                    meant=by_meaning - frozenset(s.concept_id for s in found if s.subject == "patient" and not s.negated),
+                    meant=by_meaning,
                 )
             )
         self.facts: tuple[IndexedFact, ...] = tuple(entries)
