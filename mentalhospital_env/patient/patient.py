@@ -420,8 +420,9 @@ class Patient:
             text = self.index.guard.scrub(text)
         if self.representation is not None and decision.speaker == "patient" and not self.checker.check(text).ok:
             # the wording went beyond the record (a lay phrase that reads as another concept):
-            # say it in the record's own words instead
-            text = plain_reply(decision.plan, self.index)
+            # say it in the record's own words instead, never a clinician-only sentence as written
+            # ("Intrusive doubts and images about contamination ...; no delusional conviction.")
+            text = plain_reply(_sayable(decision.plan), self.index)
         return text
 
     def _informant_reply(self, plan: AnswerPlan) -> str:
@@ -545,6 +546,20 @@ class Patient:
 _ILLNESS_TIME = frozenset({"onset", "course", "chief_complaint", "rapport", "greeting"})
 #: the other frames of the illness a double question asks with its time (answered after the time)
 _FRAMES = frozenset({"trigger", "functioning", "help_tried"})
+
+
+def _sayable(plan: AnswerPlan) -> AnswerPlan:
+    """The plan without the facts only a clinician wrote (what the record's own words may say aloud)."""
+    items = []
+    for item in plan.items:
+        if item.stance in (AFFIRM, TELL) and item.facts:
+            facts = tuple(f for f in item.facts if f.tellable)
+            if not facts:
+                continue
+            item = replace(item, facts=facts)
+        items.append(item)
+    return replace(plan, items=tuple(items)) if len(items) != len(plan.items) or any(
+        a is not b for a, b in zip(items, plan.items)) else plan
 
 
 def _reply_from_plan(text: str, plan: AnswerPlan, partial: bool, source: str) -> PatientReply:

@@ -839,6 +839,10 @@ class MemorySkill:
                 used.update(f.id for f in facts)
                 continue
             voiced = self._voiced_facts(topic_id, used) if tax.kind(topic_id) == "symptom" and not answered else []
+            # a clinician's line filed under the topic by a word of it ("no delusional conviction" under
+            # beliefs) voices only a finding of that topic, never its other findings
+            voiced = [f for f in voiced if not any(c in self._findings for c in f.affirms | f.rules_out)
+                      or any(topic_id in self._findings.get(c, ()) for c in f.affirms | f.rules_out)]
             if voiced:
                 # the patient's own words for it first: a quote, or what they can say that tells the same
                 voiced = self._disclosure(voiced, used, topic_id) or voiced

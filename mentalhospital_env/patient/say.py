@@ -924,7 +924,7 @@ _VOICED_QUOTE = re.compile(r"(?<![A-Za-z])['\u2018\u201c\"]([A-Za-z][^'\u2019\u2
 # a threat or intention reported with the patient's words: "said he would 'sort them out' if the police don't"
 _REPORTED = re.compile(
     r"\b(?:said|says|stated|told \w+|threatened)\s+(?:that\s+)?(?:he|she|they)\s+(would|will|could|might)\s+"
-    r"['\u2018\u201c\"]([A-Za-z][^'\u2019\u201d\"]{2,80})['\u2019\u201d\"]((?:[^;.'\u2018\u201c\"]|(?<=[a-z])'(?=[a-z])){0,40})",
+    r"['\u2018\u201c\"]([A-Za-z](?:[^'\u2019\u201d\"]|(?<=[a-z])['\u2019](?=[a-z])){2,80})['\u2019\u201d\"]((?:[^;.'\u2018\u201c\"]|(?<=[a-z])'(?=[a-z])){0,40})",
     re.IGNORECASE,
 )
 _WHOLLY_QUOTED = re.compile(r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*")
