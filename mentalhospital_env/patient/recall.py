@@ -65,7 +65,7 @@ class RecallRules:
     closed_unless_any: Mapping[str, frozenset[str]] = field(default_factory=dict)
     answered_by: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] = field(default_factory=dict)
     #: concept -> what a record says of it in other words ("better off without her" is hopelessness)
-    meaning: Mapping[str, tuple[re.Pattern[str], ...]] = field(default_factory=dict)
+    meaning: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     #: substance concepts, their own section, and the words of using one (``substance_named``)
     #: concept -> the interview topics its finding is filed and disclosed under (``finding_topics``)
     finding_topics: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -108,7 +108,7 @@ def load_recall_rules() -> RecallRules:
                      for k, v in raw.get("answered_by", {}).items() if not k.startswith("_")},
         closest_ignores=re.compile(r"\b(?:" + "|".join(map(re.escape, raw.get("closest_ignores", ()))) + r")\b", re.IGNORECASE)
         if raw.get("closest_ignores") else re.compile(r"(?!)"),
-        meaning={k: tuple(re.compile(p, re.IGNORECASE) for p in v)
+        meaning={k: re.compile("|".join(f"(?:{p})" for p in v), re.IGNORECASE)
                  for k, v in raw.get("meaning", {}).items() if not k.startswith("_")},
         finding_topics={k: tuple(v) for k, v in raw.get("finding_topics", {}).items() if not k.startswith("_")},
         substances=frozenset(raw.get("substance_named", {}).get("concepts", ())),
@@ -126,12 +126,21 @@ def meant(text: str, rules: RecallRules) -> frozenset[str]:
     """The concepts a record sentence states as present in other words than the lexicon's
     (``data/recall.json`` ``meaning``): "would be better off without her" is hopelessness, "said he would
     'sort them out'" a thought of harming others. A phrase negated earlier in its clause states nothing."""
+    if rules is load_recall_rules():
+        return _meant(text)  # the bundled rules: remembered per text (the reply path asks of its own wording)
+    return _read_meaning(text, rules)
+
+
+@lru_cache(maxsize=8192)
+def _meant(text: str) -> frozenset[str]:
+    return _read_meaning(text, load_recall_rules())
+
+
+def _read_meaning(text: str, rules: RecallRules) -> frozenset[str]:
     found = set()
-    for concept_id, patterns in rules.meaning.items():
-        for pattern in patterns:
-            if any(not _NEGATED_BEFORE.search(text[max(0, m.start() - 60):m.start()]) for m in pattern.finditer(text)):
-                found.add(concept_id)
-                break
+    for concept_id, pattern in rules.meaning.items():
+        if any(not _NEGATED_BEFORE.search(text[max(0, m.start() - 60):m.start()]) for m in pattern.finditer(text)):
+            found.add(concept_id)
     return frozenset(found)
 
 
