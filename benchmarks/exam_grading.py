@@ -148,6 +148,13 @@ def load_exam(folder: Path = DATA) -> list[Question]:
     return questions
 
 
+def suite_source(suite: str) -> str | Path:
+    """Where a question's suite loads from: a case file of the exam's own (a record a user brings,
+    ``unseen/uw-002.json``, named relative to the exam's data folder), else a bundled suite's name."""
+    own = DATA / suite
+    return own if own.is_file() else suite
+
+
 def conversations(questions: Iterable[Question]) -> dict[str, list[Question]]:
     """Questions grouped by conversation, each in turn order."""
     out: dict[str, list[Question]] = {}

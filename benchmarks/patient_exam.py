@@ -25,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from exam_grading import DATA, Grade, Lints, Question, conversations, grade, load_exam, tally  # noqa: E402
+from exam_grading import DATA, Grade, Lints, Question, conversations, grade, load_exam, suite_source, tally  # noqa: E402
 
 VARIANTS = ("full", "naive", "memory", "representation")
 TARGETS = {"wrong": 3.0, "not_answering": 5.0, "unnatural": 3.0, "filler": 5.0, "leaks": 0.0}
@@ -48,7 +48,7 @@ def load_cases(questions: list[Question]) -> dict[str, Any]:
     wanted = {q.case_id for q in questions}
     cases = {}
     for suite in sorted({q.suite for q in questions}):
-        for case in load_suite(suite).cases:
+        for case in load_suite(suite_source(suite)).cases:
             if case.case_id in wanted:
                 cases[case.case_id] = case
     missing = sorted(wanted - set(cases))

@@ -249,7 +249,7 @@ def test_exam_data_parse_and_name_existing_cases():
     assert len(questions) >= 400
     case_ids = {q.case_id for q in questions}
     assert len(case_ids) >= 40
-    held = {c.case_id for suite in {q.suite for q in questions} for c in load_suite(suite).cases}
+    held = {c.case_id for suite in {q.suite for q in questions} for c in load_suite(eg.suite_source(suite)).cases}
     assert case_ids <= held, sorted(case_ids - held)[:5]
     convs = eg.conversations(questions)
     for turns in convs.values():

@@ -18,7 +18,7 @@ from mentalhospital_env.cases import Case
 from mentalhospital_env.knowledge.language import stems, tokenize
 
 from .reading import _holds, _phrase_stems, concept_topics, cosine, load_memory_cues
-from .recall import AFFIRM, DENY, TELL, WITHHELD, AnswerItem, AnswerPlan, FactIndex, IndexedFact
+from .recall import AFFIRM, DENY, TELL, WITHHELD, AnswerItem, AnswerPlan, FactIndex, IndexedFact, load_recall_rules
 from .understanding import load_taxonomy
 
 
@@ -270,7 +270,10 @@ def _came_about(item: AnswerItem, index: FactIndex) -> bool:
     if item.subject in taxonomy.by_id:
         subjects = {item.subject}
     elif item.subject in index.lexicon:
-        subjects = set(concept_topics(index.lexicon, item.subject))
+        # a finding's own topics where recall names them (suicidal thoughts are the suicide topic, not the
+        # sleep complaint that a cue word of theirs happens to share), else the lexicon's
+        subjects = set(load_recall_rules().finding_topics.get(item.subject, ())) or set(
+            concept_topics(index.lexicon, item.subject))
     else:
         subjects = {t for f in item.facts for t in f.topics}
     return bool(subjects & index.complaint_topics)

@@ -352,8 +352,10 @@ class Patient:
         if question.when is None:
             return text
         also = set(question.topics) - _ILLNESS_TIME
-        if question.when in ("onset", "duration") and (also - _FRAMES or says_when(text)):
+        if question.when in ("onset", "duration") and (also - _FRAMES or (also and says_when(text))):
             return text
+        # the illness as a whole ("When did you first notice this?"): its onset from the timeline, not the
+        # time of one symptom the recalled sentence happens to say ("refusing food for a week")
         said = timeline(self.case.ehr.history_of_present_illness or "").say(
             question.when, speaker, self.case.demographics.sex
         )
@@ -418,8 +420,9 @@ class Patient:
             text = self.index.guard.scrub(text)
         if self.representation is not None and decision.speaker == "patient" and not self.checker.check(text).ok:
             # the wording went beyond the record (a lay phrase that reads as another concept):
-            # say it in the record's own words instead
-            text = plain_reply(decision.plan, self.index)
+            # say it in the record's own words instead, never a clinician-only sentence as written
+            # ("Intrusive doubts and images about contamination ...; no delusional conviction.")
+            text = plain_reply(_sayable(decision.plan), self.index)
         return text
 
     def _informant_reply(self, plan: AnswerPlan) -> str:
@@ -543,6 +546,20 @@ class Patient:
 _ILLNESS_TIME = frozenset({"onset", "course", "chief_complaint", "rapport", "greeting"})
 #: the other frames of the illness a double question asks with its time (answered after the time)
 _FRAMES = frozenset({"trigger", "functioning", "help_tried"})
+
+
+def _sayable(plan: AnswerPlan) -> AnswerPlan:
+    """The plan without the facts only a clinician wrote (what the record's own words may say aloud)."""
+    items = []
+    for item in plan.items:
+        if item.stance in (AFFIRM, TELL) and item.facts:
+            facts = tuple(f for f in item.facts if f.tellable)
+            if not facts:
+                continue
+            item = replace(item, facts=facts)
+        items.append(item)
+    return replace(plan, items=tuple(items)) if len(items) != len(plan.items) or any(
+        a is not b for a, b in zip(items, plan.items)) else plan
 
 
 def _reply_from_plan(text: str, plan: AnswerPlan, partial: bool, source: str) -> PatientReply:

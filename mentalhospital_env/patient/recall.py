@@ -64,6 +64,14 @@ class RecallRules:
     closest_ignores: re.Pattern[str] = re.compile(r"(?!)")
     closed_unless_any: Mapping[str, frozenset[str]] = field(default_factory=dict)
     answered_by: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] = field(default_factory=dict)
+    #: concept -> what a record says of it in other words ("better off without her" is hopelessness)
+    meaning: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
+    #: substance concepts, their own section, and the words of using one (``substance_named``)
+    #: concept -> the interview topics its finding is filed and disclosed under (``finding_topics``)
+    finding_topics: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    substances: frozenset[str] = frozenset()
+    substance_section: str = "substance_use"
+    use_words: re.Pattern[str] = re.compile(r"(?!)")
 
 
 @lru_cache(maxsize=1)
@@ -100,7 +108,48 @@ def load_recall_rules() -> RecallRules:
                      for k, v in raw.get("answered_by", {}).items() if not k.startswith("_")},
         closest_ignores=re.compile(r"\b(?:" + "|".join(map(re.escape, raw.get("closest_ignores", ()))) + r")\b", re.IGNORECASE)
         if raw.get("closest_ignores") else re.compile(r"(?!)"),
+        meaning={k: re.compile("|".join(f"(?:{p})" for p in v), re.IGNORECASE)
+                 for k, v in raw.get("meaning", {}).items() if not k.startswith("_")},
+        finding_topics={k: tuple(v) for k, v in raw.get("finding_topics", {}).items() if not k.startswith("_")},
+        substances=frozenset(raw.get("substance_named", {}).get("concepts", ())),
+        substance_section=raw.get("substance_named", {}).get("section", "substance_use"),
+        use_words=re.compile(raw["substance_named"]["use_words"], re.IGNORECASE)
+        if raw.get("substance_named") else re.compile(r"(?!)"),
     )
+
+
+#: a negation in the clause before a phrase ("no thoughts of harming the baby", "denies anyone is against him")
+_NEGATED_BEFORE = re.compile(r"\b(?:no|not|never|nor|denie[sd]|deny|without|none)\b[^.;,]*$", re.IGNORECASE)
+
+
+def meant(text: str, rules: RecallRules) -> frozenset[str]:
+    """The concepts a record sentence states as present in other words than the lexicon's
+    (``data/recall.json`` ``meaning``): "would be better off without her" is hopelessness, "said he would
+    'sort them out'" a thought of harming others. A phrase negated earlier in its clause states nothing."""
+    if rules is load_recall_rules():
+        return _meant(text)  # the bundled rules: remembered per text (the reply path asks of its own wording)
+    return _read_meaning(text, rules)
+
+
+@lru_cache(maxsize=8192)
+def _meant(text: str) -> frozenset[str]:
+    return _read_meaning(text, load_recall_rules())
+
+
+def _read_meaning(text: str, rules: RecallRules) -> frozenset[str]:
+    found = set()
+    for concept_id, pattern in rules.meaning.items():
+        if any(not _NEGATED_BEFORE.search(text[max(0, m.start() - 60):m.start()]) for m in pattern.finditer(text)):
+            found.add(concept_id)
+    return frozenset(found)
+
+
+def names_use(fact: Fact, rules: RecallRules) -> bool:
+    """Whether a fact may affirm a substance: in the substance section, or speaking of using one ("I smoke
+    weed every day"), never a word that only looks like one ("Home visit (joint, CPN and SpR)")."""
+    if fact.section == rules.substance_section:
+        return True
+    return rules.use_words.search(f"{fact.text} {fact.patient_says or ''}") is not None
 
 
 def amount_in(text: str) -> str | None:
@@ -149,6 +198,8 @@ class IndexedFact:
     content: frozenset[str]
     topics: tuple[str, ...] = ()
     present: bool = True
+    #: concepts of ``affirms`` read only by meaning (``data/recall.json`` ``meaning``), not by the lexicon
+    meant: frozenset[str] = frozenset()
 
     @property
     def id(self) -> str:
@@ -210,6 +261,8 @@ def _job_says(job: str) -> str:
 
 
 _EXAMINER_SECTIONS = ("mental_status_exam", "risk_assessment")
+#: the patient's own words quoted in a clinician's sentence ("said he would 'sort them out'")
+_QUOTE = re.compile(r"(?<![A-Za-z])['\u2018\u201c\"][A-Za-z][^'\u2019\u201d\"]{3,80}['\u2019\u201d\"](?![A-Za-z])")
 # what the patient came with, not their circumstances ("my daughter driving" among the worries is no household)
 _PRESENTATION_SECTIONS = ("chief_complaint", "history_of_present_illness")
 # a person's circumstances: who is at home, what they do with a weekend (not "drinks at weekends")
@@ -286,6 +339,14 @@ def _with_demographics(topics: tuple[str, ...], fact: Fact, demographic: tuple) 
     return topics + tuple(extra) if extra else topics
 
 
+def _without_substances(topics: tuple[str, ...], drop: bool) -> tuple[str, ...]:
+    """A fact's topics without the substance topics when it does not speak of using one."""
+    if not drop:
+        return topics
+    tax = load_taxonomy()
+    return tuple(t for t in topics if t not in tax.by_id or tax.kind(t) != "substance")
+
+
 def _sensitive(fact: Fact, concept_sensitive: bool, rules: RecallRules, lexicon: Lexicon, affirms: frozenset[str]) -> bool:
     """Whether rapport must allow a fact first: the case marks it so or it states a sensitive concept,
     except in the plain sections, and except a fact only on a plain topic (how much someone drinks)
@@ -350,8 +411,17 @@ class FactIndex:
                 frozenset(s.concept_id for s in found if s.subject == "patient" and s.negated) - affirms
             )
             about_other = frozenset(s.concept_id for s in found if s.subject == "other" and not s.negated)
+            by_meaning: frozenset[str] = frozenset()  # read only by meaning, not by the lexicon
+            if fact.section != FAMILY_SECTION and fact.polarity != "absent":
+                by_meaning = meant(f"{fact.text} {fact.patient_says or ''}", rules) - rules_out - affirms
+                affirms |= by_meaning
+            substance_word = not names_use(fact, rules)
+            if substance_word:
+                affirms -= rules.substances
+            # what is sensitive stays as the record's words say it (a finding read by meaning is told as
+            # readily as it was before it was read so)
             concept_sensitive = any(
-                self.lexicon.get(c).sensitive for c in affirms | about_other
+                self.lexicon.get(c).sensitive for c in (affirms - by_meaning) | about_other
             )
             entries.append(
                 IndexedFact(
@@ -365,12 +435,16 @@ class FactIndex:
                     leaks=self.guard.leaks(fact.text) or self.guard.leaks(fact.patient_says or ""),
                     vector=_unit({s: c * self.idf[s] for s, c in bag.items()}),
                     content=frozenset(bag),
-                    topics=_with_demographics(
+                    topics=_without_substances(_with_demographics(
                         fact.topics or record_topics(fact.section, f"{fact.text} {fact.patient_says or ''}"),
                         fact,
                         demographic_stems,
+                    ), substance_word) + tuple(  # filed under the topics of what it says by meaning too
+                        t for t in dict.fromkeys(t for c in sorted(by_meaning) for t in rules.finding_topics.get(c, ()))
+                        if t not in (fact.topics or ())
                     ),
                     present=_states_present(fact, affirms, rules_out),
+                    meant=by_meaning,
                 )
             )
         self.facts: tuple[IndexedFact, ...] = tuple(entries)
@@ -543,6 +617,9 @@ class MemoryPolicy:
     similarity_threshold: float = 0.28
     similarity_limit: int = 1
     answer_threshold: float = 0.24
+    #: least cosine between a clinician-only sentence on a finding and a sentence the patient can say
+    #: that tells the same thing in their words (the disclosure of what the record carries)
+    disclosure_threshold: float = 0.16
 
 
 @dataclass
@@ -654,6 +731,7 @@ class MemorySkill:
         self._taxonomy = load_taxonomy()
         self._concept_sections = load_memory_cues().concept_sections
         self._answered_by = load_recall_rules().answered_by
+        self._findings = load_recall_rules().finding_topics  # the topics a finding is disclosed under
         self._asked_what = False  # the question being planned is a wh-question (set by plan)
         self._cue_cache: dict[tuple[str, str], bool] = {}
         # concepts some fact affirms (an examiner's observation included), read once per case
@@ -770,7 +848,13 @@ class MemorySkill:
                 used.update(f.id for f in facts)
                 continue
             voiced = self._voiced_facts(topic_id, used) if tax.kind(topic_id) == "symptom" and not answered else []
+            # a clinician's line filed under the topic by a word of it ("no delusional conviction" under
+            # beliefs) voices only a finding of that topic, never its other findings
+            voiced = [f for f in voiced if not any(c in self._findings for c in f.affirms | f.rules_out)
+                      or any(topic_id in self._findings.get(c, ()) for c in f.affirms | f.rules_out)]
             if voiced:
+                # the patient's own words for it first: a quote, or what they can say that tells the same
+                voiced = self._disclosure(voiced, used, topic_id) or voiced
                 items.append(AnswerItem(TELL, topic_id, tuple(voiced)))
                 used.update(f.id for f in voiced)
                 continue
@@ -795,6 +879,11 @@ class MemorySkill:
                     # in class" left unrendered): the symptoms it names, in lay words, never a denial
                     items.append(AnswerItem(TELL, topic_id, tuple(untold[:1])))
                     used.update(f.id for f in untold[:1])
+                elif told := self._disclosure(self._topic_anchors(topic_id), used, topic_id):
+                    # what the record carries on it only in the clinician's sentences: told in the
+                    # patient's words (a finding of the record is never met with the stock denial)
+                    items.append(AnswerItem(TELL, topic_id, tuple(told[:per_topic])))
+                    used.update(f.id for f in told[:per_topic])
                 elif tax.kind(topic_id) == "symptom":
                     # a concept of the topic read somewhere ("attacks" as violence, "exhausted"), no
                     # sentence on it: a person knows how they sleep, so no "I don't know" but the screen's no
@@ -947,6 +1036,62 @@ class MemorySkill:
         unique = list({f.id: f for f in facts}.values())
         return self._prefer_new(unique, used)
 
+    def _topic_anchors(self, topic_id: str) -> list[IndexedFact]:
+        """The clinician-only sentences that state a finding of a topic (a concept of the topic, by the lexicon
+        or by meaning) that the patient cannot say as written."""
+        findings = self._findings
+        return [f for f in self.index.facts if not f.tellable and f.present
+                and any(topic_id in findings.get(c, ()) for c in f.affirms)]
+
+    def _disclosure(self, anchors: Iterable[IndexedFact], used: set[str], topic_id: str | None = None,
+                    concept_id: str | None = None) -> list[IndexedFact]:
+        """What the patient says of a finding the record states only in sentences they cannot say as written
+        (``anchors``: the clinician's thought content or risk line, a history sentence the compiler could not
+        put in the first person). In order: the patient's own words quoted in a voiced section ("said he
+        would 'sort them out'"); a sentence they can say that states the same finding, read by meaning
+        ("I deserve whatever's coming" for guilt); a sentence they can say close in words to a narrative
+        anchor (not a risk formulation, whose list of factors resembles everything): "They're coming through
+        the loft" for "belief that his neighbours enter through the loft"; the voiced anchor in lay words.
+        Never an examiner's sign (affect, behaviour), never a relative's history. Empty when none: then
+        recall says what it would have."""
+        voiced = self._taxonomy.voiced_sections
+        lexicon = self.index.lexicon
+        anchors = [a for a in anchors if not a.tellable and a.present and a.section != FAMILY_SECTION
+                   and (a.section in voiced or not a.section.startswith(_EXAMINER_SECTIONS))
+                   and not a.id.startswith(SILENT)
+                   # it states a finding (of the topic asked): "no suicidal ideation" beside a preoccupation is none
+                   and any(lexicon.get(c).kind in CLOSED_WORLD_KINDS
+                           and (topic_id is None or topic_id in self._findings.get(c, ())) for c in a.affirms)]
+        if not anchors:
+            return []
+        quoting = [a for a in anchors if a.section in voiced and _QUOTE.search(a.fact.text) and a.id not in used]
+        if quoting:
+            return quoting[:1]
+
+        def sayable(fact: IndexedFact) -> bool:
+            return (fact.tellable and fact.present and fact.id not in used and fact.section != FAMILY_SECTION
+                    and not fact.id.startswith(("demographics.", SILENT)))
+
+        findings = [concept_id] if concept_id else sorted(
+            {c for a in anchors for c in a.affirms if lexicon.get(c).kind in CLOSED_WORLD_KINDS
+             and (topic_id is None or topic_id in self._findings.get(c, ()))})
+        own = list({f.id: f for c in findings for f in self.index.affirming.get(c, ()) if sayable(f)}.values())
+        if own:
+            return self._prefer_new(own, used)[:2]
+        near: list[IndexedFact] = []
+        for anchor in anchors:
+            if anchor.section.startswith("risk_assessment") or not any(
+                lexicon.get(c).domain == "psychosis" for c in findings if c in anchor.affirms
+            ):
+                # a belief is told by its content ("they're coming through the loft"); a feeling (guilt,
+                # hopelessness) in the patient's lay words, not by a sentence that shares a word with it
+                continue
+            near.extend(f for f in self.index.similar(anchor.fact.text, self.policy.disclosure_threshold, 2)
+                        if sayable(f) and f not in near)
+        if near:
+            return self._prefer_new(near, used)[:2]
+        return [a for a in anchors if a.section in voiced and a.id not in used][:1]
+
     def _untold_symptoms(self, topic_id: str, used: set[str]) -> list[IndexedFact]:
         """Facts on the topic the patient has no words for, stating a symptom of theirs (said as the symptom):
         only what the clinician wrote of the patient's experience (voiced sections: thought content, perception,
@@ -976,7 +1121,12 @@ class MemorySkill:
         if negatives:
             return AnswerItem(DENY, concept_id, tuple(negatives[:1]))
         if concept_id in self._affirmed_anywhere:
-            # stated only in an examiner's observation: the patient does not describe it unprompted
+            # stated only where the patient cannot say it as written (the clinician's thought content, a
+            # sentence too long to say): asked by name, they tell it in their own words, never deny it
+            told = self._disclosure(index.affirming.get(concept_id, ()), used, concept_id=concept_id)
+            if told:
+                return AnswerItem(AFFIRM, concept_id, tuple(told[:limit]))
+            # an examiner's observation only: the patient does not describe it unprompted
             return AnswerItem(UNKNOWN, concept_id)
         if concept.kind in CLOSED_WORLD_KINDS or concept_id in index.closed_concepts:
             return AnswerItem(DENY, concept_id)
@@ -995,7 +1145,9 @@ class MemorySkill:
         """The told facts of a topic (for "how long?" and "how much?" those that say first), those that answer more of what was asked first, then the untold
         before the told, then the most to the point (fewest other topics), in record order."""
         facts = [f for f in self.index.by_topic.get(topic_id, ()) if f.tellable and f.id not in used]
+        by_others = False  # told from the facts of other topics (answered_by)
         if not facts and not any(f.tellable for f in self.index.by_topic.get(topic_id, ())):
+            by_others = True
             # no sentence of its own ("Who do you live with?" and only "Married 20 yrs, 2 children"):
             # the facts of the topics that answer it (data/recall.json answered_by), present and current
             by, sections, presentation, wh_only = self._answered_by.get(topic_id, ((), (), False, False))
@@ -1031,6 +1183,10 @@ class MemorySkill:
                 topic_id in _NOW_TOPICS and f.fact.time == "past",
                 history and f.section not in home,
                 -len(asked.intersection(f.topics)),
+                # "What's been on your mind?" told from the history: what troubles them (a symptom or
+                # belief it states) before the clerking's circumstances
+                by_others and topic.kind == "symptom"
+                and not any(self.index.lexicon.get(c).kind in CLOSED_WORLD_KINDS for c in f.affirms),
                 f.id in disclosed,
                 f.section not in home,
                 len(f.topics) > 3,

@@ -39,6 +39,8 @@ from .recall import (
     IndexedFact,
     asks_how_long,
     duration_in,
+    load_recall_rules,
+    meant,
     wh_word,
 )
 from .understanding import load_taxonomy
@@ -246,11 +248,22 @@ class LayRenderer:
             # what only the clinician wrote: the patient's own words quoted in it, if any ("in the bad week
             # 'life feels pointless'": "Life feels pointless.", not "I've never had thoughts of ending my
             # life." from its "no suicidal thoughts now"), else the symptoms it names, in lay words
+            reported = _REPORTED.search(fact.fact.text) if fact.section.startswith(_VOICED_QUOTES) else None
+            if reported:
+                # "said he would 'sort them out' if the police don't": "I'd sort them out if the police don't."
+                modal = {"would": "I'd", "will": "I'll", "could": "I could", "might": "I might"}[reported.group(1).lower()]
+                return f"{modal} {reported.group(2).strip(' .,;')}{reported.group(3).rstrip(' .,;')}."
             quoted = _VOICED_QUOTE.findall(fact.fact.text) if fact.section.startswith(_VOICED_QUOTES) else []
             quoted = [q.strip(" .,;") for q in quoted if len(q.split()) >= 2]
             if quoted:
                 return " ".join(q[0].upper() + q[1:] + "." for q in quoted[:2])
-            said = [d for d in (self.clause(c) for c in sorted(fact.affirms)[:2]) if d]
+            # the symptoms it names (not a history word the clinician's phrasing happens to hold: "pump gas
+            # to drive him out" is no "I do drive")
+            lexicon = self.lexicon
+            named = [c for c in sorted(fact.affirms) if lexicon.get(c).kind in CLOSED_WORLD_KINDS]
+            # what the lexicon reads in it first; a finding read only by meaning when nothing else is named
+            named = [c for c in named if c not in fact.meant] or named
+            said = [d for d in (self.clause(c) for c in named[:2]) if d]
             said += [d for d in (self.clause(c, negated=True) for c in sorted(fact.rules_out)[:1]) if d]
             return " ".join(said)
         if fact.rules_out and not fact.affirms and not fact.about_other:
@@ -796,7 +809,8 @@ class Speaker:
             return self._mood_answer(fact, text)
         lexicon = self.index.lexicon
         said = [s for s in read_statements(text, lexicon) if s.subject == "patient"]
-        named = {s.concept_id for s in said}
+        # what the wording says in other words than the lexicon's ("better off without me" is hopelessness)
+        named = {s.concept_id for s in said} | meant(text, load_recall_rules())
         tokens = tokenize(text)
         bare_no = bool(tokens) and tokens[0] in self.lay.negation_words | {
             "none",
@@ -907,6 +921,12 @@ _OPENS_NO = re.compile(r"^\s*(?:no|nope)\b[,.]?\s*(?:nothing like that[,.]?\s*)?
 # sections whose clinician's sentences quote the patient ("in the bad week 'life feels pointless'")
 _VOICED_QUOTES = ("mental_status_exam.thought_content", "risk_assessment.")
 _VOICED_QUOTE = re.compile(r"(?<![A-Za-z])['\u2018\u201c\"]([A-Za-z][^'\u2019\u201d\"]{3,80})['\u2019\u201d\"](?![A-Za-z])")
+# a threat or intention reported with the patient's words: "said he would 'sort them out' if the police don't"
+_REPORTED = re.compile(
+    r"\b(?:said|says|stated|told \w+|threatened)\s+(?:that\s+)?(?:he|she|they)\s+(would|will|could|might)\s+"
+    r"['\u2018\u201c\"]([A-Za-z](?:[^'\u2019\u201d\"]|(?<=[a-z])['\u2019](?=[a-z])){2,80})['\u2019\u201d\"]((?:[^;.'\u2018\u201c\"]|(?<=[a-z])'(?=[a-z])){0,40})",
+    re.IGNORECASE,
+)
 _WHOLLY_QUOTED = re.compile(r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*")
 
 
