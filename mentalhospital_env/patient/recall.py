@@ -882,6 +882,11 @@ class MemorySkill:
         spoken = [(f, i) for i in items if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts]
         best = spoken[0][0] if spoken else None  # the plan's best answer ("Are there any guns at home?")
         fresh = any(f.id not in told for f, _ in spoken)
+        if best is not None and best.id in told and any(f.id not in told and i is not spoken[0][1] for f, i in spoken):
+            # another subject asked has something new ("... people hurt themselves. What happens for you?"
+            # after the suicide screen): that is the answer, not the other subject's again ("As I said, I've
+            # never had thoughts of ending my life.")
+            best = None
         out: list[AnswerItem] = []
         kept_one = False
         for item in items:
