@@ -577,8 +577,11 @@ _HOW_MUCH = re.compile(r"\b(how (?:much|many|often)|how many times|(?:a|per) (?:
 
 def asks_how_much(question: Question) -> bool:
     """Whether a question asks how much or how often ("How much do you drink?", "How often do they
-    come?", "How much a day?")."""
-    return _HOW_MUCH.search(question.text) is not None
+    come?", "How much a day?"), in its question, not its preface ("I can hear how much this has been
+    weighing on you. What medicines do you take?" asks no amount)."""
+    sentences = [s for s in re.split(r"(?<=[.?!])\s+", question.text.strip()) if s]
+    asked = [s for s in sentences if s.endswith("?")] or sentences
+    return any(_HOW_MUCH.search(s) is not None for s in asked)
 
 
 _WH = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|right|well)\b,?\s*)?(?:what|how|when|where|which|who|why|tell me|describe)\b", re.IGNORECASE)
@@ -968,7 +971,7 @@ class MemorySkill:
         # a neighbouring subject answers only with what is going on now and was not said yet: "What do you
         # do for enjoyment?" is not "one previous episode of low mood at 52", nor the mood answer again
         facts = [f for t in related for f in self.index.by_topic.get(t, ()) if f.tellable
-                 and f.section != FAMILY_SECTION and f.id not in used and f.id not in self.state.disclosed
+                 and f.section != FAMILY_SECTION and f.id not in used
                  and (self._taxonomy.kind(topic_id) == "substance"  # a drug used once is still an answer
                       or f.fact.time != "past" and f.section not in _PAST_SECTIONS)]
         present = [f for f in facts if f.present]
