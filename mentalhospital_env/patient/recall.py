@@ -606,8 +606,9 @@ class MemoryPolicy:
     one topic (the representation skill scales it by verbosity); ``similarity_threshold``: least
     cosine for a lexical match when no concept or topic matched; ``answer_threshold``: least cosine
     for the one record sentence that answers the question in its own words ("What happens in
-    meetings?" -> "I drift off in meetings") to be told first, whatever the topics found (a pertinent
-    negative goes last: it never opens a reply with "no"); the question's words that carry no subject
+    meetings?" -> "I drift off in meetings") to be told first (``off_topic_threshold`` when the sentence
+    is on none of the subjects asked and was told already: then it must share more than a stray word); a pertinent
+    negative goes last: it never opens a reply with "no"; the question's words that carry no subject
     (``recall.json`` ``closest_ignores``: "How is your energy through the day?" is not answered "I
     scraped through school") do not count.
     """
@@ -620,6 +621,7 @@ class MemoryPolicy:
     #: least cosine between a clinician-only sentence on a finding and a sentence the patient can say
     #: that tells the same thing in their words (the disclosure of what the record carries)
     disclosure_threshold: float = 0.16
+    off_topic_threshold: float = 0.33
 
 
 @dataclass
@@ -652,8 +654,11 @@ _HOW_MUCH = re.compile(r"\b(how (?:much|many|often)|how many times|(?:a|per) (?:
 
 def asks_how_much(question: Question) -> bool:
     """Whether a question asks how much or how often ("How much do you drink?", "How often do they
-    come?", "How much a day?")."""
-    return _HOW_MUCH.search(question.text) is not None
+    come?", "How much a day?"), in its question, not its preface ("I can hear how much this has been
+    weighing on you. What medicines do you take?" asks no amount)."""
+    sentences = [s for s in re.split(r"(?<=[.?!])\s+", question.text.strip()) if s]
+    asked = [s for s in sentences if s.endswith("?")] or sentences
+    return any(_HOW_MUCH.search(s) is not None for s in asked)
 
 
 _WH = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|right|well)\b,?\s*)?(?:what|how|when|where|which|who|why|tell me|describe)\b", re.IGNORECASE)
@@ -692,6 +697,10 @@ def asks_how_long(question: Question) -> bool:
 _POINTS_BACK = re.compile(r"\b(that|those|these|this)\b", re.IGNORECASE)  # not "it": "do you find it hard"
 # topics that never make what the patient came about (frames and the open question itself)
 _NOT_COMPLAINT = frozenset({"chief_complaint", "onset", "course", "trigger", "functioning"})
+
+
+# sections of what has been, not of what is going on now
+_PAST_SECTIONS = ("past_psychiatric_history", "family_history")
 
 
 # topics asked in the present tense: "who do you live with?" is not answered with childhood
@@ -915,8 +924,8 @@ class MemorySkill:
             # record sentence closest in words, if one is close enough, else the patient asks back
             similar = [
                 f for f in self.index.similar(question.text, self.policy.similarity_threshold, self.policy.similarity_limit)
-                if f.section != FAMILY_SECTION
-            ]
+                if f.section != FAMILY_SECTION and f.id not in self.state.disclosed
+            ]  # a sentence told already is not said again for a word it shares: the patient asks back
             if similar:
                 items.append(AnswerItem(TELL, "similar", tuple(similar)))
         if not items and not question.greeting and not question.closing and self.is_open(question) and question.open:
@@ -965,6 +974,11 @@ class MemorySkill:
         spoken = [(f, i) for i in items if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts]
         best = spoken[0][0] if spoken else None  # the plan's best answer ("Are there any guns at home?")
         fresh = any(f.id not in told for f, _ in spoken)
+        if best is not None and best.id in told and any(f.id not in told and i is not spoken[0][1] for f, i in spoken):
+            # another subject asked has something new ("... people hurt themselves. What happens for you?"
+            # after the suicide screen): that is the answer, not the other subject's again ("As I said, I've
+            # never had thoughts of ending my life.")
+            best = None
         out: list[AnswerItem] = []
         kept_one = False
         for item in items:
@@ -1004,13 +1018,27 @@ class MemorySkill:
             return None
         about_family = question.about_other or question.relative is not None or "family_history" in question.topics
         text = load_recall_rules().closest_ignores.sub(" ", question.text)
+        asked = self._content_topics(question)
+        query = self.index.vectorize(text)
         for fact in self.index.similar(text, self.policy.answer_threshold, 3):
             if (fact.section == FAMILY_SECTION) != about_family:
                 continue
             if fact.id.startswith("demographics.") and question.topics and not set(fact.topics) & set(question.topics):
                 continue  # "thoughts that life is not worth living?" is not "I live with my boyfriend"
+            if (asked and not asked & set(fact.topics) and fact.id in self.state.disclosed
+                    and cosine(query, fact.vector) < self.policy.off_topic_threshold):
+                # a sentence told already, on none of the subjects asked, is not said again ("Like I said,
+                # I've never told anyone before" to "is anyone against you?") for a word in common
+                continue
             return None if fact.id in used else fact
         return None
+
+    def _content_topics(self, question: Question) -> set[str]:
+        """The subjects a question asks about (not its frame, the complaint or small talk): what the
+        facts told to it must be about."""
+        tax = self._taxonomy
+        return {t for t in question.topics if t in tax.by_id and tax.kind(t) != "meta"
+                and t not in _FRAME_TOPICS and t != "chief_complaint"}
 
     def is_open(self, question: Question) -> bool:
         """Whether a question only asks what else there is ("anything else?"): new facts each time."""
@@ -1029,8 +1057,12 @@ class MemorySkill:
 
     def _related_facts(self, topic_id: str, used: set[str]) -> list[IndexedFact]:
         related = self._taxonomy.by_id[topic_id].related
+        # a neighbouring subject answers only with what is going on now and was not said yet: "What do you
+        # do for enjoyment?" is not "one previous episode of low mood at 52", nor the mood answer again
         facts = [f for t in related for f in self.index.by_topic.get(t, ()) if f.tellable
-                 and f.section != FAMILY_SECTION and f.id not in used]
+                 and f.section != FAMILY_SECTION and f.id not in used
+                 and (self._taxonomy.kind(topic_id) == "substance"  # a drug used once is still an answer
+                      or f.fact.time != "past" and f.section not in _PAST_SECTIONS)]
         present = [f for f in facts if f.present]
         facts = present or [f for f in facts if self._taxonomy.kind(topic_id) == "substance"]
         unique = list({f.id: f for f in facts}.values())
@@ -1159,6 +1191,10 @@ class MemorySkill:
                      and (f.section in _PRESENTATION_SECTIONS if presentation else f.section in _CIRCUMSTANCE_SECTIONS)
                      and not f.section.startswith(_EXAMINER_SECTIONS)]
             facts = list({f.id: f for f in facts}.values())
+            if presentation:
+                happens = [f for f in facts if self._says_what_happens(f, by)]
+                # what brought them may still be how they came ("My GP sent me"); a worry or a day may not
+                facts = happens or (facts if topic_id == "chief_complaint" else [])
         if topic_id != "family_history":
             facts = [f for f in facts if f.section != FAMILY_SECTION]
         elif relative is not None:
@@ -1194,6 +1230,19 @@ class MemorySkill:
             )
         )
         return facts[:limit]
+
+    def _says_what_happens(self, fact: IndexedFact, topics: Sequence[str]) -> bool:
+        """Whether a sentence of the presenting illness tells what is happening to the person (a symptom,
+        or one of ``topics``: work, school, a day), not how they came ("Admission clerking, older adult
+        ward", "Admitted from the paediatric ward after she fainted at school", "My GP referred me")."""
+        own = set(fact.topics)
+        if "admissions" in own:
+            return False
+        if own & set(topics):
+            return True
+        lexicon = self.index.lexicon
+        return any(self._taxonomy.kind(t) == "symptom" for t in own if t in self._taxonomy.by_id) or any(
+            lexicon.get(c).kind in CLOSED_WORLD_KINDS for c in fact.affirms)
 
     def _voiced_facts(self, topic_id: str, used: set[str]) -> list[IndexedFact]:
         """What only the clinician wrote down on a symptom topic (thought content, perception, risk) that
