@@ -10,6 +10,7 @@ may be told yet (:meth:`Rapport.allows`), how much of a many-part question is an
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
@@ -62,6 +63,19 @@ class PersonaProfile:
     tail_rate: float
     filler_rate: float
     partial_after: int
+    catchphrases: tuple[str, ...] = ()
+
+
+def catchphrases(speech_style: str | None) -> tuple[str, ...]:
+    """The patient's own sayings quoted in the case's speech style ("answers 'it's too late' or 'I don't
+    know'" -> "It's too late.", "I don't know."): said as they are, written by the case's author."""
+    found = re.findall(r"(?<![A-Za-z])['\u2018\"\u201c](.+?)['\u2019\"\u201d](?![A-Za-z])", speech_style or "")
+    out = []
+    for phrase in found:
+        phrase = phrase.strip(" .,;")
+        if 1 < len(phrase.split()) <= 12:
+            out.append(phrase[0].upper() + phrase[1:] + ("" if phrase[-1] in "!?" else "."))
+    return tuple(dict.fromkeys(out))
 
 
 def persona_for(case: Case) -> PersonaProfile:
@@ -98,6 +112,7 @@ def persona_for(case: Case) -> PersonaProfile:
         tail_rate=float(table["tail_rate"]),
         filler_rate=float(table["filler_rate"]),
         partial_after=int(table["partial_after"]),
+        catchphrases=catchphrases(persona.speech_style),
     )
 
 
