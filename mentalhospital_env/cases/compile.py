@@ -691,7 +691,12 @@ def _lists_whole(facts: list[Fact], data: dict[str, Any]) -> list[Fact]:
         else:
             have = [re.sub(r"^I have ", "", f.patient_says.rstrip(".")) for f in listed if f.patient_says.startswith("I have ")]
             other = [f.patient_says for f in listed if not f.patient_says.startswith("I have ")]
-            first = "I have " + (have[0] if len(have) == 1 else f"{', '.join(have[:-1])} and {have[-1]}") + "." if have else ""
+            # an item with its own comma ("type 2 diabetes, diet-controlled") is said on its own, never run
+            # into the list ("..., diet-controlled and high blood pressure")
+            plain = [h for h in have if "," not in h]
+            own = [f"I have {h}." for h in have if "," in h]
+            first = " ".join(own + (["I " + ("also " if own else "") + "have " + (
+                plain[0] if len(plain) == 1 else f"{', '.join(plain[:-1])} and {plain[-1]}") + "."] if plain else []))
             says = " ".join([first, *other]).strip()
         merged = replace(
             listed[0], text=" ".join(f.text.rstrip(" .;") + "." for f in listed), patient_says=says,

@@ -16,6 +16,7 @@ from functools import lru_cache
 from importlib import resources
 
 from mentalhospital_env.cases import Case
+from mentalhospital_env.cases.model import Persona
 from mentalhospital_env.knowledge.language import stems, tokenize
 
 from .reading import _holds, _phrase_stems, concept_topics, cosine, load_memory_cues
@@ -78,10 +79,33 @@ def catchphrases(speech_style: str | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+def narrative_manner(case: Case) -> Persona | None:
+    """A persona read from how a narrative record describes the patient's manner, for a record that
+    gives none (``narrative_manner`` of ``data/styles.json``): the examination's speech and behaviour
+    text is the speech style (its words name traits: "gruff", "slow", "guarded"), words such as
+    "monosyllabic" or "garrulous" set the verbosity, and "guarded" or "suspicious" the guardedness."""
+    if case.persona is not None:
+        return None
+    table = load_styles().get("narrative_manner")
+    if not table:
+        return None
+    text = " ".join(t for section, t in case.ehr.sections() if section in table["sections"]).strip()
+    if not text:
+        return None
+    low = text.lower()
+    verbosity = next((v for v, words in table["verbosity"].items() if any(re.search(rf"\b{re.escape(w)}\b", low) for w in words)),
+                     "average")
+    guarded = any(re.search(rf"\b{re.escape(w)}\b", low) for w in table["guarded"])
+    base = Persona()
+    return replace(base, verbosity=verbosity, speech_style=text,
+                   guardedness=max(float(base.guardedness), float(table["guardedness"])) if guarded else base.guardedness)
+
+
 def persona_for(case: Case) -> PersonaProfile:
-    """Derive the persona: verbosity and guardedness from the case, traits from disorders and speech style."""
+    """Derive the persona: verbosity and guardedness from the case (or from how a narrative record
+    describes the patient's manner), traits from disorders and speech style."""
     styles = load_styles()
-    persona = case.effective_persona
+    persona = narrative_manner(case) or case.effective_persona
     traits: set[str] = set()
     for disorder in case.diagnosis.disorders:
         for prefix, named in styles["by_code"].items():
