@@ -160,7 +160,7 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
     ):
         # "Convinced his insides are rotting", "Worried about money": the patient's state, "I'm ..."
         return _finish("I'm " + _swap_tokens(nlp(_lower_first(first) + text[len(first.text):]), person, section))
-    if section == "personal_history" and (
+    if section == "personal_history" and root.pos_ not in ("NOUN", "PROPN") and (
         re.match(r"^[a-z]+-[a-z]+(?:ing|ed|ful|less|ive)\b", text, re.IGNORECASE) or (first.pos_ == "ADJ" and root.i == first.i)
     ):
         # "Law-abiding all his life", "Quiet and shy": what the patient is (has been, with a time)
@@ -257,10 +257,11 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
             return _finish(f"{'I had' if past else 'I have'} {body}")  # "A few good friends at university"
         return _finish(f"{'I was' if past else 'I am'} {body}")
     lead = data["leads"].get(section, "I've had")
-    if lead == "I have" and re.search(r"\b(?:for (?:about |over |nearly |the last |the past )?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|many|several|some) (?:years?|months?|weeks?)|since)\b", text):
+    if lead == "I have" and section == "medical_history" and re.search(r"\b(?:for (?:about |over |nearly |the last |the past )?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|many|several|some) (?:years?|months?|weeks?)|since)\b", text):
         lead = "I've had"  # "Hypertension for 20 years": a state that has lasted
-    if lead in ("I have", "I've had") and (_PAST.search(text) or re.search(r"\b(?:19|20)\d\d\b", text)
-                                          or re.search(data["past_event_pattern"], text, re.IGNORECASE)):
+    if lead in ("I have", "I've had") and not _verb_form(first) and first.lower_ not in ("had", "has", "have") and not re.search(
+        r"\bsince\b", text) and (_PAST.search(text) or re.search(r"\b(?:19|20)\d\d\b", text)
+                                 or re.search(data["past_event_pattern"], text, re.IGNORECASE)):
         # "Transient ischaemic attack three years ago", "Right hip replacement 2018": an event, in the past
         lead = "I had"
         head = next(iter(doc.noun_chunks), None)
@@ -678,6 +679,8 @@ def _lists_whole(facts: list[Fact], data: dict[str, Any]) -> list[Fact]:
     for section in dict.fromkeys(f.section for f in facts):
         group = [f for f in facts if f.section == section]
         listed = [f for f in group if f.told and f.patient_says and f.polarity != "absent"]
+        if section == "medications":  # the list of medicines; "I've been on lithium since 2009" stays its own
+            listed = [f for f in listed if re.match(r"I take (?!any\b)", f.patient_says)]
         if section not in data["list_sections"] or len(listed) < 2:
             out.extend(group)
             continue
@@ -703,7 +706,7 @@ def _lists_whole(facts: list[Fact], data: dict[str, Any]) -> list[Fact]:
             sensitive=any(f.sensitive for f in listed),
             # the list's own topics only ("attack" in "transient ischaemic attack" is no panic question)
             topics=tuple(dict.fromkeys(t for f in listed for t in f.topics if section in _topic_sections(t))) or listed[0].topics,
-            time="current" if any(f.time != "past" for f in listed) else "past",
+            time="current" if section == "medications" or any(f.time != "past" for f in listed) else "past",
         )
         kept = False
         for f in group:
@@ -1002,7 +1005,7 @@ def _compile_one(fid, section, text, sex, names, data, tax, not_told_sections, n
                  has_sensitive_concept, relatives_named, record_topics, relatives=None) -> Fact:
     relatives = relatives or {}
     low = text.lower()
-    topics = record_topics(section, text)
+    topics = _medicine_named(record_topics(section, text), section, low)
     negative = bool(_NEGATIVE_START.match(text)) or " denies " in f" {low} "
     told = not clinician_only(section, text) and not _clinician_voice(text) and not (
         section not in ("medications", "allergies", "family_history") and not _NEGATIVE_START.match(text) and heading(text)
@@ -1047,6 +1050,27 @@ def _compile_one(fid, section, text, sex, names, data, tax, not_told_sections, n
         fid, section, text, says, sensitive,
         topics=topics, polarity="absent" if negative else "present", time=time, relative=relative, told=told,
     )
+
+
+def _medicine_named(topics: tuple[str, ...], section: str, low: str) -> tuple[str, ...]:
+    """``topics`` without ``medication`` for a sentence outside the medicine sections that names no
+    medicine: "washes her hands 30 to 40 times a day" is no answer to "What medicines do you take?"
+    (the taxonomy's record cue "daily" matches any "a day"). A medicine is named by one of the topic's
+    other record cues ("mg", "tablets", "lithium", "prescribed" ...)."""
+    if "medication" not in topics or section in ("medications", "past_psychiatric_history"):
+        return topics
+    cues = [c for c in _medication_cues() if c != "daily"]
+    if any(re.search(rf"\b{re.escape(c)}\b", low) for c in cues):
+        return topics
+    return tuple(t for t in topics if t != "medication")
+
+
+@lru_cache(maxsize=1)
+def _medication_cues() -> tuple[str, ...]:
+    from mentalhospital_env import patient
+
+    raw = json.loads(resources.files(patient).joinpath("data/taxonomy.json").read_text("utf-8"))
+    return tuple(next(t for t in raw["topics"] if t["id"] == "medication").get("record_cues", ()))
 
 
 def _article(noun: str) -> str:
@@ -1178,6 +1202,11 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
     text = re.sub(r"\bI (married|engaged) to ((?:my |her |his )?[A-Za-z]+)(?: for)? ((?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty)\b[\w -]{0,12}?\b(?:years?|months?))\b",
                   r"I've been \1 to \2 for \3", text)
     text = re.sub(r"\bI deny (?:any |having )?", "I don't have any ", text)
+    text = re.sub(r"\bI(?:'ve had| have had| have) together with\b", "I've been together with", text)
+    # "I have stopped the pill two years ago": a time "ago" takes the simple past
+    text = re.sub(r"\bI(?:'ve| have) (?!been\b|had\b)([a-z]+ed)\b(?=[^.]*\bago\b)", r"I \1", text)
+    # "Hearing good", "Sleep normal" said as "I have hearing good": "My hearing is good"
+    text = re.sub(r"^I have ([a-z]+) (good|normal|fine|intact|unchanged)\.?$", r"My \1 is \2", text)
     # "and convinced his insides are rotting" said as "I convinced my insides ...": a state, "I'm convinced"
 
     text = re.sub(r"\b(My|my) (Father|Mother|Mum|Dad|Brother|Sister|Son|Daughter|Uncle|Aunt|Grandmother|Grandfather|Cousin)\b",

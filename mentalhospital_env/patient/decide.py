@@ -68,13 +68,28 @@ class PersonaProfile:
 
 
 def catchphrases(speech_style: str | None) -> tuple[str, ...]:
-    """The patient's own sayings quoted in the case's speech style ("answers 'it's too late' or 'I don't
-    know'" -> "It's too late.", "I don't know."): said as they are, written by the case's author."""
-    found = re.findall(r"(?<![A-Za-z])['\u2018\"\u201c](.+?)['\u2019\"\u201d](?![A-Za-z])", speech_style or "")
-    out = []
-    for phrase in found:
-        phrase = phrase.strip(" .,;")
-        if 1 < len(phrase.split()) <= 12:
+    """The patient's own sayings quoted in the case's speech style, said as they are: a quotation after
+    a saying verb (or joined to one by "or"/"and") that is a clause of its own ("answers 'it's too
+    late' or 'I don't know'" -> "It's too late.", "I don't know."; never a word the patient uses,
+    "frightened of 'going mad'", nor what they want, "wants 'something for the shakes'").
+    ``catchphrases`` of ``data/styles.json``: the saying verbs and the words such a clause opens with."""
+    table = load_styles().get("catchphrases", {})
+    verbs = "|".join(re.escape(v) for v in table.get("verbs", ()))
+    openers = "|".join(re.escape(w) for w in table.get("openers", ()))
+    text = speech_style or ""
+    if not verbs or not openers:
+        return ()
+    out: list[str] = []
+    said = False
+    at = 0
+    for m in re.finditer(r"(?<![A-Za-z])['\u2018\"\u201c](.+?)['\u2019\"\u201d](?![A-Za-z])", text):
+        between = text[at:m.start()]
+        clause = re.split(r"[;,.:]", between)[-1]
+        said = bool(re.search(rf"\b(?:{verbs})\b", clause, re.IGNORECASE)) or (
+            said and re.fullmatch(r"\s*(?:or|and|,)\s*", between) is not None)
+        at = m.end()
+        phrase = m.group(1).strip(" .,;")
+        if said and re.match(rf"(?:{openers})\b", phrase, re.IGNORECASE) and 1 < len(phrase.split()) <= 12:
             out.append(phrase[0].upper() + phrase[1:] + ("" if phrase[-1] in "!?" else "."))
     return tuple(dict.fromkeys(out))
 

@@ -420,6 +420,7 @@ class Voice:
                 if isinstance(values, list) and bank in self.banks:
                     self.banks[bank] = tuple(values)
         self.catchphrases = persona.catchphrases
+        self.catchphrases_said: dict[str, int] = {}
 
         self.recent: set[str] = set()
         self.used: set[str] = set()
@@ -753,7 +754,12 @@ class Speaker:
         if rng.random() >= float(table.get("rate", 0.0)):
             return ""
         said = " ".join(sentences).lower()
-        return self.voice.choose([p for p in phrases if p.lower().rstrip(".!?") not in said] or [""], rng, optional=True)
+        most = int(table.get("per_encounter", 3))
+        fresh = [p for p in phrases if p.lower().rstrip(".!?") not in said and self.voice.catchphrases_said.get(p, 0) < most]
+        choice = self.voice.choose(fresh, rng, optional=True) if fresh else ""
+        if choice:
+            self.voice.catchphrases_said[choice] = self.voice.catchphrases_said.get(choice, 0) + 1
+        return choice
 
     def _tail_fits(self, condition: str, plan: AnswerPlan, told: int) -> bool:
         spoken = [i for i in plan.items if i.stance in (AFFIRM, TELL) and i.facts and not i.silent]
