@@ -1045,7 +1045,7 @@ def _compile_one(fid, section, text, sex, names, data, tax, not_told_sections, n
         if not says or not _speakable(says, section, person, data):
             says, told = None, False  # no rendering a patient would say: never read the record out
     sensitive = has_sensitive_concept(text) or any(tax.by_id[t].sensitive for t in topics if t in tax.by_id)
-    time = "past" if _PAST.search(text) else "current"
+    time = "past" if _PAST.search(text) and not (says or "").startswith("I take ") else "current"
     return Fact(
         fid, section, text, says, sensitive,
         topics=topics, polarity="absent" if negative else "present", time=time, relative=relative, told=told,
