@@ -160,7 +160,7 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
     ):
         # "Convinced his insides are rotting", "Worried about money": the patient's state, "I'm ..."
         return _finish("I'm " + _swap_tokens(nlp(_lower_first(first) + text[len(first.text):]), person, section))
-    if section == "personal_history" and root.pos_ not in ("NOUN", "PROPN") and (
+    if section == "personal_history" and root.pos_ not in ("NOUN", "PROPN") and _verb_lemma(first) not in data["passive_verbs"] and (
         re.match(r"^[a-z]+-[a-z]+(?:ing|ed|ful|less|ive)\b", text, re.IGNORECASE) or (first.pos_ == "ADJ" and root.i == first.i)
     ):
         # "Law-abiding all his life", "Quiet and shy": what the patient is (has been, with a time)
