@@ -1204,7 +1204,9 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
     text = re.sub(r"\bI deny (?:any |having )?", "I don't have any ", text)
     text = re.sub(r"\bI(?:'ve had| have had| have) together with\b", "I've been together with", text)
     # "I have stopped the pill two years ago": a time "ago" takes the simple past
-    text = re.sub(r"\bI(?:'ve| have) (?!been\b|had\b)([a-z]+ed)\b(?=[^.]*\bago\b)", r"I \1", text)
+    text = re.sub(r"\bI(?:'ve| have) (?!been\b|had\b)([a-z]+ed)\b(?=[^.]*\bago\b)(?![^.]*\bsince\b)", r"I \1", text)
+    if section == "past_psychiatric_history":  # "No medication." among the psychiatric history: for the mind
+        text = re.sub(r"^I haven't had any (medication|medicines|tablets|treatment)\.?$", r"I haven't had any \1 for my mental health", text)
     # "Hearing good", "Sleep normal" said as "I have hearing good": "My hearing is good"
     text = re.sub(r"^I have ([a-z]+) (good|normal|fine|intact|unchanged)\.?$", r"My \1 is \2", text)
     # "and convinced his insides are rotting" said as "I convinced my insides ...": a state, "I'm convinced"
