@@ -90,8 +90,8 @@ def test_a_medicine_list_is_one_fact_naming_every_medicine() -> None:
 def test_an_illness_list_is_told_whole_with_past_events_in_the_past() -> None:
     said = _said(_facts("female", medical_history="Hypertension. High cholesterol. "
                                                    "Transient ischaemic attack three years ago. Right hip replacement 2018."))
-    assert said == ["I have high blood pressure and high cholesterol. I had a transient ischaemic attack three years ago. "
-                    "I had a right hip replacement in 2018."]
+    assert said == [("I have high blood pressure and high cholesterol. I had a transient ischaemic attack three years ago. "
+                     "I had a right hip replacement in 2018.")]
 
 
 def test_a_past_treatment_does_not_say_how_long_it_has_been_going_on() -> None:

@@ -663,13 +663,6 @@ def _widowed(fact: Fact) -> Fact:
     return fact if said == says else replace(fact, patient_says=said, time="past")
 
 
-def _topic_sections(topic: str) -> tuple[str, ...]:
-    from mentalhospital_env.patient.understanding import load_taxonomy
-
-    found = load_taxonomy().by_id.get(topic)
-    return tuple(found.sections) if found is not None else ()
-
-
 def _lists_whole(facts: list[Fact], data: dict[str, Any]) -> list[Fact]:
     """The told facts of a list section (``compile.json`` ``list_sections``: medicines, illnesses) as one
     fact, so that a reply names every item ("I take sertraline, amlodipine, atorvastatin and
@@ -704,8 +697,10 @@ def _lists_whole(facts: list[Fact], data: dict[str, Any]) -> list[Fact]:
         merged = replace(
             listed[0], text=" ".join(f.text.rstrip(" .;") + "." for f in listed), patient_says=says,
             sensitive=any(f.sensitive for f in listed),
-            # the list's own topics only ("attack" in "transient ischaemic attack" is no panic question)
-            topics=tuple(dict.fromkeys(t for f in listed for t in f.topics if section in _topic_sections(t))) or listed[0].topics,
+            # not the topics an item takes from a generic word ("attack" in "transient ischaemic attack" is
+            # no panic question); a birth or a pregnancy in the list still answers those questions
+            topics=tuple(dict.fromkeys(t for f in listed for t in f.topics if t not in data["list_topics_dropped"]))
+            or listed[0].topics,
             time="current" if section == "medications" or any(f.time != "past" for f in listed) else "past",
         )
         kept = False
