@@ -26,7 +26,7 @@ import hashlib
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -36,7 +36,7 @@ from ..knowledge.language import memo_size
 from .derive import split_sentences
 from .model import EHR, Fact
 
-COMPILER_VERSION = "3"
+COMPILER_VERSION = "4"
 
 __all__ = ["COMPILER_VERSION", "clinician_only", "compile_facts", "compile_suite", "first_person", "informant_words"]
 
@@ -142,7 +142,7 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
                 text = changed
                 break
         return _finish(_swap_tokens(nlp(text), person, section))
-    if section == "substance_use":
+    if section in ("substance_use", "medical_history"):
         # "Alcohol about 6 units a week", "Cannabis twice, a year ago": the substance said with its verb
         for pattern, repl in data["substance_noun_leads"]:
             said = re.sub(pattern, lambda m: m.expand(repl).lower().replace("i've", "I've").replace("i ", "I ", 1), text,
@@ -152,6 +152,21 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
     doc = nlp(text)
     root = next((t for t in doc if t.dep_ == "ROOT"), doc[0])
     first = doc[0]
+    judged = _agent_frame(doc, person, data)
+    if judged:
+        return _finish(judged)
+    if first.lower_ in data["state_participles"] and len(doc) > 1 and not any(
+        c.dep_ in ("nsubj", "nsubjpass") for c in first.children
+    ):
+        # "Convinced his insides are rotting", "Worried about money": the patient's state, "I'm ..."
+        return _finish("I'm " + _swap_tokens(nlp(_lower_first(first) + text[len(first.text):]), person, section))
+    if section == "personal_history" and root.pos_ not in ("NOUN", "PROPN") and _verb_lemma(first) not in data["passive_verbs"] and (
+        re.match(r"^[a-z]+-[a-z]+(?:ing|ed|ful|less|ive)\b", text, re.IGNORECASE) or (first.pos_ == "ADJ" and root.i == first.i)
+    ):
+        # "Law-abiding all his life", "Quiet and shy": what the patient is (has been, with a time)
+        lasting = re.search(r"\b(?:all (?:his|her|their|my) life|always|for (?:years|\d+|a|an|many|several)\b|since)\b", text)
+        body = _swap_tokens(nlp(_lower_first(first) + text[len(first.text):]), person, section)
+        return _finish(("I've been " if lasting else "I'm ") + body)
     rest_of = text.split(" ", 1)[1] if " " in text else ""
     root_subject = any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children)
     if root_subject and first.i != root.i and _verb_form(first) and first.tag_ in ("VBN", "VBD") and not any(
@@ -242,7 +257,75 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
             return _finish(f"{'I had' if past else 'I have'} {body}")  # "A few good friends at university"
         return _finish(f"{'I was' if past else 'I am'} {body}")
     lead = data["leads"].get(section, "I've had")
+    if lead == "I have" and section == "medical_history" and re.search(r"\b(?:for (?:about |over |nearly |the last |the past )?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|many|several|some) (?:years?|months?|weeks?)|since)\b", text):
+        lead = "I've had"  # "Hypertension for 20 years": a state that has lasted
+    if lead in ("I have", "I've had") and not _verb_form(first) and first.lower_ not in ("had", "has", "have") and not re.search(
+        r"\bsince\b", text) and (_PAST.search(text) or re.search(r"\b(?:19|20)\d\d\b", text)
+                                 or re.search(data["past_event_pattern"], text, re.IGNORECASE)):
+        # "Transient ischaemic attack three years ago", "Right hip replacement 2018": an event, in the past
+        lead = "I had"
+        head = next(iter(doc.noun_chunks), None)
+        head = head.root if head is not None else root
+        if head.tag_ == "NN" and doc[0].tag_ not in ("DT", "CD", "PRP$") and doc[0].lower_ not in ("one", "some", "no") and not (
+            len(first.text) > 1 and first.text.isupper()
+        ) and head.lower_ not in data["mass_nouns"]:
+            body = ("an " if body[:1].lower() in "aeiou" else "a ") + body
+        body = re.sub(r"(?<!\bin )(?<!\bsince )\b((?:19|20)\d\d)\b", r"in \1", body)
     return _finish(f"{lead} {body}")
+
+
+def _agent_frame(doc, person: _Person, data: dict[str, Any]) -> str | None:
+    """A passive whose agent judges the patient, said with the agent as subject: "Described by his son
+    as 'always a bit prickly'" -> "My son describes me as always a bit prickly" (the parse finds the
+    participle, its ``agent`` and the rest; never "I described by my son")."""
+    verb = doc[0]
+    if verb.tag_ not in ("VBN", "VBD") or _verb_lemma(verb) not in data["agent_frame_verbs"]:
+        return None
+    if any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children):
+        return None
+    agent = next((c for c in verb.children if c.dep_ == "agent"), None)
+    who = next((c for c in agent.children if c.dep_ == "pobj"), None) if agent is not None else None
+    if who is None or agent.i != 1:
+        return None
+    span = doc[who.left_edge.i : who.right_edge.i + 1]
+    rest = doc[who.right_edge.i + 1 :].text.strip(" ,")
+    if not rest:
+        return None
+    said_who = _swap_tokens(span.as_doc(), person, "history_of_present_illness")
+    lemma = _verb_lemma(verb)
+    form = _inflect(lemma, "VBZ" if lemma in ("describe", "see", "regard", "consider", "call", "think", "view", "find")
+                    else "VBD") or verb.lower_
+    plural = who.tag_ in ("NNS", "NNPS") or any(c.dep_ == "conj" for c in who.children)
+    if plural and form.endswith("s"):
+        form = _inflect(lemma, "VBP") or form
+    rest_said = _swap_tokens(_nlp()(rest), person, "history_of_present_illness")
+    return f"{said_who[0].upper()}{said_who[1:]} {form} me {rest_said}"
+
+
+def heading(text: str) -> bool:
+    """Whether a record sentence is only a document heading, a setting or the clinician's frame
+    ("Admission clerking, older adult ward.", "Home visit (joint, CPN and SpR).", "History from Mr Hughes
+    and his wife"): a noun phrase without a verb whose head (or a head it lists) is a kind of document
+    or encounter (``compile.json`` ``document_nouns``), or one of ``heading_patterns``. Never told."""
+    data = _data()
+    plain = re.sub(r"\s*\([^()]*\)", "", text).strip(" .;:")
+    if not plain:
+        return False
+    if any(re.search(p, plain, re.IGNORECASE) for p in data["heading_patterns"]):
+        return True
+    if len(plain.split()) > 10:
+        return False
+    doc = _nlp()(plain)
+    if any(t.pos_ in ("VERB", "AUX") and t.dep_ not in ("amod", "compound") for t in doc):
+        return False
+    if any(t.lower_ in ("i", "he", "she", "they", "his", "her", "my") for t in doc):
+        return False
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or root.pos_ not in ("NOUN", "PROPN"):
+        return False
+    heads = [root] + [c for c in root.children if c.dep_ in ("conj", "appos")]
+    nouns = set(data["document_nouns"])
+    return any(h.lower_ in nouns or h.lemma_.lower() in nouns for h in heads)
 
 
 def _personal_noun_phrase(doc, root, text: str, person: _Person, section: str, data: dict[str, Any]) -> str:
@@ -302,7 +385,10 @@ def _verb_form(token) -> bool:
         lemma = _verb_lemma(token)
         if lemma != token.lower_:
             forms = getAllInflections(lemma, upos="VERB")
-            return any(token.lower_ in forms.get(tag, ()) for tag in ("VBD", "VBN"))
+            tags = ("VBD", "VBN")
+            if not any(t.pos_ in ("VERB", "AUX") for t in token.doc if t.i != token.i):
+                tags += ("VBZ",)  # "Teaches Year 2": no other verb, so the first word is the verb
+            return any(token.lower_ in forms.get(tag, ()) for tag in tags)
     return False
 
 
@@ -378,6 +464,8 @@ def _negative_lead(rest: str, section: str, data: dict[str, Any]) -> str:
     lead = leads.get(section, leads["default"])
     if rest.split(" ", 1)[0].lower().endswith("ing") and section not in ("medications", "allergies"):
         return "I haven't been"
+    if section == "substance_use" and re.search(r"\b(?:since|for (?:a|an|the|\d+|one|two|three|four|five|six|several|many|some)\b)", rest):
+        return "I haven't had any"  # "No alcohol since pregnancy", "none for two months"
     return lead
 
 
@@ -546,7 +634,84 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
                                          no_allergy, has_sensitive_concept, relatives_named, record_topics,
                                          relatives))
             n += len(split_sentences(text))
+    facts = _lists_whole(facts, data)
+    if re.search(data["widowed_pattern"], " ".join(t for _s, t in ehr.sections()), re.IGNORECASE):
+        facts = [_widowed(f) for f in facts]
+        # "Married 55 years; wife died four years ago": one fact, so that a question about a partner
+        # hears both ("I was married 55 years. My wife died four years ago.")
+        merged: list[Fact] = []
+        for f in facts:
+            prev = merged[-1] if merged else None
+            if (prev is not None and prev.patient_says and f.patient_says and prev.section == f.section
+                    and prev.patient_says.startswith("I was married")
+                    and re.match(r"My (?:wife|husband|partner) (?:died|passed away)", f.patient_says)):
+                merged[-1] = replace(prev, text=f"{prev.text}; {f.text}", patient_says=f"{prev.patient_says} {f.patient_says}",
+                                     topics=tuple(dict.fromkeys(prev.topics + f.topics)))
+                continue
+            merged.append(f)
+        facts = merged
     return tuple(facts)
+
+
+def _widowed(fact: Fact) -> Fact:
+    """A widowed patient's marriage said in the past ("Married 55 years; wife died four years ago" ->
+    "I was married 55 years"), never "I've been married 55 years"."""
+    says = fact.patient_says
+    if not says or fact.section == "family_history":
+        return fact
+    said = re.sub(r"\bI(?:'ve been| have been|'m| am) married\b", "I was married", says)
+    return fact if said == says else replace(fact, patient_says=said, time="past")
+
+
+def _lists_whole(facts: list[Fact], data: dict[str, Any]) -> list[Fact]:
+    """The told facts of a list section (``compile.json`` ``list_sections``: medicines, illnesses) as one
+    fact, so that a reply names every item ("I take sertraline, amlodipine, atorvastatin and
+    clopidogrel."; "I have high blood pressure and high cholesterol. I had a transient ischaemic attack
+    three years ago."); a section with a single told fact, and untold or negative facts, stay as they are."""
+    out: list[Fact] = []
+    for section in dict.fromkeys(f.section for f in facts):
+        group = [f for f in facts if f.section == section]
+        listed = [f for f in group if f.told and f.patient_says and f.polarity != "absent"]
+        if section == "medications":  # the list of medicines; "I've been on lithium since 2009" stays its own
+            listed = [f for f in listed if re.match(r"I take (?!any\b)", f.patient_says)]
+        if section not in data["list_sections"] or len(listed) < 2:
+            out.extend(group)
+            continue
+        if section == "medications":
+            names: list[str] = []
+            for f in listed:
+                body = re.sub(r"^I take (?:quite a few things, )?", "", f.patient_says.rstrip("."))
+                names += [n.strip() for n in re.split(r",\s*|\s+and\s+", body) if n.strip()]
+            names = list(dict.fromkeys(names))
+            says = _finish("I take " + (names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"))
+        else:
+            have = [re.sub(r"^I have ", "", f.patient_says.rstrip(".")) for f in listed if f.patient_says.startswith("I have ")]
+            other = [f.patient_says for f in listed if not f.patient_says.startswith("I have ")]
+            # an item with its own comma ("type 2 diabetes, diet-controlled") is said on its own, never run
+            # into the list ("..., diet-controlled and high blood pressure")
+            plain = [h for h in have if "," not in h]
+            own = [f"I have {h}." for h in have if "," in h]
+            first = " ".join(own + (["I " + ("also " if own else "") + "have " + (
+                plain[0] if len(plain) == 1 else f"{', '.join(plain[:-1])} and {plain[-1]}") + "."] if plain else []))
+            says = " ".join([first, *other]).strip()
+        merged = replace(
+            listed[0], text=" ".join(f.text.rstrip(" .;") + "." for f in listed), patient_says=says,
+            sensitive=any(f.sensitive for f in listed),
+            # not the topics an item takes from a generic word ("attack" in "transient ischaemic attack" is
+            # no panic question); a birth or a pregnancy in the list still answers those questions
+            topics=tuple(dict.fromkeys(t for f in listed for t in f.topics if t not in data["list_topics_dropped"]))
+            or listed[0].topics,
+            time="current" if section == "medications" or any(f.time != "past" for f in listed) else "past",
+        )
+        kept = False
+        for f in group:
+            if f in listed:
+                if not kept:
+                    out.append(merged)
+                    kept = True
+            else:
+                out.append(f)
+    return out
 
 
 def _sentence_facts(section, text, start, sex, names, data, tax, not_told_sections, not_told_cues, no_allergy,
@@ -557,7 +722,7 @@ def _sentence_facts(section, text, start, sex, names, data, tax, not_told_sectio
             # a narrative sentence splits at semicolons, at a label's colon and between clauses into
             # atomic facts; the clinician's examination and risk formulation stay whole (never told,
             # and "worries ...; no worries about X" is one finding)
-            whole = section.startswith(("mental_status_exam", "risk_assessment"))
+            whole = section.startswith(("mental_status_exam", "risk_assessment")) or section in data["list_sections"][:1]
             if whole:
                 parts = [sentence.strip().rstrip(";")]
             else:
@@ -835,9 +1000,11 @@ def _compile_one(fid, section, text, sex, names, data, tax, not_told_sections, n
                  has_sensitive_concept, relatives_named, record_topics, relatives=None) -> Fact:
     relatives = relatives or {}
     low = text.lower()
-    topics = record_topics(section, text)
+    topics = _medicine_named(record_topics(section, text), section, low)
     negative = bool(_NEGATIVE_START.match(text)) or " denies " in f" {low} "
-    told = not clinician_only(section, text) and not _clinician_voice(text)
+    told = not clinician_only(section, text) and not _clinician_voice(text) and not (
+        section not in ("medications", "allergies", "family_history") and not _NEGATIVE_START.match(text) and heading(text)
+    )
     says: str | None = None
     relative = None
     if section == "family_history":
@@ -858,6 +1025,8 @@ def _compile_one(fid, section, text, sex, names, data, tax, not_told_sections, n
         person = _Person.of(sex)
         named = _named_as_patient(text, names, person)
         if section == "family_history":  # "Rachel had panic attacks in her twenties": her twenties stay hers
+            for name in names:  # "after Chloe's birth": the patient's own, "after my birth"
+                named = re.sub(rf"\b{re.escape(person.possessive)}\b(?= birth\b)", "my", named) if re.search(rf"\b{name}'s birth\b", text) else named
             named = _relatives_as_patient(named, relatives)
         clean = _clean(named, data)
         if section == "medications":
@@ -871,11 +1040,32 @@ def _compile_one(fid, section, text, sex, names, data, tax, not_told_sections, n
         if not says or not _speakable(says, section, person, data):
             says, told = None, False  # no rendering a patient would say: never read the record out
     sensitive = has_sensitive_concept(text) or any(tax.by_id[t].sensitive for t in topics if t in tax.by_id)
-    time = "past" if _PAST.search(text) else "current"
+    time = "past" if _PAST.search(text) and not (says or "").startswith("I take ") else "current"
     return Fact(
         fid, section, text, says, sensitive,
         topics=topics, polarity="absent" if negative else "present", time=time, relative=relative, told=told,
     )
+
+
+def _medicine_named(topics: tuple[str, ...], section: str, low: str) -> tuple[str, ...]:
+    """``topics`` without ``medication`` for a sentence outside the medicine sections that names no
+    medicine: "washes her hands 30 to 40 times a day" is no answer to "What medicines do you take?"
+    (the taxonomy's record cue "daily" matches any "a day"). A medicine is named by one of the topic's
+    other record cues ("mg", "tablets", "lithium", "prescribed" ...)."""
+    if "medication" not in topics or section in ("medications", "past_psychiatric_history"):
+        return topics
+    cues = [c for c in _medication_cues() if c != "daily"]
+    if any(re.search(rf"\b{re.escape(c)}\b", low) for c in cues):
+        return topics
+    return tuple(t for t in topics if t != "medication")
+
+
+@lru_cache(maxsize=1)
+def _medication_cues() -> tuple[str, ...]:
+    from mentalhospital_env import patient
+
+    raw = json.loads(resources.files(patient).joinpath("data/taxonomy.json").read_text("utf-8"))
+    return tuple(next(t for t in raw["topics"] if t["id"] == "medication").get("record_cues", ()))
 
 
 def _article(noun: str) -> str:
@@ -1003,11 +1193,31 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
     # "Married 20 years" said as "I married 20 years": a state that lasts is "I've been married"
     text = re.sub(r"\bI (married|divorced|separated|widowed) (?=(?:for )?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty) (?:years?|months?)\b)",
                   r"I've been \1 ", text)
+    # "Married to Tom for four years", "Married to Alan 51 years": "I've been married to Tom for four years"
+    text = re.sub(r"\bI (married|engaged) to ((?:my |her |his )?[A-Za-z]+)(?: for)? ((?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty)\b[\w -]{0,12}?\b(?:years?|months?))\b",
+                  r"I've been \1 to \2 for \3", text)
+    text = re.sub(r"\bI deny (?:any |having )?", "I don't have any ", text)
+    text = re.sub(r"\bI(?:'ve had| have had| have) together with\b", "I've been together with", text)
+    # "Referred to early intervention by the GP", "Known to the CMHT since 24": a participle without its
+    # auxiliary ("I referred to", "I known to") said as a passive
+    text = re.sub(r"\bI (known)(?= (?:to|by|as)\b)", r"I've been \1", text)
+    text = re.sub(r"\bI (referred|admitted|diagnosed|sectioned|detained|discharged|assessed|prescribed)(?= (?:to|by|with|for|from|at|under|on|in)\b)",
+                  r"I was \1", text)
+    # "I have stopped the pill two years ago": a time "ago" takes the simple past
+    text = re.sub(r"\bI(?:'ve| have) (?!been\b|had\b)([a-z]+ed)\b(?=[^.]*\bago\b)(?![^.]*\bsince\b)", r"I \1", text)
+    if section == "past_psychiatric_history":  # "No medication." among the psychiatric history: for the mind
+        text = re.sub(r"^I haven't had any (medication|medicines|tablets|treatment)\.?$", r"I haven't had any \1 for my mental health", text)
+    # "Hearing good", "Sleep normal" said as "I have hearing good": "My hearing is good"
+    text = re.sub(r"^I have ([a-z]+) (good|normal|fine|intact|unchanged)\.?$", r"My \1 is \2", text)
+    # "and convinced his insides are rotting" said as "I convinced my insides ...": a state, "I'm convinced"
+
     text = re.sub(r"\b(My|my) (Father|Mother|Mum|Dad|Brother|Sister|Son|Daughter|Uncle|Aunt|Grandmother|Grandfather|Cousin)\b",
                   lambda m: f"{m.group(1)} {m.group(2).lower()}", text)
     text = re.sub(r"\bI (?:has|is)\b", lambda m: "I have" if m.group(0).endswith("has") else "I'm", text)
     text = re.sub(r"\bI have (been|had|got|never|always|not)\b", r"I've \1", text)
-    return _spoken(_finish(re.sub(r"(?<!\d):|:(?!\d)", ",", text)), data["sentence_words"])
+    text = _spoken(_finish(re.sub(r"(?<!\d):|:(?!\d)", ",", text)), data["sentence_words"])
+    # "... and convinced his insides are rotting" said as "And I convinced my insides ...": a state, "I'm convinced"
+    return re.sub(rf"\bI ({'|'.join(data['state_participles'])})\b(?! (?:me|him|her|them|us|you)\b)", r"I'm \1", text)
 
 
 def _simple_past_only(token) -> bool:
@@ -1028,7 +1238,7 @@ def _spoken(text: str, limit: int) -> str:
         if len(sentence.split()) <= limit:
             out.append(sentence)
             continue
-        duration = re.search(r",?\s+(for (?:about |around |nearly |over |the last |the past )?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|a few|\d+) (?:days?|weeks?|months?|years?))\.$", sentence)
+        duration = None if _PAST.search(sentence) else re.search(r",?\s+(for (?:about |around |nearly |over |the last |the past )?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|a few|\d+) (?:days?|weeks?|months?|years?))\.$", sentence)
         if duration:
             sentence = sentence[: duration.start()] + ". It's been going on " + duration.group(1) + "."
             if all(len(p.split()) <= limit for p in re.split(r"(?<=[.!?])\s+", sentence)):

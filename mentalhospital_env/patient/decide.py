@@ -10,11 +10,13 @@ may be told yet (:meth:`Rapport.allows`), how much of a many-part question is an
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 
 from mentalhospital_env.cases import Case
+from mentalhospital_env.cases.model import Persona
 from mentalhospital_env.knowledge.language import stems, tokenize
 
 from .reading import _holds, _phrase_stems, concept_topics, cosine, load_memory_cues
@@ -62,12 +64,63 @@ class PersonaProfile:
     tail_rate: float
     filler_rate: float
     partial_after: int
+    catchphrases: tuple[str, ...] = ()
+
+
+def catchphrases(speech_style: str | None) -> tuple[str, ...]:
+    """The patient's own sayings quoted in the case's speech style, said as they are: a quotation after
+    a saying verb (or joined to one by "or"/"and") that is a clause of its own ("answers 'it's too
+    late' or 'I don't know'" -> "It's too late.", "I don't know."; never a word the patient uses,
+    "frightened of 'going mad'", nor what they want, "wants 'something for the shakes'").
+    ``catchphrases`` of ``data/styles.json``: the saying verbs and the words such a clause opens with."""
+    table = load_styles().get("catchphrases", {})
+    verbs = "|".join(re.escape(v) for v in table.get("verbs", ()))
+    openers = "|".join(re.escape(w) for w in table.get("openers", ()))
+    text = speech_style or ""
+    if not verbs or not openers:
+        return ()
+    out: list[str] = []
+    said = False
+    at = 0
+    for m in re.finditer(r"(?<![A-Za-z])['\u2018\"\u201c](.+?)['\u2019\"\u201d](?![A-Za-z])", text):
+        between = text[at:m.start()]
+        clause = re.split(r"[;,.:]", between)[-1]
+        said = bool(re.search(rf"\b(?:{verbs})\b", clause, re.IGNORECASE)) or (
+            said and re.fullmatch(r"\s*(?:or|and|,)\s*", between) is not None)
+        at = m.end()
+        phrase = m.group(1).strip(" .,;")
+        if said and re.match(rf"(?:{openers})\b", phrase, re.IGNORECASE) and 1 < len(phrase.split()) <= 12:
+            out.append(phrase[0].upper() + phrase[1:] + ("" if phrase[-1] in "!?" else "."))
+    return tuple(dict.fromkeys(out))
+
+
+def narrative_manner(case: Case) -> Persona | None:
+    """A persona read from how a narrative record describes the patient's manner, for a record that
+    gives none (``narrative_manner`` of ``data/styles.json``): the examination's speech and behaviour
+    text is the speech style (its words name traits: "gruff", "slow", "guarded"), words such as
+    "monosyllabic" or "garrulous" set the verbosity, and "guarded" or "suspicious" the guardedness."""
+    if case.persona is not None:
+        return None
+    table = load_styles().get("narrative_manner")
+    if not table:
+        return None
+    text = " ".join(t for section, t in case.ehr.sections() if section in table["sections"]).strip()
+    if not text:
+        return None
+    low = text.lower()
+    verbosity = next((v for v, words in table["verbosity"].items() if any(re.search(rf"\b{re.escape(w)}\b", low) for w in words)),
+                     "average")
+    guarded = any(re.search(rf"\b{re.escape(w)}\b", low) for w in table["guarded"])
+    base = Persona()
+    return replace(base, verbosity=verbosity, speech_style=text,
+                   guardedness=max(float(base.guardedness), float(table["guardedness"])) if guarded else base.guardedness)
 
 
 def persona_for(case: Case) -> PersonaProfile:
-    """Derive the persona: verbosity and guardedness from the case, traits from disorders and speech style."""
+    """Derive the persona: verbosity and guardedness from the case (or from how a narrative record
+    describes the patient's manner), traits from disorders and speech style."""
     styles = load_styles()
-    persona = case.effective_persona
+    persona = narrative_manner(case) or case.effective_persona
     traits: set[str] = set()
     for disorder in case.diagnosis.disorders:
         for prefix, named in styles["by_code"].items():
@@ -98,6 +151,7 @@ def persona_for(case: Case) -> PersonaProfile:
         tail_rate=float(table["tail_rate"]),
         filler_rate=float(table["filler_rate"]),
         partial_after=int(table["partial_after"]),
+        catchphrases=catchphrases(persona.speech_style),
     )
 
 

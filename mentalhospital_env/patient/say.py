@@ -427,11 +427,13 @@ class Voice:
         }
         self.insight = tuple(phrases["insight"].get(persona.insight, phrases["insight"]["partial"]))
         self.traits = {t: phrases["traits"][t] for t in persona.traits if t in phrases["traits"]}
-        for trait in ("impoverished",):
-            if trait in self.traits:
-                for bank, values in self.traits[trait].items():
-                    if isinstance(values, list):
-                        self.banks[bank] = tuple(values)
+        for trait in sorted(self.traits):
+            # a trait's own banks replace the persona's: few words ("impoverished"), a dialect ("northern")
+            for bank, values in self.traits[trait].items():
+                if isinstance(values, list) and bank in self.banks:
+                    self.banks[bank] = tuple(values)
+        self.catchphrases = persona.catchphrases
+        self.catchphrases_said: dict[str, int] = {}
 
         self.recent: set[str] = set()
         self.used: set[str] = set()
@@ -549,7 +551,7 @@ class Speaker:
         parts.extend(sentences)
         if partial:
             parts.append(voice.pick("partial", rng))
-        tail = self._tail(plan, rng, len(sentences))
+        tail = self._tail(plan, rng, len(sentences)) or self._catchphrase(plan, rng, sentences)
         if tail:
             parts.append(tail)
         elif sentences and parts and not partial:
@@ -751,6 +753,27 @@ class Speaker:
                 return self._trait_tail(trait, rng)
         return ""
 
+    def _catchphrase(self, plan: AnswerPlan, rng: random.Random, sentences: list[str]) -> str:
+        """One of the patient's own sayings from the case's speech style ("It's too late.", "I can't be
+        bothered."), after an answer with something in it to a question on one of the topics of
+        ``catchphrases`` in ``data/styles.json``, at its rate; never twice running, never one the
+        answer already says."""
+        phrases = self.voice.catchphrases
+        table = load_styles().get("catchphrases", {})
+        if not phrases or not sentences or not any(i.stance in (AFFIRM, TELL) and i.facts and not i.silent for i in plan.items):
+            return ""
+        if not set(plan.question.topics) & set(table.get("topics", ())):
+            return ""
+        if rng.random() >= float(table.get("rate", 0.0)):
+            return ""
+        said = " ".join(sentences).lower()
+        most = int(table.get("per_encounter", 3))
+        fresh = [p for p in phrases if p.lower().rstrip(".!?") not in said and self.voice.catchphrases_said.get(p, 0) < most]
+        choice = self.voice.choose(fresh, rng, optional=True) if fresh else ""
+        if choice:
+            self.voice.catchphrases_said[choice] = self.voice.catchphrases_said.get(choice, 0) + 1
+        return choice
+
     def _tail_fits(self, condition: str, plan: AnswerPlan, told: int) -> bool:
         spoken = [i for i in plan.items if i.stance in (AFFIRM, TELL) and i.facts and not i.silent]
         if condition == "any":
@@ -774,7 +797,7 @@ class Speaker:
         """One of the persona's own hedges ("I reckon", "you know"), now and then, worked into the
         last sentence of an answer with something in it: a talkative person's turn of phrase, or a
         filler where the persona has a filler rate. Never a sentence of its own."""
-        if "impoverished" in self.voice.traits or not any(
+        if set(load_styles().get("no_hedge_traits", ("impoverished",))) & set(self.voice.traits) or not any(
             i.stance in (AFFIRM, TELL) and i.facts and not i.silent for i in plan.items
         ):
             return ""
