@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "8ac7ef01a0628904f0732bd1c9a0287178830ed2db03d8831ea6f3ead7c71ffe"
-DEV_V2_SUITE_SHA256 = "44abea6a73ad88668e47c986f2f4c7f9b57305a364f0bffb9bc356ee5c12d8bc"
+TEST_V2_SUITE_SHA256 = "8ae28c43b599b250e611f7cf976fb393e8e37784e0804e40b8f7c48a7050b093"
+DEV_V2_SUITE_SHA256 = "967977ff3720c80a67cc2682cc1ecb8adc33cf3a04f9d2be43dad330c5818ebe"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 
