@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from mentalhospital_env.cases import Case, Fact
-from mentalhospital_env.knowledge.language import stems
+from mentalhospital_env.knowledge.language import memo_size, stems
 from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
 from .check import LeakGuard
@@ -131,7 +131,7 @@ def meant(text: str, rules: RecallRules) -> frozenset[str]:
     return _read_meaning(text, rules)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=memo_size(8192))
 def _meant(text: str) -> frozenset[str]:
     return _read_meaning(text, load_recall_rules())
 
