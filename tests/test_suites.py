@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "8ae28c43b599b250e611f7cf976fb393e8e37784e0804e40b8f7c48a7050b093"
-DEV_V2_SUITE_SHA256 = "967977ff3720c80a67cc2682cc1ecb8adc33cf3a04f9d2be43dad330c5818ebe"
+TEST_V2_SUITE_SHA256 = "4ad32f49571929867fe1717e65716d41d1dc13631fabf8edf180b33c0bf9329d"
+DEV_V2_SUITE_SHA256 = "61f59f2924d7661422cc1f406c632b45c6b49e0072e08b8f05fd511fb7e61f70"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 
@@ -103,8 +103,13 @@ def test_sizes_ids_and_seeds(suites) -> None:
 # frozen: both histories say the illness began "after a period of being high" and also "No elevated
 # mood" (the lay phrase "periods of being high" joined the lexicon in issue 18). A frozen suite cannot
 # be mended without changing earlier results; `mentalhospital cases audit test` reports version 1's
-# other contradictions. Any other contradiction fails.
+# other contradictions. Three more appeared when the lexicon learnt "persecutory beliefs" (issue 15, stop 23):
+# a history of "occasional paranoia when intoxicated" beside a mental state of "no persecutory beliefs".
+# Any other contradiction fails.
 FROZEN_CONTRADICTIONS = {
+    "dev-0136": ["facts hpi-8 and mse.thought_content-1: persecutory_delusions is both present and denied"],
+    "test-0209": ["facts hpi-10 and mse.thought_content-1: persecutory_delusions is both present and denied"],
+    "test-0441": ["facts hpi-10 and mse.thought_content-1: persecutory_delusions is both present and denied"],
     "test-0261": ["facts hpi-2 and hpi-13: elevated_mood is both present and denied"],
     "test-0352": ["facts hpi-2 and hpi-17: elevated_mood is both present and denied"],
 }
