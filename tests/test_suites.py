@@ -103,15 +103,45 @@ def test_sizes_ids_and_seeds(suites) -> None:
 # frozen: both histories say the illness began "after a period of being high" and also "No elevated
 # mood" (the lay phrase "periods of being high" joined the lexicon in issue 18). A frozen suite cannot
 # be mended without changing earlier results; `mentalhospital cases audit test` reports version 1's
-# other contradictions. Three more appeared when the lexicon learnt "persecutory beliefs" (issue 15, stop 23):
-# a history of "occasional paranoia when intoxicated" beside a mental state of "no persecutory beliefs".
-# Any other contradiction fails.
+# other contradictions. More appeared when the lexicon learnt "persecutory beliefs" and "wish to die" (issues 13
+# and 15, stop 23): "occasional paranoia when intoxicated" beside "no persecutory beliefs", and a mental state of
+# "passive wishes to die" beside "No suicidal ideation" and a negative C-SSRS. Any other contradiction fails.
 FROZEN_CONTRADICTIONS = {
-    "dev-0136": ["facts hpi-8 and mse.thought_content-1: persecutory_delusions is both present and denied"],
-    "test-0209": ["facts hpi-10 and mse.thought_content-1: persecutory_delusions is both present and denied"],
-    "test-0441": ["facts hpi-10 and mse.thought_content-1: persecutory_delusions is both present and denied"],
-    "test-0261": ["facts hpi-2 and hpi-13: elevated_mood is both present and denied"],
-    "test-0352": ["facts hpi-2 and hpi-17: elevated_mood is both present and denied"],
+    "dev-0012": [
+        "exams[3] C-SSRS: 'negative', but the record describes suicidal thoughts",
+        "facts mse.thought_content-1 and risk.suicide-1: suicidal_ideation is both present and denied",
+    ],
+    "dev-0129": [
+        "exams[3] C-SSRS: 'negative', but the record describes suicidal thoughts",
+        "facts mse.thought_content-1 and risk.suicide-1: suicidal_ideation is both present and denied",
+    ],
+    "dev-0136": [
+        "facts hpi-8 and mse.thought_content-1: persecutory_delusions is both present and denied",
+    ],
+    "dev-0212": [
+        "exams[3] C-SSRS: 'negative', but the record describes suicidal thoughts",
+        "facts mse.thought_content-1 and risk.suicide-1: suicidal_ideation is both present and denied",
+    ],
+    "test-0167": [
+        "exams[3] C-SSRS: 'negative', but the record describes suicidal thoughts",
+        "facts mse.thought_content-1 and risk.suicide-1: suicidal_ideation is both present and denied",
+    ],
+    "test-0209": [
+        "facts hpi-10 and mse.thought_content-1: persecutory_delusions is both present and denied",
+    ],
+    "test-0261": [
+        "exams[3] C-SSRS: 'negative', but the record describes suicidal thoughts",
+        "facts hpi-2 and hpi-13: elevated_mood is both present and denied",
+        "facts mse.thought_content-1 and risk.suicide-1: suicidal_ideation is both present and denied",
+    ],
+    "test-0352": [
+        "exams[3] C-SSRS: 'negative', but the record describes suicidal thoughts",
+        "facts hpi-2 and hpi-17: elevated_mood is both present and denied",
+        "facts mse.thought_content-1 and risk.suicide-1: suicidal_ideation is both present and denied",
+    ],
+    "test-0441": [
+        "facts hpi-10 and mse.thought_content-1: persecutory_delusions is both present and denied",
+    ],
 }
 
 
