@@ -884,6 +884,17 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
     return found
 
 
+def _ages(where: str, at: str, entry: Mapping[str, Any]) -> dict[str, int | None]:
+    """An entry's ``min_age`` and ``max_age``, each absent or a whole number of years 0..120."""
+    ages: dict[str, int | None] = {}
+    for key in ("min_age", "max_age"):
+        value = entry.get(key)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 120):
+            raise KnowledgeError(where, at, key, "must be a whole number of years 0..120")
+        ages[key] = value
+    return ages
+
+
 def _disorder_specific(
     where: str, raw: Any, known_action: Any, known_codes_of: Any, raw_signs: Any = None
 ) -> tuple[DisorderElement, ...]:
@@ -898,12 +909,7 @@ def _disorder_specific(
         if not isinstance(e, Mapping) or not isinstance(e.get("reason"), str) or not e["reason"].strip():
             raise KnowledgeError(where, at, "reason", "each element must give an action, codes and a reason")
         codes = known_codes_of(at, "codes", e.get("codes"))
-        ages = {}
-        for key in ("min_age", "max_age"):
-            value = e.get(key)
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 120):
-                raise KnowledgeError(where, at, key, "must be a whole number of years 0..120")
-            ages[key] = value
+        ages = _ages(where, at, e)
         if ages["min_age"] is not None and ages["max_age"] is not None and ages["min_age"] > ages["max_age"]:
             raise KnowledgeError(where, at, "min_age", "is above max_age")
         if not codes and ages["min_age"] is None and ages["max_age"] is None and not e.get("unless_pregnant"):
@@ -941,12 +947,7 @@ def _dose_limits(where: str, raw: Any, by_name: Mapping[str, Any]) -> tuple[Dose
         mg = e.get("max_mg")
         if not isinstance(mg, (int, float)) or isinstance(mg, bool) or mg <= 0:
             raise KnowledgeError(where, at, "max_mg", "must be a positive number")
-        ages = {}
-        for key in ("min_age", "max_age"):
-            value = e.get(key)
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 120):
-                raise KnowledgeError(where, at, key, "must be a whole number of years 0..120")
-            ages[key] = value
+        ages = _ages(where, at, e)
         if ages["min_age"] is None and ages["max_age"] is None:
             raise KnowledgeError(where, at, "min_age", "a dose limit is for an age: give min_age or max_age")
         for key in ("reason", "source"):
