@@ -677,15 +677,23 @@ def test_safeguarding_and_withdrawal_ladders_are_monotone_for_every_judge():
         if added:
             assert max(scores["contraindicated_added"][1:]) <= 1.0
         # the LLM judge path (a monotone scripted reader) and the jury keep the order
-        probe = LLMJudge(ScriptedClient(lambda c: "Score: 3"))
-        replies = {}
-        for ladder in ladders:
-            for i, rung in enumerate(ladder.rungs):
-                user = probe.conversation(case, rung, ladder.dimension)[1]["content"]
-                replies.setdefault(user, f"Score: {max(1, 5 - i)}")
-        judge = LLMJudge(ScriptedClient(lambda conversation: replies.get(conversation[-1]["content"], "Score: 3")))
-        _assert_monotone(check_judge(judge, case, ladders))
-        _assert_monotone(check_judge(Jury([judge, offline], aggregate="mean"), case, ladders))
+        _assert_llm_judge_and_jury_monotone(case, ladders, offline)
+
+
+def _assert_llm_judge_and_jury_monotone(case, ladders, offline) -> None:
+    """The LLM judge's reading path (a scripted reader scoring each ladder's rungs 5, 4, ... 1) and a jury of it with
+    ``offline`` keep every ladder's order."""
+    from mentalhospital_env.rewards.mentaleval.ladders import check_judge
+
+    probe = LLMJudge(ScriptedClient(lambda c: "Score: 3"))
+    replies = {}
+    for ladder in ladders:
+        for i, rung in enumerate(ladder.rungs):
+            user = probe.conversation(case, rung, ladder.dimension)[1]["content"]
+            replies.setdefault(user, f"Score: {max(1, 5 - i)}")
+    judge = LLMJudge(ScriptedClient(lambda conversation: replies.get(conversation[-1]["content"], "Score: 3")))
+    _assert_monotone(check_judge(judge, case, ladders))
+    _assert_monotone(check_judge(Jury([judge, offline], aggregate="mean"), case, ladders))
 
 
 def test_record_sign_ladders_are_monotone_for_every_judge():
@@ -713,15 +721,7 @@ def test_record_sign_ladders_are_monotone_for_every_judge():
         scores = checks[0].scores
         assert scores[0] >= 4.0, (case_id, scores)
         assert max(scores[1:]) <= 2.0, (case_id, scores)
-        probe = LLMJudge(ScriptedClient(lambda c: "Score: 3"))
-        replies = {}
-        for ladder in ladders:
-            for i, rung in enumerate(ladder.rungs):
-                user = probe.conversation(case, rung, ladder.dimension)[1]["content"]
-                replies.setdefault(user, f"Score: {max(1, 5 - i)}")
-        judge = LLMJudge(ScriptedClient(lambda conversation: replies.get(conversation[-1]["content"], "Score: 3")))
-        _assert_monotone(check_judge(judge, case, ladders))
-        _assert_monotone(check_judge(Jury([judge, offline], aggregate="mean"), case, ladders))
+        _assert_llm_judge_and_jury_monotone(case, ladders, offline)
 
 
 def test_advised_steps_lower_app_without_capping_it():
