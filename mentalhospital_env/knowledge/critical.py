@@ -147,6 +147,11 @@ class Contraindication:
     reason: str
 
 
+def _within_ages(age: int, min_age: int | None, max_age: int | None) -> bool:
+    """Whether ``age`` lies in the inclusive bounds ``min_age`` .. ``max_age`` (either may be open)."""
+    return (min_age is None or age >= min_age) and (max_age is None or age <= max_age)
+
+
 @dataclass(frozen=True)
 class DisorderElement:
     """A plan element that belongs to disorders of ``codes`` (families by prefix) and to ages ``min_age`` ..
@@ -162,9 +167,7 @@ class DisorderElement:
     unless_signs: tuple[str, ...] = ()
 
     def wrong_age(self, age: int | None) -> bool:
-        return age is not None and (
-            (self.min_age is not None and age < self.min_age) or (self.max_age is not None and age > self.max_age)
-        )
+        return age is not None and not _within_ages(age, self.min_age, self.max_age)
 
     def misplaced_for(self, profile: "Profile") -> bool:
         # a perinatal team is for a pregnant or postpartum woman, whatever her diagnosis
@@ -225,7 +228,7 @@ class DoseLimit:
     max_age: int | None = None
 
     def applies(self, age: int | None) -> bool:
-        return age is not None and (self.min_age is None or age >= self.min_age) and (self.max_age is None or age <= self.max_age)
+        return age is not None and _within_ages(age, self.min_age, self.max_age)
 
 
 @dataclass(frozen=True)
