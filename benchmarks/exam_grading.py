@@ -227,18 +227,20 @@ def first_clause(text: str) -> str:
 
 def _opens_with(head: str, cue: str, question: str = "") -> bool:
     """Whether a clause opens with a cue. A cue led by a pronoun ("I have", "I'm not") opens a stance
-    only alone ("I have.") or when the next words are about the asked thing: "I have asthma" does
-    not say yes to "Any mental health problems in the family?", nor "I'm not especially restless"
-    no to "Do you lose things?"."""
+    only alone ("I have.") or when its next few words (``OPENER_WINDOW``) are about the asked thing:
+    "I have asthma" does not say yes to "Any mental health problems in the family?", nor "I'm not
+    especially restless" no to "Do you lose things?"; "I've never had help for my mental health"
+    does say no to "Have you ever seen a mental health team?"."""
     if not (head == cue or re.match(re.escape(cue) + r"(?![\w])", head)):
         return False
     if cue.split()[0] not in _PRONOUNS or head == cue:
         return True
-    rest = re.findall(r"[a-z']+", head)[len(cue.split()):][:3]
+    rest = re.findall(r"[a-z']+", head)[len(cue.split()):][:OPENER_WINDOW]
     asked = {w[:4] for w in re.findall(r"[a-z']+", normalise(question)) if len(w) >= 4}
     return all(w in _HEDGES for w in rest) or any(w[:4] in asked for w in rest if len(w) >= 4)
 
 
+OPENER_WINDOW = 6  # "I've never had help for my mental health" denies "Have you seen a mental health team?"
 _PRONOUNS = {"i", "i'm", "i've", "i'd", "it", "it's", "it", "they", "that's"}
 _HEDGES = {"really", "think", "so", "at", "all", "much", "either", "not", "no", "yes", "sure", "to", "be", "honest", "though"}
 
@@ -468,7 +470,9 @@ class Lints:
                     elif t.dep_ == "aux" and t.tag_ == "VBZ" and t.i == sent.start and t.head.dep_ == "ROOT" and _subject(t.head) is None:
                         out.append(f"grammar: subjectless third-person sentence ({t.text} ...)")
                 # "I'm retired engineer", "I am a few good friends": what I am, without an article or in the plural
-                if t.dep_ == "attr" and t.head.lemma_ == "be" and t.tag_ in ("NN", "NNS"):
+                if t.dep_ == "attr" and t.head.lemma_ == "be" and t.tag_ in ("NN", "NNS") and not any(
+                    c.dep_ == "amod" and c.tag_ == "VBG" and c.i == t.head.i + 1 for c in t.children
+                ):  # "I'm sweating buckets": the parser's attr is the object of a progressive
                     subj = _subject(t.head)
                     if subj is not None and subj.lower_ == "i":
                         if t.tag_ == "NNS":
@@ -632,6 +636,8 @@ class Lints:
             words = [u for u in sent if u.is_alpha or u.like_num]
             if len(words) < 5 or words[0].lower_ in stance_words or words[0].tag_ not in ("NN", "NNS", "NNP", "CD", "JJ"):
                 continue
+            if words[1].lower_ == "wise":
+                continue  # "Mood-wise, tired, not depressed.": a speaker's "-wise", not a note's heading
             if words[0].like_num and words[1].lower_ in ("days", "weeks", "months", "years", "day", "week", "month", "year"):
                 continue  # "Eighteen months ago, on holiday in Amsterdam."  # "For two years now.", "Over the past four months.": an answer's ellipsis, not a note
             if any(u.tag_ in ("VBZ", "VBD", "VBP", "MD") for u in sent):
@@ -754,6 +760,8 @@ def _subject(verb: Any) -> Any:
         for c in node.children:
             if c.dep_ in ("nsubj", "nsubjpass", "expl"):
                 return c
+        if node.dep_ == "conj" and node.head.dep_ == "relcl":
+            break  # "the road where it happened and have asked ...": the conjunct is the main clause's, misattached
         if node.dep_ in ("aux", "auxpass") or (node.dep_ == "conj" and node.head.pos_ in ("VERB", "AUX")):
             node = node.head
             continue

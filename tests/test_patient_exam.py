@@ -103,6 +103,18 @@ def test_deflection_only_where_the_question_allows_it(lints):
     assert eg.grade(plain, "I'd rather not talk about that right now.", HW4, lints).verdict == "not_answering"
 
 
+def test_a_denial_that_names_the_asked_thing_a_few_words_on_is_a_denial(lints):
+    # audit of stop 24: a pronoun-led denial whose asked words come later in its clause
+    q = question(ask="Have you ever seen a psychiatrist or mental health team before?", details=[["no", "never", "first time"]],
+                 contradicts=["i was admitted"])
+    assert eg.grade(q, "I've never had help for my mental health before.", HW4, lints).verdict == "fine"
+    watched = question(ask="Do you feel anyone is watching or controlling you?", details=[["no", "nobody"]], contradicts=["being watched"])
+    assert eg.grade(watched, "I have no ideas of being watched or controlled.", HW4, lints).verdict == "fine"
+    # still not a denial of something else: the guard the window keeps
+    restless = question(ask="Do you lose things?", stance="affirm", details=[["keys", "phone"]], contradicts=[])
+    assert eg.opener("I'm not especially restless or impulsive.", restless.ask) is None
+
+
 def test_a_negated_contradiction_is_not_a_contradiction(lints):
     q = question(ask="How have you been sleeping?", stance="affirm", details=[["awake", "four"]],
                  contradicts=["sleep well"])
@@ -161,6 +173,8 @@ def test_the_parser_finds_person_and_agreement_errors(lints, reply):
         "I'm a one-off, me.",
         "Dad drank a lot when I was little.",
         "My father was a fussy eater too.",
+        "I've got the shakes, really bad. I'm sweating buckets.",
+        "I suppose I avoid the stretch of road where it happened and have asked to be taken off emergency calls.",
     ],
 )
 def test_the_parser_leaves_good_speech_alone(lints, reply):
@@ -223,6 +237,7 @@ def test_the_record_read_aloud(lints):
     assert lints.record_voice("Femi notes that the voices continued.", case)
     assert lints.record_voice("Year 1 at a mainstream school.", case)
     assert not lints.record_voice("Not at all, I sleep fine.", case)
+    assert not lints.record_voice("Mood-wise, tired, not depressed.", case)
     assert not lints.record_voice("I drink about ten units a week. More during the good spells.", case)
 
 
