@@ -206,9 +206,10 @@ def reread_comparison(runs: int) -> dict[str, dict[str, float]]:
     """``score_chart`` in CPU time with the per-encounter and per-text memos of the note checks bypassed (each reader
     reads the chart afresh, as before they were kept) and in place, runs interleaved in one process, fresh texts each
     run: the memos' saving under the same load."""
+    from mentalhospital_env.rewards.mentaleval import note_faults, offline, precision
+
     from mentalhospital_env.knowledge import answers
     from mentalhospital_env.knowledge.critical import CriticalActions
-    from mentalhospital_env.rewards.mentaleval import note_faults, offline, precision
 
     remembered = [
         (answers, "_patient_findings"),

@@ -149,9 +149,10 @@ def test_a_chart_read_twice_gives_the_first_reading_and_an_equal_new_chart_the_s
     """The note's claim check, its faults and the plan's critical-action check are remembered per encounter (the
     judge and the scorer's details both read them): the same objects give the very reading, a copy of the chart
     (a new object) is read afresh and agrees, and a changed note is not served the old reading."""
-    from mentalhospital_env.knowledge.critical import load_critical_actions
     from mentalhospital_env.rewards.mentaleval.note_faults import note_faults
     from mentalhospital_env.rewards.mentaleval.precision import check_note, encounter_evidence
+
+    from mentalhospital_env.knowledge.critical import load_critical_actions
 
     for read in (check_note, note_faults, encounter_evidence):
         first = read(case, good)
