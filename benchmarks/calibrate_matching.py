@@ -4,6 +4,7 @@
     python benchmarks/calibrate_matching.py --write              # also write rewards/data/thresholds.json
                                                                  # and docs/calibration.md
     python benchmarks/calibrate_matching.py --embedders hashing  # one embedder (no heavy imports)
+    python benchmarks/calibrate_matching.py --current --embedders hashing  # no refit: every pair set as it reads now
 
 For each embedder: the threshold chosen on the calibration half of rewards/data/match_pairs.jsonl for
 precision >= 0.95 (plain cosine, and cosine behind the negation/subject/time/direction check that the
@@ -103,7 +104,14 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="print the calibration half's misses and false accepts (the held-out half's are never listed)",
     )
+    parser.add_argument(
+        "--current",
+        action="store_true",
+        help="no fitting: the matcher as rewards/data/thresholds.json sets it, precision and recall on every pair set",
+    )
     args = parser.parse_args(argv)
+    if args.current:
+        return current(args.embedders)
 
     pairs = load_match_pairs()
     counts = {k: sum(p.kind == k for p in pairs) for k in PAIR_KINDS}
@@ -154,6 +162,34 @@ def main(argv: list[str] | None = None) -> int:
         report = ROOT / "docs" / "calibration.md"
         report.write_text(render_report(results, pairs))
         print(f"wrote {thresholds.relative_to(ROOT)} and {report.relative_to(ROOT)}")
+    return 0
+
+
+def current(embedders: str) -> int:
+    """Each pair set read by the matcher as it stands (thresholds.json, no refit): pairs, precision, recall, true and
+    false accepts; the quick figure after a lexicon or rule change (the fitted report takes half an hour)."""
+    from mentalhospital_env.rewards.calibration import precision_recall
+    from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
+
+    sets = {
+        "calibration half": lambda: load_match_pairs(split="calibration"),
+        "held-out half": lambda: load_match_pairs(split="held_out"),
+        "record pairs": lambda: load_match_pairs(record_pairs_path()),
+        "narrative pairs": lambda: load_match_pairs(narrative_pairs_path()),
+        "reply pairs": lambda: load_match_pairs(reply_pairs_path()),
+        "clinic pairs": lambda: load_match_pairs(clinic_pairs_path()),
+    }
+    print("| embedder | pair set | pairs | P | R | true accepts | false accepts |")
+    print("|---|---|---|---|---|---|---|")
+    for spec in [s.strip() for s in embedders.split(",") if s.strip()]:
+        matcher = Matcher(MatcherConfig(embedder=spec))
+        for name, load in sets.items():
+            pairs = load()
+            decided = [matcher.entails_unit(p.checkpoint, p.utterance) for p in pairs]
+            pr = precision_recall(decided, [p.entails for p in pairs])
+            true = sum(d and p.entails for d, p in zip(decided, pairs))
+            false = sum(d and not p.entails for d, p in zip(decided, pairs))
+            print(f"| {spec} | {name} | {len(pairs)} | {pr.precision:.3f} | {pr.recall:.3f} | {true} | {false} |", flush=True)
     return 0
 
 

@@ -202,11 +202,60 @@ def run(runs: int) -> dict[str, object]:
     }
 
 
+def reread_comparison(runs: int) -> dict[str, dict[str, float]]:
+    """``score_chart`` in CPU time with the per-encounter and per-text memos of the note checks bypassed (each reader
+    reads the chart afresh, as before they were kept) and in place, runs interleaved in one process, fresh texts each
+    run: the memos' saving under the same load."""
+    from mentalhospital_env.rewards.mentaleval import note_faults, offline, precision
+
+    from mentalhospital_env.knowledge import answers
+    from mentalhospital_env.knowledge.critical import CriticalActions
+
+    remembered = [
+        (answers, "_patient_findings"),
+        (precision, "encounter_evidence"),
+        (precision, "check_note"),
+        (offline, "check_note"),
+        (note_faults, "note_faults"),
+        (offline, "note_faults"),
+    ]
+    kept = {(owner, name): (getattr(owner, name), getattr(owner, name).__wrapped__) for owner, name in remembered}
+    kept[(CriticalActions, "check")] = (CriticalActions.check, CriticalActions._check)
+
+    def memos(on: bool) -> None:
+        for (owner, name), (with_memo, without) in kept.items():
+            setattr(owner, name, with_memo if on else without)
+
+    case = calibration_case()
+    base = exemplary_chart(case)
+    scorer = Scorer()
+    scorer.score(case, episode_chart(base, 30, 9999))
+    times: dict[str, list[float]] = {"reread": [], "remembered": []}
+    try:
+        for r in range(runs):
+            for on in (True, False) if r % 2 else (False, True):
+                memos(on)
+                chart = episode_chart(base, 30, 20000 + 2 * r + on)
+                c = time.process_time()
+                scorer.score(case, chart)
+                times["remembered" if on else "reread"].append(time.process_time() - c)
+    finally:
+        memos(True)
+    return {k: _ms(v) for k, v in times.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--reread", action="store_true", help="only score_chart's CPU time with the note checks' memos off and on"
+    )
     args = parser.parse_args()
+    if args.reread:
+        for key, f in reread_comparison(args.runs).items():
+            print(f"  score_chart CPU, {key:10s} median {f['median_ms']:8.2f} ms   (min {f['min_ms']:.2f}, max {f['max_ms']:.2f})")
+        return
     figures = run(args.runs)
     if args.json:
         print(json.dumps(figures, indent=2))

@@ -6,8 +6,11 @@ Scorers take ``(case, chart)`` and nothing else, so the same scoring runs on a l
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from functools import wraps
+from typing import Any, TypeVar
 
 
 @dataclass(frozen=True)
@@ -84,3 +87,35 @@ class Chart:
             treatment=raw.get("treatment"),
             invalid_actions=int(raw.get("invalid_actions", 0)),
         )
+
+
+ENCOUNTERS_KEPT = 8
+"""How many encounters a :func:`per_encounter` reading remembers (the scorer reads one chart at a time)."""
+
+_Reading = TypeVar("_Reading")
+
+
+def per_encounter(read: Callable[[Any, Chart], _Reading]) -> Callable[[Any, Chart], _Reading]:
+    """A memo of ``read(case, chart)`` by the two objects themselves (identity, the last :data:`ENCOUNTERS_KEPT`).
+
+    One score reads a chart's note several times over: the offline judge's note reading and the scorer's details
+    both check the note's claims and find its faults, and three readers gather the encounter's evidence. A chart
+    is frozen, so the same object gives the same reading; the memo holds the objects, so their ids are not reused
+    while remembered. ``read`` must return an immutable value.
+    """
+    kept: OrderedDict[tuple[int, int], tuple[Any, Chart, _Reading]] = OrderedDict()
+
+    @wraps(read)
+    def remembered(case: Any, chart: Chart) -> _Reading:
+        key = (id(case), id(chart))
+        hit = kept.get(key)
+        if hit is not None and hit[0] is case and hit[1] is chart:
+            return hit[2]
+        value = read(case, chart)
+        kept[key] = (case, chart, value)
+        if len(kept) > ENCOUNTERS_KEPT:
+            kept.popitem(last=False)
+        return value
+
+    remembered.cache_clear = kept.clear  # type: ignore[attr-defined]
+    return remembered

@@ -234,3 +234,32 @@ def test_absent_phrases_are_found_only_by_the_absence_lexicon():
     restored = pickle.loads(pickle.dumps(lexicon))
     assert "absence" not in restored.__dict__
     assert restored.absence.find(text) == lexicon.absence.find(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "concept", "negated"),
+    [
+        ("Honestly I'm ashamed of what I've done to them.", "guilt", False),
+        ("He's been shouting at people over nothing.", "anger_outbursts", False),
+        ("Her mind goes from one idea to another before she finishes.", "flight_of_ideas", False),
+        ("I've never been in trouble with the police.", "legal_problems", True),
+        ("These days I can get by on very little sleep.", "decreased_need_for_sleep", False),
+        ("Attention and concentration poor.", "poor_concentration", False),
+        ("History of conduct problems in primary school.", "rule_violations", False),
+        ("Her uncle had manic depression.", "past_psychiatric_treatment", False),
+    ],
+)
+def test_lay_and_record_wordings_read_as_their_finding(text, concept, negated):
+    """Wordings of a finding the record and clinic pairs showed missing (written afresh, not the pairs' own)."""
+    found = [(m.concept_id, m.negated) for m in load_lexicon().find(text)]
+    assert (concept, negated) in found, found
+
+
+@pytest.mark.parametrize(
+    ("text", "concept"),
+    [("I need my eight hours or I'm useless.", "decreased_need_for_sleep"), ("His attention was steady.", "fluctuating_attention")],
+)
+def test_a_normal_function_said_plainly_reads_as_the_finding_absent(text, concept):
+    lexicon = load_lexicon()
+    assert concept in {m.concept_id for m in lexicon.absence.find(text)}
+    assert concept not in {m.concept_id for m in lexicon.find(text)}

@@ -143,3 +143,28 @@ def test_any_chart_scores_inside_the_scales_without_raising(
     for column in ("emp", "prof", "qual", "rigor", "app"):
         assert 1.0 <= getattr(scores, column) <= 5.0
     assert scores.details["judge_error"] is None
+
+
+def test_a_chart_read_twice_gives_the_first_reading_and_an_equal_new_chart_the_same(case, good):
+    """The note's claim check, its faults and the plan's critical-action check are remembered per encounter (the
+    judge and the scorer's details both read them): the same objects give the very reading, a copy of the chart
+    (a new object) is read afresh and agrees, and a changed note is not served the old reading."""
+    from mentalhospital_env.rewards.mentaleval.note_faults import note_faults
+    from mentalhospital_env.rewards.mentaleval.precision import check_note, encounter_evidence
+
+    from mentalhospital_env.knowledge.critical import load_critical_actions
+
+    for read in (check_note, note_faults, encounter_evidence):
+        first = read(case, good)
+        assert read(case, good) is first
+        copy = replace(good)
+        assert copy is not good and read(case, copy) == first
+        assert read.__wrapped__(case, good) == first
+    changed = replace(good, note=(good.note or "") + "\nRisk: denies suicidal ideation; hears voices.")
+    assert check_note(case, changed) == check_note.__wrapped__(case, changed) != check_note(case, good)
+    actions = load_critical_actions()
+    profile = actions.case_profile(case)
+    plan = good.treatment or ""
+    assert actions.check(profile, plan) is actions.check(actions.profile(case), plan)
+    assert actions.check(profile, plan) == actions._check(profile, plan)
+    assert actions.check(profile, "Lithium 400 mg at night.") == actions._check(profile, "Lithium 400 mg at night.")

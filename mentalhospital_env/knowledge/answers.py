@@ -98,11 +98,17 @@ def closed_question(utterance: str) -> str | None:
 
 def patient_findings(text: str) -> list[tuple[str, bool]]:
     """(concept id, negated) for each finding ``text`` states of the patient (not of a relative), certainly (no
-    uncertainty cue in its clause), denial lists read through."""
+    uncertainty cue in its clause), denial lists read through. Remembered per text: the offline judge reads a
+    case's facts and each reply of a chart several times."""
+    return list(_patient_findings(text))
+
+
+@lru_cache(maxsize=memo_size(8192))
+def _patient_findings(text: str) -> tuple[tuple[str, bool], ...]:
     lexicon = load_lexicon()
     found = lexicon.find(text)
     if not found:
-        return []
+        return ()
     listed = listed_denials(text, found, lambda m: m.negated)
     parts = clauses(text)
     tokens = tokenize(text)
@@ -114,7 +120,7 @@ def patient_findings(text: str) -> list[tuple[str, bool]]:
         if clause is not None and has_cue(" ".join(tokens[clause.start : clause.end]), "uncertainty"):
             continue
         out.append((m.concept_id, m.negated or m.start in listed))
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=1)

@@ -274,6 +274,10 @@ def _stems(text: str) -> tuple[str, ...]:
     return tuple(stem(t) for t in tokenize(text))
 
 
+CHECKS_KEPT = 256
+"""How many (profile, plan) checks :meth:`CriticalActions.check` remembers."""
+
+
 class CriticalActions:
     """The validated vocabulary and rules (see the module docstring)."""
 
@@ -298,6 +302,7 @@ class CriticalActions:
         pregnancy_exclusions: Sequence[str] = (),
     ):
         self.actions = dict(actions)
+        self._checks: dict[tuple[Profile, str], SafetyCheck] = {}  # see check
         self.dose_limits = tuple(dose_limits)
         self._drug_names = {d: tuple(drug_phrases.get(d, (d,))) for d in {x.drug for x in self.dose_limits}}
         every = sorted({n for names in drug_phrases.values() for n in names}, key=len, reverse=True)
@@ -610,7 +615,18 @@ class CriticalActions:
         return tuple(out.values())
 
     def check(self, profile: Profile, plan: str) -> SafetyCheck:
-        """Which required actions ``plan`` misses and which forbidden ones it proposes."""
+        """Which required actions ``plan`` misses and which forbidden ones it proposes. Remembered per profile and
+        plan (the last :data:`CHECKS_KEPT`): a score reads one plan twice, in the judge's plan reading and in the
+        scorer's critical-action details."""
+        key = (profile, plan)
+        found = self._checks.get(key)
+        if found is None:
+            if len(self._checks) >= CHECKS_KEPT:
+                self._checks.pop(next(iter(self._checks)))
+            found = self._checks[key] = self._check(profile, plan)
+        return found
+
+    def _check(self, profile: Profile, plan: str) -> SafetyCheck:
         proposed = self.proposed(plan)
         required, candidates = self._requirements(profile, proposed if plan else frozenset())  # read the plan once
         missing = tuple(r for r in required if r.action not in proposed)

@@ -39,7 +39,7 @@ from mentalhospital_env.knowledge.durations import load_durations
 from mentalhospital_env.knowledge.language import stem, tokenize
 from mentalhospital_env.knowledge.lexicon import load_lexicon
 
-from ..chart import Chart
+from ..chart import Chart, per_encounter
 from ..ranking import resolve_disorder_code
 from .features import empty_quotes, mentions, note_blocks
 
@@ -529,6 +529,7 @@ NOTE_FAULTS: tuple[Callable[[NoteView], list[NoteFault]], ...] = (
 """The rubric: each function finds one kind of fault."""
 
 
+@per_encounter
 def note_faults(case: Any, chart: Chart) -> tuple[NoteFault, ...]:
     """Every fault the rubric finds in ``chart.note`` (none without a note). A quote both garbled and in the third
     person is one fault (garbled)."""

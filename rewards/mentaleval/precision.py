@@ -44,7 +44,7 @@ from mentalhospital_env.knowledge.answers import asked_about, patient_findings
 from mentalhospital_env.knowledge.language import clauses, memo_size, negation_breaks, sentence_breaks, stem, tokenize
 from mentalhospital_env.knowledge.lexicon import lexicon_relations, load_lexicon
 
-from ..chart import Chart
+from ..chart import Chart, per_encounter
 from .features import _disorder_names, mentions, note_blocks
 
 _CLAIM_KINDS = frozenset({"symptom", "sign"})
@@ -353,6 +353,7 @@ def _only_bare(reply: str) -> bool:
     return tuple(tokens) in no or tuple(tokens) in yes
 
 
+@per_encounter
 def encounter_evidence(case: Any, chart: Chart) -> Evidence:
     """The findings the patient affirmed and denied in the encounter (their replies, the exam results), and
     those the record states present or absent."""
@@ -445,6 +446,7 @@ def _observed() -> frozenset[str]:
     return concepts
 
 
+@per_encounter
 def check_note(case: Any, chart: Chart) -> NotePrecision:
     """Every claim of ``chart.note`` held against the encounter, the record and the note itself (see the module
     docstring)."""
