@@ -18,6 +18,24 @@ counted on their own as well. Reported, per group of sections:
 * ``sections``: per record section (each risk and mental-state heading on its own), how many records
   carry a common sentence, how many common sentences it has, and its worst frame (``--sections``).
 
+* ``clauses``: the same counts over clause frames (``--clauses``), which catch a stock clause inside
+  sentences that otherwise differ ("...; limit quantities of medication dispensed if risk is raised,
+  his wife to hold the supply"). The clause rule (:func:`clauses`): a sentence is cut at ``;`` ``:``,
+  a dash, a bracket, and at a comma or ``but``/``whereas``/``although`` that opens a new clause;
+  a clause of fewer than ``--clause-words`` words (a list item, "sooner if worse") is not counted.
+  A clause frame is the clause lower-cased with pronouns written ``P``, numbers and number words
+  ``N``, drug names (``knowledge/data/drugs.json``, names only) ``D``, relatives and carers ``R``,
+  and capitalised words inside the sentence (names, places) ``X``.
+
+* ``on_file`` (``--on-file``): reference-plan sentences that ask for what the record already holds or
+  that do not apply to the patient, counted by rules of this file's own (:func:`plan_asks`): a test
+  requested ("check", "baseline", "screen for", "request" ...) whose result is in the exams, unless the
+  sentence repeats or monitors it ("repeat", "recheck", "every", "in 4 weeks"); "screen for
+  depression" with a depression scale on file or a depressive diagnosis; the Mental Health Act to be
+  "considered" for a patient the history says is detained; children's safeguarding for an adult
+  whose record names no child, pregnancy or dependant (a line that asks whether there are children
+  presumes none and is not counted).
+
 ``--threshold`` sets "common" (the issue's rule is 3%: ``--threshold 0.03``); the keys keep their
 historical ``_5pct`` names whatever the threshold.
 
@@ -43,6 +61,11 @@ GROUPS = {
 }
 _PRONOUNS = {"he", "she", "they", "his", "her", "their", "him", "them", "hers", "himself", "herself", "themselves", "theirs"}
 _QUOTE = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
+_NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "twenty", "thirty", "forty", "fifty", "hundred", "once", "twice", "first", "second", "third", "half", "few", "several"}
+_RELATIVES = {"wife", "husband", "partner", "mother", "father", "mum", "dad", "parents", "parent", "son", "daughter", "sister", "brother",
+              "friend", "girlfriend", "boyfriend", "grandmother", "grandfather", "aunt", "uncle", "carer", "carers", "children", "child",
+              "stepfather", "stepmother", "fiance", "fiancee", "flatmate", "neighbour", "cousin", "grandparents", "foster"}
+_CLAUSE_CUT = re.compile(r"\s*[;:()\u2013\u2014]\s*|\s+-\s+|,\s+|\s+(?=(?:but|whereas|although|though)\b)")
 _SPLIT = re.compile(r"(?<=[.!?])[\"”]?\s+(?=[A-Z\"“(])")
 
 
@@ -91,6 +114,142 @@ def section_text(case: dict, section: str) -> str:
 def normalise(sentence: str) -> str:
     words = re.findall(r"[A-Za-z][A-Za-z'-]*|\d+(?:\.\d+)?", sentence.lower())
     return " ".join("P" if w in _PRONOUNS else "N" if w[0].isdigit() else w for w in words)
+
+
+def _drugs() -> frozenset[str]:
+    """Drug names (each word of each name) from the knowledge base, for normalising only."""
+    path = Path(__file__).resolve().parent.parent / "mentalhospital_env" / "knowledge" / "data" / "drugs.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))["drugs"]
+    except (OSError, KeyError, ValueError):
+        return frozenset()
+    names = [d.get("name", "") for d in (data.values() if isinstance(data, dict) else data)]
+    return frozenset(w for n in names for w in re.findall(r"[a-z][a-z-]+", n.lower()) if len(w) > 3)
+
+
+_DRUG_WORDS: frozenset[str] | None = None
+
+
+def clause_frame(clause: str) -> str:
+    """A clause's frame: lower case, pronouns ``P``, numbers ``N``, drugs ``D``, relatives ``R``, names ``X``."""
+    global _DRUG_WORDS
+    if _DRUG_WORDS is None:
+        _DRUG_WORDS = _drugs()
+    out = []
+    for i, w in enumerate(re.findall(r"[A-Za-z][A-Za-z'-]*|\d+(?:\.\d+)?", clause)):
+        low = w.lower()
+        if low in _PRONOUNS:
+            out.append("P")
+        elif w[0].isdigit() or low in _NUMBER_WORDS:
+            out.append("N")
+        elif low in _DRUG_WORDS:
+            out.append("D")
+        elif low in _RELATIVES or low.rstrip("s") in _RELATIVES:
+            out.append("R")
+        elif i > 0 and w[0].isupper() and not w.isupper() and low not in ("i",):
+            out.append("X")
+        else:
+            out.append(low)
+    return " ".join(out)
+
+
+def clauses(text: str, min_words: int = 4) -> set[str]:
+    """The frames of the clauses of ``text`` (the rule in the module's docstring), each once."""
+    out = set()
+    for s in _SPLIT.split(text.strip()):
+        for c in _CLAUSE_CUT.split(s):
+            c = c.strip(" .,!?\"'\u201c\u201d")
+            c = re.sub(r"^(?:and|but|or|whereas|although|though|then|so)\s+", "", c, flags=re.I)
+            key = clause_frame(c)
+            if len(key.split()) >= min_words:
+                out.add(key)
+    return out
+
+
+def clause_measure(cases: list[dict], min_words: int = 4, threshold: float = 0.03, top: int = 10) -> dict:
+    """Clause frames per section (mental state and risk by heading): records carrying a common frame,
+    how many frames are common, the commonest frames; and over the whole record."""
+    n = len(cases)
+    limit = threshold * n
+    parts = [section_parts(case) for case in cases]
+    names = sorted({k for p in parts for k in p})
+    report: dict = {"records": n, "threshold": threshold, "sections": {}}
+    every: list[set[str]] = [set() for _ in cases]
+    for name in names:
+        keyed = [clauses(p.get(name, ""), min_words) for p in parts]
+        for i, keys in enumerate(keyed):
+            every[i] |= {f"{name}: {k}" for k in keys}
+        counts = Counter(k for keys in keyed for k in keys)
+        common = {k for k, c in counts.items() if c > limit}
+        report["sections"][name] = {
+            "share_over": round(sum(1 for keys in keyed if keys & common) / max(n, 1), 3),
+            "clauses_over": len(common),
+            "top": [[c, k] for k, c in counts.most_common(top) if c > limit],
+        }
+    counts = Counter(k for keys in every for k in keys)
+    common = {k for k, c in counts.items() if c > limit}
+    report["share_over"] = round(sum(1 for keys in every if keys & common) / max(n, 1), 3)
+    report["clauses_over"] = len(common)
+    report["worst"] = [[c, k] for k, c in counts.most_common(top)]
+    return report
+
+
+_TESTS = {  # plan words -> the exam names that hold the result
+    r"thyroid|\bTSH\b|\bTFTs?\b": ("TSH", "Thyroid function"),
+    r"\bB12\b": ("Vitamin B12",),
+    r"\bfolate\b": ("Folate",),
+    r"\bECG\b": ("ECG",),
+    r"drug screen": ("Urine drug screen",),
+    r"full blood count|\bFBC\b|blood count": ("CBC",),
+    r"liver function|\bLFTs?\b": ("LFT",),
+    r"renal function|\beGFR\b|urea and electrolytes|\bU&Es?\b": ("BMP",),
+    r"\bHbA1c\b": ("HbA1c",),
+    r"\blipids?\b|lipid profile": ("Lipid panel",),
+    r"pregnancy test": ("Pregnancy test",),
+    r"brain imaging|\bMRI\b|\bCT head\b|neuroimaging": ("MRI brain", "CT head"),
+}
+_ASK = re.compile(r"\b(check|checks|checked|baseline|request|order|arrange|send|obtain|measure|screen for|test for|do an?)\b", re.I)
+_MONITOR = re.compile(r"\b(repeat|repeated|recheck|re-check|again|every|monthly|yearly|annual|annually|months?|weeks?|days|until|trend|follow-up|on file|already|result|results|is|was|were|after|post-dose|with the level)\b", re.I)
+_DEPRESSION_SCALES = ("PHQ-9", "HAM-D", "MADRS", "BDI", "BDI-II", "EPDS", "GDS", "HADS")
+_DETAINED = re.compile(r"\b(?:under (?:a )?section|detained|sectioned|on a section)\b", re.I)
+_CHILDREN = re.compile(r"\b(?:sons?|daughters?|child|children|kids|baby|babies|stepsons?|stepdaughters?|toddler|infant|twins|pregnant|pregnancy|weeks pregnant|dependants?)\b", re.I)
+_CHILD_LINE = re.compile(r"\bchildren\b|\bchild(?:'s)?\b(?!hood)|\bdependants\b", re.I)
+_ASKS = re.compile(r"\b(?:ask|asks|asked|whether|if any|any children)\b", re.I)  # a question about children presumes none
+
+
+def plan_asks(case: dict) -> list[tuple[str, str]]:
+    """(kind, plan sentence) for each plan sentence that asks for what the record already holds or
+    that does not apply to the patient (the rules in the module's docstring)."""
+    plan = section_text(case, "treatment")
+    exams = {e.get("name", ""): e.get("result", "") for e in case.get("exams") or ()}
+    ehr = case.get("ehr") or {}
+    story = " ".join(_texts({k: ehr.get(k) for k in ("history_of_present_illness", "past_psychiatric_history", "chief_complaint")}))
+    own = " ".join(_texts({k: ehr.get(k) for k in ("personal_history", "family_history", "history_of_present_illness", "medical_history")}))
+    own += " " + " ".join(_texts(case.get("demographics") or {}))
+    own = re.sub(r"\b(?:as a|only|of (?:\w+ )?)child(?:ren)?\b|\bchildhood\b", "", own, flags=re.I)
+    codes = [str(d.get("code", "")) for d in (case.get("diagnosis") or {}).get("disorders") or ()]
+    age = (case.get("demographics") or {}).get("age", 99)
+    out = []
+    for sent in _SPLIT.split(plan):
+        for clause in re.split(r";\s*", sent):
+            if re.search(r"screen(?:ing)? for depression|depression screen", clause, re.I) and (
+                    any(n in exams for n in _DEPRESSION_SCALES) or any(c.startswith(("F32", "F33")) for c in codes)):
+                out.append(("depression screen with a depression scale or diagnosis on file", clause))
+                continue
+            if re.search(r"(?:consider|use|otherwise assessment under) the Mental Health Act", clause) and _DETAINED.search(story):
+                out.append(("Mental Health Act for a patient already detained", clause))
+                continue
+            if isinstance(age, int) and age >= 18 and _CHILD_LINE.search(clause) and not _ASKS.search(clause) and not _CHILDREN.search(own):
+                out.append(("children's safeguarding with no child in the record", clause))
+                continue
+            if _MONITOR.search(clause):
+                continue
+            for words, names in _TESTS.items():
+                held = [n for n in names if n in exams]
+                if held and re.search(words, clause, re.I) and (_ASK.search(clause) or _ASK.search(sent)):
+                    out.append((f"test on file: {held[0]}", clause))
+                    break
+    return out
 
 
 def sentences(text: str, min_words: int) -> set[str]:
@@ -162,6 +321,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--min-words", type=int, default=5)
     ap.add_argument("--threshold", type=float, default=0.05, help="share of records that makes a sentence common (default 0.05)")
     ap.add_argument("--sections", action="store_true", help="print each section's share and worst frame")
+    ap.add_argument("--clauses", action="store_true", help="also count clause frames per section (see the module's docstring)")
+    ap.add_argument("--on-file", action="store_true", help="count plan sentences asking for what is on file or not applying (see the docstring)")
+    ap.add_argument("--clause-words", type=int, default=4, help="shortest clause counted, in words (default 4)")
     ap.add_argument("--json", help="write the full report here")
     args = ap.parse_args(argv)
     reports = {}
@@ -185,6 +347,24 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  top {args.top} quotes:")
         for c, k in r["groups"]["quotes"]["top"]:
             print(f"    {c:4d}  {k[:110]}")
+        if args.on_file:
+            found = [(case.get("case_id"), kind, clause) for case in cases for kind, clause in plan_asks(case)]
+            kinds = Counter(k for _, k, _ in found)
+            r["on_file"] = {"records": len({c for c, _, _ in found}), "kinds": dict(kinds), "examples": found[:40]}
+            print(f"  plan asks for what is on file or does not apply: {len(found)} sentences in {r['on_file']['records']} records")
+            for k, c in kinds.most_common():
+                ex = next(f"{cid}: {cl.strip()[:90]}" for cid, kk, cl in found if kk == k)
+                print(f"    {c:4d}  {k}  (e.g. {ex})")
+        if args.clauses:
+            cl = clause_measure(cases, args.clause_words, args.threshold, args.top)
+            r["clauses"] = cl
+            print(f"  clauses: {cl['clauses_over']} clause frames in more than {args.threshold:.0%} of records (limit {int(args.threshold * cl['records'])}); "
+                  f"{cl['share_over']:.1%} of records carry one")
+            for sec, g in cl["sections"].items():
+                if g["clauses_over"]:
+                    print(f"    {sec:34s} {g['share_over']:6.1%} {g['clauses_over']:4d}")
+                    for c, k in g["top"]:
+                        print(f"        {c:4d}  {k[:100]}")
     if args.json:
         Path(args.json).write_text(json.dumps(reports, indent=1), encoding="utf-8")
     return 0

@@ -123,3 +123,15 @@ def test_generated_cases_pass_the_agree_rules() -> None:
     assert found == []
     plans = " ".join(c.treatment.plan for c in cases).lower()
     assert "if risk is high" not in plans and "if at risk of wernicke" not in plans
+
+
+def test_settle_plan_says_knowledge_base_clauses_by_the_case() -> None:
+    raw = _clean()
+    raw["ehr"]["history_of_present_illness"] += " Admitted under section this week."
+    raw["exams"].append({"name": "PHQ-9", "kind": "scale", "result": "total 25/27 (severe)"})
+    raw["diagnosis"]["categories"] = _categories(raw)
+    case = validate_case(raw)
+    plan = "Screen for depression and suicidal thoughts. Assess risk; consider the Mental Health Act if lacking capacity and at risk."
+    out = settle_plan(plan, case, random.Random(3))
+    assert "screen for depression" not in out.lower() and "25/27" in out
+    assert "consider the Mental Health Act" not in out and "Mental Health Act" in out
