@@ -764,6 +764,7 @@ class MemorySkill:
         self._answered_by = load_recall_rules().answered_by
         self._findings = load_recall_rules().finding_topics  # the topics a finding is disclosed under
         self._asked_what = False  # the question being planned is a wh-question (set by plan)
+        self._query: Mapping[str, float] = {}  # the question being planned, as the index reads words
         self._cue_cache: dict[tuple[str, str], bool] = {}
         # concepts some fact affirms (an examiner's observation included), read once per case
         self._affirmed_anywhere = frozenset(c for f in self.index.facts for c in f.affirms)
@@ -806,6 +807,7 @@ class MemorySkill:
             return earlier
         per_topic = facts_per_topic or self.policy.facts_per_topic
         self._asked_what = asks_what(question)
+        self._query = self.index.vectorize(question.text)
         tax = self._taxonomy
         topics = [t for t in question.topics if t in tax.by_id and tax.kind(t) != "meta" or t == "insight"]
         if "chief_complaint" in topics and any(t not in _NOT_COMPLAINT for t in topics) and any(
@@ -971,6 +973,8 @@ class MemorySkill:
         again = False
         if self.state.disclosed and not (timing or amount) and not self.is_open(question):
             items, again = self._without_repeats(items)
+            if again and not self._asked_what:
+                items, again = self._denial_over_repeat(question, items)
         if any(i.stance in (AFFIRM, TELL, DENY) and not i.silent for i in items):
             items = [i if i.stance != UNKNOWN or i.subject == "insight" else _silenced(i) for i in items]
         if items and all(i.silent for i in items):
@@ -1009,6 +1013,10 @@ class MemorySkill:
         spoken = [(f, i) for i in items if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts]
         best = spoken[0][0] if spoken else None  # the plan's best answer ("Are there any guns at home?")
         fresh = any(f.id not in told for f, _ in spoken)
+        if any(i.stance == DENY and not i.silent and any(f.id not in told for f in i.facts) for i in items):
+            # the record's own denial, not said yet, answers ("Have you ever made yourself sick?" - "No, I haven't
+            # been making myself sick."): what was told before is not tacked on to it
+            fresh, best = True, None
         if best is not None and best.id in told and any(f.id not in told and i is not spoken[0][1] for f, i in spoken):
             # another subject asked has something new ("... people hurt themselves. What happens for you?"
             # after the suicide screen): that is the answer, not the other subject's again ("As I said, I've
@@ -1043,8 +1051,26 @@ class MemorySkill:
                 out.append(_silenced(item))  # the stance stands; nothing of it is said again
         if not any(not i.silent for i in out) and any(not i.silent for i in items):
             return items, False
-        first = next((f for i in out if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts), None)
+        first = next((f for i in out if i.stance in (AFFIRM, TELL, DENY) and not i.silent for f in i.facts), None)
         return out, first is not None and first.id in told
+
+    def _denial_over_repeat(self, question: Question, items: list[AnswerItem]) -> tuple[list[AnswerItem], bool]:
+        """A symptom asked by name that the record does not state, whose denial stood back only because its
+        topic has facts, all told already: the denial answers, not the topic's sentence again ("Are you fidgety
+        or hyperactive?" to an inattentive patient is "No, I'm not hyperactive.", not "Like I mentioned, I read a
+        page and have no idea what I just read.")."""
+        lexicon = self.index.lexicon
+        stated = {c for i in items for f in i.facts for c in f.affirms}
+        denials = {id(i) for i in items if i.stance == DENY and i.silent and not i.facts and i.subject in question.concepts
+                   and i.subject in lexicon and lexicon.get(i.subject).kind in CLOSED_WORLD_KINDS
+                   and i.subject not in stated and i.subject not in self._affirmed_anywhere}
+        if not denials or any(cosine(self._query, f.vector) > 0
+                              for i in items if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts):
+            return items, True  # a sentence told before that shares a word of the question may still answer it
+        told = self.state.disclosed
+        out = [AnswerItem(DENY, i.subject, (), i.sensitive, i.about_other) if id(i) in denials else i for i in items
+               if not (i.stance in (AFFIRM, TELL) and i.facts and all(f.id in told for f in i.facts))]
+        return out, False
 
     def _closest_fact(self, question: Question, used: set[str]) -> IndexedFact | None:
         """The told fact closest in words to the question (cosine at least ``answer_threshold``) when it
@@ -1307,6 +1333,10 @@ class MemorySkill:
     def _prefer_new(self, facts: Sequence[IndexedFact], used: set[str]) -> list[IndexedFact]:
         fresh = [f for f in facts if f.id not in self.state.disclosed and f.id not in used]
         told = [f for f in facts if f.id in self.state.disclosed and f.id not in used]
+        if len(told) > 1 and self._query:
+            # all told already: the one closest in words to what is asked now ("Do you count calories?" is
+            # "I count every calorie", not the complaint's "weight loss and restrictive eating" again)
+            told.sort(key=lambda f: -cosine(self._query, f.vector))
         return fresh + told
 
     # -- recording --------------------------------------------------------------------------------
