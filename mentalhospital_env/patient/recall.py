@@ -1277,6 +1277,9 @@ class MemorySkill:
             return []
         disclosed = self.state.disclosed
         topic = self._taxonomy.by_id[topic_id]
+        if topic_id in _NOW_TOPICS and any(f.section in topic.sections for f in facts):
+            # "What medicines are you on at the moment?" is not told the antidepressant of an episode at 22
+            facts = [f for f in facts if f.section not in _PAST_SECTIONS] or facts
         home = self._taxonomy.home_sections.get(topic.kind, ())
         history = topic.kind in ("history", "substance")
         facts.sort(
