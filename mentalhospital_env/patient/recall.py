@@ -141,9 +141,11 @@ def _meant(text: str) -> frozenset[str]:
     return _read_meaning(text, load_recall_rules())
 
 
-def _read_meaning(text: str, rules: RecallRules) -> frozenset[str]:
+def _read_meaning(text: str, rules: RecallRules, table: str = "meaning") -> frozenset[str]:
+    """The concepts of a ``meaning`` table (``meaning`` or ``meaning_asked``) whose wording ``text`` says,
+    not negated in its clause."""
     found = set()
-    for concept_id, pattern in rules.meaning.items():
+    for concept_id, pattern in getattr(rules, table).items():
         if any(not _NEGATED_BEFORE.search(text[max(0, m.start() - 60):m.start()]) for m in pattern.finditer(text)):
             found.add(concept_id)
     return frozenset(found)
@@ -153,12 +155,7 @@ def _read_meaning(text: str, rules: RecallRules) -> frozenset[str]:
 def asked_meaning(text: str) -> frozenset[str]:
     """The concepts a doctor's question asks in other words than the lexicon's: the record's ``meaning``
     and the question's own wordings (``meaning_asked`` of ``data/recall.json``), not negated in their clause."""
-    rules = load_recall_rules()
-    found = set(_meant(text))
-    for concept_id, pattern in rules.meaning_asked.items():
-        if any(not _NEGATED_BEFORE.search(text[max(0, m.start() - 60):m.start()]) for m in pattern.finditer(text)):
-            found.add(concept_id)
-    return frozenset(found)
+    return _meant(text) | _read_meaning(text, load_recall_rules(), "meaning_asked")
 
 
 def names_use(fact: Fact, rules: RecallRules) -> bool:
