@@ -94,3 +94,49 @@ def test_a_letter_no_code_was_tuned_on_keeps_its_central_symptoms() -> None:
     assert "don't have thoughts" not in intrusive and any(w in intrusive for w in ("bath", "water", "knife", "knives", "thoughts")), intrusive
     future = patient.respond("How do you see the future?").text.lower()
     assert "don't feel hopeless" not in future and "fine" not in future.split(".")[0], future
+
+
+# -- stop 24: a question's meaning, central symptoms, referral wording, negatives never held back ------------
+
+
+@pytest.fixture(scope="module")
+def generated():
+    """Two narcolepsy records of the test-v2 draw, frozen (a redraw of the suite does not move them)."""
+    import json
+
+    from mentalhospital_env.cases import load_case
+
+    raw = json.loads((Path(__file__).resolve().parent / "data" / "narcolepsy_records.json").read_text())
+    return {c.case_id: c for c in map(load_case, raw["cases"])}
+
+
+def test_a_question_asked_in_other_words_is_read_as_its_finding() -> None:
+    from mentalhospital_env.patient.recall import asked_meaning
+
+    assert "cataplexy" in asked_meaning("Do you ever suddenly go weak when you laugh?")
+    assert "suicide_plan" in asked_meaning("Have you done anything to prepare, or thought about how you might do it?")
+    assert "persecutory_delusions" in asked_meaning("Is anyone against you?")
+    # a question's wording never reads a record ("protect yourself" is asked, not a belief of the record's)
+    assert "persecutory_delusions" not in meant("She learnt to protect yourself at a self-defence class.", load_recall_rules())
+    assert not asked_meaning("How is your appetite?")
+
+
+@pytest.mark.parametrize("case_id", ["test-v2-0397", "test-v2-0278"])
+def test_cataplexy_asked_in_lay_words_is_told_not_denied(generated, case_id) -> None:
+    reply = _patient(generated[case_id]).respond("Do you ever suddenly go weak when you laugh?").text.lower()
+    assert any(w in reply for w in ("buckle", "floppy", "slack")), reply
+    assert not reply.startswith(("no", "nothing", "not ")), reply
+
+
+def test_the_referrals_wording_is_never_read_out_and_its_finding_never_denied(generated) -> None:
+    patient = _patient(generated["test-v2-0278"])  # "The referral is about poor concentration and poor sleep"
+    replies = [patient.respond(q).text for q in ("How are you sleeping?", "How is your concentration?")]
+    assert not any("referral" in r.lower() for r in replies), replies
+    assert "fine" not in replies[1].lower() and "concentrat" in replies[1].lower(), replies
+
+
+def test_a_screen_the_record_answers_no_is_answered_no_whatever_the_rapport(handwritten) -> None:
+    patient = _patient(handwritten["hw-024"])
+    patient.representation.rapport.value = 0.0
+    reply = patient.respond("Have you had any thoughts of harming yourself?").text.lower()
+    assert reply.startswith("no") and "answer that" not in reply and "rather" not in reply, reply

@@ -57,8 +57,10 @@ def test_every_reply_is_grounded_and_leak_free(case, variant):
     index = fact_index(case)
     checker = ClaimChecker(index)
     # what only the clinician wrote about the patient's experiences (thought content, perception, risk)
-    # may be told in the patient's own words when asked about it
-    voiced = load_taxonomy().voiced_sections
+    # may be told in the patient's own words when asked about it; so may the presenting illness's line only a
+    # clinician would word so, as the symptoms it names ("sleeping ten hours a night": "I sleep too much"), the
+    # claim check above holding it to the record (stop 24)
+    voiced = set(load_taxonomy().voiced_sections) | {"chief_complaint", "history_of_present_illness"}
     tellable = {f.id for f in index.tellable} | {f.id for f in index.facts if f.section in voiced}
     patient = make_patient(case, variant, seed=5)
     for line in SCRIPT:

@@ -337,8 +337,11 @@ def _gate_item(item: AnswerItem, may_disclose, disclosed, ungated=(), free_topic
     if item.stance not in (AFFIRM, TELL) or not item.facts or free_topic:
         return item
     free = set(ungated)
+    # a pertinent negative is never held back: "No, I've never hurt myself" costs a patient nothing, and
+    # "Do I have to answer that?" to a screen the record answers no reads as a yes (hw-007, hw-024)
     held = [
-        f for f in item.facts if f.sensitive and f.section not in free and f.id not in disclosed and not may_disclose(f)
+        f for f in item.facts if f.sensitive and f.present and f.section not in free and f.id not in disclosed
+        and not may_disclose(f)
     ]
     if not held:
         return item

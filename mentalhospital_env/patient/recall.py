@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from mentalhospital_env.cases import Case, Fact
+from mentalhospital_env.cases.compile import clinician_only
 from mentalhospital_env.knowledge.language import memo_size, stems
 from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
@@ -66,6 +67,8 @@ class RecallRules:
     answered_by: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] = field(default_factory=dict)
     #: concept -> what a record says of it in other words ("better off without her" is hopelessness)
     meaning: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
+    #: concept -> how a question asks it in words that would misread a record (``meaning_asked``)
+    meaning_asked: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     #: substance concepts, their own section, and the words of using one (``substance_named``)
     #: concept -> the interview topics its finding is filed and disclosed under (``finding_topics``)
     finding_topics: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -110,6 +113,8 @@ def load_recall_rules() -> RecallRules:
         if raw.get("closest_ignores") else re.compile(r"(?!)"),
         meaning={k: re.compile("|".join(f"(?:{p})" for p in v), re.IGNORECASE)
                  for k, v in raw.get("meaning", {}).items() if not k.startswith("_")},
+        meaning_asked={k: re.compile("|".join(f"(?:{p})" for p in v), re.IGNORECASE)
+                       for k, v in raw.get("meaning_asked", {}).items() if not k.startswith("_")},
         finding_topics={k: tuple(v) for k, v in raw.get("finding_topics", {}).items() if not k.startswith("_")},
         substances=frozenset(raw.get("substance_named", {}).get("concepts", ())),
         substance_section=raw.get("substance_named", {}).get("section", "substance_use"),
@@ -136,12 +141,21 @@ def _meant(text: str) -> frozenset[str]:
     return _read_meaning(text, load_recall_rules())
 
 
-def _read_meaning(text: str, rules: RecallRules) -> frozenset[str]:
+def _read_meaning(text: str, rules: RecallRules, table: str = "meaning") -> frozenset[str]:
+    """The concepts of a ``meaning`` table (``meaning`` or ``meaning_asked``) whose wording ``text`` says,
+    not negated in its clause."""
     found = set()
-    for concept_id, pattern in rules.meaning.items():
+    for concept_id, pattern in getattr(rules, table).items():
         if any(not _NEGATED_BEFORE.search(text[max(0, m.start() - 60):m.start()]) for m in pattern.finditer(text)):
             found.add(concept_id)
     return frozenset(found)
+
+
+@lru_cache(maxsize=memo_size(4096))
+def asked_meaning(text: str) -> frozenset[str]:
+    """The concepts a doctor's question asks in other words than the lexicon's: the record's ``meaning``
+    and the question's own wordings (``meaning_asked`` of ``data/recall.json``), not negated in their clause."""
+    return _meant(text) | _read_meaning(text, load_recall_rules(), "meaning_asked")
 
 
 def names_use(fact: Fact, rules: RecallRules) -> bool:
@@ -217,6 +231,11 @@ def _tellable(fact: Fact, cues: MemoryCues, concepts: frozenset[str]) -> bool:
     oriented"; a quoted mood such as "'Empty'" is the patient's own word)."""
     if not fact.told or fact.section in cues.observed_sections:
         return False  # what only a clinician knows (a compiled record marks it so)
+    if not fact.patient_says and clinician_only(fact.section, fact.text):
+        # the referral's or the formulation's wording with no words of the patient's ("The referral is about
+        # poor concentration and poor sleep" said as "I've had the referral is about lose track"): the
+        # finding is told from the patient's own sentences (the disclosure), never read out
+        return False
     if fact.section.startswith("mental_status_exam.") and fact.section != "mental_status_exam.insight":
         return bool(fact.patient_says) or bool(concepts) or _QUOTED.search(fact.text) is not None
     return True
@@ -742,6 +761,7 @@ class MemorySkill:
         self._answered_by = load_recall_rules().answered_by
         self._findings = load_recall_rules().finding_topics  # the topics a finding is disclosed under
         self._asked_what = False  # the question being planned is a wh-question (set by plan)
+        self._query: Mapping[str, float] = {}  # the question being planned, as the index reads words
         self._cue_cache: dict[tuple[str, str], bool] = {}
         # concepts some fact affirms (an examiner's observation included), read once per case
         self._affirmed_anywhere = frozenset(c for f in self.index.facts for c in f.affirms)
@@ -784,6 +804,7 @@ class MemorySkill:
             return earlier
         per_topic = facts_per_topic or self.policy.facts_per_topic
         self._asked_what = asks_what(question)
+        self._query = self.index.vectorize(question.text)
         tax = self._taxonomy
         topics = [t for t in question.topics if t in tax.by_id and tax.kind(t) != "meta" or t == "insight"]
         if "chief_complaint" in topics and any(t not in _NOT_COMPLAINT for t in topics) and any(
@@ -805,7 +826,10 @@ class MemorySkill:
         asked = set(topics)
         items: list[AnswerItem] = []
         used: set[str] = set()
-        for concept_id in question.concepts:
+        # what the question asks in other words than the lexicon's (``meaning``: "Do you go weak when you
+        # laugh?" is cataplexy, "done anything to prepare?" a plan), asked only of a finding the record has
+        by_meaning = self._asked_by_meaning(question)
+        for concept_id in (*question.concepts, *by_meaning):
             concept = self.index.lexicon.get(concept_id)
             own = set(concept_topics(self.index.lexicon, concept_id)) - _NOT_COMPLAINT
             if concept.kind not in CLOSED_WORLD_KINDS and own and asked and asked <= _NOT_COMPLAINT and not own & asked:
@@ -832,6 +856,14 @@ class MemorySkill:
                 item = AnswerItem(item.stance, item.subject, (), item.sensitive, item.about_other, silent=True)
             items.append(item)
             used.update(item.fact_ids)
+        meant_told = [i for i in items if i.subject in by_meaning and i.stance == AFFIRM and i.facts]
+        meant_topics: set[str] = set()
+        if meant_told:
+            # the question's meaning found the record's finding: no stock denial of the concept a word of it
+            # read ("go weak" as a weakness of the arm), and only the finding's own topics are told beside it
+            items = [i if i.facts or i.stance not in (DENY, UNKNOWN) else _silenced(i) for i in items]
+            meant_topics = {t for i in meant_told for t in self._findings.get(i.subject, ())
+                            or concept_topics(self.index.lexicon, i.subject)}
         if asks_what(question):
             # "What did you take?", "How often are you getting them now?": a question that presupposes
             # its thing is not answered "no" from a concept the record merely does not mention
@@ -846,6 +878,8 @@ class MemorySkill:
                 # to a day is told from its own facts: "How is this affecting your day?" after anger)
             if topic_id == "family_history" and any(i.stance in (AFFIRM, DENY) for i in items):
                 continue
+            if meant_told and topic_id not in meant_topics:
+                continue  # "protect yourself in the house?" is the belief's answer, not who they live with
             facts = self._topic_facts(topic_id, asked, used, per_topic, question.relative, timing, amount)
             if question.concepts and tax.kind(topic_id) == "symptom":
                 # "How do you feel when you wake up?" is not answered with the topic's pertinent negative
@@ -909,7 +943,7 @@ class MemorySkill:
                 items.append(
                     AnswerItem(UNKNOWN, topic_id, about_other=topic_id == "family_history" or question.about_other)
                 )
-        closest = self._closest_fact(question, used)
+        closest = None if meant_told else self._closest_fact(question, used)
         if closest is not None:
             # the sentence of the record that answers in the question's own words comes first; a
             # blanket denial or "not sure" no longer stands beside it
@@ -936,6 +970,8 @@ class MemorySkill:
         again = False
         if self.state.disclosed and not (timing or amount) and not self.is_open(question):
             items, again = self._without_repeats(items)
+            if again and not self._asked_what:
+                items, again = self._denial_over_repeat(question, items)
         if any(i.stance in (AFFIRM, TELL, DENY) and not i.silent for i in items):
             items = [i if i.stance != UNKNOWN or i.subject == "insight" else _silenced(i) for i in items]
         if items and all(i.silent for i in items):
@@ -974,6 +1010,10 @@ class MemorySkill:
         spoken = [(f, i) for i in items if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts]
         best = spoken[0][0] if spoken else None  # the plan's best answer ("Are there any guns at home?")
         fresh = any(f.id not in told for f, _ in spoken)
+        if any(i.stance == DENY and not i.silent and any(f.id not in told for f in i.facts) for i in items):
+            # the record's own denial, not said yet, answers ("Have you ever made yourself sick?" - "No, I haven't
+            # been making myself sick."): what was told before is not tacked on to it
+            fresh, best = True, None
         if best is not None and best.id in told and any(f.id not in told and i is not spoken[0][1] for f, i in spoken):
             # another subject asked has something new ("... people hurt themselves. What happens for you?"
             # after the suicide screen): that is the answer, not the other subject's again ("As I said, I've
@@ -1008,8 +1048,26 @@ class MemorySkill:
                 out.append(_silenced(item))  # the stance stands; nothing of it is said again
         if not any(not i.silent for i in out) and any(not i.silent for i in items):
             return items, False
-        first = next((f for i in out if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts), None)
+        first = next((f for i in out if i.stance in (AFFIRM, TELL, DENY) and not i.silent for f in i.facts), None)
         return out, first is not None and first.id in told
+
+    def _denial_over_repeat(self, question: Question, items: list[AnswerItem]) -> tuple[list[AnswerItem], bool]:
+        """A symptom asked by name that the record does not state, whose denial stood back only because its
+        topic has facts, all told already: the denial answers, not the topic's sentence again ("Are you fidgety
+        or hyperactive?" to an inattentive patient is "No, I'm not hyperactive.", not "Like I mentioned, I read a
+        page and have no idea what I just read.")."""
+        lexicon = self.index.lexicon
+        stated = {c for i in items for f in i.facts for c in f.affirms}
+        denials = {id(i) for i in items if i.stance == DENY and i.silent and not i.facts and i.subject in question.concepts
+                   and i.subject in lexicon and lexicon.get(i.subject).kind in CLOSED_WORLD_KINDS
+                   and i.subject not in stated and i.subject not in self._affirmed_anywhere}
+        if not denials or any(cosine(self._query, f.vector) > 0
+                              for i in items if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts):
+            return items, True  # a sentence told before that shares a word of the question may still answer it
+        told = self.state.disclosed
+        out = [AnswerItem(DENY, i.subject, (), i.sensitive, i.about_other) if id(i) in denials else i for i in items
+               if not (i.stance in (AFFIRM, TELL) and i.facts and all(f.id in told for f in i.facts))]
+        return out, False
 
     def _closest_fact(self, question: Question, used: set[str]) -> IndexedFact | None:
         """The told fact closest in words to the question (cosine at least ``answer_threshold``) when it
@@ -1032,6 +1090,15 @@ class MemorySkill:
                 continue
             return None if fact.id in used else fact
         return None
+
+    def _asked_by_meaning(self, question: Question) -> tuple[str, ...]:
+        """The findings of the record a question asks about in other words than the lexicon read (the
+        ``meaning`` of ``data/recall.json``, read in the question as in the record): only what some fact of
+        the record states, so a question's meaning adds a disclosure and never a denial."""
+        if question.about_other or question.relative is not None or question.injection is not None:
+            return ()
+        return tuple(c for c in sorted(asked_meaning(question.text))
+                     if c not in question.concepts and c in self._affirmed_anywhere)
 
     def _content_topics(self, question: Question) -> set[str]:
         """The subjects a question asks about (not its frame, the complaint or small talk): what the
@@ -1122,7 +1189,10 @@ class MemorySkill:
                         if sayable(f) and f not in near)
         if near:
             return self._prefer_new(near, used)[:2]
-        return [a for a in anchors if a.section in voiced and a.id not in used][:1]
+        # the anchor said in lay words (the symptoms it names): a voiced line, or a line of the presenting
+        # illness only a clinician would word so ("The referral is about poor concentration"), never denied
+        return [a for a in anchors if (a.section in voiced or a.section in _PRESENTATION_SECTIONS)
+                and a.id not in used][:1]
 
     def _untold_symptoms(self, topic_id: str, used: set[str]) -> list[IndexedFact]:
         """Facts on the topic the patient has no words for, stating a symptom of theirs (said as the symptom):
@@ -1204,6 +1274,9 @@ class MemorySkill:
             return []
         disclosed = self.state.disclosed
         topic = self._taxonomy.by_id[topic_id]
+        if topic_id in _NOW_TOPICS and any(f.section in topic.sections for f in facts):
+            # "What medicines are you on at the moment?" is not told the antidepressant of an episode at 22
+            facts = [f for f in facts if f.section not in _PAST_SECTIONS] or facts
         home = self._taxonomy.home_sections.get(topic.kind, ())
         history = topic.kind in ("history", "substance")
         facts.sort(
@@ -1260,6 +1333,10 @@ class MemorySkill:
     def _prefer_new(self, facts: Sequence[IndexedFact], used: set[str]) -> list[IndexedFact]:
         fresh = [f for f in facts if f.id not in self.state.disclosed and f.id not in used]
         told = [f for f in facts if f.id in self.state.disclosed and f.id not in used]
+        if len(told) > 1 and self._query:
+            # all told already: the one closest in words to what is asked now ("Do you count calories?" is
+            # "I count every calorie", not the complaint's "weight loss and restrictive eating" again)
+            told.sort(key=lambda f: -cosine(self._query, f.vector))
         return fresh + told
 
     # -- recording --------------------------------------------------------------------------------

@@ -234,8 +234,9 @@ class LayRenderer:
             self._wordings[key] = known
         return known
 
-    def say(self, fact: IndexedFact) -> str:
-        """The fact in the patient's words."""
+    def say(self, fact: IndexedFact, asked: frozenset[str] = frozenset()) -> str:
+        """The fact in the patient's words (of a clinician's line naming several symptoms, the ``asked``
+        ones: "How is your concentration?" is not told "I can't sleep properly" from the referral's list)."""
         if fact.fact.patient_says:
             said = fact.fact.patient_says.strip()
             whole = _WHOLLY_QUOTED.fullmatch(said)
@@ -244,7 +245,7 @@ class LayRenderer:
                 inner = whole.group(1).strip()
                 return inner[0].upper() + inner[1:] + ("" if inner.endswith((".", "!", "?")) else ".")
             return said
-        if not fact.fact.told:
+        if not fact.fact.told or not fact.tellable and not fact.section.startswith("mental_status_exam."):
             # what only the clinician wrote: the patient's own words quoted in it, if any ("in the bad week
             # 'life feels pointless'": "Life feels pointless.", not "I've never had thoughts of ending my
             # life." from its "no suicidal thoughts now"), else the symptoms it names, in lay words
@@ -263,6 +264,7 @@ class LayRenderer:
             named = [c for c in sorted(fact.affirms) if lexicon.get(c).kind in CLOSED_WORLD_KINDS]
             # what the lexicon reads in it first; a finding read only by meaning when nothing else is named
             named = [c for c in named if c not in fact.meant] or named
+            named = [c for c in named if c in asked] or named
             said = [d for d in (self.clause(c) for c in named[:2]) if d]
             said += [d for d in (self.clause(c, negated=True) for c in sorted(fact.rules_out)[:1]) if d]
             return " ".join(said)
@@ -682,7 +684,7 @@ class Speaker:
                 if denial:
                     out.append(denial)
                     continue
-            text = self.self_contained(fact, self._say(fact))
+            text = self.self_contained(fact, self._say(fact, item.subject))
             if not text:
                 continue
             if self._timing:
@@ -730,8 +732,11 @@ class Speaker:
                 return None
         return denials[stable_seed("deny", self.case.case_id, topic) % len(denials)]
 
-    def _say(self, fact: IndexedFact) -> str:
-        text = self.lay.unreport(self.lay.say(fact))
+    def _say(self, fact: IndexedFact, subject: str | None = None) -> str:
+        findings = load_recall_rules().finding_topics
+        asked = frozenset(self._asked) | {c for c in fact.affirms if subject is not None and (
+            c == subject or subject in findings.get(c, ()))}
+        text = self.lay.unreport(self.lay.say(fact, asked))
         if fact.leaks:
             text = self.index.guard.scrub(text)
         return text
