@@ -1022,29 +1022,52 @@ def _compile_one(fid, section, text, sex, names, data, tax, not_told_sections, n
             told = True
             says = _finish(f"I feel {quoted.group(1).strip().rstrip('.').lower()}")
     elif told:
-        person = _Person.of(sex)
-        named = _named_as_patient(text, names, person)
-        if section == "family_history":  # "Rachel had panic attacks in her twenties": her twenties stay hers
-            for name in names:  # "after Chloe's birth": the patient's own, "after my birth"
-                named = re.sub(rf"\b{re.escape(person.possessive)}\b(?= birth\b)", "my", named) if re.search(rf"\b{name}'s birth\b", text) else named
-            named = _relatives_as_patient(named, relatives)
-        clean = _clean(named, data)
-        if section == "medications":
-            says = _medicines(clean, data)
-        else:
-            says = first_person(clean, section, sex)
-        if says:
-            says = _repair(says, section, data) or None
-        if says and section != "family_history":
-            says = _relatives_as_patient(says, relatives)  # "Helen knew I was moody" -> "My mum knew ..."
-        if not says or not _speakable(says, section, person, data):
-            says, told = None, False  # no rendering a patient would say: never read the record out
+        says = _voiced(section, text, sex, names, relatives, data)
+        told = says is not None  # no rendering a patient would say: never read the record out
     sensitive = has_sensitive_concept(text) or any(tax.by_id[t].sensitive for t in topics if t in tax.by_id)
     time = "past" if _PAST.search(text) and not (says or "").startswith("I take ") else "current"
     return Fact(
         fid, section, text, says, sensitive,
         topics=topics, polarity="absent" if negative else "present", time=time, relative=relative, told=told,
     )
+
+
+def voiced(section: str, text: str, sex: str, names: tuple[str, ...] = ()) -> str | None:
+    """A record sentence as the patient would say it, or ``None`` when the patient would not say it:
+    what only a clinician writes (the examination, the risk formulation, scores, referral wording) or a
+    sentence no rendering shapes into the patient's own speech. The one route from record text to
+    speech, for compiled narrative records and for the generator's facts that carry no wording of
+    their own.
+
+    >>> voiced("personal_history", "Left school at 16.", "male")
+    'I left school at 16.'
+    >>> voiced("history_of_present_illness", "Her GP referred her: 48, lives with partner.", "female") is None
+    True
+    """
+    if clinician_only(section, text) or _clinician_voice(text) or (
+        section not in ("medications", "allergies", "family_history") and not _NEGATIVE_START.match(text) and heading(text)
+    ):
+        return None
+    return _voiced(section, text, sex, names, {}, _data())
+
+
+def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives: dict[str, str],
+            data: dict[str, Any]) -> str | None:
+    person = _Person.of(sex)
+    named = _named_as_patient(text, names, person)
+    if section == "family_history":  # "Rachel had panic attacks in her twenties": her twenties stay hers
+        for name in names:  # "after Chloe's birth": the patient's own, "after my birth"
+            named = re.sub(rf"\b{re.escape(person.possessive)}\b(?= birth\b)", "my", named) if re.search(rf"\b{name}'s birth\b", text) else named
+        named = _relatives_as_patient(named, relatives)
+    clean = _clean(named, data)
+    says = _medicines(clean, data) if section == "medications" else first_person(clean, section, sex)
+    if says:
+        says = _repair(says, section, data) or None
+    if says and section != "family_history":
+        says = _relatives_as_patient(says, relatives)  # "Helen knew I was moody" -> "My mum knew ..."
+    if not says or not _speakable(says, section, person, data):
+        return None
+    return says
 
 
 def _medicine_named(topics: tuple[str, ...], section: str, low: str) -> tuple[str, ...]:
@@ -1175,10 +1198,22 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
             ):
                 out[t.i] = "been" + t.whitespace_  # "I've had refusing food" -> "I've been refusing food"
                 continue
+            if nxt.tag_ == "JJ" and doc[t.i - 2].lower_ == "i" and (
+                t.i + 2 >= len(doc) or doc[t.i + 2].is_punct or doc[t.i + 2].lower_ in ("and", "but", "now", "again")
+            ):
+                # "Homeless, sleeping rough" said as "I've had homeless, ...": a state, "I'm homeless, ..."
+                out[t.i - 1] = "'m" if out[t.i - 1].startswith("'") else " am"
+                out[t.i] = ""
+                continue
             if nxt.tag_ in ("VBN", "VBD", "VBZ", "VB", "TO", "UH") or nxt.lower_ in ("please", "as") or (
                 nxt.tag_ == "JJ" and nxt.dep_ in ("acomp", "ROOT")
             ):
                 return ""
+    # "Homeless, sleeping rough" said as "I have homeless, ...": a state, "I'm homeless, ..."
+    for t in doc:
+        if (t.lower_ == "have" and t.i == 1 and doc[0].lower_ == "i" and t.i + 1 < len(doc) and doc[t.i + 1].tag_ == "JJ"
+                and (t.i + 2 >= len(doc) or doc[t.i + 2].is_punct or doc[t.i + 2].lower_ in ("and", "but"))):
+            out[0], out[t.i] = "I'm ", ""
     # "I've been saw a counsellor": a lead before a simple past; the verb said as the patient's own
     for t in doc:
         if t.lower_ == "been" and t.i > 1 and doc[t.i - 1].lower_ in ("'ve", "have") and doc[t.i - 2].lower_ == "i":

@@ -21,7 +21,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from mentalhospital_env.cases import Case, Fact
@@ -288,6 +288,27 @@ _PRESENTATION_SECTIONS = ("chief_complaint", "history_of_present_illness")
 _CIRCUMSTANCE_SECTIONS = ("personal_history", "social_history")
 
 
+def _spoken(case: Case) -> tuple[Fact, ...]:
+    """The case's facts, each the patient can tell carrying the words the patient says it in.
+
+    A fact written without ``patient_says`` (a structured case's sentence; the generator and the
+    compiler give theirs one) is said through the compiler's one route from record text to speech
+    (:func:`~mentalhospital_env.cases.compile.voiced`, spaCy's parse, once per case); a sentence the
+    patient would not say (referral wording, a score, a heading, one no rendering shapes into speech)
+    is marked untold, never read out. The examiner's sections keep their own handling (lay words for
+    the findings they name), and family history its relative's wording."""
+    from mentalhospital_env.cases.compile import voiced
+
+    out = []
+    for fact in case.facts:
+        if fact.patient_says or not fact.told or fact.section.startswith(_EXAMINER_SECTIONS) or fact.section == FAMILY_SECTION:
+            out.append(fact)
+            continue
+        says = voiced(fact.section, fact.text, case.demographics.sex)
+        out.append(replace(fact, patient_says=says) if says else replace(fact, told=False))
+    return tuple(out)
+
+
 def _demographic_facts(case: Case) -> tuple[Fact, ...]:
     """Who the patient lives with and what they do, from the case's demographics, as facts the patient
     can tell, when no sentence of the record already files them (ids ``demographics.<key>``)."""
@@ -410,7 +431,7 @@ class FactIndex:
         raw: list[tuple[Fact, Counter]] = []
         entries: list[IndexedFact] = []
         doc_freq: Counter[str] = Counter()
-        for fact in (*case.facts, *_demographic_facts(case), *_silent_defaults(case, rules)):
+        for fact in (*_spoken(case), *_demographic_facts(case), *_silent_defaults(case, rules)):
             bag = Counter(
                 s for s in stems(fact.text + " " + (fact.patient_says or "")) if s not in cues.stopwords
             )

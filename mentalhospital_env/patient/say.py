@@ -1,7 +1,9 @@
 """Say: the decided answer in the patient's own words.
 
 The fourth room of the patient, and the only one a language model replaces. :class:`LayRenderer`
-puts a record sentence into the first person and lay words (``patient_says`` first, ``data/render.json``);
+says a fact in the patient's words (its ``patient_says``, which every fact the patient tells carries once
+the recall room has voiced it through ``cases.compile.voiced``; an examiner's finding in lay words from
+``data/render.json``);
 :class:`Voice` is the persona's own few variants of each phrase bank (``data/phrases.json``), drawn
 once under its seed; :class:`Speaker` words an :class:`AnswerPlan` in that voice (fillers and tails
 only where the persona calls for them); :func:`plain_reply` is the reply with no persona (the
@@ -89,16 +91,12 @@ class LayRenderer:
     def __init__(self, lexicon: Lexicon | None = None):
         self.lexicon = lexicon or load_lexicon()
         table = _data("render.json")
-        self.framing = tuple(sorted((tuple(tokenize(f)) for f in table["framing"]), key=len, reverse=True))
-        self.pronouns = {tuple(tokenize(k)): v for k, v in table["pronouns"].items()}
-        self.verbs: Mapping[str, str] = table["third_person_verbs"]
         self.base_verbs = frozenset(table["base_verbs"])
         self.past_verbs = frozenset(table["past_verbs"])
         self.be_words = frozenset(table["be_words"])
         self.not_gerunds = frozenset(table["not_gerunds"])
         self.relatives = frozenset(table["relatives"])
         self.negation_words = frozenset(table["negation_words"])
-        self.lead = table["lead"]
         self.concept_clauses: Mapping[str, Mapping[str, list[str]]] = table.get("concept_clauses", {})
         self.mood_lead: Mapping[str, list[str]] = table.get("mood_lead", {})
         self.report_tags = tuple(
@@ -111,23 +109,6 @@ class LayRenderer:
         self.physical_topics = frozenset(subject.get("physical_topics", ()))
         self.open_topics = frozenset(subject.get("open_topics", ()))
         self.physical_concept_topics = frozenset(subject.get("physical_concept_topics", ()))
-        clinical: dict[tuple[str, ...], str] = {}
-        for concept in self.lexicon.concepts:
-            if concept.kind not in ("symptom", "sign"):
-                continue  # "lives with" is not a clinical term to swap for "live alone"
-            phrase = self.phrase(concept.id)
-            if phrase is None:
-                continue
-            lay_keys = {tuple(tokenize(p)) for p in concept.lay_phrases}
-            for term in concept.clinical_terms:
-                key = tuple(tokenize(term))
-                if key and key not in lay_keys:
-                    clinical.setdefault(key, phrase)
-        self.clinical = dict(sorted(clinical.items(), key=lambda kv: -len(kv[0])))
-        self._first = {}
-        for key in self.clinical:
-            self._first.setdefault(key[0], []).append(key)
-        self._cache: dict[str, str] = {}
         self._clauses: dict[tuple[str, bool, int], str | None] = {}
         self._wordings: dict[tuple[str, bool], list[str]] = {}
         self._naming: dict[tuple[str, bool, bool, int], str | None] = {}
@@ -246,28 +227,7 @@ class LayRenderer:
                 return inner[0].upper() + inner[1:] + ("" if inner.endswith((".", "!", "?")) else ".")
             return said
         if not fact.fact.told or not fact.tellable and not fact.section.startswith("mental_status_exam."):
-            # what only the clinician wrote: the patient's own words quoted in it, if any ("in the bad week
-            # 'life feels pointless'": "Life feels pointless.", not "I've never had thoughts of ending my
-            # life." from its "no suicidal thoughts now"), else the symptoms it names, in lay words
-            reported = _REPORTED.search(fact.fact.text) if fact.section.startswith(_VOICED_QUOTES) else None
-            if reported:
-                # "said he would 'sort them out' if the police don't": "I'd sort them out if the police don't."
-                modal = {"would": "I'd", "will": "I'll", "could": "I could", "might": "I might"}[reported.group(1).lower()]
-                return f"{modal} {reported.group(2).strip(' .,;')}{reported.group(3).rstrip(' .,;')}."
-            quoted = _VOICED_QUOTE.findall(fact.fact.text) if fact.section.startswith(_VOICED_QUOTES) else []
-            quoted = [q.strip(" .,;") for q in quoted if len(q.split()) >= 2]
-            if quoted:
-                return " ".join(q[0].upper() + q[1:] + "." for q in quoted[:2])
-            # the symptoms it names (not a history word the clinician's phrasing happens to hold: "pump gas
-            # to drive him out" is no "I do drive")
-            lexicon = self.lexicon
-            named = [c for c in sorted(fact.affirms) if lexicon.get(c).kind in CLOSED_WORLD_KINDS]
-            # what the lexicon reads in it first; a finding read only by meaning when nothing else is named
-            named = [c for c in named if c not in fact.meant] or named
-            named = [c for c in named if c in asked] or named
-            said = [d for d in (self.clause(c) for c in named[:2]) if d]
-            said += [d for d in (self.clause(c, negated=True) for c in sorted(fact.rules_out)[:1]) if d]
-            return " ".join(said)
+            return self._clinicians_words(fact, asked)
         if fact.rules_out and not fact.affirms and not fact.about_other:
             denials = [d for d in (self.clause(c, negated=True) for c in sorted(fact.rules_out)[:3]) if d]
             return " ".join(denials) if denials else "No, nothing like that."
@@ -279,7 +239,34 @@ class LayRenderer:
                 return " ".join(said)
         if fact.section == "family_history":
             return self.relative(fact.fact.text)
-        return self.first_person(fact.fact.text)
+        # the examiner's sentence with no wording of its own (every other sentence the patient tells
+        # carries one: the recall room voices it once per case, cases.compile.voiced): never read out
+        return self._clinicians_words(fact, asked)
+
+    def _clinicians_words(self, fact: IndexedFact, asked: frozenset[str] = frozenset()) -> str:
+        """What the patient says of a sentence only a clinician wrote: the patient's own words quoted in
+        it, if any ("in the bad week 'life feels pointless'": "Life feels pointless.", not "I've never had
+        thoughts of ending my life." from its "no suicidal thoughts now"), else the symptoms it names, in
+        lay words; nothing when it names none ("Alert and oriented" is never "I've had alert and oriented")."""
+        reported = _REPORTED.search(fact.fact.text) if fact.section.startswith(_VOICED_QUOTES) else None
+        if reported:
+            # "said he would 'sort them out' if the police don't": "I'd sort them out if the police don't."
+            modal = {"would": "I'd", "will": "I'll", "could": "I could", "might": "I might"}[reported.group(1).lower()]
+            return f"{modal} {reported.group(2).strip(' .,;')}{reported.group(3).rstrip(' .,;')}."
+        quoted = _VOICED_QUOTE.findall(fact.fact.text) if fact.section.startswith(_VOICED_QUOTES) else []
+        quoted = [q.strip(" .,;") for q in quoted if len(q.split()) >= 2]
+        if quoted:
+            return " ".join(q[0].upper() + q[1:] + "." for q in quoted[:2])
+        # the symptoms it names (not a history word the clinician's phrasing happens to hold: "pump gas
+        # to drive him out" is no "I do drive")
+        lexicon = self.lexicon
+        named = [c for c in sorted(fact.affirms) if lexicon.get(c).kind in CLOSED_WORLD_KINDS]
+        # what the lexicon reads in it first; a finding read only by meaning when nothing else is named
+        named = [c for c in named if c not in fact.meant] or named
+        named = [c for c in named if c in asked] or named  # of several, the ones the doctor asked about
+        said = [d for d in (self.clause(c) for c in named[:2]) if d]
+        said += [d for d in (self.clause(c, negated=True) for c in sorted(fact.rules_out)[:1]) if d]
+        return " ".join(said)
 
     def unreport(self, text: str) -> str:
         """The record's reporting taken off what the patient says of themself (``report_tags`` of
@@ -313,88 +300,6 @@ class LayRenderer:
                 words = ["My", words[0].lower()] + words[1:]
             out.append(" ".join(words))
         return " ".join(out)
-
-    def first_person(self, text: str) -> str:
-        cached = self._cache.get(text)
-        if cached is not None:
-            return cached
-        sentences = [s.strip() for s in re.split(r"(?<=[.;!?])\s+", text) if s.strip()]
-        out = " ".join(self._sentence(s) for s in sentences)
-        self._cache[text] = out
-        return out
-
-    def _sentence(self, sentence: str) -> str:
-        quoted = re.fullmatch(
-            r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*", sentence
-        )
-        if quoted:
-            inner = quoted.group(1).strip().rstrip(".")
-            return (
-                f"{inner[0].upper()}{inner[1:]}, I'd say."
-                if len(tokenize(inner)) <= 3
-                else inner[0].upper() + inner[1:] + "."
-            )
-        pieces = re.findall(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)?(?:-[A-Za-z0-9]+)*|[,]", sentence)
-        low = [p.lower().replace("\u2019", "'") for p in pieces]
-        if not low:
-            return sentence
-        i = 0
-        for phrase in self.framing:
-            if tuple(low[: len(phrase)]) == phrase:
-                i = len(phrase)
-                break
-        out: list[str] = []
-        n = len(low)
-        while i < n:
-            replaced = False
-            for key in self._first.get(low[i], ()):
-                if tuple(low[i : i + len(key)]) == key:
-                    out.append(self.clinical[key])
-                    i += len(key)
-                    replaced = True
-                    break
-            if replaced:
-                continue
-            for key, repl in self.pronouns.items():
-                if tuple(low[i : i + len(key)]) == key:
-                    out.append(repl)
-                    i += len(key)
-                    replaced = True
-                    break
-            if replaced:
-                continue
-            word = pieces[i]
-            if out and out[-1] == "I" and low[i] in self.verbs:
-                word = self.verbs[low[i]]
-            elif not (word.isupper() and len(word) > 1):
-                word = word.lower()
-            out.append(word)
-            i += 1
-        while out and out[0] == ",":
-            out.pop(0)
-        if not out:
-            return sentence
-        first = out[0].split()[0].lower()
-        words = {w.lower() for piece in out for w in piece.split()}
-        if first in self.relatives:
-            out.insert(0, "My")
-        elif words & {"i", "my", "me", "i'm", "i've", "i'd", "myself"}:
-            pass
-        elif first in self.verbs:
-            out[0] = self.verbs[first]
-            out.insert(0, "I")
-        elif self._gerund(first):
-            out.insert(0, self.lead["ing"])
-        elif first in self.base_verbs or first in self.past_verbs:
-            out.insert(0, self.lead["verb"])
-        elif first in self.be_words:
-            out.insert(0, self.lead["ing"])
-        else:
-            out.insert(0, self.lead["other"])
-        text = " ".join(out).replace(" ,", ",")
-        text = re.sub(r"\bi\b", "I", text)
-        text = text[0].upper() + text[1:]
-        return text.rstrip(",") + "."
 
 
 _RENDERERS: dict[int, LayRenderer] = {}
