@@ -33,7 +33,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache, partial, wraps
+from functools import lru_cache, wraps
 from importlib import resources
 from typing import Any, Callable, TypeVar
 
@@ -288,7 +288,7 @@ def _per_text(method: Callable[[Any, str], _T]) -> Callable[[Any, str], _T]:
             return method(self, text)
         memo = self._text_memos.get(method.__name__)
         if memo is None:
-            memo = self._text_memos[method.__name__] = lru_cache(maxsize=memo_size(8192))(partial(method, self))
+            memo = self._text_memos[method.__name__] = lru_cache(maxsize=memo_size(8192))(method.__get__(self))
         return memo(text)
 
     return read
