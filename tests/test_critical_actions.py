@@ -415,6 +415,24 @@ def test_record_signs_read_in_any_record_wording_and_not_when_negated(ca, text, 
     assert set(ca.signs([text])) == signs
 
 
+def test_remembered_signs_and_proposals_are_those_read_afresh(ca):
+    """The signs of each sentence and the actions of each plan are remembered (every draft of a generated suite
+    reads them again): a remembered reading is the one a fresh reading gives, and clear_caches forgets it."""
+    from mentalhospital_env.knowledge.language import clear_caches, memos_off
+
+    cases = load_suite("handwritten").cases
+    texts = [t for c in cases for t in (c.ehr.history_of_present_illness, c.ehr.personal_history, c.ehr.substance_use) if t]
+    plans = [c.treatment.plan for c in cases if c.treatment and c.treatment.plan]
+    remembered = ([ca.signs([t]) for t in texts], [ca.proposed(p) for p in plans])
+    assert remembered == ([ca.signs([t]) for t in texts], [ca.proposed(p) for p in plans])  # read from the memo
+    with memos_off():
+        fresh = ([ca.signs([t]) for t in texts], [ca.proposed(p) for p in plans])
+    assert remembered == fresh
+    assert any(remembered[0]) and any(remembered[1])  # the suite shows signs and plans propose actions
+    clear_caches()
+    assert all(memo.cache_info().currsize == 0 for memo in ca._text_memos.values())
+
+
 def test_the_readers_unsafe_childrens_plans_are_capped(ca):
     """hw-027 (14M, criminal exploitation, knife, going missing) and hw-040 (13F, overdose and online sexual
     extortion): stop 21's scripted plans, judged App 4.84 and 5.0, now miss critical actions and propose an

@@ -33,15 +33,25 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, wraps
 from importlib import resources
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from .codes import is_icd10cm_code, normalize_code
 from .errors import KnowledgeError
-from .language import comma_breaks, memo_size, negated_spans_in, sentence_breaks, stem, tokenize
+from .language import (
+    comma_breaks,
+    memo_size,
+    memos_enabled,
+    negated_spans_in,
+    register_memo,
+    sentence_breaks,
+    stem,
+    tokenize,
+)
 
 FILE = "critical_actions.json"
+_T = TypeVar("_T")
 _CONNECTIVES = frozenset({"and", "or", "nor", "any", "other", "also", "either", "the", "a", "an"})
 
 
@@ -268,6 +278,22 @@ def _code_matches(code: str, prefixes: Iterable[str]) -> bool:
     return any(code == p or code.startswith(p) for p in prefixes)
 
 
+def _per_text(method: Callable[[Any, str], _T]) -> Callable[[Any, str], _T]:
+    """A :class:`CriticalActions` method of one text, remembered per instance (bounded; the same text is read by
+    every draft of a suite and by every check of a plan; :func:`~.language.clear_caches` forgets it)."""
+
+    @wraps(method)
+    def read(self: Any, text: str) -> _T:
+        if not memos_enabled():
+            return method(self, text)
+        memo = self._text_memos.get(method.__name__)
+        if memo is None:
+            memo = self._text_memos[method.__name__] = lru_cache(maxsize=memo_size(8192))(method.__get__(self))
+        return memo(text)
+
+    return read
+
+
 @lru_cache(maxsize=memo_size(8192))
 def _stems(text: str) -> tuple[str, ...]:
     """The stems of a text's tokens (remembered: a record's facts are read by every profile of it)."""
@@ -303,6 +329,8 @@ class CriticalActions:
     ):
         self.actions = dict(actions)
         self._checks: dict[tuple[Profile, str], SafetyCheck] = {}  # see check
+        self._text_memos: dict[str, Any] = {}  # see _per_text
+        register_memo(self)
         self.dose_limits = tuple(dose_limits)
         self._drug_names = {d: tuple(drug_phrases.get(d, (d,))) for d in {x.drug for x in self.dose_limits}}
         every = sorted({n for names in drug_phrases.values() for n in names}, key=len, reverse=True)
@@ -311,6 +339,10 @@ class CriticalActions:
         self.measures = dict(measures or {})
         self.exam_findings = dict(exam_findings or {})
         self.record_signs = dict(record_signs or {})
+        self._sign_phrases: dict[str, list[tuple[str, tuple[str, ...]]]] = {}  # by first word: one look-up a word
+        for sign in self.record_signs.values():
+            for c in sign.phrases:
+                self._sign_phrases.setdefault(c[0], []).append((sign.id, c))
         self.rules = tuple(rules)
         self.risk_concepts = dict(risk_concepts)
         index: dict[tuple[str, ...], set[str]] = {}
@@ -396,6 +428,7 @@ class CriticalActions:
             previous = (end, refused)
         return out
 
+    @_per_text
     def proposed(self, plan: str) -> frozenset[str]:
         """The actions ``plan`` proposes (named, not refused)."""
         found: set[str] = set()
@@ -537,27 +570,39 @@ class CriticalActions:
         found: set[str] = set()
         for text in texts:
             for sentence in re.split(r"(?<=[.;!?])\s+", text or ""):
-                stemmed = _stems(sentence)
-                if not stemmed:
-                    continue
-                negated = None
-                for sign in self.record_signs.values():
-                    if sign.id in found or sign.unless and self._has(stemmed, sign.unless):
-                        continue
-                    starts = [
-                        j
-                        for c in sign.phrases
-                        if set(stemmed).issuperset(c)
-                        for j in range(len(stemmed) - len(c) + 1)
-                        if stemmed[j : j + len(c)] == c
-                    ]
-                    matched = not starts and any(p.search(sentence) for p in sign.patterns)
-                    if not starts and not matched:
-                        continue
-                    if negated is None:
-                        negated = negated_spans_in(sentence)
-                    if matched and not negated or any(not any(s <= j < e for s, e in negated) for j in starts):
-                        found.add(sign.id)
+                found |= self._sentence_signs(sentence)
+        return frozenset(found)
+
+    def clear_cache(self) -> None:
+        """Forget what was read of each text (:func:`~.language.clear_caches` calls it)."""
+        for memo in self._text_memos.values():
+            memo.cache_clear()
+        self._checks.clear()
+
+    @_per_text
+    def _sentence_signs(self, sentence: str) -> frozenset[str]:
+        """The signs one sentence shows."""
+        stemmed = _stems(sentence)
+        if not stemmed:
+            return frozenset()
+        starts: dict[str, list[int]] = {}
+        for j, word in enumerate(stemmed):
+            for sid, c in self._sign_phrases.get(word, ()):
+                if stemmed[j : j + len(c)] == c:
+                    starts.setdefault(sid, []).append(j)
+        found: set[str] = set()
+        negated = None
+        for sign in self.record_signs.values():
+            at = starts.get(sign.id)
+            matched = not at and any(p.search(sentence) for p in sign.patterns)
+            if not at and not matched:
+                continue
+            if sign.unless and self._has(stemmed, sign.unless):
+                continue
+            if negated is None:
+                negated = negated_spans_in(sentence)
+            if matched and not negated or any(not any(s <= j < e for s, e in negated) for j in at or ()):
+                found.add(sign.id)
         return frozenset(found)
 
     def abnormal_findings(self, results: Iterable[str]) -> frozenset[str]:
