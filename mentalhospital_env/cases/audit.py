@@ -78,6 +78,8 @@ RULES: tuple[str, ...] = (
     "agree.ordered_on_file", "agree.risk_reason", "agree.employment", "agree.upbringing", "agree.drink_units",
     "agree.medical_plan", "agree.scale_severity", "agree.job_lost", "agree.weapon_risk", "agree.admissions", "template.quote", "people.occupation_sex",
     "labels.differential", "labels.cc_lifelong", "labels.cc_technical",
+    "agree.only_child", "agree.use_years", "agree.intoxicated_withdrawing", "agree.injecting", "agree.adult_life",
+    "agree.protective_job", "agree.partner_left",
 )
 
 
