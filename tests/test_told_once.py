@@ -13,7 +13,7 @@ from mentalhospital_env.cases.generator import generate_cases
 from test_records_agree import _agree
 
 NEW = ("agree.only_child", "agree.use_years", "agree.intoxicated_withdrawing", "agree.injecting",
-       "agree.adult_life", "agree.protective_job", "agree.partner_left")
+       "agree.adult_life", "agree.protective_job", "agree.partner_left", "agree.homeless_home", "agree.parent_death")
 
 
 @pytest.mark.parametrize(
@@ -33,6 +33,11 @@ NEW = ("agree.only_child", "agree.use_years", "agree.intoxicated_withdrawing", "
           "ehr.risk_assessment": {"suicide": "No thoughts of suicide; protective factors include her job."}}, "agree.protective_job"),
         ({"demographics.living_situation": "lives with partner",
           "ehr.history_of_present_illness": "Low for four months. By now she has been left by her partner."}, "agree.partner_left"),
+        ({"demographics.living_situation": "homeless, sleeping rough",
+          "ehr.history_of_present_illness": "High for ten days. \"I've been cleaning the house, painting, all at night.\""}, "agree.homeless_home"),
+        ({"demographics.living_situation": "lives with parents",
+          "ehr.history_of_present_illness": "In May things began to change, after the death of a parent."}, "agree.parent_death"),
+        ({"demographics.age": 13, "ehr.personal_history": "Lives with father. His partner's baby daughter is at home with them."}, "agree.adult_life"),
     ],
 )
 def test_told_once_rules_catch_the_readers_contradictions(changes: dict, rule: str) -> None:
@@ -72,6 +77,6 @@ def test_generator_tells_one_life_without_redrawing(monkeypatch) -> None:
         return found
 
     monkeypatch.setattr(audit, "audit_case", counting)
-    principals = ["F11.20", "F12.20", "F10.230", "F90.2", "F42.2", "F32.1", "F10.20", "F41.1"] * 4
+    principals = ["F11.20", "F12.20", "F10.230", "F90.2", "F42.2", "F32.1", "F10.20", "F41.1", "F31.2", "F43.21"] * 4
     generate_cases(len(principals), seed=24, prefix="t", version=2, principals=principals)
     assert [r for r in refused if r in NEW] == []

@@ -79,7 +79,7 @@ RULES: tuple[str, ...] = (
     "agree.medical_plan", "agree.scale_severity", "agree.job_lost", "agree.weapon_risk", "agree.admissions", "template.quote", "people.occupation_sex",
     "labels.differential", "labels.cc_lifelong", "labels.cc_technical",
     "agree.only_child", "agree.use_years", "agree.intoxicated_withdrawing", "agree.injecting", "agree.adult_life",
-    "agree.protective_job", "agree.partner_left",
+    "agree.protective_job", "agree.partner_left", "agree.homeless_home", "agree.parent_death",
 )
 
 
@@ -1243,7 +1243,7 @@ def _agree_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
             score = _score_of(exam.result) if ceiling is not None and exam.kind == "scale" else None
             if score is not None and score > ceiling:
                 out.append(Finding(cid, f"exams {exam.name}", "agree.scale_severity", f"{exam.name} total {score:g} without psychotic features or active suicidal intent (usually at most {ceiling})"))
-    out.extend(_told_once_rules(case, A))
+    out.extend(_told_once_rules(case, R))
     return out
 
 
@@ -1257,12 +1257,14 @@ def use_years(substance: str, story: str, age: int, A: Mapping[str, Any]) -> tup
     return (int(m.group(1)) if m else None), (age - began if began is not None and began < age else None)
 
 
-def _told_once_rules(case: Case, A: Mapping[str, Any]) -> list[Finding]:
+def _told_once_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     """One life told the same way in every section (``review.json`` ``agree``, stop 24): an only child
     without brothers or sisters elsewhere, years of use that fit the age use began and the patient's
     age, intoxication and withdrawal not shown at the same visit, injecting not told beside another
     route, no adult's life in a child's record, a job as a protective factor only for someone in work,
-    and a partner who has left not living at home."""
+    a partner who has left not living at home, a rough sleeper without a house to clean, a parent's
+    death not beside living with both parents."""
+    A = R["agree"]
     out: list[Finding] = []
     cid, ehr, age = case.case_id, case.ehr, case.demographics.age
     sections = _narrative(case)
@@ -1304,6 +1306,21 @@ def _told_once_rules(case: Case, A: Mapping[str, Any]) -> list[Finding]:
         idle = _has(case.demographics.occupation or "", A["not_working_occupations"]) or _has(story, A["not_working_words"]) or _has(story, A["job_lost_words"])
         if idle:
             out.append(Finding(cid, "risk_assessment.suicide", "agree.protective_job", f"{job.group(0)!r} but {idle!r}"))
+    living = case.demographics.living_situation or ""
+    if _has(living, R["homeless_words"]):
+        for name, text in sections:
+            m = re.search(A["homeless_home_pattern"], text, re.I)
+            if m:
+                out.append(Finding(cid, name, "agree.homeless_home", f"{m.group(0)!r} of a patient who is {living!r}"))
+                break
+    death = re.search(A["parent_death_pattern"], story, re.I)
+    if death and re.search(A["both_parents_living"], living, re.I):
+        out.append(Finding(cid, "history_of_present_illness", "agree.parent_death", f"{death.group(0)!r} but {living!r}"))
+    if age < 16:
+        for name, text in sections:
+            m = re.search(A["child_baby_pattern"], text, re.I)
+            if m:
+                out.append(Finding(cid, name, "agree.adult_life", f"{m.group(0)!r} in the record of a {age}-year-old"))
     left = re.search(A["partner_left_pattern"], story, re.I)
     home = _has(case.demographics.living_situation or "", A["partner_words"])
     if left and home:

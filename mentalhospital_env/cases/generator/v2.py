@@ -179,6 +179,7 @@ class StoryV2(_Story):
         "dating": re.compile(r"\b(dating|dated)\b", re.I),
         "occupational_health": re.compile(r"\boccupational health\b", re.I),
         "weekend_children": re.compile(r"children at weekends|kids at weekends", re.I),
+        "own_home": re.compile(review_facts()["agree"]["homeless_home_pattern"], re.I),
     }
 
     def _fits_life(self, found: frozenset[str]) -> bool:
@@ -204,6 +205,8 @@ class StoryV2(_Story):
             return False  # someone with a partner has not 'avoided dating for years'
         if "occupational_health" in found and not h.employed:
             return False  # occupational health refers employees
+        if "own_home" in found and self.homeless:
+            return False  # a rough sleeper does not clean the house or redecorate a flat
         if "weekend_children" in found and self.p.age >= 55:
             return False  # weekend contact is for young children
         return True
@@ -838,7 +841,12 @@ class StoryV2(_Story):
                 return False  # 'the onset of winter' in May
         if "childhood" in precipitant.lower() and "reminder" not in precipitant.lower() and getattr(self, "onset_age", 0) >= 18:
             return False  # an adult illness begins after a reminder of childhood abuse, not 'after childhood abuse'
+        A = R["agree"]
+        if re.search(A["parent_death_pattern"], precipitant, re.I) and re.search(A["both_parents_living"], living, re.I):
+            return False  # a parent who has died is not one of the parents the patient lives with
         if re.search(r"\bbirth\b", precipitant, re.I):
+            if self.p.age < self.story["told_once"]["birth_precipitant_min_age"]:
+                return False  # a child's 'birth of a child' is a sibling's, and the household line says 'his partner's baby'
             B = self.c.voices["birth_precipitant"]
             if self.p.age > B["max_age"].get(self.p.sex, 45) or getattr(self, "days", 0) > B["max_days"] or _has(living, B["not_living"]):
                 return False  # a baby born before this began is still a baby, in this household
