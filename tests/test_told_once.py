@@ -13,7 +13,7 @@ from mentalhospital_env.cases.generator import generate_cases
 from test_records_agree import _agree
 
 NEW = ("agree.only_child", "agree.use_years", "agree.intoxicated_withdrawing", "agree.injecting",
-       "agree.adult_life", "agree.protective_job", "agree.partner_left", "agree.homeless_home", "agree.parent_death")
+       "agree.adult_life", "agree.protective_job", "agree.partner_left", "agree.homeless_home", "agree.parent_death", "agree.tried_alcohol")
 
 
 @pytest.mark.parametrize(
@@ -38,6 +38,8 @@ NEW = ("agree.only_child", "agree.use_years", "agree.intoxicated_withdrawing", "
         ({"demographics.living_situation": "lives with parents",
           "ehr.history_of_present_illness": "In May things began to change, after the death of a parent."}, "agree.parent_death"),
         ({"demographics.age": 13, "ehr.personal_history": "Lives with father. His partner's baby daughter is at home with them."}, "agree.adult_life"),
+        ({"ehr.history_of_present_illness": "Bingeing for two years. Cutting out alcohol for a month changed nothing.",
+          "ehr.substance_use": "A drink now and then, on special occasions."}, "agree.tried_alcohol"),
     ],
 )
 def test_told_once_rules_catch_the_readers_contradictions(changes: dict, rule: str) -> None:

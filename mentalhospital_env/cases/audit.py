@@ -80,6 +80,7 @@ RULES: tuple[str, ...] = (
     "labels.differential", "labels.cc_lifelong", "labels.cc_technical",
     "agree.only_child", "agree.use_years", "agree.intoxicated_withdrawing", "agree.injecting", "agree.adult_life",
     "agree.protective_job", "agree.partner_left", "agree.homeless_home", "agree.parent_death",
+    "agree.tried_alcohol",
 )
 
 
@@ -1321,6 +1322,9 @@ def _told_once_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
             m = re.search(A["child_baby_pattern"], text, re.I)
             if m:
                 out.append(Finding(cid, name, "agree.adult_life", f"{m.group(0)!r} in the record of a {age}-year-old"))
+    remedy = re.search(A["alcohol_tried_pattern"], story, re.I)
+    if remedy and not any(c.startswith("F10") for c in case.diagnosis.codes) and not re.search(A["drinker_pattern"], substance, re.I):
+        out.append(Finding(cid, "history_of_present_illness", "agree.tried_alcohol", f"{remedy.group(0)!r} tried, but no drinking in the substance history ({substance[:60]!r})"))
     left = re.search(A["partner_left_pattern"], story, re.I)
     home = _has(case.demographics.living_situation or "", A["partner_words"])
     if left and home:

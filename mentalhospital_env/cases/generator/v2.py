@@ -775,6 +775,8 @@ class StoryV2(_Story):
         generic = st["tried"]["any"] if category in st["generic_tried_categories"] else []
         tried = [self.fill(t) for t in own_tried + generic]
         tried = [t for t in tried if self.ok(section, t)]
+        if not any(c.startswith("F10") for c in self.codes):  # cutting down drink is tried by a drinker (agree.tried_alcohol)
+            tried = [t for t in tried if not re.search(review_facts()["agree"]["alcohol_tried_pattern"], t, re.I)]
         own_filled = {self.fill(x) for x in own_tried}  # once, not once per option
         own = [t for t in tried if t in own_filled]
         if own and rng.random() < 0.35:
