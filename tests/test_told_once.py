@@ -12,7 +12,7 @@ from mentalhospital_env.cases.generator import generate_cases
 
 from test_records_agree import _agree
 
-NEW = ("agree.only_child", "agree.use_years", "agree.intoxicated_withdrawing", "agree.injecting",
+NEW = ("joins.injecting", "agree.only_child", "agree.use_years", "agree.intoxicated_withdrawing",
        "agree.adult_life", "agree.protective_job", "agree.partner_left", "agree.homeless_home", "agree.parent_death", "agree.tried_alcohol")
 
 
@@ -26,8 +26,6 @@ NEW = ("agree.only_child", "agree.use_years", "agree.intoxicated_withdrawing", "
         ({"demographics.age": 32, "ehr.substance_use": "Daily cannabis use for 25 years, about 3 g a day."}, "agree.use_years"),
         ({"ehr.mental_status_exam.behavior": "Drowsy at times, pinpoint pupils.",
           "exams": [{"name": "COWS", "kind": "scale", "result": "total 9/48 (mild)"}]}, "agree.intoxicated_withdrawing"),
-        ({"ehr.mental_status_exam.appearance": "Thin, poorly kempt, long sleeves despite the heat.",
-          "ehr.substance_use": "Uses about 4 bags of heroin a day, smoked."}, "agree.injecting"),
         ({"demographics.age": 11, "ehr.risk_assessment": {"violence": "Never been in a fight as an adult; no threats made."}}, "agree.adult_life"),
         ({"demographics.occupation": "unemployed",
           "ehr.risk_assessment": {"suicide": "No thoughts of suicide; protective factors include her job."}}, "agree.protective_job"),
@@ -57,7 +55,6 @@ def test_told_once_rules_catch_the_readers_contradictions(changes: dict, rule: s
          "exams": [{"name": "COWS", "kind": "scale", "result": "total 2/48 (none)"}]},
         {"ehr.mental_status_exam.speech": "Normal rate, not slurred.",
          "exams": [{"name": "CIWA-Ar", "kind": "scale", "result": "total 14/67 (mild)"}]},
-        {"ehr.mental_status_exam.appearance": "Thin, long sleeves despite the heat.", "ehr.substance_use": "Injects heroin daily for 3 years."},
         {"demographics.age": 30, "ehr.risk_assessment": {"violence": "Never been in a fight as an adult."}},
         {"demographics.living_situation": "lives alone in a rented flat", "ehr.history_of_present_illness": "Low for four months. By now he has been left by his partner."},
     ],
@@ -82,3 +79,16 @@ def test_generator_tells_one_life_without_redrawing(monkeypatch) -> None:
     principals = ["F11.20", "F12.20", "F10.230", "F90.2", "F42.2", "F32.1", "F10.20", "F41.1", "F31.2", "F43.21"] * 4
     generate_cases(len(principals), seed=24, prefix="t", version=2, principals=principals)
     assert [r for r in refused if r in NEW] == []
+
+
+def test_long_sleeves_in_the_heat_are_an_injecting_sign() -> None:
+    """The reader's 'injecting shown in one section, another route in the other' is the audit's
+    joins.injecting, whose signs now include hiding the arms in the heat."""
+    from test_audit import _changed, _categories
+    from mentalhospital_env.cases.audit import audit_case
+    from mentalhospital_env.cases.loader import validate_case
+
+    for substance, caught in (("Uses about 4 bags of heroin a day, smoked.", True), ("Injects heroin daily for 3 years.", False)):
+        raw = _changed({"ehr.mental_status_exam.appearance": "Thin, poorly kempt, long sleeves despite the heat.", "ehr.substance_use": substance})
+        raw["diagnosis"]["categories"] = _categories(raw)
+        assert ("joins.injecting" in {f.rule for f in audit_case(validate_case(raw))}) is caught

@@ -78,7 +78,7 @@ RULES: tuple[str, ...] = (
     "agree.ordered_on_file", "agree.risk_reason", "agree.employment", "agree.upbringing", "agree.drink_units",
     "agree.medical_plan", "agree.scale_severity", "agree.job_lost", "agree.weapon_risk", "agree.admissions", "template.quote", "people.occupation_sex",
     "labels.differential", "labels.cc_lifelong", "labels.cc_technical",
-    "agree.only_child", "agree.use_years", "agree.intoxicated_withdrawing", "agree.injecting", "agree.adult_life",
+    "agree.only_child", "agree.use_years", "agree.intoxicated_withdrawing", "agree.adult_life",
     "agree.protective_job", "agree.partner_left", "agree.homeless_home", "agree.parent_death",
     "agree.tried_alcohol",
 )
@@ -1261,8 +1261,7 @@ def use_years(substance: str, story: str, age: int, A: Mapping[str, Any]) -> tup
 def _told_once_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     """One life told the same way in every section (``review.json`` ``agree``, stop 24): an only child
     without brothers or sisters elsewhere, years of use that fit the age use began and the patient's
-    age, intoxication and withdrawal not shown at the same visit, injecting not told beside another
-    route, no adult's life in a child's record, a job as a protective factor only for someone in work,
+    age, intoxication and withdrawal not shown at the same visit, no adult's life in a child's record, a job as a protective factor only for someone in work,
     a partner who has left not living at home, a rough sleeper without a house to clean, a parent's
     death not beside living with both parents."""
     A = R["agree"]
@@ -1292,10 +1291,6 @@ def _told_once_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
             score = _score_of(exam.result) if threshold is not None else None
             if score is not None and score >= threshold:
                 out.append(Finding(cid, f"exams {exam.name}", "agree.intoxicated_withdrawing", f"{intoxicated.group(0)!r} in the mental state beside {exam.name} {score:g} (withdrawal)"))
-    injecting = next(((n, m) for n, t in sections if n != "substance_use" for m in [re.search(A["injection_sign_pattern"], t, re.I)] if m), None)
-    route = re.search(A["non_injecting_route_pattern"], substance, re.I)
-    if injecting and route and not re.search(A["injection_sign_pattern"], substance, re.I):
-        out.append(Finding(cid, injecting[0], "agree.injecting", f"{injecting[1].group(0)!r} in {injecting[0]} but {route.group(0)!r} in the substance history"))
     if age <= A["adult_life_max_age"]:
         for name, text in sections:
             m = re.search(A["adult_life_pattern"], text, re.I)

@@ -457,8 +457,8 @@ class StoryV2(_Story):
     def _told_once(self, A: Mapping[str, Any]) -> None:
         """One life told the same way in every section (``review.json`` ``agree``, the audit's
         ``_told_once_rules``; wording in ``story.json`` ``told_once``): no 'only child' beside a brother or
-        sister, the years of use from the age the patient says use began, no injecting signs beside
-        another route, no adult's life in a child's record, no job as a protective factor for someone
+        sister, the years of use from the age the patient says use began, no injecting signs in the mental
+        state of someone who does not inject, no adult's life in a child's record, no job as a protective factor for someone
         out of work."""
         from ..audit import use_years
 
@@ -480,7 +480,7 @@ class StoryV2(_Story):
             if want != years:
                 for f in substance:
                     f.text = re.sub(A["use_years_pattern"], lambda m: m.group(0).replace(f"{years} year{'s' if years > 1 else ''}", f"{want} year{'s' if want > 1 else ''}"), f.text, count=1, flags=re.I)
-        if re.search(A["non_injecting_route_pattern"], told, re.I) and not re.search(A["injection_sign_pattern"], told, re.I):
+        if not _has(told, review_facts()["joins"]["injecting_words"]):  # the audit's joins.injecting
             for f in facts:
                 for sign, instead in T["injection_sign_instead"].items():
                     if sign in f.text:
