@@ -78,6 +78,9 @@ RULES: tuple[str, ...] = (
     "agree.ordered_on_file", "agree.risk_reason", "agree.employment", "agree.upbringing", "agree.drink_units",
     "agree.medical_plan", "agree.scale_severity", "agree.job_lost", "agree.weapon_risk", "agree.admissions", "template.quote", "people.occupation_sex",
     "labels.differential", "labels.cc_lifelong", "labels.cc_technical",
+    "agree.only_child", "agree.use_years", "agree.intoxicated_withdrawing", "agree.adult_life",
+    "agree.protective_job", "agree.partner_left", "agree.homeless_home", "agree.parent_death",
+    "agree.tried_alcohol",
 )
 
 
@@ -1241,6 +1244,86 @@ def _agree_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
             score = _score_of(exam.result) if ceiling is not None and exam.kind == "scale" else None
             if score is not None and score > ceiling:
                 out.append(Finding(cid, f"exams {exam.name}", "agree.scale_severity", f"{exam.name} total {score:g} without psychotic features or active suicidal intent (usually at most {ceiling})"))
+    out.extend(_told_once_rules(case, R))
+    return out
+
+
+def use_years(substance: str, story: str, age: int, A: Mapping[str, Any]) -> tuple[int | None, int | None]:
+    """The years of use a substance history gives ('daily cannabis use for 5 years') and the years since the
+    age the patient says use began ('every day since I was sixteen'), each ``None`` when not told."""
+    m = re.search(A["use_years_pattern"], substance, re.I)
+    since = re.search(A["use_since_pattern"], story, re.I)
+    start = since.group(1).lower() if since else ""
+    began = int(start) if start.isdigit() else _NUMBERS.get(start) if start in _NUMBERS and start not in ("a", "an") else None
+    return (int(m.group(1)) if m else None), (age - began if began is not None and began < age else None)
+
+
+def _told_once_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    """One life told the same way in every section (``review.json`` ``agree``, stop 24): an only child
+    without brothers or sisters elsewhere, years of use that fit the age use began and the patient's
+    age, intoxication and withdrawal not shown at the same visit, no adult's life in a child's record, a job as a protective factor only for someone in work,
+    a partner who has left not living at home, a rough sleeper without a house to clean, a parent's
+    death not beside living with both parents."""
+    A = R["agree"]
+    out: list[Finding] = []
+    cid, ehr, age = case.case_id, case.ehr, case.demographics.age
+    sections = _narrative(case)
+    personal = ehr.personal_history or ""
+    if re.search(A["only_child_pattern"], personal, re.I):
+        for name, text in sections:
+            m = re.search(A["sibling_pattern"], text, re.I)
+            if m:
+                out.append(Finding(cid, "personal_history", "agree.only_child", f"'only child' in the personal history but {m.group(0)!r} in {name}"))
+                break
+    substance = ehr.substance_use or ""
+    story = " ".join(filter(None, [ehr.chief_complaint, ehr.history_of_present_illness]))
+    years, since = use_years(substance, story, age, A)
+    if years is not None and age - years < A["use_min_age"]:
+        out.append(Finding(cid, "substance_use", "agree.use_years", f"use for {years} years at {age} means starting at {age - years}"))
+    elif years is not None and since is not None and abs(years - since) > A["use_years_tolerance"]:
+        out.append(Finding(cid, "substance_use", "agree.use_years", f"use for {years} years in the substance history, but since {age - since} (for {since} years) in the patient's words"))
+    mse = ehr.mental_status_exam
+    shown = " ".join(filter(None, [_get(mse, k) for k in ("appearance", "behavior", "speech")])) if mse is not None else ""
+    intoxicated = re.search(A["intoxication_signs"], shown, re.I)
+    if intoxicated:
+        for exam in case.exams:
+            threshold = A["withdrawal_scale_thresholds"].get(exam.name)
+            score = _score_of(exam.result) if threshold is not None else None
+            if score is not None and score >= threshold:
+                out.append(Finding(cid, f"exams {exam.name}", "agree.intoxicated_withdrawing", f"{intoxicated.group(0)!r} in the mental state beside {exam.name} {score:g} (withdrawal)"))
+    if age <= A["adult_life_max_age"]:
+        for name, text in sections:
+            m = re.search(A["adult_life_pattern"], text, re.I)
+            if m:
+                out.append(Finding(cid, name, "agree.adult_life", f"{m.group(0)!r} in the record of a {age}-year-old"))
+    suicide = (_get(ehr.risk_assessment, "suicide") or "") if ehr.risk_assessment is not None else ""
+    job = re.search(A["protective_job_pattern"], suicide, re.I)
+    if job:
+        idle = _has(case.demographics.occupation or "", A["not_working_occupations"]) or _has(story, A["not_working_words"]) or _has(story, A["job_lost_words"])
+        if idle:
+            out.append(Finding(cid, "risk_assessment.suicide", "agree.protective_job", f"{job.group(0)!r} but {idle!r}"))
+    living = case.demographics.living_situation or ""
+    if _has(living, R["homeless_words"]):
+        for name, text in sections:
+            m = re.search(A["homeless_home_pattern"], text, re.I)
+            if m:
+                out.append(Finding(cid, name, "agree.homeless_home", f"{m.group(0)!r} of a patient who is {living!r}"))
+                break
+    death = re.search(A["parent_death_pattern"], story, re.I)
+    if death and re.search(A["both_parents_living"], living, re.I):
+        out.append(Finding(cid, "history_of_present_illness", "agree.parent_death", f"{death.group(0)!r} but {living!r}"))
+    if age < 16:
+        for name, text in sections:
+            m = re.search(A["child_baby_pattern"], text, re.I)
+            if m:
+                out.append(Finding(cid, name, "agree.adult_life", f"{m.group(0)!r} in the record of a {age}-year-old"))
+    remedy = re.search(A["alcohol_tried_pattern"], story, re.I)
+    if remedy and not any(c.startswith("F10") for c in case.diagnosis.codes) and not re.search(A["drinker_pattern"], substance, re.I):
+        out.append(Finding(cid, "history_of_present_illness", "agree.tried_alcohol", f"{remedy.group(0)!r} tried, but no drinking in the substance history ({substance[:60]!r})"))
+    left = re.search(A["partner_left_pattern"], story, re.I)
+    home = _has(case.demographics.living_situation or "", A["partner_words"])
+    if left and home:
+        out.append(Finding(cid, "history_of_present_illness", "agree.partner_left", f"{left.group(0)!r} but {case.demographics.living_situation!r}"))
     return out
 
 

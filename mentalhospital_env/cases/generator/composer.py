@@ -147,6 +147,8 @@ class Household:
             return self.partner == requirement
         if requirement == "partner":
             return self.partner is not None
+        if requirement == "no_partner":
+            return self.partner is None  # 'left by their partner' is not said of someone living with one
         if requirement == "employed":
             return self.employed
         if requirement == "student":

@@ -28,6 +28,7 @@ from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from mentalhospital_env.knowledge.codes import code_family
+from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.durations import load_durations
 from mentalhospital_env.knowledge.language import memo_size
 
@@ -178,6 +179,7 @@ class StoryV2(_Story):
         "dating": re.compile(r"\b(dating|dated)\b", re.I),
         "occupational_health": re.compile(r"\boccupational health\b", re.I),
         "weekend_children": re.compile(r"children at weekends|kids at weekends", re.I),
+        "own_home": re.compile(review_facts()["agree"]["homeless_home_pattern"], re.I),
     }
 
     def _fits_life(self, found: frozenset[str]) -> bool:
@@ -203,6 +205,8 @@ class StoryV2(_Story):
             return False  # someone with a partner has not 'avoided dating for years'
         if "occupational_health" in found and not h.employed:
             return False  # occupational health refers employees
+        if "own_home" in found and self.homeless:
+            return False  # a rough sleeper does not clean the house or redecorate a flat
         if "weekend_children" in found and self.p.age >= 55:
             return False  # weekend contact is for young children
         return True
@@ -448,6 +452,48 @@ class StoryV2(_Story):
                     units = str(self.rng.randint(low, min(high, low + 8)))
                     f.text = re.sub(r"\b\d+ units\b", units + " units", f.text, count=1)
             break
+        self._told_once(A)
+
+    def _told_once(self, A: Mapping[str, Any]) -> None:
+        """One life told the same way in every section (``review.json`` ``agree``, the audit's
+        ``_told_once_rules``; wording in ``story.json`` ``told_once``): no 'only child' beside a brother or
+        sister, the years of use from the age the patient says use began, no injecting signs in the mental
+        state of someone who does not inject, no adult's life in a child's record, no job as a protective factor for someone
+        out of work."""
+        from ..audit import use_years
+
+        T = self.story["told_once"]
+        facts = self.chart.facts
+        rng, age = self.rng, self.p.age
+        only = [f for f in facts if f.section == "personal_history" and re.search(A["only_child_pattern"], f.text, re.I)]
+        if only and any(re.search(A["sibling_pattern"], f.text, re.I) for f in facts if f not in only):
+            for f in only:
+                text, says = rng.choice(T["with_siblings"])
+                f.text, f.says = self.fill(text), (says if f.says else None)
+        substance = [f for f in facts if f.section == "substance_use"]
+        story = " ".join(f.text for f in facts if f.section in ("chief_complaint", "history_of_present_illness"))
+        told = " ".join(f.text for f in substance)
+        years, since = use_years(told, story, age, A)
+        if years is not None:
+            want = since if since is not None else years
+            want = max(1, min(want, age - max(A["use_min_age"], T["use_start_age"] if since is None else A["use_min_age"])))
+            if want != years:
+                for f in substance:
+                    f.text = re.sub(A["use_years_pattern"], lambda m: m.group(0).replace(f"{years} year{'s' if years > 1 else ''}", f"{want} year{'s' if want > 1 else ''}"), f.text, count=1, flags=re.I)
+        if not _has(told, review_facts()["joins"]["injecting_words"]):  # the audit's joins.injecting
+            for f in facts:
+                for sign, instead in T["injection_sign_instead"].items():
+                    if sign in f.text:
+                        f.text = f.text.replace(sign, rng.choice(instead))
+        if age <= A["adult_life_max_age"]:
+            for f in facts:
+                for pattern, instead in T["adult_life_rewrites"]:
+                    f.text = re.sub(pattern, instead, f.text)
+        occupation = str(self.p.demographics.get("occupation", ""))
+        if _has(occupation, A["not_working_occupations"]) or _has(story, A["not_working_words"]) or _has(story, A["job_lost_words"]):
+            for f in facts:
+                if f.section == "risk_assessment.suicide":
+                    f.text = re.sub(A["protective_job_pattern"], lambda m: re.sub(r"(?:his|her|their) (?:job|work)$", self.fill(rng.choice(T["protective_instead"])), m.group(0)), f.text, flags=re.I)
 
     # --------------------------------------------------------------------------- the writing
 
@@ -729,6 +775,8 @@ class StoryV2(_Story):
         generic = st["tried"]["any"] if category in st["generic_tried_categories"] else []
         tried = [self.fill(t) for t in own_tried + generic]
         tried = [t for t in tried if self.ok(section, t)]
+        if not any(c.startswith("F10") for c in self.codes):  # cutting down drink is tried by a drinker (agree.tried_alcohol)
+            tried = [t for t in tried if not re.search(review_facts()["agree"]["alcohol_tried_pattern"], t, re.I)]
         own_filled = {self.fill(x) for x in own_tried}  # once, not once per option
         own = [t for t in tried if t in own_filled]
         if own and rng.random() < 0.35:
@@ -795,7 +843,12 @@ class StoryV2(_Story):
                 return False  # 'the onset of winter' in May
         if "childhood" in precipitant.lower() and "reminder" not in precipitant.lower() and getattr(self, "onset_age", 0) >= 18:
             return False  # an adult illness begins after a reminder of childhood abuse, not 'after childhood abuse'
+        A = R["agree"]
+        if re.search(A["parent_death_pattern"], precipitant, re.I) and re.search(A["both_parents_living"], living, re.I):
+            return False  # a parent who has died is not one of the parents the patient lives with
         if re.search(r"\bbirth\b", precipitant, re.I):
+            if self.p.age < self.story["told_once"]["birth_precipitant_min_age"]:
+                return False  # a child's 'birth of a child' is a sibling's, and the household line says 'his partner's baby'
             B = self.c.voices["birth_precipitant"]
             if self.p.age > B["max_age"].get(self.p.sex, 45) or getattr(self, "days", 0) > B["max_days"] or _has(living, B["not_living"]):
                 return False  # a baby born before this began is still a baby, in this household
@@ -1117,6 +1170,7 @@ class StoryV2(_Story):
             if e.name.upper() == "AUDIT" and "(low risk)" in result and self._abstinent():
                 result = re.sub(r"^total \d+/", "total 0/", result)  # a teetotaller scores nothing
             result = self._within_severity(e.name, e.kind, result)
+            result = self._sober_or_withdrawing(e.name, result)
             out.append(ExamRecord(e.name, e.kind, result, e.indicated))
         self.exam_records = out
         return out
@@ -1134,6 +1188,24 @@ class StoryV2(_Story):
         if m and int(m.group(1)) > ceiling:
             result = f"total {self.rng.randint(ceiling - 6, ceiling)}/" + result[m.end():]
         return result
+
+    def _sober_or_withdrawing(self, name: str, result: str) -> str:
+        """A withdrawal scale scored below its withdrawal band when the mental state shows the patient
+        intoxicated (``review.json`` ``agree.intoxication_signs``): pinpoint pupils and a withdrawal score
+        are not seen at one visit."""
+        A = review_facts()["agree"]
+        threshold = A["withdrawal_scale_thresholds"].get(name)
+        m = re.match(r"total (\d+)/(\d+) \(([^)]*)\)", result) if threshold is not None else None
+        if not m or int(m.group(1)) < threshold:
+            return result
+        shown = " ".join(f.text for f in self.chart.facts if f.section in ("mental_status_exam.appearance", "mental_status_exam.behavior", "mental_status_exam.speech"))
+        if not re.search(A["intoxication_signs"], shown, re.I):
+            return result
+        exam = load_knowledge().resolve_exam(name)
+        score = self.rng.randint(0, threshold - 1)
+        band = exam.band_of(score) if exam is not None else None
+        label = self.story["band_words"].get(band.label, band.label) if band is not None else "none"
+        return f"total {score}/{m.group(2)} ({label})" + result[m.end():]
 
     def _abstinent(self) -> bool:
         """Whether the substance history says the patient does not drink (``joins.abstinent_words``)."""
