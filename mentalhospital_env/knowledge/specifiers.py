@@ -36,20 +36,23 @@ class Specifiers:
     grade_words: tuple[tuple[str, str], ...] = ()  # (word, grade)
 
     def stated(self, code: str | None, text: str = "") -> tuple[bool | None, tuple[str, str] | None]:
-        """(with psychotic features, (pole, grade)) as a diagnosis of a mood episode states them: its own words in
-        ``text`` (the diagnosis as written) first, else its code; ``None`` where neither says, and for a code that
-        is no mood episode."""
+        """(with psychotic features, (pole, grade)) as a diagnosis of a mood episode states them: its grade by its
+        words when ``text`` (the diagnosis as written) is given, else by its code; psychotic features by its words,
+        else its code; ``None`` where they do not say, and for a code that is no mood episode."""
         if self.psychotic(code) is None and self.grade(code) is None:
             return None, None  # no mood episode: "Brief psychotic disorder" carries no specifier
         low = " " + re.sub(r"\s+", " ", text.lower()) + " "
         psychotic = next((w for p, w in self.psychotic_words if re.search(rf"(?<![a-z-]){re.escape(p)}(?![a-z])", low)), None)
-        if psychotic is None:
-            psychotic = self.psychotic(code)
         graded = self.grade(code)
         words = [(m.start(), g) for p, g in self.grade_words for m in re.finditer(rf"(?<![a-z-]){re.escape(p)}(?![a-z-])", low)]
-        if graded is not None and words:
-            graded = (graded[0], min(words)[1])
-        return psychotic, graded
+        if not text.strip():  # the code alone
+            return self.psychotic(code), graded
+        # a grade is read from the words alone ("recurrent depressive disorder, in partial remission" names none,
+        # whatever code its name resolves to); psychotic features from the code when the words say nothing (a
+        # moderate episode's code is "without" them, and so is a severe one named without its specifier)
+        if psychotic is None:
+            psychotic = self.psychotic(code)
+        return psychotic, ((graded[0], min(words)[1]) if graded is not None and words else None)
 
     def psychotic(self, code: str | None) -> bool | None:
         """``True`` for a code "with" psychotic features, ``False`` for one "without", ``None`` for one that says
