@@ -32,6 +32,7 @@ from mentalhospital_env.knowledge.critical import Profile, load_critical_actions
 from mentalhospital_env.knowledge.durations import load_durations
 from mentalhospital_env.knowledge.language import stem, tokenize
 from mentalhospital_env.knowledge.lexicon import lexicon_relations
+from mentalhospital_env.knowledge.specifiers import psychotic_conflict, severity_conflict
 
 
 @lru_cache(maxsize=1)
@@ -410,6 +411,7 @@ class ScriptedClinician(Doctor):
                 if h.category == lead[0][0].category and not self.script["required_to_lead"].get(h.code):
                     lead = [lead[i]] + lead[:i] + lead[i + 1 :]
                     break
+        lead = self._specified_first(lead)
         durations = load_durations()
         said = self._illness_days()
         if said is None or durations.fits(lead[0][0].code, said, self.walk_in.age):
@@ -417,6 +419,25 @@ class ScriptedClinician(Doctor):
         for i, (h, s) in enumerate(lead[1:], 1):
             if h.category == lead[0][0].category and durations.fits(h.code, said, self.walk_in.age):
                 return [lead[i]] + lead[:i] + lead[i + 1 :]
+        return lead
+
+    def _specified_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with a disorder of the lead's category first when the lead's specifier (knowledge
+        ``specifiers.json``) clashes with what it heard and read: "without psychotic features" beside a delusion or a
+        hallucination the patient affirmed, "with" beside none, a severity that none of the mood scales on file
+        gives. The first of the category's ranked disorders with fewer clashes leads; unchanged when none has."""
+        present = set(self.findings.present) - self.findings.contradicted
+        results = list(self.findings.exam_results)
+
+        def clashes(h: Hypothesis) -> int:
+            return sum(bool(x) for x in (psychotic_conflict(h.code, present, h.name), severity_conflict(h.code, results, h.name)))
+
+        first = clashes(lead[0][0])
+        if not first:
+            return lead
+        for h, score in self._ranked():
+            if h.category == lead[0][0].category and h is not lead[0][0] and clashes(h) < first:
+                return [(h, score)] + [pair for pair in lead if pair[0] is not h]
         return lead
 
     def _diagnosis(self) -> str:

@@ -231,3 +231,59 @@ def test_malformed_durations_name_entry_and_field():
         read_durations({**good, "units": {"day": -1}, "disorders": {}})
     with pytest.raises(KnowledgeError, match="disorders"):
         read_durations(good)
+
+
+HW001 = """Chief complaint: Two months of feeling down and getting no pleasure from things.
+History of present illness: For two months she has felt flat and no longer enjoys running. {sleep}
+Mental status examination: Mood flat. Denies hearing voices.
+Risk assessment: Wants to die; no plan, no intent.
+Assessment: {assessment}
+Plan: see treatment plan."""
+HW001_TURNS = (Turn("How have you been sleeping?", "I've been lying awake every night."),)
+
+
+def test_a_denied_finding_the_patient_affirmed_is_false_whatever_its_kind(hw):
+    """Not only risks: "Denies insomnia" beside "I've been lying awake every night" is a false denial, counted in the
+    details and lowering Qual."""
+    case = hw["hw-001"]
+    assessment = "Recurrent depressive disorder, current episode moderate."
+    false = _faults(case, HW001.format(sleep="She denies insomnia.", assessment=assessment), turns=HW001_TURNS)
+    assert [f.text for f in false if f.kind == "finding_denied"] == ["insomnia: the patient affirmed it"]
+    true = _faults(case, HW001.format(sleep="She lies awake at night.", assessment=assessment), turns=HW001_TURNS)
+    assert "finding_denied" not in [f.kind for f in true]
+    judge = OfflineJudge(dimensions=("note_quality",))
+    score = lambda sleep: judge.score(case, Chart(turns=HW001_TURNS, note=HW001.format(sleep=sleep, assessment=assessment)))["note_quality"]
+    assert score("She denies insomnia.") < score("She lies awake at night.")
+
+
+def test_a_specifier_the_notes_own_findings_or_scales_contradict(hw):
+    case = hw["hw-001"]
+    kinds = lambda assessment, **chart: [
+        f.text for f in _faults(case, HW001.format(sleep="She lies awake.", assessment=assessment), turns=HW001_TURNS, **chart)
+        if f.kind == "diagnosis_specifier"
+    ]
+    # "with psychotic features" in a note that records no delusion or hallucination, in any words
+    assert kinds("Recurrent depressive disorder, current episode severe with psychotic features.")
+    assert kinds("Bipolar affective disorder, current episode severe depression with psychotic features.")
+    assert kinds("Recurrent depressive disorder, current episode severe without psychotic features.") == []
+    # severity held against the depression scales on file
+    moderate = (("PHQ-9", "total 13/27 (moderate)"), ("HAM-D", "total 17/52 (moderate)"))
+    assert kinds("Recurrent depressive disorder, current episode severe.", exam_results=moderate)
+    assert kinds("Recurrent depressive disorder, current episode moderate.", exam_results=moderate) == []
+    assert kinds("Recurrent depressive disorder, current episode severe.", exam_results=(("PHQ-9", "20/27 (moderately severe)"),)) == []
+    # "without psychotic features" beside a delusion the note states
+    note = HW001.format(sleep="She believes her insides are rotting (a nihilistic delusion).",
+                        assessment="Severe depressive episode without psychotic features.")
+    assert [f.kind for f in _faults(case, note)].count("diagnosis_specifier") == 1
+    # no mood episode, no specifier: "Brief psychotic disorder" is not "with psychotic features"
+    assert kinds("Brief psychotic disorder.") == []
+
+
+def test_answers_filed_under_admission_sleep_or_alcohol_labels(hw):
+    note = 'Chief complaint: "I was brought in by my flatmates."\nPast psychiatric history: None. {}\nAssessment: Brief psychotic disorder.'
+    kinds = lambda text: [f.kind for f in _faults(hw["hw-002"], note.format(text)) if f.kind == "misfiled_answer"]
+    assert kinds('Previous psychiatric admission: "My mood\'s wound up, I\'d say."') == ["misfiled_answer"]
+    assert kinds('Previous psychiatric admission: "I\'ve never been in hospital for my mental health."') == []
+    assert kinds('Alcohol use: "I\'ve been studying biology."') == ["misfiled_answer"]
+    assert kinds('Alcohol use: "A glass of wine at the weekend."') == []
+    assert kinds('Sleep: "My family brought me in."') == ["misfiled_answer"]

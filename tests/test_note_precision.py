@@ -174,3 +174,12 @@ def test_cannot_reads_as_cant_and_inattention_is_poor_concentration():
         note="History of present illness: The patient reports inattentiveness.",
     )
     assert [(e.concept, e.why) for e in check_note(case, chart).errors] == [("inattention", "denied by the patient")]
+
+
+def test_a_finding_said_with_its_own_negation_is_affirmed_in_a_note():
+    """"cannot concentrate" is poor concentration however the sentence began: "lost weight without trying and cannot
+    concentrate" does not deny it, nor does "cannot concentrate or follow a TV programme"."""
+    for text in ("She has lost four kilograms without trying and cannot concentrate.",
+                 "He cannot concentrate or follow a TV programme.", "She can't concentrate."):
+        assert note_claims(f"History of present illness: {text}") == (("poor_concentration", True),), text
+    assert note_claims("History of present illness: Denies poor concentration.") == (("poor_concentration", False),)

@@ -86,6 +86,7 @@ class NoteView:
     named: frozenset[str] = frozenset()  # every finding the note names, in any words or polarity
     turns: tuple[tuple[str, str], ...] = ()  # (the doctor's words, the patient's reply)
     record_sections: tuple[tuple[str, str], ...] = ()  # (path, text) of the record
+    results: tuple[tuple[str, str], ...] = ()  # (exam, result) on file in the encounter
 
 
 @lru_cache(maxsize=1)
@@ -112,6 +113,8 @@ KINDS = (
     "central_finding_omitted",
     "false_denial",
     "misfiled_answer",
+    "finding_denied",
+    "diagnosis_specifier",
 )
 
 _QUOTE = re.compile(r'["\u201c]([^"\u201d]{2,600})["\u201d]')
@@ -184,6 +187,7 @@ def note_view(case: Any, chart: Chart) -> NoteView:
         named=frozenset(m.concept_id for m in mentions(note)),
         turns=tuple((t.doctor, t.patient) for t in chart.turns),
         record_sections=tuple(ehr.sections()) if ehr is not None else (),
+        results=tuple((str(n), str(r)) for n, r in chart.exam_results),
     )
 
 
@@ -400,6 +404,41 @@ def central_finding_omitted(view: NoteView) -> list[NoteFault]:
 
 
 def false_denials(view: NoteView) -> list[NoteFault]:
+    """Each finding the note records as denied ("Denies insomnia", "No poor concentration") that the patient affirmed
+    in the encounter (the finding itself or one that implies it: "I lie awake" is insomnia) or that the record states
+    and the patient never denied (``finding_denied``); and :func:`risk_false_denials`."""
+    from .precision import _implications
+
+    out = risk_false_denials(view)
+    risks = {c for kind in _data()["risk_kinds"] for c in kind.get("denied_findings", ())}
+    for concept in sorted(view.note_absent - view.note_present - risks):
+        if ({concept} | _implications(concept)[0]) & view.affirmed:
+            out.append(NoteFault("finding_denied", "history_of_present_illness", f"{concept}: the patient affirmed it"))
+        elif concept in view.record_present and concept not in view.denied:
+            out.append(NoteFault("finding_denied", "history_of_present_illness", f"{concept}: the record states it"))
+    return out
+
+
+def diagnosis_specifier(view: NoteView) -> list[NoteFault]:
+    """A mood episode diagnosed with a specifier the note's own findings or the rating scales on file contradict
+    (knowledge ``specifiers.json``): "without psychotic features" beside a delusion the note records, "with
+    psychotic features" beside none, "severe" beside a PHQ-9 and a HAM-D that read moderate. The specifier is read
+    from the assessment's words before its differential, else from the code."""
+    from mentalhospital_env.knowledge.specifiers import psychotic_conflict, severity_conflict
+
+    text = view.sections.get("assessment", "")
+    markers = [m.lower() for m in _data()["differential_markers"]]
+    cut = min([i for i in (text.lower().find(m) for m in markers) if i >= 0] or [len(text)])
+    made = text[:cut]
+    out = []
+    for code in view.diagnoses[:1]:
+        for why in (psychotic_conflict(code, view.note_present, made), severity_conflict(code, view.results, made)):
+            if why:
+                out.append(NoteFault("diagnosis_specifier", "assessment", why))
+    return out
+
+
+def risk_false_denials(view: NoteView) -> list[NoteFault]:
     """A risk the note records as denied ("Denies self-harm", "No risk to others": a risk kind's ``denied_findings``
     or ``denial_phrases``) that the record affirms (a risk line naming it with no negation before it, or a line on
     its ``graded_paths`` graded with a ``grade_words`` word) or that the note's own results affirm (a C-SSRS line
@@ -525,6 +564,7 @@ NOTE_FAULTS: tuple[Callable[[NoteView], list[NoteFault]], ...] = (
     central_finding_omitted,
     false_denials,
     misfiled_answers,
+    diagnosis_specifier,
 )
 """The rubric: each function finds one kind of fault."""
 
@@ -566,12 +606,14 @@ __all__ = [
     "NoteView",
     "chief_complaint_fault",
     "diagnosis_duration",
+    "diagnosis_specifier",
     "fault_points",
     "garbled_quotes",
     "assessment_disorders",
     "central_finding_omitted",
     "diagnosis_unsupported",
     "false_denials",
+    "risk_false_denials",
     "illness_days",
     "main_risk_omitted",
     "misfiled_answers",

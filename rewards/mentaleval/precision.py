@@ -166,7 +166,8 @@ def note_claims(note: str) -> tuple[tuple[str, bool], ...]:
 @lru_cache(maxsize=memo_size(4096))
 def _note_claims(note: str) -> tuple[tuple[str, bool], ...]:
     out: dict[tuple[str, bool], None] = {}
-    for key, text in note_blocks(note):
+    # "cannot concentrate" says what "can't concentrate" says: poor concentration, not a denial of concentrating
+    for key, text in note_blocks(_CANNOT.sub("can't", note)):
         # the plan speaks of what may come, the assessment names diagnoses, and medical, medication, allergy and
         # family sections hold no psychiatric finding of the patient ("irritable bowel syndrome")
         if key in ("plan", "assessment", "medical_history", "medications", "allergies", "family_history"):
@@ -190,7 +191,8 @@ def _block_claims(text: str) -> list[tuple[str, bool]]:
     breaks = negation_breaks(text)
     parts = clauses(text)
     sentence_starts = sorted({0} | set(sentence_breaks(text)))
-    out = []
+    out: list[tuple] = []
+    said_with_negation: set[tuple[str, int]] = set()
     for m in found:
         if lexicon.get(m.concept_id).kind not in _CLAIM_KINDS:
             continue
@@ -207,8 +209,18 @@ def _block_claims(text: str) -> list[tuple[str, bool]]:
             continue
         if set(tokens[max(0, m.start - 3) : m.start]) & _others():
             continue  # "believes someone wants to kill him"
-        out.append((m.concept_id, not (m.negated or _denied_in_sentence(tokens, sentence_starts, m.start))))
-    return out
+        # a finding said with its own negation ("can't concentrate", "unable to sleep") is affirmed: a denial earlier
+        # in the sentence does not reach it ("lost weight without trying and can't concentrate")
+        sentence = max(s for s in sentence_starts if s <= m.start)
+        if m.start < len(tokens) and tokens[m.start] in _OWN_NEGATIONS:
+            said_with_negation.add((m.concept_id, sentence))
+            out.append((m.concept_id, True))
+            continue
+        present = not (m.negated or _denied_in_sentence(tokens, sentence_starts, m.start))
+        out.append((m.concept_id, present) if present else (m.concept_id, False, sentence))  # type: ignore[arg-type]
+    # "cannot concentrate or follow a TV programme": the negation that makes the first finding reaches the second
+    # words of the same finding, which are no denial of it
+    return [(c[0], c[1]) for c in out if len(c) == 2 or (c[0], c[2]) not in said_with_negation]  # type: ignore[misc]
 
 
 @lru_cache(maxsize=1)
@@ -234,6 +246,7 @@ _CONTRAST = frozenset({
     "says", "said", "reports", "reported", "describes", "described", "states", "stated", "admits", "admitted",
     "endorses", "endorsed", "complains", "feels", "felt",
 })
+_OWN_NEGATIONS = frozenset({"can't", "cant", "cannot", "couldn't", "unable"})
 _NOTE_DENIALS = frozenset({"denies", "denied", "deny", "denying", "no", "not", "never", "nor", "without", "negative"})
 
 
