@@ -402,3 +402,12 @@ def test_history_giveaways_leave_plain_words_and_quotes() -> None:
     raw["ehr"]["chief_complaint"] = "\"I can't be bothered with anything.\" Feeling low for four months."
     found = _rules(raw)
     assert not {"labels.differential", "labels.cc_lifelong", "labels.cc_technical"} & found, found
+
+
+def test_the_audit_reads_narrative_records_without_a_medication_list() -> None:
+    """A hand-written record's treatment may name no medications (``None``): the audit reports on it, it
+    does not crash (the `agree` rules read every dose of the plan)."""
+    cases = load_suite("handwritten").cases
+    assert any(c.treatment is not None and c.treatment.medications is None for c in cases)
+    findings = audit_suite(cases)
+    assert all(f.case_id in {c.case_id for c in cases} for f in findings)

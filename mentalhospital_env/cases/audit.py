@@ -1177,7 +1177,7 @@ def _agree_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         m = re.search(pattern, plan_low)
         if m:
             out.append(Finding(cid, "treatment.plan", "agree.plan_conditional", f"the plan leaves {m.group(0)!r} open, which the record answers"))
-    doses = [plan] + ([m.dose for m in case.treatment.medications] if case.treatment else [])
+    doses = [plan] + ([m.dose for m in case.treatment.medications or ()] if case.treatment else [])
     for text in doses:
         m = re.search(A["dose_alternatives"], text or "")
         if m:
