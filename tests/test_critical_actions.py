@@ -664,3 +664,67 @@ def test_antipsychotic_in_dementia_without_risk_talk_is_contraindicated(ca):
     assert "antipsychotic" not in {c.action for c in ok.contraindicated}
     delirium = ca.check(_profile(codes=("F05",), age=84), "A small dose of haloperidol only if dangerously distressed; treat the underlying cause; reorientation.")
     assert "antipsychotic_risk_discussion" not in {m.action for m in delirium.missing}
+
+
+# ------------------------------------------------------------------ stop 24: over-treatment and adult self-poisoning
+
+
+@pytest.mark.parametrize(
+    "codes, plan, forbidden, cap",
+    [
+        (("F41.0",), "Alprazolam 0.5 mg three times a day for the attacks, long term.", "benzodiazepine", 1),
+        (("F41.1",), "Quetiapine 25 mg at night to take the edge off the worry.", "antipsychotic", 2),
+        (("F50.2",), "Olanzapine 5 mg at night for the body-image thoughts.", "antipsychotic", 2),
+        (("F41.0",), "Diazepam 2 mg for up to five days while therapy starts.", None, None),  # a short course in a crisis
+        (("F41.1", "F31.81"), "Quetiapine 150 mg at night.", None, None),  # bipolar disorder beside the anxiety
+        (("F20.0",), "Olanzapine 10 mg at night.", None, None),
+    ],
+)
+def test_over_treatment_rules_forbid_with_their_cap(ca, codes, plan, forbidden, cap):
+    check = ca.check(Profile(codes=codes, setting="outpatient", age=30), plan)
+    found = {c.action: c.cap for c in check.contraindicated}
+    if forbidden is None:
+        assert not found, found
+    else:
+        assert found == {forbidden: cap}, found
+
+
+def test_a_gabapentinoid_on_an_opioid_is_an_over_treatment(ca):
+    on_codeine = Profile(codes=("F45.1",), setting="outpatient", age=38, medications="co-codamol 30/500 two tablets four times a day")
+    assert {c.action: c.cap for c in ca.check(on_codeine, "Pregabalin 75 mg twice daily.").contraindicated} == {"gabapentinoid": 2}
+    stopped = replace(on_codeine, medications="stopped co-codamol last year")
+    assert not ca.check(stopped, "Pregabalin 75 mg twice daily.").contraindicated
+
+
+def test_an_adult_self_poisoning_in_the_emergency_department_needs_a_medical_step(ca):
+    """hw-014 (a paracetamol overdose, seen once medically fit) and any adult in the emergency department after a
+    self-poisoning: the overdose is assessed medically (levels, antidote, medically fit) before a discharge."""
+    case = load_suite("handwritten")["hw-014"]
+    bare = "Home with a written safety plan; tablets removed by her friend; crisis team within 24 hours; DBT referral."
+    assert "overdose_medical_assessment" in {m.action for m in ca.check_case(case, bare).missing}
+    assert not ca.check_case(case, "Medically fit after the acetylcysteine course. " + bare).missing
+    outpatient = replace(ca.case_profile(case), setting="outpatient")
+    assert "overdose_medical_assessment" not in {r.action for r in ca.requirements(outpatient)[0]}
+
+
+def test_a_cap_other_than_1_or_2_is_refused():
+    raw = _raw()
+    rule = next(r for r in raw["rules"] if r["id"] == "anxiety_antipsychotic")
+    rule["must_not"][0]["cap"] = 3
+    with pytest.raises(KnowledgeError) as error:
+        _read(raw)
+    assert "cap" in str(error.value)
+
+
+def test_the_offline_judge_caps_an_over_treatment_at_2_and_a_harm_at_1():
+    from mentalhospital_env.rewards.chart import Chart
+    from mentalhospital_env.rewards.mentaleval import OfflineJudge
+
+    case = load_suite("handwritten")["hw-020"]
+    judge = OfflineJudge()
+    good = case.treatment.plan
+    app = lambda plan: judge.score(case, Chart(treatment=plan))["treatment_appropriateness"]  # noqa: E731
+    assert app(good) > 2.0
+    assert app(f"{good} Add quetiapine 25 mg at night for the worry.") == 2.0
+    assert app(f"{good} Add pregabalin 75 mg twice daily.") == 2.0
+    assert app(f"{good} Add alprazolam 0.5 mg three times a day, long term.") == 1.0

@@ -743,3 +743,31 @@ def test_advised_steps_lower_app_without_capping_it():
     assert not with_care.advised_missing
     assert 3.0 < treatment_score(without) < treatment_score(with_care)
     assert advised_points(without) > 0 == advised_points(with_care)
+
+
+def test_over_treatment_and_adult_self_poisoning_ladders_are_monotone_for_every_judge():
+    """Stop 24's rules: an antipsychotic for anxiety or bulimia and a gabapentinoid on daily codeine are
+    over-treatments (App. at most 2), a long-term benzodiazepine for anxiety a harm (at most 1); an adult's overdose in
+    the emergency department without its medical assessment misses a critical step (at most 2). Offline, the LLM
+    judge's reading path and the jury keep every rung's order."""
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.rewards.mentaleval.ladders import build_ladders, check_judge
+
+    cases = {c.case_id: c for c in load_suite("handwritten").cases}
+    offline = OfflineJudge()
+    for case_id, ladder_names in (
+        ("hw-020", ("contraindicated_added",)),
+        ("hw-029", ("contraindicated_added", "critical_step_removed")),
+        ("hw-014", ("critical_step_removed",)),
+    ):
+        case = cases[case_id]
+        ladders = [l for l in build_ladders(case) if l.name in ladder_names]
+        assert {l.name for l in ladders} == set(ladder_names), (case_id, [l.name for l in ladders])
+        checks = check_judge(offline, case, ladders)
+        _assert_monotone(checks)
+        for check in checks:
+            assert check.scores[0] >= 3.5, (case_id, check.ladder, check.scores)
+            assert max(check.scores[1:]) <= 2.0, (case_id, check.ladder, check.scores)
+        _assert_llm_judge_and_jury_monotone(case, ladders, offline)
+    steps = " ".join(next(l for l in build_ladders(cases["hw-014"]) if l.name == "critical_step_removed").steps)
+    assert "overdose_medical_assessment" in steps, steps

@@ -70,12 +70,14 @@ class CriticalAction:
 @dataclass(frozen=True)
 class Forbidden:
     """An action a rule forbids, with why; lifted when the plan also holds one of ``unless`` or the case has one
-    of ``unless_codes``."""
+    of ``unless_codes``. ``cap`` is the highest App. a plan holding it may get: 1 for a harm (a contraindicated
+    drug), 2 for an over-treatment (a wrong treatment: an antipsychotic for panic)."""
 
     action: str
     reason: str
     unless: tuple[str, ...] = ()
     unless_codes: tuple[str, ...] = ()
+    cap: int = 1
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,7 @@ class Contraindication:
     action: str
     label: str
     reason: str
+    cap: int = 1
 
 
 def _within_ages(age: int, min_age: int | None, max_age: int | None) -> bool:
@@ -645,7 +648,7 @@ class CriticalActions:
             for f in rule.must_not:
                 if f.unless_codes and any(_code_matches(c, f.unless_codes) for c in profile.codes):
                     continue
-                forbidden.append(Contraindication(rule.id, f.action, self.actions[f.action].label, f.reason))
+                forbidden.append(Contraindication(rule.id, f.action, self.actions[f.action].label, f.reason, f.cap))
         return tuple(required.values()), tuple(forbidden)
 
     def advised(self, profile: Profile, plan: str = "") -> tuple[Requirement, ...]:
@@ -753,6 +756,13 @@ def _patterns(where: str, at: str, entry: dict[str, Any]) -> list[re.Pattern[str
         except re.error as e:
             raise KnowledgeError(where, at, "patterns", f"{pattern!r} does not compile: {e}") from None
     return patterns
+
+
+def _cap(where: str, rid: str, at: str, value: Any) -> int:
+    """A forbidden action's ``cap``: 1 (a harm) or 2 (an over-treatment)."""
+    if value not in (1, 2) or isinstance(value, bool):
+        raise KnowledgeError(where, rid, f"{at}.cap", "must be 1 (a harm) or 2 (an over-treatment)")
+    return int(value)
 
 
 def _strings(where: str, entry: str | None, field: str, value: Any, required: bool = False) -> tuple[str, ...]:
@@ -888,6 +898,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
                     reason=f["reason"],
                     unless=tuple(known_action(rid, f"{at}.unless", a) for a in _strings(where, rid, f"{at}.unless", f.get("unless"))),
                     unless_codes=known_codes_of(rid, f"{at}.unless_codes", f.get("unless_codes")),
+                    cap=_cap(where, rid, at, f.get("cap", 1)),
                 )
             )
         if not must and not forbidden and not should:

@@ -655,6 +655,7 @@ class PlanReading:
     critical_missing: tuple[str, ...] = ()
     contraindicated: tuple[str, ...] = ()
     contraindication_reasons: tuple[str, ...] = ()
+    contraindication_cap: float = 1.0  # 2 when every forbidden action is an over-treatment (cap 2), else 1
     disorder_actions_met: float | None = None
     misplaced: tuple[str, ...] = ()
     continued_absent: tuple[str, ...] = ()
@@ -689,6 +690,7 @@ def read_plan(plan: str, guideline: CaseGuideline) -> PlanReading:
         _therapies_named(plan, tuple(guideline.other_therapies)) if guideline.other_therapies else frozenset()
     )
     required = missing = contraindicated = reasons = misplaced = advised_missing = ()
+    contra_cap = 1.0
     disorder_met = None
     continued_absent: tuple[str, ...] = ()
     if guideline.profile is not None:
@@ -698,6 +700,7 @@ def read_plan(plan: str, guideline: CaseGuideline) -> PlanReading:
         missing = tuple(sorted({r.action for r in check.missing}))
         contraindicated = tuple(sorted({c.action for c in check.contraindicated}))
         reasons = tuple(sorted({c.reason for c in check.contraindicated}))
+        contra_cap = float(min((c.cap for c in check.contraindicated), default=1))
         misplaced = tuple(sorted({m.reason for m in check.misplaced}))
         advised_missing = tuple(sorted({r.action for r in check.advised_missing}))
         continued_absent = continued_without(plan, guideline.profile.medications)
@@ -706,6 +709,16 @@ def read_plan(plan: str, guideline: CaseGuideline) -> PlanReading:
         if disorder_required:
             disorder_met = len(disorder_required - {r.action for r in check.missing}) / len(disorder_required)
     unsafe = tuple(sorted(named & set(guideline.unsafe)))
+    # a drug that carries one of the case's critical actions (acetylcysteine for a paracetamol overdose, thiamine)
+    # is the plan's safety step, not a drug for a disorder the patient does not have
+    carried = {a for a in required if a not in missing}
+    off_guideline = tuple(
+        sorted(
+            d
+            for d in named - guideline.first_line - guideline.other_line
+            if not (carried and load_critical_actions().proposed(d) & carried)
+        )
+    )
     return PlanReading(
         first_line_drugs=tuple(sorted(proposed & guideline.first_line)),
         other_line_drugs=tuple(sorted(named & guideline.other_line)),
@@ -714,7 +727,7 @@ def read_plan(plan: str, guideline: CaseGuideline) -> PlanReading:
         guideline_has_drugs=bool(guideline.first_line),
         guideline_has_therapies=bool(guideline.first_line_therapies),
         unsafe_drugs=unsafe,
-        off_guideline_drugs=tuple(sorted(named - guideline.first_line - guideline.other_line)),
+        off_guideline_drugs=off_guideline,
         safety_needed=guideline.safety_needed,
         safety_actions=alone.safety_actions,
         follow_up=alone.follow_up,
@@ -727,6 +740,7 @@ def read_plan(plan: str, guideline: CaseGuideline) -> PlanReading:
         critical_missing=missing,
         contraindicated=contraindicated,
         contraindication_reasons=reasons,
+        contraindication_cap=contra_cap,
         disorder_actions_met=disorder_met,
         misplaced=misplaced,
         continued_absent=continued_absent,

@@ -240,11 +240,14 @@ def plan_overreach(r: PlanReading) -> float:
 
 def safety_cap(r: PlanReading) -> float:
     """The highest App. a plan may get: 1 with a contraindicated drug or action (the case's rules, or a drug
-    the knowledge base marks unsafe for a reference disorder), 2 with a critical action missing, ``cues.json``
+    the knowledge base marks unsafe for a reference disorder), 2 with an over-treatment the rules forbid
+    (``cap: 2``) or a critical action missing, ``cues.json``
     ``limits.plan_incoherent_cap`` (3) when the plan does not hang together (an element for a disorder the case
     does not have, "continue" a drug the patient is not taking), else 5."""
-    if r.contraindicated or r.unsafe_drugs:
+    if r.unsafe_drugs:
         return MIN_SCORE
+    if r.contraindicated:  # an over-treatment (an antipsychotic for panic) is a wrong treatment, capped at 2
+        return max(MIN_SCORE, min(r.contraindication_cap, 2.0))
     if r.critical_missing:
         return 2.0
     if r.incoherent:
