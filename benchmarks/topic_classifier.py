@@ -113,20 +113,21 @@ def fact_filing(show: int = 0) -> int:
 
     rows = [json.loads(line) for line in FACT_LABELS.read_text(encoding="utf-8").splitlines() if line.strip()]
     cases = _fact_cases({r["record"] for r in rows})
-    filed: dict[str, dict[str, tuple]] = {}
-    indexed: dict[str, dict[str, tuple]] = {}
+    filed: dict[str, dict[tuple[str, str], tuple]] = {}
+    indexed: dict[str, dict[tuple[str, str], tuple]] = {}
     for rid, case in cases.items():
-        filed[rid] = {f.text: tuple(f.topics or record_topics(f.section, f"{f.text} {f.patient_says or ''}"))
+        filed[rid] = {(f.section, f.text): tuple(f.topics or record_topics(f.section, f"{f.text} {f.patient_says or ''}"))
                       for f in case.facts}
-        indexed[rid] = {e.fact.text: tuple(e.topics) for e in FactIndex(case).facts}
+        indexed[rid] = {(e.fact.section, e.fact.text): tuple(e.topics) for e in FactIndex(case).facts}
 
-    def topics_of(table: dict[str, tuple], text: str) -> set[str] | None:
-        # a labelled fact the compiler now splits or joins otherwise: the topics of every compiled fact
-        # that holds it or lies within it
-        if text in table:
-            return set(table[text])
-        key = _norm(text)
-        hits = [ts for t, ts in table.items() if _norm(t) and (_norm(t) in key or key in _norm(t))]
+    def topics_of(table: dict[tuple[str, str], tuple], row: dict) -> set[str] | None:
+        # a labelled fact the compiler now splits or joins otherwise: the topics of every compiled fact of
+        # its section that holds it or lies within it
+        if (row["section"], row["text"]) in table:
+            return set(table[row["section"], row["text"]])
+        key = _norm(row["text"])
+        hits = [ts for (sec, t), ts in table.items()
+                if sec == row["section"] and _norm(t) and (_norm(t) in key or key in _norm(t))]
         return set().union(*hits) if hits else None
 
     for split in ("tune", "heldout"):
@@ -135,7 +136,7 @@ def fact_filing(show: int = 0) -> int:
         for name, tables in (("filed (compile/record_topics)", filed), ("indexed (recall)", indexed)):
             gold, pred, missing = [], [], 0
             for r in part:
-                got = topics_of(tables[r["record"]], r["text"])
+                got = topics_of(tables[r["record"]], r)
                 if got is None:
                     missing += 1
                     got = set()
@@ -154,7 +155,7 @@ def fact_filing(show: int = 0) -> int:
         for r in rows:
             if r["split"] != "tune":
                 continue
-            got = topics_of(filed[r["record"]], r["text"]) or set()
+            got = topics_of(filed[r["record"]], r) or set()
             if got != set(r["topics"]) and shown < show:
                 shown += 1
                 print(f"- {r['record']} {r['id']}: {r['text'][:110]}\n    gold {sorted(r['topics'])}  extra "
