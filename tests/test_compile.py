@@ -99,6 +99,14 @@ def test_a_dropped_heading_files_its_clauses_under_what_it_names() -> None:
     assert "worry" not in plain.topics
 
 
+def test_a_short_sentence_never_starts_with_a_verb_whose_subject_it_left_behind() -> None:
+    said = first_person(
+        "The attacks now come two or three times a week, peak within ten minutes and leave him exhausted.",
+        "history_of_present_illness", "male",
+    )
+    assert said and "Peak within" not in said and not re.search(r"(?:^|[.!?] )(?:peak|leave)\b", said, re.IGNORECASE)
+
+
 def test_clinic_shorthand_for_risk_history_is_said_in_words() -> None:
     (fact,) = _facts(past_psychiatric_history="No SA/SIB.")
     assert fact.patient_says == "I haven't had any suicide attempts or self-harm."

@@ -1273,9 +1273,13 @@ def _spoken(text: str, limit: int) -> str:
                 out.append(sentence)
                 continue
         pieces = [p.strip() for p in sentence.rstrip(".!?").split(", ")]
+        bound = _bound_pieces(sentence.rstrip(".!?"))
         current: list[str] = []
         said: list[str] = []
-        for piece in pieces:
+        for k, piece in enumerate(pieces):
+            if current and k in bound:
+                current.append(piece)  # "..., peak within ten minutes": no sentence starts without its subject
+                continue
             joined = " ".join(current + [piece])
             # a group without the speaker in it stays under eight words (a listener hears a record read
             # out in eight words of it); a long detail without the speaker stays with the sentence before
@@ -1295,6 +1299,26 @@ def _spoken(text: str, limit: int) -> str:
 
 
 _FIRST_WORDS = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|my|me|myself|mine)\b", re.IGNORECASE)
+def _bound_pieces(sentence: str) -> set[int]:
+    """The comma pieces of ``sentence`` (split at ", ") that cannot start a sentence: a verb whose subject
+    is in a piece before it ("The attacks come twice a week, peak within ten minutes and leave me
+    exhausted" is never "... a week. Peak within ten minutes ...")."""
+    pieces = sentence.split(", ")
+    bound: set[int] = set()
+    if len(pieces) < 2:
+        return bound
+    doc = _nlp()(sentence)
+    starts, at = {}, 0
+    for k, p in enumerate(pieces):
+        starts[at] = k
+        at += len(p) + 2
+    for t in doc:
+        k = starts.get(t.idx)
+        if k and t.pos_ in ("VERB", "AUX") and t.dep_ == "conj" and not any(
+            c.dep_ in ("nsubj", "nsubjpass", "expl") for c in t.children
+        ):
+            bound.add(k)
+    return bound
 
 
 def _at_conjunctions(sentence: str, limit: int) -> list[str]:
