@@ -88,6 +88,31 @@ def test_a_label_before_a_colon_is_dropped_or_kept_as_time() -> None:
     assert not any(f.told for f in referrer)
 
 
+def test_a_dropped_heading_files_its_clauses_under_what_it_names() -> None:
+    """"Worries jump around: his job, ..., money": the list is what he worries about, not his work."""
+    facts = _facts(history_of_present_illness=(
+        "Worries jump around: his job (a restructure was announced in April), his daughter driving, money, "
+        "his mother's health, whether he locked up at work."
+    ))
+    assert facts and all("worry" in f.topics for f in facts)
+    (plain,) = _facts(history_of_present_illness="His job is going well and he enjoys the long drives to work.")
+    assert "worry" not in plain.topics
+
+
+def test_a_short_sentence_never_starts_with_a_verb_whose_subject_it_left_behind() -> None:
+    said = first_person(
+        "The attacks now come two or three times a week, peak within ten minutes and leave him exhausted.",
+        "history_of_present_illness", "male",
+    )
+    assert said and "Peak within" not in said and not re.search(r"(?:^|[.!?] )(?:peak|leave)\b", said, re.IGNORECASE)
+
+
+def test_clinic_shorthand_for_risk_history_is_said_in_words() -> None:
+    (fact,) = _facts(past_psychiatric_history="No SA/SIB.")
+    assert fact.patient_says == "I haven't had any suicide attempts or self-harm."
+    assert {"suicide", "self_harm"} <= set(fact.topics)
+
+
 def test_medicines_are_named_without_the_chart() -> None:
     (fact,) = _facts(medications="Amlodipine 5 mg OD, bendroflumethiazide 2.5 mg, paracetamol as needed (rarely).")
     assert fact.patient_says == "I take amlodipine, bendroflumethiazide and paracetamol."

@@ -724,18 +724,22 @@ def _sentence_facts(section, text, start, sex, names, data, tax, not_told_sectio
             # and "worries ...; no worries about X" is one finding)
             whole = section.startswith(("mental_status_exam", "risk_assessment")) or section in data["list_sections"][:1]
             if whole:
-                parts = [sentence.strip().rstrip(";")]
+                parts = [(sentence.strip().rstrip(";"), "")]
             else:
+                # a clause keeps what its dropped heading names ("Worries jump around: his job, money" is
+                # about worry, not work or money)
                 parts = [
-                    c for p in _semicolon_parts(sentence.strip().rstrip(";")) if p.strip()
+                    (c, label[1] if label and label[0] == "drop" else "")
+                    for p in _semicolon_parts(sentence.strip().rstrip(";")) if p.strip()
+                    for label in [_label(p.strip(), section, data)]
                     for c in _clauses(p.strip(), section, data)
                 ]
-            for k, part in enumerate(parts, 1):
+            for k, (part, heading_words) in enumerate(parts, 1):
                 fid = f"{section}-{n}" if len(parts) == 1 else f"{section}-{n}.{k}"
                 facts.append(
                     _compile_one(fid, section, part.strip(), sex, names, data, tax, not_told_sections,
                                  not_told_cues, no_allergy, has_sensitive_concept, relatives_named, record_topics,
-                                 relatives)
+                                 relatives, heading_words)
                 )
     return facts
 
@@ -802,6 +806,27 @@ def _unquoted(text: str) -> str:
     return re.sub(r"(?:^|(?<=[\s(:,]))'[^']*?'(?=[\s).,;:!?]|$)", " ", text)
 
 
+def _label(text: str, section: str, data: dict[str, Any]) -> tuple[str, str, str] | None:
+    """A short label before a colon that starts a record sentence, as ``(kind, head, body)``: ``time``
+    ("Since last night: ..."), ``source`` ("GP: ..."), ``drop`` (a heading the clauses are said without:
+    "Worries jump around: his job, money ...", "Sleep: ...") or ``speaker`` ("Mother: ..."); ``None``
+    without one. What a dropped heading names is what its clauses are about, so they are filed under its
+    topics too (:func:`_sentence_facts`)."""
+    if section in ("medications", "allergies", "family_history") or len(text.split()) < 7:
+        return None
+    label = re.match(r"^([^:'\u2018\u201c\"]{1,40}?):\s+(?=\S)(.*)$", text)
+    if not (label and len(label.group(1).split()) <= 4 and label.group(2)):
+        return None
+    head, body = label.group(1).strip(), label.group(2).strip()
+    if re.match(data["time_label_pattern"], head, re.IGNORECASE):
+        return ("time", head, body)
+    if head.lower() in data["source_labels"]:
+        return ("source", head, body)
+    if not re.match(r"^(?:[A-Z][a-z]+ )?[A-Z][a-z]+$", head) or head.lower() in data["drop_labels"]:
+        return ("drop", head, body)
+    return ("speaker", head, body)
+
+
 def _clauses(text: str, section: str, data: dict[str, Any]) -> list[str]:
     """A record sentence as atomic clauses: a short label before a colon is dropped or kept as the
     clause's time ("Since last night: tremor, sweats" -> "Since last night, tremor, sweats"); clauses
@@ -809,18 +834,18 @@ def _clauses(text: str, section: str, data: dict[str, Any]) -> list[str]:
     patient's subject carried to a clause without one ("He washes ..., wipes ..." -> two facts)."""
     if section in ("medications", "allergies", "family_history") or len(text.split()) < 7:
         return [text]
-    label = re.match(r"^([^:'\u2018\u201c\"]{1,40}?):\s+(?=\S)(.*)$", text)
-    if label and len(label.group(1).split()) <= 4 and label.group(2):
-        head, body = label.group(1).strip(), label.group(2).strip()
-        if re.match(data["time_label_pattern"], head, re.IGNORECASE):
+    label = _label(text, section, data)
+    if label:
+        kind, head, body = label
+        if kind == "time":
             text = f"{head}, {body[0].lower() + body[1:] if body[:2] != body[:2].upper() else body}"
-        elif head.lower() in data["source_labels"]:
+        elif kind == "source":
             if section == "chief_complaint" and head.lower() in data["referral_labels"]:
                 # "GP referral: 'Low mood and fatigue ...'": the complaint the patient brings, each
                 # sentence of the quotation its own fact ("?treatment-resistant depression" stays untold)
                 return [p for p in re.split(r"(?<=[.!?])['\u2019]?\s+(?=\S)", body) if p.strip(" '\u2018\u2019")]
             return [text]  # "GP: '?dementia ...'": what the referrer wrote, kept whole (never told)
-        elif not re.match(r"^(?:[A-Z][a-z]+ )?[A-Z][a-z]+$", head) or head.lower() in data["drop_labels"]:
+        elif kind == "drop":
             return [text] if not body else _clauses(body, section, data) if len(body.split()) >= 7 else [body]
         else:
             return [text]  # "Mother: 'the school have had enough'": the informant's words, whole
@@ -997,10 +1022,13 @@ def _clinician_voice(text: str) -> bool:
 
 
 def _compile_one(fid, section, text, sex, names, data, tax, not_told_sections, not_told_cues, no_allergy,
-                 has_sensitive_concept, relatives_named, record_topics, relatives=None) -> Fact:
+                 has_sensitive_concept, relatives_named, record_topics, relatives=None, heading_words="") -> Fact:
     relatives = relatives or {}
     low = text.lower()
-    topics = _medicine_named(record_topics(section, text), section, low)
+    topics = record_topics(section, text)
+    if heading_words:
+        topics += tuple(t for t in record_topics("", heading_words) if t not in topics)
+    topics = _medicine_named(topics, section, low)
     negative = bool(_NEGATIVE_START.match(text)) or " denies " in f" {low} "
     told = not clinician_only(section, text) and not _clinician_voice(text) and not (
         section not in ("medications", "allergies", "family_history") and not _NEGATIVE_START.match(text) and heading(text)
@@ -1280,9 +1308,13 @@ def _spoken(text: str, limit: int) -> str:
                 out.append(sentence)
                 continue
         pieces = [p.strip() for p in sentence.rstrip(".!?").split(", ")]
+        bound = _bound_pieces(sentence.rstrip(".!?"))
         current: list[str] = []
         said: list[str] = []
-        for piece in pieces:
+        for k, piece in enumerate(pieces):
+            if current and k in bound:
+                current.append(piece)  # "..., peak within ten minutes": no sentence starts without its subject
+                continue
             joined = " ".join(current + [piece])
             # a group without the speaker in it stays under eight words (a listener hears a record read
             # out in eight words of it); a long detail without the speaker stays with the sentence before
@@ -1302,6 +1334,26 @@ def _spoken(text: str, limit: int) -> str:
 
 
 _FIRST_WORDS = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|my|me|myself|mine)\b", re.IGNORECASE)
+def _bound_pieces(sentence: str) -> set[int]:
+    """The comma pieces of ``sentence`` (split at ", ") that cannot start a sentence: a verb whose subject
+    is in a piece before it ("The attacks come twice a week, peak within ten minutes and leave me
+    exhausted" is never "... a week. Peak within ten minutes ...")."""
+    pieces = sentence.split(", ")
+    bound: set[int] = set()
+    if len(pieces) < 2:
+        return bound
+    doc = _nlp()(sentence)
+    starts, at = {}, 0
+    for k, p in enumerate(pieces):
+        starts[at] = k
+        at += len(p) + 2
+    for t in doc:
+        k = starts.get(t.idx)
+        if k and t.pos_ in ("VERB", "AUX") and t.dep_ == "conj" and not any(
+            c.dep_ in ("nsubj", "nsubjpass", "expl") for c in t.children
+        ):
+            bound.add(k)
+    return bound
 
 
 def _at_conjunctions(sentence: str, limit: int) -> list[str]:
@@ -1385,8 +1437,9 @@ def _cache_dir() -> Path | None:
 
 @lru_cache(maxsize=1)
 def _compiler_digest() -> str:
-    """What the compiled facts depend on besides the record: this module's source, its data and the
-    topic taxonomy (topics come from its record cues). Any edit to one of them changes every key, so a
+    """What the compiled facts depend on besides the record: this module's source, its data, the
+    topic taxonomy and the code that reads it (topics come from its record cues, through
+    ``understanding.record_topics``). Any edit to one of them changes every key, so a
     cache written by an older compiler is never read back."""
     from mentalhospital_env import patient
 
@@ -1395,6 +1448,7 @@ def _compiler_digest() -> str:
         Path(__file__).read_text("utf-8"),
         resources.files(__package__).joinpath("compile.json").read_text("utf-8"),
         resources.files(patient).joinpath("data/taxonomy.json").read_text("utf-8"),
+        resources.files(patient).joinpath("understanding.py").read_text("utf-8"),  # record_topics
     ]
     return hashlib.blake2b("\0".join(parts).encode("utf-8"), digest_size=16).hexdigest()
 
