@@ -97,13 +97,17 @@ def _norm(text: str) -> str:
 
 def _fact_cases(records: set[str]) -> dict:
     from mentalhospital_env.cases import load_case, load_suite
+    from mentalhospital_env.cases.errors import CaseError
 
     cases = {}
     for prefix, suite in FACT_SOURCES.items():
         if any(r.startswith(prefix) for r in records):
             cases.update({c.case_id: c for c in load_suite(suite) if c.case_id in records})
     for path in sorted((ROOT / "tests" / "data").glob("*.json")):
-        case = load_case(path)
+        try:
+            case = load_case(path)
+        except CaseError:
+            continue  # a file of several cases or fixtures (narcolepsy_records.json), not one record
         if case.case_id in records:
             cases[case.case_id] = case
     return cases

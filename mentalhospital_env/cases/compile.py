@@ -1276,6 +1276,8 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
 
     text = re.sub(r"\b(My|my) (Father|Mother|Mum|Dad|Brother|Sister|Son|Daughter|Uncle|Aunt|Grandmother|Grandfather|Cousin)\b",
                   lambda m: f"{m.group(1)} {m.group(2).lower()}", text)
+    # "Lives with her partner and their young child": the child is the patient's too, "our young child"
+    text = re.sub(r"\b(my (?:partner|husband|wife|boyfriend|girlfriend|fianc\u00e9e?|fiancee?|spouse) and )their\b", r"\1our", text)
     text = re.sub(r"\bI (?:has|is)\b", lambda m: "I have" if m.group(0).endswith("has") else "I'm", text)
     text = re.sub(r"\bI have (been|had|got|never|always|not)\b", r"I've \1", text)
     text = _spoken(_finish(re.sub(r"(?<!\d):|:(?!\d)", ",", text)), data["sentence_words"])

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from mentalhospital_env.cases import Case, Fact
-from mentalhospital_env.cases.compile import clinician_only
 from mentalhospital_env.knowledge.language import memo_size, stems
 from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
@@ -231,11 +230,6 @@ def _tellable(fact: Fact, cues: MemoryCues, concepts: frozenset[str]) -> bool:
     oriented"; a quoted mood such as "'Empty'" is the patient's own word)."""
     if not fact.told or fact.section in cues.observed_sections:
         return False  # what only a clinician knows (a compiled record marks it so)
-    if not fact.patient_says and clinician_only(fact.section, fact.text):
-        # the referral's or the formulation's wording with no words of the patient's ("The referral is about
-        # poor concentration and poor sleep" said as "I've had the referral is about lose track"): the
-        # finding is told from the patient's own sentences (the disclosure), never read out
-        return False
     if fact.section.startswith("mental_status_exam.") and fact.section != "mental_status_exam.insight":
         return bool(fact.patient_says) or bool(concepts) or _QUOTED.search(fact.text) is not None
     return True
@@ -991,8 +985,6 @@ class MemorySkill:
         again = False
         if self.state.disclosed and not (timing or amount) and not self.is_open(question):
             items, again = self._without_repeats(items)
-            if again and not self._asked_what:
-                items, again = self._denial_over_repeat(question, items)
         if any(i.stance in (AFFIRM, TELL, DENY) and not i.silent for i in items):
             items = [i if i.stance != UNKNOWN or i.subject == "insight" else _silenced(i) for i in items]
         if items and all(i.silent for i in items):
@@ -1071,24 +1063,6 @@ class MemorySkill:
             return items, False
         first = next((f for i in out if i.stance in (AFFIRM, TELL, DENY) and not i.silent for f in i.facts), None)
         return out, first is not None and first.id in told
-
-    def _denial_over_repeat(self, question: Question, items: list[AnswerItem]) -> tuple[list[AnswerItem], bool]:
-        """A symptom asked by name that the record does not state, whose denial stood back only because its
-        topic has facts, all told already: the denial answers, not the topic's sentence again ("Are you fidgety
-        or hyperactive?" to an inattentive patient is "No, I'm not hyperactive.", not "Like I mentioned, I read a
-        page and have no idea what I just read.")."""
-        lexicon = self.index.lexicon
-        stated = {c for i in items for f in i.facts for c in f.affirms}
-        denials = {id(i) for i in items if i.stance == DENY and i.silent and not i.facts and i.subject in question.concepts
-                   and i.subject in lexicon and lexicon.get(i.subject).kind in CLOSED_WORLD_KINDS
-                   and i.subject not in stated and i.subject not in self._affirmed_anywhere}
-        if not denials or any(cosine(self._query, f.vector) > 0
-                              for i in items if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts):
-            return items, True  # a sentence told before that shares a word of the question may still answer it
-        told = self.state.disclosed
-        out = [AnswerItem(DENY, i.subject, (), i.sensitive, i.about_other) if id(i) in denials else i for i in items
-               if not (i.stance in (AFFIRM, TELL) and i.facts and all(f.id in told for f in i.facts))]
-        return out, False
 
     def _closest_fact(self, question: Question, used: set[str]) -> IndexedFact | None:
         """The told fact closest in words to the question (cosine at least ``answer_threshold``) when it
