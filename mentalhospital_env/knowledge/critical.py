@@ -331,7 +331,8 @@ class CriticalActions:
         pregnancy_exclusions: Sequence[str] = (),
     ):
         self.actions = dict(actions)
-        self._checks: dict[tuple[Profile, str], SafetyCheck] = {}  # see check
+        # see check: remembered per profile and plan, capped like every memo (memo_size), forgotten by clear_cache
+        self._checks = lru_cache(maxsize=memo_size(CHECKS_KEPT))(self._check)
         self._text_memos: dict[str, Any] = {}  # see _per_text
         register_memo(self)
         self.dose_limits = tuple(dose_limits)
@@ -580,7 +581,7 @@ class CriticalActions:
         """Forget what was read of each text (:func:`~.language.clear_caches` calls it)."""
         for memo in self._text_memos.values():
             memo.cache_clear()
-        self._checks.clear()
+        self._checks.cache_clear()
 
     @_per_text
     def _sentence_signs(self, sentence: str) -> frozenset[str]:
@@ -666,13 +667,7 @@ class CriticalActions:
         """Which required actions ``plan`` misses and which forbidden ones it proposes. Remembered per profile and
         plan (the last :data:`CHECKS_KEPT`): a score reads one plan twice, in the judge's plan reading and in the
         scorer's critical-action details."""
-        key = (profile, plan)
-        found = self._checks.get(key)
-        if found is None:
-            if len(self._checks) >= CHECKS_KEPT:
-                self._checks.pop(next(iter(self._checks)))
-            found = self._checks[key] = self._check(profile, plan)
-        return found
+        return self._checks(profile, plan)
 
     def _check(self, profile: Profile, plan: str) -> SafetyCheck:
         proposed = self.proposed(plan)
