@@ -26,6 +26,7 @@ from importlib import resources
 from typing import Any
 
 from mentalhospital_env.agents.base import Action, Doctor, Info, Observation, allowed_now
+from mentalhospital_env.hospital import UNREMARKABLE
 from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.answers import patient_findings, read_reply
 from mentalhospital_env.knowledge.critical import Profile, load_critical_actions
@@ -1036,7 +1037,12 @@ class ScriptedClinician(Doctor):
         risk.extend(self._risk_disclosures())
         lines.append("Risk assessment: " + (" ".join(risk) or "risk not assessed."))
         if f.exam_results:
-            lines.append("Investigations: " + "; ".join(f"{n}: {r}" for n, r in f.exam_results) + ".")
+            # a result is written only when one is on file; a test with none is requested, never "unremarkable"
+            # (a supervisor reads "TSH: unremarkable (not on file)" as a normal result that was never done)
+            on_file = [f"{n}: {r}" for n, r in f.exam_results if r != UNREMARKABLE]
+            awaited = [n for n, r in f.exam_results if r == UNREMARKABLE]
+            parts = on_file + ([f"{_join(awaited)} requested, no result on file"] if awaited else [])
+            lines.append("Investigations: " + "; ".join(parts) + ".")
         lead = self._leading()
         evidence = _join(term(c) for c in symptoms[:6]) or "the history"
         assessment = f"Assessment: the presentation, with {evidence}, is most consistent with {lead[0][0].name}."
