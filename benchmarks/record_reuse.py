@@ -166,6 +166,14 @@ def clauses(text: str, min_words: int = 4) -> set[str]:
     return out
 
 
+def _common(per_case: list[set[str]], limit: float) -> tuple[Counter, set[str], float]:
+    """How often each key occurs over the records, the keys in more than ``limit`` records, and the share of
+    records that carry one of them (the one count every reuse measure here makes)."""
+    counts = Counter(k for keys in per_case for k in keys)
+    common = {k for k, c in counts.items() if c > limit}
+    return counts, common, round(sum(1 for keys in per_case if keys & common) / max(len(per_case), 1), 3)
+
+
 def clause_measure(cases: list[dict], min_words: int = 4, threshold: float = 0.03, top: int = 10) -> dict:
     """Clause frames per section (mental state and risk by heading): records carrying a common frame,
     how many frames are common, the commonest frames; and over the whole record."""
@@ -179,16 +187,14 @@ def clause_measure(cases: list[dict], min_words: int = 4, threshold: float = 0.0
         keyed = [clauses(p.get(name, ""), min_words) for p in parts]
         for i, keys in enumerate(keyed):
             every[i] |= {f"{name}: {k}" for k in keys}
-        counts = Counter(k for keys in keyed for k in keys)
-        common = {k for k, c in counts.items() if c > limit}
+        counts, common, share = _common(keyed, limit)
         report["sections"][name] = {
-            "share_over": round(sum(1 for keys in keyed if keys & common) / max(n, 1), 3),
+            "share_over": share,
             "clauses_over": len(common),
             "top": [[c, k] for k, c in counts.most_common(top) if c > limit],
         }
-    counts = Counter(k for keys in every for k in keys)
-    common = {k for k, c in counts.items() if c > limit}
-    report["share_over"] = round(sum(1 for keys in every if keys & common) / max(n, 1), 3)
+    counts, common, share = _common(every, limit)
+    report["share_over"] = share
     report["clauses_over"] = len(common)
     report["worst"] = [[c, k] for k, c in counts.most_common(top)]
     return report
@@ -282,20 +288,17 @@ def measure(cases: list[dict], min_words: int = 5, top: int = 20, threshold: flo
             keys = quotes(text) if group == "quotes" else sentences(text, min_words)
             per_case.append(keys)
             every[i] |= {f"{group}: {k}" for k in keys}
-        counts = Counter(k for keys in per_case for k in keys)
-        common = {k for k, c in counts.items() if c > limit}
+        counts, common, share = _common(per_case, limit)
         report["groups"][group] = {
-            "share_over_5pct": round(sum(1 for keys in per_case if keys & common) / max(n, 1), 3),
+            "share_over_5pct": share,
             "sentences_over_5pct": len(common),
             "top": [[c, k] for k, c in counts.most_common(top)],
         }
     story = [{k for k in keys if k.startswith(("history: ", "quotes: "))} for keys in every]
-    counts = Counter(k for keys in story for k in keys)
-    common = {k for k, c in counts.items() if c > limit}
-    report["story_share_over_5pct"] = round(sum(1 for keys in story if keys & common) / max(n, 1), 3)
-    counts = Counter(k for keys in every for k in keys)
-    common = {k for k, c in counts.items() if c > limit}
-    report["share_over_5pct"] = round(sum(1 for keys in every if keys & common) / max(n, 1), 3)
+    counts, common, share = _common(story, limit)
+    report["story_share_over_5pct"] = share
+    counts, common, share = _common(every, limit)
+    report["share_over_5pct"] = share
     report["sentences_over_5pct"] = len(common)
     report["top"] = [[c, k] for k, c in counts.most_common(top)]
     parts = [section_parts(case) for case in cases]
@@ -303,11 +306,10 @@ def measure(cases: list[dict], min_words: int = 5, top: int = 20, threshold: flo
     report["sections"] = {}
     for name in names:
         keyed = [sentences(p.get(name, ""), min_words) for p in parts]
-        counts = Counter(k for keys in keyed for k in keys)
-        common = {k for k, c in counts.items() if c > limit}
+        counts, common, share = _common(keyed, limit)
         worst = counts.most_common(1)
         report["sections"][name] = {
-            "share_over_5pct": round(sum(1 for keys in keyed if keys & common) / max(n, 1), 3),
+            "share_over_5pct": share,
             "sentences_over_5pct": len(common),
             "worst": [worst[0][1], worst[0][0]] if worst else [0, ""],
         }
