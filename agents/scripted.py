@@ -26,6 +26,7 @@ from importlib import resources
 from typing import Any
 
 from mentalhospital_env.agents.base import Action, Doctor, Info, Observation, allowed_now
+
 from mentalhospital_env.hospital import UNREMARKABLE
 from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.answers import patient_findings, read_reply

@@ -93,7 +93,7 @@ def section_parts(case: dict) -> dict[str, str]:
     """Every section's text, the mental state and risk by heading ("mental_status_exam.affect")."""
     out = {}
     ehr = case.get("ehr") or {}
-    for group, sections in GROUPS.items():
+    for sections in GROUPS.values():
         for s in sections:
             value = ehr.get(s) if s != "treatment" else None
             if isinstance(value, dict):
@@ -159,7 +159,7 @@ def clauses(text: str, min_words: int = 4) -> set[str]:
     for s in _SPLIT.split(text.strip()):
         for c in _CLAUSE_CUT.split(s):
             c = c.strip(" .,!?\"'\u201c\u201d")
-            c = re.sub(r"^(?:and|but|or|whereas|although|though|then|so)\s+", "", c, flags=re.I)
+            c = re.sub(r"^(?:and|but|or|whereas|although|though|then|so)\s+", "", c, flags=re.IGNORECASE)
             key = clause_frame(c)
             if len(key.split()) >= min_words:
                 out.add(key)
@@ -214,13 +214,13 @@ _TESTS = {  # plan words -> the exam names that hold the result
     r"pregnancy test": ("Pregnancy test",),
     r"brain imaging|\bMRI\b|\bCT head\b|neuroimaging": ("MRI brain", "CT head"),
 }
-_ASK = re.compile(r"\b(check|checks|checked|baseline|request|order|arrange|send|obtain|measure|screen for|test for|do an?)\b", re.I)
-_MONITOR = re.compile(r"\b(repeat|repeated|recheck|re-check|again|every|monthly|yearly|annual|annually|months?|weeks?|days|until|trend|follow-up|on file|already|result|results|is|was|were|after|post-dose|with the level)\b", re.I)
+_ASK = re.compile(r"\b(check|checks|checked|baseline|request|order|arrange|send|obtain|measure|screen for|test for|do an?)\b", re.IGNORECASE)
+_MONITOR = re.compile(r"\b(repeat|repeated|recheck|re-check|again|every|monthly|yearly|annual|annually|months?|weeks?|days|until|trend|follow-up|on file|already|result|results|is|was|were|after|post-dose|with the level)\b", re.IGNORECASE)
 _DEPRESSION_SCALES = ("PHQ-9", "HAM-D", "MADRS", "BDI", "BDI-II", "EPDS", "GDS", "HADS")
-_DETAINED = re.compile(r"\b(?:under (?:a )?section|detained|sectioned|on a section)\b", re.I)
-_CHILDREN = re.compile(r"\b(?:sons?|daughters?|child|children|kids|baby|babies|stepsons?|stepdaughters?|toddler|infant|twins|pregnant|pregnancy|weeks pregnant|dependants?)\b", re.I)
-_CHILD_LINE = re.compile(r"\bchildren\b|\bchild(?:'s)?\b(?!hood)|\bdependants\b", re.I)
-_ASKS = re.compile(r"\b(?:ask|asks|asked|whether|if any|any children)\b", re.I)  # a question about children presumes none
+_DETAINED = re.compile(r"\b(?:under (?:a )?section|detained|sectioned|on a section)\b", re.IGNORECASE)
+_CHILDREN = re.compile(r"\b(?:sons?|daughters?|child|children|kids|baby|babies|stepsons?|stepdaughters?|toddler|infant|twins|pregnant|pregnancy|weeks pregnant|dependants?)\b", re.IGNORECASE)
+_CHILD_LINE = re.compile(r"\bchildren\b|\bchild(?:'s)?\b(?!hood)|\bdependants\b", re.IGNORECASE)
+_ASKS = re.compile(r"\b(?:ask|asks|asked|whether|if any|any children)\b", re.IGNORECASE)  # a question about children presumes none
 
 
 def plan_asks(case: dict) -> list[tuple[str, str]]:
@@ -232,13 +232,13 @@ def plan_asks(case: dict) -> list[tuple[str, str]]:
     story = " ".join(_texts({k: ehr.get(k) for k in ("history_of_present_illness", "past_psychiatric_history", "chief_complaint")}))
     own = " ".join(_texts({k: ehr.get(k) for k in ("personal_history", "family_history", "history_of_present_illness", "medical_history")}))
     own += " " + " ".join(_texts(case.get("demographics") or {}))
-    own = re.sub(r"\b(?:as a|only|of (?:\w+ )?)child(?:ren)?\b|\bchildhood\b", "", own, flags=re.I)
+    own = re.sub(r"\b(?:as a|only|of (?:\w+ )?)child(?:ren)?\b|\bchildhood\b", "", own, flags=re.IGNORECASE)
     codes = [str(d.get("code", "")) for d in (case.get("diagnosis") or {}).get("disorders") or ()]
     age = (case.get("demographics") or {}).get("age", 99)
     out = []
     for sent in _SPLIT.split(plan):
         for clause in re.split(r";\s*", sent):
-            if re.search(r"screen(?:ing)? for depression|depression screen", clause, re.I) and (
+            if re.search(r"screen(?:ing)? for depression|depression screen", clause, re.IGNORECASE) and (
                     any(n in exams for n in _DEPRESSION_SCALES) or any(c.startswith(("F32", "F33")) for c in codes)):
                 out.append(("depression screen with a depression scale or diagnosis on file", clause))
                 continue
@@ -252,7 +252,7 @@ def plan_asks(case: dict) -> list[tuple[str, str]]:
                 continue
             for words, names in _TESTS.items():
                 held = [n for n in names if n in exams]
-                if held and re.search(words, clause, re.I) and (_ASK.search(clause) or _ASK.search(sent)):
+                if held and re.search(words, clause, re.IGNORECASE) and (_ASK.search(clause) or _ASK.search(sent)):
                     out.append((f"test on file: {held[0]}", clause))
                     break
     return out
