@@ -1076,11 +1076,20 @@ def voiced(section: str, text: str, sex: str, names: tuple[str, ...] = ()) -> st
         section not in ("medications", "allergies", "family_history") and not _NEGATIVE_START.match(text) and heading(text)
     ):
         return None
-    return _voiced(section, text, sex, names, {}, _data())
+    data = _data()
+    says = _voiced(section, text, sex, names, {}, data, impersonal=True)
+    if says is None and ";" in text:
+        # "Up to now there were no earlier episodes; no psychiatric admissions": each part said on its own
+        parts = [_voiced(section, part, sex, names, {}, data, impersonal=True) for part in _semicolon_parts(text.strip())]
+        says = " ".join(parts) if parts and all(parts) else None  # type: ignore[arg-type]
+    return says
 
 
 def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives: dict[str, str],
-            data: dict[str, Any]) -> str | None:
+            data: dict[str, Any], impersonal: bool = False) -> str | None:
+    """``impersonal``: a sentence that names no one ("Six weeks ago the change began, after mounting debt",
+    "Nothing has really changed") may be said as it stands (a structured case's fact; the narrative compiler
+    keeps to sentences the patient owns)."""
     person = _Person.of(sex)
     named = _named_as_patient(text, names, person)
     if section == "family_history":  # "Rachel had panic attacks in her twenties": her twenties stay hers
@@ -1093,7 +1102,7 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
         says = _repair(says, section, data) or None
     if says and section != "family_history":
         says = _relatives_as_patient(says, relatives)  # "Helen knew I was moody" -> "My mum knew ..."
-    if not says or not _speakable(says, section, person, data):
+    if not says or not _speakable(says, section, person, data, impersonal):
         return None
     return says
 
@@ -1391,7 +1400,7 @@ def _at_conjunctions(sentence: str, limit: int) -> list[str]:
     return [p for p in said if p]
 
 
-def _speakable(says: str, section: str, person: _Person, data: dict[str, Any]) -> bool:
+def _speakable(says: str, section: str, person: _Person, data: dict[str, Any], impersonal: bool = False) -> bool:
     """Whether a rendering reads as the patient speaking: in the first person (or, in family history,
     about "my" relative), no third-person pronoun left for the patient, no written punctuation, no
     fragment the compiler could not shape, and not a chart read out."""
@@ -1407,7 +1416,9 @@ def _speakable(says: str, section: str, person: _Person, data: dict[str, Any]) -
     if section == "family_history":
         return first or low.lstrip().startswith(("there's ", "there is ", "nobody ", "no one "))
     if not first:
-        return False
+        # a sentence that names no one at all may stand as said, when allowed ("It has been constant.")
+        someone = {"he", "she", "him", "her", "his", "hers", "they", "them", "their", "patient", "pt", "client"}
+        return impersonal and not set(words) & someone and not _clinician_voice(says)
     # a third-person subject left for the patient when no relative is named
     if re.search(rf"\b(?:{person.subject}|{person.possessive}|{person.object})\b", low) and not (set(words) & (person.others | set(data["people_nouns"]))):
         return False
