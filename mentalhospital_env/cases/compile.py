@@ -1030,9 +1030,7 @@ def _compile_one(fid, section, text, sex, names, data, tax, not_told_sections, n
         topics += tuple(t for t in record_topics("", heading_words) if t not in topics)
     topics = _medicine_named(topics, section, low)
     negative = bool(_NEGATIVE_START.match(text)) or " denies " in f" {low} "
-    told = not clinician_only(section, text) and not _clinician_voice(text) and not (
-        section not in ("medications", "allergies", "family_history") and not _NEGATIVE_START.match(text) and heading(text)
-    )
+    told = not _not_said(section, text)
     says: str | None = None
     relative = None
     if section == "family_history":
@@ -1060,6 +1058,14 @@ def _compile_one(fid, section, text, sex, names, data, tax, not_told_sections, n
     )
 
 
+def _not_said(section: str, text: str) -> bool:
+    """Whether a record sentence is one the patient never says: what only a clinician writes or words so, or
+    a heading (the compiler's facts and :func:`voiced` both ask it)."""
+    return clinician_only(section, text) or _clinician_voice(text) or (
+        section not in ("medications", "allergies", "family_history") and not _NEGATIVE_START.match(text) and heading(text)
+    )
+
+
 def voiced(section: str, text: str, sex: str, names: tuple[str, ...] = ()) -> str | None:
     """A record sentence as the patient would say it, or ``None`` when the patient would not say it:
     what only a clinician writes (the examination, the risk formulation, scores, referral wording) or a
@@ -1072,9 +1078,7 @@ def voiced(section: str, text: str, sex: str, names: tuple[str, ...] = ()) -> st
     >>> voiced("history_of_present_illness", "Her GP referred her: 48, lives with partner.", "female") is None
     True
     """
-    if clinician_only(section, text) or _clinician_voice(text) or (
-        section not in ("medications", "allergies", "family_history") and not _NEGATIVE_START.match(text) and heading(text)
-    ):
+    if _not_said(section, text):
         return None
     data = _data()
     says = _voiced(section, text, sex, names, {}, data, impersonal=True)
