@@ -113,11 +113,6 @@ class LayRenderer:
         self._wordings: dict[tuple[str, bool], list[str]] = {}
         self._naming: dict[tuple[str, bool, bool, int], str | None] = {}
 
-    def phrase(self, concept_id: str) -> str | None:
-        """The concept's lay phrase that reads best in a sentence (a verb or -ing phrase, no negation)."""
-        phrases = self._phrases(concept_id)
-        return phrases[0] if phrases else None
-
     def _phrases(self, concept_id: str) -> list[str]:
         concept = self.lexicon.get(concept_id)
         usable = [p for p in concept.lay_phrases if not (set(tokenize(p)) & self.negation_words)]
@@ -226,7 +221,7 @@ class LayRenderer:
                 inner = whole.group(1).strip()
                 return inner[0].upper() + inner[1:] + ("" if inner.endswith((".", "!", "?")) else ".")
             return said
-        if not fact.fact.told or not fact.tellable and not fact.section.startswith("mental_status_exam."):
+        if not fact.fact.told:
             return self._clinicians_words(fact, asked)
         if fact.rules_out and not fact.affirms and not fact.about_other:
             denials = [d for d in (self.clause(c, negated=True) for c in sorted(fact.rules_out)[:3]) if d]
