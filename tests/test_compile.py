@@ -44,6 +44,49 @@ def test_first_person_renderings(sentence: str, section: str, said: str) -> None
     assert first_person(sentence, section, "male") == said
 
 
+@pytest.mark.parametrize(
+    "sentence, section, said",
+    [
+        # the clinician's reporting verb is dropped, never said as "I complain of" / "I report"
+        ("Complains of poor sleep.", "history_of_present_illness", "I've had poor sleep."),
+        ("Reports feeling low.", "history_of_present_illness", "I've been feeling low."),
+        ("He describes his mood as flat.", "history_of_present_illness", "My mood has been flat."),
+        ("Admits to drinking more.", "history_of_present_illness", "I've been drinking more."),
+        # ... but meant literally it stays
+        ("He has complained to police about the neighbours.", "history_of_present_illness",
+         "I have complained to police about the neighbours."),
+        # a clause with its own subject is said as it stands, never after "I've had"
+        ("In mid-November his family first noticed a change, around the time of the death of a parent.",
+         "history_of_present_illness",
+         "In mid-November my family first noticed a change, around the time of the death of a parent."),
+        ("This week has been the hardest yet.", "history_of_present_illness", "This week has been the hardest yet."),
+        # where the patient lives, and a relative named bare, are the patient's own
+        ("At home with his partner and their two teenagers in a village nearby.", "personal_history",
+         "I live with my partner and our two teenagers in a village nearby."),
+        ("On his own in a privately rented flat above a shop.", "personal_history",
+         "I live on my own in a privately rented flat above a shop."),
+        ("Lives with elderly mother.", "personal_history", "I live with my elderly mother."),
+        ("Son of a miner.", "personal_history", "I'm the son of a miner."),
+    ],
+)
+def test_record_sentences_are_voiced_as_the_patient_says_them(sentence: str, section: str, said: str) -> None:
+    assert compiler.voiced(section, sentence, "male") == said
+
+
+@pytest.mark.parametrize(
+    "sentence, told",
+    [
+        ("His partner has been doing the shopping and the cooking.", True),  # "the sho" is a house officer, not shopping
+        ("In March, after a diagnosis of a chronic illness, the change came.", True),
+        ("Diagnosis: depressive episode.", False),
+        ("Seen by the SHO overnight.", False),
+        ("Screened positive on the questionnaire.", False),
+    ],
+)
+def test_clinician_cues_are_whole_words(sentence: str, told: bool) -> None:
+    assert compiler.clinician_only("history_of_present_illness", sentence) is not told
+
+
 def test_a_letter_and_the_examination_are_never_told() -> None:
     facts = _facts(
         history_of_present_illness=(

@@ -113,6 +113,12 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
     said_verbs = "|".join(re.escape(v) for v in (*data["framing_verbs"], *data["denying_verbs"]))
     text = re.sub(rf"^(?:the\s+)?(?:{nouns})\b\.?\s+(?=(?:{said_verbs})(?:s|es)\b)", person.subject.capitalize() + " ",
                   text, flags=re.IGNORECASE)
+    framing = "|".join(re.escape(v) for v in data["framing_verbs"])
+    lead_verb = re.match(rf"^({framing})(?:s|es)\s+", text, re.IGNORECASE)
+    if lead_verb and not re.match(_literal_after(data, lead_verb.group(1).lower()), text[lead_verb.end():], re.IGNORECASE):
+        # "Complains of poor sleep", "Reports that she hears voices": the clinician's reporting verb with
+        # the patient left out, read as "She complains ..." so that the verb is dropped, never "I complain"
+        text = f"{person.subject.capitalize()} {text[0].lower()}{text[1:]}"
     low = text.lower()
     referred = re.match(data["referred_pattern"], low)
     if referred:
@@ -142,6 +148,14 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
                 text = changed
                 break
         return _finish(_swap_tokens(nlp(text), person, section))
+    if section in ("personal_history", "social_history"):
+        # "At home with his partner and their two teenagers", "On her own in a rented flat": where the
+        # patient lives, said with its verb ("I live with my partner and our two teenagers")
+        for pattern, repl in data["circumstance_leads"]:
+            said = re.sub(pattern, lambda m: (lambda s: s[0] + s[1:].lower())(m.expand(repl)), text, count=1,
+                          flags=re.IGNORECASE)
+            if said != text:
+                return _finish(_swap_tokens(nlp(said), person, section))
     if section in ("substance_use", "medical_history"):
         # "Alcohol about 6 units a week", "Cannabis twice, a year ago": the substance said with its verb
         for pattern, repl in data["substance_noun_leads"]:
@@ -169,6 +183,22 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
         return _finish(("I've been " if lasting else "I'm ") + body)
     rest_of = text.split(" ", 1)[1] if " " in text else ""
     root_subject = any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children)
+    if not root_subject and root.pos_ not in ("VERB", "AUX"):
+        # "In mid-November his family first noticed a change": the parser hung the clause on its opening
+        # phrase as a relative clause, yet the clause has a subject of its own (never a "who" or "which")
+        clause = next((t for t in doc if t.dep_ == "relcl" and t.tag_ in ("VBD", "VBZ", "VBP") and doc[0].pos_ in ("ADP", "SCONJ")
+                       and any(c.dep_ in ("nsubj", "nsubjpass") and c.tag_ not in ("WP", "WDT") for c in t.children)), None)
+        if clause is not None:
+            root, root_subject = clause, True
+    elif not root_subject and root.tag_ in ("VBD", "VBZ") and first.pos_ == "ADP" and any(
+        t.dep_ == "pobj" and t.lower_ in data["relative_nouns"] and any(c.dep_ == "poss" for c in t.children)
+        and t.i == root.i - 1 - sum(1 for u in doc[t.i + 1 : root.i] if u.pos_ == "ADV") for t in doc[: root.i]
+    ):
+        root_subject = True  # "At the age of 14 her father first noticed a change": the opening phrase swallowed the subject
+    elif not root_subject and root.pos_ in ("VERB", "AUX") and any(
+        c.dep_ == "npadvmod" and c.i < root.i and c.pos_ == "NOUN" for c in root.children
+    ) and any(c.dep_ == "aux" and c.tag_ in ("VBZ", "VBD", "VBP", "MD") for c in root.children):
+        root_subject = True  # "This week has been the hardest yet": the parser took the subject for an adverb
     if root_subject and first.i != root.i and _verb_form(first) and first.tag_ in ("VBN", "VBD") and not any(
         c.dep_ in ("nsubj", "nsubjpass") for c in first.children
     ) and _verb_lemma(first) in data["passive_verbs"]:
@@ -200,9 +230,16 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
         after = _span_after(doc, root)
         if root.lemma_ in data["denying_verbs"]:
             return _finish(_negative_lead(after, section, data) + " " + _swap_tokens(nlp(after), person, section))
-        if root.lemma_ in data["framing_verbs"] and after:
+        if root.lemma_ in data["framing_verbs"] and after and not re.match(_literal_after(data, root.lemma_), after, re.IGNORECASE):
             if after.lower().startswith("that "):
                 return _first_person(after[5:], section, sex)
+            after = re.sub(r"^(?:of|to)\s+", "", after, flags=re.IGNORECASE)  # "complains of poor sleep", "admits to drinking"
+            seen_as = re.match(r"^((?:his|her|their|the) [\w' -]+?) as (.+)$", after, re.IGNORECASE)
+            if seen_as:  # "describes her mood as flat": "My mood has been flat"
+                subject_doc = nlp(seen_as.group(1))
+                subject = _swap_tokens(subject_doc, person, section)
+                have = "have" if subject_doc[-1].tag_ == "NNS" else "has"
+                return _finish(f"{subject[0].upper()}{subject[1:]} {have} been {_swap_tokens(nlp(seen_as.group(2)), person, section)}")
             if after.split()[0].endswith("ing"):
                 return _finish("I've been " + _swap_tokens(nlp(after), person, section))
             if not any(c.dep_ == "ccomp" for c in root.children):
@@ -272,6 +309,14 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
             body = ("an " if body[:1].lower() in "aeiou" else "a ") + body
         body = re.sub(r"(?<!\bin )(?<!\bsince )\b((?:19|20)\d\d)\b", r"in \1", body)
     return _finish(f"{lead} {body}")
+
+
+def _literal_after(data: dict[str, Any], lemma: str = "") -> str:
+    """What after a reporting verb makes it literal ("complained to the police"), never the clinician's
+    frame; "admits to drinking more" and "admits to two near-misses" stay frames (``framing_to_verbs``)."""
+    if lemma in data["framing_to_verbs"]:
+        return r"(?!)"
+    return rf"(?:{'|'.join(data['framing_literal_words'])})\b(?!\s+\w+ing\b)"
 
 
 def _agent_frame(doc, person: _Person, data: dict[str, Any]) -> str | None:
@@ -440,12 +485,23 @@ def clinician_only(section: str, text: str) -> bool:
     """Whether a record sentence is what only a clinician knows or writes (the examination, the risk
     formulation, scores, referral wording): said by neither the patient nor a relative present."""
     data = _data()
-    low = text.lower()
     return (
         section in data["not_told_sections"]
-        or any(c in low for c in data["not_told_cues"])
+        or _not_told_cue().search(text) is not None
         or any(re.search(p, text, re.IGNORECASE) for p in data["not_told_patterns"])
     )
+
+
+@lru_cache(maxsize=1)
+def _not_told_cue() -> re.Pattern:
+    """``not_told_cues`` as one pattern of whole words: a cue may take an ending ("screen" in "screened",
+    "catheteris" in "catheterisation") but is never a piece of another word ("the sho" is a senior house
+    officer, never "the shopping"; "inr" is not in "dinner")."""
+    def one(cue: str) -> str:
+        left = r"(?<![a-z0-9])" if cue[0].isalnum() else ""
+        right = r"(?:s|es|ed|ing|ation|ations)?(?![a-z0-9])" if cue[-1].isalnum() else ""
+        return left + re.escape(cue) + right
+    return re.compile("|".join(one(c) for c in sorted(_data()["not_told_cues"], key=len, reverse=True)), re.IGNORECASE)
 
 
 def _lay_words(text: str, table: dict[str, str]) -> str:
@@ -540,11 +596,27 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
                 form = _inflect(v.lemma_, "VBP")
                 if form:
                     out[v.i] = _case_like(v, form) + v.whitespace_
+    if not family:
+        _own_relatives(doc, out)
     text = "".join(out).strip()
     text = re.sub(r"\bI have (been|had|got|never|always|not|felt|lost|gained|stopped|started|tried)\b", r"I've \1", text)
     text = re.sub(r"\bI am\b", "I'm", text)
     text = re.sub(r"\bI do not\b", "I don't", text)
     return text
+
+
+def _own_relatives(doc, out: list[str]) -> None:
+    """A relative named bare in a clinician's shorthand is the patient's own: "Lives with elderly mother"
+    -> "with my elderly mother" (``relative_nouns``; a noun with its own determiner or owner is left)."""
+    nouns = set(_data()["relative_nouns"])
+    for t in doc:
+        if t.lower_ not in nouns or t.dep_ not in ("pobj", "dobj", "conj") or not t.tag_.startswith("NN") or any(
+            c.dep_ in ("det", "poss", "nummod", "compound", "case") for c in t.children
+        ):
+            continue
+        start = min([c.i for c in t.children if c.dep_ == "amod" and c.i < t.i] + [t.i])
+        if start > 0 and doc[start - 1].lower_ not in ("my", "his", "her", "their", "our", "the", "a", "an", "and", "or"):
+            out[start] = "my " + out[start]
 
 
 def _case_like(token, word: str) -> str:
@@ -614,8 +686,6 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
 
     data = _data()
     tax = load_taxonomy()
-    not_told_sections = frozenset(data["not_told_sections"])
-    not_told_cues = tuple(data["not_told_cues"])
     no_allergy = re.compile(data["no_allergy_pattern"], re.IGNORECASE)
     names = _patient_names(ehr)
     relatives = {k: v for k, v in _relative_names(ehr, sex).items() if k not in names}
@@ -630,8 +700,7 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
                 facts.append(_quoted_fact(f"{section}-{n}", section, label, text, kind == "patient", tax,
                                           has_sensitive_concept, record_topics))
                 continue
-            facts.extend(_sentence_facts(section, text, n, sex, names, data, tax, not_told_sections, not_told_cues,
-                                         no_allergy, has_sensitive_concept, relatives_named, record_topics,
+            facts.extend(_sentence_facts(section, text, n, sex, names, data, tax, no_allergy, has_sensitive_concept, relatives_named, record_topics,
                                          relatives))
             n += len(split_sentences(text))
     facts = _lists_whole(facts, data)
@@ -714,33 +783,31 @@ def _lists_whole(facts: list[Fact], data: dict[str, Any]) -> list[Fact]:
     return out
 
 
-def _sentence_facts(section, text, start, sex, names, data, tax, not_told_sections, not_told_cues, no_allergy,
+def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
                     has_sensitive_concept, relatives_named, record_topics, relatives=None) -> list[Fact]:
     facts: list[Fact] = []
-    if True:
-        for n, sentence in enumerate(split_sentences(text), start + 1):
-            # a narrative sentence splits at semicolons, at a label's colon and between clauses into
-            # atomic facts; the clinician's examination and risk formulation stay whole (never told,
-            # and "worries ...; no worries about X" is one finding)
-            whole = section.startswith(("mental_status_exam", "risk_assessment")) or section in data["list_sections"][:1]
-            if whole:
-                parts = [(sentence.strip().rstrip(";"), "")]
-            else:
-                # a clause keeps what its dropped heading names ("Worries jump around: his job, money" is
-                # about worry, not work or money)
-                parts = [
-                    (c, label[1] if label and label[0] == "drop" else "")
-                    for p in _semicolon_parts(sentence.strip().rstrip(";")) if p.strip()
-                    for label in [_label(p.strip(), section, data)]
-                    for c in _clauses(p.strip(), section, data)
-                ]
-            for k, (part, heading_words) in enumerate(parts, 1):
-                fid = f"{section}-{n}" if len(parts) == 1 else f"{section}-{n}.{k}"
-                facts.append(
-                    _compile_one(fid, section, part.strip(), sex, names, data, tax, not_told_sections,
-                                 not_told_cues, no_allergy, has_sensitive_concept, relatives_named, record_topics,
-                                 relatives, heading_words)
-                )
+    for n, sentence in enumerate(split_sentences(text), start + 1):
+        # a narrative sentence splits at semicolons, at a label's colon and between clauses into
+        # atomic facts; the clinician's examination and risk formulation stay whole (never told,
+        # and "worries ...; no worries about X" is one finding)
+        whole = section.startswith(("mental_status_exam", "risk_assessment")) or section in data["list_sections"][:1]
+        if whole:
+            parts = [(sentence.strip().rstrip(";"), "")]
+        else:
+            # a clause keeps what its dropped heading names ("Worries jump around: his job, money" is
+            # about worry, not work or money)
+            parts = [
+                (c, label[1] if label and label[0] == "drop" else "")
+                for p in _semicolon_parts(sentence.strip().rstrip(";")) if p.strip()
+                for label in [_label(p.strip(), section, data)]
+                for c in _clauses(p.strip(), section, data)
+            ]
+        for k, (part, heading_words) in enumerate(parts, 1):
+            fid = f"{section}-{n}" if len(parts) == 1 else f"{section}-{n}.{k}"
+            facts.append(
+                _compile_one(fid, section, part.strip(), sex, names, data, tax, no_allergy, has_sensitive_concept,
+                             relatives_named, record_topics, relatives, heading_words)
+            )
     return facts
 
 
@@ -1021,7 +1088,7 @@ def _clinician_voice(text: str) -> bool:
     return re.search(r"\b(?:I|me|my|we|us|our)\b", plain) is not None and "'" not in plain.replace("'s", "")
 
 
-def _compile_one(fid, section, text, sex, names, data, tax, not_told_sections, not_told_cues, no_allergy,
+def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
                  has_sensitive_concept, relatives_named, record_topics, relatives=None, heading_words="") -> Fact:
     relatives = relatives or {}
     low = text.lower()

@@ -303,19 +303,23 @@ def _spoken(case: Case) -> tuple[Fact, ...]:
     return tuple(out)
 
 
-def _demographic_facts(case: Case) -> tuple[Fact, ...]:
+def _demographic_facts(case: Case, spoken: tuple[Fact, ...]) -> tuple[Fact, ...]:
     """Who the patient lives with and what they do, from the case's demographics, as facts the patient
-    can tell, when no sentence of the record already files them (ids ``demographics.<key>``)."""
+    can tell, when no sentence the patient says (``spoken``, from :func:`_spoken`) already files them
+    (ids ``demographics.<key>``)."""
     demo = case.demographics
-    # what the patient's own sentences already file ("Flat, with agitation" in the examination is no home)
-    have = {t for f in case.facts if f.time != "past" and f.told and not f.section.startswith(_EXAMINER_SECTIONS)
+    # what the patient's own sentences already file ("Flat, with agitation" in the examination is no home;
+    # a record sentence no rendering could voice files nothing the patient can say)
+    have = {t for f in spoken if f.time != "past" and f.told and not f.section.startswith(_EXAMINER_SECTIONS)
             for t in (f.topics or record_topics(f.section, f.text))}
     out = []
     living = (demo.living_situation or "").strip().rstrip(".")
     if living and "living_situation" not in have and re.match(r"^lives?\b", living, re.IGNORECASE):
         says = re.sub(r"^lives?\b", "I live", living, flags=re.IGNORECASE)
         says = re.sub(r"\b(?:his|her|their)\b", "my", says)
-        says = re.sub(r"\bwith (spouse|partner|husband|wife|parents|mother|father|son|daughter|children)\b", r"with my \1", says)
+        says = re.sub(r"\bwith ((?:elderly|older|ageing|young|adult|grown-up|teenage|two|three) )?"
+                      r"(spouse|partner|husband|wife|parents|mother|father|son|daughter|children|sons|daughters)\b",
+                      r"with my \1\2", says)  # "lives with elderly mother": "I live with my elderly mother"
         says = re.sub(r";\s*sees\b", ", and I see", says).replace(";", ",")
         # "lives alone, daughter lives ten minutes away": the relative is the patient's own
         says = re.sub(r"(?<=, )(son|daughter|sister|brother|mother|father|mum|dad|children|parents|partner)\b", r"my \1", says)
@@ -425,7 +429,8 @@ class FactIndex:
         raw: list[tuple[Fact, Counter]] = []
         entries: list[IndexedFact] = []
         doc_freq: Counter[str] = Counter()
-        for fact in (*_spoken(case), *_demographic_facts(case), *_silent_defaults(case, rules)):
+        spoken = _spoken(case)
+        for fact in (*spoken, *_demographic_facts(case, spoken), *_silent_defaults(case, rules)):
             bag = Counter(
                 s for s in stems(fact.text + " " + (fact.patient_says or "")) if s not in cues.stopwords
             )
