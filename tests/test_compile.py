@@ -67,10 +67,25 @@ def test_first_person_renderings(sentence: str, section: str, said: str) -> None
          "I live on my own in a privately rented flat above a shop."),
         ("Lives with elderly mother.", "personal_history", "I live with my elderly mother."),
         ("Son of a miner.", "personal_history", "I'm the son of a miner."),
+        ("Some weeks have been easier but none normal.", "history_of_present_illness",
+         "Some weeks have been easier but none normal."),  # "none normal" is no test result
     ],
 )
 def test_record_sentences_are_voiced_as_the_patient_says_them(sentence: str, section: str, said: str) -> None:
     assert compiler.voiced(section, sentence, "male") == said
+
+
+@pytest.mark.parametrize(
+    "sentence, said",
+    [
+        ("Their family brought them in today after three nights without sleep.",
+         "My family brought me in today after three nights without sleep."),
+        ("They are sleeping badly.", "I'm sleeping badly."),
+        ("It has crept up on them.", "It has crept up on me."),
+    ],
+)
+def test_a_patient_recorded_as_they_speaks_as_i(sentence: str, said: str) -> None:
+    assert compiler.voiced("history_of_present_illness", sentence, "other") == said
 
 
 @pytest.mark.parametrize(

@@ -80,7 +80,7 @@ class _Person:
     @classmethod
     def of(cls, sex: str) -> _Person:
         d = _data()
-        key = sex if sex in ("female", "male") else "female"
+        key = sex if sex in d["person"]["subject"] else "female"
         p = d["person"]
         return cls(
             p["subject"][key], p["object"][key], p["possessive"][key], p["reflexive"][key],
@@ -553,7 +553,9 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
         if low in person.others:
             relative_seen = True
         if low == person.possessive and t.tag_ == "PRP$" and not (family and relative_seen):
-            out[t.i] = _case_like(t, "my") + t.whitespace_
+            # "makes her test them": "her" before a bare verb is its object, "me", never "my"
+            bare_verb = low == person.object and t.i + 1 < len(doc) and doc[t.i + 1].tag_ == "VB"
+            out[t.i] = _case_like(t, "me" if bare_verb else "my") + t.whitespace_
         elif family or relative_seen:
             continue
         elif low == person.subject and t.dep_ in ("nsubj", "nsubjpass"):
@@ -570,7 +572,9 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
             mine.add(t.i)
     if not family and not relative_seen and doc[0].lower_ == person.subject and 0 not in mine:
         out[0] = "I" + doc[0].whitespace_
-        if len(doc) > 1 and (doc[1].tag_ == "VBZ" or (doc[1].tag_ == "NNS" and _verb_form(doc[1]))):
+        if len(doc) > 1 and doc[1].lower_ in ("are", "were"):
+            out[1] = {"are": "am", "were": "was"}[doc[1].lower_] + doc[1].whitespace_
+        elif len(doc) > 1 and (doc[1].tag_ == "VBZ" or (doc[1].tag_ == "NNS" and _verb_form(doc[1]))):
             form = _inflect(_verb_lemma(doc[1]), "VBP")
             if form:
                 out[1] = form + doc[1].whitespace_
@@ -592,7 +596,9 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
                     targets += [a for a in c.children if a.dep_ in ("aux", "auxpass")]
                     stack.append(c)
         for v in targets:
-            if v.tag_ == "VBZ":
+            if v.lower_ in ("are", "were", "'re"):  # "they are": "I am"
+                out[v.i] = _case_like(v, {"are": "am", "were": "was", "'re": "'m"}[v.lower_]) + v.whitespace_
+            elif v.tag_ == "VBZ":
                 form = _inflect(v.lemma_, "VBP")
                 if form:
                     out[v.i] = _case_like(v, form) + v.whitespace_
