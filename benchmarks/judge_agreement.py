@@ -3,8 +3,10 @@
 The hand ratings (``benchmarks/data/judge_agreement/ratings.jsonl``) are 1-5 scores of treatment plans
 (App.) and clinical notes (Qual.), written and rated by hand before any judge was run on them; each note
 is judged against the frozen encounter it was written from (``encounters.json``). For each judge this
-prints QWK, exact accuracy and MAE with seeded bootstrap 95% intervals, on all items and on the held-out
-half of the cases (``split == "held_out"``: cases the judge's cue lists were not tuned on).
+prints QWK, exact accuracy and MAE with seeded bootstrap 95% intervals, on all items, on the earlier set (every
+item but the scripted slice), on its held-out half (``split == "held_out"``: cases the judge's cue lists were not tuned
+on) and on the scripted slice (``split == "scripted"``: the scripted clinician's own notes and plans on test-v2, rated
+by hand before any judge ran on them and never tuned on; the realistic output the judge must not be lenient on).
 
 Judges: ``offline`` (default) and ``llm-tiny`` (the LLM judge through a tiny random Llama built offline,
 ``mentalhospital_env.llm.tiny``; its scores are noise and the row only shows that the path runs end to
@@ -88,6 +90,16 @@ def make_judges(names: list[str]) -> dict[str, Any]:
 
 
 _DIMENSION = {"plan": "treatment_appropriateness", "note": "note_quality"}
+SPLITS = ("all", "earlier", "held_out", "scripted")
+
+
+def _in_split(row: dict[str, Any], split: str) -> bool:
+    """``all``: every item; ``earlier``: all but the scripted slice; else the row's own ``split``."""
+    if split == "all":
+        return True
+    if split == "earlier":
+        return row["split"] != "scripted"
+    return row["split"] == split
 
 
 def run(names: list[str], resamples: int = 1000) -> dict[str, Any]:
@@ -102,8 +114,8 @@ def run(names: list[str], resamples: int = 1000) -> dict[str, Any]:
         report["scores"][name] = {r["id"]: s for r, s in zip(rows, scores)}
         table = {}
         for kind in ("plan", "note"):
-            for split in ("all", "held_out"):
-                pick = [i for i, r in enumerate(rows) if r["kind"] == kind and (split == "all" or r["split"] == split)]
+            for split in SPLITS:
+                pick = [i for i, r in enumerate(rows) if r["kind"] == kind and _in_split(r, split)]
                 ref = [rows[i]["rating"] for i in pick]
                 pred = [scores[i] for i in pick]
                 table[f"{kind}:{split}"] = agreement(ref, pred, resamples=resamples).to_dict()

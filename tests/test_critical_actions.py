@@ -728,3 +728,40 @@ def test_the_offline_judge_caps_an_over_treatment_at_2_and_a_harm_at_1():
     assert app(f"{good} Add quetiapine 25 mg at night for the worry.") == 2.0
     assert app(f"{good} Add pregabalin 75 mg twice daily.") == 2.0
     assert app(f"{good} Add alprazolam 0.5 mg three times a day, long term.") == 1.0
+
+
+@pytest.mark.parametrize("code", ["F20.0", "F22", "F23", "F25.0", "F29", "F31.2", "F30.2"])
+def test_a_psychotic_illness_needs_an_antipsychotic_by_any_name_or_class(ca, code):
+    p = _profile(codes=(code,), setting="inpatient", age=35)
+    alone = ca.check(p, "Continue lithium 400 mg at night with a level in a week. CBT for psychosis. Daily ward review.")
+    assert "antipsychotic" in {m.action for m in alone.missing}
+    for plan in (
+        "Start aripiprazole 10 mg daily. Daily ward review.",
+        "Amisulpride 200 mg twice daily. Daily ward review.",
+        "Start an antipsychotic at a low dose. Daily ward review.",
+        "Zuclopenthixol depot every two weeks. Daily ward review.",
+    ):
+        assert "antipsychotic" not in {m.action for m in ca.check(p, plan).missing}, plan
+
+
+def test_no_antipsychotic_is_required_without_psychosis(ca):
+    for code in ("F31.1", "F32.2", "F41.1"):
+        assert "antipsychotic" not in {m.action for m in ca.check(_profile(codes=(code,)), "Review in a month.").missing}
+
+
+@pytest.mark.parametrize("age, needed", [(15, True), (19, True), (24, True), (25, False), (60, False)])
+def test_under_25_starting_an_antidepressant_is_seen_within_a_week(ca, age, needed):
+    p = _profile(codes=("F42.2",), age=age)
+    plan = "Fluoxetine 20 mg daily; CBT with exposure and response prevention. Review in four weeks."
+    assert ("prompt_follow_up" in {m.action for m in ca.check(p, plan).missing}) is needed
+    assert "prompt_follow_up" not in {m.action for m in ca.check(p, plan.replace("four weeks", "one week")).missing}
+    # no antidepressant, no early review needed on that account
+    assert "prompt_follow_up" not in {m.action for m in ca.check(p, "CBT with exposure and response prevention. Review in four weeks.").missing}
+
+
+def test_an_antidepressant_for_an_adjustment_disorder_is_over_treatment_unless_a_comorbid_disorder_calls_for_it(ca):
+    plan = "Sertraline 50 mg daily; problem-solving therapy. Review in one week."
+    alone = ca.check(_profile(codes=("F43.21",)), plan)
+    assert [(c.action, c.cap) for c in alone.contraindicated] == [("antidepressant", 2)]
+    assert not ca.check(_profile(codes=("F43.21", "F32.1")), plan).contraindicated
+    assert not ca.check(_profile(codes=("F43.21",)), "Problem-solving therapy; no antidepressant. Review in two weeks.").contraindicated

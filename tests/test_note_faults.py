@@ -84,9 +84,9 @@ def test_diagnosis_made_before_its_duration_unless_hedged(hw):
     turns = (Turn("How long has this been going on?", "For four days now."),)
     base = "Chief complaint: brought in by flatmates.\nHistory of present illness: Four days of voices.\nAssessment: {}"
 
-    def kinds(assessment, disorders):
+    def kinds(assessment, disorders):  # what the note's own history says (the record's diagnosis is tested below)
         return [f.kind for f in _faults(case, base.format(assessment), turns=turns, disorders=disorders)
-                if f.kind.startswith("diagnosis")]
+                if f.kind.startswith("diagnosis") and f.kind not in ("diagnosis_against_record", "diagnosis_missed")]
 
     assert kinds("Paranoid schizophrenia.", ("F20.0 Paranoid schizophrenia",)) == ["diagnosis_duration"]
     assert kinds("Working diagnosis: paranoid schizophrenia if symptoms persist.", ("F20.0 Paranoid schizophrenia",)) == []
@@ -274,7 +274,7 @@ def test_a_specifier_the_notes_own_findings_or_scales_contradict(hw):
     # "without psychotic features" beside a delusion the note states
     note = HW001.format(sleep="She believes her insides are rotting (a nihilistic delusion).",
                         assessment="Severe depressive episode without psychotic features.")
-    assert [f.kind for f in _faults(case, note)].count("diagnosis_specifier") == 1
+    assert [f.kind for f in _faults(case, note) if "record's diagnosis" not in f.text].count("diagnosis_specifier") == 1
     # no mood episode, no specifier: "Brief psychotic disorder" is not "with psychotic features"
     assert kinds("Brief psychotic disorder.") == []
 
@@ -287,3 +287,59 @@ def test_answers_filed_under_admission_sleep_or_alcohol_labels(hw):
     assert kinds('Alcohol use: "I\'ve been studying biology."') == ["misfiled_answer"]
     assert kinds('Alcohol use: "A glass of wine at the weekend."') == []
     assert kinds('Sleep: "My family brought me in."') == ["misfiled_answer"]
+
+
+def _assessment_note(assessment):
+    return ("Chief complaint: \"I can't get it out of my head.\"\nHistory of present illness: Low mood and poor sleep.\n"
+            f"Assessment: {assessment}\nPlan: see treatment plan.")
+
+
+def test_the_records_own_diagnosis_read_from_codes():
+    suite = load_suite("test-v2")
+    ptsd = suite["test-v2-0472"]  # F43.10 with F32.1 and F51.5
+    kinds = lambda case, text: sorted(f.kind for f in _faults(case, _assessment_note(text)) if f.kind.startswith("diagnosis_"))
+    # the record's principal made: no fault of this kind; its comorbid ones left out, a smaller one each
+    made = kinds(ptsd, "Post-traumatic stress disorder with a moderate depressive episode and nightmares.")
+    assert "diagnosis_against_record" not in made
+    assert kinds(ptsd, "Post-traumatic stress disorder.").count("diagnosis_missed") == 2
+    # the principal demoted to a differential is not made
+    assert "diagnosis_against_record" in kinds(ptsd, "Major depressive disorder, single episode, moderate. Differential diagnosis includes post-traumatic stress disorder.")
+    # a symptom's word in the list of features is no diagnosis ("insomnia" is also primary insomnia's name)
+    feature_list = "The presentation, with insomnia, low mood and flashbacks, is most consistent with post-traumatic stress disorder."
+    assert "diagnosis_against_record" not in kinds(ptsd, feature_list)
+    # a note that makes no diagnosis is not held against the record here
+    assert kinds(ptsd, "To be clarified at review.") == []
+
+
+def test_a_specifier_the_record_contradicts():
+    suite = load_suite("test-v2")
+    combined = suite["test-v2-0167"]  # ADHD, combined type
+    texts = lambda case, text: [f.text for f in _faults(case, _assessment_note(text)) if f.kind == "diagnosis_specifier"]
+    assert texts(combined, "Attention-deficit hyperactivity disorder, predominantly inattentive type.") == [
+        "F90.0 where the record's diagnosis is F90.2"
+    ]
+    assert texts(combined, "Attention-deficit hyperactivity disorder, combined type.") == []
+    first = suite["test-v2-0239"]  # a first moderate depressive episode
+    assert texts(first, "Recurrent depressive disorder, current episode moderate.") == ["F33.1 where the record's diagnosis is F32.1"]
+    # a grade is read from the encounter, not held against the record's code
+    assert texts(first, "Major depressive disorder, single episode, severe without psychotic features.") == []
+
+
+def test_a_wrong_diagnosis_lowers_qual():
+    """The scripted clinician's note of test-v2-0129 (dissociative identity disorder written up as paranoid schizophrenia),
+    frozen with its encounter in the judge-agreement data: the record's own diagnosis in its place scores higher."""
+    import json
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "judge_agreement"
+    row = next(json.loads(line) for line in open(data / "ratings.jsonl", encoding="utf-8") if '"note-099"' in line)
+    encounter = next(e for e in json.loads((data / "encounters.json").read_text("utf-8"))["encounters"] if e["case_id"] == row["case_id"])
+    case = load_suite("test-v2")[row["case_id"]]
+    turns = tuple(Turn(t["doctor"], t["patient"]) for t in encounter["turns"])
+    results = tuple(tuple(r) for r in encounter["exam_results"])
+    judge = OfflineJudge(dimensions=("note_quality",))
+    score = lambda note: judge.score(case, Chart(turns=turns, exam_results=results, note=note))["note_quality"]
+    assert "most consistent with Paranoid schizophrenia" in row["text"]
+    right = row["text"].replace("Paranoid schizophrenia. Differential diagnosis includes Schizophrenia, unspecified", "Dissociative identity disorder")
+    assert right != row["text"]
+    assert score(row["text"]) <= score(right) - 1.5

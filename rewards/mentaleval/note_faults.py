@@ -87,6 +87,7 @@ class NoteView:
     turns: tuple[tuple[str, str], ...] = ()  # (the doctor's words, the patient's reply)
     record_sections: tuple[tuple[str, str], ...] = ()  # (path, text) of the record
     results: tuple[tuple[str, str], ...] = ()  # (exam, result) on file in the encounter
+    reference: tuple[str, ...] = ()  # the record's own diagnoses (codes, principal first)
 
 
 @lru_cache(maxsize=1)
@@ -115,6 +116,8 @@ KINDS = (
     "misfiled_answer",
     "finding_denied",
     "diagnosis_specifier",
+    "diagnosis_against_record",
+    "diagnosis_missed",
 )
 
 _QUOTE = re.compile(r'["\u201c]([^"\u201d]{2,600})["\u201d]')
@@ -188,6 +191,7 @@ def note_view(case: Any, chart: Chart) -> NoteView:
         turns=tuple((t.doctor, t.patient) for t in chart.turns),
         record_sections=tuple(ehr.sections()) if ehr is not None else (),
         results=tuple((str(n), str(r)) for n, r in chart.exam_results),
+        reference=tuple(d.code for d in getattr(getattr(case, "diagnosis", None), "disorders", ()) or () if d.code),
     )
 
 
@@ -206,12 +210,20 @@ def assessment_disorders(text: str) -> tuple[list[str], list[str]]:
     )
     made: list[str] = []
     weighed: list[str] = []
+    features: set[str] = set()  # disorders named only by a word that is also a finding's ("insomnia", "panic attacks")
+    lexicon = load_lexicon()
     for start, end, _ in _disorder_names().find(stems_):
-        code = resolve_disorder_code(" ".join(tokens[start:end]))
+        words = " ".join(tokens[start:end])
+        code = resolve_disorder_code(words)
         if code:
+            if any(m.start == 0 and m.end == end - start and lexicon.get(m.concept_id).kind in ("symptom", "sign")
+                   for m in lexicon.find(words)):
+                features.add(code)
             target = made if start < cut else weighed
             if code not in target:
                 target.append(code)
+    if any(c not in features for c in made):  # "with fatigue, insomnia and low mood, ... most consistent with X": X is made
+        made = [c for c in made if c not in features]
     return made, weighed
 
 
@@ -403,6 +415,45 @@ def central_finding_omitted(view: NoteView) -> list[NoteFault]:
     return [NoteFault("central_finding_omitted", "history_of_present_illness", c) for c in sorted(view.central - named)]
 
 
+def _same_disorder(a: str, b: str) -> bool:
+    """Whether two codes name one disorder, whatever its grade: equal, one a longer form of the other (F43.1 and
+    F43.10), or one three-character category (F32.1 and F32.2) unless the category's fourth character tells disorders
+    apart (``distinct_within``: F43.1 is PTSD, F43.2 an adjustment disorder)."""
+    a, b = a.upper(), b.upper()
+    if a.startswith(b) or b.startswith(a):
+        return True
+    if a[:3] != b[:3]:
+        return False
+    return a[:3] not in _data()["distinct_within"] or a[:5] == b[:5]
+
+
+def _specifier_family(a: str, b: str) -> bool:
+    """Whether two codes are one disorder told apart by a specifier of course or type (``specifier_families``: a
+    depressive episode single or recurrent, ADHD inattentive or combined), each code under another member."""
+    for group in _data()["specifier_families"]:
+        at = [next((i for i, p in enumerate(group) if c.upper().startswith(p)), None) for c in (a, b)]
+        if None not in at and at[0] != at[1]:
+            return True
+    return False
+
+
+def diagnosis_against_record(view: NoteView) -> list[NoteFault]:
+    """What the record's own diagnoses say of the diagnoses the note makes (not those it only weighs): the record's
+    principal diagnosis not made, neither itself nor one differing only by a specifier (``diagnosis_against_record``:
+    dissociative identity disorder written up as schizophrenia, dementia as generalised anxiety); another of the
+    record's diagnoses not made (``diagnosis_missed``: the comorbid depression left as a differential). Read from
+    codes alone, so no wording of the note's sways it; a note that makes no diagnosis is not read here."""
+    if not view.reference or not view.diagnoses:
+        return []
+    out = []
+    for i, ref in enumerate(view.reference):
+        if any(_same_disorder(ref, c) or _specifier_family(ref, c) for c in view.diagnoses):
+            continue
+        kind = "diagnosis_against_record" if i == 0 else "diagnosis_missed"
+        out.append(NoteFault(kind, "assessment", f"{ref} is the record's diagnosis; the note makes {', '.join(view.diagnoses)}"))
+    return out
+
+
 def false_denials(view: NoteView) -> list[NoteFault]:
     """Each finding the note records as denied ("Denies insomnia", "No poor concentration") that the patient affirmed
     in the encounter (the finding itself or one that implies it: "I lie awake" is insomnia) or that the record states
@@ -435,6 +486,15 @@ def diagnosis_specifier(view: NoteView) -> list[NoteFault]:
         for why in (psychotic_conflict(code, view.note_present, made), severity_conflict(code, view.results, made)):
             if why:
                 out.append(NoteFault("diagnosis_specifier", "assessment", why))
+    # the record's own diagnosis, where the note makes the same disorder with another specifier ("recurrent" in a first
+    # episode, the inattentive type of a combined ADHD) and nowhere the record's own code
+    for ref in view.reference:
+        if any(_same_disorder(ref, c) and not _specifier_family(ref, c) for c in view.diagnoses):
+            continue
+        for code in view.diagnoses:
+            if _specifier_family(ref, code):
+                out.append(NoteFault("diagnosis_specifier", "assessment", f"{code} where the record's diagnosis is {ref}"))
+                break
     return out
 
 
@@ -565,6 +625,7 @@ NOTE_FAULTS: tuple[Callable[[NoteView], list[NoteFault]], ...] = (
     false_denials,
     misfiled_answers,
     diagnosis_specifier,
+    diagnosis_against_record,
 )
 """The rubric: each function finds one kind of fault."""
 
@@ -607,6 +668,7 @@ __all__ = [
     "chief_complaint_fault",
     "diagnosis_duration",
     "diagnosis_specifier",
+    "diagnosis_against_record",
     "fault_points",
     "garbled_quotes",
     "assessment_disorders",
