@@ -519,7 +519,8 @@ class Lints:
           verb is tagged base form and is not one whose participle looks the same ("I have come").
         - a subjectless "-s" verb opening a verbless sentence, which the parser takes for a plural noun
           with a preposition ("Lives with my partner and my young child.").
-        - a speaker's "-wise" heading and a word or two ("Mood-wise, lost."): a template.
+        - a speaker's "-wise" heading and no more than three words after it ("Mood-wise, lost.",
+          "Like I said, mood-wise, lost."): a template.
         """
         openers = set(self.lists["fragment_openers"])
         same = set(self.lists["same_form_participles"])
@@ -543,8 +544,10 @@ class Lints:
                     out.append(f"grammar: '{t.text} {t.head.text}' (have + base form)")
             if first.tag_ == "NNS" and first.dep_ == "ROOT" and first.lower_.endswith("s") and not finite and any(c.dep_ == "prep" and c.lower_ != "of" for c in first.children) and first.text[0].isupper():
                 out.append(f"grammar: subjectless third-person sentence ({first.text} ...)")
-            if len(toks) >= 2 and toks[1].lower_ == "wise" and toks[0].dep_ != "ROOT" and len(toks) <= 5 and not finite:
-                out.append(f"template: {text[:40]!r}")
+            for k, t in enumerate(toks[1:], 1):
+                after = toks[k + 1 :]
+                if t.lower_ == "wise" and t.i > 0 and t.doc[t.i - 1].text == "-" and len(after) <= 3 and not any(u.tag_ in ("VBZ", "VBD", "VBP", "MD") for u in after):
+                    out.append(f"template: {text[:40]!r}")  # "Like I said, mood-wise, lost."
         return out
 
     def repetition(self, reply: str) -> list[str]:
@@ -680,12 +683,18 @@ class Lints:
         question did not ask ("Who do you live with?" -> "I live in a shared flat. No, I've never
         thought about ending my life."; "How have you been sleeping?" -> "I lie awake ..., eat sandwiches
         instead of cooking and have lost about 2 kg."). A part answers when it names the question's own
-        subject or, for an exam item, one of its details; a part is tacked on when it names subjects,
-        none of them the question's, at least one beyond the question's near subjects
-        (``tacked_admits``), and no detail. The subjects are the grader's own vocabulary
+        subject or, for an exam item, one of its details. A part after the first, or the first when
+        another part answers, is tacked on when it names subjects,
+        none of them the question's or one of its near subjects (``tacked_admits``), and no detail. The subjects are the grader's own vocabulary
         (``subjects``); the reply's parse only cuts sentences into clauses. An open question (onset,
-        trigger, impact, course) admits anything and is left alone."""
+        trigger, impact, course) admits anything and is left alone. A question whose asking sentence
+        names no subject or points back ("thoughts like that", "at those times") is read whole: the
+        lead-in of a risk question names the subject."""
         asked = self.asked_subjects(question)
+        asking = ([x for x in re.split(r"(?<=[.?!:])\s+", question.strip()) if x.rstrip().endswith("?")] or [question])[-1]
+        if not asked or re.search(r"\b(?:like that|those|these|such)\b", normalise(asking)):
+            # "... they have thoughts that life is not worth living. What thoughts like that have you had?"
+            asked = asked | self.subjects(question)
         if asked & set(self.lists["open_subjects"]) or not (asked or details):
             return []
         near = set(asked)
@@ -702,11 +711,12 @@ class Lints:
             named = self.subjects(text)
             has_detail = any(find(a, norm) for a in phrases)
             info.append((named, has_detail))
-        if not any(named & asked or has_detail for named, has_detail in info):
-            return []  # nothing answers: the content verdict's business, not a tacked-on part
+        answered = any(named & asked or has_detail for named, has_detail in info)
         out = []
-        for (text, is_clause), (named, has_detail) in zip(parts, info):
-            if named and not has_detail and not named & asked and named - near and not self.stock_tail("x. " + text, question):
+        for n, ((text, _), (named, has_detail)) in enumerate(zip(parts, info)):
+            if n == 0 and not answered:
+                continue  # an opening that answers nothing: the content verdict's business
+            if named and not has_detail and not named & near and not self.stock_tail("x. " + text, question):
                 out.append(f"tacked on: {text[:60]!r} ({', '.join(sorted(named))}) to a question about {', '.join(sorted(asked)) or 'its details'}")
         return out
 
