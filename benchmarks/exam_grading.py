@@ -689,7 +689,8 @@ class Lints:
         (``subjects``); the reply's parse only cuts sentences into clauses. An open question (onset,
         trigger, impact, course) admits anything and is left alone. A question whose asking sentence
         names no subject or points back ("thoughts like that", "at those times") is read whole: the
-        lead-in of a risk question names the subject."""
+        lead-in of a risk question names the subject. When no part names the question's subject (the
+        vocabulary missed it), the opening part's subjects count as the answer's."""
         asked = self.asked_subjects(question)
         asking = ([x for x in re.split(r"(?<=[.?!:])\s+", question.strip()) if x.rstrip().endswith("?")] or [question])[-1]
         if not asked or re.search(r"\b(?:like that|those|these|such)\b", normalise(asking)):
@@ -712,6 +713,8 @@ class Lints:
             has_detail = any(find(a, norm) for a in phrases)
             info.append((named, has_detail))
         answered = any(named & asked or has_detail for named, has_detail in info)
+        if not answered:
+            near |= info[0][0]  # the grader did not see the question's subject: the opening's subject is the answer's
         out = []
         for n, ((text, _), (named, has_detail)) in enumerate(zip(parts, info)):
             if n == 0 and not answered:

@@ -17,8 +17,8 @@ every reply of six whole interviews (stop 24; ``reader/blind/``: ``blind-*.txt``
 ``codes-*.jsonl`` one code per turn, fine / unnatural / not answering / wrong, with a reason;
 ``records-*.txt`` the records they read). The files are frozen copies. Per reader code the table
 gives how many replies any lint flags: recall on ``unnatural`` and ``wrong``, false flags on
-``fine``. Reader A's codes were read while writing the stop-25 lints (tacked on, fragments,
-self-contradiction, templates); reader B's were not, and are the estimate.
+``fine``. Both readers' codes were read while writing the stop-25 lints (tacked on, fragments,
+self-contradiction, templates): these figures are a tuning set's, not a held-out estimate.
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def blind_main(folder: Path, show: str | None) -> int:
         r["found"] = lints.check(r["patient"], r["doctor"], cases[r["record"]])
     print(f"blind readers: {len(rows)} coded replies ({folder})")
     for reader in sorted({r["reader"] for r in rows}):
-        print(f"\nreader {reader}{' (read while writing the stop-25 lints)' if reader == 'A' else ' (held out)'}")
+        print(f"\nreader {reader}")
         print(blind_table([r for r in rows if r["reader"] == reader]))
     print("\nboth readers")
     print(blind_table(rows))
