@@ -757,7 +757,9 @@ class Lints:
     def record_voice(self, reply: str, case: Mapping[str, Any]) -> list[str]:
         """The record read aloud: a report verb of the record with a third person as subject ("Femi
         notes that ...", "..., my partner adds."), "I say" + a clause (the record's "she says"),
-        clinician framing (``clinician_framing``), and the patient's own name in the third person."""
+        clinician framing (``clinician_framing``: "during the appointment", "this assessment"), a note's
+        fragment, the record's past perfect ("I had never needed mental health care."), and the
+        patient's own name in the third person."""
         out = []
         norm = normalise(reply)
         out += [f"record voice: {f!r}" for f in self.lists["clinician_framing"] if find(f, norm)]
@@ -793,6 +795,16 @@ class Lints:
             if any(u.lower_ in FIRST_PERSON or u.lower_ in ("you", "he", "she", "they") for u in sent):
                 continue
             out.append(f"record voice: a note's fragment {sent.text.strip()[:50]!r}")
+        # the record's past perfect: "I had never needed mental health care." ("I had" + a participle
+        # with no point of reference in its sentence, ``past_perfect_anchors``)
+        anchors = self.lists["past_perfect_anchors"]
+        for sent in doc.sents:
+            if any(find(a, normalise(sent.text)) for a in anchors):
+                continue
+            for t in sent:
+                if t.lower_ == "had" and t.dep_ == "aux" and t.head.tag_ == "VBN" and any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in ("i", "we") for c in t.head.children):
+                    out.append(f"record voice: the record's past perfect ({sent.text.strip()[:50]!r})")
+                    break
         # the patient's own name: a record name without a relation, as the subject or owner in a
         # sentence that also speaks in the first person ("Leah moved to live with my grandmother")
         names = set(own_names(case, self))
