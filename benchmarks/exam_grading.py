@@ -532,10 +532,8 @@ class Lints:
             first, root = toks[0], sent.root
             text = sent.text.strip()
             finite = any(u.tag_ in ("VBZ", "VBD", "VBP", "MD") for u in sent)
-            if n > 0 and first.lower_ in openers and not text.endswith("?") and first.dep_ in ("mark", "advmod", "nsubj", "nsubjpass", "dobj", "poss", "prep") and first.head.i != first.i:
-                if first.dep_ == "prep" and first.lower_ not in ("after", "before", "until"):
-                    pass
-                elif first.dep_ in ("mark", "advmod") or first.tag_ in ("WDT", "WP", "WP$"):
+            if n > 0 and first.lower_ in openers and not text.endswith("?") and first.dep_ in ("mark", "advmod", "nsubj", "nsubjpass", "dobj", "poss") and first.head.i != first.i:
+                if first.dep_ in ("mark", "advmod") or first.tag_ in ("WDT", "WP", "WP$"):
                     out.append(f"fragment: a '{first.text} ...' clause standing alone ({text[:50]!r})")
             if root.tag_ == "VBN" and len(toks) >= 4 and not any(c.dep_ in ("aux", "auxpass") for c in root.children) and not finite:
                 out.append(f"fragment: a note's participle ({text[:50]!r})")
@@ -690,7 +688,8 @@ class Lints:
         trigger, impact, course) admits anything and is left alone. A question whose asking sentence
         names no subject or points back ("thoughts like that", "at those times") is read whole: the
         lead-in of a risk question names the subject. When no part names the question's subject (the
-        vocabulary missed it), the opening part's subjects count as the answer's."""
+        vocabulary missed it), the opening part's subjects count as the answer's; when the question names
+        no subject at all, the subjects of the parts carrying the item's details (and theirs near) do."""
         asked = self.asked_subjects(question)
         asking = ([x for x in re.split(r"(?<=[.?!:])\s+", question.strip()) if x.rstrip().endswith("?")] or [question])[-1]
         if not asked or re.search(r"\b(?:like that|those|these|such)\b", normalise(asking)):
@@ -713,11 +712,20 @@ class Lints:
             has_detail = any(find(a, norm) for a in phrases)
             info.append((named, has_detail))
         answered = any(named & asked or has_detail for named, has_detail in info)
-        if not answered:
-            near |= info[0][0]  # the grader did not see the question's subject: the opening's subject is the answer's
+        opening = next((n for n, (named, _) in enumerate(info) if named), None)  # "As I said, ..." names nothing
+        if not answered and opening is not None:
+            near |= info[opening][0]  # the grader did not see the question's subject: the opening's subjects count as the answer's
+        if not asked:
+            # an item asked about something the grader's subjects do not name ("Do you count calories?"):
+            # the subjects of the parts that carry its details, and theirs near, are the answer's
+            for named, has_detail in info:
+                if has_detail:
+                    near |= named
+                    for a in named:
+                        near.update(self.lists["tacked_admits"].get(a, ()))
         out = []
         for n, ((text, _), (named, has_detail)) in enumerate(zip(parts, info)):
-            if n == 0 and not answered:
+            if n == opening and not answered:
                 continue  # an opening that answers nothing: the content verdict's business
             if named and not has_detail and not named & near and not self.stock_tail("x. " + text, question):
                 out.append(f"tacked on: {text[:60]!r} ({', '.join(sorted(named))}) to a question about {', '.join(sorted(asked)) or 'its details'}")
