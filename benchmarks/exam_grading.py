@@ -508,8 +508,8 @@ class Lints:
         the blind readers' "fragment", "subjectless ... read from the record"):
 
         - a subordinate clause standing alone after the reply's first sentence: it opens with a
-          subordinator the parser attaches inside the sentence (a ``mark``, or a wh-word that is not
-          asking): "Eight weeks ago my wife moved into a home. When I could no longer manage her care
+          subordinator (a ``mark``, or a wh-word that is not asking) of the sentence's own root, so no
+          main clause follows ("If a food smells different I refuse it." has one): "Eight weeks ago my wife moved into a home. When I could no longer manage her care
           at night.", "Both treated by the GP. Which helped within six weeks." The first sentence may
           be such a clause: it answers "When did it start?" ("When my wife moved out.").
         - a note's participle: a sentence whose root is a past participle with no auxiliary, of four
@@ -518,7 +518,8 @@ class Lints:
         - "have" + a base form ("I have keep to myself"): the parser reads an auxiliary "have" whose
           verb is tagged base form and is not one whose participle looks the same ("I have come").
         - a subjectless "-s" verb opening a verbless sentence, which the parser takes for a plural noun
-          with a preposition ("Lives with my partner and my young child.").
+          with a preposition right after it ("Lives with my partner and my young child."; not
+          "Whispers, mostly at night.").
         - a speaker's "-wise" heading and no more than three words after it ("Mood-wise, lost.",
           "Like I said, mood-wise, lost."): a template.
         """
@@ -532,7 +533,7 @@ class Lints:
             first, root = toks[0], sent.root
             text = sent.text.strip()
             finite = any(u.tag_ in ("VBZ", "VBD", "VBP", "MD") for u in sent)
-            if n > 0 and first.lower_ in openers and not text.endswith("?") and first.dep_ in ("mark", "advmod", "nsubj", "nsubjpass", "dobj", "poss") and first.head.i != first.i:
+            if n > 0 and first.lower_ in openers and not text.endswith("?") and first.dep_ in ("mark", "advmod", "nsubj", "nsubjpass", "dobj", "poss") and first.head.i == root.i:
                 if first.dep_ in ("mark", "advmod") or first.tag_ in ("WDT", "WP", "WP$"):
                     out.append(f"fragment: a '{first.text} ...' clause standing alone ({text[:50]!r})")
             if root.tag_ == "VBN" and len(toks) >= 4 and not any(c.dep_ in ("aux", "auxpass") for c in root.children) and not finite:
@@ -540,7 +541,7 @@ class Lints:
             for t in sent:
                 if t.dep_ == "aux" and t.lemma_ == "have" and t.head.tag_ == "VB" and t.head.i > t.i and t.head.lower_ not in same:
                     out.append(f"grammar: '{t.text} {t.head.text}' (have + base form)")
-            if first.tag_ == "NNS" and first.dep_ == "ROOT" and first.lower_.endswith("s") and not finite and any(c.dep_ == "prep" and c.lower_ != "of" for c in first.children) and first.text[0].isupper():
+            if first.tag_ == "NNS" and first.dep_ == "ROOT" and first.lower_.endswith("s") and not finite and any(c.dep_ == "prep" and c.lower_ != "of" and c.i == first.i + 1 for c in first.children) and first.text[0].isupper():
                 out.append(f"grammar: subjectless third-person sentence ({first.text} ...)")
             for k, t in enumerate(toks[1:], 1):
                 after = toks[k + 1 :]
@@ -683,7 +684,9 @@ class Lints:
         instead of cooking and have lost about 2 kg."). A part answers when it names the question's own
         subject or, for an exam item, one of its details. A part after the first, or the first when
         another part answers, is tacked on when it names subjects,
-        none of them the question's or one of its near subjects (``tacked_admits``), and no detail. The subjects are the grader's own vocabulary
+        none of them the question's or one of its near subjects (``tacked_admits``), and no detail; a
+        part that names only mood is never tacked on (the mood words, "feel", "down", "flat", are in
+        everyday sentences: "I look at my hands and they don't feel like mine"). The subjects are the grader's own vocabulary
         (``subjects``); the reply's parse only cuts sentences into clauses. An open question (onset,
         trigger, impact, course) admits anything and is left alone. A question whose asking sentence
         names no subject or points back ("thoughts like that", "at those times") is read whole: the
@@ -727,7 +730,7 @@ class Lints:
         for n, ((text, _), (named, has_detail)) in enumerate(zip(parts, info)):
             if n == opening and not answered:
                 continue  # an opening that answers nothing: the content verdict's business
-            if named and not has_detail and not named & near and not self.stock_tail("x. " + text, question):
+            if named - {"mood"} and not has_detail and not named & near and not self.stock_tail("x. " + text, question):
                 out.append(f"tacked on: {text[:60]!r} ({', '.join(sorted(named))}) to a question about {', '.join(sorted(asked)) or 'its details'}")
         return out
 

@@ -385,3 +385,17 @@ def test_blind_codes_all_join_their_transcript_turn():
     assert len(rows) == 418 and {r["code"] for r in rows} <= set(ra.CODES)
     assert all(r["patient"] and r["doctor"] and r["record"] in cases for r in rows)
     assert cases["hw-032"]["ehr"]["medications"].startswith("Ramipril")
+
+
+@pytest.mark.parametrize(
+    "question, reply",
+    [
+        ("What happens if food is lumpy?", "I don't like it when it's lumpy. If a food looks or smells different I refuse it."),
+        ("What's been troubling you?", "Voices. Whispers, mostly at night."),
+        ("Can you describe what you've been experiencing?", "I look at my hands and they don't feel like mine."),
+    ],
+)
+def test_stop25_lints_hand_read_false_flags(lints, question, reply):
+    # three false flags found reading 40 flagged exam replies by hand
+    found = [f for f in lints.check(reply, question, HW4) if f.split(":")[0] in ("tacked on", "fragment", "grammar")]
+    assert not found
