@@ -28,7 +28,11 @@ Verdict of one reply, first rule that applies:
    tail the question did not call for, the record read aloud: a report verb of the record, a note's
    fragment, the patient's own name in the third person). The last three were written after
    reading ``reader/labels.jsonl`` (its ``tune`` half); ``benchmarks/reader_agreement.py`` scores
-   them on the ``held_out`` half.
+   them on the ``held_out`` half. Stop 25 added, after reading the blind readers' codes of
+   ``reader/blind/`` (``reader_agreement.py --blind``): a part tacked on to a reply that has
+   answered (``tacked_on``, which reads the exam item's details), fragments and "have" + base form
+   (``fragments``), the record's past perfect and clinician framing (``record_voice``), "-wise"
+   templates, and a reply that says a thing and its opposite (``contradiction``).
 4. ``fine``.
 
 Fillers (stock phrases that carry nothing, and stock tails) are counted on their own; leaks (a diagnosis label or
