@@ -28,7 +28,11 @@ Verdict of one reply, first rule that applies:
    tail the question did not call for, the record read aloud: a report verb of the record, a note's
    fragment, the patient's own name in the third person). The last three were written after
    reading ``reader/labels.jsonl`` (its ``tune`` half); ``benchmarks/reader_agreement.py`` scores
-   them on the ``held_out`` half.
+   them on the ``held_out`` half. Stop 25 added, after reading the blind readers' codes of
+   ``reader/blind/`` (``reader_agreement.py --blind``): a part tacked on to a reply that has
+   answered (``tacked_on``, which reads the exam item's details), fragments and "have" + base form
+   (``fragments``), the record's past perfect and clinician framing (``record_voice``), "-wise"
+   templates, and a reply that says a thing and its opposite (``contradiction``).
 4. ``fine``.
 
 Fillers (stock phrases that carry nothing, and stock tails) are counted on their own; leaks (a diagnosis label or
@@ -308,7 +312,7 @@ def grade_content(q: Question, reply: str) -> tuple[str | None, list[str], int]:
 def grade(q: Question, reply: str, case: Mapping[str, Any], lints: "Lints") -> Grade:
     """One reply's verdict against its question and its case (a case as a plain dict)."""
     content, reasons, found = grade_content(q, reply)
-    found_lints = lints.check(reply, q.ask, case)
+    found_lints = lints.check(reply, q.ask, case, q.details)
     g = Grade(
         verdict=content or ("unnatural" if found_lints else "fine"),
         reasons=reasons,
@@ -360,7 +364,7 @@ class Lints:
 
     def __init__(self, nlp: Any = None):
         self._nlp = nlp
-        self._last: tuple[str, Any] | None = None
+        self._parses: dict[str, Any] = {}
         self.lists = lint_lists()
 
     @property
@@ -372,10 +376,14 @@ class Lints:
         return self._nlp
 
     def parse(self, reply: str) -> Any:
-        """spaCy's parse of a reply, kept for the last reply (grammar and repetition both read it)."""
-        if self._last is None or self._last[0] != reply:
-            self._last = (reply, self.nlp(reply))
-        return self._last[1]
+        """spaCy's parse of a text, cached (every lint that reads grammar asks for the same parse, and the
+        exam's variants give the same reply many times); the cache is dropped when it grows past 4096."""
+        doc = self._parses.get(reply)
+        if doc is None:
+            if len(self._parses) >= 4096:
+                self._parses.clear()
+            doc = self._parses[reply] = self.nlp(reply)
+        return doc
 
     # -- each lint returns a list of findings "name: detail" ----------------------------------------
 
@@ -426,6 +434,7 @@ class Lints:
         context_words = set(re.findall(r"[a-z]+", normalise(question)))
         out: list[str] = []
         seen_person = bool(context_words & persons) or put_to_informant(question)
+        out += self.fragments(doc)
         for sent in doc.sents:
             toks = list(sent)
             root_subject = _subject(sent.root)
@@ -498,12 +507,58 @@ class Lints:
                     out.append(f"grammar: '{t.text}' with nobody it could refer to")
         return sorted(set(out))
 
+    def fragments(self, doc: Any) -> list[str]:
+        """Sentences that are pieces of another (``fragment_openers``, ``same_form_participles``; stop 25,
+        the blind readers' "fragment", "subjectless ... read from the record"):
+
+        - a subordinate clause standing alone after the reply's first sentence: it opens with a
+          subordinator (a ``mark``, or a wh-word that is not asking) of the sentence's own root, so no
+          main clause follows ("If a food smells different I refuse it." has one): "Eight weeks ago my wife moved into a home. When I could no longer manage her care
+          at night.", "Both treated by the GP. Which helped within six weeks." The first sentence may
+          be such a clause: it answers "When did it start?" ("When my wife moved out.").
+        - a note's participle: a sentence whose root is a past participle with no auxiliary, of four
+          or more words ("Known to an outpatient psychiatrist since 24.", "Both treated by the GP with
+          sertraline.").
+        - "have" + a base form ("I have keep to myself"): the parser reads an auxiliary "have" whose
+          verb is tagged base form and is not one whose participle looks the same ("I have come").
+        - a subjectless "-s" verb opening a verbless sentence, which the parser takes for a plural noun
+          with a preposition right after it ("Lives with my partner and my young child."; not
+          "Whispers, mostly at night.").
+        - a speaker's "-wise" heading and no more than three words after it ("Mood-wise, lost.",
+          "Like I said, mood-wise, lost."): a template.
+        """
+        openers = set(self.lists["fragment_openers"])
+        same = set(self.lists["same_form_participles"])
+        out = []
+        for n, sent in enumerate(doc.sents):
+            toks = [t for t in sent if not t.is_punct]
+            if not toks:
+                continue
+            first, root = toks[0], sent.root
+            text = sent.text.strip()
+            finite = any(u.tag_ in ("VBZ", "VBD", "VBP", "MD") for u in sent)
+            if n > 0 and first.lower_ in openers and not text.endswith("?") and first.dep_ in ("mark", "advmod", "nsubj", "nsubjpass", "dobj", "poss") and first.head.i == root.i:
+                if first.dep_ in ("mark", "advmod") or first.tag_ in ("WDT", "WP", "WP$"):
+                    out.append(f"fragment: a '{first.text} ...' clause standing alone ({text[:50]!r})")
+            if root.tag_ == "VBN" and len(toks) >= 4 and not any(c.dep_ in ("aux", "auxpass") for c in root.children) and not finite:
+                out.append(f"fragment: a note's participle ({text[:50]!r})")
+            for t in sent:
+                if t.dep_ == "aux" and t.lemma_ == "have" and t.head.tag_ == "VB" and t.head.i > t.i and t.head.lower_ not in same:
+                    out.append(f"grammar: '{t.text} {t.head.text}' (have + base form)")
+            if first.tag_ == "NNS" and first.dep_ == "ROOT" and first.lower_.endswith("s") and not finite and any(c.dep_ == "prep" and c.lower_ != "of" and c.i == first.i + 1 for c in first.children) and first.text[0].isupper():
+                out.append(f"grammar: subjectless third-person sentence ({first.text} ...)")
+            for k, t in enumerate(toks[1:], 1):
+                after = toks[k + 1 :]
+                if t.lower_ == "wise" and t.i > 0 and t.doc[t.i - 1].text == "-" and len(after) <= 3 and not any(u.tag_ in ("VBZ", "VBD", "VBP", "MD") for u in after):
+                    out.append(f"template: {text[:40]!r}")  # "Like I said, mood-wise, lost."
+        return out
+
     def repetition(self, reply: str) -> list[str]:
         """A sentence that says again what another sentence of the same reply said: two sentences that
         share at least two content words, and at least two thirds of the shorter one's ("No, I've never
         wanted to end my life. No, I've never had thoughts of ending my life."). Content words are the
         parser's lemmas of nouns, verbs, adjectives and adverbs, less stop words."""
-        doc = self.nlp(reply)
+        doc = self.parse(reply)
         bags = []
         for sent in doc.sents:
             bag = {t.lemma_.lower() for t in sent if t.pos_ in ("NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM") and not t.is_stop and len(t.text) > 2}
@@ -606,10 +661,120 @@ class Lints:
                     break
         return out
 
+    def clauses(self, text: str) -> list[tuple[Any, list[Any]]]:
+        """Each sentence of ``text`` cut into its clauses: the root's and each conjoined finite verb's
+        own words (a verb's subtree less the subtrees of the verbs conjoined under it). "I lie awake
+        thinking about her, eat sandwiches instead of cooking and have lost about 2 kg" is three
+        clauses; a conjoined "-ing" verb ("instead of cooking") stays with its clause. A comma splice,
+        which the parser reads as a clausal complement ("No, I had a bit of weed at uni, that's all,
+        I've never used drugs"), is cut too (``_spliced``); "I don't think I want to die" is not."""
+        out = []
+        for sent in self.parse(text).sents:
+            heads = [t for t in sent if t.pos_ in ("VERB", "AUX") and t.tag_ != "VBG" and (t.dep_ in ("conj", "parataxis") or _spliced(t))]
+            owner: dict[int, int] = {}
+            for h in sorted(heads, key=lambda h: -len(list(h.subtree))):
+                for u in h.subtree:
+                    owner[u.i] = h.i  # a nested conjunct's words end up owned by the innermost head
+            parts: dict[int, list[Any]] = {}
+            for t in sent:
+                parts.setdefault(owner.get(t.i, -1), []).append(t)
+            out.append((sent, [toks for toks in parts.values() if any(u.is_alpha for u in toks)]))
+        return out
+
+    def tacked_on(self, reply: str, question: str, details: Sequence[Sequence[str]] = ()) -> list[str]:
+        """A sentence, or a conjoined clause, added to a reply that has answered, on a subject the
+        question did not ask ("Who do you live with?" -> "I live in a shared flat. No, I've never
+        thought about ending my life."; "How have you been sleeping?" -> "I lie awake ..., eat sandwiches
+        instead of cooking and have lost about 2 kg."). A part answers when it names the question's own
+        subject or, for an exam item, one of its details. A part after the first, or the first when
+        another part answers, is tacked on when it names subjects,
+        none of them the question's or one of its near subjects (``tacked_admits``), and no detail; a
+        part that names only mood is never tacked on (the mood words, "feel", "down", "flat", are in
+        everyday sentences: "I look at my hands and they don't feel like mine"). The subjects are the grader's own vocabulary
+        (``subjects``); the reply's parse only cuts sentences into clauses. An open question (onset,
+        trigger, impact, course) admits anything and is left alone. A question whose asking sentence
+        names no subject or points back ("thoughts like that", "at those times") is read whole: the
+        lead-in of a risk question names the subject. When no part names the question's subject (the
+        vocabulary missed it), the opening part's subjects count as the answer's; when the question names
+        no subject at all, the subjects of the parts carrying the item's details (and theirs near) do."""
+        asked = self.asked_subjects(question)
+        asking = ([x for x in re.split(r"(?<=[.?!:])\s+", question.strip()) if x.rstrip().endswith("?")] or [question])[-1]
+        if not asked or re.search(r"\b(?:like that|those|these|such)\b", normalise(asking)):
+            # "... they have thoughts that life is not worth living. What thoughts like that have you had?"
+            asked = asked | self.subjects(question)
+        if asked & set(self.lists["open_subjects"]) or not (asked or details):
+            return []
+        near = set(asked)
+        for a in asked:
+            near.update(self.lists["tacked_admits"].get(a, ()))
+        phrases = [a for group in details for a in group if normalise(a) not in BARE_STANCE_WORDS]
+        parts = [("".join(u.text_with_ws for u in toks).strip(), len(clauses) > 1)
+                 for _, clauses in self.clauses(reply) for toks in clauses]
+        if len(parts) < 2:
+            return []
+        info = []
+        for text, _ in parts:
+            norm = normalise(text)
+            named = self.subjects(text)
+            has_detail = any(find(a, norm) for a in phrases)
+            info.append((named, has_detail))
+        answered = any(named & asked or has_detail for named, has_detail in info)
+        opening = next((n for n, (named, _) in enumerate(info) if named), None)  # "As I said, ..." names nothing
+        if not answered and opening is not None:
+            near |= info[opening][0]  # the grader did not see the question's subject: the opening's subjects count as the answer's
+        if not asked:
+            # an item asked about something the grader's subjects do not name ("Do you count calories?"):
+            # the subjects of the parts that carry its details, and theirs near, are the answer's
+            for named, has_detail in info:
+                if has_detail:
+                    near |= named
+                    for a in named:
+                        near.update(self.lists["tacked_admits"].get(a, ()))
+        out = []
+        for n, ((text, _), (named, has_detail)) in enumerate(zip(parts, info)):
+            if n == opening and not answered:
+                continue  # an opening that answers nothing: the content verdict's business
+            if named - {"mood"} and not has_detail and not named & near and not self.stock_tail("x. " + text, question):
+                out.append(f"tacked on: {text[:60]!r} ({', '.join(sorted(named))}) to a question about {', '.join(sorted(asked)) or 'its details'}")
+        return out
+
+    def contradiction(self, reply: str) -> list[str]:
+        """The reply says a thing and its opposite (``contradiction_topics``): a topic said in one
+        clause and denied in another ("No, I had a bit of weed at uni, that's all, I've never used
+        drugs."), or one sentence opening with "yes" and another with "no" ("Mm, yes. I want to die.
+        No, nothing like that."). A clause is denied when the parser marks a negation in it or it
+        holds "never", "nothing", "none" or a determiner "no" (not the answer "No, ..."); a clause that shifts time ("not now", "I used to") is
+        left out, and so is a negation inside the topic's own phrase."""
+        topics = self.lists["contradiction_topics"]
+        shifts = self.lists["contradiction_time_shifts"]
+        said: dict[str, set[bool]] = {}
+        for _, clauses in self.clauses(reply):
+            for toks in clauses:
+                text = normalise("".join(u.text_with_ws for u in toks))
+                if any(find(w, text) for w in shifts):
+                    continue
+                denied = any(u.dep_ == "neg" or u.lower_ in ("never", "nothing", "none", "nobody") or (u.lower_ == "no" and u.dep_ == "det") for u in toks)
+                for topic, phrases in topics.items():
+                    if any(find(ph, text) for ph in phrases):
+                        said.setdefault(topic, set()).add(denied)
+        out = [f"self-contradiction: {topic} said and denied" for topic, pols in said.items() if len(pols) == 2]
+        openers = self.lists["contradiction_openers"]
+        opened = set()
+        for sent in _sentences(reply):
+            head = re.sub(r"^(?:mm|um|er|well|oh)\b[,.]?\s*", "", normalise(sent))
+            for stance, cues in openers.items():
+                if any(re.match(re.escape(c) + r"\b", head) for c in cues):
+                    opened.add(stance)
+        if len(opened) == 2:
+            out.append("self-contradiction: one sentence opens yes, another no")
+        return out
+
     def record_voice(self, reply: str, case: Mapping[str, Any]) -> list[str]:
         """The record read aloud: a report verb of the record with a third person as subject ("Femi
         notes that ...", "..., my partner adds."), "I say" + a clause (the record's "she says"),
-        clinician framing (``clinician_framing``), and the patient's own name in the third person."""
+        clinician framing (``clinician_framing``: "during the appointment", "this assessment"), a note's
+        fragment, the record's past perfect ("I had never needed mental health care."), and the
+        patient's own name in the third person."""
         out = []
         norm = normalise(reply)
         out += [f"record voice: {f!r}" for f in self.lists["clinician_framing"] if find(f, norm)]
@@ -645,6 +810,16 @@ class Lints:
             if any(u.lower_ in FIRST_PERSON or u.lower_ in ("you", "he", "she", "they") for u in sent):
                 continue
             out.append(f"record voice: a note's fragment {sent.text.strip()[:50]!r}")
+        # the record's past perfect: "I had never needed mental health care." ("I had" + a participle
+        # with no point of reference in its sentence, ``past_perfect_anchors``)
+        anchors = self.lists["past_perfect_anchors"]
+        for sent in doc.sents:
+            if any(find(a, normalise(sent.text)) for a in anchors):
+                continue
+            for t in sent:
+                if t.lower_ == "had" and t.dep_ == "aux" and t.head.tag_ == "VBN" and any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in ("i", "we") for c in t.head.children):
+                    out.append(f"record voice: the record's past perfect ({sent.text.strip()[:50]!r})")
+                    break
         # the patient's own name: a record name without a relation, as the subject or owner in a
         # sentence that also speaks in the first person ("Leah moved to live with my grandmother")
         names = set(own_names(case, self))
@@ -660,7 +835,9 @@ class Lints:
 
     # -- whole reply --------------------------------------------------------------------------------
 
-    def check(self, reply: str, question: str, case: Mapping[str, Any]) -> list[str]:
+    def check(self, reply: str, question: str, case: Mapping[str, Any], details: Sequence[Sequence[str]] = ()) -> list[str]:
+        """Every lint's findings. ``details`` are the exam item's detail groups, when there is an item:
+        they tell ``tacked_on`` which part of the reply answers."""
         return (
             self.jargon(reply)
             + self.punctuation(reply)
@@ -672,6 +849,8 @@ class Lints:
             + self.off_subject(reply, question)
             + self.stock_tail(reply, question)
             + self.record_voice(reply, case)
+            + self.tacked_on(reply, question, details)
+            + self.contradiction(reply)
         )
 
     def filler(self, reply: str) -> bool:
@@ -741,6 +920,15 @@ def own_names(case: Mapping[str, Any], lints: "Lints") -> tuple[str, ...]:
     names = tuple(sorted(inside - related - {w.capitalize() for w in relations}))
     _NAMES[key] = names
     return names
+
+
+def _spliced(verb: Any) -> bool:
+    """A clausal complement with its own subject set off by a comma: a comma splice, its own clause."""
+    if verb.dep_ != "ccomp" or not any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children):
+        return False
+    doc = verb.doc
+    left, right = verb.left_edge.i, verb.right_edge.i
+    return (left > 0 and doc[left - 1].text == ",") or (right + 1 < len(doc) and doc[right + 1].text == ",")
 
 
 def _strings(value: Any) -> list[str]:

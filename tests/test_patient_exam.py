@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "benchmarks"
@@ -308,3 +310,92 @@ def test_fidelity_realism_and_precision_move_where_the_exam_finds_errors(lints):
     dodged = score_transcript(case, [Turn("Do you hear voices?", "I drive a van for a living.", ())], script)
     assert dodged.unanswered == 1 and dodged.answered == 0.0
     assert dodged.precision < answered.precision
+
+
+# -- stop-25 lints: tacked-on parts, fragments, self-contradiction, templates ------------------------
+
+
+@pytest.mark.parametrize(
+    "question, reply, finding",
+    [
+        ("Who do you live with?", "I live in a shared flat near the station. No, I've never thought about ending my life.", "tacked on"),
+        ("How have you been sleeping?", "I lie awake thinking about her, eat sandwiches instead of cooking and have lost about 2 kg.", "tacked on"),
+        ("Any changes?", "My wife moved into a home eight weeks ago. When I could no longer manage her care at night.", "fragment"),
+        ("Any help before?", "Known to an outpatient psychiatrist since 24.", "fragment"),
+        ("What's on your mind?", "I have keep to myself from friends.", "grammar"),
+        ("Any children?", "We've grown apart. Lives with my partner and my young child in a village nearby.", "grammar"),
+        ("How is your mood?", "Like I said, mood-wise, lost.", "template"),
+        ("Do you use any drugs?", "No, I had a bit of weed at uni, that's all, I've never used drugs.", "self-contradiction"),
+        ("Any thoughts that life isn't worth living?", "Mm, yes. I want to die. No, nothing like that.", "self-contradiction"),
+    ],
+)
+def test_stop25_lints_flag(lints, question, reply, finding):
+    assert any(f.startswith(finding) for f in lints.check(reply, question, HW4)), lints.check(reply, question, HW4)
+
+
+@pytest.mark.parametrize(
+    "question, reply",
+    [
+        ("Who do you live with?", "I live with my mum and dad. We get on all right."),
+        ("How have you been sleeping?", "Badly. I wake at four and can't get back off, so I'm tired all day."),
+        ("When did it start?", "When my wife moved out. It's been going on since then."),
+        ("Any help before?", "I've been seen by a psychiatrist once, years ago."),
+        ("Have you been anywhere new?", "I have come a long way today."),
+        ("Do you use any drugs?", "I used to smoke weed at uni but I don't now."),
+        ("Any thoughts that life isn't worth living?", "Sometimes I want to die, but I'd never kill myself."),
+        ("How is your mood?", "Mood-wise, it's been pretty rotten for weeks, if I'm honest."),
+        ("What medicines do you take?", "Sertraline, 100 mg. I get them from the GP."),
+    ],
+)
+def test_stop25_lints_leave_alone(lints, question, reply):
+    found = [f for f in lints.check(reply, question, HW4) if f.split(":")[0] in ("tacked on", "fragment", "grammar", "template", "self-contradiction")]
+    assert not found
+
+
+def test_tacked_on_uses_the_exam_items_details(lints):
+    # nothing in the grader's subjects answers "Which team?", but the item's detail does
+    q, r = "Which football team is yours?", "Leeds United, always have. I've never taken drugs."
+    assert not lints.tacked_on(r, q)
+    assert any(f.startswith("tacked on") for f in lints.tacked_on(r, q, (("leeds",),)))
+
+
+# -- the blind readers' codes (reader_agreement --blind) -------------------------------------------
+
+ra = _load("reader_agreement")
+
+_text = st.text(alphabet=st.characters(whitelist_categories=("Lu", "Ll", "Nd"), whitelist_characters=" ,.'?"), min_size=1, max_size=60).map(str.strip).filter(bool)
+
+
+@given(st.lists(st.lists(st.tuples(_text, _text), min_size=1, max_size=5), min_size=1, max_size=3))
+@settings(max_examples=60, deadline=None)
+def test_parse_transcripts_round_trips(interviews):
+    lines, expected = [], []
+    for k, turns in enumerate(interviews):
+        lines.append(f"===== rec-{k} transcript {'XY'[k % 2]}")
+        for n, (doctor, patient) in enumerate(turns, 1):
+            lines += [f"{n:>2} D: {doctor}", f"   P: {patient}"]
+            expected.append((f"rec-{k}", "XY"[k % 2], n, doctor, patient))
+        lines.append("")
+    got = [(t["record"], t["transcript"], t["turn"], t["doctor"], t["patient"]) for t in ra.parse_transcripts("\n".join(lines))]
+    assert got == expected
+
+
+def test_blind_codes_all_join_their_transcript_turn():
+    rows, cases = ra.load_blind()
+    assert len(rows) == 418 and {r["code"] for r in rows} <= set(ra.CODES)
+    assert all(r["patient"] and r["doctor"] and r["record"] in cases for r in rows)
+    assert cases["hw-032"]["ehr"]["medications"].startswith("Ramipril")
+
+
+@pytest.mark.parametrize(
+    "question, reply",
+    [
+        ("What happens if food is lumpy?", "I don't like it when it's lumpy. If a food looks or smells different I refuse it."),
+        ("What's been troubling you?", "Voices. Whispers, mostly at night."),
+        ("Can you describe what you've been experiencing?", "I look at my hands and they don't feel like mine."),
+    ],
+)
+def test_stop25_lints_hand_read_false_flags(lints, question, reply):
+    # three false flags found reading 40 flagged exam replies by hand
+    found = [f for f in lints.check(reply, question, HW4) if f.split(":")[0] in ("tacked on", "fragment", "grammar")]
+    assert not found
