@@ -843,6 +843,13 @@ class MemorySkill:
             # "And how long ago was that?", "Have you thought about acting on those thoughts?": the
             # question is about what was asked just before
             content = [t for t in self.state.topics if t not in content]
+            if amount and "chief_complaint" in content:
+                # "How often are you getting them now?" after the complaint: the complaint's own topics say
+                # how often (the attacks of the history), not the referral's one line said again
+                counted = sorted(t for t in self.index.complaint_topics if t in tax.by_id and t not in content
+                                 and any(self.index.amounts.get(f.id) is not None for f in self.index.by_topic.get(t, ())))
+                if counted:
+                    content = counted + [t for t in content if t != "chief_complaint"]
             topics = content + topics
         asked = set(topics)
         items: list[AnswerItem] = []
