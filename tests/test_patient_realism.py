@@ -181,6 +181,13 @@ def test_the_opening_question_gets_the_chief_complaint_however_guarded(opening):
                 {
                     "id": "sub-1",
                     "section": "substance_use",
+                    "text": "Smokes heroin daily.",
+                    "patient_says": "I smoke heroin every day.",
+                    "sensitive": True,
+                },
+                {
+                    "id": "sub-2",
+                    "section": "substance_use",
                     "text": "Drinks a bottle of wine a day.",
                     "patient_says": "I drink a bottle of wine a day.",
                     "sensitive": True,
@@ -191,7 +198,10 @@ def test_the_opening_question_gets_the_chief_complaint_however_guarded(opening):
         "full",
         seed=3,
     )
-    assert "sub-1" not in risk.respond(LEXICON.get("alcohol_use").questions[0]).fact_ids
+    assert "sub-1" not in risk.respond(LEXICON.get("opioid_use").questions[0]).fact_ids
+    # how much someone drinks is a plain topic (recall.json plain_topics): told when asked, even by a
+    # structured case's fact that carries no topics of its own
+    assert "sub-2" in risk.respond(LEXICON.get("alcohol_use").questions[0]).fact_ids
 
 
 def _topic_case(verbosity, style=None):

@@ -274,3 +274,22 @@ def test_record_sentences_are_not_filed_under_a_word_they_only_share():
     assert "relationships" not in record_topics("personal_history", "Only child.")
     assert not {"mood", "living_situation"} & set(record_topics("history_of_present_illness", "Cameras were placed in the flat."))
     assert "mood" in record_topics("history_of_present_illness", "She feels flat all day.")
+
+
+@pytest.mark.parametrize(
+    ("utterance", "stray"),
+    [
+        ("Tell me about the first time it happened.", "relief_drinking"),  # "first", of the first drink
+        ("How long does the relief last after a negative result?", "self_harm_history"),  # "last"
+        ("How much of the co-codamol are you getting through?", "fatigue"),  # "through the day"
+        ("What helped you last time?", "lack_of_insight"),  # "What do you think would help?"
+    ],
+)
+def test_a_lexicon_question_sharing_one_word_is_not_asked_beside_another_topic(utterance, stray):
+    from mentalhospital_env.patient.question import read_question
+
+    q = read_question(utterance)
+    assert q.topics and stray not in q.concepts, q
+    # the same one shared word still asks the concept on the topic it is read as
+    assert "insomnia" in read_question("How is your sleep?").concepts
+    assert "low_mood" in read_question("How has your mood been?").concepts

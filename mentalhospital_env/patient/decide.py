@@ -339,9 +339,11 @@ def _gate_item(item: AnswerItem, may_disclose, disclosed, ungated=(), free_topic
     free = set(ungated)
     # a pertinent negative is never held back: "No, I've never hurt myself" costs a patient nothing, and
     # "Do I have to answer that?" to a screen the record answers no reads as a yes (hw-007, hw-024)
+    # nor is a sentence that only rules something out, whatever else it notes ("Preoccupied with weight,
+    # shape and calories; no suicidal ideation" answers the suicide screen no)
     held = [
-        f for f in item.facts if f.sensitive and f.present and f.section not in free and f.id not in disclosed
-        and not may_disclose(f)
+        f for f in item.facts if f.sensitive and f.present and not (f.rules_out and not f.affirms)
+        and f.section not in free and f.id not in disclosed and not may_disclose(f)
     ]
     if not held:
         return item

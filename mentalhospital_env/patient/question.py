@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from mentalhospital_env.knowledge.language import clauses, memo_size, stem, stems, tokenize
 from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
-from .reading import _holds, _unit, load_memory_cues
+from .reading import _holds, _unit, concept_topics, load_memory_cues
 from .understanding import asked_part, understand
 
 # --------------------------------------------------------------------------------------------------
@@ -64,6 +64,7 @@ class QuestionBank:
 
     def __init__(self, lexicon: Lexicon, threshold: float = 0.72, margin: float = 0.02):
         cues = load_memory_cues()
+        self.lexicon = lexicon
         self.threshold = threshold
         self.margin = margin
         bags: list[tuple[str, Counter]] = []
@@ -77,13 +78,21 @@ class QuestionBank:
         n = max(1, len(bags))
         self.idf = {s: math.log((n + 1) / (df + 0.5)) for s, df in doc_freq.items()}
         self.concepts = tuple(cid for cid, _ in bags)
+        self._bags = tuple(frozenset(bag) for _, bag in bags)
         self.postings: dict[str, list[tuple[int, float]]] = {}
         for i, (_, bag) in enumerate(bags):
             for s, w in _unit({s: c * self.idf[s] for s, c in bag.items()}).items():
                 self.postings.setdefault(s, []).append((i, w))
 
-    def asked(self, utterance: str) -> tuple[str, ...]:
-        """Concepts whose lexicon question the utterance (nearly) repeats, best first."""
+    def asked(self, utterance: str, topics: frozenset[str] | None = None) -> tuple[str, ...]:
+        """Concepts whose lexicon question the utterance (nearly) repeats, best first.
+
+        With ``topics`` (the interview topics the utterance was read as asking), a question that shares
+        a single word with the utterance counts only for a concept of one of those topics: "Tell me
+        about the first time it happened" (onset) does not repeat "When in the day do you have your first
+        drink?", nor "How long does the relief last?" (course) "When was the last time?" (self-harm);
+        "How is your sleep?" still repeats "How have you been sleeping?", and an utterance read as no topic is
+        left to the bank ("Do you do much exercise?")."""
         cues = load_memory_cues()
         bag = Counter(s for s in stems(utterance) if s not in cues.stopwords and s in self.idf)
         if not bag:
@@ -98,6 +107,16 @@ class QuestionBank:
         best = max(scores.values())
         if best < self.threshold:
             return ()
+        if topics:
+            scores = {
+                i: score for i, score in scores.items()
+                if len(self._bags[i] & bag.keys()) > 1 or set(concept_topics(self.lexicon, self.concepts[i])) & topics
+            }
+            if not scores:
+                return ()
+            best = max(scores.values())
+            if best < self.threshold:
+                return ()
         out: dict[str, None] = {}
         for i, score in sorted(scores.items(), key=lambda kv: (-kv[1], kv[0])):
             if score >= best - self.margin:
@@ -158,7 +177,7 @@ def _read_question(utterance: str, lex: Lexicon) -> Question:
     # for today", "We'll do some blood tests today") repeats no lexicon question, however near its words are
     # to one ("What day is it today?")
     business = bool(understood.topics) and all(t in _INTERVIEW_BUSINESS for t in understood.topics)
-    concepts: list[str] = [] if business else list(question_bank(lex).asked(utterance))
+    concepts: list[str] = [] if business else list(question_bank(lex).asked(utterance, frozenset(understood.topics)))
     for m in mentions:
         if m.concept_id not in concepts:
             concepts.append(m.concept_id)

@@ -385,13 +385,18 @@ def _without_substances(topics: tuple[str, ...], drop: bool) -> tuple[str, ...]:
     return tuple(t for t in topics if t not in tax.by_id or tax.kind(t) != "substance")
 
 
-def _sensitive(fact: Fact, concept_sensitive: bool, rules: RecallRules, lexicon: Lexicon, affirms: frozenset[str]) -> bool:
+def _sensitive(
+    fact: Fact, concept_sensitive: bool, rules: RecallRules, lexicon: Lexicon, affirms: frozenset[str],
+    topics: Iterable[str] = (),
+) -> bool:
     """Whether rapport must allow a fact first: the case marks it so or it states a sensitive concept,
     except in the plain sections, and except a fact only on a plain topic (how much someone drinks)
-    that names no sensitive concept other than the plain topic's own."""
+    that names no sensitive concept other than the plain topic's own. ``topics``: the fact's topics as
+    the index reads them (a structured case's facts carry none of their own: "Drinks about 19 units most
+    evenings to unwind" is on alcohol all the same, and is told when asked)."""
     if fact.section in rules.plain_sections or not (fact.sensitive or concept_sensitive):
         return False
-    topics = set(fact.topics or ())
+    topics = set(topics)
     if topics and topics <= rules.plain_topics:
         return any(lexicon.get(c).sensitive for c in affirms - rules.plain_concepts)
     return True
@@ -462,6 +467,7 @@ class FactIndex:
             concept_sensitive = any(
                 self.lexicon.get(c).sensitive for c in (affirms - by_meaning) | about_other
             )
+            own_topics = fact.topics or record_topics(fact.section, f"{fact.text} {fact.patient_says or ''}")
             entries.append(
                 IndexedFact(
                     fact=fact,
@@ -470,12 +476,12 @@ class FactIndex:
                     rules_out=rules_out,
                     about_other=about_other,
                     tellable=_tellable(fact, cues, affirms | rules_out | about_other),
-                    sensitive=_sensitive(fact, concept_sensitive, rules, self.lexicon, affirms),
+                    sensitive=_sensitive(fact, concept_sensitive, rules, self.lexicon, affirms, own_topics),
                     leaks=self.guard.leaks(fact.text) or self.guard.leaks(fact.patient_says or ""),
                     vector=_unit({s: c * self.idf[s] for s, c in bag.items()}),
                     content=frozenset(bag),
                     topics=_without_substances(_with_demographics(
-                        fact.topics or record_topics(fact.section, f"{fact.text} {fact.patient_says or ''}"),
+                        own_topics,
                         fact,
                         demographic_stems,
                     ), substance_word) + tuple(  # filed under the topics of what it says by meaning too
@@ -842,6 +848,13 @@ class MemorySkill:
             # "And how long ago was that?", "Have you thought about acting on those thoughts?": the
             # question is about what was asked just before
             content = [t for t in self.state.topics if t not in content]
+            if amount and "chief_complaint" in content:
+                # "How often are you getting them now?" after the complaint: the complaint's own topics say
+                # how often (the attacks of the history), not the referral's one line said again
+                counted = sorted(t for t in self.index.complaint_topics if t in tax.by_id and t not in content
+                                 and any(self.index.amounts.get(f.id) is not None for f in self.index.by_topic.get(t, ())))
+                if counted:
+                    content = counted + [t for t in content if t != "chief_complaint"]
             topics = content + topics
         asked = set(topics)
         items: list[AnswerItem] = []
