@@ -481,7 +481,7 @@ def _record_plan_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     moderation for a drinker still drinking, parenteral thiamine for an outpatient, a pregnancy test for
     someone who cannot become pregnant or 'before the first dose' of a drug already taken, psychosis without
     an antipsychotic, a community plan for an inpatient, 'outpatient management' beside an admission today,
-    delirium handed to a crisis team."""
+    delirium in the emergency department not admitted under the medical team."""
     P = R["plan_record"]
     cid, t, age, sex = case.case_id, case.treatment, case.demographics.age, case.demographics.sex
     plan = t.plan
@@ -527,8 +527,8 @@ def _record_plan_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     if case.setting == "outpatient" and re.search(P["admitted_pattern"], plan, re.I) and re.match(P["outpatient_opener_pattern"], plan):
         out.append(Finding(cid, "treatment.plan", "plan.setting", f"the plan opens {plan.split('.')[0]!r} but admits the patient today"))
     if case.setting == "emergency" and any(c.upper().startswith(tuple(P["medical_admission_codes"])) for c in case.diagnosis.codes):
-        if sentences and re.search(P["crisis_team_pattern"], sentences[0], re.I):
-            out.append(Finding(cid, "treatment.plan", "plan.setting", f"delirium handed to a crisis team ({sentences[0][:60]!r}): a medical admission"))
+        if sentences and not re.search(P["medical_admission_pattern"], sentences[0], re.I):
+            out.append(Finding(cid, "treatment.plan", "plan.setting", f"delirium in the emergency department without a medical admission ({sentences[0][:60]!r})"))
     return out
 
 

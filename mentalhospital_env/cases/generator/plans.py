@@ -179,7 +179,7 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
     if sentences and setting == "outpatient" and admitted and re.match(P["outpatient_opener_pattern"], sentences[0]):
         sentences[0] = rng.choice(P["admitted_openers"])
     if sentences and setting == "emergency" and any(c.startswith(tuple(P["medical_admission_codes"])) for c in status["codes"]):
-        if re.search(P["crisis_team_pattern"], sentences[0], re.I):
+        if not re.search(P["medical_admission_pattern"], sentences[0], re.I):
             sentences[0] = rng.choice(P["medical_admission_openers"])
     return " ".join(sentences)
 
