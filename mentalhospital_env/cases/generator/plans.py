@@ -52,7 +52,7 @@ def complete_plan(raw: dict[str, Any], case: Case, rng: random.Random) -> bool:
         if check.missing or check.contraindicated:
             raise CompositionError(f"plan still misses {[r.action for r in check.missing]} or proposes {[c.action for c in check.contraindicated]}")
         plan = settle_plan(longer, case, rng, profile)
-    plan = follow_record(plan, treatment, case, rng)
+    plan = follow_record(plan, treatment, case, rng, profile)
     check = actions.check(profile, plan)
     if check.missing or check.contraindicated:
         raise CompositionError(f"the plan as the record calls for misses {[r.action for r in check.missing]} or proposes {[c.action for c in check.contraindicated]}")
@@ -131,14 +131,15 @@ def _insert_after_drugs(plan: str, said: str) -> str:
     return " ".join(sentences[:at] + [said] + sentences[at:])
 
 
-def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.Random) -> str:
+def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.Random, profile: Any = None) -> str:
     """The plan made to follow the record (review.json ``plan_record``): a relapse-prevention drug for a
     drinker still drinking is started once withdrawal is complete and moderation becomes abstinence;
     thiamine is given by mouth to an outpatient (a first dose of Pabrinex in the emergency department); a
     pregnancy test and contraception only for a woman who could become pregnant, and for a drug she continues
     a review of contraception, not a test 'before the first dose'; an inpatient's plan is not a community
     one; a plan that admits the patient today does not open 'outpatient management'; delirium in the
-    emergency department is a medical admission. The medication list follows the plan."""
+    emergency department is a medical admission; 'decide disposition' becomes the decision the record's
+    risks call for. The medication list follows the plan."""
     from ..audit import continued_drugs, record_status
 
     P = _rules()
@@ -178,6 +179,14 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
         sentences = [s if s.rstrip().endswith((".", "!", "?")) else s.rstrip(" ;,") + "." for s in sentences if s.strip(" .;,")]
     if sentences and setting == "outpatient" and admitted and re.match(P["outpatient_opener_pattern"], sentences[0]):
         sentences[0] = rng.choice(P["admitted_openers"])
+    deferred = re.compile(P["disposition_deferred_pattern"])
+    if setting in P["disposition_decided"] and any(deferred.fullmatch(x) for x in sentences):
+        risks = set(getattr(profile, "risks", ()) or ())
+        psychosis = any(c.startswith(tuple(P["psychosis_codes"])) for c in status["codes"])
+        level = "high" if risks & {"active_suicide", "violence"} or psychosis else "low"
+        him = {"male": "him", "female": "her"}.get(case.demographics.sex, "them")
+        said = rng.choice(P["disposition_decided"][setting][level]).format(subj=he, obj=him)
+        sentences = [said if deferred.fullmatch(x) else x for x in sentences]
     if sentences and setting == "emergency" and any(c.startswith(tuple(P["medical_admission_codes"])) for c in status["codes"]):
         if not re.search(P["medical_admission_pattern"], sentences[0], re.I):
             sentences[0] = rng.choice(P["medical_admission_openers"])
