@@ -478,7 +478,7 @@ def _plan_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
 
 def _record_plan_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     """A plan that does not follow its record (review.json ``plan_record``): a relapse-prevention drug or
-    moderation for a drinker still drinking, parenteral thiamine for an outpatient, a pregnancy test for
+    moderation for a drinker still drinking, hazardous drinking on the AUDIT the plan is silent about, parenteral thiamine for an outpatient, a pregnancy test for
     someone who cannot become pregnant or 'before the first dose' of a drug already taken, psychosis without
     an antipsychotic, a community plan for an inpatient, 'outpatient management' beside an admission today,
     delirium in the emergency department not admitted under the medical team."""
@@ -498,6 +498,9 @@ def _record_plan_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         m = re.search(P["moderation_pattern"], plan, re.I)
         if m:
             out.append(Finding(cid, "treatment.plan", "plan.substance", f"{m.group(0)!r} for a dependent drinker: abstinence is the aim"))
+    score = unanswered_audit(case, plan)
+    if score is not None:
+        out.append(Finding(cid, "treatment.plan", "plan.substance", f"AUDIT {score}/40 on file (hazardous drinking) and the plan says nothing about alcohol"))
     if case.setting == "outpatient" and not re.search(P["admitted_pattern"], plan, re.I):
         for x in sentences:
             if re.search(P["thiamine_pattern"], x, re.I) and re.search(P["parenteral_pattern"], x) and not re.search(P["supervised_pattern"], x, re.I):
@@ -552,6 +555,20 @@ def record_status(case: Case) -> dict[str, Any]:
 def _record_texts(case: Case) -> list[tuple[str, str]]:
     e = case.ehr
     return [(k, getattr(e, k) or "") for k in ("chief_complaint", "history_of_present_illness", "past_psychiatric_history", "medical_history", "medications", "personal_history")]
+
+
+def unanswered_audit(case: Case, plan: str) -> int | None:
+    """An AUDIT score in the hazardous range (review.json ``plan_record.hazardous_audit_min`` or more) on file,
+    with no alcohol diagnosis and a plan that says nothing about alcohol; None otherwise."""
+    P = review_facts()["plan_record"]
+    if any(c.upper().startswith("F10") for c in case.diagnosis.codes) or re.search(P["alcohol_plan_pattern"], plan, re.I):
+        return None
+    for e in case.exams:
+        if e.name == "AUDIT":
+            m = re.search(P["audit_score_pattern"], e.result)
+            if m and int(m.group(1)) >= P["hazardous_audit_min"]:
+                return int(m.group(1))
+    return None
 
 
 def continued_drugs(plan: str, drugs: list[str]) -> list[str]:

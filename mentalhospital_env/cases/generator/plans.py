@@ -134,13 +134,14 @@ def _insert_after_drugs(plan: str, said: str) -> str:
 def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.Random, profile: Any = None) -> str:
     """The plan made to follow the record (review.json ``plan_record``): a relapse-prevention drug for a
     drinker still drinking is started once withdrawal is complete and moderation becomes abstinence;
+    hazardous drinking on the AUDIT with no alcohol diagnosis gets brief advice;
     thiamine is given by mouth to an outpatient (a first dose of Pabrinex in the emergency department); a
     pregnancy test and contraception only for a woman who could become pregnant, and for a drug she continues
     a review of contraception, not a test 'before the first dose'; an inpatient's plan is not a community
     one; a plan that admits the patient today does not open 'outpatient management'; delirium in the
     emergency department is a medical admission; 'decide disposition' becomes the decision the record's
     risks call for. The medication list follows the plan."""
-    from ..audit import continued_drugs, record_status
+    from ..audit import continued_drugs, record_status, unanswered_audit
 
     P = _rules()
     status = record_status(case)
@@ -155,6 +156,9 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
         for rule in P["moderation_rewrites"]:
             pattern = re.compile(rule["pattern"])
             sentences = [pattern.sub(lambda m: rng.choice(rule["as"]).format(R=m.group(1) if m.lastindex else "r"), s) for s in sentences]
+    score = unanswered_audit(case, " ".join(sentences))
+    if score is not None:
+        sentences.append(rng.choice(P["hazardous_drinking"]).format(score=score))
     setting = case.setting
     whole = " ".join(sentences)
     admitted = re.search(P["admitted_pattern"], whole, re.I)
