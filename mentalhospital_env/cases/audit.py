@@ -529,9 +529,9 @@ def _record_plan_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
             out.append(Finding(cid, "treatment.plan", "plan.setting", f"{m.group(0)!r} in the plan of an inpatient"))
     if case.setting == "outpatient" and re.search(P["admitted_pattern"], plan, re.I) and re.match(P["outpatient_opener_pattern"], plan):
         out.append(Finding(cid, "treatment.plan", "plan.setting", f"the plan opens {plan.split('.')[0]!r} but admits the patient today"))
-    if case.setting == "emergency" and any(c.upper().startswith(tuple(P["medical_admission_codes"])) for c in case.diagnosis.codes):
-        if sentences and not re.search(P["medical_admission_pattern"], sentences[0], re.I):
-            out.append(Finding(cid, "treatment.plan", "plan.setting", f"delirium in the emergency department without a medical admission ({sentences[0][:60]!r})"))
+    delirium = any(c.upper().startswith(tuple(P["medical_admission_codes"])) for c in case.diagnosis.codes)
+    if case.setting == "emergency" and delirium and sentences and not re.search(P["medical_admission_pattern"], sentences[0], re.I):
+        out.append(Finding(cid, "treatment.plan", "plan.setting", f"delirium in the emergency department without a medical admission ({sentences[0][:60]!r})"))
     return out
 
 

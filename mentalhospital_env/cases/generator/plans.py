@@ -191,9 +191,9 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
         him = {"male": "him", "female": "her"}.get(case.demographics.sex, "them")
         said = rng.choice(P["disposition_decided"][setting][level]).format(subj=he, obj=him)
         sentences = [said if deferred.fullmatch(x) else x for x in sentences]
-    if sentences and setting == "emergency" and any(c.startswith(tuple(P["medical_admission_codes"])) for c in status["codes"]):
-        if not re.search(P["medical_admission_pattern"], sentences[0], re.I):
-            sentences[0] = rng.choice(P["medical_admission_openers"])
+    delirium = any(c.startswith(tuple(P["medical_admission_codes"])) for c in status["codes"])
+    if sentences and setting == "emergency" and delirium and not re.search(P["medical_admission_pattern"], sentences[0], re.I):
+        sentences[0] = rng.choice(P["medical_admission_openers"])
     return " ".join(sentences)
 
 
