@@ -411,3 +411,54 @@ def test_the_audit_reads_narrative_records_without_a_medication_list() -> None:
     assert any(c.treatment is not None and c.treatment.medications is None for c in cases)
     findings = audit_suite(cases)
     assert all(f.case_id in {c.case_id for c in cases} for f in findings)
+
+
+def _plan_rule_findings(changes: dict) -> list[str]:
+    raw = copy.deepcopy(_clean())
+    for path, value in changes.items():
+        raw = _with(path, value, raw)
+    from mentalhospital_env.knowledge.codes import category_of_code
+
+    raw["diagnosis"]["categories"] = list(dict.fromkeys(category_of_code(d["code"]) for d in raw["diagnosis"]["disorders"]))
+    return [f"{f.rule} {f.field}" for f in audit_case(validate_case(raw)) if f.rule.startswith("plan.")]
+
+
+_DRINKER = {
+    "ehr.substance_use": "Drinks about 16 units a day, mostly cider; drinking on waking.",
+    "diagnosis.disorders": [{"name": "Alcohol dependence, uncomplicated", "code": "F10.20"}],
+}
+
+
+@pytest.mark.parametrize(
+    "changes, found",
+    [
+        # a relapse-prevention drug for someone still drinking, and moderation for dependence
+        (_DRINKER | {"treatment.plan": "Start acamprosate 666 mg three times daily. Plan a medically assisted withdrawal; oral thiamine."}, "plan.substance treatment.plan"),
+        (_DRINKER | {"treatment.plan": "Plan a medically assisted withdrawal; regular sleep and limited alcohol; oral thiamine 100 mg."}, "plan.substance treatment.plan"),
+        # parenteral thiamine for an outpatient
+        (_DRINKER | {"treatment.plan": "Plan a medically assisted withdrawal. Thiamine before any glucose: Pabrinex IV for 3-5 days."}, "plan.setting treatment.plan"),
+        # a pregnancy test for a man, and 'before the first dose' of a drug already taken
+        ({"demographics.sex": "male", "treatment.plan": "Start lithium 400 mg at night. Pregnancy test before starting it."}, "plan.pregnancy treatment.plan"),
+        ({"treatment.plan": "Continue lithium 400 mg at night; level in a week.", "treatment.safety": ["A pregnancy test before the first dose, and discuss contraception"]}, "plan.pregnancy treatment.safety"),
+        # psychotic depression on an antidepressant alone
+        ({"diagnosis.disorders": [{"name": "Major depressive disorder, single episode, severe with psychotic features", "code": "F32.3"}]}, "plan.psychosis treatment.medications"),
+        # a community detox and weekly dispensing in an inpatient's plan
+        ({"setting": "inpatient", "treatment.plan": "Start sertraline 50 mg daily. Weekly dispensing by the pharmacy, as she lives alone."}, "plan.setting treatment.plan"),
+    ],
+)
+def test_plan_follows_the_record(changes: dict, found: str) -> None:
+    assert found in _plan_rule_findings(changes)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        _DRINKER | {"treatment.plan": "Start acamprosate 666 mg three times daily once withdrawal is complete. Plan a medically assisted withdrawal. Oral thiamine 100 mg three times daily."},
+        _DRINKER | {"treatment.plan": "Plan a medically assisted withdrawal. Thiamine before any glucose: Pabrinex IV for 3-5 days during the inpatient detoxification."},
+        {"treatment.plan": "Start lithium 400 mg at night. Pregnancy test before starting it, and discuss contraception."},
+        {"diagnosis.disorders": [{"name": "Major depressive disorder, single episode, severe with psychotic features", "code": "F32.3"}],
+         "treatment.medications": [{"name": "sertraline", "dose": "50 mg daily"}, {"name": "olanzapine", "dose": "5 mg at night"}]},
+    ],
+)
+def test_plan_rules_leave_a_plan_that_follows_the_record(changes: dict) -> None:
+    assert not [f for f in _plan_rule_findings(changes) if f.split()[0] in ("plan.substance", "plan.setting", "plan.pregnancy", "plan.psychosis")]

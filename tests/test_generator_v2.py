@@ -199,3 +199,19 @@ def test_open_top_bands_stay_below_the_typical_maximum() -> None:
         scores = [int(re.match(r"total (\d+)", scale_result(entry, Expectation(name, "abnormal", band=top), random.Random(i))).group(1)) for i in range(300)]
         assert max(scores) <= entry["typical_max"] and min(scores) >= entry["bands"][-1]["min"]
         assert sum(scores) / len(scores) < (entry["bands"][-1]["min"] + entry["typical_max"]) / 2  # they thin out upwards
+
+
+def test_plans_follow_the_record_on_a_fresh_draw() -> None:
+    """Generated plans pass the audit's plan rules for substance status, setting, pregnancy and psychosis:
+    acamprosate waits for the withdrawal, an outpatient takes thiamine by mouth, psychotic features get an antipsychotic."""
+    import re
+
+    from mentalhospital_env.cases.audit import audit_case
+    from mentalhospital_env.cases.generator import generate_cases
+    from mentalhospital_env.cases.loader import validate_case
+
+    cases = [validate_case(raw) for raw in generate_cases(40, seed=11, prefix="plans")]
+    assert not [f for c in cases for f in audit_case(c) if f.rule in ("plan.substance", "plan.setting", "plan.pregnancy", "plan.psychosis")]
+    for c in cases:
+        if c.setting == "outpatient" and re.search(r"\bthiamine\b", c.treatment.plan, re.I):
+            assert re.search(r"\boral(?:ly)?\b|by mouth", c.treatment.plan, re.I)

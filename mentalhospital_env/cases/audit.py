@@ -60,7 +60,7 @@ RULES: tuple[str, ...] = (
     "timeline.diagnosis_before_onset", "timeline.admissions", "timeline.years", "education.history",
     "education.occupation", "occupation.age", "occupation.fitness", "household.informant",
     "household.partner", "household.stressor", "household.homeless", "household.child_informant", "household.living",
-    "plan.substance", "plan.age", "plan.pregnancy", "plan.comorbidity", "plan.acute_change", "plan.critical",
+    "plan.substance", "plan.age", "plan.pregnancy", "plan.comorbidity", "plan.acute_change", "plan.critical", "plan.psychosis",
     "diagnosis.withdrawal", "labs.range", "labs.flag", "labs.scale_ceiling", "labels.diagnosis", "labels.criteria",
     "labels.scale", "template.frame", "results.duplicate",
     "household.young_child", "household.marital_history", "household.empty_nest", "household.care_childhood",
@@ -473,7 +473,124 @@ def _plan_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
             out.append(Finding(cid, "treatment.follow_up", "plan.acute_change", "a recent, rapid change is reviewed only after months"))
     for problem in _contraindications(case):
         out.append(Finding(cid, "treatment.medications", "plan.comorbidity", problem))
+    return out + _record_plan_rules(case, R)
+
+
+def _record_plan_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    """A plan that does not follow its record (review.json ``plan_record``): a relapse-prevention drug or
+    moderation for a drinker still drinking, hazardous drinking on the AUDIT the plan is silent about, parenteral thiamine for an outpatient, a pregnancy test for
+    someone who cannot become pregnant or 'before the first dose' of a drug already taken, psychosis without
+    an antipsychotic, a community plan for an inpatient, 'outpatient management' beside an admission today,
+    delirium in the emergency department not admitted under the medical team."""
+    P = R["plan_record"]
+    cid, t, age, sex = case.case_id, case.treatment, case.demographics.age, case.demographics.sex
+    plan = t.plan
+    status = record_status(case)
+    sentences = [x for x in re.split(r"(?<=[.!?])\s+", plan) if x]
+    out = []
+    if status["still_drinking"]:
+        timed = re.compile(P["after_withdrawal_pattern"], re.I)
+        drugs = re.compile(r"\b(" + "|".join(P["relapse_drugs"]) + r")\b", re.I)
+        for x in sentences:
+            m = drugs.search(x)
+            if m and not timed.search(x) and not re.search(r"\b(?:avoid|not|no|never)\b", x.split(",")[0], re.I):
+                out.append(Finding(cid, "treatment.plan", "plan.substance", f"{m.group(1)} started while the patient still drinks ({(case.ehr.substance_use or '')[:50]!r}): it starts after the withdrawal"))
+        m = re.search(P["moderation_pattern"], plan, re.I)
+        if m:
+            out.append(Finding(cid, "treatment.plan", "plan.substance", f"{m.group(0)!r} for a dependent drinker: abstinence is the aim"))
+    score = unanswered_audit(case, plan)
+    if score is not None:
+        out.append(Finding(cid, "treatment.plan", "plan.substance", f"AUDIT {score}/40 on file (hazardous drinking) and the plan says nothing about alcohol"))
+    if case.setting == "outpatient" and not re.search(P["admitted_pattern"], plan, re.I):
+        for x in sentences:
+            if re.search(P["thiamine_pattern"], x, re.I) and re.search(P["parenteral_pattern"], x) and not re.search(P["supervised_pattern"], x, re.I):
+                out.append(Finding(cid, "treatment.plan", "plan.setting", f"parenteral thiamine for an outpatient ({x[:60]!r}): oral thiamine in the community"))
+    texts = [("treatment.plan", plan)] + [("treatment.safety", x) for x in t.safety or ()]
+    if not status["childbearing"]:
+        for field, text in texts + [("treatment.medications", f"{m.name} {m.dose or ''}") for m in t.medications or ()]:
+            m = re.search(P["pregnancy_pattern"], text, re.I)
+            if m:
+                out.append(Finding(cid, field, "plan.pregnancy", f"{m.group(0)!r} in the plan of a {age}-year-old {sex} who cannot become pregnant"))
+    else:
+        kept = continued_drugs(plan, P["teratogens"])
+        on_file = re.search(r"pregnancy test (?:on file|is negative|negative today)", plan, re.I)
+        for field, text in texts:
+            m = re.search(P["pregnancy_first_pattern"], text, re.I)
+            if m and kept:
+                out.append(Finding(cid, field, "plan.pregnancy", f"{m.group(0)!r} for {kept[0]}, which she already takes"))
+            elif m and on_file:
+                out.append(Finding(cid, field, "plan.pregnancy", f"{m.group(0)!r} while the plan reports the test on file"))
+    if antipsychotic_needed(case, t.medications or ()):
+        codes = ", ".join(c for c in case.diagnosis.codes if c.upper().startswith(tuple(P["psychosis_codes"])))
+        out.append(Finding(cid, "treatment.medications", "plan.psychosis", f"{codes} (psychotic features) with no antipsychotic in the plan"))
+    if case.setting == "inpatient":
+        m = re.search(P["not_inpatient_pattern"], plan, re.I)
+        if m:
+            out.append(Finding(cid, "treatment.plan", "plan.setting", f"{m.group(0)!r} in the plan of an inpatient"))
+    if case.setting == "outpatient" and re.search(P["admitted_pattern"], plan, re.I) and re.match(P["outpatient_opener_pattern"], plan):
+        out.append(Finding(cid, "treatment.plan", "plan.setting", f"the plan opens {plan.split('.')[0]!r} but admits the patient today"))
+    delirium = any(c.upper().startswith(tuple(P["medical_admission_codes"])) for c in case.diagnosis.codes)
+    if case.setting == "emergency" and delirium and sentences and not re.search(P["medical_admission_pattern"], sentences[0], re.I):
+        out.append(Finding(cid, "treatment.plan", "plan.setting", f"delirium in the emergency department without a medical admission ({sentences[0][:60]!r})"))
     return out
+
+
+def record_status(case: Case) -> dict[str, Any]:
+    """What review.json's ``plan_record`` rules read of a record: whether the patient is a dependent drinker
+    still drinking, whether she could become pregnant, and which teratogens the plan continues. Shared by the
+    builder (``cases/generator/plans.py``'s ``follow_record``) and the audit's plan rules."""
+    P = review_facts()["plan_record"]
+    codes = [c.upper() for c in case.diagnosis.codes]
+    substance = (case.ehr.substance_use or "").lower()
+    dependent = any(c.startswith(tuple(P["dependence_codes"])) and not c.startswith(tuple(P["remission_codes"])) for c in codes)
+    abstinent = any(w in substance for w in P["abstinent_words"])
+    record = " ".join(t for _, t in _record_texts(case)).lower()
+    low, high = P["childbearing_ages"]
+    d = case.demographics
+    childbearing = d.sex == "female" and low <= d.age <= high and not any(w in record for w in P["not_childbearing_words"])
+    return {"still_drinking": dependent and not abstinent, "dependent": dependent, "childbearing": childbearing,
+            "codes": codes, "setting": case.setting}
+
+
+def _record_texts(case: Case) -> list[tuple[str, str]]:
+    e = case.ehr
+    return [(k, getattr(e, k) or "") for k in ("chief_complaint", "history_of_present_illness", "past_psychiatric_history", "medical_history", "medications", "personal_history")]
+
+
+def unanswered_audit(case: Case, plan: str) -> int | None:
+    """An AUDIT score in the hazardous range (review.json ``plan_record.hazardous_audit_min`` or more) on file,
+    with no alcohol diagnosis and a plan that says nothing about alcohol; None otherwise."""
+    P = review_facts()["plan_record"]
+    if any(c.upper().startswith("F10") for c in case.diagnosis.codes) or re.search(P["alcohol_plan_pattern"], plan, re.I):
+        return None
+    for e in case.exams:
+        if e.name == "AUDIT":
+            m = re.search(P["audit_score_pattern"], e.result)
+            if m and int(m.group(1)) >= P["hazardous_audit_min"]:
+                return int(m.group(1))
+    return None
+
+
+def continued_drugs(plan: str, drugs: list[str]) -> list[str]:
+    """Those of ``drugs`` the plan continues (not starts): 'Continue lithium at 300 mg twice daily'."""
+    return [d for d in drugs if re.search(rf"\b(?:continue|continuing|remain on|stay on|keep (?:on|taking))\s+(?:the\s+)?{re.escape(d)}\b", plan, re.I)]
+
+
+def antipsychotic_needed(case: Case, medications: Any) -> bool:
+    """Whether the record's illness has psychotic features (psychosis codes of review.json ``plan_record``)
+    and the plan's medications hold no antipsychotic."""
+    P = review_facts()["plan_record"]
+    if not any(c.upper().startswith(tuple(P["psychosis_codes"])) for c in case.diagnosis.codes):
+        return False
+    from mentalhospital_env.knowledge import load_knowledge
+
+    kb = load_knowledge()
+    for m in medications or ():
+        name = m["name"] if isinstance(m, Mapping) else m.name
+        drug = kb.resolve_drug(name)
+        if drug is not None and P["antipsychotic_class"] in drug.drug_class.lower():
+            return False
+    return True
 
 
 def _contraindications(case: Case) -> list[str]:

@@ -137,12 +137,14 @@ def _review(raw: dict[str, Any], case: Any, rng: random.Random) -> tuple[list[st
     from dataclasses import replace
 
     from ..audit import audit_case
+    from ..model import Medication
     from .plans import complete_plan
 
     try:
         if complete_plan(raw, case, rng):
             t = raw["treatment"]
-            case = replace(case, treatment=replace(case.treatment, plan=t["plan"], safety=tuple(t.get("safety", ()))))
+            meds = tuple(Medication(m["name"], m.get("dose")) for m in t.get("medications") or ()) or None
+            case = replace(case, treatment=replace(case.treatment, plan=t["plan"], safety=tuple(t.get("safety", ())), medications=meds))
     except CompositionError as e:
         return [str(e)], case
     return [str(f) for f in audit_case(case, skip=("critical",))], case  # complete_plan enforced it

@@ -23,42 +23,193 @@ from .composer import CompositionError, cap, load_material
 
 
 def complete_plan(raw: dict[str, Any], case: Case, rng: random.Random) -> bool:
-    """Complete ``raw``'s treatment plan with every critical action the case requires (in place);
-    True when it changed. ``CompositionError`` when the plan proposes something the case forbids or
-    the completed plan still misses an action."""
+    """Complete ``raw``'s treatment plan with every critical action the case requires and make it
+    follow the record (:func:`follow_record`), in place; True when it changed. ``CompositionError`` when
+    the plan proposes something the case forbids or the completed plan still misses an action."""
     from mentalhospital_env.knowledge.critical import load_critical_actions
 
     actions = load_critical_actions()
     treatment = raw["treatment"]
+    original = treatment["plan"]
+    meds_before = [dict(m) for m in treatment.get("medications") or ()]
+    add_needed_drugs(treatment, case, rng)
     profile = actions.profile(case)
-    settled = settle_plan(treatment["plan"], case, rng, profile)
-    changed = settled != treatment["plan"]
-    treatment["plan"] = settled
-    check = actions.check(profile, treatment["plan"])
+    plan = settle_plan(treatment["plan"], case, rng, profile)
+    check = actions.check(profile, plan)
     if check.contraindicated:
         raise CompositionError(f"plan proposes {', '.join(c.action for c in check.contraindicated)}, which the case forbids")
-    if not check.missing:
-        return changed
-    missing = check.missing
-    # each said in one of its wordings (variety.json), read back by the check below like any other
-    added = [variety.reword_plain("treatment", s, rng) or s for s in actions.sentences(missing)]
-    plan = treatment["plan"].rstrip() + " " + " ".join(added)
-    check = actions.check(profile, plan)
-    if check.missing or check.contraindicated:  # a wording the knowledge base does not read: its own sentences
-        added = actions.sentences(missing)
-        plan = treatment["plan"].rstrip() + " " + " ".join(added)
-        check = actions.check(profile, plan)
-    if check.missing or check.contraindicated:
-        raise CompositionError(f"plan still misses {[r.action for r in check.missing]} or proposes {[c.action for c in check.contraindicated]}")
-    settled = settle_plan(plan, case, rng, profile)
-    if settled != plan:
-        check = actions.check(profile, settled)
+    added: list[str] = []
+    if check.missing:
+        missing = check.missing
+        # each said in one of its wordings (variety.json), read back by the check below like any other
+        added = [variety.reword_plain("treatment", s, rng) or s for s in actions.sentences(missing)]
+        longer = plan.rstrip() + " " + " ".join(added)
+        check = actions.check(profile, longer)
+        if check.missing or check.contraindicated:  # a wording the knowledge base does not read: its own sentences
+            added = actions.sentences(missing)
+            longer = plan.rstrip() + " " + " ".join(added)
+            check = actions.check(profile, longer)
         if check.missing or check.contraindicated:
-            raise CompositionError(f"the settled plan misses {[r.action for r in check.missing]}")
-        plan = settled
+            raise CompositionError(f"plan still misses {[r.action for r in check.missing]} or proposes {[c.action for c in check.contraindicated]}")
+        plan = settle_plan(longer, case, rng, profile)
+    plan = follow_record(plan, treatment, case, rng, profile)
+    check = actions.check(profile, plan)
+    if check.missing or check.contraindicated:
+        raise CompositionError(f"the plan as the record calls for misses {[r.action for r in check.missing]} or proposes {[c.action for c in check.contraindicated]}")
     treatment["plan"] = plan
-    treatment["safety"] = list(dict.fromkeys(list(treatment.get("safety", [])) + [s.rstrip(".") for s in added]))
-    return True
+    if added:  # the safety list says each added action as the plan now says it
+        said = [_closest(a, _plan_sentences(plan)).rstrip(".") for a in added]
+        treatment["safety"] = list(dict.fromkeys(list(treatment.get("safety", [])) + said))
+    return plan != original or bool(added) or treatment.get("medications") != meds_before
+
+
+def _plan_sentences(plan: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z(])", plan) if s.strip()]
+
+
+def _closest(sentence: str, candidates: list[str]) -> str:
+    """Of ``candidates``, the one sharing most words with ``sentence`` (an added action after the plan was settled)."""
+    words = set(re.findall(r"[a-z0-9]+", sentence.lower()))
+    best, score = sentence, 0.0
+    for c in candidates:
+        other = set(re.findall(r"[a-z0-9]+", c.lower()))
+        s = len(words & other) / (len(words | other) or 1)
+        if s > score:
+            best, score = c, s
+    return best
+
+
+# ------------------------------------------------------------------ the plan as the record calls for
+
+
+def add_needed_drugs(treatment: dict[str, Any], case: Case, rng: random.Random) -> bool:
+    """An antipsychotic added to the plan of an illness with psychotic features that has none (psychotic
+    depression on an antidepressant, schizoaffective mania on lithium): the first antipsychotic the case's
+    disorders list, with its starting dose; True when one was added."""
+    from ..audit import antipsychotic_needed
+
+    if not antipsychotic_needed(case, treatment.get("medications")):
+        return False
+    from mentalhospital_env.knowledge import load_knowledge
+
+    P = _rules()
+    kb = load_knowledge()
+    codes = set(case.diagnosis.codes)
+    forbidden = set()
+    for ref in case.diagnosis.disorders:
+        try:
+            forbidden |= {c.drug.lower() for c in kb.disorder(ref.code).contraindicated_drugs}
+        except KeyError:
+            continue
+    for ref in case.diagnosis.disorders:
+        try:
+            entry = kb.disorder(ref.code)
+        except KeyError:
+            continue
+        for m in entry.treatment.medications:
+            drug = kb.resolve_drug(m.drug)
+            if drug is None or P["antipsychotic_class"] not in drug.drug_class.lower():
+                continue
+            if set(drug.unsafe_with) & codes or drug.name.lower() in forbidden:
+                continue
+            dose = m.starting_dose or drug.starting_dose
+            name = drug.name
+            treatment.setdefault("medications", []).append({"name": name, "dose": dose})
+            said = rng.choice(P["add_antipsychotic"]).format(drug=name, dose=dose).replace("  ", " ")
+            treatment["plan"] = _insert_after_drugs(treatment["plan"], said)
+            return True
+    return False
+
+
+def _insert_after_drugs(plan: str, said: str) -> str:
+    """``said`` placed after the plan's last sentence that starts or continues a drug (else after the first)."""
+    sentences = _plan_sentences(plan)
+    at = 1
+    for i, s in enumerate(sentences):
+        if re.match(r"(?:Start|Begin|Commence|Offer|Continue|Resume|Restart)\b", s):
+            at = i + 1
+    return " ".join(sentences[:at] + [said] + sentences[at:])
+
+
+def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.Random, profile: Any = None) -> str:
+    """The plan made to follow the record (review.json ``plan_record``): a relapse-prevention drug for a
+    drinker still drinking is started once withdrawal is complete and moderation becomes abstinence;
+    hazardous drinking on the AUDIT with no alcohol diagnosis gets brief advice;
+    thiamine is given by mouth to an outpatient (a first dose of Pabrinex in the emergency department); a
+    pregnancy test and contraception only for a woman who could become pregnant, and for a drug she continues
+    a review of contraception, not a test 'before the first dose'; an inpatient's plan is not a community
+    one; a plan that admits the patient today does not open 'outpatient management'; delirium in the
+    emergency department is a medical admission; 'decide disposition' becomes the decision the record's
+    risks call for. The medication list follows the plan."""
+    from ..audit import continued_drugs, record_status, unanswered_audit
+
+    P = _rules()
+    status = record_status(case)
+    sentences = _plan_sentences(plan)
+    he = {"male": "he", "female": "she"}.get(case.demographics.sex, "they")
+    if status["still_drinking"]:
+        timed = re.compile(P["after_withdrawal_pattern"], re.I)
+        drugs = re.compile(r"\b(" + "|".join(P["relapse_drugs"]) + r")\b", re.I)
+        for i, s in enumerate(sentences):
+            if drugs.search(s) and not timed.search(s) and not _refused(s):
+                sentences[i] = s.rstrip(" .") + ", " + rng.choice(P["after_withdrawal"]) + "."
+        for rule in P["moderation_rewrites"]:
+            pattern = re.compile(rule["pattern"])
+            sentences = [pattern.sub(lambda m: rng.choice(rule["as"]).format(R=m.group(1) if m.lastindex else "r"), s) for s in sentences]
+    score = unanswered_audit(case, " ".join(sentences))
+    if score is not None:
+        sentences.append(rng.choice(P["hazardous_drinking"]).format(score=score))
+    setting = case.setting
+    whole = " ".join(sentences)
+    admitted = re.search(P["admitted_pattern"], whole, re.I)
+    if setting in P["thiamine_by_setting"] and not admitted:
+        for i, s in enumerate(sentences):
+            if re.search(P["thiamine_pattern"], s, re.I) and re.search(P["parenteral_pattern"], s) and not re.search(P["supervised_pattern"], s, re.I):
+                sentences[i] = rng.choice(P["thiamine_by_setting"][setting]).format(subj=he)
+    if not status["childbearing"]:
+        sentences = [s for s in sentences if not (re.search(P["pregnancy_pattern"], s, re.I) and _about_pregnancy_test(s))]
+        sentences = [re.sub(P["pregnancy_note_pattern"], "", s) for s in sentences]
+        for m in treatment.get("medications") or ():
+            m["dose"] = re.sub(P["pregnancy_note_pattern"], "", m.get("dose") or "")
+    else:
+        kept = continued_drugs(" ".join(sentences), P["teratogens"])
+        if kept:
+            first = re.compile(P["pregnancy_first_pattern"], re.I)
+            sentences = [rng.choice(P["pregnancy_continued"]).format(drug=kept[0]) if first.search(s) else s for s in sentences]
+    if setting == "inpatient":
+        for rule in P["inpatient_rewrites"]:
+            pattern = re.compile(rule["pattern"], re.I)
+            sentences = [pattern.sub(lambda m: _cased(rng.choice(rule["as"]), s, m.start()), s) for s in sentences]
+        sentences = [s if s.rstrip().endswith((".", "!", "?")) else s.rstrip(" ;,") + "." for s in sentences if s.strip(" .;,")]
+    if sentences and setting == "outpatient" and admitted and re.match(P["outpatient_opener_pattern"], sentences[0]):
+        sentences[0] = rng.choice(P["admitted_openers"])
+    deferred = re.compile(P["disposition_deferred_pattern"])
+    if setting in P["disposition_decided"] and any(deferred.fullmatch(x) for x in sentences):
+        risks = set(getattr(profile, "risks", ()) or ())
+        psychosis = any(c.startswith(tuple(P["psychosis_codes"])) for c in status["codes"])
+        level = "high" if risks & {"active_suicide", "violence"} or psychosis else "low"
+        him = {"male": "him", "female": "her"}.get(case.demographics.sex, "them")
+        said = rng.choice(P["disposition_decided"][setting][level]).format(subj=he, obj=him)
+        sentences = [said if deferred.fullmatch(x) else x for x in sentences]
+    delirium = any(c.startswith(tuple(P["medical_admission_codes"])) for c in status["codes"])
+    if sentences and setting == "emergency" and delirium and not re.search(P["medical_admission_pattern"], sentences[0], re.I):
+        sentences[0] = rng.choice(P["medical_admission_openers"])
+    return " ".join(sentences)
+
+
+def _about_pregnancy_test(sentence: str) -> bool:
+    return bool(re.search(r"pregnancy test|contracept|pregnancy prevention", sentence, re.I))
+
+
+def _refused(sentence: str) -> bool:
+    return bool(re.search(r"\b(?:avoid|not|no|never|instead of|rather than)\b", sentence.split(",")[0], re.I))
+
+
+@lru_cache(maxsize=1)
+def _rules() -> Mapping[str, Any]:
+    from ..audit import review_facts
+
+    return review_facts()["plan_record"]
 
 
 def settle_plan(plan: str, case: Case, rng: random.Random, profile: Any = None) -> str:

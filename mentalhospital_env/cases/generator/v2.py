@@ -1297,9 +1297,11 @@ class StoryV2(_Story):
         return out
 
     def _risk_high(self) -> bool:
-        """Whether the record carries active suicidal ideation or self-neglect (what a plan's 'if risk is high' asks)."""
+        """Whether the record carries active suicidal ideation, self-neglect or an illness an emergency admits (what a plan's 'if risk is high' asks)."""
         if self.risk_level == "active":
             return True
+        if any(c.startswith(tuple(self.c.joins["plan_settled"]["admit_codes"])) for c in self.codes):
+            return True  # psychotic depression or mania seen in an emergency is admitted
         words = review_facts()["records"]["neglect_words"]
         told = " ".join(f.text for f in self.chart.facts if f.section in ("history_of_present_illness", "risk_assessment.self_neglect"))
         return bool(_has(told, words))
