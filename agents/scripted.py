@@ -558,6 +558,13 @@ class ScriptedClinician(Doctor):
         therapies = [t for t in principal.psychotherapy if fits(t)][:2]
         if therapies:
             parts.append(f"Psychotherapy: refer for {', '.join(therapies)}.")
+        # the other disorders it believes, of another category: their first psychological treatment too
+        for h, _ in lead[1:]:
+            if h.code not in profile.codes or h.category == principal.category:
+                continue
+            extra = next((t for t in h.psychotherapy if fits(t) and t.lower() not in " ".join(parts).lower()), None)
+            if extra:
+                parts.append(conf["comorbid_therapy"].format(name=h.name[0].lower() + h.name[1:], therapy=extra))
         # an item that speaks of a drug ("continue antidepressant for two years") only beside that drug
         prescribed = actions.proposed(medication)
         drug_items = set(conf["drug_actions"])
@@ -928,13 +935,11 @@ class ScriptedClinician(Doctor):
     def _history_only(self, concept: str, kinds: list[str]) -> bool:
         """Whether every sentence in which ``concept`` was affirmed also states a finding of one of the lexicon
         ``kinds`` (the childhood, a relationship), or ``concept`` is one the note words only in the patient's words and
-        was heard in answer to a question on another subject (neither the present illness nor its own domain: "There
-        was a lot of fighting at home till they split", said when asked about voices): it was said of the history."""
+        was heard in answer to a question about the history ("There was a lot of fighting at home till they split",
+        asked about trauma): it was said of the history."""
         asked = self.findings.heard_on.get(concept, "")
-        if concept in self.script["note_writing"]["own_words_only"] and not (
-            asked.startswith("hpi:") or asked == concept or (asked in self.lexicon and self.lexicon.get(asked).domain == self.lexicon.get(concept).domain)
-        ):
-            return True  # an inferred finding ("fighting at home" as unstable relationships) heard in answer to another subject
+        if concept in self.script["note_writing"]["own_words_only"] and asked in self.lexicon and self.lexicon.get(asked).kind in kinds:
+            return True  # an inferred finding ("fighting at home" as unstable relationships) heard in answer to the history
         sentences = [p for p in re.split(r"(?<=[.!?])\s+", self.findings.present.get(concept, "")) if concept in self._stated(p)]
         return bool(sentences) and all(
             any(c != concept and self.lexicon.get(c).kind in kinds for c in self._stated(p)) for p in sentences
