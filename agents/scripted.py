@@ -933,17 +933,12 @@ class ScriptedClinician(Doctor):
         return " ".join(told) or reply
 
     def _history_only(self, concept: str, kinds: list[str]) -> bool:
-        """Whether every sentence in which ``concept`` was affirmed also states a finding of one of the lexicon
-        ``kinds`` (the childhood, a relationship), or ``concept`` is one the note words only in the patient's words and
-        was heard in answer to a question about the history ("There was a lot of fighting at home till they split",
-        asked about trauma): it was said of the history."""
+        """Whether ``concept`` is one the note words only in the patient's words (``own_words_only``) and was heard in
+        answer to a question about the history, of one of the lexicon ``kinds`` ("There was a lot of fighting at home
+        till they split", asked about trauma, read as unstable relationships): it was said of the history, not the
+        present illness."""
         asked = self.findings.heard_on.get(concept, "")
-        if concept in self.script["note_writing"]["own_words_only"] and asked in self.lexicon and self.lexicon.get(asked).kind in kinds:
-            return True  # an inferred finding ("fighting at home" as unstable relationships) heard in answer to the history
-        sentences = [p for p in re.split(r"(?<=[.!?])\s+", self.findings.present.get(concept, "")) if concept in self._stated(p)]
-        return bool(sentences) and all(
-            any(c != concept and self.lexicon.get(c).kind in kinds for c in self._stated(p)) for p in sentences
-        )
+        return concept in self.script["note_writing"]["own_words_only"] and asked in self.lexicon and self.lexicon.get(asked).kind in kinds
 
     def _clashing(self, symptoms: list[str]) -> set[str]:
         """The affirmed findings a note cannot state as plain findings: one whose implied finding, or whose
