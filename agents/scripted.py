@@ -378,8 +378,30 @@ class ScriptedClinician(Doctor):
                     names.append(exam)
         return names[: self.script["max_exams"]] or ["CBC"]
 
-    def _leading(self) -> list[tuple[Hypothesis, float]]:
+    def _admissible(self, h: Hypothesis) -> bool:
+        """Whether the history heard supports ``h``'s specifier (``required_on_differential``: no recurrent depression
+        without an earlier episode, no combined-type ADHD without hyperactivity or impulsivity), or the patient named it
+        as their own past diagnosis."""
+        conf = self.script["required_on_differential"]
+        need = next((v for k, v in conf.items() if not k.startswith("_") and h.code.startswith(k)), None)
+        if not need or set(need) & set(self.findings.present) or self._told_before(h):
+            return True
+        told = conf["_or_told"]
+        cues = next((v for k, v in told.items() if not k.startswith("_") and k != "answers" and h.code.startswith(k)), ())
+        unless = self.script["evidence"]["told_before"]["_unless_words"]
+        for key in told["answers"]:
+            for sentence in re.split(r"(?<=[.!?;])\s+", self.findings.answers.get(key, "").lower()):
+                words = " ".join(tokenize(sentence))
+                if any(c in words for c in cues) and not any(re.search(rf"\b{re.escape(w)}\b", words) for w in unless):
+                    return True
+        return any(h.code.startswith(k) for k in conf["_or_dependent_drinking"]) and self.heavy_drinking(dependent=True)
+
+    def _ranked_admissible(self) -> list[tuple[Hypothesis, float]]:
         ranked = self._ranked()
+        return [pair for pair in ranked if self._admissible(pair[0])] or ranked
+
+    def _leading(self) -> list[tuple[Hypothesis, float]]:
+        ranked = self._ranked_admissible()
         top = ranked[0][1]
         lead = [ranked[0]]
         evidence = self._evidence()
@@ -437,9 +459,13 @@ class ScriptedClinician(Doctor):
         first = clashes(lead[0][0])
         if not first:
             return lead
-        for h, score in self._ranked():
-            if h.category == lead[0][0].category and h is not lead[0][0] and clashes(h) < first:
-                return [(h, score)] + [pair for pair in lead if pair[0] is not h]
+        # the fewest clashes wins, the ranking breaking ties: "severe without psychotic features" (one clash beside a
+        # voice heard) must not lead where "severe with psychotic features" has none (test-v2-0393)
+        fewer = [(clashes(h), i, h, score) for i, (h, score) in enumerate(self._ranked_admissible()) if h.category == lead[0][0].category and h is not lead[0][0]]
+        best = min((x for x in fewer if x[0] < first), default=None, key=lambda x: (x[0], x[1]))
+        if best is not None:
+            h, score = best[2], best[3]
+            return [(h, score)] + [pair for pair in lead if pair[0] is not h]
         return lead
 
     def _diagnosis(self) -> str:
@@ -532,6 +558,13 @@ class ScriptedClinician(Doctor):
         therapies = [t for t in principal.psychotherapy if fits(t)][:2]
         if therapies:
             parts.append(f"Psychotherapy: refer for {', '.join(therapies)}.")
+        # the other disorders it believes, of another category: their first psychological treatment too
+        for h, _ in lead[1:]:
+            if h.code not in profile.codes or h.category == principal.category:
+                continue
+            extra = next((t for t in h.psychotherapy if fits(t) and t.lower() not in " ".join(parts).lower()), None)
+            if extra:
+                parts.append(conf["comorbid_therapy"].format(name=h.name[0].lower() + h.name[1:], therapy=extra))
         # an item that speaks of a drug ("continue antidepressant for two years") only beside that drug
         prescribed = actions.proposed(medication)
         drug_items = set(conf["drug_actions"])
@@ -547,6 +580,13 @@ class ScriptedClinician(Doctor):
             parts.append(f"Safety: {'; '.join(safety)}.")
         # baseline tests before a drug that needs them (lithium: renal and thyroid function), whatever the rules ask
         parts += [text for drug, text in conf["drug_work_up"].items() if drug in medication.lower()]
+        # a patient who takes a medicine already: reconciled before another starts (and one for this illness continued)
+        taken = self.findings.answers.get("medications_current", "")
+        if prescribed and taken and ("medications_current" in self.findings.present or "medications_current" not in self.findings.denied):
+            parts.append(conf["reconcile_medicines"])
+        # frequent drinking without dependence: advice and a goal, not a detoxification
+        if self.heavy_drinking() and not self.heavy_drinking(dependent=True):
+            parts.append(self.script["plan_safety"]["heavy_drinking"]["hazardous_advice"])
         if self._risk_to_others():
             parts.append(conf["risk_to_others"])
         setting_name = self.walk_in.setting or ""
@@ -675,9 +715,10 @@ class ScriptedClinician(Doctor):
         home = " ".join(f.answers.get(c, "") for c in ("living_situation", "dependants"))
         return load_critical_actions().mentions_dependants(home) or "dependants" not in f.denied
 
-    def heavy_drinking(self) -> bool:
+    def heavy_drinking(self, dependent: bool = False) -> bool:
         """Whether the patient's answer about alcohol describes heavy or dependent drinking (daily, many units,
-        morning drinking), whatever the differential."""
+        morning drinking), whatever the differential; with ``dependent``, only dependent drinking (``dependence_cues``
+        or the units: not "a few drinks most nights")."""
         cues = self.script["plan_safety"]["heavy_drinking"]
         f = self.findings
         reply = f.answers.get("alcohol_use", "").lower()
@@ -685,7 +726,7 @@ class ScriptedClinician(Doctor):
         # cut down loads of times but I can't")
         if not reply or ("alcohol_use" in f.denied and "alcohol_use" not in f.present):
             return False
-        if any(c in reply for c in cues["cues"]):
+        if any(c in reply for c in cues["dependence_cues" if dependent else "cues"]):
             return True
         for number, per in re.findall(r"(\d+)\s*units?\s*(?:(?:at|per|each|a|the)\b)?\s*(day|night|weekends?|week)?", reply):
             limit = cues["units_per_week"] if per.startswith("week") else cues["units_per_day"]
@@ -700,10 +741,14 @@ class ScriptedClinician(Doctor):
         conf = self.script["plan_safety"]
         profile = self.profile(believed_only=believed_only)
         codes = list(profile.codes)
-        if self.heavy_drinking():
+        heavy = self.heavy_drinking()
+        if self.heavy_drinking(dependent=True):
             codes.append(conf["heavy_drinking"]["code"])
         present = set(self.findings.present)
+        needs_drinking = set(conf["findings_imply"].get("_needs_heavy_drinking", ()))
         for finding, code in conf["findings_imply"].items():
+            if finding.startswith("_") or (finding in needs_drinking and not heavy):
+                continue
             # a finding another explains implies nothing (eating little with a poor appetite is no anorexia)
             if finding in present and not present & set(conf["findings_explained_by"].get(finding, ())):
                 codes.append(code)
@@ -785,7 +830,10 @@ class ScriptedClinician(Doctor):
             told = [
                 p
                 for p in re.split(r"(?<=[.!?])\s+|,\s+and\s+", f.present[key])
-                if key in self._stated(p) and not any(self.lexicon.get(c).kind in ("symptom", "sign") for c in self._stated(p))
+                # nor a clause that affirms or denies a symptom ("No, I don't hurt myself, I've got my job to think
+                # about" is a risk answer, not the occupation)
+                if key in self._stated(p)
+                and not any(c in self.lexicon and self.lexicon.get(c).kind in ("symptom", "sign") for c, _ in patient_findings(p))
             ]
             quote = self._quote_reply(key, " ".join(told), used) if told else ""
         return quote
@@ -875,6 +923,23 @@ class ScriptedClinician(Doctor):
         """The lexicon concepts ``text`` affirms of the patient."""
         return {c for c, negated in patient_findings(text) if not negated and c in self.lexicon}
 
+    def _told_in(self, concept: str, own_words_only: list[str]) -> str:
+        """The reply in which ``concept`` was affirmed, as the note quotes it: for a finding of ``own_words_only``
+        only its sentences that state it ("I'm not myself.", not the whole reply)."""
+        reply = self.findings.present[concept].strip()
+        if concept not in own_words_only:
+            return reply
+        told = [p.strip() for p in re.split(r"(?<=[.!?])\s+", reply) if concept in self._stated(p)]
+        return " ".join(told) or reply
+
+    def _history_only(self, concept: str, kinds: list[str]) -> bool:
+        """Whether ``concept`` is one the note words only in the patient's words (``own_words_only``) and was heard in
+        answer to a question about the history, of one of the lexicon ``kinds`` ("There was a lot of fighting at home
+        till they split", asked about trauma, read as unstable relationships): it was said of the history, not the
+        present illness."""
+        asked = self.findings.heard_on.get(concept, "")
+        return concept in self.script["note_writing"]["own_words_only"] and asked in self.lexicon and self.lexicon.get(asked).kind in kinds
+
     def _clashing(self, symptoms: list[str]) -> set[str]:
         """The affirmed findings a note cannot state as plain findings: one whose implied finding, or whose
         ``note_conflicts`` partner, the patient denied, and both of two opposite findings."""
@@ -957,10 +1022,15 @@ class ScriptedClinician(Doctor):
             for c in f.present
             if c in evidence and c in lex and lex.get(c).kind in ("symptom", "sign") and (using or c not in pattern["findings"])
         ]
+        writing = self.script["note_writing"]
+        # a finding heard only beside a history finding ("There was a lot of fighting at home till they split" read as
+        # unstable relationships) is the history's, under its own heading, not the present illness's
+        findings = [c for c in findings if not self._history_only(c, writing["history_kinds"])]
         symptoms = [c for c in findings if c not in f.contradicted]
         mixed = [c for c in findings if c in f.contradicted]
-        # a finding that clashes with a denial or with an opposite finding is written in the patient's words
-        clashing = self._clashing(symptoms)
+        # a finding that clashes with a denial or with an opposite finding is written in the patient's words, and so is
+        # one whose clinical term says more than the sentence shows ("I'm not myself" is no personality change)
+        clashing = self._clashing(symptoms) | (set(symptoms) & set(writing["own_words_only"]))
         symptoms = [c for c in symptoms if c not in clashing]
         # a denial is not recorded when the patient affirmed a finding that implies it ("I wash my hands forty
         # times a day" is contamination fear, so "denies obsessions" would misstate them)
@@ -995,8 +1065,9 @@ class ScriptedClinician(Doctor):
         if own:
             hpi.append("In the patient's words: " + " ".join(f'"{q}"' for q in own) + ".")
         # in the order the findings were heard (``clashing`` is a set: its order differs between processes)
-        for quote in dict.fromkeys(f.present[c].strip() for c in findings if c in clashing):
+        for quote in dict.fromkeys(self._told_in(c, writing["own_words_only"]) for c in findings if c in clashing):
             hpi.append(f'Describes: "{quote}".')
+            used.update(p.strip().lower() for p in re.split(r"(?<=[.!?])\s+", quote))  # quoted once, not again below
         if mixed:
             hpi.append(f"Answers were inconsistent (affirmed, then denied) about: {'; '.join(term(c) for c in mixed)}.")
         hpi.extend(f"Denies {term(c)}." for c in negatives)
@@ -1006,11 +1077,13 @@ class ScriptedClinician(Doctor):
             for c in concepts:
                 if (c in f.answers or c in f.present) and c in lex and said(c):
                     label = term(c)
-                    parts.append(f"{said(c)}." if label.lower() == heading.lower() else f"{label.capitalize()}: {said(c)}.")
+                    plain = label.lower() == heading.lower() or c in writing["unlabelled"]
+                    parts.append(f"{said(c)}." if plain else f"{label.capitalize()}: {said(c)}.")
             if parts:
                 lines.append(f"{heading}: {' '.join(parts)}")
         mse = [f"Mood described as {said('mse:mood')}." if said("mse:mood") else "Mood not described."]
-        content = [term(c) for c in symptoms if lex.get(c).domain in ("mood", "psychosis", "obsessive_compulsive", "trauma", "risk")]
+        thought = writing["thought_content"]
+        content = [term(c) for c in symptoms if lex.get(c).domain in thought["domains"] and c not in thought["except"]]
         if content:
             mse.append(f"Thought content: {'; '.join(dict.fromkeys(content))}.")
         percept = [term(c) for c in ("auditory_hallucinations", "visual_hallucinations") if c in f.present]

@@ -765,3 +765,27 @@ def test_an_antidepressant_for_an_adjustment_disorder_is_over_treatment_unless_a
     assert [(c.action, c.cap) for c in alone.contraindicated] == [("antidepressant", 2)]
     assert not ca.check(_profile(codes=("F43.21", "F32.1")), plan).contraindicated
     assert not ca.check(_profile(codes=("F43.21",)), "Problem-solving therapy; no antidepressant. Review in two weeks.").contraindicated
+
+
+def test_a_young_patient_starting_an_antidepressant_is_reviewed_within_a_week(ca):
+    plan = "Sertraline 50 mg once daily. Review in two weeks."
+    assert "prompt_follow_up" in {m.action for m in ca.check(_profile(age=23), plan).missing}
+    assert "prompt_follow_up" not in {m.action for m in ca.check(_profile(age=40), plan).missing}
+    assert not ca.check(_profile(age=23), "Sertraline 50 mg once daily. Review within a week.").missing
+    assert not ca.check(_profile(age=23), "No medicine; guided self-help. Review in two weeks.").missing
+
+
+@pytest.mark.parametrize("code", ["F20.9", "F22", "F25.0", "F31.2"])
+def test_psychosis_and_psychotic_mania_need_an_antipsychotic(ca, code):
+    p = _profile(codes=(code,))
+    assert "antipsychotic" in {m.action for m in ca.check(p, "Continue lithium 300 mg twice daily; level in one week.").missing}
+    for plan in ("Start risperidone 2 mg once daily.", "Amisulpride 50 mg at night.", "An antipsychotic, agreed with him."):
+        assert "antipsychotic" not in {m.action for m in ca.check(p, plan).missing}, plan
+
+
+def test_an_antidepressant_first_line_for_an_adjustment_disorder_is_over_treatment(ca):
+    alone = ca.check(_profile(codes=("F43.21",)), "Start sertraline 50 mg once daily; review in four weeks.")
+    assert [(c.action, c.cap) for c in alone.contraindicated] == [("antidepressant", 2)]
+    assert not ca.check(_profile(codes=("F43.21",)), "Supportive counselling and problem solving; review in four weeks.").contraindicated
+    # beside a depressive episode the antidepressant is the depression's
+    assert not ca.check(_profile(codes=("F43.21", "F32.1")), "Start sertraline 50 mg once daily.").contraindicated

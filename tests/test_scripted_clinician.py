@@ -221,3 +221,53 @@ def test_withdrawal_after_a_past_seizure_is_managed_under_the_medical_team(handw
     assert "inpatient_detoxification" in {r.action for r in check.required}
     assert not check.missing and not check.contraindicated, check.missing
     assert chart.treatment.startswith("Disposition: admission under the medical team")
+
+
+@pytest.fixture(scope="module")
+def test_v2_env():
+    e = gymnasium.make("MentalHospital-v0", suite="test-v2", turn_budget=40)
+    yield e
+    e.close()
+
+
+def test_specifiers_follow_the_history(test_v2_env):
+    """A supervisor's faults (issue #15): 'recurrent' for a first episode, 'without psychotic features' beside the
+    voices the patient told of, combined-type ADHD on inattention alone."""
+    # a first episode ("No, I've never had help for my mental health before") with voices heard
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0393")
+    assert chart.disorders[0] == "F32.3" and not any(d.startswith("F33") for d in chart.disorders)
+    assert "olanzapine" in chart.treatment.lower()  # psychotic depression: an antipsychotic with the antidepressant
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0231")  # no hyperactivity told
+    assert tuple(chart.disorders) == ("F90.0",)
+    # an earlier episode told in words the lexicon does not read ("Known to an outpatient psychiatrist since 20 with
+    # depressive illness") keeps the recurrent disorder
+    assert any(d.startswith("F33") for d in play(test_v2_env, ScriptedClinician(), "test-v2-0003").disorders)
+
+
+def test_the_note_files_answers_and_states_only_what_was_said(test_v2_env):
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0286")
+    hpi = next(line for line in chart.note.splitlines() if line.startswith("History of present illness"))
+    # "I'm not myself" is quoted, never turned into a "personality change"
+    assert "personality change" not in chart.note and '"I\'m not myself."' in hpi
+    mse = next(line for line in chart.note.splitlines() if line.startswith("Mental status examination"))
+    thought = re.search(r"Thought content: ([^.]*)\.", mse).group(1)
+    assert "depressed mood" not in thought and "anhedonia" not in thought  # moods are not thought content
+    # a relative's high blood pressure is family history, not "family history of mental illness"
+    note = play(test_v2_env, ScriptedClinician(), "test-v2-0027").note
+    assert 'Family history: "My father has high blood pressure."' in note
+    assert "Family history of mental illness" not in note
+
+
+def test_no_detoxification_for_a_patient_who_hardly_drinks_or_drinks_without_dependence(test_v2_env):
+    # "blackout blinds" read as blackouts, and "a few drinks most nights" without a sign of dependence
+    for case_id in ("test-v2-0047", "test-v2-0137"):
+        plan = play(test_v2_env, ScriptedClinician(), case_id).treatment.lower()
+        assert "pabrinex" not in plan and "detoxification" not in plan, case_id
+    assert "low-risk limit" in play(test_v2_env, ScriptedClinician(), "test-v2-0137").treatment
+
+
+def test_the_plan_reconciles_medicines_and_treats_a_believed_comorbidity(test_v2_env):
+    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0286").treatment  # on lithium, quetiapine started
+    assert "reconcile every medicine" in plan
+    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0027").treatment  # anxiety with a primary insomnia
+    assert "cognitive behavioural therapy for insomnia" in plan
