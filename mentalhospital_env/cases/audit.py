@@ -80,7 +80,7 @@ RULES: tuple[str, ...] = (
     "labels.differential", "labels.cc_lifelong", "labels.cc_technical",
     "agree.only_child", "agree.use_years", "agree.intoxicated_withdrawing", "agree.adult_life",
     "agree.protective_job", "agree.partner_left", "agree.homeless_home", "agree.parent_death",
-    "agree.tried_alcohol",
+    "agree.tried_alcohol", "agree.violent_offence", "agree.low_mood",
 )
 
 
@@ -1324,6 +1324,17 @@ def _told_once_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     home = _has(case.demographics.living_situation or "", A["partner_words"])
     if left and home:
         out.append(Finding(cid, "history_of_present_illness", "agree.partner_left", f"{left.group(0)!r} but {case.demographics.living_situation!r}"))
+    offence = re.search(A["violent_offence_pattern"], personal)
+    violence = (_get(ehr.risk_assessment, "violence") or "") if ehr.risk_assessment is not None else ""
+    never = re.search(A["no_violence_pattern"], violence, re.I) if offence else None
+    if offence and never:
+        out.append(Finding(cid, "risk_assessment.violence", "agree.violent_offence", f"{never.group(0)!r} beside {offence.group(0)!r} in the personal history"))
+    if mse is not None and any(c.startswith(tuple(A["low_mood_codes"])) for c in case.diagnosis.codes):
+        flat = re.search(A["euthymic_pattern"], (_get(mse, "affect") or "").strip(), re.I)
+        said = re.search(A["euthymic_pattern"], (_get(mse, "mood") or "").strip(), re.I) if flat else None
+        for key, m in (("affect", flat), ("mood", said)):  # 'alright' said of a low mood the affect shows is what patients say
+            if m:
+                out.append(Finding(cid, f"mental_status_exam.{key}", "agree.low_mood", f"{m.group(0)!r} in a record diagnosing a depressive episode"))
     return out
 
 

@@ -489,6 +489,12 @@ class StoryV2(_Story):
             for f in facts:
                 for pattern, instead in T["adult_life_rewrites"]:
                     f.text = re.sub(pattern, instead, f.text)
+        personal = " ".join(f.text for f in facts if f.section == "personal_history")
+        if re.search(A["violent_offence_pattern"], personal):  # the audit's agree.violent_offence
+            for f in facts:
+                if f.section == "risk_assessment.violence" and re.search(A["no_violence_pattern"], f.text, re.I):
+                    text, says = rng.choice(T["violence_after_offence"])
+                    f.text, f.says = self.fill(text), (says if f.says else None)
         occupation = str(self.p.demographics.get("occupation", ""))
         if _has(occupation, A["not_working_occupations"]) or _has(story, A["not_working_words"]) or _has(story, A["job_lost_words"]):
             for f in facts:
@@ -1118,6 +1124,12 @@ class StoryV2(_Story):
             for k, vs in original.items()
         }
         filtered = {k: [v for v in vs if not _has(v, untold)] or vs for k, vs in filtered.items()}
+        A = R["agree"]
+        if any(c.startswith(tuple(A["low_mood_codes"])) for c in self.codes):  # the audit's agree.low_mood
+            low = self.story["told_once"]["low_mood_mse"]
+            for k in ("mood", "affect"):
+                if k in filtered:
+                    filtered[k] = [v for v in filtered[k] if not re.search(A["euthymic_pattern"], v.strip(), re.I)] or list(low[k])
         saved = self.presentation
         self.presentation = {**saved, "mse": filtered}
         try:
@@ -1459,6 +1471,14 @@ class CaseComposerV2(CaseComposer):
         self.marks: dict[str, tuple] = {}  # StoryV2._marks, per text
         # version 2's own wording for the sections version 1 wrote from a few stock lines
         self.frames = {**self.frames, **{k: v for k, v in self.story["frames"].items() if not k.startswith("_")}}
+
+    def _assemble(self, case_id, patient, disorders, codes, chart, exams, treatment, persona) -> dict[str, Any]:
+        """Version 1's case mapping, each diagnosis under the title a UK chart writes (story.json ``chart_titles``)."""
+        case = super()._assemble(case_id, patient, disorders, codes, chart, exams, treatment, persona)
+        titles = self.story["chart_titles"]
+        for d in case["diagnosis"]["disorders"]:
+            d["name"] = titles.get(d["code"], d["name"])
+        return case
 
     def _comorbidities(self, rng: random.Random, principal: Entry, patient) -> list[Entry]:
         """Version 1's comorbidities, less those the story cannot hold: one whose minimum duration the
