@@ -736,6 +736,7 @@ class StoryV2(_Story):
         if rng.random() < self.c.voices["referral_share"]:
             rng.shuffle(lead)  # people tell what troubles them most, not the core complaint first
         order = lead + firsts + [x for x in self.symptoms + self.comorbid_symptoms if x not in lead and x not in firsts]
+        told_from = len(self.chart.facts)
         for s in order:
             if n >= most:
                 break
@@ -755,6 +756,7 @@ class StoryV2(_Story):
         if n == 0:
             raise CompositionError("no symptom could be told in the patient's words")
         # what others noticed, and what it costs
+        quotes_end = len(self.chart.facts)
         impacts = [_THIRD_PERSON.sub(self.p.pron["poss"], x) for x in self.presentation.get("impact", ()) if self.fits(x)]
         rng.shuffle(impacts)
         self_frames = list(st["impact_self"])
@@ -789,6 +791,7 @@ class StoryV2(_Story):
             tried = own
         if tried and rng.random() < (0.75 if self.p.setting != "emergency" else 0.4):
             self.chart.add(section, rng.choice(tried))
+        self._told_in_time(told_from, quotes_end)
         # the course
         if self.days >= 14:
             if self.lifelong:
@@ -818,6 +821,22 @@ class StoryV2(_Story):
                 f"About {weeks} weeks ago the {drug['name']} went in the bin.",
             ])
             self.chart.add(section, text, rng.choice([f"I stopped the {drug['name']} a few weeks back.", f"I haven't taken the {drug['name']} for a while."]))
+
+    def _told_in_time(self, start: int, quotes_end: int) -> None:
+        """The complaints, what others saw and what was tried, told as they came rather than as a list:
+        what the family noticed follows the first complaint or two, what was tried comes before the
+        last complaint when there are three or more (stop 25's reader: four quotes in a row, then the
+        impact, read as a diagnosis's features in the order of its criteria)."""
+        facts = self.chart.facts
+        quotes, rest = facts[start:quotes_end], facts[quotes_end:]
+        if len(quotes) < 2 or not rest:
+            return
+        first = self.rng.choice((1, 2)) if len(quotes) > 2 else 1
+        seen, tail = rest[:1], rest[1:]
+        if len(quotes) - first >= 2 and tail:
+            facts[start:] = quotes[:first] + seen + quotes[first:-1] + tail + quotes[-1:]
+        else:
+            facts[start:] = quotes[:first] + seen + quotes[first:] + tail
 
     def _why_now(self) -> None:
         """What brought an emergency or inpatient patient in today (a referral says why now)."""
