@@ -80,7 +80,7 @@ RULES: tuple[str, ...] = (
     "labels.differential", "labels.cc_lifelong", "labels.cc_technical",
     "agree.only_child", "agree.use_years", "agree.intoxicated_withdrawing", "agree.adult_life",
     "agree.protective_job", "agree.partner_left", "agree.homeless_home", "agree.parent_death",
-    "agree.tried_alcohol", "agree.violent_offence", "agree.low_mood",
+    "agree.tried_alcohol", "agree.violent_offence", "agree.low_mood", "agree.care_home",
 )
 
 
@@ -1258,6 +1258,12 @@ def use_years(substance: str, story: str, age: int, A: Mapping[str, Any]) -> tup
     return (int(m.group(1)) if m else None), (age - began if began is not None and began < age else None)
 
 
+def care_home_misplaced(living: str, age: int, codes: Iterable[str], A: Mapping[str, Any]) -> bool:
+    """Whether a patient is said to live in a care home without what puts someone there: a dementia or
+    delirium among the diagnoses, or great age (``review.json`` ``agree.care_home_*``)."""
+    return bool(re.search(A["care_home_pattern"], living, re.I)) and age < A["care_home_min_age"] and not any(c.startswith(tuple(A["care_home_codes"])) for c in codes)
+
+
 def _told_once_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     """One life told the same way in every section (``review.json`` ``agree``, stop 24): an only child
     without brothers or sisters elsewhere, years of use that fit the age use began and the patient's
@@ -1324,6 +1330,8 @@ def _told_once_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     home = _has(case.demographics.living_situation or "", A["partner_words"])
     if left and home:
         out.append(Finding(cid, "history_of_present_illness", "agree.partner_left", f"{left.group(0)!r} but {case.demographics.living_situation!r}"))
+    if care_home_misplaced(case.demographics.living_situation or "", age, case.diagnosis.codes, A):
+        out.append(Finding(cid, "demographics.living_situation", "agree.care_home", f"{case.demographics.living_situation!r} at {age} without a dementia or delirium among the diagnoses"))
     offence = re.search(A["violent_offence_pattern"], personal)
     violence = (_get(ehr.risk_assessment, "violence") or "") if ehr.risk_assessment is not None else ""
     never = re.search(A["no_violence_pattern"], violence, re.I) if offence else None

@@ -32,7 +32,7 @@ from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.durations import load_durations
 from mentalhospital_env.knowledge.language import memo_size
 
-from ..audit import _family_match, _has, _label_patterns, quote_sentences, review_facts
+from ..audit import _family_match, _has, _label_patterns, care_home_misplaced, quote_sentences, review_facts
 from ..reference import Entry
 from .composer import (
     _THIRD_PERSON,
@@ -1554,6 +1554,8 @@ class CaseComposerV2(CaseComposer):
             demo["occupation"] = occupation = "sixth-form student"
             demo["education"] = "studying for A levels"
             patient.household = replace(patient.household, occupation=occupation, employed=False)
+        if care_home_misplaced(living, patient.age, [disorder["code"]], R["agree"]):  # the audit's agree.care_home
+            raise CompositionError("a care home without a dementia")
         if "supported accommodation" in living and disorder.get("category") not in ("schizophrenia_spectrum", "bipolar", "neurodevelopmental", "personality", "substance_related"):
             demo["living_situation"] = rng.choice(["lives alone in a rented flat", "lives in a shared house"])
         if occupation.startswith("stay-at-home parent") and not re.search(r"child|son|daughter", living):
