@@ -555,9 +555,13 @@ class StoryV2(_Story):
             when = [f"in {month}", f"in {month}", f"{duration} ago", f"early in {month}", f"late in {month}", f"in mid-{month}"]
             bare = [month, f"the start of {month}", f"last {month}" if back >= 2 else month]
         else:
-            when = [f"at {onset_age}", f"when {self.p.pron['subj']} was {onset_age}", f"at the age of {onset_age}", f"in {poss_word(self.p.pron)} {decade(onset_age)}"]
-            bare = [f"the age of {onset_age}", f"{poss_word(self.p.pron)} {decade(onset_age)}", f"{onset_age}"]
-        self.lifelong = self.principal.get("category") in ("neurodevelopmental", "personality") and days >= 365
+            when = [f"at {onset_age}", f"when {self.p.pron['subj']} was {onset_age}", f"at the age of {onset_age}"]
+            bare = [f"the age of {onset_age}", f"{onset_age}"]
+            if onset_age >= 13 and decade(onset_age) != decade(self.p.age):  # not 'in his childhood' at 9, nor 'in her teens' at 15
+                when.append(f"in {poss_word(self.p.pron)} {decade(onset_age)}")
+                bare.insert(1, f"{poss_word(self.p.pron)} {decade(onset_age)}")
+        category = self.principal.get("category")
+        self.lifelong = (category == "neurodevelopmental" and self.p.age >= 6) or (category == "personality" and days >= 365)  # ADHD at 16 did not begin "in mid-May"
         self.fields.update(when=rng.choice(when), when_bare=rng.choice(bare))
         self.fields["When"] = cap(self.fields["when"])
         self.fields["When_short"] = cap(rng.choice(when))
