@@ -80,7 +80,7 @@ RULES: tuple[str, ...] = (
     "labels.differential", "labels.cc_lifelong", "labels.cc_technical",
     "agree.only_child", "agree.use_years", "agree.intoxicated_withdrawing", "agree.adult_life",
     "agree.protective_job", "agree.partner_left", "agree.homeless_home", "agree.parent_death",
-    "agree.tried_alcohol", "agree.violent_offence", "agree.low_mood", "agree.care_home",
+    "agree.tried_alcohol", "agree.violent_offence", "agree.low_mood", "agree.care_home", "agree.never_partnered",
 )
 
 
@@ -1330,6 +1330,10 @@ def _told_once_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     home = _has(case.demographics.living_situation or "", A["partner_words"])
     if left and home:
         out.append(Finding(cid, "history_of_present_illness", "agree.partner_left", f"{left.group(0)!r} but {case.demographics.living_situation!r}"))
+    never = re.search(A["never_partnered_pattern"], story, re.I)
+    partnered = (case.demographics.marital_status or "") in A["partnered_status"] or _has(case.demographics.living_situation or "", A["partner_words"])
+    if never and partnered:
+        out.append(Finding(cid, "history_of_present_illness", "agree.never_partnered", f"{never.group(0)!r} of a patient who is {case.demographics.marital_status or case.demographics.living_situation!r}"))
     if care_home_misplaced(case.demographics.living_situation or "", age, case.diagnosis.codes, A):
         out.append(Finding(cid, "demographics.living_situation", "agree.care_home", f"{case.demographics.living_situation!r} at {age} without a dementia or delirium among the diagnoses"))
     offence = re.search(A["violent_offence_pattern"], personal)

@@ -707,7 +707,8 @@ class StoryV2(_Story):
         has_precipitant = bool(precipitants) and (trauma or rng.random() < 0.8)
         if has_precipitant:
             precipitant = rng.choice(precipitants)
-            clause = fill(rng.choice(st["precipitant_clause"]), {"precipitant": precipitant})
+            clauses = [c for c in st["precipitant_clause"] if self.days >= 21 or "weeks after" not in c]  # not 'in the weeks after' an onset two days ago
+            clause = fill(rng.choice(clauses), {"precipitant": precipitant})
             self.fields.update(precipitant=precipitant, Precipitant_cap=cap(precipitant), precipitant_clause=clause, precipitant_tail=", " + clause)
         else:
             clause = self.fill(rng.choice(st["no_precipitant_clause"]))
