@@ -14,7 +14,7 @@ from test_records_agree import _agree
 
 NEW = ("joins.injecting", "agree.only_child", "agree.use_years", "agree.intoxicated_withdrawing",
        "agree.adult_life", "agree.protective_job", "agree.partner_left", "agree.homeless_home", "agree.parent_death", "agree.tried_alcohol",
-       "agree.violent_offence", "agree.low_mood", "agree.care_home")  # stop 25's reader
+       "agree.violent_offence", "agree.low_mood", "agree.care_home", "agree.in_care_parents")  # stop 25's reader
 
 
 @pytest.mark.parametrize(
@@ -51,6 +51,9 @@ NEW = ("joins.injecting", "agree.only_child", "agree.use_years", "agree.intoxica
           "ehr.personal_history": "Currently working as a bus driver. Married for 18 years."}, "agree.employment"),
         ({"demographics.living_situation": "homeless, sleeping rough",
           "ehr.history_of_present_illness": "Low for four months. Most days she is bed-bound much of the day."}, "agree.homeless_home"),
+        ({"demographics.age": 9, "demographics.occupation": "primary school pupil", "demographics.education": "attends primary school",
+          "demographics.living_situation": "in foster care with long-term carers",
+          "ehr.history_of_present_illness": "Arguing for a year. \"I'm always in a mood, mum says,\" she says."}, "agree.in_care_parents"),
     ],
 )
 def test_told_once_rules_catch_the_readers_contradictions(changes: dict, rule: str) -> None:

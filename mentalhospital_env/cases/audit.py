@@ -80,7 +80,7 @@ RULES: tuple[str, ...] = (
     "labels.differential", "labels.cc_lifelong", "labels.cc_technical",
     "agree.only_child", "agree.use_years", "agree.intoxicated_withdrawing", "agree.adult_life",
     "agree.protective_job", "agree.partner_left", "agree.homeless_home", "agree.parent_death",
-    "agree.tried_alcohol", "agree.violent_offence", "agree.low_mood", "agree.care_home", "agree.never_partnered",
+    "agree.tried_alcohol", "agree.violent_offence", "agree.low_mood", "agree.care_home", "agree.never_partnered", "agree.in_care_parents",
 )
 
 
@@ -1330,6 +1330,12 @@ def _told_once_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     home = _has(case.demographics.living_situation or "", A["partner_words"])
     if left and home:
         out.append(Finding(cid, "history_of_present_illness", "agree.partner_left", f"{left.group(0)!r} but {case.demographics.living_situation!r}"))
+    if age < 18 and _has(case.demographics.living_situation or "", R["care_words"]):
+        for name, text in sections:
+            m = re.search(A["in_care_parent_pattern"], text, re.I)
+            if m:
+                out.append(Finding(cid, name, "agree.in_care_parents", f"{m.group(0)!r} of a child who is {case.demographics.living_situation!r}"))
+                break
     never = re.search(A["never_partnered_pattern"], story, re.I)
     partnered = (case.demographics.marital_status or "") in A["partnered_status"] or _has(case.demographics.living_situation or "", A["partner_words"])
     if never and partnered:

@@ -489,6 +489,11 @@ class StoryV2(_Story):
             for f in facts:
                 for pattern, instead in T["adult_life_rewrites"]:
                     f.text = re.sub(pattern, instead, f.text)
+        if age < 18 and _has(str(self.p.demographics.get("living_situation", "")), review_facts()["care_words"]):  # the audit's agree.in_care_parents
+            for f in facts:
+                for pattern, instead in T["in_care_rewrites"]:
+                    f.text = re.sub(pattern, instead, f.text)
+                    f.says = re.sub(pattern, instead, f.says) if f.says else f.says
         personal = " ".join(f.text for f in facts if f.section == "personal_history")
         if re.search(A["violent_offence_pattern"], personal):  # the audit's agree.violent_offence
             for f in facts:
