@@ -1258,6 +1258,15 @@ def use_years(substance: str, story: str, age: int, A: Mapping[str, Any]) -> tup
     return (int(m.group(1)) if m else None), (age - began if began is not None and began < age else None)
 
 
+def _first_told(cid: str, sections: Sequence[tuple[str, str]], pattern: str, rule: str, whom: str) -> list[Finding]:
+    """The first section that tells what ``pattern`` finds, as one finding of ``rule`` (``whom``: of whom it is told)."""
+    for name, text in sections:
+        m = re.search(pattern, text, re.I)
+        if m:
+            return [Finding(cid, name, rule, f"{m.group(0)!r} {whom}")]
+    return []
+
+
 def care_home_misplaced(living: str, age: int, codes: Iterable[str], A: Mapping[str, Any]) -> bool:
     """Whether a patient is said to live in a care home without what puts someone there: a dementia or
     delirium among the diagnoses, or great age (``review.json`` ``agree.care_home_*``)."""
@@ -1310,11 +1319,7 @@ def _told_once_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
             out.append(Finding(cid, "risk_assessment.suicide", "agree.protective_job", f"{job.group(0)!r} but {idle!r}"))
     living = case.demographics.living_situation or ""
     if _has(living, R["homeless_words"]):
-        for name, text in sections:
-            m = re.search(A["homeless_home_pattern"], text, re.I)
-            if m:
-                out.append(Finding(cid, name, "agree.homeless_home", f"{m.group(0)!r} of a patient who is {living!r}"))
-                break
+        out.extend(_first_told(cid, sections, A["homeless_home_pattern"], "agree.homeless_home", f"of a patient who is {living!r}"))
     death = re.search(A["parent_death_pattern"], story, re.I)
     if death and re.search(A["both_parents_living"], living, re.I):
         out.append(Finding(cid, "history_of_present_illness", "agree.parent_death", f"{death.group(0)!r} but {living!r}"))
@@ -1330,12 +1335,8 @@ def _told_once_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     home = _has(case.demographics.living_situation or "", A["partner_words"])
     if left and home:
         out.append(Finding(cid, "history_of_present_illness", "agree.partner_left", f"{left.group(0)!r} but {case.demographics.living_situation!r}"))
-    if age < 18 and _has(case.demographics.living_situation or "", R["care_words"]):
-        for name, text in sections:
-            m = re.search(A["in_care_parent_pattern"], text, re.I)
-            if m:
-                out.append(Finding(cid, name, "agree.in_care_parents", f"{m.group(0)!r} of a child who is {case.demographics.living_situation!r}"))
-                break
+    if age < 18 and _has(living, R["care_words"]):
+        out.extend(_first_told(cid, sections, A["in_care_parent_pattern"], "agree.in_care_parents", f"of a child who is {living!r}"))
     never = re.search(A["never_partnered_pattern"], story, re.I)
     partnered = (case.demographics.marital_status or "") in A["partnered_status"] or _has(case.demographics.living_situation or "", A["partner_words"])
     if never and partnered:
