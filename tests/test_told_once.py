@@ -13,7 +13,8 @@ from mentalhospital_env.cases.generator import generate_cases
 from test_records_agree import _agree
 
 NEW = ("joins.injecting", "agree.only_child", "agree.use_years", "agree.intoxicated_withdrawing",
-       "agree.adult_life", "agree.protective_job", "agree.partner_left", "agree.homeless_home", "agree.parent_death", "agree.tried_alcohol")
+       "agree.adult_life", "agree.protective_job", "agree.partner_left", "agree.homeless_home", "agree.parent_death", "agree.tried_alcohol",
+       "agree.violent_offence", "agree.low_mood", "agree.care_home", "agree.in_care_parents")  # stop 25's reader
 
 
 @pytest.mark.parametrize(
@@ -38,6 +39,21 @@ NEW = ("joins.injecting", "agree.only_child", "agree.use_years", "agree.intoxica
         ({"demographics.age": 13, "ehr.personal_history": "Lives with father. His partner's baby daughter is at home with them."}, "agree.adult_life"),
         ({"ehr.history_of_present_illness": "Bingeing for two years. Cutting out alcohol for a month changed nothing.",
           "ehr.substance_use": "A drink now and then, on special occasions."}, "agree.tried_alcohol"),
+        # stop 25's reader
+        ({"demographics.age": 16, "ehr.risk_assessment": {"suicide": "Denies thoughts of suicide; reasons for living include his children."}}, "agree.adult_life"),
+        ({"demographics.age": 16, "ehr.history_of_present_illness": "Restless for years. By now he has had several speeding fines."}, "agree.adult_life"),
+        ({"ehr.personal_history": "Married for 18 years. An assault conviction three years ago, dealt with by a community order.",
+          "ehr.risk_assessment": {"violence": "No history of violence; no risk to others identified."}}, "agree.violent_offence"),
+        ({"ehr.mental_status_exam.affect": "Euthymic, appropriate."}, "agree.low_mood"),
+        ({"demographics.age": 75, "demographics.occupation": "retired bus driver", "demographics.living_situation": "lives in a care home"}, "agree.care_home"),
+        ({"ehr.history_of_present_illness": "Low for four months. Her husband says she has never had a long-term relationship."}, "agree.never_partnered"),
+        ({"ehr.history_of_present_illness": "Low for four months. By now she is unable to work.",
+          "ehr.personal_history": "Currently working as a bus driver. Married for 18 years."}, "agree.employment"),
+        ({"demographics.living_situation": "homeless, sleeping rough",
+          "ehr.history_of_present_illness": "Low for four months. Most days she is bed-bound much of the day."}, "agree.homeless_home"),
+        ({"demographics.age": 9, "demographics.occupation": "primary school pupil", "demographics.education": "attends primary school",
+          "demographics.living_situation": "in foster care with long-term carers",
+          "ehr.history_of_present_illness": "Arguing for a year. \"I'm always in a mood, mum says,\" she says."}, "agree.in_care_parents"),
     ],
 )
 def test_told_once_rules_catch_the_readers_contradictions(changes: dict, rule: str) -> None:
@@ -57,6 +73,13 @@ def test_told_once_rules_catch_the_readers_contradictions(changes: dict, rule: s
          "exams": [{"name": "CIWA-Ar", "kind": "scale", "result": "total 14/67 (mild)"}]},
         {"demographics.age": 30, "ehr.risk_assessment": {"violence": "Never been in a fight as an adult."}},
         {"demographics.living_situation": "lives alone in a rented flat", "ehr.history_of_present_illness": "Low for four months. By now he has been left by his partner."},
+        {"demographics.age": 17, "ehr.risk_assessment": {"suicide": "Denies thoughts of suicide; reasons for living include his family."}},
+        {"ehr.personal_history": "Married for 18 years. An assault conviction three years ago, dealt with by a community order.",
+         "ehr.risk_assessment": {"violence": "Assault conviction on file; no violence since, and no current threats."}},
+        {"ehr.mental_status_exam.mood": "'alright'", "ehr.mental_status_exam.affect": "Low, reactive at times."},
+        {"demographics.age": 88, "demographics.occupation": "retired bus driver", "demographics.living_situation": "lives in a care home"},
+        {"demographics.age": 78, "demographics.occupation": "retired bus driver", "demographics.living_situation": "lives in a care home",
+         "diagnosis.disorders": [{"name": "Unspecified dementia", "code": "F03.90"}, {"name": "Moderate depressive episode", "code": "F32.1"}]},
     ],
 )
 def test_told_once_rules_leave_consistent_records(changes: dict) -> None:
@@ -76,7 +99,7 @@ def test_generator_tells_one_life_without_redrawing(monkeypatch) -> None:
         return found
 
     monkeypatch.setattr(audit, "audit_case", counting)
-    principals = ["F11.20", "F12.20", "F10.230", "F90.2", "F42.2", "F32.1", "F10.20", "F41.1", "F31.2", "F43.21"] * 4
+    principals = ["F11.20", "F12.20", "F10.230", "F90.2", "F42.2", "F32.1", "F10.20", "F41.1", "F31.2", "F43.21", "F06.70"] * 4
     generate_cases(len(principals), seed=24, prefix="t", version=2, principals=principals)
     assert [r for r in refused if r in NEW] == []
 

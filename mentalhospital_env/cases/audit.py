@@ -80,7 +80,7 @@ RULES: tuple[str, ...] = (
     "labels.differential", "labels.cc_lifelong", "labels.cc_technical",
     "agree.only_child", "agree.use_years", "agree.intoxicated_withdrawing", "agree.adult_life",
     "agree.protective_job", "agree.partner_left", "agree.homeless_home", "agree.parent_death",
-    "agree.tried_alcohol",
+    "agree.tried_alcohol", "agree.violent_offence", "agree.low_mood", "agree.care_home", "agree.never_partnered", "agree.in_care_parents",
 )
 
 
@@ -1375,6 +1375,21 @@ def use_years(substance: str, story: str, age: int, A: Mapping[str, Any]) -> tup
     return (int(m.group(1)) if m else None), (age - began if began is not None and began < age else None)
 
 
+def _first_told(cid: str, sections: Sequence[tuple[str, str]], pattern: str, rule: str, whom: str) -> list[Finding]:
+    """The first section that tells what ``pattern`` finds, as one finding of ``rule`` (``whom``: of whom it is told)."""
+    for name, text in sections:
+        m = re.search(pattern, text, re.I)
+        if m:
+            return [Finding(cid, name, rule, f"{m.group(0)!r} {whom}")]
+    return []
+
+
+def care_home_misplaced(living: str, age: int, codes: Iterable[str], A: Mapping[str, Any]) -> bool:
+    """Whether a patient is said to live in a care home without what puts someone there: a dementia or
+    delirium among the diagnoses, or great age (``review.json`` ``agree.care_home_*``)."""
+    return bool(re.search(A["care_home_pattern"], living, re.I)) and age < A["care_home_min_age"] and not any(c.startswith(tuple(A["care_home_codes"])) for c in codes)
+
+
 def _told_once_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     """One life told the same way in every section (``review.json`` ``agree``, stop 24): an only child
     without brothers or sisters elsewhere, years of use that fit the age use began and the patient's
@@ -1421,11 +1436,7 @@ def _told_once_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
             out.append(Finding(cid, "risk_assessment.suicide", "agree.protective_job", f"{job.group(0)!r} but {idle!r}"))
     living = case.demographics.living_situation or ""
     if _has(living, R["homeless_words"]):
-        for name, text in sections:
-            m = re.search(A["homeless_home_pattern"], text, re.I)
-            if m:
-                out.append(Finding(cid, name, "agree.homeless_home", f"{m.group(0)!r} of a patient who is {living!r}"))
-                break
+        out.extend(_first_told(cid, sections, A["homeless_home_pattern"], "agree.homeless_home", f"of a patient who is {living!r}"))
     death = re.search(A["parent_death_pattern"], story, re.I)
     if death and re.search(A["both_parents_living"], living, re.I):
         out.append(Finding(cid, "history_of_present_illness", "agree.parent_death", f"{death.group(0)!r} but {living!r}"))
@@ -1441,6 +1452,25 @@ def _told_once_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     home = _has(case.demographics.living_situation or "", A["partner_words"])
     if left and home:
         out.append(Finding(cid, "history_of_present_illness", "agree.partner_left", f"{left.group(0)!r} but {case.demographics.living_situation!r}"))
+    if age < 18 and _has(living, R["care_words"]):
+        out.extend(_first_told(cid, sections, A["in_care_parent_pattern"], "agree.in_care_parents", f"of a child who is {living!r}"))
+    never = re.search(A["never_partnered_pattern"], story, re.I)
+    partnered = (case.demographics.marital_status or "") in A["partnered_status"] or _has(case.demographics.living_situation or "", A["partner_words"])
+    if never and partnered:
+        out.append(Finding(cid, "history_of_present_illness", "agree.never_partnered", f"{never.group(0)!r} of a patient who is {case.demographics.marital_status or case.demographics.living_situation!r}"))
+    if care_home_misplaced(case.demographics.living_situation or "", age, case.diagnosis.codes, A):
+        out.append(Finding(cid, "demographics.living_situation", "agree.care_home", f"{case.demographics.living_situation!r} at {age} without a dementia or delirium among the diagnoses"))
+    offence = re.search(A["violent_offence_pattern"], personal)
+    violence = (_get(ehr.risk_assessment, "violence") or "") if ehr.risk_assessment is not None else ""
+    never = re.search(A["no_violence_pattern"], violence, re.I) if offence else None
+    if offence and never:
+        out.append(Finding(cid, "risk_assessment.violence", "agree.violent_offence", f"{never.group(0)!r} beside {offence.group(0)!r} in the personal history"))
+    if mse is not None and any(c.startswith(tuple(A["low_mood_codes"])) for c in case.diagnosis.codes):
+        flat = re.search(A["euthymic_pattern"], (_get(mse, "affect") or "").strip(), re.I)
+        said = re.search(A["euthymic_pattern"], (_get(mse, "mood") or "").strip(), re.I) if flat else None
+        for key, m in (("affect", flat), ("mood", said)):  # 'alright' said of a low mood the affect shows is what patients say
+            if m:
+                out.append(Finding(cid, f"mental_status_exam.{key}", "agree.low_mood", f"{m.group(0)!r} in a record diagnosing a depressive episode"))
     return out
 
 

@@ -32,7 +32,7 @@ from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.durations import load_durations
 from mentalhospital_env.knowledge.language import memo_size
 
-from ..audit import _family_match, _has, _label_patterns, quote_sentences, review_facts
+from ..audit import _family_match, _has, _label_patterns, care_home_misplaced, quote_sentences, review_facts
 from ..reference import Entry
 from .composer import (
     _THIRD_PERSON,
@@ -489,6 +489,17 @@ class StoryV2(_Story):
             for f in facts:
                 for pattern, instead in T["adult_life_rewrites"]:
                     f.text = re.sub(pattern, instead, f.text)
+        if age < 18 and _has(str(self.p.demographics.get("living_situation", "")), review_facts()["care_words"]):  # the audit's agree.in_care_parents
+            for f in facts:
+                for pattern, instead in T["in_care_rewrites"]:
+                    f.text = re.sub(pattern, instead, f.text)
+                    f.says = re.sub(pattern, instead, f.says) if f.says else f.says
+        personal = " ".join(f.text for f in facts if f.section == "personal_history")
+        if re.search(A["violent_offence_pattern"], personal):  # the audit's agree.violent_offence
+            for f in facts:
+                if f.section == "risk_assessment.violence" and re.search(A["no_violence_pattern"], f.text, re.I):
+                    text, says = rng.choice(T["violence_after_offence"])
+                    f.text, f.says = self.fill(text), (says if f.says else None)
         occupation = str(self.p.demographics.get("occupation", ""))
         if _has(occupation, A["not_working_occupations"]) or _has(story, A["not_working_words"]) or _has(story, A["job_lost_words"]):
             for f in facts:
@@ -549,9 +560,13 @@ class StoryV2(_Story):
             when = [f"in {month}", f"in {month}", f"{duration} ago", f"early in {month}", f"late in {month}", f"in mid-{month}"]
             bare = [month, f"the start of {month}", f"last {month}" if back >= 2 else month]
         else:
-            when = [f"at {onset_age}", f"when {self.p.pron['subj']} was {onset_age}", f"at the age of {onset_age}", f"in {poss_word(self.p.pron)} {decade(onset_age)}"]
-            bare = [f"the age of {onset_age}", f"{poss_word(self.p.pron)} {decade(onset_age)}", f"{onset_age}"]
-        self.lifelong = self.principal.get("category") in ("neurodevelopmental", "personality") and days >= 365
+            when = [f"at {onset_age}", f"when {self.p.pron['subj']} was {onset_age}", f"at the age of {onset_age}"]
+            bare = [f"the age of {onset_age}", f"{onset_age}"]
+            if onset_age >= 13 and decade(onset_age) != decade(self.p.age):  # not 'in his childhood' at 9, nor 'in her teens' at 15
+                when.append(f"in {poss_word(self.p.pron)} {decade(onset_age)}")
+                bare.insert(1, f"{poss_word(self.p.pron)} {decade(onset_age)}")
+        category = self.principal.get("category")
+        self.lifelong = (category == "neurodevelopmental" and self.p.age >= 6) or (category == "personality" and days >= 365)  # ADHD at 16 did not begin "in mid-May"
         self.fields.update(when=rng.choice(when), when_bare=rng.choice(bare))
         self.fields["When"] = cap(self.fields["when"])
         self.fields["When_short"] = cap(rng.choice(when))
@@ -697,7 +712,8 @@ class StoryV2(_Story):
         has_precipitant = bool(precipitants) and (trauma or rng.random() < 0.8)
         if has_precipitant:
             precipitant = rng.choice(precipitants)
-            clause = fill(rng.choice(st["precipitant_clause"]), {"precipitant": precipitant})
+            clauses = [c for c in st["precipitant_clause"] if self.days >= 21 or "weeks after" not in c]  # not 'in the weeks after' an onset two days ago
+            clause = fill(rng.choice(clauses), {"precipitant": precipitant})
             self.fields.update(precipitant=precipitant, Precipitant_cap=cap(precipitant), precipitant_clause=clause, precipitant_tail=", " + clause)
         else:
             clause = self.fill(rng.choice(st["no_precipitant_clause"]))
@@ -730,6 +746,7 @@ class StoryV2(_Story):
         if rng.random() < self.c.voices["referral_share"]:
             rng.shuffle(lead)  # people tell what troubles them most, not the core complaint first
         order = lead + firsts + [x for x in self.symptoms + self.comorbid_symptoms if x not in lead and x not in firsts]
+        told_from = len(self.chart.facts)
         for s in order:
             if n >= most:
                 break
@@ -749,6 +766,7 @@ class StoryV2(_Story):
         if n == 0:
             raise CompositionError("no symptom could be told in the patient's words")
         # what others noticed, and what it costs
+        quotes_end = len(self.chart.facts)
         impacts = [_THIRD_PERSON.sub(self.p.pron["poss"], x) for x in self.presentation.get("impact", ()) if self.fits(x)]
         rng.shuffle(impacts)
         self_frames = list(st["impact_self"])
@@ -783,6 +801,7 @@ class StoryV2(_Story):
             tried = own
         if tried and rng.random() < (0.75 if self.p.setting != "emergency" else 0.4):
             self.chart.add(section, rng.choice(tried))
+        self._told_in_time(told_from, quotes_end)
         # the course
         if self.days >= 14:
             if self.lifelong:
@@ -812,6 +831,22 @@ class StoryV2(_Story):
                 f"About {weeks} weeks ago the {drug['name']} went in the bin.",
             ])
             self.chart.add(section, text, rng.choice([f"I stopped the {drug['name']} a few weeks back.", f"I haven't taken the {drug['name']} for a while."]))
+
+    def _told_in_time(self, start: int, quotes_end: int) -> None:
+        """The complaints, what others saw and what was tried, told as they came rather than as a list:
+        what the family noticed follows the first complaint or two, what was tried comes before the
+        last complaint when there are three or more (stop 25's reader: four quotes in a row, then the
+        impact, read as a diagnosis's features in the order of its criteria)."""
+        facts = self.chart.facts
+        quotes, rest = facts[start:quotes_end], facts[quotes_end:]
+        if len(quotes) < 2 or not rest:
+            return
+        first = self.rng.choice((1, 2)) if len(quotes) > 2 else 1
+        seen, tail = rest[:1], rest[1:]
+        if len(quotes) - first >= 2 and tail:
+            facts[start:] = quotes[:first] + seen + quotes[first:-1] + tail + quotes[-1:]
+        else:
+            facts[start:] = quotes[:first] + seen + quotes[first:] + tail
 
     def _why_now(self) -> None:
         """What brought an emergency or inpatient patient in today (a referral says why now)."""
@@ -1118,6 +1153,12 @@ class StoryV2(_Story):
             for k, vs in original.items()
         }
         filtered = {k: [v for v in vs if not _has(v, untold)] or vs for k, vs in filtered.items()}
+        A = R["agree"]
+        if any(c.startswith(tuple(A["low_mood_codes"])) for c in self.codes):  # the audit's agree.low_mood
+            low = self.story["told_once"]["low_mood_mse"]
+            for k in ("mood", "affect"):
+                if k in filtered:
+                    filtered[k] = [v for v in filtered[k] if not re.search(A["euthymic_pattern"], v.strip(), re.I)] or list(low[k])
         saved = self.presentation
         self.presentation = {**saved, "mse": filtered}
         try:
@@ -1462,6 +1503,14 @@ class CaseComposerV2(CaseComposer):
         # version 2's own wording for the sections version 1 wrote from a few stock lines
         self.frames = {**self.frames, **{k: v for k, v in self.story["frames"].items() if not k.startswith("_")}}
 
+    def _assemble(self, case_id, patient, disorders, codes, chart, exams, treatment, persona) -> dict[str, Any]:
+        """Version 1's case mapping, each diagnosis under the title a UK chart writes (story.json ``chart_titles``)."""
+        case = super()._assemble(case_id, patient, disorders, codes, chart, exams, treatment, persona)
+        titles = self.story["chart_titles"]
+        for d in case["diagnosis"]["disorders"]:
+            d["name"] = titles.get(d["code"], d["name"])
+        return case
+
     def _comorbidities(self, rng: random.Random, principal: Entry, patient) -> list[Entry]:
         """Version 1's comorbidities, less those the story cannot hold: one whose minimum duration the
         principal's course never reaches, and a mood or anxiety disorder beside acute withdrawal."""
@@ -1517,6 +1566,8 @@ class CaseComposerV2(CaseComposer):
             demo["occupation"] = occupation = "sixth-form student"
             demo["education"] = "studying for A levels"
             patient.household = replace(patient.household, occupation=occupation, employed=False)
+        if care_home_misplaced(living, patient.age, [disorder["code"]], R["agree"]):  # the audit's agree.care_home
+            raise CompositionError("a care home without a dementia")
         if "supported accommodation" in living and disorder.get("category") not in ("schizophrenia_spectrum", "bipolar", "neurodevelopmental", "personality", "substance_related"):
             demo["living_situation"] = rng.choice(["lives alone in a rented flat", "lives in a shared house"])
         if occupation.startswith("stay-at-home parent") and not re.search(r"child|son|daughter", living):
