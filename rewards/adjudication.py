@@ -1985,7 +1985,7 @@ def _carried_share(c: StatementReading, o: StatementReading, said: frozenset[str
     carried_concepts = {
         cc.concept_id for cc in c.concepts if any(_carries(oc, cc) for oc in o.concepts)
     } | said
-    o_stems = o.stems | _output_finding_words(c, o)
+    o_stems = o.stems
     words, total = c.share_words
     carried = 0.0
     for word_stem, weight, holders in words:
@@ -2036,22 +2036,8 @@ def _carries_more_than_when(c: StatementReading, o: StatementReading, said: froz
     finding = [w for w, _, _ in words if w not in when and not w[:1].isdigit()]
     if not finding:
         return True
-    o_stems = o.stems | _output_finding_words(c, o)
+    o_stems = o.stems
     return any(w in o_stems or o.alike_stems(w) for w in finding)
-
-
-def _output_finding_words(c: StatementReading, o: StatementReading) -> frozenset[str]:
-    """The words in which the lexicon names a finding the output mentions and the checkpoint does not read as a
-    concept, with the negation and subject of the checkpoint's statement: "Smokes 15 a day" (no concept of its own)
-    is said by "I get through fifteen roll-ups a day" (tobacco use), whose words are not "smoke"."""
-    out: set[str] = set()
-    if c.concepts or c.subject != "patient":
-        return frozenset()
-    for oc in o.concepts:
-        if oc.negated != c.negated or oc.subject != "patient":
-            continue
-        out |= finding_stems(oc.concept_id)
-    return frozenset(out) - _when_stems()
 
 
 def _carries_a_concept(c: StatementReading, o: StatementReading) -> bool:

@@ -1314,11 +1314,3 @@ def test_lay_words_of_the_clinic_pairs(matcher):
     assert matcher.entails("Feels he has ruined his marriage.", "I've messed up my marriage.")
     # "can't stand" is no denial, and still the opposite of enjoying
     assert not matcher.entails("Enjoys the smell of food.", "I can't stand the smell of food.")
-
-
-def test_a_checkpoint_word_the_lexicon_names_a_finding_by(matcher):
-    # "Smokes" reads no concept, "roll-ups" reads tobacco use: the lexicon's words of that finding carry "smokes"
-    assert matcher.entails("Smokes 20 a day.", "I get through twenty roll-ups a day.")
-    assert not matcher.entails("Smokes 20 a day.", "My dad gets through twenty roll-ups a day.")
-    assert not matcher.entails("Smokes 20 a day.", "I don't touch roll-ups.")
-    assert not matcher.entails("Smokes 20 a day.", "I get through five roll-ups a day.")
