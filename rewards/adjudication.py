@@ -717,7 +717,13 @@ def _drink_units():
     raw = json.loads(
         resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
     )["drink_units"]
-    drinks = {word_key(stem(k)): (float(v[0]), float(v[1])) for k, v in raw["drinks"].items()}
+    # keyed by the stem of the word and of its plurals, as quantities() reads the unit ("glasses" stems to "glass",
+    # "glass" to "glas")
+    drinks = {
+        word_key(stem(form)): (float(v[0]), float(v[1]))
+        for k, v in raw["drinks"].items()
+        for form in (k, k + ("es" if k.endswith(("s", "sh", "ch", "x")) else "s"))
+    }
     return drinks, {k: float(v) for k, v in raw["per_week"].items()}, float(raw["ratio"])
 
 
@@ -747,10 +753,20 @@ def _alcohol_differs(c_amounts: frozenset, o_amounts: frozenset) -> str | None:
     if not c_units and not c_drinks:
         return None
     o_units, o_drinks = weekly(o_amounts)
-    for a, b in ((c_units, o_drinks), (c_drinks, o_units)):
+    pairs = [(c_units, o_drinks), (c_drinks, o_units)]
+    if not _drink_kinds(c_amounts) & _drink_kinds(o_amounts):
+        # drinks of another kind are compared in units too ("two glasses of wine a week" against "two bottles a day")
+        pairs.append((c_drinks, o_drinks))
+    for a, b in pairs:
         if a and b and all(x[1] * ratio < y[0] or y[1] * ratio < x[0] for x in a for y in b):
             return "quantity differs in units of alcohol a week"
     return None
+
+
+def _drink_kinds(amounts: frozenset) -> frozenset[str]:
+    """The kinds of drink (contrasts.json's ``drink_units``) an amount is counted in."""
+    drinks = _drink_units()[0]
+    return frozenset(u.split("/", 1)[0] for _, u in amounts if u.split("/", 1)[0] in drinks)
 
 
 @lru_cache(maxsize=1)
@@ -1991,6 +2007,8 @@ def _when_stems() -> frozenset[str]:
     words |= set(cues.rate_periods)
     words |= {w for phrase in cues.onset for w in phrase}
     words |= {"ago", "around", "about", "since", "duration", "last", "past", "recent", "recently", "month", "months"}
+    # how often, said without a finding ("On and off, you know." says nothing of "Constipation on and off")
+    words |= {"on", "off", "now", "then", "again"}
     # words that name no finding of their own ("symptoms for six months" is a duration)
     words |= {"symptom", "symptoms", "problem", "problems", "difficulty", "difficulties", "issue", "issues", "current"}
     return frozenset(stem(w) for w in words)

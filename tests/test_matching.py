@@ -1272,3 +1272,45 @@ def test_vague_words_are_data_and_name_no_finding():
     assert names_the_finding(read_statement("Good."), read_statement("Good."))
     # a finding the output names in the lexicon's words that the checkpoint says in its own
     assert names_the_finding(read_statement("Denies change in appetite."), read_statement("I'm eating the same as always."))
+
+
+# --- Issue 18, stop 25: the clinic pairs' and the calibration half's errors by cause -------------------------
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Constipation on and off.", "I've had diarrhoea on and off."),  # the other bowel habit
+        ("Skips meals most days.", "I eat three proper meals a day."),  # regular against irregular meals
+        ("Lorazepam 1 mg as needed.", "I take lorazepam 1 mg every day."),  # as needed against daily
+        ("Smokes cannabis most days.", "I've tried a joint twice in my life."),
+        ("Drinks two glasses of wine a week.", "I drink two bottles of wine a day."),  # drinks of two kinds in units
+        ("Drinks a bottle of wine a night.", "I have a glass of wine on a Saturday."),
+    ],
+)
+def test_opposites_and_amounts_of_the_clinic_pairs_differ(checkpoint, output):
+    assert statement_conflict(checkpoint, output) is not None
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Drinks three glasses of wine a night.", "I have about a bottle of wine a night."),  # about the same units
+        ("Constipation on and off.", "I get bunged up every now and then."),
+    ],
+)
+def test_like_amounts_and_lay_words_agree(checkpoint, output):
+    assert statement_conflict(checkpoint, output) is None
+
+
+def test_how_often_alone_carries_no_finding(matcher):
+    assert not matcher.entails("Constipation on and off.", "On and off, you know.")
+    assert not matcher.entails("Low mood now and then.", "Now and then.")
+    assert matcher.entails("Constipation on and off.", "I get constipated on and off.")
+
+
+def test_lay_words_of_the_clinic_pairs(matcher):
+    assert matcher.entails("Sensitive to the smell of food.", "I can't stand the smell of food.")
+    assert matcher.entails("Feels he has ruined his marriage.", "I've messed up my marriage.")
+    # "can't stand" is no denial, and still the opposite of enjoying
+    assert not matcher.entails("Enjoys the smell of food.", "I can't stand the smell of food.")
