@@ -311,7 +311,8 @@ def _demographic_facts(case: Case, spoken: tuple[Fact, ...]) -> tuple[Fact, ...]
     # what the patient's own sentences already file ("Flat, with agitation" in the examination is no home;
     # a record sentence no rendering could voice files nothing the patient can say)
     have = {t for f in spoken if f.time != "past" and f.told and not f.section.startswith(_EXAMINER_SECTIONS)
-            for t in (f.topics or record_topics(f.section, f.text))}
+            # read in the patient's words too: "On his own in a council flat" files no home until said ("I live ...")
+            for t in (f.topics or record_topics(f.section, f"{f.text} {f.patient_says or ''}"))}
     out = []
     living = (demo.living_situation or "").strip().rstrip(".")
     if living and "living_situation" not in have and re.match(r"^lives?\b", living, re.IGNORECASE):
