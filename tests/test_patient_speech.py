@@ -95,6 +95,13 @@ def test_an_informant_gives_the_record_a_subject():
     assert mother.say("Thomas is quiet and enjoys maths.").startswith("Thomas is quiet")
 
 
+def test_an_informant_named_in_the_record_owns_her_own_history():
+    # "Rachel had panic attacks in her twenties" said by Rachel was "I had panic attacks in her twenties" (stop 25's reading)
+    mother = Informant("mother", "Rachel", "female")
+    assert mother.say("Rachel had panic attacks in her twenties, treated with CBT.") == "I had panic attacks in my twenties, treated with CBT."
+    assert mother.say("Rachel worries about her daughter at school.") == "I worry about my daughter at school."
+
+
 def test_several_things_denied_at_once_take_one_no():
     # "Do you use any drugs, such as cannabis, cocaine or others?" once got "No, I don't use any drugs. No, I'd have
     # said if so. I don't smoke weed. ..." (hw-020, hw-010, hw-018 in the reading of stop 21): a denial in the record's

@@ -94,6 +94,10 @@ class Informant:
             text = re.sub(rf"\b(?:her|his|their) (?:{words})(?:'s|\u2019s)", "my", text, flags=re.IGNORECASE)
             text = re.sub(rf"\b(?:her|his|their) (?:{words})\b", "me", text, flags=re.IGNORECASE)
         if self.name:
+            # "Rachel had panic attacks in her twenties": the informant's own "her" in her own sentence is "my"
+            own = {"mother": "her", "grandmother": "her", "father": "his", "grandfather": "his"}.get(self.relation)
+            if own:
+                text = re.sub(rf"(\b{re.escape(self.name)}\b[^.;]*?)\b{own}\b", r"\1my", text)
             text = re.sub(rf"\b{re.escape(self.name)}(?:'s|\u2019s)", "my", text)
             text = re.sub(rf"\b{re.escape(self.name)}\b", "I", text)
         text = self._relatives(text)
