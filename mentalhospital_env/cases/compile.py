@@ -1441,6 +1441,18 @@ def _bound_pieces(sentence: str) -> set[int]:
             c.dep_ in ("nsubj", "nsubjpass", "expl") for c in t.children
         ):
             bound.add(k)
+    for k, at in ((k, at) for at, k in starts.items() if k):
+        # "episodes in which mood, psychosis or both become severe": a noun continuing a list begun in
+        # the piece before is never a sentence of its own ("... in which mood. Psychosis or both ...")
+        piece = [t for t in doc if at <= t.idx < at + len(pieces[k])]
+        if piece and piece[0].lower_ in ("which", "who", "whom", "whose"):
+            bound.add(k)  # ", which helped within six weeks": never "Which helped within six weeks."
+            continue
+        head = next((t for t in piece if t.dep_ not in ("det", "amod", "compound", "nummod", "punct")), None)
+        if head is not None and head.dep_ == "conj" and head.pos_ in ("NOUN", "PROPN") and head.head.idx < at and not any(
+            t.pos_ in ("VERB", "AUX") and t.head.i == t.i for t in piece
+        ) and head.head.dep_ not in ("dobj", "attr"):
+            bound.add(k)
     return bound
 
 
