@@ -1054,8 +1054,8 @@ def _cross_section_rules(case: Case, X: Mapping[str, Any]) -> list[Finding]:
             out.append(Finding(cid, "family_history", "sections.birth_order", f"{s.group(0)!r} in the family history of someone who is {o.group(0)!r}"))
     cause = re.search(X["no_cause_pattern"], hpi, re.I)
     stop = re.search(X["recent_stop_pattern"], " ".join(filter(None, [hpi, ehr.past_psychiatric_history, ehr.medications if isinstance(ehr.medications, str) else None])), re.I)
-    stop_days = {"weeks": 21, "months": 90}.get(stop.group(0).split()[-2], 0) if stop else 0
-    if cause and stop and stop_days >= illness_days(case):
+    stop_days = X["stop_days"].get(stop.group(0).split()[-2], 0) if stop else 0
+    if cause and stop and stop_days >= illness_days(case, ("chief_complaint", "history_of_present_illness")):
         out.append(Finding(cid, "history_of_present_illness", "sections.unexplained_onset", f"onset {cause.group(0)!r} though a drug was stopped {stop.group(0)!r}"))
     acute = re.search(X["acute_confusion_pattern"], hpi, re.I)
     if acute:
@@ -1140,7 +1140,7 @@ def record_needs(case: Case, plan: str) -> list[tuple[str, Mapping[str, Any], st
     platelets = [v for e in case.exams if e.kind == "lab" for n, v, _f in lab_values(e.result) if n.strip().lower().split()[-1:] == ["platelets"]]
     worst = liver_multiple(case.exams, age, case.demographics.sex, R)
     if platelets and min(platelets) < liver["platelets_below"] and worst >= liver["liver_multiple"]:
-        out.append(("liver_disease", liver, f"platelets {min(platelets):g} with liver enzymes {worst:.1f}x the upper limit"))
+        out.append(("liver_disease", {**liver, "values": {"platelets": f"{min(platelets):g}", "multiple": f"{worst:.0f}" if worst >= 3 else f"{worst:.1f}"}}, f"platelets {min(platelets):g} with liver enzymes {worst:.1f}x the upper limit"))
     return [(name, rule, why) for name, rule, why in out if not re.search(rule["answered_pattern"], plan, re.I)]
 
 

@@ -192,7 +192,7 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
         said = rng.choice(P["disposition_decided"][setting][level]).format(subj=he, obj=him)
         sentences = [said if deferred.fullmatch(x) else x for x in sentences]
     for name, rule, _why in record_needs(case, " ".join(sentences)):
-        said = rng.choice(rule["say"]).format(subj=he, age=case.demographics.age)
+        said = rng.choice(rule["say"]).format(subj=he, age=case.demographics.age, **rule.get("values", {}))
         if name == "liver_disease":  # beside the plan's own liver or blood sentence, else at the end
             at = next((i + 1 for i, x in enumerate(sentences) if re.search(r"\b(?:liver|LFTs?|platelets?)\b", x, re.I)), len(sentences))
         else:  # who is seen and how: after the opening line

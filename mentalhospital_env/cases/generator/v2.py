@@ -838,12 +838,11 @@ class StoryV2(_Story):
             self.chart.add(section, text, rng.choice([f"I stopped the {drug['name']} a few weeks back.", f"I haven't taken the {drug['name']} for a while."]))
             self._onset_after_stop(drug["name"], "a few weeks")
 
-    _STOP_DAYS = {"some weeks": 28, "a few weeks": 21, "a few months": 90, "several months": 150, "about a year": 365}
-
     def _onset_after_stop(self, drug: str, stopped: str) -> None:
         """An onset told 'with nothing to explain it' names the drug stopped before it (stop 25 round 2:
         lamotrigine stopped a few months ago and a relapse 'with nothing to explain it')."""
-        if self._STOP_DAYS.get(stopped, 0) < self.days:
+        unit = stopped.split()[-1]
+        if review_facts()["sections_agree"]["cross_section"]["stop_days"].get(unit, 366 if unit == "year" else 0) < self.days:
             return  # stopped after the illness began: it did not start it
         clause = str(self.fields.get("precipitant_clause", ""))
         if not clause or self.fields.get("precipitant"):
