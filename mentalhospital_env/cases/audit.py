@@ -1047,6 +1047,9 @@ def _cross_section_rules(case: Case, X: Mapping[str, Any]) -> list[Finding]:
         home = who in living or (who in X["partner_words"] and _has(living, X["partner_words"]))
         if home:
             out.append(Finding(cid, "history_of_present_illness", "sections.relative_house", f"{m.group(0)!r} but the patient {living!r}"))
+    m = re.search(X["separated_pattern"], story, re.I)
+    if m and _has(living, X["partner_words"]):
+        out.append(Finding(cid, "history_of_present_illness", "sections.relative_house", f"{m.group(0)!r} but the patient {living!r}"))
     for sibling, order in (("younger_sibling_pattern", "youngest_pattern"), ("older_sibling_pattern", "eldest_pattern")):
         s = re.search(X[sibling], family, re.I)
         o = re.search(X[order], personal, re.I)

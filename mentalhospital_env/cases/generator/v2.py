@@ -180,6 +180,7 @@ class StoryV2(_Story):
         "occupational_health": re.compile(r"\boccupational health\b", re.I),
         "weekend_children": re.compile(r"children at weekends|kids at weekends", re.I),
         "own_home": re.compile(review_facts()["agree"]["homeless_home_pattern"], re.I),
+        "separated_partner": re.compile(review_facts()["sections_agree"]["cross_section"]["separated_pattern"], re.I),
         "parents_conflict": re.compile(review_facts()["sections_agree"]["cross_section"]["parents_conflict_pattern"], re.I),
     }
 
@@ -210,6 +211,8 @@ class StoryV2(_Story):
             return False  # a rough sleeper does not clean the house or redecorate a flat
         if "weekend_children" in found and self.p.age >= 55:
             return False  # weekend contact is for young children
+        if "separated_partner" in found and (h.partner or _has(str(self.p.demographics.get("living_situation", "")), review_facts()["sections_agree"]["cross_section"]["partner_words"])):
+            return False  # separated from a partner one lives with
         if "parents_conflict" in found and not re.search(review_facts()["sections_agree"]["cross_section"]["both_parents_living_pattern"], str(self.p.demographics.get("living_situation", "")), re.I):
             return False  # conflict 'with his parents' is a household's: not for someone living with one parent, a partner or flatmates
         return True
