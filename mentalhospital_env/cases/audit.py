@@ -69,6 +69,8 @@ RULES: tuple[str, ...] = (
     "household.referrer", "timeline.childhood_trigger", "text.placeholder",
     "sections.age_descriptor", "sections.childcare", "sections.postpartum_baby", "sections.treatment_age",
     "sections.parents_in_care", "sections.plan_labs", "sections.sex_descriptor",
+    "sections.parents_conflict", "sections.relative_house", "sections.birth_order", "sections.unexplained_onset",
+    "sections.acute_confusion", "sections.cyclical_course", "labs.scale_maximum", "plan.perinatal", "plan.young_person", "plan.liver_workup",
     "joins.drug_screen", "joins.drink_kind", "joins.alcohol_plan", "joins.past_copies_plan", "joins.work_years",
     "joins.education_age", "joins.education_occupation", "joins.employment", "joins.mse_appearance", "joins.mse_topic",
     "joins.mse_death_wishes", "joins.cssrs_self_harm", "joins.labs_ignored", "joins.plan_assumes", "joins.cc_label", "joins.comorbid_support",
@@ -529,6 +531,8 @@ def _record_plan_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
             out.append(Finding(cid, "treatment.plan", "plan.setting", f"{m.group(0)!r} in the plan of an inpatient"))
     if case.setting == "outpatient" and re.search(P["admitted_pattern"], plan, re.I) and re.match(P["outpatient_opener_pattern"], plan):
         out.append(Finding(cid, "treatment.plan", "plan.setting", f"the plan opens {plan.split('.')[0]!r} but admits the patient today"))
+    for _name, rule, why in record_needs(case, plan):
+        out.append(Finding(cid, "treatment.plan", rule["rule"], f"{why} and the plan does not answer it ({rule['say'][0][:60]!r}...)"))
     delirium = any(c.upper().startswith(tuple(P["medical_admission_codes"])) for c in case.diagnosis.codes)
     if case.setting == "emergency" and delirium and sentences and not re.search(P["medical_admission_pattern"], sentences[0], re.I):
         out.append(Finding(cid, "treatment.plan", "plan.setting", f"delirium in the emergency department without a medical admission ({sentences[0][:60]!r})"))
@@ -1023,6 +1027,63 @@ def _sections_agree_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
             if hit:
                 value, flag = measured[hit.lower()]
                 out.append(Finding(cid, "treatment.plan", "sections.plan_labs", f"{m.group(0)!r} when {hit} is already {value:g} {flag}"))
+    return out + _cross_section_rules(case, W["cross_section"])
+
+
+def _cross_section_rules(case: Case, X: Mapping[str, Any]) -> list[Finding]:
+    """Household, family, timeline, course and mental state against the history (``sections_agree.cross_section``)."""
+    out = []
+    cid, ehr = case.case_id, case.ehr
+    living = (case.demographics.living_situation or "").lower()
+    hpi = ehr.history_of_present_illness or ""
+    personal = ehr.personal_history or ""
+    family = ehr.family_history or ""
+    story = " ".join(filter(None, [ehr.chief_complaint, hpi]))
+    m = re.search(X["parents_conflict_pattern"], story, re.I)
+    if m and not re.search(X["both_parents_living_pattern"], living, re.I):
+        out.append(Finding(cid, "history_of_present_illness", "sections.parents_conflict", f"{m.group(0)!r} but the patient {living!r}"))
+    for m in re.finditer(X["relative_house_pattern"], story, re.I):
+        who = m.group(1).lower()
+        home = who in living or (who in X["partner_words"] and _has(living, X["partner_words"]))
+        if home:
+            out.append(Finding(cid, "history_of_present_illness", "sections.relative_house", f"{m.group(0)!r} but the patient {living!r}"))
+    m = re.search(X["separated_pattern"], story, re.I)
+    if m and _has(living, X["partner_words"]):
+        out.append(Finding(cid, "history_of_present_illness", "sections.relative_house", f"{m.group(0)!r} but the patient {living!r}"))
+    for sibling, order in (("younger_sibling_pattern", "youngest_pattern"), ("older_sibling_pattern", "eldest_pattern")):
+        s = re.search(X[sibling], family, re.I)
+        o = re.search(X[order], personal, re.I)
+        if s and o:
+            out.append(Finding(cid, "family_history", "sections.birth_order", f"{s.group(0)!r} in the family history of someone who is {o.group(0)!r}"))
+    cause = re.search(X["no_cause_pattern"], hpi, re.I)
+    stop = re.search(X["recent_stop_pattern"], " ".join(filter(None, [hpi, ehr.past_psychiatric_history, ehr.medications if isinstance(ehr.medications, str) else None])), re.I)
+    stop_days = X["stop_days"].get(stop.group(0).split()[-2], 0) if stop else 0
+    if cause and stop and stop_days >= illness_days(case, ("chief_complaint", "history_of_present_illness")):
+        out.append(Finding(cid, "history_of_present_illness", "sections.unexplained_onset", f"onset {cause.group(0)!r} though a drug was stopped {stop.group(0)!r}"))
+    acute = re.search(X["acute_confusion_pattern"], hpi, re.I)
+    if acute:
+        mse = ehr.mental_status_exam
+        cognition = " ".join(filter(None, [_get(mse, "cognition"), _get(mse, "sensorium")])) if mse is not None else ""
+        intact = re.search(X["attention_intact_pattern"], cognition, re.I)
+        if intact:
+            out.append(Finding(cid, "mental_status_exam.cognition", "sections.acute_confusion", f"{intact.group(0)!r} beside {acute.group(0)!r} in the history"))
+        plan = " ".join(filter(None, [case.treatment.plan if case.treatment else None, " ".join(d.code for d in case.diagnosis.disorders)]))
+        if not re.search(X["delirium_plan_pattern"], plan, re.I) and not any(d.code.startswith("F05") for d in case.diagnosis.disorders):
+            out.append(Finding(cid, "treatment.plan", "sections.acute_confusion", f"{acute.group(0)!r} in the history and no delirium screen in the plan"))
+    if case.diagnosis.disorders and case.diagnosis.disorders[0].code in X["cyclical_codes"]:
+        m = re.search(X["worsening_course_pattern"], hpi, re.I)
+        if m:
+            out.append(Finding(cid, "history_of_present_illness", "sections.cyclical_course", f"{m.group(0)!r} in a cyclical disorder ({case.diagnosis.disorders[0].code}) that clears between cycles"))
+    from .reference import ClinicalReference
+
+    for i, exam in enumerate(case.exams):
+        t = re.search(r"(\d+)\s*/\s*(\d+)", exam.result or "") if exam.kind == "scale" else None
+        if not (t and t.group(1) == t.group(2) and int(t.group(2)) >= X["scale_maximum_min_total"]):
+            continue
+        entry = ClinicalReference.bundled().exam(exam.name)
+        top = next((b for b in (entry or {}).get("bands", ()) if b["min"] <= int(t.group(2)) <= b["max"]), None)
+        if top is None or not top.get("normal", top is entry["bands"][0]):  # a full MoCA is a healthy score, a full SI-R is not
+            out.append(Finding(cid, f"exams[{i}] {exam.name}", "labs.scale_maximum", f"{exam.name} total {t.group(0)}: every item at its ceiling"))
     return out
 
 
@@ -1061,6 +1122,29 @@ def liver_multiple(exams: Iterable[Any], age: int, sex: str, R: Mapping[str, Any
             if ranges:
                 worst = max(worst, value / float(ranges[1]))
     return worst
+
+
+def record_needs(case: Case, plan: str) -> list[tuple[str, Mapping[str, Any], str]]:
+    """(name, rule, why) for each thing the record calls for that ``plan`` does not answer
+    (``review.json`` ``plan_record.record_needs``): a birth before the illness, a young person, low
+    platelets beside raised liver enzymes. Read by the audit and by the plan builder."""
+    R = review_facts()
+    N = R["plan_record"]["record_needs"]
+    ehr, age = case.ehr, case.demographics.age
+    out = []
+    story = " ".join(filter(None, [ehr.chief_complaint, ehr.history_of_present_illness]))
+    birth = _has(story, R["sections_agree"]["postpartum_words"]) or next((c for c in case.diagnosis.codes if c.startswith("F53")), None)
+    if birth and case.demographics.sex == "female":
+        out.append(("perinatal", N["perinatal"], f"a birth in the history ({birth!r})"))
+    young = N["young_person"]
+    if young["min_age"] <= age <= young["max_age"]:
+        out.append(("young_person", young, f"a {age}-year-old"))
+    liver = N["liver_disease"]
+    platelets = [v for e in case.exams if e.kind == "lab" for n, v, _f in lab_values(e.result) if n.strip().lower().split()[-1:] == ["platelets"]]
+    worst = liver_multiple(case.exams, age, case.demographics.sex, R)
+    if platelets and min(platelets) < liver["platelets_below"] and worst >= liver["liver_multiple"]:
+        out.append(("liver_disease", {**liver, "values": {"platelets": f"{min(platelets):g}", "multiple": f"{worst:.0f}" if worst >= 3 else f"{worst:.1f}"}}, f"platelets {min(platelets):g} with liver enzymes {worst:.1f}x the upper limit"))
+    return [(name, rule, why) for name, rule, why in out if not re.search(rule["answered_pattern"], plan, re.I)]
 
 
 def plan_assumptions(plan: str, record: str, codes: Iterable[str], J: Mapping[str, Any]) -> list[str]:

@@ -141,7 +141,7 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
     one; a plan that admits the patient today does not open 'outpatient management'; delirium in the
     emergency department is a medical admission; 'decide disposition' becomes the decision the record's
     risks call for. The medication list follows the plan."""
-    from ..audit import continued_drugs, record_status, unanswered_audit
+    from ..audit import continued_drugs, record_needs, record_status, unanswered_audit
 
     P = _rules()
     status = record_status(case)
@@ -191,6 +191,13 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
         him = {"male": "him", "female": "her"}.get(case.demographics.sex, "them")
         said = rng.choice(P["disposition_decided"][setting][level]).format(subj=he, obj=him)
         sentences = [said if deferred.fullmatch(x) else x for x in sentences]
+    for name, rule, _why in record_needs(case, " ".join(sentences)):
+        said = rng.choice(rule["say"]).format(subj=he, age=case.demographics.age, **rule.get("values", {}))
+        if name == "liver_disease":  # beside the plan's own liver or blood sentence, else at the end
+            at = next((i + 1 for i, x in enumerate(sentences) if re.search(r"\b(?:liver|LFTs?|platelets?)\b", x, re.I)), len(sentences))
+        else:  # who is seen and how: after the opening line
+            at = min(1, len(sentences))
+        sentences.insert(at, said)
     delirium = any(c.startswith(tuple(P["medical_admission_codes"])) for c in status["codes"])
     if sentences and setting == "emergency" and delirium and not re.search(P["medical_admission_pattern"], sentences[0], re.I):
         sentences[0] = rng.choice(P["medical_admission_openers"])

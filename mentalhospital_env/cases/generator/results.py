@@ -97,6 +97,8 @@ def scale_result(entry: Entry, expectation: Expectation, rng: random.Random) -> 
             score = round(b_low + step * round((rng.triangular(b_low, typical, b_low) - b_low) / step), 3)
         else:
             score = _score_in(rng, b_low, b_high, step)
+        if score >= high >= 20 and b_high > b_low and not is_normal_band(entry, chosen):  # every item at its ceiling is not a total a reader believes (SI-R 92/92)
+            score = max(b_low, high - step * rng.randint(1, max(1, int(round((b_high - b_low) / step / 3)))))
         label = chosen["label"]
     else:
         score, label = _score_in(rng, low, high, step), ""

@@ -180,6 +180,8 @@ class StoryV2(_Story):
         "occupational_health": re.compile(r"\boccupational health\b", re.I),
         "weekend_children": re.compile(r"children at weekends|kids at weekends", re.I),
         "own_home": re.compile(review_facts()["agree"]["homeless_home_pattern"], re.I),
+        "separated_partner": re.compile(review_facts()["sections_agree"]["cross_section"]["separated_pattern"], re.I),
+        "parents_conflict": re.compile(review_facts()["sections_agree"]["cross_section"]["parents_conflict_pattern"], re.I),
     }
 
     def _fits_life(self, found: frozenset[str]) -> bool:
@@ -209,6 +211,10 @@ class StoryV2(_Story):
             return False  # a rough sleeper does not clean the house or redecorate a flat
         if "weekend_children" in found and self.p.age >= 55:
             return False  # weekend contact is for young children
+        if "separated_partner" in found and (h.partner or _has(str(self.p.demographics.get("living_situation", "")), review_facts()["sections_agree"]["cross_section"]["partner_words"])):
+            return False  # separated from a partner one lives with
+        if "parents_conflict" in found and not re.search(review_facts()["sections_agree"]["cross_section"]["both_parents_living_pattern"], str(self.p.demographics.get("living_situation", "")), re.I):
+            return False  # conflict 'with his parents' is a household's: not for someone living with one parent, a partner or flatmates
         return True
 
     def _marks(self, text: str) -> tuple[frozenset[str], bool, bool, bool, bool, bool, bool, frozenset[str]]:
@@ -792,7 +798,7 @@ class StoryV2(_Story):
         own_tried = st["tried"].get(category, []) if (self.p.age < 18 or category not in ("neurodevelopmental", "disruptive_impulse_conduct")) else []
         generic = st["tried"]["any"] if category in st["generic_tried_categories"] else []
         tried = [self.fill(t) for t in own_tried + generic]
-        tried = [t for t in tried if self.ok(section, t)]
+        tried = [t for t in tried if self.ok(section, t) and not self._lives_there(t)]
         if not any(c.startswith("F10") for c in self.codes):  # cutting down drink is tried by a drinker (agree.tried_alcohol)
             tried = [t for t in tried if not re.search(review_facts()["agree"]["alcohol_tried_pattern"], t, re.I)]
         own_filled = {self.fill(x) for x in own_tried}  # once, not once per option
@@ -810,6 +816,8 @@ class StoryV2(_Story):
                 kinds = ["recent", "worse"]
             else:
                 kinds = ["worse", "fluctuating", "stable", "recent"]
+            if self.principal["code"] in review_facts()["sections_agree"]["cross_section"]["cyclical_codes"]:
+                kinds = ["fluctuating", "stable"]  # a cyclical disorder clears between cycles: it does not worsen week on week
             kind = rng.choice(kinds)
             weekly = (self.p.household.employed or self.p.age < 18) and self.principal.get("category") in ("anxiety", "depressive") and not self.principal["code"].startswith("F32.81")
             for _ in range(3):
@@ -831,6 +839,32 @@ class StoryV2(_Story):
                 f"About {weeks} weeks ago the {drug['name']} went in the bin.",
             ])
             self.chart.add(section, text, rng.choice([f"I stopped the {drug['name']} a few weeks back.", f"I haven't taken the {drug['name']} for a while."]))
+            self._onset_after_stop(drug["name"], "a few weeks")
+
+    def _onset_after_stop(self, drug: str, stopped: str) -> None:
+        """An onset told 'with nothing to explain it' names the drug stopped before it (stop 25 round 2:
+        lamotrigine stopped a few months ago and a relapse 'with nothing to explain it')."""
+        unit = stopped.split()[-1]
+        if review_facts()["sections_agree"]["cross_section"]["stop_days"].get(unit, 366 if unit == "year" else 0) < self.days:
+            return  # stopped after the illness began: it did not start it
+        clause = str(self.fields.get("precipitant_clause", ""))
+        if not clause or self.fields.get("precipitant"):
+            return
+        now = f"after {self.p.pron['poss']} {drug} was stopped"
+        for f in self.chart.facts:
+            if f.section == "history_of_present_illness" and clause in f.text:
+                f.text = f.text.replace(clause, now)
+
+    def _lives_there(self, text: str) -> bool:
+        """Whether a text sends the patient to stay at the house of someone they live with ('a few days at
+        her partner's house' for a woman who lives with him)."""
+        X = review_facts()["sections_agree"]["cross_section"]
+        living = str(self.p.demographics.get("living_situation", "")).lower()
+        for m in re.finditer(X["relative_house_pattern"], text, re.I):
+            who = m.group(1).lower()
+            if who in living or (who in X["partner_words"] and (_has(living, X["partner_words"]) or self.p.household.partner)):
+                return True
+        return False
 
     def _told_in_time(self, start: int, quotes_end: int) -> None:
         """The complaints, what others saw and what was tried, told as they came rather than as a list:
@@ -972,6 +1006,7 @@ class StoryV2(_Story):
                 else:  # not on it now: the record's medication list says so too
                     stopped = rng.choice(["a few months", "several months", "about a year", "some weeks"]) if self.maintenance is None else "a few weeks"
                     text = self.fill(rng.choice(st["pph_known_stopped"]), illness=illness, Illness_cap=cap(illness), stopped=stopped, **fields)
+                    self._onset_after_stop(drug_name, stopped)
             elif drug_name:
                 text = self.fill(rng.choice(st["pph_prior"]), **fields)
             else:
@@ -1082,7 +1117,33 @@ class StoryV2(_Story):
                     else:
                         f.text = f.text.replace(f"for {years} years", f"for {most} years")
                         f.says = f.says.replace(f"for {years} years", f"for {most} years") if f.says else f.says
+        self._birth_order()
         self._baby()
+
+    def _birth_order(self) -> None:
+        """A sibling in the family history who fits the birth order of the personal history: the youngest
+        child has no younger brother, an eldest no older sister (stop 25 round 2: 'younger brother treated'
+        beside 'the last of three children')."""
+        X = review_facts()["sections_agree"]["cross_section"]
+        personal = " ".join(f.text for f in self.chart.facts if f.section == "personal_history")
+        swaps = []
+        if re.search(X["youngest_pattern"], personal, re.I):
+            swaps.append(("younger", "older"))
+        if re.search(X["eldest_pattern"], personal, re.I):
+            swaps.append(("older", "younger"))
+        if len(swaps) != 1:  # an only child: no sibling at all
+            swaps = [("younger", "maternal"), ("older", "maternal"), ("elder", "maternal")] if swaps else []
+        for f in self.chart.facts:
+            if f.section != "family_history":
+                continue
+            for was, now in swaps:
+                pattern = re.compile(rf"\b{was} (brother|sister)\b", re.I)
+                if now == "maternal":
+                    sub = lambda m: ("Maternal " if m.group(0)[0].isupper() else "maternal ") + ("uncle" if m.group(1).lower() == "brother" else "aunt")
+                else:
+                    sub = lambda m, now=now: (now.capitalize() if m.group(0)[0].isupper() else now) + " " + m.group(1)
+                f.text = pattern.sub(sub, f.text)
+                f.says = pattern.sub(sub, f.says) if f.says else f.says
 
     def _baby(self) -> None:
         """Where the baby is, when the illness began after a birth (voices.json ``baby``): a postpartum
