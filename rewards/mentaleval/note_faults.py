@@ -93,11 +93,11 @@ class NoteView:
 @lru_cache(maxsize=1)
 def _data() -> dict[str, Any]:
     raw = json.loads(resources.files(__package__).joinpath("data/note_faults.json").read_text("utf-8"))
-    for i, entry in enumerate(raw["garbled_speech"]):
+    for i, entry in enumerate(raw["garbled_speech"] + raw["broken_punctuation"]):
         try:
             entry["regex"] = re.compile(entry["pattern"], re.IGNORECASE)
         except re.error as error:
-            raise ValueError(f"note_faults.json: garbled_speech[{i}].pattern does not compile: {error}") from None
+            raise ValueError(f"note_faults.json: pattern {entry['name']!r} does not compile: {error}") from None
     if set(raw["points"]) != set(KINDS):
         raise ValueError(f"note_faults.json: points must name exactly the fault kinds {KINDS}")
     return raw
@@ -118,6 +118,8 @@ KINDS = (
     "diagnosis_specifier",
     "diagnosis_against_record",
     "diagnosis_missed",
+    "symptom_list_history",
+    "broken_punctuation",
 )
 
 _QUOTE = re.compile(r'["\u201c]([^"\u201d]{2,600})["\u201d]')
@@ -552,6 +554,78 @@ def misfiled_answers(view: NoteView) -> list[NoteFault]:
     return out
 
 
+def _keyword_list(sentence: str) -> bool:
+    """Whether ``sentence`` (quotes removed) is a list of terms rather than a sentence (``symptom_list``): at least
+    ``min_items`` items parted by semicolons, or by commas and a final "and", every item after the first at most
+    ``item_words`` words ("The patient reports depressed mood; anhedonia; suicidal ideation."). "Low mood, poor
+    sleep and tiredness for six weeks since her separation" is a sentence: its last item tells when and why."""
+    conf = _data()["symptom_list"]
+    body = sentence.strip().rstrip(".!?")
+    for parts in (body.split(";"), re.split(r",|\band\b", body)):
+        parts = [p for p in parts if p.strip()]
+        if len(parts) >= conf["min_items"] and all(len(tokenize(p)) <= conf["item_words"] for p in parts[1:]):
+            return True
+    return False
+
+
+def symptom_list_history(view: NoteView) -> list[NoteFault]:
+    """A history of present illness written as a list of symptoms: a sentence of its own words (quotes aside) that
+    is a list of terms (:func:`_keyword_list`) and fewer than ``narrative_sentences`` sentences of at least
+    ``narrative_words`` words that tell the illness (what began when, what followed, what it has done). Quotes and
+    labels ("Onset and course: \"In May.\"") are not a narrative; a narrative that also lists symptoms is one. A note
+    with too little prose in all (fewer than the cues' ``prose_sentences_target``) already loses the marks for it
+    (``note_structure``), so its telegraphic history is not faulted twice."""
+    from .cues import load_cues
+    from .features import _prose_sentences
+
+    conf = _data()["symptom_list"]
+    cues = load_cues()
+    if _prose_sentences(view.note, cues) < cues.limits["prose_sentences_target"]:
+        return []
+    text = view.sections.get("history_of_present_illness", "")
+    own = _QUOTE.sub(" ", text)
+    own = re.sub(r"(?:^|(?<=[.;]))\s*[A-Z][A-Za-z ]{2,40}:", " ", own)  # labels: "Context:", "Impact:"
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", own) if s.strip(" .;:")]
+    lists = [s for s in sentences if _keyword_list(s)]
+    narrative = [s for s in sentences if s not in lists and len(tokenize(s)) >= conf["narrative_words"]]
+    if lists and len(narrative) < conf["narrative_sentences"]:
+        return [NoteFault("symptom_list_history", "history_of_present_illness", lists[0].strip()[:160])]
+    return []
+
+
+def broken_punctuation(view: NoteView) -> list[NoteFault]:
+    """Doubled or broken punctuation a writer would not leave (``broken_punctuation`` patterns: a stop after a quote
+    that ends in one, \".\". ; a label with nothing after it, \"Exam results: ;\"; two quotes run together), one
+    fault per place."""
+    out = []
+    for entry in _data()["broken_punctuation"]:
+        for m in entry["regex"].finditer(view.note):
+            out.append(NoteFault("broken_punctuation", "note", f"{entry['name']}: {view.note[max(0, m.start() - 30) : m.end() + 10]!r}"))
+    return out
+
+
+def misfiled_findings(view: NoteView) -> list[NoteFault]:
+    """A finding recorded under a mental-state label it does not belong to (``labelled_findings``): low mood,
+    anhedonia or nightmares as "Thought content" (one fault per label)."""
+    out = []
+    table = {k.lower(): v for k, v in _data()["labelled_findings"].items()}
+    lexicon = load_lexicon()
+    for section, text in view.sections.items():
+        marks = list(_LABEL.finditer(text))
+        for i, m in enumerate(marks):
+            rule = table.get(m.group(1).strip().lower())
+            if rule is None:
+                continue
+            end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+            found = [
+                x.concept_id for x in mentions(text[m.end() : end])
+                if not x.negated and (lexicon.get(x.concept_id).domain in rule["domains"] or x.concept_id in rule["concepts"])
+            ]
+            if found:
+                out.append(NoteFault("misfiled_answer", section, f"{m.group(1)}: {', '.join(dict.fromkeys(found))}"))
+    return out
+
+
 def _root(word: str) -> str:
     """A word's stem without a final e or s: "overdose" and "overdoses" stem apart ("overdose", "overdos")."""
     return stem(word).rstrip("es") or stem(word)
@@ -626,6 +700,9 @@ NOTE_FAULTS: tuple[Callable[[NoteView], list[NoteFault]], ...] = (
     misfiled_answers,
     diagnosis_specifier,
     diagnosis_against_record,
+    symptom_list_history,
+    broken_punctuation,
+    misfiled_findings,
 )
 """The rubric: each function finds one kind of fault."""
 
@@ -679,7 +756,10 @@ __all__ = [
     "illness_days",
     "main_risk_omitted",
     "misfiled_answers",
+    "misfiled_findings",
     "misfiled_sections",
+    "broken_punctuation",
+    "symptom_list_history",
     "note_faults",
     "note_view",
     "third_person_quotes",
