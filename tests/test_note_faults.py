@@ -406,3 +406,15 @@ def test_a_living_situation_must_say_where_or_with_whom_one_lives(hw):
     assert kinds('"Mum was ill a lot, I had to care for her."') == ["misfiled_answer"]
     assert kinds('"I live with my parents."') == []
     assert kinds('"A rented flat in town."') == []
+
+
+def test_a_diagnosis_whose_features_the_note_never_states(hw):
+    # hw-024: he told the doctor he smokes cannabis; a note that makes cannabis dependence must say what it rests on
+    case = hw["hw-024"]
+    turns = (Turn("Do you use any drugs?", "A bit of weed most nights, I can't do without it, I crave it by the afternoon."),)
+    base = ('Chief complaint: "They\'re coming through the loft."\nHistory of present illness: For eight months he believes '
+            "people come in through the loft and has called the police nine times. {sub}\nAssessment: Persistent "
+            "delusional disorder. Cannabis dependence.\nPlan: see treatment plan.")
+    kinds = lambda sub: [f.kind for f in _faults(case, base.format(sub=sub), turns=turns) if f.kind.startswith("diagnosis_features")]
+    assert kinds("He smokes cannabis.") == ["diagnosis_features_unstated"]
+    assert kinds("He smokes cannabis every night and craves it by the afternoon.") == []

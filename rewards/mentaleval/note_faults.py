@@ -120,6 +120,7 @@ KINDS = (
     "diagnosis_missed",
     "symptom_list_history",
     "broken_punctuation",
+    "diagnosis_features_unstated",
 )
 
 _QUOTE = re.compile(r'["\u201c]([^"\u201d]{2,600})["\u201d]')
@@ -384,10 +385,14 @@ def diagnosis_unsupported(view: NoteView) -> list[NoteFault]:
     """Each disorder the note makes (not one it weighs) that lacks a feature the diagnosis requires
     (``required_features``: each group needs one finding the note, the encounter or the record supports, or one of
     the group's words in the note, the replies or the record): a depressive episode in a man who says he is not
-    depressed and enjoys things, an adjustment disorder with no stressor, a dependence with no feature of one."""
+    depressed and enjoys things, an adjustment disorder with no stressor, a dependence with no feature of one. A
+    feature the encounter gives but the note's own sections (its assessment and plan aside) never state is
+    ``diagnosis_features_unstated``: the note does not show what its diagnosis rests on ("Alcohol dependence" made
+    in the assessment of a note whose history names no craving, withdrawal or loss of control)."""
     out = []
     table = _data()["required_features"]
     ehr = [text for _, text in view.record_sections]
+    stated = [text for key, text in view.sections.items() if key not in ("assessment", "plan")]
     for code in view.diagnoses:
         hits = [p for p in table if code.upper().startswith(p)]
         if not hits:
@@ -396,12 +401,14 @@ def diagnosis_unsupported(view: NoteView) -> list[NoteFault]:
         for group in rule["groups"]:
             concepts = set(group.get("findings", ()))
             words = list(group.get("words", ()))
-            if _supported(view, concepts):
-                continue
-            if words and _words_in([view.note, *view.replies, *ehr], words):
-                continue
-            out.append(NoteFault("diagnosis_unsupported", "assessment", f"{code}: {group['what']}"))
-            break
+            if not _supported(view, concepts) and not (words and _words_in([view.note, *view.replies, *ehr], words)):
+                out.append(NoteFault("diagnosis_unsupported", "assessment", f"{code}: {group['what']}"))
+                break
+            said = words + list(group.get("note_words", ()))
+            if not concepts & view.note_present and not (said and _words_in(stated, said)):
+                what = ", ".join(sorted(concepts)[:4]) or ", ".join(words[:4])
+                out.append(NoteFault("diagnosis_features_unstated", "assessment", f"{code}: the note states none of {what}"))
+                break
     return out
 
 
