@@ -345,7 +345,11 @@ def test_a_wrong_diagnosis_lowers_qual():
     assert "most consistent with Paranoid schizophrenia" in row["text"]
     right = row["text"].replace("Paranoid schizophrenia. Differential diagnosis includes Schizophrenia, unspecified", "Dissociative identity disorder")
     assert right != row["text"]
-    assert score(row["text"]) <= score(right) - 1.5
+    # what the wrong diagnosis costs, read from the faults (the note's other faults, its symptom-list history and broken
+    # punctuation, bring both notes near the floor of 1, where a score difference cannot show the cost in full)
+    points = lambda note: fault_points(note_faults(case, Chart(turns=turns, exam_results=results, note=note)))
+    assert points(row["text"]) >= points(right) + 1.5
+    assert score(row["text"]) < score(right)
 
 
 FULL_001 = """Identifying data: Outpatient clinic. A woman in her thirties, seen alone.
@@ -418,3 +422,11 @@ def test_a_diagnosis_whose_features_the_note_never_states(hw):
     kinds = lambda sub: [f.kind for f in _faults(case, base.format(sub=sub), turns=turns) if f.kind.startswith("diagnosis_features")]
     assert kinds("He smokes cannabis.") == ["diagnosis_features_unstated"]
     assert kinds("He smokes cannabis every night and craves it by the afternoon.") == []
+
+
+def test_where_one_lives_filed_as_marital_status(hw):
+    note = 'Chief complaint: "I was brought in by my flatmates."\nPersonal history: Marital status: {}\nAssessment: Brief psychotic disorder.'
+    kinds = lambda text: [f.kind for f in _faults(hw["hw-002"], note.format(text)) if f.kind == "misfiled_answer"]
+    assert kinds('"I rent a first-floor flat with my partner near his family."') == ["misfiled_answer"]
+    assert kinds('"Married; we live in a rented flat."') == []
+    assert kinds('"I\'ve got a partner, we\'re not married."') == []

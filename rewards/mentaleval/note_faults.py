@@ -540,8 +540,11 @@ _LABEL = re.compile(r"(?:^|(?<=[.;\n\"\u201d]))\s*([A-Z][A-Za-z ]{2,40}):\s*")
 
 def misfiled_answers(view: NoteView) -> list[NoteFault]:
     """A labelled item ("Marital status: ...", ``labelled_answers``) whose text holds none of its topic's words and
-    is no bare denial: the answer to another question ("Marital status: \"As I said, I was an only child.\"")."""
+    is no bare denial: the answer to another question ("Marital status: \"As I said, I was an only child.\""); or one
+    that holds a word of another topic and none that says its own (``labelled_other_topic``: "Marital status: \"I rent
+    a flat with my partner near his family.\"" is where he lives)."""
     table = {k.lower(): [stem(w) for w in v] for k, v in _data()["labelled_answers"].items()}
+    others = {k.lower(): {part: [stem(w) for w in words] for part, words in v.items()} for k, v in _data()["labelled_other_topic"].items()}
     denials = set(_data()["denial_words"])
     out = []
     for section, text in view.sections.items():
@@ -556,21 +559,25 @@ def misfiled_answers(view: NoteView) -> list[NoteFault]:
             if not tokens or tokens[0] in denials:
                 continue
             stems_ = [stem(t) for t in tokens]
-            if not any(s.startswith(w) for s in stems_ for w in table[label]):
+            other = others.get(label)
+            if not any(s.startswith(w) for s in stems_ for w in table[label]) or (
+                other and any(s.startswith(w) for s in stems_ for w in other["other"])
+                and not any(s.startswith(w) for s in stems_ for w in other["unless"])
+            ):
                 out.append(NoteFault("misfiled_answer", section, f"{m.group(1)}: {answer[:120]}"))
     return out
 
 
 def _keyword_list(sentence: str) -> bool:
     """Whether ``sentence`` (quotes removed) is a list of terms rather than a sentence (``symptom_list``): at least
-    ``min_items`` items parted by semicolons, or by commas and a final "and", every item after the first at most
+    ``min_items_semicolon`` items parted by semicolons, or ``min_items`` by commas and a final "and", every item after the first at most
     ``item_words`` words ("The patient reports depressed mood; anhedonia; suicidal ideation."). "Low mood, poor
     sleep and tiredness for six weeks since her separation" is a sentence: its last item tells when and why."""
     conf = _data()["symptom_list"]
     body = sentence.strip().rstrip(".!?")
-    for parts in (body.split(";"), re.split(r",|\band\b", body)):
+    for parts, least in ((body.split(";"), conf["min_items_semicolon"]), (re.split(r",|\band\b", body), conf["min_items"])):
         parts = [p for p in parts if p.strip()]
-        if len(parts) >= conf["min_items"] and all(len(tokenize(p)) <= conf["item_words"] for p in parts[1:]):
+        if len(parts) >= least and all(len(tokenize(p)) <= conf["item_words"] for p in parts[1:]):
             return True
     return False
 
