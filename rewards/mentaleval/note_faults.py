@@ -20,6 +20,11 @@ the encounter) and returns the faults it finds; :data:`NOTE_FAULTS` is the rubri
   (paranoid schizophrenia "for four days now").
 * :func:`main_risk_omitted`: a risk the record's risk assessment names (an overdose, a knife, exploitation) that
   the note's risk section does not.
+* :func:`symptom_list_history`: a history of present illness that is a list of terms ("The patient reports
+  nightmares; insomnia; intrusive memories.") with no sentence that tells the illness.
+* :func:`broken_punctuation`: a stop after a quote that ends in one ('"It started in May.".'), a label with nothing
+  after it ("Exam results: ;").
+* :func:`misfiled_findings`: low mood, sleep or nightmares filed as "Thought content".
 
 Denials that what the patient said contradicts ("Denies insomnia" beside "can't get to sleep before 2 a.m.") are
 note-precision errors (:mod:`.precision`), which cap Qual. on their own.
@@ -381,6 +386,18 @@ def _words_in(texts: list[str], words: list[str]) -> bool:
     return any(_names_affirmed(sentence, words) for text in texts for sentence in re.split(r"(?<=[.!?])\s+", text))
 
 
+def _weighed_in_sentence(assessment: str) -> set[str]:
+    """The disorders an assessment names in a sentence that weighs them (a ``differential_markers`` word anywhere in
+    it: "Bipolar disorder was considered but is less likely"), whose features the note need not state."""
+    markers = [m.lower() for m in _data()["differential_markers"]]
+    out: set[str] = set()
+    for sentence in re.split(r"(?<=[.!?])\s+", assessment):
+        if any(m in sentence.lower() for m in markers):
+            made, weighed = assessment_disorders(sentence)
+            out |= set(made) | set(weighed)
+    return out
+
+
 def diagnosis_unsupported(view: NoteView) -> list[NoteFault]:
     """Each disorder the note makes (not one it weighs) that lacks a feature the diagnosis requires
     (``required_features``: each group needs one finding the note, the encounter or the record supports, or one of
@@ -393,6 +410,8 @@ def diagnosis_unsupported(view: NoteView) -> list[NoteFault]:
     table = _data()["required_features"]
     ehr = [text for _, text in view.record_sections]
     stated = [text for key, text in view.sections.items() if key not in ("assessment", "plan")]
+    in_note = {m.concept_id for text in stated for m in mentions(text) if not m.negated}  # the patient's quoted words too
+    weighed = _weighed_in_sentence(view.sections.get("assessment", ""))
     for code in view.diagnoses:
         hits = [p for p in table if code.upper().startswith(p)]
         if not hits:
@@ -405,7 +424,7 @@ def diagnosis_unsupported(view: NoteView) -> list[NoteFault]:
                 out.append(NoteFault("diagnosis_unsupported", "assessment", f"{code}: {group['what']}"))
                 break
             said = words + list(group.get("note_words", ()))
-            if not concepts & view.note_present and not (said and _words_in(stated, said)):
+            if not (code in weighed or concepts & in_note or (said and _words_in(stated, said))):
                 what = ", ".join(sorted(concepts)[:4]) or ", ".join(words[:4])
                 out.append(NoteFault("diagnosis_features_unstated", "assessment", f"{code}: the note states none of {what}"))
                 break
