@@ -280,9 +280,14 @@ def test_a_specifier_the_notes_own_findings_or_scales_contradict(hw):
     assert kinds("Brief psychotic disorder.") == []
 
 
+def _misfiled(hw, heading, text):
+    """The misfiled answers of a short note of hw-002 with ``text`` after ``heading``."""
+    note = f'Chief complaint: "I was brought in by my flatmates."\n{heading} {text}\nAssessment: Brief psychotic disorder.'
+    return [f.kind for f in _faults(hw["hw-002"], note) if f.kind == "misfiled_answer"]
+
+
 def test_answers_filed_under_admission_sleep_or_alcohol_labels(hw):
-    note = 'Chief complaint: "I was brought in by my flatmates."\nPast psychiatric history: None. {}\nAssessment: Brief psychotic disorder.'
-    kinds = lambda text: [f.kind for f in _faults(hw["hw-002"], note.format(text)) if f.kind == "misfiled_answer"]
+    kinds = lambda text: _misfiled(hw, "Past psychiatric history: None.", text)
     assert kinds('Previous psychiatric admission: "My mood\'s wound up, I\'d say."') == ["misfiled_answer"]
     assert kinds('Previous psychiatric admission: "I\'ve never been in hospital for my mental health."') == []
     assert kinds('Alcohol use: "I\'ve been studying biology."') == ["misfiled_answer"]
@@ -404,12 +409,16 @@ def test_a_finding_filed_under_thought_content_that_is_not_a_thought(hw):
 
 
 def test_a_living_situation_must_say_where_or_with_whom_one_lives(hw):
-    note = 'Chief complaint: "I was brought in by my flatmates."\nPersonal history: Living situation: {}\nAssessment: Brief psychotic disorder.'
-    kinds = lambda text: [f.kind for f in _faults(hw["hw-002"], note.format(text)) if f.kind == "misfiled_answer"]
-    assert kinds('"My parents split up when I was nine."') == ["misfiled_answer"]
-    assert kinds('"Mum was ill a lot, I had to care for her."') == ["misfiled_answer"]
-    assert kinds('"I live with my parents."') == []
-    assert kinds('"A rented flat in town."') == []
+    living = lambda text: _misfiled(hw, "Personal history: Living situation:", text)
+    assert living('"My parents split up when I was nine."') == ["misfiled_answer"]
+    assert living('"Mum was ill a lot, I had to care for her."') == ["misfiled_answer"]
+    assert living('"I live with my parents."') == []
+    assert living('"A rented flat in town."') == []
+    # and where one lives is no marital status, though it names a partner
+    marital = lambda text: _misfiled(hw, "Personal history: Marital status:", text)
+    assert marital('"I rent a first-floor flat with my partner near his family."') == ["misfiled_answer"]
+    assert marital('"Married; we live in a rented flat."') == []
+    assert marital('"I\'ve got a partner, we\'re not married."') == []
 
 
 def test_a_diagnosis_whose_features_the_note_never_states(hw):
@@ -422,11 +431,3 @@ def test_a_diagnosis_whose_features_the_note_never_states(hw):
     kinds = lambda sub: [f.kind for f in _faults(case, base.format(sub=sub), turns=turns) if f.kind.startswith("diagnosis_features")]
     assert kinds("He smokes cannabis.") == ["diagnosis_features_unstated"]
     assert kinds("He smokes cannabis every night and craves it by the afternoon.") == []
-
-
-def test_where_one_lives_filed_as_marital_status(hw):
-    note = 'Chief complaint: "I was brought in by my flatmates."\nPersonal history: Marital status: {}\nAssessment: Brief psychotic disorder.'
-    kinds = lambda text: [f.kind for f in _faults(hw["hw-002"], note.format(text)) if f.kind == "misfiled_answer"]
-    assert kinds('"I rent a first-floor flat with my partner near his family."') == ["misfiled_answer"]
-    assert kinds('"Married; we live in a rented flat."') == []
-    assert kinds('"I\'ve got a partner, we\'re not married."') == []
