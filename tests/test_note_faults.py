@@ -406,6 +406,7 @@ def test_a_finding_filed_under_thought_content_that_is_not_a_thought(hw):
     assert misfiled("Thought content: depressed mood; anhedonia.") == ["Thought content: low_mood, anhedonia"]
     assert misfiled("Thought content: persecutory delusions about her neighbours.") == []
     assert misfiled("Thought content: no low mood.") == []
+    assert misfiled("Thought content: guilt about letting her team down; hopelessness.") == []
 
 
 def test_a_living_situation_must_say_where_or_with_whom_one_lives(hw):

@@ -652,7 +652,8 @@ def misfiled_findings(view: NoteView) -> list[NoteFault]:
             end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
             found = [
                 x.concept_id for x in mentions(text[m.end() : end])
-                if not x.negated and (lexicon.get(x.concept_id).domain in rule["domains"] or x.concept_id in rule["concepts"])
+                if not x.negated and x.concept_id not in rule.get("except", ())
+                and (lexicon.get(x.concept_id).domain in rule["domains"] or x.concept_id in rule["concepts"])
             ]
             if found:
                 out.append(NoteFault("misfiled_answer", section, f"{m.group(1)}: {', '.join(dict.fromkeys(found))}"))
