@@ -161,8 +161,9 @@ def test_fault_points_are_capped_per_kind(hw):
         'Personal history: "I have well." "I\'m a domestic abuse." "I have been saw a counselor." "Me\'s cabinet."\nMental status examination:',
     )
     faults = _faults(hw["hw-040"], note)
-    assert sum(f.kind == "garbled_quote" for f in faults) == 4
-    assert fault_points(faults) == 1.5
+    garbled = tuple(f for f in faults if f.kind == "garbled_quote")  # the quotes run together are broken punctuation too
+    assert len(garbled) == 4
+    assert fault_points(garbled) == 1.5
 
 
 def test_faults_are_in_the_scores_details(hw):
@@ -279,9 +280,14 @@ def test_a_specifier_the_notes_own_findings_or_scales_contradict(hw):
     assert kinds("Brief psychotic disorder.") == []
 
 
+def _misfiled(hw, heading, text):
+    """The misfiled answers of a short note of hw-002 with ``text`` after ``heading``."""
+    note = f'Chief complaint: "I was brought in by my flatmates."\n{heading} {text}\nAssessment: Brief psychotic disorder.'
+    return [f.kind for f in _faults(hw["hw-002"], note) if f.kind == "misfiled_answer"]
+
+
 def test_answers_filed_under_admission_sleep_or_alcohol_labels(hw):
-    note = 'Chief complaint: "I was brought in by my flatmates."\nPast psychiatric history: None. {}\nAssessment: Brief psychotic disorder.'
-    kinds = lambda text: [f.kind for f in _faults(hw["hw-002"], note.format(text)) if f.kind == "misfiled_answer"]
+    kinds = lambda text: _misfiled(hw, "Past psychiatric history: None.", text)
     assert kinds('Previous psychiatric admission: "My mood\'s wound up, I\'d say."') == ["misfiled_answer"]
     assert kinds('Previous psychiatric admission: "I\'ve never been in hospital for my mental health."') == []
     assert kinds('Alcohol use: "I\'ve been studying biology."') == ["misfiled_answer"]
@@ -344,4 +350,85 @@ def test_a_wrong_diagnosis_lowers_qual():
     assert "most consistent with Paranoid schizophrenia" in row["text"]
     right = row["text"].replace("Paranoid schizophrenia. Differential diagnosis includes Schizophrenia, unspecified", "Dissociative identity disorder")
     assert right != row["text"]
-    assert score(row["text"]) <= score(right) - 1.5
+    # what the wrong diagnosis costs, read from the faults (the note's other faults, its symptom-list history and broken
+    # punctuation, bring both notes near the floor of 1, where a score difference cannot show the cost in full)
+    points = lambda note: fault_points(note_faults(case, Chart(turns=turns, exam_results=results, note=note)))
+    assert points(row["text"]) >= points(right) + 1.5
+    assert score(row["text"]) < score(right)
+
+
+FULL_001 = """Identifying data: Outpatient clinic. A woman in her thirties, seen alone.
+Chief complaint: "I just feel flat all the time."
+History of present illness: {hpi}
+Past psychiatric history: She saw her GP about her mood once, years ago, and was not treated.
+Medications: She takes no regular medicines.
+Family history: Her mother was treated for depression.
+Personal history: She works as a teacher and lives with her partner.
+Mental status examination: She was quiet and tearful at times, with slowed speech. She described her mood as flat. She has no abnormal beliefs and hears no voices.
+Risk assessment: She has had passing thoughts that she would be better off asleep and not waking, with no plan or intent.
+Assessment: A moderate depressive episode, her first, after her redundancy in the spring.
+Plan: see treatment plan."""
+
+NARRATIVE = ("She describes two months of low mood that began after she was made redundant in the spring. "
+             "She has lost interest in seeing friends and in her running, and she sleeps badly, waking at four. "
+             "Her concentration is poor and she has stopped applying for work.")
+
+
+def test_a_history_written_as_a_symptom_list_not_a_narrative(hw):
+    def kinds(hpi):
+        return [f.kind for f in _faults(hw["hw-001"], FULL_001.format(hpi=hpi)) if f.kind == "symptom_list_history"]
+
+    assert kinds("The patient reports low mood; anhedonia; insomnia; poor concentration.") == ["symptom_list_history"]
+    assert kinds('The patient reports low mood; anhedonia; insomnia. Onset and course: "It started in May."') == ["symptom_list_history"]
+    assert kinds(NARRATIVE) == []
+    # a narrative that also lists symptoms is still a history
+    assert kinds(NARRATIVE + " In short: low mood; anhedonia; insomnia.") == []
+
+
+def test_doubled_or_broken_punctuation(hw):
+    case = hw["hw-001"]
+    clean = FULL_001.format(hpi=NARRATIVE)
+    assert [f for f in _faults(case, clean) if f.kind == "broken_punctuation"] == []
+    broken = clean.replace('"I just feel flat all the time."', '"I just feel flat all the time.".').replace(
+        "Plan: see treatment plan.", "Investigations: Exam results: ; PHQ-9: 14.\nPlan: see treatment plan.")
+    assert [f.kind for f in _faults(case, broken) if f.kind == "broken_punctuation"] == ["broken_punctuation"] * 2
+    assert [f for f in _faults(case, clean.replace("waking at four.", "waking at four...")) if f.kind == "broken_punctuation"] == []
+
+
+def test_a_finding_filed_under_thought_content_that_is_not_a_thought(hw):
+    case = hw["hw-001"]
+    base = FULL_001.format(hpi=NARRATIVE)
+
+    def misfiled(mse):
+        note = base.replace("She has no abnormal beliefs and hears no voices.", mse)
+        return [f.text for f in _faults(case, note) if f.kind == "misfiled_answer"]
+
+    assert misfiled("Thought content: depressed mood; anhedonia.") == ["Thought content: low_mood, anhedonia"]
+    assert misfiled("Thought content: persecutory delusions about her neighbours.") == []
+    assert misfiled("Thought content: no low mood.") == []
+    assert misfiled("Thought content: guilt about letting her team down; hopelessness.") == []
+
+
+def test_a_living_situation_must_say_where_or_with_whom_one_lives(hw):
+    living = lambda text: _misfiled(hw, "Personal history: Living situation:", text)
+    assert living('"My parents split up when I was nine."') == ["misfiled_answer"]
+    assert living('"Mum was ill a lot, I had to care for her."') == ["misfiled_answer"]
+    assert living('"I live with my parents."') == []
+    assert living('"A rented flat in town."') == []
+    # and where one lives is no marital status, though it names a partner
+    marital = lambda text: _misfiled(hw, "Personal history: Marital status:", text)
+    assert marital('"I rent a first-floor flat with my partner near his family."') == ["misfiled_answer"]
+    assert marital('"Married; we live in a rented flat."') == []
+    assert marital('"I\'ve got a partner, we\'re not married."') == []
+
+
+def test_a_diagnosis_whose_features_the_note_never_states(hw):
+    # hw-024: he told the doctor he smokes cannabis; a note that makes cannabis dependence must say what it rests on
+    case = hw["hw-024"]
+    turns = (Turn("Do you use any drugs?", "A bit of weed most nights, I can't do without it, I crave it by the afternoon."),)
+    base = ('Chief complaint: "They\'re coming through the loft."\nHistory of present illness: For eight months he believes '
+            "people come in through the loft and has called the police nine times. {sub}\nAssessment: Persistent "
+            "delusional disorder. Cannabis dependence.\nPlan: see treatment plan.")
+    kinds = lambda sub: [f.kind for f in _faults(case, base.format(sub=sub), turns=turns) if f.kind.startswith("diagnosis_features")]
+    assert kinds("He smokes cannabis.") == ["diagnosis_features_unstated"]
+    assert kinds("He smokes cannabis every night and craves it by the afternoon.") == []

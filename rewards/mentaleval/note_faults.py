@@ -20,6 +20,11 @@ the encounter) and returns the faults it finds; :data:`NOTE_FAULTS` is the rubri
   (paranoid schizophrenia "for four days now").
 * :func:`main_risk_omitted`: a risk the record's risk assessment names (an overdose, a knife, exploitation) that
   the note's risk section does not.
+* :func:`symptom_list_history`: a history of present illness that is a list of terms ("The patient reports
+  nightmares; insomnia; intrusive memories.") with no sentence that tells the illness.
+* :func:`broken_punctuation`: a stop after a quote that ends in one ('"It started in May.".'), a label with nothing
+  after it ("Exam results: ;").
+* :func:`misfiled_findings`: low mood, sleep or nightmares filed as "Thought content".
 
 Denials that what the patient said contradicts ("Denies insomnia" beside "can't get to sleep before 2 a.m.") are
 note-precision errors (:mod:`.precision`), which cap Qual. on their own.
@@ -93,11 +98,11 @@ class NoteView:
 @lru_cache(maxsize=1)
 def _data() -> dict[str, Any]:
     raw = json.loads(resources.files(__package__).joinpath("data/note_faults.json").read_text("utf-8"))
-    for i, entry in enumerate(raw["garbled_speech"]):
+    for i, entry in enumerate(raw["garbled_speech"] + raw["broken_punctuation"]):
         try:
             entry["regex"] = re.compile(entry["pattern"], re.IGNORECASE)
         except re.error as error:
-            raise ValueError(f"note_faults.json: garbled_speech[{i}].pattern does not compile: {error}") from None
+            raise ValueError(f"note_faults.json: pattern {entry['name']!r} does not compile: {error}") from None
     if set(raw["points"]) != set(KINDS):
         raise ValueError(f"note_faults.json: points must name exactly the fault kinds {KINDS}")
     return raw
@@ -118,6 +123,9 @@ KINDS = (
     "diagnosis_specifier",
     "diagnosis_against_record",
     "diagnosis_missed",
+    "symptom_list_history",
+    "broken_punctuation",
+    "diagnosis_features_unstated",
 )
 
 _QUOTE = re.compile(r'["\u201c]([^"\u201d]{2,600})["\u201d]')
@@ -378,14 +386,32 @@ def _words_in(texts: list[str], words: list[str]) -> bool:
     return any(_names_affirmed(sentence, words) for text in texts for sentence in re.split(r"(?<=[.!?])\s+", text))
 
 
+def _weighed_in_sentence(assessment: str) -> set[str]:
+    """The disorders an assessment names in a sentence that weighs them (a ``differential_markers`` word anywhere in
+    it: "Bipolar disorder was considered but is less likely"), whose features the note need not state."""
+    markers = [m.lower() for m in _data()["differential_markers"]]
+    out: set[str] = set()
+    for sentence in re.split(r"(?<=[.!?])\s+", assessment):
+        if any(m in sentence.lower() for m in markers):
+            made, weighed = assessment_disorders(sentence)
+            out |= set(made) | set(weighed)
+    return out
+
+
 def diagnosis_unsupported(view: NoteView) -> list[NoteFault]:
     """Each disorder the note makes (not one it weighs) that lacks a feature the diagnosis requires
     (``required_features``: each group needs one finding the note, the encounter or the record supports, or one of
     the group's words in the note, the replies or the record): a depressive episode in a man who says he is not
-    depressed and enjoys things, an adjustment disorder with no stressor, a dependence with no feature of one."""
+    depressed and enjoys things, an adjustment disorder with no stressor, a dependence with no feature of one. A
+    feature the encounter gives but the note's own sections (its assessment and plan aside) never state is
+    ``diagnosis_features_unstated``: the note does not show what its diagnosis rests on ("Alcohol dependence" made
+    in the assessment of a note whose history names no craving, withdrawal or loss of control)."""
     out = []
     table = _data()["required_features"]
     ehr = [text for _, text in view.record_sections]
+    stated = [text for key, text in view.sections.items() if key not in ("assessment", "plan")]
+    in_note = {m.concept_id for text in stated for m in mentions(text) if not m.negated}  # the patient's quoted words too
+    weighed = _weighed_in_sentence(view.sections.get("assessment", ""))
     for code in view.diagnoses:
         hits = [p for p in table if code.upper().startswith(p)]
         if not hits:
@@ -394,12 +420,14 @@ def diagnosis_unsupported(view: NoteView) -> list[NoteFault]:
         for group in rule["groups"]:
             concepts = set(group.get("findings", ()))
             words = list(group.get("words", ()))
-            if _supported(view, concepts):
-                continue
-            if words and _words_in([view.note, *view.replies, *ehr], words):
-                continue
-            out.append(NoteFault("diagnosis_unsupported", "assessment", f"{code}: {group['what']}"))
-            break
+            if not _supported(view, concepts) and not (words and _words_in([view.note, *view.replies, *ehr], words)):
+                out.append(NoteFault("diagnosis_unsupported", "assessment", f"{code}: {group['what']}"))
+                break
+            said = words + list(group.get("note_words", ()))
+            if not (code in weighed or concepts & in_note or (said and _words_in(stated, said))):
+                what = ", ".join(sorted(concepts)[:4]) or ", ".join(words[:4])
+                out.append(NoteFault("diagnosis_features_unstated", "assessment", f"{code}: the note states none of {what}"))
+                break
     return out
 
 
@@ -531,8 +559,11 @@ _LABEL = re.compile(r"(?:^|(?<=[.;\n\"\u201d]))\s*([A-Z][A-Za-z ]{2,40}):\s*")
 
 def misfiled_answers(view: NoteView) -> list[NoteFault]:
     """A labelled item ("Marital status: ...", ``labelled_answers``) whose text holds none of its topic's words and
-    is no bare denial: the answer to another question ("Marital status: \"As I said, I was an only child.\"")."""
+    is no bare denial: the answer to another question ("Marital status: \"As I said, I was an only child.\""); or one
+    that holds a word of another topic and none that says its own (``labelled_other_topic``: "Marital status: \"I rent
+    a flat with my partner near his family.\"" is where he lives)."""
     table = {k.lower(): [stem(w) for w in v] for k, v in _data()["labelled_answers"].items()}
+    others = {k.lower(): {part: [stem(w) for w in words] for part, words in v.items()} for k, v in _data()["labelled_other_topic"].items()}
     denials = set(_data()["denial_words"])
     out = []
     for section, text in view.sections.items():
@@ -547,8 +578,85 @@ def misfiled_answers(view: NoteView) -> list[NoteFault]:
             if not tokens or tokens[0] in denials:
                 continue
             stems_ = [stem(t) for t in tokens]
-            if not any(s.startswith(w) for s in stems_ for w in table[label]):
+            other = others.get(label)
+            if not any(s.startswith(w) for s in stems_ for w in table[label]) or (
+                other and any(s.startswith(w) for s in stems_ for w in other["other"])
+                and not any(s.startswith(w) for s in stems_ for w in other["unless"])
+            ):
                 out.append(NoteFault("misfiled_answer", section, f"{m.group(1)}: {answer[:120]}"))
+    return out
+
+
+def _keyword_list(sentence: str) -> bool:
+    """Whether ``sentence`` (quotes removed) is a list of terms rather than a sentence (``symptom_list``): at least
+    ``min_items_semicolon`` items parted by semicolons, or ``min_items`` by commas and a final "and", every item after the first at most
+    ``item_words`` words ("The patient reports depressed mood; anhedonia; suicidal ideation."). "Low mood, poor
+    sleep and tiredness for six weeks since her separation" is a sentence: its last item tells when and why."""
+    conf = _data()["symptom_list"]
+    body = sentence.strip().rstrip(".!?")
+    for parts, least in ((body.split(";"), conf["min_items_semicolon"]), (re.split(r",|\band\b", body), conf["min_items"])):
+        parts = [p for p in parts if p.strip()]
+        if len(parts) >= least and all(len(tokenize(p)) <= conf["item_words"] for p in parts[1:]):
+            return True
+    return False
+
+
+def symptom_list_history(view: NoteView) -> list[NoteFault]:
+    """A history of present illness written as a list of symptoms: a sentence of its own words (quotes aside) that
+    is a list of terms (:func:`_keyword_list`) and fewer than ``narrative_sentences`` sentences of at least
+    ``narrative_words`` words that tell the illness (what began when, what followed, what it has done). Quotes and
+    labels ("Onset and course: \"In May.\"") are not a narrative; a narrative that also lists symptoms is one. A note
+    with too little prose in all (fewer than the cues' ``prose_sentences_target``) already loses the marks for it
+    (``note_structure``), so its telegraphic history is not faulted twice."""
+    from .cues import load_cues
+    from .features import _prose_sentences
+
+    conf = _data()["symptom_list"]
+    cues = load_cues()
+    if _prose_sentences(view.note, cues) < cues.limits["prose_sentences_target"]:
+        return []
+    text = view.sections.get("history_of_present_illness", "")
+    own = _QUOTE.sub(" ", text)
+    own = re.sub(r"(?:^|(?<=[.;]))\s*[A-Z][A-Za-z ]{2,40}:", " ", own)  # labels: "Context:", "Impact:"
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", own) if s.strip(" .;:")]
+    lists = [s for s in sentences if _keyword_list(s)]
+    narrative = [s for s in sentences if s not in lists and len(tokenize(s)) >= conf["narrative_words"]]
+    if lists and len(narrative) < conf["narrative_sentences"]:
+        return [NoteFault("symptom_list_history", "history_of_present_illness", lists[0].strip()[:160])]
+    return []
+
+
+def broken_punctuation(view: NoteView) -> list[NoteFault]:
+    """Doubled or broken punctuation a writer would not leave (``broken_punctuation`` patterns: a stop after a quote
+    that ends in one, \".\". ; a label with nothing after it, \"Exam results: ;\"; two quotes run together), one
+    fault per place."""
+    out = []
+    for entry in _data()["broken_punctuation"]:
+        for m in entry["regex"].finditer(view.note):
+            out.append(NoteFault("broken_punctuation", "note", f"{entry['name']}: {view.note[max(0, m.start() - 30) : m.end() + 10]!r}"))
+    return out
+
+
+def misfiled_findings(view: NoteView) -> list[NoteFault]:
+    """A finding recorded under a mental-state label it does not belong to (``labelled_findings``): low mood,
+    anhedonia or nightmares as "Thought content" (one fault per label)."""
+    out = []
+    table = {k.lower(): v for k, v in _data()["labelled_findings"].items()}
+    lexicon = load_lexicon()
+    for section, text in view.sections.items():
+        marks = list(_LABEL.finditer(text))
+        for i, m in enumerate(marks):
+            rule = table.get(m.group(1).strip().lower())
+            if rule is None:
+                continue
+            end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+            found = [
+                x.concept_id for x in mentions(text[m.end() : end])
+                if not x.negated and x.concept_id not in rule.get("except", ())
+                and (lexicon.get(x.concept_id).domain in rule["domains"] or x.concept_id in rule["concepts"])
+            ]
+            if found:
+                out.append(NoteFault("misfiled_answer", section, f"{m.group(1)}: {', '.join(dict.fromkeys(found))}"))
     return out
 
 
@@ -626,6 +734,9 @@ NOTE_FAULTS: tuple[Callable[[NoteView], list[NoteFault]], ...] = (
     misfiled_answers,
     diagnosis_specifier,
     diagnosis_against_record,
+    symptom_list_history,
+    broken_punctuation,
+    misfiled_findings,
 )
 """The rubric: each function finds one kind of fault."""
 
@@ -679,7 +790,10 @@ __all__ = [
     "illness_days",
     "main_risk_omitted",
     "misfiled_answers",
+    "misfiled_findings",
     "misfiled_sections",
+    "broken_punctuation",
+    "symptom_list_history",
     "note_faults",
     "note_view",
     "third_person_quotes",
