@@ -1140,7 +1140,11 @@ class ScriptedClinician(Doctor):
                 frame = frame.split(" ", 1)[0] + " " + " ".join(self._verb(w) for w in frame.split(" ")[1:])
                 out.append(f"{frame} {quote}")
         told_in = [self._told_in(c, self.script["note_writing"]["own_words_only"]) for c in clashing]
-        for i, quote in enumerate(q for q in dict.fromkeys(told_in) if q.strip().lower() not in used):
+        def told_before(q: str) -> bool:  # quoted as a phrase, or retold under the onset, context or impact
+            pieces = [x for x in re.split(r"(?<=[.!?])\s+", q.strip()) if x.strip()]
+            return q.strip().lower() in used or all((self._retell(x) or "").lower() in retold for x in pieces)
+
+        for i, quote in enumerate(q for q in dict.fromkeys(told_in) if not told_before(q)):
             out.append(f'{p} {"also " + self._verb("says") if not i else self._verb("adds")}, "{quote.strip()}"')
             used.update(x.strip().lower() for x in re.split(r"(?<=[.!?])\s+", quote))  # quoted once, not again below
         if mixed:

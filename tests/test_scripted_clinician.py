@@ -258,7 +258,7 @@ def test_the_note_files_answers_and_states_only_what_was_said(test_v2_env):
     # a relative's diabetes is family history as the patient said it, not "family history of mental illness"
     note = play(test_v2_env, ScriptedClinician(), "test-v2-0012").note
     family = next(line for line in note.splitlines() if line.startswith("Family history"))
-    assert "My father has diabetes." in family
+    assert "My father has diabetes" in family
     assert "Family history of mental illness" not in note
 
 
