@@ -410,6 +410,9 @@ class ScriptedClinician(Doctor):
                 break
             if not any(c in evidence for c, _ in h.symptoms):
                 continue  # nothing heard of it: no place on the differential, whatever its base rate
+            need = self.script["required_to_lead"].get(h.code)
+            if need and not set(need) & set(self.findings.present):
+                continue  # a depression "with psychotic features" with no delusion or voice heard is no differential
             if top <= 0 or s >= top * self.script["category_threshold"]:
                 lead.append((h, s))
         return self._fitting_first(lead)
@@ -429,6 +432,7 @@ class ScriptedClinician(Doctor):
         (``required_to_lead``: no psychotic depression without a delusion or a hallucination heard) or when its
         minimum duration is not met and the other fits (``duration_principal``: at four days a brief psychotic
         disorder, not schizophrenia); unchanged otherwise."""
+        lead = self._episode_met_first(lead)
         need = self.script["required_to_lead"].get(lead[0][0].code)
         if need and not set(need) & set(self.findings.present):
             for i, (h, _) in enumerate(lead[1:], 1):
@@ -442,6 +446,26 @@ class ScriptedClinician(Doctor):
             return lead
         for i, (h, s) in enumerate(lead[1:], 1):
             if h.category == lead[0][0].category and durations.fits(h.code, said, self.walk_in.age):
+                return [lead[i]] + lead[:i] + lead[i + 1 :]
+        return lead
+
+    def _episode_met_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with an adjustment disorder first when the leading depression's episode was not heard in full
+        (``episode_threshold``: too few of its symptom groups, or neither low mood nor anhedonia); unchanged
+        otherwise."""
+        conf = next((v for k, v in self.script["episode_threshold"].items() if not k.startswith("_") and lead[0][0].code.startswith(k)), None)
+        if not conf or not set(conf["then_needs"]) & (set(self.findings.present) - self.findings.contradicted):
+            return lead
+        present = set(self.findings.present) - self.findings.contradicted
+        present |= {b for a, b in lexicon_relations("implies") if a in present}
+        met = sum(bool(set(g) & present) for g in conf["groups"])
+        if met >= conf["min"] and set(conf["core"]) & present:
+            return lead
+        said = self._illness_days()
+        if said is not None and said > conf["then_max_days"]:
+            return lead
+        for i, (h, _) in enumerate(lead[1:], 1):
+            if any(h.code.startswith(c) for c in conf["then"]):
                 return [lead[i]] + lead[:i] + lead[i + 1 :]
         return lead
 
@@ -904,21 +928,6 @@ class ScriptedClinician(Doctor):
                 return False
         return True
 
-    def _own_words(self, symptoms: list[str], used: set[str]) -> list[str]:
-        """For the first symptoms reported, the sentence in which the patient said each ("Over the last two months
-        I've felt flat most days."), however it came up (``quotes.own_words``)."""
-        out: list[str] = []
-        for c in symptoms:
-            if len(out) >= self.script["quotes"]["own_words"]:
-                break
-            for piece in re.split(r"(?<=[.!?])\s+", self.findings.present.get(c, "")):
-                piece = piece.strip()
-                if piece.lower() not in used and c in self._stated(piece) and self._plain(piece):
-                    out.append(piece)
-                    used.add(piece.lower())
-                    break
-        return out
-
     def _stated(self, text: str) -> set[str]:
         """The lexicon concepts ``text`` affirms of the patient."""
         return {c for c, negated in patient_findings(text) if not negated and c in self.lexicon}
@@ -996,6 +1005,154 @@ class ScriptedClinician(Doctor):
             return ""
         return " " + self.script["provisional_diagnosis"]["sentence"].format(said=_days(said), need=_days(need))
 
+    def _voice(self) -> tuple[str, str]:
+        """The patient's pronoun and its possessive (she/her, he/his, they/their)."""
+        pronoun = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
+        return pronoun, {"she": "her", "he": "his", "they": "their"}[pronoun]
+
+    def _verb(self, verb: str) -> str:
+        """``verb`` (a third-person singular form) as the patient's pronoun takes it ("denies", "they deny")."""
+        if self._voice()[0] != "they":
+            return verb
+        return {"describes": "describe", "says": "say", "relates": "relate", "reports": "report", "denies": "deny", "adds": "add",
+                "gives": "give", "was": "were", "has": "have", "is": "are"}.get(verb, verb)
+
+    def _retell(self, sentence: str) -> str | None:
+        """``sentence`` retold in the third person ("In October my family first noticed a change" is "in October
+        her family first noticed a change"), its opening discourse words dropped; ``None`` when it cannot be retold
+        plainly (it speaks to the doctor or of "we", or "I" comes with a verb form ``narrative.verbs`` does not
+        list): the note then quotes it."""
+        conf = self.script["note_writing"]["narrative"]
+        pronoun = self._voice()[0]
+        subject = conf["subject"][pronoun]
+        text = sentence.strip().rstrip(".!")
+        low = text.lower()
+        changed = True
+        while changed:  # "Well, as I said, ..." loses both openers
+            changed = False
+            for opener in sorted(conf["openers"], key=len, reverse=True):
+                if re.match(rf"{re.escape(opener)}\b[,.]?\s+", low) and len(low) > len(opener) + 3:
+                    cut = re.match(rf"{re.escape(opener)}\b[,.]?\s+", low).end()
+                    text, low, changed = text[cut:], low[cut:], True
+                    break
+        for closer in conf["closers"]:
+            if low.endswith(closer):
+                text, low = text[: -len(closer)], low[: -len(closer)]
+        tokens = re.findall(r"[A-Za-z']+|[^A-Za-z'\s]+|\s+", text)
+        words = [t.lower() for t in tokens if t.strip() and t[0].isalpha()]
+        if not words or set(words) & set(conf["keep_quoted_words"]) or "?" in text or '"' in text:
+            return None
+        third, unchanged = conf["verbs"]["third_singular"], set(conf["verbs"]["unchanged"])
+        adverbs = set(conf["adverbs"])
+        out: list[str] = []
+        expect_verb = False
+        for t in tokens:
+            low_t = t.lower()
+            if not t.strip() or not t[0].isalpha():
+                out.append(t)
+                continue
+            if expect_verb and low_t not in adverbs:
+                expect_verb = False
+                if low_t in ("am", "was"):
+                    t = subject[low_t]
+                elif low_t in unchanged or (low_t.endswith("ed") and len(low_t) > 3):
+                    pass
+                elif low_t in third:
+                    t = third[low_t] if pronoun != "they" else low_t
+                else:
+                    return None  # "I reckon", "I used": no form listed, kept in the patient's words
+            elif low_t in subject and low_t not in ("am", "was"):
+                if low_t == "i":
+                    expect_verb = True
+                t = subject[low_t]
+            out.append(t)
+        told = "".join(out).strip()
+        return told[0].lower() + told[1:] if told else None
+
+    def _phrase(self, concept: str, used: set[str]) -> str:
+        """The patient's own phrase for ``concept``: the sentence that said it, or, when it is longer than
+        ``narrative.phrase_max_words`` words, its shortest clause within them that still names it ("I worry about
+        anything and everything")."""
+        limit = self.script["note_writing"]["narrative"]["phrase_max_words"]
+        for sentence in re.split(r"(?<=[.!?])\s+", self.findings.present.get(concept, "")):
+            sentence = sentence.strip()
+            if not sentence or sentence.lower() in used or concept not in self._stated(sentence) or not self._plain(sentence):
+                continue
+            # cut at commas and semicolons, never before a "but" ("it'd be easier not to wake up, but I wouldn't do
+            # anything" keeps its denial of intent)
+            parts = [p.strip(" ,;") for p in re.split(r"[,;]\s+(?!but\b)|\s+-\s+", sentence)]
+            fitting = sorted((p for p in parts if p and concept in self._stated(p) and self._plain(p)), key=len)
+            # the whole sentence when it is short ("I'm really down, day in, day out"), else its shortest clause
+            phrase = sentence if len(sentence.split()) <= limit else next((p for p in fitting if len(p.split()) <= limit), None)
+            if phrase:
+                used.add(sentence.lower())
+                last = phrase.split()[-1]
+                return phrase[:-1] if phrase[-1] in ".!" and "." not in last[:-1] else phrase  # "3 a.m." keeps its stop
+        return ""
+
+    def _present_illness(self, symptoms, mixed, negatives, clashing, said, used) -> str:
+        """The history of the present illness as a clinician writes it: the findings in clinical words with a few
+        of the patient's phrases, the onset, context and impact retold in the third person from what the patient
+        said, and the pertinent negatives in one sentence (``note_writing.narrative``)."""
+        conf = self.script["note_writing"]["narrative"]
+        pronoun, possessive = self._voice()
+        p = pronoun.capitalize()
+        out: list[str] = []
+        if symptoms:
+            terms = list(dict.fromkeys(self._term(c) for c in symptoms))
+            # commas between the findings: no finding's words run into the next one's
+            out.append(f"{p} {self._verb('describes')} {_join(terms)}.")
+            # a few of the patient's phrases, in a sentence of their own (a negation inside a quote must not reach
+            # the findings listed)
+            phrases = []
+            for c in dict.fromkeys(symptoms):
+                if len(phrases) >= self.script["quotes"]["own_words"]:
+                    break
+                phrase = self._phrase(c, used)
+                if phrase:
+                    phrases.append(f'"{phrase}"')
+            if phrases:
+                out.append(f"In {possessive} words, {_join(phrases)}.")
+        retold: set[str] = set()
+        for key in ("hpi:1", "hpi:2", "hpi:3"):
+            quote = said(key)
+            if not quote:
+                continue
+            sentences = [x for x in re.split(r"(?<=[.!?])\s+", quote.strip().strip('"')) if x.strip()]
+            told = [self._retell(x) for x in sentences]
+            if all(told) and all(t.lower() in retold for t in told):
+                continue  # told under an earlier heading ("over the following weeks he stopped going to the club")
+            fragments = conf["fragments"]
+            verbs = set(fragments["verbs"]) | set(conf["verbs"]["unchanged"]) | set(conf["verbs"]["third_singular"].values())
+            for i, t in enumerate(told):
+                words = set(re.findall(r"[a-z']+", (t or "").lower()))
+                if not t or words & (set(fragments["subjects"]) | verbs) or any(w.endswith("ed") for w in words):
+                    continue
+                lead = next((lead for cue, lead in fragments["leads"].get(key, ()) if cue in words or not cue), None)
+                told[i] = f"{lead} {t}" if lead and i == 0 else None
+            if all(told):
+                retold.update(t.lower() for t in told)
+                frame = conf["frames"][key].format(p=p)
+                frame = frame.split(" ", 1)[0] + " " + " ".join(self._verb(w) for w in frame.split(" ")[1:])
+                out.append(f"{frame} {told[0]}." + "".join(f" {t[0].upper()}{t[1:]}." for t in told[1:]))
+            else:
+                frame = conf["quoted_frames"][key].format(p=p)
+                frame = frame.split(" ", 1)[0] + " " + " ".join(self._verb(w) for w in frame.split(" ")[1:])
+                out.append(f"{frame} {quote}")
+        told_in = [self._told_in(c, self.script["note_writing"]["own_words_only"]) for c in clashing]
+        def told_before(q: str) -> bool:  # quoted as a phrase, or retold under the onset, context or impact
+            pieces = [x for x in re.split(r"(?<=[.!?])\s+", q.strip()) if x.strip()]
+            return q.strip().lower() in used or all((self._retell(x) or "").lower() in retold for x in pieces)
+
+        for i, quote in enumerate(q for q in dict.fromkeys(told_in) if not told_before(q)):
+            out.append(f'{p} {"also " + self._verb("says") if not i else self._verb("adds")}, "{quote.strip()}"')
+            used.update(x.strip().lower() for x in re.split(r"(?<=[.!?])\s+", quote))  # quoted once, not again below
+        if mixed:
+            out.append(f"{possessive.capitalize()} answers about {_join(self._term(c) for c in mixed)} were inconsistent (affirmed, then denied).")
+        if negatives:
+            out.append(f"{p} {self._verb('denies')} {_join(self._term(c) for c in negatives)}.")
+        return " ".join(_end(x) for x in out)
+
     def _note(self) -> str:
         """A sectioned note in prose: what the patient said, in clinical terms, with their own words quoted."""
         f = self.findings
@@ -1052,36 +1209,19 @@ class ScriptedClinician(Doctor):
         complaint = said("hpi:complaint")
         if not complaint and symptoms:  # the reply was no complaint in the patient's words: the findings it came with
             complaint = f"{'; '.join(dict.fromkeys(term(c) for c in symptoms[:3]))} (not in the patient's own words)"
-        lines.append(f"Chief complaint: {complaint or 'not stated'}.")
-        hpi = []
-        if symptoms:
-            # findings listed with semicolons: no finding's words run into the next one's ("unrefreshing sleep;
-            # sleep-related worry" is two findings, "unrefreshing sleep and sleep ..." reads as a third)
-            hpi.append(f"The patient reports {'; '.join(dict.fromkeys(term(c) for c in symptoms))}.")
-        for key, label in (("hpi:1", "Onset and course"), ("hpi:2", "Context"), ("hpi:3", "Impact")):
-            if said(key):
-                hpi.append(f"{label}: {said(key)}.")
-        own = self._own_words(symptoms, used)
-        if own:
-            hpi.append("In the patient's words: " + " ".join(f'"{q}"' for q in own) + ".")
-        # in the order the findings were heard (``clashing`` is a set: its order differs between processes)
-        for quote in dict.fromkeys(self._told_in(c, writing["own_words_only"]) for c in findings if c in clashing):
-            hpi.append(f'Describes: "{quote}".')
-            used.update(p.strip().lower() for p in re.split(r"(?<=[.!?])\s+", quote))  # quoted once, not again below
-        if mixed:
-            hpi.append(f"Answers were inconsistent (affirmed, then denied) about: {'; '.join(term(c) for c in mixed)}.")
-        hpi.extend(f"Denies {term(c)}." for c in negatives)
-        lines.append("History of present illness: " + (" ".join(hpi) or "not obtained."))
+        lines.append(_end(f"Chief complaint: {complaint or 'not stated'}"))
+        hpi = self._present_illness(symptoms, mixed, negatives, [c for c in findings if c in clashing], said, used)
+        lines.append("History of present illness: " + (hpi or "not obtained."))
         for heading, concepts in sections.items():
             parts = []
             for c in concepts:
                 if (c in f.answers or c in f.present) and c in lex and said(c):
                     label = term(c)
                     plain = label.lower() == heading.lower() or c in writing["unlabelled"]
-                    parts.append(f"{said(c)}." if plain else f"{label.capitalize()}: {said(c)}.")
+                    parts.append(_end(said(c) if plain else f"{label.capitalize()}: {said(c)}"))
             if parts:
                 lines.append(f"{heading}: {' '.join(parts)}")
-        mse = [f"Mood described as {said('mse:mood')}." if said("mse:mood") else "Mood not described."]
+        mse = [_end(f"Mood described as {said('mse:mood')}") if said("mse:mood") else "Mood not described."]
         thought = writing["thought_content"]
         content = [term(c) for c in symptoms if lex.get(c).domain in thought["domains"] and c not in thought["except"]]
         if content:
@@ -1095,7 +1235,7 @@ class ScriptedClinician(Doctor):
         if cognition:
             mse.append(f"Cognition: {'; '.join(cognition)}.")
         if said("mse:insight"):
-            mse.append(f"Insight: on what is happening, says {said('mse:insight')}.")
+            mse.append(_end(f"Insight: on what is happening, says {said('mse:insight')}"))
         lines.append("Mental status examination: " + " ".join(mse))
         risk = []
         on_file = self._risk_results()
@@ -1140,6 +1280,17 @@ def _days(n: float) -> str:
     return f"{n:g} days"
 
 
+def _end(sentence: str) -> str:
+    """``sentence`` ending once: a closing quotation mark takes the full stop outside, as British notes write it
+    ('"... off work".', not '"... off work.".'), so that the sentence still ends where a reader splits sentences."""
+    sentence = sentence.strip()
+    if sentence.endswith('."'):
+        return sentence[:-2] + '".'
+    if sentence.endswith(('!"', '?"', ".", "!", "?")):
+        return sentence
+    return sentence + "."
+
+
 def _join(items: Any) -> str:
     items = list(dict.fromkeys(items))
     if len(items) <= 1:
@@ -1153,7 +1304,7 @@ def _parse_results(text: str) -> list[tuple[str, str]]:
     for line in text.splitlines():
         name, sep, result = line.partition(":")
         name = name.strip(" -*\t")
-        if sep and name and len(name) < 60:
+        if sep and name and len(name) < 60 and result.strip():  # "Exam results:" heads the list, no result
             out.append((name, result.strip()))
     return out
 

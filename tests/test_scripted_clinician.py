@@ -7,6 +7,8 @@ import re
 
 import gymnasium
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mentalhospital_env  # noqa: F401  (registers the environments)
 from mentalhospital_env.agents.scripted import ScriptedClinician, read_walk_in
@@ -248,7 +250,7 @@ def test_the_note_files_answers_and_states_only_what_was_said(test_v2_env):
     chart = play(test_v2_env, ScriptedClinician(), "test-v2-0286")
     hpi = next(line for line in chart.note.splitlines() if line.startswith("History of present illness"))
     # "I'm not myself" is quoted, never turned into a "personality change"
-    assert "personality change" not in chart.note and '"I\'m not myself."' in hpi
+    assert "personality change" not in chart.note and '"I\'m not myself"' in hpi
     mse = next(line for line in chart.note.splitlines() if line.startswith("Mental status examination"))
     said = re.search(r"Thought content: ([^.]*)\.", mse)  # only what the patient's answers gave
     thought = said.group(1) if said else ""
@@ -256,7 +258,7 @@ def test_the_note_files_answers_and_states_only_what_was_said(test_v2_env):
     # a relative's diabetes is family history as the patient said it, not "family history of mental illness"
     note = play(test_v2_env, ScriptedClinician(), "test-v2-0012").note
     family = next(line for line in note.splitlines() if line.startswith("Family history"))
-    assert "My father has diabetes." in family
+    assert "My father has diabetes" in family
     assert "Family history of mental illness" not in note
 
 
@@ -273,3 +275,70 @@ def test_the_plan_reconciles_medicines_and_treats_a_believed_comorbidity(test_v2
     assert "reconcile every medicine" in plan
     plan = play(test_v2_env, ScriptedClinician(), "test-v2-0027").treatment  # anxiety with a primary insomnia
     assert "cognitive behavioural therapy for insomnia" in plan
+
+
+def _heard(doctor, concept, question, reply):
+    doctor.last_question, doctor.last_concept = question, concept
+    doctor._read_reply(reply)
+
+
+def test_the_present_illness_reads_as_a_history_not_a_criteria_list():
+    """A supervisor read 'The patient reports depressed mood; anhedonia; ... Onset and course: "It started in
+    October.".' as a criteria list with doubled punctuation: the history is told in the third person from what the
+    patient said, the findings named with commas, the patient's own phrases quoted, the negatives as 'denies'."""
+    doctor = ScriptedClinician()
+    doctor.reset({"text": "Outpatient clinic. A 34-year-old woman is here to see you, alone."}, {"turn_budget": 30})
+    doctor.act({"text": ""}, {"allowed_actions": ["ask"]})
+    _heard(doctor, "hpi:complaint", "What brings you here today?", "I'm so low, all the time.")
+    _heard(doctor, "hpi:1", "When did you first notice this, and how has it changed since then?", "Well, it started in October.")
+    _heard(doctor, "hpi:2", "Was anything going on in your life around the time it started?",
+           "In October my family first noticed a change, after a period of overwork.")
+    _heard(doctor, "hpi:3", "How is this affecting your day-to-day life?", "By now I've signed off work.")
+    _heard(doctor, "anhedonia", "Do you still enjoy the things you used to?", "Nothing's enjoyable.")
+    _heard(doctor, "decreased_appetite", "How has your appetite been?", "No, my appetite is fine.")
+    note = doctor._note()
+    hpi = next(line for line in note.splitlines() if line.startswith("History of present illness:"))
+    assert ";" not in hpi and '."' + "." not in note and "Onset and course" not in hpi and "The patient reports" not in hpi
+    assert "She says it started in October." in hpi
+    assert "her family first noticed a change" in hpi and "she's signed off work" in hpi
+    assert '"Nothing\'s enjoyable"' in hpi
+    assert re.search(r"She describes [a-z ,]*anhedonia", hpi)
+    assert "She denies decreased appetite." in hpi or "decreased appetite" not in hpi
+
+
+def test_a_sentence_that_cannot_be_retold_plainly_stays_in_the_patients_words():
+    doctor = ScriptedClinician()
+    doctor.reset({"text": "Outpatient clinic. A 40-year-old man is here to see you, alone."}, {"turn_budget": 30})
+    assert doctor._retell("As I said, my wife first noticed a change.") == "his wife first noticed a change"
+    assert doctor._retell("I feel awful after.") == "he feels awful after"
+    assert doctor._retell("We moved house in June.") is None  # whose "we"?
+    assert doctor._retell("Do you think I'm mad?") is None
+    assert doctor._retell("I reckon it's work.") is None  # a verb form it does not know: quoted, not misconjugated
+
+
+@given(st.lists(st.sampled_from(["I", "my", "me", "I'm", "I've", "feel", "was", "it", "started", "work", "we",
+                                 "and", "in", "October", ",", "myself", "really", "can't", "sleep"]), min_size=1, max_size=12))
+@settings(max_examples=150, deadline=None)
+def test_a_retold_sentence_never_keeps_the_first_person(words):
+    doctor = ScriptedClinician()
+    doctor.reset({"text": "Outpatient clinic. A 40-year-old woman is here to see you, alone."}, {"turn_budget": 30})
+    told = doctor._retell(" ".join(words) + ".")
+    if told is not None:
+        assert not {"i", "my", "me", "i'm", "i've", "myself", "we"} & set(re.findall(r"[a-z']+", told.lower()))
+
+
+def test_an_adjustment_disorder_leads_when_the_depressive_episode_was_not_heard_in_full():
+    """Premise (test-v2-0017 of this draw): low mood, poor concentration, fatigue and insomnia six weeks after moving
+    country, anhedonia and hopelessness denied, a moderate depression and an adjustment disorder both on the
+    differential. Four of the episode's groups is no depressive episode: the adjustment disorder leads, and the plan
+    proposes no antidepressant."""
+    env = gymnasium.make("MentalHospital-v0", suite="test-v2", turn_budget=40)
+    try:
+        doctor = ScriptedClinician()
+        chart = play(env, doctor, "test-v2-0017")
+    finally:
+        env.close()
+    assert {"low_mood", "poor_concentration", "fatigue", "insomnia"} <= set(doctor.findings.present)
+    assert "anhedonia" in doctor.findings.denied
+    assert chart.disorders[0].startswith("F43.2") and any(d.startswith("F32") for d in chart.disorders)
+    assert not re.search(r"sertraline|escitalopram|fluoxetine", chart.treatment, re.IGNORECASE)
