@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "7fef775d106eb945f6cbfc993d92d2ce789c20b8d8a332ff46765cfbf7616376"
-DEV_V2_SUITE_SHA256 = "6660d7b426bbf0b58e313dd4bc6256c236b089128192b4d19d40e3364dc2d445"
+TEST_V2_SUITE_SHA256 = "9f54a349078985a8b3f9b5d0eabf074c8552c9ded7f913c8e8a360581ed45d2f"
+DEV_V2_SUITE_SHA256 = "d9a825f693bab64f9d749d2b0cb76aac956db8e3d3c685f8b9edf4335c2c2161"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 
