@@ -43,6 +43,7 @@ from .reading import (
     load_memory_cues,
     read_statements,
 )
+from .timeline import says_when
 from .understanding import load_taxonomy, record_topics
 
 
@@ -543,6 +544,9 @@ class FactIndex:
         ) - _NOT_COMPLAINT
         self.durations = {f.id: duration_in(f.fact.text) or duration_in(f.fact.patient_says or "") for f in entries}
         self.amounts = {f.id: amount_in(f.fact.patient_says or f.fact.text) for f in entries}
+        # says a time at all: how long, or when ("until 65", "since starting university", "two years ago")
+        self.timed = {f.id: self.durations[f.id] is not None or says_when(f.fact.patient_says or f.fact.text)
+                      for f in entries}
 
     def __getitem__(self, fact_id: str) -> IndexedFact:
         return self._by_id[fact_id]
@@ -733,6 +737,17 @@ def wh_word(question: Question) -> str | None:
     return "how" if word == "how" else "what" if word in ("what", "which", "who", "where", "when", "why") else None
 
 
+_WHEN = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|right|well)\b,?\s*)?(?:when|since when|how long|how old|(?:at )?what age)\b", re.IGNORECASE)
+
+
+def asks_when(question: Question) -> bool:
+    """Whether the question's last asking sentence asks a time ("When did you retire?", "How old were you
+    when it started?"), whatever its subject: the subject's sentences that say a time answer it first."""
+    sentences = [s for s in re.split(r"(?<=[.?!])\s+", question.text.strip()) if s]
+    asked = [s for s in sentences if s.endswith("?")] or sentences
+    return bool(asked) and _WHEN.match(asked[-1]) is not None
+
+
 def asks_how_long(question: Question) -> bool:
     """Whether a question asks when something began or how long it has gone on ("How long has that been
     going on?", "When did you first notice this?"), not only what course it took ("What helped last time?")."""
@@ -914,7 +929,8 @@ class MemorySkill:
                 continue
             if meant_told and topic_id not in meant_topics:
                 continue  # "protect yourself in the house?" is the belief's answer, not who they live with
-            facts = self._topic_facts(topic_id, asked, used, per_topic, question.relative, timing, amount)
+            facts = self._topic_facts(topic_id, asked, used, per_topic, question.relative,
+                                      timing or asks_when(question), amount)
             if question.concepts and tax.kind(topic_id) == "symptom":
                 # "How do you feel when you wake up?" is not answered with the topic's pertinent negative
                 # of another thing ("no periods of decreased need for sleep"): the concept's own answer
@@ -1295,7 +1311,7 @@ class MemorySkill:
         history = topic.kind in ("history", "substance")
         facts.sort(
             key=lambda f: (
-                timing and self.index.durations.get(f.id) is None,  # "how long?": the facts that say,
+                timing and not self.index.timed[f.id],  # "how long?", "when?": the facts that say a time,
                 timing and f.id not in disclosed,  # those just spoken of first
                 amount and self.index.amounts.get(f.id) is None,  # "how much?", "how often?": the facts that say
                 f.section not in topic.sections,
