@@ -702,12 +702,17 @@ _HOW_LONG = re.compile(r"\b(how long|since when|when did|when was|when were|how 
 _HOW_MUCH = re.compile(r"\b(how (?:much|many|often)|how many times|(?:a|per) (?:day|week|night)\?)", re.IGNORECASE)
 
 
+def _asking(question: Question) -> list[str]:
+    """The sentences of a question that ask (those ending in "?"; all of them when none does)."""
+    sentences = [s for s in re.split(r"(?<=[.?!])\s+", question.text.strip()) if s]
+    return [s for s in sentences if s.endswith("?")] or sentences
+
+
 def asks_how_much(question: Question) -> bool:
     """Whether a question asks how much or how often ("How much do you drink?", "How often do they
     come?", "How much a day?"), in its question, not its preface ("I can hear how much this has been
     weighing on you. What medicines do you take?" asks no amount)."""
-    sentences = [s for s in re.split(r"(?<=[.?!])\s+", question.text.strip()) if s]
-    asked = [s for s in sentences if s.endswith("?")] or sentences
+    asked = _asking(question)
     return any(_HOW_MUCH.search(s) is not None for s in asked)
 
 
@@ -719,8 +724,7 @@ def asks_what(question: Question) -> bool:
     "Tell me about the first time"), not a yes/no question."""
     if question.yes_no:
         return False
-    sentences = [s for s in re.split(r"(?<=[.?!])\s+", question.text.strip()) if s]
-    asked = [s for s in sentences if s.endswith("?")] or sentences
+    asked = _asking(question)
     return bool(asked) and _WH.match(asked[-1]) is not None
 
 
@@ -730,8 +734,7 @@ def wh_word(question: Question) -> str | None:
     "Nothing much, really." ("Tell me about any times ..." is a yes/no question in disguise)."""
     if not asks_what(question):
         return None
-    sentences = [s for s in re.split(r"(?<=[.?!])\s+", question.text.strip()) if s]
-    asked = ([s for s in sentences if s.endswith("?")] or sentences)[-1]
+    asked = _asking(question)[-1]
     m = _WH.match(asked)
     word = m.group(0).strip(" ,").split()[-1].lower() if m else ""
     return "how" if word == "how" else "what" if word in ("what", "which", "who", "where", "when", "why") else None
@@ -740,12 +743,15 @@ def wh_word(question: Question) -> str | None:
 _WHEN = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|right|well)\b,?\s*)?(?:when|since when|how long|how old|(?:at )?what age)\b", re.IGNORECASE)
 
 
+_WHEN_CLAUSE = re.compile(r"^\W*when\b[^,?]*,", re.IGNORECASE)
+
+
 def asks_when(question: Question) -> bool:
     """Whether the question's last asking sentence asks a time ("When did you retire?", "How old were you
     when it started?"), whatever its subject: the subject's sentences that say a time answer it first."""
-    sentences = [s for s in re.split(r"(?<=[.?!])\s+", question.text.strip()) if s]
-    asked = [s for s in sentences if s.endswith("?")] or sentences
-    return bool(asked) and _WHEN.match(asked[-1]) is not None
+    asked = _asking(question)
+    # "When you're angry with them, what goes through your mind?": a when-clause, not a time asked
+    return bool(asked) and _WHEN.match(asked[-1]) is not None and _WHEN_CLAUSE.match(asked[-1]) is None
 
 
 def asks_how_long(question: Question) -> bool:
@@ -929,8 +935,8 @@ class MemorySkill:
                 continue
             if meant_told and topic_id not in meant_topics:
                 continue  # "protect yourself in the house?" is the belief's answer, not who they live with
-            facts = self._topic_facts(topic_id, asked, used, per_topic, question.relative,
-                                      timing or asks_when(question), amount)
+            facts = self._topic_facts(topic_id, asked, used, per_topic, question.relative, timing, amount,
+                                      asks_when(question))
             if question.concepts and tax.kind(topic_id) == "symptom":
                 # "How do you feel when you wake up?" is not answered with the topic's pertinent negative
                 # of another thing ("no periods of decreased need for sleep"): the concept's own answer
@@ -1273,6 +1279,7 @@ class MemorySkill:
         relative: str | None = None,
         timing: bool = False,
         amount: bool = False,
+        when: bool = False,
     ) -> list[IndexedFact]:
         """The told facts of a topic (for "how long?" and "how much?" those that say first), those that answer more of what was asked first, then the untold
         before the told, then the most to the point (fewest other topics), in record order."""
@@ -1311,7 +1318,7 @@ class MemorySkill:
         history = topic.kind in ("history", "substance")
         facts.sort(
             key=lambda f: (
-                timing and not self.index.timed[f.id],  # "how long?", "when?": the facts that say a time,
+                timing and self.index.durations.get(f.id) is None,  # "how long?": the facts that say,
                 timing and f.id not in disclosed,  # those just spoken of first
                 amount and self.index.amounts.get(f.id) is None,  # "how much?", "how often?": the facts that say
                 f.section not in topic.sections,
@@ -1319,6 +1326,9 @@ class MemorySkill:
                 # the referral's one-line summary is what the patient came about, said at the start; a
                 # sentence of the history says more of any other topic ("What time do you go to bed?")
                 f.section == "chief_complaint" and topic_id not in ("chief_complaint", *_FRAME_TOPICS),
+                # "When did you retire?": of the subject's own sentences, one that says a time ("until 65"),
+                # though past
+                when and not self.index.timed[f.id],
                 topic_id in _NOW_TOPICS and f.fact.time == "past",
                 history and f.section not in home,
                 -len(asked.intersection(f.topics)),
