@@ -107,3 +107,16 @@ def test_a_double_question_gets_the_time_first_and_the_rest_after_it():
     reply = patient.respond("When did it start and what do you think brought it on?").text
     assert reply.startswith("About ten years ago"), reply
     assert len(reply) > len("About ten years ago, I'd say."), reply
+
+
+def test_a_symptom_recalled_without_a_time_gets_the_illness_time_and_a_history_subject_does_not():
+    dev = {c.case_id: c for c in load_suite("dev").cases}
+    patient = make_patient(dev["dev-0036"], "full", seed=0)
+    patient.respond("What's brought you in today?")
+    # the health worry's sentences say no time; the present illness began about two years ago
+    reply = patient.respond("How long have you been worrying about your health like this?").text
+    assert re.search(r"\btwo years\b", reply), reply
+    hw = {c.case_id: c for c in load_suite("handwritten").cases}["hw-008"]
+    patient = make_patient(hw, "full", seed=0)
+    # retiring is no symptom of the illness: its timeline does not time it
+    assert not re.search(r"\btwo years\b", patient.respond("When did you retire?").text)

@@ -8,7 +8,8 @@ import pytest
 
 from mentalhospital_env.cases import load_suite
 from mentalhospital_env.patient import make_patient
-from mentalhospital_env.patient.recall import SILENT, FactIndex, amount_in
+from mentalhospital_env.patient.question import read_question
+from mentalhospital_env.patient.recall import SILENT, FactIndex, amount_in, asks_when
 
 
 @pytest.fixture(scope="module")
@@ -56,3 +57,26 @@ def test_no_default_where_the_record_speaks_of_the_topic(handwritten) -> None:
         silent = {f.id[len(SILENT):] for f in index.facts if f.id.startswith(SILENT)}
         record = {t for f in index.facts if not f.id.startswith((SILENT, "demographics.")) for t in f.topics}
         assert not silent & record, case.case_id
+
+
+@pytest.mark.parametrize(
+    ("utterance", "when"),
+    [
+        ("When did you retire?", True),
+        ("And how long has the arguing been this bad?", True),
+        ("How old were you when it started?", True),
+        ("I'm sorry to hear that. When did you last drink?", True),
+        ("Do you remember when it started?", False),  # a yes/no question; its subject's facts answer
+        ("How are you sleeping? When do you wake?", True),
+        ("When you're angry with them, what goes through your mind?", False),  # a when-clause
+        ("What do you do for work?", False),
+    ],
+)
+def test_a_question_asks_a_time_by_its_asking_sentence(utterance: str, when: bool) -> None:
+    assert asks_when(read_question(utterance)) is when
+
+
+def test_a_time_question_is_told_the_sentence_that_says_a_time(handwritten) -> None:
+    # hw-008 has "Retired civil engineer" and "Worked as a civil engineer until 65": asked when, the second
+    first, retired = _ask(handwritten["hw-008"], "What did you do for work?", "When did you retire?")
+    assert "65" in retired, (first, retired)

@@ -65,7 +65,7 @@ from .recall import (
 )
 from .representation import RepresentationSkill
 from .say import lay_renderer, plain_reply
-from .understanding import understand
+from .understanding import load_taxonomy, understand
 
 if TYPE_CHECKING:  # the llm package is imported only where a model is used
     from mentalhospital_env.llm.base import GenerationSettings, LLMClient
@@ -352,7 +352,10 @@ class Patient:
         if question.when is None:
             return text
         also = set(question.topics) - _ILLNESS_TIME
-        if question.when in ("onset", "duration") and (also - _FRAMES or (also and says_when(text))):
+        if question.when in ("onset", "duration") and (also and says_when(text) or _not_illness(also - _FRAMES)):
+            # a time recalled with its subject stays; a subject outside the present illness ("When did you get
+            # out?", "When did you retire?") is not timed by the illness's onset. A symptom recalled with no
+            # time ("How long has it been like this?" - "I wash at the kitchen sink.") gets the illness's.
             return text
         # the illness as a whole ("When did you first notice this?"): its onset from the timeline, not the
         # time of one symptom the recalled sentence happens to say ("refusing food for a week")
@@ -546,6 +549,13 @@ class Patient:
 _ILLNESS_TIME = frozenset({"onset", "course", "chief_complaint", "rapport", "greeting"})
 #: the other frames of the illness a double question asks with its time (answered after the time)
 _FRAMES = frozenset({"trigger", "functioning", "help_tried"})
+
+
+def _not_illness(topics: set[str]) -> bool:
+    """Whether a time question's subjects reach beyond the present illness's symptoms (a history, a
+    substance, a relative): then the illness's timeline does not answer it."""
+    tax = load_taxonomy()
+    return any(t not in tax.by_id or tax.kind(t) != "symptom" for t in topics)
 
 
 def _sayable(plan: AnswerPlan) -> AnswerPlan:

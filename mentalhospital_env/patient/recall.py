@@ -43,6 +43,7 @@ from .reading import (
     load_memory_cues,
     read_statements,
 )
+from .timeline import says_when
 from .understanding import load_taxonomy, record_topics
 
 
@@ -543,6 +544,9 @@ class FactIndex:
         ) - _NOT_COMPLAINT
         self.durations = {f.id: duration_in(f.fact.text) or duration_in(f.fact.patient_says or "") for f in entries}
         self.amounts = {f.id: amount_in(f.fact.patient_says or f.fact.text) for f in entries}
+        # says a time at all: how long, or when ("until 65", "since starting university", "two years ago")
+        self.timed = {f.id: self.durations[f.id] is not None or says_when(f.fact.patient_says or f.fact.text)
+                      for f in entries}
 
     def __getitem__(self, fact_id: str) -> IndexedFact:
         return self._by_id[fact_id]
@@ -698,12 +702,17 @@ _HOW_LONG = re.compile(r"\b(how long|since when|when did|when was|when were|how 
 _HOW_MUCH = re.compile(r"\b(how (?:much|many|often)|how many times|(?:a|per) (?:day|week|night)\?)", re.IGNORECASE)
 
 
+def _asking(question: Question) -> list[str]:
+    """The sentences of a question that ask (those ending in "?"; all of them when none does)."""
+    sentences = [s for s in re.split(r"(?<=[.?!])\s+", question.text.strip()) if s]
+    return [s for s in sentences if s.endswith("?")] or sentences
+
+
 def asks_how_much(question: Question) -> bool:
     """Whether a question asks how much or how often ("How much do you drink?", "How often do they
     come?", "How much a day?"), in its question, not its preface ("I can hear how much this has been
     weighing on you. What medicines do you take?" asks no amount)."""
-    sentences = [s for s in re.split(r"(?<=[.?!])\s+", question.text.strip()) if s]
-    asked = [s for s in sentences if s.endswith("?")] or sentences
+    asked = _asking(question)
     return any(_HOW_MUCH.search(s) is not None for s in asked)
 
 
@@ -715,8 +724,7 @@ def asks_what(question: Question) -> bool:
     "Tell me about the first time"), not a yes/no question."""
     if question.yes_no:
         return False
-    sentences = [s for s in re.split(r"(?<=[.?!])\s+", question.text.strip()) if s]
-    asked = [s for s in sentences if s.endswith("?")] or sentences
+    asked = _asking(question)
     return bool(asked) and _WH.match(asked[-1]) is not None
 
 
@@ -726,11 +734,24 @@ def wh_word(question: Question) -> str | None:
     "Nothing much, really." ("Tell me about any times ..." is a yes/no question in disguise)."""
     if not asks_what(question):
         return None
-    sentences = [s for s in re.split(r"(?<=[.?!])\s+", question.text.strip()) if s]
-    asked = ([s for s in sentences if s.endswith("?")] or sentences)[-1]
+    asked = _asking(question)[-1]
     m = _WH.match(asked)
     word = m.group(0).strip(" ,").split()[-1].lower() if m else ""
     return "how" if word == "how" else "what" if word in ("what", "which", "who", "where", "when", "why") else None
+
+
+_WHEN = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|right|well)\b,?\s*)?(?:when|since when|how long|how old|(?:at )?what age)\b", re.IGNORECASE)
+
+
+_WHEN_CLAUSE = re.compile(r"^\W*when\b[^,?]*,", re.IGNORECASE)
+
+
+def asks_when(question: Question) -> bool:
+    """Whether the question's last asking sentence asks a time ("When did you retire?", "How old were you
+    when it started?"), whatever its subject: the subject's sentences that say a time answer it first."""
+    asked = _asking(question)
+    # "When you're angry with them, what goes through your mind?": a when-clause, not a time asked
+    return bool(asked) and _WHEN.match(asked[-1]) is not None and _WHEN_CLAUSE.match(asked[-1]) is None
 
 
 def asks_how_long(question: Question) -> bool:
@@ -914,7 +935,8 @@ class MemorySkill:
                 continue
             if meant_told and topic_id not in meant_topics:
                 continue  # "protect yourself in the house?" is the belief's answer, not who they live with
-            facts = self._topic_facts(topic_id, asked, used, per_topic, question.relative, timing, amount)
+            facts = self._topic_facts(topic_id, asked, used, per_topic, question.relative, timing, amount,
+                                      asks_when(question))
             if question.concepts and tax.kind(topic_id) == "symptom":
                 # "How do you feel when you wake up?" is not answered with the topic's pertinent negative
                 # of another thing ("no periods of decreased need for sleep"): the concept's own answer
@@ -1257,6 +1279,7 @@ class MemorySkill:
         relative: str | None = None,
         timing: bool = False,
         amount: bool = False,
+        when: bool = False,
     ) -> list[IndexedFact]:
         """The told facts of a topic (for "how long?" and "how much?" those that say first), those that answer more of what was asked first, then the untold
         before the told, then the most to the point (fewest other topics), in record order."""
@@ -1303,6 +1326,9 @@ class MemorySkill:
                 # the referral's one-line summary is what the patient came about, said at the start; a
                 # sentence of the history says more of any other topic ("What time do you go to bed?")
                 f.section == "chief_complaint" and topic_id not in ("chief_complaint", *_FRAME_TOPICS),
+                # "When did you retire?": of the subject's own sentences, one that says a time ("until 65"),
+                # though past
+                when and not self.index.timed[f.id],
                 topic_id in _NOW_TOPICS and f.fact.time == "past",
                 history and f.section not in home,
                 -len(asked.intersection(f.topics)),
