@@ -1112,7 +1112,7 @@ class ScriptedClinician(Doctor):
                 if phrase:
                     phrases.append(f'"{phrase}"')
             if phrases:
-                out.append(f"In {possessive} words, {_join(phrases)}.")
+                out.append(_end(f"In {possessive} words, {_join(phrases)}"))
         retold: set[str] = set()
         for key in ("hpi:1", "hpi:2", "hpi:3"):
             quote = said(key)
@@ -1284,6 +1284,8 @@ def _end(sentence: str) -> str:
     """``sentence`` ending once: a closing quotation mark takes the full stop outside, as British notes write it
     ('"... off work".', not '"... off work.".'), so that the sentence still ends where a reader splits sentences."""
     sentence = sentence.strip()
+    if re.search(r"\b[a-z]\.[a-z]\.\"$", sentence):
+        return sentence  # '"I wake at 3 a.m."': the abbreviation's stop ends the sentence too
     if sentence.endswith('."'):
         return sentence[:-2] + '".'
     if sentence.endswith(('!"', '?"', ".", "!", "?")):
