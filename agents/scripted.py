@@ -1215,6 +1215,10 @@ class ScriptedClinician(Doctor):
         for heading, concepts in sections.items():
             parts = []
             for c in concepts:
+                if c in lex and lex.get(c).kind in ("symptom", "sign") and (c not in f.present or c in f.denied):
+                    # "Self-harm: \"I've cut myself off\"" asserts the finding: a symptom's label only over an
+                    # answer that affirmed it (the denial has its own line)
+                    continue
                 if (c in f.answers or c in f.present) and c in lex and said(c):
                     label = term(c)
                     plain = label.lower() == heading.lower() or c in writing["unlabelled"]
