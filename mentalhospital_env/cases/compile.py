@@ -152,7 +152,8 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
         # "At home with his partner and their two teenagers", "On her own in a rented flat": where the
         # patient lives, said with its verb ("I live with my partner and our two teenagers")
         for pattern, repl in data["circumstance_leads"]:
-            said = re.sub(pattern, lambda m: (lambda s: s[0] + s[1:].lower())(m.expand(repl)), text, count=1,
+            # the data's lead as written, the record's words it takes in lower case ("I'm the son of")
+            said = re.sub(pattern, lambda m: m.expand(repl)[:1] + m.expand(repl)[1:].lower(), text, count=1,
                           flags=re.IGNORECASE)
             if said != text:
                 return _finish(_swap_tokens(nlp(said), person, section))
@@ -539,6 +540,9 @@ def _swap_simple(text: str, person: _Person) -> str:
     return " ".join(words.get(w.lower(), w) for w in text.split())
 
 
+_BE_FOR_I = {"are": "am", "were": "was", "'re": "'m"}  # a "they" patient's verb as "I" says it
+
+
 def _swap_tokens(doc, person: _Person, section: str) -> str:
     """The tokens of ``doc`` with the patient's third-person pronouns in the first person and the
     verbs of a new "I" subject agreeing with it (lemminflect)."""
@@ -572,8 +576,8 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
             mine.add(t.i)
     if not family and not relative_seen and doc[0].lower_ == person.subject and 0 not in mine:
         out[0] = "I" + doc[0].whitespace_
-        if len(doc) > 1 and doc[1].lower_ in ("are", "were"):
-            out[1] = {"are": "am", "were": "was"}[doc[1].lower_] + doc[1].whitespace_
+        if len(doc) > 1 and doc[1].lower_ in _BE_FOR_I:
+            out[1] = _BE_FOR_I[doc[1].lower_] + doc[1].whitespace_
         elif len(doc) > 1 and (doc[1].tag_ == "VBZ" or (doc[1].tag_ == "NNS" and _verb_form(doc[1]))):
             form = _inflect(_verb_lemma(doc[1]), "VBP")
             if form:
@@ -596,8 +600,8 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
                     targets += [a for a in c.children if a.dep_ in ("aux", "auxpass")]
                     stack.append(c)
         for v in targets:
-            if v.lower_ in ("are", "were", "'re"):  # "they are": "I am"
-                out[v.i] = _case_like(v, {"are": "am", "were": "was", "'re": "'m"}[v.lower_]) + v.whitespace_
+            if v.lower_ in _BE_FOR_I:  # "they are": "I am"
+                out[v.i] = _case_like(v, _BE_FOR_I[v.lower_]) + v.whitespace_
             elif v.tag_ == "VBZ":
                 form = _inflect(v.lemma_, "VBP")
                 if form:
@@ -706,8 +710,8 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
                 facts.append(_quoted_fact(f"{section}-{n}", section, label, text, kind == "patient", tax,
                                           has_sensitive_concept, record_topics))
                 continue
-            facts.extend(_sentence_facts(section, text, n, sex, names, data, tax, no_allergy, has_sensitive_concept, relatives_named, record_topics,
-                                         relatives))
+            facts.extend(_sentence_facts(section, text, n, sex, names, data, tax, no_allergy, has_sensitive_concept,
+                                         relatives_named, record_topics, relatives))
             n += len(split_sentences(text))
     facts = _lists_whole(facts, data)
     if re.search(data["widowed_pattern"], " ".join(t for _s, t in ehr.sections()), re.IGNORECASE):
