@@ -120,3 +120,21 @@ def test_a_symptom_recalled_without_a_time_gets_the_illness_time_and_a_history_s
     patient = make_patient(hw, "full", seed=0)
     # retiring is no symptom of the illness: its timeline does not time it
     assert not re.search(r"\btwo years\b", patient.respond("When did you retire?").text)
+
+
+def test_the_history_is_read_when_the_patient_is_built_not_while_it_replies(monkeypatch):
+    """spaCy reads the record when the patient is built; the reply path never runs the parser (issue 13's
+    latency target: a "when" question cost a whole parse of the history on the first reply)."""
+    import mentalhospital_env.patient.timeline as timeline_module
+
+    hw = {c.case_id: c for c in load_suite("handwritten").cases}["hw-003"]
+    timeline.cache_clear()
+    patient = make_patient(hw, "full", seed=0)
+
+    def no_parser():
+        raise AssertionError("the reply path ran spaCy")
+
+    monkeypatch.setattr(timeline_module, "_nlp", no_parser)
+    timeline.cache_clear()  # a reply that read the history again would have to parse it now
+    reply = patient.respond("When did all this start?").text
+    assert "six weeks" in reply, reply

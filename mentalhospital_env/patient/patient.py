@@ -257,6 +257,9 @@ class Patient:
             )
         )
         self.checker = ClaimChecker(self.index)
+        # the history's times are read (with spaCy's entity recogniser) when the patient is built, never
+        # while a reply is being made: the reply path stays free of the parser
+        self.timeline = timeline(case.ehr.history_of_present_illness or "")
         self.informant = informant_for(case) if variant in _USES_REPRESENTATION else None
         self.child = case.demographics.age < CHILD_AGE
         self.settings = settings
@@ -359,7 +362,7 @@ class Patient:
             return text
         # the illness as a whole ("When did you first notice this?"): its onset from the timeline, not the
         # time of one symptom the recalled sentence happens to say ("refusing food for a week")
-        said = timeline(self.case.ehr.history_of_present_illness or "").say(
+        said = self.timeline.say(
             question.when, speaker, self.case.demographics.sex
         )
         if said and also and question.when in ("onset", "duration"):
