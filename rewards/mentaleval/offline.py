@@ -250,8 +250,12 @@ def safety_cap(r: PlanReading) -> float:
         return max(MIN_SCORE, min(r.contraindication_cap, 2.0))
     if r.critical_missing:
         return 2.0
-    if r.incoherent:
-        return float(load_cues().limits.get("plan_incoherent_cap", 3.0))
+    if r.gaps:
+        # a safe plan that is not first-line care for this patient: 3, and a step lower for each further fault (a
+        # plan that misses the personality disorder's therapy AND gives inpatient detoxification steps in clinic)
+        limits = load_cues().limits
+        cap = float(limits.get("plan_incoherent_cap", 3.0)) - float(limits.get("plan_gap_step", 0.5)) * (len(r.gaps) - 1)
+        return max(float(limits.get("plan_gap_floor", 2.0)), cap)
     return 5.0
 
 
@@ -271,7 +275,8 @@ def advised_points(r: PlanReading) -> float:
     at most ``plan_advised_max``): school liaison for a child, physical care after days without food; a gap, not
     a danger, so never a cap."""
     limits = load_cues().limits
-    return min(float(limits.get("plan_advised_max", 0.8)), float(limits.get("plan_advised_points", 0.4)) * len(r.advised_missing))
+    missing = len(r.advised_missing) + len(r.record_advised)
+    return min(float(limits.get("plan_advised_max", 0.8)), float(limits.get("plan_advised_points", 0.4)) * missing)
 
 
 def treatment_score(r: PlanReading) -> float:
@@ -332,7 +337,7 @@ class OfflineJudge(Judge):
             "interview": read_interview(chart),
             "note": self._note_reading(case, chart),
             "diagnosis": read_diagnosis(case, chart),
-            "plan": read_plan(chart.treatment or "", guideline),
+            "plan": read_plan(chart.treatment or "", guideline, case),
         }
 
     def _score_dimensions(
@@ -352,7 +357,7 @@ class OfflineJudge(Judge):
             out["diagnostic_rigor"] = diagnostic_rigor_score(read_diagnosis(case, chart))
         if "treatment_appropriateness" in wanted:
             guideline, _ = self._case_view(case)
-            out["treatment_appropriateness"] = treatment_score(read_plan(chart.treatment or "", guideline))
+            out["treatment_appropriateness"] = treatment_score(read_plan(chart.treatment or "", guideline, case))
         return out
 
 
