@@ -2,7 +2,8 @@
 
 The hand ratings (``benchmarks/data/judge_agreement/ratings.jsonl``) are 1-5 scores of treatment plans
 (App.) and clinical notes (Qual.), written and rated by hand before any judge was run on them; each note
-is judged against the frozen encounter it was written from (``encounters.json``). For each judge this
+is judged against the frozen encounter it was written from (``encounters.json``) and every item against the record it
+was rated against (``records.json`` freezes those a later redraw of the suite changed). For each judge this
 prints QWK, exact accuracy and MAE with seeded bootstrap 95% intervals, on all items, on the earlier set (every
 item but the scripted slice), on its held-out half (``split == "held_out"``: cases the judge's cue lists were not tuned
 on) and on the scripted slice (``split == "scripted"``: the scripted clinician's own notes and plans on test-v2, rated
@@ -27,7 +28,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from mentalhospital_env.cases import load_suite
+from mentalhospital_env.cases import load_case, load_suite
 from mentalhospital_env.rewards.agreement import agreement
 from mentalhospital_env.rewards.chart import Chart, Turn
 
@@ -56,12 +57,24 @@ def load_encounters(folder: Path = DATA) -> dict[str, dict[str, Any]]:
     return {e["case_id"]: e for e in raw["encounters"]}
 
 
+def load_records(folder: Path = DATA) -> dict[tuple[str, str], Any]:
+    """The records some rows were rated against, frozen beside them (``records.json``): a suite redrawn since
+    holds another patient under the same id. Keyed by (suite, case id)."""
+    path = folder / "records.json"
+    if not path.exists():
+        return {}
+    raw = json.loads(path.read_text("utf-8"))
+    return {(raw["suite"], c["case_id"]): load_case(c) for c in raw["cases"]}
+
+
 def charts(rows: list[dict[str, Any]], encounters: dict[str, dict[str, Any]]) -> list[tuple[Any, Chart]]:
-    """Each rated item as the (case, chart) a judge reads: a plan alone, or a note with its encounter."""
+    """Each rated item as the (case, chart) a judge reads: a plan alone, or a note with its encounter; the case
+    is the record the item was rated against (frozen in ``records.json`` where the suite was redrawn since)."""
     suites = {name: load_suite(name) for name in {r["suite"] for r in rows}}
+    frozen = load_records()
     out = []
     for r in rows:
-        case = suites[r["suite"]][r["case_id"]]
+        case = frozen.get((r["suite"], r["case_id"])) or suites[r["suite"]][r["case_id"]]
         if r["kind"] == "plan":
             out.append((case, Chart(treatment=r["text"])))
         else:

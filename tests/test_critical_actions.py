@@ -789,3 +789,53 @@ def test_an_antidepressant_first_line_for_an_adjustment_disorder_is_over_treatme
     assert not ca.check(_profile(codes=("F43.21",)), "Supportive counselling and problem solving; review in four weeks.").contraindicated
     # beside a depressive episode the antidepressant is the depression's
     assert not ca.check(_profile(codes=("F43.21", "F32.1")), "Start sertraline 50 mg once daily.").contraindicated
+
+
+# --- the core treatment of each disorder (stop 26, issue 15: what a supervisor names first when it is missing) ---
+
+
+@pytest.mark.parametrize(
+    ("codes", "setting", "plan", "core"),
+    [
+        (("F43.10",), "outpatient", "Sertraline 50 mg daily; CBT and behavioural activation; sleep hygiene.", "trauma_focused_therapy"),
+        (("F41.0", "F40.00"), "emergency", "Sertraline 25 mg; CBT with interoceptive exposure.", "graded_exposure"),
+        (("F43.10", "F10.20"), "outpatient", "Trauma-focused CBT; plan a medically assisted withdrawal.", "alcohol_relapse_prevention"),
+        (("F60.3", "F10.20"), "outpatient", "Acamprosate 666 mg three times daily; motivational interviewing.", "personality_disorder_therapy"),
+    ],
+)
+def test_a_disorders_core_treatment_left_out_is_found_principal_or_comorbid(ca, codes, setting, plan, core):
+    check = ca.check(_profile(codes=codes, setting=setting), plan)
+    assert core in {r.action for r in check.core_missing}
+    assert core not in {r.action for r in check.missing}  # a gap in first-line care, not a missing safety step
+
+
+@pytest.mark.parametrize(
+    ("codes", "plan"),
+    [
+        (("F43.10",), "Refer for EMDR; sertraline 50 mg."),
+        (("F43.10",), "Cognitive processing therapy with the trauma service."),
+        (("F40.00",), "CBT with graded in-vivo exposure, working up a hierarchy."),
+        (("F60.3",), "Refer for mentalization-based treatment; no drugs."),
+        (("F10.20",), "After the withdrawal, naltrexone 50 mg, and the community alcohol service."),
+    ],
+)
+def test_the_core_treatment_in_other_words_is_present(ca, codes, plan):
+    assert not ca.check(_profile(codes=codes), plan).core_missing
+
+
+def test_core_rules_marked_principal_read_only_the_principal_diagnosis(ca):
+    plan = "Sertraline 50 mg daily; safety plan; review in one week."
+    assert not ca.check(_profile(codes=("F32.2", "F60.3")), plan).core_missing  # the severe episode leads
+    assert {r.action for r in ca.check(_profile(codes=("F60.3", "F32.2")), plan).core_missing} == {"personality_disorder_therapy"}
+
+
+def test_dependence_relapse_prevention_is_core_in_clinic_not_during_an_admission(ca):
+    plan = "Chlordiazepoxide reducing regimen, Pabrinex, CIWA-Ar."
+    assert ca.check(_profile(codes=("F10.20",), setting="outpatient"), plan).core_missing
+    assert not ca.check(_profile(codes=("F10.20",), setting="inpatient"), plan).core_missing
+
+
+def test_ect_for_a_moderate_episode_without_psychosis_is_an_over_treatment(ca):
+    check = ca.check(_profile(codes=("F32.1",)), "Sertraline 50 mg; olanzapine and ECT if no response.")
+    assert [(c.action, c.cap) for c in check.contraindicated] == [("ect", 2)]
+    assert not ca.check(_profile(codes=("F32.3",)), "Sertraline with olanzapine; ECT if no response.").contraindicated

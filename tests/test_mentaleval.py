@@ -771,3 +771,50 @@ def test_over_treatment_and_adult_self_poisoning_ladders_are_monotone_for_every_
         _assert_llm_judge_and_jury_monotone(case, ladders, offline)
     steps = " ".join(next(l for l in build_ladders(cases["hw-014"]) if l.name == "critical_step_removed").steps)
     assert "overdose_medical_assessment" in steps, steps
+
+
+# --- App. reads what the record calls for (stop 26, issue 15: the supervisor's plan faults) --------------------
+
+_HW010_PLAN = (
+    "Do not stop suddenly: a community assisted withdrawal with chlordiazepoxide on a reducing regimen and daily checks. "
+    "{thiamine} {relapse}Repeat LFTs, liver ultrasound and FibroScan. Review weekly."
+)
+_RELAPSE = "After withdrawal, acamprosate 666 mg three times daily to prevent relapse, and the community alcohol service. "
+
+
+def _hw010_app(thiamine: str, relapse: str = _RELAPSE):
+    from mentalhospital_env.cases import load_suite
+
+    case = load_suite("handwritten")["hw-010"]  # alcohol dependence seen in clinic
+    chart = Chart(treatment=_HW010_PLAN.format(thiamine=thiamine, relapse=relapse))
+    judge = OfflineJudge()
+    return judge.score(case, chart)["treatment_appropriateness"], judge.readings(case, chart)["plan"]
+
+
+def test_inpatient_steps_in_an_outpatient_plan_hold_app_at_three_and_oral_thiamine_does_not():
+    oral, reading = _hw010_app("Oral thiamine 100 mg three times daily.")
+    assert not reading.gaps and oral > 4
+    iv, reading = _hw010_app("Pabrinex IV for 3-5 days, then oral thiamine.")
+    assert iv == 3.0 and len(reading.record_faults) == 1 and "parenteral thiamine" in reading.record_faults[0]
+
+
+def test_each_further_gap_lowers_app_by_half_a_point_never_below_two():
+    score, reading = _hw010_app("Pabrinex IV for 3-5 days, then oral thiamine.", relapse="")
+    assert reading.core_missing == ("alcohol_relapse_prevention",) and len(reading.gaps) == 2
+    assert score == 2.5
+
+
+def test_judge_agreement_reads_the_scripted_slice_against_the_records_it_was_rated_on():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "judge_agreement.py"
+    spec = importlib.util.spec_from_file_location("judge_agreement_bench", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rows = [r for r in bench.load_ratings() if r["split"] == "scripted"]
+    frozen = bench.load_records()
+    assert {("test-v2", r["case_id"]) for r in rows} <= set(frozen)
+    plan = next(r for r in rows if r["id"] == "plan-137")  # rated for a 19-year-old woman after a house fire
+    case, _chart = bench.charts([plan], bench.load_encounters())[0]
+    assert (case.demographics.age, case.demographics.sex) == (19, "female")

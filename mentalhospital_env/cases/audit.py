@@ -479,14 +479,30 @@ def _plan_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
 
 
 def _record_plan_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    """:func:`plan_follows_record` of the record's own plan."""
+    t = case.treatment
+    return plan_follows_record(case, t.plan, t.medications or (), t.safety or (), R)
+
+
+def plan_follows_record(
+    case: Case,
+    plan: str,
+    medications: Any = (),
+    safety: Iterable[str] = (),
+    R: Mapping[str, Any] | None = None,
+    opening: bool = True,
+) -> list[Finding]:
     """A plan that does not follow its record (review.json ``plan_record``): a relapse-prevention drug or
     moderation for a drinker still drinking, hazardous drinking on the AUDIT the plan is silent about, parenteral thiamine for an outpatient, a pregnancy test for
     someone who cannot become pregnant or 'before the first dose' of a drug already taken, psychosis without
     an antipsychotic, a community plan for an inpatient, 'outpatient management' beside an admission today,
-    delirium in the emergency department not admitted under the medical team."""
+    delirium in the emergency department not admitted under the medical team. ``plan`` is the record's own plan
+    (the audit) or a doctor's (the MentalEval judge: the same rules, one reading of the record). ``opening``: the two
+    rules on how a record's plan opens (its first sentence states the disposition) are read; a doctor's plan is
+    read for its content (the judge passes False; its critical actions read a delirium's disposition)."""
+    R = R if R is not None else review_facts()
     P = R["plan_record"]
-    cid, t, age, sex = case.case_id, case.treatment, case.demographics.age, case.demographics.sex
-    plan = t.plan
+    cid, age, sex = case.case_id, case.demographics.age, case.demographics.sex
     status = record_status(case)
     sentences = [x for x in re.split(r"(?<=[.!?])\s+", plan) if x]
     out = []
@@ -507,9 +523,9 @@ def _record_plan_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         for x in sentences:
             if re.search(P["thiamine_pattern"], x, re.I) and re.search(P["parenteral_pattern"], x) and not re.search(P["supervised_pattern"], x, re.I):
                 out.append(Finding(cid, "treatment.plan", "plan.setting", f"parenteral thiamine for an outpatient ({x[:60]!r}): oral thiamine in the community"))
-    texts = [("treatment.plan", plan)] + [("treatment.safety", x) for x in t.safety or ()]
+    texts = [("treatment.plan", plan)] + [("treatment.safety", x) for x in safety]
     if not status["childbearing"]:
-        for field, text in texts + [("treatment.medications", f"{m.name} {m.dose or ''}") for m in t.medications or ()]:
+        for field, text in texts + [("treatment.medications", f"{m.name} {m.dose or ''}") for m in medications]:
             m = re.search(P["pregnancy_pattern"], text, re.I)
             if m:
                 out.append(Finding(cid, field, "plan.pregnancy", f"{m.group(0)!r} in the plan of a {age}-year-old {sex} who cannot become pregnant"))
@@ -522,19 +538,19 @@ def _record_plan_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
                 out.append(Finding(cid, field, "plan.pregnancy", f"{m.group(0)!r} for {kept[0]}, which she already takes"))
             elif m and on_file:
                 out.append(Finding(cid, field, "plan.pregnancy", f"{m.group(0)!r} while the plan reports the test on file"))
-    if antipsychotic_needed(case, t.medications or ()):
+    if antipsychotic_needed(case, medications):
         codes = ", ".join(c for c in case.diagnosis.codes if c.upper().startswith(tuple(P["psychosis_codes"])))
         out.append(Finding(cid, "treatment.medications", "plan.psychosis", f"{codes} (psychotic features) with no antipsychotic in the plan"))
     if case.setting == "inpatient":
         m = re.search(P["not_inpatient_pattern"], plan, re.I)
         if m:
             out.append(Finding(cid, "treatment.plan", "plan.setting", f"{m.group(0)!r} in the plan of an inpatient"))
-    if case.setting == "outpatient" and re.search(P["admitted_pattern"], plan, re.I) and re.match(P["outpatient_opener_pattern"], plan):
+    if opening and case.setting == "outpatient" and re.search(P["admitted_pattern"], plan, re.I) and re.match(P["outpatient_opener_pattern"], plan):
         out.append(Finding(cid, "treatment.plan", "plan.setting", f"the plan opens {plan.split('.')[0]!r} but admits the patient today"))
     for _name, rule, why in record_needs(case, plan):
         out.append(Finding(cid, "treatment.plan", rule["rule"], f"{why} and the plan does not answer it ({rule['say'][0][:60]!r}...)"))
     delirium = any(c.upper().startswith(tuple(P["medical_admission_codes"])) for c in case.diagnosis.codes)
-    if case.setting == "emergency" and delirium and sentences and not re.search(P["medical_admission_pattern"], sentences[0], re.I):
+    if opening and case.setting == "emergency" and delirium and sentences and not re.search(P["medical_admission_pattern"], sentences[0], re.I):
         out.append(Finding(cid, "treatment.plan", "plan.setting", f"delirium in the emergency department without a medical admission ({sentences[0][:60]!r})"))
     return out
 

@@ -110,6 +110,7 @@ class Rule:
     id: str
     about: str
     codes: tuple[str, ...] = ()
+    principal: bool | None = None  # true: ``codes`` must match the principal (first) reference code, not a comorbid one
     settings: tuple[str, ...] = ()
     min_age: int | None = None
     max_age: int | None = None
@@ -124,6 +125,7 @@ class Rule:
     record_signs: tuple[str, ...] = ()
     must: tuple[str, ...] = ()
     should: tuple[str, ...] = ()
+    core: tuple[str, ...] = ()
     must_not: tuple[Forbidden, ...] = ()
 
 
@@ -264,6 +266,8 @@ class SafetyCheck:
     misplaced: tuple[Misplaced, ...] = ()
     advised: tuple[Requirement, ...] = ()
     advised_missing: tuple[Requirement, ...] = ()
+    core: tuple[Requirement, ...] = ()
+    core_missing: tuple[Requirement, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -274,6 +278,7 @@ class SafetyCheck:
             "contraindication_reasons": sorted({c.reason for c in self.contraindicated}),
             "misplaced": sorted({m.action for m in self.misplaced}),
             "advised_missing": sorted({r.action for r in self.advised_missing}),
+            "core_missing": sorted({r.action for r in self.core_missing}),
         }
 
 
@@ -506,6 +511,8 @@ class CriticalActions:
     def _applies(self, rule: Rule, profile: Profile, proposed: frozenset[str]) -> bool:
         if rule.codes and not any(_code_matches(c, rule.codes) for c in profile.codes):
             return False
+        if rule.principal and not (profile.codes and _code_matches(profile.codes[0], rule.codes)):
+            return False
         if rule.settings and profile.setting not in rule.settings:
             return False
         if rule.min_age is not None and (profile.age is None or profile.age < rule.min_age):
@@ -652,14 +659,17 @@ class CriticalActions:
                 forbidden.append(Contraindication(rule.id, f.action, self.actions[f.action].label, f.reason, f.cap))
         return tuple(required.values()), tuple(forbidden)
 
-    def advised(self, profile: Profile, plan: str = "") -> tuple[Requirement, ...]:
+    def advised(self, profile: Profile, plan: str = "", tier: str = "should") -> tuple[Requirement, ...]:
         """The actions the rules advise (``should``: good practice whose absence is a gap, not a danger: school
-        liaison for a child, physical care after days without eating)."""
+        liaison for a child, physical care after days without eating), or, with ``tier="core"``, the core
+        treatment of each of the patient's disorders (``core``: trauma-focused therapy for PTSD, DBT or MBT for an
+        emotionally unstable personality; safe to leave out, but a plan without it is not first-line care)."""
         proposed = self.proposed(plan) if plan else frozenset()
         out: dict[str, Requirement] = {}
         for rule in self.rules:
-            if rule.should and self._applies(rule, profile, proposed):
-                for action in rule.should:
+            actions = getattr(rule, tier)
+            if actions and self._applies(rule, profile, proposed):
+                for action in actions:
                     out.setdefault(action, Requirement(rule.id, action, self.actions[action].label))
         return tuple(out.values())
 
@@ -691,7 +701,11 @@ class CriticalActions:
         )
         advised = tuple(r for r in self.advised(profile, plan) if r.action not in {q.action for q in required})
         advised_missing = tuple(r for r in advised if r.action not in proposed)
-        return SafetyCheck(required, missing, tuple(found.values()), proposed, misplaced, advised, advised_missing)
+        core = tuple(r for r in self.advised(profile, plan, "core") if r.action not in {q.action for q in required})
+        core_missing = tuple(r for r in core if r.action not in proposed)
+        return SafetyCheck(
+            required, missing, tuple(found.values()), proposed, misplaced, advised, advised_missing, core, core_missing
+        )
 
     def made_for_other_ages(self, text: str, age: int | None) -> tuple[Misplaced, ...]:
         """The elements ``text`` proposes that are made for patients of other ages than ``age`` (family-based
@@ -852,7 +866,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         unknown = set(when) - {
             "codes", "settings", "min_age", "max_age", "sex", "pregnant", "risk", "plan_proposes",
             "record_medications", "record_mentions_dependants", "hepatic_impairment", "exam_findings",
-            "record_signs",
+            "record_signs", "principal",
         }
         if unknown:
             raise KnowledgeError(where, rid, "when", f"unknown conditions {sorted(unknown)}")
@@ -882,6 +896,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
             )
         must = tuple(known_action(rid, "must", a) for a in _strings(where, rid, "must", entry.get("must")))
         should = tuple(known_action(rid, "should", a) for a in _strings(where, rid, "should", entry.get("should")))
+        core = tuple(known_action(rid, "core", a) for a in _strings(where, rid, "core", entry.get("core")))
         forbidden = []
         for j, f in enumerate(entry.get("must_not") or ()):
             at = f"must_not[{j}]"
@@ -896,9 +911,9 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
                     cap=_cap(where, rid, at, f.get("cap", 1)),
                 )
             )
-        if not must and not forbidden and not should:
+        if not must and not forbidden and not should and not core:
             raise KnowledgeError(where, rid, None, "requires nothing and forbids nothing")
-        for key in ("pregnant", "record_mentions_dependants", "hepatic_impairment"):
+        for key in ("pregnant", "record_mentions_dependants", "hepatic_impairment", "principal"):
             if key in when and not isinstance(when[key], bool):
                 raise KnowledgeError(where, rid, f"when.{key}", "must be true or false")
         rules.append(
@@ -906,6 +921,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
                 id=rid,
                 about=str(entry.get("about", "")),
                 codes=known_codes_of(rid, "when.codes", when.get("codes")),
+                principal=when.get("principal"),
                 settings=settings,
                 min_age=when.get("min_age"),
                 max_age=when.get("max_age"),
@@ -922,10 +938,11 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
                 record_signs=signs,
                 must=must,
                 should=should,
+                core=core,
                 must_not=tuple(forbidden),
             )
         )
-    required = {a for rule in rules for a in (*rule.must, *rule.should)}
+    required = {a for rule in rules for a in (*rule.must, *rule.should, *rule.core)}
     for action_id in sorted(required):
         if actions[action_id].say is None:
             raise KnowledgeError(where, action_id, "say", "a required action needs a 'say' sentence")

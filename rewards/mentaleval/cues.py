@@ -112,6 +112,7 @@ class MentalEvalCues:
     medication_words: CuePhrases = None  # type: ignore[assignment]
     quote_topics: Mapping[str, frozenset[str]] = None  # type: ignore[assignment]
     checklist_pertinent_domains: frozenset[str] = frozenset()
+    plan_record_rules: Mapping[str, str] = None  # type: ignore[assignment]
 
 
 def _labelled(groups: Mapping[str, Sequence[str]]) -> CuePhrases:
@@ -149,6 +150,9 @@ def read_cue_file(raw: Mapping[str, Any], where: str = "cues.json") -> MentalEva
     if not isinstance(limits, Mapping) or not all(isinstance(v, (int, float)) for v in limits.values()):
         raise ValueError(f"{where}: 'limits' must map names to numbers")
     aliases = raw.get("therapy_aliases", {})
+    record_rules = {k: v for k, v in (raw.get("plan_record_rules") or {}).items() if not k.startswith("_")}
+    if not all(v in ("gap", "advised") for v in record_rules.values()):
+        raise ValueError(f"{where}: 'plan_record_rules' must map audit plan rules to 'gap' or 'advised'")
     classes_raw = raw.get("drug_class_phrases", {})
     if not isinstance(classes_raw, Mapping):
         raise ValueError(f"{where}: 'drug_class_phrases' must map class groups to classes and phrases")
@@ -196,6 +200,7 @@ def read_cue_file(raw: Mapping[str, Any], where: str = "cues.json") -> MentalEva
         medication_words=CuePhrases(strings("medication_words") if "medication_words" in raw else []),
         quote_topics=_quote_topics(raw.get("note_quote_topics", {}), where),
         checklist_pertinent_domains=frozenset((raw.get("note_checklist") or {}).get("pertinent_domains", ())),
+        plan_record_rules=record_rules,
     )
 
 

@@ -9,6 +9,8 @@ readings into 1..5 scores; the readings are also returned so that a score can be
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
@@ -660,12 +662,25 @@ class PlanReading:
     misplaced: tuple[str, ...] = ()
     continued_absent: tuple[str, ...] = ()
     advised_missing: tuple[str, ...] = ()
+    core_missing: tuple[str, ...] = ()
+    record_faults: tuple[str, ...] = ()
+    record_advised: tuple[str, ...] = ()
 
     @property
     def incoherent(self) -> tuple[str, ...]:
         """Why the plan does not hang together: elements for a disorder the case does not have, and "continue X"
         for an X the patient does not take and the plan does not start."""
         return self.misplaced + tuple(f"continues {x}, which the patient is not taking" for x in self.continued_absent)
+
+    @property
+    def gaps(self) -> tuple[str, ...]:
+        """What keeps a safe plan from first-line care for this patient, one entry a fault: it does not hang
+        together (:attr:`incoherent`), it leaves out the core treatment of one of the patient's disorders
+        (``critical_actions.json`` ``core``), or it does not follow the record (``review.json`` ``plan_record``,
+        read by :func:`mentalhospital_env.cases.audit.plan_follows_record`: parenteral thiamine in an outpatient
+        clinic, a relapse drug started while the patient still drinks, a birth or a young person's age or low
+        platelets with raised liver enzymes left unanswered)."""
+        return self.incoherent + tuple(f"no {a.replace('_', ' ')}" for a in self.core_missing) + self.record_faults
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -674,8 +689,9 @@ class PlanReading:
 _DOSE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml)\b", re.IGNORECASE)
 
 
-def read_plan(plan: str, guideline: CaseGuideline) -> PlanReading:
-    """Read a treatment plan against ``guideline`` (the plan's own reading is remembered by text)."""
+def read_plan(plan: str, guideline: CaseGuideline, case: Any = None) -> PlanReading:
+    """Read a treatment plan against ``guideline`` (the plan's own reading is remembered by text), and, given the
+    ``case``, against what its record calls for (:attr:`PlanReading.record_faults`)."""
     alone = _read_plan_alone(plan)
     proposed = alone.drugs | frozenset(
         d for g in alone.classes for d in load_formulary().class_drugs.get(g, ()) if d in guideline.first_line
@@ -689,7 +705,7 @@ def read_plan(plan: str, guideline: CaseGuideline) -> PlanReading:
     other_t = (
         _therapies_named(plan, tuple(guideline.other_therapies)) if guideline.other_therapies else frozenset()
     )
-    required = missing = contraindicated = reasons = misplaced = advised_missing = ()
+    required = missing = contraindicated = reasons = misplaced = advised_missing = core_missing = ()
     contra_cap = 1.0
     disorder_met = None
     continued_absent: tuple[str, ...] = ()
@@ -703,6 +719,7 @@ def read_plan(plan: str, guideline: CaseGuideline) -> PlanReading:
         contra_cap = float(min((c.cap for c in check.contraindicated), default=1))
         misplaced = tuple(sorted({m.reason for m in check.misplaced}))
         advised_missing = tuple(sorted({r.action for r in check.advised_missing}))
+        core_missing = tuple(sorted({r.action for r in check.core_missing}))
         continued_absent = continued_without(plan, guideline.profile.medications)
         coded = {r.id for r in actions.rules if r.codes}
         disorder_required = {r.action for r in check.required if r.rule in coded}
@@ -745,7 +762,23 @@ def read_plan(plan: str, guideline: CaseGuideline) -> PlanReading:
         misplaced=misplaced,
         continued_absent=continued_absent,
         advised_missing=advised_missing,
+        core_missing=core_missing,
+        **(plan_record_faults(case, plan) if case is not None else {}),
     )
+
+
+def plan_record_faults(case: Any, plan: str) -> dict[str, tuple[str, ...]]:
+    """The audit's plan-follows-record findings (:func:`~mentalhospital_env.cases.audit.plan_follows_record`) of
+    a doctor's ``plan``, the drugs it proposes standing for its medications, as ``record_faults`` and
+    ``record_advised`` (``cues.json`` ``plan_record_rules``; a rule it does not name is not read); one message a
+    finding's rule and wording."""
+    from mentalhospital_env.cases.audit import plan_follows_record
+
+    kinds = load_cues().plan_record_rules or {}
+    drugs = [SimpleNamespace(name=d.name, dose=None) for d in load_formulary().drugs_in(plan) if d.proposed]
+    found = plan_follows_record(case, plan, drugs, opening=False)
+    pick = lambda kind: tuple(dict.fromkeys(f.message for f in found if kinds.get(f.rule) == kind))  # noqa: E731
+    return {"record_faults": pick("gap"), "record_advised": pick("advised")}
 
 
 _NO_MEDICATION = re.compile(r"^\W*(?:none|nil|no\b|not\s+(?:on|taking)|nothing)", re.IGNORECASE)

@@ -38,7 +38,10 @@ reads "x, full credit at t"):
   drug and a first-line psychotherapy (or the one the guideline has), 0.75 for one of the two,
   0.4 for a treatment of another reference disorder only; safety is ``min(1, actions / 2)`` when
   the case calls for it, else 1; dose is 1 when a dose is stated or no drug proposed. A plan with an
-  unsafe drug scores at most 2.
+  unsafe drug scores at most 2. A safe plan with gaps in first-line care for this patient
+  (:attr:`~.features.PlanReading.gaps`: an element for another disorder, the core treatment of one of the patient's
+  disorders left out, a step the record rules out or calls for, read by the audit's plan-follows-record rules) scores
+  at most 3, half a point less for each further gap, never below 2 (``limits.plan_gap_step``, ``plan_gap_floor``).
 """
 
 from __future__ import annotations
@@ -242,16 +245,21 @@ def safety_cap(r: PlanReading) -> float:
     """The highest App. a plan may get: 1 with a contraindicated drug or action (the case's rules, or a drug
     the knowledge base marks unsafe for a reference disorder), 2 with an over-treatment the rules forbid
     (``cap: 2``) or a critical action missing, ``cues.json``
-    ``limits.plan_incoherent_cap`` (3) when the plan does not hang together (an element for a disorder the case
-    does not have, "continue" a drug the patient is not taking), else 5."""
+    ``limits.plan_incoherent_cap`` (3) when the plan has a gap in first-line care (:attr:`PlanReading.gaps`: it does
+    not hang together, leaves out a disorder's core treatment, or does not follow its record), less
+    ``plan_gap_step`` for each further gap down to ``plan_gap_floor``, else 5."""
     if r.unsafe_drugs:
         return MIN_SCORE
     if r.contraindicated:  # an over-treatment (an antipsychotic for panic) is a wrong treatment, capped at 2
         return max(MIN_SCORE, min(r.contraindication_cap, 2.0))
     if r.critical_missing:
         return 2.0
-    if r.incoherent:
-        return float(load_cues().limits.get("plan_incoherent_cap", 3.0))
+    if r.gaps:
+        # a safe plan that is not first-line care for this patient: 3, and a step lower for each further fault (a
+        # plan that misses the personality disorder's therapy AND gives inpatient detoxification steps in clinic)
+        limits = load_cues().limits
+        cap = float(limits.get("plan_incoherent_cap", 3.0)) - float(limits.get("plan_gap_step", 0.5)) * (len(r.gaps) - 1)
+        return max(float(limits.get("plan_gap_floor", 2.0)), cap)
     return 5.0
 
 
@@ -271,7 +279,8 @@ def advised_points(r: PlanReading) -> float:
     at most ``plan_advised_max``): school liaison for a child, physical care after days without food; a gap, not
     a danger, so never a cap."""
     limits = load_cues().limits
-    return min(float(limits.get("plan_advised_max", 0.8)), float(limits.get("plan_advised_points", 0.4)) * len(r.advised_missing))
+    missing = len(r.advised_missing) + len(r.record_advised)
+    return min(float(limits.get("plan_advised_max", 0.8)), float(limits.get("plan_advised_points", 0.4)) * missing)
 
 
 def treatment_score(r: PlanReading) -> float:
@@ -332,7 +341,7 @@ class OfflineJudge(Judge):
             "interview": read_interview(chart),
             "note": self._note_reading(case, chart),
             "diagnosis": read_diagnosis(case, chart),
-            "plan": read_plan(chart.treatment or "", guideline),
+            "plan": read_plan(chart.treatment or "", guideline, case),
         }
 
     def _score_dimensions(
@@ -352,7 +361,7 @@ class OfflineJudge(Judge):
             out["diagnostic_rigor"] = diagnostic_rigor_score(read_diagnosis(case, chart))
         if "treatment_appropriateness" in wanted:
             guideline, _ = self._case_view(case)
-            out["treatment_appropriateness"] = treatment_score(read_plan(chart.treatment or "", guideline))
+            out["treatment_appropriateness"] = treatment_score(read_plan(chart.treatment or "", guideline, case))
         return out
 
 
