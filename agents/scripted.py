@@ -415,7 +415,25 @@ class ScriptedClinician(Doctor):
                 continue  # a depression "with psychotic features" with no delusion or voice heard is no differential
             if top <= 0 or s >= top * self.script["category_threshold"]:
                 lead.append((h, s))
-        return self._fitting_first(lead)
+        lead = self._fitting_first(lead)
+        return lead[:1] + [pair for pair in lead[1:] if self._on_differential(pair[0], lead[0][0])]
+
+    def _on_differential(self, h: Hypothesis, principal: Hypothesis) -> bool:
+        """Whether ``h`` may stand on the differential beside ``principal``: not a disorder that needs a finding never
+        heard (``required_to_lead``: a depression "with psychotic features" beside no delusion or voice, whose plan
+        adds an antipsychotic and ECT, test-v2-0459), nor one of the principal's category whose minimum duration the
+        illness heard has not lasted (dysthymia at twelve months, test-v2-0178) or whose specifier the scales on file
+        contradict ("severe" beside a PHQ-9 and a HAM-D both moderate) when the principal's does not."""
+        need = self.script["required_to_lead"].get(h.code)
+        if need and not set(need) & set(self.findings.present):
+            return False
+        if h.category != principal.category:
+            return True
+        said = self._illness_days()
+        if said is not None and not load_durations().fits(h.code, said, self.walk_in.age):
+            return False
+        results = list(self.findings.exam_results)
+        return not severity_conflict(h.code, results, h.name) or bool(severity_conflict(principal.code, results, principal.name))
 
     def _illness_days(self) -> float | None:
         """How long the illness has lasted, in days: the longest duration in the chief complaint and the replies
@@ -515,8 +533,11 @@ class ScriptedClinician(Doctor):
             if any(c in sign.always for c in said):
                 risks.add(risk)
                 continue
-            replies = " ".join(f.present[c] for c in said)
-            if not actions._has(tuple(stem(t) for t in tokenize(replies)), sign.unless_phrases):
+            replies = tuple(stem(t) for t in tokenize(" ".join(f.present[c] for c in said)))
+            unless = sign.unless_phrases
+            if risk == "active_suicide":
+                unless += tuple(tuple(stem(t) for t in tokenize(p)) for p in self.script["plan_safety"]["passive_in_reply"]["phrases"])
+            if not actions._has(replies, unless):
                 risks.add(risk)
         medications = f.answers.get("medications_current", "")
         home = " ".join(f.answers.get(c, "") for c in ("living_situation", "dependants"))
