@@ -378,12 +378,13 @@ class ScriptedClinician(Doctor):
                     names.append(exam)
         return names[: self.script["max_exams"]] or ["CBC"]
 
-    def _admissible(self, h: Hypothesis) -> bool:
+    def _admissible(self, h: Hypothesis, heard: list[str] | None = None) -> bool:
         """Whether the history heard supports ``h``'s specifier (``required_on_differential``: no recurrent depression
         without an earlier episode, no combined-type ADHD without hyperactivity or impulsivity), or the patient named it
         as their own past diagnosis."""
         conf = self.script["required_on_differential"]
         need = next((v for k, v in conf.items() if not k.startswith("_") and h.code.startswith(k)), None)
+        need = need if heard is None or not need else heard  # ``heard``: the findings that count, in place of the data's
         if not need or set(need) & set(self.findings.present) or self._told_before(h):
             return True
         told = conf["_or_told"]
@@ -429,6 +430,9 @@ class ScriptedClinician(Doctor):
             return False
         if h.category != principal.category:
             return True
+        single = next((k for k, v in self.script["recurrent_first"].items() if not k.startswith("_") and h.code.startswith(k)), None)
+        if single and principal.code.startswith(self.script["recurrent_first"][single]):
+            return False  # "single episode" beside the recurrent disorder it leads as
         said = self._illness_days()
         if said is not None and not load_durations().fits(h.code, said, self.walk_in.age):
             return False
@@ -443,7 +447,22 @@ class ScriptedClinician(Doctor):
         durations = load_durations()
         told = [f.chief_complaint] + [f.answers.get(k, "") for k in ("hpi:complaint", "hpi:1", "hpi:2", "hpi:3")]
         said = durations.longest_said(told, bare_plurals=True)
-        return said if said is not None else durations.longest_said([reply for _, reply in f.replies])
+        if said is not None:
+            return said
+        # else the longest in a reply about the illness (a symptom, the mental state), never one about the history:
+        # "I've been a cleaner for 4 years" made a four-month depression dysthymia (test-v2-0182)
+        about_illness = [
+            reply
+            for key, reply in f.answers.items()
+            if ":" in key or (key in self.lexicon and self.lexicon.get(key).kind in ("symptom", "sign"))
+        ]
+        said = durations.longest_said(about_illness)
+        if said is not None:
+            return said
+        # an onset named by its month and no year ("It started in November") is within the year
+        onset = self.script["onset_month"]
+        words = set(tokenize(" ".join(told)))
+        return float(onset["days"]) if words & set(onset["months"]) else None
 
     def _fitting_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with a disorder of the lead's category first when the lead lacks a finding it cannot lead without
@@ -460,12 +479,35 @@ class ScriptedClinician(Doctor):
         lead = self._specified_first(lead)
         durations = load_durations()
         said = self._illness_days()
-        if said is None or durations.fits(lead[0][0].code, said, self.walk_in.age):
+        if said is not None and not durations.fits(lead[0][0].code, said, self.walk_in.age):
+            for i, (h, s) in enumerate(lead[1:], 1):
+                if h.category == lead[0][0].category and durations.fits(h.code, said, self.walk_in.age):
+                    lead = [lead[i]] + lead[:i] + lead[i + 1 :]
+                    break
+        return self._recurrent_first(lead)
+
+    def _recurrent_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with the recurrent disorder first when a single episode leads and an earlier episode was heard
+        (``recurrent_first``: a depression with one diagnosed at 26 is recurrent, test-v2-0182); the recurrent one of the
+        same severity when there is one, else the first the ranking admits."""
+        conf = self.script["recurrent_first"]
+        first = lead[0][0]
+        recurrent = next((v for k, v in conf.items() if not k.startswith("_") and first.code.startswith(k)), None)
+        if not recurrent:
             return lead
-        for i, (h, s) in enumerate(lead[1:], 1):
-            if h.category == lead[0][0].category and durations.fits(h.code, said, self.walk_in.age):
-                return [lead[i]] + lead[:i] + lead[i + 1 :]
-        return lead
+        results = list(self.findings.exam_results)
+        candidates = [
+            pair
+            for pair in self._ranked_admissible()
+            if pair[0].code.startswith(recurrent)
+            and self._admissible(pair[0], conf["_heard"])
+            and not severity_conflict(pair[0].code, results, pair[0].name)
+        ]
+        same = [pair for pair in candidates if pair[0].name.split(",")[-1].strip() == first.name.split(",")[-1].strip()]
+        pick = (same or candidates or [None])[0]
+        if pick is None:
+            return lead
+        return [pick] + [pair for pair in lead if pair[0] is not pick[0]]
 
     def _episode_met_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with an adjustment disorder first when the leading depression's episode was not heard in full
@@ -666,7 +708,14 @@ class ScriptedClinician(Doctor):
         if self.critical_actions:
             # the steps are read against the whole plan, follow-up included ("lithium levels" there reads as lithium)
             for _ in range(2):  # a second pass: a step's own drug may ask for more (lithium: a pregnancy test)
-                steps = [t for t in actions.sentences(self._safety_steps(f"{plan} {follow_up}")) if fits(t)]
+                # each as this setting takes it (a clinic's oral thiamine, not the ward's IV Pabrinex for 3-5 days)
+                worded = setting.get("step_sentences", {})
+                steps = [
+                    w if (w := worded.get(a)) and a in actions.proposed(w) and fits(w) else t
+                    for a in self._safety_steps(f"{plan} {follow_up}")
+                    for t in actions.sentences([a])
+                ]
+                steps = [t for t in dict.fromkeys(steps) if fits(t)]
                 if not steps:
                     break
                 plan += " " + " ".join(self._pronouns(t) for t in steps)
@@ -691,7 +740,8 @@ class ScriptedClinician(Doctor):
         for drug, dose in principal.medications:
             if drug.lower() in unsafe or (chosen and combined not in dose.lower()):
                 continue
-            sentence = f"Medication: start {drug} {dose}, explaining benefits, side effects and the time to effect."
+            when = self.script["plan"]["start_when"].get(drug.lower(), "")
+            sentence = f"Medication: {when}start {drug} {dose}, explaining benefits, side effects and the time to effect."
             if chosen:
                 sentence = f"With it, start {drug} {dose}."
             needed = preconditions.get(drug, ())
