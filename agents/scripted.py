@@ -423,7 +423,7 @@ class ScriptedClinician(Doctor):
         """Whether ``h`` may stand on the differential beside ``principal``: not a disorder that needs a finding never
         heard (``required_to_lead``: a depression "with psychotic features" beside no delusion or voice, whose plan
         adds an antipsychotic and ECT, test-v2-0459), nor one of the principal's category whose minimum duration the
-        illness heard has not lasted (dysthymia at twelve months, test-v2-0178) or whose specifier the scales on file
+        illness heard has not lasted when it is one of years (dysthymia at twelve months, test-v2-0178) or whose specifier the scales on file
         contradict ("severe" beside a PHQ-9 and a HAM-D both moderate) when the principal's does not."""
         need = self.script["required_to_lead"].get(h.code)
         if need and not set(need) & set(self.findings.present):
@@ -433,8 +433,11 @@ class ScriptedClinician(Doctor):
         single = next((k for k, v in self.script["recurrent_first"].items() if not k.startswith("_") and h.code.startswith(k)), None)
         if single and principal.code.startswith(self.script["recurrent_first"][single]):
             return False  # "single episode" beside the recurrent disorder it leads as
-        said = self._illness_days()
-        if said is not None and not load_durations().fits(h.code, said, self.walk_in.age):
+        # a disorder of years (dysthymia, cyclothymia) beside an illness of months; a briefer minimum (schizophrenia
+        # beside a psychosis of days) stays, as the course to watch for (``differential_duration``)
+        said, durations = self._illness_days(), load_durations()
+        years = self.script["differential_duration"]["min_days"]
+        if said is not None and not durations.fits(h.code, said, self.walk_in.age) and not durations.fits(h.code, years, self.walk_in.age):
             return False
         results = list(self.findings.exam_results)
         return not severity_conflict(h.code, results, h.name) or bool(severity_conflict(principal.code, results, principal.name))
@@ -870,8 +873,18 @@ class ScriptedClinician(Doctor):
             extra += conf["suicidal_thoughts"]
         # the steps this clinician always takes are looked for outside the drug sentences ("50 mg once daily" is no
         # follow-up within days, though the rules' phrase "daily" reads it so)
-        present = actions.proposed(" ".join(s for s in re.split(r"(?<=[.])\s+", plan) if not s.startswith(_DRUG_SENTENCES)))
+        own = " ".join(s for s in re.split(r"(?<=[.])\s+", plan) if not s.startswith(_DRUG_SENTENCES))
+        # nor is an admission named in passing ("an inpatient detox instead", "legal status on the ward") a review
+        # within days for a patient who goes home (``not_follow_up_unless_admitted``)
+        unless = conf["not_follow_up_unless_admitted"]
+        at_home = self.walk_in.setting != "inpatient" and self.script["settings"]["emergency"]["admit"] not in plan
+        if at_home:
+            own = re.sub(rf"\b(?:{'|'.join(map(re.escape, unless['words']))})\b", " ", own, flags=re.IGNORECASE)
+        present = actions.proposed(own)
+        required = {r.action for r in actions.requirements(differential, plan)[0]} | set(extra)
         wanted += [a for a in extra if a not in present]
+        if at_home and unless["action"] in required and unless["action"] not in present:
+            wanted.append(unless["action"])
         # a child's consent and legal framework are those of the child's age (competence, parental consent), not
         # adult mental health law (``step_substitutes`` of the age's script)
         substitutes = self.age_script.get("step_substitutes", {})

@@ -49,7 +49,11 @@ def test_a_bare_no_to_the_open_risk_question_is_a_denial(bare, preface):
     # written for "No, never."), and a non-answer still leaves it unanswered
     r = read_reply(preface + _OPEN_RISK, bare)
     assert r.denied == {"suicidal_ideation"} and not r.affirmed
-    assert "suicidal_ideation" in read_reply(_OPEN_RISK, "I'd rather not say.").unanswered
+    # and only a reply that is a bare answer and nothing more: "As I said, no. I've never had thoughts of ending my
+    # life." to the question about self-harm leaves self-harm alone, as the note-precision checker reads it
+    assert not read_reply(_OPEN_RISK, "I'd rather not say.").denied
+    harm = "Sometimes when feelings get overwhelming people hurt themselves. What happens for you at those times?"
+    assert "self_harm" not in read_reply(harm, "As I said, no. I've never had thoughts of ending my life.").denied
     # an open question about an ordinary finding is not: "Nothing." to a question about enjoyment denies no anhedonia
     assert not read_reply("What do you do for enjoyment these days, and how does it feel?", "Nothing.").denied
 

@@ -74,6 +74,22 @@ def answer_polarity(reply: str) -> str | None:
     return None
 
 
+def _only_bare(reply: str) -> bool:
+    """Whether the reply is a bare yes or no and nothing more ("No, never." "Nope."; not "As I said, no. I've never had
+    thoughts of ending my life.", which answers another question)."""
+    tokens = _opening(reply)
+    for phrases in _openers():  # "No, never." is two bare denials, "Yes, yes." two affirmations
+        rest = tokens
+        while rest:
+            phrase = next((p for p in phrases if rest[: len(p)] == p), None)  # longest first
+            if phrase is None:
+                break
+            rest = rest[len(phrase) :]
+        if tokens and not rest:
+            return True
+    return False
+
+
 def _asked_openly(question: str) -> set[str]:
     """The sensitive findings an open question asks about ("Sometimes when people feel this low, they have thoughts that
     life is not worth living. What thoughts like that have you had?"): a bare "No, never." denies them, as a clinician
@@ -157,7 +173,10 @@ def read_reply(question: str, reply: str) -> ReplyReading:
     # a bare yes or no answers only a closed question, and only for the finding that question asks about (not the
     # words of a reflection before it: "It sounds like can't sleep has been hard. Have you ...?")
     closed = closed_question(question)
-    asked = (set(asked_about(closed)) - affirmed - denied) if closed else _asked_openly(question) - affirmed - denied
+    if closed:
+        asked = set(asked_about(closed)) - affirmed - denied
+    else:  # an open question: only a reply that is a bare answer and nothing more ("No, never.") answers it
+        asked = _asked_openly(question) - affirmed - denied if _only_bare(reply) else set()
     unanswered: set[str] = set()
     if asked:
         polarity = answer_polarity(reply)
