@@ -378,12 +378,13 @@ class ScriptedClinician(Doctor):
                     names.append(exam)
         return names[: self.script["max_exams"]] or ["CBC"]
 
-    def _admissible(self, h: Hypothesis) -> bool:
+    def _admissible(self, h: Hypothesis, heard: list[str] | None = None) -> bool:
         """Whether the history heard supports ``h``'s specifier (``required_on_differential``: no recurrent depression
         without an earlier episode, no combined-type ADHD without hyperactivity or impulsivity), or the patient named it
         as their own past diagnosis."""
         conf = self.script["required_on_differential"]
         need = next((v for k, v in conf.items() if not k.startswith("_") and h.code.startswith(k)), None)
+        need = need if heard is None or not need else heard  # ``heard``: the findings that count, in place of the data's
         if not need or set(need) & set(self.findings.present) or self._told_before(h):
             return True
         told = conf["_or_told"]
@@ -415,7 +416,31 @@ class ScriptedClinician(Doctor):
                 continue  # a depression "with psychotic features" with no delusion or voice heard is no differential
             if top <= 0 or s >= top * self.script["category_threshold"]:
                 lead.append((h, s))
-        return self._fitting_first(lead)
+        lead = self._fitting_first(lead)
+        return lead[:1] + [pair for pair in lead[1:] if self._on_differential(pair[0], lead[0][0])]
+
+    def _on_differential(self, h: Hypothesis, principal: Hypothesis) -> bool:
+        """Whether ``h`` may stand on the differential beside ``principal``: not a disorder that needs a finding never
+        heard (``required_to_lead``: a depression "with psychotic features" beside no delusion or voice, whose plan
+        adds an antipsychotic and ECT, test-v2-0459), nor one of the principal's category whose minimum duration the
+        illness heard has not lasted when it is one of years (dysthymia at twelve months, test-v2-0178) or whose specifier the scales on file
+        contradict ("severe" beside a PHQ-9 and a HAM-D both moderate) when the principal's does not."""
+        need = self.script["required_to_lead"].get(h.code)
+        if need and not set(need) & set(self.findings.present):
+            return False
+        if h.category != principal.category:
+            return True
+        single = next((k for k, v in self.script["recurrent_first"].items() if not k.startswith("_") and h.code.startswith(k)), None)
+        if single and principal.code.startswith(self.script["recurrent_first"][single]):
+            return False  # "single episode" beside the recurrent disorder it leads as
+        # a disorder of years (dysthymia, cyclothymia) beside an illness of months; a briefer minimum (schizophrenia
+        # beside a psychosis of days) stays, as the course to watch for (``differential_duration``)
+        said, durations = self._illness_days(), load_durations()
+        years = self.script["differential_duration"]["min_days"]
+        if said is not None and not durations.fits(h.code, said, self.walk_in.age) and not durations.fits(h.code, years, self.walk_in.age):
+            return False
+        results = list(self.findings.exam_results)
+        return not severity_conflict(h.code, results, h.name) or bool(severity_conflict(principal.code, results, principal.name))
 
     def _illness_days(self) -> float | None:
         """How long the illness has lasted, in days: the longest duration in the chief complaint and the replies
@@ -425,7 +450,41 @@ class ScriptedClinician(Doctor):
         durations = load_durations()
         told = [f.chief_complaint] + [f.answers.get(k, "") for k in ("hpi:complaint", "hpi:1", "hpi:2", "hpi:3")]
         said = durations.longest_said(told, bare_plurals=True)
-        return said if said is not None else durations.longest_said([reply for _, reply in f.replies])
+        since = self._onset_age_days(told)
+        if said is not None or since is not None:
+            # "It started about two days ago" beside "in my early fifties" from a woman of 56: the age dates the illness
+            return max(d for d in (said, since) if d is not None)
+        # else the longest in a reply about the illness (a symptom, the mental state), never one about the history:
+        # "I've been a cleaner for 4 years" made a four-month depression dysthymia (test-v2-0182)
+        about_illness = [
+            reply
+            for key, reply in f.answers.items()
+            if ":" in key or (key in self.lexicon and self.lexicon.get(key).kind in ("symptom", "sign"))
+        ]
+        said = durations.longest_said(about_illness)
+        if said is not None:
+            return said
+        # an onset named by its month and no year ("It started in November") is within the year
+        onset = self.script["onset_month"]
+        words = set(tokenize(" ".join(told)))
+        return float(onset["days"]) if words & set(onset["months"]) else None
+
+    def _onset_age_days(self, told: list[str]) -> float | None:
+        """How long ago, in days, the onset the patient dated by their age began ("at the age of 27", "since I was 13",
+        "in my early fifties", ``onset_age`` of ``clinician.json``), from the age seen on walking in; None when none was
+        given or no age is known."""
+        age = self.walk_in.age
+        if age is None:
+            return None
+        conf = self.script["onset_age"]
+        ages: list[float] = []
+        for text in told:
+            low = text.lower()
+            ages += [float(m.group(1)) for m in re.finditer(conf["pattern"], low)]
+            for m in re.finditer(conf["decade_pattern"], low):
+                ages.append(conf["decades"][m.group(2)] + conf["parts"].get(m.group(1) or "", conf["parts"]["_default"]))
+        ages = [a for a in ages if a <= age]
+        return (age - min(ages)) * 365.0 if ages else None
 
     def _fitting_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with a disorder of the lead's category first when the lead lacks a finding it cannot lead without
@@ -442,12 +501,35 @@ class ScriptedClinician(Doctor):
         lead = self._specified_first(lead)
         durations = load_durations()
         said = self._illness_days()
-        if said is None or durations.fits(lead[0][0].code, said, self.walk_in.age):
+        if said is not None and not durations.fits(lead[0][0].code, said, self.walk_in.age):
+            for i, (h, s) in enumerate(lead[1:], 1):
+                if h.category == lead[0][0].category and durations.fits(h.code, said, self.walk_in.age):
+                    lead = [lead[i]] + lead[:i] + lead[i + 1 :]
+                    break
+        return self._recurrent_first(lead)
+
+    def _recurrent_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with the recurrent disorder first when a single episode leads and an earlier episode was heard
+        (``recurrent_first``: a depression with one diagnosed at 26 is recurrent, test-v2-0182); the recurrent one of the
+        same severity when there is one, else the first the ranking admits."""
+        conf = self.script["recurrent_first"]
+        first = lead[0][0]
+        recurrent = next((v for k, v in conf.items() if not k.startswith("_") and first.code.startswith(k)), None)
+        if not recurrent:
             return lead
-        for i, (h, s) in enumerate(lead[1:], 1):
-            if h.category == lead[0][0].category and durations.fits(h.code, said, self.walk_in.age):
-                return [lead[i]] + lead[:i] + lead[i + 1 :]
-        return lead
+        results = list(self.findings.exam_results)
+        candidates = [
+            pair
+            for pair in self._ranked_admissible()
+            if pair[0].code.startswith(recurrent)
+            and self._admissible(pair[0], conf["_heard"])
+            and not severity_conflict(pair[0].code, results, pair[0].name)
+        ]
+        same = [pair for pair in candidates if pair[0].name.split(",")[-1].strip() == first.name.split(",")[-1].strip()]
+        pick = (same or candidates or [None])[0]
+        if pick is None:
+            return lead
+        return [pick] + [pair for pair in lead if pair[0] is not pick[0]]
 
     def _episode_met_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with an adjustment disorder first when the leading depression's episode was not heard in full
@@ -515,8 +597,11 @@ class ScriptedClinician(Doctor):
             if any(c in sign.always for c in said):
                 risks.add(risk)
                 continue
-            replies = " ".join(f.present[c] for c in said)
-            if not actions._has(tuple(stem(t) for t in tokenize(replies)), sign.unless_phrases):
+            replies = tuple(stem(t) for t in tokenize(" ".join(f.present[c] for c in said)))
+            unless = sign.unless_phrases
+            if risk == "active_suicide":
+                unless += tuple(tuple(stem(t) for t in tokenize(p)) for p in self.script["plan_safety"]["passive_in_reply"]["phrases"])
+            if not actions._has(replies, unless):
                 risks.add(risk)
         medications = f.answers.get("medications_current", "")
         home = " ".join(f.answers.get(c, "") for c in ("living_situation", "dependants"))
@@ -645,7 +730,14 @@ class ScriptedClinician(Doctor):
         if self.critical_actions:
             # the steps are read against the whole plan, follow-up included ("lithium levels" there reads as lithium)
             for _ in range(2):  # a second pass: a step's own drug may ask for more (lithium: a pregnancy test)
-                steps = [t for t in actions.sentences(self._safety_steps(f"{plan} {follow_up}")) if fits(t)]
+                # each as this setting takes it (a clinic's oral thiamine, not the ward's IV Pabrinex for 3-5 days)
+                worded = setting.get("step_sentences", {})
+                steps = [
+                    w if (w := worded.get(a)) and a in actions.proposed(w) and fits(w) else t
+                    for a in self._safety_steps(f"{plan} {follow_up}")
+                    for t in actions.sentences([a])
+                ]
+                steps = [t for t in dict.fromkeys(steps) if fits(t)]
                 if not steps:
                     break
                 plan += " " + " ".join(self._pronouns(t) for t in steps)
@@ -670,7 +762,8 @@ class ScriptedClinician(Doctor):
         for drug, dose in principal.medications:
             if drug.lower() in unsafe or (chosen and combined not in dose.lower()):
                 continue
-            sentence = f"Medication: start {drug} {dose}, explaining benefits, side effects and the time to effect."
+            when = self.script["plan"]["start_when"].get(drug.lower(), "")
+            sentence = f"Medication: {when}start {drug} {dose}, explaining benefits, side effects and the time to effect."
             if chosen:
                 sentence = f"With it, start {drug} {dose}."
             needed = preconditions.get(drug, ())
@@ -799,8 +892,18 @@ class ScriptedClinician(Doctor):
             extra += conf["suicidal_thoughts"]
         # the steps this clinician always takes are looked for outside the drug sentences ("50 mg once daily" is no
         # follow-up within days, though the rules' phrase "daily" reads it so)
-        present = actions.proposed(" ".join(s for s in re.split(r"(?<=[.])\s+", plan) if not s.startswith(_DRUG_SENTENCES)))
+        own = " ".join(s for s in re.split(r"(?<=[.])\s+", plan) if not s.startswith(_DRUG_SENTENCES))
+        # nor is an admission named in passing ("an inpatient detox instead", "legal status on the ward") a review
+        # within days for a patient who goes home (``not_follow_up_unless_admitted``)
+        unless = conf["not_follow_up_unless_admitted"]
+        at_home = self.walk_in.setting != "inpatient" and self.script["settings"]["emergency"]["admit"] not in plan
+        if at_home:
+            own = re.sub(rf"\b(?:{'|'.join(map(re.escape, unless['words']))})\b", " ", own, flags=re.IGNORECASE)
+        present = actions.proposed(own)
+        required = {r.action for r in actions.requirements(differential, plan)[0]} | set(extra)
         wanted += [a for a in extra if a not in present]
+        if at_home and unless["action"] in required and unless["action"] not in present:
+            wanted.append(unless["action"])
         # a child's consent and legal framework are those of the child's age (competence, parental consent), not
         # adult mental health law (``step_substitutes`` of the age's script)
         substitutes = self.age_script.get("step_substitutes", {})
@@ -969,11 +1072,17 @@ class ScriptedClinician(Doctor):
         first = set(speech["first_person"])
         sentences = [p.strip() for _, reply in self.findings.replies for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()]
         out = []
+        def own_speech(sentence: str) -> bool:
+            return bool(set(tokenize(sentence)) & first) and not any(re.search(x, sentence, re.IGNORECASE) for x in speech["not_said"])
+
         for kind in conf["kinds"]:
-            told = next((p for p in sentences if self._tells(p, kind["patterns"])), None)
-            if told is None:
+            telling = [p for p in sentences if self._tells(p, kind["patterns"])]
+            if not telling:
                 continue
-            own = set(tokenize(told)) & first and not any(re.search(x, told, re.IGNORECASE) for x in speech["not_said"])
+            # the patient's own sentence when one tells it ("I've had a couple of fights this year", not "Robbery, bit
+            # of drug dealing" named without a quote: test-v2-0169)
+            told = next((p for p in telling if own_speech(p)), telling[0])
+            own = own_speech(told)
             out.append(f'{kind["label"]}: "{told}"' + ("" if told[-1] in ".!?" else ".") if own else f"{kind['label']}: disclosed in the interview.")
         return out
 

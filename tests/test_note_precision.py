@@ -36,6 +36,28 @@ def test_a_reply_is_read_as_an_answer_to_its_question():
     assert answer_polarity("I've had two episodes before.") is None  # an opener is no yes
 
 
+_OPEN_RISK = (
+    "I ask everyone this, because it matters for keeping you safe. Sometimes when people feel this low, they have "
+    "thoughts that life is not worth living. What thoughts like that have you had?"
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(bare=st.sampled_from(["No, never.", "No.", "Never.", "Nope, never.", "No, none."]), preface=st.sampled_from(["", "That sounds hard. "]))
+def test_a_bare_no_to_the_open_risk_question_is_a_denial(bare, preface):
+    # the open question about a sensitive finding is answered by a bare "no" as a closed one is (a safety plan was
+    # written for "No, never."), and a non-answer still leaves it unanswered
+    r = read_reply(preface + _OPEN_RISK, bare)
+    assert r.denied == {"suicidal_ideation"} and not r.affirmed
+    # and only a reply that is a bare answer and nothing more: "As I said, no. I've never had thoughts of ending my
+    # life." to the question about self-harm leaves self-harm alone, as the note-precision checker reads it
+    assert not read_reply(_OPEN_RISK, "I'd rather not say.").denied
+    harm = "Sometimes when feelings get overwhelming people hurt themselves. What happens for you at those times?"
+    assert "self_harm" not in read_reply(harm, "As I said, no. I've never had thoughts of ending my life.").denied
+    # an open question about an ordinary finding is not: "Nothing." to a question about enjoyment denies no anhedonia
+    assert not read_reply("What do you do for enjoyment these days, and how does it feel?", "Nothing.").denied
+
+
 @settings(max_examples=80, deadline=None)
 @given(question=st.text(max_size=80), reply=st.text(max_size=200))
 def test_any_reply_reads_without_error(question, reply):

@@ -270,6 +270,22 @@ def test_no_detoxification_for_a_patient_who_hardly_drinks_or_drinks_without_dep
     assert "low-risk limit" in play(test_v2_env, ScriptedClinician(), "test-v2-0137").treatment
 
 
+def test_a_supervisors_faults_of_stop_26_are_gone(test_v2_env):
+    """Six encounters a supervisor rated (sup25) and eight read at stop 26: a passive death wish is no admission, no
+    psychotic depression stands beside no psychotic finding, a depression with an earlier episode is recurrent, a
+    clinic's thiamine is oral, impulsivity is never read into 'I can't help it'."""
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0459")  # "the thought crosses my mind, but I wouldn't act on it"
+    assert chart.treatment.startswith("Disposition: discharge home") and "olanzapine" not in chart.treatment
+    assert "electroconvulsive" not in chart.treatment and "F32.3" not in chart.disorders
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0182")  # since November; "depressive illness ... at 26"
+    assert chart.disorders[0].startswith("F33") and "F34.1" not in chart.disorders
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0178")  # twelve months of worry and low mood
+    assert "F34.1" not in chart.disorders and "impulsivity" not in chart.note
+    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0269").treatment  # outpatient alcohol dependence
+    assert "Pabrinex IV for 3-5 days" not in plan and "every 1-4 hours" not in plan
+    assert "oral thiamine" in plan.lower() and "once the assisted withdrawal is complete" in plan
+
+
 def test_the_plan_reconciles_medicines_and_treats_a_believed_comorbidity(test_v2_env):
     plan = play(test_v2_env, ScriptedClinician(), "test-v2-0286").treatment  # on lithium, quetiapine started
     assert "reconcile every medicine" in plan

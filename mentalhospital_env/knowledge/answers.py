@@ -6,7 +6,8 @@ by the lexicon's negation reading (``mentalhospital_env.knowledge.lexicon``), an
 patient (``language.clauses``: "my mother had depression" is not the patient's depression). A finding the
 question asked about that the reply does not name is answered by the reply's opening: a denial ("Not really,
 no.") denies it, an affirmation ("Yes, most days.") affirms it, anything else ("I can't concentrate." to a
-question about appetite, "I'm not sure.") leaves it unanswered. Only a closed question ("Do you ...?") is
+question about appetite, "I'm not sure.") leaves it unanswered. Only a closed question ("Do you ...?"), or an open
+one about a sensitive finding (suicidal thoughts, self-harm: "What thoughts like that have you had?" "No, never."), is
 answered by a bare yes or no, and only by an opener that is its whole clause ("No, not really." yes; "I do drive."
 or "No idea." no). Uncertain clauses affirm and deny nothing.
 """
@@ -71,6 +72,30 @@ def answer_polarity(reply: str) -> str | None:
         if tokens[: len(phrase)] == phrase and len(phrase) in ends:
             return "yes"
     return None
+
+
+def _only_bare(reply: str) -> bool:
+    """Whether the reply is a bare yes or no and nothing more ("No, never." "Nope."; not "As I said, no. I've never had
+    thoughts of ending my life.", which answers another question)."""
+    tokens = _opening(reply)
+    for phrases in _openers():  # "No, never." is two bare denials, "Yes, yes." two affirmations
+        rest = tokens
+        while rest:
+            phrase = next((p for p in phrases if rest[: len(p)] == p), None)  # longest first
+            if phrase is None:
+                break
+            rest = rest[len(phrase) :]
+        if tokens and not rest:
+            return True
+    return False
+
+
+def _asked_openly(question: str) -> set[str]:
+    """The sensitive findings an open question asks about ("Sometimes when people feel this low, they have thoughts that
+    life is not worth living. What thoughts like that have you had?"): a bare "No, never." denies them, as a clinician
+    hears it (an open question about enjoyment answered "Nothing." affirms anhedonia, so only the sensitive ones)."""
+    lexicon = load_lexicon()
+    return {c for c in asked_about(question) if c in lexicon and lexicon.get(c).sensitive}
 
 
 def _clause_ends(sentence: str) -> frozenset[int]:
@@ -148,7 +173,10 @@ def read_reply(question: str, reply: str) -> ReplyReading:
     # a bare yes or no answers only a closed question, and only for the finding that question asks about (not the
     # words of a reflection before it: "It sounds like can't sleep has been hard. Have you ...?")
     closed = closed_question(question)
-    asked = (set(asked_about(closed)) - affirmed - denied) if closed else set()
+    if closed:
+        asked = set(asked_about(closed)) - affirmed - denied
+    else:  # an open question: only a reply that is a bare answer and nothing more ("No, never.") answers it
+        asked = _asked_openly(question) - affirmed - denied if _only_bare(reply) else set()
     unanswered: set[str] = set()
     if asked:
         polarity = answer_polarity(reply)
