@@ -567,7 +567,7 @@ class StoryV2(_Story):
             when = [f"in {month}", f"in {month}", f"{duration} ago", f"early in {month}", f"late in {month}", f"in mid-{month}"]
             bare = [month, f"the start of {month}", f"last {month}" if back >= 2 else month]
         else:
-            when = [f"at {onset_age}", f"when {self.p.pron['subj']} was {onset_age}", f"at the age of {onset_age}"]
+            when = [f"at {onset_age}", f"when {self.p.pron['subj']} was {onset_age}", f"at the age of {onset_age}", f"the year {self.p.pron['subj']} turned {onset_age}"]
             bare = [f"the age of {onset_age}", f"{onset_age}"]
             if onset_age >= 13 and decade(onset_age) != decade(self.p.age):  # not 'in his childhood' at 9, nor 'in her teens' at 15
                 when.append(f"in {poss_word(self.p.pron)} {decade(onset_age)}")
