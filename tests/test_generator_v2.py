@@ -106,6 +106,32 @@ def test_common_complaints_are_told_in_each_persons_words() -> None:
     assert max(quotes.values()) <= 4, quotes.most_common(3)
 
 
+@pytest.mark.parametrize("code", ["F20.0", "F42.2", "F43.10", "F50.81", "F10.20"])
+def test_the_history_leaves_the_illness_to_the_interview(code: str) -> None:
+    """Stop 26's consultant named the diagnosis from ten of ten histories that quoted its defining
+    features: the history quotes only complaints anyone brings, and the patient's other lines stay the
+    case's facts and checkpoints (the patient tells them, the note is scored on them) unwritten."""
+    from mentalhospital_env.cases.generator.composer import load_material
+
+    voices, story = load_material("voices"), load_material("story")
+    plain = set(voices["presenting_complaints"])
+    own = set(story["record_story"]["own_words"])
+    left = 0
+    for seed in range(6):
+        case = _case(2600 + seed, code)
+        hpi = case.ehr.history_of_present_illness
+        says = [f for f in case.facts if f.section == "history_of_present_illness" and f.patient_says]
+        assert says
+        for f in says:
+            if f.text in hpi:  # told in the record: a plain complaint or the patient's word on it all
+                concepts = REF.readings(f.patient_says)[0]
+                assert f.patient_says in own or concepts & plain, (case.case_id, f.patient_says)
+            else:
+                left += 1
+                assert f.text in {c.text for c in case.checkpoints.interview}, f.text
+    assert left  # the illness's own lines were there to leave
+
+
 def test_referral_concerns_name_no_diagnosis() -> None:
     from mentalhospital_env.cases.generator.composer import load_material
     from mentalhospital_env.cases.generator.v2 import _ALTERNATIVES, clean_text

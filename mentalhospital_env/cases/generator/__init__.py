@@ -168,6 +168,9 @@ class _SuiteGuard:
         self.quote_limit = max(int(A["quote_share"] * n), A["quote_min_cases"] - 1)
         self.quotes: dict[str, int] = {}
         self.spent_quotes: set[str] = set()  # at the limit: the composer stops choosing them
+        self.jobs: dict[str, list[int]] = {}  # occupation -> [holders, holders of the sex the audit counts]
+        self.job_sex = A["occupation_other_sex_share"]
+        self.job_min = A["occupation_sex_min_cases"]
         self._read: tuple[Any, Any, set[str], set[str]] | None = None  # the last draft's (ehr, exams, frames, results)
 
     def _frames_and_results(self, case: Any) -> tuple[set[str], set[str]]:
@@ -195,7 +198,18 @@ class _SuiteGuard:
         spent = self._quotes(case) & self.spent_quotes
         if spent:
             return [f"the patient's words {sorted(spent)[0]!r} already in {self.quote_limit} cases of the suite"]
+        job, share = self._job(case)
+        if share is not None:  # the audit's people.occupation_sex: held to at every draft, it holds for the suite
+            held, other = self.jobs.get(job, [0, 0])
+            if other + 1 > max(self.job_min, 3 * share * (held + 1)):
+                return [f"{other + 1} {case.demographics.sex} {job}s in the suite"]
         return []
+
+    def _job(self, case: Any) -> tuple[str, float | None]:
+        """The draft's occupation and, when its sex is the one the audit counts for that job, the share expected."""
+        job = str(case.demographics.occupation or "").lower()
+        share = self.job_sex.get(str(case.demographics.sex), {}).get(job) if not str(case.demographics.sex).startswith("_") else None
+        return job, share
 
     def _quotes(self, case: Any) -> set[str]:
         from ..audit import quotes_in
@@ -210,6 +224,10 @@ class _SuiteGuard:
         for k in keys:
             self.frames[k] = self.frames.get(k, 0) + 1
         self.results |= results
+        job, share = self._job(case)
+        counts = self.jobs.setdefault(job, [0, 0])
+        counts[0] += 1
+        counts[1] += share is not None
         for q in self._quotes(case):
             self.quotes[q] = self.quotes.get(q, 0) + 1
             if self.quotes[q] >= self.quote_limit:

@@ -222,6 +222,7 @@ class DraftFact:
     text: str
     says: str | None
     sensitive: bool
+    shown: bool = True  # False: the patient's fact, left to the interview (not written in the record's text)
 
 
 @dataclass
@@ -249,8 +250,10 @@ class Chart:
         return True
 
     def add(self, section: str, text: str, says: str | None = None, sensitive: bool | None = None,
-            readings: tuple[frozenset[str], frozenset[str]] | None = None) -> DraftFact:
-        """Add a fact; ``readings`` (asserted, denied) when the caller already knows them."""
+            readings: tuple[frozenset[str], frozenset[str]] | None = None, shown: bool = True) -> DraftFact:
+        """Add a fact; ``readings`` (asserted, denied) when the caller already knows them; ``shown``
+        False keeps it among the case's facts (the patient can tell it, the interview can find it)
+        without writing it into the record's text."""
         text = sentence(text)
         pos, neg = readings if readings is not None else self.readings(text)
         if section not in OTHER_PEOPLE_SECTIONS:
@@ -258,7 +261,7 @@ class Chart:
             self.denied |= neg
         if sensitive is None:
             sensitive = any(self.reference.concept_sensitive(c) for c in pos)
-        fact = DraftFact(section, text, says, bool(sensitive))
+        fact = DraftFact(section, text, says, bool(sensitive), shown)
         self.facts.append(fact)
         return fact
 
@@ -463,7 +466,7 @@ class CaseComposer:
             items = by_section.get(section)
             if not items:
                 continue
-            text = " ".join(f.text for f in items)
+            text = " ".join(f.text for f in items if f.shown)
             head, _, key = section.partition(".")
             if head == "mental_status_exam":
                 mse[key] = text

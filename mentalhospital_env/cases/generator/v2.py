@@ -118,6 +118,7 @@ class StoryV2(_Story):
         self._verdicts: dict[tuple, bool] = {}  # (marks, illness under a year) -> fits, see _fits_marks
         self.story = self.c.story
         self.known = False
+        self._left_signs: list[str] = []  # what someone close saw, not yet told (record_story.signs)
         R = review_facts()
         education = str(self.p.demographics.get("education", ""))
         # only someone who went to university has memories of it
@@ -566,7 +567,7 @@ class StoryV2(_Story):
             when = [f"in {month}", f"in {month}", f"{duration} ago", f"early in {month}", f"late in {month}", f"in mid-{month}"]
             bare = [month, f"the start of {month}", f"last {month}" if back >= 2 else month]
         else:
-            when = [f"at {onset_age}", f"when {self.p.pron['subj']} was {onset_age}", f"at the age of {onset_age}"]
+            when = [f"at {onset_age}", f"when {self.p.pron['subj']} was {onset_age}", f"at the age of {onset_age}", f"the year {self.p.pron['subj']} turned {onset_age}"]
             bare = [f"the age of {onset_age}", f"{onset_age}"]
             if onset_age >= 13 and decade(onset_age) != decade(self.p.age):  # not 'in his childhood' at 9, nor 'in her teens' at 15
                 when.append(f"in {poss_word(self.p.pron)} {decade(onset_age)}")
@@ -611,6 +612,8 @@ class StoryV2(_Story):
         vague = [s for s in (openly or complaints) if s["concept"] in self.c.voices["presenting_complaints"]]
         if vague and self.days >= self.c.voices["presenting_min_days"] and rng.random() < self.c.voices["presenting_share"]:
             first = rng.choice(vague)
+        elif not self.lifelong and self._cc_plain():
+            return  # every complaint would name the illness: what brings the patient instead
         chosen = str(self.fields.get("precipitant", "")).lower()
         quote = None
         for _ in range(2):  # another of the patient's lines, if the first names a stressor this story lacks
@@ -644,7 +647,85 @@ class StoryV2(_Story):
         else:
             self.chart.add("chief_complaint", f"\"{quote}\" ({fields['duration_phrase']}).", quote)
 
+    def _cc_plain(self) -> bool:
+        """A chief complaint that says what brings the patient (story.json ``record_story.cc_plain``),
+        for a patient whose own complaints would each name the illness; False when none fits."""
+        single = str(self.fields.get("duration", "")).startswith(("one ", "a "))
+        phrases = [p for p in self.story["duration_phrase"] if not (single and "some" in p)] or self.story["duration_phrase"]
+        spec, rng = self.story["record_story"]["cc_plain"], self.rng
+        work = "school" if self.p.age < 18 else ("work" if self.p.household.employed else "home")
+        for _ in range(3):
+            text = rng.choice(spec["open"]) + rng.choice(spec["core"]) + rng.choice(spec["close"]) + "."
+            text = cap(self.fill(text, duration_phrase=self.fill(rng.choice(phrases)), relative_any=self._relative() or "family", work_or_school=work))
+            text = text.replace("at home and at home", "at home")
+            if clean_text(text) and self.ok("chief_complaint", text):
+                self.chart.add("chief_complaint", text)
+                return True
+        return False
+
     # ---------------------------------------------------------------------- present illness
+
+    def _plain_concepts(self) -> frozenset[str]:
+        """Complaints anyone might bring whatever the illness (voices.json ``presenting_complaints``)."""
+        return frozenset(self.c.voices["presenting_complaints"])
+
+    def _tells(self, text: str) -> bool:
+        """Whether the lexicon reads in ``text`` one of this patient's complaints that would name the
+        illness (a symptom of one of the case's disorders that is not a plain presenting complaint):
+        such a line is the patient's fact, left to the interview, not the referral's text."""
+        told = getattr(self, "_telling", None)
+        if told is None:
+            told = set()
+            for d in self.disorders:
+                told |= {x["concept"] for x in self.ref.presentations[d["code"]]["symptoms"]}
+            told = self._telling = frozenset(told - self._plain_concepts())
+        return bool(self.chart.readings(text)[0] & told)
+
+    def _own_words(self, lead: str) -> None:
+        """The patient's word on it all (``record_story.own_words``): one the lexicon reads as nothing,
+        or nothing this patient lacks, and not yet spent in the suite being drawn."""
+        drawn = {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
+        options = list(self.story["record_story"]["own_words"])
+        self.rng.shuffle(options)
+        for quote in options[:6]:
+            if quote in self.used_quotes or self._spent(quote) or not self.fits(quote):
+                continue
+            pos, neg = self.chart.readings(quote)
+            if not pos <= drawn or neg or self._tells(quote):
+                continue
+            q_comma = quote[:-1] + ","
+            text = fill(lead, {**self.fields, "q": quote, "q_comma": q_comma})
+            if self.ok("history_of_present_illness", text, quote):
+                self.used_quotes.add(quote)
+                self.chart.add("history_of_present_illness", text, quote, False, readings=self._quoted_readings(text, quote))
+                return
+
+    def _sign_later(self, sign: str) -> None:
+        """What someone close saw next (``record_story.first_noticed_later``), after the onset."""
+        text = cap(self.fill(self.rng.choice(self.story["record_story"]["first_noticed_later"]), sign=sign))
+        if self.ok("history_of_present_illness", text):
+            self.chart.add("history_of_present_illness", text)
+
+    def _plain_impact(self, impact: str) -> bool:
+        """Whether a presentation's impact is one the referral tells (work, rows, money, the police:
+        ``record_story.impact_plain_pattern``) rather than the illness's own ('avoiding eating in front
+        of others', 'in debt to dealers', ``impact_telling_pattern``): the latter stay the interview's."""
+        rs = self.story["record_story"]
+        return bool(re.search(rs["impact_plain_pattern"], impact, re.I)) and not re.search(rs["impact_telling_pattern"], impact, re.I)
+
+    def _signs(self) -> list[str]:
+        """What someone close saw first (story.json ``record_story.signs``), each a sign the lexicon reads
+        as nothing this patient lacks and nothing that would name the illness."""
+        drawn = {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
+        out = []
+        for sign in self.story["record_story"]["signs"]:
+            text = self.fill(sign)
+            pos, neg = self.chart.readings(text)
+            if pos <= drawn and not neg and not self._tells(text) and self.ok("history_of_present_illness", text):
+                out.append(text)
+        self.rng.shuffle(out)
+        return out
+
 
     def _referral_concern(self, section: str) -> None:
         """What the referral asks about (voices.json ``referral_concern``): a concern or a first guess, not
@@ -653,7 +734,8 @@ class StoryV2(_Story):
         if not options or self.p.setting == "emergency" or self.rng.random() >= self.c.voices["referral_share"]:
             return
         words = self.c.voices["concern_words"]
-        own = list(dict.fromkeys(words[s["concept"]] for s in self.symptoms + self.comorbid_symptoms if s["concept"] in words))
+        plain = self._plain_concepts()
+        own = list(dict.fromkeys(words[s["concept"]] for s in self.symptoms + self.comorbid_symptoms if s["concept"] in words and s["concept"] in plain))
         self.rng.shuffle(own)
         if own:  # the letter names what the patient told the GP, in plain words
             concern = own[0] if len(own) == 1 else f"{own[0]} and {own[1]}"
@@ -732,8 +814,18 @@ class StoryV2(_Story):
             plural = (informant or "family") in ("parents", "family")
             self.chart.add(section, self.fill(rng.choice(st["onset_lifelong"]), early=early, say="say" if plural else "says"))
         else:
-            frames = st["onset"] + (st["onset_precipitant"] if has_precipitant else [])
-            self.chart.add(section, self.fill(rng.choice(frames)))
+            rs = st["record_story"]
+            signs = self._signs()
+            if signs and rng.random() < rs["onset_absent"]:  # the onset told by what someone saw first
+                frames = [f for f in rs["first_noticed"] if not has_precipitant or "{precipitant_tail}" in f]
+                text = self.fill(rng.choice(frames), sign=signs.pop(), excuse=rng.choice(rs["excuses"]))
+            else:
+                frames = st["onset"] + (st["onset_precipitant"] if has_precipitant else [])
+                text = self.fill(rng.choice(frames))
+            self.chart.add(section, cap(text))
+            if signs and rng.random() < rs["first_noticed_share"]:
+                self._sign_later(signs.pop())
+            self._left_signs = signs
         # the symptoms, in the patient's words
         leads = list(st["quote_lead"])
         rng.shuffle(leads)
@@ -753,6 +845,7 @@ class StoryV2(_Story):
             rng.shuffle(lead)  # people tell what troubles them most, not the core complaint first
         order = lead + firsts + [x for x in self.symptoms + self.comorbid_symptoms if x not in lead and x not in firsts]
         told_from = len(self.chart.facts)
+        plain, shown, most_shown = self._plain_concepts(), 0, int(st["record_story"]["quotes_shown"])
         for s in order:
             if n >= most:
                 break
@@ -768,9 +861,16 @@ class StoryV2(_Story):
             n += 1
             q_comma = quote[:-1] + "," if quote.endswith(".") else quote
             text = fill(lead, {**self.fields, "q": quote, "q_comma": q_comma})
-            self.chart.add(section, text, quote, sensitive, readings=self._quoted_readings(text, quote))
+            show = s["concept"] in plain and shown < most_shown and not self._tells(quote)
+            shown += show
+            self.chart.add(section, text, quote, sensitive, readings=self._quoted_readings(text, quote), shown=show)
         if n == 0:
             raise CompositionError("no symptom could be told in the patient's words")
+        left = self._left_signs
+        if not shown and left:  # nothing the referral quotes: what the family saw next carries the story
+            self._sign_later(left.pop())
+        if not shown:  # and the patient's voice, in words any illness can bring
+            self._own_words(leads[n % len(leads)])
         # what others noticed, and what it costs
         quotes_end = len(self.chart.facts)
         impacts = [_THIRD_PERSON.sub(self.p.pron["poss"], x) for x in self.presentation.get("impact", ()) if self.fits(x)]
@@ -792,7 +892,7 @@ class StoryV2(_Story):
                 frame = next(f for f in self_frames if progressive or not re.match(r"(Lately|These days|Most days)", f))
                 self_frames.remove(frame) if len(self_frames) > 1 else None
                 text = self.fill(frame, impact=impact, tail=self.fill(rng.choice(st["impact_tail"])) if progressive else "")
-            self.chart.add(section, text)
+            self.chart.add(section, text, shown=self._plain_impact(impact) and not self._tells(text))
         # what was tried
         category = self.principal.get("category") or ""
         own_tried = st["tried"].get(category, []) if (self.p.age < 18 or category not in ("neurodevelopmental", "disruptive_impulse_conduct")) else []
@@ -806,10 +906,16 @@ class StoryV2(_Story):
         if own and rng.random() < 0.35:
             tried = own
         if tried and rng.random() < (0.75 if self.p.setting != "emergency" else 0.4):
-            self.chart.add(section, rng.choice(tried))
+            choice = rng.choice(tried)
+            telling = choice in own_filled or self._tells(choice)  # a category's own remedy ('St John's wort') names it
+            self.chart.add(section, choice, shown=not telling)  # 'blocked the windows with foil' is the interview's to find
+            if telling:
+                plain_tried = [t for t in tried if t not in own_filled and not self._tells(t)]
+                if plain_tried:
+                    self.chart.add(section, rng.choice(plain_tried))
         self._told_in_time(told_from, quotes_end)
         # the course
-        if self.days >= 14:
+        if self.days >= 14 and rng.random() >= float(st["record_story"]["course_absent"]):
             if self.lifelong:
                 kinds = ["stable", "fluctuating"]
             elif self.p.setting in ("emergency", "inpatient"):
@@ -888,7 +994,9 @@ class StoryV2(_Story):
         if not table:
             return
         category = self.principal.get("category") or ""
-        options = [t for t in (table.get(category) or table["any"]) if self.fits(t)]
+        # the reason for today in words any illness can bring ('came in shaking, having had nothing since
+        # last night' named alcohol withdrawal); the category's own only when none of those fits
+        options = [t for t in table["any"] if self.fits(t)] or [t for t in (table.get(category) or ()) if self.fits(t)]
         if self.lifelong:  # a lifelong pattern has not suddenly 'changed'
             options = [t for t in options if "changed" not in t]
         options = [self.fill(t) for t in options]
@@ -1203,7 +1311,7 @@ class StoryV2(_Story):
         wrong_age = [w for rule in R["sections_agree"]["age_descriptors"] if not rule["min_age"] <= age <= rule["max_age"] for w in rule["words"]]
         wrong_age += [w for rule in R["sections_agree"]["sex_descriptors"] if self.p.sex != rule["sex"] for w in rule["words"]]
         J = R["joins"]
-        told = " ".join(f.text for f in self.chart.facts)
+        told = " ".join(f.text for f in self.chart.facts if f.shown)  # the record's words, not what is left to the interview
         # a topic the mental state names (surgery, a rejection, the neighbours) that the record never
         # mentions, and death wishes in someone the risk assessment will call free of them, are left out
         untold = [w for topic in J["mse_topics"] if not _has(told, topic["needs"]) for w in topic["mse"]]
@@ -1455,7 +1563,7 @@ class StoryV2(_Story):
                 if parts:
                     trimmed.append(sentence("; ".join(parts)))
             kept = trimmed
-        record = " ".join(f.text for f in self.chart.facts)
+        record = " ".join(f.text for f in self.chart.facts if f.shown)  # what the record says, not what the interview may find
         for said in plan_assumptions(" ".join(kept), record, self.codes, J):
             rewrite = next((v for k, v in data["plan_rewrites"].items() if k.lower() == said), None)
             keep = rewrite["keep"] if rewrite and any(c.startswith(tuple(rewrite["keep_codes"])) for c in self.codes) else None
