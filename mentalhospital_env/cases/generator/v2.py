@@ -32,7 +32,7 @@ from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.durations import load_durations
 from mentalhospital_env.knowledge.language import memo_size
 
-from ..audit import _family_match, _has, _label_patterns, care_home_misplaced, quote_sentences, review_facts
+from ..audit import _family_match, _has, _label_patterns, care_home_misplaced, chart_name, charted, quote_sentences, review_facts
 from ..reference import Entry
 from .composer import (
     _THIRD_PERSON,
@@ -1273,6 +1273,9 @@ class StoryV2(_Story):
                 result = re.sub(r"^total \d+/", "total 0/", result)  # a teetotaller scores nothing
             result = self._within_severity(e.name, e.kind, result)
             result = self._sober_or_withdrawing(e.name, result)
+            if e.kind == "lab":  # named and in the units a UK chart writes (review.json labs.charted)
+                out.append(ExamRecord(chart_name(e.name), e.kind, charted(e.name, result), e.indicated))
+                continue
             out.append(ExamRecord(e.name, e.kind, result, e.indicated))
         self.exam_records = out
         return out
