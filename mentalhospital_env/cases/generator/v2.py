@@ -1568,11 +1568,13 @@ class CaseComposerV2(CaseComposer):
         self.frames = {**self.frames, **{k: v for k, v in self.story["frames"].items() if not k.startswith("_")}}
 
     def _assemble(self, case_id, patient, disorders, codes, chart, exams, treatment, persona) -> dict[str, Any]:
-        """Version 1's case mapping, each diagnosis under the title a UK chart writes (story.json ``chart_titles``)."""
+        """Version 1's case mapping, each diagnosis under the title a UK chart writes (knowledge
+        ``chart_codes.json``; the code stays the ICD-10-CM key)."""
+        from mentalhospital_env.knowledge.codes import chart_code
+
         case = super()._assemble(case_id, patient, disorders, codes, chart, exams, treatment, persona)
-        titles = self.story["chart_titles"]
         for d in case["diagnosis"]["disorders"]:
-            d["name"] = titles.get(d["code"], d["name"])
+            d["name"] = (chart_code(d["code"]) or ("", d["name"]))[1]
         return case
 
     def _comorbidities(self, rng: random.Random, principal: Entry, patient) -> list[Entry]:
