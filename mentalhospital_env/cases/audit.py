@@ -1193,7 +1193,7 @@ def record_needs(case: Case, plan: str) -> list[tuple[str, Mapping[str, Any], st
     return [(name, rule, why) for name, rule, why in out if not re.search(rule["answered_pattern"], plan, re.I)]
 
 
-def record_overreach(case: Case, plan: str) -> list[tuple[Mapping[str, Any], re.Match[str]]]:
+def record_overreach(case: Case, plan: str, profile: Any = None) -> list[tuple[Mapping[str, Any], re.Match[str]]]:
     """(rule, match) for each plan clause the record does not call for (``review.json``
     ``plan_record.record_overreach``): a written safety plan or weekly dispensing beside a risk assessment
     with no suicidal thoughts, alcohol reduction for a drinker within the low-risk limit, a substance
@@ -1202,27 +1202,32 @@ def record_overreach(case: Case, plan: str) -> list[tuple[Mapping[str, Any], re.
     found = [(rule, m) for rule in O["rules"] for m in [re.search(rule["pattern"], plan, re.I)] if m]
     if not found:
         return []
-    conditions = overreach_conditions(case)
-    return [(rule, m) for rule, m in found if conditions[rule["when"]]]
+    return [(rule, m) for rule, m in found if overreach_holds(rule["when"], case, profile)]
 
 
-def overreach_conditions(case: Case) -> dict[str, bool]:
-    """The record facts ``record_overreach`` rules depend on: no suicide risk as the knowledge base reads
-    the record, drinking within the low-risk limit with no alcohol diagnosis, no drug use in a record with
-    no substance diagnosis."""
-    from mentalhospital_env.knowledge.critical import load_critical_actions
-
+def overreach_holds(when: str, case: Case, profile: Any = None) -> bool:
+    """Whether a record fact a ``record_overreach`` rule depends on holds: ``suicide_risk_none`` (no
+    suicide risk as the knowledge base's critical-action profile reads the record; ``profile`` when the
+    caller has it), ``light_drinker`` (within the low-risk limit, no alcohol diagnosis), ``teetotal``, ``no_drug_use``
+    (drugs denied, no substance diagnosis)."""
     O = review_facts()["plan_record"]["record_overreach"]
     codes = [c.upper() for c in case.diagnosis.codes]
     substance = case.ehr.substance_use or ""
-    light = re.search(O["light_drinking_pattern"], substance, re.I)
-    units = int(light.group(1)) if light and light.group(1) else 0
-    risks = set(load_critical_actions().profile(case).risks)
-    return {
-        "suicide_risk_none": not risks & {"suicide", "active_suicide"},
-        "light_drinker": bool(light) and units <= O["light_units_max"] and not re.search(O["heavy_drinking_pattern"], substance, re.I) and not any(c.startswith("F10") for c in codes),
-        "no_drug_use": bool(re.search(O["drug_denial_pattern"], substance, re.I)) and not any(c.startswith("F1") and not c.startswith(("F10", "F17")) for c in codes),
-    }
+    if when == "suicide_risk_none":
+        if profile is None:
+            from mentalhospital_env.knowledge.critical import load_critical_actions
+
+            profile = load_critical_actions().profile(case)
+        return not set(profile.risks) & {"suicide", "active_suicide"}
+    if when == "light_drinker":
+        light = re.search(O["light_drinking_pattern"], substance, re.I)
+        units = int(light.group(1)) if light and light.group(1) else 0
+        return bool(light) and units <= O["light_units_max"] and not re.search(O["heavy_drinking_pattern"], substance, re.I) and not any(c.startswith("F10") for c in codes)
+    if when == "teetotal":
+        return bool(_has(substance.lower(), review_facts()["abstinent_words"])) and not any(c.startswith("F10") for c in codes)
+    if when == "no_drug_use":
+        return bool(re.search(O["drug_denial_pattern"], substance, re.I)) and not any(c.startswith("F1") and not c.startswith(("F10", "F17")) for c in codes)
+    raise KeyError(f"record_overreach: unknown condition {when!r}")
 
 
 def plan_assumptions(plan: str, record: str, codes: Iterable[str], J: Mapping[str, Any]) -> list[str]:

@@ -203,7 +203,7 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
         else:  # who is seen and how: after the opening line
             at = min(1, len(sentences))
         sentences.insert(at, said)
-    for rule, _m in record_overreach(case, " ".join(sentences)):  # what the record does not call for, struck or said as it does
+    for rule, _m in record_overreach(case, " ".join(sentences), profile):  # what the record does not call for, struck or said as it does
         pattern = re.compile(rule["pattern"], re.I)
         sentences = [pattern.sub(lambda m, s=s: _cased(m.expand(rng.choice(rule["as"]).replace("{subj}", he)), s, m.start()), s) for s in sentences]
         sentences = [cap(s.lstrip(" ;,")) if s.rstrip().endswith((".", "!", "?")) else cap(s.lstrip(" ;,")).rstrip(" ;,") + "." for s in sentences if s.strip(" .;,")]
