@@ -525,3 +525,9 @@ def test_lab_names_as_a_uk_chart_writes_them_resolve_to_the_same_exams() -> None
     for name in ("CBC", "BMP", "Lipid panel", "RPR"):
         assert chart_name(name) != name
         assert resolve_exam(chart_name(name)).name == resolve_exam(name).name
+
+
+def test_weekly_dispensing_is_said_once() -> None:
+    plan = "Start sertraline 50 mg daily; weekly prescriptions for now, given the suicidal thoughts. Weekly dispensing by the pharmacy, as she lives alone."
+    assert "plan.means_twice treatment.plan" in _plan_rule_findings({"treatment.plan": plan})
+    assert "plan.means_twice treatment.plan" not in _plan_rule_findings({"treatment.plan": plan.split(";")[0] + ". Weekly dispensing by the pharmacy, as she lives alone."})

@@ -534,7 +534,7 @@ def _record_plan_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     for _name, rule, why in record_needs(case, plan):
         out.append(Finding(cid, "treatment.plan", rule["rule"], f"{why} and the plan does not answer it ({rule['say'][0][:60]!r}...)"))
     for rule, m in record_overreach(case, plan):
-        out.append(Finding(cid, "treatment.plan", rule["rule"], f"the plan says {m.group(0).strip()!r}, which the record does not call for ({rule['when'].replace('_', ' ')})"))
+        out.append(Finding(cid, "treatment.plan", rule["rule"], f"the plan says {m.group(0).strip()!r}, which the record does not call for ({rule.get('when', 'said already').replace('_', ' ')})"))
     delirium = any(c.upper().startswith(tuple(P["medical_admission_codes"])) for c in case.diagnosis.codes)
     if case.setting == "emergency" and delirium and sentences and not re.search(P["medical_admission_pattern"], sentences[0], re.I):
         out.append(Finding(cid, "treatment.plan", "plan.setting", f"delirium in the emergency department without a medical admission ({sentences[0][:60]!r})"))
@@ -1197,12 +1197,14 @@ def record_overreach(case: Case, plan: str, profile: Any = None) -> list[tuple[M
     """(rule, match) for each plan clause the record does not call for (``review.json``
     ``plan_record.record_overreach``): a written safety plan or weekly dispensing beside a risk assessment
     with no suicidal thoughts, alcohol reduction for a drinker within the low-risk limit, a substance
-    service for a child who uses nothing. Read by the audit and by the plan builder, which rewrites them."""
+    service for a child who uses nothing, weekly dispensing said twice. Read by the audit and by the plan
+    builder, which rewrites them."""
     O = review_facts()["plan_record"]["record_overreach"]
     found = [(rule, m) for rule in O["rules"] for m in [re.search(rule["pattern"], plan, re.I)] if m]
     if not found:
         return []
-    return [(rule, m) for rule, m in found if overreach_holds(rule["when"], case, profile)]
+    return [(rule, m) for rule, m in found
+            if ("beside" not in rule or re.search(rule["beside"], plan, re.I)) and ("when" not in rule or overreach_holds(rule["when"], case, profile))]
 
 
 def overreach_holds(when: str, case: Case, profile: Any = None) -> bool:
