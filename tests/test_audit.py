@@ -462,3 +462,72 @@ def test_plan_follows_the_record(changes: dict, found: str) -> None:
 )
 def test_plan_rules_leave_a_plan_that_follows_the_record(changes: dict) -> None:
     assert not [f for f in _plan_rule_findings(changes) if f.split()[0] in ("plan.substance", "plan.setting", "plan.pregnancy", "plan.psychosis")]
+
+
+_NO_RISK_PLAN = "Start sertraline 50 mg daily; agree a written safety plan with her husband present; review in two weeks."
+
+
+@pytest.mark.parametrize(
+    "changes, rule",
+    [
+        # stop 26's reading: plan clauses the record does not call for, and a smoker's plan silent on smoking
+        ({"treatment.plan": _NO_RISK_PLAN}, "plan.no_suicide_risk"),
+        ({"treatment.plan": "Start sertraline 50 mg daily. As she lives alone, weekly prescriptions only."}, "plan.no_suicide_risk"),
+        ({"treatment.plan": "Start sertraline 50 mg daily. Reduce caffeine and alcohol intake; regular exercise."}, "plan.light_drinker"),
+        ({"ehr.substance_use": "Teetotal. Uses cocaine most weekends.", "treatment.plan": "Start sertraline 50 mg daily; warn about combined use with alcohol (cocaethylene)."}, "plan.teetotal"),
+        ({"ehr.substance_use": "A glass of wine at weekends. Smokes 15 cigarettes daily."}, "plan.smoking"),
+    ],
+)
+def test_plan_says_only_what_the_record_calls_for(changes: dict, rule: str) -> None:
+    assert f"{rule} treatment.plan" in _plan_rule_findings(changes)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"treatment.plan": _NO_RISK_PLAN, "ehr.risk_assessment": {"suicide": "Thoughts of ending her life most days; has thought about an overdose."}},
+        {"treatment.plan": "Start sertraline 50 mg daily. Reduce caffeine and alcohol intake.", "ehr.substance_use": "Drinks about 30 units a week, heavily at weekends."},
+        {"ehr.substance_use": "A glass of wine at weekends. Smokes 15 cigarettes daily.", "treatment.plan": "Start sertraline 50 mg daily; nicotine replacement offered."},
+        {"ehr.substance_use": "A glass of wine at weekends. Stopped smoking 10 a day two years ago."},
+    ],
+)
+def test_plan_overreach_rules_leave_a_plan_the_record_calls_for(changes: dict) -> None:
+    found = [f for f in _plan_rule_findings(changes) if f.split()[0] in ("plan.no_suicide_risk", "plan.light_drinker", "plan.smoking", "plan.teetotal")]
+    assert not found, found
+
+
+@given(st.integers(min_value=60, max_value=200), st.sampled_from(["Hb", "haemoglobin"]))
+def test_charted_haemoglobin_reads_back(tenths: int, label: str) -> None:
+    from mentalhospital_env.cases.audit import charted, lab_values
+
+    value = tenths / 10
+    result = f"{label} {value:g} g/dL, MCV 90 fL, platelets 250 x10^9/L"
+    shown = charted("CBC", result)
+    assert f"{label} {int(round(value * 10))} g/L" in shown and "g/dL" not in shown
+    assert lab_values(shown)[0][1] == pytest.approx(value)
+
+
+@given(st.integers(min_value=35, max_value=140))
+def test_charted_hba1c_in_mmol_per_mol_reads_back(tenths: int) -> None:
+    from mentalhospital_env.cases.audit import charted
+
+    result = f"{tenths / 10:g} % (within reference range 4-5.6)"
+    shown = charted("HbA1c", result)
+    assert shown.split()[1] == "mmol/mol" and "reference range 20-38" in shown
+    back = float(charted("HbA1c", shown, back=True).split()[0])
+    assert abs(back - tenths / 10) <= 0.05  # one mmol/mol is 0.09 %
+
+
+def test_lab_names_as_a_uk_chart_writes_them_resolve_to_the_same_exams() -> None:
+    from mentalhospital_env.cases.audit import chart_name
+    from mentalhospital_env.knowledge import resolve_exam
+
+    for name in ("CBC", "BMP", "Lipid panel", "RPR"):
+        assert chart_name(name) != name
+        assert resolve_exam(chart_name(name)).name == resolve_exam(name).name
+
+
+def test_weekly_dispensing_is_said_once() -> None:
+    plan = "Start sertraline 50 mg daily; weekly prescriptions for now, given the suicidal thoughts. Weekly dispensing by the pharmacy, as she lives alone."
+    assert "plan.means_twice treatment.plan" in _plan_rule_findings({"treatment.plan": plan})
+    assert "plan.means_twice treatment.plan" not in _plan_rule_findings({"treatment.plan": plan.split(";")[0] + ". Weekly dispensing by the pharmacy, as she lives alone."})

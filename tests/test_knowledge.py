@@ -449,3 +449,20 @@ def test_importing_the_package_reads_no_data():
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "KnowledgeBase"
+
+
+def test_every_code_has_the_icd10_who_code_a_uk_chart_writes() -> None:
+    from mentalhospital_env.knowledge import load_knowledge
+    from mentalhospital_env.knowledge.codes import chart_code, charted_diagnosis
+
+    for d in load_knowledge().disorders:
+        found = chart_code(d.code)
+        assert found is not None, d.code
+        who, title = found
+        assert title, d.code
+        # WHO ICD-10 has four characters, and a fifth only where WHO itself subdivides (F40.00, F44.81, F60.31)
+        assert "." not in who or len(who.split(".")[1]) == 1 or who in ("F40.00", "F44.81", "F60.31"), (d.code, who)
+    assert chart_code("F43.10") == ("F43.1", "Post-traumatic stress disorder")
+    assert chart_code("F31.81")[0] == "F31.8"
+    assert charted_diagnosis("F32.81", "Premenstrual dysphoric disorder").endswith("(N94.3)")
+    assert charted_diagnosis("X99.9", "Unknown") == "Unknown (X99.9)"

@@ -549,6 +549,8 @@ def plan_follows_record(
         out.append(Finding(cid, "treatment.plan", "plan.setting", f"the plan opens {plan.split('.')[0]!r} but admits the patient today"))
     for _name, rule, why in record_needs(case, plan):
         out.append(Finding(cid, "treatment.plan", rule["rule"], f"{why} and the plan does not answer it ({rule['say'][0][:60]!r}...)"))
+    for rule, m in record_overreach(case, plan):
+        out.append(Finding(cid, "treatment.plan", rule["rule"], f"the plan says {m.group(0).strip()!r}, which the record does not call for ({rule.get('when', 'said already').replace('_', ' ')})"))
     delirium = any(c.upper().startswith(tuple(P["medical_admission_codes"])) for c in case.diagnosis.codes)
     if opening and case.setting == "emergency" and delirium and sentences and not re.search(P["medical_admission_pattern"], sentences[0], re.I):
         out.append(Finding(cid, "treatment.plan", "plan.setting", f"delirium in the emergency department without a medical admission ({sentences[0][:60]!r})"))
@@ -655,9 +657,49 @@ def _band(age: int, sex: str) -> str:
     return "adult_male" if sex == "male" else "adult_female"
 
 
+def charted(exam: str, result: str, back: bool = False) -> str:
+    """``result`` of ``exam`` in the units a UK chart writes (``review.json`` ``labs.charted.units``:
+    haemoglobin in g/L, HbA1c in mmol/mol ...), or, ``back``, a charted result read back into the units
+    the reference ranges are kept in. Quoted reference ranges of a single-value exam go with the value."""
+    for rule in _charted_units():
+        if "exam" in rule and rule["exam"] != exam:
+            continue
+        src, dst = (rule["to"], rule["from"]) if back else (rule["from"], rule["to"])
+        if src not in result:
+            continue
+        factor, offset = rule["factor"], rule["offset"]
+
+        def conv(number: str, factor: float = factor, offset: float = offset, places: int = rule["places"]) -> str:
+            if factor == 1 and offset == 0:
+                return number
+            value = (float(number) - offset) / factor if back else float(number) * factor + offset
+            return f"{round(value, 3):g}" if back else (f"{value:.{places}f}" if places else str(int(round(value))))
+
+        if "label" in rule:
+            result = re.sub(rf"\b({rule['label']}) (\d+(?:\.\d+)?) {re.escape(src)}(?![A-Za-z/])", lambda m: f"{m.group(1)} {conv(m.group(2))} {dst}", result)
+            continue
+        lead = re.match(rf"(\d+(?:\.\d+)?) {re.escape(src)}(?![A-Za-z/])", result)
+        if lead:
+            result = f"{conv(lead.group(1))} {dst}" + result[lead.end():]
+            result = re.sub(r"(reference(?: range)? )(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)", lambda m: f"{m.group(1)}{conv(m.group(2))}-{conv(m.group(3))}", result)
+    return result
+
+
+@lru_cache(maxsize=1)
+def _charted_units() -> tuple[Mapping[str, Any], ...]:
+    return tuple(review_facts()["labs"]["charted"]["units"])
+
+
+def chart_name(exam: str) -> str:
+    """The name a UK laboratory reports ``exam`` under (``review.json`` ``labs.charted.names``: CBC -> FBC)."""
+    return review_facts()["labs"]["charted"]["names"].get(exam, exam)
+
+
 def lab_values(result: str) -> list[tuple[str, float, str]]:
-    """(component, value, flag text) for each ``name value unit (flag)`` item of a result string."""
+    """(component, value, flag text) for each ``name value unit (flag)`` item of a result string (a
+    charted value read back into the reference ranges' units first, see :func:`charted`)."""
     out = []
+    result = charted("", result, back=True)
     for part in re.split(r",\s*|;\s*|:\s+(?=[A-Za-z])", result):
         part = part.strip()
         bp = re.match(r"BP (\d+)/(\d+)", part)
@@ -685,7 +727,7 @@ def _lab_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         if exam.kind not in ("lab", "physiological"):
             continue
         field = f"exams[{i}] {exam.name}"
-        result = exam.result
+        result = charted(exam.name, exam.result, back=True)
         whole_normal = bool(re.search(r"\((all )?within (reference range|target)[^)]*\)\s*$|\(healthy range\)|\bnormal\b", result)) and not re.search(r"\b(abnormal|raised|low|high)\b", result)
         if exam.name in L["components"]:  # a single-value exam: its first number, flagged by the whole text
             m = re.search(r"\d+(?:\.\d+)?", result)
@@ -1155,12 +1197,55 @@ def record_needs(case: Case, plan: str) -> list[tuple[str, Mapping[str, Any], st
     young = N["young_person"]
     if young["min_age"] <= age <= young["max_age"]:
         out.append(("young_person", young, f"a {age}-year-old"))
+    smoking = N["smoking"]
+    tobacco = re.search(smoking["pattern"], ehr.substance_use or "", re.I)
+    if tobacco and not re.search(smoking["not_pattern"], tobacco.group(0), re.I):
+        out.append(("smoking", {**smoking, "values": {"n": tobacco.group(1)}}, f"smokes {tobacco.group(1)} a day"))
     liver = N["liver_disease"]
     platelets = [v for e in case.exams if e.kind == "lab" for n, v, _f in lab_values(e.result) if n.strip().lower().split()[-1:] == ["platelets"]]
     worst = liver_multiple(case.exams, age, case.demographics.sex, R)
     if platelets and min(platelets) < liver["platelets_below"] and worst >= liver["liver_multiple"]:
         out.append(("liver_disease", {**liver, "values": {"platelets": f"{min(platelets):g}", "multiple": f"{worst:.0f}" if worst >= 3 else f"{worst:.1f}"}}, f"platelets {min(platelets):g} with liver enzymes {worst:.1f}x the upper limit"))
     return [(name, rule, why) for name, rule, why in out if not re.search(rule["answered_pattern"], plan, re.I)]
+
+
+def record_overreach(case: Case, plan: str, profile: Any = None) -> list[tuple[Mapping[str, Any], re.Match[str]]]:
+    """(rule, match) for each plan clause the record does not call for (``review.json``
+    ``plan_record.record_overreach``): a written safety plan or weekly dispensing beside a risk assessment
+    with no suicidal thoughts, alcohol reduction for a drinker within the low-risk limit, a substance
+    service for a child who uses nothing, weekly dispensing said twice. Read by the audit and by the plan
+    builder, which rewrites them."""
+    O = review_facts()["plan_record"]["record_overreach"]
+    found = [(rule, m) for rule in O["rules"] for m in [re.search(rule["pattern"], plan, re.I)] if m]
+    if not found:
+        return []
+    return [(rule, m) for rule, m in found
+            if ("beside" not in rule or re.search(rule["beside"], plan, re.I)) and ("when" not in rule or overreach_holds(rule["when"], case, profile))]
+
+
+def overreach_holds(when: str, case: Case, profile: Any = None) -> bool:
+    """Whether a record fact a ``record_overreach`` rule depends on holds: ``suicide_risk_none`` (no
+    suicide risk as the knowledge base's critical-action profile reads the record; ``profile`` when the
+    caller has it), ``light_drinker`` (within the low-risk limit, no alcohol diagnosis), ``teetotal``, ``no_drug_use``
+    (drugs denied, no substance diagnosis)."""
+    O = review_facts()["plan_record"]["record_overreach"]
+    codes = [c.upper() for c in case.diagnosis.codes]
+    substance = case.ehr.substance_use or ""
+    if when == "suicide_risk_none":
+        if profile is None:
+            from mentalhospital_env.knowledge.critical import load_critical_actions
+
+            profile = load_critical_actions().profile(case)
+        return not set(profile.risks) & {"suicide", "active_suicide"}
+    if when == "light_drinker":
+        light = re.search(O["light_drinking_pattern"], substance, re.I)
+        units = int(light.group(1)) if light and light.group(1) else 0
+        return bool(light) and units <= O["light_units_max"] and not re.search(O["heavy_drinking_pattern"], substance, re.I) and not any(c.startswith("F10") for c in codes)
+    if when == "teetotal":
+        return bool(_has(substance.lower(), review_facts()["abstinent_words"])) and not any(c.startswith("F10") for c in codes)
+    if when == "no_drug_use":
+        return bool(re.search(O["drug_denial_pattern"], substance, re.I)) and not any(c.startswith("F1") and not c.startswith(("F10", "F17")) for c in codes)
+    raise KeyError(f"record_overreach: unknown condition {when!r}")
 
 
 def plan_assumptions(plan: str, record: str, codes: Iterable[str], J: Mapping[str, Any]) -> list[str]:

@@ -112,6 +112,7 @@ def _bands_named(result: str, entry: Entry) -> list[str]:
 
 def _exams(case: Case, ref: ClinicalReference, disorders: list[Entry], readings: list[tuple[str, frozenset[str], frozenset[str]]], problems: list[str]) -> None:
     from .generator.composer import load_material  # the risk scales list is generator material
+    from .audit import charted
     from .generator.results import band_of, is_normal_band
 
     risk_scales = {k for k in load_material("frames").get("risk_scales", {}) if not k.startswith("_")}
@@ -162,7 +163,7 @@ def _exams(case: Case, ref: ClinicalReference, disorders: list[Entry], readings:
             if not exam.indicated and not is_normal_band(entry, band) and not specs:
                 problems.append(f"{where}: not indicated, yet reads {band['label']!r}")
         elif entry.get("reference_range") is not None and entry.get("unit") and specs:
-            value = _lab_value(exam.result, entry)
+            value = _lab_value(charted(name, exam.result, back=True), entry)  # a UK-charted unit read back (audit.charted)
             if value is None:
                 continue
             low, high = entry["reference_range"]

@@ -49,6 +49,25 @@ def _prefix_table() -> tuple[tuple[str, str], ...]:
     return tuple(sorted(pairs, key=lambda pc: -len(pc[0])))
 
 
+@lru_cache(maxsize=1)
+def _chart_codes() -> dict[str, tuple[str, str]]:
+    raw = json.loads(resources.files(__package__).joinpath("data/chart_codes.json").read_text("utf-8"))
+    return {code: (v["code"], v["title"]) for code, v in raw["codes"].items()}
+
+
+def chart_code(code: str) -> tuple[str, str] | None:
+    """The ICD-10 (WHO) code and title a UK chart writes for a knowledge-base (ICD-10-CM) code
+    (``data/chart_codes.json``: ``F43.10`` -> ``("F43.1", "Post-traumatic stress disorder")``), or None
+    for a code not listed. Display only: every key of the knowledge base and the scorers stays ICD-10-CM."""
+    return _chart_codes().get(normalize_code(code))
+
+
+def charted_diagnosis(code: str, name: str) -> str:
+    """A diagnosis as a UK chart writes it: its title and ICD-10 (WHO) code, else ``name (code)``."""
+    found = chart_code(code)
+    return f"{found[1]} ({found[0]})" if found else f"{name} ({code})"
+
+
 def normalize_code(code: str) -> str:
     """Upper-case, trimmed, with the dot after the third character (``f321`` -> ``F32.1``)."""
     c = code.strip().upper().replace(" ", "")

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from mentalhospital_env.cases import Case
 from mentalhospital_env.cases.compile import clinician_only
+from mentalhospital_env.knowledge.codes import charted_diagnosis
 from mentalhospital_env.knowledge.lexicon import Lexicon
 
 from .check import ClaimChecker, facts_expressed
@@ -130,7 +131,7 @@ class RecordReader:
         self.index = index
         self.settings = settings
         lines = [_RecordLine(f.fact.text, f) for f in index.facts]
-        lines += [_RecordLine(f"Diagnosis: {d.name} ({d.code}).", None) for d in case.diagnosis.disorders]
+        lines += [_RecordLine(f"Diagnosis: {charted_diagnosis(d.code, d.name)}.", None) for d in case.diagnosis.disorders]
         lines += [_RecordLine(f"{e.name}: {e.result}.", None) for e in case.exams]
         self.lines = tuple(lines)
         self.vectors = tuple(index.vectorize(line.text) for line in lines)
@@ -810,5 +811,5 @@ def _concept_words(patient: Patient, subject: str) -> str:
 def _record_text(case: Case) -> list[str]:
     out = [f"{section}: {text}" for section, text in case.ehr.sections()]
     out += [f"exam {e.name}: {e.result}" for e in case.exams]
-    out += [f"diagnosis: {d.name} ({d.code})" for d in case.diagnosis.disorders]
+    out += [f"diagnosis: {charted_diagnosis(d.code, d.name)}" for d in case.diagnosis.disorders]
     return out

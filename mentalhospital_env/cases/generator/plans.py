@@ -141,7 +141,7 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
     one; a plan that admits the patient today does not open 'outpatient management'; delirium in the
     emergency department is a medical admission; 'decide disposition' becomes the decision the record's
     risks call for. The medication list follows the plan."""
-    from ..audit import continued_drugs, record_needs, record_status, unanswered_audit
+    from ..audit import continued_drugs, record_needs, record_overreach, record_status, unanswered_audit
 
     P = _rules()
     status = record_status(case)
@@ -191,13 +191,24 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
         him = {"male": "him", "female": "her"}.get(case.demographics.sex, "them")
         said = rng.choice(P["disposition_decided"][setting][level]).format(subj=he, obj=him)
         sentences = [said if deferred.fullmatch(x) else x for x in sentences]
+    him, his = {"male": ("him", "his"), "female": ("her", "her")}.get(case.demographics.sex, ("them", "their"))
     for name, rule, _why in record_needs(case, " ".join(sentences)):
-        said = rng.choice(rule["say"]).format(subj=he, age=case.demographics.age, **rule.get("values", {}))
+        says = rule.get(f"say_{setting}") or rule["say"]
+        said = rng.choice(says).format(subj=he, obj=him, poss=his, age=case.demographics.age, **rule.get("values", {}))
+        said = cap(said)
         if name == "liver_disease":  # beside the plan's own liver or blood sentence, else at the end
             at = next((i + 1 for i, x in enumerate(sentences) if re.search(r"\b(?:liver|LFTs?|platelets?)\b", x, re.I)), len(sentences))
+        elif rule.get("at") == "end":
+            at = len(sentences)
         else:  # who is seen and how: after the opening line
             at = min(1, len(sentences))
         sentences.insert(at, said)
+    for rule, _m in record_overreach(case, " ".join(sentences), profile):  # what the record does not call for, struck or said as it does
+        pattern = re.compile(rule["pattern"], re.I)
+        sentences = [pattern.sub(lambda m, s=s: _cased(m.expand(rng.choice(rule["as"]).replace("{subj}", he)), s, m.start()), s) for s in sentences]
+        sentences = [cap(s.lstrip(" ;,")) if s.rstrip().endswith((".", "!", "?")) else cap(s.lstrip(" ;,")).rstrip(" ;,") + "." for s in sentences if s.strip(" .;,")]
+        treatment["safety"] = [pattern.sub(lambda m: m.expand(rng.choice(rule["as"]).replace("{subj}", he)), x).strip(" ;,") for x in treatment.get("safety") or ()]
+        treatment["safety"] = [x for x in treatment["safety"] if x]
     delirium = any(c.startswith(tuple(P["medical_admission_codes"])) for c in status["codes"])
     if sentences and setting == "emergency" and delirium and not re.search(P["medical_admission_pattern"], sentences[0], re.I):
         sentences[0] = rng.choice(P["medical_admission_openers"])

@@ -32,7 +32,7 @@ from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.durations import load_durations
 from mentalhospital_env.knowledge.language import memo_size
 
-from ..audit import _family_match, _has, _label_patterns, care_home_misplaced, quote_sentences, review_facts
+from ..audit import _family_match, _has, _label_patterns, care_home_misplaced, chart_name, charted, quote_sentences, review_facts
 from ..reference import Entry
 from .composer import (
     _THIRD_PERSON,
@@ -1381,6 +1381,9 @@ class StoryV2(_Story):
                 result = re.sub(r"^total \d+/", "total 0/", result)  # a teetotaller scores nothing
             result = self._within_severity(e.name, e.kind, result)
             result = self._sober_or_withdrawing(e.name, result)
+            if e.kind == "lab":  # named and in the units a UK chart writes (review.json labs.charted)
+                out.append(ExamRecord(chart_name(e.name), e.kind, charted(e.name, result), e.indicated))
+                continue
             out.append(ExamRecord(e.name, e.kind, result, e.indicated))
         self.exam_records = out
         return out
@@ -1673,11 +1676,13 @@ class CaseComposerV2(CaseComposer):
         self.frames = {**self.frames, **{k: v for k, v in self.story["frames"].items() if not k.startswith("_")}}
 
     def _assemble(self, case_id, patient, disorders, codes, chart, exams, treatment, persona) -> dict[str, Any]:
-        """Version 1's case mapping, each diagnosis under the title a UK chart writes (story.json ``chart_titles``)."""
+        """Version 1's case mapping, each diagnosis under the title a UK chart writes (knowledge
+        ``chart_codes.json``; the code stays the ICD-10-CM key)."""
+        from mentalhospital_env.knowledge.codes import chart_code
+
         case = super()._assemble(case_id, patient, disorders, codes, chart, exams, treatment, persona)
-        titles = self.story["chart_titles"]
         for d in case["diagnosis"]["disorders"]:
-            d["name"] = titles.get(d["code"], d["name"])
+            d["name"] = (chart_code(d["code"]) or ("", d["name"]))[1]
         return case
 
     def _comorbidities(self, rng: random.Random, principal: Entry, patient) -> list[Entry]:
