@@ -51,6 +51,7 @@ from mentalhospital_env.knowledge.language import (
     word_key,
 )
 from mentalhospital_env.knowledge.lexicon import (
+    Mention,
     lexicon_relations,
     listed_denials,
     load_lexicon,
@@ -74,6 +75,9 @@ class ConceptReading:
     negated: bool
     subject: str
     time: str | None
+    # read from a word for a whole class of findings ("hallucinations": see umbrella_terms), not from the
+    # concept's own phrasings
+    broad: bool = False
 
 
 # the one empty set every content word without other concepts shares (a reading holds many words)
@@ -274,7 +278,7 @@ def names_the_finding(c: StatementReading, o: StatementReading) -> bool:
     # as always", a phrasing of appetite, against "Denies change in appetite")
     if any(not wanted.isdisjoint(finding_stems(k)) for k in sorted(o.concept_ids)):
         return True
-    for k in sorted(c.concept_ids):
+    for k in sorted({cc.concept_id for cc in c.concepts if not cc.broad}):
         wanted |= finding_stems(k)
     if not wanted.isdisjoint(said):
         return True
@@ -295,6 +299,9 @@ def read_statement(text: str) -> StatementReading:
     cues = load_cues()
     tokens = tokenize(text)
     mentions = load_lexicon().find(text, max_gap=2)
+    umbrellas = _umbrella_mentions(tokens, mentions)
+    if umbrellas:
+        mentions = tuple(sorted(mentions + umbrellas, key=lambda m: (m.start, m.end)))
     absent = load_lexicon().absence.find(text, max_gap=2)
     if absent and _absence_doubted(text, tokens, absent):
         absent = ()
@@ -410,6 +417,7 @@ def read_statement(text: str) -> StatementReading:
                 negated,
                 "patient" if mention.start in to_patient else part.subject if part else "patient",
                 (part.time if part and part.time else statement_time),
+                mention in umbrellas,
             )
         )
         for j in range(mention.start, mention.end):
@@ -450,6 +458,49 @@ def read_statement(text: str) -> StatementReading:
         marks,
         _problem_stems(tokens, mentions, marks) if polarity and mentions else frozenset(),
     )
+
+
+@lru_cache(maxsize=1)
+def _umbrella_terms() -> tuple[tuple[tuple[str, ...], ...], dict[tuple[str, ...], tuple[str, ...]], frozenset[str]]:
+    """language.json's ``umbrella_terms``: the phrases as stem tuples (longest first), each one's member concepts,
+    and the words before which such a phrase is a diagnosis's specifier."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/language.json").read_text("utf-8")
+    ).get("umbrella_terms", {})
+    members = raw.get("members", {})
+    known = {c.id for c in load_lexicon().concepts}
+    out: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for phrase, group in raw.get("terms", {}).items():
+        concepts = tuple(members[group])
+        unknown = [k for k in concepts if k not in known]
+        if unknown:
+            raise ValueError(f"language.json umbrella_terms: {phrase!r} names unknown concepts {unknown}")
+        out[tuple(stem(t) for t in tokenize(phrase))] = concepts
+    return tuple(sorted(out, key=len, reverse=True)), out, frozenset(raw.get("specifier_words", ()))
+
+
+def _umbrella_mentions(tokens: list[str], mentions: tuple) -> tuple:
+    """A mention of every member concept for each umbrella phrase (``umbrella_terms``: "hallucinations",
+    "perceptual disturbance", "psychotic features") outside every lexicon mention of the statement; a member the
+    statement names itself is left to its own mention."""
+    phrases, members, specifier = _umbrella_terms()
+    stemmed = [stem(t) for t in tokens]
+    spans = find_phrases(stemmed, phrases)
+    if not spans:
+        return ()
+    inside = {j for m in mentions for j in range(m.start, m.end)}
+    named = {m.concept_id for m in mentions}
+    out = []
+    for start, end in spans:
+        if start and tokens[start - 1] in specifier:
+            continue  # a diagnosis's specifier ("severe without psychotic features") is no finding of the statement
+        if inside.isdisjoint(range(start, end)):
+            key = tuple(stemmed[start:end])
+            out.extend(Mention(k, start, end, False) for k in members[key] if k not in named)
+    return tuple(out)
 
 
 def _absence_doubted(text: str, tokens: list[str], absent: tuple) -> bool:
@@ -1774,7 +1825,9 @@ class ClinicalAdjudicator(Adjudicator):
         literal = o.concept_ids
         out = set()
         for cc in c.concepts:
-            if cc.concept_id in literal or cc.concept_id in out:
+            if cc.broad or cc.concept_id in literal or cc.concept_id in out:
+                # a class of findings ("hallucinations") is said in its members' words, never in phrasings like
+                # one member's ("nothing much stands out" against "someone standing there")
                 continue
             if o.negated != cc.negated or (
                 o.subject != cc.subject and cc.concept_id not in concepts_about_relatives()
