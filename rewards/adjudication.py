@@ -95,6 +95,9 @@ class ContentWord:
     concept_id: str | None = None
     # the other concepts whose mentions hold the word too ("restless" in a phrase of two findings)
     also: frozenset[str] = _NO_CONCEPTS
+    # a negation cue of its concept's own phrase comes before it ("eating" in "not eating", food restriction):
+    # the word is said negated, though the finding is not denied
+    said_negated: bool = False
 
 
 @dataclass(frozen=True)
@@ -441,6 +444,7 @@ def read_statement(text: str) -> StatementReading:
                 (part.time if part and part.time else statement_time),
                 concept_at.get(i),
                 frozenset(concepts_at[i] - {concept_at[i]}) or _NO_CONCEPTS if i in concept_at else _NO_CONCEPTS,
+                i in concept_at and any(s < i < e and s in inside for s, e in all_negations),
             )
         )
     main = next((p for p in parts if not p.subordinate), None)
@@ -1075,14 +1079,26 @@ def contrary_sides(text: str) -> frozenset[tuple[int, str]]:
         flip_ends = [e for a_, e in found if clause[a_:e] != _USED_TO]
         past_ends = [e for a_, e in found if clause[a_:e] == _USED_TO]
         for n, (a, b) in enumerate(contraries):
-            for side, group in (("a", a), ("b", b)):
-                for start, _ in find_phrases(clause, group):
-                    # "haven't stopped enjoying" enjoys; "nothing I used to enjoy" enjoys no more
-                    flipped = n not in unflipped and (
-                        sum(e <= start for e in flip_ends) % 2 == 1
-                        or any(start - 2 <= e <= start for e in past_ends)
-                    )
-                    out.add((n, ("b" if side == "a" else "a") if flipped else side))
+            # the longer of two overlapping phrases of one meaning is what the clause says ("few close friends",
+            # not the "close friends" inside it)
+            spans = sorted(
+                (
+                    (start, end, side)
+                    for side, group in (("a", a), ("b", b))
+                    for start, end in find_phrases(clause, group)
+                ),
+                key=lambda t: (t[0] - t[1], t[0]),
+            )
+            taken: list[tuple[int, int]] = []
+            for start, end, side in spans:
+                if any(start < e and s < end for s, e in taken):
+                    continue
+                taken.append((start, end))
+                # "haven't stopped enjoying" enjoys; "nothing I used to enjoy" enjoys no more
+                flipped = n not in unflipped and (
+                    sum(e <= start for e in flip_ends) % 2 == 1 or any(start - 2 <= e <= start for e in past_ends)
+                )
+                out.add((n, ("b" if side == "a" else "a") if flipped else side))
     return frozenset(out)
 
 
@@ -1414,6 +1430,18 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
                 ):
                     # the output says the finding both ways, once as a heading ('Drug allergies: "No
                     # allergies."'): the mention with the checkpoint's polarity answers for its words
+                    continue
+                if cw.said_negated and not cw.negated and any(
+                    ow.negated and ow.concept_id is None for ow in found
+                ):
+                    # "not eating" (restricting food) against "I haven't eaten": the same words, negated as said
+                    continue
+                if any(cw.concept_id in ow.also for ow in found) and any(
+                    oc.concept_id == cw.concept_id and oc.negated == cw.negated for oc in o.concepts
+                ):
+                    # the output's word is read under another concept first, but it holds the checkpoint's
+                    # finding too, with its polarity ("my periods" of menstrual history in "my periods are
+                    # regular", which denies amenorrhoea as "Periods regular." does)
                     continue
                 return f"negation differs on {cw.stem!r}"
             negation_clash += weight
