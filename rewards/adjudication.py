@@ -1054,7 +1054,7 @@ def _contrasts():
 # clauses for the contrasts: punctuation, a contrast word, or "and" opening a new subject ("no appetite and
 # I've lost five kilos"), so that a negation reaches the rest of its own clause only
 _CLAUSE_SPLIT = re.compile(
-    r"[,;:.!?]+|\bbut\b|\bthough\b|\balthough\b|\bwhereas\b|\band (?=(?:i|i've|i'm|he|she|they|we|my|his|her)\b)"
+    r"[,;:.!?()]+|\bbut\b|\bthough\b|\balthough\b|\bwhereas\b|\band (?=(?:i|i've|i'm|he|she|they|we|my|his|her)\b)"
 )
 
 
