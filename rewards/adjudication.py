@@ -726,6 +726,9 @@ def same_stem(a: str, b: str) -> bool:
     return common >= 5 and common >= 0.8 * len(short)
 
 
+_BARE_PERIODS = frozenset({"day", "week"})
+
+
 def _amounts_differ(c_amounts: frozenset, o_amounts: frozenset) -> str | None:
     """Why the amounts of one unit differ, or ``None``: none of the values agree ("20 cigarettes a day" against
     "ten cigarettes"), or the same value is over another period ("9 units a day" against "nine units a week")."""
@@ -746,6 +749,12 @@ def _amounts_differ(c_amounts: frozenset, o_amounts: frozenset) -> str | None:
     def bare(amounts: frozenset) -> bool:  # every amount a bare count over a day ("five a day")
         return all(u == "day" for _, u in amounts)
 
+    # "10 a day" against "ten a week": bare counts alike, over another period
+    if c_amounts and o_amounts and all(u in _BARE_PERIODS for _, u in c_amounts | o_amounts):
+        if {v for v, _ in c_amounts} & {v for v, _ in o_amounts} and not {u for _, u in c_amounts} & {
+            u for _, u in o_amounts
+        }:
+            return "quantity differs (a count over another period)"
     c_units, o_units = rate_units(c_amounts), rate_units(o_amounts)
     if bare(c_amounts):
         c_amounts = frozenset((v, o_units.get(u, u)) for v, u in c_amounts)
