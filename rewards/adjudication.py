@@ -51,6 +51,7 @@ from mentalhospital_env.knowledge.language import (
     word_key,
 )
 from mentalhospital_env.knowledge.lexicon import (
+    Mention,
     lexicon_relations,
     listed_denials,
     load_lexicon,
@@ -74,6 +75,9 @@ class ConceptReading:
     negated: bool
     subject: str
     time: str | None
+    # read from a word for a whole class of findings ("hallucinations": see umbrella_terms), not from the
+    # concept's own phrasings
+    broad: bool = False
 
 
 # the one empty set every content word without other concepts shares (a reading holds many words)
@@ -91,6 +95,9 @@ class ContentWord:
     concept_id: str | None = None
     # the other concepts whose mentions hold the word too ("restless" in a phrase of two findings)
     also: frozenset[str] = _NO_CONCEPTS
+    # a negation cue of its concept's own phrase comes before it ("eating" in "not eating", food restriction):
+    # the word is said negated, though the finding is not denied
+    said_negated: bool = False
 
 
 @dataclass(frozen=True)
@@ -274,7 +281,7 @@ def names_the_finding(c: StatementReading, o: StatementReading) -> bool:
     # as always", a phrasing of appetite, against "Denies change in appetite")
     if any(not wanted.isdisjoint(finding_stems(k)) for k in sorted(o.concept_ids)):
         return True
-    for k in sorted(c.concept_ids):
+    for k in sorted({cc.concept_id for cc in c.concepts if not cc.broad}):
         wanted |= finding_stems(k)
     if not wanted.isdisjoint(said):
         return True
@@ -295,6 +302,9 @@ def read_statement(text: str) -> StatementReading:
     cues = load_cues()
     tokens = tokenize(text)
     mentions = load_lexicon().find(text, max_gap=2)
+    umbrellas = _umbrella_mentions(tokens, mentions)
+    if umbrellas:
+        mentions = tuple(sorted(mentions + umbrellas, key=lambda m: (m.start, m.end)))
     absent = load_lexicon().absence.find(text, max_gap=2)
     if absent and _absence_doubted(text, tokens, absent):
         absent = ()
@@ -410,6 +420,7 @@ def read_statement(text: str) -> StatementReading:
                 negated,
                 "patient" if mention.start in to_patient else part.subject if part else "patient",
                 (part.time if part and part.time else statement_time),
+                mention in umbrellas,
             )
         )
         for j in range(mention.start, mention.end):
@@ -433,6 +444,7 @@ def read_statement(text: str) -> StatementReading:
                 (part.time if part and part.time else statement_time),
                 concept_at.get(i),
                 frozenset(concepts_at[i] - {concept_at[i]}) or _NO_CONCEPTS if i in concept_at else _NO_CONCEPTS,
+                i in concept_at and any(s < i < e and s in inside for s, e in all_negations),
             )
         )
     main = next((p for p in parts if not p.subordinate), None)
@@ -450,6 +462,49 @@ def read_statement(text: str) -> StatementReading:
         marks,
         _problem_stems(tokens, mentions, marks) if polarity and mentions else frozenset(),
     )
+
+
+@lru_cache(maxsize=1)
+def _umbrella_terms() -> tuple[tuple[tuple[str, ...], ...], dict[tuple[str, ...], tuple[str, ...]], frozenset[str]]:
+    """language.json's ``umbrella_terms``: the phrases as stem tuples (longest first), each one's member concepts,
+    and the words before which such a phrase is a diagnosis's specifier."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/language.json").read_text("utf-8")
+    ).get("umbrella_terms", {})
+    members = raw.get("members", {})
+    known = {c.id for c in load_lexicon().concepts}
+    out: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for phrase, group in raw.get("terms", {}).items():
+        concepts = tuple(members[group])
+        unknown = [k for k in concepts if k not in known]
+        if unknown:
+            raise ValueError(f"language.json umbrella_terms: {phrase!r} names unknown concepts {unknown}")
+        out[tuple(stem(t) for t in tokenize(phrase))] = concepts
+    return tuple(sorted(out, key=len, reverse=True)), out, frozenset(raw.get("specifier_words", ()))
+
+
+def _umbrella_mentions(tokens: list[str], mentions: tuple) -> tuple:
+    """A mention of every member concept for each umbrella phrase (``umbrella_terms``: "hallucinations",
+    "perceptual disturbance", "psychotic features") outside every lexicon mention of the statement; a member the
+    statement names itself is left to its own mention."""
+    phrases, members, specifier = _umbrella_terms()
+    stemmed = [stem(t) for t in tokens]
+    spans = find_phrases(stemmed, phrases)
+    if not spans:
+        return ()
+    inside = {j for m in mentions for j in range(m.start, m.end)}
+    named = {m.concept_id for m in mentions}
+    out = []
+    for start, end in spans:
+        if start and tokens[start - 1] in specifier:
+            continue  # a diagnosis's specifier ("severe without psychotic features") is no finding of the statement
+        if inside.isdisjoint(range(start, end)):
+            key = tuple(stemmed[start:end])
+            out.extend(Mention(k, start, end, False) for k in members[key] if k not in named)
+    return tuple(out)
 
 
 def _absence_doubted(text: str, tokens: list[str], absent: tuple) -> bool:
@@ -671,6 +726,9 @@ def same_stem(a: str, b: str) -> bool:
     return common >= 5 and common >= 0.8 * len(short)
 
 
+_BARE_PERIODS = frozenset({"day", "week"})
+
+
 def _amounts_differ(c_amounts: frozenset, o_amounts: frozenset) -> str | None:
     """Why the amounts of one unit differ, or ``None``: none of the values agree ("20 cigarettes a day" against
     "ten cigarettes"), or the same value is over another period ("9 units a day" against "nine units a week")."""
@@ -691,6 +749,12 @@ def _amounts_differ(c_amounts: frozenset, o_amounts: frozenset) -> str | None:
     def bare(amounts: frozenset) -> bool:  # every amount a bare count over a day ("five a day")
         return all(u == "day" for _, u in amounts)
 
+    # "10 a day" against "ten a week": bare counts alike, over another period
+    if c_amounts and o_amounts and all(u in _BARE_PERIODS for _, u in c_amounts | o_amounts):
+        if {v for v, _ in c_amounts} & {v for v, _ in o_amounts} and not {u for _, u in c_amounts} & {
+            u for _, u in o_amounts
+        }:
+            return "quantity differs (a count over another period)"
     c_units, o_units = rate_units(c_amounts), rate_units(o_amounts)
     if bare(c_amounts):
         c_amounts = frozenset((v, o_units.get(u, u)) for v, u in c_amounts)
@@ -999,7 +1063,7 @@ def _contrasts():
 # clauses for the contrasts: punctuation, a contrast word, or "and" opening a new subject ("no appetite and
 # I've lost five kilos"), so that a negation reaches the rest of its own clause only
 _CLAUSE_SPLIT = re.compile(
-    r"[,;:.!?]+|\bbut\b|\bthough\b|\balthough\b|\bwhereas\b|\band (?=(?:i|i've|i'm|he|she|they|we|my|his|her)\b)"
+    r"[,;:.!?()]+|\bbut\b|\bthough\b|\balthough\b|\bwhereas\b|\band (?=(?:i|i've|i'm|he|she|they|we|my|his|her)\b)"
 )
 
 
@@ -1024,14 +1088,26 @@ def contrary_sides(text: str) -> frozenset[tuple[int, str]]:
         flip_ends = [e for a_, e in found if clause[a_:e] != _USED_TO]
         past_ends = [e for a_, e in found if clause[a_:e] == _USED_TO]
         for n, (a, b) in enumerate(contraries):
-            for side, group in (("a", a), ("b", b)):
-                for start, _ in find_phrases(clause, group):
-                    # "haven't stopped enjoying" enjoys; "nothing I used to enjoy" enjoys no more
-                    flipped = n not in unflipped and (
-                        sum(e <= start for e in flip_ends) % 2 == 1
-                        or any(start - 2 <= e <= start for e in past_ends)
-                    )
-                    out.add((n, ("b" if side == "a" else "a") if flipped else side))
+            # the longer of two overlapping phrases of one meaning is what the clause says ("few close friends",
+            # not the "close friends" inside it)
+            spans = sorted(
+                (
+                    (start, end, side)
+                    for side, group in (("a", a), ("b", b))
+                    for start, end in find_phrases(clause, group)
+                ),
+                key=lambda t: (t[0] - t[1], t[0]),
+            )
+            taken: list[tuple[int, int]] = []
+            for start, end, side in spans:
+                if any(start < e and s < end for s, e in taken):
+                    continue
+                taken.append((start, end))
+                # "haven't stopped enjoying" enjoys; "nothing I used to enjoy" enjoys no more
+                flipped = n not in unflipped and (
+                    sum(e <= start for e in flip_ends) % 2 == 1 or any(start - 2 <= e <= start for e in past_ends)
+                )
+                out.add((n, ("b" if side == "a" else "a") if flipped else side))
     return frozenset(out)
 
 
@@ -1363,6 +1439,18 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
                 ):
                     # the output says the finding both ways, once as a heading ('Drug allergies: "No
                     # allergies."'): the mention with the checkpoint's polarity answers for its words
+                    continue
+                if cw.said_negated and not cw.negated and any(
+                    ow.negated and ow.concept_id is None for ow in found
+                ):
+                    # "not eating" (restricting food) against "I haven't eaten": the same words, negated as said
+                    continue
+                if any(cw.concept_id in ow.also for ow in found) and any(
+                    oc.concept_id == cw.concept_id and oc.negated == cw.negated for oc in o.concepts
+                ):
+                    # the output's word is read under another concept first, but it holds the checkpoint's
+                    # finding too, with its polarity ("my periods" of menstrual history in "my periods are
+                    # regular", which denies amenorrhoea as "Periods regular." does)
                     continue
                 return f"negation differs on {cw.stem!r}"
             negation_clash += weight
@@ -1774,7 +1862,9 @@ class ClinicalAdjudicator(Adjudicator):
         literal = o.concept_ids
         out = set()
         for cc in c.concepts:
-            if cc.concept_id in literal or cc.concept_id in out:
+            if cc.broad or cc.concept_id in literal or cc.concept_id in out:
+                # a class of findings ("hallucinations") is said in its members' words, never in phrasings like
+                # one member's ("nothing much stands out" against "someone standing there")
                 continue
             if o.negated != cc.negated or (
                 o.subject != cc.subject and cc.concept_id not in concepts_about_relatives()

@@ -212,6 +212,62 @@ def test_a_side_under_a_negation_is_the_other_side(matcher, checkpoint, output):
 
 
 @pytest.mark.parametrize(
+    "checkpoint, output, entailed",
+    [
+        # a word for a class of findings reads as each member (language.json umbrella_terms)
+        ("No hallucinations.", "I don't hear voices and I don't see things that aren't there.", True),
+        ("No perceptual disturbance; none elicited.", "Perception: denies hallucinations.", True),
+        ("No abnormal perceptions.", "I've never heard voices.", True),
+        ("No hallucinations.", "I see shadows moving in the corner of my eye.", False),
+        # a diagnosis's specifier is no finding of the note, and no member's phrasing stands for the class
+        ("No abnormal perceptions.", "Most consistent with depression, severe without psychotic features.", False),
+        ("No perceptual abnormalities.", "Nothing much stands out.", False),
+    ],
+)
+def test_a_class_of_findings_is_said_by_its_members(matcher, checkpoint, output, entailed):
+    assert matcher.entails(checkpoint, output) is entailed
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output, why",
+    [
+        # the longer of two overlapping phrases is what the clause says: "few close friends", not "close friends"
+        ("Has few close friends.", "I've got lots of close friends.", "opposite meaning"),
+        ("Drinks about 10 units a week, unchanged.", "I'm drinking twice as much as I used to.", "opposite meaning"),
+        ("Periods regular.", "My periods stopped in the spring.", "negation"),
+        ("Smokes 20 a day.", "I smoke about twenty a week.", "quantity"),
+    ],
+)
+def test_contraries_and_amounts_refuse(checkpoint, output, why):
+    assert why in (statement_conflict(checkpoint, output) or "")
+    assert not Matcher(MatcherConfig(threshold=-1.0)).entails(checkpoint, output)
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Periods regular.", "Yes, my periods have been regular."),
+        ("Smokes 20 a day.", "I smoke twenty a day."),
+        # a word negated inside its concept's own phrase ("not eating", food restriction) and the same word
+        # plainly negated say the same thing
+        ("Could not sleep for a week after stopping.", "When I stopped I couldn't sleep for a week."),
+    ],
+)
+def test_the_same_thing_in_other_words_is_no_conflict(matcher, checkpoint, output):
+    assert statement_conflict(checkpoint, output) is None
+    assert matcher.entails(checkpoint, output)
+
+
+@given(st.integers(min_value=2, max_value=99), st.sampled_from(["one", "two", "three", "five", "nine"]))
+@settings(max_examples=40, deadline=None)
+def test_a_number_in_digits_takes_no_number_word_after_it(age, word):
+    # "Married at 45; one son" is one son, never 46
+    value = {"one": 1, "two": 2, "three": 3, "five": 5, "nine": 9}[word]
+    found = quantities(f"Married at {age}; {word} sons, both at school.")
+    assert (float(value), "son") in found and (float(age + value), "son") not in found
+
+
+@pytest.mark.parametrize(
     "checkpoint, output",
     [
         ("She washes her hands up to forty times a day.", "I wash my hands before meals, like anyone."),

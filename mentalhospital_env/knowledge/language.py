@@ -1222,7 +1222,10 @@ def _quantities(text: str, window: int) -> frozenset[tuple[float, str]]:
         for phrase, k, value in number_words.get(tokens[i], ()):
             if k == 1 or tokens[i : i + k] == phrase:
                 joined = values and (
-                    values[-1][1] == i  # "twenty five", "eight thousand"
+                    # "twenty five", "eight thousand"; a number in digits takes no word after it ("at 45; one
+                    # son" is not 46) but "thousand"
+                    values[-1][1] == i
+                    and (not tokens[values[-1][0]][0].isdigit() or value in (100.0, 1000.0))
                     # "a hundred and ten": "and" after hundreds joins the tens
                     or (values[-1][1] == i - 1 and tokens[i - 1] == "and" and values[-1][2] >= 100
                         and values[-1][2] % 100 == 0 and value < 100)
