@@ -1034,6 +1034,16 @@ class MemorySkill:
                 items.insert(0, AnswerItem(TELL, "facet", (facet_fact,)))
                 used.add(facet_fact.id)
         closest = None if meant_told else self._closest_fact(question, used)
+        if closest is not None and not closest.present and cosine(
+            self._query, closest.vector
+        ) < self.policy.off_topic_threshold and any(
+            i.stance in (AFFIRM, TELL) and not i.silent and any(f.present for f in i.facts) for i in items
+        ):
+            # a pertinent negative barely close in words is not tacked on to what answers ("Do you check for
+            # swollen glands?" - "I don't scan for swollen glands" is close, and the answer): "How's your mood been?" is
+            # "bored, low", not "... Never, I haven't felt really high"; "Are your periods regular?" not "... I
+            # don't take any regular medicines"
+            closest = None
         if closest is not None:
             # the sentence of the record that answers in the question's own words comes first; a
             # blanket denial or "not sure" no longer stands beside it
