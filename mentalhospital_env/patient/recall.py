@@ -77,6 +77,8 @@ class RecallRules:
     use_words: re.Pattern[str] = re.compile(r"(?!)")
     #: facet -> (how a question asks that part of a subject, how a record sentence says it) (``facets``)
     facets: Mapping[str, tuple[re.Pattern[str], re.Pattern[str]]] = field(default_factory=dict)
+    #: facet -> the sections whose sentences say it, for a facet said by where it is written (``facets``)
+    facet_sections: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=1)
@@ -122,8 +124,10 @@ def load_recall_rules() -> RecallRules:
         substance_section=raw.get("substance_named", {}).get("section", "substance_use"),
         use_words=re.compile(raw["substance_named"]["use_words"], re.IGNORECASE)
         if raw.get("substance_named") else re.compile(r"(?!)"),
-        facets={k: (re.compile("|".join(v["asked"]), re.IGNORECASE), re.compile("|".join(v["said"]), re.IGNORECASE))
+        facets={k: (re.compile("|".join(v["asked"]), re.IGNORECASE), re.compile("|".join(v.get("said", ())) or "(?!)", re.IGNORECASE))
                 for k, v in raw.get("facets", {}).items() if not k.startswith("_")},
+        facet_sections={k: frozenset(v["sections"]) for k, v in raw.get("facets", {}).items()
+                        if not k.startswith("_") and v.get("sections")},
     )
 
 
@@ -1024,7 +1028,7 @@ class MemorySkill:
                 items.append(
                     AnswerItem(UNKNOWN, topic_id, about_other=topic_id == "family_history" or question.about_other)
                 )
-        if self._facets and not any(self._says_facet(f) for i in items if not i.silent for f in i.facts):
+        if self._asks_facet() and not any(self._says_facet(f) for i in items if not i.silent for f in i.facts):
             # "Did anything happen around the time they started?": none of the subject's sentences says the part
             # asked; the presentation's sentence that does is the answer ("The recent stressor was a viral
             # illness."), and a frame topic's sentence that does not is left unsaid
@@ -1149,8 +1153,16 @@ class MemorySkill:
         first = next((f for i in out if i.stance in (AFFIRM, TELL, DENY) and not i.silent for f in i.facts), None)
         return out, first is not None and first.id in told
 
-    def _says_facet(self, fact: IndexedFact) -> bool:
-        return any(says_facet(fact.fact.text, k) for k in self._facets)
+    def _says_facet(self, fact: IndexedFact, history: bool = False) -> bool:
+        """Whether a sentence says a part asked; a part said by where it is written (``sections``: how school
+        is going) only of a history topic, whose home is elsewhere (a mood is said by the examiner's mood)."""
+        sections = load_recall_rules().facet_sections
+        return any(history and fact.section in sections[k] if k in sections else says_facet(fact.fact.text, k)
+                   for k in self._facets)
+
+    def _asks_facet(self, history: bool = False) -> bool:
+        sections = load_recall_rules().facet_sections
+        return any(history or k not in sections for k in self._facets)
 
     def _facet_fact(self, question: Question, used: set[str]) -> IndexedFact | None:
         """The sentence of the presenting illness that says the part of the subject asked (``facets``): one on
@@ -1382,7 +1394,7 @@ class MemorySkill:
                 timing and f.id not in disclosed,  # those just spoken of first
                 amount and self.index.amounts.get(f.id) is None,  # "how much?", "how often?": the facts that say
                 # the part of the subject asked ("facets": "When did you last drink?" - the last drink)
-                bool(self._facets) and not self._says_facet(f),
+                self._asks_facet(history) and not self._says_facet(f, history),
                 f.section not in topic.sections,
                 not f.present,
                 # the referral's one-line summary is what the patient came about, said at the start; a
