@@ -104,10 +104,12 @@ def _lexicon():
     return load_lexicon()
 
 
-def test_what_brought_it_on_is_told_not_the_symptom_again(handwritten) -> None:
-    # hw-018: made redundant three weeks ago; the reply was the headaches again
-    (reply,) = _ask(handwritten["hw-018"], "Was anything stressful going on when this all started?")
-    assert "redundant" in reply.lower()
+def test_what_brought_it_on_is_told_first() -> None:
+    # dev-0002: "The recent stressor was a viral illness." (filed under no topic) was never told; the reply
+    # opened with the avoidance the word "attacks" found
+    case = {c.case_id: c for c in load_suite("dev").cases}["dev-0002"]
+    (reply,) = _ask(case, "Did anything happen around the time the attacks started?")
+    assert "viral" in reply.lower().split(".")[0]
 
 
 def test_what_sets_a_symptom_off_is_told(handwritten) -> None:

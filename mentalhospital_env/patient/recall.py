@@ -1038,6 +1038,8 @@ class MemorySkill:
                 items.insert(0, AnswerItem(TELL, "facet", (facet_fact,)))
                 used.add(facet_fact.id)
         closest = None if meant_told else self._closest_fact(question, used)
+        if closest is not None and any(i.subject == "facet" for i in items) and not self._says_facet(closest):
+            closest = None  # the part asked, found, opens the reply: no sentence close in other words before it
         if closest is not None and not closest.present and cosine(
             self._query, closest.vector
         ) < self.policy.off_topic_threshold and any(
