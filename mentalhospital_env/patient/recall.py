@@ -1180,7 +1180,8 @@ class MemorySkill:
         """The told fact closest in words to the question (cosine at least ``answer_threshold``) when it
         is not already in the plan: a relative's history only when a relative was asked about. Read in the
         question's asking sentences ("The police brought you in today. How are you feeling?" asks a feeling,
-        not the police), the preface too when they point back at it ("Can you tell me about that?")."""
+        not the police), the preface too when they point back at it ("Can you tell me about that?"); close
+        enough to the whole utterance too, as before."""
         if question.greeting or question.closing or question.injection is not None:
             return None
         about_family = question.about_other or question.relative is not None or "family_history" in question.topics
@@ -1188,9 +1189,15 @@ class MemorySkill:
         text = load_recall_rules().closest_ignores.sub(" ", question.text if _POINTS_BACK.search(asking) else asking)
         asked = self._content_topics(question)
         query = self.index.vectorize(text)
+        ignores = load_recall_rules().closest_ignores
+        whole = self.index.vectorize(ignores.sub(" ", question.text)) if asking != question.text.strip() and not (
+            _POINTS_BACK.search(asking)) else None
         for fact in self.index.similar(text, self.policy.answer_threshold, 3):
             if (fact.section == FAMILY_SECTION) != about_family:
                 continue
+            if whole is not None and cosine(whole, fact.vector) < self.policy.answer_threshold:
+                continue  # close to the asking sentence alone, not to all that was said: a stray word ("children"
+                # after "Thank you for being so open with me." is not "I was an only child")
             if fact.id.startswith("demographics.") and question.topics and not set(fact.topics) & set(question.topics):
                 continue  # "thoughts that life is not worth living?" is not "I live with my boyfriend"
             if (asked and not asked & set(fact.topics) and fact.id in self.state.disclosed
