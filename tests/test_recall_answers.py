@@ -80,3 +80,46 @@ def test_a_time_question_is_told_the_sentence_that_says_a_time(handwritten) -> N
     # hw-008 has "Retired civil engineer" and "Worked as a civil engineer until 65": asked when, the second
     first, retired = _ask(handwritten["hw-008"], "What did you do for work?", "When did you retire?")
     assert "65" in retired, (first, retired)
+
+
+def test_the_part_of_a_subject_asked_is_read_in_the_asking_sentence() -> None:
+    from mentalhospital_env.patient.recall import asked_facets, says_facet
+
+    def question(text: str):
+        return read_question(text, _lexicon())
+
+    assert "precipitant" in asked_facets(question("Did anything happen around the time it started?"))
+    assert "cue" in asked_facets(question("What sets them off?"))
+    assert "last" in asked_facets(question("When did you last have a drink?"))
+    # the preface says no part asked: "after" in it is not a precipitant asked
+    assert "precipitant" not in asked_facets(question("You came here after work, following a row. Are you sleeping?"))
+    assert says_facet("The recent stressor was a viral illness.", "precipitant")
+    assert says_facet("Flashbacks triggered by sirens.", "cue")
+    assert not says_facet("Her son looks after her on weekends.", "precipitant")
+
+
+def _lexicon():
+    from mentalhospital_env.knowledge.lexicon import load_lexicon
+
+    return load_lexicon()
+
+
+def test_what_brought_it_on_is_told_first() -> None:
+    # dev-0002: "The recent stressor was a viral illness." (filed under no topic) was never told; the reply
+    # opened with the avoidance the word "attacks" found
+    case = {c.case_id: c for c in load_suite("dev").cases}["dev-0002"]
+    (reply,) = _ask(case, "Did anything happen around the time the attacks started?")
+    assert "viral" in reply.lower().split(".")[0]
+
+
+def test_what_sets_a_symptom_off_is_told(handwritten) -> None:
+    # hw-039: "when she hears a siren or rain on a windscreen 'I'm back there'", a sentence filed under no topic
+    (reply,) = _ask(handwritten["hw-039"], "What sets the flashbacks off?")
+    assert "siren" in reply.lower()
+
+
+def test_a_racing_heart_is_no_answer_to_the_suicide_question(handwritten) -> None:
+    # hw-013: "feel like my heart's going to jump out" was filed under suicide and silenced the denial
+    (reply,) = _ask(handwritten["hw-013"], "Have you had any thoughts of ending your life?")
+    assert "heart" not in reply.lower()
+    assert "never" in reply.lower() or "no" in reply.lower().split()

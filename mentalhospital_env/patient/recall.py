@@ -75,6 +75,10 @@ class RecallRules:
     substances: frozenset[str] = frozenset()
     substance_section: str = "substance_use"
     use_words: re.Pattern[str] = re.compile(r"(?!)")
+    #: facet -> (how a question asks that part of a subject, how a record sentence says it) (``facets``)
+    facets: Mapping[str, tuple[re.Pattern[str], re.Pattern[str]]] = field(default_factory=dict)
+    #: facet -> the sections whose sentences say it, for a facet said by where it is written (``facets``)
+    facet_sections: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=1)
@@ -120,6 +124,10 @@ def load_recall_rules() -> RecallRules:
         substance_section=raw.get("substance_named", {}).get("section", "substance_use"),
         use_words=re.compile(raw["substance_named"]["use_words"], re.IGNORECASE)
         if raw.get("substance_named") else re.compile(r"(?!)"),
+        facets={k: (re.compile("|".join(v["asked"]), re.IGNORECASE), re.compile("|".join(v.get("said", ())) or "(?!)", re.IGNORECASE))
+                for k, v in raw.get("facets", {}).items() if not k.startswith("_")},
+        facet_sections={k: frozenset(v["sections"]) for k, v in raw.get("facets", {}).items()
+                        if not k.startswith("_") and v.get("sections")},
     )
 
 
@@ -716,6 +724,21 @@ def asks_how_much(question: Question) -> bool:
     return any(_HOW_MUCH.search(s) is not None for s in asked)
 
 
+def asked_facets(question: Question) -> frozenset[str]:
+    """The parts of a subject the question's asking sentences ask (``facets`` of ``data/recall.json``): "Did
+    anything happen around the time they started?" asks the precipitant, "What sets them off?" the cue."""
+    asked = " ".join(_asking(question))
+    return frozenset(k for k, (ask, _) in load_recall_rules().facets.items() if ask.search(asked))
+
+
+@lru_cache(maxsize=memo_size(8192))
+def says_facet(text: str, facet: str) -> bool:
+    """Whether a record sentence says that part of its subject ("The recent stressor was a viral illness."
+    says the precipitant)."""
+    said = load_recall_rules().facets.get(facet)
+    return said is not None and said[1].search(text) is not None
+
+
 _WH = re.compile(r"^\W*(?:(?:and|so|ok(?:ay)?|right|well)\b,?\s*)?(?:what|how|when|where|which|who|why|tell me|describe)\b", re.IGNORECASE)
 
 
@@ -809,6 +832,7 @@ class MemorySkill:
         self._answered_by = load_recall_rules().answered_by
         self._findings = load_recall_rules().finding_topics  # the topics a finding is disclosed under
         self._asked_what = False  # the question being planned is a wh-question (set by plan)
+        self._facets: frozenset[str] = frozenset()  # the parts of a subject it asks (set by plan)
         self._query: Mapping[str, float] = {}  # the question being planned, as the index reads words
         self._cue_cache: dict[tuple[str, str], bool] = {}
         # concepts some fact affirms (an examiner's observation included), read once per case
@@ -852,6 +876,7 @@ class MemorySkill:
             return earlier
         per_topic = facts_per_topic or self.policy.facts_per_topic
         self._asked_what = asks_what(question)
+        self._facets = asked_facets(question)
         self._query = self.index.vectorize(question.text)
         tax = self._taxonomy
         topics = [t for t in question.topics if t in tax.by_id and tax.kind(t) != "meta" or t == "insight"]
@@ -942,6 +967,10 @@ class MemorySkill:
                 # of another thing ("no periods of decreased need for sleep"): the concept's own answer
                 # ("None." under medications, a negative of nothing named, still answers its history)
                 facts = [f for f in facts if f.present or not f.rules_out or f.rules_out & set(question.concepts)]
+            affirmed = {i.subject for i in items if i.stance == AFFIRM and i.facts and not i.silent}
+            # "Any thoughts of ending your life?" affirmed from "passive wishes to die": the risk line's
+            # "No suicidal ideation" is not said after it (the patient does not contradict themselves)
+            facts = [f for f in facts if not f.rules_out & affirmed]
             if facts:
                 items.append(AnswerItem(TELL, topic_id, tuple(facts)))
                 used.update(f.id for f in facts)
@@ -999,7 +1028,28 @@ class MemorySkill:
                 items.append(
                     AnswerItem(UNKNOWN, topic_id, about_other=topic_id == "family_history" or question.about_other)
                 )
+        if self._asks_facet() and not any(self._says_facet(f) for i in items if not i.silent for f in i.facts):
+            # "Did anything happen around the time they started?": none of the subject's sentences says the part
+            # asked; the presentation's sentence that does is the answer ("The recent stressor was a viral
+            # illness."), and a frame topic's sentence that does not is left unsaid
+            facet_fact = self._facet_fact(question, used)
+            if facet_fact is not None:
+                items = [i for i in items if not (i.stance == TELL and i.subject in _FRAME_TOPICS)]
+                items.insert(0, AnswerItem(TELL, "facet", (facet_fact,)))
+                used.add(facet_fact.id)
         closest = None if meant_told else self._closest_fact(question, used)
+        if closest is not None and any(i.subject == "facet" for i in items) and not self._says_facet(closest):
+            closest = None  # the part asked, found, opens the reply: no sentence close in other words before it
+        if closest is not None and not closest.present and cosine(
+            self._query, closest.vector
+        ) < self.policy.off_topic_threshold and any(
+            i.stance in (AFFIRM, TELL) and not i.silent and any(f.present for f in i.facts) for i in items
+        ):
+            # a pertinent negative barely close in words is not tacked on to what answers ("Do you check for
+            # swollen glands?" - "I don't scan for swollen glands" is close, and the answer): "How's your mood been?" is
+            # "bored, low", not "... Never, I haven't felt really high"; "Are your periods regular?" not "... I
+            # don't take any regular medicines"
+            closest = None
         if closest is not None:
             # the sentence of the record that answers in the question's own words comes first; a
             # blanket denial or "not sure" no longer stands beside it
@@ -1105,18 +1155,49 @@ class MemorySkill:
         first = next((f for i in out if i.stance in (AFFIRM, TELL, DENY) and not i.silent for f in i.facts), None)
         return out, first is not None and first.id in told
 
+    def _says_facet(self, fact: IndexedFact, history: bool = False) -> bool:
+        """Whether a sentence says a part asked; a part said by where it is written (``sections``: how school
+        is going) only of a history topic, whose home is elsewhere (a mood is said by the examiner's mood)."""
+        sections = load_recall_rules().facet_sections
+        return any(history and fact.section in sections[k] if k in sections else says_facet(fact.fact.text, k)
+                   for k in self._facets)
+
+    def _asks_facet(self, history: bool = False) -> bool:
+        sections = load_recall_rules().facet_sections
+        return any(history or k not in sections for k in self._facets)
+
+    def _facet_fact(self, question: Question, used: set[str]) -> IndexedFact | None:
+        """The sentence of the presenting illness that says the part of the subject asked (``facets``): one on
+        a subject asked (or on what was asked just before) first, else one filed under no subject."""
+        content = (self._content_topics(question) or set(self.state.topics)) | (set(question.topics) & _FRAME_TOPICS)
+        candidates = [f for section in _PRESENTATION_SECTIONS for f in self.index.by_section.get(section, ())
+                      if f.tellable and f.present and f.id not in used and not f.id.startswith(SILENT)
+                      and self._says_facet(f) and (not f.topics or not content or content & set(f.topics))]
+        candidates.sort(key=lambda f: (not (content & set(f.topics)), f.id in self.state.disclosed, f.position))
+        return candidates[0] if candidates else None
+
     def _closest_fact(self, question: Question, used: set[str]) -> IndexedFact | None:
         """The told fact closest in words to the question (cosine at least ``answer_threshold``) when it
-        is not already in the plan: a relative's history only when a relative was asked about."""
+        is not already in the plan: a relative's history only when a relative was asked about. Read in the
+        question's asking sentences ("The police brought you in today. How are you feeling?" asks a feeling,
+        not the police), the preface too when they point back at it ("Can you tell me about that?"); close
+        enough to the whole utterance too, as before."""
         if question.greeting or question.closing or question.injection is not None:
             return None
         about_family = question.about_other or question.relative is not None or "family_history" in question.topics
-        text = load_recall_rules().closest_ignores.sub(" ", question.text)
+        asking = " ".join(_asking(question))
+        text = load_recall_rules().closest_ignores.sub(" ", question.text if _POINTS_BACK.search(asking) else asking)
         asked = self._content_topics(question)
         query = self.index.vectorize(text)
+        ignores = load_recall_rules().closest_ignores
+        whole = self.index.vectorize(ignores.sub(" ", question.text)) if asking != question.text.strip() and not (
+            _POINTS_BACK.search(asking)) else None
         for fact in self.index.similar(text, self.policy.answer_threshold, 3):
             if (fact.section == FAMILY_SECTION) != about_family:
                 continue
+            if whole is not None and cosine(whole, fact.vector) < self.policy.answer_threshold:
+                continue  # close to the asking sentence alone, not to all that was said: a stray word ("children"
+                # after "Thank you for being so open with me." is not "I was an only child")
             if fact.id.startswith("demographics.") and question.topics and not set(fact.topics) & set(question.topics):
                 continue  # "thoughts that life is not worth living?" is not "I live with my boyfriend"
             if (asked and not asked & set(fact.topics) and fact.id in self.state.disclosed
@@ -1321,6 +1402,8 @@ class MemorySkill:
                 timing and self.index.durations.get(f.id) is None,  # "how long?": the facts that say,
                 timing and f.id not in disclosed,  # those just spoken of first
                 amount and self.index.amounts.get(f.id) is None,  # "how much?", "how often?": the facts that say
+                # the part of the subject asked ("facets": "When did you last drink?" - the last drink)
+                self._asks_facet(history) and not self._says_facet(f, history),
                 f.section not in topic.sections,
                 not f.present,
                 # the referral's one-line summary is what the patient came about, said at the start; a
