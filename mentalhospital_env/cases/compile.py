@@ -1360,7 +1360,7 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
     # "Referred to early intervention by the GP", "Known to the CMHT since 24": a participle without its
     # auxiliary ("I referred to", "I known to") said as a passive
     text = re.sub(r"\bI (known)(?= (?:to|by|as)\b)", r"I've been \1", text)
-    text = re.sub(r"\bI (referred|admitted|diagnosed|sectioned|detained|discharged|assessed|prescribed)(?= (?:to|by|with|for|from|at|under|on|in)\b)",
+    text = re.sub(r"\bI(?:'ve been| have been)? (referred|admitted|diagnosed|sectioned|detained|discharged|assessed|prescribed|offered)(?= (?:to|by|with|for|from|at|under|on|in)\b)",
                   r"I was \1", text)
     # "I have stopped the pill two years ago": a time "ago" takes the simple past
     text = re.sub(r"\bI(?:'ve| have) (?!been\b|had\b)([a-z]+ed)\b(?=[^.]*\bago\b)(?![^.]*\bsince\b)", r"I \1", text)

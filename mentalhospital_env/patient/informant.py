@@ -107,6 +107,7 @@ class Informant:
                 text = re.sub(r"\b(?:her|his|their) parents(?:'|\u2019)?(?= (?:bed|room|house|home)\b)", "our", text, flags=re.IGNORECASE)
                 text = re.sub(r"\b(?:her|his|their) parents\b(?= (?:will|are|were|have|had|separated|split|divorced)\b)", "we", text, flags=re.IGNORECASE)
                 text = re.sub(r"\b(?:her|his|their) parents\b", "us", text, flags=re.IGNORECASE)
+                text = re.sub(r"\b(we will be|we are) and when they\b", r"\1 and when we", text)
             # "from her mother's bathroom cabinet" -> "from my bathroom cabinet" (never "me's")
             text = re.sub(rf"\b(?:her|his|their) (?:{words})(?:'s|\u2019s)", "my", text, flags=re.IGNORECASE)
             text = re.sub(rf"\b(?:her|his|their) (?:{words})\b", "me", text, flags=re.IGNORECASE)
@@ -117,7 +118,21 @@ class Informant:
                 text = re.sub(rf"(\b{re.escape(self.name)}\b[^.;]*?)\b{own}\b", r"\1my", text)
             text = re.sub(rf"\b{re.escape(self.name)}(?:'s|\u2019s)", "my", text)
             text = re.sub(rf"\b{re.escape(self.name)}\b", "I", text)
+        mine = {"female": "her", "male": "his"}.get(self.sex or "", "their")
         text = self._relatives(text)
+        text = self._passive_lead(text)
+        if self.relation in ("mother", "father", "grandmother", "grandfather"):
+            # "Me brought him in": the informant named as a subject is "I"
+            text = re.sub(r"(?:^|(?<=[.!?] ))[Mm]e (?=[a-z]+ed\b|brought|took|came|saw|told|found|had|was)", "I ", text)
+        # "lives with mother, sees father every other weekend": a bare relative after a verb or "with" is
+        # the informant ("me") or the child's own ("his father")
+        own = dict(_RELATIONS).get(self.relation, ())
+        text = re.sub(r"\b(with|sees|visits|and) (mother|father|mum|dad|brother|sister|grandmother|grandfather)\b(?! (?:of|in law)\b)",
+                      lambda m: f"{m.group(1)} " + ("me" if m.group(2) in own else f"{mine} {m.group(2)}"), text)
+        # "lives with her mother, father and brother" said by the mother: "with me, her father and her brother"
+        mine = {"female": "her", "male": "his"}.get(self.sex or "", "their")
+        text = re.sub(r"\bwith me((?:,| and) )(father|mother|brother|sister|stepfather|grandmother|grandfather)\b", rf"with me\1{mine} \2", text)
+        text = re.sub(rf"(\bwith me, {mine} [a-z]+ and )(\d+-year-old|younger|older|baby|little|[a-z]+) (brother|sister)\b", rf"\1{mine} \2 \3", text)
         text = _first_person_verbs(text)
         text = self._subjects(text)
         return text[0].upper() + text[1:] if text else text
@@ -157,7 +172,28 @@ class Informant:
             said = f"{pronoun} {word.lower()}"
             return lead + (said[0].upper() + said[1:] if not lead.strip(" ") or lead.strip().endswith((".", "!", "?")) else said)
 
-        return re.sub(r"((?:^|(?<=[.!?])\s+|,\s+))([A-Za-z]+)\b", fix, text)
+        # "For the last three months sleeps in our bed": a time phrase before the subjectless verb
+        return re.sub(r"((?:^|(?<=[.!?])\s+|,\s+)(?:(?:For|Over|In|During|Since) the (?:last|past) [a-z]+ (?:days|weeks|months|years),? )?)([A-Za-z]+)\b", fix, text)
+
+    def _passive_lead(self, text: str) -> str:
+        """A record's sentence that opens with the child's passive participle ("Bullied at secondary
+        school, frequent absences.") as the informant says it: "He was bullied at secondary school, ..."
+        (the compiler's ``passive_verbs``)."""
+        from lemminflect import getLemma
+
+        from mentalhospital_env.cases.compile import _data as compile_data
+
+        pronoun = {"female": "She", "male": "He"}.get(self.sex or "", "They")
+        passive = set(compile_data()["passive_verbs"])
+
+        def fix(m: re.Match) -> str:
+            word = m.group(2)
+            lemmas = getLemma(word.lower(), upos="VERB")
+            if not word.lower().endswith(("ed", "en", "rn")) or not lemmas or lemmas[0] not in passive:
+                return m.group(0)
+            return f"{m.group(1)}{pronoun} {'were' if pronoun == 'They' else 'was'} {word.lower()}"
+
+        return re.sub(r"((?:^|(?<=[.!?])\s+))([A-Z][a-z]+)\b(?= (?:at|by|in|for|to|from|with|on|aged|when)\b)", fix, text)
 
     def _relatives(self, text: str) -> str:
         """A record's bare relative at the start of a sentence ("Father was a fussy eater") as the
