@@ -116,6 +116,7 @@ def test_a_parent_speaks_as_herself_and_of_her_child():
     assert son.say("Bullied at secondary school, frequent absences.").startswith("He was bullied at secondary school")
     assert son.say("Brother Oliver, 12, is well.") == "His brother Oliver, 12, is well."
     assert son.say("Milestones normal.") == "Milestones normal."
+    assert son.say("Family history of recurrent depression in his older sister.") == "His older sister has had recurrent depression."
 
 
 def test_several_things_denied_at_once_take_one_no():

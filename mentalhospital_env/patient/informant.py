@@ -100,6 +100,9 @@ class Informant:
             rest = label.group(2).strip()
             text = f"{who} {'have' if who == 'I' else 'has'} {rest[0].lower() + rest[1:]}"
         text = informant_words(text, self.sex)
+        # "Family history of recurrent depression in his older sister": a clinician's heading, said as a fact
+        text = re.sub(r"^Family history of (.+?) in (?:his|her|their) ((?:older |younger |elder |maternal |paternal )?[a-z]+)\.$",
+                      lambda m: f"{_POSSESSIVE.get(self.sex or '', 'Their')} {m.group(2)} has had {m.group(1)}.", text)
         if self.relation in ("mother", "father", "grandmother", "grandfather", "carer"):
             words = "|".join(dict(_RELATIONS)[self.relation])
             if self.relation != "carer":
