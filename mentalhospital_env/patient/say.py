@@ -461,23 +461,18 @@ class Speaker:
             last = parts[-1]
             if hedge and last.endswith(".") and len(last.split()) >= 4 and "," not in last[-25:]:
                 parts[-1] = f"{last[:-1]}, {hedge}."
-        said: list[str] = []
+        said: dict[str, None] = {}
         bags: list[frozenset[str]] = []
         # the same thing twice in one reply (two facts worded alike, or one fact's sentence told again
-        # inside another) is said once: compared sentence by sentence; of the two, the one that says
-        # more stays, where the first was said ("I have hand dermatitis from washing." gives way to "I
-        # wash my hands up to forty times a day, until the skin cracks")
+        # inside another) is said once: compared sentence by sentence
         sentences = [x for part in parts if part for x in (re.split(r"(?<=[.!?])\s+", part) if part[-1:] in ".!?" else [part])]
         for s in sentences:
             if not s or s in said:
                 continue
             bag = _content(s)
-            same = next((k for k, earlier in enumerate(bags) if bag and _repeats(bag, earlier)), None)
-            if same is not None:
-                if len(bag) >= len(bags[same]) + 3 and s[:1].isupper() and said[same][:1].isupper():
-                    said[same], bags[same] = s, bag
+            if bag and any(_repeats(bag, earlier) for earlier in bags):
                 continue
-            said.append(s)
+            said.setdefault(s, None)
             bags.append(bag)
         return " ".join(said)
 
