@@ -168,3 +168,26 @@ def test_the_stop_23_user_record_loads_and_tells_no_heading() -> None:
     case = load_case(data)
     assert case.facts_derived and len(case.facts) >= 20
     assert not any(f.told and "assessment" in (f.patient_says or "").lower() for f in case.facts)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "sex", "expected"),
+    [
+        # a subordinate clause leans on the clause before it: never "Until the skin cracks." alone
+        ("She washes her hands up to forty times a day, until the skin cracks, and showers for an hour.", "female",
+         "I wash my hands up to forty times a day, until the skin cracks, and shower for an hour."),
+        # an "and" inside a relative clause is never a cut; "I've been troubled" keeps its auxiliary
+        ("Since starting university a year ago she has been troubled by thoughts that she will pass on germs and make someone seriously ill.",
+         "female", "Since starting university a year ago I've been troubled by thoughts that I will pass on germs and make someone seriously ill."),
+        # a singular verb joined to a plural subject's clause is the speaker's
+        ("She knows the thoughts are excessive but feels unbearable anxiety if she resists.", "female",
+         "I know the thoughts are excessive but feel unbearable anxiety if I resist."),
+        ("Referred from the GP after a mountain of normal tests.", "female", "I was referred from the GP after a mountain of normal tests."),
+    ],
+)
+def test_a_record_sentence_is_said_whole_and_agreeing(sentence: str, sex: str, expected: str) -> None:
+    assert _said(_facts(sex, history_of_present_illness=sentence)) == [expected]
+
+
+def test_a_child_never_says_her_own_birth_history() -> None:
+    assert not any("pregnancy" in s for s in _said(_facts("female", medical_history="Normal pregnancy and birth.")))

@@ -102,6 +102,23 @@ def test_an_informant_named_in_the_record_owns_her_own_history():
     assert mother.say("Rachel worries about her daughter at school.") == "I worry about my daughter at school."
 
 
+def test_a_parent_speaks_as_herself_and_of_her_child():
+    # stop 26's reading of hw-017 and test-v2-0167: the mother read "won't let go of me" as "of her", "her parents'
+    # bed", "Me brought him in", "lives with me, father and brother" and "Bullied at secondary school"
+    mother = Informant("mother", "Rachel", "female")
+    assert mother.say("Mother: 'She screams at the school gate and won't let go of me.'") == "She screams at the school gate and won't let go of me."
+    assert "in our bed" in mother.say("for the last three months sleeps in her parents' bed because she has nightmares.")
+    assert mother.say("for the last three months sleeps in her parents' bed.").startswith("For the last three months she sleeps")
+    assert mother.say("Lives with her mother, father and 12-year-old brother.") == "She lives with me, her father and her 12-year-old brother."
+    assert mother.say("Father: coronary artery disease.") == "Her father has coronary artery disease."
+    son = Informant("mother", None, "male")
+    assert son.say("His mother brought him in.") == "I brought him in."
+    assert son.say("Bullied at secondary school, frequent absences.").startswith("He was bullied at secondary school")
+    assert son.say("Brother Oliver, 12, is well.") == "His brother Oliver, 12, is well."
+    assert son.say("Milestones normal.") == "Milestones normal."
+    assert son.say("Family history of recurrent depression in his older sister.") == "His older sister has had recurrent depression."
+
+
 def test_several_things_denied_at_once_take_one_no():
     # "Do you use any drugs, such as cannabis, cocaine or others?" once got "No, I don't use any drugs. No, I'd have
     # said if so. I don't smoke weed. ..." (hw-020, hw-010, hw-018 in the reading of stop 21): a denial in the record's

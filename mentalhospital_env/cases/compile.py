@@ -1254,6 +1254,10 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
         while subj is None and node.dep_ == "conj" and node.head is not node:
             node = node.head
             subj = next((c for c in node.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        if subj is not None and node is not t and subj.tag_ in ("NNS", "NNPS") and node.dep_ == "ccomp":
+            # "I know the thoughts are excessive but feels ...": a singular verb joined to a plural
+            # subject's clause belongs to the speaker of the clause above it
+            subj = next((c for c in node.head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
         if subj is not None and subj.lower_ == "i":
             form = _inflect(_verb_lemma(t) if t.lemma_ == t.lower_ else t.lemma_, "VBP")
             if form:
@@ -1270,10 +1274,12 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
             if not subject_i or t.i == sent.start or not t.lower_.endswith("s"):
                 continue
             before = doc[t.i - 1].lower_
-            if before not in (",", "then") and not (t.tag_ == "VBZ" and before in ("and", "but")):
+            if before not in (",", "then") and not (t.tag_ in ("VBZ", "NNS") and before in ("and", "but")):
                 continue
             if t.tag_ not in ("VBZ", "NNS") or any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children):
                 continue
+            if t.tag_ == "NNS" and before == "and" and not (t.dep_ == "conj" and t.head.pos_ == "VERB"):
+                continue  # "I wash my hands ... and showers for an hour": a verb the parser read as a noun
             lemma = _verb_lemma(t)
             if lemma != t.lower_ and t.lower_ in (lemma + "s", lemma + "es", lemma[:-1] + "ies") or t.lower_ == "says":
                 form = _inflect(lemma, "VBP")
@@ -1344,17 +1350,17 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
     text = "".join(out)
     text = re.sub(r"\bI made redundant\b", "I was made redundant", text)
     # "Married 20 years" said as "I married 20 years": a state that lasts is "I've been married"
-    text = re.sub(r"\bI (married|divorced|separated|widowed) (?=(?:for )?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty) (?:years?|months?)\b)",
+    text = re.sub(r"\bI(?:'ve been| have been)? (married|divorced|separated|widowed) (?=(?:for )?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty) (?:years?|months?)\b)",
                   r"I've been \1 ", text)
     # "Married to Tom for four years", "Married to Alan 51 years": "I've been married to Tom for four years"
-    text = re.sub(r"\bI (married|engaged) to ((?:my |her |his )?[A-Za-z]+)(?: for)? ((?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty)\b[\w -]{0,12}?\b(?:years?|months?))\b",
+    text = re.sub(r"\bI(?:'ve been| have been)? (married|engaged) to ((?:my |her |his )?[A-Za-z]+)(?: for)? ((?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty)\b[\w -]{0,12}?\b(?:years?|months?))\b",
                   r"I've been \1 to \2 for \3", text)
     text = re.sub(r"\bI deny (?:any |having )?", "I don't have any ", text)
     text = re.sub(r"\bI(?:'ve had| have had| have) together with\b", "I've been together with", text)
     # "Referred to early intervention by the GP", "Known to the CMHT since 24": a participle without its
     # auxiliary ("I referred to", "I known to") said as a passive
     text = re.sub(r"\bI (known)(?= (?:to|by|as)\b)", r"I've been \1", text)
-    text = re.sub(r"\bI (referred|admitted|diagnosed|sectioned|detained|discharged|assessed|prescribed)(?= (?:to|by|with|for|from|at|under|on|in)\b)",
+    text = re.sub(r"\bI(?:'ve been| have been)? (referred|admitted|diagnosed|sectioned|detained|discharged|assessed|prescribed|offered)(?= (?:to|by|with|for|from|at|under|on|in)\b)",
                   r"I was \1", text)
     # "I have stopped the pill two years ago": a time "ago" takes the simple past
     text = re.sub(r"\bI(?:'ve| have) (?!been\b|had\b)([a-z]+ed)\b(?=[^.]*\bago\b)(?![^.]*\bsince\b)", r"I \1", text)
@@ -1381,6 +1387,8 @@ def _simple_past_only(token) -> bool:
     from lemminflect import getAllInflections
 
     forms = getAllInflections(_verb_lemma(token), upos="VERB")
+    if not forms.get("VBN") and token.lower_.endswith("ed"):
+        return False  # a regular verb lemminflect lists no participle for: "I've been troubled by ..."
     return token.lower_ in forms.get("VBD", ()) and token.lower_ not in forms.get("VBN", ())
 
 
@@ -1441,14 +1449,25 @@ def _bound_pieces(sentence: str) -> set[int]:
         at += len(p) + 2
     for t in doc:
         k = starts.get(t.idx)
+        if k is None and t.i > 0 and doc[t.i - 1].dep_ == "cc":
+            k = starts.get(doc[t.i - 1].idx)  # ", and showers for an hour": the verb after its "and"
         if k and t.pos_ in ("VERB", "AUX") and t.dep_ == "conj" and not any(
             c.dep_ in ("nsubj", "nsubjpass", "expl") for c in t.children
         ):
             bound.add(k)
+    verbless = [not any(t.pos_ in ("VERB", "AUX") for t in doc if at <= t.idx < at + len(pieces[k])) for at, k in sorted(starts.items())]
+    for k in range(1, len(pieces)):
+        if all(verbless[:k]):
+            bound.add(k)  # "Since then, over about seven months, she cries ...": the opening is the sentence's own
     for k, at in ((k, at) for at, k in starts.items() if k):
         # "episodes in which mood, psychosis or both become severe": a noun continuing a list begun in
         # the piece before is never a sentence of its own ("... in which mood. Psychosis or both ...")
         piece = [t for t in doc if at <= t.idx < at + len(pieces[k])]
+        if piece and piece[0].lower_ in _data()["bound_openers"]:
+            # ", until the skin cracks", ", after my wife moved out": a clause that leans on the one before
+            # is never a sentence of its own ("Until the skin cracks.")
+            bound.add(k)
+            continue
         if piece and piece[0].lower_ in ("which", "who", "whom", "whose"):
             bound.add(k)  # ", which helped within six weeks": never "Which helped within six weeks."
             continue
@@ -1471,6 +1490,11 @@ def _at_conjunctions(sentence: str, limit: int) -> list[str]:
         j = verb.left_edge.i - 1
         if j <= 3 or doc[j].lower_ not in ("and", "but"):
             continue
+        top = verb.head
+        while top.dep_ == "conj" and top.head is not top:
+            top = top.head
+        if top.dep_ != "ROOT":
+            continue  # "thoughts that I will pass on germs and make someone ill": the "and" is inside a clause
         subj = next((c for c in verb.head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
         if subj is not None and subj.lower_ == "i":
             # "I" goes before the verb and its auxiliaries ("And last night I threw a plate")

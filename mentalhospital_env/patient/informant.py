@@ -87,9 +87,30 @@ class Informant:
         dropped, the informant named in the record ("her mother") becoming "me"."""
         from mentalhospital_env.cases.compile import informant_words
 
+        own_words = dict(_RELATIONS).get(self.relation, ())
+        label = re.match(r"^\s*([A-Z][a-z]+)\s*:\s*(.+)$", text.strip())
+        if label and (label.group(1).lower() in own_words or label.group(1) == self.name):
+            quote = re.fullmatch(r"['\u2018\u201c\"](.+)['\u2019\u201d\"]\.?", label.group(2).strip())
+            if quote:  # "Mother: 'She screams at the school gate and won't let go of me.'": her own words
+                said = quote.group(1).strip()
+                return said if said.endswith((".", "!", "?")) else said + "."
+        if label and label.group(1).lower() in _LABEL_RELATIVES and not label.group(2).lstrip().startswith(("'", "\u2018", '"')):
+            # "Father: coronary artery disease (stented this year)." -> "Her father has coronary artery disease ..."
+            who = "I" if label.group(1).lower() in own_words else f"{_POSSESSIVE.get(self.sex or '', 'Their')} {label.group(1).lower()}"
+            rest = label.group(2).strip()
+            text = f"{who} {'have' if who == 'I' else 'has'} {rest[0].lower() + rest[1:]}"
         text = informant_words(text, self.sex)
+        # "Family history of recurrent depression in his older sister": a clinician's heading, said as a fact
+        text = re.sub(r"^Family history of (.+?) in (?:his|her|their) ((?:older |younger |elder |maternal |paternal )?[a-z]+)\.$",
+                      lambda m: f"{_POSSESSIVE.get(self.sex or '', 'Their')} {m.group(2)} has had {m.group(1)}.", text)
         if self.relation in ("mother", "father", "grandmother", "grandfather", "carer"):
             words = "|".join(dict(_RELATIONS)[self.relation])
+            if self.relation != "carer":
+                # "sleeps in her parents' bed", "where her parents will be": the parent says "our", "we"
+                text = re.sub(r"\b(?:her|his|their) parents(?:'|\u2019)?(?= (?:bed|room|house|home)\b)", "our", text, flags=re.IGNORECASE)
+                text = re.sub(r"\b(?:her|his|their) parents\b(?= (?:will|are|were|have|had|separated|split|divorced)\b)", "we", text, flags=re.IGNORECASE)
+                text = re.sub(r"\b(?:her|his|their) parents\b", "us", text, flags=re.IGNORECASE)
+                text = re.sub(r"\b(we will be|we are) and when they\b", r"\1 and when we", text)
             # "from her mother's bathroom cabinet" -> "from my bathroom cabinet" (never "me's")
             text = re.sub(rf"\b(?:her|his|their) (?:{words})(?:'s|\u2019s)", "my", text, flags=re.IGNORECASE)
             text = re.sub(rf"\b(?:her|his|their) (?:{words})\b", "me", text, flags=re.IGNORECASE)
@@ -100,7 +121,21 @@ class Informant:
                 text = re.sub(rf"(\b{re.escape(self.name)}\b[^.;]*?)\b{own}\b", r"\1my", text)
             text = re.sub(rf"\b{re.escape(self.name)}(?:'s|\u2019s)", "my", text)
             text = re.sub(rf"\b{re.escape(self.name)}\b", "I", text)
+        mine = {"female": "her", "male": "his"}.get(self.sex or "", "their")
         text = self._relatives(text)
+        text = self._passive_lead(text)
+        if self.relation in ("mother", "father", "grandmother", "grandfather"):
+            # "Me brought him in": the informant named as a subject is "I"
+            text = re.sub(r"(?:^|(?<=[.!?] ))[Mm]e (?=[a-z]+ed\b|brought|took|came|saw|told|found|had|was)", "I ", text)
+        # "lives with mother, sees father every other weekend": a bare relative after a verb or "with" is
+        # the informant ("me") or the child's own ("his father")
+        own = dict(_RELATIONS).get(self.relation, ())
+        text = re.sub(r"\b(with|sees|visits|and) (mother|father|mum|dad|brother|sister|grandmother|grandfather)\b(?! (?:of|in law)\b)",
+                      lambda m: f"{m.group(1)} " + ("me" if m.group(2) in own else f"{mine} {m.group(2)}"), text)
+        # "lives with her mother, father and brother" said by the mother: "with me, her father and her brother"
+        mine = {"female": "her", "male": "his"}.get(self.sex or "", "their")
+        text = re.sub(r"\bwith me((?:,| and) )(father|mother|brother|sister|stepfather|grandmother|grandfather)\b", rf"with me\1{mine} \2", text)
+        text = re.sub(rf"(\bwith me, {mine} [a-z]+ and )(\d+-year-old|younger|older|baby|little|[a-z]+) (brother|sister)\b", rf"\1{mine} \2 \3", text)
         text = _first_person_verbs(text)
         text = self._subjects(text)
         return text[0].upper() + text[1:] if text else text
@@ -113,19 +148,26 @@ class Informant:
 
         pronoun = {"female": "she", "male": "he"}.get(self.sex or "", "they")
 
-        def verb(word: str) -> bool:
+        def verb(word: str, after: str = "") -> bool:
             low = word.lower()
             if low in ("has", "is", "does", "was", "goes"):
                 return True
             if not low.endswith("s") or low.endswith("ss") or len(low) < 4:
                 return False
             lemmas = getLemma(low, upos="VERB")
-            return bool(lemmas) and lemmas[0] != low
+            if not lemmas or lemmas[0] == low:
+                return False
+            nouns = getLemma(low, upos="NOUN")
+            # a plural noun as well ("milestones normal", "sleeps through"): a verb only before what a verb takes
+            return not (nouns and nouns[0] != low) or after in _VERB_TAKES
 
         def fix(m: re.Match) -> str:
             lead, word = m.group(1), m.group(2)
             after = re.match(r"\s+([a-z']+)", text[m.end():])
-            if not verb(word) or (after and after.group(1) in ("is", "was", "has", "had", "does", "did", "will", "can", "and")):
+            piece = re.split(r"[.!?]\s+", text[: m.start()])[-1].split(",")[-1].strip() if lead.strip() == "," else ""
+            if re.fullmatch(r"\d+|[A-Z][a-z]+", piece):
+                return m.group(0)  # "Brother Oliver, 12, is well": the sentence has its subject
+            if not verb(word, after.group(1) if after else "") or (after and after.group(1) in ("is", "was", "has", "had", "does", "did", "will", "can", "and")):
                 return m.group(0)  # "Thomas is quiet": a name, not a verb
                 return m.group(0)
             if pronoun == "they":
@@ -133,7 +175,28 @@ class Informant:
             said = f"{pronoun} {word.lower()}"
             return lead + (said[0].upper() + said[1:] if not lead.strip(" ") or lead.strip().endswith((".", "!", "?")) else said)
 
-        return re.sub(r"((?:^|(?<=[.!?])\s+|,\s+))([A-Za-z]+)\b", fix, text)
+        # "For the last three months sleeps in our bed": a time phrase before the subjectless verb
+        return re.sub(r"((?:^|(?<=[.!?])\s+|,\s+)(?:(?:For|Over|In|During|Since) the (?:last|past) [a-z]+ (?:days|weeks|months|years),? )?)([A-Za-z]+)\b", fix, text)
+
+    def _passive_lead(self, text: str) -> str:
+        """A record's sentence that opens with the child's passive participle ("Bullied at secondary
+        school, frequent absences.") as the informant says it: "He was bullied at secondary school, ..."
+        (the compiler's ``passive_verbs``)."""
+        from lemminflect import getLemma
+
+        from mentalhospital_env.cases.compile import _data as compile_data
+
+        pronoun = {"female": "She", "male": "He"}.get(self.sex or "", "They")
+        passive = set(compile_data()["passive_verbs"])
+
+        def fix(m: re.Match) -> str:
+            word = m.group(2)
+            lemmas = getLemma(word.lower(), upos="VERB")
+            if not word.lower().endswith(("ed", "en", "rn")) or not lemmas or lemmas[0] not in passive:
+                return m.group(0)
+            return f"{m.group(1)}{pronoun} {'were' if pronoun == 'They' else 'was'} {word.lower()}"
+
+        return re.sub(r"((?:^|(?<=[.!?])\s+))([A-Z][a-z]+)\b(?= (?:at|by|in|for|to|from|with|on|aged|when)\b)", fix, text)
 
     def _relatives(self, text: str) -> str:
         """A record's bare relative at the start of a sentence ("Father was a fussy eater") as the
@@ -147,10 +210,18 @@ class Informant:
                 return "I"
             return f"{mine} {word.lower()}"
 
-        return re.sub(_BARE_RELATIVE, fix, text)
+        return _VERBLESS_AFTER.sub(r"\1 is ", re.sub(_BARE_RELATIVE, fix, text))
 
 
+_POSSESSIVE = {"female": "Her", "male": "His"}
+_LABEL_RELATIVES = frozenset({"mother", "father", "mum", "dad", "brother", "sister", "grandmother", "grandfather", "stepfather", "stepmother"})
+# a bare noun phrase after a relative the record names without a verb ("Father a bus driver",
+# "Grandmother nearby"): said with "is"
+_VERBLESS_AFTER = re.compile(r"\b((?:Her|His|Their) (?:mother|father|brother|sister|grandmother|grandfather|stepfather|stepmother|nan|grandad))"
+                             r" (?=(?:a|an|nearby|well|retired|alive|local)\b)")
 _I_VERB = re.compile(r"\b(I|me) (?:(also|still|now|often|never|always|usually|sometimes) )?([a-z]+)\b")
+_VERB_TAKES = frozenset({"a", "an", "the", "her", "his", "their", "to", "in", "at", "on", "with", "up", "out", "off", "for",
+                         "from", "into", "about", "through", "over", "within", "back", "me", "us", "him", "it"})
 _IRREGULAR = {"has": "have", "is": "am", "does": "do", "was": "was", "goes": "go"}
 _BARE_RELATIVE = re.compile(
     r"(?:^|(?<=[.!?] ))(Mother|Father|Mum|Dad|Stepfather|Stepmother|Brother|Sister|Grandmother|Grandfather"
