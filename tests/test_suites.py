@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "9f54a349078985a8b3f9b5d0eabf074c8552c9ded7f913c8e8a360581ed45d2f"
-DEV_V2_SUITE_SHA256 = "d9a825f693bab64f9d749d2b0cb76aac956db8e3d3c685f8b9edf4335c2c2161"
+TEST_V2_SUITE_SHA256 = "ac8c981ef2cb2513a67fcdafc48c92a234cb7b4017eb37a3b4a0006ccf150a0c"
+DEV_V2_SUITE_SHA256 = "f4b546e0987556b8e7f052d095a65b99bdfd26d490803019fe0c95240520ff94"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 
