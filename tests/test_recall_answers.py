@@ -123,3 +123,45 @@ def test_a_racing_heart_is_no_answer_to_the_suicide_question(handwritten) -> Non
     (reply,) = _ask(handwritten["hw-013"], "Have you had any thoughts of ending your life?")
     assert "heart" not in reply.lower()
     assert "never" in reply.lower() or "no" in reply.lower().split()
+
+
+def _heroin_record():
+    from mentalhospital_env.cases.loader import load_case
+
+    return load_case({
+        "case_id": "t-heroin", "language": "en",
+        "demographics": {"age": 31, "sex": "male", "occupation": "unemployed roofer", "marital_status": "single",
+                         "living_situation": "lives in a hostel"},
+        "setting": "inpatient",
+        "ehr": {
+            "chief_complaint": "Not coping; asked for help.",
+            "history_of_present_illness": (
+                "Admitted from the emergency department after two weeks of worsening low mood. "
+                'He says, "I\'m smoking a bag of heroin a day and I can\'t stop." '
+                "Sleeping poorly since he lost his flat."
+            ),
+            "substance_use": "Smokes heroin, about 0.3 g a day for two years; never injected. No alcohol.",
+            "mental_status_exam": {"behavior": "Guarded, poor eye contact."},
+        },
+        "diagnosis": {"categories": ["substance_related"], "disorders": [{"name": "Opioid dependence", "code": "F11.20"}]},
+        "treatment": {"plan": "Opioid substitution assessment."},
+        "exams": [{"name": "Urine drug screen", "kind": "lab", "result": "positive for opiates"}],
+    })
+
+
+@pytest.mark.parametrize("question", ["Do you use any drugs?", "Do you take any recreational drugs?",
+                                      "Do you use drugs, like cannabis or cocaine?"])
+def test_drug_use_the_patient_told_the_referrer_is_told_at_the_first_broad_question(question) -> None:
+    """A guarded man admitted for his heroin, who quoted it to the liaison nurse, tells it when first asked about
+    drugs in general: no deflection ('That's hard, can we come back to it?') and no 'not sure' (stop 26's
+    supervisor: test-v2-0341 deflected every drug question once the chief complaint said only 'not coping')."""
+    (reply,) = _ask(_heroin_record(), question)
+    assert "heroin" in reply.lower(), reply
+    assert "come back to" not in reply.lower() and "rather" not in reply.lower(), reply
+
+
+def test_a_suicide_screen_is_not_answered_by_a_narrower_finding_misread(handwritten) -> None:
+    # hw-013: "feel like my heart's going to jump out" is no suicide plan; narrower findings answer only the
+    # broad substance questions (recall.json came_about.told_by_narrower)
+    (reply,) = _ask(handwritten["hw-013"], "Any thoughts of ending your life?")
+    assert "jump" not in reply.lower(), reply

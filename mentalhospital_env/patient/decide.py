@@ -314,23 +314,34 @@ def gate(plan: AnswerPlan, may_disclose, disclosed, index: FactIndex) -> AnswerP
         items.append(gated)
     if not changed:
         return plan
+    if any(i.stance in (AFFIRM, TELL) and i.facts and i.subject != "similar" for i in items):
+        # a sentence recall added only for being close in words, held back, is left out, not deflected: what
+        # was asked is answered ("Do you use any drugs?" - not "That's hard. Can we come back to it? Yes, heroin")
+        items = [i for i in items if not (i.stance == WITHHELD and i.subject == "similar")]
     return AnswerPlan(plan.question, tuple(items), plan.refusal, plan.small_talk, plan.unclear)
 
 
 def _came_about(item: AnswerItem, index: FactIndex) -> bool:
-    """Whether an item is on what the patient came about: a patient who asks for help with their
-    drinking talks about their drinking, whatever the rapport."""
+    """Whether an item is on what the patient came about (:attr:`FactIndex.came_about_topics`): a patient
+    who asks for help with their drinking, or told the referrer about it in their own words, talks about
+    their drinking, whatever the rapport."""
     taxonomy = load_taxonomy()
+    rules = load_recall_rules()
+
+    def finding_topics(concept_id: str) -> set[str]:
+        # a finding's own topics where recall names them (suicidal thoughts are the suicide topic, not the
+        # sleep complaint that a cue word of theirs happens to share), else the lexicon's
+        return set(rules.finding_topics.get(concept_id, ())) or set(concept_topics(index.lexicon, concept_id))
+
     if item.subject in taxonomy.by_id:
         subjects = {item.subject}
     elif item.subject in index.lexicon:
-        # a finding's own topics where recall names them (suicidal thoughts are the suicide topic, not the
-        # sleep complaint that a cue word of theirs happens to share), else the lexicon's
-        subjects = set(load_recall_rules().finding_topics.get(item.subject, ())) or set(
-            concept_topics(index.lexicon, item.subject))
+        subjects = finding_topics(item.subject)
     else:
         subjects = {t for f in item.facts for t in f.topics}
-    return bool(subjects & index.complaint_topics)
+    # and what the sentences told say: "Do you use any drugs?" is told the heroin he came about
+    subjects |= {t for f in item.facts for c in f.affirms for t in finding_topics(c)}
+    return bool(subjects & index.came_about_topics)
 
 
 def _gate_item(item: AnswerItem, may_disclose, disclosed, ungated=(), free_topic: bool = False) -> AnswerItem:

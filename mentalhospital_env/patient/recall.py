@@ -26,7 +26,7 @@ from functools import lru_cache
 
 from mentalhospital_env.cases import Case, Fact
 from mentalhospital_env.knowledge.language import memo_size, stems
-from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
+from mentalhospital_env.knowledge.lexicon import Lexicon, lexicon_relations, load_lexicon
 
 from .check import LeakGuard
 from .question import Question
@@ -79,6 +79,10 @@ class RecallRules:
     facets: Mapping[str, tuple[re.Pattern[str], re.Pattern[str]]] = field(default_factory=dict)
     #: facet -> the sections whose sentences say it, for a facet said by where it is written (``facets``)
     facet_sections: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    #: kinds of topic a quote in the history makes what the patient came about (``came_about``)
+    came_about_kinds: frozenset[str] = frozenset()
+    #: broad concepts a narrower finding of the record answers (``came_about.told_by_narrower``)
+    told_by_narrower: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=1)
@@ -128,6 +132,8 @@ def load_recall_rules() -> RecallRules:
                 for k, v in raw.get("facets", {}).items() if not k.startswith("_")},
         facet_sections={k: frozenset(v["sections"]) for k, v in raw.get("facets", {}).items()
                         if not k.startswith("_") and v.get("sections")},
+        came_about_kinds=frozenset(raw.get("came_about", {}).get("kinds", ())),
+        told_by_narrower=frozenset(raw.get("came_about", {}).get("told_by_narrower", ())),
     )
 
 
@@ -285,6 +291,22 @@ def _job_says(job: str) -> str:
 _EXAMINER_SECTIONS = ("mental_status_exam", "risk_assessment")
 #: the patient's own words quoted in a clinician's sentence ("said he would 'sort them out'")
 _QUOTE = re.compile(r"(?<![A-Za-z])['\u2018\u201c\"][A-Za-z][^'\u2019\u201d\"]{3,80}['\u2019\u201d\"](?![A-Za-z])")
+
+
+@lru_cache(maxsize=None)
+def _narrower(concept_id: str) -> tuple[str, ...]:
+    """The findings that imply a concept (the lexicon's ``implies`` pairs: opioid use implies drug use)."""
+    return tuple(a for a, b in lexicon_relations("implies") if b == concept_id)
+
+
+def _quotes_patient(fact: Fact) -> bool:
+    """Whether a record sentence quotes the patient's own words, the words they say here (``He adds, "I'm
+    using heroin every day."``): the first sentence of their ``patient_says`` stands in the record's as written."""
+    said = re.split(r"(?<=[.!?])\s", (fact.patient_says or "").strip())[0].rstrip(".!?").strip().lower()
+    text = fact.text.replace("\u2019", "'").lower()
+    return len(said) > 3 and said.replace("\u2019", "'") in text
+
+
 # what the patient came with, not their circumstances ("my daughter driving" among the worries is no household)
 _PRESENTATION_SECTIONS = ("chief_complaint", "history_of_present_illness")
 # a person's circumstances: who is at home, what they do with a weekend (not "drinks at weekends")
@@ -550,6 +572,14 @@ class FactIndex:
         self.complaint_topics = frozenset(
             t for f in self.by_section.get("chief_complaint", ()) for t in f.topics
         ) - _NOT_COMPLAINT
+        # what the patient came about (told whatever the rapport): the complaint, and the substance use the
+        # history quotes the patient telling whoever referred them ("I'm using heroin every day"; ``came_about``
+        # in data/recall.json)
+        taxonomy = load_taxonomy()
+        self.came_about_topics = self.complaint_topics | frozenset(
+            t for f in self.by_section.get("history_of_present_illness", ()) if _quotes_patient(f.fact)
+            for t in f.topics if t in taxonomy.by_id and taxonomy.kind(t) in rules.came_about_kinds
+        )
         self.durations = {f.id: duration_in(f.fact.text) or duration_in(f.fact.patient_says or "") for f in entries}
         self.amounts = {f.id: amount_in(f.fact.patient_says or f.fact.text) for f in entries}
         # says a time at all: how long, or when ("until 65", "since starting university", "two years ago")
@@ -1332,6 +1362,10 @@ class MemorySkill:
                 )
             return AnswerItem(UNKNOWN, concept_id, about_other=True)
         facts = [f for f in index.affirming.get(concept_id, ()) if f.tellable]
+        if not facts and concept_id in load_recall_rules().told_by_narrower:
+            # a narrower finding the record states answers the broader question (``implies`` of the lexicon):
+            # "Do you use any drugs?" is told the heroin, "Any trouble sleeping?" the waking at four
+            facts = [f for c in _narrower(concept_id) for f in index.affirming.get(c, ()) if f.tellable]
         if not facts and concept_id in self._concept_sections:
             facts = [f for f in index.section_facts(self._concept_sections[concept_id]) if f.tellable]
         if facts:
