@@ -511,3 +511,20 @@ def test_compensatory_behaviour_stated_in_binge_eating_disorder():
         "F50.81: compensatory behaviour, present or absent"
     ]
     assert compensatory("Binges most evenings for two years; she denies vomiting or laxatives.") == []
+
+
+def test_rigor_does_not_reward_an_entry_the_encounter_rules_out():
+    """A "severe" episode beside scales that read moderate, or dysthymia for an illness of months, lengthens the
+    differential without widening it: the list with it scores no higher than the list without it."""
+    case = _frozen("test-v2-0239")  # a first moderate depressive episode
+    results = (("PHQ-9", "total 12/27 (moderate)"), ("HAM-D", "total 18/52 (moderate)"))
+    note = ('Chief complaint: "I feel low all the time."\nHistory of present illness: Low mood, poor sleep and no '
+            "enjoyment for three months, after her redundancy.\nAssessment: Moderate depressive episode; an adjustment "
+            "disorder is less likely.\nPlan: see treatment plan.")
+    turns = (Turn("When did this start?", "It's been about three months now, since I lost my job."),)
+    rigor = lambda disorders: OfflineJudge(dimensions=("diagnostic_rigor",)).score(
+        case, Chart(turns=turns, note=note, exam_results=results, disorders=disorders))["diagnostic_rigor"]
+    base = ("F32.1", "F43.21")
+    assert rigor(base + ("F32.2",)) <= rigor(base)
+    assert rigor(base + ("F34.1",)) <= rigor(base)
+    assert rigor(base + ("F41.1",)) >= rigor(base)  # an entry the encounter leaves open still counts

@@ -328,8 +328,8 @@ def misfiled_sections(view: NoteView) -> list[NoteFault]:
 def illness_days(view: NoteView) -> float | None:
     """How long the present illness has lasted by the encounter and the note: the longest duration (the knowledge
     base's parser, a bare "for weeks" read as two) in the replies to questions about onset (``onset_questions``),
-    the note's chief complaint and its history of present illness; the longest in any reply when none of those
-    says one."""
+    the note's chief complaint and its history of present illness; when none of those says one, the longest in a
+    reply's sentence that names a finding (not "I've been a cleaner for 4 years")."""
     durations = load_durations()
     cues = [stem(w) for w in _data()["onset_questions"]]
     onset = [
@@ -338,7 +338,16 @@ def illness_days(view: NoteView) -> float | None:
     ]
     texts = onset + [view.sections.get("chief_complaint", ""), view.sections.get("history_of_present_illness", "")]
     said = durations.longest_said(texts, bare_plurals=True)
-    return said if said is not None else durations.longest_said(view.replies, bare_plurals=True)
+    if said is not None:
+        return said
+    # else a reply's sentence that tells a finding with its duration ("I've felt low for months"), never one about
+    # something else ("I've been a cleaner for 4 years" is no illness of four years)
+    lexicon = load_lexicon()
+    telling = [
+        sentence for reply in view.replies for sentence in re.split(r"(?<=[.!?])\s+", reply)
+        if any(not m.negated and lexicon.get(m.concept_id).kind in ("symptom", "sign") for m in mentions(sentence))
+    ]
+    return durations.longest_said(telling, bare_plurals=True)
 
 
 def diagnosis_duration(view: NoteView) -> list[NoteFault]:
@@ -360,6 +369,29 @@ def diagnosis_duration(view: NoteView) -> list[NoteFault]:
     if durations.hedged(view.sections.get("assessment", "")) and not fitting:
         return []
     return [NoteFault("diagnosis_duration", "assessment", f"{view.principal} needs {need} days; the history says {said:g} days")]
+
+
+def unsupported_entries(case: Any, chart: Chart) -> tuple[str, ...]:
+    """The disorders of the ranked list (``chart.disorders``) that the encounter itself rules out: one whose minimum
+    duration is longer than the illness the history gives (:func:`illness_days`: dysthymia for an illness of four
+    months; its maximum too, a brief psychotic disorder at a year), or whose severity the rating scales on file
+    contradict (a "severe" episode beside a PHQ-9 and a HAM-D that read moderate). A supervisor calls them unsupported:
+    a longer differential of such entries is no better reasoned (Rigor counts only the others)."""
+    from mentalhospital_env.knowledge.specifiers import severity_conflict
+
+    codes = [c for c in (resolve_disorder_code(e) for e in chart.disorders or () if isinstance(e, str)) if c]
+    if not codes or not (chart.note or chart.turns):
+        return ()
+    view = note_view(case, chart)
+    durations = load_durations()
+    said = illness_days(view)
+    out = []
+    for code in dict.fromkeys(codes):
+        if said is not None and not durations.fits(code, said):
+            out.append(code)
+        elif severity_conflict(code, view.results):
+            out.append(code)
+    return tuple(out)
 
 
 @lru_cache(maxsize=1)
@@ -876,6 +908,7 @@ __all__ = [
     "false_denials",
     "risk_false_denials",
     "illness_days",
+    "unsupported_entries",
     "main_risk_omitted",
     "misfiled_answers",
     "misfiled_findings",
