@@ -24,7 +24,16 @@ the encounter) and returns the faults it finds; :data:`NOTE_FAULTS` is the rubri
   nightmares; insomnia; intrusive memories.") with no sentence that tells the illness.
 * :func:`broken_punctuation`: a stop after a quote that ends in one ('"It started in May.".'), a label with nothing
   after it ("Exam results: ;").
-* :func:`misfiled_findings`: low mood, sleep or nightmares filed as "Thought content".
+* :func:`misfiled_findings`: low mood, sleep or nightmares (intrusive memories, palpitations, avoidance, aggression)
+  filed as "Thought content".
+* :func:`misfiled_answers` and :func:`misfiled_mood`: another question's answer under a label ("Occupation: \"Just
+  the usual\"", the agoraphobic avoidance as "Trauma history", a childhood sentence under "Living situation"), or a
+  mood quote that says no mood ("I think I'll never get better").
+* :func:`central_features_omitted` (with :func:`central_finding_omitted`): the central feature of one of the
+  record's disorders that the patient gave and the history never names (``central_features``: the index trauma of
+  a PTSD, the binges and weight gain of a binge eating disorder, compensatory behaviour present or absent).
+* :func:`results_uninterpreted`: a deranged laboratory panel listed and read nowhere (LDL 7.1 in a binge eating
+  disorder).
 
 Denials that what the patient said contradicts ("Denies insomnia" beside "can't get to sleep before 2 a.m.") are
 note-precision errors (:mod:`.precision`), which cap Qual. on their own.
