@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mentalhospital_env.cases import load_suite
+from mentalhospital_env.cases import load_case, load_suite
 from mentalhospital_env.knowledge.durations import load_durations, read_durations
 from mentalhospital_env.knowledge.errors import KnowledgeError
 from mentalhospital_env.rewards.chart import Chart, Turn
@@ -300,9 +300,17 @@ def _assessment_note(assessment):
             f"Assessment: {assessment}\nPlan: see treatment plan.")
 
 
+def _frozen(case_id):
+    """A test-v2 record as the judge-agreement data froze it (a redrawn suite holds another patient under the id)."""
+    import json
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "judge_agreement" / "records.json"
+    return load_case(next(c for c in json.loads(data.read_text("utf-8"))["cases"] if c["case_id"] == case_id))
+
+
 def test_the_records_own_diagnosis_read_from_codes():
-    suite = load_suite("test-v2")
-    ptsd = suite["test-v2-0472"]  # F43.10 with a comorbid F32.1 (and more, in some draws)
+    ptsd = _frozen("test-v2-0472")  # F43.10 with a comorbid F32.1
     comorbid = len(ptsd.diagnosis.disorders) - 1
     assert ptsd.diagnosis.disorders[0].code.startswith("F43.1") and comorbid >= 1
     kinds = lambda case, text: sorted(f.kind for f in _faults(case, _assessment_note(text)) if f.kind.startswith("diagnosis_"))
@@ -335,14 +343,14 @@ def test_a_specifier_the_record_contradicts():
 
 def test_a_wrong_diagnosis_lowers_qual():
     """The scripted clinician's note of test-v2-0129 (dissociative identity disorder written up as paranoid schizophrenia),
-    frozen with its encounter in the judge-agreement data: the record's own diagnosis in its place scores higher."""
+    frozen with its encounter and its record in the judge-agreement data: the record's own diagnosis in its place scores higher."""
     import json
     from pathlib import Path
 
     data = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "judge_agreement"
     row = next(json.loads(line) for line in open(data / "ratings.jsonl", encoding="utf-8") if '"note-099"' in line)
     encounter = next(e for e in json.loads((data / "encounters.json").read_text("utf-8"))["encounters"] if e["case_id"] == row["case_id"])
-    case = load_suite("test-v2")[row["case_id"]]
+    case = _frozen(row["case_id"])  # the record the note was written and rated against
     turns = tuple(Turn(t["doctor"], t["patient"]) for t in encounter["turns"])
     results = tuple(tuple(r) for r in encounter["exam_results"])
     judge = OfflineJudge(dimensions=("note_quality",))
@@ -432,3 +440,91 @@ def test_a_diagnosis_whose_features_the_note_never_states(hw):
     kinds = lambda sub: [f.kind for f in _faults(case, base.format(sub=sub), turns=turns) if f.kind.startswith("diagnosis_features")]
     assert kinds("He smokes cannabis.") == ["diagnosis_features_unstated"]
     assert kinds("He smokes cannabis every night and craves it by the afternoon.") == []
+
+
+def test_answers_filed_under_occupation_trauma_living_or_mood_labels(hw):
+    """What a supervisor found misfiled in the scripted clinician's notes (stop 25): a non-answer or the onset as the
+    occupation, the agoraphobic avoidance as the trauma history, a childhood sentence under the living situation, and
+    hopelessness or a marriage as the mood word."""
+    kinds = lambda text: _misfiled(hw, "Past psychiatric history: None.", text)
+    assert kinds('Occupation: "Just the usual, getting through the day."') == ["misfiled_answer"]
+    assert kinds('Occupation: "As I said, six months ago things began to change."') == ["misfiled_answer"]
+    assert kinds('Occupation: "I\'m a civil servant. When I was 26 it all started."') == ["misfiled_answer"]
+    for answer in ("I'm a cleaner.", "I've been a cleaner for 4 years.", "At the moment I'm part-time volunteer at a charity.",
+                   "I'm unemployed, looking for work."):
+        assert kinds(f'Occupation: "{answer}"') == [], answer
+    assert kinds('Trauma history: "Most days I\'m refusing to go out alone in case of an attack."') == ["misfiled_answer"]
+    assert kinds('Trauma history: "I was robbed at knifepoint at work."') == []
+    assert kinds('Trauma history: "No, nothing like that."') == []
+    assert kinds('Living situation: "Home wasn\'t a safe place growing up. I live with my partner."') == ["misfiled_answer"]
+    assert kinds('Living situation: "I grew up here and live with my parents now."') == []
+    mood = lambda quote: _misfiled(hw, f'Mental status examination: Mood described as "{quote}".', "")
+    assert mood("As I said, honestly, I think I'll never get better") == ["misfiled_answer"]
+    assert mood("The thing is, I'd say my mood is angry. We've grown apart, to be honest") == ["misfiled_answer"]
+    assert mood("My mood's angry, I'd say") == []
+    assert mood("Like I mentioned, mood-wise, low") == []
+
+
+def _central(case, replies, hpi, assessment):
+    note = (f'Chief complaint: "I can\'t sleep."\nHistory of present illness: {hpi}\nAssessment: {assessment}\n'
+            "Plan: see treatment plan.")
+    turns = tuple(Turn("Tell me more.", r) for r in replies)
+    return [f.text for f in _faults(case, note, turns=turns) if f.kind == "central_finding_omitted"]
+
+
+def test_the_central_feature_of_the_records_disorder_told_in_the_history():
+    """The index trauma of a PTSD that the patient told is central: a history of its symptoms alone leaves it out, and
+    the disorder's name ("post-traumatic") is not the event; a feature the patient never gave is not wanted."""
+    ptsd = _frozen("test-v2-0472")
+    told = ["It began at 24, in the weeks after a violent robbery at work.", "The memories come when I least expect it."]
+    missing = _central(ptsd, told, "He describes intrusive memories and poor sleep for five years.",
+                       "Post-traumatic stress disorder.")
+    assert [t for t in missing if "trauma" in t] == ["F43.10: the trauma the illness followed"]
+    assert not [t for t in _central(ptsd, told, "Intrusive memories since a violent robbery at work at 24.",
+                                    "Post-traumatic stress disorder.") if "trauma" in t]
+    assert not [t for t in _central(ptsd, told[1:], "He describes intrusive memories.", "Post-traumatic stress disorder.")
+                if "trauma" in t]
+
+
+def test_results_listed_but_not_read():
+    """A deranged panel listed under Investigations and read nowhere else (LDL 7.1 in a binge eating disorder) is a
+    fault; read in the formulation, or a single value a little out of range, it is not."""
+    case = _frozen("test-v2-0055")  # binge eating disorder; the record's lipid panel is a lab
+    lipids = ("Lipid panel", "total cholesterol 8.5 mmol/L (raised), LDL 7.1 mmol/L (raised), HDL 0.7 mmol/L (low)")
+    note = lambda assessment, result: (
+        f'Chief complaint: "I eat until I feel sick."\nHistory of present illness: Binges for two years.\n'
+        f"Investigations: {result[0]}: {result[1]}.\nAssessment: {assessment}\nPlan: see treatment plan.")
+    kinds = lambda text, result=lipids: [
+        f.kind for f in note_faults(case, Chart(note=note(text, result), exam_results=(result,))) if f.kind == "result_uninterpreted"
+    ]
+    assert kinds("Binge eating disorder.") == ["result_uninterpreted"]
+    assert kinds("Binge eating disorder; markedly raised cholesterol, for the GP.") == []
+    assert kinds("Binge eating disorder.", ("Lipid panel", "total cholesterol 5.6 mmol/L (raised), LDL 3.1 mmol/L")) == []
+
+
+def test_compensatory_behaviour_stated_in_binge_eating_disorder():
+    """What tells binge eating disorder from bulimia is wanted present or absent, whether or not it came up."""
+    bed = _frozen("test-v2-0055")
+    told = ["I'll have dinner, then eat a family bag of crisps, chocolate, whatever's there."]
+    compensatory = lambda hpi: [t for t in _central(bed, told, hpi, "Binge eating disorder.") if "compensatory" in t]
+    assert compensatory("Binges most evenings (a family bag of crisps, chocolate) for two years.") == [
+        "F50.81: compensatory behaviour, present or absent"
+    ]
+    assert compensatory("Binges most evenings for two years; she denies vomiting or laxatives.") == []
+
+
+def test_rigor_does_not_reward_an_entry_the_encounter_rules_out():
+    """A "severe" episode beside scales that read moderate, or dysthymia for an illness of months, lengthens the
+    differential without widening it: the list with it scores no higher than the list without it."""
+    case = _frozen("test-v2-0239")  # a first moderate depressive episode
+    results = (("PHQ-9", "total 12/27 (moderate)"), ("HAM-D", "total 18/52 (moderate)"))
+    note = ('Chief complaint: "I feel low all the time."\nHistory of present illness: Low mood, poor sleep and no '
+            "enjoyment for three months, after her redundancy.\nAssessment: Moderate depressive episode; an adjustment "
+            "disorder is less likely.\nPlan: see treatment plan.")
+    turns = (Turn("When did this start?", "It's been about three months now, since I lost my job."),)
+    rigor = lambda disorders: OfflineJudge(dimensions=("diagnostic_rigor",)).score(
+        case, Chart(turns=turns, note=note, exam_results=results, disorders=disorders))["diagnostic_rigor"]
+    base = ("F32.1", "F43.21")
+    assert rigor(base + ("F32.2",)) <= rigor(base)
+    assert rigor(base + ("F34.1",)) <= rigor(base)
+    assert rigor(base + ("F41.1",)) >= rigor(base)  # an entry the encounter leaves open still counts

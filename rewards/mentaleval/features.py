@@ -537,6 +537,7 @@ class DiagnosisReading:
     categories_named: int
     categories_accounted: int
     testing_exams: int
+    unsupported_codes: tuple[str, ...] = ()  # entries the encounter rules out (note_faults.unsupported_entries)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -24,7 +24,16 @@ the encounter) and returns the faults it finds; :data:`NOTE_FAULTS` is the rubri
   nightmares; insomnia; intrusive memories.") with no sentence that tells the illness.
 * :func:`broken_punctuation`: a stop after a quote that ends in one ('"It started in May.".'), a label with nothing
   after it ("Exam results: ;").
-* :func:`misfiled_findings`: low mood, sleep or nightmares filed as "Thought content".
+* :func:`misfiled_findings`: low mood, sleep or nightmares (intrusive memories, palpitations, avoidance, aggression)
+  filed as "Thought content".
+* :func:`misfiled_answers` and :func:`misfiled_mood`: another question's answer under a label ("Occupation: \"Just
+  the usual\"", the agoraphobic avoidance as "Trauma history", a childhood sentence under "Living situation"), or a
+  mood quote that says no mood ("I think I'll never get better").
+* :func:`central_features_omitted` (with :func:`central_finding_omitted`): the central feature of one of the
+  record's disorders that the patient gave and the history never names (``central_features``: the index trauma of
+  a PTSD, the binges and weight gain of a binge eating disorder, compensatory behaviour present or absent).
+* :func:`results_uninterpreted`: a deranged laboratory panel listed and read nowhere (LDL 7.1 in a binge eating
+  disorder).
 
 Denials that what the patient said contradicts ("Denies insomnia" beside "can't get to sleep before 2 a.m.") are
 note-precision errors (:mod:`.precision`), which cap Qual. on their own.
@@ -93,6 +102,7 @@ class NoteView:
     record_sections: tuple[tuple[str, str], ...] = ()  # (path, text) of the record
     results: tuple[tuple[str, str], ...] = ()  # (exam, result) on file in the encounter
     reference: tuple[str, ...] = ()  # the record's own diagnoses (codes, principal first)
+    exam_kinds: Mapping[str, str] = None  # type: ignore[assignment]  # exam name (lower case) -> the record's kind
 
 
 @lru_cache(maxsize=1)
@@ -126,6 +136,7 @@ KINDS = (
     "symptom_list_history",
     "broken_punctuation",
     "diagnosis_features_unstated",
+    "result_uninterpreted",
 )
 
 _QUOTE = re.compile(r'["\u201c]([^"\u201d]{2,600})["\u201d]')
@@ -200,6 +211,7 @@ def note_view(case: Any, chart: Chart) -> NoteView:
         record_sections=tuple(ehr.sections()) if ehr is not None else (),
         results=tuple((str(n), str(r)) for n, r in chart.exam_results),
         reference=tuple(d.code for d in getattr(getattr(case, "diagnosis", None), "disorders", ()) or () if d.code),
+        exam_kinds={str(e.name).lower(): str(getattr(e, "kind", "") or "") for e in getattr(case, "exams", ()) or ()},
     )
 
 
@@ -325,8 +337,8 @@ def misfiled_sections(view: NoteView) -> list[NoteFault]:
 def illness_days(view: NoteView) -> float | None:
     """How long the present illness has lasted by the encounter and the note: the longest duration (the knowledge
     base's parser, a bare "for weeks" read as two) in the replies to questions about onset (``onset_questions``),
-    the note's chief complaint and its history of present illness; the longest in any reply when none of those
-    says one."""
+    the note's chief complaint and its history of present illness; when none of those says one, the longest in a
+    reply's sentence that names a finding (not "I've been a cleaner for 4 years")."""
     durations = load_durations()
     cues = [stem(w) for w in _data()["onset_questions"]]
     onset = [
@@ -335,7 +347,16 @@ def illness_days(view: NoteView) -> float | None:
     ]
     texts = onset + [view.sections.get("chief_complaint", ""), view.sections.get("history_of_present_illness", "")]
     said = durations.longest_said(texts, bare_plurals=True)
-    return said if said is not None else durations.longest_said(view.replies, bare_plurals=True)
+    if said is not None:
+        return said
+    # else a reply's sentence that tells a finding with its duration ("I've felt low for months"), never one about
+    # something else ("I've been a cleaner for 4 years" is no illness of four years)
+    lexicon = load_lexicon()
+    telling = [
+        sentence for reply in view.replies for sentence in re.split(r"(?<=[.!?])\s+", reply)
+        if any(not m.negated and lexicon.get(m.concept_id).kind in ("symptom", "sign") for m in mentions(sentence))
+    ]
+    return durations.longest_said(telling, bare_plurals=True)
 
 
 def diagnosis_duration(view: NoteView) -> list[NoteFault]:
@@ -357,6 +378,29 @@ def diagnosis_duration(view: NoteView) -> list[NoteFault]:
     if durations.hedged(view.sections.get("assessment", "")) and not fitting:
         return []
     return [NoteFault("diagnosis_duration", "assessment", f"{view.principal} needs {need} days; the history says {said:g} days")]
+
+
+def unsupported_entries(case: Any, chart: Chart) -> tuple[str, ...]:
+    """The disorders of the ranked list (``chart.disorders``) that the encounter itself rules out: one whose minimum
+    duration is longer than the illness the history gives (:func:`illness_days`: dysthymia for an illness of four
+    months; its maximum too, a brief psychotic disorder at a year), or whose severity the rating scales on file
+    contradict (a "severe" episode beside a PHQ-9 and a HAM-D that read moderate). A supervisor calls them unsupported:
+    a longer differential of such entries is no better reasoned (Rigor counts only the others)."""
+    from mentalhospital_env.knowledge.specifiers import severity_conflict
+
+    codes = [c for c in (resolve_disorder_code(e) for e in chart.disorders or () if isinstance(e, str)) if c]
+    if not codes or not (chart.note or chart.turns):
+        return ()
+    view = note_view(case, chart)
+    durations = load_durations()
+    said = illness_days(view)
+    out = []
+    for code in dict.fromkeys(codes):
+        if said is not None and not durations.fits(code, said):
+            out.append(code)
+        elif severity_conflict(code, view.results):
+            out.append(code)
+    return tuple(out)
 
 
 @lru_cache(maxsize=1)
@@ -440,7 +484,65 @@ def central_finding_omitted(view: NoteView) -> list[NoteFault]:
     named: set[str] = set()
     for c in view.named:
         named |= {c} | _implications(c)[0] | _implications(c)[1] | _equivalents(c)
-    return [NoteFault("central_finding_omitted", "history_of_present_illness", c) for c in sorted(view.central - named)]
+    out = [NoteFault("central_finding_omitted", "history_of_present_illness", c) for c in sorted(view.central - named)]
+    return out + central_features_omitted(view)
+
+
+def central_features_omitted(view: NoteView) -> list[NoteFault]:
+    """Each feature of one of the record's disorders that a supervisor holds central (``central_features``: the
+    index trauma of a PTSD, the binges and the weight gain of a binge eating disorder, the avoidance of an
+    agoraphobia, the mood swings of a borderline personality disorder) that the patient gave in the encounter (a
+    reply affirming one of its findings or naming one of its words) and the note's history, mental state and
+    assessment never name in any words or polarity; a ``pertinent`` feature (compensatory behaviour, present or
+    absent, in binge eating disorder) is wanted whether or not the patient gave it. Elsewhere in the note (the
+    weight gain under Medical history) is not where a reader of the history looks for it."""
+    conf = _data()["central_features"]
+    text = " ".join(view.sections.get(k, "") for k in conf["sections"])
+    in_note = {m.concept_id for m in mentions(text)}
+    out = []
+    for ref in view.reference:
+        hits = [p for p in conf["disorders"] if ref.upper().startswith(p)]
+        if not hits:
+            continue
+        for group in conf["disorders"][max(hits, key=len)]:
+            findings, words = set(group.get("findings", ())), list(group.get("words", ()))
+            given = group.get("pertinent") or bool(findings & view.affirmed) or any(_names(r, words) for r in view.replies)
+            if given and not (findings & in_note or _names(text, words)):
+                out.append(NoteFault("central_finding_omitted", "history_of_present_illness", f"{ref}: {group['what']}"))
+    return out
+
+
+def results_uninterpreted(view: NoteView) -> list[NoteFault]:
+    """A laboratory or physical result on file with at least ``min_flagged`` values flagged abnormal
+    (``result_interpretation``: a deranged panel) that the note never reads outside its listing of the results (the exam's name, an analyte it flags, or a word for the panel): listed, not read
+    ("LDL 7.1 mmol/L (raised)" under Investigations and nothing of it in the formulation). One fault per note."""
+    conf = _data()["result_interpretation"]
+    kinds = view.exam_kinds or {}
+    # the note less the results as listed ("Lipid panel: total cholesterol 8.5 mmol/L (raised), ..."): what is left
+    # reads them ("Renal results above show dehydration", "raised lipids" in the assessment) or does not
+    assessment = view.note
+    for name, result in view.results:
+        assessment = assessment.replace(f"{name}: {result}", " ").replace(result, " ")
+    said = {t.lower() for t in tokenize(assessment)}
+    flags = "|".join(re.escape(f) for f in conf["flags"])
+    for name, result in view.results:
+        if kinds.get(name.lower()) not in conf["kinds"]:
+            continue
+        if len(re.findall(rf"\((?:{flags})\b", result, flags=re.IGNORECASE)) < conf.get("min_flagged", 1):
+            continue  # one value out of range (a potassium of 3.1) is read at a glance; a deranged panel is not
+        flagged = re.findall(rf"([A-Za-z][A-Za-z0-9 :]*?)\s+[\d.<>]+[^,;()]*\((?:{flags})\b", result, flags=re.IGNORECASE)
+        if not flagged and not re.search(rf"\((?:{flags})\b", result, flags=re.IGNORECASE):
+            continue
+        words = {t.lower() for t in tokenize(name)} | {t.lower() for f in flagged for t in tokenize(f)}
+        for key, names in conf["names"].items():
+            if key in name.lower():
+                words |= {n.lower() for n in names}
+        words -= {"total", "and", "of", "the", "panel", "test", "level", "serum"}
+        formulation = {t.lower() for t in tokenize(view.sections.get("assessment", ""))}
+        explained = any(key in name.lower() and formulation & set(by) for key, by in conf.get("explained_by", {}).items())
+        if not (explained or words & said or any(" " in w and w in assessment.lower() for w in words)):
+            return [NoteFault("result_uninterpreted", "assessment", f"{name}: {result[:100]}")]
+    return []
 
 
 def _same_disorder(a: str, b: str) -> bool:
@@ -565,6 +667,7 @@ def misfiled_answers(view: NoteView) -> list[NoteFault]:
     table = {k.lower(): [stem(w) for w in v] for k, v in _data()["labelled_answers"].items()}
     others = {k.lower(): {part: [stem(w) for w in words] for part, words in v.items()} for k, v in _data()["labelled_other_topic"].items()}
     denials = set(_data()["denial_words"])
+    patterns = {k.lower(): re.compile(v, re.IGNORECASE) for k, v in _data().get("labelled_patterns", {}).items() if not k.startswith("_")}
     out = []
     for section, text in view.sections.items():
         marks = list(_LABEL.finditer(text))
@@ -579,11 +682,36 @@ def misfiled_answers(view: NoteView) -> list[NoteFault]:
                 continue
             stems_ = [stem(t) for t in tokens]
             other = others.get(label)
-            if not any(s.startswith(w) for s in stems_ for w in table[label]) or (
-                other and any(s.startswith(w) for s in stems_ for w in other["other"])
-                and not any(s.startswith(w) for s in stems_ for w in other["unless"])
-            ):
+            pattern = patterns.get(label)
+            on_topic = any(s.startswith(w) for s in stems_ for w in table[label]) or bool(pattern and pattern.search(answer))
+            # a sentence of the answer that holds another topic's word and none that says its own ("Living situation:
+            # \"Home wasn't a safe place growing up. I live with my partner ...\"": the first is the childhood)
+            strays = [
+                sentence for sentence in re.split(r"(?<=[.!?])\s+", answer)
+                if other and any(s.startswith(w) for s in (stem(t) for t in tokenize(sentence)) for w in other["other"])
+                and not any(s.startswith(w) for s in (stem(t) for t in tokenize(sentence)) for w in other["unless"])
+            ]
+            if not on_topic or strays:
                 out.append(NoteFault("misfiled_answer", section, f"{m.group(1)}: {answer[:120]}"))
+    return out + misfiled_mood(view)
+
+
+def misfiled_mood(view: NoteView) -> list[NoteFault]:
+    """The quote given as the patient's mood (``mood_quote`` ``leads``: "Mood described as \"...\"") with a sentence
+    that says no mood (none of ``words``): hopelessness ("I think I'll never get better") or a marriage ("We've grown
+    apart") filed as the mood word. One fault per quote."""
+    conf = _data()["mood_quote"]
+    words = [stem(w) for w in conf["words"]]
+    out = []
+    for q in view.quotes:
+        if not any(q.before.lower().rstrip().endswith(lead) for lead in conf["leads"]):
+            continue
+        for sentence in re.split(r"(?<=[.!?])\s+", q.text):
+            body = re.sub(r"^\s*(?:as i said|like i said|like i mentioned|as i mentioned)[, ]*", "", sentence, flags=re.I)
+            tokens = tokenize(body)
+            if len(tokens) >= 2 and not any(stem(t).startswith(w) for t in tokens for w in words):
+                out.append(NoteFault("misfiled_answer", q.section, f"Mood: {q.text[:120]}"))
+                break
     return out
 
 
@@ -737,6 +865,7 @@ NOTE_FAULTS: tuple[Callable[[NoteView], list[NoteFault]], ...] = (
     symptom_list_history,
     broken_punctuation,
     misfiled_findings,
+    results_uninterpreted,
 )
 """The rubric: each function finds one kind of fault."""
 
@@ -788,10 +917,14 @@ __all__ = [
     "false_denials",
     "risk_false_denials",
     "illness_days",
+    "unsupported_entries",
     "main_risk_omitted",
     "misfiled_answers",
     "misfiled_findings",
     "misfiled_sections",
+    "misfiled_mood",
+    "results_uninterpreted",
+    "central_features_omitted",
     "broken_punctuation",
     "symptom_list_history",
     "note_faults",

@@ -29,7 +29,9 @@ reads "x, full credit at t"):
   + 0.15 * min(1, reasoning_markers / 2) + 0.10 * min(1, rule_outs / 3)
   + 0.10 * categories_accounted / categories_named + 0.05 * [an exam tests a listed diagnosis]
   - min(0.3, 0.1 * max(0, n - 6))`` (a list of everything is no differential)
-  over the ``n`` resolved disorders (score 1 when none resolve), where ``supported_top2`` counts the
+  over the ``n`` resolved disorders (the first term counts only the entries after the first that the encounter does not
+  rule out, :func:`.note_faults.unsupported_entries`: a disorder too long or too short for the illness told, a severity
+  the scales on file contradict) (score 1 when none resolve), where ``supported_top2`` counts the
   first two ranked disorders whose category the note's evidence (symptoms it states) points to.
 * treatment appropriateness: ``0.40 * concordance + 0.25 * safety + 0.15 * follow_up
   + 0.10 * dose + 0.10 * psychoeducation - 0.5 * unsafe_drugs - min(0.4, 0.1 * off_guideline)``
@@ -70,7 +72,7 @@ from .guidelines import CaseGuideline, case_guideline
 from .judges import Judge, stage_missing
 from mentalhospital_env.knowledge.lexicon import load_lexicon
 
-from .note_faults import fault_points, note_faults
+from .note_faults import fault_points, note_faults, unsupported_entries
 from .precision import check_note, omitted_findings
 from .rubrics import DIMENSIONS, MIN_SCORE
 
@@ -181,8 +183,11 @@ def diagnostic_rigor_score(r: DiagnosisReading) -> float:
     if n == 0:
         return MIN_SCORE
     target = max(2.0, limits["differential_target"])
+    # the differential's breadth counts the entries the encounter leaves open, not those it rules out (dysthymia for
+    # an illness of months, "severe" beside scales that read moderate): dropping them must not cost Rigor
+    kept = n - len(set(r.unsupported_codes) & set(r.codes[1:]))
     raw = (
-        0.30 * min(1.0, (n - 1) / (target - 1))
+        0.30 * min(1.0, (kept - 1) / (target - 1))
         + 0.30 * sum(c in r.supported_codes for c in r.codes[:2]) / 2
         + 0.15 * min(1.0, r.reasoning_markers / 2)
         + 0.10 * min(1.0, r.rule_outs / 3)
@@ -334,13 +339,16 @@ class OfflineJudge(Judge):
             faults=note_faults(case, chart),
         )
 
+    def _diagnosis_reading(self, case: Any, chart: Chart) -> DiagnosisReading:
+        return replace(read_diagnosis(case, chart), unsupported_codes=unsupported_entries(case, chart))
+
     def readings(self, case: Any, chart: Chart) -> dict[str, Any]:
         """The observable readings behind each score, for explanation and debugging."""
         guideline, _ = self._case_view(case)
         return {
             "interview": read_interview(chart),
             "note": self._note_reading(case, chart),
-            "diagnosis": read_diagnosis(case, chart),
+            "diagnosis": self._diagnosis_reading(case, chart),
             "plan": read_plan(chart.treatment or "", guideline, case),
         }
 
@@ -358,7 +366,7 @@ class OfflineJudge(Judge):
         if "note_quality" in wanted:
             out["note_quality"] = note_quality_score(self._note_reading(case, chart))
         if "diagnostic_rigor" in wanted:
-            out["diagnostic_rigor"] = diagnostic_rigor_score(read_diagnosis(case, chart))
+            out["diagnostic_rigor"] = diagnostic_rigor_score(self._diagnosis_reading(case, chart))
         if "treatment_appropriateness" in wanted:
             guideline, _ = self._case_view(case)
             out["treatment_appropriateness"] = treatment_score(read_plan(chart.treatment or "", guideline, case))
