@@ -786,7 +786,7 @@ class ScriptedClinician(Doctor):
             # the steps are read against the whole plan, follow-up included ("lithium levels" there reads as lithium)
             for _ in range(2):  # a second pass: a step's own drug may ask for more (lithium: a pregnancy test)
                 # each as this setting takes it (a clinic's oral thiamine, not the ward's IV Pabrinex for 3-5 days)
-                worded = setting.get("step_sentences", {})
+                worded = {**self.script["plan_safety"]["step_sentences"], **setting.get("step_sentences", {})}
                 steps = [
                     w if (w := worded.get(a)) and a in actions.proposed(w) and fits(w) else t
                     for a in self._safety_steps(f"{plan} {follow_up}")
