@@ -376,6 +376,8 @@ def test_a_line_goes_under_a_heading_only_if_it_says_that_headings_thing():
     doctor = _clinician_with({"occupation": "I'm a nurse. Just the usual, getting through the day.", "mse:mood": "Low, I'd say."})
     assert doctor._quote("occupation", set()) == '"I\'m a nurse."'
     assert doctor._quote("mse:mood", set()) == '"Low, I\'d say."'
+    doctor = _clinician_with({"trauma_history": "I was done for a fight a few years back."})
+    assert doctor._quote("trauma_history", set()) == ""  # a conviction is the forensic history, not a trauma
 
 
 def test_the_presenting_picture_calls_for_its_screening_questions():
