@@ -110,6 +110,7 @@ class Findings:
     walk_in: str = ""
     contradicted: set[str] = field(default_factory=set)  # affirmed once and denied another time
     heard_on: dict[str, str] = field(default_factory=dict)  # concept -> what was being asked when it was first affirmed
+    told_by: dict[str, str] = field(default_factory=dict)  # answer key -> who answered, when not the patient ("father")
 
 
 @dataclass(frozen=True)
@@ -195,6 +196,7 @@ class ScriptedClinician(Doctor):
             "opening": [(s["opening"], "hpi:complaint")],
             "history_of_present_illness": [(q, f"hpi:{i}") for i, q in enumerate(s["history_of_present_illness"], 1)],
             "hypotheses": [("__hypotheses__", None)],
+            "picture": [("__picture__", None)],
             "screen": [(self._question(c), c) for c in s["screen"] if c in self.lexicon],
             "mental_state": [(m["ask"], f"mse:{m['domain']}") for m in s["mental_state"]],
             "risk": [(self._question(c), c) for c in s["risk"] if c in self.lexicon],
@@ -206,7 +208,31 @@ class ScriptedClinician(Doctor):
                 if c in self.lexicon and (w.age is None or w.age >= 18 or c == "medications_current")
             ],
         }
-        self.plan = [item for block in s["order"] for item in blocks[block]]
+        plan = [item for block in s["order"] for item in blocks[block]]
+        if w.age_group == "child":  # the history is the parent's or carer's to tell, asked of them by their role
+            plan = [(self._informant_question(concept) or question, concept) for question, concept in plan]
+        self.plan = plan
+
+    def _informant(self) -> str | None:
+        """Who came with the patient: the walk-in's companion, or a parent for a child who came with no one named."""
+        return self.walk_in.informant or ("parent" if self.walk_in.age_group == "child" else None)
+
+    def _informant_question(self, concept: str | None) -> str | None:
+        """``concept``'s question put to the informant by their role, about the patient in the third person
+        (``informant_questions``): "Dad, when were his difficulties first noticed ...?", "A question for his parents:
+        ...". None when the concept has no informant form (the patient is asked it) or no one came with them."""
+        conf = self.script["informant_questions"]
+        form = conf["questions"].get(concept or "")
+        informant = self._informant()
+        if not form or not informant:
+            return None
+        he, his, him = {"female": ("she", "her", "her"), "male": ("he", "his", "him")}.get(self.walk_in.sex or "", ("they", "their", "them"))
+        text = form.format(he=he, his=his, him=him)
+        address = next((a for role, a in conf["address"].items() if role in informant), "")
+        if address:
+            return f"{address}, {text}"
+        preface = conf["preface_unaddressed"].format(his=his, informant=informant)
+        return f"{preface} {text[0].upper()}{text[1:]}"
 
     def _question(self, concept_id: str) -> str:
         questions = self.lexicon.get(concept_id).questions
@@ -216,11 +242,14 @@ class ScriptedClinician(Doctor):
         """Read the reply as a clinician would: the findings it affirms and denies of the patient, and a bare
         yes or no to the finding asked about (``mentalhospital_env.knowledge.answers``)."""
         f = self.findings
-        text = re.sub(r"^\s*(?:Patient|[A-Z][a-z]+(?: \([^)]*\))?):\s*", "", text)  # or the relative present
+        speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)  # or the relative present
+        text = text[speaker.end():] if speaker else text
         if self.last_question:
             f.replies.append((self.last_question, text))
-            if self.last_concept:
-                f.answers.setdefault(self.last_concept, text)
+            if self.last_concept and self.last_concept not in f.answers:
+                f.answers[self.last_concept] = text
+                if speaker and speaker.group(1) != "Patient":
+                    f.told_by[self.last_concept] = speaker.group(1).lower()
         if not f.chief_complaint and self.turns == 1:
             f.chief_complaint = text
         # "I cannot get to sleep" says what "I can't get to sleep" says (the reader reads "cannot" as a denial)
@@ -239,8 +268,10 @@ class ScriptedClinician(Doctor):
     def _next_question(self) -> tuple[str, str | None] | None:
         while self.plan:
             question, concept = self.plan.pop(0)
-            if question == "__hypotheses__":
-                self.plan = [(self._question(c), c) for c in self._hypothesis_concepts()] + self.plan
+            if question in ("__hypotheses__", "__picture__"):
+                wanted = self._hypothesis_concepts() if question == "__hypotheses__" else self._picture_concepts()
+                child = self.walk_in.age_group == "child"
+                self.plan = [((child and self._informant_question(c)) or self._question(c), c) for c in wanted] + self.plan
                 continue
             f = self.findings
             known = concept in f.present or concept in f.denied
@@ -261,6 +292,21 @@ class ScriptedClinician(Doctor):
                 if not known and concept not in wanted and concept in self.lexicon and p >= 0.5:
                     wanted.append(concept)
         return wanted[: self.script["hypothesis_questions"]]
+
+    def _picture_concepts(self) -> list[str]:
+        """The screening questions the presenting picture calls for (``screen_when``): the rest of a borderline picture
+        after unstable moods, attention after poor concentration, worry after low mood or poor sleep."""
+        conf = self.script["screen_when"]
+        f = self.findings
+        wanted: list[str] = []
+        for rule in conf["rules"]:
+            if rule.get("ages") and self.walk_in.age_group not in rule["ages"]:
+                continue
+            if not set(rule["when"]) & set(f.present):
+                continue
+            wanted += [c for c in rule["ask"] if c in self.lexicon and c not in f.present and c not in f.denied
+                       and c not in f.asked and c not in wanted]
+        return wanted[: conf["max"]]
 
     def _validation(self) -> str:
         v = self.script["validations"]
@@ -339,16 +385,25 @@ class ScriptedClinician(Doctor):
                 if concept and ":" not in concept:
                     self.findings.asked.add(concept)
                 sensitive = bool(concept and concept in self.lexicon and self.lexicon.get(concept).sensitive)
-                if sensitive and concept in self.script["risk"]:
+                to_informant = question == self._informant_question(concept) and self.walk_in.age_group == "child"
+                if to_informant:
+                    # put to the parent by their role, the warmth in words that speak to no "you" (it would turn the
+                    # question to the child)
+                    warm = self.script["informant_questions"]["validations"]
+                    if self.turns % 2 == 0 or affirmed:
+                        question = f"{warm[self.validation_index % len(warm)]} {question}"
+                        self.validation_index += 1
+                elif sensitive and concept in self.script["risk"]:
                     question = f"{self._validation()} {self.script['risk_preface']} {question}"
                 elif affirmed:
                     question = f"{self._reflection(affirmed[0])} {question}"
                 elif self.turns > 1 and self.turns % 4 == 0:
                     question = f"{self._validation()} {question}"
                 every = self.age_script.get("informant_every")
-                if self.walk_in.informant and every and self.turns > 1 and self.turns % every == 0:
-                    preface = self.age_script["informant_preface"].format(informant=self.walk_in.informant)
-                    question = f"{preface} {question}"
+                collateral = self._informant_question(concept)
+                if self.walk_in.informant and every and self.turns > 1 and self.turns % every == 0 and collateral:
+                    # an adolescent's parent is asked the history about them, never "your mood" (she tells her own)
+                    question = collateral
                 return f"<ask>{question}</ask>"
         self.turns += 1
         if "order_exams" in allowed and self.phase == "interview":
@@ -731,7 +786,7 @@ class ScriptedClinician(Doctor):
             # the steps are read against the whole plan, follow-up included ("lithium levels" there reads as lithium)
             for _ in range(2):  # a second pass: a step's own drug may ask for more (lithium: a pregnancy test)
                 # each as this setting takes it (a clinic's oral thiamine, not the ward's IV Pabrinex for 3-5 days)
-                worded = setting.get("step_sentences", {})
+                worded = {**self.script["plan_safety"]["step_sentences"], **setting.get("step_sentences", {})}
                 steps = [
                     w if (w := worded.get(a)) and a in actions.proposed(w) and fits(w) else t
                     for a in self._safety_steps(f"{plan} {follow_up}")
@@ -966,7 +1021,10 @@ class ScriptedClinician(Doctor):
         return quote
 
     def _quote_reply(self, key: str, reply: str, used: set[str]) -> str:
+        """``reply`` as quoted under ``key``'s heading; an informant's answer ("He was born at 34 weeks", the father's)
+        keeps its third person and is put in their mouth ('His father says: "..."')."""
         conf = self.script["quotes"]
+        teller = self.findings.told_by.get(key) if reply == self.findings.answers.get(key) else None
         kept: list[str] = []
         pieces_kept: list[str] = []
         headed = {c for cs in self.script["note_sections"].values() for c in cs}
@@ -975,15 +1033,15 @@ class ScriptedClinician(Doctor):
         pieces = re.split(r"((?<=[.!?])\s+|,\s+and\s+|\s+-\s+and\s+)", reply)
         joiners = [""] + pieces[1::2]
         for joiner, piece in zip(joiners, pieces[0::2]):
-            if not self._plain(piece):
+            if not self._plain(piece, informant=bool(teller)):
                 continue
             if piece.strip().lower() in used:
                 continue
             if history or key in conf["end_at_any_finding"]:  # the patient answered, then drifted: the quote ends there
                 stated = {c for c in self._stated(piece)}
                 others = {c for c in stated if self.lexicon.get(c).kind in ("symptom", "sign") or c in headed}
-                if not history:
-                    others |= stated
+                if not history:  # a view of the illness ends at any finding, told or denied ("I've never had thoughts of ending my life")
+                    others |= stated | {c for c, _ in patient_findings(piece) if c in self.lexicon and c not in self.findings.present}
                 if key not in stated and others - {key}:
                     break
             piece = piece.strip()
@@ -1003,19 +1061,24 @@ class ScriptedClinician(Doctor):
             return ""
         kept = [k if k[-1] in ".!?" else k + "." for k in kept[: conf["max_sentences"]]]
         used.update(pieces_kept)
-        return f'"{" ".join(kept)}"' if kept else ""
+        if not kept:
+            return ""
+        if teller:
+            his = {"female": "her", "male": "his"}.get(self.walk_in.sex or "", "their")
+            return f'{his.capitalize()} {teller} says: "{" ".join(kept)}"'
+        return f'"{" ".join(kept)}"'
 
-    def _plain(self, piece: str) -> bool:
+    def _plain(self, piece: str, informant: bool = False) -> bool:
         """Whether a sentence or clause says something: not a non-answer, an aside or a filler (``quotes``)."""
         conf = self.script["quotes"]
         words = " ".join(tokenize(piece))
         filler = len(words.split()) <= conf["filler_max_words"] and any(a in words for a in conf["fillers"])
         return (
             bool(words) and not filler and not self._non_answer(piece) and not any(a in words for a in conf["asides"])
-            and self._speech(piece)
+            and self._speech(piece, informant)
         )
 
-    def _speech(self, piece: str) -> bool:
+    def _speech(self, piece: str, informant: bool = False) -> bool:
         """Whether ``piece`` reads as the patient speaking of themself (``quotes.speech``): not a sentence that names
         the patient "she" or "he" (an informant's or a record's words), not a form no person says ("from me's
         bathroom cabinet", "I have well")."""
@@ -1027,7 +1090,7 @@ class ScriptedClinician(Doctor):
         for token in tokenize(piece):
             if token in first or token in others:
                 return True
-            if token in conf["third_person"] and own in (None, token):
+            if token in conf["third_person"] and own in (None, token) and not informant:
                 return False
         return True
 
@@ -1226,6 +1289,10 @@ class ScriptedClinician(Doctor):
         for key in ("hpi:1", "hpi:2", "hpi:3"):
             quote = said(key)
             if not quote:
+                continue
+            teller = re.match(r'^(\w+ \w+) says: (".*")$', quote)
+            if teller:  # the informant's account ("His father says of the onset: ..."), in their words
+                out.append(f"{conf['quoted_frames'][key].format(p=teller.group(1))} {teller.group(2)}")
                 continue
             sentences = [x for x in re.split(r"(?<=[.!?])\s+", quote.strip().strip('"')) if x.strip()]
             told = [self._retell(x) for x in sentences]

@@ -358,3 +358,51 @@ def test_an_adjustment_disorder_leads_when_the_depressive_episode_was_not_heard_
     assert "anhedonia" in doctor.findings.denied
     assert chart.disorders[0].startswith("F43.2") and any(d.startswith("F32") for d in chart.disorders)
     assert not re.search(r"sertraline|escitalopram|fluoxetine", chart.treatment, re.IGNORECASE)
+
+
+def test_a_line_goes_under_a_heading_only_if_it_says_that_headings_thing():
+    """Stop 26's misfiled answers: a childhood fragment as the occupation, a first contact as the mood, a risk denial
+    as the insight."""
+    doctor = _clinician_with(
+        {
+            "occupation": "Strict, but fair.",
+            "mse:mood": "I had never spoken to a doctor.",
+            "mse:insight": "Maybe it's stress. I've never had thoughts of ending my life.",
+        }
+    )
+    assert doctor._quote("occupation", set()) == ""
+    assert doctor._quote("mse:mood", set()) == ""
+    assert doctor._quote("mse:insight", set()) == '"Maybe it\'s stress."'
+    doctor = _clinician_with({"occupation": "I'm a nurse. Just the usual, getting through the day.", "mse:mood": "Low, I'd say."})
+    assert doctor._quote("occupation", set()) == '"I\'m a nurse."'
+    assert doctor._quote("mse:mood", set()) == '"Low, I\'d say."'
+    doctor = _clinician_with({"trauma_history": "I was done for a fight a few years back."})
+    assert doctor._quote("trauma_history", set()) == ""  # a conviction is the forensic history, not a trauma
+
+
+def test_the_presenting_picture_calls_for_its_screening_questions():
+    """Moods that go 'fine to furious in seconds' call for the rest of a borderline picture; poor concentration for
+    inattention (ADHD was missed when it was never asked); poor sleep for worry."""
+    doctor = _clinician_with({}, present={"mood_lability": "I go from fine to furious in seconds."})
+    assert {"fear_of_abandonment", "chronic_emptiness", "unstable_relationships"} <= set(doctor._picture_concepts())
+    doctor = _clinician_with({}, present={"poor_concentration": "I can't focus.", "insomnia": "I can't sleep."})
+    assert {"inattention", "excessive_worry"} <= set(doctor._picture_concepts())
+    doctor = _clinician_with({}, present={"insomnia": "I can't sleep."}, denied={"excessive_worry"})
+    assert "excessive_worry" not in doctor._picture_concepts()  # asked and answered already
+
+
+def test_a_child_under_13_has_the_history_told_by_the_parent_asked_by_role(test_v2_env):
+    """Stop 26: 'And may I ask your mother too: how would you describe your mood' made the mother tell her own mood,
+    and a parent who came was never addressed. test-v2-0327 is a boy of 12 with both parents (mild learning
+    disability and ADHD); test-v2-0453 a boy of 8 with his father."""
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0327")
+    asked = [t.doctor for t in chart.turns]
+    assert not any("may i ask your" in q.lower() for q in asked)
+    to_parents = [q for q in asked if "A question for his parents:" in q]
+    assert len(to_parents) >= 8 and not any(re.search(r"\byou\b", q, re.IGNORECASE) for q in to_parents)
+    assert any(d.startswith("F90") for d in chart.disorders)  # inattention asked of the parents, and heard
+    assert "His parent says" in chart.note  # the parent's account is attributed, not lost
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0453")
+    to_father = [q for q in (t.doctor for t in chart.turns) if re.search(r"(?:^|\. )Dad, ", q)]
+    assert any("walking and talking" in q for q in to_father) and any("school" in q for q in to_father)
+    assert "His father says" in chart.note
