@@ -79,6 +79,8 @@ class RecallRules:
     facets: Mapping[str, tuple[re.Pattern[str], re.Pattern[str]]] = field(default_factory=dict)
     #: facet -> the sections whose sentences say it, for a facet said by where it is written (``facets``)
     facet_sections: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    #: topics whose past history goes on from their present in one answer (``lifetime_topics``)
+    lifetime_topics: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=1)
@@ -109,6 +111,7 @@ def load_recall_rules() -> RecallRules:
         ),
         plain_topics=frozenset(raw.get("plain_topics", ())),
         plain_concepts=frozenset(raw.get("plain_concepts", ())),
+        lifetime_topics=frozenset(raw.get("lifetime_topics", {}).get("topics", ())),
         silent_defaults=dict(raw.get("silent_defaults", {})),
         answered_by={k: (tuple(v["topics"]), tuple(v.get("sections", ())), bool(v.get("presentation", False)),
                          bool(v.get("wh_only", False)))
@@ -1050,6 +1053,17 @@ class MemorySkill:
             # "bored, low", not "... Never, I haven't felt really high"; "Are your periods regular?" not "... I
             # don't take any regular medicines"
             closest = None
+        if closest is not None and self._off_subject(closest, question) and any(
+            i.stance in (AFFIRM, TELL) and not i.silent
+            and any(f.present and f.id not in self.state.disclosed for f in i.facts) for i in items
+        ):
+            # a sentence barely close in words, on a subject of its own that is none of those asked (nor a
+            # neighbour of one), is not tacked on to what answers: "Do you ever feel life isn't worth
+            # living?" is the wish to die, not "I live with my partner" first; "What does the voice say?" not
+            # "my flatmates say I had been working through the nights"; alone it still answers ("Have you
+            # changed anything?" - "I drink no coffee now"), and so beside what was told already ("What have
+            # the tests shown?" - "a mountain of normal tests", not the pain said again)
+            closest = None
         if closest is not None:
             # the sentence of the record that answers in the question's own words comes first; a
             # blanket denial or "not sure" no longer stands beside it
@@ -1207,6 +1221,22 @@ class MemorySkill:
                 continue
             return None if fact.id in used else fact
         return None
+
+    def _off_subject(self, fact: IndexedFact, question: Question) -> bool:
+        """Whether a sentence found close in words is on subjects of its own, none of them asked or a
+        neighbour (the taxonomy's ``related``) of one asked, and shares little more than a word with the
+        question (cosine under ``off_topic_threshold``). A sentence filed under no subject is never off it."""
+        asked = self._content_topics(question)
+        if not asked or not fact.topics:
+            return False
+        tax = self._taxonomy
+        near = set(asked)
+        for t in asked:
+            near.update(tax.by_id[t].related)
+            if fact.section in (*tax.by_id[t].sections, tax.by_id[t].closed_if_section):
+                return False  # the section that holds the subject asked ("been in hospital before?" - "an
+                # episode at 20", of the psychiatric history)
+        return not near & set(fact.topics) and cosine(self._query, fact.vector) < self.policy.off_topic_threshold
 
     def _asked_by_meaning(self, question: Question) -> tuple[str, ...]:
         """The findings of the record a question asks about in other words than the lexicon read (the
@@ -1425,6 +1455,15 @@ class MemorySkill:
                 f.position,
             )
         )
+        def now(f: IndexedFact) -> bool:
+            return f.section not in _PAST_SECTIONS and f.fact.relative is None
+
+        if topic.kind != "history" and topic_id not in load_recall_rules().lifetime_topics and any(map(now, facts)):
+            # a symptom's answer goes on with the same thing, now and about the patient: what is happening
+            # ("I've spent about £8,000 on a van") is not followed by the psychiatric history ("and I've had
+            # three admissions") or a relative's ("My mother drank heavily") that the question did not ask;
+            # the risk history goes on from the present (data/recall.json lifetime_topics)
+            facts = [f for f in facts if now(f) or set(f.topics) & asked - {topic_id}]
         return facts[:limit]
 
     def _says_what_happens(self, fact: IndexedFact, topics: Sequence[str]) -> bool:
