@@ -794,6 +794,8 @@ _NOT_COMPLAINT = frozenset({"chief_complaint", "onset", "course", "trigger", "fu
 
 # sections of what has been, not of what is going on now
 _PAST_SECTIONS = ("past_psychiatric_history", "family_history")
+#: the lexicon's domain of a relative's history (asked of the family, never of the patient)
+_FAMILY_DOMAIN = "family"
 
 
 # topics asked in the present tense: "who do you live with?" is not answered with childhood
@@ -918,6 +920,10 @@ class MemorySkill:
             if concept.kind not in CLOSED_WORLD_KINDS and own and asked and asked <= _NOT_COMPLAINT and not own & asked:
                 # a history concept read off a stray word of the opening question ("What has brought you
                 # here?" is not about being brought up): what brought them answers
+                continue
+            if concept.domain == _FAMILY_DOMAIN and not question.about_other and question.relative is None:
+                # a relative's history read off words the question says of the patient ("Have you had any mental
+                # health problems before this?" is not "My mother has generalised anxiety")
                 continue
             item = self._answer_concept(concept_id, question.about_other, used)
             if item is None:
