@@ -980,6 +980,12 @@ class MemorySkill:
             # "Any thoughts of ending your life?" affirmed from "passive wishes to die": the risk line's
             # "No suicidal ideation" is not said after it (the patient does not contradict themselves)
             facts = [f for f in facts if not f.rules_out & affirmed]
+            if answered and facts and all(f.section in _PAST_SECTIONS for f in facts) and tax.kind(topic_id) == "symptom" \
+                    and topic_id not in load_recall_rules().lifetime_topics:
+                # the symptom is answered as it is now; the psychiatric history is not its second sentence
+                # ("What's been worrying you?" - "I've always been a worrier...", not "... I had not taken any
+                # medication for my nerves")
+                continue
             if facts:
                 items.append(AnswerItem(TELL, topic_id, tuple(facts)))
                 used.update(f.id for f in facts)
@@ -1059,16 +1065,20 @@ class MemorySkill:
             # "bored, low", not "... Never, I haven't felt really high"; "Are your periods regular?" not "... I
             # don't take any regular medicines"
             closest = None
-        if closest is not None and self._off_subject(closest, question) and any(
+        if closest is not None and (self._off_subject(closest, question) and any(
             i.stance in (AFFIRM, TELL) and not i.silent
             and any(f.present and f.id not in self.state.disclosed for f in i.facts) for i in items
-        ):
+        ) or self._history_for_now(closest, question) and any(
+            i.stance in (AFFIRM, TELL) and not i.silent and i.facts for i in items
+        )):
             # a sentence barely close in words, on a subject of its own that is none of those asked (nor a
             # neighbour of one), is not tacked on to what answers: "Do you ever feel life isn't worth
             # living?" is the wish to die, not "I live with my partner" first; "What does the voice say?" not
             # "my flatmates say I had been working through the nights"; alone it still answers ("Have you
             # changed anything?" - "I drink no coffee now"), and so beside what was told already ("What have
-            # the tests shown?" - "a mountain of normal tests", not the pain said again)
+            # the tests shown?" - "a mountain of normal tests", not the pain said again). Nor is the psychiatric
+            # history put before how a symptom is now ("How would you describe your mood right now?" - "nervous",
+            # not "I had never spoken to a doctor about my mood")
             closest = None
         if closest is not None:
             # the sentence of the record that answers in the question's own words comes first; a
@@ -1243,6 +1253,13 @@ class MemorySkill:
                 return False  # the section that holds the subject asked ("been in hospital before?" - "an
                 # episode at 20", of the psychiatric history)
         return not near & set(fact.topics) and cosine(self._query, fact.vector) < self.policy.off_topic_threshold
+
+    def _history_for_now(self, fact: IndexedFact, question: Question) -> bool:
+        """Whether a sentence of the past history (``_PAST_SECTIONS``) was found for a question that asks only
+        of symptoms (how the mood, the sleep is)."""
+        asked = self._content_topics(question)
+        return fact.section in _PAST_SECTIONS and bool(asked) and all(
+            self._taxonomy.kind(t) == "symptom" and t not in load_recall_rules().lifetime_topics for t in asked)
 
     def _asked_by_meaning(self, question: Question) -> tuple[str, ...]:
         """The findings of the record a question asks about in other words than the lexicon read (the
