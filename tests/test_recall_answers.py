@@ -165,3 +165,26 @@ def test_a_suicide_screen_is_not_answered_by_a_narrower_finding_misread(handwrit
     # broad substance questions (recall.json came_about.told_by_narrower)
     (reply,) = _ask(handwritten["hw-013"], "Any thoughts of ending your life?")
     assert "jump" not in reply.lower(), reply
+
+
+def test_a_second_sentence_goes_on_with_what_was_asked(handwritten) -> None:
+    # hw-026: the spending, not "and I've had three admissions" (the psychiatric history tacked on)
+    (reply,) = _ask(handwritten["hw-026"], "Have you been spending much lately?")
+    assert "8,000" in reply and "admission" not in reply.lower()
+    # hw-040: the mood, not the school counsellor the word "feeling" found first
+    (reply,) = _ask(handwritten["hw-040"], "How have you been feeling over the last few months?")
+    assert "sad" in reply.lower() and "counsellor" not in reply.lower()
+
+
+def test_a_relatives_history_is_not_read_off_a_question_about_the_patient(handwritten) -> None:
+    # hw-004: "Have you had any mental health problems before this?" was answered "My mother has generalised anxiety"
+    before, family = _ask(handwritten["hw-004"], "Have you had any mental health problems before this?",
+                          "Does anyone in your family suffer with their nerves?")
+    assert "mother" not in before.lower()
+    assert "mother" in family.lower()
+
+
+def test_the_risk_history_goes_on_from_the_present(handwritten) -> None:
+    # hw-014: the cutting, then the overdoses: a lifetime question about self-harm keeps its history
+    (reply,) = _ask(handwritten["hw-014"], "Do you ever hurt yourself in other ways?")
+    assert "cut" in reply.lower() and "overdose" in reply.lower()

@@ -83,6 +83,8 @@ class RecallRules:
     came_about_kinds: frozenset[str] = frozenset()
     #: broad concepts a narrower finding of the record answers (``came_about.told_by_narrower``)
     told_by_narrower: frozenset[str] = frozenset()
+    #: topics whose past history goes on from their present in one answer (``lifetime_topics``)
+    lifetime_topics: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=1)
@@ -113,6 +115,7 @@ def load_recall_rules() -> RecallRules:
         ),
         plain_topics=frozenset(raw.get("plain_topics", ())),
         plain_concepts=frozenset(raw.get("plain_concepts", ())),
+        lifetime_topics=frozenset(raw.get("lifetime_topics", {}).get("topics", ())),
         silent_defaults=dict(raw.get("silent_defaults", {})),
         answered_by={k: (tuple(v["topics"]), tuple(v.get("sections", ())), bool(v.get("presentation", False)),
                          bool(v.get("wh_only", False)))
@@ -821,6 +824,8 @@ _NOT_COMPLAINT = frozenset({"chief_complaint", "onset", "course", "trigger", "fu
 
 # sections of what has been, not of what is going on now
 _PAST_SECTIONS = ("past_psychiatric_history", "family_history")
+#: the lexicon's domain of a relative's history (asked of the family, never of the patient)
+_FAMILY_DOMAIN = "family"
 
 
 # topics asked in the present tense: "who do you live with?" is not answered with childhood
@@ -946,6 +951,10 @@ class MemorySkill:
                 # a history concept read off a stray word of the opening question ("What has brought you
                 # here?" is not about being brought up): what brought them answers
                 continue
+            if concept.domain == _FAMILY_DOMAIN and not question.about_other and question.relative is None:
+                # a relative's history read off words the question says of the patient ("Have you had any mental
+                # health problems before this?" is not "My mother has generalised anxiety")
+                continue
             item = self._answer_concept(concept_id, question.about_other, used)
             if item is None:
                 continue
@@ -1001,6 +1010,12 @@ class MemorySkill:
             # "Any thoughts of ending your life?" affirmed from "passive wishes to die": the risk line's
             # "No suicidal ideation" is not said after it (the patient does not contradict themselves)
             facts = [f for f in facts if not f.rules_out & affirmed]
+            if answered and facts and all(f.section in _PAST_SECTIONS for f in facts) and tax.kind(topic_id) == "symptom" \
+                    and topic_id not in load_recall_rules().lifetime_topics:
+                # the symptom is answered as it is now; the psychiatric history is not its second sentence
+                # ("What's been worrying you?" - "I've always been a worrier...", not "... I had not taken any
+                # medication for my nerves")
+                continue
             if facts:
                 items.append(AnswerItem(TELL, topic_id, tuple(facts)))
                 used.update(f.id for f in facts)
@@ -1079,6 +1094,21 @@ class MemorySkill:
             # swollen glands?" - "I don't scan for swollen glands" is close, and the answer): "How's your mood been?" is
             # "bored, low", not "... Never, I haven't felt really high"; "Are your periods regular?" not "... I
             # don't take any regular medicines"
+            closest = None
+        if closest is not None and (self._off_subject(closest, question) and any(
+            i.stance in (AFFIRM, TELL) and not i.silent
+            and any(f.present and f.id not in self.state.disclosed for f in i.facts) for i in items
+        ) or self._history_for_now(closest, question) and any(
+            i.stance in (AFFIRM, TELL) and not i.silent and i.facts for i in items
+        )):
+            # a sentence barely close in words, on a subject of its own that is none of those asked (nor a
+            # neighbour of one), is not tacked on to what answers: "Do you ever feel life isn't worth
+            # living?" is the wish to die, not "I live with my partner" first; "What does the voice say?" not
+            # "my flatmates say I had been working through the nights"; alone it still answers ("Have you
+            # changed anything?" - "I drink no coffee now"), and so beside what was told already ("What have
+            # the tests shown?" - "a mountain of normal tests", not the pain said again). Nor is the psychiatric
+            # history put before how a symptom is now ("How would you describe your mood right now?" - "nervous",
+            # not "I had never spoken to a doctor about my mood")
             closest = None
         if closest is not None:
             # the sentence of the record that answers in the question's own words comes first; a
@@ -1237,6 +1267,29 @@ class MemorySkill:
                 continue
             return None if fact.id in used else fact
         return None
+
+    def _off_subject(self, fact: IndexedFact, question: Question) -> bool:
+        """Whether a sentence found close in words is on subjects of its own, none of them asked or a
+        neighbour (the taxonomy's ``related``) of one asked, and shares little more than a word with the
+        question (cosine under ``off_topic_threshold``). A sentence filed under no subject is never off it."""
+        asked = self._content_topics(question)
+        if not asked or not fact.topics:
+            return False
+        tax = self._taxonomy
+        near = set(asked)
+        for t in asked:
+            near.update(tax.by_id[t].related)
+            if fact.section in (*tax.by_id[t].sections, tax.by_id[t].closed_if_section):
+                return False  # the section that holds the subject asked ("been in hospital before?" - "an
+                # episode at 20", of the psychiatric history)
+        return not near & set(fact.topics) and cosine(self._query, fact.vector) < self.policy.off_topic_threshold
+
+    def _history_for_now(self, fact: IndexedFact, question: Question) -> bool:
+        """Whether a sentence of the past history (``_PAST_SECTIONS``) was found for a question that asks only
+        of symptoms (how the mood, the sleep is)."""
+        asked = self._content_topics(question)
+        return fact.section in _PAST_SECTIONS and bool(asked) and all(
+            self._taxonomy.kind(t) == "symptom" and t not in load_recall_rules().lifetime_topics for t in asked)
 
     def _asked_by_meaning(self, question: Question) -> tuple[str, ...]:
         """The findings of the record a question asks about in other words than the lexicon read (the
@@ -1459,6 +1512,15 @@ class MemorySkill:
                 f.position,
             )
         )
+        def now(f: IndexedFact) -> bool:
+            return f.section not in _PAST_SECTIONS and f.fact.relative is None
+
+        if topic.kind != "history" and topic_id not in load_recall_rules().lifetime_topics and any(map(now, facts)):
+            # a symptom's answer goes on with the same thing, now and about the patient: what is happening
+            # ("I've spent about £8,000 on a van") is not followed by the psychiatric history ("and I've had
+            # three admissions") or a relative's ("My mother drank heavily") that the question did not ask;
+            # the risk history goes on from the present (data/recall.json lifetime_topics)
+            facts = [f for f in facts if now(f) or set(f.topics) & asked - {topic_id}]
         return facts[:limit]
 
     def _says_what_happens(self, fact: IndexedFact, topics: Sequence[str]) -> bool:
