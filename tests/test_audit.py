@@ -496,6 +496,50 @@ def test_plan_overreach_rules_leave_a_plan_the_record_calls_for(changes: dict) -
     assert not found, found
 
 
+_REGIMEN = " Chlordiazepoxide on a reducing regimen over 7-10 days, with the CIWA-Ar at daily visits."
+
+
+@pytest.mark.parametrize(
+    "changes, rule",
+    [
+        # stop 26 round two, a consultant's reading of the reference plans
+        (_DRINKER | {"treatment.plan": "Oral thiamine 100 mg. Do not stop drinking suddenly: plan a medically assisted withdrawal (community or inpatient detoxification)."}, "plan.withdrawal_regimen"),
+        (_DRINKER | {"treatment.plan": "Commence fluoxetine 20 mg once daily. Oral thiamine." + _REGIMEN}, "plan.abstinence_first"),
+        (_DRINKER | {"treatment.plan": "Oral thiamine; hepatology referral and a FibroScan." + _REGIMEN, "treatment.follow_up": "weekly at first, then monthly; check LFT at 3 months"}, "plan.liver_twice"),
+        ({"ehr.substance_use": "A glass of wine at weekends. Never smoked.", "treatment.plan": "Start sertraline 50 mg daily; treat co-occurring alcohol use."}, "plan.light_drinker"),
+        ({"ehr.past_psychiatric_history": "Depression at 30; sertraline from her GP, stopped a year ago.", "treatment.plan": "Commence sertraline 50 mg daily."}, "plan.restart"),
+        ({"treatment.plan": "Start sertraline 50 mg daily. Review in 2 weeks, then every 2-4 weeks until remission. See again within a week."}, "plan.review_twice"),
+        ({"treatment.plan": "Start sertraline 50 mg daily. Refer for trauma-focused cognitive behavioural therapy and eye movement desensitisation and reprocessing (EMDR)."}, "plan.one_trauma_therapy"),
+        ({"treatment.plan": "Commence zolpidem 5 mg at bedtime for no more than 2-4 weeks. Offer cognitive behavioural therapy for insomnia (CBT-I)."}, "plan.hypnotic_first"),
+        ({"diagnosis.disorders": [{"name": "Moderate depressive episode", "code": "F32.1"}, {"name": "Insomnia", "code": "F51.01"}]}, "plan.insomnia"),
+        ({"demographics.living_situation": "lives with partner and a young child", "ehr.substance_use": "Smokes crack cocaine in binges. Never smoked tobacco."}, "plan.safeguarding"),
+        ({"demographics.sex": "other", "treatment.plan": "Start sertraline 50 mg daily; ask about suicidal thoughts, as they has said they would be better off dead."}, "plan.they_agreement"),
+        ({"ehr.substance_use": "About 3 g of skunk a day. Never smoked tobacco.", "treatment.plan": "Start methylphenidate 5 mg twice daily."}, "plan.stimulant_cannabis"),
+    ],
+)
+def test_reference_plans_a_consultant_would_send_back(changes: dict, rule: str) -> None:
+    assert f"{rule} treatment.plan" in _plan_rule_findings(changes)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        _DRINKER | {"treatment.plan": "If the low mood persists after 3-4 weeks of abstinence, commence fluoxetine 20 mg once daily. Oral thiamine." + _REGIMEN},
+        _DRINKER | {"treatment.plan": "Oral thiamine; hepatology referral and a FibroScan." + _REGIMEN, "treatment.follow_up": "weekly at first, then monthly"},
+        {"ehr.past_psychiatric_history": "Sertraline from her GP was stopped because of side effects.", "treatment.plan": "Commence sertraline 50 mg daily."},
+        {"treatment.plan": "Start sertraline 50 mg daily. Review within a week, then every 2-4 weeks until remission."},
+        {"diagnosis.disorders": [{"name": "Moderate depressive episode", "code": "F32.1"}, {"name": "Nightmare disorder", "code": "F51.5"}]},
+        {"demographics.living_situation": "lives with adult son", "ehr.substance_use": "Smokes crack cocaine in binges."},
+        {"demographics.living_situation": "lives with partner and a young child", "ehr.substance_use": "Tried cocaine at university; nothing since."},
+        {"ehr.substance_use": "Stopped cannabis two years ago.", "treatment.plan": "Start methylphenidate 5 mg twice daily."},
+    ],
+)
+def test_reference_plan_rules_leave_a_plan_that_follows_the_record(changes: dict) -> None:
+    rules = ("plan.abstinence_first", "plan.liver_twice", "plan.restart", "plan.review_twice", "plan.insomnia", "plan.safeguarding", "plan.stimulant_cannabis", "plan.they_agreement")
+    found = [f for f in _plan_rule_findings(changes) if f.split()[0] in rules]
+    assert not found, found
+
+
 @given(st.integers(min_value=60, max_value=200), st.sampled_from(["Hb", "haemoglobin"]))
 def test_charted_haemoglobin_reads_back(tenths: int, label: str) -> None:
     from mentalhospital_env.cases.audit import charted, lab_values
