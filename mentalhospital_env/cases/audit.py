@@ -581,11 +581,14 @@ def restarted_drugs(case: Case, plan: str) -> list[str]:
     """Drugs the plan says it starts ('Commence sertraline') that the past psychiatric history says the patient
     took before and did not stop for harm or failure (review.json ``plan_record.restart``): they are restarted."""
     Rs = review_facts()["plan_record"]["restart"]
+    from mentalhospital_env.knowledge import load_knowledge
+
+    kb = load_knowledge()
     history = " ".join(getattr(case.ehr, f) or "" for f in Rs["history_fields"])
     out = []
     for x in re.split(r"(?<=[.!?])\s+", plan):
         m = re.match(Rs["start_pattern"], x)
-        if not m or len(m.group(1)) < 5:
+        if not m or kb.resolve_drug(m.group(1)) is None:  # a drug ('Offer cognitive ...' is not)
             continue
         told = [t for t in re.split(r"(?<=[.;])\s+", history) if re.search(rf"\b{re.escape(m.group(1))}\b", t, re.I)]
         if told and not any(re.search(Rs["failed_pattern"], t, re.I) for t in told):
