@@ -515,6 +515,8 @@ _REGIMEN = " Chlordiazepoxide on a reducing regimen over 7-10 days, with the CIW
         ({"demographics.living_situation": "lives with partner and a young child", "ehr.substance_use": "Smokes crack cocaine in binges. Never smoked tobacco."}, "plan.safeguarding"),
         ({"demographics.sex": "other", "treatment.plan": "Start sertraline 50 mg daily; ask about suicidal thoughts, as they has said they would be better off dead."}, "plan.they_agreement"),
         ({"ehr.substance_use": "About 3 g of skunk a day. Never smoked tobacco.", "treatment.plan": "Start methylphenidate 5 mg twice daily."}, "plan.stimulant_cannabis"),
+        # a smoker's 'first one on waking' does not make a light drinker heavy
+        ({"ehr.substance_use": "Drinks rarely, a few times a month. Smokes 10 a day, first one on waking.", "treatment.plan": "Start sertraline 50 mg daily; reduce caffeine and alcohol; nicotine replacement offered."}, "plan.light_drinker"),
     ],
 )
 def test_reference_plans_a_consultant_would_send_back(changes: dict, rule: str) -> None:

@@ -1293,7 +1293,8 @@ def overreach_holds(when: str, case: Case, profile: Any = None) -> bool:
 
             profile = load_critical_actions().profile(case)
         return not set(profile.risks) & {"suicide", "active_suicide"}
-    if when == "light_drinker":
+    if when == "light_drinker":  # read over the drinking, not 'first one on waking' of the cigarettes
+        substance = " ".join(x for x in re.split(r"(?<=[.;])\s+", substance) if not re.search(O["tobacco_sentence_pattern"], x, re.I) or re.search(r"\b(?:drink|alcohol|units?)\b", x, re.I))
         light = re.search(O["light_drinking_pattern"], substance, re.I)
         units = int(light.group(1)) if light and light.group(1) else 0
         return bool(light) and units <= O["light_units_max"] and not re.search(O["heavy_drinking_pattern"], substance, re.I) and not any(c.startswith("F10") for c in codes)

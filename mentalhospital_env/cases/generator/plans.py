@@ -199,7 +199,7 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
     him, his = {"male": ("him", "his"), "female": ("her", "her")}.get(case.demographics.sex, ("them", "their"))
     for name, rule, _why in record_needs(case, " ".join(sentences)):
         where = "inpatient" if setting == "emergency" and admitted else setting  # admitted from the department: the ward's wording
-        says = rule.get(f"say_{where}") or rule["say"]
+        says = next((v for code, v in (rule.get("say_codes") or {}).items() if any(c.startswith(code) for c in status["codes"])), None) or rule.get(f"say_{where}") or rule["say"]
         said = rng.choice(says).format(subj=he, obj=him, poss=his, poss_cap=cap(his), age=case.demographics.age, **rule.get("values", {}))
         said = cap(said)
         if rule.get("beside"):  # beside the plan's own sentence on it (the liver, the detoxification), else at the end
