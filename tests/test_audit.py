@@ -577,3 +577,30 @@ def test_weekly_dispensing_is_said_once() -> None:
     plan = "Start sertraline 50 mg daily; weekly prescriptions for now, given the suicidal thoughts. Weekly dispensing by the pharmacy, as she lives alone."
     assert "plan.means_twice treatment.plan" in _plan_rule_findings({"treatment.plan": plan})
     assert "plan.means_twice treatment.plan" not in _plan_rule_findings({"treatment.plan": plan.split(";")[0] + ". Weekly dispensing by the pharmacy, as she lives alone."})
+
+
+@pytest.mark.parametrize("setting, extra, said", [
+    ("outpatient", [], "community alcohol team|community detoxification"),
+    ("inpatient", [], "four-hourly"),
+    ("outpatient", [{"name": "Opioid dependence, uncomplicated", "code": "F11.20"}], "inpatient"),
+])
+def test_the_plan_builder_writes_the_withdrawal_regimen_the_record_calls_for(setting: str, extra: list, said: str) -> None:
+    """A dependent drinker's plan that names a detoxification is given its regimen, as the setting and the other
+    dependences call for, and the audit then finds nothing of the kind (the builder and the audit read one rule)."""
+    import random
+    import re
+
+    from mentalhospital_env.cases.audit import plan_follows_record
+    from mentalhospital_env.cases.generator.plans import follow_record
+    from mentalhospital_env.knowledge.codes import category_of_code
+
+    raw = copy.deepcopy(_clean())
+    for path, value in (_DRINKER | {"setting": setting}).items():
+        raw = _with(path, value, raw)
+    raw["diagnosis"]["disorders"] += extra
+    raw["diagnosis"]["categories"] = list(dict.fromkeys(category_of_code(d["code"]) for d in raw["diagnosis"]["disorders"]))
+    case = validate_case(raw)
+    treatment = {"plan": "Oral thiamine 100 mg three times daily. Plan a medically assisted withdrawal.", "follow_up": "weekly at first, then monthly; check LFT at 3 months"}
+    plan = follow_record(treatment["plan"], treatment, case, random.Random(3))
+    assert re.search(said, plan, re.I), plan
+    assert re.search(r"chlordiazepoxide", plan, re.I) and not [f for f in plan_follows_record(case, plan, follow_up=treatment["follow_up"]) if f.rule == "plan.withdrawal_regimen"]
