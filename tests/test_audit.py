@@ -496,6 +496,52 @@ def test_plan_overreach_rules_leave_a_plan_the_record_calls_for(changes: dict) -
     assert not found, found
 
 
+_REGIMEN = " Chlordiazepoxide on a reducing regimen over 7-10 days, with the CIWA-Ar at daily visits."
+
+
+@pytest.mark.parametrize(
+    "changes, rule",
+    [
+        # stop 26 round two, a consultant's reading of the reference plans
+        (_DRINKER | {"treatment.plan": "Oral thiamine 100 mg. Do not stop drinking suddenly: plan a medically assisted withdrawal (community or inpatient detoxification)."}, "plan.withdrawal_regimen"),
+        (_DRINKER | {"treatment.plan": "Commence fluoxetine 20 mg once daily. Oral thiamine." + _REGIMEN}, "plan.abstinence_first"),
+        (_DRINKER | {"treatment.plan": "Oral thiamine; hepatology referral and a FibroScan." + _REGIMEN, "treatment.follow_up": "weekly at first, then monthly; check LFT at 3 months"}, "plan.liver_twice"),
+        ({"ehr.substance_use": "A glass of wine at weekends. Never smoked.", "treatment.plan": "Start sertraline 50 mg daily; treat co-occurring alcohol use."}, "plan.light_drinker"),
+        ({"ehr.past_psychiatric_history": "Depression at 30; sertraline from her GP, stopped a year ago.", "treatment.plan": "Commence sertraline 50 mg daily."}, "plan.restart"),
+        ({"treatment.plan": "Start sertraline 50 mg daily. Review in 2 weeks, then every 2-4 weeks until remission. See again within a week."}, "plan.review_twice"),
+        ({"treatment.plan": "Start sertraline 50 mg daily. Refer for trauma-focused cognitive behavioural therapy and eye movement desensitisation and reprocessing (EMDR)."}, "plan.one_trauma_therapy"),
+        ({"treatment.plan": "Commence zolpidem 5 mg at bedtime for no more than 2-4 weeks. Offer cognitive behavioural therapy for insomnia (CBT-I)."}, "plan.hypnotic_first"),
+        ({"diagnosis.disorders": [{"name": "Moderate depressive episode", "code": "F32.1"}, {"name": "Insomnia", "code": "F51.01"}]}, "plan.insomnia"),
+        ({"demographics.living_situation": "lives with partner and a young child", "ehr.substance_use": "Smokes crack cocaine in binges. Never smoked tobacco."}, "plan.safeguarding"),
+        ({"demographics.sex": "other", "treatment.plan": "Start sertraline 50 mg daily; ask about suicidal thoughts, as they has said they would be better off dead."}, "plan.they_agreement"),
+        ({"ehr.substance_use": "About 3 g of skunk a day. Never smoked tobacco.", "treatment.plan": "Start methylphenidate 5 mg twice daily."}, "plan.stimulant_cannabis"),
+        # a smoker's 'first one on waking' does not make a light drinker heavy
+        ({"ehr.substance_use": "Drinks rarely, a few times a month. Smokes 10 a day, first one on waking.", "treatment.plan": "Start sertraline 50 mg daily; reduce caffeine and alcohol; nicotine replacement offered."}, "plan.light_drinker"),
+    ],
+)
+def test_reference_plans_a_consultant_would_send_back(changes: dict, rule: str) -> None:
+    assert f"{rule} treatment.plan" in _plan_rule_findings(changes)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        _DRINKER | {"treatment.plan": "If the low mood persists after 3-4 weeks of abstinence, commence fluoxetine 20 mg once daily. Oral thiamine." + _REGIMEN},
+        _DRINKER | {"treatment.plan": "Oral thiamine; hepatology referral and a FibroScan." + _REGIMEN, "treatment.follow_up": "weekly at first, then monthly"},
+        {"ehr.past_psychiatric_history": "Sertraline from her GP was stopped because of side effects.", "treatment.plan": "Commence sertraline 50 mg daily."},
+        {"treatment.plan": "Start sertraline 50 mg daily. Review within a week, then every 2-4 weeks until remission."},
+        {"diagnosis.disorders": [{"name": "Moderate depressive episode", "code": "F32.1"}, {"name": "Nightmare disorder", "code": "F51.5"}]},
+        {"demographics.living_situation": "lives with adult son", "ehr.substance_use": "Smokes crack cocaine in binges."},
+        {"demographics.living_situation": "lives with partner and a young child", "ehr.substance_use": "Tried cocaine at university; nothing since."},
+        {"ehr.substance_use": "Stopped cannabis two years ago.", "treatment.plan": "Start methylphenidate 5 mg twice daily."},
+    ],
+)
+def test_reference_plan_rules_leave_a_plan_that_follows_the_record(changes: dict) -> None:
+    rules = ("plan.abstinence_first", "plan.liver_twice", "plan.restart", "plan.review_twice", "plan.insomnia", "plan.safeguarding", "plan.stimulant_cannabis", "plan.they_agreement")
+    found = [f for f in _plan_rule_findings(changes) if f.split()[0] in rules]
+    assert not found, found
+
+
 @given(st.integers(min_value=60, max_value=200), st.sampled_from(["Hb", "haemoglobin"]))
 def test_charted_haemoglobin_reads_back(tenths: int, label: str) -> None:
     from mentalhospital_env.cases.audit import charted, lab_values
@@ -531,3 +577,30 @@ def test_weekly_dispensing_is_said_once() -> None:
     plan = "Start sertraline 50 mg daily; weekly prescriptions for now, given the suicidal thoughts. Weekly dispensing by the pharmacy, as she lives alone."
     assert "plan.means_twice treatment.plan" in _plan_rule_findings({"treatment.plan": plan})
     assert "plan.means_twice treatment.plan" not in _plan_rule_findings({"treatment.plan": plan.split(";")[0] + ". Weekly dispensing by the pharmacy, as she lives alone."})
+
+
+@pytest.mark.parametrize("setting, extra, said", [
+    ("outpatient", [], "community alcohol team|community detoxification"),
+    ("inpatient", [], "four-hourly"),
+    ("outpatient", [{"name": "Opioid dependence, uncomplicated", "code": "F11.20"}], "inpatient"),
+])
+def test_the_plan_builder_writes_the_withdrawal_regimen_the_record_calls_for(setting: str, extra: list, said: str) -> None:
+    """A dependent drinker's plan that names a detoxification is given its regimen, as the setting and the other
+    dependences call for, and the audit then finds nothing of the kind (the builder and the audit read one rule)."""
+    import random
+    import re
+
+    from mentalhospital_env.cases.audit import plan_follows_record
+    from mentalhospital_env.cases.generator.plans import follow_record
+    from mentalhospital_env.knowledge.codes import category_of_code
+
+    raw = copy.deepcopy(_clean())
+    for path, value in (_DRINKER | {"setting": setting}).items():
+        raw = _with(path, value, raw)
+    raw["diagnosis"]["disorders"] += extra
+    raw["diagnosis"]["categories"] = list(dict.fromkeys(category_of_code(d["code"]) for d in raw["diagnosis"]["disorders"]))
+    case = validate_case(raw)
+    treatment = {"plan": "Oral thiamine 100 mg three times daily. Plan a medically assisted withdrawal.", "follow_up": "weekly at first, then monthly; check LFT at 3 months"}
+    plan = follow_record(treatment["plan"], treatment, case, random.Random(3))
+    assert re.search(said, plan, re.I), plan
+    assert re.search(r"chlordiazepoxide", plan, re.I) and not [f for f in plan_follows_record(case, plan, follow_up=treatment["follow_up"]) if f.rule == "plan.withdrawal_regimen"]

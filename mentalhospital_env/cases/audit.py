@@ -71,6 +71,8 @@ RULES: tuple[str, ...] = (
     "sections.parents_in_care", "sections.plan_labs", "sections.sex_descriptor",
     "sections.parents_conflict", "sections.relative_house", "sections.birth_order", "sections.unexplained_onset",
     "sections.acute_confusion", "sections.cyclical_course", "labs.scale_maximum", "plan.perinatal", "plan.young_person", "plan.liver_workup",
+    "plan.abstinence_first", "plan.restart", "plan.they_agreement", "plan.withdrawal_regimen", "plan.insomnia", "plan.safeguarding",
+    "plan.liver_twice", "plan.review_twice", "plan.one_trauma_therapy", "plan.hypnotic_first",
     "joins.drug_screen", "joins.drink_kind", "joins.alcohol_plan", "joins.past_copies_plan", "joins.work_years",
     "joins.education_age", "joins.education_occupation", "joins.employment", "joins.mse_appearance", "joins.mse_topic",
     "joins.mse_death_wishes", "joins.cssrs_self_harm", "joins.labs_ignored", "joins.plan_assumes", "joins.cc_label", "joins.comorbid_support",
@@ -481,7 +483,7 @@ def _plan_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
 def _record_plan_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     """:func:`plan_follows_record` of the record's own plan."""
     t = case.treatment
-    return plan_follows_record(case, t.plan, t.medications or (), t.safety or (), R)
+    return plan_follows_record(case, t.plan, t.medications or (), t.safety or (), R, follow_up=t.follow_up or "")
 
 
 def plan_follows_record(
@@ -491,6 +493,7 @@ def plan_follows_record(
     safety: Iterable[str] = (),
     R: Mapping[str, Any] | None = None,
     opening: bool = True,
+    follow_up: str = "",
 ) -> list[Finding]:
     """A plan that does not follow its record (review.json ``plan_record``): a relapse-prevention drug or
     moderation for a drinker still drinking, hazardous drinking on the AUDIT the plan is silent about, parenteral thiamine for an outpatient, a pregnancy test for
@@ -499,7 +502,8 @@ def plan_follows_record(
     delirium in the emergency department not admitted under the medical team. ``plan`` is the record's own plan
     (the audit) or a doctor's (the MentalEval judge: the same rules, one reading of the record). ``opening``: the two
     rules on how a record's plan opens (its first sentence states the disposition) are read; a doctor's plan is
-    read for its content (the judge passes False; its critical actions read a delirium's disposition)."""
+    read for its content (the judge passes False; its critical actions read a delirium's disposition). ``follow_up``: the
+    record's follow-up line, read by the overreach rules (a repeat test or a review the plan already says otherwise)."""
     R = R if R is not None else review_facts()
     P = R["plan_record"]
     cid, age, sex = case.case_id, case.demographics.age, case.demographics.sex
@@ -516,6 +520,8 @@ def plan_follows_record(
         m = re.search(P["moderation_pattern"], plan, re.I)
         if m:
             out.append(Finding(cid, "treatment.plan", "plan.substance", f"{m.group(0)!r} for a dependent drinker: abstinence is the aim"))
+        for x in abstinence_first(plan):
+            out.append(Finding(cid, "treatment.plan", "plan.abstinence_first", f"an antidepressant started while the patient still drinks ({x[:60]!r}): the drinking is treated first and the mood reassessed after 3-4 weeks of abstinence"))
     score = unanswered_audit(case, plan)
     if score is not None:
         out.append(Finding(cid, "treatment.plan", "plan.substance", f"AUDIT {score}/40 on file (hazardous drinking) and the plan says nothing about alcohol"))
@@ -549,11 +555,44 @@ def plan_follows_record(
         out.append(Finding(cid, "treatment.plan", "plan.setting", f"the plan opens {plan.split('.')[0]!r} but admits the patient today"))
     for _name, rule, why in record_needs(case, plan):
         out.append(Finding(cid, "treatment.plan", rule["rule"], f"{why} and the plan does not answer it ({rule['say'][0][:60]!r}...)"))
-    for rule, m in record_overreach(case, plan):
+    for drug in restarted_drugs(case, plan):
+        out.append(Finding(cid, "treatment.plan", "plan.restart", f"the plan starts {drug}, which the history says {case.demographics.sex == 'female' and 'she' or 'he'} took before: it is restarted"))
+    m = re.search(r"\bthey (" + "|".join(P["they_verbs"]) + r")\b", " ".join([plan, follow_up, *safety]))
+    if m:
+        out.append(Finding(cid, "treatment.plan", "plan.they_agreement", f"{m.group(0)!r}: 'they' takes a plural verb"))
+    for rule, m in record_overreach(case, f"{plan} {follow_up}".strip()):
         out.append(Finding(cid, "treatment.plan", rule["rule"], f"the plan says {m.group(0).strip()!r}, which the record does not call for ({rule.get('when', 'said already').replace('_', ' ')})"))
     delirium = any(c.upper().startswith(tuple(P["medical_admission_codes"])) for c in case.diagnosis.codes)
     if opening and case.setting == "emergency" and delirium and sentences and not re.search(P["medical_admission_pattern"], sentences[0], re.I):
         out.append(Finding(cid, "treatment.plan", "plan.setting", f"delirium in the emergency department without a medical admission ({sentences[0][:60]!r})"))
+    return out
+
+
+def abstinence_first(plan: str) -> list[str]:
+    """The plan sentences that start an antidepressant (review.json ``plan_record.abstinence_first_drugs``) without
+    waiting for 3-4 weeks of abstinence (NICE CG115: in a dependent drinker the drinking is treated first); the
+    caller knows the patient still drinks."""
+    P = review_facts()["plan_record"]
+    drugs = re.compile(r"^(?:Start|Begin|Commence|Offer)\b[^.;]*?\b(?:" + "|".join(P["abstinence_first_drugs"]) + r")\b", re.I)
+    return [x for x in re.split(r"(?<=[.!?])\s+", plan) if drugs.search(x) and not re.search(P["abstinence_first_pattern"], x, re.I)]
+
+
+def restarted_drugs(case: Case, plan: str) -> list[str]:
+    """Drugs the plan says it starts ('Commence sertraline') that the past psychiatric history says the patient
+    took before and did not stop for harm or failure (review.json ``plan_record.restart``): they are restarted."""
+    Rs = review_facts()["plan_record"]["restart"]
+    from mentalhospital_env.knowledge import load_knowledge
+
+    kb = load_knowledge()
+    history = " ".join(getattr(case.ehr, f) or "" for f in Rs["history_fields"])
+    out = []
+    for x in re.split(r"(?<=[.!?])\s+", plan):
+        m = re.match(Rs["start_pattern"], x)
+        if not m or kb.resolve_drug(m.group(1)) is None:  # a drug ('Offer cognitive ...' is not)
+            continue
+        told = [t for t in re.split(r"(?<=[.;])\s+", history) if re.search(rf"\b{re.escape(m.group(1))}\b", t, re.I)]
+        if told and not any(re.search(Rs["failed_pattern"], t, re.I) for t in told):
+            out.append(m.group(1))
     return out
 
 
@@ -1201,6 +1240,23 @@ def record_needs(case: Case, plan: str) -> list[tuple[str, Mapping[str, Any], st
     tobacco = re.search(smoking["pattern"], ehr.substance_use or "", re.I)
     if tobacco and not re.search(smoking["not_pattern"], tobacco.group(0), re.I):
         out.append(("smoking", {**smoking, "values": {"n": tobacco.group(1)}}, f"smokes {tobacco.group(1)} a day"))
+    if record_status(case)["still_drinking"]:
+        out.append(("alcohol_withdrawal", N["alcohol_withdrawal"], "a dependent drinker still drinking"))
+    sleep = N["insomnia"]
+    found = next((c for c in case.diagnosis.codes if c.upper().startswith(tuple(sleep["codes"]))), None)
+    if found:
+        out.append(("insomnia", sleep, f"insomnia on the diagnosis list ({found})"))
+    kids = N["children_drugs"]
+    living = str(getattr(case.demographics, "living_situation", "") or "")
+    if re.search(kids["living_pattern"], living, re.I) and not re.search(kids["not_living_pattern"], living, re.I):
+        for part in re.split(r"(?<=[.;])\s+", ehr.substance_use or ""):
+            drug = re.search(kids["substance_pattern"], part, re.I)
+            if drug and not re.search(kids["not_substance_pattern"], part, re.I):
+                out.append(("children_drugs", {**kids, "values": {"drug": drug.group(1).lower()}}, f"a child at home ({living!r}) and {drug.group(1)} use"))
+                break
+    weed = N["stimulant_cannabis"]
+    if re.search(weed["plan_pattern"], plan, re.I) and any(re.search(weed["substance_pattern"], x, re.I) and not re.search(weed["not_substance_pattern"], x, re.I) for x in re.split(r"(?<=[.;])\s+", ehr.substance_use or "")):
+        out.append(("stimulant_cannabis", weed, "a stimulant in the plan of a patient using cannabis"))
     liver = N["liver_disease"]
     platelets = [v for e in case.exams if e.kind == "lab" for n, v, _f in lab_values(e.result) if n.strip().lower().split()[-1:] == ["platelets"]]
     worst = liver_multiple(case.exams, age, case.demographics.sex, R)
@@ -1237,7 +1293,8 @@ def overreach_holds(when: str, case: Case, profile: Any = None) -> bool:
 
             profile = load_critical_actions().profile(case)
         return not set(profile.risks) & {"suicide", "active_suicide"}
-    if when == "light_drinker":
+    if when == "light_drinker":  # read over the drinking, not 'first one on waking' of the cigarettes
+        substance = " ".join(x for x in re.split(r"(?<=[.;])\s+", substance) if not re.search(O["tobacco_sentence_pattern"], x, re.I) or re.search(r"\b(?:drink|alcohol|units?)\b", x, re.I))
         light = re.search(O["light_drinking_pattern"], substance, re.I)
         units = int(light.group(1)) if light and light.group(1) else 0
         return bool(light) and units <= O["light_units_max"] and not re.search(O["heavy_drinking_pattern"], substance, re.I) and not any(c.startswith("F10") for c in codes)

@@ -144,7 +144,7 @@ def _review(raw: dict[str, Any], case: Any, rng: random.Random) -> tuple[list[st
         if complete_plan(raw, case, rng):
             t = raw["treatment"]
             meds = tuple(Medication(m["name"], m.get("dose")) for m in t.get("medications") or ()) or None
-            case = replace(case, treatment=replace(case.treatment, plan=t["plan"], safety=tuple(t.get("safety", ())), medications=meds))
+            case = replace(case, treatment=replace(case.treatment, plan=t["plan"], safety=tuple(t.get("safety", ())), medications=meds, follow_up=t.get("follow_up")))
     except CompositionError as e:
         return [str(e)], case
     return [str(f) for f in audit_case(case, skip=("critical",))], case  # complete_plan enforced it

@@ -32,6 +32,7 @@ def complete_plan(raw: dict[str, Any], case: Case, rng: random.Random) -> bool:
     treatment = raw["treatment"]
     original = treatment["plan"]
     meds_before = [dict(m) for m in treatment.get("medications") or ()]
+    follow_up_before = treatment.get("follow_up")
     add_needed_drugs(treatment, case, rng)
     profile = actions.profile(case)
     plan = settle_plan(treatment["plan"], case, rng, profile)
@@ -60,7 +61,7 @@ def complete_plan(raw: dict[str, Any], case: Case, rng: random.Random) -> bool:
     if added:  # the safety list says each added action as the plan now says it
         said = [_closest(a, _plan_sentences(plan)).rstrip(".") for a in added]
         treatment["safety"] = list(dict.fromkeys(list(treatment.get("safety", [])) + said))
-    return plan != original or bool(added) or treatment.get("medications") != meds_before
+    return plan != original or bool(added) or treatment.get("medications") != meds_before or treatment.get("follow_up") != follow_up_before
 
 
 def _plan_sentences(plan: str) -> list[str]:
@@ -141,7 +142,7 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
     one; a plan that admits the patient today does not open 'outpatient management'; delirium in the
     emergency department is a medical admission; 'decide disposition' becomes the decision the record's
     risks call for. The medication list follows the plan."""
-    from ..audit import continued_drugs, record_needs, record_overreach, record_status, unanswered_audit
+    from ..audit import abstinence_first, continued_drugs, record_needs, record_overreach, record_status, restarted_drugs, unanswered_audit
 
     P = _rules()
     status = record_status(case)
@@ -156,6 +157,10 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
         for rule in P["moderation_rewrites"]:
             pattern = re.compile(rule["pattern"])
             sentences = [pattern.sub(lambda m: rng.choice(rule["as"]).format(R=m.group(1) if m.lastindex else "r"), s) for s in sentences]
+        late = set(abstinence_first(" ".join(sentences)))  # an antidepressant waits for 3-4 weeks of abstinence (NICE CG115)
+        sentences = [cap(rng.choice(P["abstinence_first"]).format(subj=he, rest=s[:1].lower() + s[1:])) if s in late else s for s in sentences]
+    for drug in restarted_drugs(case, " ".join(sentences)):  # a drug the history says was taken before is restarted
+        sentences = [re.sub(P["restart"]["start_pattern"].replace("(\\w+)", re.escape(drug)), P["restart"]["as"] + " " + drug, x) for x in sentences]
     score = unanswered_audit(case, " ".join(sentences))
     if score is not None:
         sentences.append(rng.choice(P["hazardous_drinking"]).format(score=score))
@@ -193,18 +198,22 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
         sentences = [said if deferred.fullmatch(x) else x for x in sentences]
     him, his = {"male": ("him", "his"), "female": ("her", "her")}.get(case.demographics.sex, ("them", "their"))
     for name, rule, _why in record_needs(case, " ".join(sentences)):
-        says = rule.get(f"say_{setting}") or rule["say"]
-        said = rng.choice(says).format(subj=he, obj=him, poss=his, age=case.demographics.age, **rule.get("values", {}))
+        where = "inpatient" if setting == "emergency" and admitted else setting  # admitted from the department: the ward's wording
+        says = next((v for code, v in (rule.get("say_codes") or {}).items() if any(c.startswith(code) for c in status["codes"])), None) or rule.get(f"say_{where}") or rule["say"]
+        said = rng.choice(says).format(subj=he, obj=him, poss=his, poss_cap=cap(his), age=case.demographics.age, **rule.get("values", {}))
         said = cap(said)
-        if name == "liver_disease":  # beside the plan's own liver or blood sentence, else at the end
-            at = next((i + 1 for i, x in enumerate(sentences) if re.search(r"\b(?:liver|LFTs?|platelets?)\b", x, re.I)), len(sentences))
+        if rule.get("beside"):  # beside the plan's own sentence on it (the liver, the detoxification), else at the end
+            at = max((i + 1 for i, x in enumerate(sentences) if re.search(rule["beside"], x, re.I)), default=len(sentences))
         elif rule.get("at") == "end":
             at = len(sentences)
         else:  # who is seen and how: after the opening line
             at = min(1, len(sentences))
         sentences.insert(at, said)
-    for rule, _m in record_overreach(case, " ".join(sentences), profile):  # what the record does not call for, struck or said as it does
+    follow_up = treatment.get("follow_up") or ""
+    for rule, _m in record_overreach(case, f"{' '.join(sentences)} {follow_up}".strip(), profile):  # what the record does not call for, struck or said as it does
         pattern = re.compile(rule["pattern"], re.I)
+        if follow_up:
+            treatment["follow_up"] = follow_up = pattern.sub(lambda m: m.expand(rng.choice(rule["as"]).replace("{subj}", he)), follow_up).strip(" ;,") or follow_up
         sentences = [pattern.sub(lambda m, s=s: _cased(m.expand(rng.choice(rule["as"]).replace("{subj}", he)), s, m.start()), s) for s in sentences]
         sentences = [cap(s.lstrip(" ;,")) if s.rstrip().endswith((".", "!", "?")) else cap(s.lstrip(" ;,")).rstrip(" ;,") + "." for s in sentences if s.strip(" .;,")]
         treatment["safety"] = [pattern.sub(lambda m: m.expand(rng.choice(rule["as"]).replace("{subj}", he)), x).strip(" ;,") for x in treatment.get("safety") or ()]
@@ -212,6 +221,13 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
     delirium = any(c.startswith(tuple(P["medical_admission_codes"])) for c in status["codes"])
     if sentences and setting == "emergency" and delirium and not re.search(P["medical_admission_pattern"], sentences[0], re.I):
         sentences[0] = rng.choice(P["medical_admission_openers"])
+    if he == "they":  # 'they' takes a plural verb ('as they has said' in a line written for he or she)
+        verbs = P["they_verbs"]
+        plural = re.compile(r"\b([Tt]hey) (" + "|".join(verbs) + r")\b")
+        sentences = [plural.sub(lambda m: f"{m.group(1)} {verbs[m.group(2)]}", x) for x in sentences]
+        treatment["safety"] = [plural.sub(lambda m: f"{m.group(1)} {verbs[m.group(2)]}", x) for x in treatment.get("safety") or ()]
+        if treatment.get("follow_up"):
+            treatment["follow_up"] = plural.sub(lambda m: f"{m.group(1)} {verbs[m.group(2)]}", treatment["follow_up"])
     return " ".join(sentences)
 
 
