@@ -1384,6 +1384,8 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
     for pattern, repl in data["spoken_patterns"]:
         text = re.sub(pattern, repl, text)
     text = _spoken(_finish(re.sub(r"(?<!\d):|:(?!\d)", ",", text)), data["sentence_words"])
+    for pattern, repl in data["spoken_patterns"]:  # and on the short sentences ("Both treated ..." -> "Both were treated ...")
+        text = re.sub(pattern, repl, text)
     # "... and convinced his insides are rotting" said as "And I convinced my insides ...": a state, "I'm convinced"
     return re.sub(rf"\bI ({'|'.join(data['state_participles'])})\b(?! (?:me|him|her|them|us|you)\b)", r"I'm \1", text)
 
