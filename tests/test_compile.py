@@ -54,7 +54,7 @@ def test_first_person_renderings(sentence: str, section: str, said: str) -> None
         ("Admits to drinking more.", "history_of_present_illness", "I've been drinking more."),
         # ... but meant literally it stays
         ("He has complained to police about the neighbours.", "history_of_present_illness",
-         "I have complained to police about the neighbours."),
+         "I've complained to police about the neighbours."),
         # a clause with its own subject is said as it stands, never after "I've had"
         ("In mid-November his family first noticed a change, around the time of the death of a parent.",
          "history_of_present_illness",
@@ -190,7 +190,7 @@ def test_long_renderings_are_said_in_short_sentences() -> None:
         "If he nicks himself shaving he pours bleach on the nick and will not let Sam near the bathroom until he has cleaned it twice."
     ))
     assert nick.patient_says == (
-        "If I nick myself shaving I pour bleach on the nick. And I won't let Sam near the bathroom until I have cleaned it twice."
+        "If I nick myself shaving I pour bleach on the nick. And I won't let Sam near the bathroom until I've cleaned it twice."
     )
 
 
