@@ -54,7 +54,7 @@ def test_a_heading_is_never_told_but_the_history_is() -> None:
 
 def test_an_agent_passive_is_said_with_the_agent_as_subject() -> None:
     said = _said(_facts(personal_history="Described by his son as 'always a bit prickly and private'."))
-    assert said == ["My son describes me as always a bit prickly and private."]
+    assert said == ["My son says I'm always a bit prickly and private."]
 
 
 @pytest.mark.parametrize(

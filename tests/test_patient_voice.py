@@ -117,7 +117,7 @@ def test_the_informant_drops_the_clinicians_frame_and_speaks_of_the_child():
     assert mother is not None and mother.label == "Mother (Donna)"
     line = next(f.text for f in HANDWRITTEN["hw-027"].facts if "made me feel" in f.text)
     spoken = mother.say(line)
-    assert "made him feel" in spoken and "I could not get him to take it" in spoken
+    assert "made him feel" in spoken and "I couldn't get him to take it" in spoken
     del kyle
 
 

@@ -464,7 +464,8 @@ def informant_words(text: str, sex: str | None = None) -> str:
     text = re.sub(data["informant_frame_pattern"], "", text, count=1)
     if re.match(data["no_allergy_pattern"], text, re.IGNORECASE):
         return data["informant_no_allergy_says"]
-    return _finish(_lay_words(text.rstrip(" .;"), {k: v for k, v in third.items() if not k.startswith("__")}))
+    text = _gist(text.rstrip(" .;"), data, patient=False)
+    return _finish(_lay_words(text, {k: v for k, v in third.items() if not k.startswith("__")}))
 
 
 @lru_cache(maxsize=4)
@@ -972,6 +973,10 @@ def _clauses(text: str, section: str, data: dict[str, Any]) -> list[str]:
             continue
         if no_subject and subject is not None and subject.lower_ in ("he", "she", "they") and words[0].pos_ in ("VERB", "AUX"):
             piece = f"{subject.text} {piece}"
+        elif no_subject and subject is not None and subject.tag_ == "NNS" and words[0].pos_ in ("VERB", "AUX"):
+            # "The attacks come twice a week, peak within ten minutes ...": the plural subject carried as
+            # "they" ("They peak within ten minutes"), never a sentence without its subject
+            piece = f"they {piece}"
         pieces.append(piece)
     if any(len(p.split()) < 3 for p in pieces):
         return [text]
@@ -1376,9 +1381,22 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
     text = re.sub(r"\b(my (?:partner|husband|wife|boyfriend|girlfriend|fianc\u00e9e?|fiancee?|spouse) and )their\b", r"\1our", text)
     text = re.sub(r"\bI (?:has|is)\b", lambda m: "I have" if m.group(0).endswith("has") else "I'm", text)
     text = re.sub(r"\bI have (been|had|got|never|always|not)\b", r"I've \1", text)
+    text = _gist(text, data)
     text = _spoken(_finish(re.sub(r"(?<!\d):|:(?!\d)", ",", text)), data["sentence_words"])
+    text = _gist(text, data)  # and on the short sentences ("Both treated ..." -> "Both were treated ...")
     # "... and convinced his insides are rotting" said as "And I convinced my insides ...": a state, "I'm convinced"
     return re.sub(rf"\bI ({'|'.join(data['state_participles'])})\b(?! (?:me|him|her|them|us|you)\b)", r"I'm \1", text)
+
+
+def _gist(text: str, data: dict[str, Any], patient: bool = True) -> str:
+    """``text`` said as its gist (``compile.json`` ``spoken_patterns``): no clinician's counterpoint
+    ("..., although her husband manages their savings"), no reporting frame ("I say", "describes me as"),
+    a note's apposition said as a sentence (", now a bottle of wine" -> ". Now it's a bottle of wine"),
+    the contractions of speech; a relative (``patient=False``) says all but the first-person entries."""
+    for pattern, repl, *who in data["spoken_patterns"]:
+        if patient or "patient" not in who:
+            text = re.sub(pattern, repl, text)
+    return text
 
 
 def _simple_past_only(token) -> bool:
@@ -1467,6 +1485,11 @@ def _bound_pieces(sentence: str) -> set[int]:
             # ", until the skin cracks", ", after my wife moved out": a clause that leans on the one before
             # is never a sentence of its own ("Until the skin cracks.")
             bound.add(k)
+            continue
+        if piece and not any(t.dep_ in ("nsubj", "nsubjpass", "expl") for t in piece) and any(
+            t.dep_ == "conj" and t.pos_ in ("VERB", "AUX") and t.head.idx < at for t in piece
+        ):
+            bound.add(k)  # ", peak within ten minutes and leave me exhausted": a verb whose subject came before
             continue
         if piece and piece[0].lower_ in ("which", "who", "whom", "whose"):
             bound.add(k)  # ", which helped within six weeks": never "Which helped within six weeks."
