@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "ac8c981ef2cb2513a67fcdafc48c92a234cb7b4017eb37a3b4a0006ccf150a0c"
-DEV_V2_SUITE_SHA256 = "f4b546e0987556b8e7f052d095a65b99bdfd26d490803019fe0c95240520ff94"
+TEST_V2_SUITE_SHA256 = "ea68a96fdbc5fbf1bf9510da99fe4f9e8fe323b6198fd944839246b7d031b732"
+DEV_V2_SUITE_SHA256 = "1c6548ed5f33cbdb6a34db75ad14ea2064d58797155f3edeaf0c45234520272f"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 
