@@ -128,7 +128,7 @@ def durations_in(text: str) -> list[float]:
     return list(_durations(text))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=memo_size(4096))
 def _durations(text: str) -> tuple[float, ...]:
     """:func:`durations_in`, remembered per text (a case's sections are read by several rules)."""
     return load_durations().said_days(text, gated=False)
@@ -139,7 +139,7 @@ def since_days(text: str, age: int) -> list[float]:
     return list(_since_days(text, age))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=memo_size(4096))
 def _since_days(text: str, age: int) -> tuple[float, ...]:
     """:func:`since_days`, remembered per text and age (a case's sections are read by several rules)."""
     out = []
@@ -815,7 +815,7 @@ def _lab_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=memo_size(4096))
 def _tokens(text: str) -> tuple[str, ...]:
     """The words of a text, lower-cased (remembered: the label rules read each text three times)."""
     return tuple(_TOKEN.findall(text.lower()))
@@ -886,7 +886,7 @@ class _TermFinder:
         return found[0] if found else None
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=memo_size(8192))
 def _term_hits(which: int, text: str) -> tuple[_Hit, ...]:
     """:meth:`_TermFinder.finditer`, remembered per text (a patient's quotes recur across cases and drafts)."""
     terms = _label_terms()
@@ -1746,7 +1746,7 @@ def frame_of(sentence: str) -> list[str]:
     return list(_frame(sentence))
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=memo_size(8192))
 def _frame(sentence: str) -> tuple[str, ...]:
     """:func:`frame_of`, remembered per sentence (a suite's sentences recur, and so do a draft's)."""
     text = _QUOTE.sub(" Q ", sentence)

@@ -296,7 +296,7 @@ _EXAMINER_SECTIONS = ("mental_status_exam", "risk_assessment")
 _QUOTE = re.compile(r"(?<![A-Za-z])['\u2018\u201c\"][A-Za-z][^'\u2019\u201d\"]{3,80}['\u2019\u201d\"](?![A-Za-z])")
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=memo_size(1024))
 def _narrower(concept_id: str) -> tuple[str, ...]:
     """The findings that imply a concept (the lexicon's ``implies`` pairs: opioid use implies drug use)."""
     return tuple(a for a, b in lexicon_relations("implies") if b == concept_id)
