@@ -161,13 +161,17 @@ def _disorder_name(code: str, case: Case) -> str:
     return str(_field(entry, "name", code)) if entry is not None else code
 
 
-def _differentials(case: Case, limit: int = 2) -> list[str]:
+def _differentials(case: Case, limit: int = 2, results: tuple = ()) -> list[str]:
+    """The knowledge base's differentials of the principal, less those the case's own rating scales contradict
+    (a "moderate" episode beside scales that read mild is one a supervisor calls unsupported)."""
+    from mentalhospital_env.knowledge.specifiers import severity_conflict
+
     reference = [normalize_code(c) for c in case.diagnosis.codes]
     entry = _disorder_entry(_knowledge(), reference[0])
     out: list[str] = []
     for code in _field(entry, "differentials", ()) or () if entry is not None else ():
         code = normalize_code(str(code))
-        if code not in reference and code not in out:
+        if code not in reference and code not in out and not (results and severity_conflict(code, results)):
             out.append(code)
     return out[:limit]
 
@@ -235,7 +239,7 @@ def exemplary_chart(case: Case) -> Chart:
     exams = tuple(case.indicated_exams)
     results = tuple((name, case.exam(name).result) for name in exams if case.exam(name) is not None)
     reference = [normalize_code(c) for c in case.diagnosis.codes]
-    disorders = tuple(f"{c} {_disorder_name(c, case)}" for c in reference + _differentials(case))
+    disorders = tuple(f"{c} {_disorder_name(c, case)}" for c in reference + _differentials(case, results=results))
     plan = _plan(case)
     return Chart(
         turns=turns,

@@ -244,7 +244,37 @@ def assessment_disorders(text: str) -> tuple[list[str], list[str]]:
                 target.append(code)
     if any(c not in features for c in made):  # "with fatigue, insomnia and low mood, ... most consistent with X": X is made
         made = [c for c in made if c not in features]
+    for code in _weighed_before_marker(text):  # "Bipolar disorder (F31.2) was considered but is less likely": weighed
+        if code in made:
+            made.remove(code)
+            if code not in weighed:
+                weighed.append(code)
     return made, weighed
+
+
+def _weighed_before_marker(text: str) -> list[str]:
+    """The disorders an assessment weighs by a marker that follows the name (``differential_markers_after``: "X was
+    considered but is less likely", "Y has been ruled out"): in each sentence or clause (parted by ``;``), the
+    disorder named nearest before such a marker. A disorder considered and weighed is not a disorder made."""
+    from .features import _disorder_names
+
+    after = _data().get("differential_markers_after", ())
+    if not after:
+        return []
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(m) for m in after) + r")\b", re.IGNORECASE)
+    out: list[str] = []
+    for clause in re.split(r"(?<=[.!?])\s+|;", text):
+        for hit in pattern.finditer(clause):
+            tokens = tokenize(clause[: hit.start()])
+            stems_ = [stem(t) for t in tokens]
+            found = sorted(_disorder_names().find(stems_), key=lambda m: (m[1], m[1] - m[0]))
+            for start, end, _ in reversed(found):
+                code = resolve_disorder_code(" ".join(tokens[start:end]))
+                if code:
+                    if code not in out:
+                        out.append(code)
+                    break
+    return out
 
 
 def _garble(text: str) -> str | None:
