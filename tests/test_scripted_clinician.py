@@ -263,11 +263,19 @@ def test_the_note_files_answers_and_states_only_what_was_said(test_v2_env):
 
 
 def test_no_detoxification_for_a_patient_who_hardly_drinks_or_drinks_without_dependence(test_v2_env):
-    # "blackout blinds" read as blackouts, and "a few drinks most nights" without a sign of dependence
-    for case_id in ("test-v2-0047", "test-v2-0137"):
+    # "blackout blinds" read as blackouts, and "a few drinks most nights" without a sign of dependence. The second
+    # case is chosen by what it holds (the redraw after round two moved test-v2-0137 to a patient who drinks little):
+    # over 14 units on most nights or evenings, and no alcohol disorder in the record
+    def drinks_most_nights(c):
+        return not any(d.code.startswith("F10") for d in c.diagnosis.disorders) and any(
+            (m := re.search(r"(\d+) units (?:on )?most (?:nights|evenings)", f.text)) and int(m.group(1)) > 14
+            for f in getattr(c, "facts", ())
+        )
+    heavy = next(c.case_id for c in load_suite("test-v2") if drinks_most_nights(c))
+    for case_id in ("test-v2-0047", heavy):
         plan = play(test_v2_env, ScriptedClinician(), case_id).treatment.lower()
         assert "pabrinex" not in plan and "detoxification" not in plan, case_id
-    assert "low-risk limit" in play(test_v2_env, ScriptedClinician(), "test-v2-0137").treatment
+    assert "low-risk limit" in play(test_v2_env, ScriptedClinician(), heavy).treatment
 
 
 def test_a_supervisors_faults_of_stop_26_are_gone(test_v2_env):
