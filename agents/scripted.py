@@ -302,7 +302,7 @@ class ScriptedClinician(Doctor):
         for rule in conf["rules"]:
             if rule.get("ages") and self.walk_in.age_group not in rule["ages"]:
                 continue
-            if not set(rule["when"]) & set(f.present):
+            if len(set(rule["when"]) & set(f.present)) < rule.get("at_least", 1):
                 continue
             wanted += [c for c in rule["ask"] if c in self.lexicon and c not in f.present and c not in f.denied
                        and c not in f.asked and c not in wanted]
@@ -1159,6 +1159,25 @@ class ScriptedClinician(Doctor):
                 out.append(conf["sentence"].format(exam=name, result=result.strip().rstrip(".")))
         return out
 
+    def _results_to_read(self) -> list[str]:
+        """A sentence for each result on file with several values flagged abnormal (``results_to_read``): the
+        panel and its flagged analytes, read in the assessment rather than only listed under Investigations."""
+        conf = self.script["results_to_read"]
+        flag = re.compile(r"\b(?:" + "|".join(map(re.escape, conf["flags"])) + r")\b", re.IGNORECASE)
+        out = []
+        for name, result in self.findings.exam_results:
+            if result == UNREMARKABLE:
+                continue
+            analytes = []
+            for piece in re.split(r"[,;]", result):
+                if flag.search(piece) and (m := re.match(r"\s*([A-Za-z][A-Za-z0-9 /&-]*?)\s*(?:[<>]?\s*\d|:|$)", piece)):
+                    word = m.group(1).strip()
+                    if word and word.lower() not in {w.lower() for w in conf["flags"]}:
+                        analytes.append(word)
+            if len(analytes) >= conf["min_flagged"]:
+                out.append(conf["sentence"].format(exam=name, analytes=_join(analytes)))
+        return out
+
     def _tells(self, sentence: str, patterns: list[str]) -> bool:
         """Whether ``sentence`` tells what one of ``patterns`` matches with no negation before it."""
         negations = set(self.script["risk_disclosures"]["negations"])
@@ -1443,6 +1462,7 @@ class ScriptedClinician(Doctor):
         assessment += self._provisional(lead[0][0])
         if len(lead) > 1:
             assessment += f" Differential diagnosis includes {_join(h.name for h, _ in lead[1:])}."
+        assessment += "".join(f" {line}" for line in self._results_to_read())
         lines.append(assessment)
         lines.append("Plan: see treatment plan; review risk at each visit.")
         return "\n".join(lines)
