@@ -19,8 +19,18 @@ from mentalhospital_env.cases import Case
 from mentalhospital_env.cases.model import Persona
 from mentalhospital_env.knowledge.language import stems, tokenize
 
-from .reading import _holds, _phrase_stems, concept_topics, cosine, load_memory_cues
-from .recall import AFFIRM, DENY, TELL, WITHHELD, AnswerItem, AnswerPlan, FactIndex, IndexedFact, load_recall_rules
+from .reading import _holds, _phrase_stems, cosine, load_memory_cues
+from .recall import (
+    AFFIRM,
+    DENY,
+    TELL,
+    WITHHELD,
+    AnswerItem,
+    AnswerPlan,
+    FactIndex,
+    IndexedFact,
+    finding_topics,
+)
 from .understanding import load_taxonomy
 
 
@@ -326,21 +336,14 @@ def _came_about(item: AnswerItem, index: FactIndex) -> bool:
     who asks for help with their drinking, or told the referrer about it in their own words, talks about
     their drinking, whatever the rapport."""
     taxonomy = load_taxonomy()
-    rules = load_recall_rules()
-
-    def finding_topics(concept_id: str) -> set[str]:
-        # a finding's own topics where recall names them (suicidal thoughts are the suicide topic, not the
-        # sleep complaint that a cue word of theirs happens to share), else the lexicon's
-        return set(rules.finding_topics.get(concept_id, ())) or set(concept_topics(index.lexicon, concept_id))
-
     if item.subject in taxonomy.by_id:
         subjects = {item.subject}
     elif item.subject in index.lexicon:
-        subjects = finding_topics(item.subject)
+        subjects = set(finding_topics(item.subject, index.lexicon))
     else:
         subjects = {t for f in item.facts for t in f.topics}
     # and what the sentences told say: "Do you use any drugs?" is told the heroin he came about
-    subjects |= {t for f in item.facts for c in f.affirms for t in finding_topics(c)}
+    subjects |= {t for f in item.facts for c in f.affirms for t in finding_topics(c, index.lexicon)}
     return bool(subjects & index.came_about_topics)
 
 

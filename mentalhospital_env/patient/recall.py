@@ -296,6 +296,13 @@ _EXAMINER_SECTIONS = ("mental_status_exam", "risk_assessment")
 _QUOTE = re.compile(r"(?<![A-Za-z])['\u2018\u201c\"][A-Za-z][^'\u2019\u201d\"]{3,80}['\u2019\u201d\"](?![A-Za-z])")
 
 
+def finding_topics(concept_id: str, lexicon: Lexicon) -> tuple[str, ...]:
+    """The interview topics a finding is filed and disclosed under: recall's own where it names them
+    (``finding_topics``: suicidal thoughts are the suicide topic, not the sleep complaint a cue word of theirs
+    happens to share), else the lexicon's."""
+    return tuple(load_recall_rules().finding_topics.get(concept_id, ())) or tuple(concept_topics(lexicon, concept_id))
+
+
 @lru_cache(maxsize=memo_size(1024))
 def _narrower(concept_id: str) -> tuple[str, ...]:
     """The findings that imply a concept (the lexicon's ``implies`` pairs: opioid use implies drug use)."""
@@ -981,8 +988,7 @@ class MemorySkill:
             # the question's meaning found the record's finding: no stock denial of the concept a word of it
             # read ("go weak" as a weakness of the arm), and only the finding's own topics are told beside it
             items = [i if i.facts or i.stance not in (DENY, UNKNOWN) else _silenced(i) for i in items]
-            meant_topics = {t for i in meant_told for t in self._findings.get(i.subject, ())
-                            or concept_topics(self.index.lexicon, i.subject)}
+            meant_topics = {t for i in meant_told for t in finding_topics(i.subject, self.index.lexicon)}
         if asks_what(question):
             # "What did you take?", "How often are you getting them now?": a question that presupposes
             # its thing is not answered "no" from a concept the record merely does not mention
