@@ -24,7 +24,8 @@ reads "x, full credit at t"):
   replies nor the exam results state; capped by the note-precision errors, then less the points of
   what a supervisor faults in the note's text (:mod:`.note_faults`: garbled or third-person quotes,
   no chief complaint, another section's text under a heading, a diagnosis made before its minimum
-  duration, the record's main risk left out of the risk section).
+  duration, the record's main risk left out of the risk section); never below 2 for a structured note
+  with nothing in it that would mislead care (:func:`note_usable`).
 * diagnostic rigor: ``0.30 * min(1, (n - 1) / (differential_target - 1)) + 0.30 * supported_top2 / 2
   + 0.15 * min(1, reasoning_markers / 2) + 0.10 * min(1, rule_outs / 3)
   + 0.10 * categories_accounted / categories_named + 0.05 * [an exam tests a listed diagnosis]
@@ -174,7 +175,26 @@ def note_quality_score(r: NoteReading) -> float:
     # what a supervisor faults in the note's own text (garbled or third-person quotes, no chief complaint, another
     # section's text under a heading, a diagnosis made before its duration, the record's main risk left out)
     faults = fault_points(r.faults)
-    return round(max(MIN_SCORE, min(_scale(raw), note_precision_cap(r)) - empty - missing - misfiled - checklist - faults), 3)
+    score = max(MIN_SCORE, min(_scale(raw), note_precision_cap(r)) - empty - missing - misfiled - checklist - faults)
+    if note_usable(r):
+        score = max(score, float(limits.get("note_usable_floor", MIN_SCORE)))
+    return round(score, 3)
+
+
+def note_usable(r: NoteReading) -> bool:
+    """A note flawed but usable, which its faults may not push below ``limits.note_usable_floor`` (2): it has most
+    core sections (``note_usable_core_sections``), a mental state examination, and nothing in it would mislead care:
+    no claim about risk or psychosis the encounter contradicts or never raised (:attr:`NoteReading.serious_errors`),
+    and no principal diagnosis the encounter does not support (``diagnosis_unsupported``). Faults of omission, filing,
+    wording and a wrong ranking of the reference disorder add up to a poor note (2), not a dangerous one (1); hand
+    raters give 1 to a note that records denied suicidal ideation or hallucinations, or rests on an invented illness."""
+    limits = load_cues().limits
+    return (
+        len(r.core_sections) >= int(limits.get("note_usable_core_sections", 3))
+        and bool(r.mse_domains)
+        and not r.serious_errors
+        and not any(f.kind == "diagnosis_unsupported" for f in r.faults)
+    )
 
 
 def diagnostic_rigor_score(r: DiagnosisReading) -> float:
@@ -389,6 +409,7 @@ __all__ = [
     "note_precision_cap",
     "note_quality_score",
     "note_structure",
+    "note_usable",
     "professionalism_score",
     "stage_missing",
     "plan_concordance",
