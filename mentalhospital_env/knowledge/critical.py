@@ -504,7 +504,10 @@ class CriticalActions:
             medications=(ehr.medications or "").lower(),
             dependants=dependants,
             hepatic=self.hepatic_impairment([*results, ehr.medical_history or "", ehr.history_of_present_illness or ""]),
-            findings=self.abnormal_findings(results),
+            # each result read with its exam's name, for a measure the result does not name ("MMSE: total 10/30")
+            findings=self.abnormal_findings(
+                f"{getattr(e, 'name', '') or ''}: {getattr(e, 'result', '') or ''}" for e in getattr(case, "exams", ()) or ()
+            ),
             signs=self.signs([t for t in narrative if t] + results),
         )
 
