@@ -839,3 +839,17 @@ def test_ect_for_a_moderate_episode_without_psychosis_is_an_over_treatment(ca):
     check = ca.check(_profile(codes=("F32.1",)), "Sertraline 50 mg; olanzapine and ECT if no response.")
     assert [(c.action, c.cap) for c in check.contraindicated] == [("ect", 2)]
     assert not ca.check(_profile(codes=("F32.3",)), "Sertraline with olanzapine; ECT if no response.").contraindicated
+
+
+def test_moderately_severe_dementia_living_alone_is_not_sent_home_from_the_ed_without_care(ca):
+    findings = ca.abnormal_findings(["MoCA: total 14/30 (moderate impairment)", "MMSE: total 10/30 (moderate impairment)"])
+    assert findings == {"mmse_below_15"}
+    assert not ca.abnormal_findings(["MMSE: total 22/30 (mild impairment)", "MoCA: total 14/30"])
+    alone = _profile(codes=("F03.90",), setting="emergency", age=87, findings=findings, signs=ca.signs(["Lives alone in a bungalow."]))
+    home = "Disposition: discharge home today with the crisis line number. Start donepezil 5 mg at night."
+    found = ca.check(alone, home).contraindicated
+    assert {c.action for c in found} == {"discharge_home"} and all(c.cap == 2 for c in found)
+    assert not ca.check(alone, "A bed requested today, agreed with the crisis team; discharge home once a package of care is in place.").contraindicated
+    # living with family, or in clinic rather than the emergency department: the rule does not hold
+    assert not ca.check(replace(alone, signs=frozenset()), home).contraindicated
+    assert not ca.check(replace(alone, setting="outpatient"), home).contraindicated

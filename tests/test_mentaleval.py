@@ -818,3 +818,30 @@ def test_judge_agreement_reads_the_scripted_slice_against_the_records_it_was_rat
     plan = next(r for r in rows if r["id"] == "plan-137")  # rated for a 19-year-old woman after a house fire
     case, _chart = bench.charts([plan], bench.load_encounters())[0]
     assert (case.demographics.age, case.demographics.sex) == (19, "female")
+
+
+def _faulted_note(**kw):
+    from mentalhospital_env.rewards.mentaleval.features import NoteReading
+    from mentalhospital_env.rewards.mentaleval.note_faults import NoteFault
+
+    faults = tuple(NoteFault(k, "assessment", "x") for k in ("diagnosis_against_record", "symptom_list_history", "misfiled_answer", "misfiled_answer"))
+    base = dict(sections=("chief_complaint", "history_of_present_illness", "mental_status_exam", "risk_assessment", "assessment", "plan"),
+                core_sections=("chief_complaint", "history_of_present_illness", "mental_status_exam", "risk_assessment", "assessment", "plan"),
+                mse_domains=("mood", "thought_content"), risk_topics=("suicide",), prose_sentences=4, claims=4, unsupported_claims=(),
+                omitted=("a", "b", "c", "d", "e"), faults=faults)
+    base.update(kw)
+    return NoteReading(**base)
+
+
+def test_a_structured_note_that_misleads_no_one_keeps_qual_two_however_its_faults_add_up():
+    from mentalhospital_env.rewards.mentaleval.note_faults import NoteFault
+    from mentalhospital_env.rewards.mentaleval.offline import note_quality_score, note_usable
+
+    poor = _faulted_note()
+    assert note_usable(poor) and note_quality_score(poor) == 2.0
+    # a claim about risk or psychosis the encounter contradicts, or an invented principal diagnosis: it may mislead care
+    dangerous = _faulted_note(claim_errors=1, serious_errors=1)
+    invented = _faulted_note(faults=poor.faults + (NoteFault("diagnosis_unsupported", "assessment", "x"),))
+    thin = _faulted_note(core_sections=("chief_complaint", "plan"), sections=("chief_complaint", "plan"))
+    for note in (dangerous, invented, thin):
+        assert not note_usable(note) and note_quality_score(note) < 2.0
