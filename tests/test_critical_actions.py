@@ -853,3 +853,11 @@ def test_moderately_severe_dementia_living_alone_is_not_sent_home_from_the_ed_wi
     # living with family, or in clinic rather than the emergency department: the rule does not hold
     assert not ca.check(replace(alone, signs=frozenset()), home).contraindicated
     assert not ca.check(replace(alone, setting="outpatient"), home).contraindicated
+
+
+def test_a_refusal_ends_with_its_sentence(ca):
+    # "Stop the antidepressant." refused the olanzapine of the next sentence (the break fell at the drug's first
+    # token, which the same-sentence test did not count), so a mania plan naming olanzapine had no antipsychotic
+    assert "antipsychotic" in ca.proposed("Stop the antidepressant. Olanzapine 10 mg at night.")
+    assert "antipsychotic" not in ca.proposed("Stop sertraline and olanzapine.")
+    assert "antipsychotic" not in ca.proposed("Do not start sertraline or olanzapine.")

@@ -431,7 +431,7 @@ class CriticalActions:
             )
             if not refused and previous is not None and previous[1]:
                 gap = stemmed[previous[0] : start]
-                same_sentence = not any(previous[0] < b <= start for b in sentence_breaks(plan))
+                same_sentence = not any(previous[0] <= b <= start for b in sentence_breaks(plan))
                 refused = same_sentence and 0 < len(gap) <= 3 and gap[0] in _CONNECTIVES or same_sentence and not gap
             out.append((start, end, ids, refused))
             previous = (end, refused)
