@@ -61,6 +61,9 @@ class RecallRules:
     amount: re.Pattern[str] = re.compile(r"(?!)")
     plain_topics: frozenset[str] = frozenset()
     plain_concepts: frozenset[str] = frozenset()
+    #: how a record says a substance was only tried or given up long ago (``remote_use``)
+    remote_use: re.Pattern[str] = re.compile(r"(?!)")
+    remote_unless: re.Pattern[str] = re.compile(r"(?!)")
     silent_defaults: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
     closest_ignores: re.Pattern[str] = re.compile(r"(?!)")
     closed_unless_any: Mapping[str, frozenset[str]] = field(default_factory=dict)
@@ -117,6 +120,8 @@ def load_recall_rules() -> RecallRules:
         ),
         plain_topics=frozenset(raw.get("plain_topics", ())),
         plain_concepts=frozenset(raw.get("plain_concepts", ())),
+        remote_use=re.compile(raw["remote_use"]["said"], re.IGNORECASE) if raw.get("remote_use") else re.compile(r"(?!)"),
+        remote_unless=re.compile(raw["remote_use"]["unless"], re.IGNORECASE) if raw.get("remote_use") else re.compile(r"(?!)"),
         lifetime_topics=frozenset(raw.get("lifetime_topics", {}).get("topics", ())),
         silent_defaults=dict(raw.get("silent_defaults", {})),
         answered_by={k: (tuple(v["topics"]), tuple(v.get("sections", ())), bool(v.get("presentation", False)),
@@ -436,8 +441,9 @@ def _sensitive(
     topics: Iterable[str] = (),
 ) -> bool:
     """Whether rapport must allow a fact first: the case marks it so or it states a sensitive concept,
-    except in the plain sections, and except a fact only on a plain topic (how much someone drinks)
-    that names no sensitive concept other than the plain topic's own. ``topics``: the fact's topics as
+    except in the plain sections, except a fact only on a plain topic (how much someone drinks)
+    that names no sensitive concept other than the plain topic's own, and except a substance only tried
+    or given up long ago (``remote_use``) that names no other sensitive concept. ``topics``: the fact's topics as
     the index reads them (a structured case's facts carry none of their own: "Drinks about 19 units most
     evenings to unwind" is on alcohol all the same, and is told when asked)."""
     if fact.section in rules.plain_sections or not (fact.sensitive or concept_sensitive):
@@ -445,6 +451,9 @@ def _sensitive(
     topics = set(topics)
     if topics and topics <= rules.plain_topics:
         return any(lexicon.get(c).sensitive for c in affirms - rules.plain_concepts)
+    if affirms & rules.substances and rules.remote_use.search(fact.text) and not rules.remote_unless.search(fact.text):
+        # a substance only tried, or given up long ago ("Tried cannabis at university; none for many years")
+        return any(lexicon.get(c).sensitive for c in affirms - rules.substances)
     return True
 
 
