@@ -188,3 +188,63 @@ def test_the_risk_history_goes_on_from_the_present(handwritten) -> None:
     # hw-014: the cutting, then the overdoses: a lifetime question about self-harm keeps its history
     (reply,) = _ask(handwritten["hw-014"], "Do you ever hurt yourself in other ways?")
     assert "cut" in reply.lower() and "overdose" in reply.lower()
+
+
+def _guarded_record(**ehr):
+    from mentalhospital_env.cases.loader import load_case
+
+    base = {
+        "chief_complaint": "Low mood for three months.",
+        "history_of_present_illness": "Low mood, poor sleep and loss of interest for three months since losing his job.",
+        "mental_status_exam": {"behavior": "Guarded, poor eye contact."},
+    }
+    base.update(ehr)
+    return load_case({
+        "case_id": "t-guarded", "language": "en", "setting": "outpatient",
+        "demographics": {"age": 40, "sex": "male", "occupation": "unemployed", "marital_status": "married",
+                         "living_situation": "lives with his wife"},
+        "ehr": base,
+        "diagnosis": {"categories": ["depressive"], "disorders": [{"name": "Depressive episode", "code": "F32.1"}]},
+        "treatment": {"plan": "Antidepressant."},
+        "exams": [{"name": "Full blood count", "kind": "lab", "result": "normal"}],
+    })
+
+
+@pytest.mark.parametrize("question", ["Any plans to act on that?", "Have you thought about acting on those thoughts?"])
+def test_a_plan_the_record_rules_out_is_denied_not_deflected(question) -> None:
+    """'Passive death wishes without plan or intent': asked whether he would act on them, a guarded man says no
+    (stop 27: dev-0004.a8, dev-0023.a6 answered 'That's hard. Can we come back to it?')."""
+    case = _guarded_record(risk_assessment={"suicide": "Passive death wishes without plan or intent; protective factors include his children."})
+    _, reply = _ask(case, "Have you had thoughts that life isn't worth living?", question)
+    assert "come back to" not in reply.lower() and "rather" not in reply.lower(), reply
+    assert reply.lower().startswith("no") or "wouldn't" in reply.lower() or "no plan" in reply.lower(), reply
+
+
+def test_a_plan_question_is_no_stock_denial_where_the_record_is_silent() -> None:
+    """Without a sentence that rules a plan out, 'Any plans to act on that?' is not answered with the record's
+    denial it does not have (meaning_denied adds only the record's own words)."""
+    case = _guarded_record(substance_use="Drinks about 10 units a week.")
+    index = FactIndex(case)
+    assert "suicide_plan" not in index.denied_by_meaning
+
+
+def test_cannabis_tried_long_ago_is_told_without_rapport() -> None:
+    """'Tried cannabis at university; none for many years' is no secret (stop 27: dev-0026.a9, test-v2-0319.d2
+    deflected it); a fact that also says use now is not read as remote."""
+    (reply,) = _ask(_guarded_record(substance_use="Tried cannabis at university; none for many years."), "Have you used cannabis?")
+    assert "come back to" not in reply.lower() and "rather" not in reply.lower() and "something else" not in reply.lower(), reply
+    from mentalhospital_env.patient.recall import load_recall_rules
+
+    rules = load_recall_rules()
+    assert rules.remote_use.search("Tried cannabis at university; none for many years.")
+    assert not rules.remote_use.search("Has tried to stop heroin several times.")
+    assert rules.remote_unless.search("Tried heroin once at 19; now injects daily.")
+
+
+def test_binge_drinking_is_filed_under_alcohol_not_eating() -> None:
+    from mentalhospital_env.patient.understanding import record_topics
+
+    assert "eating" not in record_topics("substance_use", "Binge drinks at weekends, about 14 units a night.")
+    assert "eating" in record_topics("history_of_present_illness", "Binges on food then vomits.")
+    assert "sleep" in read_question("How much sleep do you get a night?").topics
+    assert "sleep" not in read_question("How many units a night?").topics

@@ -328,6 +328,11 @@ def gate(plan: AnswerPlan, may_disclose, disclosed, index: FactIndex) -> AnswerP
         # a sentence recall added only for being close in words, held back, is left out, not deflected: what
         # was asked is answered ("Do you use any drugs?" - not "That's hard. Can we come back to it? Yes, heroin")
         items = [i for i in items if not (i.stance == WITHHELD and i.subject == "similar")]
+    asked = set(plan.question.concepts) | {i.subject for i in items if i.stance == DENY and not i.silent}
+    if any(i.subject in asked and i.stance in (AFFIRM, DENY) and not i.silent for i in items):
+        # a concept asked is answered ("Any plans to act on that?" - "No, I wouldn't do anything"): the rest of
+        # its topic held back is left out, not deflected after the answer ("... That's hard. Can we come back to it?")
+        items = [i for i in items if not (i.stance == WITHHELD and i.subject not in asked)]
     return AnswerPlan(plan.question, tuple(items), plan.refusal, plan.small_talk, plan.unclear)
 
 

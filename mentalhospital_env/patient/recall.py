@@ -61,6 +61,9 @@ class RecallRules:
     amount: re.Pattern[str] = re.compile(r"(?!)")
     plain_topics: frozenset[str] = frozenset()
     plain_concepts: frozenset[str] = frozenset()
+    #: how a record says a substance was only tried or given up long ago (``remote_use``)
+    remote_use: re.Pattern[str] = re.compile(r"(?!)")
+    remote_unless: re.Pattern[str] = re.compile(r"(?!)")
     silent_defaults: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
     closest_ignores: re.Pattern[str] = re.compile(r"(?!)")
     closed_unless_any: Mapping[str, frozenset[str]] = field(default_factory=dict)
@@ -69,6 +72,8 @@ class RecallRules:
     meaning: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     #: concept -> how a question asks it in words that would misread a record (``meaning_asked``)
     meaning_asked: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
+    #: concept -> how a record rules it out in other words ("no plan or intent" of death wishes: ``meaning_denied``)
+    meaning_denied: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     #: substance concepts, their own section, and the words of using one (``substance_named``)
     #: concept -> the interview topics its finding is filed and disclosed under (``finding_topics``)
     finding_topics: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -115,6 +120,8 @@ def load_recall_rules() -> RecallRules:
         ),
         plain_topics=frozenset(raw.get("plain_topics", ())),
         plain_concepts=frozenset(raw.get("plain_concepts", ())),
+        remote_use=re.compile(raw["remote_use"]["said"], re.IGNORECASE) if raw.get("remote_use") else re.compile(r"(?!)"),
+        remote_unless=re.compile(raw["remote_use"]["unless"], re.IGNORECASE) if raw.get("remote_use") else re.compile(r"(?!)"),
         lifetime_topics=frozenset(raw.get("lifetime_topics", {}).get("topics", ())),
         silent_defaults=dict(raw.get("silent_defaults", {})),
         answered_by={k: (tuple(v["topics"]), tuple(v.get("sections", ())), bool(v.get("presentation", False)),
@@ -126,6 +133,8 @@ def load_recall_rules() -> RecallRules:
                  for k, v in raw.get("meaning", {}).items() if not k.startswith("_")},
         meaning_asked={k: re.compile("|".join(f"(?:{p})" for p in v), re.IGNORECASE)
                        for k, v in raw.get("meaning_asked", {}).items() if not k.startswith("_")},
+        meaning_denied={k: re.compile("|".join(f"(?:{p})" for p in v), re.IGNORECASE)
+                        for k, v in raw.get("meaning_denied", {}).items() if not k.startswith("_")},
         finding_topics={k: tuple(v) for k, v in raw.get("finding_topics", {}).items() if not k.startswith("_")},
         substances=frozenset(raw.get("substance_named", {}).get("concepts", ())),
         substance_section=raw.get("substance_named", {}).get("section", "substance_use"),
@@ -432,8 +441,9 @@ def _sensitive(
     topics: Iterable[str] = (),
 ) -> bool:
     """Whether rapport must allow a fact first: the case marks it so or it states a sensitive concept,
-    except in the plain sections, and except a fact only on a plain topic (how much someone drinks)
-    that names no sensitive concept other than the plain topic's own. ``topics``: the fact's topics as
+    except in the plain sections, except a fact only on a plain topic (how much someone drinks)
+    that names no sensitive concept other than the plain topic's own, and except a substance only tried
+    or given up long ago (``remote_use``) that names no other sensitive concept. ``topics``: the fact's topics as
     the index reads them (a structured case's facts carry none of their own: "Drinks about 19 units most
     evenings to unwind" is on alcohol all the same, and is told when asked)."""
     if fact.section in rules.plain_sections or not (fact.sensitive or concept_sensitive):
@@ -441,6 +451,9 @@ def _sensitive(
     topics = set(topics)
     if topics and topics <= rules.plain_topics:
         return any(lexicon.get(c).sensitive for c in affirms - rules.plain_concepts)
+    if affirms & rules.substances and rules.remote_use.search(fact.text) and not rules.remote_unless.search(fact.text):
+        # a substance only tried, or given up long ago ("Tried cannabis at university; none for many years")
+        return any(lexicon.get(c).sensitive for c in affirms - rules.substances)
     return True
 
 
@@ -552,6 +565,15 @@ class FactIndex:
                 self.ruling_out.setdefault(c, []).append(f)
             for c in f.about_other:
                 self.about_other.setdefault(c, []).append(f)
+        # ruled out in other words than the lexicon's ("death wishes without plan or intent"): a denial when that
+        # is asked, never a sentence's own reading (said of guilt, it would add "I don't have a plan to end it")
+        self.denied_by_meaning: dict[str, list[IndexedFact]] = {}
+        for f in entries:
+            if f.section != FAMILY_SECTION and rules.meaning_denied:
+                text = f"{f.fact.text} {f.fact.patient_says or ''}"
+                for c, pattern in rules.meaning_denied.items():
+                    if c not in f.affirms and pattern.search(text):
+                        self.denied_by_meaning.setdefault(c, []).append(f)
         self.supported_present = frozenset(self.affirming)
         # stated absent anywhere (a record may say both: "no problems as a child; happy childhood")
         self.supported_absent = frozenset(
@@ -879,6 +901,10 @@ class MemorySkill:
         self._cue_cache: dict[tuple[str, str], bool] = {}
         # concepts some fact affirms (an examiner's observation included), read once per case
         self._affirmed_anywhere = frozenset(c for f in self.index.facts for c in f.affirms)
+        # concepts some fact of the patient's own rules out in words ("passive death wishes without plan or intent")
+        self._ruled_out_anywhere = frozenset(
+            c for f in self.index.facts if f.section != FAMILY_SECTION for c in f.rules_out) | frozenset(
+            self.index.denied_by_meaning)
         # topics of the concepts the record states as present: never denied as a whole
         self._present_concept_topics = frozenset(
             t for c in self._affirmed_anywhere for t in concept_topics(self.index.lexicon, c)
@@ -977,8 +1003,11 @@ class MemorySkill:
                 # history asked as a topic ("who do you live with?"): the topic's facts answer, the
                 # current ones first, not every sentence that names the concept
                 item = AnswerItem(AFFIRM, concept_id, (), item.sensitive, item.about_other, silent=True)
-            elif item.stance in (DENY, UNKNOWN) and not item.facts and self._something_on(asked):
-                # the record speaks of what was asked: the topic answers, no blanket denial is said
+            elif item.stance in (DENY, UNKNOWN) and not item.facts and self._something_on(asked) and not (
+                item.stance == DENY and concept_id in by_meaning and concept_id in self._ruled_out_anywhere
+            ):
+                # the record speaks of what was asked: the topic answers, no blanket denial is said (unless the
+                # record itself rules out what the question meant: "no plan or intent" in the risk assessment)
                 item = AnswerItem(item.stance, item.subject, (), item.sensitive, item.about_other, silent=True)
             items.append(item)
             used.update(item.fact_ids)
@@ -1300,11 +1329,16 @@ class MemorySkill:
     def _asked_by_meaning(self, question: Question) -> tuple[str, ...]:
         """The findings of the record a question asks about in other words than the lexicon read (the
         ``meaning`` of ``data/recall.json``, read in the question as in the record): only what some fact of
-        the record states, so a question's meaning adds a disclosure and never a denial."""
+        the record states or rules out in words, so a question's meaning adds a disclosure or the record's own
+        denial ("Any plans to act on that?" - "passive death wishes without plan or intent"), never a stock one."""
         if question.about_other or question.relative is not None or question.injection is not None:
             return ()
         return tuple(c for c in sorted(asked_meaning(question.text))
-                     if c not in question.concepts and c in self._affirmed_anywhere)
+                     if c not in question.concepts and (c in self._affirmed_anywhere or (
+                         # a denial only on its own subject: "acted on them?" of the thoughts of harming the
+                         # baby is not answered "no plans to end my life"
+                         c in self._ruled_out_anywhere
+                         and set(finding_topics(c, self.index.lexicon)) & set(question.topics))))
 
     def _content_topics(self, question: Question) -> set[str]:
         """The subjects a question asks about (not its frame, the complaint or small talk): what the
@@ -1429,7 +1463,8 @@ class MemorySkill:
             facts = [f for f in index.section_facts(self._concept_sections[concept_id]) if f.tellable]
         if facts:
             return AnswerItem(AFFIRM, concept_id, tuple(self._prefer_new(facts, used)[:limit]))
-        negatives = [f for f in index.ruling_out.get(concept_id, ()) if f.tellable]
+        negatives = [f for f in index.ruling_out.get(concept_id, ()) or index.denied_by_meaning.get(concept_id, ())
+                     if f.tellable]
         if negatives:
             return AnswerItem(DENY, concept_id, tuple(negatives[:1]))
         if concept_id in self._affirmed_anywhere:
