@@ -935,7 +935,7 @@ class StoryV2(_Story):
             n += 1
             q_comma = quote[:-1] + "," if quote.endswith(".") else quote
             text = fill(lead, {**self.fields, "q": quote, "q_comma": q_comma})
-            show = s["concept"] in plain and shown < most_shown and not self._tells(quote)
+            show = s["concept"] in plain and shown < most_shown and not self._tells(quote) and bool(self.chart.readings(quote)[0] & plain)  # "I sleep in the day when it's safer" reads as no plain complaint
             shown += show
             self.chart.add(section, text, quote, sensitive, readings=self._quoted_readings(text, quote), shown=show)
         if n == 0:
