@@ -814,6 +814,9 @@ class StoryV2(_Story):
         rng.shuffle(frames)
         for frame in frames[:8]:  # a frame may read as a complaint this patient lacks ('What worries the GP')
             text = self.fill(frame, problem=problem, problem_cap=cap(problem), concern=concern)
+            if not re.search(r"\b(GP|Dr|practice|surgery)\b", str(self.fields.get("referrer", ""))):  # occupational health's letter is not the GP's
+                for gp, other in V["problem_not_gp"]:
+                    text = text.replace(gp, other)
             pos, neg = self.chart.readings(text)
             if clean_text(text) and self.fits(text) and pos <= drawn and not neg:
                 fact = self.chart.add(section, text)
