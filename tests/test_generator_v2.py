@@ -132,6 +132,31 @@ def test_the_history_leaves_the_illness_to_the_interview(code: str) -> None:
     assert left  # the illness's own lines were there to leave
 
 
+@pytest.mark.parametrize("code", ["F50.01", "F11.20", "F10.20", "F44.4", "F20.0", "F42.2"])
+def test_the_referral_states_the_presenting_problem(code: str) -> None:
+    """Stop 26's consultant found six of ten histories silent on the problem any GP letter states (an
+    anorexia history without her weight, a heroin admission without heroin): the history says what the
+    trouble is in plain words (voices.json ``problem_words``), one or two of the principal illness's
+    drawn complaints, next to the opening line, and still names no diagnosis."""
+    from mentalhospital_env.cases.generator.composer import load_material
+    from mentalhospital_env.cases.generator.v2 import clean_text
+
+    voices = load_material("voices")
+    own = {x["concept"] for x in REF.presentations[code]["symptoms"]}
+    phrases = [re.sub(r"\\\{(?:subj|obj|poss|drug)\\\}", r"[\\w ]+", re.escape(w)) for c, ws in voices["problem_words"].items() if c in own for w in ws]
+    stated = re.compile("|".join(sorted(phrases, key=len, reverse=True)), re.I)
+    told = 0
+    for seed in range(6):
+        case = _case(2700 + seed, code)
+        sentences = re.split(r"(?<=[.!?])\s+", case.ehr.history_of_present_illness)
+        hit = [s for s in sentences[1:3] if stated.search(s)]
+        told += bool(hit)
+        for s in hit:
+            assert clean_text(s) and '"' not in s, (case.case_id, s)
+        assert case.diagnosis.principal.name.lower() not in case.ehr.history_of_present_illness.lower()
+    assert told >= 5, (code, told)
+
+
 def test_referral_concerns_name_no_diagnosis() -> None:
     from mentalhospital_env.cases.generator.composer import load_material
     from mentalhospital_env.cases.generator.v2 import _ALTERNATIVES, clean_text

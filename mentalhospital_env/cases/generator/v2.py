@@ -395,6 +395,7 @@ class StoryV2(_Story):
     def write(self) -> None:
         self._personal_details()
         super().write()
+        self._tell_problem()
         stock = self._stock_lines()
         patterns = _stock_patterns(self.c.voices)
         for f in self.chart.facts:
@@ -727,26 +728,101 @@ class StoryV2(_Story):
         return out
 
 
+    def _plain_concern(self, told: frozenset[str] = frozenset()) -> str:
+        """One or two of the patient's plain complaints as a referral letter names them (voices.json
+        ``concern_words``: 'poor sleep and tiredness'), none of the concepts already ``told``; "" when
+        there is none."""
+        words = self.c.voices["concern_words"]
+        plain = self._plain_concepts()
+        said = {words[c] for c in told if c in words}
+        own = list(dict.fromkeys(words[s["concept"]] for s in self.symptoms + self.comorbid_symptoms
+                                 if s["concept"] in words and s["concept"] in plain and s["concept"] not in told and words[s["concept"]] not in said))
+        self.rng.shuffle(own)
+        if not own:
+            return ""
+        return own[0] if len(own) == 1 else f"{own[0]} and {own[1]}"
+
     def _referral_concern(self, section: str) -> None:
         """What the referral asks about (voices.json ``referral_concern``): a concern or a first guess, not
         a diagnosis; none for someone brought in as an emergency."""
         options = self.c.voices["referral_concern"].get(self.principal.get("category") or "", ())
         if not options or self.p.setting == "emergency" or self.rng.random() >= self.c.voices["referral_share"]:
             return
-        words = self.c.voices["concern_words"]
-        plain = self._plain_concepts()
-        own = list(dict.fromkeys(words[s["concept"]] for s in self.symptoms + self.comorbid_symptoms if s["concept"] in words and s["concept"] in plain))
-        self.rng.shuffle(own)
-        if own:  # the letter names what the patient told the GP, in plain words
-            concern = own[0] if len(own) == 1 else f"{own[0]} and {own[1]}"
-        else:
-            concern = ""
+        concern = self._plain_concern()  # the letter names what the patient told the GP, in plain words
+        if not concern:
             options = [o for o in options if "{concern}" not in o]
         if not options:
             return
         text = self.fill(self.rng.choice(options), concern=concern)
         if clean_text(text) and self.ok(section, text):
             self.chart.add(section, text)
+
+    def _problem_concepts(self) -> list[str]:
+        """The principal illness's drawn complaints a referral states as its problem (voices.json
+        ``problem_words``), likeliest first."""
+        words = self.c.voices["problem_words"]
+        likely = {x["concept"]: float(x.get("p", 0)) for x in self.ref.presentations[self.principal["code"]]["symptoms"]}
+        return sorted(dict.fromkeys(s["concept"] for s in self.symptoms if s["concept"] in likely and s["concept"] in words), key=lambda c: -likely[c])
+
+    def _drug_named(self) -> str:
+        """The drug the substance history names for an opioid or stimulant diagnosis ('heroin', 'crack
+        cocaine'), for the referral's statement of the problem."""
+        text = " ".join(f.text for f in self.chart.facts if f.section == "substance_use").lower()
+        for drug in self.c.voices["problem_drugs"]:
+            if re.search(rf"\b{re.escape(drug)}\b", text):
+                return drug
+        return "drug"
+
+    def _tell_problem(self) -> None:
+        """The presenting problem as the referral states it (voices.json ``problem_words`` in a
+        ``problem_frames`` sentence), put after the history's opening line: what the trouble is, in
+        plain words ('weight loss and eating very little'), one or two of the principal illness's
+        complaints, never its label nor its criteria run together. Written once the substance history
+        is known, so that a drug is named as that history names it."""
+        concepts = self._problem_concepts()
+        if not concepts:
+            return
+        V, rng, section = self.c.voices, self.rng, "history_of_present_illness"
+        drawn = {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
+        want = 2 if rng.random() < V["problem_two_share"] else 1
+        drug = self._drug_named()
+        phrases: list[str] = []
+        told: set[str] = set()
+        for concept in concepts:
+            options = list(V["problem_words"][concept])
+            rng.shuffle(options)
+            for option in options:
+                text = self.fill(option, drug=drug)
+                pos, neg = self.chart.readings(text)
+                if pos <= drawn and not neg and clean_text(text) and text not in phrases:  # the patient's own complaint (a quote the lexicon misreads as its denial does not unsay it)
+                    phrases.append(text)
+                    told |= pos | {concept}
+                    break
+            if len(phrases) >= want:
+                break
+        if not phrases:
+            return
+        problem = " and ".join(phrases)
+        concern = self._plain_concern(frozenset(told))
+        frames = V["problem_frames"]["emergency" if self.p.setting == "emergency" else "referral"]
+        frames = [f for f in frames if concern or "{concern}" not in f]
+        facts = self.chart.facts
+        at = next((i for i, f in enumerate(facts) if f.section == section), None)
+        if at is None:
+            return
+        frames = list(frames)
+        rng.shuffle(frames)
+        for frame in frames[:8]:  # a frame may read as a complaint this patient lacks ('What worries the GP')
+            text = self.fill(frame, problem=problem, problem_cap=cap(problem), concern=concern)
+            if not re.search(r"\b(GP|Dr|practice|surgery)\b", str(self.fields.get("referrer", ""))):  # occupational health's letter is not the GP's
+                for gp, other in V["problem_not_gp"]:
+                    text = text.replace(gp, other)
+            pos, neg = self.chart.readings(text)
+            if clean_text(text) and self.fits(text) and pos <= drawn and not neg:
+                fact = self.chart.add(section, text)
+                facts.remove(fact)
+                facts.insert(at + 1, fact)
+                return
 
     def _relative(self) -> str | None:
         """Someone close who can describe the change: the informant, else partner or parent."""
@@ -782,8 +858,9 @@ class StoryV2(_Story):
         job = not re.match(r"(on |unemployed|between |full-time carer|stay-at-home|part-time volunteer)", occupation)
         self.fields.update(occupation_noun=occupation, person={"female": "woman", "male": "man"}.get(self.p.sex, "person"))
         intros = st["intro_child"] if self.p.age < 16 else (st["intro"] if job else st["intro_no_job"])
-        self.chart.add(section, self.fill(rng.choice(intros)))
-        self._referral_concern(section)
+        self.chart.add(section, re.sub(r"\b([Aa]) (8\d|11|18)-year-old", lambda m: f"{m.group(1)}n {m.group(2)}-year-old", self.fill(rng.choice(intros))))  # 'an 80-year-old'
+        if not self._problem_concepts():  # else the letter states the problem (_tell_problem), once the substance history is written
+            self._referral_concern(section)
         # onset and context
         precipitants = [
             x for x in self.presentation.get("precipitants", ())
@@ -861,7 +938,7 @@ class StoryV2(_Story):
             n += 1
             q_comma = quote[:-1] + "," if quote.endswith(".") else quote
             text = fill(lead, {**self.fields, "q": quote, "q_comma": q_comma})
-            show = s["concept"] in plain and shown < most_shown and not self._tells(quote)
+            show = s["concept"] in plain and shown < most_shown and not self._tells(quote) and bool(self.chart.readings(quote)[0] & plain)  # "I sleep in the day when it's safer" reads as no plain complaint
             shown += show
             self.chart.add(section, text, quote, sensitive, readings=self._quoted_readings(text, quote), shown=show)
         if n == 0:
