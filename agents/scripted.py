@@ -450,6 +450,20 @@ class ScriptedClinician(Doctor):
                 words = " ".join(tokenize(sentence))
                 if any(c in words for c in cues) and not any(re.search(rf"\b{re.escape(w)}\b", words) for w in unless):
                     return True
+        # an earlier episode told in a reply to any question ("First treated for depression at 36", said about mood)
+        patterns = next((v for k, v in told["anywhere"].items() if not k.startswith("_") and h.code.startswith(k)), ())
+        age = self.walk_in.age
+        for key, reply in self.findings.answers.items():
+            if key in self.script["evidence"]["told_before"]["_not_from"]:
+                continue
+            for sentence in re.split(r"(?<=[.!?;])\s+", reply.lower()):
+                if any(re.search(rf"\b{re.escape(w)}\b", sentence) for w in unless):
+                    continue
+                for pattern in patterns:
+                    m = re.search(pattern, sentence)
+                    then = m.group(1) if m and m.groups() else None
+                    if m and (then is None or age is None or int(then) <= age - 1):
+                        return True
         return any(h.code.startswith(k) for k in conf["_or_dependent_drinking"]) and self.heavy_drinking(dependent=True)
 
     def _ranked_admissible(self) -> list[tuple[Hypothesis, float]]:
@@ -863,7 +877,13 @@ class ScriptedClinician(Doctor):
 
     def _risk_to_others(self) -> bool:
         """Whether the patient described violence or thoughts of harming someone (``risk_to_others_findings``)."""
-        return bool(set(self.script["plan"]["risk_to_others_findings"]) & set(self.findings.present))
+        if set(self.script["plan"]["risk_to_others_findings"]) & set(self.findings.present):
+            return True
+        # violence told in words the lexicon does not read ("I put my fist through a wall"): ``risk_to_others_said``
+        said = self.script["plan"]["risk_to_others_said"]
+        return any(
+            self._tells(p, said) for _, reply in self.findings.replies for p in re.split(r"(?<=[.!?])\s+", reply)
+        )
 
     def _admit(self, principal: Hypothesis, profile: Profile) -> bool:
         """The emergency department's decision: admission for psychosis, mania, confusion, a suicide plan or active
