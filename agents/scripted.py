@@ -796,7 +796,8 @@ class ScriptedClinician(Doctor):
         if self._risk_to_others():
             parts.append(conf["risk_to_others"])
         setting_name = self.walk_in.setting or ""
-        if "tobacco_use" in self.findings.present and "tobacco_use" not in self.findings.contradicted:
+        smokes = "tobacco_use" in self.findings.present and "tobacco_use" not in self.findings.contradicted
+        if smokes or self._tells(self.findings.answers.get("tobacco_use", ""), conf["tobacco"]["said"]):
             parts.append(conf["tobacco"].get(setting_name, conf["tobacco"]["outpatient"]))
         setting = self.script["settings"].get(setting_name, {})
         admitted = setting_name == "inpatient"
