@@ -302,6 +302,8 @@ class ScriptedClinician(Doctor):
         for rule in conf["rules"]:
             if rule.get("ages") and self.walk_in.age_group not in rule["ages"]:
                 continue
+            if rule.get("sexes") and self.walk_in.sex not in rule["sexes"]:
+                continue
             if len(set(rule["when"]) & set(f.present)) < rule.get("at_least", 1):
                 continue
             wanted += [c for c in rule["ask"] if c in self.lexicon and c not in f.present and c not in f.denied
@@ -424,14 +426,28 @@ class ScriptedClinician(Doctor):
         # potassium of 2.6 or a glucose of 1.9 must be seen whatever the differential)
         settings = self.script["settings"]
         names: list[str] = list(settings.get(self.walk_in.setting or "", {}).get("baseline_exams", ()))
-        for prefix, exams in self.script["exams_by_code"].items():
-            if not prefix.startswith("_") and ranked and ranked[0][0].code.startswith(prefix):
-                names += [e for e in exams if e not in names]
+        # what the findings call for whatever leads (a fear of weight gain: weight and BMI, ECG, electrolytes), first or
+        # after the leading hypothesis's own (``exams_by_finding``: a C-SSRS naming a rope comes first, hw-015)
+        called = [
+            rule for rule in self.script["exams_by_finding"]["rules"]
+            if set(rule["when"]) & set(self.findings.present) and self.walk_in.age_group in rule.get("ages", [self.walk_in.age_group])
+        ]
+        for first in (True, False):
+            for rule in called:
+                if rule.get("first", False) == first:
+                    names += [e for e in rule["exams"] if e not in names]
+            if first:
+                for prefix, exams in self.script["exams_by_code"].items():
+                    if not prefix.startswith("_") and ranked and ranked[0][0].code.startswith(prefix):
+                        names += [e for e in exams if e not in names]
+                names += [e for e in (ranked[0][0].exams if ranked else ()) if e not in names]
         for i, (h, _) in enumerate(ranked):
             for exam in h.exams:
                 if exam not in names and (i == 0 or exam.lower() in h.abnormal_exams):
                     names.append(exam)
-        return names[: self.script["max_exams"]] or ["CBC"]
+        # ordered by the names the charts use (FBC, U&E), which the knowledge base resolves to the same exams
+        house = self.script["exam_names"]
+        return [house.get(n, n) for n in names[: self.script["max_exams"]] or ["CBC"]]
 
     def _admissible(self, h: Hypothesis, heard: list[str] | None = None) -> bool:
         """Whether the history heard supports ``h``'s specifier (``required_on_differential``: no recurrent depression
@@ -450,6 +466,20 @@ class ScriptedClinician(Doctor):
                 words = " ".join(tokenize(sentence))
                 if any(c in words for c in cues) and not any(re.search(rf"\b{re.escape(w)}\b", words) for w in unless):
                     return True
+        # an earlier episode told in a reply to any question ("First treated for depression at 36", said about mood)
+        patterns = next((v for k, v in told["anywhere"].items() if not k.startswith("_") and h.code.startswith(k)), ())
+        age = self.walk_in.age
+        for key, reply in self.findings.answers.items():
+            if key in self.script["evidence"]["told_before"]["_not_from"]:
+                continue
+            for sentence in re.split(r"(?<=[.!?;])\s+", reply.lower()):
+                if any(re.search(rf"\b{re.escape(w)}\b", sentence) for w in unless):
+                    continue
+                for pattern in patterns:
+                    m = re.search(pattern, sentence)
+                    then = m.group(1) if m and m.groups() else None
+                    if m and (then is None or age is None or int(then) <= age - 1):
+                        return True
         return any(h.code.startswith(k) for k in conf["_or_dependent_drinking"]) and self.heavy_drinking(dependent=True)
 
     def _ranked_admissible(self) -> list[tuple[Hypothesis, float]]:
@@ -569,6 +599,15 @@ class ScriptedClinician(Doctor):
         same severity when there is one, else the first the ranking admits."""
         conf = self.script["recurrent_first"]
         first = lead[0][0]
+        if any(first.code.startswith(c) for c in conf["_leads_over"]):
+            # a primary insomnia before a depression with an earlier episode: the depression's single episode (on the
+            # differential) is judged as if it led, and the insomnia follows it
+            single = next((i for i, (h, _) in enumerate(lead[1:], 1) if self._single_episode(h)), None)
+            if single is not None:
+                moved = self._recurrent_first([lead[single]] + lead[:single] + lead[single + 1 :])
+                if not self._single_episode(moved[0][0]):
+                    return moved
+            return lead
         recurrent = next((v for k, v in conf.items() if not k.startswith("_") and first.code.startswith(k)), None)
         if not recurrent:
             return lead
@@ -585,6 +624,9 @@ class ScriptedClinician(Doctor):
         if pick is None:
             return lead
         return [pick] + [pair for pair in lead if pair[0] is not pick[0]]
+
+    def _single_episode(self, h: Hypothesis) -> bool:
+        return any(not k.startswith("_") and h.code.startswith(k) for k in self.script["recurrent_first"])
 
     def _episode_met_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with an adjustment disorder first when the leading depression's episode was not heard in full
@@ -754,6 +796,9 @@ class ScriptedClinician(Doctor):
         if self._risk_to_others():
             parts.append(conf["risk_to_others"])
         setting_name = self.walk_in.setting or ""
+        smokes = "tobacco_use" in self.findings.present and "tobacco_use" not in self.findings.contradicted
+        if smokes or self._tells(self.findings.answers.get("tobacco_use", ""), conf["tobacco"]["said"]):
+            parts.append(conf["tobacco"].get(setting_name, conf["tobacco"]["outpatient"]))
         setting = self.script["settings"].get(setting_name, {})
         admitted = setting_name == "inpatient"
         if "admit" in setting:
@@ -766,6 +811,7 @@ class ScriptedClinician(Doctor):
                 0,
                 setting["admit_medical"]
                 if medical
+                else setting["unsafe_at_home"]["admit"] if admitted and self._unsafe_at_home()
                 else self.age_script.get("admit", setting["admit"]) if admitted else setting["discharge"],
             )
             admitted = admitted or medical
@@ -821,6 +867,9 @@ class ScriptedClinician(Doctor):
             sentence = f"Medication: {when}start {drug} {dose}, explaining benefits, side effects and the time to effect."
             if chosen:
                 sentence = f"With it, start {drug} {dose}."
+            if any(r["dose_says"] in dose.lower() and not set(r["needs"]) & set(self.findings.present)
+                   for r in self.script["drug_indications"]["rules"]):
+                continue  # no target symptom heard (risperidone in autism without irritability or aggression)
             needed = preconditions.get(drug, ())
             if needed and not set(needed) & (self.findings.denied - set(self.findings.present)):
                 continue
@@ -863,7 +912,13 @@ class ScriptedClinician(Doctor):
 
     def _risk_to_others(self) -> bool:
         """Whether the patient described violence or thoughts of harming someone (``risk_to_others_findings``)."""
-        return bool(set(self.script["plan"]["risk_to_others_findings"]) & set(self.findings.present))
+        if set(self.script["plan"]["risk_to_others_findings"]) & set(self.findings.present):
+            return True
+        # violence told in words the lexicon does not read ("I put my fist through a wall"): ``risk_to_others_said``
+        said = self.script["plan"]["risk_to_others_said"]
+        return any(
+            self._tells(p, said) for _, reply in self.findings.replies for p in re.split(r"(?<=[.!?])\s+", reply)
+        )
 
     def _admit(self, principal: Hypothesis, profile: Profile) -> bool:
         """The emergency department's decision: admission for psychosis, mania, confusion, a suicide plan or active
@@ -875,7 +930,25 @@ class ScriptedClinician(Doctor):
         findings = set(setting["admit_when"]) & present
         if any(principal.code.startswith(c) for c in setting["community_crisis_codes"]):
             return bool(findings - set(setting["community_crisis_not_enough"]))
-        return bool(findings) or "active_suicide" in profile.risks
+        return bool(findings) or "active_suicide" in profile.risks or self._unsafe_at_home()
+
+    def _unsafe_at_home(self) -> bool:
+        """Whether a cognitive score at or below its limit (``unsafe_at_home``: MMSE 10/30) comes beside living alone
+        or disorientation: no discharge home with a crisis-line number (sup26, test-v2-0316)."""
+        conf = self.script["settings"]["emergency"]["unsafe_at_home"]
+        low = False
+        for name, result in self.findings.exam_results:
+            limit = conf["results"].get(name.lower())
+            m = re.search(r"(\d+)\s*/\s*\d+", result)
+            low = low or (limit is not None and m is not None and int(m.group(1)) <= limit)
+        if not low:
+            return False
+        return self._lives_alone() or bool(set(conf["findings"]) & set(self.findings.present))
+
+    def _lives_alone(self) -> bool:
+        """Whether the reply about home says the patient lives alone (``plan.living_alone``)."""
+        home = " ".join(self.findings.answers.get(c, "") for c in ("living_situation", "dependants")).lower()
+        return any(w in home for w in self.script["plan"]["living_alone"]["words"])
 
     def _dependants_possible(self) -> bool:
         """Whether an admitted adult may leave children or others at home: not denied, or named."""
@@ -884,6 +957,8 @@ class ScriptedClinician(Doctor):
             return False
         if "dependants" in f.present:
             return True
+        if self._lives_alone():
+            return False
         home = " ".join(f.answers.get(c, "") for c in ("living_situation", "dependants"))
         return load_critical_actions().mentions_dependants(home) or "dependants" not in f.denied
 
@@ -951,7 +1026,10 @@ class ScriptedClinician(Doctor):
         # nor is an admission named in passing ("an inpatient detox instead", "legal status on the ward") a review
         # within days for a patient who goes home (``not_follow_up_unless_admitted``)
         unless = conf["not_follow_up_unless_admitted"]
-        at_home = self.walk_in.setting != "inpatient" and self.script["settings"]["emergency"]["admit"] not in plan
+        emergency = self.script["settings"]["emergency"]
+        at_home = self.walk_in.setting != "inpatient" and not any(
+            emergency[k] in plan for k in ("admit", "admit_medical")
+        ) and emergency["unsafe_at_home"]["admit"] not in plan
         if at_home:
             own = re.sub(rf"\b(?:{'|'.join(map(re.escape, unless['words']))})\b", " ", own, flags=re.IGNORECASE)
         present = actions.proposed(own)
@@ -1175,7 +1253,7 @@ class ScriptedClinician(Doctor):
                     if word and word.lower() not in {w.lower() for w in conf["flags"]}:
                         analytes.append(word)
             if len(analytes) >= conf["min_flagged"]:
-                out.append(conf["sentence"].format(exam=name, analytes=_join(analytes)))
+                out.append(conf["sentence"].format(exam=self.script["exam_names"].get(name, name), analytes=_join(analytes)))
         return out
 
     def _tells(self, sentence: str, patterns: list[str]) -> bool:
@@ -1452,8 +1530,9 @@ class ScriptedClinician(Doctor):
         if f.exam_results:
             # a result is written only when one is on file; a test with none is requested, never "unremarkable"
             # (a supervisor reads "TSH: unremarkable (not on file)" as a normal result that was never done)
-            on_file = [f"{n}: {r}" for n, r in f.exam_results if r != UNREMARKABLE]
-            awaited = [n for n, r in f.exam_results if r == UNREMARKABLE]
+            house = self.script["exam_names"]  # the results come back under the catalog's names (CBC, BMP)
+            on_file = [f"{house.get(n, n)}: {r}" for n, r in f.exam_results if r != UNREMARKABLE]
+            awaited = [house.get(n, n) for n, r in f.exam_results if r == UNREMARKABLE]
             parts = on_file + ([f"{_join(awaited)} requested, no result on file"] if awaited else [])
             lines.append("Investigations: " + "; ".join(parts) + ".")
         lead = self._leading()

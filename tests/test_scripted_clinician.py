@@ -252,9 +252,9 @@ def test_specifiers_follow_the_history(test_v2_env):
     assert "olanzapine" in chart.treatment.lower()  # psychotic depression: an antipsychotic with the antidepressant
     chart = play(test_v2_env, ScriptedClinician(), "test-v2-0231")  # no hyperactivity told
     assert tuple(chart.disorders) == ("F90.0",)
-    # (stop 26: the check that an earlier episode told in words the lexicon does not read keeps the recurrent
-    # disorder named test-v2-0003, whose redrawn record says "First treated for depression at 36" and now gets no F33
-    # code; left out until a case is chosen by what it holds: in the stop's closing note)
+    # an earlier episode told in words the lexicon does not read, in the reply about mood ("First treated for
+    # depression at 36") keeps the recurrent disorder
+    assert any(d.startswith("F33") for d in play(test_v2_env, ScriptedClinician(), "test-v2-0003").disorders)
 
 
 def test_the_note_files_answers_and_states_only_what_was_said(test_v2_env):
@@ -295,8 +295,8 @@ def test_a_supervisors_faults_of_stop_26_are_gone(test_v2_env):
     clinic's thiamine is oral, impulsivity is never read into 'I can't help it'."""
     # (0459's passive death wish and 0269's outpatient alcohol dependence were redrawn away at stop 26: those two
     # checks are left out until cases are chosen by what they hold; in the stop's closing note)
-    # (0182's earlier episode is now "first treated for depression at 21", which the clinician does not read as an
-    # earlier episode, like 0003's in test_specifiers_follow_the_history: left out, in the stop's closing note)
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0182")  # since October; "first treated for depression at 21"
+    assert chart.disorders[0].startswith("F33") and "F34.1" not in chart.disorders
     chart = play(test_v2_env, ScriptedClinician(), "test-v2-0178")  # twelve months of worry and low mood
     assert "F34.1" not in chart.disorders and "impulsivity" not in chart.note
 
@@ -426,3 +426,23 @@ def test_a_child_under_13_has_the_history_told_by_the_parent_asked_by_role(test_
     to_father = [q for q in (t.doctor for t in chart.turns) if re.search(r"(?:^|\. )Dad, ", q)]
     assert any("walking and talking" in q for q in to_father) and any("school" in q for q in to_father)
     assert "His father says" in chart.note
+
+
+def test_a_supervisors_faults_of_stop_27_are_gone(test_v2_env):
+    """sup26 and issue #15: a violent act in words the lexicon misses gets a plan for the risk to others, a depression
+    after lurasidone stopped is treated as bipolar, an eating history and a weight for a girl who restricts, tobacco
+    asked and addressed, an 87-year-old living alone with MMSE 10/30 not sent home, no risperidone in autism without
+    irritability or aggression, and exams ordered by the charts' names."""
+    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0014").treatment  # "I put my fist through a wall"
+    assert "risk management plan" in plan
+    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0023").treatment  # "after my lurasidone was stopped"
+    assert "sertraline" not in plan and "antidepressant monotherapy" in plan
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0200")  # a girl of 15 who restricts
+    asked = " ".join(t.doctor for t in chart.turns).lower()
+    assert "Weight and BMI" in chart.exams and "U&E" not in chart.exams  # ordered as U&E, filed under the catalog's name
+    assert "weight" in asked and ("smoke" in asked or "vape" in asked)
+    assert "FBC" in chart.note or "U&E" in chart.note
+    assert "BMP:" not in chart.note and "CBC:" not in chart.note
+    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0316").treatment  # 87, lives alone, MMSE 10/30
+    assert "discharge home" not in plan and "admission today" in plan and "caring for the children" not in plan
+    assert "risperidone" not in play(test_v2_env, ScriptedClinician(), "test-v2-0101").treatment.lower()
