@@ -1148,12 +1148,22 @@ def _frequency_words() -> dict[str, int]:
     return {w.lower(): int(v) for w, v in raw["frequency"].get("words", {}).items()}
 
 
+@lru_cache(maxsize=1)
+def _slash_rate() -> re.Pattern:
+    """A count written with a slash before a period word of ``language.json``'s rates ("20/day", "3/week")."""
+    from mentalhospital_env.knowledge.language import load_cues
+
+    periods = "|".join(sorted(map(re.escape, load_cues().rate_periods), key=len, reverse=True))
+    return re.compile(rf"(\d)\s*/\s*(?=(?:{periods})\b)", re.IGNORECASE)
+
+
 @lru_cache(maxsize=memo_size(65536))
 def amount_levels(text: str) -> tuple[tuple[int, int] | None, frozenset[int]]:
     """How often (the span of frequency levels said, lowest and highest, or ``None``) and how much (the
     intensity levels said, read only where a substance is named) a statement says, on the scales of
     contrasts.json."""
     (_, flips, (f_phrases, f_table), excessive, (i_phrases, i_table), substances, _) = _contrasts()
+    text = _slash_rate().sub(r"\1 a ", text)  # "Smokes 20/day" says how often as "20 a day" does
     frequency: list[int] = []
     said: set[int] = set()
     named = False
