@@ -1148,12 +1148,22 @@ def _frequency_words() -> dict[str, int]:
     return {w.lower(): int(v) for w, v in raw["frequency"].get("words", {}).items()}
 
 
+@lru_cache(maxsize=1)
+def _slash_rate() -> re.Pattern:
+    """A count written with a slash before a period word of ``language.json``'s rates ("20/day", "3/week")."""
+    from mentalhospital_env.knowledge.language import load_cues
+
+    periods = "|".join(sorted(map(re.escape, load_cues().rate_periods), key=len, reverse=True))
+    return re.compile(rf"(\d)\s*/\s*(?=(?:{periods})\b)", re.IGNORECASE)
+
+
 @lru_cache(maxsize=memo_size(65536))
 def amount_levels(text: str) -> tuple[tuple[int, int] | None, frozenset[int]]:
     """How often (the span of frequency levels said, lowest and highest, or ``None``) and how much (the
     intensity levels said, read only where a substance is named) a statement says, on the scales of
     contrasts.json."""
     (_, flips, (f_phrases, f_table), excessive, (i_phrases, i_table), substances, _) = _contrasts()
+    text = _slash_rate().sub(r"\1 a ", text)  # "Smokes 20/day" says how often as "20 a day" does
     frequency: list[int] = []
     said: set[int] = set()
     named = False
@@ -1423,11 +1433,12 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
             continue
         if cw.negated and (
             (cw.concept_id is not None and cw.concept_id in normal)
-            or (cw.concept_id is None and any(not ow.negated and ow.stem in o.normal for ow in found))
+            or any(not ow.negated and ow.stem in o.normal for ow in found)
         ):
             # "denies difficulty concentrating" against "my concentration is fine": the same denial; every
             # word of a finding the output denies by calling its function normal agrees, the "problems" of
-            # "no problems with my memory" (the normal phrase's own word) included
+            # "no problems with my memory" (the normal phrase's own word) included, and so does a word the output
+            # calls fine whatever finding the checkpoint reads it under ("no heart problems", "my heart's fine")
             continue
         if not any(ow.negated == cw.negated for ow in found) and not (
             # "avoids buses" against "I won't get on a bus": keeping away from a thing is not doing it

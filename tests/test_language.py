@@ -75,6 +75,25 @@ def test_a_listed_denial_stays_negated_across_commas():
     assert found == {"low_mood": True, "suicidal_ideation": True, "auditory_hallucinations": True}
 
 
+def test_a_denial_carries_past_or_to_the_next_item():
+    # the window alone stops at "were": the list's last item is denied as its first is
+    text = "I've never heard voices or thought people were after me"
+    found = {m.concept_id: m.negated for m in load_lexicon().find(text)}
+    assert found["auditory_hallucinations"] is True and found["persecutory_delusions"] is True
+    assert is_negated("she doesn't care what she looks like or how much she weighs", 11)
+
+
+@pytest.mark.parametrize(
+    "text, affirmed_word",
+    [
+        ("I'd never hurt myself or take my own life, my faith means too much to me", "faith"),
+        ("no concerns about her language or play from school", "school"),
+    ],
+)
+def test_a_denied_list_carried_past_the_window_ends_at_a_comma_or_its_source(text, affirmed_word):
+    assert not is_negated(text, _token_index(text, affirmed_word))
+
+
 def test_a_sentence_break_ends_the_negation():
     text = "No suicidal ideation. Hears voices most nights."
     found = {m.concept_id: m.negated for m in load_lexicon().find(text)}
@@ -91,6 +110,7 @@ def test_but_ends_the_negation():
 def test_pseudo_negations_do_not_negate():
     assert not is_negated("I can't stop crying")
     assert not is_negated("not only low but anxious too")
+    assert not is_negated("She cannot bear sock seams or labels")
     assert is_negated("I do not feel low")
 
 
@@ -189,6 +209,7 @@ def test_time_cues():
     assert has_cue("she used to drink heavily", "past_time")
     assert has_cue("currently drinking two bottles of wine a day", "current_time")
     assert has_cue("possible psychotic features", "uncertainty")
+    assert has_cue("Ex-smoker, 25 pack-years", "past_time")
 
 
 # ------------------------------------------------------------------------------------- lexicon

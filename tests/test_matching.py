@@ -1370,3 +1370,26 @@ def test_lay_words_of_the_clinic_pairs(matcher):
     assert matcher.entails("Feels he has ruined his marriage.", "I've messed up my marriage.")
     # "can't stand" is no denial, and still the opposite of enjoying
     assert not matcher.entails("Enjoys the smell of food.", "I can't stand the smell of food.")
+
+
+def test_an_ex_smoker_is_a_past_smoker(matcher):
+    assert matcher.entails_unit("Ex-smoker.", "I used to smoke twenty a day but I gave up five years ago.")
+    assert statement_conflict("Ex-smoker.", "I still smoke about ten a day.") is not None
+
+
+def test_a_count_with_a_slash_says_how_often():
+    assert amount_level_clash("Smokes 30/day.", "I have the odd cigarette at parties.") is not None
+    assert amount_level_clash("Smokes 30/day.", "I smoke thirty a day.") is None
+
+
+def test_a_function_called_fine_denies_its_problems_whatever_the_reading(matcher):
+    # "heart problems" is read under health anxiety; "my heart's fine" still says there are none (reply pair
+    # hw-038-10, refused as "negation differs on 'heart'" before)
+    assert (
+        statement_conflict(
+            "No heart problems, no faints, no palpitations on exertion.",
+            "My heart's fine, I've never fainted or had palpitations when exercising.",
+        )
+        is None
+    )
+    assert statement_conflict("No heart problems, no faints.", "My heart isn't fine, I've fainted twice.") is not None

@@ -256,6 +256,12 @@ class LanguageCues:
     pseudo_negation: tuple[tuple[str, ...], ...] = ()
     # words that open a new clause after a comma, ending a negation's scope ("no plan, hears voices")
     negation_clause_openers: frozenset[str] = frozenset()
+    # words joining a denied list ("never heard voices or thought people were after me"): a scope that holds one
+    # reaches a window past it, so the last item is denied as the first is
+    negation_list_joiners: frozenset[str] = frozenset()
+    # words that end a list item carried past the window: what follows says where the report came from ("no
+    # concerns about her language or play from school": the school is not denied)
+    negation_list_item_ends: frozenset[str] = frozenset()
     # first-person words (a patient speaking) and third-person pronouns (a note, or someone else)
     first_person: frozenset[str] = frozenset()
     third_person: frozenset[str] = frozenset()
@@ -451,6 +457,8 @@ def load_cues() -> LanguageCues:
             for axis in raw.get("polarity_axes", ())
         ),
         pseudo_negation=phrases("pseudo_negation_cues") if "pseudo_negation_cues" in raw else (),
+        negation_list_joiners=frozenset(raw.get("negation_list_joiners", ())),
+        negation_list_item_ends=frozenset(raw.get("negation_list_item_ends", ())),
         negation_clause_openers=frozenset(raw.get("negation_clause_openers", ())),
         first_person=frozenset(raw.get("first_person_cues", ())),
         third_person=frozenset(raw.get("third_person_cues", ())),
@@ -772,7 +780,7 @@ def negated_spans(
 
 @_memo
 def _negated_spans(
-    tokens: tuple[str, ...], window: int, breaks: frozenset[int] | None
+    tokens: tuple[str, ...], window: int, breaks: frozenset[int] | None, commas: frozenset[int] = frozenset()
 ) -> tuple[tuple[int, int], ...]:
     cues = load_cues()
     worded = {s for s, _ in _find(tokens, cues.negation_terminators)}
@@ -789,10 +797,22 @@ def _negated_spans(
         stop = min(len(tokens), end + window)
         # the negated opinion reaches into the clause it introduces (a word terminator there does not end it)
         carried = next((e for e in opinion_ends if end < e <= end + 2), None)
-        for j in range(end, stop):
+        joiners = cues.negation_list_joiners
+        window_end = stop
+        j = end
+        while j < stop:
             if j in terms and not (j == carried and j in worded and not (breaks and j in breaks)):
                 stop = j
                 break
+            if j >= window_end and (j in commas or tokens[j] in cues.negation_list_item_ends):
+                # a list carried past the window ends at a comma ("or take my own life, my faith ...") or where its
+                # source is said ("or play from school")
+                stop = j
+                break
+            if tokens[j] in joiners:
+                # a denied list goes on past its joiner: the item after it is denied as the first was
+                stop = max(stop, min(len(tokens), j + window))
+            j += 1
         spans.append((start, stop))
     return tuple(spans)
 
@@ -804,7 +824,9 @@ def negated_spans_in(text: str, tokens: list[str] | None = None, window: int = 6
     tokens = tuple(tokens)
     if tokens == _read(text).tokens:
         return list(_negated_spans_in(text, window))
-    return list(_negated_spans(tokens, window, negation_breaks(text, list(tokens)) or None))
+    n = len(tokens)
+    commas = frozenset(i for i in comma_breaks(text) if i < n)
+    return list(_negated_spans(tokens, window, negation_breaks(text, list(tokens)) or None, commas))
 
 
 @_memo
@@ -812,7 +834,7 @@ def _negated_spans_in(text: str, window: int) -> tuple[tuple[int, int], ...]:
     tokens = _read(text).tokens
     if _phrase_index(load_cues().negation).keys().isdisjoint(tokens):
         return ()  # no negation cue starts here (most texts): no clause breaks to read
-    return _negated_spans(tokens, window, negation_breaks(text) or None)
+    return _negated_spans(tokens, window, negation_breaks(text) or None, frozenset(comma_breaks(text)))
 
 
 def is_negated(text: str, start: int | None = None, end: int | None = None) -> bool:
