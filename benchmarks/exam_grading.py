@@ -974,7 +974,9 @@ def _disagree(subj: Any, verb: Any) -> str | None:
         return None  # subjunctive "if I were"
     if verb.tag_ == "VBZ" and (s in _PLURAL_PRONOUNS or (subj.tag_ == "NNS" and s not in ("news",))):
         return f"'{subj.text} ... {verb.text}'"
-    if verb.tag_ == "VBP" and v not in ("'re", "'m", "'ve") and (s in _SINGULAR_PRONOUNS or subj.tag_ in ("NN", "NNP")):
+    if verb.tag_ == "VBP" and v not in ("'re", "'m", "'ve") and (s in _SINGULAR_PRONOUNS or subj.tag_ in ("NN", "NNP")) and (
+        s not in lint_lists()["collective_nouns"]  # "if the police don't": a plural verb in British speech
+    ):
         # "Does she" / question word orders and imperatives are not subjects here
         if verb.i < subj.i:
             return None
