@@ -465,6 +465,8 @@ class Speaker:
         bags: list[frozenset[str]] = []
         # the same thing twice in one reply (two facts worded alike, or one fact's sentence told again
         # inside another) is said once: compared sentence by sentence
+        # a written semicolon is a full stop in speech ("I have asthma; I've got an inhaler.")
+        parts = [re.sub(r";\s+(\w)", lambda m: ". " + m.group(1).upper(), part) for part in parts]
         sentences = [x for part in parts if part for x in (re.split(r"(?<=[.!?])\s+", part) if part[-1:] in ".!?" else [part])]
         for s in sentences:
             if not s or s in said:
