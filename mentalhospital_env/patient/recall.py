@@ -364,7 +364,11 @@ def _demographic_facts(case: Case, spoken: tuple[Fact, ...]) -> tuple[Fact, ...]
         out.append(Fact("demographics.living_situation", "personal_history", living, says, False,
                         topics=("living_situation",), polarity="present", time="current"))
     job = (demo.occupation or "").strip().rstrip(".")
-    if job and "work" not in have:
+    # a sentence of the patient's own already names the job ("At the moment I'm a postgraduate student.",
+    # "I've been a dental hygienist for nine years."): not said twice in two wordings
+    core = re.sub(r"\s*[(,].*$", "", job).lower()
+    named = core and any(f.told and core in (f.patient_says or "").lower() for f in spoken)
+    if job and "work" not in have and not named:
         says = _job_says(job)
         out.append(Fact("demographics.occupation", "personal_history", job, says, False,
                         topics=("work",), polarity="present", time="current"))
