@@ -347,7 +347,9 @@ def record_sentences(case: Mapping[str, Any]) -> list[list[str]]:
     walk(case.get("ehr", {}))
     sentences = []
     for text in texts:
-        text = re.sub(r"'[^']{0,80}'|\"[^\"]{0,200}\"", " ", text)
+        # a quotation's own apostrophes ("Patient: 'They're coming through the loft ...'") do not end it
+        text = re.sub(r"(?<![A-Za-z])['\u2018](?:[^'\u2019]|(?<=[A-Za-z])['\u2019](?=[A-Za-z])){0,200}?['\u2019](?![A-Za-z])|\"[^\"]{0,200}\"",
+                      " ", text)
         for sent in re.split(r"(?<=[.;:!?])\s+", text):
             words = re.findall(r"[a-z0-9']+", normalise(sent))
             if len(words) >= 8 and not (set(words) & FIRST_PERSON):
