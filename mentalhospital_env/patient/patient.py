@@ -426,8 +426,12 @@ class Patient:
                 yes = next((a for a in rep.voice.banks["affirm"] if a and text.startswith(a + " ")), "")
                 text = text[len(yes):].lstrip() if yes else text
             text = self._briefly(text, decision.plan.question.text)
+            # "Like I mentioned, as for my mood, I worry ...": one frame, not two
+            text = re.sub(r"^As for [^,.]{1,30}, (\w)", lambda m: m.group(1).upper(), text)
             turn = len(self.transcript)
-            if turn - self._said_again_at >= _AGAIN_EVERY:
+            head = _SENTENCE_END.split(text)[0].rstrip(".!?").lower()
+            told = any(head in t.patient.lower() for t in self.transcript)  # "Like I said" only for what was said
+            if told and turn - self._said_again_at >= _AGAIN_EVERY:
                 self._said_again_at = turn
                 lead = rep.voice.pick("again", self._rng) if rep is not None else "Like I said,"
                 text = f"{lead} {text if text.startswith(('I ', 'I' + chr(39))) else text[0].lower() + text[1:]}"

@@ -363,7 +363,9 @@ def _demographic_facts(case: Case, spoken: tuple[Fact, ...]) -> tuple[Fact, ...]
     if says:
         out.append(Fact("demographics.living_situation", "personal_history", living, says, False,
                         topics=("living_situation",), polarity="present", time="current"))
-    job = (demo.occupation or "").strip().rstrip(".")
+    # a note's aside or semicolon said as a spoken aside ("dental hygienist (on sick leave)", "unemployed;
+    # previously labourer" -> "I'm unemployed. I used to be a labourer.")
+    job = re.sub(r"\s*[(;]\s*", ", ", (demo.occupation or "").strip().rstrip(".")).replace(")", "")
     # a sentence of the patient's own already names the job ("At the moment I'm a postgraduate student.",
     # "I've been a dental hygienist for nine years."): not said twice in two wordings
     core = re.sub(r"\s*[(,].*$", "", job).lower()
