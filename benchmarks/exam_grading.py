@@ -347,7 +347,9 @@ def record_sentences(case: Mapping[str, Any]) -> list[list[str]]:
     walk(case.get("ehr", {}))
     sentences = []
     for text in texts:
-        text = re.sub(r"'[^']{0,80}'|\"[^\"]{0,200}\"", " ", text)
+        # a quotation's own apostrophes ("Patient: 'They're coming through the loft ...'") do not end it
+        text = re.sub(r"(?<![A-Za-z])['\u2018](?:[^'\u2019]|(?<=[A-Za-z])['\u2019](?=[A-Za-z])){0,200}?['\u2019](?![A-Za-z])|\"[^\"]{0,200}\"",
+                      " ", text)
         for sent in re.split(r"(?<=[.;:!?])\s+", text):
             words = re.findall(r"[a-z0-9']+", normalise(sent))
             if len(words) >= 8 and not (set(words) & FIRST_PERSON):
@@ -974,7 +976,9 @@ def _disagree(subj: Any, verb: Any) -> str | None:
         return None  # subjunctive "if I were"
     if verb.tag_ == "VBZ" and (s in _PLURAL_PRONOUNS or (subj.tag_ == "NNS" and s not in ("news",))):
         return f"'{subj.text} ... {verb.text}'"
-    if verb.tag_ == "VBP" and v not in ("'re", "'m", "'ve") and (s in _SINGULAR_PRONOUNS or subj.tag_ in ("NN", "NNP")):
+    if verb.tag_ == "VBP" and v not in ("'re", "'m", "'ve") and (s in _SINGULAR_PRONOUNS or subj.tag_ in ("NN", "NNP")) and (
+        s not in lint_lists()["collective_nouns"]  # "if the police don't": a plural verb in British speech
+    ):
         # "Does she" / question word orders and imperatives are not subjects here
         if verb.i < subj.i:
             return None

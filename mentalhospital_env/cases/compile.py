@@ -618,14 +618,15 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
 
 def _own_relatives(doc, out: list[str]) -> None:
     """A relative named bare in a clinician's shorthand is the patient's own: "Lives with elderly mother"
-    -> "with my elderly mother" (``relative_nouns``; a noun with its own determiner or owner is left)."""
+    -> "with my elderly mother", "with adult son" -> "with my adult son", "with daughter's family" -> "with
+    my daughter's family" (``relative_nouns``; a noun with its own determiner or owner is left)."""
     nouns = set(_data()["relative_nouns"])
     for t in doc:
-        if t.lower_ not in nouns or t.dep_ not in ("pobj", "dobj", "conj") or not t.tag_.startswith("NN") or any(
-            c.dep_ in ("det", "poss", "nummod", "compound", "case") for c in t.children
+        if t.lower_ not in nouns or t.dep_ not in ("pobj", "dobj", "conj", "poss") or not t.tag_.startswith("NN") or any(
+            c.dep_ in ("det", "poss", "nummod") or (c.dep_ == "case" and t.dep_ != "poss") for c in t.children
         ):
             continue
-        start = min([c.i for c in t.children if c.dep_ == "amod" and c.i < t.i] + [t.i])
+        start = min([c.i for c in t.children if c.dep_ in ("amod", "compound") and c.i < t.i] + [t.i])
         if start > 0 and doc[start - 1].lower_ not in ("my", "his", "her", "their", "our", "the", "a", "an", "and", "or"):
             out[start] = "my " + out[start]
 
@@ -1090,7 +1091,10 @@ def _clean(text: str, data: dict[str, Any]) -> str:
     # one holding the patient's quoted words stays ("('it should have been me')")
     text = re.sub(r"\s*\((?![^()]*['\u2018\u201c\"])[^()]{1,60}\)", "", text)
     text = re.sub(r"[\u201c\u201d\"]", "", text)
-    text = re.sub(r"(?:^|(?<=[\s(:,]))[\u2018']|[\u2019'](?=[\s).,;:!?]|$)", "", text)
+    # (a plural's possessive stays where no quotation opens: "parents' home")
+    opened = re.search(r"(?:^|(?<=[\s(:,]))[\u2018']", text)
+    text = re.sub(r"(?:^|(?<=[\s(:,]))[\u2018']|[\u2019'](?=[).,;:!?]|$)|" + (r"[\u2019'](?=\s)" if opened else r"(?<!s)[\u2019'](?=\s)"),
+                  "", text)
     for pattern, repl in data["lay_patterns"]:
         text = re.sub(pattern, repl, text)
     return re.sub(r"\s{2,}", " ", text).strip()
@@ -1378,7 +1382,8 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
     text = re.sub(r"\b(My|my) (Father|Mother|Mum|Dad|Brother|Sister|Son|Daughter|Uncle|Aunt|Grandmother|Grandfather|Cousin)\b",
                   lambda m: f"{m.group(1)} {m.group(2).lower()}", text)
     # "Lives with her partner and their young child": the child is the patient's too, "our young child"
-    text = re.sub(r"\b(my (?:partner|husband|wife|boyfriend|girlfriend|fianc\u00e9e?|fiancee?|spouse) and )their\b", r"\1our", text)
+    # "Lives with her husband in their own house": their home is the patient's too, "our own house"
+    text = re.sub(r"\b(my (?:partner|husband|wife|boyfriend|girlfriend|fianc\u00e9e?|fiancee?|spouse) (?:and|in) )their\b", r"\1our", text)
     text = re.sub(r"\bI (?:has|is)\b", lambda m: "I have" if m.group(0).endswith("has") else "I'm", text)
     text = re.sub(r"\bI have (been|had|got|never|always|not)\b", r"I've \1", text)
     text = _gist(text, data)

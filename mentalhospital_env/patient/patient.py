@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -74,6 +75,9 @@ if TYPE_CHECKING:  # the llm package is imported only where a model is used
 VARIANTS: tuple[str, ...] = ("naive", "representation", "memory", "full")
 _USES_MEMORY = frozenset({"memory", "full"})
 _USES_REPRESENTATION = frozenset({"representation", "full"})
+_AGAIN_EVERY = 4  # "Like I said," leads a repeat at most once in this many replies
+_GOES_ON = frozenset({"And", "But", "Or", "More", "Less", "Each", "At", "With", "Which", "Then"})
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
 @dataclass(frozen=True)
@@ -268,6 +272,7 @@ class Patient:
         self.history_turns = history_turns
         self._record_disclosed: dict[str, None] = {}
         self._replies: dict[str, str] = {}
+        self._said_again_at = -_AGAIN_EVERY  # the turn a "Like I said," last led a reply
         self.transcript: list[_Turn] = []
         self.reset(seed)
 
@@ -305,6 +310,7 @@ class Patient:
         self._record_disclosed.clear()
         self._replies.clear()
         self.transcript.clear()
+        self._said_again_at = -_AGAIN_EVERY
 
     # -- answering ---------------------------------------------------------------------------------
 
@@ -409,18 +415,44 @@ class Patient:
         else:
             text = plain_reply(decision.plan, self.index)
         if decision.plan.again and text:
-            # told before, to another question: said so, briefly ("Like I said, my mood's flat.")
-            lead = rep.voice.pick("again", self._rng) if rep is not None else "Like I said,"
+            # told before, to another question: said once more, briefly - the one sentence of it nearest the
+            # question ("Do you count calories?" - "Like I said, I count every calorie.", not the whole
+            # earlier answer again), and "Like I said" not on every repeat of the encounter
+            opener = yes = ""
             if rep is not None:  # "Like I said, let me think. ...": no opener after it
                 opener = next((o for o in rep.voice.banks["openers"] if o and text.startswith(o)), "")
                 text = text[len(opener):].lstrip() or text
-            yes = ""
-            if rep is not None:  # "Yeah, I guess. Like I said, I have two adult children ...": the yes first
+                # "Yeah, I guess. Like I said, I have two adult children ...": the yes first
                 yes = next((a for a in rep.voice.banks["affirm"] if a and text.startswith(a + " ")), "")
                 text = text[len(yes):].lstrip() if yes else text
-            said = f"{lead} {text if text.startswith(('I ', 'I' + chr(39))) else text[0].lower() + text[1:]}"
-            text = f"{yes} {said}" if yes else said
+            text = self._briefly(text, decision.plan.question.text)
+            # "Like I mentioned, as for my mood, I worry ...": one frame, not two
+            text = re.sub(r"^As for [^,.]{1,30}, (\w)", lambda m: m.group(1).upper(), text)
+            turn = len(self.transcript)
+            head = _SENTENCE_END.split(text)[0].rstrip(".!?").lower()
+            told = any(head in t.patient.lower() for t in self.transcript)  # "Like I said" only for what was said
+            if told and turn - self._said_again_at >= _AGAIN_EVERY:
+                self._said_again_at = turn
+                lead = rep.voice.pick("again", self._rng) if rep is not None else "Like I said,"
+                text = f"{lead} {text if text.startswith(('I ', 'I' + chr(39))) else text[0].lower() + text[1:]}"
+            text = f"{yes} {text}" if yes else text
         return text
+
+    def _briefly(self, text: str, question: str) -> str:
+        """Of a reply told before, the sentences that share a word with the question (all of it when none
+        does): a patient refers back to what they said, they do not recite it again. A sentence that goes
+        on from the one before ("... two payday loans. And a remortgage ...") keeps that one before it."""
+        sentences = _SENTENCE_END.split(text)
+        if len(sentences) < 2:
+            return text
+        query = self.index.vectorize(question)
+        keep = [cosine(query, self.index.vectorize(s)) > 0 for s in sentences]
+        if not any(keep):
+            return text
+        for i in range(len(sentences) - 1, 0, -1):
+            if keep[i] and sentences[i].split(" ", 1)[0] in _GOES_ON:
+                keep[i - 1] = True
+        return " ".join(s for s, k in zip(sentences, keep) if k)
 
     def _check(self, decision: Decision, text: str) -> str:
         if self.index.guard.leaks(text):

@@ -357,6 +357,8 @@ def _demographic_facts(case: Case, spoken: tuple[Fact, ...]) -> tuple[Fact, ...]
     """Who the patient lives with and what they do, from the case's demographics, as facts the patient
     can tell, when no sentence the patient says (``spoken``, from :func:`_spoken`) already files them
     (ids ``demographics.<key>``)."""
+    from mentalhospital_env.cases.compile import voiced
+
     demo = case.demographics
     # what the patient's own sentences already file ("Flat, with agitation" in the examination is no home;
     # a record sentence no rendering could voice files nothing the patient can say)
@@ -365,19 +367,19 @@ def _demographic_facts(case: Case, spoken: tuple[Fact, ...]) -> tuple[Fact, ...]
             for t in (f.topics or record_topics(f.section, f"{f.text} {f.patient_says or ''}"))}
     out = []
     living = (demo.living_situation or "").strip().rstrip(".")
-    if living and "living_situation" not in have and re.match(r"^lives?\b", living, re.IGNORECASE):
-        says = re.sub(r"^lives?\b", "I live", living, flags=re.IGNORECASE)
-        says = re.sub(r"\b(?:his|her|their)\b", "my", says)
-        says = re.sub(r"\bwith ((?:elderly|older|ageing|young|adult|grown-up|teenage|two|three) )?"
-                      r"(spouse|partner|husband|wife|parents|mother|father|son|daughter|children|sons|daughters)\b",
-                      r"with my \1\2", says)  # "lives with elderly mother": "I live with my elderly mother"
-        says = re.sub(r";\s*sees\b", ", and I see", says).replace(";", ",")
-        # "lives alone, daughter lives ten minutes away": the relative is the patient's own
-        says = re.sub(r"(?<=, )(son|daughter|sister|brother|mother|father|mum|dad|children|parents|partner)\b", r"my \1", says)
-        out.append(Fact("demographics.living_situation", "personal_history", living, says[0].upper() + says[1:] + ".", False,
+    # said through the compiler's one route from record text to speech, as any record sentence is
+    says = voiced("personal_history", f"{living}.", demo.sex) if living and "living_situation" not in have else None
+    if says:
+        out.append(Fact("demographics.living_situation", "personal_history", living, says, False,
                         topics=("living_situation",), polarity="present", time="current"))
-    job = (demo.occupation or "").strip().rstrip(".")
-    if job and "work" not in have:
+    # a note's aside or semicolon said as a spoken aside ("dental hygienist (on sick leave)", "unemployed;
+    # previously labourer" -> "I'm unemployed. I used to be a labourer.")
+    job = re.sub(r"\s*[(;]\s*", ", ", (demo.occupation or "").strip().rstrip(".")).replace(")", "")
+    # a sentence of the patient's own already names the job ("At the moment I'm a postgraduate student.",
+    # "I've been a dental hygienist for nine years."): not said twice in two wordings
+    core = re.sub(r"\s*[(,].*$", "", job).lower()
+    named = core and any(f.told and core in (f.patient_says or "").lower() for f in spoken)
+    if job and "work" not in have and not named:
         says = _job_says(job)
         out.append(Fact("demographics.occupation", "personal_history", job, says, False,
                         topics=("work",), polarity="present", time="current"))

@@ -465,6 +465,9 @@ class Speaker:
         bags: list[frozenset[str]] = []
         # the same thing twice in one reply (two facts worded alike, or one fact's sentence told again
         # inside another) is said once: compared sentence by sentence
+        # a written semicolon is a full stop in speech ("I have asthma; I've got an inhaler."); a note's
+        # "Currently self-employed builder." said with its article ("At the moment I'm a self-employed builder.")
+        parts = [_with_article(re.sub(r";\s+(\w)", lambda m: ". " + m.group(1).upper(), part)) for part in parts]
         sentences = [x for part in parts if part for x in (re.split(r"(?<=[.!?])\s+", part) if part[-1:] in ".!?" else [part])]
         for s in sentences:
             if not s or s in said:
@@ -869,6 +872,27 @@ def _how_long(duration: str) -> str:
     if duration.lower().startswith(("the last", "the past")):
         return f"Over {duration}."
     return f"For {duration} now."
+
+
+def _with_article(text: str) -> str:
+    """ "At the moment I'm postgraduate student." -> "... I'm a postgraduate student.": a job or role said
+    after "At the moment I'm" with no article takes one (compile.json's ``person_noun_pattern`` names the
+    nouns of a kind of person)."""
+    if "At the moment I'm " not in text:
+        return text
+    from mentalhospital_env.cases.compile import _data as compile_data
+
+    nouns = compile_data()["person_noun_pattern"]
+
+    def add(m: re.Match[str]) -> str:
+        phrase = m.group(1)
+        if phrase.split()[0] in ("a", "an", "the", "my", "on", "in", "at", "off", "not", "still", "out", "between") or not re.search(
+            nouns, phrase.split()[-1]
+        ):
+            return m.group(0)
+        return f"At the moment I'm {'an' if phrase[0] in 'aeio' else 'a'} {phrase}"
+
+    return re.sub(r"At the moment I'm ((?:[a-z-]+ ){0,2}[a-z-]+?)(?= (?:for|at|in|with|of)\b|[.,]|$)", add, text)
 
 
 def plain_reply(plan: AnswerPlan, index: FactIndex) -> str:
