@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "ea68a96fdbc5fbf1bf9510da99fe4f9e8fe323b6198fd944839246b7d031b732"
-DEV_V2_SUITE_SHA256 = "1c6548ed5f33cbdb6a34db75ad14ea2064d58797155f3edeaf0c45234520272f"
+TEST_V2_SUITE_SHA256 = "2fd5391506dab41e4a96deac63b8eb83659f7a07cb885ddd444986d6524a8772"
+DEV_V2_SUITE_SHA256 = "b24ee98e22c5e167ada6f1e3471a758b79c04ef51963f7038d293ba2b4c1e806"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 
