@@ -29,6 +29,8 @@ from .understanding import load_taxonomy
 
 # what each patient worked out for its own wordings, remembered in one memo per kind for all patients of the
 # process (a cap per patient grows with the suite: see SharedMemo)
+_SPACES = re.compile(r"\s{2,}")
+_SPACE_BEFORE_MARK = re.compile(r"\s+([,.;])")
 _LEAKS: SharedMemo[str, bool] = SharedMemo("LeakGuard.leaks", 32768)
 _CHECKED: SharedMemo[str, ClaimCheck] = SharedMemo("ClaimChecker.checked", 32768)
 
@@ -96,10 +98,19 @@ class LeakGuard:
         text = self._score.sub("", text)
         for pattern in self._acronyms:
             text = pattern.sub(self.replacement, text)
-        for phrase in self.phrases.phrases + self._scales.phrases:
-            pattern = r"\b" + r"\W+".join(re.escape(w) for w in phrase) + r"\b"
-            text = re.sub(pattern, self.replacement, text, flags=re.IGNORECASE)
-        return re.sub(r"\s+([,.;])", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
+        for pattern in self._phrase_patterns():
+            text = pattern.sub(self.replacement, text)
+        return _SPACE_BEFORE_MARK.sub(r"\1", _SPACES.sub(" ", text)).strip()
+
+    def _phrase_patterns(self) -> tuple[re.Pattern[str], ...]:
+        """The names and scales as patterns (words apart by any non-word run), compiled on first use."""
+        patterns = self.__dict__.get("_phrase_res")
+        if patterns is None:
+            patterns = self._phrase_res = tuple(
+                re.compile(r"\b" + r"\W+".join(re.escape(w) for w in phrase) + r"\b", re.IGNORECASE)
+                for phrase in self.phrases.phrases + self._scales.phrases
+            )
+        return patterns
 
 
 def _disorder_synonyms(code: str) -> tuple[str, ...]:
