@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from mentalhospital_env.cases import Case
@@ -106,11 +107,14 @@ class LeakGuard:
         """The names and scales as patterns (words apart by any non-word run), compiled on first use."""
         patterns = self.__dict__.get("_phrase_res")
         if patterns is None:
-            patterns = self._phrase_res = tuple(
-                re.compile(r"\b" + r"\W+".join(re.escape(w) for w in phrase) + r"\b", re.IGNORECASE)
-                for phrase in self.phrases.phrases + self._scales.phrases
-            )
+            patterns = self._phrase_res = tuple(_phrase_pattern(p) for p in self.phrases.phrases + self._scales.phrases)
         return patterns
+
+
+@lru_cache(maxsize=4096)
+def _phrase_pattern(phrase: tuple[str, ...]) -> re.Pattern[str]:
+    """A name's words as a pattern, any non-word run between them (shared by every guard naming it)."""
+    return re.compile(r"\b" + r"\W+".join(re.escape(w) for w in phrase) + r"\b", re.IGNORECASE)
 
 
 def _disorder_synonyms(code: str) -> tuple[str, ...]:
