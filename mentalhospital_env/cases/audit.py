@@ -225,14 +225,30 @@ def _word_entry(words: Iterable[str]) -> tuple[Any, tuple[str, ...], re.Pattern[
     return entry
 
 
+_HAS_FOUND: dict[tuple[str, tuple[str, ...]], str | None] = {}
+
+
 def _has(text: str, words: Iterable[str]) -> str | None:
-    """The first of ``words`` (longest first at a position) found as whole words in ``text``, or ``None``."""
+    """The first of ``words`` (longest first at a position) found as whole words in ``text``, or ``None``
+    (remembered per text and word list: the generator asks the same of a template's text for every draft,
+    and the audit again of the finished case)."""
     if not text:
         return None
-    if isinstance(words, (list, tuple)):
-        _, words, pattern, heads = _word_entry(words)
-    else:
-        words, pattern, heads = tuple(words), None, None
+    if not isinstance(words, (list, tuple)):
+        return _has_read(text, tuple(words), None, None)
+    entry = _word_entry(words)
+    key = (text, entry[1])
+    try:
+        return _HAS_FOUND[key]
+    except KeyError:
+        pass
+    found = _HAS_FOUND[key] = _has_read(text, entry[1], entry[2], entry[3])
+    if len(_HAS_FOUND) >= 65536:
+        _HAS_FOUND.clear()
+    return found
+
+
+def _has_read(text: str, words: tuple[str, ...], pattern: re.Pattern[str] | None, heads: frozenset[str] | None) -> str | None:
     if not words:
         return None
     low = text.lower()
