@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from mentalhospital_env.cases import Case
-from mentalhospital_env.knowledge.language import SharedMemo, stems, tokenize
+from mentalhospital_env.knowledge.language import SharedMemo, memo_size, stems, tokenize
 
 from .reading import (
     CLOSED_WORLD_KINDS,
@@ -111,7 +111,7 @@ class LeakGuard:
         return patterns
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=memo_size(1024))
 def _phrase_pattern(phrase: tuple[str, ...]) -> re.Pattern[str]:
     """A name's words as a pattern, any non-word run between them (shared by every guard naming it)."""
     return re.compile(r"\b" + r"\W+".join(re.escape(w) for w in phrase) + r"\b", re.IGNORECASE)
