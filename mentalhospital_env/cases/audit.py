@@ -225,14 +225,31 @@ def _word_entry(words: Iterable[str]) -> tuple[Any, tuple[str, ...], re.Pattern[
     return entry
 
 
+_HAS_FOUND: dict[tuple[str, tuple[str, ...]], str | None] = {}
+_HAS_KEPT = memo_size(65536)
+
+
 def _has(text: str, words: Iterable[str]) -> str | None:
-    """The first of ``words`` (longest first at a position) found as whole words in ``text``, or ``None``."""
+    """The first of ``words`` (longest first at a position) found as whole words in ``text``, or ``None``
+    (remembered per text and word list: the generator asks the same of a template's text for every draft,
+    and the audit again of the finished case)."""
     if not text:
         return None
-    if isinstance(words, (list, tuple)):
-        _, words, pattern, heads = _word_entry(words)
-    else:
-        words, pattern, heads = tuple(words), None, None
+    if not isinstance(words, (list, tuple)):
+        return _has_read(text, tuple(words), None, None)
+    entry = _word_entry(words)
+    key = (text, entry[1])
+    try:
+        return _HAS_FOUND[key]
+    except KeyError:
+        pass
+    found = _HAS_FOUND[key] = _has_read(text, entry[1], entry[2], entry[3])
+    if len(_HAS_FOUND) >= _HAS_KEPT:
+        _HAS_FOUND.clear()
+    return found
+
+
+def _has_read(text: str, words: tuple[str, ...], pattern: re.Pattern[str] | None, heads: frozenset[str] | None) -> str | None:
     if not words:
         return None
     low = text.lower()
@@ -734,27 +751,40 @@ def chart_name(exam: str) -> str:
     return review_facts()["labs"]["charted"]["names"].get(exam, exam)
 
 
+_LAB_ITEMS = re.compile(r",\s*|;\s*|:\s+(?=[A-Za-z])")
+_LAB_BP = re.compile(r"BP (\d+)/(\d+)")
+_LAB_PULSE = re.compile(r"(pulse|heart rate) (\d+)")
+_LAB_VALUE = re.compile(r"([A-Za-z][A-Za-z0-9 ]*?) (\d+(?:\.\d+)?)\b(.*)$")
+
+
 def lab_values(result: str) -> list[tuple[str, float, str]]:
     """(component, value, flag text) for each ``name value unit (flag)`` item of a result string (a
     charted value read back into the reference ranges' units first, see :func:`charted`)."""
+    return list(_lab_values(result))
+
+
+@lru_cache(maxsize=memo_size(4096))
+def _lab_values(result: str) -> tuple[tuple[str, float, str], ...]:
+    """:func:`lab_values`, remembered per result string (a draft's results are read by several audit rules,
+    the generator's own checks and again by every later draft that keeps them)."""
     out = []
     result = charted("", result, back=True)
-    for part in re.split(r",\s*|;\s*|:\s+(?=[A-Za-z])", result):
+    for part in _LAB_ITEMS.split(result):
         part = part.strip()
-        bp = re.match(r"BP (\d+)/(\d+)", part)
+        bp = _LAB_BP.match(part)
         if bp:
             flag = part[bp.end():]
             out.append(("systolic", float(bp.group(1)), flag))
             out.append(("diastolic", float(bp.group(2)), flag))
             continue
-        m = re.match(r"(pulse|heart rate) (\d+)", part)
+        m = _LAB_PULSE.match(part)
         if m:
             out.append(("pulse", float(m.group(2)), part[m.end():]))
             continue
-        m = re.match(r"([A-Za-z][A-Za-z0-9 ]*?) (\d+(?:\.\d+)?)\b(.*)$", part)
+        m = _LAB_VALUE.match(part)
         if m:
             out.append((m.group(1).strip(), float(m.group(2)), m.group(3)))
-    return out
+    return tuple(out)
 
 
 def _lab_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:

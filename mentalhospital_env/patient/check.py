@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from mentalhospital_env.cases import Case
-from mentalhospital_env.knowledge.language import SharedMemo, stems, tokenize
+from mentalhospital_env.knowledge.language import SharedMemo, memo_size, stems, tokenize
 
 from .reading import (
     CLOSED_WORLD_KINDS,
@@ -29,6 +30,8 @@ from .understanding import load_taxonomy
 
 # what each patient worked out for its own wordings, remembered in one memo per kind for all patients of the
 # process (a cap per patient grows with the suite: see SharedMemo)
+_SPACES = re.compile(r"\s{2,}")
+_SPACE_BEFORE_MARK = re.compile(r"\s+([,.;])")
 _LEAKS: SharedMemo[str, bool] = SharedMemo("LeakGuard.leaks", 32768)
 _CHECKED: SharedMemo[str, ClaimCheck] = SharedMemo("ClaimChecker.checked", 32768)
 
@@ -96,10 +99,22 @@ class LeakGuard:
         text = self._score.sub("", text)
         for pattern in self._acronyms:
             text = pattern.sub(self.replacement, text)
-        for phrase in self.phrases.phrases + self._scales.phrases:
-            pattern = r"\b" + r"\W+".join(re.escape(w) for w in phrase) + r"\b"
-            text = re.sub(pattern, self.replacement, text, flags=re.IGNORECASE)
-        return re.sub(r"\s+([,.;])", r"\1", re.sub(r"\s{2,}", " ", text)).strip()
+        for pattern in self._phrase_patterns():
+            text = pattern.sub(self.replacement, text)
+        return _SPACE_BEFORE_MARK.sub(r"\1", _SPACES.sub(" ", text)).strip()
+
+    def _phrase_patterns(self) -> tuple[re.Pattern[str], ...]:
+        """The names and scales as patterns (words apart by any non-word run), compiled on first use."""
+        patterns = self.__dict__.get("_phrase_res")
+        if patterns is None:
+            patterns = self._phrase_res = tuple(_phrase_pattern(p) for p in self.phrases.phrases + self._scales.phrases)
+        return patterns
+
+
+@lru_cache(maxsize=memo_size(1024))
+def _phrase_pattern(phrase: tuple[str, ...]) -> re.Pattern[str]:
+    """A name's words as a pattern, any non-word run between them (shared by every guard naming it)."""
+    return re.compile(r"\b" + r"\W+".join(re.escape(w) for w in phrase) + r"\b", re.IGNORECASE)
 
 
 def _disorder_synonyms(code: str) -> tuple[str, ...]:

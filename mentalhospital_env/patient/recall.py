@@ -170,11 +170,33 @@ def _meant(text: str) -> frozenset[str]:
 def _read_meaning(text: str, rules: RecallRules, table: str = "meaning") -> frozenset[str]:
     """The concepts of a ``meaning`` table (``meaning`` or ``meaning_asked``) whose wording ``text`` says,
     not negated in its clause."""
+    patterns = getattr(rules, table)
     found = set()
-    for concept_id, pattern in getattr(rules, table).items():
+    if not _any_meaning(patterns).search(text):
+        return frozenset(found)  # no wording of the table in the text (most texts): one search, not one per concept
+    for concept_id, pattern in patterns.items():
         if any(not _NEGATED_BEFORE.search(text[max(0, m.start() - 60):m.start()]) for m in pattern.finditer(text)):
             found.add(concept_id)
     return frozenset(found)
+
+
+_ANY_MEANING: dict[int, tuple[Mapping[str, re.Pattern[str]], re.Pattern[str]]] = {}
+
+
+def _any_meaning(patterns: Mapping[str, re.Pattern[str]]) -> re.Pattern[str]:
+    """One pattern matching wherever any of a meaning table's patterns matches (their alternation; found again
+    by the table's identity, the entry holding the table so its id is not reused while kept)."""
+    entry = _ANY_MEANING.get(id(patterns))
+    if entry is None or entry[0] is not patterns:
+        flags = {p.flags for p in patterns.values()}
+        if len(flags) == 1 and not any(p.groups for p in patterns.values()):
+            joined = re.compile("|".join(f"(?:{p.pattern})" for p in patterns.values()) or r"(?!)", flags.pop())
+        else:  # mixed flags or groups: no safe alternation, every pattern is searched
+            joined = re.compile(r"")
+        if len(_ANY_MEANING) >= 64:
+            _ANY_MEANING.clear()
+        entry = _ANY_MEANING[id(patterns)] = (patterns, joined)
+    return entry[1]
 
 
 @lru_cache(maxsize=memo_size(4096))
@@ -642,7 +664,13 @@ class FactIndex:
         query = self.vectorize(text)
         if not query:
             return []
-        scored = [(cosine(query, f.vector), f.position, f) for f in self.facts if f.tellable and not f.id.startswith(SILENT)]
+        # a fact sharing no stem with the query scores 0.0, under any positive threshold: skipped unscored
+        # (``isdisjoint`` costs a fraction of ``cosine``, and most facts share no stem with a question)
+        skip = query.keys().isdisjoint if threshold > 0 else (lambda _vector: False)
+        scored = [
+            (cosine(query, f.vector), f.position, f) for f in self.facts
+            if f.tellable and not skip(f.vector) and not f.id.startswith(SILENT)
+        ]
         scored = [s for s in scored if s[0] >= threshold]
         scored.sort(key=lambda s: (-s[0], s[1]))
         return [f for _, _, f in scored[:limit]]

@@ -60,6 +60,8 @@ class CueSet:
 
     def _spans(self, stemmed: Sequence[str]) -> Iterator[tuple[int, int]]:
         by_first = self._by_first
+        if by_first.keys().isdisjoint(stemmed):
+            return  # no phrase starts with any of the words (most cue sets, for most texts): one C-level test
         n = len(stemmed)
         for i in range(n):
             for p in by_first.get(stemmed[i], ()):
