@@ -3,6 +3,7 @@ interview that fits the patient's age, the setting's decisions, and plans that c
 
 from __future__ import annotations
 
+import json
 import re
 
 import gymnasium
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 import mentalhospital_env  # noqa: F401  (registers the environments)
 from mentalhospital_env.agents.scripted import ScriptedClinician, read_walk_in
 from mentalhospital_env.cases import load_suite
+from mentalhospital_env.cases.loader import bundled_suite_path
 from mentalhospital_env.knowledge.critical import load_critical_actions
 from mentalhospital_env.rewards.mentaleval import OfflineJudge
 from mentalhospital_env.rewards.mentaleval.precision import check_note
@@ -258,7 +260,7 @@ def test_specifiers_follow_the_history(test_v2_env):
 
 
 def test_the_note_files_answers_and_states_only_what_was_said(test_v2_env):
-    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0028")  # "I'm not myself" (0286 until stop 26's redraw)
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0115")  # "I'm not myself" (0028 until stop 27's redraw)
     hpi = next(line for line in chart.note.splitlines() if line.startswith("History of present illness"))
     # "I'm not myself" is quoted, never turned into a "personality change"
     assert "personality change" not in chart.note and '"I\'m not myself"' in hpi
@@ -414,21 +416,22 @@ def test_the_presenting_picture_calls_for_its_screening_questions():
 def test_a_child_under_13_has_the_history_told_by_the_parent_asked_by_role(test_v2_env):
     """Stop 26: 'And may I ask your mother too: how would you describe your mood' made the mother tell her own mood,
     and a parent who came was never addressed. test-v2-0327 is a boy of 12 with both parents (mild learning
-    disability and ADHD); test-v2-0453 a boy of 8 with his father."""
+    disability and ADHD); test-v2-0389 a girl of 7 seen with her father (0453 until stop 27's redraw)."""
     chart = play(test_v2_env, ScriptedClinician(), "test-v2-0327")
     asked = [t.doctor for t in chart.turns]
     assert not any("may i ask your" in q.lower() for q in asked)
     to_parents = [q for q in asked if "A question for his parents:" in q]
     assert len(to_parents) >= 8 and not any(re.search(r"\byou\b", q, re.IGNORECASE) for q in to_parents)
-    assert any(d.startswith("F90") for d in chart.disorders)  # inattention asked of the parents, and heard
+    # (stop 27's redraw left 0327's record one feature of inattention, "silly mistakes because I rush", so the check
+    # that ADHD is heard from the parents is left out until a case is chosen by what it holds; in the closing note)
     assert "His parent says" in chart.note  # the parent's account is attributed, not lost
-    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0453")
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0389")
     to_father = [q for q in (t.doctor for t in chart.turns) if re.search(r"(?:^|\. )Dad, ", q)]
     assert any("walking and talking" in q for q in to_father) and any("school" in q for q in to_father)
-    assert "His father says" in chart.note
+    assert "Her father says" in chart.note
 
 
-def test_a_supervisors_faults_of_stop_27_are_gone(test_v2_env):
+def test_a_supervisors_faults_of_stop_27_are_gone(test_v2_env, tmp_path):
     """sup26 and issue #15: a violent act in words the lexicon misses gets a plan for the risk to others, a depression
     after lurasidone stopped is treated as bipolar, an eating history and a weight for a girl who restricts, tobacco
     asked and addressed, an 87-year-old living alone with MMSE 10/30 not sent home, no risperidone in autism without
@@ -437,12 +440,19 @@ def test_a_supervisors_faults_of_stop_27_are_gone(test_v2_env):
     assert "risk management plan" in plan
     plan = play(test_v2_env, ScriptedClinician(), "test-v2-0023").treatment  # "after my lurasidone was stopped"
     assert "sertraline" not in plan and "antidepressant monotherapy" in plan
-    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0200")  # a girl of 15 who restricts
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0234")  # a girl of 17 who restricts (0200 until the redraw)
     asked = " ".join(t.doctor for t in chart.turns).lower()
     assert "Weight and BMI" in chart.exams and "U&E" not in chart.exams  # ordered as U&E, filed under the catalog's name
     assert "weight" in asked and ("smoke" in asked or "vape" in asked)
     assert "FBC" in chart.note or "U&E" in chart.note
     assert "BMP:" not in chart.note and "CBC:" not in chart.note
-    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0316").treatment  # 87, lives alone, MMSE 10/30
+    # 86, lives alone in a bungalow, MMSE 13/30 (dev-v2-0215), seen in the emergency department rather than the clinic:
+    # no test-v2 case of stop 27's draw is a dementia living alone seen in an emergency (0316 until the redraw)
+    case = json.loads(next(line for line in bundled_suite_path("dev-v2").read_text().splitlines() if '"dev-v2-0215"' in line))
+    assert "alone" in case["demographics"]["living_situation"] and case["setting"] == "outpatient"
+    (tmp_path / "ed.jsonl").write_text(json.dumps({**case, "setting": "emergency"}) + "\n")
+    ed_env = gymnasium.make("MentalHospital-v0", suite=str(tmp_path / "ed.jsonl"), turn_budget=40)
+    plan = play(ed_env, ScriptedClinician(), "dev-v2-0215").treatment
+    ed_env.close()
     assert "discharge home" not in plan and "admission today" in plan and "caring for the children" not in plan
     assert "risperidone" not in play(test_v2_env, ScriptedClinician(), "test-v2-0101").treatment.lower()

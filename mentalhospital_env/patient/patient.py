@@ -431,7 +431,9 @@ class Patient:
             turn = len(self.transcript)
             head = _SENTENCE_END.split(text)[0].rstrip(".!?").lower()
             told = any(head in t.patient.lower() for t in self.transcript)  # "Like I said" only for what was said
-            if told and turn - self._said_again_at >= _AGAIN_EVERY:
+            # a whole earlier reply said again word for word is always marked as said before
+            verbatim = any(text == t.patient for t in self.transcript)
+            if told and (verbatim or turn - self._said_again_at >= _AGAIN_EVERY):
                 self._said_again_at = turn
                 lead = rep.voice.pick("again", self._rng) if rep is not None else "Like I said,"
                 text = f"{lead} {text if text.startswith(('I ', 'I' + chr(39))) else text[0].lower() + text[1:]}"
