@@ -595,3 +595,18 @@ def test_a_childs_note_wants_collateral_or_developmental_history():
     assert kinds(child, "Inattentiveness; disorganisation; poor concentration.") == ["child_history_missing"]
     assert kinds(child, "Inattention for a year; her mother says she was born at 32 weeks and talked late.") == []
     assert kinds(_record("test-v2-0363"), "Inattentiveness; disorganisation; poor concentration.") == []
+
+
+def test_schizophrenia_for_a_record_without_psychosis_is_misleading():
+    """Dissociative identity disorder written up as paranoid schizophrenia labels a patient psychotic who is not: the
+    note is no longer a usable one; psychotic depression called schizophrenia is a wrong diagnosis, not this."""
+    from mentalhospital_env.rewards.mentaleval.note_faults import misleading
+
+    note = lambda dx: _assessment_note(dx)
+    did = _record("test-v2-0129")  # dissociative identity disorder
+    faults = _faults(did, note("Paranoid schizophrenia."))
+    assert [f.kind for f in faults if f.kind == "psychosis_invented"] == ["psychosis_invented"] and misleading(faults)
+    assert not [f for f in _faults(did, note("Dissociative identity disorder.")) if f.kind == "psychosis_invented"]
+    assert not [f for f in _faults(did, note("Generalised anxiety disorder.")) if f.kind == "psychosis_invented"]
+    mania = _record("test-v2-0362")  # a mania with psychotic symptoms
+    assert not [f for f in _faults(mania, note("Paranoid schizophrenia.")) if f.kind == "psychosis_invented"]

@@ -139,6 +139,7 @@ KINDS = (
     "diagnosis_features_unstated",
     "result_uninterpreted",
     "child_history_missing",
+    "psychosis_invented",
 )
 
 _QUOTE = re.compile(r'["\u201c]([^"\u201d]{2,600})["\u201d]')
@@ -625,7 +626,8 @@ def diagnosis_against_record(view: NoteView) -> list[NoteFault]:
     """What the record's own diagnoses say of the diagnoses the note makes (not those it only weighs): the record's
     principal diagnosis not made, neither itself nor one differing only by a specifier (``diagnosis_against_record``:
     dissociative identity disorder written up as schizophrenia, dementia as generalised anxiety); another of the
-    record's diagnoses not made (``diagnosis_missed``: the comorbid depression left as a differential). Read from
+    record's diagnoses not made (``diagnosis_missed``: the comorbid depression left as a differential); a
+    schizophrenia-spectrum principal diagnosis where the record holds no psychosis (``psychosis_invented``). Read from
     codes alone, so no wording of the note's sways it; a note that makes no diagnosis is not read here."""
     if not view.reference or not view.diagnoses:
         return []
@@ -635,6 +637,10 @@ def diagnosis_against_record(view: NoteView) -> list[NoteFault]:
             continue
         kind = "diagnosis_against_record" if i == 0 else "diagnosis_missed"
         out.append(NoteFault(kind, "assessment", f"{ref} is the record's diagnosis; the note makes {', '.join(view.diagnoses)}"))
+    conf = _data()["psychosis_invented"]
+    if (out and out[0].kind == "diagnosis_against_record" and view.diagnoses[0].startswith(tuple(conf["note_prefixes"]))
+            and not any(ref.startswith(tuple(conf["record_prefixes"])) for ref in view.reference)):
+        out.append(NoteFault("psychosis_invented", "assessment", f"{view.diagnoses[0]} for a record without psychosis ({', '.join(view.reference)})"))
     return out
 
 
@@ -944,6 +950,13 @@ def note_faults(case: Any, chart: Chart) -> tuple[NoteFault, ...]:
     return tuple(out)
 
 
+def misleading(faults: tuple[NoteFault, ...]) -> bool:
+    """Whether a fault would mislead care (``misleading_kinds``: a principal diagnosis the encounter does not support,
+    a schizophrenia-spectrum diagnosis for a record with no psychosis): such a note is not a usable one."""
+    kinds = set(_data()["misleading_kinds"])
+    return any(f.kind in kinds for f in faults)
+
+
 def fault_points(faults: tuple[NoteFault, ...]) -> float:
     """What Qual. loses: per kind, ``points`` per fault, at most ``max_points``; the faults of style (``style.kinds``:
     a symptom list, broken punctuation, misfiled answers) together at most ``style.max_points``, so that style alone
@@ -982,6 +995,7 @@ __all__ = [
     "illness_days",
     "unsupported_entries",
     "main_risk_omitted",
+    "misleading",
     "misfiled_answers",
     "misfiled_findings",
     "misfiled_sections",
