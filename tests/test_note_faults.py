@@ -528,3 +528,85 @@ def test_rigor_does_not_reward_an_entry_the_encounter_rules_out():
     assert rigor(base + ("F32.2",)) <= rigor(base)
     assert rigor(base + ("F34.1",)) <= rigor(base)
     assert rigor(base + ("F41.1",)) >= rigor(base)  # an entry the encounter leaves open still counts
+
+
+def _record(case_id):
+    """A test-v2 record as the hand ratings saw it: frozen where the suite was redrawn since, else the suite's."""
+    try:
+        return _frozen(case_id)
+    except StopIteration:
+        return load_suite("test-v2")[case_id]
+
+
+def test_style_faults_together_cannot_sink_a_sound_note():
+    """A symptom-list history, broken punctuation and misfiled answers are style: together they cost at most
+    ``style.max_points`` (a sound note written badly stays fair), while a fault of content still adds on top."""
+    from mentalhospital_env.rewards.mentaleval.note_faults import NoteFault
+
+    style = (NoteFault("symptom_list_history", "history_of_present_illness", "a; b; c"),
+             NoteFault("broken_punctuation", "note", '"."'), NoteFault("broken_punctuation", "note", '"."'),
+             NoteFault("broken_punctuation", "note", '"."'), NoteFault("misfiled_answer", "personal_history", "x"),
+             NoteFault("misfiled_answer", "personal_history", "y"))
+    assert fault_points(style[:1]) == 1.0
+    assert fault_points(style) == 1.75 < 1.0 + 0.75 + 1.0
+    omitted = NoteFault("central_finding_omitted", "history_of_present_illness", "z")
+    assert fault_points(style + (omitted,)) == fault_points(style) + fault_points((omitted,))
+
+
+def test_a_deranged_panel_is_not_read_by_a_diagnosis_that_could_explain_it():
+    """Platelets of 52 and an AST:ALT above 2 listed beside 'alcohol dependence' are listed, not read; the patient's
+    own 'my liver tests are raised' is not the doctor reading them; each unread panel is a fault."""
+    case = _record("test-v2-0363")
+    cbc = ("CBC", "Hb 14.5 g/dL, MCV 102 fL (raised), WBC 5.2 x10^9/L, platelets 52 x10^9/L (low)")
+    lft = ("LFT", "ALT 63 U/L (raised), AST 170 U/L (raised; AST:ALT above 2), ALP 108 U/L")
+    note = lambda hpi, assessment: (
+        f'Chief complaint: "I drink every day."\nHistory of present illness: {hpi}\n'
+        f"Investigations: CBC: {cbc[1]}; LFT: {lft[1]}.\nAssessment: {assessment}\nPlan: see treatment plan.")
+    unread = lambda hpi, assessment: [f.text.split(":")[0] for f in note_faults(
+        case, Chart(note=note(hpi, assessment), exam_results=(cbc, lft))) if f.kind == "result_uninterpreted"]
+    quoted = 'Half a bottle of vodka a day. "The GP says my liver tests are raised."'
+    assert unread(quoted, "Alcohol dependence.") == ["CBC", "LFT"]
+    assert unread(quoted, "Alcohol dependence; raised transaminases with AST:ALT above 2 and low platelets and a "
+                          "raised MCV suggest alcohol-related liver disease.") == []
+    assert unread(quoted, "Alcohol dependence with raised liver enzymes.") == ["CBC"]
+
+
+def test_a_psychotic_mania_without_its_delusion_or_written_as_a_depression():
+    """The delusion a psychotic mania's specifier rests on is wanted whether or not the scripted interview drew it
+    out; a mania recorded with anhedonia and low mood is its central feature contradicted."""
+    mania = _record("test-v2-0362")  # bipolar disorder, current episode manic with psychotic symptoms
+    told = ["I'm so happy, I could hug everyone in this room.", "I hear voices."]
+    central = lambda hpi: _central(mania, told, hpi, "Bipolar affective disorder, current episode manic with psychotic symptoms.")
+    sound = "Ten days of elevated mood, little sleep and voices; he believes he has special powers (grandiose delusion)."
+    assert not [t for t in central(sound) if "mania" in t]
+    assert [t for t in central("Ten days of elevated mood, little sleep and voices.") if "delusion" in t]
+    assert [t for t in central(sound + " Anhedonia and low mood.") if "opposite" in t]
+    assert not [t for t in central(sound + " No low mood.") if "opposite" in t]
+
+
+def test_a_childs_note_wants_collateral_or_developmental_history():
+    """A keyword note for a 9-year-old with nothing from the mother who came and no developmental or school history
+    is a fault; a word of either mends it; an adult's note is not asked for one."""
+    child = _record("test-v2-0039")  # a 9-year-old girl with her mother
+    kinds = lambda case, hpi: [f.kind for f in _faults(case, (
+        f'Chief complaint: "I make careless mistakes."\nHistory of present illness: {hpi}\n'
+        "Assessment: Attention-deficit hyperactivity disorder, predominantly inattentive type.\nPlan: see treatment plan.")
+    ) if f.kind == "child_history_missing"]
+    assert kinds(child, "Inattentiveness; disorganisation; poor concentration.") == ["child_history_missing"]
+    assert kinds(child, "Inattention for a year; her mother says she was born at 32 weeks and talked late.") == []
+    assert kinds(_record("test-v2-0363"), "Inattentiveness; disorganisation; poor concentration.") == []
+
+
+def test_schizophrenia_for_a_record_without_psychosis_is_misleading():
+    """Dissociative identity disorder written up as paranoid schizophrenia labels a patient psychotic who is not: the
+    note is no longer a usable one; psychotic depression called schizophrenia is a wrong diagnosis, not this."""
+    from mentalhospital_env.rewards.mentaleval.note_faults import misleading
+
+    note = lambda dx: _assessment_note(dx)
+    did = _record("test-v2-0129")  # dissociative identity disorder
+    faults = _faults(did, note("Paranoid schizophrenia."))
+    assert [f.kind for f in faults if f.kind == "psychosis_invented"] == ["psychosis_invented"] and misleading(faults)
+    assert not [f for f in _faults(did, note("Dissociative identity disorder.")) if f.kind == "psychosis_invented"]
+    assert not [f for f in _faults(did, note("Generalised anxiety disorder.")) if f.kind == "psychosis_invented"]
+    mania = _record("test-v2-0362")  # a mania with psychotic symptoms
+    assert not [f for f in _faults(mania, note("Paranoid schizophrenia.")) if f.kind == "psychosis_invented"]

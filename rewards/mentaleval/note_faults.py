@@ -103,6 +103,7 @@ class NoteView:
     results: tuple[tuple[str, str], ...] = ()  # (exam, result) on file in the encounter
     reference: tuple[str, ...] = ()  # the record's own diagnoses (codes, principal first)
     exam_kinds: Mapping[str, str] = None  # type: ignore[assignment]  # exam name (lower case) -> the record's kind
+    age: int | None = None  # the patient's age in the record
 
 
 @lru_cache(maxsize=1)
@@ -137,6 +138,8 @@ KINDS = (
     "broken_punctuation",
     "diagnosis_features_unstated",
     "result_uninterpreted",
+    "child_history_missing",
+    "psychosis_invented",
 )
 
 _QUOTE = re.compile(r'["\u201c]([^"\u201d]{2,600})["\u201d]')
@@ -212,6 +215,7 @@ def note_view(case: Any, chart: Chart) -> NoteView:
         results=tuple((str(n), str(r)) for n, r in chart.exam_results),
         reference=tuple(d.code for d in getattr(getattr(case, "diagnosis", None), "disorders", ()) or () if d.code),
         exam_kinds={str(e.name).lower(): str(getattr(e, "kind", "") or "") for e in getattr(case, "exams", ()) or ()},
+        age=getattr(getattr(case, "demographics", None), "age", None),
     )
 
 
@@ -524,17 +528,24 @@ def central_features_omitted(view: NoteView) -> list[NoteFault]:
     agoraphobia, the mood swings of a borderline personality disorder) that the patient gave in the encounter (a
     reply affirming one of its findings or naming one of its words) and the note's history, mental state and
     assessment never name in any words or polarity; a ``pertinent`` feature (compensatory behaviour, present or
-    absent, in binge eating disorder) is wanted whether or not the patient gave it. Elsewhere in the note (the
+    absent, in binge eating disorder) is wanted whether or not the patient gave it; a group's ``contrary`` findings
+    recorded present contradict it (a mania written up with anhedonia). Elsewhere in the note (the
     weight gain under Medical history) is not where a reader of the history looks for it."""
     conf = _data()["central_features"]
     text = " ".join(view.sections.get(k, "") for k in conf["sections"])
-    in_note = {m.concept_id for m in mentions(text)}
+    found = mentions(text)
+    in_note = {m.concept_id for m in found}
+    present = {m.concept_id for m in found if not m.negated}
     out = []
     for ref in view.reference:
         hits = [p for p in conf["disorders"] if ref.upper().startswith(p)]
         if not hits:
             continue
         for group in conf["disorders"][max(hits, key=len)]:
+            if "contrary" in group:  # the feature contradicted: its opposite recorded present (anhedonia in a mania)
+                if set(group["contrary"]) & present:
+                    out.append(NoteFault("central_finding_omitted", "history_of_present_illness", f"{ref}: {group['what']}"))
+                continue
             findings, words = set(group.get("findings", ())), list(group.get("words", ()))
             given = group.get("pertinent") or bool(findings & view.affirmed) or any(_names(r, words) for r in view.replies)
             if given and not (findings & in_note or _names(text, words)):
@@ -543,36 +554,50 @@ def central_features_omitted(view: NoteView) -> list[NoteFault]:
 
 
 def results_uninterpreted(view: NoteView) -> list[NoteFault]:
-    """A laboratory or physical result on file with at least ``min_flagged`` values flagged abnormal
-    (``result_interpretation``: a deranged panel) that the note never reads outside its listing of the results (the exam's name, an analyte it flags, or a word for the panel): listed, not read
-    ("LDL 7.1 mmol/L (raised)" under Investigations and nothing of it in the formulation). One fault per note."""
+    """Each laboratory or physical result on file with at least ``min_flagged`` values flagged abnormal
+    (``result_interpretation``: a deranged panel) that the note's own prose never reads: not outside its listing of
+    the results, and not outside the patient's quoted words (the exam's name, an analyte it flags, or a word for the
+    panel). Listed, not read ("LDL 7.1 mmol/L (raised)" under Investigations and nothing of it in the formulation); a
+    diagnosis that could account for it ("alcohol dependence" beside platelets of 52) has not read it. One fault per
+    panel."""
     conf = _data()["result_interpretation"]
     kinds = view.exam_kinds or {}
-    # the note less the results as listed ("Lipid panel: total cholesterol 8.5 mmol/L (raised), ..."): what is left
-    # reads them ("Renal results above show dehydration", "raised lipids" in the assessment) or does not
-    assessment = view.note
+    # the note less the results as listed ("Lipid panel: total cholesterol 8.5 mmol/L (raised), ...") and less what
+    # the patient said ("My GP says my liver tests are raised"): what is left is the doctor reading them or not
+    prose = view.note
     for name, result in view.results:
-        assessment = assessment.replace(f"{name}: {result}", " ").replace(result, " ")
-    said = {t.lower() for t in tokenize(assessment)}
+        prose = prose.replace(f"{name}: {result}", " ").replace(result, " ")
+    prose = _QUOTE.sub(" ", prose)
+    said = {t.lower() for t in tokenize(prose)}
     flags = "|".join(re.escape(f) for f in conf["flags"])
+    out = []
     for name, result in view.results:
         if kinds.get(name.lower()) not in conf["kinds"]:
             continue
         if len(re.findall(rf"\((?:{flags})\b", result, flags=re.IGNORECASE)) < conf.get("min_flagged", 1):
             continue  # one value out of range (a potassium of 3.1) is read at a glance; a deranged panel is not
         flagged = re.findall(rf"([A-Za-z][A-Za-z0-9 :]*?)\s+[\d.<>]+[^,;()]*\((?:{flags})\b", result, flags=re.IGNORECASE)
-        if not flagged and not re.search(rf"\((?:{flags})\b", result, flags=re.IGNORECASE):
-            continue
         words = {t.lower() for t in tokenize(name)} | {t.lower() for f in flagged for t in tokenize(f)}
         for key, names in conf["names"].items():
             if key in name.lower():
                 words |= {n.lower() for n in names}
         words -= {"total", "and", "of", "the", "panel", "test", "level", "serum"}
-        formulation = {t.lower() for t in tokenize(view.sections.get("assessment", ""))}
-        explained = any(key in name.lower() and formulation & set(by) for key, by in conf.get("explained_by", {}).items())
-        if not (explained or words & said or any(" " in w and w in assessment.lower() for w in words)):
-            return [NoteFault("result_uninterpreted", "assessment", f"{name}: {result[:100]}")]
-    return []
+        if not (words & said or any(" " in w and w in prose.lower() for w in words)):
+            out.append(NoteFault("result_uninterpreted", "assessment", f"{name}: {result[:100]}"))
+    return out
+
+
+def child_history_missing(view: NoteView) -> list[NoteFault]:
+    """A child's note (younger than ``child_history.max_age``) whose history records neither collateral from the
+    parent or carer nor any developmental or school history (none of its ``words`` in its ``sections``): a keyword
+    note for a 9-year-old."""
+    conf = _data()["child_history"]
+    if view.age is None or view.age >= conf["max_age"]:
+        return []
+    text = " ".join(view.sections.get(k, "") for k in conf["sections"])
+    if _names(text, conf["words"]):
+        return []
+    return [NoteFault("child_history_missing", "history_of_present_illness", f"age {view.age}: no collateral or developmental history")]
 
 
 def _same_disorder(a: str, b: str) -> bool:
@@ -601,7 +626,8 @@ def diagnosis_against_record(view: NoteView) -> list[NoteFault]:
     """What the record's own diagnoses say of the diagnoses the note makes (not those it only weighs): the record's
     principal diagnosis not made, neither itself nor one differing only by a specifier (``diagnosis_against_record``:
     dissociative identity disorder written up as schizophrenia, dementia as generalised anxiety); another of the
-    record's diagnoses not made (``diagnosis_missed``: the comorbid depression left as a differential). Read from
+    record's diagnoses not made (``diagnosis_missed``: the comorbid depression left as a differential); a
+    schizophrenia-spectrum principal diagnosis where the record holds no psychosis (``psychosis_invented``). Read from
     codes alone, so no wording of the note's sways it; a note that makes no diagnosis is not read here."""
     if not view.reference or not view.diagnoses:
         return []
@@ -611,6 +637,10 @@ def diagnosis_against_record(view: NoteView) -> list[NoteFault]:
             continue
         kind = "diagnosis_against_record" if i == 0 else "diagnosis_missed"
         out.append(NoteFault(kind, "assessment", f"{ref} is the record's diagnosis; the note makes {', '.join(view.diagnoses)}"))
+    conf = _data()["psychosis_invented"]
+    if (out and out[0].kind == "diagnosis_against_record" and view.diagnoses[0].startswith(tuple(conf["note_prefixes"]))
+            and not any(ref.startswith(tuple(conf["record_prefixes"])) for ref in view.reference)):
+        out.append(NoteFault("psychosis_invented", "assessment", f"{view.diagnoses[0]} for a record without psychosis ({', '.join(view.reference)})"))
     return out
 
 
@@ -896,6 +926,7 @@ NOTE_FAULTS: tuple[Callable[[NoteView], list[NoteFault]], ...] = (
     broken_punctuation,
     misfiled_findings,
     results_uninterpreted,
+    child_history_missing,
 )
 """The rubric: each function finds one kind of fault."""
 
@@ -919,15 +950,29 @@ def note_faults(case: Any, chart: Chart) -> tuple[NoteFault, ...]:
     return tuple(out)
 
 
+def misleading(faults: tuple[NoteFault, ...]) -> bool:
+    """Whether a fault would mislead care (``misleading_kinds``: a principal diagnosis the encounter does not support,
+    a schizophrenia-spectrum diagnosis for a record with no psychosis): such a note is not a usable one."""
+    kinds = set(_data()["misleading_kinds"])
+    return any(f.kind in kinds for f in faults)
+
+
 def fault_points(faults: tuple[NoteFault, ...]) -> float:
-    """What Qual. loses: per kind, ``points`` per fault, at most ``max_points``."""
+    """What Qual. loses: per kind, ``points`` per fault, at most ``max_points``; the faults of style (``style.kinds``:
+    a symptom list, broken punctuation, misfiled answers) together at most ``style.max_points``, so that style alone
+    cannot sink a sound note below fair."""
     points = _data()["points"]
-    total = 0.0
+    style = _data()["style"]
+    total = styled = 0.0
     for kind in KINDS:
         n = sum(f.kind == kind for f in faults)
         if n:
-            total += min(points[kind]["max_points"], points[kind]["points"] * n)
-    return round(total, 3)
+            lost = min(points[kind]["max_points"], points[kind]["points"] * n)
+            if kind in style["kinds"]:
+                styled += lost
+            else:
+                total += lost
+    return round(total + min(styled, style["max_points"]), 3)
 
 
 __all__ = [
@@ -943,12 +988,14 @@ __all__ = [
     "garbled_quotes",
     "assessment_disorders",
     "central_finding_omitted",
+    "child_history_missing",
     "diagnosis_unsupported",
     "false_denials",
     "risk_false_denials",
     "illness_days",
     "unsupported_entries",
     "main_risk_omitted",
+    "misleading",
     "misfiled_answers",
     "misfiled_findings",
     "misfiled_sections",

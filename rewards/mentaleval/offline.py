@@ -73,7 +73,7 @@ from .guidelines import CaseGuideline, case_guideline
 from .judges import Judge, stage_missing
 from mentalhospital_env.knowledge.lexicon import load_lexicon
 
-from .note_faults import fault_points, note_faults, unsupported_entries
+from .note_faults import fault_points, misleading, note_faults, unsupported_entries
 from .precision import check_note, omitted_findings
 from .rubrics import DIMENSIONS, MIN_SCORE
 
@@ -185,7 +185,8 @@ def note_usable(r: NoteReading) -> bool:
     """A note flawed but usable, which its faults may not push below ``limits.note_usable_floor`` (2): it has most
     core sections (``note_usable_core_sections``), a mental state examination, and nothing in it would mislead care:
     no claim about risk or psychosis the encounter contradicts or never raised (:attr:`NoteReading.serious_errors`),
-    and no principal diagnosis the encounter does not support (``diagnosis_unsupported``). Faults of omission, filing,
+    and no fault :func:`.note_faults.misleading` names: a principal diagnosis the encounter does not support
+    (``diagnosis_unsupported``), schizophrenia for a record with no psychosis (``psychosis_invented``). Faults of omission, filing,
     wording and a wrong ranking of the reference disorder add up to a poor note (2), not a dangerous one (1); hand
     raters give 1 to a note that records denied suicidal ideation or hallucinations, or rests on an invented illness."""
     limits = load_cues().limits
@@ -193,7 +194,7 @@ def note_usable(r: NoteReading) -> bool:
         len(r.core_sections) >= int(limits.get("note_usable_core_sections", 3))
         and bool(r.mse_domains)
         and not r.serious_errors
-        and not any(f.kind == "diagnosis_unsupported" for f in r.faults)
+        and not misleading(r.faults)
     )
 
 
