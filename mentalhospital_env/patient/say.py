@@ -22,7 +22,7 @@ from functools import lru_cache
 from importlib import resources
 
 from mentalhospital_env.cases import Case
-from mentalhospital_env.knowledge.language import SharedMemo, tokenize
+from mentalhospital_env.knowledge.language import SharedMemo, find_phrases, load_cues, tokenize
 from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
 from .check import ClaimChecker
@@ -763,6 +763,8 @@ class Speaker:
                 continue
             if not negated and concept_id not in self._asked:
                 continue  # what the patient has is named only when asked
+            if not negated and find_phrases(tokenize(fact.fact.text), load_cues().past_time):
+                continue  # "Ex-smoker; stopped 8 years ago" is not named in the present ("..., I smoke cigarettes")
             if negated and concept_id not in self._asked and fact.affirms and not bare_no:
                 continue  # "Yes. Every day." is not followed by what the fact also rules out
             wanted.append((concept_id, negated))
