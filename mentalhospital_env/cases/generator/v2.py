@@ -30,7 +30,7 @@ from typing import Any, Mapping, Sequence
 from mentalhospital_env.knowledge.codes import code_family
 from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.durations import load_durations
-from mentalhospital_env.knowledge.language import memo_size
+from mentalhospital_env.knowledge.language import memo_size, relatives_named
 
 from ..audit import _family_match, _has, _label_patterns, care_home_misplaced, chart_name, charted, quote_sentences, review_facts
 from ..reference import Entry
@@ -1365,11 +1365,12 @@ class StoryV2(_Story):
         self.chart.add("medical_history", self.rng.choice(options))
 
     def _family(self) -> None:
-        """Version 1's family history, without the patient's own diagnosis named in a relative."""
+        """Version 1's family history, without the patient's own diagnosis named in a relative, nor an illness
+        named in a relative of a sex it does not occur in (premenstrual dysphoric disorder in an uncle)."""
         start = len(self.chart.facts)
         super()._family()
         own = {str(t).lower() for t in [self.principal["name"], *self.principal.get("synonyms", ())] if len(str(t)) > 3}
-        kept = [f for f in self.chart.facts[start:] if not any(t in f.text.lower() for t in own)]
+        kept = [f for f in self.chart.facts[start:] if not any(t in f.text.lower() for t in own) and not _wrong_sex_relative(f.text, self.ref.disorders)]
         if len(kept) != len(self.chart.facts) - start:
             del self.chart.facts[start:]
             self.chart.facts.extend(kept)
@@ -1850,6 +1851,23 @@ class CaseComposerV2(CaseComposer):
             if base in R["graduate_occupations"]:
                 raise CompositionError("a graduate profession before graduation")
         return patient
+
+
+def _wrong_sex_relative(text: str, disorders: Mapping[str, Mapping[str, Any]]) -> bool:
+    """Whether ``text`` names an illness in a relative of a sex the disorder table gives it no weight in."""
+    sexes = review_facts()["relative_sex"]
+    named = {r.role for r in relatives_named(text)}
+    relative_sexes = {sex for sex in ("male", "female") if named & set(sexes[sex])}
+    if not relative_sexes:
+        return False
+    low = text.lower()
+    for d in disorders.values():
+        weights = d.get("sex_weights") or {}
+        if any(weights.get(sex, 1.0) == 0 for sex in relative_sexes):
+            names = [str(t).lower() for t in [d.get("name", ""), *d.get("synonyms", ())] if len(str(t)) > 3]
+            if any(n in low for n in names):
+                return True
+    return False
 
 
 def _stock_patterns(voices: Mapping[str, Any]) -> list[tuple[re.Pattern[str], str]]:
