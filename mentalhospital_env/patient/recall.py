@@ -302,7 +302,10 @@ def _demographic_stems(case: Case, stopwords: frozenset[str]) -> tuple[tuple[str
 
 
 def _a(noun: str) -> str:
-    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+    """The noun with its indefinite article by sound: "an engineer", "a university student", "an hourly worker"."""
+    low = noun.lower()
+    vowel_sound = (low[:1] in "aeiou" and not low.startswith(("uni", "use", "usu", "uti", "eu", "one", "ure"))) or low.startswith(("hour", "honest", "heir"))
+    return f"{'an' if vowel_sound else 'a'} {noun}"
 
 
 def _job_says(job: str) -> str:
