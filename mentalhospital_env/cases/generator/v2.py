@@ -665,7 +665,11 @@ class StoryV2(_Story):
         spec, rng = self.story["record_story"]["cc_plain"], self.rng
         work = "school" if self.p.age < 18 else ("work" if self.p.household.employed else "home")
         for _ in range(6):
-            text = rng.choice(spec["open"]) + rng.choice(spec["core"]) + rng.choice(spec["close"]) + "."
+            core = rng.choice(spec["core"])
+            if "," in core:  # 'a worrying change, says the GP': no 'Per her GP, ' before it, the time in brackets after
+                text = core + " ({duration_phrase})."
+            else:
+                text = rng.choice(spec["open"]) + core + rng.choice(spec["close"]) + "."
             text = cap(self.fill(text, duration_phrase=self.fill(rng.choice(phrases)), relative_any=self._relative() or "family", work_or_school=work))
             text = text.replace("at home and at home", "at home")
             if clean_text(text) and self._source_fits(text) and self.ok("chief_complaint", text):
@@ -807,6 +811,8 @@ class StoryV2(_Story):
             rng.shuffle(options)
             for option in options:
                 text = self.fill(option, drug=drug)
+                if self.prior_episode and re.search(V["problem_first_only"], text):
+                    continue  # 'a low mood the family has not seen before' in someone treated for it before
                 pos, neg = self.chart.readings(text)
                 if pos <= drawn and not neg and clean_text(text) and text not in phrases:  # the patient's own complaint (a quote the lexicon misreads as its denial does not unsay it)
                     phrases.append(text)
