@@ -738,6 +738,8 @@ class StoryV2(_Story):
                 continue  # 'taking days off home': only someone at work or school misses it
             if self.with_family and re.search(self.story["record_story"]["apart_signs_pattern"], text):
                 continue
+            if self.homeless and re.search(self.story["record_story"]["housed_signs_pattern"], text):
+                continue
             pos, neg = self.chart.readings(text)
             if pos <= drawn and not neg and not self._tells(text) and self.ok("history_of_present_illness", text):
                 out.append(text)
