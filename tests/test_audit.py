@@ -316,6 +316,12 @@ def test_profession_before_its_training() -> None:
           "exams": [{"name": "AUDIT", "kind": "scale", "result": "total 4/40 (low risk)"}]}, "joins.abstinent_audit"),
         ({"ehr.history_of_present_illness": "Sleeping badly for four months; these days she is napping in the car at lunch. There has been no daytime somnolence."}, "joins.nap_somnolence"),
         ({"ehr.history_of_present_illness": "Referred by the police. Low for four months; this morning she asked her family to bring her in."}, "joins.referrer"),
+        # stop 27 round two: the chief complaint's source against the history's opening
+        ({"ehr.chief_complaint": "Self-referral: not coping (four months).",
+          "ehr.history_of_present_illness": "Referred by the out-of-hours GP. Low for four months."}, "joins.referral_source"),
+        ({"ehr.chief_complaint": "Per her GP, not coping (four months).",
+          "ehr.history_of_present_illness": "The district nurse asked us to see this 41-year-old woman. Low for four months."}, "joins.referral_source"),
+        ({"setting": "emergency", "ehr.history_of_present_illness": "Referred by the police. Low for four months. This afternoon she walked in and asked to see someone."}, "joins.referral_source"),
     ],
 )
 def test_joins(changes: dict, rule: str) -> None:
@@ -347,6 +353,9 @@ def _categories(raw: dict) -> list[str]:
         {"ehr.chief_complaint": "\"I'm in withdrawal every morning,\" for four months."},
         {"ehr.substance_use": "Teetotal. Never smoked.", "exams": [{"name": "AUDIT", "kind": "scale", "result": "total 0/40 (low risk)"}]},
         {"ehr.history_of_present_illness": "Referred by the police after a neighbour's call. Low for four months; she was not sleeping."},
+        {"ehr.chief_complaint": "Per her GP, not coping (four months).", "ehr.history_of_present_illness": "Referred by Dr Shah, her GP. Low for four months."},
+        {"ehr.chief_complaint": "Self-referral: not coping (four months).", "ehr.history_of_present_illness": "Referred by Dr Shah, at her own request. Low for four months."},
+        {"setting": "emergency", "ehr.history_of_present_illness": "Referred by the triage nurse. Low for four months. This afternoon she walked in and asked to see someone."},
     ],
 )
 def test_joins_leave_consistent_records(changes: dict) -> None:
@@ -604,3 +613,11 @@ def test_the_plan_builder_writes_the_withdrawal_regimen_the_record_calls_for(set
     plan = follow_record(treatment["plan"], treatment, case, random.Random(3))
     assert re.search(said, plan, re.I), plan
     assert re.search(r"chlordiazepoxide", plan, re.I) and not [f for f in plan_follows_record(case, plan, follow_up=treatment["follow_up"]) if f.rule == "plan.withdrawal_regimen"]
+
+
+def test_an_open_either_or_choice_is_found() -> None:
+    """Stop 27 round two: 'a pandemic or illness scare' left in a history; the record says which it was."""
+    open_choice = _with("ehr.history_of_present_illness", "Low for four months, since a pandemic or illness scare.")
+    said = _with("ehr.history_of_present_illness", "Low for four months, since a health scare in the family.")
+    assert "text.either_or" in _rules(open_choice)
+    assert "text.either_or" not in _rules(said)

@@ -201,7 +201,8 @@ def test_joins_are_written_agreeing_not_redrawn(monkeypatch) -> None:
     principals = ["F44.81", "F10.20", "F14.20", "F60.3", "F60.2", "F06.70", "F32.1", "F84.0"] * 4
     generate_cases(len(principals), seed=14, prefix="j", version=2, principals=principals)
     at_source = ("joins.labs_ignored", "joins.mse_appearance", "joins.plan_assumes", "joins.work_years",
-                 "joins.past_copies_plan", "joins.education_occupation", "joins.mse_topic", "joins.cc_label", "joins.employment")
+                 "joins.past_copies_plan", "joins.education_occupation", "joins.mse_topic", "joins.cc_label", "joins.employment",
+                 "joins.referral_source", "text.either_or")
     assert [r for r in refused if r.startswith(at_source) or (r.startswith("joins.alcohol_plan") and "the plan says" in r)] == []
 
 

@@ -77,7 +77,7 @@ RULES: tuple[str, ...] = (
     "joins.education_age", "joins.education_occupation", "joins.employment", "joins.mse_appearance", "joins.mse_topic",
     "joins.mse_death_wishes", "joins.cssrs_self_harm", "joins.labs_ignored", "joins.plan_assumes", "joins.cc_label", "joins.comorbid_support",
     "joins.abstinent_drinking", "joins.injecting", "joins.referrer", "joins.age_event", "joins.substance_code",
-    "joins.abstinent_audit", "joins.nap_somnolence",
+    "joins.abstinent_audit", "joins.nap_somnolence", "joins.referral_source", "text.either_or",
     "agree.plan_conditional", "agree.dose_alternatives", "agree.level_targets", "agree.benzodiazepines",
     "agree.ordered_on_file", "agree.risk_reason", "agree.employment", "agree.upbringing", "agree.drink_units",
     "agree.medical_plan", "agree.scale_severity", "agree.job_lost", "agree.weapon_risk", "agree.admissions", "template.quote", "people.occupation_sex",
@@ -1071,6 +1071,9 @@ def _record_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         hole = re.search(r"\{[A-Za-z_]+\}", text)
         if hole:
             out.append(Finding(cid, name, "text.placeholder", f"an unfilled template slot {hole.group(0)!r}"))
+        open_choice = next((k for k in W["either_or"] if not k.startswith("_") and k in text), None)
+        if open_choice:
+            out.append(Finding(cid, name, "text.either_or", f"{open_choice!r} leaves the choice open: a record says which"))
     split = _has(hpi, R["separation_stressors"])
     if split and _has(living, W["partner_living_words"]):
         out.append(Finding(cid, "history_of_present_illness", "household.stressor", f"the illness followed {split!r} but the patient {living!r}"))
@@ -1533,10 +1536,27 @@ def _joins_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     family = _has(hpi, J["family_brought_words"])
     if police and family:
         out.append(Finding(cid, "history_of_present_illness", "joins.referrer", f"{police!r} yet the patient asked family {family!r}"))
+    opening, *rest = _sentences(hpi) or [""]
+    for name, text in (("chief_complaint", cc), ("history_of_present_illness", " ".join(rest))):
+        said = referral_disagrees(case.setting, opening, text, J)
+        if said:
+            out.append(Finding(cid, name, "joins.referral_source", f"{said!r} but the history opens {opening[:80]!r}"))
     label = _has(cc, J["cc_labels"])
     if label and not re.search(r"\"[^\"]*" + re.escape(label) + r"[^\"]*\"", cc, re.I):
         out.append(Finding(cid, "chief_complaint", "joins.cc_label", f"the chief complaint is a clinical label ({label!r}), not the patient's complaint"))
     return out
+
+
+def referral_disagrees(setting: str, referrer: str, text: str, J: Mapping[str, Any]) -> str | None:
+    """The words of ``text`` that say how the patient came in a way the referrer (the history's opening,
+    or the referrer the generator drew) does not bear out (review.json ``joins.referral_agree``), or None."""
+    for rule in J["referral_agree"]:
+        if rule.get("settings") and setting not in rule["settings"]:
+            continue
+        m = re.search(rule["said"], text)
+        if m and not re.search(rule["referrer"], referrer):
+            return m.group(0)
+    return None
 
 
 def offending_told(text: str, A: Mapping[str, Any]) -> str | None:

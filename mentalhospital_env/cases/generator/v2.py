@@ -392,6 +392,15 @@ class StoryV2(_Story):
 
         return variety.reword(section, text, rng, fill_twice)
 
+    def _varied_twice(self, section: str, text: str) -> str | None:
+        """:meth:`_varied`, and the new line said another way again when a rule of its own matches it: a bare
+        follow-up line ('Weekly at first, then monthly.') is first given its heading, which alone left
+        'Follow-up: weekly at first, then monthly.' in 17 plans of 480 (stop 27 round two)."""
+        new = self._varied(section, text)
+        if new is None:
+            return None
+        return self._varied(section, new) or new
+
     def write(self) -> None:
         self._personal_details()
         super().write()
@@ -655,11 +664,15 @@ class StoryV2(_Story):
         phrases = [p for p in self.story["duration_phrase"] if not (single and "some" in p)] or self.story["duration_phrase"]
         spec, rng = self.story["record_story"]["cc_plain"], self.rng
         work = "school" if self.p.age < 18 else ("work" if self.p.household.employed else "home")
-        for _ in range(3):
-            text = rng.choice(spec["open"]) + rng.choice(spec["core"]) + rng.choice(spec["close"]) + "."
+        for _ in range(6):
+            core = rng.choice(spec["core"])
+            if "," in core:  # 'a worrying change, says the GP': no 'Per her GP, ' before it, the time in brackets after
+                text = core + " ({duration_phrase})."
+            else:
+                text = rng.choice(spec["open"]) + core + rng.choice(spec["close"]) + "."
             text = cap(self.fill(text, duration_phrase=self.fill(rng.choice(phrases)), relative_any=self._relative() or "family", work_or_school=work))
             text = text.replace("at home and at home", "at home")
-            if clean_text(text) and self.ok("chief_complaint", text):
+            if clean_text(text) and self._source_fits(text) and self.ok("chief_complaint", text):
                 self.chart.add("chief_complaint", text)
                 return True
         return False
@@ -721,6 +734,12 @@ class StoryV2(_Story):
         out = []
         for sign in self.story["record_story"]["signs"]:
             text = self.fill(sign)
+            if _NO_JOB_SLIP.search(text):
+                continue  # 'taking days off home': only someone at work or school misses it
+            if self.with_family and re.search(self.story["record_story"]["apart_signs_pattern"], text):
+                continue
+            if self.homeless and re.search(self.story["record_story"]["housed_signs_pattern"], text):
+                continue
             pos, neg = self.chart.readings(text)
             if pos <= drawn and not neg and not self._tells(text) and self.ok("history_of_present_illness", text):
                 out.append(text)
@@ -788,11 +807,16 @@ class StoryV2(_Story):
         drug = self._drug_named()
         phrases: list[str] = []
         told: set[str] = set()
+        plain = self._plain_concepts()
         for concept in concepts:
+            if phrases and concept not in plain:
+                continue  # a second complaint only when any illness can bring it: two defining ones name the diagnosis
             options = list(V["problem_words"][concept])
             rng.shuffle(options)
             for option in options:
                 text = self.fill(option, drug=drug)
+                if self.prior_episode and re.search(V["problem_first_only"], text):
+                    continue  # 'a low mood the family has not seen before' in someone treated for it before
                 pos, neg = self.chart.readings(text)
                 if pos <= drawn and not neg and clean_text(text) and text not in phrases:  # the patient's own complaint (a quote the lexicon misreads as its denial does not unsay it)
                     phrases.append(text)
@@ -818,7 +842,7 @@ class StoryV2(_Story):
                 for gp, other in V["problem_not_gp"]:
                     text = text.replace(gp, other)
             pos, neg = self.chart.readings(text)
-            if clean_text(text) and self.fits(text) and pos <= drawn and not neg:
+            if clean_text(text) and self.fits(text) and self._source_fits(text) and pos <= drawn and not neg:
                 fact = self.chart.add(section, text)
                 facts.remove(fact)
                 facts.insert(at + 1, fact)
@@ -838,13 +862,39 @@ class StoryV2(_Story):
             return "mother"
         return None
 
-    def _present_illness(self) -> None:
+    def _referrer(self) -> str:
+        """Who sent the patient, drawn once, before the chief complaint, so that every line saying how the
+        patient came agrees with it (review.json ``joins.referral_agree``)."""
+        referrer = self.fields.get("referrer")
+        if referrer:
+            return str(referrer)
         rng, st = self.rng, self.story
-        section = "history_of_present_illness"
         key = self._referrer_key()
         self.fields.update(gp=rng.choice(st["gp_names"]), workplace=rng.choice(st["workplaces"]["default"]))
         fitting = [r for r in st["referrers"][key] if self.fits(r) and not (self.p.age >= 6 and "health visitor" in r)]
         referrer = self.fill(rng.choice(fitting or st["referrers"][key]))
+        self.fields["referrer"] = referrer
+        return referrer
+
+    def _source_fits(self, text: str) -> bool:
+        """Whether ``text`` says nothing about how the patient came that the referrer does not bear out."""
+        from ..audit import referral_disagrees
+
+        return referral_disagrees(self.p.setting, self._referrer(), text, review_facts()["joins"]) is None
+
+    def _one_of(self, text: str) -> str:
+        """A presentation phrase that leaves a choice open ('a pandemic or illness scare') said as one of
+        its alternatives that fits the patient (review.json ``records.either_or``)."""
+        options = review_facts()["records"]["either_or"].get(text)
+        if not options:
+            return text
+        fitting = [o for o in options if self.fits(o)]
+        return self.rng.choice(fitting or list(options))
+
+    def _present_illness(self) -> None:
+        rng, st = self.rng, self.story
+        section = "history_of_present_illness"
+        referrer = self._referrer()
         occupation = self.p.household.occupation
         living = self.p.demographics.get("living_situation", "")
         informant = self._relative()
@@ -863,7 +913,7 @@ class StoryV2(_Story):
             self._referral_concern(section)
         # onset and context
         precipitants = [
-            x for x in self.presentation.get("precipitants", ())
+            x for x in map(self._one_of, self.presentation.get("precipitants", ()))
             if self.fits(x) and not re.match(r"(no|none|nothing)\b", x.strip(), re.I) and self._precipitant_fits(x)
         ]
         trauma = any(d["code"] in review_facts()["trauma"]["codes"] or d["code"].startswith("F43.2") for d in self.disorders)
@@ -950,7 +1000,7 @@ class StoryV2(_Story):
             self._own_words(leads[n % len(leads)])
         # what others noticed, and what it costs
         quotes_end = len(self.chart.facts)
-        impacts = [_THIRD_PERSON.sub(self.p.pron["poss"], x) for x in self.presentation.get("impact", ()) if self.fits(x)]
+        impacts = [_THIRD_PERSON.sub(self.p.pron["poss"], x) for x in map(self._one_of, self.presentation.get("impact", ())) if self.fits(x)]
         rng.shuffle(impacts)
         self_frames = list(st["impact_self"])
         rng.shuffle(self_frames)
@@ -974,7 +1024,7 @@ class StoryV2(_Story):
         category = self.principal.get("category") or ""
         own_tried = st["tried"].get(category, []) if (self.p.age < 18 or category not in ("neurodevelopmental", "disruptive_impulse_conduct")) else []
         generic = st["tried"]["any"] if category in st["generic_tried_categories"] else []
-        tried = [self.fill(t) for t in own_tried + generic]
+        tried = [t for t in (self.fill(t) for t in own_tried + generic) if not _NO_JOB_SLIP.search(t)]
         tried = [t for t in tried if self.ok(section, t) and not self._lives_there(t)]
         if not any(c.startswith("F10") for c in self.codes):  # cutting down drink is tried by a drinker (agree.tried_alcohol)
             tried = [t for t in tried if not re.search(review_facts()["agree"]["alcohol_tried_pattern"], t, re.I)]
@@ -1076,8 +1126,10 @@ class StoryV2(_Story):
         options = [t for t in table["any"] if self.fits(t)] or [t for t in (table.get(category) or ()) if self.fits(t)]
         if self.lifelong:  # a lifelong pattern has not suddenly 'changed'
             options = [t for t in options if "changed" not in t]
+        if category in self.story["why_now"]["not_self_led"]:  # a confused patient does not walk in and ask for help
+            options = [t for t in options if not re.search(self.story["why_now"]["self_led_pattern"], t)]
         options = [self.fill(t) for t in options]
-        options = [t for t in options if self.ok("history_of_present_illness", t)]
+        options = [t for t in options if self._source_fits(t) and self.ok("history_of_present_illness", t)]
         if options:
             self.chart.add("history_of_present_illness", self.rng.choice(options))
 
@@ -1564,7 +1616,7 @@ class StoryV2(_Story):
                     out["follow_up"] = re.sub(pattern, r"\1 in 5-7 days", out["follow_up"], flags=re.I)
         kept = [k if k.rstrip().endswith((".", "!", "?")) else k.rstrip(" ;,") + "." for k in kept if k.strip(" .;,")]
         stock = self._stock_lines()
-        kept = [self._lab_acted(self._for_age(self._varied("treatment", k) or self._reworded(k, stock))) for k in kept]
+        kept = [self._lab_acted(self._for_age(self._varied_twice("treatment", k) or self._reworded(k, stock))) for k in kept]
         kept += self._plan_additions(" ".join(kept))
         if self.p.age < 18:
             for m in out.get("medications", ()):
@@ -1890,6 +1942,10 @@ def _foreign_stressor(quote: str, precipitant: str, words: Sequence[str]) -> boo
     """Whether a quote names a life event (a divorce, a court date) that is not the story's precipitant."""
     low = quote.lower()
     return any(w in low and w not in precipitant for w in words)
+
+
+# a work-or-school line filled with 'home' for someone with neither ('taking days off home', 'late for home')
+_NO_JOB_SLIP = re.compile(r"\b(?:days? off|week off|late for) home\b")
 
 
 def poss_word(pron: Mapping[str, str]) -> str:
