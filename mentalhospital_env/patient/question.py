@@ -69,7 +69,7 @@ class QuestionBank:
         self.margin = margin
         qualifiers = load_taxonomy().bank_qualifiers
         bags: list[tuple[str, Counter]] = []
-        sizes: list[int] = []
+        said_all: list[frozenset[str]] = []
         doc_freq: Counter[str] = Counter()
         for concept in lexicon.concepts:
             for q in concept.questions:
@@ -77,14 +77,15 @@ class QuestionBank:
                 bag = Counter(s for s in said if s not in cues.stopwords)
                 if bag:
                     bags.append((concept.id, bag))
-                    sizes.append(len(set(bag) | {s for s in said if s in qualifiers}))
+                    said_all.append(frozenset(set(bag) | {s for s in said if s in qualifiers}))
                     doc_freq.update(set(bag))
         n = max(1, len(bags))
         self.idf = {s: math.log((n + 1) / (df + 0.5)) for s, df in doc_freq.items()}
         self.concepts = tuple(cid for cid, _ in bags)
         self._bags = tuple(frozenset(bag) for _, bag in bags)
-        #: how many words each question says, its qualifiers counted ("after", "a lot")
-        self._sizes = tuple(sizes)
+        #: the words each question says, its qualifiers counted ("after", "a lot")
+        self._said = tuple(said_all)
+        self._qualifiers = qualifiers
         #: the words that name each concept: those in every one of its clinical terms ("pain" of chronic pain)
         self._names: dict[str, frozenset[str]] = {}
         for concept in lexicon.concepts:
@@ -123,10 +124,15 @@ class QuestionBank:
         # ("Where is the pain and how does it affect you?"), and, when the utterance was read as asking a
         # topic, only for a concept of that topic: "What did you take?" does not repeat "What happened when
         # you took it?" (allergies), nor "Are you eating?" "How do you feel after you have eaten a lot?"
+        said = set(bag) | {s for s in stems(utterance) if s in self._qualifiers}
+
         def one_word(i: int) -> bool:
-            (word,) = self._bags[i] & bag.keys()
-            names = self._sizes[i] <= 3 and word in self._names.get(self.concepts[i], ())
-            if not (self._sizes[i] == 1 or names):
+            shared = self._said[i] & said
+            if len(shared) != 1:
+                return len(shared) > 1
+            (word,) = shared
+            size = len(self._said[i])
+            if not (size == 1 or (size <= 3 and word in self._names.get(self.concepts[i], ()))):
                 return False
             return not topics or bool(set(concept_topics(self.lexicon, self.concepts[i])) & topics)
 
