@@ -293,3 +293,32 @@ def test_a_lexicon_question_sharing_one_word_is_not_asked_beside_another_topic(u
     # the same one shared word still asks the concept on the topic it is read as
     assert "insomnia" in read_question("How is your sleep?").concepts
     assert "low_mood" in read_question("How has your mood been?").concepts
+
+
+@pytest.mark.parametrize(
+    ("utterance", "stray"),
+    [
+        ("What did you take?", "allergies"),  # "What happened when you took it?"
+        ("Are you eating?", "eating_shame"),  # "How do you feel after you have eaten a lot?"
+        ("How did it start?", "hobbies_interests"),  # "... before all this started?"
+        ("Has anything big happened in the last couple of years?", "frequent_hospital_attendance"),
+    ],
+)
+def test_a_lexicon_question_sharing_one_incidental_word_is_not_asked(utterance, stray):
+    from mentalhospital_env.patient.question import read_question
+
+    assert stray not in read_question(utterance).concepts
+    # a word that is all the question says, or that names its concept, still asks it; so does the question verbatim
+    assert "chronic_pain" in read_question("Where do you get pain?").concepts
+    assert "excessive_exercise" in read_question("Do you do much exercise?").concepts
+    assert "anhedonia" in read_question("What do you do for enjoyment these days, and how does it feel?").concepts
+
+
+def test_a_relative_who_might_be_harmed_is_no_family_history():
+    from mentalhospital_env.patient.understanding import record_topics
+
+    u = understand("Have you had any thoughts of hurting your daughter?")
+    assert "violence" in u.topics and "family_history" not in u.topics and u.relative is None
+    assert understand("Has your mother ever tried to hurt herself?").topics == ("family_history",)
+    assert "violence" in record_topics("mental_status_exam.thought_content", "No thoughts of harming himself or his daughter.")
+    assert "violence" not in record_topics("history_of_present_illness", "He has been hurting his back at work.")

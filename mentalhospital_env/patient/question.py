@@ -16,7 +16,7 @@ from mentalhospital_env.knowledge.language import clauses, memo_size, stem, stem
 from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
 from .reading import _holds, _unit, concept_topics, load_memory_cues
-from .understanding import asked_part, understand
+from .understanding import asked_part, load_taxonomy, understand
 
 # --------------------------------------------------------------------------------------------------
 # Reading the doctor's utterance
@@ -67,18 +67,30 @@ class QuestionBank:
         self.lexicon = lexicon
         self.threshold = threshold
         self.margin = margin
+        qualifiers = load_taxonomy().bank_qualifiers
         bags: list[tuple[str, Counter]] = []
+        said_all: list[frozenset[str]] = []
         doc_freq: Counter[str] = Counter()
         for concept in lexicon.concepts:
             for q in concept.questions:
-                bag = Counter(s for s in stems(q) if s not in cues.stopwords)
+                said = stems(q)
+                bag = Counter(s for s in said if s not in cues.stopwords)
                 if bag:
                     bags.append((concept.id, bag))
+                    said_all.append(frozenset(set(bag) | {s for s in said if s in qualifiers}))
                     doc_freq.update(set(bag))
         n = max(1, len(bags))
         self.idf = {s: math.log((n + 1) / (df + 0.5)) for s, df in doc_freq.items()}
         self.concepts = tuple(cid for cid, _ in bags)
         self._bags = tuple(frozenset(bag) for _, bag in bags)
+        #: the words each question says, its qualifiers counted ("after", "a lot")
+        self._said = tuple(said_all)
+        self._qualifiers = qualifiers
+        #: the words that name each concept: those in every one of its clinical terms ("pain" of chronic pain)
+        self._names: dict[str, frozenset[str]] = {}
+        for concept in lexicon.concepts:
+            terms = [set(stems(t)) for t in concept.clinical_terms]
+            self._names[concept.id] = frozenset(set.intersection(*terms) - cues.stopwords) if terms else frozenset()
         self.postings: dict[str, list[tuple[int, float]]] = {}
         for i, (_, bag) in enumerate(bags):
             for s, w in _unit({s: c * self.idf[s] for s, c in bag.items()}).items():
@@ -107,16 +119,29 @@ class QuestionBank:
         best = max(scores.values())
         if best < self.threshold:
             return ()
-        if topics:
-            scores = {
-                i: score for i, score in scores.items()
-                if len(self._bags[i] & bag.keys()) > 1 or set(concept_topics(self.lexicon, self.concepts[i])) & topics
-            }
-            if not scores:
-                return ()
-            best = max(scores.values())
-            if best < self.threshold:
-                return ()
+        # a question that shares a single word with the utterance is repeated only when that word is all it
+        # says ("How have you been sleeping?") or it is a short question on the word that names its concept
+        # ("Where is the pain and how does it affect you?"), and, when the utterance was read as asking a
+        # topic, only for a concept of that topic: "What did you take?" does not repeat "What happened when
+        # you took it?" (allergies), nor "Are you eating?" "How do you feel after you have eaten a lot?"
+        said = set(bag) | {s for s in stems(utterance) if s in self._qualifiers}
+
+        def one_word(i: int) -> bool:
+            shared = self._said[i] & said
+            if len(shared) != 1:
+                return len(shared) > 1
+            (word,) = shared
+            size = len(self._said[i])
+            if not (size == 1 or (size <= 3 and word in self._names.get(self.concepts[i], ()))):
+                return False
+            return not topics or bool(set(concept_topics(self.lexicon, self.concepts[i])) & topics)
+
+        scores = {i: score for i, score in scores.items() if len(self._bags[i] & bag.keys()) > 1 or one_word(i)}
+        if not scores:
+            return ()
+        best = max(scores.values())
+        if best < self.threshold:
+            return ()
         out: dict[str, None] = {}
         for i, score in sorted(scores.items(), key=lambda kv: (-kv[1], kv[0])):
             if score >= best - self.margin:

@@ -129,6 +129,8 @@ class Taxonomy:
     elliptic: CueSet
     question_words: frozenset[str]
     not_relative: CueSet
+    #: stems of words after which a relative is the one harmed ("thoughts of hurting your daughter")
+    harmed_by: frozenset[str]
     spellings: dict[str, str]
     #: stems of words that carry no content when two texts are compared
     stopwords: frozenset[str]
@@ -141,6 +143,9 @@ class Taxonomy:
     before_state: CueSet = CueSet(())
     #: a name or relation said to the person addressed at the start of a sentence ("Mum, ...", "Kelly, ...")
     vocative: re.Pattern[str] = re.compile(r"(?!)")
+    #: stems of stopwords that still say what a lexicon question asks when an utterance shares one word with it
+    #: ("How do you feel after you have eaten a lot?" asks more than "Are you eating?")
+    bank_qualifiers: frozenset[str] = frozenset()
 
     def kind(self, topic_id: str) -> str:
         return self.by_id[topic_id].kind
@@ -263,7 +268,9 @@ def load_taxonomy() -> Taxonomy:
         frame=frozenset(follow.get("frame", ())),
         elliptic=cues_of(follow.get("elliptic", ())),
         not_relative=cues_of(raw.get("not_relative", ())),
+        harmed_by=frozenset(s for w in raw.get("harmed_by", ()) for s in stems_of(w)),
         stopwords=frozenset(stem(w) for w in raw.get("stopwords", ())),
+        bank_qualifiers=frozenset(stem(w) for w in raw.get("bank_qualifiers", ())),
         spellings={k.lower(): v for k, v in raw.get("spellings", {}).items()},
         fallback_index=_index((p, t["id"]) for t in raw["topics"] for p in t.get("fallback_cues", ())),
         question_words=frozenset(s for w in raw.get("question_words", ()) for s in stems_of(w)),
@@ -413,6 +420,11 @@ def _understand(utterance: str, context: None = None) -> Understanding:
             found.append("closing")
     relative = None
     not_kin = tax.not_relative.spans(stemmed)
+    # "thoughts of hurting your daughter": the relative is the one harmed, not one whose illness is asked
+    not_kin += [
+        (i, i + 3) for i in range(len(stemmed) - 1)
+        if stemmed[i] in tax.harmed_by and stemmed[i + 1] in ("your", "the", "my", "her", "his")
+    ]
     rel_hits = [
         (s, name)
         for name, cues in tax.relatives
