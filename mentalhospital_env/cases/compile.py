@@ -1300,7 +1300,7 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
             if t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ in ("ROOT", "conj"):
                 subject_i = t.lower_ == "i"
             elif subject_i and t.lower_ in ("is", "has") and t.i > sent.start and doc[t.i - 1].lower_ in ("and", "but", ","):
-                if not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in t.children):
+                if not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in t.children) and _shares_i(t):
                     out[t.i] = ("I'm" if t.lower_ == "is" else "have") + t.whitespace_
             elif t.i > 0 and doc[t.i - 1].lower_ == "i" and doc[t.i - 1].dep_ in ("nsubj", "nsubjpass") and t.tag_ in ("VBZ", "NNS"):
                 lemma = _verb_lemma(t)
@@ -1390,7 +1390,45 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
     text = _spoken(_finish(re.sub(r"(?<!\d):|:(?!\d)", ",", text)), data["sentence_words"])
     text = _gist(text, data)  # and on the short sentences ("Both treated ..." -> "Both were treated ...")
     # "... and convinced his insides are rotting" said as "And I convinced my insides ...": a state, "I'm convinced"
-    return re.sub(rf"\bI ({'|'.join(data['state_participles'])})\b(?! (?:me|him|her|them|us|you)\b)", r"I'm \1", text)
+    text = re.sub(rf"\bI ({'|'.join(data['state_participles'])})\b(?! (?:me|him|her|them|us|you)\b)", r"I'm \1", text)
+    if re.match(data["empty_negative_pattern"], text):
+        # "Nil formal." said as "I haven't had any formal.": what the section's "nil" means, or nothing
+        said = data["empty_negative_says"].get(section)
+        return _finish(said) if said else ""
+    return text if section == "family_history" else _own_subject(text)
+
+
+def _own_subject(text: str) -> str:
+    """A sentence of a rendering that opens on the record's subjectless verb said with "I": a third-person
+    present ("Knows it isn't real" -> "I know it isn't real", "Has a car" -> "I have a car"), and a
+    rendering that opens on a gerund with its time ("Hearing muttering since this morning" -> "I've been
+    hearing muttering since this morning"); a relative's or another's sentence is left as it is."""
+    doc = _nlp()(text)
+    out = [t.text_with_ws for t in doc]
+    for n, sent in enumerate(doc.sents):
+        first = sent[0]
+        if any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in first.children) or first.i + 1 >= len(doc):
+            continue
+        if first.tag_ == "VBZ" and first.lower_ not in ("is", "'s", "does"):
+            lemma = _verb_lemma(first)
+            form = _inflect(lemma, "VBP") if first.lower_ in (lemma + "s", lemma + "es", lemma[:-1] + "ies", "has") else None
+            if form:
+                out[first.i] = "I " + form + first.whitespace_
+        elif n == 0 and first.tag_ == "VBG" and first.dep_ == "ROOT" and re.search(r"\b(?:since|for (?:the )?(?:last|past|about|\d+|a|two|three|four|five|six|several))\b", sent.text):
+            out[first.i] = "I've been " + first.lower_ + first.whitespace_
+    return "".join(out)
+
+
+def _shares_i(token) -> bool:
+    """Whether the verb ``token`` (or the verb it is the auxiliary of) is joined by "and" to a verb whose
+    subject is "I" or none: "I told my mother that the man next door has put cameras in the walls and is
+    selling ..." joins "is selling" to the man's "has put", never "I'm selling"."""
+    verb = token.head if token.dep_ in ("aux", "auxpass") else token
+    while verb.dep_ == "conj" and verb.head is not verb:
+        verb = verb.head
+    subj = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    # a clause about a thing ("where it happened and has asked ...") is the parser's guess, not a person
+    return subj is None or subj.lower_ in ("i", "it", "this", "that") or not (subj.tag_.startswith("NN") or subj.lower_ in ("he", "she", "they"))
 
 
 def _gist(text: str, data: dict[str, Any], patient: bool = True) -> str:
