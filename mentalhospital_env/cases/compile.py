@@ -1468,6 +1468,10 @@ def _spoken(text: str, limit: int) -> str:
             if all(len(p.split()) <= limit for p in re.split(r"(?<=[.!?])\s+", sentence)):
                 out.append(sentence)
                 continue
+        plural = _plural_run(sentence)
+        if plural != sentence:
+            out.append(plural)
+            continue
         pieces = [p.strip() for p in sentence.rstrip(".!?").split(", ")]
         bound = _bound_pieces(sentence.rstrip(".!?"))
         current: list[str] = []
@@ -1492,6 +1496,34 @@ def _spoken(text: str, limit: int) -> str:
             for short in _at_conjunctions(part, limit) if len(part.split()) > limit else [part]:
                 out.append(_finish(short))
     return " ".join(out)
+
+
+def _plural_run(sentence: str) -> str:
+    """A long run of verbs after a plural subject said as two sentences, the second with "They" ("The
+    attacks now come two or three times a week, peak within ten minutes and leave me exhausted" -> "The
+    attacks now come two or three times a week. They peak within ten minutes and leave me exhausted")."""
+    doc = _nlp()(sentence)
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or root.pos_ != "VERB":
+        return sentence
+    subj = next((c for c in root.children if c.dep_ == "nsubj"), None)
+    if subj is None or subj.i > root.i or not (subj.tag_ == "NNS" or subj.lower_ == "they"):
+        return sentence
+    # the verb after the comma, whatever the parser called it ("peak" read as a noun): a plural present
+    # hung on the root with no subject of its own
+    verb = next((c for c in root.children if c.i > root.i + 1 and doc[c.i - 1].text == "," and c.dep_ in ("conj", "advcl", "dep", "npadvmod")
+                 and _inflect(_verb_lemma(c), "VBP") == c.lower_ and _verb_lemma(c) != "" and c.lower_ in _plural_forms(c)
+                 and not any(g.dep_ in ("nsubj", "nsubjpass") for g in c.children)), None)
+    if verb is None or verb.i - root.i < 4:
+        return sentence
+    first, rest = doc[: verb.i - 1].text, doc[verb.i :].text
+    return _finish(first) + " " + _finish("They " + rest)
+
+
+def _plural_forms(token) -> tuple[str, ...]:
+    from lemminflect import getAllInflections
+
+    return tuple(getAllInflections(_verb_lemma(token), upos="VERB").get("VBP", ()))
 
 
 _FIRST_WORDS = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|my|me|myself|mine)\b", re.IGNORECASE)
