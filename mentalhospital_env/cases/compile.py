@@ -1188,8 +1188,12 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
         named = _relatives_as_patient(named, relatives)
     if re.search(data["quoted_other_pattern"], text) and not re.match(rf"^(?:{person.subject}|{'|'.join(map(re.escape, names)) or 'I'})\b", text, re.IGNORECASE):
         # "Her son says her memory is 'better than mine'": another's words in quotes, whose "I" and "mine"
-        # are theirs; with the quotation marks gone the patient would say them as their own
-        return None
+        # are theirs; with the quotation marks gone the patient would say them as their own. A relative's
+        # "mine", "me", "my" in the quote are said as the relative's ("better than his"); any other is unsaid
+        text = _quote_as_theirs(text, data)
+        if text is None:
+            return None
+        named = _named_as_patient(text, names, person)
     clean = _clean(named, data)
     says = _medicines(clean, data) if section == "medications" else first_person(clean, section, sex)
     if says:
@@ -1199,6 +1203,21 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
     if not says or not _speakable(says, section, person, data, impersonal):
         return None
     return says
+
+
+def _quote_as_theirs(text: str, data: dict[str, Any]) -> str | None:
+    """``text`` with the quoted words of the relative who speaks in it put in the third person, or ``None``
+    when the speaker is no relative of known sex or the quote says "I" (``compile.json`` ``speaker_pronouns``)."""
+    quotes = re.findall(r"(?:^|(?<=\s))['\u2018\"\u201c][^'\u2019\"\u201d]*", text)
+    if any(re.search(r"\bI\b|\bI'", q) for q in quotes):
+        return None
+    speaker = re.match(r"^(?:(?:his|her|their|my) )?([a-z]+)\b[^'\u2018\"\u201c]*?\s(?:says|said|adds|added|reports|reported)\b", text, re.IGNORECASE)
+    pronouns = data["speaker_pronouns"].get(speaker.group(1).lower()) if speaker else None
+    if pronouns is None:
+        return None
+    table = dict(zip(("mine", "me", "my", "myself"), pronouns))
+    return re.sub(r"(?:^|(?<=\s))['\u2018\"\u201c][^'\u2019\"\u201d]*",
+                  lambda m: re.sub(r"\b(mine|me|my|myself)\b", lambda w: table[w.group(1).lower()], m.group(0), flags=re.IGNORECASE), text)
 
 
 def _medicine_named(topics: tuple[str, ...], section: str, low: str) -> tuple[str, ...]:
