@@ -296,3 +296,28 @@ def test_labelled_quotations_are_the_patients_words_or_a_relatives_never_mixed()
     assert told == ["I just want to stay with Mummy."]
     mother = [f for f in facts if not f.told]
     assert mother and mother[0].text.startswith("Mother: ") and mother[0].patient_says is None
+
+
+@pytest.mark.parametrize(
+    "section, sentence, sex, said",
+    [
+        # the record's shapes said in the patient's own words, not read out
+        ("history_of_present_illness", "Hearing indistinct muttering from the corridor since this morning, knows it isn't real ('it's the drink, I've had this before').", "male",
+         "I've been hearing indistinct muttering from the corridor since this morning. I know it isn't real, it's the drink, I've had this before."),
+        ("history_of_present_illness", "The referrer has written about a belief that the neighbours are plotting against her.", "female", "The neighbours are plotting against me."),
+        ("past_psychiatric_history", "Nil formal.", "male", "I haven't had any help for my mental health before."),
+        ("medical_history", "Reflux as a baby, resolved.", "female", "I had a reflux as a baby, but it cleared up."),
+        ("substance_use", "before that a few drinks on a night out once a month.", "female", "Before that I used to have a few drinks on a night out once a month."),
+        ("substance_use", "Heroin, smoked, about 0.3 g daily.", "male", "I smoke heroin, about 0.3 g daily."),
+        ("history_of_present_illness", "The attacks now come two or three times a week, peak within ten minutes and leave her exhausted.", "female",
+         "The attacks now come two or three times a week. They peak within ten minutes and leave me exhausted."),
+        ("history_of_present_illness", "He told his mother that the man next door has put cameras in the walls and is selling the footage.", "male",
+         "I told my mother that the man next door has put cameras in the walls and is selling the footage."),
+        ("history_of_present_illness", "enjoys his grandchildren's visits and laughed about the sheepdog trials during the appointment.", "male", "I enjoy my grandchildren's visits."),
+        ("history_of_present_illness", "her son says her memory is 'better than mine'.", "female", "My son says my memory is better than his."),
+        ("history_of_present_illness", "Her fiance, Dan, says she 'jumps a foot in the air if I come up behind her'.", "female", None),
+        ("personal_history", "Nil significant.", "male", None),
+    ],
+)
+def test_record_shapes_are_said_in_the_patients_words_or_not_at_all(section: str, sentence: str, sex: str, said: str | None) -> None:
+    assert compiler.voiced(section, sentence, sex) == said

@@ -1186,6 +1186,14 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
         for name in names:  # "after Chloe's birth": the patient's own, "after my birth"
             named = re.sub(rf"\b{re.escape(person.possessive)}\b(?= birth\b)", "my", named) if re.search(rf"\b{name}'s birth\b", text) else named
         named = _relatives_as_patient(named, relatives)
+    if re.search(data["quoted_other_pattern"], text) and not re.match(rf"^(?:{person.subject}|{'|'.join(map(re.escape, names)) or 'I'})\b", text, re.IGNORECASE):
+        # "Her son says her memory is 'better than mine'": another's words in quotes, whose "I" and "mine"
+        # are theirs; with the quotation marks gone the patient would say them as their own. A relative's
+        # "mine", "me", "my" in the quote are said as the relative's ("better than his"); any other is unsaid
+        text = _quote_as_theirs(text, data)
+        if text is None:
+            return None
+        named = _named_as_patient(text, names, person)
     clean = _clean(named, data)
     says = _medicines(clean, data) if section == "medications" else first_person(clean, section, sex)
     if says:
@@ -1195,6 +1203,21 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
     if not says or not _speakable(says, section, person, data, impersonal):
         return None
     return says
+
+
+def _quote_as_theirs(text: str, data: dict[str, Any]) -> str | None:
+    """``text`` with the quoted words of the relative who speaks in it put in the third person, or ``None``
+    when the speaker is no relative of known sex or the quote says "I" (``compile.json`` ``speaker_pronouns``)."""
+    quotes = re.findall(r"(?:^|(?<=\s))['\u2018\"\u201c][^'\u2019\"\u201d]*", text)
+    if any(re.search(r"\bI\b|\bI'", q) for q in quotes):
+        return None
+    speaker = re.match(r"^(?:(?:his|her|their|my) )?([a-z]+)\b[^'\u2018\"\u201c]*?\s(?:says|said|adds|added|reports|reported)\b", text, re.IGNORECASE)
+    pronouns = data["speaker_pronouns"].get(speaker.group(1).lower()) if speaker else None
+    if pronouns is None:
+        return None
+    table = dict(zip(("mine", "me", "my", "myself"), pronouns))
+    return re.sub(r"(?:^|(?<=\s))['\u2018\"\u201c][^'\u2019\"\u201d]*",
+                  lambda m: re.sub(r"\b(mine|me|my|myself)\b", lambda w: table[w.group(1).lower()], m.group(0), flags=re.IGNORECASE), text)
 
 
 def _medicine_named(topics: tuple[str, ...], section: str, low: str) -> tuple[str, ...]:
@@ -1300,7 +1323,7 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
             if t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ in ("ROOT", "conj"):
                 subject_i = t.lower_ == "i"
             elif subject_i and t.lower_ in ("is", "has") and t.i > sent.start and doc[t.i - 1].lower_ in ("and", "but", ","):
-                if not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in t.children):
+                if not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in t.children) and _shares_i(t):
                     out[t.i] = ("I'm" if t.lower_ == "is" else "have") + t.whitespace_
             elif t.i > 0 and doc[t.i - 1].lower_ == "i" and doc[t.i - 1].dep_ in ("nsubj", "nsubjpass") and t.tag_ in ("VBZ", "NNS"):
                 lemma = _verb_lemma(t)
@@ -1390,7 +1413,45 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
     text = _spoken(_finish(re.sub(r"(?<!\d):|:(?!\d)", ",", text)), data["sentence_words"])
     text = _gist(text, data)  # and on the short sentences ("Both treated ..." -> "Both were treated ...")
     # "... and convinced his insides are rotting" said as "And I convinced my insides ...": a state, "I'm convinced"
-    return re.sub(rf"\bI ({'|'.join(data['state_participles'])})\b(?! (?:me|him|her|them|us|you)\b)", r"I'm \1", text)
+    text = re.sub(rf"\bI ({'|'.join(data['state_participles'])})\b(?! (?:me|him|her|them|us|you)\b)", r"I'm \1", text)
+    if re.match(data["empty_negative_pattern"], text):
+        # "Nil formal." said as "I haven't had any formal.": what the section's "nil" means, or nothing
+        said = data["empty_negative_says"].get(section)
+        return _finish(said) if said else ""
+    return text if section == "family_history" else _own_subject(text)
+
+
+def _own_subject(text: str) -> str:
+    """A sentence of a rendering that opens on the record's subjectless verb said with "I": a third-person
+    present ("Knows it isn't real" -> "I know it isn't real", "Has a car" -> "I have a car"), and a
+    rendering that opens on a gerund with its time ("Hearing muttering since this morning" -> "I've been
+    hearing muttering since this morning"); a relative's or another's sentence is left as it is."""
+    doc = _nlp()(text)
+    out = [t.text_with_ws for t in doc]
+    for n, sent in enumerate(doc.sents):
+        first = sent[0]
+        if any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in first.children) or first.i + 1 >= len(doc):
+            continue
+        if first.tag_ == "VBZ" and first.lower_ not in ("is", "'s", "does"):
+            lemma = _verb_lemma(first)
+            form = _inflect(lemma, "VBP") if first.lower_ in (lemma + "s", lemma + "es", lemma[:-1] + "ies", "has") else None
+            if form:
+                out[first.i] = "I " + form + first.whitespace_
+        elif n == 0 and first.tag_ == "VBG" and first.dep_ == "ROOT" and re.search(r"\b(?:since|for (?:the )?(?:last|past|about|\d+|a|two|three|four|five|six|several))\b", sent.text):
+            out[first.i] = "I've been " + first.lower_ + first.whitespace_
+    return "".join(out)
+
+
+def _shares_i(token) -> bool:
+    """Whether the verb ``token`` (or the verb it is the auxiliary of) is joined by "and" to a verb whose
+    subject is "I" or none: "I told my mother that the man next door has put cameras in the walls and is
+    selling ..." joins "is selling" to the man's "has put", never "I'm selling"."""
+    verb = token.head if token.dep_ in ("aux", "auxpass") else token
+    while verb.dep_ == "conj" and verb.head is not verb:
+        verb = verb.head
+    subj = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    # a clause about a thing ("where it happened and has asked ...") is the parser's guess, not a person
+    return subj is None or subj.lower_ in ("i", "it", "this", "that") or not (subj.tag_.startswith("NN") or subj.lower_ in ("he", "she", "they"))
 
 
 def _gist(text: str, data: dict[str, Any], patient: bool = True) -> str:
@@ -1430,6 +1491,10 @@ def _spoken(text: str, limit: int) -> str:
             if all(len(p.split()) <= limit for p in re.split(r"(?<=[.!?])\s+", sentence)):
                 out.append(sentence)
                 continue
+        plural = _plural_run(sentence)
+        if plural != sentence:
+            out.append(plural)
+            continue
         pieces = [p.strip() for p in sentence.rstrip(".!?").split(", ")]
         bound = _bound_pieces(sentence.rstrip(".!?"))
         current: list[str] = []
@@ -1454,6 +1519,34 @@ def _spoken(text: str, limit: int) -> str:
             for short in _at_conjunctions(part, limit) if len(part.split()) > limit else [part]:
                 out.append(_finish(short))
     return " ".join(out)
+
+
+def _plural_run(sentence: str) -> str:
+    """A long run of verbs after a plural subject said as two sentences, the second with "They" ("The
+    attacks now come two or three times a week, peak within ten minutes and leave me exhausted" -> "The
+    attacks now come two or three times a week. They peak within ten minutes and leave me exhausted")."""
+    doc = _nlp()(sentence)
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or root.pos_ != "VERB":
+        return sentence
+    subj = next((c for c in root.children if c.dep_ == "nsubj"), None)
+    if subj is None or subj.i > root.i or not (subj.tag_ == "NNS" or subj.lower_ == "they"):
+        return sentence
+    # the verb after the comma, whatever the parser called it ("peak" read as a noun): a plural present
+    # hung on the root with no subject of its own
+    verb = next((c for c in root.children if c.i > root.i + 1 and doc[c.i - 1].text == "," and c.dep_ in ("conj", "advcl", "dep", "npadvmod")
+                 and _inflect(_verb_lemma(c), "VBP") == c.lower_ and _verb_lemma(c) != "" and c.lower_ in _plural_forms(c)
+                 and not any(g.dep_ in ("nsubj", "nsubjpass") for g in c.children)), None)
+    if verb is None or verb.i - root.i < 4:
+        return sentence
+    first, rest = doc[: verb.i - 1].text, doc[verb.i :].text
+    return _finish(first) + " " + _finish("They " + rest)
+
+
+def _plural_forms(token) -> tuple[str, ...]:
+    from lemminflect import getAllInflections
+
+    return tuple(getAllInflections(_verb_lemma(token), upos="VERB").get("VBP", ()))
 
 
 _FIRST_WORDS = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|my|me|myself|mine)\b", re.IGNORECASE)
