@@ -1389,7 +1389,7 @@ class ScriptedClinician(Doctor):
         anything and everything")."""
         limit = self.script["note_writing"]["narrative"]["phrase_max_words"]
         for sentence in re.split(r"(?<=[.!?])\s+", self.findings.present.get(concept, "")):
-            sentence = sentence.strip()
+            sentence = _without_opener(sentence.strip(), self.script["quotes"]["openers"])  # "Mood-wise, nervous"
             if not sentence or sentence.lower() in used or concept not in self._stated(sentence) or not self._plain(sentence):
                 continue
             # cut at commas and semicolons, never before a "but" ("it'd be easier not to wake up, but I wouldn't do
