@@ -171,6 +171,7 @@ class ScriptedClinician(Doctor):
         self.last_question = ""
         self.phase = "interview"
         self.validation_index = 0
+        self.echoed: set[str] = set()  # the patient's sentences already reflected, turned to "you"
         self.hypothesis_asks = 0
         self.budget = 40
         self.walk_in = WalkIn()
@@ -316,14 +317,56 @@ class ScriptedClinician(Doctor):
         self.validation_index += 1
         return text
 
-    def _reflection(self, concept: str) -> str:
-        """Reflect what the patient just said back in lay words, then validate it."""
-        c = self.lexicon.get(concept)
-        words = c.lay_phrases[0] if c.lay_phrases else c.clinical_terms[0]
-        forms = self.script["reflections"]
-        text = forms[self.validation_index % len(forms)].format(words=words)
+    def _acknowledgement(self) -> str:
+        """Thanks for an answer that told nothing distressing (a denial, a history item): no "That sounds really hard"
+        after "No, I've never done anything like that to myself"."""
+        a = self.script["acknowledgements"]
+        text = a[self.validation_index % len(a)]
         self.validation_index += 1
         return text
+
+    def _reflection(self, affirmed: list[str], reply: str) -> str:
+        """Reflect what the patient just said back in their own words, turned to "you", then validate it
+        (``reflections``); a plain validation when no sentence that states a finding just told reads as a clause."""
+        conf = self.script["reflections"]
+        speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", reply)
+        if speaker and speaker.group(1) != "Patient":
+            return self._validation()  # a relative's words are not the patient's to be told back
+        reply = reply[speaker.end():] if speaker else reply
+        for sentence in re.split(r"(?<=[.!?])\s+", reply):
+            stated = self._stated(sentence)
+            if not any(c in stated for c in affirmed):
+                continue
+            clause = self._echo_clause(sentence)
+            if clause and clause.lower() not in self.echoed:
+                self.echoed.add(clause.lower())
+                forms = conf["forms"]
+                text = forms[self.validation_index % len(forms)].format(clause=clause)
+                self.validation_index += 1
+                return text
+        return self._validation()
+
+    def _echo_clause(self, sentence: str) -> str | None:
+        """``sentence`` turned to "you" when it reads as a clause of the patient's own ("Like I said, my mood's not
+        great." -> "your mood's not great"), else None (``reflections``)."""
+        conf = self.script["reflections"]
+        text = _without_opener(sentence.strip(), self.script["quotes"]["openers"]).rstrip(" .!")
+        for hedge in conf["hedges"]:
+            if text.lower().endswith(hedge):
+                text = text[: -len(hedge)]
+        words = text.split()
+        if not words or text.endswith("?") or len(words) > conf["max_words"]:
+            return None
+        lowered = [w.lower().strip(",;:") for w in words]
+        if set(lowered) & set(conf["other_voices"]):
+            return None
+        at = next((i for i, w in enumerate(lowered[: conf["subject_within"]]) if w in ("i", "i'm", "i've", "i'd", "my")), None)
+        if at is None or any("," in w for w in words[:at]):
+            return None
+        table = conf["first_person"]
+        pattern = r"\b(" + "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True)) + r")\b"
+        turned = re.sub(pattern, lambda m: table[m.group(0).lower()], text, flags=re.IGNORECASE)
+        return turned[0].lower() + turned[1:]
 
     # ------------------------------------------------------------------------------------ reasoning
 
@@ -396,11 +439,12 @@ class ScriptedClinician(Doctor):
                         question = f"{warm[self.validation_index % len(warm)]} {question}"
                         self.validation_index += 1
                 elif sensitive and concept in self.script["risk"]:
-                    question = f"{self._validation()} {self.script['risk_preface']} {question}"
+                    warm = self._validation() if affirmed else self._acknowledgement()
+                    question = f"{warm} {self.script['risk_preface']} {question}"
                 elif affirmed:
-                    question = f"{self._reflection(affirmed[0])} {question}"
+                    question = f"{self._reflection(affirmed, text)} {question}"
                 elif self.turns > 1 and self.turns % 4 == 0:
-                    question = f"{self._validation()} {question}"
+                    question = f"{self._acknowledgement()} {question}"
                 every = self.age_script.get("informant_every")
                 collateral = self._informant_question(concept)
                 if self.walk_in.informant and every and self.turns > 1 and self.turns % every == 0 and collateral:
@@ -1113,6 +1157,7 @@ class ScriptedClinician(Doctor):
         for joiner, piece in zip(joiners, pieces[0::2]):
             if not self._plain(piece, informant=bool(teller)):
                 continue
+            piece = _without_opener(piece.strip(), conf["openers"])  # "Like I said, I'm low" is quoted "I'm low"
             if piece.strip().lower() in used:
                 continue
             if history or key in conf["end_at_any_finding"]:  # the patient answered, then drifted: the quote ends there
@@ -1344,7 +1389,7 @@ class ScriptedClinician(Doctor):
         anything and everything")."""
         limit = self.script["note_writing"]["narrative"]["phrase_max_words"]
         for sentence in re.split(r"(?<=[.!?])\s+", self.findings.present.get(concept, "")):
-            sentence = sentence.strip()
+            sentence = _without_opener(sentence.strip(), self.script["quotes"]["openers"])  # "Mood-wise, nervous"
             if not sentence or sentence.lower() in used or concept not in self._stated(sentence) or not self._plain(sentence):
                 continue
             # cut at commas and semicolons, never before a "but" ("it'd be easier not to wake up, but I wouldn't do
@@ -1570,6 +1615,13 @@ def _end(sentence: str) -> str:
     if sentence.endswith(('!"', '?"', ".", "!", "?")):
         return sentence
     return sentence + "."
+
+
+def _without_opener(sentence: str, openers: list[str]) -> str:
+    """``sentence`` without the words it opens with that say nothing ("Like I said, ", "Okay, well, "), capitalised."""
+    pattern = r"^(?:(?:" + "|".join(re.escape(o) for o in sorted(openers, key=len, reverse=True)) + r")\s*)+"
+    rest = re.sub(pattern, "", sentence, flags=re.IGNORECASE)
+    return rest[:1].upper() + rest[1:] if rest else sentence
 
 
 def _join(items: Any) -> str:

@@ -456,3 +456,25 @@ def test_a_supervisors_faults_of_stop_27_are_gone(test_v2_env, tmp_path):
     ed_env.close()
     assert "discharge home" not in plan and "admission today" in plan and "caring for the children" not in plan
     assert "risperidone" not in play(test_v2_env, ScriptedClinician(), "test-v2-0101").treatment.lower()
+
+
+def test_the_echo_tells_back_the_patients_own_sentence_and_thanks_a_denial(test_v2_env):
+    """Issue #15: the echo put a lexicon label into a stock frame ("I hear that worthless has been part of this", "It
+    sounds like tired all the time has been really hard"), and "That sounds really hard" followed "No, I've never done
+    anything like that to myself". test-v2-0010: "I'm always a bit tired.", "I'm not good enough, never have been."."""
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0010")
+    previous = ""
+    echoes = 0
+    for turn in chart.turns:
+        doctor = turn.doctor
+        assert not re.search(r"I hear that \w+ has been|telling me about (?:can't|don't|barely)|It sounds like tired", doctor)
+        echo = re.match(r"(?:You said|You mentioned|You told me|You've told me|What I'm hearing is that) (.+?)\. ", doctor)
+        if echo:
+            echoes += 1
+            back = {"you're": "i'm", "you've": "i've", "your": "my", "yourself": "myself", "you": "i"}
+            told = re.sub(r"\b(?:you're|you've|yourself|your|you)\b", lambda m: back[m.group(0)], echo.group(1).lower())
+            assert told in previous.lower()  # the patient's own words, turned to "you"
+        if re.match(r"\s*(?:No|Nope|Not really)\b", previous):
+            assert not doctor.startswith(("That sounds really hard", "That must have been difficult"))
+        previous = turn.patient
+    assert echoes >= 2
