@@ -145,7 +145,8 @@ def test_a_quoted_non_answer_marks_a_note_down():
     assert empty_quotes(note) == 2
     case = calibration_case()
     # the record's delusions named, so that neither note leaves out a central finding (a fault of its own)
-    full = _chart("History of present illness: Reports low mood. Denies suicidal ideation. Denies insomnia. Grandiose"
+    # (the case is a psychotic mania: a note that gives it low mood records the mania's mood as its opposite, stop 27)
+    full = _chart("History of present illness: Reports elevated mood. Denies suicidal ideation. Denies insomnia. Grandiose"
                   " delusion of a special mission; delusions of reference about television.", *_TURNS)
     padded = _chart(full.note + ' Impact: "I don\'t know." Childhood: "Not sure, to be honest."', *_TURNS)
     judge = OfflineJudge()

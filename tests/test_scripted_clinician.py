@@ -306,8 +306,15 @@ def test_a_supervisors_faults_of_stop_26_are_gone(test_v2_env):
 def test_the_plan_reconciles_medicines_and_treats_a_believed_comorbidity(test_v2_env):
     plan = play(test_v2_env, ScriptedClinician(), "test-v2-0286").treatment  # on lithium, quetiapine started
     assert "reconcile every medicine" in plan
-    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0027").treatment  # anxiety with a primary insomnia
-    assert "cognitive behavioural therapy for insomnia" in plan
+    # anxiety with a primary insomnia the record tells (stop 27's redraw left 0027's insomnia out of its record)
+    def told_insomnia(c):
+        codes = [d.code for d in c.diagnosis.disorders]
+        return any(x.startswith("F41") for x in codes) and "F51.01" in codes and any(
+            re.search(r"\bsleep", f.text, re.IGNORECASE) for f in getattr(c, "facts", ())
+        )
+    insomnia = next(c.case_id for c in load_suite("test-v2") if told_insomnia(c))
+    plan = play(test_v2_env, ScriptedClinician(), insomnia).treatment
+    assert "cognitive behavioural therapy for insomnia" in plan, insomnia
 
 
 def _heard(doctor, concept, question, reply):
@@ -416,7 +423,7 @@ def test_the_presenting_picture_calls_for_its_screening_questions():
 def test_a_child_under_13_has_the_history_told_by_the_parent_asked_by_role(test_v2_env):
     """Stop 26: 'And may I ask your mother too: how would you describe your mood' made the mother tell her own mood,
     and a parent who came was never addressed. test-v2-0327 is a boy of 12 with both parents (mild learning
-    disability and ADHD); test-v2-0389 a girl of 7 seen with her father (0453 until stop 27's redraw)."""
+    disability and ADHD); then the first child under 13 whose history says the father brought them."""
     chart = play(test_v2_env, ScriptedClinician(), "test-v2-0327")
     asked = [t.doctor for t in chart.turns]
     assert not any("may i ask your" in q.lower() for q in asked)
@@ -425,10 +432,15 @@ def test_a_child_under_13_has_the_history_told_by_the_parent_asked_by_role(test_
     # (stop 27's redraw left 0327's record one feature of inattention, "silly mistakes because I rush", so the check
     # that ADHD is heard from the parents is left out until a case is chosen by what it holds; in the closing note)
     assert "His parent says" in chart.note  # the parent's account is attributed, not lost
-    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0389")
+    def with_father(c):
+        return c.demographics.age < 13 and re.search(
+            r"\b(?:brought by|seen with|came with|accompanied by) (?:his|her) father\b", c.ehr.history_of_present_illness or ""
+        )
+    case = next(c for c in load_suite("test-v2") if with_father(c))
+    chart = play(test_v2_env, ScriptedClinician(), case.case_id)
     to_father = [q for q in (t.doctor for t in chart.turns) if re.search(r"(?:^|\. )Dad, ", q)]
-    assert any("walking and talking" in q for q in to_father) and any("school" in q for q in to_father)
-    assert "Her father says" in chart.note
+    assert any("walking and talking" in q for q in to_father) and any("school" in q for q in to_father), case.case_id
+    assert f"{'His' if case.demographics.sex == 'male' else 'Her'} father says" in chart.note
 
 
 def test_a_supervisors_faults_of_stop_27_are_gone(test_v2_env, tmp_path):
