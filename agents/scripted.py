@@ -333,6 +333,8 @@ class ScriptedClinician(Doctor):
         if speaker and speaker.group(1) != "Patient":
             return self._validation()  # a relative's words are not the patient's to be told back
         reply = reply[speaker.end():] if speaker else reply
+        if set(affirmed) & set(self.script["risk"]):
+            return conf["risk_told"]  # "You've told me you want to die. That must be exhausting." is no answer to it
         for sentence in re.split(r"(?<=[.!?])\s+", reply):
             stated = self._stated(sentence)
             if not any(c in stated for c in affirmed):
