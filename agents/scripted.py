@@ -979,7 +979,7 @@ class ScriptedClinician(Doctor):
         return bool(findings) or "active_suicide" in profile.risks or self._unsafe_at_home()
 
     def _unsafe_at_home(self) -> bool:
-        """Whether a cognitive score at or below its limit (``unsafe_at_home``: MMSE 10/30) comes beside living alone
+        """Whether a cognitive score at or below its limit (``unsafe_at_home``: MMSE 14/30) comes beside living alone
         or disorientation: no discharge home with a crisis-line number (sup26, test-v2-0316)."""
         conf = self.script["settings"]["emergency"]["unsafe_at_home"]
         low = False
