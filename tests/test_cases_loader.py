@@ -627,7 +627,9 @@ def test_valid_cases_load_and_round_trip(raw: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("mutation", sorted(MUTATIONS))
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# a mutation that needs a part the drawn case may lack (checkpoints for duplicate_checkpoint_id) filters that case out on
+# purpose; the filter health check failed the whole suite once by chance at stop 27 (8 kept, 50 filtered)
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(valid_cases(), st.data())
 def test_every_mutation_names_the_broken_field(mutation: str, raw: dict[str, Any], data: st.DataObject) -> None:
     broken = copy.deepcopy(raw)
