@@ -7,7 +7,9 @@ was rated against (``records.json`` freezes those a later redraw of the suite ch
 prints QWK, exact accuracy and MAE with seeded bootstrap 95% intervals, on all items, on the earlier set (every
 item but the scripted slice), on its held-out half (``split == "held_out"``: cases the judge's cue lists were not tuned
 on) and on the scripted slice (``split == "scripted"``: the scripted clinician's own notes and plans on test-v2, rated
-by hand before any judge ran on them and never tuned on; the realistic output the judge must not be lenient on).
+by hand before any judge ran on them and never tuned on; the realistic output the judge must not be lenient on) and on
+the stop-28 slice (``split == "held_out28"``: the scripted clinician's note and plan on 10 further test-v2 cases drawn
+with seed 2828, plus hand-written variants on the same encounters, rated before any judge ran on them; never tuned on).
 
 Judges: ``offline`` (default) and ``llm-tiny`` (the LLM judge through a tiny random Llama built offline,
 ``mentalhospital_env.llm.tiny``; its scores are noise and the row only shows that the path runs end to
@@ -103,15 +105,15 @@ def make_judges(names: list[str]) -> dict[str, Any]:
 
 
 _DIMENSION = {"plan": "treatment_appropriateness", "note": "note_quality"}
-SPLITS = ("all", "earlier", "held_out", "scripted")
+SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28")
 
 
 def _in_split(row: dict[str, Any], split: str) -> bool:
-    """``all``: every item; ``earlier``: all but the scripted slice; else the row's own ``split``."""
+    """``all``: every item; ``earlier``: the first set (``tune`` and ``held_out``, no later slice); else the row's own ``split``."""
     if split == "all":
         return True
     if split == "earlier":
-        return row["split"] != "scripted"
+        return row["split"] in ("tune", "held_out")
     return row["split"] == split
 
 
@@ -145,7 +147,7 @@ def main() -> None:
     parser.add_argument("--judges", default="offline", help="comma-separated: offline, llm-tiny")
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--disagreements", action="store_true", help="list items the offline judge misses by 2 or more")
+    parser.add_argument("--disagreements", action="store_true", help="list items the offline judge misses by 2 or more (never the held_out28 slice)")
     args = parser.parse_args()
     report = run([n.strip() for n in args.judges.split(",") if n.strip()], args.resamples)
     if args.json:
@@ -153,16 +155,18 @@ def main() -> None:
         return
     items = report["items"]
     print(f"Hand ratings: {items['plans']} plans, {items['notes']} notes, {items['cases']} cases")
-    print(f"{'judge':10} {'dimension':6} {'split':9} {'n':>4}  {'QWK [95% CI]':26} {'exact [95% CI]':26} {'MAE [95% CI]':26}")
+    print(f"{'judge':10} {'dimension':6} {'split':10} {'n':>4}  {'QWK [95% CI]':26} {'exact [95% CI]':26} {'MAE [95% CI]':26}")
     for name, table in report["judges"].items():
         for key, a in table.items():
             kind, split = key.split(":")
             dim = "App." if kind == "plan" else "Qual."
-            print(f"{name:10} {dim:6} {split:9} {a['qwk']['n']:>4}  {_fmt(a['qwk']):26} {_fmt(a['accuracy']):26} {_fmt(a['mae']):26}")
+            print(f"{name:10} {dim:6} {split:10} {a['qwk']['n']:>4}  {_fmt(a['qwk']):26} {_fmt(a['accuracy']):26} {_fmt(a['mae']):26}")
     if args.disagreements:
         rows = {r["id"]: r for r in load_ratings()}
         for name, scores in report["scores"].items():
             for rid, s in scores.items():
+                if rows[rid]["split"] == "held_out28":  # never read while tuning: its figures are the honest ones
+                    continue
                 if s is not None and abs(s - rows[rid]["rating"]) >= 1.5:
                     r = rows[rid]
                     print(f"{name} {rid} {r['case_id']} {r['style']}: hand {r['rating']} judge {s:.2f} | {r['reason']}")
