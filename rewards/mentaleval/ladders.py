@@ -519,7 +519,8 @@ def note_faults_ladder(case: Case, chart: Chart) -> Ladder | None:
     blocks[cc][1] = f"{heading}: {phrases['empty_chief_complaint']}" + tail(blocks[cc][1])
     charts.append(replace(chart, note=note()))
     steps.append("chief complaint emptied")
-    risks = main_risks(note_view(case, chart).risk_lines)
+    view = note_view(case, chart)
+    risks = main_risks(view.risk_lines + view.history_risk_lines)
     if risks and "risk_assessment" in keys:
         at = keys.index("risk_assessment")
         heading, _, body = blocks[at][1].partition(":")

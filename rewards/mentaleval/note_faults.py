@@ -88,6 +88,7 @@ class NoteView:
     principal: str | None
     replies: tuple[str, ...]
     risk_lines: tuple[str, ...]
+    history_risk_lines: tuple[str, ...] = ()  # the record's risk history outside its risk assessment (``history_risk``)
     pronoun: str | None = None  # "she" or "he": how a sentence would name this patient in the third person
     diagnoses: tuple[str, ...] = ()  # the disorders the note makes (principal first), codes
     differential: tuple[str, ...] = ()  # the disorders it names only to weigh or exclude, codes
@@ -126,6 +127,7 @@ KINDS = (
     "misfiled_section",
     "diagnosis_duration",
     "main_risk_omitted",
+    "risk_history_omitted",
     "diagnosis_unsupported",
     "central_finding_omitted",
     "false_denial",
@@ -176,10 +178,12 @@ def note_view(case: Any, chart: Chart) -> NoteView:
         principal = made[0]
     diagnoses = tuple(dict.fromkeys(([principal] if principal else []) + made))
     risk_lines: list[str] = []
+    history_risk: list[str] = []
     central: set[str] = set()
     ehr = getattr(case, "ehr", None)
     if ehr is not None:
         risk_lines = [text for path, text in ehr.sections() if path.startswith("risk")]
+        history_risk = history_risk_lines(ehr.sections())
         wanted = set(_data()["central_sections"])
         lexicon = load_lexicon()
         for path, text in ehr.sections():
@@ -200,6 +204,7 @@ def note_view(case: Any, chart: Chart) -> NoteView:
         principal=principal,
         replies=tuple(chart.patient_replies),
         risk_lines=tuple(risk_lines),
+        history_risk_lines=tuple(history_risk),
         pronoun={"female": "she", "male": "he"}.get(getattr(getattr(case, "demographics", None), "sex", None) or ""),
         diagnoses=diagnoses,
         differential=tuple(c for c in weighed if c not in diagnoses),
@@ -532,7 +537,7 @@ def central_features_omitted(view: NoteView) -> list[NoteFault]:
     recorded present contradict it (a mania written up with anhedonia). Elsewhere in the note (the
     weight gain under Medical history) is not where a reader of the history looks for it."""
     conf = _data()["central_features"]
-    text = " ".join(view.sections.get(k, "") for k in conf["sections"])
+    text = _without_disorder_names(" ".join(view.sections.get(k, "") for k in conf["sections"]))
     found = mentions(text)
     in_note = {m.concept_id for m in found}
     present = {m.concept_id for m in found if not m.negated}
@@ -551,6 +556,19 @@ def central_features_omitted(view: NoteView) -> list[NoteFault]:
             if given and not (findings & in_note or _names(text, words)):
                 out.append(NoteFault("central_finding_omitted", "history_of_present_illness", f"{ref}: {group['what']}"))
     return out
+
+
+def _without_disorder_names(text: str) -> str:
+    """``text`` less the names of disorders it holds ("most consistent with Nightmare disorder" names no nightmare,
+    "ADHD, predominantly inattentive type" no inattention): a feature is recorded in the history, not by naming the
+    diagnosis it would support. Only names of two words or more: a one-word name ("insomnia", "nightmares") is also
+    the symptom's own word."""
+    from .features import _disorder_names
+
+    tokens = tokenize(text)
+    spans = _disorder_names().find([stem(t) for t in tokens])
+    drop = {i for a, b, _ in spans if b - a >= 2 for i in range(a, b)}
+    return " ".join(t for i, t in enumerate(tokens) if i not in drop)
 
 
 def results_uninterpreted(view: NoteView) -> list[NoteFault]:
@@ -898,13 +916,33 @@ def main_risks(risk_lines: tuple[str, ...]) -> list[dict[str, Any]]:
     return out
 
 
+def history_risk_lines(sections: Any) -> list[str]:
+    """The record's risk history told outside its risk assessment (``history_risk``): each sentence of a section it
+    names that holds one of that section's words ("Conviction for assault three years ago" in the personal history,
+    "Took an overdose at 22" in the past psychiatric history). A risk a supervisor wants in the risk section whether or
+    not the interview reached it."""
+    conf = _data().get("history_risk", {}).get("sections", {})
+    out = []
+    for path, text in sections:
+        gates = conf.get(path)
+        if not gates:
+            continue
+        for sentence in re.split(r"(?<=[.;])\s+", text):
+            if _names_affirmed(sentence, gates):
+                out.append(sentence)
+    return out
+
+
 def main_risk_omitted(view: NoteView) -> list[NoteFault]:
-    """Each of the record's main risks (:func:`main_risks`) that the note's risk section does not name in any of its
-    words."""
+    """Each of the record's main risks (:func:`main_risks`, read from its risk assessment and its risk history:
+    :func:`history_risk_lines`) that the note's risk section does not name in any of its words: ``main_risk_omitted``
+    for a risk the record's risk assessment names, ``risk_history_omitted`` for one only its history tells (a
+    conviction for assault, an overdose at 13: what the interview should have reached, a lesser fault)."""
     risk_text = view.sections.get("risk_assessment", "")
+    assessed = {kind["name"] for kind in main_risks(view.risk_lines)}
     return [
-        NoteFault("main_risk_omitted", "risk_assessment", kind["name"])
-        for kind in main_risks(view.risk_lines)
+        NoteFault("main_risk_omitted" if kind["name"] in assessed else "risk_history_omitted", "risk_assessment", kind["name"])
+        for kind in main_risks(view.risk_lines + view.history_risk_lines)
         if not _names(risk_text, kind["note"])
     ]
 
