@@ -474,7 +474,9 @@ def _central(case, replies, hpi, assessment):
 
 def test_the_central_feature_of_the_records_disorder_told_in_the_history():
     """The index trauma of a PTSD that the patient told is central: a history of its symptoms alone leaves it out, and
-    the disorder's name ("post-traumatic") is not the event; a feature the patient never gave is not wanted."""
+    the disorder's name ("post-traumatic") is not the event. Since stop 28 the trauma is wanted even when the patient
+    never told it: a PTSD history without its event is an interview gap a supervisor fails (the assertion that a
+    feature never given is not wanted encoded the earlier rule, issue 15)."""
     ptsd = _frozen("test-v2-0472")
     told = ["It began at 24, in the weeks after a violent robbery at work.", "The memories come when I least expect it."]
     missing = _central(ptsd, told, "He describes intrusive memories and poor sleep for five years.",
@@ -482,8 +484,43 @@ def test_the_central_feature_of_the_records_disorder_told_in_the_history():
     assert [t for t in missing if "trauma" in t] == ["F43.10: the trauma the illness followed"]
     assert not [t for t in _central(ptsd, told, "Intrusive memories since a violent robbery at work at 24.",
                                     "Post-traumatic stress disorder.") if "trauma" in t]
-    assert not [t for t in _central(ptsd, told[1:], "He describes intrusive memories.", "Post-traumatic stress disorder.")
-                if "trauma" in t]
+    assert [t for t in _central(ptsd, told[1:], "He describes intrusive memories.", "Post-traumatic stress disorder.")
+            if "trauma" in t] == ["F43.10: the trauma the illness followed"]
+
+
+def test_the_principal_disorders_core_feature_is_wanted_even_when_never_asked():
+    """A nightmare disorder whose note never records a nightmare (the interview never asked) leaves out what the
+    diagnosis rests on, and "Nightmare disorder" in the assessment does not record it; "bad dreams" in the history
+    does. The PTSD's re-experiencing likewise."""
+    nightmares = _frozen("test-v2-0388")  # F51.5
+    told = ["I stay up late so I don't have to sleep."]
+    fault = "F51.5: the nightmares themselves (content, frequency, what they do to sleep)"
+    assert fault in _central(nightmares, told, "He avoids sleep and is tired.", "Primary insomnia; differential Nightmare disorder.")
+    assert fault not in _central(nightmares, told, "He avoids sleep because of bad dreams most nights.", "Nightmare disorder.")
+    ptsd = _frozen("test-v2-0472")
+    relive = [t for t in _central(ptsd, [], "After a violent robbery at work he drinks more.", "Post-traumatic stress disorder.")
+              if "re-experiencing" in t]
+    assert relive and not [t for t in _central(ptsd, [], "Flashbacks since a violent robbery at work.", "Post-traumatic stress disorder.")
+                          if "re-experiencing" in t]
+
+
+def test_a_risk_the_records_history_tells_belongs_in_the_risk_section():
+    """A conviction for assault in the personal history or an overdose in the past psychiatric history is a risk the
+    note's risk section must name (a lesser fault than a risk of the risk assessment, risk_history_omitted); a negated
+    or non-violent forensic line is not."""
+    from mentalhospital_env.rewards.mentaleval.note_faults import history_risk_lines, main_risks
+
+    lines = history_risk_lines([("personal_history", "Hit by a parent as a child. Conviction for assault three years ago."),
+                                ("past_psychiatric_history", "Took an overdose of paracetamol at 22.")])
+    assert {k["name"] for k in main_risks(tuple(lines))} == {"violence or a weapon", "overdose or suicide attempt"}
+    assert not main_risks(tuple(history_risk_lines([("personal_history", "Several arrests for public order offences. Never in court."),
+                                                   ("past_psychiatric_history", "No overdoses or attempts.")])))
+    ptsd = _frozen("test-v2-0176")  # a conviction for assault in the personal history; "two fights" names no main risk
+    note = ('Chief complaint: "Unwell."\nHistory of present illness: Intrusive memories since a violent robbery at work.\n'
+            "Mental status examination: Numb.\nRisk assessment: {}\nAssessment: Post-traumatic stress disorder.")
+    kinds = lambda risk: [f.kind for f in _faults(ptsd, note.format(risk)) if "risk" in f.kind and "omitted" in f.kind]
+    assert kinds("Denies suicidal thoughts.") == ["risk_history_omitted"]
+    assert kinds("Denies suicidal thoughts. Two fights this year and a conviction for assault.") == []
 
 
 def test_results_listed_but_not_read():
