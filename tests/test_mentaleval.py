@@ -820,6 +820,26 @@ def test_judge_agreement_reads_the_scripted_slice_against_the_records_it_was_rat
     assert (case.demographics.age, case.demographics.sex) == (19, "female")
 
 
+def test_judge_agreement_holds_the_stop_28_slice_apart_with_its_encounters_and_records():
+    """The held_out28 slice (issue 15, stop 28): at least 10 notes and 10 plans on test-v2 cases, each note with its
+    frozen encounter and each case with its frozen record; it is reported on its own, outside 'earlier', and
+    ``--disagreements`` never lists it (it is never tuned on)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "judge_agreement.py"
+    spec = importlib.util.spec_from_file_location("judge_agreement_bench28", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rows = [r for r in bench.load_ratings() if r["split"] == "held_out28"]
+    assert sum(r["kind"] == "note" for r in rows) >= 10 and sum(r["kind"] == "plan" for r in rows) >= 10
+    assert {("test-v2", r["case_id"]) for r in rows} <= set(bench.load_records())
+    assert {r["case_id"] for r in rows if r["kind"] == "note"} <= set(bench.load_encounters())
+    assert "held_out28" in bench.SPLITS
+    assert not any(bench._in_split(r, "earlier") or bench._in_split(r, "scripted") or bench._in_split(r, "held_out") for r in rows)
+    assert all(bench._in_split(r, "all") and bench._in_split(r, "held_out28") for r in rows)
+
+
 def _faulted_note(**kw):
     from mentalhospital_env.rewards.mentaleval.features import NoteReading
     from mentalhospital_env.rewards.mentaleval.note_faults import NoteFault
