@@ -223,6 +223,30 @@ def test_stop22_held_out_set_is_pinned_and_labelled_with_known_topics():
     assert len({r["utterance"] for r in rows}) == len(rows)
 
 
+#: the stop-28 held-out utterances: written, labelled and committed before the classifier ran on them; never
+#: tuned on (a change to the file is a new set and needs a new pin and a new note)
+HELDOUT28_SHA256 = "e91f3d3023f19246d6d3d767c41c2bb0da5dce66c387751d6ace86e9fc66d97e"
+
+
+def test_stop28_held_out_set_is_pinned_new_and_labelled_with_known_topics():
+    import hashlib
+
+    path = ROOT / "benchmarks" / "data" / "interview_topics_heldout28.jsonl"
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == HELDOUT28_SHA256
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import topic_classifier
+
+    rows = topic_classifier.load_labels(path)
+    assert len(rows) >= 150
+    seen = {(r["utterance"].lower(), r.get("context")) for r in rows}
+    assert len(seen) == len(rows)
+    # none repeats an utterance (with its context) of a set written before it
+    for older in ("interview_topics", "interview_topics_heldout", "interview_topics_heldout22",
+                  "interview_topics_heldout24"):
+        earlier = topic_classifier.load_labels(ROOT / "benchmarks" / "data" / f"{older}.jsonl")
+        assert not seen & {(r["utterance"].lower(), r.get("context")) for r in earlier}, older
+
+
 @pytest.mark.parametrize(
     ("utterance", "topics", "relative"),
     [
