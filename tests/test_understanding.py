@@ -346,3 +346,34 @@ def test_a_relative_who_might_be_harmed_is_no_family_history():
     assert understand("Has your mother ever tried to hurt herself?").topics == ("family_history",)
     assert "violence" in record_topics("mental_status_exam.thought_content", "No thoughts of harming himself or his daughter.")
     assert "violence" not in record_topics("history_of_present_illness", "He has been hurting his back at work.")
+
+
+@pytest.mark.parametrize(
+    ("utterance", "topics", "relative"),
+    [
+        # a parent tells of the patient: the son's police trouble or the daughter's allergies are the patient's own
+        ("Has your son had any trouble with the police?", ("forensic",), None),
+        ("Does your daughter have any allergies?", ("allergies",), None),
+        # an illness beside the son, or a parent's or sibling's police trouble, is still the relative's history
+        ("Has your daughter ever been depressed?", ("family_history",), "child"),
+        ("Was your father ever in prison?", ("family_history",), "father"),
+        ("Has your brother been in trouble with the police?", ("family_history",), "sibling"),
+    ],
+)
+def test_a_childs_own_history_told_by_a_parent_is_no_family_history(utterance, topics, relative):
+    u = understand(utterance)
+    assert (u.topics, u.relative) == (topics, relative)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "present", "absent"),
+    [
+        # a mood asked in a question of its own beside a risk question stays asked
+        ("How's your mood been, and have you had any thoughts of ending your life?", {"mood", "suicide"}, set()),
+        # a low mood that only leads up to the risk question is not asked again
+        ("Have you felt so low that you've thought about ending your life?", {"suicide"}, {"mood"}),
+    ],
+)
+def test_a_mood_question_beside_a_risk_question(utterance, present, absent):
+    got = set(understand(utterance).topics)
+    assert present <= got and not (absent & got), got
