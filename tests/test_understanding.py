@@ -377,3 +377,10 @@ def test_a_childs_own_history_told_by_a_parent_is_no_family_history(utterance, t
 def test_a_mood_question_beside_a_risk_question(utterance, present, absent):
     got = set(understand(utterance).topics)
     assert present <= got and not (absent & got), got
+
+
+def test_a_relative_named_in_a_family_follow_up_is_the_one_asked_about():
+    before = "Has anyone in your family had mental health problems?"
+    u = understand("And your brothers and sisters?", before)
+    assert (u.topics, u.relative) == (("family_history",), "sibling")
+    assert understand("What about your mum's side?", before).relative == "mother"

@@ -553,10 +553,21 @@ def _follow(utterance: str, context: str) -> Understanding:
         and not any(tax.by_id[o].kind in tax.by_id[t].yields_to_kinds for o in merged if o != t)
         and not (tax.by_id[t].unless is not None and tax.by_id[t].unless.found(stemmed))
     ]
+    relative = base.relative
+    if relative is None and "family_history" in merged:
+        # "And your brothers and sisters?" after a family history question names whose history is asked now
+        not_kin = tax.not_relative.spans(stemmed)
+        named = sorted(
+            (span, name)
+            for name, cues in tax.relatives
+            for span in cues.spans(stemmed)
+            if not any(a <= span[0] and span[1] <= b for a, b in not_kin)
+        )
+        relative = named[0][1] if named else None
     return replace(
         base,
         topics=tuple(merged),
-        relative=base.relative or before.relative,
+        relative=relative or before.relative,
         follow_up=True,
     )
 
