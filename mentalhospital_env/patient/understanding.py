@@ -13,6 +13,10 @@ down on your drinking" is no self-harm question), and topics (or kinds) it yield
 on single words that name a topic; texting spellings ("u", "wat") are written out first. Everything is
 stemmed once when the taxonomy loads; a reading is a few dictionary lookups per word.
 
+A son's or daughter's police trouble, allergies or schooling asked beside no illness is the patient's own history
+told by a parent, not family history (``kin_not_ill``); a relative named in a family-history follow-up ("And your
+brothers and sisters?") is the one asked about.
+
 The same taxonomy tags a record sentence with its topics (:func:`record_topics`), so that what is
 asked and what is remembered meet on the same ids. Cue phrases are matched on word stems
 (:func:`mentalhospital_env.knowledge.language.stems`); nothing here needs a model.
