@@ -30,6 +30,9 @@ def topics(utterance: str, context: str | None = None) -> set[str]:
     [
         # the impact on work: functioning, and work too so that the patient's work facts answer it
         ("Has it affected your work?", {"functioning", "work"}, set()),
+        # the same for school and home: the parent's school facts answer it (a reader of stop 28: the mother of hw-007
+        # answered "I'm not sure" when school yielded to functioning)
+        ("Mum, how is this affecting her schooling, her friendships and home life?", {"functioning", "education"}, set()),
         # a cue yields to a topic that owns the question ("focus at work" asks about concentration)
         ("How's your focus at work?", {"concentration"}, {"work", "functioning"}),
         # a weak cue ("start") counts only beside a question of time (needs)
