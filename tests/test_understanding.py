@@ -30,6 +30,9 @@ def topics(utterance: str, context: str | None = None) -> set[str]:
     [
         # the impact on work: functioning, and work too so that the patient's work facts answer it
         ("Has it affected your work?", {"functioning", "work"}, set()),
+        # the same for school and home: the parent's school facts answer it (a reader of stop 28: the mother of hw-007
+        # answered "I'm not sure" when school yielded to functioning)
+        ("Mum, how is this affecting her schooling, her friendships and home life?", {"functioning", "education"}, set()),
         # a cue yields to a topic that owns the question ("focus at work" asks about concentration)
         ("How's your focus at work?", {"concentration"}, {"work", "functioning"}),
         # a weak cue ("start") counts only beside a question of time (needs)
@@ -205,8 +208,9 @@ def test_the_interviews_own_business_repeats_no_lexicon_question():
     assert read_question("How has your mood been over the past few weeks?").concepts
 
 
-#: the stop-22 held-out utterances: written and labelled by hand before the classifier was run on them;
-#: never tuned on (a change to the file is a new set and needs a new pin and a new note)
+#: the stop-22 held-out utterances: written and labelled by hand before the classifier was run on them; its
+#: errors were read and tuned on at stop 28, so stop 28's set below is the held-out one now (a change to the file
+#: is a new set and needs a new pin and a new note)
 HELDOUT22_SHA256 = "78210da6815b5106fd1bd32ddfcb1255ee310631fa30c9618abe603b6e6bdfdf"
 
 
@@ -221,6 +225,30 @@ def test_stop22_held_out_set_is_pinned_and_labelled_with_known_topics():
     rows = topic_classifier.load_labels(path)
     assert len(rows) >= 150
     assert len({r["utterance"] for r in rows}) == len(rows)
+
+
+#: the stop-28 held-out utterances: written, labelled and committed before the classifier ran on them; never
+#: tuned on (a change to the file is a new set and needs a new pin and a new note)
+HELDOUT28_SHA256 = "e91f3d3023f19246d6d3d767c41c2bb0da5dce66c387751d6ace86e9fc66d97e"
+
+
+def test_stop28_held_out_set_is_pinned_new_and_labelled_with_known_topics():
+    import hashlib
+
+    path = ROOT / "benchmarks" / "data" / "interview_topics_heldout28.jsonl"
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == HELDOUT28_SHA256
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import topic_classifier
+
+    rows = topic_classifier.load_labels(path)
+    assert len(rows) >= 150
+    seen = {(r["utterance"].lower(), r.get("context")) for r in rows}
+    assert len(seen) == len(rows)
+    # none repeats an utterance (with its context) of a set written before it
+    for older in ("interview_topics", "interview_topics_heldout", "interview_topics_heldout22",
+                  "interview_topics_heldout24"):
+        earlier = topic_classifier.load_labels(ROOT / "benchmarks" / "data" / f"{older}.jsonl")
+        assert not seen & {(r["utterance"].lower(), r.get("context")) for r in earlier}, older
 
 
 @pytest.mark.parametrize(
@@ -322,3 +350,41 @@ def test_a_relative_who_might_be_harmed_is_no_family_history():
     assert understand("Has your mother ever tried to hurt herself?").topics == ("family_history",)
     assert "violence" in record_topics("mental_status_exam.thought_content", "No thoughts of harming himself or his daughter.")
     assert "violence" not in record_topics("history_of_present_illness", "He has been hurting his back at work.")
+
+
+@pytest.mark.parametrize(
+    ("utterance", "topics", "relative"),
+    [
+        # a parent tells of the patient: the son's police trouble or the daughter's allergies are the patient's own
+        ("Has your son had any trouble with the police?", ("forensic",), None),
+        ("Does your daughter have any allergies?", ("allergies",), None),
+        # an illness beside the son, or a parent's or sibling's police trouble, is still the relative's history
+        ("Has your daughter ever been depressed?", ("family_history",), "child"),
+        ("Was your father ever in prison?", ("family_history",), "father"),
+        ("Has your brother been in trouble with the police?", ("family_history",), "sibling"),
+    ],
+)
+def test_a_childs_own_history_told_by_a_parent_is_no_family_history(utterance, topics, relative):
+    u = understand(utterance)
+    assert (u.topics, u.relative) == (topics, relative)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "present", "absent"),
+    [
+        # a mood asked in a question of its own beside a risk question stays asked
+        ("How's your mood been, and have you had any thoughts of ending your life?", {"mood", "suicide"}, set()),
+        # a low mood that only leads up to the risk question is not asked again
+        ("Have you felt so low that you've thought about ending your life?", {"suicide"}, {"mood"}),
+    ],
+)
+def test_a_mood_question_beside_a_risk_question(utterance, present, absent):
+    got = set(understand(utterance).topics)
+    assert present <= got and not (absent & got), got
+
+
+def test_a_relative_named_in_a_family_follow_up_is_the_one_asked_about():
+    before = "Has anyone in your family had mental health problems?"
+    u = understand("And your brothers and sisters?", before)
+    assert (u.topics, u.relative) == (("family_history",), "sibling")
+    assert understand("What about your mum's side?", before).relative == "mother"

@@ -13,6 +13,10 @@ down on your drinking" is no self-harm question), and topics (or kinds) it yield
 on single words that name a topic; texting spellings ("u", "wat") are written out first. Everything is
 stemmed once when the taxonomy loads; a reading is a few dictionary lookups per word.
 
+A son's or daughter's police trouble, allergies or schooling asked beside no illness is the patient's own history
+told by a parent, not family history (``kin_not_ill``); a relative named in a family-history follow-up ("And your
+brothers and sisters?") is the one asked about.
+
 The same taxonomy tags a record sentence with its topics (:func:`record_topics`), so that what is
 asked and what is remembered meet on the same ids. Cue phrases are matched on word stems
 (:func:`mentalhospital_env.knowledge.language.stems`); nothing here needs a model.
@@ -129,6 +133,10 @@ class Taxonomy:
     elliptic: CueSet
     question_words: frozenset[str]
     not_relative: CueSet
+    #: topics of the patient's own life that a relative named beside them does not make family history
+    kin_not_ill: frozenset[str]
+    #: the relatives ("child": a son or daughter) of whom ``kin_not_ill`` holds, since a parent tells of the patient
+    kin_not_ill_relatives: frozenset[str]
     #: stems of words after which a relative is the one harmed ("thoughts of hurting your daughter")
     harmed_by: frozenset[str]
     spellings: dict[str, str]
@@ -268,6 +276,8 @@ def load_taxonomy() -> Taxonomy:
         frame=frozenset(follow.get("frame", ())),
         elliptic=cues_of(follow.get("elliptic", ())),
         not_relative=cues_of(raw.get("not_relative", ())),
+        kin_not_ill=frozenset(raw.get("kin_not_ill", ())),
+        kin_not_ill_relatives=frozenset(raw.get("kin_not_ill_relatives", ())),
         harmed_by=frozenset(s for w in raw.get("harmed_by", ()) for s in stems_of(w)),
         stopwords=frozenset(stem(w) for w in raw.get("stopwords", ())),
         bank_qualifiers=frozenset(stem(w) for w in raw.get("bank_qualifiers", ())),
@@ -399,7 +409,18 @@ def _understand(utterance: str, context: None = None) -> Understanding:
                 found = [t for t in found if t != "chief_complaint"]
         found += [t for t in lead_topics if t not in found]
     if any(t in found for t in _RISK):
-        found = [t for t in found if t not in ("mood", "worry")]
+        # "Have you felt so low you wanted to die?" asks about the risk; a mood asked in a question of its own
+        # beside it ("How's your mood been, and have you had any thoughts of ending your life?") stays asked
+        own = [
+            part for part in _QUESTION_SPLIT.split(asked_part(heard)) if part and part.strip()
+        ]
+        alone = set()
+        if len(own) > 1:
+            for part in own:
+                said = _topics_in(stems_of(part), tax)
+                if not any(t in said for t in _RISK):
+                    alone.update(t for t in said if t in ("mood", "worry"))
+        found = [t for t in found if t not in ("mood", "worry") or t in alone]
     if "greeting" in _topics_in(whole, tax) and "?" not in utterance:
         # "Good morning, I'm Dr Patel, one of the doctors here.": the greeting's own words ask nothing ("the
         # ward"); a sentence beside it without greeting words still says what it says ("Thank you for coming
@@ -434,6 +455,13 @@ def _understand(utterance: str, context: None = None) -> Understanding:
     family_asked = "family_history" in found
     if addressed and not family_asked:
         rel_hits = []  # said to an informant: "Has your son had any trouble with the police?" is the patient's
+    if (
+        rel_hits and not family_asked and any(t in tax.kin_not_ill for t in found)
+        and all(name in tax.kin_not_ill_relatives for _, name in rel_hits)
+        and all(t in tax.kin_not_ill or tax.kind(t) == "meta" for t in found)
+    ):
+        rel_hits = []  # "Has your son had any trouble with the police?": the patient's own history, told by a parent
+        # ("Was your father ever in prison?" is still about the father)
     if rel_hits and "development" not in found:  # "Was your mother's pregnancy with you normal?"
         symptomish = any(tax.kind(t) in ("symptom", "substance") or t in ("past_psychiatric", "admissions", "medical_history") for t in found)
         if symptomish or tax.history_cues.found(stemmed) or family_asked:
@@ -529,10 +557,21 @@ def _follow(utterance: str, context: str) -> Understanding:
         and not any(tax.by_id[o].kind in tax.by_id[t].yields_to_kinds for o in merged if o != t)
         and not (tax.by_id[t].unless is not None and tax.by_id[t].unless.found(stemmed))
     ]
+    relative = base.relative
+    if relative is None and "family_history" in merged:
+        # "And your brothers and sisters?" after a family history question names whose history is asked now
+        not_kin = tax.not_relative.spans(stemmed)
+        named = sorted(
+            (span, name)
+            for name, cues in tax.relatives
+            for span in cues.spans(stemmed)
+            if not any(a <= span[0] and span[1] <= b for a, b in not_kin)
+        )
+        relative = named[0][1] if named else None
     return replace(
         base,
         topics=tuple(merged),
-        relative=base.relative or before.relative,
+        relative=relative or before.relative,
         follow_up=True,
     )
 
