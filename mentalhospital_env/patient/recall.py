@@ -1659,6 +1659,13 @@ class MemorySkill:
             self.state.answers[plan.question.key] = plan
         content = tuple(t for t in plan.question.topics if t not in _FRAME_TOPICS and t in self._taxonomy.by_id
                         and self._taxonomy.kind(t) != "meta")
+        if not content:
+            # a question with no subject of its own answered with a sentence found by its words ("What are you
+            # using at the moment?" - the heroin): what that sentence is about is what "How much a day?" asks next
+            content = tuple(dict.fromkeys(
+                t for i in plan.items if i.subject == "similar" and not i.silent for f in i.facts for t in f.topics
+                if t not in _FRAME_TOPICS and t in self._taxonomy.by_id and self._taxonomy.kind(t) != "meta"))[:1]
+            # (its first subject only: the heroin's, not a smoking word the sentence was also filed under)
         if content:
             self.state.topics = content
 
