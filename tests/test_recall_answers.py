@@ -248,3 +248,22 @@ def test_binge_drinking_is_filed_under_alcohol_not_eating() -> None:
     assert "eating" in record_topics("history_of_present_illness", "Binges on food then vomits.")
     assert "sleep" in read_question("How much sleep do you get a night?").topics
     assert "sleep" not in read_question("How many units a night?").topics
+
+
+def test_the_sentence_in_the_questions_words_is_said_again_when_told_before(handwritten) -> None:
+    # hw-003: the opening answer tells "The depression now stops me working more than a few hours a day";
+    # "Is this stopping you working?" is that sentence again, not the work history's other sentences
+    opening, reply = _ask(handwritten["hw-003"], "What would you like help with today?", "Is this stopping you working?")
+    assert "few hours" in opening
+    assert "stops me working" in reply
+
+
+def test_a_follow_up_asks_of_what_a_subjectless_question_was_answered_with() -> None:
+    # dev-0022: "What are you using at the moment?" names no subject the taxonomy knows and is answered by
+    # the heroin sentence found in its words; "How much a day?" then asks of the heroin, not the complaint
+    case = next(c for c in load_suite("dev").cases if c.case_id == "dev-0022")
+    patient = make_patient(case, "full", seed=1)
+    patient.respond("What are you using at the moment?")
+    assert patient.memory.state.topics == ("opioids",)
+    reply = patient.respond("How much a day?").text
+    assert "sick of living like this" not in reply.lower()

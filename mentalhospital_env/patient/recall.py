@@ -1237,7 +1237,9 @@ class MemorySkill:
                 return False  # said at the start; never the tail of another answer
             # the best answer, the sentence in the question's words, a fact of the concept asked by name;
             # not a topic's second sentence told before ("I drink about eight units" after the job)
-            return fact is best or item.subject == "similar" or item.subject in lexicon
+            # or a sentence in the question's own words ("Is this stopping you working?" - "Like I said, it
+            # stops me working more than a few hours a day")
+            return fact is best or item.subject == "similar" or item.subject in lexicon or self._in_its_words(fact)
 
         spoken = [(f, i) for i in items if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts]
         best = spoken[0][0] if spoken else None  # the plan's best answer ("Are there any guns at home?")
@@ -1282,6 +1284,14 @@ class MemorySkill:
             return items, False
         first = next((f for i in out if i.stance in (AFFIRM, TELL, DENY) and not i.silent for f in i.facts), None)
         return out, first is not None and first.id in told
+
+    def _in_its_words(self, fact: IndexedFact) -> bool:
+        """Whether a sentence answers the question being planned in its own words: close in words (cosine at
+        least ``off_topic_threshold``) and sharing more than one word of substance ("stopping you working" -
+        "stops me working"; "things with your partner" is not "I live with my partner" for one word)."""
+        query = self._query
+        return (len(query.keys() & fact.vector.keys()) > 1
+                and cosine(query, fact.vector) >= self.policy.off_topic_threshold)
 
     def _says_facet(self, fact: IndexedFact, history: bool = False) -> bool:
         """Whether a sentence says a part asked; a part said by where it is written (``sections``: how school
@@ -1558,6 +1568,7 @@ class MemorySkill:
             facts = [f for f in facts if f.section not in _PAST_SECTIONS] or facts
         home = self._taxonomy.home_sections.get(topic.kind, ())
         history = topic.kind in ("history", "substance")
+        query = self._query
         facts.sort(
             key=lambda f: (
                 timing and self.index.durations.get(f.id) is None,  # "how long?": the facts that say,
@@ -1576,6 +1587,9 @@ class MemorySkill:
                 topic_id in _NOW_TOPICS and f.fact.time == "past",
                 history and f.section not in home,
                 -len(asked.intersection(f.topics)),
+                # of the subject's sentences, one in the question's own words first: "Is this stopping you
+                # working?" is "it stops me working more than a few hours a day", not "I take on freelance work"
+                not self._in_its_words(f),
                 # "What's been on your mind?" told from the history: what troubles them (a symptom or
                 # belief it states) before the clerking's circumstances
                 by_others and topic.kind == "symptom"
@@ -1645,6 +1659,13 @@ class MemorySkill:
             self.state.answers[plan.question.key] = plan
         content = tuple(t for t in plan.question.topics if t not in _FRAME_TOPICS and t in self._taxonomy.by_id
                         and self._taxonomy.kind(t) != "meta")
+        if not content:
+            # a question with no subject of its own answered with a sentence found by its words ("What are you
+            # using at the moment?" - the heroin): what that sentence is about is what "How much a day?" asks next
+            content = tuple(dict.fromkeys(
+                t for i in plan.items if i.subject == "similar" and not i.silent for f in i.facts for t in f.topics
+                if t not in _FRAME_TOPICS and t in self._taxonomy.by_id and self._taxonomy.kind(t) != "meta"))[:1]
+            # (its first subject only: the heroin's, not a smoking word the sentence was also filed under)
         if content:
             self.state.topics = content
 
