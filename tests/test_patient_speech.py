@@ -56,7 +56,6 @@ def test_a_mood_question_is_not_answered_with_bodily_complaints():
          "I feel I'm a terrible mother and my family would be better off without me."),
         ("I couldn't get out of bed and called me aunt.", "I couldn't get out of bed and called my aunt."),
         ("I live with my partner Jamie, their daughter Ruby and Alfie.", "I live with my partner Jamie, our daughter Ruby and Alfie."),
-        ("The radio DJ is sending my coded messages.", "The radio DJ is sending me coded messages."),
         ("Iam not slept for a week.", "I haven't slept for a week."),
         ("My mum told me my aunt was ill.", "My mum told me my aunt was ill."),
         ("My sister is sending my post on.", "My sister is sending my post on."),

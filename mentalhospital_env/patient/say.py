@@ -511,6 +511,7 @@ class Speaker:
             return item.facts
         lexicon = self.index.lexicon
         home = set(topic.sections) | set(tax.home_sections.get("history", ()))
+        personal = {"personal_history", "family_history"}  # the life story, not drink or past episodes
         kept = []
         for fact in item.facts:
             if fact.section in lay.physical_sections and item.subject not in lay.physical_topics:
@@ -525,6 +526,13 @@ class Speaker:
                 # bodily complaints told for "How has your mood been?": every concept physical, none of the topic
                 tops = [concept_topics(lexicon, c) for c in sorted(fact.affirms | fact.rules_out)]
                 if tops and all(set(t) & lay.physical_concept_topics and item.subject not in t for t in tops):
+                    continue
+                # a life-history fact that states no symptom ("I live with my partner Jamie ... In a rented
+                # flat." for "How would you describe your mood right now?", uw-002 at stop 27)
+                if fact.section in personal and not any(
+                    lexicon.get(c).kind in CLOSED_WORLD_KINDS or item.subject in concept_topics(lexicon, c)
+                    for c in fact.affirms | fact.rules_out
+                ):
                     continue
             kept.append(fact)
         return tuple(kept)
