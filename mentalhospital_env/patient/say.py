@@ -558,7 +558,11 @@ class Speaker:
             return [voice.pick("nothing_more", rng)]
         if item.stance == DENY:
             said = [self.self_contained(f, self._say(f)) for f in item.facts if f.fact.patient_says]
-            if said and self._yes_no and not self._opens_no(said[0]):
+            # the denial first, and "No," only before a sentence that denies ("Have you been in trouble with the
+            # police?" - "No, I have good friendships. And I've never been ..." at stop 27, hw-002)
+            said = [self._denial_first(t) for t in said]
+            said.sort(key=lambda t: not self._negative(t))
+            if said and self._yes_no and not self._opens_no(said[0]) and self._negative(said[0]):
                 # "Have you had help before?" - "No, I haven't had any contact with services.": a closed
                 # question is answered yes or no first
                 head = said[0] if said[0].startswith(("I ", "I'")) else said[0][0].lower() + said[0][1:]
@@ -824,6 +828,24 @@ class Speaker:
                 continue
             return candidate
         return text
+
+    def _denial_first(self, text: str) -> str:
+        """A denial's sentences with the one that denies first: "I have good friendships. And I've never been in
+        trouble with the police." -> "I've never been in trouble with the police. I have good friendships."."""
+        parts = re.split(r"(?<=[.!?])\s+", text)
+        if len(parts) < 2 or self._negative(parts[0]):
+            return text
+        at = next((i for i, p in enumerate(parts) if self._negative(p)), None)
+        if at is None:
+            return text
+        head = re.sub(r"^(?:And|But|So)\s+", "", parts[at])
+        head = head[0].upper() + head[1:]
+        return " ".join([head] + parts[:at] + parts[at + 1:])
+
+    def _negative(self, text: str) -> bool:
+        """Whether a sentence says no to something: a negation word, "never", or a "-n't"."""
+        tokens = tokenize(text)
+        return any(t in self.lay.negation_words or t in ("never", "none", "nothing", "nope") or t.endswith("n't") for t in tokens)
 
     def _opens_no(self, text: str) -> bool:
         tokens = tokenize(text)
