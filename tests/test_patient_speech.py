@@ -51,6 +51,14 @@ def test_a_mood_question_is_not_answered_with_bodily_complaints():
         ("I said no to him.", "I said no to him."),
         ("I live with partner and a young child.", "I live with my partner and a young child."),
         ("I was close to parents in law.", "I was close to parents in law."),
+        # stop 27's readers: a pronoun of the record left inside the patient's own clause
+        ("I feel I'm a terrible mother and my family would be better off without her.",
+         "I feel I'm a terrible mother and my family would be better off without me."),
+        ("I couldn't get out of bed and called me aunt.", "I couldn't get out of bed and called my aunt."),
+        ("I live with my partner Jamie, their daughter Ruby and Alfie.", "I live with my partner Jamie, our daughter Ruby and Alfie."),
+        ("Iam not slept for a week.", "I haven't slept for a week."),
+        ("My mum told me my aunt was ill.", "My mum told me my aunt was ill."),
+        ("My sister is sending my post on.", "My sister is sending my post on."),
     ],
 )
 def test_the_records_reporting_is_not_said_aloud(said, spoken):
@@ -129,3 +137,29 @@ def test_several_things_denied_at_once_take_one_no():
         sentences = [s for s in reply.replace("!", ".").split(".") if s.strip()]
         assert sum(s.strip().lower().startswith("no") for s in sentences) == 1, (case_id, reply)
         assert "weed" in reply and "cocaine" in reply  # still named
+
+
+def test_an_informant_says_a_clinicians_denial_in_lay_words():
+    # hw-027's mother once said "He denies feeling low and denies thoughts of self-harm." (stop 27's reading)
+    mother = Informant("mother", "Donna", "male")
+    said = mother.say("He denies feeling low and denies thoughts of self-harm.")
+    assert "denies" not in said
+    assert said == "He says he doesn't feel low and he says he has no thoughts of self-harm."
+    assert Informant("father", None, "female").say("She denies any suicidal thoughts.") == "She says she has no suicidal thoughts."
+
+
+def test_one_no_a_reply_and_no_denial_said_twice():
+    # dev-0024 (stop 27): "No, that's been fine. I've never had thoughts of ending my life. No, nothing like that.
+    # I wouldn't want to end my life." - a second "No" stacked on the first, and the same denial twice
+    from mentalhospital_env.cases import load_suite as load
+    case = {c.case_id: c for c in load("dev").cases}["dev-0024"]
+    reply = make_patient(case, "full", seed=0).respond("Any thoughts of ending your life?").text
+    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", reply) if s.strip()]
+    assert sum(bool(re.match(r"(?:no|nope)\b", s, re.I)) for s in sentences) <= 1, reply
+    assert sum("life" in s for s in sentences) == 1, reply
+
+
+def test_a_mood_is_never_a_template_heading():
+    # "Mood-wise, bored." and "As for my mood, worried all the time, I suppose." (stop 27's readers: a template)
+    leads = lay_renderer().mood_lead
+    assert not any("-wise" in lead for lead in leads["short"] + leads["long"])

@@ -138,6 +138,7 @@ class Informant:
         text = re.sub(rf"(\bwith me, {mine} [a-z]+ and )(\d+-year-old|younger|older|baby|little|[a-z]+) (brother|sister)\b", rf"\1{mine} \2 \3", text)
         text = _first_person_verbs(text)
         text = self._subjects(text)
+        text = _lay_report(text)
         return text[0].upper() + text[1:] if text else text
 
     def _subjects(self, text: str) -> str:
@@ -227,6 +228,32 @@ _BARE_RELATIVE = re.compile(
     r"(?:^|(?<=[.!?] ))(Mother|Father|Mum|Dad|Stepfather|Stepmother|Brother|Sister|Grandmother|Grandfather"
     r"|Nan|Grandad|Uncle|Aunt|Cousin|Parents)\b(?! (?:of|in law)\b)"
 )
+
+
+# a clinician's verbs of report, as a parent says them: "He denies feeling low and denies thoughts of
+# self-harm." -> "He says he doesn't feel low and he says he has no thoughts of self-harm."
+_BASE = {"feeling": "feel", "having": "have", "hearing": "hear", "seeing": "see", "using": "use", "taking": "take",
+         "drinking": "drink", "wanting": "want", "thinking": "think", "being": "be", "getting": "get", "smoking": "smoke"}
+_DENIES = re.compile(r"\b(?:(he|she)\s+|(and)\s+)denies\s+(?:any\s+)?(?:(\w+ing)\b)?", re.IGNORECASE)
+
+
+def _lay_report(text: str) -> str:
+    subject = [None]
+
+    def fix(m: re.Match) -> str:
+        who = (m.group(1) or subject[0] or "he").lower()
+        subject[0] = who
+        lead = m.group(1) or f"{m.group(2)} {who}"
+        does = "don't" if who == "they" else "doesn't"
+        has = "have" if who == "they" else "has"
+        verb = m.group(3)
+        if verb and verb.lower() in _BASE:
+            return f"{lead} says {who} {does} {_BASE[verb.lower()]}"
+        if verb:
+            return f"{lead} says {who} {'is' if who != 'they' else 'are'} not {verb}"
+        return f"{lead} says {who} {has} no "
+
+    return _DENIES.sub(fix, text)
 
 
 def _first_person_verbs(text: str) -> str:

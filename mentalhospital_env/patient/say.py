@@ -229,7 +229,7 @@ class LayRenderer:
         if fact.section.startswith("mental_status_exam.") and fact.affirms:
             # an examiner's finding: tell only what the patient would notice, in lay words
             said = [d for d in (self.clause(c) for c in sorted(fact.affirms)[:3]) if d]
-            said += [d for d in (self.clause(c, negated=True) for c in sorted(fact.rules_out)[:2]) if d]
+            said += [d for d in (self.clause(c, negated=True) for c in _denied_here(fact, asked, bool(said))[:2]) if d]
             if said:
                 return " ".join(said)
         if fact.section == "family_history":
@@ -260,7 +260,7 @@ class LayRenderer:
         named = [c for c in named if c not in fact.meant] or named
         named = [c for c in named if c in asked] or named  # of several, the ones the doctor asked about
         said = [d for d in (self.clause(c) for c in named[:2]) if d]
-        said += [d for d in (self.clause(c, negated=True) for c in sorted(fact.rules_out)[:1]) if d]
+        said += [d for d in (self.clause(c, negated=True) for c in _denied_here(fact, asked, bool(said))[:1]) if d]
         return " ".join(said)
 
     def unreport(self, text: str) -> str:
@@ -441,6 +441,19 @@ class Speaker:
             # every fact recall found was off the subject ("He admits to two near-misses" for "Have you
             # been admitted?"): nothing else to say
             sentences.append(voice.pick("dont_know", rng))
+        # one "no" a reply: a later denial that opens with "No" again loses its opener ("No, that's been fine.
+        # I've never had thoughts of ending my life. No, nothing like that." - the second "No" stacked)
+        said_no = False
+        unstacked: list[str] = []
+        for s in sentences:
+            if said_no and _OPENS_NO.match(s):
+                rest = _OPENS_NO.sub("", s, count=1).strip()
+                if not rest or not rest[0].isalpha():
+                    continue
+                s = rest[0].upper() + rest[1:]
+            said_no = said_no or self._opens_no(s)
+            unstacked.append(s)
+        sentences = unstacked
         if "pressured" in voice.traits and len(sentences) > 1:
             joiner = voice.traits["pressured"]["joiner"]
             # one run-on sentence: every sentence after the first starts lower case ("I" stays)
@@ -498,6 +511,7 @@ class Speaker:
             return item.facts
         lexicon = self.index.lexicon
         home = set(topic.sections) | set(tax.home_sections.get("history", ()))
+        personal = {"personal_history", "family_history"}  # the life story, not drink or past episodes
         kept = []
         for fact in item.facts:
             if fact.section in lay.physical_sections and item.subject not in lay.physical_topics:
@@ -512,6 +526,13 @@ class Speaker:
                 # bodily complaints told for "How has your mood been?": every concept physical, none of the topic
                 tops = [concept_topics(lexicon, c) for c in sorted(fact.affirms | fact.rules_out)]
                 if tops and all(set(t) & lay.physical_concept_topics and item.subject not in t for t in tops):
+                    continue
+                # a life-history fact that states no symptom ("I live with my partner Jamie ... In a rented
+                # flat." for "How would you describe your mood right now?", uw-002 at stop 27)
+                if fact.section in personal and not any(
+                    lexicon.get(c).kind in CLOSED_WORLD_KINDS or item.subject in concept_topics(lexicon, c)
+                    for c in fact.affirms | fact.rules_out
+                ):
                     continue
             kept.append(fact)
         return tuple(kept)
@@ -537,7 +558,11 @@ class Speaker:
             return [voice.pick("nothing_more", rng)]
         if item.stance == DENY:
             said = [self.self_contained(f, self._say(f)) for f in item.facts if f.fact.patient_says]
-            if said and self._yes_no and not self._opens_no(said[0]):
+            # the denial first, and "No," only before a sentence that denies ("Have you been in trouble with the
+            # police?" - "No, I have good friendships. And I've never been ..." at stop 27, hw-002)
+            said = [self._denial_first(t) for t in said]
+            said.sort(key=lambda t: not self._negative(t))
+            if said and self._yes_no and not self._opens_no(said[0]) and self._negative(said[0]):
                 # "Have you had help before?" - "No, I haven't had any contact with services.": a closed
                 # question is answered yes or no first
                 head = said[0] if said[0].startswith(("I ", "I'")) else said[0][0].lower() + said[0][1:]
@@ -763,7 +788,7 @@ class Speaker:
                 continue
             if not negated and concept_id not in self._asked:
                 continue  # what the patient has is named only when asked
-            if not negated and find_phrases(tokenize(fact.fact.text), load_cues().past_time):
+            if not negated and _past_only(fact.fact.text):
                 continue  # "Ex-smoker; stopped 8 years ago" is not named in the present ("..., I smoke cigarettes")
             if negated and concept_id not in self._asked and fact.affirms and not bare_no:
                 continue  # "Yes. Every day." is not followed by what the fact also rules out
@@ -804,6 +829,24 @@ class Speaker:
             return candidate
         return text
 
+    def _denial_first(self, text: str) -> str:
+        """A denial's sentences with the one that denies first: "I have good friendships. And I've never been in
+        trouble with the police." -> "I've never been in trouble with the police. I have good friendships."."""
+        parts = re.split(r"(?<=[.!?])\s+", text)
+        if len(parts) < 2 or self._negative(parts[0]):
+            return text
+        at = next((i for i, p in enumerate(parts) if self._negative(p)), None)
+        if at is None:
+            return text
+        head = re.sub(r"^(?:And|But|So)\s+", "", parts[at])
+        head = head[0].upper() + head[1:]
+        return " ".join([head] + parts[:at] + parts[at + 1:])
+
+    def _negative(self, text: str) -> bool:
+        """Whether a sentence says no to something: a negation word, "never", or a "-n't"."""
+        tokens = tokenize(text)
+        return any(t in self.lay.negation_words or t in ("never", "none", "nothing", "nope") or t.endswith("n't") for t in tokens)
+
     def _opens_no(self, text: str) -> bool:
         tokens = tokenize(text)
         return bool(tokens) and tokens[0] in self.lay.negation_words | {"none", "nope", "nothing", "nobody", "never", "not"}
@@ -833,11 +876,13 @@ class Speaker:
         if quoted and len(tokenize(quoted.group(1))) <= 3:
             leads = self.lay.mood_lead["short"]
             candidate = leads[pick % len(leads)].format(mood=quoted.group(1).strip().rstrip(".").lower())
-        else:
+        elif text.startswith(("I ", "I'")):
+            # "As for my mood, I wake up and the sadness is there.", never before a note's fragment
+            # ("As for my mood, worried all the time, I suppose.")
             leads = self.lay.mood_lead["long"]
-            candidate = leads[pick % len(leads)].format(
-                text=text[0].lower() + text[1:] if not text.startswith(("I ", "I'")) else text
-            )
+            candidate = leads[pick % len(leads)].format(text=text)
+        else:
+            return text
         if self.checker.check(candidate).ok and not self.index.guard.leaks(candidate):
             return candidate
         return text
@@ -861,6 +906,24 @@ _REPORTED = re.compile(
     re.IGNORECASE,
 )
 _WHOLLY_QUOTED = re.compile(r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*")
+
+
+def _past_only(text: str) -> bool:
+    """Whether a record sentence tells something of the past only: a past-time cue ("ago", "used to") and
+    no cue that it goes on ("since", "now"). "Low mood since the birth four months ago" is still so."""
+    cues = load_cues()
+    tokens = tokenize(text)
+    return bool(find_phrases(tokens, cues.past_time)) and not find_phrases(tokens, cues.current_time)
+
+
+def _denied_here(fact: IndexedFact, asked: frozenset[str], told: bool) -> list[str]:
+    """What a clinician's line rules out that the patient says here: what was asked; with nothing asked
+    and nothing else told, all of it. "Any physical symptoms with the worry?" is not answered "I've never
+    had thoughts of ending my life." from the examiner's "preoccupied with worries ...; no suicidal ideation"."""
+    ruled = sorted(fact.rules_out)
+    if asked:
+        return [c for c in ruled if c in asked]
+    return [] if told else ruled
 
 
 def _is_reflection(utterance: str) -> bool:
@@ -937,11 +1000,14 @@ def _content(sentence: str) -> frozenset[str]:
     from .understanding import load_taxonomy, stems_of
 
     stop = load_taxonomy().stopwords
-    return frozenset(w for w in stems_of(sentence) if len(w) > 2 and w not in stop)
+    # a contraction ("I've", "wouldn't") is a function word, not what the sentence is about
+    return frozenset(w for w in stems_of(sentence) if len(w) > 2 and w not in stop and "'" not in w)
 
 
 def _repeats(bag: frozenset[str], earlier: frozenset[str]) -> bool:
     """Whether a sentence says again what an earlier one of the same reply said: two or more content
     stems shared, and they make two thirds of the shorter sentence."""
     shared = len(bag & earlier)
+    if len(bag) == 1 and bag <= earlier and len(earlier) <= 3:
+        return True  # "Worried all the time, I suppose. I worry all the time."
     return shared >= 2 and shared * 3 >= 2 * min(len(bag), len(earlier))
