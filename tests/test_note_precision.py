@@ -34,6 +34,10 @@ def test_a_reply_is_read_as_an_answer_to_its_question():
     assert "low_mood" not in r.affirmed  # the mother's illness is not the patient's
     assert not read_reply("How have you been sleeping?", "Not sure, to be honest.").denied
     assert answer_polarity("I've had two episodes before.") is None  # an opener is no yes
+    # "meh" said of one's mood or feeling is low mood (a generated presentation's own mood word, stop 28); a meal is not
+    assert "low_mood" in read_reply("How has your mood been?", "My mood's meh, I'd say.").affirmed
+    assert "low_mood" in read_reply("How are you feeling in yourself?", "I feel meh most days.").affirmed
+    assert "low_mood" not in read_reply("How has your appetite been?", "I eat, the food here is meh.").affirmed
 
 
 _OPEN_RISK = (
