@@ -92,6 +92,8 @@ def clean_text(text: str) -> bool:
 _AT_HOME = re.compile(r"\b(at home|the family can|manage at home)\b", re.I)
 _FOR_YEARS = re.compile(r"\b(for|over the) (years|ages)\b|\bhave been for years\b", re.I)
 _MARKS_LIMIT = 200_000
+# a clause said twice in a row (the audit's text.repeated_clause reads the same pattern from review.json)
+_ECHO = re.compile(review_facts()["stop28"]["repeated_clause_pattern"])
 _ALTERNATIVES = re.compile(r"\[\[([^\[\]]*)\]\]")
 
 
@@ -399,7 +401,10 @@ class StoryV2(_Story):
         new = self._varied(section, text)
         if new is None:
             return None
-        return self._varied(section, new) or new
+        again = self._varied(section, new)
+        if again is None or _ECHO.search(again):
+            return new  # the second wording added a detail the first had added ('..., once he is ready, once he is ready')
+        return again
 
     def write(self) -> None:
         self._personal_details()
@@ -740,6 +745,8 @@ class StoryV2(_Story):
                 continue
             if self.homeless and re.search(self.story["record_story"]["housed_signs_pattern"], text):
                 continue
+            if not self.with_family and re.search(self.story["record_story"]["shared_signs_pattern"], text):
+                continue  # 'quiet at mealtimes', 'up at all hours': seen only by someone sharing the home
             pos, neg = self.chart.readings(text)
             if pos <= drawn and not neg and not self._tells(text) and self.ok("history_of_present_illness", text):
                 out.append(text)
@@ -1333,6 +1340,9 @@ class StoryV2(_Story):
             childhood = {"stable": care, "adverse": care}
         elif self.p.age < 18:
             childhood = frames["childhood_young"]
+        apart = review_facts()["stop28"]["parents_apart_pattern"]
+        if re.search(review_facts()["stop28"]["with_parents_pattern"], living):  # no 'father left' for someone living with both parents
+            childhood = {k: [t for t in v if not re.search(apart, t[0], re.I)] or v for k, v in childhood.items()}
         self.frames = {**frames, "relationships": relationships, "childhood": childhood}
         try:
             super()._personal()
@@ -1659,7 +1669,8 @@ class StoryV2(_Story):
                 continue
             if high is None:
                 high = self._risk_high()
-            said = self.fill(self.rng.choice(rule["high" if high else "low"]))
+            options = rule.get(f"high_{self.p.setting}", rule["high"]) if high else rule["low"]  # an outpatient plan does not admit today
+            said = self.fill(self.rng.choice(options))
             plan = pattern.sub(lambda m: cap(said) if m.start() == 0 or plan[m.start() - 2:m.start()].strip() in (".", "") else said, plan)
         return plan
 
