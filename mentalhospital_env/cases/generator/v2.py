@@ -429,6 +429,10 @@ class StoryV2(_Story):
             if new is not None:
                 f.text = new
         self._sections_agree()
+        for f in self.chart.facts:  # 'Currently retired nurse.' -> 'A retired nurse.' (story.json ``plain_fixes``)
+            if f.section == "personal_history":
+                for pattern, repl in self.story["plain_fixes"]:
+                    f.text = re.sub(pattern, repl, f.text)
 
     def _sections_agree(self) -> None:
         """What one section says made to agree with another (the audit's ``agree`` rules): employed, not
@@ -1680,8 +1684,13 @@ class StoryV2(_Story):
         """A starting dose written as alternatives ('A or B', 'A (or B)') becomes one of them, in the
         medication list and in the plan (joins.json ``dose_choice``)."""
         pattern = re.compile(self.c.joins["dose_choice"]["pattern"])
+        condition = re.compile(self.c.joins["dose_condition"]["pattern"])
         for m in out.get("medications", ()):
             dose = m.get("dose") or ""
+            bare = condition.sub("", dose)
+            if bare != dose:  # 'commence duloxetine 30 mg once daily when pain or depression is prominent': the record has decided
+                out["plan"] = out["plan"].replace(dose, bare)
+                m["dose"] = dose = bare
             found = pattern.match(dose)
             if not found:
                 continue
