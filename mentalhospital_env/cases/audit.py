@@ -86,7 +86,7 @@ RULES: tuple[str, ...] = (
     "agree.protective_job", "agree.partner_left", "agree.homeless_home", "agree.parent_death",
     "agree.tried_alcohol", "agree.violent_offence", "agree.low_mood", "agree.care_home", "agree.never_partnered", "agree.in_care_parents",
     "text.repeated_clause", "labs.lipid_sum", "plan.outpatient_admission", "household.parents_apart", "household.alone_seen",
-    "history.core_complaint", "household.police_referral",
+    "history.core_complaint", "household.police_referral", "timeline.remote_trigger",
 )
 
 
@@ -1810,6 +1810,10 @@ def _stop28_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     key = max((k for k in cores if not k.startswith("_") and code.startswith(k)), key=len, default=None)
     if key is not None and not re.search(cores[key], story, re.I):
         out.append(Finding(cid, "history_of_present_illness", "history.core_complaint", f"nothing in the complaint or history of a {code} case tells its core complaint"))
+    if case.demographics.age >= S["remote_trigger_min_age"]:
+        m = re.search(S["remote_trigger_pattern"], hpi, re.I)
+        if m and not _has(hpi, ["since adolescence", "since childhood"]):
+            out.append(Finding(cid, "history_of_present_illness", "timeline.remote_trigger", f"{m.group(0)!r}: a trigger from the patient's youth for the illness of a {case.demographics.age}-year-old"))
     if _family_match(code, S["police_unlikely_codes"]):
         m = re.search(S["police_referral_pattern"], story, re.I)
         if m:

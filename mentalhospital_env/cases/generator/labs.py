@@ -47,7 +47,7 @@ def _draw(side: str, spec: list[float], rng: random.Random, places: int) -> floa
             top = min(plaus_high * 0.8, ref_high + 2.5 * span if ref_low > 0 else ref_high * 3)
             value = rng.uniform(ref_high + 0.08 * span, max(top, ref_high + 0.1 * span))
         elif side == "low":
-            bottom = max(plaus_low * 1.2, ref_low - 0.6 * span)
+            bottom = max(plaus_low * 1.2, ref_low - 0.4 * span)  # mildly low is the commoner: platelets 12 in a record with no physical illness (stop 28) is not
             value = rng.uniform(min(bottom, ref_low - 0.1 * span), ref_low - 0.05 * span)
         else:
             value = rng.uniform(ref_low + 0.1 * span, ref_high - 0.1 * span)

@@ -1169,6 +1169,8 @@ class StoryV2(_Story):
             B = self.c.voices["birth_precipitant"]
             if self.p.age > B["max_age"].get(self.p.sex, 45) or getattr(self, "days", 0) > B["max_days"] or _has(living, B["not_living"]):
                 return False  # a baby born before this began is still a baby, in this household
+        if re.search(self.story["remote_precipitant_pattern"], precipitant, re.I) and getattr(self, "onset_age", self.p.age) >= 25:
+            return False  # a trigger from the patient's youth long past
         if re.search(self.story["medication_precipitant_pattern"], precipitant, re.I):
             return False  # 'after starting a new medication' beside 'no regular medications' (stop 28); the knowledge base's phrase stays for version 1
         illness = self.story["illness_precipitants"].get(precipitant.strip().lower())
