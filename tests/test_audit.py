@@ -670,3 +670,10 @@ def test_police_referral_of_an_eating_disorder() -> None:
     assert "household.police_referral" in _rules(copy.deepcopy(raw))
     raw["ehr"]["history_of_present_illness"] = "Referred by her GP after she fainted at the bus depot; she has been eating very little and her weight has fallen."
     assert "household.police_referral" not in _rules(raw)
+
+
+def test_remote_trigger_for_an_adult_illness() -> None:
+    raw = _with("ehr.history_of_present_illness", "At 40, with acne in adolescence still fresh, she stopped going to the choir; low and tearful since, waking at four.")
+    assert "timeline.remote_trigger" in _rules(copy.deepcopy(raw))
+    raw["ehr"]["history_of_present_illness"] = "At 40, soon after her father died, she stopped going to the choir; low and tearful since, waking at four."
+    assert "timeline.remote_trigger" not in _rules(raw)
