@@ -677,3 +677,17 @@ def test_remote_trigger_for_an_adult_illness() -> None:
     assert "timeline.remote_trigger" in _rules(copy.deepcopy(raw))
     raw["ehr"]["history_of_present_illness"] = "At 40, soon after her father died, she stopped going to the choir; low and tearful since, waking at four."
     assert "timeline.remote_trigger" not in _rules(raw)
+
+
+def test_child_brought_by_the_parent_who_lives_apart() -> None:
+    """A boy living with his mother whose father is the informant, with no word why (stop 27's and 28's
+    readings); the same record saying he stays with his father at weekends is not sent back."""
+    raw = _with("demographics", {"age": 12, "sex": "male", "occupation": "secondary school pupil in year 7", "education": "attends secondary school", "living_situation": "lives with mother and a younger brother"})
+    raw["diagnosis"]["disorders"] = [{"name": "Attention deficit hyperactivity disorder, combined presentation", "code": "F90.2"}]
+    raw["persona"] = {"verbosity": "average", "guardedness": 0.3, "insight": "partial", "speech_style": "fidgety", "informant": "father"}
+    assert "household.informant_apart" in _rules(copy.deepcopy(raw))
+    raw["ehr"]["personal_history"] = "Stays with his father at weekends; the father brought him today."
+    assert "household.informant_apart" not in _rules(copy.deepcopy(raw))
+    raw["ehr"]["personal_history"] = "Bullied at secondary school."
+    raw["demographics"].update(occupation="primary school pupil in year 6", education="attends primary school")
+    assert "sections.school_stage" in _rules(raw)

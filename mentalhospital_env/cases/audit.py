@@ -86,7 +86,7 @@ RULES: tuple[str, ...] = (
     "agree.protective_job", "agree.partner_left", "agree.homeless_home", "agree.parent_death",
     "agree.tried_alcohol", "agree.violent_offence", "agree.low_mood", "agree.care_home", "agree.never_partnered", "agree.in_care_parents",
     "text.repeated_clause", "labs.lipid_sum", "plan.outpatient_admission", "household.parents_apart", "household.alone_seen",
-    "history.core_complaint", "household.police_referral", "timeline.remote_trigger",
+    "history.core_complaint", "household.police_referral", "timeline.remote_trigger", "household.informant_apart", "sections.school_stage",
 )
 
 
@@ -1768,6 +1768,16 @@ def _told_once_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     return out
 
 
+def lone_parent(living: str) -> str | None:
+    """The one parent a living situation names ('lives with mother and a younger brother' -> 'mother'), or None
+    when it names both, parents, or neither (``review.json`` ``stop28.lone_parent_patterns``)."""
+    P = review_facts()["stop28"]["lone_parent_patterns"]
+    if re.search(P["both"], living, re.I):
+        return None
+    mother, father = re.search(P["mother"], living, re.I), re.search(P["father"], living, re.I)
+    return "mother" if mother and not father else "father" if father and not mother else None
+
+
 _LIPID_PART = re.compile(r"(total cholesterol|LDL|HDL|triglycerides) (\d+(?:\.\d+)?)")
 
 
@@ -1810,6 +1820,18 @@ def _stop28_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     key = max((k for k in cores if not k.startswith("_") and code.startswith(k)), key=len, default=None)
     if key is not None and not re.search(cores[key], story, re.I):
         out.append(Finding(cid, "history_of_present_illness", "history.core_complaint", f"nothing in the complaint or history of a {code} case tells its core complaint"))
+    informant = ((case.persona.informant if case.persona else None) or "").lower()
+    named = re.split(r"[ ,]", informant, maxsplit=1)[0]
+    lone = lone_parent(living)
+    if case.demographics.age < 18 and lone and named in ("mother", "father") and named != lone:
+        whole = " ".join(t for _, t in _narrative(case))
+        if not re.search(S["parent_apart_explained_pattern"], whole, re.I):
+            out.append(Finding(cid, "persona.informant", "household.informant_apart", f"the child's {named} is the informant, but the child {living}, and nothing says why"))
+    schooling = f"{case.demographics.education or ''} {case.demographics.occupation or ''}"
+    if re.search(r"\bprimary\b", schooling, re.I):
+        m = re.search(S["secondary_school_pattern"], personal, re.I)
+        if m:
+            out.append(Finding(cid, "personal_history", "sections.school_stage", f"{m.group(0)!r} for a child at primary school"))
     if case.demographics.age >= S["remote_trigger_min_age"]:
         m = re.search(S["remote_trigger_pattern"], hpi, re.I)
         if m and not _has(hpi, ["since adolescence", "since childhood"]):

@@ -32,7 +32,7 @@ from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.durations import load_durations
 from mentalhospital_env.knowledge.language import memo_size, relatives_named
 
-from ..audit import _family_match, _has, _label_patterns, care_home_misplaced, chart_name, charted, quote_sentences, review_facts
+from ..audit import _family_match, _has, _label_patterns, care_home_misplaced, chart_name, charted, lone_parent, quote_sentences, review_facts
 from ..reference import Entry
 from .composer import (
     _THIRD_PERSON,
@@ -1348,6 +1348,9 @@ class StoryV2(_Story):
             childhood = {"stable": care, "adverse": care}
         elif self.p.age < 18:
             childhood = frames["childhood_young"]
+        if re.search(r"\bprimary\b", f"{self.p.demographics.get('education', '')} {self.p.demographics.get('occupation', '')}", re.I):
+            later = review_facts()["stop28"]["secondary_school_pattern"]  # no 'bullied at secondary school' for a primary pupil
+            childhood = {k: [t for t in v if not re.search(later, t[0], re.I)] or v for k, v in childhood.items()}
         apart = review_facts()["stop28"]["parents_apart_pattern"]
         if re.search(review_facts()["stop28"]["with_parents_pattern"], living):  # no 'father left' for someone living with both parents
             childhood = {k: [t for t in v if not re.search(apart, t[0], re.I)] or v for k, v in childhood.items()}
@@ -1875,6 +1878,10 @@ class CaseComposerV2(CaseComposer):
                 patient.informant = "foster carer" if "foster" in living else "residential key worker"
             elif informant in ("foster carer", "social worker") or not informant or (informant == "both parents" and "both parents" not in living):
                 patient.informant = rng.choice(["mother", "father"] if "father" in living and "mother" not in living else ["mother", "both parents"] if "both parents" in living else ["mother"] if "mother" in living else ["grandmother"] if "grand" in living else ["father"])
+            lone = lone_parent(living)
+            named = re.split(r"[ ,]", str(patient.informant or ""), maxsplit=1)[0].lower()
+            if not in_care and lone and named in ("mother", "father") and named != lone:
+                patient.informant = lone  # the parent the child lives with brings the child (stop 28: 'his father adds' of a boy living with his mother)
         occupation = str(demo.get("occupation", "")).lower()
         share = R["agree"]["occupation_other_sex_share"].get(patient.sex, {}).get(occupation)
         if share is not None and rng.random() >= share:
