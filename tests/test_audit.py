@@ -621,3 +621,73 @@ def test_an_open_either_or_choice_is_found() -> None:
     said = _with("ehr.history_of_present_illness", "Low for four months, since a health scare in the family.")
     assert "text.either_or" in _rules(open_choice)
     assert "text.either_or" not in _rules(said)
+
+
+# What a consultant caught reading test-v2 records at stop 28, one field changed at a time: the rule that
+# must say so, and the same record with the fault mended, which must not.
+STOP28 = [
+    ("treatment.plan", "Outpatient care. Start sertraline 50 mg daily. Offer CBT, once she is ready, once she is ready. Review in two weeks.",
+     "Outpatient care. Start sertraline 50 mg daily. Offer CBT, once she is ready. Review in two weeks.", "text.repeated_clause"),
+    ("exams", [{"name": "Lipids", "kind": "lab", "result": "total cholesterol 7.0 mmol/L (raised), LDL 6.8 mmol/L (raised), HDL 0.6 mmol/L (low), triglycerides 3.4 mmol/L (raised)"}],
+     [{"name": "Lipids", "kind": "lab", "result": "total cholesterol 7.0 mmol/L (raised), LDL 4.8 mmol/L (raised), HDL 0.8 mmol/L (low), triglycerides 3.4 mmol/L (raised)"}], "labs.lipid_sum"),
+    ("treatment.plan", "Outpatient follow-up. Start sertraline 50 mg daily. Admission today, informally if she agrees. Seen weekly.",
+     "Outpatient follow-up. Start sertraline 50 mg daily. Crisis team asked to see her today; admission if the risk cannot be managed at home. Seen weekly.", "plan.outpatient_admission"),
+    ("ehr.personal_history", "Witnessed violence between her parents until her father left when she was about twelve. Drives buses.",
+     "Witnessed violence between her parents through much of her childhood. Drives buses.", "household.parents_apart"),
+    ("ehr.history_of_present_illness", "Her father died in March. Low and tearful since, waking at four. Then she had gone quiet at mealtimes.",
+     "Her father died in March. Low and tearful since, waking at four. Then she stopped going to the choir.", "household.alone_seen"),
+]
+
+
+@pytest.mark.parametrize("path, faulty, mended, rule", STOP28)
+def test_stop28_contradictions(path: str, faulty, mended, rule: str) -> None:
+    base = _clean()
+    if rule == "household.parents_apart":
+        base["demographics"].update(age=22, marital_status="single", living_situation="lives with her parents")
+        base["ehr"]["personal_history"] = "Drives buses."
+    if rule == "household.alone_seen":
+        base["demographics"].update(marital_status="widowed", living_situation="lives alone in a rented flat")
+        base["ehr"]["personal_history"] = "Has driven buses for the council for eleven years."
+    assert rule in _rules(_with(path, faulty, base))
+    assert rule not in _rules(_with(path, mended, base))
+    assert rule in RULES
+
+
+def test_core_complaint_of_insomnia_must_be_told() -> None:
+    """Primary insomnia whose record tells no sleep complaint (stop 27's reading) is sent back; the same
+    record with the complaint is not."""
+    raw = _with("diagnosis.disorders", [{"name": "Primary insomnia", "code": "F51.01"}])
+    raw["ehr"]["chief_complaint"] = "Low and tearful for about four months."
+    raw["ehr"]["history_of_present_illness"] = "Her father died in March; since then she has cried most days and stopped going to the choir."
+    assert "history.core_complaint" in _rules(copy.deepcopy(raw))
+    raw["ehr"]["history_of_present_illness"] += " She lies awake until three most nights."
+    assert "history.core_complaint" not in _rules(raw)
+
+
+def test_police_referral_of_an_eating_disorder() -> None:
+    raw = _with("diagnosis.disorders", [{"name": "Anorexia nervosa, restricting type", "code": "F50.01"}])
+    raw["ehr"]["history_of_present_illness"] = "Brought in by the police after she fainted at the bus depot; she has been eating very little and her weight has fallen."
+    assert "household.police_referral" in _rules(copy.deepcopy(raw))
+    raw["ehr"]["history_of_present_illness"] = "Referred by her GP after she fainted at the bus depot; she has been eating very little and her weight has fallen."
+    assert "household.police_referral" not in _rules(raw)
+
+
+def test_remote_trigger_for_an_adult_illness() -> None:
+    raw = _with("ehr.history_of_present_illness", "At 40, with acne in adolescence still fresh, she stopped going to the choir; low and tearful since, waking at four.")
+    assert "timeline.remote_trigger" in _rules(copy.deepcopy(raw))
+    raw["ehr"]["history_of_present_illness"] = "At 40, soon after her father died, she stopped going to the choir; low and tearful since, waking at four."
+    assert "timeline.remote_trigger" not in _rules(raw)
+
+
+def test_child_brought_by_the_parent_who_lives_apart() -> None:
+    """A boy living with his mother whose father is the informant, with no word why (stop 27's and 28's
+    readings); the same record saying he stays with his father at weekends is not sent back."""
+    raw = _with("demographics", {"age": 12, "sex": "male", "occupation": "secondary school pupil in year 7", "education": "attends secondary school", "living_situation": "lives with mother and a younger brother"})
+    raw["diagnosis"]["disorders"] = [{"name": "Attention deficit hyperactivity disorder, combined presentation", "code": "F90.2"}]
+    raw["persona"] = {"verbosity": "average", "guardedness": 0.3, "insight": "partial", "speech_style": "fidgety", "informant": "father"}
+    assert "household.informant_apart" in _rules(copy.deepcopy(raw))
+    raw["ehr"]["personal_history"] = "Stays with his father at weekends; the father brought him today."
+    assert "household.informant_apart" not in _rules(copy.deepcopy(raw))
+    raw["ehr"]["personal_history"] = "Bullied at secondary school."
+    raw["demographics"].update(occupation="primary school pupil in year 6", education="attends primary school")
+    assert "sections.school_stage" in _rules(raw)

@@ -85,6 +85,8 @@ RULES: tuple[str, ...] = (
     "agree.only_child", "agree.use_years", "agree.intoxicated_withdrawing", "agree.adult_life",
     "agree.protective_job", "agree.partner_left", "agree.homeless_home", "agree.parent_death",
     "agree.tried_alcohol", "agree.violent_offence", "agree.low_mood", "agree.care_home", "agree.never_partnered", "agree.in_care_parents",
+    "text.repeated_clause", "labs.lipid_sum", "plan.outpatient_admission", "household.parents_apart", "household.alone_seen",
+    "history.core_complaint", "household.police_referral", "timeline.remote_trigger", "household.informant_apart", "sections.school_stage",
 )
 
 
@@ -1766,10 +1768,86 @@ def _told_once_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     return out
 
 
+def lone_parent(living: str) -> str | None:
+    """The one parent a living situation names ('lives with mother and a younger brother' -> 'mother'), or None
+    when it names both, parents, or neither (``review.json`` ``stop28.lone_parent_patterns``)."""
+    P = review_facts()["stop28"]["lone_parent_patterns"]
+    if re.search(P["both"], living, re.I):
+        return None
+    mother, father = re.search(P["mother"], living, re.I), re.search(P["father"], living, re.I)
+    return "mother" if mother and not father else "father" if father and not mother else None
+
+
+_LIPID_PART = re.compile(r"(total cholesterol|LDL|HDL|triglycerides) (\d+(?:\.\d+)?)")
+
+
+def _stop28_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    """The contradictions a consultant found reading test-v2 records at stop 28 (``review.json`` ``stop28``)."""
+    S = R["stop28"]
+    cid = case.case_id
+    out: list[Finding] = []
+    echo = re.compile(S["repeated_clause_pattern"])
+    plan = case.treatment.plan if case.treatment else ""
+    for name, text in [*_narrative(case), ("treatment.plan", plan or "")]:
+        m = echo.search(text or "")
+        if m:
+            out.append(Finding(cid, name, "text.repeated_clause", f"{m.group(1).strip(',; ')!r} said twice in a row"))
+    for i, exam in enumerate(case.exams):
+        parts = dict(_LIPID_PART.findall(exam.result or ""))
+        if len(parts) == 4:
+            total = float(parts["total cholesterol"])
+            made = float(parts["LDL"]) + float(parts["HDL"]) + float(parts["triglycerides"]) / 2.2
+            if abs(total - made) > 0.6:
+                out.append(Finding(cid, f"exams[{i}] {exam.name}", "labs.lipid_sum", f"LDL + HDL + triglycerides/2.2 make {made:.1f} mmol/L, not the total cholesterol of {total:g}"))
+    if case.setting == "outpatient" and plan and re.search(S["outpatient_plan_pattern"], plan):
+        m = re.search(S["outpatient_admission_pattern"], plan, re.I)
+        if m:
+            out.append(Finding(cid, "treatment.plan", "plan.outpatient_admission", f"an outpatient plan that books clinic follow-up and says {m.group(0)!r}"))
+    living = str(case.demographics.living_situation or "")
+    personal = case.ehr.personal_history or ""
+    if re.search(S["with_parents_pattern"], living, re.I):
+        m = re.search(S["parents_apart_pattern"], personal, re.I)
+        if m:
+            out.append(Finding(cid, "personal_history", "household.parents_apart", f"{m.group(0)!r} in the childhood of someone who {living}, with no word of how they came back together"))
+    hpi = case.ehr.history_of_present_illness or ""
+    if re.search(S["alone_living_pattern"], living, re.I):
+        m = re.search(S["shared_signs_pattern"], hpi, re.I)
+        if m:
+            out.append(Finding(cid, "history_of_present_illness", "household.alone_seen", f"{m.group(0)!r}: seen only by someone at home, but the patient {living}"))
+    story = f"{case.ehr.chief_complaint or ''} {hpi}"
+    code = case.diagnosis.principal.code
+    cores = S["core_complaints"]
+    key = max((k for k in cores if not k.startswith("_") and code.startswith(k)), key=len, default=None)
+    if key is not None and not re.search(cores[key], story, re.I):
+        out.append(Finding(cid, "history_of_present_illness", "history.core_complaint", f"nothing in the complaint or history of a {code} case tells its core complaint"))
+    informant = ((case.persona.informant if case.persona else None) or "").lower()
+    named = re.split(r"[ ,]", informant, maxsplit=1)[0]
+    lone = lone_parent(living)
+    if case.demographics.age < 18 and lone and named in ("mother", "father") and named != lone:
+        whole = " ".join(t for _, t in _narrative(case))
+        if not re.search(S["parent_apart_explained_pattern"], whole, re.I):
+            out.append(Finding(cid, "persona.informant", "household.informant_apart", f"the child's {named} is the informant, but the child {living}, and nothing says why"))
+    schooling = f"{case.demographics.education or ''} {case.demographics.occupation or ''}"
+    if re.search(r"\bprimary\b", schooling, re.I):
+        m = re.search(S["secondary_school_pattern"], personal, re.I)
+        if m:
+            out.append(Finding(cid, "personal_history", "sections.school_stage", f"{m.group(0)!r} for a child at primary school"))
+    if case.demographics.age >= S["remote_trigger_min_age"]:
+        m = re.search(S["remote_trigger_pattern"], hpi, re.I)
+        if m and not _has(hpi, ["since adolescence", "since childhood"]):
+            out.append(Finding(cid, "history_of_present_illness", "timeline.remote_trigger", f"{m.group(0)!r}: a trigger from the patient's youth for the illness of a {case.demographics.age}-year-old"))
+    if _family_match(code, S["police_unlikely_codes"]):
+        m = re.search(S["police_referral_pattern"], story, re.I)
+        if m:
+            out.append(Finding(cid, "history_of_present_illness", "household.police_referral", f"{m.group(0)!r} for {code}, an illness the police rarely meet"))
+    return out
+
+
 CASE_RULES = {
     "duration": _duration_rules, "trauma": _trauma_rules, "timeline": _timeline_rules, "people": _people_rules,
     "plan": _plan_rules, "critical": _critical_rules, "labs": _lab_rules, "labels": _label_rules, "giveaways": _giveaway_rules,
     "records": _record_rules, "sections": _sections_agree_rules, "joins": _joins_rules, "agree": _agree_rules,
+    "stop28": _stop28_rules,
 }
 
 

@@ -32,7 +32,7 @@ from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.durations import load_durations
 from mentalhospital_env.knowledge.language import memo_size, relatives_named
 
-from ..audit import _family_match, _has, _label_patterns, care_home_misplaced, chart_name, charted, quote_sentences, review_facts
+from ..audit import _family_match, _has, _label_patterns, care_home_misplaced, chart_name, charted, lone_parent, quote_sentences, review_facts
 from ..reference import Entry
 from .composer import (
     _THIRD_PERSON,
@@ -92,6 +92,8 @@ def clean_text(text: str) -> bool:
 _AT_HOME = re.compile(r"\b(at home|the family can|manage at home)\b", re.I)
 _FOR_YEARS = re.compile(r"\b(for|over the) (years|ages)\b|\bhave been for years\b", re.I)
 _MARKS_LIMIT = 200_000
+# a clause said twice in a row (the audit's text.repeated_clause reads the same pattern from review.json)
+_ECHO = re.compile(review_facts()["stop28"]["repeated_clause_pattern"])
 _ALTERNATIVES = re.compile(r"\[\[([^\[\]]*)\]\]")
 
 
@@ -399,7 +401,10 @@ class StoryV2(_Story):
         new = self._varied(section, text)
         if new is None:
             return None
-        return self._varied(section, new) or new
+        again = self._varied(section, new)
+        if again is None or _ECHO.search(again):
+            return new  # the second wording added a detail the first had added ('..., once he is ready, once he is ready')
+        return again
 
     def write(self) -> None:
         self._personal_details()
@@ -424,6 +429,10 @@ class StoryV2(_Story):
             if new is not None:
                 f.text = new
         self._sections_agree()
+        for f in self.chart.facts:  # 'Currently retired nurse.' -> 'A retired nurse.' (story.json ``plain_fixes``)
+            if f.section == "personal_history":
+                for pattern, repl in self.story["plain_fixes"]:
+                    f.text = re.sub(pattern, repl, f.text)
 
     def _sections_agree(self) -> None:
         """What one section says made to agree with another (the audit's ``agree`` rules): employed, not
@@ -740,6 +749,8 @@ class StoryV2(_Story):
                 continue
             if self.homeless and re.search(self.story["record_story"]["housed_signs_pattern"], text):
                 continue
+            if not self.with_family and re.search(self.story["record_story"]["shared_signs_pattern"], text):
+                continue  # 'quiet at mealtimes', 'up at all hours': seen only by someone sharing the home
             pos, neg = self.chart.readings(text)
             if pos <= drawn and not neg and not self._tells(text) and self.ok("history_of_present_illness", text):
                 out.append(text)
@@ -1158,6 +1169,10 @@ class StoryV2(_Story):
             B = self.c.voices["birth_precipitant"]
             if self.p.age > B["max_age"].get(self.p.sex, 45) or getattr(self, "days", 0) > B["max_days"] or _has(living, B["not_living"]):
                 return False  # a baby born before this began is still a baby, in this household
+        if re.search(self.story["remote_precipitant_pattern"], precipitant, re.I) and getattr(self, "onset_age", self.p.age) >= 25:
+            return False  # a trigger from the patient's youth long past
+        if re.search(self.story["medication_precipitant_pattern"], precipitant, re.I):
+            return False  # 'after starting a new medication' beside 'no regular medications' (stop 28); the knowledge base's phrase stays for version 1
         illness = self.story["illness_precipitants"].get(precipitant.strip().lower())
         if illness is not None and not illness["child" if self.p.age < 18 else "adult"]:
             return False
@@ -1333,6 +1348,12 @@ class StoryV2(_Story):
             childhood = {"stable": care, "adverse": care}
         elif self.p.age < 18:
             childhood = frames["childhood_young"]
+        if re.search(r"\bprimary\b", f"{self.p.demographics.get('education', '')} {self.p.demographics.get('occupation', '')}", re.I):
+            later = review_facts()["stop28"]["secondary_school_pattern"]  # no 'bullied at secondary school' for a primary pupil
+            childhood = {k: [t for t in v if not re.search(later, t[0], re.I)] or v for k, v in childhood.items()}
+        apart = review_facts()["stop28"]["parents_apart_pattern"]
+        if re.search(review_facts()["stop28"]["with_parents_pattern"], living):  # no 'father left' for someone living with both parents
+            childhood = {k: [t for t in v if not re.search(apart, t[0], re.I)] or v for k, v in childhood.items()}
         self.frames = {**frames, "relationships": relationships, "childhood": childhood}
         try:
             super()._personal()
@@ -1659,7 +1680,8 @@ class StoryV2(_Story):
                 continue
             if high is None:
                 high = self._risk_high()
-            said = self.fill(self.rng.choice(rule["high" if high else "low"]))
+            options = rule.get(f"high_{self.p.setting}", rule["high"]) if high else rule["low"]  # an outpatient plan does not admit today
+            said = self.fill(self.rng.choice(options))
             plan = pattern.sub(lambda m: cap(said) if m.start() == 0 or plan[m.start() - 2:m.start()].strip() in (".", "") else said, plan)
         return plan
 
@@ -1667,8 +1689,13 @@ class StoryV2(_Story):
         """A starting dose written as alternatives ('A or B', 'A (or B)') becomes one of them, in the
         medication list and in the plan (joins.json ``dose_choice``)."""
         pattern = re.compile(self.c.joins["dose_choice"]["pattern"])
+        condition = re.compile(self.c.joins["dose_condition"]["pattern"])
         for m in out.get("medications", ()):
             dose = m.get("dose") or ""
+            bare = condition.sub("", dose)
+            if bare != dose:  # 'commence duloxetine 30 mg once daily when pain or depression is prominent': the record has decided
+                out["plan"] = out["plan"].replace(dose, bare)
+                m["dose"] = dose = bare
             found = pattern.match(dose)
             if not found:
                 continue
@@ -1851,6 +1878,10 @@ class CaseComposerV2(CaseComposer):
                 patient.informant = "foster carer" if "foster" in living else "residential key worker"
             elif informant in ("foster carer", "social worker") or not informant or (informant == "both parents" and "both parents" not in living):
                 patient.informant = rng.choice(["mother", "father"] if "father" in living and "mother" not in living else ["mother", "both parents"] if "both parents" in living else ["mother"] if "mother" in living else ["grandmother"] if "grand" in living else ["father"])
+            lone = lone_parent(living)
+            named = re.split(r"[ ,]", str(patient.informant or ""), maxsplit=1)[0].lower()
+            if not in_care and lone and named in ("mother", "father") and named != lone:
+                patient.informant = lone  # the parent the child lives with brings the child (stop 28: 'his father adds' of a boy living with his mother)
         occupation = str(demo.get("occupation", "")).lower()
         share = R["agree"]["occupation_other_sex_share"].get(patient.sex, {}).get(occupation)
         if share is not None and rng.random() >= share:
