@@ -35,6 +35,7 @@ from mentalhospital_env.rewards.calibration import (
     record_pairs_path,
     reply_pairs_path,
     clinic_pairs_path,
+    heldout28_pairs_path,
     thresholds_document,
 )
 from mentalhospital_env.rewards.embedders import make_embedder
@@ -178,6 +179,7 @@ def current(embedders: str) -> int:
         "narrative pairs": lambda: load_match_pairs(narrative_pairs_path()),
         "reply pairs": lambda: load_match_pairs(reply_pairs_path()),
         "clinic pairs": lambda: load_match_pairs(clinic_pairs_path()),
+        "heldout28 pairs": lambda: load_match_pairs(heldout28_pairs_path()),
     }
     print("| embedder | pair set | pairs | P | R | true accepts | false accepts |")
     print("|---|---|---|---|---|---|---|")

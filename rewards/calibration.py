@@ -65,7 +65,7 @@ PAIR_KINDS: tuple[str, ...] = (
     # (the clinic pairs' kind: a near-empty, vague or generic reply that names none of the finding)
     "vague",
 )
-SPLITS: tuple[str, ...] = ("calibration", "held_out", "records", "narrative", "replies", "clinic")
+SPLITS: tuple[str, ...] = ("calibration", "held_out", "records", "narrative", "replies", "clinic", "heldout28")
 TARGET_PRECISION = 0.95
 # Lexicon-phrasing thresholds tried for the clinical adjudicator, from strict to lenient.
 PHRASE_GRID: tuple[float, ...] = tuple(round(0.9 - 0.05 * i, 2) for i in range(13))
@@ -125,6 +125,13 @@ def clinic_pairs_path() -> Path:
     scripted transcripts of those cases, vague replies among them (split ``clinic``; the held-out set of the
     fourth round of issue 18: reported, never fitted on)."""
     return Path(str(resources.files(__package__).joinpath("data/clinic_pairs.jsonl")))
+
+
+def heldout28_pairs_path() -> Path:
+    """The pairs written by hand at stop 28 from checkpoints of the hand-written records, most naming a relative,
+    partner or friend by first name, against patient replies and note sentences (split ``heldout28``; the held-out
+    set of the eighth round of issue 18: reported, never fitted on)."""
+    return Path(str(resources.files(__package__).joinpath("data/heldout28_pairs.jsonl")))
 
 
 def load_match_pairs(path: str | Path | None = None, split: str | None = None) -> list[MatchPair]:
