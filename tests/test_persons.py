@@ -39,6 +39,10 @@ def test_a_name_is_read_as_the_role(cases):
     )
     assert persons.read("Amelia has panic attacks.") == "She has panic attacks."
     assert persons.read("I told Rachel.") == "I told my mother."  # a patient speaking: "my"
+    # a note quoting the patient's "I" is still the writer's third person
+    assert case_persons(cases["hw-015"]).read("Margaret found him; he said 'it would be better if I went'.") == (
+        "His wife found him; he said 'it would be better if I went'."
+    )
     assert case_persons(cases["hw-016"]).read("Sam joined us with Daniel's agreement.") == (
         "Sam joined us with his agreement."
     )

@@ -20,6 +20,8 @@ from typing import Any
 
 _NAME = r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?"
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|my|me|myself)\b", re.I)
+# a quotation inside a note ("he said it would be 'better for her if I went'"): its first person is not the writer's
+_QUOTED = re.compile(r"(?:^|(?<=[\s(:]))['\"\u2018\u201c].*?['\"\u2019\u201d](?=[\s.,;:)!?]|$)")
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,7 @@ def _read(persons: Persons, text: str) -> str:
     roles = dict(persons.roles)
     subject, obj, poss = cues.pronouns.get(persons.sex, cues.pronouns["other"])
     # a patient speaking names a relative as "my" relative ("Ewa and I" -> "my wife and I")
-    speaking = bool(_FIRST_PERSON.search(text))
+    speaking = bool(_FIRST_PERSON.search(_QUOTED.sub(" ", text)))
     kin_poss = "my" if speaking else poss
     relatives = {n: r for n, r in roles.items() if r != "patient"}
     # the apposition first: "her mother, Rachel, had" -> "her mother had"; "wife (Claire)" -> "wife"
