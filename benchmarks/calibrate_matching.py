@@ -35,6 +35,8 @@ from mentalhospital_env.rewards.calibration import (
     record_pairs_path,
     reply_pairs_path,
     clinic_pairs_path,
+    heldout28_pairs_path,
+    read_with_persons,
     thresholds_document,
 )
 from mentalhospital_env.rewards.embedders import make_embedder
@@ -178,6 +180,7 @@ def current(embedders: str) -> int:
         "narrative pairs": lambda: load_match_pairs(narrative_pairs_path()),
         "reply pairs": lambda: load_match_pairs(reply_pairs_path()),
         "clinic pairs": lambda: load_match_pairs(clinic_pairs_path()),
+        "heldout28 pairs": lambda: load_match_pairs(heldout28_pairs_path()),
     }
     print("| embedder | pair set | pairs | P | R | true accepts | false accepts |")
     print("|---|---|---|---|---|---|---|")
@@ -185,7 +188,7 @@ def current(embedders: str) -> int:
         matcher = Matcher(MatcherConfig(embedder=spec))
         for name, load in sets.items():
             pairs = load()
-            decided = [matcher.entails_unit(p.checkpoint, p.utterance) for p in pairs]
+            decided = [matcher.entails_unit(c, u) for c, u in read_with_persons(pairs)]
             pr = precision_recall(decided, [p.entails for p in pairs])
             true = sum(d and p.entails for d, p in zip(decided, pairs))
             false = sum(d and not p.entails for d, p in zip(decided, pairs))

@@ -65,7 +65,7 @@ PAIR_KINDS: tuple[str, ...] = (
     # (the clinic pairs' kind: a near-empty, vague or generic reply that names none of the finding)
     "vague",
 )
-SPLITS: tuple[str, ...] = ("calibration", "held_out", "records", "narrative", "replies", "clinic")
+SPLITS: tuple[str, ...] = ("calibration", "held_out", "records", "narrative", "replies", "clinic", "heldout28")
 TARGET_PRECISION = 0.95
 # Lexicon-phrasing thresholds tried for the clinical adjudicator, from strict to lenient.
 PHRASE_GRID: tuple[float, ...] = tuple(round(0.9 - 0.05 * i, 2) for i in range(13))
@@ -97,6 +97,9 @@ class MatchPair:
     split: str
     # where a pair added after the first split came from (a probe written for calibration); "" for the original set
     origin: str = ""
+    # the hand-written record the pair was written from ("hw-017"), "" when none: its named persons are read as
+    # their roles (:func:`read_with_persons`)
+    case: str = ""
 
 
 def pair_set_path() -> Path:
@@ -125,6 +128,13 @@ def clinic_pairs_path() -> Path:
     scripted transcripts of those cases, vague replies among them (split ``clinic``; the held-out set of the
     fourth round of issue 18: reported, never fitted on)."""
     return Path(str(resources.files(__package__).joinpath("data/clinic_pairs.jsonl")))
+
+
+def heldout28_pairs_path() -> Path:
+    """The pairs written by hand at stop 28 from checkpoints of the hand-written records, most naming a relative,
+    partner or friend by first name, against patient replies and note sentences (split ``heldout28``; the held-out
+    set of the eighth round of issue 18: reported, never fitted on)."""
+    return Path(str(resources.files(__package__).joinpath("data/heldout28_pairs.jsonl")))
 
 
 def load_match_pairs(path: str | Path | None = None, split: str | None = None) -> list[MatchPair]:
@@ -174,13 +184,35 @@ def load_match_pairs(path: str | Path | None = None, split: str | None = None) -
                     f"{where}: field 'origin' marks an added pair; the held-out half takes none (added pairs "
                     "belong to the calibration split, or to the records file)"
                 )
+            case = raw.get("case", "")
+            if not isinstance(case, str):
+                raise PairSetError(f"{where}: field 'case' must be str when given, got {case!r}")
             ids.add(raw["id"])
             pair = MatchPair(
-                raw["id"], raw["checkpoint"], raw["utterance"], raw["entails"], raw["kind"], raw["split"], origin
+                raw["id"], raw["checkpoint"], raw["utterance"], raw["entails"], raw["kind"], raw["split"], origin, case
             )
             if split is None or pair.split == split:
                 pairs.append(pair)
     return pairs
+
+
+def read_with_persons(pairs: Sequence[MatchPair]) -> list[tuple[str, str]]:
+    """Each pair's (checkpoint, utterance) as the matcher reads them on its case: the persons the case's record
+    names put as their roles (:func:`~mentalhospital_env.knowledge.persons.case_persons`), as coverage does; the
+    texts themselves for a pair without a case, or whose case is not a hand-written record."""
+    from mentalhospital_env.knowledge.persons import case_persons
+
+    wanted = {p.case for p in pairs if p.case}
+    persons = {}
+    if wanted:
+        from mentalhospital_env.cases import load_suite
+
+        persons = {c.case_id: case_persons(c) for c in load_suite("handwritten") if c.case_id in wanted}
+    out = []
+    for p in pairs:
+        who = persons.get(p.case)
+        out.append((who.read(p.checkpoint), who.read(p.utterance)) if who else (p.checkpoint, p.utterance))
+    return out
 
 
 def pair_set_digest(path: str | Path | None = None) -> str:

@@ -30,12 +30,13 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from mentalhospital_env.knowledge.language import memo_size
+from mentalhospital_env.knowledge.persons import Persons, case_persons
 from mentalhospital_env.cases.model import CHECKPOINT_GROUPS, Case, Checkpoint
 
 from .adjudication import ClinicalAdjudicator
@@ -213,6 +214,36 @@ def _reply_units(reply: str) -> tuple[str, ...]:
     return output_units(reply)
 
 
+def _persons_of(case: Any) -> Persons:
+    """The persons ``case``'s record names (parsed once per case; none for an object without a record)."""
+    if getattr(case, "ehr", None) is None or getattr(case, "demographics", None) is None:
+        return Persons()
+    return case_persons(case)
+
+
+def _read_checkpoints(persons: Persons, checkpoints: Sequence[Checkpoint]) -> tuple[Checkpoint, ...]:
+    """The checkpoints with each named person's role in the name's place (the same objects when none is named)."""
+    if not persons:
+        return tuple(checkpoints)
+    return tuple(
+        c if (read := persons.read(c.text)) == c.text else replace(c, text=read) for c in checkpoints
+    )
+
+
+def _restored(
+    matched: Mapping[str, CheckpointMatch], checkpoints: Sequence[Checkpoint], units: Sequence[str], offset: int = 0
+) -> dict[str, CheckpointMatch]:
+    """Matches with the record's own checkpoint texts and the output's own units (read ones were matched)."""
+    texts = {c.id: c.text for c in checkpoints}
+    out = {}
+    for cid, m in matched.items():
+        i = m.unit_index - offset
+        unit = units[i] if 0 <= i < len(units) else m.unit
+        text = texts.get(cid, m.checkpoint)
+        out[cid] = m if (unit, text) == (m.unit, m.checkpoint) else replace(m, checkpoint=text, unit=unit)
+    return out
+
+
 class InterviewCoverage:
     """Incremental interview coverage of one case: feed the patient's replies one by one.
 
@@ -233,8 +264,12 @@ class InterviewCoverage:
         self.checkpoints: tuple[Checkpoint, ...] = tuple(
             checkpoints if checkpoints is not None else case.checkpoints.interview
         )
-        self.matcher.prepare([c.text for c in self.checkpoints])  # checkpoint embeddings and readings, once
-        self._texts = tuple(c.text for c in self.checkpoints)
+        # a person the record names is read as their role ("Rachel had panic attacks": her mother), once per case
+        self._persons = _persons_of(case)
+        read = _read_checkpoints(self._persons, self.checkpoints)
+        self.matcher.prepare([c.text for c in read])  # checkpoint embeddings and readings, once
+        self._texts = tuple(c.text for c in read)
+        self._originals = {c.id: c.text for c in self.checkpoints}
         self._ids = tuple(c.id for c in self.checkpoints)
         self.reset()
 
@@ -248,17 +283,27 @@ class InterviewCoverage:
         """Check one reply against the still-uncovered checkpoints; the ids it newly covers, in checkpoint order."""
         _check_reply(patient_reply)
         self.replies += 1
-        units = _reply_units(patient_reply)
-        if not units:
+        said = _reply_units(patient_reply)
+        if not said:
             return ()
+        units = self._read_units(said)
         texts, ids = self._open_checkpoints()
         found = MATCH_MEMORY.match(self.matcher, texts, units, ids, unit_offset=self._units)
+        start = self._units
         self._units += len(units)
         new = tuple(m.checkpoint_id for m in found if m is not None)
         for m in found:
             if m is not None:
-                self._matched[m.checkpoint_id] = m
+                self._matched[m.checkpoint_id] = self._restore(m, said[m.unit_index - start])
         return new
+
+    def _read_units(self, units: tuple[str, ...]) -> tuple[str, ...]:
+        persons = self._persons
+        return tuple(persons.read(u) for u in units) if persons else units
+
+    def _restore(self, m: CheckpointMatch, unit: str) -> CheckpointMatch:
+        text = self._originals.get(m.checkpoint_id, m.checkpoint)
+        return m if (text, unit) == (m.checkpoint, m.unit) else replace(m, checkpoint=text, unit=unit)
 
     def update_many(self, patient_replies: Sequence[str]) -> list[tuple[str, ...]]:
         """Several replies in order, as :meth:`update` one by one would take them (the same matches, the
@@ -271,10 +316,12 @@ class InterviewCoverage:
         if len(replies) < 2 or not (callable(judges_alone) and judges_alone()):
             return [self.update(reply) for reply in replies]
         units: list[str] = []
+        spoken: list[str] = []
         groups: list[int] = []
         for r, reply in enumerate(replies):
             said = _reply_units(reply)
-            units.extend(said)
+            spoken.extend(said)
+            units.extend(self._read_units(said))
             groups.extend([r] * len(said))
         self.replies += len(replies)
         newly: list[list[CheckpointMatch]] = [[] for _ in replies]
@@ -285,7 +332,7 @@ class InterviewCoverage:
             self._units += len(units)
             for m in found:  # in checkpoint order, so each reply's list is too
                 if m is not None:
-                    newly[groups[m.unit_index - start]].append(m)
+                    newly[groups[m.unit_index - start]].append(self._restore(m, spoken[m.unit_index - start]))
         out = []
         for matches in newly:
             for m in matches:
@@ -331,8 +378,22 @@ def note_coverage(
     checkpoints = case.checkpoints.note
     if not note:
         return StageCoverage("note", 0.0, checkpoints, MappingProxyType({}))
-    result = MATCH_MEMORY.coverage(matcher or default_matcher(), checkpoints, note)
-    return StageCoverage("note", result.score, checkpoints, result.matched)
+    return _case_coverage("note", case, checkpoints, output_units(note), matcher)
+
+
+def _case_coverage(
+    stage: str, case: Case, checkpoints: Sequence[Checkpoint], units: Sequence[str], matcher: Matcher | None
+) -> StageCoverage:
+    """Coverage of ``checkpoints`` by ``units`` with the case's named persons read as their roles."""
+    persons = _persons_of(case)
+    if not persons:
+        result = MATCH_MEMORY.coverage(matcher or default_matcher(), checkpoints, list(units))
+        return StageCoverage(stage, result.score, checkpoints, result.matched)
+    read = _read_checkpoints(persons, checkpoints)
+    read_units = [persons.read(u) for u in units]
+    result = MATCH_MEMORY.coverage(matcher or default_matcher(), read, read_units)
+    matched = _restored(result.matched, checkpoints, units)
+    return StageCoverage(stage, result.score, checkpoints, MappingProxyType(matched))
 
 
 def interview_coverage(case: Case, replies: Sequence[str], matcher: Matcher | None = None) -> StageCoverage:
@@ -341,8 +402,7 @@ def interview_coverage(case: Case, replies: Sequence[str], matcher: Matcher | No
     units: list[str] = []
     for reply in replies:
         units.extend(output_units(reply))
-    result = MATCH_MEMORY.coverage(matcher or default_matcher(), checkpoints, units)
-    return StageCoverage("interview", result.score, checkpoints, result.matched)
+    return _case_coverage("interview", case, checkpoints, units, matcher)
 
 
 @dataclass(frozen=True)

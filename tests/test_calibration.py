@@ -405,3 +405,29 @@ def test_the_clinic_pairs_are_unchanged_and_come_from_records_no_other_pair_set_
     assert not any(p.entails for p in pairs if p.kind in ("vague", "opposite", "wrong_subject", "wrong_time"))
     assert sum(p.kind == "vague" for p in pairs) >= 20
     assert not any(p.split == "clinic" for p in load_match_pairs())
+
+
+# The heldout28 pairs (the held-out set of issue 18's eighth round, stop 28: checkpoints of the hand-written records,
+# most naming a relative, partner or friend by first name, against patient replies and note sentences, labelled
+# before any matcher read them): pinned; nothing is fitted on them.
+HELDOUT28_PAIRS = 149
+HELDOUT28_SHA256 = "1182cc9999fc5ba9d54cf67bdc64cb92a125a352fa687c75479fd5b4a36ac10b"
+
+
+def test_the_heldout28_pairs_are_unchanged_and_come_from_records():
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.rewards.calibration import heldout28_pairs_path
+
+    pairs = load_match_pairs(heldout28_pairs_path())
+    assert len(pairs) == HELDOUT28_PAIRS
+    assert split_digest("heldout28", heldout28_pairs_path()) == HELDOUT28_SHA256
+    assert all(p.split == "heldout28" and p.origin for p in pairs)
+    assert 0.35 < sum(p.entails for p in pairs) / len(pairs) < 0.7
+    cases = {case.case_id: case for case in load_suite("handwritten")}
+    raw = [json.loads(line) for line in heldout28_pairs_path().read_text("utf-8").splitlines() if line.strip()]
+    for r in raw:  # every checkpoint is one of its record's derived checkpoints, word for word
+        case = cases[r["case"]]
+        assert r["checkpoint"] in {c.text for c in (*case.checkpoints.interview, *case.checkpoints.note)}, r["id"]
+    assert not any(p.entails for p in pairs if p.kind in ("vague", "opposite", "wrong_subject", "wrong_time"))
+    assert sum(p.kind == "wrong_subject" for p in pairs) >= 30
+    assert not any(p.split == "heldout28" for p in load_match_pairs())
