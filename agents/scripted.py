@@ -337,6 +337,10 @@ class ScriptedClinician(Doctor):
         if answer_polarity(reply) is not None:
             return True
         words = " ".join(tokenize(reply))
+        short = conf["short_denial"]
+        bare = _without_opener(reply.strip(), self.script["quotes"]["openers"]).lower()
+        if len(words.split()) <= short["max_words"] and re.match(short["pattern"], bare):
+            return True  # "I haven't had any.": a denial of whatever was asked
         return any(re.search(rf"\b{re.escape(c)}", words) for c in cues)
 
     def _off_topic(self, text: str) -> bool:
