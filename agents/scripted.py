@@ -1408,7 +1408,7 @@ class ScriptedClinician(Doctor):
         answer to the risk follow-up or with the disclosure (``risk_follow_up.means``), with no negation before it."""
         conf = self.script["risk_follow_up"]
         f = self.findings
-        keys = [i["key"] for i in conf["items"]] + list(conf["after"])
+        keys = sorted((i["key"] for i in conf["items"]), key=lambda k: k != "risk:means")  # the answer about means first
         replies = [f.answers.get(k, "") for k in keys] + [f.present.get(c, "") for c in conf["after"]]
         for reply in replies:
             for sentence in re.split(r"(?<=[.!?])\s+", reply):
