@@ -1395,6 +1395,9 @@ class ScriptedClinician(Doctor):
                     out.append(_end(f'{item["label"].replace("them", self._object())}: "{told}"'))
                 continue
             quote = self._quote(key, used)
+            told = None if quote else self._told_already(item)
+            if told:  # quoted under another heading, or told in another follow-up's reply ("I don't have a plan to end it")
+                quote = f'"{told}"'
             if not quote and answer_polarity(reply) is not None:
                 # a bare "No." or "Nope." answers the question: quoted as said
                 first = next((p.strip() for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()), reply)
