@@ -309,6 +309,10 @@ class ScriptedClinician(Doctor):
                 continue
             question = (child and (self._informant_question(item["key"]) or item["ask_child"])) or item["ask"]
             out.append((question, item["key"]))
+        # the history the risk assessment needs (who is at home, dependants, the family) follows, moved up the plan
+        then = set(self.script["risk_follow_up"]["then_ask"])
+        out += [(q, c) for q, c in self.plan if c in then]
+        self.plan = [(q, c) for q, c in self.plan if c not in then]
         return out
 
     def _told_already(self, item: dict[str, Any]) -> str | None:
@@ -353,6 +357,13 @@ class ScriptedClinician(Doctor):
             return False
         if key.startswith(("hpi:", "mse:")) or self.last_question == self._informant_question(key):
             return False
+        f = self.findings
+        room = set(conf["keep_room_for"])
+        # the questions still to come up to the last of them, each asked unless known (a block's expansion counts as one)
+        askable = [c for _, c in self.plan if not (c and ":" not in c and (c in f.asked or c in f.present or c in f.denied))]
+        last = max((i for i, c in enumerate(askable) if c in room), default=-1)
+        if self.budget - self.script["interview_reserve_turns"] - self.turns - 1 < last + 1:
+            return False  # no second try at one answer at the cost of the history still to take
         speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)
         if speaker and speaker.group(1) != "Patient":
             return False  # a relative answered
