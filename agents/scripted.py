@@ -362,7 +362,8 @@ class ScriptedClinician(Doctor):
         # the questions still to come up to the last of them, each asked unless known (a block's expansion counts as one)
         askable = [c for _, c in self.plan if not (c and ":" not in c and (c in f.asked or c in f.present or c in f.denied))]
         last = max((i for i, c in enumerate(askable) if c in room), default=-1)
-        if self.budget - self.script["interview_reserve_turns"] - self.turns - 1 < last + 1:
+        risk = key in conf["press_non_answers"] or key.startswith("risk:")  # a risk left unanswered is asked again first
+        if not risk and self.budget - self.script["interview_reserve_turns"] - self.turns - 1 < last + 1:
             return False  # no second try at one answer at the cost of the history still to take
         speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)
         if speaker and speaker.group(1) != "Patient":
