@@ -572,7 +572,8 @@ def test_a_child_disclosing_self_harm_is_asked_in_a_childs_words_and_the_parent_
 
 
 def test_an_off_topic_reply_is_asked_once_more_in_other_words_and_an_answer_is_not():
-    doctor = _adult()
+    # a turn budget with room for the history still to take (the next test: without it, no re-ask)
+    doctor = _adult(budget=60)
     first = doctor._question("insomnia")
     doctor.last_question, doctor.last_concept = first, "insomnia"
     again = _asked(doctor.act({"text": "Patient: In January, in the wake of the anniversary of a loss, things changed."}, {"allowed_actions": ["ask"]}))
@@ -581,16 +582,27 @@ def test_an_off_topic_reply_is_asked_once_more_in_other_words_and_an_answer_is_n
     nxt = _asked(doctor.act({"text": "Patient: Like I said, things changed in January."}, {"allowed_actions": ["ask"]}))
     assert doctor.last_concept != "insomnia", nxt  # once only
     for reply in ("Patient: I sleep all right.", "Patient: I haven't had any trouble.", "Patient: No."):
-        doctor = _adult()
+        doctor = _adult(budget=60)
         doctor.last_question, doctor.last_concept = first, "insomnia"
         doctor.act({"text": reply}, {"allowed_actions": ["ask"]})
         assert doctor.last_concept != "insomnia", reply
 
 
+def test_no_re_ask_at_the_cost_of_the_history_but_a_risk_question_is_asked_again_regardless():
+    doctor = _adult(budget=40)  # at the first question, the history to come (family, home, dependants) fills the budget
+    doctor.last_question, doctor.last_concept = doctor._question("insomnia"), "insomnia"
+    doctor.act({"text": "Patient: In January, in the wake of the anniversary of a loss, things changed."}, {"allowed_actions": ["ask"]})
+    assert doctor.last_concept != "insomnia" and doctor.reasks == 0
+    doctor = _adult(budget=40)
+    doctor.last_question, doctor.last_concept = doctor._question("suicidal_ideation"), "suicidal_ideation"
+    again = _asked(doctor.act({"text": "Patient: I've been a postman for years."}, {"allowed_actions": ["ask"]}))
+    assert doctor.last_concept == "suicidal_ideation" and doctor.reasks == 1, again
+
+
 @given(st.text(max_size=80))
 @settings(max_examples=40, deadline=None)
 def test_the_off_topic_reading_never_raises_and_asks_again_at_most_once(reply):
-    doctor = _adult()
+    doctor = _adult(budget=60)
     doctor.last_question, doctor.last_concept = doctor._question("low_mood"), "low_mood"
     doctor.act({"text": reply}, {"allowed_actions": ["ask"]})
     doctor.act({"text": reply}, {"allowed_actions": ["ask"]})
