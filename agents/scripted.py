@@ -29,7 +29,7 @@ from mentalhospital_env.agents.base import Action, Doctor, Info, Observation, al
 
 from mentalhospital_env.hospital import UNREMARKABLE
 from mentalhospital_env.knowledge import load_knowledge
-from mentalhospital_env.knowledge.answers import patient_findings, read_reply
+from mentalhospital_env.knowledge.answers import answer_polarity, patient_findings, read_reply
 from mentalhospital_env.knowledge.critical import Profile, load_critical_actions
 from mentalhospital_env.knowledge.durations import load_durations
 from mentalhospital_env.knowledge.language import stem, tokenize
@@ -176,6 +176,9 @@ class ScriptedClinician(Doctor):
         self.budget = 40
         self.walk_in = WalkIn()
         self.age_script: dict[str, Any] = {}
+        self.risk_followed = False  # the follow-up of a suicide or self-harm disclosure was put on the plan
+        self.reasks = 0
+        self.reasking: tuple[str, str] | None = None  # the question asked again in other words, and its topic
 
     # ------------------------------------------------------------------------------- the interview
 
@@ -275,6 +278,12 @@ class ScriptedClinician(Doctor):
                 self.plan = [((child and self._informant_question(c)) or self._question(c), c) for c in wanted] + self.plan
                 continue
             f = self.findings
+            if self.reasking == (question, concept):
+                return question, concept  # asked once more in other words: the first reply was about something else
+            mapped = self._follow_concepts().get(concept or "")
+            item = next((i for i in self.script["risk_follow_up"]["items"] if i["key"] == concept), None)
+            if mapped and (mapped in f.present or mapped in f.denied) or item and self._told_already(item):
+                continue  # a plan already denied, intent already told ("I wouldn't act on it"): not asked again
             known = concept in f.present or concept in f.denied
             if concept in self.script["ask_even_if_known"]["concepts"] and concept not in f.answers:
                 known = False  # how much and how often: the chief complaint named the drinking, not the amount
@@ -282,6 +291,106 @@ class ScriptedClinician(Doctor):
                 continue
             return question, concept
         return None
+
+    def _follow_concepts(self) -> dict[str, str]:
+        """The risk follow-up's keys ("risk:plan") and the lexicon finding each asks about (``risk_follow_up``)."""
+        return {i["key"]: i["concept"] for i in self.script["risk_follow_up"]["items"] if i.get("concept")}
+
+    def _risk_follow_up(self) -> list[tuple[str, str | None]]:
+        """The questions that follow a disclosure of suicidal thoughts or self-harm (``risk_follow_up``): a plan or
+        preparations, intent, access to means, past attempts and what keeps them safe, each not yet known; a child is
+        asked in a child's words, and the parent or carer about means at home."""
+        f = self.findings
+        child = self.walk_in.age_group == "child"
+        out = []
+        for item in self.script["risk_follow_up"]["items"]:
+            concept = item.get("concept")
+            if concept and (concept in f.present or concept in f.denied or concept in f.asked) or self._told_already(item):
+                continue
+            question = (child and (self._informant_question(item["key"]) or item["ask_child"])) or item["ask"]
+            out.append((question, item["key"]))
+        # the history the risk assessment needs (who is at home, dependants, the family) follows, moved up the plan
+        then = set(self.script["risk_follow_up"]["then_ask"])
+        out += [(q, c) for q, c in self.plan if c in then]
+        self.plan = [(q, c) for q, c in self.plan if c not in then]
+        return out
+
+    def _told_already(self, item: dict[str, Any]) -> str | None:
+        """The sentence of the disclosure, or of a reply to the risk follow-up, that already answers ``item``
+        (``told_if``: "I wouldn't act on it" answers intent), else None."""
+        f = self.findings
+        conf = self.script["risk_follow_up"]
+        replies = [f.present.get(c, "") for c in conf["after"]] + [f.answers.get(i["key"], "") for i in conf["items"] if i is not item]
+        for reply in replies:
+            for sentence in re.split(r"(?<=[.!?])\s+", reply):
+                if sentence.strip() and any(re.search(p, sentence, re.IGNORECASE) for p in item.get("told_if", ())):
+                    return _without_opener(sentence.strip(), self.script["quotes"]["openers"])
+        return None
+
+    def _on_topic(self, key: str, reply: str) -> bool | None:
+        """Whether ``reply`` answers the topic ``key`` asked about, read as this clinician reads every reply
+        (``reask``): the lexicon reads the finding asked about in it, it is a bare yes or no, or it holds one of the
+        topic's words; None when the topic is not one this clinician judges."""
+        conf = self.script["reask"]
+        cues = conf["topic_cues"].get(key) or (self.script["quotes"]["subject_cues"].get(key) if key.startswith("risk:") else None)
+        if not cues:
+            return None
+        reading = read_reply(self.last_question, reply)
+        if key in reading.affirmed | reading.denied or key in self.findings.present and self.findings.present[key] == reply:
+            return True
+        if answer_polarity(reply) is not None:
+            return True
+        words = " ".join(tokenize(reply))
+        short = conf["short_denial"]
+        bare = _without_opener(reply.strip(), self.script["quotes"]["openers"]).lower()
+        if len(words.split()) <= short["max_words"] and re.match(short["pattern"], bare):
+            return True  # "I haven't had any.": a denial of whatever was asked
+        return any(re.search(rf"\b{re.escape(c)}", words) for c in cues)
+
+    def _off_topic(self, text: str) -> bool:
+        """Whether the reply just read leaves the question's topic unanswered and may be asked once more (``reask``):
+        not after a re-ask, not of a child's informant, within the encounter's limit; a reply that says the patient
+        cannot or will not answer is pressed only on the topics of ``press_non_answers``."""
+        conf = self.script["reask"]
+        key = self.last_concept
+        if not key or self.reasks >= conf["max"] or self.reasking == (self.last_question, key):
+            return False
+        if key.startswith(("hpi:", "mse:")) or self.last_question == self._informant_question(key):
+            return False
+        f = self.findings
+        room = set(conf["keep_room_for"])
+        # the questions still to come up to the last of them, each asked unless known (a block's expansion counts as one)
+        askable = [c for _, c in self.plan if not (c and ":" not in c and (c in f.asked or c in f.present or c in f.denied))]
+        last = max((i for i, c in enumerate(askable) if c in room), default=-1)
+        risk = key in conf["press_non_answers"] or key.startswith("risk:")  # a risk left unanswered is asked again first
+        if not risk and self.budget - self.script["interview_reserve_turns"] - self.turns - 1 < last + 1:
+            return False  # no second try at one answer at the cost of the history still to take
+        speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)
+        if speaker and speaker.group(1) != "Patient":
+            return False  # a relative answered
+        reply = text[speaker.end():] if speaker else text
+        if self._non_answer(reply):
+            return key in conf["press_non_answers"]
+        return self._on_topic(key, reply) is False
+
+    def _reask(self) -> None:
+        """Put the question just asked back at the head of the plan, in other words (``reask``), and forget the
+        reply that answered something else, so that the note quotes the answer to the question."""
+        conf = self.script["reask"]
+        key = self.last_concept or ""
+        item = next((i for i in self.script["risk_follow_up"]["items"] if i["key"] == key), None)
+        other = item["reask"] if item else conf["questions"].get(key)
+        if not other:
+            return
+        preface = conf["prefaces"][self.reasks % len(conf["prefaces"])]
+        question = f"{preface} {other}"
+        self.reasks += 1
+        self.reasking = (question, key)
+        f = self.findings
+        if f.answers.get(key) is not None and f.replies and f.answers[key] == f.replies[-1][1]:
+            del f.answers[key]
+            f.told_by.pop(key, None)
+        self.plan.insert(0, (question, key))
 
     def _hypothesis_concepts(self) -> list[str]:
         """The most typical not-yet-known symptoms of the leading hypotheses."""
@@ -420,6 +529,14 @@ class ScriptedClinician(Doctor):
             before = set(self.findings.present)
             self._read_reply(text)
             affirmed = [c for c in self.findings.present if c not in before and self.lexicon.get(c).kind != "history"]
+            follow = self.script["risk_follow_up"]
+            if set(affirmed) & set(follow["after"]) and not self.risk_followed:
+                # a disclosure of suicidal thoughts or self-harm is followed at once: plan, intent, means, past
+                # attempts and what keeps them safe
+                self.risk_followed = True
+                self.plan = self._risk_follow_up() + self.plan
+            elif self._off_topic(text):
+                self._reask()
         if self.phase == "exams" and text:
             self.findings.exam_results.extend(_parse_results(text))
         reserve = self.script["interview_reserve_turns"]
@@ -431,6 +548,8 @@ class ScriptedClinician(Doctor):
                 self.last_question, self.last_concept = question, concept
                 if concept and ":" not in concept:
                     self.findings.asked.add(concept)
+                elif concept in self._follow_concepts():
+                    self.findings.asked.add(self._follow_concepts()[concept])  # asked about means: not again in the history
                 sensitive = bool(concept and concept in self.lexicon and self.lexicon.get(concept).sensitive)
                 to_informant = question == self._informant_question(concept) and self.walk_in.age_group == "child"
                 if to_informant:
@@ -440,7 +559,7 @@ class ScriptedClinician(Doctor):
                     if self.turns % 2 == 0 or affirmed:
                         question = f"{warm[self.validation_index % len(warm)]} {question}"
                         self.validation_index += 1
-                elif sensitive and concept in self.script["risk"]:
+                elif sensitive and concept in self.script["risk"] and (question, concept) != self.reasking:
                     warm = self._validation() if affirmed else self._acknowledgement()
                     question = f"{warm} {self.script['risk_preface']} {question}"
                 elif affirmed:
@@ -841,6 +960,10 @@ class ScriptedClinician(Doctor):
             parts.append(self.script["plan_safety"]["heavy_drinking"]["hazardous_advice"])
         if self._risk_to_others():
             parts.append(conf["risk_to_others"])
+        means = self._means_told() if self.risk_followed else None
+        if means:  # a means the patient told of: named, and access to it restricted
+            he, his, him = {"female": ("she", "her", "her"), "male": ("he", "his", "him")}.get(self.walk_in.sex or "", ("they", "their", "them"))
+            parts.append(self.script["risk_follow_up"]["means"]["sentence"].format(quote=means.rstrip("."), he=he, his=his, him=him))
         setting_name = self.walk_in.setting or ""
         smokes = "tobacco_use" in self.findings.present and "tobacco_use" not in self.findings.contradicted
         if smokes or self._tells(self.findings.answers.get("tobacco_use", ""), conf["tobacco"]["said"]):
@@ -1252,6 +1375,63 @@ class ScriptedClinician(Doctor):
         out |= {c for c in symptoms for d in symptoms if frozenset((c, d)) in opposite}
         return out
 
+    def _risk_quote(self, concept: str) -> str:
+        """The reply that disclosed a risk, as the risk assessment quotes it: the sentences that state it and those
+        that say what the patient would or would not do about it ("I wouldn't do anything, though."), not the rest
+        of the reply ("In mid-February, without any trigger anyone can point to." before "I've attended the emergency
+        department often after self-harm."); the whole reply when no sentence is read so."""
+        reply = self.findings.present[concept].strip()
+        intent = self.script["quotes"]["subject_cues"]["risk:intent"] + self.script["quotes"]["subject_cues"]["risk:plan"][:2]
+        kept = []
+        for sentence in (p.strip() for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()):
+            words = " ".join(tokenize(sentence))
+            stated = self._stated(sentence)
+            if concept in stated or set(stated) & set(self.script["risk_follow_up"]["after"]) or (
+                kept and any(re.search(rf"\b{re.escape(c)}", words) for c in intent)
+            ):
+                kept.append(sentence)
+        return " ".join(kept) or reply
+
+    def _risk_follow_up_lines(self, used: set[str]) -> list[str]:
+        """What the patient said when asked about a plan, intent, means, past attempts and what keeps them safe
+        (``risk_follow_up``), each in their own words on that subject only; an item asked and not answered says so."""
+        conf = self.script["risk_follow_up"]
+        f = self.findings
+        out = []
+        for item in conf["items"]:
+            key = item["key"]
+            reply = f.answers.get(key, "").strip()
+            if not reply:
+                told = self._told_already(item) if self.risk_followed else None
+                if told:  # answered with the disclosure or another follow-up: that sentence, quoted
+                    out.append(_end(f'{item["label"].replace("them", self._object())}: "{told}"'))
+                continue
+            quote = self._quote(key, used)
+            told = None if quote else self._told_already(item)
+            if told:  # quoted under another heading, or told in another follow-up's reply ("I don't have a plan to end it")
+                quote = f'"{told}"'
+            if not quote and answer_polarity(reply) is not None:
+                # a bare "No." or "Nope." answers the question: quoted as said
+                first = next((p.strip() for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()), reply)
+                quote = f'"{first}"'
+            label = item["label"].replace("them", self._object())
+            out.append(_end(f"{label}: {quote}") if quote else f"{label}: {conf['no_answer']}.")
+        return out
+
+    def _means_told(self) -> str | None:
+        """The patient's sentence that names a means of harm they have (stored tablets, a rope, a weapon), told in
+        answer to the risk follow-up or with the disclosure (``risk_follow_up.means``), with no negation before it."""
+        conf = self.script["risk_follow_up"]
+        f = self.findings
+        keys = sorted((i["key"] for i in conf["items"]), key=lambda k: k != "risk:means")  # the answer about means first
+        replies = [f.answers.get(k, "") for k in keys] + [f.present.get(c, "") for c in conf["after"]]
+        for reply in replies:
+            for sentence in re.split(r"(?<=[.!?])\s+", reply):
+                sentence = sentence.strip()
+                if sentence and self._tells(sentence, conf["means"]["patterns"]) and self._speech(sentence):
+                    return sentence
+        return None
+
     def _risk_disclosures(self) -> list[str]:
         """The risks a reply disclosed under any question (``risk_disclosures``: an overdose, a knife, threats to share
         pictures), each once, in the patient's words when they are the patient's own speech."""
@@ -1320,6 +1500,10 @@ class ScriptedClinician(Doctor):
         if need is None or said is None or said >= need:
             return ""
         return " " + self.script["provisional_diagnosis"]["sentence"].format(said=_days(said), need=_days(need))
+
+    def _object(self) -> str:
+        """The patient's object pronoun (her, him, them)."""
+        return {"she": "her", "he": "him", "they": "them"}[self._voice()[0]]
 
     def _voice(self) -> tuple[str, str]:
         """The patient's pronoun and its possessive (she/her, he/his, they/their)."""
@@ -1566,10 +1750,11 @@ class ScriptedClinician(Doctor):
         dropped = set(self.script["risk_results"]["denials_dropped"]) if on_file else set()
         for c in ("suicidal_ideation", "self_harm", "homicidal_ideation"):
             if c in f.present:
-                quoted = f.present[c].strip()
+                quoted = self._risk_quote(c)
                 risk.append(f'Reports {term(c)} ("{quoted}").')
             elif c in f.denied and c not in dropped:
                 risk.append(f"Denies {term(c)}.")
+        risk.extend(self._risk_follow_up_lines(used))
         risk.extend(on_file)
         risk.extend(line for c, line in self.script["risk_from_findings"]["findings"].items() if line and c in f.present)
         risk.extend(self._risk_disclosures())

@@ -502,3 +502,152 @@ def test_a_risk_disclosure_is_not_echoed_with_stock_warmth(handwritten_env):
         if i + 1 < len(chart.turns):
             following = chart.turns[i + 1].doctor
             assert "want to die" not in following and "exhausting" not in following, following
+
+
+# ------------------------------------------------------------------ issue 15, stop 28: risk follow-up, tobacco, re-asks
+
+
+def _adult(text="Outpatient clinic. A 40-year-old woman is here to see you, alone.", budget=40):
+    doctor = ScriptedClinician()
+    doctor.reset({"text": text}, {"turn_budget": budget})
+    doctor.act({"text": ""}, {"allowed_actions": ["ask"]})  # the opening question
+    return doctor
+
+
+def _asked(action):
+    return re.sub(r"^<ask>|</ask>$", "", action)
+
+
+def test_a_suicidal_disclosure_is_followed_by_plan_intent_means_attempts_and_what_keeps_them_safe():
+    doctor = _adult()
+    follow = doctor.script["risk_follow_up"]["items"]
+    replies = {
+        "risk:plan": "Patient: I've looked up how many of my tablets it would take.",
+        "risk:intent": "Patient: Some nights I think I might.",
+        "risk:means": "Patient: I've got a drawer full of paracetamol at home.",
+        "risk:attempts": "Patient: I took an overdose two years ago.",
+        "risk:protective": "Patient: My daughter keeps me going.",
+    }
+    question = _asked(doctor.act({"text": "Patient: I want to die. I've thought about it a lot lately."}, {"allowed_actions": ["ask"]}))
+    asked = []
+    for _ in follow:
+        asked.append(doctor.last_concept)
+        question = _asked(doctor.act({"text": replies[doctor.last_concept]}, {"allowed_actions": ["ask"]}))
+    # straight after the disclosure, each item once, in the data's order, before the interview goes on
+    assert asked == [i["key"] for i in follow], asked
+    assert doctor.last_concept not in replies
+    note = doctor._note()
+    risk = next(line for line in note.splitlines() if line.startswith("Risk assessment:"))
+    # what the patient said, in their words, under each item: nothing the patient did not say
+    for item in follow:
+        assert item["label"].replace("them", "her") in risk, (item, risk)
+    assert "paracetamol" in risk and "overdose two years ago" in risk and "My daughter keeps me going" in risk
+    plan = doctor._plan()
+    checked = load_critical_actions().proposed(plan)
+    assert {"safety_plan", "means_restriction", "prompt_follow_up"} <= checked, (checked, plan)
+    assert "paracetamol" in plan  # the means told is named where access is restricted
+
+
+def test_no_risk_follow_up_without_a_disclosure_and_an_item_told_already_is_not_asked_again():
+    doctor = _adult()
+    doctor.last_question, doctor.last_concept = doctor._question("suicidal_ideation"), "suicidal_ideation"
+    question = _asked(doctor.act({"text": "Patient: No, never. I've never had thoughts of ending my life."}, {"allowed_actions": ["ask"]}))
+    assert not doctor.risk_followed and not str(doctor.last_concept).startswith("risk:"), question
+    doctor = _adult()
+    # the disclosure already says there is no plan and no intent: neither is asked
+    doctor.act({"text": "Patient: I want to die. I don't have a plan to end it. The thought crosses my mind, but I wouldn't act on it."}, {"allowed_actions": ["ask"]})
+    keys = [c for _, c in [(doctor.last_question, doctor.last_concept)] + doctor.plan if c and c.startswith("risk:")]
+    assert "risk:plan" not in keys and "risk:intent" not in keys and "risk:means" in keys, keys
+    risk = next(line for line in doctor._note().splitlines() if line.startswith("Risk assessment:"))
+    assert "I wouldn't act on it" in risk and "I don't have a plan to end it" in risk, risk
+
+
+def test_a_child_disclosing_self_harm_is_asked_in_a_childs_words_and_the_parent_about_means():
+    doctor = _adult("Outpatient clinic. A 10-year-old boy is here to see you, accompanied by his mother.")
+    doctor.act({"text": "Patient: Sometimes I hurt myself on purpose when I'm sad. I've cut myself."}, {"allowed_actions": ["ask"]})
+    questions = [q for q, c in [(doctor.last_question, doctor.last_concept)] + doctor.plan if c and c.startswith("risk:")]
+    text = " ".join(questions)
+    assert "Mum," in text and "locked away" in text, questions  # means at home: the parent's to tell
+    assert "plans or preparations" not in text  # an adult's wording is not put to a child
+
+
+def test_an_off_topic_reply_is_asked_once_more_in_other_words_and_an_answer_is_not():
+    # a turn budget with room for the history still to take (the next test: without it, no re-ask)
+    doctor = _adult(budget=60)
+    first = doctor._question("insomnia")
+    doctor.last_question, doctor.last_concept = first, "insomnia"
+    again = _asked(doctor.act({"text": "Patient: In January, in the wake of the anniversary of a loss, things changed."}, {"allowed_actions": ["ask"]}))
+    assert doctor.last_concept == "insomnia" and first not in again and "sleep" in again.lower(), again
+    assert "insomnia" not in doctor.findings.answers  # the note will quote the answer, not the aside
+    nxt = _asked(doctor.act({"text": "Patient: Like I said, things changed in January."}, {"allowed_actions": ["ask"]}))
+    assert doctor.last_concept != "insomnia", nxt  # once only
+    for reply in ("Patient: I sleep all right.", "Patient: I haven't had any trouble.", "Patient: No."):
+        doctor = _adult(budget=60)
+        doctor.last_question, doctor.last_concept = first, "insomnia"
+        doctor.act({"text": reply}, {"allowed_actions": ["ask"]})
+        assert doctor.last_concept != "insomnia", reply
+
+
+def test_no_re_ask_at_the_cost_of_the_history_but_a_risk_question_is_asked_again_regardless():
+    doctor = _adult(budget=40)  # at the first question, the history to come (family, home, dependants) fills the budget
+    doctor.last_question, doctor.last_concept = doctor._question("insomnia"), "insomnia"
+    doctor.act({"text": "Patient: In January, in the wake of the anniversary of a loss, things changed."}, {"allowed_actions": ["ask"]})
+    assert doctor.last_concept != "insomnia" and doctor.reasks == 0
+    doctor = _adult(budget=40)
+    doctor.last_question, doctor.last_concept = doctor._question("suicidal_ideation"), "suicidal_ideation"
+    again = _asked(doctor.act({"text": "Patient: I've been a postman for years."}, {"allowed_actions": ["ask"]}))
+    assert doctor.last_concept == "suicidal_ideation" and doctor.reasks == 1, again
+
+
+@given(st.text(max_size=80))
+@settings(max_examples=40, deadline=None)
+def test_the_off_topic_reading_never_raises_and_asks_again_at_most_once(reply):
+    doctor = _adult(budget=60)
+    doctor.last_question, doctor.last_concept = doctor._question("low_mood"), "low_mood"
+    doctor.act({"text": reply}, {"allowed_actions": ["ask"]})
+    doctor.act({"text": reply}, {"allowed_actions": ["ask"]})
+    assert doctor.reasks <= 1
+
+
+@pytest.fixture(scope="module")
+def dev_v2_env():
+    e = gymnasium.make("MentalHospital-v0", suite="dev-v2", turn_budget=40)
+    yield e
+    e.close()
+
+
+def test_adults_are_asked_about_tobacco_and_children_are_not(dev_v2_env):
+    suite = load_suite("dev-v2")
+    adults = [c for c in suite.cases if c.demographics.age >= 18][:3]
+    children = [c for c in suite.cases if c.demographics.age <= 12][:1]
+    assert adults and children
+    for case in adults + children:
+        chart = play(dev_v2_env, ScriptedClinician(), case.case_id)
+        asked = " ".join(t.doctor for t in chart.turns).lower()
+        assert ("smoke" in asked) == (case.demographics.age >= 18), case.case_id
+        assert len(chart.turns) <= 40
+
+
+def test_an_encounter_with_suicidal_thoughts_follows_them_up_within_the_turn_budget():
+    env = gymnasium.make("MentalHospital-v0", suite="test-v2", turn_budget=40)
+    try:
+        suite = load_suite("test-v2")
+        # a case whose record holds suicidal thoughts (not a denial), chosen by content
+        cases = [c for c in suite.cases if c.ehr.risk_assessment and c.ehr.risk_assessment.suicide
+                 and re.search(r"wish|thought|better off|wake up|die", c.ehr.risk_assessment.suicide, re.I)
+                 and not re.match(r"\s*(no|denies|none)\b", c.ehr.risk_assessment.suicide, re.I)]
+        for case in cases[:6]:
+            doctor = ScriptedClinician()
+            chart = play(env, doctor, case.case_id)
+            if not doctor.risk_followed:
+                continue
+            asked = [t.doctor for t in chart.turns]
+            assert any("plans or preparations" in q or "act on them" in q for q in asked), case.case_id
+            risk = next(line for line in chart.note.splitlines() if line.startswith("Risk assessment:"))
+            assert any(i["label"].split()[0] in risk for i in doctor.script["risk_follow_up"]["items"]), risk
+            assert not check_note(case, chart).errors
+            assert len(chart.turns) <= 40
+            return
+        pytest.fail("no case of the six disclosed suicidal thoughts")
+    finally:
+        env.close()
