@@ -495,14 +495,27 @@ class ScriptedClinician(Doctor):
             out -= {c for c in conf["drug_findings"] if f.heard_on.get(c, "") not in asked_about_use}
         return out
 
+    def _shown_by_results(self) -> set[str]:
+        """Findings a result on file shows whatever the patient said (``evidence.results_show``): a cognitive
+        score in the impaired range is memory and executive impairment even when a patient without insight denies
+        them ("I'm not confused"). They weigh in the ranking only; the note's history still tells only what the
+        patient said, and the result stands under Investigations."""
+        out: set[str] = set()
+        for rule in self.script["evidence"].get("results_show", []):
+            for name, result in self.findings.exam_results:
+                if name.lower() in rule["exams"] and re.search(rule["pattern"], result, re.IGNORECASE):
+                    out.update(rule["findings"])
+        return out
+
     def _ranked(self) -> list[tuple[Hypothesis, float]]:
         f = self.findings
         abnormal = {name.lower() for name, result in f.exam_results if _reads_abnormal(result)}
-        evidence = self._evidence()
+        shown = self._shown_by_results()
+        evidence = self._evidence() | shown
         scored = []
         for h in self.hyps:
             support = sum(p for c, p in h.symptoms if c in evidence)
-            against = sum(p for c, p in h.symptoms if c in f.denied and p >= 0.6)
+            against = sum(p for c, p in h.symptoms if c in f.denied and c not in shown and p >= 0.6)
             typical = sum(p for _, p in h.symptoms) or 1.0
             exam_support = len(h.abnormal_exams & abnormal)
             score = (support - 0.6 * against) / math.sqrt(typical) + 0.15 * exam_support + 0.08 * math.log(h.prior + 1e-6)
@@ -595,7 +608,9 @@ class ScriptedClinician(Doctor):
         # after the leading hypothesis's own (``exams_by_finding``: a C-SSRS naming a rope comes first, hw-015)
         called = [
             rule for rule in self.script["exams_by_finding"]["rules"]
-            if set(rule["when"]) & set(self.findings.present) and self.walk_in.age_group in rule.get("ages", [self.walk_in.age_group])
+            if set(rule["when"]) & set(self.findings.present)
+            and self.walk_in.age_group in rule.get("ages", [self.walk_in.age_group])
+            and (self.walk_in.age or 0) >= rule.get("min_age", 0)
         ]
         for first in (True, False):
             for rule in called:

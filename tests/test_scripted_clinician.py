@@ -260,7 +260,7 @@ def test_specifiers_follow_the_history(test_v2_env):
 
 
 def test_the_note_files_answers_and_states_only_what_was_said(test_v2_env):
-    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0115")  # "I'm not myself" (0028 until stop 27's redraw)
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0031")  # "I'm not myself" (0115 until stop 28's redraw)
     hpi = next(line for line in chart.note.splitlines() if line.startswith("History of present illness"))
     # "I'm not myself" is quoted, never turned into a "personality change"
     assert "personality change" not in chart.note and '"I\'m not myself"' in hpi
@@ -306,15 +306,21 @@ def test_a_supervisors_faults_of_stop_26_are_gone(test_v2_env):
 def test_the_plan_reconciles_medicines_and_treats_a_believed_comorbidity(test_v2_env):
     plan = play(test_v2_env, ScriptedClinician(), "test-v2-0286").treatment  # on lithium, quetiapine started
     assert "reconcile every medicine" in plan
-    # anxiety with a primary insomnia the record tells (stop 27's redraw left 0027's insomnia out of its record)
+    # a primary insomnia the record tells beside anxiety or depression: wherever the clinician believes it (one of its
+    # first two disorders), the plan treats it with CBT-I (stop 27's redraw left 0027's insomnia out of its record;
+    # stop 28's put it third, on the differential only, in 0170)
     def told_insomnia(c):
         codes = [d.code for d in c.diagnosis.disorders]
-        return any(x.startswith("F41") for x in codes) and "F51.01" in codes and any(
+        return any(x.startswith(("F41", "F32", "F33")) for x in codes) and "F51.01" in codes and any(
             re.search(r"\bsleep", f.text, re.IGNORECASE) for f in getattr(c, "facts", ())
         )
-    insomnia = next(c.case_id for c in load_suite("test-v2") if told_insomnia(c))
-    plan = play(test_v2_env, ScriptedClinician(), insomnia).treatment
-    assert "cognitive behavioural therapy for insomnia" in plan, insomnia
+    believed = 0
+    for case in (c for c in load_suite("test-v2") if told_insomnia(c)):
+        chart = play(test_v2_env, ScriptedClinician(), case.case_id)
+        if "F51.01" in chart.disorders[:2]:
+            believed += 1
+            assert "cognitive behavioural therapy for insomnia" in chart.treatment, case.case_id
+    assert believed
 
 
 def _heard(doctor, concept, question, reply):
@@ -464,8 +470,12 @@ def test_a_supervisors_faults_of_stop_27_are_gone(test_v2_env, tmp_path):
     assert "alone" in case["demographics"]["living_situation"] and case["setting"] == "outpatient"
     (tmp_path / "ed.jsonl").write_text(json.dumps({**case, "setting": "emergency"}) + "\n")
     ed_env = gymnasium.make("MentalHospital-v0", suite=str(tmp_path / "ed.jsonl"), turn_budget=40)
-    plan = play(ed_env, ScriptedClinician(), "dev-v2-0215").treatment
+    # (stop 28's redraw: she denies confusion and tells low mood; the cognitive screen her memory complaint calls for at
+    # 86, read whatever she denies, keeps the dementia on the differential and her at no risk of being sent home)
+    chart = play(ed_env, ScriptedClinician(), "dev-v2-0215")
     ed_env.close()
+    plan = chart.treatment
+    assert "MMSE" in chart.exams and any(d.startswith("F03") for d in chart.disorders)
     assert "discharge home" not in plan and "admission today" in plan and "caring for the children" not in plan
     assert "risperidone" not in play(test_v2_env, ScriptedClinician(), "test-v2-0101").treatment.lower()
 
