@@ -1216,6 +1216,8 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
         for name in names:  # "after Chloe's birth": the patient's own, "after my birth"
             named = re.sub(rf"\b{re.escape(person.possessive)}\b(?= birth\b)", "my", named) if re.search(rf"\b{name}'s birth\b", text) else named
         named = _relatives_as_patient(named, relatives)
+        for pattern, repl in data["family_own_patterns"]:  # "after the birth of her younger brother": mine
+            named = re.sub(pattern, repl, named, flags=re.IGNORECASE)
     if re.search(data["quoted_other_pattern"], text) and not re.match(rf"^(?:{person.subject}|{'|'.join(map(re.escape, names)) or 'I'})\b", text, re.IGNORECASE):
         # "Her son says her memory is 'better than mine'": another's words in quotes, whose "I" and "mine"
         # are theirs; with the quotation marks gone the patient would say them as their own. A relative's
