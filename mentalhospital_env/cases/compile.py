@@ -1629,6 +1629,13 @@ def _bound_pieces(sentence: str) -> set[int]:
         ):
             bound.add(k)  # ", peak within ten minutes and leave me exhausted": a verb whose subject came before
             continue
+        if piece and piece[0].tag_ in ("VBD", "VBZ", "VBP", "MD") and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") and c.i >= piece[0].i for c in piece[0].children):
+            # "The first thing anyone noticed, two months ago, was that ...": a finite verb whose subject came
+            # before, and the aside between them, stay one sentence
+            bound.add(k)
+            if k > 1 and verbless[k - 1]:
+                bound.add(k - 1)
+            continue
         lead = next((t for t in piece if t.pos_ != "ADV"), None)
         if lead is not None and (lead.tag_ == "VBG" or (lead.pos_ == "ADP" and lead.i == piece[0].i)) and not any(
             t.dep_ in ("nsubj", "nsubjpass", "expl") for t in piece
