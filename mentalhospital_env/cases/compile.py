@@ -1629,7 +1629,9 @@ def _bound_pieces(sentence: str) -> set[int]:
         ):
             bound.add(k)  # ", peak within ten minutes and leave me exhausted": a verb whose subject came before
             continue
-        if piece and piece[0].tag_ in ("VBD", "VBZ", "VBP", "MD") and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") and c.i >= piece[0].i for c in piece[0].children):
+        if piece and piece[0].tag_ in ("VBD", "VBZ", "VBP", "MD") and any(
+            c.dep_ in ("nsubj", "nsubjpass", "expl") and c.i < piece[0].i for c in piece[0].children
+        ) and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") and c.i >= piece[0].i for c in piece[0].children):
             # "The first thing anyone noticed, two months ago, was that ...": a finite verb whose subject came
             # before, and the aside between them, stay one sentence
             bound.add(k)
