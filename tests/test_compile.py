@@ -321,3 +321,45 @@ def test_labelled_quotations_are_the_patients_words_or_a_relatives_never_mixed()
 )
 def test_record_shapes_are_said_in_the_patients_words_or_not_at_all(section: str, sentence: str, sex: str, said: str | None) -> None:
     assert compiler.voiced(section, sentence, sex) == said
+
+
+@pytest.mark.parametrize(
+    "section, sentence, sex, said",
+    [
+        # another's report hung on the end: the speaker first, the clause in the patient's person
+        ("history_of_present_illness", "After that there were rows at home over small things, his family says.", "male",
+         "My family says after that there were rows at home over small things."),
+        ("history_of_present_illness", "He is never left alone by the family, his partner adds.", "male",
+         "My partner says I'm never left alone by the family."),
+        # a referral letter's voice is not the patient's
+        ("history_of_present_illness", "According to the letter, the trouble is feeling low most days.", "female", None),
+        ("history_of_present_illness", "The trouble for the family has been feeling down and flat.", "male", None),
+        ("history_of_present_illness", "Occupational health at her work referred her: 50, lives with partner, a bank clerk.", "female", None),
+        # a leading clause, a subjectless phrase and an aside stay with their sentence
+        ("history_of_present_illness", "When he was 24, for no reason he can name, it all began.", "male",
+         "When I was 24, for no reason I can name, it all began."),
+        ("past_psychiatric_history", "So far as she knows, she had never spoken to a doctor about her mood or nerves.", "female",
+         "So far as I know, I had never spoken to a doctor about my mood or nerves."),
+        ("history_of_present_illness", "She had been managing well until last December, around the time of an eviction notice.", "female",
+         "I had been managing well until last December, around the time of an eviction notice."),
+        ("history_of_present_illness", "The first thing anyone noticed, two months ago, was that he was coming home later and later.", "male",
+         "The first thing anyone noticed, two months ago, was that I was coming home later and later."),
+        # an object "her" in a clause whose subject holds the relatives is the patient
+        ("history_of_present_illness", "She has had fleeting thoughts that her husband and daughter would be better off without her.", "female",
+         "I've had fleeting thoughts that my husband and daughter would be better off without me."),
+        ("personal_history", "Her sister visits and helps her with shopping.", "female", "My sister visits and helps me with shopping."),
+        # a mother's child is the patient's sibling
+        ("family_history", "Her mother was treated for depression after the birth of her younger brother.", "female",
+         "My mother was treated for depression after the birth of my younger brother."),
+        ("substance_use", "Binge-drinks Friday and Saturday, around 12-14 units a night.", "male",
+         "I binge-drink Friday and Saturday, around 12 to 14 units a night."),
+    ],
+)
+def test_reported_frames_referral_voice_and_splits(section: str, sentence: str, sex: str, said: str | None) -> None:
+    assert compiler.voiced(section, sentence, sex) == said
+
+
+
+def test_grandiose_is_said_in_lay_words() -> None:
+    said = compiler.voiced("history_of_present_illness", "Grandiose beliefs that God chose him to fix the NHS.", "male")
+    assert said and "grandiose" not in said.lower() and "God chose me" in said

@@ -561,6 +561,10 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
             # "makes her test them": "her" before a bare verb is its object, "me", never "my"
             bare_verb = low == person.object and t.i + 1 < len(doc) and doc[t.i + 1].tag_ == "VB"
             out[t.i] = _case_like(t, "me" if bare_verb else "my") + t.whitespace_
+        elif low == person.object and t.tag_ == "PRP" and not family and relative_seen and _bound_by_relatives(t, person):
+            # "her husband and daughter would be better off without her": an object pronoun never names the
+            # subject of its own clause, so with the relatives all in that subject the pronoun is the patient
+            out[t.i] = _case_like(t, "me") + t.whitespace_
         elif family or relative_seen:
             continue
         elif low == person.subject and t.dep_ in ("nsubj", "nsubjpass"):
@@ -614,6 +618,22 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
     text = re.sub(r"\bI am\b", "I'm", text)
     text = re.sub(r"\bI do not\b", "I don't", text)
     return text
+
+
+def _bound_by_relatives(pronoun, person: _Person) -> bool:
+    """Whether every relative who shares the patient's pronouns, named before ``pronoun`` (an object "her"),
+    is in the subject of the clause that holds it: the pronoun then cannot be that relative (the clause's
+    subject would take "herself"), so it is the patient."""
+    verb = pronoun.head
+    while verb.pos_ not in ("VERB", "AUX") and verb.head is not verb:
+        verb = verb.head
+    if verb.pos_ not in ("VERB", "AUX"):
+        return False
+    while verb.dep_ == "conj" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children):
+        verb = verb.head  # "visits and helps her": the subject of the first verb
+    subject = {u.i for c in verb.children if c.dep_ in ("nsubj", "nsubjpass") for u in c.subtree}
+    named = [u for u in pronoun.doc[: pronoun.i] if u.lower_ in person.others]
+    return bool(subject) and bool(named) and all(u.i in subject for u in named)
 
 
 def _own_relatives(doc, out: list[str]) -> None:
@@ -1181,11 +1201,23 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
     "Nothing has really changed") may be said as it stands (a structured case's fact; the narrative compiler
     keeps to sentences the patient owns)."""
     person = _Person.of(sex)
+    frame = re.match(data["trailing_frame_pattern"], text.strip())
+    if frame:
+        # "After that there were rows at home, his family says": the speaker first ("My family says after
+        # that ..."), never the clause and a stray "My family says." after it
+        said = _voiced(section, frame.group("said") + ".", sex, names, relatives, data, impersonal)
+        if not said:
+            return None
+        said = said if re.match(r"^I\b|^I'", said) else said[0].lower() + said[1:]
+        who = "my " + frame.group("who").split(" ", 1)[1]
+        return _finish(data["trailing_frame_says"].format(who=who[0].upper() + who[1:], said=said.rstrip(".")))
     named = _named_as_patient(text, names, person)
     if section == "family_history":  # "Rachel had panic attacks in her twenties": her twenties stay hers
         for name in names:  # "after Chloe's birth": the patient's own, "after my birth"
             named = re.sub(rf"\b{re.escape(person.possessive)}\b(?= birth\b)", "my", named) if re.search(rf"\b{name}'s birth\b", text) else named
         named = _relatives_as_patient(named, relatives)
+        for pattern, repl in data["family_own_patterns"]:  # "after the birth of her younger brother": mine
+            named = re.sub(pattern, repl, named, flags=re.IGNORECASE)
     if re.search(data["quoted_other_pattern"], text) and not re.match(rf"^(?:{person.subject}|{'|'.join(map(re.escape, names)) or 'I'})\b", text, re.IGNORECASE):
         # "Her son says her memory is 'better than mine'": another's words in quotes, whose "I" and "mine"
         # are theirs; with the quotation marks gone the patient would say them as their own. A relative's
@@ -1575,6 +1607,14 @@ def _bound_pieces(sentence: str) -> set[int]:
     for k in range(1, len(pieces)):
         if all(verbless[:k]):
             bound.add(k)  # "Since then, over about seven months, she cries ...": the opening is the sentence's own
+    opener = re.match(r"^(?:%s)\b" % "|".join(re.escape(w) for w in _data()["leading_clause_openers"]), pieces[0], re.IGNORECASE)
+    if opener:
+        # "When I was 24, for no reason I can name, it all began", "So far as I know, I had never ...": a
+        # sentence that opens with a clause leaning on what follows is never broken before its main clause
+        for k, at in sorted((k, at) for at, k in starts.items() if k):
+            bound.add(k)
+            if any(t.dep_ in ("nsubj", "nsubjpass", "expl") and t.head.dep_ == "ROOT" for t in doc if at <= t.idx < at + len(pieces[k])):
+                break
     for k, at in ((k, at) for at, k in starts.items() if k):
         # "episodes in which mood, psychosis or both become severe": a noun continuing a list begun in
         # the piece before is never a sentence of its own ("... in which mood. Psychosis or both ...")
@@ -1588,6 +1628,23 @@ def _bound_pieces(sentence: str) -> set[int]:
             t.dep_ == "conj" and t.pos_ in ("VERB", "AUX") and t.head.idx < at for t in piece
         ):
             bound.add(k)  # ", peak within ten minutes and leave me exhausted": a verb whose subject came before
+            continue
+        if piece and piece[0].tag_ in ("VBD", "VBZ", "VBP", "MD") and any(
+            c.dep_ in ("nsubj", "nsubjpass", "expl") and c.i < piece[0].i for c in piece[0].children
+        ) and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") and c.i >= piece[0].i for c in piece[0].children):
+            # "The first thing anyone noticed, two months ago, was that ...": a finite verb whose subject came
+            # before, and the aside between them, stay one sentence
+            bound.add(k)
+            if k > 1 and verbless[k - 1]:
+                bound.add(k - 1)
+            continue
+        lead = next((t for t in piece if t.pos_ != "ADV"), None)
+        if lead is not None and (lead.tag_ == "VBG" or (lead.pos_ == "ADP" and lead.i == piece[0].i)) and not any(
+            t.dep_ in ("nsubj", "nsubjpass", "expl") for t in piece
+        ):
+            # ", around the time of an eviction notice", ", missing appointments and losing my way", ", now
+            # threatening my job": a phrase with no subject of its own is never a sentence of its own
+            bound.add(k)
             continue
         if piece and piece[0].lower_ in ("which", "who", "whom", "whose"):
             bound.add(k)  # ", which helped within six weeks": never "Which helped within six weeks."
