@@ -163,3 +163,27 @@ def test_a_mood_is_never_a_template_heading():
     # "Mood-wise, bored." and "As for my mood, worried all the time, I suppose." (stop 27's readers: a template)
     leads = lay_renderer().mood_lead
     assert not any("-wise" in lead for lead in leads["short"] + leads["long"])
+
+
+def test_an_informant_gives_a_notes_verbless_count_or_school_year_a_subject():
+    # stop 28's reading of the exam: hw-012's mother said "Two fixed-term exclusions this year, ..." and hw-035's
+    # "Year 1 at a mainstream school." - a note's fragments, not a parent's sentences
+    son = Informant("mother", "Kelly", "male")
+    assert son.say("Two fixed-term exclusions this year (one day each) for throwing a chair.").startswith(
+        "He's had two fixed-term exclusions this year")
+    assert Informant("mother", "Sana", "female").say("Year 1 at a mainstream school.") == "She's in Year 1 at a mainstream school."
+    # a count of time or of people is no such fragment
+    assert son.say("Two years ago he moved school.") == "Two years ago he moved school."
+    assert son.say("Two older brothers, both well.").startswith("Two older brothers")
+    assert son.say("Three months of poor sleep.").startswith("Three months")
+
+
+def test_a_parent_who_told_something_does_not_add_im_not_sure():
+    # hw-023's mother once said "She needs to know the plan for the day. I'm not sure, to be honest." (stop 28's reading)
+    suite = load_suite("handwritten")
+    patient = make_patient(suite["hw-023"], seed=0)
+    patient.respond("Isla, what do you like doing?")
+    patient.respond("How do you find school?")  # she says what bothers her at school: the mother has no more of it
+    reply = patient.respond("What happens when plans change at school?")
+    assert reply.speaker == "informant"
+    assert "plan" in reply.text and "I'm not sure" not in reply.text, reply.text

@@ -138,6 +138,7 @@ class Informant:
         text = re.sub(rf"(\bwith me, {mine} [a-z]+ and )(\d+-year-old|younger|older|baby|little|[a-z]+) (brother|sister)\b", rf"\1{mine} \2 \3", text)
         text = _first_person_verbs(text)
         text = self._subjects(text)
+        text = self._fragment_lead(text)
         text = _lay_report(text)
         return text[0].upper() + text[1:] if text else text
 
@@ -179,6 +180,22 @@ class Informant:
         # "For the last three months sleeps in our bed": a time phrase before the subjectless verb
         return re.sub(r"((?:^|(?<=[.!?])\s+|,\s+)(?:(?:For|Over|In|During|Since) the (?:last|past) [a-z]+ (?:days|weeks|months|years),? )?)([A-Za-z]+)\b", fix, text)
 
+    def _fragment_lead(self, text: str) -> str:
+        """A note's verbless sentence about the child as the informant says it, with the child as its
+        subject: "Two fixed-term exclusions this year, ..." -> "He's had two fixed-term exclusions this
+        year, ..."; "Year 1 at a mainstream school." -> "She's in Year 1 at a mainstream school."."""
+        pronoun = {"female": "She", "male": "He"}.get(self.sex or "", "They")
+        has, is_ = ("'ve", "'re") if pronoun == "They" else ("'s", "'s")
+        counts = "|".join(_COUNT_WORDS)
+
+        def count(m: re.Match) -> str:
+            return f"{m.group(1)}{pronoun}{has} had {m.group(2).lower()} "
+
+        text = re.sub(rf"((?:^|(?<=[.!?])\s+))((?:{counts}))\s(?!(?:[a-z-]+\s)?(?:years|months|weeks|days|nights|hours|minutes|times|decades|of|brothers|sisters|siblings|children|sons|daughters|cousins|friends|parents|aunts|uncles)\b)(?=(?:[a-z-]+\s)?[a-z]+s\b(?! (?:is|are|was|were|has|have|had|ago|later|before|after)\b))",
+                      count, text, flags=0)
+        return re.sub(r"((?:^|(?<=[.!?])\s+))(Year \d+|Reception|Nursery)\b(?= (?:at|in|of)\b)",
+                      lambda m: f"{m.group(1)}{pronoun}{is_} in {m.group(2)}", text)
+
     def _passive_lead(self, text: str) -> str:
         """A record's sentence that opens with the child's passive participle ("Bullied at secondary
         school, frequent absences.") as the informant says it: "He was bullied at secondary school, ..."
@@ -215,6 +232,8 @@ class Informant:
 
 
 _POSSESSIVE = {"female": "Her", "male": "His"}
+# a note's count opening a verbless sentence ("Two fixed-term exclusions this year")
+_COUNT_WORDS = ("Two", "Three", "Four", "Five", "Six", "Several", "Multiple", "Repeated", "Frequent", "Many")
 _LABEL_RELATIVES = frozenset({"mother", "father", "mum", "dad", "brother", "sister", "grandmother", "grandfather", "stepfather", "stepmother"})
 # a bare noun phrase after a relative the record names without a verb ("Father a bus driver",
 # "Grandmother nearby"): said with "is"
