@@ -187,3 +187,14 @@ def test_a_parent_who_told_something_does_not_add_im_not_sure():
     reply = patient.respond("What happens when plans change at school?")
     assert reply.speaker == "informant"
     assert "plan" in reply.text and "I'm not sure" not in reply.text, reply.text
+
+
+def test_a_parent_tells_the_childs_birth_and_milestones_from_the_medical_history():
+    # stop 28's reading: "How was her early development?" got the mother's "I'm not sure" (hw-023) and a 9-year-old
+    # asked "Did you start walking and talking at the usual age?" told his own birth (hw-012): the record writes
+    # birth and milestones in the medical history, and only the parent knows them
+    suite = load_suite("handwritten")
+    reply = make_patient(suite["hw-023"], seed=0).respond("How was her early development?")
+    assert reply.speaker == "informant" and "born at term" in reply.text and "I'm not sure" not in reply.text, reply.text
+    reply = make_patient(suite["hw-012"], seed=0).respond("Did you start walking and talking at the usual age?")
+    assert reply.speaker == "informant" and "38 weeks" in reply.text, reply.text

@@ -24,6 +24,9 @@ CHILD_AGE = 13
 # topics a child's parent answers (history, and how the problem came and what it has done)
 _INFORMANT_KINDS = frozenset({"history", "presentation"})
 _CHILD_TOPICS = frozenset({"chief_complaint"})  # the child may say why they came, in their own words
+# what only a parent can know, even when the child is asked ("Did you walk and talk at the usual age?"):
+# a child does not tell their own birth and milestones
+_PARENT_KNOWS = frozenset({"development"})
 _RELATIONS = (
     ("mother", ("mother", "mum", "mom", "mummy")),
     ("father", ("father", "dad", "daddy")),
@@ -65,10 +68,12 @@ class Informant:
             return True
         if not child:
             return False
-        if _SECOND_PERSON.search(asked):
-            return False  # the child is spoken to ("What do you like doing?"): the child answers
         tax = load_taxonomy()
         content = [t for t in topics if t in tax.by_id and tax.kind(t) != "meta"]
+        if content and all(t in _PARENT_KNOWS for t in content):
+            return True
+        if _SECOND_PERSON.search(asked):
+            return False  # the child is spoken to ("What do you like doing?"): the child answers
         return bool(content) and all(
             tax.kind(t) in _INFORMANT_KINDS and t not in _CHILD_TOPICS for t in content
         )
@@ -139,6 +144,8 @@ class Informant:
         text = _first_person_verbs(text)
         text = self._subjects(text)
         text = self._fragment_lead(text)
+        # "She was born at term. early language.": a note's run of fragments, each a sentence
+        text = re.sub(r"([.!?] )([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
         text = _lay_report(text)
         return text[0].upper() + text[1:] if text else text
 
