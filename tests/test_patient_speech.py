@@ -198,3 +198,12 @@ def test_a_parent_tells_the_childs_birth_and_milestones_from_the_medical_history
     assert reply.speaker == "informant" and "born at term" in reply.text and "I'm not sure" not in reply.text, reply.text
     reply = make_patient(suite["hw-012"], seed=0).respond("Did you start walking and talking at the usual age?")
     assert reply.speaker == "informant" and "38 weeks" in reply.text, reply.text
+
+
+def test_a_parent_says_a_notes_well_and_no_previous_contact_as_sentences():
+    # stop 28's reading of the scripted hw-012 and hw-017 encounters: "Mum, does she have any physical health
+    # problems?" - "Well."; "has he had any help before?" - "No previous CAMHS contact."
+    son = Informant("mother", "Kelly", "male")
+    assert son.say("Well.") == "He's well."
+    assert son.say("No previous CAMHS contact.") == "He's had no CAMHS contact before."
+    assert son.say("Eating well.") == "Eating well."  # a sentence of its own, not the child's health

@@ -200,8 +200,14 @@ class Informant:
 
         text = re.sub(rf"((?:^|(?<=[.!?])\s+))((?:{counts}))\s(?!(?:[a-z-]+\s)?(?:years|months|weeks|days|nights|hours|minutes|times|decades|of|brothers|sisters|siblings|children|sons|daughters|cousins|friends|parents|aunts|uncles)\b)(?=(?:[a-z-]+\s)?[a-z]+s\b(?! (?:is|are|was|were|has|have|had|ago|later|before|after)\b))",
                       count, text, flags=0)
-        return re.sub(r"((?:^|(?<=[.!?])\s+))(Year \d+|Reception|Nursery)\b(?= (?:at|in|of)\b)",
+        text = re.sub(r"((?:^|(?<=[.!?])\s+))(Year \d+|Reception|Nursery)\b(?= (?:at|in|of)\b)",
                       lambda m: f"{m.group(1)}{pronoun}{is_} in {m.group(2)}", text)
+        # "Well." / "Fit and well." (the medical history of a healthy child): "She's well."
+        text = re.sub(r"((?:^|(?<=[.!?])\s+))((?:Physically )?(?:[Ff]it and )?[Ww]ell)\.",
+                      lambda m: f"{m.group(1)}{pronoun}{is_} {m.group(2).lower()}.", text)
+        # "No previous CAMHS contact." -> "He's had no CAMHS contact before."
+        return re.sub(r"((?:^|(?<=[.!?])\s+))No previous ([a-zA-Z -]+?)\.",
+                      lambda m: f"{m.group(1)}{pronoun}{has} had no {m.group(2)} before.", text)
 
     def _passive_lead(self, text: str) -> str:
         """A record's sentence that opens with the child's passive participle ("Bullied at secondary
