@@ -163,3 +163,47 @@ def test_a_mood_is_never_a_template_heading():
     # "Mood-wise, bored." and "As for my mood, worried all the time, I suppose." (stop 27's readers: a template)
     leads = lay_renderer().mood_lead
     assert not any("-wise" in lead for lead in leads["short"] + leads["long"])
+
+
+def test_an_informant_gives_a_notes_verbless_count_or_school_year_a_subject():
+    # stop 28's reading of the exam: hw-012's mother said "Two fixed-term exclusions this year, ..." and hw-035's
+    # "Year 1 at a mainstream school." - a note's fragments, not a parent's sentences
+    son = Informant("mother", "Kelly", "male")
+    assert son.say("Two fixed-term exclusions this year (one day each) for throwing a chair.").startswith(
+        "He's had two fixed-term exclusions this year")
+    assert Informant("mother", "Sana", "female").say("Year 1 at a mainstream school.") == "She's in Year 1 at a mainstream school."
+    # a count of time or of people is no such fragment
+    assert son.say("Two years ago he moved school.") == "Two years ago he moved school."
+    assert son.say("Two older brothers, both well.").startswith("Two older brothers")
+    assert son.say("Three months of poor sleep.").startswith("Three months")
+
+
+def test_a_parent_who_told_something_does_not_add_im_not_sure():
+    # hw-023's mother once said "She needs to know the plan for the day. I'm not sure, to be honest." (stop 28's reading)
+    suite = load_suite("handwritten")
+    patient = make_patient(suite["hw-023"], seed=0)
+    patient.respond("Isla, what do you like doing?")
+    patient.respond("How do you find school?")  # she says what bothers her at school: the mother has no more of it
+    reply = patient.respond("What happens when plans change at school?")
+    assert reply.speaker == "informant"
+    assert "plan" in reply.text and "I'm not sure" not in reply.text, reply.text
+
+
+def test_a_parent_tells_the_childs_birth_and_milestones_from_the_medical_history():
+    # stop 28's reading: "How was her early development?" got the mother's "I'm not sure" (hw-023) and a 9-year-old
+    # asked "Did you start walking and talking at the usual age?" told his own birth (hw-012): the record writes
+    # birth and milestones in the medical history, and only the parent knows them
+    suite = load_suite("handwritten")
+    reply = make_patient(suite["hw-023"], seed=0).respond("How was her early development?")
+    assert reply.speaker == "informant" and "born at term" in reply.text and "I'm not sure" not in reply.text, reply.text
+    reply = make_patient(suite["hw-012"], seed=0).respond("Did you start walking and talking at the usual age?")
+    assert reply.speaker == "informant" and "38 weeks" in reply.text, reply.text
+
+
+def test_a_parent_says_a_notes_well_and_no_previous_contact_as_sentences():
+    # stop 28's reading of the scripted hw-012 and hw-017 encounters: "Mum, does she have any physical health
+    # problems?" - "Well."; "has he had any help before?" - "No previous CAMHS contact."
+    son = Informant("mother", "Kelly", "male")
+    assert son.say("Well.") == "He's well."
+    assert son.say("No previous CAMHS contact.") == "He's had no CAMHS contact before."
+    assert son.say("Eating well.") == "Eating well."  # a sentence of its own, not the child's health

@@ -24,6 +24,9 @@ CHILD_AGE = 13
 # topics a child's parent answers (history, and how the problem came and what it has done)
 _INFORMANT_KINDS = frozenset({"history", "presentation"})
 _CHILD_TOPICS = frozenset({"chief_complaint"})  # the child may say why they came, in their own words
+# what only a parent can know, even when the child is asked ("Did you walk and talk at the usual age?"):
+# a child does not tell their own birth and milestones
+_PARENT_KNOWS = frozenset({"development"})
 _RELATIONS = (
     ("mother", ("mother", "mum", "mom", "mummy")),
     ("father", ("father", "dad", "daddy")),
@@ -65,10 +68,12 @@ class Informant:
             return True
         if not child:
             return False
-        if _SECOND_PERSON.search(asked):
-            return False  # the child is spoken to ("What do you like doing?"): the child answers
         tax = load_taxonomy()
         content = [t for t in topics if t in tax.by_id and tax.kind(t) != "meta"]
+        if content and all(t in _PARENT_KNOWS for t in content):
+            return True
+        if _SECOND_PERSON.search(asked):
+            return False  # the child is spoken to ("What do you like doing?"): the child answers
         return bool(content) and all(
             tax.kind(t) in _INFORMANT_KINDS and t not in _CHILD_TOPICS for t in content
         )
@@ -138,6 +143,9 @@ class Informant:
         text = re.sub(rf"(\bwith me, {mine} [a-z]+ and )(\d+-year-old|younger|older|baby|little|[a-z]+) (brother|sister)\b", rf"\1{mine} \2 \3", text)
         text = _first_person_verbs(text)
         text = self._subjects(text)
+        text = self._fragment_lead(text)
+        # "She was born at term. early language.": a note's run of fragments, each a sentence
+        text = re.sub(r"([.!?] )([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
         text = _lay_report(text)
         return text[0].upper() + text[1:] if text else text
 
@@ -179,6 +187,28 @@ class Informant:
         # "For the last three months sleeps in our bed": a time phrase before the subjectless verb
         return re.sub(r"((?:^|(?<=[.!?])\s+|,\s+)(?:(?:For|Over|In|During|Since) the (?:last|past) [a-z]+ (?:days|weeks|months|years),? )?)([A-Za-z]+)\b", fix, text)
 
+    def _fragment_lead(self, text: str) -> str:
+        """A note's verbless sentence about the child as the informant says it, with the child as its
+        subject: "Two fixed-term exclusions this year, ..." -> "He's had two fixed-term exclusions this
+        year, ..."; "Year 1 at a mainstream school." -> "She's in Year 1 at a mainstream school."."""
+        pronoun = {"female": "She", "male": "He"}.get(self.sex or "", "They")
+        has, is_ = ("'ve", "'re") if pronoun == "They" else ("'s", "'s")
+        counts = "|".join(_COUNT_WORDS)
+
+        def count(m: re.Match) -> str:
+            return f"{m.group(1)}{pronoun}{has} had {m.group(2).lower()} "
+
+        text = re.sub(rf"((?:^|(?<=[.!?])\s+))((?:{counts}))\s(?!(?:[a-z-]+\s)?(?:years|months|weeks|days|nights|hours|minutes|times|decades|of|brothers|sisters|siblings|children|sons|daughters|cousins|friends|parents|aunts|uncles)\b)(?=(?:[a-z-]+\s)?[a-z]+s\b(?! (?:is|are|was|were|has|have|had|ago|later|before|after)\b))",
+                      count, text, flags=0)
+        text = re.sub(r"((?:^|(?<=[.!?])\s+))(Year \d+|Reception|Nursery)\b(?= (?:at|in|of)\b)",
+                      lambda m: f"{m.group(1)}{pronoun}{is_} in {m.group(2)}", text)
+        # "Well." / "Fit and well." (the medical history of a healthy child): "She's well."
+        text = re.sub(r"((?:^|(?<=[.!?])\s+))((?:Physically )?(?:[Ff]it and )?[Ww]ell)\.",
+                      lambda m: f"{m.group(1)}{pronoun}{is_} {m.group(2).lower()}.", text)
+        # "No previous CAMHS contact." -> "He's had no CAMHS contact before."
+        return re.sub(r"((?:^|(?<=[.!?])\s+))No previous ([a-zA-Z -]+?)\.",
+                      lambda m: f"{m.group(1)}{pronoun}{has} had no {m.group(2)} before.", text)
+
     def _passive_lead(self, text: str) -> str:
         """A record's sentence that opens with the child's passive participle ("Bullied at secondary
         school, frequent absences.") as the informant says it: "He was bullied at secondary school, ..."
@@ -215,6 +245,8 @@ class Informant:
 
 
 _POSSESSIVE = {"female": "Her", "male": "His"}
+# a note's count opening a verbless sentence ("Two fixed-term exclusions this year")
+_COUNT_WORDS = ("Two", "Three", "Four", "Five", "Six", "Several", "Multiple", "Repeated", "Frequent", "Many")
 _LABEL_RELATIVES = frozenset({"mother", "father", "mum", "dad", "brother", "sister", "grandmother", "grandfather", "stepfather", "stepmother"})
 # a bare noun phrase after a relative the record names without a verb ("Father a bus driver",
 # "Grandmother nearby"): said with "is"

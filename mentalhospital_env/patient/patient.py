@@ -492,6 +492,11 @@ class Patient:
                 parts.append("I'm not sure, to be honest.")
         if not parts:
             return "Sorry, could you ask that another way?"
+        unsure = ("I'm not sure, to be honest.",)
+        if any(p not in unsure for p in parts):
+            # "She needs to know the plan for the day. I'm not sure, to be honest.": a parent who has told
+            # something does not add that they don't know the rest of a one-line question
+            parts = [p for p in parts if p not in unsure]
         text = " ".join(dict.fromkeys(p for p in parts if p))
         return self.index.guard.scrub(text) if self.index.guard.leaks(text) else text
 
