@@ -16,7 +16,10 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
+
 from typing import Any
+
+from .language import memo_size
 
 _NAME = r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?"
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|my|me|myself)\b", re.I)
@@ -157,7 +160,7 @@ def case_persons(case: Any) -> Persons:
     return _persons(complaint, present, rest, sex if sex in ("female", "male") else "other")
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=memo_size(1024))
 def _persons(complaint: str, present: str, rest: str, sex: str) -> Persons:
     cues = _cues()
     whole = "\n".join((complaint, present, rest))

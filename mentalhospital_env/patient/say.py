@@ -528,8 +528,9 @@ class Speaker:
                 if tops and all(set(t) & lay.physical_concept_topics and item.subject not in t for t in tops):
                     continue
                 # a life-history fact that states no symptom ("I live with my partner Jamie ... In a rented
-                # flat." for "How would you describe your mood right now?", uw-002 at stop 27)
-                if fact.section in personal and not any(
+                # flat." for "How would you describe your mood right now?", uw-002 at stop 27); a topic with no
+                # section of its own (trauma: "Grew up in a stable home" is its answer, hw-001) keeps the life story
+                if topic.sections and fact.section in personal and not any(
                     lexicon.get(c).kind in CLOSED_WORLD_KINDS or item.subject in concept_topics(lexicon, c)
                     for c in fact.affirms | fact.rules_out
                 ):
