@@ -419,9 +419,38 @@ class Lints:
             k = long if set(words) & FIRST_PERSON else n
             for i in range(len(words) - k + 1):
                 if tuple(words[i : i + k]) in grams[k]:
-                    out.append(f"record text: {' '.join(words[i:i + k])!r}")
+                    why = self.record_register(sent, question)
+                    if why:
+                        out.append(f"record text: {' '.join(words[i:i + k])!r} ({why})")
                     break
         return out
+
+    def record_register(self, sent: str, question: str = "") -> str | None:
+        """Why a sentence that shares a run of words with the record reads as the record, not as speech
+        (stop 28: sharing eight words is not enough; "The attacks now come two or three times a week."
+        and "I drink a bottle of wine over two or three evenings to get to sleep." are how people talk):
+        a note's fragment (no finite verb: "Vivid intrusive images of the man's face and ..."), a
+        subjectless third-person verb ("Left school at 16; has driven ..."), the patient in the third
+        person to a question put to the patient, or a clinician's register (``record_register``,
+        ``jargon``: "complains of", "in previous episodes", "stable on"). None when it reads as speech."""
+        doc = self.parse(sent.strip())
+        toks = [t for t in doc if not t.is_punct and not t.is_space]
+        if not toks:
+            return None
+        norm = normalise(sent)
+        hit = next((r for r in (*self.lists["record_register"], *self.lists["jargon"]) if find(r, norm)), None)
+        if hit:
+            return f"clinician's register {hit!r}"
+        if not any(t.tag_ in ("VBZ", "VBD", "VBP", "MD") for t in toks):
+            return "a note's fragment"
+        first = toks[0]
+        if first.tag_ == "VBZ" or (first.tag_ in ("VBD", "VBN") and first.dep_ == "ROOT" and _subject(first) is None):
+            return "a subjectless sentence"
+        if not put_to_informant(question) and any(
+            t.lower_ in ("he", "she") and t.dep_ in ("nsubj", "nsubjpass") for t in toks
+        ) and not any(t.lower_ in self.lists["person_nouns"] or t.tag_ == "NNP" for t in toks):
+            return "the patient in the third person"
+        return None
 
     def many_question_filler(self, reply: str, question: str) -> list[str]:
         if is_multi_part(question):
@@ -488,7 +517,9 @@ class Lints:
                     if subj is not None and subj.lower_ == "i":
                         if t.tag_ == "NNS":
                             out.append(f"grammar: 'I ... {t.text}' (a plural after I am)")
-                        elif not any(c.dep_ in ("det", "poss", "nummod", "quantmod", "predet") for c in t.children):
+                        elif not any(c.dep_ in ("det", "poss", "nummod", "quantmod", "predet") for c in t.children) and not any(
+                            u.tag_ in ("IN", "RP") or u.dep_ in ("prt", "prep") for u in t.doc[t.head.i + 1 : t.i]
+                        ):  # "I've been off work": a preposition or particle stands between the verb and the noun
                             out.append(f"grammar: 'I'm {t.text}' without an article")
                 # "Walks to the pub ... but has stopped": a conjoined third-person verb whose sentence has no subject
                 if t.tag_ == "VBZ" and t.dep_ in ("aux", "auxpass", "conj") and root_subject is None and sent.root.tag_ not in ("VB", "VBP", "VBD", "MD"):
@@ -591,6 +622,8 @@ class Lints:
     def subjects(self, text: str) -> set[str]:
         """The interview subjects a text names (``subjects`` of lints.json)."""
         norm = normalise(text)
+        for mask in self.lists.get("subject_masks", ()):
+            norm = _pattern(mask).sub(lambda m: " " * len(m.group(0)), norm)  # "worked up" is not work
         return {name for name, cues in self.lists["subjects"].items() if any(find(c, norm) for c in cues)}
 
     def asked_subjects(self, question: str) -> set[str]:
@@ -788,7 +821,7 @@ class Lints:
             subj = _subject(t)
             if subj is None:
                 continue
-            if t.lemma_ in report and subj.lower_ not in ("i", "we", "you", "it", "that", "this", "which", "who") and subj.tag_ not in ("WDT", "WP"):
+            if t.lemma_ in report and not any(c.dep_ == "poss" and c.lower_ in FIRST_PERSON for c in subj.children) and subj.lower_ not in ("i", "we", "you", "it", "that", "this", "which", "who") and subj.tag_ not in ("WDT", "WP"):
                 out.append(f"record voice: '{subj.text} {t.text}'")
             elif t.lemma_ == "say" and subj.lower_ == "i" and t.tag_ == "VBP" and any(c.dep_ == "ccomp" and c.i > t.i for c in t.children):
                 out.append(f"record voice: 'I {t.text}' + what was said")
