@@ -580,6 +580,13 @@ class Lints:
                     out.append(f"grammar: '{t.text} {t.head.text}' (have + base form)")
             if first.tag_ == "NNS" and first.dep_ == "ROOT" and first.lower_.endswith("s") and not finite and any(c.dep_ == "prep" and c.lower_ != "of" and c.i == first.i + 1 for c in first.children) and first.text[0].isupper():
                 out.append(f"grammar: subjectless third-person sentence ({first.text} ...)")
+            # "No longer take the children swimming.", "Count every calorie and run each evening.": a bare
+            # verb with no subject (stop 28: all five such sentences of the full patient read as the
+            # record's subjectless notes); a speaker's "Let me think", "Look, ...", "Mind you" are left alone
+            if root.tag_ == "VB" and not text.endswith("?") and root.lemma_.lower() not in self.lists["spoken_bare_verbs"] and not any(
+                c.dep_ in ("nsubj", "nsubjpass", "expl", "aux", "auxpass") for c in root.children
+            ):
+                out.append(f"grammar: subjectless sentence ({text[:40]!r})")
             for k, t in enumerate(toks[1:], 1):
                 after = toks[k + 1 :]
                 if t.lower_ == "wise" and t.i > 0 and t.doc[t.i - 1].text == "-" and len(after) <= 3 and not any(u.tag_ in ("VBZ", "VBD", "VBP", "MD") for u in after):

@@ -458,3 +458,21 @@ def test_denials_that_open_ive_not(lints):
     assert eg.grade_content(q, "I've not, no.")[0] is None
     assert eg.grade_content(q, "I've not had any thoughts of suicide.")[0] is None
     assert eg.grade_content(q, "I sleep badly.")[0] == "not_answering"
+
+
+def test_a_bare_verb_with_no_subject_is_the_records_note(lints):
+    # recall gap read at stop 28 (hw-020.a6 graded fine): "No longer take the children swimming."
+    assert lints.grammar("I've been off work for five months. No longer take the children swimming.")
+    assert lints.grammar("I eat a little fruit. Count every calorie and run each evening.")
+    # a speaker's own bare verbs are not notes
+    assert not lints.grammar("Let me think. I sleep about five hours.")
+    assert not lints.grammar("Look, I do drink.")
+
+
+def test_subjects_of_periods_and_people_leaving_in_their_sense(lints):
+    # misfire read at stop 28 (hw-038.a5): "periods of days" is not the menstrual period
+    assert "medical" not in lints.subjects("I haven't had any periods of days with less sleep.")
+    assert "medical" in lints.subjects("It's worse the week before my period.")
+    # "people" alone is too broad ("People are following me"), "when people leave" is still relationships
+    assert "relationships" not in lints.subjects("People are following me.")
+    assert "relationships" in lints.subjects("When people leave, I fall apart.")
