@@ -22,7 +22,8 @@ Verdict of one reply, first rule that applies:
    "No, never. I was told I had a condition at 25" still denies).
 2. ``not_answering``: it names none of the details and does not open with, or say, an accepted
    stance (for open questions only the details count).
-3. ``unnatural``: a lint fails (jargon, record text copied, a person/agreement error found by the
+3. ``unnatural``: a lint fails (jargon, record text copied (a run of record words in a sentence that reads as the
+   record: its register, a fragment, no subject), a person/agreement error found by the
    parser, written-record punctuation, a many-questions filler after a single question, a sentence
    on another subject than the one asked or physical history told to an unrelated question, a stock
    tail the question did not call for, the record read aloud: a report verb of the record, a note's
@@ -404,9 +405,12 @@ class Lints:
 
     def record_copy(self, reply: str, case: Mapping[str, Any], n: int = 8, long: int = 12, question: str = "") -> list[str]:
         """Runs of ``n`` words of a third-person record sentence in a reply sentence that is not in
-        the first person; runs of ``long`` words whatever the person (nobody speaks a note). A
-        question about the patient in the third person ("How is his sleep?") is put to an informant,
-        who speaks of the patient in the third person as the record does: only ``long`` runs count."""
+        the first person; runs of ``long`` words whatever the person. A question about the patient in
+        the third person ("How is his sleep?") is put to an informant, who speaks of the patient in the
+        third person as the record does: only ``long`` runs count. Since stop 28 a shared run is
+        record text only when its sentence reads as the record (``record_register``): of the 29 runs the
+        full patient was flagged for, 25 were natural speech ("The attacks now come two or three times
+        a week.", a wife's "He falls asleep in front of the television every evening, ...")."""
         if put_to_informant(question):
             n = long
         grams: dict[int, set[tuple[str, ...]]] = {n: set(), long: set()}
