@@ -614,6 +614,17 @@ class Lints:
                 shared = bags[a][1] & bags[b][1]
                 if len(shared) >= 2 and len(shared) * 3 >= 2 * min(len(bags[a][1]), len(bags[b][1])):
                     out.append(f"repeated: {bags[b][0][:60]!r} says again {bags[a][0][:60]!r}")
+        if not out:
+            # the same five words said twice, inside one sentence too (stop 28, graded fine before:
+            # "No, I've never wanted to end my life, nothing like that, ..., I've never wanted to end my life")
+            words = re.findall(r"[a-z0-9']+", normalise(reply))
+            first: dict[tuple[str, ...], int] = {}
+            for i in range(len(words) - 4):
+                gram = tuple(words[i : i + 5])
+                if gram in first and i - first[gram] >= 5:
+                    out.append(f"repeated: {' '.join(gram)!r} said twice")
+                    break
+                first.setdefault(gram, i)
         return out
 
     def record_quotation(self, reply: str, case: Mapping[str, Any]) -> list[str]:

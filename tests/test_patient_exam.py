@@ -476,3 +476,10 @@ def test_subjects_of_periods_and_people_leaving_in_their_sense(lints):
     # "people" alone is too broad ("People are following me"), "when people leave" is still relationships
     assert "relationships" not in lints.subjects("People are following me.")
     assert "relationships" in lints.subjects("When people leave, I fall apart.")
+
+
+def test_the_same_words_said_twice_inside_one_sentence(lints):
+    # recall gap read at stop 28 (dev-0051.a9 graded fine): a clause said again in the same sentence
+    assert lints.repetition("No, I've never wanted to end my life, nothing like that, and I don't hurt myself, I've never wanted to end my life.")
+    assert lints.repetition("I get it off the street, nothing else gets a look in, I get it off the street.")
+    assert not lints.repetition("I wake at four. I lie awake until the alarm goes off.")
