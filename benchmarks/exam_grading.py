@@ -445,8 +445,9 @@ class Lints:
         hit = next((r for r in (*self.lists["record_register"], *self.lists["jargon"]) if find(r, norm)), None)
         if hit:
             return f"clinician's register {hit!r}"
-        if not any(t.tag_ in ("VBZ", "VBD", "VBP", "MD") for t in toks):
-            return "a note's fragment"
+        if not any(t.tag_ in ("VBZ", "VBD", "VBP", "MD") for t in toks) and toks[0].tag_ in ("NN", "NNS", "NNP", "CD", "JJ"):
+            return "a note's fragment"  # as record_voice reads one: a heading's noun, adjective or number first
+            # ("In a fixed sequence, until the skin cracks." continues a spoken sentence)
         first = toks[0]
         if first.tag_ == "VBZ" or (first.tag_ in ("VBD", "VBN") and first.dep_ == "ROOT" and _subject(first) is None):
             return "a subjectless sentence"

@@ -483,3 +483,10 @@ def test_the_same_words_said_twice_inside_one_sentence(lints):
     assert lints.repetition("No, I've never wanted to end my life, nothing like that, and I don't hurt myself, I've never wanted to end my life.")
     assert lints.repetition("I get it off the street, nothing else gets a look in, I get it off the street.")
     assert not lints.repetition("I wake at four. I lie awake until the alarm goes off.")
+
+
+def test_record_text_fragment_is_a_headings_not_a_spoken_continuation(lints):
+    case = {"case_id": "t-2", "ehr": {"hpi": "Washes his hands 30 to 40 times a day in a fixed sequence until the skin cracks. Vivid intrusive images of the crash and the sound of metal being cut."}}
+    # misfire read at stop 28 (hw-016.a5): an elliptical continuation of the patient's own sentence
+    assert not lints.record_copy("I wash my hands 30 to 40 times a day. In a fixed sequence, until the skin cracks.", case, question="Do you wash a lot?")
+    assert lints.record_copy("Vivid intrusive images of the crash and the sound of metal being cut.", case, question="What happens?")
