@@ -451,9 +451,10 @@ class Lints:
         first = toks[0]
         if first.tag_ == "VBZ" or (first.tag_ in ("VBD", "VBN") and first.dep_ == "ROOT" and _subject(first) is None):
             return "a subjectless sentence"
-        if not put_to_informant(question) and any(
-            t.lower_ in ("he", "she") and t.dep_ in ("nsubj", "nsubjpass") for t in toks
-        ) and not any(t.lower_ in self.lists["person_nouns"] or t.tag_ == "NNP" for t in toks):
+        pronoun = next((t for t in toks if t.lower_ in ("he", "she") and t.dep_ in ("nsubj", "nsubjpass")), None)
+        if not put_to_informant(question) and pronoun is not None and not any(
+            t.lower_ in self.lists["person_nouns"] or t.tag_ == "NNP" for t in toks if t.i < pronoun.i
+        ):  # "He has one close friend ..." to the child; "My brother says he ..." has someone to refer to
             return "the patient in the third person"
         return None
 

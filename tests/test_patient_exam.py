@@ -490,3 +490,11 @@ def test_record_text_fragment_is_a_headings_not_a_spoken_continuation(lints):
     # misfire read at stop 28 (hw-016.a5): an elliptical continuation of the patient's own sentence
     assert not lints.record_copy("I wash my hands 30 to 40 times a day. In a fixed sequence, until the skin cracks.", case, question="Do you wash a lot?")
     assert lints.record_copy("Vivid intrusive images of the crash and the sound of metal being cut.", case, question="What happens?")
+
+
+def test_record_text_in_the_third_person_to_the_patient(lints):
+    case = {"case_id": "t-3", "ehr": {"social": "He has one close friend and plays football on Saturdays, where the coach says he is fine."}}
+    # the child asked about himself answers with the record's "He has ...": still record text
+    assert lints.record_copy("He has one close friend and plays football on Saturdays.", case, question="What do you enjoy doing?")
+    # his mother, asked about him, says it in her own voice
+    assert not lints.record_copy("He has one close friend and plays football on Saturdays.", case, question="Mum, what does he enjoy?")
