@@ -22,7 +22,8 @@ Verdict of one reply, first rule that applies:
    "No, never. I was told I had a condition at 25" still denies).
 2. ``not_answering``: it names none of the details and does not open with, or say, an accepted
    stance (for open questions only the details count).
-3. ``unnatural``: a lint fails (jargon, record text copied, a person/agreement error found by the
+3. ``unnatural``: a lint fails (jargon, record text copied (a run of record words in a sentence that reads as the
+   record: its register, a fragment, no subject), a person/agreement error found by the
    parser, written-record punctuation, a many-questions filler after a single question, a sentence
    on another subject than the one asked or physical history told to an unrelated question, a stock
    tail the question did not call for, the record read aloud: a report verb of the record, a note's
@@ -404,9 +405,12 @@ class Lints:
 
     def record_copy(self, reply: str, case: Mapping[str, Any], n: int = 8, long: int = 12, question: str = "") -> list[str]:
         """Runs of ``n`` words of a third-person record sentence in a reply sentence that is not in
-        the first person; runs of ``long`` words whatever the person (nobody speaks a note). A
-        question about the patient in the third person ("How is his sleep?") is put to an informant,
-        who speaks of the patient in the third person as the record does: only ``long`` runs count."""
+        the first person; runs of ``long`` words whatever the person. A question about the patient in
+        the third person ("How is his sleep?") is put to an informant, who speaks of the patient in the
+        third person as the record does: only ``long`` runs count. Since stop 28 a shared run is
+        record text only when its sentence reads as the record (``record_register``): of the 29 runs the
+        full patient was flagged for, 25 were natural speech ("The attacks now come two or three times
+        a week.", a wife's "He falls asleep in front of the television every evening, ...")."""
         if put_to_informant(question):
             n = long
         grams: dict[int, set[tuple[str, ...]]] = {n: set(), long: set()}
@@ -419,9 +423,40 @@ class Lints:
             k = long if set(words) & FIRST_PERSON else n
             for i in range(len(words) - k + 1):
                 if tuple(words[i : i + k]) in grams[k]:
-                    out.append(f"record text: {' '.join(words[i:i + k])!r}")
+                    why = self.record_register(sent, question)
+                    if why:
+                        out.append(f"record text: {' '.join(words[i:i + k])!r} ({why})")
                     break
         return out
+
+    def record_register(self, sent: str, question: str = "") -> str | None:
+        """Why a sentence that shares a run of words with the record reads as the record, not as speech
+        (stop 28: sharing eight words is not enough; "The attacks now come two or three times a week."
+        and "I drink a bottle of wine over two or three evenings to get to sleep." are how people talk):
+        a note's fragment (no finite verb: "Vivid intrusive images of the man's face and ..."), a
+        subjectless third-person verb ("Left school at 16; has driven ..."), the patient in the third
+        person to a question put to the patient, or a clinician's register (``record_register``,
+        ``jargon``: "complains of", "in previous episodes", "stable on"). None when it reads as speech."""
+        doc = self.parse(sent.strip())
+        toks = [t for t in doc if not t.is_punct and not t.is_space]
+        if not toks:
+            return None
+        norm = normalise(sent)
+        hit = next((r for r in (*self.lists["record_register"], *self.lists["jargon"]) if find(r, norm)), None)
+        if hit:
+            return f"clinician's register {hit!r}"
+        if not any(t.tag_ in ("VBZ", "VBD", "VBP", "MD") for t in toks) and toks[0].tag_ in ("NN", "NNS", "NNP", "CD", "JJ"):
+            return "a note's fragment"  # as record_voice reads one: a heading's noun, adjective or number first
+            # ("In a fixed sequence, until the skin cracks." continues a spoken sentence)
+        first = toks[0]
+        if first.tag_ == "VBZ" or (first.tag_ in ("VBD", "VBN") and first.dep_ == "ROOT" and _subject(first) is None):
+            return "a subjectless sentence"
+        pronoun = next((t for t in toks if t.lower_ in ("he", "she") and t.dep_ in ("nsubj", "nsubjpass")), None)
+        if not put_to_informant(question) and pronoun is not None and not any(
+            t.lower_ in self.lists["person_nouns"] or t.tag_ == "NNP" for t in toks if t.i < pronoun.i
+        ):  # "He has one close friend ..." to the child; "My brother says he ..." has someone to refer to
+            return "the patient in the third person"
+        return None
 
     def many_question_filler(self, reply: str, question: str) -> list[str]:
         if is_multi_part(question):
@@ -488,7 +523,9 @@ class Lints:
                     if subj is not None and subj.lower_ == "i":
                         if t.tag_ == "NNS":
                             out.append(f"grammar: 'I ... {t.text}' (a plural after I am)")
-                        elif not any(c.dep_ in ("det", "poss", "nummod", "quantmod", "predet") for c in t.children):
+                        elif not any(c.dep_ in ("det", "poss", "nummod", "quantmod", "predet") for c in t.children) and not any(
+                            u.tag_ in ("IN", "RP") or u.dep_ in ("prt", "prep") for u in t.doc[t.head.i + 1 : t.i]
+                        ):  # "I've been off work": a preposition or particle stands between the verb and the noun
                             out.append(f"grammar: 'I'm {t.text}' without an article")
                 # "Walks to the pub ... but has stopped": a conjoined third-person verb whose sentence has no subject
                 if t.tag_ == "VBZ" and t.dep_ in ("aux", "auxpass", "conj") and root_subject is None and sent.root.tag_ not in ("VB", "VBP", "VBD", "MD"):
@@ -549,6 +586,13 @@ class Lints:
                     out.append(f"grammar: '{t.text} {t.head.text}' (have + base form)")
             if first.tag_ == "NNS" and first.dep_ == "ROOT" and first.lower_.endswith("s") and not finite and any(c.dep_ == "prep" and c.lower_ != "of" and c.i == first.i + 1 for c in first.children) and first.text[0].isupper():
                 out.append(f"grammar: subjectless third-person sentence ({first.text} ...)")
+            # "No longer take the children swimming.", "Count every calorie and run each evening.": a bare
+            # verb with no subject (stop 28: all five such sentences of the full patient read as the
+            # record's subjectless notes); a speaker's "Let me think", "Look, ...", "Mind you" are left alone
+            if root.tag_ == "VB" and not text.endswith("?") and root.lemma_.lower() not in self.lists["spoken_bare_verbs"] and not any(
+                c.dep_ in ("nsubj", "nsubjpass", "expl", "aux", "auxpass") for c in root.children
+            ):
+                out.append(f"grammar: subjectless sentence ({text[:40]!r})")
             for k, t in enumerate(toks[1:], 1):
                 after = toks[k + 1 :]
                 if t.lower_ == "wise" and t.i > 0 and t.doc[t.i - 1].text == "-" and len(after) <= 3 and not any(u.tag_ in ("VBZ", "VBD", "VBP", "MD") for u in after):
@@ -572,6 +616,17 @@ class Lints:
                 shared = bags[a][1] & bags[b][1]
                 if len(shared) >= 2 and len(shared) * 3 >= 2 * min(len(bags[a][1]), len(bags[b][1])):
                     out.append(f"repeated: {bags[b][0][:60]!r} says again {bags[a][0][:60]!r}")
+        if not out:
+            # the same five words said twice, inside one sentence too (stop 28, graded fine before:
+            # "No, I've never wanted to end my life, nothing like that, ..., I've never wanted to end my life")
+            words = re.findall(r"[a-z0-9']+", normalise(reply))
+            first: dict[tuple[str, ...], int] = {}
+            for i in range(len(words) - 4):
+                gram = tuple(words[i : i + 5])
+                if gram in first and i - first[gram] >= 5:
+                    out.append(f"repeated: {' '.join(gram)!r} said twice")
+                    break
+                first.setdefault(gram, i)
         return out
 
     def record_quotation(self, reply: str, case: Mapping[str, Any]) -> list[str]:
@@ -591,6 +646,8 @@ class Lints:
     def subjects(self, text: str) -> set[str]:
         """The interview subjects a text names (``subjects`` of lints.json)."""
         norm = normalise(text)
+        for mask in self.lists.get("subject_masks", ()):
+            norm = _pattern(mask).sub(lambda m: " " * len(m.group(0)), norm)  # "worked up" is not work
         return {name for name, cues in self.lists["subjects"].items() if any(find(c, norm) for c in cues)}
 
     def asked_subjects(self, question: str) -> set[str]:
@@ -788,7 +845,7 @@ class Lints:
             subj = _subject(t)
             if subj is None:
                 continue
-            if t.lemma_ in report and subj.lower_ not in ("i", "we", "you", "it", "that", "this", "which", "who") and subj.tag_ not in ("WDT", "WP"):
+            if t.lemma_ in report and not any(c.dep_ == "poss" and c.lower_ in FIRST_PERSON for c in subj.children) and subj.lower_ not in ("i", "we", "you", "it", "that", "this", "which", "who") and subj.tag_ not in ("WDT", "WP"):
                 out.append(f"record voice: '{subj.text} {t.text}'")
             elif t.lemma_ == "say" and subj.lower_ == "i" and t.tag_ == "VBP" and any(c.dep_ == "ccomp" and c.i > t.i for c in t.children):
                 out.append(f"record voice: 'I {t.text}' + what was said")

@@ -399,3 +399,102 @@ def test_stop25_lints_hand_read_false_flags(lints, question, reply):
     # three false flags found reading 40 flagged exam replies by hand
     found = [f for f in lints.check(reply, question, HW4) if f.split(":")[0] in ("tacked on", "fragment", "grammar")]
     assert not found
+
+
+# -- stop 28: rules corrected after reading every unnatural flag of the full patient ----------------
+
+PANIC = {
+    "case_id": "hw-004x",
+    "ehr": {
+        "hpi": "The attacks now come two or three times a week and leave him exhausted. She complains of tummy ache and feeling sick on school mornings, worse on Mondays.",
+        "trauma": "Vivid intrusive images of the man's face and the sound of metal being cut.",
+    },
+}
+
+
+def test_record_text_needs_the_records_voice_not_just_eight_shared_words(lints):
+    # misfire read at stop 28 (hw-004.a4): natural speech that happens to share eight words
+    assert not lints.record_copy("The attacks now come two or three times a week.", PANIC, question="How often are you getting them now?")
+    # still caught: a clinician's register, a note's fragment, a subjectless record sentence
+    assert lints.record_copy("She complains of tummy ache and feeling sick on school mornings, worse on Mondays.", PANIC, question="Does she get tummy aches?")
+    assert lints.record_copy("Vivid intrusive images of the man's face and the sound of metal being cut.", PANIC, question="What's been happening?")
+    assert lints.record_copy("Left school at 16; has driven for a parcel company for six years.", HW4)
+
+
+def test_subject_words_are_read_in_their_interview_sense(lints):
+    # misfires read at stop 28: "worked up" is not work, "teeth hurt" not safety,
+    # "every single day" not relationships, "the television" not psychosis, "dead left leg" not safety
+    assert "work" not in lints.subjects("I get worked up just talking about it.")
+    assert "safety" not in lints.subjects("I clench my jaw so much my teeth hurt.")
+    assert "relationships" not in lints.subjects("Now it's every single day and I can't stop it.")
+    assert "psychosis" not in lints.subjects("I fall asleep in front of the television every evening.")
+    assert "safety" not in lints.subjects("Dead left leg and clumsy left hand.")
+    # the senses they must still catch
+    assert "work" in lints.subjects("I've been off work for five months.")
+    assert "safety" in lints.subjects("Sometimes I want to hurt myself.")
+    assert "relationships" in lints.subjects("I'm single at the moment.")
+    assert "psychosis" in lints.subjects("The TV is sending me messages.")
+    assert "safety" in lints.subjects("I'd be better off dead.")
+    assert not lints.tacked_on("I've never had thoughts of ending my life. I get worked up just talking about it.",
+                               "Any thoughts of harming yourself or ending your life?")
+    assert lints.tacked_on("I've never had thoughts of ending my life. I've been off work for five months.",
+                           "Any thoughts of harming yourself or ending your life?")
+
+
+def test_i_am_without_an_article_reads_the_preposition(lints):
+    # misfire read at stop 28 (hw-020.a6): "I've been off work" reported as "I'm work"
+    assert not lints.grammar("I've been off work for five months.")
+    assert lints.grammar("I'm retired engineer.")
+
+
+def test_a_report_verb_needs_a_reporter_not_my_school_reports(lints):
+    # misfire read at stop 28 (hw-009.a3): the noun "my school reports" parsed as a verb
+    assert not lints.record_voice("My school reports from age eight said I was a daydreamer.", {})
+    assert lints.record_voice("Femi reports that the voices continued.", {})
+
+
+def test_denials_that_open_ive_not(lints):
+    q = question(ask="Have you had any thoughts of suicide?", stance="deny", details=[["no", "never"]], contradicts=[])
+    assert eg.grade_content(q, "I've not, no.")[0] is None
+    assert eg.grade_content(q, "I've not had any thoughts of suicide.")[0] is None
+    assert eg.grade_content(q, "I sleep badly.")[0] == "not_answering"
+
+
+def test_a_bare_verb_with_no_subject_is_the_records_note(lints):
+    # recall gap read at stop 28 (hw-020.a6 graded fine): "No longer take the children swimming."
+    assert lints.grammar("I've been off work for five months. No longer take the children swimming.")
+    assert lints.grammar("I eat a little fruit. Count every calorie and run each evening.")
+    # a speaker's own bare verbs are not notes
+    assert not lints.grammar("Let me think. I sleep about five hours.")
+    assert not lints.grammar("Look, I do drink.")
+
+
+def test_subjects_of_periods_and_people_leaving_in_their_sense(lints):
+    # misfire read at stop 28 (hw-038.a5): "periods of days" is not the menstrual period
+    assert "medical" not in lints.subjects("I haven't had any periods of days with less sleep.")
+    assert "medical" in lints.subjects("It's worse the week before my period.")
+    # "people" alone is too broad ("People are following me"), "when people leave" is still relationships
+    assert "relationships" not in lints.subjects("People are following me.")
+    assert "relationships" in lints.subjects("When people leave, I fall apart.")
+
+
+def test_the_same_words_said_twice_inside_one_sentence(lints):
+    # recall gap read at stop 28 (dev-0051.a9 graded fine): a clause said again in the same sentence
+    assert lints.repetition("No, I've never wanted to end my life, nothing like that, and I don't hurt myself, I've never wanted to end my life.")
+    assert lints.repetition("I get it off the street, nothing else gets a look in, I get it off the street.")
+    assert not lints.repetition("I wake at four. I lie awake until the alarm goes off.")
+
+
+def test_record_text_fragment_is_a_headings_not_a_spoken_continuation(lints):
+    case = {"case_id": "t-2", "ehr": {"hpi": "Washes his hands 30 to 40 times a day in a fixed sequence until the skin cracks. Vivid intrusive images of the crash and the sound of metal being cut."}}
+    # misfire read at stop 28 (hw-016.a5): an elliptical continuation of the patient's own sentence
+    assert not lints.record_copy("I wash my hands 30 to 40 times a day. In a fixed sequence, until the skin cracks.", case, question="Do you wash a lot?")
+    assert lints.record_copy("Vivid intrusive images of the crash and the sound of metal being cut.", case, question="What happens?")
+
+
+def test_record_text_in_the_third_person_to_the_patient(lints):
+    case = {"case_id": "t-3", "ehr": {"social": "He has one close friend and plays football on Saturdays, where the coach says he is fine."}}
+    # the child asked about himself answers with the record's "He has ...": still record text
+    assert lints.record_copy("He has one close friend and plays football on Saturdays.", case, question="What do you enjoy doing?")
+    # his mother, asked about him, says it in her own voice
+    assert not lints.record_copy("He has one close friend and plays football on Saturdays.", case, question="Mum, what does he enjoy?")
