@@ -82,6 +82,8 @@ def sizes():
 
 def holder(o):
     for r in gc.get_referrers(o):
+        if isinstance(r, functools._lru_cache_wrapper):  # a memo's own table, named by its function
+            return f"{r.__module__}.{r.__qualname__}"
         if isinstance(r, dict):
             name = next((k for k, v in r.items() if v is o), None)
             if name is not None:
@@ -137,6 +139,7 @@ def floor_run():
 # containers that grow without a cap of the setting because what they hold is bounded otherwise
 BOUNDED_ELSEWHERE = {
     "re._cache",  # Python's compiled patterns: 512 at most (the lexicon's patterns are compiled as met)
+    "re._compile_repl",  # Python's parsed replacement templates of re.sub: 512 at most (the compiler's rewrites, stop 28)
     "LayRenderer._wordings",  # a patient's lay wordings per lexicon concept and negation: the lexicon's size
 }
 
