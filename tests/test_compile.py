@@ -363,3 +363,11 @@ def test_reported_frames_referral_voice_and_splits(section: str, sentence: str, 
 def test_grandiose_is_said_in_lay_words() -> None:
     said = compiler.voiced("history_of_present_illness", "Grandiose beliefs that God chose him to fix the NHS.", "male")
     assert said and "grandiose" not in said.lower() and "God chose me" in said
+
+
+def test_a_sentence_whose_root_is_no_verb_is_voiced_and_ends():
+    """test-v2-0015 at stop 28: an object "her" after a named relative in a verbless sentence sent the relatives
+    check up the parse to its root and round forever (spaCy makes a new Token each access, so ``head is not verb``
+    never held); the quick start hung on this case."""
+    said = first_person("At her partner's urging: a change in her that worries people for six weeks now.", "history_of_present_illness", "female")
+    assert said is None or "her partner" not in said

@@ -625,12 +625,12 @@ def _bound_by_relatives(pronoun, person: _Person) -> bool:
     is in the subject of the clause that holds it: the pronoun then cannot be that relative (the clause's
     subject would take "herself"), so it is the patient."""
     verb = pronoun.head
-    while verb.pos_ not in ("VERB", "AUX") and verb.head is not verb:
+    while verb.pos_ not in ("VERB", "AUX") and verb.head.i != verb.i:  # spaCy makes a new Token each access: compare .i
         verb = verb.head
     if verb.pos_ not in ("VERB", "AUX"):
         return False
-    while verb.dep_ == "conj" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children):
-        verb = verb.head  # "visits and helps her": the subject of the first verb
+    while verb.dep_ == "conj" and verb.head.i != verb.i and not any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children):
+        verb = verb.head  # "visits and helps her": the subject of the first verb (a root parsed as a conj is its own head)
     subject = {u.i for c in verb.children if c.dep_ in ("nsubj", "nsubjpass") for u in c.subtree}
     named = [u for u in pronoun.doc[: pronoun.i] if u.lower_ in person.others]
     return bool(subject) and bool(named) and all(u.i in subject for u in named)
@@ -1315,7 +1315,7 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
             continue
         subj = next((c for c in t.children if c.dep_ in ("nsubj", "nsubjpass")), None)
         node = t
-        while subj is None and node.dep_ == "conj" and node.head is not node:
+        while subj is None and node.dep_ == "conj" and node.head.i != node.i:
             node = node.head
             subj = next((c for c in node.children if c.dep_ in ("nsubj", "nsubjpass")), None)
         if subj is not None and node is not t and subj.tag_ in ("NNS", "NNPS") and node.dep_ == "ccomp":
@@ -1479,7 +1479,7 @@ def _shares_i(token) -> bool:
     subject is "I" or none: "I told my mother that the man next door has put cameras in the walls and is
     selling ..." joins "is selling" to the man's "has put", never "I'm selling"."""
     verb = token.head if token.dep_ in ("aux", "auxpass") else token
-    while verb.dep_ == "conj" and verb.head is not verb:
+    while verb.dep_ == "conj" and verb.head.i != verb.i:
         verb = verb.head
     subj = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
     # a clause about a thing ("where it happened and has asked ...") is the parser's guess, not a person
@@ -1669,7 +1669,7 @@ def _at_conjunctions(sentence: str, limit: int) -> list[str]:
         if j <= 3 or doc[j].lower_ not in ("and", "but"):
             continue
         top = verb.head
-        while top.dep_ == "conj" and top.head is not top:
+        while top.dep_ == "conj" and top.head.i != top.i:
             top = top.head
         if top.dep_ != "ROOT":
             continue  # "thoughts that I will pass on germs and make someone ill": the "and" is inside a clause

@@ -1018,7 +1018,7 @@ def _object_persons(text: str) -> frozenset[int]:
     out = set()
     for t in doc:
         head = t
-        while head.dep_ == "conj" and head.head is not head:
+        while head.dep_ == "conj" and head.head.i != head.i:
             head = head.head
         if head.dep_ in _OBJECT_DEPS:
             governor = head.head
