@@ -1032,6 +1032,12 @@ class MemorySkill:
             if specific and item.stance == AFFIRM and item.facts and not item.about_other:
                 # "What helps you stay safe?" is told what keeps them going, not the suicide topic's other facts
                 specific_topics.update(t for f in item.facts for t in f.topics if t in asked)
+            elif specific and item.stance == DENY and not item.about_other and (
+                item.facts or concept_id in self.index.closed_concepts
+            ) and concept_id not in self._affirmed_anywhere:
+                # "Have you acted on thoughts like these before?" of a record with no attempt: the past is
+                # denied, not answered with the present thoughts said again
+                specific_topics.update(set(concept_topics(self.index.lexicon, concept_id)) & asked)
             elif (
                 item.stance == AFFIRM
                 and not item.about_other
