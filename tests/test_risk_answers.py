@@ -87,7 +87,7 @@ def test_a_past_attempt_question_is_answered_with_the_past(case, seed) -> None:
         "Has there been a time before when you acted on thoughts like these, for example an overdose?", seed=seed,
     )
     assert _DENIAL.search(reply), reply
-    assert not _DEATH_WISH.search(reply), reply
+    assert not _WANTS_TO_DIE.search(reply), reply
     assert not re.search(r"\bwake up\b|\b(?:like|as) I (?:said|mentioned)\b", reply, re.I), (warm[-1], reply)
 
 
