@@ -1033,10 +1033,11 @@ class MemorySkill:
                 # "What helps you stay safe?" is told what keeps them going, not the suicide topic's other facts
                 specific_topics.update(t for f in item.facts for t in f.topics if t in asked)
             elif specific and item.stance == DENY and not item.about_other and (
-                item.facts or concept_id in self.index.closed_concepts
+                item.facts or concept_id in self._ruled_out_anywhere
             ) and concept_id not in self._affirmed_anywhere:
-                # "Have you acted on thoughts like these before?" of a record with no attempt: the past is
-                # denied, not answered with the present thoughts said again
+                # "Have you acted on thoughts like these before?" of a record that says there was no attempt:
+                # the past is denied, not answered with the present thoughts said again (a denial the record
+                # only implies by silence is not said: "three previous overdoses" is no lexicon attempt)
                 specific_topics.update(set(concept_topics(self.index.lexicon, concept_id)) & asked)
             elif (
                 item.stance == AFFIRM
