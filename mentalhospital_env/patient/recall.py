@@ -90,6 +90,8 @@ class RecallRules:
     told_by_narrower: frozenset[str] = frozenset()
     #: topics whose past history goes on from their present in one answer (``lifetime_topics``)
     lifetime_topics: frozenset[str] = frozenset()
+    #: concepts a question asks of a broader topic that only their own facts answer (``specific_concepts``)
+    specific_concepts: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=1)
@@ -123,6 +125,7 @@ def load_recall_rules() -> RecallRules:
         remote_use=re.compile(raw["remote_use"]["said"], re.IGNORECASE) if raw.get("remote_use") else re.compile(r"(?!)"),
         remote_unless=re.compile(raw["remote_use"]["unless"], re.IGNORECASE) if raw.get("remote_use") else re.compile(r"(?!)"),
         lifetime_topics=frozenset(raw.get("lifetime_topics", {}).get("topics", ())),
+        specific_concepts=frozenset(raw.get("specific_concepts", {}).get("concepts", ())),
         silent_defaults=dict(raw.get("silent_defaults", {})),
         answered_by={k: (tuple(v["topics"]), tuple(v.get("sections", ())), bool(v.get("presentation", False)),
                          bool(v.get("wh_only", False)))
@@ -1010,6 +1013,7 @@ class MemorySkill:
         # what the question asks in other words than the lexicon's (``meaning``: "Do you go weak when you
         # laugh?" is cataplexy, "done anything to prepare?" a plan), asked only of a finding the record has
         by_meaning = self._asked_by_meaning(question)
+        specific_topics: set[str] = set()
         for concept_id in (*question.concepts, *by_meaning):
             concept = self.index.lexicon.get(concept_id)
             own = set(concept_topics(self.index.lexicon, concept_id)) - _NOT_COMPLAINT
@@ -1024,7 +1028,18 @@ class MemorySkill:
             item = self._answer_concept(concept_id, question.about_other, used)
             if item is None:
                 continue
-            if (
+            specific = concept_id in load_recall_rules().specific_concepts
+            if specific and item.stance == AFFIRM and item.facts and not item.about_other:
+                # "What helps you stay safe?" is told what keeps them going, not the suicide topic's other facts
+                specific_topics.update(t for f in item.facts for t in f.topics if t in asked)
+            elif specific and item.stance == DENY and not item.about_other and (
+                item.facts or concept_id in self._ruled_out_anywhere
+            ) and concept_id not in self._affirmed_anywhere:
+                # "Have you acted on thoughts like these before?" of a record that says there was no attempt:
+                # the past is denied, not answered with the present thoughts said again (a denial the record
+                # only implies by silence is not said: "three previous overdoses" is no lexicon attempt)
+                specific_topics.update(set(concept_topics(self.index.lexicon, concept_id)) & asked)
+            elif (
                 item.stance == AFFIRM
                 and not item.about_other
                 and self.index.lexicon.get(concept_id).kind not in CLOSED_WORLD_KINDS
@@ -1064,6 +1079,8 @@ class MemorySkill:
                 continue  # "how long has the sleep been bad?": the sleep facts that say when (what it does
                 # to a day is told from its own facts: "How is this affecting your day?" after anger)
             if topic_id == "family_history" and any(i.stance in (AFFIRM, DENY) for i in items):
+                continue
+            if topic_id in specific_topics:
                 continue
             if meant_told and topic_id not in meant_topics:
                 continue  # "protect yourself in the house?" is the belief's answer, not who they live with

@@ -112,6 +112,9 @@ class LayRenderer:
         self._clauses: dict[tuple[str, bool, int], str | None] = {}
         self._wordings: dict[tuple[str, bool], list[str]] = {}
         self._naming: dict[tuple[str, bool, bool, int], str | None] = {}
+        protective = table.get("protective", {})
+        self._protective_lead = re.compile(protective.get("lead", r"(?!)"), re.IGNORECASE)
+        self._protective_things = frozenset(protective.get("things", ()))
 
     def _phrases(self, concept_id: str) -> list[str]:
         concept = self.lexicon.get(concept_id)
@@ -248,6 +251,10 @@ class LayRenderer:
             # "said he would 'sort them out' if the police don't": "I'd sort them out if the police don't."
             modal = {"would": "I'd", "will": "I'll", "could": "I could", "might": "I might"}[reported.group(1).lower()]
             return f"{modal} {reported.group(2).strip(' .,;')}{reported.group(3).rstrip(' .,;')}."
+        if "protective_factors" in asked:
+            keeps = self.protective(fact.fact.text)
+            if keeps:
+                return keeps
         quoted = _VOICED_QUOTE.findall(fact.fact.text) if fact.section.startswith(_VOICED_QUOTES) else []
         quoted = [q.strip(" .,;") for q in quoted if len(q.split()) >= 2]
         if quoted:
@@ -262,6 +269,31 @@ class LayRenderer:
         said = [d for d in (self.clause(c) for c in named[:2]) if d]
         said += [d for d in (self.clause(c, negated=True) for c in _denied_here(fact, asked, bool(said))[:1]) if d]
         return " ".join(said)
+
+    def protective(self, text: str) -> str | None:
+        """What keeps the patient going, from a clinician's list of protective factors (``protective``
+        of ``data/render.json``): "protective factors are her sons and her faith" -> "My sons and my
+        faith."; "Protective: children, wife willing to support, help-seeking now" -> "My children and
+        my wife." Only the people and things a person would name (not
+        "help-seeking now"); ``None`` when the sentence lists none."""
+        found = self._protective_lead.search(text)
+        if not found:
+            return None
+        things: list[str] = []
+        for item in re.split(r",|;|\band\b|/", found.group(1)):
+            words = re.findall(r"[a-z'-]+", item.lower())
+            while words and words[0] in ("her", "his", "their", "the", "a", "an", "my"):
+                words = words[1:]
+            if not words or words[0] not in self._protective_things:
+                continue
+            noun = words[0]
+            if len(words) > 1 and f"{words[0]} {words[1]}" in self._protective_things:
+                noun = f"{words[0]} {words[1]}"
+            things.append(f"my {noun}")
+        if not things:
+            return None
+        listed = things[0] if len(things) == 1 else ", ".join(things[:-1]) + " and " + things[-1]
+        return f"{listed[0].upper()}{listed[1:]}."
 
     def unreport(self, text: str) -> str:
         """The record's reporting taken off what the patient says of themself (``report_tags`` of
@@ -768,6 +800,8 @@ class Speaker:
         said = [s for s in read_statements(text, lexicon) if s.subject == "patient"]
         # what the wording says in other words than the lexicon's ("better off without me" is hopelessness)
         named = {s.concept_id for s in said} | meant(text, load_recall_rules())
+        if "protective_factors" in fact.affirms and text == self.lay.protective(fact.fact.text):
+            named.add("protective_factors")  # "My sons and my faith." names what keeps them going
         tokens = tokenize(text)
         bare_no = bool(tokens) and tokens[0] in self.lay.negation_words | {
             "none",

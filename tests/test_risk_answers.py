@@ -1,0 +1,105 @@
+"""What the patient answers to the scripted clinician's suicide-risk follow-ups (issue 13, stop 28),
+through the public API:
+
+* "Who or what helps you stay safe?" is answered with what keeps the patient going, as the record's
+  protective factors name it (her children, her faith), not with the death wishes;
+* "Has there been a time before when you acted on thoughts like these?" is answered with the past (no
+  previous attempts), not by saying the disclosure again;
+* a passive death wish is never voiced as "I want to die".
+
+The record here is written for these tests (synthetic, in a clinician's plain prose).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from mentalhospital_env.cases import load_case, load_suite
+from mentalhospital_env.patient import make_patient
+
+_WANTS_TO_DIE = re.compile(r"\bwant(?:ed)? to die\b", re.I)
+_DEATH_WISH = re.compile(r"\b(?:die|dead|death|better off|ending my life|end my life)\b", re.I)
+_DENIAL = re.compile(r"\b(?:no|never|haven't|have not)\b", re.I)
+
+
+def _record() -> dict:
+    return {
+        "case_id": "risk-answers-001",
+        "language": "en",
+        "demographics": {"age": 39, "sex": "female"},
+        "setting": "outpatient",
+        "ehr": {
+            "chief_complaint": "Low mood for two months.",
+            "history_of_present_illness": (
+                "Over two months her mood has been low since she lost her job. She sleeps badly and has lost "
+                "interest in her garden. She has fleeting thoughts that she would rather not wake up."
+            ),
+            "past_psychiatric_history": "None.",
+            "medical_history": "None.",
+            "medications": "None.",
+            "allergies": "None known.",
+            "substance_use": "Rarely drinks. Non-smoker.",
+            "family_history": "No psychiatric history in the family.",
+            "personal_history": "Married, two children aged 8 and 11. Attends church weekly.",
+            "mental_status_exam": {"mood": "'Low'", "affect": "Subdued.", "thought_content": "Passive death wishes."},
+            "risk_assessment": {
+                "suicide": (
+                    "Passive death wishes, no plan, no intent and no previous attempts; protective factors are "
+                    "her children and her faith."
+                )
+            },
+        },
+        "exams": [],
+        "diagnosis": {"categories": ["depressive"],
+                      "disorders": [{"name": "Major depressive disorder, single episode", "code": "F32.1"}]},
+        "treatment": {"plan": "Sertraline and CBT; review in four weeks."},
+        "source": {"author": "tests: written for test_risk_answers.py", "synthetic": True},
+    }
+
+
+@pytest.fixture(scope="module")
+def case():
+    return load_case(_record())
+
+
+def _ask(case, *questions: str, seed: int = 0) -> list[str]:
+    patient = make_patient(case, "full", seed=seed)
+    return [patient.respond(q).text for q in questions]
+
+
+_WARM_UP = ("What has brought you here today?", "How has your mood been?",
+            "Sometimes people feel so low they think of ending their life. Have you?")
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_what_keeps_them_safe_is_the_protective_factors(case, seed) -> None:
+    *_, reply = _ask(case, *_WARM_UP, "Who or what in your life matters to you and helps you stay safe?", seed=seed)
+    assert re.search(r"\b(?:children|faith)\b", reply, re.I), reply
+    assert not _DEATH_WISH.search(reply), reply
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_past_attempt_question_is_answered_with_the_past(case, seed) -> None:
+    *warm, reply = _ask(
+        case, *_WARM_UP,
+        "Has there been a time before when you acted on thoughts like these, for example an overdose?", seed=seed,
+    )
+    assert _DENIAL.search(reply), reply
+    assert not _WANTS_TO_DIE.search(reply), reply
+    assert not re.search(r"\bwake up\b|\b(?:like|as) I (?:said|mentioned)\b", reply, re.I), (warm[-1], reply)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_a_passive_death_wish_is_never_i_want_to_die(case, seed) -> None:
+    replies = _ask(case, *_WARM_UP, "Have you had any thoughts of ending your life?", "What keeps you going?",
+                   "Who or what in your life matters to you and helps you stay safe?", seed=seed)
+    assert not any(_WANTS_TO_DIE.search(r) for r in replies), replies
+
+
+def test_hw001_protective_question_names_her_sons_and_faith() -> None:
+    case = next(c for c in load_suite("handwritten").cases if c.case_id == "hw-001")
+    (reply,) = _ask(case, "Who or what in your life matters to you and helps you stay safe?")
+    assert re.search(r"\bsons\b", reply) and re.search(r"\bfaith\b", reply), reply
+    assert not _DEATH_WISH.search(reply), reply
