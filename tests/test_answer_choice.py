@@ -228,3 +228,36 @@ def test_a_history_the_record_answers_none_is_told_not_unknown(handwritten, case
                      "What medicines do you take at the moment, including anything from the pharmacy or herbal remedies?"):
         reply = patient.respond(question).text
         assert not _DONT_KNOW.search(reply), (question, reply)
+
+
+_AROUND_ONSET = "Was anything going on in your life around the time it started?"
+
+
+def test_what_was_going_on_at_onset_is_the_precipitant_of_the_presenting_illness() -> None:
+    # a reader of stop 28: hw-014 was told "I'm medically fit after acetylcysteine" and a childhood move where her
+    # record has a partner ending the relationship by text on Friday evening
+    case = load_case(_record(
+        chief_complaint="Low mood and tearfulness; medically fit after a course of antibiotics.",
+        history_of_present_illness=(
+            "Six weeks ago, on a Friday evening, her partner of two years ended the relationship by text. "
+            "Since then she cries most days and has stopped going to her choir."
+        ),
+        personal_history="Moved to live with her grandmother at 11 after her parents split up. Works as a school secretary.",
+    ))
+    (reply,) = _ask(case, _AROUND_ONSET)
+    assert re.search(r"ended the relationship", reply), reply
+    assert not re.search(r"antibiotic|grandmother", reply), reply
+
+
+def test_what_was_going_on_at_onset_is_not_a_past_episode_nor_a_habit() -> None:
+    # hw-011 was told "no previous episodes like this, including after a hysterectomy", hw-029 "I take 6 to 8 senna
+    # tablets after the worst ones": neither is what was going on when this illness began
+    case = load_case(_record(
+        history_of_present_illness=(
+            "Over three months her mood has dropped. She cries most days and has stopped going to her choir. "
+            "Takes two paracetamol after the worst headaches."
+        ),
+        past_psychiatric_history="No previous episodes like this, including after a hysterectomy in her fifties.",
+    ))
+    (reply,) = _ask(case, _AROUND_ONSET)
+    assert not re.search(r"hysterectomy|paracetamol|previous", reply, re.I), reply

@@ -89,6 +89,9 @@ def test_the_part_of_a_subject_asked_is_read_in_the_asking_sentence() -> None:
         return read_question(text, _lexicon())
 
     assert "precipitant" in asked_facets(question("Did anything happen around the time it started?"))
+    # the scripted clinician's line (a reader of stop 28: never answered with the precipitant)
+    assert "precipitant" in asked_facets(question("Was anything going on in your life around the time it started?"))
+    assert "precipitant" in asked_facets(question("Was anything going on at home or at school around the time it started?"))
     assert "cue" in asked_facets(question("What sets them off?"))
     assert "last" in asked_facets(question("When did you last have a drink?"))
     # the preface says no part asked: "after" in it is not a precipitant asked

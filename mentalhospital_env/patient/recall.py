@@ -1580,6 +1580,15 @@ class MemorySkill:
             return []
         disclosed = self.state.disclosed
         topic = self._taxonomy.by_id[topic_id]
+        if topic_id == "trigger" and "precipitant" in self._facets:
+            # what brought this illness on is not an episode of the past ("no previous episodes like this,
+            # including after a hysterectomy") nor a relative's history
+            facts = [f for f in facts if f.section not in _PAST_SECTIONS]
+            # and told from the presenting illness when it says it (a partner's text on Friday evening), not
+            # beside a move in childhood
+            facts = [f for f in facts if f.section in _PRESENTATION_SECTIONS] or facts
+            if not facts:
+                return []
         if topic_id in _NOW_TOPICS and any(f.section in topic.sections for f in facts):
             # "What medicines are you on at the moment?" is not told the antidepressant of an episode at 22
             facts = [f for f in facts if f.section not in _PAST_SECTIONS] or facts
@@ -1593,6 +1602,9 @@ class MemorySkill:
                 amount and self.index.amounts.get(f.id) is None,  # "how much?", "how often?": the facts that say
                 # the part of the subject asked ("facets": "When did you last drink?" - the last drink)
                 self._asks_facet(history) and not self._says_facet(f, history),
+                # "Was anything going on in your life around the time it started?": what brought this illness
+                # on is told from its own history first
+                topic_id == "trigger" and f.section not in home,
                 f.section not in topic.sections,
                 not f.present,
                 # the referral's one-line summary is what the patient came about, said at the start; a
