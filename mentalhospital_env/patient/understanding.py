@@ -114,6 +114,10 @@ class TopicDef:
     #: history topic ("How often does it happen?" asks about the course; "How often do you smoke weed?"
     #: asks about cannabis)
     solo: CueSet | None = None
+    #: kinds of topic that, asked as well, keep the solo cues from counting (default: symptom, substance and
+    #: history); the course's "how often" still counts beside a symptom ("How often are the attacks
+    #: happening?") but not beside a substance ("How often do you smoke weed?")
+    solo_unless_kinds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -154,6 +158,9 @@ class Taxonomy:
     #: stems of stopwords that still say what a lexicon question asks when an utterance shares one word with it
     #: ("How do you feel after you have eaten a lot?" asks more than "Are you eating?")
     bank_qualifiers: frozenset[str] = frozenset()
+    #: topics beside which a partner named is a relative asked about ("Has your husband ever had mental health
+    #: problems himself?" is family history)
+    partner_ill: frozenset[str] = frozenset()
 
     def kind(self, topic_id: str) -> str:
         return self.by_id[topic_id].kind
@@ -246,12 +253,15 @@ def load_taxonomy() -> Taxonomy:
             yields_to_kinds=tuple(t.get("yields_to_kinds", ())),
             record_unless=cues_of(t["record_unless"]) if t.get("record_unless") else None,
             solo=cues_of(t["solo_cues"]) if t.get("solo_cues") else None,
+            solo_unless_kinds=tuple(t.get("solo_unless_kinds", ())),
         )
         for t in raw["topics"]
     ]
     follow = raw["follow_up"]
+    drug_topic = raw.get("drug_names_topic")
     question_index = _index(
-        [(p, t["id"]) for t in raw["topics"] for p in t["cues"]]
+        [(p, drug_topic) for p in (_drug_names() if drug_topic else ())]
+        + [(p, t["id"]) for t in raw["topics"] for p in t["cues"]]
         + [(p, t["id"] + _WEAK) for t in raw["topics"] for p in t.get("weak_cues", ())]
         + [(p, t["id"] + _SOLO) for t in raw["topics"] for p in t.get("solo_cues", ())]
     )
@@ -291,7 +301,16 @@ def load_taxonomy() -> Taxonomy:
         vocative=_vocative_pattern(raw.get("vocatives", {})),
         before_cues=cues_of(raw.get("time_questions", {}).get("before", ())),
         before_state=cues_of(raw.get("time_questions", {}).get("before_state", ())),
+        partner_ill=frozenset(raw.get("partner_ill", ())),
     )
+
+
+def _drug_names() -> list[str]:
+    """The names and brand names of the drugs the knowledge base knows (``knowledge/data/drugs.json``), lower
+    case; abbreviations under four letters ("NAC") are left out, as they are words too often."""
+    raw = json.loads(resources.files("mentalhospital_env.knowledge").joinpath("data/drugs.json").read_text("utf-8"))
+    names = {n.strip().lower() for d in raw["drugs"] for n in (d["name"], *d.get("synonyms", ()))}
+    return sorted(n for n in names if len(n) >= 4)
 
 
 @dataclass(frozen=True)
@@ -454,6 +473,12 @@ def _understand(utterance: str, context: None = None) -> Understanding:
     ]
     family_asked = "family_history" in found
     if addressed and not family_asked:
+        if rel_hits and "relationships" in found and any(tax.kind(t) in ("symptom", "substance") for t in found):
+            # "Mr Jones, how has your wife's mood been?": the wife is the patient, and her name lends no
+            # question about the patient's relationships unless words other than the kin word ask it
+            kin = [i for (a, b), _ in rel_hits for i in range(a, b)]
+            if "relationships" not in _topics_in([w for i, w in enumerate(stemmed) if i not in kin], tax):
+                found = [t for t in found if t != "relationships"]
         rel_hits = []  # said to an informant: "Has your son had any trouble with the police?" is the patient's
     if (
         rel_hits and not family_asked and any(t in tax.kin_not_ill for t in found)
@@ -467,7 +492,7 @@ def _understand(utterance: str, context: None = None) -> Understanding:
         if symptomish or tax.history_cues.found(stemmed) or family_asked:
             rel_hits.sort()
             relative = rel_hits[0][1]
-            if relative != "partner" or family_asked:
+            if relative != "partner" or family_asked or any(t in tax.partner_ill for t in found):
                 family_asked = True
     if family_asked:
         # a question about a relative's illness is family history, not the patient's own symptom
@@ -540,7 +565,11 @@ def _follow(utterance: str, context: str) -> Understanding:
         return base
     # "When was the last time?", "Who noticed first?"; but "Anything else?" is the open question
     # a wh-question without a topic needs one from the turn before; "Have you driven since?" has its own
-    bare = not found and not base.open and len(stemmed) <= 6 and stemmed[0] in _WH
+    # a short closed question with no topic at all goes on with the last one too ("Have you got as far as thinking
+    # how?", "Have you told anyone?")
+    bare = not found and not base.open and (
+        (len(stemmed) <= 6 and stemmed[0] in _WH) or (len(stemmed) <= 8 and "?" in utterance)
+    )
     if not (elliptic or bare or (not own and (frame or refers or tax.follow_up.found(stemmed))) or (own and refers)):
         return base
     before = _understand(context, None)
@@ -596,8 +625,10 @@ def _topics_in(stemmed: Sequence[str], tax: Taxonomy) -> list[str]:
             continue
         if t not in found:
             found.append(t)
-    if solo_hits and not any(tax.by_id[t].kind in _CONTENT_KINDS for t in found):
-        found += [t for t in solo_hits if t not in found]
+    for t in solo_hits:
+        blocking = tax.by_id[t].solo_unless_kinds or _CONTENT_KINDS
+        if t not in found and not any(tax.by_id[o].kind in blocking for o in found):
+            found.append(t)
     kept = []
     for t in found:
         d = tax.by_id[t]
