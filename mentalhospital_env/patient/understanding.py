@@ -258,10 +258,8 @@ def load_taxonomy() -> Taxonomy:
         for t in raw["topics"]
     ]
     follow = raw["follow_up"]
-    drug_topic = raw.get("drug_names_topic")
     question_index = _index(
-        [(p, drug_topic) for p in (_drug_names() if drug_topic else ())]
-        + [(p, t["id"]) for t in raw["topics"] for p in t["cues"]]
+        [(p, t["id"]) for t in raw["topics"] for p in t["cues"]]
         + [(p, t["id"] + _WEAK) for t in raw["topics"] for p in t.get("weak_cues", ())]
         + [(p, t["id"] + _SOLO) for t in raw["topics"] for p in t.get("solo_cues", ())]
     )
@@ -303,14 +301,6 @@ def load_taxonomy() -> Taxonomy:
         before_state=cues_of(raw.get("time_questions", {}).get("before_state", ())),
         partner_ill=frozenset(raw.get("partner_ill", ())),
     )
-
-
-def _drug_names() -> list[str]:
-    """The names and brand names of the drugs the knowledge base knows (``knowledge/data/drugs.json``), lower
-    case; abbreviations under four letters ("NAC") are left out, as they are words too often."""
-    raw = json.loads(resources.files("mentalhospital_env.knowledge").joinpath("data/drugs.json").read_text("utf-8"))
-    names = {n.strip().lower() for d in raw["drugs"] for n in (d["name"], *d.get("synonyms", ()))}
-    return sorted(n for n in names if len(n) >= 4)
 
 
 @dataclass(frozen=True)
@@ -565,11 +555,7 @@ def _follow(utterance: str, context: str) -> Understanding:
         return base
     # "When was the last time?", "Who noticed first?"; but "Anything else?" is the open question
     # a wh-question without a topic needs one from the turn before; "Have you driven since?" has its own
-    # a short closed question with no topic at all goes on with the last one too ("Have you got as far as thinking
-    # how?", "Have you told anyone?")
-    bare = not found and not base.open and (
-        (len(stemmed) <= 6 and stemmed[0] in _WH) or (len(stemmed) <= 8 and "?" in utterance)
-    )
+    bare = not found and not base.open and len(stemmed) <= 6 and stemmed[0] in _WH
     if not (elliptic or bare or (not own and (frame or refers or tax.follow_up.found(stemmed))) or (own and refers)):
         return base
     before = _understand(context, None)
