@@ -413,3 +413,28 @@ def test_a_relative_named_in_a_family_follow_up_is_the_one_asked_about():
     u = understand("And your brothers and sisters?", before)
     assert (u.topics, u.relative) == (("family_history",), "sibling")
     assert understand("What about your mum's side?", before).relative == "mother"
+
+
+@pytest.mark.parametrize(
+    ("utterance", "topics", "relative"),
+    [
+        # "how often" is the course beside a symptom, not beside a substance (solo_unless_kinds)
+        ("How often are you getting the panic attacks?", {"panic", "course"}, None),
+        ("How often do you smoke cannabis?", {"cannabis"}, None),
+        # a partner beside an illness history is a relative asked about (partner_ill); beside a symptom alone not
+        ("Has your wife ever been admitted to a psychiatric ward?", {"family_history"}, "partner"),
+        ("Has your partner ever had mental health problems?", {"family_history"}, "partner"),
+        # said to an informant, the kin word lends no relationships question; other words still ask it
+        ("Mrs Khan, how has your husband's sleep been?", {"sleep"}, None),
+        ("Mrs Khan, how are things between you and your husband?", {"relationships"}, None),
+        # words another topic lends: spirits beside beer, the pill, calling in sick
+        ("Do you have a drink - beer, wine or spirits?", {"alcohol"}, None),
+        ("Are you on the pill at the moment?", {"pregnancy"}, None),
+        ("Have you had to call in sick?", {"functioning", "work"}, None),
+        ("Do you feel like you're running on empty?", {"energy"}, None),
+        ("Did your grandad have any mental illness?", {"family_history"}, "grandparent"),
+    ],
+)
+def test_stop29_general_readings(utterance, topics, relative):
+    u = understand(utterance)
+    assert (set(u.topics), u.relative) == (topics, relative)
