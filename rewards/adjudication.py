@@ -1558,8 +1558,15 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
             avoids and not cw.negated and all(ow.negated for ow in found)
         ):
             if cw.concept_id is not None:  # a word of the checkpoint's finding itself
-                if any(oc.concept_id == cw.concept_id and oc.negated == cw.negated for oc in o.concepts) and any(
-                    oc.concept_id == cw.concept_id and oc.negated != cw.negated for oc in o.concepts
+                if (
+                    any(oc.concept_id == cw.concept_id and oc.negated == cw.negated for oc in o.concepts)
+                    and any(oc.concept_id == cw.concept_id and oc.negated != cw.negated for oc in o.concepts)
+                    # ... said with a word of the finding, not only with a person's ("her friend has nobody to
+                    # support her": the friend is no mention of support)
+                    and any(
+                        ow.concept_id == cw.concept_id and ow.negated == cw.negated and ow.stem not in person_words
+                        for ow in o.words
+                    )
                 ):
                     # the output says the finding both ways, once as a heading ('Drug allergies: "No
                     # allergies."'): the mention with the checkpoint's polarity answers for its words
