@@ -1082,6 +1082,7 @@ def _output_bindings(text: str) -> tuple[tuple[frozenset, frozenset[str]], ...]:
             continue
         cuts[0] = 0
         bounds = sorted(set(cuts)) + [len(words)]
+        carried: frozenset = frozenset()
         for a, b in zip(bounds, bounds[1:]):
             piece = " ".join(words[a:b])
             named = relatives_bearing(piece)
@@ -1094,9 +1095,18 @@ def _output_bindings(text: str) -> tuple[tuple[frozenset, frozenset[str]], ...]:
             }
             if owners and any(r.role not in owners for r in named):
                 named = frozenset(r for r in named if r.role not in owners)
+            stems = _content_stems(piece)
+            if named and not stems:
+                carried |= named  # "my mum and my sister both have it": the finding is said of both
+                continue
+            named, carried = named | carried, frozenset()
             if named:
-                out.append((named, _content_stems(piece)))
+                out.append((named, stems))
     return tuple(out)
+
+
+# a checkpoint naming one relative is left to _relatives_differ: binding its words as well cost entailed pairs
+_BINDING_MIN_ROLES = 2
 
 
 def _relative_binding_clash(checkpoint: str, output: str) -> str | None:
@@ -1106,7 +1116,7 @@ def _relative_binding_clash(checkpoint: str, output: str) -> str | None:
     sees her father monthly" against "lives with her father and sees her mother monthly"): which word moved."""
     c_parts = _checkpoint_bindings(checkpoint)
     roles = {r.role for named, _ in c_parts for r in named}
-    if len(roles) < 2:
+    if len(roles) < _BINDING_MIN_ROLES:
         return None
     unbound = frozenset().union(*(stems for named, stems in c_parts if not named))
     bound: dict[str, set] = {}
