@@ -1081,6 +1081,12 @@ def _output_bindings(text: str) -> tuple[tuple[frozenset, frozenset[str]], ...]:
         if not cuts:
             continue
         cuts[0] = 0
+        # between two relatives, the words after an "and" go with the second ("lives with her father and sees
+        # her mother monthly"), the words before it with the first
+        for k in range(1, len(cuts)):
+            joins = [i for i in range(cuts[k - 1] + 1, cuts[k]) if words[i].lower() in ("and", "or", "then")]
+            if joins:
+                cuts[k] = joins[-1] + 1
         bounds = sorted(set(cuts)) + [len(words)]
         carried: frozenset = frozenset()
         for a, b in zip(bounds, bounds[1:]):
