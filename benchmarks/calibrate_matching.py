@@ -36,6 +36,7 @@ from mentalhospital_env.rewards.calibration import (
     reply_pairs_path,
     clinic_pairs_path,
     heldout28_pairs_path,
+    heldout29_pairs_path,
     read_with_persons,
     thresholds_document,
 )
@@ -180,7 +181,8 @@ def current(embedders: str) -> int:
         "narrative pairs": lambda: load_match_pairs(narrative_pairs_path()),
         "reply pairs": lambda: load_match_pairs(reply_pairs_path()),
         "clinic pairs": lambda: load_match_pairs(clinic_pairs_path()),
-        "heldout28 pairs": lambda: load_match_pairs(heldout28_pairs_path()),
+        "heldout28 pairs (development since stop 29)": lambda: load_match_pairs(heldout28_pairs_path()),
+        "heldout29 pairs (held out)": lambda: load_match_pairs(heldout29_pairs_path()),
     }
     print("| embedder | pair set | pairs | P | R | true accepts | false accepts |")
     print("|---|---|---|---|---|---|---|")

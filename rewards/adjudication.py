@@ -1011,6 +1011,134 @@ def _relatives_differ(checkpoint: str, output: str) -> str | None:
     return f"relative: {' '.join(x for x in (a.side, a.age, a.role) if x)} against {' '.join(x for x in (b.side, b.age, b.role) if x)}"
 
 
+# where a checkpoint's finding stops belonging to the relative its clause names: punctuation and contrast words
+_BINDING_SPLIT = re.compile(r"[,;:.!?()\u2014]+|\bbut\b|\bthough\b|\balthough\b|\bwhereas\b|\bwhile\b")
+# the words before a role word that belong with it ("my older brother", "her mum's sister")
+_ROLE_LEAD = frozenset({"my", "his", "her", "their", "our", "your", "the", "a", "an", "older", "younger", "elder",
+                        "big", "little", "maternal", "paternal", "late"})
+
+
+@lru_cache(maxsize=1)
+def _binding_skip_stems() -> frozenset[str]:
+    """The stems that bind nothing to a person: function words, reporting verbs and the generic words of
+    ``language.json``'s ``binding_generic_words``."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/language.json").read_text("utf-8")
+    )
+    cues = load_cues()
+    words = set(cues.function_words) | set(raw.get("binding_generic_words", ()))
+    words |= {w for p in cues.reporting_verbs for w in p}
+    return frozenset(stem(w) for w in words) | frozenset(words)
+
+
+def _kin_word(word: str) -> bool:
+    kinship = load_cues().kinship
+    bare = word.removesuffix("'s")
+    return bare in kinship.role_of or bare in kinship.groups
+
+
+def _content_stems(text: str) -> frozenset[str]:
+    skip = _binding_skip_stems()
+    return frozenset(
+        s for t in tokenize(text) if not _kin_word(t) and (s := stem(t)) not in skip and len(s) > 2 and not s.isdigit()
+    )
+
+
+@lru_cache(maxsize=memo_size(16384))
+def _checkpoint_bindings(text: str) -> tuple[tuple[frozenset, frozenset[str]], ...]:
+    """Each clause of a checkpoint as (the relatives it names, its content stems)."""
+    return tuple(
+        (relatives_bearing(part), _content_stems(part)) for part in _BINDING_SPLIT.split(text) if part.strip()
+    )
+
+
+@lru_cache(maxsize=memo_size(16384))
+def _output_bindings(text: str) -> tuple[tuple[frozenset, frozenset[str]], ...]:
+    """Each stretch of an output from one relative it names to the next, within a clause, as (that relative,
+    its content stems); the words before a clause's first relative go with it ("lives with her father")."""
+    out = []
+    for part in _BINDING_SPLIT.split(text):
+        words = part.split()
+        cuts = []
+        for i, w in enumerate(words):
+            bare = re.sub(r"[^a-z']", "", w.lower())
+            if not _kin_word(bare):
+                continue
+            prev = re.sub(r"[^a-z']", "", words[i - 1].lower()) if i else ""
+            if prev.endswith("'s") and _kin_word(prev):
+                continue  # "my mum's sister", "his partner's son": one person
+            j = i
+            while j > 0 and re.sub(r"[^a-z']", "", words[j - 1].lower()) in _ROLE_LEAD:
+                j -= 1
+            while j > 0 and re.sub(r"[^a-z']", "", words[j - 1].lower()).endswith("'s"):
+                j -= 1
+                while j > 0 and re.sub(r"[^a-z']", "", words[j - 1].lower()) in _ROLE_LEAD:
+                    j -= 1
+            cuts.append(j)
+        if not cuts:
+            continue
+        cuts[0] = 0
+        # between two relatives, the words after an "and" go with the second ("lives with her father and sees
+        # her mother monthly"), the words before it with the first
+        for k in range(1, len(cuts)):
+            joins = [i for i in range(cuts[k - 1] + 1, cuts[k]) if words[i].lower() in ("and", "or", "then")]
+            if joins:
+                cuts[k] = joins[-1] + 1
+        bounds = sorted(set(cuts)) + [len(words)]
+        carried: frozenset = frozenset()
+        for a, b in zip(bounds, bounds[1:]):
+            piece = " ".join(words[a:b])
+            named = relatives_bearing(piece)
+            # "his partner's son" is the son: the relative through whom he is named is not the one said of
+            role_of = load_cues().kinship.role_of
+            owners = {
+                role_of.get(w.removesuffix("'s"), w.removesuffix("'s"))
+                for w, nxt in zip(tokenize(piece), tokenize(piece)[1:])
+                if w.endswith("'s") and _kin_word(w) and _kin_word(nxt)
+            }
+            if owners and any(r.role not in owners for r in named):
+                named = frozenset(r for r in named if r.role not in owners)
+            stems = _content_stems(piece)
+            if named and not stems:
+                carried |= named  # "my mum and my sister both have it": the finding is said of both
+                continue
+            named, carried = named | carried, frozenset()
+            if named:
+                out.append((named, stems))
+    return tuple(out)
+
+
+# a checkpoint naming one relative is left to _relatives_differ: binding its words as well cost entailed pairs
+_BINDING_MIN_ROLES = 2
+
+
+def _relative_binding_clash(checkpoint: str, output: str) -> str | None:
+    """When a checkpoint names two or more relatives, each with its own finding, and the output says a finding
+    of one of them of a relative who cannot be that one ("His mother works part-time as a care assistant; his
+    father is a scaffolder" against "His father works part-time as a care assistant"; "lives with her mother ...
+    sees her father monthly" against "lives with her father and sees her mother monthly"): which word moved."""
+    c_parts = _checkpoint_bindings(checkpoint)
+    roles = {r.role for named, _ in c_parts for r in named}
+    if len(roles) < _BINDING_MIN_ROLES:
+        return None
+    unbound = frozenset().union(*(stems for named, stems in c_parts if not named))
+    bound: dict[str, set] = {}
+    for named, stems in c_parts:
+        if named:
+            for s_ in stems - unbound:
+                bound.setdefault(s_, set()).update(named)
+    if not bound:
+        return None
+    for named, stems in _output_bindings(output):
+        for s_ in stems & bound.keys():
+            if not any(relatives_agree(a, b) for a in named for b in bound[s_]):
+                return f"relative: '{s_}' is said of {min(bound[s_]).role}, not {min(named).role}"
+    return None
+
+
 def _times_conflict(a: str | None, b: str | None) -> bool:
     return a is not None and b is not None and a != b
 
@@ -1353,6 +1481,7 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
         or amount_level_clash(checkpoint, output)
         or when_clash(checkpoint, output)
         or condition_clash(checkpoint, output)
+        or _relative_binding_clash(checkpoint, output)
     )
 
 
@@ -1445,8 +1574,15 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
             avoids and not cw.negated and all(ow.negated for ow in found)
         ):
             if cw.concept_id is not None:  # a word of the checkpoint's finding itself
-                if any(oc.concept_id == cw.concept_id and oc.negated == cw.negated for oc in o.concepts) and any(
-                    oc.concept_id == cw.concept_id and oc.negated != cw.negated for oc in o.concepts
+                if (
+                    any(oc.concept_id == cw.concept_id and oc.negated == cw.negated for oc in o.concepts)
+                    and any(oc.concept_id == cw.concept_id and oc.negated != cw.negated for oc in o.concepts)
+                    # ... said with a word of the finding, not only with a person's ("her friend has nobody to
+                    # support her": the friend is no mention of support)
+                    and any(
+                        ow.concept_id == cw.concept_id and ow.negated == cw.negated and ow.stem not in person_words
+                        for ow in o.words
+                    )
                 ):
                     # the output says the finding both ways, once as a heading ('Drug allergies: "No
                     # allergies."'): the mention with the checkpoint's polarity answers for its words

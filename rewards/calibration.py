@@ -65,7 +65,7 @@ PAIR_KINDS: tuple[str, ...] = (
     # (the clinic pairs' kind: a near-empty, vague or generic reply that names none of the finding)
     "vague",
 )
-SPLITS: tuple[str, ...] = ("calibration", "held_out", "records", "narrative", "replies", "clinic", "heldout28")
+SPLITS: tuple[str, ...] = ("calibration", "held_out", "records", "narrative", "replies", "clinic", "heldout28", "heldout29")
 TARGET_PRECISION = 0.95
 # Lexicon-phrasing thresholds tried for the clinical adjudicator, from strict to lenient.
 PHRASE_GRID: tuple[float, ...] = tuple(round(0.9 - 0.05 * i, 2) for i in range(13))
@@ -135,6 +135,14 @@ def heldout28_pairs_path() -> Path:
     partner or friend by first name, against patient replies and note sentences (split ``heldout28``; the held-out
     set of the eighth round of issue 18: reported, never fitted on)."""
     return Path(str(resources.files(__package__).joinpath("data/heldout28_pairs.jsonl")))
+
+
+def heldout29_pairs_path() -> Path:
+    """The pairs written by hand at stop 29 from checkpoints of nine hand-written records (relatives as subjects and
+    objects, opposites without a negation word, amounts and frequencies, past against current, lay paraphrases, near
+    misses), against patient replies and note sentences (split ``heldout29``; the held-out set of the ninth round of
+    issue 18: reported, never fitted on; heldout28 became a development set at that round)."""
+    return Path(str(resources.files(__package__).joinpath("data/heldout29_pairs.jsonl")))
 
 
 def load_match_pairs(path: str | Path | None = None, split: str | None = None) -> list[MatchPair]:

@@ -431,3 +431,30 @@ def test_the_heldout28_pairs_are_unchanged_and_come_from_records():
     assert not any(p.entails for p in pairs if p.kind in ("vague", "opposite", "wrong_subject", "wrong_time"))
     assert sum(p.kind == "wrong_subject" for p in pairs) >= 30
     assert not any(p.split == "heldout28" for p in load_match_pairs())
+
+
+# The heldout29 pairs (the held-out set of issue 18's ninth round, stop 29: checkpoints of nine hand-written records
+# against patient replies and note sentences, relatives, opposites without negation words, amounts and frequencies,
+# past against current, labelled before any matcher read them): pinned; nothing is fitted on them. (heldout28 became
+# a development set at stop 29, when its false accepts were read.)
+HELDOUT29_PAIRS = 187
+HELDOUT29_SHA256 = "677e30f23900f2ac5daf2bb58446d6ea0e4d8f4ebfb0084fa46722eee671d322"
+
+
+def test_the_heldout29_pairs_are_unchanged_and_come_from_records():
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.rewards.calibration import heldout28_pairs_path, heldout29_pairs_path
+
+    pairs = load_match_pairs(heldout29_pairs_path())
+    assert len(pairs) == HELDOUT29_PAIRS
+    assert split_digest("heldout29", heldout29_pairs_path()) == HELDOUT29_SHA256
+    assert all(p.split == "heldout29" and p.origin and p.case for p in pairs)
+    assert 0.35 < sum(p.entails for p in pairs) / len(pairs) < 0.7
+    cases = {case.case_id: case for case in load_suite("handwritten")}
+    for p in pairs:  # every checkpoint is one of its record's derived checkpoints, word for word
+        case = cases[p.case]
+        assert p.checkpoint in {c.text for c in (*case.checkpoints.interview, *case.checkpoints.note)}, p.id
+    assert not any(p.entails for p in pairs if p.kind in ("vague", "opposite", "wrong_subject", "wrong_time", "amount"))
+    assert sum(p.kind in ("opposite", "amount", "wrong_subject", "wrong_time") for p in pairs) >= 80
+    assert not {p.utterance for p in pairs} & {p.utterance for p in load_match_pairs(heldout28_pairs_path())}
+    assert not any(p.split == "heldout29" for p in load_match_pairs())

@@ -1393,3 +1393,54 @@ def test_a_function_called_fine_denies_its_problems_whatever_the_reading(matcher
         is None
     )
     assert statement_conflict("No heart problems, no faints.", "My heart isn't fine, I've fainted twice.") is not None
+
+
+# Stop 29 (issue 18, heldout28 read as a development set): a finding the checkpoint says of one relative, said of
+# another; opposites said without a negation word; a person is no mention of the finding.
+@pytest.mark.parametrize(
+    ("checkpoint", "output"),
+    [
+        ("His sister works as a hairdresser; his brother is a plumber.", "My brother works as a hairdresser."),
+        ("Lives with her father; sees her mother at weekends.", "I live with my mum and see my dad at weekends."),
+        ("Her aunt has bipolar disorder; her grandmother had dementia.", "My grandmother had bipolar disorder."),
+        (
+            "With her husband for ten years; close to his son, though her husband says she 'never listens'.",
+            "Her husband's son never listens.",
+        ),
+    ],
+)
+def test_a_relative_s_finding_said_of_another_relative_is_no_match(checkpoint, output):
+    assert "relative" in (statement_conflict(checkpoint, output) or "")
+
+
+@pytest.mark.parametrize(
+    ("checkpoint", "output"),
+    [
+        ("His sister works as a hairdresser; his brother is a plumber.", "My sister's a hairdresser and my brother's a plumber."),
+        ("Lives with her father; sees her mother at weekends.", "I live with my dad and I see my mum at weekends."),
+        ("Her aunt has bipolar disorder; her grandmother had dementia.", "My aunt and my cousin both have bipolar disorder."),
+    ],
+)
+def test_a_relative_s_finding_said_of_that_relative_is_not_refused_for_binding(checkpoint, output):
+    assert "relative" not in (statement_conflict(checkpoint, output) or "")
+
+
+@pytest.mark.parametrize(
+    ("checkpoint", "output"),
+    [
+        ("Grandfather died of a heart attack at 70.", "My grandad had a heart attack at 70 but he's still alive and well."),
+        ("Engaged to her partner; wedding planned for the spring.", "We broke up last month and called it off."),
+        ("Parents divorced when she was 8; regular contact with both.", "My parents divorced when I was 8 and I've lost touch with my dad."),
+    ],
+)
+def test_opposites_without_a_negation_word_about_family_life(checkpoint, output):
+    assert "opposite meaning" in (statement_conflict(checkpoint, output) or "")
+
+
+def test_a_person_is_no_mention_of_the_finding_said_both_ways():
+    assert statement_conflict("Her sister is her main support.", "Her sister has nobody to support her.") is not None
+    assert statement_conflict("No drug allergies.", 'Drug allergies: "No allergies."') is None
+
+
+def test_a_relative_who_knew_of_a_symptom_is_not_its_bearer():
+    assert statement_conflict("His father knew he was 'irritable' at the time.", "His father has been irritable.")

@@ -76,3 +76,18 @@ def test_coverage_credits_a_named_relatives_finding_to_that_relative_only(cases)
     step = InterviewCoverage(case)
     assert target.id in step.update("My mum had panic attacks in her twenties and had CBT for them.")
     assert step.result().matched[target.id].unit == "My mum had panic attacks in her twenties and had CBT for them."
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("Sam keeps asking Daniel whether towels are safe.", "Sam keeps asking him whether towels are safe."),
+        ("Claire rang Daniel twice.", "His wife rang him twice."),
+        ("Claire left Daniel in May.", "His wife left him in May."),
+        ("After Daniel left, Claire cried.", "After he left, his wife cried."),
+        ("Daniel asks Claire several times a day.", "He asks his wife several times a day."),
+    ],
+)
+def test_the_patient_named_after_a_verb_is_read_as_its_object(text, read):
+    persons = Persons(roles=(("Daniel", "patient"), ("Claire", "wife")), sex="male")
+    assert persons.read(text) == read
