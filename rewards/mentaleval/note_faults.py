@@ -1040,6 +1040,13 @@ def note_faults(case: Any, chart: Chart) -> tuple[NoteFault, ...]:
     return tuple(out)
 
 
+def fragment_blocked(faults: tuple[NoteFault, ...]) -> bool:
+    """Whether a fault keeps a keyword note from the floor of an accurate fragment (``fragment_blocked_by``: a
+    diagnosis against the record or the encounter, a false denial)."""
+    kinds = set(_data().get("fragment_blocked_by", {}).get("kinds", ()))
+    return any(f.kind in kinds for f in faults)
+
+
 def misleading(faults: tuple[NoteFault, ...]) -> bool:
     """Whether a fault would mislead care (``misleading_kinds``: a principal diagnosis the encounter does not support,
     a schizophrenia-spectrum diagnosis for a record with no psychosis): such a note is not a usable one."""
