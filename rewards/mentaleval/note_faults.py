@@ -336,6 +336,9 @@ def chief_complaint_fault(view: NoteView) -> list[NoteFault]:
         return [NoteFault("chief_complaint", "chief_complaint", text or "(none)")]
     if _garble(text) or empty_quotes(text if '"' in text else f'"{text}"'):
         return [NoteFault("chief_complaint", "chief_complaint", text)]
+    if any(p in bare for p in conf.get("label_only", ())):
+        # "inattentiveness (not in the patient's own words)": a label put where the patient's complaint belongs
+        return [NoteFault("chief_complaint", "chief_complaint", text)]
     return []
 
 
