@@ -888,3 +888,19 @@ def test_a_structured_note_that_misleads_no_one_keeps_qual_two_however_its_fault
     thin = _faulted_note(core_sections=("chief_complaint", "plan"), sections=("chief_complaint", "plan"))
     for note in (dangerous, invented, thin):
         assert not note_usable(note) and note_quality_score(note) < 2.0
+
+
+def test_an_accurate_keyword_note_keeps_two_and_a_wrong_one_does_not():
+    """Stop 29 (issue 15): hand raters give 2 to an accurate keyword list ('a keyword list') and 1 to a misrecording
+    or a nearly empty note; a fragment with a diagnosis against the record or a false denial gets no floor."""
+    from mentalhospital_env.rewards.mentaleval.note_faults import NoteFault
+    from mentalhospital_env.rewards.mentaleval.offline import note_accurate_fragment, note_quality_score
+
+    keywords = _faulted_note(core_sections=(), sections=(), mse_domains=(), risk_topics=(), prose_sentences=0, claims=3, faults=(), omitted=())
+    assert note_accurate_fragment(keywords) and note_quality_score(keywords) == 2.0
+    for worse in (
+        _faulted_note(core_sections=(), sections=(), mse_domains=(), prose_sentences=0, claims=3, faults=(), claim_errors=1),
+        _faulted_note(core_sections=(), sections=(), mse_domains=(), prose_sentences=0, claims=3, faults=(NoteFault("diagnosis_against_record", "assessment", "x"),)),
+        _faulted_note(core_sections=(), sections=(), mse_domains=(), prose_sentences=0, claims=1, faults=()),
+    ):
+        assert not note_accurate_fragment(worse) and note_quality_score(worse) < 2.0

@@ -968,10 +968,10 @@ def told_risk_omitted(view: NoteView) -> list[NoteFault]:
     risk_text = view.sections.get("risk_assessment")
     if risk_text is None or not _structured(view):
         return []
-    from_record = {kind["name"] for kind in main_risks(view.risk_lines + view.history_risk_lines)}
+    faulted = {kind["name"] for kind in main_risks(view.risk_lines + view.history_risk_lines) if not _names(risk_text, kind["note"])}
     out = []
     for told in _data().get("told_risks", {}).get("kinds", []):
-        if told.get("risk_kind") in from_record and not _names(risk_text, told["note"]):
+        if told.get("risk_kind") in faulted:
             continue  # main_risk_omitted has it
         if set(told["findings"]) & view.affirmed and not _names(risk_text, told["note"]):
             out.append(NoteFault("told_risk_omitted", "risk_assessment", told["name"]))
