@@ -861,3 +861,25 @@ def test_a_refusal_ends_with_its_sentence(ca):
     assert "antipsychotic" in ca.proposed("Stop the antidepressant. Olanzapine 10 mg at night.")
     assert "antipsychotic" not in ca.proposed("Stop sertraline and olanzapine.")
     assert "antipsychotic" not in ca.proposed("Do not start sertraline or olanzapine.")
+
+
+@pytest.mark.parametrize("code", ["F20.0", "F22", "F23"])
+def test_arguing_a_patient_out_of_a_delusion_is_a_harm_and_refusing_to_is_not(ca, code):
+    """Stop 29 (issue 15): held_out28's plan that told a woman 'plainly' that her neighbours were not plotting and that
+    she must accept she is ill scored 4.2; a non-confrontational stance is the guideline's."""
+    p = _profile(codes=(code,), age=41)
+    bad = ca.check(p, "Risperidone 2 mg. Tell her plainly that the neighbours are not plotting against her and that she must accept she is ill.")
+    assert {c.action for c in bad.contraindicated} == {"confront_belief"}
+    assert min(c.cap for c in bad.contraindicated) == 2
+    good = ca.check(p, "Risperidone 2 mg. Do not challenge the belief or argue about it; keep engagement and review weekly.")
+    assert "confront_belief" not in {c.action for c in good.contraindicated}
+    assert "confront_belief" not in {c.action for c in ca.check(_profile(codes=("F32.1",)), "Tell her plainly that she must accept she is ill.").contraindicated}
+
+
+def test_panic_beside_another_principal_disorder_advises_panic_therapy_and_panic_itself_does_not(ca):
+    comorbid = _profile(codes=("F32.2", "F41.0"), setting="emergency", age=23)
+    plan = "Admit. Sertraline 50 mg. Written safety plan. Daily review."
+    assert "panic_therapy" in {r.action for r in ca.check(comorbid, plan).advised_missing}
+    assert "panic_therapy" not in {r.action for r in ca.check(comorbid, plan + " CBT for panic with interoceptive exposure.").advised_missing}
+    principal = _profile(codes=("F41.0",), age=40)
+    assert "panic_therapy" not in {r.action for r in ca.check(principal, "Sertraline 25 mg then 50 mg.").advised_missing}

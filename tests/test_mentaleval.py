@@ -840,6 +840,29 @@ def test_judge_agreement_holds_the_stop_28_slice_apart_with_its_encounters_and_r
     assert all(bench._in_split(r, "all") and bench._in_split(r, "held_out28") for r in rows)
 
 
+def test_judge_agreement_pins_the_stop_29_slice_by_count_and_digest():
+    """The held_out29 slice (issue 15, stop 29): 34 items (16 notes, 18 plans) on 10 test-v2 cases drawn with seed 2929,
+    rated by hand before any judge ran on them and committed alone (a9107e3). Its ids, cases, ratings and texts are pinned
+    by digest, so a later edit (a re-rating after a look at the judge) fails here; ``--disagreements`` never lists it."""
+    import hashlib
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "judge_agreement.py"
+    spec = importlib.util.spec_from_file_location("judge_agreement_bench29", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rows = sorted((r for r in bench.load_ratings() if r["split"] == "held_out29"), key=lambda r: r["id"])
+    assert (len(rows), sum(r["kind"] == "note" for r in rows), len({r["case_id"] for r in rows})) == (34, 16, 10)
+    blob = json.dumps([[r["id"], r["case_id"], r["rating"], r["text"]] for r in rows], ensure_ascii=False).encode()
+    assert hashlib.sha256(blob).hexdigest() == "d2254bab7e3ec99093f097a4912dc69fe34fac5a3fd676e9ed0ea498fe75dca2"
+    assert {("test-v2", r["case_id"]) for r in rows} <= set(bench.load_records())
+    assert {r["case_id"] for r in rows if r["kind"] == "note"} <= set(bench.load_encounters())
+    assert bench.HELD_OUT == "held_out29" and "held_out29" in bench.SPLITS
+    assert not any(bench._in_split(r, s) for r in rows for s in ("earlier", "held_out", "scripted", "held_out28"))
+
+
 def _faulted_note(**kw):
     from mentalhospital_env.rewards.mentaleval.features import NoteReading
     from mentalhospital_env.rewards.mentaleval.note_faults import NoteFault
@@ -865,3 +888,19 @@ def test_a_structured_note_that_misleads_no_one_keeps_qual_two_however_its_fault
     thin = _faulted_note(core_sections=("chief_complaint", "plan"), sections=("chief_complaint", "plan"))
     for note in (dangerous, invented, thin):
         assert not note_usable(note) and note_quality_score(note) < 2.0
+
+
+def test_an_accurate_keyword_note_keeps_two_and_a_wrong_one_does_not():
+    """Stop 29 (issue 15): hand raters give 2 to an accurate keyword list ('a keyword list') and 1 to a misrecording
+    or a nearly empty note; a fragment with a diagnosis against the record or a false denial gets no floor."""
+    from mentalhospital_env.rewards.mentaleval.note_faults import NoteFault
+    from mentalhospital_env.rewards.mentaleval.offline import note_accurate_fragment, note_quality_score
+
+    keywords = _faulted_note(core_sections=(), sections=(), mse_domains=(), risk_topics=(), prose_sentences=0, claims=3, faults=(), omitted=())
+    assert note_accurate_fragment(keywords) and note_quality_score(keywords) == 2.0
+    for worse in (
+        _faulted_note(core_sections=(), sections=(), mse_domains=(), prose_sentences=0, claims=3, faults=(), claim_errors=1),
+        _faulted_note(core_sections=(), sections=(), mse_domains=(), prose_sentences=0, claims=3, faults=(NoteFault("diagnosis_against_record", "assessment", "x"),)),
+        _faulted_note(core_sections=(), sections=(), mse_domains=(), prose_sentences=0, claims=1, faults=()),
+    ):
+        assert not note_accurate_fragment(worse) and note_quality_score(worse) < 2.0

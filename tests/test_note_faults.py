@@ -647,3 +647,53 @@ def test_schizophrenia_for_a_record_without_psychosis_is_misleading():
     assert not [f for f in _faults(did, note("Generalised anxiety disorder.")) if f.kind == "psychosis_invented"]
     mania = _record("test-v2-0362")  # a mania with psychotic symptoms
     assert not [f for f in _faults(mania, note("Paranoid schizophrenia.")) if f.kind == "psychosis_invented"]
+
+
+def _asked(doctor: str, patient: str) -> Turn:
+    return Turn(doctor, patient)
+
+
+def test_a_risk_the_patient_told_that_the_risk_section_leaves_out(hw):
+    """Stop 29 (issue 15): a supervisor fails a note whose risk section records only denials beside "I punched a
+    teacher" or a passive wish not to wake up; naming it in the risk section, present or qualified, clears the fault."""
+    case = hw["hw-040"]
+    turns = (
+        _asked("When you are angry with someone, what goes through your mind?", "I punched a teacher last term."),
+        _asked("Have you had thoughts that life is not worth living?", "Sometimes I think it'd be easier not to wake up."),
+    )
+    told = lambda note: sorted(f.text for f in _faults(case, note, turns=turns) if f.kind == "told_risk_omitted")  # noqa: E731
+    bare = GOOD_040.replace("Risk assessment: High.", "Risk assessment: Denies thoughts of harming anyone.")
+    assert "violence" not in told(bare)  # "harming anyone" names the risk to others (recorded as denied: a precision matter)
+    only_denials = GOOD_040.replace(
+        "Risk assessment: High. Overdose today with intent; recent self-cutting;",
+        "Risk assessment: Denies self-harm. Overdose today; recent self-cutting;",
+    ).replace("Overdose today", "Tablets today")
+    assert told(only_denials) == ["suicidal thoughts", "violence"]
+    named = only_denials.replace(
+        "Risk assessment: Denies self-harm.", "Risk assessment: Punched a teacher last term (risk to others); would rather not wake up."
+    )
+    assert told(named) == []
+    # a note without headings is not read for it (its missing structure already costs it)
+    assert [f for f in _faults(case, "Low mood, took tablets today, punched a teacher.", turns=turns) if f.kind == "told_risk_omitted"] == []
+
+
+def test_a_family_history_asked_and_answered_wants_its_heading(hw):
+    case = hw["hw-040"]
+    asked = (_asked("Has anyone in your family had problems with their mental health?", "Not that I know of."),)
+    without = GOOD_040.replace("Family history: Her mother had postnatal depression.\n", "")
+    found = [f for f in _faults(case, without, turns=asked) if f.kind == "asked_history_omitted"]
+    assert [f.section for f in found] == ["family_history"]
+    assert not [f for f in _faults(case, GOOD_040, turns=asked) if f.kind == "asked_history_omitted"]
+    # a plain "no" to the physical health question is not wanted under its own heading; a condition named is
+    physical_no = (_asked("Do you have any physical health problems?", "No, nothing physical."),)
+    physical_yes = (_asked("Do you have any physical health problems?", "I've got asthma."),)
+    assert not [f for f in _faults(case, GOOD_040, turns=physical_no) if f.kind == "asked_history_omitted"]
+    assert [f.section for f in _faults(case, GOOD_040, turns=physical_yes) if f.kind == "asked_history_omitted"] == ["medical_history"]
+    # a documentation fault: counted with the faults of style
+    judge = OfflineJudge(dimensions=("note_quality",))
+    assert judge.score(case, Chart(note=without, turns=asked))["note_quality"] < judge.score(case, Chart(note=GOOD_040, turns=asked))["note_quality"]
+
+
+def test_a_chief_complaint_that_is_not_the_patients_words_is_a_label(hw):
+    note = GOOD_040.replace('"I took 14 ibuprofen tablets at school."', "overdose (not in the patient's own words).")
+    assert [f.kind for f in _faults(hw["hw-040"], note)] == ["chief_complaint"]

@@ -111,6 +111,8 @@ class Rule:
     about: str
     codes: tuple[str, ...] = ()
     principal: bool | None = None  # true: ``codes`` must match the principal (first) reference code, not a comorbid one
+    # false: ``codes`` must match a comorbid reference code and not the principal (a plan for the principal disorder
+    # is read by its guideline; the rule asks what a plan for another disorder leaves untreated)
     settings: tuple[str, ...] = ()
     min_age: int | None = None
     max_age: int | None = None
@@ -513,6 +515,8 @@ class CriticalActions:
 
     def _applies(self, rule: Rule, profile: Profile, proposed: frozenset[str]) -> bool:
         if rule.codes and not any(_code_matches(c, rule.codes) for c in profile.codes):
+            return False
+        if rule.principal is False and (not profile.codes or _code_matches(profile.codes[0], rule.codes)):
             return False
         if rule.principal and not (profile.codes and _code_matches(profile.codes[0], rule.codes)):
             return False

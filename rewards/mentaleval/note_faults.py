@@ -142,6 +142,8 @@ KINDS = (
     "result_uninterpreted",
     "child_history_missing",
     "psychosis_invented",
+    "told_risk_omitted",
+    "asked_history_omitted",
 )
 
 _QUOTE = re.compile(r'["\u201c]([^"\u201d]{2,600})["\u201d]')
@@ -333,6 +335,9 @@ def chief_complaint_fault(view: NoteView) -> list[NoteFault]:
     if not bare or bare in conf["empty"]:
         return [NoteFault("chief_complaint", "chief_complaint", text or "(none)")]
     if _garble(text) or empty_quotes(text if '"' in text else f'"{text}"'):
+        return [NoteFault("chief_complaint", "chief_complaint", text)]
+    if any(p in bare for p in conf.get("label_only", ())):
+        # "inattentiveness (not in the patient's own words)": a label put where the patient's complaint belongs
         return [NoteFault("chief_complaint", "chief_complaint", text)]
     return []
 
@@ -947,6 +952,54 @@ def main_risk_omitted(view: NoteView) -> list[NoteFault]:
     ]
 
 
+def _structured(view: NoteView) -> bool:
+    """A note written under headings (``structured_min_core`` of the core sections): the faults of omission below
+    read its headings, and a note in prose without them has already lost its structure's credit."""
+    conf = _data()
+    core = {"chief_complaint", "history_of_present_illness", "mental_status_exam", "risk_assessment", "assessment", "plan"}
+    return len(core & set(view.sections)) >= int(conf.get("structured_min_core", 4))
+
+
+def told_risk_omitted(view: NoteView) -> list[NoteFault]:
+    """A risk the patient told in the encounter (``told_risks``: a finding the replies affirm, passive death wishes, a
+    teacher punched) that the note's risk section does not name in any of its words, when the record's risk does
+    not already fault it (:func:`main_risk_omitted`). Stop 29 (issue 15): a supervisor fails a note whose risk
+    section records only denials beside "I punched a teacher"."""
+    risk_text = view.sections.get("risk_assessment")
+    if risk_text is None or not _structured(view):
+        return []
+    faulted = {kind["name"] for kind in main_risks(view.risk_lines + view.history_risk_lines) if not _names(risk_text, kind["note"])}
+    out = []
+    for told in _data().get("told_risks", {}).get("kinds", []):
+        if told.get("risk_kind") in faulted:
+            continue  # main_risk_omitted has it
+        if set(told["findings"]) & view.affirmed and not _names(risk_text, told["note"]):
+            out.append(NoteFault("told_risk_omitted", "risk_assessment", told["name"]))
+    return out
+
+
+def asked_history_omitted(view: NoteView) -> list[NoteFault]:
+    """A history the doctor asked for and the patient answered (``asked_history``: family, medical, past psychiatric
+    history, allergies, by the question's words) that a note written under headings gives no heading of its own: the
+    family history that was asked and is absent (a supervisor's fault, stop 28, three of six notes)."""
+    if not _structured(view):
+        return []
+    conf = _data().get("asked_history", {})
+    negative = set(conf.get("negative_replies", ()))
+    out = []
+    for key, entry in conf.get("sections", {}).items():
+        if key in view.sections:
+            continue
+        asked = [
+            (d, p) for d, p in view.turns
+            if d and p and _names(d, entry["questions"])
+            and (entry.get("negative_too") or not (tokenize(p)[:1] and tokenize(p)[0] in negative))
+        ]
+        if asked:
+            out.append(NoteFault("asked_history_omitted", key, asked[0][1][:80]))
+    return out
+
+
 NOTE_FAULTS: tuple[Callable[[NoteView], list[NoteFault]], ...] = (
     garbled_quotes,
     third_person_quotes,
@@ -965,6 +1018,8 @@ NOTE_FAULTS: tuple[Callable[[NoteView], list[NoteFault]], ...] = (
     misfiled_findings,
     results_uninterpreted,
     child_history_missing,
+    told_risk_omitted,
+    asked_history_omitted,
 )
 """The rubric: each function finds one kind of fault."""
 
@@ -986,6 +1041,13 @@ def note_faults(case: Any, chart: Chart) -> tuple[NoteFault, ...]:
                 continue
             out.append(fault)
     return tuple(out)
+
+
+def fragment_blocked(faults: tuple[NoteFault, ...]) -> bool:
+    """Whether a fault keeps a keyword note from the floor of an accurate fragment (``fragment_blocked_by``: a
+    diagnosis against the record or the encounter, a false denial)."""
+    kinds = set(_data().get("fragment_blocked_by", {}).get("kinds", ()))
+    return any(f.kind in kinds for f in faults)
 
 
 def misleading(faults: tuple[NoteFault, ...]) -> bool:

@@ -73,7 +73,7 @@ from .guidelines import CaseGuideline, case_guideline
 from .judges import Judge, stage_missing
 from mentalhospital_env.knowledge.lexicon import load_lexicon
 
-from .note_faults import fault_points, misleading, note_faults, unsupported_entries
+from .note_faults import fault_points, fragment_blocked, misleading, note_faults, unsupported_entries
 from .precision import check_note, omitted_findings
 from .rubrics import DIMENSIONS, MIN_SCORE
 
@@ -178,7 +178,25 @@ def note_quality_score(r: NoteReading) -> float:
     score = max(MIN_SCORE, min(_scale(raw), note_precision_cap(r)) - empty - missing - misfiled - checklist - faults)
     if note_usable(r):
         score = max(score, float(limits.get("note_usable_floor", MIN_SCORE)))
+    elif note_accurate_fragment(r):
+        score = max(score, float(limits.get("note_fragment_floor", MIN_SCORE)))
     return round(score, 3)
+
+
+def note_accurate_fragment(r: NoteReading) -> bool:
+    """A keyword list or headless prose that states what the patient said and nothing the encounter contradicts or
+    never raised (no claim error, no misleading fault, no fault of ``note_faults.json`` ``fragment_blocked_by``: a diagnosis
+    against the record, a false denial) with at least ``limits.note_fragment_min_claims`` findings:
+    hand raters give it 2 ("a keyword list"), keeping 1 for a dangerous misrecording or a nearly empty note (stop 29:
+    held_out28's keyword note and six earlier ones rated 2 or 3 scored 1)."""
+    limits = load_cues().limits
+    return (
+        not r.claim_errors
+        and not r.serious_errors
+        and not misleading(r.faults)
+        and not fragment_blocked(r.faults)
+        and r.claims >= int(limits.get("note_fragment_min_claims", 2))
+    )
 
 
 def note_usable(r: NoteReading) -> bool:
@@ -410,6 +428,7 @@ __all__ = [
     "note_precision_cap",
     "note_quality_score",
     "note_structure",
+    "note_accurate_fragment",
     "note_usable",
     "professionalism_score",
     "stage_missing",
