@@ -409,10 +409,13 @@ class Speaker:
         self._yes_no = False
         self._items = 0
         self._asked: tuple[str, ...] = ()
+        self._topics: tuple[str, ...] = ()
         self._timing = False
         self._wh: str | None = None
         self._said_how_long = False
         self._said_no = False
+        self._stock_denials = 0
+        self._one_topic = True
         self._told: set[str] = set()  # facts this patient has put in words in this encounter
         # self_contained() depends on the fact, its wording and the concepts asked only: remembered
         self._owner = _CONTAINED.owner()
@@ -434,10 +437,13 @@ class Speaker:
         self._yes_no = plan.question.yes_no
         self._items = len(plan.items)
         self._asked = plan.question.concepts
+        self._topics = plan.question.topics
         self._timing = asks_how_long(plan.question)
         self._wh = wh_word(plan.question)
         self._said_how_long = False
         self._said_no = False
+        self._stock_denials = 0
+        self._one_topic = len(plan.question.topics) <= 1
         if plan.refusal is not None:
             options = voice.refusals[plan.refusal]
             return options[rng.randrange(len(options))]
@@ -461,7 +467,7 @@ class Speaker:
             parts.append(voice.pick("openers", rng, optional=True))
         sentences: list[str] = []
         withheld_said = False
-        for item in plan.items:
+        for item in self._keep_to_question(plan):
             if item.silent:
                 continue
             if item.stance == WITHHELD:
@@ -486,6 +492,11 @@ class Speaker:
             said_no = said_no or self._opens_no(s)
             unstacked.append(s)
         sentences = unstacked
+        if "pressured" in voice.traits and len(sentences) > 1:
+            # what is said again is left out before the run-on is joined: once joined it is one sentence,
+            # and "as for my mood, I feel on top of the world, and as for my mood, I feel on top of the world"
+            # would pass the sentence-by-sentence check below
+            sentences = _unrepeated(sentences)
         if "pressured" in voice.traits and len(sentences) > 1:
             joiner = voice.traits["pressured"]["joiner"]
             # one run-on sentence: every sentence after the first starts lower case ("I" stays)
@@ -523,6 +534,64 @@ class Speaker:
             said.setdefault(s, None)
             bags.append(bag)
         return " ".join(said)
+
+    def _keep_to_question(self, plan: AnswerPlan) -> list[AnswerItem]:
+        """The plan's items less the facts a person would not add to what they were asked (the readers'
+        "irrelevant record sentence tacked onto a right answer"), by the topics each fact answers:
+
+        - of the facts told for one thing, those on none of the question's topics when another is on one
+          ("Which places do you avoid?" - "I can't go to the supermarket on my own anymore.", not then "I took
+          sertraline for a while.");
+        - of the facts found only by likeness of words, those on none of the question's topics, when
+          something else is said ("Who's at home with you?" is not answered "I grew up in a stable home.");
+        - to a question in one part, the facts of a topic it only touches (its second topic and after) that are
+          not also on its first, when the first has an answer ("How much are you eating on a normal day?" is
+          not answered "... I was a high achiever at school"; "Have you had treatment for your mood before?"
+          not "... I take combined oral contraceptive").
+
+        A fact with no topics is kept: nothing says it is off the subject."""
+        asked = set(plan.question.topics)
+        items = list(plan.items)
+        if not asked:
+            return items
+
+        def spoken(item: AnswerItem) -> bool:
+            return item.stance in (AFFIRM, TELL) and bool(item.facts) and not item.silent
+
+        def on(fact: IndexedFact, topics: set[str]) -> bool:
+            return not fact.topics or bool(set(fact.topics) & topics)
+
+        def strictly_on(fact: IndexedFact, topics: set[str]) -> bool:
+            return bool(set(fact.topics) & topics)
+
+        primary = plan.question.topics[0]
+        text = plan.question.text.lower()
+        # one part: no "and", "or" or list comma ("Do you still enjoy things, even time with the baby?" is one)
+        head = re.sub(r",\s*(?:even|like|such as|for example|including|especially)\b.*", "", text.split("?")[0])
+        one_part = text.count("?") <= 1 and not re.search(r"\b(?:and|or)\b|,", head)
+        first_answered = any(
+            spoken(i) and i.subject not in asked - {primary} and any(strictly_on(f, {primary}) for f in i.facts)
+            for i in items
+        )
+        out = []
+        for n, item in enumerate(items):
+            if not spoken(item):
+                out.append(item)
+                continue
+            facts = item.facts
+            if any(strictly_on(f, asked) for f in facts):
+                facts = tuple(f for f in facts if on(f, asked))
+            others = any(spoken(j) and k != n and j.subject != "similar" for k, j in enumerate(items))
+            if item.subject == "similar" and others:
+                facts = tuple(f for f in facts if on(f, asked))
+            if one_part and first_answered and item.subject in asked and item.subject != primary:
+                facts = tuple(f for f in facts if not f.topics or primary in f.topics)
+            if facts != item.facts:
+                if not facts:
+                    continue
+                item = replace(item, facts=facts)
+            out.append(item)
+        return out
 
     def on_subject(self, item: AnswerItem) -> tuple[IndexedFact, ...]:
         """The facts of a topic's answer that are about that topic (``subject`` of ``data/render.json``).
@@ -590,7 +659,7 @@ class Speaker:
         if item.stance == NOTHING_MORE:
             return [voice.pick("nothing_more", rng)]
         if item.stance == DENY:
-            said = [self.self_contained(f, self._say(f)) for f in item.facts if f.fact.patient_says]
+            said = [self._denial_only(f, self.self_contained(f, self._say(f))) for f in item.facts if f.fact.patient_says]
             # the denial first, and "No," only before a sentence that denies ("Have you been in trouble with the
             # police?" - "No, I have good friendships. And I've never been ..." at stop 27, hw-002)
             said = [self._denial_first(t) for t in said]
@@ -619,7 +688,13 @@ class Speaker:
             if not name_it:
                 self._said_no = True
                 return [no]
+            if self._stock_denials and self._one_topic:
+                # "How has your appetite been?" - "No problems there. I haven't lost my appetite.", not then "I'm
+                # not always hungry." too: a question on one subject gets one denial in stock words, not a checklist
+                return []
             clause = self.lay.clause(item.subject, negated=True)
+            if clause:
+                self._stock_denials += 1
             if clause and (self._said_no or self._wh == "what"):
                 # "No, I don't use any drugs. I've never taken cocaine.": one "no" a reply; "What do you do
                 # for enjoyment?" - "I haven't lost interest in things.", not "Nothing really. I haven't ..."
@@ -811,6 +886,13 @@ class Speaker:
             "never",
         }
         bare_denial = not said and bare_no
+        # a wording that already says something in a sentence of its own needs no clause to name it: "I smoke
+        # about 20 a day" is not followed by ", I'm a smoker", "I haven't lost my appetite" not by "I'm not always
+        # hungry", "Codeine makes me sick" not by ", I have an allergy to a medicine" (the readers' stacked
+        # stock phrases); a short "Not that I know of." or "Every day." still says what it is about
+        first_person = bool({"i", "me", "my", "i'm", "i've", "i'd"} & set(tokens))
+        substantive = (len(tokens) > 5 or (first_person and len(tokens) >= 3)) and not (bare_no and len(tokens) <= 8 and not said)
+        denies = substantive and self._negative(text)
         wanted: list[tuple[str, bool]] = []
         for concept_id in (*self._asked, *sorted(fact.rules_out), *sorted(fact.affirms)):
             if concept_id in fact.rules_out:
@@ -820,6 +902,8 @@ class Speaker:
             else:
                 continue
             if concept_id in named or (bare_denial and not negated) or (concept_id, negated) in wanted:
+                continue
+            if substantive and (not negated or denies):
                 continue
             if not negated and concept_id not in self._asked:
                 continue  # what the patient has is named only when asked
@@ -863,6 +947,20 @@ class Speaker:
                 continue
             return candidate
         return text
+
+    def _denial_only(self, fact: IndexedFact, text: str) -> str:
+        """Of a record sentence that joins a denial to something on another subject ("Good friendships; no
+        forensic history"), told as a denial, only what denies: "Have you been in trouble with the police?" -
+        "No, I've never been in trouble with the police.", not then "I have good friendships."."""
+        asked = set(self._topics)
+        if not asked or not fact.topics or set(fact.topics) <= asked:
+            return text
+        parts = re.split(r"(?<=[.!?])\s+", text)
+        denying = [p for p in parts if self._negative(p)]
+        if not denying or len(denying) == len(parts):
+            return text
+        head = re.sub(r"^(?:And|But|So)\s+", "", denying[0])
+        return " ".join([head[0].upper() + head[1:]] + denying[1:])
 
     def _denial_first(self, text: str) -> str:
         """A denial's sentences with the one that denies first: "I have good friendships. And I've never been in
@@ -1028,6 +1126,26 @@ def plain_reply(plan: AnswerPlan, index: FactIndex) -> str:
                 out.append(index.guard.scrub(text) if fact.leaks else text)
     # several things denied at once with nothing to say of them: one "No.", not "No. No. No."
     return " ".join(dict.fromkeys(s.strip() for s in out if s.strip()))
+
+
+def _unrepeated(sentences: Sequence[str]) -> list[str]:
+    """The sentences less any that says again what an earlier one said (:func:`_repeats`), each sentence
+    of a wording compared on its own."""
+    kept: list[str] = []
+    bags: list[frozenset[str]] = []
+    for text in sentences:
+        pieces = [p for p in re.split(r"(?<=[.!?])\s+", text) if p]
+        fresh = []
+        for piece in pieces:
+            bag = _content(piece)
+            if bag and any(_repeats(bag, earlier) for earlier in bags):
+                continue
+            fresh.append(piece)
+            if bag:
+                bags.append(bag)
+        if fresh:
+            kept.append(" ".join(fresh))
+    return kept
 
 
 def _content(sentence: str) -> frozenset[str]:
