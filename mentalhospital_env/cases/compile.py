@@ -1662,9 +1662,13 @@ def _bound_pieces(sentence: str) -> set[int]:
             if k > 1 and verbless[k - 1]:
                 bound.add(k - 1)
             continue
+        before = [t for t in doc if t.idx < at - 2]
+        if before and before[-1].head.idx >= at and before[-1].dep_ in ("amod", "det", "compound", "nummod", "poss"):
+            bound.add(k)  # "with a heavy, dead left leg": a phrase that goes on after the comma is never cut there
+            continue
         lead = next((t for t in piece if t.pos_ != "ADV"), None)
         if lead is not None and (lead.tag_ == "VBG" or (lead.pos_ == "ADP" and lead.i == piece[0].i)) and not any(
-            t.dep_ in ("nsubj", "nsubjpass", "expl") for t in piece
+            t.dep_ in ("nsubj", "nsubjpass", "expl") and (t.head.i == lead.i or lead.tag_ != "VBG") for t in piece
         ):
             # ", around the time of an eviction notice", ", missing appointments and losing my way", ", now
             # threatening my job": a phrase with no subject of its own is never a sentence of its own

@@ -27,6 +27,7 @@ from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
 from .check import ClaimChecker
 from .decide import PersonaProfile
+from .informant import CHILD_AGE
 from .reading import CLOSED_WORLD_KINDS, concept_topics, read_statements, stable_seed
 from .recall import (
     AFFIRM,
@@ -99,6 +100,7 @@ class LayRenderer:
         self.negation_words = frozenset(table["negation_words"])
         self.concept_clauses: Mapping[str, Mapping[str, list[str]]] = table.get("concept_clauses", {})
         self.mood_lead: Mapping[str, list[str]] = table.get("mood_lead", {})
+        self.child_clauses: Mapping[str, Mapping[str, list[str]]] = table.get("child_clauses", {})
         self.report_tags = tuple(
             (re.compile(pattern, re.IGNORECASE), repl) for pattern, repl in table.get("report_tags", {}).items()
         )
@@ -174,6 +176,22 @@ class LayRenderer:
                 break
         self._clauses[key] = found
         return found
+
+    def child_clause(self, concept_id: str, negated: bool = False, variant: int = 0) -> str | None:
+        """A child's wording of a concept and polarity (``child_clauses`` of ``data/render.json``) that the
+        lexicon reads as exactly that, without a full stop; ``None`` when the table has none (the adult
+        wording stands)."""
+        key = ("child:" + concept_id, negated)
+        known = self._wordings.get(key)
+        if known is None:
+            known = [
+                entry
+                for entry in self.child_clauses.get(concept_id, {}).get("absent" if negated else "present", ())
+                if (mentions := self.lexicon.find(entry))
+                and all(m.concept_id == concept_id and m.negated == negated for m in mentions)
+            ]
+            self._wordings[key] = known
+        return known[variant % len(known)] if known else None
 
     def naming_clause(
         self, concept_id: str, negated: bool = False, framed: bool = True, variant: int = 0
@@ -304,7 +322,8 @@ class LayRenderer:
         if not text:
             return text
         out = []
-        for sentence in re.split(r"(?<=[.!?])\s+", text):
+        # a new sentence only where one starts with a capital: "I wake at 3 a.m. and pace the hallway." is one
+        for sentence in re.split(r"(?<=[.!?])\s+(?=[^a-z])", text):
             for pattern, repl in self.report_tags:
                 sentence = pattern.sub(repl, sentence)
             # "I live with partner and a young child": the record's bare relative is the patient's own
@@ -542,10 +561,8 @@ class Speaker:
         - of the facts told for one thing, those on none of the question's topics when another is on one
           ("Which places do you avoid?" - "I can't go to the supermarket on my own anymore.", not then "I took
           sertraline for a while.");
-        - of the facts found only by likeness of words, those on none of the question's topics, when
-          something else is said ("Who's at home with you?" is not answered "I grew up in a stable home.");
-        - to a question in one part, the facts of a topic it only touches (its second topic and after) that are
-          not also on its first, when the first has an answer ("How much are you eating on a normal day?" is
+        - to a question in one part, the facts of a topic it only touches (its second topic and after, not named
+          in its words) that are not also on its first, when the first has an answer ("How much are you eating on a normal day?" is
           not answered "... I was a high achiever at school"; "Have you had treatment for your mood before?"
           not "... I take combined oral contraceptive").
 
@@ -566,6 +583,11 @@ class Speaker:
 
         primary = plan.question.topics[0]
         text = plan.question.text.lower()
+
+        def named(topic: str) -> bool:
+            # the question says the topic in words ("Has it affected your work?"), not only touches it
+            return any(len(w) > 3 and re.search(rf"\b{re.escape(w[:5])}", text) for w in topic.split("_"))
+
         # one part: no "and", "or" or list comma ("Do you still enjoy things, even time with the baby?" is one)
         head = re.sub(r",\s*(?:even|like|such as|for example|including|especially)\b.*", "", text.split("?")[0])
         one_part = text.count("?") <= 1 and not re.search(r"\b(?:and|or)\b|,", head)
@@ -581,10 +603,7 @@ class Speaker:
             facts = item.facts
             if any(strictly_on(f, asked) for f in facts):
                 facts = tuple(f for f in facts if on(f, asked))
-            others = any(spoken(j) and k != n and j.subject != "similar" for k, j in enumerate(items))
-            if item.subject == "similar" and others:
-                facts = tuple(f for f in facts if on(f, asked))
-            if one_part and first_answered and item.subject in asked and item.subject != primary:
+            if one_part and first_answered and item.subject in asked and item.subject != primary and not named(item.subject):
                 facts = tuple(f for f in facts if not f.topics or primary in f.topics)
             if facts != item.facts:
                 if not facts:
@@ -692,7 +711,7 @@ class Speaker:
                 # "How has your appetite been?" - "No problems there. I haven't lost my appetite.", not then "I'm
                 # not always hungry." too: a question on one subject gets one denial in stock words, not a checklist
                 return []
-            clause = self.lay.clause(item.subject, negated=True)
+            clause = self._child_words(item.subject, True, None) or self.lay.clause(item.subject, negated=True)
             if clause:
                 self._stock_denials += 1
             if clause and (self._said_no or self._wh == "what"):
@@ -714,10 +733,21 @@ class Speaker:
             if fact.section == "mental_status_exam.insight" and not fact.fact.patient_says:
                 out.append(voice.insight[rng.randrange(len(voice.insight))])
                 continue
+            if item.stance == TELL and self._one_topic and (self._said_no or self._stock_denials) and (
+                not fact.present or fact.fact.polarity == "absent"
+            ):
+                # "Have you ever had thoughts of ending your life?" - "Nope. I don't want to die.", not then
+                # "I've never had thoughts of ending my life." as well: one subject, one denial
+                continue
             if item.stance == TELL and not fact.present and fact.fact.polarity is None:
                 # a pertinent negative worded for another question ("Never, no."): the topic's own denial
+                if (self._said_no or self._stock_denials) and self._one_topic:
+                    # "Have you ever had thoughts of ending your life?" - "Nope. I don't want to die.", not then
+                    # "I've never had thoughts of ending my life." as well: one subject, one denial
+                    continue
                 denial = self._topic_denial(item.subject)
                 if denial:
+                    self._stock_denials += 1
                     out.append(denial)
                     continue
             text = self.self_contained(fact, self._say(fact, item.subject))
@@ -751,6 +781,17 @@ class Speaker:
                 text = re.split(r"(?<=[.;!?])\s+|,\s+", text)[0].rstrip(".,;") + "."
             out.append(text)
         return out
+
+    def _child_words(self, concept_id: str, negated: bool, variant: int | None, stop: bool = True) -> str | None:
+        """A child's own wording of a concept (:meth:`LayRenderer.child_clause`) when the patient is a child,
+        as a sentence (``stop``) or a clause; ``None`` for an adult or a concept with none."""
+        if self.case.demographics.age >= CHILD_AGE:
+            return None
+        pick = stable_seed("clause", self.case.case_id, concept_id) if variant is None else variant
+        words = self.lay.child_clause(concept_id, negated, pick)
+        if not words:
+            return None
+        return words[0].upper() + words[1:] + "." if stop else words
 
     def _topic_denial(self, topic: str) -> str | None:
         """The topic's own denial (``data/denials.json``), the same for a case each time; to a wh-question
@@ -903,7 +944,9 @@ class Speaker:
                 continue
             if concept_id in named or (bare_denial and not negated) or (concept_id, negated) in wanted:
                 continue
-            if substantive and (not negated or denies):
+            if substantive and negated and denies:
+                continue
+            if substantive and not negated and self._says_already(text, concept_id):
                 continue
             if not negated and concept_id not in self._asked:
                 continue  # what the patient has is named only when asked
@@ -914,10 +957,21 @@ class Speaker:
             wanted.append((concept_id, negated))
         for concept_id, negated in wanted[:2]:
             variant = stable_seed("clause", self.case.case_id, concept_id)
-            clause = self.lay.naming_clause(concept_id, negated, framed=negated, variant=variant)
+            clause = self._child_words(concept_id, negated, variant, stop=False) or self.lay.naming_clause(
+                concept_id, negated, framed=negated, variant=variant
+            )
             if clause:
                 text = self._attach(text, clause, concept_id, negated)
         return text
+
+    def _says_already(self, text: str, concept_id: str) -> bool:
+        """Whether a wording already says a concept in other words: it shares a content stem with the
+        concept's naming clause, every one ("I smoke about 20 a day" and "I'm a smoker"; "I've always been a
+        worrier" does not say "I've got money worries")."""
+        variant = stable_seed("clause", self.case.case_id, concept_id)
+        clause = self.lay.naming_clause(concept_id, False, framed=False, variant=variant) or ""
+        stems = {w[:4] for w in _content(clause)}
+        return bool(stems) and stems <= {w[:4] for w in _content(text)}
 
     def _attach(self, text: str, clause: str, concept_id: str, negated: bool) -> str:
         """``text`` with ``clause`` worked in (after a leading "No,", at the end of the last sentence,
