@@ -933,7 +933,7 @@ class Speaker:
         # stock phrases); a short "Not that I know of." or "Every day." still says what it is about
         first_person = bool({"i", "me", "my", "i'm", "i've", "i'd"} & set(tokens))
         substantive = (len(tokens) > 5 or (first_person and len(tokens) >= 3)) and not (bare_no and len(tokens) <= 8 and not said)
-        denies = substantive and self._negative(text)
+        denies = substantive and any(s.negated for s in said)  # it names a thing it denies already
         wanted: list[tuple[str, bool]] = []
         for concept_id in (*self._asked, *sorted(fact.rules_out), *sorted(fact.affirms)):
             if concept_id in fact.rules_out:
