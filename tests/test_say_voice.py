@@ -5,7 +5,7 @@ pressured run-on, children's own words, and nothing off the question's subject a
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -16,7 +16,7 @@ from mentalhospital_env.patient import make_patient
 HPI = "history_of_present_illness"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _case(suite: str, case_id: str):
     return next(c for c in load_suite(suite).cases if c.case_id == case_id)
 
@@ -34,8 +34,8 @@ def _sentences(text: str) -> list[str]:
     [
         ("She now eats a little fruit and salad a day, counts every calorie and runs each evening.", "female",
          "I count every calorie and run each evening."),
-        ("She has been off work for five months, no longer takes the children swimming, and her husband now does "
-         "the school run.", "female", "I no longer take the children swimming."),
+        (("She has been off work for five months, no longer takes the children swimming, and her husband now "
+          "does the school run."), "female", "I no longer take the children swimming."),
         ("He wakes at 3 a.m. and paces the hallway.", "male", "I wake at 3 a.m. and pace the hallway."),
     ],
 )
