@@ -1460,8 +1460,10 @@ def _own_subject(text: str) -> str:
     hearing muttering since this morning"); a relative's or another's sentence is left as it is."""
     doc = _nlp()(text)
     out = [t.text_with_ws for t in doc]
+    previous = None
     for n, sent in enumerate(doc.sents):
         first = sent[0]
+        before, previous = previous, sent
         if any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in first.children) or first.i + 1 >= len(doc):
             continue
         if first.tag_ == "VBZ" and first.lower_ not in ("is", "'s", "does"):
@@ -1471,7 +1473,29 @@ def _own_subject(text: str) -> str:
                 out[first.i] = "I " + form + first.whitespace_
         elif n == 0 and first.tag_ == "VBG" and first.dep_ == "ROOT" and re.search(r"\b(?:since|for (?:the )?(?:last|past|about|\d+|a|two|three|four|five|six|several))\b", sent.text):
             out[first.i] = "I've been " + first.lower_ + first.whitespace_
+        elif n > 0 and before is not None and _said_by_i(before):
+            # a long list broken into sentences leaves a later one without its "I" ("I now eat a little fruit
+            # and salad a day. Count every calorie and run each evening.", "No longer take the children
+            # swimming.", "I wake at 3 a.m. And pace the hallway."): the "I" of the sentence before, put
+            # before the verb and the words that lean on it ("I no longer take", "And I pace")
+            root = sent.root
+            if (
+                root.tag_ in ("VB", "VBP", "VBD")
+                and root.pos_ == "VERB"
+                and not any(c.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") for c in root.children)
+                and all(t.dep_ in ("cc", "advmod", "neg", "punct") or t.i == root.i for t in sent if t.i <= root.i)
+            ):
+                at = next((t for t in sent if t.dep_ not in ("cc", "punct")), root)
+                out[at.i] = "I " + (at.lower_ if at.i == sent.start else at.text) + at.whitespace_
     return "".join(out)
+
+
+def _said_by_i(sent) -> bool:
+    """Whether a parsed sentence's main verb has "I" for its subject ("I now eat a little fruit ...")."""
+    root = sent.root
+    while root.dep_ == "conj" and root.head.i != root.i:
+        root = root.head
+    return any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ == "i" for c in root.children)
 
 
 def _shares_i(token) -> bool:
@@ -1638,9 +1662,13 @@ def _bound_pieces(sentence: str) -> set[int]:
             if k > 1 and verbless[k - 1]:
                 bound.add(k - 1)
             continue
+        before = [t for t in doc if t.idx < at - 2]
+        if before and before[-1].head.idx >= at and before[-1].dep_ in ("amod", "det", "compound", "nummod", "poss"):
+            bound.add(k)  # "with a heavy, dead left leg": a phrase that goes on after the comma is never cut there
+            continue
         lead = next((t for t in piece if t.pos_ != "ADV"), None)
         if lead is not None and (lead.tag_ == "VBG" or (lead.pos_ == "ADP" and lead.i == piece[0].i)) and not any(
-            t.dep_ in ("nsubj", "nsubjpass", "expl") for t in piece
+            t.dep_ in ("nsubj", "nsubjpass", "expl") and (t.head.i == lead.i or lead.tag_ != "VBG") for t in piece
         ):
             # ", around the time of an eviction notice", ", missing appointments and losing my way", ", now
             # threatening my job": a phrase with no subject of its own is never a sentence of its own

@@ -27,6 +27,7 @@ from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
 from .check import ClaimChecker
 from .decide import PersonaProfile
+from .informant import CHILD_AGE
 from .reading import CLOSED_WORLD_KINDS, concept_topics, read_statements, stable_seed
 from .recall import (
     AFFIRM,
@@ -99,6 +100,7 @@ class LayRenderer:
         self.negation_words = frozenset(table["negation_words"])
         self.concept_clauses: Mapping[str, Mapping[str, list[str]]] = table.get("concept_clauses", {})
         self.mood_lead: Mapping[str, list[str]] = table.get("mood_lead", {})
+        self.child_clauses: Mapping[str, Mapping[str, list[str]]] = table.get("child_clauses", {})
         self.report_tags = tuple(
             (re.compile(pattern, re.IGNORECASE), repl) for pattern, repl in table.get("report_tags", {}).items()
         )
@@ -174,6 +176,22 @@ class LayRenderer:
                 break
         self._clauses[key] = found
         return found
+
+    def child_clause(self, concept_id: str, negated: bool = False, variant: int = 0) -> str | None:
+        """A child's wording of a concept and polarity (``child_clauses`` of ``data/render.json``) that the
+        lexicon reads as exactly that, without a full stop; ``None`` when the table has none (the adult
+        wording stands)."""
+        key = ("child:" + concept_id, negated)
+        known = self._wordings.get(key)
+        if known is None:
+            known = [
+                entry
+                for entry in self.child_clauses.get(concept_id, {}).get("absent" if negated else "present", ())
+                if (mentions := self.lexicon.find(entry))
+                and all(m.concept_id == concept_id and m.negated == negated for m in mentions)
+            ]
+            self._wordings[key] = known
+        return known[variant % len(known)] if known else None
 
     def naming_clause(
         self, concept_id: str, negated: bool = False, framed: bool = True, variant: int = 0
@@ -304,7 +322,8 @@ class LayRenderer:
         if not text:
             return text
         out = []
-        for sentence in re.split(r"(?<=[.!?])\s+", text):
+        # a new sentence only where one starts with a capital: "I wake at 3 a.m. and pace the hallway." is one
+        for sentence in re.split(r"(?<=[.!?])\s+(?=[^a-z])", text):
             for pattern, repl in self.report_tags:
                 sentence = pattern.sub(repl, sentence)
             # "I live with partner and a young child": the record's bare relative is the patient's own
@@ -409,10 +428,13 @@ class Speaker:
         self._yes_no = False
         self._items = 0
         self._asked: tuple[str, ...] = ()
+        self._topics: tuple[str, ...] = ()
         self._timing = False
         self._wh: str | None = None
         self._said_how_long = False
         self._said_no = False
+        self._stock_denials = 0
+        self._one_topic = True
         self._told: set[str] = set()  # facts this patient has put in words in this encounter
         # self_contained() depends on the fact, its wording and the concepts asked only: remembered
         self._owner = _CONTAINED.owner()
@@ -434,10 +456,13 @@ class Speaker:
         self._yes_no = plan.question.yes_no
         self._items = len(plan.items)
         self._asked = plan.question.concepts
+        self._topics = plan.question.topics
         self._timing = asks_how_long(plan.question)
         self._wh = wh_word(plan.question)
         self._said_how_long = False
         self._said_no = False
+        self._stock_denials = 0
+        self._one_topic = len(plan.question.topics) <= 1
         if plan.refusal is not None:
             options = voice.refusals[plan.refusal]
             return options[rng.randrange(len(options))]
@@ -461,7 +486,7 @@ class Speaker:
             parts.append(voice.pick("openers", rng, optional=True))
         sentences: list[str] = []
         withheld_said = False
-        for item in plan.items:
+        for item in self._keep_to_question(plan):
             if item.silent:
                 continue
             if item.stance == WITHHELD:
@@ -486,6 +511,11 @@ class Speaker:
             said_no = said_no or self._opens_no(s)
             unstacked.append(s)
         sentences = unstacked
+        if "pressured" in voice.traits and len(sentences) > 1:
+            # what is said again is left out before the run-on is joined: once joined it is one sentence,
+            # and "as for my mood, I feel on top of the world, and as for my mood, I feel on top of the world"
+            # would pass the sentence-by-sentence check below
+            sentences = _unrepeated(sentences)
         if "pressured" in voice.traits and len(sentences) > 1:
             joiner = voice.traits["pressured"]["joiner"]
             # one run-on sentence: every sentence after the first starts lower case ("I" stays)
@@ -523,6 +553,64 @@ class Speaker:
             said.setdefault(s, None)
             bags.append(bag)
         return " ".join(said)
+
+    def _keep_to_question(self, plan: AnswerPlan) -> list[AnswerItem]:
+        """The plan's items less the facts a person would not add to what they were asked (the readers'
+        "irrelevant record sentence tacked onto a right answer"), by the topics each fact answers:
+
+        - of the facts told for one thing, those on none of the question's topics when another is on one
+          ("Which places do you avoid?" - "I can't go to the supermarket on my own anymore.", not then "I took
+          sertraline for a while.");
+        - to a question in one part, the facts of a topic it only touches (its second topic and after, not named
+          in its words) that are not also on its first, when the first has an answer ("How much are you eating on a normal day?" is
+          not answered "... I was a high achiever at school"; "Have you had treatment for your mood before?"
+          not "... I take combined oral contraceptive").
+
+        A fact with no topics is kept: nothing says it is off the subject."""
+        asked = set(plan.question.topics)
+        items = list(plan.items)
+        if not asked:
+            return items
+
+        def spoken(item: AnswerItem) -> bool:
+            return item.stance in (AFFIRM, TELL) and bool(item.facts) and not item.silent
+
+        def on(fact: IndexedFact, topics: set[str]) -> bool:
+            return not fact.topics or bool(set(fact.topics) & topics)
+
+        def strictly_on(fact: IndexedFact, topics: set[str]) -> bool:
+            return bool(set(fact.topics) & topics)
+
+        primary = plan.question.topics[0]
+        text = plan.question.text.lower()
+
+        def named(topic: str) -> bool:
+            # the question says the topic in words ("Has it affected your work?"), not only touches it
+            return any(len(w) > 3 and re.search(rf"\b{re.escape(w[:5])}", text) for w in topic.split("_"))
+
+        # one part: no "and", "or" or list comma ("Do you still enjoy things, even time with the baby?" is one)
+        head = re.sub(r",\s*(?:even|like|such as|for example|including|especially)\b.*", "", text.split("?")[0])
+        one_part = text.count("?") <= 1 and not re.search(r"\b(?:and|or)\b|,", head)
+        first_answered = any(
+            spoken(i) and i.subject not in asked - {primary} and any(strictly_on(f, {primary}) for f in i.facts)
+            for i in items
+        )
+        out = []
+        for n, item in enumerate(items):
+            if not spoken(item):
+                out.append(item)
+                continue
+            facts = item.facts
+            if any(strictly_on(f, asked) for f in facts):
+                facts = tuple(f for f in facts if on(f, asked))
+            if one_part and first_answered and item.subject in asked and item.subject != primary and not named(item.subject):
+                facts = tuple(f for f in facts if not f.topics or primary in f.topics)
+            if facts != item.facts:
+                if not facts:
+                    continue
+                item = replace(item, facts=facts)
+            out.append(item)
+        return out
 
     def on_subject(self, item: AnswerItem) -> tuple[IndexedFact, ...]:
         """The facts of a topic's answer that are about that topic (``subject`` of ``data/render.json``).
@@ -590,7 +678,7 @@ class Speaker:
         if item.stance == NOTHING_MORE:
             return [voice.pick("nothing_more", rng)]
         if item.stance == DENY:
-            said = [self.self_contained(f, self._say(f)) for f in item.facts if f.fact.patient_says]
+            said = [self._denial_only(f, self.self_contained(f, self._say(f))) for f in item.facts if f.fact.patient_says]
             # the denial first, and "No," only before a sentence that denies ("Have you been in trouble with the
             # police?" - "No, I have good friendships. And I've never been ..." at stop 27, hw-002)
             said = [self._denial_first(t) for t in said]
@@ -619,7 +707,13 @@ class Speaker:
             if not name_it:
                 self._said_no = True
                 return [no]
-            clause = self.lay.clause(item.subject, negated=True)
+            if self._stock_denials and self._one_topic:
+                # "How has your appetite been?" - "No problems there. I haven't lost my appetite.", not then "I'm
+                # not always hungry." too: a question on one subject gets one denial in stock words, not a checklist
+                return []
+            clause = self._child_words(item.subject, True, None) or self.lay.clause(item.subject, negated=True)
+            if clause:
+                self._stock_denials += 1
             if clause and (self._said_no or self._wh == "what"):
                 # "No, I don't use any drugs. I've never taken cocaine.": one "no" a reply; "What do you do
                 # for enjoyment?" - "I haven't lost interest in things.", not "Nothing really. I haven't ..."
@@ -639,10 +733,21 @@ class Speaker:
             if fact.section == "mental_status_exam.insight" and not fact.fact.patient_says:
                 out.append(voice.insight[rng.randrange(len(voice.insight))])
                 continue
+            if item.stance == TELL and self._one_topic and (self._said_no or self._stock_denials) and (
+                not fact.present or fact.fact.polarity == "absent"
+            ):
+                # "Have you ever had thoughts of ending your life?" - "Nope. I don't want to die.", not then
+                # "I've never had thoughts of ending my life." as well: one subject, one denial
+                continue
             if item.stance == TELL and not fact.present and fact.fact.polarity is None:
                 # a pertinent negative worded for another question ("Never, no."): the topic's own denial
+                if (self._said_no or self._stock_denials) and self._one_topic:
+                    # "Have you ever had thoughts of ending your life?" - "Nope. I don't want to die.", not then
+                    # "I've never had thoughts of ending my life." as well: one subject, one denial
+                    continue
                 denial = self._topic_denial(item.subject)
                 if denial:
+                    self._stock_denials += 1
                     out.append(denial)
                     continue
             text = self.self_contained(fact, self._say(fact, item.subject))
@@ -676,6 +781,17 @@ class Speaker:
                 text = re.split(r"(?<=[.;!?])\s+|,\s+", text)[0].rstrip(".,;") + "."
             out.append(text)
         return out
+
+    def _child_words(self, concept_id: str, negated: bool, variant: int | None, stop: bool = True) -> str | None:
+        """A child's own wording of a concept (:meth:`LayRenderer.child_clause`) when the patient is a child,
+        as a sentence (``stop``) or a clause; ``None`` for an adult or a concept with none."""
+        if self.case.demographics.age >= CHILD_AGE:
+            return None
+        pick = stable_seed("clause", self.case.case_id, concept_id) if variant is None else variant
+        words = self.lay.child_clause(concept_id, negated, pick)
+        if not words:
+            return None
+        return words[0].upper() + words[1:] + "." if stop else words
 
     def _topic_denial(self, topic: str) -> str | None:
         """The topic's own denial (``data/denials.json``), the same for a case each time; to a wh-question
@@ -811,6 +927,13 @@ class Speaker:
             "never",
         }
         bare_denial = not said and bare_no
+        # a wording that already says something in a sentence of its own needs no clause to name it: "I smoke
+        # about 20 a day" is not followed by ", I'm a smoker", "I haven't lost my appetite" not by "I'm not always
+        # hungry", "Codeine makes me sick" not by ", I have an allergy to a medicine" (the readers' stacked
+        # stock phrases); a short "Not that I know of." or "Every day." still says what it is about
+        first_person = bool({"i", "me", "my", "i'm", "i've", "i'd"} & set(tokens))
+        substantive = (len(tokens) > 5 or (first_person and len(tokens) >= 3)) and not (bare_no and len(tokens) <= 8 and not said)
+        denies = substantive and any(s.negated for s in said)  # it names a thing it denies already
         wanted: list[tuple[str, bool]] = []
         for concept_id in (*self._asked, *sorted(fact.rules_out), *sorted(fact.affirms)):
             if concept_id in fact.rules_out:
@@ -821,6 +944,10 @@ class Speaker:
                 continue
             if concept_id in named or (bare_denial and not negated) or (concept_id, negated) in wanted:
                 continue
+            if substantive and negated and denies:
+                continue
+            if substantive and not negated and self._says_already(text, concept_id):
+                continue
             if not negated and concept_id not in self._asked:
                 continue  # what the patient has is named only when asked
             if not negated and _past_only(fact.fact.text):
@@ -830,10 +957,21 @@ class Speaker:
             wanted.append((concept_id, negated))
         for concept_id, negated in wanted[:2]:
             variant = stable_seed("clause", self.case.case_id, concept_id)
-            clause = self.lay.naming_clause(concept_id, negated, framed=negated, variant=variant)
+            clause = self._child_words(concept_id, negated, variant, stop=False) or self.lay.naming_clause(
+                concept_id, negated, framed=negated, variant=variant
+            )
             if clause:
                 text = self._attach(text, clause, concept_id, negated)
         return text
+
+    def _says_already(self, text: str, concept_id: str) -> bool:
+        """Whether a wording already says a concept in other words: it shares a content stem with the
+        concept's naming clause, every one ("I smoke about 20 a day" and "I'm a smoker"; "I've always been a
+        worrier" does not say "I've got money worries")."""
+        variant = stable_seed("clause", self.case.case_id, concept_id)
+        clause = self.lay.naming_clause(concept_id, False, framed=False, variant=variant) or ""
+        stems = {w[:4] for w in _content(clause)}
+        return bool(stems) and stems <= {w[:4] for w in _content(text)}
 
     def _attach(self, text: str, clause: str, concept_id: str, negated: bool) -> str:
         """``text`` with ``clause`` worked in (after a leading "No,", at the end of the last sentence,
@@ -863,6 +1001,20 @@ class Speaker:
                 continue
             return candidate
         return text
+
+    def _denial_only(self, fact: IndexedFact, text: str) -> str:
+        """Of a record sentence that joins a denial to something on another subject ("Good friendships; no
+        forensic history"), told as a denial, only what denies: "Have you been in trouble with the police?" -
+        "No, I've never been in trouble with the police.", not then "I have good friendships."."""
+        asked = set(self._topics)
+        if not asked or not fact.topics or set(fact.topics) <= asked:
+            return text
+        parts = re.split(r"(?<=[.!?])\s+", text)
+        denying = [p for p in parts if self._negative(p)]
+        if not denying or len(denying) == len(parts):
+            return text
+        head = re.sub(r"^(?:And|But|So)\s+", "", denying[0])
+        return " ".join([head[0].upper() + head[1:]] + denying[1:])
 
     def _denial_first(self, text: str) -> str:
         """A denial's sentences with the one that denies first: "I have good friendships. And I've never been in
@@ -1028,6 +1180,26 @@ def plain_reply(plan: AnswerPlan, index: FactIndex) -> str:
                 out.append(index.guard.scrub(text) if fact.leaks else text)
     # several things denied at once with nothing to say of them: one "No.", not "No. No. No."
     return " ".join(dict.fromkeys(s.strip() for s in out if s.strip()))
+
+
+def _unrepeated(sentences: Sequence[str]) -> list[str]:
+    """The sentences less any that says again what an earlier one said (:func:`_repeats`), each sentence
+    of a wording compared on its own."""
+    kept: list[str] = []
+    bags: list[frozenset[str]] = []
+    for text in sentences:
+        pieces = [p for p in re.split(r"(?<=[.!?])\s+", text) if p]
+        fresh = []
+        for piece in pieces:
+            bag = _content(piece)
+            if bag and any(_repeats(bag, earlier) for earlier in bags):
+                continue
+            fresh.append(piece)
+            if bag:
+                bags.append(bag)
+        if fresh:
+            kept.append(" ".join(fresh))
+    return kept
 
 
 def _content(sentence: str) -> frozenset[str]:
