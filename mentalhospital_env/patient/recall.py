@@ -66,6 +66,8 @@ class RecallRules:
     remote_unless: re.Pattern[str] = re.compile(r"(?!)")
     silent_defaults: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
     closest_ignores: re.Pattern[str] = re.compile(r"(?!)")
+    #: stems a question shares with a sentence that never make it the answer on their own (``anchor_generic``)
+    anchor_generic: frozenset[str] = frozenset()
     closed_unless_any: Mapping[str, frozenset[str]] = field(default_factory=dict)
     answered_by: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] = field(default_factory=dict)
     #: concept -> what a record says of it in other words ("better off without her" is hopelessness)
@@ -130,6 +132,7 @@ def load_recall_rules() -> RecallRules:
         answered_by={k: (tuple(v["topics"]), tuple(v.get("sections", ())), bool(v.get("presentation", False)),
                          bool(v.get("wh_only", False)))
                      for k, v in raw.get("answered_by", {}).items() if not k.startswith("_")},
+        anchor_generic=frozenset(st for w in raw.get("anchor_generic", {}).get("words", ()) for st in stems(w)),
         closest_ignores=re.compile(r"\b(?:" + "|".join(map(re.escape, raw.get("closest_ignores", ()))) + r")\b", re.IGNORECASE)
         if raw.get("closest_ignores") else re.compile(r"(?!)"),
         meaning={k: re.compile("|".join(f"(?:{p})" for p in v), re.IGNORECASE)
@@ -529,6 +532,8 @@ class FactIndex:
         n = max(1, len(raw))
         self.idf = {s: math.log((n + 1) / (df + 0.5)) for s, df in doc_freq.items()}
         self._default_idf = math.log((n + 1) / 0.5)
+        # a stem of at most two sentences (one, in a short record) is rare enough to anchor an answer
+        self._rare_idf = math.log((n + 1) / (2.5 if n >= 12 else 1.5))
         demographic_stems = _demographic_stems(case, cues.stopwords)
         for position, (fact, bag) in enumerate(raw):
             forced = "other" if fact.section == FAMILY_SECTION else None
@@ -665,6 +670,14 @@ class FactIndex:
         bag = Counter(s for s in stems(text) if s not in cues.stopwords)
         return _unit({s: c * self.idf.get(s, self._default_idf) for s, c in bag.items()})
 
+    def anchors(self, query: Mapping[str, float], fact: IndexedFact) -> frozenset[str]:
+        """The rare stems a question (its vector) shares with a sentence: words the record uses in at most two
+        sentences and that are not interview words of any subject (``anchor_generic``): "laugh" of "Does
+        anything happen when you laugh?" in "When he laughs hard at a joke his knees buckle"."""
+        generic = load_recall_rules().anchor_generic
+        return frozenset(s for s in fact.content if s in query and len(s) >= 3 and s not in generic
+                         and self.idf.get(s, 0.0) >= self._rare_idf)
+
     def similar(self, text: str, threshold: float, limit: int) -> list[IndexedFact]:
         """Tellable facts lexically closest to ``text`` (cosine of idf-weighted stems above ``threshold``)."""
         query = self.vectorize(text)
@@ -778,6 +791,8 @@ class MemoryPolicy:
     #: that tells the same thing in their words (the disclosure of what the record carries)
     disclosure_threshold: float = 0.16
     off_topic_threshold: float = 0.33
+    #: least cosine for a sentence that shares a rare word (an anchor) with the question to answer it
+    anchor_threshold: float = 0.1
 
 
 @dataclass
@@ -1347,16 +1362,25 @@ class MemorySkill:
         ignores = load_recall_rules().closest_ignores
         whole = self.index.vectorize(ignores.sub(" ", question.text)) if asking != question.text.strip() and not (
             _POINTS_BACK.search(asking)) else None
-        for fact in self.index.similar(text, self.policy.answer_threshold, 3):
+        close = self.index.similar(text, self.policy.answer_threshold, 3)
+        if not close:
+            # nothing close in all its words: a sentence that shares a rare word with what is asked answers it
+            # ("Has that done anything to your skin?" - "... until the skin cracks"), the closest such first
+            close = [f for f in self.index.similar(text, self.policy.anchor_threshold, 5) if self.index.anchors(query, f)]
+        for fact in close:
+            anchored = cosine(query, fact.vector) < self.policy.answer_threshold
             if (fact.section == FAMILY_SECTION) != about_family:
                 continue
-            if whole is not None and cosine(whole, fact.vector) < self.policy.answer_threshold:
+            if anchored and not fact.present:
+                continue  # a rare word alone does not bring up a pertinent negative
+            if whole is not None and cosine(whole, fact.vector) < (
+                    self.policy.anchor_threshold if anchored else self.policy.answer_threshold):
                 continue  # close to the asking sentence alone, not to all that was said: a stray word ("children"
                 # after "Thank you for being so open with me." is not "I was an only child")
             if fact.id.startswith("demographics.") and question.topics and not set(fact.topics) & set(question.topics):
                 continue  # "thoughts that life is not worth living?" is not "I live with my boyfriend"
             if (asked and not asked & set(fact.topics) and fact.id in self.state.disclosed
-                    and cosine(query, fact.vector) < self.policy.off_topic_threshold):
+                    and cosine(query, fact.vector) < self.policy.off_topic_threshold and not self.index.anchors(query, fact)):
                 # a sentence told already, on none of the subjects asked, is not said again ("Like I said,
                 # I've never told anyone before" to "is anyone against you?") for a word in common
                 continue
@@ -1370,6 +1394,8 @@ class MemorySkill:
         asked = self._content_topics(question)
         if not asked or not fact.topics:
             return False
+        if self.index.anchors(self._query, fact):
+            return False  # a rare word of the question is in it ("started lots of new projects?"): on the subject
         tax = self._taxonomy
         near = set(asked)
         for t in asked:
@@ -1615,6 +1641,9 @@ class MemorySkill:
                 when and not self.index.timed[f.id],
                 topic_id in _NOW_TOPICS and f.fact.time == "past",
                 history and f.section not in home,
+                # a sentence that shares a rare word with the question answers it before the subject's others
+                # ("Has that done anything to your skin?" - "... until the skin cracks", not the thoughts again)
+                not self.index.anchors(query, f),
                 -len(asked.intersection(f.topics)),
                 # of the subject's sentences, one in the question's own words first: "Is this stopping you
                 # working?" is "it stops me working more than a few hours a day", not "I take on freelance work"
