@@ -670,13 +670,11 @@ class FactIndex:
         bag = Counter(s for s in stems(text) if s not in cues.stopwords)
         return _unit({s: c * self.idf.get(s, self._default_idf) for s, c in bag.items()})
 
-    def anchors(self, query: Mapping[str, float], fact: IndexedFact) -> frozenset[str]:
-        """The rare stems a question (its vector) shares with a sentence: words the record uses in at most two
-        sentences and that are not interview words of any subject (``anchor_generic``): "laugh" of "Does
-        anything happen when you laugh?" in "When he laughs hard at a joke his knees buckle"."""
-        generic = load_recall_rules().anchor_generic
-        return frozenset(s for s in fact.content if s in query and len(s) >= 3 and s not in generic
-                         and self.idf.get(s, 0.0) >= self._rare_idf)
+    def anchors(self, words: frozenset[str], fact: IndexedFact) -> frozenset[str]:
+        """The rare stems of ``words`` (a question's anchor words: :meth:`MemorySkill._anchor_words`) a sentence
+        holds: words the record uses in at most two sentences ("laugh" of "Does anything happen when you
+        laugh?" in "When he laughs hard at a joke his knees buckle")."""
+        return frozenset(s for s in fact.content if s in words and self.idf.get(s, 0.0) >= self._rare_idf)
 
     def similar(self, text: str, threshold: float, limit: int) -> list[IndexedFact]:
         """Tellable facts lexically closest to ``text`` (cosine of idf-weighted stems above ``threshold``)."""
@@ -765,6 +763,41 @@ class AnswerPlan:
                 for fid in item.fact_ids:
                     seen.setdefault(fid, None)
         return tuple(seen)
+
+
+@lru_cache(maxsize=1)
+def _topic_words() -> dict[str, frozenset[str]]:
+    """Each topic's one-word cues (stems): the words that make a question about it ("partner")."""
+    out: dict[str, set[str]] = {}
+    for entries in load_taxonomy().question_index.values():
+        for phrase, topic in entries:
+            if len(phrase) == 1:
+                out.setdefault(topic, set()).add(phrase[0])
+    return {t: frozenset(w) for t, w in out.items()}
+
+
+_WORD = re.compile(r"[A-Za-z][\w'-]*")
+
+
+@lru_cache(maxsize=memo_size(4096))
+def _anchor_stems(text: str, topics: tuple[str, ...]) -> frozenset[str]:
+    cues = load_memory_cues()
+    generic = load_recall_rules().anchor_generic
+    by_topic = _topic_words()
+    # a capitalised word is a name ("What brought you in today, Lisa?") or opens the question ("Does ...")
+    words = {s for w in _WORD.findall(text) if w[0].islower() for s in stems(w)}
+    words -= cues.stopwords | generic
+    for t in topics:
+        words -= by_topic.get(t, frozenset())
+    return frozenset(w for w in words if len(w) >= 3)
+
+
+def _anchor_words(question: Question) -> frozenset[str]:
+    """The words of a question that can anchor an answer (:meth:`FactIndex.anchors`): its lower-case content
+    words, less the interview's generic words (``anchor_generic``) and the words that made it a question about
+    the subjects it asks ("How are things with your partner?": "partner" asks about the relationship, it does
+    not pick out "I live with my partner")."""
+    return _anchor_stems(question.text, tuple(question.topics))
 
 
 @dataclass(frozen=True)
@@ -949,6 +982,7 @@ class MemorySkill:
         self._asked_what = False  # the question being planned is a wh-question (set by plan)
         self._facets: frozenset[str] = frozenset()  # the parts of a subject it asks (set by plan)
         self._query: Mapping[str, float] = {}  # the question being planned, as the index reads words
+        self._anchors_asked: frozenset[str] = frozenset()  # its words that can anchor an answer (_anchor_words)
         self._cue_cache: dict[tuple[str, str], bool] = {}
         # concepts some fact affirms (an examiner's observation included), read once per case
         self._affirmed_anywhere = frozenset(c for f in self.index.facts for c in f.affirms)
@@ -997,6 +1031,7 @@ class MemorySkill:
         self._asked_what = asks_what(question)
         self._facets = asked_facets(question)
         self._query = self.index.vectorize(question.text)
+        self._anchors_asked = _anchor_words(question)
         tax = self._taxonomy
         topics = [t for t in question.topics if t in tax.by_id and tax.kind(t) != "meta" or t == "insight"]
         if "chief_complaint" in topics and any(t not in _NOT_COMPLAINT for t in topics) and any(
@@ -1366,7 +1401,7 @@ class MemorySkill:
         if not close:
             # nothing close in all its words: a sentence that shares a rare word with what is asked answers it
             # ("Has that done anything to your skin?" - "... until the skin cracks"), the closest such first
-            close = [f for f in self.index.similar(text, self.policy.anchor_threshold, 5) if self.index.anchors(query, f)]
+            close = [f for f in self.index.similar(text, self.policy.anchor_threshold, 5) if self.index.anchors(self._anchors_asked, f)]
         for fact in close:
             anchored = cosine(query, fact.vector) < self.policy.answer_threshold
             if (fact.section == FAMILY_SECTION) != about_family:
@@ -1380,7 +1415,7 @@ class MemorySkill:
             if fact.id.startswith("demographics.") and question.topics and not set(fact.topics) & set(question.topics):
                 continue  # "thoughts that life is not worth living?" is not "I live with my boyfriend"
             if (asked and not asked & set(fact.topics) and fact.id in self.state.disclosed
-                    and cosine(query, fact.vector) < self.policy.off_topic_threshold and not self.index.anchors(query, fact)):
+                    and cosine(query, fact.vector) < self.policy.off_topic_threshold and not self.index.anchors(self._anchors_asked, fact)):
                 # a sentence told already, on none of the subjects asked, is not said again ("Like I said,
                 # I've never told anyone before" to "is anyone against you?") for a word in common
                 continue
@@ -1394,7 +1429,7 @@ class MemorySkill:
         asked = self._content_topics(question)
         if not asked or not fact.topics:
             return False
-        if self.index.anchors(self._query, fact):
+        if self.index.anchors(self._anchors_asked, fact):
             return False  # a rare word of the question is in it ("started lots of new projects?"): on the subject
         tax = self._taxonomy
         near = set(asked)
@@ -1643,7 +1678,7 @@ class MemorySkill:
                 history and f.section not in home,
                 # a sentence that shares a rare word with the question answers it before the subject's others
                 # ("Has that done anything to your skin?" - "... until the skin cracks", not the thoughts again)
-                not self.index.anchors(query, f),
+                not self.index.anchors(self._anchors_asked, f),
                 -len(asked.intersection(f.topics)),
                 # of the subject's sentences, one in the question's own words first: "Is this stopping you
                 # working?" is "it stops me working more than a few hours a day", not "I take on freelance work"
