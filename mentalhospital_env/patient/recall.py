@@ -44,7 +44,7 @@ from .reading import (
     read_statements,
 )
 from .timeline import says_when
-from .understanding import load_taxonomy, record_topics
+from .understanding import is_reflection, load_taxonomy, record_topics
 
 
 @dataclass(frozen=True)
@@ -777,6 +777,16 @@ def _topic_words() -> dict[str, frozenset[str]]:
 
 
 _WORD = re.compile(r"[A-Za-z][\w'-]*")
+#: a name said to the person addressed, at a sentence's start or end ("Lisa, ...", "..., Lisa?")
+_VOCATIVE = re.compile(r"(?:^|(?<=[.?!]\s))\s*[A-Z][a-z'-]+\s*,|,\s*[A-Z][a-z'-]+\s*(?=[.?!]|$)")
+
+
+def _words_in(text: str) -> list[str]:
+    """The words of a text but the first of each sentence (a capitalised word that opens one is no name)."""
+    out = []
+    for sentence in re.split(r"(?<=[.?!])\s+", text.strip()):
+        out.extend(_WORD.findall(sentence)[1:])
+    return out
 
 
 @lru_cache(maxsize=memo_size(4096))
@@ -784,8 +794,10 @@ def _anchor_stems(text: str, topics: tuple[str, ...]) -> frozenset[str]:
     cues = load_memory_cues()
     generic = load_recall_rules().anchor_generic
     by_topic = _topic_words()
-    # a capitalised word is a name ("What brought you in today, Lisa?") or opens the question ("Does ...")
-    words = {s for w in _WORD.findall(text) if w[0].islower() for s in stems(w)}
+    # the person addressed is no anchor ("What brought you in today, Lisa?", "Ruby, can you ..."), nor the word
+    # that opens a sentence ("Does ..."); a name said of someone else or a day is ("since Megan moved", "on Friday")
+    text = _VOCATIVE.sub(" ", text)
+    words = {s for w in _words_in(text) for s in stems(w)}
     words -= cues.stopwords | generic
     for t in topics:
         words -= by_topic.get(t, frozenset())
@@ -1116,9 +1128,10 @@ class MemorySkill:
             # read ("go weak" as a weakness of the arm), and only the finding's own topics are told beside it
             items = [i if i.facts or i.stance not in (DENY, UNKNOWN) else _silenced(i) for i in items]
             meant_topics = {t for i in meant_told for t in finding_topics(i.subject, self.index.lexicon)}
-        if asks_what(question):
+        if asks_what(question) or is_reflection(question.text):
             # "What did you take?", "How often are you getting them now?": a question that presupposes
-            # its thing is not answered "no" from a concept the record merely does not mention
+            # its thing is not answered "no" from a concept the record merely does not mention; nor is a
+            # reflection, which asks nothing ("It sounds exhausting, being told it's nothing" is no screen for fatigue)
             items = [_silenced(i) if i.stance == DENY and not i.facts and not i.silent else i for i in items]
         answered = any((i.stance == AFFIRM and not i.silent) or (i.stance == DENY and i.facts) for i in items)
         concept_topic_set = {t for c in question.concepts for t in concept_topics(self.index.lexicon, c)}
@@ -1273,6 +1286,8 @@ class MemorySkill:
             items, again = self._without_repeats(items)
         if any(i.stance in (AFFIRM, TELL, DENY) and not i.silent for i in items):
             items = [i if i.stance != UNKNOWN or i.subject == "insight" else _silenced(i) for i in items]
+        if items and all(i.silent for i in items) and is_reflection(question.text):
+            items = []  # a reflection the record has nothing on is acknowledged ("Yeah."), not answered "no"
         if items and all(i.silent for i in items):
             items = [AnswerItem(i.stance, i.subject, i.facts, i.sensitive, i.about_other) for i in items]
         items = _capped(items, per_topic + 1)
