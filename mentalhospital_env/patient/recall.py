@@ -68,6 +68,8 @@ class RecallRules:
     closest_ignores: re.Pattern[str] = re.compile(r"(?!)")
     #: stems a question shares with a sentence that never make it the answer on their own (``anchor_generic``)
     anchor_generic: frozenset[str] = frozenset()
+    #: how a referral line says how the patient came, not what is happening to them (``how_they_came``)
+    how_they_came: re.Pattern[str] = re.compile(r"(?!)")
     closed_unless_any: Mapping[str, frozenset[str]] = field(default_factory=dict)
     answered_by: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] = field(default_factory=dict)
     #: concept -> what a record says of it in other words ("better off without her" is hopelessness)
@@ -132,6 +134,7 @@ def load_recall_rules() -> RecallRules:
         answered_by={k: (tuple(v["topics"]), tuple(v.get("sections", ())), bool(v.get("presentation", False)),
                          bool(v.get("wh_only", False)))
                      for k, v in raw.get("answered_by", {}).items() if not k.startswith("_")},
+        how_they_came=re.compile("|".join(raw["how_they_came"]["said"]), re.IGNORECASE) if raw.get("how_they_came") else re.compile(r"(?!)"),
         anchor_generic=frozenset(st for w in raw.get("anchor_generic", {}).get("words", ()) for st in stems(w)),
         closest_ignores=re.compile(r"\b(?:" + "|".join(map(re.escape, raw.get("closest_ignores", ()))) + r")\b", re.IGNORECASE)
         if raw.get("closest_ignores") else re.compile(r"(?!)"),
@@ -802,6 +805,11 @@ def _anchor_stems(text: str, topics: tuple[str, ...]) -> frozenset[str]:
     for t in topics:
         words -= by_topic.get(t, frozenset())
     return frozenset(w for w in words if len(w) >= 3)
+
+
+def _how_they_came(fact: IndexedFact) -> bool:
+    """Whether a sentence of the referral says how the patient came rather than what is happening to them."""
+    return fact.section == "chief_complaint" and load_recall_rules().how_they_came.search(fact.fact.text) is not None
 
 
 def _anchor_words(question: Question) -> frozenset[str]:
@@ -1647,6 +1655,14 @@ class MemorySkill:
                 happens = [f for f in facts if self._says_what_happens(f, by)]
                 # what brought them may still be how they came ("My GP sent me"); a worry or a day may not
                 facts = happens or (facts if topic_id == "chief_complaint" else [])
+        if topic_id == "chief_complaint" and facts and not by_others and all(map(_how_they_came, facts)):
+            # the referral's line says only how they came ("medically fit after acetylcysteine", "Referred to early
+            # intervention in psychosis by the university GP"): what is happening to them, from the presenting
+            # illness, comes first
+            sections = self._answered_by.get(topic_id, ((), (), False, False))[1]
+            facts = [f for f in self.index.section_facts(sections)
+                     if f.tellable and f.present and f.fact.time != "past" and f.id not in used
+                     and not f.id.startswith(SILENT) and self._says_what_happens(f, ())] + facts
         if topic_id != "family_history":
             facts = [f for f in facts if f.section != FAMILY_SECTION]
         elif relative is not None:
@@ -1678,6 +1694,8 @@ class MemorySkill:
                 amount and self.index.amounts.get(f.id) is None,  # "how much?", "how often?": the facts that say
                 # the part of the subject asked ("facets": "When did you last drink?" - the last drink)
                 self._asks_facet(history) and not self._says_facet(f, history),
+                # what brought them is what is happening to them, not how they came (see above)
+                topic_id == "chief_complaint" and _how_they_came(f) and not self.index.anchors(self._anchors_asked, f),
                 # "Was anything going on in your life around the time it started?": what brought this illness
                 # on is told from its own history first
                 topic_id == "trigger" and f.section not in home,
