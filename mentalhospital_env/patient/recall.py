@@ -817,7 +817,9 @@ def _anchor_words(question: Question) -> frozenset[str]:
     words, less the interview's generic words (``anchor_generic``) and the words that made it a question about
     the subjects it asks ("How are things with your partner?": "partner" asks about the relationship, it does
     not pick out "I live with my partner")."""
-    return _anchor_stems(question.text, tuple(question.topics))
+    # read in its asking sentences: a preface reflects what was said ("You've told me once you start you can't
+    # stop. Do you use cannabis?" does not ask about the drinking again)
+    return _anchor_stems(" ".join(_asking(question)), tuple(question.topics))
 
 
 @dataclass(frozen=True)
