@@ -45,7 +45,8 @@ from .recall import (
     meant,
     wh_word,
 )
-from .understanding import is_reflection as _is_reflection, load_taxonomy
+from .understanding import is_reflection as _is_reflection
+from .understanding import load_taxonomy
 
 # a patient's self-contained wordings (fact, position, wording, concepts asked), one memo for all patients
 _CONTAINED: SharedMemo[tuple[str, int, str, tuple[str, ...]], str] = SharedMemo("RepresentationSkill.contained", 32768)
@@ -1021,7 +1022,7 @@ def plain_reply(plan: AnswerPlan, index: FactIndex) -> str:
 
 def _content(sentence: str) -> frozenset[str]:
     """The content stems of a sentence (no stopwords, none under three letters)."""
-    from .understanding import is_reflection as _is_reflection, load_taxonomy, stems_of
+    from .understanding import load_taxonomy, stems_of
 
     stop = load_taxonomy().stopwords
     # a contraction ("I've", "wouldn't") is a function word, not what the sentence is about
