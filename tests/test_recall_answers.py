@@ -270,3 +270,38 @@ def test_a_follow_up_asks_of_what_a_subjectless_question_was_answered_with() -> 
     assert patient.memory.state.topics == ("opioids",)
     reply = patient.respond("How much a day?").text
     assert "sick of living like this" not in reply.lower()
+
+
+def test_a_relatives_illness_is_named_as_the_family_history_names_it(handwritten) -> None:
+    # hw-001: "Her mother had recurrent depression." - the words the family told her, not "a condition"
+    (reply,) = _ask(handwritten["hw-001"], "Has anybody in your family been treated for their mood or nerves?")
+    assert "recurrent depression" in reply.lower()
+    assert "a condition" not in reply.lower()
+
+
+def test_a_rare_word_of_the_question_finds_the_sentence_that_answers_it(handwritten) -> None:
+    # hw-005: "She washes her hands up to forty times a day, until the skin cracks": asked of the skin after
+    # the washing was told, the skin is the answer, not the obsessional thoughts said again
+    replies = _ask(handwritten["hw-005"], "How often do you wash your hands?", "And what is your skin like now?")
+    assert "crack" in replies[1].lower()
+
+
+def test_a_topic_word_is_no_anchor() -> None:
+    from mentalhospital_env.patient.recall import _anchor_words
+
+    assert "partner" not in _anchor_words(read_question("How are things with your partner?"))  # the relationship
+    assert "laugh" in _anchor_words(read_question("Does anything happen when you laugh?"))
+    assert not _anchor_words(read_question("What brought you in today, Lisa?")) & {"lisa"}
+
+
+def test_a_reflection_is_not_screened_no(handwritten) -> None:
+    # hw-020: exhaustion is in the record; the doctor's "exhausting" is empathy, not a fatigue screen
+    (reply,) = _ask(handwritten["hw-020"], "That sounds exhausting, going from doctor to doctor.")
+    assert "not tired" not in reply.lower() and not reply.lower().startswith("no")
+
+
+def test_asked_what_brought_them_the_patient_tells_what_is_happening(handwritten) -> None:
+    # hw-031: the referral line says only that the GP referred him; what brings him is the sleepiness
+    (reply,) = _ask(handwritten["hw-031"], "So what brings you to see us?")
+    assert "referred" not in reply.lower()
+    assert "asleep" in reply.lower() or "sleep" in reply.lower()

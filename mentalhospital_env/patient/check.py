@@ -60,6 +60,12 @@ class LeakGuard:
         names.update(c.replace("_", " ") for c in case.diagnosis.categories if "_" in c)
         phrases = {tuple(tokenize(n)) for n in names if len(tokenize(n)) >= 2 or len(n) >= 6 or n.isupper()}
         phrases.discard(())
+        # a relative's illness as the family history names it is what the family told the patient ("My mother
+        # had recurrent depression", not "My mother had a condition"): that name, where the record gives it to
+        # a relative, is theirs to say; every other name of the diagnosis stays unsaid
+        family = tokenize(" ".join([case.ehr.family_history or ""] + [
+            f"{f.text} {f.patient_says or ''}" for f in case.facts if f.section == "family_history"]))
+        phrases = {p for p in phrases if not _contains(family, p)}
         self.phrases = CueSet(phrases)
         self.codes = frozenset(d.code.upper() for d in case.diagnosis.disorders)
         self._code = cues.code_pattern
@@ -109,6 +115,11 @@ class LeakGuard:
         if patterns is None:
             patterns = self._phrase_res = tuple(_phrase_pattern(p) for p in self.phrases.phrases + self._scales.phrases)
         return patterns
+
+
+def _contains(tokens: list[str], phrase: tuple[str, ...]) -> bool:
+    n = len(phrase)
+    return any(tuple(tokens[i:i + n]) == phrase for i in range(len(tokens) - n + 1))
 
 
 @lru_cache(maxsize=memo_size(1024))

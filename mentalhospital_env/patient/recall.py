@@ -44,7 +44,7 @@ from .reading import (
     read_statements,
 )
 from .timeline import says_when
-from .understanding import load_taxonomy, record_topics
+from .understanding import is_reflection, load_taxonomy, record_topics
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,10 @@ class RecallRules:
     remote_unless: re.Pattern[str] = re.compile(r"(?!)")
     silent_defaults: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
     closest_ignores: re.Pattern[str] = re.compile(r"(?!)")
+    #: stems a question shares with a sentence that never make it the answer on their own (``anchor_generic``)
+    anchor_generic: frozenset[str] = frozenset()
+    #: how a referral line says how the patient came, not what is happening to them (``how_they_came``)
+    how_they_came: re.Pattern[str] = re.compile(r"(?!)")
     closed_unless_any: Mapping[str, frozenset[str]] = field(default_factory=dict)
     answered_by: Mapping[str, tuple[tuple[str, ...], tuple[str, ...], bool, bool]] = field(default_factory=dict)
     #: concept -> what a record says of it in other words ("better off without her" is hopelessness)
@@ -130,6 +134,8 @@ def load_recall_rules() -> RecallRules:
         answered_by={k: (tuple(v["topics"]), tuple(v.get("sections", ())), bool(v.get("presentation", False)),
                          bool(v.get("wh_only", False)))
                      for k, v in raw.get("answered_by", {}).items() if not k.startswith("_")},
+        how_they_came=re.compile("|".join(raw["how_they_came"]["said"]), re.IGNORECASE) if raw.get("how_they_came") else re.compile(r"(?!)"),
+        anchor_generic=frozenset(st for w in raw.get("anchor_generic", {}).get("words", ()) for st in stems(w)),
         closest_ignores=re.compile(r"\b(?:" + "|".join(map(re.escape, raw.get("closest_ignores", ()))) + r")\b", re.IGNORECASE)
         if raw.get("closest_ignores") else re.compile(r"(?!)"),
         meaning={k: re.compile("|".join(f"(?:{p})" for p in v), re.IGNORECASE)
@@ -529,6 +535,8 @@ class FactIndex:
         n = max(1, len(raw))
         self.idf = {s: math.log((n + 1) / (df + 0.5)) for s, df in doc_freq.items()}
         self._default_idf = math.log((n + 1) / 0.5)
+        # a stem of at most two sentences (one, in a short record) is rare enough to anchor an answer
+        self._rare_idf = math.log((n + 1) / (2.5 if n >= 12 else 1.5))
         demographic_stems = _demographic_stems(case, cues.stopwords)
         for position, (fact, bag) in enumerate(raw):
             forced = "other" if fact.section == FAMILY_SECTION else None
@@ -665,6 +673,12 @@ class FactIndex:
         bag = Counter(s for s in stems(text) if s not in cues.stopwords)
         return _unit({s: c * self.idf.get(s, self._default_idf) for s, c in bag.items()})
 
+    def anchors(self, words: frozenset[str], fact: IndexedFact) -> frozenset[str]:
+        """The rare stems of ``words`` (a question's anchor words: :meth:`MemorySkill._anchor_words`) a sentence
+        holds: words the record uses in at most two sentences ("laugh" of "Does anything happen when you
+        laugh?" in "When he laughs hard at a joke his knees buckle")."""
+        return frozenset(s for s in fact.content if s in words and self.idf.get(s, 0.0) >= self._rare_idf)
+
     def similar(self, text: str, threshold: float, limit: int) -> list[IndexedFact]:
         """Tellable facts lexically closest to ``text`` (cosine of idf-weighted stems above ``threshold``)."""
         query = self.vectorize(text)
@@ -754,6 +768,60 @@ class AnswerPlan:
         return tuple(seen)
 
 
+@lru_cache(maxsize=1)
+def _topic_words() -> dict[str, frozenset[str]]:
+    """Each topic's one-word cues (stems): the words that make a question about it ("partner")."""
+    out: dict[str, set[str]] = {}
+    for entries in load_taxonomy().question_index.values():
+        for phrase, topic in entries:
+            if len(phrase) == 1:
+                out.setdefault(topic, set()).add(phrase[0])
+    return {t: frozenset(w) for t, w in out.items()}
+
+
+_WORD = re.compile(r"[A-Za-z][\w'-]*")
+#: a name said to the person addressed, at a sentence's start or end ("Lisa, ...", "..., Lisa?")
+_VOCATIVE = re.compile(r"(?:^|(?<=[.?!]\s))\s*[A-Z][a-z'-]+\s*,|,\s*[A-Z][a-z'-]+\s*(?=[.?!]|$)")
+
+
+def _words_in(text: str) -> list[str]:
+    """The words of a text but the first of each sentence (a capitalised word that opens one is no name)."""
+    out = []
+    for sentence in re.split(r"(?<=[.?!])\s+", text.strip()):
+        out.extend(_WORD.findall(sentence)[1:])
+    return out
+
+
+@lru_cache(maxsize=memo_size(4096))
+def _anchor_stems(text: str, topics: tuple[str, ...]) -> frozenset[str]:
+    cues = load_memory_cues()
+    generic = load_recall_rules().anchor_generic
+    by_topic = _topic_words()
+    # the person addressed is no anchor ("What brought you in today, Lisa?", "Ruby, can you ..."), nor the word
+    # that opens a sentence ("Does ..."); a name said of someone else or a day is ("since Megan moved", "on Friday")
+    text = _VOCATIVE.sub(" ", text)
+    words = {s for w in _words_in(text) for s in stems(w)}
+    words -= cues.stopwords | generic
+    for t in topics:
+        words -= by_topic.get(t, frozenset())
+    return frozenset(w for w in words if len(w) >= 3)
+
+
+def _how_they_came(fact: IndexedFact) -> bool:
+    """Whether a sentence of the referral says how the patient came rather than what is happening to them."""
+    return fact.section == "chief_complaint" and load_recall_rules().how_they_came.search(fact.fact.text) is not None
+
+
+def _anchor_words(question: Question) -> frozenset[str]:
+    """The words of a question that can anchor an answer (:meth:`FactIndex.anchors`): its lower-case content
+    words, less the interview's generic words (``anchor_generic``) and the words that made it a question about
+    the subjects it asks ("How are things with your partner?": "partner" asks about the relationship, it does
+    not pick out "I live with my partner")."""
+    # read in its asking sentences: a preface reflects what was said ("You've told me once you start you can't
+    # stop. Do you use cannabis?" does not ask about the drinking again)
+    return _anchor_stems(" ".join(_asking(question)), tuple(question.topics))
+
+
 @dataclass(frozen=True)
 class MemoryPolicy:
     """Knobs of the answer policy.
@@ -778,6 +846,8 @@ class MemoryPolicy:
     #: that tells the same thing in their words (the disclosure of what the record carries)
     disclosure_threshold: float = 0.16
     off_topic_threshold: float = 0.33
+    #: least cosine for a sentence that shares a rare word (an anchor) with the question to answer it
+    anchor_threshold: float = 0.1
 
 
 @dataclass
@@ -934,6 +1004,7 @@ class MemorySkill:
         self._asked_what = False  # the question being planned is a wh-question (set by plan)
         self._facets: frozenset[str] = frozenset()  # the parts of a subject it asks (set by plan)
         self._query: Mapping[str, float] = {}  # the question being planned, as the index reads words
+        self._anchors_asked: frozenset[str] = frozenset()  # its words that can anchor an answer (_anchor_words)
         self._cue_cache: dict[tuple[str, str], bool] = {}
         # concepts some fact affirms (an examiner's observation included), read once per case
         self._affirmed_anywhere = frozenset(c for f in self.index.facts for c in f.affirms)
@@ -982,6 +1053,7 @@ class MemorySkill:
         self._asked_what = asks_what(question)
         self._facets = asked_facets(question)
         self._query = self.index.vectorize(question.text)
+        self._anchors_asked = _anchor_words(question)
         tax = self._taxonomy
         topics = [t for t in question.topics if t in tax.by_id and tax.kind(t) != "meta" or t == "insight"]
         if "chief_complaint" in topics and any(t not in _NOT_COMPLAINT for t in topics) and any(
@@ -1066,9 +1138,10 @@ class MemorySkill:
             # read ("go weak" as a weakness of the arm), and only the finding's own topics are told beside it
             items = [i if i.facts or i.stance not in (DENY, UNKNOWN) else _silenced(i) for i in items]
             meant_topics = {t for i in meant_told for t in finding_topics(i.subject, self.index.lexicon)}
-        if asks_what(question):
+        if asks_what(question) or is_reflection(question.text):
             # "What did you take?", "How often are you getting them now?": a question that presupposes
-            # its thing is not answered "no" from a concept the record merely does not mention
+            # its thing is not answered "no" from a concept the record merely does not mention; nor is a
+            # reflection, which asks nothing ("It sounds exhausting, being told it's nothing" is no screen for fatigue)
             items = [_silenced(i) if i.stance == DENY and not i.facts and not i.silent else i for i in items]
         answered = any((i.stance == AFFIRM and not i.silent) or (i.stance == DENY and i.facts) for i in items)
         concept_topic_set = {t for c in question.concepts for t in concept_topics(self.index.lexicon, c)}
@@ -1223,6 +1296,8 @@ class MemorySkill:
             items, again = self._without_repeats(items)
         if any(i.stance in (AFFIRM, TELL, DENY) and not i.silent for i in items):
             items = [i if i.stance != UNKNOWN or i.subject == "insight" else _silenced(i) for i in items]
+        if items and all(i.silent for i in items) and is_reflection(question.text):
+            items = []  # a reflection the record has nothing on is acknowledged ("Yeah."), not answered "no"
         if items and all(i.silent for i in items):
             items = [AnswerItem(i.stance, i.subject, i.facts, i.sensitive, i.about_other) for i in items]
         items = _capped(items, per_topic + 1)
@@ -1347,16 +1422,25 @@ class MemorySkill:
         ignores = load_recall_rules().closest_ignores
         whole = self.index.vectorize(ignores.sub(" ", question.text)) if asking != question.text.strip() and not (
             _POINTS_BACK.search(asking)) else None
-        for fact in self.index.similar(text, self.policy.answer_threshold, 3):
+        close = self.index.similar(text, self.policy.answer_threshold, 3)
+        if not close:
+            # nothing close in all its words: a sentence that shares a rare word with what is asked answers it
+            # ("Has that done anything to your skin?" - "... until the skin cracks"), the closest such first
+            close = [f for f in self.index.similar(text, self.policy.anchor_threshold, 5) if self.index.anchors(self._anchors_asked, f)]
+        for fact in close:
+            anchored = cosine(query, fact.vector) < self.policy.answer_threshold
             if (fact.section == FAMILY_SECTION) != about_family:
                 continue
-            if whole is not None and cosine(whole, fact.vector) < self.policy.answer_threshold:
+            if anchored and not fact.present:
+                continue  # a rare word alone does not bring up a pertinent negative
+            if whole is not None and cosine(whole, fact.vector) < (
+                    self.policy.anchor_threshold if anchored else self.policy.answer_threshold):
                 continue  # close to the asking sentence alone, not to all that was said: a stray word ("children"
                 # after "Thank you for being so open with me." is not "I was an only child")
             if fact.id.startswith("demographics.") and question.topics and not set(fact.topics) & set(question.topics):
                 continue  # "thoughts that life is not worth living?" is not "I live with my boyfriend"
             if (asked and not asked & set(fact.topics) and fact.id in self.state.disclosed
-                    and cosine(query, fact.vector) < self.policy.off_topic_threshold):
+                    and cosine(query, fact.vector) < self.policy.off_topic_threshold and not self.index.anchors(self._anchors_asked, fact)):
                 # a sentence told already, on none of the subjects asked, is not said again ("Like I said,
                 # I've never told anyone before" to "is anyone against you?") for a word in common
                 continue
@@ -1370,6 +1454,8 @@ class MemorySkill:
         asked = self._content_topics(question)
         if not asked or not fact.topics:
             return False
+        if self.index.anchors(self._anchors_asked, fact):
+            return False  # a rare word of the question is in it ("started lots of new projects?"): on the subject
         tax = self._taxonomy
         near = set(asked)
         for t in asked:
@@ -1571,6 +1657,14 @@ class MemorySkill:
                 happens = [f for f in facts if self._says_what_happens(f, by)]
                 # what brought them may still be how they came ("My GP sent me"); a worry or a day may not
                 facts = happens or (facts if topic_id == "chief_complaint" else [])
+        if topic_id == "chief_complaint" and facts and not by_others and all(map(_how_they_came, facts)):
+            # the referral's line says only how they came ("medically fit after acetylcysteine", "Referred to early
+            # intervention in psychosis by the university GP"): what is happening to them, from the presenting
+            # illness, comes first
+            sections = self._answered_by.get(topic_id, ((), (), False, False))[1]
+            facts = [f for f in self.index.section_facts(sections)
+                     if f.tellable and f.present and f.fact.time != "past" and f.id not in used
+                     and not f.id.startswith(SILENT) and self._says_what_happens(f, ())] + facts
         if topic_id != "family_history":
             facts = [f for f in facts if f.section != FAMILY_SECTION]
         elif relative is not None:
@@ -1602,6 +1696,8 @@ class MemorySkill:
                 amount and self.index.amounts.get(f.id) is None,  # "how much?", "how often?": the facts that say
                 # the part of the subject asked ("facets": "When did you last drink?" - the last drink)
                 self._asks_facet(history) and not self._says_facet(f, history),
+                # what brought them is what is happening to them, not how they came (see above)
+                topic_id == "chief_complaint" and _how_they_came(f) and not self.index.anchors(self._anchors_asked, f),
                 # "Was anything going on in your life around the time it started?": what brought this illness
                 # on is told from its own history first
                 topic_id == "trigger" and f.section not in home,
@@ -1615,6 +1711,9 @@ class MemorySkill:
                 when and not self.index.timed[f.id],
                 topic_id in _NOW_TOPICS and f.fact.time == "past",
                 history and f.section not in home,
+                # a sentence that shares a rare word with the question answers it before the subject's others
+                # ("Has that done anything to your skin?" - "... until the skin cracks", not the thoughts again)
+                not self.index.anchors(self._anchors_asked, f),
                 -len(asked.intersection(f.topics)),
                 # of the subject's sentences, one in the question's own words first: "Is this stopping you
                 # working?" is "it stops me working more than a few hours a day", not "I take on freelance work"

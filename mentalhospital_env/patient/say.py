@@ -46,6 +46,7 @@ from .recall import (
     meant,
     wh_word,
 )
+from .understanding import is_reflection as _is_reflection
 from .understanding import load_taxonomy
 
 # a patient's self-contained wordings (fact, position, wording, concepts asked), one memo for all patients
@@ -1075,13 +1076,6 @@ class Speaker:
         return text
 
 
-# a doctor's statement that reflects the patient's feeling or story back ("It sounds like ...", "You seem ...")
-_REFLECTION = re.compile(
-    r"^(?:so,?\s+)?(?:you\b|it (?:sounds|seems|must)\b|that (?:sounds|seems|must)\b|sounds like\b)|\b(?:it sounds|you seem|you sound)\b",
-    re.IGNORECASE,
-)
-
-
 _OPENS_NO = re.compile(r"^\s*(?:no|nope)\b[,.]?\s*(?:nothing like that[,.]?\s*)?", re.IGNORECASE)
 # sections whose clinician's sentences quote the patient ("in the bad week 'life feels pointless'")
 _VOICED_QUOTES = ("mental_status_exam.thought_content", "risk_assessment.")
@@ -1111,10 +1105,6 @@ def _denied_here(fact: IndexedFact, asked: frozenset[str], told: bool) -> list[s
     if asked:
         return [c for c in ruled if c in asked]
     return [] if told else ruled
-
-
-def _is_reflection(utterance: str) -> bool:
-    return "?" not in utterance and _REFLECTION.search(utterance.strip()) is not None
 
 
 def _how_long(duration: str) -> str:

@@ -358,6 +358,19 @@ _SMALL_TALK = ("greeting", "closing", "rapport")
 _POINTS_BACK = re.compile(r"\b(at those times|at such times|at times like that|those times|that time|like that|when that happens|when it happens)\b", re.I)
 
 
+# a doctor's statement that reflects the patient's feeling or story back ("It sounds like ...", "You seem ...")
+_REFLECTION = re.compile(
+    r"^(?:so,?\s+)?(?:you\b|it (?:sounds|seems|must)\b|that (?:sounds|seems|must)\b|sounds like\b)|\b(?:it sounds|you seem|you sound)\b",
+    re.IGNORECASE,
+)
+
+
+def is_reflection(utterance: str) -> bool:
+    """Whether a doctor's turn reflects the patient's feeling or story back and asks nothing ("It sounds
+    exhausting, being told it's nothing when it hurts this much.")."""
+    return "?" not in utterance and _REFLECTION.search(utterance.strip()) is not None
+
+
 def asked_part(utterance: str) -> str:
     """The part of an utterance that asks: its questions, with the sentence just before the first one
     (a validation or reflection before the question, "That sounds hard. How is your sleep?", asks
