@@ -87,6 +87,9 @@ RULES: tuple[str, ...] = (
     "agree.tried_alcohol", "agree.violent_offence", "agree.low_mood", "agree.care_home", "agree.never_partnered", "agree.in_care_parents",
     "text.repeated_clause", "labs.lipid_sum", "plan.outpatient_admission", "household.parents_apart", "household.alone_seen",
     "history.core_complaint", "household.police_referral", "timeline.remote_trigger", "household.informant_apart", "sections.school_stage",
+    "plan.infection_untreated", "history.cause_unsupported", "history.cause_missed", "plan.adjunct_alone", "household.divorce_status",
+    "agree.use_frequency", "joins.injecting_plan", "agree.aggression_denied", "family.two_relatives", "risk.eating",
+    "diagnosis.alcohol_missing", "labs.child_bmi", "text.teaching",
 )
 
 
@@ -1843,11 +1846,116 @@ def _stop28_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     return out
 
 
+_UNITS = re.compile(r"(\d+(?:\.\d+)?) units? (?:a|per|each) (day|week|night)\b|\bdaily\b[^.;]{0,30}?(\d+(?:\.\d+)?) units\b|(\d+(?:\.\d+)?) units\b[^.;]{0,20}?\bdaily\b", re.I)
+
+
+def drinking_units(substance: str) -> tuple[float, float]:
+    """(units a day, units a week) of the drinking a substance history records (0 where it gives none)."""
+    day = week = 0.0
+    for m in _UNITS.finditer(substance or ""):
+        if m.group(1):
+            value = float(m.group(1))
+            if m.group(2).lower() == "week":
+                week = max(week, value)
+            else:
+                day = max(day, value)
+        else:
+            day = max(day, float(m.group(3) or m.group(4)))
+    return day, max(week, day * 7)
+
+
+def _stop29_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    """What a consultant reading ten test-v2 records at stop 29 found (``review.json`` ``stop29``)."""
+    S = R["stop29"]
+    cid, ehr = case.case_id, case.ehr
+    out: list[Finding] = []
+    plan = (case.treatment.plan if case.treatment else "") or ""
+    hpi = ehr.history_of_present_illness or ""
+    story = f"{ehr.chief_complaint or ''} {hpi}"
+    codes = [d.code for d in case.diagnosis.disorders]
+    # infection on the results, and what the plan and the history make of it
+    signs = []
+    for exam in case.exams:
+        for sign in S["infection_signs"]:
+            if re.search(sign["exam"], exam.name):
+                m = re.search(sign["pattern"], exam.result or "")
+                if m:
+                    signs.append(sign["what"].format(*m.groups()))
+    if signs and plan and not re.search(S["infection_treated_pattern"], plan, re.I):
+        out.append(Finding(cid, "treatment.plan", "plan.infection_untreated", f"{' and '.join(signs)} on the results, and no antibiotic or sepsis care in the plan"))
+    if signs and _family_match(codes[0], S["delirium_codes"]) and not re.search(S["infection_story_pattern"], story, re.I):
+        out.append(Finding(cid, "history_of_present_illness", "history.cause_missed", f"{' and '.join(signs)} on the results, but the history never names an infection as the delirium's cause"))
+    for need in S["precipitant_needs"]:
+        m = re.search(need["pattern"], hpi, re.I)
+        if not m:
+            continue
+        shown = [e for e in case.exams if re.search(need["exam"], e.name) and re.search(need["needs"], e.result or "", re.I)]
+        if not shown:
+            out.append(Finding(cid, "history_of_present_illness", "history.cause_unsupported", f"the history blames {m.group(0)!r}, but no result shows {need['what']}"))
+    meds = list(case.treatment.medications or ()) if case.treatment else []
+    for med in meds:
+        if re.search(S["adjunct_pattern"], f"{med.dose or ''}", re.I) and len(meds) == 1:
+            out.append(Finding(cid, "treatment.medications", "plan.adjunct_alone", f"{med.name} {med.dose!r} with no other drug in the plan for it to be added to"))
+    marital = (case.demographics.marital_status or "").lower()
+    m = re.search(S["divorce_pattern"], hpi, re.I)
+    if m and marital and marital not in S["divorce_status"]:
+        out.append(Finding(cid, "history_of_present_illness", "household.divorce_status", f"{m.group(0)!r} set it off, but the patient is recorded {marital!r}"))
+    substance = ehr.substance_use or ""
+    for dm in re.finditer(S["daily_use_pattern"], story, re.I):
+        drug = (dm.group(1) or dm.group(2)).lower()
+        wm = re.search(S["weekly_use_pattern"].replace("{drug}", re.escape(drug)), substance, re.I)
+        if wm:
+            out.append(Finding(cid, "substance_use", "agree.use_frequency", f"{dm.group(0)!r} in the history but {wm.group(0)!r} in the substance history"))
+            break
+    if not _has(substance, R["joins"]["injecting_words"]):
+        for ev in S["injecting_evidence"]:
+            texts = [("treatment.plan", plan)] if ev["where"] == "plan" else [(f"exams[{i}] {e.name}", e.result or "") for i, e in enumerate(case.exams)]
+            hit = next(((f, mm.group(0)) for f, txt in texts for mm in [re.search(ev["pattern"], txt, re.I)] if mm), None)
+            if hit:
+                out.append(Finding(cid, hit[0], "joins.injecting_plan", f"{hit[1]!r} but the substance history records no injecting ({substance!r})"))
+    risk = ehr.risk_assessment
+    violence = (risk.violence if risk else None) or ""
+    denied = re.search(S["aggression_denied_pattern"], violence, re.I)
+    if denied:
+        for name, text in _narrative(case):
+            if name.startswith("risk_assessment"):
+                continue
+            fight = re.search(S["aggression_pattern"], text or "", re.I)
+            if fight:
+                out.append(Finding(cid, "risk_assessment.violence", "agree.aggression_denied", f"{denied.group(0)!r} beside {fight.group(0)!r} in {name}"))
+                break
+    family = ehr.family_history or ""
+    for rel in S["relative_words"]:
+        bare = re.search(rf"(?:^|[.;]\s+)({rel.capitalize()}) (?!'s)", family)
+        owned = re.search(rf"(?:^|[.;]\s+)((?:His|Her|Their) {rel})\b", family)
+        if bare and owned:
+            out.append(Finding(cid, "family_history", "family.two_relatives", f"{bare.group(1)!r} and {owned.group(1)!r} in one family history read as two different {rel}s"))
+    neglect = (risk.self_neglect if risk else None) or ""
+    fine = re.search(S["eating_fine_pattern"], neglect, re.I)
+    if fine:
+        poor = re.search(S["eating_poor_pattern"], story, re.I)
+        if poor or _family_match(codes[0], S["eating_codes"]):
+            out.append(Finding(cid, "risk_assessment.self_neglect", "risk.eating", f"{fine.group(0)!r} beside " + (f"{poor.group(0)!r} in the history" if poor else f"an eating disorder ({codes[0]})")))
+    day, week = drinking_units(substance)
+    heavy = day >= S["heavy_drinking_units_day"] or week >= S["heavy_drinking_units_week"] or re.search(S["heavy_drinking_pattern"], substance, re.I)
+    if heavy and not any(_family_match(c, S["alcohol_codes"]) for c in codes):
+        out.append(Finding(cid, "diagnosis.disorders", "diagnosis.alcohol_missing", f"{substance!r}: heavy drinking, but no alcohol use disorder among {', '.join(codes)}"))
+    if case.demographics.age < 18:
+        for i, exam in enumerate(case.exams):
+            if "BMI" in exam.name and re.search(S["child_bmi_adult_words"], exam.result or "", re.I) and not re.search(S["child_bmi_age_words"], exam.result or "", re.I):
+                out.append(Finding(cid, f"exams[{i}] {exam.name}", "labs.child_bmi", f"{exam.result!r}: a {case.demographics.age}-year-old's BMI labelled by the adult cut-offs, not a centile for age"))
+    for phrase in S["teaching_phrases"]:
+        where = next((f for f, txt in [("treatment.plan", plan), *[(f"treatment.medications[{i}]", m.dose or "") for i, m in enumerate(meds)]] if phrase.lower() in txt.lower()), None)
+        if where:
+            out.append(Finding(cid, where, "text.teaching", f"{phrase!r}: teaching text, not a decision about this patient"))
+    return out
+
+
 CASE_RULES = {
     "duration": _duration_rules, "trauma": _trauma_rules, "timeline": _timeline_rules, "people": _people_rules,
     "plan": _plan_rules, "critical": _critical_rules, "labs": _lab_rules, "labels": _label_rules, "giveaways": _giveaway_rules,
     "records": _record_rules, "sections": _sections_agree_rules, "joins": _joins_rules, "agree": _agree_rules,
-    "stop28": _stop28_rules,
+    "stop28": _stop28_rules, "stop29": _stop29_rules,
 }
 
 

@@ -54,6 +54,7 @@ def complete_plan(raw: dict[str, Any], case: Case, rng: random.Random) -> bool:
             raise CompositionError(f"plan still misses {[r.action for r in check.missing]} or proposes {[c.action for c in check.contraindicated]}")
         plan = settle_plan(longer, case, rng, profile)
     plan = follow_record(plan, treatment, case, rng, profile)
+    plan = without_teaching(plan)
     check = actions.check(profile, plan)
     if check.missing or check.contraindicated:
         raise CompositionError(f"the plan as the record calls for misses {[r.action for r in check.missing]} or proposes {[c.action for c in check.contraindicated]}")
@@ -62,6 +63,19 @@ def complete_plan(raw: dict[str, Any], case: Case, rng: random.Random) -> bool:
         said = [_closest(a, _plan_sentences(plan)).rstrip(".") for a in added]
         treatment["safety"] = list(dict.fromkeys(list(treatment.get("safety", [])) + said))
     return plan != original or bool(added) or treatment.get("medications") != meds_before or treatment.get("follow_up") != follow_up_before
+
+
+@lru_cache(maxsize=1)
+def _teaching() -> tuple[tuple[re.Pattern[str], str], ...]:
+    return tuple((re.compile(p), r) for p, r in load_material("records")["teaching_text"])
+
+
+def without_teaching(plan: str) -> str:
+    """``plan`` without the qualifiers that teach rather than decide (records.json ``teaching_text``;
+    the audit's text.teaching): "(risk can be high despite the 'mild' label)", "where relevant" (stop 29)."""
+    for pattern, instead in _teaching():
+        plan = pattern.sub(instead, plan)
+    return re.sub(r"\s{2,}", " ", plan).strip()
 
 
 def _plan_sentences(plan: str) -> list[str]:

@@ -1182,6 +1182,8 @@ class StoryV2(_Story):
             marital = str(self.p.demographics.get("marital_status", "")).lower()
             if marital not in R["unpartnered_status"]:
                 return False
+            if re.search(R["stop29"]["divorce_pattern"], precipitant, re.I) and marital not in R["stop29"]["divorce_status"]:
+                return False  # 'after a divorce' for someone recorded single (stop 29)
         return clean_text(precipitant)
 
     def _pertinent_negatives(self) -> None:
@@ -1522,8 +1524,13 @@ class StoryV2(_Story):
 
         bands = self.story["band_words"]
         out = []
+        self._cause_of_delirium()
         for e in super().exams():
             result = personalise(e.name, e.kind, e.result, self.p.age, self.p.sex, self.rng)
+            if e.name == "BMP" and self._low_sodium and re.search(r"\bNa \d+", result):
+                result = re.sub(r"\bNa \d+(?:\.\d+)?", f"Na {self.rng.randint(*self._low_sodium)}", result)
+            if self.p.age < 18 and "BMI" in e.name:
+                result = self._child_bmi(result)
             for label, words in bands.items():
                 result = result.replace(f"({label})", f"({words})")
             if e.name.lower().startswith("urine drug screen") and result.lower().startswith("positive"):
@@ -1538,6 +1545,42 @@ class StoryV2(_Story):
             out.append(ExamRecord(e.name, e.kind, result, e.indicated))
         self.exam_records = out
         return out
+
+    def _cause_of_delirium(self) -> None:
+        """The delirium work-up shows the cause the history names and no other (records.json
+        ``delirium_causes``): a fever and positive nitrites beside 'after hyponatraemia' left the obvious
+        cause unnamed and untreated (stop 29), and a sodium blamed for delirium is well below 130."""
+        self._low_sodium = None
+        if not any(c.startswith("F05") for c in self.codes[:1]):
+            return
+        D = self.c.records["delirium_causes"]
+        precipitant = str(self.fields.get("precipitant", "")) if self.fields.get("precipitant") else ""
+        keep = next(c["keep"] for c in D["causes"] if precipitant and re.search(c["pattern"], precipitant, re.I) or c["pattern"] == ".")
+        expectations, _ = self.planned
+        for n, (exp, entry) in list(expectations.items()):
+            if entry["name"] in D["exams_of_cause"] and exp.abnormal and entry["name"] not in keep:
+                expectations[n] = (replace(exp, reading="normal", finding=None, band=None, direction=None), entry)
+        if "BMP" in keep:
+            self._low_sodium = tuple(D["low_sodium"])
+
+    def _child_bmi(self, result: str) -> str:
+        """A child's BMI as a percentage of the median for age and sex (records.json
+        ``child_bmi_median``), never labelled by the adult cut-offs (stop 29: 'BMI 17.6 (underweight)'
+        for a 12-year-old boy near the median)."""
+        R = self.c.records
+        medians = R["child_bmi_median"].get(self.p.sex) or R["child_bmi_median"]["female"]
+        age = str(min(max(self.p.age, 4), 17))
+        median = medians[age]
+        if re.search(r"underweight", result, re.I):
+            share = self.rng.uniform(0.76, 0.88)
+        elif re.search(r"overweight|obes", result, re.I):
+            share = self.rng.uniform(1.17, 1.4)
+        else:
+            share = self.rng.uniform(0.93, 1.1)
+        bmi = round(median * share, 1)
+        percent = int(round(100 * bmi / median))
+        say = next(b["say"] for b in R["child_bmi_bands"] if percent < b["below"])
+        return f"BMI {bmi:.1f} kg/m2, {percent}% of the median for age ({say})"
 
     def _within_severity(self, name: str, kind: str, result: str) -> str:
         """A depression rating no higher than a patient without psychotic features or active suicidal
@@ -1647,7 +1690,41 @@ class StoryV2(_Story):
         self._one_dose(out)
         out["plan"] = self._settled(out["plan"])
         out["plan"] = " ".join([out["plan"]] + self._medical_liaison(out["plan"]))
+        self._adjunct_alone(out)
+        out["plan"] = " ".join([out["plan"]] + self._infection_plan(out["plan"]))
         return out
+
+    def _adjunct_alone(self, out: dict[str, Any]) -> None:
+        """A drug the knowledge base gives only as an add-on, prescribed alone, replaced by what it is
+        added to (records.json ``adjunct_alone``; the audit's plan.adjunct_alone): 'Restart lamotrigine ...
+        as an adjunct' with nothing to be adjunct to (stop 29)."""
+        meds = out.get("medications") or []
+        if len(meds) != 1:
+            return
+        swap = self.c.records["adjunct_alone"].get(str(meds[0].get("name", "")).lower())
+        if swap is None:
+            return
+        drug = meds[0]["name"]
+        out["medications"] = [dict(swap["instead"])]
+        said = sentence(self.rng.choice(swap["say"]))
+        parts = re.split(r"(?<=\.)\s+", out["plan"])
+        at = next((i for i, s in enumerate(parts) if re.search(rf"\b{re.escape(drug)}\b", s, re.I)), None)
+        if at is None:
+            parts.insert(1, said)
+        else:
+            parts[at] = said
+            parts = parts[: at + 1] + [s for s in parts[at + 1:] if not re.search(rf"\b{re.escape(drug)}\b", s, re.I)]
+        out["plan"] = " ".join(parts)
+
+    def _infection_plan(self, plan: str) -> list[str]:
+        """Antibiotics and sepsis care when the results show an infection (records.json ``infection_plan``;
+        the audit's plan.infection_untreated): febrile 38.6 with nitrites and a raised white count managed
+        'on general observations' (stop 29)."""
+        I = self.c.records["infection_plan"]
+        found = {e.name for e in getattr(self, "exam_records", ()) if e.name in I["signs"] and re.search(I["signs"][e.name], e.result or "")}
+        if not found or re.search(review_facts()["stop29"]["infection_treated_pattern"], plan, re.I):
+            return []
+        return [self.rng.choice(I["urinary" if "Urinalysis" in found else "other"])]
 
     def _medical_liaison(self, plan: str) -> list[str]:
         """A plan sentence for each medical illness in the record that bears on the psychiatry and that
@@ -1826,6 +1903,7 @@ class CaseComposerV2(CaseComposer):
         self.story = load_material("story")
         self.voices = load_material("voices")
         self.joins = load_material("joins")
+        self.records = load_material("records")
         self.stock_tables: dict[tuple, dict[str, str]] = {}  # StoryV2._stock_lines, per set of pronouns
         self.spent_quotes: set[str] = set()  # set by generate_cases while a suite is drawn (its _SuiteGuard)
         self.marks: dict[str, tuple] = {}  # StoryV2._marks, per text
