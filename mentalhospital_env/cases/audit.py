@@ -89,7 +89,7 @@ RULES: tuple[str, ...] = (
     "history.core_complaint", "household.police_referral", "timeline.remote_trigger", "household.informant_apart", "sections.school_stage",
     "plan.infection_untreated", "history.cause_unsupported", "history.cause_missed", "plan.adjunct_alone", "household.divorce_status",
     "agree.use_frequency", "joins.injecting_plan", "agree.aggression_denied", "family.two_relatives", "risk.eating",
-    "diagnosis.alcohol_missing", "labs.child_bmi", "text.teaching",
+    "diagnosis.alcohol_missing", "labs.child_bmi", "text.teaching", "agree.condition_untreated", "plan.child_only",
 )
 
 
@@ -1944,6 +1944,15 @@ def _stop29_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         for i, exam in enumerate(case.exams):
             if "BMI" in exam.name and re.search(S["child_bmi_adult_words"], exam.result or "", re.I) and not re.search(S["child_bmi_age_words"], exam.result or "", re.I):
                 out.append(Finding(cid, f"exams[{i}] {exam.name}", "labs.child_bmi", f"{exam.result!r}: a {case.demographics.age}-year-old's BMI labelled by the adult cut-offs, not a centile for age"))
+    medical = ehr.medical_history or ""
+    if re.search(S["no_medication_pattern"], (ehr.medications or "").strip(), re.I):
+        ill = next((c for c in S["treated_conditions"] if re.search(rf"(?<!no )\b{re.escape(c)}", medical, re.I)), None)
+        if ill:
+            out.append(Finding(cid, "medications", "agree.condition_untreated", f"{ill} in the medical history, but {ehr.medications!r}"))
+    if case.demographics.age >= S["adult_min_age"]:
+        m = re.search(S["child_plan_pattern"], plan, re.I)
+        if m:
+            out.append(Finding(cid, "treatment.plan", "plan.child_only", f"{m.group(0)!r} in the plan of a {case.demographics.age}-year-old"))
     for phrase in S["teaching_phrases"]:
         where = next((f for f, txt in [("treatment.plan", plan), *[(f"treatment.medications[{i}]", m.dose or "") for i, m in enumerate(meds)]] if phrase.lower() in txt.lower()), None)
         if where:

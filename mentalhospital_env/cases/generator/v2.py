@@ -741,7 +741,11 @@ class StoryV2(_Story):
         as nothing this patient lacks and nothing that would name the illness."""
         drawn = {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
         out = []
+        fits = self.c.records["sign_categories"]
+        categories = {d.get("category") for d in self.disorders}
         for sign in self.story["record_story"]["signs"]:
+            if sign in fits and not categories & set(fits[sign]):
+                continue  # a sign this illness does not show (records.json sign_categories, stop 29)
             text = self.fill(sign)
             if _NO_JOB_SLIP.search(text):
                 continue  # 'taking days off home': only someone at work or school misses it
@@ -1437,7 +1441,11 @@ class StoryV2(_Story):
         kept = [f for f in self.chart.facts[start:] if f.text not in nothing]
         del self.chart.facts[start:]
         self.chart.facts.extend(kept)
-        self.chart.add("medical_history", self.rng.choice(options))
+        said = self.rng.choice(options)
+        self.chart.add("medical_history", said)
+        for illness_name, drugs in self.c.records["illness_medications"].items():
+            if said.startswith(illness_name):  # its regular treatment is on the medication list (stop 29)
+                self.medical_drugs.extend(d for d in drugs if d not in self.medical_drugs)
 
     def _family(self) -> None:
         """Version 1's family history, without the patient's own diagnosis named in a relative, nor an illness
@@ -1531,6 +1539,8 @@ class StoryV2(_Story):
                 result = re.sub(r"\bNa \d+(?:\.\d+)?", f"Na {self.rng.randint(*self._low_sodium)}", result)
             if self.p.age < 18 and "BMI" in e.name:
                 result = self._child_bmi(result)
+            if e.name in self.c.records["not_injecting"]["exam_results"] and not self._injects():
+                result = self.c.records["not_injecting"]["exam_results"][e.name]
             for label, words in bands.items():
                 result = result.replace(f"({label})", f"({words})")
             if e.name.lower().startswith("urine drug screen") and result.lower().startswith("positive"):
@@ -1614,6 +1624,11 @@ class StoryV2(_Story):
         label = self.story["band_words"].get(band.label, band.label) if band is not None else "none"
         return f"total {score}/{m.group(2)} ({label})" + result[m.end():]
 
+    def _injects(self) -> bool:
+        """Whether the substance history records injecting (``joins.injecting_words``)."""
+        text = " ".join(f.text for f in self.chart.facts if f.section == "substance_use")
+        return bool(_has(text, review_facts()["joins"]["injecting_words"]))
+
     def _abstinent(self) -> bool:
         """Whether the substance history says the patient does not drink (``joins.abstinent_words``)."""
         text = " ".join(f.text for f in self.chart.facts if f.section == "substance_use")
@@ -1691,6 +1706,9 @@ class StoryV2(_Story):
         out["plan"] = self._settled(out["plan"])
         out["plan"] = " ".join([out["plan"]] + self._medical_liaison(out["plan"]))
         self._adjunct_alone(out)
+        if not self._injects():  # harm reduction for someone who does not inject (records.json not_injecting)
+            for pattern, instead in self.c.records["not_injecting"]["plan_rewrites"]:
+                out["plan"] = re.sub(pattern, instead, out["plan"], flags=re.I)
         out["plan"] = " ".join([out["plan"]] + self._infection_plan(out["plan"]))
         return out
 
