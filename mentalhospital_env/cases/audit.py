@@ -90,6 +90,7 @@ RULES: tuple[str, ...] = (
     "plan.infection_untreated", "history.cause_unsupported", "history.cause_missed", "plan.adjunct_alone", "household.divorce_status",
     "agree.use_frequency", "joins.injecting_plan", "agree.aggression_denied", "family.two_relatives", "risk.eating",
     "diagnosis.alcohol_missing", "labs.child_bmi", "text.teaching", "agree.condition_untreated", "plan.child_only",
+    "household.separation_timing",
 )
 
 
@@ -1900,6 +1901,15 @@ def _stop29_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     m = re.search(S["divorce_pattern"], hpi, re.I)
     if m and marital and marital not in S["divorce_status"]:
         out.append(Finding(cid, "history_of_present_illness", "household.divorce_status", f"{m.group(0)!r} set it off, but the patient is recorded {marital!r}"))
+    living = (case.demographics.living_situation or "").lower()
+    recent = re.search(S["recent_separation_pattern"], living)
+    told = re.sub(re.escape(living), " ", hpi, flags=re.I) if living else hpi  # the household line itself is not the trigger
+    told = re.sub(S["recent_separation_pattern"], " ", told, flags=re.I)
+    split = re.search(S["divorce_pattern"] + r"|\bseparation\b|\bbreak-?up\b", told, re.I)
+    if recent and split:
+        days = illness_days(case, ("chief_complaint", "history_of_present_illness"))
+        if days > S["recent_separation_max_days"]:
+            out.append(Finding(cid, "history_of_present_illness", "household.separation_timing", f"the illness began after {split.group(0)!r} about {days / 365:.0f} years ago, but the patient {living!r}"))
     substance = ehr.substance_use or ""
     for dm in re.finditer(S["daily_use_pattern"], story, re.I):
         drug = (dm.group(1) or dm.group(2)).lower()

@@ -55,6 +55,11 @@ def complete_plan(raw: dict[str, Any], case: Case, rng: random.Random) -> bool:
         plan = settle_plan(longer, case, rng, profile)
     plan = follow_record(plan, treatment, case, rng, profile)
     plan = without_teaching(plan)
+    if treatment.get("safety"):
+        treatment["safety"] = [without_teaching(s) for s in treatment["safety"]]
+    for m in treatment.get("medications") or ():
+        if m.get("dose"):
+            m["dose"] = without_teaching(m["dose"])
     check = actions.check(profile, plan)
     if check.missing or check.contraindicated:
         raise CompositionError(f"the plan as the record calls for misses {[r.action for r in check.missing]} or proposes {[c.action for c in check.contraindicated]}")
@@ -213,8 +218,10 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
     him, his = {"male": ("him", "his"), "female": ("her", "her")}.get(case.demographics.sex, ("them", "their"))
     for name, rule, _why in record_needs(case, " ".join(sentences)):
         where = "inpatient" if setting == "emergency" and admitted else setting  # admitted from the department: the ward's wording
-        says = next((v for code, v in (rule.get("say_codes") or {}).items() if any(c.startswith(code) for c in status["codes"])), None) or rule.get(f"say_{where}") or rule["say"]
-        said = rng.choice(says).format(subj=he, obj=him, poss=his, poss_cap=cap(his), age=case.demographics.age, **rule.get("values", {}))
+        alone = setting == "outpatient" and re.search(r"\balone\b", case.demographics.living_situation or "") and rule.get("say_alone")
+        says = next((v for code, v in (rule.get("say_codes") or {}).items() if any(c.startswith(code) for c in status["codes"])), None) or alone or rule.get(f"say_{where}") or rule["say"]
+        lives = {"male": "He lives", "female": "She lives"}.get(case.demographics.sex, "They live")
+        said = rng.choice(says).format(subj=he, obj=him, poss=his, poss_cap=cap(his), age=case.demographics.age, Subj_lives=lives, **rule.get("values", {}))
         said = cap(said)
         if rule.get("beside"):  # beside the plan's own sentence on it (the liver, the detoxification), else at the end
             at = max((i + 1 for i, x in enumerate(sentences) if re.search(rule["beside"], x, re.I)), default=len(sentences))

@@ -1188,6 +1188,8 @@ class StoryV2(_Story):
                 return False
             if re.search(R["stop29"]["divorce_pattern"], precipitant, re.I) and marital not in R["stop29"]["divorce_status"]:
                 return False  # 'after a divorce' for someone recorded single (stop 29)
+            if re.search(R["stop29"]["recent_separation_pattern"], living) and getattr(self, "days", 0) > R["stop29"]["recent_separation_max_days"]:
+                return False  # an illness of eight years that began 'after divorce', living alone 'since a recent separation'
         return clean_text(precipitant)
 
     def _pertinent_negatives(self) -> None:
