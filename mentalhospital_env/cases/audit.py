@@ -719,6 +719,18 @@ def _band(age: int, sex: str) -> str:
     return "adult_male" if sex == "male" else "adult_female"
 
 
+YOUNG_ADOLESCENT = (12, 14)
+
+
+def band_spec(comp: Mapping[str, Any], band: str, age: int) -> Any:
+    """A component's ranges for this patient: the ``young_adolescent`` ranges at 12-14 where the
+    reviewer keeps them (creatinine 84 umol/L is an adult's normal, high for a 12-year-old: stop 29),
+    else the age band's."""
+    if band == "adolescent" and YOUNG_ADOLESCENT[0] <= age <= YOUNG_ADOLESCENT[1] and "young_adolescent" in comp:
+        return comp["young_adolescent"]
+    return comp[band]
+
+
 def charted(exam: str, result: str, back: bool = False) -> str:
     """``result`` of ``exam`` in the units a UK chart writes (``review.json`` ``labs.charted.units``:
     haemoglobin in g/L, HbA1c in mmol/mol ...), or, ``back``, a charted result read back into the units
@@ -814,7 +826,7 @@ def _lab_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
             if comp is None:
                 continue
             spec = L["components"][comp]
-            ref_low, ref_high, plaus_low, plaus_high = spec[band]
+            ref_low, ref_high, plaus_low, plaus_high = band_spec(spec, band, case.demographics.age)
             flag_low = flag.lower()
             flagged = bool(_has(flag_low, L["abnormal_words"])) or (whole_normal is False and "(" in flag_low and "within" not in flag_low and flag_low.strip(" ;),") != "")
             # an unflagged value is presented as unremarkable, whatever the report's closing words
