@@ -90,7 +90,7 @@ RULES: tuple[str, ...] = (
     "plan.infection_untreated", "history.cause_unsupported", "history.cause_missed", "plan.adjunct_alone", "household.divorce_status",
     "agree.use_frequency", "joins.injecting_plan", "agree.aggression_denied", "family.two_relatives", "risk.eating",
     "diagnosis.alcohol_missing", "labs.child_bmi", "text.teaching", "agree.condition_untreated", "plan.child_only",
-    "household.separation_timing",
+    "household.separation_timing", "timeline.empty_nest_age", "plan.known_children",
 )
 
 
@@ -1859,22 +1859,25 @@ def _stop28_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     return out
 
 
-_UNITS = re.compile(r"(\d+(?:\.\d+)?) units? (?:a|per|each) (day|week|night)\b|\bdaily\b[^.;]{0,30}?(\d+(?:\.\d+)?) units\b|(\d+(?:\.\d+)?) units\b[^.;]{0,20}?\bdaily\b", re.I)
+_UNITS = re.compile(r"(\d+(?:\.\d+)?) units? (?:a|per|each) (day|week|night)\b|(\d+(?:\.\d+)?) units? (most) (?:days|evenings|nights)\b|\bdaily\b[^.;]{0,30}?(\d+(?:\.\d+)?) units\b|(\d+(?:\.\d+)?) units\b[^.;]{0,20}?\bdaily\b", re.I)
 
 
-def drinking_units(substance: str) -> tuple[float, float]:
-    """(units a day, units a week) of the drinking a substance history records (0 where it gives none)."""
-    day = week = 0.0
+def drinking_units(substance: str) -> tuple[float, float, float]:
+    """(units a day, units a session, units a week) of the drinking a substance history records (0 where
+    it gives none): 'a night' is a session (a weekend binge), 'most evenings' and 'daily' a day."""
+    day = session = week = 0.0
     for m in _UNITS.finditer(substance or ""):
         if m.group(1):
-            value = float(m.group(1))
-            if m.group(2).lower() == "week":
+            value, per = float(m.group(1)), m.group(2).lower()
+            if per == "week":
                 week = max(week, value)
+            elif per == "night":
+                session = max(session, value)
             else:
                 day = max(day, value)
         else:
-            day = max(day, float(m.group(3) or m.group(4)))
-    return day, max(week, day * 7)
+            day = max(day, float(m.group(3) or m.group(5) or m.group(6)))
+    return day, max(session, day), max(week, day * 7)
 
 
 def _stop29_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
@@ -1922,6 +1925,13 @@ def _stop29_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         days = illness_days(case, ("chief_complaint", "history_of_present_illness"))
         if days > S["recent_separation_max_days"]:
             out.append(Finding(cid, "history_of_present_illness", "household.separation_timing", f"the illness began after {split.group(0)!r} about {days / 365:.0f} years ago, but the patient {living!r}"))
+    nest = re.search(S["empty_nest_pattern"], hpi, re.I)
+    if nest and case.demographics.age < S["empty_nest_min_age"]:
+        out.append(Finding(cid, "history_of_present_illness", "timeline.empty_nest_age", f"{nest.group(0)!r} at {case.demographics.age}: a child old enough to leave home"))
+    if re.search(S["known_children_pattern"], living, re.I):
+        m = re.search(S["ask_children_pattern"], plan, re.I)
+        if m:
+            out.append(Finding(cid, "treatment.plan", "plan.known_children", f"{m.group(0)!r} but the record says the patient {living}"))
     substance = ehr.substance_use or ""
     for dm in re.finditer(S["daily_use_pattern"], story, re.I):
         drug = (dm.group(1) or dm.group(2)).lower()
@@ -1958,8 +1968,8 @@ def _stop29_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         poor = re.search(S["eating_poor_pattern"], story, re.I)
         if poor or _family_match(codes[0], S["eating_codes"]):
             out.append(Finding(cid, "risk_assessment.self_neglect", "risk.eating", f"{fine.group(0)!r} beside " + (f"{poor.group(0)!r} in the history" if poor else f"an eating disorder ({codes[0]})")))
-    day, week = drinking_units(substance)
-    heavy = day >= S["heavy_drinking_units_day"] or week >= S["heavy_drinking_units_week"] or re.search(S["heavy_drinking_pattern"], substance, re.I)
+    day, session, week = drinking_units(substance)
+    heavy = day >= S["heavy_drinking_units_day"] or session >= S["heavy_session_units"] or week >= S["heavy_drinking_units_week"] or re.search(S["heavy_drinking_pattern"], substance, re.I)
     if heavy and not any(_family_match(c, S["alcohol_codes"]) for c in codes):
         out.append(Finding(cid, "diagnosis.disorders", "diagnosis.alcohol_missing", f"{substance!r}: heavy drinking, but no alcohol use disorder among {', '.join(codes)}"))
     if case.demographics.age < 18:

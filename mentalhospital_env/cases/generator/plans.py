@@ -221,7 +221,10 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
         alone = setting == "outpatient" and re.search(r"\balone\b", case.demographics.living_situation or "") and rule.get("say_alone")
         says = next((v for code, v in (rule.get("say_codes") or {}).items() if any(c.startswith(code) for c in status["codes"])), None) or alone or rule.get(f"say_{where}") or rule["say"]
         lives = {"male": "He lives", "female": "She lives"}.get(case.demographics.sex, "They live")
-        said = rng.choice(says).format(subj=he, obj=him, poss=his, poss_cap=cap(his), age=case.demographics.age, Subj_lives=lives, **rule.get("values", {}))
+        many = bool(re.search(r"\bchildren\b|\b(?:two|three|four) (?:sons|daughters)\b", case.demographics.living_situation or ""))
+        kids = dict(kids="children" if many else "a child", Kids="Children" if many else "A child", the_kids="the children" if many else "the child",
+                    the_kids_poss="the children's" if many else "the child's", is_are="are" if many else "is")
+        said = rng.choice(says).format(subj=he, obj=him, poss=his, poss_cap=cap(his), age=case.demographics.age, Subj_lives=lives, **kids, **rule.get("values", {}))
         said = cap(said)
         if rule.get("beside"):  # beside the plan's own sentence on it (the liver, the detoxification), else at the end
             at = max((i + 1 for i, x in enumerate(sentences) if re.search(rule["beside"], x, re.I)), default=len(sentences))

@@ -707,6 +707,8 @@ class StoryV2(_Story):
     def _own_words(self, lead: str) -> None:
         """The patient's word on it all (``record_story.own_words``): one the lexicon reads as nothing,
         or nothing this patient lacks, and not yet spent in the suite being drawn."""
+        if _family_match(self.principal["code"], self.c.records["no_own_words_codes"]):
+            return  # no closing word from a patient who cannot give one (records.json)
         drawn = {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
         options = list(self.story["record_story"]["own_words"])
         self.rng.shuffle(options)
@@ -1153,6 +1155,8 @@ class StoryV2(_Story):
         living = str(self.p.demographics.get("living_situation", "")).lower()
         if _has(precipitant, self.story["empty_nest_words"]) and (re.search(r"child|son|daughter", living) or not self.p.household.children):
             return False  # children who have left home are not living at home, and must exist
+        if _has(precipitant, self.story["empty_nest_words"]) and self.p.age < R["stop29"]["empty_nest_min_age"]:
+            return False  # a 34-year-old's child does not leave home (stop 29)
         moved = _has(precipitant, self.story["moved_away_words"])
         if moved and re.search(r"parents|mother|father|grand", living):
             return False  # someone who moved away from home does not live with their parents
@@ -1331,6 +1335,12 @@ class StoryV2(_Story):
                 f.text = re.sub(r",? with alcohol\b", "", f.text)
                 if f.says:
                     f.says = re.sub(r",? usually when I'm drinking\b", "", f.says)
+        if not any(code_family(c) == "F10" or c.startswith("F10") for c in self.codes):
+            for f in section:  # hazardous drinking stays hazardous without an alcohol diagnosis (records.json hazardous_units)
+                for rule in self.c.records["hazardous_units"]:
+                    m = re.search(rule["pattern"], f.text)
+                    if m and not rule["range"][0] <= int(m.group(1)) <= rule["range"][1]:
+                        f.text = f.text[: m.start()] + f"{self.rng.randint(*rule['range'])}{m.group(2)}" + f.text[m.end():]
         if self.principal.get("category") != "substance_related":
             return
         years = max(1, int(round(self.days / 365)))
@@ -1708,6 +1718,10 @@ class StoryV2(_Story):
         out["plan"] = self._settled(out["plan"])
         out["plan"] = " ".join([out["plan"]] + self._medical_liaison(out["plan"]))
         self._adjunct_alone(out)
+        S29 = R["stop29"]
+        if re.search(S29["known_children_pattern"], str(self.p.demographics.get("living_situation", "")), re.I):
+            out["plan"] = re.sub(r"[;,]?\s*" + S29["ask_children_pattern"], "", out["plan"], flags=re.I)  # the record already says who lives there
+            out["safety"] = [s for s in out.get("safety") or () if not re.search(S29["ask_children_pattern"], s, re.I)]
         if not self._injects():  # harm reduction for someone who does not inject (records.json not_injecting)
             for pattern, instead in self.c.records["not_injecting"]["plan_rewrites"]:
                 out["plan"] = re.sub(pattern, instead, out["plan"], flags=re.I)
