@@ -708,7 +708,8 @@ class StoryV2(_Story):
         """The patient's word on it all (``record_story.own_words``): one the lexicon reads as nothing,
         or nothing this patient lacks, and not yet spent in the suite being drawn."""
         if _family_match(self.principal["code"], self.c.records["no_own_words_codes"]):
-            return  # no closing word from a patient who cannot give one (records.json)
+            self._informant_words()  # no closing word from a patient who cannot give one: the family's (records.json)
+            return
         drawn = {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
         options = list(self.story["record_story"]["own_words"])
         self.rng.shuffle(options)
@@ -723,6 +724,24 @@ class StoryV2(_Story):
             if self.ok("history_of_present_illness", text, quote):
                 self.used_quotes.add(quote)
                 self.chart.add("history_of_present_illness", text, quote, False, readings=self._quoted_readings(text, quote))
+                return
+
+    def _informant_words(self) -> None:
+        """The family's words, quoted, for a patient who cannot tell it (records.json ``informant_words``)."""
+        relative = self._relative()
+        if not relative or relative in ("parents",):
+            relative = "daughter" if self.p.age >= 60 else "partner"
+        he = {"male": "he", "female": "she"}.get(self.p.sex, "they")
+        him = {"male": "him", "female": "her"}.get(self.p.sex, "them")
+        his = {"male": "his", "female": "her"}.get(self.p.sex, "their")
+        options = list(self.c.records["informant_words"])
+        self.rng.shuffle(options)
+        for frame in options:
+            text = frame.format(relative=relative, subj=he, Subj_cap=cap(he), obj=him, poss=his, Poss=cap(his))
+            if he == "they":
+                text = re.sub(r"\b([Tt]hey)'s\b", r"\1're", re.sub(r"\b([Tt]hey) knows\b", r"\1 know", text))
+            if self.ok("history_of_present_illness", text):
+                self.chart.add("history_of_present_illness", text)
                 return
 
     def _sign_later(self, sign: str) -> None:
