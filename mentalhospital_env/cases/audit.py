@@ -87,6 +87,10 @@ RULES: tuple[str, ...] = (
     "agree.tried_alcohol", "agree.violent_offence", "agree.low_mood", "agree.care_home", "agree.never_partnered", "agree.in_care_parents",
     "text.repeated_clause", "labs.lipid_sum", "plan.outpatient_admission", "household.parents_apart", "household.alone_seen",
     "history.core_complaint", "household.police_referral", "timeline.remote_trigger", "household.informant_apart", "sections.school_stage",
+    "plan.infection_untreated", "history.cause_unsupported", "history.cause_missed", "plan.adjunct_alone", "household.divorce_status",
+    "agree.use_frequency", "joins.injecting_plan", "agree.aggression_denied", "family.two_relatives", "risk.eating",
+    "diagnosis.alcohol_missing", "labs.child_bmi", "text.teaching", "agree.condition_untreated", "plan.child_only",
+    "household.separation_timing", "timeline.empty_nest_age", "plan.known_children",
 )
 
 
@@ -715,6 +719,18 @@ def _band(age: int, sex: str) -> str:
     return "adult_male" if sex == "male" else "adult_female"
 
 
+YOUNG_ADOLESCENT = (12, 14)
+
+
+def band_spec(comp: Mapping[str, Any], band: str, age: int) -> Any:
+    """A component's ranges for this patient: the ``young_adolescent`` ranges at 12-14 where the
+    reviewer keeps them (creatinine 84 umol/L is an adult's normal, high for a 12-year-old: stop 29),
+    else the age band's."""
+    if band == "adolescent" and YOUNG_ADOLESCENT[0] <= age <= YOUNG_ADOLESCENT[1] and "young_adolescent" in comp:
+        return comp["young_adolescent"]
+    return comp[band]
+
+
 def charted(exam: str, result: str, back: bool = False) -> str:
     """``result`` of ``exam`` in the units a UK chart writes (``review.json`` ``labs.charted.units``:
     haemoglobin in g/L, HbA1c in mmol/mol ...), or, ``back``, a charted result read back into the units
@@ -810,7 +826,7 @@ def _lab_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
             if comp is None:
                 continue
             spec = L["components"][comp]
-            ref_low, ref_high, plaus_low, plaus_high = spec[band]
+            ref_low, ref_high, plaus_low, plaus_high = band_spec(spec, band, case.demographics.age)
             flag_low = flag.lower()
             flagged = bool(_has(flag_low, L["abnormal_words"])) or (whole_normal is False and "(" in flag_low and "within" not in flag_low and flag_low.strip(" ;),") != "")
             # an unflagged value is presented as unremarkable, whatever the report's closing words
@@ -1843,11 +1859,144 @@ def _stop28_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     return out
 
 
+_UNITS = re.compile(r"(\d+(?:\.\d+)?) units? (?:a|per|each) (day|week|night)\b|(\d+(?:\.\d+)?) units? (most) (?:days|evenings|nights)\b|\bdaily\b[^.;]{0,30}?(\d+(?:\.\d+)?) units\b|(\d+(?:\.\d+)?) units\b[^.;]{0,20}?\bdaily\b", re.I)
+
+
+def drinking_units(substance: str) -> tuple[float, float, float]:
+    """(units a day, units a session, units a week) of the drinking a substance history records (0 where
+    it gives none): 'a night' is a session (a weekend binge), 'most evenings' and 'daily' a day."""
+    day = session = week = 0.0
+    for m in _UNITS.finditer(substance or ""):
+        if m.group(1):
+            value, per = float(m.group(1)), m.group(2).lower()
+            if per == "week":
+                week = max(week, value)
+            elif per == "night":
+                session = max(session, value)
+            else:
+                day = max(day, value)
+        else:
+            day = max(day, float(m.group(3) or m.group(5) or m.group(6)))
+    return day, max(session, day), max(week, day * 7)
+
+
+def _stop29_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    """What a consultant reading ten test-v2 records at stop 29 found (``review.json`` ``stop29``)."""
+    S = R["stop29"]
+    cid, ehr = case.case_id, case.ehr
+    out: list[Finding] = []
+    plan = (case.treatment.plan if case.treatment else "") or ""
+    hpi = ehr.history_of_present_illness or ""
+    story = f"{ehr.chief_complaint or ''} {hpi}"
+    codes = [d.code for d in case.diagnosis.disorders]
+    # infection on the results, and what the plan and the history make of it
+    signs = []
+    for exam in case.exams:
+        for sign in S["infection_signs"]:
+            if re.search(sign["exam"], exam.name):
+                m = re.search(sign["pattern"], exam.result or "")
+                if m:
+                    signs.append(sign["what"].format(*m.groups()))
+    if signs and plan and not re.search(S["infection_treated_pattern"], plan, re.I):
+        out.append(Finding(cid, "treatment.plan", "plan.infection_untreated", f"{' and '.join(signs)} on the results, and no antibiotic or sepsis care in the plan"))
+    if signs and _family_match(codes[0], S["delirium_codes"]) and not re.search(S["infection_story_pattern"], story, re.I):
+        out.append(Finding(cid, "history_of_present_illness", "history.cause_missed", f"{' and '.join(signs)} on the results, but the history never names an infection as the delirium's cause"))
+    for need in S["precipitant_needs"]:
+        m = re.search(need["pattern"], hpi, re.I)
+        if not m:
+            continue
+        shown = [e for e in case.exams if re.search(need["exam"], e.name) and re.search(need["needs"], e.result or "", re.I)]
+        if not shown:
+            out.append(Finding(cid, "history_of_present_illness", "history.cause_unsupported", f"the history blames {m.group(0)!r}, but no result shows {need['what']}"))
+    meds = list(case.treatment.medications or ()) if case.treatment else []
+    for med in meds:
+        if re.search(S["adjunct_pattern"], f"{med.dose or ''}", re.I) and len(meds) == 1:
+            out.append(Finding(cid, "treatment.medications", "plan.adjunct_alone", f"{med.name} {med.dose!r} with no other drug in the plan for it to be added to"))
+    marital = (case.demographics.marital_status or "").lower()
+    m = re.search(S["divorce_pattern"], hpi, re.I)
+    if m and marital and marital not in S["divorce_status"]:
+        out.append(Finding(cid, "history_of_present_illness", "household.divorce_status", f"{m.group(0)!r} set it off, but the patient is recorded {marital!r}"))
+    living = (case.demographics.living_situation or "").lower()
+    recent = re.search(S["recent_separation_pattern"], living)
+    told = re.sub(re.escape(living), " ", hpi, flags=re.I) if living else hpi  # the household line itself is not the trigger
+    told = re.sub(S["recent_separation_pattern"], " ", told, flags=re.I)
+    split = re.search(S["divorce_pattern"] + r"|\bseparation\b|\bbreak-?up\b", told, re.I)
+    if recent and split:
+        days = illness_days(case, ("chief_complaint", "history_of_present_illness"))
+        if days > S["recent_separation_max_days"]:
+            out.append(Finding(cid, "history_of_present_illness", "household.separation_timing", f"the illness began after {split.group(0)!r} about {days / 365:.0f} years ago, but the patient {living!r}"))
+    nest = re.search(S["empty_nest_pattern"], hpi, re.I)
+    if nest and case.demographics.age < S["empty_nest_min_age"]:
+        out.append(Finding(cid, "history_of_present_illness", "timeline.empty_nest_age", f"{nest.group(0)!r} at {case.demographics.age}: a child old enough to leave home"))
+    if re.search(S["known_children_pattern"], living, re.I):
+        m = re.search(S["ask_children_pattern"], plan, re.I)
+        if m:
+            out.append(Finding(cid, "treatment.plan", "plan.known_children", f"{m.group(0)!r} but the record says the patient {living}"))
+    substance = ehr.substance_use or ""
+    for dm in re.finditer(S["daily_use_pattern"], story, re.I):
+        drug = (dm.group(1) or dm.group(2)).lower()
+        wm = re.search(S["weekly_use_pattern"].replace("{drug}", re.escape(drug)), substance, re.I)
+        if wm:
+            out.append(Finding(cid, "substance_use", "agree.use_frequency", f"{dm.group(0)!r} in the history but {wm.group(0)!r} in the substance history"))
+            break
+    if not _has(substance, R["joins"]["injecting_words"]):
+        for ev in S["injecting_evidence"]:
+            texts = [("treatment.plan", plan)] if ev["where"] == "plan" else [(f"exams[{i}] {e.name}", e.result or "") for i, e in enumerate(case.exams)]
+            hit = next(((f, mm.group(0)) for f, txt in texts for mm in [re.search(ev["pattern"], txt, re.I)] if mm), None)
+            if hit:
+                out.append(Finding(cid, hit[0], "joins.injecting_plan", f"{hit[1]!r} but the substance history records no injecting ({substance!r})"))
+    risk = ehr.risk_assessment
+    violence = (risk.violence if risk else None) or ""
+    denied = re.search(S["aggression_denied_pattern"], violence, re.I)
+    if denied:
+        for name, text in _narrative(case):
+            if name.startswith("risk_assessment"):
+                continue
+            fight = re.search(S["aggression_pattern"], text or "", re.I)
+            if fight:
+                out.append(Finding(cid, "risk_assessment.violence", "agree.aggression_denied", f"{denied.group(0)!r} beside {fight.group(0)!r} in {name}"))
+                break
+    family = ehr.family_history or ""
+    for rel in S["relative_words"]:
+        bare = re.search(rf"(?:^|[.;]\s+)({rel.capitalize()}) (?!'s)", family)
+        owned = re.search(rf"(?:^|[.;]\s+)((?:His|Her|Their) {rel})\b", family)
+        if bare and owned:
+            out.append(Finding(cid, "family_history", "family.two_relatives", f"{bare.group(1)!r} and {owned.group(1)!r} in one family history read as two different {rel}s"))
+    neglect = (risk.self_neglect if risk else None) or ""
+    fine = re.search(S["eating_fine_pattern"], neglect, re.I)
+    if fine:
+        poor = re.search(S["eating_poor_pattern"], story, re.I)
+        if poor or _family_match(codes[0], S["eating_codes"]):
+            out.append(Finding(cid, "risk_assessment.self_neglect", "risk.eating", f"{fine.group(0)!r} beside " + (f"{poor.group(0)!r} in the history" if poor else f"an eating disorder ({codes[0]})")))
+    day, session, week = drinking_units(substance)
+    heavy = day >= S["heavy_drinking_units_day"] or session >= S["heavy_session_units"] or week >= S["heavy_drinking_units_week"] or re.search(S["heavy_drinking_pattern"], substance, re.I)
+    if heavy and not any(_family_match(c, S["alcohol_codes"]) for c in codes):
+        out.append(Finding(cid, "diagnosis.disorders", "diagnosis.alcohol_missing", f"{substance!r}: heavy drinking, but no alcohol use disorder among {', '.join(codes)}"))
+    if case.demographics.age < 18:
+        for i, exam in enumerate(case.exams):
+            if "BMI" in exam.name and re.search(S["child_bmi_adult_words"], exam.result or "", re.I) and not re.search(S["child_bmi_age_words"], exam.result or "", re.I):
+                out.append(Finding(cid, f"exams[{i}] {exam.name}", "labs.child_bmi", f"{exam.result!r}: a {case.demographics.age}-year-old's BMI labelled by the adult cut-offs, not a centile for age"))
+    medical = ehr.medical_history or ""
+    if re.search(S["no_medication_pattern"], (ehr.medications or "").strip(), re.I):
+        ill = next((c for c in S["treated_conditions"] if re.search(rf"(?<!no )\b{re.escape(c)}", medical, re.I)), None)
+        if ill:
+            out.append(Finding(cid, "medications", "agree.condition_untreated", f"{ill} in the medical history, but {ehr.medications!r}"))
+    if case.demographics.age >= S["adult_min_age"]:
+        m = re.search(S["child_plan_pattern"], plan, re.I)
+        if m:
+            out.append(Finding(cid, "treatment.plan", "plan.child_only", f"{m.group(0)!r} in the plan of a {case.demographics.age}-year-old"))
+    for phrase in S["teaching_phrases"]:
+        where = next((f for f, txt in [("treatment.plan", plan), *[(f"treatment.medications[{i}]", m.dose or "") for i, m in enumerate(meds)]] if phrase.lower() in txt.lower()), None)
+        if where:
+            out.append(Finding(cid, where, "text.teaching", f"{phrase!r}: teaching text, not a decision about this patient"))
+    return out
+
+
 CASE_RULES = {
     "duration": _duration_rules, "trauma": _trauma_rules, "timeline": _timeline_rules, "people": _people_rules,
     "plan": _plan_rules, "critical": _critical_rules, "labs": _lab_rules, "labels": _label_rules, "giveaways": _giveaway_rules,
     "records": _record_rules, "sections": _sections_agree_rules, "joins": _joins_rules, "agree": _agree_rules,
-    "stop28": _stop28_rules,
+    "stop28": _stop28_rules, "stop29": _stop29_rules,
 }
 
 

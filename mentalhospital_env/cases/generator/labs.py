@@ -16,7 +16,7 @@ import re
 from functools import lru_cache
 from typing import Mapping
 
-from ..audit import _band, review_facts
+from ..audit import _band, band_spec, review_facts
 
 _ABNORMAL_WORDS = re.compile(r"\b(raised|high|low|elevated|reduced|arousal|tachycardi\w*|bradycardi\w*|hypotensi\w*|hypertensi\w*|fever|pyrexi\w*|obese|overweight|underweight|abnormal)\b", re.I)
 
@@ -66,7 +66,7 @@ def personalise(name: str, kind: str, result: str, age: int, sex: str, rng: rand
     band = _band(age, sex)
     flagged_text = bool(_ABNORMAL_WORDS.search(result))
     if name in comps:  # a single-value exam: the first number, side from the report's flag
-        spec = list(comps[name][band])
+        spec = list(band_spec(comps[name], band, age))
         quoted = re.search(r"reference(?: range)? ([\d.]+)-([\d.]+)", result)
         if quoted:  # stay on the right side of both the patient's range and the report's quoted one
             q_low, q_high = float(quoted.group(1)), float(quoted.group(2))
@@ -82,7 +82,7 @@ def personalise(name: str, kind: str, result: str, age: int, sex: str, rng: rand
         return re.sub(r"(reference(?: range)? )[\d.]+-[\d.]+", lambda r: f"{r.group(1)}{spec[0]:g}-{spec[1]:g}", out)
     alias, pattern = _aliases()
     for _ in range(_LIPID_TRIES):
-        out = _personalise_values(kind, result, band, sex, flagged_text, comps, alias, pattern, rng)
+        out = _personalise_values(kind, result, band, sex, flagged_text, comps, alias, pattern, rng, age)
         if _lipids_add_up(out):
             return out
     return out
@@ -104,13 +104,13 @@ def _lipids_add_up(text: str) -> bool:
     return abs(total - parts) <= 0.6
 
 
-def _personalise_values(kind, result, band, sex, flagged_text, comps, alias, pattern, rng):
+def _personalise_values(kind, result, band, sex, flagged_text, comps, alias, pattern, rng, age=30):
     """One draw of every value a multi-value report holds (see :func:`personalise`)."""
     drawn: dict[str, float] = {}
 
     def swap(m: re.Match[str]) -> str:
         comp = alias[m.group(1).lower()]
-        spec = comps[comp][band]
+        spec = band_spec(comps[comp], band, age)
         after = result[m.end(): m.end() + 30]
         places = _places(m.group(2), spec[0], spec[1])
         if comp == "BMI":

@@ -54,6 +54,12 @@ def complete_plan(raw: dict[str, Any], case: Case, rng: random.Random) -> bool:
             raise CompositionError(f"plan still misses {[r.action for r in check.missing]} or proposes {[c.action for c in check.contraindicated]}")
         plan = settle_plan(longer, case, rng, profile)
     plan = follow_record(plan, treatment, case, rng, profile)
+    plan = without_teaching(plan)
+    if treatment.get("safety"):
+        treatment["safety"] = [without_teaching(s) for s in treatment["safety"]]
+    for m in treatment.get("medications") or ():
+        if m.get("dose"):
+            m["dose"] = without_teaching(m["dose"])
     check = actions.check(profile, plan)
     if check.missing or check.contraindicated:
         raise CompositionError(f"the plan as the record calls for misses {[r.action for r in check.missing]} or proposes {[c.action for c in check.contraindicated]}")
@@ -62,6 +68,19 @@ def complete_plan(raw: dict[str, Any], case: Case, rng: random.Random) -> bool:
         said = [_closest(a, _plan_sentences(plan)).rstrip(".") for a in added]
         treatment["safety"] = list(dict.fromkeys(list(treatment.get("safety", [])) + said))
     return plan != original or bool(added) or treatment.get("medications") != meds_before or treatment.get("follow_up") != follow_up_before
+
+
+@lru_cache(maxsize=1)
+def _teaching() -> tuple[tuple[re.Pattern[str], str], ...]:
+    return tuple((re.compile(p), r) for p, r in load_material("records")["teaching_text"])
+
+
+def without_teaching(plan: str) -> str:
+    """``plan`` without the qualifiers that teach rather than decide (records.json ``teaching_text``;
+    the audit's text.teaching): "(risk can be high despite the 'mild' label)", "where relevant" (stop 29)."""
+    for pattern, instead in _teaching():
+        plan = pattern.sub(instead, plan)
+    return re.sub(r"\s{2,}", " ", plan).strip()
 
 
 def _plan_sentences(plan: str) -> list[str]:
@@ -199,8 +218,13 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
     him, his = {"male": ("him", "his"), "female": ("her", "her")}.get(case.demographics.sex, ("them", "their"))
     for name, rule, _why in record_needs(case, " ".join(sentences)):
         where = "inpatient" if setting == "emergency" and admitted else setting  # admitted from the department: the ward's wording
-        says = next((v for code, v in (rule.get("say_codes") or {}).items() if any(c.startswith(code) for c in status["codes"])), None) or rule.get(f"say_{where}") or rule["say"]
-        said = rng.choice(says).format(subj=he, obj=him, poss=his, poss_cap=cap(his), age=case.demographics.age, **rule.get("values", {}))
+        alone = setting == "outpatient" and re.search(r"\balone\b", case.demographics.living_situation or "") and rule.get("say_alone")
+        says = next((v for code, v in (rule.get("say_codes") or {}).items() if any(c.startswith(code) for c in status["codes"])), None) or alone or rule.get(f"say_{where}") or rule["say"]
+        lives = {"male": "He lives", "female": "She lives"}.get(case.demographics.sex, "They live")
+        many = bool(re.search(r"\bchildren\b|\b(?:two|three|four) (?:sons|daughters)\b", case.demographics.living_situation or ""))
+        kids = dict(kids="children" if many else "a child", Kids="Children" if many else "A child", the_kids="the children" if many else "the child",
+                    the_kids_poss="the children's" if many else "the child's", is_are="are" if many else "is")
+        said = rng.choice(says).format(subj=he, obj=him, poss=his, poss_cap=cap(his), age=case.demographics.age, Subj_lives=lives, **kids, **rule.get("values", {}))
         said = cap(said)
         if rule.get("beside"):  # beside the plan's own sentence on it (the liver, the detoxification), else at the end
             at = max((i + 1 for i, x in enumerate(sentences) if re.search(rule["beside"], x, re.I)), default=len(sentences))

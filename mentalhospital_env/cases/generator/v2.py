@@ -707,6 +707,9 @@ class StoryV2(_Story):
     def _own_words(self, lead: str) -> None:
         """The patient's word on it all (``record_story.own_words``): one the lexicon reads as nothing,
         or nothing this patient lacks, and not yet spent in the suite being drawn."""
+        if _family_match(self.principal["code"], self.c.records["no_own_words_codes"]):
+            self._informant_words()  # no closing word from a patient who cannot give one: the family's (records.json)
+            return
         drawn = {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
         options = list(self.story["record_story"]["own_words"])
         self.rng.shuffle(options)
@@ -721,6 +724,24 @@ class StoryV2(_Story):
             if self.ok("history_of_present_illness", text, quote):
                 self.used_quotes.add(quote)
                 self.chart.add("history_of_present_illness", text, quote, False, readings=self._quoted_readings(text, quote))
+                return
+
+    def _informant_words(self) -> None:
+        """The family's words, quoted, for a patient who cannot tell it (records.json ``informant_words``)."""
+        relative = self._relative()
+        if not relative or relative in ("parents",):
+            relative = "daughter" if self.p.age >= 60 else "partner"
+        he = {"male": "he", "female": "she"}.get(self.p.sex, "they")
+        him = {"male": "him", "female": "her"}.get(self.p.sex, "them")
+        his = {"male": "his", "female": "her"}.get(self.p.sex, "their")
+        options = list(self.c.records["informant_words"])
+        self.rng.shuffle(options)
+        for frame in options:
+            text = frame.format(relative=relative, subj=he, Subj_cap=cap(he), obj=him, poss=his, Poss=cap(his))
+            if he == "they":
+                text = re.sub(r"\b([Tt]hey)'s\b", r"\1're", re.sub(r"\b([Tt]hey) knows\b", r"\1 know", text))
+            if self.ok("history_of_present_illness", text):
+                self.chart.add("history_of_present_illness", text)
                 return
 
     def _sign_later(self, sign: str) -> None:
@@ -741,7 +762,11 @@ class StoryV2(_Story):
         as nothing this patient lacks and nothing that would name the illness."""
         drawn = {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
         out = []
+        fits = self.c.records["sign_categories"]
+        categories = {d.get("category") for d in self.disorders}
         for sign in self.story["record_story"]["signs"]:
+            if sign in fits and not categories & set(fits[sign]):
+                continue  # a sign this illness does not show (records.json sign_categories, stop 29)
             text = self.fill(sign)
             if _NO_JOB_SLIP.search(text):
                 continue  # 'taking days off home': only someone at work or school misses it
@@ -1149,6 +1174,8 @@ class StoryV2(_Story):
         living = str(self.p.demographics.get("living_situation", "")).lower()
         if _has(precipitant, self.story["empty_nest_words"]) and (re.search(r"child|son|daughter", living) or not self.p.household.children):
             return False  # children who have left home are not living at home, and must exist
+        if _has(precipitant, self.story["empty_nest_words"]) and self.p.age < R["stop29"]["empty_nest_min_age"]:
+            return False  # a 34-year-old's child does not leave home (stop 29)
         moved = _has(precipitant, self.story["moved_away_words"])
         if moved and re.search(r"parents|mother|father|grand", living):
             return False  # someone who moved away from home does not live with their parents
@@ -1182,6 +1209,10 @@ class StoryV2(_Story):
             marital = str(self.p.demographics.get("marital_status", "")).lower()
             if marital not in R["unpartnered_status"]:
                 return False
+            if re.search(R["stop29"]["divorce_pattern"], precipitant, re.I) and marital not in R["stop29"]["divorce_status"]:
+                return False  # 'after a divorce' for someone recorded single (stop 29)
+            if re.search(R["stop29"]["recent_separation_pattern"], living) and getattr(self, "days", 0) > R["stop29"]["recent_separation_max_days"]:
+                return False  # an illness of eight years that began 'after divorce', living alone 'since a recent separation'
         return clean_text(precipitant)
 
     def _pertinent_negatives(self) -> None:
@@ -1323,6 +1354,12 @@ class StoryV2(_Story):
                 f.text = re.sub(r",? with alcohol\b", "", f.text)
                 if f.says:
                     f.says = re.sub(r",? usually when I'm drinking\b", "", f.says)
+        if not any(code_family(c) == "F10" or c.startswith("F10") for c in self.codes):
+            for f in section:  # hazardous drinking stays hazardous without an alcohol diagnosis (records.json hazardous_units)
+                for rule in self.c.records["hazardous_units"]:
+                    m = re.search(rule["pattern"], f.text)
+                    if m and not rule["range"][0] <= int(m.group(1)) <= rule["range"][1]:
+                        f.text = f.text[: m.start()] + f"{self.rng.randint(*rule['range'])}{m.group(2)}" + f.text[m.end():]
         if self.principal.get("category") != "substance_related":
             return
         years = max(1, int(round(self.days / 365)))
@@ -1435,7 +1472,11 @@ class StoryV2(_Story):
         kept = [f for f in self.chart.facts[start:] if f.text not in nothing]
         del self.chart.facts[start:]
         self.chart.facts.extend(kept)
-        self.chart.add("medical_history", self.rng.choice(options))
+        said = self.rng.choice(options)
+        self.chart.add("medical_history", said)
+        for illness_name, drugs in self.c.records["illness_medications"].items():
+            if said.startswith(illness_name):  # its regular treatment is on the medication list (stop 29)
+                self.medical_drugs.extend(d for d in drugs if d not in self.medical_drugs)
 
     def _family(self) -> None:
         """Version 1's family history, without the patient's own diagnosis named in a relative, nor an illness
@@ -1522,8 +1563,15 @@ class StoryV2(_Story):
 
         bands = self.story["band_words"]
         out = []
+        self._cause_of_delirium()
         for e in super().exams():
             result = personalise(e.name, e.kind, e.result, self.p.age, self.p.sex, self.rng)
+            if e.name == "BMP" and self._low_sodium and re.search(r"\bNa \d+", result):
+                result = re.sub(r"\bNa \d+(?:\.\d+)?", f"Na {self.rng.randint(*self._low_sodium)}", result)
+            if self.p.age < 18 and "BMI" in e.name:
+                result = self._child_bmi(result)
+            if e.name in self.c.records["not_injecting"]["exam_results"] and not self._injects():
+                result = self.c.records["not_injecting"]["exam_results"][e.name]
             for label, words in bands.items():
                 result = result.replace(f"({label})", f"({words})")
             if e.name.lower().startswith("urine drug screen") and result.lower().startswith("positive"):
@@ -1538,6 +1586,42 @@ class StoryV2(_Story):
             out.append(ExamRecord(e.name, e.kind, result, e.indicated))
         self.exam_records = out
         return out
+
+    def _cause_of_delirium(self) -> None:
+        """The delirium work-up shows the cause the history names and no other (records.json
+        ``delirium_causes``): a fever and positive nitrites beside 'after hyponatraemia' left the obvious
+        cause unnamed and untreated (stop 29), and a sodium blamed for delirium is well below 130."""
+        self._low_sodium = None
+        if not any(c.startswith("F05") for c in self.codes[:1]):
+            return
+        D = self.c.records["delirium_causes"]
+        precipitant = str(self.fields.get("precipitant", "")) if self.fields.get("precipitant") else ""
+        keep = next(c["keep"] for c in D["causes"] if precipitant and re.search(c["pattern"], precipitant, re.I) or c["pattern"] == ".")
+        expectations, _ = self.planned
+        for n, (exp, entry) in list(expectations.items()):
+            if entry["name"] in D["exams_of_cause"] and exp.abnormal and entry["name"] not in keep:
+                expectations[n] = (replace(exp, reading="normal", finding=None, band=None, direction=None), entry)
+        if "BMP" in keep:
+            self._low_sodium = tuple(D["low_sodium"])
+
+    def _child_bmi(self, result: str) -> str:
+        """A child's BMI as a percentage of the median for age and sex (records.json
+        ``child_bmi_median``), never labelled by the adult cut-offs (stop 29: 'BMI 17.6 (underweight)'
+        for a 12-year-old boy near the median)."""
+        R = self.c.records
+        medians = R["child_bmi_median"].get(self.p.sex) or R["child_bmi_median"]["female"]
+        age = str(min(max(self.p.age, 4), 17))
+        median = medians[age]
+        if re.search(r"underweight", result, re.I):
+            share = self.rng.uniform(0.76, 0.88)
+        elif re.search(r"overweight|obes", result, re.I):
+            share = self.rng.uniform(1.17, 1.4)
+        else:
+            share = self.rng.uniform(0.93, 1.1)
+        bmi = round(median * share, 1)
+        percent = int(round(100 * bmi / median))
+        say = next(b["say"] for b in R["child_bmi_bands"] if percent < b["below"])
+        return f"BMI {bmi:.1f} kg/m2, {percent}% of the median for age ({say})"
 
     def _within_severity(self, name: str, kind: str, result: str) -> str:
         """A depression rating no higher than a patient without psychotic features or active suicidal
@@ -1570,6 +1654,11 @@ class StoryV2(_Story):
         band = exam.band_of(score) if exam is not None else None
         label = self.story["band_words"].get(band.label, band.label) if band is not None else "none"
         return f"total {score}/{m.group(2)} ({label})" + result[m.end():]
+
+    def _injects(self) -> bool:
+        """Whether the substance history records injecting (``joins.injecting_words``)."""
+        text = " ".join(f.text for f in self.chart.facts if f.section == "substance_use")
+        return bool(_has(text, review_facts()["joins"]["injecting_words"]))
 
     def _abstinent(self) -> bool:
         """Whether the substance history says the patient does not drink (``joins.abstinent_words``)."""
@@ -1647,7 +1736,48 @@ class StoryV2(_Story):
         self._one_dose(out)
         out["plan"] = self._settled(out["plan"])
         out["plan"] = " ".join([out["plan"]] + self._medical_liaison(out["plan"]))
+        self._adjunct_alone(out)
+        S29 = R["stop29"]
+        if re.search(S29["known_children_pattern"], str(self.p.demographics.get("living_situation", "")), re.I):
+            out["plan"] = re.sub(r"[;,]?\s*" + S29["ask_children_pattern"], "", out["plan"], flags=re.I)  # the record already says who lives there
+            out["safety"] = [s for s in out.get("safety") or () if not re.search(S29["ask_children_pattern"], s, re.I)]
+        if not self._injects():  # harm reduction for someone who does not inject (records.json not_injecting)
+            for pattern, instead in self.c.records["not_injecting"]["plan_rewrites"]:
+                out["plan"] = re.sub(pattern, instead, out["plan"], flags=re.I)
+        out["plan"] = " ".join([out["plan"]] + self._infection_plan(out["plan"]))
         return out
+
+    def _adjunct_alone(self, out: dict[str, Any]) -> None:
+        """A drug the knowledge base gives only as an add-on, prescribed alone, replaced by what it is
+        added to (records.json ``adjunct_alone``; the audit's plan.adjunct_alone): 'Restart lamotrigine ...
+        as an adjunct' with nothing to be adjunct to (stop 29)."""
+        meds = out.get("medications") or []
+        if len(meds) != 1:
+            return
+        swap = self.c.records["adjunct_alone"].get(str(meds[0].get("name", "")).lower())
+        if swap is None:
+            return
+        drug = meds[0]["name"]
+        out["medications"] = [dict(swap["instead"])]
+        said = sentence(self.rng.choice(swap["say"]))
+        parts = re.split(r"(?<=\.)\s+", out["plan"])
+        at = next((i for i, s in enumerate(parts) if re.search(rf"\b{re.escape(drug)}\b", s, re.I)), None)
+        if at is None:
+            parts.insert(1, said)
+        else:
+            parts[at] = said
+            parts = parts[: at + 1] + [s for s in parts[at + 1:] if not re.search(rf"\b{re.escape(drug)}\b", s, re.I)]
+        out["plan"] = " ".join(parts)
+
+    def _infection_plan(self, plan: str) -> list[str]:
+        """Antibiotics and sepsis care when the results show an infection (records.json ``infection_plan``;
+        the audit's plan.infection_untreated): febrile 38.6 with nitrites and a raised white count managed
+        'on general observations' (stop 29)."""
+        I = self.c.records["infection_plan"]
+        found = {e.name for e in getattr(self, "exam_records", ()) if e.name in I["signs"] and re.search(I["signs"][e.name], e.result or "")}
+        if not found or re.search(review_facts()["stop29"]["infection_treated_pattern"], plan, re.I):
+            return []
+        return [self.rng.choice(I["urinary" if "Urinalysis" in found else "other"])]
 
     def _medical_liaison(self, plan: str) -> list[str]:
         """A plan sentence for each medical illness in the record that bears on the psychiatry and that
@@ -1826,6 +1956,7 @@ class CaseComposerV2(CaseComposer):
         self.story = load_material("story")
         self.voices = load_material("voices")
         self.joins = load_material("joins")
+        self.records = load_material("records")
         self.stock_tables: dict[tuple, dict[str, str]] = {}  # StoryV2._stock_lines, per set of pronouns
         self.spent_quotes: set[str] = set()  # set by generate_cases while a suite is drawn (its _SuiteGuard)
         self.marks: dict[str, tuple] = {}  # StoryV2._marks, per text
