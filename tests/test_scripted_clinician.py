@@ -506,12 +506,13 @@ def test_a_risk_disclosure_is_not_echoed_with_stock_warmth(handwritten_env):
     """A reader of stop 27: 'You've told me you want to die. That must be exhausting. How do you react to sudden
     noises?' (hw-006, asked how safe he feels day to day). Suicidal thoughts are acknowledged as what matters."""
     chart = play(handwritten_env, ScriptedClinician(), "hw-006")
-    told = [i for i, t in enumerate(chart.turns) if re.search(r"\bwant to die\b", t.patient, re.IGNORECASE)]
-    assert told, "hw-006 no longer says it wants to die: choose a case that does"
+    wish = re.compile(r"\b(want to die|better off dead|end (it|my life)|kill myself)\b", re.IGNORECASE)
+    told = [i for i, t in enumerate(chart.turns) if wish.search(t.patient)]
+    assert told, "hw-006 no longer tells a wish to be dead: choose a case that does"
     for i in told:
         if i + 1 < len(chart.turns):
             following = chart.turns[i + 1].doctor
-            assert "want to die" not in following and "exhausting" not in following, following
+            assert "exhausting" not in following and "want to die" not in following, following
 
 
 # ------------------------------------------------------------------ issue 15, stop 28: risk follow-up, tobacco, re-asks
