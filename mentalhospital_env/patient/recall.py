@@ -99,6 +99,8 @@ class RecallRules:
     attempt_section: str = ""
     attempt_words: re.Pattern[str] = re.compile(r"(?!)")
     attempt_blocked_by: frozenset[str] = frozenset()
+    #: a precipitant said only by a clinician: (its clause, the patient's lead for it, whose words) (``facets``)
+    precipitant_voiced: tuple[re.Pattern[str], Mapping[str, str], Mapping[str, str]] | None = None
 
 
 @lru_cache(maxsize=1)
@@ -163,6 +165,8 @@ def load_recall_rules() -> RecallRules:
         attempt_section=risk.get("attempt_section", ""),
         attempt_words=re.compile(risk.get("attempt_words", r"(?!)"), re.IGNORECASE),
         attempt_blocked_by=frozenset(risk.get("attempt_blocked_by", ())),
+        precipitant_voiced=(re.compile(pv["clause"], re.IGNORECASE), dict(pv["leads"]), dict(pv["mine"]))
+        if (pv := raw.get("facets", {}).get("precipitant", {}).get("voiced")) else None,
     )
 
 
@@ -1417,7 +1421,35 @@ class MemorySkill:
                       if f.tellable and f.present and f.id not in used and not f.id.startswith(SILENT)
                       and self._says_facet(f) and (not f.topics or not content or content & set(f.topics))]
         candidates.sort(key=lambda f: (not (content & set(f.topics)), f.id in self.state.disclosed, f.position))
-        return candidates[0] if candidates else None
+        if candidates or "precipitant" not in self._facets:
+            return candidates[0] if candidates else None
+        return self._precipitant_voiced(used)
+
+    def _precipitant_voiced(self, used: set[str]) -> IndexedFact | None:
+        """What brought the illness on, said only in a clinician's sentence the compiler could not put in the
+        first person ("The story begins about two years ago, after a single sexual encounter with a stranger at a
+        festival"): its "after ..." clause in the patient's words ("It started after a single sexual encounter
+        with a stranger at a festival."), by ``precipitant.voiced`` of ``data/recall.json``; else nothing."""
+        voiced = load_recall_rules().precipitant_voiced
+        if voiced is None:
+            return None
+        pattern, leads, mine = voiced
+        for section in _PRESENTATION_SECTIONS:
+            for f in self.index.by_section.get(section, ()):
+                if f.tellable or not f.present or f.id in used or f.id.startswith(SILENT):
+                    continue
+                found = pattern.search(f.fact.text)
+                if not found:
+                    continue
+                phrase = found.group("what").strip(" ,;:")
+                if len(phrase.split()) < 2 or _QUOTE.search(phrase):
+                    continue
+                for word, own in mine.items():
+                    phrase = re.sub(rf"\b{word}\b", own, phrase)
+                lead = next((v for k, v in leads.items() if re.match(k, found.group("how"), re.IGNORECASE)), "It started after")
+                said = f"{lead} {phrase}."
+                return replace(f, fact=replace(f.fact, patient_says=said, told=True), tellable=True)
+        return None
 
     def _closest_fact(self, question: Question, used: set[str]) -> IndexedFact | None:
         """The told fact closest in words to the question (cosine at least ``answer_threshold``) when it
@@ -1692,6 +1724,11 @@ class MemorySkill:
             # and told from the presenting illness when it says it (a partner's text on Friday evening), not
             # beside a move in childhood
             facts = [f for f in facts if f.section in _PRESENTATION_SECTIONS] or facts
+            # and when one says what happened, that one: not the wish to die of the night after it (hw-014)
+            facts = [f for f in facts if self._says_facet(f)] or facts
+            # what happened before what sets it off each time (the crash, not "set off by sirens")
+            cue = load_recall_rules().facets.get("cue")
+            facts = sorted(facts, key=lambda f: bool(cue and cue[1].search(f.fact.text)))
             if not facts:
                 return []
         if topic_id in _NOW_TOPICS and any(f.section in topic.sections for f in facts):
