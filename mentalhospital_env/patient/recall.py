@@ -1643,16 +1643,6 @@ class MemorySkill:
             facts = [f for f in index.section_facts(self._concept_sections[concept_id]) if f.tellable]
         if facts:
             return AnswerItem(AFFIRM, concept_id, tuple(self._prefer_new(facts, used)[:limit]))
-        if concept_id in _HARM_PAST and self._affirmed_anywhere & _HARM_DONE:
-            # "Have you ever hurt yourself?" of a record with cutting or overdoses the lexicon files as self-harm:
-            # those facts, never the closed world's "I've never hurt myself"
-            # (an attempt only from an attempt: cutting is no "tried to end my life", the topic's facts answer then)
-            harm = [f for c in sorted(_HARM_DONE if concept_id != _ATTEMPT else {_ATTEMPT})
-                    for f in index.affirming.get(c, ()) if f.tellable]
-            harm = self._prefer_new(list({f.id: f for f in harm}.values()), used)[:limit]
-            if harm:
-                return AnswerItem(AFFIRM, concept_id, tuple(harm))
-            return AnswerItem(UNKNOWN, concept_id)
         if concept_id == _PROTECTIVE:
             # "What keeps you going?": the clinician's list in their words ("My children and my wife."), else
             # the people and faith of their history, else honestly not known (never the attempt again)
@@ -1664,6 +1654,20 @@ class MemorySkill:
                      if f.tellable]
         if negatives:
             return AnswerItem(DENY, concept_id, tuple(negatives[:1]))
+        if concept_id == _MEANS and concept_id not in self._affirmed_anywhere:
+            # "Do you have access to anything you could use?" of a record that names no means: no, said in words
+            # (the medicines they take, when there are some, answer it instead), never "I really don't know"
+            return AnswerItem(DENY, concept_id)
+        if concept_id in _HARM_PAST and self._affirmed_anywhere & _HARM_DONE:
+            # "Have you ever hurt yourself?" of a record with cutting or overdoses the lexicon files as self-harm:
+            # those facts, never the closed world's "I've never hurt myself"
+            # (an attempt only from an attempt: cutting is no "tried to end my life", the topic's facts answer then)
+            harm = [f for c in sorted(_HARM_DONE if concept_id != _ATTEMPT else {_ATTEMPT})
+                    for f in index.affirming.get(c, ()) if f.tellable]
+            harm = self._prefer_new(list({f.id: f for f in harm}.values()), used)[:limit]
+            if harm:
+                return AnswerItem(AFFIRM, concept_id, tuple(harm))
+            return AnswerItem(UNKNOWN, concept_id)
         if concept_id in self._affirmed_anywhere:
             # stated only where the patient cannot say it as written (the clinician's thought content, a
             # sentence too long to say): asked by name, they tell it in their own words, never deny it
