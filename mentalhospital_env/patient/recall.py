@@ -99,6 +99,8 @@ class RecallRules:
     attempt_section: str = ""
     attempt_words: re.Pattern[str] = re.compile(r"(?!)")
     attempt_blocked_by: frozenset[str] = frozenset()
+    #: how a question asks the means at hand ("access to anything you could use", "guns at home")
+    means_asked: re.Pattern[str] = re.compile(r"(?!)")
     #: a precipitant said only by a clinician: (its clause, the patient's lead for it, whose words) (``facets``)
     precipitant_voiced: tuple[re.Pattern[str], Mapping[str, str], Mapping[str, str]] | None = None
 
@@ -165,6 +167,7 @@ def load_recall_rules() -> RecallRules:
         attempt_section=risk.get("attempt_section", ""),
         attempt_words=re.compile(risk.get("attempt_words", r"(?!)"), re.IGNORECASE),
         attempt_blocked_by=frozenset(risk.get("attempt_blocked_by", ())),
+        means_asked=re.compile(risk.get("means_asked", r"(?!)"), re.IGNORECASE),
         precipitant_voiced=(re.compile(pv["clause"], re.IGNORECASE), dict(pv["leads"]), dict(pv["mine"]))
         if (pv := raw.get("facets", {}).get("precipitant", {}).get("voiced")) else None,
     )
@@ -854,7 +857,7 @@ _RISK_TOPICS = frozenset({"suicide", "self_harm", "help_tried"})
 _MEANS = "access_to_means"
 _HARM_PAST = frozenset({"self_harm_history", _ATTEMPT})
 _HARM_DONE = frozenset({"self_harm", "self_harm_history", _ATTEMPT})
-_NOT_MEANS = frozenset({"self_harm", "violence", "suicide"})
+_MEANS_TOPICS = frozenset({"medication"})  # the medicines kept at home; the means the record names come by concept
 
 
 # frame topics that ask when or how long: answered by the facts of the topic that say how long
@@ -989,6 +992,7 @@ class MemorySkill:
         self._answered_by = load_recall_rules().answered_by
         self._findings = load_recall_rules().finding_topics  # the topics a finding is disclosed under
         self._asked_what = False  # the question being planned is a wh-question (set by plan)
+        self._means_asked = False  # the question being planned asks the means at hand (set by plan)
         self._facets: frozenset[str] = frozenset()  # the parts of a subject it asks (set by plan)
         self._query: Mapping[str, float] = {}  # the question being planned, as the index reads words
         self._cue_cache: dict[tuple[str, str], bool] = {}
@@ -1053,6 +1057,7 @@ class MemorySkill:
         per_topic = facts_per_topic or self.policy.facts_per_topic
         self._asked_what = asks_what(question)
         self._facets = asked_facets(question)
+        self._means_asked = bool(load_recall_rules().means_asked.search(question.text))
         self._query = self.index.vectorize(question.text)
         tax = self._taxonomy
         topics = [t for t in question.topics if t in tax.by_id and tax.kind(t) != "meta" or t == "insight"]
@@ -1062,10 +1067,12 @@ class MemorySkill:
             # "It makes sense that this has been worrying you. How are you getting on with people?": the
             # complaint, told already, is not what is asked beside another subject
             topics = [t for t in topics if t != "chief_complaint"]
-        if _MEANS in question.concepts:
+        means = _MEANS in question.concepts and bool(load_recall_rules().means_asked.search(question.text))
+        if means:
             # "Do you have access to anything you could use to harm yourself, such as medicines or weapons?" asks
-            # the means at hand (and the medicines they keep), not the self-harm history or violence to others
-            topics = [t for t in topics if t not in _NOT_MEANS]
+            # the means at hand (and the medicines they keep), not the self-harm history, violence to others or
+            # who is at home ("Are there any guns at home?")
+            topics = [t for t in topics if t in _MEANS_TOPICS]
         content = [t for t in topics if t not in _FRAME_TOPICS]
         timing = asks_how_long(question)
         amount = asks_how_much(question)
@@ -1091,7 +1098,7 @@ class MemorySkill:
         by_meaning = self._asked_by_meaning(question)
         specific_topics: set[str] = set()
         concepts = (*question.concepts, *by_meaning)
-        if _MEANS in concepts:
+        if means:
             concepts = tuple(c for c in concepts if c not in _HELD_BACK)
         if _PROTECTIVE in concepts:
             # "What keeps you going, and what has stopped you acting on these thoughts?" asks what holds them
@@ -1654,7 +1661,7 @@ class MemorySkill:
                      if f.tellable]
         if negatives:
             return AnswerItem(DENY, concept_id, tuple(negatives[:1]))
-        if concept_id == _MEANS and concept_id not in self._affirmed_anywhere:
+        if concept_id == _MEANS and concept_id not in self._affirmed_anywhere and self._means_asked:
             # "Do you have access to anything you could use?" of a record that names no means: no, said in words
             # (the medicines they take, when there are some, answer it instead), never "I really don't know"
             return AnswerItem(DENY, concept_id)

@@ -614,6 +614,8 @@ class Speaker:
                 return [denial or voice.pick(f"deny_{self._wh}" if self._wh else "deny", rng)]
             # "How has your memory been?" is not answered "No." (a wh-question has no yes or no)
             no = voice.pick(f"deny_{self._wh}" if self._wh else "deny", rng)
+            if self.index.lexicon.get(item.subject).domain == "risk" and not self._wh:
+                no = "No."  # "Have you ever tried to end your life?" - not "No, that's been fine."
             # with several things answered at once a bare "no" would be ambiguous: name what is denied;
             # alone, some denials are named and some not, the same way each time for a concept
             # a risk question is answered in words, never a bare stock "No, I'd have said if so."
