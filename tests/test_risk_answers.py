@@ -103,3 +103,87 @@ def test_hw001_protective_question_names_her_sons_and_faith() -> None:
     (reply,) = _ask(case, "Who or what in your life matters to you and helps you stay safe?")
     assert re.search(r"\bsons\b", reply) and re.search(r"\bfaith\b", reply), reply
     assert not _DEATH_WISH.search(reply), reply
+
+
+# -- stop 29: protective lists without a colon, records without one, attempts by silence, means, onset --------
+
+def _variant(**ehr) -> dict:
+    record = _record()
+    record["case_id"] = "risk-answers-s29"
+    record["ehr"] = {**record["ehr"], **ehr}
+    return record
+
+
+_KEEPS_GOING = "What keeps you going when things are hard, and what has stopped you acting on these thoughts?"
+_STAY_SAFE = "Who or what in your life matters to you and helps you stay safe?"
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_protective_list_without_a_colon_is_named_not_the_death_wish(seed) -> None:
+    case = load_case(_variant(risk_assessment={"suicide": (
+        "Fleeting passive death wishes, no plan or intent; protective factors are his daughter and his wife.")}))
+    replies = _ask(case, *_WARM_UP, _KEEPS_GOING, _STAY_SAFE, seed=seed)
+    for reply in replies[-2:]:
+        assert re.search(r"\bdaughter\b", reply) and re.search(r"\bwife\b", reply), replies
+        assert not _DEATH_WISH.search(reply), replies
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_protective_names_keep_their_capital(seed) -> None:
+    case = load_case(_variant(risk_assessment={"suicide": (
+        "Ongoing passive thoughts, no current plan. Protective: Aisha, her job, her cat.")}))
+    replies = _ask(case, *_WARM_UP, _KEEPS_GOING, _STAY_SAFE, seed=seed)
+    for reply in replies[-2:]:
+        assert "Aisha" in reply and re.search(r"\bmy cat\b", reply), replies
+        assert not re.search(r"\bher (?:job|cat)\b", reply), replies
+
+
+def test_no_protective_list_is_told_from_the_family_history_not_the_attempt() -> None:
+    case = load_case(_variant(
+        history_of_present_illness=(
+            "Over two months her mood has been low since she lost her job. Last week her husband found her in "
+            "the garage with a rope; she says she would be better off dead."),
+        risk_assessment={"suicide": "High: aborted attempt last week with a rope; ongoing wish to die."},
+    ))
+    *_, reply = _ask(case, *_WARM_UP, _KEEPS_GOING)
+    assert re.search(r"\b(?:children|husband|church)\b", reply), reply
+    assert not re.search(r"\brope\b|\bdead\b|\bdie\b", reply), reply
+
+
+def test_a_suicide_risk_line_without_an_attempt_answers_ever_tried_with_no() -> None:
+    case = load_case(_variant(risk_assessment={"suicide": "Passive death wishes, no plan or intent."}))
+    for seed in range(3):
+        *_, reply = _ask(case, *_WARM_UP, "Have you ever tried to end your life?", seed=seed)
+        assert re.search(r"\bnever\b|\bno\b", reply, re.I), reply
+        assert not _DEATH_WISH.search(reply.replace("end my life", "")), reply
+        assert "I'd have said if so" not in reply, reply
+
+
+def test_past_overdoses_the_lexicon_misses_answer_ever_tried() -> None:
+    case = load_case(_variant(
+        past_psychiatric_history="Three previous overdoses, all after arguments; two needing acetylcysteine.",
+        risk_assessment={"suicide": "Ongoing passive thoughts, no current plan."},
+    ))
+    *_, reply = _ask(case, *_WARM_UP, "Have you ever tried to end your life?")
+    assert re.search(r"\boverdoses\b", reply), reply
+    assert not re.search(r"\bnever\b", reply), reply
+
+
+def test_a_means_question_is_not_answered_with_a_violence_denial() -> None:
+    case = load_case(_variant(medications="Sertraline 50 mg daily."))
+    *_, reply = _ask(case, *_WARM_UP,
+                     "Do you have access to anything you could use to harm yourself, such as medicines or weapons?")
+    assert re.search(r"sertraline", reply, re.I), reply
+    assert not re.search(r"hurt anybody|hurt anyone", reply), reply
+
+
+def test_a_precipitant_only_a_clinician_wrote_is_told_in_the_patients_words() -> None:
+    case = load_case(_variant(
+        chief_complaint="Intrusive worries about illness.",
+        history_of_present_illness=(
+            "The story begins about two years ago, after a single sexual encounter with a stranger at a festival. "
+            "She has had eleven negative tests."),
+    ))
+    reply, onset = _ask(case, "What has brought you here today?", "Was anything going on in your life around the time it started?")
+    assert re.search(r"\bencounter with a stranger at a festival\b", onset), onset
+    assert not re.search(r"\b(?:she|her)\b", onset), onset

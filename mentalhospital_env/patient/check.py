@@ -182,6 +182,8 @@ class ClaimChecker:
         index = self.index
         c = statement.concept_id
         if statement.subject == "other":
+            if not statement.negated and c in index.supported_present and index.lexicon.get(c).domain == "social":
+                return True  # "My children and my wife.": the patient's own family, read as about them
             return c in index.supported_other if not statement.negated else c not in index.supported_other
         if not statement.negated:
             return c in index.supported_present

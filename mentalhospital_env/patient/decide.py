@@ -353,8 +353,8 @@ def _came_about(item: AnswerItem, index: FactIndex) -> bool:
 
 
 def _gate_item(item: AnswerItem, may_disclose, disclosed, ungated=(), free_topic: bool = False) -> AnswerItem:
-    if item.stance not in (AFFIRM, TELL) or not item.facts or free_topic:
-        return item
+    if item.stance not in (AFFIRM, TELL) or not item.facts or free_topic or item.subject == "protective_factors":
+        return item  # what keeps them going costs nothing to say, even where the risk line it is in is sensitive
     free = set(ungated)
     # a pertinent negative is never held back: "No, I've never hurt myself" costs a patient nothing, and
     # "Do I have to answer that?" to a screen the record answers no reads as a yes (hw-007, hw-024)

@@ -436,7 +436,12 @@ class Patient:
             if told and (verbatim or turn - self._said_again_at >= _AGAIN_EVERY):
                 self._said_again_at = turn
                 lead = rep.voice.pick("again", self._rng) if rep is not None else "Like I said,"
-                text = f"{lead} {text if text.startswith(('I ', 'I' + chr(39))) else text[0].lower() + text[1:]}"
+                first = text.split(" ", 1)[0].strip(",.")
+                # a name stays a name ("As I said, Aisha, my job and my cat", not "aisha")
+                named = any(re.search(rf"[a-z,;:(] {re.escape(first)}\b", f.fact.text)
+                            for i in decision.plan.items for f in i.facts)
+                keep = text.startswith(('I ', 'I' + chr(39))) or named
+                text = f"{lead} {text if keep else text[0].lower() + text[1:]}"
             text = f"{yes} {text}" if yes else text
         return text
 

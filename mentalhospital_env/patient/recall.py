@@ -96,11 +96,23 @@ class RecallRules:
     lifetime_topics: frozenset[str] = frozenset()
     #: concepts a question asks of a broader topic that only their own facts answer (``specific_concepts``)
     specific_concepts: frozenset[str] = frozenset()
+    #: the suicide-risk follow-ups answered from what the record holds (``risk_answers``)
+    kin: frozenset[str] = frozenset()
+    kin_sections: tuple[str, ...] = ()
+    not_kin: re.Pattern[str] = re.compile(r"(?!)")
+    attempt_section: str = ""
+    attempt_words: re.Pattern[str] = re.compile(r"(?!)")
+    attempt_blocked_by: frozenset[str] = frozenset()
+    #: how a question asks the means at hand ("access to anything you could use", "guns at home")
+    means_asked: re.Pattern[str] = re.compile(r"(?!)")
+    #: a precipitant said only by a clinician: (its clause, the patient's lead for it, whose words) (``facets``)
+    precipitant_voiced: tuple[re.Pattern[str], Mapping[str, str], Mapping[str, str]] | None = None
 
 
 @lru_cache(maxsize=1)
 def load_recall_rules() -> RecallRules:
     raw = _read_data("recall.json")
+    risk = raw.get("risk_answers", {})
     closed = raw["closed_world_concepts"]
     numbers = sorted(raw["duration_numbers"], key=len, reverse=True)
     units = raw["duration_units"]
@@ -155,11 +167,51 @@ def load_recall_rules() -> RecallRules:
                         if not k.startswith("_") and v.get("sections")},
         came_about_kinds=frozenset(raw.get("came_about", {}).get("kinds", ())),
         told_by_narrower=frozenset(raw.get("came_about", {}).get("told_by_narrower", ())),
+        kin=frozenset(risk.get("kin", ())),
+        kin_sections=tuple(risk.get("kin_sections", ())),
+        not_kin=re.compile(risk.get("not_kin", r"(?!)"), re.IGNORECASE),
+        attempt_section=risk.get("attempt_section", ""),
+        attempt_words=re.compile(risk.get("attempt_words", r"(?!)"), re.IGNORECASE),
+        attempt_blocked_by=frozenset(risk.get("attempt_blocked_by", ())),
+        means_asked=re.compile(risk.get("means_asked", r"(?!)"), re.IGNORECASE),
+        precipitant_voiced=(re.compile(pv["clause"], re.IGNORECASE), dict(pv["leads"]), dict(pv["mine"]))
+        if (pv := raw.get("facets", {}).get("precipitant", {}).get("voiced")) else None,
     )
+
+
+@lru_cache(maxsize=1)
+def _protective_list() -> tuple[re.Pattern[str], frozenset[str]]:
+    """How a clinician lists protective factors and the things a person would name of them (``protective``
+    of ``data/render.json``, the table say.py voices the list with)."""
+    table = _read_data("render.json").get("protective", {})
+    return re.compile(table.get("lead", r"(?!)"), re.IGNORECASE), frozenset(table.get("things", ()))
+
+
+def lists_protective(text: str) -> bool:
+    """Whether a clinician's sentence lists protective factors a patient can name ("protective factors are
+    his daughter and his wife", "Protective: children, wife willing to support"), not only a clinician's
+    ("Protective: help-seeking now")."""
+    lead, things = _protective_list()
+    found = lead.search(text)
+    if not found:
+        return False
+    for item in re.split(r",|;|\band\b|/", found.group(1)):
+        words = re.findall(r"[a-z'-]+", item.lower())
+        while words and words[0] in ("her", "his", "their", "the", "a", "an", "my"):
+            words = words[1:]
+        if words and words[0] in things:
+            return True
+    return False
 
 
 #: a negation in the clause before a phrase ("no thoughts of harming the baby", "denies anyone is against him")
 _NEGATED_BEFORE = re.compile(r"\b(?:no|not|never|nor|denie[sd]|deny|without|none)\b[^.;,]*$", re.IGNORECASE)
+
+
+def _names_unnegated(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether ``text`` says what ``pattern`` finds with no negation before it in its clause ("one overdose at
+    28", not "no previous attempts")."""
+    return any(not _NEGATED_BEFORE.search(text[:m.start()]) for m in pattern.finditer(text))
 
 
 def meant(text: str, rules: RecallRules) -> frozenset[str]:
@@ -868,6 +920,14 @@ class MemoryState:
 
 # topics that frame another ("how long", "what set it off"): answered by the facts of the topic they frame
 _FRAME_TOPICS = frozenset({"onset", "course", "trigger", "functioning"})
+_PROTECTIVE = "protective_factors"
+_ATTEMPT = "prior_suicide_attempt"
+_HELD_BACK = frozenset({_ATTEMPT, "suicide_plan", "self_harm_history"})
+_RISK_TOPICS = frozenset({"suicide", "self_harm", "help_tried"})
+_MEANS = "access_to_means"
+_HARM_PAST = frozenset({"self_harm_history", _ATTEMPT})
+_HARM_DONE = frozenset({"self_harm", "self_harm_history", _ATTEMPT})
+_MEANS_TOPICS = frozenset({"medication"})  # the medicines kept at home; the means the record names come by concept
 
 
 # frame topics that ask when or how long: answered by the facts of the topic that say how long
@@ -1002,6 +1062,7 @@ class MemorySkill:
         self._answered_by = load_recall_rules().answered_by
         self._findings = load_recall_rules().finding_topics  # the topics a finding is disclosed under
         self._asked_what = False  # the question being planned is a wh-question (set by plan)
+        self._means_asked = False  # the question being planned asks the means at hand (set by plan)
         self._facets: frozenset[str] = frozenset()  # the parts of a subject it asks (set by plan)
         self._query: Mapping[str, float] = {}  # the question being planned, as the index reads words
         self._anchors_asked: frozenset[str] = frozenset()  # its words that can anchor an answer (_anchor_words)
@@ -1016,6 +1077,21 @@ class MemorySkill:
         self._present_concept_topics = frozenset(
             t for c in self._affirmed_anywhere for t in concept_topics(self.index.lexicon, c)
         )
+        rules = load_recall_rules()
+        own = [f for f in self.index.facts if f.section != FAMILY_SECTION and not f.id.startswith(SILENT)]
+        # what keeps them going, when no sentence of their own says it: the clinician's list of protective
+        # factors (voiced by say in their words), else the people, faith and pets their history names
+        self._protective_lists = tuple(f for f in own if not f.tellable and lists_protective(f.fact.text))
+        self._kin = tuple(
+            f for f in own if f.tellable and f.present and f.section.startswith(rules.kin_sections)
+            and set(re.findall(r"[a-z]+", f.fact.text.lower())) & rules.kin
+            and not rules.not_kin.search(f.fact.text) and not rules.not_kin.search(f.fact.patient_says or ""))
+        # a suicide risk line that names no attempt, method or self-harm anywhere in the record: a past
+        # attempt is ruled out (an assessment would have listed one), so "Have you ever tried?" is "no"
+        self._no_attempt = bool(rules.attempt_section) and any(
+            f.section == rules.attempt_section for f in own
+        ) and not any(_names_unnegated(rules.attempt_words, f.fact.text) for f in own) and not (
+            self._affirmed_anywhere & rules.attempt_blocked_by)
 
 
     @property
@@ -1052,6 +1128,7 @@ class MemorySkill:
         per_topic = facts_per_topic or self.policy.facts_per_topic
         self._asked_what = asks_what(question)
         self._facets = asked_facets(question)
+        self._means_asked = bool(load_recall_rules().means_asked.search(question.text))
         self._query = self.index.vectorize(question.text)
         self._anchors_asked = _anchor_words(question)
         tax = self._taxonomy
@@ -1062,6 +1139,12 @@ class MemorySkill:
             # "It makes sense that this has been worrying you. How are you getting on with people?": the
             # complaint, told already, is not what is asked beside another subject
             topics = [t for t in topics if t != "chief_complaint"]
+        means = _MEANS in question.concepts and bool(load_recall_rules().means_asked.search(question.text))
+        if means:
+            # "Do you have access to anything you could use to harm yourself, such as medicines or weapons?" asks
+            # the means at hand (and the medicines they keep), not the self-harm history, violence to others or
+            # who is at home ("Are there any guns at home?")
+            topics = [t for t in topics if t in _MEANS_TOPICS]
         content = [t for t in topics if t not in _FRAME_TOPICS]
         timing = asks_how_long(question)
         amount = asks_how_much(question)
@@ -1086,7 +1169,14 @@ class MemorySkill:
         # laugh?" is cataplexy, "done anything to prepare?" a plan), asked only of a finding the record has
         by_meaning = self._asked_by_meaning(question)
         specific_topics: set[str] = set()
-        for concept_id in (*question.concepts, *by_meaning):
+        concepts = (*question.concepts, *by_meaning)
+        if means:
+            concepts = tuple(c for c in concepts if c not in _HELD_BACK)
+        if _PROTECTIVE in concepts:
+            # "What keeps you going, and what has stopped you acting on these thoughts?" asks what holds them
+            # back, not whether they have acted or planned
+            concepts = tuple(c for c in concepts if c not in _HELD_BACK)
+        for concept_id in concepts:
             concept = self.index.lexicon.get(concept_id)
             own = set(concept_topics(self.index.lexicon, concept_id)) - _NOT_COMPLAINT
             if concept.kind not in CLOSED_WORLD_KINDS and own and asked and asked <= _NOT_COMPLAINT and not own & asked:
@@ -1101,11 +1191,16 @@ class MemorySkill:
             if item is None:
                 continue
             specific = concept_id in load_recall_rules().specific_concepts
-            if specific and item.stance == AFFIRM and item.facts and not item.about_other:
+            if specific and concept_id == _PROTECTIVE and not item.about_other:
+                # what keeps them going is its own answer, whatever it is: not the suicide topic's death
+                # wishes or attempt, nor the relationships said again beside it
+                specific_topics.update(asked & (_RISK_TOPICS | set(concept_topics(self.index.lexicon, concept_id))))
+            elif specific and item.stance == AFFIRM and item.facts and not item.about_other:
                 # "What helps you stay safe?" is told what keeps them going, not the suicide topic's other facts
                 specific_topics.update(t for f in item.facts for t in f.topics if t in asked)
             elif specific and item.stance == DENY and not item.about_other and (
                 item.facts or concept_id in self._ruled_out_anywhere
+                or concept_id == _ATTEMPT and self._no_attempt
             ) and concept_id not in self._affirmed_anywhere:
                 # "Have you acted on thoughts like these before?" of a record that says there was no attempt:
                 # the past is denied, not answered with the present thoughts said again (a denial the record
@@ -1240,7 +1335,11 @@ class MemorySkill:
                 items = [i for i in items if not (i.stance == TELL and i.subject in _FRAME_TOPICS)]
                 items.insert(0, AnswerItem(TELL, "facet", (facet_fact,)))
                 used.add(facet_fact.id)
-        closest = None if meant_told else self._closest_fact(question, used)
+        protective = any(i.subject in load_recall_rules().specific_concepts and not i.silent and (
+            i.facts or i.stance == DENY) for i in items)
+        # what keeps them going, found, is the answer: no sentence close in words before it ("safe" in "she
+        # wants me home and safe" is not what keeps him safe)
+        closest = None if meant_told or protective else self._closest_fact(question, used)
         if closest is not None and any(i.subject == "facet" for i in items) and not self._says_facet(closest):
             closest = None  # the part asked, found, opens the reply: no sentence close in other words before it
         if closest is not None and not closest.present and cosine(
@@ -1404,7 +1503,35 @@ class MemorySkill:
                       if f.tellable and f.present and f.id not in used and not f.id.startswith(SILENT)
                       and self._says_facet(f) and (not f.topics or not content or content & set(f.topics))]
         candidates.sort(key=lambda f: (not (content & set(f.topics)), f.id in self.state.disclosed, f.position))
-        return candidates[0] if candidates else None
+        if candidates or "precipitant" not in self._facets:
+            return candidates[0] if candidates else None
+        return self._precipitant_voiced(used)
+
+    def _precipitant_voiced(self, used: set[str]) -> IndexedFact | None:
+        """What brought the illness on, said only in a clinician's sentence the compiler could not put in the
+        first person ("The story begins about two years ago, after a single sexual encounter with a stranger at a
+        festival"): its "after ..." clause in the patient's words ("It started after a single sexual encounter
+        with a stranger at a festival."), by ``precipitant.voiced`` of ``data/recall.json``; else nothing."""
+        voiced = load_recall_rules().precipitant_voiced
+        if voiced is None:
+            return None
+        pattern, leads, mine = voiced
+        for section in _PRESENTATION_SECTIONS:
+            for f in self.index.by_section.get(section, ()):
+                if f.tellable or not f.present or f.id in used or f.id.startswith(SILENT):
+                    continue
+                found = pattern.search(f.fact.text)
+                if not found:
+                    continue
+                phrase = found.group("what").strip(" ,;:")
+                if len(phrase.split()) < 2 or _QUOTE.search(phrase):
+                    continue
+                for word, own in mine.items():
+                    phrase = re.sub(rf"\b{word}\b", own, phrase)
+                lead = next((v for k, v in leads.items() if re.match(k, found.group("how"), re.IGNORECASE)), "It started after")
+                said = f"{lead} {phrase}."
+                return replace(f, fact=replace(f.fact, patient_says=said, told=True), tellable=True)
+        return None
 
     def _closest_fact(self, question: Question, used: set[str]) -> IndexedFact | None:
         """The told fact closest in words to the question (cosine at least ``answer_threshold``) when it
@@ -1609,10 +1736,31 @@ class MemorySkill:
             facts = [f for f in index.section_facts(self._concept_sections[concept_id]) if f.tellable]
         if facts:
             return AnswerItem(AFFIRM, concept_id, tuple(self._prefer_new(facts, used)[:limit]))
+        if concept_id == _PROTECTIVE:
+            # "What keeps you going?": the clinician's list in their words ("My children and my wife."), else
+            # the people and faith of their history, else honestly not known (never the attempt again)
+            if self._protective_lists:
+                return AnswerItem(AFFIRM, concept_id, self._protective_lists[:1])
+            kin = self._prefer_new(list(self._kin), used)[:limit]
+            return AnswerItem(AFFIRM, concept_id, tuple(kin)) if kin else AnswerItem(UNKNOWN, concept_id)
         negatives = [f for f in index.ruling_out.get(concept_id, ()) or index.denied_by_meaning.get(concept_id, ())
                      if f.tellable]
         if negatives:
             return AnswerItem(DENY, concept_id, tuple(negatives[:1]))
+        if concept_id == _MEANS and concept_id not in self._affirmed_anywhere and self._means_asked:
+            # "Do you have access to anything you could use?" of a record that names no means: no, said in words
+            # (the medicines they take, when there are some, answer it instead), never "I really don't know"
+            return AnswerItem(DENY, concept_id)
+        if concept_id in _HARM_PAST and self._affirmed_anywhere & _HARM_DONE:
+            # "Have you ever hurt yourself?" of a record with cutting or overdoses the lexicon files as self-harm:
+            # those facts, never the closed world's "I've never hurt myself"
+            # (an attempt only from an attempt: cutting is no "tried to end my life", the topic's facts answer then)
+            harm = [f for c in sorted(_HARM_DONE if concept_id != _ATTEMPT else {_ATTEMPT})
+                    for f in index.affirming.get(c, ()) if f.tellable]
+            harm = self._prefer_new(list({f.id: f for f in harm}.values()), used)[:limit]
+            if harm:
+                return AnswerItem(AFFIRM, concept_id, tuple(harm))
+            return AnswerItem(UNKNOWN, concept_id)
         if concept_id in self._affirmed_anywhere:
             # stated only where the patient cannot say it as written (the clinician's thought content, a
             # sentence too long to say): asked by name, they tell it in their own words, never deny it
@@ -1681,6 +1829,11 @@ class MemorySkill:
             # and told from the presenting illness when it says it (a partner's text on Friday evening), not
             # beside a move in childhood
             facts = [f for f in facts if f.section in _PRESENTATION_SECTIONS] or facts
+            # and when one says what happened, that one: not the wish to die of the night after it (hw-014)
+            facts = [f for f in facts if self._says_facet(f)] or facts
+            # what happened before what sets it off each time (the crash, not "set off by sirens")
+            cue = load_recall_rules().facets.get("cue")
+            facts = sorted(facts, key=lambda f: bool(cue and cue[1].search(f.fact.text)))
             if not facts:
                 return []
         if topic_id in _NOW_TOPICS and any(f.section in topic.sections for f in facts):

@@ -300,6 +300,10 @@ class LayRenderer:
             return None
         things: list[str] = []
         for item in re.split(r",|;|\band\b|/", found.group(1)):
+            name = re.fullmatch(r"\s*([A-Z][a-z]+)\s*", item)
+            if name and name.group(1).lower() not in self._protective_things and item is not found.group(1):
+                things.append(name.group(1))  # "Protective: Aisha, her job, her cat" - Aisha, by name
+                continue
             words = re.findall(r"[a-z'-]+", item.lower())
             while words and words[0] in ("her", "his", "their", "the", "a", "an", "my"):
                 words = words[1:]
@@ -699,9 +703,12 @@ class Speaker:
                 return [denial or voice.pick(f"deny_{self._wh}" if self._wh else "deny", rng)]
             # "How has your memory been?" is not answered "No." (a wh-question has no yes or no)
             no = voice.pick(f"deny_{self._wh}" if self._wh else "deny", rng)
+            if self.index.lexicon.get(item.subject).domain == "risk" and not self._wh:
+                no = "No."  # "Have you ever tried to end your life?" - not "No, that's been fine."
             # with several things answered at once a bare "no" would be ambiguous: name what is denied;
             # alone, some denials are named and some not, the same way each time for a concept
-            name_it = self._items > 1 or not self._yes_no or (
+            # a risk question is answered in words, never a bare stock "No, I'd have said if so."
+            name_it = self._items > 1 or not self._yes_no or self.index.lexicon.get(item.subject).domain == "risk" or (
                 "impoverished" not in voice.traits
                 and stable_seed("no", self.case.case_id, item.subject) % 5 < 3
             )
