@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "f220f0abd3cbd42583231af7b67775e1e00a3d2714390d9f25078c6f72893393"
-DEV_V2_SUITE_SHA256 = "03a12df26ea013e69ee2633faa48f605849a636b37d121a389cf328e8c8835a1"
+TEST_V2_SUITE_SHA256 = "b54f7044c5df4a40d5cc393ba03a518ba007acb6bd6659fa2f9693b3a2407392"
+DEV_V2_SUITE_SHA256 = "f79059b9f355b34bcb8a8b834f74e0b122a1f1bfadbc73b45c9fd938a8992970"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 
