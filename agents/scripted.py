@@ -464,6 +464,16 @@ class ScriptedClinician(Doctor):
                 known = concept in self.findings.present or concept in self.findings.denied
                 if not known and concept not in wanted and concept in self.lexicon and p >= 0.5:
                     wanted.append(concept)
+        # a question that presupposes an event nobody has told ("How often do memories of what happened come back?")
+        # waits for the event: the screening question for it is asked in its place (``hypothesis_gates``)
+        for gate in self.script["hypothesis_gates"]["rules"]:
+            if set(gate["unless_heard"]) & set(self.findings.present) or not set(gate["concepts"]) & set(wanted):
+                continue
+            first = wanted.index(next(c for c in wanted if c in gate["concepts"]))
+            wanted = [c for c in wanted if c not in gate["concepts"]]
+            ask = gate["ask_first"]
+            if ask not in self.findings.asked and ask not in self.findings.present and ask not in self.findings.denied:
+                wanted.insert(first, ask)
         return wanted[: self.script["hypothesis_questions"]]
 
     def _picture_concepts(self) -> list[str]:
@@ -1373,6 +1383,10 @@ class ScriptedClinician(Doctor):
             piece = _without_opener(piece.strip(), conf["openers"])  # "Like I said, I'm low" is quoted "I'm low"
             if piece.strip().lower() in used:
                 continue
+            if key in conf["risk_elsewhere"] and any(
+                self._tells(piece, kind["patterns"]) for kind in self.script["risk_disclosures"]["kinds"]
+            ):
+                continue  # "I've taken tablets before" is an overdose for the risk assessment, not a medicine taken
             if history or key in conf["end_at_any_finding"]:  # the patient answered, then drifted: the quote ends there
                 stated = {c for c in self._stated(piece)}
                 others = {c for c in stated if self.lexicon.get(c).kind in ("symptom", "sign") or c in headed}
