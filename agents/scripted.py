@@ -1387,6 +1387,8 @@ class ScriptedClinician(Doctor):
                 self._tells(piece, kind["patterns"]) for kind in self.script["risk_disclosures"]["kinds"]
             ):
                 continue  # "I've taken tablets before" is an overdose for the risk assessment, not a medicine taken
+            if key in conf["not_a_plan"]["keys"] and any(re.search(p, piece, re.IGNORECASE) for p in conf["not_a_plan"]["patterns"]):
+                continue  # nor a plan: it is a past attempt
             if history or key in conf["end_at_any_finding"]:  # the patient answered, then drifted: the quote ends there
                 stated = {c for c in self._stated(piece)}
                 others = {c for c in stated if self.lexicon.get(c).kind in ("symptom", "sign") or c in headed}
