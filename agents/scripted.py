@@ -290,8 +290,25 @@ class ScriptedClinician(Doctor):
                 known = False  # how much and how often: the chief complaint named the drinking, not the amount
             if concept and ":" not in concept and (known or concept in f.asked):
                 continue
+            if self._yields_to_history(concept):
+                continue
             return question, concept
         return None
+
+    def _yields_to_history(self, concept: str | None) -> bool:
+        """Whether ``concept``'s question gives way because the turns left hold no more than the history still to take
+        (``reask.keep_room_for``: the past, medicines, allergies, physical health, family, home and dependants, a
+        child's development and school): a supervisor misses those more than a last screening question (test-v2-0061
+        ended in admission and sertraline with none of them asked). Risk questions and pregnancy never give way
+        (``history_first.never_yield``)."""
+        conf = self.script["history_first"]
+        keep = set(self.script["reask"]["keep_room_for"])
+        if not concept or ":" in concept or concept in keep or concept in conf["never_yield"]:
+            return False
+        f = self.findings
+        left = self.budget - self.script["interview_reserve_turns"] - self.turns
+        essential = {c for _, c in self.plan if c in keep and c not in f.asked and c not in f.present and c not in f.denied}
+        return left <= len(essential)
 
     def _follow_concepts(self) -> dict[str, str]:
         """The risk follow-up's keys ("risk:plan") and the lexicon finding each asks about (``risk_follow_up``)."""
@@ -429,27 +446,33 @@ class ScriptedClinician(Doctor):
         return out
 
     def _make_room(self, wanted: int) -> int:
-        """How many of ``wanted`` follow-up questions the turns left hold, after the screening questions the leading
-        hypotheses least expect (``disclosure_follow_up.give_way``, those not yet asked) are taken off the plan to make
-        room: a follow-up never pushes out the history (the past, medicines, allergies, family, home, dependants)."""
+        """How many of ``wanted`` follow-up questions the turns left hold without pushing out anything the interview
+        would otherwise ask: the spare turns, and for each one more a screening question the leading hypotheses least
+        expect (``disclosure_follow_up.give_way``) that would be asked within the turns left is taken off the plan. A
+        question past the turns left frees nothing, so a follow-up never pushes out the history (the past, medicines,
+        allergies, physical health, family, home and dependants) at the end of the plan."""
         conf = self.script["disclosure_follow_up"]
         f = self.findings
         expand = {"__hypotheses__": self.script["hypothesis_questions"], "__picture__": self.script["screen_when"]["max"]}
-        to_ask = sum(
-            expand.get(q, 1) for q, c in self.plan
-            if not (c and ":" not in c and (c in f.asked or c in f.present or c in f.denied))
-        )
-        spare = self.budget - self.script["interview_reserve_turns"] - self.turns - to_ask
-        need = wanted - max(spare, 0)
+        horizon = self.budget - self.script["interview_reserve_turns"] - self.turns
+        position: dict[str, int] = {}  # each plan item's place in the questions still to ask (a block's at its most)
+        at = 0
+        for q, c in self.plan:
+            if c and ":" not in c and (c in f.asked or c in f.present or c in f.denied):
+                continue
+            if c:
+                position.setdefault(c, at)
+            at += expand.get(q, 1)
+        need = wanted - max(horizon - at, 0)
         if need <= 0:
             return wanted
-        expected = {}
+        expected: dict[str, float] = {}
         for h, _ in self._ranked()[:3]:
             for c, p in h.symptoms:
                 expected[c] = max(expected.get(c, 0.0), p)
-        pool = [c for c in conf["give_way"] if any(k == c for _, k in self.plan) and c not in f.asked]
+        pool = [c for c in conf["give_way"] if c in position and position[c] < horizon]
         # the least expected first; among equals, the one asked latest
-        pool.sort(key=lambda c: (expected.get(c, 0.0), -max(i for i, (_, k) in enumerate(self.plan) if k == c)))
+        pool.sort(key=lambda c: (expected.get(c, 0.0), -position[c]))
         for c in pool[:need]:
             self.plan = [(q, k) for q, k in self.plan if k != c]
             need -= 1

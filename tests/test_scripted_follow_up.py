@@ -114,3 +114,57 @@ def test_follow_ups_never_raise_and_never_outgrow_the_turn_budget(reply):
         if not action.startswith("<ask>"):
             break
     assert doctor.turns <= 40 - doctor.script["interview_reserve_turns"] + 1
+
+
+def test_a_past_overdose_is_no_medicine_and_no_plan_and_an_inhaler_no_means():
+    """test-v2-0051 and 0078: 'I've taken tablets before' filed under the medications and as a plan; 'I've got an
+    inhaler' quoted as access to means."""
+    doctor = _doctor("Outpatient clinic. A 40-year-old woman is here to see you, alone.")
+    _ask(doctor, "Patient: Some nights I wish I wouldn't wake up.")
+    assert doctor.last_concept == "risk:plan"
+    _ask(doctor, "Patient: I've taken tablets before.")
+    while doctor.last_concept != "risk:means":
+        _ask(doctor, "Patient: I don't know.")
+    _ask(doctor, "Patient: I've got an inhaler.")
+    doctor.last_question, doctor.last_concept = doctor._question("medications_current"), "medications_current"
+    _ask(doctor, "Patient: I've taken tablets before. I take sertraline 50 mg.")
+    note = doctor._note()
+    meds = next((line for line in note.splitlines() if line.startswith("Medications:")), "")
+    assert "sertraline" in meds and "before" not in meds, meds
+    risk = _line(doctor, "Risk assessment:")
+    assert "Plan or preparations: \"I've taken tablets before" not in risk, risk
+    assert "Overdose" in risk and "inhaler" not in risk, risk
+
+
+def test_trauma_questions_wait_for_a_trauma():
+    """test-v2-0474: four questions about 'what happened' put to a boy who described no event."""
+    doctor = _doctor()
+    gate = set(doctor.script["hypothesis_gates"]["rules"][0]["concepts"])
+    for concept in ("emotional_numbing", "irritability", "trauma_related_guilt"):
+        doctor.findings.present[concept] = "Patient: I feel nothing and I snap, and it's my fault."
+    assert doctor._ranked()[0][0].code.startswith("F43.1")  # PTSD leads
+    wanted = doctor._hypothesis_concepts()
+    assert wanted[0] == "trauma_history" and not set(wanted) & gate, wanted
+    doctor.findings.present["trauma_history"] = "Patient: I was in a crash last year."
+    assert {"intrusive_memories", "trauma_avoidance"} <= set(doctor._hypothesis_concepts())
+
+
+def test_follow_ups_take_no_question_of_the_history_within_the_turn_budget():
+    """test-v2-0015 at this stop's first try: the follow-ups of voices, highs and a persecutor pushed 'Who do you live
+    with?' and the dependants out of the budget (screening questions past the budget had been given way)."""
+    keep = set(ScriptedClinician().script["reask"]["keep_room_for"])
+
+    def asked(first):
+        doctor = _doctor(budget=40)
+        reply = first
+        for _ in range(45):
+            action = doctor.act({"text": reply}, {"allowed_actions": ["ask", "order_exams"]})
+            if not action.startswith("<ask>"):
+                break
+            reply = "Patient: Hard to say."
+        return doctor.findings.asked & keep, doctor
+
+    plain, _ = asked("Patient: Hard to say.")
+    told, doctor = asked("Patient: People are following me. The panic comes out of nowhere. I hear voices. I punched my brother.")
+    assert doctor.followed >= {"persecution", "panic", "voices", "violence"}, doctor.followed
+    assert plain and plain <= told, (plain - told)
