@@ -302,7 +302,7 @@ class ScriptedClinician(Doctor):
         ended in admission and sertraline with none of them asked). Risk questions and pregnancy never give way
         (``history_first.never_yield``)."""
         conf = self.script["history_first"]
-        keep = set(self.script["reask"]["keep_room_for"])
+        keep = set(self.script["reask"]["keep_room_for"]) | set(conf["also_keep"])
         if not concept or ":" in concept or concept in keep or concept in conf["never_yield"]:
             return False
         f = self.findings
