@@ -179,6 +179,7 @@ class ScriptedClinician(Doctor):
         self.risk_followed = False  # the follow-up of a suicide or self-harm disclosure was put on the plan
         self.reasks = 0
         self.reasking: tuple[str, str] | None = None  # the question asked again in other words, and its topic
+        self.followed: set[str] = set()  # the disclosure follow-ups (``disclosure_follow_up``) already put on the plan
 
     # ------------------------------------------------------------------------------- the interview
 
@@ -289,8 +290,25 @@ class ScriptedClinician(Doctor):
                 known = False  # how much and how often: the chief complaint named the drinking, not the amount
             if concept and ":" not in concept and (known or concept in f.asked):
                 continue
+            if self._yields_to_history(concept):
+                continue
             return question, concept
         return None
+
+    def _yields_to_history(self, concept: str | None) -> bool:
+        """Whether ``concept``'s question gives way because the turns left hold no more than the history still to take
+        (``reask.keep_room_for``: the past, medicines, allergies, physical health, family, home and dependants, a
+        child's development and school): a supervisor misses those more than a last screening question (test-v2-0061
+        ended in admission and sertraline with none of them asked). Risk questions and pregnancy never give way
+        (``history_first.never_yield``)."""
+        conf = self.script["history_first"]
+        keep = set(self.script["reask"]["keep_room_for"]) | set(conf["also_keep"])
+        if not concept or ":" in concept or concept in keep or concept in conf["never_yield"]:
+            return False
+        f = self.findings
+        left = self.budget - self.script["interview_reserve_turns"] - self.turns
+        essential = {c for _, c in self.plan if c in keep and c not in f.asked and c not in f.present and c not in f.denied}
+        return left <= len(essential)
 
     def _follow_concepts(self) -> dict[str, str]:
         """The risk follow-up's keys ("risk:plan") and the lexicon finding each asks about (``risk_follow_up``)."""
@@ -335,12 +353,16 @@ class ScriptedClinician(Doctor):
         cues = conf["topic_cues"].get(key) or (self.script["quotes"]["subject_cues"].get(key) if key.startswith("risk:") else None)
         if not cues:
             return None
+        words = " ".join(tokenize(reply))
+        if key in conf["polarity_needs_cue"] and answer_polarity(reply) is not None and len(words.split()) > 2:
+            # a yes or no answers, unless what follows it is about something else ("No, I'm not seeing anyone." asked
+            # who depends on them), whatever the reader makes of the "No"
+            return any(re.search(rf"\b{re.escape(c)}", words) for c in cues)
         reading = read_reply(self.last_question, reply)
         if key in reading.affirmed | reading.denied or key in self.findings.present and self.findings.present[key] == reply:
             return True
         if answer_polarity(reply) is not None:
             return True
-        words = " ".join(tokenize(reply))
         short = conf["short_denial"]
         bare = _without_opener(reply.strip(), self.script["quotes"]["openers"]).lower()
         if len(words.split()) <= short["max_words"] and re.match(short["pattern"], bare):
@@ -362,7 +384,8 @@ class ScriptedClinician(Doctor):
         # the questions still to come up to the last of them, each asked unless known (a block's expansion counts as one)
         askable = [c for _, c in self.plan if not (c and ":" not in c and (c in f.asked or c in f.present or c in f.denied))]
         last = max((i for i, c in enumerate(askable) if c in room), default=-1)
-        risk = key in conf["press_non_answers"] or key.startswith("risk:")  # a risk left unanswered is asked again first
+        # a risk left unanswered is asked again first, and so is who depends on the patient (``press_off_topic``)
+        risk = key in conf["press_non_answers"] or key.startswith("risk:") or key in conf.get("press_off_topic", ())
         if not risk and self.budget - self.script["interview_reserve_turns"] - self.turns - 1 < last + 1:
             return False  # no second try at one answer at the cost of the history still to take
         speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)
@@ -390,7 +413,70 @@ class ScriptedClinician(Doctor):
         if f.answers.get(key) is not None and f.replies and f.answers[key] == f.replies[-1][1]:
             del f.answers[key]
             f.told_by.pop(key, None)
+            if key in conf["polarity_needs_cue"]:
+                f.denied.discard(key)  # the "No" of a reply about something else denies nothing of this topic
         self.plan.insert(0, (question, key))
+
+    def _disclosure_follow_up(self, affirmed: list[str], text: str) -> list[tuple[str, str]]:
+        """The questions that explore a disclosure just made (``disclosure_follow_up``): a rule fires once an encounter,
+        when the reply affirmed one of its findings ('after') or holds a sentence that tells a risk disclosure
+        of the kind it names ('said_kind', no negation before it), for the age groups it names; a child's are put to the parent or carer
+        (``informant_questions``), and an item whose 'unless' findings are already known is not asked."""
+        conf = self.script["disclosure_follow_up"]
+        f = self.findings
+        speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)
+        reply = text[speaker.end():] if speaker else text
+        sentences = [p.strip() for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()]
+        child = self.walk_in.age_group == "child"
+        known = set(f.present) | f.denied | f.asked
+        out: list[tuple[str, str]] = []
+        for rule in conf["rules"]:
+            if rule["name"] in self.followed or (rule.get("ages") and self.walk_in.age_group not in rule["ages"]):
+                continue
+            kind = next((k for k in self.script["risk_disclosures"]["kinds"] if k["label"] == rule.get("said_kind")), None)
+            said = kind["patterns"] if kind else []
+            if not (set(rule.get("after", ())) & set(affirmed) or any(self._tells(p, said) for p in sentences)):
+                continue
+            self.followed.add(rule["name"])
+            for item in rule["items"]:
+                if set(item.get("unless", ())) & known or item["key"] in f.answers:
+                    continue
+                question = (child and (self._informant_question(item["key"]) or item.get("ask_child"))) or item["ask"]
+                out.append((question, item["key"]))
+        return out
+
+    def _make_room(self, wanted: int) -> int:
+        """How many of ``wanted`` follow-up questions the turns left hold without pushing out anything the interview
+        would otherwise ask: the spare turns, and for each one more a screening question the leading hypotheses least
+        expect (``disclosure_follow_up.give_way``) that would be asked within the turns left is taken off the plan. A
+        question past the turns left frees nothing, so a follow-up never pushes out the history (the past, medicines,
+        allergies, physical health, family, home and dependants) at the end of the plan."""
+        conf = self.script["disclosure_follow_up"]
+        f = self.findings
+        expand = {"__hypotheses__": self.script["hypothesis_questions"], "__picture__": self.script["screen_when"]["max"]}
+        horizon = self.budget - self.script["interview_reserve_turns"] - self.turns
+        position: dict[str, int] = {}  # each plan item's place in the questions still to ask (a block's at its most)
+        at = 0
+        for q, c in self.plan:
+            if c and ":" not in c and (c in f.asked or c in f.present or c in f.denied):
+                continue
+            if c:
+                position.setdefault(c, at)
+            at += expand.get(q, 1)
+        need = wanted - max(horizon - at, 0)
+        if need <= 0:
+            return wanted
+        expected: dict[str, float] = {}
+        for h, _ in self._ranked()[:3]:
+            for c, p in h.symptoms:
+                expected[c] = max(expected.get(c, 0.0), p)
+        pool = [c for c in conf["give_way"] if c in position and position[c] < horizon]
+        # the least expected first; among equals, the one asked latest
+        pool.sort(key=lambda c: (expected.get(c, 0.0), -position[c]))
+        for c in pool[:need]:
+            self.plan = [(q, k) for q, k in self.plan if k != c]
+            need -= 1
+        return wanted - max(need, 0)
 
     def _hypothesis_concepts(self) -> list[str]:
         """The most typical not-yet-known symptoms of the leading hypotheses."""
@@ -401,6 +487,16 @@ class ScriptedClinician(Doctor):
                 known = concept in self.findings.present or concept in self.findings.denied
                 if not known and concept not in wanted and concept in self.lexicon and p >= 0.5:
                     wanted.append(concept)
+        # a question that presupposes an event nobody has told ("How often do memories of what happened come back?")
+        # waits for the event: the screening question for it is asked in its place (``hypothesis_gates``)
+        for gate in self.script["hypothesis_gates"]["rules"]:
+            if set(gate["unless_heard"]) & set(self.findings.present) or not set(gate["concepts"]) & set(wanted):
+                continue
+            first = wanted.index(next(c for c in wanted if c in gate["concepts"]))
+            wanted = [c for c in wanted if c not in gate["concepts"]]
+            ask = gate["ask_first"]
+            if ask not in self.findings.asked and ask not in self.findings.present and ask not in self.findings.denied:
+                wanted.insert(first, ask)
         return wanted[: self.script["hypothesis_questions"]]
 
     def _picture_concepts(self) -> list[str]:
@@ -543,13 +639,23 @@ class ScriptedClinician(Doctor):
             self._read_reply(text)
             affirmed = [c for c in self.findings.present if c not in before and self.lexicon.get(c).kind != "history"]
             follow = self.script["risk_follow_up"]
+            queued = 0  # the questions just put at the head of the plan, asked before any disclosure follow-up
             if set(affirmed) & set(follow["after"]) and not self.risk_followed:
                 # a disclosure of suicidal thoughts or self-harm is followed at once: plan, intent, means, past
                 # attempts and what keeps them safe
                 self.risk_followed = True
-                self.plan = self._risk_follow_up() + self.plan
+                risk_follow_up = self._risk_follow_up()
+                queued = len(risk_follow_up)
+                self.plan = risk_follow_up + self.plan
             elif self._off_topic(text):
                 self._reask()
+                queued = int(bool(self.plan) and self.plan[0] == self.reasking)
+            follow_up = self._disclosure_follow_up(affirmed, text)
+            if follow_up:
+                # a positive disclosure (voices, a persecutor, panic, highs, a child out all night) is explored at once,
+                # before the screen moves on; the screening questions the differential least expects give way to it
+                fit = self._make_room(len(follow_up))
+                self.plan[queued:queued] = follow_up[:fit]
         if self.phase == "exams" and text:
             self.findings.exam_results.extend(_parse_results(text))
         reserve = self.script["interview_reserve_turns"]
@@ -1300,6 +1406,12 @@ class ScriptedClinician(Doctor):
             piece = _without_opener(piece.strip(), conf["openers"])  # "Like I said, I'm low" is quoted "I'm low"
             if piece.strip().lower() in used:
                 continue
+            if key in conf["risk_elsewhere"] and any(
+                self._tells(piece, kind["patterns"]) for kind in self.script["risk_disclosures"]["kinds"]
+            ):
+                continue  # "I've taken tablets before" is an overdose for the risk assessment, not a medicine taken
+            if key in conf["not_a_plan"]["keys"] and any(re.search(p, piece, re.IGNORECASE) for p in conf["not_a_plan"]["patterns"]):
+                continue  # nor a plan: it is a past attempt
             if history or key in conf["end_at_any_finding"]:  # the patient answered, then drifted: the quote ends there
                 stated = {c for c in self._stated(piece)}
                 others = {c for c in stated if self.lexicon.get(c).kind in ("symptom", "sign") or c in headed}
@@ -1433,6 +1545,24 @@ class ScriptedClinician(Doctor):
             out.append(_end(f"{label}: {quote}") if quote else f"{label}: {conf['no_answer']}.")
         return out
 
+    def _follow_up_lines(self, section: str, used: set[str]) -> list[str]:
+        """What the follow-up of a disclosure (``disclosure_follow_up``) drew out, for the note's ``section`` ("hpi" or
+        "risk"): each item asked, under its label, quoted on its subject only (``quotes.subject_cues``); an item of the
+        risk assessment asked and not answered says so, one of the present illness is left out."""
+        f = self.findings
+        out = []
+        for rule in self.script["disclosure_follow_up"]["rules"]:
+            for item in rule["items"]:
+                if item.get("section", "hpi") != section or item["key"] not in f.answers:
+                    continue
+                quote = self._quote(item["key"], used)
+                label = item["label"].replace("them", self._object())
+                if quote:
+                    out.append(_end(f"{label}: {quote}"))
+                elif section == "risk":
+                    out.append(f"{label}: {self.script['risk_follow_up']['no_answer']}.")
+        return out
+
     def _means_told(self) -> str | None:
         """The patient's sentence that names a means of harm they have (stored tablets, a rope, a weapon), told in
         answer to the risk follow-up or with the disclosure (``risk_follow_up.means``), with no negation before it."""
@@ -1459,6 +1589,8 @@ class ScriptedClinician(Doctor):
             return bool(set(tokenize(sentence)) & first) and not any(re.search(x, sentence, re.IGNORECASE) for x in speech["not_said"])
 
         for kind in conf["kinds"]:
+            if kind.get("ages") and self.walk_in.age_group not in kind["ages"]:
+                continue
             telling = [p for p in sentences if self._tells(p, kind["patterns"])]
             if not telling:
                 continue
@@ -1730,6 +1862,9 @@ class ScriptedClinician(Doctor):
             complaint = f"{'; '.join(dict.fromkeys(term(c) for c in symptoms[:3]))} (not in the patient's own words)"
         lines.append(_end(f"Chief complaint: {complaint or 'not stated'}"))
         hpi = self._present_illness(symptoms, mixed, negatives, [c for c in findings if c in clashing], said, used)
+        explored = self._follow_up_lines("hpi", used)  # what the follow-up of a disclosure drew out, on its subject
+        if explored:
+            hpi = " ".join(filter(None, [hpi, *explored]))
         lines.append("History of present illness: " + (hpi or "not obtained."))
         for heading, concepts in sections.items():
             parts = []
@@ -1773,6 +1908,7 @@ class ScriptedClinician(Doctor):
         risk.extend(on_file)
         risk.extend(line for c, line in self.script["risk_from_findings"]["findings"].items() if line and c in f.present)
         risk.extend(self._risk_disclosures())
+        risk.extend(self._follow_up_lines("risk", used))
         lines.append("Risk assessment: " + (" ".join(risk) or "risk not assessed."))
         if f.exam_results:
             # a result is written only when one is on file; a test with none is requested, never "unremarkable"
