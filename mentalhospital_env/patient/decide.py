@@ -223,7 +223,7 @@ def partial(plan: AnswerPlan, persona: PersonaProfile) -> tuple[AnswerPlan, bool
     # what the patient has (affirmed, told, held back) comes to mind before what they lack
     order = sorted(plan.items, key=lambda i: 0 if i.stance in (AFFIRM, TELL, WITHHELD) else 1)
     return AnswerPlan(
-        plan.question, tuple(order[:limit]), plan.refusal, plan.small_talk, plan.unclear
+        plan.question, tuple(order[:limit]), plan.refusal, plan.small_talk, plan.unclear, asked=plan.asked
     ), True
 
 def focus(plan: AnswerPlan, persona: PersonaProfile, index: FactIndex, similarity: float = 0.2) -> AnswerPlan:
@@ -274,7 +274,7 @@ def focus(plan: AnswerPlan, persona: PersonaProfile, index: FactIndex, similarit
             items.append(replace(item, facts=tuple(keep)))
     if not changed:
         return plan
-    return AnswerPlan(question, tuple(items), plan.refusal, plan.small_talk, plan.unclear or not items)
+    return AnswerPlan(question, tuple(items), plan.refusal, plan.small_talk, plan.unclear or not items, asked=plan.asked)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -333,7 +333,7 @@ def gate(plan: AnswerPlan, may_disclose, disclosed, index: FactIndex) -> AnswerP
         # a concept asked is answered ("Any plans to act on that?" - "No, I wouldn't do anything"): the rest of
         # its topic held back is left out, not deflected after the answer ("... That's hard. Can we come back to it?")
         items = [i for i in items if not (i.stance == WITHHELD and i.subject not in asked)]
-    return AnswerPlan(plan.question, tuple(items), plan.refusal, plan.small_talk, plan.unclear)
+    return AnswerPlan(plan.question, tuple(items), plan.refusal, plan.small_talk, plan.unclear, asked=plan.asked)
 
 
 def _came_about(item: AnswerItem, index: FactIndex) -> bool:

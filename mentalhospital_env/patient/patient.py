@@ -632,7 +632,7 @@ def _reply_from_plan(text: str, plan: AnswerPlan, partial: bool, source: str) ->
     return PatientReply(
         text=text,
         fact_ids=plan.fact_ids,
-        asked=plan.question.concepts,
+        asked=plan.asked if plan.asked is not None else plan.question.concepts,
         affirmed=tuple(affirmed),
         denied=tuple(denied),
         unknown=tuple(unknown),

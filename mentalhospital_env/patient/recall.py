@@ -809,6 +809,9 @@ class AnswerPlan:
     small_talk: str | None = None
     unclear: bool = False
     again: bool = False  # everything it tells was told earlier in the encounter: said once more, briefly
+    # the concepts answered as asked where recall narrowed the question's own (a means question: "harm yourself"
+    # in "anything you could use to harm yourself?" does not ask the self-harm history); None: the question's
+    asked: tuple[str, ...] | None = None
 
     @property
     def fact_ids(self) -> tuple[str, ...]:
@@ -1407,6 +1410,7 @@ class MemorySkill:
             small_talk=small_talk,
             unclear=not items and small_talk is None,
             again=again,
+            asked=tuple(c for c in question.concepts if c in concepts) if means else None,
         )
         if may_disclose is None:
             return plan
@@ -1747,9 +1751,10 @@ class MemorySkill:
                      if f.tellable]
         if negatives:
             return AnswerItem(DENY, concept_id, tuple(negatives[:1]))
-        if concept_id == _MEANS and concept_id not in self._affirmed_anywhere and self._means_asked:
-            # "Do you have access to anything you could use?" of a record that names no means: no, said in words
-            # (the medicines they take, when there are some, answer it instead), never "I really don't know"
+        if concept_id == _MEANS and concept_id in index.closed_concepts and concept_id not in self._affirmed_anywhere and self._means_asked:
+            # "Do you have access to anything you could use?" of a record whose suicide risk assessment names no
+            # means (closed world, data/recall.json): no, said in words (the medicines they take, when there are
+            # some, answer it instead), never "I really don't know"; a record with no risk assessment is an open world
             return AnswerItem(DENY, concept_id)
         if concept_id in _HARM_PAST and self._affirmed_anywhere & _HARM_DONE:
             # "Have you ever hurt yourself?" of a record with cutting or overdoses the lexicon files as self-harm:
@@ -1768,6 +1773,10 @@ class MemorySkill:
             if told:
                 return AnswerItem(AFFIRM, concept_id, tuple(told[:limit]))
             # an examiner's observation only: the patient does not describe it unprompted
+            return AnswerItem(UNKNOWN, concept_id)
+        if concept_id == _MEANS:
+            # the means read off a question that does not ask the means at hand ("Margaret found you with a rope.
+            # Tell me about that."): the topic's facts answer it, never a closed-world "No"
             return AnswerItem(UNKNOWN, concept_id)
         if concept.kind in CLOSED_WORLD_KINDS or concept_id in index.closed_concepts:
             return AnswerItem(DENY, concept_id)
