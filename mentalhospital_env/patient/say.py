@@ -182,16 +182,7 @@ class LayRenderer:
         """A child's wording of a concept and polarity (``child_clauses`` of ``data/render.json``) that the
         lexicon reads as exactly that, without a full stop; ``None`` when the table has none (the adult
         wording stands)."""
-        key = ("child:" + concept_id, negated)
-        known = self._wordings.get(key)
-        if known is None:
-            known = [
-                entry
-                for entry in self.child_clauses.get(concept_id, {}).get("absent" if negated else "present", ())
-                if (mentions := self.lexicon.find(entry))
-                and all(m.concept_id == concept_id and m.negated == negated for m in mentions)
-            ]
-            self._wordings[key] = known
+        known = self._checked_wordings(self.child_clauses, "child:", concept_id, negated)
         return known[variant % len(known)] if known else None
 
     def naming_clause(
@@ -220,12 +211,17 @@ class LayRenderer:
     def _table_wordings(self, concept_id: str, negated: bool) -> list[str]:
         """The ``concept_clauses`` wordings of a concept and polarity that the lexicon reads as exactly
         that concept with that polarity (a wording the lexicon no longer reads so is skipped, never said)."""
-        key = (concept_id, negated)
+        return self._checked_wordings(self.concept_clauses, "", concept_id, negated)
+
+    def _checked_wordings(self, table: dict, table_key: str, concept_id: str, negated: bool) -> list[str]:
+        """The wordings ``table`` holds for a concept and polarity that the lexicon reads as exactly that concept
+        with that polarity, remembered under ``table_key`` (one memo for the adult and the child tables)."""
+        key = (table_key + concept_id, negated)
         known = self._wordings.get(key)
         if known is None:
             known = [
                 entry
-                for entry in self.concept_clauses.get(concept_id, {}).get("absent" if negated else "present", ())
+                for entry in table.get(concept_id, {}).get("absent" if negated else "present", ())
                 if (mentions := self.lexicon.find(entry))
                 and all(m.concept_id == concept_id and m.negated == negated for m in mentions)
             ]
