@@ -12,6 +12,8 @@ the stop-28 slice (``split == "held_out28"``: the scripted clinician's note and 
 with seed 2828, plus hand-written variants on the same encounters, rated before any judge ran on them; read while
 mending the judge in stop 29, so it is development since) and on the stop-29 slice (``split == "held_out29"``: the
 scripted clinician's note and plan on 10 further test-v2 cases drawn with seed 2929, plus hand-written variants, rated
+before any judge ran on them; never tuned on) and on the stop-30 slice (``split == "held_out30"``: the scripted clinician's
+note and plan on 10 further test-v2 cases drawn with seed 3030, plus hand-written variants, written and rated at stop 30
 before any judge ran on them; never tuned on).
 
 Judges: ``offline`` (default) and ``llm-tiny`` (the LLM judge through a tiny random Llama built offline,
@@ -108,7 +110,7 @@ def make_judges(names: list[str]) -> dict[str, Any]:
 
 
 _DIMENSION = {"plan": "treatment_appropriateness", "note": "note_quality"}
-SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29")
+SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30")
 HELD_OUT = "held_out29"  # never read while tuning; --disagreements never lists it
 
 
