@@ -410,6 +410,7 @@ class StoryV2(_Story):
         self._personal_details()
         super().write()
         self._tell_problem()
+        self._substance_in_story()
         stock = self._stock_lines()
         patterns = _stock_patterns(self.c.voices)
         for f in self.chart.facts:
@@ -1367,6 +1368,27 @@ class StoryV2(_Story):
             f.text = re.sub(r"\bfor \d+ years\b", f"for {years} year{'s' if years > 1 else ''}", f.text)
             f.text = re.sub(r"\bover \d+ years\b", f"over {years} year{'s' if years > 1 else ''}", f.text)
 
+    def _substance_in_story(self) -> None:
+        """A substance-use diagnosis has its substance in the history as written, not only in the substance
+        history (records.json ``substance_in_story``; review.json stop30: a comorbid dependence of 17 units
+        a day whose quotes were all left to the interview, so that the story never mentioned it). Run
+        once the referral's problem is told (a principal's drug is named there)."""
+        from ..audit import substance_family
+
+        J = review_facts()["joins"]
+        sections = review_facts()["stop30"]["story_sections"]
+        lines = self.c.records["substance_in_story"]
+        for code in self.codes:
+            family = substance_family(code)
+            if not family or family not in lines["principal"]:
+                continue
+            story = " ".join(f.text for f in self.chart.facts if f.section in sections and f.shown)  # what the record says
+            if _has(story, J["code_substances"][family]):
+                continue
+            options = lines["principal"][family] if code == self.codes[0] else lines[family]
+            if not self.add_frame("history_of_present_illness", options):
+                self.add_frame("history_of_present_illness", options, fit=False)
+
     def _personal(self) -> None:
         """Version 1's personal history; a childhood told as 'in childhood' (not 'as a child', which
         reads as a child at home)."""
@@ -1414,6 +1436,25 @@ class StoryV2(_Story):
                         f.says = f.says.replace(f"for {years} years", f"for {most} years") if f.says else f.says
         self._birth_order()
         self._baby()
+        self._parent_drinking()
+
+    def _parent_drinking(self) -> None:
+        """A parent's drinking the upbringing tells is in the family history too (records.json
+        ``parent_drinking_family``; stop 30: 'his father drank heavily through his childhood' beside
+        'nobody in the family has had mental health problems'): a denial of any family history goes,
+        and the parent's drinking is written in, unless the family history already names it."""
+        S = review_facts()["stop30"]
+        P = self.c.records["parent_drinking_family"]
+        personal = " ".join(f.text for f in self.chart.facts if f.section == "personal_history")
+        for m in re.finditer(S["parent_drinking_pattern"], personal, re.I):
+            rel = m.group(1).lower()
+            family = " ".join(f.text for f in self.chart.facts if f.section == "family_history")
+            if re.search(S["family_drinking_pattern"].replace("{relative}", S["relative_words"].get(rel, rel)), family, re.I):
+                continue
+            self.chart.facts[:] = [f for f in self.chart.facts if not (f.section == "family_history" and re.search(P["denial_pattern"], f.text, re.I))]
+            relative = {"dad": "father", "mum": "mother"}.get(rel, rel)
+            if not self.add_frame("family_history", P["lines"], Relative=cap(relative), relative=relative):
+                self.add_frame("family_history", P["lines"], fit=False, Relative=cap(relative), relative=relative)
 
     def _birth_order(self) -> None:
         """A sibling in the family history who fits the birth order of the personal history: the youngest
