@@ -730,3 +730,18 @@ def test_a_parents_drinking_told_in_the_upbringing_is_in_the_family_history(pers
     has had mental health problems'."""
     raw = _changed({"ehr.personal_history": personal, "ehr.family_history": family})
     assert ("family.upbringing_untold" in _rules(raw)) is flagged
+
+
+def test_a_relapse_referred_as_if_new() -> None:
+    """Stop 30 (issue 14): a relapse of a known illness whose history never refers back to it (stop 29's
+    0220: schizophrenia 'since 18' referred as if new); the same history with the earlier illness told
+    back, or a case not marked as a relapse, passes."""
+    raw = _changed({"ehr.past_psychiatric_history": "Known to the community team since 30 with depression; sertraline helped until she stopped it in the spring."})
+    raw["extra"] = {"known_diagnosis": "relapse"}
+    assert "history.relapse_as_new" in _rules(raw)
+    told = _clean()["ehr"]["history_of_present_illness"] + " Her husband recognises this from before."
+    assert "history.relapse_as_new" not in _rules(_with("ehr.history_of_present_illness", told, raw))
+    stopped = _clean()["ehr"]["history_of_present_illness"] + " She stopped taking the sertraline in April."
+    assert "history.relapse_as_new" not in _rules(_with("ehr.history_of_present_illness", stopped, raw))
+    del raw["extra"]
+    assert "history.relapse_as_new" not in _rules(raw)

@@ -270,8 +270,9 @@ def test_plans_follow_the_record_on_a_fresh_draw() -> None:
 
 
 def test_substance_and_parents_drinking_are_written_where_the_reader_looks(monkeypatch) -> None:
-    """Stop 30 (issue 14): a substance diagnosis is told in the history, and a parent's drinking in the
-    upbringing is in the family history; both written at the source, so no draft is refused for them."""
+    """Stop 30 (issue 14): a substance diagnosis is told in the history, a parent's drinking in the
+    upbringing is in the family history, and a relapse's history refers back to the known illness; all
+    written at the source, so no draft is refused for them."""
     import mentalhospital_env.cases.audit as audit
 
     refused: list[str] = []
@@ -279,7 +280,7 @@ def test_substance_and_parents_drinking_are_written_where_the_reader_looks(monke
 
     def counting(case, **kw):
         found = real(case, **kw)
-        refused.extend(str(f) for f in found if f.rule in ("history.substance_untold", "family.upbringing_untold"))
+        refused.extend(str(f) for f in found if f.rule in ("history.substance_untold", "family.upbringing_untold", "history.relapse_as_new"))
         return found
 
     monkeypatch.setattr(audit, "audit_case", counting)
@@ -288,4 +289,5 @@ def test_substance_and_parents_drinking_are_written_where_the_reader_looks(monke
     assert refused == []
     comorbid = [c for c in cases if any(audit.substance_family(d.code) for d in c.diagnosis.disorders[1:])]
     assert comorbid, "the draw holds a comorbid substance diagnosis to test"
-    assert all(audit.substance_untold(c) == [] and audit.upbringing_untold(c) == [] for c in cases)
+    assert any((c.extra or {}).get("known_diagnosis") == "relapse" for c in cases), "the draw holds a relapse to test"
+    assert all(audit.substance_untold(c) == [] and audit.upbringing_untold(c) == [] and not audit.relapse_as_new(c) for c in cases)

@@ -91,7 +91,7 @@ RULES: tuple[str, ...] = (
     "agree.use_frequency", "joins.injecting_plan", "agree.aggression_denied", "family.two_relatives", "risk.eating",
     "diagnosis.alcohol_missing", "labs.child_bmi", "text.teaching", "agree.condition_untreated", "plan.child_only",
     "household.separation_timing", "timeline.empty_nest_age", "plan.known_children",
-    "history.substance_untold", "family.upbringing_untold",
+    "history.substance_untold", "family.upbringing_untold", "history.relapse_as_new",
 )
 
 
@@ -2029,12 +2029,24 @@ def upbringing_untold(case: Case) -> list[tuple[str, str]]:
     return out
 
 
+def relapse_as_new(case: Case) -> bool:
+    """A case marked as the relapse of a known illness whose chief complaint and history never refer back to
+    the earlier illness, its treatment or its stopping (``stop30.relapse_back_pattern``)."""
+    if (case.extra or {}).get("known_diagnosis") != "relapse":
+        return False
+    S = review_facts()["stop30"]
+    story = " ".join(getattr(case.ehr, s) or "" for s in S["story_sections"])
+    return not re.search(S["relapse_back_pattern"], story, re.I)
+
+
 def _stop30_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     """What a psychiatrist reading fresh records at stop 30 found (``review.json`` ``stop30``)."""
     cid = case.case_id
     out: list[Finding] = []
     for code, name in substance_untold(case):
         out.append(Finding(cid, "history_of_present_illness", "history.substance_untold", f"{code} {name} among the diagnoses, but the history never mentions the substance ({(case.ehr.substance_use or '')[:80]!r})"))
+    if relapse_as_new(case):
+        out.append(Finding(cid, "history_of_present_illness", "history.relapse_as_new", f"a relapse of a known illness ({(case.ehr.past_psychiatric_history or '')[:80]!r}), but the history reads as a first illness: nothing refers back to it"))
     for said, rel in upbringing_untold(case):
         out.append(Finding(cid, "family_history", "family.upbringing_untold", f"{said!r} in the personal history, but the family history does not name the {rel}'s drinking ({(case.ehr.family_history or '')[:80]!r})"))
     return out

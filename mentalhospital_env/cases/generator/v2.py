@@ -411,6 +411,7 @@ class StoryV2(_Story):
         super().write()
         self._tell_problem()
         self._substance_in_story()
+        self._relapse_told()
         stock = self._stock_lines()
         patterns = _stock_patterns(self.c.voices)
         for f in self.chart.facts:
@@ -1367,6 +1368,28 @@ class StoryV2(_Story):
         for f in self.chart.facts[start:]:
             f.text = re.sub(r"\bfor \d+ years\b", f"for {years} year{'s' if years > 1 else ''}", f.text)
             f.text = re.sub(r"\bover \d+ years\b", f"over {years} year{'s' if years > 1 else ''}", f.text)
+
+    def _relapse_told(self) -> None:
+        """The history of a relapse refers back to the known illness (records.json ``relapse_back``;
+        review.json stop30: 41 of test-v2's 90 relapses referred as if new), one sentence put after the
+        referral's problem when nothing in the written story already does."""
+        if not self.known:
+            return
+        S = review_facts()["stop30"]
+        sections = S["story_sections"]
+        story = " ".join(f.text for f in self.chart.facts if f.section in sections and f.shown)
+        if re.search(S["relapse_back_pattern"], story, re.I):
+            return
+        lines = self.c.records["relapse_back"]["lines"]
+        n = len(self.chart.facts)
+        if not self.add_frame("history_of_present_illness", lines):
+            self.add_frame("history_of_present_illness", lines, fit=False)
+        if len(self.chart.facts) == n:
+            return
+        fact = self.chart.facts.pop()
+        told = [i for i, f in enumerate(self.chart.facts) if f.section == "history_of_present_illness" and f.shown]
+        at = told[1] + 1 if len(told) > 1 else (told[0] + 1 if told else len(self.chart.facts))
+        self.chart.facts.insert(at, fact)
 
     def _substance_in_story(self) -> None:
         """A substance-use diagnosis has its substance in the history as written, not only in the substance
