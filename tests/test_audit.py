@@ -745,3 +745,19 @@ def test_a_relapse_referred_as_if_new() -> None:
     assert "history.relapse_as_new" not in _rules(_with("ehr.history_of_present_illness", stopped, raw))
     del raw["extra"]
     assert "history.relapse_as_new" not in _rules(raw)
+
+
+@pytest.mark.parametrize(
+    "plan, insight, flagged",
+    [
+        ("Start sertraline 50 mg daily; CBT referral, once she is ready; review in two weeks.", "Good; recognises being unwell.", True),
+        ("Start sertraline 50 mg daily; CBT referral, once she is ready; she is willing to try it. Review in two weeks.", "Partial.", True),
+        ("Start sertraline 50 mg daily; CBT referral, once she is ready; review in two weeks.", "Partial; sees the lows as illness.", False),
+        ("Start sertraline 50 mg daily; CBT referral; she is willing to try it. Review in two weeks.", "Good.", False),
+    ],
+)
+def test_therapy_put_off_until_ready_against_the_record(plan: str, insight: str, flagged: bool) -> None:
+    """Stop 30 (issue 14): 'once she is ready' in 67 of test-v2's plans, a detail drawn without reading the
+    record: unfounded beside good insight in the mental state, or beside 'she is willing to try it'."""
+    raw = _changed({"treatment.plan": plan, "ehr.mental_status_exam": {"appearance": "Tidy, tired-looking.", "mood": "'Flat'", "insight": insight}})
+    assert ("plan.readiness_unfounded" in _rules(raw)) is flagged

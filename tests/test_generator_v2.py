@@ -271,8 +271,9 @@ def test_plans_follow_the_record_on_a_fresh_draw() -> None:
 
 def test_substance_and_parents_drinking_are_written_where_the_reader_looks(monkeypatch) -> None:
     """Stop 30 (issue 14): a substance diagnosis is told in the history, a parent's drinking in the
-    upbringing is in the family history, and a relapse's history refers back to the known illness; all
-    written at the source, so no draft is refused for them."""
+    upbringing is in the family history, a relapse's history refers back to the known illness, and therapy
+    waits 'until ready' only where the mental state's insight is not good; all written at the source, so no
+    draft is refused for them."""
     import mentalhospital_env.cases.audit as audit
 
     refused: list[str] = []
@@ -280,7 +281,7 @@ def test_substance_and_parents_drinking_are_written_where_the_reader_looks(monke
 
     def counting(case, **kw):
         found = real(case, **kw)
-        refused.extend(str(f) for f in found if f.rule in ("history.substance_untold", "family.upbringing_untold", "history.relapse_as_new"))
+        refused.extend(str(f) for f in found if f.rule in ("history.substance_untold", "family.upbringing_untold", "history.relapse_as_new", "plan.readiness_unfounded"))
         return found
 
     monkeypatch.setattr(audit, "audit_case", counting)
@@ -290,4 +291,5 @@ def test_substance_and_parents_drinking_are_written_where_the_reader_looks(monke
     comorbid = [c for c in cases if any(audit.substance_family(d.code) for d in c.diagnosis.disorders[1:])]
     assert comorbid, "the draw holds a comorbid substance diagnosis to test"
     assert any((c.extra or {}).get("known_diagnosis") == "relapse" for c in cases), "the draw holds a relapse to test"
-    assert all(audit.substance_untold(c) == [] and audit.upbringing_untold(c) == [] and not audit.relapse_as_new(c) for c in cases)
+    assert all(audit.substance_untold(c) == [] and audit.upbringing_untold(c) == [] and not audit.relapse_as_new(c)
+               and audit.readiness_unfounded(c) is None for c in cases)

@@ -91,7 +91,7 @@ RULES: tuple[str, ...] = (
     "agree.use_frequency", "joins.injecting_plan", "agree.aggression_denied", "family.two_relatives", "risk.eating",
     "diagnosis.alcohol_missing", "labs.child_bmi", "text.teaching", "agree.condition_untreated", "plan.child_only",
     "household.separation_timing", "timeline.empty_nest_age", "plan.known_children",
-    "history.substance_untold", "family.upbringing_untold", "history.relapse_as_new",
+    "history.substance_untold", "family.upbringing_untold", "history.relapse_as_new", "plan.readiness_unfounded",
 )
 
 
@@ -2039,6 +2039,24 @@ def relapse_as_new(case: Case) -> bool:
     return not re.search(S["relapse_back_pattern"], story, re.I)
 
 
+def readiness_unfounded(case: Case) -> str | None:
+    """Why a plan's 'once she is ready' is unfounded: the mental state records good insight, or the same plan
+    says the patient is willing to try it; None when neither (``stop30`` readiness patterns)."""
+    S = review_facts()["stop30"]
+    plan = (case.treatment.plan if case.treatment else "") or ""
+    ready = re.search(S["readiness_pattern"], plan, re.I)
+    if not ready:
+        return None
+    willing = re.search(S["willing_pattern"], plan, re.I)
+    if willing:
+        return f"{ready.group(0)!r} beside {willing.group(0)!r} in one plan"
+    mse = case.ehr.mental_status_exam
+    insight = (getattr(mse, "insight", None) if mse else None) or ""
+    if re.search(S["insight_good_pattern"], insight, re.I):
+        return f"{ready.group(0)!r} but the mental state records insight as {insight!r}"
+    return None
+
+
 def _stop30_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     """What a psychiatrist reading fresh records at stop 30 found (``review.json`` ``stop30``)."""
     cid = case.case_id
@@ -2047,6 +2065,9 @@ def _stop30_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         out.append(Finding(cid, "history_of_present_illness", "history.substance_untold", f"{code} {name} among the diagnoses, but the history never mentions the substance ({(case.ehr.substance_use or '')[:80]!r})"))
     if relapse_as_new(case):
         out.append(Finding(cid, "history_of_present_illness", "history.relapse_as_new", f"a relapse of a known illness ({(case.ehr.past_psychiatric_history or '')[:80]!r}), but the history reads as a first illness: nothing refers back to it"))
+    why = readiness_unfounded(case)
+    if why:
+        out.append(Finding(cid, "treatment.plan", "plan.readiness_unfounded", why))
     for said, rel in upbringing_untold(case):
         out.append(Finding(cid, "family_history", "family.upbringing_untold", f"{said!r} in the personal history, but the family history does not name the {rel}'s drinking ({(case.ehr.family_history or '')[:80]!r})"))
     return out
