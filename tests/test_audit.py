@@ -691,3 +691,73 @@ def test_child_brought_by_the_parent_who_lives_apart() -> None:
     raw["ehr"]["personal_history"] = "Bullied at secondary school."
     raw["demographics"].update(occupation="primary school pupil in year 6", education="attends primary school")
     assert "sections.school_stage" in _rules(raw)
+
+
+def _drinker(hpi: str) -> dict:
+    """The clean record with an alcohol dependence beside the depression, told in the substance history."""
+    raw = _changed({"ehr.substance_use": "Drinks about 15 units a day, mostly lager, for six years. No drugs.",
+                    "ehr.history_of_present_illness": hpi})
+    raw["diagnosis"]["disorders"].append({"name": "Alcohol dependence, uncomplicated", "code": "F10.20"})
+    return raw
+
+
+def test_a_substance_diagnosis_the_history_never_mentions() -> None:
+    """Stop 30 (issue 14): a comorbid dependence told only in the substance history, the story written
+    without reading it ('18 units a day never in the history')."""
+    story = _clean()["ehr"]["history_of_present_illness"]
+    assert "history.substance_untold" in _rules(_drinker(story))
+    told = story + " The drinking has crept up over the same months; she says it is the only thing that lets her switch off."
+    assert "history.substance_untold" not in _rules(_drinker(told))
+    gambler = _changed({})
+    gambler["diagnosis"]["disorders"].append({"name": "Pathological gambling", "code": "F63.0"})
+    assert "history.substance_untold" in _rules(gambler)  # any code family the reviewer names a substance for
+    assert "history.substance_untold" not in _rules(_changed({}))
+
+
+@pytest.mark.parametrize(
+    "personal, family, flagged",
+    [
+        ("Grew up with a father who drank heavily; frequent arguments at home.", "No family psychiatric history.", True),
+        ("Dad drank a lot and there was always shouting.", "Mother has type 2 diabetes.", True),
+        ("Her mother drank heavily through her childhood.", "Father drank heavily for years; never had help for it.", True),
+        ("Grew up with a father who drank heavily; frequent arguments at home.", "Father drank heavily for years; never had help for it.", False),
+        ("Dad drank a lot and there was always shouting.", "Alcohol problems in her father, never treated.", False),
+        ("Both parents at home throughout; a quiet, safe home.", "No family psychiatric history.", False),
+    ],
+)
+def test_a_parents_drinking_told_in_the_upbringing_is_in_the_family_history(personal: str, family: str, flagged: bool) -> None:
+    """Stop 30 (issue 14): 'his father drank heavily through his childhood' beside 'nobody in the family
+    has had mental health problems'."""
+    raw = _changed({"ehr.personal_history": personal, "ehr.family_history": family})
+    assert ("family.upbringing_untold" in _rules(raw)) is flagged
+
+
+def test_a_relapse_referred_as_if_new() -> None:
+    """Stop 30 (issue 14): a relapse of a known illness whose history never refers back to it (stop 29's
+    0220: schizophrenia 'since 18' referred as if new); the same history with the earlier illness told
+    back, or a case not marked as a relapse, passes."""
+    raw = _changed({"ehr.past_psychiatric_history": "Known to the community team since 30 with depression; sertraline helped until she stopped it in the spring."})
+    raw["extra"] = {"known_diagnosis": "relapse"}
+    assert "history.relapse_as_new" in _rules(raw)
+    told = _clean()["ehr"]["history_of_present_illness"] + " Her husband recognises this from before."
+    assert "history.relapse_as_new" not in _rules(_with("ehr.history_of_present_illness", told, raw))
+    stopped = _clean()["ehr"]["history_of_present_illness"] + " She stopped taking the sertraline in April."
+    assert "history.relapse_as_new" not in _rules(_with("ehr.history_of_present_illness", stopped, raw))
+    del raw["extra"]
+    assert "history.relapse_as_new" not in _rules(raw)
+
+
+@pytest.mark.parametrize(
+    "plan, insight, flagged",
+    [
+        ("Start sertraline 50 mg daily; CBT referral, once she is ready; review in two weeks.", "Good; recognises being unwell.", True),
+        ("Start sertraline 50 mg daily; CBT referral, once she is ready; she is willing to try it. Review in two weeks.", "Partial.", True),
+        ("Start sertraline 50 mg daily; CBT referral, once she is ready; review in two weeks.", "Partial; sees the lows as illness.", False),
+        ("Start sertraline 50 mg daily; CBT referral; she is willing to try it. Review in two weeks.", "Good.", False),
+    ],
+)
+def test_therapy_put_off_until_ready_against_the_record(plan: str, insight: str, flagged: bool) -> None:
+    """Stop 30 (issue 14): 'once she is ready' in 67 of test-v2's plans, a detail drawn without reading the
+    record: unfounded beside good insight in the mental state, or beside 'she is willing to try it'."""
+    raw = _changed({"treatment.plan": plan, "ehr.mental_status_exam": {"appearance": "Tidy, tired-looking.", "mood": "'Flat'", "insight": insight}})
+    assert ("plan.readiness_unfounded" in _rules(raw)) is flagged

@@ -267,3 +267,29 @@ def test_plans_follow_the_record_on_a_fresh_draw() -> None:
     for c in cases:
         if c.setting == "outpatient" and re.search(r"\bthiamine\b", c.treatment.plan, re.I):
             assert re.search(r"\boral(?:ly)?\b|by mouth", c.treatment.plan, re.I)
+
+
+def test_substance_and_parents_drinking_are_written_where_the_reader_looks(monkeypatch) -> None:
+    """Stop 30 (issue 14): a substance diagnosis is told in the history, a parent's drinking in the
+    upbringing is in the family history, a relapse's history refers back to the known illness, and therapy
+    waits 'until ready' only where the mental state's insight is not good; all written at the source, so no
+    draft is refused for them."""
+    import mentalhospital_env.cases.audit as audit
+
+    refused: list[str] = []
+    real = audit.audit_case
+
+    def counting(case, **kw):
+        found = real(case, **kw)
+        refused.extend(str(f) for f in found if f.rule in ("history.substance_untold", "family.upbringing_untold", "history.relapse_as_new", "plan.readiness_unfounded"))
+        return found
+
+    monkeypatch.setattr(audit, "audit_case", counting)
+    principals = ["F32.1", "F31.81", "F20.9", "F43.10", "F41.1", "F60.3", "F33.1", "F11.20"] * 3
+    cases = [load_case(c) for c in generate_cases(len(principals), seed=30, prefix="u", version=2, principals=principals)]
+    assert refused == []
+    comorbid = [c for c in cases if any(audit.substance_family(d.code) for d in c.diagnosis.disorders[1:])]
+    assert comorbid, "the draw holds a comorbid substance diagnosis to test"
+    assert any((c.extra or {}).get("known_diagnosis") == "relapse" for c in cases), "the draw holds a relapse to test"
+    assert all(audit.substance_untold(c) == [] and audit.upbringing_untold(c) == [] and not audit.relapse_as_new(c)
+               and audit.readiness_unfounded(c) is None for c in cases)

@@ -91,6 +91,7 @@ RULES: tuple[str, ...] = (
     "agree.use_frequency", "joins.injecting_plan", "agree.aggression_denied", "family.two_relatives", "risk.eating",
     "diagnosis.alcohol_missing", "labs.child_bmi", "text.teaching", "agree.condition_untreated", "plan.child_only",
     "household.separation_timing", "timeline.empty_nest_age", "plan.known_children",
+    "history.substance_untold", "family.upbringing_untold", "history.relapse_as_new", "plan.readiness_unfounded",
 )
 
 
@@ -1992,11 +1993,91 @@ def _stop29_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     return out
 
 
+def substance_untold(case: Case) -> list[tuple[str, str]]:
+    """The record's substance-use diagnoses (``joins.code_substances``) whose substance the chief complaint
+    and history never mention, as (code, name): a section (the diagnosis, the substance history) the
+    story was written without reading."""
+    R = review_facts()
+    words_by_family = R["joins"]["code_substances"]
+    story = " ".join(getattr(case.ehr, s) or "" for s in R["stop30"]["story_sections"])
+    out = []
+    for d in case.diagnosis.disorders:
+        family = substance_family(d.code)
+        if family and not _has(story, words_by_family[family]):
+            out.append((d.code, d.name))
+    return out
+
+
+def substance_family(code: str) -> str | None:
+    """The ``joins.code_substances`` family of a substance-use (or gambling) code (``F10.20`` -> ``F10``), or None."""
+    table = review_facts()["joins"]["code_substances"]
+    return next((f for f in table if not f.startswith("_") and (code == f or code.split(".")[0] == f)), None)
+
+
+def upbringing_untold(case: Case) -> list[tuple[str, str]]:
+    """A parent's drinking told in the personal history that the family history does not name, as
+    (what the upbringing says, the relative)."""
+    S = review_facts()["stop30"]
+    personal = case.ehr.personal_history or ""
+    family = case.ehr.family_history or ""
+    out = []
+    for m in re.finditer(S["parent_drinking_pattern"], personal, re.I):
+        rel = m.group(1).lower()
+        words = S["relative_words"].get(rel, rel)
+        if not re.search(S["family_drinking_pattern"].replace("{relative}", words), family, re.I):
+            out.append((m.group(0), rel))
+    return out
+
+
+def relapse_as_new(case: Case) -> bool:
+    """A case marked as the relapse of a known illness whose chief complaint and history never refer back to
+    the earlier illness, its treatment or its stopping (``stop30.relapse_back_pattern``)."""
+    if (case.extra or {}).get("known_diagnosis") != "relapse":
+        return False
+    S = review_facts()["stop30"]
+    story = " ".join(getattr(case.ehr, s) or "" for s in S["story_sections"])
+    return not re.search(S["relapse_back_pattern"], story, re.I)
+
+
+def readiness_unfounded(case: Case) -> str | None:
+    """Why a plan's 'once she is ready' is unfounded: the mental state records good insight, or the same plan
+    says the patient is willing to try it; None when neither (``stop30`` readiness patterns)."""
+    S = review_facts()["stop30"]
+    plan = (case.treatment.plan if case.treatment else "") or ""
+    ready = re.search(S["readiness_pattern"], plan, re.I)
+    if not ready:
+        return None
+    willing = re.search(S["willing_pattern"], plan, re.I)
+    if willing:
+        return f"{ready.group(0)!r} beside {willing.group(0)!r} in one plan"
+    mse = case.ehr.mental_status_exam
+    insight = (getattr(mse, "insight", None) if mse else None) or ""
+    if re.search(S["insight_good_pattern"], insight, re.I):
+        return f"{ready.group(0)!r} but the mental state records insight as {insight!r}"
+    return None
+
+
+def _stop30_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    """What a psychiatrist reading fresh records at stop 30 found (``review.json`` ``stop30``)."""
+    cid = case.case_id
+    out: list[Finding] = []
+    for code, name in substance_untold(case):
+        out.append(Finding(cid, "history_of_present_illness", "history.substance_untold", f"{code} {name} among the diagnoses, but the history never mentions the substance ({(case.ehr.substance_use or '')[:80]!r})"))
+    if relapse_as_new(case):
+        out.append(Finding(cid, "history_of_present_illness", "history.relapse_as_new", f"a relapse of a known illness ({(case.ehr.past_psychiatric_history or '')[:80]!r}), but the history reads as a first illness: nothing refers back to it"))
+    why = readiness_unfounded(case)
+    if why:
+        out.append(Finding(cid, "treatment.plan", "plan.readiness_unfounded", why))
+    for said, rel in upbringing_untold(case):
+        out.append(Finding(cid, "family_history", "family.upbringing_untold", f"{said!r} in the personal history, but the family history does not name the {rel}'s drinking ({(case.ehr.family_history or '')[:80]!r})"))
+    return out
+
+
 CASE_RULES = {
     "duration": _duration_rules, "trauma": _trauma_rules, "timeline": _timeline_rules, "people": _people_rules,
     "plan": _plan_rules, "critical": _critical_rules, "labs": _lab_rules, "labels": _label_rules, "giveaways": _giveaway_rules,
     "records": _record_rules, "sections": _sections_agree_rules, "joins": _joins_rules, "agree": _agree_rules,
-    "stop28": _stop28_rules, "stop29": _stop29_rules,
+    "stop28": _stop28_rules, "stop29": _stop29_rules, "stop30": _stop30_rules,
 }
 
 

@@ -366,6 +366,11 @@ class StoryV2(_Story):
             "outpatient": "[[; GP letter today|, GP kept informed|, with the community team|, next appointment booked before {subj} left|]]",
             "inpatient": "[[ after discharge|, once discharged]]",
         }.get(setting, "[[ once the crisis has settled| after the emergency review|]]")
+        # whether therapy waits until the patient 'is ready' or the patient is willing now: the mental state's
+        # insight decides, and never both (stop 30: 'once he is ready; he is willing to try it')
+        S = review_facts()["stop30"]
+        insight = " ".join(f.text for f in self.chart.facts if f.section == "mental_status_exam.insight")
+        readiness = "|; {subj} is willing to try it" if re.search(S["insight_good_pattern"], insight, re.I) else "|, once {subj} is ready"
         self._vfields = fields = {
             "safety_people": people, "means_holder": holder, "no_drug_reason": no_drug, "outpatient_detail": outpatient,
             "start_detail": "[[| in the morning| with food|; common early side effects explained|; {subj} agreed to try it|; benefit expected over two to four weeks|; side effects and the delay before benefit explained]]",
@@ -376,7 +381,7 @@ class StoryV2(_Story):
                 "inpatient": "[[| after discharge|, first by the community team after discharge|, with a 72-hour check after discharge]]",
             }.get(setting, "[[| once the crisis has settled|, by the crisis team at first|, after the emergency review]]"),
             "therapy_detail": {
-                "outpatient": "[[|, with {poss} consent to a referral today|, through the local talking therapies service|, once {subj} is ready|; {subj} is willing to try it]]",
+                "outpatient": "[[|, with {poss} consent to a referral today|, through the local talking therapies service" + readiness + "]]",
                 "inpatient": "[[| on the ward and after discharge|, to start on the ward|, to continue after discharge]]",
             }.get(setting, "[[| once the crisis has settled|, after the emergency has passed|]]") if age >= 18 else "[[|, with {poss} parents involved|, through the children's service]]",
             "age": str(age),
@@ -410,6 +415,8 @@ class StoryV2(_Story):
         self._personal_details()
         super().write()
         self._tell_problem()
+        self._substance_in_story()
+        self._relapse_told()
         stock = self._stock_lines()
         patterns = _stock_patterns(self.c.voices)
         for f in self.chart.facts:
@@ -1367,6 +1374,49 @@ class StoryV2(_Story):
             f.text = re.sub(r"\bfor \d+ years\b", f"for {years} year{'s' if years > 1 else ''}", f.text)
             f.text = re.sub(r"\bover \d+ years\b", f"over {years} year{'s' if years > 1 else ''}", f.text)
 
+    def _relapse_told(self) -> None:
+        """The history of a relapse refers back to the known illness (records.json ``relapse_back``;
+        review.json stop30: 41 of test-v2's 90 relapses referred as if new), one sentence put after the
+        referral's problem when nothing in the written story already does."""
+        if not self.known:
+            return
+        S = review_facts()["stop30"]
+        sections = S["story_sections"]
+        story = " ".join(f.text for f in self.chart.facts if f.section in sections and f.shown)
+        if re.search(S["relapse_back_pattern"], story, re.I):
+            return
+        lines = self.c.records["relapse_back"]["lines"]
+        n = len(self.chart.facts)
+        if not self.add_frame("history_of_present_illness", lines):
+            self.add_frame("history_of_present_illness", lines, fit=False)
+        if len(self.chart.facts) == n:
+            return
+        fact = self.chart.facts.pop()
+        told = [i for i, f in enumerate(self.chart.facts) if f.section == "history_of_present_illness" and f.shown]
+        at = told[1] + 1 if len(told) > 1 else (told[0] + 1 if told else len(self.chart.facts))
+        self.chart.facts.insert(at, fact)
+
+    def _substance_in_story(self) -> None:
+        """A substance-use diagnosis has its substance in the history as written, not only in the substance
+        history (records.json ``substance_in_story``; review.json stop30: a comorbid dependence of 17 units
+        a day whose quotes were all left to the interview, so that the story never mentioned it). Run
+        once the referral's problem is told (a principal's drug is named there)."""
+        from ..audit import substance_family
+
+        J = review_facts()["joins"]
+        sections = review_facts()["stop30"]["story_sections"]
+        lines = self.c.records["substance_in_story"]
+        for code in self.codes:
+            family = substance_family(code)
+            if not family or family not in lines["principal"]:
+                continue
+            story = " ".join(f.text for f in self.chart.facts if f.section in sections and f.shown)  # what the record says
+            if _has(story, J["code_substances"][family]):
+                continue
+            options = lines["principal"][family] if code == self.codes[0] else lines[family]
+            if not self.add_frame("history_of_present_illness", options):
+                self.add_frame("history_of_present_illness", options, fit=False)
+
     def _personal(self) -> None:
         """Version 1's personal history; a childhood told as 'in childhood' (not 'as a child', which
         reads as a child at home)."""
@@ -1414,6 +1464,25 @@ class StoryV2(_Story):
                         f.says = f.says.replace(f"for {years} years", f"for {most} years") if f.says else f.says
         self._birth_order()
         self._baby()
+        self._parent_drinking()
+
+    def _parent_drinking(self) -> None:
+        """A parent's drinking the upbringing tells is in the family history too (records.json
+        ``parent_drinking_family``; stop 30: 'his father drank heavily through his childhood' beside
+        'nobody in the family has had mental health problems'): a denial of any family history goes,
+        and the parent's drinking is written in, unless the family history already names it."""
+        S = review_facts()["stop30"]
+        P = self.c.records["parent_drinking_family"]
+        personal = " ".join(f.text for f in self.chart.facts if f.section == "personal_history")
+        for m in re.finditer(S["parent_drinking_pattern"], personal, re.I):
+            rel = m.group(1).lower()
+            family = " ".join(f.text for f in self.chart.facts if f.section == "family_history")
+            if re.search(S["family_drinking_pattern"].replace("{relative}", S["relative_words"].get(rel, rel)), family, re.I):
+                continue
+            self.chart.facts[:] = [f for f in self.chart.facts if not (f.section == "family_history" and re.search(P["denial_pattern"], f.text, re.I))]
+            relative = {"dad": "father", "mum": "mother"}.get(rel, rel)
+            if not self.add_frame("family_history", P["lines"], Relative=cap(relative), relative=relative):
+                self.add_frame("family_history", P["lines"], fit=False, Relative=cap(relative), relative=relative)
 
     def _birth_order(self) -> None:
         """A sibling in the family history who fits the birth order of the personal history: the youngest
