@@ -917,3 +917,16 @@ def test_exercise_asked_about_or_limited_is_not_advice(ca, plan):
     assert "exercise_advice" not in ca.proposed(plan)
     assert not ca.check(young, "Refer to the specialist eating disorder service. " + plan).contraindicated
 
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        "Plan a supervised reducing-benzodiazepine withdrawal at home, with a daily check using a withdrawal scale.",
+        "Community withdrawal through the alcohol team.",
+        "Admit for the withdrawal if he has ever had fits.",
+    ],
+)
+def test_a_withdrawal_plan_in_other_words(ca, plan):
+    # stop 29: a complete community-withdrawal plan written without the word 'detox' was capped at 2
+    assert "withdrawal_planning" in ca.proposed(plan)
+    assert "withdrawal_planning" not in ca.proposed("Stop drinking today; review in a month.")
