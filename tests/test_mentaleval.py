@@ -904,3 +904,40 @@ def test_an_accurate_keyword_note_keeps_two_and_a_wrong_one_does_not():
         _faulted_note(core_sections=(), sections=(), mse_domains=(), prose_sentences=0, claims=1, faults=()),
     ):
         assert not note_accurate_fragment(worse) and note_quality_score(worse) < 2.0
+
+
+def _with_diagnoses(case, *pairs):
+    from mentalhospital_env.cases.model import Diagnosis, ReferenceDisorder
+
+    disorders = tuple(ReferenceDisorder(name=n, code=c) for n, c in pairs)
+    return replace(case, diagnosis=Diagnosis(categories=case.diagnosis.categories, disorders=disorders))
+
+
+@pytest.mark.parametrize(
+    "principal, comorbid, other_plan, own_plan",
+    [
+        # stop 29's supervisor: an anorexia treated as its comorbid depression (fluoxetine serves both; CBT and
+        # behavioural activation only the depression), the anorexia's monitoring and referral carried beside it
+        (("Anorexia nervosa", "F50.01"), ("Moderate depressive episode", "F32.1"),
+         "Fluoxetine 20 mg daily. Refer for cognitive behavioural therapy and behavioural activation. Weight, pulse, "
+         "blood pressure, ECG and electrolytes weekly; refer to the specialist eating disorder service. Review in a week.",
+         "Refer for family-based treatment with the specialist eating disorder service. Weight, pulse, blood pressure, "
+         "ECG and electrolytes weekly; fluoxetine 20 mg daily for the low mood. Review in a week."),
+        (("Bipolar disorder, current episode manic", "F31.12"), ("Generalized anxiety disorder", "F41.1"),
+         "Start venlafaxine 75 mg daily and applied relaxation. Review in two weeks.",
+         "Start lithium 400 mg at night with levels, renal and thyroid function; applied relaxation later. Review in two weeks."),
+    ],
+)
+def test_a_plan_for_the_comorbid_disorder_in_place_of_the_principal_is_capped_at_three(principal, comorbid, other_plan, own_plan):
+    from mentalhospital_env.rewards.mentaleval.features import read_plan
+    from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline
+    from mentalhospital_env.rewards.mentaleval.offline import treatment_score
+
+    case = _with_diagnoses(_hw("hw-001"), principal, comorbid)
+    guideline = case_guideline(case)
+    wrong = read_plan(other_plan, guideline)
+    assert wrong.targets_other and "nothing aimed at the principal disorder" in wrong.targets_other[0]
+    assert treatment_score(wrong) <= 3.0
+    assert not read_plan(own_plan, guideline).targets_other
+    # the same plan where the comorbid disorder is the principal one treats the principal disorder
+    assert not read_plan(other_plan, case_guideline(_with_diagnoses(_hw("hw-001"), comorbid, principal))).targets_other

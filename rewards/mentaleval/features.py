@@ -666,6 +666,7 @@ class PlanReading:
     core_missing: tuple[str, ...] = ()
     record_faults: tuple[str, ...] = ()
     record_advised: tuple[str, ...] = ()
+    targets_other: tuple[str, ...] = ()
 
     @property
     def incoherent(self) -> tuple[str, ...]:
@@ -681,7 +682,12 @@ class PlanReading:
         read by :func:`mentalhospital_env.cases.audit.plan_follows_record`: parenteral thiamine in an outpatient
         clinic, a relapse drug started while the patient still drinks, a birth or a young person's age or low
         platelets with raised liver enzymes left unanswered)."""
-        return self.incoherent + tuple(f"no {a.replace('_', ' ')}" for a in self.core_missing) + self.record_faults
+        return (
+            self.incoherent
+            + tuple(f"no {a.replace('_', ' ')}" for a in self.core_missing)
+            + self.record_faults
+            + self.targets_other
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -764,8 +770,35 @@ def read_plan(plan: str, guideline: CaseGuideline, case: Any = None) -> PlanRead
         continued_absent=continued_absent,
         advised_missing=advised_missing,
         core_missing=core_missing,
+        targets_other=plan_targets_other(guideline, named, first_t, other_t),
         **(plan_record_faults(case, plan) if case is not None else {}),
     )
+
+
+def plan_targets_other(
+    guideline: CaseGuideline, drugs: frozenset[str], first_therapies: frozenset[str], other_therapies: frozenset[str]
+) -> tuple[str, ...]:
+    """Why a plan treats a comorbid disorder in place of the principal one: it names a drug or a psychological therapy
+    of a comorbid disorder that the principal one does not share, and nothing aimed at the principal disorder (no
+    first-line therapy or measure of it, no first-line drug that only it calls for), when the principal disorder has
+    such a treatment of its own. A depression plan (fluoxetine, CBT, behavioural activation) for a girl whose
+    principal illness is anorexia: fluoxetine serves both, the therapies only the depression; carrying the anorexia's
+    critical actions beside it (monitoring, a referral) does not make it the anorexia's treatment. One entry, a gap
+    (App. held to ``limits.plan_incoherent_cap``)."""
+    if not guideline.comorbid_treatments:
+        return ()
+    if not (guideline.principal_specific_drugs or guideline.first_line_therapies):
+        return ()  # the principal disorder has no treatment of its own to look for (delirium: its actions)
+    if first_therapies or drugs & guideline.principal_specific_drugs:
+        return ()
+    for name, other_drugs, talking in guideline.comorbid_treatments:
+        used = sorted(drugs & other_drugs) + sorted(t for t in other_therapies if t in talking)
+        if used:
+            return (
+                f"treats the {name.lower()} ({', '.join(used)}) and nothing aimed at the principal disorder, "
+                f"{guideline.principal_name.lower() or 'the principal disorder'}",
+            )
+    return ()
 
 
 def plan_record_faults(case: Any, plan: str) -> dict[str, tuple[str, ...]]:
