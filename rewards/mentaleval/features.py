@@ -397,6 +397,35 @@ def read_note(case: Any, chart: Chart, support: frozenset[str] | None = None) ->
     return replace(reading, unsupported_claims=unsupported) if unsupported else reading
 
 
+@lru_cache(maxsize=1)
+def _unasked() -> tuple[tuple[str, ...], ...]:
+    """``cues.json`` ``note_claims_unasked``: the stemmed phrases that say a finding was not asked or is unknown."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    return tuple(tuple(stem(t) for t in tokenize(p)) for p in raw.get("note_claims_unasked", {}).get("phrases", ()))
+
+
+def says_unasked(stemmed: list[str]) -> bool:
+    """Whether the stemmed sentence says that what it names was not asked or is unknown."""
+    return any(stemmed[i : i + len(p)] == list(p) for p in _unasked() if p for i in range(len(stemmed) - len(p) + 1))
+
+
+def unasked_spans(text: str) -> list[tuple[int, int]]:
+    """Token spans (over ``tokenize(text)``) of the sentences of ``text`` that say what they name was not asked or
+    is unknown (:func:`says_unasked`); a sentence ends at ``. ; ! ?`` or a line break, not at a colon ("Sleep and
+    nightmares: not asked")."""
+    out: list[tuple[int, int]] = []
+    at = 0
+    for part in re.split(r"(?<=[.;!?])\s+|\n+", text):
+        n = len(tokenize(part))
+        if n and says_unasked([stem(t) for t in tokenize(part)]):
+            out.append((at, at + n))
+        at += n
+    return out
+
+
 @lru_cache(maxsize=memo_size(4096))
 def _read_note_alone(note: str) -> tuple[NoteReading, frozenset[str]]:
     """The reading of a non-empty note with no claim unsupported yet, and the concepts it claims."""
@@ -422,6 +451,7 @@ def _read_note_alone(note: str) -> tuple[NoteReading, frozenset[str]]:
     names = [(a, b) for a, b, _ in _disorder_names().find([stem(t) for t in tokenize(note)])]
     # A phrase read across a sentence break ("concentration poor. Insight: partial") is no claim.
     breaks = negation_breaks(note)
+    unasked = unasked_spans(note)
     claimed = frozenset(
         m.concept_id
         for m in found
@@ -430,6 +460,7 @@ def _read_note_alone(note: str) -> tuple[NoteReading, frozenset[str]]:
         and not any(a <= m.start < b for a, b in plan_spans)
         and not any(a < m.end and m.start < b for a, b in names)
         and not any(m.start < b < m.end for b in breaks)
+        and not any(a <= m.start < b for a, b in unasked)  # "nightmares were not asked about": no claim
     )
     reading = NoteReading(
         sections=with_content,
