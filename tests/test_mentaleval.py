@@ -941,3 +941,20 @@ def test_a_plan_for_the_comorbid_disorder_in_place_of_the_principal_is_capped_at
     assert not read_plan(own_plan, guideline).targets_other
     # the same plan where the comorbid disorder is the principal one treats the principal disorder
     assert not read_plan(other_plan, case_guideline(_with_diagnoses(_hw("hw-001"), comorbid, principal))).targets_other
+
+
+@pytest.mark.parametrize(
+    "step",
+    ["Fire and falls risk assessment at the home visit.", "Safeguarding referral for the children.", "Ask about self-neglect and hygiene.",
+     "Agree a risk management plan with the team."],
+)
+def test_a_safety_step_for_a_risk_other_than_suicide_counts_as_safety(step):
+    # stop 28-29: the reference hoarding plan (fire and falls risk, self-neglect) read as having no safety step at all
+    from mentalhospital_env.rewards.mentaleval.features import read_plan
+    from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline
+    from mentalhospital_env.rewards.mentaleval.offline import plan_safety
+
+    guideline = case_guideline(_hw("hw-001"))
+    base = "Refer for cognitive behavioural therapy. Review in two weeks."
+    assert read_plan(f"{base} {step}", guideline).safety_actions > read_plan(base, guideline).safety_actions
+    assert plan_safety(read_plan(f"{base} {step}", guideline)) >= plan_safety(read_plan(base, guideline))
