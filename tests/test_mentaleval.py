@@ -958,3 +958,41 @@ def test_a_safety_step_for_a_risk_other_than_suicide_counts_as_safety(step):
     base = "Refer for cognitive behavioural therapy. Review in two weeks."
     assert read_plan(f"{base} {step}", guideline).safety_actions > read_plan(base, guideline).safety_actions
     assert plan_safety(read_plan(f"{base} {step}", guideline)) >= plan_safety(read_plan(base, guideline))
+
+
+def test_a_drug_of_the_past_history_left_unweighed_when_another_of_its_kind_is_started():
+    # stop 29: mirtazapine 'helped, but she stopped it some weeks ago'; the plan started sertraline without a word on it
+    from mentalhospital_env.cases.model import EHR
+    from mentalhospital_env.rewards.mentaleval.features import read_plan
+    from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline
+    from mentalhospital_env.rewards.mentaleval.offline import treatment_score
+
+    base = _hw("hw-001")
+    ehr = replace(base.ehr, past_psychiatric_history="Depressive illness since 40; mirtazapine helped, but she stopped it some weeks ago.",
+                  medications="Salbutamol inhaler.")
+    case = replace(base, ehr=ehr)
+    guideline = case_guideline(case)
+    plan = ("Start sertraline 50 mg daily, explaining side effects and the delay before it helps. Refer for cognitive "
+            "behavioural therapy; psychoeducation. Agree a written safety plan with crisis numbers. Review in one week.")
+    reading = read_plan(plan, guideline, case)
+    assert reading.past_unconsidered == ("the mirtazapine of the past history is not considered",)
+    weighed = [
+        plan.replace("Start sertraline 50 mg daily", "Restart mirtazapine 15 mg at night"),
+        plan + " Mirtazapine not restarted because of the weight gain.",
+        plan.replace("Start sertraline 50 mg daily", "Restart the antidepressant that helped her before"),
+    ]
+    for other in weighed:
+        assert not read_plan(other, guideline, case).past_unconsidered, other
+    for other in weighed[:2]:  # the third names no dose
+        assert treatment_score(read_plan(other, guideline, case)) >= treatment_score(reading)
+    assert not read_plan(plan, guideline, replace(case, ehr=replace(ehr, past_psychiatric_history="Depressive illness since 40."))).past_unconsidered
+    # it is marked down as an advised step (hw-001's own advised steps set aside, which already reach the maximum)
+    from mentalhospital_env.rewards.mentaleval.offline import advised_points
+
+    alone = replace(reading, record_advised=(), advised_missing=())
+    assert advised_points(alone) > advised_points(replace(alone, past_unconsidered=())) == 0
+    # a plan that starts no drug of its kind chooses none, and one she still takes is her current treatment
+    talking = "Refer for cognitive behavioural therapy. Agree a written safety plan. Review in one week."
+    assert not read_plan(talking, guideline, case).past_unconsidered
+    still = replace(case, ehr=replace(ehr, medications="Mirtazapine 30 mg at night."))
+    assert not read_plan(plan, case_guideline(still), still).past_unconsidered

@@ -698,6 +698,7 @@ class PlanReading:
     record_faults: tuple[str, ...] = ()
     record_advised: tuple[str, ...] = ()
     targets_other: tuple[str, ...] = ()
+    past_unconsidered: tuple[str, ...] = ()
 
     @property
     def incoherent(self) -> tuple[str, ...]:
@@ -802,8 +803,37 @@ def read_plan(plan: str, guideline: CaseGuideline, case: Any = None) -> PlanRead
         advised_missing=advised_missing,
         core_missing=core_missing,
         targets_other=plan_targets_other(guideline, named, first_t, other_t),
+        past_unconsidered=past_treatment_unconsidered(case, plan) if case is not None else (),
         **(plan_record_faults(case, plan) if case is not None else {}),
     )
+
+
+def past_treatment_unconsidered(case: Any, plan: str) -> tuple[str, ...]:
+    """The drugs the record's past psychiatric history names that the patient no longer takes (not in the record's
+    medications) and that ``plan`` never names, proposed or refused, nor refers to in other words (``cues.json``
+    ``previous_treatment_cues``: "the antidepressant that helped her before", "what worked last time"): a supervisor
+    asks first what helped before and what did not (mirtazapine that helped, stopped weeks ago; aripiprazole that
+    kept her well) before choosing another drug of its kind. Only where the plan starts a drug of the same class group
+    (``cues.json`` ``drug_class_phrases``): a plan that starts no antidepressant chooses none. An advised step, marked
+    down by ``limits.plan_advised_points``, never a cap."""
+    ehr = getattr(case, "ehr", None)
+    history = getattr(ehr, "past_psychiatric_history", None) or ""
+    if not history.strip() or not plan.strip():
+        return ()
+    formulary = load_formulary()
+    past = {d.name for d in formulary.drugs_in(history)}
+    if not past:
+        return ()
+    past -= {d.name for d in formulary.drugs_in(getattr(ehr, "medications", None) or "") if d.proposed}
+    in_plan = formulary.drugs_in(plan)
+    past -= {d.name for d in in_plan}
+    if not past or load_cues().previous_treatment.any([stem(t) for t in tokenize(plan)]):
+        return ()
+    # only where the plan chooses a drug of the same kind: a plan that starts no antidepressant weighs none
+    started = {d.name for d in in_plan if d.proposed}
+    chosen = set(formulary.classes_in(plan)) | {g for g, held in formulary.class_drugs.items() if held & started}
+    kinds = lambda drug: {g for g, held in formulary.class_drugs.items() if drug in held}  # noqa: E731
+    return tuple(f"the {d} of the past history is not considered" for d in sorted(past) if kinds(d) & chosen)
 
 
 def plan_targets_other(

@@ -321,10 +321,11 @@ TREATMENT_TERMS = (
 
 def advised_points(r: PlanReading) -> float:
     """What the plan loses for each advised step it leaves out (``cues.json`` ``limits.plan_advised_points`` each,
-    at most ``plan_advised_max``): school liaison for a child, physical care after days without food; a gap, not
-    a danger, so never a cap."""
+    at most ``plan_advised_max``): school liaison for a child, physical care after days without food, a drug of the
+    past history left unconsidered (:func:`.features.past_treatment_unconsidered`); a gap, not a danger, so never a
+    cap."""
     limits = load_cues().limits
-    missing = len(r.advised_missing) + len(r.record_advised)
+    missing = len(r.advised_missing) + len(r.record_advised) + len(r.past_unconsidered)
     return min(float(limits.get("plan_advised_max", 0.8)), float(limits.get("plan_advised_points", 0.4)) * missing)
 
 
