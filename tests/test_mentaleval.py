@@ -945,8 +945,7 @@ def test_a_plan_for_the_comorbid_disorder_in_place_of_the_principal_is_capped_at
 
 @pytest.mark.parametrize(
     "step",
-    ["Fire and falls risk assessment at the home visit.", "Safeguarding referral for the children.", "Ask about self-neglect and hygiene.",
-     "Agree a risk management plan with the team."],
+    ["Fire and falls risk assessment at the home visit.", "Ask about self-neglect and hygiene.", "Agree a risk management plan with the team."],
 )
 def test_a_safety_step_for_a_risk_other_than_suicide_counts_as_safety(step):
     # stop 28-29: the reference hoarding plan (fire and falls risk, self-neglect) read as having no safety step at all
