@@ -883,3 +883,50 @@ def test_panic_beside_another_principal_disorder_advises_panic_therapy_and_panic
     assert "panic_therapy" not in {r.action for r in ca.check(comorbid, plan + " CBT for panic with interoceptive exposure.").advised_missing}
     principal = _profile(codes=("F41.0",), age=40)
     assert "panic_therapy" not in {r.action for r in ca.check(principal, "Sertraline 25 mg then 50 mg.").advised_missing}
+
+
+@pytest.mark.parametrize(
+    "advice",
+    ["Exercise daily.", "Gentle exercise three times a week.", "Encourage her to keep active and go to the gym.", "More physical activity."],
+)
+def test_exercise_advised_in_an_unstable_eating_disorder_is_a_harm(ca, advice):
+    # stop 29's supervisor: a 15-year-old with anorexia, pulse 42 and a standing BP of 74/46, advised exercise
+    young = _profile(codes=("F50.01",), age=15, findings=ca.abnormal_findings(["sinus bradycardia 42/min", "pulse 84/min, BP 123/61 mmHg with postural drop to 74/46 mmHg"]))
+    found = {c.action: c.cap for c in ca.check(young, "CBT-E. " + advice).contraindicated}
+    assert found.get("exercise_advice") == 1
+    adult = _profile(codes=("F50.2",), age=30, findings=ca.abnormal_findings(["K 2.7 mmol/L (low)"]))
+    assert {c.action: c.cap for c in ca.check(adult, "CBT-E. " + advice).contraindicated}.get("exercise_advice") == 1
+    # a stable anorexia: a wrong treatment (cap 2); a stable bulimia, or a depression, may be advised exercise
+    stable = {c.action: c.cap for c in ca.check(_profile(codes=("F50.01",), age=22), "CBT-E. " + advice).contraindicated}
+    assert stable.get("exercise_advice") == 2
+    assert not ca.check(_profile(codes=("F50.2",), age=30), "CBT-E. " + advice).contraindicated
+    assert not ca.check(_profile(codes=("F32.1",), age=30, findings=young.findings), "Sertraline. " + advice).contraindicated
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        "Ask about compulsive exercise and over-exercising.",
+        "Restrict exercise until medically stable.",
+        "Avoid exercise for now; no sport at school until her pulse recovers.",
+        "Stop exercising until the ECG is normal.",
+    ],
+)
+def test_exercise_asked_about_or_limited_is_not_advice(ca, plan):
+    young = _profile(codes=("F50.01",), age=15, findings=ca.abnormal_findings(["sinus bradycardia 42/min"]))
+    assert "exercise_advice" not in ca.proposed(plan)
+    assert not ca.check(young, "Refer to the specialist eating disorder service. " + plan).contraindicated
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        "Plan a supervised reducing-benzodiazepine withdrawal at home, with a daily check using a withdrawal scale.",
+        "Community withdrawal through the alcohol team.",
+        "Admit for the withdrawal if he has ever had fits.",
+    ],
+)
+def test_a_withdrawal_plan_in_other_words(ca, plan):
+    # stop 29: a complete community-withdrawal plan written without the word 'detox' was capped at 2
+    assert "withdrawal_planning" in ca.proposed(plan)
+    assert "withdrawal_planning" not in ca.proposed("Stop drinking today; review in a month.")

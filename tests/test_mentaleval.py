@@ -904,3 +904,94 @@ def test_an_accurate_keyword_note_keeps_two_and_a_wrong_one_does_not():
         _faulted_note(core_sections=(), sections=(), mse_domains=(), prose_sentences=0, claims=1, faults=()),
     ):
         assert not note_accurate_fragment(worse) and note_quality_score(worse) < 2.0
+
+
+def _with_diagnoses(case, *pairs):
+    from mentalhospital_env.cases.model import Diagnosis, ReferenceDisorder
+
+    disorders = tuple(ReferenceDisorder(name=n, code=c) for n, c in pairs)
+    return replace(case, diagnosis=Diagnosis(categories=case.diagnosis.categories, disorders=disorders))
+
+
+@pytest.mark.parametrize(
+    "principal, comorbid, other_plan, own_plan",
+    [
+        # stop 29's supervisor: an anorexia treated as its comorbid depression (fluoxetine serves both; CBT and
+        # behavioural activation only the depression), the anorexia's monitoring and referral carried beside it
+        (("Anorexia nervosa", "F50.01"), ("Moderate depressive episode", "F32.1"),
+         "Fluoxetine 20 mg daily. Refer for cognitive behavioural therapy and behavioural activation. Weight, pulse, "
+         "blood pressure, ECG and electrolytes weekly; refer to the specialist eating disorder service. Review in a week.",
+         "Refer for family-based treatment with the specialist eating disorder service. Weight, pulse, blood pressure, "
+         "ECG and electrolytes weekly; fluoxetine 20 mg daily for the low mood. Review in a week."),
+        (("Bipolar disorder, current episode manic", "F31.12"), ("Generalized anxiety disorder", "F41.1"),
+         "Start venlafaxine 75 mg daily and applied relaxation. Review in two weeks.",
+         "Start lithium 400 mg at night with levels, renal and thyroid function; applied relaxation later. Review in two weeks."),
+    ],
+)
+def test_a_plan_for_the_comorbid_disorder_in_place_of_the_principal_is_capped_at_three(principal, comorbid, other_plan, own_plan):
+    from mentalhospital_env.rewards.mentaleval.features import read_plan
+    from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline
+    from mentalhospital_env.rewards.mentaleval.offline import treatment_score
+
+    case = _with_diagnoses(_hw("hw-001"), principal, comorbid)
+    guideline = case_guideline(case)
+    wrong = read_plan(other_plan, guideline)
+    assert wrong.targets_other and "nothing aimed at the principal disorder" in wrong.targets_other[0]
+    assert treatment_score(wrong) <= 3.0
+    assert not read_plan(own_plan, guideline).targets_other
+    # the same plan where the comorbid disorder is the principal one treats the principal disorder
+    assert not read_plan(other_plan, case_guideline(_with_diagnoses(_hw("hw-001"), comorbid, principal))).targets_other
+
+
+@pytest.mark.parametrize(
+    "step",
+    ["Fire and falls risk assessment at the home visit.", "Ask about self-neglect and hygiene.", "Agree a risk management plan with the team."],
+)
+def test_a_safety_step_for_a_risk_other_than_suicide_counts_as_safety(step):
+    # stop 28-29: the reference hoarding plan (fire and falls risk, self-neglect) read as having no safety step at all
+    from mentalhospital_env.rewards.mentaleval.features import read_plan
+    from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline
+    from mentalhospital_env.rewards.mentaleval.offline import plan_safety
+
+    guideline = case_guideline(_hw("hw-001"))
+    base = "Refer for cognitive behavioural therapy. Review in two weeks."
+    assert read_plan(f"{base} {step}", guideline).safety_actions > read_plan(base, guideline).safety_actions
+    assert plan_safety(read_plan(f"{base} {step}", guideline)) >= plan_safety(read_plan(base, guideline))
+
+
+def test_a_drug_of_the_past_history_left_unweighed_when_another_of_its_kind_is_started():
+    # stop 29: mirtazapine 'helped, but she stopped it some weeks ago'; the plan started sertraline without a word on it
+    from mentalhospital_env.cases.model import EHR
+    from mentalhospital_env.rewards.mentaleval.features import read_plan
+    from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline
+    from mentalhospital_env.rewards.mentaleval.offline import treatment_score
+
+    base = _hw("hw-001")
+    ehr = replace(base.ehr, past_psychiatric_history="Depressive illness since 40; mirtazapine helped, but she stopped it some weeks ago.",
+                  medications="Salbutamol inhaler.")
+    case = replace(base, ehr=ehr)
+    guideline = case_guideline(case)
+    plan = ("Start sertraline 50 mg daily, explaining side effects and the delay before it helps. Refer for cognitive "
+            "behavioural therapy; psychoeducation. Agree a written safety plan with crisis numbers. Review in one week.")
+    reading = read_plan(plan, guideline, case)
+    assert reading.past_unconsidered == ("the mirtazapine of the past history is not considered",)
+    weighed = [
+        plan.replace("Start sertraline 50 mg daily", "Restart mirtazapine 15 mg at night"),
+        plan + " Mirtazapine not restarted because of the weight gain.",
+        plan.replace("Start sertraline 50 mg daily", "Restart the antidepressant that helped her before"),
+    ]
+    for other in weighed:
+        assert not read_plan(other, guideline, case).past_unconsidered, other
+    for other in weighed[:2]:  # the third names no dose
+        assert treatment_score(read_plan(other, guideline, case)) >= treatment_score(reading)
+    assert not read_plan(plan, guideline, replace(case, ehr=replace(ehr, past_psychiatric_history="Depressive illness since 40."))).past_unconsidered
+    # it is marked down as an advised step (hw-001's own advised steps set aside, which already reach the maximum)
+    from mentalhospital_env.rewards.mentaleval.offline import advised_points
+
+    alone = replace(reading, record_advised=(), advised_missing=())
+    assert advised_points(alone) > advised_points(replace(alone, past_unconsidered=())) == 0
+    # a plan that starts no drug of its kind chooses none, and one she still takes is her current treatment
+    talking = "Refer for cognitive behavioural therapy. Agree a written safety plan. Review in one week."
+    assert not read_plan(talking, guideline, case).past_unconsidered
+    still = replace(case, ehr=replace(ehr, medications="Mirtazapine 30 mg at night."))
+    assert not read_plan(plan, case_guideline(still), still).past_unconsidered

@@ -98,6 +98,25 @@ def test_diagnosis_made_before_its_duration_unless_hedged(hw):
     assert kinds("Paranoid schizophrenia.", ()) == ["diagnosis_duration"]
 
 
+
+def test_a_length_within_the_day_is_no_illness_duration(hw):
+    # stop 29: a complete alcohol note ("sleeps about four hours") read as an illness of four hours, a dependence
+    # diagnosed before its month
+    case = hw["hw-002"]
+    note = ("Chief complaint: brought in by flatmates.\nHistory of present illness: Voices since the age of 19; {}.\n"
+            "Assessment: Paranoid schizophrenia.")
+
+    def kinds(history):
+        return [f.kind for f in _faults(case, note.format(history), disorders=("F20.0 Paranoid schizophrenia",))
+                if f.kind == "diagnosis_duration"]
+
+    assert kinds("sleeps about four hours a night") == []
+    assert kinds("the voices last about ten minutes at a time") == []
+    # counted back from now, hours are how long the illness has lasted
+    assert kinds("the voices began six hours ago") == ["diagnosis_duration"]
+    assert kinds("hearing voices for the last twelve hours") == ["diagnosis_duration"]
+    assert kinds("hearing voices for four days") == ["diagnosis_duration"]
+
 HW015 = """Chief complaint: Refusing food for a week; convinced his insides are rotting.
 History of present illness: He refuses food because his insides are rotting. He wakes at 3 a.m. and paces. He feels hopeless and says he wants to die.
 Mental status examination: Hopeless; nihilistic somatic delusion; no hallucinations; no insight.

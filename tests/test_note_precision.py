@@ -210,3 +210,25 @@ def test_a_finding_said_with_its_own_negation_is_affirmed_in_a_note():
                  "He cannot concentrate or follow a TV programme.", "She can't concentrate."):
         assert note_claims(f"History of present illness: {text}") == (("poor_concentration", True),), text
     assert note_claims("History of present illness: Denies poor concentration.") == (("poor_concentration", False),)
+
+
+@pytest.mark.parametrize(
+    "unasked",
+    [
+        "Nightmares and binge eating were not asked about and need asking.",
+        "Binge eating and nightmares: still to ask at the next visit, not yet assessed.",
+        "Whether she has nightmares or binge eating is unknown.",
+    ],
+)
+def test_a_finding_the_note_says_was_not_asked_is_no_claim(unasked):
+    # stop 28: a complete PTSD note that named the two questions still to ask was marked for asserting both
+    case = calibration_case()
+    note = f"History of present illness: Reports low mood. {unasked}"
+    claims = {c for c, _ in note_claims(note)}
+    assert "nightmares" not in claims and "binge_eating" not in claims and "low_mood" in claims
+    assert not {e.concept for e in check_note(case, _chart(note, *_TURNS)).errors} & {"nightmares", "binge_eating"}
+    judge = OfflineJudge()
+    assert not {"nightmares", "binge_eating"} & set(judge.readings(case, _chart(note, *_TURNS))["note"].unsupported_claims)
+    # said without the words, the same findings are claims the encounter never raised
+    asserted = "History of present illness: Reports low mood. Has nightmares and binge eating."
+    assert {"nightmares", "binge_eating"} <= {e.concept for e in check_note(case, _chart(asserted, *_TURNS)).errors}

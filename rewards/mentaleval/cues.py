@@ -113,6 +113,7 @@ class MentalEvalCues:
     quote_topics: Mapping[str, frozenset[str]] = None  # type: ignore[assignment]
     checklist_pertinent_domains: frozenset[str] = frozenset()
     plan_record_rules: Mapping[str, str] = None  # type: ignore[assignment]
+    previous_treatment: CuePhrases = None  # type: ignore[assignment]
 
 
 def _labelled(groups: Mapping[str, Sequence[str]]) -> CuePhrases:
@@ -201,6 +202,7 @@ def read_cue_file(raw: Mapping[str, Any], where: str = "cues.json") -> MentalEva
         quote_topics=_quote_topics(raw.get("note_quote_topics", {}), where),
         checklist_pertinent_domains=frozenset((raw.get("note_checklist") or {}).get("pertinent_domains", ())),
         plan_record_rules=record_rules,
+        previous_treatment=CuePhrases(strings("previous_treatment_cues") if "previous_treatment_cues" in raw else []),
     )
 
 

@@ -397,6 +397,35 @@ def read_note(case: Any, chart: Chart, support: frozenset[str] | None = None) ->
     return replace(reading, unsupported_claims=unsupported) if unsupported else reading
 
 
+@lru_cache(maxsize=1)
+def _unasked() -> tuple[tuple[str, ...], ...]:
+    """``cues.json`` ``note_claims_unasked``: the stemmed phrases that say a finding was not asked or is unknown."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    return tuple(tuple(stem(t) for t in tokenize(p)) for p in raw.get("note_claims_unasked", {}).get("phrases", ()))
+
+
+def says_unasked(stemmed: list[str]) -> bool:
+    """Whether the stemmed sentence says that what it names was not asked or is unknown."""
+    return any(stemmed[i : i + len(p)] == list(p) for p in _unasked() if p for i in range(len(stemmed) - len(p) + 1))
+
+
+def unasked_spans(text: str) -> list[tuple[int, int]]:
+    """Token spans (over ``tokenize(text)``) of the sentences of ``text`` that say what they name was not asked or
+    is unknown (:func:`says_unasked`); a sentence ends at ``. ; ! ?`` or a line break, not at a colon ("Sleep and
+    nightmares: not asked")."""
+    out: list[tuple[int, int]] = []
+    at = 0
+    for part in re.split(r"(?<=[.;!?])\s+|\n+", text):
+        n = len(tokenize(part))
+        if n and says_unasked([stem(t) for t in tokenize(part)]):
+            out.append((at, at + n))
+        at += n
+    return out
+
+
 @lru_cache(maxsize=memo_size(4096))
 def _read_note_alone(note: str) -> tuple[NoteReading, frozenset[str]]:
     """The reading of a non-empty note with no claim unsupported yet, and the concepts it claims."""
@@ -422,6 +451,7 @@ def _read_note_alone(note: str) -> tuple[NoteReading, frozenset[str]]:
     names = [(a, b) for a, b, _ in _disorder_names().find([stem(t) for t in tokenize(note)])]
     # A phrase read across a sentence break ("concentration poor. Insight: partial") is no claim.
     breaks = negation_breaks(note)
+    unasked = unasked_spans(note)
     claimed = frozenset(
         m.concept_id
         for m in found
@@ -430,6 +460,7 @@ def _read_note_alone(note: str) -> tuple[NoteReading, frozenset[str]]:
         and not any(a <= m.start < b for a, b in plan_spans)
         and not any(a < m.end and m.start < b for a, b in names)
         and not any(m.start < b < m.end for b in breaks)
+        and not any(a <= m.start < b for a, b in unasked)  # "nightmares were not asked about": no claim
     )
     reading = NoteReading(
         sections=with_content,
@@ -666,6 +697,8 @@ class PlanReading:
     core_missing: tuple[str, ...] = ()
     record_faults: tuple[str, ...] = ()
     record_advised: tuple[str, ...] = ()
+    targets_other: tuple[str, ...] = ()
+    past_unconsidered: tuple[str, ...] = ()
 
     @property
     def incoherent(self) -> tuple[str, ...]:
@@ -681,7 +714,12 @@ class PlanReading:
         read by :func:`mentalhospital_env.cases.audit.plan_follows_record`: parenteral thiamine in an outpatient
         clinic, a relapse drug started while the patient still drinks, a birth or a young person's age or low
         platelets with raised liver enzymes left unanswered)."""
-        return self.incoherent + tuple(f"no {a.replace('_', ' ')}" for a in self.core_missing) + self.record_faults
+        return (
+            self.incoherent
+            + tuple(f"no {a.replace('_', ' ')}" for a in self.core_missing)
+            + self.record_faults
+            + self.targets_other
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -764,8 +802,64 @@ def read_plan(plan: str, guideline: CaseGuideline, case: Any = None) -> PlanRead
         continued_absent=continued_absent,
         advised_missing=advised_missing,
         core_missing=core_missing,
+        targets_other=plan_targets_other(guideline, named, first_t, other_t),
+        past_unconsidered=past_treatment_unconsidered(case, plan) if case is not None else (),
         **(plan_record_faults(case, plan) if case is not None else {}),
     )
+
+
+def past_treatment_unconsidered(case: Any, plan: str) -> tuple[str, ...]:
+    """The drugs the record's past psychiatric history names that the patient no longer takes (not in the record's
+    medications) and that ``plan`` never names, proposed or refused, nor refers to in other words (``cues.json``
+    ``previous_treatment_cues``: "the antidepressant that helped her before", "what worked last time"): a supervisor
+    asks first what helped before and what did not (mirtazapine that helped, stopped weeks ago; aripiprazole that
+    kept her well) before choosing another drug of its kind. Only where the plan starts a drug of the same class group
+    (``cues.json`` ``drug_class_phrases``): a plan that starts no antidepressant chooses none. An advised step, marked
+    down by ``limits.plan_advised_points``, never a cap."""
+    ehr = getattr(case, "ehr", None)
+    history = getattr(ehr, "past_psychiatric_history", None) or ""
+    if not history.strip() or not plan.strip():
+        return ()
+    formulary = load_formulary()
+    past = {d.name for d in formulary.drugs_in(history)}
+    if not past:
+        return ()
+    past -= {d.name for d in formulary.drugs_in(getattr(ehr, "medications", None) or "") if d.proposed}
+    in_plan = formulary.drugs_in(plan)
+    past -= {d.name for d in in_plan}
+    if not past or load_cues().previous_treatment.any([stem(t) for t in tokenize(plan)]):
+        return ()
+    # only where the plan chooses a drug of the same kind: a plan that starts no antidepressant weighs none
+    started = {d.name for d in in_plan if d.proposed}
+    chosen = set(formulary.classes_in(plan)) | {g for g, held in formulary.class_drugs.items() if held & started}
+    kinds = lambda drug: {g for g, held in formulary.class_drugs.items() if drug in held}  # noqa: E731
+    return tuple(f"the {d} of the past history is not considered" for d in sorted(past) if kinds(d) & chosen)
+
+
+def plan_targets_other(
+    guideline: CaseGuideline, drugs: frozenset[str], first_therapies: frozenset[str], other_therapies: frozenset[str]
+) -> tuple[str, ...]:
+    """Why a plan treats a comorbid disorder in place of the principal one: it names a drug or a psychological therapy
+    of a comorbid disorder that the principal one does not share, and nothing aimed at the principal disorder (no
+    first-line therapy or measure of it, no first-line drug that only it calls for), when the principal disorder has
+    such a treatment of its own. A depression plan (fluoxetine, CBT, behavioural activation) for a girl whose
+    principal illness is anorexia: fluoxetine serves both, the therapies only the depression; carrying the anorexia's
+    critical actions beside it (monitoring, a referral) does not make it the anorexia's treatment. One entry, a gap
+    (App. held to ``limits.plan_incoherent_cap``)."""
+    if not guideline.comorbid_treatments:
+        return ()
+    if not (guideline.principal_specific_drugs or guideline.first_line_therapies):
+        return ()  # the principal disorder has no treatment of its own to look for (delirium: its actions)
+    if first_therapies or drugs & guideline.principal_specific_drugs:
+        return ()
+    for name, other_drugs, talking in guideline.comorbid_treatments:
+        used = sorted(drugs & other_drugs) + sorted(t for t in other_therapies if t in talking)
+        if used:
+            return (
+                f"treats the {name.lower()} ({', '.join(used)}) and nothing aimed at the principal disorder, "
+                f"{guideline.principal_name.lower() or 'the principal disorder'}",
+            )
+    return ()
 
 
 def plan_record_faults(case: Any, plan: str) -> dict[str, tuple[str, ...]]:

@@ -167,6 +167,14 @@ class CaseGuideline:
     safety_needed: bool
     reference_codes: tuple[str, ...]
     profile: Any = None
+    principal_name: str = ""
+    principal_specific_drugs: frozenset[str] = frozenset()
+    comorbid_treatments: tuple[tuple[str, frozenset[str], tuple[str, ...]], ...] = ()
+    """What a plan aimed at the principal disorder names and one aimed at a comorbid one names instead:
+    ``principal_specific_drugs`` are the first-line drugs no comorbid disorder of the case shares (fluoxetine serves a
+    depression as well as a bulimia, lithium a mania only); ``comorbid_treatments`` holds, per comorbid disorder, its
+    name, its drugs and its psychological therapies (``disorders.json`` ``psychotherapy``), each less those the
+    principal disorder shares (:func:`.features.plan_targets_other`)."""
 
 
 def _disorder_entry(kb: Any, code: str) -> Any:
@@ -202,6 +210,8 @@ def case_guideline(case: Any) -> CaseGuideline:
     codes = tuple(normalize_code(c) for c in case.diagnosis.codes)
     first, first_t, other, other_t = set(), [], set(), []
     needs_safety = False
+    principal_name = ""
+    comorbid: list[tuple[str, set[str], list[str]]] = []
     for i, code in enumerate(codes):
         entry = _disorder_entry(kb, code)
         if entry is None:
@@ -210,9 +220,12 @@ def case_guideline(case: Any) -> CaseGuideline:
         if i == 0:
             first.update(drugs)
             first_t.extend(therapies)
+            principal_name = str(_field(entry, "name", code))
         else:
             other.update(drugs)
             other_t.extend(therapies)
+            talking = [str(t) for t in (_field(_field(entry, "treatment") or {}, "psychotherapy", ()) or ())]
+            comorbid.append((str(_field(entry, "name", code)), set(drugs), talking))
     # The case's own reference medications are first-line for this patient too.
     for med in case.treatment.medications or ():
         first.add(med.name.lower())
@@ -240,4 +253,9 @@ def case_guideline(case: Any) -> CaseGuideline:
         safety_needed=needs_safety,
         reference_codes=codes,
         profile=load_critical_actions().profile(case),
+        principal_name=principal_name,
+        principal_specific_drugs=frozenset(first - other),
+        comorbid_treatments=tuple(
+            (name, frozenset(drugs - first), tuple(t for t in talking if t not in first_t)) for name, drugs, talking in comorbid
+        ),
     )

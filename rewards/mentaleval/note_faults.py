@@ -382,15 +382,15 @@ def illness_days(view: NoteView) -> float | None:
     """How long the present illness has lasted by the encounter and the note: the longest duration (the knowledge
     base's parser, a bare "for weeks" read as two) in the replies to questions about onset (``onset_questions``),
     the note's chief complaint and its history of present illness; when none of those says one, the longest in a
-    reply's sentence that names a finding (not "I've been a cleaner for 4 years")."""
-    durations = load_durations()
+    reply's sentence that names a finding (not "I've been a cleaner for 4 years"); a length under a day counts only
+    counted back from now (not "sleeps about four hours")."""
     cues = [stem(w) for w in _data()["onset_questions"]]
     onset = [
         reply for question, reply in view.turns
         if any(" ".join(stem(t) for t in tokenize(question)).find(c) >= 0 for c in cues)
     ]
     texts = onset + [view.sections.get("chief_complaint", ""), view.sections.get("history_of_present_illness", "")]
-    said = durations.longest_said(texts, bare_plurals=True)
+    said = _longest_illness_duration(texts)
     if said is not None:
         return said
     # else a reply's sentence that tells a finding with its duration ("I've felt low for months"), never one about
@@ -400,7 +400,23 @@ def illness_days(view: NoteView) -> float | None:
         sentence for reply in view.replies for sentence in re.split(r"(?<=[.!?])\s+", reply)
         if any(not m.negated and lexicon.get(m.concept_id).kind in ("symptom", "sign") for m in mentions(sentence))
     ]
-    return durations.longest_said(telling, bare_plurals=True)
+    return _longest_illness_duration(telling)
+
+
+# a length under a day is how long an illness has lasted only when it is counted back from now ("six hours ago", "for
+# the last twelve hours"); else it is a length within the day: a night's sleep ("sleeps about four hours"), an attack,
+# a drinking session
+_HOURS_BACK = re.compile(r"\b(?:hours?|minutes?)\s+ago\b|\b(?:last|past)\s+(?:\w+\s+){0,2}hours?\b|\bsince\s+(?:this\s+morning|last\s+night|yesterday)\b", re.IGNORECASE)
+
+
+def _longest_illness_duration(texts: list[str]) -> float | None:
+    """The longest duration ``texts`` say (the knowledge base's parser, a bare "for weeks" read as two), a length
+    under a day counted only where it is counted back from now (:data:`_HOURS_BACK`)."""
+    durations = load_durations()
+    said = [
+        d for t in texts for d in durations.said_days(t, bare_plurals=True) if d >= 1.0 or _HOURS_BACK.search(t)
+    ]
+    return max(said) if said else None
 
 
 def diagnosis_duration(view: NoteView) -> list[NoteFault]:

@@ -43,7 +43,8 @@ reads "x, full credit at t"):
   the case calls for it, else 1; dose is 1 when a dose is stated or no drug proposed. A plan with an
   unsafe drug scores at most 2. A safe plan with gaps in first-line care for this patient
   (:attr:`~.features.PlanReading.gaps`: an element for another disorder, the core treatment of one of the patient's
-  disorders left out, a step the record rules out or calls for, read by the audit's plan-follows-record rules) scores
+  disorders left out, a step the record rules out or calls for, read by the audit's plan-follows-record rules, a plan
+  whose treatments are a comorbid disorder's with nothing aimed at the principal one, :func:`.features.plan_targets_other`) scores
   at most 3, half a point less for each further gap, never below 2 (``limits.plan_gap_step``, ``plan_gap_floor``).
 """
 
@@ -320,10 +321,11 @@ TREATMENT_TERMS = (
 
 def advised_points(r: PlanReading) -> float:
     """What the plan loses for each advised step it leaves out (``cues.json`` ``limits.plan_advised_points`` each,
-    at most ``plan_advised_max``): school liaison for a child, physical care after days without food; a gap, not
-    a danger, so never a cap."""
+    at most ``plan_advised_max``): school liaison for a child, physical care after days without food, a drug of the
+    past history left unconsidered (:func:`.features.past_treatment_unconsidered`); a gap, not a danger, so never a
+    cap."""
     limits = load_cues().limits
-    missing = len(r.advised_missing) + len(r.record_advised)
+    missing = len(r.advised_missing) + len(r.record_advised) + len(r.past_unconsidered)
     return min(float(limits.get("plan_advised_max", 0.8)), float(limits.get("plan_advised_points", 0.4)) * missing)
 
 

@@ -45,7 +45,7 @@ from mentalhospital_env.knowledge.language import clauses, memo_size, negation_b
 from mentalhospital_env.knowledge.lexicon import lexicon_relations, load_lexicon
 
 from ..chart import Chart, per_encounter
-from .features import _disorder_names, mentions, note_blocks
+from .features import _disorder_names, mentions, note_blocks, unasked_spans
 
 _CLAIM_KINDS = frozenset({"symptom", "sign"})
 _SERIOUS_DOMAINS = frozenset({"risk", "psychosis"})
@@ -191,6 +191,7 @@ def _block_claims(text: str) -> list[tuple[str, bool]]:
     breaks = negation_breaks(text)
     parts = clauses(text)
     sentence_starts = sorted({0} | set(sentence_breaks(text)))
+    unasked = unasked_spans(text)
     out: list[tuple] = []
     said_with_negation: set[tuple[str, int]] = set()
     for m in found:
@@ -212,6 +213,8 @@ def _block_claims(text: str) -> list[tuple[str, bool]]:
         # a finding said with its own negation ("can't concentrate", "unable to sleep") is affirmed: a denial earlier
         # in the sentence does not reach it ("lost weight without trying and can't concentrate")
         sentence = max(s for s in sentence_starts if s <= m.start)
+        if any(a <= m.start < b for a, b in unasked):
+            continue  # "nightmares were not asked about and need asking": neither asserted nor denied
         if m.start < len(tokens) and tokens[m.start] in _OWN_NEGATIONS:
             said_with_negation.add((m.concept_id, sentence))
             out.append((m.concept_id, True))
@@ -230,6 +233,7 @@ def _others() -> frozenset[str]:
 
     raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
     return frozenset(raw["note_claims_not_the_patient"]["subjects"])
+
 
 
 def _quoted_spans(note: str) -> list[tuple[int, int]]:
