@@ -177,12 +177,19 @@ def test_a_topic_whose_cue_a_guard_dropped_stays_dropped():
 
 
 def test_a_weak_cue_topic_is_dropped_only_beside_a_confirmed_one():
-    # "spirits" read as alcohol beside the mood the model confirms
-    assert combine(["mood", "alcohol"], PROBS, 2.0, 0.05, 0.5) == ["mood"]
+    probs = {"alcohol": 0.9, "course": 0.01, "sleep": 0.02}
+    # "a drink first thing in the morning": no question about the course beside the alcohol the model confirms
+    assert combine(["alcohol", "course"], probs, 2.0, 0.05, 0.5) == ["alcohol"]
     # both unsure (a list question): the cues stand
-    assert combine(["sleep", "alcohol"], PROBS, 2.0, 0.05, 0.5) == ["sleep", "alcohol"]
+    assert combine(["sleep", "course"], probs, 2.0, 0.05, 0.5) == ["sleep", "course"]
     # the cues' only question is never dropped
-    assert combine(["alcohol"], PROBS, 2.0, 0.05, 0.5) == ["alcohol"]
+    assert combine(["course"], probs, 2.0, 0.05, 0.5) == ["course"]
+
+
+def test_a_sensitive_topic_the_cues_found_is_never_dropped():
+    probs = {"medication": 0.9, "alcohol": 0.01, "other_drugs": 0.9}
+    assert combine(["alcohol", "medication", "other_drugs"], probs, 2.0, 0.05, 0.5) == ["alcohol", "medication", "other_drugs"]
+    assert combine(["course", "medication"], {"course": 0.01, "medication": 0.9}, 2.0, 0.05, 0.5) == ["medication"]
 
 
 def test_a_topic_from_the_previous_turn_is_never_dropped():

@@ -408,7 +408,9 @@ def combine(
     read in its other sense beside the real question ("How have your spirits been?" is no alcohol question),
     not one of the several things a list question asks ("Do you drink or gamble?"), where a per-topic model
     is unsure of each. A topic taken from the previous turn (not in ``own``, the utterance's own topics) is
-    never dropped: the model reads the context only as words. A family-history question stays the cues'
+    never dropped: the model reads the context only as words. Nor is a sensitive topic (risk, substances, trauma:
+    ``sensitive`` in the taxonomy) the cues found: a risk or a substance asked and not heard costs more than a
+    question read twice ("Dad, is he taking anything - drugs, alcohol?" asks about alcohol). A family-history question stays the cues'
     (they name the relative); a family history the model adds takes the symptoms asked with it, as the cues'
     reading does."""
     tax = load_taxonomy()
@@ -417,7 +419,7 @@ def combine(
 
     def vetoed(t: str) -> bool:
         return (
-            tax.kind(t) != "meta" and t in own and probs.get(t, 1.0) < veto_below
+            tax.kind(t) != "meta" and not tax.by_id[t].sensitive and t in own and probs.get(t, 1.0) < veto_below
             and any(probs.get(u, 0.0) >= confirm_above for u in content if u != t)
         )
 
