@@ -32,6 +32,7 @@ from functools import lru_cache
 from importlib import resources
 
 from mentalhospital_env.knowledge.language import memo_size, stem, stems_of
+from mentalhospital_env.patient.topic_model import features, load_topic_model
 
 __all__ = [
     "Taxonomy",
@@ -344,9 +345,95 @@ def understand(utterance: str, context: str | None = None) -> Understanding:
     """The topics ``utterance`` asks about; ``context`` is the doctor's previous turn, if any."""
     if not isinstance(utterance, str):
         raise TypeError(f"utterance must be a str, got {type(utterance).__name__}")
+    return _read(utterance[:2000], context[:2000] if context else None)
+
+
+def cue_reading(utterance: str, context: str | None = None) -> Understanding:
+    """What the cue phrases alone read in ``utterance`` (no learned model): the features the topic model
+    is fitted on, and the baseline it is measured against."""
     if context:
         return _follow(utterance[:2000], context[:2000])
     return _understand(utterance[:2000], None)
+
+
+@lru_cache(maxsize=memo_size(8192))
+def _read(utterance: str, context: str | None) -> Understanding:
+    """The cues' reading, mended by the learned topic model (``topic_model.py``) where one is shipped."""
+    cue = _follow(utterance, context) if context else _understand(utterance, None)
+    model = load_topic_model()
+    if model is None:
+        return cue
+    tax = load_taxonomy()
+    stemmed, context_stems = model_input(utterance, context)
+    probs = model.probabilities(features(stemmed, context_stems, cue.topics if model.cue_features else ()))
+    own = _understand(utterance, None).topics if context else cue.topics
+    topics = combine(cue.topics, probs, model.add_above, model.veto_below, model.confirm_above, own,
+                     cue_seen(stemmed))
+    if topics == list(cue.topics):
+        return cue
+    return replace(cue, topics=tuple(topics), when=_when(stemmed, topics, tax))
+
+
+def model_input(utterance: str, context: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The stems the topic model reads: the asked part of the utterance, and of the previous turn."""
+    tax = load_taxonomy()
+    stemmed = stems_of(asked_part(_normal(utterance, tax)))
+    return stemmed, (stems_of(asked_part(_normal(context, tax))) if context else ())
+
+
+def cue_seen(stemmed: Sequence[str]) -> frozenset[str]:
+    """Every topic a cue phrase of which occurs in ``stemmed``, whether or not its guards let it count."""
+    tax = load_taxonomy()
+    return frozenset(t.rstrip(_WEAK + _SOLO) for t in _scan(stemmed, tax.question_index))
+
+
+def combine(
+    cue_topics: Sequence[str],
+    probs: dict[str, float],
+    add_above: float,
+    veto_below: float,
+    confirm_above: float,
+    own: Sequence[str] | None = None,
+    seen: Iterable[str] = (),
+) -> list[str]:
+    """The cues' topics mended by the model's probabilities.
+
+    A topic for which the cues have no phrase in the utterance is added at ``add_above`` or more; one whose cue
+    phrase is there (``seen``) but whose guards dropped it stays dropped ("How much coffee do you drink?" asks
+    about no alcohol; "so low that you've thought about ending your life" asks about the risk, not the mood):
+    the guards are decisions, the model only reads what no cue was written for. Greetings, closings and rapport
+    are the cues' alone: they steer the conversation ("Is there anything else you'd like to
+    tell me?" is the open question, not the end). A topic the cues found is dropped under
+    ``veto_below`` only where the model confirms another topic the cues found (``confirm_above``): a cue word
+    read in its other sense beside the real question ("How have your spirits been?" is no alcohol question),
+    not one of the several things a list question asks ("Do you drink or gamble?"), where a per-topic model
+    is unsure of each. A topic taken from the previous turn (not in ``own``, the utterance's own topics) is
+    never dropped: the model reads the context only as words. Nor is a sensitive topic (risk, substances, trauma:
+    ``sensitive`` in the taxonomy) the cues found: a risk or a substance asked and not heard costs more than a
+    question read twice ("Dad, is he taking anything - drugs, alcohol?" asks about alcohol). A family-history question stays the cues'
+    (they name the relative); a family history the model adds takes the symptoms asked with it, as the cues'
+    reading does."""
+    tax = load_taxonomy()
+    own = set(cue_topics if own is None else own)
+    content = [t for t in cue_topics if tax.kind(t) != "meta"]
+
+    def vetoed(t: str) -> bool:
+        return (
+            tax.kind(t) != "meta" and not tax.by_id[t].sensitive and t in own and probs.get(t, 1.0) < veto_below
+            and any(probs.get(u, 0.0) >= confirm_above for u in content if u != t)
+        )
+
+    out = [t for t in cue_topics if not vetoed(t)]
+    if "family_history" not in cue_topics:
+        seen = set(seen)
+        out += sorted((t for t, p in probs.items() if p >= add_above and t not in out and t not in cue_topics
+                       and t not in seen and t not in _SMALL_TALK),
+                      key=lambda t: (-probs[t], t))
+    if not [t for t in out if tax.kind(t) != "meta"] and content:
+        return list(cue_topics)
+    if "family_history" in out and "family_history" not in cue_topics:
+        out = ["family_history"] + [t for t in out if t in _SMALL_TALK]
+    return out
 
 
 _SENTENCES = re.compile(r"(?<=[.?!])\s+")

@@ -1,0 +1,151 @@
+"""A learned reading of a doctor's utterance, beside the cue phrases of the *understand* room.
+
+The cue phrases of ``data/taxonomy.json`` are written by hand, so they know the wordings that were read and
+miss the ones that were not ("Are you much of a drinker?"), and a cue word with two senses fires in the
+wrong one ("How have your spirits been?"). This module holds a multi-label linear model (one logistic
+regression per topic) over the stemmed words and word pairs of the asked part, the words of the doctor's
+previous turn, and the topics the cues found. Its weights are data (``data/topic_model.json``), fitted by
+``scripts/fit_topic_model.py`` from the hand-labelled utterances under ``benchmarks/data/``; reading needs
+numpy only, and is deterministic.
+
+The file says how the model is combined with the cues (``combine``, see
+:func:`mentalhospital_env.patient.understanding.combine`): a topic the cues missed is added where the model's
+probability reaches ``add_above`` (above 1: never); a topic the cues found in the utterance itself is dropped
+where the model's probability is under ``veto_below`` and the model confirms another topic the cues found at
+``confirm_above``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["TopicModel", "TopicModelError", "features", "load_topic_model", "read_topic_model"]
+
+FORMAT = "mentalhospital-topic-model/1"
+
+
+class TopicModelError(ValueError):
+    """A topic-model file that cannot be read; the message names the file and the field."""
+
+
+def features(stemmed: Sequence[str], context: Sequence[str] = (), cue_topics: Sequence[str] = ()) -> list[str]:
+    """The model's features of an utterance: ``w:`` stems and ``b:`` stem pairs of the asked part,
+    ``c:`` stems of the previous doctor turn (``fu`` when there is one), ``t:`` topics the cues found."""
+    out = [f"w:{w}" for w in stemmed]
+    out += [f"b:{a}_{b}" for a, b in pairwise(stemmed)]
+    if context:
+        out.append("fu")
+        out += [f"c:{w}" for w in context]
+    out += [f"t:{t}" for t in cue_topics]
+    out.append("t:none" if not cue_topics else f"n:{min(len(cue_topics), 3)}")
+    return list(dict.fromkeys(out))
+
+
+@dataclass(frozen=True)
+class TopicModel:
+    topics: tuple[str, ...]
+    index: dict[str, int]
+    weights: np.ndarray  # (n_features, n_topics)
+    bias: np.ndarray  # (n_topics,)
+    add_above: float
+    veto_below: float
+    confirm_above: float
+    #: whether the model reads the cues' topics (``t:`` features): the reader must pass them exactly when it
+    #: was fitted with them, or every probability shifts
+    cue_features: bool = False
+
+    def probabilities(self, feats: Sequence[str]) -> dict[str, float]:
+        rows = [self.index[f] for f in feats if f in self.index]
+        z = self.bias + (self.weights[rows].sum(axis=0) if rows else 0.0)
+        p = 1.0 / (1.0 + np.exp(-z))
+        return dict(zip(self.topics, p.tolist()))
+
+
+def _field(raw: dict, name: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if name not in raw:
+        raise TopicModelError(f"{where}: missing field {name!r}")
+    value = raw[name]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise TopicModelError(f"{where}: field {name!r} must be {getattr(kind, '__name__', kind)}, got {type(value).__name__}")
+    return value
+
+
+def _number(value: Any, where: str, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise TopicModelError(f"{where}: field {name!r} must hold finite numbers, got {value!r}")
+    return float(value)
+
+
+def read_topic_model(text: str, where: str, known_topics: Sequence[str] | None = None) -> TopicModel:
+    """A :class:`TopicModel` from the text of a weight file; ``where`` names the file in errors."""
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise TopicModelError(f"{where}: not JSON ({err})") from None
+    if not isinstance(raw, dict):
+        raise TopicModelError(f"{where}: the file must hold a JSON object, got {type(raw).__name__}")
+    if _field(raw, "format", str, where) != FORMAT:
+        raise TopicModelError(f"{where}: field 'format' must be {FORMAT!r}, got {raw['format']!r}")
+    topics = _field(raw, "topics", list, where)
+    if not topics or not all(isinstance(t, str) and t for t in topics) or len(set(topics)) != len(topics):
+        raise TopicModelError(f"{where}: field 'topics' must be a non-empty list of distinct topic ids")
+    if known_topics is not None:
+        unknown = [t for t in topics if t not in set(known_topics)]
+        if unknown:
+            raise TopicModelError(f"{where}: field 'topics' names topics the taxonomy lacks: {unknown[:5]}")
+    bias = _field(raw, "bias", list, where)
+    if len(bias) != len(topics):
+        raise TopicModelError(f"{where}: field 'bias' must hold one number per topic ({len(topics)}), got {len(bias)}")
+    bias_arr = np.array([_number(b, where, "bias") for b in bias], dtype=np.float64)
+    weights = _field(raw, "weights", dict, where)
+    index: dict[str, int] = {}
+    matrix = np.zeros((len(weights), len(topics)), dtype=np.float64)
+    for row, (feat, entries) in enumerate(sorted(weights.items())):
+        if not isinstance(entries, dict):
+            raise TopicModelError(f"{where}: field 'weights' entry {feat!r} must map topic ids to numbers")
+        for topic, w in entries.items():
+            if topic not in topics:
+                raise TopicModelError(f"{where}: field 'weights' entry {feat!r} names unknown topic {topic!r}")
+            matrix[row, topics.index(topic)] = _number(w, where, f"weights.{feat}")
+        index[feat] = row
+    combine = _field(raw, "combine", dict, where)
+    add_above = _number(_field(combine, "add_above", (int, float), f"{where} combine"), where, "combine.add_above")
+    veto_below = _number(_field(combine, "veto_below", (int, float), f"{where} combine"), where, "combine.veto_below")
+    confirm_above = _number(_field(combine, "confirm_above", (int, float), f"{where} combine"), where, "combine.confirm_above")
+    if not (0.0 <= veto_below <= add_above) or not (0.0 <= confirm_above <= 1.0):
+        raise TopicModelError(
+            f"{where}: field 'combine' needs 0 <= veto_below <= add_above and 0 <= confirm_above <= 1, "
+            f"got veto_below {veto_below}, add_above {add_above}, confirm_above {confirm_above}"
+        )
+    cue_features = _field(raw, "cue_features", bool, where)
+    return TopicModel(tuple(topics), index, matrix, bias_arr, add_above, veto_below, confirm_above, cue_features)
+
+
+def load_topic_model_file(path: Path, known_topics: Sequence[str] | None = None) -> TopicModel:
+    try:
+        text = Path(path).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise TopicModelError(f"{path}: cannot be read ({err})") from None
+    return read_topic_model(text, str(path), known_topics)
+
+
+@lru_cache(maxsize=1)
+def load_topic_model() -> TopicModel | None:
+    """The shipped model (``data/topic_model.json``), or ``None`` where none is shipped."""
+    from mentalhospital_env.patient.understanding import load_taxonomy
+
+    res = resources.files(__package__).joinpath("data/topic_model.json")
+    if not res.is_file():
+        return None
+    known = [t.id for t in load_taxonomy().topics]
+    return read_topic_model(res.read_text("utf-8"), "mentalhospital_env/patient/data/topic_model.json", known)

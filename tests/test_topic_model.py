@@ -1,0 +1,223 @@
+"""The understand room's learned topic model: its weight file's loader, and how it mends the cues' reading.
+
+The loader must refuse a bad file with an error naming the file and the field; the combination must add a
+topic only where no cue phrase was written for it, drop a cue's topic only where the model confirms another,
+and never touch a topic taken from the previous turn or a conversational act.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mentalhospital_env.patient.topic_model import (
+    FORMAT,
+    TopicModelError,
+    features,
+    load_topic_model,
+    load_topic_model_file,
+    read_topic_model,
+)
+from mentalhospital_env.patient.understanding import combine, cue_reading, load_taxonomy, understand
+
+WHERE = "somewhere/topic_model.json"
+
+
+def good() -> dict:
+    return {
+        "format": FORMAT,
+        "topics": ["mood", "sleep"],
+        "bias": [-2.0, -2.0],
+        "combine": {"add_above": 0.7, "veto_below": 0.05, "confirm_above": 0.5},
+        "cue_features": False,
+        "weights": {"w:sleep": {"sleep": 5.0}, "w:low": {"mood": 4.0, "sleep": -1.0}},
+    }
+
+
+def test_a_good_file_reads_and_scores_by_its_weights():
+    model = read_topic_model(json.dumps(good()), WHERE)
+    p = model.probabilities(["w:sleep", "w:unknown"])
+    assert p["sleep"] > 0.9
+    assert p["mood"] < 0.2
+    assert model.probabilities([]) == pytest.approx({"mood": 0.1192, "sleep": 0.1192}, abs=1e-3)
+
+
+# each breakage names the field it breaks
+BREAKAGES = [
+    (lambda d: d.pop("format"), "format"),
+    (lambda d: d.update(format="other/9"), "format"),
+    (lambda d: d.pop("topics"), "topics"),
+    (lambda d: d.update(topics=["mood", "mood"]), "topics"),
+    (lambda d: d.update(topics="mood"), "topics"),
+    (lambda d: d.update(bias=[0.0]), "bias"),
+    (lambda d: d.update(bias=[0.0, "x"]), "bias"),
+    (lambda d: d.update(bias=[0.0, float("nan")]), "bias"),
+    (lambda d: d.pop("weights"), "weights"),
+    (lambda d: d["weights"].update({"w:x": {"mania": 1.0}}), "weights"),
+    (lambda d: d["weights"].update({"w:x": [1.0]}), "weights"),
+    (lambda d: d["weights"].update({"w:x": {"mood": True}}), "weights"),
+    (lambda d: d.pop("combine"), "combine"),
+    (lambda d: d["combine"].pop("veto_below"), "veto_below"),
+    (lambda d: d["combine"].update(veto_below=0.9), "combine"),
+    (lambda d: d["combine"].update(confirm_above=2.0), "combine"),
+    (lambda d: d.pop("cue_features"), "cue_features"),
+    (lambda d: d.update(cue_features=1), "cue_features"),
+]
+
+
+@pytest.mark.parametrize(("breakage", "field"), BREAKAGES)
+def test_a_broken_file_names_the_file_and_the_field(breakage, field):
+    raw = good()
+    breakage(raw)
+    with pytest.raises(TopicModelError) as err:
+        read_topic_model(json.dumps(raw), WHERE)
+    assert WHERE in str(err.value) and field in str(err.value)
+
+
+def test_topics_the_taxonomy_lacks_are_refused():
+    raw = good()
+    raw["topics"] = ["mood", "moods"]
+    with pytest.raises(TopicModelError, match="moods"):
+        read_topic_model(json.dumps(raw), WHERE, known_topics=[t.id for t in load_taxonomy().topics])
+
+
+def test_an_unreadable_file_names_the_path(tmp_path):
+    path = tmp_path / "topic_model.json"
+    path.write_bytes(b"\xff\xfe not text")
+    with pytest.raises(TopicModelError, match=str(path)):
+        load_topic_model_file(path)
+    with pytest.raises(TopicModelError, match="missing.json"):
+        load_topic_model_file(tmp_path / "missing.json")
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=8),
+    lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=8), kids, max_size=3),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    key=st.sampled_from(["format", "topics", "bias", "combine", "weights", "cue_features"]),
+    value=json_values,
+)
+def test_any_value_in_any_field_reads_or_fails_clearly(key, value):
+    raw = good()
+    raw[key] = value
+    try:
+        model = read_topic_model(json.dumps(raw), WHERE)
+    except TopicModelError as err:
+        assert WHERE in str(err)
+    else:
+        assert set(model.probabilities(["w:sleep"])) == set(model.topics)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=40))
+def test_any_text_reads_or_fails_clearly(text):
+    try:
+        read_topic_model(text, WHERE)
+    except TopicModelError as err:
+        assert WHERE in str(err)
+
+
+def test_the_shipped_model_loads_and_knows_every_topic():
+    model = load_topic_model()
+    assert model is not None
+    assert set(model.topics) == {t.id for t in load_taxonomy().topics}
+
+
+def test_understand_reads_the_features_the_model_was_fitted_on(monkeypatch):
+    # a model fitted without the cues' topics must not be handed them: "t:none" is one of its features, and a
+    # reading that swaps it for "n:1" shifts every probability (stop 30: "Any thoughts of harming yourself?"
+    # gained suicide and violence and the patient answered "No idea")
+    import mentalhospital_env.patient.understanding as u
+
+    model = load_topic_model()
+    seen: list[list[str]] = []
+    real = model.probabilities
+
+    def spy(feats):
+        seen.append(list(feats))
+        return real(feats)
+
+    monkeypatch.setattr(type(model), "probabilities", lambda self, feats: spy(feats))
+    u._read.cache_clear()
+    try:
+        understand("Any thoughts of harming yourself at all, would you say?")
+    finally:
+        u._read.cache_clear()
+    assert seen and all(("t:none" in f) != model.cue_features for f in seen)
+    assert not model.cue_features or any(f.startswith("t:self_harm") for f in seen[0])
+
+
+def test_a_risk_screen_is_not_read_as_a_violence_question():
+    assert set(understand("Any thoughts of harming yourself?").topics) <= {"self_harm", "suicide"}
+
+
+def test_features_are_words_pairs_context_and_cue_topics():
+    f = features(("how", "sleep"), ("any", "voice"), ("sleep",))
+    assert {"w:how", "w:sleep", "b:how_sleep", "fu", "c:voice", "t:sleep"} <= set(f)
+    assert "fu" not in features(("how",))
+
+
+PROBS = {"mood": 0.9, "sleep": 0.01, "alcohol": 0.02, "violence": 0.8, "closing": 0.95, "work": 0.01}
+
+
+def test_a_topic_no_cue_was_written_for_is_added():
+    assert combine(["mood"], PROBS, 0.7, 0.05, 0.5) == ["mood", "violence"]
+
+
+def test_a_topic_whose_cue_a_guard_dropped_stays_dropped():
+    assert "violence" not in combine(["mood"], PROBS, 0.7, 0.05, 0.5, seen={"mood", "violence"})
+
+
+def test_a_weak_cue_topic_is_dropped_only_beside_a_confirmed_one():
+    probs = {"alcohol": 0.9, "course": 0.01, "sleep": 0.02}
+    # "a drink first thing in the morning": no question about the course beside the alcohol the model confirms
+    assert combine(["alcohol", "course"], probs, 2.0, 0.05, 0.5) == ["alcohol"]
+    # both unsure (a list question): the cues stand
+    assert combine(["sleep", "course"], probs, 2.0, 0.05, 0.5) == ["sleep", "course"]
+    # the cues' only question is never dropped
+    assert combine(["course"], probs, 2.0, 0.05, 0.5) == ["course"]
+
+
+def test_a_sensitive_topic_the_cues_found_is_never_dropped():
+    probs = {"medication": 0.9, "alcohol": 0.01, "other_drugs": 0.9}
+    assert combine(["alcohol", "medication", "other_drugs"], probs, 2.0, 0.05, 0.5) == ["alcohol", "medication", "other_drugs"]
+    assert combine(["course", "medication"], {"course": 0.01, "medication": 0.9}, 2.0, 0.05, 0.5) == ["medication"]
+
+
+def test_a_topic_from_the_previous_turn_is_never_dropped():
+    assert combine(["mood", "sleep"], PROBS, 2.0, 0.05, 0.5, own=["mood"]) == ["mood", "sleep"]
+
+
+def test_conversational_acts_are_the_cues_alone():
+    assert "closing" not in combine(["sleep"], PROBS, 0.7, 0.05, 0.5)
+
+
+def test_family_history_added_takes_the_symptoms_with_it():
+    probs = {"family_history": 0.9, "mood": 0.8}
+    assert combine(["mood"], probs, 0.7, 0.05, 0.5) == ["family_history"]
+    # a family-history question stays the cues' (they name the relative)
+    assert combine(["family_history"], {"family_history": 0.9, "mood": 0.9}, 0.7, 0.05, 0.5) == ["family_history"]
+
+
+def test_the_open_question_stays_open():
+    u = understand("Is there anything else you'd like to tell me?")
+    assert u.open and "closing" not in u.topics
+
+
+def test_understand_is_the_cue_reading_where_the_model_agrees():
+    for q, ctx in [("How is your sleep?", None), ("And how long has that been going on?", "Do you hear voices?")]:
+        assert understand(q, ctx) == cue_reading(q, ctx)
+
+
+def test_reading_is_deterministic():
+    qs = ["Any thoughts of harming yourself or anyone else?", "How have your spirits been?", "Do u drink much"]
+    first = [understand(q) for q in qs]
+    assert [understand(q) for q in qs] == first
