@@ -1139,6 +1139,77 @@ def _relative_binding_clash(checkpoint: str, output: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1)
+def _subject_blind_stems() -> frozenset[str]:
+    """language.json's ``subject_blind_verbs``, as stems."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/language.json").read_text("utf-8")
+    )
+    return frozenset(stem(v) for v in raw["subject_blind_verbs"]["verbs"])
+
+
+@lru_cache(maxsize=1)
+def _person_words() -> frozenset[str]:
+    kin = load_cues().kinship
+    return frozenset(kin.role_of) | frozenset(kin.groups) | _other_person_words()
+
+
+_PATIENT_IN_CHECKPOINT = frozenset({"i", "he", "she", "patient", "pt"})
+
+
+@lru_cache(maxsize=memo_size(65536))
+def verb_subjects(text: str, checkpoint: bool) -> frozenset[tuple[str, bool]]:
+    """(verb stem, whether its subject is the patient) for each subject spaCy's parse gives a verb outside
+    ``subject_blind_verbs``: the patient is "I" (and, in a checkpoint, written of the patient: "he", "she", "the
+    patient", a name); another person is a relative's or another person's word ("my mum", "her aunt", "a
+    friend"). A subject that is neither ("it", "they", "he" in a reply) is left out. Empty for a text too long
+    to parse."""
+    from mentalhospital_env.knowledge.language import _parsed
+
+    doc = _parsed(text)
+    if doc is None:
+        return frozenset()
+    blind, persons = _subject_blind_stems(), _person_words()
+    out = set()
+    for t in doc:
+        if t.dep_ not in ("nsubj", "nsubjpass") or t.head is t:
+            continue
+        verb = stem(t.head.text.lower())
+        if verb in blind or not t.head.text.isalpha():
+            continue
+        word = t.text.lower().removesuffix("'s")
+        if word in persons:
+            out.add((verb, False))
+        elif word == "i" or (checkpoint and word in _PATIENT_IN_CHECKPOINT):
+            out.add((verb, True))
+        elif checkpoint and t.i > 0 and t.text[:1].isupper() and t.text[1:].islower() and doc[t.i - 1].text != ".":
+            out.add((verb, True))  # a name inside the sentence: the record's patient
+    return frozenset(out)
+
+
+def subject_clash(checkpoint: str, output: str) -> str | None:
+    """A verb both statements use whose subject is the patient in one and a relative or another person in the
+    other, and nobody else's in either ("He avoids phone calls" against "My mum avoids phone calls"; "Sarah
+    nursed her mother" against "My aunt nursed my mother"): a finding said of two people. Parsed only when one
+    of the two names a person."""
+    persons = _person_words()
+    if persons.isdisjoint(tokenize(output)) and persons.isdisjoint(tokenize(checkpoint)):
+        return None
+    c_subjects = verb_subjects(checkpoint, True)
+    if not c_subjects:
+        return None
+    o_subjects = verb_subjects(output, False)
+    for verb in {v for v, _ in c_subjects} & {v for v, _ in o_subjects}:
+        c_who = {p for v, p in c_subjects if v == verb}
+        o_who = {p for v, p in o_subjects if v == verb}
+        if len(c_who) == 1 and len(o_who) == 1 and c_who != o_who:
+            return f"subject differs: '{verb}' is said of {'the patient' if True in c_who else 'another person'}"
+    return None
+
+
 def _times_conflict(a: str | None, b: str | None) -> bool:
     return a is not None and b is not None and a != b
 
@@ -1482,6 +1553,7 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
         or when_clash(checkpoint, output)
         or condition_clash(checkpoint, output)
         or _relative_binding_clash(checkpoint, output)
+        or subject_clash(checkpoint, output)
     )
 
 

@@ -14,6 +14,7 @@ from mentalhospital_env.rewards.adjudication import (
     Jury,
     LLMJudge,
     amount_level_clash,
+    contrary_clash,
     amount_levels,
     make_adjudicator,
     parse_yes_no,
@@ -1444,3 +1445,62 @@ def test_a_person_is_no_mention_of_the_finding_said_both_ways():
 
 def test_a_relative_who_knew_of_a_symptom_is_not_its_bearer():
     assert statement_conflict("His father knew he was 'irritable' at the time.", "His father has been irritable.")
+
+
+# --- stop 30 (issue 18, mend by cause): the subject of a shared verb, and contraries from the lexicon -----------
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("She hides her meals from the family.", "My sister hides her meals from everyone."),
+        ("He checks the locks before bed.", "My dad checks the locks before bed."),
+        ("His brother gambles away his wages.", "I gamble away my wages."),
+    ],
+)
+def test_a_verb_said_of_another_person_is_not_the_patients(checkpoint, output):
+    from mentalhospital_env.rewards.adjudication import subject_clash
+
+    assert subject_clash(checkpoint, output) is not None
+    assert statement_conflict(checkpoint, output) is not None
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("She hides her meals from the family.", "I hide my meals from my family."),
+        ("He checks the locks before bed.", "I check the locks before bed; my dad says so too."),
+        # knowing and saying name no bearer of the finding
+        ("No family history of epilepsy that her son knows of.", "Nobody in the family has epilepsy, as far as I know."),
+    ],
+)
+def test_the_same_person_or_a_subject_blind_verb_is_no_subject_clash(checkpoint, output):
+    from mentalhospital_env.rewards.adjudication import subject_clash
+
+    assert subject_clash(checkpoint, output) is None
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Numbness of the right arm since Tuesday.", "My left arm has gone numb since Tuesday."),
+        ("Completed a nursing degree.", "I dropped out of nursing in the second year."),
+        ("Graduated in engineering at 21.", "I was kicked out of my engineering course."),
+        ("Declined the offer of a ward manager post.", "I was promoted to ward manager."),
+        ("Regular contact with her son.", "My son and I are estranged."),
+    ],
+)
+def test_contraries_of_side_course_offer_and_contact(checkpoint, output):
+    assert contrary_clash(checkpoint, output) is not None
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Numbness of the right arm since Tuesday.", "My right arm has gone numb since Tuesday."),
+        ("Graduated in engineering at 21.", "I graduated in engineering when I was 21."),
+        ("Regular contact with her son.", "My son rings me every week."),
+    ],
+)
+def test_the_same_side_of_a_contrary_is_no_clash(checkpoint, output):
+    assert contrary_clash(checkpoint, output) is None
