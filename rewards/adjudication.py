@@ -827,6 +827,60 @@ def _alcohol_differs(c_amounts: frozenset, o_amounts: frozenset) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1)
+def _count_words():
+    """contrasts.json's ``counts``: the stems counted as drinks and as times, the count words without a number,
+    the words after which such a word counts nothing, and the ratio."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    )["counts"]
+    return (
+        frozenset(word_key(stem(w)) for w in raw["drink_words"]),
+        frozenset(word_key(stem(w)) for w in raw["time_words"]),
+        {w: float(v) for w, v in raw["once_words"].items()},
+        frozenset(raw["not_count_after"]),
+        float(raw["ratio"]),
+    )
+
+
+@lru_cache(maxsize=memo_size(65536))
+def bare_counts(text: str) -> dict[str, tuple[float, float]]:
+    """The lowest and highest bare count (no period) of drinks and of times a statement says, by ``"drinks"`` and
+    ``"times"`` (contrasts.json's ``counts``): "two or three beers" is drinks (2, 3), "called them once" times (1, 1)."""
+    drink_units, time_units, once, not_after, _ = _count_words()
+    values: dict[str, list[float]] = {}
+    for value, unit in _quantities(text):
+        if "/" in unit:
+            continue
+        kind = "drinks" if unit in drink_units else "times" if unit in time_units else None
+        if kind:
+            values.setdefault(kind, []).append(value)
+    tokens = tokenize(text)
+    for i, word in enumerate(tokens):
+        if word in once and (i + 1 == len(tokens) or tokens[i + 1] not in not_after) and (i == 0 or tokens[i - 1] != "at"):
+            values.setdefault("times", []).append(once[word])
+    return {kind: (min(v), max(v)) for kind, v in values.items()}
+
+
+def _counts_differ(checkpoint: str, output: str) -> str | None:
+    """Bare counts of drinks or of times that lie more than contrasts.json's ``counts`` ratio apart ("two or three
+    beers before family gatherings" against "ten or twelve pints before parties"; "called the police nine times"
+    against "once"): another order of magnitude."""
+    c_counts = bare_counts(checkpoint)
+    if not c_counts:
+        return None
+    o_counts = bare_counts(output)
+    ratio = _count_words()[4]
+    for kind in c_counts.keys() & o_counts.keys():
+        (c_lo, c_hi), (o_lo, o_hi) = c_counts[kind], o_counts[kind]
+        if c_hi * ratio < o_lo or o_hi * ratio < c_lo:
+            return f"quantity differs (a count of {kind}: {c_lo:g}-{c_hi:g} against {o_lo:g}-{o_hi:g})"
+    return None
+
+
 def _drink_kinds(amounts: frozenset) -> frozenset[str]:
     """The kinds of drink (contrasts.json's ``drink_units``) an amount is counted in."""
     drinks = _drink_units()[0]
@@ -885,6 +939,18 @@ def _drug_endings() -> tuple[str, ...]:
     return tuple(raw.get("drug_stems", {}).get("endings", ()))
 
 
+@lru_cache(maxsize=1)
+def _drug_names() -> frozenset[str]:
+    """contrasts.json's ``drug_stems.names``: whole names of drugs no ending marks."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    )
+    return frozenset(w.lower() for w in raw.get("drug_stems", {}).get("names", ()))
+
+
 @lru_cache(maxsize=memo_size(65536))
 def drugs_by_ending(text: str) -> frozenset[str]:
     """The drugs ``text`` names that the knowledge base does not list, by the ending of their international
@@ -895,7 +961,8 @@ def drugs_by_ending(text: str) -> frozenset[str]:
     out = set()
     for token in tokenize(text):
         word = token.lower()
-        if any(word.endswith(e) and len(word) > len(e) + 2 for e in endings) and f"drug:{word}" not in known:
+        named = word in _drug_names() or any(word.endswith(e) and len(word) > len(e) + 2 for e in endings)
+        if named and f"drug:{word}" not in known:
             if not knowledge_named(word):
                 out.add(f"drug:{word}")
     return frozenset(out)
@@ -1692,7 +1759,7 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
             return "subject differs on the shared content"
         if time_clash * 2 >= shared:
             return "time frame differs on the shared content"
-    amount_clash = _amounts_differ(_quantities(checkpoint), _quantities(output))
+    amount_clash = _amounts_differ(_quantities(checkpoint), _quantities(output)) or _counts_differ(checkpoint, output)
     if amount_clash:
         return amount_clash
     c_polarity, o_polarity = c.polarity, o.polarity
@@ -1799,6 +1866,15 @@ def _remote_past_only(c: StatementReading, o: StatementReading) -> str | None:
         found = [oc for oc in o.concepts if oc.concept_id == cc.concept_id and oc.subject == cc.subject]
         if found and all(oc.time == "past" for oc in found):
             return cc.concept_id
+        if not found and cc.subject == "patient":
+            # the output tells the patient's finding in words the lexicon does not read as it ("heard banging
+            # through the wall once, years ago" against "hears banging and whispering through the wall"): the
+            # checkpoint's content words that the output shares, all said of then (a relative's illness is
+            # history, told of then as often as not: "my mother was depressed when I was growing up")
+            held = {w.stem for w in c.words}
+            shared = [w for w in o.words if any(same_stem(w.stem, h) for h in held)]
+            if shared and all(w.time == "past" for w in shared):
+                return cc.concept_id
     return None
 
 

@@ -1504,3 +1504,52 @@ def test_contraries_of_side_course_offer_and_contact(checkpoint, output):
 )
 def test_the_same_side_of_a_contrary_is_no_clash(checkpoint, output):
     assert contrary_clash(checkpoint, output) is None
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Drinks one or two glasses of wine at dinner.", "I have eight or nine glasses of wine with dinner."),
+        ("Has two cans of cider after work.", "I have about ten pints after work."),  # another kind, one drink each
+        ("She has self-harmed twice.", "I've cut myself twenty times."),
+        ("Admitted to hospital eight times.", "I've been in hospital once."),
+    ],
+)
+def test_counts_of_another_order_of_magnitude_differ(checkpoint, output):
+    assert statement_conflict(checkpoint, output) is not None
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Has two cans of cider after work.", "I have two or three pints after work."),
+        ("Admitted to hospital twice.", "I've been in hospital two times."),
+        ("Took an overdose once, aged 19.", "I overdosed once when I was nineteen."),
+        ("Goes to the gym once a week.", "I go to the gym once every week."),  # a rate, not a count
+    ],
+)
+def test_counts_of_one_magnitude_or_rates_agree(checkpoint, output):
+    from mentalhospital_env.rewards.adjudication import _counts_differ
+
+    assert _counts_differ(checkpoint, output) is None
+
+
+def test_a_drug_named_whole_differs_from_another():
+    from mentalhospital_env.rewards.adjudication import drugs_by_ending
+
+    assert "drug:codeine" in drugs_by_ending("Allergic to codeine.")
+    assert "drug:statin" not in drugs_by_ending("On a statin.")  # an ending alone is a class
+    assert statement_conflict("Allergic to codeine (vomiting).", "I'm allergic to amoxicillin.") is not None
+    assert statement_conflict("Allergic to codeine (vomiting).", "Codeine makes me sick.") is None
+
+
+def test_a_present_finding_told_only_of_long_ago_in_other_words():
+    # the output's words are not the lexicon's phrasing of the finding; they are all said of years ago
+    assert statement_conflict(
+        "She hears knocking and whispering through the ceiling at night.",
+        "I heard knocking through the ceiling once, years ago, when the flat upstairs was being done up.",
+    ) is not None
+    assert statement_conflict(
+        "She hears knocking and whispering through the ceiling at night.",
+        "I hear knocking through the ceiling most nights.",
+    ) is None
