@@ -1553,3 +1553,21 @@ def test_a_present_finding_told_only_of_long_ago_in_other_words():
         "She hears knocking and whispering through the ceiling at night.",
         "I hear knocking through the ceiling most nights.",
     ) is None
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Laxatives are the only thing she uses to lose weight.", "I use diuretics on top of the laxatives."),
+        ("Tooth enamel eroded from vomiting.", "My teeth are perfect."),
+        ("Divorced in 2019.", "We're still happily married."),
+        ("Gout, on allopurinol.", "I've got an underactive thyroid."),
+    ],
+)
+def test_contraries_of_exclusivity_a_body_part_and_a_marriage_and_named_conditions(checkpoint, output):
+    assert statement_conflict(checkpoint, output) is not None
+
+
+def test_the_same_condition_or_the_same_side_stays():
+    assert statement_conflict("Gout, on allopurinol.", "I take allopurinol for my gout.") is None
+    assert contrary_clash("Divorced in 2019.", "I got divorced in 2019.") is None
