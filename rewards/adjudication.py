@@ -1859,6 +1859,9 @@ def _remote_past_only(c: StatementReading, o: StatementReading) -> str | None:
     if any(w.time == "past" for w in c.words) or "ended" in c.cues:
         return None
     lexicon, childhood = load_lexicon(), load_cues().childhood_domains
+    # (a checkpoint that itself dates something long ago, "gained 12 kg since stopping smoking three years ago",
+    # is not read word by word against an output that dates the same thing)
+    remote_in_checkpoint = has_cue(c.text, "remote_past")
     for cc in c.concepts:
         concept = lexicon.get(cc.concept_id)
         if concept.kind == "history" or concept.domain in childhood:
@@ -1866,7 +1869,7 @@ def _remote_past_only(c: StatementReading, o: StatementReading) -> str | None:
         found = [oc for oc in o.concepts if oc.concept_id == cc.concept_id and oc.subject == cc.subject]
         if found and all(oc.time == "past" for oc in found):
             return cc.concept_id
-        if not found and cc.subject == "patient":
+        if not found and cc.subject == "patient" and not remote_in_checkpoint:
             # the output tells the patient's finding in words the lexicon does not read as it ("heard banging
             # through the wall once, years ago" against "hears banging and whispering through the wall"): the
             # checkpoint's content words that the output shares, all said of then (a relative's illness is

@@ -1571,3 +1571,12 @@ def test_contraries_of_exclusivity_a_body_part_and_a_marriage_and_named_conditio
 def test_the_same_condition_or_the_same_side_stays():
     assert statement_conflict("Gout, on allopurinol.", "I take allopurinol for my gout.") is None
     assert contrary_clash("Divorced in 2019.", "I got divorced in 2019.") is None
+
+
+def test_a_checkpoint_that_dates_long_ago_itself_is_not_read_word_by_word_against_the_past():
+    # the output's past is the checkpoint's own past: no time clash of the present finding
+    from mentalhospital_env.rewards.adjudication import _remote_past_only, read_statement
+
+    c = read_statement("Appetite is poor; she has lost 6 kg since her husband died years ago.")
+    o = read_statement("My husband died years ago.")
+    assert _remote_past_only(c, o) is None
