@@ -205,7 +205,7 @@ def current(
         "reply pairs": lambda: load_match_pairs(reply_pairs_path()),
         "clinic pairs": lambda: load_match_pairs(clinic_pairs_path()),
         "heldout28 pairs (development since stop 29)": lambda: load_match_pairs(heldout28_pairs_path()),
-        "heldout29 pairs (held out)": lambda: load_match_pairs(heldout29_pairs_path()),
+        "heldout29 pairs (development since stop 30)": lambda: load_match_pairs(heldout29_pairs_path()),
     }
     if errors:
         sets = {name: load for name, load in sets.items() if name.startswith(errors)}
