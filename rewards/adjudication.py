@@ -980,6 +980,8 @@ def _named_differ(checkpoint: str, output: str) -> str | None:
         c_kind = {n for n in c_named if n.startswith(kind)}
         o_kind = {n for n in o_named if n.startswith(kind)}
         if c_kind and o_kind and not c_kind & o_kind:
+            if kind == "drug" and any(a.endswith(b[5:]) or b.endswith(a[5:]) for a in c_kind for b in o_kind):
+                continue  # a name and its salt or longer form: "thyroxine" and "levothyroxine"
             return f"{kind} ({min(c_kind).split(':')[1]} against {min(o_kind).split(':')[1]})"
     return None
 
