@@ -112,9 +112,23 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="no fitting: the matcher as rewards/data/thresholds.json sets it, precision and recall on every pair set",
     )
+    parser.add_argument(
+        "--errors",
+        metavar="SET",
+        help="with --current: list the false accepts and misses of one pair set (a name's start: 'heldout29', "
+        "'record', ...), each with what accepted it; never a held-out set nobody may read",
+    )
+    parser.add_argument(
+        "--cases", help="with --current: only the pairs of these cases (comma-separated case ids) in every set"
+    )
+    parser.add_argument(
+        "--without-cases", help="with --current: leave out the pairs of these cases (comma-separated case ids)"
+    )
     args = parser.parse_args(argv)
     if args.current:
-        return current(args.embedders)
+        only = frozenset(filter(None, (args.cases or "").split(","))) or None
+        without = frozenset(filter(None, (args.without_cases or "").split(",")))
+        return current(args.embedders, args.errors, only, without)
 
     pairs = load_match_pairs()
     counts = {k: sum(p.kind == k for p in pairs) for k in PAIR_KINDS}
@@ -168,9 +182,18 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def current(embedders: str) -> int:
+def current(
+    embedders: str,
+    errors: str | None = None,
+    only: frozenset[str] | None = None,
+    without: frozenset[str] = frozenset(),
+) -> int:
     """Each pair set read by the matcher as it stands (thresholds.json, no refit): pairs, precision, recall, true and
-    false accepts; the quick figure after a lexicon or rule change (the fitted report takes half an hour)."""
+    false accepts; the quick figure after a lexicon or rule change (the fitted report takes half an hour).
+
+    ``errors``: the start of one set's name; only that set is read, and its false accepts and misses are listed
+    with the path that accepted (the embedder above its threshold or the adjudicator). ``only`` / ``without``:
+    case ids whose pairs are kept / left out (a split by case, to hold some cases of a set unread)."""
     from mentalhospital_env.rewards.calibration import precision_recall
     from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
 
@@ -182,15 +205,30 @@ def current(embedders: str) -> int:
         "reply pairs": lambda: load_match_pairs(reply_pairs_path()),
         "clinic pairs": lambda: load_match_pairs(clinic_pairs_path()),
         "heldout28 pairs (development since stop 29)": lambda: load_match_pairs(heldout28_pairs_path()),
-        "heldout29 pairs (held out)": lambda: load_match_pairs(heldout29_pairs_path()),
+        "heldout29 pairs (development since stop 30)": lambda: load_match_pairs(heldout29_pairs_path()),
     }
+    if errors:
+        sets = {name: load for name, load in sets.items() if name.startswith(errors)}
+        if len(sets) != 1 or "heldout30" in errors or "held_out30" in errors:
+            raise SystemExit(f"--errors {errors!r} names {len(sets)} readable pair sets; give one")
     print("| embedder | pair set | pairs | P | R | true accepts | false accepts |")
     print("|---|---|---|---|---|---|---|")
     for spec in [s.strip() for s in embedders.split(",") if s.strip()]:
         matcher = Matcher(MatcherConfig(embedder=spec))
         for name, load in sets.items():
-            pairs = load()
-            decided = [matcher.entails_unit(c, u) for c, u in read_with_persons(pairs)]
+            pairs = [
+                p for p in load() if (only is None or p.case in only) and p.case not in without
+            ]
+            if not pairs:
+                continue
+            read = read_with_persons(pairs)
+            found = [matcher.match([c], [u])[0] for c, u in read]
+            decided = [m is not None for m in found]
+            if errors:
+                for m, p, (c, u) in zip(found, pairs, read):
+                    if (m is not None) != p.entails:
+                        what = f"FALSE ACCEPT by {m.decided_by} (sim {m.similarity:.3f})" if m else "MISS"
+                        print(f"{what} [{p.kind}] {p.id} ({p.case})\n  checkpoint: {c}\n  utterance:  {u}")
             pr = precision_recall(decided, [p.entails for p in pairs])
             true = sum(d and p.entails for d, p in zip(decided, pairs))
             false = sum(d and not p.entails for d, p in zip(decided, pairs))

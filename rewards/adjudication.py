@@ -827,6 +827,60 @@ def _alcohol_differs(c_amounts: frozenset, o_amounts: frozenset) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1)
+def _count_words():
+    """contrasts.json's ``counts``: the stems counted as drinks and as times, the count words without a number,
+    the words after which such a word counts nothing, and the ratio."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    )["counts"]
+    return (
+        frozenset(word_key(stem(w)) for w in raw["drink_words"]),
+        frozenset(word_key(stem(w)) for w in raw["time_words"]),
+        {w: float(v) for w, v in raw["once_words"].items()},
+        frozenset(raw["not_count_after"]),
+        float(raw["ratio"]),
+    )
+
+
+@lru_cache(maxsize=memo_size(65536))
+def bare_counts(text: str) -> dict[str, tuple[float, float]]:
+    """The lowest and highest bare count (no period) of drinks and of times a statement says, by ``"drinks"`` and
+    ``"times"`` (contrasts.json's ``counts``): "two or three beers" is drinks (2, 3), "called them once" times (1, 1)."""
+    drink_units, time_units, once, not_after, _ = _count_words()
+    values: dict[str, list[float]] = {}
+    for value, unit in _quantities(text):
+        if "/" in unit:
+            continue
+        kind = "drinks" if unit in drink_units else "times" if unit in time_units else None
+        if kind:
+            values.setdefault(kind, []).append(value)
+    tokens = tokenize(text)
+    for i, word in enumerate(tokens):
+        if word in once and (i + 1 == len(tokens) or tokens[i + 1] not in not_after) and (i == 0 or tokens[i - 1] != "at"):
+            values.setdefault("times", []).append(once[word])
+    return {kind: (min(v), max(v)) for kind, v in values.items()}
+
+
+def _counts_differ(checkpoint: str, output: str) -> str | None:
+    """Bare counts of drinks or of times that lie more than contrasts.json's ``counts`` ratio apart ("two or three
+    beers before family gatherings" against "ten or twelve pints before parties"; "called the police nine times"
+    against "once"): another order of magnitude."""
+    c_counts = bare_counts(checkpoint)
+    if not c_counts:
+        return None
+    o_counts = bare_counts(output)
+    ratio = _count_words()[4]
+    for kind in c_counts.keys() & o_counts.keys():
+        (c_lo, c_hi), (o_lo, o_hi) = c_counts[kind], o_counts[kind]
+        if c_hi * ratio < o_lo or o_hi * ratio < c_lo:
+            return f"quantity differs (a count of {kind}: {c_lo:g}-{c_hi:g} against {o_lo:g}-{o_hi:g})"
+    return None
+
+
 def _drink_kinds(amounts: frozenset) -> frozenset[str]:
     """The kinds of drink (contrasts.json's ``drink_units``) an amount is counted in."""
     drinks = _drink_units()[0]
@@ -885,6 +939,18 @@ def _drug_endings() -> tuple[str, ...]:
     return tuple(raw.get("drug_stems", {}).get("endings", ()))
 
 
+@lru_cache(maxsize=1)
+def _drug_names() -> frozenset[str]:
+    """contrasts.json's ``drug_stems.names``: whole names of drugs no ending marks."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    )
+    return frozenset(w.lower() for w in raw.get("drug_stems", {}).get("names", ()))
+
+
 @lru_cache(maxsize=memo_size(65536))
 def drugs_by_ending(text: str) -> frozenset[str]:
     """The drugs ``text`` names that the knowledge base does not list, by the ending of their international
@@ -895,7 +961,8 @@ def drugs_by_ending(text: str) -> frozenset[str]:
     out = set()
     for token in tokenize(text):
         word = token.lower()
-        if any(word.endswith(e) and len(word) > len(e) + 2 for e in endings) and f"drug:{word}" not in known:
+        named = word in _drug_names() or any(word.endswith(e) and len(word) > len(e) + 2 for e in endings)
+        if named and f"drug:{word}" not in known:
             if not knowledge_named(word):
                 out.add(f"drug:{word}")
     return frozenset(out)
@@ -913,6 +980,8 @@ def _named_differ(checkpoint: str, output: str) -> str | None:
         c_kind = {n for n in c_named if n.startswith(kind)}
         o_kind = {n for n in o_named if n.startswith(kind)}
         if c_kind and o_kind and not c_kind & o_kind:
+            if kind == "drug" and any(a.endswith(b[5:]) or b.endswith(a[5:]) for a in c_kind for b in o_kind):
+                continue  # a name and its salt or longer form: "thyroxine" and "levothyroxine"
             return f"{kind} ({min(c_kind).split(':')[1]} against {min(o_kind).split(':')[1]})"
     return None
 
@@ -1136,6 +1205,77 @@ def _relative_binding_clash(checkpoint: str, output: str) -> str | None:
         for s_ in stems & bound.keys():
             if not any(relatives_agree(a, b) for a in named for b in bound[s_]):
                 return f"relative: '{s_}' is said of {min(bound[s_]).role}, not {min(named).role}"
+    return None
+
+
+@lru_cache(maxsize=1)
+def _subject_blind_stems() -> frozenset[str]:
+    """language.json's ``subject_blind_verbs``, as stems."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/language.json").read_text("utf-8")
+    )
+    return frozenset(stem(v) for v in raw["subject_blind_verbs"]["verbs"])
+
+
+@lru_cache(maxsize=1)
+def _person_words() -> frozenset[str]:
+    kin = load_cues().kinship
+    return frozenset(kin.role_of) | frozenset(kin.groups) | _other_person_words()
+
+
+_PATIENT_IN_CHECKPOINT = frozenset({"i", "he", "she", "patient", "pt"})
+
+
+@lru_cache(maxsize=memo_size(65536))
+def verb_subjects(text: str, checkpoint: bool) -> frozenset[tuple[str, bool]]:
+    """(verb stem, whether its subject is the patient) for each subject spaCy's parse gives a verb outside
+    ``subject_blind_verbs``: the patient is "I" (and, in a checkpoint, written of the patient: "he", "she", "the
+    patient", a name); another person is a relative's or another person's word ("my mum", "her aunt", "a
+    friend"). A subject that is neither ("it", "they", "he" in a reply) is left out. Empty for a text too long
+    to parse."""
+    from mentalhospital_env.knowledge.language import _parsed
+
+    doc = _parsed(text)
+    if doc is None:
+        return frozenset()
+    blind, persons = _subject_blind_stems(), _person_words()
+    out = set()
+    for t in doc:
+        if t.dep_ not in ("nsubj", "nsubjpass") or t.head is t:
+            continue
+        verb = stem(t.head.text.lower())
+        if verb in blind or not t.head.text.isalpha():
+            continue
+        word = t.text.lower().removesuffix("'s")
+        if word in persons:
+            out.add((verb, False))
+        elif word == "i" or (checkpoint and word in _PATIENT_IN_CHECKPOINT):
+            out.add((verb, True))
+        elif checkpoint and t.i > 0 and t.text[:1].isupper() and t.text[1:].islower() and doc[t.i - 1].text != ".":
+            out.add((verb, True))  # a name inside the sentence: the record's patient
+    return frozenset(out)
+
+
+def subject_clash(checkpoint: str, output: str) -> str | None:
+    """A verb both statements use whose subject is the patient in one and a relative or another person in the
+    other, and nobody else's in either ("He avoids phone calls" against "My mum avoids phone calls"; "Sarah
+    nursed her mother" against "My aunt nursed my mother"): a finding said of two people. Parsed only when one
+    of the two names a person."""
+    persons = _person_words()
+    if persons.isdisjoint(tokenize(output)) and persons.isdisjoint(tokenize(checkpoint)):
+        return None
+    c_subjects = verb_subjects(checkpoint, True)
+    if not c_subjects:
+        return None
+    o_subjects = verb_subjects(output, False)
+    for verb in {v for v, _ in c_subjects} & {v for v, _ in o_subjects}:
+        c_who = {p for v, p in c_subjects if v == verb}
+        o_who = {p for v, p in o_subjects if v == verb}
+        if len(c_who) == 1 and len(o_who) == 1 and c_who != o_who:
+            return f"subject differs: '{verb}' is said of {'the patient' if True in c_who else 'another person'}"
     return None
 
 
@@ -1482,6 +1622,7 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
         or when_clash(checkpoint, output)
         or condition_clash(checkpoint, output)
         or _relative_binding_clash(checkpoint, output)
+        or subject_clash(checkpoint, output)
     )
 
 
@@ -1620,7 +1761,7 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
             return "subject differs on the shared content"
         if time_clash * 2 >= shared:
             return "time frame differs on the shared content"
-    amount_clash = _amounts_differ(_quantities(checkpoint), _quantities(output))
+    amount_clash = _amounts_differ(_quantities(checkpoint), _quantities(output)) or _counts_differ(checkpoint, output)
     if amount_clash:
         return amount_clash
     c_polarity, o_polarity = c.polarity, o.polarity
@@ -1720,6 +1861,9 @@ def _remote_past_only(c: StatementReading, o: StatementReading) -> str | None:
     if any(w.time == "past" for w in c.words) or "ended" in c.cues:
         return None
     lexicon, childhood = load_lexicon(), load_cues().childhood_domains
+    # (a checkpoint that itself dates something long ago, "gained 12 kg since stopping smoking three years ago",
+    # is not read word by word against an output that dates the same thing)
+    remote_in_checkpoint = has_cue(c.text, "remote_past")
     for cc in c.concepts:
         concept = lexicon.get(cc.concept_id)
         if concept.kind == "history" or concept.domain in childhood:
@@ -1727,6 +1871,15 @@ def _remote_past_only(c: StatementReading, o: StatementReading) -> str | None:
         found = [oc for oc in o.concepts if oc.concept_id == cc.concept_id and oc.subject == cc.subject]
         if found and all(oc.time == "past" for oc in found):
             return cc.concept_id
+        if not found and cc.subject == "patient" and not remote_in_checkpoint:
+            # the output tells the patient's finding in words the lexicon does not read as it ("heard banging
+            # through the wall once, years ago" against "hears banging and whispering through the wall"): the
+            # checkpoint's content words that the output shares, all said of then (a relative's illness is
+            # history, told of then as often as not: "my mother was depressed when I was growing up")
+            held = {w.stem for w in c.words}
+            shared = [w for w in o.words if any(same_stem(w.stem, h) for h in held)]
+            if shared and all(w.time == "past" for w in shared):
+                return cc.concept_id
     return None
 
 

@@ -14,6 +14,7 @@ from mentalhospital_env.rewards.adjudication import (
     Jury,
     LLMJudge,
     amount_level_clash,
+    contrary_clash,
     amount_levels,
     make_adjudicator,
     parse_yes_no,
@@ -1444,3 +1445,138 @@ def test_a_person_is_no_mention_of_the_finding_said_both_ways():
 
 def test_a_relative_who_knew_of_a_symptom_is_not_its_bearer():
     assert statement_conflict("His father knew he was 'irritable' at the time.", "His father has been irritable.")
+
+
+# --- stop 30 (issue 18, mend by cause): the subject of a shared verb, and contraries from the lexicon -----------
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("She hides her meals from the family.", "My sister hides her meals from everyone."),
+        ("He checks the locks before bed.", "My dad checks the locks before bed."),
+        ("His brother gambles away his wages.", "I gamble away my wages."),
+    ],
+)
+def test_a_verb_said_of_another_person_is_not_the_patients(checkpoint, output):
+    from mentalhospital_env.rewards.adjudication import subject_clash
+
+    assert subject_clash(checkpoint, output) is not None
+    assert statement_conflict(checkpoint, output) is not None
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("She hides her meals from the family.", "I hide my meals from my family."),
+        ("He checks the locks before bed.", "I check the locks before bed; my dad says so too."),
+        # knowing and saying name no bearer of the finding
+        ("No family history of epilepsy that her son knows of.", "Nobody in the family has epilepsy, as far as I know."),
+    ],
+)
+def test_the_same_person_or_a_subject_blind_verb_is_no_subject_clash(checkpoint, output):
+    from mentalhospital_env.rewards.adjudication import subject_clash
+
+    assert subject_clash(checkpoint, output) is None
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Numbness of the right arm since Tuesday.", "My left arm has gone numb since Tuesday."),
+        ("Completed a nursing degree.", "I dropped out of nursing in the second year."),
+        ("Graduated in engineering at 21.", "I was kicked out of my engineering course."),
+        ("Declined the offer of a ward manager post.", "I was promoted to ward manager."),
+        ("Regular contact with her son.", "My son and I are estranged."),
+    ],
+)
+def test_contraries_of_side_course_offer_and_contact(checkpoint, output):
+    assert contrary_clash(checkpoint, output) is not None
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Numbness of the right arm since Tuesday.", "My right arm has gone numb since Tuesday."),
+        ("Graduated in engineering at 21.", "I graduated in engineering when I was 21."),
+        ("Regular contact with her son.", "My son rings me every week."),
+    ],
+)
+def test_the_same_side_of_a_contrary_is_no_clash(checkpoint, output):
+    assert contrary_clash(checkpoint, output) is None
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Drinks one or two glasses of wine at dinner.", "I have eight or nine glasses of wine with dinner."),
+        ("Has two cans of cider after work.", "I have about ten pints after work."),  # another kind, one drink each
+        ("She has self-harmed twice.", "I've cut myself twenty times."),
+        ("Admitted to hospital eight times.", "I've been in hospital once."),
+    ],
+)
+def test_counts_of_another_order_of_magnitude_differ(checkpoint, output):
+    assert statement_conflict(checkpoint, output) is not None
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Has two cans of cider after work.", "I have two or three pints after work."),
+        ("Admitted to hospital twice.", "I've been in hospital two times."),
+        ("Took an overdose once, aged 19.", "I overdosed once when I was nineteen."),
+        ("Goes to the gym once a week.", "I go to the gym once every week."),  # a rate, not a count
+    ],
+)
+def test_counts_of_one_magnitude_or_rates_agree(checkpoint, output):
+    from mentalhospital_env.rewards.adjudication import _counts_differ
+
+    assert _counts_differ(checkpoint, output) is None
+
+
+def test_a_drug_named_whole_differs_from_another():
+    from mentalhospital_env.rewards.adjudication import drugs_by_ending
+
+    assert "drug:codeine" in drugs_by_ending("Allergic to codeine.")
+    assert "drug:statin" not in drugs_by_ending("On a statin.")  # an ending alone is a class
+    assert statement_conflict("Allergic to codeine (vomiting).", "I'm allergic to amoxicillin.") is not None
+    assert statement_conflict("Allergic to codeine (vomiting).", "Codeine makes me sick.") is None
+
+
+def test_a_present_finding_told_only_of_long_ago_in_other_words():
+    # the output's words are not the lexicon's phrasing of the finding; they are all said of years ago
+    assert statement_conflict(
+        "She hears knocking and whispering through the ceiling at night.",
+        "I heard knocking through the ceiling once, years ago, when the flat upstairs was being done up.",
+    ) is not None
+    assert statement_conflict(
+        "She hears knocking and whispering through the ceiling at night.",
+        "I hear knocking through the ceiling most nights.",
+    ) is None
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Laxatives are the only thing she uses to lose weight.", "I use diuretics on top of the laxatives."),
+        ("Tooth enamel eroded from vomiting.", "My teeth are perfect."),
+        ("Divorced in 2019.", "We're still happily married."),
+        ("Gout, on allopurinol.", "I've got an underactive thyroid."),
+    ],
+)
+def test_contraries_of_exclusivity_a_body_part_and_a_marriage_and_named_conditions(checkpoint, output):
+    assert statement_conflict(checkpoint, output) is not None
+
+
+def test_the_same_condition_or_the_same_side_stays():
+    assert statement_conflict("Gout, on allopurinol.", "I take allopurinol for my gout.") is None
+    assert contrary_clash("Divorced in 2019.", "I got divorced in 2019.") is None
+
+
+def test_a_checkpoint_that_dates_long_ago_itself_is_not_read_word_by_word_against_the_past():
+    # the output's past is the checkpoint's own past: no time clash of the present finding
+    from mentalhospital_env.rewards.adjudication import _remote_past_only, read_statement
+
+    c = read_statement("Appetite is poor; she has lost 6 kg since her husband died years ago.")
+    o = read_statement("My husband died years ago.")
+    assert _remote_past_only(c, o) is None
