@@ -1084,6 +1084,7 @@ class MemorySkill:
         self._answered_by = load_recall_rules().answered_by
         self._findings = load_recall_rules().finding_topics  # the topics a finding is disclosed under
         self._asked_what = False  # the question being planned is a wh-question (set by plan)
+        self._asks_home_now = False  # it asks who is at home or where (set by plan)
         self._means_asked = False  # the question being planned asks the means at hand (set by plan)
         self._facets: frozenset[str] = frozenset()  # the parts of a subject it asks (set by plan)
         self._query: Mapping[str, float] = {}  # the question being planned, as the index reads words
@@ -1149,6 +1150,7 @@ class MemorySkill:
             return earlier
         per_topic = facts_per_topic or self.policy.facts_per_topic
         self._asked_what = asks_what(question)
+        self._asks_home_now = self._asks_home(question)
         self._facets = asked_facets(question)
         self._means_asked = bool(load_recall_rules().means_asked.search(question.text))
         self._query = self.index.vectorize(question.text)
@@ -1395,7 +1397,7 @@ class MemorySkill:
             closest = None
         if closest is not None and self._by_a_word_only(closest, question, items, concepts):
             closest = None
-        if closest is not None and _LIVING in self._content_topics(question) and not _says_home(closest) and any(
+        if closest is not None and self._asks_home(question) and not _says_home(closest) and any(
             _says_home(f) for i in items if i.subject == _LIVING for f in i.facts
         ):
             closest = None  # "Who do you live with?" is who is at home, not where the parents live
@@ -1625,6 +1627,14 @@ class MemorySkill:
                 # episode at 20", of the psychiatric history)
         return not near & set(fact.topics) and cosine(self._query, fact.vector) < self.policy.off_topic_threshold
 
+    def _asks_home(self, question: Question) -> bool:
+        """Whether a question asks who is at home or where ("Who do you live with?", "Who's at home with you?",
+        "Where are you living?"), not how things are there ("How are things at home?")."""
+        if _LIVING not in self._content_topics(question):
+            return False
+        m = _WH.match(_asking(question)[-1]) if _asking(question) else None
+        return bool(m) and m.group(0).strip(" ,").split()[-1].lower() in ("who", "where")
+
     def _by_a_word_only(self, fact: IndexedFact, question: Question, items: Sequence[AnswerItem],
                         concepts: Sequence[str]) -> bool:
         """Whether a sentence found close to the question only by a word it shares (cosine under
@@ -1634,9 +1644,12 @@ class MemorySkill:
         shared word is not the answer, the plan is. A sentence filed under no subject is judged by the concepts
         it states: on the subject when one of them is a finding of a subject asked."""
         asked = self._content_topics(question)
-        if not asked or cosine(self._query, fact.vector) >= self.policy.answer_threshold:
-            return False
         tax = self._taxonomy
+        if not asked or cosine(self._query, fact.vector) >= self.policy.answer_threshold or any(
+            t not in tax.by_id or tax.kind(t) != "symptom" for t in asked
+        ):
+            return False  # a screen of symptoms only: a word of a history question may well name its answer
+            # ("Did anything happen before the sleepiness started?" - the flu, "just before the sleepiness began")
         near = set(asked)
         for t in asked:
             near.update(tax.by_id[t].related)
@@ -1895,7 +1908,7 @@ class MemorySkill:
             facts = sorted(facts, key=lambda f: bool(cue and cue[1].search(f.fact.text)))
             if not facts:
                 return []
-        if topic_id == _LIVING and any(_says_home(f) for f in facts):
+        if topic_id == _LIVING and self._asks_home_now and any(_says_home(f) for f in facts):
             # "Who do you live with?": the sentences that say who is at home, not one filed under the subject for
             # a word ("My parents live an hour away", "If I'd braked sooner he might have lived")
             facts = [f for f in facts if _says_home(f)]
