@@ -1640,7 +1640,7 @@ class MemorySkill:
         """Whether a sentence found close to the question only by a word it shares (cosine under
         ``answer_threshold``: "full" of "full of energy" in "a full driving licence", "ideas" in "the idea of
         hanging") is on none of the subjects asked, nor a neighbour of one, while the plan already answers what
-        was asked (a concept or subject asked affirmed, told or denied, the closed world's denial too): then the
+        was asked (a concept the question names affirmed or denied, the closed world's denial too): then the
         shared word is not the answer, the plan is. A sentence filed under no subject is judged by the concepts
         it states: on the subject when one of them is a finding of a subject asked."""
         asked = self._content_topics(question)
@@ -1656,8 +1656,9 @@ class MemorySkill:
         own = set(fact.topics) or {t for c in fact.affirms | fact.rules_out for t in finding_topics(c, self.index.lexicon)}
         if own & near:
             return False
-        wanted = set(concepts) | asked
-        return any(i.subject in wanted and i.stance in (AFFIRM, TELL, DENY) for i in items)
+        # the question's own concepts, not subjects it inherits from the turn before ("Does anything happen when
+        # you laugh?" after the sleep asks nothing the plan answers: the sentence with "laugh" in it does)
+        return any(i.subject in concepts and i.stance in (AFFIRM, DENY) for i in items)
 
     def _history_for_now(self, fact: IndexedFact, question: Question) -> bool:
         """Whether a sentence of the past history (``_PAST_SECTIONS``) was found for a question that asks only
