@@ -105,6 +105,8 @@ class RecallRules:
     attempt_blocked_by: frozenset[str] = frozenset()
     #: how a question asks the means at hand ("access to anything you could use", "guns at home")
     means_asked: re.Pattern[str] = re.compile(r"(?!)")
+    #: how the patient's own sentence says where or with whom they live (``lives_said``)
+    lives_said: re.Pattern[str] = re.compile(r"(?!)")
     #: a precipitant said only by a clinician: (its clause, the patient's lead for it, whose words) (``facets``)
     precipitant_voiced: tuple[re.Pattern[str], Mapping[str, str], Mapping[str, str]] | None = None
 
@@ -174,6 +176,7 @@ def load_recall_rules() -> RecallRules:
         attempt_words=re.compile(risk.get("attempt_words", r"(?!)"), re.IGNORECASE),
         attempt_blocked_by=frozenset(risk.get("attempt_blocked_by", ())),
         means_asked=re.compile(risk.get("means_asked", r"(?!)"), re.IGNORECASE),
+        lives_said=re.compile(raw["lives_said"], re.IGNORECASE) if raw.get("lives_said") else re.compile(r"(?!)"),
         precipitant_voiced=(re.compile(pv["clause"], re.IGNORECASE), dict(pv["leads"]), dict(pv["mine"]))
         if (pv := raw.get("facets", {}).get("precipitant", {}).get("voiced")) else None,
     )
@@ -369,6 +372,14 @@ def _a(noun: str) -> str:
     return f"{'an' if vowel_sound else 'a'} {noun}"
 
 
+_LIVING = "living_situation"
+
+
+def _says_home(fact: IndexedFact) -> bool:
+    """Whether a sentence the patient says tells where or with whom they themselves live (``lives_said``)."""
+    return bool(load_recall_rules().lives_said.search(fact.fact.patient_says or ""))
+
+
 def _job_says(job: str) -> str:
     """The occupation as the patient says it: "retired sheep farmer" -> "I'm a retired sheep farmer.",
     "unemployed (previously forklift driver)" -> "I'm unemployed. I used to be a forklift driver."."""
@@ -451,6 +462,14 @@ def _demographic_facts(case: Case, spoken: tuple[Fact, ...]) -> tuple[Fact, ...]
     have = {t for f in spoken if f.time != "past" and f.told and not f.section.startswith(_EXAMINER_SECTIONS)
             # read in the patient's words too: "On his own in a council flat" files no home until said ("I live ...")
             for t in (f.topics or record_topics(f.section, f"{f.text} {f.patient_says or ''}"))}
+    if "living_situation" in have and not any(
+        f.told and f.time != "past" and load_recall_rules().lives_said.search(f.patient_says or "") for f in spoken
+        if not f.section.startswith(_EXAMINER_SECTIONS)
+        and "living_situation" in (f.topics or record_topics(f.section, f"{f.text} {f.patient_says or ''}"))
+    ):
+        # filed under the home by a word only ("Their daughter Lauren lives in Sheffield", "I married Karen in
+        # 1994"): no sentence of theirs says who is at home, so the demographics do
+        have.discard("living_situation")
     out = []
     living = (demo.living_situation or "").strip().rstrip(".")
     # said through the compiler's one route from record text to speech, as any record sentence is
@@ -1065,6 +1084,7 @@ class MemorySkill:
         self._answered_by = load_recall_rules().answered_by
         self._findings = load_recall_rules().finding_topics  # the topics a finding is disclosed under
         self._asked_what = False  # the question being planned is a wh-question (set by plan)
+        self._asks_home_now = False  # it asks who is at home or where (set by plan)
         self._means_asked = False  # the question being planned asks the means at hand (set by plan)
         self._facets: frozenset[str] = frozenset()  # the parts of a subject it asks (set by plan)
         self._query: Mapping[str, float] = {}  # the question being planned, as the index reads words
@@ -1130,6 +1150,7 @@ class MemorySkill:
             return earlier
         per_topic = facts_per_topic or self.policy.facts_per_topic
         self._asked_what = asks_what(question)
+        self._asks_home_now = self._asks_home(question)
         self._facets = asked_facets(question)
         self._means_asked = bool(load_recall_rules().means_asked.search(question.text))
         self._query = self.index.vectorize(question.text)
@@ -1262,6 +1283,10 @@ class MemorySkill:
                 # of another thing ("no periods of decreased need for sleep"): the concept's own answer
                 # ("None." under medications, a negative of nothing named, still answers its history)
                 facts = [f for f in facts if f.present or not f.rules_out or f.rules_out & set(question.concepts)]
+            if means and topic_id in _MEANS_TOPICS:
+                # "anything you could use to harm yourself, such as medicines?" is told the medicines they keep, never
+                # "I don't take any" for a record with none: the means' own denial answers then
+                facts = [f for f in facts if f.present]
             affirmed = {i.subject for i in items if i.stance == AFFIRM and i.facts and not i.silent}
             # "Any thoughts of ending your life?" affirmed from "passive wishes to die": the risk line's
             # "No suicidal ideation" is not said after it (the patient does not contradict themselves)
@@ -1370,6 +1395,12 @@ class MemorySkill:
             # history put before how a symptom is now ("How would you describe your mood right now?" - "nervous",
             # not "I had never spoken to a doctor about my mood")
             closest = None
+        if closest is not None and self._by_a_word_only(closest, question, items, concepts):
+            closest = None
+        if closest is not None and self._asks_home(question) and not _says_home(closest) and any(
+            _says_home(f) for i in items if i.subject == _LIVING for f in i.facts
+        ):
+            closest = None  # "Who do you live with?" is who is at home, not where the parents live
         if closest is not None:
             # the sentence of the record that answers in the question's own words comes first; a
             # blanket denial or "not sure" no longer stands beside it
@@ -1595,6 +1626,39 @@ class MemorySkill:
                 return False  # the section that holds the subject asked ("been in hospital before?" - "an
                 # episode at 20", of the psychiatric history)
         return not near & set(fact.topics) and cosine(self._query, fact.vector) < self.policy.off_topic_threshold
+
+    def _asks_home(self, question: Question) -> bool:
+        """Whether a question asks who is at home or where ("Who do you live with?", "Who's at home with you?",
+        "Where are you living?"), not how things are there ("How are things at home?")."""
+        if _LIVING not in self._content_topics(question):
+            return False
+        m = _WH.match(_asking(question)[-1]) if _asking(question) else None
+        return bool(m) and m.group(0).strip(" ,").split()[-1].lower() in ("who", "where")
+
+    def _by_a_word_only(self, fact: IndexedFact, question: Question, items: Sequence[AnswerItem],
+                        concepts: Sequence[str]) -> bool:
+        """Whether a sentence found close to the question only by a word it shares (cosine under
+        ``answer_threshold``: "full" of "full of energy" in "a full driving licence", "ideas" in "the idea of
+        hanging") is on none of the subjects asked, nor a neighbour of one, while the plan already answers what
+        was asked (a concept the question names affirmed or denied, the closed world's denial too): then the
+        shared word is not the answer, the plan is. A sentence filed under no subject is judged by the concepts
+        it states: on the subject when one of them is a finding of a subject asked."""
+        asked = self._content_topics(question)
+        tax = self._taxonomy
+        if not asked or cosine(self._query, fact.vector) >= self.policy.answer_threshold or any(
+            t not in tax.by_id or tax.kind(t) != "symptom" for t in asked
+        ):
+            return False  # a screen of symptoms only: a word of a history question may well name its answer
+            # ("Did anything happen before the sleepiness started?" - the flu, "just before the sleepiness began")
+        near = set(asked)
+        for t in asked:
+            near.update(tax.by_id[t].related)
+        own = set(fact.topics) or {t for c in fact.affirms | fact.rules_out for t in finding_topics(c, self.index.lexicon)}
+        if own & near:
+            return False
+        # the question's own concepts, not subjects it inherits from the turn before ("Does anything happen when
+        # you laugh?" after the sleep asks nothing the plan answers: the sentence with "laugh" in it does)
+        return any(i.subject in concepts and i.stance in (AFFIRM, DENY) for i in items)
 
     def _history_for_now(self, fact: IndexedFact, question: Question) -> bool:
         """Whether a sentence of the past history (``_PAST_SECTIONS``) was found for a question that asks only
@@ -1845,6 +1909,10 @@ class MemorySkill:
             facts = sorted(facts, key=lambda f: bool(cue and cue[1].search(f.fact.text)))
             if not facts:
                 return []
+        if topic_id == _LIVING and self._asks_home_now and any(_says_home(f) for f in facts):
+            # "Who do you live with?": the sentences that say who is at home, not one filed under the subject for
+            # a word ("My parents live an hour away", "If I'd braked sooner he might have lived")
+            facts = [f for f in facts if _says_home(f)]
         if topic_id in _NOW_TOPICS and any(f.section in topic.sections for f in facts):
             # "What medicines are you on at the moment?" is not told the antidepressant of an episode at 22
             facts = [f for f in facts if f.section not in _PAST_SECTIONS] or facts

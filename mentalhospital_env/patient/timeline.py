@@ -44,10 +44,14 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     return {
         "ago": re.compile(rf"\b({span})\s+ago\b", re.I),
         "span": re.compile(rf"\b(?:{_alt(d['span_before'])})\s+({span})\b", re.I),
-        "point": re.compile(rf"\b({_alt(d['point_before'])})\s+({point})", re.I),
+        # "From about November he has felt flat": a point may be hedged as a span is
+        "point": re.compile(rf"\b({_alt(d['point_before'])})\s+{hedge}({point})", re.I),
         "well": re.compile(rf"\b(?:{_alt(d['well_before'])})\s+({point}|{span}\s+ago)", re.I),
         "age": re.compile(r"\b(?:at|aged|age|from|when (?:she|he|i|they) was|when (?:she|he|i|they) were)\s+(\d{1,2})(?:\s*(?:-|–|to|or)\s*(\d{1,2}))?\b(?!\s*(?:a\.?m|p\.?m|%|mg|units|kg))", re.I),
         "onset_verbs": re.compile(rf"\b(?:{_alt(d['onset_verbs'])})\b", re.I),
+        # "where he had worked for 31 years", "has lived in the village for six years": a few words may stand between,
+        # never "with" ("has lived with the pain for two years" is the illness)
+        "circumstance": re.compile(rf"\b(?:{_alt(d['circumstance_before'])})(?:\s+(?!for\b|with\b)[\w'-]+){{0,3}}\s+(?:(?:for|over|the last|the past)\s+)?$", re.I),
         "skip": re.compile(rf"(?:{_alt(d['skip_sentences'])})", re.I),
         "any": re.compile(rf"\b(?:{span}|{point})|\b(?:since|until|ago|years? old|when i was)\b", re.I),
     }
@@ -169,6 +173,8 @@ def timeline(history: str) -> Timeline:
         for ent in dates:
             # the entity with a few words before it: the preposition that says what the date is to the illness
             window = sent[max(0, ent.start_char - 24) : ent.end_char + 4]
+            if p["circumstance"].search(sent[max(0, ent.start_char - 48) : ent.start_char]):
+                continue  # "where he had worked for 31 years": how long a job or a marriage has lasted, not the illness
             if m := p["well"].search(window):
                 found.append(("well_until", _lower(m.group(1))))
             elif m := p["ago"].search(window):
