@@ -19,7 +19,6 @@ from mentalhospital_env.cases.compile import voiced
         ("history_of_present_illness", "about school, about 'being picked last', and about the bus."),
         ("personal_history", "previously a keen runner and swimmer."),  # "I had a previously a ..."
         ("past_psychiatric_history", "Okafor, on 3 May with panic attacks"),  # a name split off its sentence
-        ("past_psychiatric_history", "Overdose of sertraline at 19 after exams"),  # "I'm overdose"
     ],
 )
 def test_a_lead_that_does_not_fit_is_not_said(section: str, sentence: str) -> None:
@@ -42,6 +41,9 @@ def test_a_lead_that_does_not_fit_is_not_said(section: str, sentence: str) -> No
         ("medications", "Progesterone-only pill.", "I take the progesterone-only pill."),
         ("medications", "Beclometasone inhaler twice daily; sertraline 50 mg.", "I take a beclometasone inhaler and sertraline."),
         ("history_of_present_illness", "He describes himself as 'useless'.", "I'm useless."),
+        # a thing had, never a state ("I'm overdose of ...", "I'm contraceptive implant")
+        ("past_psychiatric_history", "Overdose of sertraline at 19 after exams", "I had an overdose of sertraline at 19 after exams."),
+        ("medical_history", "Contraceptive implant.", "I have a contraceptive implant."),
         # what already fitted still does
         ("substance_use", "About 12 units a week.", "I have about 12 units a week."),
         ("history_of_present_illness", "He has recently started drinking alone.", "I have recently started drinking alone."),
@@ -56,7 +58,7 @@ def test_a_lead_fits_what_follows_it(section: str, sentence: str, said: str) -> 
 @settings(max_examples=25, deadline=None)
 @given(
     nouns=st.sampled_from(["sleep", "appetite", "concentration", "energy", "memory", "sleep and appetite"]),
-    adjective=st.sampled_from(["poor", "worse", "better", "good"]),
+    adjective=st.sampled_from(["poor", "worse", "better"]),
     when=st.sampled_from(["", " in the last month", " this week"]),
 )
 def test_a_verbless_clause_is_said_with_its_verb(nouns: str, adjective: str, when: str) -> None:

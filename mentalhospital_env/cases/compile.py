@@ -1538,6 +1538,8 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
     text = _gist(text, data)  # and on the short sentences ("Both treated ..." -> "Both were treated ...")
     # "... and convinced his insides are rotting" said as "And I convinced my insides ...": a state, "I'm convinced"
     text = re.sub(rf"\bI ({'|'.join(data['state_participles'])})\b(?! (?:me|him|her|them|us|you)\b)", r"I'm \1", text)
+    if section in ("medical_history", "past_psychiatric_history"):
+        text = _had_not_am(text)
     if text and _lead_misfit(_nlp()(text), data):
         return ""  # a lead before words that are not what it takes, after every repair above
     if re.match(data["empty_negative_pattern"], text):
@@ -1566,6 +1568,29 @@ def _predicate_clause(says: str, data: dict[str, Any]) -> str:
     if re.match(r"\s+since\b", m.group(3)):  # "worse since March": a change that has lasted
         return f"My {m.group(1)} {'have' if plural else 'has'} been {m.group(2)}{m.group(3)}"
     return f"My {m.group(1)} {'are' if plural else 'is'} {m.group(2)}{m.group(3)}"
+
+
+def _had_not_am(text: str) -> str:
+    """Of the illnesses and past treatment, a thing the patient had said as a state ("I'm overdose of
+    paracetamol at 17", "I'm contraceptive implant": a noun-only word, lemminflect) said as had, with its
+    article: "I had an overdose of paracetamol at 17", "I have a contraceptive implant"."""
+    m = re.match(r"^I'm ([a-z-]+)\b(?: ([a-z-]+)\b)?(.*)$", text)
+    if not m:
+        return text
+    if _noun_only(m.group(1)):  # "I'm overdose of ...": the noun first
+        words, rest = m.group(1), (f" {m.group(2)}" if m.group(2) else "") + m.group(3)
+    elif m.group(2) and "ADJ" in _readings(m.group(1)) and _noun_only(m.group(2)):  # "I'm contraceptive implant"
+        words, rest = f"{m.group(1)} {m.group(2)}", m.group(3)
+    else:
+        return text
+    past = _PAST.search(text) or re.search(r"\b(?:at \d+|ago|(?:19|20)\d\d|as a (?:child|teenager|baby))\b", text)
+    return f"{'I had' if past else 'I have'} {_article(words)}{rest}"
+
+
+def _readings(word: str) -> dict:
+    from lemminflect import getAllLemmas
+
+    return getAllLemmas(word.lower())
 
 
 def _own_subject(text: str) -> str:
