@@ -276,7 +276,7 @@ def focus(plan: AnswerPlan, persona: PersonaProfile, index: FactIndex, similarit
     return replace(plan, items=tuple(items), unclear=plan.unclear or not items)
 
 
-def said_again(plan: AnswerPlan) -> AnswerPlan:
+def said_again(plan: AnswerPlan, index: FactIndex | None = None, similarity: float = 0.2) -> AnswerPlan:
     """Whether what is said again is said as said before. Recall marks a plan ``again`` when all it tells
     was told earlier in the encounter, to another question; the reply then opens "Like I said, ...". A
     patient says that when the doctor asks about what they told: a fact told before that answers yes to a
@@ -285,20 +285,29 @@ def said_again(plan: AnswerPlan) -> AnswerPlan:
     told before that is none of these (recall's nearest sentence to a question it has no answer for: "What
     do you do for enjoyment?" - "Like I said, I gave up smoking years ago"; "Why do you think they'd do
     that?" - "Like I mentioned, I live alone") is not presented as the answer already given: the opener is
-    left off (``again`` false), the words stay. The same plan object when nothing changes."""
+    left off (``again`` false), the words stay. With the case's ``index`` the words are weighed as :func:`focus`
+    weighs them (cosine of idf-weighted stems at least ``similarity``: "life" in "anything going on in your
+    life" does not make "I want a normal life" its answer); without, a content word of more than three
+    letters in common. The same plan object when nothing changes."""
     if not plan.again or plan.refusal is not None:
         return plan
     question = plan.question
     topics = set(question.topics)
     asked = set(plan.asked if plan.asked is not None else question.concepts)
     words = {w for w in content_stems(question.text) if len(w) > 3}  # not "day", "up": a word of substance
+    query = index.vectorize(question.text) if index is not None else None
+
+    def close(fact: IndexedFact) -> bool:
+        if query is not None:
+            return cosine(query, fact.vector) >= similarity
+        return bool(words & set(content_stems(fact.fact.text)))
 
     def on_question(item: AnswerItem, fact: IndexedFact) -> bool:
         return (
             (item.stance == AFFIRM and item.subject in asked)
             or bool(set(fact.topics) & topics)
             or bool((fact.affirms | fact.rules_out) & asked)
-            or bool(words & set(content_stems(fact.fact.text)))
+            or close(fact)
         )
 
     spoken = [(i, f) for i in plan.items if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts]

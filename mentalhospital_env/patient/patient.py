@@ -390,7 +390,7 @@ class Patient:
         tone = rep.hear(question.text) if rep is not None else None
         repeated = question.key in memory.state.answers and not memory.is_open(question)
         plan = gate(plan, rep.may_disclose if rep is not None else None, memory.state.disclosed, self.index)
-        plan = said_again(plan)
+        plan = said_again(plan, self.index)
         partial = False
         if rep is not None:
             plan, partial = rep.partial(plan)
