@@ -67,6 +67,69 @@ def _inflect(lemma: str, tag: str) -> str | None:
     return forms[0] if forms else None
 
 
+def _noun_only(word: str) -> bool:
+    """Whether a word is only ever a noun (lemminflect's readings): no adjective reading, and no verb reading
+    but its base form ("paramedic", "overdose", "implant"; never "frightened", "close", "single")."""
+    from lemminflect import getAllLemmas
+
+    low = word.lower()
+    readings = getAllLemmas(low)
+    if "NOUN" not in readings or "ADJ" in readings:
+        return False
+    return low in readings.get("VERB", (low,))
+
+
+_POSSESSION_LEADS = {("'ve", "had"), ("have", "had"), ("had",), ("have",), ("take",)}
+
+
+def _lead_misfit(doc, data: dict[str, Any]) -> bool:
+    """Whether a lead the compiler put before the record's words does not fit what follows it (``_about_leads_fit``
+    of ``compile.json``), in any sentence of a rendering that opens "I ...": a possession lead ("I've had",
+    "I have", "I take") before a conjunction, a preposition or an adverb that is not its object's ("I've had or
+    lost a job", "I've had now about five evenings", "I have about noise"); a determiner, an adverb and a
+    determiner again ("I had a previously a high achiever"); a name no dictionary knows followed by a comma
+    ("I had barraclough, on 22 January": the GP's name, not a thing had); "I'm" before a bare noun ("I'm
+    overdose of paracetamol", "I'm contraceptive implant")."""
+    adverbs = set(data["possession_lead_adverbs"])
+    quantity = set(data["quantity_adverbs"])
+    for sent in doc.sents:
+        toks = [t for t in sent if not t.is_space]
+        if len(toks) < 3 or toks[0].text != "I":
+            continue
+        if any(a.tag_ == "DT" and b.pos_ == "ADV" and c.tag_ == "DT" for a, b, c in zip(toks, toks[1:], toks[2:])):
+            return True
+        words = [t.lower_ for t in toks[1:3]]
+        lead = 2 if tuple(words) in _POSSESSION_LEADS else 1 if (words[0],) in _POSSESSION_LEADS else 0
+        if lead and toks[lead].dep_ == "aux":
+            lead = 0  # "I have barely eaten": the perfect's auxiliary, not a possession
+        if lead and toks[1 + lead].dep_ != "neg" and toks[1 + lead].lower_ not in ("n't", "not"):
+            obj = toks[1 + lead]
+            after = toks[2 + lead] if 2 + lead < len(toks) else None
+            if obj.pos_ in ("CCONJ", "SCONJ"):
+                return True
+            if obj.lower_ in quantity:
+                if after is None or not (after.pos_ == "NUM" or after.tag_ == "DT" or after.lower_ in ("one", "a", "an")):
+                    return True
+            elif (obj.pos_ in ("ADV", "INTJ", "ADP") or obj.tag_ == "RB") and obj.lower_ not in adverbs and obj.dep_ != "prt" and not (
+                obj.pos_ == "ADV" and after is not None and after.tag_ in ("JJ", "JJR", "VBG", "VBN")  # "gradually worsening memory"
+            ):
+                return True
+            if after is not None and after.text == "," and obj.text.islower() and obj.tag_ in ("NN", "NNP") and not _known(obj.lower_):
+                return True
+        if words[0] in ("'m", "am"):
+            # the complement the parse finds, and the word after "I'm" whatever the parse made of it ("overdose")
+            heads = [c for c in toks[1].children if c.dep_ in ("acomp", "attr")] + toks[2:3]
+            if any(_noun_only(h.lower_) and not any(c.dep_ in ("det", "poss", "nummod") for c in h.children) for h in heads):
+                return True
+    return False
+
+
+def _known(word: str) -> bool:
+    from lemminflect import getAllLemmas
+
+    return bool(getAllLemmas(word))
+
+
 @dataclass(frozen=True)
 class _Person:
     """The patient's pronouns (from the record's sex) and the relatives who share them."""
@@ -179,8 +242,10 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
         re.match(r"^[a-z]+-[a-z]+(?:ing|ed|ful|less|ive)\b", text, re.IGNORECASE) or (first.pos_ == "ADJ" and root.i == first.i)
     ):
         # "Law-abiding all his life", "Quiet and shy": what the patient is (has been, with a time)
-        lasting = re.search(r"\b(?:all (?:his|her|their|my) life|always|for (?:years|\d+|a|an|many|several)\b|since)\b", text)
+        lasting = re.search(r"\b(?:all (?:his|her|their|my) life|always|for (?:years|\d+|a|an|many|several|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[a-z]+teen|twenty|thirty|forty|fifty|sixty)\b|since)\b", text)
         body = _swap_tokens(nlp(_lower_first(first) + text[len(first.text):]), person, section)
+        if first.whitespace_ and _noun_only(first.text):  # "Paramedic for fourteen years": a noun the parser took for an adjective
+            body = _article(body.split(" ", 1)[0]) + body[len(body.split(" ", 1)[0]):]
         return _finish(("I've been " if lasting else "I'm ") + body)
     rest_of = text.split(" ", 1)[1] if " " in text else ""
     root_subject = any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children)
@@ -235,6 +300,9 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
             if after.lower().startswith("that "):
                 return _first_person(after[5:], section, sex)
             after = re.sub(r"^(?:of|to)\s+", "", after, flags=re.IGNORECASE)  # "complains of poor sleep", "admits to drinking"
+            itself = re.match(r"^(?:himself|herself|themselves|themself) as (.+)$", after, re.IGNORECASE)
+            if itself:  # "describes himself as 'a waste of space'": "I'm a waste of space", never "I've had myself as"
+                return _finish("I'm " + _swap_tokens(nlp(itself.group(1)), person, section))
             seen_as = re.match(r"^((?:his|her|their|the) [\w' -]+?) as (.+)$", after, re.IGNORECASE)
             if seen_as:  # "describes her mood as flat": "My mood has been flat"
                 subject_doc = nlp(seen_as.group(1))
@@ -298,7 +366,7 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
     if lead == "I have" and section == "medical_history" and re.search(r"\b(?:for (?:about |over |nearly |the last |the past )?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|many|several|some) (?:years?|months?|weeks?)|since)\b", text):
         lead = "I've had"  # "Hypertension for 20 years": a state that has lasted
     if lead in ("I have", "I've had") and not _verb_form(first) and first.lower_ not in ("had", "has", "have") and not re.search(
-        r"\bsince\b", text) and (_PAST.search(text) or re.search(r"\b(?:19|20)\d\d\b", text)
+        r"\bsince\b(?!\W*$)", text) and (_PAST.search(text) or re.search(r"\b(?:19|20)\d\d\b", text)
                                  or re.search(data["past_event_pattern"], text, re.IGNORECASE)):
         # "Transient ischaemic attack three years ago", "Right hip replacement 2018": an event, in the past
         lead = "I had"
@@ -1297,6 +1365,14 @@ def _medicines(text: str, data: dict[str, Any]) -> str | None:
     names = list(dict.fromkeys(names))
     if not names:
         return None
+    devices = data["device_medicines"]
+    for k, name in enumerate(names):
+        head = name.split()[-1].lower()
+        if head in devices and len(name.split()) > 0 and name.split()[0].lower() not in ("a", "an", "the", "my"):
+            article = devices[head]
+            if article == "a" and name[:1].lower() in "aeiou":
+                article = "an"
+            names[k] = f"{article} {name}"  # "Combined pill": "the combined pill"; "Salbutamol inhaler": "a salbutamol inhaler"
     if len(names) > 4:
         return _finish(f"I take quite a few things: {', '.join(names[:-1])} and {names[-1]}".replace(": ", ", "))
     return _finish("I take " + (names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"))
@@ -1306,10 +1382,22 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
     """Agreement put right after rendering: a present verb whose subject is "I" (or that follows one
     in a list) in the first person ("I refuse ..., slams doors" -> "I refuse ..., slam doors"); a
     record's label left in mid-sentence dropped."""
+    says = _predicate_clause(says, data)
     doc = _nlp()(says)
     if len(doc) == 0:
         return ""
     out = [t.text_with_ws for t in doc]
+    # "I smoke 15 a day since age 16": a habit with a "since" time, said as lasting ("I've smoked ...")
+    for t in doc:
+        if t.tag_ == "VBP" and t.i == 1 and doc[0].text == "I" and not any(c.dep_ in ("aux", "neg") for c in t.children) and any(
+            u.lower_ == "since" and u.dep_ == "prep" and any(c.dep_ == "pobj" for c in u.children)
+            and t in u.ancestors and not any(v.pos_ in ("VERB", "AUX") for v in u.ancestors if v.i != t.i)
+            for u in doc[t.i + 1 : t.sent.end]
+        ):
+            lemma = _verb_lemma(t) if t.lemma_ == t.lower_ else t.lemma_
+            form = "been" if lemma == "be" else _inflect(lemma, "VBN")
+            if form:
+                out[0], out[1] = "I", f"'ve {form}{t.whitespace_}"
     for t in doc:
         if t.tag_ != "VBZ":
             continue
@@ -1413,6 +1501,10 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
         return ""  # "I sales jobs since", "I periods regular": a noun where the verb should be
     text = "".join(out)
     text = re.sub(r"\bI made redundant\b", "I was made redundant", text)
+    # "Married Karen (52) in 1994": a state participle with an object is the event, "I married Karen in 1994"
+    states = "|".join(map(re.escape, data["transitive_states"]))
+    text = re.sub(rf"\bI(?:'ve been| have been| was| am|'m)? ({states}) (?=[A-Z][a-z]+\b)(?!(?:for|in|at|on|to|since)\b)", r"I \1 ", text)
+    text = re.sub(r"\bsince (?:the )?age (?:of )?(\d+)\b", r"since I was \1", text)
     # "Married 20 years" said as "I married 20 years": a state that lasts is "I've been married"
     text = re.sub(r"\bI(?:'ve been| have been)? (married|divorced|separated|widowed) (?=(?:for )?(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty) (?:years?|months?)\b)",
                   r"I've been \1 ", text)
@@ -1446,11 +1538,59 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
     text = _gist(text, data)  # and on the short sentences ("Both treated ..." -> "Both were treated ...")
     # "... and convinced his insides are rotting" said as "And I convinced my insides ...": a state, "I'm convinced"
     text = re.sub(rf"\bI ({'|'.join(data['state_participles'])})\b(?! (?:me|him|her|them|us|you)\b)", r"I'm \1", text)
+    if section in ("medical_history", "past_psychiatric_history"):
+        text = _had_not_am(text)
+    if text and _lead_misfit(_nlp()(text), data):
+        return ""  # a lead before words that are not what it takes, after every repair above
     if re.match(data["empty_negative_pattern"], text):
         # "Nil formal." said as "I haven't had any formal.": what the section's "nil" means, or nothing
         said = data["empty_negative_says"].get(section)
         return _finish(said) if said else ""
     return text if section == "family_history" else _own_subject(text)
+
+
+def _predicate_clause(says: str, data: dict[str, Any]) -> str:
+    """A note's verbless clause "noun adjective" ("Periods regular", "Sleep and appetite worse in the last
+    month", ``predicate_adjectives`` of ``compile.json``) said with its verb and the patient's own: "My periods
+    are regular", never "I've had periods regular". Each noun has a noun reading (lemminflect) or is an
+    abbreviation in capitals ("BP")."""
+    from lemminflect import getAllLemmas
+
+    adjectives = "|".join(map(re.escape, data["predicate_adjectives"]))
+    m = re.match(rf"^I(?:'ve had| have had| have| had|'ve been| have been|'m| am) ((?:[A-Za-z-]+ ){{0,2}}?[A-Za-z-]+(?: and [A-Za-z-]+)?) ({adjectives})\b(.*)$",
+                 says)
+    if not m or not re.match(r"^(?:$|[,.]|\s+(?:in|on|at|since|for|over|during|this|these|than|now|again|but|and|recently|lately)\b)", m.group(3)):
+        return says  # "I have two good friends": an adjective before its noun is no predicate
+    nouns = [w for w in m.group(1).split() if w != "and"]
+    if not all((w.isupper() and len(w) > 1) or "NOUN" in getAllLemmas(w.lower()) for w in nouns):
+        return says
+    plural = " and " in m.group(1) or (nouns[-1].endswith("s") and not nouns[-1].endswith("ss") and not nouns[-1].isupper())
+    if re.match(r"\s+since\b", m.group(3)):  # "worse since March": a change that has lasted
+        return f"My {m.group(1)} {'have' if plural else 'has'} been {m.group(2)}{m.group(3)}"
+    return f"My {m.group(1)} {'are' if plural else 'is'} {m.group(2)}{m.group(3)}"
+
+
+def _had_not_am(text: str) -> str:
+    """Of the illnesses and past treatment, a thing the patient had said as a state ("I'm overdose of
+    paracetamol at 17", "I'm contraceptive implant": a noun-only word, lemminflect) said as had, with its
+    article: "I had an overdose of paracetamol at 17", "I have a contraceptive implant"."""
+    m = re.match(r"^I'm ([a-z-]+)\b(?: ([a-z-]+)\b)?(.*)$", text)
+    if not m:
+        return text
+    if _noun_only(m.group(1)):  # "I'm overdose of ...": the noun first
+        words, rest = m.group(1), (f" {m.group(2)}" if m.group(2) else "") + m.group(3)
+    elif m.group(2) and "ADJ" in _readings(m.group(1)) and _noun_only(m.group(2)):  # "I'm contraceptive implant"
+        words, rest = f"{m.group(1)} {m.group(2)}", m.group(3)
+    else:
+        return text
+    past = _PAST.search(text) or re.search(r"\b(?:at \d+|ago|(?:19|20)\d\d|as a (?:child|teenager|baby))\b", text)
+    return f"{'I had' if past else 'I have'} {_article(words)}{rest}"
+
+
+def _readings(word: str) -> dict:
+    from lemminflect import getAllLemmas
+
+    return getAllLemmas(word.lower())
 
 
 def _own_subject(text: str) -> str:

@@ -17,7 +17,7 @@ from importlib import resources
 
 from mentalhospital_env.cases import Case
 from mentalhospital_env.cases.model import Persona
-from mentalhospital_env.knowledge.language import stems, tokenize
+from mentalhospital_env.knowledge.language import content_stems, stems, tokenize
 
 from .reading import _holds, _phrase_stems, cosine, load_memory_cues
 from .recall import (
@@ -222,9 +222,8 @@ def partial(plan: AnswerPlan, persona: PersonaProfile) -> tuple[AnswerPlan, bool
         return plan, False
     # what the patient has (affirmed, told, held back) comes to mind before what they lack
     order = sorted(plan.items, key=lambda i: 0 if i.stance in (AFFIRM, TELL, WITHHELD) else 1)
-    return AnswerPlan(
-        plan.question, tuple(order[:limit]), plan.refusal, plan.small_talk, plan.unclear, asked=plan.asked
-    ), True
+    return replace(plan, items=tuple(order[:limit])), True
+
 
 def focus(plan: AnswerPlan, persona: PersonaProfile, index: FactIndex, similarity: float = 0.2) -> AnswerPlan:
     """Keep the answer on the question: facts that do not answer what was asked are left out.
@@ -274,7 +273,47 @@ def focus(plan: AnswerPlan, persona: PersonaProfile, index: FactIndex, similarit
             items.append(replace(item, facts=tuple(keep)))
     if not changed:
         return plan
-    return AnswerPlan(question, tuple(items), plan.refusal, plan.small_talk, plan.unclear or not items, asked=plan.asked)
+    return replace(plan, items=tuple(items), unclear=plan.unclear or not items)
+
+
+def said_again(plan: AnswerPlan, index: FactIndex | None = None, similarity: float = 0.2) -> AnswerPlan:
+    """Whether what is said again is said as said before. Recall marks a plan ``again`` when all it tells
+    was told earlier in the encounter, to another question; the reply then opens "Like I said, ...". A
+    patient says that when the doctor asks about what they told: a fact told before that answers yes to a
+    concept asked, is on a topic the question asks, states a concept asked, or shares a word of substance
+    with the question ("Do you check your body?" - "Like I said, I check for lumps every day"). A sentence
+    told before that is none of these (recall's nearest sentence to a question it has no answer for: "What
+    do you do for enjoyment?" - "Like I said, I gave up smoking years ago"; "Why do you think they'd do
+    that?" - "Like I mentioned, I live alone") is not presented as the answer already given: the opener is
+    left off (``again`` false), the words stay. With the case's ``index`` the words are weighed as :func:`focus`
+    weighs them (cosine of idf-weighted stems at least ``similarity``: "life" in "anything going on in your
+    life" does not make "I want a normal life" its answer); without, a content word of more than three
+    letters in common. The same plan object when nothing changes."""
+    if not plan.again or plan.refusal is not None:
+        return plan
+    question = plan.question
+    topics = set(question.topics)
+    asked = set(plan.asked if plan.asked is not None else question.concepts)
+    words = {w for w in content_stems(question.text) if len(w) > 3}  # not "day", "up": a word of substance
+    query = index.vectorize(question.text) if index is not None else None
+
+    def close(fact: IndexedFact) -> bool:
+        if query is not None:
+            return cosine(query, fact.vector) >= similarity
+        return bool(words & set(content_stems(fact.fact.text)))
+
+    def on_question(item: AnswerItem, fact: IndexedFact) -> bool:
+        return (
+            (item.stance == AFFIRM and item.subject in asked)
+            or bool(set(fact.topics) & topics)
+            or bool((fact.affirms | fact.rules_out) & asked)
+            or close(fact)
+        )
+
+    spoken = [(i, f) for i in plan.items if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts]
+    if not spoken or any(on_question(i, f) for i, f in spoken):
+        return plan
+    return replace(plan, again=False)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -333,7 +372,7 @@ def gate(plan: AnswerPlan, may_disclose, disclosed, index: FactIndex) -> AnswerP
         # a concept asked is answered ("Any plans to act on that?" - "No, I wouldn't do anything"): the rest of
         # its topic held back is left out, not deflected after the answer ("... That's hard. Can we come back to it?")
         items = [i for i in items if not (i.stance == WITHHELD and i.subject not in asked)]
-    return AnswerPlan(plan.question, tuple(items), plan.refusal, plan.small_talk, plan.unclear, asked=plan.asked)
+    return replace(plan, items=tuple(items))
 
 
 def _came_about(item: AnswerItem, index: FactIndex) -> bool:

@@ -47,7 +47,7 @@ from mentalhospital_env.knowledge.codes import charted_diagnosis
 from mentalhospital_env.knowledge.lexicon import Lexicon
 
 from .check import ClaimChecker, facts_expressed
-from .decide import Decision, gate
+from .decide import Decision, gate, said_again
 from .informant import CHILD_AGE, informant_for
 from .question import Question, read_question
 from .reading import CLOSED_WORLD_KINDS, cosine, stable_seed
@@ -390,6 +390,7 @@ class Patient:
         tone = rep.hear(question.text) if rep is not None else None
         repeated = question.key in memory.state.answers and not memory.is_open(question)
         plan = gate(plan, rep.may_disclose if rep is not None else None, memory.state.disclosed, self.index)
+        plan = said_again(plan, self.index)
         partial = False
         if rep is not None:
             plan, partial = rep.partial(plan)
