@@ -673,3 +673,25 @@ def test_an_encounter_with_suicidal_thoughts_follows_them_up_within_the_turn_bud
         pytest.fail("no case of the six disclosed suicidal thoughts")
     finally:
         env.close()
+
+
+@pytest.mark.parametrize(
+    "context",
+    ["A little while after my father's stroke.", "In March, following a house move, I stopped coping.", "Since the redundancy, really."],
+)
+def test_anxiety_dated_only_by_a_month_after_an_event_is_a_stress_reaction_and_gets_no_antidepressant(context):
+    """Premise (stop 29: five adjustment disorders with anxiety called generalised or health anxiety and given an
+    SSRI, which critical_actions.json forbids): worry, restlessness, tension and poor sleep that 'started in
+    September', after an event. A month with no year bounds the illness, it does not establish the six months
+    generalised anxiety needs, so the stress reaction leads and the plan starts no antidepressant; the same story of
+    two years, or with no event told, stays generalised anxiety."""
+    heard = {c: "x" for c in ("excessive_worry", "restlessness", "muscle_tension", "insomnia")}
+    onset = {"hpi:complaint": "I can't settle.", "hpi:1": "It started in September."}
+    doctor = _clinician_with({**onset, "hpi:2": context}, heard, {"low_mood", "anhedonia", "panic_attacks"})
+    lead = [h.code for h, _ in doctor._leading()]
+    assert lead[0].startswith("F43.2") and "F41.1" in lead, lead
+    assert "antidepressant" not in load_critical_actions().proposed(doctor._plan())
+    longer = _clinician_with({**onset, "hpi:1": "It started two years ago.", "hpi:2": context}, heard, {"low_mood"})
+    assert longer._leading()[0][0].code == "F41.1"
+    no_event = _clinician_with({**onset, "hpi:2": "Nothing in particular, it just crept up."}, heard, {"low_mood"})
+    assert no_event._leading()[0][0].code == "F41.1"
