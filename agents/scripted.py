@@ -863,7 +863,7 @@ class ScriptedClinician(Doctor):
         (``required_to_lead``: no psychotic depression without a delusion or a hallucination heard) or when its
         minimum duration is not met and the other fits (``duration_principal``: at four days a brief psychotic
         disorder, not schizophrenia); unchanged otherwise."""
-        lead = self._episode_met_first(lead)
+        lead = self._psychosis_explained_first(self._episode_met_first(lead))
         need = self.script["required_to_lead"].get(lead[0][0].code)
         if need and not set(need) & set(self.findings.present):
             for i, (h, _) in enumerate(lead[1:], 1):
@@ -878,7 +878,30 @@ class ScriptedClinician(Doctor):
                 if h.category == lead[0][0].category and durations.fits(h.code, said, self.walk_in.age):
                     lead = [lead[i]] + lead[:i] + lead[i + 1 :]
                     break
-        return self._recurrent_first(self._stressor_first(lead))
+        lead = self._recurrent_first(self._stressor_first(lead))
+        # a specifier or a duration must not hand the lead back to a disorder that explains no voice or delusion heard
+        return self._psychosis_explained_first(lead)
+
+    def _unexplained(self, h: Hypothesis) -> set[str]:
+        """The hallucinations and delusions heard (``psychosis_explained``) that ``h``'s presentation does not hold."""
+        f = self.findings
+        heard = set(self.script["psychosis_explained"]["findings"]) & (set(f.present) - f.contradicted)
+        return heard - {c for c, _ in h.symptoms}
+
+    def _psychosis_explained_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with the first ranked disorder that explains the hallucinations or delusions heard first, when
+        the lead explains none of them (``psychosis_explained``); the former lead stays on the differential."""
+        first = lead[0][0]
+        unexplained = self._unexplained(first)
+        heard = set(self.script["psychosis_explained"]["findings"]) & (set(self.findings.present) - self.findings.contradicted)
+        if not unexplained or unexplained != heard:
+            return lead  # nothing heard, or the lead explains some of it (a depression with psychotic features)
+        # the disorder that explains the most of what was heard; the ranking breaks ties
+        best = min(self._ranked_admissible(), key=lambda pair: len(self._unexplained(pair[0])))
+        if len(self._unexplained(best[0])) == len(heard):
+            return lead
+        rest = [pair for pair in lead if pair[0] is not best[0]]
+        return [best] + rest[: self.script["max_disorders"] - 1]
 
     def _stressor_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with a stress reaction first (``stressor_first``: an adjustment disorder) when the lead must have
@@ -900,6 +923,8 @@ class ScriptedClinician(Doctor):
         for h, score in self._ranked_admissible():
             if not any(h.code.startswith(c) for c in conf["then"]) or not any(c in evidence for c, _ in h.symptoms):
                 continue
+            if len(self._unexplained(h)) > len(self._unexplained(first)):
+                continue  # no stress reaction over a voice or a delusion the lead explains
             if known is not None and not load_durations().fits(h.code, known, self.walk_in.age):
                 continue
             rest = [pair for pair in lead if pair[0] is not h]

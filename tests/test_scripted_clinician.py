@@ -695,3 +695,27 @@ def test_anxiety_dated_only_by_a_month_after_an_event_is_a_stress_reaction_and_g
     assert longer._leading()[0][0].code == "F41.1"
     no_event = _clinician_with({**onset, "hpi:2": "Nothing in particular, it just crept up."}, heard, {"low_mood"})
     assert no_event._leading()[0][0].code == "F41.1"
+
+
+@pytest.mark.parametrize("psychotic", ["auditory_hallucinations", "persecutory_delusions", "delusions_of_reference"])
+def test_a_voice_or_a_delusion_heard_is_explained_by_the_lead_and_treated(psychotic):
+    """Premise (stop 29: five psychoses called anxiety, an adjustment or a depression and given no antipsychotic; a
+    woman on a ward who said 'Men's voices. I hear voices.' was called generalised anxiety and given sertraline):
+    worry, restlessness, tension and poor sleep for two years beside a hallucination or a delusion. The lead must
+    explain what was heard and the plan holds an antipsychotic; the anxiety stays on the differential. Without the
+    psychotic finding the same story is generalised anxiety; a month-dated onset after an event does not make it
+    a stress reaction either."""
+    anxious = {c: "x" for c in ("excessive_worry", "restlessness", "muscle_tension", "insomnia")}
+    onset = {"hpi:complaint": "I can't settle.", "hpi:1": "It started two years ago."}
+    actions = load_critical_actions()
+    doctor = _clinician_with(onset, {**anxious, psychotic: "x"}, {"low_mood", "anhedonia", "elevated_mood"})
+    lead = doctor._leading()
+    assert psychotic in {c for c, _ in lead[0][0].symptoms}, [h.code for h, _ in lead]
+    assert "antipsychotic" in actions.proposed(doctor._plan())
+    assert doctor._leading()[0][0].code != "F41.1" and "F41.1" in [h.code for h, _ in lead]
+    plain = _clinician_with(onset, anxious, {"low_mood", "anhedonia", "elevated_mood"})
+    assert plain._leading()[0][0].code == "F41.1"
+    after = _clinician_with({**onset, "hpi:1": "It started in September.", "hpi:2": "After a row with the neighbours."},
+                            {**anxious, psychotic: "x"}, {"low_mood", "anhedonia", "elevated_mood"})
+    first = after._leading()[0][0]
+    assert psychotic in {c for c, _ in first.symptoms} and not first.code.startswith("F43.2"), first.code
