@@ -719,3 +719,18 @@ def test_a_voice_or_a_delusion_heard_is_explained_by_the_lead_and_treated(psycho
                             {**anxious, psychotic: "x"}, {"low_mood", "anhedonia", "elevated_mood"})
     first = after._leading()[0][0]
     assert psychotic in {c for c, _ in first.symptoms} and not first.code.startswith("F43.2"), first.code
+
+
+@pytest.mark.parametrize("told", ["A psychotic illness was diagnosed at 22.", "I've had schizophrenia since I was 19.",
+                                  "Known to the team since 25 with a psychosis."])
+def test_a_psychotic_illness_the_patient_names_as_their_own_keeps_an_antipsychotic_in_the_plan(told):
+    """Premise (stop 29, test-v2-0470: 'A psychotic illness was diagnosed at 22' in the past history, withdrawal,
+    self-neglect and no interest now, called a recurrent depression and given sertraline alone): a past psychotic
+    illness the patient names as their own puts a psychosis on the differential's lead, as a named bipolar disorder
+    does; a relative's illness does not."""
+    now = {c: "x" for c in ("social_withdrawal", "anhedonia", "personality_change")}
+    doctor = _clinician_with({"past_psychiatric_treatment": told}, now, {"low_mood", "auditory_hallucinations"})
+    assert doctor._leading()[0][0].code.startswith("F2"), [h.code for h, _ in doctor._leading()]
+    assert "antipsychotic" in load_critical_actions().proposed(doctor._plan())
+    relative = _clinician_with({"past_psychiatric_treatment": "No. My brother has schizophrenia, though."}, now, {"low_mood"})
+    assert not relative._leading()[0][0].code.startswith("F2")
