@@ -721,6 +721,25 @@ def test_a_voice_or_a_delusion_heard_is_explained_by_the_lead_and_treated(psycho
     assert psychotic in {c for c, _ in first.symptoms} and not first.code.startswith("F43.2"), first.code
 
 
+def test_the_evaluation_runner_and_a_plain_gymnasium_loop_play_the_same_encounter():
+    """Stop 29 reported that test-v2-0200 gave one plan through ``evaluation.run_episode`` and another through
+    ``gymnasium.make`` and the scripted policy. Same case, same seed: the same questions, replies and plan, whether the
+    environment is fresh or has played another case first; only the seed changes the patient's wording."""
+    from mentalhospital_env.evaluation import EvaluationSpec, run_episode
+
+    spec = EvaluationSpec(suite="dev-v2")
+    case_id, other = load_suite("dev-v2").case_ids[:2]
+    row = run_episode("scripted", spec, case_id, 0)
+    env = gymnasium.make("MentalHospital-v0", suite="dev-v2", turn_budget=spec.turn_budget)
+    fresh = play(env, ScriptedClinician(), case_id)
+    play(env, ScriptedClinician(), other, seed=3)
+    again = play(env, ScriptedClinician(), case_id)
+    env.close()
+    assert row["record"]["chart"]["treatment"] == fresh.treatment == again.treatment
+    assert row["record"]["chart"]["note"] == fresh.note == again.note
+    assert fresh.patient_replies == again.patient_replies
+
+
 @pytest.mark.parametrize("told", ["A psychotic illness was diagnosed at 22.", "I've had schizophrenia since I was 19.",
                                   "Known to the team since 25 with a psychosis."])
 def test_a_psychotic_illness_the_patient_names_as_their_own_keeps_an_antipsychotic_in_the_plan(told):
