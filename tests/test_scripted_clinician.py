@@ -753,3 +753,16 @@ def test_a_psychotic_illness_the_patient_names_as_their_own_keeps_an_antipsychot
     assert "antipsychotic" in load_critical_actions().proposed(doctor._plan())
     relative = _clinician_with({"past_psychiatric_treatment": "No. My brother has schizophrenia, though."}, now, {"low_mood"})
     assert not relative._leading()[0][0].code.startswith("F2")
+
+
+def test_a_narrow_range_of_foods_heard_puts_weight_and_bloods_on_the_plan_whatever_leads():
+    """Premise (stop 29, test-v2-0419: worry, and 'The texture of most food makes me gag' after a choking episode,
+    called health anxiety with no medical monitoring): selective eating heard beside an anxiety lead brings the
+    eating disorder's medical monitoring; the same anxiety without it does not."""
+    actions = load_critical_actions()
+    anxious = {c: "x" for c in ("excessive_worry", "restlessness", "insomnia")}
+    onset = {"hpi:1": "It started two years ago."}
+    picky = _clinician_with(onset, {**anxious, "selective_eating": "x"}, {"low_mood"})
+    assert "eating_disorder_medical_monitoring" in actions.proposed(picky._plan())
+    plain = _clinician_with(onset, anxious, {"low_mood"})
+    assert "eating_disorder_medical_monitoring" not in actions.proposed(plain._plan())
