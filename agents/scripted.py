@@ -896,9 +896,10 @@ class ScriptedClinician(Doctor):
         heard = set(self.script["psychosis_explained"]["findings"]) & (set(self.findings.present) - self.findings.contradicted)
         if not unexplained or unexplained != heard:
             return lead  # nothing heard, or the lead explains some of it (a depression with psychotic features)
-        # the disorder that explains the most of what was heard; the ranking breaks ties
-        best = min(self._ranked_admissible(), key=lambda pair: len(self._unexplained(pair[0])))
-        if len(self._unexplained(best[0])) == len(heard):
+        # the first disorder on the ranking that explains any of it (a depression with psychotic features before a
+        # delusional disorder when the ranking says so)
+        best = next((pair for pair in self._ranked_admissible() if len(self._unexplained(pair[0])) < len(heard)), None)
+        if best is None:
             return lead
         rest = [pair for pair in lead if pair[0] is not best[0]]
         return [best] + rest[: self.script["max_disorders"] - 1]
@@ -925,6 +926,9 @@ class ScriptedClinician(Doctor):
                 continue
             if len(self._unexplained(h)) > len(self._unexplained(first)):
                 continue  # no stress reaction over a voice or a delusion the lead explains
+            own = {c for c, _ in h.symptoms}
+            if any(p >= conf["core_p"] and c in evidence and c not in own for c, p in first.symptoms):
+                continue  # the lead's own core finding, which no stress reaction explains, was heard (a fear of illness)
             if known is not None and not load_durations().fits(h.code, known, self.walk_in.age):
                 continue
             rest = [pair for pair in lead if pair[0] is not h]

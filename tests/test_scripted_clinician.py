@@ -695,6 +695,10 @@ def test_anxiety_dated_only_by_a_month_after_an_event_is_a_stress_reaction_and_g
     assert longer._leading()[0][0].code == "F41.1"
     no_event = _clinician_with({**onset, "hpi:2": "Nothing in particular, it just crept up."}, heard, {"low_mood"})
     assert no_event._leading()[0][0].code == "F41.1"
+    # a fear of serious illness is health anxiety's own finding, which no stress reaction explains: it keeps the lead
+    # (test-v2-0122, six months of health anxiety 'in the weeks after a friend's sudden death', dated by its month)
+    ill = _clinician_with({**onset, "hpi:2": context}, {"health_anxiety": "x", "excessive_worry": "x", "palpitations": "x"}, {"low_mood"})
+    assert ill._leading()[0][0].code == "F45.21", [h.code for h, _ in ill._leading()]
 
 
 @pytest.mark.parametrize("psychotic", ["auditory_hallucinations", "persecutory_delusions", "delusions_of_reference"])
