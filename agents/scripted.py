@@ -863,7 +863,7 @@ class ScriptedClinician(Doctor):
         (``required_to_lead``: no psychotic depression without a delusion or a hallucination heard) or when its
         minimum duration is not met and the other fits (``duration_principal``: at four days a brief psychotic
         disorder, not schizophrenia); unchanged otherwise."""
-        lead = self._psychosis_explained_first(self._episode_met_first(lead))
+        lead = self._episode_met_first(lead)
         need = self.script["required_to_lead"].get(lead[0][0].code)
         if need and not set(need) & set(self.findings.present):
             for i, (h, _) in enumerate(lead[1:], 1):
@@ -879,19 +879,22 @@ class ScriptedClinician(Doctor):
                     lead = [lead[i]] + lead[:i] + lead[i + 1 :]
                     break
         lead = self._recurrent_first(self._stressor_first(lead))
-        # a specifier or a duration must not hand the lead back to a disorder that explains no voice or delusion heard
+        # read last, so that a specifier first moves a depression to its own psychotic form where the ranking has it
         return self._psychosis_explained_first(lead)
 
     def _unexplained(self, h: Hypothesis) -> set[str]:
         """The hallucinations and delusions heard (``psychosis_explained``) that ``h``'s presentation does not hold."""
         f = self.findings
         heard = set(self.script["psychosis_explained"]["findings"]) & (set(f.present) - f.contradicted)
-        return heard - {c for c, _ in h.symptoms}
+        # a disorder "with psychotic features" explains every finding its specifier names (``required_to_lead``)
+        return heard - {c for c, _ in h.symptoms} - set(self.script["required_to_lead"].get(h.code, ()))
 
     def _psychosis_explained_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with the first ranked disorder that explains the hallucinations or delusions heard first, when
         the lead explains none of them (``psychosis_explained``); the former lead stays on the differential."""
         first = lead[0][0]
+        if any(first.code.startswith(c) for c in self.script["psychosis_explained"]["not_over"]):
+            return lead
         unexplained = self._unexplained(first)
         heard = set(self.script["psychosis_explained"]["findings"]) & (set(self.findings.present) - self.findings.contradicted)
         if not unexplained or unexplained != heard:

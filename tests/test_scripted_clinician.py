@@ -719,6 +719,9 @@ def test_a_voice_or_a_delusion_heard_is_explained_by_the_lead_and_treated(psycho
     assert doctor._leading()[0][0].code != "F41.1" and "F41.1" in [h.code for h, _ in lead]
     plain = _clinician_with(onset, anxious, {"low_mood", "anhedonia", "elevated_mood"})
     assert plain._leading()[0][0].code == "F41.1"
+    # hallucinations on falling asleep belong to a narcolepsy that leads on its own findings
+    sleepy = _clinician_with(onset, {"daytime_sleepiness": "x", "sleep_attacks": "x", "cataplexy": "x", psychotic: "x"}, {"low_mood"})
+    assert sleepy._leading()[0][0].code.startswith("G47.4"), [h.code for h, _ in sleepy._leading()]
     after = _clinician_with({**onset, "hpi:1": "It started in September.", "hpi:2": "After a row with the neighbours."},
                             {**anxious, psychotic: "x"}, {"low_mood", "anhedonia", "elevated_mood"})
     first = after._leading()[0][0]
@@ -757,6 +760,9 @@ def test_a_psychotic_illness_the_patient_names_as_their_own_keeps_an_antipsychot
     assert "antipsychotic" in load_critical_actions().proposed(doctor._plan())
     relative = _clinician_with({"past_psychiatric_treatment": "No. My brother has schizophrenia, though."}, now, {"low_mood"})
     assert not relative._leading()[0][0].code.startswith("F2")
+    # a referral to a psychosis service is no psychotic illness (hw-031, a narcolepsy referred to early intervention)
+    referred = _clinician_with({"hpi:2": "I was referred to early intervention in psychosis by the GP."}, now, {"low_mood"})
+    assert not referred._leading()[0][0].code.startswith("F2")
 
 
 def test_a_narrow_range_of_foods_heard_puts_weight_and_bloods_on_the_plan_whatever_leads():
