@@ -813,10 +813,11 @@ class ScriptedClinician(Doctor):
         results = list(self.findings.exam_results)
         return not severity_conflict(h.code, results, h.name) or bool(severity_conflict(principal.code, results, principal.name))
 
-    def _illness_days(self) -> float | None:
+    def _illness_days(self, established_only: bool = False) -> float | None:
         """How long the illness has lasted, in days: the longest duration in the chief complaint and the replies
         to the present illness's questions (onset, context, impact), else the longest in any reply ("a postman
-        for 38 years" dates a job, not the illness)."""
+        for 38 years" dates a job, not the illness). With ``established_only``, None where only an onset month
+        bounds it ("It started in September": under a year, but how far under is not known)."""
         f = self.findings
         durations = load_durations()
         told = [f.chief_complaint] + [f.answers.get(k, "") for k in ("hpi:complaint", "hpi:1", "hpi:2", "hpi:3")]
@@ -833,7 +834,7 @@ class ScriptedClinician(Doctor):
             if ":" in key or (key in self.lexicon and self.lexicon.get(key).kind in ("symptom", "sign"))
         ]
         said = durations.longest_said(about_illness)
-        if said is not None:
+        if said is not None or established_only:
             return said
         # an onset named by its month and no year ("It started in November") is within the year
         onset = self.script["onset_month"]
@@ -877,7 +878,78 @@ class ScriptedClinician(Doctor):
                 if h.category == lead[0][0].category and durations.fits(h.code, said, self.walk_in.age):
                     lead = [lead[i]] + lead[:i] + lead[i + 1 :]
                     break
-        return self._recurrent_first(lead)
+        lead = self._recurrent_first(self._stressor_first(lead))
+        # read last, so that a specifier first moves a depression to its own psychotic form where the ranking has it
+        return self._psychosis_explained_first(lead)
+
+    def _unexplained(self, h: Hypothesis) -> set[str]:
+        """The hallucinations and delusions heard (``psychosis_explained``) that ``h``'s presentation does not hold."""
+        f = self.findings
+        heard = set(self.script["psychosis_explained"]["findings"]) & (set(f.present) - f.contradicted)
+        # a disorder "with psychotic features" explains every finding its specifier names (``required_to_lead``)
+        return heard - {c for c, _ in h.symptoms} - set(self.script["required_to_lead"].get(h.code, ()))
+
+    def _psychosis_explained_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with the first ranked disorder that explains the hallucinations or delusions heard first, when
+        the lead explains none of them (``psychosis_explained``); the former lead stays on the differential."""
+        first = lead[0][0]
+        if any(first.code.startswith(c) for c in self.script["psychosis_explained"]["not_over"]):
+            return lead
+        unexplained = self._unexplained(first)
+        heard = set(self.script["psychosis_explained"]["findings"]) & (set(self.findings.present) - self.findings.contradicted)
+        if not unexplained or unexplained != heard:
+            return lead  # nothing heard, or the lead explains some of it (a depression with psychotic features)
+        # the first disorder on the ranking that explains any of it (a depression with psychotic features before a
+        # delusional disorder when the ranking says so)
+        best = next((pair for pair in self._ranked_admissible() if len(self._unexplained(pair[0])) < len(heard)), None)
+        if best is None:
+            return lead
+        rest = [pair for pair in lead if pair[0] is not best[0]]
+        return [best] + rest[: self.script["max_disorders"] - 1]
+
+    def _stressor_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with a stress reaction first (``stressor_first``: an adjustment disorder) when the lead must have
+        lasted months, the length heard does not establish it (an onset named by its month alone is a bound, not a
+        length) and the patient told the illness began after an event; the former lead stays on the differential.
+        Unchanged otherwise."""
+        conf = self.script["stressor_first"]
+        first = lead[0][0]
+        if any(first.code.startswith(c) for c in conf["then"]):
+            return lead
+        minimum = load_durations().minimum_days(first.code, self.walk_in.age)
+        if minimum is None or minimum <= conf["longer_than_days"]:
+            return lead
+        known = self._illness_days(established_only=True)
+        if known is not None and known >= minimum or not self._stressor_told():
+            return lead
+        evidence = self._evidence()
+        lead_codes = {h.code for h, _ in lead}
+        for h, score in self._ranked_admissible():
+            if not any(h.code.startswith(c) for c in conf["then"]) or not any(c in evidence for c, _ in h.symptoms):
+                continue
+            if len(self._unexplained(h)) > len(self._unexplained(first)):
+                continue  # no stress reaction over a voice or a delusion the lead explains
+            own = {c for c, _ in h.symptoms}
+            if any(p >= conf["core_p"] and c in evidence and c not in own for c, p in first.symptoms):
+                continue  # the lead's own core finding, which no stress reaction explains, was heard (a fear of illness)
+            if known is not None and not load_durations().fits(h.code, known, self.walk_in.age):
+                continue
+            rest = [pair for pair in lead if pair[0] is not h]
+            return [(h, score)] + (rest if h.code in lead_codes else rest[: self.script["max_disorders"] - 1])
+        return lead
+
+    def _stressor_told(self) -> bool:
+        """Whether the patient told the illness began after an event (``stressor_first``): a stressor finding affirmed,
+        or a sentence of a reply about the onset or its context that says so, with no negation in it."""
+        conf = self.script["stressor_first"]
+        f = self.findings
+        if set(conf["findings"]) & (set(f.present) - f.contradicted):
+            return True
+        for key in conf["context_answers"]:
+            for sentence in re.split(r"(?<=[.!?;])\s+", f.answers.get(key, "").lower()):
+                if self._tells(sentence, conf["said"]):
+                    return True
+        return False
 
     def _recurrent_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with the recurrent disorder first when a single episode leads and an earlier episode was heard

@@ -673,3 +673,106 @@ def test_an_encounter_with_suicidal_thoughts_follows_them_up_within_the_turn_bud
         pytest.fail("no case of the six disclosed suicidal thoughts")
     finally:
         env.close()
+
+
+@pytest.mark.parametrize(
+    "context",
+    ["A little while after my father's stroke.", "In March, following a house move, I stopped coping.", "Since the redundancy, really."],
+)
+def test_anxiety_dated_only_by_a_month_after_an_event_is_a_stress_reaction_and_gets_no_antidepressant(context):
+    """Premise (stop 29: five adjustment disorders with anxiety called generalised or health anxiety and given an
+    SSRI, which critical_actions.json forbids): worry, restlessness, tension and poor sleep that 'started in
+    September', after an event. A month with no year bounds the illness, it does not establish the six months
+    generalised anxiety needs, so the stress reaction leads and the plan starts no antidepressant; the same story of
+    two years, or with no event told, stays generalised anxiety."""
+    heard = {c: "x" for c in ("excessive_worry", "restlessness", "muscle_tension", "insomnia")}
+    onset = {"hpi:complaint": "I can't settle.", "hpi:1": "It started in September."}
+    doctor = _clinician_with({**onset, "hpi:2": context}, heard, {"low_mood", "anhedonia", "panic_attacks"})
+    lead = [h.code for h, _ in doctor._leading()]
+    assert lead[0].startswith("F43.2") and "F41.1" in lead, lead
+    assert "antidepressant" not in load_critical_actions().proposed(doctor._plan())
+    longer = _clinician_with({**onset, "hpi:1": "It started two years ago.", "hpi:2": context}, heard, {"low_mood"})
+    assert longer._leading()[0][0].code == "F41.1"
+    no_event = _clinician_with({**onset, "hpi:2": "Nothing in particular, it just crept up."}, heard, {"low_mood"})
+    assert no_event._leading()[0][0].code == "F41.1"
+    # a fear of serious illness is health anxiety's own finding, which no stress reaction explains: it keeps the lead
+    # (test-v2-0122, six months of health anxiety 'in the weeks after a friend's sudden death', dated by its month)
+    ill = _clinician_with({**onset, "hpi:2": context}, {"health_anxiety": "x", "excessive_worry": "x", "palpitations": "x"}, {"low_mood"})
+    assert ill._leading()[0][0].code == "F45.21", [h.code for h, _ in ill._leading()]
+
+
+@pytest.mark.parametrize("psychotic", ["auditory_hallucinations", "persecutory_delusions", "delusions_of_reference"])
+def test_a_voice_or_a_delusion_heard_is_explained_by_the_lead_and_treated(psychotic):
+    """Premise (stop 29: five psychoses called anxiety, an adjustment or a depression and given no antipsychotic; a
+    woman on a ward who said 'Men's voices. I hear voices.' was called generalised anxiety and given sertraline):
+    worry, restlessness, tension and poor sleep for two years beside a hallucination or a delusion. The lead must
+    explain what was heard and the plan holds an antipsychotic; the anxiety stays on the differential. Without the
+    psychotic finding the same story is generalised anxiety; a month-dated onset after an event does not make it
+    a stress reaction either."""
+    anxious = {c: "x" for c in ("excessive_worry", "restlessness", "muscle_tension", "insomnia")}
+    onset = {"hpi:complaint": "I can't settle.", "hpi:1": "It started two years ago."}
+    actions = load_critical_actions()
+    doctor = _clinician_with(onset, {**anxious, psychotic: "x"}, {"low_mood", "anhedonia", "elevated_mood"})
+    lead = doctor._leading()
+    assert psychotic in {c for c, _ in lead[0][0].symptoms}, [h.code for h, _ in lead]
+    assert "antipsychotic" in actions.proposed(doctor._plan())
+    assert doctor._leading()[0][0].code != "F41.1" and "F41.1" in [h.code for h, _ in lead]
+    plain = _clinician_with(onset, anxious, {"low_mood", "anhedonia", "elevated_mood"})
+    assert plain._leading()[0][0].code == "F41.1"
+    # hallucinations on falling asleep belong to a narcolepsy that leads on its own findings
+    sleepy = _clinician_with(onset, {"daytime_sleepiness": "x", "sleep_attacks": "x", "cataplexy": "x", psychotic: "x"}, {"low_mood"})
+    assert sleepy._leading()[0][0].code.startswith("G47.4"), [h.code for h, _ in sleepy._leading()]
+    after = _clinician_with({**onset, "hpi:1": "It started in September.", "hpi:2": "After a row with the neighbours."},
+                            {**anxious, psychotic: "x"}, {"low_mood", "anhedonia", "elevated_mood"})
+    first = after._leading()[0][0]
+    assert psychotic in {c for c, _ in first.symptoms} and not first.code.startswith("F43.2"), first.code
+
+
+def test_the_evaluation_runner_and_a_plain_gymnasium_loop_play_the_same_encounter():
+    """Stop 29 reported that test-v2-0200 gave one plan through ``evaluation.run_episode`` and another through
+    ``gymnasium.make`` and the scripted policy. Same case, same seed: the same questions, replies and plan, whether the
+    environment is fresh or has played another case first; only the seed changes the patient's wording."""
+    from mentalhospital_env.evaluation import EvaluationSpec, run_episode
+
+    spec = EvaluationSpec(suite="dev-v2")
+    case_id, other = load_suite("dev-v2").case_ids[:2]
+    row = run_episode("scripted", spec, case_id, 0)
+    env = gymnasium.make("MentalHospital-v0", suite="dev-v2", turn_budget=spec.turn_budget)
+    fresh = play(env, ScriptedClinician(), case_id)
+    play(env, ScriptedClinician(), other, seed=3)
+    again = play(env, ScriptedClinician(), case_id)
+    env.close()
+    assert row["record"]["chart"]["treatment"] == fresh.treatment == again.treatment
+    assert row["record"]["chart"]["note"] == fresh.note == again.note
+    assert fresh.patient_replies == again.patient_replies
+
+
+@pytest.mark.parametrize("told", ["A psychotic illness was diagnosed at 22.", "I've had schizophrenia since I was 19.",
+                                  "Known to the team since 25 with a psychosis."])
+def test_a_psychotic_illness_the_patient_names_as_their_own_keeps_an_antipsychotic_in_the_plan(told):
+    """Premise (stop 29, test-v2-0470: 'A psychotic illness was diagnosed at 22' in the past history, withdrawal,
+    self-neglect and no interest now, called a recurrent depression and given sertraline alone): a past psychotic
+    illness the patient names as their own puts a psychosis on the differential's lead, as a named bipolar disorder
+    does; a relative's illness does not."""
+    now = {c: "x" for c in ("social_withdrawal", "anhedonia", "personality_change")}
+    doctor = _clinician_with({"past_psychiatric_treatment": told}, now, {"low_mood", "auditory_hallucinations"})
+    assert doctor._leading()[0][0].code.startswith("F2"), [h.code for h, _ in doctor._leading()]
+    assert "antipsychotic" in load_critical_actions().proposed(doctor._plan())
+    relative = _clinician_with({"past_psychiatric_treatment": "No. My brother has schizophrenia, though."}, now, {"low_mood"})
+    assert not relative._leading()[0][0].code.startswith("F2")
+    # a referral to a psychosis service is no psychotic illness (hw-031, a narcolepsy referred to early intervention)
+    referred = _clinician_with({"hpi:2": "I was referred to early intervention in psychosis by the GP."}, now, {"low_mood"})
+    assert not referred._leading()[0][0].code.startswith("F2")
+
+
+def test_a_narrow_range_of_foods_heard_puts_weight_and_bloods_on_the_plan_whatever_leads():
+    """Premise (stop 29, test-v2-0419: worry, and 'The texture of most food makes me gag' after a choking episode,
+    called health anxiety with no medical monitoring): selective eating heard beside an anxiety lead brings the
+    eating disorder's medical monitoring; the same anxiety without it does not."""
+    actions = load_critical_actions()
+    anxious = {c: "x" for c in ("excessive_worry", "restlessness", "insomnia")}
+    onset = {"hpi:1": "It started two years ago."}
+    picky = _clinician_with(onset, {**anxious, "selective_eating": "x"}, {"low_mood"})
+    assert "eating_disorder_medical_monitoring" in actions.proposed(picky._plan())
+    plain = _clinician_with(onset, anxious, {"low_mood"})
+    assert "eating_disorder_medical_monitoring" not in actions.proposed(plain._plan())
