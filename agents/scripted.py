@@ -1122,9 +1122,11 @@ class ScriptedClinician(Doctor):
         therapies = [t for t in principal.psychotherapy if fits(t)][:2]
         if therapies:
             parts.append(f"Psychotherapy: refer for {', '.join(therapies)}.")
-        # the other disorders it believes, of another category: their first psychological treatment too
-        for h, _ in lead[1:]:
-            if h.code not in profile.codes or h.category == principal.category:
+        # the other disorders it believes (its safety profile's, or the one it names second in the chart), of another
+        # category: their first psychological treatment too (stop 30's redraw: a primary insomnia named second beside
+        # a GAD, test-v2-0379, was given no CBT-I)
+        for i, (h, _) in enumerate(lead[1:], 1):
+            if (h.code not in profile.codes and i > 1) or h.category == principal.category:
                 continue
             extra = next((t for t in h.psychotherapy if fits(t) and t.lower() not in " ".join(parts).lower()), None)
             if extra:
