@@ -37,6 +37,7 @@ from mentalhospital_env.rewards.calibration import (
     clinic_pairs_path,
     heldout28_pairs_path,
     heldout29_pairs_path,
+    heldout30_pairs_path,
     read_with_persons,
     thresholds_document,
 )
@@ -206,6 +207,7 @@ def current(
         "clinic pairs": lambda: load_match_pairs(clinic_pairs_path()),
         "heldout28 pairs (development since stop 29)": lambda: load_match_pairs(heldout28_pairs_path()),
         "heldout29 pairs (development since stop 30)": lambda: load_match_pairs(heldout29_pairs_path()),
+        "heldout30 pairs (held out)": lambda: load_match_pairs(heldout30_pairs_path()),
     }
     if errors:
         sets = {name: load for name, load in sets.items() if name.startswith(errors)}

@@ -111,7 +111,7 @@ def make_judges(names: list[str]) -> dict[str, Any]:
 
 _DIMENSION = {"plan": "treatment_appropriateness", "note": "note_quality"}
 SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30")
-HELD_OUT = "held_out29"  # never read while tuning; --disagreements never lists it
+HELD_OUT = "held_out30"  # never read while tuning; --disagreements never lists it
 
 
 def _in_split(row: dict[str, Any], split: str) -> bool:
@@ -153,7 +153,7 @@ def main() -> None:
     parser.add_argument("--judges", default="offline", help="comma-separated: offline, llm-tiny")
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--disagreements", action="store_true", help="list items the offline judge misses by 1.5 or more (never the held_out29 slice)")
+    parser.add_argument("--disagreements", action="store_true", help="list items the offline judge misses by 1.5 or more (never the held_out30 slice)")
     args = parser.parse_args()
     report = run([n.strip() for n in args.judges.split(",") if n.strip()], args.resamples)
     if args.json:

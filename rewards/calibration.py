@@ -65,7 +65,7 @@ PAIR_KINDS: tuple[str, ...] = (
     # (the clinic pairs' kind: a near-empty, vague or generic reply that names none of the finding)
     "vague",
 )
-SPLITS: tuple[str, ...] = ("calibration", "held_out", "records", "narrative", "replies", "clinic", "heldout28", "heldout29")
+SPLITS: tuple[str, ...] = ("calibration", "held_out", "records", "narrative", "replies", "clinic", "heldout28", "heldout29", "heldout30")
 TARGET_PRECISION = 0.95
 # Lexicon-phrasing thresholds tried for the clinical adjudicator, from strict to lenient.
 PHRASE_GRID: tuple[float, ...] = tuple(round(0.9 - 0.05 * i, 2) for i in range(13))
@@ -143,6 +143,16 @@ def heldout29_pairs_path() -> Path:
     misses), against patient replies and note sentences (split ``heldout29``; the held-out set of the ninth round of
     issue 18: reported, never fitted on; heldout28 became a development set at that round)."""
     return Path(str(resources.files(__package__).joinpath("data/heldout29_pairs.jsonl")))
+
+
+def heldout30_pairs_path() -> Path:
+    """The pairs written by hand at stop 30, by a writer who read no matcher code, from sentences of the unseen narrative
+    records uw-001..uw-003, facts of nine test-v2 cases and two hand-written records (lay wordings, paraphrases,
+    opposites without a negation word, negations, amounts, the wrong person, past against current, the same domain,
+    near misses), against patient replies and note sentences, labelled and committed before any matcher read them
+    (split ``heldout30``; the held-out set of the tenth round of issue 18: reported, never fitted on; heldout29
+    became a development set at that round)."""
+    return Path(str(resources.files(__package__).joinpath("data/heldout30_pairs.jsonl")))
 
 
 def load_match_pairs(path: str | Path | None = None, split: str | None = None) -> list[MatchPair]:

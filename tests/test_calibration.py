@@ -441,6 +441,26 @@ HELDOUT29_PAIRS = 187
 HELDOUT29_SHA256 = "677e30f23900f2ac5daf2bb58446d6ea0e4d8f4ebfb0084fa46722eee671d322"
 
 
+# The heldout30 pairs (the held-out set of issue 18's tenth round, stop 30: written by a writer who read no matcher code,
+# from sentences of the unseen narrative records uw-001..uw-003, facts of nine test-v2 cases and two hand-written
+# records, labelled and committed before any matcher read them): pinned; nothing is fitted on them.
+HELDOUT30_PAIRS = 337
+HELDOUT30_SHA256 = "207e7b4d3e9f346d3d7a7653202ffbbfa94d5e9c806e35fae0903d9968ffed71"
+
+
+def test_the_heldout30_pairs_are_unchanged_and_new():
+    from mentalhospital_env.rewards.calibration import heldout29_pairs_path, heldout30_pairs_path
+
+    pairs = load_match_pairs(heldout30_pairs_path())
+    assert len(pairs) == HELDOUT30_PAIRS
+    assert split_digest("heldout30", heldout30_pairs_path()) == HELDOUT30_SHA256
+    assert all(p.split == "heldout30" and p.origin and p.case for p in pairs)
+    assert 0.35 < sum(p.entails for p in pairs) / len(pairs) < 0.6
+    assert not any(p.entails for p in pairs if p.kind in ("opposite", "unrelated_same_domain"))
+    assert not {p.utterance for p in pairs} & {p.utterance for p in load_match_pairs(heldout29_pairs_path())}
+    assert not any(p.split == "heldout30" for p in load_match_pairs())
+
+
 def test_the_heldout29_pairs_are_unchanged_and_come_from_records():
     from mentalhospital_env.cases import load_suite
     from mentalhospital_env.rewards.calibration import heldout28_pairs_path, heldout29_pairs_path

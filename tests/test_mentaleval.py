@@ -859,8 +859,32 @@ def test_judge_agreement_pins_the_stop_29_slice_by_count_and_digest():
     assert hashlib.sha256(blob).hexdigest() == "d2254bab7e3ec99093f097a4912dc69fe34fac5a3fd676e9ed0ea498fe75dca2"
     assert {("test-v2", r["case_id"]) for r in rows} <= set(bench.load_records())
     assert {r["case_id"] for r in rows if r["kind"] == "note"} <= set(bench.load_encounters())
-    assert bench.HELD_OUT == "held_out29" and "held_out29" in bench.SPLITS
+    assert "held_out29" in bench.SPLITS
     assert not any(bench._in_split(r, s) for r in rows for s in ("earlier", "held_out", "scripted", "held_out28"))
+
+
+def test_judge_agreement_pins_the_stop_30_slice_by_count_and_digest():
+    """The held_out30 slice (issue 15, stop 30): 28 items (13 notes, 15 plans) on 10 test-v2 cases drawn with seed 3030,
+    rated by a supervisor who read no judge code, before any judge ran on them, and committed alone (81e5ef8) while
+    the judge was being mended on another branch. Pinned by digest; ``--disagreements`` never lists it (held_out29
+    was read at stop 30 and is development since)."""
+    import hashlib
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "judge_agreement.py"
+    spec = importlib.util.spec_from_file_location("judge_agreement_bench30", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rows = sorted((r for r in bench.load_ratings() if r["split"] == "held_out30"), key=lambda r: r["id"])
+    assert (len(rows), sum(r["kind"] == "note" for r in rows), len({r["case_id"] for r in rows})) == (28, 13, 10)
+    blob = json.dumps([[r["id"], r["case_id"], r["rating"], r["text"]] for r in rows], ensure_ascii=False).encode()
+    assert hashlib.sha256(blob).hexdigest() == "2f0567ecb481ff878cabc3e4d3abc43aee5b9917769ca35c51b3a6c3ea10660e"
+    assert {("test-v2", r["case_id"]) for r in rows} <= set(bench.load_records())
+    assert {r["case_id"] for r in rows if r["kind"] == "note"} <= set(bench.load_encounters())
+    assert bench.HELD_OUT == "held_out30" and "held_out30" in bench.SPLITS
+    assert not any(bench._in_split(r, s) for r in rows for s in ("earlier", "held_out", "scripted", "held_out28", "held_out29"))
 
 
 def _faulted_note(**kw):
