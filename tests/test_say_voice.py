@@ -87,3 +87,19 @@ def test_a_pressured_run_on_says_nothing_twice():
 def test_an_answer_keeps_to_the_question(case_id, question, said, not_said):
     reply = _reply("handwritten", case_id, question)
     assert said in reply and not_said not in reply, reply
+
+
+@pytest.mark.parametrize(
+    ("case_id", "question"),
+    [
+        ("hw-002", "How are you sleeping and eating at the moment?"),  # stopped eating: the food had been tampered with
+        ("hw-026", "How has your appetite been?"),  # a manic man 'not eating regular meals'
+    ],
+)
+def test_eating_less_is_not_voiced_as_an_eating_disorder(case_id, question):
+    """Stop 30's blind readers: a manic man whose record says only 'not eating regular meals' said "I count every
+    calorie", the stock wording of food restriction; a psychotic woman who stopped eating for fear of poison said it too.
+    Food restriction is any eating less; calorie counting and dieting are an eating disorder's own words and come from
+    its record, not from the stock wording."""
+    reply = _reply("handwritten", case_id, question).lower()
+    assert not re.search(r"calorie|diet\b|as little as possible", reply), reply
