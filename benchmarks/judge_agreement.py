@@ -14,7 +14,9 @@ mending the judge in stop 29, so it is development since) and on the stop-29 sli
 scripted clinician's note and plan on 10 further test-v2 cases drawn with seed 2929, plus hand-written variants, rated
 before any judge ran on them; never tuned on) and on the stop-30 slice (``split == "held_out30"``: the scripted clinician's
 note and plan on 10 further test-v2 cases drawn with seed 3030, plus hand-written variants, written and rated at stop 30
-before any judge ran on them; never tuned on).
+before any judge ran on them; never tuned on) and on the stop-31 slice (``split == "held_out31"``: the scripted clinician's note and plan on
+10 further test-v2 cases drawn with seed 3131, plus hand-written variants, written and rated at stop 31 by a writer who had
+not read the judge's rules, before any judge ran on them; never tuned on).
 
 Judges: ``offline`` (default) and ``llm-tiny`` (the LLM judge through a tiny random Llama built offline,
 ``mentalhospital_env.llm.tiny``; its scores are noise and the row only shows that the path runs end to
@@ -110,8 +112,8 @@ def make_judges(names: list[str]) -> dict[str, Any]:
 
 
 _DIMENSION = {"plan": "treatment_appropriateness", "note": "note_quality"}
-SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30")
-HELD_OUT = "held_out30"  # never read while tuning; --disagreements never lists it
+SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31")
+HELD_OUT = "held_out31"  # never read while tuning; --disagreements never lists it
 
 
 def _in_split(row: dict[str, Any], split: str) -> bool:

@@ -866,8 +866,8 @@ def test_judge_agreement_pins_the_stop_29_slice_by_count_and_digest():
 def test_judge_agreement_pins_the_stop_30_slice_by_count_and_digest():
     """The held_out30 slice (issue 15, stop 30): 28 items (13 notes, 15 plans) on 10 test-v2 cases drawn with seed 3030,
     rated by a supervisor who read no judge code, before any judge ran on them, and committed alone (81e5ef8) while
-    the judge was being mended on another branch. Pinned by digest; ``--disagreements`` never lists it (held_out29
-    was read at stop 30 and is development since)."""
+    the judge was being mended on another branch. Pinned by digest; from stop 31 the held-out slice that
+    ``--disagreements`` never lists is held_out31 (held_out29 was read at stop 30 and is development since)."""
     import hashlib
     import importlib.util
     import json
@@ -883,8 +883,32 @@ def test_judge_agreement_pins_the_stop_30_slice_by_count_and_digest():
     assert hashlib.sha256(blob).hexdigest() == "2f0567ecb481ff878cabc3e4d3abc43aee5b9917769ca35c51b3a6c3ea10660e"
     assert {("test-v2", r["case_id"]) for r in rows} <= set(bench.load_records())
     assert {r["case_id"] for r in rows if r["kind"] == "note"} <= set(bench.load_encounters())
-    assert bench.HELD_OUT == "held_out30" and "held_out30" in bench.SPLITS
+    assert "held_out30" in bench.SPLITS
     assert not any(bench._in_split(r, s) for r in rows for s in ("earlier", "held_out", "scripted", "held_out28", "held_out29"))
+
+
+def test_judge_agreement_pins_the_stop_31_slice_by_count_and_digest():
+    """The held_out31 slice (issue 15, stop 31): 28 items (13 notes, 15 plans) on 10 test-v2 cases drawn with seed 3131
+    from the unrated ids, played on branch s31-writer-b at a8605f7 and rated by a writer who read no judge code, before
+    any judge ran on them, and committed alone. Pinned by digest, so a re-rating after a look at the judge fails here;
+    it is the slice ``--disagreements`` never lists."""
+    import hashlib
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "judge_agreement.py"
+    spec = importlib.util.spec_from_file_location("judge_agreement_bench31", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rows = sorted((r for r in bench.load_ratings() if r["split"] == "held_out31"), key=lambda r: r["id"])
+    assert (len(rows), sum(r["kind"] == "note" for r in rows), len({r["case_id"] for r in rows})) == (28, 13, 10)
+    blob = json.dumps([[r["id"], r["case_id"], r["rating"], r["text"]] for r in rows], ensure_ascii=False).encode()
+    assert hashlib.sha256(blob).hexdigest() == "912c06dcdacceba3872cbc4a0ba2b962158e893ac3b679ea62d2b8ded1013ded"
+    assert {("test-v2", r["case_id"]) for r in rows} <= set(bench.load_records())
+    assert {r["case_id"] for r in rows if r["kind"] == "note"} <= set(bench.load_encounters())
+    assert bench.HELD_OUT == "held_out31" and "held_out31" in bench.SPLITS
+    assert not any(bench._in_split(r, s) for r in rows for s in ("earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30"))
 
 
 def _faulted_note(**kw):
