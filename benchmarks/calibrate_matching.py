@@ -25,19 +25,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 from mentalhospital_env.rewards.calibration import (
     CALIBRATION_MARGIN,
+    HELD_OUT_PAIRS,
     PAIR_KINDS,
+    PAIR_SETS,
     TARGET_PRECISION,
     EmbedderCalibration,
     calibrate_embedder,
     load_match_pairs,
-    narrative_pairs_path,
+    pair_file,
     pair_set_digest,
-    record_pairs_path,
-    reply_pairs_path,
-    clinic_pairs_path,
-    heldout28_pairs_path,
-    heldout29_pairs_path,
-    heldout30_pairs_path,
     read_with_persons,
     thresholds_document,
 )
@@ -201,17 +197,13 @@ def current(
     sets = {
         "calibration half": lambda: load_match_pairs(split="calibration"),
         "held-out half": lambda: load_match_pairs(split="held_out"),
-        "record pairs": lambda: load_match_pairs(record_pairs_path()),
-        "narrative pairs": lambda: load_match_pairs(narrative_pairs_path()),
-        "reply pairs": lambda: load_match_pairs(reply_pairs_path()),
-        "clinic pairs": lambda: load_match_pairs(clinic_pairs_path()),
-        "heldout28 pairs (development since stop 29)": lambda: load_match_pairs(heldout28_pairs_path()),
-        "heldout29 pairs (development since stop 30)": lambda: load_match_pairs(heldout29_pairs_path()),
-        "heldout30 pairs (held out)": lambda: load_match_pairs(heldout30_pairs_path()),
     }
+    for split in PAIR_SETS:  # the later sets in the order they were written; the newest held-out one never listed
+        name = f"{split} pairs" + (" (held out)" if split == HELD_OUT_PAIRS else "")
+        sets[name] = lambda split=split: load_match_pairs(pair_file(split))
     if errors:
         sets = {name: load for name, load in sets.items() if name.startswith(errors)}
-        if len(sets) != 1 or "heldout30" in errors or "held_out30" in errors:
+        if len(sets) != 1 or any(name.startswith(HELD_OUT_PAIRS) for name in sets):
             raise SystemExit(f"--errors {errors!r} names {len(sets)} readable pair sets; give one")
     print("| embedder | pair set | pairs | P | R | true accepts | false accepts |")
     print("|---|---|---|---|---|---|---|")
@@ -277,10 +269,10 @@ def render_report(results: list[EmbedderCalibration], pairs) -> str:
         for k in PAIR_KINDS
     )
     added = sum(p.origin != "" for p in pairs)
-    record_pairs = load_match_pairs(record_pairs_path()) if record_pairs_path().exists() else []
-    narrative_pairs = load_match_pairs(narrative_pairs_path()) if narrative_pairs_path().exists() else []
-    reply_pairs = load_match_pairs(reply_pairs_path()) if reply_pairs_path().exists() else []
-    clinic_pairs = load_match_pairs(clinic_pairs_path()) if clinic_pairs_path().exists() else []
+    record_pairs = load_match_pairs(pair_file("records")) if pair_file("records").exists() else []
+    narrative_pairs = load_match_pairs(pair_file("narrative")) if pair_file("narrative").exists() else []
+    reply_pairs = load_match_pairs(pair_file("replies")) if pair_file("replies").exists() else []
+    clinic_pairs = load_match_pairs(pair_file("clinic")) if pair_file("clinic").exists() else []
     records_count = len(record_pairs)
     records_checkpoints = len({p.checkpoint for p in record_pairs})
     held = sum(p.split == "held_out" for p in pairs)

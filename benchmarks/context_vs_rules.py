@@ -27,9 +27,8 @@ from functools import lru_cache
 from mentalhospital_env.rewards import adjudication, matching
 from mentalhospital_env.rewards.calibration import (
     load_match_pairs,
-    narrative_pairs_path,
+    pair_file,
     precision_recall,
-    record_pairs_path,
 )
 from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
 
@@ -106,8 +105,8 @@ def main() -> int:
     sets = {
         "calibration half": load_match_pairs(split="calibration"),
         "held-out half": load_match_pairs(split="held_out"),
-        "record pairs": load_match_pairs(record_pairs_path()),
-        "narrative pairs": load_match_pairs(narrative_pairs_path()),
+        "record pairs": load_match_pairs(pair_file("records")),
+        "narrative pairs": load_match_pairs(pair_file("narrative")),
     }
     start = time.perf_counter()
     texts = {t for ps in sets.values() for p in ps for t in (p.checkpoint, p.utterance)}
