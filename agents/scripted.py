@@ -731,6 +731,11 @@ class ScriptedClinician(Doctor):
             for exam in h.exams:
                 if exam not in names and (i == 0 or exam.lower() in h.abnormal_exams):
                     names.append(exam)
+        # only what fits the patient (``fits`` of exams.json: no pregnancy test for a man of 43, no adult self-report
+        # scale for a 12-year-old; both ordered at stop 31, the held_out31 writer's reading)
+        kb = load_knowledge()
+        w = self.walk_in
+        names = [n for n in names if (e := kb.resolve_exam(n)) is None or e.fits(w.age, w.sex)]
         # ordered by the names the charts use (FBC, U&E), which the knowledge base resolves to the same exams
         house = self.script["exam_names"]
         return [house.get(n, n) for n in names[: self.script["max_exams"]] or ["CBC"]]
@@ -1953,7 +1958,8 @@ class ScriptedClinician(Doctor):
                     parts.append(_end(said(c) if plain else f"{label.capitalize()}: {said(c)}"))
             if parts:
                 lines.append(f"{heading}: {' '.join(parts)}")
-        mse = [_end(f"Mood described as {said('mse:mood')}") if said("mse:mood") else "Mood not described."]
+        mood = next((q for key in writing["mood_said"] if (q := said(key))), "")
+        mse = [_end(f"Mood described as {mood}") if mood else "Mood not described."]
         thought = writing["thought_content"]
         content = [term(c) for c in symptoms if lex.get(c).domain in thought["domains"] and c not in thought["except"]]
         if content:

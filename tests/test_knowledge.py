@@ -312,6 +312,16 @@ def unknown_indication(c, draw):
     return e["name"], f"indicated_for[{j}]"
 
 
+def impossible_fit(c, draw):
+    """An exam made for ages that run backwards, or for a sex the catalog does not know."""
+    _, e = _pick(c["exams"], draw)
+    if draw(2):
+        e["fits"] = {"ages": [55, 12]}
+        return e["name"], "fits.ages"
+    e["fits"] = {"sexes": ["woman"]}
+    return e["name"], "fits.sexes"
+
+
 def unknown_unsafe_code(c, draw):
     _, d = _pick(c["drugs"], draw)
     d["unsafe_with"] = list(d["unsafe_with"]) + ["F99.1"]
@@ -376,6 +386,7 @@ CORRUPTIONS: list[tuple[str, Corruption]] = [
     ("exams.json", band_gap),
     ("exams.json", band_short_of_top),
     ("exams.json", unknown_indication),
+    ("exams.json", impossible_fit),
     ("drugs.json", unknown_unsafe_code),
     ("presentations.json", unknown_symptom_concept),
     ("presentations.json", unknown_negative_concept),

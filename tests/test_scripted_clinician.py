@@ -15,6 +15,7 @@ import mentalhospital_env  # noqa: F401  (registers the environments)
 from mentalhospital_env.agents.scripted import ScriptedClinician, read_walk_in
 from mentalhospital_env.cases import load_suite
 from mentalhospital_env.cases.loader import bundled_suite_path
+from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.critical import load_critical_actions
 from mentalhospital_env.rewards.mentaleval import OfflineJudge
 from mentalhospital_env.rewards.mentaleval.precision import check_note
@@ -129,6 +130,32 @@ def test_a_note_quotes_no_non_answer_and_stops_where_the_reply_drifts_to_a_sympt
     assert doctor._quote("hpi:3", set()) == ""
     assert doctor._quote("hpi:2", set()) == ""  # no life event: not the context of the illness
     assert doctor._quote("medications_current", set()) == '"I take salbutamol inhaler."'
+
+
+def test_the_exams_ordered_fit_the_patient_and_the_mood_is_quoted_from_the_history():
+    """Stop 31 (the held_out31 writer's reading): a man of 43 in a manic relapse was sent for a pregnancy test and his
+    note read 'Mood not described' after 'My mood's fantastic'; a boy of 12 was given the adult ADHD self-report scale."""
+    kb = load_knowledge()
+    man = ScriptedClinician()
+    man.reset({"text": "Emergency department. A 43-year-old man is here to see you, accompanied by his mother."}, {})
+    woman = ScriptedClinician()
+    woman.reset({"text": "Emergency department. A 43-year-old woman is here to see you, alone."}, {})
+    mania = kb.resolve_disorder("F31.12")
+    assert "Pregnancy test" in {e.exam for e in mania.exams}  # the premise: mania's work-up lists one
+    for doctor in (man, woman):
+        doctor.findings.present.update({"elevated_mood": "My mood's fantastic, I'd say.", "grandiosity": "I'm destined for greatness."})
+        doctor.findings.answers.update(
+            {"low_mood": "My mood's fantastic, I'd say.", "mse:mood": "I've got so much to say, sorry, I know I'm talking fast."}
+        )
+    ordered = {d: d._exams() for d in (man, woman)}
+    assert not any(kb.resolve_exam(n).name == "Pregnancy test" for n in ordered[man] if kb.resolve_exam(n))
+    assert any(kb.resolve_exam(n).name == "Pregnancy test" for n in ordered[woman] if kb.resolve_exam(n))
+    assert "Mood described as \"My mood's fantastic" in man._note()
+    boy = ScriptedClinician()
+    boy.reset({"text": "Outpatient clinic. A 12-year-old boy is here to see you, accompanied by his parents."}, {})
+    boy.findings.present.update({"inattention": "He can't sit still in class.", "hyperactivity": "He's always on the go."})
+    assert "ASRS" not in boy._exams()
+    assert not kb.resolve_exam("ASRS").fits(12, "male") and kb.resolve_exam("ASRS").fits(30, "male")
 
 
 def test_weekend_units_are_weekly_units_and_social_drinking_is_no_evidence_of_dependence():

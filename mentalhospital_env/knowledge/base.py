@@ -135,9 +135,19 @@ class Exam:
     abnormal_direction: str | None = None
     findings: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     components: tuple[Mapping[str, Any], ...] = ()
+    #: who the exam is for (``fits`` in exams.json): a sex, and the ages it is made for, inclusive; empty for anyone
+    sexes: tuple[str, ...] = ()
+    ages: tuple[int, int] | None = None
 
     def __hash__(self) -> int:
         return hash(self.name)
+
+    def fits(self, age: int | None, sex: str | None) -> bool:
+        """Whether the exam is one to order for a patient of this age and sex (a pregnancy test for a woman of 12-55,
+        an adult self-report scale from 16, a parent-and-teacher screen for a child); an unknown age or sex fits."""
+        if self.sexes and sex is not None and sex not in self.sexes:
+            return False
+        return self.ages is None or age is None or self.ages[0] <= age <= self.ages[1]
 
     def band(self, label: str) -> Band | None:
         """The band called ``label`` (case-insensitive), or ``None``."""
@@ -479,7 +489,7 @@ def _template_fields(entry: _Entry, name: str, template: str, allowed: frozenset
 _EXAM_FIELDS = (
     "name", "aliases", "kind", "description", "indicated_for", "normal_result", "abnormal_result",
     "item_count", "score_range", "score_step", "bands", "unit", "reference_range", "abnormal_direction",
-    "findings", "components", "measures", "typical_max",
+    "findings", "components", "measures", "typical_max", "fits",
 )  # fmt: skip
 
 
@@ -560,6 +570,19 @@ def _load_exams(entries: list, codes: set[str], category_ids: set[str]) -> list[
                 _template_fields(e, "normal_result", normal_result, frozenset())
                 _template_fields(e, "abnormal_result", abnormal_result,
                                  frozenset(m for m, v in measures.items() if not m.startswith("_") and isinstance(v, Mapping)))
+        fits = e.mapping("fits", required=False)
+        unknown = sorted(set(fits) - {"sexes", "ages", "_about"})
+        if unknown:
+            raise e.fail(f"fits.{unknown[0]}", "unknown field; expected 'sexes' and/or 'ages'")
+        sexes = tuple(fits.get("sexes", ()))
+        if not all(x in ("female", "male") for x in sexes):
+            raise e.fail("fits.sexes", f"must list 'female' and/or 'male', got {list(sexes)!r}")
+        ages = fits.get("ages")
+        if ages is not None and not (
+            isinstance(ages, list) and len(ages) == 2 and all(isinstance(a, int) and not isinstance(a, bool) for a in ages)
+            and 0 <= ages[0] <= ages[1]
+        ):
+            raise e.fail("fits.ages", f"must be [youngest, oldest] in whole years, got {ages!r}")
         components = []
         for j, comp in enumerate(e.items("components", required=False)):
             c = _Entry(file, name, comp, ("name", "unit", "reference_range"), prefix=f"components[{j}].")
@@ -585,6 +608,8 @@ def _load_exams(entries: list, codes: set[str], category_ids: set[str]) -> list[
                 abnormal_direction=direction,
                 findings=MappingProxyType(dict(findings_raw)),
                 components=tuple(components),
+                sexes=sexes,
+                ages=tuple(ages) if ages is not None else None,
             )
         )
     return out

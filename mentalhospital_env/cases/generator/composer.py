@@ -21,6 +21,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
+from mentalhospital_env.knowledge import resolve_exam
 from mentalhospital_env.knowledge.codes import category_of_code, code_family
 from mentalhospital_env.knowledge.language import memo_size
 
@@ -1204,17 +1205,10 @@ class _Story:
         return (float(m.group(1)) - low) / (high - low) if high > low else None
 
     def _exam_fits(self, entry: Entry) -> bool:
-        name = entry["name"].lower()
-        description = str(entry.get("description", "")).lower()
-        if self.p.age < 16 and re.search(r"\badults?\b", description) and not re.search(r"child|adolescen|young", description):
-            return False  # an adult self-report scale for a child
-        if self.p.age >= 18 and re.search(r"\bchild(ren)?\b|parent or teacher", description) and "adult" not in description:
-            return False
-        if name.startswith("pregnancy") and not (self.p.sex == "female" and 12 <= self.p.age <= 55):
-            return False
-        if name.startswith("daily symptom record") and self.p.sex != "female":
-            return False
-        return True
+        """Whether an exam is one for this patient (``fits`` in exams.json: no pregnancy test for a man, no adult
+        self-report scale for a child, no parent-and-teacher screen for an adult)."""
+        exam = resolve_exam(entry["name"])
+        return exam is None or exam.fits(self.p.age, self.p.sex)
 
     def _exams_on_file(self, taken: set[str]) -> list[ExamRecord]:
         """A few routine exams that are on file but not indicated for this case, with unremarkable results."""
