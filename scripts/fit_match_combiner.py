@@ -35,7 +35,8 @@ sys.path.insert(0, str(ROOT))
 
 C = 1.0  # L2 strength: scikit-learn's default, fixed before any per-set figure
 TARGET = 0.95
-CACHE = Path(tempfile.gettempdir()) / "match_combiner_features.npz"  # features of every pair, recomputed by --refresh
+# features of every pair, recomputed by --refresh
+CACHE = Path(tempfile.gettempdir()) / "match_combiner_features.npz"
 
 SETS = (
     "calibration",
@@ -100,7 +101,10 @@ def load_sets():
         "heldout29": cal.heldout29_pairs_path(),
         "heldout30": cal.heldout30_pairs_path(),
     }
-    out = {"calibration": cal.load_match_pairs(split="calibration"), "held_out": cal.load_match_pairs(split="held_out")}
+    out = {
+        "calibration": cal.load_match_pairs(split="calibration"),
+        "held_out": cal.load_match_pairs(split="held_out"),
+    }
     for name, path in paths.items():
         assert "heldout31" not in str(path)
         out[name] = cal.load_match_pairs(path)
@@ -108,7 +112,9 @@ def load_sets():
 
 
 _WORD = re.compile(r"[a-z']+")
-_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|hundred|dozen)\b", re.I)
+_NUMBER = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|hundred|dozen)\b", re.IGNORECASE
+)
 
 
 def pair_features(matcher, checkpoint: str, utterance: str) -> list[float]:
@@ -222,7 +228,9 @@ def pr(accept, y):
 
 
 def estimate(data):
-    print("| left out | pairs | rules: P | rules: R | combiner: P | combiner: R | (threshold) | combiner at rules' R: P |")
+    print(
+        "| left out | pairs | rules: P | rules: R | combiner: P | combiner: R | (threshold) | combiner at rules' R: P |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     pipeline = FEATURES.index("pipeline")
     for left in SETS:
@@ -248,7 +256,9 @@ def estimate(data):
     x, y, _ = data["held_out"]
     rp, rr, _, _ = pr(x[:, pipeline] > 0, y)
     cp, cr, _, _ = pr(prob(w, b, x) >= t, y)
-    print(f"| held-out half (fitted on all eight) | {len(y)} | {rp:.3f} | {rr:.3f} | {cp:.3f} | {cr:.3f} | {t:.2f} | |")
+    print(
+        f"| held-out half (fitted on all eight) | {len(y)} | {rp:.3f} | {rr:.3f} | {cp:.3f} | {cr:.3f} | {t:.2f} | |"
+    )
     print()
     for name, weight in sorted(zip(FEATURES, w * xs.std(axis=0)), key=lambda t: -abs(t[1])):
         print(f"  {name:18s} {weight:+.2f}")
@@ -268,7 +278,7 @@ def changed(data, n: int = 40, seed: int = 0):
         ys = np.concatenate([data[s][1] for s in SETS if s != left])
         w, b = fit(xs, ys)
         t = threshold_for_precision(prob(w, b, xs), ys)
-        x, y, _ = data[left]
+        x = data[left][0]
         accept = prob(w, b, x) >= t
         rows = np.flatnonzero(accept != (x[:, pipeline] > 0))
         pools[left] = list(rng.permutation(rows))
@@ -282,16 +292,24 @@ def changed(data, n: int = 40, seed: int = 0):
         pair = sets[left][i]
         c, u = read_with_persons([pair])[0]
         rules = data[left][0][i, pipeline] > 0
-        print(f"\n{k}. [{left}] {pair.id} ({pair.kind}) label={'entails' if pair.entails else 'not'}; "
-              f"rules {'accept' if rules else 'refuse'} -> combiner {'refuse' if rules else 'accept'}")
+        print(
+            f"\n{k}. [{left}] {pair.id} ({pair.kind}) label={'entails' if pair.entails else 'not'}; "
+            f"rules {'accept' if rules else 'refuse'} -> combiner {'refuse' if rules else 'accept'}"
+        )
         print(f"   checkpoint: {c}\n   utterance:  {u}")
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--estimate", action="store_true")
-    parser.add_argument("--refresh", action="store_true", help="recompute the features (cached in the temp folder)")
-    parser.add_argument("--changed", action="store_true", help="print 40 changed decisions for reading by hand")
+    parser.add_argument(
+        "--refresh", action="store_true", help="recompute the features (cached in the temp folder)"
+    )
+    parser.add_argument(
+        "--changed", action="store_true", help="print 40 changed decisions for reading by hand"
+    )
     args = parser.parse_args(argv)
     data = build(args.refresh)
     if args.estimate:
