@@ -90,6 +90,7 @@ def load(name: str) -> list[dict]:
         stemmed, ctx = model_input(r["utterance"], r.get("context"))
         r["cue"] = list(cue.topics)
         r["seen"] = cue_seen(stemmed)
+        r["before"] = list(cue_reading(r["context"]).topics) if r.get("context") else []
         r["own"] = list(cue_reading(r["utterance"]).topics) if r.get("context") else list(cue.topics)
         r["feats"] = {True: features(stemmed, ctx, cue.topics), False: features(stemmed, ctx, ())}
     return rows
@@ -147,7 +148,7 @@ def scored(rows: list[dict], probs: list[dict], add: float | None = None, veto: 
     add = ADD_ABOVE if add is None else add
     veto = VETO_BELOW if veto is None else veto
     gold = [set(r["topics"]) for r in rows]
-    return macro_f1(gold, [set(combine(r["cue"], p, add, veto, CONFIRM_ABOVE, r["own"], r["seen"])) for r, p in zip(rows, probs)])
+    return macro_f1(gold, [set(combine(r["cue"], p, add, veto, CONFIRM_ABOVE, r["own"], r["seen"], r["before"])) for r, p in zip(rows, probs)])
 
 
 def per_topic(rows: list[dict], preds: list[set[str]]) -> dict[str, tuple[float, int]]:
@@ -197,14 +198,14 @@ def main() -> int:
             line = f"  {out:<10} {len(sets[out]):>4}  {cue_only[out]:.3f}  {s0:.3f}"
             sums[0] += cue_only[out]
             sums[1] += s0
-            pooled[False] += [(r, set(combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"])))
+            pooled[False] += [(r, set(combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"])))
                               for r, pr in zip(sets[out], p0)]
             if extra:
                 p1 = left_out(out, True)
                 s1 = scored(sets[out], p1)
                 sums[2] += s1
                 line += f"   {s1:.3f}"
-                pooled[True] += [(r, set(combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"])))
+                pooled[True] += [(r, set(combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"])))
                                  for r, pr in zip(sets[out], p1)]
             print(line, flush=True)
         k = len(measured)
@@ -223,7 +224,7 @@ def main() -> int:
             p = left_out(n, bool(extra) and not args.without_training_sets)
             print(f"\n{n}: readings the model (fitted on the other sets) changes")
             for r, pr in zip(sets[n], p):
-                got = combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"])
+                got = combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"])
                 if set(got) != set(r["cue"]):
                     mark = "+" if set(got) == set(r["topics"]) else ("-" if set(r["cue"]) == set(r["topics"]) else "~")
                     ctx = f" [after {r['context'][:50]!r}]" if r.get("context") else ""
