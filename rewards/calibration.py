@@ -46,6 +46,8 @@ from pathlib import Path
 
 import numpy as np
 
+from mentalhospital_env.fields import required
+
 from .adjudication import Adjudicator, ClinicalAdjudicator, statement_conflict
 from .embedders import Embedder
 from .matching import Matcher, MatcherConfig
@@ -193,10 +195,7 @@ def load_match_pairs(path: str | Path | None = None, split: str | None = None) -
                 ("kind", str),
                 ("split", str),
             ):
-                if not isinstance(raw.get(key), kind):
-                    raise PairSetError(
-                        f"{where}: field {key!r} must be {kind.__name__}, got {raw.get(key)!r}"
-                    )
+                required(raw, key, kind, where, PairSetError)
             if raw["kind"] not in PAIR_KINDS:
                 raise PairSetError(f"{where}: field 'kind' is {raw['kind']!r}; expected one of {PAIR_KINDS}")
             if raw["split"] not in SPLITS:

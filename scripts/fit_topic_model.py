@@ -5,19 +5,24 @@ is a dev dependency, never needed at run time) over the features of
 :func:`mentalhospital_env.patient.topic_model.features`, fitted on the hand-labelled doctor utterances of
 ``benchmarks/data/interview_topics*.jsonl``. Deterministic: same data, same file.
 
-    python scripts/fit_topic_model.py --estimate     # leave-one-set-out, and dev -> heldout29/heldout24
-    python scripts/fit_topic_model.py --write        # fit on every set and write the shipped file
+    python scripts/fit_topic_model.py --estimate           # leave-one-set-out macro-F1 of every set
+    python scripts/fit_topic_model.py --estimate --topics  # and pooled F1 per topic
+    python scripts/fit_topic_model.py --show               # the readings it changes on heldout29 and heldout30
+    python scripts/fit_topic_model.py --write              # fit on every set and write the shipped file
 
-The hyperparameters are fixed constants below (see there why). ``--estimate`` reports leave-one-set-out over
-the dev sets (interview_topics, _heldout, _heldout22, _heldout28) and over all six, then fits on the dev sets
-and reports heldout29 and heldout24 (the sets the cues were not fitted to), cues alone against cues with the
-model. The shipped file (``--write``) is fitted on all six. Held-out sets named *heldout30* are never read.
+The hyperparameters are fixed constants below (see there why). ``--estimate`` fits on all labelled sets but one
+and scores the one left out, for each set in turn: cues alone against cues with the model, and, where a
+training-only set (stop 31's ``train31``) is there, the model fitted without it and with it. The cues were tuned
+on every set but heldout30, so the cue column is a fitted figure except there; the model never saw the set it is
+scored on. The shipped file (``--write``) is fitted on every set. A held-out set newer than ``NEWEST_READ`` is
+refused by name (it is a fresh set that others measure on).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -36,6 +41,8 @@ from mentalhospital_env.patient.understanding import (
 )
 
 DATA = ROOT / "benchmarks" / "data"
+#: every labelled set the model is fitted on: the seven sets of stops 20-30 (all read, all development data now)
+#: and stop 31's training set (written for fitting only: no cue was tuned on it)
 SETS = {
     "main": "interview_topics.jsonl",
     "heldout": "interview_topics_heldout.jsonl",
@@ -43,14 +50,21 @@ SETS = {
     "heldout24": "interview_topics_heldout24.jsonl",
     "heldout28": "interview_topics_heldout28.jsonl",
     "heldout29": "interview_topics_heldout29.jsonl",
+    "heldout30": "interview_topics_heldout30.jsonl",
+    "train31": "interview_topics_train31.jsonl",
 }
-DEV = ("main", "heldout", "heldout22", "heldout28")
-FAIR = ("heldout29", "heldout24")
+#: sets written to fit the model only: fitted on, never left out in the mean (nobody measures on them)
+TRAIN_ONLY = ("train31",)
+#: the sets --show reads by default (the two newest development sets)
+SHOW = ("heldout29", "heldout30")
+#: held-out sets are numbered by the stop that wrote them; one newer than the newest set above is a fresh set that
+#: somebody else measures on, and the script refuses to read it whatever its name
+NEWEST_READ = 30
 OUT = ROOT / "mentalhospital_env" / "patient" / "data" / "topic_model.json"
-#: fixed before any figure of heldout29 or heldout24 was seen with the model (stop 30): an independent reader
-#: (no cue features, so it does not learn to echo cues fitted to its own training sets), moderate
-#: regularisation, adds at 0.7, drops under 0.05. Leave-one-dev-set-out cannot choose them: the cues were fitted
-#: to every dev set, so there any change to the cues' reading scores as a loss.
+#: fixed at stop 30 before any figure of heldout29 or heldout24 was seen with the model, and left unchanged at stop 31
+#: before any per-set figure of the seven-set leave-one-set-out was printed: an independent reader (no cue features, so
+#: it does not learn to echo cues fitted to its own training sets), moderate regularisation, adds at 0.7, drops under
+#: 0.05.
 C = 1.0
 CUE_FEATURES = False
 ADD_ABOVE = 0.7
@@ -61,14 +75,22 @@ CONFIRM_ABOVE = 0.5
 PRUNE = 0.1
 
 
+def refuse_fresh(filename: str) -> None:
+    """Raise where ``filename`` is a held-out set newer than the newest one read (a fresh set measured by others)."""
+    for number in re.findall(r"heldout(\d+)", filename):
+        if int(number) > NEWEST_READ:
+            raise SystemExit(f"{filename}: a fresh held-out set; the topic model is never fitted or estimated on it")
+
+
 def load(name: str) -> list[dict]:
-    assert "heldout30" not in SETS[name]
+    refuse_fresh(SETS[name])
     rows = [json.loads(line) for line in (DATA / SETS[name]).read_text("utf-8").splitlines() if line.strip()]
     for r in rows:
         cue = cue_reading(r["utterance"], r.get("context"))
         stemmed, ctx = model_input(r["utterance"], r.get("context"))
         r["cue"] = list(cue.topics)
         r["seen"] = cue_seen(stemmed)
+        r["before"] = list(cue_reading(r["context"]).topics) if r.get("context") else []
         r["own"] = list(cue_reading(r["utterance"]).topics) if r.get("context") else list(cue.topics)
         r["feats"] = {True: features(stemmed, ctx, cue.topics), False: features(stemmed, ctx, ())}
     return rows
@@ -126,43 +148,89 @@ def scored(rows: list[dict], probs: list[dict], add: float | None = None, veto: 
     add = ADD_ABOVE if add is None else add
     veto = VETO_BELOW if veto is None else veto
     gold = [set(r["topics"]) for r in rows]
-    return macro_f1(gold, [set(combine(r["cue"], p, add, veto, CONFIRM_ABOVE, r["own"], r["seen"])) for r, p in zip(rows, probs)])
+    return macro_f1(gold, [set(combine(r["cue"], p, add, veto, CONFIRM_ABOVE, r["own"], r["seen"], r["before"])) for r, p in zip(rows, probs)])
+
+
+def per_topic(rows: list[dict], preds: list[set[str]]) -> dict[str, tuple[float, int]]:
+    """F1 and support of each gold topic."""
+    out = {}
+    for t in sorted(set().union(*(set(r["topics"]) for r in rows))):
+        tp = sum(1 for r, p in zip(rows, preds) if t in r["topics"] and t in p)
+        fp = sum(1 for r, p in zip(rows, preds) if t not in r["topics"] and t in p)
+        fn = sum(1 for r, p in zip(rows, preds) if t in r["topics"] and t not in p)
+        out[t] = (2 * tp / (2 * tp + fp + fn) if tp else 0.0, tp + fn)
+    return out
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--estimate", action="store_true", help="leave-one-set-out, and dev sets -> heldout29/heldout24")
-    ap.add_argument("--write", action="store_true", help="fit on all six sets and write the shipped file")
-    ap.add_argument("--show", action="store_true", help="with --estimate: every reading the model changes on heldout29/24")
+    ap.add_argument("--estimate", action="store_true", help="leave-one-set-out macro-F1 of every set, cues alone and with the model")
+    ap.add_argument("--write", action="store_true", help="fit on every set and write the shipped file")
+    ap.add_argument("--show", nargs="*", metavar="SET", help="every reading the left-one-out model changes on these "
+                    f"sets (default {' '.join(SHOW)}), marked + right, - wrong, ~ still wrong")
+    ap.add_argument("--topics", action="store_true", help="with --estimate: pooled leave-one-set-out F1 per topic")
+    ap.add_argument("--without-training-sets", action="store_true", help=f"with --show: fit without {', '.join(TRAIN_ONLY)}")
     args = ap.parse_args()
     topics = [t.id for t in load_taxonomy().topics]
-    sets = {n: load(n) for n in SETS}
+    sets = {n: load(n) for n in SETS if (DATA / SETS[n]).is_file()}
+    measured = [n for n in sets if n not in TRAIN_ONLY]
+    extra = [n for n in sets if n in TRAIN_ONLY]
     cue_only = {n: macro_f1([set(r["topics"]) for r in rows], [set(r["cue"]) for r in rows]) for n, rows in sets.items()}
     print(f"C={C} cue features={CUE_FEATURES} add_above={ADD_ABOVE} veto_below={VETO_BELOW} confirm_above={CONFIRM_ABOVE}")
+    print("sets: " + ", ".join(f"{n} {len(sets[n])}" for n in sets))
+
+    def left_out(out: str, with_extra: bool) -> list[dict]:
+        fit = [r for n in measured if n != out for r in sets[n]] + ([r for n in extra for r in sets[n]] if with_extra else [])
+        return Fitted(fit, topics, C, CUE_FEATURES).probs(sets[out])
+
     if args.estimate:
-        print("\nleave-one-set-out over the dev sets (fitted on the other three), macro-F1 of the left-out set:")
-        for out in DEV:
-            p = Fitted([r for n in DEV if n != out for r in sets[n]], topics, C, CUE_FEATURES).probs(sets[out])
-            print(f"  {out:<10} cues {cue_only[out]:.3f}  cues+model {scored(sets[out], p):.3f}  adds only "
-                  f"{scored(sets[out], p, veto=0.0):.3f}  vetoes only {scored(sets[out], p, add=2.0):.3f}")
-        print("leave-one-set-out over all six sets (fitted on the other five):")
-        for out in SETS:
-            p = Fitted([r for n in SETS if n != out for r in sets[n]], topics, C, CUE_FEATURES).probs(sets[out])
-            print(f"  {out:<10} cues {cue_only[out]:.3f}  cues+model {scored(sets[out], p):.3f}  adds only "
-                  f"{scored(sets[out], p, veto=0.0):.3f}  vetoes only {scored(sets[out], p, add=2.0):.3f}")
-        print("fitted on the four dev sets only, measured on the two sets the cues were not fitted to:")
-        model = Fitted([r for n in DEV for r in sets[n]], topics, C, CUE_FEATURES)
-        for n in FAIR:
-            p = model.probs(sets[n])
-            print(f"  {n:<10} cues {cue_only[n]:.3f}  cues+model {scored(sets[n], p):.3f}  adds only "
-                  f"{scored(sets[n], p, veto=0.0):.3f}  vetoes only {scored(sets[n], p, add=2.0):.3f}")
+        print("\nleave-one-set-out: fitted on the other sets, macro-F1 of the left-out set (the cues were tuned on every"
+              " set but heldout30, so their figure is a fitted one there; the model's is not)")
+        head = f"  {'set':<10} {'n':>4}  cues   +model"
+        if extra:
+            head += f"  +model with {'+'.join(extra)}"
+        print(head)
+        sums = [0.0, 0.0, 0.0]
+        pooled: dict[bool, list] = {False: [], True: []}
+        for out in measured:
+            p0 = left_out(out, False)
+            s0 = scored(sets[out], p0)
+            line = f"  {out:<10} {len(sets[out]):>4}  {cue_only[out]:.3f}  {s0:.3f}"
+            sums[0] += cue_only[out]
+            sums[1] += s0
+            pooled[False] += [(r, set(combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"])))
+                              for r, pr in zip(sets[out], p0)]
+            if extra:
+                p1 = left_out(out, True)
+                s1 = scored(sets[out], p1)
+                sums[2] += s1
+                line += f"   {s1:.3f}"
+                pooled[True] += [(r, set(combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"])))
+                                 for r, pr in zip(sets[out], p1)]
+            print(line, flush=True)
+        k = len(measured)
+        line = f"  {'mean':<10} {'':>4}  {sums[0] / k:.3f}  {sums[1] / k:.3f}"
+        print(line + (f"   {sums[2] / k:.3f}" if extra else ""))
+        if args.topics:
+            key = bool(extra)
+            rows = [r for r, _ in pooled[key]]
+            model_t = per_topic(rows, [p for _, p in pooled[key]])
+            cue_t = per_topic(rows, [set(r["cue"]) for r in rows])
+            print("\npooled over the left-out sets, per topic (worst first): cues F1, cues+model F1, support")
+            for t, (f, n) in sorted(model_t.items(), key=lambda kv: kv[1][0]):
+                print(f"  {t:<24} {cue_t[t][0]:.3f}  {f:.3f}  {n}")
+    if args.show is not None:
+        for n in args.show or SHOW:
+            p = left_out(n, bool(extra) and not args.without_training_sets)
+            print(f"\n{n}: readings the model (fitted on the other sets) changes")
             for r, pr in zip(sets[n], p):
-                got = combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"])
-                if args.show and set(got) != set(r["cue"]):
+                got = combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"])
+                if set(got) != set(r["cue"]):
                     mark = "+" if set(got) == set(r["topics"]) else ("-" if set(r["cue"]) == set(r["topics"]) else "~")
-                    print(f"    {mark} {r['utterance'][:80]!r} gold {sorted(r['topics'])} cues {sorted(r['cue'])} -> {sorted(got)}")
+                    ctx = f" [after {r['context'][:50]!r}]" if r.get("context") else ""
+                    print(f"    {mark} {r['utterance'][:100]!r}{ctx} gold {sorted(r['topics'])} cues {sorted(r['cue'])} -> {sorted(got)}")
     if args.write:
-        model = Fitted([r for n in SETS for r in sets[n]], topics, C, CUE_FEATURES)
+        model = Fitted([r for n in sets for r in sets[n]], topics, C, CUE_FEATURES)
         weights = {}
         for f, i in model.index.items():
             row = {t: float(w) for t, w in zip(topics, model.w[i]) if w}
@@ -170,7 +238,7 @@ def main() -> int:
                 weights[f] = row
         out = {
             "format": FORMAT,
-            "_about": "fitted by scripts/fit_topic_model.py --write on all six labelled sets of "
+            "_about": "fitted by scripts/fit_topic_model.py --write on all labelled sets of "
                       f"benchmarks/data/interview_topics*.jsonl ({sum(len(v) for v in sets.values())} utterances); "
                       f"L2 logistic regression per topic, C={C}, cue features {CUE_FEATURES}",
             "topics": topics,

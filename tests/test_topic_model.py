@@ -196,6 +196,20 @@ def test_a_topic_from_the_previous_turn_is_never_dropped():
     assert combine(["mood", "sleep"], PROBS, 2.0, 0.05, 0.5, own=["mood"]) == ["mood", "sleep"]
 
 
+def test_a_topic_the_previous_turn_asked_is_never_added_by_the_model():
+    # whether a follow-up carries the previous question's topic on is the follow-up rule's call, not the model's (stop
+    # 31: fitted on many follow-ups that do, the model read "Anything else?" after a voices question as more voices)
+    assert combine(["mood"], PROBS, 0.7, 0.05, 0.5, asked_before=["violence"]) == ["mood"]
+    assert combine(["mood"], PROBS, 0.7, 0.05, 0.5, asked_before=["sleep"]) == ["mood", "violence"]
+
+
+def test_an_open_follow_up_stays_open_whatever_the_model_reads_in_the_context():
+    for context in ("Do you ever hear voices when nobody is there?", "Have you had thoughts of ending your life?",
+                    "How much do you drink in a week?"):
+        for follow_up in ("Anything else?", "Okay.", "Right."):
+            assert not understand(follow_up, context).topics, (follow_up, context)
+
+
 def test_conversational_acts_are_the_cues_alone():
     assert "closing" not in combine(["sleep"], PROBS, 0.7, 0.05, 0.5)
 

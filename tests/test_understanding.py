@@ -260,9 +260,9 @@ HELDOUT29_SHA256 = "e757efdd0b68e970c05152414e4322503fabfa970e8b09b0236d17678d68
 HELDOUT30_SHA256 = "93f94f72fb6d4b85fdfe639945fd2662e2e92604b59479dd1cafc9c66008a420"
 
 
-def test_stop30_held_out_set_is_pinned_new_and_kept_out_of_the_topic_model():
+def test_stop30_held_out_set_is_pinned_and_new():
     """Stop 30's held-out utterances: written by a writer who read no patient code, committed alone before any run;
-    never tuned on and never among the sets the topic model is fitted on."""
+    their figures were taken at stop 30, and from stop 31 they are development data the topic model is fitted on."""
     import hashlib
 
     path = ROOT / "benchmarks" / "data" / "interview_topics_heldout30.jsonl"
@@ -281,8 +281,28 @@ def test_stop30_held_out_set_is_pinned_new_and_kept_out_of_the_topic_model():
                   "interview_topics_heldout24", "interview_topics_heldout28", "interview_topics_heldout29"):
         earlier |= {r["utterance"].lower() for r in topic_classifier.load_labels(ROOT / "benchmarks" / "data" / f"{older}.jsonl")}
     assert len(seen & earlier) == 52
-    fit = (ROOT / "scripts" / "fit_topic_model.py").read_text()
-    assert "interview_topics_heldout30.jsonl" not in fit
+
+
+def test_the_topic_model_is_never_fitted_on_a_fresh_held_out_set(monkeypatch):
+    """The fitting script names no held-out set newer than the newest one read (stop 31's fresh set is measured by
+    others after the stop), and refuses one by name before opening it, whatever table it is put in."""
+    fit_path = ROOT / "scripts" / "fit_topic_model.py"
+    text = fit_path.read_text()
+    for fresh in ("heldout31", "held_out31", "heldout32"):
+        assert fresh not in text
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import fit_topic_model
+
+    assert fit_topic_model.NEWEST_READ == 30
+    assert not [f for f in fit_topic_model.SETS.values() if "heldout3" in f and f != "interview_topics_heldout30.jsonl"]
+    # a fresh set slipped into the table is refused before any file is opened (the name points nowhere real)
+    monkeypatch.setitem(fit_topic_model.SETS, "fresh", "interview_topics_heldout31.jsonl")
+    monkeypatch.setattr(fit_topic_model, "DATA", ROOT / "no-such-folder")
+    with pytest.raises(SystemExit, match="fresh held-out set"):
+        fit_topic_model.load("fresh")
+    monkeypatch.setitem(fit_topic_model.SETS, "fresh", "interview_topics_heldout30.jsonl")
+    with pytest.raises(FileNotFoundError):  # a set already read passes the guard (and then needs its file)
+        fit_topic_model.load("fresh")
 
 
 def test_stop29_held_out_set_is_pinned_new_and_labelled_with_known_topics():

@@ -18,16 +18,16 @@ where the model's probability is under ``veto_below`` and the model confirms ano
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
 
 import numpy as np
+
+from mentalhospital_env.fields import finite, required
 
 __all__ = ["TopicModel", "TopicModelError", "features", "load_topic_model", "read_topic_model"]
 
@@ -71,21 +71,6 @@ class TopicModel:
         return dict(zip(self.topics, p.tolist()))
 
 
-def _field(raw: dict, name: str, kind: type | tuple[type, ...], where: str) -> Any:
-    if name not in raw:
-        raise TopicModelError(f"{where}: missing field {name!r}")
-    value = raw[name]
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise TopicModelError(f"{where}: field {name!r} must be {getattr(kind, '__name__', kind)}, got {type(value).__name__}")
-    return value
-
-
-def _number(value: Any, where: str, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise TopicModelError(f"{where}: field {name!r} must hold finite numbers, got {value!r}")
-    return float(value)
-
-
 def read_topic_model(text: str, where: str, known_topics: Sequence[str] | None = None) -> TopicModel:
     """A :class:`TopicModel` from the text of a weight file; ``where`` names the file in errors."""
     try:
@@ -94,20 +79,20 @@ def read_topic_model(text: str, where: str, known_topics: Sequence[str] | None =
         raise TopicModelError(f"{where}: not JSON ({err})") from None
     if not isinstance(raw, dict):
         raise TopicModelError(f"{where}: the file must hold a JSON object, got {type(raw).__name__}")
-    if _field(raw, "format", str, where) != FORMAT:
+    if required(raw, "format", str, where, TopicModelError) != FORMAT:
         raise TopicModelError(f"{where}: field 'format' must be {FORMAT!r}, got {raw['format']!r}")
-    topics = _field(raw, "topics", list, where)
+    topics = required(raw, "topics", list, where, TopicModelError)
     if not topics or not all(isinstance(t, str) and t for t in topics) or len(set(topics)) != len(topics):
         raise TopicModelError(f"{where}: field 'topics' must be a non-empty list of distinct topic ids")
     if known_topics is not None:
         unknown = [t for t in topics if t not in set(known_topics)]
         if unknown:
             raise TopicModelError(f"{where}: field 'topics' names topics the taxonomy lacks: {unknown[:5]}")
-    bias = _field(raw, "bias", list, where)
+    bias = required(raw, "bias", list, where, TopicModelError)
     if len(bias) != len(topics):
         raise TopicModelError(f"{where}: field 'bias' must hold one number per topic ({len(topics)}), got {len(bias)}")
-    bias_arr = np.array([_number(b, where, "bias") for b in bias], dtype=np.float64)
-    weights = _field(raw, "weights", dict, where)
+    bias_arr = np.array([finite(b, "bias", where, TopicModelError) for b in bias], dtype=np.float64)
+    weights = required(raw, "weights", dict, where, TopicModelError)
     index: dict[str, int] = {}
     matrix = np.zeros((len(weights), len(topics)), dtype=np.float64)
     for row, (feat, entries) in enumerate(sorted(weights.items())):
@@ -116,18 +101,20 @@ def read_topic_model(text: str, where: str, known_topics: Sequence[str] | None =
         for topic, w in entries.items():
             if topic not in topics:
                 raise TopicModelError(f"{where}: field 'weights' entry {feat!r} names unknown topic {topic!r}")
-            matrix[row, topics.index(topic)] = _number(w, where, f"weights.{feat}")
+            matrix[row, topics.index(topic)] = finite(w, f"weights.{feat}", where, TopicModelError)
         index[feat] = row
-    combine = _field(raw, "combine", dict, where)
-    add_above = _number(_field(combine, "add_above", (int, float), f"{where} combine"), where, "combine.add_above")
-    veto_below = _number(_field(combine, "veto_below", (int, float), f"{where} combine"), where, "combine.veto_below")
-    confirm_above = _number(_field(combine, "confirm_above", (int, float), f"{where} combine"), where, "combine.confirm_above")
+    combine = required(raw, "combine", dict, where, TopicModelError)
+    add_above, veto_below, confirm_above = (
+        finite(required(combine, name, (int, float), f"{where} combine", TopicModelError), f"combine.{name}", where,
+               TopicModelError)
+        for name in ("add_above", "veto_below", "confirm_above")
+    )
     if not (0.0 <= veto_below <= add_above) or not (0.0 <= confirm_above <= 1.0):
         raise TopicModelError(
             f"{where}: field 'combine' needs 0 <= veto_below <= add_above and 0 <= confirm_above <= 1, "
             f"got veto_below {veto_below}, add_above {add_above}, confirm_above {confirm_above}"
         )
-    cue_features = _field(raw, "cue_features", bool, where)
+    cue_features = required(raw, "cue_features", bool, where, TopicModelError)
     return TopicModel(tuple(topics), index, matrix, bias_arr, add_above, veto_below, confirm_above, cue_features)
 
 

@@ -368,7 +368,7 @@ def _read(utterance: str, context: str | None) -> Understanding:
     probs = model.probabilities(features(stemmed, context_stems, cue.topics if model.cue_features else ()))
     own = _understand(utterance, None).topics if context else cue.topics
     topics = combine(cue.topics, probs, model.add_above, model.veto_below, model.confirm_above, own,
-                     cue_seen(stemmed))
+                     cue_seen(stemmed), _understand(context[:2000], None).topics if context else ())
     if topics == list(cue.topics):
         return cue
     return replace(cue, topics=tuple(topics), when=_when(stemmed, topics, tax))
@@ -395,6 +395,7 @@ def combine(
     confirm_above: float,
     own: Sequence[str] | None = None,
     seen: Iterable[str] = (),
+    asked_before: Iterable[str] = (),
 ) -> list[str]:
     """The cues' topics mended by the model's probabilities.
 
@@ -408,7 +409,10 @@ def combine(
     read in its other sense beside the real question ("How have your spirits been?" is no alcohol question),
     not one of the several things a list question asks ("Do you drink or gamble?"), where a per-topic model
     is unsure of each. A topic taken from the previous turn (not in ``own``, the utterance's own topics) is
-    never dropped: the model reads the context only as words. Nor is a sensitive topic (risk, substances, trauma:
+    never dropped: the model reads the context only as words; for the same reason it never adds a topic the
+    previous turn asked about (``asked_before``, the cues' reading of it): whether a follow-up carries that topic
+    on is the follow-up rule's call ("Anything else?" after a question about voices is the open question, not more
+    voices). Nor is a sensitive topic (risk, substances, trauma:
     ``sensitive`` in the taxonomy) the cues found: a risk or a substance asked and not heard costs more than a
     question read twice ("Dad, is he taking anything - drugs, alcohol?" asks about alcohol). A family-history question stays the cues'
     (they name the relative); a family history the model adds takes the symptoms asked with it, as the cues'
@@ -426,8 +430,9 @@ def combine(
     out = [t for t in cue_topics if not vetoed(t)]
     if "family_history" not in cue_topics:
         seen = set(seen)
+        before = set(asked_before)
         out += sorted((t for t, p in probs.items() if p >= add_above and t not in out and t not in cue_topics
-                       and t not in seen and t not in _SMALL_TALK),
+                       and t not in seen and t not in before and t not in _SMALL_TALK),
                       key=lambda t: (-probs[t], t))
     if not [t for t in out if tax.kind(t) != "meta"] and content:
         return list(cue_topics)
