@@ -55,27 +55,23 @@ import sys
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parent / "data"
-HELD_OUT = DATA / "interview_topics_heldout.jsonl"
-#: stop 22's held-out set: 177 utterances written and labelled by hand before the classifier ran on them
-#: (time questions, readers' misreadings, double questions, questions to an informant, child wording);
-#: its errors are not listed by default: ``--labels`` with ``--show`` reads them and makes it tuned-on
-HELD_OUT_22 = DATA / "interview_topics_heldout22.jsonl"
-#: stop 24's held-out set: 130 utterances written and labelled by hand before any run (stop 22's set had been
-#: read); as with the others, ``--labels`` with ``--show`` makes it tuned-on
-HELD_OUT_24 = DATA / "interview_topics_heldout24.jsonl"
-#: stop 28's held-out set: 203 utterances written and labelled by hand and committed before any run (open and
-#: closed, texting, follow-ups with context, reflections before questions, relatives and informants, time and
-#: amounts; none repeats an utterance of the other sets); the honest figure from stop 28 on
-HELD_OUT_28 = DATA / "interview_topics_heldout28.jsonl"
-#: stop 29's held-out set: 296 utterances written and labelled by hand and committed before any run (indirect and
-#: double questions, pronoun follow-ups with context, colloquial, British and American, questions to a parent about a
-#: child, risk follow-ups, onset and precipitant, social, forensic and physical history; none repeats an utterance of
-#: the other sets); the honest figure from stop 29 on (stop 28's set was read and tuned on at stop 29)
-HELD_OUT_29 = DATA / "interview_topics_heldout29.jsonl"
-#: stop 30's held-out set: 307 utterances written and labelled by a writer who read no code of the patient, committed
-#: alone before any run; never tuned on by cues; its figures were taken at stop 30, and from stop 31 it is development data
-#: the topic model is fitted on (``scripts/fit_topic_model.py``)
-HELD_OUT_30 = DATA / "interview_topics_heldout30.jsonl"
+#: The held-out sets in the order they were written, each with what has been done with it since: a set whose errors
+#: were listed (``--labels PATH --show N``) was tuned on; the newest is the honest figure. All are printed every run.
+HELD_OUT_SETS: list[tuple[Path, str]] = [
+    (DATA / "interview_topics_heldout.jsonl", "stop 21's: written before tuning at stop 21, read and tuned on at stop 22"),
+    (DATA / "interview_topics_heldout22.jsonl", "stop 22's (177: time questions, double questions, informants, child "
+     "wording): written and labelled before any run, read and tuned on at stop 28"),
+    (DATA / "interview_topics_heldout24.jsonl", "stop 24's (130): written and labelled before any run, never tuned on by cues, "
+     "in the topic model's fitting"),
+    (DATA / "interview_topics_heldout28.jsonl", "stop 28's (203): written and labelled before any run, read and tuned on at "
+     "stop 29"),
+    (DATA / "interview_topics_heldout29.jsonl", "stop 29's (296): written and labelled before any run, read at stop 30, in "
+     "the topic model's fitting"),
+    (DATA / "interview_topics_heldout30.jsonl", "stop 30's (307, by a writer who read no code): never tuned on by cues, in "
+     "the topic model's fitting from stop 31"),
+    (DATA / "interview_topics_heldout31.jsonl", "stop 31's (340, by a writer who read no code, committed alone before any "
+     "run): never tuned on, never in the topic model's fitting; the honest figure"),
+]
 TARGET_MACRO_F1 = 0.9
 
 
@@ -229,12 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         return sum(s["f1"] for s in t.values()) / len(t)
 
     halves = {name: macro_f1(part) for name, part in (("even", rows[0::2]), ("odd", rows[1::2]), ("all", rows))}
-    held_out = macro_f1(load_labels(HELD_OUT)) if HELD_OUT.exists() else None
-    held_out_22 = macro_f1(load_labels(HELD_OUT_22)) if HELD_OUT_22.exists() else None
-    held_out_24 = macro_f1(load_labels(HELD_OUT_24)) if HELD_OUT_24.exists() else None
-    held_out_28 = macro_f1(load_labels(HELD_OUT_28)) if HELD_OUT_28.exists() else None
-    held_out_29 = macro_f1(load_labels(HELD_OUT_29)) if HELD_OUT_29.exists() else None
-    held_out_30 = macro_f1(load_labels(HELD_OUT_30)) if HELD_OUT_30.exists() else None
+    held_out = {path: macro_f1(load_labels(path)) for path, _ in HELD_OUT_SETS if path.exists()}
     rows = {"all": rows, "even": rows[0::2], "odd": rows[1::2]}[args.half]
     gold, pred, rel_gold, rel_pred, wrong = [], [], [], [], []
     for row in rows:
@@ -266,41 +257,17 @@ def main(argv: list[str] | None = None) -> int:
         f"all {halves['all']:.3f} (target >= {TARGET_MACRO_F1} on the held-out half: "
         f"{'met' if halves['odd'] >= TARGET_MACRO_F1 else 'MISSED'})"
     )
-    if held_out is not None:
-        print(
-            f"macro-F1 on the stop-21 held-out set ({HELD_OUT.name}, written before tuning at stop 21, read and tuned on at stop 22): "
-            f"{held_out:.3f} (target >= {TARGET_MACRO_F1}: {'met' if held_out >= TARGET_MACRO_F1 else 'MISSED'})"
-        )
-    if held_out_22 is not None:
-        print(
-            f"macro-F1 on stop 22's held-out set ({HELD_OUT_22.name}, written and labelled before any run at stop 22, "
-            f"read and tuned on at stop 28): {held_out_22:.3f} (target >= {TARGET_MACRO_F1}: {'met' if held_out_22 >= TARGET_MACRO_F1 else 'MISSED'})"
-        )
-    if held_out_24 is not None:
-        print(
-            f"macro-F1 on stop 24's held-out set ({HELD_OUT_24.name}, written and labelled before any run, never "
-            f"tuned on): {held_out_24:.3f} (target >= {TARGET_MACRO_F1}: {'met' if held_out_24 >= TARGET_MACRO_F1 else 'MISSED'})"
-        )
-    if held_out_28 is not None:
-        print(
-            f"macro-F1 on stop 28's held-out set ({HELD_OUT_28.name}, written and labelled before any run at stop 28, "
-            f"read and tuned on at stop 29): {held_out_28:.3f} (target >= {TARGET_MACRO_F1}: {'met' if held_out_28 >= TARGET_MACRO_F1 else 'MISSED'})"
-        )
-    if held_out_29 is not None:
-        print(
-            f"macro-F1 on stop 29's held-out set ({HELD_OUT_29.name}, written and labelled before any run at stop 29, "
-            f"read at stop 30 and in the topic model's fitting): {held_out_29:.3f} (target >= {TARGET_MACRO_F1}: {'met' if held_out_29 >= TARGET_MACRO_F1 else 'MISSED'})"
-        )
-    if held_out_30 is not None:
-        print(
-            f"macro-F1 on stop 30's held-out set ({HELD_OUT_30.name}, written and labelled before any run, never "
-            f"tuned on by cues, in the topic model's fitting from stop 31): {held_out_30:.3f} (target >= {TARGET_MACRO_F1}: {'met' if held_out_30 >= TARGET_MACRO_F1 else 'MISSED'})"
-        )
+    for path, about in HELD_OUT_SETS:
+        if path in held_out:
+            print(
+                f"macro-F1 on {path.name} ({about}): {held_out[path]:.3f} "
+                f"(target >= {TARGET_MACRO_F1}: {'met' if held_out[path] >= TARGET_MACRO_F1 else 'MISSED'})"
+            )
     if not args.cues_only:
-        sets = [args.labels] + [p for p in (HELD_OUT, HELD_OUT_22, HELD_OUT_24, HELD_OUT_28, HELD_OUT_29, HELD_OUT_30) if p.exists() and p != args.labels]
+        sets = [args.labels] + [p for p in held_out if p != args.labels]
         print(
-            "the shipped topic model (mentalhospital_env/patient/data/topic_model.json) was fitted on every set above and stop 31's training set, so "
-            "these figures are fitted ones; cues alone: "
+            "the shipped topic model (mentalhospital_env/patient/data/topic_model.json) was fitted on every set above but "
+            f"{HELD_OUT_SETS[-1][0].name}, and on stop 31's training set, so those figures are fitted ones; cues alone: "
             + ", ".join(f"{p.stem.replace('interview_topics', '') or 'main'} {macro_f1(load_labels(p), cue_reading):.3f}" for p in sets)
             + ". The model's honest figure (leave-one-set-out, each set scored by a model fitted without it): "
             "python scripts/fit_topic_model.py --estimate"

@@ -208,79 +208,50 @@ def test_the_interviews_own_business_repeats_no_lexicon_question():
     assert read_question("How has your mood been over the past few weeks?").concepts
 
 
-#: the stop-22 held-out utterances: written and labelled by hand before the classifier was run on them; its
-#: errors were read and tuned on at stop 28, so stop 28's set below is the held-out one now (a change to the file
-#: is a new set and needs a new pin and a new note)
-HELDOUT22_SHA256 = "78210da6815b5106fd1bd32ddfcb1255ee310631fa30c9618abe603b6e6bdfdf"
+#: The labelled sets in the order they were written, each with its SHA-256, its size and how many of its utterances
+#: (lower-cased) an earlier set already holds word for word: stock clinic questions the writers wrote again ("Who do you
+#: live with?"). Every set from stop 22 on was written, labelled and committed before anything ran on it; a held-out set
+#: becomes development data at the stop after its figures are taken (heldout22 and heldout28 were read and tuned on,
+#: heldout29 and heldout30 are in the topic model's fitting since stop 31, with stop 31's training set), and the newest
+#: (``interview_topics_heldout31``, written at stop 31 by a writer who read no code) is never fitted on. A change to a
+#: file is a new set and needs a new pin and a new note.
+TOPIC_SETS = [
+    ("interview_topics", "5865f5011168ceab7a8bc7c7f337f2b0489852a62bc15b3d31a0b5d3965049e3", 840, 0),
+    ("interview_topics_heldout", "ccc6beccd33c1ca187d8e107a5d8973607fa9465cd6a2bc428629a24a93c5200", 181, 0),
+    ("interview_topics_heldout22", "78210da6815b5106fd1bd32ddfcb1255ee310631fa30c9618abe603b6e6bdfdf", 177, 8),
+    ("interview_topics_heldout24", "c4c43fad658761145e7df5f1ffb614c571c49d68838af55d8a00f74fa3acd4d1", 130, 29),
+    ("interview_topics_heldout28", "e91f3d3023f19246d6d3d767c41c2bb0da5dce66c387751d6ace86e9fc66d97e", 203, 2),
+    ("interview_topics_heldout29", "e757efdd0b68e970c05152414e4322503fabfa970e8b09b0236d17678d6842a3", 296, 0),
+    ("interview_topics_heldout30", "93f94f72fb6d4b85fdfe639945fd2662e2e92604b59479dd1cafc9c66008a420", 307, 52),
+    ("interview_topics_train31", "18a3959955b1deaa725327c95e90da70e801db895991490eb8d538ca51d584ae", 453, 0),
+    ("interview_topics_heldout31", "3b0fef9619cd190722cddd41857c441895a33c05fb0b255e8d020cd5961a1764", 340, 28),
+]
 
 
-def test_stop22_held_out_set_is_pinned_and_labelled_with_known_topics():
+@pytest.mark.parametrize("position", range(2, len(TOPIC_SETS)), ids=[s[0] for s in TOPIC_SETS[2:]])
+def test_a_labelled_topic_set_is_pinned_and_new_but_for_its_stock_questions(position):
     import hashlib
 
-    path = ROOT / "benchmarks" / "data" / "interview_topics_heldout22.jsonl"
-    assert hashlib.sha256(path.read_bytes()).hexdigest() == HELDOUT22_SHA256
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import topic_classifier
 
-    rows = topic_classifier.load_labels(path)
-    assert len(rows) >= 150
-    assert len({r["utterance"] for r in rows}) == len(rows)
-
-
-#: the stop-28 held-out utterances: written, labelled and committed before the classifier ran on them; their errors
-#: were read and tuned on at stop 29, so stop 29's set below is the held-out one now (a change to the file is a new
-#: set and needs a new pin and a new note)
-HELDOUT28_SHA256 = "e91f3d3023f19246d6d3d767c41c2bb0da5dce66c387751d6ace86e9fc66d97e"
-
-
-def test_stop28_held_out_set_is_pinned_new_and_labelled_with_known_topics():
-    import hashlib
-
-    path = ROOT / "benchmarks" / "data" / "interview_topics_heldout28.jsonl"
-    assert hashlib.sha256(path.read_bytes()).hexdigest() == HELDOUT28_SHA256
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import topic_classifier
-
-    rows = topic_classifier.load_labels(path)
-    assert len(rows) >= 150
-    seen = {(r["utterance"].lower(), r.get("context")) for r in rows}
-    assert len(seen) == len(rows)
-    # none repeats an utterance (with its context) of a set written before it
-    for older in ("interview_topics", "interview_topics_heldout", "interview_topics_heldout22",
-                  "interview_topics_heldout24"):
-        earlier = topic_classifier.load_labels(ROOT / "benchmarks" / "data" / f"{older}.jsonl")
-        assert not seen & {(r["utterance"].lower(), r.get("context")) for r in earlier}, older
-
-
-#: the stop-29 held-out utterances: written, labelled and committed alone before the classifier ran on them; never
-#: tuned on (a change to the file is a new set and needs a new pin and a new note)
-HELDOUT29_SHA256 = "e757efdd0b68e970c05152414e4322503fabfa970e8b09b0236d17678d6842a3"
-
-
-HELDOUT30_SHA256 = "93f94f72fb6d4b85fdfe639945fd2662e2e92604b59479dd1cafc9c66008a420"
-
-
-def test_stop30_held_out_set_is_pinned_and_new():
-    """Stop 30's held-out utterances: written by a writer who read no patient code, committed alone before any run;
-    their figures were taken at stop 30, and from stop 31 they are development data the topic model is fitted on."""
-    import hashlib
-
-    path = ROOT / "benchmarks" / "data" / "interview_topics_heldout30.jsonl"
-    assert hashlib.sha256(path.read_bytes()).hexdigest() == HELDOUT30_SHA256
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import topic_classifier
-
-    rows = topic_classifier.load_labels(path)
-    assert len(rows) == 307
+    name, digest, size, repeated = TOPIC_SETS[position]
+    path = ROOT / "benchmarks" / "data" / f"{name}.jsonl"
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
+    rows = topic_classifier.load_labels(path)  # every topic id is the taxonomy's
     seen = {r["utterance"].lower() for r in rows}
-    # 52 of its 307 are stock clinic questions the writer wrote that earlier sets already hold word for word ("Who do
-    # you live with?", "How have you been sleeping?"); the benchmark's figure is reported on all 307 and on the 255
-    # that are new (stop 30's closing note)
+    assert len(rows) == len(seen) == size
     earlier = set()
-    for older in ("interview_topics", "interview_topics_heldout", "interview_topics_heldout22",
-                  "interview_topics_heldout24", "interview_topics_heldout28", "interview_topics_heldout29"):
+    for older, *_ in TOPIC_SETS[:position]:
         earlier |= {r["utterance"].lower() for r in topic_classifier.load_labels(ROOT / "benchmarks" / "data" / f"{older}.jsonl")}
-    assert len(seen & earlier) == 52
+    assert len(seen & earlier) == repeated
+
+
+def test_the_benchmark_reports_the_newest_held_out_topic_set_as_held_out():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import topic_classifier
+
+    assert topic_classifier.HELD_OUT_SETS[-1][0].stem == TOPIC_SETS[-1][0]
 
 
 def test_the_topic_model_is_never_fitted_on_a_fresh_held_out_set(monkeypatch):
@@ -303,25 +274,6 @@ def test_the_topic_model_is_never_fitted_on_a_fresh_held_out_set(monkeypatch):
     monkeypatch.setitem(fit_topic_model.SETS, "fresh", "interview_topics_heldout30.jsonl")
     with pytest.raises(FileNotFoundError):  # a set already read passes the guard (and then needs its file)
         fit_topic_model.load("fresh")
-
-
-def test_stop29_held_out_set_is_pinned_new_and_labelled_with_known_topics():
-    import hashlib
-
-    path = ROOT / "benchmarks" / "data" / "interview_topics_heldout29.jsonl"
-    assert hashlib.sha256(path.read_bytes()).hexdigest() == HELDOUT29_SHA256
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    import topic_classifier
-
-    rows = topic_classifier.load_labels(path)
-    assert len(rows) == 296
-    seen = {r["utterance"].lower() for r in rows}
-    assert len(seen) == len(rows)
-    # none repeats an utterance (whatever its context) of a set written before it
-    for older in ("interview_topics", "interview_topics_heldout", "interview_topics_heldout22",
-                  "interview_topics_heldout24", "interview_topics_heldout28"):
-        earlier = topic_classifier.load_labels(ROOT / "benchmarks" / "data" / f"{older}.jsonl")
-        assert not seen & {r["utterance"].lower() for r in earlier}, older
 
 
 @pytest.mark.parametrize(
