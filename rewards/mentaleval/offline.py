@@ -46,6 +46,12 @@ reads "x, full credit at t"):
   disorders left out, a step the record rules out or calls for, read by the audit's plan-follows-record rules, a plan
   whose treatments are a comorbid disorder's with nothing aimed at the principal one, :func:`.features.plan_targets_other`) scores
   at most 3, half a point less for each further gap, never below 2 (``limits.plan_gap_step``, ``plan_gap_floor``).
+
+A fitted calibration (``data/calibration.json``, ``scripts/fit_judge_calibration.py``) may replace App.'s and Qual.'s
+hand-set combination: a sign-constrained linear model over :func:`plan_features` and :func:`note_features` (the
+readings above and the rules' own score), within the hard caps (:func:`hard_plan_cap`, :func:`note_precision_cap`).
+It is used only where the file marks it ``enabled``: at stop 31 it beat the rules on 1 of 6 left-out slices for App.
+and 3 of 6 for Qual., so both are off and the rules above score.
 """
 
 from __future__ import annotations
