@@ -975,3 +975,18 @@ def test_a_low_potassium_on_file_is_not_acted_on_by_a_conditional_check(ca, plan
     assert ("potassium_review" not in missing) is acted, (plan, missing)
     # with a normal potassium nothing is asked, whatever the wording
     assert "potassium_review" not in {m.action for m in ca.check(replace(p, findings=frozenset()), plan).missing}
+
+
+@pytest.mark.parametrize(
+    "plan, acted",
+    [
+        ("Food and fluid chart, encourage oral fluids, IV fluids via the medical team if intake stays below a litre.", True),
+        ("Fluid balance chart and a repeat U&E within 24 hours.", True),
+        ("IV fluids via the medical team if intake stays below a litre a day.", False),
+        ("Recheck renal function if he stops drinking.", False),
+    ],
+)
+def test_raised_sodium_and_creatinine_are_acted_on_by_a_step_taken_now(ca, plan, acted):
+    # hw-015's reference plan: a fluid chart and oral fluids now, IV fluids only on a condition, is acting on them
+    p = _profile(age=70, findings=ca.abnormal_findings(["sodium 147 mmol/L (high), urea 11.4 mmol/L (high), creatinine 124 umol/L (high)"]))
+    assert ("fluid_and_renal_review" not in {m.action for m in ca.check(p, plan).missing}) is acted, plan
