@@ -930,3 +930,63 @@ def test_a_withdrawal_plan_in_other_words(ca, plan):
     # stop 29: a complete community-withdrawal plan written without the word 'detox' was capped at 2
     assert "withdrawal_planning" in ca.proposed(plan)
     assert "withdrawal_planning" not in ca.proposed("Stop drinking today; review in a month.")
+
+
+# --- a step taken now, not on a condition or for later (critical_actions.json not_now_cues) -------------------------
+
+LITHIUM_CHECKS = {"lithium_monitoring", "lithium_renal_function", "lithium_thyroid_function"}
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        "Lithium may be considered in future if relapses recur.",
+        "Lithium as a future option should the mood relapse.",
+        "If she relapses despite this, lithium could be considered.",
+        "Discussed lithium for the future; not started now.",
+        "Lithium could be considered at a later date.",
+    ],
+)
+def test_lithium_named_only_for_later_asks_for_no_lithium_monitoring(ca, later):
+    p = _profile(codes=("F31.4",), sex="male")
+    plan = f"Start quetiapine 50 mg at night, titrating to 300 mg. Psychoeducation and follow-up in one week. {later}"
+    checked = ca.check(p, plan)
+    assert "lithium" in checked.proposed  # still read as named (a contraindication of it would still count)
+    assert not LITHIUM_CHECKS & {m.action for m in checked.missing}, later
+    # the same plan starting lithium now does ask for them
+    started = ca.check(p, plan.replace(later, "Start lithium 400 mg at night."))
+    assert LITHIUM_CHECKS <= {m.action for m in started.missing}
+
+
+@pytest.mark.parametrize(
+    "plan, acted",
+    [
+        ("Sertraline 50 mg. Check potassium if vomiting.", False),
+        ("Sertraline 50 mg. If she vomits again, check potassium.", False),
+        ("Sertraline 50 mg. Check the potassium in case the vomiting returns.", False),
+        ("Sertraline 50 mg. Oral potassium replacement and a repeat U&E within 48 hours.", True),
+        ("Sertraline 50 mg. Repeat the potassium tomorrow and replace it; recheck if vomiting continues.", True),
+    ],
+)
+def test_a_low_potassium_on_file_is_not_acted_on_by_a_conditional_check(ca, plan, acted):
+    p = _profile(findings=ca.abnormal_findings(["sodium 138 mmol/L, potassium 3.1 mmol/L (low), creatinine 70 umol/L"]))
+    assert "potassium_below_3_5" in p.findings
+    missing = {m.action for m in ca.check(p, plan).missing}
+    assert ("potassium_review" not in missing) is acted, (plan, missing)
+    # with a normal potassium nothing is asked, whatever the wording
+    assert "potassium_review" not in {m.action for m in ca.check(replace(p, findings=frozenset()), plan).missing}
+
+
+@pytest.mark.parametrize(
+    "plan, acted",
+    [
+        ("Food and fluid chart, encourage oral fluids, IV fluids via the medical team if intake stays below a litre.", True),
+        ("Fluid balance chart and a repeat U&E within 24 hours.", True),
+        ("IV fluids via the medical team if intake stays below a litre a day.", False),
+        ("Recheck renal function if he stops drinking.", False),
+    ],
+)
+def test_raised_sodium_and_creatinine_are_acted_on_by_a_step_taken_now(ca, plan, acted):
+    # hw-015's reference plan: a fluid chart and oral fluids now, IV fluids only on a condition, is acting on them
+    p = _profile(age=70, findings=ca.abnormal_findings(["sodium 147 mmol/L (high), urea 11.4 mmol/L (high), creatinine 124 umol/L (high)"]))
+    assert ("fluid_and_renal_review" not in {m.action for m in ca.check(p, plan).missing}) is acted, plan

@@ -1043,3 +1043,62 @@ def test_a_drug_of_the_past_history_left_unweighed_when_another_of_its_kind_is_s
     assert not read_plan(talking, guideline, case).past_unconsidered
     still = replace(case, ehr=replace(ehr, medications="Mirtazapine 30 mg at night."))
     assert not read_plan(plan, case_guideline(still), still).past_unconsidered
+
+
+# --- the fitted calibration (data/calibration.json) ----------------------------------------------------------
+
+
+def _enabled_calibration(tmp_path, monkeypatch, **override):
+    """The data file's fitted models switched on (whatever their leave-one-slice-out verdict), written to tmp."""
+    import json
+
+    from mentalhospital_env.rewards.mentaleval import offline
+
+    raw = json.loads(offline.CALIBRATION_PATH.read_text("utf-8"))
+    for dim in ("plan", "note"):
+        raw[dim]["enabled"] = True
+        raw[dim].update(override.get(dim, {}))
+    path = tmp_path / "calibration.json"
+    path.write_text(json.dumps(raw), "utf-8")
+    monkeypatch.setattr(offline, "CALIBRATION_PATH", path)
+    offline._calibrations.cache_clear()
+    return offline
+
+
+def test_a_fitted_calibration_is_used_but_never_lifts_the_hard_caps(tmp_path, monkeypatch):
+    from mentalhospital_env.rewards.mentaleval.ladders import build_ladders, check_judge
+
+    # an absurdly generous model (intercept 5) still scores a plan missing a critical step at most 2, one with a
+    # contraindicated drug at most 1, and a note asserting a denied finding below the same note without it
+    offline = _enabled_calibration(tmp_path, monkeypatch, plan={"intercept": 5.0}, note={"intercept": 5.0})
+    try:
+        assert offline.calibration("plan").intercept == 5.0
+        case = _small_case()
+        by_name = {c.ladder: c.scores for c in check_judge(OfflineJudge(), case, build_ladders(case))}
+        assert max(by_name["critical_step_removed"][1:]) <= 2.0
+        assert max(by_name["contraindicated_added"][1:]) <= 1.0
+        assert by_name["denied_finding_asserted"][1] < by_name["denied_finding_asserted"][0]
+        assert by_name["critical_step_removed"][0] == 5.0  # the model, not the rules, scored the full plan
+    finally:
+        offline._calibrations.cache_clear()
+
+
+def test_the_fitted_calibration_keeps_the_offline_judge_monotone_on_every_ladder(tmp_path, monkeypatch):
+    from mentalhospital_env.rewards.mentaleval.ladders import build_ladders, check_judge
+
+    offline = _enabled_calibration(tmp_path, monkeypatch)
+    try:
+        case = _small_case()
+        _assert_monotone(check_judge(OfflineJudge(), case, build_ladders(case)))
+    finally:
+        offline._calibrations.cache_clear()
+
+
+def test_a_calibration_weight_against_its_fixed_sign_is_refused(tmp_path, monkeypatch):
+    offline = _enabled_calibration(tmp_path, monkeypatch, plan={"weights": {"rule_score": 0.5, "gaps": 0.3},
+                                                                "signs": {"rule_score": 1, "gaps": -1}})
+    try:
+        with pytest.raises(ValueError, match="gaps"):
+            offline.calibration("plan")
+    finally:
+        offline._calibrations.cache_clear()

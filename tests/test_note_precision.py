@@ -232,3 +232,38 @@ def test_a_finding_the_note_says_was_not_asked_is_no_claim(unasked):
     # said without the words, the same findings are claims the encounter never raised
     asserted = "History of present illness: Reports low mood. Has nightmares and binge eating."
     assert {"nightmares", "binge_eating"} <= {e.concept for e in check_note(case, _chart(asserted, *_TURNS)).errors}
+
+
+
+_CLOSED_RISK = "Have you had thoughts of ending your life?"
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    opener=st.sampled_from(["The thought crosses my mind", "The thought has crossed my mind", "It has crossed my mind",
+                            "It's crossed my mind", "Well, it has crossed my mind", "It crosses my mind sometimes"]),
+    rest=st.sampled_from([".", ", but I wouldn't act on it.", ", but I'd never do anything. My kids keep me going."]),
+)
+def test_a_passing_thought_crossing_the_mind_answers_the_suicide_question(opener, rest):
+    # stop 30: "The thought crosses my mind, but I wouldn't act on it." (a generated record's passive ideation) was
+    # read as no answer by both readers: the clinician's reader (answers.json) and the judge's (cues.json bare_answers)
+    from mentalhospital_env.rewards.mentaleval.precision import omitted_findings
+
+    case = calibration_case()
+    reply = opener + rest
+    assert "suicidal_ideation" in read_reply(_CLOSED_RISK, reply).affirmed, reply
+    denies = "Presenting complaint: low mood. Risk assessment: denies suicidal ideation; no plan or intent."
+    errors = check_note(case, _chart(denies, (_CLOSED_RISK, reply))).errors
+    assert [e.why for e in errors if e.concept == "suicidal_ideation"] == ["affirmed by the patient"], errors
+    # a note that leaves the disclosure out has omitted it
+    assert "suicidal_ideation" in omitted_findings(case, _chart("Presenting complaint: low mood.", (_CLOSED_RISK, reply)))
+    # the same words negated are a denial: the note recording it as one is right, and nothing was omitted
+    never = "It has never crossed my mind" + rest
+    assert "suicidal_ideation" in read_reply(_CLOSED_RISK, never).denied
+    assert not [e for e in check_note(case, _chart(denies, (_CLOSED_RISK, never))).errors if e.concept == "suicidal_ideation"]
+    assert "suicidal_ideation" not in omitted_findings(case, _chart("Presenting complaint: low mood.", (_CLOSED_RISK, never)))
+    # a thought is not an act: the same words to a question about self-harm affirm no self-harm (test-v2's patients
+    # give the line to "Have you ever hurt yourself on purpose ...?" too), for either reader
+    harm = "Have you ever hurt yourself on purpose, for example by cutting or taking an overdose?"
+    assert "self_harm" not in read_reply(harm, reply).affirmed
+    assert "self_harm" not in omitted_findings(case, _chart("Presenting complaint: low mood.", (harm, reply)))

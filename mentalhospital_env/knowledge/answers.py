@@ -51,6 +51,39 @@ def _openers() -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]
     return phrases("affirming_openers"), phrases("denying_openers")
 
 
+@lru_cache(maxsize=1)
+def _thought_openers() -> tuple[tuple[tuple[str, ...], ...], frozenset[str]]:
+    """(``thought_openers`` longest first, ``thought_findings``) of ``answers.json``: "The thought crosses my mind"
+    affirms a thought that was asked about, never an act."""
+    raw = json.loads(resources.files(__package__).joinpath("data", "answers.json").read_text("utf-8"))
+    for key in ("thought_openers", "thought_findings"):
+        value = raw.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            from .errors import KnowledgeError
+
+            raise KnowledgeError("answers.json", None, key, "must be a list of non-empty strings")
+    lexicon = load_lexicon()
+    unknown = [c for c in raw.get("thought_findings", []) if c not in lexicon]
+    if unknown:
+        from .errors import KnowledgeError
+
+        raise KnowledgeError("answers.json", None, "thought_findings", f"unknown concepts {unknown}")
+    phrases = tuple(sorted({tuple(tokenize(p)) for p in raw.get("thought_openers", ())}, key=len, reverse=True))
+    return phrases, frozenset(raw.get("thought_findings", ()))
+
+
+def thought_affirmed(reply: str) -> bool:
+    """Whether the reply's first sentence opens with a whole-clause ``thought_openers`` phrase ("The thought crosses
+    my mind, but I wouldn't act on it."): a yes to a question about a thought (suicidal ideation), no answer to one
+    about an act (self-harm)."""
+    first = next((s for s in _SENTENCE.split(reply.strip()) if tokenize(s)), "")
+    if not first or has_cue(first, "uncertainty"):
+        return False
+    tokens = _opening(first)
+    ends = _clause_ends(first[leading_openers(first):])
+    return any(tokens[: len(p)] == p and len(p) in ends for p in _thought_openers()[0])
+
+
 def _opening(sentence: str) -> tuple[str, ...]:
     return tuple(tokenize(sentence[leading_openers(sentence) :]))
 
@@ -184,9 +217,13 @@ def read_reply(question: str, reply: str) -> ReplyReading:
             affirmed |= asked
         elif polarity == "no":
             denied |= asked
+        elif thought_affirmed(reply):
+            thoughts = asked & _thought_openers()[1]
+            affirmed |= thoughts
+            unanswered |= asked - thoughts
         else:
             unanswered |= asked
     return ReplyReading(frozenset(affirmed), frozenset(denied), frozenset(unanswered))
 
 
-__all__ = ["ReplyReading", "answer_polarity", "asked_about", "closed_question", "patient_findings", "read_reply"]
+__all__ = ["ReplyReading", "answer_polarity", "asked_about", "closed_question", "patient_findings", "read_reply", "thought_affirmed"]

@@ -336,6 +336,8 @@ class CriticalActions:
         record_signs: Mapping[str, RecordSign] | None = None,
         dose_limits: Sequence[DoseLimit] = (),
         pregnancy_exclusions: Sequence[str] = (),
+        not_now_cues: Sequence[str] = (),
+        not_now_after_cues: Sequence[str] = (),
     ):
         self.actions = dict(actions)
         # see check: remembered per profile and plan, capped like every memo (memo_size), forgotten by clear_cache
@@ -374,6 +376,8 @@ class CriticalActions:
         self._refusal = tuple(sorted({_stems(c) for c in refusal_cues if _stems(c)}, key=len, reverse=True))
         self._refusal_after = tuple(sorted({_stems(c) for c in refusal_after_cues if _stems(c)}, key=len, reverse=True))
         self._pregnancy = tuple(_stems(c) for c in pregnancy_cues if _stems(c))
+        self._not_now = tuple(sorted({_stems(c) for c in not_now_cues if _stems(c)}, key=len, reverse=True))
+        self._not_now_after = tuple(sorted({_stems(c) for c in not_now_after_cues if _stems(c)}, key=len, reverse=True))
         self._not_pregnancy = tuple(_stems(c) for c in pregnancy_exclusions if _stems(c))
         self._dependants = tuple(_stems(c) for c in dependant_cues if _stems(c))
         self._not_dependants = tuple(_stems(c) for c in dependant_exclusions if _stems(c))
@@ -438,6 +442,33 @@ class CriticalActions:
             out.append((start, end, ids, refused))
             previous = (end, refused)
         return out
+
+    @_per_text
+    def started(self, plan: str) -> frozenset[str]:
+        """The actions ``plan`` proposes now: named, not refused, and at least once neither conditional nor deferred
+        (``not_now_cues`` earlier in its sentence: "if she vomits again, check potassium", "should he relapse,
+        lithium"; ``not_now_after_cues`` just after it in its clause: "check potassium if vomiting", "lithium as a
+        future option"). A drug named only for later does not call for its monitoring; a result on file is not acted
+        on by a check made conditional on something else."""
+        stemmed = _stems(plan)
+        if not stemmed:
+            return frozenset()
+        sentences = sorted(set(sentence_breaks(plan)) | {0})
+        limits = sorted(set(sentences) | set(comma_breaks(plan)) | {0})
+        found: set[str] = set()
+        for start, end, ids, refused in self.mentions(plan):
+            if refused:
+                continue
+            floor = max((b for b in sentences if b <= start), default=0)
+            ceiling = min((b for b in limits if b >= end), default=len(stemmed))
+            if self._has(stemmed[floor:start], self._not_now) or self._has(stemmed[end : min(ceiling, end + 6)], self._not_now_after):
+                continue
+            found |= ids
+        low = plan.lower()
+        for action in self.actions.values():
+            if action.id not in found and any(p.search(low) for p in action.patterns):
+                found.add(action.id)
+        return frozenset(found)
 
     @_per_text
     def proposed(self, plan: str) -> frozenset[str]:
@@ -688,8 +719,12 @@ class CriticalActions:
 
     def _check(self, profile: Profile, plan: str) -> SafetyCheck:
         proposed = self.proposed(plan)
-        required, candidates = self._requirements(profile, proposed if plan else frozenset())  # read the plan once
-        missing = tuple(r for r in required if r.action not in proposed)
+        now = self.started(plan)
+        # a rule about a drug the plan proposes applies when the plan starts it now, not when it names it for later
+        required, candidates = self._requirements(profile, now if plan else frozenset())  # read the plan once
+        # a result on file (a rule on exam findings) is acted on by a step taken now, not one made conditional
+        on_results = {r.id for r in self.rules if r.exam_findings}
+        missing = tuple(r for r in required if r.action not in (now if r.rule in on_results else proposed))
         rules = {r.id: r for r in self.rules}
         found: dict[str, Contraindication] = {}
         for c in candidates:
@@ -971,6 +1006,8 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         record_signs=record_signs,
         dose_limits=_dose_limits(where, raw.get("dose_limits"), by_name),
         pregnancy_exclusions=_strings(where, None, "pregnancy_exclusions", raw.get("pregnancy_exclusions")),
+        not_now_cues=_strings(where, None, "not_now_cues", raw.get("not_now_cues")),
+        not_now_after_cues=_strings(where, None, "not_now_after_cues", raw.get("not_now_after_cues")),
     )
     for action_id in sorted(required):
         if action_id not in found.proposed(actions[action_id].say or ""):

@@ -46,6 +46,12 @@ reads "x, full credit at t"):
   disorders left out, a step the record rules out or calls for, read by the audit's plan-follows-record rules, a plan
   whose treatments are a comorbid disorder's with nothing aimed at the principal one, :func:`.features.plan_targets_other`) scores
   at most 3, half a point less for each further gap, never below 2 (``limits.plan_gap_step``, ``plan_gap_floor``).
+
+A fitted calibration (``data/calibration.json``, ``scripts/fit_judge_calibration.py``) may replace App.'s and Qual.'s
+hand-set combination: a sign-constrained linear model over :func:`plan_features` and :func:`note_features` (the
+readings above and the rules' own score), within the hard caps (:func:`hard_plan_cap`, :func:`note_precision_cap`).
+It is used only where the file marks it ``enabled``: at stop 31 it beat the rules on 1 of 6 left-out slices for App.
+and 3 of 6 for Qual., so both are off and the rules above score.
 """
 
 from __future__ import annotations
@@ -53,7 +59,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dataclasses import replace
+import json
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
 
 from ..chart import Chart
 from .cues import load_cues
@@ -77,6 +88,47 @@ from mentalhospital_env.knowledge.lexicon import load_lexicon
 from .note_faults import fault_points, fragment_blocked, misleading, note_faults, unsupported_entries
 from .precision import check_note, omitted_findings
 from .rubrics import DIMENSIONS, MIN_SCORE
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """A linear model fitted to hand ratings (``scripts/fit_judge_calibration.py``): ``intercept + sum(w * x)``
+    over named features, clipped to 1-5. Each weight's sign is fixed before fitting (``signs``: +1 for a reading
+    that should raise the score, -1 for one that should lower it), so that a plan or note made worse on any
+    reading never scores higher: the calibration ladders stay monotone."""
+
+    intercept: float
+    weights: Mapping[str, float]
+
+    def predict(self, features: Mapping[str, float]) -> float:
+        x = np.array([features[k] for k in self.weights], dtype=float)
+        w = np.array(list(self.weights.values()), dtype=float)
+        return float(np.clip(self.intercept + float(x @ w), MIN_SCORE, 5.0))
+
+
+CALIBRATION_PATH = Path(__file__).parent / "data" / "calibration.json"
+
+
+@lru_cache(maxsize=1)
+def _calibrations() -> dict[str, Calibration]:
+    if not CALIBRATION_PATH.exists():
+        return {}
+    raw = json.loads(CALIBRATION_PATH.read_text("utf-8"))
+    out = {}
+    for dim in ("plan", "note"):
+        model = raw.get(dim)
+        if model and model.get("enabled", True):
+            for name, w in model["weights"].items():
+                if w * model["signs"][name] < 0:
+                    raise ValueError(f"{CALIBRATION_PATH}: {dim}.{name} weight {w} against its sign")
+            out[dim] = Calibration(float(model["intercept"]), dict(model["weights"]))
+    return out
+
+
+def calibration(dimension: str) -> Calibration | None:
+    """The fitted model for ``plan`` (App.) or ``note`` (Qual.), or None where the data file holds none (the
+    hand-set rules score it)."""
+    return _calibrations().get(dimension)
 
 
 def _clip(x: float) -> float:
@@ -154,7 +206,40 @@ def note_precision_cap(r: NoteReading) -> float:
     return 5.0 if not points else max(MIN_SCORE, load_cues().limits["note_error_cap"] - points)
 
 
+def note_features(r: NoteReading) -> dict[str, float]:
+    """What Qual.'s calibration reads (``data/calibration.json`` ``note``): the judge's own readings of a note."""
+    limits = load_cues().limits
+    return {
+        "rule_score": rule_note_quality_score(r),
+        "structure": note_structure(r) / limits["note_full_credit"],
+        "prose": min(1.0, r.prose_sentences / limits["prose_sentences_target"]),
+        "error_points": float(note_error_points(r)),
+        "serious_errors": float(r.serious_errors),
+        "unsupported_share": _share(len(r.unsupported_claims), r.claims),
+        "empty_quotes": float(r.empty_quotes),
+        "omitted": float(len(r.omitted)),
+        "omitted_serious": float(r.omitted_serious),
+        "misfiled_quotes": float(r.misfiled_quotes),
+        "checklist_denials": float(len(r.checklist_denials)),
+        "fault_points": fault_points(r.faults),
+        "misleading": float(misleading(r.faults)),
+        "usable": float(note_usable(r)),
+    }
+
+
 def note_quality_score(r: NoteReading) -> float:
+    """Qual.: the calibration's fitted model over :func:`note_features` where ``data/calibration.json`` holds one,
+    within :func:`note_precision_cap`; else :func:`rule_note_quality_score`."""
+    if not r.sections and not r.prose_sentences and not r.claims:
+        return MIN_SCORE
+    model = calibration("note")
+    if model is None:
+        return rule_note_quality_score(r)
+    return round(max(MIN_SCORE, min(model.predict(note_features(r)), note_precision_cap(r))), 3)
+
+
+def rule_note_quality_score(r: NoteReading) -> float:
+    """Qual. by the hand-set terms, caps and floors above (the calibration's ``rule_score`` feature)."""
     if not r.sections and not r.prose_sentences and not r.claims:
         return MIN_SCORE
     limits = load_cues().limits
@@ -329,9 +414,48 @@ def advised_points(r: PlanReading) -> float:
     return min(float(limits.get("plan_advised_max", 0.8)), float(limits.get("plan_advised_points", 0.4)) * missing)
 
 
-def treatment_score(r: PlanReading) -> float:
+def rule_treatment_score(r: PlanReading) -> float:
+    """App. by the hand-set terms and caps above (the calibration's ``rule_score`` feature)."""
     raw = sum(weight * term(r) for weight, term in TREATMENT_TERMS)
     return round(max(MIN_SCORE, min(_scale(raw) - advised_points(r), safety_cap(r))), 3)
+
+
+def hard_plan_cap(r: PlanReading) -> float:
+    """The caps no calibration may lift: 1 with an unsafe drug or a contraindicated drug or action (2 for an
+    over-treatment the rules cap at 2), 2 with a critical action missing, else 5."""
+    if r.unsafe_drugs:
+        return MIN_SCORE
+    if r.contraindicated:
+        return max(MIN_SCORE, min(r.contraindication_cap, 2.0))
+    if r.critical_missing:
+        return 2.0
+    return 5.0
+
+
+def plan_features(r: PlanReading) -> dict[str, float]:
+    """What App.'s calibration reads (``data/calibration.json`` ``plan``): the judge's own readings of a plan."""
+    return {
+        "rule_score": rule_treatment_score(r),
+        "concordance": plan_concordance(r),
+        "safety": plan_safety(r),
+        "follow_up": plan_follow_up(r),
+        "dose": plan_dose(r),
+        "education": plan_education(r),
+        "overreach": plan_overreach(r),
+        "gaps": float(len(r.gaps)),
+        "advised_missing": float(len(r.advised_missing) + len(r.record_advised) + len(r.past_unconsidered)),
+        "critical_missing": float(bool(r.critical_missing)),
+        "contraindicated": float(bool(r.contraindicated or r.unsafe_drugs)),
+    }
+
+
+def treatment_score(r: PlanReading) -> float:
+    """App.: the calibration's fitted model over :func:`plan_features` where ``data/calibration.json`` holds one,
+    within :func:`hard_plan_cap`; else :func:`rule_treatment_score`."""
+    model = calibration("plan")
+    if model is None:
+        return rule_treatment_score(r)
+    return round(max(MIN_SCORE, min(model.predict(plan_features(r)), hard_plan_cap(r))), 3)
 
 
 class OfflineJudge(Judge):

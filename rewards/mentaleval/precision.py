@@ -286,8 +286,23 @@ def _answer_cues() -> tuple[tuple[tuple[str, ...], ...], frozenset[tuple[str, ..
     )
 
 
+@lru_cache(maxsize=1)
+def _thought_answers() -> tuple[frozenset[tuple[str, ...]], frozenset[str]]:
+    """(``thought_yes`` answers, ``thought_findings``) of ``cues.json`` ``bare_answers``."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))["bare_answers"]
+    return frozenset(tuple(tokenize(p)) for p in raw.get("thought_yes", ())), frozenset(raw.get("thought_findings", ()))
+
+
+def _thought_findings() -> frozenset[str]:
+    return _thought_answers()[1]
+
+
 def bare_answer(reply: str) -> str | None:
-    """``"yes"``, ``"no"`` or ``None``: whether the reply's first clause opens with a whole bare answer ("No, not
+    """``"yes"``, ``"no"``, ``"thought"`` (``thought_yes``: "The thought crosses my mind", a yes to a thought only) or
+    ``None``: whether the reply's first clause opens with a whole bare answer ("No, not
     really.", "Well, honestly, no."; comma-separated parts, a leading filler set aside); "I do drive." or "No
     idea, sorry." is no bare answer."""
     fillers, no, yes, _ = _answer_cues()
@@ -307,6 +322,8 @@ def bare_answer(reply: str) -> str | None:
             return "no"
         if tuple(rest) in yes:
             return "yes"
+        if tuple(rest) in _thought_answers()[0]:
+            return "thought"  # affirms a thought that was asked (suicidal ideation), not an act
     return None
 
 
@@ -352,6 +369,8 @@ def reply_evidence(question: str, reply: str) -> tuple[frozenset[str], frozenset
             affirmed |= asked
         elif polarity == "no":
             denied |= asked
+        elif polarity == "thought":  # "The thought crosses my mind": a thought that was asked, never an act
+            affirmed |= asked & _thought_findings()
     elif bare_answer(reply) == "no" and _only_bare(reply):
         # an open question answered "No." and nothing more: nothing of what was asked
         denied |= set(asked_about(question)) - affirmed - denied

@@ -1,0 +1,148 @@
+"""Fit the offline MentalEval judge's calibration (``rewards/mentaleval/data/calibration.json``) to hand ratings.
+
+App. and Qual. are each ``clip(intercept + sum(w * x), 1, 5)`` over the judge's own readings
+(:func:`mentalhospital_env.rewards.mentaleval.offline.plan_features`, :func:`~rewards.mentaleval.offline.note_features`), then held
+under the hard caps (a contraindicated drug 1, a critical action missing 2, note-precision errors). The model is
+ridge regression on standardised features with every weight's sign fixed beforehand (``SIGNS``: a reading that
+should lower the score may only lower it), so that the calibration ladders stay monotone.
+
+Fixed before any per-slice figure was looked at (stop 31): the feature lists and signs below, ridge ``ALPHA = 1.0``
+on standardised features, fitted on every item (capped ones too) against its hand rating, the development slices
+``SLICES`` (never ``held_out31``, which is written blind for the next measurement).
+
+Estimate: leave-one-slice-out QWK (fit on the other slices, score the left-out one), rules vs fitted, for every
+slice. A dimension's model is written ``enabled`` only if it beats the rules on most left-out slices; otherwise the
+fitted weights are written for the record and the rules keep scoring.
+
+Run: ``python scripts/fit_judge_calibration.py [--write]``. Needs scikit-learn (a dev dependency); the judge itself
+reads the data file with numpy only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+SLICES = ("tune", "held_out", "scripted", "held_out28", "held_out29", "held_out30")
+ALPHA = 1.0
+SIGNS = {
+    "plan": {
+        "rule_score": 1, "concordance": 1, "safety": 1, "follow_up": 1, "dose": 1, "education": 1,
+        "overreach": -1, "gaps": -1, "advised_missing": -1, "critical_missing": -1, "contraindicated": -1,
+    },
+    "note": {
+        "rule_score": 1, "structure": 1, "prose": 1, "error_points": -1, "serious_errors": -1,
+        "unsupported_share": -1, "empty_quotes": -1, "omitted": -1, "omitted_serious": -1, "misfiled_quotes": -1,
+        "checklist_denials": -1, "fault_points": -1, "misleading": -1, "usable": 1,
+    },
+}
+OUT = ROOT / "rewards" / "mentaleval" / "data" / "calibration.json"
+
+
+def rows_and_features():
+    """Every development item with its split, hand rating, features and hard cap (calibration switched off)."""
+    import judge_agreement as ja
+    from mentalhospital_env.rewards.mentaleval import offline
+
+    offline._calibrations.cache_clear()
+    saved = offline.CALIBRATION_PATH
+    offline.CALIBRATION_PATH = ROOT / "does-not-exist.json"
+    try:
+        rows = [r for r in ja.load_ratings() if r["split"] in SLICES]
+        items = ja.charts(rows, ja.load_encounters())
+        judge = offline.OfflineJudge()
+        out = {"plan": [], "note": []}
+        for row, (case, chart) in zip(rows, items):
+            if row["kind"] == "plan":
+                reading = judge.readings(case, chart)["plan"]
+                feats, cap = offline.plan_features(reading), offline.hard_plan_cap(reading)
+            else:
+                reading = judge._note_reading(case, chart)
+                if not reading.sections and not reading.prose_sentences and not reading.claims:
+                    feats, cap = offline.note_features(reading), 1.0
+                else:
+                    feats, cap = offline.note_features(reading), offline.note_precision_cap(reading)
+            out[row["kind"]].append({"id": row["id"], "split": row["split"], "rating": float(row["rating"]),
+                                     "features": feats, "cap": cap})
+        return out
+    finally:
+        offline.CALIBRATION_PATH = saved
+        offline._calibrations.cache_clear()
+
+
+def fit(items, signs):
+    """Sign-constrained ridge on standardised features; returns (intercept, weights) in raw feature units."""
+    from sklearn.linear_model import Ridge
+
+    names = list(signs)
+    X = np.array([[it["features"][n] * signs[n] for n in names] for it in items])
+    y = np.array([it["rating"] for it in items])
+    mu, sd = X.mean(axis=0), X.std(axis=0)
+    sd[sd == 0] = 1.0
+    model = Ridge(alpha=ALPHA, positive=True).fit((X - mu) / sd, y)
+    w = model.coef_ / sd  # in sign-flipped raw units
+    intercept = float(model.intercept_ - (w * mu).sum())
+    return intercept, {n: float(w[i] * signs[n]) for i, n in enumerate(names)}
+
+
+def predict(intercept, weights, it):
+    raw = intercept + sum(w * it["features"][n] for n, w in weights.items())
+    return min(float(np.clip(raw, 1.0, 5.0)), it["cap"])
+
+
+def qwk(ref, pred):
+    from mentalhospital_env.rewards.agreement import RATING_LABELS, quadratic_weighted_kappa
+
+    r = [int(np.floor(v + 0.5)) for v in ref]
+    p = [int(np.floor(v + 0.5)) for v in pred]
+    return quadratic_weighted_kappa(r, p, RATING_LABELS)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--write", action="store_true", help=f"write {OUT.relative_to(ROOT)}")
+    args = parser.parse_args()
+    data = rows_and_features()
+    result = {"_about": "Fitted by scripts/fit_judge_calibration.py (see its docstring): App. ('plan') and Qual. "
+                        "('note') as clip(intercept + sum(weights * features), 1, 5) within the hard caps; a model is "
+                        "used only where 'enabled' (it beat the hand-set rules on most left-out slices)."}
+    for kind, signs in SIGNS.items():
+        items = data[kind]
+        print(f"\n{'App.' if kind == 'plan' else 'Qual.'}: leave-one-slice-out QWK (n, rules -> fitted, MAE rules -> fitted)")
+        wins, table = 0, {}
+        for held in SLICES:
+            train = [it for it in items if it["split"] != held]
+            test = [it for it in items if it["split"] == held]
+            b, w = fit(train, signs)
+            ref = [it["rating"] for it in test]
+            rules = [it["features"]["rule_score"] for it in test]
+            fitted = [predict(b, w, it) for it in test]
+            q0, q1 = qwk(ref, rules), qwk(ref, fitted)
+            m0 = float(np.mean(np.abs(np.array(ref) - rules)))
+            m1 = float(np.mean(np.abs(np.array(ref) - fitted)))
+            wins += q1 > q0
+            table[held] = {"n": len(test), "rules_qwk": round(q0, 3), "fitted_qwk": round(q1, 3),
+                           "rules_mae": round(m0, 3), "fitted_mae": round(m1, 3)}
+            print(f"  {held:11} {len(test):4}  {q0:.3f} -> {q1:.3f}   {m0:.3f} -> {m1:.3f}")
+        enabled = wins > len(SLICES) / 2
+        print(f"  fitted beats rules on {wins} of {len(SLICES)} left-out slices: {'kept' if enabled else 'NOT kept'}")
+        b, w = fit(items, signs)
+        print(f"  weights on all {len(items)}: intercept {b:.3f} " + " ".join(f"{n}={v:+.3f}" for n, v in w.items()))
+        result[kind] = {"enabled": enabled, "intercept": round(b, 6), "weights": {n: round(v, 6) for n, v in w.items()},
+                        "signs": signs, "alpha": ALPHA, "slices": list(SLICES), "n": len(items),
+                        "leave_one_slice_out": table}
+    if args.write:
+        OUT.write_text(json.dumps(result, indent=1) + "\n", "utf-8")
+        print(f"wrote {OUT.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
