@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from patient_records import ask, record
 
 from mentalhospital_env.cases import load_case, load_suite
 from mentalhospital_env.patient import make_patient
@@ -23,36 +24,26 @@ _DONT_KNOW = re.compile(r"\b(?:i'?m not sure|i (?:really )?don'?t (?:really )?kn
 _NO_OPENER = re.compile(r"^\W*(?:no|nope|nah)\b", re.I)
 
 
+_EHR = {
+    "chief_complaint": "Low mood and poor sleep for three months.",
+    "history_of_present_illness": (
+        "Over three months her mood has dropped after her mother's death. She cries most days and "
+        "has stopped going to her choir. She wakes at 4 a.m. and cannot get back to sleep."
+    ),
+    "past_psychiatric_history": "None.",
+    "medical_history": "Asthma.",
+    "medications": "Salbutamol inhaler as needed.",
+    "allergies": "Penicillin (rash).",
+    "substance_use": "Two glasses of wine at weekends. Non-smoker. No drugs.",
+    "family_history": "Mother had depression.",
+    "personal_history": "Married 12 years, 3 children. Works as a school secretary.",
+    "mental_status_exam": {"mood": "'Low'", "affect": "Tearful.", "thought_content": "No suicidal ideation."},
+    "risk_assessment": {"suicide": "No thoughts of ending her life. No self-harm."},
+}
+
+
 def _record(**ehr: str) -> dict:
-    base = {
-        "chief_complaint": "Low mood and poor sleep for three months.",
-        "history_of_present_illness": (
-            "Over three months her mood has dropped after her mother's death. She cries most days and "
-            "has stopped going to her choir. She wakes at 4 a.m. and cannot get back to sleep."
-        ),
-        "past_psychiatric_history": "None.",
-        "medical_history": "Asthma.",
-        "medications": "Salbutamol inhaler as needed.",
-        "allergies": "Penicillin (rash).",
-        "substance_use": "Two glasses of wine at weekends. Non-smoker. No drugs.",
-        "family_history": "Mother had depression.",
-        "personal_history": "Married 12 years, 3 children. Works as a school secretary.",
-        "mental_status_exam": {"mood": "'Low'", "affect": "Tearful.", "thought_content": "No suicidal ideation."},
-        "risk_assessment": {"suicide": "No thoughts of ending her life. No self-harm."},
-    }
-    base.update(ehr)
-    return {
-        "case_id": "answer-choice-001",
-        "language": "en",
-        "demographics": {"age": 44, "sex": "female"},
-        "setting": "outpatient",
-        "ehr": base,
-        "exams": [],
-        "diagnosis": {"categories": ["depressive"],
-                      "disorders": [{"name": "Major depressive disorder, single episode", "code": "F32.1"}]},
-        "treatment": {"plan": "Sertraline and CBT; review in four weeks."},
-        "source": {"author": "tests: written for test_answer_choice.py", "synthetic": True},
-    }
+    return record("answer-choice-001", _EHR, {"age": 44, "sex": "female"}, written_for="test_answer_choice.py", **ehr)
 
 
 @pytest.fixture(scope="module")
@@ -60,13 +51,8 @@ def case():
     return load_case(_record())
 
 
-def _ask(case, *questions: str, seed: int = 0) -> list[str]:
-    patient = make_patient(case, "full", seed=seed)
-    return [patient.respond(q).text for q in questions]
-
-
 def test_who_you_live_with_is_known_from_the_marriage(case) -> None:
-    (reply,) = _ask(case, "Who do you live with?")
+    (reply,) = ask(case, "Who do you live with?")
     assert not _DONT_KNOW.search(reply), reply
     assert re.search(r"married|children", reply, re.I), reply
 
@@ -75,12 +61,12 @@ def test_who_you_live_with_is_known_from_the_marriage(case) -> None:
 def test_a_how_question_about_a_silent_screen_is_not_answered_no(case, seed) -> None:
     for question in ("How has your memory been?", "How is your concentration, for example when reading?",
                      "What thoughts come into your mind again and again, even though you don't want them?"):
-        (reply,) = _ask(case, question, seed=seed)
+        (reply,) = ask(case, question, seed=seed)
         assert not _NO_OPENER.match(reply), (question, reply)
 
 
 def test_a_yes_no_screen_still_gets_no(case) -> None:
-    (reply,) = _ask(case, "Do you ever hear voices when nobody is around?")
+    (reply,) = ask(case, "Do you ever hear voices when nobody is around?")
     assert _NO_OPENER.match(reply) or re.search(r"\b(?:never|don't|haven't)\b", reply), reply
 
 
@@ -96,7 +82,7 @@ def test_no_reply_is_said_again_word_for_word_to_a_new_question(case, seed) -> N
         "Sometimes people feel so low they think of ending their life. Have you?",
         "Sometimes when feelings get overwhelming people hurt themselves. What happens for you at those times?",
     )
-    replies = _ask(case, *questions, seed=seed)
+    replies = ask(case, *questions, seed=seed)
     seen: dict[str, str] = {}
     for question, reply in zip(questions, replies):
         norm = " ".join(re.findall(r"[a-z']+", reply.lower()))
@@ -109,14 +95,14 @@ def test_no_reply_is_said_again_word_for_word_to_a_new_question(case, seed) -> N
 
 
 def test_told_before_is_said_so(case) -> None:
-    first, again = _ask(case, "How has your mood been?", "In your own words, how would you describe your mood right now?")
+    first, again = ask(case, "How has your mood been?", "In your own words, how would you describe your mood right now?")
     if again != first:
         assert not again.endswith(first), again
     assert not _DONT_KNOW.search(again), again
 
 
 def test_the_chief_complaint_is_not_told_again_to_an_unrelated_question(case) -> None:
-    opening, bedtime, people = _ask(
+    opening, bedtime, people = ask(
         case, "What has brought you here today?", "What time do you go to bed?", "How do you get on with people?"
     )
     complaint = [s for s in re.split(r"(?<=[.?!])\s+", opening) if len(s.split()) >= 3]
@@ -127,14 +113,14 @@ def test_the_chief_complaint_is_not_told_again_to_an_unrelated_question(case) ->
 def test_a_panic_attacks_trauma_tag_does_not_silence_a_childhood() -> None:
     # hw-004: nothing on childhood in the personal history; the presenting illness is panic attacks
     case = next(c for c in load_suite("handwritten").cases if c.case_id == "hw-004")
-    (reply,) = _ask(case, "What was it like for you growing up?")
+    (reply,) = ask(case, "What was it like for you growing up?")
     assert not _DONT_KNOW.search(reply), reply
 
 
 def test_who_you_live_with_from_the_demographics_when_the_examination_says_flat() -> None:
     # hw-030: "Anxious and flat" in the examination is no home; the demographics say "lives with her wife"
     case = next(c for c in load_suite("handwritten").cases if c.case_id == "hw-030")
-    (reply,) = _ask(case, "Who do you live with?")
+    (reply,) = ask(case, "Who do you live with?")
     assert not _DONT_KNOW.search(reply), reply
     assert re.search(r"\bwife\b|\bRuth\b", reply), reply
 
@@ -146,20 +132,20 @@ def handwritten():
 
 def test_what_brought_you_is_not_answered_with_childhood_or_dont_know(handwritten) -> None:
     # hw-003: "brought" read as "brought up"; the referral line is not said aloud, the history tells it
-    (reply,) = _ask(handwritten["hw-003"], "What has brought you here?")
+    (reply,) = ask(handwritten["hw-003"], "What has brought you here?")
     assert not _DONT_KNOW.search(reply) and "growing up" not in reply, reply
     assert re.search(r"depress|spell", reply, re.I), reply
 
 
 def test_a_person_knows_whether_they_have_been_through_something_frightening(handwritten) -> None:
-    (reply,) = _ask(handwritten["hw-001"], "Have you been through something very frightening or upsetting, "
+    (reply,) = ask(handwritten["hw-001"], "Have you been through something very frightening or upsetting, "
                                              "such as an accident, an attack or a disaster?")
     assert not _DONT_KNOW.search(reply), reply
 
 
 def test_what_it_does_to_a_day_is_told_from_the_presenting_illness(handwritten) -> None:
     # hw-003: "The depression now stops her working more than a few hours a day."
-    (reply,) = _ask(handwritten["hw-003"], "How is this affecting your day-to-day life?")
+    (reply,) = ask(handwritten["hw-003"], "How is this affecting your day-to-day life?")
     assert not _DONT_KNOW.search(reply), reply
     assert "working" in reply and "graduate" not in reply, reply
 
@@ -167,19 +153,19 @@ def test_what_it_does_to_a_day_is_told_from_the_presenting_illness(handwritten) 
 def test_a_wh_screen_the_checker_will_not_let_deny_in_words_is_not_answered_no(handwritten) -> None:
     # hw-004: "attacks" reads as violence, so "I'd never hurt anyone" fails the claim check; the plain
     # fallback to a what-question is no bare "No."
-    (reply,) = _ask(handwritten["hw-004"], "When you are angry with someone, what sort of thoughts go through your mind?")
+    (reply,) = ask(handwritten["hw-004"], "When you are angry with someone, what sort of thoughts go through your mind?")
     assert not _NO_OPENER.match(reply) and not _DONT_KNOW.search(reply), reply
 
 
 def test_what_you_enjoy_is_told_from_the_record_not_denied(handwritten) -> None:
     # hw-030: "she still enjoys walks and cooking with Ruth"
-    (reply,) = _ask(handwritten["hw-030"], "What do you do for enjoyment these days, and how does it feel?")
+    (reply,) = ask(handwritten["hw-030"], "What do you do for enjoyment these days, and how does it feel?")
     assert "walks" in reply and not _NO_OPENER.match(reply), reply
 
 
 def test_the_patients_quoted_words_are_said_not_a_denial_beside_them(handwritten) -> None:
     # hw-025: "no suicidal thoughts now; in the bad week 'life feels pointless' but no plans"
-    (reply,) = _ask(handwritten["hw-025"], "Have you had thoughts that life is not worth living?")
+    (reply,) = ask(handwritten["hw-025"], "Have you had thoughts that life is not worth living?")
     assert "pointless" in reply.lower(), reply
     assert "boyfriend" not in reply, reply  # "life ... living" is not "I live with my boyfriend"
 
@@ -187,7 +173,7 @@ def test_the_patients_quoted_words_are_said_not_a_denial_beside_them(handwritten
 @pytest.mark.parametrize("case_id", ["hw-016", "hw-019", "hw-022"])
 def test_a_person_knows_whether_they_were_ever_admitted(handwritten, case_id) -> None:
     # a past psychiatric history that names no admission: "no", never "I'm not sure"
-    (reply,) = _ask(handwritten[case_id], "Have you ever been admitted to a hospital for your mental health?")
+    (reply,) = ask(handwritten[case_id], "Have you ever been admitted to a hospital for your mental health?")
     assert not _DONT_KNOW.search(reply), reply
 
 
@@ -244,7 +230,7 @@ def test_what_was_going_on_at_onset_is_the_precipitant_of_the_presenting_illness
         ),
         personal_history="Moved to live with her grandmother at 11 after her parents split up. Works as a school secretary.",
     ))
-    (reply,) = _ask(case, _AROUND_ONSET)
+    (reply,) = ask(case, _AROUND_ONSET)
     assert re.search(r"ended the relationship", reply), reply
     assert not re.search(r"antibiotic|grandmother", reply), reply
 
@@ -259,5 +245,5 @@ def test_what_was_going_on_at_onset_is_not_a_past_episode_nor_a_habit() -> None:
         ),
         past_psychiatric_history="No previous episodes like this, including after a hysterectomy in her fifties.",
     ))
-    (reply,) = _ask(case, _AROUND_ONSET)
+    (reply,) = ask(case, _AROUND_ONSET)
     assert not re.search(r"hysterectomy|paracetamol|previous", reply, re.I), reply

@@ -19,49 +19,40 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from patient_records import ask, record
 
 from mentalhospital_env.cases import load_case
-from mentalhospital_env.patient import make_patient
 from mentalhospital_env.patient.timeline import timeline
+
+_EHR = {
+    "chief_complaint": "Low mood since the spring.",
+    "history_of_present_illness": (
+        "Ms Okafor has driven buses for the council, where she has worked for twenty-two years. Since March "
+        "she has felt low most days and wakes at 5 a.m. She says the thought of walking into the sea has come "
+        "to her more than once. She has lost interest in her choir. No elevated mood at any time and no "
+        "psychotic symptoms."
+    ),
+    "past_psychiatric_history": "None.",
+    "medical_history": "Asthma.",
+    "medications": "None.",
+    "allergies": "No known drug allergies.",
+    "substance_use": "Drinks two glasses of wine a week. Never smoked. No drugs.",
+    "family_history": "No psychiatric history in the family.",
+    "personal_history": (
+        "Grew up in Bristol. Married for nineteen years. Her sister lives in Leeds with her two dogs. "
+        "She holds a full clean driving licence."
+    ),
+    "mental_status_exam": {"mood": "'Low'", "affect": "Subdued.",
+                           "thought_content": "Passive thoughts of walking into the sea, no plan or intent."},
+    "risk_assessment": {"suicide": "Passive thoughts without plan or intent; no previous attempts."},
+}
+
+_DEMOGRAPHICS = {"age": 47, "sex": "female", "occupation": "bus driver", "marital_status": "married",
+                 "living_situation": "lives with her husband Tunde and their son Femi (16)"}
 
 
 def _record(**ehr: object) -> dict:
-    base = {
-        "chief_complaint": "Low mood since the spring.",
-        "history_of_present_illness": (
-            "Ms Okafor has driven buses for the council, where she has worked for twenty-two years. Since March "
-            "she has felt low most days and wakes at 5 a.m. She says the thought of walking into the sea has come "
-            "to her more than once. She has lost interest in her choir. No elevated mood at any time and no "
-            "psychotic symptoms."
-        ),
-        "past_psychiatric_history": "None.",
-        "medical_history": "Asthma.",
-        "medications": "None.",
-        "allergies": "No known drug allergies.",
-        "substance_use": "Drinks two glasses of wine a week. Never smoked. No drugs.",
-        "family_history": "No psychiatric history in the family.",
-        "personal_history": (
-            "Grew up in Bristol. Married for nineteen years. Her sister lives in Leeds with her two dogs. "
-            "She holds a full clean driving licence."
-        ),
-        "mental_status_exam": {"mood": "'Low'", "affect": "Subdued.",
-                               "thought_content": "Passive thoughts of walking into the sea, no plan or intent."},
-        "risk_assessment": {"suicide": "Passive thoughts without plan or intent; no previous attempts."},
-    }
-    base.update(ehr)
-    return {
-        "case_id": "on-question-001",
-        "language": "en",
-        "demographics": {"age": 47, "sex": "female", "occupation": "bus driver", "marital_status": "married",
-                         "living_situation": "lives with her husband Tunde and their son Femi (16)"},
-        "setting": "outpatient",
-        "ehr": base,
-        "exams": [],
-        "diagnosis": {"categories": ["depressive"],
-                      "disorders": [{"name": "Major depressive disorder, single episode", "code": "F32.1"}]},
-        "treatment": {"plan": "Sertraline and CBT; review in four weeks."},
-        "source": {"author": "tests: written for test_recall_on_question.py", "synthetic": True},
-    }
+    return record("on-question-001", _EHR, _DEMOGRAPHICS, written_for="test_recall_on_question.py", **ehr)
 
 
 @pytest.fixture(scope="module")
@@ -69,16 +60,11 @@ def case():
     return load_case(_record())
 
 
-def _ask(case, *questions: str, seed: int = 0) -> list[str]:
-    patient = make_patient(case, "full", seed=seed)
-    return [patient.respond(q).text for q in questions]
-
-
 # -- a time question is timed by the illness ---------------------------------------------------------
 
 
 def test_the_illness_is_not_timed_by_how_long_a_job_has_lasted(case) -> None:
-    (reply,) = _ask(case, "When did you first notice this, and how has it changed since then?")
+    (reply,) = ask(case, "When did you first notice this, and how has it changed since then?")
     assert "twenty-two" not in reply and "years" not in reply, reply
     assert "March" in reply, reply
 
@@ -110,14 +96,14 @@ def test_a_hedged_month_still_times_the_illness() -> None:
     "Has there been a period of several days when you needed much less sleep but felt full of energy?",
 ])
 def test_a_screen_the_record_answers_is_not_answered_by_a_shared_word(case, question) -> None:
-    (reply,) = _ask(case, question)
+    (reply,) = ask(case, question)
     assert "licence" not in reply, reply
     assert re.search(r"\b(?:no|never|nope|haven't|don't)\b", reply, re.I), reply
 
 
 def test_the_sentence_in_the_questions_own_words_still_answers(case) -> None:
     # close in all its words, not one: the licence is the answer to a question about driving
-    (reply,) = _ask(case, "Do you hold a driving licence?")
+    (reply,) = ask(case, "Do you hold a driving licence?")
     assert "licence" in reply, reply
 
 
@@ -125,7 +111,7 @@ def test_the_sentence_in_the_questions_own_words_still_answers(case) -> None:
 
 
 def test_who_they_live_with_is_who_is_at_home(case) -> None:
-    (reply,) = _ask(case, "Who do you live with?")
+    (reply,) = ask(case, "Who do you live with?")
     assert "Tunde" in reply or "husband" in reply, reply
     assert "Leeds" not in reply, reply
 
@@ -133,7 +119,7 @@ def test_who_they_live_with_is_who_is_at_home(case) -> None:
 def test_a_sentence_of_their_own_home_is_kept_over_the_demographics() -> None:
     record = _record(personal_history="Grew up in Bristol. Lives with her husband in a terraced house. "
                                       "Her sister lives in Leeds.")
-    (reply,) = _ask(load_case(record), "Who do you live with?")
+    (reply,) = ask(load_case(record), "Who do you live with?")
     assert "terraced house" in reply, reply
     assert "Leeds" not in reply, reply
 
@@ -142,14 +128,14 @@ def test_a_sentence_of_their_own_home_is_kept_over_the_demographics() -> None:
 
 
 def test_the_means_of_a_record_with_no_medicines_are_denied_not_the_medicines(case) -> None:
-    (reply,) = _ask(case, "Do you have access to anything you could use to harm yourself, such as medicines or weapons?")
+    (reply,) = ask(case, "Do you have access to anything you could use to harm yourself, such as medicines or weapons?")
     assert "don't take any" not in reply.lower(), reply
     assert re.search(r"\b(?:no|nothing)\b", reply, re.I), reply
 
 
 def test_the_medicines_they_keep_still_answer_the_means() -> None:
     record = _record(medications="Sertraline 50 mg daily; salbutamol inhaler.")
-    (reply,) = _ask(load_case(record), "Do you have access to anything you could use to harm yourself, such as medicines?")
+    (reply,) = ask(load_case(record), "Do you have access to anything you could use to harm yourself, such as medicines?")
     assert "sertraline" in reply.lower(), reply
 
 

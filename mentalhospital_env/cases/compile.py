@@ -1925,8 +1925,15 @@ def _compiler_digest() -> str:
         resources.files(__package__).joinpath("compile.json").read_text("utf-8"),
         resources.files(patient).joinpath("data/taxonomy.json").read_text("utf-8"),
         resources.files(patient).joinpath("understanding.py").read_text("utf-8"),  # record_topics
+        resources.files(patient).joinpath("topic_model.py").read_text("utf-8"),  # the fact filing model's reader
+        _fact_model_text(patient),  # and its weights
     ]
     return hashlib.blake2b("\0".join(parts).encode("utf-8"), digest_size=16).hexdigest()
+
+
+def _fact_model_text(patient) -> str:
+    res = resources.files(patient).joinpath("data/fact_topic_model.json")
+    return res.read_text("utf-8") if res.is_file() else ""
 
 
 def _record_key(ehr: EHR, sex: str, name: str = "") -> str:

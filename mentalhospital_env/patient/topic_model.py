@@ -29,7 +29,15 @@ import numpy as np
 
 from mentalhospital_env.fields import finite, required
 
-__all__ = ["TopicModel", "TopicModelError", "features", "load_topic_model", "read_topic_model"]
+__all__ = [
+    "TopicModel",
+    "TopicModelError",
+    "fact_features",
+    "features",
+    "load_fact_topic_model",
+    "load_topic_model",
+    "read_topic_model",
+]
 
 FORMAT = "mentalhospital-topic-model/1"
 
@@ -49,6 +57,12 @@ def features(stemmed: Sequence[str], context: Sequence[str] = (), cue_topics: Se
     out += [f"t:{t}" for t in cue_topics]
     out.append("t:none" if not cue_topics else f"n:{min(len(cue_topics), 3)}")
     return list(dict.fromkeys(out))
+
+
+def fact_features(stemmed: Sequence[str], section: str, cue_topics: Sequence[str] = ()) -> list[str]:
+    """The fact filing model's features of a record sentence: those of :func:`features` (no context) and ``s:``
+    its record section."""
+    return [*features(stemmed, (), cue_topics), f"s:{section}"]
 
 
 @dataclass(frozen=True)
@@ -136,3 +150,22 @@ def load_topic_model() -> TopicModel | None:
         return None
     known = [t.id for t in load_taxonomy().topics]
     return read_topic_model(res.read_text("utf-8"), "mentalhospital_env/patient/data/topic_model.json", known)
+
+
+@lru_cache(maxsize=1)
+def load_fact_topic_model() -> tuple[TopicModel, frozenset[str]] | None:
+    """The shipped fact filing model (``data/fact_topic_model.json``, fitted by ``scripts/fit_fact_topic_model.py``)
+    and the topics it never drops (``combine.keep``), or ``None`` where none is shipped."""
+    from mentalhospital_env.patient.understanding import load_taxonomy
+
+    res = resources.files(__package__).joinpath("data/fact_topic_model.json")
+    if not res.is_file():
+        return None
+    where = "mentalhospital_env/patient/data/fact_topic_model.json"
+    known = [t.id for t in load_taxonomy().topics]
+    text = res.read_text("utf-8")
+    model = read_topic_model(text, where, known)
+    keep = json.loads(text)["combine"].get("keep", [])
+    if not isinstance(keep, list) or not all(isinstance(t, str) and t in known for t in keep):
+        raise TopicModelError(f"{where}: field 'combine.keep' must list topic ids of the taxonomy")
+    return model, frozenset(keep)

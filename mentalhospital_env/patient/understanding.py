@@ -32,12 +32,19 @@ from functools import lru_cache
 from importlib import resources
 
 from mentalhospital_env.knowledge.language import memo_size, stem, stems_of
-from mentalhospital_env.patient.topic_model import features, load_topic_model
+from mentalhospital_env.patient.topic_model import (
+    fact_features,
+    features,
+    load_fact_topic_model,
+    load_topic_model,
+)
 
 __all__ = [
     "Taxonomy",
     "TopicDef",
     "Understanding",
+    "cue_topics_of_fact",
+    "file_fact",
     "load_taxonomy",
     "record_topics",
     "understand",
@@ -733,16 +740,58 @@ def _topics_in(stemmed: Sequence[str], tax: Taxonomy) -> list[str]:
     return kept if len(kept) < 2 else sorted(kept, key=lambda t: (kept.index(t), order[t]))
 
 
+def cue_topics_of_fact(section: str, text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A record sentence's topics before the filing model reads it: those of its section, and those its cue
+    words name (after each topic's ``record_unless``), each in the taxonomy's order."""
+    tax = load_taxonomy()
+    own = tuple(t.id for t in tax.topics if section in t.sections)
+    if section in ("family_history", "allergies"):
+        return own, ()  # "No known drug allergies" is about allergies, not drugs
+    stemmed = stems_of(text)
+    found = (t for t in _scan(stemmed, tax.record_index) if t not in own)
+    found = (t for t in found if tax.by_id[t].record_unless is None or not tax.by_id[t].record_unless.found(stemmed))
+    return own, tuple(sorted(set(found), key=tax.order.__getitem__))
+
+
+def file_fact(
+    section_topics: Sequence[str],
+    cue_topics: Sequence[str],
+    probs: dict[str, float],
+    add_above: float,
+    veto_below: float,
+    confirm_above: float,
+    keep: Iterable[str] = (),
+) -> tuple[str, ...]:
+    """A record sentence's topics: its section's, the cue words' the fact model does not veto, and those the model
+    adds. A cue word's topic is dropped under ``veto_below`` (a sentence holds the word in another sense: "drinks no
+    coffee", "not drinking half what she does at home") where something is left to file the sentence under (its
+    section's topic, another cue topic the model confirms at ``confirm_above``, or one it adds); a topic no cue word
+    found is added at ``add_above`` or more. Topics in ``keep`` (the risks) are never dropped: a risk the record
+    mentions is never left unfiled. Meta topics are never added."""
+    tax = load_taxonomy()
+    keep = set(keep)
+    added = [t for t, p in probs.items() if p >= add_above and t not in section_topics and t not in cue_topics
+             and t in tax.by_id and tax.kind(t) != "meta"]
+    confirmed = [t for t in cue_topics if probs.get(t, 1.0) >= confirm_above]
+
+    def vetoed(t: str) -> bool:
+        if t in keep or probs.get(t, 1.0) >= veto_below:
+            return False
+        return bool(section_topics) or bool(added) or any(u != t for u in confirmed)
+
+    kept = [t for t in cue_topics if not vetoed(t)]
+    return tuple(section_topics) + tuple(kept) + tuple(sorted(added, key=tax.order.__getitem__))
+
+
 @lru_cache(maxsize=memo_size(65536))
 def record_topics(section: str, text: str) -> tuple[str, ...]:
-    """The topics a record sentence belongs to: those of its section, and those its words name."""
-    tax = load_taxonomy()
-    stemmed = stems_of(text)
-    out = [t.id for t in tax.topics if section in t.sections]
-    if section in ("family_history", "allergies"):
-        return tuple(out)  # "No known drug allergies" is about allergies, not drugs
-    order = {t.id: i for i, t in enumerate(tax.topics)}
-    found = (t for t in _scan(stemmed, tax.record_index) if t not in out)
-    found = (t for t in found if tax.by_id[t].record_unless is None or not tax.by_id[t].record_unless.found(stemmed))
-    out += sorted(found, key=order.__getitem__)
-    return tuple(out)
+    """The topics a record sentence belongs to: those of its section, and those its words name, as the fact
+    filing model (``data/fact_topic_model.json``, :func:`file_fact`) confirms them. A text without a section
+    (a lexicon concept's words, a heading) is filed by its cue words alone."""
+    own, cues = cue_topics_of_fact(section, text)
+    filing = load_fact_topic_model() if section else None
+    if filing is None or section in ("family_history", "allergies"):
+        return own + cues
+    model, keep = filing
+    probs = model.probabilities(fact_features(stems_of(text), section, cues))
+    return file_fact(own, cues, probs, model.add_above, model.veto_below, model.confirm_above, keep)
