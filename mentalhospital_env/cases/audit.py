@@ -2308,7 +2308,7 @@ def own_lines(case: Case, C: Mapping[str, Any] | None = None) -> dict[str, str]:
     line key -> its kind ('quote', 'report', 'lab', 'plan' or the record section). A line is a clause
     (a sentence cut at semicolons and colons) of at least ``min_words`` words of any record section or
     of the plan, its opening word left out (a plan's 'Begin' or 'Start' is the same sentence); a quoted
-    sentence of the patient's (a mental state's quoted mood included); an exam report of that many words
+    sentence of the patient's (a mental state's quoted mood included); an exam report (not a scale's score) of that many words
     (a symptom diary; 'normal report' when it reads as unremarkable); a flagged lab value ('MCV 102 fL (raised)')."""
     C = C or review_facts()["clone"]
     need = C["min_words"]
@@ -2324,7 +2324,7 @@ def own_lines(case: Case, C: Mapping[str, Any] | None = None) -> dict[str, str]:
                     out["L " + _line_key(exam.name) + ": " + _line_key(part)] = "lab"
             continue
         key = _line_key(exam.result)
-        if len(key.split()) >= need and not re.search(r"\d+/\d+", exam.result):
+        if exam.kind != "scale" and len(key.split()) >= need and not re.search(r"\d+/\d+", exam.result):
             normal = re.search(C["normal_report_pattern"], exam.result, re.I)
             out["R " + _line_key(exam.name) + ": " + key] = "normal report" if normal else "report"
     for key, kind in text_lines(case.treatment.plan or "", "plan", C).items():

@@ -25,6 +25,7 @@ planned from ``(seed, n)``: the same seed and ``n`` always give byte-identical o
 
 from __future__ import annotations
 
+import copy
 import gc
 import json
 import random
@@ -37,6 +38,7 @@ from ..loader import validate_case
 from ..reference import ClinicalReference
 from .composer import GENERATOR_NAME, GENERATOR_VERSION, CaseComposer, CompositionError
 
+NEAR_COPY = "the near-copy of an earlier case of the suite"
 MAX_ATTEMPTS = 30
 MAX_ATTEMPTS_V2 = 80
 DEFAULT_VERSION = 2
@@ -89,6 +91,7 @@ def generate_case(
     version: int = DEFAULT_VERSION,
     accept: Callable[[Any], list[str]] | None = None,
     screen: Callable[[Any], list[str]] | None = None,
+    last_resort: Callable[[Any], list[str]] | None = None,
 ) -> dict[str, Any]:
     """One synthetic case as a JSON-ready mapping that passes the loader and the consistency checks
     (and, from version 2, the plan's critical actions and the clinical audit).
@@ -98,12 +101,16 @@ def generate_case(
     the mapping; ``version`` picks the generator (1 reproduces the frozen suites); ``accept`` (the
     suite's own check: frames and result strings already used) may refuse a finished draft; ``screen``
     (the same check without taking the draft: it must refuse what ``accept`` would) runs before the
-    consistency checks and the review, so that a draft the suite refuses costs no review.
+    consistency checks and the review, so that a draft the suite refuses costs no review. ``last_resort``
+    (the suite's check with its near-copy rule waived) takes the first draft refused only as a near-copy
+    when no other draft passes: a case whose disorder leaves too little to vary is a near-copy the audit
+    reports, never a suite that cannot be drawn.
     """
     from ..consistency import check_case
 
     ref, composer = _composer(reference, version)
     problems: list[str] = []
+    near: dict[str, Any] | None = None  # the first draft refused only as a near-copy of an earlier case
     attempts = _attempts(version, accept is not None)
     for _ in range(attempts):
         try:
@@ -117,6 +124,8 @@ def generate_case(
             raise GenerationError(f"generated case {case_id!r} breaks the case format: {e}") from e
         problems = screen(case) if screen is not None else []
         if problems:
+            if near is None and problems[0].startswith(NEAR_COPY):
+                near = copy.deepcopy(raw)
             continue
         problems = check_case(case, ref)
         if not problems and version >= 2:
@@ -128,6 +137,18 @@ def generate_case(
                 raw["checkpoints"] = case.checkpoints.to_dict()
                 raw["source"] = raw.pop("source")  # keep the key order of CASES.md
             return raw
+    if near is not None and last_resort is not None:
+        case = validate_case(near, where=case_id)
+        found = check_case(case, ref)
+        if not found:
+            found, case = _review(near, case, rng)
+        if not found:
+            found = last_resort(case)
+        if not found:
+            if with_checkpoints:
+                near["checkpoints"] = case.checkpoints.to_dict()
+                near["source"] = near.pop("source")
+            return near
     raise GenerationError(f"no consistent case {case_id!r} in {attempts} draws; last problems: {'; '.join(problems)}")
 
 
@@ -246,8 +267,13 @@ class _SuiteGuard:
         score = max((clone_score(kinds, self.C) for kinds in shared.values()), default=0)
         if score >= self.C["min_score"]:
             self.clone_refusals[case.case_id] = tries + 1
-            return f"the near-copy of an earlier case of the suite (shared lines weighing {score:g})"
+            return f"{NEAR_COPY} (shared lines weighing {score:g})"
         return None
+
+    def take_anyway(self, case: Any) -> list[str]:
+        """:meth:`check` with the near-copy rule waived for this case (generate_case's last resort)."""
+        self.clone_refusals[case.case_id] = self.C["generator_tries"]
+        return self.check(case)
 
     def _job(self, case: Any) -> tuple[str, float | None]:
         """The draft's occupation and, when its sex is the one the audit counts for that job, the share expected."""
@@ -339,6 +365,7 @@ def generate_cases(
             raw = generate_case(
                 rng, case_id, principal=plan[i], reference=reference, with_checkpoints=with_checkpoints, version=version,
                 accept=guard.check if guard is not None else None, screen=guard.refuses if guard is not None else None,
+                last_resort=guard.take_anyway if guard is not None else None,
             )
             raw["source"] = {**raw["source"], "seed": seed, "index": i}
             out.append(raw)

@@ -1600,23 +1600,22 @@ class StoryV2(_Story):
             for k in ("mood", "affect"):
                 if k in filtered:
                     filtered[k] = [v for v in filtered[k] if not re.search(A["euthymic_pattern"], v.strip(), re.I)] or list(low[k])
-        # each patient's own descriptors: a line more cases of the suite already hold is left aside while a less
-        # used one fits (the audit's template.clone; two to three descriptors a field made same-disorder records twins)
-        held = self.c.suite_lines
-        if held:
-            def holders(v: str) -> int:
-                return max((len(held.get(key, ())) for key in text_lines(cap(v), "mse")), default=0)
-
-            for k, vs in filtered.items():
-                counts = [holders(v) for v in vs]
-                if counts:
-                    filtered[k] = [v for v, n in zip(vs, counts) if n == min(counts)]
         saved = self.presentation
         self.presentation = {**saved, "mse": filtered}
         try:
             super()._mental_status()
         finally:
             self.presentation = saved
+
+    def _pick_descriptor(self, options: list[str]) -> str:
+        """One of equally fitting descriptors, the fewer of the suite being drawn hold it the likelier (the audit's
+        template.clone: two to three descriptors a field made records of one disorder twins). Weighed, not
+        filtered: a descriptor the checks keep refusing is held by no one, and always taking it would trap a case."""
+        held = self.c.suite_lines
+        if not held or len(options) < 2:
+            return self.rng.choice(options)
+        counts = [max((len(held.get(key, ())) for key in text_lines(cap(v), "mse")), default=0) for v in options]
+        return self.rng.choices(options, weights=[1 / (1 + n) ** 4 for n in counts])[0]
 
     def _risk(self) -> None:
         """Version 1's risk assessment; self-care not called 'maintained' when the history tells of neglect."""
