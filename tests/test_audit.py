@@ -761,3 +761,88 @@ def test_therapy_put_off_until_ready_against_the_record(plan: str, insight: str,
     record: unfounded beside good insight in the mental state, or beside 'she is willing to try it'."""
     raw = _changed({"treatment.plan": plan, "ehr.mental_status_exam": {"appearance": "Tidy, tired-looking.", "mood": "'Flat'", "insight": insight}})
     assert ("plan.readiness_unfounded" in _rules(raw)) is flagged
+
+
+# ------------------------------------------------------------------ stop 31: near-clones and the three left items
+
+
+def _suite_of(raws: list[dict]) -> list:
+    return [validate_case({**r, "diagnosis": {**r["diagnosis"], "categories": _categories(r)}}) for r in raws]
+
+
+def _pmdd(case_id: str, mood: str, diary: str, plan: str, hpi: str) -> dict:
+    raw = _with("case_id", case_id)
+    raw["ehr"]["history_of_present_illness"] = hpi
+    raw["ehr"]["mental_status_exam"] = {"appearance": "Tidy.", "mood": mood}
+    raw["exams"] = [{"name": "Daily symptom record", "kind": "other", "result": diary}]
+    raw["treatment"]["plan"] = plan
+    return raw
+
+
+def test_two_records_that_share_their_quotes_reports_and_plan_are_near_clones() -> None:
+    """Stop 30's 0250/0192: a mood quote, a symptom diary and plan sentences word for word in two patients."""
+    mood = "'fine at the moment, but you should see me the week before my period'"
+    diary = "symptoms cluster in the week before menses and clear within a few days of onset, over two cycles"
+    plan = "Begin fluoxetine 20 mg daily, continuously or in the luteal phase. Ask about suicidal thoughts in the premenstrual week. Review after two to three cycles, with the diary in hand."
+    a = _pmdd("clone-a", mood, diary, plan, "Irritable and low before her periods for two years, since stopping the pill.")
+    b = _pmdd("clone-b", mood, diary, plan.replace("Begin", "Start"), "Arguments every month with her partner, worst in the days before a period.")
+    others = [_with("case_id", f"other-{i}") for i in range(3)]
+    for i, o in enumerate(others):
+        o["ehr"]["history_of_present_illness"] = f"A different story number {i}, about a move of house and a lost job."
+        o["treatment"]["plan"] = f"Review in {i + 2} weeks."
+    findings = [f for f in audit_suite(_suite_of([a, b] + others)) if f.rule == "template.clone"]
+    assert [(f.case_id, f.field) for f in findings] == [("clone-a", "record")]
+    assert "clone-b" in findings[0].message and "quote" in findings[0].message
+
+
+def test_records_of_one_disorder_told_in_their_own_words_are_not_clones() -> None:
+    a = _pmdd("own-a", "'fine at the moment, but you should see me the week before my period'",
+              "low mood and tension on days 20 to 28 of three cycles, none after day 3",
+              "Begin fluoxetine 20 mg daily in the luteal phase. Ask about suicidal thoughts in the premenstrual week.",
+              "Irritable and low before her periods for two years.")
+    b = _pmdd("own-b", "'okay today, ask me next week'",
+              "irritability and bloating in the week before each of two periods, gone by the second day of bleeding",
+              "Start sertraline 50 mg daily from mid-cycle. Ask about suicidal thoughts in the premenstrual week.",
+              "Her partner says the rows come every month.")
+    assert not [f for f in audit_suite(_suite_of([a, b])) if f.rule == "template.clone"]
+
+
+def _drinker_on_file(exams: list[dict]) -> dict:
+    raw = _with("diagnosis.disorders", [{"name": "Alcohol dependence, uncomplicated", "code": "F10.20"}])
+    raw["ehr"]["history_of_present_illness"] = "Drinking a bottle of wine a day for six years; shakes in the mornings."
+    raw["ehr"]["substance_use"] = "A bottle of wine (about 10 units) a day for six years."
+    raw["exams"] = exams
+    return raw
+
+
+def test_vital_signs_marked_not_indicated_in_an_alcohol_dependence() -> None:
+    vitals = {"name": "Vital signs", "kind": "physiological", "result": "pulse 76/min, BP 122/78 mmHg, temperature 36.8 C, respiratory rate 14/min, SpO2 98%"}
+    assert "exams.indicated" in _rules(_drinker_on_file([{**vitals, "indicated": False}]))
+    assert "exams.indicated" not in _rules(_drinker_on_file([vitals]))
+    assert "exams.indicated" not in _rules(_with("exams", [{**vitals, "indicated": False}]))  # not indicated in a depression
+
+
+@pytest.mark.parametrize(
+    "living, plan, flagged",
+    [
+        ("lives in a hostel", "A small supply at a time, as she lives alone. Review in two weeks.", True),
+        ("lives in a shared house", "Ask about contact with children, as she lives alone.", True),
+        ("lives alone in a rented flat", "A small supply at a time, as she lives alone.", False),
+        ("lives in a hostel", "A small supply at a time; hostel staff to hold the rest.", False),
+    ],
+)
+def test_a_plan_that_says_alone_of_a_hostel_resident(living: str, plan: str, flagged: bool) -> None:
+    raw = _with("demographics.living_situation", living)
+    raw["treatment"]["plan"] = plan
+    assert ("household.alone_untrue" in _rules(raw)) is flagged
+
+
+@pytest.mark.parametrize(
+    "insight, persona, flagged",
+    [("Poor; believes nothing is wrong.", "full", True), ("Good.", "partial", True), ("Partial; accepts the low mood, not the drinking.", "partial", False),
+     ("Good; has tracked symptoms on a calendar.", "full", False), ("Limited.", "none", True)],
+)
+def test_the_persona_plays_the_insight_the_mental_state_records(insight: str, persona: str, flagged: bool) -> None:
+    raw = _with("ehr.mental_status_exam", {"appearance": "Tidy.", "mood": "'Flat'", "insight": insight})
+    raw["persona"] = {"insight": persona}
+    assert ("agree.persona_insight" in _rules(raw)) is flagged

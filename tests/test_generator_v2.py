@@ -293,3 +293,62 @@ def test_substance_and_parents_drinking_are_written_where_the_reader_looks(monke
     assert any((c.extra or {}).get("known_diagnosis") == "relapse" for c in cases), "the draw holds a relapse to test"
     assert all(audit.substance_untold(c) == [] and audit.upbringing_untold(c) == [] and not audit.relapse_as_new(c)
                and audit.readiness_unfounded(c) is None for c in cases)
+
+
+# ------------------------------------------------------------------ stop 31: one patient per record
+
+
+@pytest.mark.parametrize("code", ["F32.3", "F32.81"])
+def test_records_of_one_disorder_drawn_for_a_suite_are_not_near_clones(code: str) -> None:
+    """Psychotic depression and the premenstrual disorder: few descriptors, a fixed diary line and a long
+    protocol made stop 30's twins. Drawn one by one (no suite to compare with) psychotic depressions are near-clones;
+    drawn as a suite they are not (the guard refuses the near-copy, the mental state takes the descriptors the
+    suite holds least, the diary is this patient's)."""
+    from mentalhospital_env.cases.audit import clone_pairs
+
+    n = 4
+    premise = [load_case(generate_case(random.Random(f"alone:{i}"), f"p-{i}", principal="F32.3", version=2)) for i in range(n)]
+    assert clone_pairs(premise), "the premise: records drawn without the suite are near-clones"
+    suite = [load_case(c) for c in generate_cases(n, seed=31, prefix="c", principals=[code] * n, version=2)]
+    assert clone_pairs(suite) == [], clone_pairs(suite)
+
+
+def test_raised_values_of_a_narrow_range_are_drawn_per_patient() -> None:
+    """Every raised MCV of stop 30's test-v2 read 102 fL: the top of the draw fell inside the reference range."""
+    rng = random.Random(3)
+    def value(name: str, result: str) -> float:
+        return {c: v for c, v, _ in lab_values(result)}[name]
+
+    mcv = {value("MCV", personalise("CBC", "lab", "Hb 13.5 g/dL, MCV 102 fL (raised), WBC 5.6 x10^9/L, platelets 129 x10^9/L (low)", 45, "male", rng)) for _ in range(40)}
+    sodium = {value("Na", personalise("BMP", "lab", "Na 146 mmol/L (high), K 4.1 mmol/L", 70, "female", rng)) for _ in range(40)}
+    assert len(mcv) >= 4 and all(100 < v <= 115 for v in mcv), mcv
+    assert len(sodium) >= 4 and all(145 < v <= 155 for v in sodium), sodium
+
+
+@pytest.mark.parametrize("code", ["F32.3", "F20.0", "F10.20", "F32.81"])
+def test_the_persona_plays_the_mental_states_insight(code: str) -> None:
+    from mentalhospital_env.cases.audit import insight_read
+
+    S = review_facts()["stop31"]
+    for seed in range(3):
+        case = _case(seed, code)
+        level = insight_read(case.ehr.section("mental_status_exam.insight") or "", S)
+        if level is not None:
+            assert case.persona.insight == level, (case.ehr.section("mental_status_exam.insight"), case.persona.insight)
+
+
+def test_vital_signs_are_indicated_in_an_alcohol_dependence() -> None:
+    for seed in range(4):
+        case = _case(seed, "F10.20")
+        assert all(e.indicated for e in case.exams if e.name == "Vital signs"), [(e.name, e.indicated) for e in case.exams]
+
+
+@pytest.mark.parametrize("living, alone", [("lives in a hostel", False), ("lives in a shared house", False), ("homeless, sleeping rough", False), ("lives alone in a rented flat", True)])
+def test_only_living_alone_is_read_as_alone(living: str, alone: bool) -> None:
+    from dataclasses import replace
+
+    from mentalhospital_env.cases.generator.plans import case_facts
+
+    case = _case(0, "F32.1")
+    case = replace(case, demographics=replace(case.demographics, living_situation=living))
+    assert case_facts(case)["alone"] is alone

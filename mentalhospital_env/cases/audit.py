@@ -92,6 +92,7 @@ RULES: tuple[str, ...] = (
     "diagnosis.alcohol_missing", "labs.child_bmi", "text.teaching", "agree.condition_untreated", "plan.child_only",
     "household.separation_timing", "timeline.empty_nest_age", "plan.known_children",
     "history.substance_untold", "family.upbringing_untold", "history.relapse_as_new", "plan.readiness_unfounded",
+    "template.clone", "labs.same_value", "exams.indicated", "household.alone_untrue", "agree.persona_insight",
 )
 
 
@@ -2073,11 +2074,74 @@ def _stop30_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _exam_indications() -> Mapping[str, frozenset[str]]:
+    """exam name (and its UK chart name) -> the codes and categories the knowledge base indicates it for."""
+    text = resources.files("mentalhospital_env.knowledge").joinpath("data/exams.json").read_text("utf-8")
+    out: dict[str, frozenset[str]] = {}
+    for e in json.loads(text)["exams"]:
+        keys = frozenset(e.get("indicated_for", ()))
+        out[e["name"].lower()] = out[chart_name(e["name"]).lower()] = keys
+    return out
+
+
+def indicated_untold(case: Case) -> list[str]:
+    """Exams on file marked not indicated that the knowledge base indicates for one of the case's disorders
+    (its code or its category): vital signs 'not indicated' in an alcohol dependence whose plan is a withdrawal."""
+    from ..knowledge.codes import category_of_code
+
+    keys = set()
+    for d in case.diagnosis.disorders:
+        keys.add(d.code)
+        keys.add(category_of_code(d.code))
+    table = _exam_indications()
+    return [e.name for e in case.exams if not e.indicated and table.get(e.name.lower(), frozenset()) & keys]
+
+
+def alone_untrue(case: Case, S: Mapping[str, Any]) -> str | None:
+    """The record's or plan's words that the patient lives alone, when the living situation says otherwise
+    (a hostel, a shared house, a family): None when they agree."""
+    living = str(case.demographics.living_situation or "")
+    if re.search(S["alone_pattern"], living, re.I):
+        return None
+    for name, text in list(_narrative(case)) + [("treatment.plan", case.treatment.plan or "")]:
+        m = re.search(S["lives_alone_said"], text, re.I)
+        if m:
+            return f"{name}: {m.group(0)!r}"
+    return None
+
+
+def insight_read(text: str, S: Mapping[str, Any]) -> str | None:
+    """The mental state's insight as a persona's level ('full', 'partial', 'none'), or None when unclear."""
+    for level, pattern in S["insight_levels"].items():
+        if re.search(pattern, text or "", re.I):
+            return level
+    return None
+
+
+def _stop31_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    """What stop 30's consultant left (``review.json`` ``stop31``)."""
+    S = R["stop31"]
+    cid = case.case_id
+    out: list[Finding] = []
+    for name in indicated_untold(case):
+        out.append(Finding(cid, f"exams {name}", "exams.indicated", f"{name} marked not indicated, but the knowledge base indicates it for {', '.join(d.code for d in case.diagnosis.disorders)}"))
+    said = alone_untrue(case, S)
+    if said:
+        out.append(Finding(cid, "demographics.living_situation", "household.alone_untrue", f"{said} says the patient lives alone, but {case.demographics.living_situation!r}"))
+    insight = case.ehr.section("mental_status_exam.insight")
+    if case.persona is not None and insight:
+        level = insight_read(insight, S)
+        if level is not None and case.persona.insight != level:
+            out.append(Finding(cid, "persona.insight", "agree.persona_insight", f"the patient plays insight {case.persona.insight!r}, but the mental state records {insight!r}"))
+    return out
+
+
 CASE_RULES = {
     "duration": _duration_rules, "trauma": _trauma_rules, "timeline": _timeline_rules, "people": _people_rules,
     "plan": _plan_rules, "critical": _critical_rules, "labs": _lab_rules, "labels": _label_rules, "giveaways": _giveaway_rules,
     "records": _record_rules, "sections": _sections_agree_rules, "joins": _joins_rules, "agree": _agree_rules,
-    "stop28": _stop28_rules, "stop29": _stop29_rules, "stop30": _stop30_rules,
+    "stop28": _stop28_rules, "stop29": _stop29_rules, "stop30": _stop30_rules, "stop31": _stop31_rules,
 }
 
 
@@ -2227,6 +2291,146 @@ def _quote_rules(cases: Sequence[Case], R: Mapping[str, Any]) -> list[Finding]:
     return out
 
 
+_LINE_WORDS = re.compile(r"[a-z0-9]+(?:['.][a-z0-9]+)*")
+_SINGLE_QUOTE = re.compile(r"(?<![A-Za-z])'(.{12,}?)'(?![A-Za-z])")
+
+
+def _line_key(text: str) -> str:
+    return " ".join(_LINE_WORDS.findall(text.lower().replace("’", "'")))
+
+
+def _clauses(text: str) -> list[str]:
+    return [c for s in _sentences(text) for c in re.split(r"\s*[;:]\s+", s) if c]
+
+
+def own_lines(case: Case, C: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """The lines of a record that should be this patient's alone, as the near-clone rule compares them:
+    line key -> its kind ('quote', 'report', 'lab', 'plan' or the record section). A line is a clause
+    (a sentence cut at semicolons and colons) of at least ``min_words`` words of any record section or
+    of the plan, its opening word left out (a plan's 'Begin' or 'Start' is the same sentence); a quoted
+    sentence of the patient's (a mental state's quoted mood included); an exam report (not a scale's score) of that many words
+    (a symptom diary; 'normal report' when it reads as unremarkable); a flagged lab value ('MCV 102 fL (raised)')."""
+    C = C or review_facts()["clone"]
+    need = C["min_words"]
+    out: dict[str, str] = {}
+    for name, text in _narrative(case):
+        for key, kind in text_lines(text, name.split(".")[0], C).items():
+            out.setdefault(key, kind)
+    flag = re.compile(C["lab_flag_pattern"], re.I)
+    for exam in case.exams:
+        if exam.kind in ("lab", "physiological"):
+            for part in re.split(r",\s+|;\s+", exam.result):
+                if flag.search(part) and re.search(r"\d", part):
+                    out["L " + _line_key(exam.name) + ": " + _line_key(part)] = "lab"
+            continue
+        key = _line_key(exam.result)
+        if exam.kind != "scale" and len(key.split()) >= need and not re.search(r"\d+/\d+", exam.result):
+            normal = re.search(C["normal_report_pattern"], exam.result, re.I)
+            out["R " + _line_key(exam.name) + ": " + key] = "normal report" if normal else "report"
+    for key, kind in text_lines(case.treatment.plan or "", "plan", C).items():
+        out.setdefault(key, kind)
+    return out
+
+
+def text_lines(text: str, kind: str, C: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """One text's own lines as :func:`own_lines` keys them: its quoted sentences ('quote') and its clauses
+    of at least ``min_words`` words, opening word left out (``kind``)."""
+    C = C or review_facts()["clone"]
+    out: dict[str, str] = {}
+    for m in re.finditer(r"\"([^\"]+)\"|\u201c([^\u201d]+)\u201d", text):
+        for q in quote_sentences(m.group(1) or m.group(2), C["quote_min_words"]):
+            out["Q " + q] = "quote"
+    for m in _SINGLE_QUOTE.finditer(text):
+        key = _line_key(m.group(1))
+        if len(key.split()) >= C["quote_min_words"]:
+            out["Q " + key] = "quote"
+    for clause in _clauses(_QUOTE.sub(" Q ", _SINGLE_QUOTE.sub(" Q ", text))):
+        words = _line_key(clause).split()
+        if len(words) >= C["min_words"]:
+            out.setdefault(" ".join(words[1:]), kind)
+    return out
+
+
+def clone_pairs(cases: Sequence[Case], C: Mapping[str, Any] | None = None) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    """Pairs of a suite's records whose shared own lines (:func:`own_lines`) weigh at least ``min_score``
+    (:func:`clone_score`), counting only lines no more than ``max_share`` of the suite holds
+    (commoner ones are stock phrases, the frame rules' business): (first case, second case, [(kind, line),
+    ...]), most shared first."""
+    C = C or review_facts()["clone"]
+    holders: dict[str, list[str]] = defaultdict(list)
+    kinds: dict[str, str] = {}
+    for case in cases:
+        for key, kind in own_lines(case, C).items():
+            holders[key].append(case.case_id)
+            kinds.setdefault(key, kind)
+    cap = max(C["min_cap"], int(C["max_share"] * len(cases)))
+    shared: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for key, ids in holders.items():
+        if 2 <= len(ids) <= cap:
+            for i, a in enumerate(ids):
+                for b in ids[i + 1:]:
+                    shared[(a, b)].append(key)
+    out = [(a, b, [(kinds[k], k) for k in keys]) for (a, b), keys in shared.items() if clone_score([kinds[k] for k in keys], C) >= C["min_score"]]
+    out.sort(key=lambda t: (-len(t[2]), t[0], t[1]))
+    return out
+
+
+_FLAGGED_VALUE = re.compile(r"\s*([A-Za-z][A-Za-z0-9 ]*?) (\d+(?:\.\d+)?)\s*\S*\s*\((raised|high|low|elevated|reduced)")
+
+
+def same_flagged_values(cases: Sequence[Case], C: Mapping[str, Any] | None = None) -> list[tuple[str, str, str, list[str], int]]:
+    """Flagged lab values a suite gives most of its patients with that flag alike: (component, flag, value,
+    the cases holding it, the cases flagged for the component), when at least ``same_value_min_cases`` are
+    flagged and one value, held by at least ``same_value_min_holders``, is more than ``same_value_share`` of them
+    ('MCV 102 fL (raised)' in 33 of 33)."""
+    C = C or review_facts()["clone"]
+    held: dict[tuple[str, str], dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for case in cases:
+        for exam in case.exams:
+            if exam.kind not in ("lab", "physiological"):
+                continue
+            for part in re.split(r",\s+|;\s+", exam.result):
+                m = _FLAGGED_VALUE.match(part)
+                if m:
+                    held[(m.group(1), m.group(3))][m.group(2)].append(case.case_id)
+    out = []
+    for (comp, flag), values in held.items():
+        n = sum(len(ids) for ids in values.values())
+        if n < C["same_value_min_cases"]:
+            continue
+        for value, ids in values.items():
+            if len(ids) > C["same_value_share"] * n and len(ids) >= C["same_value_min_holders"]:
+                out.append((comp, flag, value, ids, n))
+    return out
+
+
+def clone_score(kinds: Iterable[str], C: Mapping[str, Any] | None = None) -> float:
+    """How much the shared lines of two records weigh (``weights`` by kind, 1 when unnamed; a kind's total at
+    most its ``caps``: a plan protocol copied is one plan copied, however many clauses it has)."""
+    C = C or review_facts()["clone"]
+    W, caps = C["weights"], C["caps"]
+    total: dict[str, float] = defaultdict(float)
+    for kind in kinds:
+        total[kind] += W.get(kind, 1)
+    return sum(min(v, caps.get(k, v)) for k, v in total.items())
+
+
+def _clone_rules(cases: Sequence[Case], R: Mapping[str, Any]) -> list[Finding]:
+    """Two records of one suite that read as one patient written twice: the same quotes, reports, plan
+    sentences and descriptors, word for word."""
+    out = []
+    for a, b, lines in clone_pairs(cases, R["clone"]):
+        by_kind = Counter(kind for kind, _ in lines)
+        what = ", ".join(f"{k} {n}" for k, n in sorted(by_kind.items(), key=lambda kv: (-kv[1], kv[0])))
+        example = max(lines, key=lambda kl: (kl[0] in ("quote", "report"), len(kl[1])))[1].split(" ", 1)[-1] if lines else ""
+        msg = f"shares {len(lines)} lines word for word with {b} ({what}), e.g. {example[:70]!r}"
+        out.append(Finding(a, "record", "template.clone", msg))
+    for comp, flag, value, ids, n in same_flagged_values(cases, R["clone"]):
+        for cid in ids:
+            out.append(Finding(cid, "exams", "labs.same_value", f"{comp} {value} ({flag}) in {len(ids)} of the suite's {n} cases with a {flag} {comp}: a value drawn per patient differs"))
+    return out
+
+
 def _occupation_sex_rules(cases: Sequence[Case], R: Mapping[str, Any]) -> list[Finding]:
     """A suite whose holders of a job held overwhelmingly by one sex are too often of the other."""
     A = R["agree"]
@@ -2258,6 +2462,7 @@ def audit_suite(cases: Iterable[Case]) -> list[Finding]:
     out.extend(_quote_rules(cases, R))
     out.extend(_occupation_sex_rules(cases, R))
     out.extend(_duplicate_rules(cases, R))
+    out.extend(_clone_rules(cases, R))
     return out
 
 

@@ -25,6 +25,7 @@ planned from ``(seed, n)``: the same seed and ``n`` always give byte-identical o
 
 from __future__ import annotations
 
+import copy
 import gc
 import json
 import random
@@ -37,6 +38,7 @@ from ..loader import validate_case
 from ..reference import ClinicalReference
 from .composer import GENERATOR_NAME, GENERATOR_VERSION, CaseComposer, CompositionError
 
+NEAR_COPY = "the near-copy of an earlier case of the suite"
 MAX_ATTEMPTS = 30
 MAX_ATTEMPTS_V2 = 80
 DEFAULT_VERSION = 2
@@ -89,6 +91,7 @@ def generate_case(
     version: int = DEFAULT_VERSION,
     accept: Callable[[Any], list[str]] | None = None,
     screen: Callable[[Any], list[str]] | None = None,
+    last_resort: Callable[[Any], list[str]] | None = None,
 ) -> dict[str, Any]:
     """One synthetic case as a JSON-ready mapping that passes the loader and the consistency checks
     (and, from version 2, the plan's critical actions and the clinical audit).
@@ -98,13 +101,18 @@ def generate_case(
     the mapping; ``version`` picks the generator (1 reproduces the frozen suites); ``accept`` (the
     suite's own check: frames and result strings already used) may refuse a finished draft; ``screen``
     (the same check without taking the draft: it must refuse what ``accept`` would) runs before the
-    consistency checks and the review, so that a draft the suite refuses costs no review.
+    consistency checks and the review, so that a draft the suite refuses costs no review. ``last_resort``
+    (the suite's check with its near-copy rule waived) takes the first draft refused only as a near-copy
+    when no other draft passes: a case whose disorder leaves too little to vary is a near-copy the audit
+    reports, never a suite that cannot be drawn.
     """
     from ..consistency import check_case
 
     ref, composer = _composer(reference, version)
     problems: list[str] = []
-    for _ in range(MAX_ATTEMPTS if version == 1 else MAX_ATTEMPTS_V2):
+    near: dict[str, Any] | None = None  # the first draft refused only as a near-copy of an earlier case
+    attempts = _attempts(version, accept is not None)
+    for _ in range(attempts):
         try:
             raw = composer.compose(rng, case_id, principal)
         except CompositionError as e:
@@ -116,6 +124,8 @@ def generate_case(
             raise GenerationError(f"generated case {case_id!r} breaks the case format: {e}") from e
         problems = screen(case) if screen is not None else []
         if problems:
+            if near is None and problems[0].startswith(NEAR_COPY):
+                near = copy.deepcopy(raw)
             continue
         problems = check_case(case, ref)
         if not problems and version >= 2:
@@ -127,8 +137,29 @@ def generate_case(
                 raw["checkpoints"] = case.checkpoints.to_dict()
                 raw["source"] = raw.pop("source")  # keep the key order of CASES.md
             return raw
-    attempts = MAX_ATTEMPTS if version == 1 else MAX_ATTEMPTS_V2
+    if near is not None and last_resort is not None:
+        case = validate_case(near, where=case_id)
+        found = check_case(case, ref)
+        if not found:
+            found, case = _review(near, case, rng)
+        if not found:
+            found = last_resort(case)
+        if not found:
+            if with_checkpoints:
+                near["checkpoints"] = case.checkpoints.to_dict()
+                near["source"] = near.pop("source")
+            return near
     raise GenerationError(f"no consistent case {case_id!r} in {attempts} draws; last problems: {'; '.join(problems)}")
+
+
+def _attempts(version: int, in_suite: bool) -> int:
+    """Drafts allowed for one case: a suite's draw adds the near-copies its guard may refuse (the audit's
+    template.clone, at most ``generator_tries`` a case), so that they never cost a case its other tries."""
+    if version == 1:
+        return MAX_ATTEMPTS
+    from ..audit import review_facts
+
+    return MAX_ATTEMPTS_V2 + (review_facts()["clone"]["generator_tries"] if in_suite else 0)
 
 
 def _review(raw: dict[str, Any], case: Any, rng: random.Random) -> tuple[list[str], Any]:
@@ -173,6 +204,13 @@ class _SuiteGuard:
         self.job_sex = A["occupation_other_sex_share"]
         self.job_min = A["occupation_sex_min_cases"]
         self._read: tuple[Any, Any, set[str], set[str]] | None = None  # the last draft's (ehr, exams, frames, results)
+        C = review_facts()["clone"]  # the audit's template.clone: no draft the near-copy of an earlier case
+        self.C = C
+        self.clone_cap = max(C["min_cap"], int(C["max_share"] * n))
+        self.lines: dict[str, list[int]] = {}  # own line -> the suite's cases holding it
+        self.line_kinds: dict[str, str] = {}
+        self.taken = 0
+        self.clone_refusals: dict[str, int] = {}
 
     def _frames_and_results(self, case: Any) -> tuple[set[str], set[str]]:
         """The draft's sentence frames and result strings (read once per draft: the review changes neither
@@ -196,6 +234,9 @@ class _SuiteGuard:
             return [f"sentence frame {full[0]!r} already in {self.limit} cases of the suite"]
         if results & self.results:
             return ["a result string another case already holds"]
+        near = self._nearest(case)
+        if near is not None:
+            return [near]
         spent = self._quotes(case) & self.spent_quotes
         if spent:
             return [f"the patient's words {sorted(spent)[0]!r} already in {self.quote_limit} cases of the suite"]
@@ -205,6 +246,34 @@ class _SuiteGuard:
             if other + 1 > max(self.job_min, 3 * share * (held + 1)):
                 return [f"{other + 1} {case.demographics.sex} {job}s in the suite"]
         return []
+
+    def _nearest(self, case: Any) -> str | None:
+        """The clone rule's finding for the draft against the cases already taken (None when it is no one's
+        near-copy). A case whose disorder leaves too little to vary is taken after ``generator_tries``
+        refusals rather than never, and the audit reports it."""
+        from ..audit import own_lines
+
+        tries = self.clone_refusals.get(case.case_id, 0)
+        if tries >= self.C["generator_tries"]:
+            return None
+        from ..audit import clone_score
+
+        shared: dict[int, list[str]] = {}
+        for key, kind in own_lines(case, self.C).items():
+            held = self.lines.get(key)
+            if held and len(held) < self.clone_cap:
+                for i in held:
+                    shared.setdefault(i, []).append(kind)
+        score = max((clone_score(kinds, self.C) for kinds in shared.values()), default=0)
+        if score >= self.C["min_score"]:
+            self.clone_refusals[case.case_id] = tries + 1
+            return f"{NEAR_COPY} (shared lines weighing {score:g})"
+        return None
+
+    def take_anyway(self, case: Any) -> list[str]:
+        """:meth:`check` with the near-copy rule waived for this case (generate_case's last resort)."""
+        self.clone_refusals[case.case_id] = self.C["generator_tries"]
+        return self.check(case)
 
     def _job(self, case: Any) -> tuple[str, float | None]:
         """The draft's occupation and, when its sex is the one the audit counts for that job, the share expected."""
@@ -225,6 +294,12 @@ class _SuiteGuard:
         for k in keys:
             self.frames[k] = self.frames.get(k, 0) + 1
         self.results |= results
+        from ..audit import own_lines
+
+        for key, kind in own_lines(case, self.C).items():
+            self.lines.setdefault(key, []).append(self.taken)
+            self.line_kinds.setdefault(key, kind)
+        self.taken += 1
         job, share = self._job(case)
         counts = self.jobs.setdefault(job, [0, 0])
         counts[0] += 1
@@ -277,6 +352,7 @@ def generate_cases(
     composer = _composer(reference, version)[1]
     if guard is not None:  # the composer leaves aside the words the suite already holds often enough
         composer.spent_quotes = guard.spent_quotes
+        composer.suite_lines = guard.lines
     # The cyclic collector stands aside while a suite is drawn: a draft makes hundreds of thousands of short-lived
     # objects and no cycles worth collecting (a few dozen per 150 cases), and each full collection walked the whole
     # knowledge base and its memos (7% of version 2's time); it runs again, as it was, when the suite is drawn.
@@ -289,11 +365,13 @@ def generate_cases(
             raw = generate_case(
                 rng, case_id, principal=plan[i], reference=reference, with_checkpoints=with_checkpoints, version=version,
                 accept=guard.check if guard is not None else None, screen=guard.refuses if guard is not None else None,
+                last_resort=guard.take_anyway if guard is not None else None,
             )
             raw["source"] = {**raw["source"], "seed": seed, "index": i}
             out.append(raw)
     finally:
         composer.spent_quotes = set()
+        composer.suite_lines = {}
         if collecting:
             gc.enable()
     return out

@@ -879,7 +879,7 @@ class _Story:
             # prefer descriptors whose symptoms the history already states (a jealous delusion in the
             # mental state of a patient whose history describes persecution reads wrong)
             extra = [len(self._unstated_symptoms(v)) for v in fitting]
-            pick = rng.choice([v for v, e in zip(fitting, extra) if e == min(extra)])
+            pick = self._pick_descriptor([v for v, e in zip(fitting, extra) if e == min(extra)])
             says = None
             if key == "mood":
                 word = pick.strip().strip("'\"").rstrip(".")
@@ -887,6 +887,10 @@ class _Story:
                     says = fill(rng.choice(self.frames["mood_says"]), {"mood": cap(word) if False else word})
                     says = sentence(says)
             self.chart.add(section, pick, says)
+
+    def _pick_descriptor(self, options: list[str]) -> str:
+        """One of equally fitting mental-state descriptors (version 2 weighs them by how few of the suite hold them)."""
+        return self.rng.choice(options)
 
     def _unstated_symptoms(self, text: str) -> set[str]:
         pos, _ = self.chart.readings(text)

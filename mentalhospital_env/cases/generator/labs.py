@@ -45,6 +45,9 @@ def _draw(side: str, spec: list[float], rng: random.Random, places: int) -> floa
     for _ in range(20):
         if side == "high":
             top = min(plaus_high * 0.8, ref_high + 2.5 * span if ref_low > 0 else ref_high * 3)
+            if top < ref_high + 0.3 * span:  # a narrow plausible range: 80% of its top is inside the reference range,
+                # and every raised MCV of a suite read 102 fL, every high sodium 146 (stop 31; the audit's labs.same_value)
+                top = ref_high + min(0.3 * (plaus_high - ref_high), 0.6 * span)
             value = rng.uniform(ref_high + 0.08 * span, max(top, ref_high + 0.1 * span))
         elif side == "low":
             bottom = max(plaus_low * 1.2, ref_low - 0.4 * span)  # mildly low is the commoner: platelets 12 in a record with no physical illness (stop 28) is not

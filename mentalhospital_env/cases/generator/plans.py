@@ -264,6 +264,13 @@ def _refused(sentence: str) -> bool:
 
 
 @lru_cache(maxsize=1)
+def _stop31() -> str:
+    from ..audit import review_facts
+
+    return review_facts()["stop31"]["alone_pattern"]
+
+
+@lru_cache(maxsize=1)
 def _rules() -> Mapping[str, Any]:
     from ..audit import review_facts
 
@@ -310,7 +317,9 @@ def case_facts(case: Case, profile: Any = None) -> dict[str, Any]:
         "setting": case.setting,
         "detained": bool(re.search(data["detained_pattern"], story, re.I)),
         "children": profile.dependants,
-        "alone": bool(re.search(r"\balone\b|homeless|rough|hostel", living)),
+        # a hostel, a shared house or the street is not living alone: 'a small supply at a time, as he lives alone'
+        # for a hostel resident (stop 30) is the audit's household.alone_untrue
+        "alone": bool(re.search(_stop31(), living, re.I)),
         "exams": exams,
         "scale": next((n for n in data["depression_scales"] if n in exams), None),
     }

@@ -224,6 +224,8 @@ def report_result(entry: Entry, expectation: Expectation, rng: random.Random, se
             return _components_result(entry, rng)
         return varied_report(entry.get("normal_result", "unremarkable"), rng)
     if expectation.finding and expectation.finding in findings:
+        if entry.get("measures"):  # a named finding with this patient's values (a DEXA's Z-score)
+            return _fill(findings[expectation.finding], **measured_values(entry, rng, severity))
         return findings[expectation.finding]
     if entry.get("measures"):
         return _fill(entry.get("abnormal_result", "abnormal"), **measured_values(entry, rng, severity))

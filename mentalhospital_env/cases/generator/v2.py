@@ -32,7 +32,7 @@ from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.durations import load_durations
 from mentalhospital_env.knowledge.language import memo_size, relatives_named
 
-from ..audit import _family_match, _has, _label_patterns, care_home_misplaced, chart_name, charted, lone_parent, quote_sentences, review_facts
+from ..audit import _family_match, _has, _label_patterns, care_home_misplaced, chart_name, charted, insight_read, text_lines, lone_parent, quote_sentences, review_facts
 from ..reference import Entry
 from .composer import (
     _THIRD_PERSON,
@@ -252,6 +252,17 @@ class StoryV2(_Story):
 
     def extra(self) -> dict[str, Any]:
         return {"known_diagnosis": "relapse"} if self.known else {}
+
+    def persona(self) -> dict[str, Any]:
+        """Version 1's persona, its insight the one the mental state records (the audit's
+        agree.persona_insight: stop 30 drew it apart, so a patient charted 'Insight: poor' played full
+        insight in the interview); drawn from the presentation only when the mental state's line is unclear."""
+        out = super().persona()
+        insight = " ".join(f.text for f in self.chart.facts if f.section == "mental_status_exam.insight")
+        level = insight_read(insight, review_facts()["stop31"])
+        if level is not None:
+            out["insight"] = level
+        return out
 
     # ------------------------------------------------------------------ one person's voice
 
@@ -1596,6 +1607,16 @@ class StoryV2(_Story):
         finally:
             self.presentation = saved
 
+    def _pick_descriptor(self, options: list[str]) -> str:
+        """One of equally fitting descriptors, the fewer of the suite being drawn hold it the likelier (the audit's
+        template.clone: two to three descriptors a field made records of one disorder twins). Weighed, not
+        filtered: a descriptor the checks keep refusing is held by no one, and always taking it would trap a case."""
+        held = self.c.suite_lines
+        if not held or len(options) < 2:
+            return self.rng.choice(options)
+        counts = [max((len(held.get(key, ())) for key in text_lines(cap(v), "mse")), default=0) for v in options]
+        return self.rng.choices(options, weights=[1 / (1 + n) ** 4 for n in counts])[0]
+
     def _risk(self) -> None:
         """Version 1's risk assessment; self-care not called 'maintained' when the history tells of neglect."""
         super()._risk()
@@ -2028,6 +2049,7 @@ class CaseComposerV2(CaseComposer):
         self.records = load_material("records")
         self.stock_tables: dict[tuple, dict[str, str]] = {}  # StoryV2._stock_lines, per set of pronouns
         self.spent_quotes: set[str] = set()  # set by generate_cases while a suite is drawn (its _SuiteGuard)
+        self.suite_lines: dict[str, list[int]] = {}  # the same: own lines the suite's cases hold (audit.own_lines)
         self.marks: dict[str, tuple] = {}  # StoryV2._marks, per text
         # version 2's own wording for the sections version 1 wrote from a few stock lines
         self.frames = {**self.frames, **{k: v for k, v in self.story["frames"].items() if not k.startswith("_")}}
