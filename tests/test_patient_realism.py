@@ -463,3 +463,14 @@ def test_the_grammar_guard_catches_the_framings_it_was_written_for():
     assert _DONT_HYPHENATED.search("I don't drink-driving.")
     for text in ("I've had fits.", "I've had side effects.", "I don't feel worn out.", "I've been admitted before."):
         assert not (_HAD_THEN_VERB.search(text) or _BEEN_A.search(text) or _DONT_HYPHENATED.search(text)), text
+
+
+def test_a_reply_told_again_never_opens_in_lower_case():
+    # stop 31: test-v2-0094's "Well, honestly, I gave up smoking years ago." told again to "Do you smoke or
+    # vape?" lost only "Well," (the voice's first opener it starts with) and opened "honestly, I gave up ..."
+    from mentalhospital_env.evaluation import EvaluationSpec, run_episode
+
+    record = run_episode("scripted", EvaluationSpec(suite="test-v2", seeds=(0,)), "test-v2-0094", 0)["record"]
+    replies = [t["patient"] for t in record["chart"]["turns"] if t.get("doctor") and t.get("patient")]
+    assert len(replies) >= 20
+    assert [r for r in replies if r[:1].islower()] == []
