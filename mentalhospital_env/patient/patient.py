@@ -425,6 +425,9 @@ class Patient:
                 # "honestly, I gave up smoking years ago." to open the reply in lower case
                 opener = max((o for o in rep.voice.banks["openers"] if o and text.startswith(o)), key=len, default="")
                 text = text[len(opener):].lstrip() or text
+                # the reply's head was put in lower case to follow the opener ("The thing is, my jaw
+                # clenches"): with the opener gone it opens the sentence again
+                text = text[:1].upper() + text[1:]
                 # "Yeah, I guess. Like I said, I have two adult children ...": the yes first
                 yes = next((a for a in rep.voice.banks["affirm"] if a and text.startswith(a + " ")), "")
                 text = text[len(yes):].lstrip() if yes else text
