@@ -1310,8 +1310,8 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
 def _whole(says: str, section: str, person: _Person, data: dict[str, Any]) -> str | None:
     """Of a rendering, the sentences a person says whole, each parsed (``compile.json`` ``whole_sentence``):
 
-    - a word said twice running ("The most recent was was three years ago") or a fragment with no verb at
-      its root ("Of my four admissions.") is not said, nor a sentence after it that leans on it ("But I
+    - a word said twice running ("The most recent was was three years ago") or a detail with no clause of
+      its own and no thing named at its root ("Of my four admissions.", "Most recently three weeks ago.") is not said, nor a sentence after it that leans on it ("But I
       stopped it", "The most recent ...");
     - a clause opening on a participle with no subject of its own, before another subject ("Known to an
       outpatient psychiatrist since 22 with bipolar disorder, lithium helped"), is left out: the rest is said;
@@ -1373,7 +1373,10 @@ def _whole_sentence(sent, words, section: str, person: _Person, rules: dict[str,
            for a, b in zip(words, words[1:])):
         return None
     root = sent.root
-    if not _main_clause(sent) and words[0].lower_ not in rules["answer_words"]:
+    if not _main_clause(sent) and words[0].lower_ not in rules["answer_words"] and root.pos_ not in ("NOUN", "PROPN"):
+        # a detail torn from its clause ("Most recently three weeks ago.", "Each with normal tests.", "Of my four
+        # admissions."); a thing named on its own is kept ("An ache of emptiness most days.", "Nightmares three or
+        # four nights a week ..."): it is what the patient has, and unsaid a default denial would take its place
         return None
     out = {t.i: t.text_with_ws for t in sent}
 
