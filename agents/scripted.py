@@ -878,7 +878,7 @@ class ScriptedClinician(Doctor):
                 if h.category == lead[0][0].category and durations.fits(h.code, said, self.walk_in.age):
                     lead = [lead[i]] + lead[:i] + lead[i + 1 :]
                     break
-        lead = self._recurrent_first(self._stressor_first(lead))
+        lead = self._recurrent_first(self._adjustment_explained_first(self._stressor_first(lead)))
         # read last, so that a specifier first moves a depression to its own psychotic form where the ranking has it
         return self._psychosis_explained_first(lead)
 
@@ -937,6 +937,42 @@ class ScriptedClinician(Doctor):
             rest = [pair for pair in lead if pair[0] is not h]
             return [(h, score)] + (rest if h.code in lead_codes else rest[: self.script["max_disorders"] - 1])
         return lead
+
+    def _adjustment_explained_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with the disorder that explains the reaction first when an adjustment disorder leads and another
+        disorder was heard to be present (``adjustment_explained_by``: an acute stress reaction's daze two days after an
+        armed robbery, test-v2-0237; remorse after rages, test-v2-0175; a depressive episode met in full) in a length
+        that fits it; the adjustment disorder stays on the differential. Unchanged otherwise."""
+        conf = self.script["adjustment_explained_by"]
+        first = lead[0][0]
+        if not any(first.code.startswith(c) for c in conf["adjustment"]):
+            return lead
+        present = set(self.findings.present) - self.findings.contradicted
+        known = self._illness_days()
+        durations = load_durations()
+        for h, score in self._ranked_admissible():
+            defining = next((v for k, v in conf["instead"].items() if h.code.startswith(k)), None)
+            if defining is None:
+                continue
+            heard = self._episode_met(h) if defining == "episode_threshold" else bool(set(defining) & present)
+            if not heard or known is not None and not durations.fits(h.code, known, self.walk_in.age):
+                continue
+            if len(self._unexplained(h)) > len(self._unexplained(first)):
+                continue
+            rest = [pair for pair in lead if pair[0] is not h]
+            return [(h, score)] + rest[: self.script["max_disorders"] - 1]
+        return lead
+
+    def _episode_met(self, h: Hypothesis) -> bool:
+        """Whether ``h``'s depressive episode was heard in full (``episode_threshold``: enough of its symptom groups,
+        one of them low mood or loss of interest); False for a disorder with no threshold there."""
+        conf = next((v for k, v in self.script["episode_threshold"].items() if not k.startswith("_") and h.code.startswith(k)), None)
+        if not conf:
+            return False
+        present = set(self.findings.present) - self.findings.contradicted
+        present |= {b for a, b in lexicon_relations("implies") if a in present}
+        met = sum(bool(set(g) & present) for g in conf["groups"])
+        return met >= conf["min"] and bool(set(conf["core"]) & present)
 
     def _stressor_told(self) -> bool:
         """Whether the patient told the illness began after an event (``stressor_first``): a stressor finding affirmed,

@@ -776,3 +776,35 @@ def test_a_narrow_range_of_foods_heard_puts_weight_and_bloods_on_the_plan_whatev
     assert "eating_disorder_medical_monitoring" in actions.proposed(picky._plan())
     plain = _clinician_with(onset, anxious, {"low_mood"})
     assert "eating_disorder_medical_monitoring" not in actions.proposed(plain._plan())
+
+
+def test_an_adjustment_disorder_gives_way_to_the_disorder_that_explains_the_reaction():
+    """Premises (stop 30's supervisor, test-v2-0237 and 0175): an event told before the illness made an adjustment
+    disorder lead over what the patient described. Dazed and in shock two days after an armed robbery is an acute
+    stress reaction; remorse after rages for six months, mood 'okay', is intermittent explosive disorder; low mood after
+    a move with the episode heard in full is a depression. Each time the adjustment disorder stays on the differential,
+    and the same stories without the defining finding stay adjustment disorders."""
+    robbery = {"hpi:complaint": "Family worried about me.", "hpi:1": "It started about two days ago.",
+               "hpi:2": "Two days ago, soon after an armed robbery, it started."}
+    worry = {"excessive_worry": "x", "restlessness": "x"}
+    dazed = _clinician_with(robbery, {**worry, "acute_stress_daze": "I'm in shock, I can't take it in."}, {"low_mood", "insomnia"})
+    lead = [h.code for h, _ in dazed._leading()]
+    assert lead[0] == "F43.0" and any(c.startswith("F43.2") for c in lead), lead
+    assert _clinician_with(robbery, worry, {"low_mood", "insomnia"})._leading()[0][0].code.startswith("F43.2")
+
+    rages = {"hpi:complaint": "Nothing is right for about six months.", "hpi:1": "It started in mid-July.",
+             "hpi:2": "In mid-July, following an incident with the police, it all began."}
+    low = {"low_mood": "It's like a black cloud follows me about."}
+    denied = {"anhedonia", "insomnia", "fatigue", "poor_concentration", "decreased_appetite"}
+    remorse = _clinician_with(rages, {**low, "post_outburst_remorse": "I feel awful afterwards."}, denied)
+    lead = [h.code for h, _ in remorse._leading()]
+    assert lead[0] == "F63.81" and any(c.startswith("F43.2") for c in lead), lead
+    assert _clinician_with(rages, {**low, "stress_preoccupation": "x"}, denied)._leading()[0][0].code.startswith("F43.2")
+
+    move = {"hpi:complaint": "I've felt low for six weeks.", "hpi:1": "About six weeks ago.",
+            "hpi:2": "Since the move to a new country."}
+    episode = {c: "x" for c in ("low_mood", "anhedonia", "fatigue", "insomnia", "poor_concentration", "stress_preoccupation")}
+    doctor = _clinician_with(move, episode)
+    doctor.findings.exam_results.append(("PHQ-9", "total 14/27 (moderate)"))
+    lead = [h.code for h, _ in doctor._leading()]
+    assert lead[0].startswith("F32"), lead
