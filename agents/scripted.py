@@ -204,7 +204,8 @@ class ScriptedClinician(Doctor):
             "picture": [("__picture__", None)],
             "screen": [(self._question(c), c) for c in s["screen"] if c in self.lexicon],
             "mental_state": [(m["ask"], f"mse:{m['domain']}") for m in s["mental_state"]],
-            "risk": [(self._question(c), c) for c in s["risk"] if c in self.lexicon],
+            "risk": [(self._question(c), c) for c in s["risk"] if c in self.lexicon]
+            + [(self.script["self_care"]["ask"], self.script["self_care"]["key"])],
             "history": [(self._question(c), c) for c in history if c in self.lexicon],
             # what the setting's decisions need early: who is at home (children, dependants) before a disposition
             "setting": [
@@ -1330,7 +1331,20 @@ class ScriptedClinician(Doctor):
         findings = set(setting["admit_when"]) & present
         if any(principal.code.startswith(c) for c in setting["community_crisis_codes"]):
             return bool(findings - set(setting["community_crisis_not_enough"]))
-        return bool(findings) or "active_suicide" in profile.risks or self._unsafe_at_home()
+        return bool(findings) or "active_suicide" in profile.risks or self._unsafe_at_home() or self._said_any(setting["admit_when_said"])
+
+    def _said_any(self, kinds: list[str]) -> bool:
+        """Whether a reply, to any question, holds a sentence that tells a risk disclosure of one of ``kinds``
+        (``risk_disclosures``, no negation before it): self-care broken down (``self_care``)."""
+        patterns = [p for k in self.script["risk_disclosures"]["kinds"] if k["label"] in kinds for p in k["patterns"]]
+        conf = self.script["self_care"]
+        if conf["kind"] in kinds:  # in the reply to the self-care question, its own answers too ("I've let things slide")
+            answer = self.findings.answers.get(conf["key"], "")
+            if any(self._tells(p, conf["answer_patterns"]) for p in re.split(r"(?<=[.!?])\s+", answer)):
+                return True
+        return any(
+            self._tells(p, patterns) for _, reply in self.findings.replies for p in re.split(r"(?<=[.!?])\s+", reply)
+        )
 
     def _unsafe_at_home(self) -> bool:
         """Whether a cognitive score at or below its limit (``unsafe_at_home``: MMSE 14/30) comes beside living alone
@@ -2019,6 +2033,11 @@ class ScriptedClinician(Doctor):
         risk.extend(line for c, line in self.script["risk_from_findings"]["findings"].items() if line and c in f.present)
         risk.extend(self._risk_disclosures())
         risk.extend(self._follow_up_lines("risk", used))
+        care = self.script["self_care"]
+        if care["key"] in self.findings.answers:  # self-neglect, asked of everyone: the reply filed, or its absence said
+            quote = self._quote(care["key"], used)
+            label = care["label"].format(self={"her": "herself", "him": "himself"}.get(self._object(), "themselves"))
+            risk.append(_end(f"{label}: {quote}") if quote else f"{label}: {self.script['risk_follow_up']['no_answer']}.")
         lines.append("Risk assessment: " + (" ".join(risk) or "risk not assessed."))
         if f.exam_results:
             # a result is written only when one is on file; a test with none is requested, never "unremarkable"

@@ -808,3 +808,40 @@ def test_an_adjustment_disorder_gives_way_to_the_disorder_that_explains_the_reac
     doctor.findings.exam_results.append(("PHQ-9", "total 14/27 (moderate)"))
     lead = [h.code for h, _ in doctor._leading()]
     assert lead[0].startswith("F32"), lead
+
+
+@pytest.mark.parametrize(
+    "reply,key",
+    [
+        ("I've let things slide.", "risk:self_care"),
+        ("I haven't really been looking after myself.", "risk:self_care"),
+        ("My sister says I'm eating little and not washing.", "hpi:3"),
+    ],
+)
+def test_self_care_broken_down_in_the_emergency_department_is_no_discharge_home(reply, key):
+    """Premise (stop 30's supervisor, test-v2-0237: dazed two days after an armed robbery, her family saying she was
+    eating little and not washing, sent home with the crisis line): self-neglect is asked of everyone in the risk
+    assessment, the note files the reply, and in the emergency department a patient who cannot look after themselves
+    is admitted, not discharged. The same reply in a clinic changes no disposition; 'I've let things slide' said of
+    work, not in answer to the self-care question, is no self-neglect; self-care kept up is a discharge."""
+    care = ScriptedClinician().script["self_care"]
+
+    def seen(setting: str, answers: dict[str, str]) -> ScriptedClinician:
+        doctor = _adult(f"{setting}. A 30-year-old woman is here to see you, alone.")
+        assert any(concept == care["key"] for _, concept in doctor.plan)  # the risk assessment asks it
+        present = {"low_mood": "I feel low.", "insomnia": "I can't sleep.", "stress_preoccupation": "x"}
+        for k, v in {"hpi:1": "It started two weeks ago.", "hpi:2": "Since the break-up.", **answers}.items():
+            doctor.findings.answers[k] = v
+            doctor.findings.replies.append((k, v))
+        doctor.findings.present.update(present)
+        doctor.findings.denied.update({"suicidal_ideation", "self_harm", "auditory_hallucinations", "elevated_mood"})
+        return doctor
+
+    emergency = seen("Emergency department", {key: reply})
+    plan = emergency._plan()
+    assert emergency.script["settings"]["emergency"]["admit"] in plan and "discharge home" not in plan, plan
+    if key == care["key"]:
+        assert "Looking after herself: " in emergency._note()
+    assert "discharge home" in seen("Emergency department", {care["key"]: "Fine, I'm eating and washing as usual."})._plan()
+    assert "discharge home" in seen("Emergency department", {"hpi:3": "I've let things slide at work."})._plan()
+    assert "admission" not in seen("Outpatient clinic", {key: reply})._plan()
