@@ -180,6 +180,7 @@ class ScriptedClinician(Doctor):
         self.reasks = 0
         self.reasking: tuple[str, str] | None = None  # the question asked again in other words, and its topic
         self.followed: set[str] = set()  # the disclosure follow-ups (``disclosure_follow_up``) already put on the plan
+        self.explored: set[str] = set()  # the complaint domains (``complaint_domains``) already put on the plan
 
     # ------------------------------------------------------------------------------- the interview
 
@@ -418,7 +419,7 @@ class ScriptedClinician(Doctor):
                 f.denied.discard(key)  # the "No" of a reply about something else denies nothing of this topic
         self.plan.insert(0, (question, key))
 
-    def _disclosure_follow_up(self, affirmed: list[str], text: str) -> list[tuple[str, str]]:
+    def _disclosure_follow_up(self, affirmed: list[str], text: str, skip: set[str] = frozenset()) -> list[tuple[str, str]]:
         """The questions that explore a disclosure just made (``disclosure_follow_up``): a rule fires once an encounter,
         when the reply affirmed one of its findings ('after') or holds a sentence that tells a risk disclosure
         of the kind it names ('said_kind', no negation before it), for the age groups it names; a child's are put to the parent or carer
@@ -432,7 +433,7 @@ class ScriptedClinician(Doctor):
         known = set(f.present) | f.denied | f.asked
         out: list[tuple[str, str]] = []
         for rule in conf["rules"]:
-            if rule["name"] in self.followed or (rule.get("ages") and self.walk_in.age_group not in rule["ages"]):
+            if rule["name"] in self.followed | skip or (rule.get("ages") and self.walk_in.age_group not in rule["ages"]):
                 continue
             kind = next((k for k in self.script["risk_disclosures"]["kinds"] if k["label"] == rule.get("said_kind")), None)
             said = kind["patterns"] if kind else []
@@ -445,6 +446,46 @@ class ScriptedClinician(Doctor):
                 question = (child and (self._informant_question(item["key"]) or item.get("ask_child"))) or item["ask"]
                 out.append((question, item["key"]))
         return out
+
+    def _complaint_domain(self, heard: list[str], text: str) -> tuple[list[tuple[str, str]], set[str]]:
+        """The core questions of the complaint a reply names (``complaint_domains``: eating, a frightening event,
+        rages), each domain once an encounter, when the reply affirmed one of its findings or tells one of its
+        patterns; the items already known, or not for this age or sex, are left out. With them, the disclosure
+        follow-ups this reply must not set off ('instead_of': a robbery the patient suffered is no violence of hers)."""
+        conf = self.script["complaint_domains"]
+        f = self.findings
+        w = self.walk_in
+        young = w.age_group in ("child", "adolescent")
+        speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)
+        reply = text[speaker.end():] if speaker else text
+        sentences = [p.strip() for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()]
+        known = set(f.present) | f.denied | f.asked
+        planned = {c for _, c in self.plan}
+        out: list[tuple[str, str]] = []
+        instead: set[str] = set()
+        for domain in conf["domains"]:
+            if domain["name"] in self.explored:
+                continue
+            when = set(domain["when"]) | (set(domain.get("when_young", ())) if young else set())
+            if not (when & set(heard) or any(self._tells(p, domain["said"]) for p in sentences)):
+                continue
+            self.explored.add(domain["name"])
+            instead |= set(domain.get("instead_of", ()))
+            for item in domain["items"]:
+                key = item.get("concept") or item["key"]
+                if item.get("ages") and w.age_group not in item["ages"]:
+                    continue
+                if item.get("sexes") and w.sex not in item["sexes"] or (w.age or 0) < item.get("min_age", 0):
+                    continue
+                if key in known or key in f.answers or key in planned and ":" in key:
+                    continue
+                if "concept" in item and key not in self.lexicon:
+                    continue
+                question = item.get("ask") or self._question(key)
+                if w.age_group == "child":
+                    question = self._informant_question(key) or question
+                out.append((question, key))
+        return out, instead
 
     def _make_room(self, wanted: int) -> int:
         """How many of ``wanted`` follow-up questions the turns left hold without pushing out anything the interview
@@ -651,7 +692,18 @@ class ScriptedClinician(Doctor):
             elif self._off_topic(text):
                 self._reask()
                 queued = int(bool(self.plan) and self.plan[0] == self.reasking)
-            follow_up = self._disclosure_follow_up(affirmed, text)
+            explore, instead = self._complaint_domain([c for c in self.findings.present if c not in before], text)
+            if explore:
+                # the complaint brought or referred for, explored before the generic screen: after the rest of the
+                # present illness when heard there, else at once in place of the least expected screening questions
+                if (self.last_concept or "").startswith("hpi:"):
+                    at = next((i for i, (_, c) in enumerate(self.plan) if not (c or "").startswith("hpi:")), len(self.plan))
+                    self.plan[at:at] = explore
+                else:
+                    fit = self._make_room(len(explore))
+                    self.plan[queued:queued] = explore[:fit]
+                    queued += min(fit, len(explore))
+            follow_up = self._disclosure_follow_up(affirmed, text, skip=instead)
             if follow_up:
                 # a positive disclosure (voices, a persecutor, panic, highs, a child out all night) is explored at once,
                 # before the screen moves on; the screening questions the differential least expects give way to it

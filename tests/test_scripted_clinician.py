@@ -845,3 +845,54 @@ def test_self_care_broken_down_in_the_emergency_department_is_no_discharge_home(
     assert "discharge home" in seen("Emergency department", {care["key"]: "Fine, I'm eating and washing as usual."})._plan()
     assert "discharge home" in seen("Emergency department", {"hpi:3": "I've let things slide at work."})._plan()
     assert "admission" not in seen("Outpatient clinic", {key: reply})._plan()
+
+
+def _next_asked(doctor, reply):
+    return _asked(doctor.act({"text": reply}, {"allowed_actions": ["ask"]}))
+
+
+def test_the_complaint_brought_is_explored_before_the_generic_screen():
+    """Premise (every reader at stop 30: uw-004, a girl of 15 brought for weight loss, restricted eating and no periods,
+    was screened for depression first and never asked about exercise, fear of weight gain, fainting or seen alone;
+    test-v2-0175's rages were never explored): the complaint named in the opening reply sets off its domain's core
+    questions, asked right after the present illness, in the clinic's words; a young person is seen alone, an adult
+    is not told so, and a domain nobody raised is never asked."""
+    conf = ScriptedClinician().script["complaint_domains"]
+    eating = next(d for d in conf["domains"] if d["name"] == "eating")
+
+    def interview(text, opening):
+        doctor = ScriptedClinician()
+        doctor.reset({"text": text}, {"turn_budget": 40})
+        doctor.act({"text": ""}, {"allowed_actions": ["ask"]})
+        asked = [_next_asked(doctor, opening)]
+        for reply in ("It started in April.", "Nothing in particular.", "I've stopped seeing my friends."):
+            asked.append(_next_asked(doctor, reply))
+        for _ in range(8):
+            asked.append(_next_asked(doctor, "I don't know."))
+        return doctor, asked
+
+    girl, asked = interview("Outpatient clinic. A 15-year-old girl is here to see you, accompanied by her mother.",
+                            "I've been skipping meals on purpose and I've lost a lot of weight.")
+    keys = [girl.findings.heard_on.get(c) for c in girl.findings.present]
+    assert "food_restriction" in girl.findings.present, keys
+    after_hpi = asked[3:3 + 7]
+    for item in eating["items"]:
+        key = item.get("concept") or item["key"]
+        if key in ("food_restriction", "weight_loss"):
+            continue  # told in the opening
+        wanted = item.get("ask") or girl._question(key)
+        assert any(wanted in q for q in after_hpi), (key, after_hpi)
+    assert not any("enjoyment" in q for q in after_hpi)  # the depression screen comes after
+
+    man, asked = interview("Outpatient clinic. A 40-year-old man is here to see you, alone.",
+                           "I've been skipping meals on purpose and I've lost a lot of weight.")
+    alone = next(i["ask"] for i in eating["items"] if i.get("key") == "explore:alone")
+    assert not any(alone in q for q in asked) and not any("period" in q for q in asked)
+
+    rages = next(d for d in conf["domains"] if d["name"] == "anger")
+    woman, asked = interview("Outpatient clinic. A 25-year-old woman is here to see you, alone.",
+                             "My work sent me because I lose my temper over small things.")
+    assert any(i["ask"] in q for i in rages["items"] if "ask" in i for q in asked[3:8]), asked
+    quiet, asked = interview("Outpatient clinic. A 25-year-old woman is here to see you, alone.", "I've been feeling low.")
+    every = [i.get("ask") for d in conf["domains"] for i in d["items"] if i.get("ask")]
+    assert not any(a in q for a in every for q in asked), asked
