@@ -467,7 +467,13 @@ class ScriptedClinician(Doctor):
             if domain["name"] in self.explored:
                 continue
             when = set(domain["when"]) | (set(domain.get("when_young", ())) if young else set())
-            if not (when & set(heard) or any(self._tells(p, domain["said"]) for p in sentences)):
+            # words that name the domain in the complaint ("I don't like it when it's lumpy") name it whatever the negation
+            named = domain.get("said_in_complaint", []) if (self.last_concept or "").startswith("hpi:") else []
+            if not (
+                when & set(heard)
+                or any(self._tells(p, domain["said"]) for p in sentences)
+                or any(re.search(x, reply, re.IGNORECASE) for x in named)
+            ):
                 continue
             self.explored.add(domain["name"])
             instead |= set(domain.get("instead_of", ()))

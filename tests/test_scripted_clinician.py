@@ -878,8 +878,8 @@ def test_the_complaint_brought_is_explored_before_the_generic_screen():
     after_hpi = asked[3:3 + 7]
     for item in eating["items"]:
         key = item.get("concept") or item["key"]
-        if key in ("food_restriction", "weight_loss"):
-            continue  # told in the opening
+        if key in ("food_restriction", "weight_loss") or "adolescent" not in item.get("ages", ["adolescent"]):
+            continue  # told in the opening, or a child's question
         wanted = item.get("ask") or girl._question(key)
         assert any(wanted in q for q in after_hpi), (key, after_hpi)
     assert not any("enjoyment" in q for q in after_hpi)  # the depression screen comes after
@@ -888,6 +888,14 @@ def test_the_complaint_brought_is_explored_before_the_generic_screen():
                            "I've been skipping meals on purpose and I've lost a lot of weight.")
     alone = next(i["ask"] for i in eating["items"] if i.get("key") == "explore:alone")
     assert not any(alone in q for q in asked) and not any("period" in q for q in asked)
+
+    # a girl of five (hw-035): her eating is asked of her mother in a child's terms, never weight gain or purging
+    child, asked = interview("Outpatient clinic. A 5-year-old girl is here to see you, accompanied by her mother.",
+                             "I don't like it when it's lumpy.")
+    young = [i for i in eating["items"] if "child" in i.get("ages", ())]
+    assert young and all(any("Mum, " in q and i["ask"][-20:] in q for q in asked[3:8]) for i in young), asked
+    grown = [i["ask"] for i in eating["items"] if i.get("ask") and "child" not in i.get("ages", ["child"])]
+    assert not any(a in q for a in grown for q in asked), asked
 
     rages = next(d for d in conf["domains"] if d["name"] == "anger")
     woman, asked = interview("Outpatient clinic. A 25-year-old woman is here to see you, alone.",
