@@ -206,7 +206,7 @@ class ScriptedClinician(Doctor):
             "screen": [(self._question(c), c) for c in s["screen"] if c in self.lexicon],
             "mental_state": [(m["ask"], f"mse:{m['domain']}") for m in s["mental_state"]],
             "risk": [(self._question(c), c) for c in s["risk"] if c in self.lexicon]
-            + [(self.script["self_care"]["ask"], self.script["self_care"]["key"])],
+            + [(self.script["self_care"]["ask"], self.script["self_care"]["key"])] * (w.setting in self.script["self_care"]["settings"]),
             "history": [(self._question(c), c) for c in history if c in self.lexicon],
             # what the setting's decisions need early: who is at home (children, dependants) before a disposition
             "setting": [
@@ -469,6 +469,7 @@ class ScriptedClinician(Doctor):
             when = set(domain["when"]) | (set(domain.get("when_young", ())) if young else set())
             # words that name the domain in the complaint ("I don't like it when it's lumpy") name it whatever the negation
             named = domain.get("said_in_complaint", []) if (self.last_concept or "").startswith("hpi:") else []
+            named = named if young or not domain.get("said_in_complaint_young_only") else []
             if not (
                 when & set(heard)
                 or any(self._tells(p, domain["said"]) for p in sentences)
@@ -493,7 +494,7 @@ class ScriptedClinician(Doctor):
                 out.append((question, key))
         return out, instead
 
-    def _make_room(self, wanted: int) -> int:
+    def _make_room(self, wanted: int, keep: frozenset[str] = frozenset()) -> int:
         """How many of ``wanted`` follow-up questions the turns left hold without pushing out anything the interview
         would otherwise ask: the spare turns, and for each one more a screening question the leading hypotheses least
         expect (``disclosure_follow_up.give_way``) that would be asked within the turns left is taken off the plan. A
@@ -518,7 +519,7 @@ class ScriptedClinician(Doctor):
         for h, _ in self._ranked()[:3]:
             for c, p in h.symptoms:
                 expected[c] = max(expected.get(c, 0.0), p)
-        pool = [c for c in conf["give_way"] if c in position and position[c] < horizon]
+        pool = [c for c in conf["give_way"] if c in position and position[c] < horizon and c not in keep]
         # the least expected first; among equals, the one asked latest
         pool.sort(key=lambda c: (expected.get(c, 0.0), -position[c]))
         for c in pool[:need]:
@@ -702,11 +703,13 @@ class ScriptedClinician(Doctor):
             if explore:
                 # the complaint brought or referred for, explored before the generic screen: after the rest of the
                 # present illness when heard there, else at once in place of the least expected screening questions
+                # never at the cost of the history, the mania screen, or what a young person is always asked
+                keep = frozenset(self.script["complaint_domains"]["keep"].get(self.walk_in.age_group, ()))
+                fit = self._make_room(len(explore), keep)
                 if (self.last_concept or "").startswith("hpi:"):
                     at = next((i for i, (_, c) in enumerate(self.plan) if not (c or "").startswith("hpi:")), len(self.plan))
-                    self.plan[at:at] = explore
+                    self.plan[at:at] = explore[:fit]
                 else:
-                    fit = self._make_room(len(explore))
                     self.plan[queued:queued] = explore[:fit]
                     queued += min(fit, len(explore))
             follow_up = self._disclosure_follow_up(affirmed, text, skip=instead)

@@ -828,7 +828,8 @@ def test_self_care_broken_down_in_the_emergency_department_is_no_discharge_home(
 
     def seen(setting: str, answers: dict[str, str]) -> ScriptedClinician:
         doctor = _adult(f"{setting}. A 30-year-old woman is here to see you, alone.")
-        assert any(concept == care["key"] for _, concept in doctor.plan)  # the risk assessment asks it
+        # the emergency department's risk assessment asks it
+        assert any(concept == care["key"] for _, concept in doctor.plan) == (setting in care["settings"] or "Emergency" in setting)
         present = {"low_mood": "I feel low.", "insomnia": "I can't sleep.", "stress_preoccupation": "x"}
         for k, v in {"hpi:1": "It started two weeks ago.", "hpi:2": "Since the break-up.", **answers}.items():
             doctor.findings.answers[k] = v
@@ -875,13 +876,16 @@ def test_the_complaint_brought_is_explored_before_the_generic_screen():
                             "I've been skipping meals on purpose and I've lost a lot of weight.")
     keys = [girl.findings.heard_on.get(c) for c in girl.findings.present]
     assert "food_restriction" in girl.findings.present, keys
-    after_hpi = asked[3:3 + 7]
-    for item in eating["items"]:
-        key = item.get("concept") or item["key"]
-        if key in ("food_restriction", "weight_loss") or "adolescent" not in item.get("ages", ["adolescent"]):
-            continue  # told in the opening, or a child's question
-        wanted = item.get("ask") or girl._question(key)
-        assert any(wanted in q for q in after_hpi), (key, after_hpi)
+    after_hpi = asked[3:3 + 4]
+    wanted = [
+        item.get("ask") or girl._question(item.get("concept") or item["key"])
+        for item in eating["items"]
+        if (item.get("concept") or item["key"]) not in ("food_restriction", "weight_loss")  # told in the opening
+        and "adolescent" in item.get("ages", ["adolescent"])
+    ]
+    assert "on your own" in wanted[0]  # seen alone first
+    for question in wanted[:2]:  # the rest as far as the room the history and the screens kept leave
+        assert any(question in q for q in after_hpi), (question, after_hpi)
     assert not any("enjoyment" in q for q in after_hpi)  # the depression screen comes after
 
     man, asked = interview("Outpatient clinic. A 40-year-old man is here to see you, alone.",
