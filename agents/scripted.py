@@ -180,6 +180,7 @@ class ScriptedClinician(Doctor):
         self.reasks = 0
         self.reasking: tuple[str, str] | None = None  # the question asked again in other words, and its topic
         self.followed: set[str] = set()  # the disclosure follow-ups (``disclosure_follow_up``) already put on the plan
+        self.explored: set[str] = set()  # the complaint domains (``complaint_domains``) already put on the plan
 
     # ------------------------------------------------------------------------------- the interview
 
@@ -204,7 +205,8 @@ class ScriptedClinician(Doctor):
             "picture": [("__picture__", None)],
             "screen": [(self._question(c), c) for c in s["screen"] if c in self.lexicon],
             "mental_state": [(m["ask"], f"mse:{m['domain']}") for m in s["mental_state"]],
-            "risk": [(self._question(c), c) for c in s["risk"] if c in self.lexicon],
+            "risk": [(self._question(c), c) for c in s["risk"] if c in self.lexicon]
+            + [(self.script["self_care"]["ask"], self.script["self_care"]["key"])] * (w.setting in self.script["self_care"]["settings"]),
             "history": [(self._question(c), c) for c in history if c in self.lexicon],
             # what the setting's decisions need early: who is at home (children, dependants) before a disposition
             "setting": [
@@ -417,7 +419,7 @@ class ScriptedClinician(Doctor):
                 f.denied.discard(key)  # the "No" of a reply about something else denies nothing of this topic
         self.plan.insert(0, (question, key))
 
-    def _disclosure_follow_up(self, affirmed: list[str], text: str) -> list[tuple[str, str]]:
+    def _disclosure_follow_up(self, affirmed: list[str], text: str, skip: set[str] = frozenset()) -> list[tuple[str, str]]:
         """The questions that explore a disclosure just made (``disclosure_follow_up``): a rule fires once an encounter,
         when the reply affirmed one of its findings ('after') or holds a sentence that tells a risk disclosure
         of the kind it names ('said_kind', no negation before it), for the age groups it names; a child's are put to the parent or carer
@@ -431,7 +433,7 @@ class ScriptedClinician(Doctor):
         known = set(f.present) | f.denied | f.asked
         out: list[tuple[str, str]] = []
         for rule in conf["rules"]:
-            if rule["name"] in self.followed or (rule.get("ages") and self.walk_in.age_group not in rule["ages"]):
+            if rule["name"] in self.followed | skip or (rule.get("ages") and self.walk_in.age_group not in rule["ages"]):
                 continue
             kind = next((k for k in self.script["risk_disclosures"]["kinds"] if k["label"] == rule.get("said_kind")), None)
             said = kind["patterns"] if kind else []
@@ -445,7 +447,54 @@ class ScriptedClinician(Doctor):
                 out.append((question, item["key"]))
         return out
 
-    def _make_room(self, wanted: int) -> int:
+    def _complaint_domain(self, heard: list[str], text: str) -> tuple[list[tuple[str, str]], set[str]]:
+        """The core questions of the complaint a reply names (``complaint_domains``: eating, a frightening event,
+        rages), each domain once an encounter, when the reply affirmed one of its findings or tells one of its
+        patterns; the items already known, or not for this age or sex, are left out. With them, the disclosure
+        follow-ups this reply must not set off ('instead_of': a robbery the patient suffered is no violence of hers)."""
+        conf = self.script["complaint_domains"]
+        f = self.findings
+        w = self.walk_in
+        young = w.age_group in ("child", "adolescent")
+        speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)
+        reply = text[speaker.end():] if speaker else text
+        sentences = [p.strip() for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()]
+        known = set(f.present) | f.denied | f.asked
+        planned = {c for _, c in self.plan}
+        out: list[tuple[str, str]] = []
+        instead: set[str] = set()
+        for domain in conf["domains"]:
+            if domain["name"] in self.explored:
+                continue
+            when = set(domain["when"]) | (set(domain.get("when_young", ())) if young else set())
+            # words that name the domain in the complaint ("I don't like it when it's lumpy") name it whatever the negation
+            named = domain.get("said_in_complaint", []) if (self.last_concept or "").startswith("hpi:") else []
+            named = named if young or not domain.get("said_in_complaint_young_only") else []
+            if not (
+                when & set(heard)
+                or any(self._tells(p, domain["said"]) for p in sentences)
+                or any(re.search(x, reply, re.IGNORECASE) for x in named)
+            ):
+                continue
+            self.explored.add(domain["name"])
+            instead |= set(domain.get("instead_of", ()))
+            for item in domain["items"]:
+                key = item.get("concept") or item["key"]
+                if item.get("ages") and w.age_group not in item["ages"]:
+                    continue
+                if item.get("sexes") and w.sex not in item["sexes"] or (w.age or 0) < item.get("min_age", 0):
+                    continue
+                if key in known or key in f.answers or key in planned and ":" in key:
+                    continue
+                if "concept" in item and key not in self.lexicon:
+                    continue
+                question = item.get("ask") or self._question(key)
+                if w.age_group == "child":
+                    question = self._informant_question(key) or question
+                out.append((question, key))
+        return out, instead
+
+    def _make_room(self, wanted: int, keep: frozenset[str] = frozenset()) -> int:
         """How many of ``wanted`` follow-up questions the turns left hold without pushing out anything the interview
         would otherwise ask: the spare turns, and for each one more a screening question the leading hypotheses least
         expect (``disclosure_follow_up.give_way``) that would be asked within the turns left is taken off the plan. A
@@ -470,7 +519,7 @@ class ScriptedClinician(Doctor):
         for h, _ in self._ranked()[:3]:
             for c, p in h.symptoms:
                 expected[c] = max(expected.get(c, 0.0), p)
-        pool = [c for c in conf["give_way"] if c in position and position[c] < horizon]
+        pool = [c for c in conf["give_way"] if c in position and position[c] < horizon and c not in keep]
         # the least expected first; among equals, the one asked latest
         pool.sort(key=lambda c: (expected.get(c, 0.0), -position[c]))
         for c in pool[:need]:
@@ -650,7 +699,20 @@ class ScriptedClinician(Doctor):
             elif self._off_topic(text):
                 self._reask()
                 queued = int(bool(self.plan) and self.plan[0] == self.reasking)
-            follow_up = self._disclosure_follow_up(affirmed, text)
+            explore, instead = self._complaint_domain([c for c in self.findings.present if c not in before], text)
+            if explore:
+                # the complaint brought or referred for, explored before the generic screen: after the rest of the
+                # present illness when heard there, else at once in place of the least expected screening questions
+                # never at the cost of the history, the mania screen, or what a young person is always asked
+                keep = frozenset(self.script["complaint_domains"]["keep"].get(self.walk_in.age_group, ()))
+                fit = self._make_room(len(explore), keep)
+                if (self.last_concept or "").startswith("hpi:"):
+                    at = next((i for i, (_, c) in enumerate(self.plan) if not (c or "").startswith("hpi:")), len(self.plan))
+                    self.plan[at:at] = explore[:fit]
+                else:
+                    self.plan[queued:queued] = explore[:fit]
+                    queued += min(fit, len(explore))
+            follow_up = self._disclosure_follow_up(affirmed, text, skip=instead)
             if follow_up:
                 # a positive disclosure (voices, a persecutor, panic, highs, a child out all night) is explored at once,
                 # before the screen moves on; the screening questions the differential least expects give way to it
@@ -883,7 +945,7 @@ class ScriptedClinician(Doctor):
                 if h.category == lead[0][0].category and durations.fits(h.code, said, self.walk_in.age):
                     lead = [lead[i]] + lead[:i] + lead[i + 1 :]
                     break
-        lead = self._recurrent_first(self._stressor_first(lead))
+        lead = self._recurrent_first(self._adjustment_explained_first(self._stressor_first(lead)))
         # read last, so that a specifier first moves a depression to its own psychotic form where the ranking has it
         return self._psychosis_explained_first(lead)
 
@@ -942,6 +1004,42 @@ class ScriptedClinician(Doctor):
             rest = [pair for pair in lead if pair[0] is not h]
             return [(h, score)] + (rest if h.code in lead_codes else rest[: self.script["max_disorders"] - 1])
         return lead
+
+    def _adjustment_explained_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with the disorder that explains the reaction first when an adjustment disorder leads and another
+        disorder was heard to be present (``adjustment_explained_by``: an acute stress reaction's daze two days after an
+        armed robbery, test-v2-0237; remorse after rages, test-v2-0175; a depressive episode met in full) in a length
+        that fits it; the adjustment disorder stays on the differential. Unchanged otherwise."""
+        conf = self.script["adjustment_explained_by"]
+        first = lead[0][0]
+        if not any(first.code.startswith(c) for c in conf["adjustment"]):
+            return lead
+        present = set(self.findings.present) - self.findings.contradicted
+        known = self._illness_days()
+        durations = load_durations()
+        for h, score in self._ranked_admissible():
+            defining = next((v for k, v in conf["instead"].items() if h.code.startswith(k)), None)
+            if defining is None:
+                continue
+            heard = self._episode_met(h) if defining == "episode_threshold" else bool(set(defining) & present)
+            if not heard or known is not None and not durations.fits(h.code, known, self.walk_in.age):
+                continue
+            if len(self._unexplained(h)) > len(self._unexplained(first)):
+                continue
+            rest = [pair for pair in lead if pair[0] is not h]
+            return [(h, score)] + rest[: self.script["max_disorders"] - 1]
+        return lead
+
+    def _episode_met(self, h: Hypothesis) -> bool:
+        """Whether ``h``'s depressive episode was heard in full (``episode_threshold``: enough of its symptom groups,
+        one of them low mood or loss of interest); False for a disorder with no threshold there."""
+        conf = next((v for k, v in self.script["episode_threshold"].items() if not k.startswith("_") and h.code.startswith(k)), None)
+        if not conf:
+            return False
+        present = set(self.findings.present) - self.findings.contradicted
+        present |= {b for a, b in lexicon_relations("implies") if a in present}
+        met = sum(bool(set(g) & present) for g in conf["groups"])
+        return met >= conf["min"] and bool(set(conf["core"]) & present)
 
     def _stressor_told(self) -> bool:
         """Whether the patient told the illness began after an event (``stressor_first``): a stressor finding affirmed,
@@ -1299,7 +1397,20 @@ class ScriptedClinician(Doctor):
         findings = set(setting["admit_when"]) & present
         if any(principal.code.startswith(c) for c in setting["community_crisis_codes"]):
             return bool(findings - set(setting["community_crisis_not_enough"]))
-        return bool(findings) or "active_suicide" in profile.risks or self._unsafe_at_home()
+        return bool(findings) or "active_suicide" in profile.risks or self._unsafe_at_home() or self._said_any(setting["admit_when_said"])
+
+    def _said_any(self, kinds: list[str]) -> bool:
+        """Whether a reply, to any question, holds a sentence that tells a risk disclosure of one of ``kinds``
+        (``risk_disclosures``, no negation before it): self-care broken down (``self_care``)."""
+        patterns = [p for k in self.script["risk_disclosures"]["kinds"] if k["label"] in kinds for p in k["patterns"]]
+        conf = self.script["self_care"]
+        if conf["kind"] in kinds:  # in the reply to the self-care question, its own answers too ("I've let things slide")
+            answer = self.findings.answers.get(conf["key"], "")
+            if any(self._tells(p, conf["answer_patterns"]) for p in re.split(r"(?<=[.!?])\s+", answer)):
+                return True
+        return any(
+            self._tells(p, patterns) for _, reply in self.findings.replies for p in re.split(r"(?<=[.!?])\s+", reply)
+        )
 
     def _unsafe_at_home(self) -> bool:
         """Whether a cognitive score at or below its limit (``unsafe_at_home``: MMSE 14/30) comes beside living alone
@@ -1989,6 +2100,11 @@ class ScriptedClinician(Doctor):
         risk.extend(line for c, line in self.script["risk_from_findings"]["findings"].items() if line and c in f.present)
         risk.extend(self._risk_disclosures())
         risk.extend(self._follow_up_lines("risk", used))
+        care = self.script["self_care"]
+        if care["key"] in self.findings.answers:  # self-neglect, asked of everyone: the reply filed, or its absence said
+            quote = self._quote(care["key"], used)
+            label = care["label"].format(self={"her": "herself", "him": "himself"}.get(self._object(), "themselves"))
+            risk.append(_end(f"{label}: {quote}") if quote else f"{label}: {self.script['risk_follow_up']['no_answer']}.")
         lines.append("Risk assessment: " + (" ".join(risk) or "risk not assessed."))
         if f.exam_results:
             # a result is written only when one is on file; a test with none is requested, never "unremarkable"

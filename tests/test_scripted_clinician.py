@@ -803,3 +803,135 @@ def test_a_narrow_range_of_foods_heard_puts_weight_and_bloods_on_the_plan_whatev
     assert "eating_disorder_medical_monitoring" in actions.proposed(picky._plan())
     plain = _clinician_with(onset, anxious, {"low_mood"})
     assert "eating_disorder_medical_monitoring" not in actions.proposed(plain._plan())
+
+
+def test_an_adjustment_disorder_gives_way_to_the_disorder_that_explains_the_reaction():
+    """Premises (stop 30's supervisor, test-v2-0237 and 0175): an event told before the illness made an adjustment
+    disorder lead over what the patient described. Dazed and in shock two days after an armed robbery is an acute
+    stress reaction; remorse after rages for six months, mood 'okay', is intermittent explosive disorder; low mood after
+    a move with the episode heard in full is a depression. Each time the adjustment disorder stays on the differential,
+    and the same stories without the defining finding stay adjustment disorders."""
+    robbery = {"hpi:complaint": "Family worried about me.", "hpi:1": "It started about two days ago.",
+               "hpi:2": "Two days ago, soon after an armed robbery, it started."}
+    worry = {"excessive_worry": "x", "restlessness": "x"}
+    dazed = _clinician_with(robbery, {**worry, "acute_stress_daze": "I'm in shock, I can't take it in."}, {"low_mood", "insomnia"})
+    lead = [h.code for h, _ in dazed._leading()]
+    assert lead[0] == "F43.0" and any(c.startswith("F43.2") for c in lead), lead
+    assert _clinician_with(robbery, worry, {"low_mood", "insomnia"})._leading()[0][0].code.startswith("F43.2")
+
+    rages = {"hpi:complaint": "Nothing is right for about six months.", "hpi:1": "It started in mid-July.",
+             "hpi:2": "In mid-July, following an incident with the police, it all began."}
+    low = {"low_mood": "It's like a black cloud follows me about."}
+    denied = {"anhedonia", "insomnia", "fatigue", "poor_concentration", "decreased_appetite"}
+    remorse = _clinician_with(rages, {**low, "post_outburst_remorse": "I feel awful afterwards."}, denied)
+    lead = [h.code for h, _ in remorse._leading()]
+    assert lead[0] == "F63.81" and any(c.startswith("F43.2") for c in lead), lead
+    assert _clinician_with(rages, {**low, "stress_preoccupation": "x"}, denied)._leading()[0][0].code.startswith("F43.2")
+
+    move = {"hpi:complaint": "I've felt low for six weeks.", "hpi:1": "About six weeks ago.",
+            "hpi:2": "Since the move to a new country."}
+    episode = {c: "x" for c in ("low_mood", "anhedonia", "fatigue", "insomnia", "poor_concentration", "stress_preoccupation")}
+    doctor = _clinician_with(move, episode)
+    doctor.findings.exam_results.append(("PHQ-9", "total 14/27 (moderate)"))
+    lead = [h.code for h, _ in doctor._leading()]
+    assert lead[0].startswith("F32"), lead
+
+
+@pytest.mark.parametrize(
+    "reply,key",
+    [
+        ("I've let things slide.", "risk:self_care"),
+        ("I haven't really been looking after myself.", "risk:self_care"),
+        ("My sister says I'm eating little and not washing.", "hpi:3"),
+    ],
+)
+def test_self_care_broken_down_in_the_emergency_department_is_no_discharge_home(reply, key):
+    """Premise (stop 30's supervisor, test-v2-0237: dazed two days after an armed robbery, her family saying she was
+    eating little and not washing, sent home with the crisis line): self-neglect is asked of everyone in the risk
+    assessment, the note files the reply, and in the emergency department a patient who cannot look after themselves
+    is admitted, not discharged. The same reply in a clinic changes no disposition; 'I've let things slide' said of
+    work, not in answer to the self-care question, is no self-neglect; self-care kept up is a discharge."""
+    care = ScriptedClinician().script["self_care"]
+
+    def seen(setting: str, answers: dict[str, str]) -> ScriptedClinician:
+        doctor = _adult(f"{setting}. A 30-year-old woman is here to see you, alone.")
+        # the emergency department's risk assessment asks it
+        assert any(concept == care["key"] for _, concept in doctor.plan) == (setting in care["settings"] or "Emergency" in setting)
+        present = {"low_mood": "I feel low.", "insomnia": "I can't sleep.", "stress_preoccupation": "x"}
+        for k, v in {"hpi:1": "It started two weeks ago.", "hpi:2": "Since the break-up.", **answers}.items():
+            doctor.findings.answers[k] = v
+            doctor.findings.replies.append((k, v))
+        doctor.findings.present.update(present)
+        doctor.findings.denied.update({"suicidal_ideation", "self_harm", "auditory_hallucinations", "elevated_mood"})
+        return doctor
+
+    emergency = seen("Emergency department", {key: reply})
+    plan = emergency._plan()
+    assert emergency.script["settings"]["emergency"]["admit"] in plan and "discharge home" not in plan, plan
+    if key == care["key"]:
+        assert "Looking after herself: " in emergency._note()
+    assert "discharge home" in seen("Emergency department", {care["key"]: "Fine, I'm eating and washing as usual."})._plan()
+    assert "discharge home" in seen("Emergency department", {"hpi:3": "I've let things slide at work."})._plan()
+    assert "admission" not in seen("Outpatient clinic", {key: reply})._plan()
+
+
+def _next_asked(doctor, reply):
+    return _asked(doctor.act({"text": reply}, {"allowed_actions": ["ask"]}))
+
+
+def test_the_complaint_brought_is_explored_before_the_generic_screen():
+    """Premise (every reader at stop 30: uw-004, a girl of 15 brought for weight loss, restricted eating and no periods,
+    was screened for depression first and never asked about exercise, fear of weight gain, fainting or seen alone;
+    test-v2-0175's rages were never explored): the complaint named in the opening reply sets off its domain's core
+    questions, asked right after the present illness, in the clinic's words; a young person is seen alone, an adult
+    is not told so, and a domain nobody raised is never asked."""
+    conf = ScriptedClinician().script["complaint_domains"]
+    eating = next(d for d in conf["domains"] if d["name"] == "eating")
+
+    def interview(text, opening):
+        doctor = ScriptedClinician()
+        doctor.reset({"text": text}, {"turn_budget": 40})
+        doctor.act({"text": ""}, {"allowed_actions": ["ask"]})
+        asked = [_next_asked(doctor, opening)]
+        for reply in ("It started in April.", "Nothing in particular.", "I've stopped seeing my friends."):
+            asked.append(_next_asked(doctor, reply))
+        for _ in range(8):
+            asked.append(_next_asked(doctor, "I don't know."))
+        return doctor, asked
+
+    girl, asked = interview("Outpatient clinic. A 15-year-old girl is here to see you, accompanied by her mother.",
+                            "I've been skipping meals on purpose and I've lost a lot of weight.")
+    keys = [girl.findings.heard_on.get(c) for c in girl.findings.present]
+    assert "food_restriction" in girl.findings.present, keys
+    after_hpi = asked[3:3 + 4]
+    wanted = [
+        item.get("ask") or girl._question(item.get("concept") or item["key"])
+        for item in eating["items"]
+        if (item.get("concept") or item["key"]) not in ("food_restriction", "weight_loss")  # told in the opening
+        and "adolescent" in item.get("ages", ["adolescent"])
+    ]
+    assert "on your own" in wanted[0]  # seen alone first
+    for question in wanted[:2]:  # the rest as far as the room the history and the screens kept leave
+        assert any(question in q for q in after_hpi), (question, after_hpi)
+    assert not any("enjoyment" in q for q in after_hpi)  # the depression screen comes after
+
+    man, asked = interview("Outpatient clinic. A 40-year-old man is here to see you, alone.",
+                           "I've been skipping meals on purpose and I've lost a lot of weight.")
+    alone = next(i["ask"] for i in eating["items"] if i.get("key") == "explore:alone")
+    assert not any(alone in q for q in asked) and not any("period" in q for q in asked)
+
+    # a girl of five (hw-035): her eating is asked of her mother in a child's terms, never weight gain or purging
+    child, asked = interview("Outpatient clinic. A 5-year-old girl is here to see you, accompanied by her mother.",
+                             "I don't like it when it's lumpy.")
+    young = [i for i in eating["items"] if "child" in i.get("ages", ())]
+    assert young and all(any("Mum, " in q and i["ask"][-20:] in q for q in asked[3:8]) for i in young), asked
+    grown = [i["ask"] for i in eating["items"] if i.get("ask") and "child" not in i.get("ages", ["child"])]
+    assert not any(a in q for a in grown for q in asked), asked
+
+    rages = next(d for d in conf["domains"] if d["name"] == "anger")
+    woman, asked = interview("Outpatient clinic. A 25-year-old woman is here to see you, alone.",
+                             "My work sent me because I lose my temper over small things.")
+    assert any(i["ask"] in q for i in rages["items"] if "ask" in i for q in asked[3:8]), asked
+    quiet, asked = interview("Outpatient clinic. A 25-year-old woman is here to see you, alone.", "I've been feeling low.")
+    every = [i.get("ask") for d in conf["domains"] for i in d["items"] if i.get("ask")]
+    assert not any(a in q for a in every for q in asked), asked
