@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "1a7cd4878872d9e7b9e0ef62f993bcac8b14eb22b2dec3a591647a28db9a6a06"
-DEV_V2_SUITE_SHA256 = "66b465452ca3e1841e9dd99706685067ff999cba3a4dbee5ab0b971a02255cbb"
+TEST_V2_SUITE_SHA256 = "851aeb41bb38c07de8c95c3b88806e143cd51482fd4fb8a37ed013f6a4c3d08d"
+DEV_V2_SUITE_SHA256 = "583e861130f4b50727fb717dd4ae7de21f4192627572da1bc3ba5cdcbc5104c2"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 
