@@ -840,75 +840,43 @@ def test_judge_agreement_holds_the_stop_28_slice_apart_with_its_encounters_and_r
     assert all(bench._in_split(r, "all") and bench._in_split(r, "held_out28") for r in rows)
 
 
-def test_judge_agreement_pins_the_stop_29_slice_by_count_and_digest():
-    """The held_out29 slice (issue 15, stop 29): 34 items (16 notes, 18 plans) on 10 test-v2 cases drawn with seed 2929,
-    rated by hand before any judge ran on them and committed alone (a9107e3). Its ids, cases, ratings and texts are pinned
-    by digest, so a later edit (a re-rating after a look at the judge) fails here; ``--disagreements`` never lists it."""
+#: The hand-rated slices written after stop 28, each rated before any judge ran on it and committed alone; pinned by
+#: count and digest of their ids, cases, ratings and texts, so a re-rating after a look at the judge fails. held_out29
+#: (seed 2929, a9107e3) was read at stop 30 and held_out30 (seed 3030, 81e5ef8, a supervisor who read no judge code) at
+#: stop 31; both are development since. held_out31 (seed 3131, played at a8605f7 and rated by a writer who read no
+#: judge code) is the slice ``--disagreements`` never lists.
+RATED_SLICES = [
+    # split, items, notes, SHA-256
+    ("held_out29", 34, 16, "d2254bab7e3ec99093f097a4912dc69fe34fac5a3fd676e9ed0ea498fe75dca2"),
+    ("held_out30", 28, 13, "2f0567ecb481ff878cabc3e4d3abc43aee5b9917769ca35c51b3a6c3ea10660e"),
+    ("held_out31", 28, 13, "912c06dcdacceba3872cbc4a0ba2b962158e893ac3b679ea62d2b8ded1013ded"),
+]
+
+
+@pytest.mark.parametrize("position", range(len(RATED_SLICES)), ids=[s[0] for s in RATED_SLICES])
+def test_judge_agreement_pins_each_rated_slice_by_count_and_digest(position):
     import hashlib
     import importlib.util
     import json
     from pathlib import Path
 
+    split, items, notes, digest = RATED_SLICES[position]
     path = Path(__file__).resolve().parents[1] / "benchmarks" / "judge_agreement.py"
-    spec = importlib.util.spec_from_file_location("judge_agreement_bench29", path)
+    spec = importlib.util.spec_from_file_location(f"judge_agreement_bench_{split}", path)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    rows = sorted((r for r in bench.load_ratings() if r["split"] == "held_out29"), key=lambda r: r["id"])
-    assert (len(rows), sum(r["kind"] == "note" for r in rows), len({r["case_id"] for r in rows})) == (34, 16, 10)
+    rows = sorted((r for r in bench.load_ratings() if r["split"] == split), key=lambda r: r["id"])
+    assert (len(rows), sum(r["kind"] == "note" for r in rows), len({r["case_id"] for r in rows})) == (items, notes, 10)
     blob = json.dumps([[r["id"], r["case_id"], r["rating"], r["text"]] for r in rows], ensure_ascii=False).encode()
-    assert hashlib.sha256(blob).hexdigest() == "d2254bab7e3ec99093f097a4912dc69fe34fac5a3fd676e9ed0ea498fe75dca2"
+    assert hashlib.sha256(blob).hexdigest() == digest
+    # rated against the record and the encounter as they were: frozen, whatever later redraws of test-v2 did
     assert {("test-v2", r["case_id"]) for r in rows} <= set(bench.load_records())
     assert {r["case_id"] for r in rows if r["kind"] == "note"} <= set(bench.load_encounters())
-    assert "held_out29" in bench.SPLITS
-    assert not any(bench._in_split(r, s) for r in rows for s in ("earlier", "held_out", "scripted", "held_out28"))
-
-
-def test_judge_agreement_pins_the_stop_30_slice_by_count_and_digest():
-    """The held_out30 slice (issue 15, stop 30): 28 items (13 notes, 15 plans) on 10 test-v2 cases drawn with seed 3030,
-    rated by a supervisor who read no judge code, before any judge ran on them, and committed alone (81e5ef8) while
-    the judge was being mended on another branch. Pinned by digest; from stop 31 the held-out slice that
-    ``--disagreements`` never lists is held_out31 (held_out29 was read at stop 30 and is development since)."""
-    import hashlib
-    import importlib.util
-    import json
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "judge_agreement.py"
-    spec = importlib.util.spec_from_file_location("judge_agreement_bench30", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    rows = sorted((r for r in bench.load_ratings() if r["split"] == "held_out30"), key=lambda r: r["id"])
-    assert (len(rows), sum(r["kind"] == "note" for r in rows), len({r["case_id"] for r in rows})) == (28, 13, 10)
-    blob = json.dumps([[r["id"], r["case_id"], r["rating"], r["text"]] for r in rows], ensure_ascii=False).encode()
-    assert hashlib.sha256(blob).hexdigest() == "2f0567ecb481ff878cabc3e4d3abc43aee5b9917769ca35c51b3a6c3ea10660e"
-    assert {("test-v2", r["case_id"]) for r in rows} <= set(bench.load_records())
-    assert {r["case_id"] for r in rows if r["kind"] == "note"} <= set(bench.load_encounters())
-    assert "held_out30" in bench.SPLITS
-    assert not any(bench._in_split(r, s) for r in rows for s in ("earlier", "held_out", "scripted", "held_out28", "held_out29"))
-
-
-def test_judge_agreement_pins_the_stop_31_slice_by_count_and_digest():
-    """The held_out31 slice (issue 15, stop 31): 28 items (13 notes, 15 plans) on 10 test-v2 cases drawn with seed 3131
-    from the unrated ids, played on branch s31-writer-b at a8605f7 and rated by a writer who read no judge code, before
-    any judge ran on them, and committed alone. Pinned by digest, so a re-rating after a look at the judge fails here;
-    it is the slice ``--disagreements`` never lists."""
-    import hashlib
-    import importlib.util
-    import json
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "judge_agreement.py"
-    spec = importlib.util.spec_from_file_location("judge_agreement_bench31", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    rows = sorted((r for r in bench.load_ratings() if r["split"] == "held_out31"), key=lambda r: r["id"])
-    assert (len(rows), sum(r["kind"] == "note" for r in rows), len({r["case_id"] for r in rows})) == (28, 13, 10)
-    blob = json.dumps([[r["id"], r["case_id"], r["rating"], r["text"]] for r in rows], ensure_ascii=False).encode()
-    assert hashlib.sha256(blob).hexdigest() == "912c06dcdacceba3872cbc4a0ba2b962158e893ac3b679ea62d2b8ded1013ded"
-    assert {("test-v2", r["case_id"]) for r in rows} <= set(bench.load_records())
-    assert {r["case_id"] for r in rows if r["kind"] == "note"} <= set(bench.load_encounters())
-    assert bench.HELD_OUT == "held_out31" and "held_out31" in bench.SPLITS
-    assert not any(bench._in_split(r, s) for r in rows for s in ("earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30"))
+    assert split in bench.SPLITS
+    earlier = ("earlier", "held_out", "scripted", "held_out28", *(s[0] for s in RATED_SLICES[:position]))
+    assert not any(bench._in_split(r, s) for r in rows for s in earlier)
+    if position == len(RATED_SLICES) - 1:
+        assert bench.HELD_OUT == split
 
 
 def _faulted_note(**kw):
