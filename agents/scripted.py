@@ -2069,7 +2069,16 @@ class ScriptedClinician(Doctor):
                     parts.append(_end(said(c) if plain else f"{label.capitalize()}: {said(c)}"))
             if parts:
                 lines.append(f"{heading}: {' '.join(parts)}")
-        mood = next((q for key in writing["mood_said"] if (q := said(key))), "")
+        # the first sentence of the mood answers that speaks of a mood: an answer drifting elsewhere is no mood
+        mood = next(
+            (
+                f'"{sentence.strip(chr(34)).rstrip(".")}"'
+                for key in writing["mood_said"]
+                for sentence in re.split(r'(?<=[.!?])\s+|(?<=[.!?]")\s+', said(key))
+                if re.search(writing["mood_words"], sentence, re.IGNORECASE)
+            ),
+            "",
+        )
         mse = [_end(f"Mood described as {mood}") if mood else "Mood not described."]
         thought = writing["thought_content"]
         content = [term(c) for c in symptoms if lex.get(c).domain in thought["domains"] and c not in thought["except"]]

@@ -151,6 +151,14 @@ def test_the_exams_ordered_fit_the_patient_and_the_mood_is_quoted_from_the_histo
     assert not any(kb.resolve_exam(n).name == "Pregnancy test" for n in ordered[man] if kb.resolve_exam(n))
     assert any(kb.resolve_exam(n).name == "Pregnancy test" for n in ordered[woman] if kb.resolve_exam(n))
     assert "Mood described as \"My mood's fantastic" in man._note()
+    # an answer that drifts off mood is not quoted as one (a supervisor at stop 31: "Nothing I've tried on my own has
+    # made a lasting difference" stood as a man's mood)
+    drifting = ScriptedClinician()
+    drifting.reset({"text": "Outpatient clinic. A 52-year-old man is here to see you, alone."}, {})
+    drifting.findings.answers.update({"mse:mood": "Nothing I've tried on my own has made a lasting difference."})
+    assert "Mood not described." in drifting._note()
+    drifting.findings.answers["low_mood"] = "Nothing helps. My mood is numb, to be honest."
+    assert 'Mood described as "My mood is numb, to be honest"' in drifting._note()
     boy = ScriptedClinician()
     boy.reset({"text": "Outpatient clinic. A 12-year-old boy is here to see you, accompanied by his parents."}, {})
     boy.findings.present.update({"inattention": "He can't sit still in class.", "hyperactivity": "He's always on the go."})
