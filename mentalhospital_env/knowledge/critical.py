@@ -464,11 +464,12 @@ class CriticalActions:
             if self._has(stemmed[floor:start], self._not_now) or self._has(stemmed[end : min(ceiling, end + 6)], self._not_now_after):
                 continue
             found |= ids
+        return frozenset(found | self._by_pattern(plan))
+
+    def _by_pattern(self, plan: str) -> set[str]:
+        """The actions whose patterns (``patterns`` of critical_actions.json) the plan matches."""
         low = plan.lower()
-        for action in self.actions.values():
-            if action.id not in found and any(p.search(low) for p in action.patterns):
-                found.add(action.id)
-        return frozenset(found)
+        return {a.id for a in self.actions.values() if any(p.search(low) for p in a.patterns)}
 
     @_per_text
     def proposed(self, plan: str) -> frozenset[str]:
@@ -477,11 +478,7 @@ class CriticalActions:
         for _, _, ids, refused in self.mentions(plan):
             if not refused:
                 found |= ids
-        low = plan.lower()
-        for action in self.actions.values():
-            if action.id not in found and any(p.search(low) for p in action.patterns):
-                found.add(action.id)
-        return frozenset(found)
+        return frozenset(found | self._by_pattern(plan))
 
     # ------------------------------------------------------------------------------- reading a case
 
