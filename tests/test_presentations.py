@@ -470,7 +470,9 @@ def test_mse_has_every_domain_with_variants(presentations):
         assert set(p["mse"]) == set(MSE_KEYS), (p["code"], set(p["mse"]) ^ set(MSE_KEYS))
         for key in MSE_KEYS:
             variants = p["mse"][key]
-            assert 2 <= len(variants) <= 4, (p["code"], key, len(variants))
+            # at least two ways to chart each domain; more for disorders with few lines elsewhere, so that two patients of
+            # one suite are not charted in the same words (the audit's template.clone rule, stop 31)
+            assert 2 <= len(variants) <= 8, (p["code"], key, len(variants))
             assert all(v.strip() for v in variants), (p["code"], key)
             assert len(set(variants)) == len(variants), (p["code"], key)
         assert all(v.startswith("'") and v.endswith("'") for v in p["mse"]["mood"]), (
