@@ -295,7 +295,7 @@ def test_specifiers_follow_the_history(test_v2_env):
 
 
 def test_the_note_files_answers_and_states_only_what_was_said(test_v2_env):
-    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0031")  # "I'm not myself" (0115 until stop 28's redraw)
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0017")  # "I'm not myself" (0031 until stop 31's redraw)
     hpi = next(line for line in chart.note.splitlines() if line.startswith("History of present illness"))
     # "I'm not myself" is quoted, never turned into a "personality change"
     assert "personality change" not in chart.note and '"I\'m not myself"' in hpi
@@ -304,7 +304,7 @@ def test_the_note_files_answers_and_states_only_what_was_said(test_v2_env):
     thought = said.group(1) if said else ""
     assert "depressed mood" not in thought and "anhedonia" not in thought  # moods are not thought content
     # a relative's diabetes is family history as the patient said it, not "family history of mental illness"
-    note = play(test_v2_env, ScriptedClinician(), "test-v2-0036").note  # (0012 until stop 26's redraw)
+    note = play(test_v2_env, ScriptedClinician(), "test-v2-0012").note  # (0036 until stop 31's redraw)
     family = next(line for line in note.splitlines() if line.startswith("Family history"))
     assert "My father has diabetes" in family
     assert "Family history of mental illness" not in note
@@ -475,15 +475,16 @@ def test_the_presenting_picture_calls_for_its_screening_questions():
 def test_a_child_under_13_has_the_history_told_by_the_parent_asked_by_role(test_v2_env):
     """Stop 26: 'And may I ask your mother too: how would you describe your mood' made the mother tell her own mood,
     and a parent who came was never addressed. test-v2-0327 is a boy of 12 with both parents (mild learning
-    disability and ADHD); then the first child under 13 whose history says the father brought them."""
-    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0327")
+    disability and ADHD) until stop 31's redraw, 0235 since (a child under 13 with both parents); then the first child
+    under 13 whose history says the father brought them."""
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0235")
     asked = [t.doctor for t in chart.turns]
     assert not any("may i ask your" in q.lower() for q in asked)
-    to_parents = [q for q in asked if "A question for his parents:" in q]
+    to_parents = [q for q in asked if re.search(r"A question for (?:his|her) parents:", q)]
     assert len(to_parents) >= 8 and not any(re.search(r"\byou\b", q, re.IGNORECASE) for q in to_parents)
     # (stop 27's redraw left 0327's record one feature of inattention, "silly mistakes because I rush", so the check
     # that ADHD is heard from the parents is left out until a case is chosen by what it holds; in the closing note)
-    assert "His parent says" in chart.note  # the parent's account is attributed, not lost
+    assert "Her parent says" in chart.note  # the parent's account is attributed, not lost
     def with_father(c):
         return c.demographics.age < 13 and re.search(
             r"\b(?:brought by|seen with|came with|accompanied by) (?:his|her) father\b", c.ehr.history_of_present_illness or ""
@@ -502,9 +503,9 @@ def test_a_supervisors_faults_of_stop_27_are_gone(test_v2_env, tmp_path):
     irritability or aggression, and exams ordered by the charts' names."""
     plan = play(test_v2_env, ScriptedClinician(), "test-v2-0014").treatment  # "I put my fist through a wall"
     assert "risk management plan" in plan
-    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0023").treatment  # "after my lurasidone was stopped"
-    assert "sertraline" not in plan and "antidepressant monotherapy" in plan
-    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0234")  # a girl of 17 who restricts (0200 until the redraw)
+    # (test-v2-0023's depression "after my lurasidone was stopped" is gone with stop 31's redraw, and no case of the
+    # new draw holds that premise: its check waits for a case chosen by what it holds; in stop 31's closing note)
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0200")  # a girl of 15 who restricts (0234 until stop 31's redraw)
     asked = " ".join(t.doctor for t in chart.turns).lower()
     assert "Weight and BMI" in chart.exams and "U&E" not in chart.exams  # ordered as U&E, filed under the catalog's name
     assert "weight" in asked and ("smoke" in asked or "vape" in asked)
@@ -522,7 +523,8 @@ def test_a_supervisors_faults_of_stop_27_are_gone(test_v2_env, tmp_path):
     ed_env.close()
     plan = chart.treatment
     assert "MMSE" in chart.exams and any(d.startswith("F03") for d in chart.disorders)
-    assert "discharge home" not in plan and "admission today" in plan and "caring for the children" not in plan
+    admit = ScriptedClinician().script["settings"]["emergency"]["admit"]
+    assert "discharge home" not in plan and admit in plan and "caring for the children" not in plan
     assert "risperidone" not in play(test_v2_env, ScriptedClinician(), "test-v2-0101").treatment.lower()
 
 
