@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from mentalhospital_env.knowledge.language import stems_of
-from mentalhospital_env.patient.topic_model import FORMAT, fact_features
+from mentalhospital_env.patient.topic_model import FORMAT, fact_features, topic_model_text
 from mentalhospital_env.patient.understanding import cue_topics_of_fact, file_fact, load_taxonomy
 
 DATA = ROOT / "benchmarks" / "data"
@@ -236,11 +236,7 @@ def main() -> int:
             "combine": {"add_above": add, "veto_below": veto, "confirm_above": CONFIRM_ABOVE, "keep": sorted(set(kept(fit, topics)) | (set(topics) - vetoable))},
             "weights": weights,
         }
-        head = {k: v for k, v in out.items() if k != "weights"}
-        lines = [json.dumps(head, sort_keys=True)[:-1] + ', "weights": {']
-        lines += [f"{json.dumps(f)}: {json.dumps(row, sort_keys=True)}," for f, row in sorted(weights.items())]
-        lines[-1] = lines[-1].rstrip(",")
-        OUT.write_text("\n".join(lines) + "\n}}\n", "utf-8")  # one feature a line: a diff shows what changed
+        OUT.write_text(topic_model_text(out), "utf-8")  # one feature a line: a diff shows what changed
         print(f"wrote {OUT.relative_to(ROOT)}: {len(weights)} features, {OUT.stat().st_size // 1024} KiB")
     return 0
 

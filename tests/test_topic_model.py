@@ -235,3 +235,19 @@ def test_reading_is_deterministic():
     qs = ["Any thoughts of harming yourself or anyone else?", "How have your spirits been?", "Do u drink much"]
     first = [understand(q) for q in qs]
     assert [understand(q) for q in qs] == first
+
+
+def test_the_fitting_scripts_writer_gives_back_both_shipped_model_files_byte_for_byte():
+    """One writer (``topic_model_text``) serves both fitting scripts: each shipped file is what it writes from the
+    file's own content, one feature a line, and the reader takes it back."""
+    import json
+    from pathlib import Path
+
+    from mentalhospital_env.patient import topic_model
+
+    folder = Path(topic_model.__file__).parent / "data"
+    for name in ("topic_model.json", "fact_topic_model.json"):
+        text = (folder / name).read_text("utf-8")
+        written = topic_model.topic_model_text(json.loads(text))
+        assert written == text, name
+        assert topic_model.read_topic_model(written, name).topics

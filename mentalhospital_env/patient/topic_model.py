@@ -37,6 +37,7 @@ __all__ = [
     "load_fact_topic_model",
     "load_topic_model",
     "read_topic_model",
+    "topic_model_text",
 ]
 
 FORMAT = "mentalhospital-topic-model/1"
@@ -130,6 +131,17 @@ def read_topic_model(text: str, where: str, known_topics: Sequence[str] | None =
         )
     cue_features = required(raw, "cue_features", bool, where, TopicModelError)
     return TopicModel(tuple(topics), index, matrix, bias_arr, add_above, veto_below, confirm_above, cue_features)
+
+
+def topic_model_text(model: dict) -> str:
+    """A model file's text as the fitting scripts write it (``scripts/fit_topic_model.py``,
+    ``scripts/fit_fact_topic_model.py``): the header on one line, then one feature a line, so that a diff of a refit
+    shows which features changed; :func:`read_topic_model` reads it back."""
+    head = {k: v for k, v in model.items() if k != "weights"}
+    lines = [json.dumps(head, sort_keys=True)[:-1] + ', "weights": {']
+    lines += [f"{json.dumps(f)}: {json.dumps(row, sort_keys=True)}," for f, row in sorted(model["weights"].items())]
+    lines[-1] = lines[-1].rstrip(",")
+    return "\n".join(lines) + "\n}}\n"
 
 
 def load_topic_model_file(path: Path, known_topics: Sequence[str] | None = None) -> TopicModel:
