@@ -16,7 +16,10 @@ before any judge ran on them; never tuned on) and on the stop-30 slice (``split 
 note and plan on 10 further test-v2 cases drawn with seed 3030, plus hand-written variants, written and rated at stop 30
 before any judge ran on them; never tuned on) and on the stop-31 slice (``split == "held_out31"``: the scripted clinician's note and plan on
 10 further test-v2 cases drawn with seed 3131, plus hand-written variants, written and rated at stop 31 by a writer who had
-not read the judge's rules, before any judge ran on them; never tuned on).
+not read the judge's rules, before any judge ran on them; read at stop 32, development since) and on the stop-32 slice
+(``split == "held_out32"``: the scripted clinician's note and plan on 10 further test-v2 cases drawn with seed 3232, plus
+five hand-written plans and three hand-written notes on each encounter, rated at stop 32 by a consultant who read no code
+of the library, before any judge ran on them; never tuned on).
 
 Judges: ``offline`` (default) and ``llm-tiny`` (the LLM judge through a tiny random Llama built offline,
 ``mentalhospital_env.llm.tiny``; its scores are noise and the row only shows that the path runs end to
@@ -112,8 +115,8 @@ def make_judges(names: list[str]) -> dict[str, Any]:
 
 
 _DIMENSION = {"plan": "treatment_appropriateness", "note": "note_quality"}
-SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31")
-HELD_OUT = "held_out31"  # never read while tuning; --disagreements never lists it
+SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32")
+HELD_OUT = "held_out32"  # never read while tuning; --disagreements never lists it
 
 
 def _in_split(row: dict[str, Any], split: str) -> bool:
@@ -155,7 +158,7 @@ def main() -> None:
     parser.add_argument("--judges", default="offline", help="comma-separated: offline, llm-tiny")
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--disagreements", action="store_true", help="list items the offline judge misses by 1.5 or more (never the held_out30 slice)")
+    parser.add_argument("--disagreements", action="store_true", help="list items the offline judge misses by 1.5 or more (never the newest held-out slice)")
     args = parser.parse_args()
     report = run([n.strip() for n in args.judges.split(",") if n.strip()], args.resamples)
     if args.json:

@@ -867,12 +867,14 @@ def test_judge_agreement_holds_the_stop_28_slice_apart_with_its_encounters_and_r
 #: count and digest of their ids, cases, ratings and texts, so a re-rating after a look at the judge fails. held_out29
 #: (seed 2929, a9107e3) was read at stop 30 and held_out30 (seed 3030, 81e5ef8, a supervisor who read no judge code) at
 #: stop 31; both are development since. held_out31 (seed 3131, played at a8605f7 and rated by a writer who read no
-#: judge code) is the slice ``--disagreements`` never lists.
+#: judge code) was read at stop 32; held_out32 (seed 3232, played at b3c2309, 100 items rated by a consultant who read
+#: no code) is the slice ``--disagreements`` never lists.
 RATED_SLICES = [
     # split, items, notes, SHA-256
     ("held_out29", 34, 16, "d2254bab7e3ec99093f097a4912dc69fe34fac5a3fd676e9ed0ea498fe75dca2"),
     ("held_out30", 28, 13, "2f0567ecb481ff878cabc3e4d3abc43aee5b9917769ca35c51b3a6c3ea10660e"),
     ("held_out31", 28, 13, "912c06dcdacceba3872cbc4a0ba2b962158e893ac3b679ea62d2b8ded1013ded"),
+    ("held_out32", 100, 40, "d32a50da15ac247de6fd49cf07cff76fcfd8591728e1dc731d268a9eea88db2f"),
 ]
 
 
