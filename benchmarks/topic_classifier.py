@@ -76,6 +76,8 @@ HELD_OUT_SETS: list[tuple[Path, str]] = [
     (DATA / "interview_topics_heldout30.jsonl", "stop 30's (307, by a writer who read no code): never tuned on by cues, in "
      "the topic model's fitting from stop 31"),
     (DATA / "interview_topics_heldout31.jsonl", "stop 31's (340, by a writer who read no code, committed alone before any "
+     "run): its figure taken at stop 31, read at stop 32"),
+    (DATA / "interview_topics_heldout32.jsonl", "stop 32's (420, by a writer who read no code, committed alone before any "
      "run): never tuned on, never in the topic model's fitting; the honest figure"),
 ]
 TARGET_MACRO_F1 = 0.9

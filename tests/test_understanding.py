@@ -212,8 +212,9 @@ def test_the_interviews_own_business_repeats_no_lexicon_question():
 #: (lower-cased) an earlier set already holds word for word: stock clinic questions the writers wrote again ("Who do you
 #: live with?"). Every set from stop 22 on was written, labelled and committed before anything ran on it; a held-out set
 #: becomes development data at the stop after its figures are taken (heldout22 and heldout28 were read and tuned on,
-#: heldout29 and heldout30 are in the topic model's fitting since stop 31, with stop 31's training set), and the newest
-#: (``interview_topics_heldout31``, written at stop 31 by a writer who read no code) is never fitted on. A change to a
+#: heldout29 and heldout30 are in the topic model's fitting since stop 31, with stop 31's training set; heldout31 was
+#: read at stop 32), and the newest (``interview_topics_heldout32``, written at stop 32 by a writer who read no code)
+#: is never fitted on. A change to a
 #: file is a new set and needs a new pin and a new note.
 TOPIC_SETS = [
     ("interview_topics", "5865f5011168ceab7a8bc7c7f337f2b0489852a62bc15b3d31a0b5d3965049e3", 840, 0),
@@ -225,6 +226,7 @@ TOPIC_SETS = [
     ("interview_topics_heldout30", "93f94f72fb6d4b85fdfe639945fd2662e2e92604b59479dd1cafc9c66008a420", 307, 52),
     ("interview_topics_train31", "18a3959955b1deaa725327c95e90da70e801db895991490eb8d538ca51d584ae", 453, 0),
     ("interview_topics_heldout31", "3b0fef9619cd190722cddd41857c441895a33c05fb0b255e8d020cd5961a1764", 340, 28),
+    ("interview_topics_heldout32", "1109fbd5f4b8998840422e09328d387141cf778638e5f788a6ad3f82b5364751", 420, 0),
 ]
 
 
