@@ -390,6 +390,14 @@ def test_family_is_no_adverb():
         ("workmates", "colleagues"),
         ("awake", "wakening"),
         ("discontinued", "stopped"),
+        # a note's shorthand reads as the word it stands for (stop 32)
+        ("htn", "hypertension"),
+        ("etoh", "alcohol"),
+        ("rtc", "accident"),
+        ("t2dm", "diabetes"),
+        ("cva", "stroke"),
+        ("hx", "history"),
+        ("paediatric", "child"),
     ],
 )
 def test_an_everyday_word_compares_as_its_clinical_synonym(everyday, clinical):
