@@ -859,10 +859,28 @@ def bare_counts(text: str) -> dict[str, tuple[float, float]]:
         if kind:
             values.setdefault(kind, []).append(value)
     tokens = tokenize(text)
+    periods = _count_periods()
     for i, word in enumerate(tokens):
-        if word in once and (i + 1 == len(tokens) or tokens[i + 1] not in not_after) and (i == 0 or tokens[i - 1] != "at"):
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        # "once a week" is a rate; "once, a few weeks after" a count ("a" before no period word)
+        rate = after in ("a", "an") and (i + 2 >= len(tokens) or tokens[i + 2] in periods)
+        if word in once and (after is None or after not in not_after or (after in ("a", "an") and not rate)) and (
+            i == 0 or tokens[i - 1] != "at"
+        ):
             values.setdefault("times", []).append(once[word])
     return {kind: (min(v), max(v)) for kind, v in values.items()}
+
+
+@lru_cache(maxsize=1)
+def _count_periods() -> frozenset[str]:
+    """contrasts.json's ``counts.rate_periods``: after "once a" / "twice an", the words that make a rate."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    )["counts"]
+    return frozenset(raw["rate_periods"])
 
 
 def _counts_differ(checkpoint: str, output: str) -> str | None:

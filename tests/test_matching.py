@@ -1526,6 +1526,7 @@ def test_counts_of_another_order_of_magnitude_differ(checkpoint, output):
         ("Admitted to hospital twice.", "I've been in hospital two times."),
         ("Took an overdose once, aged 19.", "I overdosed once when I was nineteen."),
         ("Goes to the gym once a week.", "I go to the gym once every week."),  # a rate, not a count
+        ("Goes to the gym twice a week.", "I go to the gym twice a week."),
     ],
 )
 def test_counts_of_one_magnitude_or_rates_agree(checkpoint, output):
@@ -1540,6 +1541,7 @@ def test_counts_of_one_magnitude_or_rates_agree(checkpoint, output):
         ("Wakes with nightmares most nights.", "I woke up from a nightmare once."),
         ("Has cut her arms on two occasions.", "I've been cutting my arms most nights."),
         ("Checks the locks every night.", "I went back to check the lock twice."),
+        ("He has nightmares most nights.", "I had a bad dream about it once, a few weeks after."),
     ],
 )
 def test_an_episode_or_two_is_not_a_habit(checkpoint, output):
