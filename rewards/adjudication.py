@@ -859,10 +859,28 @@ def bare_counts(text: str) -> dict[str, tuple[float, float]]:
         if kind:
             values.setdefault(kind, []).append(value)
     tokens = tokenize(text)
+    periods = _count_periods()
     for i, word in enumerate(tokens):
-        if word in once and (i + 1 == len(tokens) or tokens[i + 1] not in not_after) and (i == 0 or tokens[i - 1] != "at"):
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        # "once a week" is a rate; "once, a few weeks after" a count ("a" before no period word)
+        rate = after in ("a", "an") and (i + 2 >= len(tokens) or tokens[i + 2] in periods)
+        if word in once and (after is None or after not in not_after or (after in ("a", "an") and not rate)) and (
+            i == 0 or tokens[i - 1] != "at"
+        ):
             values.setdefault("times", []).append(once[word])
     return {kind: (min(v), max(v)) for kind, v in values.items()}
+
+
+@lru_cache(maxsize=1)
+def _count_periods() -> frozenset[str]:
+    """contrasts.json's ``counts.rate_periods``: after "once a" / "twice an", the words that make a rate."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    )["counts"]
+    return frozenset(raw["rate_periods"])
 
 
 def _counts_differ(checkpoint: str, output: str) -> str | None:
@@ -1458,14 +1476,41 @@ def amount_level_clash(checkpoint: str, output: str) -> str | None:
     """When both statements say how often and the levels differ ("before meals" against "forty times a day"), or
     both say how much of a substance and share no level ("a glass at Christmas" against "drinks heavily")."""
     c_freq, c_int = amount_levels(checkpoint)
-    if not c_freq and not c_int:
+    if not c_freq and not c_int and "times" not in bare_counts(checkpoint):
         return None
     o_freq, o_int = amount_levels(output)
     if c_freq and o_freq and (c_freq[1] + 2 <= o_freq[0] or o_freq[1] + 2 <= c_freq[0]):
         return f"amount differs (how often: level {c_freq} against {o_freq})"
     if c_int and o_int and not c_int & o_int:
         return f"amount differs (how much: level {max(c_int)} against {max(o_int)})"
+    return _episodes_against_habit(checkpoint, output, c_freq, o_freq)
+
+
+def _episodes_against_habit(
+    checkpoint: str, output: str, c_freq: tuple[int, int] | None, o_freq: tuple[int, int] | None
+) -> str | None:
+    """A habit said by how often (at or above contrasts.json's ``counts.habit_level``: "most nights") against a
+    statement that says no frequency and counts the times at most ``counts.episode_max`` ("once", "on two
+    occasions"): one or two episodes are not a habit, whichever statement says which."""
+    habit, most = _episode_limits()
+    for freq, other, other_freq in ((c_freq, output, o_freq), (o_freq, checkpoint, c_freq)):
+        if freq and freq[0] >= habit and other_freq is None:
+            times = bare_counts(other).get("times")
+            if times and times[1] <= most:
+                return f"amount differs (a habit, level {freq}, against {times[1]:g} time(s))"
     return None
+
+
+@lru_cache(maxsize=1)
+def _episode_limits() -> tuple[int, float]:
+    """contrasts.json's ``counts``: the lowest frequency level read as a habit and the most times read as episodes."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
+    )["counts"]
+    return int(raw["habit_level"]), float(raw["episode_max"])
 
 
 @lru_cache(maxsize=1)

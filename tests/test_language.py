@@ -390,6 +390,14 @@ def test_family_is_no_adverb():
         ("workmates", "colleagues"),
         ("awake", "wakening"),
         ("discontinued", "stopped"),
+        # a note's shorthand reads as the word it stands for (stop 32)
+        ("htn", "hypertension"),
+        ("etoh", "alcohol"),
+        ("rtc", "accident"),
+        ("t2dm", "diabetes"),
+        ("cva", "stroke"),
+        ("hx", "history"),
+        ("paediatric", "child"),
     ],
 )
 def test_an_everyday_word_compares_as_its_clinical_synonym(everyday, clinical):
@@ -494,7 +502,16 @@ def test_relatives_agree_on_role_group_side_and_age():
         ("four hours a night", {(4.0, "hour/day")}),
         ("nine units a week", {(9.0, "unit/week")}),
         ("I was 5 minutes late", {(5.0, "minut")}),
+        ("Attendance this term is 71%, mostly missed Mondays.", {(71.0, "percent")}),
+        ("about 80 per cent of her expected weight", {(80.0, "percent")}),
     ],
 )
 def test_quantities_read_ages_and_rates(text, found):
     assert {(v, u[:5] if u.startswith("minut") else u) for v, u in quantities(text)} == found
+
+
+def test_percentages_of_another_value_differ():
+    from mentalhospital_env.rewards.adjudication import statement_conflict
+
+    assert statement_conflict("School attendance is 71%.", "Her attendance is about 95 per cent.") is not None
+    assert statement_conflict("School attendance is 71%.", "Her attendance is 71 percent this term.") is None

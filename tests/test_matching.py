@@ -1526,12 +1526,44 @@ def test_counts_of_another_order_of_magnitude_differ(checkpoint, output):
         ("Admitted to hospital twice.", "I've been in hospital two times."),
         ("Took an overdose once, aged 19.", "I overdosed once when I was nineteen."),
         ("Goes to the gym once a week.", "I go to the gym once every week."),  # a rate, not a count
+        ("Goes to the gym twice a week.", "I go to the gym twice a week."),
     ],
 )
 def test_counts_of_one_magnitude_or_rates_agree(checkpoint, output):
     from mentalhospital_env.rewards.adjudication import _counts_differ
 
     assert _counts_differ(checkpoint, output) is None
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Wakes with nightmares most nights.", "I woke up from a nightmare once."),
+        ("Has cut her arms on two occasions.", "I've been cutting my arms most nights."),
+        ("Checks the locks every night.", "I went back to check the lock twice."),
+        ("He has nightmares most nights.", "I had a bad dream about it once, a few weeks after."),
+    ],
+)
+def test_an_episode_or_two_is_not_a_habit(checkpoint, output):
+    from mentalhospital_env.rewards.adjudication import amount_level_clash
+
+    assert amount_level_clash(checkpoint, output) is not None
+    assert statement_conflict(checkpoint, output) is not None
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Wakes with nightmares most nights.", "I have nightmares most nights, I've had one twice this week."),
+        ("Has cut her arms on two occasions.", "I've cut my arms twice."),
+        ("Wakes with nightmares most nights.", "Once I'm asleep the nightmares come, most nights."),
+        ("Checks the locks every night.", "I check the locks four or five times before bed."),  # more than two: left
+    ],
+)
+def test_a_habit_said_as_a_habit_or_episodes_as_episodes_agree(checkpoint, output):
+    from mentalhospital_env.rewards.adjudication import amount_level_clash
+
+    assert amount_level_clash(checkpoint, output) is None
 
 
 def test_a_drug_named_whole_differs_from_another():

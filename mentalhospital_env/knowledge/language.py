@@ -1200,6 +1200,7 @@ def _polarity_marks(text: str, window: int) -> frozenset[tuple[str, str, int]]:
 
 
 _NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
+_PERCENT = re.compile(r"\s*%|\s+per\s?cent\b")
 
 
 def quantities(text: str, window: int = 3) -> frozenset[tuple[float, str]]:
@@ -1234,6 +1235,7 @@ _QUANTITY_TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z]+(?:'[a-z]+)?")
 def _quantities(text: str, window: int) -> frozenset[tuple[float, str]]:
     cues = load_cues()
     low = text.lower().replace("\u2019", "'")
+    low = _PERCENT.sub(" percent ", low)  # "71%" and "71 per cent" are 71 of one unit, not of the word after
     low = _NUMBER.sub(lambda m: " " + m.group().replace(",", "") + " ", low)
     tokens = tuple(_QUANTITY_TOKEN.findall(low))
     number_words = _number_word_index()
