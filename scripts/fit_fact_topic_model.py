@@ -14,10 +14,10 @@ is sure the sentence does not answer it, a topic no cue word found is added wher
     python scripts/fit_fact_topic_model.py --estimate   # leave-one-record-out, and fitted -> the held-out split
     python scripts/fit_fact_topic_model.py --write      # fit on the fitting splits and write the shipped file
 
-Fitting data: ``fact_topics.jsonl``'s ``tune`` split and ``fact_topics_train31.jsonl`` (written and committed
-before any code of the filing ran on it). ``fact_topics.jsonl``'s ``heldout`` split (four records) is never
+Fitting data: ``fact_topics.jsonl``'s ``tune`` split, ``fact_topics_train31.jsonl`` and ``fact_topics_train32.jsonl``
+(342 sentences of ten more records; each written and committed before any code of the filing ran on it). ``fact_topics.jsonl``'s ``heldout`` split (four records) is never
 fitted on: ``--estimate`` measures it once, with thresholds chosen by leave-one-record-out on the fitting data
-alone. Files named *heldout31* are never read.
+alone. Files named *heldout3x* are never read.
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ from mentalhospital_env.patient.topic_model import FORMAT, fact_features, topic_
 from mentalhospital_env.patient.understanding import cue_topics_of_fact, file_fact, load_taxonomy
 
 DATA = ROOT / "benchmarks" / "data"
-FILES = ("fact_topics.jsonl", "fact_topics_train31.jsonl")
-FIT_SPLITS = ("tune", "train31")
+FILES = ("fact_topics.jsonl", "fact_topics_train31.jsonl", "fact_topics_train32.jsonl")
+FIT_SPLITS = ("tune", "train31", "train32")
 HELD_OUT_SPLIT = "heldout"
 OUT = ROOT / "mentalhospital_env" / "patient" / "data" / "fact_topic_model.json"
 #: regularisation and pruning as the utterance model's (scripts/fit_topic_model.py); features seen once are
@@ -48,7 +48,11 @@ MIN_COUNT = 1
 PRUNE = 0.1
 #: the thresholds tried by leave-one-record-out on the fitting data; the best by micro-F1 is shipped
 VETO_GRID = (0.0, 0.1, 0.2, 0.3, 0.4)
-ADD_GRID = (2.0, 0.9, 0.8, 0.7)
+#: the model adds no topic (2.0: never): with stop 32's data leave-one-record-out would add at 0.7 (micro-F1 0.742 against
+#: 0.736 for vetoes only), but an added topic puts a sentence into more answers, and on the patient exam the adds made
+#: 12 fine replies unnatural and 5 not answering (a referral sentence, filed under the chief complaint, tacked onto every
+#: opening reply: "I'm so ashamed. My family pushed me to see the doctor."); vetoes only left those replies as they were
+ADD_GRID = (2.0,)
 CONFIRM_ABOVE = 0.5
 #: topics never dropped from a sentence whose cue words found them: a risk the record mentions is never unfiled
 KEEP = ("suicide", "self_harm", "violence")
@@ -61,7 +65,7 @@ MIN_SUPPORT = 5
 def load() -> list[dict]:
     rows = []
     for name in FILES:
-        assert "heldout31" not in name
+        assert "heldout3" not in name and "held_out3" not in name
         for line in (DATA / name).read_text("utf-8").splitlines():
             if line.strip():
                 rows.append(json.loads(line))
@@ -158,10 +162,24 @@ def loro_filed(by_rec: dict, fit: list[dict], veto: float, add: float) -> list[s
     return out
 
 
+#: a topic the model may drop where its leave-one-record-out vetoes were right at least this often: a dropped topic
+#: costs an answer (a fact no question reaches) and a kept extra one rarely does, so a veto must be right about six times
+#: in seven. Stop 31 asked for no wrong veto at all (4 topics); with stop 32's 342 more sentences the estimate has
+#: enough vetoes to tell a topic whose vetoes are nearly always right (course: 12 right, 1 wrong) from one whose are
+#: not (energy: 3 right, 2 wrong)
+MIN_PRECISION = 0.85
+MIN_RIGHT = 2
+
+
 def reliable(by_rec: dict, fit: list[dict], veto: float, topics: list[str]) -> set[str]:
-    """The topics whose leave-one-record-out vetoes were right at least twice and wrong never: a dropped topic
-    costs an answer (a fact no question reaches), a kept extra one rarely does, so the model may overrule a cue
-    word only for topics where it has shown it can."""
+    """The topics whose leave-one-record-out vetoes were right at least ``MIN_RIGHT`` times and at least
+    ``MIN_PRECISION`` of the time: the model may overrule a cue word only for topics where it has shown it can."""
+    good, bad = veto_counts(by_rec, fit, veto)
+    return {t for t in topics if good.get(t, 0) >= MIN_RIGHT and good.get(t, 0) >= MIN_PRECISION * (good.get(t, 0) + bad.get(t, 0))}
+
+
+def veto_counts(by_rec: dict, fit: list[dict], veto: float) -> tuple[dict[str, int], dict[str, int]]:
+    """How often each topic's leave-one-record-out veto (a cue word's topic dropped) was right and wrong."""
     good: dict[str, int] = {}
     bad: dict[str, int] = {}
     for rec in sorted(by_rec):
@@ -170,7 +188,7 @@ def reliable(by_rec: dict, fit: list[dict], veto: float, topics: list[str]) -> s
         for r, after in zip(part, filed(part, probs, veto, 2.0, keep)):
             for t in set(r["cue"]) - after:
                 (good if t not in r["topics"] else bad)[t] = (good if t not in r["topics"] else bad).get(t, 0) + 1
-    return {t for t in topics if good.get(t, 0) >= 2 and not bad.get(t, 0)}
+    return good, bad
 
 
 def main() -> int:
@@ -194,7 +212,12 @@ def main() -> int:
     veto = veto if args.veto is None else args.veto
     add = add if args.add is None else args.add
     vetoable = reliable(by_rec, fit, veto, topics)
-    print(f"topics the model may drop (leave-one-record-out vetoes right at least twice, never wrong): {sorted(vetoable)}")
+    print(f"topics the model may drop (leave-one-record-out vetoes right at least {MIN_RIGHT} times and at least "
+          f"{MIN_PRECISION:.0%} of the time): {sorted(vetoable)}")
+    if args.estimate:
+        good, bad = veto_counts(by_rec, fit, veto)
+        print("  leave-one-record-out vetoes per topic, right/wrong: " + ", ".join(
+            f"{t} {good.get(t, 0)}/{bad.get(t, 0)}" for t in sorted(set(good) | set(bad), key=lambda t: -good.get(t, 0))))
     print(f"C={C}; chosen by leave-one-record-out micro-F1: veto_below={veto} add_above={add} confirm_above={CONFIRM_ABOVE}")
     if args.estimate:
         print("\nleave-one-record-out on the fitting data (each record filed by a model fitted on the others):")
@@ -226,10 +249,10 @@ def main() -> int:
         out = {
             "format": FORMAT,
             "_about": "fitted by scripts/fit_fact_topic_model.py --write on the hand-labelled record sentences of "
-                      f"benchmarks/data/fact_topics.jsonl (split tune) and fact_topics_train31.jsonl ({len(fit)} "
+                      f"benchmarks/data/fact_topics.jsonl (split tune), fact_topics_train31.jsonl and fact_topics_train32.jsonl ({len(fit)} "
                       f"sentences); L2 logistic regression per topic, C={C}; thresholds by leave-one-record-out; "
                       f"combine.keep: the risks, the topics with fewer than {MIN_SUPPORT} labelled sentences and those "
-                      "whose leave-one-record-out vetoes were not right at least twice and never wrong",
+                      f"whose leave-one-record-out vetoes were not right at least {MIN_RIGHT} times and {MIN_PRECISION:.0%} of the time",
             "topics": topics,
             "bias": [float(b) for b in model.b],
             "cue_features": True,

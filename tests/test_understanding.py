@@ -212,9 +212,10 @@ def test_the_interviews_own_business_repeats_no_lexicon_question():
 #: (lower-cased) an earlier set already holds word for word: stock clinic questions the writers wrote again ("Who do you
 #: live with?"). Every set from stop 22 on was written, labelled and committed before anything ran on it; a held-out set
 #: becomes development data at the stop after its figures are taken (heldout22 and heldout28 were read and tuned on,
-#: heldout29 and heldout30 are in the topic model's fitting since stop 31, with stop 31's training set; heldout31 was
-#: read at stop 32), and the newest (``interview_topics_heldout32``, written at stop 32 by a writer who read no code)
-#: is never fitted on. A change to a
+#: heldout29 and heldout30 are in the topic model's fitting since stop 31, with stop 31's training set, and
+#: ``interview_topics_heldout31``, written at stop 31 by a writer who read no code, since stop 32, once its figure was
+#: taken), and the newest (``interview_topics_heldout32``, written at stop 32 by a writer who read no code) is never
+#: fitted on. A change to a
 #: file is a new set and needs a new pin and a new note.
 TOPIC_SETS = [
     ("interview_topics", "5865f5011168ceab7a8bc7c7f337f2b0489852a62bc15b3d31a0b5d3965049e3", 840, 0),
@@ -257,23 +258,28 @@ def test_the_benchmark_reports_the_newest_held_out_topic_set_as_held_out():
 
 
 def test_the_topic_model_is_never_fitted_on_a_fresh_held_out_set(monkeypatch):
-    """The fitting script names no held-out set newer than the newest one read (stop 31's fresh set is measured by
-    others after the stop), and refuses one by name before opening it, whatever table it is put in."""
-    fit_path = ROOT / "scripts" / "fit_topic_model.py"
-    text = fit_path.read_text()
-    for fresh in ("heldout31", "held_out31", "heldout32"):
-        assert fresh not in text
+    """The fitting script names no held-out set newer than the newest one read (stop 32's fresh set is measured by
+    others after the stop), and refuses one before opening it, whatever table it is put in: by its number, and stop
+    32's by its name whatever the newest number read says."""
     sys.path.insert(0, str(ROOT / "scripts"))
     import fit_topic_model
 
-    assert fit_topic_model.NEWEST_READ == 30
-    assert not [f for f in fit_topic_model.SETS.values() if "heldout3" in f and f != "interview_topics_heldout30.jsonl"]
+    assert fit_topic_model.NEWEST_READ == 31
+    assert "interview_topics_heldout31.jsonl" in fit_topic_model.SETS.values()  # development data from stop 32
+    assert not [f for f in fit_topic_model.SETS.values() if "32" in f or "33" in f]
     # a fresh set slipped into the table is refused before any file is opened (the name points nowhere real)
-    monkeypatch.setitem(fit_topic_model.SETS, "fresh", "interview_topics_heldout31.jsonl")
     monkeypatch.setattr(fit_topic_model, "DATA", ROOT / "no-such-folder")
-    with pytest.raises(SystemExit, match="fresh held-out set"):
-        fit_topic_model.load("fresh")
-    monkeypatch.setitem(fit_topic_model.SETS, "fresh", "interview_topics_heldout30.jsonl")
+    for fresh in ("interview_topics_heldout32.jsonl", "interview_topics_held_out32.jsonl", "interview_topics_heldout33.jsonl"):
+        monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
+        with pytest.raises(SystemExit, match="fresh held-out set"):
+            fit_topic_model.load("fresh")
+    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 99)  # stop 32's set is refused by name, not by number alone
+    for fresh in ("interview_topics_heldout32.jsonl", "interview-topics-held-out32.jsonl"):
+        monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
+        with pytest.raises(SystemExit, match="fresh held-out set"):
+            fit_topic_model.load("fresh")
+    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 31)
+    monkeypatch.setitem(fit_topic_model.SETS, "fresh", "interview_topics_heldout31.jsonl")
     with pytest.raises(FileNotFoundError):  # a set already read passes the guard (and then needs its file)
         fit_topic_model.load("fresh")
 
