@@ -774,13 +774,18 @@ def _amounts_differ(c_amounts: frozenset, o_amounts: frozenset) -> str | None:
 
 
 @lru_cache(maxsize=1)
-def _drink_units():
+def _contrasts_json() -> dict:
+    """knowledge/data/contrasts.json as read from the package, once: every reading of opposites, amounts and counts
+    below takes its block from here."""
     import json
     from importlib import resources
 
-    raw = json.loads(
-        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
-    )["drink_units"]
+    return json.loads(resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _drink_units():
+    raw = _contrasts_json()["drink_units"]
     # keyed by the stem of the word and of its plurals, as quantities() reads the unit ("glasses" stems to "glass",
     # "glass" to "glas")
     drinks = {
@@ -831,12 +836,7 @@ def _alcohol_differs(c_amounts: frozenset, o_amounts: frozenset) -> str | None:
 def _count_words():
     """contrasts.json's ``counts``: the stems counted as drinks and as times, the count words without a number,
     the words after which such a word counts nothing, and the ratio."""
-    import json
-    from importlib import resources
-
-    raw = json.loads(
-        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
-    )["counts"]
+    raw = _contrasts_json()["counts"]
     return (
         frozenset(word_key(stem(w)) for w in raw["drink_words"]),
         frozenset(word_key(stem(w)) for w in raw["time_words"]),
@@ -874,12 +874,7 @@ def bare_counts(text: str) -> dict[str, tuple[float, float]]:
 @lru_cache(maxsize=1)
 def _count_periods() -> frozenset[str]:
     """contrasts.json's ``counts.rate_periods``: after "once a" / "twice an", the words that make a rate."""
-    import json
-    from importlib import resources
-
-    raw = json.loads(
-        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
-    )["counts"]
+    raw = _contrasts_json()["counts"]
     return frozenset(raw["rate_periods"])
 
 
@@ -924,12 +919,7 @@ def _knowledge_names() -> tuple[tuple[tuple[str, ...], ...], dict[tuple[str, ...
             if key:
                 names.setdefault(key, f"drug:{drug.name.lower()}")
     # short and lay names the knowledge base does not hold ("bipolar", "manic depression": contrasts.json)
-    import json
-    from importlib import resources
-
-    extra = json.loads(
-        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
-    ).get("disorder_names", {}).get("names", {})
+    extra = _contrasts_json().get("disorder_names", {}).get("names", {})
     for name, category in extra.items():
         key = tuple(stem(t) for t in tokenize(name))
         if key:
@@ -948,24 +938,14 @@ def knowledge_named(text: str) -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def _drug_endings() -> tuple[str, ...]:
-    import json
-    from importlib import resources
-
-    raw = json.loads(
-        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
-    )
+    raw = _contrasts_json()
     return tuple(raw.get("drug_stems", {}).get("endings", ()))
 
 
 @lru_cache(maxsize=1)
 def _drug_names() -> frozenset[str]:
     """contrasts.json's ``drug_stems.names``: whole names of drugs no ending marks."""
-    import json
-    from importlib import resources
-
-    raw = json.loads(
-        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
-    )
+    raw = _contrasts_json()
     return frozenset(w.lower() for w in raw.get("drug_stems", {}).get("names", ()))
 
 
@@ -1309,12 +1289,7 @@ def _contrasts():
     """The contrast data, stemmed once: contraries as (a phrases, b phrases), the flip cues, the phrases of each
     frequency level with the level they mark, the excessive count of times a day, the intensity levels' phrases,
     and the substance words that make intensity count."""
-    import json
-    from importlib import resources
-
-    raw = json.loads(
-        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
-    )
+    raw = _contrasts_json()
 
     def phrases(words):
         out = {tuple(stems_of(w)) for w in words}
@@ -1413,24 +1388,14 @@ def contrary_clash(checkpoint: str, output: str) -> str | None:
 
 @lru_cache(maxsize=None)
 def _contrast_about(n: int) -> str:
-    import json
-    from importlib import resources
-
-    raw = json.loads(
-        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
-    )
+    raw = _contrasts_json()
     return raw["contraries"][n]["about"]
 
 
 @lru_cache(maxsize=1)
 def _frequency_words() -> dict[str, int]:
     """contrasts.json's frequency adverbs read as written ("monthly"), with their levels."""
-    import json
-    from importlib import resources
-
-    raw = json.loads(
-        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
-    )
+    raw = _contrasts_json()
     return {w.lower(): int(v) for w, v in raw["frequency"].get("words", {}).items()}
 
 
@@ -1504,24 +1469,14 @@ def _episodes_against_habit(
 @lru_cache(maxsize=1)
 def _episode_limits() -> tuple[int, float]:
     """contrasts.json's ``counts``: the lowest frequency level read as a habit and the most times read as episodes."""
-    import json
-    from importlib import resources
-
-    raw = json.loads(
-        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
-    )["counts"]
+    raw = _contrasts_json()["counts"]
     return int(raw["habit_level"]), float(raw["episode_max"])
 
 
 @lru_cache(maxsize=1)
 def _condition_groups() -> tuple[tuple[tuple[str, ...], ...], dict[tuple[str, ...], int]]:
     """contrasts.json's ``conditions``: every naming phrase, stemmed, longest first, and its group."""
-    import json
-    from importlib import resources
-
-    raw = json.loads(
-        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
-    )["conditions"]["groups"]
+    raw = _contrasts_json()["conditions"]["groups"]
     table = {tuple(stems_of(w)): n for n, group in enumerate(raw) for w in group if stems_of(w)}
     return tuple(sorted(table, key=len, reverse=True)), table
 
@@ -1548,12 +1503,7 @@ def condition_clash(checkpoint: str, output: str) -> str | None:
 def _when_data():
     """contrasts.json's ``when`` block, ready to read: units in days, spans of bare plurals and vague counts,
     the fixed points ("last month") as stemless token tuples, the duration markers, the ratio."""
-    import json
-    from importlib import resources
-
-    raw = json.loads(
-        resources.files("mentalhospital_env.knowledge").joinpath("data/contrasts.json").read_text("utf-8")
-    )["when"]
+    raw = _contrasts_json()["when"]
     return (
         {k: float(v) for k, v in raw["units_in_days"].items()},
         tuple(float(x) for x in raw["bare_plural"]),
