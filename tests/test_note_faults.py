@@ -694,6 +694,11 @@ def test_a_risk_the_patient_told_that_the_risk_section_leaves_out(hw):
     assert told(named) == []
     # a note without headings is not read for it (its missing structure already costs it)
     assert [f for f in _faults(case, "Low mood, took tablets today, punched a teacher.", turns=turns) if f.kind == "told_risk_omitted"] == []
+    # a note under headings with no risk section at all leaves out every told risk (stop 32: a psychotic depression's
+    # note scored higher with its risk assessment dropped), however few headings it keeps
+    headed = "Chief complaint: low mood.\nHistory of present illness: Low mood for months; took tablets today."
+    assert told(headed) == told(headed.split("\n")[0]) == ["violence"]  # the overdose is the record's main risk, faulted as such
+    assert [f.text for f in _faults(case, headed, turns=turns) if f.kind == "main_risk_omitted"]
 
 
 def test_a_family_history_asked_and_answered_wants_its_heading(hw):

@@ -592,6 +592,20 @@ def _without_disorder_names(text: str) -> str:
     return " ".join(t for i, t in enumerate(tokens) if i not in drop)
 
 
+def _deranged(name: str, result: str, kinds: Any) -> bool:
+    conf = _data()["result_interpretation"]
+    if (kinds or {}).get(name.lower()) not in conf["kinds"]:
+        return False
+    flags = "|".join(re.escape(f) for f in conf["flags"])
+    return len(re.findall(rf"\((?:{flags})\b", result, flags=re.IGNORECASE)) >= conf.get("min_flagged", 1)
+
+
+def deranged(name: str, result: str, case: Any) -> bool:
+    """Whether the case's result ``name`` is a deranged panel a note must read (:func:`results_uninterpreted`)."""
+    kinds = {str(e.name).lower(): str(getattr(e, "kind", "") or "") for e in getattr(case, "exams", ()) or ()}
+    return _deranged(name, result, kinds)
+
+
 def results_uninterpreted(view: NoteView) -> list[NoteFault]:
     """Each laboratory or physical result on file with at least ``min_flagged`` values flagged abnormal
     (``result_interpretation``: a deranged panel) that the note's own prose never reads: not outside its listing of
@@ -611,9 +625,7 @@ def results_uninterpreted(view: NoteView) -> list[NoteFault]:
     flags = "|".join(re.escape(f) for f in conf["flags"])
     out = []
     for name, result in view.results:
-        if kinds.get(name.lower()) not in conf["kinds"]:
-            continue
-        if len(re.findall(rf"\((?:{flags})\b", result, flags=re.IGNORECASE)) < conf.get("min_flagged", 1):
+        if not _deranged(name, result, kinds):
             continue  # one value out of range (a potassium of 3.1) is read at a glance; a deranged panel is not
         flagged = re.findall(rf"([A-Za-z][A-Za-z0-9 :]*?)\s+[\d.<>]+[^,;()]*\((?:{flags})\b", result, flags=re.IGNORECASE)
         words = {t.lower() for t in tokenize(name)} | {t.lower() for f in flagged for t in tokenize(f)}
@@ -976,13 +988,24 @@ def _structured(view: NoteView) -> bool:
     return len(core & set(view.sections)) >= int(conf.get("structured_min_core", 4))
 
 
+def _headed(view: NoteView) -> bool:
+    """A note with at least one heading (prose with none is read as ``untitled``)."""
+    return bool(set(view.sections) - {"untitled"})
+
+
 def told_risk_omitted(view: NoteView) -> list[NoteFault]:
     """A risk the patient told in the encounter (``told_risks``: a finding the replies affirm, passive death wishes, a
     teacher punched) that the note's risk section does not name in any of its words, when the record's risk does
-    not already fault it (:func:`main_risk_omitted`). Stop 29 (issue 15): a supervisor fails a note whose risk
-    section records only denials beside "I punched a teacher"."""
+    not already fault it (:func:`main_risk_omitted`); a note under headings with no risk section leaves out each one.
+    Stop 29 (issue 15): a supervisor fails a note whose risk section records only denials beside "I punched a
+    teacher"."""
     risk_text = view.sections.get("risk_assessment")
-    if risk_text is None or not _structured(view):
+    if risk_text is None and _headed(view):
+        # a note under headings with no risk section at all leaves out every risk the patient told, however few its
+        # other sections (a psychotic depression's note without its risk assessment is a major omission, not a
+        # lesser note; stop 32)
+        risk_text = ""
+    elif risk_text is None or not _structured(view):
         return []
     faulted = {kind["name"] for kind in main_risks(view.risk_lines + view.history_risk_lines) if not _names(risk_text, kind["note"])}
     out = []
@@ -997,8 +1020,9 @@ def told_risk_omitted(view: NoteView) -> list[NoteFault]:
 def asked_history_omitted(view: NoteView) -> list[NoteFault]:
     """A history the doctor asked for and the patient answered (``asked_history``: family, medical, past psychiatric
     history, allergies, by the question's words) that a note written under headings gives no heading of its own: the
-    family history that was asked and is absent (a supervisor's fault, stop 28, three of six notes)."""
-    if not _structured(view):
+    family history that was asked and is absent (a supervisor's fault, stop 28, three of six notes). Any heading makes
+    a note one written under headings (:func:`_headed`): a note that drops more of its headings must not escape it."""
+    if not _headed(view):
         return []
     conf = _data().get("asked_history", {})
     negative = set(conf.get("negative_replies", ()))
