@@ -721,3 +721,28 @@ def test_a_family_history_asked_and_answered_wants_its_heading(hw):
 def test_a_chief_complaint_that_is_not_the_patients_words_is_a_label(hw):
     note = GOOD_040.replace('"I took 14 ibuprofen tablets at school."', "overdose (not in the patient's own words).")
     assert [f.kind for f in _faults(hw["hw-040"], note)] == ["chief_complaint"]
+
+
+@pytest.mark.parametrize(
+    "reply, fault",
+    [
+        ("My mood's terrible, I'd say.", True),
+        ("When I stop I get mad dreams and I'm in a foul mood.", True),
+        ("Stressed, I suppose.", True),
+        ("Don't know.", False),
+        ("That's... hard. Can we come back to it?", False),
+        ("Where do I start... No idea, sorry.", False),
+    ],
+)
+def test_a_mood_recorded_as_not_described_when_the_patient_gave_one(hw, reply, fault):
+    """Stop 32 (issue 15): 'Mood not described' beside 'My mood's terrible' is a misrecorded mental state; beside a
+    non-answer it is what happened. The fault costs Qual."""
+    case = hw["hw-040"]
+    turns = (Turn("How has your mood been over the past few weeks?", reply),)
+    note = GOOD_040.replace("Mental status examination:", "Mental status examination: Mood not described.")
+    kinds = [f.kind for f in _faults(case, note, turns=turns)]
+    assert kinds.count("mood_unrecorded") == int(fault)
+    assert "mood_unrecorded" not in [f.kind for f in _faults(case, GOOD_040, turns=turns)]
+    judge = OfflineJudge(dimensions=("note_quality",))
+    scores = [judge.score(case, Chart(note=n, turns=turns))["note_quality"] for n in (GOOD_040, note)]
+    assert (scores[1] < scores[0]) if fault else (scores[1] <= scores[0])

@@ -144,6 +144,7 @@ KINDS = (
     "psychosis_invented",
     "told_risk_omitted",
     "asked_history_omitted",
+    "mood_unrecorded",
 )
 
 _QUOTE = re.compile(r'["\u201c]([^"\u201d]{2,600})["\u201d]')
@@ -826,6 +827,30 @@ def misfiled_mood(view: NoteView) -> list[NoteFault]:
     return out
 
 
+def mood_unrecorded(view: NoteView) -> list[NoteFault]:
+    """A note that records the mood as not described (``mood_unrecorded`` ``note``: "Mood not described") though the
+    patient gave one: a reply sentence that speaks of their mood with a mood word ("My mood's terrible, I'd say", "I'm
+    in a foul mood"), or an answer to a question about mood (``questions``) whose first sentence holds a mood word
+    ("Stressed, I suppose."). The mood words are ``mood_quote`` ``words`` and ``mood_unrecorded`` ``more_words``. Stop
+    32: a supervisor marked 'Mood not described' beside 'terrible', 'alright', 'fantastic' and 'okay' in four of
+    thirteen notes of held_out31 (and six more of the earlier slices carry it). One fault per note."""
+    conf = _data()["mood_unrecorded"]
+    if not any(_names(view.note, [phrase]) for phrase in conf["note"]):
+        return []
+    words = [stem(w) for w in _data()["mood_quote"]["words"] + conf["more_words"] if stem(w) != "mood"]
+
+    def moody(sentence: str) -> bool:
+        return any(stem(t).startswith(w) for t in tokenize(sentence) for w in words)
+
+    for doctor, patient in view.turns:
+        sentences = [x for x in re.split(r"(?<=[.!?])\s+", patient or "") if x.strip()]
+        said = any(_names(x, ["mood"]) and moody(x) for x in sentences)
+        asked = bool(sentences) and _names(doctor or "", conf["questions"]) and moody(sentences[0])
+        if said or asked:
+            return [NoteFault("mood_unrecorded", "mental_status_exam", (patient or "")[:80])]
+    return []
+
+
 def _keyword_list(sentence: str) -> bool:
     """Whether ``sentence`` (quotes removed) is a list of terms rather than a sentence (``symptom_list``): at least
     ``min_items_semicolon`` items parted by semicolons, or ``min_items`` by commas and a final "and", every item after the first at most
@@ -1060,6 +1085,7 @@ NOTE_FAULTS: tuple[Callable[[NoteView], list[NoteFault]], ...] = (
     child_history_missing,
     told_risk_omitted,
     asked_history_omitted,
+    mood_unrecorded,
 )
 """The rubric: each function finds one kind of fault."""
 
