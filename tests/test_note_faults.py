@@ -746,3 +746,14 @@ def test_a_mood_recorded_as_not_described_when_the_patient_gave_one(hw, reply, f
     judge = OfflineJudge(dimensions=("note_quality",))
     scores = [judge.score(case, Chart(note=n, turns=turns))["note_quality"] for n in (GOOD_040, note)]
     assert (scores[1] < scores[0]) if fault else (scores[1] <= scores[0])
+
+
+def test_an_abuse_the_patient_disclosed_and_the_note_records_nowhere(hw):
+    """Stop 32 (issue 15): a boy of 13 disclosed physical abuse at home ("Not long after physical abuse at home.") and
+    the note recorded it nowhere: a told risk omitted; recorded under the personal history, it is recorded."""
+    case = hw["hw-040"]
+    turns = (Turn("Has anything like that happened to you?", "Not long after physical abuse at home."),)
+    told = lambda note: [f.text for f in _faults(case, note, turns=turns) if f.kind == "told_risk_omitted"]  # noqa: E731
+    assert "abuse disclosed" in told(GOOD_040)
+    recorded = GOOD_040.replace("Mental status examination:", "Personal history: discloses physical abuse at home.\nMental status examination:")
+    assert "abuse disclosed" not in told(recorded)

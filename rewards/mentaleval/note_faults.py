@@ -1037,7 +1037,10 @@ def told_risk_omitted(view: NoteView) -> list[NoteFault]:
     for told in _data().get("told_risks", {}).get("kinds", []):
         if told.get("risk_kind") in faulted:
             continue  # main_risk_omitted has it
-        if set(told["findings"]) & view.affirmed and not _names(risk_text, told["note"]):
+        # an abuse the patient disclosed is recorded wherever the note tells it (the personal history); a risk to self
+        # or others belongs in the risk section
+        where = view.note if told.get("where") == "note" else risk_text
+        if set(told["findings"]) & view.affirmed and not _names(where, told["note"]):
             out.append(NoteFault("told_risk_omitted", "risk_assessment", told["name"]))
     return out
 
