@@ -757,3 +757,19 @@ def test_an_abuse_the_patient_disclosed_and_the_note_records_nowhere(hw):
     assert "abuse disclosed" in told(GOOD_040)
     recorded = GOOD_040.replace("Mental status examination:", "Personal history: discloses physical abuse at home.\nMental status examination:")
     assert "abuse disclosed" not in told(recorded)
+
+
+def test_a_manias_reduced_need_for_sleep_told_and_left_out():
+    """Stop 32 (issue 15): 'Maybe three hours a night, and I'm not tired at all' left out of a mania's note is a central
+    feature omitted; the note that tells it in any of its words is not faulted."""
+    case = _record("test-v2-0094")  # a manic episode of bipolar disorder
+    turns = (Turn("How is your energy through the day?", "Maybe three hours a night, and I'm not tired at all."),)
+    note = (
+        "Chief complaint: \"I've got so much to say.\"\nHistory of present illness: A week of elevated mood, pressured speech "
+        "and racing thoughts; he stopped lithium a few weeks ago.{sleep}\nMental status examination: Mood elevated. Speech "
+        "pressured.\nAssessment: Bipolar disorder, current episode manic without psychotic features."
+    )
+    what = lambda n: [f.text for f in _faults(case, n, turns=turns) if "need for sleep" in f.text]  # noqa: E731
+    assert len(what(note.format(sleep=""))) == 1
+    assert what(note.format(sleep=" He sleeps three hours a night and is not tired.")) == []
+    assert what(note.format(sleep=" Reduced need for sleep.")) == []
