@@ -773,3 +773,20 @@ def test_a_manias_reduced_need_for_sleep_told_and_left_out():
     assert len(what(note.format(sleep=""))) == 1
     assert what(note.format(sleep=" He sleeps three hours a night and is not tired.")) == []
     assert what(note.format(sleep=" Reduced need for sleep.")) == []
+
+
+@pytest.mark.parametrize(
+    "item, misfiled",
+    [
+        ("Sleep: asked, answered about drinking instead.", False),
+        ("Sleep: asked, no direct answer.", False),
+        ('Sleep: "I drink half a bottle of vodka."', True),
+        ('Sleep: "I sleep badly, maybe four hours."', False),
+    ],
+)
+def test_an_item_the_note_marks_unanswered_is_not_misfiled(hw, item, misfiled):
+    """Stop 32 (issue 15): 'Sleep: asked, answered about drinking instead.' tells the gap (a supervisor credited it);
+    the drinking quoted under Sleep is the answer to another question."""
+    note = GOOD_040.replace("Mental status examination:", f"Personal history: {item}\nMental status examination:")
+    faults = [f for f in _faults(hw["hw-040"], note) if f.kind == "misfiled_answer" and f.text.startswith("Sleep")]
+    assert bool(faults) == misfiled

@@ -775,11 +775,14 @@ def misfiled_answers(view: NoteView) -> list[NoteFault]:
     """A labelled item ("Marital status: ...", ``labelled_answers``) whose text holds none of its topic's words and
     is no bare denial: the answer to another question ("Marital status: \"As I said, I was an only child.\""); or one
     that holds a word of another topic and none that says its own (``labelled_other_topic``: "Marital status: \"I rent
-    a flat with my partner near his family.\"" is where he lives)."""
+    a flat with my partner near his family.\"" is where he lives). An item the note marks unanswered (``labelled_unanswered``:
+    "Sleep: asked, answered about drinking instead.") is the gap told, not an answer misfiled."""
     table = {k.lower(): [stem(w) for w in v] for k, v in _data()["labelled_answers"].items()}
     others = {k.lower(): {part: [stem(w) for w in words] for part, words in v.items()} for k, v in _data()["labelled_other_topic"].items()}
     denials = set(_data()["denial_words"])
     patterns = {k.lower(): re.compile(v, re.IGNORECASE) for k, v in _data().get("labelled_patterns", {}).items() if not k.startswith("_")}
+    flagged = _data().get("labelled_unanswered", {}).get("pattern")
+    unanswered = re.compile(flagged, re.IGNORECASE) if flagged else None
     out = []
     for section, text in view.sections.items():
         marks = list(_LABEL.finditer(text))
@@ -792,6 +795,8 @@ def misfiled_answers(view: NoteView) -> list[NoteFault]:
             tokens = tokenize(re.sub(r"^[\"\u201c]?\s*(?:as i said|like i said|like i mentioned|as i mentioned)[, ]*", "", answer, flags=re.I))
             if not tokens or tokens[0] in denials:
                 continue
+            if unanswered is not None and unanswered.search(answer):
+                continue  # the note says the question went unanswered ("Sleep: asked, answered about drinking instead.")
             stems_ = [stem(t) for t in tokens]
             other = others.get(label)
             pattern = patterns.get(label)
