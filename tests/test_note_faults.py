@@ -697,8 +697,11 @@ def test_a_risk_the_patient_told_that_the_risk_section_leaves_out(hw):
     # a note under headings with no risk section at all leaves out every told risk (stop 32: a psychotic depression's
     # note scored higher with its risk assessment dropped), however few headings it keeps
     headed = "Chief complaint: low mood.\nHistory of present illness: Low mood for months; took tablets today."
-    assert told(headed) == told(headed.split("\n")[0]) == ["violence"]  # the overdose is the record's main risk, faulted as such
+    assert told(headed) == ["suicidal thoughts", "violence"]
+    assert told(headed.split("\n")[0]) == ["violence"]  # no word of the overdose: the record's main risk, faulted as such
     assert [f.text for f in _faults(case, headed, turns=turns) if f.kind == "main_risk_omitted"]
+    # risk folded into the history is recorded there
+    assert told(headed + " Punched a teacher last term; would rather not wake up.") == []
 
 
 def test_a_family_history_asked_and_answered_wants_its_heading(hw):

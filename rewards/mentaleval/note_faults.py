@@ -1031,10 +1031,10 @@ def told_risk_omitted(view: NoteView) -> list[NoteFault]:
     teacher"."""
     risk_text = view.sections.get("risk_assessment")
     if risk_text is None and _headed(view):
-        # a note under headings with no risk section at all leaves out every risk the patient told, however few its
-        # other sections (a psychotic depression's note without its risk assessment is a major omission, not a
-        # lesser note; stop 32)
-        risk_text = ""
+        # a note under headings with no risk section leaves out every risk the patient told that no other section of
+        # its history or mental state records, however few its sections (a psychotic depression's note without its
+        # risk assessment is a major omission, not a lesser note; risk folded into the history is recorded: stop 32)
+        risk_text = " ".join(text for key, text in view.sections.items() if key != "plan")
     elif risk_text is None or not _structured(view):
         return []
     faulted = {kind["name"] for kind in main_risks(view.risk_lines + view.history_risk_lines) if not _names(risk_text, kind["note"])}
