@@ -34,6 +34,9 @@ the encounter) and returns the faults it finds; :data:`NOTE_FAULTS` is the rubri
   a PTSD, the binges and weight gain of a binge eating disorder, compensatory behaviour present or absent).
 * :func:`results_uninterpreted`: a deranged laboratory panel listed and read nowhere (LDL 7.1 in a binge eating
   disorder).
+* :func:`mood_unrecorded`: "Mood not described" though the patient gave a mood ("My mood's terrible").
+* :func:`told_risk_omitted`: a risk the patient told (a death wish, a punched teacher, an abuse disclosed) that the risk
+  section leaves out; a note under headings with none leaves out each one its other sections do not record.
 
 Denials that what the patient said contradicts ("Denies insomnia" beside "can't get to sleep before 2 a.m.") are
 note-precision errors (:mod:`.precision`), which cap Qual. on their own.
