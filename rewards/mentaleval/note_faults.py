@@ -837,9 +837,10 @@ def misfiled_mood(view: NoteView) -> list[NoteFault]:
 
 def mood_unrecorded(view: NoteView) -> list[NoteFault]:
     """A note that records the mood as not described (``mood_unrecorded`` ``note``: "Mood not described") though the
-    patient gave one: a reply sentence that speaks of their mood with a mood word ("My mood's terrible, I'd say", "I'm
-    in a foul mood"), or an answer to a question about mood (``questions``) whose first sentence holds a mood word
-    ("Stressed, I suppose."). The mood words are ``mood_quote`` ``words`` and ``mood_unrecorded`` ``more_words``. Stop
+    patient gave one in answer to a question about mood (``questions``): a sentence of the answer that speaks of their
+    mood with a mood word ("My mood's terrible, I'd say", "I'm in a foul mood"), or its first sentence holding a mood
+    word ("Stressed, I suppose."), neither told of the past (``past``: "I had one previous episode of low mood at 52").
+    The mood words are ``mood_quote`` ``words`` and ``mood_unrecorded`` ``more_words``. Stop
     32: a supervisor marked 'Mood not described' beside 'terrible', 'alright', 'fantastic' and 'okay' in four of
     thirteen notes of held_out31 (and six more of the earlier slices carry it). One fault per note."""
     conf = _data()["mood_unrecorded"]
@@ -850,11 +851,19 @@ def mood_unrecorded(view: NoteView) -> list[NoteFault]:
     def moody(sentence: str) -> bool:
         return any(stem(t).startswith(w) for t in tokenize(sentence) for w in words)
 
+    from mentalhospital_env.knowledge.language import time_frame
+
     for doctor, patient in view.turns:
-        sentences = [x for x in re.split(r"(?<=[.!?])\s+", patient or "") if x.strip()]
+        if not _names(doctor or "", conf["questions"]):
+            continue
+        # a past episode ("I had one previous episode of low mood at 52") is history, not the mood now
+        sentences = [
+            x for x in re.split(r"(?<=[.!?])\s+", patient or "")
+            if x.strip() and time_frame(x) != "past" and not _names(x, conf["past"])
+        ]
         said = any(_names(x, ["mood"]) and moody(x) for x in sentences)
-        asked = bool(sentences) and _names(doctor or "", conf["questions"]) and moody(sentences[0])
-        if said or asked:
+        first = bool(sentences) and sentences[0] == re.split(r"(?<=[.!?])\s+", (patient or "").strip())[0]
+        if said or (first and moody(sentences[0])):
             return [NoteFault("mood_unrecorded", "mental_status_exam", (patient or "")[:80])]
     return []
 
