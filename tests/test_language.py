@@ -112,6 +112,9 @@ def test_pseudo_negations_do_not_negate():
     assert not is_negated("not only low but anxious too")
     assert not is_negated("She cannot bear sock seams or labels")
     assert is_negated("I do not feel low")
+    # a time phrase is no denial (stop 32: "Not long after physical abuse at home." read as a denial of the abuse)
+    assert not is_negated("Not long after physical abuse at home")
+    assert not is_negated("not long ago I started hearing voices")
 
 
 def test_a_lay_phrase_that_starts_with_the_cue_is_not_negated():

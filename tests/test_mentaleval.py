@@ -409,18 +409,7 @@ def test_note_faults_ladder_reaches_the_main_risk_and_every_judge_is_monotone_on
 #: assessment dropped than kept (2.03 -> 2.62: the section's claims cost more in note precision than its absence), and
 #: case-0002 (GAD) keeps Qual 5.0 with "suicidal ideation reported" added after the patient denied it. Strict: the
 #: mark fails the run as soon as the judge is mended, so the mark must then go.
-JUDGE_LADDER_FAULTS = {0: "risk section dropped scores higher", 1: "a denied suicidal ideation asserted costs nothing"}
-
-
-@pytest.mark.parametrize(
-    "index",
-    [
-        pytest.param(i, marks=pytest.mark.xfail(strict=True, reason=JUDGE_LADDER_FAULTS[i]))
-        if i in JUDGE_LADDER_FAULTS
-        else i
-        for i in range(6)
-    ],
-)
+@pytest.mark.parametrize("index", range(6))
 def test_offline_judge_is_monotone_on_the_ladders_of_generated_cases(index):
     """Ladders written from synthetic cases of many disorders (not only the calibration case)."""
     from mentalhospital_env.rewards.mentaleval.ladders import build_ladders, check_judge, exemplary_chart

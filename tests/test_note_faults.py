@@ -694,6 +694,14 @@ def test_a_risk_the_patient_told_that_the_risk_section_leaves_out(hw):
     assert told(named) == []
     # a note without headings is not read for it (its missing structure already costs it)
     assert [f for f in _faults(case, "Low mood, took tablets today, punched a teacher.", turns=turns) if f.kind == "told_risk_omitted"] == []
+    # a note under headings with no risk section at all leaves out every told risk (stop 32: a psychotic depression's
+    # note scored higher with its risk assessment dropped), however few headings it keeps
+    headed = "Chief complaint: low mood.\nHistory of present illness: Low mood for months; took tablets today."
+    assert told(headed) == ["suicidal thoughts", "violence"]
+    assert told(headed.split("\n")[0]) == ["violence"]  # no word of the overdose: the record's main risk, faulted as such
+    assert [f.text for f in _faults(case, headed, turns=turns) if f.kind == "main_risk_omitted"]
+    # risk folded into the history is recorded there
+    assert told(headed + " Punched a teacher last term; would rather not wake up.") == []
 
 
 def test_a_family_history_asked_and_answered_wants_its_heading(hw):
@@ -716,3 +724,72 @@ def test_a_family_history_asked_and_answered_wants_its_heading(hw):
 def test_a_chief_complaint_that_is_not_the_patients_words_is_a_label(hw):
     note = GOOD_040.replace('"I took 14 ibuprofen tablets at school."', "overdose (not in the patient's own words).")
     assert [f.kind for f in _faults(hw["hw-040"], note)] == ["chief_complaint"]
+
+
+@pytest.mark.parametrize(
+    "reply, fault",
+    [
+        ("My mood's terrible, I'd say.", True),
+        ("When I stop I get mad dreams and I'm in a foul mood.", True),
+        ("Stressed, I suppose.", True),
+        ("Don't know.", False),
+        ("That's... hard. Can we come back to it?", False),
+        ("Where do I start... No idea, sorry.", False),
+    ],
+)
+def test_a_mood_recorded_as_not_described_when_the_patient_gave_one(hw, reply, fault):
+    """Stop 32 (issue 15): 'Mood not described' beside 'My mood's terrible' is a misrecorded mental state; beside a
+    non-answer it is what happened. The fault costs Qual."""
+    case = hw["hw-040"]
+    turns = (Turn("How has your mood been over the past few weeks?", reply),)
+    note = GOOD_040.replace("Mental status examination:", "Mental status examination: Mood not described.")
+    kinds = [f.kind for f in _faults(case, note, turns=turns)]
+    assert kinds.count("mood_unrecorded") == int(fault)
+    assert "mood_unrecorded" not in [f.kind for f in _faults(case, GOOD_040, turns=turns)]
+    judge = OfflineJudge(dimensions=("note_quality",))
+    scores = [judge.score(case, Chart(note=n, turns=turns))["note_quality"] for n in (GOOD_040, note)]
+    assert (scores[1] < scores[0]) if fault else (scores[1] <= scores[0])
+
+
+def test_an_abuse_the_patient_disclosed_and_the_note_records_nowhere(hw):
+    """Stop 32 (issue 15): a boy of 13 disclosed physical abuse at home ("Not long after physical abuse at home.") and
+    the note recorded it nowhere: a told risk omitted; recorded under the personal history, it is recorded."""
+    case = hw["hw-040"]
+    turns = (Turn("Has anything like that happened to you?", "Not long after physical abuse at home."),)
+    told = lambda note: [f.text for f in _faults(case, note, turns=turns) if f.kind == "told_risk_omitted"]  # noqa: E731
+    assert "abuse disclosed" in told(GOOD_040)
+    recorded = GOOD_040.replace("Mental status examination:", "Personal history: discloses physical abuse at home.\nMental status examination:")
+    assert "abuse disclosed" not in told(recorded)
+
+
+def test_a_manias_reduced_need_for_sleep_told_and_left_out():
+    """Stop 32 (issue 15): 'Maybe three hours a night, and I'm not tired at all' left out of a mania's note is a central
+    feature omitted; the note that tells it in any of its words is not faulted."""
+    case = _record("test-v2-0094")  # a manic episode of bipolar disorder
+    turns = (Turn("How is your energy through the day?", "Maybe three hours a night, and I'm not tired at all."),)
+    note = (
+        "Chief complaint: \"I've got so much to say.\"\nHistory of present illness: A week of elevated mood, pressured speech "
+        "and racing thoughts; he stopped lithium a few weeks ago.{sleep}\nMental status examination: Mood elevated. Speech "
+        "pressured.\nAssessment: Bipolar disorder, current episode manic without psychotic features."
+    )
+    what = lambda n: [f.text for f in _faults(case, n, turns=turns) if "need for sleep" in f.text]  # noqa: E731
+    assert len(what(note.format(sleep=""))) == 1
+    assert what(note.format(sleep=" He sleeps three hours a night and is not tired.")) == []
+    assert what(note.format(sleep=" Reduced need for sleep.")) == []
+
+
+@pytest.mark.parametrize(
+    "item, misfiled",
+    [
+        ("Sleep: asked, answered about drinking instead.", False),
+        ("Sleep: asked, no direct answer.", False),
+        ('Sleep: "I drink half a bottle of vodka."', True),
+        ('Sleep: "I sleep badly, maybe four hours."', False),
+    ],
+)
+def test_an_item_the_note_marks_unanswered_is_not_misfiled(hw, item, misfiled):
+    """Stop 32 (issue 15): 'Sleep: asked, answered about drinking instead.' tells the gap (a supervisor credited it);
+    the drinking quoted under Sleep is the answer to another question."""
+    note = GOOD_040.replace("Mental status examination:", f"Personal history: {item}\nMental status examination:")
+    faults = [f for f in _faults(hw["hw-040"], note) if f.kind == "misfiled_answer" and f.text.startswith("Sleep")]
+    assert bool(faults) == misfiled

@@ -267,3 +267,18 @@ def test_a_passing_thought_crossing_the_mind_answers_the_suicide_question(opener
     harm = "Have you ever hurt yourself on purpose, for example by cutting or taking an overdose?"
     assert "self_harm" not in read_reply(harm, reply).affirmed
     assert "self_harm" not in omitted_findings(case, _chart("Presenting complaint: low mood.", (harm, reply)))
+
+
+def test_a_note_quoting_the_patient_in_the_first_person_still_speaks_of_him():
+    """Stop 32: a note quoting the patient ("Honestly, I keep making mistakes") read its own "he" as someone else, so
+    "suicidal ideation reported" after he denied it cost nothing."""
+    turns = (Turn("Do you have thoughts of suicide?", "No."),)
+    quoted = 'History of present illness: He explains: "Honestly, I keep making mistakes." He reports suicidal ideation.'
+    for note in (quoted, quoted.replace('He explains: "Honestly, I keep making mistakes."', "He keeps making mistakes.")):
+        errors = check_note(calibration_case(), Chart(turns=turns, note=note)).errors
+        assert [(e.concept, e.why) for e in errors if e.concept == "suicidal_ideation"] == [("suicidal_ideation", "denied by the patient")]
+    # the patient's own "I" outside quotation marks still makes "he" someone else
+    from mentalhospital_env.knowledge.language import clauses
+
+    assert [c.subject for c in clauses("I worry about him. He has no thoughts of suicide.")] == ["patient", "other"]
+    assert [c.subject for c in clauses('He says: "I worry." He has no thoughts of suicide.')][-1] == "patient"

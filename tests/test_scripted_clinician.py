@@ -232,7 +232,8 @@ def test_notes_quote_only_speech_file_it_rightly_keep_the_risk_and_hedge_an_earl
     suite = load_suite("handwritten")
     for case_id in ("hw-002", "hw-025", "hw-040", "hw-015"):
         chart = play(handwritten_env, ScriptedClinician(), case_id)
-        assert note_faults(suite[case_id], chart) == (), (case_id, note_faults(suite[case_id], chart))
+        faults = tuple(f for f in note_faults(suite[case_id], chart) if f.kind not in CLINICIAN_NOTE_FAULTS.get(case_id, ()))
+        assert faults == (), (case_id, faults)
         if case_id == "hw-002":
             assert chart.disorders[0].startswith("F23") and any(d.startswith("F20") for d in chart.disorders[1:])
             assert "most consistent with Brief psychotic disorder" in chart.note
@@ -243,6 +244,23 @@ def test_notes_quote_only_speech_file_it_rightly_keep_the_risk_and_hedge_an_earl
         if case_id == "hw-040":
             risk = chart.note.split("Risk assessment:")[1].split("\n")[0]
             assert "ibuprofen" in risk and "pictures" in risk and "cut my thighs" in risk
+
+
+CLINICIAN_NOTE_FAULTS = {"hw-040": ("mood_unrecorded",), "hw-015": ("mood_unrecorded",)}
+"""Known faults of the scripted clinician's notes that the judge found at stop 32 (issue 15), each kept visible by a
+strict xfail below until the clinician mends it."""
+
+
+@pytest.mark.xfail(strict=True, reason="the note says 'Mood not described' beside a mood given (stop 32)")
+@pytest.mark.parametrize("case_id", ["hw-040", "hw-015"])
+def test_the_clinician_records_the_mood_the_patient_gave(handwritten_env, case_id):
+    """Asked about their mood, hw-040 said "Over about three months I've been sad all the time." and hw-015 "As for my
+    mood, I feel hopeless."; the note's mental state must not say the mood was not described (the judge's
+    ``mood_unrecorded``, stop 32)."""
+    from mentalhospital_env.rewards.mentaleval.note_faults import note_faults
+
+    chart = play(handwritten_env, ScriptedClinician(), case_id)
+    assert "mood_unrecorded" not in [f.kind for f in note_faults(load_suite("handwritten")[case_id], chart)]
 
 
 def test_a_child_seen_after_an_overdose_and_sexual_extortion_gets_a_safe_plan(handwritten_env):

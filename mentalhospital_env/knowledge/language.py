@@ -1063,13 +1063,28 @@ def _after_agent_marker(part: tuple[str, ...], i: int, end: int, cues: LanguageC
 _DESCRIBED_AFTER = frozenset(("who", "who's", "whose", "that", "being", "having"))
 
 
+_DOUBLE_QUOTED = re.compile(r'["\u201c][^"\u201c\u201d]*["\u201d]')
+
+
+def _double_quoted_tokens(text: str) -> frozenset[int]:
+    """Token indices inside double quotation marks (straight or curly, closed)."""
+    starts = _token_starts(text)
+    out: set[int] = set()
+    for match in _DOUBLE_QUOTED.finditer(_read(text).low):
+        out |= {i for i, at in enumerate(starts) if match.start() < at < match.end()}
+    return frozenset(out)
+
+
 @_memo
 def _clauses(text: str) -> tuple[Clause, ...]:
     tokens = _read(text).tokens
     if not tokens:
         return ()
     cues = load_cues()
-    first_person = any(t in cues.first_person for t in tokens)
+    # the speaker is the one whose own words say "I": words a note quotes in double quotation marks ("I keep making
+    # mistakes") are the patient's, and leave the note's "he" the patient
+    quoted = _double_quoted_tokens(text)
+    first_person = any(t in cues.first_person for i, t in enumerate(tokens) if i not in quoted)
     described = _described_persons(tokens)
     starts = _clause_starts(text, tokens, described)
     bounds = list(zip(starts, starts[1:] + [len(tokens)]))

@@ -56,6 +56,7 @@ from mentalhospital_env.knowledge.critical import load_critical_actions
 
 from .guidelines import _disorder_entry, _field, _knowledge, case_guideline, load_formulary
 from .judges import Judge
+from .note_faults import deranged, history_risk_lines
 
 
 @lru_cache(maxsize=1)
@@ -199,7 +200,7 @@ def _plan(case: Case) -> str:
     return " ".join(parts)
 
 
-def _note(case: Case, disorders: Sequence[str], plan: str) -> str:
+def _note(case: Case, disorders: Sequence[str], plan: str, results: Sequence[tuple[str, str]] = ()) -> str:
     headings = ladder_phrases()["note_headings"]
     blocks: list[str] = []
     for name, text in case.ehr.sections():
@@ -214,7 +215,10 @@ def _note(case: Case, disorders: Sequence[str], plan: str) -> str:
         blocks.append(f"{headings['mental_status_exam']}: {mse}")
     if case.ehr.risk_assessment is not None:
         risk = " ".join(f"{v.rstrip('.')}." for _, v in case.ehr.risk_assessment.items())
-        blocks.append(f"{headings['risk_assessment']}: {risk}")
+        # the risk the record's history tells (an overdose in the past psychiatric history) belongs in the risk
+        # section too: a supervisor faults a risk assessment that leaves it out
+        history = [line.rstrip(".;") + "." for line in history_risk_lines(case.ehr.sections()) if line not in risk]
+        blocks.append(f"{headings['risk_assessment']}: " + " ".join([risk, *history]))
     reference = [normalize_code(c) for c in case.diagnosis.codes]
     lines = []
     for i, code in enumerate(reference):
@@ -228,6 +232,9 @@ def _note(case: Case, disorders: Sequence[str], plan: str) -> str:
         lines.append(
             f"{_disorder_name(code, case)} ({code}) was considered but is less likely, because the history does not explain the whole picture."
         )
+    # a deranged result on file is read, not only listed
+    template = ladder_phrases()["result_reading"]
+    lines += [template.format(name=name) for name, result in results if deranged(name, result, case)]
     blocks.append(f"{headings['assessment']}: " + " ".join(lines))
     blocks.append(f"{headings['plan']}: {plan}")
     return "\n".join(blocks)
@@ -245,7 +252,7 @@ def exemplary_chart(case: Case) -> Chart:
         turns=turns,
         exams=exams,
         exam_results=results,
-        note=_note(case, disorders, plan),
+        note=_note(case, disorders, plan, results),
         categories=tuple(case.diagnosis.categories),
         disorders=disorders,
         treatment=plan,

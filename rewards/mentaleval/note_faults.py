@@ -34,6 +34,9 @@ the encounter) and returns the faults it finds; :data:`NOTE_FAULTS` is the rubri
   a PTSD, the binges and weight gain of a binge eating disorder, compensatory behaviour present or absent).
 * :func:`results_uninterpreted`: a deranged laboratory panel listed and read nowhere (LDL 7.1 in a binge eating
   disorder).
+* :func:`mood_unrecorded`: "Mood not described" though the patient gave a mood ("My mood's terrible").
+* :func:`told_risk_omitted`: a risk the patient told (a death wish, a punched teacher, an abuse disclosed) that the risk
+  section leaves out; a note under headings with none leaves out each one its other sections do not record.
 
 Denials that what the patient said contradicts ("Denies insomnia" beside "can't get to sleep before 2 a.m.") are
 note-precision errors (:mod:`.precision`), which cap Qual. on their own.
@@ -144,6 +147,7 @@ KINDS = (
     "psychosis_invented",
     "told_risk_omitted",
     "asked_history_omitted",
+    "mood_unrecorded",
 )
 
 _QUOTE = re.compile(r'["\u201c]([^"\u201d]{2,600})["\u201d]')
@@ -592,6 +596,20 @@ def _without_disorder_names(text: str) -> str:
     return " ".join(t for i, t in enumerate(tokens) if i not in drop)
 
 
+def _deranged(name: str, result: str, kinds: Any) -> bool:
+    conf = _data()["result_interpretation"]
+    if (kinds or {}).get(name.lower()) not in conf["kinds"]:
+        return False
+    flags = "|".join(re.escape(f) for f in conf["flags"])
+    return len(re.findall(rf"\((?:{flags})\b", result, flags=re.IGNORECASE)) >= conf.get("min_flagged", 1)
+
+
+def deranged(name: str, result: str, case: Any) -> bool:
+    """Whether the case's result ``name`` is a deranged panel a note must read (:func:`results_uninterpreted`)."""
+    kinds = {str(e.name).lower(): str(getattr(e, "kind", "") or "") for e in getattr(case, "exams", ()) or ()}
+    return _deranged(name, result, kinds)
+
+
 def results_uninterpreted(view: NoteView) -> list[NoteFault]:
     """Each laboratory or physical result on file with at least ``min_flagged`` values flagged abnormal
     (``result_interpretation``: a deranged panel) that the note's own prose never reads: not outside its listing of
@@ -611,9 +629,7 @@ def results_uninterpreted(view: NoteView) -> list[NoteFault]:
     flags = "|".join(re.escape(f) for f in conf["flags"])
     out = []
     for name, result in view.results:
-        if kinds.get(name.lower()) not in conf["kinds"]:
-            continue
-        if len(re.findall(rf"\((?:{flags})\b", result, flags=re.IGNORECASE)) < conf.get("min_flagged", 1):
+        if not _deranged(name, result, kinds):
             continue  # one value out of range (a potassium of 3.1) is read at a glance; a deranged panel is not
         flagged = re.findall(rf"([A-Za-z][A-Za-z0-9 :]*?)\s+[\d.<>]+[^,;()]*\((?:{flags})\b", result, flags=re.IGNORECASE)
         words = {t.lower() for t in tokenize(name)} | {t.lower() for f in flagged for t in tokenize(f)}
@@ -762,11 +778,14 @@ def misfiled_answers(view: NoteView) -> list[NoteFault]:
     """A labelled item ("Marital status: ...", ``labelled_answers``) whose text holds none of its topic's words and
     is no bare denial: the answer to another question ("Marital status: \"As I said, I was an only child.\""); or one
     that holds a word of another topic and none that says its own (``labelled_other_topic``: "Marital status: \"I rent
-    a flat with my partner near his family.\"" is where he lives)."""
+    a flat with my partner near his family.\"" is where he lives). An item the note marks unanswered (``labelled_unanswered``:
+    "Sleep: asked, answered about drinking instead.") is the gap told, not an answer misfiled."""
     table = {k.lower(): [stem(w) for w in v] for k, v in _data()["labelled_answers"].items()}
     others = {k.lower(): {part: [stem(w) for w in words] for part, words in v.items()} for k, v in _data()["labelled_other_topic"].items()}
     denials = set(_data()["denial_words"])
     patterns = {k.lower(): re.compile(v, re.IGNORECASE) for k, v in _data().get("labelled_patterns", {}).items() if not k.startswith("_")}
+    flagged = _data().get("labelled_unanswered", {}).get("pattern")
+    unanswered = re.compile(flagged, re.IGNORECASE) if flagged else None
     out = []
     for section, text in view.sections.items():
         marks = list(_LABEL.finditer(text))
@@ -779,6 +798,8 @@ def misfiled_answers(view: NoteView) -> list[NoteFault]:
             tokens = tokenize(re.sub(r"^[\"\u201c]?\s*(?:as i said|like i said|like i mentioned|as i mentioned)[, ]*", "", answer, flags=re.I))
             if not tokens or tokens[0] in denials:
                 continue
+            if unanswered is not None and unanswered.search(answer):
+                continue  # the note says the question went unanswered ("Sleep: asked, answered about drinking instead.")
             stems_ = [stem(t) for t in tokens]
             other = others.get(label)
             pattern = patterns.get(label)
@@ -812,6 +833,39 @@ def misfiled_mood(view: NoteView) -> list[NoteFault]:
                 out.append(NoteFault("misfiled_answer", q.section, f"Mood: {q.text[:120]}"))
                 break
     return out
+
+
+def mood_unrecorded(view: NoteView) -> list[NoteFault]:
+    """A note that records the mood as not described (``mood_unrecorded`` ``note``: "Mood not described") though the
+    patient gave one in answer to a question about mood (``questions``): a sentence of the answer that speaks of their
+    mood with a mood word ("My mood's terrible, I'd say", "I'm in a foul mood"), or its first sentence holding a mood
+    word ("Stressed, I suppose."), neither told of the past (``past``: "I had one previous episode of low mood at 52").
+    The mood words are ``mood_quote`` ``words`` and ``mood_unrecorded`` ``more_words``. Stop
+    32: a supervisor marked 'Mood not described' beside 'terrible', 'alright', 'fantastic' and 'okay' in four of
+    thirteen notes of held_out31 (and six more of the earlier slices carry it). One fault per note."""
+    conf = _data()["mood_unrecorded"]
+    if not any(_names(view.note, [phrase]) for phrase in conf["note"]):
+        return []
+    words = [stem(w) for w in _data()["mood_quote"]["words"] + conf["more_words"] if stem(w) != "mood"]
+
+    def moody(sentence: str) -> bool:
+        return any(stem(t).startswith(w) for t in tokenize(sentence) for w in words)
+
+    from mentalhospital_env.knowledge.language import time_frame
+
+    for doctor, patient in view.turns:
+        if not _names(doctor or "", conf["questions"]):
+            continue
+        # a past episode ("I had one previous episode of low mood at 52") is history, not the mood now
+        sentences = [
+            x for x in re.split(r"(?<=[.!?])\s+", patient or "")
+            if x.strip() and time_frame(x) != "past" and not _names(x, conf["past"])
+        ]
+        said = any(_names(x, ["mood"]) and moody(x) for x in sentences)
+        first = bool(sentences) and sentences[0] == re.split(r"(?<=[.!?])\s+", (patient or "").strip())[0]
+        if said or (first and moody(sentences[0])):
+            return [NoteFault("mood_unrecorded", "mental_status_exam", (patient or "")[:80])]
+    return []
 
 
 def _keyword_list(sentence: str) -> bool:
@@ -976,20 +1030,34 @@ def _structured(view: NoteView) -> bool:
     return len(core & set(view.sections)) >= int(conf.get("structured_min_core", 4))
 
 
+def _headed(view: NoteView) -> bool:
+    """A note with at least one heading (prose with none is read as ``untitled``)."""
+    return bool(set(view.sections) - {"untitled"})
+
+
 def told_risk_omitted(view: NoteView) -> list[NoteFault]:
     """A risk the patient told in the encounter (``told_risks``: a finding the replies affirm, passive death wishes, a
     teacher punched) that the note's risk section does not name in any of its words, when the record's risk does
-    not already fault it (:func:`main_risk_omitted`). Stop 29 (issue 15): a supervisor fails a note whose risk
-    section records only denials beside "I punched a teacher"."""
+    not already fault it (:func:`main_risk_omitted`); a note under headings with no risk section leaves out each one.
+    Stop 29 (issue 15): a supervisor fails a note whose risk section records only denials beside "I punched a
+    teacher"."""
     risk_text = view.sections.get("risk_assessment")
-    if risk_text is None or not _structured(view):
+    if risk_text is None and _headed(view):
+        # a note under headings with no risk section leaves out every risk the patient told that no other section of
+        # its history or mental state records, however few its sections (a psychotic depression's note without its
+        # risk assessment is a major omission, not a lesser note; risk folded into the history is recorded: stop 32)
+        risk_text = " ".join(text for key, text in view.sections.items() if key != "plan")
+    elif risk_text is None or not _structured(view):
         return []
     faulted = {kind["name"] for kind in main_risks(view.risk_lines + view.history_risk_lines) if not _names(risk_text, kind["note"])}
     out = []
     for told in _data().get("told_risks", {}).get("kinds", []):
         if told.get("risk_kind") in faulted:
             continue  # main_risk_omitted has it
-        if set(told["findings"]) & view.affirmed and not _names(risk_text, told["note"]):
+        # an abuse the patient disclosed is recorded wherever the note tells it (the personal history); a risk to self
+        # or others belongs in the risk section
+        where = view.note if told.get("where") == "note" else risk_text
+        if set(told["findings"]) & view.affirmed and not _names(where, told["note"]):
             out.append(NoteFault("told_risk_omitted", "risk_assessment", told["name"]))
     return out
 
@@ -997,8 +1065,9 @@ def told_risk_omitted(view: NoteView) -> list[NoteFault]:
 def asked_history_omitted(view: NoteView) -> list[NoteFault]:
     """A history the doctor asked for and the patient answered (``asked_history``: family, medical, past psychiatric
     history, allergies, by the question's words) that a note written under headings gives no heading of its own: the
-    family history that was asked and is absent (a supervisor's fault, stop 28, three of six notes)."""
-    if not _structured(view):
+    family history that was asked and is absent (a supervisor's fault, stop 28, three of six notes). Any heading makes
+    a note one written under headings (:func:`_headed`): a note that drops more of its headings must not escape it."""
+    if not _headed(view):
         return []
     conf = _data().get("asked_history", {})
     negative = set(conf.get("negative_replies", ()))
@@ -1036,6 +1105,7 @@ NOTE_FAULTS: tuple[Callable[[NoteView], list[NoteFault]], ...] = (
     child_history_missing,
     told_risk_omitted,
     asked_history_omitted,
+    mood_unrecorded,
 )
 """The rubric: each function finds one kind of fault."""
 
