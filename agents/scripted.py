@@ -1374,7 +1374,9 @@ class ScriptedClinician(Doctor):
             denied = set(findings) & f.denied
             # "I haven't had any elevated mood or periods of unusually high energy" answers the question about past highs
             denied |= {c for c in findings if any(n and d in also.get(c, ()) for d, n in patient_findings(f.answers.get(c, "")))}
-            return bool(denied) and not set(findings) & set(f.present) and not self._told_before(h)
+            # a positive screen on file (an MDQ) keeps a bipolar illness whatever the patient denies (results_show)
+            shown = set(f.present) | self._shown_by_results()
+            return bool(denied) and not set(findings) & shown and not self._told_before(h)
         return False
 
     def _risk_to_others(self) -> bool:

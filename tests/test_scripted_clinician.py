@@ -945,3 +945,35 @@ def test_the_complaint_brought_is_explored_before_the_generic_screen():
     quiet, asked = interview("Outpatient clinic. A 25-year-old woman is here to see you, alone.", "I've been feeling low.")
     every = [i.get("ask") for d in conf["domains"] for i in d["items"] if i.get("ask")]
     assert not any(a in q for a in every for q in asked), asked
+
+
+# ------------------------------------------------------------------ issue 15, stop 32: plans safe by cause
+
+
+def _seen(text, answers, present, denied=(), results=()):
+    doctor = ScriptedClinician()
+    doctor.reset({"text": text}, {})
+    doctor.findings.answers.update(answers)
+    doctor.findings.present.update(present)
+    doctor.findings.denied.update(denied)
+    doctor.findings.exam_results.extend(results)
+    return doctor
+
+
+def test_a_positive_mood_screen_keeps_bipolar_depression_and_bars_an_antidepressant_alone():
+    """Premise: a severe depression whose patient denies past highs. The clinician orders the mood disorder
+    questionnaire before choosing a drug; a positive screen on file keeps the bipolar illness (no antidepressant
+    without an antimanic agent), a negative one lets the antidepressant start."""
+    heard = {c: "x" for c in ("low_mood", "anhedonia", "hopelessness", "psychomotor_retardation", "poor_concentration")}
+    text = "Outpatient clinic. A 50-year-old woman is here to see you, alone."
+    actions = load_critical_actions()
+    negative = _seen(text, {"hpi:1": "It started in July."}, heard, {"hypomanic_episodes"},
+                     [("MDQ", "3/13 symptoms endorsed (negative)")])
+    assert negative._leading()[0][0].code.startswith("F32")
+    assert "MDQ" in negative._exams()
+    assert "antidepressant" in actions.proposed(negative._plan())
+    positive = _seen(text, {"hpi:1": "It started in July."}, heard, {"hypomanic_episodes"},
+                     [("MDQ", "8/13 symptoms endorsed (positive)")])
+    plan = actions.proposed(positive._plan())
+    assert "antidepressant" not in plan or "antimanic_agent" in plan, positive._plan()
+    assert any(h.code.startswith("F31") for h, _ in positive._leading())
