@@ -1176,7 +1176,9 @@ class ScriptedClinician(Doctor):
             setting=w.setting,
             age=w.age,
             sex=w.sex,
-            pregnant="pregnancy" in f.present and "pregnancy" not in f.contradicted,
+            # a pregnancy told as past ("in the weeks after a pregnancy"): postnatal, not pregnant (``after_a_birth``)
+            pregnant="pregnancy" in f.present and "pregnancy" not in f.contradicted
+            and not any(self._tells(p, self.script["after_a_birth"]["said"]) for p in re.split(r"(?<=[.!?])\s+", f.present["pregnancy"])),
             risks=frozenset(risks),
             medications=medications.lower(),
             dependants="dependants" in f.present or actions.mentions_dependants(home),
@@ -1217,7 +1219,10 @@ class ScriptedClinician(Doctor):
         # a child's or adolescent's depression: the age's own drug sentence (fluoxetine, by the CAMHS psychiatrist)
         by_code = self.age_script.get("medication_by_code", {})
         instead = next((text for prefix, text in by_code.items() if principal.code.startswith(prefix)), None)
-        chosen = [instead] if instead else self._medications(principal, unsafe, profile)
+        # a drug is checked against every disorder the chart names and the patient has not ruled out, not only those
+        # believed: insomnia that leads with generalised anxiety beside it gets no hypnotic as a course (test-v2-0432)
+        differential = replace(profile, codes=tuple(dict.fromkeys([*profile.codes, *sorted(others)])))
+        chosen = [instead] if instead else self._medications(principal, unsafe, differential)
         medication = " ".join(chosen)
         parts.append(
             medication or "Medication: none first line; avoid drugs that are unsafe for this presentation."

@@ -977,3 +977,29 @@ def test_a_positive_mood_screen_keeps_bipolar_depression_and_bars_an_antidepress
     plan = actions.proposed(positive._plan())
     assert "antidepressant" not in plan or "antimanic_agent" in plan, positive._plan()
     assert any(h.code.startswith("F31") for h, _ in positive._leading())
+
+
+def test_a_drug_is_checked_against_every_disorder_on_the_differential():
+    """Stop 32 (test-v2-0432): insomnia led with generalised anxiety beside it, and zolpidem was started, a
+    benzodiazepine-like course that anxiety rules out. The drug is chosen against the whole differential."""
+    heard = {c: "x" for c in ("insomnia", "early_morning_awakening", "sleep_related_worry")}
+    doctor = _seen("Outpatient clinic. A 59-year-old man is here to see you, alone.", {"hpi:1": "It started two years ago."},
+                   heard, {"low_mood"})
+    lead = [h.code for h, _ in doctor._leading()]
+    assert lead[0] == "F51.01" and "F41.1" in lead, lead
+    principal = doctor._leading()[0][0]
+    believed = doctor.safety_profile(believed_only=True)
+    # the premise: on the disorders believed alone, the first drug would be zolpidem
+    assert "zolpidem" in " ".join(doctor._medications(principal, set(), believed))
+    plan = doctor._plan()
+    assert "zolpidem" not in plan and "benzodiazepine" not in load_critical_actions().proposed(plan), plan
+
+
+@pytest.mark.parametrize(("reply", "pregnant"), [("In December, not long after the weeks after a pregnancy, it began.", False),
+                                                 ("It started after I had the baby.", False),
+                                                 ("I'm twelve weeks pregnant.", True)])
+def test_a_pregnancy_told_as_past_is_postnatal_not_pregnant(reply, pregnant):
+    """Stop 32 (test-v2-0173): a woman of 33, manic 'not long after the weeks after a pregnancy', was read as pregnant,
+    and the lithium her plan named came without the pregnancy test a woman who may conceive needs."""
+    doctor = _seen("Inpatient ward. A 33-year-old woman is here to see you, alone.", {}, {"pregnancy": reply})
+    assert doctor.profile().pregnant is pregnant
