@@ -1333,6 +1333,7 @@ class ScriptedClinician(Doctor):
         combined = self.script["plan"]["combined_dose_cue"]
         chosen: list[str] = []
         for drug, dose in principal.medications:
+            drug, dose = self._drug_instead(drug, dose, profile)
             if drug.lower() in unsafe or (chosen and combined not in dose.lower()):
                 continue
             when = self.script["plan"]["start_when"].get(drug.lower(), "")
@@ -1348,6 +1349,19 @@ class ScriptedClinician(Doctor):
             if not actions.check(profile, " ".join(chosen + [sentence])).contraindicated:
                 chosen.append(sentence)
         return chosen
+
+    def _drug_instead(self, drug: str, dose: str, profile: Profile) -> tuple[str, str]:
+        """The drug and dose this clinician starts in place of ``drug`` (``plan.drug_instead``): a short-acting
+        benzodiazepine for alcohol withdrawal, not chlordiazepoxide, when the liver is impaired or the patient is old
+        (a supervisor at stop 31: chlordiazepoxide 20-30 mg four times daily for a woman of 78 with an AST of 257)."""
+        rule = self.script["plan"]["drug_instead"].get(drug.lower())
+        if not rule:
+            return drug, dose
+        old = profile.age is not None and profile.age >= rule["min_age"]
+        if profile.hepatic or old:
+            why = rule["why_hepatic"] if profile.hepatic else rule["why_age"]
+            return rule["drug"], rule["dose"].format(why=why)
+        return drug, dose
 
     def _told_before(self, h: Hypothesis) -> bool:
         """Whether the patient named this disorder, or a drug given only for it, as their own past diagnosis or

@@ -995,6 +995,27 @@ def test_a_drug_is_checked_against_every_disorder_on_the_differential():
     assert "zolpidem" not in plan and "benzodiazepine" not in load_critical_actions().proposed(plan), plan
 
 
+def test_withdrawal_is_managed_with_a_short_acting_benzodiazepine_in_liver_impairment_or_old_age():
+    """Stop 31's supervisor (test-v2-0221): a woman of 78 with AST 257 was given chlordiazepoxide 20-30 mg four
+    times daily with no adjustment for age or liver."""
+    alcohol = {"alcohol_use": "I drink a bottle of vodka a day.", "withdrawal_tremor": "x", "relief_drinking": "x", "craving": "x"}
+    answers = {"alcohol_use": "I drink a bottle of vodka a day."}
+    cases = [
+        ("Inpatient ward. A 78-year-old woman is here to see you, alone.", [("LFT", "AST 257 U/L (raised)")], True),
+        ("Inpatient ward. A 45-year-old man is here to see you, alone.", [("LFT", "AST 257 U/L (raised)")], True),
+        ("Inpatient ward. A 70-year-old man is here to see you, alone.", [], True),
+        ("Inpatient ward. A 45-year-old man is here to see you, alone.", [("LFT", "AST 30 U/L (within reference range)")], False),
+    ]
+    for text, results, short_acting in cases:
+        doctor = _seen(text, answers, alcohol, (), results)
+        assert doctor._leading()[0][0].code.startswith("F10")
+        plan = doctor._plan()
+        medication = plan.split(". ")[0]
+        assert ("oxazepam" in medication) == short_acting, (text, medication)
+        assert ("start chlordiazepoxide" in medication) != short_acting, (text, medication)
+        assert "benzodiazepine_withdrawal_regimen" in load_critical_actions().proposed(plan)
+
+
 @pytest.mark.parametrize(("reply", "pregnant"), [("In December, not long after the weeks after a pregnancy, it began.", False),
                                                  ("It started after I had the baby.", False),
                                                  ("I'm twelve weeks pregnant.", True)])
