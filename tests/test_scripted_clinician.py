@@ -995,6 +995,23 @@ def test_a_drug_is_checked_against_every_disorder_on_the_differential():
     assert "zolpidem" not in plan and "benzodiazepine" not in load_critical_actions().proposed(plan), plan
 
 
+@pytest.mark.parametrize(
+    ("key", "context"),
+    [("hpi:2", "My husband puts the start in September, with a house move still fresh."),
+     ("hpi:2", "It came on in the wake of a relationship ending."),
+     ("hpi:3", "Early in September, with a new diagnosis still fresh, there were rows at home.")],
+)
+def test_an_event_told_in_other_words_or_under_another_question_still_dates_the_anxiety(key, context):
+    """Stop 32 (test-v2-0314, 0387): adjustment disorders with anxiety called generalised anxiety and given
+    sertraline, the event told as 'with a house move still fresh' or under the question about daily life."""
+    heard = {c: "x" for c in ("excessive_worry", "restlessness", "muscle_tension", "insomnia")}
+    answers = {"hpi:complaint": "I can't settle.", "hpi:1": "It started in September.", key: context}
+    doctor = _clinician_with(answers, heard, {"low_mood", "anhedonia", "panic_attacks"})
+    lead = [h.code for h, _ in doctor._leading()]
+    assert lead[0].startswith("F43.2") and "F41.1" in lead, lead
+    assert "antidepressant" not in load_critical_actions().proposed(doctor._plan())
+
+
 def test_withdrawal_is_managed_with_a_short_acting_benzodiazepine_in_liver_impairment_or_old_age():
     """Stop 31's supervisor (test-v2-0221): a woman of 78 with AST 257 was given chlordiazepoxide 20-30 mg four
     times daily with no adjustment for age or liver."""
