@@ -1033,6 +1033,23 @@ def test_withdrawal_is_managed_with_a_short_acting_benzodiazepine_in_liver_impai
         assert "benzodiazepine_withdrawal_regimen" in load_critical_actions().proposed(plan)
 
 
+@pytest.mark.parametrize("reply", ["My mood's fat, I'd say.", "I count the calories in everything.",
+                                   "It began after a coach's focus on my weight."])
+def test_an_adults_words_about_weight_and_shape_open_the_eating_questions(reply):
+    """Stop 32 (test-v2-0391): a woman of 29 with anorexia said 'My mood's fat' and that it began after 'a sports
+    coach's focus on weight'; her eating was never explored, and she was advised to exercise."""
+    doctor = _adult("Outpatient clinic. A 29-year-old woman is here to see you, alone.")
+    doctor.last_question, doctor.last_concept = doctor._question("low_mood"), "low_mood"
+    _next_asked(doctor, f"Patient: {reply}")
+    eating = next(d for d in doctor.script["complaint_domains"]["domains"] if d["name"] == "eating")
+    keys = {i.get("concept") or i["key"] for i in eating["items"]}
+    assert doctor.last_concept in keys, doctor.last_concept
+    plain = _adult("Outpatient clinic. A 29-year-old woman is here to see you, alone.")
+    plain.last_question, plain.last_concept = plain._question("low_mood"), "low_mood"
+    _next_asked(plain, "Patient: I'm miserable and I don't know why.")
+    assert plain.last_concept not in keys
+
+
 @pytest.mark.parametrize(("reply", "pregnant"), [("In December, not long after the weeks after a pregnancy, it began.", False),
                                                  ("It started after I had the baby.", False),
                                                  ("I'm twelve weeks pregnant.", True)])
