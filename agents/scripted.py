@@ -32,7 +32,7 @@ from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.answers import answer_polarity, patient_findings, read_reply
 from mentalhospital_env.knowledge.critical import Profile, load_critical_actions
 from mentalhospital_env.knowledge.durations import load_durations
-from mentalhospital_env.knowledge.language import stem, tokenize
+from mentalhospital_env.knowledge.language import load_cues, stem, tokenize
 from mentalhospital_env.knowledge.lexicon import lexicon_relations
 from mentalhospital_env.knowledge.specifiers import psychotic_conflict, severity_conflict
 
@@ -1846,7 +1846,7 @@ class ScriptedClinician(Doctor):
         negations = set(self.script["risk_disclosures"]["negations"])
         for pattern in patterns:
             found = re.search(pattern, sentence, re.IGNORECASE)
-            if found and not set(tokenize(sentence[: found.start()])) & negations:
+            if found and not set(_without_pseudo_negations(tokenize(sentence[: found.start()]))) & negations:
                 return True
         return False
 
@@ -2179,6 +2179,18 @@ def _end(sentence: str) -> str:
     if sentence.endswith(('!"', '?"', ".", "!", "?")):
         return sentence
     return sentence + "."
+
+
+def _without_pseudo_negations(tokens: list[str]) -> list[str]:
+    """``tokens`` less the phrases that hold a negation word and negate nothing (language.json
+    ``pseudo_negation_cues``: "not long after physical abuse at home" tells the abuse, "can't stop" denies nothing)."""
+    cues = load_cues().pseudo_negation
+    drop: set[int] = set()
+    for i in range(len(tokens)):
+        for cue in cues:
+            if tuple(tokens[i : i + len(cue)]) == cue:
+                drop.update(range(i, i + len(cue)))
+    return [t for i, t in enumerate(tokens) if i not in drop]
 
 
 def _without_opener(sentence: str, openers: list[str]) -> str:

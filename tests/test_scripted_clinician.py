@@ -1012,6 +1012,29 @@ def test_an_event_told_in_other_words_or_under_another_question_still_dates_the_
     assert "antidepressant" not in load_critical_actions().proposed(doctor._plan())
 
 
+def test_a_childs_disclosure_of_abuse_is_followed_up_charted_and_referred():
+    """Stop 31's supervisor (test-v2-0474): a boy of 13 said 'Not long after physical abuse at home.'; the
+    risk section charted only bullying and the plan only asked about abuse. 'Not long after' negates nothing."""
+    from mentalhospital_env.knowledge.language import is_negated
+
+    said = "Not long after physical abuse at home."
+    assert not is_negated(said)
+    assert "child_abuse" in load_critical_actions().signs([said])
+    doctor = _adult("Outpatient clinic. A 13-year-old boy is here to see you, accompanied by his mother.")
+    doctor.last_question, doctor.last_concept = doctor._question("trauma_history"), "trauma_history"
+    _next_asked(doctor, f"Patient: {said}")
+    # asked among the first questions after it (a frightening event's own questions may come first: were you hurt)
+    assert "follow:abuse" in [doctor.last_concept] + [c for _, c in doctor.plan[:2]], doctor.plan[:3]
+    note = doctor._note()
+    risk = next(line for line in note.splitlines() if line.startswith("Risk assessment:"))
+    assert "Abuse or harm at home" in risk, risk
+    assert "safeguarding_referral" in load_critical_actions().proposed(doctor._plan())
+    adult = _adult("Outpatient clinic. A 13-year-old boy is here to see you, accompanied by his mother.")  # a denial
+    adult.last_question, adult.last_concept = adult._question("trauma_history"), "trauma_history"
+    _next_asked(adult, "Patient: Nobody has ever abused me at home.")
+    assert "follow:abuse" not in [adult.last_concept] + [c for _, c in adult.plan]
+
+
 def test_withdrawal_is_managed_with_a_short_acting_benzodiazepine_in_liver_impairment_or_old_age():
     """Stop 31's supervisor (test-v2-0221): a woman of 78 with AST 257 was given chlordiazepoxide 20-30 mg four
     times daily with no adjustment for age or liver."""
@@ -1031,6 +1054,16 @@ def test_withdrawal_is_managed_with_a_short_acting_benzodiazepine_in_liver_impai
         assert ("oxazepam" in medication) == short_acting, (text, medication)
         assert ("start chlordiazepoxide" in medication) != short_acting, (text, medication)
         assert "benzodiazepine_withdrawal_regimen" in load_critical_actions().proposed(plan)
+
+
+def test_a_withdrawal_fit_is_followed_up_at_once():
+    """Stop 31's supervisor (test-v2-0221): 'I had a fit when I stopped' was never followed up."""
+    doctor = _adult("Inpatient ward. A 78-year-old woman is here to see you, alone.")
+    _next_asked(doctor, "Patient: I worry all the time. I had a fit when I stopped drinking.")
+    assert doctor.last_concept == "follow:seizure", doctor.last_concept
+    quiet = _adult("Inpatient ward. A 78-year-old woman is here to see you, alone.")
+    _next_asked(quiet, "Patient: I worry all the time.")
+    assert quiet.last_concept != "follow:seizure"
 
 
 @pytest.mark.parametrize("reply", ["My mood's fat, I'd say.", "I count the calories in everything.",
