@@ -1091,3 +1091,14 @@ def test_a_pregnancy_told_as_past_is_postnatal_not_pregnant(reply, pregnant):
     and the lithium her plan named came without the pregnancy test a woman who may conceive needs."""
     doctor = _seen("Inpatient ward. A 33-year-old woman is here to see you, alone.", {}, {"pregnancy": reply})
     assert doctor.profile().pregnant is pregnant
+
+
+def test_a_young_persons_rule_breaking_is_followed_by_a_question_about_going_missing():
+    """Stop 32 (test-v2-0439, 0474: conduct problems whose records hold missing episodes, never asked): stealing or
+    exclusion told by a young person is followed by a question about staying out or going missing; an adult's is not."""
+    boy = _adult("Outpatient clinic. A 14-year-old boy is here to see you, accompanied by his mother.")
+    _next_asked(boy, "Patient: I steal from shops and I've been excluded.")
+    assert "follow:missing_screen" in [boy.last_concept] + [c for _, c in boy.plan[:3]], boy.plan[:3]
+    man = _adult("Outpatient clinic. A 34-year-old man is here to see you, alone.")
+    _next_asked(man, "Patient: I steal from shops and I've been excluded.")
+    assert "follow:missing_screen" not in [man.last_concept] + [c for _, c in man.plan]
