@@ -640,13 +640,15 @@ class ScriptedClinician(Doctor):
             out -= {c for c in conf["drug_findings"] if f.heard_on.get(c, "") not in asked_about_use}
         return out
 
-    def _shown_by_results(self) -> set[str]:
+    def _shown_by_results(self, ranking: bool = True) -> set[str]:
         """Findings a result on file shows whatever the patient said (``evidence.results_show``): a cognitive
         score in the impaired range is memory and executive impairment even when a patient without insight denies
         them ("I'm not confused"). They weigh in the ranking only; the note's history still tells only what the
         patient said, and the result stands under Investigations."""
         out: set[str] = set()
         for rule in self.script["evidence"].get("results_show", []):
+            if ranking and not rule.get("ranks", True):
+                continue  # a screen that only keeps a disorder from being ruled out (a positive MDQ)
             for name, result in self.findings.exam_results:
                 if name.lower() in rule["exams"] and re.search(rule["pattern"], result, re.IGNORECASE):
                     out.update(rule["findings"])
@@ -1394,7 +1396,7 @@ class ScriptedClinician(Doctor):
             # "I haven't had any elevated mood or periods of unusually high energy" answers the question about past highs
             denied |= {c for c in findings if any(n and d in also.get(c, ()) for d, n in patient_findings(f.answers.get(c, "")))}
             # a positive screen on file (an MDQ) keeps a bipolar illness whatever the patient denies (results_show)
-            shown = set(f.present) | self._shown_by_results()
+            shown = set(f.present) | self._shown_by_results(ranking=False)
             return bool(denied) and not set(findings) & shown and not self._told_before(h)
         return False
 

@@ -976,7 +976,10 @@ def test_a_positive_mood_screen_keeps_bipolar_depression_and_bars_an_antidepress
                      [("MDQ", "8/13 symptoms endorsed (positive)")])
     plan = actions.proposed(positive._plan())
     assert "antidepressant" not in plan or "antimanic_agent" in plan, positive._plan()
+    # the screen keeps the bipolar illness on the differential; it adds no finding to the ranking (a bipolar II
+    # disorder does not overtake a bipolar depression on a questionnaire alone)
     assert any(h.code.startswith("F31") for h, _ in positive._leading())
+    assert "hypomanic_episodes" not in positive._shown_by_results()
 
 
 def test_a_drug_is_checked_against_every_disorder_on_the_differential():
