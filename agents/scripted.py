@@ -32,7 +32,7 @@ from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.answers import answer_polarity, patient_findings, read_reply
 from mentalhospital_env.knowledge.critical import Profile, load_critical_actions
 from mentalhospital_env.knowledge.durations import load_durations
-from mentalhospital_env.knowledge.language import stem, tokenize
+from mentalhospital_env.knowledge.language import load_cues, stem, tokenize
 from mentalhospital_env.knowledge.lexicon import lexicon_relations
 from mentalhospital_env.knowledge.specifiers import psychotic_conflict, severity_conflict
 
@@ -640,13 +640,15 @@ class ScriptedClinician(Doctor):
             out -= {c for c in conf["drug_findings"] if f.heard_on.get(c, "") not in asked_about_use}
         return out
 
-    def _shown_by_results(self) -> set[str]:
+    def _shown_by_results(self, ranking: bool = True) -> set[str]:
         """Findings a result on file shows whatever the patient said (``evidence.results_show``): a cognitive
         score in the impaired range is memory and executive impairment even when a patient without insight denies
         them ("I'm not confused"). They weigh in the ranking only; the note's history still tells only what the
         patient said, and the result stands under Investigations."""
         out: set[str] = set()
         for rule in self.script["evidence"].get("results_show", []):
+            if ranking and not rule.get("ranks", True):
+                continue  # a screen that only keeps a disorder from being ruled out (a positive MDQ)
             for name, result in self.findings.exam_results:
                 if name.lower() in rule["exams"] and re.search(rule["pattern"], result, re.IGNORECASE):
                     out.update(rule["findings"])
@@ -1176,7 +1178,9 @@ class ScriptedClinician(Doctor):
             setting=w.setting,
             age=w.age,
             sex=w.sex,
-            pregnant="pregnancy" in f.present and "pregnancy" not in f.contradicted,
+            # a pregnancy told as past ("in the weeks after a pregnancy"): postnatal, not pregnant (``after_a_birth``)
+            pregnant="pregnancy" in f.present and "pregnancy" not in f.contradicted
+            and not any(self._tells(p, self.script["after_a_birth"]["said"]) for p in re.split(r"(?<=[.!?])\s+", f.present["pregnancy"])),
             risks=frozenset(risks),
             medications=medications.lower(),
             dependants="dependants" in f.present or actions.mentions_dependants(home),
@@ -1217,7 +1221,10 @@ class ScriptedClinician(Doctor):
         # a child's or adolescent's depression: the age's own drug sentence (fluoxetine, by the CAMHS psychiatrist)
         by_code = self.age_script.get("medication_by_code", {})
         instead = next((text for prefix, text in by_code.items() if principal.code.startswith(prefix)), None)
-        chosen = [instead] if instead else self._medications(principal, unsafe, profile)
+        # a drug is checked against every disorder the chart names and the patient has not ruled out, not only those
+        # believed: insomnia that leads with generalised anxiety beside it gets no hypnotic as a course (test-v2-0432)
+        differential = replace(profile, codes=tuple(dict.fromkeys([*profile.codes, *sorted(others)])))
+        chosen = [instead] if instead else self._medications(principal, unsafe, differential)
         medication = " ".join(chosen)
         parts.append(
             medication or "Medication: none first line; avoid drugs that are unsafe for this presentation."
@@ -1328,6 +1335,7 @@ class ScriptedClinician(Doctor):
         combined = self.script["plan"]["combined_dose_cue"]
         chosen: list[str] = []
         for drug, dose in principal.medications:
+            drug, dose = self._drug_instead(drug, dose, profile)
             if drug.lower() in unsafe or (chosen and combined not in dose.lower()):
                 continue
             when = self.script["plan"]["start_when"].get(drug.lower(), "")
@@ -1343,6 +1351,19 @@ class ScriptedClinician(Doctor):
             if not actions.check(profile, " ".join(chosen + [sentence])).contraindicated:
                 chosen.append(sentence)
         return chosen
+
+    def _drug_instead(self, drug: str, dose: str, profile: Profile) -> tuple[str, str]:
+        """The drug and dose this clinician starts in place of ``drug`` (``plan.drug_instead``): a short-acting
+        benzodiazepine for alcohol withdrawal, not chlordiazepoxide, when the liver is impaired or the patient is old
+        (a supervisor at stop 31: chlordiazepoxide 20-30 mg four times daily for a woman of 78 with an AST of 257)."""
+        rule = self.script["plan"]["drug_instead"].get(drug.lower())
+        if not rule:
+            return drug, dose
+        old = profile.age is not None and profile.age >= rule["min_age"]
+        if profile.hepatic or old:
+            why = rule["why_hepatic"] if profile.hepatic else rule["why_age"]
+            return rule["drug"], rule["dose"].format(why=why)
+        return drug, dose
 
     def _told_before(self, h: Hypothesis) -> bool:
         """Whether the patient named this disorder, or a drug given only for it, as their own past diagnosis or
@@ -1374,7 +1395,9 @@ class ScriptedClinician(Doctor):
             denied = set(findings) & f.denied
             # "I haven't had any elevated mood or periods of unusually high energy" answers the question about past highs
             denied |= {c for c in findings if any(n and d in also.get(c, ()) for d, n in patient_findings(f.answers.get(c, "")))}
-            return bool(denied) and not set(findings) & set(f.present) and not self._told_before(h)
+            # a positive screen on file (an MDQ) keeps a bipolar illness whatever the patient denies (results_show)
+            shown = set(f.present) | self._shown_by_results(ranking=False)
+            return bool(denied) and not set(findings) & shown and not self._told_before(h)
         return False
 
     def _risk_to_others(self) -> bool:
@@ -1825,7 +1848,7 @@ class ScriptedClinician(Doctor):
         negations = set(self.script["risk_disclosures"]["negations"])
         for pattern in patterns:
             found = re.search(pattern, sentence, re.IGNORECASE)
-            if found and not set(tokenize(sentence[: found.start()])) & negations:
+            if found and not set(_without_pseudo_negations(tokenize(sentence[: found.start()]))) & negations:
                 return True
         return False
 
@@ -2158,6 +2181,18 @@ def _end(sentence: str) -> str:
     if sentence.endswith(('!"', '?"', ".", "!", "?")):
         return sentence
     return sentence + "."
+
+
+def _without_pseudo_negations(tokens: list[str]) -> list[str]:
+    """``tokens`` less the phrases that hold a negation word and negate nothing (language.json
+    ``pseudo_negation_cues``: "not long after physical abuse at home" tells the abuse, "can't stop" denies nothing)."""
+    cues = load_cues().pseudo_negation
+    drop: set[int] = set()
+    for i in range(len(tokens)):
+        for cue in cues:
+            if tuple(tokens[i : i + len(cue)]) == cue:
+                drop.update(range(i, i + len(cue)))
+    return [t for i, t in enumerate(tokens) if i not in drop]
 
 
 def _without_opener(sentence: str, openers: list[str]) -> str:

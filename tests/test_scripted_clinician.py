@@ -963,3 +963,163 @@ def test_the_complaint_brought_is_explored_before_the_generic_screen():
     quiet, asked = interview("Outpatient clinic. A 25-year-old woman is here to see you, alone.", "I've been feeling low.")
     every = [i.get("ask") for d in conf["domains"] for i in d["items"] if i.get("ask")]
     assert not any(a in q for a in every for q in asked), asked
+
+
+# ------------------------------------------------------------------ issue 15, stop 32: plans safe by cause
+
+
+def _seen(text, answers, present, denied=(), results=()):
+    doctor = ScriptedClinician()
+    doctor.reset({"text": text}, {})
+    doctor.findings.answers.update(answers)
+    doctor.findings.present.update(present)
+    doctor.findings.denied.update(denied)
+    doctor.findings.exam_results.extend(results)
+    return doctor
+
+
+def test_a_positive_mood_screen_keeps_bipolar_depression_and_bars_an_antidepressant_alone():
+    """Premise: a severe depression whose patient denies past highs. The clinician orders the mood disorder
+    questionnaire before choosing a drug; a positive screen on file keeps the bipolar illness (no antidepressant
+    without an antimanic agent), a negative one lets the antidepressant start."""
+    heard = {c: "x" for c in ("low_mood", "anhedonia", "hopelessness", "psychomotor_retardation", "poor_concentration")}
+    text = "Outpatient clinic. A 50-year-old woman is here to see you, alone."
+    actions = load_critical_actions()
+    negative = _seen(text, {"hpi:1": "It started in July."}, heard, {"hypomanic_episodes"},
+                     [("MDQ", "3/13 symptoms endorsed (negative)")])
+    assert negative._leading()[0][0].code.startswith("F32")
+    assert "MDQ" in negative._exams()
+    assert "antidepressant" in actions.proposed(negative._plan())
+    positive = _seen(text, {"hpi:1": "It started in July."}, heard, {"hypomanic_episodes"},
+                     [("MDQ", "8/13 symptoms endorsed (positive)")])
+    plan = actions.proposed(positive._plan())
+    assert "antidepressant" not in plan or "antimanic_agent" in plan, positive._plan()
+    # the screen keeps the bipolar illness on the differential; it adds no finding to the ranking (a bipolar II
+    # disorder does not overtake a bipolar depression on a questionnaire alone)
+    assert any(h.code.startswith("F31") for h, _ in positive._leading())
+    assert "hypomanic_episodes" not in positive._shown_by_results()
+
+
+def test_a_drug_is_checked_against_every_disorder_on_the_differential():
+    """Stop 32 (test-v2-0432): insomnia led with generalised anxiety beside it, and zolpidem was started, a
+    benzodiazepine-like course that anxiety rules out. The drug is chosen against the whole differential."""
+    heard = {c: "x" for c in ("insomnia", "early_morning_awakening", "sleep_related_worry")}
+    doctor = _seen("Outpatient clinic. A 59-year-old man is here to see you, alone.", {"hpi:1": "It started two years ago."},
+                   heard, {"low_mood"})
+    lead = [h.code for h, _ in doctor._leading()]
+    assert lead[0] == "F51.01" and "F41.1" in lead, lead
+    principal = doctor._leading()[0][0]
+    believed = doctor.safety_profile(believed_only=True)
+    # the premise: on the disorders believed alone, the first drug would be zolpidem
+    assert "zolpidem" in " ".join(doctor._medications(principal, set(), believed))
+    plan = doctor._plan()
+    assert "zolpidem" not in plan and "benzodiazepine" not in load_critical_actions().proposed(plan), plan
+
+
+@pytest.mark.parametrize(
+    ("key", "context"),
+    [("hpi:2", "My husband puts the start in September, with a house move still fresh."),
+     ("hpi:2", "It came on in the wake of a relationship ending."),
+     ("hpi:3", "Early in September, with a new diagnosis still fresh, there were rows at home.")],
+)
+def test_an_event_told_in_other_words_or_under_another_question_still_dates_the_anxiety(key, context):
+    """Stop 32 (test-v2-0314, 0387): adjustment disorders with anxiety called generalised anxiety and given
+    sertraline, the event told as 'with a house move still fresh' or under the question about daily life."""
+    heard = {c: "x" for c in ("excessive_worry", "restlessness", "muscle_tension", "insomnia")}
+    answers = {"hpi:complaint": "I can't settle.", "hpi:1": "It started in September.", key: context}
+    doctor = _clinician_with(answers, heard, {"low_mood", "anhedonia", "panic_attacks"})
+    lead = [h.code for h, _ in doctor._leading()]
+    assert lead[0].startswith("F43.2") and "F41.1" in lead, lead
+    assert "antidepressant" not in load_critical_actions().proposed(doctor._plan())
+
+
+def test_a_childs_disclosure_of_abuse_is_followed_up_charted_and_referred():
+    """Stop 31's supervisor (test-v2-0474): a boy of 13 said 'Not long after physical abuse at home.'; the
+    risk section charted only bullying and the plan only asked about abuse. 'Not long after' negates nothing."""
+    from mentalhospital_env.knowledge.language import is_negated
+
+    said = "Not long after physical abuse at home."
+    assert not is_negated(said)
+    assert "child_abuse" in load_critical_actions().signs([said])
+    doctor = _adult("Outpatient clinic. A 13-year-old boy is here to see you, accompanied by his mother.")
+    doctor.last_question, doctor.last_concept = doctor._question("trauma_history"), "trauma_history"
+    _next_asked(doctor, f"Patient: {said}")
+    # asked among the first questions after it (a frightening event's own questions may come first: were you hurt)
+    assert "follow:abuse" in [doctor.last_concept] + [c for _, c in doctor.plan[:2]], doctor.plan[:3]
+    note = doctor._note()
+    risk = next(line for line in note.splitlines() if line.startswith("Risk assessment:"))
+    assert "Abuse or harm at home" in risk, risk
+    assert "safeguarding_referral" in load_critical_actions().proposed(doctor._plan())
+    adult = _adult("Outpatient clinic. A 13-year-old boy is here to see you, accompanied by his mother.")  # a denial
+    adult.last_question, adult.last_concept = adult._question("trauma_history"), "trauma_history"
+    _next_asked(adult, "Patient: Nobody has ever abused me at home.")
+    assert "follow:abuse" not in [adult.last_concept] + [c for _, c in adult.plan]
+
+
+def test_withdrawal_is_managed_with_a_short_acting_benzodiazepine_in_liver_impairment_or_old_age():
+    """Stop 31's supervisor (test-v2-0221): a woman of 78 with AST 257 was given chlordiazepoxide 20-30 mg four
+    times daily with no adjustment for age or liver."""
+    alcohol = {"alcohol_use": "I drink a bottle of vodka a day.", "withdrawal_tremor": "x", "relief_drinking": "x", "craving": "x"}
+    answers = {"alcohol_use": "I drink a bottle of vodka a day."}
+    cases = [
+        ("Inpatient ward. A 78-year-old woman is here to see you, alone.", [("LFT", "AST 257 U/L (raised)")], True),
+        ("Inpatient ward. A 45-year-old man is here to see you, alone.", [("LFT", "AST 257 U/L (raised)")], True),
+        ("Inpatient ward. A 70-year-old man is here to see you, alone.", [], True),
+        ("Inpatient ward. A 45-year-old man is here to see you, alone.", [("LFT", "AST 30 U/L (within reference range)")], False),
+    ]
+    for text, results, short_acting in cases:
+        doctor = _seen(text, answers, alcohol, (), results)
+        assert doctor._leading()[0][0].code.startswith("F10")
+        plan = doctor._plan()
+        medication = plan.split(". ")[0]
+        assert ("oxazepam" in medication) == short_acting, (text, medication)
+        assert ("start chlordiazepoxide" in medication) != short_acting, (text, medication)
+        assert "benzodiazepine_withdrawal_regimen" in load_critical_actions().proposed(plan)
+
+
+def test_a_withdrawal_fit_is_followed_up_at_once():
+    """Stop 31's supervisor (test-v2-0221): 'I had a fit when I stopped' was never followed up."""
+    doctor = _adult("Inpatient ward. A 78-year-old woman is here to see you, alone.")
+    _next_asked(doctor, "Patient: I worry all the time. I had a fit when I stopped drinking.")
+    assert doctor.last_concept == "follow:seizure", doctor.last_concept
+    quiet = _adult("Inpatient ward. A 78-year-old woman is here to see you, alone.")
+    _next_asked(quiet, "Patient: I worry all the time.")
+    assert quiet.last_concept != "follow:seizure"
+
+
+@pytest.mark.parametrize("reply", ["My mood's fat, I'd say.", "I count the calories in everything.",
+                                   "It began after a coach's focus on my weight."])
+def test_an_adults_words_about_weight_and_shape_open_the_eating_questions(reply):
+    """Stop 32 (test-v2-0391): a woman of 29 with anorexia said 'My mood's fat' and that it began after 'a sports
+    coach's focus on weight'; her eating was never explored, and she was advised to exercise."""
+    doctor = _adult("Outpatient clinic. A 29-year-old woman is here to see you, alone.")
+    doctor.last_question, doctor.last_concept = doctor._question("low_mood"), "low_mood"
+    _next_asked(doctor, f"Patient: {reply}")
+    eating = next(d for d in doctor.script["complaint_domains"]["domains"] if d["name"] == "eating")
+    keys = {i.get("concept") or i["key"] for i in eating["items"]}
+    assert doctor.last_concept in keys, doctor.last_concept
+    plain = _adult("Outpatient clinic. A 29-year-old woman is here to see you, alone.")
+    plain.last_question, plain.last_concept = plain._question("low_mood"), "low_mood"
+    _next_asked(plain, "Patient: I'm miserable and I don't know why.")
+    assert plain.last_concept not in keys
+
+
+@pytest.mark.parametrize(("reply", "pregnant"), [("In December, not long after the weeks after a pregnancy, it began.", False),
+                                                 ("It started after I had the baby.", False),
+                                                 ("I'm twelve weeks pregnant.", True)])
+def test_a_pregnancy_told_as_past_is_postnatal_not_pregnant(reply, pregnant):
+    """Stop 32 (test-v2-0173): a woman of 33, manic 'not long after the weeks after a pregnancy', was read as pregnant,
+    and the lithium her plan named came without the pregnancy test a woman who may conceive needs."""
+    doctor = _seen("Inpatient ward. A 33-year-old woman is here to see you, alone.", {}, {"pregnancy": reply})
+    assert doctor.profile().pregnant is pregnant
+
+
+def test_a_young_persons_rule_breaking_is_followed_by_a_question_about_going_missing():
+    """Stop 32 (test-v2-0439, 0474: conduct problems whose records hold missing episodes, never asked): stealing or
+    exclusion told by a young person is followed by a question about staying out or going missing; an adult's is not."""
+    boy = _adult("Outpatient clinic. A 14-year-old boy is here to see you, accompanied by his mother.")
+    _next_asked(boy, "Patient: I steal from shops and I've been excluded.")
+    assert "follow:missing_screen" in [boy.last_concept] + [c for _, c in boy.plan[:3]], boy.plan[:3]
+    man = _adult("Outpatient clinic. A 34-year-old man is here to see you, alone.")
+    _next_asked(man, "Patient: I steal from shops and I've been excluded.")
+    assert "follow:missing_screen" not in [man.last_concept] + [c for _, c in man.plan]
