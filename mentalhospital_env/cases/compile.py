@@ -1300,9 +1300,116 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
         says = _repair(says, section, data) or None
     if says and section != "family_history":
         says = _relatives_as_patient(says, relatives)  # "Helen knew I was moody" -> "My mum knew ..."
+    if says:
+        says = _whole(says, section, person, data)
     if not says or not _speakable(says, section, person, data, impersonal):
         return None
     return says
+
+
+def _whole(says: str, section: str, person: _Person, data: dict[str, Any]) -> str | None:
+    """Of a rendering, the sentences a person says whole, each parsed (``compile.json`` ``whole_sentence``):
+
+    - a word said twice running ("The most recent was was three years ago") or a detail with no clause of
+      its own and no thing named at its root ("Of my four admissions.", "Most recently three weeks ago.") is not said, nor a sentence after it that leans on it ("But I
+      stopped it", "The most recent ...");
+    - a clause opening on a participle with no subject of its own, before another subject ("Known to an
+      outpatient psychiatrist since 22 with bipolar disorder, lithium helped"), is left out: the rest is said;
+    - an adverb that leans on the record sentence before ("Soon I no longer rang on Sundays too") is left out;
+    - the record's pronoun for the patient left in a clause of its own ("My father drank heavily ... when he
+      was a boy") takes that clause out; left anywhere else with no relative of the patient's sex named
+      before it, the sentence is not said.
+
+    ``None`` when nothing whole is left: the patient says less rather than something broken."""
+    rules = data["whole_sentence"]
+    doc = _nlp()(says)
+    kept: list[str] = []
+    dropped = False
+    for sent in doc.sents:
+        words = [t for t in sent if not t.is_punct and not t.is_space]
+        if not words:
+            continue
+        if dropped and words[0].lower_ in rules["leaning_openers"]:
+            continue
+        said = _whole_sentence(sent, words, section, person, rules)
+        if said is None:
+            dropped = True
+            continue
+        kept.append(said)
+    return " ".join(kept) if kept else None
+
+
+def _main_clause(sent) -> bool:
+    """Whether a parsed sentence has a clause of its own: a subject ("I", a pronoun, a noun the parser calls
+    a subject, or a contraction "'s", "'m", "'ve") that is not inside a clause hung on a noun by "which",
+    "who", "that", "where" or a participle ("Nightmares most nights from which I wake sweating", "Hours
+    each day spent washing" have none). The small parser's roots are not trusted alone: "I have asthma,
+    mild" is rooted at "mild", "Between attacks I worry ..." at "Between"."""
+    finite = ("VBD", "VBP", "VBZ", "MD")
+    root = sent.root
+    if root.tag_ in finite or (root.pos_ in ("VERB", "AUX") and any(c.dep_ in ("aux", "auxpass") and c.tag_ in finite for c in root.children)):
+        return True  # "This week has been the hardest yet": a time the parser reads as no subject
+    for t in sent:
+        if not (t.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") or t.lower_ in ("i", "'s", "'m", "'re", "'ve")):
+            continue
+        if not any(_hung_on_noun(a) for a in [t, *t.ancestors]):
+            return True
+    return False
+
+
+def _hung_on_noun(token) -> bool:
+    if token.dep_ == "acl":
+        return True
+    # a relative clause: opened by "which", "who", "that" ..., or hung on a noun that is the whole sentence
+    # ("And frightening thoughts I can't get rid of")
+    return token.dep_ == "relcl" and (
+        any(u.tag_ in ("WDT", "WP", "WP$", "WRB") or u.lower_ == "that" for u in token.subtree if u.i < token.i)
+        or (token.head.dep_ == "ROOT" and token.head.pos_ in ("NOUN", "PROPN"))
+    )
+
+
+def _whole_sentence(sent, words, section: str, person: _Person, rules: dict[str, Any]) -> str | None:
+    if any(a.lower_ == b.lower_ and a.is_alpha and a.lower_ not in rules["doubled_ok"] and b.i == a.i + 1
+           for a, b in zip(words, words[1:])):
+        return None
+    root = sent.root
+    if not _main_clause(sent) and words[0].lower_ not in rules["answer_words"] and root.pos_ not in ("NOUN", "PROPN"):
+        # a detail torn from its clause ("Most recently three weeks ago.", "Each with normal tests.", "Of my four
+        # admissions."); a thing named on its own is kept ("An ache of emptiness most days.", "Nightmares three or
+        # four nights a week ..."): it is what the patient has, and unsaid a default denial would take its place
+        return None
+    out = {t.i: t.text_with_ws for t in sent}
+
+    def leave_out(tokens) -> None:
+        for t in tokens:
+            out[t.i] = ""
+        after = max(t.i for t in tokens) + 1
+        if after < sent.end and sent.doc[after].text == ",":
+            out[after] = ""
+
+    subject = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    opener = sent[0]
+    if (opener.tag_ in ("VBN", "VBG") and opener.dep_ == "advcl" and opener.head.i == root.i and subject is not None
+            and subject.lower_ != "i" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in opener.children)):
+        leave_out(list(opener.subtree))
+    for t in (words[0], words[-1]):
+        if t.lower_ in rules["context_adverbs"] and t.dep_ == "advmod" and t.head.i == root.i and len(words) > 3:
+            leave_out([t])
+    if section != "family_history":
+        own = {person.subject, person.object, person.reflexive}
+        for t in sent:
+            if t.lower_ not in own or t.tag_ != "PRP" or not out[t.i]:
+                continue
+            clause = next((a for a in [t, *t.ancestors] if a.dep_ in ("advcl", "relcl") and a.i != root.i), None)
+            if clause is not None:
+                leave_out(list(clause.subtree))
+            elif not any(u.lower_ in person.others for u in sent.doc[sent.start : t.i]):
+                return None
+    text = "".join(out[i] for i in range(sent.start, sent.end))
+    text = re.sub(r"[\s,]+([.!?])", r"\1", re.sub(r"\s+([,.!?])", r"\1", re.sub(r"\s{2,}", " ", text))).strip(" ,")
+    if len(re.findall(r"[A-Za-z']+", text)) < 2:
+        return None
+    return _finish(text)
 
 
 def _quote_as_theirs(text: str, data: dict[str, Any]) -> str | None:
