@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mentalhospital_env.cases.compile import _nlp, voiced
+from mentalhospital_env.cases.compile import _nlp, compile_facts, voiced
+from mentalhospital_env.cases.model import EHR
 
 
 def _whole(said: str) -> bool:
@@ -38,9 +39,6 @@ def _whole(said: str) -> bool:
         ("history_of_present_illness", "Soon she no longer phoned her sister too.", "female",
          "I no longer phoned my sister."),
         ("history_of_present_illness", "Then he stopped going to the gym.", "male", "I stopped going to the gym."),
-        # a detail torn from its clause is not said; a thing the patient has, named on its own, is
-        ("history_of_present_illness", "She has cut her wrists since she was 15, most recently in May.", "female",
-         "I've cut my wrists since I was 15."),
         # the record's "he" for the patient in a clause of its own after a relative: that clause is not said
         # (with a relative of the patient's sex named first, "he" may be either: that clause is not said)
         ("personal_history", "His brother moved abroad and the family fell apart when he was twelve.", "male",
@@ -105,3 +103,62 @@ def test_every_rendering_is_whole_first_person_speech(verb, relative, when, lead
             continue
         assert _whole(said), (sentence, said)
         assert not re.search(r"\b(?:he|him|himself)\b", said) or re.search(rf"\b{relative}\b", said), (sentence, said)
+
+
+@pytest.mark.parametrize(
+    "section, sentence, sex, said",
+    [
+        # stop 32: a detail the long sentence was cut from at a comma ("Moderate in 2016.", "Most recently in May.")
+        # is said with its clause again; dropped, it took the year with it ("I've been treated for a condition,
+        # single episode." for a record dated 2019)
+        ("history_of_present_illness", "She has cut her wrists since she was 15, most recently in May.", "female",
+         "I've cut my wrists since I was 15, most recently in May."),
+        ("substance_use", "She drinks about fourteen units of wine a week at home with her partner, more at weekends.",
+         "female", "I drink about fourteen units of wine a week at home with my partner, more at weekends."),
+    ],
+)
+def test_a_detail_torn_from_its_clause_is_said_with_it(section: str, sentence: str, sex: str, said: str) -> None:
+    assert voiced(section, sentence, sex) == said
+
+
+def test_a_past_treatment_keeps_its_year() -> None:
+    said = voiced("past_psychiatric_history",
+                  "Treated for Recurrent depressive disorder, current episode, moderate (F33.1) in 2016.", "male")
+    assert said is not None and said.endswith("in 2016.") and _whole(said)
+
+
+def test_someone_the_patient_did_something_to_keeps_their_pronoun() -> None:
+    # stop 32 (hw-033's "that I nursed her through" lost): with "I" the subject of the clause, "her" is someone
+    # else (the patient there would be "myself"), so the clause is said
+    said = voiced("history_of_present_illness",
+                  "Her mother died last spring after a long illness that Anna nursed her through at home.", "female", ("Anna",))
+    assert said == "My mother died last spring after a long illness that I nursed her through at home."
+
+
+def test_a_rendering_cut_short_is_filed_under_what_it_still_says() -> None:
+    # stop 32 (hw-014's overdose night said as "I went from nought to a hundred, rang him eleven times" and told
+    # in a risk answer): the sentence is about self-harm, the part left after the cut ("cut cut" is no sentence)
+    # is not, so it is not told for self-harm
+    hpi = "She rang her sister eleven times on Friday night and argued with her, then she cut cut her forearm with a razor blade."
+    assert voiced("history_of_present_illness", hpi, "female") == "I rang my sister eleven times on Friday night. And I argued with her."
+    (fact,) = [f for f in compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness=hpi), "female")
+               if f.section == "history_of_present_illness"]
+    assert not (fact.told and "self_harm" in fact.topics), fact
+    # uncut, the same sentence is told for its self-harm
+    whole = hpi.replace("cut cut", "cut")
+    (fact,) = [f for f in compile_facts(EHR(chief_complaint="Low mood.", history_of_present_illness=whole), "female")
+               if f.section == "history_of_present_illness"]
+    assert "self_harm" in fact.topics and (not fact.told or "forearm" in (fact.patient_says or ""))
+
+
+_WHEN = {"most recently in May": "May", "last in 2019": "2019", "most recently three weeks ago": "three weeks ago",
+         "the last time at 17": "17"}
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from(["cut her arms", "burned her hands", "taken overdoses", "scratched her legs"]),
+       st.integers(12, 19), st.sampled_from(sorted(_WHEN)))
+def test_a_time_cut_off_its_clause_is_never_lost(verb, age, when) -> None:
+    said = voiced("history_of_present_illness", f"She has {verb} since she was {age}, {when}.", "female")
+    if said is not None:
+        assert _WHEN[when] in said and _whole(said), said
