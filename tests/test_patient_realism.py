@@ -463,3 +463,25 @@ def test_the_grammar_guard_catches_the_framings_it_was_written_for():
     assert _DONT_HYPHENATED.search("I don't drink-driving.")
     for text in ("I've had fits.", "I've had side effects.", "I don't feel worn out.", "I've been admitted before."):
         assert not (_HAD_THEN_VERB.search(text) or _BEEN_A.search(text) or _DONT_HYPHENATED.search(text)), text
+
+
+@pytest.mark.parametrize(
+    "suite, case_id, seed",
+    [
+        # stop 31: test-v2-0094's "Well, honestly, I gave up smoking years ago." told again to "Do you smoke or
+        # vape?" lost only "Well," (the voice's first opener it starts with) and opened "honestly, I gave up ..."
+        ("test-v2", "test-v2-0094", 0),
+        # and a head put in lower case after its opener ("The thing is, my jaw clenches like mad.") kept it
+        # once the opener was gone: "my jaw clenches like mad.", "as for my mood, ...", "my sleep is fine ..."
+        ("dev", "dev-0094", 3141),
+        ("handwritten", "hw-016", 3141),
+        ("handwritten", "hw-031", 3141),
+    ],
+)
+def test_a_reply_told_again_never_opens_in_lower_case(suite, case_id, seed):
+    from mentalhospital_env.evaluation import EvaluationSpec, run_episode
+
+    record = run_episode("scripted", EvaluationSpec(suite=suite, seeds=(seed,)), case_id, seed)["record"]
+    replies = [t["patient"] for t in record["chart"]["turns"] if t.get("doctor") and t.get("patient")]
+    assert len(replies) >= 20
+    assert [r for r in replies if r[:1].islower()] == []

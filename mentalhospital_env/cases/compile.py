@@ -1222,7 +1222,16 @@ def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
             told = True
             says = _finish(f"I feel {quoted.group(1).strip().rstrip('.').lower()}")
     elif told:
-        says = _voiced(section, text, sex, names, relatives, data)
+        cut: list[str] = []
+        says = _voiced(section, text, sex, names, relatives, data, cut=cut)
+        if says and cut:
+            # a rendering cut to its whole sentences is filed only under the topics what it still says
+            # speaks to: hw-014's overdose night cut to "I went from nought to a hundred, rang him eleven
+            # times" kept the sentence's self-harm and was told for the overdose in a risk answer. Said
+            # about none of them, it is not said at all (the record's sentence was about them)
+            still = record_topics(section, says)
+            spoken = tuple(t for t in topics if t in still)
+            topics, says = (spoken, says) if spoken else (topics, None)
         told = says is not None  # no rendering a patient would say: never read the record out
     sensitive = has_sensitive_concept(text) or any(tax.by_id[t].sensitive for t in topics if t in tax.by_id)
     time = "past" if _PAST.search(text) and not (says or "").startswith("I take ") else "current"
@@ -1264,16 +1273,16 @@ def voiced(section: str, text: str, sex: str, names: tuple[str, ...] = ()) -> st
 
 
 def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives: dict[str, str],
-            data: dict[str, Any], impersonal: bool = False) -> str | None:
+            data: dict[str, Any], impersonal: bool = False, cut: list[str] | None = None) -> str | None:
     """``impersonal``: a sentence that names no one ("Six weeks ago the change began, after mounting debt",
     "Nothing has really changed") may be said as it stands (a structured case's fact; the narrative compiler
-    keeps to sentences the patient owns)."""
+    keeps to sentences the patient owns). ``cut`` gets the rendering's sentences :func:`_whole` leaves unsaid."""
     person = _Person.of(sex)
     frame = re.match(data["trailing_frame_pattern"], text.strip())
     if frame:
         # "After that there were rows at home, his family says": the speaker first ("My family says after
         # that ..."), never the clause and a stray "My family says." after it
-        said = _voiced(section, frame.group("said") + ".", sex, names, relatives, data, impersonal)
+        said = _voiced(section, frame.group("said") + ".", sex, names, relatives, data, impersonal, cut)
         if not said:
             return None
         said = said if re.match(r"^I\b|^I'", said) else said[0].lower() + said[1:]
@@ -1300,9 +1309,181 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
         says = _repair(says, section, data) or None
     if says and section != "family_history":
         says = _relatives_as_patient(says, relatives)  # "Helen knew I was moody" -> "My mum knew ..."
+    if says:
+        says = _whole(says, section, person, data, cut)
     if not says or not _speakable(says, section, person, data, impersonal):
         return None
     return says
+
+
+def _whole(says: str, section: str, person: _Person, data: dict[str, Any], cut: list[str] | None = None) -> str | None:
+    """Of a rendering, the sentences a person says whole, each parsed (``compile.json`` ``whole_sentence``):
+
+    - a word said twice running ("The most recent was was three years ago") is not said, nor a sentence after
+      it that leans on it ("But I stopped it", "The most recent ...");
+    - a detail with no clause of its own and no thing named at its root, among other sentences ("Moderate in
+      2019.", "Most recently three weeks ago.", "Each with normal tests."), was torn from the clause before it
+      (most often by :func:`_spoken`'s cut at a comma): it is said with that clause again ("I've cut my arms
+      since I was 14, most recently three weeks ago"), or, first and short (``opener_words``), with the clause
+      after it ("Of my four admissions, the most recent ..."); dropped, it took the year, the last time, the
+      amount the fact needs with it. With no whole clause beside it, it is not said; a long first one is said
+      as it was ("Felt dizzy and went grey on the rowing machine, brief collapse, no head injury."). A rendering of one sentence is no detail torn
+      from anything (the record's own note form, "Difficulty concentrating."): the small parser finds no
+      clause in whole sentences too ("a lorry jack-knifed ahead of me"), and unsaid it would let a default
+      denial stand for what the patient has;
+    - a clause opening on a participle with no subject of its own, before another subject ("Known to an
+      outpatient psychiatrist since 22 with bipolar disorder, lithium helped"), is left out: the rest is said;
+    - an adverb that leans on the record sentence before ("Soon I no longer rang on Sundays too") is left out;
+    - the record's pronoun for the patient left in a clause of its own ("My father drank heavily ... when he
+      was a boy") takes that clause out; left anywhere else with no relative of the patient's sex named
+      before it, the sentence is not said. An object in a clause whose subject is "I" is someone else ("that
+      I nursed her through": the patient there would be "myself").
+
+    ``cut``, when given, gets each sentence left unsaid (so that the fact is filed under what is still said).
+    ``None`` when nothing whole is left: the patient says less rather than something broken."""
+    rules = data["whole_sentence"]
+    doc = _nlp()(says)
+    sents = [s for s in doc.sents if any(not t.is_punct and not t.is_space for t in s)]
+    kept: list[str] = []
+    last_kept = False  # whether the sentence before was said
+    dropped = False
+    pending: str | None = None  # a torn detail before any clause: said with the clause after it
+    open_end = False  # whether the sentence before ended with no full stop of the rendering's own
+    unsaid = cut if cut is not None else []
+    for sent in sents:
+        words = [t for t in sent if not t.is_punct and not t.is_space]
+        if dropped and words[0].lower_ in rules["leaning_openers"]:
+            unsaid.append(sent.text)
+            last_kept = False
+            continue
+        torn = len(sents) > 1 and _torn(sent, words, rules)
+        said = _whole_sentence(sent, words, section, person, rules)
+        if said is None:
+            dropped, last_kept, open_end = True, False, False
+            unsaid.append(sent.text)
+            if pending:
+                unsaid.append(pending)
+                pending = None
+            continue
+        if kept and last_kept and open_end:
+            # the parser began a sentence where the rendering has none ("I buy things on impulse and I start
+            # DIY projects ..."): said on as it was, never cut in two at a period of the parser's own
+            kept[-1] = _joined(kept[-1], said, sent, "")
+            open_end = not sent.text.rstrip().endswith((".", "!", "?"))
+            continue
+        open_end = not sent.text.rstrip().endswith((".", "!", "?"))
+        if torn:
+            if kept and last_kept:
+                kept[-1] = _joined(kept[-1], said, sent)
+            elif not kept and pending is None and len(words) <= rules["opener_words"]:
+                pending = said
+            elif not kept and pending is None:
+                kept.append(said)  # a long first clause the parser finds no subject in: said as it was
+                last_kept = True
+            else:
+                unsaid.append(sent.text)
+                dropped, last_kept = True, False
+            continue
+        if pending is not None:
+            said = _joined(pending, said, sent)
+            pending = None
+        kept.append(said)
+        last_kept = True
+    if pending is not None:
+        unsaid.append(pending)
+    return " ".join(kept) if kept else None
+
+
+def _joined(before: str, after: str, sent, mark: str = ",") -> str:
+    """Two sentences of a rendering said as one, at a comma ("I drink about ten units a week, more during the
+    good spells"); the second keeps its capital only for "I" or a name."""
+    first = next((t for t in sent if not t.is_punct), sent[0])
+    if not (first.text == "I" or first.tag_ in ("NNP", "NNPS") or first.text.isupper()):
+        after = after[:1].lower() + after[1:]
+    return before.rstrip(" .!?") + mark + " " + after
+
+
+def _torn(sent, words, rules: dict[str, Any]) -> bool:
+    """A detail with no clause of its own and no thing named at its root ("Moderate in 2019.", "Most recently
+    three weeks ago.", "Of my four admissions."); an answer word opens a whole reply ("No, never")."""
+    return not _main_clause(sent) and words[0].lower_ not in rules["answer_words"] and sent.root.pos_ not in ("NOUN", "PROPN")
+
+
+def _main_clause(sent) -> bool:
+    """Whether a parsed sentence has a clause of its own: a subject ("I", a pronoun, a noun the parser calls
+    a subject, or a contraction "'s", "'m", "'ve") that is not inside a clause hung on a noun by "which",
+    "who", "that", "where" or a participle ("Nightmares most nights from which I wake sweating", "Hours
+    each day spent washing" have none). The small parser's roots are not trusted alone: "I have asthma,
+    mild" is rooted at "mild", "Between attacks I worry ..." at "Between"."""
+    finite = ("VBD", "VBP", "VBZ", "MD")
+    root = sent.root
+    if root.tag_ in finite or (root.pos_ in ("VERB", "AUX") and any(c.dep_ in ("aux", "auxpass") and c.tag_ in finite for c in root.children)):
+        return True  # "This week has been the hardest yet": a time the parser reads as no subject
+    for t in sent:
+        if not (t.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") or t.lower_ in ("i", "'s", "'m", "'re", "'ve")):
+            continue
+        if not any(_hung_on_noun(a) for a in [t, *t.ancestors]):
+            return True
+    return False
+
+
+def _hung_on_noun(token) -> bool:
+    if token.dep_ == "acl":
+        return True
+    # a relative clause: opened by "which", "who", "that" ..., or hung on a noun that is the whole sentence
+    # ("And frightening thoughts I can't get rid of")
+    return token.dep_ == "relcl" and (
+        any(u.tag_ in ("WDT", "WP", "WP$", "WRB") or u.lower_ == "that" for u in token.subtree if u.i < token.i)
+        or (token.head.dep_ == "ROOT" and token.head.pos_ in ("NOUN", "PROPN"))
+    )
+
+
+def _whole_sentence(sent, words, section: str, person: _Person, rules: dict[str, Any]) -> str | None:
+    if any(a.lower_ == b.lower_ and a.is_alpha and a.lower_ not in rules["doubled_ok"] and b.i == a.i + 1
+           for a, b in zip(words, words[1:])):
+        return None
+    root = sent.root
+    out = {t.i: t.text_with_ws for t in sent}
+
+    def leave_out(tokens) -> None:
+        for t in tokens:
+            out[t.i] = ""
+        after = max(t.i for t in tokens) + 1
+        if after < sent.end and sent.doc[after].text == ",":
+            out[after] = ""
+
+    subject = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    opener = sent[0]
+    if (opener.tag_ in ("VBN", "VBG") and opener.dep_ == "advcl" and opener.head.i == root.i and subject is not None
+            and subject.lower_ != "i" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in opener.children)):
+        leave_out(list(opener.subtree))
+    for t in (words[0], words[-1]):
+        if t.lower_ in rules["context_adverbs"] and t.dep_ == "advmod" and t.head.i == root.i and len(words) > 3:
+            leave_out([t])
+    if section != "family_history":
+        own = {person.subject, person.object, person.reflexive}
+        for t in sent:
+            if t.lower_ not in own or t.tag_ != "PRP" or not out[t.i] or _object_of_i(t):
+                continue
+            clause = next((a for a in [t, *t.ancestors] if a.dep_ in ("advcl", "relcl") and a.i != root.i), None)
+            if clause is not None:
+                leave_out(list(clause.subtree))
+            elif not any(u.lower_ in person.others for u in sent.doc[sent.start : t.i]):
+                return None
+    text = "".join(out[i] for i in range(sent.start, sent.end))
+    text = re.sub(r"[\s,]+([.!?])", r"\1", re.sub(r"\s+([,.!?])", r"\1", re.sub(r"\s{2,}", " ", text))).strip(" ,")
+    if len(re.findall(r"[A-Za-z']+", text)) < 2:
+        return None
+    return _finish(text)
+
+
+def _object_of_i(token) -> bool:
+    """Whether a pronoun is the object in a clause whose subject is "I" ("that I nursed her through", "I was
+    angry with him"): the patient there would be "myself", so the pronoun is someone else's."""
+    if token.dep_ not in ("dobj", "pobj", "dative", "iobj"):
+        return False
+    verb = next((a for a in token.ancestors if a.pos_ in ("VERB", "AUX")), None)
+    return verb is not None and any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ == "i" for c in verb.children)
 
 
 def _quote_as_theirs(text: str, data: dict[str, Any]) -> str | None:

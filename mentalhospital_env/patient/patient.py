@@ -421,8 +421,13 @@ class Patient:
             # earlier answer again), and "Like I said" not on every repeat of the encounter
             opener = yes = ""
             if rep is not None:  # "Like I said, let me think. ...": no opener after it
-                opener = next((o for o in rep.voice.banks["openers"] if o and text.startswith(o)), "")
+                # the longest opener the reply starts with: "Well, honestly," whole, never "Well," leaving
+                # "honestly, I gave up smoking years ago." to open the reply in lower case
+                opener = max((o for o in rep.voice.banks["openers"] if o and text.startswith(o)), key=len, default="")
                 text = text[len(opener):].lstrip() or text
+                # the reply's head was put in lower case to follow the opener ("The thing is, my jaw
+                # clenches"): with the opener gone it opens the sentence again
+                text = text[:1].upper() + text[1:]
                 # "Yeah, I guess. Like I said, I have two adult children ...": the yes first
                 yes = next((a for a in rep.voice.banks["affirm"] if a and text.startswith(a + " ")), "")
                 text = text[len(yes):].lstrip() if yes else text
