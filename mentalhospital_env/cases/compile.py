@@ -1454,9 +1454,20 @@ def _whole_sentence(sent, words, section: str, person: _Person, rules: dict[str,
 
     subject = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
     opener = sent[0]
+    lead = ""
     if (opener.tag_ in ("VBN", "VBG") and opener.dep_ == "advcl" and opener.head.i == root.i and subject is not None
             and subject.lower_ != "i" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in opener.children)):
-        leave_out(list(opener.subtree))
+        clause = list(opener.subtree)
+        if opener.tag_ == "VBN" and opener.lower_ not in rules["participles_unsaid"]:
+            # the patient's own state, said as theirs ahead of the rest: "Known to the community mental health
+            # team since 18 with depressive illness, escitalopram helped" -> "I've been known to ... since I
+            # was 18 with depressive illness. Escitalopram helped": left out, the earlier illness went with it
+            state = "".join(t.text_with_ws for t in clause).strip(" ,")
+            state = re.sub(r"\bsince (\d{1,2})\b(?! (?:years?|months?|weeks?|days?)\b)", r"since I was \1", state)
+            # an event done to them ("Hit by a parent as a child") was, a standing state ("Known to ...") has been
+            be = "I was" if any(c.dep_ == "agent" for c in opener.children) else "I've been"
+            lead = f"{be} {state[:1].lower()}{state[1:]}. "
+        leave_out(clause)
     for t in (words[0], words[-1]):
         if t.lower_ in rules["context_adverbs"] and t.dep_ == "advmod" and t.head.i == root.i and len(words) > 3:
             leave_out([t])
@@ -1474,7 +1485,9 @@ def _whole_sentence(sent, words, section: str, person: _Person, rules: dict[str,
     text = re.sub(r"[\s,]+([.!?])", r"\1", re.sub(r"\s+([,.!?])", r"\1", re.sub(r"\s{2,}", " ", text))).strip(" ,")
     if len(re.findall(r"[A-Za-z']+", text)) < 2:
         return None
-    return _finish(text)
+    if lead:
+        text = text[:1].upper() + text[1:]
+    return _finish(lead + text)
 
 
 def _object_of_i(token) -> bool:
