@@ -2309,13 +2309,20 @@ def own_lines(case: Case, C: Mapping[str, Any] | None = None) -> dict[str, str]:
     (a sentence cut at semicolons and colons) of at least ``min_words`` words of any record section or
     of the plan, its opening word left out (a plan's 'Begin' or 'Start' is the same sentence); a quoted
     sentence of the patient's (a mental state's quoted mood included); an exam report (not a scale's score) of that many words
-    (a symptom diary; 'normal report' when it reads as unremarkable); a flagged lab value ('MCV 102 fL (raised)')."""
+    (a symptom diary; 'normal report' when it reads as unremarkable); a flagged lab value ('MCV 102 fL (raised)'); a
+    mental-state field too short to be a line of its own (``mental_state_min_words`` words up to ``min_words``), 'mental
+    state line', so that two mental states made of the same short lines count as shared."""
     C = C or review_facts()["clone"]
     need = C["min_words"]
     out: dict[str, str] = {}
+    short = C.get("mental_state_min_words")
     for name, text in _narrative(case):
         for key, kind in text_lines(text, name.split(".")[0], C).items():
             out.setdefault(key, kind)
+        if short and name.startswith("mental_status_exam."):  # a mental state made of short lines is still one patient's
+            key = _line_key(text)
+            if short <= len(key.split()) < need:
+                out.setdefault("M " + name.split(".", 1)[1] + ": " + key, "mental state line")
     flag = re.compile(C["lab_flag_pattern"], re.I)
     for exam in case.exams:
         if exam.kind in ("lab", "physiological"):
@@ -2353,7 +2360,8 @@ def text_lines(text: str, kind: str, C: Mapping[str, Any] | None = None) -> dict
 
 def clone_pairs(cases: Sequence[Case], C: Mapping[str, Any] | None = None) -> list[tuple[str, str, list[tuple[str, str]]]]:
     """Pairs of a suite's records whose shared own lines (:func:`own_lines`) weigh at least ``min_score``
-    (:func:`clone_score`), counting only lines no more than ``max_share`` of the suite holds
+    (:func:`clone_score`; a set of ``mental_state_set.min_lines`` mental-state lines, short ones included, is a pair
+    by itself), counting only lines no more than ``max_share`` of the suite holds
     (commoner ones are stock phrases, the frame rules' business): (first case, second case, [(kind, line),
     ...]), most shared first."""
     C = C or review_facts()["clone"]
@@ -2406,13 +2414,19 @@ def same_flagged_values(cases: Sequence[Case], C: Mapping[str, Any] | None = Non
 
 def clone_score(kinds: Iterable[str], C: Mapping[str, Any] | None = None) -> float:
     """How much the shared lines of two records weigh (``weights`` by kind, 1 when unnamed; a kind's total at
-    most its ``caps``: a plan protocol copied is one plan copied, however many clauses it has)."""
+    most its ``caps``: a plan protocol copied is one plan copied, however many clauses it has); at least ``min_score``
+    when ``mental_state_set.min_lines`` of the lines are mental-state lines of any length (``mental_state_set.kinds``)."""
     C = C or review_facts()["clone"]
     W, caps = C["weights"], C["caps"]
     total: dict[str, float] = defaultdict(float)
+    kinds = list(kinds)
     for kind in kinds:
         total[kind] += W.get(kind, 1)
-    return sum(min(v, caps.get(k, v)) for k, v in total.items())
+    score = sum(min(v, caps.get(k, v)) for k, v in total.items())
+    whole = C.get("mental_state_set")
+    if whole and sum(1 for k in kinds if k in whole["kinds"]) >= whole["min_lines"]:
+        return max(score, C["min_score"])  # one mental state written twice, however short its lines
+    return score
 
 
 def _clone_rules(cases: Sequence[Case], R: Mapping[str, Any]) -> list[Finding]:
