@@ -73,6 +73,7 @@ RULES: tuple[str, ...] = (
     "sections.acute_confusion", "sections.cyclical_course", "labs.scale_maximum", "plan.perinatal", "plan.young_person", "plan.liver_workup",
     "plan.abstinence_first", "plan.restart", "plan.they_agreement", "plan.withdrawal_regimen", "plan.insomnia", "plan.safeguarding",
     "plan.liver_twice", "plan.review_twice", "plan.one_trauma_therapy", "plan.hypnotic_first",
+    "plan.benzodiazepine_choice", "plan.driving",
     "joins.drug_screen", "joins.drink_kind", "joins.alcohol_plan", "joins.past_copies_plan", "joins.work_years",
     "joins.education_age", "joins.education_occupation", "joins.employment", "joins.mse_appearance", "joins.mse_topic",
     "joins.mse_death_wishes", "joins.cssrs_self_harm", "joins.labs_ignored", "joins.plan_assumes", "joins.cc_label", "joins.comorbid_support",
@@ -1315,7 +1316,46 @@ def record_needs(case: Case, plan: str) -> list[tuple[str, Mapping[str, Any], st
     worst = liver_multiple(case.exams, age, case.demographics.sex, R)
     if platelets and min(platelets) < liver["platelets_below"] and worst >= liver["liver_multiple"]:
         out.append(("liver_disease", {**liver, "values": {"platelets": f"{min(platelets):g}", "multiple": f"{worst:.0f}" if worst >= 3 else f"{worst:.1f}"}}, f"platelets {min(platelets):g} with liver enzymes {worst:.1f}x the upper limit"))
+    benzo = N["benzodiazepine_choice"]
+    if re.search(benzo["plan_pattern"], plan, re.I) or record_status(case)["still_drinking"]:
+        why = benzodiazepine_caution(case)
+        if why:
+            out.append(("benzodiazepine_choice", {**benzo, "values": {"why": why}}, f"a withdrawal regimen for a patient with {why}"))
+    drive = N["driving"]
+    if age >= drive["min_age"]:
+        job = str(case.demographics.occupation or "")
+        driver = re.search(drive["driver_pattern"], job, re.I)
+        remission = tuple(R["plan_record"]["remission_codes"])
+        dependence = next((c for c in case.diagnosis.codes if c.upper().startswith(tuple(drive["dependence_codes"])) and not c.upper().startswith(remission)), None)
+        sedative = re.search(drive["sedative_pattern"], plan, re.I)
+        if dependence:
+            what = next(v for k, v in drive["dependence_codes"].items() if dependence.upper().startswith(k))
+            says = drive["say_driver"] if driver else drive["say"]
+            out.append(("driving", {**drive, "say": says, "values": {"what": what, "job": job.lower()}}, f"{what} ({dependence})" + (f" in a {job.lower()}" if driver else "")))
+        elif driver and sedative:
+            out.append(("driving", {**drive, "say": drive["say_sedated"], "values": {"drug": sedative.group(0).lower(), "job": job.lower()}}, f"{sedative.group(0)} in the plan of a {job.lower()}"))
     return [(name, rule, why) for name, rule, why in out if not re.search(rule["answered_pattern"], plan, re.I)]
+
+
+def benzodiazepine_caution(case: Case) -> str | None:
+    """Why a long-acting benzodiazepine cleared by the liver (chlordiazepoxide) is the wrong withdrawal drug
+    for this patient (review.json ``plan_record.record_needs.benzodiazepine_choice``): an age of ``min_age`` or
+    more, liver enzymes ``liver_multiple`` times the upper limit, or low platelets beside raised enzymes; None
+    when neither holds. Read by the audit and the plan builder, which gives lorazepam instead."""
+    R = review_facts()
+    B = R["plan_record"]["record_needs"]["benzodiazepine_choice"]
+    age = case.demographics.age
+    worst = liver_multiple(case.exams, age, case.demographics.sex, R)
+    platelets = [v for e in case.exams if e.kind == "lab" for n, v, _f in lab_values(e.result) if n.strip().lower().split()[-1:] == ["platelets"]]
+    liver = worst >= B["liver_multiple"] or (platelets and min(platelets) < B["platelets_below"] and worst >= B["liver_with_platelets"])
+    times = f"{worst:.0f}" if worst >= 3 else f"{worst:.1f}"
+    if age >= B["min_age"] and liver:
+        return B["why"]["both"].format(age=age, times=times)
+    if age >= B["min_age"]:
+        return B["why"]["age"].format(age=age)
+    if liver:
+        return B["why"]["liver"].format(times=times)
+    return None
 
 
 def record_overreach(case: Case, plan: str, profile: Any = None) -> list[tuple[Mapping[str, Any], re.Match[str]]]:
@@ -1353,6 +1393,8 @@ def overreach_holds(when: str, case: Case, profile: Any = None) -> bool:
         return bool(light) and units <= O["light_units_max"] and not re.search(O["heavy_drinking_pattern"], substance, re.I) and not any(c.startswith("F10") for c in codes)
     if when == "teetotal":
         return bool(_has(substance.lower(), review_facts()["abstinent_words"])) and not any(c.startswith("F10") for c in codes)
+    if when == "benzodiazepine_caution":
+        return benzodiazepine_caution(case) is not None
     if when == "no_drug_use":
         return bool(re.search(O["drug_denial_pattern"], substance, re.I)) and not any(c.startswith("F1") and not c.startswith(("F10", "F17")) for c in codes)
     raise KeyError(f"record_overreach: unknown condition {when!r}")

@@ -1845,7 +1845,9 @@ class StoryV2(_Story):
         if len(meds) != 1:
             return
         swap = self.c.records["adjunct_alone"].get(str(meds[0].get("name", "")).lower())
-        if swap is None:
+        # only a drug given as an add-on (the audit's reading): cyclothymia's lamotrigine is its first drug, not an
+        # adjunct, and became sertraline 'for the co-occurring anxiety' with no anxiety on file (stop 31, 0159)
+        if swap is None or not re.search(review_facts()["stop29"]["adjunct_pattern"], str(meds[0].get("dose") or ""), re.I):
             return
         drug = meds[0]["name"]
         out["medications"] = [dict(swap["instead"])]
