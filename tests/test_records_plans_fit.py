@@ -131,6 +131,13 @@ def test_generated_plans_fit_age_liver_and_driving(drawn: list) -> None:
         assert re.search(r"\bdriv(?:e|es|ing)\b|\bDVLA\b", c.treatment.plan), c.case_id
 
 
+def test_relatives_illnesses_are_named_as_families_name_them(drawn: list) -> None:
+    labels = re.compile(r"use disorder|cyclothymi|bipolar II|hoarding disorder|body dysmorphic|illness anxiety disorder|dysthymi|intellectual disability", re.I)
+    named = [c.ehr.family_history for c in drawn if re.search(r"\b(?:has|treated for|history of)\b", c.ehr.family_history or "")]
+    assert named
+    assert [t for t in named if labels.search(t)] == []
+
+
 def test_cyclothymia_keeps_its_own_drug() -> None:
     for seed in range(3):
         case = generate_case(random.Random(seed), f"cyc-{seed}", principal="F34.0", version=2)

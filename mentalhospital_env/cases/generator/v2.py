@@ -1570,6 +1570,27 @@ class StoryV2(_Story):
             self.chart.facts.extend(kept)
             if not any("psychiatric" in f.text.lower() or "mental" in f.text.lower() for f in kept):
                 self.chart.add("family_history", self.rng.choice(["No known family history of mental illness.", "No family psychiatric history.", "Nobody in the family has had psychiatric treatment, as far as {subj} knows.".format(subj=self.p.pron["subj"])]))
+        self._family_words(self.chart.facts[start:])
+
+    def _family_words(self, facts: Sequence[Any]) -> None:
+        """A relative's illness named as a family names it (story.json ``family_words``): 'a drink problem', not
+        'alcohol use disorder'; 'mood swings', not 'cyclothymia' (stop 31's blind reader)."""
+        words = self.story["family_words"]
+        names = _lay_names(self.ref)
+        for f in facts:
+            if f.section != "family_history":
+                continue
+            low = f.text.lower()
+            hit = next(((name, code) for name, code in names if name in low), None)
+            if hit is None:
+                continue
+            name, code = hit
+            key = max((k for k in words if not k.startswith("_") and k != "other" and code.startswith(k)), key=len, default="other")
+            said = self.rng.choice(words[key])
+            pattern = re.compile(re.escape(name), re.I)
+            f.text = pattern.sub(lambda m: said, f.text, count=1)
+            if f.says:
+                f.says = pattern.sub(lambda m: said, f.says, count=1)
 
     # --------------------------------------------------------------------- mental state
 
@@ -2158,6 +2179,20 @@ class CaseComposerV2(CaseComposer):
             if base in R["graduate_occupations"]:
                 raise CompositionError("a graduate profession before graduation")
         return patient
+
+
+_LAY_NAMES: dict[int, list[tuple[str, str]]] = {}
+
+
+def _lay_names(ref: Any) -> list[tuple[str, str]]:
+    """(lay name as version 1 writes it in a relative, code) for every disorder of the reference, longest first."""
+    got = _LAY_NAMES.get(id(ref))
+    if got is None:
+        from .composer import lay_name
+
+        got = sorted({(lay_name(d).lower(), d["code"]) for d in ref.disorders.values()}, key=lambda t: -len(t[0]))
+        _LAY_NAMES[id(ref)] = got
+    return got
 
 
 def _wrong_sex_relative(text: str, disorders: Mapping[str, Mapping[str, Any]]) -> bool:
