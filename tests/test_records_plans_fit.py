@@ -143,3 +143,13 @@ def test_cyclothymia_keeps_its_own_drug() -> None:
         case = generate_case(random.Random(seed), f"cyc-{seed}", principal="F34.0", version=2)
         names = {m["name"].lower() for m in case["treatment"].get("medications") or ()}
         assert "sertraline" not in names and "co-occurring anxiety" not in case["treatment"]["plan"]
+
+
+def test_a_teenager_with_adhd_is_not_sent_for_multisystemic_therapy() -> None:
+    teens = []
+    for seed in range(60, 80):
+        case = generate_case(random.Random(seed), f"adhd-{seed}", principal="F90.2", version=2)
+        if 14 < case["demographics"]["age"] < 18:
+            teens.append(case)
+    assert teens  # the premise: the draw holds young people old enough for the parent-training rewrite
+    assert [c["case_id"] for c in teens if "multisystemic" in c["treatment"]["plan"].lower()] == []

@@ -2023,9 +2023,12 @@ class StoryV2(_Story):
         return out
 
     def _for_age(self, text: str) -> str:
-        """A plan sentence with a treatment made for another age group replaced by this age's (voices.json ``plan_by_age``)."""
+        """A plan sentence with a treatment made for another age group replaced by this age's (voices.json ``plan_by_age``;
+        a rule with ``codes`` only for a case holding one of them)."""
         age = self.p.age
         for rule in self.c.voices["plan_by_age"]:
+            if rule.get("codes") and not any(c.startswith(tuple(rule["codes"])) for c in self.codes):
+                continue  # multisystemic therapy is conduct disorder's, not ADHD's (stop 31: 0124)
             if rule["words"] in text.lower() and (age < rule.get("below", -1) or age > rule.get("above", 10**3)):
                 text = re.sub(re.escape(rule["words"]), rule["instead"], text, flags=re.I)
         return text
