@@ -951,6 +951,9 @@ class StoryV2(_Story):
         referrer = self._referrer()
         occupation = self.p.household.occupation
         living = self.p.demographics.get("living_situation", "")
+        said = self.story["living_words"].get(living)
+        if said:  # the household as a referral says it, not the demographics' string every time (story.json living_words)
+            living = self.fill(rng.choice(said))
         informant = self._relative()
         self.fields.update(
             referrer=referrer, referrer_cap=cap(referrer), referrer_short_cap=cap(referrer.split(",")[0]), occupation=occupation,
