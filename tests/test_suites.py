@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "851aeb41bb38c07de8c95c3b88806e143cd51482fd4fb8a37ed013f6a4c3d08d"
-DEV_V2_SUITE_SHA256 = "583e861130f4b50727fb717dd4ae7de21f4192627572da1bc3ba5cdcbc5104c2"
+TEST_V2_SUITE_SHA256 = "3e8d1a0f857ba1ef656b0f96aa79117d2cabc36834531e15a3c3d24be95d05ed"
+DEV_V2_SUITE_SHA256 = "1cf871031c9efbc56e2775bb4d7d96b86dedff2fd90c3b29ef07f75878addfb9"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 

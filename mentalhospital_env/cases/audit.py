@@ -73,6 +73,7 @@ RULES: tuple[str, ...] = (
     "sections.acute_confusion", "sections.cyclical_course", "labs.scale_maximum", "plan.perinatal", "plan.young_person", "plan.liver_workup",
     "plan.abstinence_first", "plan.restart", "plan.they_agreement", "plan.withdrawal_regimen", "plan.insomnia", "plan.safeguarding",
     "plan.liver_twice", "plan.review_twice", "plan.one_trauma_therapy", "plan.hypnotic_first",
+    "plan.benzodiazepine_choice", "plan.driving",
     "joins.drug_screen", "joins.drink_kind", "joins.alcohol_plan", "joins.past_copies_plan", "joins.work_years",
     "joins.education_age", "joins.education_occupation", "joins.employment", "joins.mse_appearance", "joins.mse_topic",
     "joins.mse_death_wishes", "joins.cssrs_self_harm", "joins.labs_ignored", "joins.plan_assumes", "joins.cc_label", "joins.comorbid_support",
@@ -1315,7 +1316,46 @@ def record_needs(case: Case, plan: str) -> list[tuple[str, Mapping[str, Any], st
     worst = liver_multiple(case.exams, age, case.demographics.sex, R)
     if platelets and min(platelets) < liver["platelets_below"] and worst >= liver["liver_multiple"]:
         out.append(("liver_disease", {**liver, "values": {"platelets": f"{min(platelets):g}", "multiple": f"{worst:.0f}" if worst >= 3 else f"{worst:.1f}"}}, f"platelets {min(platelets):g} with liver enzymes {worst:.1f}x the upper limit"))
+    benzo = N["benzodiazepine_choice"]
+    if re.search(benzo["plan_pattern"], plan, re.I) or record_status(case)["still_drinking"]:
+        why = benzodiazepine_caution(case)
+        if why:
+            out.append(("benzodiazepine_choice", {**benzo, "values": {"why": why}}, f"a withdrawal regimen for a patient with {why}"))
+    drive = N["driving"]
+    if age >= drive["min_age"]:
+        job = str(case.demographics.occupation or "")
+        driver = re.search(drive["driver_pattern"], job, re.I)
+        remission = tuple(R["plan_record"]["remission_codes"])
+        dependence = next((c for c in case.diagnosis.codes if c.upper().startswith(tuple(drive["dependence_codes"])) and not c.upper().startswith(remission)), None)
+        sedative = re.search(drive["sedative_pattern"], plan, re.I)
+        if dependence:
+            what = next(v for k, v in drive["dependence_codes"].items() if dependence.upper().startswith(k))
+            says = drive["say_driver"] if driver else drive["say"]
+            out.append(("driving", {**drive, "say": says, "values": {"what": what, "job": job.lower()}}, f"{what} ({dependence})" + (f" in a {job.lower()}" if driver else "")))
+        elif driver and sedative:
+            out.append(("driving", {**drive, "say": drive["say_sedated"], "values": {"drug": sedative.group(0).lower(), "job": job.lower()}}, f"{sedative.group(0)} in the plan of a {job.lower()}"))
     return [(name, rule, why) for name, rule, why in out if not re.search(rule["answered_pattern"], plan, re.I)]
+
+
+def benzodiazepine_caution(case: Case) -> str | None:
+    """Why a long-acting benzodiazepine cleared by the liver (chlordiazepoxide) is the wrong withdrawal drug
+    for this patient (review.json ``plan_record.record_needs.benzodiazepine_choice``): an age of ``min_age`` or
+    more, liver enzymes ``liver_multiple`` times the upper limit, or low platelets beside raised enzymes; None
+    when neither holds. Read by the audit and the plan builder, which gives lorazepam instead."""
+    R = review_facts()
+    B = R["plan_record"]["record_needs"]["benzodiazepine_choice"]
+    age = case.demographics.age
+    worst = liver_multiple(case.exams, age, case.demographics.sex, R)
+    platelets = [v for e in case.exams if e.kind == "lab" for n, v, _f in lab_values(e.result) if n.strip().lower().split()[-1:] == ["platelets"]]
+    liver = worst >= B["liver_multiple"] or (platelets and min(platelets) < B["platelets_below"] and worst >= B["liver_with_platelets"])
+    times = f"{worst:.0f}" if worst >= 3 else f"{worst:.1f}"
+    if age >= B["min_age"] and liver:
+        return B["why"]["both"].format(age=age, times=times)
+    if age >= B["min_age"]:
+        return B["why"]["age"].format(age=age)
+    if liver:
+        return B["why"]["liver"].format(times=times)
+    return None
 
 
 def record_overreach(case: Case, plan: str, profile: Any = None) -> list[tuple[Mapping[str, Any], re.Match[str]]]:
@@ -1353,6 +1393,8 @@ def overreach_holds(when: str, case: Case, profile: Any = None) -> bool:
         return bool(light) and units <= O["light_units_max"] and not re.search(O["heavy_drinking_pattern"], substance, re.I) and not any(c.startswith("F10") for c in codes)
     if when == "teetotal":
         return bool(_has(substance.lower(), review_facts()["abstinent_words"])) and not any(c.startswith("F10") for c in codes)
+    if when == "benzodiazepine_caution":
+        return benzodiazepine_caution(case) is not None
     if when == "no_drug_use":
         return bool(re.search(O["drug_denial_pattern"], substance, re.I)) and not any(c.startswith("F1") and not c.startswith(("F10", "F17")) for c in codes)
     raise KeyError(f"record_overreach: unknown condition {when!r}")
@@ -2309,13 +2351,20 @@ def own_lines(case: Case, C: Mapping[str, Any] | None = None) -> dict[str, str]:
     (a sentence cut at semicolons and colons) of at least ``min_words`` words of any record section or
     of the plan, its opening word left out (a plan's 'Begin' or 'Start' is the same sentence); a quoted
     sentence of the patient's (a mental state's quoted mood included); an exam report (not a scale's score) of that many words
-    (a symptom diary; 'normal report' when it reads as unremarkable); a flagged lab value ('MCV 102 fL (raised)')."""
+    (a symptom diary; 'normal report' when it reads as unremarkable); a flagged lab value ('MCV 102 fL (raised)'); a
+    mental-state field too short to be a line of its own (``mental_state_min_words`` words up to ``min_words``), 'mental
+    state line', so that two mental states made of the same short lines count as shared."""
     C = C or review_facts()["clone"]
     need = C["min_words"]
     out: dict[str, str] = {}
+    short = C.get("mental_state_min_words")
     for name, text in _narrative(case):
         for key, kind in text_lines(text, name.split(".")[0], C).items():
             out.setdefault(key, kind)
+        if short and name.startswith("mental_status_exam."):  # a mental state made of short lines is still one patient's
+            key = _line_key(text)
+            if short <= len(key.split()) < need:
+                out.setdefault("M " + name.split(".", 1)[1] + ": " + key, "mental state line")
     flag = re.compile(C["lab_flag_pattern"], re.I)
     for exam in case.exams:
         if exam.kind in ("lab", "physiological"):
@@ -2353,7 +2402,8 @@ def text_lines(text: str, kind: str, C: Mapping[str, Any] | None = None) -> dict
 
 def clone_pairs(cases: Sequence[Case], C: Mapping[str, Any] | None = None) -> list[tuple[str, str, list[tuple[str, str]]]]:
     """Pairs of a suite's records whose shared own lines (:func:`own_lines`) weigh at least ``min_score``
-    (:func:`clone_score`), counting only lines no more than ``max_share`` of the suite holds
+    (:func:`clone_score`; a set of ``mental_state_set.min_lines`` mental-state lines, short ones included, is a pair
+    by itself), counting only lines no more than ``max_share`` of the suite holds
     (commoner ones are stock phrases, the frame rules' business): (first case, second case, [(kind, line),
     ...]), most shared first."""
     C = C or review_facts()["clone"]
@@ -2406,13 +2456,19 @@ def same_flagged_values(cases: Sequence[Case], C: Mapping[str, Any] | None = Non
 
 def clone_score(kinds: Iterable[str], C: Mapping[str, Any] | None = None) -> float:
     """How much the shared lines of two records weigh (``weights`` by kind, 1 when unnamed; a kind's total at
-    most its ``caps``: a plan protocol copied is one plan copied, however many clauses it has)."""
+    most its ``caps``: a plan protocol copied is one plan copied, however many clauses it has); at least ``min_score``
+    when ``mental_state_set.min_lines`` of the lines are mental-state lines of any length (``mental_state_set.kinds``)."""
     C = C or review_facts()["clone"]
     W, caps = C["weights"], C["caps"]
     total: dict[str, float] = defaultdict(float)
+    kinds = list(kinds)
     for kind in kinds:
         total[kind] += W.get(kind, 1)
-    return sum(min(v, caps.get(k, v)) for k, v in total.items())
+    score = sum(min(v, caps.get(k, v)) for k, v in total.items())
+    whole = C.get("mental_state_set")
+    if whole and sum(1 for k in kinds if k in whole["kinds"]) >= whole["min_lines"]:
+        return max(score, C["min_score"])  # one mental state written twice, however short its lines
+    return score
 
 
 def _clone_rules(cases: Sequence[Case], R: Mapping[str, Any]) -> list[Finding]:

@@ -161,7 +161,7 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
     one; a plan that admits the patient today does not open 'outpatient management'; delirium in the
     emergency department is a medical admission; 'decide disposition' becomes the decision the record's
     risks call for. The medication list follows the plan."""
-    from ..audit import abstinence_first, continued_drugs, record_needs, record_overreach, record_status, restarted_drugs, unanswered_audit
+    from ..audit import abstinence_first, benzodiazepine_caution, continued_drugs, record_needs, record_overreach, record_status, restarted_drugs, unanswered_audit
 
     P = _rules()
     status = record_status(case)
@@ -242,6 +242,14 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
         sentences = [cap(s.lstrip(" ;,")) if s.rstrip().endswith((".", "!", "?")) else cap(s.lstrip(" ;,")).rstrip(" ;,") + "." for s in sentences if s.strip(" .;,")]
         treatment["safety"] = [pattern.sub(lambda m: m.expand(rng.choice(rule["as"]).replace("{subj}", he)), x).strip(" ;,") for x in treatment.get("safety") or ()]
         treatment["safety"] = [x for x in treatment["safety"] if x]
+    if benzodiazepine_caution(case):  # the medication list gives the drug the plan now gives (lorazepam for chlordiazepoxide)
+        swap = P["record_needs"]["benzodiazepine_choice"]["medication"]
+        meds = treatment.get("medications") or []
+        if any(str(m.get("name", "")).lower() == swap["from"] for m in meds):
+            kept = [m for m in meds if str(m.get("name", "")).lower() not in (swap["from"], swap["name"])]
+            at = next(i for i, m in enumerate(meds) if str(m.get("name", "")).lower() == swap["from"])
+            kept.insert(min(at, len(kept)), {"name": swap["name"], "dose": swap["dose"]})
+            treatment["medications"] = kept
     delirium = any(c.startswith(tuple(P["medical_admission_codes"])) for c in status["codes"])
     if sentences and setting == "emergency" and delirium and not re.search(P["medical_admission_pattern"], sentences[0], re.I):
         sentences[0] = rng.choice(P["medical_admission_openers"])

@@ -951,6 +951,9 @@ class StoryV2(_Story):
         referrer = self._referrer()
         occupation = self.p.household.occupation
         living = self.p.demographics.get("living_situation", "")
+        said = self.story["living_words"].get(living)
+        if said:  # the household as a referral says it, not the demographics' string every time (story.json living_words)
+            living = self.fill(rng.choice(said))
         informant = self._relative()
         self.fields.update(
             referrer=referrer, referrer_cap=cap(referrer), referrer_short_cap=cap(referrer.split(",")[0]), occupation=occupation,
@@ -1570,6 +1573,27 @@ class StoryV2(_Story):
             self.chart.facts.extend(kept)
             if not any("psychiatric" in f.text.lower() or "mental" in f.text.lower() for f in kept):
                 self.chart.add("family_history", self.rng.choice(["No known family history of mental illness.", "No family psychiatric history.", "Nobody in the family has had psychiatric treatment, as far as {subj} knows.".format(subj=self.p.pron["subj"])]))
+        self._family_words(self.chart.facts[start:])
+
+    def _family_words(self, facts: Sequence[Any]) -> None:
+        """A relative's illness named as a family names it (story.json ``family_words``): 'a drink problem', not
+        'alcohol use disorder'; 'mood swings', not 'cyclothymia' (stop 31's blind reader)."""
+        words = self.story["family_words"]
+        names = _lay_names(self.ref)
+        for f in facts:
+            if f.section != "family_history":
+                continue
+            low = f.text.lower()
+            hit = next(((name, code) for name, code in names if name in low), None)
+            if hit is None:
+                continue
+            name, code = hit
+            key = max((k for k in words if not k.startswith("_") and k != "other" and code.startswith(k)), key=len, default="other")
+            said = self.rng.choice(words[key])
+            pattern = re.compile(re.escape(name), re.I)
+            f.text = pattern.sub(lambda m: said, f.text, count=1)
+            if f.says:
+                f.says = pattern.sub(lambda m: said, f.says, count=1)
 
     # --------------------------------------------------------------------- mental state
 
@@ -1845,7 +1869,9 @@ class StoryV2(_Story):
         if len(meds) != 1:
             return
         swap = self.c.records["adjunct_alone"].get(str(meds[0].get("name", "")).lower())
-        if swap is None:
+        # only a drug given as an add-on (the audit's reading): cyclothymia's lamotrigine is its first drug, not an
+        # adjunct, and became sertraline 'for the co-occurring anxiety' with no anxiety on file (stop 31, 0159)
+        if swap is None or not re.search(review_facts()["stop29"]["adjunct_pattern"], str(meds[0].get("dose") or ""), re.I):
             return
         drug = meds[0]["name"]
         out["medications"] = [dict(swap["instead"])]
@@ -2000,9 +2026,12 @@ class StoryV2(_Story):
         return out
 
     def _for_age(self, text: str) -> str:
-        """A plan sentence with a treatment made for another age group replaced by this age's (voices.json ``plan_by_age``)."""
+        """A plan sentence with a treatment made for another age group replaced by this age's (voices.json ``plan_by_age``;
+        a rule with ``codes`` only for a case holding one of them)."""
         age = self.p.age
         for rule in self.c.voices["plan_by_age"]:
+            if rule.get("codes") and not any(c.startswith(tuple(rule["codes"])) for c in self.codes):
+                continue  # multisystemic therapy is conduct disorder's, not ADHD's (stop 31: 0124)
             if rule["words"] in text.lower() and (age < rule.get("below", -1) or age > rule.get("above", 10**3)):
                 text = re.sub(re.escape(rule["words"]), rule["instead"], text, flags=re.I)
         return text
@@ -2156,6 +2185,20 @@ class CaseComposerV2(CaseComposer):
             if base in R["graduate_occupations"]:
                 raise CompositionError("a graduate profession before graduation")
         return patient
+
+
+_LAY_NAMES: dict[int, list[tuple[str, str]]] = {}
+
+
+def _lay_names(ref: Any) -> list[tuple[str, str]]:
+    """(lay name as version 1 writes it in a relative, code) for every disorder of the reference, longest first."""
+    got = _LAY_NAMES.get(id(ref))
+    if got is None:
+        from .composer import lay_name
+
+        got = sorted({(lay_name(d).lower(), d["code"]) for d in ref.disorders.values()}, key=lambda t: -len(t[0]))
+        _LAY_NAMES[id(ref)] = got
+    return got
 
 
 def _wrong_sex_relative(text: str, disorders: Mapping[str, Mapping[str, Any]]) -> bool:
