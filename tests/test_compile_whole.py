@@ -166,3 +166,16 @@ def test_a_time_cut_off_its_clause_is_never_lost(verb, age, when) -> None:
     said = voiced("history_of_present_illness", f"She has {verb} since she was {age}, {when}.", "female")
     if said is not None:
         assert _WHEN[when] in said and _whole(said), said
+
+
+@pytest.mark.parametrize(
+    "sentence, said",
+    [
+        # the shorthand expansion made every year plural: test-v2-0094's "One previous admission, 1 year ago."
+        # was said "1 years ago"
+        ("One previous admission, 1 year ago.", "I had one previous admission, 1 year ago."),
+        ("Two admissions, 11 yrs ago and 1 yr ago.", "I had two admissions, 11 years ago and 1 year ago."),
+    ],
+)
+def test_one_year_stays_singular(sentence: str, said: str) -> None:
+    assert voiced("past_psychiatric_history", sentence, "female") == said

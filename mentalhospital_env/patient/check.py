@@ -31,6 +31,7 @@ from .understanding import load_taxonomy
 # what each patient worked out for its own wordings, remembered in one memo per kind for all patients of the
 # process (a cap per patient grows with the suite: see SharedMemo)
 _SPACES = re.compile(r"\s{2,}")
+_SENTENCE_START = re.compile(r"(^|[.!?]\s+)([a-z])")
 _SPACE_BEFORE_MARK = re.compile(r"\s+([,.;])")
 _LEAKS: SharedMemo[str, bool] = SharedMemo("LeakGuard.leaks", 32768)
 _CHECKED: SharedMemo[str, ClaimCheck] = SharedMemo("ClaimChecker.checked", 32768)
@@ -107,7 +108,10 @@ class LeakGuard:
             text = pattern.sub(self.replacement, text)
         for pattern in self._phrase_patterns():
             text = pattern.sub(self.replacement, text)
-        return _SPACE_BEFORE_MARK.sub(r"\1", _SPACES.sub(" ", text)).strip()
+        text = _SPACE_BEFORE_MARK.sub(r"\1", _SPACES.sub(" ", text)).strip()
+        # a name that opened a sentence leaves its replacement there in capitals ("Bipolar affective disorder
+        # was diagnosed at 26" -> "A condition was diagnosed at 26", never "a condition was ...")
+        return _SENTENCE_START.sub(lambda m: m.group(1) + m.group(2).upper(), text)
 
     def _phrase_patterns(self) -> tuple[re.Pattern[str], ...]:
         """The names and scales as patterns (words apart by any non-word run), compiled on first use."""
