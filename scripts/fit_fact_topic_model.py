@@ -171,10 +171,10 @@ MIN_PRECISION = 0.85
 MIN_RIGHT = 2
 
 
-def reliable(by_rec: dict, fit: list[dict], veto: float, topics: list[str]) -> set[str]:
-    """The topics whose leave-one-record-out vetoes were right at least ``MIN_RIGHT`` times and at least
-    ``MIN_PRECISION`` of the time: the model may overrule a cue word only for topics where it has shown it can."""
-    good, bad = veto_counts(by_rec, fit, veto)
+def reliable(good: dict[str, int], bad: dict[str, int], topics: list[str]) -> set[str]:
+    """The topics whose leave-one-record-out vetoes (:func:`veto_counts`) were right at least ``MIN_RIGHT`` times
+    and at least ``MIN_PRECISION`` of the time: the model may overrule a cue word only for topics where it has
+    shown it can."""
     return {t for t in topics if good.get(t, 0) >= MIN_RIGHT and good.get(t, 0) >= MIN_PRECISION * (good.get(t, 0) + bad.get(t, 0))}
 
 
@@ -211,11 +211,11 @@ def main() -> int:
     veto, add = max(grid, key=lambda k: (round(grid[k], 4), -k[0], k[1]))
     veto = veto if args.veto is None else args.veto
     add = add if args.add is None else args.add
-    vetoable = reliable(by_rec, fit, veto, topics)
+    good, bad = veto_counts(by_rec, fit, veto)  # counted once: the choice below and --estimate's table read it
+    vetoable = reliable(good, bad, topics)
     print(f"topics the model may drop (leave-one-record-out vetoes right at least {MIN_RIGHT} times and at least "
           f"{MIN_PRECISION:.0%} of the time): {sorted(vetoable)}")
     if args.estimate:
-        good, bad = veto_counts(by_rec, fit, veto)
         print("  leave-one-record-out vetoes per topic, right/wrong: " + ", ".join(
             f"{t} {good.get(t, 0)}/{bad.get(t, 0)}" for t in sorted(set(good) | set(bad), key=lambda t: -good.get(t, 0))))
     print(f"C={C}; chosen by leave-one-record-out micro-F1: veto_below={veto} add_above={add} confirm_above={CONFIRM_ABOVE}")
