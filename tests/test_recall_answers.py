@@ -305,3 +305,16 @@ def test_asked_what_brought_them_the_patient_tells_what_is_happening(handwritten
     (reply,) = _ask(handwritten["hw-031"], "So what brings you to see us?")
     assert "referred" not in reply.lower()
     assert "asleep" in reply.lower() or "sleep" in reply.lower()
+
+
+@pytest.mark.parametrize("question", ["Have you ever tried to end your life?", "Have you made any attempts on your life in the past?"])
+def test_an_act_tonight_is_told_before_the_denial_of_earlier_attempts(question) -> None:
+    """hw-036 was found outside a footbridge railing tonight; his record says "No previous suicide attempts".
+    Asked whether he has ever tried, the denial alone read as no attempt at all (stop 33's blind reader, a
+    safety-critical W): tonight's act is told first, the earlier ones denied after it."""
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.patient import make_patient
+
+    reply = make_patient(load_suite("handwritten")["hw-036"], seed=0).respond(question).text
+    assert "footbridge" in reply and "intending to jump" in reply
+    assert reply.index("footbridge") < reply.index("previous suicide attempts")

@@ -1117,6 +1117,15 @@ class MemorySkill:
             self._affirmed_anywhere & rules.attempt_blocked_by)
 
 
+    def _acted_now(self) -> tuple[IndexedFact, ...]:
+        """The patient's own told facts of the present episode that state a suicidal act prepared or begun
+        (``suicide_plan`` read by meaning: "walked to the footbridge intending to jump")."""
+        return tuple(
+            f for f in self.index.facts
+            if f.section != FAMILY_SECTION and f.tellable and f.present and f.fact.time == "current"
+            and "suicide_plan" in f.affirms
+        )
+
     @property
     def disclosed(self) -> tuple[str, ...]:
         return tuple(self.state.disclosed)
@@ -1230,6 +1239,12 @@ class MemorySkill:
                 # the past is denied, not answered with the present thoughts said again (a denial the record
                 # only implies by silence is not said: "three previous overdoses" is no lexicon attempt)
                 specific_topics.update(set(concept_topics(self.index.lexicon, concept_id)) & asked)
+                acted = self._acted_now() if concept_id == _ATTEMPT and item.facts else ()
+                if acted:
+                    # "Have you ever tried to end your life?" of a man found on a footbridge tonight, whose record
+                    # says "No previous suicide attempts": tonight's act first, then "before" denied; the denial
+                    # alone reads as no attempt at all (stop 33's blind reader, hw-036)
+                    item = AnswerItem(AFFIRM, concept_id, acted + item.facts, item.sensitive, item.about_other)
             elif (
                 item.stance == AFFIRM
                 and not item.about_other
