@@ -154,13 +154,21 @@ PAIR_SETS: dict[str, tuple[str, str]] = {
         (
             "written by hand at stop 32, by a writer who read no code, from findings of seven hand-written records (as "
             "their exam items state them), the unseen record uw-005 and eight dev cases, labelled and committed before "
-            "any matcher read them (twelfth round: the held-out set)"
+            "any matcher read them (twelfth round; read at stop 33)"
+        ),
+    ),
+    "heldout33": (
+        "heldout33_pairs.jsonl",
+        (
+            "written by hand at stop 33, by a writer who read no code, from findings of four hand-written records (as "
+            "their exam items state them), the unseen record uw-006 and eight dev cases, labelled and committed before "
+            "any matcher read them (thirteenth round: the held-out set)"
         ),
     ),
 }
 #: the newest held-out pair set: reported, never fitted on, its errors never listed (it becomes a development set at
 #: the round after its figures are taken)
-HELD_OUT_PAIRS = "heldout32"
+HELD_OUT_PAIRS = "heldout33"
 #: every split a pair may carry: the first set's two halves, then the later sets
 SPLITS: tuple[str, ...] = ("calibration", "held_out", *PAIR_SETS)
 

@@ -417,7 +417,8 @@ def test_the_clinic_pairs_are_unchanged_and_come_from_records_no_other_pair_set_
 # heldout29: nine hand-written records, relatives, opposites without negation words, amounts, past against current;
 # heldout30 (a writer who read no matcher code): uw-001..uw-003, nine test-v2 cases, two hand-written records;
 # heldout31 (the same way): ten hand-written records, uw-004 and eight test-v2 cases; heldout32 (the same way): seven
-# hand-written records' exam items, uw-005 and eight dev cases.
+# hand-written records' exam items, uw-005 and eight dev cases; heldout33 (the same way): four hand-written records'
+# exam items, uw-006 and eight dev cases.
 HELD_OUT_PAIR_SETS = [
     # split, pairs, SHA-256 of the split, the set before it (no utterance repeated from it)
     ("heldout28", 149, "1182cc9999fc5ba9d54cf67bdc64cb92a125a352fa687c75479fd5b4a36ac10b", None),
@@ -425,6 +426,7 @@ HELD_OUT_PAIR_SETS = [
     ("heldout30", 337, "207e7b4d3e9f346d3d7a7653202ffbbfa94d5e9c806e35fae0903d9968ffed71", "heldout29"),
     ("heldout31", 352, "41e701d1ea253c532118e5884d7d7270e523e8ab1b2d60a5d407a1e6cee56cf7", "heldout30"),
     ("heldout32", 395, "a94197fb5a860e8672980f11ce6e874aadb1cbe92aae284f0045ab1504215a99", "heldout31"),
+    ("heldout33", 322, "85e24f35985ad20e981dd9275cb66d71960585acd5711ca3f351a86e105485b7", "heldout32"),
 ]
 
 

@@ -228,6 +228,7 @@ TOPIC_SETS = [
     ("interview_topics_train31", "18a3959955b1deaa725327c95e90da70e801db895991490eb8d538ca51d584ae", 453, 0),
     ("interview_topics_heldout31", "3b0fef9619cd190722cddd41857c441895a33c05fb0b255e8d020cd5961a1764", 340, 28),
     ("interview_topics_heldout32", "1109fbd5f4b8998840422e09328d387141cf778638e5f788a6ad3f82b5364751", 420, 0),
+    ("interview_topics_heldout33", "d233014ebb71fd0dd84b9e087f13dbffcf5068065d93beca5c3abcc9c4095f32", 426, 0),
 ]
 
 
@@ -265,6 +266,10 @@ def test_the_topic_model_is_never_fitted_on_a_fresh_held_out_set(monkeypatch):
     import fit_topic_model
 
     assert fit_topic_model.NEWEST_READ == 31
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import topic_classifier
+
+    assert topic_classifier.NEWEST_FITTED == fit_topic_model.NEWEST_READ  # the benchmark says which figures are fitted
     assert "interview_topics_heldout31.jsonl" in fit_topic_model.SETS.values()  # development data from stop 32
     assert not [f for f in fit_topic_model.SETS.values() if "32" in f or "33" in f]
     # a fresh set slipped into the table is refused before any file is opened (the name points nowhere real)
@@ -273,8 +278,8 @@ def test_the_topic_model_is_never_fitted_on_a_fresh_held_out_set(monkeypatch):
         monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit_topic_model.load("fresh")
-    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 99)  # stop 32's set is refused by name, not by number alone
-    for fresh in ("interview_topics_heldout32.jsonl", "interview-topics-held-out32.jsonl"):
+    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 99)  # stop 33's set is refused by name, not by number alone
+    for fresh in ("interview_topics_heldout33.jsonl", "interview-topics-held-out33.jsonl"):
         monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit_topic_model.load("fresh")
