@@ -318,3 +318,42 @@ def test_an_act_tonight_is_told_before_the_denial_of_earlier_attempts(question) 
     reply = make_patient(load_suite("handwritten")["hw-036"], seed=0).respond(question).text
     assert "footbridge" in reply and "intending to jump" in reply
     assert reply.index("footbridge") < reply.index("previous suicide attempts")
+
+
+@pytest.mark.parametrize(
+    "suite, case_id, home",
+    [("dev", "dev-0233", "alone"), ("handwritten", "hw-005", "student halls"), ("handwritten", "hw-040", "mum")],
+)
+@pytest.mark.parametrize(
+    "question",
+    ["Do you have children or anyone who depends on you?",
+     "Is anyone relying on you at home, such as children, or a parent or partner you look after because they are unwell?"],
+)
+def test_a_record_silent_on_dependants_answers_with_the_household(suite, case_id, home, question) -> None:
+    """Stop 33's blind reader: 6 of 6 questions about dependants were answered with whatever a word of them found
+    ("We moved around a lot after my parents split up", "As a child I had a spell of ..."). A record that says
+    nothing of dependants tells who is at home, and denies nothing it does not say."""
+    reply = make_patient(load_suite(suite)[case_id], seed=0).respond(question).text
+    assert home in reply
+    assert not any(w in reply for w in ("split up", "As a child", "Home wasn't", "close to my parents", "vaping"))
+    assert "don't have any children" not in reply and "haven't got children" not in reply
+
+
+def test_a_record_with_children_still_tells_them() -> None:
+    reply = make_patient(load_suite("dev")["dev-0003"], seed=0).respond("Do you have children or anyone who depends on you?").text
+    assert "kids" in reply
+
+
+@pytest.mark.parametrize(
+    "case_id, question, said",
+    [("hw-008", "Any children?", "two adult daughters"), ("hw-013", "Do you have children?", "son aged 15")],
+)
+def test_children_the_lexicon_does_not_read_are_told(case_id, question, said) -> None:
+    """'two adult daughters nearby' and 'Son aged 15 lives with ex-wife' name no lexicon phrase of dependants: the
+    sentence that names them answers, not the marriage ("I've been married for fifty-two years") or the household."""
+    assert said in make_patient(load_suite("handwritten")[case_id], seed=0).respond(question).text
+
+
+def test_a_question_about_the_patients_own_childhood_is_not_about_dependants() -> None:
+    reply = make_patient(load_suite("dev")["dev-0046"], seed=0).respond("What were you like as a small child, walking and talking?").text
+    assert "slow to walk and talk" in reply and "rented flat" not in reply

@@ -103,6 +103,10 @@ class RecallRules:
     attempt_section: str = ""
     attempt_words: re.Pattern[str] = re.compile(r"(?!)")
     attempt_blocked_by: frozenset[str] = frozenset()
+    #: concepts a household answers where the record is silent on them, and the topic that tells it (``household_answers``)
+    household_concepts: frozenset[str] = frozenset()
+    household_topic: str = ""
+    household_words: re.Pattern[str] = re.compile(r"(?!)")
     #: how a question asks the means at hand ("access to anything you could use", "guns at home")
     means_asked: re.Pattern[str] = re.compile(r"(?!)")
     #: how the patient's own sentence says where or with whom they live (``lives_said``)
@@ -175,6 +179,10 @@ def load_recall_rules() -> RecallRules:
         attempt_section=risk.get("attempt_section", ""),
         attempt_words=re.compile(risk.get("attempt_words", r"(?!)"), re.IGNORECASE),
         attempt_blocked_by=frozenset(risk.get("attempt_blocked_by", ())),
+        household_concepts=frozenset(raw.get("household_answers", {}).get("concepts", ())),
+        household_topic=raw.get("household_answers", {}).get("topic", ""),
+        household_words=re.compile(r"\b(?:" + "|".join(map(re.escape, raw["household_answers"]["words"])) + r")\b", re.IGNORECASE)
+        if raw.get("household_answers", {}).get("words") else re.compile(r"(?!)"),
         means_asked=re.compile(risk.get("means_asked", r"(?!)"), re.IGNORECASE),
         lives_said=re.compile(raw["lives_said"], re.IGNORECASE) if raw.get("lives_said") else re.compile(r"(?!)"),
         precipitant_voiced=(re.compile(pv["clause"], re.IGNORECASE), dict(pv["leads"]), dict(pv["mine"]))
@@ -1117,6 +1125,17 @@ class MemorySkill:
             self._affirmed_anywhere & rules.attempt_blocked_by)
 
 
+    def _dependants_named(self) -> tuple[IndexedFact, ...]:
+        """The patient's own told, present sentences of the personal and social history that name a dependant in
+        words (``household_answers`` ``words``: "two adult daughters nearby"), at most two (the history of the
+        illness names children it is no parent of: "won't hold Sam's baby nephew")."""
+        words = load_recall_rules().household_words
+        return tuple(
+            f for f in self.index.facts
+            if f.section.startswith(("personal_history", "social_history")) and f.tellable and f.present
+            and words.search(f.fact.text)
+        )[:2]
+
     def _acted_now(self) -> tuple[IndexedFact, ...]:
         """The patient's own told facts of the present episode that state a suicidal act prepared or begun
         (``suicide_plan`` read by meaning: "walked to the footbridge intending to jump")."""
@@ -1178,6 +1197,20 @@ class MemorySkill:
             # the means at hand (and the medicines they keep), not the self-harm history, violence to others or
             # who is at home ("Are there any guns at home?")
             topics = [t for t in topics if t in _MEANS_TOPICS]
+        rules = load_recall_rules()
+        household = rules.household_topic in tax.by_id and bool(question.concepts) and all(
+            c in rules.household_concepts and c not in self._affirmed_anywhere and c not in self._ruled_out_anywhere
+            for c in question.concepts
+        )
+        named_dependants = self._dependants_named() if household else ()
+        if named_dependants:
+            topics = []  # "Any children?" of "two adult daughters nearby": that sentence answers
+        elif household:
+            # "Do you have children or anyone who depends on you?" of a record silent on dependants: who is at home
+            # answers (recall.json household_answers), not the marriage or the childhood a keyword of it found;
+            # asked as "who is at home", its facts are those that say who or where
+            topics = [rules.household_topic]
+            self._asks_home_now = True
         content = [t for t in topics if t not in _FRAME_TOPICS]
         timing = asks_how_long(question)
         amount = asks_how_much(question)
@@ -1265,6 +1298,14 @@ class MemorySkill:
                 item = AnswerItem(item.stance, item.subject, (), item.sensitive, item.about_other, silent=True)
             items.append(item)
             used.update(item.fact_ids)
+        if household:
+            # the record's silence on dependants is no "I don't know": who is at home is the answer, or the
+            # sentences that name them
+            items = [_silenced(i) if i.stance == UNKNOWN and not i.facts and i.subject in rules.household_concepts else i
+                     for i in items]
+            if named_dependants:
+                items.append(AnswerItem(TELL, "dependants", named_dependants))
+                used.update(f.id for f in named_dependants)
         meant_told = [i for i in items if i.subject in by_meaning and i.stance == AFFIRM and i.facts]
         meant_topics: set[str] = set()
         if meant_told:
@@ -1382,7 +1423,9 @@ class MemorySkill:
             i.facts or i.stance == DENY) for i in items)
         # what keeps them going, found, is the answer: no sentence close in words before it ("safe" in "she
         # wants me home and safe" is not what keeps him safe)
-        closest = None if meant_told or protective else self._closest_fact(question, used)
+        # nor, where the household answers, a sentence that shares a word with the question ("children" in "As a
+        # child I had a spell of ...", "home" in "Home wasn't a safe place growing up")
+        closest = None if meant_told or protective or household else self._closest_fact(question, used)
         if closest is not None and any(i.subject == "facet" for i in items) and not self._says_facet(closest):
             closest = None  # the part asked, found, opens the reply: no sentence close in other words before it
         if closest is not None and not closest.present and cosine(
