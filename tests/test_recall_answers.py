@@ -357,3 +357,15 @@ def test_children_the_lexicon_does_not_read_are_told(case_id, question, said) ->
 def test_a_question_about_the_patients_own_childhood_is_not_about_dependants() -> None:
     reply = make_patient(load_suite("dev")["dev-0046"], seed=0).respond("What were you like as a small child, walking and talking?").text
     assert "slow to walk and talk" in reply and "rented flat" not in reply
+
+
+@pytest.mark.parametrize("case_id", ["dev-0022", "dev-0035", "dev-0233"])
+def test_a_pregnancy_question_is_not_answered_with_the_patients_own_birth(case_id) -> None:
+    """Stop 33's blind reader: "Is there any chance you could be pregnant?" answered "As far as I know there were no
+    problems when I was little" (the record's "Uncomplicated pregnancy and birth; milestones reached on time", filed
+    under pregnancy by its word); 8 of 10 women of dev with such a line answered so. The birth is the development's."""
+    patient = make_patient(load_suite("dev")[case_id], seed=0)
+    reply = patient.respond("Is there any chance you could be pregnant?").text
+    assert "when I was little" not in reply and "no, i don't think so" in reply.lower()
+    assert "when I was little" in make_patient(load_suite("dev")[case_id], seed=0).respond(
+        "Tell me about your birth and early development.").text
