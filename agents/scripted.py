@@ -1200,6 +1200,11 @@ class ScriptedClinician(Doctor):
         conf = self.script["plan"]
         actions = load_critical_actions()
         profile = self.safety_profile(believed_only=True)
+        # results that show alcohol-related liver disease (low platelets, AST over twice the ALT) in a drinker: said
+        # and acted on, and the liver counted as impaired (oxazepam, not chlordiazepoxide; no naltrexone)
+        liver = self._liver_disease(profile)
+        if liver:
+            profile = replace(profile, hepatic=True)
         # the drugs unsafe for any disorder still on the differential are avoided; one the patient's denials rule
         # out ("no highs, ever" for bipolar depression) no longer keeps a depressed patient from an antidepressant
         others = {h.code for h, _ in lead if h.code in profile.codes or not self._ruled_out(h)}
@@ -1229,6 +1234,8 @@ class ScriptedClinician(Doctor):
         parts.append(
             medication or "Medication: none first line; avoid drugs that are unsafe for this presentation."
         )
+        if liver:
+            parts.append(liver[1])
         therapies = [t for t in principal.psychotherapy if fits(t)][:2]
         if therapies:
             parts.append(f"Psychotherapy: refer for {', '.join(therapies)}.")
@@ -1281,6 +1288,12 @@ class ScriptedClinician(Doctor):
             # results or a history that call for a medical admission (critical_actions.json: a potassium of 2.6,
             # withdrawal after a past seizure) are no discharge home, and come before a psychiatric ward
             medical = bool(set(setting["medical_admission_actions"]) & {r.action for r in actions.requirements(profile)[0]})
+            # withdrawal with a platelet count that marks advanced liver disease: withdrawn under the medical team
+            hepatology = conf["liver_disease"]
+            medical = medical or bool(
+                liver and liver[0] in hepatology["admit_tiers"]
+                and any(c.startswith(tuple(hepatology["admit_with_codes"])) for c in profile.codes)
+            )
             parts.insert(
                 0,
                 setting["admit_medical"]
@@ -1302,6 +1315,8 @@ class ScriptedClinician(Doctor):
                 parts += actions.sentences(["dependant_care"])
         plan = " ".join(p for p in parts if p.strip(". :"))
         follow_up = f"Follow-up: {principal.follow_up}."
+        for routine, early in (conf["liver_disease"]["follow_up"].items() if liver else ()):
+            follow_up = follow_up.replace(routine, early)  # not liver tests at 3 months as the only response
         if self.critical_actions:
             # the steps are read against the whole plan, follow-up included ("lithium levels" there reads as lithium)
             for _ in range(2):  # a second pass: a step's own drug may ask for more (lithium: a pregnancy test)
@@ -1364,6 +1379,36 @@ class ScriptedClinician(Doctor):
             why = rule["why_hepatic"] if profile.hepatic else rule["why_age"]
             return rule["drug"], rule["dose"].format(why=why)
         return drug, dose
+
+    def _liver_disease(self, profile: Profile) -> tuple[str, str] | None:
+        """The tier and the plan's sentence when the results on file show alcohol-related liver disease in a patient
+        with an alcohol disorder (``plan.liver_disease``): a platelet count below the limits (read by the knowledge
+        base's own measure) or an AST over ``ratio`` times the ALT with either above its upper reference limit.
+        None for anyone else, and for a drinker whose platelets and transaminases are normal."""
+        conf = self.script["plan"]["liver_disease"]
+        if not any(c.startswith(tuple(conf["codes"])) for c in profile.codes):
+            return None
+        results = [r for _, r in self.findings.exam_results]
+        measure = load_critical_actions().measures[conf["platelets"]["measure"]]
+        platelets = min((v for r in results for v in measure.values(r)), default=None)
+        levels: dict[str, float] = {}
+        for name, test in conf["transaminases"].items():
+            found = [float(m.group(1)) for r in results for m in re.finditer(test["pattern"], r, re.IGNORECASE)]
+            if found:
+                levels[name] = max(found)
+        limits = {name: test["upper_limit"] for name, test in conf["transaminases"].items()}
+        ratio = (
+            len(levels) == 2 and levels["alt"] > 0 and levels["ast"] > conf["ratio"] * levels["alt"]
+            and any(levels[n] > limits[n] for n in levels)
+        )
+        low = platelets is not None and platelets < conf["platelets"]["low"]
+        if not low and not ratio:
+            return None
+        tier = "ratio" if not low else "marked" if platelets < conf["platelets"]["marked"] else "low"
+        said = [conf["said"]["platelets"].format(platelets=platelets)] if low else []
+        if ratio:
+            said.append(conf["said"]["ratio"].format(**levels))
+        return tier, conf["sentences"][tier].format(said=_join(said))
 
     def _told_before(self, h: Hypothesis) -> bool:
         """Whether the patient named this disorder, or a drug given only for it, as their own past diagnosis or

@@ -1142,3 +1142,49 @@ def test_a_young_persons_rule_breaking_is_followed_by_a_question_about_going_mis
     man = _adult("Outpatient clinic. A 34-year-old man is here to see you, alone.")
     _next_asked(man, "Patient: I steal from shops and I've been excluded.")
     assert "follow:missing_screen" not in [man.last_concept] + [c for _, c in man.plan]
+
+
+def test_results_showing_alcohol_related_liver_disease_are_acted_on_and_normal_results_change_nothing(tmp_path):
+    """Stop 33's supervisor (test-v2-0148, 0332) and stop 32: a dependent drinker with platelets of 64 and an AST
+    over twice the ALT was planned only 'LFT at 3 months'. Premise: that case as drawn, the same case with its
+    platelets at 120 and its transaminases normal, and with normal platelets and transaminases (its GGT still raised)."""
+    case = json.loads(next(line for line in bundled_suite_path("test-v2").read_text().splitlines() if '"test-v2-0148"' in line))
+    assert any(d["code"].startswith("F10") for d in case["diagnosis"]["disorders"])
+    results = {e["name"]: e["result"] for e in case["exams"]}
+    assert re.search(r"platelets (\d+)", results["FBC"]) and int(re.search(r"platelets (\d+)", results["FBC"]).group(1)) < 100
+    ast, alt = (int(re.search(rf"{t} (\d+) U/L", results["LFT"]).group(1)) for t in ("AST", "ALT"))
+    assert ast > 2 * alt and alt < 120 < ast < 3 * 120  # under three times the limit the old hepatic rule read
+
+    def with_results(cid, cbc, lft):
+        exams = [{**e, "result": {"FBC": cbc, "LFT": lft}.get(e["name"], e["result"])} for e in case["exams"]]
+        return {**case, "case_id": cid, "exams": exams}
+
+    normal_lft = "ALT 25 U/L, AST 22 U/L, ALP 80 U/L, bilirubin 9 umol/L, albumin 42 g/L (all within reference range)"
+    low_cbc = results["FBC"].replace(re.search(r"platelets \d+", results["FBC"]).group(0), "platelets 120")
+    normal_cbc = "Hb 150 g/L, MCV 90 fL, WBC 7.0 x10^9/L, platelets 250 x10^9/L (all within reference range)"
+    cases = [case, with_results("liver-low", low_cbc, normal_lft), with_results("liver-normal", normal_cbc, normal_lft)]
+    (tmp_path / "liver.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases))
+    env = gymnasium.make("MentalHospital-v0", suite=str(tmp_path / "liver.jsonl"), turn_budget=40)
+    actions = load_critical_actions()
+    charts = {c["case_id"]: play(env, ScriptedClinician(), c["case_id"]) for c in cases}
+    env.close()
+    for cid in ("test-v2-0148", "liver-low"):
+        chart = charts[cid]
+        assert "CBC" in chart.exams and "LFT" in chart.exams, chart.exams
+        plan = chart.treatment
+        low = plan.lower()
+        for step in ("clotting screen (inr/pt)", "ultrasound", "fibroscan", "hepatology", "oxazepam", "reduced doses"):
+            assert step in low, (cid, step, plan)
+        assert "chlordiazepoxide" not in low.replace("chosen over chlordiazepoxide", "")
+        assert "thiamine" in actions.proposed(plan) and "LFT at 3 months" not in plan, plan
+        check = actions.check_case(load_suite(str(tmp_path / "liver.jsonl"))[cid], plan)
+        assert not check.contraindicated and not check.missing, (check.missing, check.contraindicated)
+    # platelets below 100: the withdrawal is an inpatient one; 120 alone: supervised by the specialist team
+    assert "inpatient_detoxification" in actions.proposed(charts["test-v2-0148"].treatment)
+    assert "platelets 64" in charts["test-v2-0148"].treatment and "inpatient detoxification" not in charts["liver-low"].treatment
+    normal = charts["liver-normal"].treatment
+    assert "CBC" in charts["liver-normal"].exams and "LFT" in charts["liver-normal"].exams
+    for step in ("Liver:", "INR", "FibroScan", "hepatology", "oxazepam"):
+        assert step not in normal, (step, normal)
+    # the plan as before: naltrexone (no liver impairment read) and liver tests at 3 months
+    assert "check LFT at 3 months" in normal and "start naltrexone" in normal, normal
