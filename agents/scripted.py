@@ -1256,6 +1256,10 @@ class ScriptedClinician(Doctor):
             for t in principal.other_treatment[:3]
             if fits(t) and not ((actions.proposed(t) & drug_items) - prescribed)
         ]
+        if liver:
+            # the liver plan's withdrawal sentence decides where and how: no second, vaguer withdrawal item
+            said = conf["liver_disease"]["replaces_other"]["words"]
+            other = [t for t in other if not any(w in t.lower() for w in said)]
         if other:
             parts.append(f"Other: {'; '.join(other)}.")
         safety = [item for item in principal.safety[:3] if fits(item)]

@@ -1177,6 +1177,8 @@ def test_results_showing_alcohol_related_liver_disease_are_acted_on_and_normal_r
             assert step in low, (cid, step, plan)
         assert "chlordiazepoxide" not in low.replace("chosen over chlordiazepoxide", "")
         assert "thiamine" in actions.proposed(plan) and "LFT at 3 months" not in plan, plan
+        # the liver plan decides the withdrawal: no vaguer "plan a medically assisted withdrawal if dependent" after it
+        assert "medically assisted withdrawal if dependent" not in plan, plan
         check = actions.check_case(load_suite(str(tmp_path / "liver.jsonl"))[cid], plan)
         assert not check.contraindicated and not check.missing, (check.missing, check.contraindicated)
     # platelets below 100: the withdrawal is an inpatient one; 120 alone: supervised by the specialist team
@@ -1188,3 +1190,4 @@ def test_results_showing_alcohol_related_liver_disease_are_acted_on_and_normal_r
         assert step not in normal, (step, normal)
     # the plan as before: naltrexone (no liver impairment read) and liver tests at 3 months
     assert "check LFT at 3 months" in normal and "start naltrexone" in normal, normal
+    assert "medically assisted withdrawal if dependent" in normal, normal
