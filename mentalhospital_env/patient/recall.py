@@ -103,9 +103,9 @@ class RecallRules:
     attempt_section: str = ""
     attempt_words: re.Pattern[str] = re.compile(r"(?!)")
     attempt_blocked_by: frozenset[str] = frozenset()
-    #: concepts a household answers where the record is silent on them, and the topic that tells it (``household_answers``)
+    #: concepts the household (who they live with) answers where the record is silent on them, and the words that
+    #: name a dependant in the patient's own sentences (``household_answers``)
     household_concepts: frozenset[str] = frozenset()
-    household_topic: str = ""
     household_words: re.Pattern[str] = re.compile(r"(?!)")
     #: how a question asks the means at hand ("access to anything you could use", "guns at home")
     means_asked: re.Pattern[str] = re.compile(r"(?!)")
@@ -119,6 +119,7 @@ class RecallRules:
 def load_recall_rules() -> RecallRules:
     raw = _read_data("recall.json")
     risk = raw.get("risk_answers", {})
+    household = raw.get("household_answers", {})
     closed = raw["closed_world_concepts"]
     numbers = sorted(raw["duration_numbers"], key=len, reverse=True)
     units = raw["duration_units"]
@@ -179,10 +180,9 @@ def load_recall_rules() -> RecallRules:
         attempt_section=risk.get("attempt_section", ""),
         attempt_words=re.compile(risk.get("attempt_words", r"(?!)"), re.IGNORECASE),
         attempt_blocked_by=frozenset(risk.get("attempt_blocked_by", ())),
-        household_concepts=frozenset(raw.get("household_answers", {}).get("concepts", ())),
-        household_topic=raw.get("household_answers", {}).get("topic", ""),
-        household_words=re.compile(r"\b(?:" + "|".join(map(re.escape, raw["household_answers"]["words"])) + r")\b", re.IGNORECASE)
-        if raw.get("household_answers", {}).get("words") else re.compile(r"(?!)"),
+        household_concepts=frozenset(household.get("concepts", ())),
+        household_words=re.compile(r"\b(?:" + "|".join(map(re.escape, household["words"])) + r")\b", re.IGNORECASE)
+        if household.get("words") else re.compile(r"(?!)"),
         means_asked=re.compile(risk.get("means_asked", r"(?!)"), re.IGNORECASE),
         lives_said=re.compile(raw["lives_said"], re.IGNORECASE) if raw.get("lives_said") else re.compile(r"(?!)"),
         precipitant_voiced=(re.compile(pv["clause"], re.IGNORECASE), dict(pv["leads"]), dict(pv["mine"]))
@@ -952,7 +952,8 @@ class MemoryState:
 _FRAME_TOPICS = frozenset({"onset", "course", "trigger", "functioning"})
 _PROTECTIVE = "protective_factors"
 _ATTEMPT = "prior_suicide_attempt"
-_HELD_BACK = frozenset({_ATTEMPT, "suicide_plan", "self_harm_history"})
+_PLAN = "suicide_plan"
+_HELD_BACK = frozenset({_ATTEMPT, _PLAN, "self_harm_history"})
 _RISK_TOPICS = frozenset({"suicide", "self_harm", "help_tried"})
 _MEANS = "access_to_means"
 _HARM_PAST = frozenset({"self_harm_history", _ATTEMPT})
@@ -1142,7 +1143,7 @@ class MemorySkill:
         return tuple(
             f for f in self.index.facts
             if f.section != FAMILY_SECTION and f.tellable and f.present and f.fact.time == "current"
-            and "suicide_plan" in f.affirms
+            and _PLAN in f.affirms
         )
 
     @property
@@ -1198,7 +1199,7 @@ class MemorySkill:
             # who is at home ("Are there any guns at home?")
             topics = [t for t in topics if t in _MEANS_TOPICS]
         rules = load_recall_rules()
-        household = rules.household_topic in tax.by_id and bool(question.concepts) and all(
+        household = bool(question.concepts) and all(
             c in rules.household_concepts and c not in self._affirmed_anywhere and c not in self._ruled_out_anywhere
             for c in question.concepts
         )
@@ -1209,7 +1210,7 @@ class MemorySkill:
             # "Do you have children or anyone who depends on you?" of a record silent on dependants: who is at home
             # answers (recall.json household_answers), not the marriage or the childhood a keyword of it found;
             # asked as "who is at home", its facts are those that say who or where
-            topics = [rules.household_topic]
+            topics = [_LIVING]
             self._asks_home_now = True
         content = [t for t in topics if t not in _FRAME_TOPICS]
         timing = asks_how_long(question)
