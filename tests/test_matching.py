@@ -795,6 +795,32 @@ def test_lay_wordings_of_common_record_findings(matcher, checkpoint, output, ent
 
 
 @pytest.mark.parametrize(
+    "checkpoint, output, entailed",
+    [
+        # note shorthand and the record's own phrasing of suicidal thoughts (stop 34, issue 18)
+        ("No suicidal ideation.", "No SI or self-harm.", True),
+        ("Suicidal ideation.", "No SI today.", False),
+        ("Denies thoughts of ending life.", "I've never wanted to die.", True),
+        ("Denies suicidal thoughts.", "I'd never do anything to myself, I've got the kids.", True),
+        ("Suicidal thoughts.", "I'd never do anything to myself.", False),
+        # self-blame for what one could not prevent
+        ("Feels guilty about the accident.", "I keep thinking I should have done more for her.", True),
+        # reliving, said as being back there
+        ("Flashbacks of the assault.", "Any little thing and I'm straight back there in that alley.", True),
+        ("Re-experiencing symptoms.", "I get flashbacks most days.", True),
+        # periods stopping, in the idiom
+        ("Amenorrhoea for four months.", "I haven't come on since the spring.", True),
+        ("Amenorrhoea.", "My periods are regular.", False),
+        # drink by the can and the short
+        ("Drinks heavily.", "A few cans in the morning and a few shorts at night.", True),
+        ("Lives with his partner.", "It's just me and my missus.", True),
+    ],
+)
+def test_lay_idioms_and_note_shorthand_of_findings(matcher, checkpoint, output, entailed):
+    assert matcher.entails(checkpoint, output) is entailed
+
+
+@pytest.mark.parametrize(
     "checkpoint, output",
     [
         ("Father has hypertension.", "My mum has high blood pressure."),
