@@ -821,6 +821,26 @@ def test_lay_idioms_and_note_shorthand_of_findings(matcher, checkpoint, output, 
 
 
 @pytest.mark.parametrize(
+    "checkpoint, output, entailed",
+    [
+        # a drug's trade name is the drug (drugs.json synonyms); another drug is not
+        ("Treated with buprenorphine.", "They put me on Subutex for a while.", True),
+        ("Takes fluoxetine.", "I take Prozac every morning.", True),
+        ("Takes fluoxetine.", "I take sertraline every morning.", False),
+        # lay words of the synonym groups
+        ("Vomiting.", "I have been heaving all morning.", True),
+        ("Sodium is low.", "The salt in my blood is low.", True),
+        # an echoed question answered with an exclamation before its "no" is denied
+        ("Suicidal thoughts.", "Kill myself? God, no.", False),
+        ("No suicidal thoughts.", "Kill myself? God, no.", True),
+        ("Hears voices.", "Voices? Oh yes, all the time.", True),
+    ],
+)
+def test_trade_names_lay_synonyms_and_exclaimed_denials(matcher, checkpoint, output, entailed):
+    assert matcher.entails(checkpoint, output) is entailed
+
+
+@pytest.mark.parametrize(
     "checkpoint, output",
     [
         ("Father has hypertension.", "My mum has high blood pressure."),
