@@ -841,6 +841,23 @@ def test_trade_names_lay_synonyms_and_exclaimed_denials(matcher, checkpoint, out
 
 
 @pytest.mark.parametrize(
+    "checkpoint, output, entailed",
+    [
+        # guilt over a trauma is guilt; blaming oneself is its record wording
+        ("Blames self for the accident.", "I should have seen it coming, I go over it every night.", True),
+        ("No guilt.", "I should have seen it coming.", False),
+        ("Hopeless about the future.", "I can't see it ever getting better for me.", True),
+        ("Reduced appetite.", "I just don't fancy anything any more.", True),
+        ("Weight loss.", "My trousers are hanging off me now.", True),
+        ("Passive suicidal ideation.", "Most nights I'm hoping I won't wake up.", True),
+        ("Startles easily.", "A door bangs and I nearly leap out of my skin.", True),
+    ],
+)
+def test_more_lay_idioms_of_mood_appetite_and_trauma(matcher, checkpoint, output, entailed):
+    assert matcher.entails(checkpoint, output) is entailed
+
+
+@pytest.mark.parametrize(
     "checkpoint, output",
     [
         ("Father has hypertension.", "My mum has high blood pressure."),
