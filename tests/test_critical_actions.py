@@ -1000,6 +1000,8 @@ def test_raised_sodium_and_creatinine_are_acted_on_by_a_step_taken_now(ca, plan,
         ("Repeat LFTs in 3 months.", False),
         ("U&E and LFTs every six months.", False),
         ("Check LFTs.", False),
+        # a result on file is acted on by a step taken now, not one made conditional (as with exam findings)
+        ("Check LFT at 3 months. Plan a medically assisted withdrawal if dependent.", False),
         # read as abnormal, repeated within weeks, sent on, or the drinking stopped
         ("Repeat LFTs in two weeks.", True),
         ("Deranged LFTs explained to him; the GP to recheck.", True),
