@@ -162,13 +162,21 @@ PAIR_SETS: dict[str, tuple[str, str]] = {
         (
             "written by hand at stop 33, by a writer who read no code, from findings of four hand-written records (as "
             "their exam items state them), the unseen record uw-006 and eight dev cases, labelled and committed before "
-            "any matcher read them (thirteenth round: the held-out set)"
+            "any matcher read them (thirteenth round; read at stop 34, tuned on its even-numbered half first)"
+        ),
+    ),
+    "heldout34": (
+        "heldout34_pairs.jsonl",
+        (
+            "written by hand at stop 34, by a writer who read no code, labelled and committed before any matcher read "
+            "them (fourteenth round: the held-out set; the file lands with the integrator, and until it does every "
+            "reader of the pair sets passes it by)"
         ),
     ),
 }
 #: the newest held-out pair set: reported, never fitted on, its errors never listed (it becomes a development set at
 #: the round after its figures are taken)
-HELD_OUT_PAIRS = "heldout33"
+HELD_OUT_PAIRS = "heldout34"
 #: every split a pair may carry: the first set's two halves, then the later sets
 SPLITS: tuple[str, ...] = ("calibration", "held_out", *PAIR_SETS)
 

@@ -418,7 +418,7 @@ def test_the_clinic_pairs_are_unchanged_and_come_from_records_no_other_pair_set_
 # heldout30 (a writer who read no matcher code): uw-001..uw-003, nine test-v2 cases, two hand-written records;
 # heldout31 (the same way): ten hand-written records, uw-004 and eight test-v2 cases; heldout32 (the same way): seven
 # hand-written records' exam items, uw-005 and eight dev cases; heldout33 (the same way): four hand-written records'
-# exam items, uw-006 and eight dev cases.
+# exam items, uw-006 and eight dev cases (read at stop 34: development since); heldout34, the newest, lands apart.
 HELD_OUT_PAIR_SETS = [
     # split, pairs, SHA-256 of the split, the set before it (no utterance repeated from it)
     ("heldout28", 149, "1182cc9999fc5ba9d54cf67bdc64cb92a125a352fa687c75479fd5b4a36ac10b", None),
@@ -447,10 +447,37 @@ def test_a_held_out_pair_set_is_unchanged_new_and_never_fitted_on(split, count, 
     assert not any(p.split == split for p in load_match_pairs())
 
 
+#: the held-out pair set of stop 34, written apart while the matcher was tuned on heldout33; it lands with the
+#: integrator (then pinned in HELD_OUT_PAIR_SETS), so until then the tests and the benchmark pass it by
+NEWEST_PAIRS = "heldout34"
+
+
 def test_the_newest_held_out_pair_set_is_the_one_the_benchmark_never_lists():
     from mentalhospital_env.rewards.calibration import HELD_OUT_PAIRS, PAIR_SETS
 
-    assert HELD_OUT_PAIRS == HELD_OUT_PAIR_SETS[-1][0] == list(PAIR_SETS)[-1]
+    assert HELD_OUT_PAIRS == NEWEST_PAIRS == list(PAIR_SETS)[-1]
+    pinned = [split for split, *_ in HELD_OUT_PAIR_SETS]
+    assert pinned == [s for s in PAIR_SETS if s.startswith("heldout")][: len(pinned)]
+    assert pinned[-1] in (HELD_OUT_PAIRS, list(PAIR_SETS)[-2])  # pinned once landed; the set before it is pinned
+
+
+def test_the_newest_held_out_pair_set_is_read_the_same_way_whether_or_not_it_has_landed():
+    """Checked without listing a pair: split, origin, share entailed, no entailed opposite, no repeat of heldout33."""
+    from mentalhospital_env.rewards.calibration import HELD_OUT_PAIRS, pair_file
+
+    path = pair_file(HELD_OUT_PAIRS)
+    assert path.name == "heldout34_pairs.jsonl"
+    if not path.exists():  # not landed: no reader of the pair sets may need it
+        from mentalhospital_env.rewards.calibration import SPLITS
+
+        assert HELD_OUT_PAIRS in SPLITS
+        return
+    pairs = load_match_pairs(path)
+    assert all(p.split == HELD_OUT_PAIRS and p.origin for p in pairs)
+    assert 0.35 < sum(p.entails for p in pairs) / len(pairs) < 0.7
+    assert not any(p.entails for p in pairs if p.kind in ("vague", "opposite"))
+    repeated = {p.utterance for p in pairs} & {p.utterance for p in load_match_pairs(pair_file("heldout33"))}
+    assert len(repeated) <= len(pairs) // 100
 
 
 @pytest.mark.parametrize("split", ["heldout28", "heldout29"])

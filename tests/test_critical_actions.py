@@ -990,3 +990,29 @@ def test_raised_sodium_and_creatinine_are_acted_on_by_a_step_taken_now(ca, plan,
     # hw-015's reference plan: a fluid chart and oral fluids now, IV fluids only on a condition, is acting on them
     p = _profile(age=70, findings=ca.abnormal_findings(["sodium 147 mmol/L (high), urea 11.4 mmol/L (high), creatinine 124 umol/L (high)"]))
     assert ("fluid_and_renal_review" not in {m.action for m in ca.check(p, plan).missing}) is acted, plan
+
+
+@pytest.mark.parametrize(
+    ("plan", "acted"),
+    [
+        # the test named with a routine interval is monitoring anyone would have, not an answer to a raised result
+        ("Sertraline 50 mg daily. Bloods: LFT at 3 months.", False),
+        ("Repeat LFTs in 3 months.", False),
+        ("U&E and LFTs every six months.", False),
+        ("Check LFTs.", False),
+        # a result on file is acted on by a step taken now, not one made conditional (as with exam findings)
+        ("Check LFT at 3 months. Plan a medically assisted withdrawal if dependent.", False),
+        # read as abnormal, repeated within weeks, sent on, or the drinking stopped
+        ("Repeat LFTs in two weeks.", True),
+        ("Deranged LFTs explained to him; the GP to recheck.", True),
+        ("The GGT is raised: recheck after four weeks without alcohol.", True),
+        ("Refer to hepatology.", True),
+        ("Community detox with chlordiazepoxide.", True),
+    ],
+)
+def test_raised_liver_tests_are_acted_on_only_by_a_plan_that_reads_them(ca, plan, acted):
+    """Stop 33: the judge credited 'LFT at 3 months' (a routine recheck) as acting on raised liver tests."""
+    profile = Profile(codes=("F10.20",), age=53, hepatic=True)
+    assert ("liver_review" not in {r.action for r in ca.check(profile, plan).missing}) is acted
+    # a drinker whose liver tests are normal needs none of it
+    assert "liver_review" not in {r.action for r in ca.check(Profile(codes=("F10.20",), age=53), plan).missing}

@@ -795,6 +795,69 @@ def test_lay_wordings_of_common_record_findings(matcher, checkpoint, output, ent
 
 
 @pytest.mark.parametrize(
+    "checkpoint, output, entailed",
+    [
+        # note shorthand and the record's own phrasing of suicidal thoughts (stop 34, issue 18)
+        ("No suicidal ideation.", "No SI or self-harm.", True),
+        ("Suicidal ideation.", "No SI today.", False),
+        ("Denies thoughts of ending life.", "I've never wanted to die.", True),
+        ("Denies suicidal thoughts.", "I'd never do anything to myself, I've got the kids.", True),
+        ("Suicidal thoughts.", "I'd never do anything to myself.", False),
+        # self-blame for what one could not prevent
+        ("Feels guilty about the accident.", "I keep thinking I should have done more for her.", True),
+        # reliving, said as being back there
+        ("Flashbacks of the assault.", "Any little thing and I'm straight back there in that alley.", True),
+        ("Re-experiencing symptoms.", "I get flashbacks most days.", True),
+        # periods stopping, in the idiom
+        ("Amenorrhoea for four months.", "I haven't come on since the spring.", True),
+        ("Amenorrhoea.", "My periods are regular.", False),
+        # drink by the can and the short
+        ("Drinks heavily.", "A few cans in the morning and a few shorts at night.", True),
+        ("Lives with his partner.", "It's just me and my missus.", True),
+    ],
+)
+def test_lay_idioms_and_note_shorthand_of_findings(matcher, checkpoint, output, entailed):
+    assert matcher.entails(checkpoint, output) is entailed
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output, entailed",
+    [
+        # a drug's trade name is the drug (drugs.json synonyms); another drug is not
+        ("Treated with buprenorphine.", "They put me on Subutex for a while.", True),
+        ("Takes fluoxetine.", "I take Prozac every morning.", True),
+        ("Takes fluoxetine.", "I take sertraline every morning.", False),
+        # lay words of the synonym groups
+        ("Vomiting.", "I have been heaving all morning.", True),
+        ("Sodium is low.", "The salt in my blood is low.", True),
+        # an echoed question answered with an exclamation before its "no" is denied
+        ("Suicidal thoughts.", "Kill myself? God, no.", False),
+        ("No suicidal thoughts.", "Kill myself? God, no.", True),
+        ("Hears voices.", "Voices? Oh yes, all the time.", True),
+    ],
+)
+def test_trade_names_lay_synonyms_and_exclaimed_denials(matcher, checkpoint, output, entailed):
+    assert matcher.entails(checkpoint, output) is entailed
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output, entailed",
+    [
+        # guilt over a trauma is guilt; blaming oneself is its record wording
+        ("Blames self for the accident.", "I should have seen it coming, I go over it every night.", True),
+        ("No guilt.", "I should have seen it coming.", False),
+        ("Hopeless about the future.", "I can't see it ever getting better for me.", True),
+        ("Reduced appetite.", "I just don't fancy anything any more.", True),
+        ("Weight loss.", "My trousers are hanging off me now.", True),
+        ("Passive suicidal ideation.", "Most nights I'm hoping I won't wake up.", True),
+        ("Startles easily.", "A door bangs and I nearly leap out of my skin.", True),
+    ],
+)
+def test_more_lay_idioms_of_mood_appetite_and_trauma(matcher, checkpoint, output, entailed):
+    assert matcher.entails(checkpoint, output) is entailed
+
+
+@pytest.mark.parametrize(
     "checkpoint, output",
     [
         ("Father has hypertension.", "My mum has high blood pressure."),

@@ -1087,3 +1087,28 @@ def test_a_calibration_weight_against_its_fixed_sign_is_refused(tmp_path, monkey
             offline.calibration("plan")
     finally:
         offline._calibrations.cache_clear()
+
+
+def test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_slices():
+    """Pre-registered at stop 33: the stop-34 refit reads every development slice and never held_out33 or held_out34
+    (by name), and is written switched off; whether it is used is decided on those two slices."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    from mentalhospital_env.rewards.mentaleval import offline
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("fit_judge_calibration", root / "scripts" / "fit_judge_calibration.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert {"held_out33", "held_out34"} <= set(script.EXCLUDED)
+    assert not set(script.SLICES) & set(script.EXCLUDED)
+    raw = json.loads(offline.CALIBRATION_PATH.read_text("utf-8"))
+    for dim in ("plan", "note"):
+        assert raw[dim]["enabled"] is False
+        assert raw[dim]["slices"] == list(script.SLICES) and "held_out32" in raw[dim]["slices"]
+        assert not set(raw[dim]["slices"]) & {"held_out33", "held_out34"}
+        assert set(raw[dim]["leave_one_slice_out"]) == set(raw[dim]["slices"])
+    offline._calibrations.cache_clear()
+    assert offline.calibration("plan") is None and offline.calibration("note") is None

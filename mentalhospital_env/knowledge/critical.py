@@ -719,8 +719,9 @@ class CriticalActions:
         now = self.started(plan)
         # a rule about a drug the plan proposes applies when the plan starts it now, not when it names it for later
         required, candidates = self._requirements(profile, now if plan else frozenset())  # read the plan once
-        # a result on file (a rule on exam findings) is acted on by a step taken now, not one made conditional
-        on_results = {r.id for r in self.rules if r.exam_findings}
+        # a result on file (a rule on exam findings, or on raised liver tests) is acted on by a step taken now, not one
+        # made conditional ("plan a medically assisted withdrawal if dependent" beside "check LFT at 3 months")
+        on_results = {r.id for r in self.rules if r.exam_findings or (r.hepatic_impairment and r.must)}
         missing = tuple(r for r in required if r.action not in (now if r.rule in on_results else proposed))
         rules = {r.id: r for r in self.rules}
         found: dict[str, Contraindication] = {}

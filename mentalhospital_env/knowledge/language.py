@@ -289,6 +289,7 @@ class LanguageCues:
     current_time_overrides: tuple[tuple[str, ...], ...] = ()
     # negation words that answer a question when they open a sentence before a comma ("No, ...")
     answer_particles: frozenset[str] = frozenset()
+    answer_interjections: frozenset[str] = frozenset()
     # pronouns a lexicon phrase may take in any person ("hear my thoughts" is "hear her thoughts"), by class
     interchangeable_pronouns: tuple[tuple[str, ...], ...] = ()
     # words saying that what a statement describes has ended ("but not anymore", "sober for two years")
@@ -393,6 +394,15 @@ def _synonym_stems() -> dict[str, str]:
         if group:
             first = stem(group[0])
             out.update((stem(word), first) for word in group)
+    # a drug's one-word trade names compare as its name ("Subutex" as buprenorphine; drugs.json 'synonyms'), read
+    # from the data file itself (the knowledge base's loader reads this module)
+    drugs = json.loads(resources.files(__package__).joinpath("data/drugs.json").read_text("utf-8"))
+    for drug in drugs.get("drugs", ()) if isinstance(drugs, dict) else drugs:
+        names = [drug.get("name", ""), *drug.get("synonyms", ())]
+        single = [n.lower() for n in names if n and n.isalpha()]
+        if len(single) > 1 and single[0] == names[0].lower():
+            first = stem(single[0])
+            out.update((stem(word), first) for word in single if stem(word) not in out)
     return out
 
 
@@ -473,6 +483,7 @@ def load_cues() -> LanguageCues:
         ),
         current_time_overrides=phrases("current_time_overrides") if "current_time_overrides" in raw else (),
         answer_particles=frozenset(raw.get("answer_particles", ())),
+        answer_interjections=frozenset(raw.get("answer_interjections", ())),
         interchangeable_pronouns=tuple(tuple(c) for c in raw.get("interchangeable_pronouns", ())),
         ended=phrases("ended_cues") if "ended_cues" in raw else (),
         onset=phrases("onset_cues") if "onset_cues" in raw else (),
@@ -902,7 +913,10 @@ def echoed_topic(text: str) -> tuple[int, bool]:
     if not 0 < k <= 6 or k >= len(tokens):
         return 0, False
     cues = load_cues()
-    return k, tokens[k] in cues.answer_particles or tokens[k] in _DENYING_ANSWERS
+    answer = k
+    while answer < len(tokens) - 1 and tokens[answer] in cues.answer_interjections:
+        answer += 1  # "Kill myself? God, no." answers "no"
+    return k, tokens[answer] in cues.answer_particles or tokens[answer] in _DENYING_ANSWERS
 
 
 _DENYING_ANSWERS = frozenset(("never", "not", "nothing", "none"))
