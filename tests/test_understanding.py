@@ -451,3 +451,48 @@ def test_a_relative_named_in_a_family_follow_up_is_the_one_asked_about():
 def test_stop29_general_readings(utterance, topics, relative):
     u = understand(utterance)
     assert (set(u.topics), u.relative) == (topics, relative)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "topics", "relative"),
+    [
+        # a relative who watches the patient (a verb of observed_by, then "you") is an informant: the patient's own
+        # symptom is asked, not the relative's history, nor the patient's relationships
+        ("Has your wife noticed you've been drinking more?", ("alcohol",), None),
+        ("Does your dad think you've been low lately?", ("mood",), None),
+        ("Has your sister said you seem confused?", ("memory",), None),
+        # the relative's own illness is still family history: no "you" after the verb, or no such verb
+        ("Has your mum ever seen a psychiatrist?", ("family_history",), "mother"),
+        ("Has your son ever said he hears voices?", ("family_history",), "child"),
+        ("Has your dad ever been low?", ("family_history",), "father"),
+        ("Does your youngest have any mental health problems?", ("family_history",), "child"),
+    ],
+)
+def test_a_relative_who_watches_the_patient_is_no_family_history(utterance, topics, relative):
+    u = understand(utterance)
+    assert (u.topics, u.relative) == (topics, relative)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "expected", "absent"),
+    [
+        # a parent's self-reproach and a wish for more children name no relative asked about
+        ("Do you worry you're a bad mother?", "guilt_worth", "family_history"),
+        ("Do you want more children?", "pregnancy", "family_history"),
+        # street words: brown is heroin smoked, edibles are cannabis; out of the blue names no benzodiazepine
+        ("Have you ever smoked brown?", "opioids", "tobacco"),
+        ("Do you take edibles?", "cannabis", "tobacco"),
+        ("Can you tell me about your sleep?", "sleep", "alcohol"),  # "can" is no can of lager
+        ("Did you leave a note?", "suicide", None),
+        ("Are you carrying a knife?", "violence", None),
+        ("Do you hear him muttering to himself?", "voices", None),
+        ("Is his speech hard to follow?", "psychotic_other", "development"),
+        ("Are you on Universal Credit?", "money", None),
+        ("Who pops in to see you?", "social_support", "closing"),
+        ("Was she hard to potty train?", "development", "avoidance"),
+    ],
+)
+def test_stop34_readings(utterance, expected, absent):
+    topics = understand(utterance).topics
+    assert expected in topics, topics
+    assert absent is None or absent not in topics, topics
