@@ -461,11 +461,14 @@ def test_stop29_general_readings(utterance, topics, relative):
         ("Has your wife noticed you've been drinking more?", ("alcohol",), None),
         ("Does your dad think you've been low lately?", ("mood",), None),
         ("Has your sister said you seem confused?", ("memory",), None),
+        ("Does your wife know you've been gambling?", ("gambling",), None),
+        ("Was your mum angry that you'd been drinking?", ("alcohol",), None),
         # the relative's own illness is still family history: no "you" after the verb, or no such verb
         ("Has your mum ever seen a psychiatrist?", ("family_history",), "mother"),
         ("Has your son ever said he hears voices?", ("family_history",), "child"),
         ("Has your dad ever been low?", ("family_history",), "father"),
         ("Does your youngest have any mental health problems?", ("family_history",), "child"),
+        ("Did your auntie have depression?", ("family_history",), "other"),
     ],
 )
 def test_a_relative_who_watches_the_patient_is_no_family_history(utterance, topics, relative):
@@ -490,6 +493,12 @@ def test_a_relative_who_watches_the_patient_is_no_family_history(utterance, topi
         ("Are you on Universal Credit?", "money", None),
         ("Who pops in to see you?", "social_support", "closing"),
         ("Was she hard to potty train?", "development", "avoidance"),
+        ("Do you feel you're a burden on your family?", "guilt_worth", "family_history"),
+        ("Thanks for trusting me with this.", "rapport", "closing"),
+        ("Do your voices give you orders?", "voices", "obsessions_compulsions"),
+        ("Has anyone ever given you a police caution?", "forensic", None),
+        ("How many cigs a day?", "tobacco", "alcohol"),
+        ("Can I ask about alcohol, cigarettes and drugs?", "alcohol", None),  # a list asks each of its things
     ],
 )
 def test_stop34_readings(utterance, expected, absent):
