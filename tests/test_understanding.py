@@ -502,6 +502,9 @@ def test_a_relative_who_watches_the_patient_is_no_family_history(utterance, topi
         ("Has anyone ever given you a police caution?", "forensic", None),
         ("How many cigs a day?", "tobacco", "alcohol"),
         ("Can I ask about alcohol, cigarettes and drugs?", "alcohol", None),  # a list asks each of its things
+        # the refitted model no longer adds these on its own: the cues read them (a risk asked is never lost)
+        ("Sometimes you are thinking to finish your life?", "suicide", None),
+        ("What sort of things go round and round in your head?", "worry", None),
     ],
 )
 def test_stop34_readings(utterance, expected, absent):
