@@ -7,14 +7,14 @@ is a dev dependency, never needed at run time) over the features of
 
     python scripts/fit_topic_model.py --estimate           # leave-one-set-out macro-F1 of every set
     python scripts/fit_topic_model.py --estimate --topics  # and pooled F1 per topic
-    python scripts/fit_topic_model.py --show               # the readings it changes on heldout30 and heldout31
+    python scripts/fit_topic_model.py --show               # the readings it changes on heldout32 and heldout33
     python scripts/fit_topic_model.py --write              # fit on every set and write the shipped file
 
 The hyperparameters are fixed constants below (see there why). ``--estimate`` fits on all labelled sets but one
 and scores the one left out, for each set in turn: cues alone against cues with the model, and, where a
 training-only set (stop 31's ``train31``) is there, the model fitted without it and with it. The cues were tuned
-on every set but heldout30 and heldout31, so the cue column is a fitted figure except there; the model never saw the set it is
-scored on. The shipped file (``--write``) is fitted on every set. A held-out set newer than ``NEWEST_READ`` is
+on every set but heldout30 and heldout31 (heldout32's errors were read at stop 33, heldout33's read and tuned on at stop
+34), so the cue column is a fitted figure except there; the model never saw the set it is scored on. The shipped file (``--write``) is fitted on every set. A held-out set newer than ``NEWEST_READ`` is
 refused by name (it is a fresh set that others measure on).
 """
 
@@ -41,9 +41,9 @@ from mentalhospital_env.patient.understanding import (
 )
 
 DATA = ROOT / "benchmarks" / "data"
-#: every labelled set the model is fitted on: the eight sets of stops 20-31 (all read, all development data now: stop
-#: 31's fresh set from stop 32, once its figure was taken) and stop 31's training set (written for fitting only: no cue
-#: was tuned on it)
+#: every labelled set the model is fitted on: the ten sets of stops 20-33 (all read, all development data now: stop
+#: 31's fresh set from stop 32, stop 32's and stop 33's from stop 34, once their figures were taken; the cues were
+#: tuned on heldout33 at stop 34) and stop 31's training set (written for fitting only: no cue was tuned on it)
 SETS = {
     "main": "interview_topics.jsonl",
     "heldout": "interview_topics_heldout.jsonl",
@@ -54,17 +54,19 @@ SETS = {
     "heldout30": "interview_topics_heldout30.jsonl",
     "heldout31": "interview_topics_heldout31.jsonl",
     "train31": "interview_topics_train31.jsonl",
+    "heldout32": "interview_topics_heldout32.jsonl",
+    "heldout33": "interview_topics_heldout33.jsonl",
 }
 #: sets written to fit the model only: fitted on, never left out in the mean (nobody measures on them)
 TRAIN_ONLY = ("train31",)
 #: the sets --show reads by default (the two newest development sets)
-SHOW = ("heldout30", "heldout31")
+SHOW = ("heldout32", "heldout33")
 #: held-out sets are numbered by the stop that wrote them; one newer than the newest set above is a fresh set that
 #: somebody else measures on, and the script refuses to read it whatever its name
-NEWEST_READ = 31
-#: stop 33's fresh set is refused by its name too, whatever NEWEST_READ says (its figure is for the stop after it;
-#: stop 32's was read at stop 33 and may be fitted on from stop 34)
-FRESH = ("heldout33", "held_out33")
+NEWEST_READ = 33
+#: stop 34's fresh set (written in another worktree while stop 34 tuned on heldout33) is refused by its name too,
+#: whatever NEWEST_READ says: its figure is for the stop after it
+FRESH = ("heldout34", "held_out34")
 OUT = ROOT / "mentalhospital_env" / "patient" / "data" / "topic_model.json"
 #: fixed at stop 30 before any figure of heldout29 or heldout24 was seen with the model, and left unchanged at stop 31
 #: before any per-set figure of the seven-set leave-one-set-out was printed: an independent reader (no cue features, so
@@ -192,7 +194,7 @@ def main() -> int:
 
     if args.estimate:
         print("\nleave-one-set-out: fitted on the other sets, macro-F1 of the left-out set (the cues were tuned on every"
-              " set but heldout30 and heldout31, so their figure is a fitted one there; the model's is not)")
+              " set but heldout30 and heldout31, so their figure is a fitted one elsewhere; the model's is not)")
         head = f"  {'set':<10} {'n':>4}  cues   +model"
         if extra:
             head += f"  +model with {'+'.join(extra)}"

@@ -7,6 +7,7 @@ live in ``benchmarks/topic_classifier.py``.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from importlib import resources
@@ -214,7 +215,8 @@ def test_the_interviews_own_business_repeats_no_lexicon_question():
 #: becomes development data at the stop after its figures are taken (heldout22 and heldout28 were read and tuned on,
 #: heldout29 and heldout30 are in the topic model's fitting since stop 31, with stop 31's training set, and
 #: ``interview_topics_heldout31``, written at stop 31 by a writer who read no code, since stop 32, once its figure was
-#: taken), and the newest (``interview_topics_heldout32``, written at stop 32 by a writer who read no code) is never
+#: taken; heldout32 and heldout33, written the same way at stops 32 and 33, since stop 34, heldout33's errors read and
+#: tuned on at stop 34), and stop 34's fresh set (``interview_topics_heldout34``, written in another worktree) is never
 #: fitted on. A change to a
 #: file is a new set and needs a new pin and a new note.
 TOPIC_SETS = [
@@ -259,32 +261,33 @@ def test_the_benchmark_reports_the_newest_held_out_topic_set_as_held_out():
 
 
 def test_the_topic_model_is_never_fitted_on_a_fresh_held_out_set(monkeypatch):
-    """The fitting script names no held-out set newer than the newest one read (stop 32's fresh set is measured by
+    """The fitting script names no held-out set newer than the newest one read (stop 34's fresh set is measured by
     others after the stop), and refuses one before opening it, whatever table it is put in: by its number, and stop
-    32's by its name whatever the newest number read says."""
+    34's by its name whatever the newest number read says. It works whether or not the fresh file is in the tree."""
     sys.path.insert(0, str(ROOT / "scripts"))
     import fit_topic_model
 
-    assert fit_topic_model.NEWEST_READ == 31
+    assert fit_topic_model.NEWEST_READ == 33
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import topic_classifier
 
     assert topic_classifier.NEWEST_FITTED == fit_topic_model.NEWEST_READ  # the benchmark says which figures are fitted
-    assert "interview_topics_heldout31.jsonl" in fit_topic_model.SETS.values()  # development data from stop 32
-    assert not [f for f in fit_topic_model.SETS.values() if "32" in f or "33" in f]
+    for read in ("interview_topics_heldout31.jsonl", "interview_topics_heldout32.jsonl", "interview_topics_heldout33.jsonl"):
+        assert read in fit_topic_model.SETS.values()  # development data from stop 32 and stop 34
+    assert not [f for f in fit_topic_model.SETS.values() if re.search(r"held_?out(3[4-9]|[4-9]\d)", f.replace("-", "_"))]
     # a fresh set slipped into the table is refused before any file is opened (the name points nowhere real)
     monkeypatch.setattr(fit_topic_model, "DATA", ROOT / "no-such-folder")
-    for fresh in ("interview_topics_heldout32.jsonl", "interview_topics_held_out32.jsonl", "interview_topics_heldout33.jsonl"):
+    for fresh in ("interview_topics_heldout34.jsonl", "interview_topics_held_out34.jsonl", "interview_topics_heldout35.jsonl"):
         monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit_topic_model.load("fresh")
-    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 99)  # stop 33's set is refused by name, not by number alone
-    for fresh in ("interview_topics_heldout33.jsonl", "interview-topics-held-out33.jsonl"):
+    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 99)  # stop 34's set is refused by name, not by number alone
+    for fresh in ("interview_topics_heldout34.jsonl", "interview-topics-held-out34.jsonl"):
         monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit_topic_model.load("fresh")
-    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 31)
-    monkeypatch.setitem(fit_topic_model.SETS, "fresh", "interview_topics_heldout31.jsonl")
+    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 33)
+    monkeypatch.setitem(fit_topic_model.SETS, "fresh", "interview_topics_heldout33.jsonl")
     with pytest.raises(FileNotFoundError):  # a set already read passes the guard (and then needs its file)
         fit_topic_model.load("fresh")
 
@@ -451,3 +454,60 @@ def test_a_relative_named_in_a_family_follow_up_is_the_one_asked_about():
 def test_stop29_general_readings(utterance, topics, relative):
     u = understand(utterance)
     assert (set(u.topics), u.relative) == (topics, relative)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "topics", "relative"),
+    [
+        # a relative who watches the patient (a verb of observed_by, then "you") is an informant: the patient's own
+        # symptom is asked, not the relative's history, nor the patient's relationships
+        ("Has your wife noticed you've been drinking more?", ("alcohol",), None),
+        ("Does your dad think you've been low lately?", ("mood",), None),
+        ("Has your sister said you seem confused?", ("memory",), None),
+        ("Does your wife know you've been gambling?", ("gambling",), None),
+        ("Was your mum angry that you'd been drinking?", ("alcohol",), None),
+        # the relative's own illness is still family history: no "you" after the verb, or no such verb
+        ("Has your mum ever seen a psychiatrist?", ("family_history",), "mother"),
+        ("Has your son ever said he hears voices?", ("family_history",), "child"),
+        ("Has your dad ever been low?", ("family_history",), "father"),
+        ("Does your youngest have any mental health problems?", ("family_history",), "child"),
+        ("Did your auntie have depression?", ("family_history",), "other"),
+    ],
+)
+def test_a_relative_who_watches_the_patient_is_no_family_history(utterance, topics, relative):
+    u = understand(utterance)
+    assert (u.topics, u.relative) == (topics, relative)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "expected", "absent"),
+    [
+        # a parent's self-reproach and a wish for more children name no relative asked about
+        ("Do you worry you're a bad mother?", "guilt_worth", "family_history"),
+        ("Do you want more children?", "pregnancy", "family_history"),
+        # street words: brown is heroin smoked, edibles are cannabis; out of the blue names no benzodiazepine
+        ("Have you ever smoked brown?", "opioids", "tobacco"),
+        ("Do you take edibles?", "cannabis", "tobacco"),
+        ("Can you tell me about your sleep?", "sleep", "alcohol"),  # "can" is no can of lager
+        ("Did you leave a note?", "suicide", None),
+        ("Are you carrying a knife?", "violence", None),
+        ("Do you hear him muttering to himself?", "voices", None),
+        ("Is his speech hard to follow?", "psychotic_other", "development"),
+        ("Are you on Universal Credit?", "money", None),
+        ("Who pops in to see you?", "social_support", "closing"),
+        ("Was she hard to potty train?", "development", "avoidance"),
+        ("Do you feel you're a burden on your family?", "guilt_worth", "family_history"),
+        ("Thanks for trusting me with this.", "rapport", "closing"),
+        ("Do your voices give you orders?", "voices", "obsessions_compulsions"),
+        ("Has anyone ever given you a police caution?", "forensic", None),
+        ("How many cigs a day?", "tobacco", "alcohol"),
+        ("Can I ask about alcohol, cigarettes and drugs?", "alcohol", None),  # a list asks each of its things
+        # the refitted model no longer adds these on its own: the cues read them (a risk asked is never lost)
+        ("Sometimes you are thinking to finish your life?", "suicide", None),
+        ("What sort of things go round and round in your head?", "worry", None),
+    ],
+)
+def test_stop34_readings(utterance, expected, absent):
+    topics = understand(utterance).topics
+    assert expected in topics, topics
+    assert absent is None or absent not in topics, topics

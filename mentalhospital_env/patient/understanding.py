@@ -169,6 +169,9 @@ class Taxonomy:
     #: topics beside which a partner named is a relative asked about ("Has your husband ever had mental health
     #: problems himself?" is family history)
     partner_ill: frozenset[str] = frozenset()
+    #: stems of verbs by which a relative named just before them watches the patient ("Has your mum noticed you're
+    #: up half the night?", "Does your partner think you've been paranoid?"): an informant, not a relative asked about
+    observed_by: frozenset[str] = frozenset()
 
     def kind(self, topic_id: str) -> str:
         return self.by_id[topic_id].kind
@@ -308,6 +311,7 @@ def load_taxonomy() -> Taxonomy:
         before_cues=cues_of(raw.get("time_questions", {}).get("before", ())),
         before_state=cues_of(raw.get("time_questions", {}).get("before_state", ())),
         partner_ill=frozenset(raw.get("partner_ill", ())),
+        observed_by=frozenset(s for w in raw.get("observed_by", ()) for s in stems_of(w)),
     )
 
 
@@ -574,6 +578,15 @@ def _understand(utterance: str, context: None = None) -> Understanding:
         if not any(a <= s[0] and s[1] <= b for a, b in not_kin)
     ]
     family_asked = "family_history" in found
+    watching = [h for h in rel_hits if _observer(stemmed, h[0][1], tax)]
+    if watching and len(watching) == len(rel_hits) and not family_asked:
+        # "Has your mum noticed you're up half the night?": the relative watches the patient; the patient's own
+        # symptom is asked, and the kin word asks nothing of the patient's relationships
+        if "relationships" in found and any(tax.kind(t) in ("symptom", "substance") for t in found):
+            kin = [i for (a, b), _ in rel_hits for i in range(a, b)]
+            if "relationships" not in _topics_in([w for i, w in enumerate(stemmed) if i not in kin], tax):
+                found = [t for t in found if t != "relationships"]
+        rel_hits = []
     if addressed and not family_asked:
         if rel_hits and "relationships" in found and any(tax.kind(t) in ("symptom", "substance") for t in found):
             # "Mr Jones, how has your wife's mood been?": the wife is the patient, and her name lends no
@@ -603,6 +616,20 @@ def _understand(utterance: str, context: None = None) -> Understanding:
     questions = max(1, sum(1 for part in _QUESTION_SPLIT.split(utterance) if stems_of(part)))
     when = _when(stemmed, found, tax)
     return Understanding(utterance, tuple(found), relative, questions, False, tax.open_cues.found(stemmed), when)
+
+
+_YOU = frozenset({"you", "you'r", "you're", "you'v", "you've", "you'll", "you'd", "yourself"})
+
+
+def _observer(stemmed: Sequence[str], end: int, tax: Taxonomy) -> bool:
+    """Whether the relative named just before ``end`` watches the patient: a verb of ``observed_by`` next (or after
+    "ever", "also", "ever", "not"), and the patient ("you") within the four words after it."""
+    i = end
+    while i < len(stemmed) and stemmed[i] in ("ever", "also", "alway", "always", "not", "never"):
+        i += 1
+    if i >= len(stemmed) or stemmed[i] not in tax.observed_by:
+        return False
+    return any(w in _YOU for w in stemmed[i + 1 : i + 5])
 
 
 def _when(stemmed: Sequence[str], found: Sequence[str], tax: Taxonomy) -> str | None:
