@@ -78,6 +78,9 @@ class RecallRules:
     meaning_asked: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     #: concept -> how a record rules it out in other words ("no plan or intent" of death wishes: ``meaning_denied``)
     meaning_denied: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
+    #: concept -> record wording in which a lexicon phrase of it means something else ("the strip light was
+    #: buzzing" is no elation, "correcting other children" no dependants: ``misread``)
+    misread: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     #: substance concepts, their own section, and the words of using one (``substance_named``)
     #: concept -> the interview topics its finding is filed and disclosed under (``finding_topics``)
     finding_topics: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -163,6 +166,8 @@ def load_recall_rules() -> RecallRules:
                        for k, v in raw.get("meaning_asked", {}).items() if not k.startswith("_")},
         meaning_denied={k: re.compile("|".join(f"(?:{p})" for p in v), re.IGNORECASE)
                         for k, v in raw.get("meaning_denied", {}).items() if not k.startswith("_")},
+        misread={k: re.compile("|".join(f"(?:{p})" for p in v), re.IGNORECASE)
+                 for k, v in raw.get("misread", {}).items() if not k.startswith("_")},
         finding_topics={k: tuple(v) for k, v in raw.get("finding_topics", {}).items() if not k.startswith("_")},
         substances=frozenset(raw.get("substance_named", {}).get("concepts", ())),
         substance_section=raw.get("substance_named", {}).get("section", "substance_use"),
@@ -572,6 +577,31 @@ def _sensitive(
     return True
 
 
+def _without(text: str, patterns: Iterable[re.Pattern[str]]) -> str:
+    for pattern in patterns:
+        text = pattern.sub(" ", text)
+    return text
+
+
+def _misread(fact: Fact, affirms: frozenset[str], rules: RecallRules, lexicon: Lexicon, forced: str | None) -> frozenset[str]:
+    """The concepts of ``affirms`` the lexicon read only in wording that means something else
+    (``data/recall.json`` ``misread``): with those words taken out, the fact no longer states them."""
+    out = set()
+    for concept in affirms & rules.misread.keys():
+        pattern = rules.misread[concept]
+        texts = [t for t in (fact.text, fact.patient_says or "") if t]
+        if not any(pattern.search(t) for t in texts):
+            continue
+        still = any(
+            s.concept_id == concept and s.subject == "patient" and not s.negated
+            for t in texts
+            for s in read_statements(pattern.sub(" ", t), lexicon, forced)
+        )
+        if not still:
+            out.add(concept)
+    return frozenset(out)
+
+
 def _states_present(fact: Fact, affirms: frozenset[str], rules_out: frozenset[str]) -> bool:
     """Whether a fact states something present (not only a pertinent negative)."""
     if fact.polarity is not None:
@@ -627,6 +657,7 @@ class FactIndex:
                 frozenset(s.concept_id for s in found if s.subject == "patient" and s.negated) - affirms
             )
             about_other = frozenset(s.concept_id for s in found if s.subject == "other" and not s.negated)
+            affirms -= _misread(fact, affirms, rules, self.lexicon, forced)
             by_meaning: frozenset[str] = frozenset()  # read only by meaning, not by the lexicon
             if fact.section != FAMILY_SECTION and fact.polarity != "absent":
                 by_meaning = meant(f"{fact.text} {fact.patient_says or ''}", rules) - rules_out - affirms
@@ -1130,11 +1161,13 @@ class MemorySkill:
         """The patient's own told, present sentences of the personal and social history that name a dependant in
         words (``household_answers`` ``words``: "two adult daughters nearby"), at most two (the history of the
         illness names children it is no parent of: "won't hold Sam's baby nephew")."""
-        words = load_recall_rules().household_words
+        rules = load_recall_rules()
+        words = rules.household_words
+        misread = [rules.misread[c] for c in rules.household_concepts if c in rules.misread]
         return tuple(
             f for f in self.index.facts
             if f.section.startswith(("personal_history", "social_history")) and f.tellable and f.present
-            and words.search(f.fact.text)
+            and words.search(_without(f.fact.text, misread))  # "correcting other children" names none
         )[:2]
 
     def _acted_now(self) -> tuple[IndexedFact, ...]:

@@ -1,0 +1,58 @@
+"""Words of the lexicon that mean something else in a record (issue 13, stop 34; ``recall.json`` ``misread``):
+a strip light 'buzzing' is no elation, 'correcting other children' at school no dependants. Found by hand reading
+uw-007 at stop 33: asked about voices she said 'I feel on top of the world', and a question about dependants was
+answered with her primary school."""
+
+from __future__ import annotations
+
+from mentalhospital_env.cases.loader import load_case
+from mentalhospital_env.patient import make_patient
+from mentalhospital_env.patient.recall import FactIndex
+
+
+def _record(hpi: str, perception: str = "No hallucinations.", personal: str = "One brother."):
+    return load_case({
+        "case_id": "t-misread", "language": "en",
+        "demographics": {"age": 29, "sex": "female", "occupation": "laboratory technician", "marital_status": "single",
+                         "living_situation": "lives alone in a rented flat"},
+        "setting": "outpatient",
+        "ehr": {
+            "chief_complaint": "Tired and low since a change at work.",
+            "history_of_present_illness": hpi,
+            "personal_history": personal,
+            "mental_status_exam": {"perception": perception, "mood": "'Flat.'"},
+        },
+        "diagnosis": {"categories": ["depressive"], "disorders": [{"name": "Mild depressive episode", "code": "F32.0"}]},
+        "treatment": {"plan": "Review in four weeks."},
+        "exams": [],
+    })
+
+
+def _affirmed(case) -> set[str]:
+    return {c for f in FactIndex(case).facts for c in f.affirms}
+
+
+def test_a_buzzing_light_is_no_elation() -> None:
+    case = _record("She asked to sit away from the window because the strip light was buzzing. Low mood for months.",
+                   perception="Sensitive to sound and light (the strip light buzzing); no hallucinations.")
+    assert "elevated_mood" not in _affirmed(case)
+    reply = make_patient(case, seed=0).respond("Have you ever heard voices when no one was around?").text
+    assert "top of the world" not in reply and "amazing" not in reply, reply
+
+
+def test_buzzing_said_of_the_patient_is_still_elation() -> None:
+    case = _record("Last spring she felt buzzing for a week and hardly slept. Low mood for months.")
+    assert "elevated_mood" in _affirmed(case)
+
+
+def test_other_children_at_school_are_no_dependants() -> None:
+    case = _record("Low mood for months.",
+                   personal="At primary school she followed the rules to the letter, correcting other children.")
+    assert "dependants" not in _affirmed(case)
+    reply = make_patient(case, seed=0).respond("Do you have children or anyone who depends on you?").text
+    assert "rules" not in reply and "alone" in reply, reply
+
+
+def test_her_own_children_are_still_dependants() -> None:
+    case = _record("Low mood for months.", personal="Two children, aged 4 and 7, who live with her.")
+    assert "dependants" in _affirmed(case)
