@@ -56,3 +56,19 @@ def test_other_children_at_school_are_no_dependants() -> None:
 def test_her_own_children_are_still_dependants() -> None:
     case = _record("Low mood for months.", personal="Two children, aged 4 and 7, who live with her.")
     assert "dependants" in _affirmed(case)
+
+
+def test_the_onset_said_as_the_change_is_no_menstrual_history() -> None:
+    """The generator's onset wording ('She dates the change to a new responsibility at work', 'a little while after
+    a move, the change came', insight 'aware of the change') was read as 'the change' of life: a man's record
+    affirmed menstrual history, and a question about periods was answered with the onset."""
+    case = _record("Three months ago, a little while after a move, the change came. She dates the change to a new "
+                   "responsibility at work. Low mood since.")
+    assert "menstrual_history" not in _affirmed(case)
+    reply = make_patient(case, seed=0).respond("When was your last period?").text
+    assert "change" not in reply and "responsibility" not in reply, reply
+
+
+def test_the_change_of_life_is_still_menstrual_history() -> None:
+    case = _record("Low mood for months.", personal="Periods stopped at 51; she went through the change without trouble.")
+    assert "menstrual_history" in _affirmed(case)
