@@ -72,3 +72,15 @@ def test_the_onset_said_as_the_change_is_no_menstrual_history() -> None:
 def test_the_change_of_life_is_still_menstrual_history() -> None:
     case = _record("Low mood for months.", personal="Periods stopped at 51; she went through the change without trouble.")
     assert "menstrual_history" in _affirmed(case)
+
+
+def test_a_referral_letters_own_request_is_never_said() -> None:
+    """uw-007: the GP letter's opening, quoted in the history, was said in the first person: 'I would be grateful
+    if you could see my Marsh, 26, who has had low mood ...' (compile.json not_told_cues)."""
+    case = _record("GP letter: 'I would be grateful if you could see Jane Doe, 29, who has had low mood since her "
+                   "teens and is now off work. Many thanks.' She says her mood dropped after a move at work.")
+    patient = make_patient(case, seed=0)
+    for question in ("What brings you here today?", "How long have you felt low?",
+                     "What was going on in your life when this started?", "Tell me more."):
+        reply = patient.respond(question).text
+        assert "grateful" not in reply and "Many thanks" not in reply, reply
