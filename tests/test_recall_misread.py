@@ -84,3 +84,30 @@ def test_a_referral_letters_own_request_is_never_said() -> None:
                      "What was going on in your life when this started?", "Tell me more."):
         reply = patient.respond(question).text
         assert "grateful" not in reply and "Many thanks" not in reply, reply
+
+
+def _medical_record():
+    return load_case({
+        "case_id": "t-high", "language": "en",
+        "demographics": {"age": 78, "sex": "female", "occupation": "retired cook", "marital_status": "married",
+                         "living_situation": "lives with her husband"},
+        "setting": "outpatient",
+        "ehr": {
+            "chief_complaint": "Forgetful for a year.",
+            "history_of_present_illness": "She lost track of a recipe she had made for forty years. No elation at any time.",
+            "medical_history": "High cholesterol. High blood pressure for 20 years, often too high at home.",
+            "mental_status_exam": {"mood": "'Fine.'"},
+        },
+        "diagnosis": {"categories": ["neurocognitive"], "disorders": [{"name": "Mild cognitive impairment", "code": "F06.7"}]},
+        "treatment": {"plan": "Memory clinic."},
+        "exams": [],
+    })
+
+
+def test_the_words_of_a_symptom_asked_do_not_find_a_sentence_that_shares_them() -> None:
+    """hw-028, asked about highs, was answered 'I have high cholesterol. I've had high blood pressure for 20 years'
+    (stop 33's blind reader): the words that name elation are answered by elation's facts or its denial."""
+    patient = make_patient(_medical_record(), seed=0)
+    reply = patient.respond("Have you ever had a spell of feeling really high or hyper?").text
+    assert "cholesterol" not in reply and "blood pressure" not in reply, reply
+    assert "blood pressure" in make_patient(_medical_record(), seed=0).respond("Have you had high blood pressure?").text
