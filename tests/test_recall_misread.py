@@ -111,3 +111,19 @@ def test_the_words_of_a_symptom_asked_do_not_find_a_sentence_that_shares_them() 
     reply = patient.respond("Have you ever had a spell of feeling really high or hyper?").text
     assert "cholesterol" not in reply and "blood pressure" not in reply, reply
     assert "blood pressure" in make_patient(_medical_record(), seed=0).respond("Have you had high blood pressure?").text
+
+
+def test_no_suicide_attempts_answers_a_question_about_attempts() -> None:
+    """uw-007: 'no plans and no suicide attempts' (no 'previous' before it) was not read as ruling out attempts, so
+    'Have you ever tried to end your life?' was answered with the wish to disappear alone (recall.json
+    meaning_denied)."""
+    case = _record("She has had fleeting wishes to disappear for a while, but no thoughts of wanting to be dead, no "
+                   "plans and no suicide attempts. Low mood for months.")
+    reply = make_patient(case, seed=0).respond("Have you ever tried to end your life?").text
+    assert reply.startswith("No"), reply
+
+
+def test_no_attempts_to_cut_down_is_no_denial_of_suicide_attempts() -> None:
+    case = _record("Drinks six pints a night, no attempts to cut down. Low mood for months.")
+    index = FactIndex(case)
+    assert "prior_suicide_attempt" not in index.denied_by_meaning
