@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from mentalhospital_env.cases import Case, Fact
-from mentalhospital_env.knowledge.language import memo_size, stems
+from mentalhospital_env.knowledge.language import memo_size, stems, tokens_of
 from mentalhospital_env.knowledge.lexicon import Lexicon, lexicon_relations, load_lexicon
 
 from .check import LeakGuard
@@ -78,6 +78,17 @@ class RecallRules:
     meaning_asked: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     #: concept -> how a record rules it out in other words ("no plan or intent" of death wishes: ``meaning_denied``)
     meaning_denied: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
+    #: how a question asks the patient's own view of what is happening (``explanatory_model``), and the
+    #: examiner's signs such a question is not a screen for
+    explanation_asked: re.Pattern[str] = re.compile(r"(?!)")
+    explanation_not_screen: frozenset[str] = frozenset()
+    #: sections a mental symptom's own words do not find a sentence in, and the lexicon domains of such symptoms
+    #: (``symptom_words``)
+    symptom_words_sections: frozenset[str] = frozenset()
+    symptom_words_domains: frozenset[str] = frozenset()
+    #: concept -> record wording in which a lexicon phrase of it means something else ("the strip light was
+    #: buzzing" is no elation, "correcting other children" no dependants: ``misread``)
+    misread: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     #: substance concepts, their own section, and the words of using one (``substance_named``)
     #: concept -> the interview topics its finding is filed and disclosed under (``finding_topics``)
     finding_topics: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -163,6 +174,13 @@ def load_recall_rules() -> RecallRules:
                        for k, v in raw.get("meaning_asked", {}).items() if not k.startswith("_")},
         meaning_denied={k: re.compile("|".join(f"(?:{p})" for p in v), re.IGNORECASE)
                         for k, v in raw.get("meaning_denied", {}).items() if not k.startswith("_")},
+        explanation_asked=re.compile("|".join(raw["explanatory_model"]["asked"]), re.IGNORECASE)
+        if raw.get("explanatory_model") else re.compile(r"(?!)"),
+        explanation_not_screen=frozenset(raw.get("explanatory_model", {}).get("not_screened", ())),
+        symptom_words_sections=frozenset(raw.get("symptom_words", {}).get("sections", ())),
+        symptom_words_domains=frozenset(raw.get("symptom_words", {}).get("domains", ())),
+        misread={k: re.compile("|".join(f"(?:{p})" for p in v), re.IGNORECASE)
+                 for k, v in raw.get("misread", {}).items() if not k.startswith("_")},
         finding_topics={k: tuple(v) for k, v in raw.get("finding_topics", {}).items() if not k.startswith("_")},
         substances=frozenset(raw.get("substance_named", {}).get("concepts", ())),
         substance_section=raw.get("substance_named", {}).get("section", "substance_use"),
@@ -572,6 +590,31 @@ def _sensitive(
     return True
 
 
+def _without(text: str, patterns: Iterable[re.Pattern[str]]) -> str:
+    for pattern in patterns:
+        text = pattern.sub(" ", text)
+    return text
+
+
+def _misread(fact: Fact, affirms: frozenset[str], rules: RecallRules, lexicon: Lexicon, forced: str | None) -> frozenset[str]:
+    """The concepts of ``affirms`` the lexicon read only in wording that means something else
+    (``data/recall.json`` ``misread``): with those words taken out, the fact no longer states them."""
+    out = set()
+    for concept in affirms & rules.misread.keys():
+        pattern = rules.misread[concept]
+        texts = [t for t in (fact.text, fact.patient_says or "") if t]
+        if not any(pattern.search(t) for t in texts):
+            continue
+        still = any(
+            s.concept_id == concept and s.subject == "patient" and not s.negated
+            for t in texts
+            for s in read_statements(pattern.sub(" ", t), lexicon, forced)
+        )
+        if not still:
+            out.add(concept)
+    return frozenset(out)
+
+
 def _states_present(fact: Fact, affirms: frozenset[str], rules_out: frozenset[str]) -> bool:
     """Whether a fact states something present (not only a pertinent negative)."""
     if fact.polarity is not None:
@@ -627,6 +670,7 @@ class FactIndex:
                 frozenset(s.concept_id for s in found if s.subject == "patient" and s.negated) - affirms
             )
             about_other = frozenset(s.concept_id for s in found if s.subject == "other" and not s.negated)
+            affirms -= _misread(fact, affirms, rules, self.lexicon, forced)
             by_meaning: frozenset[str] = frozenset()  # read only by meaning, not by the lexicon
             if fact.section != FAMILY_SECTION and fact.polarity != "absent":
                 by_meaning = meant(f"{fact.text} {fact.patient_says or ''}", rules) - rules_out - affirms
@@ -1096,6 +1140,7 @@ class MemorySkill:
         self._asks_home_now = False  # it asks who is at home or where (set by plan)
         self._means_asked = False  # the question being planned asks the means at hand (set by plan)
         self._facets: frozenset[str] = frozenset()  # the parts of a subject it asks (set by plan)
+        self._explanation = False  # the question asks the patient's own view of what is happening (set by plan)
         self._query: Mapping[str, float] = {}  # the question being planned, as the index reads words
         self._anchors_asked: frozenset[str] = frozenset()  # its words that can anchor an answer (_anchor_words)
         self._cue_cache: dict[tuple[str, str], bool] = {}
@@ -1130,11 +1175,13 @@ class MemorySkill:
         """The patient's own told, present sentences of the personal and social history that name a dependant in
         words (``household_answers`` ``words``: "two adult daughters nearby"), at most two (the history of the
         illness names children it is no parent of: "won't hold Sam's baby nephew")."""
-        words = load_recall_rules().household_words
+        rules = load_recall_rules()
+        words = rules.household_words
+        misread = [rules.misread[c] for c in rules.household_concepts if c in rules.misread]
         return tuple(
             f for f in self.index.facts
             if f.section.startswith(("personal_history", "social_history")) and f.tellable and f.present
-            and words.search(f.fact.text)
+            and words.search(_without(f.fact.text, misread))  # "correcting other children" names none
         )[:2]
 
     def _acted_now(self) -> tuple[IndexedFact, ...]:
@@ -1177,6 +1224,14 @@ class MemorySkill:
             and not any(i.stance == WITHHELD for i in earlier.items)
         ):
             return earlier
+        rules = load_recall_rules()
+        if rules.explanation_asked.search(question.text) and set(question.concepts) & rules.explanation_not_screen:
+            # "What do you make of what has been happening?" asks the patient's own view (the insight topic), not a
+            # screen for the examiner's sign of poor insight, which a record of good insight would deny ("Nothing
+            # like that, really") and a keyword would answer ("I haven't been making myself sick")
+            question = replace(question, concepts=tuple(c for c in question.concepts if c not in rules.explanation_not_screen))
+        # nor is a sentence that shares a word of the asking the answer ("make" in "a recipe I had made for forty years")
+        self._explanation = bool(rules.explanation_asked.search(question.text)) and "insight" in question.topics
         per_topic = facts_per_topic or self.policy.facts_per_topic
         self._asked_what = asks_what(question)
         self._asks_home_now = self._asks_home(question)
@@ -1426,7 +1481,7 @@ class MemorySkill:
         # wants me home and safe" is not what keeps him safe)
         # nor, where the household answers, a sentence that shares a word with the question ("children" in "As a
         # child I had a spell of ...", "home" in "Home wasn't a safe place growing up")
-        closest = None if meant_told or protective or household else self._closest_fact(question, used)
+        closest = None if meant_told or protective or household or self._explanation else self._closest_fact(question, used)
         if closest is not None and any(i.subject == "facet" for i in items) and not self._says_facet(closest):
             closest = None  # the part asked, found, opens the reply: no sentence close in other words before it
         if closest is not None and not closest.present and cosine(
@@ -1648,6 +1703,16 @@ class MemorySkill:
             # nothing close in all its words: a sentence that shares a rare word with what is asked answers it
             # ("Has that done anything to your skin?" - "... until the skin cracks"), the closest such first
             close = [f for f in self.index.similar(text, self.policy.anchor_threshold, 5) if self.index.anchors(self._anchors_asked, f)]
+        # a sentence of the body's history found only by the words that name a mental symptom asked is no answer
+        # ("really high" of elation is not "high cholesterol", hw-028; recall.json symptom_words)
+        rules = load_recall_rules()
+        plain = None
+        if any(f.section in rules.symptom_words_sections for f in close):
+            stripped = self._symptom_words_out(text, question.concepts, rules.symptom_words_domains)
+            plain = self.index.vectorize(stripped) if stripped != text else None
+        if plain is not None:
+            close = [f for f in close if f.section not in rules.symptom_words_sections
+                     or cosine(plain, f.vector) >= self.policy.anchor_threshold]
         for fact in close:
             anchored = cosine(query, fact.vector) < self.policy.answer_threshold
             if (fact.section == FAMILY_SECTION) != about_family:
@@ -1667,6 +1732,18 @@ class MemorySkill:
                 continue
             return None if fact.id in used else fact
         return None
+
+    def _symptom_words_out(self, text: str, concepts: Sequence[str], domains: frozenset[str]) -> str:
+        """``text`` without the words that name a concept of ``concepts`` of one of ``domains`` (the lexicon's
+        phrase found in it)."""
+        lexicon = self.index.lexicon
+        drop: set[int] = set()
+        for mention in lexicon.find(text):
+            if mention.concept_id in concepts and lexicon.get(mention.concept_id).domain in domains:
+                drop.update(range(mention.start, mention.end))
+        if not drop:
+            return text
+        return " ".join(t for i, t in enumerate(tokens_of(text)) if i not in drop)
 
     def _off_subject(self, fact: IndexedFact, question: Question) -> bool:
         """Whether a sentence found close in words is on subjects of its own, none of them asked or a

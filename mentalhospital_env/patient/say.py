@@ -64,6 +64,21 @@ def load_phrases() -> dict:
 
 
 @lru_cache(maxsize=1)
+def _own_view_pattern() -> re.Pattern[str]:
+    return re.compile(load_phrases()["own_view"]["pattern"])
+
+
+def _own_view(text: str) -> str | None:
+    """The patient's own words for what is happening, quoted in the record's line on their view of it
+    (``phrases.json`` ``own_view``): "Limited: 'I'm just getting old.'" is said "I'm just getting old."."""
+    found = _own_view_pattern().search(text)
+    if not found:
+        return None
+    said = found.group(1).strip().rstrip(".!?,;")
+    return said[0].upper() + said[1:] + "."
+
+
+@lru_cache(maxsize=1)
 def load_styles() -> dict:
     """How disorders and speech style shape speech (``data/styles.json``), cached: here, where tails fit."""
     return _data("styles.json")
@@ -671,7 +686,11 @@ class Speaker:
             return [voice.pick("withhold", rng)]
         if item.stance == UNKNOWN:
             if item.subject == "insight":
-                return [voice.insight[rng.randrange(len(voice.insight))]]
+                # their own words for it, where the record's line on their view quotes them ("Limited: 'I'm just
+                # getting old.'"), before the persona's stock phrase
+                own = next((v for f in self.case.facts if f.section == "mental_status_exam.insight"
+                            if (v := _own_view(f.text))), None)
+                return [own or voice.insight[rng.randrange(len(voice.insight))]]
             if item.subject == "family" or item.about_other:
                 bank = load_phrases()["banks"]["dont_know_family"]
                 return [bank[rng.randrange(len(bank))]]
@@ -735,7 +754,7 @@ class Speaker:
             out.append(voice.pick("affirm", rng))
         for fact in item.facts:
             if fact.section == "mental_status_exam.insight" and not fact.fact.patient_says:
-                out.append(voice.insight[rng.randrange(len(voice.insight))])
+                out.append(_own_view(fact.fact.text) or voice.insight[rng.randrange(len(voice.insight))])
                 continue
             if item.stance == TELL and self._one_topic and (self._said_no or self._stock_denials) and (
                 not fact.present or fact.fact.polarity == "absent"
