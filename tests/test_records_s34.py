@@ -132,3 +132,13 @@ def test_a_phrase_said_twice_in_a_row_is_found() -> None:
     assert "text.repeated_clause" in _rules(said)
     once = {"treatment.plan": _DRINKER["treatment.plan"] + " Commence sertraline 50 mg once daily in the morning, with food."}
     assert "text.repeated_clause" not in _rules(once)
+
+
+def test_a_suite_draw_allows_the_drafts_its_frame_cap_may_refuse() -> None:
+    from mentalhospital_env.cases.audit import review_facts
+    from mentalhospital_env.cases.generator import MAX_ATTEMPTS_V2, _attempts
+
+    R = review_facts()
+    assert _attempts(2, False) == MAX_ATTEMPTS_V2  # a single case: as before
+    assert _attempts(2, True) == MAX_ATTEMPTS_V2 + R["clone"]["generator_tries"] + R["template"]["generator_tries"]
+    assert R["template"]["generator_tries"] > 0
