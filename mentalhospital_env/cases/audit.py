@@ -73,7 +73,7 @@ RULES: tuple[str, ...] = (
     "sections.acute_confusion", "sections.cyclical_course", "labs.scale_maximum", "plan.perinatal", "plan.young_person", "plan.liver_workup",
     "plan.abstinence_first", "plan.restart", "plan.they_agreement", "plan.withdrawal_regimen", "plan.insomnia", "plan.safeguarding",
     "plan.liver_twice", "plan.review_twice", "plan.one_trauma_therapy", "plan.hypnotic_first",
-    "plan.benzodiazepine_choice", "plan.driving",
+    "plan.benzodiazepine_choice", "plan.driving", "plan.fitness_to_practise", "plan.withdrawal_twice",
     "joins.drug_screen", "joins.drink_kind", "joins.alcohol_plan", "joins.past_copies_plan", "joins.work_years",
     "joins.education_age", "joins.education_occupation", "joins.employment", "joins.mse_appearance", "joins.mse_topic",
     "joins.mse_death_wishes", "joins.cssrs_self_harm", "joins.labs_ignored", "joins.plan_assumes", "joins.cc_label", "joins.comorbid_support",
@@ -548,6 +548,9 @@ def plan_follows_record(
             out.append(Finding(cid, "treatment.plan", "plan.substance", f"{m.group(0)!r} for a dependent drinker: abstinence is the aim"))
         for x in abstinence_first(plan):
             out.append(Finding(cid, "treatment.plan", "plan.abstinence_first", f"an antidepressant started while the patient still drinks ({x[:60]!r}): the drinking is treated first and the mood reassessed after 3-4 weeks of abstinence"))
+    elif status["still_using"]:
+        for x in abstinence_first(plan):
+            out.append(Finding(cid, "treatment.plan", "plan.abstinence_first", f"an antidepressant started while the patient still uses {status['codes'][0]} ({x[:60]!r}): the drug is treated first and the anxiety or mood reassessed after 3-4 weeks of abstinence"))
     score = unanswered_audit(case, plan)
     if score is not None:
         out.append(Finding(cid, "treatment.plan", "plan.substance", f"AUDIT {score}/40 on file (hazardous drinking) and the plan says nothing about alcohol"))
@@ -635,8 +638,11 @@ def record_status(case: Case) -> dict[str, Any]:
     low, high = P["childbearing_ages"]
     d = case.demographics
     childbearing = d.sex == "female" and low <= d.age <= high and not any(w in record for w in P["not_childbearing_words"])
+    U = P["use_first"]  # a principal drug dependence still going on: the drug is treated first (0068, 0280)
+    using = bool(codes) and codes[0].startswith(tuple(U["codes"])) and not codes[0].startswith(tuple(P["remission_codes"])) and any(
+        any(w in x for w in U["words"]) and not re.search(U["abstinent_pattern"], x) for x in re.split(r"(?<=[.;])\s+", substance))
     return {"still_drinking": dependent and not abstinent, "dependent": dependent, "childbearing": childbearing,
-            "codes": codes, "setting": case.setting}
+            "codes": codes, "setting": case.setting, "still_using": using}
 
 
 def _record_texts(case: Case) -> list[tuple[str, str]]:
@@ -1261,7 +1267,15 @@ def abnormal_results(exams: Iterable[Any], J: Mapping[str, Any]) -> list[tuple[s
 def liver_multiple(exams: Iterable[Any], age: int, sex: str, R: Mapping[str, Any]) -> float:
     """The highest liver enzyme (``joins.liver_analytes``) as a multiple of its upper reference limit
     for the patient's age and sex; 0 when none is on file."""
-    worst = 0.0
+    return liver_worst(exams, age, sex, R)[0]
+
+
+def liver_worst(exams: Iterable[Any], age: int, sex: str, R: Mapping[str, Any]) -> tuple[float, str, float, float]:
+    """(multiple, enzyme, value, upper limit) of the liver enzyme furthest above its upper reference
+    limit for the patient's age and sex, so that a plan quoting the multiple names what it is a multiple
+    of (stop 33's consultant read 'liver enzymes 2.9 times the upper limit' against GGT 158/61 and ALT 44);
+    (0, '', 0, 0) when none is on file."""
+    worst: tuple[float, str, float, float] = (0.0, "", 0.0, 0.0)
     for e in exams:
         if e.kind != "lab":
             continue
@@ -1270,8 +1284,8 @@ def liver_multiple(exams: Iterable[Any], age: int, sex: str, R: Mapping[str, Any
                 continue
             comp = R["labs"]["components"].get(name.strip().upper(), {})
             ranges = comp.get(_band(age, sex)) or comp.get("adult_male")
-            if ranges:
-                worst = max(worst, value / float(ranges[1]))
+            if ranges and value / float(ranges[1]) > worst[0]:
+                worst = (value / float(ranges[1]), name.strip().upper(), value, float(ranges[1]))
     return worst
 
 
@@ -1313,9 +1327,10 @@ def record_needs(case: Case, plan: str) -> list[tuple[str, Mapping[str, Any], st
         out.append(("stimulant_cannabis", weed, "a stimulant in the plan of a patient using cannabis"))
     liver = N["liver_disease"]
     platelets = [v for e in case.exams if e.kind == "lab" for n, v, _f in lab_values(e.result) if n.strip().lower().split()[-1:] == ["platelets"]]
-    worst = liver_multiple(case.exams, age, case.demographics.sex, R)
+    worst, enzyme, value, upper = liver_worst(case.exams, age, case.demographics.sex, R)
     if platelets and min(platelets) < liver["platelets_below"] and worst >= liver["liver_multiple"]:
-        out.append(("liver_disease", {**liver, "values": {"platelets": f"{min(platelets):g}", "multiple": f"{worst:.0f}" if worst >= 3 else f"{worst:.1f}"}}, f"platelets {min(platelets):g} with liver enzymes {worst:.1f}x the upper limit"))
+        values = {"platelets": f"{min(platelets):g}", "multiple": f"{worst:.0f}" if worst >= 3 else f"{worst:.1f}", "enzyme": enzyme, "value": f"{value:g}", "upper": f"{upper:g}"}
+        out.append(("liver_disease", {**liver, "values": values}, f"platelets {min(platelets):g} with liver enzymes {worst:.1f}x the upper limit"))
     benzo = N["benzodiazepine_choice"]
     if re.search(benzo["plan_pattern"], plan, re.I) or record_status(case)["still_drinking"]:
         why = benzodiazepine_caution(case)
@@ -1334,6 +1349,15 @@ def record_needs(case: Case, plan: str) -> list[tuple[str, Mapping[str, Any], st
             out.append(("driving", {**drive, "say": says, "values": {"what": what, "job": job.lower()}}, f"{what} ({dependence})" + (f" in a {job.lower()}" if driver else "")))
         elif driver and sedative:
             out.append(("driving", {**drive, "say": drive["say_sedated"], "values": {"drug": sedative.group(0).lower(), "job": job.lower()}}, f"{sedative.group(0)} in the plan of a {job.lower()}"))
+    fit = N["fitness_to_practise"]
+    job = str(case.demographics.occupation or "")
+    regulator = next((r for p, r in fit["professions"] if re.search(p, job, re.I)), None) if age >= fit["min_age"] and not re.search(fit["not_pattern"], job, re.I) else None
+    if regulator:
+        remission = tuple(R["plan_record"]["remission_codes"])
+        dependence = next((c for c in case.diagnosis.codes if c.upper().startswith(tuple(drive["dependence_codes"])) and not c.upper().startswith(remission)), None)
+        if dependence:
+            what = next(v for k, v in drive["dependence_codes"].items() if dependence.upper().startswith(k))
+            out.append(("fitness_to_practise", {**fit, "values": {"what": what, "job": job.lower(), "regulator": regulator}}, f"{what} ({dependence}) in a {job.lower()}"))
     return [(name, rule, why) for name, rule, why in out if not re.search(rule["answered_pattern"], plan, re.I)]
 
 
@@ -1345,16 +1369,16 @@ def benzodiazepine_caution(case: Case) -> str | None:
     R = review_facts()
     B = R["plan_record"]["record_needs"]["benzodiazepine_choice"]
     age = case.demographics.age
-    worst = liver_multiple(case.exams, age, case.demographics.sex, R)
+    worst, enzyme, value, upper = liver_worst(case.exams, age, case.demographics.sex, R)
     platelets = [v for e in case.exams if e.kind == "lab" for n, v, _f in lab_values(e.result) if n.strip().lower().split()[-1:] == ["platelets"]]
     liver = worst >= B["liver_multiple"] or (platelets and min(platelets) < B["platelets_below"] and worst >= B["liver_with_platelets"])
-    times = f"{worst:.0f}" if worst >= 3 else f"{worst:.1f}"
+    said = dict(times=f"{worst:.0f}" if worst >= 3 else f"{worst:.1f}", enzyme=enzyme, value=f"{value:g}", upper=f"{upper:g}")
     if age >= B["min_age"] and liver:
-        return B["why"]["both"].format(age=age, times=times)
+        return B["why"]["both"].format(age=age, **said)
     if age >= B["min_age"]:
         return B["why"]["age"].format(age=age)
     if liver:
-        return B["why"]["liver"].format(times=times)
+        return B["why"]["liver"].format(**said)
     return None
 
 

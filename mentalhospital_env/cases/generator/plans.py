@@ -178,6 +178,9 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
             sentences = [pattern.sub(lambda m: rng.choice(rule["as"]).format(R=m.group(1) if m.lastindex else "r"), s) for s in sentences]
         late = set(abstinence_first(" ".join(sentences)))  # an antidepressant waits for 3-4 weeks of abstinence (NICE CG115)
         sentences = [cap(rng.choice(P["abstinence_first"]).format(subj=he, rest=s[:1].lower() + s[1:])) if s in late else s for s in sentences]
+    elif status["still_using"]:  # a principal drug dependence still going on: an antidepressant waits for abstinence (review.json use_first)
+        late = set(abstinence_first(" ".join(sentences)))
+        sentences = [cap(rng.choice(P["use_first"]["as"]).format(subj=he, rest=s[:1].lower() + s[1:])) if s in late else s for s in sentences]
     for drug in restarted_drugs(case, " ".join(sentences)):  # a drug the history says was taken before is restarted
         sentences = [re.sub(P["restart"]["start_pattern"].replace("(\\w+)", re.escape(drug)), P["restart"]["as"] + " " + drug, x) for x in sentences]
     score = unanswered_audit(case, " ".join(sentences))

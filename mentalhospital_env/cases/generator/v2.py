@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 import re
+import zlib
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
@@ -1375,6 +1376,14 @@ class StoryV2(_Story):
                 f.text = re.sub(r",? with alcohol\b", "", f.text)
                 if f.says:
                     f.says = re.sub(r",? usually when I'm drinking\b", "", f.says)
+        joint = self.c.substances["tobacco_beside_cannabis"]  # not 'Never smoked.' beside daily cannabis (substances.json)
+        now = [f for f in self.chart.facts[start:] if f.section == "substance_use"]
+        current = any(re.search(joint["pattern"], x) for f in now for x in re.split(r"(?<=[.;])\s+", f.text))
+        if current or any(re.search(joint["words"], f.text) for f in now):
+            for f in now:
+                if f.text == joint["never_smoked"]:
+                    options = joint["as" if current else "past_as"]  # drawn by the record's own words, not the draft's stream
+                    f.text, f.says = options[zlib.crc32(" ".join(x.text for x in now).encode()) % len(options)]
         if not any(code_family(c) == "F10" or c.startswith("F10") for c in self.codes):
             for f in section:  # hazardous drinking stays hazardous without an alcohol diagnosis (records.json hazardous_units)
                 for rule in self.c.records["hazardous_units"]:
