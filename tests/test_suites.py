@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "80c311efdf27c6a6d03585d09917345968a0cd95c53b10b315662d900789b01f"
-DEV_V2_SUITE_SHA256 = "2f923bd0bbff9cea6223bd37d0d7d1cf2cde9df851382d982cb535fba9c966ea"
+TEST_V2_SUITE_SHA256 = "b390a9bca633cde1afe2dbf8321fa4819661c64e030c0c7e2c633f3cf0ad1670"
+DEV_V2_SUITE_SHA256 = "e59e3dbe08375f80b39eeffea9f400e279d4f31e4172fdcec1d33775511568fa"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 
