@@ -493,6 +493,7 @@ def test_a_reply_told_again_never_opens_in_lower_case(suite, case_id, seed):
     [
         ("embarrassed", r"^I(?: feel|'ve been feeling) embarrassed\.", None),
         ("not great", r"^I'm not great\.", None),
+        ("rock bottom", r"^I'm at rock bottom\.", None),
         # the record holds no tiredness: "I feel tired" would claim fatigue, so the word is said on its own
         ("tired", r"^Tired, (?:really|to be honest)\.", None),
         # the record holds the disturbed body image: "I feel fat" says what it says

@@ -1074,6 +1074,7 @@ class Speaker:
             if re.search(self.lay.mood_lead.get("as_is_pattern", "(?!)"), mood):
                 return text  # "Never better." is an answer as it stands
             am = re.search(self.lay.mood_lead.get("am_pattern", "(?!)"), mood)
+            mood = self.lay.mood_lead.get("am_words", {}).get(mood, mood) if am else mood  # "I'm at rock bottom"
             # "I feel tired" where the record holds no tiredness claims it: then "Tired, really."
             candidates = [
                 leads[pick % len(leads)].format(mood=mood, Mood=mood[:1].upper() + mood[1:])
