@@ -531,20 +531,3 @@ def test_a_reaction_told_in_the_patients_words_is_not_followed_by_a_stock_allerg
     assert "all-1" in reply.fact_ids, reply.text
     assert says.rstrip(".") in reply.text, reply.text
     assert "allerg" not in reply.text.lower(), reply.text
-
-
-def test_an_illness_the_past_history_says_was_diagnosed_is_named_by_the_patient_not_a_condition():
-    """Stop 34 (issue 13): 'Schizophrenia was diagnosed at 15' in the past psychiatric history was said "A condition
-    was diagnosed at 15." by the leak guard; the patient was told the name and says it. A name the record gives the
-    patient nowhere stays a leak."""
-    pph = "Major depressive disorder was diagnosed at 30; she took sertraline for a year."
-    facts = [f for f in FACTS if f["section"] != "past_psychiatric_history"] + [
-        {"id": "pph-1", "section": "past_psychiatric_history", "text": pph}]
-    patient = make_patient(_case(facts, ehr={"past_psychiatric_history": pph}), "full", seed=0)
-    reply = patient.respond("Have you had any help for your mental health before?")
-    assert "pph-1" in reply.fact_ids, reply.text
-    assert "major depressive disorder" in reply.text.lower(), reply.text
-    assert "a condition" not in reply.text.lower(), reply.text
-    assert not patient.index.guard.leaks(reply.text)
-    silent = make_patient(_case(FACTS), "full", seed=0)
-    assert silent.index.guard.leaks("I have major depressive disorder.")

@@ -62,14 +62,11 @@ class LeakGuard:
         phrases = {tuple(tokenize(n)) for n in names if len(tokenize(n)) >= 2 or len(n) >= 6 or n.isupper()}
         phrases.discard(())
         # a relative's illness as the family history names it is what the family told the patient ("My mother
-        # had recurrent depression", not "My mother had a condition"), and an illness the past psychiatric
-        # history says was diagnosed is what the patient was told ("Schizophrenia was diagnosed at 15", not "A
-        # condition was diagnosed at 15"): a name the record gives there (guard.json told_name_sections) is
-        # theirs to say; every other name of the diagnosis stays unsaid
-        sections = cues.told_name_sections
-        told = tokenize(" ".join([str(getattr(case.ehr, s, "") or "") for s in sections] + [
-            f"{f.text} {f.patient_says or ''}" for f in case.facts if f.section in sections]))
-        phrases = {p for p in phrases if not _contains(told, p)}
+        # had recurrent depression", not "My mother had a condition"): that name, where the record gives it to
+        # a relative, is theirs to say; every other name of the diagnosis stays unsaid
+        family = tokenize(" ".join([case.ehr.family_history or ""] + [
+            f"{f.text} {f.patient_says or ''}" for f in case.facts if f.section == "family_history"]))
+        phrases = {p for p in phrases if not _contains(family, p)}
         self.phrases = CueSet(phrases)
         self.codes = frozenset(d.code.upper() for d in case.diagnosis.disorders)
         self._code = cues.code_pattern

@@ -77,7 +77,6 @@ class MemoryCues:
     concept_sections: Mapping[str, tuple[str, ...]]
     leak_replacement: str
     yes_no_openers: frozenset[str]
-    told_name_sections: tuple[str, ...] = ("family_history",)
 
 
 def _phrase_stems(phrases: Iterable[str]) -> CueSet:
@@ -116,7 +115,6 @@ def load_memory_cues() -> MemoryCues:
         concept_sections={k: tuple(v) for k, v in guard_raw.get("concept_sections", {}).items()},
         leak_replacement=guard_raw["leak_replacement"],
         yes_no_openers=frozenset(topics_raw["yes_no_openers"]),
-        told_name_sections=tuple(guard_raw.get("told_name_sections", ("family_history",))),
     )
 
 
