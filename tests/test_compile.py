@@ -371,3 +371,39 @@ def test_a_sentence_whose_root_is_no_verb_is_voiced_and_ends():
     never held); the quick start hung on this case."""
     said = first_person("At her partner's urging: a change in her that worries people for six weeks now.", "history_of_present_illness", "female")
     assert said is None or "her partner" not in said
+
+
+@pytest.mark.parametrize(
+    ("section", "sentence"),
+    [
+        ("history_of_present_illness", "The main concern in the GP's letter is cutting right down on food."),
+        ("history_of_present_illness", "The referrer writes about severe nerves in company, which has not settled."),
+        ("history_of_present_illness", "The GP has written about heavy drinking and would value an opinion."),
+        ("history_of_present_illness", "Dr Osei asked for an opinion on this 55-year-old man (retired; lives with his partner)."),
+        ("history_of_present_illness", "In the letter, the trouble is heavy drinking."),
+        ("history_of_present_illness", "It started after the class teacher via Dr Ellis raised concerns."),
+        ("history_of_present_illness", "She brought two months of a daily mood chart, which the GP had asked her to keep."),
+        ("history_of_present_illness", "I would be grateful if you could see Mrs Marsh."),
+        ("chief_complaint", "Per her GP, not the person she was for three months."),
+    ],
+)
+def test_the_referral_letters_wording_is_never_the_patients(section, sentence):
+    """Stop 34 (issue 13): 'The main concern in the GP's letter is cutting right down on food.' was said by the
+    patient three times in one encounter; 'See, dr Osei asked for an opinion on this 55-year-old man.', 'Per my GP,
+    not the person I was for three months.', 'I was brought two months of a daily mood chart'. What the letter
+    says is the referrer's; the patient tells the trouble in their own facts."""
+    assert compiler.voiced(section, sentence, "female") is None
+    assert compiler.voiced(section, sentence, "male") is None
+
+
+@pytest.mark.parametrize(
+    ("section", "sentence", "said"),
+    [
+        ("personal_history", "Lives with her 5-year-old daughter.", "I live with my 5-year-old daughter."),
+        ("history_of_present_illness", "She received a letter from the council about rent arrears.",
+         "I received a letter from the council about rent arrears."),
+        ("history_of_present_illness", "She keeps a food diary.", "I keep a food diary."),
+    ],
+)
+def test_a_letter_a_diary_or_a_childs_age_of_the_patients_own_life_is_still_said(section, sentence, said):
+    assert compiler.voiced(section, sentence, "female") == said

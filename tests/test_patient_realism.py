@@ -28,7 +28,7 @@ from mentalhospital_env.patient.representation import (
 LEXICON = load_lexicon()
 
 
-def _case(facts, persona=None, exams=None):
+def _case(facts, persona=None, exams=None, ehr=None):
     raw = {
         "case_id": "real-001",
         "language": "en",
@@ -54,6 +54,7 @@ def _case(facts, persona=None, exams=None):
         "persona": persona or {"verbosity": "average", "guardedness": 0.3, "insight": "partial"},
         "facts": facts,
     }
+    raw["ehr"].update(ehr or {})
     return load_case(raw)
 
 
@@ -128,7 +129,7 @@ def test_a_mood_answer_says_it_is_about_mood_and_the_word_is_not_a_scale():
     patient = make_patient(case, "full", seed=0)
     reply = patient.respond("In your own words, how would you describe your mood right now?")
     assert "mood-1" in reply.fact_ids
-    assert "mood" in reply.text.lower() and "scared" in reply.text.lower(), reply.text
+    assert re.search(r"\bI(?: feel|'ve been feeling) scared\b", reply.text), reply.text
     guard = patient.index.guard
     assert not guard.leaks("I'd say scared.")
     assert guard.leaks("My SCARED score was high.")
@@ -485,3 +486,48 @@ def test_a_reply_told_again_never_opens_in_lower_case(suite, case_id, seed):
     replies = [t["patient"] for t in record["chart"]["turns"] if t.get("doctor") and t.get("patient")]
     assert len(replies) >= 20
     assert [r for r in replies if r[:1].islower()] == []
+
+
+@pytest.mark.parametrize(
+    ("quote", "said", "extra"),
+    [
+        ("embarrassed", r"^I(?: feel|'ve been feeling) embarrassed\.", None),
+        ("not great", r"^I'm not great\.", None),
+        ("rock bottom", r"^I'm at rock bottom\.", None),
+        # the record holds no tiredness: "I feel tired" would claim fatigue, so the word is said on its own
+        ("tired", r"^Tired, (?:really|to be honest)\.", None),
+        # the record holds the disturbed body image: "I feel fat" says what it says
+        ("fat", r"^I(?: feel|'ve been feeling) fat\.", {"id": "hpi-9", "section": "history_of_present_illness",
+                                                         "text": "Believes she is fat although underweight.",
+                                                         "patient_says": "I think I'm fat, though people say I'm thin."}),
+    ],
+)
+def test_a_quoted_mood_is_said_as_a_feeling_never_as_the_examiners_heading(quote, said, extra):
+    """Stop 34 (issue 13): the mental state's 'Mood: "fat"' was said "My mood's fat, I'd say." and "I'd say my
+    mood is embarrassed." at the end of replies in every encounter; a patient says "I feel fat"."""
+    facts = [f for f in FACTS if f["id"] != "mood-1"] + [
+        {"id": "mood-1", "section": "mental_status_exam.mood", "text": f"'{quote}'", "patient_says": f"I'd say {quote}."}]
+    patient = make_patient(_case(facts + ([extra] if extra else [])), "full", seed=0)
+    reply = patient.respond("How would you describe your mood right now?")
+    assert "mood-1" in reply.fact_ids, reply.text
+    assert re.search(said, reply.text), reply.text
+    assert "mood's" not in reply.text and "mood is" not in reply.text and "I'd say" not in reply.text, reply.text
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("Codeine: vomiting (intolerance rather than allergy).", "Codeine makes me sick."),
+        ("Penicillin allergy: rash.", "Penicillin gives me a rash."),
+    ],
+)
+def test_a_reaction_told_in_the_patients_words_is_not_followed_by_a_stock_allergy_clause(text, says):
+    """Stop 34 (issue 13): 'Codeine: vomiting (intolerance rather than allergy)' was said "Codeine makes me sick, I
+    have an allergy to a medicine.": the stock clause called an intolerance an allergy, and after "Penicillin gives
+    me a rash" it only repeated what the patient had just said."""
+    facts = FACTS + [{"id": "all-1", "section": "allergies", "text": text, "patient_says": says}]
+    patient = make_patient(_case(facts, ehr={"allergies": text}), "full", seed=0)
+    reply = patient.respond("Are you allergic to any medicines?")
+    assert "all-1" in reply.fact_ids, reply.text
+    assert says.rstrip(".") in reply.text, reply.text
+    assert "allerg" not in reply.text.lower(), reply.text

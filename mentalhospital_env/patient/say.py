@@ -17,6 +17,7 @@ import json
 import random
 import re
 from collections.abc import Mapping, Sequence
+from typing import Any
 from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
@@ -115,7 +116,8 @@ class LayRenderer:
         self.relatives = frozenset(table["relatives"])
         self.negation_words = frozenset(table["negation_words"])
         self.concept_clauses: Mapping[str, Mapping[str, list[str]]] = table.get("concept_clauses", {})
-        self.mood_lead: Mapping[str, list[str]] = table.get("mood_lead", {})
+        self.mood_lead: Mapping[str, Any] = table.get("mood_lead", {})
+        self.said_already = {k: re.compile(v, re.IGNORECASE) for k, v in table.get("said_already", {}).items()}
         self.child_clauses: Mapping[str, Mapping[str, list[str]]] = table.get("child_clauses", {})
         self.report_tags = tuple(
             (re.compile(pattern, re.IGNORECASE), repl) for pattern, repl in table.get("report_tags", {}).items()
@@ -921,7 +923,7 @@ class Speaker:
         short lay clause naming each concept the fact rules out, or states and the doctor asked
         about (asked concepts first, at most two), that the wording leaves out, with the fact's
         polarity: "Not that I know of, no allergies to
-        any medicines." A mood answer says that it is about mood ("My mood's scared, I'd say.").
+        any medicines." A mood answer is said as a feeling ("I feel scared.").
         A clause is kept only if the lexicon reads it in the reply with that polarity, it states
         nothing else new, and the reply still passes the claim check: it adds no clinical content.
         A denial in the patient's own words is never turned into an affirmation.
@@ -991,6 +993,9 @@ class Speaker:
         """Whether a wording already says a concept in other words: it shares a content stem with the
         concept's naming clause, every one ("I smoke about 20 a day" and "I'm a smoker"; "I've always been a
         worrier" does not say "I've got money worries")."""
+        told = self.lay.said_already.get(concept_id)
+        if told is not None and told.search(text):
+            return True  # "Codeine makes me sick" tells the allergy question its answer (render.json said_already)
         variant = stable_seed("clause", self.case.case_id, concept_id)
         clause = self.lay.naming_clause(concept_id, False, framed=False, variant=variant) or ""
         stems = {w[:4] for w in _content(clause)}
@@ -1076,7 +1081,7 @@ class Speaker:
         return starts_no or (bool(fact.rules_out) and not fact.affirms)
 
     def _mood_answer(self, fact: IndexedFact, text: str) -> str:
-        """A mood answer that says it is about mood: "My mood's scared, I'd say." (the patient's word)."""
+        """A mood answer said as a feeling: "I feel scared." (the patient's word; render.json ``mood_lead``)."""
         if "mood" in tokenize(text) or not self.lay.mood_lead:
             return text
         quoted = re.fullmatch(
@@ -1084,8 +1089,21 @@ class Speaker:
         )
         pick = stable_seed("mood", self.case.case_id)
         if quoted and len(tokenize(quoted.group(1))) <= 3:
-            leads = self.lay.mood_lead["short"]
-            candidate = leads[pick % len(leads)].format(mood=quoted.group(1).strip().rstrip(".").lower())
+            mood = quoted.group(1).strip().rstrip(".").lower()
+            if re.search(self.lay.mood_lead.get("as_is_pattern", "(?!)"), mood):
+                return text  # "Never better." is an answer as it stands
+            am = re.search(self.lay.mood_lead.get("am_pattern", "(?!)"), mood)
+            mood = self.lay.mood_lead.get("am_words", {}).get(mood, mood) if am else mood  # "I'm at rock bottom"
+            # "I feel tired" where the record holds no tiredness claims it: then "Tired, really."
+            candidates = [
+                leads[pick % len(leads)].format(mood=mood, Mood=mood[:1].upper() + mood[1:])
+                for leads in (self.lay.mood_lead["short_am" if am else "short"], self.lay.mood_lead.get("short_plain", ()))
+                if leads
+            ]
+            for candidate in candidates:
+                if self.checker.check(candidate).ok and not self.index.guard.leaks(candidate):
+                    return candidate
+            return text
         elif text.startswith(("I ", "I'")):
             # "As for my mood, I wake up and the sadness is there.", never before a note's fragment
             # ("As for my mood, worried all the time, I suppose.")
