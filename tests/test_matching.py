@@ -1675,3 +1675,18 @@ def test_a_checkpoint_that_dates_long_ago_itself_is_not_read_word_by_word_agains
     c = read_statement("Appetite is poor; she has lost 6 kg since her husband died years ago.")
     o = read_statement("My husband died years ago.")
     assert _remote_past_only(c, o) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "negated"),
+    [("SI-R: 68/92 (clinical range)", None), ("Investigations: SI-R 54/92.", None), ("No SI or self-harm.", True),
+     ("Active SI with plan.", False), ("Denies SI/SH.", True)],
+)
+def test_the_note_shorthand_si_is_suicidal_ideation_and_the_hoarding_scale_si_r_is_not(text, negated):
+    """'SI' in a note is suicidal ideation only in the shorthand's own company ('No SI or self-harm', 'Active SI with
+    plan'): the Saving Inventory-Revised ('SI-R: 68/92') on a hoarding case's investigations line is a scale, and
+    reading it as suicidal ideation made the scripted clinician's note assert a risk the patient denied (hw-037)."""
+    from mentalhospital_env.knowledge import load_knowledge
+
+    found = [m.negated for m in load_knowledge().lexicon.find(text) if m.concept_id == "suicidal_ideation"]
+    assert found == ([] if negated is None else [negated])
