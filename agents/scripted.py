@@ -2142,11 +2142,14 @@ class ScriptedClinician(Doctor):
             if parts:
                 lines.append(f"{heading}: {' '.join(parts)}")
         # the first sentence of the mood answers that speaks of a mood: an answer drifting elsewhere is no mood
+        # a mood already quoted in the present illness ("Over about three months I've been sad all the time") is
+        # still the mood the patient gave: quoted again here rather than written "Mood not described" (stop 32)
         mood = next(
             (
                 f'"{sentence.strip(chr(34)).rstrip(".")}"'
+                for quote in (said, lambda key: self._quote(key, set()))
                 for key in writing["mood_said"]
-                for sentence in re.split(r'(?<=[.!?])\s+|(?<=[.!?]")\s+', said(key))
+                for sentence in re.split(r'(?<=[.!?])\s+|(?<=[.!?]")\s+', quote(key))
                 if re.search(writing["mood_words"], sentence, re.IGNORECASE)
             ),
             "",

@@ -246,12 +246,11 @@ def test_notes_quote_only_speech_file_it_rightly_keep_the_risk_and_hedge_an_earl
             assert "ibuprofen" in risk and "pictures" in risk and "cut my thighs" in risk
 
 
-CLINICIAN_NOTE_FAULTS = {"hw-040": ("mood_unrecorded",), "hw-015": ("mood_unrecorded",)}
-"""Known faults of the scripted clinician's notes that the judge found at stop 32 (issue 15), each kept visible by a
-strict xfail below until the clinician mends it."""
+CLINICIAN_NOTE_FAULTS: dict[str, tuple[str, ...]] = {}
+"""Known faults of the scripted clinician's notes that the judge finds (issue 15); stop 32's "Mood not described" of
+hw-040 and hw-015 was mended at stop 34 (the mood quoted in the present illness is the mood given)."""
 
 
-@pytest.mark.xfail(strict=True, reason="the note says 'Mood not described' beside a mood given (stop 32)")
 @pytest.mark.parametrize("case_id", ["hw-040", "hw-015"])
 def test_the_clinician_records_the_mood_the_patient_gave(handwritten_env, case_id):
     """Asked about their mood, hw-040 said "Over about three months I've been sad all the time." and hw-015 "As for my
