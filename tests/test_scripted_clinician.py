@@ -132,6 +132,17 @@ def test_a_note_quotes_no_non_answer_and_stops_where_the_reply_drifts_to_a_sympt
     assert doctor._quote("medications_current", set()) == '"I take salbutamol inhaler."'
 
 
+def test_a_past_attempt_told_tersely_is_recorded_not_written_as_no_answer():
+    """test-v2-0317 (stop 33's consultant): asked whether she had ever tried to end her life, she said "There was one
+    time." and the risk assessment read "Past attempts: asked, no direct answer"."""
+    for reply in ("There was one time.", "As I said, there was one time.", "Just that time after the break-up."):
+        doctor = _clinician_with({"risk:attempts": reply})
+        lines = doctor._risk_follow_up_lines(set())
+        assert any(line.startswith("Past attempts: \"") for line in lines), (reply, lines)
+    doctor = _clinician_with({"risk:attempts": "I like the seaside."})  # still no answer
+    assert "Past attempts: asked, no direct answer." in doctor._risk_follow_up_lines(set())
+
+
 def test_the_exams_ordered_fit_the_patient_and_the_mood_is_quoted_from_the_history():
     """Stop 31 (the held_out31 writer's reading): a man of 43 in a manic relapse was sent for a pregnancy test and his
     note read 'Mood not described' after 'My mood's fantastic'; a boy of 12 was given the adult ADHD self-report scale."""
