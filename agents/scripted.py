@@ -1286,6 +1286,7 @@ class ScriptedClinician(Doctor):
             parts.append(conf["tobacco"].get(setting_name, conf["tobacco"]["outpatient"]))
         setting = self.script["settings"].get(setting_name, {})
         admitted = setting_name == "inpatient"
+        medical = False
         if "admit" in setting:
             admitted = self._admit(principal, profile)
             # a child is admitted to a paediatric ward or a young people's unit, never an adult ward
@@ -1310,15 +1311,29 @@ class ScriptedClinician(Doctor):
             risky = bool({"suicide", "active_suicide"} & profile.risks) or self._risk_to_others()
             # after a recent attempt or a prepared method the rules ask for continuous observation (their own
             # sentence, added with the other steps below), never the intermittent checks of a raised risk
-            if "enhanced_observation" not in {r.action for r in actions.requirements(profile)[0]}:
+            # a medical admission (withdrawal under the medical team) has no psychiatric observation level unless a
+            # risk was heard (stop 33's consultant: liver plans carried the ward's observation line)
+            if "enhanced_observation" not in {r.action for r in actions.requirements(profile)[0]} and (risky or not medical):
                 parts.append(conf["observation"]["raised" if risky else "general"])
             legal = conf["legal_status"]
             if setting_name == "inpatient" and self.walk_in.age is not None and self.walk_in.age >= legal["min_age"]:
                 parts.append(legal["text"])
-            if self._dependants_possible():
+            if self._dependants_named():
                 parts += actions.sentences(["dependant_care"])
+            elif self._dependants_possible():  # neither named nor denied: asked about, not assumed
+                he, him = {"female": ("she", "her"), "male": ("he", "him")}.get(self.walk_in.sex or "", ("they", "them"))
+                parts.append(conf["dependants_unknown"]["sentence"].format(he=he, him=him))
         plan = " ".join(p for p in parts if p.strip(". :"))
-        follow_up = f"Follow-up: {principal.follow_up}."
+        # nor a follow-up clause that speaks of a drug not prescribed ("lithium level 5-7 days after starting" beside
+        # olanzapine read as lithium, and drew the lithium checks into the plan: stop 33's consultant, test-v2-0326)
+        pieces = re.split(r"(;\s*|,\s*)", principal.follow_up)
+        kept = [
+            (sep, piece)
+            for sep, piece in zip([""] + pieces[1::2], pieces[0::2])
+            if not (actions.proposed(piece) & drug_items) - prescribed
+        ]
+        said_follow_up = "".join(sep + piece if i else piece for i, (sep, piece) in enumerate(kept)) or principal.follow_up
+        follow_up = f"Follow-up: {said_follow_up}."
         for routine, early in (conf["liver_disease"]["follow_up"].items() if liver else ()):
             follow_up = follow_up.replace(routine, early)  # not liver tests at 3 months as the only response
         if self.critical_actions:
@@ -1326,6 +1341,8 @@ class ScriptedClinician(Doctor):
             for _ in range(2):  # a second pass: a step's own drug may ask for more (lithium: a pregnancy test)
                 # each as this setting takes it (a clinic's oral thiamine, not the ward's IV Pabrinex for 3-5 days)
                 worded = {**self.script["plan_safety"]["step_sentences"], **setting.get("step_sentences", {})}
+                if medical:  # a physical illness treated under the medical team: capacity law, not mental health law
+                    worded.update(setting.get("medical_step_sentences", {}))
                 steps = [
                     w if (w := worded.get(a)) and a in actions.proposed(w) and fits(w) else t
                     for a in self._safety_steps(f"{plan} {follow_up}")
@@ -1513,6 +1530,14 @@ class ScriptedClinician(Doctor):
             return False
         home = " ".join(f.answers.get(c, "") for c in ("living_situation", "dependants"))
         return load_critical_actions().mentions_dependants(home) or "dependants" not in f.denied
+
+    def _dependants_named(self) -> bool:
+        """Whether an adult named children or other dependants: affirmed, or in the words about home."""
+        f = self.findings
+        if not self._dependants_possible():
+            return False
+        home = " ".join(f.answers.get(c, "") for c in ("living_situation", "dependants"))
+        return "dependants" in f.present or load_critical_actions().mentions_dependants(home)
 
     def heavy_drinking(self, dependent: bool = False) -> bool:
         """Whether the patient's answer about alcohol describes heavy or dependent drinking (daily, many units,

@@ -143,6 +143,25 @@ def test_a_past_attempt_told_tersely_is_recorded_not_written_as_no_answer():
     assert "Past attempts: asked, no direct answer." in doctor._risk_follow_up_lines(set())
 
 
+def test_a_plan_carries_no_template_line_the_encounter_gives_no_ground_for(test_v2_env):
+    """Stop 33's consultant: lithium levels for a manic woman given olanzapine (test-v2-0326: the mania's follow-up
+    'lithium level 5-7 days after starting' read as lithium and drew in the lithium checks); 'Check who is caring
+    for the children' for a man who, asked twice, named only his partner (test-v2-0018); a withdrawal admitted
+    under the medical team with the psychiatric ward's observation level and 'assessment under the Mental Health
+    Act' (test-v2-0194)."""
+    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0326").treatment
+    assert "olanzapine" in plan and "lithium" not in plan.lower()
+    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0018").treatment
+    assert "caring for the children" not in plan and "depends on him at home" in plan
+    case = load_suite("test-v2")["test-v2-0194"]
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0194")
+    plan = chart.treatment
+    assert "under the medical team" in plan
+    assert "Mental Health Act" not in plan and "general observation" not in plan and "mental capacity law" in plan
+    check = load_critical_actions().check_case(case, plan)
+    assert not check.missing and not check.contraindicated, check.missing
+
+
 def test_the_exams_ordered_fit_the_patient_and_the_mood_is_quoted_from_the_history():
     """Stop 31 (the held_out31 writer's reading): a man of 43 in a manic relapse was sent for a pregnancy test and his
     note read 'Mood not described' after 'My mood's fantastic'; a boy of 12 was given the adult ADHD self-report scale."""
