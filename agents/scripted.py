@@ -1931,7 +1931,9 @@ class ScriptedClinician(Doctor):
         minimum duration (knowledge ``durations.json``), else nothing."""
         need = load_durations().minimum_days(lead.code, self.walk_in.age)
         said = self._illness_days()
-        if need is None or said is None or said >= need:
+        # a time under a day ("for two hours") is how long something lasts in a day, not the illness's course:
+        # "symptoms for about 0.083 days so far" (test-v2-0430, stop 34's reading)
+        if need is None or said is None or said >= need or said < 1:
             return ""
         return " " + self.script["provisional_diagnosis"]["sentence"].format(said=_days(said), need=_days(need))
 
@@ -2226,9 +2228,26 @@ class ScriptedClinician(Doctor):
         lead = self._leading()
         evidence = _join(term(c) for c in symptoms[:6]) or "the history"
         assessment = f"Assessment: the presentation, with {evidence}, is most consistent with {lead[0][0].name}."
+        # a disorder it believes beside the principal one, of another kind, is a diagnosis too, not a differential
+        # (stop 33's consultant: alcohol dependence with AUDIT 38 beside a cannabis dependence, test-v2-0302; a
+        # moderate depression beside health anxiety, test-v2-0430, each left "only a differential")
+        co = writing["comorbid"]
+        believed = set(self.profile(believed_only=True).codes)
+        principal = lead[0][0]
+        comorbid = [
+            h
+            for h, _ in lead[1:]
+            if h.code in believed
+            and not h.code.startswith(tuple(co["never_prefixes"]))
+            and h.code[:3] != principal.code[:3]
+            and (h.category != principal.category or h.category in co["within_categories"])
+        ]
+        if comorbid:
+            assessment = assessment.rstrip(".") + co["sentence"].format(names=_join(h.name for h in comorbid))
         assessment += self._provisional(lead[0][0])
-        if len(lead) > 1:
-            assessment += f" Differential diagnosis includes {_join(h.name for h, _ in lead[1:])}."
+        rest = [h for h, _ in lead[1:] if h not in comorbid]
+        if rest:
+            assessment += f" Differential diagnosis includes {_join(h.name for h in rest)}."
         assessment += "".join(f" {line}" for line in self._results_to_read())
         lines.append(assessment)
         lines.append("Plan: see treatment plan; review risk at each visit.")

@@ -162,6 +162,30 @@ def test_a_plan_carries_no_template_line_the_encounter_gives_no_ground_for(test_
     assert not check.missing and not check.contraindicated, check.missing
 
 
+def test_a_believed_comorbid_disorder_is_a_diagnosis_and_an_adjustment_disorder_stays_a_differential(test_v2_env, handwritten_env):
+    """Stop 33's consultant: alcohol dependence (AUDIT 38, AST 224) beside a cannabis dependence was 'only a
+    differential' (test-v2-0302), and beside a cocaine dependence too (test-v2-0085). An adjustment disorder is never
+    diagnosed beside a depressive episode that accounts for the picture (hw-040)."""
+    for case_id in ("test-v2-0302", "test-v2-0085"):
+        chart = play(test_v2_env, ScriptedClinician(), case_id)
+        assessment = next(line for line in chart.note.splitlines() if line.startswith("Assessment"))
+        assert "with co-occurring Alcohol dependence, uncomplicated" in assessment, assessment
+        assert "Differential diagnosis includes Alcohol dependence, uncomplicated" not in assessment
+    chart = play(handwritten_env, ScriptedClinician(), "hw-040")
+    assessment = next(line for line in chart.note.splitlines() if line.startswith("Assessment"))
+    assert "co-occurring" not in assessment and "Differential diagnosis includes Adjustment disorder" in assessment
+
+
+def test_a_time_under_a_day_is_no_course_of_illness_to_call_a_diagnosis_provisional():
+    """test-v2-0430 read at stop 34: 'symptoms for about 0.083 days so far, and the diagnosis needs 6 months'."""
+    doctor = _clinician_with({})
+    hypochondriasis = next(h for h in doctor.hyps if h.code == "F45.21")
+    doctor._illness_days = lambda *a, **k: 2 / 24
+    assert doctor._provisional(hypochondriasis) == ""
+    doctor._illness_days = lambda *a, **k: 14.0
+    assert "2 weeks" in doctor._provisional(hypochondriasis)
+
+
 def test_the_exams_ordered_fit_the_patient_and_the_mood_is_quoted_from_the_history():
     """Stop 31 (the held_out31 writer's reading): a man of 43 in a manic relapse was sent for a pregnancy test and his
     note read 'Mood not described' after 'My mood's fantastic'; a boy of 12 was given the adult ADHD self-report scale."""
