@@ -1267,6 +1267,12 @@ class ScriptedClinician(Doctor):
             parts.append(f"Safety: {'; '.join(safety)}.")
         # baseline tests before a drug that needs them (lithium: renal and thyroid function), whatever the rules ask
         parts += [text for drug, text in conf["drug_work_up"].items() if drug in medication.lower()]
+        # a lithium the patient stopped: restarting discussed, with its checks (not "lithium levels" with no lithium)
+        stopped = conf["stopped_lithium"]
+        if "lithium" not in medication.lower() and any(
+            self._tells(reply, stopped["said"]) for _, reply in self.findings.replies
+        ):
+            parts.append(stopped["sentence"])
         # a patient who takes a medicine already: reconciled before another starts (and one for this illness continued)
         taken = self.findings.answers.get("medications_current", "")
         if prescribed and taken and ("medications_current" in self.findings.present or "medications_current" not in self.findings.denied):

@@ -162,6 +162,17 @@ def test_a_plan_carries_no_template_line_the_encounter_gives_no_ground_for(test_
     assert not check.missing and not check.contraindicated, check.missing
 
 
+def test_a_relapse_after_stopping_lithium_has_the_lithium_addressed_with_its_checks(test_v2_env):
+    """test-v2-0013 ('I stopped the lithium a few weeks back', manic): the plan discusses restarting it, with the
+    level and renal and thyroid function, which the case's rules require; a plan with no word of lithium does not
+    get its checks (test-v2-0326)."""
+    case = load_suite("test-v2")["test-v2-0013"]
+    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0013").treatment
+    assert "discuss restarting it" in plan
+    check = load_critical_actions().check_case(case, plan)
+    assert not check.missing and not check.contraindicated, check.missing
+
+
 def test_a_believed_comorbid_disorder_is_a_diagnosis_and_an_adjustment_disorder_stays_a_differential(test_v2_env, handwritten_env):
     """Stop 33's consultant: alcohol dependence (AUDIT 38, AST 224) beside a cannabis dependence was 'only a
     differential' (test-v2-0302), and beside a cocaine dependence too (test-v2-0085). An adjustment disorder is never
