@@ -795,6 +795,13 @@ class ScriptedClinician(Doctor):
             for exam in h.exams:
                 if exam not in names and (i == 0 or exam.lower() in h.abnormal_exams):
                     names.append(exam)
+        # dependent drinking heard whatever leads: the liver tests and blood count, within the cap
+        drinking = self.script["exams_when_dependent_drinking"]
+        if self.heavy_drinking(dependent=True) and not (ranked and ranked[0][0].code[:3] == drinking["code"][:3]):
+            extra = list(drinking["exams"])  # moved up when a later hypothesis asked for them past the cap
+            names = [n for n in names if n not in extra]
+            at = max(0, min(len(names), self.script["max_exams"] - len(extra)))
+            names[at:at] = extra
         # only what fits the patient (``fits`` of exams.json: no pregnancy test for a man of 43, no adult self-report
         # scale for a 12-year-old; both ordered at stop 31, the held_out31 writer's reading)
         kb = load_knowledge()
@@ -1134,8 +1141,17 @@ class ScriptedClinician(Doctor):
             return [(h, score)] + [pair for pair in lead if pair[0] is not h]
         return lead
 
+    def _with_dependent_drinking(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with alcohol dependence added last when the answer about alcohol tells dependent drinking and
+        nothing of its family leads (``exams_when_dependent_drinking``)."""
+        code = self.script["exams_when_dependent_drinking"]["code"]
+        if not self.heavy_drinking(dependent=True) or any(h.code[:3] == code[:3] for h, _ in lead):
+            return lead
+        h = next((h for h in self.hyps if h.code == code), None)
+        return lead + [(h, 0.0)] if h else lead
+
     def _diagnosis(self) -> str:
-        lead = self._leading()
+        lead = self._with_dependent_drinking(self._leading())
         categories: list[str] = []
         for h, _ in lead:
             if h.category not in categories and len(categories) < self.script["max_categories"]:
@@ -2240,14 +2256,21 @@ class ScriptedClinician(Doctor):
         co = writing["comorbid"]
         believed = set(self.profile(believed_only=True).codes)
         principal = lead[0][0]
-        comorbid = [
-            h
-            for h, _ in lead[1:]
-            if h.code in believed
-            and not h.code.startswith(tuple(co["never_prefixes"]))
-            and h.code[:3] != principal.code[:3]
-            and (h.category != principal.category or h.category in co["within_categories"])
-        ]
+        drinking = self._with_dependent_drinking(lead)[len(lead):]  # told, not ranked: a diagnosis beside the principal
+        lead = lead + drinking
+        if self.heavy_drinking(dependent=True):  # dependent drinking told: its first disorder is a diagnosis
+            family = self.script["exams_when_dependent_drinking"]["code"][:3]
+            believed |= {next(h.code for h, _ in lead if h.code[:3] == family)}
+        comorbid: list[Hypothesis] = []
+        for h, _ in lead[1:]:
+            if (
+                h.code in believed
+                and not h.code.startswith(tuple(co["never_prefixes"]))
+                and h.code[:3] != principal.code[:3]
+                and all(h.code[:3] != c.code[:3] for c in comorbid)
+                and (h.category != principal.category or h.category in co["within_categories"])
+            ):
+                comorbid.append(h)
         if comorbid:
             assessment = assessment.rstrip(".") + co["sentence"].format(names=_join(h.name for h in comorbid))
         assessment += self._provisional(lead[0][0])

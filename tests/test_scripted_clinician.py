@@ -173,6 +173,15 @@ def test_a_relapse_after_stopping_lithium_has_the_lithium_addressed_with_its_che
     assert not check.missing and not check.contraindicated, check.missing
 
 
+def test_dependent_drinking_beside_another_disorder_gets_liver_tests_and_a_diagnosis(test_v2_env):
+    """Stop 33's consultant: six F10 records diagnosed without F10 and without liver tests. test-v2-0286 (bipolar,
+    'a bottle of wine a night') now has the LFT and F10 on the chart and in the assessment."""
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0286")
+    assert "LFT" in chart.exams and any(d.startswith("F10") for d in chart.disorders), (chart.exams, chart.disorders)
+    assessment = next(line for line in chart.note.splitlines() if line.startswith("Assessment"))
+    assert "with co-occurring Alcohol dependence" in assessment
+
+
 def test_a_believed_comorbid_disorder_is_a_diagnosis_and_an_adjustment_disorder_stays_a_differential(test_v2_env, handwritten_env):
     """Stop 33's consultant: alcohol dependence (AUDIT 38, AST 224) beside a cannabis dependence was 'only a
     differential' (test-v2-0302), and beside a cocaine dependence too (test-v2-0085). An adjustment disorder is never
