@@ -2193,13 +2193,14 @@ class ScriptedClinician(Doctor):
         # the first sentence of the mood answers that speaks of a mood: an answer drifting elsewhere is no mood
         # a mood already quoted in the present illness ("Over about three months I've been sad all the time") is
         # still the mood the patient gave: quoted again here rather than written "Mood not described" (stop 32)
+        # (quoted again only with a word that names a mood: "they feel so real" is no mood, test-v2-0002)
         mood = next(
             (
                 f'"{sentence.strip(chr(34)).rstrip(".")}"'
-                for quote in (said, lambda key: self._quote(key, set()))
+                for quote, words in ((said, writing["mood_words"]), (lambda key: self._quote(key, set()), writing["mood_words_again"]))
                 for key in writing["mood_said"]
                 for sentence in re.split(r'(?<=[.!?])\s+|(?<=[.!?]")\s+', quote(key))
-                if re.search(writing["mood_words"], sentence, re.IGNORECASE)
+                if re.search(words, sentence, re.IGNORECASE)
             ),
             "",
         )

@@ -336,6 +336,14 @@ def test_the_clinician_records_the_mood_the_patient_gave(handwritten_env, case_i
     assert "mood_unrecorded" not in [f.kind for f in note_faults(load_suite("handwritten")[case_id], chart)]
 
 
+def test_a_sentence_quoted_again_as_the_mood_names_a_mood(test_v2_env):
+    """The mood quoted again from the present illness must name a mood: test-v2-0002's 'I know the thoughts are silly,
+    but they feel so real' was written as her mood (stop 34's reading of the change that mended hw-040)."""
+    note = play(test_v2_env, ScriptedClinician(), "test-v2-0002").note
+    mse = next(line for line in note.splitlines() if line.startswith("Mental status examination"))
+    assert "feel so real" not in mse
+
+
 def test_a_child_seen_after_an_overdose_and_sexual_extortion_gets_a_safe_plan(handwritten_env):
     """hw-040 (13F, ibuprofen overdose, online sexual extortion): stop 21's plan put her on the acute (adult) ward
     under the Mental Health Act with sertraline and ECT, with no referral and no medical assessment (App 5.0).
