@@ -2269,7 +2269,7 @@ class ScriptedClinician(Doctor):
                 and not h.code.startswith(tuple(co["never_prefixes"]))
                 and h.code[:3] != principal.code[:3]
                 and all(h.code[:3] != c.code[:3] for c in comorbid)
-                and (h.category != principal.category or h.category in co["within_categories"])
+                and h.category in co["categories"]
             ):
                 comorbid.append(h)
         if comorbid:
