@@ -795,6 +795,13 @@ class ScriptedClinician(Doctor):
             for exam in h.exams:
                 if exam not in names and (i == 0 or exam.lower() in h.abnormal_exams):
                     names.append(exam)
+        # dependent drinking heard whatever leads: the liver tests and blood count, within the cap
+        drinking = self.script["exams_when_dependent_drinking"]
+        if self.heavy_drinking(dependent=True) and not (ranked and ranked[0][0].code[:3] == drinking["code"][:3]):
+            extra = list(drinking["exams"])  # moved up when a later hypothesis asked for them past the cap
+            names = [n for n in names if n not in extra]
+            at = max(0, min(len(names), self.script["max_exams"] - len(extra)))
+            names[at:at] = extra
         # only what fits the patient (``fits`` of exams.json: no pregnancy test for a man of 43, no adult self-report
         # scale for a 12-year-old; both ordered at stop 31, the held_out31 writer's reading)
         kb = load_knowledge()
@@ -1134,8 +1141,17 @@ class ScriptedClinician(Doctor):
             return [(h, score)] + [pair for pair in lead if pair[0] is not h]
         return lead
 
+    def _with_dependent_drinking(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with alcohol dependence added last when the answer about alcohol tells dependent drinking and
+        nothing of its family leads (``exams_when_dependent_drinking``)."""
+        code = self.script["exams_when_dependent_drinking"]["code"]
+        if not self.heavy_drinking(dependent=True) or any(h.code[:3] == code[:3] for h, _ in lead):
+            return lead
+        h = next((h for h in self.hyps if h.code == code), None)
+        return lead + [(h, 0.0)] if h else lead
+
     def _diagnosis(self) -> str:
-        lead = self._leading()
+        lead = self._with_dependent_drinking(self._leading())
         categories: list[str] = []
         for h, _ in lead:
             if h.category not in categories and len(categories) < self.script["max_categories"]:
@@ -1267,6 +1283,12 @@ class ScriptedClinician(Doctor):
             parts.append(f"Safety: {'; '.join(safety)}.")
         # baseline tests before a drug that needs them (lithium: renal and thyroid function), whatever the rules ask
         parts += [text for drug, text in conf["drug_work_up"].items() if drug in medication.lower()]
+        # a lithium the patient stopped: restarting discussed, with its checks (not "lithium levels" with no lithium)
+        stopped = conf["stopped_lithium"]
+        if "lithium" not in medication.lower() and any(
+            self._tells(reply, stopped["said"]) for _, reply in self.findings.replies
+        ):
+            parts.append(stopped["sentence"])
         # a patient who takes a medicine already: reconciled before another starts (and one for this illness continued)
         taken = self.findings.answers.get("medications_current", "")
         if prescribed and taken and ("medications_current" in self.findings.present or "medications_current" not in self.findings.denied):
@@ -1286,6 +1308,7 @@ class ScriptedClinician(Doctor):
             parts.append(conf["tobacco"].get(setting_name, conf["tobacco"]["outpatient"]))
         setting = self.script["settings"].get(setting_name, {})
         admitted = setting_name == "inpatient"
+        medical = False
         if "admit" in setting:
             admitted = self._admit(principal, profile)
             # a child is admitted to a paediatric ward or a young people's unit, never an adult ward
@@ -1310,15 +1333,29 @@ class ScriptedClinician(Doctor):
             risky = bool({"suicide", "active_suicide"} & profile.risks) or self._risk_to_others()
             # after a recent attempt or a prepared method the rules ask for continuous observation (their own
             # sentence, added with the other steps below), never the intermittent checks of a raised risk
-            if "enhanced_observation" not in {r.action for r in actions.requirements(profile)[0]}:
+            # a medical admission (withdrawal under the medical team) has no psychiatric observation level unless a
+            # risk was heard (stop 33's consultant: liver plans carried the ward's observation line)
+            if "enhanced_observation" not in {r.action for r in actions.requirements(profile)[0]} and (risky or not medical):
                 parts.append(conf["observation"]["raised" if risky else "general"])
             legal = conf["legal_status"]
             if setting_name == "inpatient" and self.walk_in.age is not None and self.walk_in.age >= legal["min_age"]:
                 parts.append(legal["text"])
-            if self._dependants_possible():
+            if self._dependants_named():
                 parts += actions.sentences(["dependant_care"])
+            elif self._dependants_possible():  # neither named nor denied: asked about, not assumed
+                he, him = {"female": ("she", "her"), "male": ("he", "him")}.get(self.walk_in.sex or "", ("they", "them"))
+                parts.append(conf["dependants_unknown"]["sentence"].format(he=he, him=him))
         plan = " ".join(p for p in parts if p.strip(". :"))
-        follow_up = f"Follow-up: {principal.follow_up}."
+        # nor a follow-up clause that speaks of a drug not prescribed ("lithium level 5-7 days after starting" beside
+        # olanzapine read as lithium, and drew the lithium checks into the plan: stop 33's consultant, test-v2-0326)
+        pieces = re.split(r"(;\s*|,\s*)", principal.follow_up)
+        kept = [
+            (sep, piece)
+            for sep, piece in zip([""] + pieces[1::2], pieces[0::2])
+            if not (actions.proposed(piece) & drug_items) - prescribed
+        ]
+        said_follow_up = "".join(sep + piece if i else piece for i, (sep, piece) in enumerate(kept)) or principal.follow_up
+        follow_up = f"Follow-up: {said_follow_up}."
         for routine, early in (conf["liver_disease"]["follow_up"].items() if liver else ()):
             follow_up = follow_up.replace(routine, early)  # not liver tests at 3 months as the only response
         if self.critical_actions:
@@ -1326,6 +1363,8 @@ class ScriptedClinician(Doctor):
             for _ in range(2):  # a second pass: a step's own drug may ask for more (lithium: a pregnancy test)
                 # each as this setting takes it (a clinic's oral thiamine, not the ward's IV Pabrinex for 3-5 days)
                 worded = {**self.script["plan_safety"]["step_sentences"], **setting.get("step_sentences", {})}
+                if medical:  # a physical illness treated under the medical team: capacity law, not mental health law
+                    worded.update(setting.get("medical_step_sentences", {}))
                 steps = [
                     w if (w := worded.get(a)) and a in actions.proposed(w) and fits(w) else t
                     for a in self._safety_steps(f"{plan} {follow_up}")
@@ -1513,6 +1552,14 @@ class ScriptedClinician(Doctor):
             return False
         home = " ".join(f.answers.get(c, "") for c in ("living_situation", "dependants"))
         return load_critical_actions().mentions_dependants(home) or "dependants" not in f.denied
+
+    def _dependants_named(self) -> bool:
+        """Whether an adult named children or other dependants: affirmed, or in the words about home."""
+        f = self.findings
+        if not self._dependants_possible():
+            return False
+        home = " ".join(f.answers.get(c, "") for c in ("living_situation", "dependants"))
+        return "dependants" in f.present or load_critical_actions().mentions_dependants(home)
 
     def heavy_drinking(self, dependent: bool = False) -> bool:
         """Whether the patient's answer about alcohol describes heavy or dependent drinking (daily, many units,
@@ -1906,7 +1953,9 @@ class ScriptedClinician(Doctor):
         minimum duration (knowledge ``durations.json``), else nothing."""
         need = load_durations().minimum_days(lead.code, self.walk_in.age)
         said = self._illness_days()
-        if need is None or said is None or said >= need:
+        # a time under a day ("for two hours") is how long something lasts in a day, not the illness's course:
+        # "symptoms for about 0.083 days so far" (test-v2-0430, stop 34's reading)
+        if need is None or said is None or said >= need or said < 1:
             return ""
         return " " + self.script["provisional_diagnosis"]["sentence"].format(said=_days(said), need=_days(need))
 
@@ -2142,12 +2191,16 @@ class ScriptedClinician(Doctor):
             if parts:
                 lines.append(f"{heading}: {' '.join(parts)}")
         # the first sentence of the mood answers that speaks of a mood: an answer drifting elsewhere is no mood
+        # a mood already quoted in the present illness ("Over about three months I've been sad all the time") is
+        # still the mood the patient gave: quoted again here rather than written "Mood not described" (stop 32)
+        # (quoted again only with a word that names a mood: "they feel so real" is no mood, test-v2-0002)
         mood = next(
             (
                 f'"{sentence.strip(chr(34)).rstrip(".")}"'
+                for quote, words in ((said, writing["mood_words"]), (lambda key: self._quote(key, set()), writing["mood_words_again"]))
                 for key in writing["mood_said"]
-                for sentence in re.split(r'(?<=[.!?])\s+|(?<=[.!?]")\s+', said(key))
-                if re.search(writing["mood_words"], sentence, re.IGNORECASE)
+                for sentence in re.split(r'(?<=[.!?])\s+|(?<=[.!?]")\s+', quote(key))
+                if re.search(words, sentence, re.IGNORECASE)
             ),
             "",
         )
@@ -2198,9 +2251,33 @@ class ScriptedClinician(Doctor):
         lead = self._leading()
         evidence = _join(term(c) for c in symptoms[:6]) or "the history"
         assessment = f"Assessment: the presentation, with {evidence}, is most consistent with {lead[0][0].name}."
+        # a disorder it believes beside the principal one, of another kind, is a diagnosis too, not a differential
+        # (stop 33's consultant: alcohol dependence with AUDIT 38 beside a cannabis dependence, test-v2-0302; a
+        # moderate depression beside health anxiety, test-v2-0430, each left "only a differential")
+        co = writing["comorbid"]
+        believed = set(self.profile(believed_only=True).codes)
+        principal = lead[0][0]
+        drinking = self._with_dependent_drinking(lead)[len(lead):]  # told, not ranked: a diagnosis beside the principal
+        lead = lead + drinking
+        if self.heavy_drinking(dependent=True):  # dependent drinking told: its first disorder is a diagnosis
+            family = self.script["exams_when_dependent_drinking"]["code"][:3]
+            believed |= {next(h.code for h, _ in lead if h.code[:3] == family)}
+        comorbid: list[Hypothesis] = []
+        for h, _ in lead[1:]:
+            if (
+                h.code in believed
+                and not h.code.startswith(tuple(co["never_prefixes"]))
+                and h.code[:3] != principal.code[:3]
+                and all(h.code[:3] != c.code[:3] for c in comorbid)
+                and h.category in co["categories"]
+            ):
+                comorbid.append(h)
+        if comorbid:
+            assessment = assessment.rstrip(".") + co["sentence"].format(names=_join(h.name for h in comorbid))
         assessment += self._provisional(lead[0][0])
-        if len(lead) > 1:
-            assessment += f" Differential diagnosis includes {_join(h.name for h, _ in lead[1:])}."
+        rest = [h for h, _ in lead[1:] if h not in comorbid]
+        if rest:
+            assessment += f" Differential diagnosis includes {_join(h.name for h in rest)}."
         assessment += "".join(f" {line}" for line in self._results_to_read())
         lines.append(assessment)
         lines.append("Plan: see treatment plan; review risk at each visit.")

@@ -132,6 +132,80 @@ def test_a_note_quotes_no_non_answer_and_stops_where_the_reply_drifts_to_a_sympt
     assert doctor._quote("medications_current", set()) == '"I take salbutamol inhaler."'
 
 
+def test_a_past_attempt_told_tersely_is_recorded_not_written_as_no_answer():
+    """test-v2-0317 (stop 33's consultant): asked whether she had ever tried to end her life, she said "There was one
+    time." and the risk assessment read "Past attempts: asked, no direct answer"."""
+    for reply in ("There was one time.", "As I said, there was one time.", "Just that time after the break-up."):
+        doctor = _clinician_with({"risk:attempts": reply})
+        lines = doctor._risk_follow_up_lines(set())
+        assert any(line.startswith("Past attempts: \"") for line in lines), (reply, lines)
+    doctor = _clinician_with({"risk:attempts": "I like the seaside."})  # still no answer
+    assert "Past attempts: asked, no direct answer." in doctor._risk_follow_up_lines(set())
+
+
+def test_a_plan_carries_no_template_line_the_encounter_gives_no_ground_for(test_v2_env):
+    """Stop 33's consultant: lithium levels for a manic woman given olanzapine (test-v2-0326: the mania's follow-up
+    'lithium level 5-7 days after starting' read as lithium and drew in the lithium checks); 'Check who is caring
+    for the children' for a man who, asked twice, named only his partner (test-v2-0018); a withdrawal admitted
+    under the medical team with the psychiatric ward's observation level and 'assessment under the Mental Health
+    Act' (test-v2-0194)."""
+    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0326").treatment
+    assert "olanzapine" in plan and "lithium" not in plan.lower()
+    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0018").treatment
+    assert "caring for the children" not in plan and "depends on him at home" in plan
+    case = load_suite("test-v2")["test-v2-0194"]
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0194")
+    plan = chart.treatment
+    assert "under the medical team" in plan
+    assert "Mental Health Act" not in plan and "general observation" not in plan and "mental capacity law" in plan
+    check = load_critical_actions().check_case(case, plan)
+    assert not check.missing and not check.contraindicated, check.missing
+
+
+def test_a_relapse_after_stopping_lithium_has_the_lithium_addressed_with_its_checks(test_v2_env):
+    """test-v2-0013 ('I stopped the lithium a few weeks back', manic): the plan discusses restarting it, with the
+    level and renal and thyroid function, which the case's rules require; a plan with no word of lithium does not
+    get its checks (test-v2-0326)."""
+    case = load_suite("test-v2")["test-v2-0013"]
+    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0013").treatment
+    assert "discuss restarting it" in plan
+    check = load_critical_actions().check_case(case, plan)
+    assert not check.missing and not check.contraindicated, check.missing
+
+
+def test_dependent_drinking_beside_another_disorder_gets_liver_tests_and_a_diagnosis(test_v2_env):
+    """Stop 33's consultant: six F10 records diagnosed without F10 and without liver tests. test-v2-0286 (bipolar,
+    'a bottle of wine a night') now has the LFT and F10 on the chart and in the assessment."""
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0286")
+    assert "LFT" in chart.exams and any(d.startswith("F10") for d in chart.disorders), (chart.exams, chart.disorders)
+    assessment = next(line for line in chart.note.splitlines() if line.startswith("Assessment"))
+    assert "with co-occurring Alcohol dependence" in assessment
+
+
+def test_a_believed_comorbid_disorder_is_a_diagnosis_and_an_adjustment_disorder_stays_a_differential(test_v2_env, handwritten_env):
+    """Stop 33's consultant: alcohol dependence (AUDIT 38, AST 224) beside a cannabis dependence was 'only a
+    differential' (test-v2-0302), and beside a cocaine dependence too (test-v2-0085). An adjustment disorder is never
+    diagnosed beside a depressive episode that accounts for the picture (hw-040)."""
+    for case_id in ("test-v2-0302", "test-v2-0085"):
+        chart = play(test_v2_env, ScriptedClinician(), case_id)
+        assessment = next(line for line in chart.note.splitlines() if line.startswith("Assessment"))
+        assert "with co-occurring Alcohol dependence, uncomplicated" in assessment, assessment
+        assert "Differential diagnosis includes Alcohol dependence, uncomplicated" not in assessment
+    chart = play(handwritten_env, ScriptedClinician(), "hw-040")
+    assessment = next(line for line in chart.note.splitlines() if line.startswith("Assessment"))
+    assert "co-occurring" not in assessment and "Differential diagnosis includes Adjustment disorder" in assessment
+
+
+def test_a_time_under_a_day_is_no_course_of_illness_to_call_a_diagnosis_provisional():
+    """test-v2-0430 read at stop 34: 'symptoms for about 0.083 days so far, and the diagnosis needs 6 months'."""
+    doctor = _clinician_with({})
+    hypochondriasis = next(h for h in doctor.hyps if h.code == "F45.21")
+    doctor._illness_days = lambda *a, **k: 2 / 24
+    assert doctor._provisional(hypochondriasis) == ""
+    doctor._illness_days = lambda *a, **k: 14.0
+    assert "2 weeks" in doctor._provisional(hypochondriasis)
+
+
 def test_the_exams_ordered_fit_the_patient_and_the_mood_is_quoted_from_the_history():
     """Stop 31 (the held_out31 writer's reading): a man of 43 in a manic relapse was sent for a pregnancy test and his
     note read 'Mood not described' after 'My mood's fantastic'; a boy of 12 was given the adult ADHD self-report scale."""
@@ -246,12 +320,11 @@ def test_notes_quote_only_speech_file_it_rightly_keep_the_risk_and_hedge_an_earl
             assert "ibuprofen" in risk and "pictures" in risk and "cut my thighs" in risk
 
 
-CLINICIAN_NOTE_FAULTS = {"hw-040": ("mood_unrecorded",), "hw-015": ("mood_unrecorded",)}
-"""Known faults of the scripted clinician's notes that the judge found at stop 32 (issue 15), each kept visible by a
-strict xfail below until the clinician mends it."""
+CLINICIAN_NOTE_FAULTS: dict[str, tuple[str, ...]] = {}
+"""Known faults of the scripted clinician's notes that the judge finds (issue 15); stop 32's "Mood not described" of
+hw-040 and hw-015 was mended at stop 34 (the mood quoted in the present illness is the mood given)."""
 
 
-@pytest.mark.xfail(strict=True, reason="the note says 'Mood not described' beside a mood given (stop 32)")
 @pytest.mark.parametrize("case_id", ["hw-040", "hw-015"])
 def test_the_clinician_records_the_mood_the_patient_gave(handwritten_env, case_id):
     """Asked about their mood, hw-040 said "Over about three months I've been sad all the time." and hw-015 "As for my
@@ -261,6 +334,14 @@ def test_the_clinician_records_the_mood_the_patient_gave(handwritten_env, case_i
 
     chart = play(handwritten_env, ScriptedClinician(), case_id)
     assert "mood_unrecorded" not in [f.kind for f in note_faults(load_suite("handwritten")[case_id], chart)]
+
+
+def test_a_sentence_quoted_again_as_the_mood_names_a_mood(test_v2_env):
+    """The mood quoted again from the present illness must name a mood: test-v2-0002's 'I know the thoughts are silly,
+    but they feel so real' was written as her mood (stop 34's reading of the change that mended hw-040)."""
+    note = play(test_v2_env, ScriptedClinician(), "test-v2-0002").note
+    mse = next(line for line in note.splitlines() if line.startswith("Mental status examination"))
+    assert "feel so real" not in mse
 
 
 def test_a_child_seen_after_an_overdose_and_sexual_extortion_gets_a_safe_plan(handwritten_env):
@@ -702,6 +783,10 @@ def dev_v2_env():
 # dev-v2-0001 of stop 32's redraw (30, PTSD and daily vodka, an ex-smoker) is never asked about tobacco: the
 # scripted clinician's fault the new draw exposed, told in the stop's closing note and checked apart below,
 # and dev-v2-0005 (39, a relapse) neither: the complaint's questions push the tobacco screen out
+# Stop 34 tried taking tobacco off disclosure_follow_up.give_way: both were then asked, but an adult's complaint
+# domain (the anger of test_the_complaint_brought_is_explored_before_the_generic_screen) found no room at all, as
+# tobacco was the one screening question within the turns left that could give way; kept visible until the
+# interview's room is rebalanced
 _NOT_ASKED_TOBACCO = ("dev-v2-0001", "dev-v2-0005")
 
 
