@@ -1091,7 +1091,9 @@ def test_a_calibration_weight_against_its_fixed_sign_is_refused(tmp_path, monkey
 
 def test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_slices():
     """Pre-registered at stop 33: the stop-34 refit reads every development slice and never held_out33 or held_out34
-    (by name), and is written switched off; whether it is used is decided on those two slices."""
+    (by name); whether each model is used was decided on those two slices and on the ladders: the note model beat
+    the rules on both slices but breaks the note ladders and floors, the plan model lost; both are off (the script's
+    DECIDED, the file's 'enabled' and the judge agree)."""
     import importlib.util
     import json
     from pathlib import Path
@@ -1105,8 +1107,9 @@ def test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_
     assert {"held_out33", "held_out34"} <= set(script.EXCLUDED)
     assert not set(script.SLICES) & set(script.EXCLUDED)
     raw = json.loads(offline.CALIBRATION_PATH.read_text("utf-8"))
+    assert script.DECIDED == {"note": False, "plan": False}
     for dim in ("plan", "note"):
-        assert raw[dim]["enabled"] is False
+        assert raw[dim]["enabled"] is script.DECIDED[dim]
         assert raw[dim]["slices"] == list(script.SLICES) and "held_out32" in raw[dim]["slices"]
         assert not set(raw[dim]["slices"]) & {"held_out33", "held_out34"}
         assert set(raw[dim]["leave_one_slice_out"]) == set(raw[dim]["slices"])

@@ -50,8 +50,9 @@ reads "x, full credit at t"):
 A fitted calibration (``data/calibration.json``, ``scripts/fit_judge_calibration.py``) may replace App.'s and Qual.'s
 hand-set combination: a sign-constrained linear model over :func:`plan_features` and :func:`note_features` (the
 readings above and the rules' own score), within the hard caps (:func:`hard_plan_cap`, :func:`note_precision_cap`).
-It is used only where the file marks it ``enabled``: at stop 31 it beat the rules on 1 of 6 left-out slices for App.
-and 3 of 6 for Qual., so both are off and the rules above score.
+It is used only where the file marks it ``enabled``; both are off. At stop 34 Qual.'s, refitted without the slices
+``held_out33`` and ``held_out34``, beat the rules' Qual. on both (QWK 0.460 vs 0.201, 0.450 vs 0.383), the condition
+pre-registered at stop 33, but it breaks the note ladders and floors (``DECIDED`` in the fitting script); App.'s lost.
 """
 
 from __future__ import annotations
