@@ -148,8 +148,9 @@ def test_a_plan_carries_no_template_line_the_encounter_gives_no_ground_for(test_
     'lithium level 5-7 days after starting' read as lithium and drew in the lithium checks); 'Check who is caring
     for the children' for a man who, asked twice, named only his partner (test-v2-0018); a withdrawal admitted
     under the medical team with the psychiatric ward's observation level and 'assessment under the Mental Health
-    Act' (test-v2-0194)."""
-    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0326").treatment
+    Act' (test-v2-0194). Stop 34's redraw gave test-v2-0326 a lithium stopped weeks ago (now rightly addressed), so
+    the manic patient never on lithium and given olanzapine is test-v2-0456."""
+    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0456").treatment
     assert "olanzapine" in plan and "lithium" not in plan.lower()
     plan = play(test_v2_env, ScriptedClinician(), "test-v2-0018").treatment
     assert "caring for the children" not in plan and "depends on him at home" in plan
@@ -175,8 +176,9 @@ def test_a_relapse_after_stopping_lithium_has_the_lithium_addressed_with_its_che
 
 def test_dependent_drinking_beside_another_disorder_gets_liver_tests_and_a_diagnosis(test_v2_env):
     """Stop 33's consultant: six F10 records diagnosed without F10 and without liver tests. test-v2-0286 (bipolar,
-    'a bottle of wine a night') now has the LFT and F10 on the chart and in the assessment."""
-    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0286")
+    'a bottle of wine a night') had the LFT and F10 on the chart and in the assessment; stop 34's redraw made it a
+    light drinker, and test-v2-0205 (bipolar depression with alcohol dependence) is the case now."""
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0205")
     assert "LFT" in chart.exams and any(d.startswith("F10") for d in chart.disorders), (chart.exams, chart.disorders)
     assessment = next(line for line in chart.note.splitlines() if line.startswith("Assessment"))
     assert "with co-occurring Alcohol dependence" in assessment
