@@ -1365,6 +1365,8 @@ class ScriptedClinician(Doctor):
         ]
         said_follow_up = "".join(sep + piece if i else piece for i, (sep, piece) in enumerate(kept)) or principal.follow_up
         follow_up = f"Follow-up: {said_follow_up}."
+        if unstable:  # an admission first: the outpatient reviews come after it, not in its place
+            follow_up = conf["medical_instability"]["follow_up"].format(then=said_follow_up[0].lower() + said_follow_up[1:])
         for routine, early in (conf["liver_disease"]["follow_up"].items() if liver else ()):
             follow_up = follow_up.replace(routine, early)  # not liver tests at 3 months as the only response
         if self.critical_actions:

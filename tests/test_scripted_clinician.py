@@ -1304,7 +1304,9 @@ def test_results_showing_an_undernourished_patient_medically_unstable_are_acted_
     assert "Medically unstable on these results" in plan and "BMI 14.5" in plan and "postural fall" in plan, plan
     assert {"medical_admission", "refeeding_precautions", "thiamine"} <= proposed, sorted(proposed)
     assert "exercise_advice" not in proposed and "sertraline" not in plan.lower(), plan
+    assert not {"antidepressant", "antipsychotic", "antimanic_agent"} & proposed, plan  # nor quetiapine in its place
     assert "Mental Health Act only on other grounds" in plan and "admission to a medical ward" in plan
+    assert "Follow-up: reviewed daily on the ward" in plan and "Follow-up: review in" not in plan, plan[-300:]
     assert "potassium 3.4 mmol/L" in plan and "white cells 1.4" in plan
     assert "temperature" not in plan.split(":")[0]  # 35.6 C is not below MEED's 35.5
     if setting.startswith("Emergency"):
