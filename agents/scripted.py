@@ -1221,6 +1221,10 @@ class ScriptedClinician(Doctor):
         liver = self._liver_disease(profile)
         if liver:
             profile = replace(profile, hepatic=True)
+        # results that show a patient medically unstable from undernutrition (a pulse of 38 and a BMI of 14, whatever
+        # the diagnosis): said and acted on first, a medical admission; no drug started and no exercise advised
+        unstable = self._medically_unstable(profile)
+        withheld = set(conf["medical_instability"]["drop_actions"]) if unstable else set()
         # the drugs unsafe for any disorder still on the differential are avoided; one the patient's denials rule
         # out ("no highs, ever" for bipolar depression) no longer keeps a depressed patient from an antidepressant
         others = {h.code for h, _ in lead if h.code in profile.codes or not self._ruled_out(h)}
@@ -1236,6 +1240,7 @@ class ScriptedClinician(Doctor):
                 not any(word in low for word in leave_out)
                 and not actions.made_for_other_ages(sentence, profile.age)
                 and not actions.check(profile, sentence).contraindicated
+                and not withheld & actions.proposed(sentence)
             )
 
         parts = []
@@ -1246,10 +1251,14 @@ class ScriptedClinician(Doctor):
         # believed: insomnia that leads with generalised anxiety beside it gets no hypnotic as a course (test-v2-0432)
         differential = replace(profile, codes=tuple(dict.fromkeys([*profile.codes, *sorted(others)])))
         chosen = [instead] if instead else self._medications(principal, unsafe, differential)
+        if unstable:
+            chosen = [conf["medical_instability"]["medication"]]
         medication = " ".join(chosen)
         parts.append(
             medication or "Medication: none first line; avoid drugs that are unsafe for this presentation."
         )
+        if unstable:
+            parts.insert(0, unstable)
         if liver:
             parts.append(liver[1])
         therapies = [t for t in principal.psychotherapy if fits(t)][:2]
@@ -1320,7 +1329,7 @@ class ScriptedClinician(Doctor):
             medical = medical or bool(
                 liver and liver[0] in hepatology["admit_tiers"]
                 and any(c.startswith(tuple(hepatology["admit_with_codes"])) for c in profile.codes)
-            )
+            ) or bool(unstable)
             parts.insert(
                 0,
                 setting["admit_medical"]
@@ -1356,6 +1365,8 @@ class ScriptedClinician(Doctor):
         ]
         said_follow_up = "".join(sep + piece if i else piece for i, (sep, piece) in enumerate(kept)) or principal.follow_up
         follow_up = f"Follow-up: {said_follow_up}."
+        if unstable:  # an admission first: the outpatient reviews come after it, not in its place
+            follow_up = conf["medical_instability"]["follow_up"].format(then=said_follow_up[0].lower() + said_follow_up[1:])
         for routine, early in (conf["liver_disease"]["follow_up"].items() if liver else ()):
             follow_up = follow_up.replace(routine, early)  # not liver tests at 3 months as the only response
         if self.critical_actions:
@@ -1452,6 +1463,51 @@ class ScriptedClinician(Doctor):
         if ratio:
             said.append(conf["said"]["ratio"].format(**levels))
         return tier, conf["sentences"][tier].format(said=_join(said))
+
+    def _medically_unstable(self, profile: Profile) -> str | None:
+        """The plan's sentence when the results on file show a patient medically unstable from undernutrition
+        (``plan.medical_instability``: MEED 2022 red and amber flags, any one high or two moderate), whatever the
+        diagnosis; None when too few flags hold, or when nothing points to undernutrition (no low BMI on file and
+        no weight loss or restriction heard: a bradycardic athlete, an older adult on antihypertensives)."""
+        conf = self.script["plan"]["medical_instability"]
+        results = [r for _, r in self.findings.exam_results]
+        known = load_critical_actions().measures
+
+        def values(measure: str) -> list[float]:
+            if measure in conf["measures"]:
+                return [float(m.group(1)) for r in results for p in conf["measures"][measure]["patterns"]
+                        for m in re.finditer(p, r, re.IGNORECASE)]
+            return [v for r in results for v in known[measure].values(r)]
+
+        adult = profile.age is None or profile.age >= 18
+        flags: dict[str, tuple[str, str]] = {}  # the tier and the words of the worst value of each measure that holds
+        for flag in conf["flags"].values():
+            if flag.get("adult_only") and not adult:
+                continue
+            found = values(flag["measure"])
+            value = max(found, default=None) if "above" in flag else min(found, default=None)
+            if value is None or not (value > flag["above"] if "above" in flag else value < flag["below"]):
+                continue
+            seen = flags.get(flag["measure"])
+            if seen is None or (seen[0] != "high" and flag["tier"] == "high"):
+                flags[flag["measure"]] = (flag["tier"], flag["said"].format(value=value))
+        tiers = [tier for tier, _ in flags.values()]
+        if not any(tiers.count(tier) >= n for tier, n in conf["enough"].items()):
+            return None
+        under = conf["undernourished"]
+        bmi = min(values("bmi"), default=None)
+        median = min(values("median_bmi_percent"), default=None)
+        f = self.findings
+        heard = {k for k in under["findings"] if k in f.present and k not in f.contradicted}
+        if not (
+            (adult and bmi is not None and bmi < under["bmi_below"])
+            or (median is not None and median < under["median_bmi_below"])
+            or heard
+        ):
+            return None
+        law = conf["law"]["adult" if profile.age is None or profile.age >= conf["law"]["min_age"] else "child"]
+        ward = conf["ward"]["adult" if profile.age is None or profile.age >= conf["ward"]["min_age"] else "child"]
+        return conf["sentence"].format(said=_join([said for _, said in flags.values()]), law=law, ward=ward)
 
     def _told_before(self, h: Hypothesis) -> bool:
         """Whether the patient named this disorder, or a drug given only for it, as their own past diagnosis or

@@ -1278,3 +1278,75 @@ def test_results_showing_alcohol_related_liver_disease_are_acted_on_and_normal_r
     # the plan as before: naltrexone (no liver impairment read) and liver tests at 3 months
     assert "check LFT at 3 months" in normal and "start naltrexone" in normal, normal
     assert "medically assisted withdrawal if dependent" in normal, normal
+
+
+_UNSTABLE = [
+    ("Weight and BMI", "BMI 14.5 kg/m2 (severely underweight)"),
+    ("ECG", "sinus bradycardia 42/min, QTc 440 ms"),
+    ("Vital signs", "pulse 88/min, BP 131/76 mmHg with postural drop to 74/46 mmHg, temperature 35.6 C"),
+    ("FBC", "WBC 1.4 x10^9/L (low), Hb 118 g/L"),
+    ("U&E", "Na 139 mmol/L, K 3.4 mmol/L (low), bicarbonate 34 mmol/L (raised)"),
+]
+_DEPRESSED = {c: "x" for c in ("low_mood", "anhedonia", "hopelessness", "poor_concentration", "fatigue")}
+
+
+@pytest.mark.parametrize("setting", ["Outpatient clinic", "Emergency department"])
+@pytest.mark.parametrize("eating", [False, True])
+def test_results_showing_an_undernourished_patient_medically_unstable_are_acted_on_whatever_the_diagnosis(setting, eating):
+    """A consultant at stop 34 (plan 1/5): a woman of 24 whose results showed BMI 14.5, a postural drop to 74/46,
+    temperature 35.6 C, WBC 1.4 and K 3.4 was diagnosed with moderate depression and given sertraline and
+    exercise advice, with no same-day medical assessment, no admission for stabilisation and no refeeding
+    precautions (MEED 2022)."""
+    present = dict(_DEPRESSED)
+    if eating:
+        present.update({c: "x" for c in ("low_weight", "food_restriction", "fear_of_weight_gain")})
+    doctor = _seen(f"{setting}. A 24-year-old woman is here to see you, alone.", {}, present, (), _UNSTABLE)
+    plan = doctor._plan()
+    proposed = load_critical_actions().proposed(plan)
+    assert "Medically unstable on these results" in plan and "BMI 14.5" in plan and "postural fall" in plan, plan
+    assert {"medical_admission", "refeeding_precautions", "thiamine"} <= proposed, sorted(proposed)
+    assert "exercise_advice" not in proposed and "sertraline" not in plan.lower(), plan
+    assert not {"antidepressant", "antipsychotic", "antimanic_agent"} & proposed, plan  # nor quetiapine in its place
+    assert "Mental Health Act only on other grounds" in plan and "admission to a medical ward" in plan
+    assert "Follow-up: reviewed daily on the ward" in plan and "Follow-up: review in" not in plan, plan[-300:]
+    assert "potassium 3.4 mmol/L" in plan and "white cells 1.4" in plan
+    assert "temperature" not in plan.split(":")[0]  # 35.6 C is not below MEED's 35.5
+    if setting.startswith("Emergency"):
+        assert plan.startswith("Disposition: admission under the medical team"), plan[:200]
+        assert "discharge home" not in plan
+
+
+@pytest.mark.parametrize("results, present", [
+    # a fit young man: a pulse of 38 and a low pressure, a normal BMI, no weight loss or restriction heard
+    ([("ECG", "sinus bradycardia 38/min, QTc 400 ms"), ("Vital signs", "pulse 38/min, BP 88/56 mmHg, temperature 36.6 C"),
+      ("Weight and BMI", "BMI 23.4 kg/m2 (healthy)")], {}),
+    # the same pulse without a BMI on file and nothing heard that points to undernutrition
+    ([("ECG", "sinus bradycardia 38/min, QTc 400 ms")], {}),
+    # an outpatient with a BMI of 17 who restricts, her vital signs and bloods normal
+    ([("Weight and BMI", "BMI 17.0 kg/m2 (underweight)"), ("Vital signs", "pulse 64/min, BP 112/70 mmHg, temperature 36.5 C"),
+      ("U&E", "Na 140 mmol/L, K 4.1 mmol/L")], {"low_weight": "x", "food_restriction": "x"}),
+    # a single moderate flag (K 3.4) in an undernourished patient is not enough on its own
+    ([("Weight and BMI", "BMI 16.5 kg/m2 (underweight)"), ("U&E", "Na 139 mmol/L, K 3.4 mmol/L (low)")], {"weight_loss": "x"}),
+])
+def test_a_low_pulse_or_low_weight_alone_is_not_an_admission_for_medical_stabilisation(results, present):
+    doctor = _seen("Outpatient clinic. A 22-year-old man is here to see you, alone.", {}, {**_DEPRESSED, **present}, (), results)
+    plan = doctor._plan()
+    assert "Medically unstable on these results" not in plan and "admission to a medical ward" not in plan, plan
+
+
+def test_an_undernourished_patient_with_one_high_risk_flag_is_admitted_and_a_child_is_not_told_of_the_mental_health_act():
+    """Any one MEED high-risk flag (here a pulse of 38) with weight loss heard; a girl of 14 is admitted to a
+    paediatric ward and treated under the framework for children, never adult mental health law (her BMI, read by
+    centiles, is not a flag: only a %median BMI would be)."""
+    girl = _seen("Outpatient clinic. A 14-year-old girl is here to see you, accompanied by her mother.", {},
+                 {**_DEPRESSED, "weight_loss": "x"}, (), [("ECG", "sinus bradycardia 38/min, QTc 430 ms"),
+                                                         ("Weight and BMI", "BMI 14.9 kg/m2")])
+    plan = girl._plan()
+    assert "Medically unstable on these results (a heart rate of 38/min)" in plan, plan
+    assert "Mental Health Act" not in plan and "parental responsibility" in plan and "a paediatric ward" in plan
+    assert "adult_mental_health_law" not in load_critical_actions().proposed(plan)
+    # a child's weight read as a share of the median BMI for age (as the charts give it): below 70% is high risk
+    for share, unstable in (("68%", True), ("81%", False)):
+        child = _seen("Outpatient clinic. A 10-year-old girl is here to see you, accompanied by her mother.", {},
+                      dict(_DEPRESSED), (), [("Weight and BMI", f"BMI 13.0 kg/m2, {share} of the median for age")])
+        assert ("Medically unstable on these results" in child._plan()) == unstable, share
