@@ -1606,16 +1606,18 @@ class ScriptedClinician(Doctor):
             return True
         if self._lives_alone():
             return False
-        home = " ".join(f.answers.get(c, "") for c in ("living_situation", "dependants"))
-        return load_critical_actions().mentions_dependants(home) or "dependants" not in f.denied
+        return self._home_names_dependants() or "dependants" not in f.denied
 
     def _dependants_named(self) -> bool:
         """Whether an adult named children or other dependants: affirmed, or in the words about home."""
-        f = self.findings
         if not self._dependants_possible():
             return False
-        home = " ".join(f.answers.get(c, "") for c in ("living_situation", "dependants"))
-        return "dependants" in f.present or load_critical_actions().mentions_dependants(home)
+        return "dependants" in self.findings.present or self._home_names_dependants()
+
+    def _home_names_dependants(self) -> bool:
+        """Whether the answers about home and dependants name children or others who depend on the patient."""
+        home = " ".join(self.findings.answers.get(c, "") for c in ("living_situation", "dependants"))
+        return load_critical_actions().mentions_dependants(home)
 
     def heavy_drinking(self, dependent: bool = False) -> bool:
         """Whether the patient's answer about alcohol describes heavy or dependent drinking (daily, many units,

@@ -608,7 +608,7 @@ def _misread(fact: Fact, affirms: frozenset[str], rules: RecallRules, lexicon: L
         still = any(
             s.concept_id == concept and s.subject == "patient" and not s.negated
             for t in texts
-            for s in read_statements(pattern.sub(" ", t), lexicon, forced)
+            for s in read_statements(_without(t, (pattern,)), lexicon, forced)
         )
         if not still:
             out.add(concept)
@@ -1225,13 +1225,14 @@ class MemorySkill:
         ):
             return earlier
         rules = load_recall_rules()
-        if rules.explanation_asked.search(question.text) and set(question.concepts) & rules.explanation_not_screen:
+        explains = bool(rules.explanation_asked.search(question.text))
+        if explains and set(question.concepts) & rules.explanation_not_screen:
             # "What do you make of what has been happening?" asks the patient's own view (the insight topic), not a
             # screen for the examiner's sign of poor insight, which a record of good insight would deny ("Nothing
             # like that, really") and a keyword would answer ("I haven't been making myself sick")
             question = replace(question, concepts=tuple(c for c in question.concepts if c not in rules.explanation_not_screen))
         # nor is a sentence that shares a word of the asking the answer ("make" in "a recipe I had made for forty years")
-        self._explanation = bool(rules.explanation_asked.search(question.text)) and "insight" in question.topics
+        self._explanation = explains and "insight" in question.topics
         per_topic = facts_per_topic or self.policy.facts_per_topic
         self._asked_what = asks_what(question)
         self._asks_home_now = self._asks_home(question)
