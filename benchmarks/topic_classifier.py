@@ -34,9 +34,9 @@ model fitted on the others). From stop 31 the model is also fitted on heldout30 
 ``interview_topics_train31.jsonl`` (453 utterances written for fitting only), and from stop 32 on heldout31 (its
 figure, 0.741 with the model and 0.708 with cues alone, was taken first), and from stop 34 on heldout32 and heldout33
 (heldout33's figure, 0.695 with the model and 0.679 with cues alone, was taken at stop 33; its errors were read and the
-cues tuned on it at stop 34, the even lines first: odd lines 0.656 -> 0.670 from the even lines' tuning alone). The next
-honest figure is stop 34's fresh set (``interview_topics_heldout34.jsonl``, written by others), which the fitting script
-refuses by name.
+cues tuned on it at stop 34, the even lines first: odd lines 0.656 -> 0.670 from the even lines' tuning alone), and from
+stop 35 on heldout34 (its figure, 0.697 with the model, was taken at stop 34). The next honest figure is stop 35's fresh
+set (``interview_topics_heldout35.jsonl``, written by others), which the fitting script refuses by name.
 
 If the room does not exist yet, the script says so and exits with status 2: no numbers are made up.
 
@@ -87,11 +87,11 @@ HELD_OUT_SETS: list[tuple[Path, str]] = [
      "run): its figure taken at stop 33 (0.695), read and tuned on at stop 34 (even half first), in the topic model's "
      "fitting from stop 34"),
     (DATA / "interview_topics_heldout34.jsonl", "stop 34's (460, by a writer who read no code, committed alone before any "
-     "run): never tuned on, never in the topic model's fitting; the honest figure"),
+     "run): its figure taken at stop 34 (0.697), in the topic model's fitting from stop 35"),
 ]
 TARGET_MACRO_F1 = 0.9
 #: the newest held-out set in the shipped topic model's fitting (scripts/fit_topic_model.py NEWEST_READ)
-NEWEST_FITTED = 33
+NEWEST_FITTED = 34
 
 
 def load_labels(path: Path) -> list[dict]:

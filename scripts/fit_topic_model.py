@@ -41,9 +41,9 @@ from mentalhospital_env.patient.understanding import (
 )
 
 DATA = ROOT / "benchmarks" / "data"
-#: every labelled set the model is fitted on: the ten sets of stops 20-33 (all read, all development data now: stop
-#: 31's fresh set from stop 32, stop 32's and stop 33's from stop 34, once their figures were taken; the cues were
-#: tuned on heldout33 at stop 34) and stop 31's training set (written for fitting only: no cue was tuned on it)
+#: every labelled set the model is fitted on: the eleven sets of stops 20-34 (all read, all development data now: stop
+#: 31's fresh set from stop 32, stop 32's and stop 33's from stop 34, stop 34's from stop 35, once their figures were
+#: taken; the cues were tuned on heldout33 at stop 34) and stop 31's training set (written for fitting only: no cue was tuned on it)
 SETS = {
     "main": "interview_topics.jsonl",
     "heldout": "interview_topics_heldout.jsonl",
@@ -56,27 +56,32 @@ SETS = {
     "train31": "interview_topics_train31.jsonl",
     "heldout32": "interview_topics_heldout32.jsonl",
     "heldout33": "interview_topics_heldout33.jsonl",
+    "heldout34": "interview_topics_heldout34.jsonl",
 }
 #: sets written to fit the model only: fitted on, never left out in the mean (nobody measures on them)
 TRAIN_ONLY = ("train31",)
 #: the sets --show reads by default (the two newest development sets)
-SHOW = ("heldout32", "heldout33")
+SHOW = ("heldout33", "heldout34")
 #: held-out sets are numbered by the stop that wrote them; one newer than the newest set above is a fresh set that
 #: somebody else measures on, and the script refuses to read it whatever its name
-NEWEST_READ = 33
-#: stop 34's fresh set (written in another worktree while stop 34 tuned on heldout33) is refused by its name too,
+NEWEST_READ = 34
+#: stop 35's fresh set (written in another worktree while stop 35 worked on heldout34) is refused by its name too,
 #: whatever NEWEST_READ says: its figure is for the stop after it
-FRESH = ("heldout34", "held_out34")
+FRESH = ("heldout35", "held_out35")
 OUT = ROOT / "mentalhospital_env" / "patient" / "data" / "topic_model.json"
 #: fixed at stop 30 before any figure of heldout29 or heldout24 was seen with the model, and left unchanged at stop 31
 #: before any per-set figure of the seven-set leave-one-set-out was printed: an independent reader (no cue features, so
-#: it does not learn to echo cues fitted to its own training sets), moderate regularisation, adds at 0.7, drops under
-#: 0.05.
-C = 1.0
+#: it does not learn to echo cues fitted to its own training sets), adds at 0.7. Re-chosen at stop 35, before stop 35's
+#: fresh set was written or read, as the best mean of the eleven-set leave-one-set-out over a grid (C 1, 2, 4, 8, 16;
+#: add 0.3-0.7; veto 0.02, 0.05, 0.1; confirm 0.3, 0.5): C 4, veto under 0.1 where another topic is confirmed at
+#: 0.3, mean 0.886 against 0.880 for stop 30's C 1 / 0.05 / 0.5 (heldout31 0.820 vs 0.794, heldout32 0.710 vs 0.694,
+#: heldout34 0.706 vs 0.697). The whole grid lies within 0.886 +- 0.006 from C 2 up: the reader's features, not its
+#: settings, hold it near 0.7 on the newest sets.
+C = 4.0
 CUE_FEATURES = False
 ADD_ABOVE = 0.7
-VETO_BELOW = 0.05
-CONFIRM_ABOVE = 0.5
+VETO_BELOW = 0.1
+CONFIRM_ABOVE = 0.3
 #: weights smaller than this are dropped (in the estimate too, so that it measures the shipped form): the file
 #: stays small enough to read and review
 PRUNE = 0.1

@@ -216,8 +216,9 @@ def test_the_interviews_own_business_repeats_no_lexicon_question():
 #: heldout29 and heldout30 are in the topic model's fitting since stop 31, with stop 31's training set, and
 #: ``interview_topics_heldout31``, written at stop 31 by a writer who read no code, since stop 32, once its figure was
 #: taken; heldout32 and heldout33, written the same way at stops 32 and 33, since stop 34, heldout33's errors read and
-#: tuned on at stop 34), and stop 34's fresh set (``interview_topics_heldout34``, written in another worktree by a writer
-#: who read no code, committed alone before anything ran on it) is never fitted on. A change to a
+#: tuned on at stop 34; heldout34, written the same way at stop 34, since stop 35, once its figure was taken), and stop
+#: 35's fresh set (``interview_topics_heldout35``, written in another worktree by a writer who read no code, committed
+#: alone before anything ran on it) is never fitted on. A change to a
 #: file is a new set and needs a new pin and a new note.
 TOPIC_SETS = [
     ("interview_topics", "5865f5011168ceab7a8bc7c7f337f2b0489852a62bc15b3d31a0b5d3965049e3", 840, 0),
@@ -262,33 +263,34 @@ def test_the_benchmark_reports_the_newest_held_out_topic_set_as_held_out():
 
 
 def test_the_topic_model_is_never_fitted_on_a_fresh_held_out_set(monkeypatch):
-    """The fitting script names no held-out set newer than the newest one read (stop 34's fresh set is measured by
+    """The fitting script names no held-out set newer than the newest one read (stop 35's fresh set is measured by
     others after the stop), and refuses one before opening it, whatever table it is put in: by its number, and stop
-    34's by its name whatever the newest number read says. It works whether or not the fresh file is in the tree."""
+    35's by its name whatever the newest number read says. It works whether or not the fresh file is in the tree."""
     sys.path.insert(0, str(ROOT / "scripts"))
     import fit_topic_model
 
-    assert fit_topic_model.NEWEST_READ == 33
+    assert fit_topic_model.NEWEST_READ == 34
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import topic_classifier
 
     assert topic_classifier.NEWEST_FITTED == fit_topic_model.NEWEST_READ  # the benchmark says which figures are fitted
-    for read in ("interview_topics_heldout31.jsonl", "interview_topics_heldout32.jsonl", "interview_topics_heldout33.jsonl"):
-        assert read in fit_topic_model.SETS.values()  # development data from stop 32 and stop 34
-    assert not [f for f in fit_topic_model.SETS.values() if re.search(r"held_?out(3[4-9]|[4-9]\d)", f.replace("-", "_"))]
+    for read in ("interview_topics_heldout31.jsonl", "interview_topics_heldout32.jsonl", "interview_topics_heldout33.jsonl",
+                 "interview_topics_heldout34.jsonl"):
+        assert read in fit_topic_model.SETS.values()  # development data from stops 32, 34 and 35
+    assert not [f for f in fit_topic_model.SETS.values() if re.search(r"held_?out(3[5-9]|[4-9]\d)", f.replace("-", "_"))]
     # a fresh set slipped into the table is refused before any file is opened (the name points nowhere real)
     monkeypatch.setattr(fit_topic_model, "DATA", ROOT / "no-such-folder")
-    for fresh in ("interview_topics_heldout34.jsonl", "interview_topics_held_out34.jsonl", "interview_topics_heldout35.jsonl"):
+    for fresh in ("interview_topics_heldout35.jsonl", "interview_topics_held_out35.jsonl", "interview_topics_heldout36.jsonl"):
         monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit_topic_model.load("fresh")
-    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 99)  # stop 34's set is refused by name, not by number alone
-    for fresh in ("interview_topics_heldout34.jsonl", "interview-topics-held-out34.jsonl"):
+    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 99)  # stop 35's set is refused by name, not by number alone
+    for fresh in ("interview_topics_heldout35.jsonl", "interview-topics-held-out35.jsonl"):
         monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit_topic_model.load("fresh")
-    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 33)
-    monkeypatch.setitem(fit_topic_model.SETS, "fresh", "interview_topics_heldout33.jsonl")
+    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 34)
+    monkeypatch.setitem(fit_topic_model.SETS, "fresh", "interview_topics_heldout34.jsonl")
     with pytest.raises(FileNotFoundError):  # a set already read passes the guard (and then needs its file)
         fit_topic_model.load("fresh")
 
