@@ -452,6 +452,28 @@ class StoryV2(_Story):
             if f.section == "personal_history":
                 for pattern, repl in self.story["plain_fixes"]:
                     f.text = re.sub(pattern, repl, f.text)
+        self._stock_thinned()
+
+    def _stock_thinned(self) -> None:
+        """Stock lines stop 34's consultant counted across test-v2 (review.json ``stop35``), thinned by the record's
+        own words, never the draft's random stream: a self-neglect line's 'eating little' where nothing else in the
+        record speaks of food keeps only the washing; 'eating normally' said twice once; a drawn codeine intolerance
+        or penicillin allergy kept at about the rate a clinic sees them, the others reading no known allergies."""
+        S = review_facts()["stop35"]
+        facts = self.chart.facts
+        told = " ".join(f.text for f in facts if f.section in ("chief_complaint", "history_of_present_illness") or f.section.startswith("mental_status_exam"))
+        key = zlib.crc32(" ".join(f.text for f in facts if f.section in ("chief_complaint", "history_of_present_illness")).encode())
+        for f in facts:
+            if f.section == "risk_assessment.self_neglect":
+                if re.search(S["neglect_eating_pattern"], f.text) and not re.search(S["history_eating_pattern"], told):
+                    for pattern, repl in S["neglect_rewrites"]:
+                        f.text = re.sub(pattern, repl, f.text)
+                f.text = re.sub(S["eating_twice_pattern"], r"\1.", f.text)
+            elif f.section == "allergies":
+                low = f.text.lower()
+                keep = next((pc for drug, pc in S["allergy_keep_percent"].items() if drug in low), None)
+                if keep is not None and key % 100 >= keep:
+                    f.text, f.says = S["no_allergy_as"][(key // 100) % len(S["no_allergy_as"])]
 
     def _sections_agree(self) -> None:
         """What one section says made to agree with another (the audit's ``agree`` rules): employed, not
