@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "c2602df18841880691ed2ba6febd8f4897dee00aedeb34fa112b40170c57d72e"
-DEV_V2_SUITE_SHA256 = "2d362fb344cd164453d1a679b34cd45b536d583e5129b6559aa2215ec41fbacb"
+TEST_V2_SUITE_SHA256 = "a07d4e95a257e99f995162be57b3d529ab4621523ef5c865b12dde9cf9b354c1"
+DEV_V2_SUITE_SHA256 = "48ae2e7d48d91356ea394abd7bfd1c8eccdc18f25597907fb7160ecd5c168dea"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 
