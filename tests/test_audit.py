@@ -846,3 +846,41 @@ def test_the_persona_plays_the_insight_the_mental_state_records(insight: str, pe
     raw = _with("ehr.mental_status_exam", {"appearance": "Tidy.", "mood": "'Flat'", "insight": insight})
     raw["persona"] = {"insight": persona}
     assert ("agree.persona_insight" in _rules(raw)) is flagged
+
+
+# --- stop 34's consultant on test-v2 (review.json stop35) ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("substance", "flagged"),
+    [
+        ("Smokes crack cocaine in binges lasting two to three days. Never smoked.", True),  # test-v2-0132
+        ("Uses about 3 bags of heroin a day, smoked. Never smoked.", True),
+        ("Smokes crack cocaine in binges lasting two to three days. Does not smoke tobacco.", False),
+        ("A glass of wine at weekends. Never smoked. Denies illicit drugs.", False),
+    ],
+)
+def test_never_smoked_beside_a_smoked_drug_is_a_contradiction(substance: str, flagged: bool) -> None:
+    assert ("agree.never_smoked" in _rules(_with("ehr.substance_use", substance))) is flagged
+
+
+@pytest.mark.parametrize(("pulse", "ecg", "flagged"), [(88, 72, True), (95, 70, True), (88, 85, False), (112, 108, False)])
+def test_the_ecg_rate_and_the_pulse_of_one_encounter_agree(pulse: int, ecg: int, flagged: bool) -> None:
+    raw = _clean()
+    raw["exams"] += [
+        {"name": "Vital signs", "kind": "physiological", "result": f"pulse {pulse}/min, BP 122/78 mmHg, temperature 36.8 C"},
+        {"name": "ECG", "kind": "physiological", "result": f"sinus rhythm {ecg}/min, QTc 418 ms, no acute changes"},
+    ]
+    assert ("agree.ecg_pulse" in _rules(raw)) is flagged
+
+
+def test_a_plan_does_not_assess_an_overdose_the_record_never_describes() -> None:
+    """test-v2-0243: 'Several overdoses in the past ... no intent today' drew 'Medical assessment of the overdose
+    first' into an emergency plan; an overdose taken tonight keeps it."""
+    step = "Medical assessment of the overdose first: paracetamol and salicylate levels, bloods and treatment with the medical team before the psychiatric plan."
+    raw = _with("setting", "emergency")
+    raw["ehr"]["risk_assessment"] = {"suicide": "Several overdoses in the past, none needing intensive care; no intent today."}
+    raw["treatment"]["plan"] = "Home today with crisis team follow-up within 24 hours. " + step
+    assert "plan.overdose_untold" in _rules(raw)
+    raw["ehr"]["history_of_present_illness"] += " Tonight, after an argument, she took an overdose of paracetamol and rang an ambulance."
+    assert "plan.overdose_untold" not in _rules(raw)

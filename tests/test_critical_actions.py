@@ -405,6 +405,11 @@ def test_malformed_exam_findings_and_ages_name_entry_and_field(mutate, entry, fi
         ("She cut herself with a kitchen knife.", set()),  # self-harm, not a weapon carried
         ("I took 14 ibuprofen 200 mg tablets at school.", {"self_poisoning"}),
         ("No previous overdoses.", set()),
+        # test-v2-0243 (stop 34): a history of overdoses is no overdose taken today, nor is a plan to take one
+        ("Several overdoses in the past, none needing intensive care; no intent today.", set()),
+        ("Previous suicide attempt by overdose at age 19.", set()),
+        ("Active suicidal ideation with a plan to overdose; risk judged high.", set()),
+        ("Tonight, after an argument on the phone, she took an overdose of paracetamol.", {"self_poisoning"}),
         ("He has had no withdrawal seizures.", set()),
         ("A withdrawal fit two years ago after stopping abruptly.", {"withdrawal_seizure_history"}),
         ("She is accompanied by her foster carer.", {"looked_after"}),

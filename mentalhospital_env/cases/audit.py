@@ -94,6 +94,7 @@ RULES: tuple[str, ...] = (
     "household.separation_timing", "timeline.empty_nest_age", "plan.known_children",
     "history.substance_untold", "family.upbringing_untold", "history.relapse_as_new", "plan.readiness_unfounded",
     "template.clone", "labs.same_value", "exams.indicated", "household.alone_untrue", "agree.persona_insight",
+    "plan.overdose_untold", "agree.never_smoked", "agree.ecg_pulse",
 )
 
 
@@ -1399,7 +1400,7 @@ def record_overreach(case: Case, plan: str, profile: Any = None) -> list[tuple[M
 def overreach_holds(when: str, case: Case, profile: Any = None) -> bool:
     """Whether a record fact a ``record_overreach`` rule depends on holds: ``suicide_risk_none`` (no
     suicide risk as the knowledge base's critical-action profile reads the record; ``profile`` when the
-    caller has it), ``light_drinker`` (within the low-risk limit, no alcohol diagnosis), ``teetotal``, ``no_drug_use``
+    caller has it), ``no_self_poisoning`` (no overdose taken now, as the same profile reads it), ``light_drinker`` (within the low-risk limit, no alcohol diagnosis), ``teetotal``, ``no_drug_use``
     (drugs denied, no substance diagnosis)."""
     O = review_facts()["plan_record"]["record_overreach"]
     codes = [c.upper() for c in case.diagnosis.codes]
@@ -1419,6 +1420,12 @@ def overreach_holds(when: str, case: Case, profile: Any = None) -> bool:
         return bool(_has(substance.lower(), review_facts()["abstinent_words"])) and not any(c.startswith("F10") for c in codes)
     if when == "benzodiazepine_caution":
         return benzodiazepine_caution(case) is not None
+    if when == "no_self_poisoning":  # the knowledge base's own reading: no overdose taken now, only past ones
+        if profile is None:
+            from mentalhospital_env.knowledge.critical import load_critical_actions
+
+            profile = load_critical_actions().profile(case)
+        return "self_poisoning" not in profile.signs
     if when == "no_drug_use":
         return bool(re.search(O["drug_denial_pattern"], substance, re.I)) and not any(c.startswith("F1") and not c.startswith(("F10", "F17")) for c in codes)
     raise KeyError(f"record_overreach: unknown condition {when!r}")
@@ -2203,11 +2210,44 @@ def _stop31_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     return out
 
 
+
+def heart_rates(exams: Iterable[Any], R: Mapping[str, Any] | None = None) -> tuple[int | None, int | None]:
+    """(the ECG's sinus rate, the vital signs' pulse) per minute on file, each None when absent."""
+    S = (R if R is not None else review_facts())["stop35"]
+    ecg = pulse = None
+    for e in exams:
+        name = str(getattr(e, "name", "")).upper()
+        if name == "ECG" and ecg is None:
+            m = re.search(S["ecg_rate_pattern"], e.result)
+            ecg = int(m.group(2)) if m else None
+        elif name.startswith("VITAL SIGNS") and pulse is None:
+            m = re.search(S["pulse_pattern"], e.result)
+            pulse = int(m.group(1)) if m else None
+    return ecg, pulse
+
+
+def _stop35_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    """Stop 34's consultant (review.json ``stop35``): 'Never smoked' beside a smoked drug (test-v2-0132, crack
+    cocaine); the ECG's rate and the pulse of the same encounter's vital signs far apart (test-v2-0255, 0325)."""
+    S = R["stop35"]
+    cid = case.case_id
+    out = []
+    substance = case.ehr.substance_use or ""
+    if re.search(S["smoked_drug_pattern"], substance):
+        m = re.search(S["never_smoked_pattern"], substance)
+        if m:
+            out.append(Finding(cid, "substance_use", "agree.never_smoked", f"{m.group(0).strip()!r} beside a smoked drug ({re.search(S['smoked_drug_pattern'], substance).group(0)!r}): name the tobacco as tobacco"))
+    ecg, pulse = heart_rates(case.exams, R)
+    if ecg is not None and pulse is not None and abs(ecg - pulse) > S["ecg_pulse_max_gap"]:
+        out.append(Finding(cid, "exams", "agree.ecg_pulse", f"ECG rate {ecg}/min beside a pulse of {pulse}/min in the same encounter's vital signs"))
+    return out
+
 CASE_RULES = {
     "duration": _duration_rules, "trauma": _trauma_rules, "timeline": _timeline_rules, "people": _people_rules,
     "plan": _plan_rules, "critical": _critical_rules, "labs": _lab_rules, "labels": _label_rules, "giveaways": _giveaway_rules,
     "records": _record_rules, "sections": _sections_agree_rules, "joins": _joins_rules, "agree": _agree_rules,
     "stop28": _stop28_rules, "stop29": _stop29_rules, "stop30": _stop30_rules, "stop31": _stop31_rules,
+    "stop35": _stop35_rules,
 }
 
 

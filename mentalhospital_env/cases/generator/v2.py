@@ -33,7 +33,7 @@ from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.durations import load_durations
 from mentalhospital_env.knowledge.language import memo_size, relatives_named
 
-from ..audit import _family_match, _has, _label_patterns, care_home_misplaced, chart_name, charted, insight_read, text_lines, lone_parent, quote_sentences, review_facts
+from ..audit import _family_match, _has, heart_rates, _label_patterns, care_home_misplaced, chart_name, charted, insight_read, text_lines, lone_parent, quote_sentences, review_facts
 from ..reference import Entry
 from .composer import (
     _THIRD_PERSON,
@@ -452,6 +452,28 @@ class StoryV2(_Story):
             if f.section == "personal_history":
                 for pattern, repl in self.story["plain_fixes"]:
                     f.text = re.sub(pattern, repl, f.text)
+        self._stock_thinned()
+
+    def _stock_thinned(self) -> None:
+        """Stock lines stop 34's consultant counted across test-v2 (review.json ``stop35``), thinned by the record's
+        own words, never the draft's random stream: a self-neglect line's 'eating little' where nothing else in the
+        record speaks of food keeps only the washing; 'eating normally' said twice once; a drawn codeine intolerance
+        or penicillin allergy kept at about the rate a clinic sees them, the others reading no known allergies."""
+        S = review_facts()["stop35"]
+        facts = self.chart.facts
+        told = " ".join(f.text for f in facts if f.section in ("chief_complaint", "history_of_present_illness") or f.section.startswith("mental_status_exam"))
+        key = zlib.crc32(" ".join(f.text for f in facts if f.section in ("chief_complaint", "history_of_present_illness")).encode())
+        for f in facts:
+            if f.section == "risk_assessment.self_neglect":
+                if re.search(S["neglect_eating_pattern"], f.text) and not re.search(S["history_eating_pattern"], told):
+                    for pattern, repl in S["neglect_rewrites"]:
+                        f.text = re.sub(pattern, repl, f.text)
+                f.text = re.sub(S["eating_twice_pattern"], r"\1.", f.text)
+            elif f.section == "allergies":
+                low = f.text.lower()
+                keep = next((pc for drug, pc in S["allergy_keep_percent"].items() if drug in low), None)
+                if keep is not None and key % 100 >= keep:
+                    f.text, f.says = S["no_allergy_as"][(key // 100) % len(S["no_allergy_as"])]
 
     def _sections_agree(self) -> None:
         """What one section says made to agree with another (the audit's ``agree`` rules): employed, not
@@ -1384,6 +1406,13 @@ class StoryV2(_Story):
                 if f.text == joint["never_smoked"]:
                     options = joint["as" if current else "past_as"]  # drawn by the record's own words, not the draft's stream
                     f.text, f.says = options[zlib.crc32(" ".join(x.text for x in now).encode()) % len(options)]
+        S = review_facts()["stop35"]  # not 'Never smoked.' beside smoked crack or heroin (test-v2-0132)
+        if any(re.search(S["smoked_drug_pattern"], f.text) for f in now):
+            for f in now:
+                if re.fullmatch(S["never_smoked_pattern"], f.text):
+                    options = S["never_smoked_as"]
+                    f.text = options[zlib.crc32(" ".join(x.text for x in now).encode()) % len(options)]
+                    f.says = "I don't smoke cigarettes."
         if not any(code_family(c) == "F10" or c.startswith("F10") for c in self.codes):
             for f in section:  # hazardous drinking stays hazardous without an alcohol diagnosis (records.json hazardous_units)
                 for rule in self.c.records["hazardous_units"]:
@@ -1707,7 +1736,34 @@ class StoryV2(_Story):
                 out.append(ExamRecord(chart_name(e.name), e.kind, charted(e.name, result), e.indicated))
                 continue
             out.append(ExamRecord(e.name, e.kind, result, e.indicated))
+        out = self._one_heart_rate(out)
         self.exam_records = out
+        return out
+
+    def _one_heart_rate(self, records: list) -> list:
+        """The ECG's rate follows the pulse of the vital signs taken in the same encounter (review.json
+        ``stop35``: 'pulse 88/min' beside 'sinus rhythm 72/min', test-v2-0255): a pulse outside 60-100 is the
+        finding and the ECG names the rhythm it implies; a normal pulse beside an ECG finding of a slow or fast
+        rate follows the ECG instead. The offset, a few beats, comes from the record's numbers, not the stream."""
+        S = review_facts()["stop35"]
+        ecg, pulse = heart_rates(records)
+        if ecg is None or pulse is None or abs(ecg - pulse) <= S["ecg_pulse_max_gap"]:
+            return records
+        slow, fast = S["rate_words"]["bradycardia_below"], S["rate_words"]["tachycardia_above"]
+        offset = zlib.crc32(f"{ecg}/{pulse}".encode()) % 7 - 3
+        ecg_finding = not slow <= ecg <= fast
+        pulse_finding = not slow <= pulse <= fast
+        out = []
+        for r in records:
+            name = r.name.upper()
+            if name == "ECG" and (pulse_finding or not ecg_finding):
+                rate = pulse + offset
+                rate = rate if (rate < slow) == (pulse < slow) and (rate > fast) == (pulse > fast) else pulse
+                word = "bradycardia" if rate < slow else "tachycardia" if rate > fast else "rhythm"
+                r = replace(r, result=re.sub(S["ecg_rate_pattern"], f"sinus {word} {rate}/min", r.result, count=1))
+            elif name.startswith("VITAL SIGNS") and ecg_finding and not pulse_finding:
+                r = replace(r, result=re.sub(S["pulse_pattern"], f"pulse {ecg - offset if (ecg - offset < slow) == (ecg < slow) and (ecg - offset > fast) == (ecg > fast) else ecg}/min", r.result, count=1))
+            out.append(r)
         return out
 
     def _cause_of_delirium(self) -> None:
