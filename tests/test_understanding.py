@@ -233,6 +233,7 @@ TOPIC_SETS = [
     ("interview_topics_heldout32", "1109fbd5f4b8998840422e09328d387141cf778638e5f788a6ad3f82b5364751", 420, 0),
     ("interview_topics_heldout33", "d233014ebb71fd0dd84b9e087f13dbffcf5068065d93beca5c3abcc9c4095f32", 426, 0),
     ("interview_topics_heldout34", "de63b5194bfe9244191119a8cf9c3fb0709164ebf5f5fe8461006120a2a56a8a", 460, 34),
+    ("interview_topics_heldout35", "42d8ec5f1e74363270963433c729762d6aebeed13f387724117f96e2f6b09f16", 460, 58),
 ]
 
 
