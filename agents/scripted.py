@@ -673,6 +673,8 @@ class ScriptedClinician(Doctor):
                 score -= self.script["evidence"]["ruled_out_penalty"]
             elif self._told_before(h):
                 score += self.script["evidence"]["told_before_bonus"]
+            if set(self.script["evidence"]["defining"].get(h.code, ())) & evidence:  # cataplexy: narcolepsy (uw-008)
+                score += self.script["evidence"]["defining_bonus"]
             if support == 0:  # no finding of its own heard: the base rate alone does not make a leading hypothesis
                 score -= self.script["evidence"]["no_support_penalty"]
             scored.append((h, score))
