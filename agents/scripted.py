@@ -673,6 +673,8 @@ class ScriptedClinician(Doctor):
                 score -= self.script["evidence"]["ruled_out_penalty"]
             elif self._told_before(h):
                 score += self.script["evidence"]["told_before_bonus"]
+            if set(self.script["evidence"]["defining"].get(h.code, ())) & evidence:  # cataplexy: narcolepsy (uw-008)
+                score += self.script["evidence"]["defining_bonus"]
             if support == 0:  # no finding of its own heard: the base rate alone does not make a leading hypothesis
                 score -= self.script["evidence"]["no_support_penalty"]
             scored.append((h, score))
@@ -1330,9 +1332,13 @@ class ScriptedClinician(Doctor):
                 liver and liver[0] in hepatology["admit_tiers"]
                 and any(c.startswith(tuple(hepatology["admit_with_codes"])) for c in profile.codes)
             ) or bool(unstable)
+            # a delirium is a physical illness: found and treated under the medical team (test-v2-0255)
+            by_code = {k: v for k, v in setting.get("admit_medical_codes", {}).items() if not k.startswith("_")}
+            physical = next((v for k, v in by_code.items() if principal.code.startswith(k)), None)
+            medical = medical or physical is not None
             parts.insert(
                 0,
-                setting["admit_medical"]
+                (physical if physical and not unstable else setting["admit_medical"])
                 if medical
                 else setting["unsafe_at_home"]["admit"] if admitted and self._unsafe_at_home()
                 else self.age_script.get("admit", setting["admit"]) if admitted else setting["discharge"],
