@@ -1730,3 +1730,20 @@ def test_quantities_read_an_article_before_a_measure_as_one():
     assert quantities("I drink a bottle of wine a night.") == {(1.0, "bottle/day")}
     assert (1.0, "kilogram") in quantities("I've lost a kilo.")
     assert quantities("A week ago I had a lot.") == frozenset()
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        # contraries without a negation word: each side against the other said alone
+        ("Mild hearing loss, wears a hearing aid on the left.", "He's got perfect hearing, never needed an aid."),
+        ("Her periods stopped four months ago.", "My periods come every month, regular."),
+        ("Frightening childhood; was hit at home.", "I had a lovely childhood at home, really settled."),
+        ("He feels he is a failure as a father.", "I'm a good dad, whatever else I've done."),
+        ("She is managing only a few hours of work a day.", "Work's going fine, I'm doing full days."),
+        ("Allergic to codeine.", "I'm fine with codeine."),
+        ("Physiotherapy helped.", "The physio was a waste of time."),
+    ],
+)
+def test_contraries_of_hearing_menses_childhood_parenting_work_and_allergy(matcher, checkpoint, output):
+    assert matcher.entails(checkpoint, output) is False
