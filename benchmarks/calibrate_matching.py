@@ -5,6 +5,7 @@
                                                                  # and docs/calibration.md
     python benchmarks/calibrate_matching.py --embedders hashing  # one embedder (no heavy imports)
     python benchmarks/calibrate_matching.py --current --embedders hashing  # no refit: every pair set as it reads now
+    python benchmarks/calibrate_matching.py --current --embedders hashing --half odd  # the same, odd lines only
 
 For each embedder: the threshold chosen on the calibration half of rewards/data/match_pairs.jsonl for
 precision >= 0.95 (plain cosine, and cosine behind the negation/subject/time/direction check that the
@@ -121,11 +122,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--without-cases", help="with --current: leave out the pairs of these cases (comma-separated case ids)"
     )
+    parser.add_argument(
+        "--half",
+        choices=("even", "odd"),
+        help="with --current: only the pairs at even (0, 2, 4 ...: tuned on) or odd (held out) 0-based positions in "
+        "each set, for a set read half by half",
+    )
     args = parser.parse_args(argv)
     if args.current:
         only = frozenset(filter(None, (args.cases or "").split(","))) or None
         without = frozenset(filter(None, (args.without_cases or "").split(",")))
-        return current(args.embedders, args.errors, only, without)
+        return current(args.embedders, args.errors, only, without, args.half)
 
     pairs = load_match_pairs()
     counts = {k: sum(p.kind == k for p in pairs) for k in PAIR_KINDS}
@@ -184,13 +191,16 @@ def current(
     errors: str | None = None,
     only: frozenset[str] | None = None,
     without: frozenset[str] = frozenset(),
+    half: str | None = None,
 ) -> int:
     """Each pair set read by the matcher as it stands (thresholds.json, no refit): pairs, precision, recall, true and
     false accepts; the quick figure after a lexicon or rule change (the fitted report takes half an hour).
 
     ``errors``: the start of one set's name; only that set is read, and its false accepts and misses are listed
     with the path that accepted (the embedder above its threshold or the adjudicator). ``only`` / ``without``:
-    case ids whose pairs are kept / left out (a split by case, to hold some cases of a set unread)."""
+    case ids whose pairs are kept / left out (a split by case, to hold some cases of a set unread). ``half``:
+    ``"even"`` / ``"odd"`` keeps the pairs at even / odd 0-based positions of each set (a set's lines, for the
+    later sets), the halves a set is tuned on and held out by."""
     from mentalhospital_env.rewards.calibration import precision_recall
     from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
 
@@ -212,8 +222,11 @@ def current(
     for spec in [s.strip() for s in embedders.split(",") if s.strip()]:
         matcher = Matcher(MatcherConfig(embedder=spec))
         for name, load in sets.items():
+            loaded = load()
+            if half:
+                loaded = loaded[0 if half == "even" else 1 :: 2]
             pairs = [
-                p for p in load() if (only is None or p.case in only) and p.case not in without
+                p for p in loaded if (only is None or p.case in only) and p.case not in without
             ]
             if not pairs:
                 continue

@@ -1690,3 +1690,75 @@ def test_the_note_shorthand_si_is_suicidal_ideation_and_the_hoarding_scale_si_r_
 
     found = [m.negated for m in load_knowledge().lexicon.find(text) if m.concept_id == "suicidal_ideation"]
     assert found == ([] if negated is None else [negated])
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output, entailed",
+    [
+        # a medicine that suited is the other side of one that flattened or could not be tolerated
+        ("Sertraline left him feeling flat.", "Sertraline really helped, I felt like myself again.", False),
+        ("Citalopram helped.", "I couldn't tolerate the citalopram.", False),
+        ("Citalopram helped.", "The citalopram really helped.", True),
+        # being the first in the family to be ill says there is no family history
+        ("His mother has depression.", "I'm the first one in my family to get depressed.", False),
+        # a habit said to be unchanged against one that changed
+        ("He now drinks every night, where before it was only Saturdays.", "Saturdays only, it's always been that way.", False),
+        # a drinker, and drink passing one's lips, are phrasings of drinking
+        ("Does not drink alcohol.", "I'm not a drinker, never have been.", True),
+        ("Teetotal.", "Not a drop has ever passed my lips.", True),
+        ("Has never taken drugs.", "Never tried drugs, not even at uni.", True),
+    ],
+)
+def test_opposite_effects_family_firsts_and_lay_abstinence(matcher, checkpoint, output, entailed):
+    assert matcher.entails(checkpoint, output) is entailed
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        # "a" before a measure or a drink is one of it: a kilo is not twelve, a bottle a night is not eight units a week
+        ("She has lost 10 kg.", "I've lost a kilo, maybe."),
+        ("Drinks about 6 units a week.", "I get through a bottle of wine a night."),
+        ("Drinks eight pints most nights.", "I have a pint a night, that's it."),
+    ],
+)
+def test_an_article_before_a_measure_counts_one(matcher, checkpoint, output):
+    assert matcher.entails(checkpoint, output) is False
+
+
+def test_quantities_read_an_article_before_a_measure_as_one():
+    assert quantities("I drink a bottle of wine a night.") == {(1.0, "bottle/day")}
+    assert (1.0, "kilogram") in quantities("I've lost a kilo.")
+    assert quantities("A week ago I had a lot.") == frozenset()
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        # contraries without a negation word: each side against the other said alone
+        ("Mild hearing loss, wears a hearing aid on the left.", "He's got perfect hearing, never needed an aid."),
+        ("Her periods stopped four months ago.", "My periods come every month, regular."),
+        ("Frightening childhood; was hit at home.", "I had a lovely childhood at home, really settled."),
+        ("He feels he is a failure as a father.", "I'm a good dad, whatever else I've done."),
+        ("She is managing only a few hours of work a day.", "Work's going fine, I'm doing full days."),
+        ("Allergic to codeine.", "I'm fine with codeine."),
+        ("Physiotherapy helped.", "The physio was a waste of time."),
+    ],
+)
+def test_contraries_of_hearing_menses_childhood_parenting_work_and_allergy(matcher, checkpoint, output):
+    assert matcher.entails(checkpoint, output) is False
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        # lay words for a record's: fumes for gas, a loo for a toilet, startled out of one's skin, not behind the wheel
+        ("He believes gas is being pumped into his flat through the vents.", "They're pushing fumes into my flat through the grilles."),
+        ("Spends her lunch hour hiding in a toilet cubicle.", "At lunch I hide in a loo with the door locked."),
+        ("Jumps at any loud bang.", "A car door slams and I'm out of my skin."),
+        ("He has not driven since the crash.", "My car's sat outside. I haven't been behind the wheel since."),
+        ("Worries that she is going mad.", "I keep thinking I'm losing my marbles."),
+    ],
+)
+def test_lay_words_for_fumes_toilets_startle_driving_and_going_mad(matcher, checkpoint, output):
+    assert matcher.entails(checkpoint, output) is True

@@ -316,6 +316,8 @@ class LanguageCues:
     rate_periods: Mapping[str, str] = field(default_factory=dict)
     age_markers: frozenset[str] = frozenset()
     age_persons: frozenset[str] = frozenset()
+    # measures and drinks that "a" or "an" before them counts as one ("a kilo", "a bottle of wine a night")
+    one_units: frozenset[str] = frozenset()
     # the patient as the object of a verb ("she referred me", "my dad hit me"): the verb is done to the patient
     first_person_objects: frozenset[str] = frozenset()
     # past cues of a time long gone ("as a child", "years ago"): a finding said only then is no present finding,
@@ -502,6 +504,7 @@ def load_cues() -> LanguageCues:
         ),
         rate_periods={w: period for period, words in amounts.get("rates", {}).items() for w in words},
         age_markers=frozenset(amounts.get("age_markers", ())),
+        one_units=frozenset(amounts.get("one_units", ())),
         age_persons=frozenset(amounts.get("age_persons", ())),
         first_person_objects=frozenset(raw.get("first_person_objects", ())),
         remote_past=tuple(
@@ -1273,6 +1276,10 @@ def _quantities(text: str, window: int) -> frozenset[tuple[float, str]]:
     while i < len(tokens):
         if tokens[i][0].isdigit():
             values.append((i, i + 1, float(tokens[i])))
+            i += 1
+            continue
+        if tokens[i] in ("a", "an") and i + 1 < len(tokens) and tokens[i + 1] in cues.one_units:
+            values.append((i, i + 1, 1.0))  # "a kilo", "a bottle of wine a night": one of the unit
             i += 1
             continue
         for phrase, k, value in number_words.get(tokens[i], ()):
