@@ -454,15 +454,11 @@ def rule_treatment_score(r: PlanReading) -> float:
 
 
 def hard_plan_cap(r: PlanReading) -> float:
-    """The caps no calibration may lift: 1 with an unsafe drug or a contraindicated drug or action (2 for an
-    over-treatment the rules cap at 2), 2 with a critical action missing, else 5."""
-    if r.unsafe_drugs:
-        return MIN_SCORE
-    if r.contraindicated:
-        return max(MIN_SCORE, min(r.contraindication_cap, 2.0))
-    if r.critical_missing:
-        return 2.0
-    return 5.0
+    """The caps no calibration may lift, the rules' own (:func:`safety_cap`): 1 with an unsafe drug or a
+    contraindicated drug or action (2 for an over-treatment the rules cap at 2), 2 with a critical action missing, 3
+    for a gap in first-line care and half a point less for each further gap down to 2, else 5 (stop 35: stop 34's
+    model left the gap caps out, and switched on it scored an incoherent plan above 3)."""
+    return safety_cap(r)
 
 
 def plan_features(r: PlanReading) -> dict[str, float]:
