@@ -61,6 +61,35 @@ EXCLUDED = ("held_out34", "held_out35")
 #: [0.648, 0.861], and keeps test_mentaleval and test_critical_actions passing. Both stay off until the rule recorded in
 #: PREREGISTERED is applied at integration.
 DECIDED = {"note": False, "plan": False}
+#: Pre-registered at stop 35 (written and committed alone, before held_out35 exists in this branch and before any
+#: judge has been run on it; to be applied ONCE, unchanged, at integration, with no refit and no change to the judge or
+#: to data/calibration.json after held_out35 is read). held_out35 is never fitted on (``EXCLUDED``).
+#: Measure: add held_out35 to benchmarks/judge_agreement.py's SPLITS; run
+#: ``.venv/bin/python benchmarks/judge_agreement.py --resamples 200`` with the shipped calibration.json (both models
+#: off: the rules), then with only the dimension's model "enabled": true in it (nothing else edited). Read the
+#: held_out35 and scripted rows. For each model separately (note = Qual., plan = App.), switch it on
+#: (DECIDED[kind] = True and "enabled": true in the committed calibration.json) if and only if ALL of:
+#:   1. its held_out35 QWK >= the rules' held_out35 QWK + ``min_qwk_gain`` (0.05) on its dimension;
+#:   2. its held_out35 MAE <= the rules' held_out35 MAE on its dimension;
+#:   3. its scripted-slice QWK >= the rules' scripted-slice QWK - ``max_scripted_loss`` (0.02) (the scripted
+#:      clinician's own notes and plans, which the leaderboard and the warm start rest on, may not get worse);
+#:   4. with it on, ``.venv/bin/python -m pytest tests/test_mentaleval.py tests/test_critical_actions.py
+#:      tests/test_note_precision.py tests/test_note_faults.py tests/test_agreement.py -q`` passes, apart from
+#:      test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_slices, which pins DECIDED and
+#:      'enabled' and is updated with the decision (every ladder rung, cap and floor kept).
+#: Otherwise it stays off. QWK and MAE are the point estimates printed (rounded to 3 places as printed); the intervals
+#: are reported, not used. Ties on 1 fail (strictly less than 0.05 gain stays off).
+PREREGISTERED = {
+    "slice": "held_out35",
+    "command": ".venv/bin/python benchmarks/judge_agreement.py --resamples 200",
+    "min_qwk_gain": 0.05,
+    "max_mae_increase": 0.0,
+    "max_scripted_loss": 0.02,
+    "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
+              "tests/test_note_faults.py", "tests/test_agreement.py"),
+    "note": "Qual.",
+    "plan": "App.",
+}
 #: the development slices fitted on (stop 35: every rated slice but ``EXCLUDED``; stop 31 fitted the first six)
 SLICES = ("tune", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33")
 ALPHA = 1.0
