@@ -1152,3 +1152,20 @@ def test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_
         assert set(raw[dim]["leave_one_slice_out"]) == set(raw[dim]["slices"])
     offline._calibrations.cache_clear()
     assert offline.calibration("plan") is None and offline.calibration("note") is None
+
+
+def test_a_relapse_drug_written_post_detox_is_not_started_while_drinking():
+    """held_out32's terse plans (plan-466, plan-478, plan-502: 'Post-detox acamprosate 666 mg tds', rated 5) were read
+    as acamprosate started while the patient still drinks and held at App 3; 'post-detox' is after the withdrawal."""
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.cases.audit import plan_follows_record, record_status
+
+    case = next(c for c in load_suite("handwritten").cases if record_status(c)["still_drinking"])
+
+    def flagged(plan):
+        return [f for f in plan_follows_record(case, plan) if "still drinks" in f.message]
+
+    assert flagged("Acamprosate 666 mg tds.")
+    for later in ("Post-detox acamprosate 666 mg tds.", "Following the detox, acamprosate 666 mg tds.",
+                  "After detoxification, acamprosate 666 mg tds."):
+        assert not flagged(later), later
