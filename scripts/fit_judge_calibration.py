@@ -2,7 +2,10 @@
 
 App. and Qual. are each ``clip(intercept + sum(w * x), 1, 5)`` over the judge's own readings
 (:func:`mentalhospital_env.rewards.mentaleval.offline.plan_features`, :func:`~rewards.mentaleval.offline.note_features`), then held
-under the hard caps (a contraindicated drug 1, a critical action missing 2, note-precision errors). The model is
+under the hard caps (a contraindicated drug 1, a critical action missing 2, note-precision errors); since stop 35 the note
+model is also followed by the rules' deductions and floors (``offline.note_after_fit``: a supervisor's faults, omissions,
+misfiled quotes, a checklist of denials; the usable-note and accurate-fragment floors; a keyword list keeps the rules'
+score), which it neither reads nor learns (its target is the rating with those points given back). The model is
 ridge regression on standardised features with every weight's sign fixed beforehand (``SIGNS``: a reading that
 should lower the score may only lower it), so that the calibration ladders stay monotone.
 
@@ -35,9 +38,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-#: slices never fitted on, by name: the newest held-out slices (held_out33 is read to decide whether the note model is
-#: enabled, held_out34 is being written blind at stop 34; pre-registered at stop 33)
-EXCLUDED = ("held_out33", "held_out34")
+#: slices never fitted on, by name: held_out34 (the slice the stop-35 note model was compared on) and held_out35 (written
+#: blind at stop 35 by a consultant who read no code; the slice PREREGISTERED decides on). held_out33 is development
+#: data since stop 35 and fitted on.
+EXCLUDED = ("held_out34", "held_out35")
 #: the pre-registered decision (stop 33: 'enable the note model ONLY IF it beats the rules' Qual on held_out33 and on
 #: held_out34'), taken at stop 34 with benchmarks/judge_agreement.py --resamples 200 on the fitted and the rules' judge.
 #: The note model met that condition: Qual QWK fitted 0.460 vs rules 0.201 on held_out33, 0.450 vs 0.383 on held_out34.
@@ -47,9 +51,48 @@ EXCLUDED = ("held_out33", "held_out34")
 #: a good chart's note 3.94, under the 4 a good chart keeps (tests/test_mentaleval.py). In-sample it also scores lower
 #: than the rules on the 'scripted' slice (0.465 vs 0.829). App. lost on both slices (0.712 vs 0.782, 0.735 vs 0.775)
 #: and is off.
+#: Stop 35: the note model now leaves the rules' deductions, caps and floors to the rules (offline.note_after_fit; its
+#: features no longer include what is charged after it, and it is fitted to the rating with those points given back),
+#: so switched on it keeps every ladder rung and floor (tests/test_mentaleval.py passes with it on). Refitted on every
+#: development slice (held_out33 too), it scores Qual QWK 0.404 [0.164, 0.649] on held_out34, which it never read,
+#: against the rules' 0.383 [0.205, 0.579]; the scripted slice 0.829, as the rules. The plan model, refitted the same
+#: way and now held to all the rules' caps (offline.hard_plan_cap is safety_cap: stop 34's left out the gap caps, and
+#: switched on it broke four plan-cap tests), scores App 0.781 [0.647, 0.864] on held_out34 against the rules' 0.797
+#: [0.671, 0.881] (the rules since the MAOI-with-SSRI contraindication of stop 35), and keeps test_mentaleval and
+#: test_critical_actions passing. Both stay off until the rule recorded in
+#: PREREGISTERED is applied at integration.
 DECIDED = {"note": False, "plan": False}
-#: the development slices fitted on (stop 34: every rated slice but ``EXCLUDED``; stop 31 fitted the first six)
-SLICES = ("tune", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32")
+#: Pre-registered at stop 35 (written and committed alone, before held_out35 exists in this branch and before any
+#: judge has been run on it; to be applied ONCE, unchanged, at integration, with no refit and no change to the judge or
+#: to data/calibration.json after held_out35 is read). held_out35 is never fitted on (``EXCLUDED``).
+#: Measure: add held_out35 to benchmarks/judge_agreement.py's SPLITS; run
+#: ``.venv/bin/python benchmarks/judge_agreement.py --resamples 200`` with the shipped calibration.json (both models
+#: off: the rules), then with only the dimension's model "enabled": true in it (nothing else edited). Read the
+#: held_out35 and scripted rows. For each model separately (note = Qual., plan = App.), switch it on
+#: (DECIDED[kind] = True and "enabled": true in the committed calibration.json) if and only if ALL of:
+#:   1. its held_out35 QWK >= the rules' held_out35 QWK + ``min_qwk_gain`` (0.05) on its dimension;
+#:   2. its held_out35 MAE <= the rules' held_out35 MAE on its dimension;
+#:   3. its scripted-slice QWK >= the rules' scripted-slice QWK - ``max_scripted_loss`` (0.02) (the scripted
+#:      clinician's own notes and plans, which the leaderboard and the warm start rest on, may not get worse);
+#:   4. with it on, ``.venv/bin/python -m pytest tests/test_mentaleval.py tests/test_critical_actions.py
+#:      tests/test_note_precision.py tests/test_note_faults.py tests/test_agreement.py -q`` passes, apart from
+#:      test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_slices, which pins DECIDED and
+#:      'enabled' and is updated with the decision (every ladder rung, cap and floor kept).
+#: Otherwise it stays off. QWK and MAE are the point estimates printed (rounded to 3 places as printed); the intervals
+#: are reported, not used. On 1, a gain of exactly 0.05 passes and anything less stays off.
+PREREGISTERED = {
+    "slice": "held_out35",
+    "command": ".venv/bin/python benchmarks/judge_agreement.py --resamples 200",
+    "min_qwk_gain": 0.05,
+    "max_mae_increase": 0.0,
+    "max_scripted_loss": 0.02,
+    "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
+              "tests/test_note_faults.py", "tests/test_agreement.py"),
+    "note": "Qual.",
+    "plan": "App.",
+}
+#: the development slices fitted on (stop 35: every rated slice but ``EXCLUDED``; stop 31 fitted the first six)
+SLICES = ("tune", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33")
 ALPHA = 1.0
 SIGNS = {
     "plan": {
@@ -58,8 +101,7 @@ SIGNS = {
     },
     "note": {
         "rule_score": 1, "structure": 1, "prose": 1, "error_points": -1, "serious_errors": -1,
-        "unsupported_share": -1, "empty_quotes": -1, "omitted": -1, "omitted_serious": -1, "misfiled_quotes": -1,
-        "checklist_denials": -1, "fault_points": -1, "misleading": -1, "usable": 1,
+        "unsupported_share": -1, "misleading": -1, "usable": 1,
     },
 }
 OUT = ROOT / "rewards" / "mentaleval" / "data" / "calibration.json"
@@ -88,8 +130,13 @@ def rows_and_features():
                     feats, cap = offline.note_features(reading), 1.0
                 else:
                     feats, cap = offline.note_features(reading), offline.note_precision_cap(reading)
-            out[row["kind"]].append({"id": row["id"], "split": row["split"], "rating": float(row["rating"]),
-                                     "features": feats, "cap": cap})
+            item = {"id": row["id"], "split": row["split"], "rating": float(row["rating"]), "features": feats, "cap": cap}
+            if row["kind"] == "note" and (reading.sections or reading.prose_sentences or reading.claims):
+                # stop 35: what the judge applies after the note model (offline.note_after_fit) is not the model's to
+                # learn: it is fitted to the rating with those points given back
+                item["after"] = lambda fitted, reading=reading: offline.note_after_fit(fitted, reading)
+                item["target"] = item["rating"] + offline.note_deductions(reading)
+            out[row["kind"]].append(item)
         return out
     finally:
         offline.CALIBRATION_PATH = saved
@@ -102,7 +149,7 @@ def fit(items, signs):
 
     names = list(signs)
     X = np.array([[it["features"][n] * signs[n] for n in names] for it in items])
-    y = np.array([it["rating"] for it in items])
+    y = np.array([it.get("target", it["rating"]) for it in items])
     mu, sd = X.mean(axis=0), X.std(axis=0)
     sd[sd == 0] = 1.0
     model = Ridge(alpha=ALPHA, positive=True).fit((X - mu) / sd, y)
@@ -112,8 +159,10 @@ def fit(items, signs):
 
 
 def predict(intercept, weights, it):
-    raw = intercept + sum(w * it["features"][n] for n, w in weights.items())
-    return min(float(np.clip(raw, 1.0, 5.0)), it["cap"])
+    raw = float(np.clip(intercept + sum(w * it["features"][n] for n, w in weights.items()), 1.0, 5.0))
+    if "after" in it:
+        return it["after"](raw)
+    return min(raw, it["cap"])
 
 
 def qwk(ref, pred):
@@ -130,8 +179,9 @@ def main() -> None:
     args = parser.parse_args()
     data = rows_and_features()
     result = {"_about": "Fitted by scripts/fit_judge_calibration.py (see its docstring): App. ('plan') and Qual. "
-                        "('note') as clip(intercept + sum(weights * features), 1, 5) within the hard caps; a model is "
-                        "used only where 'enabled' (it beat the hand-set rules on most left-out slices)."}
+                        "('note') as clip(intercept + sum(weights * features), 1, 5) within the hard caps (the note model then "
+                        "less the rules' deductions and within their floors: offline.note_after_fit); a model is used "
+                        "only where 'enabled', as the script's PREREGISTERED rule decides on held_out35."}
     for kind, signs in SIGNS.items():
         items = data[kind]
         print(f"\n{'App.' if kind == 'plan' else 'Qual.'}: leave-one-slice-out QWK (n, rules -> fitted, MAE rules -> fitted)")

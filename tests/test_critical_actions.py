@@ -113,6 +113,21 @@ def test_contraindications_found(ca, profile, plan, action):
     assert action in {c.action for c in ca.check(_profile(**profile), plan).contraindicated}
 
 
+def test_an_maoi_with_a_serotonergic_antidepressant_is_contraindicated_unless_washed_out(ca):
+    """held_out33's plan-530 (dysthymia): sertraline and tranylcypromine started together 'for a faster response' scored
+    App 3.2; the combination risks fatal serotonin syndrome (hand 1). A switch after a washout, or an MAOI with SSRIs
+    to be avoided, is no such combination."""
+    dysthymia = _profile(codes=("F34.1",))
+    for bad in ("Start sertraline 50 mg daily and tranylcypromine 10 mg twice daily together for a faster response.",
+                "Start phenelzine 15 mg and continue citalopram 20 mg."):
+        assert "serotonergic_antidepressant" in {c.action for c in ca.check(dysthymia, bad).contraindicated}, bad
+    for safe in ("Switch from sertraline to phenelzine after a washout of two weeks.",
+                 "Stop fluoxetine and start phenelzine after a five-week washout.",
+                 "Phenelzine 15 mg three times daily; avoid SSRIs and tyramine-rich foods.",
+                 "Sertraline 50 mg daily and CBT. Avoid MAOIs."):
+        assert "serotonergic_antidepressant" not in {c.action for c in ca.check(dysthymia, safe).contraindicated}, safe
+
+
 def test_antidepressant_with_an_antimanic_agent_is_not_monotherapy(ca):
     check = ca.check(_profile(codes=("F31.4",)), "Quetiapine 50 mg at night, with sertraline added later if needed.")
     assert "antidepressant" not in {c.action for c in check.contraindicated}

@@ -1091,11 +1091,48 @@ def test_a_calibration_weight_against_its_fixed_sign_is_refused(tmp_path, monkey
         offline._calibrations.cache_clear()
 
 
+def test_the_fitted_note_model_keeps_the_rules_floors_and_the_main_risk_rung(tmp_path, monkeypatch):
+    """Stop 35 (issue 15): the note model switched on keeps what broke it at stop 34: the rules' deductions and floors
+    apply after the fit (offline.note_after_fit), so a usable structured note keeps 2, an accurate keyword list 2 and
+    a wrong one less, a checklist of denials still costs, and the main risk left out costs a full point."""
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.rewards.mentaleval.ladders import check_judge, exemplary_chart, note_faults_ladder
+    from mentalhospital_env.rewards.mentaleval.note_faults import NoteFault
+
+    offline = _enabled_calibration(tmp_path, monkeypatch, plan={"enabled": False})
+    try:
+        assert offline.calibration("note") is not None and offline.calibration("plan") is None
+        poor = _faulted_note()
+        assert offline.note_usable(poor) and offline.note_quality_score(poor) == 2.0
+        invented = _faulted_note(faults=poor.faults + (NoteFault("diagnosis_unsupported", "assessment", "x"),))
+        assert offline.note_quality_score(invented) < 2.0
+        keywords = _faulted_note(core_sections=(), sections=(), mse_domains=(), risk_topics=(), prose_sentences=0, claims=3, faults=(), omitted=())
+        wrong = replace(keywords, claim_errors=1)
+        assert offline.note_quality_score(keywords) == 2.0 and offline.note_quality_score(wrong) < 2.0
+        full = replace(poor, faults=(), omitted=())
+        assert offline.note_quality_score(replace(full, checklist_denials=("a", "b", "c", "d", "e"))) < offline.note_quality_score(full)
+        case = load_suite("handwritten")["hw-040"]
+        (check,) = check_judge(OfflineJudge(), case, [note_faults_ladder(case, exemplary_chart(case))])
+        assert check.monotone and check.scores[-1] <= check.scores[-2] - 1.0, check.scores
+    finally:
+        offline._calibrations.cache_clear()
+
+
+def test_a_note_model_that_weighs_what_the_rules_charge_after_the_fit_is_refused(tmp_path, monkeypatch):
+    offline = _enabled_calibration(tmp_path, monkeypatch, note={"weights": {"prose": 1.0, "fault_points": -0.3},
+                                                                "signs": {"prose": 1, "fault_points": -1}})
+    try:
+        with pytest.raises(ValueError, match="fault_points"):
+            offline.calibration("note")
+    finally:
+        offline._calibrations.cache_clear()
+
+
 def test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_slices():
-    """Pre-registered at stop 33: the stop-34 refit reads every development slice and never held_out33 or held_out34
-    (by name); whether each model is used was decided on those two slices and on the ladders: the note model beat
-    the rules on both slices but breaks the note ladders and floors, the plan model lost; both are off (the script's
-    DECIDED, the file's 'enabled' and the judge agree)."""
+    """Pre-registered at stop 34: the stop-35 refit reads every development slice (held_out33 too) and never
+    held_out34 or held_out35 (by name); whether each model is used is decided at integration by the rule the script
+    records (PREREGISTERED, on held_out35); until then both are off (the script's DECIDED, the file's 'enabled' and
+    the judge agree)."""
     import importlib.util
     import json
     from pathlib import Path
@@ -1106,14 +1143,31 @@ def test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_
     spec = importlib.util.spec_from_file_location("fit_judge_calibration", root / "scripts" / "fit_judge_calibration.py")
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
-    assert {"held_out33", "held_out34"} <= set(script.EXCLUDED)
+    assert {"held_out34", "held_out35"} <= set(script.EXCLUDED) and "held_out33" in script.SLICES
     assert not set(script.SLICES) & set(script.EXCLUDED)
     raw = json.loads(offline.CALIBRATION_PATH.read_text("utf-8"))
     assert script.DECIDED == {"note": False, "plan": False}
     for dim in ("plan", "note"):
         assert raw[dim]["enabled"] is script.DECIDED[dim]
-        assert raw[dim]["slices"] == list(script.SLICES) and "held_out32" in raw[dim]["slices"]
-        assert not set(raw[dim]["slices"]) & {"held_out33", "held_out34"}
+        assert raw[dim]["slices"] == list(script.SLICES) and "held_out33" in raw[dim]["slices"]
+        assert not set(raw[dim]["slices"]) & {"held_out34", "held_out35"}
         assert set(raw[dim]["leave_one_slice_out"]) == set(raw[dim]["slices"])
     offline._calibrations.cache_clear()
     assert offline.calibration("plan") is None and offline.calibration("note") is None
+
+
+def test_a_relapse_drug_written_post_detox_is_not_started_while_drinking():
+    """held_out32's terse plans (plan-466, plan-478, plan-502: 'Post-detox acamprosate 666 mg tds', rated 5) were read
+    as acamprosate started while the patient still drinks and held at App 3; 'post-detox' is after the withdrawal."""
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.cases.audit import plan_follows_record, record_status
+
+    case = next(c for c in load_suite("handwritten").cases if record_status(c)["still_drinking"])
+
+    def flagged(plan):
+        return [f for f in plan_follows_record(case, plan) if "still drinks" in f.message]
+
+    assert flagged("Acamprosate 666 mg tds.")
+    for later in ("Post-detox acamprosate 666 mg tds.", "Following the detox, acamprosate 666 mg tds.",
+                  "After detoxification, acamprosate 666 mg tds."):
+        assert not flagged(later), later

@@ -50,9 +50,10 @@ reads "x, full credit at t"):
 A fitted calibration (``data/calibration.json``, ``scripts/fit_judge_calibration.py``) may replace App.'s and Qual.'s
 hand-set combination: a sign-constrained linear model over :func:`plan_features` and :func:`note_features` (the
 readings above and the rules' own score), within the hard caps (:func:`hard_plan_cap`, :func:`note_precision_cap`).
-It is used only where the file marks it ``enabled``; both are off. At stop 34 Qual.'s, refitted without the slices
-``held_out33`` and ``held_out34``, beat the rules' Qual. on both (QWK 0.460 vs 0.201, 0.450 vs 0.383), the condition
-pre-registered at stop 33, but it breaks the note ladders and floors (``DECIDED`` in the fitting script); App.'s lost.
+Qual.'s model is followed by the rules' deductions and floors (:func:`note_after_fit`), so that it keeps every note
+ladder rung and floor the rules keep (stop 34's model, without them, broke four). It is used only where the file marks
+it ``enabled``; both are off until the rule pre-registered in the fitting script (``PREREGISTERED``) is applied to the
+slice ``held_out35``.
 """
 
 from __future__ import annotations
@@ -122,6 +123,9 @@ def _calibrations() -> dict[str, Calibration]:
             for name, w in model["weights"].items():
                 if w * model["signs"][name] < 0:
                     raise ValueError(f"{CALIBRATION_PATH}: {dim}.{name} weight {w} against its sign")
+            if dim == "note" and set(model["weights"]) & set(NOTE_AFTER_FIT):
+                raise ValueError(f"{CALIBRATION_PATH}: note weighs {sorted(set(model['weights']) & set(NOTE_AFTER_FIT))}, "
+                                 "which the judge applies after the fit (note_after_fit)")
             out[dim] = Calibration(float(model["intercept"]), dict(model["weights"]))
     return out
 
@@ -236,15 +240,31 @@ def note_quality_score(r: NoteReading) -> float:
     model = calibration("note")
     if model is None:
         return rule_note_quality_score(r)
-    return round(max(MIN_SCORE, min(model.predict(note_features(r)), note_precision_cap(r))), 3)
+    return note_after_fit(model.predict(note_features(r)), r)
 
 
-def rule_note_quality_score(r: NoteReading) -> float:
-    """Qual. by the hand-set terms, caps and floors above (the calibration's ``rule_score`` feature)."""
-    if not r.sections and not r.prose_sentences and not r.claims:
-        return MIN_SCORE
+#: readings the rules charge after the fitted note model (:func:`note_deductions`), never fitted: a note model may not
+#: weigh them itself (it would charge them twice)
+NOTE_AFTER_FIT = ("empty_quotes", "omitted", "omitted_serious", "misfiled_quotes", "checklist_denials", "fault_points")
+
+
+def note_after_fit(fitted: float, r: NoteReading) -> float:
+    """The fitted Qual. held to the rules' hard limits, in the rules' order (stop 35, issue 15): capped by
+    :func:`note_precision_cap`, less the rules' deductions (:func:`note_deductions`: the main risk left out costs its
+    full point, a checklist of denials and misfiled quotes their points, whatever the model weighs), then the rules'
+    floors (a usable note, an accurate fragment). A keyword list (no heading, no prose) has nothing for the model to
+    read and keeps the rules' score (2 when accurate, 1 when not). The model therefore scores only what the rules leave
+    to judgement (structure, prose, claims the encounter does not support), and every note ladder rung and floor the
+    rules keep, the fitted judge keeps."""
+    if not r.sections and not r.prose_sentences:
+        return rule_note_quality_score(r)
+    return _note_floors(max(MIN_SCORE, min(fitted, note_precision_cap(r)) - note_deductions(r)), r)
+
+
+def note_deductions(r: NoteReading) -> float:
+    """What the rules take off a note's structure score after the precision cap: quoted non-answers, what the patient
+    said that the note leaves out, misfiled quotes, a checklist of irrelevant denials, a supervisor's faults."""
     limits = load_cues().limits
-    raw = note_structure(r) / limits["note_full_credit"] - limits["note_error_weight"] * note_error_points(r)
     # a heading filled with a quoted non-answer ("Impact: \"Hard to say.\"") is marked down even in a full note
     empty = limits["note_empty_quote_points"] * r.empty_quotes
     # what the patient told the doctor and the note leaves out (a few may be minor; risk and psychosis never are)
@@ -261,13 +281,25 @@ def rule_note_quality_score(r: NoteReading) -> float:
     )
     # what a supervisor faults in the note's own text (garbled or third-person quotes, no chief complaint, another
     # section's text under a heading, a diagnosis made before its duration, the record's main risk left out)
-    faults = fault_points(r.faults)
-    score = max(MIN_SCORE, min(_scale(raw), note_precision_cap(r)) - empty - missing - misfiled - checklist - faults)
+    return empty + missing + misfiled + checklist + fault_points(r.faults)
+
+
+def _note_floors(score: float, r: NoteReading) -> float:
+    limits = load_cues().limits
     if note_usable(r):
         score = max(score, float(limits.get("note_usable_floor", MIN_SCORE)))
     elif note_accurate_fragment(r):
         score = max(score, float(limits.get("note_fragment_floor", MIN_SCORE)))
     return round(score, 3)
+
+
+def rule_note_quality_score(r: NoteReading) -> float:
+    """Qual. by the hand-set terms, caps and floors above (the calibration's ``rule_score`` feature)."""
+    if not r.sections and not r.prose_sentences and not r.claims:
+        return MIN_SCORE
+    limits = load_cues().limits
+    raw = note_structure(r) / limits["note_full_credit"] - limits["note_error_weight"] * note_error_points(r)
+    return _note_floors(max(MIN_SCORE, min(_scale(raw), note_precision_cap(r)) - note_deductions(r)), r)
 
 
 def note_accurate_fragment(r: NoteReading) -> bool:
@@ -422,15 +454,11 @@ def rule_treatment_score(r: PlanReading) -> float:
 
 
 def hard_plan_cap(r: PlanReading) -> float:
-    """The caps no calibration may lift: 1 with an unsafe drug or a contraindicated drug or action (2 for an
-    over-treatment the rules cap at 2), 2 with a critical action missing, else 5."""
-    if r.unsafe_drugs:
-        return MIN_SCORE
-    if r.contraindicated:
-        return max(MIN_SCORE, min(r.contraindication_cap, 2.0))
-    if r.critical_missing:
-        return 2.0
-    return 5.0
+    """The caps no calibration may lift, the rules' own (:func:`safety_cap`): 1 with an unsafe drug or a
+    contraindicated drug or action (2 for an over-treatment the rules cap at 2), 2 with a critical action missing, 3
+    for a gap in first-line care and half a point less for each further gap down to 2, else 5 (stop 35: stop 34's
+    model left the gap caps out, and switched on it scored an incoherent plan above 3)."""
+    return safety_cap(r)
 
 
 def plan_features(r: PlanReading) -> dict[str, float]:
