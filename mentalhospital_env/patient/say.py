@@ -405,7 +405,7 @@ def _course_numbers() -> dict[str, float]:
 
 @lru_cache(maxsize=1)
 def _course_rules() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, Any]]:
-    spec = load_phrases()["insight_course"]
+    spec = _data("recall.json")["insight_course"]
     said = re.compile("|".join(f"(?:{p})" for p in spec["patterns"]), re.IGNORECASE)
     before = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in spec["not_before"]) + r")\b[\w\s,'-]{0,25}$", re.IGNORECASE)
     return said, before, spec
@@ -415,7 +415,7 @@ _LONG_COURSE: dict[str, bool] = {}
 
 
 def long_standing(case: Case) -> bool:
-    """Whether the record gives the problem a long course (``phrases.json`` ``insight_course``): the present
+    """Whether the record gives the problem a long course (``recall.json`` ``insight_course``): the present
     illness's timeline spans at least ``min_years`` or began at an age, the history says so in words
     ("lifelong", "since childhood", "for about ten years", a third episode) where the words before are not a
     part of life that lasted ("married for 32 years"), or a category of the record is lifelong by nature.
