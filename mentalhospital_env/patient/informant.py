@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from mentalhospital_env.cases import Case
 
+from .reading import _read_data
 from .understanding import load_taxonomy
 
 CHILD_AGE = 13
@@ -128,6 +130,7 @@ class Informant:
             text = re.sub(rf"\b{re.escape(self.name)}\b", "I", text)
         mine = {"female": "her", "male": "his"}.get(self.sex or "", "their")
         text = self._relatives(text)
+        text = self._self_pronouns(text)
         text = self._passive_lead(text)
         if self.relation in ("mother", "father", "grandmother", "grandfather"):
             # "Me brought him in": the informant named as a subject is "I"
@@ -229,6 +232,44 @@ class Informant:
 
         return re.sub(r"((?:^|(?<=[.!?])\s+))([A-Z][a-z]+)\b(?= (?:at|by|in|for|to|from|with|on|aged|when)\b)", fix, text)
 
+    def _self_pronouns(self, text: str) -> str:
+        """The informant named by a pronoun in a record sentence ("who came with his mother. His school have
+        written to her because ...") as the informant says it: "His school have written to me because ...".
+        Only when the informant and the child differ in sex (so "her" cannot be the child) and the sentence
+        names nobody else of the informant's sex before the pronoun (``taxonomy.json`` ``informant_self``)."""
+        rules = _self_rules()
+        own_sex = rules["sex"].get(self.relation)
+        if own_sex is None or self.sex not in ("female", "male") or self.sex == own_sex:
+            return text
+        subject, obj, poss, refl = ("she", "her", "her", "herself") if own_sex == "female" else ("he", "him", "his", "himself")
+        others = rules["others"][own_sex] - {subject}
+        object_after = rules["object_after"]
+        out = []
+        for sentence in re.split(r"(?<=[.!?])\s+", text):
+            words = re.findall(r"[A-Za-z']+", sentence.lower())
+            first = next((i for i, w in enumerate(words) if w in (subject, obj, poss, refl)), None)
+            if first is None or any(w in others for w in words[:first]) or re.search(r"\b[A-Z][a-z]+ (?:and|or) I\b", sentence):
+                out.append(sentence)
+                continue
+
+            def fix(m: re.Match) -> str:
+                word, low = m.group(0), m.group(0).lower()
+                after = re.match(r"\s*([A-Za-z']+|[.,;:!?]|$)", sentence[m.end():])
+                nxt = after.group(1).lower() if after else ""
+                if low == refl:
+                    said = "myself"
+                elif low == subject:
+                    said = "I"
+                elif low == obj and (own_sex == "male" or not nxt or not nxt[0].isalpha() or nxt in object_after):
+                    said = "me"
+                else:
+                    said = "my"
+                return said if said == "I" or word[0].islower() else said.capitalize()
+
+            pattern = rf"\b(?:{subject}|{obj}|{poss}|{refl})\b" if own_sex == "male" else rf"\b(?:{subject}|{obj}|{refl})\b"
+            out.append(re.sub(pattern, fix, sentence, flags=re.IGNORECASE))
+        return _first_person_verbs(" ".join(out))
+
     def _relatives(self, text: str) -> str:
         """A record's bare relative at the start of a sentence ("Father was a fussy eater") as the
         informant says it: "I" for themself, else the patient's ("Her father was ...")."""
@@ -242,6 +283,16 @@ class Informant:
             return f"{mine} {word.lower()}"
 
         return _VERBLESS_AFTER.sub(r"\1 is ", re.sub(_BARE_RELATIVE, fix, text))
+
+
+@lru_cache(maxsize=1)
+def _self_rules() -> dict:
+    raw = _read_data("taxonomy.json")["informant_self"]
+    return {
+        "sex": dict(raw["sex"]),
+        "others": {k: frozenset(v) for k, v in raw["others"].items()},
+        "object_after": frozenset(raw["object_after"]),
+    }
 
 
 _POSSESSIVE = {"female": "Her", "male": "His"}

@@ -11,11 +11,12 @@ from __future__ import annotations
 import math
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 
-from mentalhospital_env.knowledge.language import clauses, memo_size, stem, stems, tokenize
+from mentalhospital_env.knowledge.language import clauses, memo_size, stem, stems, stems_of, tokenize
 from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
-from .reading import _holds, _unit, concept_topics, load_memory_cues
+from .reading import _holds, _read_data, _unit, concept_topics, load_memory_cues
 from .understanding import asked_part, load_taxonomy, understand
 
 # --------------------------------------------------------------------------------------------------
@@ -185,6 +186,18 @@ def read_question(utterance: str, lexicon: Lexicon | None = None) -> Question:
     return question
 
 
+@lru_cache(maxsize=1)
+def _named_only() -> tuple[frozenset[str], frozenset[str]]:
+    """The concepts a person's name can stand for, and the stems of the words that only name a person of
+    the household (``data/taxonomy.json`` ``named_only``, with every word of ``relatives``)."""
+    raw = _read_data("taxonomy.json")
+    spec = raw.get("named_only", {})
+    words = set(spec.get("words", ()))
+    for names in raw.get("relatives", {}).values():
+        words.update(w for name in names for w in name.split())
+    return frozenset(spec.get("concepts", ())), frozenset(s for w in words for s in stems_of(w))
+
+
 _INTERVIEW_BUSINESS = frozenset({"greeting", "closing", "other"})
 
 
@@ -203,7 +216,15 @@ def _read_question(utterance: str, lex: Lexicon) -> Question:
     # to one ("What day is it today?")
     business = bool(understood.topics) and all(t in _INTERVIEW_BUSINESS for t in understood.topics)
     concepts: list[str] = [] if business else list(question_bank(lex).asked(utterance, frozenset(understood.topics)))
+    named, person_words = _named_only()
+    said = stems_of(asking) if any(m.concept_id in named for m in mentions) else ()
     for m in mentions:
+        if m.concept_id in named and said and set(said[m.start:m.end]) <= person_words and any(
+            o.concept_id not in named for o in mentions
+        ):
+            # "Does the missus moan about your snoring?": the wife is who moans, not a question about the
+            # household (taxonomy.json named_only)
+            continue
         if m.concept_id not in concepts:
             concepts.append(m.concept_id)
     topics = [t for t in understood.topics if t not in ("greeting", "closing")]

@@ -383,10 +383,73 @@ def lay_renderer(lexicon: Lexicon | None = None) -> LayRenderer:
 # --------------------------------------------------------------------------------------------------
 
 
+def _years(span: str | None) -> float:
+    """How many years a timeline span says ("about ten years" 10, "eighteen months" 1.5; 0 when none)."""
+    if not span:
+        return 0.0
+    words = _course_numbers()
+    m = re.search(r"(\d+(?:\.\d+)?|[a-z]+)(?:\s+and\s+a\s+half)?\s+(year|month)s?\b", span.lower())
+    if m is None:
+        return 0.0
+    n = float(m.group(1)) if m.group(1)[0].isdigit() else words.get(m.group(1), 0.0)
+    n += 0.5 if "and a half" in m.group(0) else 0.0
+    return n if m.group(2) == "year" else n / 12
+
+
+@lru_cache(maxsize=1)
+def _course_numbers() -> dict[str, float]:
+    return {w: float(i) for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split())} | {"a": 1.0, "an": 1.0, "thirty": 30.0, "forty": 40.0}
+
+
+@lru_cache(maxsize=1)
+def _course_rules() -> tuple[re.Pattern[str], re.Pattern[str], dict[str, Any]]:
+    spec = _data("recall.json")["insight_course"]
+    said = re.compile("|".join(f"(?:{p})" for p in spec["patterns"]), re.IGNORECASE)
+    before = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in spec["not_before"]) + r")\b[\w\s,'-]{0,25}$", re.IGNORECASE)
+    return said, before, spec
+
+
+_LONG_COURSE: dict[str, bool] = {}
+
+
+def long_standing(case: Case) -> bool:
+    """Whether the record gives the problem a long course (``recall.json`` ``insight_course``): the present
+    illness's timeline spans at least ``min_years`` or began at an age, the history says so in words
+    ("lifelong", "since childhood", "for about ten years", a third episode) where the words before are not a
+    part of life that lasted ("married for 32 years"), or a category of the record is lifelong by nature.
+    Read once per case."""
+    key = f"{case.case_id}:{id(case)}"
+    hit = _LONG_COURSE.get(key)
+    if hit is not None:
+        return hit
+    from .timeline import timeline
+
+    said, before, spec = _course_rules()
+    ehr = case.ehr
+    line = timeline(ehr.history_of_present_illness or "")
+    long = bool(line.onset_age) or max(_years(line.duration), _years(line.onset_ago)) >= spec["min_years"]
+    if not long and case.diagnosis is not None:
+        long = bool(set(case.diagnosis.categories) & set(spec["categories"]))
+    if not long:
+        for section in spec["sections"]:
+            text = getattr(ehr, section, None) or ""
+            if not isinstance(text, str):
+                continue
+            if any(not before.search(text[: m.start()]) for m in said.finditer(text)):
+                long = True
+                break
+    if len(_LONG_COURSE) > 4096:
+        _LONG_COURSE.clear()
+    _LONG_COURSE[key] = long
+    return long
+
+
 class Voice:
     """The persona's own few variants of each phrase bank, drawn once under its seed."""
 
-    def __init__(self, persona: PersonaProfile, rng: random.Random):
+    def __init__(self, persona: PersonaProfile, rng: random.Random, long_course: bool = False):
         phrases = load_phrases()
         picks = phrases["pick"]
         self.banks: dict[str, tuple[str, ...]] = {}
@@ -396,7 +459,9 @@ class Voice:
         self.refusals = {
             kind: tuple(rng.sample(v, min(2, len(v)))) for kind, v in phrases["refusals"].items()
         }
-        self.insight = tuple(phrases["insight"].get(persona.insight, phrases["insight"]["partial"]))
+        # a problem of many years is no "rough patch" (phrases.json insight_long)
+        views = phrases["insight_long"] if long_course else phrases["insight"]
+        self.insight = tuple(views.get(persona.insight, views["partial"]))
         self.traits = {t: phrases["traits"][t] for t in persona.traits if t in phrases["traits"]}
         for trait in sorted(self.traits):
             # a trait's own banks replace the persona's: few words ("impoverished"), a dialect ("northern")
@@ -461,7 +526,7 @@ class Speaker:
     def reset(self) -> None:
         # the voice is the person's own: fixed per case (so the same patient sounds the same in every
         # encounter); the encounter seed only varies which of its phrases come up in each reply
-        self.voice = Voice(self.persona, random.Random(stable_seed("voice", self.case.case_id)))
+        self.voice = Voice(self.persona, random.Random(stable_seed("voice", self.case.case_id)), long_standing(self.case))
         self._told = set()
 
     # -- wording -----------------------------------------------------------------------------------
