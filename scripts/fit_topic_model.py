@@ -71,17 +71,18 @@ FRESH = ("heldout35", "held_out35")
 OUT = ROOT / "mentalhospital_env" / "patient" / "data" / "topic_model.json"
 #: fixed at stop 30 before any figure of heldout29 or heldout24 was seen with the model, and left unchanged at stop 31
 #: before any per-set figure of the seven-set leave-one-set-out was printed: an independent reader (no cue features, so
-#: it does not learn to echo cues fitted to its own training sets), adds at 0.7. Re-chosen at stop 35, before stop 35's
-#: fresh set was written or read, as the best mean of the eleven-set leave-one-set-out over a grid (C 1, 2, 4, 8, 16;
-#: add 0.3-0.7; veto 0.02, 0.05, 0.1; confirm 0.3, 0.5): C 4, veto under 0.1 where another topic is confirmed at
-#: 0.3, mean 0.886 against 0.880 for stop 30's C 1 / 0.05 / 0.5 (heldout31 0.820 vs 0.794, heldout32 0.710 vs 0.694,
-#: heldout34 0.706 vs 0.697). The whole grid lies within 0.886 +- 0.006 from C 2 up: the reader's features, not its
-#: settings, hold it near 0.7 on the newest sets.
-C = 4.0
+#: it does not learn to echo cues fitted to its own training sets), moderate regularisation, adds at 0.7, drops under
+#: 0.05. Stop 35 tried settings re-chosen by the best leave-one-set-out mean over a grid (C 4, veto under 0.1 where
+#: another topic is confirmed at 0.3: mean 0.886 against 0.880, chosen before heldout35 existed). On heldout35 they read
+#: 0.686 against 0.668 for these, but the patient exam (benchmarks/patient_exam.py, graded apart from the patient) lost
+#: seven replies with them: "Has it affected your work?" answered "No. I don't spend everything on it." (dev-0002,
+#: dev-0038, dev-0049: a money topic added), "When did you have your last drink?" answered with how much (dev-0024).
+#: The exam reads what the patient says, so these stay.
+C = 1.0
 CUE_FEATURES = False
 ADD_ABOVE = 0.7
-VETO_BELOW = 0.1
-CONFIRM_ABOVE = 0.3
+VETO_BELOW = 0.05
+CONFIRM_ABOVE = 0.5
 #: weights smaller than this are dropped (in the estimate too, so that it measures the shipped form): the file
 #: stays small enough to read and review
 PRUNE = 0.1
