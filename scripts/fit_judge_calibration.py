@@ -61,6 +61,11 @@ EXCLUDED = ("held_out34", "held_out35")
 #: [0.671, 0.881] (the rules since the MAOI-with-SSRI contraindication of stop 35), and keeps test_mentaleval and
 #: test_critical_actions passing. Both stay off until the rule recorded in
 #: PREREGISTERED is applied at integration.
+#: Applied once at stop 35's integration, unchanged, no refit (benchmarks/judge_agreement.py --resamples 200 on the
+#: merged build): the note model reads Qual QWK 0.184 [-0.055, 0.443] on held_out35 against the rules' 0.172 [-0.007,
+#: 0.390] (MAE 1.251 vs 1.485; scripted 0.829 vs 0.829): a gain of 0.012, under the 0.05 asked, so it stays off. The
+#: plan model reads App 0.700 [0.510, 0.815] against the rules' 0.741 [0.565, 0.857] (MAE 0.762 vs 0.702; scripted 0.661
+#: vs 0.698): it loses, and stays off.
 DECIDED = {"note": False, "plan": False}
 #: Pre-registered at stop 35 (written and committed alone, before held_out35 exists in this branch and before any
 #: judge has been run on it; to be applied ONCE, unchanged, at integration, with no refit and no change to the judge or
