@@ -56,8 +56,8 @@ EXCLUDED = ("held_out34", "held_out35")
 #: so switched on it keeps every ladder rung and floor (tests/test_mentaleval.py passes with it on). Refitted on every
 #: development slice (held_out33 too), it scores Qual QWK 0.404 [0.164, 0.649] on held_out34, which it never read,
 #: against the rules' 0.383 [0.205, 0.579]; the scripted slice 0.829, as the rules. The plan model, refitted the same
-#: way and now held to all the rules' caps (offline.hard_plan_cap is safety_cap: stop 34's left out the gap caps, and
-#: switched on it broke four plan-cap tests), scores App 0.781 [0.647, 0.864] on held_out34 against the rules' 0.797
+#: way and now held to all the rules' caps (offline.safety_cap: stop 34's hard_plan_cap left out the gap caps,
+#: and switched on it broke four plan-cap tests), scores App 0.781 [0.647, 0.864] on held_out34 against the rules' 0.797
 #: [0.671, 0.881] (the rules since the MAOI-with-SSRI contraindication of stop 35), and keeps test_mentaleval and
 #: test_critical_actions passing. Both stay off until the rule recorded in
 #: PREREGISTERED is applied at integration.
@@ -128,7 +128,7 @@ def rows_and_features():
         for row, (case, chart) in zip(rows, items):
             if row["kind"] == "plan":
                 reading = judge.readings(case, chart)["plan"]
-                feats, cap = offline.plan_features(reading), offline.hard_plan_cap(reading)
+                feats, cap = offline.plan_features(reading), offline.safety_cap(reading)
             else:
                 reading = judge._note_reading(case, chart)
                 if not reading.sections and not reading.prose_sentences and not reading.claims:

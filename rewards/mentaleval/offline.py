@@ -49,7 +49,7 @@ reads "x, full credit at t"):
 
 A fitted calibration (``data/calibration.json``, ``scripts/fit_judge_calibration.py``) may replace App.'s and Qual.'s
 hand-set combination: a sign-constrained linear model over :func:`plan_features` and :func:`note_features` (the
-readings above and the rules' own score), within the hard caps (:func:`hard_plan_cap`, :func:`note_precision_cap`).
+readings above and the rules' own score), within the hard caps (:func:`safety_cap`, :func:`note_precision_cap`).
 Qual.'s model is followed by the rules' deductions and floors (:func:`note_after_fit`), so that it keeps every note
 ladder rung and floor the rules keep (stop 34's model, without them, broke four). It is used only where the file marks
 it ``enabled``; both are off until the rule pre-registered in the fitting script (``PREREGISTERED``) is applied to the
@@ -258,7 +258,7 @@ def note_after_fit(fitted: float, r: NoteReading) -> float:
     rules keep, the fitted judge keeps."""
     if not r.sections and not r.prose_sentences:
         return rule_note_quality_score(r)
-    return _note_floors(max(MIN_SCORE, min(fitted, note_precision_cap(r)) - note_deductions(r)), r)
+    return _held_to_rules(fitted, r)
 
 
 def note_deductions(r: NoteReading) -> float:
@@ -284,7 +284,10 @@ def note_deductions(r: NoteReading) -> float:
     return empty + missing + misfiled + checklist + fault_points(r.faults)
 
 
-def _note_floors(score: float, r: NoteReading) -> float:
+def _held_to_rules(score: float, r: NoteReading) -> float:
+    """A structure score (the rules' own or the fitted model's) capped by :func:`note_precision_cap`, less
+    :func:`note_deductions`, then raised to the usable-note or accurate-fragment floor."""
+    score = max(MIN_SCORE, min(score, note_precision_cap(r)) - note_deductions(r))
     limits = load_cues().limits
     if note_usable(r):
         score = max(score, float(limits.get("note_usable_floor", MIN_SCORE)))
@@ -299,7 +302,7 @@ def rule_note_quality_score(r: NoteReading) -> float:
         return MIN_SCORE
     limits = load_cues().limits
     raw = note_structure(r) / limits["note_full_credit"] - limits["note_error_weight"] * note_error_points(r)
-    return _note_floors(max(MIN_SCORE, min(_scale(raw), note_precision_cap(r)) - note_deductions(r)), r)
+    return _held_to_rules(_scale(raw), r)
 
 
 def note_accurate_fragment(r: NoteReading) -> bool:
@@ -453,14 +456,6 @@ def rule_treatment_score(r: PlanReading) -> float:
     return round(max(MIN_SCORE, min(_scale(raw) - advised_points(r), safety_cap(r))), 3)
 
 
-def hard_plan_cap(r: PlanReading) -> float:
-    """The caps no calibration may lift, the rules' own (:func:`safety_cap`): 1 with an unsafe drug or a
-    contraindicated drug or action (2 for an over-treatment the rules cap at 2), 2 with a critical action missing, 3
-    for a gap in first-line care and half a point less for each further gap down to 2, else 5 (stop 35: stop 34's
-    model left the gap caps out, and switched on it scored an incoherent plan above 3)."""
-    return safety_cap(r)
-
-
 def plan_features(r: PlanReading) -> dict[str, float]:
     """What App.'s calibration reads (``data/calibration.json`` ``plan``): the judge's own readings of a plan."""
     return {
@@ -480,11 +475,11 @@ def plan_features(r: PlanReading) -> dict[str, float]:
 
 def treatment_score(r: PlanReading) -> float:
     """App.: the calibration's fitted model over :func:`plan_features` where ``data/calibration.json`` holds one,
-    within :func:`hard_plan_cap`; else :func:`rule_treatment_score`."""
+    within :func:`safety_cap`; else :func:`rule_treatment_score`."""
     model = calibration("plan")
     if model is None:
         return rule_treatment_score(r)
-    return round(max(MIN_SCORE, min(model.predict(plan_features(r)), hard_plan_cap(r))), 3)
+    return round(max(MIN_SCORE, min(model.predict(plan_features(r)), safety_cap(r))), 3)
 
 
 class OfflineJudge(Judge):
