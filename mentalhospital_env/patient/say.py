@@ -398,9 +398,8 @@ def _years(span: str | None) -> float:
 
 @lru_cache(maxsize=1)
 def _course_numbers() -> dict[str, float]:
-    return {w: float(i) for i, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-        "seventeen eighteen nineteen twenty".split())} | {"a": 1.0, "an": 1.0, "thirty": 30.0, "forty": 40.0}
+    """The one-word numbers of the language cues (``number_words``: "ten", "forty"), with "a" / "an" as one."""
+    return {p[0]: v for p, v in load_cues().number_words if len(p) == 1} | {"a": 1.0, "an": 1.0}
 
 
 @lru_cache(maxsize=1)
