@@ -96,6 +96,30 @@ PREREGISTERED = {
     "note": "Qual.",
     "plan": "App.",
 }
+#: Pre-registered at stop 36 (issue 15), written and committed alone in branch s36-judge2 before any change to the
+#: judge's rules in that branch and before held_out36 exists there; to be applied ONCE by the integrator, unchanged.
+#: (a) The stop-36 note-rule change counts as a GAIN on held_out36 if and only if ALL of, with
+#:     ``.venv/bin/python benchmarks/judge_agreement.py --resamples 200`` (point estimates as printed, both calibration
+#:     models off) run on the merged build and on the base the branch started from (9b80d3d), each with held_out36 added
+#:     to SPLITS:
+#:   1. Qual QWK on held_out36 >= base's Qual QWK on held_out36 + 0.10;
+#:   2. Qual MAE on held_out36 <= base's Qual MAE on held_out36;
+#:   3. App QWK on held_out36 >= base's App QWK on held_out36 - 0.02 (the change is to notes; plans must not move);
+#:   4. Qual QWK on the 'scripted' slice >= base's - 0.05 (the scripted clinician's own notes, which the leaderboard
+#:      and the warm start rest on).
+#:   Anything less is no gain: report it as such (the change was fitted to held_out32..35 and did not carry).
+#: (b) The calibration models (refitted at stop 36 with held_out35 in the fitting, held_out36 refused by name) are
+#:     switched on by the stop-35 rule (PREREGISTERED below, its slice read as held_out36), each against the rules of
+#:     the build it ships in.
+PREREGISTERED36 = {
+    "slice": "held_out36",
+    "command": ".venv/bin/python benchmarks/judge_agreement.py --resamples 200",
+    "base_commit": "9b80d3d",
+    "rules_min_qual_qwk_gain": 0.10,
+    "rules_max_qual_mae_increase": 0.0,
+    "rules_max_app_qwk_loss": 0.02,
+    "rules_max_scripted_qual_loss": 0.05,
+}
 #: the development slices fitted on (stop 35: every rated slice but ``EXCLUDED``; stop 31 fitted the first six)
 SLICES = ("tune", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33")
 ALPHA = 1.0
