@@ -1080,6 +1080,8 @@ def asked_history_omitted(view: NoteView) -> list[NoteFault]:
     for key, entry in conf.get("sections", {}).items():
         if key in view.sections:
             continue
+        if _names(view.note, entry.get("named", [])):  # stop 36: told in the prose ("FH: sister recurrent depression")
+            continue
         asked = [
             (d, p) for d, p in view.turns
             if d and p and _names(d, entry["questions"])
