@@ -566,6 +566,10 @@ def central_features_omitted(view: NoteView) -> list[NoteFault]:
     found = mentions(text)
     in_note = {m.concept_id for m in found}
     present = {m.concept_id for m in found if not m.negated}
+    # a group marked 'anywhere' is read in the whole note (stop 36: a terse note of one paragraph, or one that puts the
+    # drinking under Substance use and the stressor under Social history, records it all the same)
+    whole = _without_disorder_names(" ".join(view.sections.values()))
+    in_whole = {m.concept_id for m in mentions(whole)}
     out = []
     for ref in view.reference:
         hits = [p for p in conf["disorders"] if ref.upper().startswith(p)]
@@ -578,7 +582,8 @@ def central_features_omitted(view: NoteView) -> list[NoteFault]:
                 continue
             findings, words = set(group.get("findings", ())), list(group.get("words", ()))
             given = group.get("pertinent") or bool(findings & view.affirmed) or any(_names(r, words) for r in view.replies)
-            if given and not (findings & in_note or _names(text, words)):
+            seen, where = (in_whole, whole) if group.get("anywhere") else (in_note, text)
+            if given and not (findings & seen or _names(where, words)):
                 out.append(NoteFault("central_finding_omitted", "history_of_present_illness", f"{ref}: {group['what']}"))
     return out
 
@@ -1074,6 +1079,8 @@ def asked_history_omitted(view: NoteView) -> list[NoteFault]:
     out = []
     for key, entry in conf.get("sections", {}).items():
         if key in view.sections:
+            continue
+        if _names(view.note, entry.get("named", [])):  # stop 36: told in the prose ("FH: sister recurrent depression")
             continue
         asked = [
             (d, p) for d, p in view.turns

@@ -200,9 +200,26 @@ def note_structure(r: NoteReading) -> float:
     return structure * (0.5 + 0.5 * prose) + 0.25 * prose
 
 
-def note_error_points(r: NoteReading) -> int:
-    """Each claim the encounter contradicts or never raised is a point; one about risk or psychosis, two."""
+def note_error_points(r: NoteReading) -> float:
+    """Each claim the encounter contradicts or never raised is a point; one about risk or psychosis, two. Since stop 36
+    each kind of error weighs what ``limits.note_claim_error_points`` says (:func:`claim_error_weight`), and the
+    reading carries the weighed sum (:attr:`~.features.NoteReading.error_points`); a reading built without it counts
+    one point an error."""
+    if r.error_points is not None:
+        return r.error_points
     return r.claim_errors + r.serious_errors
+
+
+def claim_error_weight(error: Any) -> float:
+    """What one note-precision error costs Qual. (``limits.note_claim_error_points_*``, by what was asserted and why it
+    is wrong; a serious one costs a point more). Stop 36, issue 15: on the consultants' slices held_out32..35 a finding
+    asserted that the patient denied sat in 44 notes rated 1-2 and one rated 4-5, a full point; one the encounter never
+    raised in 38 notes rated 1-2 and 13 rated 4-5 (the reader misses answers in words it does not read), half a point;
+    a denial recorded that the reader found nowhere in the encounter in 10 notes rated 1-2 and 12 rated 4-5 (the
+    patient denied it in words the reader does not read: 'I've got things I want to do'), nothing. The note-precision
+    metric (:func:`.precision.check_note`) still counts every error."""
+    why = error.why.split(" ")[0]  # denied / never / affirmed / contradicts
+    return float(load_cues().limits.get(f"note_claim_error_points_{error.asserted}_{why}", 1.0))
 
 
 def note_precision_cap(r: NoteReading) -> float:
@@ -515,14 +532,17 @@ class OfflineJudge(Judge):
         _, record_support = self._case_view(case)
         reading = read_note(case, chart, record_support | support_concepts_of_chart(chart))
         precision = check_note(case, chart)
+        charged = [(e, claim_error_weight(e)) for e in precision.errors]
+        charged = [(e, w) for e, w in charged if w > 0]
         omitted = omitted_findings(case, chart)
         lexicon = load_lexicon()
         serious = sum(lexicon.get(c).domain in ("risk", "psychosis") for c in omitted)
         return replace(
             reading,
             checklist_denials=checklist_denials(case, chart),
-            claim_errors=len(precision.errors),
-            serious_errors=precision.serious,
+            claim_errors=len(charged),
+            serious_errors=sum(e.serious for e, _ in charged),
+            error_points=round(sum(w + e.serious for e, w in charged), 3),
             omitted=omitted,
             omitted_serious=serious,
             faults=note_faults(case, chart),
@@ -574,6 +594,7 @@ __all__ = [
     "OfflineJudge",
     "diagnostic_rigor_score",
     "empathy_score",
+    "claim_error_weight",
     "note_error_points",
     "note_precision_cap",
     "note_quality_score",
