@@ -1687,6 +1687,11 @@ class MemorySkill:
         candidates = [f for section in _PRESENTATION_SECTIONS for f in self.index.by_section.get(section, ())
                       if f.tellable and f.present and f.id not in used and not f.id.startswith(SILENT)
                       and self._says_facet(f) and (not f.topics or not content or content & set(f.topics))]
+        if "precipitant" in self._facets:
+            # "Referred from the GP after 'a mountain of normal tests'" (hw-020) says what came before the referral,
+            # not what was going on when the illness began
+            came = load_recall_rules().how_they_came
+            candidates = [f for f in candidates if not came.search(f.fact.text)]
         candidates.sort(key=lambda f: (not (content & set(f.topics)), f.id in self.state.disclosed, f.position))
         if candidates or "precipitant" not in self._facets:
             return candidates[0] if candidates else None
