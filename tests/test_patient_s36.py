@@ -84,3 +84,20 @@ def test_a_child_named_beside_children_is_not_taken_for_the_patient():
     assert "shouted at Alfie" in case.ehr.history_of_present_illness
     reply = _reply(case, "Has anything happened to you that was very frightening, such as an assault or an accident?")
     assert "at me over" not in reply
+
+
+TRIGGER = "Was anything going on in your life around the time it started?"
+
+
+def test_what_was_going_on_when_it_started_is_not_how_they_came():
+    # hw-007: "I was admitted from the paediatric ward after I fainted at school" -> the remarks in the dance class
+    case = _case("handwritten", "hw-007")
+    assert "dance class" in case.ehr.history_of_present_illness
+    reply = _reply(case, TRIGGER)
+    assert "admitted" not in reply.lower() and "dance class" in reply
+    # hw-020: "I was referred from the GP after a mountain of normal tests" names the referral, not a stressor
+    case = _case("handwritten", "hw-020")
+    assert case.ehr.history_of_present_illness.startswith("Referred from the GP after")
+    assert "referred" not in _reply(case, TRIGGER).lower()
+    # dev-v2-0225: "Once I start I can't stop" shared "start" with the question
+    assert "can't stop" not in _reply(_case("dev-v2", "dev-v2-0225"), TRIGGER)
