@@ -124,6 +124,9 @@ class RecallRules:
     lives_said: re.Pattern[str] = re.compile(r"(?!)")
     #: a precipitant said only by a clinician: (its clause, the patient's lead for it, whose words) (``facets``)
     precipitant_voiced: tuple[re.Pattern[str], Mapping[str, str], Mapping[str, str]] | None = None
+    #: a sentence of the family history on a relative's mental health (``family_mental_health``)
+    family_mental: re.Pattern[str] = re.compile(r"(?!)")
+    family_mental_asked: re.Pattern[str] = re.compile(r"(?!)")
 
 
 @lru_cache(maxsize=1)
@@ -166,6 +169,10 @@ def load_recall_rules() -> RecallRules:
                      for k, v in raw.get("answered_by", {}).items() if not k.startswith("_")},
         how_they_came=re.compile("|".join(raw["how_they_came"]["said"]), re.IGNORECASE) if raw.get("how_they_came") else re.compile(r"(?!)"),
         anchor_generic=frozenset(st for w in raw.get("anchor_generic", {}).get("words", ()) for st in stems(w)),
+        family_mental=re.compile(r"\b(?:" + "|".join(raw["family_mental_health"]["words"]) + r")\b", re.IGNORECASE)
+        if raw.get("family_mental_health") else re.compile(r"(?!)"),
+        family_mental_asked=re.compile(r"\b(?:" + "|".join(raw["family_mental_health"]["asked"]) + r")\b", re.IGNORECASE)
+        if raw.get("family_mental_health") else re.compile(r"(?!)"),
         closest_ignores=re.compile(r"\b(?:" + "|".join(map(re.escape, raw.get("closest_ignores", ()))) + r")\b", re.IGNORECASE)
         if raw.get("closest_ignores") else re.compile(r"(?!)"),
         meaning={k: re.compile("|".join(f"(?:{p})" for p in v), re.IGNORECASE)
@@ -206,6 +213,18 @@ def load_recall_rules() -> RecallRules:
         precipitant_voiced=(re.compile(pv["clause"], re.IGNORECASE), dict(pv["leads"]), dict(pv["mine"]))
         if (pv := raw.get("facets", {}).get("precipitant", {}).get("voiced")) else None,
     )
+
+
+_NEGATED_BEFORE = re.compile(r"\b(?:no|never|not|nor|without|denies)\b[^.;,]{0,30}$", re.IGNORECASE)
+
+
+def _mental_said(text: str, words: re.Pattern[str]) -> str | None:
+    """``had`` where a family-history sentence says a relative's mental health in its words (``words``), ``not``
+    where each such word is ruled out ("never seen by a psychiatrist", "No mental illness known"), else None."""
+    found = [m for m in words.finditer(text)]
+    if not found:
+        return None
+    return "not" if all(_NEGATED_BEFORE.search(text[:m.start()]) for m in found) else "had"
 
 
 @lru_cache(maxsize=1)
@@ -1096,6 +1115,7 @@ _NOT_COMPLAINT = frozenset({"chief_complaint", "onset", "course", "trigger", "fu
 _PAST_SECTIONS = ("past_psychiatric_history", "family_history")
 #: the lexicon's domain of a relative's history (asked of the family, never of the patient)
 _FAMILY_DOMAIN = "family"
+_FAMILY_PSYCHIATRIC = "family_psychiatric_history"
 
 
 # topics asked in the present tense: "who do you live with?" is not answered with childhood
@@ -1391,6 +1411,21 @@ class MemorySkill:
                 continue  # "protect yourself in the house?" is the belief's answer, not who they live with
             facts = self._topic_facts(topic_id, asked, used, per_topic, question.relative, timing, amount,
                                       asks_when(question))
+            if topic_id == "family_history" and _FAMILY_PSYCHIATRIC in question.concepts and rules.family_mental_asked.search(
+                    " ".join(_asking(question))):
+                # "Has anyone in your family had problems with their mental health?" is told the relatives' mental
+                # health, drink or memory (recall.json family_mental_health), never "My father had a stroke at 70"
+                # (hw-028) or "My father was Graham" (uw-009); with none of it in the record, they know of none
+                pool = self._topic_facts(topic_id, asked, used, 50, question.relative, timing, amount, asks_when(question))
+                said = {f.id: _mental_said(f.fact.text, rules.family_mental) for f in pool}
+                # what a relative had, else the record's own denial; "never seen by a psychiatrist" alone makes no
+                # answer of "Father Graham (68), retired plasterer, never seen by a psychiatrist"
+                facts = [f for f in pool if said[f.id] == "had"] or [
+                    f for f in pool if said[f.id] == "not" and not f.present]  # "No mental illness known"
+                facts = facts[:per_topic]
+                if not facts:
+                    items.append(AnswerItem(UNKNOWN, topic_id, about_other=True))
+                    continue
             if question.concepts and tax.kind(topic_id) == "symptom":
                 # "How do you feel when you wake up?" is not answered with the topic's pertinent negative
                 # of another thing ("no periods of decreased need for sleep"): the concept's own answer
@@ -1495,10 +1530,10 @@ class MemorySkill:
             # "bored, low", not "... Never, I haven't felt really high"; "Are your periods regular?" not "... I
             # don't take any regular medicines"
             closest = None
-        if closest is not None and (self._off_subject(closest, question) and any(
+        if closest is not None and (self._off_subject(closest, question) and (any(
             i.stance in (AFFIRM, TELL) and not i.silent
             and any(f.present and f.id not in self.state.disclosed for f in i.facts) for i in items
-        ) or self._history_for_now(closest, question) and any(
+        ) or self._keyword_only(closest, question)) or self._history_for_now(closest, question) and any(
             i.stance in (AFFIRM, TELL) and not i.silent and i.facts for i in items
         )):
             # a sentence barely close in words, on a subject of its own that is none of those asked (nor a
@@ -1652,6 +1687,11 @@ class MemorySkill:
         candidates = [f for section in _PRESENTATION_SECTIONS for f in self.index.by_section.get(section, ())
                       if f.tellable and f.present and f.id not in used and not f.id.startswith(SILENT)
                       and self._says_facet(f) and (not f.topics or not content or content & set(f.topics))]
+        if "precipitant" in self._facets:
+            # "Referred from the GP after 'a mountain of normal tests'" (hw-020) says what came before the referral,
+            # not what was going on when the illness began
+            came = load_recall_rules().how_they_came
+            candidates = [f for f in candidates if not came.search(f.fact.text)]
         candidates.sort(key=lambda f: (not (content & set(f.topics)), f.id in self.state.disclosed, f.position))
         if candidates or "precipitant" not in self._facets:
             return candidates[0] if candidates else None
@@ -1763,6 +1803,21 @@ class MemorySkill:
                 return False  # the section that holds the subject asked ("been in hospital before?" - "an
                 # episode at 20", of the psychiatric history)
         return not near & set(fact.topics) and cosine(self._query, fact.vector) < self.policy.off_topic_threshold
+
+    def _keyword_only(self, fact: IndexedFact, question: Question) -> bool:
+        """Whether a sentence off the subjects asked (:meth:`_off_subject`) would be said alone for a word it shares
+        with a question on symptoms: "How would you describe your mood right now?" is not "I did my own shopping"
+        (hw-011), "Where do you feel stress in your body?" not the counselling for exam stress (hw-030). A question
+        on the history ("Did anything happen before it started?") may still find its answer by a word of it."""
+        asked = self._content_topics(question)
+        if not asked or not all(self._taxonomy.kind(t) == "symptom" and t not in load_recall_rules().lifetime_topics
+                                for t in asked):
+            return False
+        # "What have the tests shown?" names the thing it asks about, no concept of a symptom: the sentence with
+        # that thing in it answers ("a mountain of normal tests", hw-020)
+        asking = _asking(question)
+        m = _WH.match(asking[-1]) if asking else None
+        return question.concepts != () or not (m and m.group(0).strip(" ,").split()[-1].lower() == "what")
 
     def _asks_home(self, question: Question) -> bool:
         """Whether a question asks who is at home or where ("Who do you live with?", "Who's at home with you?",
