@@ -363,7 +363,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         choices=("fast", "embedding"),
         help="how the patient reads the doctor's questions: fast (default, cue phrases and a small model) or "
-        "embedding (sentence embeddings: reads unusual wordings better, about 15 ms per new question; the embed "
+        "embedding (sentence embeddings: reads unusual wordings better, about 20 ms per new question; the embed "
         "extra); worth it for language-model doctors",
     )
     p.add_argument("--judge", default=None, help="MentalEval judge: offline (default) or an LLM client spec")

@@ -96,6 +96,12 @@ def test_the_embedding_reader_reads_a_wording_and_caches_it():
     q = "Do you ever feel like life isn't worth living?"
     got = understand(q, reader="embedding")
     assert "suicide" in got.topics
+    # a wording no cue phrase was written for: the fast reader hears no topic, this one the voices
+    radio = "Is the radio saying anything to you?"
+    assert "voices" in understand(radio, reader="embedding").topics and not understand(radio).topics
+    # a reflection asks nothing: the reader adds no topic to it (its words would read as a self-harm question)
+    reflection = "It sounds exhausting, being told it's nothing when it hurts this much."
+    assert "self_harm" not in understand(reflection, reader="embedding").topics
     cache = embedding_reader._embedder().cache
     hits = cache.hits
     understand("Any thoughts that life isn't worth living, at those low times?", "How is your mood?", reader="embedding")

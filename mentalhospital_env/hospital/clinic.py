@@ -106,7 +106,7 @@ class Clinic:
     * ``patient_variant`` (``full``, ``memory``, ``representation``, ``naive``) and ``patient_backend``
       (``offline`` or an LLM client), or ``patient_factory(case, seed) -> patient`` for another simulator;
     * ``topic_reader``: how the library's patient reads the doctor's questions, ``fast`` (default) or
-      ``embedding`` (sentence embeddings, about 15 ms per new utterance, the ``embed`` extra; see ``make_patient``);
+      ``embedding`` (sentence embeddings, about 20 ms per new utterance, the ``embed`` extra; see ``make_patient``);
     * ``reward_config``: a ``rewards.shaping.RewardConfig`` or a mapping of its fields, or
       ``shaper_factory(case) -> shaper`` for other rewards;
     * ``turn_budget`` and ``rewards_at_end``: see :class:`EncounterSettings` (the invalid-action

