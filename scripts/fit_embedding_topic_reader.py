@@ -34,11 +34,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-import fit_topic_model as F  # noqa: E402
+import fit_topic_model as F
 
-from mentalhospital_env.patient.embedding_reader import EMBEDDING_FORMAT, embed, plain_combine  # noqa: E402
-from mentalhospital_env.patient.topic_model import topic_model_text  # noqa: E402
-from mentalhospital_env.patient.understanding import combine, embedding_combine, load_taxonomy  # noqa: E402
+from mentalhospital_env.patient.embedding_reader import EMBEDDING_FORMAT, embed, plain_combine
+from mentalhospital_env.patient.topic_model import topic_model_text
+from mentalhospital_env.patient.understanding import combine, embedding_combine, load_taxonomy
 
 DATA = F.DATA
 #: the default reader's sets and stop 35's (read and measured at stop 35, development data now)
