@@ -57,7 +57,8 @@ def load_cases(questions: list[Question]) -> dict[str, Any]:
     return cases
 
 
-def run_variant(variant: str, questions: list[Question], cases: dict[str, Any], lints: Lints, seed: int):
+def run_variant(variant: str, questions: list[Question], cases: dict[str, Any], lints: Lints, seed: int,
+                topic_reader: str = "fast"):
     from mentalhospital_env.patient import make_patient
 
     rows: list[dict[str, Any]] = []
@@ -65,7 +66,7 @@ def run_variant(variant: str, questions: list[Question], cases: dict[str, Any], 
     as_dict = {cid: case.to_dict() for cid, case in cases.items()}
     for n, (conv, turns) in enumerate(conversations(questions).items()):
         case = cases[turns[0].case_id]
-        patient = make_patient(case, variant, seed=seed + n)
+        patient = make_patient(case, variant, seed=seed + n, topic_reader=topic_reader)
         for q in turns:
             t0 = time.perf_counter()
             reply = patient.respond(q.ask).text
@@ -93,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--show", type=int, default=8, help="print this many graded failures of the first variant")
     ap.add_argument("--json", type=Path, help="write every reply and its grade here")
+    ap.add_argument("--topic-reader", choices=("fast", "embedding"), default="fast",
+                    help="the patient's topic reader (make_patient topic_reader): fast (default) or embedding")
     args = ap.parse_args(argv)
 
     questions = load_exam(args.data)
@@ -101,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"patient exam: {len(questions)} questions, {len(conversations(questions))} conversations, "
         f"{len(cases)} records ({', '.join(f'{g}: {len({q.case_id for q in questions if q.group == g})}' for g in groups)}); seed {args.seed}"
+        + (f"; topic reader {args.topic_reader}" if args.topic_reader != "fast" else "")
     )
     lints = Lints()
     overall: dict[str, dict[str, float]] = {}
@@ -108,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     dump: list[dict[str, Any]] = []
     first_rows = None
     for variant in [v.strip() for v in args.variants.split(",") if v.strip()]:
-        rows, latencies = run_variant(variant, questions, cases, lints, args.seed)
+        rows, latencies = run_variant(variant, questions, cases, lints, args.seed, args.topic_reader)
         first_rows = first_rows or rows
         grades: list[Grade] = [r["grade"] for r in rows]
         overall[variant] = tally(grades)

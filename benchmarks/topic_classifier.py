@@ -27,6 +27,11 @@ stop 29's ``interview_topics_heldout29.jsonl`` (296 utterances, written, labelle
 it) is the honest held-out figure now. All are printed every run; listing a set's errors with ``--labels ...
 --show N`` makes it tuned-on, so write a new set before tuning on it.
 
+``--reader embedding`` scores the opt-in sentence-embedding reader (``make_patient(case, topic_reader="embedding")``,
+stop 36; fitted by ``scripts/fit_embedding_topic_reader.py`` on every set up to heldout35) the same way:
+
+    python benchmarks/topic_classifier.py --reader embedding --labels benchmarks/data/interview_topics_heldout35.jsonl
+
 Stop 30 added a learned topic model beside the cues (``scripts/fit_topic_model.py``); the shipped one is fitted
 on every set here, so these figures are fitted ones; ``--cues-only`` scores the cues alone, and ``python
 scripts/fit_topic_model.py --estimate`` gives the model's honest figure (leave-one-set-out: each set scored by a
@@ -97,6 +102,8 @@ HELD_OUT_SETS: list[tuple[Path, str]] = [
 TARGET_MACRO_F1 = 0.9
 #: the newest held-out set in the shipped topic model's fitting (scripts/fit_topic_model.py NEWEST_READ)
 NEWEST_FITTED = 34
+#: the newest held-out set in the opt-in embedding reader's fitting (scripts/fit_embedding_topic_reader.py NEWEST_READ)
+NEWEST_FITTED_EMBEDDING = 35
 
 
 def load_labels(path: Path) -> list[dict]:
@@ -249,6 +256,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-topic", action="store_true", help="with --facts: each topic's precision and recall")
     ap.add_argument("--labels", type=Path, default=DATA / "interview_topics.jsonl")
     ap.add_argument("--cues-only", action="store_true", help="score the cue phrases alone, without the topic model")
+    ap.add_argument(
+        "--reader", choices=("fast", "embedding"), default="fast",
+        help="the topic reader scored: fast (default, the cues and the stem model) or embedding (the opt-in "
+        "sentence-embedding reader, make_patient(topic_reader='embedding'); needs the embed extra)",
+    )
     ap.add_argument("--show", type=int, default=0, help="print this many utterances with a wrong topic set")
     ap.add_argument(
         "--half", choices=("all", "even", "odd"), default="all",
@@ -269,6 +281,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.cues_only:
         understand = cue_reading
+    elif args.reader == "embedding":
+        from functools import partial
+
+        from mentalhospital_env.patient.embedding_reader import check_topic_reader
+
+        try:
+            check_topic_reader("embedding")
+        except ImportError as err:
+            print(err)
+            return 2
+        understand = partial(understand, reader="embedding")
 
     def macro_f1(part: list[dict], read=None) -> float:
         read = read or understand
@@ -316,7 +339,14 @@ def main(argv: list[str] | None = None) -> int:
                 f"macro-F1 on {path.name} ({about}): {held_out[path]:.3f} "
                 f"(target >= {TARGET_MACRO_F1}: {'met' if held_out[path] >= TARGET_MACRO_F1 else 'MISSED'})"
             )
-    if not args.cues_only:
+    if not args.cues_only and args.reader == "embedding":
+        print(
+            "the embedding reader (mentalhospital_env/patient/data/embedding_topic_reader.json) was fitted on the sets "
+            f"above up to heldout{NEWEST_FITTED_EMBEDDING} and on stop 31's training set, so their figures are fitted "
+            "ones. Its honest figure (leave-one-set-out, beside the fast reader's): "
+            "python scripts/fit_embedding_topic_reader.py --estimate"
+        )
+    elif not args.cues_only:
         sets = [args.labels] + [p for p in held_out if p != args.labels]
         print(
             "the shipped topic model (mentalhospital_env/patient/data/topic_model.json) was fitted on the sets above "

@@ -117,6 +117,7 @@ def _spec_from_args(args: argparse.Namespace):
         limit=args.limit,
         patient_variant=args.patient_variant,
         patient_backend=args.patient_backend,
+        topic_reader=args.topic_reader,
         judge=args.judge,
         matcher=args.matcher,
         turn_budget=args.turn_budget,
@@ -357,6 +358,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=_positive, default=None, help="only the first N cases of the suite")
     p.add_argument("--patient-variant", default=None, choices=("naive", "representation", "memory", "full"))
     p.add_argument("--patient-backend", default=None, help="offline (default) or an LLM client spec")
+    p.add_argument(
+        "--topic-reader",
+        default=None,
+        choices=("fast", "embedding"),
+        help="how the patient reads the doctor's questions: fast (default, cue phrases and a small model) or "
+        "embedding (sentence embeddings: reads unusual wordings better, about 20 ms per new question; the embed "
+        "extra); worth it for language-model doctors",
+    )
     p.add_argument("--judge", default=None, help="MentalEval judge: offline (default) or an LLM client spec")
     p.add_argument(
         "--matcher",

@@ -6,7 +6,7 @@ suite, with the skill-augmented patient and the reward shaper, and take their se
 ``gymnasium.make`` keyword arguments::
 
     env = gymnasium.make("MentalHospital-v0", suite="dev", case_ids=None, patient_variant="full",
-                         patient_backend="offline", reward_config=None, turn_budget=40)
+                         patient_backend="offline", reward_config=None, turn_budget=40, topic_reader="fast")
     obs, info = env.reset(seed=0, options={"case_id": "dev-0001"})
     obs, reward, terminated, truncated, info = env.step("<ask>What brings you in today?</ask>")
 
@@ -221,6 +221,7 @@ class ClinicEnv(EzPickle, gym.Env):
         render_mode: str | None = None,
         patient_factory: PatientFactory | None = None,
         shaper_factory: ShaperFactory | None = None,
+        topic_reader: str = "fast",
     ):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
@@ -236,6 +237,7 @@ class ClinicEnv(EzPickle, gym.Env):
             render_mode=render_mode,
             patient_factory=patient_factory,
             shaper_factory=shaper_factory,
+            topic_reader=topic_reader,
         )
         self.render_mode = render_mode
         self.clinic = Clinic(
@@ -248,6 +250,7 @@ class ClinicEnv(EzPickle, gym.Env):
             rewards_at_end,
             patient_factory,
             shaper_factory,
+            topic_reader,
         )
         self.encounter: Encounter | None = None
         from mentalhospital_env.rewards.shaping import COMPONENTS

@@ -112,6 +112,9 @@ class EvaluationSpec:
     matcher: str = "hashing"
     turn_budget: int = 40
     reward: str = "dense"
+    #: the patient's topic reader (``fast`` or ``embedding``, see ``make_patient``); left out of :meth:`to_dict` (and
+    #: so of the spec hash) while it is the default, so that results written before it existed keep their hash
+    topic_reader: str = "fast"
 
     def __post_init__(self) -> None:
         if self.reward not in ("dense", "sparse"):
@@ -126,11 +129,17 @@ class EvaluationSpec:
             embedder_spec_parts(self.matcher)
         except ValueError as e:
             raise EvaluationError(f"EvaluationSpec.matcher: {e}") from None
+        from mentalhospital_env.patient.embedding_reader import TOPIC_READERS
+
+        if self.topic_reader not in TOPIC_READERS:
+            raise EvaluationError(f"EvaluationSpec.topic_reader must be one of {TOPIC_READERS}, got {self.topic_reader!r}")
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
         out["seeds"] = list(self.seeds)
         out["case_ids"] = list(self.case_ids) if self.case_ids is not None else None
+        if self.topic_reader == "fast":
+            del out["topic_reader"]
         return out
 
     @classmethod
@@ -310,6 +319,7 @@ def make_env(spec: EvaluationSpec) -> Any:
         patient_backend=spec.patient_backend,
         turn_budget=spec.turn_budget,
         reward_config=reward,
+        topic_reader=spec.topic_reader,
     )
 
 

@@ -101,6 +101,7 @@ class raw_env(AECEnv):
         external_patient: bool = False,
         patient_factory: PatientFactory | None = None,
         shaper_factory: ShaperFactory | None = None,
+        topic_reader: str = "fast",
     ):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -119,6 +120,7 @@ class raw_env(AECEnv):
             rewards_at_end,
             patient_factory,
             shaper_factory,
+            topic_reader,
         )
         if external_patient:
             self.clinic.record_settings["patient_variant"] = "external"

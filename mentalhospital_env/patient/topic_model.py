@@ -86,16 +86,19 @@ class TopicModel:
         return dict(zip(self.topics, p.tolist()))
 
 
-def read_topic_model(text: str, where: str, known_topics: Sequence[str] | None = None) -> TopicModel:
-    """A :class:`TopicModel` from the text of a weight file; ``where`` names the file in errors."""
+def read_topic_model(
+    text: str, where: str, known_topics: Sequence[str] | None = None, fmt: str = FORMAT
+) -> TopicModel:
+    """A :class:`TopicModel` from the text of a weight file; ``where`` names the file in errors; ``fmt`` the format
+    the file must declare (the embedding reader's file, :mod:`.embedding_reader`, has its own)."""
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as err:
         raise TopicModelError(f"{where}: not JSON ({err})") from None
     if not isinstance(raw, dict):
         raise TopicModelError(f"{where}: the file must hold a JSON object, got {type(raw).__name__}")
-    if required(raw, "format", str, where, TopicModelError) != FORMAT:
-        raise TopicModelError(f"{where}: field 'format' must be {FORMAT!r}, got {raw['format']!r}")
+    if required(raw, "format", str, where, TopicModelError) != fmt:
+        raise TopicModelError(f"{where}: field 'format' must be {fmt!r}, got {raw['format']!r}")
     topics = required(raw, "topics", list, where, TopicModelError)
     if not topics or not all(isinstance(t, str) and t for t in topics) or len(set(topics)) != len(topics):
         raise TopicModelError(f"{where}: field 'topics' must be a non-empty list of distinct topic ids")

@@ -352,11 +352,19 @@ _QUESTION_SPLIT = re.compile(
 )
 
 
-def understand(utterance: str, context: str | None = None) -> Understanding:
-    """The topics ``utterance`` asks about; ``context`` is the doctor's previous turn, if any."""
+def understand(utterance: str, context: str | None = None, reader: str = "fast") -> Understanding:
+    """The topics ``utterance`` asks about; ``context`` is the doctor's previous turn, if any.
+
+    ``reader``: ``"fast"`` (the default: the cues mended by the stem model) or ``"embedding"`` (the cues mended by
+    the sentence-embedding reader of :mod:`.embedding_reader`; needs the ``embed`` extra, about 20 ms per new
+    utterance)."""
     if not isinstance(utterance, str):
         raise TypeError(f"utterance must be a str, got {type(utterance).__name__}")
-    return _read(utterance[:2000], context[:2000] if context else None)
+    if reader == "fast":
+        return _read(utterance[:2000], context[:2000] if context else None)
+    if reader == "embedding":
+        return _read_embedding(utterance[:2000], context[:2000] if context else None)
+    raise ValueError(f"unknown topic reader {reader!r}; expected 'fast' or 'embedding'")
 
 
 def cue_reading(utterance: str, context: str | None = None) -> Understanding:
@@ -383,6 +391,49 @@ def _read(utterance: str, context: str | None) -> Understanding:
     if topics == list(cue.topics):
         return cue
     return replace(cue, topics=tuple(topics), when=_when(stemmed, topics, tax))
+
+
+@lru_cache(maxsize=memo_size(8192))
+def _read_embedding(utterance: str, context: str | None) -> Understanding:
+    """The cues' reading, mended by the sentence-embedding reader (:mod:`.embedding_reader`)."""
+    from .embedding_reader import embed, load_embedding_reader, plain_combine
+
+    cue = _follow(utterance, context) if context else _understand(utterance, None)
+    reader = load_embedding_reader()
+    m = reader.model
+    stemmed, context_stems = model_input(utterance, context)
+    vectors = embed([utterance, context] if context else [utterance])
+    probs = reader.probabilities(features(stemmed, context_stems, ()), vectors[0], vectors[1] if context else None)
+    if reader.rule == "plain":
+        topics = plain_combine(cue.topics, probs, m.add_above, m.veto_below)
+    else:
+        own = _understand(utterance, None).topics if context else cue.topics
+        topics = embedding_combine(utterance, cue.topics, probs, m.add_above, m.veto_below, m.confirm_above, own,
+                                   cue_seen(stemmed), _understand(context, None).topics if context else ())
+    if topics == list(cue.topics):
+        return cue
+    return replace(cue, topics=tuple(topics), when=_when(stemmed, topics, load_taxonomy()))
+
+
+def embedding_combine(
+    utterance: str,
+    cue_topics: Sequence[str],
+    probs: dict[str, float],
+    add_above: float,
+    veto_below: float,
+    confirm_above: float,
+    own: Sequence[str] | None = None,
+    seen: Iterable[str] = (),
+    asked_before: Iterable[str] = (),
+) -> list[str]:
+    """The embedding reader's ``guarded`` rule: :func:`combine`, except that a reflection (:func:`is_reflection`:
+    "It sounds exhausting, being told it's nothing when it hurts this much") gains no topic from the reader. A
+    reflection asks nothing; the sentence embedding reads its words as a question about them (self-harm from
+    "hurts", childhood from "that child"), and the patient then answers a question that was never put ("No. I've
+    never hurt myself on purpose."; the patient exam at stop 36, hw-020 and hw-006)."""
+    if is_reflection(utterance):
+        add_above = float("inf")
+    return combine(cue_topics, probs, add_above, veto_below, confirm_above, own, seen, asked_before)
 
 
 def model_input(utterance: str, context: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
