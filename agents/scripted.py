@@ -696,7 +696,7 @@ class ScriptedClinician(Doctor):
                 for name, result in self.findings.exam_results
             ):
                 continue
-            prefixes = tuple(p for p, w in rule["codes"].items() if w > 0)
+            prefixes = tuple(rule.get("differential_codes") or [p for p, w in rule["codes"].items() if w > 0])
             if any(h.code.startswith(prefixes) for h, _ in lead) or len(lead) >= self.script["max_disorders"]:
                 continue
             pick = next((pair for pair in ranked if pair[0].code.startswith(prefixes) and self._admissible(pair[0])), None)
@@ -2456,7 +2456,10 @@ class ScriptedClinician(Doctor):
         if care["key"] in self.findings.answers:  # self-neglect, asked of everyone: the reply filed, or its absence said
             quote = self._quote(care["key"], used)
             label = care["label"].format(self={"her": "herself", "him": "himself"}.get(self._object(), "themselves"))
-            risk.append(_end(f"{label}: {quote}") if quote else f"{label}: {self.script['risk_follow_up']['no_answer']}.")
+            if quote:
+                risk.append(_end(f"{label}: {quote}"))
+            elif not any(line.startswith(care["kind"]) for line in risk):  # told already as a disclosure: said once
+                risk.append(f"{label}: {self.script['risk_follow_up']['no_answer']}.")
         lines.append("Risk assessment: " + (" ".join(risk) or "risk not assessed."))
         if f.exam_results:
             # a result is written only when one is on file; a test with none is requested, never "unremarkable"
