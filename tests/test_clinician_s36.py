@@ -215,3 +215,12 @@ def test_an_episode_with_a_mild_moca_gets_no_dementia_drug_and_no_invented_traum
     assert "donepezil" not in (chart.treatment or "").lower()
     assert "trauma reminders" not in chart.note
     assert chart.disorders[0].startswith("F06.7")
+
+
+def test_the_self_care_line_quotes_only_an_answer_about_self_care():
+    # stop 35's consultant on test-v2-0065: "the self-care line quotes an irrelevant answer"
+    walk_in = "Emergency department. A 49-year-old man is here to see you, alone."
+    off = _write(_doctor(walk_in, answers={"risk:self_care": "My wife says I'm arguing with family."}), "write_note")
+    assert "arguing with family" not in off.split("Risk assessment:")[1].split("\n")[0]
+    on = _write(_doctor(walk_in, answers={"risk:self_care": "I've let things slide. My wife does the cooking."}), "write_note")
+    assert "let things slide" in on.split("Risk assessment:")[1].split("\n")[0]
