@@ -2391,6 +2391,10 @@ class ScriptedClinician(Doctor):
                     label = term(c)
                     plain = label.lower() == heading.lower() or c in writing["unlabelled"]
                     parts.append(_end(said(c) if plain else f"{label.capitalize()}: {said(c)}"))
+            for rule in writing["to_reconcile"]["rules"]:
+                if rule["key"] in concepts and parts and re.search(rule["pattern"], f.answers.get(rule["key"], ""), re.IGNORECASE) \
+                        and re.search(rule["against"], f.answers.get(rule["against_key"], ""), re.IGNORECASE):
+                    parts.append(rule["sentence"])  # two answers that cannot both be true: said, not copied as fact
             if parts:
                 lines.append(f"{heading}: {' '.join(parts)}")
         # the first sentence of the mood answers that speaks of a mood: an answer drifting elsewhere is no mood

@@ -224,3 +224,15 @@ def test_the_self_care_line_quotes_only_an_answer_about_self_care():
     assert "arguing with family" not in off.split("Risk assessment:")[1].split("\n")[0]
     on = _write(_doctor(walk_in, answers={"risk:self_care": "I've let things slide. My wife does the cooking."}), "write_note")
     assert "let things slide" in on.split("Risk assessment:")[1].split("\n")[0]
+
+
+def test_a_medicine_for_mental_health_beside_no_past_treatment_is_marked_to_reconcile():
+    # stop 35's consultant on test-v2-0065 and 0417: the claim was copied unreconciled
+    walk_in = "Emergency department. A 49-year-old man is here to see you, alone."
+    answers = {"medications_current": "I take amlodipine 5 mg once daily, I'm on medication for my mental health.",
+               "past_psychiatric_treatment": "Before this, I had never had treatment for my mental health."}
+    meds = next(l for l in _write(_doctor(walk_in, answers=answers), "write_note").splitlines() if l.startswith("Medications:"))
+    assert "To reconcile" in meds
+    answers["past_psychiatric_treatment"] = "I saw a psychiatrist in 2019 and was on sertraline."
+    meds = next(l for l in _write(_doctor(walk_in, answers=answers), "write_note").splitlines() if l.startswith("Medications:"))
+    assert "To reconcile" not in meds
