@@ -2392,7 +2392,12 @@ class ScriptedClinician(Doctor):
                     plain = label.lower() == heading.lower() or c in writing["unlabelled"]
                     parts.append(_end(said(c) if plain else f"{label.capitalize()}: {said(c)}"))
             for rule in writing["to_reconcile"]["rules"]:
-                if rule["key"] in concepts and parts and re.search(rule["pattern"], f.answers.get(rule["key"], ""), re.IGNORECASE) \
+                clauses = re.split(r"[.,;!?]\s*", f.answers.get(rule["key"], "").lower())
+                claimed = any(
+                    re.search(rule["pattern"], c) and not any(re.search(rf"\b{re.escape(n)}\b", c) for n in rule["negations"])
+                    for c in clauses
+                )
+                if rule["key"] in concepts and parts and claimed \
                         and re.search(rule["against"], f.answers.get(rule["against_key"], ""), re.IGNORECASE):
                     parts.append(rule["sentence"])  # two answers that cannot both be true: said, not copied as fact
             if parts:

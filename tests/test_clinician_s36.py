@@ -233,6 +233,10 @@ def test_a_medicine_for_mental_health_beside_no_past_treatment_is_marked_to_reco
                "past_psychiatric_treatment": "Before this, I had never had treatment for my mental health."}
     meds = next(l for l in _write(_doctor(walk_in, answers=answers), "write_note").splitlines() if l.startswith("Medications:"))
     assert "To reconcile" in meds
+    # a denial of such a medicine is no claim to reconcile (test-v2-0234: "I'm not on any tablets for my mental health")
+    negated = dict(answers, medications_current="I don't take any tablets, I'm not on any tablets for my mental health.")
+    meds = next(l for l in _write(_doctor(walk_in, answers=negated), "write_note").splitlines() if l.startswith("Medications:"))
+    assert "To reconcile" not in meds
     answers["past_psychiatric_treatment"] = "I saw a psychiatrist in 2019 and was on sertraline."
     meds = next(l for l in _write(_doctor(walk_in, answers=answers), "write_note").splitlines() if l.startswith("Medications:"))
     assert "To reconcile" not in meds
