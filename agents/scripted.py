@@ -296,6 +296,9 @@ class ScriptedClinician(Doctor):
                 continue
             if self._yields_to_history(concept):
                 continue
+            care = self.script["self_care"]
+            if concept == care["key"] and self.walk_in.setting not in care["settings"] and not set(care["older_when"]) & set(f.present):
+                continue  # an older adult outside the emergency department: asked once a failing memory was heard
             return question, concept
         return None
 
