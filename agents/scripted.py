@@ -2431,6 +2431,7 @@ class ScriptedClinician(Doctor):
                     for sentence in re.split(r"(?<=[.!?])\s+", f.answers.get(key, ""))
                     if sentence.strip() and self._plain(sentence) and not self._non_answer(sentence)
                     and f.told_by.get(key) is None and re.search(writing["mood_words_again"], sentence, re.IGNORECASE)
+                    and re.search(writing["mood_frame"], sentence, re.IGNORECASE)
                 ),
                 "",
             )

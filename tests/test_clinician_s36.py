@@ -168,6 +168,9 @@ def test_a_worried_mood_is_quoted_and_a_pan_left_on_is_a_risk():
     doctor = _doctor(walk_in, present={"excessive_worry": "I've been feeling worried."},
                      answers={"low_mood": "I've been feeling worried, if that makes sense."})
     assert 'Mood described as "I\'ve been feeling worried' in _write(doctor, "write_note")
+    for other in ("My back is agony most days.", "What worries me most is hearing people talk when the room is empty."):
+        doctor = _doctor(walk_in, present={"excessive_worry": "x"}, answers={"low_mood": other})
+        assert "Mood not described" in _write(doctor, "write_note"), other
     doctor = _doctor(OLD_MAN, present=dict(MEMORY), answers={"hpi:3": "I forgot I'd left the pan on. The kitchen filled with smoke."})
     doctor.findings.replies.append(("How is this affecting your day-to-day life?", "I forgot I'd left the pan on. The kitchen filled with smoke."))
     risk = _write(doctor, "write_note").split("Risk assessment:")[1].split("\n")[0]
