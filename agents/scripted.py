@@ -181,6 +181,7 @@ class ScriptedClinician(Doctor):
         self.reasking: tuple[str, str] | None = None  # the question asked again in other words, and its topic
         self.followed: set[str] = set()  # the disclosure follow-ups (``disclosure_follow_up``) already put on the plan
         self.explored: set[str] = set()  # the complaint domains (``complaint_domains``) already put on the plan
+        self._sedative_withheld = False  # a hypnotic or benzodiazepine left out beside nightly drinking
 
     # ------------------------------------------------------------------------------- the interview
 
@@ -206,7 +207,8 @@ class ScriptedClinician(Doctor):
             "screen": [(self._question(c), c) for c in s["screen"] if c in self.lexicon],
             "mental_state": [(m["ask"], f"mse:{m['domain']}") for m in s["mental_state"]],
             "risk": [(self._question(c), c) for c in s["risk"] if c in self.lexicon]
-            + [(self.script["self_care"]["ask"], self.script["self_care"]["key"])] * (w.setting in self.script["self_care"]["settings"]),
+            + [(self.script["self_care"]["ask"], self.script["self_care"]["key"])]
+            * (w.setting in self.script["self_care"]["settings"] or (w.age or 0) >= self.script["self_care"]["min_age_any_setting"]),
             "history": [(self._question(c), c) for c in history if c in self.lexicon],
             # what the setting's decisions need early: who is at home (children, dependants) before a disposition
             "setting": [
@@ -294,6 +296,9 @@ class ScriptedClinician(Doctor):
                 continue
             if self._yields_to_history(concept):
                 continue
+            care = self.script["self_care"]
+            if concept == care["key"] and self.walk_in.setting not in care["settings"] and not set(care["older_when"]) & set(f.present):
+                continue  # an older adult outside the emergency department: asked once a failing memory was heard
             return question, concept
         return None
 
@@ -340,7 +345,10 @@ class ScriptedClinician(Doctor):
         (``told_if``: "I wouldn't act on it" answers intent), else None."""
         f = self.findings
         conf = self.script["risk_follow_up"]
+        # and the answers to the risk screen's own questions ("I wouldn't do anything, though." said when asked about
+        # self-harm: stop 35's consultant, test-v2-0024's intent written "asked, no direct answer")
         replies = [f.present.get(c, "") for c in conf["after"]] + [f.answers.get(i["key"], "") for i in conf["items"] if i is not item]
+        replies += [f.answers.get(c, "") for c in conf["after"] if f.answers.get(c, "") not in replies]
         for reply in replies:
             for sentence in re.split(r"(?<=[.!?])\s+", reply):
                 if sentence.strip() and any(re.search(p, sentence, re.IGNORECASE) for p in item.get("told_if", ())):
@@ -635,6 +643,10 @@ class ScriptedClinician(Doctor):
         out = set(f.present)
         if not self.heavy_drinking():
             out -= set(conf["heavy_drinking_only"])
+        # avoidance of trauma reminders heard in "I stopped driving after getting lost" with no event told
+        event = conf["needs_event"]
+        if not set(event["unless_heard"]) & (set(f.present) - f.contradicted):
+            out -= set(event["findings"])
         if "drug_use" in f.denied:
             asked_about_use = set(conf["use_questions"])
             out -= {c for c in conf["drug_findings"] if f.heard_on.get(c, "") not in asked_about_use}
@@ -653,6 +665,48 @@ class ScriptedClinician(Doctor):
                 if name.lower() in rule["exams"] and re.search(rule["pattern"], result, re.IGNORECASE):
                     out.update(rule["findings"])
         return out
+
+    def _results_weight(self, h: Hypothesis) -> float:
+        """What the results on file add to ``h``'s score (``evidence.results_weigh``): a MoCA in the mild range counts
+        against a dementia and for a mild cognitive disorder, a BMI read as underweight for an eating disorder, each
+        rule once whatever the number of results it matches."""
+        total = 0.0
+        age = self.walk_in.age
+        for rule in self.script["evidence"]["results_weigh"]["rules"]:
+            weight = next((w for prefix, w in rule["codes"].items() if h.code.startswith(prefix)), None)
+            if weight is None or age is not None and age > rule.get("max_age", 200):
+                continue
+            if any(
+                name.lower() in rule["exams"] and re.search(rule["pattern"], result, re.IGNORECASE)
+                for name, result in self.findings.exam_results
+            ):
+                total += weight
+        return total
+
+    def _results_on_differential(
+        self, lead: list[tuple[Hypothesis, float]], ranked: list[tuple[Hypothesis, float]]
+    ) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with, for each rule of ``evidence.results_weigh`` marked 'differential' that a result on file
+        matches, the best-ranked disorder it speaks for added last when none of them stands there yet and there is
+        room: a hypokalaemic alkalosis in a young man called depressed puts an eating disorder on the list (test-v2-0234)
+        however few of its findings he told."""
+        age = self.walk_in.age
+        for rule in self.script["evidence"]["results_weigh"]["rules"]:
+            if not rule.get("differential") or age is not None and age > rule.get("max_age", 200):
+                continue
+            if not any(
+                name.lower() in rule["exams"] and re.search(rule["pattern"], result, re.IGNORECASE)
+                for name, result in self.findings.exam_results
+            ):
+                continue
+            prefixes = tuple(rule.get("differential_codes") or [p for p, w in rule["codes"].items() if w > 0])
+            if any(h.code.startswith(prefixes) for h, _ in lead) or len(lead) >= self.script["max_disorders"]:
+                continue
+            pick = next((pair for pair in ranked if pair[0].code.startswith(prefixes) and self._admissible(pair[0])), None)
+            age_ok = pick is not None and (age is None or pick[0].age_range[0] <= age <= pick[0].age_range[1])
+            if age_ok:
+                lead = lead + [pick]
+        return lead
 
     def _ranked(self) -> list[tuple[Hypothesis, float]]:
         f = self.findings
@@ -675,8 +729,10 @@ class ScriptedClinician(Doctor):
                 score += self.script["evidence"]["told_before_bonus"]
             if set(self.script["evidence"]["defining"].get(h.code, ())) & evidence:  # cataplexy: narcolepsy (uw-008)
                 score += self.script["evidence"]["defining_bonus"]
-            if support == 0:  # no finding of its own heard: the base rate alone does not make a leading hypothesis
-                score -= self.script["evidence"]["no_support_penalty"]
+            results = self._results_weight(h)
+            score += results
+            if support == 0 and results <= 0:  # no finding of its own heard nor a result for it: the base rate alone
+                score -= self.script["evidence"]["no_support_penalty"]  # does not make a leading hypothesis
             scored.append((h, score))
         scored.sort(key=lambda hs: (-hs[1], hs[0].code))
         return scored
@@ -858,15 +914,16 @@ class ScriptedClinician(Doctor):
         for h, s in ranked[1:]:
             if len(lead) >= self.script["max_disorders"]:
                 break
-            if not any(c in evidence for c, _ in h.symptoms):
-                continue  # nothing heard of it: no place on the differential, whatever its base rate
+            if not any(c in evidence for c, _ in h.symptoms) and self._results_weight(h) <= 0:
+                continue  # nothing heard of it nor shown by a result: no place on the differential, whatever its base rate
             need = self.script["required_to_lead"].get(h.code)
             if need and not set(need) & set(self.findings.present):
                 continue  # a depression "with psychotic features" with no delusion or voice heard is no differential
             if top <= 0 or s >= top * self.script["category_threshold"]:
                 lead.append((h, s))
         lead = self._fitting_first(lead)
-        return lead[:1] + [pair for pair in lead[1:] if self._on_differential(pair[0], lead[0][0])]
+        lead = lead[:1] + [pair for pair in lead[1:] if self._on_differential(pair[0], lead[0][0])]
+        return self._results_on_differential(lead, ranked)
 
     def _on_differential(self, h: Hypothesis, principal: Hypothesis) -> bool:
         """Whether ``h`` may stand on the differential beside ``principal``: not a disorder that needs a finding never
@@ -995,6 +1052,8 @@ class ScriptedClinician(Doctor):
         if any(first.code.startswith(c) for c in conf["then"]):
             return lead
         minimum = load_durations().minimum_days(first.code, self.walk_in.age)
+        if first.code.startswith(tuple(conf["over_whatever_minimum"])):
+            minimum = max(minimum or 0, conf["longer_than_days"] + 1)
         if minimum is None or minimum <= conf["longer_than_days"]:
             return lead
         known = self._illness_days(established_only=True)
@@ -1008,7 +1067,9 @@ class ScriptedClinician(Doctor):
             if len(self._unexplained(h)) > len(self._unexplained(first)):
                 continue  # no stress reaction over a voice or a delusion the lead explains
             own = {c for c, _ in h.symptoms}
-            if any(p >= conf["core_p"] and c in evidence and c not in own for c, p in first.symptoms):
+            # (a primary insomnia's sleeplessness is the stress reaction's own when it began with the event)
+            over = first.code.startswith(tuple(conf["over_whatever_minimum"]))
+            if not over and any(p >= conf["core_p"] and c in evidence and c not in own for c, p in first.symptoms):
                 continue  # the lead's own core finding, which no stress reaction explains, was heard (a fear of illness)
             if known is not None and not load_durations().fits(h.code, known, self.walk_in.age):
                 continue
@@ -1062,6 +1123,14 @@ class ScriptedClinician(Doctor):
         for key in conf["context_answers"]:
             for sentence in re.split(r"(?<=[.!?;])\s+", f.answers.get(key, "").lower()):
                 if self._tells(sentence, conf["said"]):
+                    return True
+        # told in a reply to any other question, in a sentence that names the start ("In January, in the wake of a
+        # separation, it all began", said when asked about bedtime: test-v2-0404)
+        for key, reply in f.answers.items():
+            if key in conf["context_answers"] or f.told_by.get(key):
+                continue
+            for sentence in re.split(r"(?<=[.!?;])\s+", reply.lower()):
+                if re.search(conf["onset_words"], sentence) and self._tells(sentence, conf["said"]):
                     return True
         return False
 
@@ -1249,6 +1318,8 @@ class ScriptedClinician(Doctor):
         # a child's or adolescent's depression: the age's own drug sentence (fluoxetine, by the CAMHS psychiatrist)
         by_code = self.age_script.get("medication_by_code", {})
         instead = next((text for prefix, text in by_code.items() if principal.code.startswith(prefix)), None)
+        if instead is None:  # at any age: no drug before the test that confirms the diagnosis (adult narcolepsy)
+            instead = self._medication_awaits_test(principal)
         # a drug is checked against every disorder the chart names and the patient has not ruled out, not only those
         # believed: insomnia that leads with generalised anxiety beside it gets no hypnotic as a course (test-v2-0432)
         differential = replace(profile, codes=tuple(dict.fromkeys([*profile.codes, *sorted(others)])))
@@ -1263,6 +1334,8 @@ class ScriptedClinician(Doctor):
             parts.insert(0, unstable)
         if liver:
             parts.append(liver[1])
+        acted, drop_other = self._results_acted_on()
+        parts += acted
         therapies = [t for t in principal.psychotherapy if fits(t)][:2]
         if therapies:
             parts.append(f"Psychotherapy: refer for {', '.join(therapies)}.")
@@ -1282,6 +1355,7 @@ class ScriptedClinician(Doctor):
             t
             for t in principal.other_treatment[:3]
             if fits(t) and not ((actions.proposed(t) & drug_items) - prescribed)
+            and not any(w in t.lower() for w in drop_other)
         ]
         if liver:
             # the liver plan's withdrawal sentence decides where and how: no second, vaguer withdrawal item
@@ -1304,11 +1378,18 @@ class ScriptedClinician(Doctor):
         taken = self.findings.answers.get("medications_current", "")
         if prescribed and taken and ("medications_current" in self.findings.present or "medications_current" not in self.findings.denied):
             parts.append(conf["reconcile_medicines"])
+        # no hypnotic or benzodiazepine beside nightly drinking (zolpidem for an insomnia, stop 35), and said why
+        if self._sedative_withheld:
+            he = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
+            parts.append(conf["sedatives_beside_drinking"]["sentence"].format(he=he).replace("they drinks", "they drink"))
         # frequent drinking without dependence: advice and a goal, not a detoxification
         if self.heavy_drinking() and not self.heavy_drinking(dependent=True):
             parts.append(self.script["plan_safety"]["heavy_drinking"]["hazardous_advice"])
         if self._risk_to_others():
             parts.append(conf["risk_to_others"])
+        family = conf["family_suicide"]
+        told = self.findings.answers.get("family_psychiatric_history", "")
+        family_suicide = any(re.search(p, told, re.IGNORECASE) for p in family["patterns"])
         means = self._means_told() if self.risk_followed else None
         if means:  # a means the patient told of: named, and access to it restricted
             he, his, him = {"female": ("she", "her", "her"), "male": ("he", "his", "him")}.get(self.walk_in.sex or "", ("they", "their", "them"))
@@ -1358,8 +1439,11 @@ class ScriptedClinician(Doctor):
             if self._dependants_named():
                 parts += actions.sentences(["dependant_care"])
             elif self._dependants_possible():  # neither named nor denied: asked about, not assumed
-                he, him = {"female": ("she", "her"), "male": ("he", "him")}.get(self.walk_in.sex or "", ("they", "them"))
-                parts.append(conf["dependants_unknown"]["sentence"].format(he=he, him=him))
+                he, his, him = {"female": ("she", "her", "her"), "male": ("he", "his", "him")}.get(self.walk_in.sex or "", ("they", "their", "them"))
+                unknown = conf["dependants_unknown"]
+                older = unknown["older"]
+                text = older["sentence"] if (self.walk_in.age or 0) >= older["min_age"] else unknown["sentence"]
+                parts.append(text.format(he=he, his=his, him=him).replace("they cares", "they care"))
         plan = " ".join(p for p in parts if p.strip(". :"))
         # nor a follow-up clause that speaks of a drug not prescribed ("lithium level 5-7 days after starting" beside
         # olanzapine read as lithium, and drew the lithium checks into the plan: stop 33's consultant, test-v2-0326)
@@ -1398,6 +1482,8 @@ class ScriptedClinician(Doctor):
                 for sentence in re.split(r"(?<=[.;])\s+", plan)
                 if not wanted & actions.proposed(sentence)
             )
+        if family_suicide and not any(a in plan.lower() for a in family["already"]):
+            plan += " " + family["sentence"]  # a relative's suicide: asked at every review, whatever is said today
         if self.critical_actions or "prompt_follow_up" not in actions.proposed(follow_up):
             plan += " " + follow_up
         return " ".join(self._pronouns(plan).split())
@@ -1409,9 +1495,13 @@ class ScriptedClinician(Doctor):
         preconditions = self.script["drug_preconditions"]
         combined = self.script["plan"]["combined_dose_cue"]
         chosen: list[str] = []
+        sedatives = self._no_sedatives(principal)
         for drug, dose in principal.medications:
             drug, dose = self._drug_instead(drug, dose, profile)
             if drug.lower() in unsafe or (chosen and combined not in dose.lower()):
+                continue
+            if drug.lower() in sedatives:
+                self._sedative_withheld = True
                 continue
             when = self.script["plan"]["start_when"].get(drug.lower(), "")
             sentence = f"Medication: {when}start {drug} {dose}, explaining benefits, side effects and the time to effect."
@@ -1426,6 +1516,37 @@ class ScriptedClinician(Doctor):
             if not actions.check(profile, " ".join(chosen + [sentence])).contraindicated:
                 chosen.append(sentence)
         return chosen
+
+    def _medication_awaits_test(self, principal: Hypothesis) -> str | None:
+        """The sentence in place of a drug for a principal disorder whose diagnosis a test must confirm first
+        (``plan.medication_by_code``: narcolepsy before the sleep study), None when none applies or a result on file
+        confirms it."""
+        for prefix, rule in self.script["plan"]["medication_by_code"].items():
+            if prefix.startswith("_") or not principal.code.startswith(prefix):
+                continue
+            confirmed = any(
+                name.lower() in rule["confirmed_by"] and re.search(rule["confirmed_pattern"], result, re.IGNORECASE)
+                for name, result in self.findings.exam_results
+            )
+            return None if confirmed else rule["sentence"]
+        return None
+
+    def _no_sedatives(self, principal: Hypothesis) -> set[str]:
+        """The hypnotics and benzodiazepines not started because the patient drinks every night or most nights
+        (``plan.sedatives_beside_drinking``), unless they treat the alcohol withdrawal itself; empty otherwise."""
+        conf = self.script["plan"]["sedatives_beside_drinking"]
+        if principal.code.startswith(tuple(conf["except_codes"])) or not self._drinks_nightly():
+            return set()
+        return set(conf["drugs"])
+
+    def _drinks_nightly(self) -> bool:
+        """Whether the reply about alcohol tells drinking every night or most nights, or drinking to sleep."""
+        conf = self.script["plan"]["sedatives_beside_drinking"]
+        f = self.findings
+        reply = f.answers.get("alcohol_use", "").lower()
+        if not reply or ("alcohol_use" in f.denied and "alcohol_use" not in f.present):
+            return False
+        return self.heavy_drinking() or any(c in reply for c in conf["cues"])
 
     def _drug_instead(self, drug: str, dose: str, profile: Profile) -> tuple[str, str]:
         """The drug and dose this clinician starts in place of ``drug`` (``plan.drug_instead``): a short-acting
@@ -1469,6 +1590,24 @@ class ScriptedClinician(Doctor):
         if ratio:
             said.append(conf["said"]["ratio"].format(**levels))
         return tier, conf["sentences"][tier].format(said=_join(said))
+
+    def _results_acted_on(self) -> tuple[list[str], set[str]]:
+        """The plan's sentences for results on file that call for action whatever the diagnosis
+        (``plan.results_acted_on``: a hypokalaemic alkalosis in a young adult, test-v2-0234), and the words of the
+        'other' items they leave out (exercise advice)."""
+        age = self.walk_in.age
+        said: list[str] = []
+        drop: set[str] = set()
+        for rule in self.script["plan"]["results_acted_on"]["rules"]:
+            if age is not None and age > rule.get("max_age", 200):
+                continue
+            if any(
+                name.lower() in rule["exams"] and re.search(rule["pattern"], result, re.IGNORECASE)
+                for name, result in self.findings.exam_results
+            ):
+                said.append(rule["sentence"])
+                drop |= set(rule.get("drop_other", ()))
+        return said, drop
 
     def _medically_unstable(self, profile: Profile) -> str | None:
         """The plan's sentence when the results on file show a patient medically unstable from undernutrition
@@ -1612,6 +1751,9 @@ class ScriptedClinician(Doctor):
             return True
         if self._lives_alone():
             return False
+        home = " ".join(f.answers.get(c, "") for c in ("living_situation", "dependants")).lower()
+        if any(w in home for w in self.script["plan"]["dependants_unknown"]["older"]["care_home_words"]):
+            return False  # in a care home: no one at home depends on them
         return self._home_names_dependants() or "dependants" not in f.denied
 
     def _dependants_named(self) -> bool:
@@ -2252,6 +2394,15 @@ class ScriptedClinician(Doctor):
                     label = term(c)
                     plain = label.lower() == heading.lower() or c in writing["unlabelled"]
                     parts.append(_end(said(c) if plain else f"{label.capitalize()}: {said(c)}"))
+            for rule in writing["to_reconcile"]["rules"]:
+                clauses = re.split(r"[.,;!?]\s*", f.answers.get(rule["key"], "").lower())
+                claimed = any(
+                    re.search(rule["pattern"], c) and not any(re.search(rf"\b{re.escape(n)}\b", c) for n in rule["negations"])
+                    for c in clauses
+                )
+                if rule["key"] in concepts and parts and claimed \
+                        and re.search(rule["against"], f.answers.get(rule["against_key"], ""), re.IGNORECASE):
+                    parts.append(rule["sentence"])  # two answers that cannot both be true: said, not copied as fact
             if parts:
                 lines.append(f"{heading}: {' '.join(parts)}")
         # the first sentence of the mood answers that speaks of a mood: an answer drifting elsewhere is no mood
@@ -2268,6 +2419,22 @@ class ScriptedClinician(Doctor):
             ),
             "",
         )
+        if not mood:
+            # the answer about mood that a quote leaves out because it names another finding ("I've been feeling
+            # worried" is the excessive worry's too): its first sentence that names a mood is still the mood given
+            # (stop 35's consultant: "'mood not described' when he said he feels worried", test-v2-0404)
+            openers = self.script["quotes"]["openers"]
+            mood = next(
+                (
+                    f'"{_without_opener(sentence.strip(), openers).rstrip(".")}"'
+                    for key in writing["mood_said"]
+                    for sentence in re.split(r"(?<=[.!?])\s+", f.answers.get(key, ""))
+                    if sentence.strip() and self._plain(sentence) and not self._non_answer(sentence)
+                    and f.told_by.get(key) is None and re.search(writing["mood_words_again"], sentence, re.IGNORECASE)
+                    and re.search(writing["mood_frame"], sentence, re.IGNORECASE)
+                ),
+                "",
+            )
         mse = [_end(f"Mood described as {mood}") if mood else "Mood not described."]
         thought = writing["thought_content"]
         content = [term(c) for c in symptoms if lex.get(c).domain in thought["domains"] and c not in thought["except"]]
@@ -2302,7 +2469,10 @@ class ScriptedClinician(Doctor):
         if care["key"] in self.findings.answers:  # self-neglect, asked of everyone: the reply filed, or its absence said
             quote = self._quote(care["key"], used)
             label = care["label"].format(self={"her": "herself", "him": "himself"}.get(self._object(), "themselves"))
-            risk.append(_end(f"{label}: {quote}") if quote else f"{label}: {self.script['risk_follow_up']['no_answer']}.")
+            if quote:
+                risk.append(_end(f"{label}: {quote}"))
+            elif not any(line.startswith(care["kind"]) for line in risk):  # told already as a disclosure: said once
+                risk.append(f"{label}: {self.script['risk_follow_up']['no_answer']}.")
         lines.append("Risk assessment: " + (" ".join(risk) or "risk not assessed."))
         if f.exam_results:
             # a result is written only when one is on file; a test with none is requested, never "unremarkable"
