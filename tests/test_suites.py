@@ -142,6 +142,11 @@ FROZEN_CONTRADICTIONS = {
     "test-0441": [
         "facts hpi-10 and mse.thought_content-1: persecutory_delusions is both present and denied",
     ],
+    # not a fault of the record but anorexia's minimisation, seen once the lexicon read dieting ("meal plans from
+    # the internet", stop 35): he restricts, and says "I'm not starving myself, I'm just being healthy"
+    "test-v2-0234": [
+        "facts hpi-11 and hpi-6: food_restriction is both present and denied",
+    ],
 }
 
 
