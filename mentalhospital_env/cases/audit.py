@@ -357,8 +357,9 @@ def _timeline_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     age = case.demographics.age
     cid = case.case_id
     for name, text in _narrative(case):
-        if not _DIGIT.search(text):
-            continue  # an age is written in digits in all three patterns below (most sections hold none)
+        if not _DIGIT.search(text) or name == "family_history":
+            continue  # an age is written in digits in all three patterns below (most sections hold none); the family
+            # history's ages are the relatives' ('paternal uncle died by suicide aged 44'), never the patient's timeline
         for m in _BEFORE_AGE.finditer(text):
             n = int(m.group(1))
             if n >= age:
@@ -903,6 +904,44 @@ def _label_terms() -> tuple[dict[tuple[str, ...], str], dict[tuple[str, ...], st
     return labels, crit, _first_words(labels), _first_words(crit)
 
 
+@lru_cache(maxsize=None)
+def _label_owners() -> tuple[dict[str, frozenset[str]], frozenset[str]]:
+    """(label -> the codes of the disorders it names, the labels written as capitals in the knowledge base).
+    A label of the labels' ``extra`` list names no one disorder and has no entry. An abbreviation ('ODD',
+    'GAD') is a label only in capitals: 'the odd one' is a word, not oppositional defiant disorder."""
+    from mentalhospital_env.knowledge import load_knowledge
+
+    owners: dict[str, set[str]] = {}
+    capitals: set[str] = set()
+    for entry in load_knowledge().disorders:
+        name, code = str(_get(entry, "name")), str(_get(entry, "code"))
+        for t in [name, name.split(",")[0]] + list(_get(entry, "synonyms") or ()):
+            if not t:
+                continue
+            owners.setdefault(str(t).lower(), set()).add(code)
+            if str(t).isupper() and " " not in str(t).strip():
+                capitals.add(str(t).lower())
+    return {k: frozenset(v) for k, v in owners.items()}, frozenset(capitals)
+
+
+_CASED_TOKEN = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
+
+
+def _names_own_disorder(term: str, case: Case) -> bool:
+    """Whether a label the record holds names one of the case's own disorders or one of their categories (a
+    label of no one disorder counts as naming them). A referral's working diagnosis that the case does not
+    hold ('recurrent depression' in the GP's letter for bipolar II) gives nothing away: it is what the
+    assessment has to look past."""
+    from mentalhospital_env.knowledge.codes import category_of_code
+
+    codes = _label_owners()[0].get(term.lower())
+    if not codes:
+        return True
+    own = {d.code for d in case.diagnosis.disorders}
+    cats = {category_of_code(c) for c in own} | set(case.diagnosis.categories or ())
+    return any(c in own or category_of_code(c) in cats for c in codes)
+
+
 def _first_words(table: Mapping[tuple[str, ...], str]) -> dict[str, tuple[int, ...]]:
     """first word -> the lengths of the terms that start with it, longest first."""
     out: dict[str, set[int]] = defaultdict(set)
@@ -981,8 +1020,15 @@ def _label_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         if name.startswith("family_history"):
             continue
         words = _tokens(text)
+        cased: list[str] | None = None
         for m in ([] if known else label.finditer(text)):
             if _negated_before(words, m.start()) or (name, m.group(0)) in seen:
+                continue
+            if m.group(0) in _label_owners()[1]:
+                cased = cased if cased is not None else _CASED_TOKEN.findall(text)
+                if len(cased) == len(words) and not cased[m.start()].isupper():
+                    continue  # 'the odd one' is not ODD
+            if not _names_own_disorder(m.group(0), case):
                 continue
             seen.add((name, m.group(0)))
             out.append(Finding(cid, name, "labels.diagnosis", f"names the diagnosis {m.group(0)!r}"))
@@ -1472,7 +1518,9 @@ def comorbid_support(case: Case) -> list[tuple[str, frozenset[str]]]:
     out = []
     for d in case.diagnosis.disorders[1:]:
         pres = ref.presentations.get(d.code)
-        own = {x["concept"] for x in pres["symptoms"]} if pres else set()
+        if not pres:  # no presentation in the knowledge base (a hand-written record's F10.10): nothing to count, no finding
+            continue
+        own = {x["concept"] for x in pres["symptoms"]}
         out.append((d.code, frozenset(told & own)))
     return out
 
