@@ -2290,12 +2290,46 @@ def _stop35_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         out.append(Finding(cid, "exams", "agree.ecg_pulse", f"ECG rate {ecg}/min beside a pulse of {pulse}/min in the same encounter's vital signs"))
     return out
 
+def _stop36_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    """Stop 35's consultant (review.json ``stop36``): fresh self-harm wounds seen on examination beside a risk
+    assessment that says self-harm is denied or a C-SSRS of 0, or with no wound care in the plan (R4); a
+    benzodiazepine in the medication list beside a safety line that says to avoid benzodiazepines (R6)."""
+    S = R["stop36"]
+    cid = case.case_id
+    out = []
+    mse = case.ehr.mental_status_exam
+    risk = case.ehr.risk_assessment
+    seen = " ".join(str(_get(mse, k) or "") for k in ("appearance", "behavior")) if mse is not None else ""
+    risk_text = " ".join(str(_get(risk, k) or "") for k in ("suicide", "self_harm", "violence", "self_neglect")) if risk is not None else ""
+    wound = re.search(S["fresh_wound_pattern"], seen)
+    if wound:
+        denial = re.search(S["self_harm_denial_pattern"], risk_text)
+        cssrs = next((e.result for e in case.exams if e.name == "C-SSRS"), "")
+        if denial or (cssrs and _score_of(cssrs) == 0):
+            said = repr(denial.group(0)) if denial else f"C-SSRS {cssrs!r}"
+            out.append(Finding(cid, "risk_assessment", "risk.fresh_wounds", f"{wound.group(0)!r} on examination beside {said}"))
+        plan = " ".join([case.treatment.plan or "", *(case.treatment.safety or ())])
+        if not re.search(S["wound_care_pattern"], plan):
+            out.append(Finding(cid, "treatment.plan", "risk.fresh_wounds", f"{wound.group(0)!r} on examination and no wound care in the plan"))
+    meds = [str(m.name).lower() for m in case.treatment.medications or ()]
+    benzo = next((m for m in meds if any(b in m for b in S["benzodiazepines"])), None)
+    if benzo is None:  # the plan's own regimen (test-v2-0323: 'an inpatient assisted withdrawal (lorazepam on the CIWA-Ar ...')
+        m = re.search(S["given_benzodiazepine_pattern"], case.treatment.plan or "")
+        benzo = m.group(0) if m else None
+    if benzo:
+        for line in case.treatment.safety or ():
+            m = re.search(S["avoid_benzodiazepine_pattern"], line)
+            if m:
+                out.append(Finding(cid, "treatment.safety", "plan.benzodiazepine_contradiction", f"{benzo} given in the plan or its medication list beside the safety line {line!r}"))
+    return out
+
+
 CASE_RULES = {
     "duration": _duration_rules, "trauma": _trauma_rules, "timeline": _timeline_rules, "people": _people_rules,
     "plan": _plan_rules, "critical": _critical_rules, "labs": _lab_rules, "labels": _label_rules, "giveaways": _giveaway_rules,
     "records": _record_rules, "sections": _sections_agree_rules, "joins": _joins_rules, "agree": _agree_rules,
     "stop28": _stop28_rules, "stop29": _stop29_rules, "stop30": _stop30_rules, "stop31": _stop31_rules,
-    "stop35": _stop35_rules,
+    "stop35": _stop35_rules, "stop36": _stop36_rules,
 }
 
 
