@@ -2311,6 +2311,11 @@ def _stop36_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         plan = " ".join([case.treatment.plan or "", *(case.treatment.safety or ())])
         if not re.search(S["wound_care_pattern"], plan):
             out.append(Finding(cid, "treatment.plan", "risk.fresh_wounds", f"{wound.group(0)!r} on examination and no wound care in the plan"))
+    if case.diagnosis.principal.code.startswith(tuple(S["dementia_codes"])) and not re.search(r"\balone\b", case.demographics.living_situation or "", re.I):
+        admit = re.search(S["dementia_admit_pattern"], f"{case.treatment.plan or ''} {case.treatment.follow_up or ''}")
+        parts = [str(_get(risk, k) or "") for k in ("suicide", "violence")] if risk is not None else []
+        if admit and parts and all(re.search(S["low_risk_pattern"], x) for x in parts if x):
+            out.append(Finding(cid, "treatment.plan", "plan.dementia_admission", f"{admit.group(0)!r} for {case.diagnosis.principal.code} with someone at home and no acute risk in the risk assessment: care at home, the crisis team, OT and respite first"))
     meds = [str(m.name).lower() for m in case.treatment.medications or ()]
     benzo = next((m for m in meds if any(b in m for b in S["benzodiazepines"])), None)
     if benzo is None:  # the plan's own regimen (test-v2-0323: 'an inpatient assisted withdrawal (lorazepam on the CIWA-Ar ...')

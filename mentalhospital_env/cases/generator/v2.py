@@ -1977,6 +1977,10 @@ class StoryV2(_Story):
             return True
         if any(c.startswith(tuple(self.c.joins["plan_settled"]["admit_codes"])) for c in self.codes):
             return True  # psychotic depression or mania seen in an emergency is admitted
+        home = self.c.joins["plan_settled"].get("neglect_at_home_codes", ())
+        living = str(self.p.demographics.get("living_situation") or "")
+        if self.codes and self.codes[0].startswith(tuple(home)) and not re.search(r"\balone\b", living, re.I):
+            return False  # stop 35's R5 (test-v2-0312): a dementia of three years, washing slipping, a spouse at home: support at home, not a bed
         words = review_facts()["records"]["neglect_words"]
         told = " ".join(f.text for f in self.chart.facts if f.section in ("history_of_present_illness", "risk_assessment.self_neglect"))
         return bool(_has(told, words))
