@@ -2316,6 +2316,13 @@ def _stop36_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         parts = [str(_get(risk, k) or "") for k in ("suicide", "violence")] if risk is not None else []
         if admit and parts and all(re.search(S["low_risk_pattern"], x) for x in parts if x):
             out.append(Finding(cid, "treatment.plan", "plan.dementia_admission", f"{admit.group(0)!r} for {case.diagnosis.principal.code} with someone at home and no acute risk in the risk assessment: care at home, the crisis team, OT and respite first"))
+    from mentalhospital_env.knowledge.codes import category_of_code
+
+    category = category_of_code(case.diagnosis.principal.code)
+    cc = (case.ehr.chief_complaint or "").lower()
+    for said, fits in S["complaint_fits"].items():
+        if said in cc and category not in fits and not case.diagnosis.principal.code.startswith(tuple(f for f in fits if f[:1].isupper())):
+            out.append(Finding(cid, "chief_complaint", "records.complaint_fit", f"{said!r} as the complaint of {case.diagnosis.principal.code} ({category})"))
     meds = [str(m.name).lower() for m in case.treatment.medications or ()]
     benzo = next((m for m in meds if any(b in m for b in S["benzodiazepines"])), None)
     if benzo is None:  # the plan's own regimen (test-v2-0323: 'an inpatient assisted withdrawal (lorazepam on the CIWA-Ar ...')

@@ -714,8 +714,12 @@ class StoryV2(_Story):
         phrases = [p for p in self.story["duration_phrase"] if not (single and "some" in p)] or self.story["duration_phrase"]
         spec, rng = self.story["record_story"]["cc_plain"], self.rng
         work = "school" if self.p.age < 18 else ("work" if self.p.household.employed else "home")
+        category = self.principal.get("category") or ""
+        fits = review_facts()["stop36"]["complaint_fits"]  # the audit's records.complaint_fit
+        code = self.principal["code"]
+        cores = [c for c in spec["core"] if c not in fits or category in fits[c] or code.startswith(tuple(f for f in fits[c] if f[:1].isupper()))]
         for _ in range(6):
-            core = rng.choice(spec["core"])
+            core = rng.choice(cores)
             if "," in core:  # 'a worrying change, says the GP': no 'Per her GP, ' before it, the time in brackets after
                 text = core + " ({duration_phrase})."
             else:
