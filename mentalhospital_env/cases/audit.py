@@ -2316,6 +2316,11 @@ def _stop36_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         parts = [str(_get(risk, k) or "") for k in ("suicide", "violence")] if risk is not None else []
         if admit and parts and all(re.search(S["low_risk_pattern"], x) for x in parts if x):
             out.append(Finding(cid, "treatment.plan", "plan.dementia_admission", f"{admit.group(0)!r} for {case.diagnosis.principal.code} with someone at home and no acute risk in the risk assessment: care at home, the crisis team, OT and respite first"))
+    late = [d.code for d in case.diagnosis.disorders if d.code.startswith(tuple(S["late_onset_codes"]))]
+    if late and case.demographics.age > S["late_onset_age"]:
+        days = illness_days(case)
+        if days and case.demographics.age - days / 365.0 > S["late_onset_age"]:
+            out.append(Finding(cid, "history_of_present_illness", "records.substance_late_onset", f"{late[0]} begun at about {case.demographics.age - days / 365.0:.0f} ({case.demographics.age}, {days / 365.0:.1f} years of use)"))
     from mentalhospital_env.knowledge.codes import category_of_code
 
     category = category_of_code(case.diagnosis.principal.code)
