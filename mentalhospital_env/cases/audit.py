@@ -95,6 +95,7 @@ RULES: tuple[str, ...] = (
     "history.substance_untold", "family.upbringing_untold", "history.relapse_as_new", "plan.readiness_unfounded",
     "template.clone", "labs.same_value", "exams.indicated", "household.alone_untrue", "agree.persona_insight",
     "plan.overdose_untold", "agree.never_smoked", "agree.ecg_pulse",
+    "risk.fresh_wounds", "plan.benzodiazepine_contradiction", "plan.dementia_admission", "records.complaint_fit", "records.substance_late_onset",
 )
 
 
