@@ -273,8 +273,9 @@ class _SuiteGuard:
         for key, kind in own_lines(case, self.C).items():
             held = self.lines.get(key)
             if held and len(held) < self.clone_cap:
-                for i in held:
-                    shared.setdefault(i, []).append(kind)
+                for i in held:  # the kind the audit gives the line: its first holder's ('lithium 300 mg twice daily' is a
+                    # medications line of the earlier case, weighing 1, though the draft holds it only in its plan, weighing 0.5)
+                    shared.setdefault(i, []).append(self.line_kinds.get(key, kind))
         score = max((clone_score(kinds, self.C) for kinds in shared.values()), default=0)
         if score >= self.C["min_score"]:
             self.clone_refusals[case.case_id] = tries + 1
