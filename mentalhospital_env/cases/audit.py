@@ -95,6 +95,7 @@ RULES: tuple[str, ...] = (
     "history.substance_untold", "family.upbringing_untold", "history.relapse_as_new", "plan.readiness_unfounded",
     "template.clone", "labs.same_value", "exams.indicated", "household.alone_untrue", "agree.persona_insight",
     "plan.overdose_untold", "agree.never_smoked", "agree.ecg_pulse",
+    "risk.fresh_wounds", "plan.benzodiazepine_contradiction", "plan.dementia_admission", "records.complaint_fit", "records.substance_late_onset",
 )
 
 
@@ -357,8 +358,9 @@ def _timeline_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     age = case.demographics.age
     cid = case.case_id
     for name, text in _narrative(case):
-        if not _DIGIT.search(text):
-            continue  # an age is written in digits in all three patterns below (most sections hold none)
+        if not _DIGIT.search(text) or name == "family_history":
+            continue  # an age is written in digits in all three patterns below (most sections hold none); the family
+            # history's ages are the relatives' ('paternal uncle died by suicide aged 44'), never the patient's timeline
         for m in _BEFORE_AGE.finditer(text):
             n = int(m.group(1))
             if n >= age:
@@ -903,6 +905,44 @@ def _label_terms() -> tuple[dict[tuple[str, ...], str], dict[tuple[str, ...], st
     return labels, crit, _first_words(labels), _first_words(crit)
 
 
+@lru_cache(maxsize=None)
+def _label_owners() -> tuple[dict[str, frozenset[str]], frozenset[str]]:
+    """(label -> the codes of the disorders it names, the labels written as capitals in the knowledge base).
+    A label of the labels' ``extra`` list names no one disorder and has no entry. An abbreviation ('ODD',
+    'GAD') is a label only in capitals: 'the odd one' is a word, not oppositional defiant disorder."""
+    from mentalhospital_env.knowledge import load_knowledge
+
+    owners: dict[str, set[str]] = {}
+    capitals: set[str] = set()
+    for entry in load_knowledge().disorders:
+        name, code = str(_get(entry, "name")), str(_get(entry, "code"))
+        for t in [name, name.split(",")[0]] + list(_get(entry, "synonyms") or ()):
+            if not t:
+                continue
+            owners.setdefault(str(t).lower(), set()).add(code)
+            if str(t).isupper() and " " not in str(t).strip():
+                capitals.add(str(t).lower())
+    return {k: frozenset(v) for k, v in owners.items()}, frozenset(capitals)
+
+
+_CASED_TOKEN = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
+
+
+def _names_own_disorder(term: str, case: Case) -> bool:
+    """Whether a label the record holds names one of the case's own disorders or one of their categories (a
+    label of no one disorder counts as naming them). A referral's working diagnosis that the case does not
+    hold ('recurrent depression' in the GP's letter for bipolar II) gives nothing away: it is what the
+    assessment has to look past."""
+    from mentalhospital_env.knowledge.codes import category_of_code
+
+    codes = _label_owners()[0].get(term.lower())
+    if not codes:
+        return True
+    own = {d.code for d in case.diagnosis.disorders}
+    cats = {category_of_code(c) for c in own} | set(case.diagnosis.categories or ())
+    return any(c in own or category_of_code(c) in cats for c in codes)
+
+
 def _first_words(table: Mapping[tuple[str, ...], str]) -> dict[str, tuple[int, ...]]:
     """first word -> the lengths of the terms that start with it, longest first."""
     out: dict[str, set[int]] = defaultdict(set)
@@ -981,8 +1021,15 @@ def _label_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         if name.startswith("family_history"):
             continue
         words = _tokens(text)
+        cased: list[str] | None = None
         for m in ([] if known else label.finditer(text)):
             if _negated_before(words, m.start()) or (name, m.group(0)) in seen:
+                continue
+            if m.group(0) in _label_owners()[1]:
+                cased = cased if cased is not None else _CASED_TOKEN.findall(text)
+                if len(cased) == len(words) and not cased[m.start()].isupper():
+                    continue  # 'the odd one' is not ODD
+            if not _names_own_disorder(m.group(0), case):
                 continue
             seen.add((name, m.group(0)))
             out.append(Finding(cid, name, "labels.diagnosis", f"names the diagnosis {m.group(0)!r}"))
@@ -1472,7 +1519,9 @@ def comorbid_support(case: Case) -> list[tuple[str, frozenset[str]]]:
     out = []
     for d in case.diagnosis.disorders[1:]:
         pres = ref.presentations.get(d.code)
-        own = {x["concept"] for x in pres["symptoms"]} if pres else set()
+        if not pres:  # no presentation in the knowledge base (a hand-written record's F10.10): nothing to count, no finding
+            continue
+        own = {x["concept"] for x in pres["symptoms"]}
         out.append((d.code, frozenset(told & own)))
     return out
 
@@ -2242,12 +2291,63 @@ def _stop35_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         out.append(Finding(cid, "exams", "agree.ecg_pulse", f"ECG rate {ecg}/min beside a pulse of {pulse}/min in the same encounter's vital signs"))
     return out
 
+def _stop36_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    """Stop 35's consultant (review.json ``stop36``): fresh self-harm wounds seen on examination beside a risk
+    assessment that says self-harm is denied or a C-SSRS of 0, or with no wound care in the plan (R4); a
+    benzodiazepine in the medication list beside a safety line that says to avoid benzodiazepines (R6)."""
+    S = R["stop36"]
+    cid = case.case_id
+    out = []
+    mse = case.ehr.mental_status_exam
+    risk = case.ehr.risk_assessment
+    seen = " ".join(str(_get(mse, k) or "") for k in ("appearance", "behavior")) if mse is not None else ""
+    risk_text = " ".join(str(_get(risk, k) or "") for k in ("suicide", "self_harm", "violence", "self_neglect")) if risk is not None else ""
+    wound = re.search(S["fresh_wound_pattern"], seen)
+    if wound:
+        denial = re.search(S["self_harm_denial_pattern"], risk_text)
+        cssrs = next((e.result for e in case.exams if e.name == "C-SSRS"), "")
+        if denial or (cssrs and _score_of(cssrs) == 0):
+            said = repr(denial.group(0)) if denial else f"C-SSRS {cssrs!r}"
+            out.append(Finding(cid, "risk_assessment", "risk.fresh_wounds", f"{wound.group(0)!r} on examination beside {said}"))
+        plan = " ".join([case.treatment.plan or "", *(case.treatment.safety or ())])
+        if not re.search(S["wound_care_pattern"], plan):
+            out.append(Finding(cid, "treatment.plan", "risk.fresh_wounds", f"{wound.group(0)!r} on examination and no wound care in the plan"))
+    if case.diagnosis.principal.code.startswith(tuple(S["dementia_codes"])) and not re.search(r"\balone\b", case.demographics.living_situation or "", re.I):
+        admit = re.search(S["dementia_admit_pattern"], f"{case.treatment.plan or ''} {case.treatment.follow_up or ''}")
+        parts = [str(_get(risk, k) or "") for k in ("suicide", "violence")] if risk is not None else []
+        if admit and parts and all(re.search(S["low_risk_pattern"], x) for x in parts if x):
+            out.append(Finding(cid, "treatment.plan", "plan.dementia_admission", f"{admit.group(0)!r} for {case.diagnosis.principal.code} with someone at home and no acute risk in the risk assessment: care at home, the crisis team, OT and respite first"))
+    late = [d.code for d in case.diagnosis.disorders if d.code.startswith(tuple(S["late_onset_codes"]))]
+    if late and case.demographics.age > S["late_onset_age"]:
+        days = illness_days(case)
+        if days and case.demographics.age - days / 365.0 > S["late_onset_age"]:
+            out.append(Finding(cid, "history_of_present_illness", "records.substance_late_onset", f"{late[0]} begun at about {case.demographics.age - days / 365.0:.0f} ({case.demographics.age}, {days / 365.0:.1f} years of use)"))
+    from mentalhospital_env.knowledge.codes import category_of_code
+
+    category = category_of_code(case.diagnosis.principal.code)
+    cc = (case.ehr.chief_complaint or "").lower()
+    for said, fits in S["complaint_fits"].items():
+        if said in cc and category not in fits and not case.diagnosis.principal.code.startswith(tuple(f for f in fits if f[:1].isupper())):
+            out.append(Finding(cid, "chief_complaint", "records.complaint_fit", f"{said!r} as the complaint of {case.diagnosis.principal.code} ({category})"))
+    meds = [str(m.name).lower() for m in case.treatment.medications or ()]
+    benzo = next((m for m in meds if any(b in m for b in S["benzodiazepines"])), None)
+    if benzo is None:  # the plan's own regimen (test-v2-0323: 'an inpatient assisted withdrawal (lorazepam on the CIWA-Ar ...')
+        m = re.search(S["given_benzodiazepine_pattern"], case.treatment.plan or "")
+        benzo = m.group(0) if m else None
+    if benzo:
+        for line in case.treatment.safety or ():
+            m = re.search(S["avoid_benzodiazepine_pattern"], line)
+            if m:
+                out.append(Finding(cid, "treatment.safety", "plan.benzodiazepine_contradiction", f"{benzo} given in the plan or its medication list beside the safety line {line!r}"))
+    return out
+
+
 CASE_RULES = {
     "duration": _duration_rules, "trauma": _trauma_rules, "timeline": _timeline_rules, "people": _people_rules,
     "plan": _plan_rules, "critical": _critical_rules, "labs": _lab_rules, "labels": _label_rules, "giveaways": _giveaway_rules,
     "records": _record_rules, "sections": _sections_agree_rules, "joins": _joins_rules, "agree": _agree_rules,
     "stop28": _stop28_rules, "stop29": _stop29_rules, "stop30": _stop30_rules, "stop31": _stop31_rules,
-    "stop35": _stop35_rules,
+    "stop35": _stop35_rules, "stop36": _stop36_rules,
 }
 
 

@@ -92,6 +92,7 @@ def generate_case(
     accept: Callable[[Any], list[str]] | None = None,
     screen: Callable[[Any], list[str]] | None = None,
     last_resort: Callable[[Any], list[str]] | None = None,
+    reseed: Callable[[int], random.Random] | None = None,
 ) -> dict[str, Any]:
     """One synthetic case as a JSON-ready mapping that passes the loader and the consistency checks
     (and, from version 2, the plan's critical actions and the clinical audit).
@@ -112,7 +113,12 @@ def generate_case(
     problems: list[str] = []
     near: dict[str, Any] | None = None  # the first draft refused only as a near-copy of an earlier case
     attempts = _attempts(version, accept is not None)
-    for _ in range(attempts):
+    first = rng
+    near_rng = rng
+    for attempt in range(attempts):
+        # each redraw its own stream (``reseed``): a draft refused for what another case of the suite holds leaves the
+        # next draft of this case as it would have been, whatever that refused draft drew
+        rng = reseed(attempt) if reseed is not None and attempt else first
         try:
             raw = composer.compose(rng, case_id, principal)
         except CompositionError as e:
@@ -126,6 +132,7 @@ def generate_case(
         if problems:
             if near is None and problems[0].startswith(NEAR_COPY):
                 near = copy.deepcopy(raw)
+                near_rng = rng
             continue
         problems = check_case(case, ref)
         if not problems and version >= 2:
@@ -141,7 +148,7 @@ def generate_case(
         case = validate_case(near, where=case_id)
         found = check_case(case, ref)
         if not found:
-            found, case = _review(near, case, rng)
+            found, case = _review(near, case, near_rng if reseed is not None else rng)
         if not found:
             found = last_resort(case)
         if not found:
@@ -266,8 +273,9 @@ class _SuiteGuard:
         for key, kind in own_lines(case, self.C).items():
             held = self.lines.get(key)
             if held and len(held) < self.clone_cap:
-                for i in held:
-                    shared.setdefault(i, []).append(kind)
+                for i in held:  # the kind the audit gives the line: its first holder's ('lithium 300 mg twice daily' is a
+                    # medications line of the earlier case, weighing 1, though the draft holds it only in its plan, weighing 0.5)
+                    shared.setdefault(i, []).append(self.line_kinds.get(key, kind))
         score = max((clone_score(kinds, self.C) for kinds in shared.values()), default=0)
         if score >= self.C["min_score"]:
             self.clone_refusals[case.case_id] = tries + 1
@@ -370,6 +378,7 @@ def generate_cases(
                 rng, case_id, principal=plan[i], reference=reference, with_checkpoints=with_checkpoints, version=version,
                 accept=guard.check if guard is not None else None, screen=guard.refuses if guard is not None else None,
                 last_resort=guard.take_anyway if guard is not None else None,
+                reseed=(lambda attempt, i=i: random.Random(f"case:{seed}:{i}:{attempt}")) if version >= 2 else None,
             )
             raw["source"] = {**raw["source"], "seed": seed, "index": i}
             out.append(raw)

@@ -253,6 +253,11 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
             at = next(i for i, m in enumerate(meds) if str(m.get("name", "")).lower() == swap["from"])
             kept.insert(min(at, len(kept)), {"name": swap["name"], "dose": swap["dose"]})
             treatment["medications"] = kept
+    S36 = review_facts_stop36()
+    if any(c.startswith("F10") for c in status["codes"]) and (any(b in str(m.get("name", "")).lower() for m in treatment.get("medications") or () for b in S36["benzodiazepines"]) or re.search(S36["given_benzodiazepine_pattern"], " ".join(sentences))):
+        # stop 35's R6: lorazepam for the alcohol withdrawal beside buprenorphine, and the opioid plan's 'avoid combining with
+        # benzodiazepines' kept in the safety list: the list says what is done instead (the audit's plan.benzodiazepine_contradiction)
+        treatment["safety"] = [rng.choice(S36["benzodiazepine_safety_as"]) if re.search(S36["avoid_benzodiazepine_pattern"], x) else x for x in treatment.get("safety") or ()]
     delirium = any(c.startswith(tuple(P["medical_admission_codes"])) for c in status["codes"])
     if sentences and setting == "emergency" and delirium and not re.search(P["medical_admission_pattern"], sentences[0], re.I):
         sentences[0] = rng.choice(P["medical_admission_openers"])
@@ -282,6 +287,12 @@ def _stop31() -> str:
 
 
 @lru_cache(maxsize=1)
+def review_facts_stop36() -> Mapping[str, Any]:
+    from ..audit import review_facts
+
+    return review_facts()["stop36"]
+
+
 def _rules() -> Mapping[str, Any]:
     from ..audit import review_facts
 

@@ -714,8 +714,12 @@ class StoryV2(_Story):
         phrases = [p for p in self.story["duration_phrase"] if not (single and "some" in p)] or self.story["duration_phrase"]
         spec, rng = self.story["record_story"]["cc_plain"], self.rng
         work = "school" if self.p.age < 18 else ("work" if self.p.household.employed else "home")
+        category = self.principal.get("category") or ""
+        fits = review_facts()["stop36"]["complaint_fits"]  # the audit's records.complaint_fit
+        code = self.principal["code"]
+        cores = [c for c in spec["core"] if c not in fits or category in fits[c] or code.startswith(tuple(f for f in fits[c] if f[:1].isupper()))]
         for _ in range(6):
-            core = rng.choice(spec["core"])
+            core = rng.choice(cores)
             if "," in core:  # 'a worrying change, says the GP': no 'Per her GP, ' before it, the time in brackets after
                 text = core + " ({duration_phrase})."
             else:
@@ -1977,6 +1981,10 @@ class StoryV2(_Story):
             return True
         if any(c.startswith(tuple(self.c.joins["plan_settled"]["admit_codes"])) for c in self.codes):
             return True  # psychotic depression or mania seen in an emergency is admitted
+        home = self.c.joins["plan_settled"].get("neglect_at_home_codes", ())
+        living = str(self.p.demographics.get("living_situation") or "")
+        if self.codes and self.codes[0].startswith(tuple(home)) and not re.search(r"\balone\b", living, re.I):
+            return False  # stop 35's R5 (test-v2-0312): a dementia of three years, washing slipping, a spouse at home: support at home, not a bed
         words = review_facts()["records"]["neglect_words"]
         told = " ".join(f.text for f in self.chart.facts if f.section in ("history_of_present_illness", "risk_assessment.self_neglect"))
         return bool(_has(told, words))
