@@ -121,6 +121,7 @@ class StoryV2(_Story):
         self._verdicts: dict[tuple, bool] = {}  # (marks, illness under a year) -> fits, see _fits_marks
         self.story = self.c.story
         self.known = False
+        self.referral_question: tuple[Any, dict[str, Any]] | None = None  # the letter's working question (_working_question)
         self._left_signs: list[str] = []  # what someone close saw, not yet told (record_story.signs)
         R = review_facts()
         education = str(self.p.demographics.get("education", ""))
@@ -252,7 +253,10 @@ class StoryV2(_Story):
         return super().add_frame(section, options, fit=fit, **extra)
 
     def extra(self) -> dict[str, Any]:
-        return {"known_diagnosis": "relapse"} if self.known else {}
+        out: dict[str, Any] = {"known_diagnosis": "relapse"} if self.known else {}
+        if self.referral_question is not None and any(f is self.referral_question[0] for f in self.chart.facts):
+            out["referral_question"] = dict(self.referral_question[1])
+        return out
 
     def persona(self) -> dict[str, Any]:
         """Version 1's persona, its insight the one the mental state records (the audit's
@@ -880,6 +884,8 @@ class StoryV2(_Story):
             return
         V, rng, section = self.c.voices, self.rng, "history_of_present_illness"
         drawn = {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
+        if self._working_question(concepts, drawn):
+            return
         want = 2 if rng.random() < V["problem_two_share"] else 1
         drug = self._drug_named()
         phrases: list[str] = []
@@ -924,6 +930,66 @@ class StoryV2(_Story):
                 facts.remove(fact)
                 facts.insert(at + 1, fact)
                 return
+
+    def _working_question(self, concepts: list[str], drawn: set[str]) -> bool:
+        """The referral as a letter with the referrer's working question (wording.json ``referral``; issue 14, stop 36:
+        a consultant named the diagnosis from referrals that stated the illness's defining complaint): a plain
+        complaint the patient told the GP ('poor sleep and tiredness'), or the problem itself where letters name it
+        (a drug, the weight), and what the referrer asks, in a share of letters about another illness than the
+        principal's ('asks whether something physical is going on' for sleep apnoea). True when written; the case's
+        ``extra.referral_question`` says which question and whether it is the principal's own."""
+        W, rng = self.c.wording["referral"], self.rng
+        category = self.principal.get("category") or ""
+        kinds = W["by_category"].get(category)
+        if not kinds or self.p.setting == "emergency" or rng.random() >= W["share"]:
+            return False
+        other = bool(kinds["other"]) and rng.random() < W["other_share"]
+        kind = rng.choice(kinds["other"] if other else kinds["own"])
+        if kind == "memory" and self.p.age < 40 or kind in ("attention", "development") and self.p.age >= 18:
+            return False  # a memory clinic for the young, a behaviour plan for an adult: no referrer asks that
+        concern = "" if category in W["keep_problem"] else self._plain_concern()
+        problem = ""
+        if not concern:
+            words = self.c.voices["problem_words"]
+            drug = self._drug_named()
+            for concept in concepts:
+                options = [self.fill(o, drug=drug) for o in words[concept]]
+                rng.shuffle(options)
+                for text in options:
+                    if self.prior_episode and re.search(self.c.voices["problem_first_only"], text):
+                        continue
+                    pos, neg = self.chart.readings(text)
+                    if pos <= drawn and not neg and clean_text(text):
+                        problem = text
+                        break
+                if problem:
+                    break
+            if not problem:
+                return False
+        frames = list(W["frames_concern"] if concern else W["frames_problem"])
+        questions = list(W["questions"][kind])
+        rng.shuffle(frames)
+        rng.shuffle(questions)
+        section = "history_of_present_illness"
+        facts = self.chart.facts
+        at = next((i for i, f in enumerate(facts) if f.section == section), None)
+        if at is None:
+            return False
+        referrer = str(self.fields.get("referrer", ""))
+        for frame in frames:
+            for question in questions[:3]:
+                text = self.fill(frame, concern=concern, problem=problem, question=self.fill(question))
+                if not re.search(r"\b(GP|Dr|practice|surgery)\b", referrer):  # occupational health's letter is not the GP's
+                    for gp, other_word in self.c.voices["problem_not_gp"]:
+                        text = text.replace(gp, other_word)
+                pos, neg = self.chart.readings(text)
+                if clean_text(text) and self.fits(text) and self._source_fits(text) and pos <= drawn and not neg:
+                    fact = self.chart.add(section, text)
+                    facts.remove(fact)
+                    facts.insert(at + 1, fact)
+                    self.referral_question = (fact, {"asks": kind, "principal_own": not other})
+                    return True
+        return False
 
     def _relative(self) -> str | None:
         """Someone close who can describe the change: the informant, else partner or parent."""
@@ -1656,6 +1722,7 @@ class StoryV2(_Story):
             for k, vs in original.items()
         }
         filtered = {k: [v for v in vs if not _has(v, untold)] or vs for k, vs in filtered.items()}
+        filtered = {k: [self._observed(v) for v in vs] for k, vs in filtered.items()}
         A = R["agree"]
         if any(c.startswith(tuple(A["low_mood_codes"])) for c in self.codes):  # the audit's agree.low_mood
             low = self.story["told_once"]["low_mood_mse"]
@@ -1668,6 +1735,27 @@ class StoryV2(_Story):
             super()._mental_status()
         finally:
             self.presentation = saved
+
+    def _observed(self, text: str) -> str:
+        """A mental-state descriptor with its syndrome words said as what the examiner saw or heard (wording.json
+        ``mse_observed``: 'psychomotor retardation' -> 'slow to move and slow to answer'; issue 14, stop 36: a
+        consultant named the diagnosis from mental states that listed the disorder's features). A rewording the
+        lexicon reads as a symptom the original did not state, or that loses one of its denials, is not used."""
+        pos, neg = self.chart.readings(text)
+        allowed = pos | self.chart.asserted | {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
+        new = text
+        for pattern, say in self.c.observed:
+            if not pattern.search(new):
+                continue
+            options = [x for x in say if x.lower() not in new.lower()]  # 'asks personal questions' said once
+            self.rng.shuffle(options)
+            for option in options:
+                tried = pattern.sub(lambda _m: option, new, count=1)
+                pos2, neg2 = self.chart.readings(tried)
+                if pos2 <= allowed and neg <= neg2 and clean_text(tried):
+                    new = tried
+                    break
+        return new
 
     def _pick_descriptor(self, options: list[str]) -> str:
         """One of equally fitting descriptors, the fewer of the suite being drawn hold it the likelier (the audit's
@@ -2141,6 +2229,8 @@ class CaseComposerV2(CaseComposer):
         self.voices = load_material("voices")
         self.joins = load_material("joins")
         self.records = load_material("records")
+        self.wording = load_material("wording")  # issue 14, stop 36: referral questions, the mental state as observed
+        self.observed = [(re.compile(r["pattern"], re.I), tuple(r["say"])) for r in self.wording["mse_observed"]["rules"]]
         self.stock_tables: dict[tuple, dict[str, str]] = {}  # StoryV2._stock_lines, per set of pronouns
         self.spent_quotes: set[str] = set()  # set by generate_cases while a suite is drawn (its _SuiteGuard)
         self.suite_lines: dict[str, list[int]] = {}  # the same: own lines the suite's cases hold (audit.own_lines)
