@@ -1740,7 +1740,7 @@ class StoryV2(_Story):
         """A mental-state descriptor with its syndrome words said as what the examiner saw or heard (wording.json
         ``mse_observed``: 'psychomotor retardation' -> 'slow to move and slow to answer'; issue 14, stop 36: a
         consultant named the diagnosis from mental states that listed the disorder's features). A rewording the
-        lexicon reads as a symptom the original did not state, or that loses one of its denials, is not used."""
+        lexicon reads as a symptom the original did not state, or that denies more or less than it did, is not used."""
         pos, neg = self.chart.readings(text)
         allowed = pos | self.chart.asserted | {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
         new = text
@@ -1752,7 +1752,7 @@ class StoryV2(_Story):
             for option in options:
                 tried = pattern.sub(lambda _m: option, new, count=1)
                 pos2, neg2 = self.chart.readings(tried)
-                if pos2 <= allowed and neg <= neg2 and clean_text(tried):
+                if pos2 <= allowed and neg2 == neg and clean_text(tried):  # no symptom it did not state, no denial more or less
                     new = tried
                     break
         return new
