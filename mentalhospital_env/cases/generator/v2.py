@@ -122,6 +122,7 @@ class StoryV2(_Story):
         self.story = self.c.story
         self.known = False
         self.referral_question: tuple[Any, dict[str, Any]] | None = None  # the letter's working question (_working_question)
+        self._side: random.Random | None = None  # the wording's own random stream (_side_rng)
         self._left_signs: list[str] = []  # what someone close saw, not yet told (record_story.signs)
         R = review_facts()
         education = str(self.p.demographics.get("education", ""))
@@ -884,8 +885,6 @@ class StoryV2(_Story):
             return
         V, rng, section = self.c.voices, self.rng, "history_of_present_illness"
         drawn = {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
-        if self._working_question(concepts, drawn):
-            return
         want = 2 if rng.random() < V["problem_two_share"] else 1
         drug = self._drug_named()
         phrases: list[str] = []
@@ -929,67 +928,65 @@ class StoryV2(_Story):
                 fact = self.chart.add(section, text)
                 facts.remove(fact)
                 facts.insert(at + 1, fact)
+                self._working_question(fact, problem, frozenset(told), drawn)
                 return
 
-    def _working_question(self, concepts: list[str], drawn: set[str]) -> bool:
-        """The referral as a letter with the referrer's working question (wording.json ``referral``; issue 14, stop 36:
-        a consultant named the diagnosis from referrals that stated the illness's defining complaint): a plain
-        complaint the patient told the GP ('poor sleep and tiredness'), or the problem itself where letters name it
-        (a drug, the weight), and what the referrer asks, in a share of letters about another illness than the
-        principal's ('asks whether something physical is going on' for sleep apnoea). True when written; the case's
+    def _side_rng(self) -> random.Random:
+        """The wording's own random stream (issue 14, stop 36), seeded by the draft's first lines, never drawing on the
+        case's: rewording a referral or a mental state leaves every other draw of the case as it was, so a suite
+        redrawn with it moves only in those words."""
+        if self._side is None:
+            first = " ".join(f.text for f in self.chart.facts[:3])
+            self._side = random.Random(zlib.crc32(f"{self.principal['code']}|{self.p.age}|{self.p.sex}|{first}".encode()))
+        return self._side
+
+    def _side_fill(self, template: str, **extra: Any) -> str:
+        """:meth:`fill` with its ``[[a|b]]`` alternatives drawn from :meth:`_side_rng`."""
+        side = self._side_rng()
+        template = _ALTERNATIVES.sub(lambda m: side.choice(m.group(1).split("|")), template)
+        return _Story.fill(self, template, **extra)
+
+    def _working_question(self, fact: Any, problem: str, told: frozenset[str], drawn: set[str]) -> None:
+        """The referral's line rewritten as a letter with the referrer's working question (wording.json ``referral``;
+        issue 14, stop 36: a consultant named the diagnosis from referrals that stated the illness's defining
+        complaint): a plain complaint the patient told the GP ('poor sleep and tiredness'), or the problem itself
+        where letters name it (a drug, the weight), and what the referrer asks, in a share of letters about another
+        illness than the principal's ('asks whether something physical is going on' for sleep apnoea). The case's
         ``extra.referral_question`` says which question and whether it is the principal's own."""
-        W, rng = self.c.wording["referral"], self.rng
+        W, side = self.c.wording["referral"], self._side_rng()
         category = self.principal.get("category") or ""
         kinds = W["by_category"].get(category)
-        if not kinds or self.p.setting == "emergency" or rng.random() >= W["share"]:
-            return False
-        other = bool(kinds["other"]) and rng.random() < W["other_share"]
-        kind = rng.choice(kinds["other"] if other else kinds["own"])
+        if not kinds or self.p.setting == "emergency" or side.random() >= W["share"]:
+            return
+        other = bool(kinds["other"]) and side.random() < W["other_share"]
+        kind = side.choice(kinds["other"] if other else kinds["own"])
         if kind == "memory" and self.p.age < 40 or kind in ("attention", "development") and self.p.age >= 18:
-            return False  # a memory clinic for the young, a behaviour plan for an adult: no referrer asks that
-        concern = "" if category in W["keep_problem"] else self._plain_concern()
-        problem = ""
-        if not concern:
-            words = self.c.voices["problem_words"]
-            drug = self._drug_named()
-            for concept in concepts:
-                options = [self.fill(o, drug=drug) for o in words[concept]]
-                rng.shuffle(options)
-                for text in options:
-                    if self.prior_episode and re.search(self.c.voices["problem_first_only"], text):
-                        continue
-                    pos, neg = self.chart.readings(text)
-                    if pos <= drawn and not neg and clean_text(text):
-                        problem = text
-                        break
-                if problem:
-                    break
-            if not problem:
-                return False
+            return  # a memory clinic for the young, a behaviour plan for an adult: no referrer asks that
+        concern = ""
+        if category not in W["keep_problem"]:
+            words = self.c.voices["concern_words"]
+            plain = self._plain_concepts()
+            own = list(dict.fromkeys(words[s["concept"]] for s in self.symptoms + self.comorbid_symptoms
+                                     if s["concept"] in words and s["concept"] in plain))
+            side.shuffle(own)
+            concern = own[0] if len(own) == 1 else f"{own[0]} and {own[1]}" if own else ""
         frames = list(W["frames_concern"] if concern else W["frames_problem"])
         questions = list(W["questions"][kind])
-        rng.shuffle(frames)
-        rng.shuffle(questions)
-        section = "history_of_present_illness"
-        facts = self.chart.facts
-        at = next((i for i, f in enumerate(facts) if f.section == section), None)
-        if at is None:
-            return False
+        side.shuffle(frames)
+        side.shuffle(questions)
         referrer = str(self.fields.get("referrer", ""))
         for frame in frames:
             for question in questions[:3]:
-                text = self.fill(frame, concern=concern, problem=problem, question=self.fill(question))
+                text = self._side_fill(frame, concern=concern, problem=problem, question=self._side_fill(question))
                 if not re.search(r"\b(GP|Dr|practice|surgery)\b", referrer):  # occupational health's letter is not the GP's
                     for gp, other_word in self.c.voices["problem_not_gp"]:
                         text = text.replace(gp, other_word)
                 pos, neg = self.chart.readings(text)
                 if clean_text(text) and self.fits(text) and self._source_fits(text) and pos <= drawn and not neg:
-                    fact = self.chart.add(section, text)
-                    facts.remove(fact)
-                    facts.insert(at + 1, fact)
+                    fact.text = sentence(text)
+                    self.chart.asserted |= pos
                     self.referral_question = (fact, {"asks": kind, "principal_own": not other})
-                    return True
-        return False
+                    return
 
     def _relative(self) -> str | None:
         """Someone close who can describe the change: the informant, else partner or parent."""
@@ -1745,16 +1742,20 @@ class StoryV2(_Story):
         allowed = pos | self.chart.asserted | {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
         new = text
         for pattern, say in self.c.observed:
-            if not pattern.search(new):
+            found = pattern.search(new)
+            if not found:
                 continue
-            options = [x for x in say if x.lower() not in new.lower()]  # 'asks personal questions' said once
-            self.rng.shuffle(options)
-            for option in options:
-                tried = pattern.sub(lambda _m: option, new, count=1)
+            fitting = []
+            said = found.group(0).lower()  # an option may be the words themselves: a wording among others
+            for option in (x for x in say if x.lower() == said or x.lower() not in new.lower()):  # 'asks personal questions' said once
+                tried = pattern.sub(lambda _m, o=option: o, new, count=1)
                 pos2, neg2 = self.chart.readings(tried)
                 if pos2 <= allowed and neg2 == neg and clean_text(tried):  # no symptom it did not state, no denial more or less
-                    new = tried
-                    break
+                    fitting.append(tried)
+            if fitting:  # the wording fewest of the suite's cases hold (the audit's template.clone), from the wording's own stream
+                held = self.c.suite_lines
+                counts = [max((len(held.get(key, ())) for key in text_lines(cap(t), "mse")), default=0) for t in fitting]
+                new = self._side_rng().choices(fitting, weights=[1 / (1 + n) ** 4 for n in counts])[0]
         return new
 
     def _pick_descriptor(self, options: list[str]) -> str:
