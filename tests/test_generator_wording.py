@@ -28,7 +28,7 @@ SYNDROME_WORDS = re.compile(
     r"psychomotor (retardation|slowing|agitation)|preoccupation with shape|testing boundaries|tests boundaries|"
     r"'what if' thinking|attachment to possessions|intrusive sensory memories|black-and-white thinking|"
     r"preoccupation with having cancer|recognises worry is excessive|knows the worry is excessive|"
-    r"ashamed when describing purging|\bdepressed\b",
+    r"ashamed when describing purging|outside flashbacks|\bdepressed\b",
     re.I,
 )
 # words of a chart name that say nothing of the illness itself

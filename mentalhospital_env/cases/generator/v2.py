@@ -1737,7 +1737,8 @@ class StoryV2(_Story):
         """A mental-state descriptor with its syndrome words said as what the examiner saw or heard (wording.json
         ``mse_observed``: 'psychomotor retardation' -> 'slow to move and slow to answer'; issue 14, stop 36: a
         consultant named the diagnosis from mental states that listed the disorder's features). A rewording the
-        lexicon reads as a symptom the original did not state, or that denies more or less than it did, is not used."""
+        lexicon reads as a symptom the original did not state, or as a denial it did not make, is not used ('no perceptual
+        disturbances outside flashbacks', which the lexicon reads as denying flashbacks, may lose that reading)."""
         pos, neg = self.chart.readings(text)
         allowed = pos | self.chart.asserted | {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
         new = text
@@ -1747,10 +1748,11 @@ class StoryV2(_Story):
                 continue
             fitting = []
             said = found.group(0).lower()  # an option may be the words themselves: a wording among others
-            for option in (x for x in say if x.lower() == said or x.lower() not in new.lower()):  # 'asks personal questions' said once
+            rest = (new[:found.start()] + " " + new[found.end():]).lower()
+            for option in (x for x in say if x.lower() == said or x.lower() not in rest):  # 'asks personal questions' said once
                 tried = pattern.sub(lambda _m, o=option: o, new, count=1)
                 pos2, neg2 = self.chart.readings(tried)
-                if pos2 <= allowed and neg2 == neg and clean_text(tried):  # no symptom it did not state, no denial more or less
+                if pos2 <= allowed and neg2 <= neg and clean_text(tried):  # no symptom it did not state, no denial it did not make
                     fitting.append(tried)
             if fitting:  # the wording fewest of the suite's cases hold (the audit's template.clone), from the wording's own stream
                 held = self.c.suite_lines
