@@ -149,8 +149,13 @@ def test_a_plan_carries_no_template_line_the_encounter_gives_no_ground_for(test_
     for the children' for a man who, asked twice, named only his partner (test-v2-0018); a withdrawal admitted
     under the medical team with the psychiatric ward's observation level and 'assessment under the Mental Health
     Act' (test-v2-0194). Stop 34's redraw gave test-v2-0326 a lithium stopped weeks ago (now rightly addressed), so
-    the manic patient never on lithium and given olanzapine is test-v2-0456."""
-    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0456").treatment
+    the manic patient never on lithium and given olanzapine is test-v2-0456 until stop 36's redraw (which put 0456 on
+    lithium 300 mg twice daily, whose levels the plan now rightly checks), test-v2-0446 since (F31.2, on the ward, once
+    on olanzapine)."""
+    case = load_suite("test-v2")["test-v2-0446"]
+    assert case.diagnosis.principal.code.startswith(("F30", "F31.1", "F31.2"))
+    assert "lithium" not in f"{case.ehr.past_psychiatric_history} {case.ehr.medications}".lower()
+    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0446").treatment
     assert "olanzapine" in plan and "lithium" not in plan.lower()
     plan = play(test_v2_env, ScriptedClinician(), "test-v2-0018").treatment
     assert "caring for the children" not in plan and "depends on him at home" in plan
