@@ -422,10 +422,15 @@ def test_the_note_files_answers_and_states_only_what_was_said(test_v2_env):
     said = re.search(r"Thought content: ([^.]*)\.", mse)  # only what the patient's answers gave
     thought = said.group(1) if said else ""
     assert "depressed mood" not in thought and "anhedonia" not in thought  # moods are not thought content
-    # a relative's diabetes is family history as the patient said it, not "family history of mental illness"
-    note = play(test_v2_env, ScriptedClinician(), "test-v2-0016").note  # (0036 until stop 31's redraw, 0012 until stop 32's, 0011 until stop 36's: a father's diabetes and no psychiatric history in the family)
+    # a relative's physical illness is family history as the patient said it, not "family history of mental illness"
+    # (0036 until stop 31's redraw, 0012 until stop 32's, 0011 until stop 36's first redraw, 0016 until its second: a
+    # father's diabetes and no psychiatric history in the family; in the second no patient names a relative's diabetes
+    # when asked about the family, so 0390 since: a father's heart attack and no psychiatric history in the family)
+    case = load_suite("test-v2")["test-v2-0390"]
+    assert "father had a heart attack" in case.ehr.family_history and "cannot think of any family member with mental illness" in case.ehr.family_history
+    note = play(test_v2_env, ScriptedClinician(), "test-v2-0390").note
     family = next(line for line in note.splitlines() if line.startswith("Family history"))
-    assert "My father has diabetes" in family
+    assert "My father had a heart attack" in family
     assert "Family history of mental illness" not in note
 
 
