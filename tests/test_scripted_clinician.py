@@ -604,9 +604,17 @@ def test_the_presenting_picture_calls_for_its_screening_questions():
 def test_a_child_under_13_has_the_history_told_by_the_parent_asked_by_role(test_v2_env):
     """Stop 26: 'And may I ask your mother too: how would you describe your mood' made the mother tell her own mood,
     and a parent who came was never addressed. test-v2-0327 is a boy of 12 with both parents (mild learning
-    disability and ADHD) until stop 31's redraw, 0235 since (a child under 13 with both parents); then the first child
-    under 13 whose history says the father brought them."""
-    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0235")
+    disability and ADHD) until stop 31's redraw, 0235 until stop 36's (a child under 13 with both parents); stop 36's
+    redraw left no child under 13 with both parents in test-v2 or dev-v2 (0235 is a man of 25), so the girl of 10 with
+    both parents (ADHD) of the finally frozen test suite, test-0446, since; then the first child under 13 of test-v2
+    whose history says the father brought them."""
+    env = gymnasium.make("MentalHospital-v0", suite="test", turn_budget=40)
+    try:
+        obs, _ = env.reset(seed=0, options={"case_id": "test-0446"})
+        assert load_suite("test")["test-0446"].demographics.age < 13 and "accompanied by her parents" in obs["text"]
+        chart = play(env, ScriptedClinician(), "test-0446")
+    finally:
+        env.close()
     asked = [t.doctor for t in chart.turns]
     assert not any("may i ask your" in q.lower() for q in asked)
     to_parents = [q for q in asked if re.search(r"A question for (?:his|her) parents:", q)]
