@@ -822,7 +822,10 @@ def dev_v2_env():
 # tobacco was the one screening question within the turns left that could give way; kept visible until the
 # interview's room is rebalanced
 # Stop 36's redraw made dev-v2-0005 another patient, who is asked (the strict xfail passed): dev-v2-0001 still shows it
-_NOT_ASKED_TOBACCO = ("dev-v2-0001",)
+# Stop 36's second redraw made dev-v2-0003 a woman of 25 in a recurrent depression with thoughts of not waking up: her
+# 35 questions hold no alcohol, drug or tobacco question at all (risk re-asks, dependants asked three times, an ADHD
+# screen for poor concentration took the room): the clinician's fault, reported, kept visible here
+_NOT_ASKED_TOBACCO = ("dev-v2-0001", "dev-v2-0003")
 
 
 @pytest.mark.xfail(strict=True, reason="stop 32's redraw: adults the scripted clinician never asks about tobacco (issue 14)")
