@@ -113,3 +113,26 @@ def test_working_questions_read_as_no_symptom() -> None:
 
 def test_a_drawn_suite_with_the_new_wording_passes_the_audit() -> None:
     assert audit_suite(list(drawn())) == []
+
+
+def test_the_patient_never_says_the_referrers_working_question() -> None:
+    """The letter's working question is the referrer's, not the patient's: at stop 36's integration the offline patient
+    answered 'How have you been sleeping?' with 'The referrer describes tiredness and poor sleep and asks whether
+    tablets would help.' (test-v2-0003) and 'How is your concentration?' with 'The GP describes poor concentration ...
+    and wonders whether this is burnout.' (test-v2-0016): 8 of 560 symptom answers on 80 cases."""
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.patient import make_patient
+
+    cases = [c for c in load_suite("test-v2").cases if (c.extra or {}).get("referral_question")][:40]
+    assert len(cases) == 40
+    asked = ["How have you been sleeping?", "How is your concentration?", "How has your appetite been?",
+             "Tell me more about what's been happening."]
+    for case in cases:
+        # the premise: the history carries the letter's sentence with its working question
+        letter = re.search(r"[^.]*\b(?:asks|wonders|queries)\b[^.]*", case.ehr.history_of_present_illness)
+        assert letter, case.case_id
+        patient = make_patient(case, "full", seed=0)
+        for ask in asked:
+            said = patient.respond(ask).text
+            assert letter.group(0).strip().lower() not in said.lower(), (case.case_id, ask, said)
+            assert not re.search(r"\b(?:the )?(?:referrer|gp) (?:describes|asks|wonders)\b", said, re.I), (case.case_id, said)
