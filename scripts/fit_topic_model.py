@@ -78,6 +78,11 @@ OUT = ROOT / "mentalhospital_env" / "patient" / "data" / "topic_model.json"
 #: seven replies with them: "Has it affected your work?" answered "No. I don't spend everything on it." (dev-0002,
 #: dev-0038, dev-0049: a money topic added), "When did you have your last drink?" answered with how much (dev-0024).
 #: The exam reads what the patient says, so these stay.
+#: Stop 36 refitted these settings with heldout35 in the fitting (4693 utterances) on the merged build and did not ship
+#: it: stop 36's fresh set heldout36 read 0.789 with it against 0.782 for the shipped model (fitted to heldout34), and
+#: the patient exam lost three replies ("Has the sertraline helped?" answered with the list of every drug he takes,
+#: hw-028; citalopram at 27 tacked onto a suicide screen, hw-003; a food-refusal paragraph tacked onto how many foods
+#: she eats, hw-035). heldout35 stays out of the fitting until a refit helps the exam as well as the labels.
 C = 1.0
 CUE_FEATURES = False
 ADD_ABOVE = 0.7
