@@ -154,3 +154,13 @@ def test_is_anyone_here_worrying_you_is_no_question_about_being_a_worrier():
     assert "putting something in" in _record_text(case)
     reply = _reply(case, "Is anyone here worrying you?")
     assert "worrier" not in reply.lower() and "worry" not in reply.lower()
+
+
+def test_a_relative_that_after_anything_points_back_to_nothing():
+    # hw-040: "Is anything happening online that's worrying you?" after a mood question had "My mum knew I was moody"
+    # tacked on: the "that" is the anything's, not the mood's; a "that" that does point back still inherits
+    from mentalhospital_env.patient.understanding import understand
+
+    assert "mood" not in understand("Is anything happening online that's worrying you?", "How has your mood been lately?").topics
+    assert "sleep" in understand("Has that been worrying you?", "How has your sleep been lately?").topics
+    assert "sleep" in understand("Is there anything that makes it worse?", "How has your sleep been lately?").topics
