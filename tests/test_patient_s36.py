@@ -164,3 +164,15 @@ def test_a_relative_that_after_anything_points_back_to_nothing():
     assert "mood" not in understand("Is anything happening online that's worrying you?", "How has your mood been lately?").topics
     assert "sleep" in understand("Has that been worrying you?", "How has your sleep been lately?").topics
     assert "sleep" in understand("Is there anything that makes it worse?", "How has your sleep been lately?").topics
+
+
+def test_a_relatives_worry_about_the_patient_is_no_worry_of_theirs():
+    # "My husband's worried about me." (dev-0011 and others) is not filed under the patient's worry; their own is
+    from mentalhospital_env.patient.recall import FactIndex
+
+    case = _case("dev", "dev-0011")
+    facts = FactIndex(case).facts
+    relative = [f for f in facts if "worried about me" in (f.fact.patient_says or "")]
+    assert relative and all("worry" not in f.said for f in relative)
+    own = [f for f in facts if "find something to worry about" in (f.fact.patient_says or "")]
+    assert own and all("worry" in f.said for f in own)

@@ -81,6 +81,8 @@ class RecallRules:
     #: topic -> the words in which a record sentence says the topic itself ("worried about who will look after my
     #: mother", "scared I'm going mad" of worry: ``topic_said``), not a finding of the lexicon
     topic_said: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
+    #: topic -> what is cut out of a sentence before ``topic_said`` reads it (a relative's worry about the patient)
+    topic_said_not: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     #: how a question asks the patient's own view of what is happening (``explanatory_model``), and the
     #: examiner's signs such a question is not a screen for
     explanation_asked: re.Pattern[str] = re.compile(r"(?!)")
@@ -186,6 +188,8 @@ def load_recall_rules() -> RecallRules:
                         for k, v in raw.get("meaning_denied", {}).items() if not k.startswith("_")},
         topic_said={k: re.compile("|".join(f"(?:{p})" for p in v), re.IGNORECASE)
                     for k, v in raw.get("topic_said", {}).items() if not k.startswith("_")},
+        topic_said_not={k: re.compile("|".join(f"(?:{p})" for p in v), re.IGNORECASE)
+                        for k, v in raw.get("topic_said_not", {}).items() if not k.startswith("_")},
         explanation_asked=re.compile("|".join(raw["explanatory_model"]["asked"]), re.IGNORECASE)
         if raw.get("explanatory_model") else re.compile(r"(?!)"),
         explanation_not_screen=frozenset(raw.get("explanatory_model", {}).get("not_screened", ())),
@@ -657,7 +661,12 @@ def _topics_said(fact: Fact, rules: RecallRules) -> frozenset[str]:
     if not rules.topic_said or fact.section == FAMILY_SECTION or fact.polarity == "absent" or fact.relative:
         return frozenset()
     text = f"{fact.text} {fact.patient_says or ''}"
-    return frozenset(t for t, pattern in rules.topic_said.items() if _names_unnegated(pattern, text))
+    out = set()
+    for t, pattern in rules.topic_said.items():
+        cut = rules.topic_said_not.get(t)
+        if _names_unnegated(pattern, cut.sub(" ", text) if cut is not None else text):
+            out.add(t)
+    return frozenset(out)
 
 
 def _all_statements(fact: IndexedFact, lexicon: Lexicon) -> list[Statement]:
