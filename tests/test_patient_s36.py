@@ -101,3 +101,78 @@ def test_what_was_going_on_when_it_started_is_not_how_they_came():
     assert "referred" not in _reply(case, TRIGGER).lower()
     # dev-v2-0225: "Once I start I can't stop" shared "start" with the question
     assert "can't stop" not in _reply(_case("dev-v2", "dev-v2-0225"), TRIGGER)
+
+
+# --- the patient's own reading of worry (stop 36): the lexicon's excessive_worry is generalised worry only, so a worry
+# question finds the sentence that says a worry in the patient's words (data/recall.json topic_said), and that sentence
+# states no generalised worry to be tacked on elsewhere
+
+def _record_text(case) -> str:
+    return " ".join(f"{f.text} {f.patient_says or ''}" for f in case.facts)
+
+
+def test_a_worry_question_finds_the_worry_about_one_thing():
+    # hw-018 (stroke, a mother to look after): "What's worrying you most right now?" was "I've been having headaches.
+    # And I've felt wound up like a spring" once bare "worried" left excessive_worry
+    case = _case("handwritten", "hw-018")
+    assert "worried about who will look after my mother" in _record_text(case)
+    reply = _reply(case, "Can you tell me what happened this morning?", "What's worrying you most right now?")
+    assert "mother" in reply.lower() and "wound up" not in reply.lower()
+
+
+def test_a_fear_of_going_mad_answers_a_worry_question():
+    # dev-0038 (depersonalisation): "Do you worry about what it means?" was "I couldn't tell you, honestly."
+    case = _case("dev", "dev-0038")
+    assert "I'm scared I'm going mad" in _record_text(case)
+    reply = _reply(case, "Can you describe what you've been experiencing?", "When did that start?",
+                   "Does the world around you feel real?", "Do you worry about what it means?")
+    assert "going mad" in reply.lower()
+
+
+def test_a_worry_in_the_patients_words_is_not_told_as_their_work():
+    # hw-004 (panic): "What do you do for work?" had "Between attacks I worry about the next one ..." tacked on
+    case = _case("handwritten", "hw-004")
+    assert "Between attacks I worry about the next one" in _record_text(case)
+    reply = _reply(case, "What do you do for work?")
+    assert "parcel" in reply.lower() and "between attacks" not in reply.lower()
+    # asked about the worry itself, it is still the answer
+    reply = _reply(case, "What brings you to see us today?", "Do you worry about having another one in between?")
+    assert "between attacks i worry" in reply.lower()
+
+
+def test_a_worry_about_one_thing_is_no_generalised_worry_tacked_on_a_suicide_screen():
+    # hw-003: "I worry all the time" no longer follows the suicide screen's answer
+    case = _case("handwritten", "hw-003")
+    reply = _reply(case, "Have you had thoughts of ending your life, now or in the past?")
+    assert "worry all the time" not in reply.lower()
+
+
+def test_is_anyone_here_worrying_you_is_no_question_about_being_a_worrier():
+    # hw-011 (post-operative delirium, suspects staff of putting something in her tea): "Is anyone here worrying
+    # you?" asks who troubles her, not whether she is a worrier ("I'm not a big worrier")
+    case = _case("handwritten", "hw-011")
+    assert "putting something in" in _record_text(case)
+    reply = _reply(case, "Is anyone here worrying you?")
+    assert "worrier" not in reply.lower() and "worry" not in reply.lower()
+
+
+def test_a_relative_that_after_anything_points_back_to_nothing():
+    # hw-040: "Is anything happening online that's worrying you?" after a mood question had "My mum knew I was moody"
+    # tacked on: the "that" is the anything's, not the mood's; a "that" that does point back still inherits
+    from mentalhospital_env.patient.understanding import understand
+
+    assert "mood" not in understand("Is anything happening online that's worrying you?", "How has your mood been lately?").topics
+    assert "sleep" in understand("Has that been worrying you?", "How has your sleep been lately?").topics
+    assert "sleep" in understand("Is there anything that makes it worse?", "How has your sleep been lately?").topics
+
+
+def test_a_relatives_worry_about_the_patient_is_no_worry_of_theirs():
+    # "My husband's worried about me." (dev-0011 and others) is not filed under the patient's worry; their own is
+    from mentalhospital_env.patient.recall import FactIndex
+
+    case = _case("dev", "dev-0011")
+    facts = FactIndex(case).facts
+    relative = [f for f in facts if "worried about me" in (f.fact.patient_says or "")]
+    assert relative and all("worry" not in f.said for f in relative)
+    own = [f for f in facts if "find something to worry about" in (f.fact.patient_says or "")]
+    assert own and all("worry" in f.said for f in own)

@@ -78,6 +78,11 @@ class RecallRules:
     meaning_asked: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     #: concept -> how a record rules it out in other words ("no plan or intent" of death wishes: ``meaning_denied``)
     meaning_denied: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
+    #: topic -> the words in which a record sentence says the topic itself ("worried about who will look after my
+    #: mother", "scared I'm going mad" of worry: ``topic_said``), not a finding of the lexicon
+    topic_said: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
+    #: topic -> what is cut out of a sentence before ``topic_said`` reads it (a relative's worry about the patient)
+    topic_said_not: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     #: how a question asks the patient's own view of what is happening (``explanatory_model``), and the
     #: examiner's signs such a question is not a screen for
     explanation_asked: re.Pattern[str] = re.compile(r"(?!)")
@@ -181,6 +186,10 @@ def load_recall_rules() -> RecallRules:
                        for k, v in raw.get("meaning_asked", {}).items() if not k.startswith("_")},
         meaning_denied={k: re.compile("|".join(f"(?:{p})" for p in v), re.IGNORECASE)
                         for k, v in raw.get("meaning_denied", {}).items() if not k.startswith("_")},
+        topic_said={k: re.compile("|".join(f"(?:{p})" for p in v), re.IGNORECASE)
+                    for k, v in raw.get("topic_said", {}).items() if not k.startswith("_")},
+        topic_said_not={k: re.compile("|".join(f"(?:{p})" for p in v), re.IGNORECASE)
+                        for k, v in raw.get("topic_said_not", {}).items() if not k.startswith("_")},
         explanation_asked=re.compile("|".join(raw["explanatory_model"]["asked"]), re.IGNORECASE)
         if raw.get("explanatory_model") else re.compile(r"(?!)"),
         explanation_not_screen=frozenset(raw.get("explanatory_model", {}).get("not_screened", ())),
@@ -371,6 +380,9 @@ class IndexedFact:
     present: bool = True
     #: concepts of ``affirms`` read only by meaning (``data/recall.json`` ``meaning``), not by the lexicon
     meant: frozenset[str] = frozenset()
+    #: topics the sentence says in the topic's own words (``data/recall.json`` ``topic_said``): asked that topic,
+    #: it is the answer before a sentence filed under it for a neighbouring word ("wound up like a spring")
+    said: frozenset[str] = frozenset()
 
     @property
     def id(self) -> str:
@@ -641,6 +653,22 @@ def _states_present(fact: Fact, affirms: frozenset[str], rules_out: frozenset[st
     return bool(affirms) or not rules_out
 
 
+def _topics_said(fact: Fact, rules: RecallRules) -> frozenset[str]:
+    """The topics a sentence of the patient's own says in the topic's words (``topic_said``): "I'm worried about who
+    will look after my mother" is the worry asked about, though it is no generalised worry of the lexicon's. Never
+    of a relative's history, a denial, or a sentence only the examiner could say (the words the patient says count
+    where the record gives them)."""
+    if not rules.topic_said or fact.section == FAMILY_SECTION or fact.polarity == "absent" or fact.relative:
+        return frozenset()
+    text = f"{fact.text} {fact.patient_says or ''}"
+    out = set()
+    for t, pattern in rules.topic_said.items():
+        cut = rules.topic_said_not.get(t)
+        if _names_unnegated(pattern, cut.sub(" ", text) if cut is not None else text):
+            out.add(t)
+    return frozenset(out)
+
+
 def _all_statements(fact: IndexedFact, lexicon: Lexicon) -> list[Statement]:
     forced = "other" if fact.section == FAMILY_SECTION else None
     out = read_statements(fact.fact.text, lexicon, forced)
@@ -703,6 +731,8 @@ class FactIndex:
                 self.lexicon.get(c).sensitive for c in (affirms - by_meaning) | about_other
             )
             own_topics = fact.topics or record_topics(fact.section, f"{fact.text} {fact.patient_says or ''}")
+            said = _topics_said(fact, rules)
+            own_topics = own_topics + tuple(t for t in sorted(said) if t not in own_topics)
             entries.append(
                 IndexedFact(
                     fact=fact,
@@ -725,6 +755,7 @@ class FactIndex:
                     ),
                     present=_states_present(fact, affirms, rules_out),
                     meant=by_meaning,
+                    said=said,
                 )
             )
         self.facts: tuple[IndexedFact, ...] = tuple(entries)
@@ -1156,6 +1187,7 @@ class MemorySkill:
         self._concept_sections = load_memory_cues().concept_sections
         self._answered_by = load_recall_rules().answered_by
         self._findings = load_recall_rules().finding_topics  # the topics a finding is disclosed under
+        self._said_topics = frozenset(load_recall_rules().topic_said)  # topics a sentence can say in its own words
         self._asked_what = False  # the question being planned is a wh-question (set by plan)
         self._asks_home_now = False  # it asks who is at home or where (set by plan)
         self._means_asked = False  # the question being planned asks the means at hand (set by plan)
@@ -2133,6 +2165,10 @@ class MemorySkill:
                 when and not self.index.timed[f.id],
                 topic_id in _NOW_TOPICS and f.fact.time == "past",
                 history and f.section not in home,
+                # a sentence that says the subject in its own words before one filed under it for a neighbouring
+                # word ("What's worrying you most?" - "I'm worried about who will look after my mother", not "I've
+                # felt wound up like a spring"; data/recall.json topic_said)
+                topic_id in self._said_topics and topic_id not in f.said,
                 # a sentence that shares a rare word with the question answers it before the subject's others
                 # ("Has that done anything to your skin?" - "... until the skin cracks", not the thoughts again)
                 not self.index.anchors(self._anchors_asked, f),

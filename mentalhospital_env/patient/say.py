@@ -722,7 +722,9 @@ class Speaker:
                 concepts = sorted(fact.affirms | fact.rules_out)
                 symptoms = [c for c in concepts if lexicon.get(c).kind in CLOSED_WORLD_KINDS]
                 others = [c for c in concepts if c not in symptoms and item.subject in concept_topics(lexicon, c)]
-                if symptoms and not others:
+                # a worry said in the patient's words is a symptom told too, though it states no lexicon finding
+                # ("What do you do for work?" is not "... Between attacks I worry about the next one", hw-004)
+                if (symptoms or fact.said) and not others:
                     continue
             elif topic.kind == "symptom" and item.subject not in lay.physical_topics and fact.section not in topic.sections:
                 # bodily complaints told for "How has your mood been?": every concept physical, none of the topic

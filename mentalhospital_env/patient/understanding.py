@@ -710,6 +710,9 @@ _WH = frozenset({"what", "when", "where", "who", "why", "which", "how"})
 
 #: words before an "it" that refers to nothing ("is it okay", "do you find it hard")
 _EXPLETIVE_IT = frozenset({"is", "be", "was", "find", "make", "take"})
+#: the stems of the indefinites a relative "that" follows ("Is anything happening online that's worrying you?": the
+#: "that" is the anything, it points back to nothing said before)
+_INDEFINITE = frozenset({"anyth", "someth", "everyth", "anyone", "someone", "anybody", "somebody", "noth"})
 
 
 def _points_back(stemmed: Sequence[str]) -> bool:
@@ -718,7 +721,9 @@ def _points_back(stemmed: Sequence[str]) -> bool:
     if len(stemmed) > 12:
         return False
     for i, w in enumerate(stemmed):
-        if w in _ANAPHOR and not (w == "it" and i and stemmed[i - 1] in _EXPLETIVE_IT):
+        if w in _ANAPHOR and not (w == "it" and i and stemmed[i - 1] in _EXPLETIVE_IT) and not (
+            w == "that" and i + 1 < len(stemmed) and any(s in _INDEFINITE for s in stemmed[:i])
+        ):
             return True
     return False
 
