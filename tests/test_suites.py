@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "55acb3c4cef3455e06ea1bb8a953037b846fa8e80f1526208a8f0fb5fdbf4b9a"
-DEV_V2_SUITE_SHA256 = "cb3b933b63f2cc0f237b2d38bed9a65580b99d00d64412d2020fbb49d86621e8"
+TEST_V2_SUITE_SHA256 = "a1af429e3efc32a1c12bb3ad454635ff1c0f38b67df7017e1d1a050b3c0fc12a"
+DEV_V2_SUITE_SHA256 = "ee5dae4c791c1707fab737a76aa3ea8a248f16656443147dce3f07eaaba3c894"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 

@@ -121,8 +121,6 @@ class StoryV2(_Story):
         self._verdicts: dict[tuple, bool] = {}  # (marks, illness under a year) -> fits, see _fits_marks
         self.story = self.c.story
         self.known = False
-        self.referral_question: tuple[Any, dict[str, Any]] | None = None  # the letter's working question (_working_question)
-        self._side: random.Random | None = None  # the wording's own random stream (_side_rng)
         self._left_signs: list[str] = []  # what someone close saw, not yet told (record_story.signs)
         R = review_facts()
         education = str(self.p.demographics.get("education", ""))
@@ -254,10 +252,7 @@ class StoryV2(_Story):
         return super().add_frame(section, options, fit=fit, **extra)
 
     def extra(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"known_diagnosis": "relapse"} if self.known else {}
-        if self.referral_question is not None and any(f is self.referral_question[0] for f in self.chart.facts):
-            out["referral_question"] = dict(self.referral_question[1])
-        return out
+        return {"known_diagnosis": "relapse"} if self.known else {}
 
     def persona(self) -> dict[str, Any]:
         """Version 1's persona, its insight the one the mental state records (the audit's
@@ -932,65 +927,7 @@ class StoryV2(_Story):
                 fact = self.chart.add(section, text)
                 facts.remove(fact)
                 facts.insert(at + 1, fact)
-                self._working_question(fact, problem, frozenset(told), drawn)
                 return
-
-    def _side_rng(self) -> random.Random:
-        """The wording's own random stream (issue 14, stop 36), seeded by the draft's first lines, never drawing on the
-        case's: rewording a referral or a mental state leaves every other draw of the case as it was, so a suite
-        redrawn with it moves only in those words."""
-        if self._side is None:
-            first = " ".join(f.text for f in self.chart.facts[:3])
-            self._side = random.Random(zlib.crc32(f"{self.principal['code']}|{self.p.age}|{self.p.sex}|{first}".encode()))
-        return self._side
-
-    def _side_fill(self, template: str, **extra: Any) -> str:
-        """:meth:`fill` with its ``[[a|b]]`` alternatives drawn from :meth:`_side_rng`."""
-        side = self._side_rng()
-        template = _ALTERNATIVES.sub(lambda m: side.choice(m.group(1).split("|")), template)
-        return _Story.fill(self, template, **extra)
-
-    def _working_question(self, fact: Any, problem: str, told: frozenset[str], drawn: set[str]) -> None:
-        """The referral's line rewritten as a letter with the referrer's working question (wording.json ``referral``;
-        issue 14, stop 36: a consultant named the diagnosis from referrals that stated the illness's defining
-        complaint): a plain complaint the patient told the GP ('poor sleep and tiredness'), or the problem itself
-        where letters name it (a drug, the weight), and what the referrer asks, in a share of letters about another
-        illness than the principal's ('asks whether something physical is going on' for sleep apnoea). The case's
-        ``extra.referral_question`` says which question and whether it is the principal's own."""
-        W, side = self.c.wording["referral"], self._side_rng()
-        category = self.principal.get("category") or ""
-        kinds = W["by_category"].get(category)
-        if not kinds or self.p.setting == "emergency" or side.random() >= W["share"]:
-            return
-        other = bool(kinds["other"]) and side.random() < W["other_share"]
-        kind = side.choice(kinds["other"] if other else kinds["own"])
-        if kind == "memory" and self.p.age < 40 or kind in ("attention", "development") and self.p.age >= 18:
-            return  # a memory clinic for the young, a behaviour plan for an adult: no referrer asks that
-        concern = ""
-        if category not in W["keep_problem"]:
-            words = self.c.voices["concern_words"]
-            plain = self._plain_concepts()
-            own = list(dict.fromkeys(words[s["concept"]] for s in self.symptoms + self.comorbid_symptoms
-                                     if s["concept"] in words and s["concept"] in plain))
-            side.shuffle(own)
-            concern = own[0] if len(own) == 1 else f"{own[0]} and {own[1]}" if own else ""
-        frames = list(W["frames_concern"] if concern else W["frames_problem"])
-        questions = list(W["questions"][kind])
-        side.shuffle(frames)
-        side.shuffle(questions)
-        referrer = str(self.fields.get("referrer", ""))
-        for frame in frames:
-            for question in questions[:3]:
-                text = self._side_fill(frame, concern=concern, problem=problem, question=self._side_fill(question))
-                if not re.search(r"\b(GP|Dr|practice|surgery)\b", referrer):  # occupational health's letter is not the GP's
-                    for gp, other_word in self.c.voices["problem_not_gp"]:
-                        text = text.replace(gp, other_word)
-                pos, neg = self.chart.readings(text)
-                if clean_text(text) and self.fits(text) and self._source_fits(text) and pos <= drawn and not neg:
-                    fact.text = sentence(text)
-                    self.chart.asserted |= pos
-                    self.referral_question = (fact, {"asks": kind, "principal_own": not other})
-                    return
 
     def _relative(self) -> str | None:
         """Someone close who can describe the change: the informant, else partner or parent."""
@@ -1723,7 +1660,6 @@ class StoryV2(_Story):
             for k, vs in original.items()
         }
         filtered = {k: [v for v in vs if not _has(v, untold)] or vs for k, vs in filtered.items()}
-        filtered = {k: [self._observed(v) for v in vs] for k, vs in filtered.items()}
         A = R["agree"]
         if any(c.startswith(tuple(A["low_mood_codes"])) for c in self.codes):  # the audit's agree.low_mood
             low = self.story["told_once"]["low_mood_mse"]
@@ -1736,33 +1672,6 @@ class StoryV2(_Story):
             super()._mental_status()
         finally:
             self.presentation = saved
-
-    def _observed(self, text: str) -> str:
-        """A mental-state descriptor with its syndrome words said as what the examiner saw or heard (wording.json
-        ``mse_observed``: 'psychomotor retardation' -> 'slow to move and slow to answer'; issue 14, stop 36: a
-        consultant named the diagnosis from mental states that listed the disorder's features). A rewording the
-        lexicon reads as a symptom the original did not state, or as a denial it did not make, is not used ('no perceptual
-        disturbances outside flashbacks', which the lexicon reads as denying flashbacks, may lose that reading)."""
-        pos, neg = self.chart.readings(text)
-        allowed = pos | self.chart.asserted | {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
-        new = text
-        for pattern, say in self.c.observed:
-            found = pattern.search(new)
-            if not found:
-                continue
-            fitting = []
-            said = found.group(0).lower()  # an option may be the words themselves: a wording among others
-            rest = (new[:found.start()] + " " + new[found.end():]).lower()
-            for option in (x for x in say if x.lower() == said or x.lower() not in rest):  # 'asks personal questions' said once
-                tried = pattern.sub(lambda _m, o=option: o, new, count=1)
-                pos2, neg2 = self.chart.readings(tried)
-                if pos2 <= allowed and neg2 <= neg and clean_text(tried):  # no symptom it did not state, no denial it did not make
-                    fitting.append(tried)
-            if fitting:  # the wording fewest of the suite's cases hold (the audit's template.clone), from the wording's own stream
-                held = self.c.suite_lines
-                counts = [max((len(held.get(key, ())) for key in text_lines(cap(t), "mse")), default=0) for t in fitting]
-                new = self._side_rng().choices(fitting, weights=[1 / (1 + n) ** 4 for n in counts])[0]
-        return new
 
     def _pick_descriptor(self, options: list[str]) -> str:
         """One of equally fitting descriptors, the fewer of the suite being drawn hold it the likelier (the audit's
@@ -2240,8 +2149,6 @@ class CaseComposerV2(CaseComposer):
         self.voices = load_material("voices")
         self.joins = load_material("joins")
         self.records = load_material("records")
-        self.wording = load_material("wording")  # issue 14, stop 36: referral questions, the mental state as observed
-        self.observed = [(re.compile(r["pattern"], re.I), tuple(r["say"])) for r in self.wording["mse_observed"]["rules"]]
         self.stock_tables: dict[tuple, dict[str, str]] = {}  # StoryV2._stock_lines, per set of pronouns
         self.spent_quotes: set[str] = set()  # set by generate_cases while a suite is drawn (its _SuiteGuard)
         self.suite_lines: dict[str, list[int]] = {}  # the same: own lines the suite's cases hold (audit.own_lines)
