@@ -149,13 +149,8 @@ def test_a_plan_carries_no_template_line_the_encounter_gives_no_ground_for(test_
     for the children' for a man who, asked twice, named only his partner (test-v2-0018); a withdrawal admitted
     under the medical team with the psychiatric ward's observation level and 'assessment under the Mental Health
     Act' (test-v2-0194). Stop 34's redraw gave test-v2-0326 a lithium stopped weeks ago (now rightly addressed), so
-    the manic patient never on lithium and given olanzapine is test-v2-0456 until stop 36's redraw (which put 0456 on
-    lithium 300 mg twice daily, whose levels the plan now rightly checks), test-v2-0446 since (F31.2, on the ward, once
-    on olanzapine)."""
-    case = load_suite("test-v2")["test-v2-0446"]
-    assert case.diagnosis.principal.code.startswith(("F30", "F31.1", "F31.2"))
-    assert "lithium" not in f"{case.ehr.past_psychiatric_history} {case.ehr.medications}".lower()
-    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0446").treatment
+    the manic patient never on lithium and given olanzapine is test-v2-0456."""
+    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0456").treatment
     assert "olanzapine" in plan and "lithium" not in plan.lower()
     plan = play(test_v2_env, ScriptedClinician(), "test-v2-0018").treatment
     assert "caring for the children" not in plan and "depends on him at home" in plan
@@ -404,13 +399,8 @@ def test_specifiers_follow_the_history(test_v2_env):
     chart = play(test_v2_env, ScriptedClinician(), "test-v2-0231")  # no hyperactivity told
     assert tuple(chart.disorders) == ("F90.0",)
     # an earlier episode told in words the lexicon does not read, in the reply about mood ("First treated for
-    # depression at 36") keeps the recurrent disorder (test-v2-0003 until stop 36's redraw, whose 0003 never tells
-    # her earlier episode: asked for past help she says "st John's wort ... did nothing"; 0248, "first treated for
-    # depression at 59", since)
-    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0248")
-    assert load_suite("test-v2")["test-v2-0248"].diagnosis.principal.code.startswith("F33")
-    assert any("mood" in t.doctor and "treated for depression at" in t.patient.lower() for t in chart.turns)
-    assert any(d.startswith("F33") for d in chart.disorders)
+    # depression at 36") keeps the recurrent disorder
+    assert any(d.startswith("F33") for d in play(test_v2_env, ScriptedClinician(), "test-v2-0003").disorders)
 
 
 def test_the_note_files_answers_and_states_only_what_was_said(test_v2_env):
@@ -422,15 +412,10 @@ def test_the_note_files_answers_and_states_only_what_was_said(test_v2_env):
     said = re.search(r"Thought content: ([^.]*)\.", mse)  # only what the patient's answers gave
     thought = said.group(1) if said else ""
     assert "depressed mood" not in thought and "anhedonia" not in thought  # moods are not thought content
-    # a relative's physical illness is family history as the patient said it, not "family history of mental illness"
-    # (0036 until stop 31's redraw, 0012 until stop 32's, 0011 until stop 36's first redraw, 0016 until its second: a
-    # father's diabetes and no psychiatric history in the family; in the second no patient names a relative's diabetes
-    # when asked about the family, so 0390 since: a father's heart attack and no psychiatric history in the family)
-    case = load_suite("test-v2")["test-v2-0390"]
-    assert "father had a heart attack" in case.ehr.family_history and "cannot think of any family member with mental illness" in case.ehr.family_history
-    note = play(test_v2_env, ScriptedClinician(), "test-v2-0390").note
+    # a relative's diabetes is family history as the patient said it, not "family history of mental illness"
+    note = play(test_v2_env, ScriptedClinician(), "test-v2-0016").note  # (0036 until stop 31's redraw, 0012 until stop 32's, 0011 until stop 36's: a father's diabetes and no psychiatric history in the family)
     family = next(line for line in note.splitlines() if line.startswith("Family history"))
-    assert "My father had a heart attack" in family
+    assert "My father has diabetes" in family
     assert "Family history of mental illness" not in note
 
 
@@ -604,17 +589,9 @@ def test_the_presenting_picture_calls_for_its_screening_questions():
 def test_a_child_under_13_has_the_history_told_by_the_parent_asked_by_role(test_v2_env):
     """Stop 26: 'And may I ask your mother too: how would you describe your mood' made the mother tell her own mood,
     and a parent who came was never addressed. test-v2-0327 is a boy of 12 with both parents (mild learning
-    disability and ADHD) until stop 31's redraw, 0235 until stop 36's (a child under 13 with both parents); stop 36's
-    redraw left no child under 13 with both parents in test-v2 or dev-v2 (0235 is a man of 25), so the girl of 10 with
-    both parents (ADHD) of the finally frozen test suite, test-0446, since; then the first child under 13 of test-v2
-    whose history says the father brought them."""
-    env = gymnasium.make("MentalHospital-v0", suite="test", turn_budget=40)
-    try:
-        obs, _ = env.reset(seed=0, options={"case_id": "test-0446"})
-        assert load_suite("test")["test-0446"].demographics.age < 13 and "accompanied by her parents" in obs["text"]
-        chart = play(env, ScriptedClinician(), "test-0446")
-    finally:
-        env.close()
+    disability and ADHD) until stop 31's redraw, 0235 since (a child under 13 with both parents); then the first child
+    under 13 whose history says the father brought them."""
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0235")
     asked = [t.doctor for t in chart.turns]
     assert not any("may i ask your" in q.lower() for q in asked)
     to_parents = [q for q in asked if re.search(r"A question for (?:his|her) parents:", q)]
@@ -822,10 +799,7 @@ def dev_v2_env():
 # tobacco was the one screening question within the turns left that could give way; kept visible until the
 # interview's room is rebalanced
 # Stop 36's redraw made dev-v2-0005 another patient, who is asked (the strict xfail passed): dev-v2-0001 still shows it
-# Stop 36's second redraw made dev-v2-0003 a woman of 25 in a recurrent depression with thoughts of not waking up: her
-# 35 questions hold no alcohol, drug or tobacco question at all (risk re-asks, dependants asked three times, an ADHD
-# screen for poor concentration took the room): the clinician's fault, reported, kept visible here
-_NOT_ASKED_TOBACCO = ("dev-v2-0001", "dev-v2-0003")
+_NOT_ASKED_TOBACCO = ("dev-v2-0001",)
 
 
 @pytest.mark.xfail(strict=True, reason="stop 32's redraw: adults the scripted clinician never asks about tobacco (issue 14)")
