@@ -412,10 +412,16 @@ def test_the_note_files_answers_and_states_only_what_was_said(test_v2_env):
     said = re.search(r"Thought content: ([^.]*)\.", mse)  # only what the patient's answers gave
     thought = said.group(1) if said else ""
     assert "depressed mood" not in thought and "anhedonia" not in thought  # moods are not thought content
-    # a relative's diabetes is family history as the patient said it, not "family history of mental illness"
-    note = play(test_v2_env, ScriptedClinician(), "test-v2-0016").note  # (0036 until stop 31's redraw, 0012 until stop 32's, 0011 until stop 36's: a father's diabetes and no psychiatric history in the family)
+    # a relative's physical illness is family history as the patient said it, not "family history of mental illness"
+    # (0036 until stop 31's redraw, 0012 until stop 32's, 0011 until stop 36's redraw, then 0016: a father's diabetes
+    # and no psychiatric history in the family; since stop 36's patient answers a question about the family's mental
+    # health with the relatives' mental health only, 0016 no longer volunteers the diabetes, so 0017: a mother's heart
+    # attack and no mental illness in the family, which she tells beside the denial)
+    case = load_suite("test-v2")["test-v2-0017"]
+    assert "mother had a heart attack" in case.ehr.family_history and "No mental illness in the family" in case.ehr.family_history
+    note = play(test_v2_env, ScriptedClinician(), "test-v2-0017").note
     family = next(line for line in note.splitlines() if line.startswith("Family history"))
-    assert "My father has diabetes" in family
+    assert "My mother had a heart attack" in family
     assert "Family history of mental illness" not in note
 
 
