@@ -176,3 +176,17 @@ def test_a_relatives_worry_about_the_patient_is_no_worry_of_theirs():
     assert relative and all("worry" not in f.said for f in relative)
     own = [f for f in facts if "find something to worry about" in (f.fact.patient_says or "")]
     assert own and all("worry" in f.said for f in own)
+
+
+def test_a_relatives_drinking_and_a_hinted_condition_answer_the_family_mental_health_question():
+    """Found on the leaderboard at stop 36's integration: the narrowed family answer lost the relatives it should keep.
+    hw-010 'Has anyone in your family had problems with their mental health?' got 'I'm not sure. We don't talk about
+    that sort of thing in my family.' for 'His father drank heavily.' (it said 'my father drank heavily' before), and
+    hw-012's mother lost the father 'always in trouble at school ... no formal diagnosis' (an ADHD boy's record)."""
+    case = _case("handwritten", "hw-010")
+    assert case.ehr.family_history == "His father drank heavily."
+    assert "father drank heavily" in _reply(case, FAMILY_MENTAL).lower()
+    case = _case("handwritten", "hw-012")
+    assert "always in trouble at school" in case.ehr.family_history and "epilepsy" in case.ehr.family_history
+    reply = _reply(case, "Mum, has anyone in his family had problems with their mental health?").lower()
+    assert "trouble at school" in reply and "epilepsy" not in reply
