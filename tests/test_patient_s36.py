@@ -190,3 +190,16 @@ def test_a_relatives_drinking_and_a_hinted_condition_answer_the_family_mental_he
     assert "always in trouble at school" in case.ehr.family_history and "epilepsy" in case.ehr.family_history
     reply = _reply(case, "Mum, has anyone in his family had problems with their mental health?").lower()
     assert "trouble at school" in reply and "epilepsy" not in reply
+
+
+def test_a_relative_described_in_lay_words_still_answers_the_family_mental_health_question():
+    """The narrowed answer lost relatives a narrative record describes without a clinical word (12 family checkpoints
+    of the hand-written suite at stop 36's integration): a mother's 'highs and lows' treated with ECT (hw-026), a
+    brother 'hyperactive' and excluded from school (hw-038). They are told before 'not sure'; a stroke never is."""
+    case = _case("handwritten", "hw-026")
+    assert "highs and lows" in case.ehr.family_history
+    assert "highs and lows" in _reply(case, FAMILY_MENTAL).lower()
+    case = _case("handwritten", "hw-038")
+    assert "hyperactive" in case.ehr.family_history
+    assert "hyperactive" in _reply(case, FAMILY_MENTAL).lower()
+    assert "stroke" not in _reply(_case("handwritten", "hw-028"), FAMILY_MENTAL).lower()

@@ -132,6 +132,8 @@ class RecallRules:
     #: a sentence of the family history on a relative's mental health (``family_mental_health``)
     family_mental: re.Pattern[str] = re.compile(r"(?!)")
     family_mental_asked: re.Pattern[str] = re.compile(r"(?!)")
+    #: a family-history sentence about a relative's body only (``family_mental_health.physical``): no answer to it
+    family_physical: re.Pattern[str] = re.compile(r"(?!)")
 
 
 @lru_cache(maxsize=1)
@@ -178,6 +180,8 @@ def load_recall_rules() -> RecallRules:
         if raw.get("family_mental_health") else re.compile(r"(?!)"),
         family_mental_asked=re.compile(r"\b(?:" + "|".join(raw["family_mental_health"]["asked"]) + r")\b", re.IGNORECASE)
         if raw.get("family_mental_health") else re.compile(r"(?!)"),
+        family_physical=re.compile(r"\b(?:" + "|".join(raw["family_mental_health"]["physical"]) + r")\b", re.IGNORECASE)
+        if raw.get("family_mental_health", {}).get("physical") else re.compile(r"(?!)"),
         closest_ignores=re.compile(r"\b(?:" + "|".join(map(re.escape, raw.get("closest_ignores", ()))) + r")\b", re.IGNORECASE)
         if raw.get("closest_ignores") else re.compile(r"(?!)"),
         meaning={k: re.compile("|".join(f"(?:{p})" for p in v), re.IGNORECASE)
@@ -1452,8 +1456,12 @@ class MemorySkill:
                 said = {f.id: _mental_said(f.fact.text, rules.family_mental) for f in pool}
                 # what a relative had, else the record's own denial; "never seen by a psychiatrist" alone makes no
                 # answer of "Father Graham (68), retired plasterer, never seen by a psychiatrist"
+                # a relative described in lay words the list does not hold ("'highs and lows', treated with ECT",
+                # "'kept everything' after the war", "a very orderly man who 'double-checks everything'") is still
+                # told before a denial; a relative's body alone ("had a stroke at 70") never is
                 facts = [f for f in pool if said[f.id] == "had"] or [
-                    f for f in pool if said[f.id] == "not" and not f.present]  # "No mental illness known"
+                    f for f in pool if said[f.id] is None and f.present and not rules.family_physical.search(f.fact.text)
+                ] or [f for f in pool if said[f.id] == "not" and not f.present]  # "No mental illness known"
                 facts = facts[:per_topic]
                 if not facts:
                     items.append(AnswerItem(UNKNOWN, topic_id, about_other=True))
