@@ -2294,7 +2294,10 @@ def _stop35_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
 def _stop36_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     """Stop 35's consultant (review.json ``stop36``): fresh self-harm wounds seen on examination beside a risk
     assessment that says self-harm is denied or a C-SSRS of 0, or with no wound care in the plan (R4); a
-    benzodiazepine in the medication list beside a safety line that says to avoid benzodiazepines (R6)."""
+    benzodiazepine in the medication list beside a safety line that says to avoid benzodiazepines (R6); a psychiatric
+    admission for a dementia with someone at home and no acute risk (R5); street drugs begun late in life by the
+    record's own arithmetic (R6); a chief complaint that does not fit the principal (the delirium that 'wants someone
+    to talk to')."""
     S = R["stop36"]
     cid = case.case_id
     out = []

@@ -228,16 +228,13 @@ def load_recall_rules() -> RecallRules:
     )
 
 
-_NEGATED_BEFORE = re.compile(r"\b(?:no|never|not|nor|without|denies)\b[^.;,]{0,30}$", re.IGNORECASE)
-
-
 def _mental_said(text: str, words: re.Pattern[str]) -> str | None:
     """``had`` where a family-history sentence says a relative's mental health in its words (``words``), ``not``
-    where each such word is ruled out ("never seen by a psychiatrist", "No mental illness known"), else None."""
-    found = [m for m in words.finditer(text)]
-    if not found:
+    where each such word is ruled out in its clause ("never seen by a psychiatrist", "No mental illness known"),
+    else None."""
+    if not words.search(text):
         return None
-    return "not" if all(_NEGATED_BEFORE.search(text[:m.start()]) for m in found) else "had"
+    return "had" if _names_unnegated(words, text) else "not"
 
 
 @lru_cache(maxsize=1)

@@ -335,7 +335,7 @@ class NoteReading:
     unsupported_claims: tuple[str, ...]
     claim_errors: int = 0  # note-precision errors Qual. charges (offline.claim_error_weight above nothing)
     serious_errors: int = 0
-    error_points: float | None = None  # their weighed points (offline.note_error_points); None: one an error
+    error_points: float | None = None  # their weighed points (offline.note_error_points); None: one point an error
     empty_quotes: int = 0
     omitted: tuple[str, ...] = ()  # findings the patient affirmed that the note never mentions
     omitted_serious: int = 0

@@ -201,10 +201,10 @@ def note_structure(r: NoteReading) -> float:
 
 
 def note_error_points(r: NoteReading) -> float:
-    """Each claim the encounter contradicts or never raised is a point; one about risk or psychosis, two. Since stop 36
-    each kind of error weighs what ``limits.note_claim_error_points`` says (:func:`claim_error_weight`), and the
-    reading carries the weighed sum (:attr:`~.features.NoteReading.error_points`); a reading built without it counts
-    one point an error."""
+    """What the note's precision errors cost Qual.: each kind of error weighs what ``limits.note_claim_error_points_*``
+    says (:func:`claim_error_weight`, stop 36), one about risk or psychosis a point more, and the reading carries the
+    weighed sum (:attr:`~.features.NoteReading.error_points`); a reading built without it counts a point an error
+    and two for a serious one."""
     if r.error_points is not None:
         return r.error_points
     return r.claim_errors + r.serious_errors

@@ -105,7 +105,9 @@ def generate_case(
     consistency checks and the review, so that a draft the suite refuses costs no review. ``last_resort``
     (the suite's check with its near-copy rule waived) takes the first draft refused only as a near-copy
     when no other draft passes: a case whose disorder leaves too little to vary is a near-copy the audit
-    reports, never a suite that cannot be drawn.
+    reports, never a suite that cannot be drawn. ``reseed`` (attempt -> random stream) gives each redraw after the
+    first its own stream, so a draft refused for what another case of the suite holds leaves this case's next draft
+    as it would have been (stop 36); without it every draft reads on from ``rng``.
     """
     from ..consistency import check_case
 
@@ -148,7 +150,7 @@ def generate_case(
         case = validate_case(near, where=case_id)
         found = check_case(case, ref)
         if not found:
-            found, case = _review(near, case, near_rng if reseed is not None else rng)
+            found, case = _review(near, case, near_rng)
         if not found:
             found = last_resort(case)
         if not found:

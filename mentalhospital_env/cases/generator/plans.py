@@ -253,7 +253,7 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
             at = next(i for i, m in enumerate(meds) if str(m.get("name", "")).lower() == swap["from"])
             kept.insert(min(at, len(kept)), {"name": swap["name"], "dose": swap["dose"]})
             treatment["medications"] = kept
-    S36 = review_facts_stop36()
+    S36 = _stop36()
     if any(c.startswith("F10") for c in status["codes"]) and (any(b in str(m.get("name", "")).lower() for m in treatment.get("medications") or () for b in S36["benzodiazepines"]) or re.search(S36["given_benzodiazepine_pattern"], " ".join(sentences))):
         # stop 35's R6: lorazepam for the alcohol withdrawal beside buprenorphine, and the opioid plan's 'avoid combining with
         # benzodiazepines' kept in the safety list: the list says what is done instead (the audit's plan.benzodiazepine_contradiction)
@@ -287,12 +287,13 @@ def _stop31() -> str:
 
 
 @lru_cache(maxsize=1)
-def review_facts_stop36() -> Mapping[str, Any]:
+def _stop36() -> Mapping[str, Any]:
     from ..audit import review_facts
 
     return review_facts()["stop36"]
 
 
+@lru_cache(maxsize=1)
 def _rules() -> Mapping[str, Any]:
     from ..audit import review_facts
 
