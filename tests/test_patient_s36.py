@@ -203,3 +203,14 @@ def test_a_relative_described_in_lay_words_still_answers_the_family_mental_healt
     assert "hyperactive" in case.ehr.family_history
     assert "hyperactive" in _reply(case, FAMILY_MENTAL).lower()
     assert "stroke" not in _reply(_case("handwritten", "hw-028"), FAMILY_MENTAL).lower()
+
+
+def test_a_that_right_after_a_verb_still_points_back_after_an_indefinite():
+    """Stop 36's review: the relative-'that' exception (hw-040 'Is anything happening online that's worrying you?')
+    also cut 'Has anyone said that to you?' after a voices question off the voices; a 'that' right after a verb is
+    its object and points back."""
+    from mentalhospital_env.patient.understanding import understand
+
+    before = "Do you hear voices when no one is there?"
+    assert "voices" in understand("Has anyone said that to you?", context=before).topics
+    assert "voices" in understand("Has anyone else noticed that change?", context=before).topics

@@ -713,6 +713,11 @@ _EXPLETIVE_IT = frozenset({"is", "be", "was", "find", "make", "take"})
 #: the stems of the indefinites a relative "that" follows ("Is anything happening online that's worrying you?": the
 #: "that" is the anything, it points back to nothing said before)
 _INDEFINITE = frozenset({"anyth", "someth", "everyth", "anyone", "someone", "anybody", "somebody", "noth"})
+#: the stems of verbs whose object a "that" right after them is ("Has anyone said that to you?", "Has anyone else
+#: noticed that change?", "Did anyone see that happen?"): that "that" points back even after an indefinite
+_THAT_AS_OBJECT = frozenset({"said", "say", "told", "tell", "notic", "see", "saw", "seen", "heard", "hear", "mention",
+                             "felt", "feel", "think", "thought", "know", "knew", "believ", "do", "did", "done", "like",
+                             "want", "expect", "meant", "mean"})
 
 
 def _points_back(stemmed: Sequence[str]) -> bool:
@@ -723,6 +728,7 @@ def _points_back(stemmed: Sequence[str]) -> bool:
     for i, w in enumerate(stemmed):
         if w in _ANAPHOR and not (w == "it" and i and stemmed[i - 1] in _EXPLETIVE_IT) and not (
             w == "that" and i + 1 < len(stemmed) and any(s in _INDEFINITE for s in stemmed[:i])
+            and stemmed[i - 1] not in _THAT_AS_OBJECT
         ):
             return True
     return False
