@@ -88,13 +88,15 @@ def format_rows(title: str, table: dict[str, dict[str, float]]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from mentalhospital_env.patient.embedding_reader import TOPIC_READERS
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=DATA, help="folder of exam *.jsonl files")
     ap.add_argument("--variants", default=",".join(VARIANTS))
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--show", type=int, default=8, help="print this many graded failures of the first variant")
     ap.add_argument("--json", type=Path, help="write every reply and its grade here")
-    ap.add_argument("--topic-reader", choices=("fast", "embedding"), default="fast",
+    ap.add_argument("--topic-reader", choices=TOPIC_READERS, default="fast",
                     help="the patient's topic reader (make_patient topic_reader): fast (default) or embedding")
     args = ap.parse_args(argv)
 

@@ -254,13 +254,15 @@ def fact_filing(show: int = 0, per_topic: bool = False) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from mentalhospital_env.patient.embedding_reader import TOPIC_READERS
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--facts", action="store_true", help="score where record facts are filed (fact_topics.jsonl)")
     ap.add_argument("--per-topic", action="store_true", help="with --facts: each topic's precision and recall")
     ap.add_argument("--labels", type=Path, default=DATA / "interview_topics.jsonl")
     ap.add_argument("--cues-only", action="store_true", help="score the cue phrases alone, without the topic model")
     ap.add_argument(
-        "--reader", choices=("fast", "embedding"), default="fast",
+        "--reader", choices=TOPIC_READERS, default="fast",
         help="the topic reader scored: fast (default, the cues and the stem model) or embedding (the opt-in "
         "sentence-embedding reader, make_patient(topic_reader='embedding'); needs the embed extra)",
     )

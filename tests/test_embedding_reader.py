@@ -138,3 +138,39 @@ def test_the_environment_takes_the_reader_records_it_and_passes_check_env(case):
     assert obs["text"]
     assert env.unwrapped.episode_record().settings["topic_reader"] == "embedding"
     env.close()
+
+
+def test_the_cli_offers_exactly_the_readers_the_patient_knows():
+    # the CLI keeps its choices literal (importing the patient package would slow every command by ~0.4 s), so this
+    # test is what keeps the two lists one
+    from mentalhospital_env.cli import build_parser
+    from mentalhospital_env.patient.embedding_reader import TOPIC_READERS
+
+    evaluate = next(a for a in build_parser()._subparsers._group_actions[0].choices["evaluate"]._actions
+                    if "--topic-reader" in a.option_strings)
+    assert tuple(evaluate.choices) == TOPIC_READERS
+
+
+@needs_embed
+def test_encodings_from_two_threads_leave_the_thread_setting_as_it_was():
+    import threading
+
+    import torch
+
+    from mentalhospital_env.patient.embedding_reader import embed
+
+    before = torch.get_num_threads()
+    errors = []
+
+    def run(i):
+        try:
+            embed([f"How have you been sleeping, question {i} of the thread test?"])
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and torch.get_num_threads() == before

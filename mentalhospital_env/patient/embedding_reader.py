@@ -148,21 +148,16 @@ def check_topic_reader(reader: str) -> str:
     return reader
 
 
-_LOCK = threading.Lock()
-_EMBEDDER = None
+_ENCODE_LOCK = threading.Lock()
 
 
+@lru_cache(maxsize=1)
 def _embedder():
     """The MiniLM embedder, built once per process on first use (its cache keeps each text's vector)."""
-    global _EMBEDDER
-    if _EMBEDDER is None:
-        with _LOCK:
-            if _EMBEDDER is None:
-                check_topic_reader("embedding")
-                from mentalhospital_env.rewards.embedders import SentenceTransformerEmbedder
+    check_topic_reader("embedding")
+    from mentalhospital_env.rewards.embedders import SentenceTransformerEmbedder
 
-                _EMBEDDER = SentenceTransformerEmbedder()
-    return _EMBEDDER
+    return SentenceTransformerEmbedder()
 
 
 def embed(texts: Sequence[str]) -> np.ndarray:
@@ -170,21 +165,24 @@ def embed(texts: Sequence[str]) -> np.ndarray:
 
     A text not in the cache is encoded on one torch thread (the process's setting is put back after): a question
     or two gains nothing from more, and on a busy machine (environments stepped in parallel, other processes) two
-    threads made one encoding 5 to 20 times slower than one (stop 36: 200-1900 ms against 40-100 ms)."""
+    threads made one encoding 5 to 20 times slower than one (stop 36: 200-1900 ms against 40-100 ms). The thread
+    setting is process-wide, so encodings hold a lock: two environments stepped in threads cannot put back each
+    other's setting half-way through an encoding."""
     embedder = _embedder()
     texts = list(texts)
     if all(t in embedder.cache for t in texts):
         return embedder.encode(texts)
     import torch
 
-    before = torch.get_num_threads()
-    if before != 1:
-        torch.set_num_threads(1)
-    try:
-        return embedder.encode(texts)
-    finally:
+    with _ENCODE_LOCK:
+        before = torch.get_num_threads()
         if before != 1:
-            torch.set_num_threads(before)
+            torch.set_num_threads(1)
+        try:
+            return embedder.encode(texts)
+        finally:
+            if before != 1:
+                torch.set_num_threads(before)
 
 
 def plain_combine(cue_topics: Sequence[str], probs: dict[str, float], add_above: float, veto_below: float) -> list[str]:
