@@ -40,6 +40,7 @@ from typing import Any, Callable, TypeVar
 from .codes import is_icd10cm_code, normalize_code
 from .errors import KnowledgeError
 from .language import (
+    colon_breaks,
     comma_breaks,
     memo_size,
     memos_enabled,
@@ -375,6 +376,8 @@ class CriticalActions:
         self._index = by_first
         self._refusal = tuple(sorted({_stems(c) for c in refusal_cues if _stems(c)}, key=len, reverse=True))
         self._refusal_after = tuple(sorted({_stems(c) for c in refusal_after_cues if _stems(c)}, key=len, reverse=True))
+        # read as far after an action as the longest after-cue reaches ("haloperidol: not to be given", four words)
+        self._after_reach = max([3] + [len(c) for c in self._refusal_after])
         self._pregnancy = tuple(_stems(c) for c in pregnancy_cues if _stems(c))
         self._not_now = tuple(sorted({_stems(c) for c in not_now_cues if _stems(c)}, key=len, reverse=True))
         self._not_now_after = tuple(sorted({_stems(c) for c in not_now_after_cues if _stems(c)}, key=len, reverse=True))
@@ -422,14 +425,15 @@ class CriticalActions:
         if not stemmed:
             return []
         limits = sorted(set(sentence_breaks(plan)) | set(comma_breaks(plan)) | {0})
+        labels = frozenset(colon_breaks(plan))  # "Haloperidol: not to be given": what follows the label is said of it
         negated = negated_spans_in(plan)
         out: list[tuple[int, int, frozenset[str], bool]] = []
         previous: tuple[int, bool] | None = None
         for start, end, ids in self._matches(stemmed):
             floor = max((b for b in limits if b <= start), default=0)
-            ceiling = min((b for b in limits if b >= end), default=len(stemmed))
+            ceiling = min((b for b in limits if b > end or b == end and end not in labels), default=len(stemmed))
             before = stemmed[max(floor, start - 4) : start]
-            after = stemmed[end : min(ceiling, end + 3)]
+            after = stemmed[end : min(ceiling, end + self._after_reach)]
             refused = (
                 self._has(before, self._refusal)
                 or self._has(after, self._refusal_after)
