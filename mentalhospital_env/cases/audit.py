@@ -353,6 +353,20 @@ _WORK_YEARS = re.compile(r"\b(?:employed|worked|working|works|has been) (?:as )?
 _RELATION_YEARS = re.compile(r"\b(?:relationship|married|together|partner) (?:of|for) (\d+|[a-z]+) years\b", re.I)
 
 
+_SENTENCE_START = re.compile(r"(?:^|[.;!?]\s|\n)(?=[^.;!?\n]*$)")
+
+
+def _other_persons_age(text: str, at: int) -> bool:
+    """Whether the age at ``at`` of ``text`` is another person's: its sentence names a relative before it and the
+    patient is the subject of nothing there ("His older brother Alan died ... aged 71"; ``review.json``
+    ``records.other_person_age``)."""
+    O = review_facts()["records"]["other_person_age"]
+    head = text[:at]
+    start = _SENTENCE_START.search(head)
+    before = head[start.end() if start else 0 :]
+    return bool(re.search(O["relative_pattern"], before, re.I)) and not re.search(O["patient_subject_pattern"], before, re.I)
+
+
 def _timeline_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     out = []
     age = case.demographics.age
@@ -367,11 +381,11 @@ def _timeline_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
                 out.append(Finding(cid, name, "timeline.before_age", f"{m.group(0)!r} said of a {age}-year-old (criterion wording, not history)"))
         for m in _AGE_MENTION.finditer(text):
             n = int(next(g for g in m.groups() if g))
-            if n > age and not m.group(0).lower().startswith("before"):
+            if n > age and not m.group(0).lower().startswith("before") and not _other_persons_age(text, m.start()):
                 out.append(Finding(cid, name, "timeline.age", f"{m.group(0)!r} is later than the patient's age ({age})"))
         for m in _SINCE_AGE.finditer(text):
             n = int(m.group(1))
-            if n > age:
+            if n > age and not _other_persons_age(text, m.start()):
                 out.append(Finding(cid, name, "timeline.age", f"{m.group(0)!r} is later than the patient's age ({age})"))
     pph = case.ehr.past_psychiatric_history or ""
     first = [int(g) for m in _FIRST_CONTACT.finditer(pph) for g in m.groups() if g]
@@ -793,11 +807,37 @@ def lab_values(result: str) -> list[tuple[str, float, str]]:
     return list(_lab_values(result))
 
 
+_LAB_UNIT = re.compile(r"\s*([A-Za-z\u00b5%][A-Za-z0-9\u00b5/^.]*)")
+
+
+@lru_cache(maxsize=1)
+def _read_units() -> tuple[Mapping[str, str], Mapping[str, Mapping[str, float]]]:
+    """(alias -> component, component -> {unit -> factor}) of ``review.json`` ``labs.read_units``."""
+    L = review_facts()["labs"]
+    alias = {a.lower(): name for name, c in L["components"].items() for a in c["aliases"]}
+    units = {name: {u.lower(): float(f) for u, f in table.items()} for name, table in L["read_units"].items() if not name.startswith("_")}
+    return alias, units
+
+
+def in_component_units(component: str, value: float, rest: str) -> float:
+    """``value`` of ``component`` in the unit its reference ranges are kept in, read with the unit written just
+    after it (``rest``): glucose 104 mg/dL is 5.8 mmol/L, creatinine 1.0 mg/dL is 88 umol/L (``review.json``
+    ``labs.read_units``). A unit not listed there, or none, leaves the value as written."""
+    m = _LAB_UNIT.match(rest)
+    if not m:
+        return value
+    unit = m.group(1).lower().replace("\u00b5", "u").replace("mcg", "ug").rstrip(".")
+    factor = _read_units()[1].get(component, {}).get(unit)
+    return value * factor if factor is not None else value
+
+
 @lru_cache(maxsize=memo_size(4096))
 def _lab_values(result: str) -> tuple[tuple[str, float, str], ...]:
     """:func:`lab_values`, remembered per result string (a draft's results are read by several audit rules,
-    the generator's own checks and again by every later draft that keeps them)."""
+    the generator's own checks and again by every later draft that keeps them). A value written in another
+    unit than its component's (a US chart's mg/dL) is read in the component's unit (:func:`in_component_units`)."""
     out = []
+    alias = _read_units()[0]
     result = charted("", result, back=True)
     for part in _LAB_ITEMS.split(result):
         part = part.strip()
@@ -813,7 +853,11 @@ def _lab_values(result: str) -> tuple[tuple[str, float, str], ...]:
             continue
         m = _LAB_VALUE.match(part)
         if m:
-            out.append((m.group(1).strip(), float(m.group(2)), m.group(3)))
+            name, value = m.group(1).strip(), float(m.group(2))
+            component = alias.get(name.lower())
+            if component is not None:
+                value = in_component_units(component, value, m.group(3))
+            out.append((name, value, m.group(3)))
     return tuple(out)
 
 
@@ -830,7 +874,7 @@ def _lab_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         whole_normal = bool(re.search(r"\((all )?within (reference range|target)[^)]*\)\s*$|\(healthy range\)|\bnormal\b", result)) and not re.search(r"\b(abnormal|raised|low|high)\b", result)
         if exam.name in L["components"]:  # a single-value exam: its first number, flagged by the whole text
             m = re.search(r"\d+(?:\.\d+)?", result)
-            values = [(exam.name, float(m.group(0)), result)] if m else []
+            values = [(exam.name, in_component_units(exam.name, float(m.group(0)), result[m.end():]), result)] if m else []
         else:
             values = lab_values(result)
         for name, value, flag in values:
@@ -1354,7 +1398,7 @@ def record_needs(case: Case, plan: str) -> list[tuple[str, Mapping[str, Any], st
         out.append(("young_person", young, f"a {age}-year-old"))
     smoking = N["smoking"]
     tobacco = re.search(smoking["pattern"], ehr.substance_use or "", re.I)
-    if tobacco and not re.search(smoking["not_pattern"], tobacco.group(0), re.I):
+    if tobacco and not re.search(smoking["not_pattern"], tobacco.group(0), re.I) and not re.search(smoking["past_pattern"], re.split(r"(?<=[.;])\s", (ehr.substance_use or "")[tobacco.start():], maxsplit=1)[0], re.I):
         out.append(("smoking", {**smoking, "values": {"n": tobacco.group(1)}}, f"smokes {tobacco.group(1)} a day"))
     if record_status(case)["still_drinking"]:
         out.append(("alcohol_withdrawal", N["alcohol_withdrawal"], "a dependent drinker still drinking"))
@@ -1546,9 +1590,11 @@ def _joins_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     exams = {e.name: e.result for e in case.exams}
     # the urine drug screen and DAST-10 against the substance history
     screen = next((r for n, r in exams.items() if n.lower().startswith("urine drug screen")), "")
-    if screen and "positive" in screen.lower():
+    # only what the screen is positive for: "positive for cannabinoids; negative for cocaine, opiates ..." (hw-021)
+    positive = " ".join(re.findall(r"\bpositive\b(.*?)(?=\bnegative\b|$)", screen.lower(), re.S))
+    if positive:
         for key, words in J["screen_substances"].items():
-            if key.startswith("_") or key not in screen.lower():
+            if key.startswith("_") or key not in positive:
                 continue
             if not _has(substance, words):
                 out.append(Finding(cid, "substance_use", "joins.drug_screen", f"the urine drug screen is positive for {key}s but the substance history ({ehr.substance_use!r}) does not mention it"))
