@@ -376,7 +376,8 @@ class CriticalActions:
         self._index = by_first
         self._refusal = tuple(sorted({_stems(c) for c in refusal_cues if _stems(c)}, key=len, reverse=True))
         self._refusal_after = tuple(sorted({_stems(c) for c in refusal_after_cues if _stems(c)}, key=len, reverse=True))
-        # read as far after an action as the longest after-cue reaches ("haloperidol: not to be given", four words)
+        # an after-cue starts where it ends within three words of the action, or, longer, right after it
+        # ("haloperidol: not to be given", four words): as far as the longest after-cue reaches
         self._after_reach = max([3] + [len(c) for c in self._refusal_after])
         self._pregnancy = tuple(_stems(c) for c in pregnancy_cues if _stems(c))
         self._not_now = tuple(sorted({_stems(c) for c in not_now_cues if _stems(c)}, key=len, reverse=True))
@@ -419,6 +420,19 @@ class CriticalActions:
             for j in range(len(window) - len(c) + 1)
         )
 
+    @staticmethod
+    def _follows(after: Sequence[str], cues: tuple[tuple[str, ...], ...]) -> bool:
+        """Whether a cue is said just after an action: within its first three words ("is not indicated"), or a
+        longer cue starting at once ("not to be given")."""
+        window = tuple(after)
+        present = set(window)
+        return any(
+            window[j : j + len(c)] == c
+            for c in cues
+            if present.issuperset(c)
+            for j in range(max(0, 3 - len(c)) + 1)
+        )
+
     def mentions(self, plan: str) -> list[tuple[int, int, frozenset[str], bool]]:
         """Every action phrase in ``plan``: ``(start, end, action ids, refused)`` over ``tokenize(plan)``."""
         stemmed = _stems(plan)
@@ -436,7 +450,7 @@ class CriticalActions:
             after = stemmed[end : min(ceiling, end + self._after_reach)]
             refused = (
                 self._has(before, self._refusal)
-                or self._has(after, self._refusal_after)
+                or self._follows(after, self._refusal_after)
                 or any(s < start < e for s, e in negated)
             )
             if not refused and previous is not None and previous[1]:
