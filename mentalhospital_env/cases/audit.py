@@ -969,7 +969,11 @@ def _label_owners() -> tuple[dict[str, frozenset[str]], frozenset[str]]:
     return {k: frozenset(v) for k, v in owners.items()}, frozenset(capitals)
 
 
-_CASED_TOKEN = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
+def _cased_tokens(text: str) -> list[str]:
+    """The words of :func:`_tokens` as the text writes them ('ODD' against 'odd'): the same tokenizer's spans,
+    read back from the text (none where lower-casing changed the text's length, so the two do not align)."""
+    low = text.lower()
+    return [text[m.start() : m.end()] for m in _TOKEN.finditer(low)] if len(low) == len(text) else []
 
 
 def _names_own_disorder(term: str, case: Case) -> bool:
@@ -1070,7 +1074,7 @@ def _label_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
             if _negated_before(words, m.start()) or (name, m.group(0)) in seen:
                 continue
             if m.group(0) in _label_owners()[1]:
-                cased = cased if cased is not None else _CASED_TOKEN.findall(text)
+                cased = cased if cased is not None else _cased_tokens(text)
                 if len(cased) == len(words) and not cased[m.start()].isupper():
                     continue  # 'the odd one' is not ODD
             if not _names_own_disorder(m.group(0), case):
@@ -2361,7 +2365,7 @@ def _stop36_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         plan = " ".join([case.treatment.plan or "", *(case.treatment.safety or ())])
         if not re.search(S["wound_care_pattern"], plan):
             out.append(Finding(cid, "treatment.plan", "risk.fresh_wounds", f"{wound.group(0)!r} on examination and no wound care in the plan"))
-    if case.diagnosis.principal.code.startswith(tuple(S["dementia_codes"])) and not re.search(r"\balone\b", case.demographics.living_situation or "", re.I):
+    if case.diagnosis.principal.code.startswith(tuple(S["dementia_codes"])) and not re.search(R["stop31"]["alone_pattern"], case.demographics.living_situation or "", re.I):
         admit = re.search(S["dementia_admit_pattern"], f"{case.treatment.plan or ''} {case.treatment.follow_up or ''}")
         parts = [str(_get(risk, k) or "") for k in ("suicide", "violence")] if risk is not None else []
         if admit and parts and all(re.search(S["low_risk_pattern"], x) for x in parts if x):
