@@ -137,3 +137,13 @@ def test_cocaine_used_years_ago_is_not_use_beside_children() -> None:
     assert "plan.safeguarding" not in _rules(raw)
     raw["ehr"]["substance_use"] = sub.replace(told, "Cocaine most weekends with friends.")
     assert _rules(raw)["plan.safeguarding"]
+
+
+def test_a_relapse_drug_said_after_the_withdrawal_is_not_started_while_drinking() -> None:
+    lines = (ROOT / "mentalhospital_env/cases/suites/handwritten.jsonl").read_text("utf-8").splitlines()
+    raw = next(r for r in map(json.loads, lines) if r["case_id"] == "hw-010")
+    plan = raw["treatment"]["plan"]
+    assert "withdrawal in the community" in plan and "Afterwards start acamprosate" in plan
+    assert "plan.substance" not in _rules(raw)  # 'Plan an assisted alcohol withdrawal ... Afterwards start acamprosate'
+    raw["treatment"]["plan"] = plan.replace("Afterwards start acamprosate", "Start acamprosate")
+    assert _rules(raw)["plan.substance"]

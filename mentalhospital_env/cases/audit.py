@@ -2341,6 +2341,14 @@ def _stop35_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         out.append(Finding(cid, "exams", "agree.ecg_pulse", f"ECG rate {ecg}/min beside a pulse of {pulse}/min in the same encounter's vital signs"))
     return out
 
+def complaint_fits(said: str, code: str, category: str) -> bool:
+    """Whether a chief complaint holding ``said`` fits a principal ``code`` of ``category`` (``review.json``
+    ``stop36.complaint_fits``: the categories, or code families written in capitals, a complaint fits; one not
+    listed fits any). The audit's records.complaint_fit; the generator should choose its complaints by the same test."""
+    fits = review_facts()["stop36"]["complaint_fits"].get(said)
+    return fits is None or category in fits or code.startswith(tuple(f for f in fits if f[:1].isupper()))
+
+
 def _stop36_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     """Stop 35's consultant (review.json ``stop36``): fresh self-harm wounds seen on examination beside a risk
     assessment that says self-harm is denied or a C-SSRS of 0, or with no wound care in the plan (R4); a
@@ -2379,8 +2387,8 @@ def _stop36_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
 
     category = category_of_code(case.diagnosis.principal.code)
     cc = (case.ehr.chief_complaint or "").lower()
-    for said, fits in S["complaint_fits"].items():
-        if said in cc and category not in fits and not case.diagnosis.principal.code.startswith(tuple(f for f in fits if f[:1].isupper())):
+    for said in S["complaint_fits"]:
+        if said in cc and not complaint_fits(said, case.diagnosis.principal.code, category):
             out.append(Finding(cid, "chief_complaint", "records.complaint_fit", f"{said!r} as the complaint of {case.diagnosis.principal.code} ({category})"))
     meds = [str(m.name).lower() for m in case.treatment.medications or ()]
     benzo = next((m for m in meds if any(b in m for b in S["benzodiazepines"])), None)
