@@ -353,6 +353,20 @@ _WORK_YEARS = re.compile(r"\b(?:employed|worked|working|works|has been) (?:as )?
 _RELATION_YEARS = re.compile(r"\b(?:relationship|married|together|partner) (?:of|for) (\d+|[a-z]+) years\b", re.I)
 
 
+_SENTENCE_START = re.compile(r"(?:^|[.;!?]\s|\n)(?=[^.;!?\n]*$)")
+
+
+def _other_persons_age(text: str, at: int) -> bool:
+    """Whether the age at ``at`` of ``text`` is another person's: its sentence names a relative before it and the
+    patient is the subject of nothing there ("His older brother Alan died ... aged 71"; ``review.json``
+    ``records.other_person_age``)."""
+    O = review_facts()["records"]["other_person_age"]
+    head = text[:at]
+    start = _SENTENCE_START.search(head)
+    before = head[start.end() if start else 0 :]
+    return bool(re.search(O["relative_pattern"], before, re.I)) and not re.search(O["patient_subject_pattern"], before, re.I)
+
+
 def _timeline_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     out = []
     age = case.demographics.age
@@ -367,11 +381,11 @@ def _timeline_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
                 out.append(Finding(cid, name, "timeline.before_age", f"{m.group(0)!r} said of a {age}-year-old (criterion wording, not history)"))
         for m in _AGE_MENTION.finditer(text):
             n = int(next(g for g in m.groups() if g))
-            if n > age and not m.group(0).lower().startswith("before"):
+            if n > age and not m.group(0).lower().startswith("before") and not _other_persons_age(text, m.start()):
                 out.append(Finding(cid, name, "timeline.age", f"{m.group(0)!r} is later than the patient's age ({age})"))
         for m in _SINCE_AGE.finditer(text):
             n = int(m.group(1))
-            if n > age:
+            if n > age and not _other_persons_age(text, m.start()):
                 out.append(Finding(cid, name, "timeline.age", f"{m.group(0)!r} is later than the patient's age ({age})"))
     pph = case.ehr.past_psychiatric_history or ""
     first = [int(g) for m in _FIRST_CONTACT.finditer(pph) for g in m.groups() if g]
@@ -793,11 +807,37 @@ def lab_values(result: str) -> list[tuple[str, float, str]]:
     return list(_lab_values(result))
 
 
+_LAB_UNIT = re.compile(r"\s*([A-Za-z\u00b5%][A-Za-z0-9\u00b5/^.]*)")
+
+
+@lru_cache(maxsize=1)
+def _read_units() -> tuple[Mapping[str, str], Mapping[str, Mapping[str, float]]]:
+    """(alias -> component, component -> {unit -> factor}) of ``review.json`` ``labs.read_units``."""
+    L = review_facts()["labs"]
+    alias = {a.lower(): name for name, c in L["components"].items() for a in c["aliases"]}
+    units = {name: {u.lower(): float(f) for u, f in table.items()} for name, table in L["read_units"].items() if not name.startswith("_")}
+    return alias, units
+
+
+def in_component_units(component: str, value: float, rest: str) -> float:
+    """``value`` of ``component`` in the unit its reference ranges are kept in, read with the unit written just
+    after it (``rest``): glucose 104 mg/dL is 5.8 mmol/L, creatinine 1.0 mg/dL is 88 umol/L (``review.json``
+    ``labs.read_units``). A unit not listed there, or none, leaves the value as written."""
+    m = _LAB_UNIT.match(rest)
+    if not m:
+        return value
+    unit = m.group(1).lower().replace("\u00b5", "u").replace("mcg", "ug").rstrip(".")
+    factor = _read_units()[1].get(component, {}).get(unit)
+    return value * factor if factor is not None else value
+
+
 @lru_cache(maxsize=memo_size(4096))
 def _lab_values(result: str) -> tuple[tuple[str, float, str], ...]:
     """:func:`lab_values`, remembered per result string (a draft's results are read by several audit rules,
-    the generator's own checks and again by every later draft that keeps them)."""
+    the generator's own checks and again by every later draft that keeps them). A value written in another
+    unit than its component's (a US chart's mg/dL) is read in the component's unit (:func:`in_component_units`)."""
     out = []
+    alias = _read_units()[0]
     result = charted("", result, back=True)
     for part in _LAB_ITEMS.split(result):
         part = part.strip()
@@ -813,7 +853,11 @@ def _lab_values(result: str) -> tuple[tuple[str, float, str], ...]:
             continue
         m = _LAB_VALUE.match(part)
         if m:
-            out.append((m.group(1).strip(), float(m.group(2)), m.group(3)))
+            name, value = m.group(1).strip(), float(m.group(2))
+            component = alias.get(name.lower())
+            if component is not None:
+                value = in_component_units(component, value, m.group(3))
+            out.append((name, value, m.group(3)))
     return tuple(out)
 
 
@@ -830,7 +874,7 @@ def _lab_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         whole_normal = bool(re.search(r"\((all )?within (reference range|target)[^)]*\)\s*$|\(healthy range\)|\bnormal\b", result)) and not re.search(r"\b(abnormal|raised|low|high)\b", result)
         if exam.name in L["components"]:  # a single-value exam: its first number, flagged by the whole text
             m = re.search(r"\d+(?:\.\d+)?", result)
-            values = [(exam.name, float(m.group(0)), result)] if m else []
+            values = [(exam.name, in_component_units(exam.name, float(m.group(0)), result[m.end():]), result)] if m else []
         else:
             values = lab_values(result)
         for name, value, flag in values:
@@ -925,7 +969,11 @@ def _label_owners() -> tuple[dict[str, frozenset[str]], frozenset[str]]:
     return {k: frozenset(v) for k, v in owners.items()}, frozenset(capitals)
 
 
-_CASED_TOKEN = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
+def _cased_tokens(text: str) -> list[str]:
+    """The words of :func:`_tokens` as the text writes them ('ODD' against 'odd'): the same tokenizer's spans,
+    read back from the text (none where lower-casing changed the text's length, so the two do not align)."""
+    low = text.lower()
+    return [text[m.start() : m.end()] for m in _TOKEN.finditer(low)] if len(low) == len(text) else []
 
 
 def _names_own_disorder(term: str, case: Case) -> bool:
@@ -1026,7 +1074,7 @@ def _label_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
             if _negated_before(words, m.start()) or (name, m.group(0)) in seen:
                 continue
             if m.group(0) in _label_owners()[1]:
-                cased = cased if cased is not None else _CASED_TOKEN.findall(text)
+                cased = cased if cased is not None else _cased_tokens(text)
                 if len(cased) == len(words) and not cased[m.start()].isupper():
                     continue  # 'the odd one' is not ODD
             if not _names_own_disorder(m.group(0), case):
@@ -1354,7 +1402,7 @@ def record_needs(case: Case, plan: str) -> list[tuple[str, Mapping[str, Any], st
         out.append(("young_person", young, f"a {age}-year-old"))
     smoking = N["smoking"]
     tobacco = re.search(smoking["pattern"], ehr.substance_use or "", re.I)
-    if tobacco and not re.search(smoking["not_pattern"], tobacco.group(0), re.I):
+    if tobacco and not re.search(smoking["not_pattern"], tobacco.group(0), re.I) and not re.search(smoking["past_pattern"], re.split(r"(?<=[.;])\s", (ehr.substance_use or "")[tobacco.start():], maxsplit=1)[0], re.I):
         out.append(("smoking", {**smoking, "values": {"n": tobacco.group(1)}}, f"smokes {tobacco.group(1)} a day"))
     if record_status(case)["still_drinking"]:
         out.append(("alcohol_withdrawal", N["alcohol_withdrawal"], "a dependent drinker still drinking"))
@@ -1546,9 +1594,11 @@ def _joins_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     exams = {e.name: e.result for e in case.exams}
     # the urine drug screen and DAST-10 against the substance history
     screen = next((r for n, r in exams.items() if n.lower().startswith("urine drug screen")), "")
-    if screen and "positive" in screen.lower():
+    # only what the screen is positive for: "positive for cannabinoids; negative for cocaine, opiates ..." (hw-021)
+    positive = " ".join(re.findall(r"\bpositive\b(.*?)(?=\bnegative\b|$)", screen.lower(), re.S))
+    if positive:
         for key, words in J["screen_substances"].items():
-            if key.startswith("_") or key not in screen.lower():
+            if key.startswith("_") or key not in positive:
                 continue
             if not _has(substance, words):
                 out.append(Finding(cid, "substance_use", "joins.drug_screen", f"the urine drug screen is positive for {key}s but the substance history ({ehr.substance_use!r}) does not mention it"))
@@ -2291,6 +2341,14 @@ def _stop35_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         out.append(Finding(cid, "exams", "agree.ecg_pulse", f"ECG rate {ecg}/min beside a pulse of {pulse}/min in the same encounter's vital signs"))
     return out
 
+def complaint_fits(said: str, code: str, category: str) -> bool:
+    """Whether a chief complaint holding ``said`` fits a principal ``code`` of ``category`` (``review.json``
+    ``stop36.complaint_fits``: the categories, or code families written in capitals, a complaint fits; one not
+    listed fits any). The audit's records.complaint_fit; the generator should choose its complaints by the same test."""
+    fits = review_facts()["stop36"]["complaint_fits"].get(said)
+    return fits is None or category in fits or code.startswith(tuple(f for f in fits if f[:1].isupper()))
+
+
 def _stop36_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     """Stop 35's consultant (review.json ``stop36``): fresh self-harm wounds seen on examination beside a risk
     assessment that says self-harm is denied or a C-SSRS of 0, or with no wound care in the plan (R4); a
@@ -2315,7 +2373,7 @@ def _stop36_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         plan = " ".join([case.treatment.plan or "", *(case.treatment.safety or ())])
         if not re.search(S["wound_care_pattern"], plan):
             out.append(Finding(cid, "treatment.plan", "risk.fresh_wounds", f"{wound.group(0)!r} on examination and no wound care in the plan"))
-    if case.diagnosis.principal.code.startswith(tuple(S["dementia_codes"])) and not re.search(r"\balone\b", case.demographics.living_situation or "", re.I):
+    if case.diagnosis.principal.code.startswith(tuple(S["dementia_codes"])) and not re.search(R["stop31"]["alone_pattern"], case.demographics.living_situation or "", re.I):
         admit = re.search(S["dementia_admit_pattern"], f"{case.treatment.plan or ''} {case.treatment.follow_up or ''}")
         parts = [str(_get(risk, k) or "") for k in ("suicide", "violence")] if risk is not None else []
         if admit and parts and all(re.search(S["low_risk_pattern"], x) for x in parts if x):
@@ -2329,8 +2387,8 @@ def _stop36_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
 
     category = category_of_code(case.diagnosis.principal.code)
     cc = (case.ehr.chief_complaint or "").lower()
-    for said, fits in S["complaint_fits"].items():
-        if said in cc and category not in fits and not case.diagnosis.principal.code.startswith(tuple(f for f in fits if f[:1].isupper())):
+    for said in S["complaint_fits"]:
+        if said in cc and not complaint_fits(said, case.diagnosis.principal.code, category):
             out.append(Finding(cid, "chief_complaint", "records.complaint_fit", f"{said!r} as the complaint of {case.diagnosis.principal.code} ({category})"))
     meds = [str(m.name).lower() for m in case.treatment.medications or ()]
     benzo = next((m for m in meds if any(b in m for b in S["benzodiazepines"])), None)

@@ -40,6 +40,7 @@ from typing import Any, Callable, TypeVar
 from .codes import is_icd10cm_code, normalize_code
 from .errors import KnowledgeError
 from .language import (
+    colon_breaks,
     comma_breaks,
     memo_size,
     memos_enabled,
@@ -375,6 +376,9 @@ class CriticalActions:
         self._index = by_first
         self._refusal = tuple(sorted({_stems(c) for c in refusal_cues if _stems(c)}, key=len, reverse=True))
         self._refusal_after = tuple(sorted({_stems(c) for c in refusal_after_cues if _stems(c)}, key=len, reverse=True))
+        # an after-cue starts where it ends within three words of the action, or, longer, right after it
+        # ("haloperidol: not to be given", four words): as far as the longest after-cue reaches
+        self._after_reach = max([3] + [len(c) for c in self._refusal_after])
         self._pregnancy = tuple(_stems(c) for c in pregnancy_cues if _stems(c))
         self._not_now = tuple(sorted({_stems(c) for c in not_now_cues if _stems(c)}, key=len, reverse=True))
         self._not_now_after = tuple(sorted({_stems(c) for c in not_now_after_cues if _stems(c)}, key=len, reverse=True))
@@ -416,23 +420,37 @@ class CriticalActions:
             for j in range(len(window) - len(c) + 1)
         )
 
+    @staticmethod
+    def _follows(after: Sequence[str], cues: tuple[tuple[str, ...], ...]) -> bool:
+        """Whether a cue is said just after an action: within its first three words ("is not indicated"), or a
+        longer cue starting at once ("not to be given")."""
+        window = tuple(after)
+        present = set(window)
+        return any(
+            window[j : j + len(c)] == c
+            for c in cues
+            if present.issuperset(c)
+            for j in range(max(0, 3 - len(c)) + 1)
+        )
+
     def mentions(self, plan: str) -> list[tuple[int, int, frozenset[str], bool]]:
         """Every action phrase in ``plan``: ``(start, end, action ids, refused)`` over ``tokenize(plan)``."""
         stemmed = _stems(plan)
         if not stemmed:
             return []
         limits = sorted(set(sentence_breaks(plan)) | set(comma_breaks(plan)) | {0})
+        labels = frozenset(colon_breaks(plan))  # "Haloperidol: not to be given": what follows the label is said of it
         negated = negated_spans_in(plan)
         out: list[tuple[int, int, frozenset[str], bool]] = []
         previous: tuple[int, bool] | None = None
         for start, end, ids in self._matches(stemmed):
             floor = max((b for b in limits if b <= start), default=0)
-            ceiling = min((b for b in limits if b >= end), default=len(stemmed))
+            ceiling = min((b for b in limits if b > end or b == end and end not in labels), default=len(stemmed))
             before = stemmed[max(floor, start - 4) : start]
-            after = stemmed[end : min(ceiling, end + 3)]
+            after = stemmed[end : min(ceiling, end + self._after_reach)]
             refused = (
                 self._has(before, self._refusal)
-                or self._has(after, self._refusal_after)
+                or self._follows(after, self._refusal_after)
                 or any(s < start < e for s, e in negated)
             )
             if not refused and previous is not None and previous[1]:

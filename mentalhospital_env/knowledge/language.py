@@ -776,6 +776,15 @@ def comma_breaks(text: str) -> tuple[int, ...]:
     return _sentence_marks(text)[1]
 
 
+_COLON = re.compile(r":")
+
+
+def colon_breaks(text: str) -> tuple[int, ...]:
+    """Token indices that follow a colon, in order (``"haloperidol: not to be given"`` gives ``(1,)``): a label
+    and what is said of it."""
+    return _breaks_at(text, _COLON)
+
+
 def sentence_breaks(text: str) -> frozenset[int]:
     """Token indices that start a new sentence or follow a heading (``. : ; ! ?`` or a line break before
     them): a lexicon phrase never spans one, so ``"concentration poor. Insight: partial"`` holds no
