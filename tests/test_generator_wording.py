@@ -80,8 +80,8 @@ def test_no_mental_state_names_its_principal() -> None:
 def test_the_mental_state_calls_a_man_or_a_woman_by_their_pronoun() -> None:
     """Stop 36's blind consultant: 'Believes they are famous' of a woman; the presentations' descriptors say 'they'
     of the patient, and the record says 'she' or 'he' (wording.json mse_pronouns)."""
-    they = re.compile(r"\b(believes|accepts|says) they (are|have|were)\b|\bas their personality\b|\b(calling|commending|obstructing) them\b", re.I)
-    for code in ("F31.2", "F25.0", "F32.3", "F34.1", "F31.12"):
+    they = re.compile(r"\b(believes|accepts|says) they (are|have|were)\b|\bas their personality\b|\b(calling|commending|obstructing) them\b|\bthe patient's own\b|\w+self-harm", re.I)
+    for code in ("F31.2", "F25.0", "F32.3", "F34.1", "F31.12", "F42.2"):
         for seed in range(6):
             case = load_case(generate_case(random.Random(3700 + seed), f"p-{seed}", principal=code, version=2))
             if case.demographics.sex in ("male", "female"):

@@ -1661,7 +1661,7 @@ class StoryV2(_Story):
             for k, vs in original.items()
         }
         filtered = {k: [v for v in vs if not _has(v, untold)] or vs for k, vs in filtered.items()}
-        filtered = {k: [self._observed(self._own_pronoun(v)) for v in vs] for k, vs in filtered.items()}
+        filtered = {k: [self._own_pronoun(self._observed(v)) for v in vs] for k, vs in filtered.items()}
         A = R["agree"]
         if any(c.startswith(tuple(A["low_mood_codes"])) for c in self.codes):  # the audit's agree.low_mood
             low = self.story["told_once"]["low_mood_mse"]
@@ -1700,13 +1700,15 @@ class StoryV2(_Story):
         consultant named the diagnosis from mental states that listed the disorder's features). A rewording the
         lexicon reads as a symptom the original did not state, or as a denial it did not make, is not used ('no perceptual
         disturbances outside flashbacks', which the lexicon reads as denying flashbacks, may lose that reading)."""
-        pos, neg = self.chart.readings(text)
-        allowed = pos | self.chart.asserted | {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
+        allowed = neg = None
         new = text
         for pattern, say in self.c.observed:
             found = pattern.search(new)
             if not found:
                 continue
+            if allowed is None:  # read only a descriptor some rule words otherwise (most are not)
+                pos, neg = self.chart.readings(text)
+                allowed = pos | self.chart.asserted | {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
             fitting = []
             said = found.group(0).lower()  # an option may be the words themselves: a wording among others
             rest = (new[:found.start()] + " " + new[found.end():]).lower()
