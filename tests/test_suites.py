@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "a1af429e3efc32a1c12bb3ad454635ff1c0f38b67df7017e1d1a050b3c0fc12a"
-DEV_V2_SUITE_SHA256 = "ee5dae4c791c1707fab737a76aa3ea8a248f16656443147dce3f07eaaba3c894"
+TEST_V2_SUITE_SHA256 = "141bfa728029696454784652b644d309ba115f36eb5106045ac0fa46442925b7"
+DEV_V2_SUITE_SHA256 = "0087d587fe2d9c529e5c181036c7587a2b6468bf990583312e6f57b75452235e"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 

@@ -156,3 +156,37 @@ def _personalise_values(kind, result, band, sex, flagged_text, comps, alias, pat
         ast = int(round(alt * rng.uniform(2.1, 2.8)))
         out = re.sub(r"AST \d+(?:\.\d+)?", f"AST {ast}", out)
     return out
+
+
+_FLAG = re.compile(r"\(\s*(raised|high|low|elevated|reduced)\b([^)]*)\)", re.I)
+
+
+def report_flags(exam: str, result: str, age: int, sex: str, form: str) -> str:
+    """A multi-value lab report's flags as a laboratory prints them: the flag and the patient's reference range
+    (``form``, wording.json ``lab_flag``: 'AST 240 U/L (raised; reference 0-40)'), never the reader's interpretation
+    (stop 36's blind consultant: '(raised; AST:ALT above 2)', '(raised, neutrophilia)' point to the answer). A flag
+    that already quotes its range, or follows no value the reference ranges know, is left as it is."""
+    comps = review_facts()["labs"]["components"]
+    alias, pattern = _aliases()
+    band = _band(age, sex)
+    out, at = [], 0
+    for m in pattern.finditer(result):
+        after = result[m.end():]
+        unit = re.match(r"\s*[^\s(,;]*\s*", after)
+        flag = _FLAG.match(after, unit.end()) if unit else None
+        if not flag or "reference" in flag.group(2):
+            continue
+        low, high = (_charted_bound(exam, m.group(1), v, unit.group(0)) for v in band_spec(comps[alias[m.group(1).lower()]], band, age)[:2])
+        start, end = m.end() + flag.start(), m.end() + flag.end()
+        out.append(result[at:start] + form.format(flag=flag.group(1), low=low, high=high))
+        at = end
+    return "".join(out) + result[at:]
+
+
+def _charted_bound(exam: str, label: str, value: float, unit: str) -> str:
+    """A reference limit in the units the chart prints the value in (audit.charted: Hb in g/L, not g/dL)."""
+    from ..audit import charted
+
+    shown = charted(exam, f"{label} {value:g} {unit.strip()}".strip())
+    found = re.search(r"\d+(?:\.\d+)?", shown[len(label):])
+    return found.group(0) if found else f"{value:g}"

@@ -46,7 +46,7 @@ from .composer import (
     load_material,
     sentence,
 )
-from .labs import personalise
+from .labs import personalise, report_flags
 from . import variety
 
 VERSION = 2
@@ -121,6 +121,7 @@ class StoryV2(_Story):
         self._verdicts: dict[tuple, bool] = {}  # (marks, illness under a year) -> fits, see _fits_marks
         self.story = self.c.story
         self.known = False
+        self._side: random.Random | None = None  # the wording's own random stream (_side_rng)
         self._left_signs: list[str] = []  # what someone close saw, not yet told (record_story.signs)
         R = review_facts()
         education = str(self.p.demographics.get("education", ""))
@@ -1660,6 +1661,7 @@ class StoryV2(_Story):
             for k, vs in original.items()
         }
         filtered = {k: [v for v in vs if not _has(v, untold)] or vs for k, vs in filtered.items()}
+        filtered = {k: [self._own_pronoun(self._observed(v)) for v in vs] for k, vs in filtered.items()}
         A = R["agree"]
         if any(c.startswith(tuple(A["low_mood_codes"])) for c in self.codes):  # the audit's agree.low_mood
             low = self.story["told_once"]["low_mood_mse"]
@@ -1672,6 +1674,54 @@ class StoryV2(_Story):
             super()._mental_status()
         finally:
             self.presentation = saved
+
+    def _side_rng(self) -> random.Random:
+        """The wording's own random stream (issue 14, stop 36), seeded by the draft's first lines, never drawing on the
+        case's: rewording a mental state leaves every other draw of the case as it was, so a suite redrawn with it
+        moves only in those words."""
+        if self._side is None:
+            first = " ".join(f.text for f in self.chart.facts[:3])
+            self._side = random.Random(zlib.crc32(f"{self.principal['code']}|{self.p.age}|{self.p.sex}|{first}".encode()))
+        return self._side
+
+    def _own_pronoun(self, text: str) -> str:
+        """A descriptor written with 'they' for the patient said with the patient's pronoun (wording.json
+        ``mse_pronouns``; stop 36's blind consultant: 'Believes they are famous' of a woman); unchanged for a
+        patient whose pronoun is 'they'."""
+        if self.p.sex not in ("male", "female"):
+            return text
+        for pattern, say in self.c.own_pronouns:
+            text = pattern.sub(lambda m, s=say: m.expand(s).format(**self.p.pron), text)
+        return text
+
+    def _observed(self, text: str) -> str:
+        """A mental-state descriptor with its syndrome words said as what the examiner saw or heard (wording.json
+        ``mse_observed``: 'psychomotor retardation' -> 'slow to move and slow to answer'; issue 14, stop 36: a
+        consultant named the diagnosis from mental states that listed the disorder's features). A rewording the
+        lexicon reads as a symptom the original did not state, or as a denial it did not make, is not used ('no perceptual
+        disturbances outside flashbacks', which the lexicon reads as denying flashbacks, may lose that reading)."""
+        allowed = neg = None
+        new = text
+        for pattern, say in self.c.observed:
+            found = pattern.search(new)
+            if not found:
+                continue
+            if allowed is None:  # read only a descriptor some rule words otherwise (most are not)
+                pos, neg = self.chart.readings(text)
+                allowed = pos | self.chart.asserted | {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
+            fitting = []
+            said = found.group(0).lower()  # an option may be the words themselves: a wording among others
+            rest = (new[:found.start()] + " " + new[found.end():]).lower()
+            for option in (x for x in say if x.lower() == said or x.lower() not in rest):  # 'asks personal questions' said once
+                tried = pattern.sub(lambda _m, o=option: o, new, count=1)
+                pos2, neg2 = self.chart.readings(tried)
+                if pos2 <= allowed and neg2 <= neg and clean_text(tried):  # no symptom it did not state, no denial it did not make
+                    fitting.append(tried)
+            if fitting:  # the wording fewest of the suite's cases hold (the audit's template.clone), from the wording's own stream
+                held = self.c.suite_lines
+                counts = [max((len(held.get(key, ())) for key in text_lines(cap(t), "mse")), default=0) for t in fitting]
+                new = self._side_rng().choices(fitting, weights=[1 / (1 + n) ** 4 for n in counts])[0]
+        return new
 
     def _pick_descriptor(self, options: list[str]) -> str:
         """One of equally fitting descriptors, the fewer of the suite being drawn hold it the likelier (the audit's
@@ -1730,6 +1780,8 @@ class StoryV2(_Story):
                 result = self.c.records["not_injecting"]["exam_results"][e.name]
             for label, words in bands.items():
                 result = result.replace(f"({label})", f"({words})")
+            if e.kind == "lab" and e.name not in self.c.lab_components:  # a single-value report quotes its range already
+                result = report_flags(e.name, result, self.p.age, self.p.sex, self.c.wording["lab_flag"])
             if e.name.lower().startswith("urine drug screen") and result.lower().startswith("positive"):
                 result = self._screen_result(result)
             if e.name.upper() == "AUDIT" and "(low risk)" in result and self._abstinent():
@@ -2149,6 +2201,10 @@ class CaseComposerV2(CaseComposer):
         self.voices = load_material("voices")
         self.joins = load_material("joins")
         self.records = load_material("records")
+        self.wording = load_material("wording")  # issue 14, stop 36: the mental state as observed
+        self.observed = [(re.compile(r["pattern"], re.I), tuple(r["say"])) for r in self.wording["mse_observed"]["rules"]]
+        self.own_pronouns = [(re.compile(r["pattern"], re.I), r["say"]) for r in self.wording["mse_pronouns"]]
+        self.lab_components = frozenset(review_facts()["labs"]["components"])
         self.stock_tables: dict[tuple, dict[str, str]] = {}  # StoryV2._stock_lines, per set of pronouns
         self.spent_quotes: set[str] = set()  # set by generate_cases while a suite is drawn (its _SuiteGuard)
         self.suite_lines: dict[str, list[int]] = {}  # the same: own lines the suite's cases hold (audit.own_lines)
@@ -2156,15 +2212,10 @@ class CaseComposerV2(CaseComposer):
         # version 2's own wording for the sections version 1 wrote from a few stock lines
         self.frames = {**self.frames, **{k: v for k, v in self.story["frames"].items() if not k.startswith("_")}}
 
-    def _assemble(self, case_id, patient, disorders, codes, chart, exams, treatment, persona) -> dict[str, Any]:
-        """Version 1's case mapping, each diagnosis under the title a UK chart writes (knowledge
-        ``chart_codes.json``; the code stays the ICD-10-CM key)."""
-        from mentalhospital_env.knowledge.codes import chart_code
-
-        case = super()._assemble(case_id, patient, disorders, codes, chart, exams, treatment, persona)
-        for d in case["diagnosis"]["disorders"]:
-            d["name"] = (chart_code(d["code"]) or ("", d["name"]))[1]
-        return case
+    # The diagnosis list is the answer key: ICD-10-CM codes under their ICD-10-CM titles (docs/cases.md), as version 1
+    # writes them. Stop 25 to 36 gave each CM code the WHO chart title ('F10.230 Alcohol dependence syndrome with
+    # withdrawal state'), and stop 36's blind consultant read the key as two code systems mixed in one suite; what a
+    # chart line or the patient reads still shows the WHO code and title (knowledge.codes.charted_diagnosis).
 
     def _comorbidities(self, rng: random.Random, principal: Entry, patient) -> list[Entry]:
         """Version 1's comorbidities, less those the story cannot hold: one whose minimum duration the
