@@ -51,12 +51,23 @@ _CLAIM_KINDS = frozenset({"symptom", "sign"})
 _SERIOUS_DOMAINS = frozenset({"risk", "psychosis"})
 
 
+#: the kinds of note-precision error (what ``offline.claim_error_weight`` weighs, with ``asserted``)
+CLAIM_ERROR_KINDS = ("denied", "affirmed", "never", "contradicts")
+
+
 @dataclass(frozen=True)
 class ClaimError:
     concept: str
     asserted: str  # "present" or "absent"
     why: str
     serious: bool
+    #: why it is wrong, as a key: "denied" (asserted, the patient denied it), "affirmed" (recorded as denied, the
+    #: patient affirmed it), "never" (it never came up), "contradicts" (the note denies what it implies)
+    kind: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in CLAIM_ERROR_KINDS:
+            raise ValueError(f"ClaimError.kind {self.kind!r} is not one of {CLAIM_ERROR_KINDS}")
 
 
 @dataclass(frozen=True)
@@ -523,25 +534,25 @@ def check_note(case: Any, chart: Chart) -> NotePrecision:
                 | {d for d in _implications(concept)[1] if d in denied_in_note}
             )
             if clash:
-                errors.append(ClaimError(concept, "present", f"contradicts the note ({', '.join(clash)})", serious))
+                errors.append(ClaimError(concept, "present", f"contradicts the note ({', '.join(clash)})", serious, "contradicts"))
             elif said_yes:
                 continue
             elif said_no:
-                errors.append(ClaimError(concept, "present", "denied by the patient", serious))
+                errors.append(ClaimError(concept, "present", "denied by the patient", serious, "denied"))
             elif concept in observed or linked & (evidence.disclosed | evidence.record_present):
                 # the clinician's own observation (insight, affect, speech); or a finding the record states, which
                 # the patient may have said in words the reader does not read ("the people on TV send me signals")
                 continue
             else:
-                errors.append(ClaimError(concept, "present", "never came up", serious))
+                errors.append(ClaimError(concept, "present", "never came up", serious, "never"))
         else:
             if affirmed_itself and concept not in now_only:
-                errors.append(ClaimError(concept, "absent", "affirmed by the patient", serious))
+                errors.append(ClaimError(concept, "absent", "affirmed by the patient", serious, "affirmed"))
             elif not said_no and concept not in observed and not (asked_closed_no and ({concept} | general) & evidence.record_absent):
                 # a negative the record states, when the doctor asked closed questions the patient answered "no",
                 # may have been asked and answered in words the reader does not read ("Have you had any thoughts of
                 # ending your life or of suicide?" "No, I've got my dog to think about.")
-                errors.append(ClaimError(concept, "absent", "never came up", serious))
+                errors.append(ClaimError(concept, "absent", "never came up", serious, "never"))
     return NotePrecision(len(claims), tuple(errors))
 
 
