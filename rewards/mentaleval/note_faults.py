@@ -148,6 +148,7 @@ KINDS = (
     "told_risk_omitted",
     "asked_history_omitted",
     "mood_unrecorded",
+    "answered_marked_unanswered",
 )
 
 _QUOTE = re.compile(r'["\u201c]([^"\u201d]{2,600})["\u201d]')
@@ -1092,6 +1093,39 @@ def asked_history_omitted(view: NoteView) -> list[NoteFault]:
     return out
 
 
+def answered_marked_unanswered(view: NoteView) -> list[NoteFault]:
+    """A risk item the note marks unanswered ("Past attempts: asked, no direct answer.", ``labelled_unanswered``) that
+    a reply of the encounter answers in plain words (``answered_items``: "There was one time."; "I wouldn't do
+    anything, though."; "I've got things to live for."), read from the patient's words alone, not from any reader of
+    findings. Stop 37 (issue 15): on held_out32..36 the scripted clinician's notes logged past attempts, intent and
+    what keeps the patient safe as unanswered where the patient had answered (test-v2-0317 'There was one time', rated
+    2; test-v2-0024 'I wouldn't do anything, though', rated 3) and the judge charged nothing."""
+    conf = _data()["answered_items"]
+    unanswered = re.compile(_data()["labelled_unanswered"]["pattern"], re.IGNORECASE)
+    replies = [_without_reported(r) for r in view.replies]
+    out = []
+    for section, text in view.sections.items():
+        marks = list(_LABEL.finditer(text))
+        for i, m in enumerate(marks):
+            end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+            if not unanswered.search(text[m.end() : end]):
+                continue
+            label = m.group(1).strip()
+            for item in conf["items"]:
+                if not re.search(item["label"], label, re.IGNORECASE):
+                    continue
+                said = next((r for r in replies if re.search(item["answer"], r, re.IGNORECASE)), None)
+                if said is not None:
+                    out.append(NoteFault("answered_marked_unanswered", section, f"{label}: {said[:100]}"))
+                break
+    return out
+
+
+def _without_reported(reply: str) -> str:
+    """The reply without the words it quotes (a letter, a relative): what the patient says of themself."""
+    return re.sub(r"(?<![A-Za-z])'[^']{2,}?'(?![A-Za-z])|\"[^\"]{2,}?\"", " ", reply)
+
+
 NOTE_FAULTS: tuple[Callable[[NoteView], list[NoteFault]], ...] = (
     garbled_quotes,
     third_person_quotes,
@@ -1113,6 +1147,7 @@ NOTE_FAULTS: tuple[Callable[[NoteView], list[NoteFault]], ...] = (
     told_risk_omitted,
     asked_history_omitted,
     mood_unrecorded,
+    answered_marked_unanswered,
 )
 """The rubric: each function finds one kind of fault."""
 

@@ -369,6 +369,11 @@ def reply_evidence(question: str, reply: str) -> tuple[frozenset[str], frozenset
     reply = _CANNOT.sub("can't", reply)  # "I cannot get to sleep" says what "I can't get to sleep" says
     for concept, negated in patient_findings(_without_quoted(reply)):
         (denied if negated else affirmed).add(concept)
+    # the finding asked about, described in plain words the findings reader may read as a denial ("Do you ever hear
+    # voices ...?" "Nobody else seems to hear them. They talk to each other about what I do."): affirmed
+    plain = _plain_affirmations(question, _without_quoted(reply))
+    affirmed |= plain
+    denied -= plain
     closed = _closed_question(question)
     if closed is not None:
         polarity = bare_answer(reply)
@@ -386,6 +391,32 @@ def reply_evidence(question: str, reply: str) -> tuple[frozenset[str], frozenset
         # an open question answered "No." and nothing more: nothing of what was asked
         denied |= set(asked_about(question)) - affirmed - denied
     return frozenset(affirmed), frozenset(denied)
+
+
+@lru_cache(maxsize=1)
+def _plain_affirmation_rules() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """(concept, pattern) of ``cues.json`` ``plain_affirmations``; an unknown concept raises ``ValueError``."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))["plain_affirmations"]
+    lexicon = load_lexicon()
+    out = []
+    for item in raw["items"]:
+        if item["concept"] not in lexicon:
+            raise ValueError(f"cues.json: plain_affirmations names unknown lexicon concept {item['concept']!r}")
+        out.append((item["concept"], re.compile(item["reply"], re.IGNORECASE)))
+    return tuple(out)
+
+
+def _plain_affirmations(question: str, reply: str) -> frozenset[str]:
+    """The findings ``question`` asks about that ``reply`` describes in the plain words of ``cues.json``
+    ``plain_affirmations`` (read apart from the findings reader the scripted clinician writes its note from)."""
+    rules = _plain_affirmation_rules()
+    if not rules or not question.strip():
+        return frozenset()
+    asked = set(asked_about(question)) | {m.concept_id for m in mentions(question)}
+    return frozenset(c for c, pattern in rules if c in asked and pattern.search(reply))
 
 
 def _only_bare(reply: str) -> bool:
