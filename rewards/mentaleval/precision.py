@@ -183,9 +183,44 @@ def _note_claims(note: str) -> tuple[tuple[str, bool], ...]:
         # family sections hold no psychiatric finding of the patient ("irritable bowel syndrome")
         if key in ("plan", "assessment", "medical_history", "medications", "allergies", "family_history"):
             continue
-        for claim in _block_claims(text):
+        for claim in _block_claims(text) + _general_denials(text):
             out[claim] = None
     return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def _general_terms() -> dict[str, tuple[str, ...]]:
+    """``cues.json`` ``note_general_denials``: a word the lexicon reads as no finding ("hallucinations") with the
+    findings a note's denial of it denies; an unknown concept raises ``ValueError``."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))["note_general_denials"]
+    lexicon = load_lexicon()
+    out = {}
+    for word, concepts in raw["terms"].items():
+        unknown = [c for c in concepts if c not in lexicon]
+        if unknown:
+            raise ValueError(f"cues.json: note_general_denials names unknown lexicon concepts {unknown}")
+        out[word] = tuple(concepts)
+    return out
+
+
+def _general_denials(text: str) -> list[tuple[str, bool]]:
+    """The denials a section makes in a general word (``note_general_denials``: "Perception: denies
+    hallucinations." denies hearing voices and seeing things), where the word is no part of a finding the lexicon
+    reads ("reports auditory hallucinations"), not quoted, and a denial earlier in its sentence reaches it."""
+    terms = _general_terms()
+    tokens = tokenize(text)
+    if not terms or not any(t in terms for t in tokens):
+        return []
+    spans = [(m.start, m.end) for m in mentions(text)] + _quoted_spans(text)
+    starts = sorted({0} | set(sentence_breaks(text)))
+    out: list[tuple[str, bool]] = []
+    for i, token in enumerate(tokens):
+        if token in terms and not any(a <= i < b for a, b in spans) and _denied_in_sentence(tokens, starts, i):
+            out += [(c, False) for c in terms[token]]
+    return out
 
 
 def _block_claims(text: str) -> list[tuple[str, bool]]:
