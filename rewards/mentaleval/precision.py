@@ -259,6 +259,9 @@ def _block_claims(text: str) -> list[tuple[str, bool]]:
         # a finding said with its own negation ("can't concentrate", "unable to sleep") is affirmed: a denial earlier
         # in the sentence does not reach it ("lost weight without trying and can't concentrate")
         sentence = max(s for s in sentence_starts if s <= m.start)
+        following = min([s for s in sentence_starts if s > m.start] or [len(tokens)])
+        if not said_plainly(m.concept_id, " ".join(tokens[sentence:following])):
+            continue  # "fights when wound up" is anger, not restlessness, in a note as in a reply
         if any(a <= m.start < b for a, b in unasked):
             continue  # "nightmares were not asked about and need asking": neither asserted nor denied
         if m.start < len(tokens) and tokens[m.start] in _OWN_NEGATIONS:
@@ -403,7 +406,10 @@ def reply_evidence(question: str, reply: str) -> tuple[frozenset[str], frozenset
     denied: set[str] = set()
     reply = _CANNOT.sub("can't", reply)  # "I cannot get to sleep" says what "I can't get to sleep" says
     for concept, negated in patient_findings(_without_quoted(reply)):
-        (denied if negated else affirmed).add(concept)
+        if negated:
+            denied.add(concept)
+        elif said_plainly(concept, _without_quoted(reply)):
+            affirmed.add(concept)
     # the finding asked about, described in plain words the findings reader may read as a denial ("Do you ever hear
     # voices ...?" "Nobody else seems to hear them. They talk to each other about what I do."): affirmed
     plain = _plain_affirmations(question, _without_quoted(reply))
@@ -426,6 +432,30 @@ def reply_evidence(question: str, reply: str) -> tuple[frozenset[str], frozenset
         # an open question answered "No." and nothing more: nothing of what was asked
         denied |= set(asked_about(question)) - affirmed - denied
     return frozenset(affirmed), frozenset(denied)
+
+
+@lru_cache(maxsize=1)
+def _plain_word_rules() -> dict[str, re.Pattern[str]]:
+    """``cues.json`` ``plain_words``: each finding with the words one of which a text must hold for the findings reader's
+    reading of it as that finding to stand; an unknown concept raises ``ValueError``."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))["plain_words"]
+    lexicon = load_lexicon()
+    unknown = sorted(c for c in raw["concepts"] if c not in lexicon)
+    if unknown:
+        raise ValueError(f"cues.json: plain_words names unknown lexicon concepts {unknown}")
+    return {c: re.compile(p, re.IGNORECASE) for c, p in raw["concepts"].items()}
+
+
+def said_plainly(concept: str, text: str) -> bool:
+    """Whether ``text``, read by the findings reader as naming ``concept``, holds the concept's plain words
+    (``cues.json`` ``plain_words``; any text for a concept not listed): "after a diagnosis of serious illness" is no
+    fear of illness, "fights when I get wound up" no restlessness, "stopped driving after getting lost" no avoidance
+    of reminders of a trauma."""
+    pattern = _plain_word_rules().get(concept)
+    return pattern is None or bool(pattern.search(text))
 
 
 @lru_cache(maxsize=1)
@@ -477,7 +507,7 @@ def encounter_evidence(case: Any, chart: Chart) -> Evidence:
         affirmed |= yes
         denied |= no
     for _, result in chart.exam_results:
-        affirmed |= {c for c, negated in patient_findings(result) if not negated}
+        affirmed |= {c for c, negated in patient_findings(result) if not negated and said_plainly(c, result)}
     # a reply that disclosed a record fact said it in some words, perhaps ones the reader does not read ("the
     # people on TV send me signals"): the fact's findings back a claim that would otherwise never have come up
     facts = {f.id: f for f in getattr(case, "facts", ())}
@@ -485,7 +515,7 @@ def encounter_evidence(case: Any, chart: Chart) -> Evidence:
     for turn in chart.turns:
         for fid in turn.fact_ids:
             if fid in facts:
-                disclosed |= {c for c, negated in patient_findings(facts[fid].text) if not negated}
+                disclosed |= {c for c, negated in patient_findings(facts[fid].text) if not negated and said_plainly(c, facts[fid].text)}
     return Evidence(
         affirmed=frozenset(affirmed),
         denied=frozenset(denied),
@@ -509,7 +539,10 @@ def _record_concepts(case: Any, negated: bool) -> frozenset[str]:
             texts += [f"{path.split('.')[-1].replace('_', ' ')}: {text}" for path, text in ehr.sections()]
         for text in texts:
             for m in mentions(text):
-                (absent if m.negated else present).add(m.concept_id)
+                if m.negated:
+                    absent.add(m.concept_id)
+                elif said_plainly(m.concept_id, text):
+                    present.add(m.concept_id)
         if len(_RECORD) > 1024:
             _RECORD.clear()
         hit = (case, frozenset(present), frozenset(absent))
