@@ -452,8 +452,7 @@ def _plain_word_rules() -> dict[str, re.Pattern[str]]:
 def said_plainly(concept: str, text: str) -> bool:
     """Whether ``text``, read by the findings reader as naming ``concept``, holds the concept's plain words
     (``cues.json`` ``plain_words``; any text for a concept not listed): "after a diagnosis of serious illness" is no
-    fear of illness, "fights when I get wound up" no restlessness, "stopped driving after getting lost" no avoidance
-    of reminders of a trauma."""
+    fear of illness, "fights when I get wound up" no restlessness."""
     pattern = _plain_word_rules().get(concept)
     return pattern is None or bool(pattern.search(text))
 
