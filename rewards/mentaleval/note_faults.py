@@ -341,6 +341,12 @@ def chief_complaint_fault(view: NoteView) -> list[NoteFault]:
         return [NoteFault("chief_complaint", "chief_complaint", text or "(none)")]
     if _garble(text) or empty_quotes(text if '"' in text else f'"{text}"'):
         return [NoteFault("chief_complaint", "chief_complaint", text)]
+    denial = conf.get("denial_opening")
+    if denial and re.match(denial, bare, re.IGNORECASE):
+        found = mentions(text)
+        if found and all(m.negated for m in found):
+            # "I've never had thoughts of ending my life" (held_out34 test-v2-0086): a denial, no complaint
+            return [NoteFault("chief_complaint", "chief_complaint", text)]
     if any(p in bare for p in conf.get("label_only", ())):
         # "inattentiveness (not in the patient's own words)": a label put where the patient's complaint belongs
         return [NoteFault("chief_complaint", "chief_complaint", text)]
@@ -829,12 +835,21 @@ def misfiled_mood(view: NoteView) -> list[NoteFault]:
     apart") filed as the mood word. One fault per quote."""
     conf = _data()["mood_quote"]
     words = [stem(w) for w in conf["words"]]
+    # stop 37: a phrase whose word only looks like a mood ("cutting down on my own", held_out32 test-v2-0111), and a
+    # quote that gives another person's words ("In my daughter's words, she was fine", held_out33 test-v2-0299)
+    not_mood = re.compile(conf["not_mood"], re.IGNORECASE) if conf.get("not_mood") else None
+    reported = re.compile(conf["reported"], re.IGNORECASE) if conf.get("reported") else None
     out = []
     for q in view.quotes:
         if not any(q.before.lower().rstrip().endswith(lead) for lead in conf["leads"]):
             continue
+        if reported is not None and reported.search(q.text):
+            out.append(NoteFault("misfiled_answer", q.section, f"Mood: {q.text[:120]}"))
+            continue
         for sentence in re.split(r"(?<=[.!?])\s+", q.text):
             body = re.sub(r"^\s*(?:as i said|like i said|like i mentioned|as i mentioned)[, ]*", "", sentence, flags=re.I)
+            if not_mood is not None:
+                body = not_mood.sub(" ", body)
             tokens = tokenize(body)
             if len(tokens) >= 2 and not any(stem(t).startswith(w) for t in tokens for w in words):
                 out.append(NoteFault("misfiled_answer", q.section, f"Mood: {q.text[:120]}"))
