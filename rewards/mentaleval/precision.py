@@ -206,6 +206,24 @@ def _general_terms() -> dict[str, tuple[str, ...]]:
     return out
 
 
+def _general_peers(concept: str) -> frozenset[str]:
+    """The findings a general word denies together with ``concept`` (``note_general_denials``)."""
+    return frozenset(c for group in _general_terms().values() if concept in group for c in group if c != concept)
+
+
+@lru_cache(maxsize=memo_size(1024))
+def _general_only(note: str) -> frozenset[str]:
+    """The findings ``note`` denies only in a general word ("denies hallucinations"), never in their own words."""
+    general: set[str] = set()
+    own: set[str] = set()
+    for key, text in note_blocks(_CANNOT.sub("can't", note)):
+        if key in ("plan", "assessment", "medical_history", "medications", "allergies", "family_history"):
+            continue
+        general |= {c for c, _ in _general_denials(text)}
+        own |= {c for c, _ in _block_claims(text)}
+    return frozenset(general - own)
+
+
 def _general_denials(text: str) -> list[tuple[str, bool]]:
     """The denials a section makes in a general word (``note_general_denials``: "Perception: denies
     hallucinations." denies hearing voices and seeing things), where the word is no part of a finding the lexicon
@@ -646,6 +664,10 @@ def check_note(case: Any, chart: Chart) -> NotePrecision:
         else:
             if affirmed_itself and concept not in now_only:
                 errors.append(ClaimError(concept, "absent", "affirmed by the patient", serious, "affirmed"))
+            elif not said_no and concept in _general_only(note) and _general_peers(concept) & (evidence.denied | evidence.affirmed):
+                # "denies hallucinations" after a voices question answered: the denial stands on what was asked, and
+                # the seeing of things it also covers is no claim of its own
+                continue
             elif not said_no and concept not in observed and not (asked_closed_no and ({concept} | general) & evidence.record_absent):
                 # a negative the record states, when the doctor asked closed questions the patient answered "no",
                 # may have been asked and answered in words the reader does not read ("Have you had any thoughts of
