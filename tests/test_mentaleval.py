@@ -1148,6 +1148,8 @@ def test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_
     spec.loader.exec_module(script)
     # stop 36: held_out34 and held_out35 are development data, fitted on; held_out36 is refused by name
     assert "held_out36" in script.EXCLUDED and {"held_out33", "held_out34", "held_out35"} <= set(script.SLICES)
+    # stop 37: held_out37 (rated blind at stop 37) is refused by name too; PREREGISTERED37 decides on it
+    assert "held_out37" in script.EXCLUDED and script.PREREGISTERED37["slice"] == "held_out37"
     assert not set(script.SLICES) & set(script.EXCLUDED)
     raw = json.loads(offline.CALIBRATION_PATH.read_text("utf-8"))
     assert script.DECIDED == {"note": False, "plan": False}

@@ -793,3 +793,80 @@ def test_an_item_the_note_marks_unanswered_is_not_misfiled(hw, item, misfiled):
     note = GOOD_040.replace("Mental status examination:", f"Personal history: {item}\nMental status examination:")
     faults = [f for f in _faults(hw["hw-040"], note) if f.kind == "misfiled_answer" and f.text.startswith("Sleep")]
     assert bool(faults) == misfiled
+
+
+def _rated(note_id):
+    """A rated note of the judge-agreement data with the frozen encounter and record it was rated against:
+    (case, chart, rating)."""
+    import json
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "judge_agreement"
+    row = next(json.loads(line) for line in open(data / "ratings.jsonl", encoding="utf-8") if f'"{note_id}"' in line)
+    encounter = next(e for e in json.loads((data / "encounters.json").read_text("utf-8"))["encounters"] if e["case_id"] == row["case_id"])
+    turns = tuple(Turn(t["doctor"], t["patient"]) for t in encounter["turns"])
+    results = tuple(tuple(r) for r in encounter["exam_results"])
+    return _frozen(row["case_id"]), Chart(turns=turns, exam_results=results, note=row["text"]), row["rating"]
+
+
+def _kinds(case, chart):
+    return [f.kind for f in note_faults(case, chart)]
+
+
+@pytest.mark.parametrize("note_id, label", [("note-490", "Past attempts"), ("note-582", "Intent")])
+def test_a_risk_item_marked_unanswered_that_the_patient_answered_is_a_fault(note_id, label):
+    """Stop 37 (issue 15): held_out33 test-v2-0317 'Past attempts: asked, no direct answer' after 'There was one time'
+    (rated 2), held_out35 test-v2-0024 'Intent: asked, no direct answer' after 'I wouldn't do anything, though' (rated 3):
+    the scripted clinician's reader missed the answer, and so did the judge. The patient's own words are read."""
+    import dataclasses
+
+    case, chart, _ = _rated(note_id)
+    faults = [f for f in note_faults(case, chart) if f.kind == "answered_marked_unanswered"]
+    assert any(f.text.startswith(label) for f in faults), faults
+    # the same note after an encounter where the patient never answered it: no fault
+    kept = tuple(t for t in chart.turns if not any(w in t.patient for w in ("one time", "wouldn't do anything", "wouldn't act")))
+    assert len(kept) < len(chart.turns)
+    quiet = dataclasses.replace(chart, turns=kept)
+    assert not [f for f in note_faults(case, quiet) if f.kind == "answered_marked_unanswered" and f.text.startswith(label)]
+    judge = OfflineJudge(dimensions=("note_quality",))
+    assert judge.score(case, chart)["note_quality"] < judge.score(case, quiet)["note_quality"]
+
+
+def test_a_mood_quote_in_another_persons_words_or_a_denial_as_the_complaint_is_misfiled():
+    """Stop 37: held_out33 test-v2-0299's mood 'In my daughter's words, She was fine at the weekend' and held_out32
+    test-v2-0111's 'I've been cutting down on my own lasted until the weekend' are no mood; held_out34 test-v2-0086's
+    chief complaint 'I've never had thoughts of ending my life' is a denial, not a complaint."""
+    case, chart, _ = _rated("note-518")
+    assert any(f.kind == "misfiled_answer" and f.text.startswith("Mood: In my daughter") for f in note_faults(case, chart))
+    case, chart, _ = _rated("note-478")
+    assert any(f.kind == "misfiled_answer" and "cutting down" in f.text for f in note_faults(case, chart))
+    case, chart, _ = _rated("note-554")
+    assert "chief_complaint" in _kinds(case, chart)
+    import dataclasses
+
+    mended = dataclasses.replace(chart, note=chart.note.replace('"I\'ve never had thoughts of ending my life"', '"I feel miserable inside"'))
+    assert mended.note != chart.note and "chief_complaint" not in _kinds(case, mended)
+    # a mood said in mood words, or a complaint that says a problem, stays
+    for quote in ("I've been feeling down", "My mood's cut up about it, low"):
+        note = chart.note.replace('Mood described as "My mood is gutted"', f'Mood described as "{quote}"')
+        assert not [f for f in note_faults(case, dataclasses.replace(chart, note=note)) if f.text.startswith("Mood:")]
+
+
+def test_an_adjustment_disorder_note_must_name_the_stressor_and_a_dependence_note_its_features():
+    """Stop 37: F43.21 is held to F43.2's stressor too (held_out34 test-v2-0086: the failed university exams never named,
+    rated 3); alcohol dependence to the dependence features the patient gave apart from the amount (held_out32 note-481:
+    'a couple of pints a day' from his tolerance remark, no morning drinking, rated 2)."""
+    import dataclasses
+
+    case, chart, _ = _rated("note-554")
+    omitted = [f.text for f in note_faults(case, chart) if f.kind == "central_finding_omitted"]
+    assert any("stressor" in t for t in omitted), omitted
+    named = dataclasses.replace(chart, note=chart.note.replace("She says it started in July.", "She says it started in July, after she failed her university exams."))
+    assert named.note != chart.note
+    assert not any("stressor" in f.text for f in note_faults(case, named) if f.kind == "central_finding_omitted")
+    case, chart, _ = _rated("note-481")
+    omitted = [f.text for f in note_faults(case, chart) if f.kind == "central_finding_omitted"]
+    assert any("dependence features" in t for t in omitted), omitted
+    told = dataclasses.replace(chart, note=chart.note.replace("Drinks a couple of pints a day.", "Drinks half a bottle of vodka a day, first thing on waking; cannot stop once started."))
+    assert told.note != chart.note
+    assert not any("dependence features" in f.text for f in note_faults(case, told) if f.kind == "central_finding_omitted")

@@ -282,3 +282,90 @@ def test_a_note_quoting_the_patient_in_the_first_person_still_speaks_of_him():
 
     assert [c.subject for c in clauses("I worry about him. He has no thoughts of suicide.")] == ["patient", "other"]
     assert [c.subject for c in clauses('He says: "I worry." He has no thoughts of suicide.')][-1] == "patient"
+
+
+def _rated_note(note_id):
+    import json
+    from pathlib import Path
+
+    from mentalhospital_env.cases import load_case
+    from mentalhospital_env.rewards.chart import Chart, Turn
+
+    data = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "judge_agreement"
+    row = next(json.loads(line) for line in open(data / "ratings.jsonl", encoding="utf-8") if f'"{note_id}"' in line)
+    encounter = next(e for e in json.loads((data / "encounters.json").read_text("utf-8"))["encounters"] if e["case_id"] == row["case_id"])
+    case = load_case(next(c for c in json.loads((data / "records.json").read_text("utf-8"))["cases"] if c["case_id"] == row["case_id"]))
+    turns = tuple(Turn(t["doctor"], t["patient"]) for t in encounter["turns"])
+    return case, Chart(turns=turns, exam_results=tuple(tuple(r) for r in encounter["exam_results"]), note=row["text"])
+
+
+def test_a_general_denial_of_hallucinations_is_held_against_voices_described_in_plain_words():
+    """Stop 37 (issue 15): held_out36 test-v2-0252, 'Do you ever hear voices or sounds when nobody is around?' 'Nobody
+    else seems to hear them. They talk to each other about what I do.' The findings reader the scripted clinician
+    writes from read a denial, the note said 'Perception: denies hallucinations' (rated 1) and the checker, sharing the
+    reader and reading no claim in 'hallucinations', found nothing."""
+    import dataclasses
+
+    from mentalhospital_env.rewards.mentaleval import OfflineJudge
+    from mentalhospital_env.rewards.mentaleval.precision import check_note, note_claims, reply_evidence
+
+    question = "Do you ever hear voices or sounds when nobody is around?"
+    affirmed, denied = reply_evidence(question, "Nobody else seems to hear them. They talk to each other about what I do.")
+    assert "auditory_hallucinations" in affirmed and "auditory_hallucinations" not in denied
+    affirmed, denied = reply_evidence(question, "No. Nobody talks to me when there's no one there.")
+    assert "auditory_hallucinations" not in affirmed
+    # the plain words count only as the answer to a question about voices
+    affirmed, _ = reply_evidence("How do your family get on?", "They talk to each other about what I do.")
+    assert "auditory_hallucinations" not in affirmed
+    assert ("auditory_hallucinations", False) in note_claims("Perception: denies hallucinations.")
+    assert ("auditory_hallucinations", True) in note_claims("Perception: reports auditory hallucinations.")
+    assert ("auditory_hallucinations", False) not in note_claims("Perception: reports auditory hallucinations.")
+    case, chart = _rated_note("note-614")
+    errors = check_note(case, chart).errors
+    assert [(e.concept, e.kind, e.serious) for e in errors if e.asserted == "absent"] == [("auditory_hallucinations", "affirmed", True)]
+    mended = dataclasses.replace(chart, note=chart.note.replace("Perception: denies hallucinations.", "Perception: hears voices that talk to each other about her."))
+    assert mended.note != chart.note and not check_note(case, mended).errors
+    judge = OfflineJudge(dimensions=("note_quality",))
+    assert judge.score(case, chart)["note_quality"] <= 2.0 < judge.score(case, mended)["note_quality"]
+
+
+def test_the_readers_reading_stands_only_in_plain_words():
+    """Stop 37: the checker no longer takes the scripted clinician's reader at its word where the words do not say the
+    finding: 'fights when I get wound up' is anger, not restlessness (held_out36 test-v2-0114, rated 3); 'after a diagnosis
+    of serious illness' is no fear of illness (held_out32 test-v2-0428, rated 3)."""
+    from mentalhospital_env.rewards.mentaleval.precision import check_note, reply_evidence
+
+    yes, _ = reply_evidence("When you are angry with someone, what goes through your mind?", "I've been in fights when I get wound up.")
+    assert "restlessness" not in yes
+    yes, _ = reply_evidence("In your own words, how would you describe your mood right now?", "I feel wound up.")
+    assert "restlessness" in yes
+    yes, _ = reply_evidence("Was anything going on in your life around the time it started?",
+                            "My family says in April, after a diagnosis of serious illness, I kept cancelling plans.")
+    assert "health_anxiety" not in yes
+    for note_id, concept in (("note-606", "restlessness"), ("note-474", "health_anxiety")):
+        case, chart = _rated_note(note_id)
+        assert (concept, "present", "never") in {(e.concept, e.asserted, e.kind) for e in check_note(case, chart).errors}
+
+
+def test_a_claim_error_carries_its_kind_and_is_weighed_by_it():
+    """Review debt (stop 37): claim_error_weight read an error's kind from the first word of its reason text."""
+    import pytest
+
+    from mentalhospital_env.rewards.mentaleval.offline import claim_error_weight
+    from mentalhospital_env.rewards.mentaleval.precision import CLAIM_ERROR_KINDS, ClaimError
+
+    assert set(CLAIM_ERROR_KINDS) == {"denied", "affirmed", "never", "contradicts"}
+    worded = ClaimError("low_mood", "present", "the patient said the opposite", False, "denied")
+    assert claim_error_weight(worded) == claim_error_weight(ClaimError("low_mood", "present", "denied by the patient", False, "denied"))
+    assert claim_error_weight(ClaimError("low_mood", "present", "denied by the patient", False, "never")) < claim_error_weight(worded)
+    with pytest.raises(ValueError, match="kind"):
+        ClaimError("low_mood", "present", "denied by the patient", False, "denied by the patient")
+
+
+def test_elevated_mood_asserted_beside_denied_hypomanic_episodes_contradicts_the_note():
+    """Stop 37: held_out33 test-v2-0326, a plainly manic woman whose note asserts elevated mood and says 'denies
+    hypomanic episodes' with no word on her insight (rated 3, scored 5)."""
+    from mentalhospital_env.rewards.mentaleval.precision import check_note
+
+    case, chart = _rated_note("note-506")
+    assert ("elevated_mood", "contradicts") in {(e.concept, e.kind) for e in check_note(case, chart).errors}

@@ -148,6 +148,7 @@ KINDS = (
     "told_risk_omitted",
     "asked_history_omitted",
     "mood_unrecorded",
+    "answered_marked_unanswered",
 )
 
 _QUOTE = re.compile(r'["\u201c]([^"\u201d]{2,600})["\u201d]')
@@ -340,6 +341,12 @@ def chief_complaint_fault(view: NoteView) -> list[NoteFault]:
         return [NoteFault("chief_complaint", "chief_complaint", text or "(none)")]
     if _garble(text) or empty_quotes(text if '"' in text else f'"{text}"'):
         return [NoteFault("chief_complaint", "chief_complaint", text)]
+    denial = conf.get("denial_opening")
+    if denial and re.match(denial, bare, re.IGNORECASE):
+        found = mentions(text)
+        if found and all(m.negated for m in found):
+            # "I've never had thoughts of ending my life" (held_out34 test-v2-0086): a denial, no complaint
+            return [NoteFault("chief_complaint", "chief_complaint", text)]
     if any(p in bare for p in conf.get("label_only", ())):
         # "inattentiveness (not in the patient's own words)": a label put where the patient's complaint belongs
         return [NoteFault("chief_complaint", "chief_complaint", text)]
@@ -572,10 +579,11 @@ def central_features_omitted(view: NoteView) -> list[NoteFault]:
     in_whole = {m.concept_id for m in mentions(whole)}
     out = []
     for ref in view.reference:
-        hits = [p for p in conf["disorders"] if ref.upper().startswith(p)]
-        if not hits:
-            continue
-        for group in conf["disorders"][max(hits, key=len)]:
+        # every entry whose code the record's code starts with: F43.21 (adjustment disorder with depressed mood) holds
+        # its own group and F43.2's (the stressor), which the longest prefix alone left out (stop 37: held_out34
+        # test-v2-0086's note never named the failed exams the reaction followed)
+        groups = [g for p in sorted(conf["disorders"]) if ref.upper().startswith(p) for g in conf["disorders"][p]]
+        for group in groups:
             if "contrary" in group:  # the feature contradicted: its opposite recorded present (anhedonia in a mania)
                 if set(group["contrary"]) & present:
                     out.append(NoteFault("central_finding_omitted", "history_of_present_illness", f"{ref}: {group['what']}"))
@@ -827,12 +835,21 @@ def misfiled_mood(view: NoteView) -> list[NoteFault]:
     apart") filed as the mood word. One fault per quote."""
     conf = _data()["mood_quote"]
     words = [stem(w) for w in conf["words"]]
+    # stop 37: a phrase whose word only looks like a mood ("cutting down on my own", held_out32 test-v2-0111), and a
+    # quote that gives another person's words ("In my daughter's words, she was fine", held_out33 test-v2-0299)
+    not_mood = re.compile(conf["not_mood"], re.IGNORECASE) if conf.get("not_mood") else None
+    reported = re.compile(conf["reported"], re.IGNORECASE) if conf.get("reported") else None
     out = []
     for q in view.quotes:
         if not any(q.before.lower().rstrip().endswith(lead) for lead in conf["leads"]):
             continue
+        if reported is not None and reported.search(q.text):
+            out.append(NoteFault("misfiled_answer", q.section, f"Mood: {q.text[:120]}"))
+            continue
         for sentence in re.split(r"(?<=[.!?])\s+", q.text):
             body = re.sub(r"^\s*(?:as i said|like i said|like i mentioned|as i mentioned)[, ]*", "", sentence, flags=re.I)
+            if not_mood is not None:
+                body = not_mood.sub(" ", body)
             tokens = tokenize(body)
             if len(tokens) >= 2 and not any(stem(t).startswith(w) for t in tokens for w in words):
                 out.append(NoteFault("misfiled_answer", q.section, f"Mood: {q.text[:120]}"))
@@ -1092,6 +1109,39 @@ def asked_history_omitted(view: NoteView) -> list[NoteFault]:
     return out
 
 
+def answered_marked_unanswered(view: NoteView) -> list[NoteFault]:
+    """A risk item the note marks unanswered ("Past attempts: asked, no direct answer.", ``labelled_unanswered``) that
+    a reply of the encounter answers in plain words (``answered_items``: "There was one time."; "I wouldn't do
+    anything, though."; "I've got things to live for."), read from the patient's words alone, not from any reader of
+    findings. Stop 37 (issue 15): on held_out32..36 the scripted clinician's notes logged past attempts, intent and
+    what keeps the patient safe as unanswered where the patient had answered (test-v2-0317 'There was one time', rated
+    2; test-v2-0024 'I wouldn't do anything, though', rated 3) and the judge charged nothing."""
+    conf = _data()["answered_items"]
+    unanswered = re.compile(_data()["labelled_unanswered"]["pattern"], re.IGNORECASE)
+    replies = [_without_reported(r) for r in view.replies]
+    out = []
+    for section, text in view.sections.items():
+        marks = list(_LABEL.finditer(text))
+        for i, m in enumerate(marks):
+            end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+            if not unanswered.search(text[m.end() : end]):
+                continue
+            label = m.group(1).strip()
+            for item in conf["items"]:
+                if not re.search(item["label"], label, re.IGNORECASE):
+                    continue
+                said = next((r for r in replies if re.search(item["answer"], r, re.IGNORECASE)), None)
+                if said is not None:
+                    out.append(NoteFault("answered_marked_unanswered", section, f"{label}: {said[:100]}"))
+                break
+    return out
+
+
+def _without_reported(reply: str) -> str:
+    """The reply without the words it quotes (a letter, a relative): what the patient says of themself."""
+    return re.sub(r"(?<![A-Za-z])'[^']{2,}?'(?![A-Za-z])|\"[^\"]{2,}?\"", " ", reply)
+
+
 NOTE_FAULTS: tuple[Callable[[NoteView], list[NoteFault]], ...] = (
     garbled_quotes,
     third_person_quotes,
@@ -1113,6 +1163,7 @@ NOTE_FAULTS: tuple[Callable[[NoteView], list[NoteFault]], ...] = (
     told_risk_omitted,
     asked_history_omitted,
     mood_unrecorded,
+    answered_marked_unanswered,
 )
 """The rubric: each function finds one kind of fault."""
 

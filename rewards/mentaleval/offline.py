@@ -218,8 +218,7 @@ def claim_error_weight(error: Any) -> float:
     a denial recorded that the reader found nowhere in the encounter in 10 notes rated 1-2 and 12 rated 4-5 (the
     patient denied it in words the reader does not read: 'I've got things I want to do'), nothing. The note-precision
     metric (:func:`.precision.check_note`) still counts every error."""
-    why = error.why.split(" ")[0]  # denied / never / affirmed / contradicts
-    return float(load_cues().limits.get(f"note_claim_error_points_{error.asserted}_{why}", 1.0))
+    return float(load_cues().limits.get(f"note_claim_error_points_{error.asserted}_{error.kind}", 1.0))
 
 
 def note_precision_cap(r: NoteReading) -> float:

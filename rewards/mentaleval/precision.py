@@ -51,12 +51,23 @@ _CLAIM_KINDS = frozenset({"symptom", "sign"})
 _SERIOUS_DOMAINS = frozenset({"risk", "psychosis"})
 
 
+#: the kinds of note-precision error (what ``offline.claim_error_weight`` weighs, with ``asserted``)
+CLAIM_ERROR_KINDS = ("denied", "affirmed", "never", "contradicts")
+
+
 @dataclass(frozen=True)
 class ClaimError:
     concept: str
     asserted: str  # "present" or "absent"
     why: str
     serious: bool
+    #: why it is wrong, as a key: "denied" (asserted, the patient denied it), "affirmed" (recorded as denied, the
+    #: patient affirmed it), "never" (it never came up), "contradicts" (the note denies what it implies)
+    kind: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in CLAIM_ERROR_KINDS:
+            raise ValueError(f"ClaimError.kind {self.kind!r} is not one of {CLAIM_ERROR_KINDS}")
 
 
 @dataclass(frozen=True)
@@ -172,9 +183,62 @@ def _note_claims(note: str) -> tuple[tuple[str, bool], ...]:
         # family sections hold no psychiatric finding of the patient ("irritable bowel syndrome")
         if key in ("plan", "assessment", "medical_history", "medications", "allergies", "family_history"):
             continue
-        for claim in _block_claims(text):
+        for claim in _block_claims(text) + _general_denials(text):
             out[claim] = None
     return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def _general_terms() -> dict[str, tuple[str, ...]]:
+    """``cues.json`` ``note_general_denials``: a word the lexicon reads as no finding ("hallucinations") with the
+    findings a note's denial of it denies; an unknown concept raises ``ValueError``."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))["note_general_denials"]
+    lexicon = load_lexicon()
+    out = {}
+    for word, concepts in raw["terms"].items():
+        unknown = [c for c in concepts if c not in lexicon]
+        if unknown:
+            raise ValueError(f"cues.json: note_general_denials names unknown lexicon concepts {unknown}")
+        out[word] = tuple(concepts)
+    return out
+
+
+def _general_peers(concept: str) -> frozenset[str]:
+    """The findings a general word denies together with ``concept`` (``note_general_denials``)."""
+    return frozenset(c for group in _general_terms().values() if concept in group for c in group if c != concept)
+
+
+@lru_cache(maxsize=memo_size(1024))
+def _general_only(note: str) -> frozenset[str]:
+    """The findings ``note`` denies only in a general word ("denies hallucinations"), never in their own words."""
+    general: set[str] = set()
+    own: set[str] = set()
+    for key, text in note_blocks(_CANNOT.sub("can't", note)):
+        if key in ("plan", "assessment", "medical_history", "medications", "allergies", "family_history"):
+            continue
+        general |= {c for c, _ in _general_denials(text)}
+        own |= {c for c, _ in _block_claims(text)}
+    return frozenset(general - own)
+
+
+def _general_denials(text: str) -> list[tuple[str, bool]]:
+    """The denials a section makes in a general word (``note_general_denials``: "Perception: denies
+    hallucinations." denies hearing voices and seeing things), where the word is no part of a finding the lexicon
+    reads ("reports auditory hallucinations"), not quoted, and a denial earlier in its sentence reaches it."""
+    terms = _general_terms()
+    tokens = tokenize(text)
+    if not terms or not any(t in terms for t in tokens):
+        return []
+    spans = [(m.start, m.end) for m in mentions(text)] + _quoted_spans(text)
+    starts = sorted({0} | set(sentence_breaks(text)))
+    out: list[tuple[str, bool]] = []
+    for i, token in enumerate(tokens):
+        if token in terms and not any(a <= i < b for a, b in spans) and _denied_in_sentence(tokens, starts, i):
+            out += [(c, False) for c in terms[token]]
+    return out
 
 
 def _block_claims(text: str) -> list[tuple[str, bool]]:
@@ -213,6 +277,9 @@ def _block_claims(text: str) -> list[tuple[str, bool]]:
         # a finding said with its own negation ("can't concentrate", "unable to sleep") is affirmed: a denial earlier
         # in the sentence does not reach it ("lost weight without trying and can't concentrate")
         sentence = max(s for s in sentence_starts if s <= m.start)
+        following = min([s for s in sentence_starts if s > m.start] or [len(tokens)])
+        if not said_plainly(m.concept_id, " ".join(tokens[sentence:following])):
+            continue  # "fights when wound up" is anger, not restlessness, in a note as in a reply
         if any(a <= m.start < b for a, b in unasked):
             continue  # "nightmares were not asked about and need asking": neither asserted nor denied
         if m.start < len(tokens) and tokens[m.start] in _OWN_NEGATIONS:
@@ -357,7 +424,15 @@ def reply_evidence(question: str, reply: str) -> tuple[frozenset[str], frozenset
     denied: set[str] = set()
     reply = _CANNOT.sub("can't", reply)  # "I cannot get to sleep" says what "I can't get to sleep" says
     for concept, negated in patient_findings(_without_quoted(reply)):
-        (denied if negated else affirmed).add(concept)
+        if negated:
+            denied.add(concept)
+        elif said_plainly(concept, _without_quoted(reply)):
+            affirmed.add(concept)
+    # the finding asked about, described in plain words the findings reader may read as a denial ("Do you ever hear
+    # voices ...?" "Nobody else seems to hear them. They talk to each other about what I do."): affirmed
+    plain = _plain_affirmations(question, _without_quoted(reply))
+    affirmed |= plain
+    denied -= plain
     closed = _closed_question(question)
     if closed is not None:
         polarity = bare_answer(reply)
@@ -375,6 +450,55 @@ def reply_evidence(question: str, reply: str) -> tuple[frozenset[str], frozenset
         # an open question answered "No." and nothing more: nothing of what was asked
         denied |= set(asked_about(question)) - affirmed - denied
     return frozenset(affirmed), frozenset(denied)
+
+
+@lru_cache(maxsize=1)
+def _plain_word_rules() -> dict[str, re.Pattern[str]]:
+    """``cues.json`` ``plain_words``: each finding with the words one of which a text must hold for the findings reader's
+    reading of it as that finding to stand; an unknown concept raises ``ValueError``."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))["plain_words"]
+    lexicon = load_lexicon()
+    unknown = sorted(c for c in raw["concepts"] if c not in lexicon)
+    if unknown:
+        raise ValueError(f"cues.json: plain_words names unknown lexicon concepts {unknown}")
+    return {c: re.compile(p, re.IGNORECASE) for c, p in raw["concepts"].items()}
+
+
+def said_plainly(concept: str, text: str) -> bool:
+    """Whether ``text``, read by the findings reader as naming ``concept``, holds the concept's plain words
+    (``cues.json`` ``plain_words``; any text for a concept not listed): "after a diagnosis of serious illness" is no
+    fear of illness, "fights when I get wound up" no restlessness."""
+    pattern = _plain_word_rules().get(concept)
+    return pattern is None or bool(pattern.search(text))
+
+
+@lru_cache(maxsize=1)
+def _plain_affirmation_rules() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """(concept, pattern) of ``cues.json`` ``plain_affirmations``; an unknown concept raises ``ValueError``."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))["plain_affirmations"]
+    lexicon = load_lexicon()
+    out = []
+    for item in raw["items"]:
+        if item["concept"] not in lexicon:
+            raise ValueError(f"cues.json: plain_affirmations names unknown lexicon concept {item['concept']!r}")
+        out.append((item["concept"], re.compile(item["reply"], re.IGNORECASE)))
+    return tuple(out)
+
+
+def _plain_affirmations(question: str, reply: str) -> frozenset[str]:
+    """The findings ``question`` asks about that ``reply`` describes in the plain words of ``cues.json``
+    ``plain_affirmations`` (read apart from the findings reader the scripted clinician writes its note from)."""
+    rules = _plain_affirmation_rules()
+    if not rules or not question.strip():
+        return frozenset()
+    asked = set(asked_about(question)) | {m.concept_id for m in mentions(question)}
+    return frozenset(c for c, pattern in rules if c in asked and pattern.search(reply))
 
 
 def _only_bare(reply: str) -> bool:
@@ -400,7 +524,7 @@ def encounter_evidence(case: Any, chart: Chart) -> Evidence:
         affirmed |= yes
         denied |= no
     for _, result in chart.exam_results:
-        affirmed |= {c for c, negated in patient_findings(result) if not negated}
+        affirmed |= {c for c, negated in patient_findings(result) if not negated and said_plainly(c, result)}
     # a reply that disclosed a record fact said it in some words, perhaps ones the reader does not read ("the
     # people on TV send me signals"): the fact's findings back a claim that would otherwise never have come up
     facts = {f.id: f for f in getattr(case, "facts", ())}
@@ -408,7 +532,7 @@ def encounter_evidence(case: Any, chart: Chart) -> Evidence:
     for turn in chart.turns:
         for fid in turn.fact_ids:
             if fid in facts:
-                disclosed |= {c for c, negated in patient_findings(facts[fid].text) if not negated}
+                disclosed |= {c for c, negated in patient_findings(facts[fid].text) if not negated and said_plainly(c, facts[fid].text)}
     return Evidence(
         affirmed=frozenset(affirmed),
         denied=frozenset(denied),
@@ -432,7 +556,10 @@ def _record_concepts(case: Any, negated: bool) -> frozenset[str]:
             texts += [f"{path.split('.')[-1].replace('_', ' ')}: {text}" for path, text in ehr.sections()]
         for text in texts:
             for m in mentions(text):
-                (absent if m.negated else present).add(m.concept_id)
+                if m.negated:
+                    absent.add(m.concept_id)
+                elif said_plainly(m.concept_id, text):
+                    present.add(m.concept_id)
         if len(_RECORD) > 1024:
             _RECORD.clear()
         hit = (case, frozenset(present), frozenset(absent))
@@ -523,25 +650,29 @@ def check_note(case: Any, chart: Chart) -> NotePrecision:
                 | {d for d in _implications(concept)[1] if d in denied_in_note}
             )
             if clash:
-                errors.append(ClaimError(concept, "present", f"contradicts the note ({', '.join(clash)})", serious))
+                errors.append(ClaimError(concept, "present", f"contradicts the note ({', '.join(clash)})", serious, "contradicts"))
             elif said_yes:
                 continue
             elif said_no:
-                errors.append(ClaimError(concept, "present", "denied by the patient", serious))
+                errors.append(ClaimError(concept, "present", "denied by the patient", serious, "denied"))
             elif concept in observed or linked & (evidence.disclosed | evidence.record_present):
                 # the clinician's own observation (insight, affect, speech); or a finding the record states, which
                 # the patient may have said in words the reader does not read ("the people on TV send me signals")
                 continue
             else:
-                errors.append(ClaimError(concept, "present", "never came up", serious))
+                errors.append(ClaimError(concept, "present", "never came up", serious, "never"))
         else:
             if affirmed_itself and concept not in now_only:
-                errors.append(ClaimError(concept, "absent", "affirmed by the patient", serious))
+                errors.append(ClaimError(concept, "absent", "affirmed by the patient", serious, "affirmed"))
+            elif not said_no and concept in _general_only(note) and _general_peers(concept) & (evidence.denied | evidence.affirmed):
+                # "denies hallucinations" after a voices question answered: the denial stands on what was asked, and
+                # the seeing of things it also covers is no claim of its own
+                continue
             elif not said_no and concept not in observed and not (asked_closed_no and ({concept} | general) & evidence.record_absent):
                 # a negative the record states, when the doctor asked closed questions the patient answered "no",
                 # may have been asked and answered in words the reader does not read ("Have you had any thoughts of
                 # ending your life or of suicide?" "No, I've got my dog to think about.")
-                errors.append(ClaimError(concept, "absent", "never came up", serious))
+                errors.append(ClaimError(concept, "absent", "never came up", serious, "never"))
     return NotePrecision(len(claims), tuple(errors))
 
 
