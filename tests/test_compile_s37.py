@@ -111,3 +111,17 @@ def test_onset_keeps_its_year_and_retirement_is_no_onset() -> None:
                  "The first change his wife dates is June 2024. After a knee replacement he became confused.")
     assert t.say("onset") == "It started in June 2024."
     assert Timeline(well_until="January").say("onset") == "It started in January."
+
+
+def test_uw010_tells_his_passive_death_wish() -> None:
+    # the whole chain on the user's record: asked plainly, he tells the passing thoughts (was the stock "I've
+    # never had thoughts of ending my life.", then "... Since the summer of 2026." after a terse speaker's cut)
+    from pathlib import Path
+
+    from mentalhospital_env.cases import load_case
+    from mentalhospital_env.patient import make_patient
+
+    case = load_case(Path(__file__).resolve().parents[1] / "benchmarks/data/patient_exam/unseen/uw-010.json")
+    reply = make_patient(case, "full", seed=0).respond("Have you had thoughts that life isn't worth living?").text
+    assert "rather not last long" in reply
+    assert "never had thoughts" not in reply
