@@ -125,3 +125,20 @@ def test_uw010_tells_his_passive_death_wish() -> None:
     reply = make_patient(case, "full", seed=0).respond("Have you had thoughts that life isn't worth living?").text
     assert "rather not last long" in reply
     assert "never had thoughts" not in reply
+
+
+def test_someone_elses_pronoun_is_named_or_unsaid() -> None:
+    # "She is now tired and worried, ..." (his wife, split from the sentence before) was said with no one to
+    # take "she" for, to questions about medicines and allergies
+    rest = "she is now tired and worried, sleeping in the spare room because of his night-time movements, and doing the driving, cooking, money and medicines."
+    facts = _facts(personal_history="He met Margaret at church in 1982. They describe a close marriage; " + rest)
+    assert not any((f.patient_says or "").startswith("She ") for f in facts)
+    facts = _facts(personal_history="He lives with his wife. They describe a close marriage; " + rest)
+    assert any((f.patient_says or "").startswith("My wife is now tired") for f in facts)
+
+
+def test_a_framing_not_never_turns_into_a_claim() -> None:
+    for sentence in ("She has never been admitted or lost a job because of them.", "He could not say why this year was different.",
+                     "He cannot say the thoughts will not come back."):
+        said = voiced("history_of_present_illness", sentence, "female" if sentence.startswith("She") else "male")
+        assert said is None or "won't come back" not in said and "haven't had or" not in said and not said.startswith("Why")

@@ -300,10 +300,14 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
             if after.lower().startswith("that "):
                 return _first_person(after[5:], section, sex)
             after = re.sub(r"^(?:of|to)\s+", "", after, flags=re.IGNORECASE)  # "complains of poor sleep", "admits to drinking"
-            if any(c.dep_ == "neg" for c in root.children):
+            if any(c.dep_ == "neg" for c in root.children) and not any(c.dep_ == "auxpass" for c in root.children):
+                if nlp(after)[:1].text.lower() in data["clause_openers_not_nominal"]:
+                    return None  # "could not say why ...", "cannot say the thoughts will not come back": unsaid
                 # "He does not describe guilt or worthlessness" (uw-010) was said "I've had guilt or
                 # worthlessness": the frame's "not" is the patient's ("I haven't had ..."); "does not describe
                 # sadness as the main problem" -> "Sadness isn't the main problem"
+                if any(t.pos_ in ("VERB", "AUX") for t in nlp(after)):
+                    return None  # "could not say why this year was different": no thing had or not had
                 main = re.match(r"^(\w+) as (.+)$", after)
                 if main:
                     return _finish(f"{main.group(1)[:1].upper()}{main.group(1)[1:]} isn't {_swap_tokens(nlp(main.group(2)), person, section)}")
@@ -840,6 +844,7 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
                                          relatives_named, record_topics, relatives))
             n += len(split_sentences(text))
     facts = _lists_whole(facts, data)
+    facts = _others_named(facts, sex, data)
     if re.search(data["widowed_pattern"], " ".join(t for _s, t in ehr.sections()), re.IGNORECASE):
         facts = [_widowed(f) for f in facts]
         # "Married 55 years; wife died four years ago": one fact, so that a question about a partner
@@ -856,6 +861,29 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
             merged.append(f)
         facts = merged
     return tuple(facts)
+
+
+def _others_named(facts: list[Fact], sex: str, data: dict[str, Any]) -> list[Fact]:
+    """A rendering that opens on someone else's pronoun ("She is now tired and worried, sleeping in the spare
+    room ...", uw-010, split from "They describe a close marriage; she is now tired ...") names who that is,
+    the last relative of that sex the section's record text named before it ("My wife is now tired ..."); with
+    none it is not said (the patient's listener would have no one to take "she" for)."""
+    person = _Person.of(sex)
+    other = {"he": "male", "she": "female"}
+    out: list[Fact] = []
+    for k, f in enumerate(facts):
+        m = re.match(r"^(She|He)\b", f.patient_says or "") if f.told and f.section != "family_history" else None
+        if not m or m.group(1).lower() == person.subject:
+            out.append(f)
+            continue
+        kin = set(data["same_gender_relatives"][other[m.group(1).lower()]]) & set(data["relative_nouns"])
+        before = " ".join(g.text for g in facts[max(0, k - 3):k] if g.section == f.section)
+        named = [w.lower() for w in re.findall(r"\b[A-Za-z]+\b", before) if w.lower() in kin]
+        if named:
+            out.append(replace(f, patient_says=f"My {named[-1]}" + f.patient_says[len(m.group(1)):]))
+        else:
+            out.append(replace(f, patient_says=None, told=False))
+    return out
 
 
 def _widowed(fact: Fact) -> Fact:
@@ -1063,8 +1091,10 @@ def _label(text: str, section: str, data: dict[str, Any]) -> tuple[str, str, str
     if section in ("medications", "allergies", "family_history") or (len(text.split()) < 7 and not (
             # "Tobacco: smoked ... and quit in 1998", "Legal: no arrests or charges" (uw-010): a heading the
             # data names is dropped in a short sentence too, never said "Tobacco, smoked ..."
-            label and label.group(1).strip().lower() in data["drop_labels"])):
+            label and _short_drop(label.group(1), label.group(2), data))):
         return None
+    if label and label.group(1).strip().lower() in data["substance_labels"] and not _short_drop(label.group(1), label.group(2), data):
+        return ("speaker", label.group(1).strip(), label.group(2).strip())  # "Cannabis: since 17; ...": kept whole
     if not (label and len(label.group(1).split()) <= 4 and label.group(2)):
         return None
     head, body = label.group(1).strip(), label.group(2).strip()
@@ -1075,6 +1105,16 @@ def _label(text: str, section: str, data: dict[str, Any]) -> tuple[str, str, str
     if not re.match(r"^(?:[A-Z][a-z]+ )?[A-Z][a-z]+$", head) or head.lower() in data["drop_labels"]:
         return ("drop", head, body)
     return ("speaker", head, body)
+
+
+def _short_drop(head: str, body: str, data: dict[str, Any]) -> bool:
+    """Whether a heading is dropped from a short sentence too (``short_drop_labels``): a substance only when
+    what follows says what the patient did with it ("Tobacco: smoked ... and quit in 1998"), never "Cannabis:
+    since 17" (the substance would be lost from what is said)."""
+    head = head.strip().lower()
+    if head not in data["short_drop_labels"]:
+        return False
+    return head not in data["substance_labels"] or re.match(data["substance_verb_pattern"], body.strip(), re.IGNORECASE) is not None
 
 
 def _clauses(text: str, section: str, data: dict[str, Any]) -> list[str]:
