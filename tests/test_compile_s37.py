@@ -142,3 +142,20 @@ def test_a_framing_not_never_turns_into_a_claim() -> None:
                      "He cannot say the thoughts will not come back."):
         said = voiced("history_of_present_illness", sentence, "female" if sentence.startswith("She") else "male")
         assert said is None or "won't come back" not in said and "haven't had or" not in said and not said.startswith("Why")
+
+
+def test_the_couple_is_we_and_a_weight_in_pounds_is_weight() -> None:
+    # "They live on my public-employees pension ..." (uw-010) said of himself and his wife; "is 184 lb today"
+    # filed under no topic at all was told to "How has your thinking been today?"
+    facts = _facts(history_of_present_illness="Home: they live on his pension and savings. He met Margaret in 1982 and they married in 1984. "
+                                              "His weight was 186 lb before the surgery; is 184 lb today.")
+    said = [f.patient_says for f in _told(facts)]
+    assert "We live on my pension and savings." in said
+    assert "I met Margaret in 1982 and we married in 1984." in said
+    assert all("weight" in f.topics for f in facts if "lb" in f.text)
+
+
+def test_alcohol_heading_never_said() -> None:
+    # uw-009's 'Alcohol: for most of his adult life 15-20 units a week, ...' was said "Alcohol, for most of ..."
+    facts = _facts(substance_use="Alcohol: for most of his adult life 15-20 units a week, mainly at weekends, with heavier drinking when he is high.")
+    assert not any((f.patient_says or "").startswith("Alcohol") for f in facts)

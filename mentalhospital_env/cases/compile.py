@@ -1093,7 +1093,7 @@ def _label(text: str, section: str, data: dict[str, Any]) -> tuple[str, str, str
             # data names is dropped in a short sentence too, never said "Tobacco, smoked ..."
             label and _short_drop(label.group(1), label.group(2), data))):
         return None
-    if label and label.group(1).strip().lower() in data["substance_labels"] and not _short_drop(label.group(1), label.group(2), data):
+    if label and label.group(1).strip().lower() in data["substance_labels_kept"] and not _short_drop(label.group(1), label.group(2), data):
         return ("speaker", label.group(1).strip(), label.group(2).strip())  # "Cannabis: since 17; ...": kept whole
     if not (label and len(label.group(1).split()) <= 4 and label.group(2)):
         return None
