@@ -145,12 +145,12 @@ def test_a_framing_not_never_turns_into_a_claim() -> None:
 
 
 def test_the_couple_is_we_and_a_weight_in_pounds_is_weight() -> None:
-    # "They live on my public-employees pension ..." (uw-010) said of himself and his wife; "is 184 lb today"
+    # "They live on my public-employees pension ..." (now "We get by on my ...", never answering "Who do you live with?") (uw-010) said of himself and his wife; "is 184 lb today"
     # filed under no topic at all was told to "How has your thinking been today?"
     facts = _facts(history_of_present_illness="Home: they live on his pension and savings. He met Margaret in 1982 and they married in 1984. "
                                               "His weight was 186 lb before the surgery; is 184 lb today.")
     said = [f.patient_says for f in _told(facts)]
-    assert "We live on my pension and savings." in said
+    assert "We get by on my pension and savings." in said
     assert "I met Margaret in 1982 and we married in 1984." in said
     assert all("weight" in f.topics for f in facts if "lb" in f.text)
 
