@@ -159,3 +159,13 @@ def test_alcohol_heading_never_said() -> None:
     # uw-009's 'Alcohol: for most of his adult life 15-20 units a week, ...' was said "Alcohol, for most of ..."
     facts = _facts(substance_use="Alcohol: for most of his adult life 15-20 units a week, mainly at weekends, with heavier drinking when he is high.")
     assert not any((f.patient_says or "").startswith("Alcohol") for f in facts)
+
+
+def test_other_passive_death_wishes_file_under_suicide() -> None:
+    # the same class on the other users' records: uw-005's "the family would be better off with the life
+    # insurance" was filed under onset, course and money; uw-003's text "You'll all be better off." under
+    # relationships only - neither answered the suicide screen
+    facts = _facts("female", history_of_present_illness="Since then she has had thoughts that the family would be better off with the life insurance, two or three times a week.")
+    assert any("suicide" in f.topics for f in facts)
+    facts = _facts(history_of_present_illness="At about 22:30 he texted his daughter 'sorry for everything love. You'll all be better off.'")
+    assert any("suicide" in f.topics for f in facts)
