@@ -300,6 +300,21 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
             if after.lower().startswith("that "):
                 return _first_person(after[5:], section, sex)
             after = re.sub(r"^(?:of|to)\s+", "", after, flags=re.IGNORECASE)  # "complains of poor sleep", "admits to drinking"
+            if any(c.dep_ == "neg" for c in root.children) and not any(c.dep_ == "auxpass" for c in root.children):
+                if nlp(after)[:1].text.lower() in data["clause_openers_not_nominal"]:
+                    return None  # "could not say why ...", "cannot say the thoughts will not come back": unsaid
+                # "He does not describe guilt or worthlessness" (uw-010) was said "I've had guilt or
+                # worthlessness": the frame's "not" is the patient's ("I haven't had ..."); "does not describe
+                # sadness as the main problem" -> "Sadness isn't the main problem"
+                if any(t.pos_ in ("VERB", "AUX") for t in nlp(after)):
+                    return None  # "could not say why this year was different": no thing had or not had
+                main = re.match(r"^(\w+) as (.+)$", after)
+                if main:
+                    return _finish(f"{main.group(1)[:1].upper()}{main.group(1)[1:]} isn't {_swap_tokens(nlp(main.group(2)), person, section)}")
+                return _finish("I haven't had " + _swap_tokens(nlp(after), person, section))
+            if re.match(r"^no\b", after, re.IGNORECASE):
+                # "he describes no wish to die now and no plan" (uw-010): "I have no wish ...", never "I've had no"
+                return _finish("I have " + _swap_tokens(nlp(after), person, section))
             itself = re.match(r"^(?:himself|herself|themselves|themself) as (.+)$", after, re.IGNORECASE)
             if itself:  # "describes himself as 'a waste of space'": "I'm a waste of space", never "I've had myself as"
                 return _finish("I'm " + _swap_tokens(nlp(itself.group(1)), person, section))
@@ -555,6 +570,10 @@ def clinician_only(section: str, text: str) -> bool:
     """Whether a record sentence is what only a clinician knows or writes (the examination, the risk
     formulation, scores, referral wording): said by neither the patient nor a relative present."""
     data = _data()
+    if section not in data["not_told_sections"] and re.match(data["told_anyway_pattern"], text.strip(), re.IGNORECASE):
+        # "Appetite is normal." (uw-010) is the patient's own answer, not a test result read "normal": left
+        # untold, his sertraline-era weight loss answered a question about his appetite now
+        return False
     return (
         section in data["not_told_sections"]
         or _not_told_cue().search(text) is not None
@@ -623,7 +642,7 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
     relative_seen = False
     for t in doc:
         low = t.lower_
-        if low in person.others:
+        if low in person.others and not _enclosed(t):
             relative_seen = True
         if low == person.possessive and t.tag_ == "PRP$" and not (family and relative_seen):
             # "makes her test them": "her" before a bare verb is its object, "me", never "my"
@@ -686,6 +705,27 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
     text = re.sub(r"\bI am\b", "I'm", text)
     text = re.sub(r"\bI do not\b", "I don't", text)
     return text
+
+
+def _enclosed(relative) -> bool:
+    """Whether a relative named in a sentence is shut inside a clause or phrase that opens before the main
+    clause and has closed ("after reading about his father's last illness, he has had passing thoughts",
+    uw-010; "the way Dad went"): hung on a noun or in an adverbial clause as an owner or an object, with the
+    main clause's subject still to come, it is no antecedent of the pronoun that subject is; the patient
+    is. A relative who is a subject anywhere, or one in the main clause itself, still is."""
+    if relative.dep_ in ("nsubj", "nsubjpass") and relative.head.dep_ not in ("relcl", "acl"):
+        return False
+    clause = next((a for a in relative.ancestors if a.dep_ in ("advcl", "relcl", "acl", "prep")), None)
+    if clause is None:
+        return False
+    root = next((a for a in relative.ancestors if a.dep_ == "ROOT"), None)
+    if root is None:
+        return False
+    if clause.dep_ in ("advcl", "prep"):
+        # only a clause or phrase ahead of the main clause's subject ("After ..., he ...")
+        subject = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        return subject is not None and max(u.i for u in clause.subtree) < subject.i
+    return True
 
 
 def _bound_by_relatives(pronoun, person: _Person) -> bool:
@@ -804,6 +844,7 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
                                          relatives_named, record_topics, relatives))
             n += len(split_sentences(text))
     facts = _lists_whole(facts, data)
+    facts = _others_named(facts, sex, data)
     if re.search(data["widowed_pattern"], " ".join(t for _s, t in ehr.sections()), re.IGNORECASE):
         facts = [_widowed(f) for f in facts]
         # "Married 55 years; wife died four years ago": one fact, so that a question about a partner
@@ -820,6 +861,29 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
             merged.append(f)
         facts = merged
     return tuple(facts)
+
+
+def _others_named(facts: list[Fact], sex: str, data: dict[str, Any]) -> list[Fact]:
+    """A rendering that opens on someone else's pronoun ("She is now tired and worried, sleeping in the spare
+    room ...", uw-010, split from "They describe a close marriage; she is now tired ...") names who that is,
+    the last relative of that sex the section's record text named before it ("My wife is now tired ..."); with
+    none it is not said (the patient's listener would have no one to take "she" for)."""
+    person = _Person.of(sex)
+    other = {"he": "male", "she": "female"}
+    out: list[Fact] = []
+    for k, f in enumerate(facts):
+        m = re.match(r"^(She|He)\b", f.patient_says or "") if f.told and f.section != "family_history" else None
+        if not m or m.group(1).lower() == person.subject:
+            out.append(f)
+            continue
+        kin = set(data["same_gender_relatives"][other[m.group(1).lower()]]) & set(data["relative_nouns"])
+        before = " ".join(g.text for g in facts[max(0, k - 3):k] if g.section == f.section)
+        named = [w.lower() for w in re.findall(r"\b[A-Za-z]+\b", before) if w.lower() in kin]
+        if named:
+            out.append(replace(f, patient_says=f"My {named[-1]}" + f.patient_says[len(m.group(1)):]))
+        else:
+            out.append(replace(f, patient_says=None, told=False))
+    return out
 
 
 def _widowed(fact: Fact) -> Fact:
@@ -883,10 +947,51 @@ def _lists_whole(facts: list[Fact], data: dict[str, Any]) -> list[Fact]:
     return out
 
 
+def _allergy_entry(sentence: str, fid: str, data: dict[str, Any], sensitive: bool) -> list[Fact] | None:
+    """A chart's allergy entry "Drug: reaction; ..." (``compile.json`` ``allergy_entry``) as the patient says
+    it, the drug named in every part: uw-010's 'Haloperidol: severe adverse reaction in June 2024 after ...;
+    documented by the surgical team as "do not give"' was said "I'm allergic to documented by the surgical
+    team as don't give." and the drug never named. Now "I had a severe reaction to haloperidol in June
+    2024." and "I've been told never to have haloperidol again."; an intolerance the chart marks as no
+    allergy ("Lisinopril: dry cough (intolerance, not allergy)") is said as that, never "I'm allergic to"."""
+    rules = data["allergy_entry"]
+    m = re.match(rules["entry_pattern"], sentence.strip())
+    if not m or _NEGATIVE_START.match(sentence):
+        return None
+    drug, body = m.group(1), m.group(2).strip().rstrip(". ")
+    name = drug if drug.isupper() else drug.lower()
+    parts = _semicolon_parts(body)
+    out: list[Fact] = []
+    for k, part in enumerate(parts, 1):
+        low = part.lower()
+        past = bool(_PAST.search(part) or re.search(r"\b(?:19|20)\d\d\b", part))
+        if re.search(rules["do_not_give_pattern"], low):
+            says = rules["do_not_give_says"].format(drug=name)
+        else:
+            intolerant = re.search(rules["intolerance_pattern"], low)
+            core = re.split(rules["cut_pattern"], re.sub(r"\s*\([^()]*\)", "", part).strip(), maxsplit=1)[0].strip(" ,.")
+            core = re.sub(rules["unsaid_words"], "", core, flags=re.IGNORECASE).strip()
+            reaction = re.match(rules["reaction_pattern"], core, re.IGNORECASE)
+            if reaction:
+                says = f"I had {_article(reaction.group(1).lower()) if reaction.group(1) else 'a reaction'} to {name}{reaction.group(2) or ''}"
+            elif intolerant:
+                says = rules["intolerance_says"].format(drug=drug[:1].upper() + drug[1:], reaction=_article(core.lower()))
+            else:
+                says = f"I'm allergic to {name}, it {'gave' if past else 'gives'} me {_article(core[:1].lower() + core[1:])}"
+        text = f"{drug}: {part}" if k == 1 else part
+        out.append(Fact(f"{fid}.{k}" if len(parts) > 1 else fid, "allergies", text, _finish(says), sensitive,
+                        topics=("allergies",), polarity="present", time="past" if past else "current", told=True))
+    return out
+
+
 def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
                     has_sensitive_concept, relatives_named, record_topics, relatives=None) -> list[Fact]:
     facts: list[Fact] = []
     for n, sentence in enumerate(split_sentences(text), start + 1):
+        entry = _allergy_entry(sentence, f"{section}-{n}", data, has_sensitive_concept(sentence)) if section == "allergies" else None
+        if entry:
+            facts.extend(entry)
+            continue
         # a narrative sentence splits at semicolons, at a label's colon and between clauses into
         # atomic facts; the clinician's examination and risk formulation stay whole (never told,
         # and "worries ...; no worries about X" is one finding)
@@ -923,6 +1028,9 @@ def _labelled_quotes(text: str, names: tuple[str, ...], data: dict[str, Any]) ->
     name after a relative's quotation: "Mother: '...' Jayden: '...'") and ``("other", label, words)``
     for a relative's ("Mother: ..."); a referrer's quotation stays in its plain segment.""" 
     out: list[tuple[str, str, str]] = []
+    # 'In his own words: "Everyone says I'm depressed. ..."' (uw-010): the patient's quotation under a
+    # label of the writer's, read as "Patient:", never said "In my own words, Everyone says ..."
+    text = re.sub(data["own_words_pattern"], "Patient: ", text)
     at = 0
     relative_spoke = False
     others = set(data["people_nouns"]) | set(data["source_labels"]) | set(data["referral_labels"])
@@ -979,9 +1087,14 @@ def _label(text: str, section: str, data: dict[str, Any]) -> tuple[str, str, str
     "Worries jump around: his job, money ...", "Sleep: ...") or ``speaker`` ("Mother: ..."); ``None``
     without one. What a dropped heading names is what its clauses are about, so they are filed under its
     topics too (:func:`_sentence_facts`)."""
-    if section in ("medications", "allergies", "family_history") or len(text.split()) < 7:
-        return None
     label = re.match(r"^([^:'\u2018\u201c\"]{1,40}?):\s+(?=\S)(.*)$", text)
+    if section in ("medications", "allergies", "family_history") or (len(text.split()) < 7 and not (
+            # "Tobacco: smoked ... and quit in 1998", "Legal: no arrests or charges" (uw-010): a heading the
+            # data names is dropped in a short sentence too, never said "Tobacco, smoked ..."
+            label and _short_drop(label.group(1), label.group(2), data))):
+        return None
+    if label and label.group(1).strip().lower() in data["substance_labels_kept"] and not _short_drop(label.group(1), label.group(2), data):
+        return ("speaker", label.group(1).strip(), label.group(2).strip())  # "Cannabis: since 17; ...": kept whole
     if not (label and len(label.group(1).split()) <= 4 and label.group(2)):
         return None
     head, body = label.group(1).strip(), label.group(2).strip()
@@ -994,14 +1107,24 @@ def _label(text: str, section: str, data: dict[str, Any]) -> tuple[str, str, str
     return ("speaker", head, body)
 
 
+def _short_drop(head: str, body: str, data: dict[str, Any]) -> bool:
+    """Whether a heading is dropped from a short sentence too (``short_drop_labels``): a substance only when
+    what follows says what the patient did with it ("Tobacco: smoked ... and quit in 1998"), never "Cannabis:
+    since 17" (the substance would be lost from what is said)."""
+    head = head.strip().lower()
+    if head not in data["short_drop_labels"]:
+        return False
+    return head not in data["substance_labels"] or re.match(data["substance_verb_pattern"], body.strip(), re.IGNORECASE) is not None
+
+
 def _clauses(text: str, section: str, data: dict[str, Any]) -> list[str]:
     """A record sentence as atomic clauses: a short label before a colon is dropped or kept as the
     clause's time ("Since last night: tremor, sweats" -> "Since last night, tremor, sweats"); clauses
     joined with a comma (and, but, then) that each have their verb become separate facts, the
     patient's subject carried to a clause without one ("He washes ..., wipes ..." -> two facts)."""
-    if section in ("medications", "allergies", "family_history") or len(text.split()) < 7:
-        return [text]
     label = _label(text, section, data)
+    if section in ("medications", "allergies", "family_history") or (len(text.split()) < 7 and not label):
+        return [text]
     if label:
         kind, head, body = label
         if kind == "time":
@@ -1013,6 +1136,10 @@ def _clauses(text: str, section: str, data: dict[str, Any]) -> list[str]:
                 return [p for p in re.split(r"(?<=[.!?])['\u2019]?\s+(?=\S)", body) if p.strip(" '\u2018\u2019")]
             return [text]  # "GP: '?dementia ...'": what the referrer wrote, kept whole (never told)
         elif kind == "drop":
+            if head.lower() in data["substance_labels"]:
+                # "Cannabis: tried it twice in college": the "it" is the heading's substance, said by name once
+                # the heading is dropped ("tried cannabis twice in college", uw-010)
+                body = re.sub(r"\b(?:it|them)\b", head.lower(), body, count=1)
             return [text] if not body else _clauses(body, section, data) if len(body.split()) >= 7 else [body]
         else:
             return [text]  # "Mother: 'the school have had enough'": the informant's words, whole
@@ -1178,6 +1305,10 @@ def _clean(text: str, data: dict[str, Any]) -> str:
     # an aside in parentheses ("Helen (a nurse)", "boxing (stopped)") is the writer's, not said aloud;
     # one holding the patient's quoted words stays ("('it should have been me')")
     text = re.sub(r"\s*\((?![^()]*['\u2018\u201c\"])[^()]{1,60}\)", "", text)
+    # a quotation that closes one clause right before the next clause's subject ('if he is "going the way
+    # Dad went" he would rather not last long', uw-010) keeps the clause boundary it marked as a comma:
+    # without it the parser runs the two clauses together and the second is lost
+    text = re.sub(r"(?<=\S)([\u201d\"])\s+(?=(?:he|she|they|I)\s)", r",\1 ", text)
     text = re.sub(r"[\u201c\u201d\"]", "", text)
     # (a plural's possessive stays where no quotation opens: "parents' home")
     opened = re.search(r"(?:^|(?<=[\s(:,]))[\u2018']", text)
@@ -2010,6 +2141,12 @@ def _bound_pieces(sentence: str) -> set[int]:
             continue
         if piece and piece[0].lower_ in ("which", "who", "whom", "whose"):
             bound.add(k)  # ", which helped within six weeks": never "Which helped within six weeks."
+            continue
+        if piece and any(c.dep_ == "advcl" and c.idx < at and any(m.dep_ == "mark" and m.lower_ in _data()["leading_clause_openers"] for m in c.children)
+                         for t in piece for c in t.children):
+            # "thoughts that if I'm going the way Dad went, I would rather not last long" (uw-010): the main
+            # clause an "if"/"when" clause before the comma leans on is never cut from it
+            bound.add(k)
             continue
         head = next((t for t in piece if t.dep_ not in ("det", "amod", "compound", "nummod", "punct")), None)
         if head is not None and head.dep_ == "conj" and head.pos_ in ("NOUN", "PROPN") and head.head.idx < at and not any(

@@ -869,7 +869,12 @@ class Speaker:
                     self._said_how_long = True
             self._told.add(fact.id)
             if "impoverished" in voice.traits and len(text.split()) > 10:
-                text = re.split(r"(?<=[.;!?])\s+|,\s+", text)[0].rstrip(".,;") + "."
+                head = re.split(r"(?<=[.;!?])\s+|,\s+", text)[0].rstrip(".,;")
+                # a terse speaker says the first clause, never only the time or place that opens it: uw-010's
+                # "In 1987, aged 29, I was the site inspector ..." was said "In 1987.", his passing death wish
+                # "Since the summer of 2026." and "Since about 2019." (a piece with no one in it is no answer)
+                if re.search(r"\b(?:I|I'm|I've|I'd|I'll|my|me|we|our)\b", head):
+                    text = head + "."
             out.append(text)
         return out
 

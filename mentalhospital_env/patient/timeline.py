@@ -40,7 +40,9 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     unit = rf"(?:{_alt(d['units'])})s?"
     hedge = rf"(?:(?:{_alt(d['hedges'])})\s+)?"
     span = rf"{hedge}{num}(?:\s+and\s+a\s+half)?\s+{unit}(?:\s+and\s+a\s+half)?"
-    point = rf"(?:(?:{_alt(d['point_modifiers'])})[\s-]+)?(?:{_alt(d['points'])})\b"
+    # the year stays with its month: uw-010's illness began "in June 2024", two years before the visit, and
+    # "It started in June." would be heard as this year
+    point = rf"(?:(?:{_alt(d['point_modifiers'])})[\s-]+)?(?:{_alt(d['points'])})\b(?:,?\s+(?:19|20)\d\d\b)?"
     return {
         "ago": re.compile(rf"\b({span})\s+ago\b", re.I),
         "span": re.compile(rf"\b(?:{_alt(d['span_before'])})\s+({span})\b", re.I),
@@ -94,7 +96,9 @@ class Timeline:
             if self.duration:
                 return s["onset_span"].format(x=_bare(self.duration), **fill)
             if self.well_until:
-                return s["onset_point"].format(prep="", x=self.well_until, **fill)
+                # "never a big sleeper until January" (uw-008): "It started in January", never "It started January"
+                bare = re.match(r"^(?:last|this)\b|.*\bago$", self.well_until, re.IGNORECASE)
+                return s["onset_point"].format(prep="" if bare else "in ", x=self.well_until, **fill)
             return None
         if when == "duration":
             if self.duration:
