@@ -181,7 +181,6 @@ class ScriptedClinician(Doctor):
         self.reasking: tuple[str, str] | None = None  # the question asked again in other words, and its topic
         self.followed: set[str] = set()  # the disclosure follow-ups (``disclosure_follow_up``) already put on the plan
         self.explored: set[str] = set()  # the complaint domains (``complaint_domains``) already put on the plan
-        self._sedative_withheld = False  # a hypnotic or benzodiazepine left out beside nightly drinking
 
     # ------------------------------------------------------------------------------- the interview
 
@@ -666,20 +665,26 @@ class ScriptedClinician(Doctor):
                     out.update(rule["findings"])
         return out
 
+    def _result_on_file(self, rule: dict[str, Any], pattern: str = "pattern") -> bool:
+        """Whether a result rule (``evidence.results_weigh``, ``plan.results_acted_on``) holds: a result of one of its
+        'exams' (the name as ordered, lower-cased) matches its ``pattern`` key ('pattern' unless the rule has another
+        for the use), for a patient no older than its 'max_age'."""
+        age = self.walk_in.age
+        if age is not None and age > rule.get("max_age", 200):
+            return False
+        return any(
+            name.lower() in rule["exams"] and re.search(rule.get(pattern, rule["pattern"]), result, re.IGNORECASE)
+            for name, result in self.findings.exam_results
+        )
+
     def _results_weight(self, h: Hypothesis) -> float:
         """What the results on file add to ``h``'s score (``evidence.results_weigh``): a MoCA in the mild range counts
         against a dementia and for a mild cognitive disorder, a BMI read as underweight for an eating disorder, each
         rule once whatever the number of results it matches."""
         total = 0.0
-        age = self.walk_in.age
         for rule in self.script["evidence"]["results_weigh"]["rules"]:
             weight = next((w for prefix, w in rule["codes"].items() if h.code.startswith(prefix)), None)
-            if weight is None or age is not None and age > rule.get("max_age", 200):
-                continue
-            if any(
-                name.lower() in rule["exams"] and re.search(rule["pattern"], result, re.IGNORECASE)
-                for name, result in self.findings.exam_results
-            ):
+            if weight is not None and self._result_on_file(rule):
                 total += weight
         return total
 
@@ -692,12 +697,7 @@ class ScriptedClinician(Doctor):
         however few of its findings he told."""
         age = self.walk_in.age
         for rule in self.script["evidence"]["results_weigh"]["rules"]:
-            if not rule.get("differential") or age is not None and age > rule.get("max_age", 200):
-                continue
-            if not any(
-                name.lower() in rule["exams"] and re.search(rule["pattern"], result, re.IGNORECASE)
-                for name, result in self.findings.exam_results
-            ):
+            if not rule.get("differential") or not self._result_on_file(rule, "differential_pattern"):
                 continue
             prefixes = tuple(rule.get("differential_codes") or [p for p, w in rule["codes"].items() if w > 0])
             if any(h.code.startswith(prefixes) for h, _ in lead) or len(lead) >= self.script["max_disorders"]:
@@ -1323,7 +1323,7 @@ class ScriptedClinician(Doctor):
         # a drug is checked against every disorder the chart names and the patient has not ruled out, not only those
         # believed: insomnia that leads with generalised anxiety beside it gets no hypnotic as a course (test-v2-0432)
         differential = replace(profile, codes=tuple(dict.fromkeys([*profile.codes, *sorted(others)])))
-        chosen = [instead] if instead else self._medications(principal, unsafe, differential)
+        chosen, sedative_withheld = ([instead], False) if instead else self._medication_choice(principal, unsafe, differential)
         if unstable:
             chosen = [conf["medical_instability"]["medication"]]
         medication = " ".join(chosen)
@@ -1379,9 +1379,9 @@ class ScriptedClinician(Doctor):
         if prescribed and taken and ("medications_current" in self.findings.present or "medications_current" not in self.findings.denied):
             parts.append(conf["reconcile_medicines"])
         # no hypnotic or benzodiazepine beside nightly drinking (zolpidem for an insomnia, stop 35), and said why
-        if self._sedative_withheld:
+        if sedative_withheld:
             he = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
-            parts.append(conf["sedatives_beside_drinking"]["sentence"].format(he=he).replace("they drinks", "they drink"))
+            parts.append(conf["sedatives_beside_drinking"]["sentence"].format(he=he, drinks="drink" if he == "they" else "drinks"))
         # frequent drinking without dependence: advice and a goal, not a detoxification
         if self.heavy_drinking() and not self.heavy_drinking(dependent=True):
             parts.append(self.script["plan_safety"]["heavy_drinking"]["hazardous_advice"])
@@ -1491,6 +1491,12 @@ class ScriptedClinician(Doctor):
     def _medications(self, principal: Hypothesis, unsafe: set[str], profile: Profile) -> list[str]:
         """The first safe first-line drug of the principal disorder, and any drug its knowledge base entry gives
         in combination with it (psychotic depression: an antipsychotic with the antidepressant)."""
+        return self._medication_choice(principal, unsafe, profile)[0]
+
+    def _medication_choice(self, principal: Hypothesis, unsafe: set[str], profile: Profile) -> tuple[list[str], bool]:
+        """:meth:`_medications`' sentences, and whether a hypnotic or benzodiazepine was left out beside nightly
+        drinking (``plan.sedatives_beside_drinking``: the plan then says why)."""
+        withheld = False
         actions = load_critical_actions()
         preconditions = self.script["drug_preconditions"]
         combined = self.script["plan"]["combined_dose_cue"]
@@ -1501,7 +1507,7 @@ class ScriptedClinician(Doctor):
             if drug.lower() in unsafe or (chosen and combined not in dose.lower()):
                 continue
             if drug.lower() in sedatives:
-                self._sedative_withheld = True
+                withheld = True
                 continue
             when = self.script["plan"]["start_when"].get(drug.lower(), "")
             sentence = f"Medication: {when}start {drug} {dose}, explaining benefits, side effects and the time to effect."
@@ -1515,7 +1521,7 @@ class ScriptedClinician(Doctor):
                 continue
             if not actions.check(profile, " ".join(chosen + [sentence])).contraindicated:
                 chosen.append(sentence)
-        return chosen
+        return chosen, withheld
 
     def _medication_awaits_test(self, principal: Hypothesis) -> str | None:
         """The sentence in place of a drug for a principal disorder whose diagnosis a test must confirm first
@@ -1595,16 +1601,10 @@ class ScriptedClinician(Doctor):
         """The plan's sentences for results on file that call for action whatever the diagnosis
         (``plan.results_acted_on``: a hypokalaemic alkalosis in a young adult, test-v2-0234), and the words of the
         'other' items they leave out (exercise advice)."""
-        age = self.walk_in.age
         said: list[str] = []
         drop: set[str] = set()
         for rule in self.script["plan"]["results_acted_on"]["rules"]:
-            if age is not None and age > rule.get("max_age", 200):
-                continue
-            if any(
-                name.lower() in rule["exams"] and re.search(rule["pattern"], result, re.IGNORECASE)
-                for name, result in self.findings.exam_results
-            ):
+            if self._result_on_file(rule):
                 said.append(rule["sentence"])
                 drop |= set(rule.get("drop_other", ()))
         return said, drop
