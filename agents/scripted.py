@@ -1903,6 +1903,35 @@ class ScriptedClinician(Doctor):
             quote = self._quote_reply(key, " ".join(told), used) if told else ""
         return quote
 
+    def _unquoted_answer(self, key: str, used: set[str]) -> str:
+        """The clinician's sentence for an answer to ``key`` that the quote leaves empty but that answered it
+        (``note_writing.unquoted_answers``): 'No mental illness known in the family ("Not that I know of").' for
+        "Not that I know of."; empty when no rule reads the reply's first sentence."""
+        rules = self.script["note_writing"]["unquoted_answers"].get(key, ())
+        reply = self.findings.answers.get(key, "").strip()
+        sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", reply) if s.strip()]
+        if not rules or not sentences:
+            return ""
+        first = _without_opener(sentences[0], self.script["quotes"]["openers"]).rstrip(" .!")
+        rule = next((r for r in rules if re.search(r["pattern"], first.lower())), None)
+        if rule is None or {first.lower(), first.lower() + "."} & used:
+            return ""  # nor an answer quoted under another heading ("Nobody in my family has had problems like this" again)
+        he, him = {"female": ("she", "her"), "male": ("he", "him")}.get(self.walk_in.sex or "", ("they", "them"))
+        sentence = rule["sentence"].format(he=he, him=him)
+        sentence = sentence[:1].upper() + sentence[1:]
+        # the patient's words quoted beside it: the first sentence that says something ("We don't talk about that sort of
+        # thing in my family", not "I'm not sure"); none when every sentence is a non-answer ("I don't know.")
+        said = next((s for s in (_without_opener(x, self.script["quotes"]["openers"]).rstrip(" .!") for x in sentences) if self._plain(s)), "")
+        if not said or {said.lower(), said.lower() + "."} & used or len(said.split()) <= 1:  # a bare "No." adds nothing
+            return sentence
+        used.add(said.lower())
+        first = said
+        teller = self.findings.told_by.get(key)
+        if teller:
+            his = {"female": "her", "male": "his"}.get(self.walk_in.sex or "", "their")
+            return f'{sentence} ({his} {teller}: "{first}")'
+        return f'{sentence} ("{first}")'
+
     def _quote_reply(self, key: str, reply: str, used: set[str]) -> str:
         """``reply`` as quoted under ``key``'s heading; an informant's answer ("He was born at 34 weeks", the father's)
         keeps its third person and is put in their mouth ('His father says: "..."')."""
@@ -1950,6 +1979,8 @@ class ScriptedClinician(Doctor):
         if cues and not any(on_subject(k) for k in kept):
             return ""
         kept = [k if k[-1] in ".!?" else k + "." for k in kept[: conf["max_sentences"]]]
+        if kept and all(answer_polarity(k) == "yes" and len(tokenize(k)) <= 3 for k in kept):
+            return ""  # "Yes, actually." whose rest ("my mother had dementia") is quoted under another heading tells nothing
         used.update(pieces_kept)
         if not kept:
             return ""
@@ -2394,6 +2425,8 @@ class ScriptedClinician(Doctor):
                     label = term(c)
                     plain = label.lower() == heading.lower() or c in writing["unlabelled"]
                     parts.append(_end(said(c) if plain else f"{label.capitalize()}: {said(c)}"))
+                elif c in f.answers and c in lex and (unquoted := self._unquoted_answer(c, used)):
+                    parts.append(_end(unquoted))  # "Not that I know of.": none known, not a question never asked
             for rule in writing["to_reconcile"]["rules"]:
                 clauses = re.split(r"[.,;!?]\s*", f.answers.get(rule["key"], "").lower())
                 claimed = any(
