@@ -320,6 +320,25 @@ class ScriptedClinician(Doctor):
         """The risk follow-up's keys ("risk:plan") and the lexicon finding each asks about (``risk_follow_up``)."""
         return {i["key"]: i["concept"] for i in self.script["risk_follow_up"]["items"] if i.get("concept")}
 
+    def _earlier_episode_question(self) -> tuple[str, str] | None:
+        """Whether a low mood came before, asked right after an answer about past help that told no earlier episode
+        (``earlier_episode``: test-v2-0082's 'No, no health problems' hid a depression since 24); None when the answer
+        was about something else, no low mood was heard, no single depressive episode leads, the question was asked or
+        answered, or the recurrent disorder is already admissible."""
+        conf = self.script["earlier_episode"]
+        f = self.findings
+        concept = conf["ask"]
+        if self.last_concept not in conf["after"] or not set(conf["when"]) & set(f.present) or concept not in self.lexicon:
+            return None
+        if concept in f.present or concept in f.denied or concept in f.asked or any(c == concept for _, c in self.plan):
+            return None
+        if not self._ranked_admissible()[0][0].code.startswith(tuple(conf["leading"])):
+            return None  # no single depressive episode leads (a bulimia's low mood)
+        heard = self.script["recurrent_first"]["_heard"]
+        if any(h.code.startswith(conf["recurrent"]) and self._admissible(h, heard) for h in self.hyps):
+            return None
+        return self._question(concept), concept
+
     def _risk_follow_up(self) -> list[tuple[str, str | None]]:
         """The questions that follow a disclosure of suicidal thoughts or self-harm (``risk_follow_up``): a plan or
         preparations, intent, access to means, past attempts and what keeps them safe, each not yet known; a child is
@@ -778,6 +797,9 @@ class ScriptedClinician(Doctor):
                 # before the screen moves on; the screening questions the differential least expects give way to it
                 fit = self._make_room(len(follow_up))
                 self.plan[queued:queued] = follow_up[:fit]
+            earlier = self._earlier_episode_question()
+            if earlier:
+                self.plan.insert(queued, earlier)  # the past help told no earlier episode of this low mood
         if self.phase == "exams" and text:
             self.findings.exam_results.extend(_parse_results(text))
         reserve = self.script["interview_reserve_turns"]
