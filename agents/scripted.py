@@ -2003,7 +2003,9 @@ class ScriptedClinician(Doctor):
         kept = [k if k[-1] in ".!?" else k + "." for k in kept[: conf["max_sentences"]]]
         if kept and all(answer_polarity(k) == "yes" and len(tokenize(k)) <= 3 for k in kept):
             return ""  # "Yes, actually." whose rest ("my mother had dementia") is quoted under another heading tells nothing
-        used.update(pieces_kept)
+        # only what is quoted here is spent: a sentence the subject left out ("I started on painkillers for my back and
+        # now I buy them" in the answer about medicines, test-v2-0179) is still the drug history's to quote
+        used.update(p for p in pieces_kept if any(p.rstrip(".!?") in k.lower() for k in kept))
         if not kept:
             return ""
         if teller:
@@ -2515,6 +2517,11 @@ class ScriptedClinician(Doctor):
                 risk.append(f'Reports {term(c)} ("{quoted}").')
             elif c in f.denied and c not in dropped:
                 risk.append(f"Denies {term(c)}.")
+            elif c in f.answers and c in self.script["risk_unread"]["labels"]:
+                # asked, and the answer neither affirms nor denies as read ("The thought crosses my mind, but I wouldn't
+                # act on it", test-v2-0054): written in the patient's words, not left out as if never asked
+                quote = self._quote(c, used)
+                risk.append(_end(f"{self.script['risk_unread']['labels'][c]}: {quote or self.script['risk_follow_up']['no_answer']}"))
         risk.extend(self._risk_follow_up_lines(used))
         risk.extend(on_file)
         risk.extend(line for c, line in self.script["risk_from_findings"]["findings"].items() if line and c in f.present)

@@ -179,3 +179,39 @@ def test_the_sedative_sentence_agrees_with_they():
     doctor.findings.denied.update({"low_mood", "excessive_worry", "anhedonia"})
     plan = _write(doctor, "treat")
     assert "No hypnotic or benzodiazepine while they drink most nights" in plan, plan
+
+
+def test_bingeing_without_purging_is_a_binge_eating_disorder_not_bulimia():
+    # stop 37 reading, test-v2-0377: a man of 31, BMI 34.8, who binges and told of no purging, was called bulimic and
+    # given fluoxetine 60 mg
+    walk_in = "Outpatient clinic. A 31-year-old man is here to see you, accompanied by his mother."
+    present = {"binge_eating": "I eat huge amounts, way more than I need, and I can't stop.",
+               "body_image_disturbance": "I'm unhappy with my body.", "eating_shame": "I've been feeling ashamed."}
+    results = [("Weight and BMI", "BMI 34.8 kg/m2 (obese)")]
+    codes = _codes(_write(_doctor(walk_in, present=dict(present), results=results), "diagnose"))
+    assert codes[0].startswith("F50.81") and "F50.2" not in codes, codes
+    purging = dict(present, purging="I make myself sick after.")
+    assert _codes(_write(_doctor(walk_in, present=purging, results=results), "diagnose"))[0].startswith("F50.2")
+
+
+def test_the_drug_history_and_an_unread_suicide_answer_are_written():
+    # stop 37 reading: test-v2-0179's "I started on painkillers for my back and now I buy them" (the opioid dependence
+    # itself) was left out of the note because the answer about medicines had spent it; test-v2-0054's "The thought
+    # crosses my mind, but I wouldn't act on it" left no line on suicidal thoughts at all
+    walk_in = "Outpatient clinic. A 31-year-old man is here to see you, alone."
+    answers = {"medications_current": "No, I don't take tablets, nothing regular. I started on painkillers for my back and now I buy them.",
+               "drug_use": "Like I mentioned, I started on painkillers for my back and now I buy them.",
+               "suicidal_ideation": "The thought crosses my mind, but I wouldn't act on it."}
+    note = _write(_doctor(walk_in, answers=answers), "write_note")
+    assert 'Illicit drug use: "I started on painkillers for my back and now I buy them"' in note, note
+    risk = next(ln for ln in note.splitlines() if ln.startswith("Risk assessment:"))
+    assert "The thought crosses my mind, but I wouldn't act on it" in risk, risk
+    assert "Denies suicidal ideation" not in risk
+
+
+def test_the_earlier_episode_is_written_under_the_past_history():
+    # test-v2-0082: the earlier episode told in answer to "Have you ever felt like this before?" was in no heading
+    answers = {"past_psychiatric_treatment": "No, no health problems, I'm fit and well physically.", "previous_episodes": EARLIER}
+    note = _write(_doctor(MAN_26, present={"low_mood": LOW["low_mood"]}, answers=answers), "write_note")
+    past = next(ln for ln in note.splitlines() if ln.startswith("Past psychiatric history:"))
+    assert "depression since 24" in past, past
