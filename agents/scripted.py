@@ -262,7 +262,10 @@ class ScriptedClinician(Doctor):
             f.chief_complaint = text
         # "I cannot get to sleep" says what "I can't get to sleep" says (the reader reads "cannot" as a denial)
         reading = read_reply(self.last_question, re.sub(r"\bcan ?not\b", "can't", text, flags=re.IGNORECASE))
+        not_here = self.script["evidence"]["not_heard_on"]
         for concept in sorted(reading.affirmed):  # a set: sorted, so the note reads the same in every process
+            if self.last_concept in not_here.get(concept, ()):
+                continue  # "type 2 diabetes, diet-controlled" told of the physical health is no restriction of eating
             if concept in f.denied:
                 f.contradicted.add(concept)
             f.present.setdefault(concept, text)

@@ -93,10 +93,11 @@ def test_a_family_history_answered_none_known_is_written_in_the_note():
     note = _write(_doctor(WOMAN_48, answers={"family_psychiatric_history": "My older sister had schizophrenia."}), "write_note")
     assert _family(note) == 'Family history: "My older sister had schizophrenia".'
     assert "Family history" not in _write(_doctor(WOMAN_48, answers={}), "write_note")
-    # the physical history under its own label, and a "don't know" as not known
+    # the physical history quoted beside it with no label of its own (hw-021 answered the physical question with an
+    # uncle who heard voices), and a "don't know" as not known
     note = _write(_doctor(WOMAN_48, answers={"family_psychiatric_history": "My older sister had schizophrenia.",
-                                             "family_medical_history": "No, nothing like that."}), "write_note")
-    assert 'Family medical history: "No, nothing like that".' in _family(note)
+                                             "family_medical_history": "My father has diabetes."}), "write_note")
+    assert _family(note) == 'Family history: "My older sister had schizophrenia". "My father has diabetes".', note
     note = _write(_doctor(WOMAN_48, answers={"family_medical_history": "I don't know."}), "write_note")
     assert _family(note) == "Family history: Physical illness in the family not known to her.", note
 
@@ -215,3 +216,17 @@ def test_the_earlier_episode_is_written_under_the_past_history():
     note = _write(_doctor(MAN_26, present={"low_mood": LOW["low_mood"]}, answers=answers), "write_note")
     past = next(ln for ln in note.splitlines() if ln.startswith("Past psychiatric history:"))
     assert "depression since 24" in past, past
+
+
+def test_a_diet_controlled_diabetes_is_no_restriction_of_eating():
+    # stop 37 reading, hw-037: "I have type 2 diabetes, diet-controlled" sent a hoarding woman of 63 to the eating
+    # disorder service with refeeding monitoring
+    walk_in = "Outpatient clinic. A 63-year-old woman is here to see you, alone."
+    said = "I have type 2 diabetes, diet-controlled. I also have osteoarthritis of the right knee."
+    for question, concept in (("Do you have any physical health problems?", "medical_conditions"), ("How has your eating been?", "hpi:3")):
+        doctor = _doctor(walk_in, present={"difficulty_discarding": "I keep things.", "clutter": "The house is full of stuff."})
+        doctor.last_question, doctor.last_concept = question, concept
+        doctor.act({"text": f"Patient: {said}"}, {"allowed_actions": ["diagnose"]})
+        assert ("food_restriction" in doctor.findings.present) == (concept != "medical_conditions"), concept
+        plan = _write(doctor, "treat")  # heard as a restriction of eating, it sends her to the eating disorder service
+        assert ("eating disorder" in plan) == (concept != "medical_conditions"), plan
