@@ -181,7 +181,6 @@ class ScriptedClinician(Doctor):
         self.reasking: tuple[str, str] | None = None  # the question asked again in other words, and its topic
         self.followed: set[str] = set()  # the disclosure follow-ups (``disclosure_follow_up``) already put on the plan
         self.explored: set[str] = set()  # the complaint domains (``complaint_domains``) already put on the plan
-        self._sedative_withheld = False  # a hypnotic or benzodiazepine left out beside nightly drinking
 
     # ------------------------------------------------------------------------------- the interview
 
@@ -263,7 +262,10 @@ class ScriptedClinician(Doctor):
             f.chief_complaint = text
         # "I cannot get to sleep" says what "I can't get to sleep" says (the reader reads "cannot" as a denial)
         reading = read_reply(self.last_question, re.sub(r"\bcan ?not\b", "can't", text, flags=re.IGNORECASE))
+        not_here = self.script["evidence"]["not_heard_on"]
         for concept in sorted(reading.affirmed):  # a set: sorted, so the note reads the same in every process
+            if self.last_concept in not_here.get(concept, ()):
+                continue  # "type 2 diabetes, diet-controlled" told of the physical health is no restriction of eating
             if concept in f.denied:
                 f.contradicted.add(concept)
             f.present.setdefault(concept, text)
@@ -320,6 +322,25 @@ class ScriptedClinician(Doctor):
     def _follow_concepts(self) -> dict[str, str]:
         """The risk follow-up's keys ("risk:plan") and the lexicon finding each asks about (``risk_follow_up``)."""
         return {i["key"]: i["concept"] for i in self.script["risk_follow_up"]["items"] if i.get("concept")}
+
+    def _earlier_episode_question(self) -> tuple[str, str] | None:
+        """Whether a low mood came before, asked right after an answer about past help that told no earlier episode
+        (``earlier_episode``: test-v2-0082's 'No, no health problems' hid a depression since 24); None when the answer
+        was about something else, no low mood was heard, no single depressive episode leads, the question was asked or
+        answered, or the recurrent disorder is already admissible."""
+        conf = self.script["earlier_episode"]
+        f = self.findings
+        concept = conf["ask"]
+        if self.last_concept not in conf["after"] or not set(conf["when"]) & set(f.present) or concept not in self.lexicon:
+            return None
+        if concept in f.present or concept in f.denied or concept in f.asked or any(c == concept for _, c in self.plan):
+            return None
+        if not self._ranked_admissible()[0][0].code.startswith(tuple(conf["leading"])):
+            return None  # no single depressive episode leads (a bulimia's low mood)
+        heard = self.script["recurrent_first"]["_heard"]
+        if any(h.code.startswith(conf["recurrent"]) and self._admissible(h, heard) for h in self.hyps):
+            return None
+        return self._question(concept), concept
 
     def _risk_follow_up(self) -> list[tuple[str, str | None]]:
         """The questions that follow a disclosure of suicidal thoughts or self-harm (``risk_follow_up``): a plan or
@@ -666,20 +687,26 @@ class ScriptedClinician(Doctor):
                     out.update(rule["findings"])
         return out
 
+    def _result_on_file(self, rule: dict[str, Any], pattern: str = "pattern") -> bool:
+        """Whether a result rule (``evidence.results_weigh``, ``plan.results_acted_on``) holds: a result of one of its
+        'exams' (the name as ordered, lower-cased) matches its ``pattern`` key ('pattern' unless the rule has another
+        for the use), for a patient no older than its 'max_age'."""
+        age = self.walk_in.age
+        if age is not None and age > rule.get("max_age", 200):
+            return False
+        return any(
+            name.lower() in rule["exams"] and re.search(rule.get(pattern, rule["pattern"]), result, re.IGNORECASE)
+            for name, result in self.findings.exam_results
+        )
+
     def _results_weight(self, h: Hypothesis) -> float:
         """What the results on file add to ``h``'s score (``evidence.results_weigh``): a MoCA in the mild range counts
         against a dementia and for a mild cognitive disorder, a BMI read as underweight for an eating disorder, each
         rule once whatever the number of results it matches."""
         total = 0.0
-        age = self.walk_in.age
         for rule in self.script["evidence"]["results_weigh"]["rules"]:
             weight = next((w for prefix, w in rule["codes"].items() if h.code.startswith(prefix)), None)
-            if weight is None or age is not None and age > rule.get("max_age", 200):
-                continue
-            if any(
-                name.lower() in rule["exams"] and re.search(rule["pattern"], result, re.IGNORECASE)
-                for name, result in self.findings.exam_results
-            ):
+            if weight is not None and self._result_on_file(rule):
                 total += weight
         return total
 
@@ -692,12 +719,7 @@ class ScriptedClinician(Doctor):
         however few of its findings he told."""
         age = self.walk_in.age
         for rule in self.script["evidence"]["results_weigh"]["rules"]:
-            if not rule.get("differential") or age is not None and age > rule.get("max_age", 200):
-                continue
-            if not any(
-                name.lower() in rule["exams"] and re.search(rule["pattern"], result, re.IGNORECASE)
-                for name, result in self.findings.exam_results
-            ):
+            if not rule.get("differential") or not self._result_on_file(rule, "differential_pattern"):
                 continue
             prefixes = tuple(rule.get("differential_codes") or [p for p, w in rule["codes"].items() if w > 0])
             if any(h.code.startswith(prefixes) for h, _ in lead) or len(lead) >= self.script["max_disorders"]:
@@ -778,6 +800,9 @@ class ScriptedClinician(Doctor):
                 # before the screen moves on; the screening questions the differential least expects give way to it
                 fit = self._make_room(len(follow_up))
                 self.plan[queued:queued] = follow_up[:fit]
+            earlier = self._earlier_episode_question()
+            if earlier:
+                self.plan.insert(queued, earlier)  # the past help told no earlier episode of this low mood
         if self.phase == "exams" and text:
             self.findings.exam_results.extend(_parse_results(text))
         reserve = self.script["interview_reserve_turns"]
@@ -1323,7 +1348,7 @@ class ScriptedClinician(Doctor):
         # a drug is checked against every disorder the chart names and the patient has not ruled out, not only those
         # believed: insomnia that leads with generalised anxiety beside it gets no hypnotic as a course (test-v2-0432)
         differential = replace(profile, codes=tuple(dict.fromkeys([*profile.codes, *sorted(others)])))
-        chosen = [instead] if instead else self._medications(principal, unsafe, differential)
+        chosen, sedative_withheld = ([instead], False) if instead else self._medication_choice(principal, unsafe, differential)
         if unstable:
             chosen = [conf["medical_instability"]["medication"]]
         medication = " ".join(chosen)
@@ -1379,9 +1404,9 @@ class ScriptedClinician(Doctor):
         if prescribed and taken and ("medications_current" in self.findings.present or "medications_current" not in self.findings.denied):
             parts.append(conf["reconcile_medicines"])
         # no hypnotic or benzodiazepine beside nightly drinking (zolpidem for an insomnia, stop 35), and said why
-        if self._sedative_withheld:
+        if sedative_withheld:
             he = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
-            parts.append(conf["sedatives_beside_drinking"]["sentence"].format(he=he).replace("they drinks", "they drink"))
+            parts.append(conf["sedatives_beside_drinking"]["sentence"].format(he=he, drinks="drink" if he == "they" else "drinks"))
         # frequent drinking without dependence: advice and a goal, not a detoxification
         if self.heavy_drinking() and not self.heavy_drinking(dependent=True):
             parts.append(self.script["plan_safety"]["heavy_drinking"]["hazardous_advice"])
@@ -1491,6 +1516,12 @@ class ScriptedClinician(Doctor):
     def _medications(self, principal: Hypothesis, unsafe: set[str], profile: Profile) -> list[str]:
         """The first safe first-line drug of the principal disorder, and any drug its knowledge base entry gives
         in combination with it (psychotic depression: an antipsychotic with the antidepressant)."""
+        return self._medication_choice(principal, unsafe, profile)[0]
+
+    def _medication_choice(self, principal: Hypothesis, unsafe: set[str], profile: Profile) -> tuple[list[str], bool]:
+        """:meth:`_medications`' sentences, and whether a hypnotic or benzodiazepine was left out beside nightly
+        drinking (``plan.sedatives_beside_drinking``: the plan then says why)."""
+        withheld = False
         actions = load_critical_actions()
         preconditions = self.script["drug_preconditions"]
         combined = self.script["plan"]["combined_dose_cue"]
@@ -1501,7 +1532,7 @@ class ScriptedClinician(Doctor):
             if drug.lower() in unsafe or (chosen and combined not in dose.lower()):
                 continue
             if drug.lower() in sedatives:
-                self._sedative_withheld = True
+                withheld = True
                 continue
             when = self.script["plan"]["start_when"].get(drug.lower(), "")
             sentence = f"Medication: {when}start {drug} {dose}, explaining benefits, side effects and the time to effect."
@@ -1515,7 +1546,7 @@ class ScriptedClinician(Doctor):
                 continue
             if not actions.check(profile, " ".join(chosen + [sentence])).contraindicated:
                 chosen.append(sentence)
-        return chosen
+        return chosen, withheld
 
     def _medication_awaits_test(self, principal: Hypothesis) -> str | None:
         """The sentence in place of a drug for a principal disorder whose diagnosis a test must confirm first
@@ -1595,16 +1626,10 @@ class ScriptedClinician(Doctor):
         """The plan's sentences for results on file that call for action whatever the diagnosis
         (``plan.results_acted_on``: a hypokalaemic alkalosis in a young adult, test-v2-0234), and the words of the
         'other' items they leave out (exercise advice)."""
-        age = self.walk_in.age
         said: list[str] = []
         drop: set[str] = set()
         for rule in self.script["plan"]["results_acted_on"]["rules"]:
-            if age is not None and age > rule.get("max_age", 200):
-                continue
-            if any(
-                name.lower() in rule["exams"] and re.search(rule["pattern"], result, re.IGNORECASE)
-                for name, result in self.findings.exam_results
-            ):
+            if self._result_on_file(rule):
                 said.append(rule["sentence"])
                 drop |= set(rule.get("drop_other", ()))
         return said, drop
@@ -1903,6 +1928,35 @@ class ScriptedClinician(Doctor):
             quote = self._quote_reply(key, " ".join(told), used) if told else ""
         return quote
 
+    def _unquoted_answer(self, key: str, used: set[str]) -> str:
+        """The clinician's sentence for an answer to ``key`` that the quote leaves empty but that answered it
+        (``note_writing.unquoted_answers``): 'No mental illness known in the family ("Not that I know of").' for
+        "Not that I know of."; empty when no rule reads the reply's first sentence."""
+        rules = self.script["note_writing"]["unquoted_answers"].get(key, ())
+        reply = self.findings.answers.get(key, "").strip()
+        sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", reply) if s.strip()]
+        if not rules or not sentences:
+            return ""
+        first = _without_opener(sentences[0], self.script["quotes"]["openers"]).rstrip(" .!")
+        rule = next((r for r in rules if re.search(r["pattern"], first.lower())), None)
+        if rule is None or {first.lower(), first.lower() + "."} & used:
+            return ""  # nor an answer quoted under another heading ("Nobody in my family has had problems like this" again)
+        he, him = {"female": ("she", "her"), "male": ("he", "him")}.get(self.walk_in.sex or "", ("they", "them"))
+        sentence = rule["sentence"].format(he=he, him=him)
+        sentence = sentence[:1].upper() + sentence[1:]
+        # the patient's words quoted beside it: the first sentence that says something ("We don't talk about that sort of
+        # thing in my family", not "I'm not sure"); none when every sentence is a non-answer ("I don't know.")
+        said = next((s for s in (_without_opener(x, self.script["quotes"]["openers"]).rstrip(" .!") for x in sentences) if self._plain(s)), "")
+        if not said or {said.lower(), said.lower() + "."} & used or len(said.split()) <= 1:  # a bare "No." adds nothing
+            return sentence
+        used.add(said.lower())
+        first = said
+        teller = self.findings.told_by.get(key)
+        if teller:
+            his = {"female": "her", "male": "his"}.get(self.walk_in.sex or "", "their")
+            return f'{sentence} ({his} {teller}: "{first}")'
+        return f'{sentence} ("{first}")'
+
     def _quote_reply(self, key: str, reply: str, used: set[str]) -> str:
         """``reply`` as quoted under ``key``'s heading; an informant's answer ("He was born at 34 weeks", the father's)
         keeps its third person and is put in their mouth ('His father says: "..."')."""
@@ -1950,7 +2004,11 @@ class ScriptedClinician(Doctor):
         if cues and not any(on_subject(k) for k in kept):
             return ""
         kept = [k if k[-1] in ".!?" else k + "." for k in kept[: conf["max_sentences"]]]
-        used.update(pieces_kept)
+        if kept and all(answer_polarity(k) == "yes" and len(tokenize(k)) <= 3 for k in kept):
+            return ""  # "Yes, actually." whose rest ("my mother had dementia") is quoted under another heading tells nothing
+        # only what is quoted here is spent: a sentence the subject left out ("I started on painkillers for my back and
+        # now I buy them" in the answer about medicines, test-v2-0179) is still the drug history's to quote
+        used.update(p for p in pieces_kept if any(p.rstrip(".!?") in k.lower() for k in kept))
         if not kept:
             return ""
         if teller:
@@ -2394,6 +2452,8 @@ class ScriptedClinician(Doctor):
                     label = term(c)
                     plain = label.lower() == heading.lower() or c in writing["unlabelled"]
                     parts.append(_end(said(c) if plain else f"{label.capitalize()}: {said(c)}"))
+                elif c in f.answers and c in lex and (unquoted := self._unquoted_answer(c, used)):
+                    parts.append(_end(unquoted))  # "Not that I know of.": none known, not a question never asked
             for rule in writing["to_reconcile"]["rules"]:
                 clauses = re.split(r"[.,;!?]\s*", f.answers.get(rule["key"], "").lower())
                 claimed = any(
@@ -2460,6 +2520,11 @@ class ScriptedClinician(Doctor):
                 risk.append(f'Reports {term(c)} ("{quoted}").')
             elif c in f.denied and c not in dropped:
                 risk.append(f"Denies {term(c)}.")
+            elif c in f.answers and c in self.script["risk_unread"]["labels"]:
+                # asked, and the answer neither affirms nor denies as read ("The thought crosses my mind, but I wouldn't
+                # act on it", test-v2-0054): written in the patient's words, not left out as if never asked
+                quote = self._quote(c, used)
+                risk.append(_end(f"{self.script['risk_unread']['labels'][c]}: {quote or self.script['risk_follow_up']['no_answer']}"))
         risk.extend(self._risk_follow_up_lines(used))
         risk.extend(on_file)
         risk.extend(line for c, line in self.script["risk_from_findings"]["findings"].items() if line and c in f.present)
