@@ -77,7 +77,9 @@ VARIANTS: tuple[str, ...] = ("naive", "representation", "memory", "full")
 _USES_MEMORY = frozenset({"memory", "full"})
 _USES_REPRESENTATION = frozenset({"representation", "full"})
 _AGAIN_EVERY = 4  # "Like I said," leads a repeat at most once in this many replies
-_GOES_ON = frozenset({"And", "But", "Or", "More", "Less", "Each", "At", "With", "Which", "Then"})
+# a sentence opening with one of these goes on from the one before it ("... with sertraline. It helped within six
+# weeks."): kept, that one is kept too, so a reply said again briefly never opens on a pronoun with nothing before it
+_GOES_ON = frozenset({"And", "But", "Or", "More", "Less", "Each", "At", "With", "Which", "Then", "It", "That", "This"})
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 

@@ -1555,8 +1555,13 @@ class MemorySkill:
         # nor, where the household answers, a sentence that shares a word with the question ("children" in "As a
         # child I had a spell of ...", "home" in "Home wasn't a safe place growing up")
         closest = None if meant_told or protective or household or self._explanation else self._closest_fact(question, used)
-        if closest is not None and any(i.subject == "facet" for i in items) and not self._says_facet(closest):
-            closest = None  # the part asked, found, opens the reply: no sentence close in other words before it
+        if closest is not None and not self._says_facet(closest) and any(
+            i.subject == "facet" or i.stance in (AFFIRM, TELL) and not i.silent and any(map(self._says_facet, i.facts))
+            for i in items
+        ):
+            # the part asked, found, opens the reply: no sentence close in other words before it ("What helped
+            # you last time?" is the sertraline that helped, not "Over the last two months I've felt flat")
+            closest = None
         if closest is not None and not closest.present and cosine(
             self._query, closest.vector
         ) < self.policy.off_topic_threshold and any(
@@ -1652,7 +1657,10 @@ class MemorySkill:
             # not a topic's second sentence told before ("I drink about eight units" after the job)
             # or a sentence in the question's own words ("Is this stopping you working?" - "Like I said, it
             # stops me working more than a few hours a day")
-            return fact is best or item.subject == "similar" or item.subject in lexicon or self._in_its_words(fact)
+            # or the sentence that says the part of the subject asked ("How did you get on with it?" - "Like I
+            # said, I felt wired and reckless within a month and stopped it"; data/recall.json facets)
+            return (fact is best or item.subject == "similar" or item.subject in lexicon or self._in_its_words(fact)
+                    or self._says_facet(fact))
 
         spoken = [(f, i) for i in items if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts]
         best = spoken[0][0] if spoken else None  # the plan's best answer ("Are there any guns at home?")
