@@ -1486,6 +1486,12 @@ class MemorySkill:
                 items.append(AnswerItem(TELL, topic_id, tuple(facts)))
                 used.update(f.id for f in facts)
                 continue
+            if any(topic_id in f.topics and f.present for i in items if i.stance in (AFFIRM, TELL) and not i.silent
+                   for f in i.facts):
+                # the sentence told for another subject asked says this one too ("How's your appetite and weight?" -
+                # "I eat sandwiches instead of cooking and have lost about 2 kg", hw-032): it answers, no "My weight
+                # hasn't changed" beside it
+                continue
             voiced = self._voiced_facts(topic_id, used) if tax.kind(topic_id) == "symptom" and not answered else []
             # a clinician's line filed under the topic by a word of it ("no delusional conviction" under
             # beliefs) voices only a finding of that topic, never its other findings
