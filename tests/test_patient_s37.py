@@ -65,3 +65,14 @@ def test_a_record_that_says_eating_poorly_is_not_met_with_a_normal_appetite():
     reply = _replies(case, "How are you eating?")[0].lower()
     assert "normal" not in reply and "fine" not in reply and "good" not in reply, reply
     assert "appetite" in reply or "eat" in reply
+
+
+def test_do_you_gamble_is_told_the_betting_not_the_drink_on_betting_nights():
+    # hw-036: "What do you bet on?" got "I drink 20 to 25 units a week, more on betting nights."; the history's
+    # "betting on football and online slots" was filed under no gambling topic (betting was no word of use)
+    case = _case("handwritten", "hw-036")
+    assert "betting on football and online slots" in case.ehr.history_of_present_illness
+    for question in ("Do you gamble?", "What do you bet on?"):
+        reply = _replies(case, question)[0]
+        assert "football" in reply.lower() or "slots" in reply.lower(), reply
+        assert not reply.lower().startswith(("i drink", "i suppose i drink")), reply

@@ -1568,6 +1568,13 @@ class MemorySkill:
             # the part asked, found, opens the reply: no sentence close in other words before it ("What helped
             # you last time?" is the sertraline that helped, not "Over the last two months I've felt flat")
             closest = None
+        said_asked = asked & self._said_topics
+        if closest is not None and said_asked and not said_asked & closest.said and any(
+            said_asked & f.said for i in items if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts
+        ):
+            # nor before the sentence that says the subject asked in its own words ("What do you bet on?" is
+            # "betting on football and online slots", not "I drink more on betting nights" first for the word)
+            closest = None
         if closest is not None and not closest.present and cosine(
             self._query, closest.vector
         ) < self.policy.off_topic_threshold and any(
@@ -2174,6 +2181,12 @@ class MemorySkill:
                 # "Was anything going on in your life around the time it started?": what brought this illness
                 # on is told from its own history first
                 topic_id == "trigger" and f.section not in home,
+                # a sentence that says the subject in its own words before one filed under it for a neighbouring
+                # word, wherever each is written ("What's worrying you most?" - "I'm worried about who will look
+                # after my mother", not "I've felt wound up like a spring"; "Do you gamble?" - "betting on football
+                # and online slots", not the drink section's "20-25 units a week, more on betting nights";
+                # data/recall.json topic_said)
+                topic_id in self._said_topics and topic_id not in f.said,
                 f.section not in topic.sections,
                 not f.present,
                 # the referral's one-line summary is what the patient came about, said at the start; a
@@ -2184,10 +2197,6 @@ class MemorySkill:
                 when and not self.index.timed[f.id],
                 topic_id in _NOW_TOPICS and f.fact.time == "past",
                 history and f.section not in home,
-                # a sentence that says the subject in its own words before one filed under it for a neighbouring
-                # word ("What's worrying you most?" - "I'm worried about who will look after my mother", not "I've
-                # felt wound up like a spring"; data/recall.json topic_said)
-                topic_id in self._said_topics and topic_id not in f.said,
                 # a sentence that shares a rare word with the question answers it before the subject's others
                 # ("Has that done anything to your skin?" - "... until the skin cracks", not the thoughts again)
                 not self.index.anchors(self._anchors_asked, f),
