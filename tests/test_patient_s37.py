@@ -76,3 +76,11 @@ def test_do_you_gamble_is_told_the_betting_not_the_drink_on_betting_nights():
         reply = _replies(case, question)[0]
         assert "football" in reply.lower() or "slots" in reply.lower(), reply
         assert not reply.lower().startswith(("i drink", "i suppose i drink")), reply
+
+
+def test_the_first_time_it_happened_is_told_from_the_history_not_the_complaint_again():
+    # hw-004: "Tell me about the first time it happened." after the complaint got the complaint said again
+    case = _case("handwritten", "hw-004")
+    assert "The first attack came out of the blue" in case.ehr.history_of_present_illness
+    _, then = _replies(case, "What brings you to see us today?", "Tell me about the first time it happened.")
+    assert "first attack" in then.lower() and "motorway" in then.lower(), then

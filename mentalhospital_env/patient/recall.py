@@ -1742,6 +1742,10 @@ class MemorySkill:
         """The sentence of the presenting illness that says the part of the subject asked (``facets``): one on
         a subject asked (or on what was asked just before) first, else one filed under no subject."""
         content = (self._content_topics(question) or set(self.state.topics)) | (set(question.topics) & _FRAME_TOPICS)
+        if "chief_complaint" in content:
+            # "Tell me about the first time it happened." after the complaint: "it" is what the complaint is about
+            # (the attacks of the history), not only the referral's line
+            content |= set(self.index.complaint_topics)
         candidates = [f for section in _PRESENTATION_SECTIONS for f in self.index.by_section.get(section, ())
                       if f.tellable and f.present and f.id not in used and not f.id.startswith(SILENT)
                       and self._says_facet(f) and (not f.topics or not content or content & set(f.topics))]
