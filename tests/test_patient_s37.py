@@ -84,3 +84,11 @@ def test_the_first_time_it_happened_is_told_from_the_history_not_the_complaint_a
     assert "The first attack came out of the blue" in case.ehr.history_of_present_illness
     _, then = _replies(case, "What brings you to see us today?", "Tell me about the first time it happened.")
     assert "first attack" in then.lower() and "motorway" in then.lower(), then
+
+
+def test_sudden_or_gradual_is_answered_how_it_came_on_not_only_when():
+    # hw-008: "Has it come on suddenly, or gradually?" got the timeline's "About two years ago, I'd say."
+    case = _case("handwritten", "hw-008")
+    assert "Gradually worsening memory" in case.ehr.chief_complaint
+    reply = _replies(case, "And your tablets?", "Has it come on suddenly, or gradually?")[-1].lower()
+    assert "gradual" in reply or "slow" in reply, reply

@@ -65,6 +65,8 @@ from .recall import (
     IndexedFact,
     MemoryPolicy,
     MemorySkill,
+    asked_facets,
+    says_facet,
 )
 from .representation import RepresentationSkill
 from .say import lay_renderer, plain_reply
@@ -367,6 +369,10 @@ class Patient:
         symptom or history of their own (those stay with recall); asked with what set it off or what it
         stopped, the time comes first and the recalled answer after it."""
         if question.when is None:
+            return text
+        if "manner" in asked_facets(question) and says_facet(text, "manner"):
+            # "Has it come on suddenly, or gradually?" is "gradually, over two years" as recalled, not the onset's
+            # date alone ("About two years ago, I'd say.", hw-008)
             return text
         also = set(question.topics) - _ILLNESS_TIME
         if question.when in ("onset", "duration") and (also and says_when(text) or _not_illness(also - _FRAMES)):
