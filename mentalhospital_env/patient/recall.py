@@ -1486,6 +1486,12 @@ class MemorySkill:
                 items.append(AnswerItem(TELL, topic_id, tuple(facts)))
                 used.update(f.id for f in facts)
                 continue
+            if any(topic_id in f.topics and f.present for i in items if i.stance in (AFFIRM, TELL) and not i.silent
+                   for f in i.facts):
+                # the sentence told for another subject asked says this one too ("How's your appetite and weight?" -
+                # "I eat sandwiches instead of cooking and have lost about 2 kg", hw-032): it answers, no "My weight
+                # hasn't changed" beside it
+                continue
             voiced = self._voiced_facts(topic_id, used) if tax.kind(topic_id) == "symptom" and not answered else []
             # a clinician's line filed under the topic by a word of it ("no delusional conviction" under
             # beliefs) voices only a finding of that topic, never its other findings
@@ -1555,8 +1561,20 @@ class MemorySkill:
         # nor, where the household answers, a sentence that shares a word with the question ("children" in "As a
         # child I had a spell of ...", "home" in "Home wasn't a safe place growing up")
         closest = None if meant_told or protective or household or self._explanation else self._closest_fact(question, used)
-        if closest is not None and any(i.subject == "facet" for i in items) and not self._says_facet(closest):
-            closest = None  # the part asked, found, opens the reply: no sentence close in other words before it
+        if closest is not None and not self._says_facet(closest) and any(
+            i.subject == "facet" or i.stance in (AFFIRM, TELL) and not i.silent and any(map(self._says_facet, i.facts))
+            for i in items
+        ):
+            # the part asked, found, opens the reply: no sentence close in other words before it ("What helped
+            # you last time?" is the sertraline that helped, not "Over the last two months I've felt flat")
+            closest = None
+        said_asked = asked & self._said_topics
+        if closest is not None and said_asked and not said_asked & closest.said and any(
+            said_asked & f.said for i in items if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts
+        ):
+            # nor before the sentence that says the subject asked in its own words ("What do you bet on?" is
+            # "betting on football and online slots", not "I drink more on betting nights" first for the word)
+            closest = None
         if closest is not None and not closest.present and cosine(
             self._query, closest.vector
         ) < self.policy.off_topic_threshold and any(
@@ -1652,7 +1670,10 @@ class MemorySkill:
             # not a topic's second sentence told before ("I drink about eight units" after the job)
             # or a sentence in the question's own words ("Is this stopping you working?" - "Like I said, it
             # stops me working more than a few hours a day")
-            return fact is best or item.subject == "similar" or item.subject in lexicon or self._in_its_words(fact)
+            # or the sentence that says the part of the subject asked ("How did you get on with it?" - "Like I
+            # said, I felt wired and reckless within a month and stopped it"; data/recall.json facets)
+            return (fact is best or item.subject == "similar" or item.subject in lexicon or self._in_its_words(fact)
+                    or self._says_facet(fact))
 
         spoken = [(f, i) for i in items if i.stance in (AFFIRM, TELL) and not i.silent for f in i.facts]
         best = spoken[0][0] if spoken else None  # the plan's best answer ("Are there any guns at home?")
@@ -1721,6 +1742,10 @@ class MemorySkill:
         """The sentence of the presenting illness that says the part of the subject asked (``facets``): one on
         a subject asked (or on what was asked just before) first, else one filed under no subject."""
         content = (self._content_topics(question) or set(self.state.topics)) | (set(question.topics) & _FRAME_TOPICS)
+        if "chief_complaint" in content:
+            # "Tell me about the first time it happened." after the complaint: "it" is what the complaint is about
+            # (the attacks of the history), not only the referral's line
+            content |= set(self.index.complaint_topics)
         candidates = [f for section in _PRESENTATION_SECTIONS for f in self.index.by_section.get(section, ())
                       if f.tellable and f.present and f.id not in used and not f.id.startswith(SILENT)
                       and self._says_facet(f) and (not f.topics or not content or content & set(f.topics))]
@@ -2160,6 +2185,12 @@ class MemorySkill:
                 # "Was anything going on in your life around the time it started?": what brought this illness
                 # on is told from its own history first
                 topic_id == "trigger" and f.section not in home,
+                # a sentence that says the subject in its own words before one filed under it for a neighbouring
+                # word, wherever each is written ("What's worrying you most?" - "I'm worried about who will look
+                # after my mother", not "I've felt wound up like a spring"; "Do you gamble?" - "betting on football
+                # and online slots", not the drink section's "20-25 units a week, more on betting nights";
+                # data/recall.json topic_said)
+                topic_id in self._said_topics and topic_id not in f.said,
                 f.section not in topic.sections,
                 not f.present,
                 # the referral's one-line summary is what the patient came about, said at the start; a
@@ -2170,10 +2201,6 @@ class MemorySkill:
                 when and not self.index.timed[f.id],
                 topic_id in _NOW_TOPICS and f.fact.time == "past",
                 history and f.section not in home,
-                # a sentence that says the subject in its own words before one filed under it for a neighbouring
-                # word ("What's worrying you most?" - "I'm worried about who will look after my mother", not "I've
-                # felt wound up like a spring"; data/recall.json topic_said)
-                topic_id in self._said_topics and topic_id not in f.said,
                 # a sentence that shares a rare word with the question answers it before the subject's others
                 # ("Has that done anything to your skin?" - "... until the skin cracks", not the thoughts again)
                 not self.index.anchors(self._anchors_asked, f),

@@ -32,6 +32,7 @@ from functools import lru_cache
 from importlib import resources
 
 from mentalhospital_env.knowledge.language import memo_size, stem, stems_of
+from mentalhospital_env.patient.embedding_reader import known_topic_reader
 from mentalhospital_env.patient.topic_model import (
     fact_features,
     features,
@@ -357,14 +358,11 @@ def understand(utterance: str, context: str | None = None, reader: str = "fast")
 
     ``reader``: ``"fast"`` (the default: the cues mended by the stem model) or ``"embedding"`` (the cues mended by
     the sentence-embedding reader of :mod:`.embedding_reader`; needs the ``embed`` extra, about 20 ms per new
-    utterance)."""
+    utterance). Another name is the ``ValueError`` of :func:`~.embedding_reader.known_topic_reader`."""
     if not isinstance(utterance, str):
         raise TypeError(f"utterance must be a str, got {type(utterance).__name__}")
-    if reader == "fast":
-        return _read(utterance[:2000], context[:2000] if context else None)
-    if reader == "embedding":
-        return _read_embedding(utterance[:2000], context[:2000] if context else None)
-    raise ValueError(f"unknown topic reader {reader!r}; expected 'fast' or 'embedding'")
+    read = _read_embedding if known_topic_reader(reader) == "embedding" else _read
+    return read(utterance[:2000], context[:2000] if context else None)
 
 
 def cue_reading(utterance: str, context: str | None = None) -> Understanding:
@@ -375,65 +373,57 @@ def cue_reading(utterance: str, context: str | None = None) -> Understanding:
     return _understand(utterance[:2000], None)
 
 
+def _cues(utterance: str, context: str | None) -> Understanding:
+    return _follow(utterance, context) if context else _understand(utterance, None)
+
+
 @lru_cache(maxsize=memo_size(8192))
 def _read(utterance: str, context: str | None) -> Understanding:
     """The cues' reading, mended by the learned topic model (``topic_model.py``) where one is shipped."""
-    cue = _follow(utterance, context) if context else _understand(utterance, None)
+    cue = _cues(utterance, context)
     model = load_topic_model()
     if model is None:
         return cue
-    tax = load_taxonomy()
     stemmed, context_stems = model_input(utterance, context)
     probs = model.probabilities(features(stemmed, context_stems, cue.topics if model.cue_features else ()))
-    own = _understand(utterance, None).topics if context else cue.topics
-    topics = combine(cue.topics, probs, model.add_above, model.veto_below, model.confirm_above, own,
-                     cue_seen(stemmed), _understand(context[:2000], None).topics if context else ())
-    if topics == list(cue.topics):
-        return cue
-    return replace(cue, topics=tuple(topics), when=_when(stemmed, topics, tax))
+    return _mended(cue, utterance, context, stemmed, probs, model)
 
 
 @lru_cache(maxsize=memo_size(8192))
 def _read_embedding(utterance: str, context: str | None) -> Understanding:
-    """The cues' reading, mended by the sentence-embedding reader (:mod:`.embedding_reader`)."""
+    """The cues' reading, mended by the sentence-embedding reader (:mod:`.embedding_reader`). Its ``guarded`` rule is
+    :func:`combine` with ``reflection``: a reflection ("It sounds exhausting, being told it's nothing when it hurts
+    this much") gains no topic from it. A reflection asks nothing; the sentence embedding reads its words as a
+    question about them (self-harm from "hurts", childhood from "that child"), and the patient then answered a
+    question that was never put ("No. I've never hurt myself on purpose."; the patient exam at stop 36, hw-020 and
+    hw-006)."""
     from .embedding_reader import embed, load_embedding_reader, plain_combine
 
-    cue = _follow(utterance, context) if context else _understand(utterance, None)
+    cue = _cues(utterance, context)
     reader = load_embedding_reader()
     m = reader.model
     stemmed, context_stems = model_input(utterance, context)
     vectors = embed([utterance, context] if context else [utterance])
     probs = reader.probabilities(features(stemmed, context_stems, ()), vectors[0], vectors[1] if context else None)
     if reader.rule == "plain":
-        topics = plain_combine(cue.topics, probs, m.add_above, m.veto_below)
-    else:
-        own = _understand(utterance, None).topics if context else cue.topics
-        topics = embedding_combine(utterance, cue.topics, probs, m.add_above, m.veto_below, m.confirm_above, own,
-                                   cue_seen(stemmed), _understand(context, None).topics if context else ())
-    if topics == list(cue.topics):
+        return _with_topics(cue, plain_combine(cue.topics, probs, m.add_above, m.veto_below), stemmed)
+    return _mended(cue, utterance, context, stemmed, probs, m, reflection=is_reflection(utterance))
+
+
+def _mended(cue: Understanding, utterance: str, context: str | None, stemmed: Sequence[str], probs: dict[str, float],
+            model, reflection: bool = False) -> Understanding:
+    """The cues' reading ``cue`` mended by a reader's ``probs`` under :func:`combine` (``model``'s thresholds)."""
+    own = _understand(utterance, None).topics if context else cue.topics
+    topics = combine(cue.topics, probs, model.add_above, model.veto_below, model.confirm_above, own,
+                     cue_seen(stemmed), _understand(context[:2000], None).topics if context else (),
+                     reflection=reflection)
+    return _with_topics(cue, topics, stemmed)
+
+
+def _with_topics(cue: Understanding, topics: Sequence[str], stemmed: Sequence[str]) -> Understanding:
+    if list(topics) == list(cue.topics):
         return cue
     return replace(cue, topics=tuple(topics), when=_when(stemmed, topics, load_taxonomy()))
-
-
-def embedding_combine(
-    utterance: str,
-    cue_topics: Sequence[str],
-    probs: dict[str, float],
-    add_above: float,
-    veto_below: float,
-    confirm_above: float,
-    own: Sequence[str] | None = None,
-    seen: Iterable[str] = (),
-    asked_before: Iterable[str] = (),
-) -> list[str]:
-    """The embedding reader's ``guarded`` rule: :func:`combine`, except that a reflection (:func:`is_reflection`:
-    "It sounds exhausting, being told it's nothing when it hurts this much") gains no topic from the reader. A
-    reflection asks nothing; the sentence embedding reads its words as a question about them (self-harm from
-    "hurts", childhood from "that child"), and the patient then answers a question that was never put ("No. I've
-    never hurt myself on purpose."; the patient exam at stop 36, hw-020 and hw-006)."""
-    if is_reflection(utterance):
-        add_above = float("inf")
-    return combine(cue_topics, probs, add_above, veto_below, confirm_above, own, seen, asked_before)
 
 
 def model_input(utterance: str, context: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -458,6 +448,7 @@ def combine(
     own: Sequence[str] | None = None,
     seen: Iterable[str] = (),
     asked_before: Iterable[str] = (),
+    reflection: bool = False,
 ) -> list[str]:
     """The cues' topics mended by the model's probabilities.
 
@@ -478,8 +469,11 @@ def combine(
     ``sensitive`` in the taxonomy) the cues found: a risk or a substance asked and not heard costs more than a
     question read twice ("Dad, is he taking anything - drugs, alcohol?" asks about alcohol). A family-history question stays the cues'
     (they name the relative); a family history the model adds takes the symptoms asked with it, as the cues'
-    reading does."""
+    reading does. With ``reflection`` (the utterance reflects the patient's story back and asks nothing,
+    :func:`is_reflection`; the embedding reader's rule) the model adds no topic."""
     tax = load_taxonomy()
+    if reflection:
+        add_above = float("inf")
     own = set(cue_topics if own is None else own)
     content = [t for t in cue_topics if tax.kind(t) != "meta"]
 
