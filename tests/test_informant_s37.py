@@ -72,9 +72,19 @@ def test_a_parent_says_none_of_the_medicines_in_words():
 
 
 def test_a_relatives_history_does_not_answer_a_question_about_the_child():
-    # "Mum, does she take any medicines?" -> "I had anxiety in my twenties." (hw-023: the mother's history)
-    reply = _ask("handwritten", "hw-023", "Mum, does she take any medicines at the moment?")
-    assert "anxiety" not in reply.text and "twenties" not in reply.text
+    # the whole scripted episode on hw-023 (seed 13): "Mum, does she take any medicines at the moment?" ->
+    # "I had anxiety in my twenties." (the mother's history, recalled as the medicines' answer)
+    from mentalhospital_env.evaluation import EvaluationSpec, run_episode
+
+    spec = EvaluationSpec(suite="handwritten", patient_variant="full", seeds=(13,))
+    turns = run_episode("scripted", spec, "hw-023", 13)["record"]["chart"]["turns"]
+    asked = [t for t in turns if t.get("doctor") and "medicines at the moment" in t["doctor"]]
+    assert asked, "the premise: the scripted clinician asks the mother about her medicines"
+    for turn in asked:
+        assert "anxiety" not in turn["patient"] and "twenties" not in turn["patient"], turn["patient"]
+    informant = informant_for(_case("handwritten", "hw-023"))
+    assert not informant.keeps("family_history", "Nicola had anxiety in her twenties.", ("family_history",), ("medication",), "medication")
+    assert informant.keeps("family_history", "Nicola had anxiety in her twenties.", ("family_history",), ("family_history",), "family_history")
 
 
 def test_the_parent_tells_the_childs_first_person_words_about_the_child():
