@@ -134,3 +134,20 @@ def test_record_fragments_are_said_as_sentences():
 ])
 def test_the_referral_letter_and_the_appointment_are_not_said(sentence):
     assert clinician_only("history_of_present_illness", sentence)
+
+
+def test_the_clinicians_words_for_the_child_are_not_the_parents():
+    # test-v2-0334 (a 10-year-old, sex "other", with their mother): "The patient says, I kick off when they take
+    # my phone.", "The patient knows of no relative with mental illness.", "No alcohol, tobacco or drug use
+    # reported by the child or the adults at home.", "I'm always in a mood, mum says." said by mum
+    informant = replace(_mother(), sex="other", name=None)
+    assert informant.say("The patient knows of no relative with mental illness.", "family_history") == (
+        "Not that I know of, nobody in the family has had mental illness.")
+    assert informant.say("No alcohol, tobacco or drug use reported by the child or the adults at home.") == (
+        "They don't drink, smoke or take drugs.")
+    assert informant.say("Lives with mother, sees father every other weekend.") == (
+        "They live with me, they see their father every other weekend.")
+    assert "patient" not in informant.say("The patient says, I kick off when they take my phone.")
+    assert _mother().say("I'm always in a mood, mum says.") == "He's always in a mood."
+    assert _mother().say("Often in trouble at school, teachers report disruption in class.") == (
+        "He's often in trouble at school, the teachers tell me about disruption in class.")

@@ -145,6 +145,9 @@ class Informant:
         none = _none_says(section, text)
         if none:
             return self._pronoun_for_child(none)
+        text = self._clinicians_nouns(text)
+        # "I'm always in a mood, mum says." said by mum: the frame that names her goes
+        text = re.sub(rf",\s*(?:(?:his|her|their) )?(?:{'|'.join(own_words) or 'parent'}) (?:says|said|thinks)\s*\.?$", ".", text, flags=re.IGNORECASE)
         text = self._child_words(text)
         # "Mum told us, although Rhys asked her in the waiting room not to, that he has started wetting the
         # bed again": the frame and its aside go; what she told is said
@@ -247,8 +250,6 @@ class Informant:
             if not verb(word, after.group(1) if after else "") or (after and after.group(1) in ("is", "was", "has", "had", "does", "did", "will", "can", "and")):
                 return m.group(0)  # "Thomas is quiet": a name, not a verb
                 return m.group(0)
-            if pronoun == "they":
-                return m.group(0)  # "they lives" would be worse than the record's fragment
             sentence = re.split(r"(?<=[.!?])\s+", text[: m.start()])[-1]
             if family or re.match(_RELATIVE_LEAD, sentence):
                 # "Has been treated by my GP for anxiety" in the family history, "His father, 36, ...,
@@ -257,6 +258,9 @@ class Informant:
                     return f"{lead}I {_IRREGULAR.get(word.lower()) or getLemma(word.lower(), upos='VERB')[0]}"
                 return m.group(0)
             said = f"{pronoun} {word.lower()}"
+            if pronoun == "they":  # "Lives with me" -> "They live with me", never "they lives"
+                base = {"has": "have", "is": "are", "does": "do", "was": "were", "goes": "go"}.get(word.lower())
+                said = f"they {base or getLemma(word.lower(), upos='VERB')[0]}"
             return lead + (said[0].upper() + said[1:] if not lead.strip(" ") or lead.strip().endswith((".", "!", "?")) else said)
 
         # "For the last three months sleeps in our bed": a time phrase before the subjectless verb
@@ -296,6 +300,13 @@ class Informant:
         text = re.sub(r"((?:^|(?<=[.!?])\s+))Allergic to ([a-z][a-z -]+?)(?:,\s*|\s*\(\s*)(rash|hives|a rash|swelling|vomiting|sickness)\)?\.",
                       lambda m: f"{m.group(1)}{pronoun}{is_} allergic to {m.group(2)}, it gives {him} {'a rash' if m.group(3) == 'rash' else m.group(3)}.", text)
         text = re.sub(r"((?:^|(?<=[.!?])\s+))Allergic to\b", lambda m: f"{m.group(1)}{pronoun}{is_} allergic to", text)
+        # "No alcohol, tobacco or drug use." -> "He doesn't drink, smoke or take drugs."
+        doesnt = "don't" if pronoun == "They" else "doesn't"
+        text = re.sub(r"((?:^|(?<=[.!?])\s+))No (?:alcohol|drink)(?:,| or| and) (?:tobacco|smoking)(?:,| or| and) (?:drug|substance) use\b",
+                      lambda m: f"{m.group(1)}{pronoun} {doesnt} drink, smoke or take drugs", text)
+        # "Often in trouble at school" -> "He's often in trouble at school"
+        text = re.sub(r"((?:^|(?<=[.!?])\s+))(Often|Always|Frequently|Sometimes|Rarely|Never|Usually|Generally) (?=in |at |late\b|off\b|on |out\b|quiet\b|tired\b|upset\b)",
+                      lambda m: f"{m.group(1)}{pronoun}{is_} {m.group(2).lower()} ", text)
         # "Immunisations up to date." -> "His immunisations are up to date."
         text = re.sub(r"((?:^|(?<=[.!?])\s+))(Immunisations|Vaccinations|Jabs|Injections|Hearing and vision|Eyesight|Hearing|Vision)( up to date| normal| fine)\b",
                       lambda m: f"{m.group(1)}{_POSSESSIVE.get(self.sex or '', 'Their')} {m.group(2).lower()} {'are' if m.group(2).endswith('s') else 'is'}{m.group(3)}", text)
@@ -325,23 +336,38 @@ class Informant:
         label = re.match(r"^\s*([A-Z][a-z]+)\s*:", text)
         if label and (label.group(1).lower() in own or label.group(1) == self.name or label.group(1).lower() in _LABEL_RELATIVES):
             return text
-        he = {"female": "she", "male": "he"}.get(self.sex or "")
-        if he is None:
-            return text
-        frame = re.match(r"^\s*(?:([A-Z][a-z]+)\s*:\s*|(?:(He|She|[A-Z][a-z]+) (?:says|said|told (?:us|me|staff|the nurse)|describes it|puts it)(?: that)?,?\s*))?"
+        he = {"female": "she", "male": "he"}.get(self.sex or "", "they")
+        frame = re.match(r"^\s*(?:([A-Z][a-z]+)\s*:\s*|(?:(He|She|They|[A-Z][a-z]+) (?:says|say|said|told (?:us|me|staff|the nurse)|describes it|puts it)(?: that)?,?\s*))?"
                          r"[\"'\u2018\u201c]?(.+?)[\"'\u2019\u201d]?\.?[\"'\u2019\u201d]?\s*$", text)
         if frame is None:
             return text
         who, said = frame.group(2) or frame.group(1), frame.group(3)
         if who and (who.lower() in own or who == self.name or who.lower() in _LABEL_RELATIVES
-                    or (who in ("He", "She") and who.lower() != he)):
+                    or (who in ("He", "She", "They") and who.lower() != he)):
             return text
         if not re.match(r"^(?:I|I'm|I've|I'd|I'll|My)\b", said):
             return text  # only a sentence the child says of themself from its start
         third = _third_person(said, self.sex)
         if frame.group(2) or frame.group(1):
-            return f"{he.capitalize()} says {third}."
+            return f"{he.capitalize()} {'say' if he == 'they' else 'says'} {third}."
         return third[0].upper() + third[1:] + "."
+
+    def _clinicians_nouns(self, text: str) -> str:
+        """The record's clinician words for the child and for who told what, as a parent says them:
+        "The patient knows of no relative with mental illness." -> "Not that I know of, nobody in the family
+        has had mental illness."; "The patient had no previous episodes" -> "She had no previous episodes";
+        "No alcohol ... reported by the child or the adults at home." loses its "reported by ..."; "teachers
+        report disruption in class" -> "the teachers tell me about disruption in class" (test-v2-0334)."""
+        he = {"female": "she", "male": "he"}.get(self.sex or "", "they")
+        text = re.sub(r"^(?:The|the) (?:patient|child|young person) (?:knows of|is aware of|reports) no (?:relatives?|one in the family|family members?) with (.+?)\.?$",
+                      r"Not that I know of, nobody in the family has had \1.", text.strip())
+        text = re.sub(r",?\s*(?:as )?(?:reported|denied|described|confirmed) by (?:the |his |her |their )?(?:child|patient|young person|adults?|parents?|mother|father|family|carers?|school)"
+                      r"(?: (?:or|and) (?:the |his |her |their )?(?:child|patient|adults?|parents?|mother|father|family|carers?)(?: at home)?)?(?: at home)?(?=[.,;]|$)", "", text)
+        text = re.sub(r"\b([Tt]he )?(teachers?|school) reports? (that )?",
+                      lambda m: f"{'T' if m.start() == 0 else 't'}he {m.group(2)} {'tell' if m.group(2) != 'teacher' and m.group(2) != 'school' else 'tells'} me {'that ' if m.group(3) else 'about '}", text)
+        text = re.sub(r"\b([Tt])he (?:patient|child|young person)\b(?! says)", lambda m: he.capitalize() if m.group(1) == "T" else he, text)
+        text = re.sub(r"^(?:The|the) (?:patient|child|young person) says\b", f"{he.capitalize()} {'say' if he == 'they' else 'says'}", text)
+        return text
 
     def _relative_apposition(self, text: str) -> str:
         """"His father, 36, forklift driver, lives in Bolton": a note's appositions after a relative, said:
@@ -506,15 +532,20 @@ def _third_person(said: str, sex: str | None) -> str:
     "she's always fidgeting and tapping her feet"; "I live with my mother" -> "he lives with his mother"."""
     from lemminflect import getAllLemmas, getInflection
 
-    he, him, his, himself = {"female": ("she", "her", "her", "herself"), "male": ("he", "him", "his", "himself")}[sex]
-    contracted = {"I'm": f"{he}'s", "I've": f"{he}'s", "I'd": f"{he}'d", "I'll": f"{he}'ll"}
+    he, him, his, himself = {"female": ("she", "her", "her", "herself"), "male": ("he", "him", "his", "himself")}.get(
+        sex or "", ("they", "them", "their", "themselves"))
+    plural = he == "they"
+    contracted = {"I'm": f"{he}'{'re' if plural else 's'}", "I've": f"{he}'{'ve' if plural else 's'}", "I'd": f"{he}'d", "I'll": f"{he}'ll"}
     text = re.sub(r"\bI(?:'m|'ve|'d|'ll)\b", lambda m: contracted[m.group(0)], said)
-    text = re.sub(r"\bI am\b", f"{he} is", text)
-    text = re.sub(r"\bI was\b", f"{he} was", text)
-    text = re.sub(r"\bI (don't|do not)\b", lambda m: f"{he} {'doesn' + chr(39) + 't' if m.group(1) == 'don' + chr(39) + 't' else 'does not'}", text)
+    text = re.sub(r"\bI am\b", f"{he} {'are' if plural else 'is'}", text)
+    text = re.sub(r"\bI was\b", f"{he} {'were' if plural else 'was'}", text)
+    if not plural:
+        text = re.sub(r"\bI (don't|do not)\b", lambda m: f"{he} {'doesn' + chr(39) + 't' if m.group(1) == 'don' + chr(39) + 't' else 'does not'}", text)
 
     def verb(m: re.Match) -> str:
         adverb, word = m.group(1) or "", m.group(2)
+        if plural:
+            return f"{he} {adverb}{word}"
         if word in ("have", "do", "go"):
             said = {"have": "has", "do": "does", "go": "goes"}[word]
         elif "VERB" in getAllLemmas(word) and getAllLemmas(word)["VERB"][0] == word:
