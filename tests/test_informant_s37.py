@@ -151,3 +151,12 @@ def test_the_clinicians_words_for_the_child_are_not_the_parents():
     assert _mother().say("I'm always in a mood, mum says.") == "He's always in a mood."
     assert _mother().say("Often in trouble at school, teachers report disruption in class.") == (
         "He's often in trouble at school, the teachers tell me about disruption in class.")
+
+
+def test_a_parents_no_to_an_open_question_says_it_has_been_fine():
+    # "Mum, how does she manage with things that need her attention ...?" -> "No, not that I've seen." (hw-017)
+    reply = _ask("handwritten", "hw-017", "Mum, how does she manage with things that need her attention, like homework or a story?")
+    assert reply.speaker == "informant"
+    assert reply.text == "That's been fine, really, no problems there."
+    closed = _ask("handwritten", "hw-017", "Mum, does she find it hard to sit still?")
+    assert closed.text == "No, not that I've seen."

@@ -117,6 +117,16 @@ class Informant:
             return False
         return not fact_topics or bool(set(fact_topics) & wanted)
 
+    def denial(self, question) -> str:
+        """A parent's "no" to a question about their child: to a closed question "No, not that I've seen.";
+        to an open one ("Mum, how does she manage with things that need her attention?") that it has been
+        fine (``taxonomy.json`` ``informant_denials``), never "No, not that I've seen." (hw-017, hw-035)."""
+        said = _read_data("taxonomy.json")["informant_denials"]
+        asked = question.text.split("?")[0] if "?" in question.text else question.text
+        asked = _ADDRESS.sub("", asked, count=1).strip().lower()
+        open_ = re.match(r"(?:and |so )?(?:how|what|tell me|describe)\b", asked) is not None and not question.yes_no
+        return self._pronoun_for_child(said["open" if open_ else "closed"])
+
     def none_known(self, topic: str | None) -> str:
         """What the informant says of a topic the record tells nothing of for this child: a symptom or harm
         ("Has anyone ever hurt him?") is "No, not that I know of."; a history topic "I'm not sure"."""

@@ -520,7 +520,7 @@ class Patient:
                              if (f.fact.told or not f.leaks) and not clinician_only(f.fact.section, f.fact.text))
             elif item.stance == DENY:
                 said = [informant.say(f.fact.text, f.fact.section) for f in item.facts]
-                parts.extend(said or ["No, not that I've seen."])
+                parts.extend(said or [informant.denial(plan.question)])
             elif item.stance == WITHHELD:
                 parts.append("That's something we'd rather talk about later, if that's all right.")
             elif item.stance in (UNKNOWN, NOTHING_MORE):
