@@ -160,3 +160,9 @@ def test_a_parents_no_to_an_open_question_says_it_has_been_fine():
     assert reply.text == "That's been fine, really, no problems there."
     closed = _ask("handwritten", "hw-017", "Mum, does she find it hard to sit still?")
     assert closed.text == "No, not that I've seen."
+
+
+def test_any_child_the_record_describes_stays_a_child():
+    # "he was he who ran out of the gate" (hw-012, when "the child" was read as the patient)
+    said = _mother().say("Nursery staff said he could not sit for the story and he was the child who ran out of the gate.")
+    assert "he was the child who ran out of the gate" in said

@@ -117,7 +117,7 @@ class Informant:
             return False
         return not fact_topics or bool(set(fact_topics) & wanted)
 
-    def denial(self, question) -> str:
+    def denial(self, question, unseen: str | None = None) -> str:
         """A parent's "no" to a question about their child: to a closed question "No, not that I've seen.";
         to an open one ("Mum, how does she manage with things that need her attention?") that it has been
         fine (``taxonomy.json`` ``informant_denials``), never "No, not that I've seen." (hw-017, hw-035)."""
@@ -125,6 +125,8 @@ class Informant:
         asked = question.text.split("?")[0] if "?" in question.text else question.text
         asked = _ADDRESS.sub("", asked, count=1).strip().lower()
         open_ = re.match(r"(?:and |so )?(?:how|what|tell me|describe)\b", asked) is not None and not question.yes_no
+        if not open_ and unseen:
+            return unseen  # a denial the record holds no words for: "No, not that I know of."
         return self._pronoun_for_child(said["open" if open_ else "closed"])
 
     def none_known(self, topic: str | None) -> str:
@@ -375,7 +377,8 @@ class Informant:
                       r"(?: (?:or|and) (?:the |his |her |their )?(?:child|patient|adults?|parents?|mother|father|family|carers?)(?: at home)?)?(?: at home)?(?=[.,;]|$)", "", text)
         text = re.sub(r"\b([Tt]he )?(teachers?|school) reports? (that )?",
                       lambda m: f"{'T' if m.start() == 0 else 't'}he {m.group(2)} {'tell' if m.group(2) != 'teacher' and m.group(2) != 'school' else 'tells'} me {'that ' if m.group(3) else 'about '}", text)
-        text = re.sub(r"\b([Tt])he (?:patient|child|young person)\b(?! says)", lambda m: he.capitalize() if m.group(1) == "T" else he, text)
+        # "the patient" is always the child; "the child who ran out of the gate" is any child, and stays
+        text = re.sub(r"\b([Tt])he (?:patient|young person)\b(?! says)", lambda m: he.capitalize() if m.group(1) == "T" else he, text)
         text = re.sub(r"^(?:The|the) (?:patient|child|young person) says\b", f"{he.capitalize()} {'say' if he == 'they' else 'says'}", text)
         return text
 

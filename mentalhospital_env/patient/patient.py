@@ -529,7 +529,7 @@ class Patient:
         if denied and all(p in unsure for p in parts):
             # what was recalled beside the denial was about something else and is not said: the denial is
             # ("Mum, has anyone ever hurt him?" - "No, not that I know of.", not "I'm not sure", hw-012)
-            parts = ["No, not that I know of."]
+            parts = [informant.denial(plan.question, unseen="No, not that I know of.")]
         if not parts:
             return "Sorry, could you ask that another way?"
         if any(p not in unsure for p in parts):
