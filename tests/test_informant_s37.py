@@ -166,3 +166,13 @@ def test_any_child_the_record_describes_stays_a_child():
     # "he was he who ran out of the gate" (hw-012, when "the child" was read as the patient)
     said = _mother().say("Nursery staff said he could not sit for the story and he was the child who ran out of the gate.")
     assert "he was the child who ran out of the gate" in said
+
+
+def test_the_childs_words_anywhere_in_a_sentence_are_told_about_the_child():
+    # "There are a few people I can talk to." said by the mother of a 6-year-old as her own (hw-035);
+    # "She said: I can't wait my turn, it drives me mad." (test-v2-0235)
+    girl = informant_for(_case("handwritten", "hw-035"))
+    assert girl.say("There are a few people I can talk to.", "personal_history") == "There are a few people she can talk to."
+    assert girl.say("She said: I can't wait my turn, it drives me mad.") == "She can't wait her turn, it drives her mad."
+    # an answer's own "not that I can think of" is the parent's
+    assert girl.say("No, nothing like that, not that I can think of.") == "No, nothing like that, not that I can think of."

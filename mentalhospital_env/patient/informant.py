@@ -161,6 +161,10 @@ class Informant:
         # "I'm always in a mood, mum says." said by mum: the frame that names her goes
         text = re.sub(rf",\s*(?:(?:his|her|their) )?(?:{'|'.join(own_words) or 'parent'}) (?:says|said|thinks)\s*\.?$", ".", text, flags=re.IGNORECASE)
         text = self._child_words(text)
+        # "teachers report disruption in class" -> "the teachers tell me about disruption in class" (after the
+        # child's own words are told, so that this "me" is the parent's)
+        text = re.sub(r"\b([Tt]he )?(teachers?|school) reports? (that )?",
+                      lambda m: f"{'T' if m.start() == 0 else 't'}he {m.group(2)} {'tell' if m.group(2) != 'teacher' and m.group(2) != 'school' else 'tells'} me {'that ' if m.group(3) else 'about '}", text)
         # "Mum told us, although Rhys asked her in the waiting room not to, that he has started wetting the
         # bed again": the frame and its aside go; what she told is said
         text = re.sub(r"^(?:[A-Z][a-z]+|[Hh]is \w+|[Hh]er \w+) (?:told us|told me|said|says|explained|disclosed|mentioned),\s*"
@@ -349,7 +353,7 @@ class Informant:
         if label and (label.group(1).lower() in own or label.group(1) == self.name or label.group(1).lower() in _LABEL_RELATIVES):
             return text
         he = {"female": "she", "male": "he"}.get(self.sex or "", "they")
-        frame = re.match(r"^\s*(?:([A-Z][a-z]+)\s*:\s*|(?:(He|She|They|[A-Z][a-z]+) (?:says|say|said|told (?:us|me|staff|the nurse)|describes it|puts it)(?: that)?,?\s*))?"
+        frame = re.match(r"^\s*(?:([A-Z][a-z]+)\s*:\s*|(?:(He|She|They|[A-Z][a-z]+) (?:says|say|said|told (?:us|me|staff|the nurse)|describes it|puts it)(?: that)?[,:]?\s*))?"
                          r"[\"'\u2018\u201c]?(.+?)[\"'\u2019\u201d]?\.?[\"'\u2019\u201d]?\s*$", text)
         if frame is None:
             return text
@@ -357,8 +361,11 @@ class Informant:
         if who and (who.lower() in own or who == self.name or who.lower() in _LABEL_RELATIVES
                     or (who in ("He", "She", "They") and who.lower() != he)):
             return text
-        if not re.match(r"^(?:I|I'm|I've|I'd|I'll|My)\b", said):
-            return text  # only a sentence the child says of themself from its start
+        if not re.search(r"\b(?:I|I'm|I've|I'd|I'll|my|My|me|myself)\b", said) or re.search(
+                r"\bnot that I (?:can think of|know of|remember|recall|am aware of)\b|\bI'm not sure\b|\bI don't know\b", said, re.IGNORECASE):
+            # only the child's words of themself ("There are a few people I can talk to."); an answer's
+            # "not that I can think of" is anyone's
+            return text
         third = _third_person(said, self.sex)
         if frame.group(2) or frame.group(1):
             return f"{he.capitalize()} {'say' if he == 'they' else 'says'} {third}."
@@ -375,8 +382,6 @@ class Informant:
                       r"Not that I know of, nobody in the family has had \1.", text.strip())
         text = re.sub(r",?\s*(?:as )?(?:reported|denied|described|confirmed) by (?:the |his |her |their )?(?:child|patient|young person|adults?|parents?|mother|father|family|carers?|school)"
                       r"(?: (?:or|and) (?:the |his |her |their )?(?:child|patient|adults?|parents?|mother|father|family|carers?)(?: at home)?)?(?: at home)?(?=[.,;]|$)", "", text)
-        text = re.sub(r"\b([Tt]he )?(teachers?|school) reports? (that )?",
-                      lambda m: f"{'T' if m.start() == 0 else 't'}he {m.group(2)} {'tell' if m.group(2) != 'teacher' and m.group(2) != 'school' else 'tells'} me {'that ' if m.group(3) else 'about '}", text)
         # "the patient" is always the child; "the child who ran out of the gate" is any child, and stays
         text = re.sub(r"\b([Tt])he (?:patient|young person)\b(?! says)", lambda m: he.capitalize() if m.group(1) == "T" else he, text)
         text = re.sub(r"^(?:The|the) (?:patient|child|young person) says\b", f"{he.capitalize()} {'say' if he == 'they' else 'says'}", text)
@@ -561,6 +566,8 @@ def _third_person(said: str, sex: str | None) -> str:
             return f"{he} {adverb}{word}"
         if word in ("have", "do", "go"):
             said = {"have": "has", "do": "does", "go": "goes"}[word]
+        elif word in ("can", "could", "will", "would", "shall", "should", "may", "might", "must", "did", "had", "was"):
+            said = word
         elif "VERB" in getAllLemmas(word) and getAllLemmas(word)["VERB"][0] == word:
             said = (getInflection(word, "VBZ") or (word + "s",))[0]
         else:
