@@ -176,3 +176,11 @@ def test_the_childs_words_anywhere_in_a_sentence_are_told_about_the_child():
     assert girl.say("She said: I can't wait my turn, it drives me mad.") == "She can't wait her turn, it drives her mad."
     # an answer's own "not that I can think of" is the parent's
     assert girl.say("No, nothing like that, not that I can think of.") == "No, nothing like that, not that I can think of."
+
+
+def test_the_present_illness_filed_under_another_topic_still_answers_its_question():
+    # hw-012 (ADHD): "Mum, how does he manage with things that need his attention ...?" must not be denied
+    # because the recalled "nursery staff said he could not sit for the story" was filed under relationships
+    reply = _ask("handwritten", "hw-012", "Mum, how does he manage with things that need his attention, like homework or a story?")
+    assert reply.speaker == "informant"
+    assert "story" in reply.text and not reply.text.startswith("No")

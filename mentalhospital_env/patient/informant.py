@@ -115,6 +115,11 @@ class Informant:
             return False
         if section == "family_history" and "family_history" not in wanted:
             return False
+        if section in _ILLNESS_SECTIONS and subject != "similar":
+            # the present illness recalled for its topic stays though the record filed it elsewhere
+            # ("nursery staff said he could not sit for the story", filed under relationships, answers
+            # how he manages with things that need his attention, hw-012)
+            return True
         return not fact_topics or bool(set(fact_topics) & wanted)
 
     def denial(self, question, unseen: str | None = None) -> str:
@@ -129,12 +134,13 @@ class Informant:
             return unseen  # a denial the record holds no words for: "No, not that I know of."
         return self._pronoun_for_child(said["open" if open_ else "closed"])
 
-    def none_known(self, topic: str | None) -> str:
+    def none_known(self, topic: str | None, question=None) -> str:
         """What the informant says of a topic the record tells nothing of for this child: a symptom or harm
-        ("Has anyone ever hurt him?") is "No, not that I know of."; a history topic "I'm not sure"."""
+        ("Has anyone ever hurt him?") is "No, not that I know of." (to an open question, that it has been
+        fine); a history topic "I'm not sure"."""
         tax = load_taxonomy()
         if topic in tax.by_id and tax.kind(topic) == "symptom":
-            return "No, not that I know of."
+            return self.denial(question, unseen="No, not that I know of.") if question is not None else "No, not that I know of."
         return "I'm not sure, to be honest."
 
     def addressed(self, asked: str) -> bool:
@@ -534,6 +540,7 @@ def _self_rules() -> dict:
 
 
 _POSSESSIVE = {"female": "Her", "male": "His"}
+_ILLNESS_SECTIONS = frozenset({"history_of_present_illness", "chief_complaint"})
 _FEMALE_RELATIVES = frozenset({"mother", "mum", "stepmother", "sister", "grandmother", "nan", "aunt", "auntie", "daughter", "wife"})
 # a sentence that opens with a relative as its subject ("His father, 36, ...", "Mother ...", "My mum ...")
 _RELATIVE_LEAD = (r"^\s*(?:(?:[Hh]is|[Hh]er|[Tt]heir|[Mm]y) )?(?:[Mm]aternal |[Pp]aternal |[Oo]lder |[Yy]ounger )?"

@@ -511,7 +511,7 @@ class Patient:
                 if facts and not kept:
                     # what was recalled was about something else: a parent asked about a symptom or harm to
                     # their child says they know of none, not that they are unsure
-                    parts.append(informant.none_known(item.subject))
+                    parts.append(informant.none_known(item.subject, plan.question))
                 elif not kept:
                     parts.append("I'm not sure, to be honest.")
                 facts = kept
