@@ -184,3 +184,14 @@ def test_the_present_illness_filed_under_another_topic_still_answers_its_questio
     reply = _ask("handwritten", "hw-012", "Mum, how does he manage with things that need his attention, like homework or a story?")
     assert reply.speaker == "informant"
     assert "story" in reply.text and not reply.text.startswith("No")
+
+
+def test_the_parent_is_handed_the_question_after_the_clinicians_preamble():
+    # the scripted clinician says "That is really helpful to know. A question for her parents: ..." and the
+    # parents' word was read as the household: "She lives with both parents and a younger sibling." to the
+    # questions about friends, medicines, help before and harm (test-v2-0235)
+    informant = replace(_mother(), sex="female", relation="parent", name=None)
+    assert informant.as_asked("That is really helpful to know. A question for her parents: What was she like in her first "
+                              "years at school?") == "That is really helpful to know. What were you like in your first years at school?"
+    assert informant.as_asked("That sounds hard for everyone at home. Mum, how does she get on with making and keeping "
+                              "friends?") == "That sounds hard for everyone at home. How do you get on with making and keeping friends?"

@@ -87,11 +87,16 @@ class Informant:
         written for a patient addressed: read as written, "hurt him" was self-harm and "her parents" the
         household (hw-012, test-v2-0235). The informant's own "you" ("Mum, did you notice ...") keeps the
         pronouns as they are."""
-        text = _ADDRESS.sub("", utterance, count=1)
-        if text == utterance and self.name:  # "Kelly, when did it start?"
-            text = re.sub(rf"^\s*(?:(?:and|so)\s+)?{re.escape(self.name)}\s*,\s*", "", utterance, count=1, flags=re.IGNORECASE)
-        if text != utterance and text[:1].islower():
-            text = text[0].upper() + text[1:]
+        # at the head of any sentence: the scripted clinician says "That is really helpful to know. Mum, ..."
+        sentences = re.split(r"(?<=[.!?])\s+", utterance)
+        for i, sentence in enumerate(sentences):
+            said = _ADDRESS.sub("", sentence, count=1)
+            if said == sentence and self.name:  # "Kelly, when did it start?"
+                said = re.sub(rf"^\s*(?:(?:and|so)\s+)?{re.escape(self.name)}\s*,\s*", "", sentence, count=1, flags=re.IGNORECASE)
+            if said != sentence and said[:1].islower():
+                said = said[0].upper() + said[1:]
+            sentences[i] = said
+        text = " ".join(sentences) if len(sentences) > 1 else sentences[0]
         words = _CHILD_PRONOUNS.get(self.sex or "")
         asked = text.split("?")[0] if "?" in text else text
         if words is None or _SECOND_PERSON.search(asked) or not re.search(f"{words[0]}|{words[1]}", asked, re.IGNORECASE):
