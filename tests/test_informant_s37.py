@@ -195,3 +195,18 @@ def test_the_parent_is_handed_the_question_after_the_clinicians_preamble():
                               "years at school?") == "That is really helpful to know. What were you like in your first years at school?"
     assert informant.as_asked("That sounds hard for everyone at home. Mum, how does she get on with making and keeping "
                               "friends?") == "That sounds hard for everyone at home. How do you get on with making and keeping friends?"
+
+
+def test_a_question_read_as_no_topic_keeps_what_was_recalled_for_it():
+    # hw-015 (an adult with his wife Margaret present): "Margaret found you in the garage with a rope. Can you
+    # tell me about that?" was answered "I'm not sure, to be honest." once the recalled present illness was
+    # filtered by topics the question did not have
+    reply = _ask("handwritten", "hw-015", "Margaret found you in the garage with a rope. Can you tell me about that?")
+    assert "rope" in reply.text
+
+
+def test_a_records_aside_is_closed_before_the_sentence_goes_on():
+    # "a new packet, a burnt edge she refuses it" (hw-035's parenthesis opened and never closed)
+    said = informant_for(_case("handwritten", "hw-035")).say(
+        "If a food looks or smells different (a new packet, a burnt edge) she refuses it, gags and sometimes vomits.")
+    assert said == "If a food looks or smells different, a new packet, a burnt edge, she refuses it, gags and sometimes vomits."

@@ -120,7 +120,9 @@ class Informant:
             return False
         if section == "family_history" and "family_history" not in wanted:
             return False
-        if section in _ILLNESS_SECTIONS and subject != "similar":
+        if not asked or (section in _ILLNESS_SECTIONS and subject != "similar"):
+            # a question read as no topic ("Margaret found you in the garage with a rope. Can you tell me about
+            # that?", hw-015) keeps what was recalled for it
             # the present illness recalled for its topic stays though the record filed it elsewhere
             # ("nursery staff said he could not sit for the story", filed under relationships, answers
             # how he manages with things that need his attention, hw-012)
@@ -168,6 +170,9 @@ class Informant:
         none = _none_says(section, text)
         if none:
             return self._pronoun_for_child(none)
+        # "If a food looks or smells different (a new packet, a burnt edge) she refuses it": the aside said
+        # between commas, closed before the sentence goes on (hw-035)
+        text = re.sub(r"\s*\(([^()]{3,80})\)\s+(?=[a-z])", r", \1, ", text)
         text = self._clinicians_nouns(text)
         # "I'm always in a mood, mum says." said by mum: the frame that names her goes
         text = re.sub(rf",\s*(?:(?:his|her|their) )?(?:{'|'.join(own_words) or 'parent'}) (?:says|said|thinks)\s*\.?$", ".", text, flags=re.IGNORECASE)
