@@ -148,6 +148,8 @@ def test_the_clinicians_words_for_the_child_are_not_the_parents():
     assert informant.say("Lives with mother, sees father every other weekend.") == (
         "They live with me, they see their father every other weekend.")
     assert "patient" not in informant.say("The patient says, I kick off when they take my phone.")
+    # "They is fighting at home every day." (test-v2-0334, after "the patient" became "they")
+    assert informant.say("The patient is fighting at home every day, their mother says.") == "They are fighting at home every day."
     assert _mother().say("I'm always in a mood, mum says.") == "He's always in a mood."
     assert _mother().say("Often in trouble at school, teachers report disruption in class.") == (
         "He's often in trouble at school, the teachers tell me about disruption in class.")

@@ -401,6 +401,8 @@ class Informant:
         # "the patient" is always the child; "the child who ran out of the gate" is any child, and stays
         text = re.sub(r"\b([Tt])he (?:patient|young person)\b(?! says)", lambda m: he.capitalize() if m.group(1) == "T" else he, text)
         text = re.sub(r"^(?:The|the) (?:patient|child|young person) says\b", f"{he.capitalize()} {'say' if he == 'they' else 'says'}", text)
+        if he == "they":  # "The patient is fighting at home" -> "They are fighting at home", never "They is"
+            text = re.sub(r"\b([Tt]hey) (is|has|was|does)\b", lambda m: f"{m.group(1)} {dict(is_='are', has='have', was='were', does='do')[m.group(2) + '_' if m.group(2) == 'is' else m.group(2)]}", text)
         return text
 
     def _relative_apposition(self, text: str) -> str:
