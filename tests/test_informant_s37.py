@@ -212,3 +212,11 @@ def test_a_records_aside_is_closed_before_the_sentence_goes_on():
     said = informant_for(_case("handwritten", "hw-035")).say(
         "If a food looks or smells different (a new packet, a burnt edge) she refuses it, gags and sometimes vomits.")
     assert said == "If a food looks or smells different, a new packet, a burnt edge, she refuses it, gags and sometimes vomits."
+
+
+def test_the_notes_frame_of_who_said_it_is_not_said():
+    # "He bunks off school most days, he adds." (test-v2-0474); "He's always fidgeting and tapping his feet, he
+    # admits. He adds, he can't pay attention to anything boring." (dev-v2-0200)
+    assert _mother().say("He bunks off school most days, he adds.") == "He bunks off school most days."
+    assert _mother().say("He's always fidgeting and tapping his feet, he admits. He adds, he can't pay attention to "
+                         "anything boring.") == "He's always fidgeting and tapping his feet. He can't pay attention to anything boring."

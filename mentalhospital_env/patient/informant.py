@@ -177,6 +177,10 @@ class Informant:
         # "I'm always in a mood, mum says." said by mum: the frame that names her goes
         text = re.sub(rf",\s*(?:(?:his|her|their) )?(?:{'|'.join(own_words) or 'parent'}) (?:says|said|thinks)\s*\.?$", ".", text, flags=re.IGNORECASE)
         text = self._child_words(text)
+        # "He bunks off school most days, he adds." / "He adds, he can't pay attention": the note's frame of who
+        # said it goes (test-v2-0474, dev-v2-0200)
+        text = re.sub(r",\s*(?:he|she|they) (?:adds|admits|added|admitted|says|said)\s*(?=[.,]|$)", "", text)
+        text = re.sub(r"(^|(?<=[.!?] ))(?:He|She|They) (?:adds|admits|added|admitted),\s*(\w)", lambda m: m.group(1) + m.group(2).upper(), text)
         # "teachers report disruption in class" -> "the teachers tell me about disruption in class" (after the
         # child's own words are told, so that this "me" is the parent's)
         text = re.sub(r"\b([Tt]he )?(teachers?|school) reports? (that )?",
