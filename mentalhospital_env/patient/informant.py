@@ -80,6 +80,76 @@ class Informant:
             tax.kind(t) in _INFORMANT_KINDS and t not in _CHILD_TOPICS for t in content
         )
 
+    def as_asked(self, utterance: str) -> str:
+        """The question as the patient's topics are read from it: the words that hand it to the informant
+        dropped ("Mum, ...", "A question for her parents: ...") and the patient spoken of in the third
+        person spoken to ("has anyone ever hurt him?" -> "has anyone ever hurt you?"). The topic cues are
+        written for a patient addressed: read as written, "hurt him" was self-harm and "her parents" the
+        household (hw-012, test-v2-0235). The informant's own "you" ("Mum, did you notice ...") keeps the
+        pronouns as they are."""
+        # at the head of any sentence: the scripted clinician says "That is really helpful to know. Mum, ..."
+        sentences = re.split(r"(?<=[.!?])\s+", utterance)
+        for i, sentence in enumerate(sentences):
+            said = _ADDRESS.sub("", sentence, count=1)
+            if said == sentence and self.name:  # "Kelly, when did it start?"
+                said = re.sub(rf"^\s*(?:(?:and|so)\s+)?{re.escape(self.name)}\s*,\s*", "", sentence, count=1, flags=re.IGNORECASE)
+            if said != sentence and said[:1].islower():
+                said = said[0].upper() + said[1:]
+            sentences[i] = said
+        text = " ".join(sentences) if len(sentences) > 1 else sentences[0]
+        words = _CHILD_PRONOUNS.get(self.sex or "")
+        asked = text.split("?")[0] if "?" in text else text
+        if words is None or _SECOND_PERSON.search(asked) or not re.search(f"{words[0]}|{words[1]}", asked, re.IGNORECASE):
+            return text
+        subject, rest = words
+        out = re.sub(subject, lambda m: _cased(m.group(0), "you"), text, flags=re.IGNORECASE)
+        out = re.sub(rest, lambda m: _cased(m.group(0), _SECOND[m.group(0).lower()] if m.group(0).lower() in _SECOND
+                                            else ("your" if m.group(2) is not None else "you")), out, flags=re.IGNORECASE)
+        for wrong, right in _YOU_AGREE:
+            out = re.sub(wrong, lambda m, r=right: _cased(m.group(0), r), out, flags=re.IGNORECASE)
+        return _you_verbs(out)
+
+    def keeps(self, section: str, text: str, fact_topics: tuple[str, ...], asked: tuple[str, ...], subject: str | None) -> bool:
+        """Whether a recalled fact answers the question put to the informant about the child: a fact of
+        the family history, or one whose subject is a relative ("His father, 36, ..."), only when the
+        family is asked about; a fact the record files under topics of its own only when one of them is
+        asked (or is the answer's subject)."""
+        wanted = set(asked) | ({subject} if subject else set())
+        family = section == "family_history" or re.match(_RELATIVE_LEAD, text) is not None
+        if family and not wanted & {"family_history", "living_situation", "childhood"}:
+            return False
+        if section == "family_history" and "family_history" not in wanted:
+            return False
+        if not asked or (section in _ILLNESS_SECTIONS and subject != "similar"):
+            # a question read as no topic ("Margaret found you in the garage with a rope. Can you tell me about
+            # that?", hw-015) keeps what was recalled for it
+            # the present illness recalled for its topic stays though the record filed it elsewhere
+            # ("nursery staff said he could not sit for the story", filed under relationships, answers
+            # how he manages with things that need his attention, hw-012)
+            return True
+        return not fact_topics or bool(set(fact_topics) & wanted)
+
+    def denial(self, question, unseen: str | None = None) -> str:
+        """A parent's "no" to a question about their child: to a closed question "No, not that I've seen.";
+        to an open one ("Mum, how does she manage with things that need her attention?") that it has been
+        fine (``taxonomy.json`` ``informant_denials``), never "No, not that I've seen." (hw-017, hw-035)."""
+        said = _read_data("taxonomy.json")["informant_denials"]
+        asked = question.text.split("?")[0] if "?" in question.text else question.text
+        asked = _ADDRESS.sub("", asked, count=1).strip().lower()
+        open_ = re.match(r"(?:and |so )?(?:how|what|tell me|describe)\b", asked) is not None and not question.yes_no
+        if not open_ and unseen:
+            return unseen  # a denial the record holds no words for: "No, not that I know of."
+        return self._pronoun_for_child(said["open" if open_ else "closed"])
+
+    def none_known(self, topic: str | None, question=None) -> str:
+        """What the informant says of a topic the record tells nothing of for this child: a symptom or harm
+        ("Has anyone ever hurt him?") is "No, not that I know of." (to an open question, that it has been
+        fine); a history topic "I'm not sure"."""
+        tax = load_taxonomy()
+        if topic in tax.by_id and tax.kind(topic) == "symptom":
+            return self.denial(question, unseen="No, not that I know of.") if question is not None else "No, not that I know of."
+        return "I'm not sure, to be honest."
+
     def addressed(self, asked: str) -> bool:
         """Whether the question is put to the informant by their relation ("Mum, when did ...")."""
         words = dict(_RELATIONS).get(self.relation, ())
@@ -89,12 +159,39 @@ class Informant:
         # "And may I ask your mother too: ...", "Could I ask Mum ..."
         return bool(words) and re.search(rf"\bask (?:your |the )?(?:{'|'.join(words)}|parent)\b", asked, re.IGNORECASE) is not None
 
-    def say(self, text: str) -> str:
+    def say(self, text: str, section: str = "") -> str:
         """A record sentence as the informant says it: third person kept, the clinician's labels
-        dropped, the informant named in the record ("her mother") becoming "me"."""
+        dropped, the informant named in the record ("her mother") becoming "me". ``section``: the
+        record section the sentence comes from (a bare "None." of the medicines is "He doesn't take any
+        medicines"; a subjectless sentence of the family history is a relative's, never the child's)."""
         from mentalhospital_env.cases.compile import informant_words
 
         own_words = dict(_RELATIONS).get(self.relation, ())
+        none = _none_says(section, text)
+        if none:
+            return self._pronoun_for_child(none)
+        # "If a food looks or smells different (a new packet, a burnt edge) she refuses it": the aside said
+        # between commas, closed before the sentence goes on (hw-035)
+        text = re.sub(r"\s*\(([^()]{3,80})\)\s+(?=[a-z])", r", \1, ", text)
+        text = self._clinicians_nouns(text)
+        # "I'm always in a mood, mum says." said by mum: the frame that names her goes
+        text = re.sub(rf",\s*(?:(?:his|her|their) )?(?:{'|'.join(own_words) or 'parent'}) (?:says|said|thinks)\s*\.?$", ".", text, flags=re.IGNORECASE)
+        text = self._child_words(text)
+        # "He bunks off school most days, he adds." / "He adds, he can't pay attention": the note's frame of who
+        # said it goes (test-v2-0474, dev-v2-0200)
+        text = re.sub(r",\s*(?:he|she|they) (?:adds|admits|added|admitted|says|said)\s*(?=[.,]|$)", "", text)
+        text = re.sub(r"(^|(?<=[.!?] ))(?:He|She|They) (?:adds|admits|added|admitted),\s*(\w)", lambda m: m.group(1) + m.group(2).upper(), text)
+        # "teachers report disruption in class" -> "the teachers tell me about disruption in class" (after the
+        # child's own words are told, so that this "me" is the parent's)
+        text = re.sub(r"\b([Tt]he )?(teachers?|school) reports? (that )?",
+                      lambda m: f"{'T' if m.start() == 0 else 't'}he {m.group(2)} {'tell' if m.group(2) != 'teacher' and m.group(2) != 'school' else 'tells'} me {'that ' if m.group(3) else 'about '}", text)
+        # "Mum told us, although Rhys asked her in the waiting room not to, that he has started wetting the
+        # bed again": the frame and its aside go; what she told is said
+        text = re.sub(r"^(?:[A-Z][a-z]+|[Hh]is \w+|[Hh]er \w+) (?:told us|told me|said|says|explained|disclosed|mentioned),\s*"
+                      r"(?:although|though|even though|while|when)\s[^,]{3,80},\s*(?:that\s+)?", "", text.strip())
+        # "with Rhys and his mother Kerry": the mother named twice is "me" once (never "me I")
+        if self.name:
+            text = re.sub(rf"\b((?:her|his|their|my) (?:{'|'.join(own_words) or 'parent'}))(?:,)? {re.escape(self.name)}\b,?", r"\1", text)
         label = re.match(r"^\s*([A-Z][a-z]+)\s*:\s*(.+)$", text.strip())
         if label and (label.group(1).lower() in own_words or label.group(1) == self.name):
             quote = re.fullmatch(r"['\u2018\u201c\"](.+)['\u2019\u201d\"]\.?", label.group(2).strip())
@@ -145,14 +242,17 @@ class Informant:
         text = re.sub(r"\bwith me((?:,| and) )(father|mother|brother|sister|stepfather|grandmother|grandfather)\b", rf"with me\1{mine} \2", text)
         text = re.sub(rf"(\bwith me, {mine} [a-z]+ and )(\d+-year-old|younger|older|baby|little|[a-z]+) (brother|sister)\b", rf"\1{mine} \2 \3", text)
         text = _first_person_verbs(text)
-        text = self._subjects(text)
-        text = self._fragment_lead(text)
+        text = _me_as_subject(text)
+        text = self._relative_apposition(text)
+        text = self._subjects(text, family=section == "family_history")
+        text = self._fragment_lead(text) if section != "family_history" else text
+        text = _i_and_verbs(text)
         # "She was born at term. early language.": a note's run of fragments, each a sentence
         text = re.sub(r"([.!?] )([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
         text = _lay_report(text)
         return text[0].upper() + text[1:] if text else text
 
-    def _subjects(self, text: str) -> str:
+    def _subjects(self, text: str, family: bool = False) -> str:
         """A record's subjectless third-person verb as the informant says it, with the child as its
         subject: "Lives with me and his father." -> "He lives with me and his father."; "No thoughts
         of wanting to die, has never hurt himself." -> "..., he has never hurt himself."."""
@@ -160,12 +260,16 @@ class Informant:
 
         pronoun = {"female": "she", "male": "he"}.get(self.sex or "", "they")
 
+        from lemminflect import getAllLemmas
+
         def verb(word: str, after: str = "") -> bool:
             low = word.lower()
             if low in ("has", "is", "does", "was", "goes"):
                 return True
             if not low.endswith("s") or low.endswith("ss") or len(low) < 4:
                 return False
+            if "VERB" not in getAllLemmas(low):
+                return False  # "Immunisations up to date": a noun the dictionary knows no verb of
             lemmas = getLemma(low, upos="VERB")
             if not lemmas or lemmas[0] == low:
                 return False
@@ -182,9 +286,17 @@ class Informant:
             if not verb(word, after.group(1) if after else "") or (after and after.group(1) in ("is", "was", "has", "had", "does", "did", "will", "can", "and")):
                 return m.group(0)  # "Thomas is quiet": a name, not a verb
                 return m.group(0)
-            if pronoun == "they":
-                return m.group(0)  # "they lives" would be worse than the record's fragment
+            sentence = re.split(r"(?<=[.!?])\s+", text[: m.start()])[-1]
+            if family or re.match(_RELATIVE_LEAD, sentence):
+                # "Has been treated by my GP for anxiety" in the family history, "His father, 36, ...,
+                # lives in Bolton": the subject is a relative, never the child
+                if family and re.search(r"\bmy\b", text[m.start():]) and not sentence.strip():
+                    return f"{lead}I {_IRREGULAR.get(word.lower()) or getLemma(word.lower(), upos='VERB')[0]}"
+                return m.group(0)
             said = f"{pronoun} {word.lower()}"
+            if pronoun == "they":  # "Lives with me" -> "They live with me", never "they lives"
+                base = {"has": "have", "is": "are", "does": "do", "was": "were", "goes": "go"}.get(word.lower())
+                said = f"they {base or getLemma(word.lower(), upos='VERB')[0]}"
             return lead + (said[0].upper() + said[1:] if not lead.strip(" ") or lead.strip().endswith((".", "!", "?")) else said)
 
         # "For the last three months sleeps in our bed": a time phrase before the subjectless verb
@@ -198,6 +310,11 @@ class Informant:
         has, is_ = ("'ve", "'re") if pronoun == "They" else ("'s", "'s")
         counts = "|".join(_COUNT_WORDS)
 
+        def family_or_name(word: str) -> bool:
+            from lemminflect import getAllLemmas
+
+            return "VERB" not in getAllLemmas(word.lower())
+
         def count(m: re.Match) -> str:
             return f"{m.group(1)}{pronoun}{has} had {m.group(2).lower()} "
 
@@ -208,9 +325,108 @@ class Informant:
         # "Well." / "Fit and well." (the medical history of a healthy child): "She's well."
         text = re.sub(r"((?:^|(?<=[.!?])\s+))((?:Physically )?(?:[Ff]it and )?[Ww]ell)\.",
                       lambda m: f"{m.group(1)}{pronoun}{is_} {m.group(2).lower()}.", text)
+        # "Made friends easily and still has a best friend": a note's subjectless past verb, the child its subject
+        text = re.sub(r"((?:^|(?<=[.!?])\s+))([A-Z][a-z]+ed|Made|Had|Left|Went|Took|Got|Began|Became|Kept|Lost|Won|Fell|Ran|Came|Saw|Slept|Ate)\b(?= (?:a|an|the|his|her|their|to|at|in|on|with|up|out|off|well|friends|school|nursery|easily|early|late)\b)",
+                      lambda m: m.group(0) if family_or_name(m.group(2)) else f"{m.group(1)}{pronoun} {m.group(2).lower()}", text)
+        # "Mainstream primary, on SEN support": "He's at a mainstream primary, ..."
+        text = re.sub(r"((?:^|(?<=[.!?])\s+))((?:Mainstream|Local|Village|Small|Special|Independent|Catholic|Church) (?:[a-z]+ )?(?:primary|secondary|school|academy))\b",
+                      lambda m: f"{m.group(1)}{pronoun}{is_} at {_article(m.group(2))} {m.group(2).lower()}", text)
+        # "Allergic to penicillin, rash." -> "She's allergic to penicillin, it gives her a rash."
+        him = {"She": "her", "He": "him"}.get(pronoun, "them")
+        text = re.sub(r"((?:^|(?<=[.!?])\s+))Allergic to ([a-z][a-z -]+?)(?:,\s*|\s*\(\s*)(rash|hives|a rash|swelling|vomiting|sickness)\)?\.",
+                      lambda m: f"{m.group(1)}{pronoun}{is_} allergic to {m.group(2)}, it gives {him} {'a rash' if m.group(3) == 'rash' else m.group(3)}.", text)
+        text = re.sub(r"((?:^|(?<=[.!?])\s+))Allergic to\b", lambda m: f"{m.group(1)}{pronoun}{is_} allergic to", text)
+        # "No alcohol, tobacco or drug use." -> "He doesn't drink, smoke or take drugs."
+        doesnt = "don't" if pronoun == "They" else "doesn't"
+        text = re.sub(r"((?:^|(?<=[.!?])\s+))No (?:alcohol|drink)(?:,| or| and) (?:tobacco|smoking)(?:,| or| and) (?:drug|substance) use\b",
+                      lambda m: f"{m.group(1)}{pronoun} {doesnt} drink, smoke or take drugs", text)
+        # "Often in trouble at school" -> "He's often in trouble at school"
+        text = re.sub(r"((?:^|(?<=[.!?])\s+))(Often|Always|Frequently|Sometimes|Rarely|Never|Usually|Generally) (?=in |at |late\b|off\b|on |out\b|quiet\b|tired\b|upset\b)",
+                      lambda m: f"{m.group(1)}{pronoun}{is_} {m.group(2).lower()} ", text)
+        # "Immunisations up to date." -> "His immunisations are up to date."
+        text = re.sub(r"((?:^|(?<=[.!?])\s+))(Immunisations|Vaccinations|Jabs|Injections|Hearing and vision|Eyesight|Hearing|Vision)( up to date| normal| fine)\b",
+                      lambda m: f"{m.group(1)}{_POSSESSIVE.get(self.sex or '', 'Their')} {m.group(2).lower()} {'are' if m.group(2).endswith('s') else 'is'}{m.group(3)}", text)
+        # "Five episodes of tonsillitis treated by the GP ..." -> "He's had five episodes of tonsillitis, treated ..."
+        text = re.sub(rf"((?:^|(?<=[.!?])\s+))((?:{counts}) (?:episodes|bouts|courses|attacks|admissions|infections) of [a-z -]+?)( treated| managed| seen|,|\.)",
+                      lambda m: f"{m.group(1)}{pronoun}{has} had {m.group(2).lower()}{',' if m.group(3).startswith(' ') else ''}{m.group(3)}", text)
+        # "School movement-break plan and visual timetable since March 2026." -> "He's had a school ... since March 2026."
+        text = re.sub(r"((?:^|(?<=[.!?])\s+))([A-Z][a-z-]+(?: [a-z-]+){0,5} (?:plan|timetable|chart|support|card|passport|pass))((?: and (?:a |an )?[a-z -]+?)?) since ([^.]+)\.",
+                      lambda m: f"{m.group(1)}{pronoun}{has} had {_article(m.group(2))} {m.group(2)[0].lower() + m.group(2)[1:]}{m.group(3)} since {m.group(4)}.", text)
         # "No previous CAMHS contact." -> "He's had no CAMHS contact before."
         return re.sub(r"((?:^|(?<=[.!?])\s+))No previous ([a-zA-Z -]+?)\.",
                       lambda m: f"{m.group(1)}{pronoun}{has} had no {m.group(2)} before.", text)
+
+    def _pronoun_for_child(self, text: str) -> str:
+        """A data sentence with ``{he}``, ``{his}``, ``{He}`` and ``{does}`` said of this child."""
+        he, his = {"female": ("she", "her"), "male": ("he", "his")}.get(self.sex or "", ("they", "their"))
+        does = "do" if he == "they" else "does"
+        return text.format(he=he, his=his, He=he.capitalize(), His=his.capitalize(), does=does)
+
+    def _child_words(self, text: str) -> str:
+        """The child's own words in a record, told by the parent about the child: "She says, 'I'm always
+        fidgeting and tapping my feet.'" -> "She says she's always fidgeting and tapping her feet."; a
+        record sentence in the child's first person ("I live with my mother Kerry and half-sister
+        Ellie-May ...") -> "He lives with his mother and half-sister Ellie-May ..." (the mother then
+        says "me"). The informant's own quoted words ("Mother: 'I can't cope'") are left to :meth:`say`."""
+        own = dict(_RELATIONS).get(self.relation, ())
+        label = re.match(r"^\s*([A-Z][a-z]+)\s*:", text)
+        if label and (label.group(1).lower() in own or label.group(1) == self.name or label.group(1).lower() in _LABEL_RELATIVES):
+            return text
+        he = {"female": "she", "male": "he"}.get(self.sex or "", "they")
+        frame = re.match(r"^\s*(?:([A-Z][a-z]+)\s*:\s*|(?:(He|She|They|[A-Z][a-z]+) (?:says|say|said|told (?:us|me|staff|the nurse)|describes it|puts it)(?: that)?[,:]?\s*))?"
+                         r"[\"'\u2018\u201c]?(.+?)[\"'\u2019\u201d]?\.?[\"'\u2019\u201d]?\s*$", text)
+        if frame is None:
+            return text
+        who, said = frame.group(2) or frame.group(1), frame.group(3)
+        if who and (who.lower() in own or who == self.name or who.lower() in _LABEL_RELATIVES
+                    or (who in ("He", "She", "They") and who.lower() != he)):
+            return text
+        if not re.search(r"\b(?:I|I'm|I've|I'd|I'll|my|My|me|myself)\b", said) or re.search(
+                r"\bnot that I (?:can think of|know of|remember|recall|am aware of)\b|\bI'm not sure\b|\bI don't know\b", said, re.IGNORECASE):
+            # only the child's words of themself ("There are a few people I can talk to."); an answer's
+            # "not that I can think of" is anyone's
+            return text
+        third = _third_person(said, self.sex)
+        if frame.group(2) or frame.group(1):
+            return f"{he.capitalize()} {'say' if he == 'they' else 'says'} {third}."
+        return third[0].upper() + third[1:] + "."
+
+    def _clinicians_nouns(self, text: str) -> str:
+        """The record's clinician words for the child and for who told what, as a parent says them:
+        "The patient knows of no relative with mental illness." -> "Not that I know of, nobody in the family
+        has had mental illness."; "The patient had no previous episodes" -> "She had no previous episodes";
+        "No alcohol ... reported by the child or the adults at home." loses its "reported by ..."; "teachers
+        report disruption in class" -> "the teachers tell me about disruption in class" (test-v2-0334)."""
+        he = {"female": "she", "male": "he"}.get(self.sex or "", "they")
+        text = re.sub(r"^(?:The|the) (?:patient|child|young person) (?:knows of|is aware of|reports) no (?:relatives?|one in the family|family members?) with (.+?)\.?$",
+                      r"Not that I know of, nobody in the family has had \1.", text.strip())
+        text = re.sub(r",?\s*(?:as )?(?:reported|denied|described|confirmed) by (?:the |his |her |their )?(?:child|patient|young person|adults?|parents?|mother|father|family|carers?|school)"
+                      r"(?: (?:or|and) (?:the |his |her |their )?(?:child|patient|adults?|parents?|mother|father|family|carers?)(?: at home)?)?(?: at home)?(?=[.,;]|$)", "", text)
+        # "the patient" is always the child; "the child who ran out of the gate" is any child, and stays
+        text = re.sub(r"\b([Tt])he (?:patient|young person)\b(?! says)", lambda m: he.capitalize() if m.group(1) == "T" else he, text)
+        text = re.sub(r"^(?:The|the) (?:patient|child|young person) says\b", f"{he.capitalize()} {'say' if he == 'they' else 'says'}", text)
+        if he == "they":  # "The patient is fighting at home" -> "They are fighting at home", never "They is"
+            text = re.sub(r"\b([Tt]hey) (is|has|was|does)\b", lambda m: f"{m.group(1)} {dict(is_='are', has='have', was='were', does='do')[m.group(2) + '_' if m.group(2) == 'is' else m.group(2)]}", text)
+        return text
+
+    def _relative_apposition(self, text: str) -> str:
+        """"His father, 36, forklift driver, lives in Bolton": a note's appositions after a relative, said:
+        "His father is 36, a forklift driver. He lives in Bolton ..." (the relative's own pronoun)."""
+        def fix(m: re.Match) -> str:
+            who, age, job, rest = m.group(1), m.group(2), m.group(3), m.group(4)
+            noun = who.split()[-1].lower()
+            pronoun = "She" if noun in _FEMALE_RELATIVES else "He"
+            job = job.strip()
+            said = f"{who} is {age}" + (f", {_article(job)} {job}" if job else "") + "."
+            rest = rest.strip().rstrip(".")
+            rest = re.sub(r",\s*(?=(?:was|is|has|had|drinks|works)\b)", " and ", rest)
+            if rest:
+                rest = re.sub(r"\s*;\s*(?=(?:was|is|has|had|lives|works|left|drinks)\b)", " and ", rest)
+                said += f" {pronoun} {rest}."
+            return said
+
+        return re.sub(r"^((?:His|Her|Their) (?:father|mother|dad|mum|stepfather|stepmother|brother|sister))\s*,\s*(\d{1,3})\s*,\s*(?:(?:an? )?([a-z][a-z -]{2,40}?)\s*,\s*)?((?:lives|works|is|was|has|had|left|drinks)\b.*)$",
+                      fix, text.strip())
 
     def _passive_lead(self, text: str) -> str:
         """A record's sentence that opens with the child's passive participle ("Bullied at secondary
@@ -285,6 +501,50 @@ class Informant:
         return _VERBLESS_AFTER.sub(r"\1 is ", re.sub(_BARE_RELATIVE, fix, text))
 
 
+# the words that hand a question to the informant, dropped when its topics are read ("Mum, ...",
+# "A question for her parents: ...", "And may I ask your mother too: ...")
+_ADDRESS_WORDS = "|".join(sorted({w for _, ws in _RELATIONS for w in ws} | {"parents", "parent", "grown-up", "carers"}, key=len, reverse=True))
+_ADDRESS = re.compile(
+    rf"^\s*(?:(?:(?:hi|hello|and|so|ok|okay)\s+)?(?:{_ADDRESS_WORDS})\s*,\s*"
+    rf"|(?:(?:and|so)\s+)?(?:a|one|my next) question for (?:(?:his|her|their|your|the)\s+)?(?:{_ADDRESS_WORDS})(?:\s+too)?\s*[:,.-]\s*"
+    rf"|(?:(?:and|so)\s+)?(?:could|can|may) I (?:also )?ask (?:(?:his|her|their|your|the)\s+)?(?:{_ADDRESS_WORDS})(?:\s+too)?\s*[:,-]\s*)",
+    re.IGNORECASE,
+)
+# the patient's pronouns turned to the second person: the subject, then the rest (object, possessive, reflexive);
+# "her" is "your" before a word that it owns ("her schooling") and "you" otherwise ("hurt her or ...")
+_CHILD_PRONOUNS = {
+    "male": (r"\bhe\b(?!')", r"\b(himself|his|him|he's|he'd|he'll)\b()"),
+    "female": (r"\bshe\b(?!')", r"\b(herself|she's|she'd|she'll|her)\b((?= (?!(?:or|and|to|at|in|on|with|for|from|about|up|down|out|off|back|again|badly|well|feel|be|go|do|get|the|a|an|if|when|that|this|so|as)\b)[a-z]))?"),
+}
+_SECOND = {"himself": "yourself", "herself": "yourself", "his": "your", "him": "you", "he's": "you're", "she's": "you're",
+           "he'd": "you'd", "she'd": "you'd", "he'll": "you'll", "she'll": "you'll"}
+_YOU_AGREE = (
+    (r"\bhas(?= you\b)", "have"), (r"\bdoes(?= you\b)", "do"), (r"\bis(?= you\b)", "are"), (r"\bwas(?= you\b)", "were"),
+    (r"\bhasn't(?= you\b)", "haven't"), (r"\bdoesn't(?= you\b)", "don't"), (r"\bisn't(?= you\b)", "aren't"),
+    (r"\bwasn't(?= you\b)", "weren't"), (r"(?<=\byou )has\b", "have"), (r"(?<=\byou )does\b", "do"), (r"(?<=\byou )is\b", "are"),
+    (r"(?<=\byou )was\b", "were"), (r"(?<=\byou )hasn't\b", "haven't"), (r"(?<=\byou )doesn't\b", "don't"),
+    (r"(?<=\byou )isn't\b", "aren't"), (r"(?<=\byou )wasn't\b", "weren't"),
+)
+
+
+def _cased(word: str, said: str) -> str:
+    return said[0].upper() + said[1:] if word[:1].isupper() else said
+
+
+def _you_verbs(text: str) -> str:
+    """"you gets", "you seems" (a third-person verb left after its subject became "you") in the base form."""
+    from lemminflect import getLemma
+
+    def fix(m: re.Match) -> str:
+        word = m.group(2)
+        lemmas = getLemma(word.lower(), upos="VERB")
+        if not word.endswith("s") or word.endswith("ss") or not lemmas or lemmas[0] == word.lower():
+            return m.group(0)
+        return f"{m.group(1)}{lemmas[0]}"
+
+    return re.sub(r"(\byou (?:(?:also|still|ever|often|never|always|usually|sometimes|really) )?)([a-z]+)\b", fix, text, flags=re.IGNORECASE)
+
+
 @lru_cache(maxsize=1)
 def _self_rules() -> dict:
     raw = _read_data("taxonomy.json")["informant_self"]
@@ -296,6 +556,104 @@ def _self_rules() -> dict:
 
 
 _POSSESSIVE = {"female": "Her", "male": "His"}
+_ILLNESS_SECTIONS = frozenset({"history_of_present_illness", "chief_complaint"})
+_FEMALE_RELATIVES = frozenset({"mother", "mum", "stepmother", "sister", "grandmother", "nan", "aunt", "auntie", "daughter", "wife"})
+# a sentence that opens with a relative as its subject ("His father, 36, ...", "Mother ...", "My mum ...")
+_RELATIVE_LEAD = (r"^\s*(?:(?:[Hh]is|[Hh]er|[Tt]heir|[Mm]y) )?(?:[Mm]aternal |[Pp]aternal |[Oo]lder |[Yy]ounger )?"
+                  r"(?:[Ff]ather|[Mm]other|[Dd]ad|[Mm]um|[Ss]tepfather|[Ss]tepmother|[Bb]rother|[Ss]ister|[Gg]randmother|[Gg]randfather"
+                  r"|[Uu]ncle|[Aa]unt|[Cc]ousin|[Nn]an|[Gg]randad)\b")
+
+
+def _article(phrase: str) -> str:
+    return "an" if phrase[:1].lower() in "aeiou" else "a"
+
+
+def _third_person(said: str, sex: str | None) -> str:
+    """The child's first-person words in the third person: "I'm always fidgeting and tapping my feet" ->
+    "she's always fidgeting and tapping her feet"; "I live with my mother" -> "he lives with his mother"."""
+    from lemminflect import getAllLemmas, getInflection
+
+    he, him, his, himself = {"female": ("she", "her", "her", "herself"), "male": ("he", "him", "his", "himself")}.get(
+        sex or "", ("they", "them", "their", "themselves"))
+    plural = he == "they"
+    contracted = {"I'm": f"{he}'{'re' if plural else 's'}", "I've": f"{he}'{'ve' if plural else 's'}", "I'd": f"{he}'d", "I'll": f"{he}'ll"}
+    text = re.sub(r"\bI(?:'m|'ve|'d|'ll)\b", lambda m: contracted[m.group(0)], said)
+    text = re.sub(r"\bI am\b", f"{he} {'are' if plural else 'is'}", text)
+    text = re.sub(r"\bI was\b", f"{he} {'were' if plural else 'was'}", text)
+    if not plural:
+        text = re.sub(r"\bI (don't|do not)\b", lambda m: f"{he} {'doesn' + chr(39) + 't' if m.group(1) == 'don' + chr(39) + 't' else 'does not'}", text)
+
+    def verb(m: re.Match) -> str:
+        adverb, word = m.group(1) or "", m.group(2)
+        if plural:
+            return f"{he} {adverb}{word}"
+        if word in ("have", "do", "go"):
+            said = {"have": "has", "do": "does", "go": "goes"}[word]
+        elif word in ("can", "could", "will", "would", "shall", "should", "may", "might", "must", "did", "had", "was"):
+            said = word
+        elif "VERB" in getAllLemmas(word) and getAllLemmas(word)["VERB"][0] == word:
+            said = (getInflection(word, "VBZ") or (word + "s",))[0]
+        else:
+            said = word  # "I can", "I never", "I went": as they are
+        return f"{he} {adverb}{said}"
+
+    text = re.sub(r"\bI ((?:also|still|just|always|never|often|sometimes|usually|really|only) )?([a-z]+)\b", verb, text)
+    text = re.sub(r"\bI\b", he, text)
+    text = re.sub(r"\bmyself\b", himself, text)
+    text = re.sub(r"\bmy\b", his, text, flags=re.IGNORECASE)
+    text = re.sub(r"\bme\b", him, text)
+    text = re.sub(r"\bmine\b", "hers" if sex == "female" else "his", text)
+    # "Mummy", "Daddy" in a child's words are the child's
+    text = re.sub(r"\b(Mummy|Mommy|Mum|Mom|Daddy|Dad)\b", lambda m: f"{his} {m.group(1).lower().replace('mmy', 'm').replace('ddy', 'd')}", text)
+    return text
+
+
+def _i_and_verbs(text: str) -> str:
+    """"I have been treated by my GP ... and takes sertraline": a verb joined to the informant's "I" in
+    the base form ("and take sertraline")."""
+    from lemminflect import getAllLemmas
+
+    def sentence(part: str) -> str:
+        if not re.match(r"^\s*I\b", part):
+            return part
+
+        def fix(m: re.Match) -> str:
+            word = m.group(2)
+            lemmas = getAllLemmas(word).get("VERB")
+            if not word.endswith("s") or word.endswith("ss") or not lemmas or lemmas[0] == word:
+                return m.group(0)
+            return f"{m.group(1)}{_IRREGULAR.get(word) or lemmas[0]}"
+
+        return re.sub(r"(\b(?:and|but|or) (?:(?:also|still|now) )?)([a-z]+)\b", fix, part)
+
+    return " ".join(sentence(p) for p in re.split(r"(?<=[.!?])\s+", text))
+
+
+def _me_as_subject(text: str) -> str:
+    """"which me thinks is hay fever" (the record's "his mother" become "me" as a subject): "which I think"."""
+    from lemminflect import getAllLemmas
+
+    def fix(m: re.Match) -> str:
+        word = m.group(2)
+        lemmas = getAllLemmas(word).get("VERB")
+        if not word.endswith("s") or not lemmas or lemmas[0] == word:
+            return m.group(0)
+        return f"{m.group(1)}I {_IRREGULAR.get(word) or lemmas[0]}"
+
+    return re.sub(r"(\b(?:which|that|who|and|but|as|because|so|what|where|when|than) )me ([a-z]+)\b", fix, text)
+
+
+@lru_cache(maxsize=1)
+def _none_table() -> dict:
+    return _read_data("taxonomy.json").get("informant_none_says", {})
+
+
+def _none_says(section: str, text: str) -> str | None:
+    """A section's bare "None." / "Nil." / "Nil known." as a parent says it (``taxonomy.json``
+    ``informant_none_says``: "{He} doesn't take any medicines.")."""
+    if not section or not re.fullmatch(r"\s*(?:none|nil|nothing)(?: known| of note| regular| reported)?\.?\s*", text, re.IGNORECASE):
+        return None
+    return _none_table().get(section)
 # a note's count opening a verbless sentence ("Two fixed-term exclusions this year")
 _COUNT_WORDS = ("Two", "Three", "Four", "Five", "Six", "Several", "Multiple", "Repeated", "Frequent", "Many")
 _LABEL_RELATIVES = frozenset({"mother", "father", "mum", "dad", "brother", "sister", "grandmother", "grandfather", "stepfather", "stepmother"})
@@ -304,7 +662,7 @@ _LABEL_RELATIVES = frozenset({"mother", "father", "mum", "dad", "brother", "sist
 _VERBLESS_AFTER = re.compile(r"\b((?:Her|His|Their) (?:mother|father|brother|sister|grandmother|grandfather|stepfather|stepmother|nan|grandad))"
                              r" (?=(?:a|an|nearby|well|retired|alive|local)\b)")
 _I_VERB = re.compile(r"\b(I|me) (?:(also|still|now|often|never|always|usually|sometimes) )?([a-z]+)\b")
-_VERB_TAKES = frozenset({"a", "an", "the", "her", "his", "their", "to", "in", "at", "on", "with", "up", "out", "off", "for",
+_VERB_TAKES = frozenset({"a", "an", "the", "no", "her", "his", "their", "to", "in", "at", "on", "with", "up", "out", "off", "for",
                          "from", "into", "about", "through", "over", "within", "back", "me", "us", "him", "it"})
 _IRREGULAR = {"has": "have", "is": "am", "does": "do", "was": "was", "goes": "go"}
 _BARE_RELATIVE = re.compile(

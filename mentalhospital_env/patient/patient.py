@@ -333,9 +333,15 @@ class Patient:
     def _prepare(self, utterance: str) -> _Pending:
         if not isinstance(utterance, str):
             raise TypeError(f"doctor utterance must be a str, got {type(utterance).__name__}")
-        question = read_question(utterance[:4000], self.index.lexicon, self.topic_reader)
+        # with a parent present, the child's topics are read from the question as if put to the child
+        # ("Mum, has anyone ever hurt him?" asks what "Has anyone ever hurt you?" asks: :meth:`Informant.as_asked`)
+        asked = self.informant.as_asked(utterance[:4000]) if self.informant is not None else utterance[:4000]
+        question = read_question(asked, self.index.lexicon, self.topic_reader)
+        self._asked = asked  # recalled from as read; who answers and the transcript keep the words said
+        if asked != utterance[:4000]:
+            question = replace(question, text=utterance[:4000])
         if self.transcript and not question.concepts:
-            understood = understand(utterance[:4000], self.transcript[-1].doctor, self.topic_reader)
+            understood = understand(asked, self.transcript[-1].doctor, self.topic_reader)
             if understood.follow_up:
                 # "And how long has that been going on?": the topics of the turn before
                 question = replace(
@@ -394,6 +400,8 @@ class Patient:
         memory = self.memory
         assert memory is not None
         rep = self.representation
+        if getattr(self, "_asked", question.text) != question.text:
+            question = replace(question, text=self._asked)
         return memory.plan(question, None, rep.persona.facts_per_topic if rep is not None else None)
 
     def _decide(self, question: Question, plan: AnswerPlan) -> Decision:
@@ -495,28 +503,43 @@ class Patient:
         informant = self.informant
         assert informant is not None
         parts: list[str] = []
+        denied = False  # a denial left unsaid beside another answer
         for item in plan.items:
             if item.silent:
+                denied = denied or item.stance == DENY
                 continue
             if item.stance in (AFFIRM, TELL):
                 # the informant keeps to what was asked too ("How do you react to noises?" is not
                 # answered with "Her father was a fussy eater")
                 facts = self.representation.speaker.on_subject(item) if self.representation is not None else item.facts
-                if not facts:
+                # a relative's facts, or a fact filed under other topics only, do not answer a question about
+                # the child ("How is it affecting his schooling?" is not "His father ... was always in trouble
+                # at school"; "Has he seen fighting at home?" is not his exclusions from school)
+                kept = tuple(f for f in facts if informant.keeps(f.fact.section, f.fact.text, f.fact.topics, plan.question.topics, item.subject))
+                if facts and not kept:
+                    # what was recalled was about something else: a parent asked about a symptom or harm to
+                    # their child says they know of none, not that they are unsure
+                    parts.append(informant.none_known(item.subject, plan.question))
+                elif not kept:
                     parts.append("I'm not sure, to be honest.")
+                facts = kept
                 # what only the clinician knows (the risk formulation, the examination) is not theirs to say
-                parts.extend(informant.say(f.fact.text) for f in facts
+                parts.extend(informant.say(f.fact.text, f.fact.section) for f in facts
                              if (f.fact.told or not f.leaks) and not clinician_only(f.fact.section, f.fact.text))
             elif item.stance == DENY:
-                said = [informant.say(f.fact.text) for f in item.facts]
-                parts.extend(said or ["No, not that I've seen."])
+                said = [informant.say(f.fact.text, f.fact.section) for f in item.facts]
+                parts.extend(said or [informant.denial(plan.question)])
             elif item.stance == WITHHELD:
                 parts.append("That's something we'd rather talk about later, if that's all right.")
             elif item.stance in (UNKNOWN, NOTHING_MORE):
                 parts.append("I'm not sure, to be honest.")
+        unsure = ("I'm not sure, to be honest.",)
+        if denied and all(p in unsure for p in parts):
+            # what was recalled beside the denial was about something else and is not said: the denial is
+            # ("Mum, has anyone ever hurt him?" - "No, not that I know of.", not "I'm not sure", hw-012)
+            parts = [informant.denial(plan.question, unseen="No, not that I know of.")]
         if not parts:
             return "Sorry, could you ask that another way?"
-        unsure = ("I'm not sure, to be honest.",)
         if any(p not in unsure for p in parts):
             # "She needs to know the plan for the day. I'm not sure, to be honest.": a parent who has told
             # something does not add that they don't know the rest of a one-line question
