@@ -352,3 +352,72 @@ def test_only_living_alone_is_read_as_alone(living: str, alone: bool) -> None:
     case = _case(0, "F32.1")
     case = replace(case, demographics=replace(case.demographics, living_situation=living))
     assert case_facts(case)["alone"] is alone
+
+
+# stop 37's consultant: reference plans for anorexia nervosa, 'admission ... given the risk found' and under-18 antidepressants
+
+_ANTIDEPRESSANTS = ("sertraline", "fluoxetine", "citalopram", "escitalopram", "paroxetine", "venlafaxine", "duloxetine", "mirtazapine")
+_STARTED = re.compile(r"\b(?:start|begin|commence|offer)\w* (?:" + "|".join(_ANTIDEPRESSANTS) + r")\b", re.I)
+
+
+def _unstable(case) -> bool:
+    """The record's vital signs or potassium meet the eating-disorder admission thresholds (pulse below 40, or 50 under 18; a
+    postural fall; potassium below 3.0), read from the results as a reader of the record reads them."""
+    results = " ".join(e.result or "" for e in case.exams)
+    pulse = re.search(r"pulse (\d+)/min", results)
+    potassium = re.search(r"\bK (\d+(?:\.\d+)?) mmol", results)
+    return bool(
+        (pulse and int(pulse.group(1)) < (50 if case.demographics.age < 18 else 40))
+        or "postural drop" in results
+        or (potassium and float(potassium.group(1)) < 3.0)
+    )
+
+
+def test_an_unstable_anorexia_starts_no_antidepressant_and_has_one_setting() -> None:
+    # test-v2-0391: 'Commence sertraline 50 mg' at BMI 15.2, K 3.0, pulse 44, with weekly clinic review and
+    # 'consider admission if medically unstable' beside 'arrange a same-day medical assessment and admission'
+    cases = [load_case(c) for c in generate_cases(24, seed=37, prefix="an", version=2, principals=["F50.01"] * 24)]
+    unstable = [c for c in cases if _unstable(c)]
+    assert len(unstable) >= 12
+    assert any(len(c.diagnosis.codes) > 1 for c in unstable), "some carry a comorbid depression or anxiety"
+    for c in unstable:
+        plan = c.treatment.plan
+        meds = {m.name.lower() for m in c.treatment.medications}
+        assert not meds & set(_ANTIDEPRESSANTS) and not _STARTED.search(plan), (c.case_id, plan)
+        everything = " ".join([plan, *(c.treatment.safety or ()), c.treatment.follow_up or ""])
+        if c.setting != "inpatient":
+            assert re.search(r"\badmission (?:arranged |offered )?today|same-day (?:medical assessment and )?admission\b|\bbed (?:has been )?requested today", plan), (c.case_id, c.setting, plan)
+            assert "consider admission if medically unstable" not in everything.lower(), (c.case_id, everything)
+            assert not re.search(r"\bdischarged home|\bhome today|safe to go home", plan), (c.case_id, plan)
+            assert not re.search(r"weekly weight and physical review(?! once| after discharge)", everything), (c.case_id, everything)
+        assert audit_case(c) == []
+
+
+def test_admission_given_the_risk_found_only_with_a_risk_on_file() -> None:
+    # test-v2-0151: a factitious disorder, 'Denies suicidal thoughts', 'No self-neglect reported.', admitted from the
+    # emergency department 'given the risk found'; dev-v2-0106: a moderate recurrent depression, no suicidal thoughts,
+    # not washing: 'a bed requested today: the risk found is too high for home'
+    principals = ["F68.10", "F33.1", "F32.1", "F51.5", "F41.1", "F43.21", "F43.0", "F41.0", "F40.10", "F60.3", "F11.20", "F10.20"] * 6
+    cases = [load_case(c) for c in generate_cases(len(principals), seed=371, prefix="rk", version=2, principals=principals)]
+    denied = re.compile(r"^\s*(?:no|denies|none|nothing|never)\b", re.I)
+    emergency = [c for c in cases if c.setting == "emergency"]
+    assert emergency
+    for c in emergency:
+        risk = dict(c.ehr.risk_assessment.items()) if c.ehr.risk_assessment is not None else {}
+        suicidal = not re.match(r"^\s*(?:no|not|denies|none|nothing|never)\b", risk.get("suicide") or "", re.I)
+        neglect = not denied.match(risk.get("self_neglect") or "")
+        admits = re.search(r"given the risk found|the risk found is too high|a bed (?:has been )?requested today|admission (?:arranged |offered )?today", c.treatment.plan)
+        if admits:
+            assert suicidal, (c.case_id, risk, c.treatment.plan)  # no bed for self-neglect alone in these illnesses
+        if not suicidal and not neglect:
+            assert not re.search(r"given the risk found|the risk found", c.treatment.plan), (c.case_id, c.treatment.plan)
+
+
+def test_no_sertraline_first_for_a_depression_under_18() -> None:
+    # test-v2-0200: sertraline 50 mg for the depression of a 15-year-old (under 18: fluoxetine, after psychological therapy)
+    cases = [load_case(c) for c in generate_cases(24, seed=372, prefix="yd", version=2, principals=["F50.01"] * 24)]
+    young = [c for c in cases if c.demographics.age < 18 and any(x.startswith(("F32", "F33")) for x in c.diagnosis.codes)]
+    assert young
+    for c in young:
+        meds = {m.name.lower() for m in c.treatment.medications}
+        assert "sertraline" not in meds and not re.search(r"\b(?:start|begin|commence|offer)\w* sertraline\b", c.treatment.plan, re.I), (c.case_id, c.treatment.plan)

@@ -187,6 +187,16 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
     if score is not None:
         sentences.append(rng.choice(P["hazardous_drinking"]).format(score=score))
     setting = case.setting
+    unstable = P["medically_unstable_discharge"]
+    if setting in unstable["settings"] and profile is not None and any(c.startswith(tuple(unstable["codes"])) for c in status["codes"]):
+        from mentalhospital_env.knowledge.critical import load_critical_actions
+
+        if any(r.action == unstable["action"] for r in load_critical_actions().requirements(profile)[0]):
+            # stop 37 (test-v2-0465): an anorexia with a pulse of 43 and a 53 mmHg postural fall 'discharged home today' from
+            # the emergency department ('emergency department' reads as the medical assessment): admitted under the medical team
+            home = re.compile(unstable["pattern"], re.I)
+            said = rng.choice(unstable["as"])
+            sentences = [home.sub(said, x) for x in sentences]
     whole = " ".join(sentences)
     admitted = re.search(P["admitted_pattern"], whole, re.I)
     if setting in P["thiamine_by_setting"] and not admitted:
@@ -210,6 +220,19 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
         sentences = [s if s.rstrip().endswith((".", "!", "?")) else s.rstrip(" ;,") + "." for s in sentences if s.strip(" .;,")]
     if sentences and setting == "outpatient" and admitted and re.match(P["outpatient_opener_pattern"], sentences[0]):
         sentences[0] = rng.choice(P["admitted_openers"])
+    if admitted or setting == "inpatient":  # admitted today: no 'consider admission if unstable', the clinic review after discharge
+        for rule in P["admitted_rewrites"]:
+            if setting == "inpatient" and not rule.get("inpatient"):
+                continue
+            pattern = re.compile(rule["pattern"], re.I)
+            if not any(pattern.search(x) for x in [*sentences, *(treatment.get("safety") or ()), treatment.get("follow_up") or ""]):
+                continue
+            said = rng.choice(rule["as"])
+            sentences = [pattern.sub(lambda m: m.expand(said), x) for x in sentences]
+            sentences = [x if x.rstrip().endswith((".", "!", "?")) else x.rstrip(" ;,") + "." for x in sentences if x.strip(" .;,")]
+            treatment["safety"] = [y for y in (pattern.sub(lambda m: m.expand(said), x).strip(" ;,") for x in treatment.get("safety") or ()) if y]
+            if treatment.get("follow_up"):
+                treatment["follow_up"] = pattern.sub(lambda m: m.expand(said), treatment["follow_up"]).strip(" ;,") or treatment["follow_up"]
     deferred = re.compile(P["disposition_deferred_pattern"])
     if setting in P["disposition_decided"] and any(deferred.fullmatch(x) for x in sentences):
         risks = set(getattr(profile, "risks", ()) or ())

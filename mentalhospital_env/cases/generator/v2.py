@@ -1917,6 +1917,8 @@ class StoryV2(_Story):
 
     def treatment(self) -> dict[str, Any]:
         out = super().treatment()
+        self._drug_swapped(out, "underweight_no_antidepressant")
+        self._drug_swapped(out, "young_depression_drug")
         R = review_facts()
         substance = " ".join(f.text for f in self.chart.facts if f.section == "substance_use")
         abstinent = bool(_has(substance, R["abstinent_words"]))
@@ -1982,6 +1984,41 @@ class StoryV2(_Story):
         out["plan"] = " ".join([out["plan"]] + self._infection_plan(out["plan"]))
         return out
 
+    def _drug_swapped(self, out: dict[str, Any], key: str) -> None:
+        """An antidepressant the patient's state rules out, taken out of the medication list and its plan sentence
+        said as records.json ``key`` says: none while anorexia nervosa is on the list (``underweight_no_antidepressant``:
+        sertraline at BMI 15.2 with K 3.0 and a pulse of 42, stop 37, test-v2-0391), fluoxetine in place of another
+        for a depression under 18 (``young_depression_drug``: sertraline at 15, test-v2-0200)."""
+        rule = self.c.records[key]
+        if not any(c.startswith(tuple(rule["codes"])) for c in self.codes):
+            return
+        if "max_age" in rule:
+            if self.p.age > rule["max_age"]:
+                return
+            principal_drugs = self.disorders[0].get("treatment", {}).get("medications") if self.disorders else None
+            if not (self.codes[0].startswith(tuple(rule["codes"])) or not principal_drugs):
+                return  # the drug was started for the principal (sertraline for an OCD at 16), not for the depression
+        meds = out.get("medications") or []
+        drop = [m for m in meds if str(m.get("name", "")).lower() in rule["drugs"]]
+        if not drop:
+            return
+        # drawn apart from the case's stream, so that the rest of the record (persona, later cases) is drawn as before
+        said = sentence(self.fill(random.Random(f"{key}:{self.p.age}:{','.join(self.codes)}").choice(rule["say"])))
+        instead = rule.get("instead")
+        kept = [m for m in meds if m not in drop]
+        if instead and not any(str(m.get("name", "")).lower() == instead["name"] for m in kept):
+            kept.insert(meds.index(drop[0]), dict(instead))
+        out["medications"] = kept
+        names = [re.escape(str(m["name"])) for m in drop]
+        parts = re.split(r"(?<=\.)\s+", out["plan"])
+        hit = re.compile(r"\b(?:" + "|".join(names) + r")\b", re.I)
+        at = next((i for i, x in enumerate(parts) if hit.search(x)), None)
+        if at is None:
+            parts.insert(min(1, len(parts)), said)
+        else:
+            parts = parts[:at] + [said] + [x for x in parts[at + 1:] if not hit.search(x)]
+        out["plan"] = " ".join(parts)
+
     def _adjunct_alone(self, out: dict[str, Any]) -> None:
         """A drug the knowledge base gives only as an add-on, prescribed alone, replaced by what it is
         added to (records.json ``adjunct_alone``; the audit's plan.adjunct_alone): 'Restart lamotrigine ...
@@ -2027,31 +2064,47 @@ class StoryV2(_Story):
                 out.append(sentence(self.fill(self.rng.choice(self.c.joins["medical_liaison"][condition]))))
         return out
 
-    def _risk_high(self) -> bool:
-        """Whether the record carries active suicidal ideation, self-neglect or an illness an emergency admits (what a plan's 'if risk is high' asks)."""
+    def _risk_level(self) -> str:
+        """What a plan's 'if risk is high' asks of the record: 'high' for active suicidal ideation, an illness an
+        emergency admits, or self-neglect in an illness that needs a bed for it; 'neglect' for self-neglect alone in an
+        illness cared for at home (joins.json ``plan_settled.neglect_home_codes``); 'low' otherwise. Self-neglect
+        the record denies ('No self-neglect reported.') is none (``neglect_denied_pattern``): read as found, it sent a
+        factitious disorder with no risk on file to a bed 'given the risk found' (stop 37, test-v2-0151)."""
+        S = self.c.joins["plan_settled"]
         if self.risk_level == "active":
-            return True
-        if any(c.startswith(tuple(self.c.joins["plan_settled"]["admit_codes"])) for c in self.codes):
-            return True  # psychotic depression or mania seen in an emergency is admitted
-        home = self.c.joins["plan_settled"].get("neglect_at_home_codes", ())
+            return "high"
+        if any(c.startswith(tuple(S["admit_codes"])) for c in self.codes):
+            return "high"  # psychotic depression or mania seen in an emergency is admitted
+        home = S.get("neglect_at_home_codes", ())
         living = str(self.p.demographics.get("living_situation") or "")
         if self.codes and self.codes[0].startswith(tuple(home)) and not re.search(r"\balone\b", living, re.I):
-            return False  # stop 35's R5 (test-v2-0312): a dementia of three years, washing slipping, a spouse at home: support at home, not a bed
+            return "low"  # stop 35's R5 (test-v2-0312): a dementia of three years, washing slipping, a spouse at home: support at home, not a bed
         words = review_facts()["records"]["neglect_words"]
+        denied = re.compile(S["neglect_denied_pattern"], re.I)
         told = " ".join(f.text for f in self.chart.facts if f.section in ("history_of_present_illness", "risk_assessment.self_neglect"))
-        return bool(_has(told, words))
+        told = " ".join(x for x in re.split(r"(?<=[.;])\s+", told) if not denied.match(x))
+        if not _has(told, words):
+            return "low"
+        if self.codes and self.codes[0].startswith(tuple(S["neglect_home_codes"])):
+            return "neglect"  # stop 37 (dev-v2-0106): a moderate depression, no suicidal thoughts, not washing: home treatment, not a bed
+        return "high"
 
     def _settled(self, plan: str) -> str:
         """The plan with each clause that leaves a decision to a condition the record already answers
         ('consider admission if risk is high') replaced by the decision (joins.json ``plan_settled``)."""
-        high = None
+        level = None
         for rule in self.c.joins["plan_settled"]["rules"]:
             pattern = re.compile(rule["pattern"], re.I)
             if not pattern.search(plan):
                 continue
-            if high is None:
-                high = self._risk_high()
-            options = rule.get(f"high_{self.p.setting}", rule["high"]) if high else rule["low"]  # an outpatient plan does not admit today
+            if level is None:
+                level = self._risk_level()
+            if level == "low":
+                options = rule["low"]
+            else:
+                options = rule.get(f"high_{self.p.setting}", rule["high"])  # an outpatient plan does not admit today
+                if level == "neglect" and f"high_{self.p.setting}" not in rule:
+                    options = rule["neglect_home"]
             said = self.fill(self.rng.choice(options))
             plan = pattern.sub(lambda m: cap(said) if m.start() == 0 or plan[m.start() - 2:m.start()].strip() in (".", "") else said, plan)
         return plan
