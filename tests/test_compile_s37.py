@@ -169,3 +169,16 @@ def test_other_passive_death_wishes_file_under_suicide() -> None:
     assert any("suicide" in f.topics for f in facts)
     facts = _facts(history_of_present_illness="At about 22:30 he texted his daughter 'sorry for everything love. You'll all be better off.'")
     assert any("suicide" in f.topics for f in facts)
+
+
+def test_what_a_relative_raised_about_the_patient_is_his_to_tell() -> None:
+    # uw-003: his wife "raised, without being asked" the guns at home; the rendering opened on her "She" and was
+    # left unsaid, so the patient lost the two shotguns in the house (the means question's key fact)
+    facts = _facts(history_of_present_illness=(
+        "She raised, without being asked, that he holds a shotgun certificate and keeps two shotguns in a locked "
+        "cabinet in the back bedroom."))
+    said = " ".join(f.patient_says for f in _told(facts))
+    assert "I keep two shotguns in a locked cabinet" in said and "raised" not in said
+    # someone else's own matter stays hers: no 'that' clause about the patient, nothing turned into his words
+    other = _facts(history_of_present_illness="She raised her concerns with the school last year.")
+    assert not any("I raised" in (f.patient_says or "") for f in other)

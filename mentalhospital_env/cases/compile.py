@@ -292,6 +292,13 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
         rest_doc = nlp(rest_of)
         been = "been " if len(rest_doc) and rest_doc[0].lower_ in data["passive_participles"] else ""
         return _finish("I've never " + been + _swap_tokens(rest_doc, person, section))
+    if root.pos_ == "VERB" and root_subject and root.lemma_ in data["raised_by_other_verbs"] and not _subject_is_patient(root, person):
+        # "She raised, without being asked, that he holds a shotgun certificate and keeps two shotguns ..." (uw-003,
+        # his wife): a fact about the patient that someone else brought up is his to tell ("I hold ..."); before,
+        # the rendering opened on the wife's "She" and was left unsaid, and he lost the guns at home
+        raised = re.match(data["raised_by_other_pattern"], _span_after(doc, root), re.IGNORECASE)
+        if raised and re.match(rf"^{person.subject}\b", raised.group(1), re.IGNORECASE):
+            return _first_person(raised.group(1), section, sex)
     if root.pos_ in ("VERB", "AUX") and root_subject and _subject_is_patient(root, person):
         after = _span_after(doc, root)
         if root.lemma_ in data["denying_verbs"]:
