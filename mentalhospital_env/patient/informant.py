@@ -326,7 +326,14 @@ class Informant:
         text = re.sub(r"((?:^|(?<=[.!?])\s+))((?:Physically )?(?:[Ff]it and )?[Ww]ell)\.",
                       lambda m: f"{m.group(1)}{pronoun}{is_} {m.group(2).lower()}.", text)
         # "Made friends easily and still has a best friend": a note's subjectless past verb, the child its subject
-        text = re.sub(r"((?:^|(?<=[.!?])\s+))([A-Z][a-z]+ed|Made|Had|Left|Went|Took|Got|Began|Became|Kept|Lost|Won|Fell|Ran|Came|Saw|Slept|Ate)\b(?= (?:a|an|the|his|her|their|to|at|in|on|with|up|out|off|well|friends|school|nursery|easily|early|late)\b)",
+        # A regular "-ed" word is the child's own doing only before an object or a manner word ("Started a new
+        # school", "Settled well"), or before a preposition when it is a verb of the child's own going or growing
+        # (taxonomy.json informant_own_past_verbs: "Walked at 13 months", "Moved to Leeds"); "Assaulted at a party",
+        # "Teased at school" are done to the child and stay as the note has them
+        own = "|".join(re.escape(v.capitalize()) for v in _read_data("taxonomy.json")["informant_own_past_verbs"])
+        text = re.sub(r"((?:^|(?<=[.!?])\s+))([A-Z][a-z]+ed(?= (?:a|an|the|his|her|their|well|friends|easily|early|late)\b)|"
+                      rf"(?:{own}|Made|Had|Left|Went|Took|Got|Began|Became|Kept|Lost|Won|Fell|Ran|Came|Saw|Slept|Ate)"
+                      r"(?= (?:a|an|the|his|her|their|to|at|in|on|with|up|out|off|well|friends|school|nursery|easily|early|late)\b))\b",
                       lambda m: m.group(0) if family_or_name(m.group(2)) else f"{m.group(1)}{pronoun} {m.group(2).lower()}", text)
         # "Mainstream primary, on SEN support": "He's at a mainstream primary, ..."
         text = re.sub(r"((?:^|(?<=[.!?])\s+))((?:Mainstream|Local|Village|Small|Special|Independent|Catholic|Church) (?:[a-z]+ )?(?:primary|secondary|school|academy))\b",
