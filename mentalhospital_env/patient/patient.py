@@ -516,9 +516,10 @@ class Patient:
                 # the child ("How is it affecting his schooling?" is not "His father ... was always in trouble
                 # at school"; "Has he seen fighting at home?" is not his exclusions from school)
                 kept = tuple(f for f in facts if informant.keeps(f.fact.section, f.fact.text, f.fact.topics, plan.question.topics, item.subject))
-                if facts and not kept:
+                if facts and not kept and item.stance == TELL:
                     # what was recalled was about something else: a parent asked about a symptom or harm to
-                    # their child says they know of none, not that they are unsure
+                    # their child says they know of none, not that they are unsure; never where the answer plan
+                    # affirms the thing asked (AFFIRM): a parent does not deny what the record holds
                     parts.append(informant.none_known(item.subject, plan.question))
                 elif not kept:
                     parts.append("I'm not sure, to be honest.")
