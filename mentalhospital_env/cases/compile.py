@@ -983,6 +983,8 @@ def _allergy_entry(sentence: str, fid: str, data: dict[str, Any], sensitive: boo
                 says = f"I had {_article(reaction.group(1).lower()) if reaction.group(1) else 'a reaction'} to {name}{reaction.group(2) or ''}"
             elif intolerant:
                 says = rules["intolerance_says"].format(drug=drug[:1].upper() + drug[1:], reaction=_article(core.lower()))
+            elif k > 1:
+                return None  # "Latex: hives; carries an EpiPen": no reaction to say in the part, the ordinary reading
             else:
                 says = f"I'm allergic to {name}, it {'gave' if past else 'gives'} me {_article(core[:1].lower() + core[1:])}"
         text = f"{drug}: {part}" if k == 1 else part
