@@ -1111,14 +1111,16 @@ def asked_history_omitted(view: NoteView) -> list[NoteFault]:
 
 def answered_marked_unanswered(view: NoteView) -> list[NoteFault]:
     """A risk item the note marks unanswered ("Past attempts: asked, no direct answer.", ``labelled_unanswered``) that
-    a reply of the encounter answers in plain words (``answered_items``: "There was one time."; "I wouldn't do
+    the reply to a question about that item answers in plain words (``answered_items``: "There was one time."; "I wouldn't do
     anything, though."; "I've got things to live for."), read from the patient's words alone, not from any reader of
     findings. Stop 37 (issue 15): on held_out32..36 the scripted clinician's notes logged past attempts, intent and
     what keeps the patient safe as unanswered where the patient had answered (test-v2-0317 'There was one time', rated
     2; test-v2-0024 'I wouldn't do anything, though', rated 3) and the judge charged nothing."""
     conf = _data()["answered_items"]
     unanswered = re.compile(_data()["labelled_unanswered"]["pattern"], re.IGNORECASE)
-    replies = [_without_reported(r) for r in view.replies]
+    # a reply answers an item only when its question asked about it ("question"): a reply to another question
+    # ("I haven't tried any other medication yet", "There was one time I felt better, at Christmas") does not
+    turns = [(d, _without_reported(r)) for d, r in view.turns]
     out = []
     for section, text in view.sections.items():
         marks = list(_LABEL.finditer(text))
@@ -1130,7 +1132,8 @@ def answered_marked_unanswered(view: NoteView) -> list[NoteFault]:
             for item in conf["items"]:
                 if not re.search(item["label"], label, re.IGNORECASE):
                     continue
-                said = next((r for r in replies if re.search(item["answer"], r, re.IGNORECASE)), None)
+                said = next((r for d, r in turns if re.search(item["question"], d, re.IGNORECASE)
+                             and re.search(item["answer"], r, re.IGNORECASE)), None)
                 if said is not None:
                     out.append(NoteFault("answered_marked_unanswered", section, f"{label}: {said[:100]}"))
                 break
