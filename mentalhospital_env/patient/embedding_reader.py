@@ -159,9 +159,18 @@ def check_topic_reader(reader: str) -> str:
 _ENCODE_LOCK = threading.Lock()
 
 
-@lru_cache(maxsize=1)
+_BUILD_LOCK = threading.Lock()
+
+
 def _embedder():
-    """The MiniLM embedder, built once per process on first use (its cache keeps each text's vector)."""
+    """The MiniLM embedder, built once per process on first use (its cache keeps each text's vector); the lock
+    keeps two threads' first questions from building two."""
+    with _BUILD_LOCK:
+        return _built_embedder()
+
+
+@lru_cache(maxsize=1)
+def _built_embedder():
     check_topic_reader("embedding")
     from mentalhospital_env.rewards.embedders import SentenceTransformerEmbedder
 
