@@ -182,3 +182,12 @@ def test_what_a_relative_raised_about_the_patient_is_his_to_tell() -> None:
     # someone else's own matter stays hers: no 'that' clause about the patient, nothing turned into his words
     other = _facts(history_of_present_illness="She raised her concerns with the school last year.")
     assert not any("I raised" in (f.patient_says or "") for f in other)
+
+
+def test_an_allergy_heading_is_no_drug() -> None:
+    # review of stop 37: 'NKDA: confirmed with GP.' was said 'I'm allergic to NKDA, it gives me a confirmed.'
+    nkda = _facts(allergies="NKDA: confirmed with GP.")
+    assert not any("allergic to NKDA" in (f.patient_says or "") for f in nkda)
+    assert any(f.section == "allergies" and f.polarity == "absent" for f in nkda)
+    named = " ".join(f.patient_says or "" for f in _facts(allergies="Penicillin allergy: rash."))
+    assert "allergic to penicillin," in named and "penicillin allergy" not in named

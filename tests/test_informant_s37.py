@@ -220,3 +220,15 @@ def test_the_notes_frame_of_who_said_it_is_not_said():
     assert _mother().say("He bunks off school most days, he adds.") == "He bunks off school most days."
     assert _mother().say("He's always fidgeting and tapping his feet, he admits. He adds, he can't pay attention to "
                          "anything boring.") == "He's always fidgeting and tapping his feet. He can't pay attention to anything boring."
+
+
+def test_what_was_done_to_a_child_is_not_said_as_the_childs_doing():
+    # review of stop 37: 'Assaulted at a party in 2025.' was said 'She assaulted at a party in 2025.'
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.patient.informant import informant_for
+
+    child = next(c for c in load_suite("handwritten") if c.case_id == "hw-012")
+    informant = informant_for(child)
+    for done_to in ("Assaulted at a party in 2025.", "Teased at school about his weight.", "Restrained on the ward twice."):
+        assert not informant.say(done_to, "personal_history").startswith(("He ", "She ")), done_to
+    assert informant.say("Walked at 13 months.", "personal_history").startswith("He walked")
