@@ -984,7 +984,7 @@ def _allergy_entry(sentence: str, fid: str, data: dict[str, Any], sensitive: boo
             elif intolerant:
                 says = rules["intolerance_says"].format(drug=drug[:1].upper() + drug[1:], reaction=_article(core.lower()))
             elif k > 1:
-                return None  # "Latex: hives; carries an EpiPen": no reaction to say in the part, the ordinary reading
+                continue  # "He has since had clarithromycin without problems": no reaction of the drug to say
             else:
                 says = f"I'm allergic to {name}, it {'gave' if past else 'gives'} me {_article(core[:1].lower() + core[1:])}"
         text = f"{drug}: {part}" if k == 1 else part
