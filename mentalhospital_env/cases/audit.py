@@ -2344,7 +2344,7 @@ def _stop35_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
 def complaint_fits(said: str, code: str, category: str) -> bool:
     """Whether a chief complaint holding ``said`` fits a principal ``code`` of ``category`` (``review.json``
     ``stop36.complaint_fits``: the categories, or code families written in capitals, a complaint fits; one not
-    listed fits any). The audit's records.complaint_fit; the generator should choose its complaints by the same test."""
+    listed fits any). The audit's records.complaint_fit, and the test the generator chooses its complaints by."""
     fits = review_facts()["stop36"]["complaint_fits"].get(said)
     return fits is None or category in fits or code.startswith(tuple(f for f in fits if f[:1].isupper()))
 

@@ -33,7 +33,7 @@ from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.durations import load_durations
 from mentalhospital_env.knowledge.language import memo_size, relatives_named
 
-from ..audit import _family_match, _has, heart_rates, _label_patterns, care_home_misplaced, chart_name, charted, insight_read, text_lines, lone_parent, quote_sentences, review_facts
+from ..audit import _family_match, _has, complaint_fits, heart_rates, _label_patterns, care_home_misplaced, chart_name, charted, insight_read, text_lines, lone_parent, quote_sentences, review_facts
 from ..reference import Entry
 from .composer import (
     _THIRD_PERSON,
@@ -716,9 +716,7 @@ class StoryV2(_Story):
         spec, rng = self.story["record_story"]["cc_plain"], self.rng
         work = "school" if self.p.age < 18 else ("work" if self.p.household.employed else "home")
         category = self.principal.get("category") or ""
-        fits = review_facts()["stop36"]["complaint_fits"]  # the audit's records.complaint_fit
-        code = self.principal["code"]
-        cores = [c for c in spec["core"] if c not in fits or category in fits[c] or code.startswith(tuple(f for f in fits[c] if f[:1].isupper()))]
+        cores = [c for c in spec["core"] if complaint_fits(c, self.principal["code"], category)]  # the audit's records.complaint_fit
         for _ in range(6):
             core = rng.choice(cores)
             if "," in core:  # 'a worrying change, says the GP': no 'Per her GP, ' before it, the time in brackets after
