@@ -852,21 +852,21 @@ def test_a_mood_quote_in_another_persons_words_or_a_denial_as_the_complaint_is_m
         assert not [f for f in note_faults(case, dataclasses.replace(chart, note=note)) if f.text.startswith("Mood:")]
 
 
-def test_an_adjustment_disorder_note_must_name_the_stressor_and_a_dependence_note_its_features():
+@pytest.mark.parametrize("note_id, omitted_word, said, mended", [
+    ("note-554", "stressor", "She says it started in July.",
+     "She says it started in July, after she failed her university exams."),
+    ("note-481", "dependence features", "Drinks a couple of pints a day.",
+     "Drinks half a bottle of vodka a day, first thing on waking; cannot stop once started."),
+])
+def test_an_adjustment_disorder_note_must_name_the_stressor_and_a_dependence_note_its_features(note_id, omitted_word, said, mended):
     """Stop 37: F43.21 is held to F43.2's stressor too (held_out34 test-v2-0086: the failed university exams never named,
     rated 3); alcohol dependence to the dependence features the patient gave apart from the amount (held_out32 note-481:
     'a couple of pints a day' from his tolerance remark, no morning drinking, rated 2)."""
     import dataclasses
 
-    case, chart, _ = _rated("note-554")
+    case, chart, _ = _rated(note_id)
     omitted = [f.text for f in note_faults(case, chart) if f.kind == "central_finding_omitted"]
-    assert any("stressor" in t for t in omitted), omitted
-    named = dataclasses.replace(chart, note=chart.note.replace("She says it started in July.", "She says it started in July, after she failed her university exams."))
-    assert named.note != chart.note
-    assert not any("stressor" in f.text for f in note_faults(case, named) if f.kind == "central_finding_omitted")
-    case, chart, _ = _rated("note-481")
-    omitted = [f.text for f in note_faults(case, chart) if f.kind == "central_finding_omitted"]
-    assert any("dependence features" in t for t in omitted), omitted
-    told = dataclasses.replace(chart, note=chart.note.replace("Drinks a couple of pints a day.", "Drinks half a bottle of vodka a day, first thing on waking; cannot stop once started."))
+    assert any(omitted_word in t for t in omitted), omitted
+    told = dataclasses.replace(chart, note=chart.note.replace(said, mended))
     assert told.note != chart.note
-    assert not any("dependence features" in f.text for f in note_faults(case, told) if f.kind == "central_finding_omitted")
+    assert not any(omitted_word in f.text for f in note_faults(case, told) if f.kind == "central_finding_omitted")
