@@ -27,7 +27,8 @@ played at a629fb8 and rated by a consultant who read no code of the library; rea
 who read no code of the library; read at stop 36) and on the stop-36 slice (``split == "held_out36"``: the same on 10
 further test-v2 cases, seed 3636, played at 9b80d3d and rated by a consultant who read no code of the library; read at
 stop 37) and on the stop-37 slice (``split == "held_out37"``: the same on 10 further test-v2 cases, seed 3737, played at
-4019686 and rated by a consultant who read no code of the library; never tuned on).
+4019686 and rated by a consultant who read no code of the library; read at stop 38) and on the stop-38 slice
+(``split == "held_out38"``: the same, rated blind at stop 38; never tuned on, listed only once its ratings land).
 
 Judges: ``offline`` (default) and ``llm-tiny`` (the LLM judge through a tiny random Llama built offline,
 ``mentalhospital_env.llm.tiny``; its scores are noise and the row only shows that the path runs end to
@@ -123,8 +124,8 @@ def make_judges(names: list[str]) -> dict[str, Any]:
 
 
 _DIMENSION = {"plan": "treatment_appropriateness", "note": "note_quality"}
-SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37")
-HELD_OUT = "held_out37"  # never read while tuning; --disagreements never lists it
+SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38")
+HELD_OUT = "held_out38"  # never read while tuning; --disagreements never lists it (stop 38: held_out37 is development data)
 
 
 def _in_split(row: dict[str, Any], split: str) -> bool:
@@ -150,6 +151,8 @@ def run(names: list[str], resamples: int = 1000) -> dict[str, Any]:
         for kind in ("plan", "note"):
             for split in SPLITS:
                 pick = [i for i, r in enumerate(rows) if r["kind"] == kind and _in_split(r, split)]
+                if not pick:  # a slice named before its ratings land (held_out38 until the integrator adds it)
+                    continue
                 ref = [rows[i]["rating"] for i in pick]
                 pred = [scores[i] for i in pick]
                 table[f"{kind}:{split}"] = agreement(ref, pred, resamples=resamples).to_dict()
