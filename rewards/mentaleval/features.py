@@ -39,12 +39,35 @@ _TAG_QUESTION = re.compile(
 _LEADING_FILLERS = ("and", "so", "now", "okay", "ok", "well", "then", "alright", "right")
 
 
+@lru_cache(maxsize=1)
+def _false_friends() -> dict[str, frozenset[str]]:
+    """``cues.json`` ``mention_false_friends``: a lexicon concept with the words that, right after its phrase, make it
+    another thing ("no periods of elevated mood" is no amenorrhoea: stop 38, held_out37's notes 647, 651, 659 and
+    679, rated 5, were each charged an invented amenorrhoea for their mania denial)."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    entries = {k: v for k, v in (raw.get("mention_false_friends") or {}).items() if not k.startswith("_")}
+    unknown = sorted(k for k in entries if k not in load_lexicon())
+    if unknown:
+        raise ValueError(f"cues.json: mention_false_friends names unknown lexicon concepts {unknown}")
+    return {k: frozenset(stem(t) for w in v for t in tokenize(w)) for k, v in entries.items()}
+
+
 @lru_cache(maxsize=memo_size(8192))
 def mentions(text: str) -> tuple[Mention, ...]:
     """The lexicon's mentions in ``text``, a denial reaching every finding of its list ("denies A, B, C, D":
     :func:`~mentalhospital_env.knowledge.lexicon.listed_denials`); cached: replies and notes are read by
     several features."""
     found = load_lexicon().find(text)
+    false_friends = _false_friends()
+    if false_friends and any(m.concept_id in false_friends for m in found):
+        tokens = tokenize(text)
+        found = tuple(
+            m for m in found
+            if not (m.end < len(tokens) and stem(tokens[m.end]) in false_friends.get(m.concept_id, ()))
+        )
     listed = listed_denials(text, found, lambda m: m.negated)
     if not listed:
         return tuple(found)
@@ -277,11 +300,15 @@ def read_interview(chart: Chart) -> InterviewReading:
 
 @lru_cache(maxsize=1)
 def _heading_pattern() -> re.Pattern[str]:
+    """A heading of ``cues.json`` ``note_sections`` at a line's or a sentence's start, with a short bracketed qualifier
+    allowed before its colon ("MSE (from interview):", stop 38: held_out37's notes rated 5 had their mental state
+    filed under the family history and charged as misfiled)."""
     cues = load_cues()
     phrases = sorted({p for ps in cues.note_sections.values() for p in ps}, key=len, reverse=True)
     body = "|".join(re.escape(p) for p in phrases)
     return re.compile(
-        rf"(?:^|\n|(?<=[.;!?])\s+)[ \t#*>\-]*(?P<h>{body})[ \t*]*(?::|[ \t]*\n|[ \t]+-[ \t])", re.IGNORECASE
+        rf"(?:^|\n|(?<=[.;!?])\s+)[ \t#*>\-]*(?P<h>{body})(?:[ \t]*\([^()\n]{{1,40}}\))?[ \t*]*(?::|[ \t]*\n|[ \t]+-[ \t])",
+        re.IGNORECASE
     )
 
 
