@@ -272,11 +272,14 @@ def _block_claims(text: str) -> list[tuple[str, bool]]:
         clause = next((c for c in parts if c.start <= m.start < c.end), None)
         if clause is not None and clause.subject == "other":
             continue
-        if set(tokens[max(0, m.start - 3) : m.start]) & _others():
-            continue  # "believes someone wants to kill him"
+        sentence = max(s for s in sentence_starts if s <= m.start)
+        if set(tokens[max(sentence, m.start - 3) : m.start]) & _others():
+            # "believes someone wants to kill him"; never across a sentence ("... about the police and her neighbours.
+            # She denies hearing voices" is her denial: stop 38, held_out's note-074 denied the voices she reported
+            # and was read as denying nothing)
+            continue
         # a finding said with its own negation ("can't concentrate", "unable to sleep") is affirmed: a denial earlier
         # in the sentence does not reach it ("lost weight without trying and can't concentrate")
-        sentence = max(s for s in sentence_starts if s <= m.start)
         following = min([s for s in sentence_starts if s > m.start] or [len(tokens)])
         if not said_plainly(m.concept_id, " ".join(tokens[sentence:following])):
             continue  # "fights when wound up" is anger, not restlessness, in a note as in a reply
