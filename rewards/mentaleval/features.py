@@ -55,6 +55,34 @@ def _false_friends() -> dict[str, frozenset[str]]:
     return {k: frozenset(stem(t) for w in v for t in tokenize(w)) for k, v in entries.items()}
 
 
+@lru_cache(maxsize=1)
+def _ability_phrases() -> dict[str, frozenset[tuple[str, ...]]]:
+    """``cues.json`` ``mention_abilities``: a lexicon concept with the phrases of it that name the ability its finding
+    takes away ("follow conversations" for poor concentration): said with a negation they affirm the finding ("I can't
+    follow conversations in a group like I used to"), said plainly they deny it. Stop 38: held_out37's scripted note
+    662 wrote 'denies poor concentration' for that answer and was not charged."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    entries = {k: v for k, v in (raw.get("mention_abilities") or {}).items() if not k.startswith("_")}
+    unknown = sorted(k for k in entries if k not in load_lexicon())
+    if unknown:
+        raise ValueError(f"cues.json: mention_abilities names unknown lexicon concepts {unknown}")
+    return {k: frozenset(tuple(stem(t) for t in tokenize(p)) for p in v) for k, v in entries.items()}
+
+
+def ability_findings(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(affirmed, denied): the findings ``text`` names by the ability they take away (``mention_abilities``): "I can't
+    follow conversations in a group" affirms poor concentration, "I can follow conversations fine" denies it."""
+    abilities = _ability_phrases()
+    if not abilities:
+        return frozenset(), frozenset()
+    stems_ = [stem(t) for t in tokenize(text)]
+    hits = [m for m in mentions(text) if tuple(stems_[m.start : m.end]) in abilities.get(m.concept_id, ())]
+    return frozenset(m.concept_id for m in hits if not m.negated), frozenset(m.concept_id for m in hits if m.negated)
+
+
 @lru_cache(maxsize=memo_size(8192))
 def mentions(text: str) -> tuple[Mention, ...]:
     """The lexicon's mentions in ``text``, a denial reaching every finding of its list ("denies A, B, C, D":
@@ -67,6 +95,13 @@ def mentions(text: str) -> tuple[Mention, ...]:
         found = tuple(
             m for m in found
             if not (m.end < len(tokens) and stem(tokens[m.end]) in false_friends.get(m.concept_id, ()))
+        )
+    abilities = _ability_phrases()
+    if abilities and any(m.concept_id in abilities for m in found):
+        stems_ = [stem(t) for t in tokenize(text)]
+        found = tuple(
+            replace(m, negated=not m.negated) if tuple(stems_[m.start : m.end]) in abilities.get(m.concept_id, ()) else m
+            for m in found
         )
     listed = listed_denials(text, found, lambda m: m.negated)
     if not listed:

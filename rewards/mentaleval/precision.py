@@ -45,7 +45,7 @@ from mentalhospital_env.knowledge.language import clauses, memo_size, negation_b
 from mentalhospital_env.knowledge.lexicon import lexicon_relations, load_lexicon
 
 from ..chart import Chart, per_encounter
-from .features import _disorder_names, mentions, note_blocks, unasked_spans
+from .features import _disorder_names, ability_findings, mentions, note_blocks, unasked_spans
 
 _CLAIM_KINDS = frozenset({"symptom", "sign"})
 _SERIOUS_DOMAINS = frozenset({"risk", "psychosis"})
@@ -431,6 +431,10 @@ def reply_evidence(question: str, reply: str) -> tuple[frozenset[str], frozenset
             denied.add(concept)
         elif said_plainly(concept, _without_quoted(reply)):
             affirmed.add(concept)
+    # a finding told by the ability it takes away ("I can't follow conversations in a group like I used to": poor
+    # concentration, which the findings reader reads as denied; stop 38, held_out37's note 662)
+    able_not, able = ability_findings(_without_quoted(reply))
+    affirmed, denied = (affirmed - able) | able_not, (denied - able_not) | able
     # the finding asked about, described in plain words the findings reader may read as a denial ("Do you ever hear
     # voices ...?" "Nobody else seems to hear them. They talk to each other about what I do."): affirmed
     plain = _plain_affirmations(question, _without_quoted(reply))
