@@ -1036,3 +1036,16 @@ def test_raised_liver_tests_are_acted_on_only_by_a_plan_that_reads_them(ca, plan
     assert ("liver_review" not in {r.action for r in ca.check(profile, plan).missing}) is acted
     # a drinker whose liver tests are normal needs none of it
     assert "liver_review" not in {r.action for r in ca.check(Profile(codes=("F10.20",), age=53), plan).missing}
+
+
+def test_inpatient_care_on_a_ward_is_not_the_medical_admission_a_starved_anorexia_needs(ca):
+    """Stop 38 (issue 15): test-v2-0234 and dev-v2-0164 (anorexia, pulse 39) passed the medical admission on the ward
+    record's 'Continue inpatient care'; a psychiatric ward stay is not a medical stabilisation. Inpatient care that
+    follows the MEED guidance (daily ECG, electrolytes during refeeding: hw-007, rated 5) is."""
+    p = _profile(codes=("F50.01",), age=19, findings=ca.abnormal_findings(UNSTABLE_ANOREXIA))
+    ward = "Continue inpatient care. Arrange CBT-E with dietitian input. Weekly weight."
+    assert "medical_admission" in {r.action for r in ca.check(p, ward).missing}
+    for plan in ("Inpatient care on the ward; CBT-E.", "Inpatient treatment and inpatient unit routine; CBT-E."):
+        assert "medical_admission" in {r.action for r in ca.check(p, plan).missing}
+    meed = ward + " Daily ECG, U&Es, phosphate and magnesium during refeeding, following the MEED guidance."
+    assert "medical_admission" not in {r.action for r in ca.check(p, meed).missing}
