@@ -1182,3 +1182,33 @@ def test_a_relapse_drug_written_post_detox_is_not_started_while_drinking():
     for later in ("Post-detox acamprosate 666 mg tds.", "Following the detox, acamprosate 666 mg tds.",
                   "After detoxification, acamprosate 666 mg tds."):
         assert not flagged(later), later
+
+
+def _rated_note_scores(ids):
+    """The offline judge's Qual. of hand-rated notes of benchmarks/data/judge_agreement, by id."""
+    import importlib.util
+    from pathlib import Path
+
+    from mentalhospital_env.rewards.mentaleval import OfflineJudge
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "judge_agreement.py"
+    spec = importlib.util.spec_from_file_location("judge_agreement_bench_s38", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rows = [r for r in bench.load_ratings() if r["id"] in ids]
+    assert len(rows) == len(ids)
+    verdicts = OfflineJudge().score_many(bench.charts(rows, bench.load_encounters()))
+    return {r["id"]: v["note_quality"] for r, v in zip(rows, verdicts)}
+
+
+def test_stop_38_note_readings_follow_the_consultants_reasons():
+    """Stop 38 (issue 15), held_out37 and earlier slices read item by item: 'No periods of elevated mood' is no
+    amenorrhoea and 'MSE (from interview):' a heading (note-647, rated 5); an unanswered self-harm question is no
+    self-harm (note-679, rated 5); 'denies poor concentration' for 'I can't follow conversations in a group' is an
+    error (note-662, rated 3); 'She denies hearing voices' after a sentence about her neighbours is her denial
+    (note-074, rated 1); a terse accurate note with its risk and impression is brief, not a keyword list (note-648,
+    rated 4), while a keyword list (note-676, rated 2) and a note with no risk assessment (note-685, rated 3) are not."""
+    s = _rated_note_scores({"note-647", "note-679", "note-662", "note-074", "note-648", "note-676", "note-685"})
+    assert s["note-647"] >= 4 and s["note-679"] >= 4
+    assert s["note-662"] <= 3 and s["note-074"] <= 2
+    assert s["note-648"] >= 3 > s["note-685"] and s["note-676"] <= 2

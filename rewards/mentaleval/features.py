@@ -404,6 +404,7 @@ class NoteReading:
     misfiled_quotes: int = 0  # the patient's words quoted under a label they are not about
     checklist_denials: tuple[str, ...] = ()  # "Denies ..." findings irrelevant to the presentation
     faults: tuple[Any, ...] = ()  # what a supervisor faults in the note's own text (note_faults.NoteFault)
+    impression_stated: bool = False  # an assessment section or an "Imp:"/"Impression:" line (offline.note_terse_complete)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -535,8 +536,16 @@ def _read_note_alone(note: str) -> tuple[NoteReading, frozenset[str]]:
         unsupported_claims=(),
         empty_quotes=empty_quotes(note),
         misfiled_quotes=misfiled_quotes(note),
+        impression_stated="assessment" in with_content or bool(_IMPRESSION_LINE.search(note)),
     )
     return reading, claimed
+
+
+#: a terse note's impression line ("Imp: severe MDE.", "Impression - ?GAD", "Dx: mild NCD"), which the section headings
+#: (``cues.json`` ``note_sections``) do not hold in their abbreviated forms
+_IMPRESSION_LINE = re.compile(
+    r"(?:^|\n|[.;]\s+)\s*(?:imp|impression|dx|diagnosis|assessment|formulation)\s*(?::|-\s)", re.IGNORECASE
+)
 
 
 @lru_cache(maxsize=1)
