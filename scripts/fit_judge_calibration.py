@@ -22,6 +22,10 @@ central features of six more disorders; see ``PREREGISTERED36``) and both models
 slice, held_out34 and held_out35 too, with ``held_out36`` (written blind at stop 36) refused by name; both stay off until
 ``PREREGISTERED36`` is applied once at integration.
 
+Stop 38: the rules changed again (s38-judge; see ``PREREGISTERED38``) and both models were refitted on every development
+slice, held_out36 and held_out37 too, with ``held_out38`` (written blind at stop 38) refused by name. Leave-one-slice-out,
+the fitted models beat the rules on 5 of 13 slices each (App and Qual) and both stay off (``DECIDED``).
+
 Estimate: leave-one-slice-out QWK (fit on the other slices, score the left-out one), rules vs fitted, for every
 slice. A dimension's model is written ``enabled`` only if it beats the rules on most left-out slices; otherwise the
 fitted weights are written for the record and the rules keep scoring.
@@ -217,9 +221,10 @@ PREREGISTERED38 = {
     "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
               "tests/test_note_faults.py", "tests/test_agreement.py"),
 }
-#: the development slices fitted on (stop 35: every rated slice but ``EXCLUDED``; stop 31 fitted the first six)
+#: the development slices fitted on (stop 35: every rated slice but ``EXCLUDED``; stop 31 fitted the first six; stop 38
+#: added held_out36 and held_out37)
 SLICES = ("tune", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33",
-          "held_out34", "held_out35")
+          "held_out34", "held_out35", "held_out36", "held_out37")
 ALPHA = 1.0
 SIGNS = {
     "plan": {

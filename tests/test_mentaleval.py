@@ -1155,6 +1155,7 @@ def test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_
     # stop 38: held_out36 and held_out37 are development data; held_out38 (rated blind at stop 38) is refused by name and
     # PREREGISTERED38 decides on it
     assert script.EXCLUDED == ("held_out38",) and script.PREREGISTERED38["slice"] == "held_out38"
+    assert {"held_out36", "held_out37"} <= set(script.SLICES)
     assert not set(script.SLICES) & set(script.EXCLUDED)
     raw = json.loads(offline.CALIBRATION_PATH.read_text("utf-8"))
     assert script.DECIDED == {"note": False, "plan": False}
