@@ -22,6 +22,10 @@ central features of six more disorders; see ``PREREGISTERED36``) and both models
 slice, held_out34 and held_out35 too, with ``held_out36`` (written blind at stop 36) refused by name; both stay off until
 ``PREREGISTERED36`` is applied once at integration.
 
+Stop 38: the rules changed again (s38-judge; see ``PREREGISTERED38``) and both models were refitted on every development
+slice, held_out36 and held_out37 too, with ``held_out38`` (written blind at stop 38) refused by name. Leave-one-slice-out,
+the fitted models beat the rules on 5 of 13 slices each (App and Qual) and both stay off (``DECIDED``).
+
 Estimate: leave-one-slice-out QWK (fit on the other slices, score the left-out one), rules vs fitted, for every
 slice. A dimension's model is written ``enabled`` only if it beats the rules on most left-out slices; otherwise the
 fitted weights are written for the record and the rules keep scoring.
@@ -46,7 +50,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 #: slices never fitted on, by name: held_out34 (the slice the stop-35 note model was compared on) and held_out35 (written
 #: blind at stop 35 by a consultant who read no code; the slice PREREGISTERED decides on). held_out33 is development
 #: data since stop 35 and fitted on.
-EXCLUDED = ("held_out36", "held_out37")
+EXCLUDED = ("held_out38",)
+#: Stop 38: held_out36 and held_out37 are development data (read for disagreements at stop 38; fitting may read them);
+#: held_out38, rated blind at stop 38 by a consultant who read no code, is refused by name (PREREGISTERED38 decides on it).
 #: Stop 36: held_out34 and held_out35 are development data and fitted on (SLICES); held_out36, written blind at stop 36
 #: by another consultant, is refused by name: its rows are dropped before any feature is read (rows_and_features).
 #: the pre-registered decision (stop 33: 'enable the note model ONLY IF it beats the rules' Qual on held_out33 and on
@@ -174,9 +180,51 @@ PREREGISTERED37 = {
     "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
               "tests/test_note_faults.py", "tests/test_agreement.py"),
 }
-#: the development slices fitted on (stop 35: every rated slice but ``EXCLUDED``; stop 31 fitted the first six)
+#: Pre-registered at stop 38 (issue 15), written and committed alone in branch s38-judge (from main at 1c5421f) before
+#: any change to the judge's rules or data in that branch, while held_out38 (10 test-v2 cases, the same build of slice
+#: as held_out37: the scripted clinician's note and plan plus hand-written notes and plans, rated blind at stop 38 by a
+#: consultant who read no code) exists nowhere in it; held_out38 is refused by name (``EXCLUDED``) and never read by this
+#: branch. To be applied ONCE by the integrator, unchanged, with no refit and no edit to the judge or its data after
+#: held_out38 is read.
+#: Measure: ``.venv/bin/python benchmarks/judge_agreement.py --resamples 200`` (point estimates as printed, rounded to 3
+#: places, both calibration models off) on the merged build and on the base (1c5421f), each with held_out38 in SPLITS
+#: (and HELD_OUT = "held_out38"). The stop-38 change targets BOTH dimensions, each claimed separately:
+#: (a) the note rules (content the patient never said, denials of what he reported, misfiled quotes, the assessment's
+#:     reasoning and central content left out): a GAIN on Qual iff ALL of
+#:   1. Qual QWK on held_out38 >= base's Qual QWK on held_out38 + 0.10;
+#:   2. Qual MAE on held_out38 <= base's Qual MAE on held_out38;
+#:   3. App QWK on held_out38 >= base's App QWK on held_out38 - 0.02;
+#:   4. Qual QWK and App QWK on the 'scripted' slice each >= base's - 0.05;
+#: (b) the plan rules and critical actions (an unsafe or bipolar-specific drug without bipolar features, no first-line
+#:     treatment, a disorder treated that the interview and record never describe, a medical admission read from
+#:     'inpatient care'): a GAIN on App iff ALL of
+#:   1. App QWK on held_out38 >= base's App QWK on held_out38 + 0.03;
+#:   2. App MAE on held_out38 <= base's App MAE on held_out38;
+#:   3. Qual QWK on held_out38 >= base's Qual QWK on held_out38 - 0.02;
+#:   4. Qual QWK and App QWK on the 'scripted' slice each >= base's - 0.05;
+#: and for either claim, 5. ``tests`` below pass on the merged build.
+#:   Anything less is no gain on that dimension: report it as such (the change was made on held_out32..37 and did not
+#:   carry). Two claims are tested, so one met by chance is likelier than with one: both outcomes are reported together.
+#:   Reported beside the decision, not deciding: the mean of (judge - rating) over the scripted clinician's own notes
+#:   and plans in held_out38, base and merged. The calibration models stay off (DECIDED); switching one on is not part
+#:   of this decision.
+PREREGISTERED38 = {
+    "slice": "held_out38",
+    "command": ".venv/bin/python benchmarks/judge_agreement.py --resamples 200",
+    "base_commit": "1c5421f",
+    "targets": ("Qual.", "App."),
+    "qual_claim": {"min_qual_qwk_gain": 0.10, "max_qual_mae_increase": 0.0, "max_app_qwk_loss": 0.02,
+                   "max_scripted_qwk_loss": 0.05},
+    "app_claim": {"min_app_qwk_gain": 0.03, "max_app_mae_increase": 0.0, "max_qual_qwk_loss": 0.02,
+                  "max_scripted_qwk_loss": 0.05},
+    "reported_not_deciding": "mean (judge - rating) over held_out38's scripted-clinician notes and plans, base and merged",
+    "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
+              "tests/test_note_faults.py", "tests/test_agreement.py"),
+}
+#: the development slices fitted on (stop 35: every rated slice but ``EXCLUDED``; stop 31 fitted the first six; stop 38
+#: added held_out36 and held_out37)
 SLICES = ("tune", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33",
-          "held_out34", "held_out35")
+          "held_out34", "held_out35", "held_out36", "held_out37")
 ALPHA = 1.0
 SIGNS = {
     "plan": {

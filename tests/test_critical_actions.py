@@ -1036,3 +1036,54 @@ def test_raised_liver_tests_are_acted_on_only_by_a_plan_that_reads_them(ca, plan
     assert ("liver_review" not in {r.action for r in ca.check(profile, plan).missing}) is acted
     # a drinker whose liver tests are normal needs none of it
     assert "liver_review" not in {r.action for r in ca.check(Profile(codes=("F10.20",), age=53), plan).missing}
+
+
+def test_inpatient_care_on_a_ward_is_not_the_medical_admission_a_starved_anorexia_needs(ca):
+    """Stop 38 (issue 15): test-v2-0234 and dev-v2-0164 (anorexia, pulse 39) passed the medical admission on the ward
+    record's 'Continue inpatient care'; a psychiatric ward stay is not a medical stabilisation. Inpatient care that
+    follows the MEED guidance (daily ECG, electrolytes during refeeding: hw-007, rated 5) is."""
+    p = _profile(codes=("F50.01",), age=19, findings=ca.abnormal_findings(UNSTABLE_ANOREXIA))
+    ward = "Continue inpatient care. Arrange CBT-E with dietitian input. Weekly weight."
+    assert "medical_admission" in {r.action for r in ca.check(p, ward).missing}
+    for plan in ("Inpatient care on the ward; CBT-E.", "Inpatient treatment and inpatient unit routine; CBT-E."):
+        assert "medical_admission" in {r.action for r in ca.check(p, plan).missing}
+    meed = ward + " Daily ECG, U&Es, phosphate and magnesium during refeeding, following the MEED guidance."
+    assert "medical_admission" not in {r.action for r in ca.check(p, meed).missing}
+
+
+@pytest.mark.parametrize(
+    ("profile", "plan", "action"),
+    [
+        # held_out37's plan-782 (rated 1): St John's wort carried on beside sertraline
+        (dict(codes=("F32.1",)), "Start sertraline 100 mg daily; they can carry on with the St John's wort as it is natural.", "st_johns_wort_continued"),
+        # plan-801 (rated 1): a tricyclic for a woman with suicidal thoughts
+        (dict(codes=("F32.2",), risks=frozenset({"suicide"})), "Amitriptyline 150 mg at night. Discharge home tomorrow with 4 weeks' supply.", "tricyclic_antidepressant"),
+        # plan-755 (rated 1): dosulepin started for a moderate depression, no suicidal thoughts
+        (dict(codes=("F32.1",)), "Start dosulepin 75 mg at night, increasing to 150 mg after one week.", "dosulepin"),
+        # plan-809 (rated 1): clomipramine with fluvoxamine and no level monitoring
+        (dict(codes=("F42.2",)), "Clomipramine 75 mg increasing to 250 mg within a week, together with fluvoxamine 100 mg. No ECG needed.", "tricyclic_raising_ssri"),
+    ],
+)
+def test_toxic_antidepressant_choices_are_contraindicated(ca, profile, plan, action):
+    """Stop 38 (issue 15): four held_out37 plans rated 1 for a toxic or interacting antidepressant scored 2.0-3.2."""
+    assert action in {c.action for c in ca.check(_profile(**profile), plan).contraindicated}
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        "Sertraline 50 mg od (confirm St John's wort stopped; explain side effects).",  # held_out35 plan-661, rated 5
+        "Stop St John's wort (if still taking) before starting an SSRI; then sertraline 50 mg once daily.",  # plan-781, 5
+        "Ask whether she takes St John's wort; do not continue St John's wort with sertraline 50 mg.",
+    ],
+)
+def test_st_johns_wort_checked_or_stopped_before_an_ssri_is_safe(ca, plan):
+    assert "st_johns_wort_continued" not in {c.action for c in ca.check(_profile(), plan).contraindicated}
+
+
+def test_tricyclic_rules_keep_to_their_conditions(ca):
+    # amitriptyline at a low dose with no suicide risk is no harm by itself (no rule forbids it)
+    assert not ca.check(_profile(codes=("F32.1",)), "Amitriptyline 10 mg at night for pain.").contraindicated
+    # clomipramine with fluvoxamine under plasma-level and ECG monitoring is a specialist combination, lifted
+    monitored = "Clomipramine 75 mg with fluvoxamine 50 mg; clomipramine levels and ECG before each increase."
+    assert "tricyclic_raising_ssri" not in {c.action for c in ca.check(_profile(codes=("F42.2",)), monitored).contraindicated}

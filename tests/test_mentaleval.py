@@ -900,7 +900,10 @@ def test_judge_agreement_pins_each_rated_slice_by_count_and_digest(position):
     earlier = ("earlier", "held_out", "scripted", "held_out28", *(s[0] for s in RATED_SLICES[:position]))
     assert not any(bench._in_split(r, s) for r in rows for s in earlier)
     if position == len(RATED_SLICES) - 1:
-        assert bench.HELD_OUT == split
+        # the newest pinned slice is the one --disagreements never lists, or the slice after it is (named before its
+        # ratings land: held_out38 while held_out37 is development data)
+        assert bench.HELD_OUT in (split, f"held_out{int(split[len('held_out'):]) + 1}")
+        assert bench.HELD_OUT in bench.SPLITS
 
 
 def _faulted_note(**kw):
@@ -1148,17 +1151,19 @@ def test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_
     spec = importlib.util.spec_from_file_location("fit_judge_calibration", root / "scripts" / "fit_judge_calibration.py")
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
-    # stop 36: held_out34 and held_out35 are development data, fitted on; held_out36 is refused by name
-    assert "held_out36" in script.EXCLUDED and {"held_out33", "held_out34", "held_out35"} <= set(script.SLICES)
-    # stop 37: held_out37 (rated blind at stop 37) is refused by name too; PREREGISTERED37 decides on it
-    assert "held_out37" in script.EXCLUDED and script.PREREGISTERED37["slice"] == "held_out37"
+    # stop 36: held_out34 and held_out35 are development data, fitted on
+    assert {"held_out33", "held_out34", "held_out35"} <= set(script.SLICES)
+    # stop 38: held_out36 and held_out37 are development data; held_out38 (rated blind at stop 38) is refused by name and
+    # PREREGISTERED38 decides on it
+    assert script.EXCLUDED == ("held_out38",) and script.PREREGISTERED38["slice"] == "held_out38"
+    assert {"held_out36", "held_out37"} <= set(script.SLICES)
     assert not set(script.SLICES) & set(script.EXCLUDED)
     raw = json.loads(offline.CALIBRATION_PATH.read_text("utf-8"))
     assert script.DECIDED == {"note": False, "plan": False}
     for dim in ("plan", "note"):
         assert raw[dim]["enabled"] is script.DECIDED[dim]
         assert raw[dim]["slices"] == list(script.SLICES) and "held_out33" in raw[dim]["slices"]
-        assert "held_out36" not in raw[dim]["slices"] and raw[dim]["excluded"] == list(script.EXCLUDED)
+        assert "held_out38" not in raw[dim]["slices"] and raw[dim]["excluded"] == list(script.EXCLUDED)
         assert set(raw[dim]["leave_one_slice_out"]) == set(raw[dim]["slices"])
     offline._calibrations.cache_clear()
     assert offline.calibration("plan") is None and offline.calibration("note") is None
@@ -1179,3 +1184,33 @@ def test_a_relapse_drug_written_post_detox_is_not_started_while_drinking():
     for later in ("Post-detox acamprosate 666 mg tds.", "Following the detox, acamprosate 666 mg tds.",
                   "After detoxification, acamprosate 666 mg tds."):
         assert not flagged(later), later
+
+
+def _rated_note_scores(ids):
+    """The offline judge's Qual. of hand-rated notes of benchmarks/data/judge_agreement, by id."""
+    import importlib.util
+    from pathlib import Path
+
+    from mentalhospital_env.rewards.mentaleval import OfflineJudge
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "judge_agreement.py"
+    spec = importlib.util.spec_from_file_location("judge_agreement_bench_s38", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rows = [r for r in bench.load_ratings() if r["id"] in ids]
+    assert len(rows) == len(ids)
+    verdicts = OfflineJudge().score_many(bench.charts(rows, bench.load_encounters()))
+    return {r["id"]: v["note_quality"] for r, v in zip(rows, verdicts)}
+
+
+def test_stop_38_note_readings_follow_the_consultants_reasons():
+    """Stop 38 (issue 15), held_out37 and earlier slices read item by item: 'No periods of elevated mood' is no
+    amenorrhoea and 'MSE (from interview):' a heading (note-647, rated 5); an unanswered self-harm question is no
+    self-harm (note-679, rated 5); 'denies poor concentration' for 'I can't follow conversations in a group' is an
+    error (note-662, rated 3); 'She denies hearing voices' after a sentence about her neighbours is her denial
+    (note-074, rated 1); a terse accurate note with its risk and impression is brief, not a keyword list (note-648,
+    rated 4), while a keyword list (note-676, rated 2) and a note with no risk assessment (note-685, rated 3) are not."""
+    s = _rated_note_scores({"note-647", "note-679", "note-662", "note-074", "note-648", "note-676", "note-685"})
+    assert s["note-647"] >= 4 and s["note-679"] >= 4
+    assert s["note-662"] <= 3 and s["note-074"] <= 2
+    assert s["note-648"] >= 3 > s["note-685"] and s["note-676"] <= 2

