@@ -313,7 +313,14 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
                 # "He does not describe guilt or worthlessness" (uw-010) was said "I've had guilt or
                 # worthlessness": the frame's "not" is the patient's ("I haven't had ..."); "does not describe
                 # sadness as the main problem" -> "Sadness isn't the main problem"
-                if any(t.pos_ in ("VERB", "AUX") for t in nlp(after)):
+                after_doc = nlp(after)
+                if after_doc[:1].text and after_doc[0].tag_ == "VBG" and not any(
+                    t.pos_ in ("VERB", "AUX") for t in after_doc[1:]
+                ):
+                    # "He does not report hearing voices." was left unsaid (a verb after the frame): the
+                    # frame's "not" on a doing is the patient's denial, "I haven't been hearing voices."
+                    return _finish("I haven't been " + _swap_tokens(after_doc, person, section))
+                if any(t.pos_ in ("VERB", "AUX") for t in after_doc):
                     return None  # "could not say why this year was different": no thing had or not had
                 main = re.match(r"^(\w+) as (.+)$", after)
                 if main:

@@ -1,0 +1,24 @@
+"""A narrative record compiles into what the patient would say (issue 13, stop 38): faults read on uw-010's and
+uw-011's whole scripted episodes and in the reading sample, written here in sentences of the same shape."""
+
+from __future__ import annotations
+
+from mentalhospital_env.cases.compile import compile_facts, voiced
+from mentalhospital_env.cases.model import EHR
+
+
+def _facts(sex: str = "male", **sections: str):
+    cc = sections.pop("chief_complaint", "Low mood.")
+    hpi = sections.pop("history_of_present_illness", "Low mood for two months.")
+    return compile_facts(EHR(chief_complaint=cc, history_of_present_illness=hpi, **sections), sex)
+
+
+def test_not_reported_doing_is_a_denial() -> None:
+    # "He does not report hearing voices." was left unsaid: a question about voices got no denial from it
+    facts = _facts(history_of_present_illness="Low mood for two months. He does not report hearing voices.")
+    voices = [f for f in facts if "voices" in f.text]
+    assert voices and voices[0].told and voices[0].polarity == "absent"
+    assert voices[0].patient_says == "I haven't been hearing voices."
+    assert voiced("history_of_present_illness", "She does not describe feeling low.", "female") == "I haven't been feeling low."
+    # a frame over a clause with its own verb still has nothing the patient had or did not have
+    assert voiced("history_of_present_illness", "He could not say why this year was different.", "male") is None
