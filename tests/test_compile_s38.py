@@ -22,3 +22,19 @@ def test_not_reported_doing_is_a_denial() -> None:
     assert voiced("history_of_present_illness", "She does not describe feeling low.", "female") == "I haven't been feeling low."
     # a frame over a clause with its own verb still has nothing the patient had or did not have
     assert voiced("history_of_present_illness", "He could not say why this year was different.", "male") is None
+
+
+def test_allergy_heading_is_the_charts() -> None:
+    # "Allergies: penicillin (rash)." was said "I'm allergic to allergies, penicillin."
+    for entry in ("Allergies: penicillin (rash).", "Allergic to penicillin (rash)."):
+        told = [f.patient_says for f in _facts(allergies=entry) if f.section == "allergies" and f.told]
+        assert told == ["I'm allergic to penicillin, it gives me a rash."], (entry, told)
+    told = [f.patient_says for f in _facts(allergies="Allergies: NKDA.") if f.section == "allergies"]
+    assert told == ["No, I'm not allergic to any medicines that I know of."]
+
+
+def test_carried_epipen_is_said() -> None:
+    # "Latex: hives; carries an EpiPen." lost the EpiPen, or read it as a thing the patient is allergic to
+    for entry in ("Latex: hives; carries an EpiPen.", "Allergy to peanuts (anaphylaxis); carries an EpiPen."):
+        told = [f.patient_says for f in _facts(allergies=entry) if f.section == "allergies" and f.told]
+        assert "I carry an EpiPen." in told and not any("allergic to carries" in t for t in told), told

@@ -990,6 +990,8 @@ def _allergy_entry(sentence: str, fid: str, data: dict[str, Any], sensitive: boo
                 says = f"I had {_article(reaction.group(1).lower()) if reaction.group(1) else 'a reaction'} to {name}{reaction.group(2) or ''}"
             elif intolerant:
                 says = rules["intolerance_says"].format(drug=drug[:1].upper() + drug[1:], reaction=_article(core.lower()))
+            elif k > 1 and (carry := re.match(rules["carry_pattern"], part.strip())):
+                says = rules["carry_says"].format(item=carry.group(1))  # "carries an EpiPen": "I carry an EpiPen"
             elif k > 1:
                 continue  # "He has since had clarithromycin without problems": no reaction of the drug to say
             else:
@@ -1004,6 +1006,11 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
                     has_sensitive_concept, relatives_named, record_topics, relatives=None) -> list[Fact]:
     facts: list[Fact] = []
     for n, sentence in enumerate(split_sentences(text), start + 1):
+        if section == "allergies":
+            # "Allergies: penicillin (rash)." was said "I'm allergic to allergies, penicillin.": the chart's heading
+            # is taken off and the rest read as the entry it is
+            rest = re.sub(data["allergy_entry"]["heading_pattern"], "", sentence.strip(), flags=re.IGNORECASE)
+            sentence = rest[:1].upper() + rest[1:] if rest and rest != sentence.strip() else sentence
         entry = _allergy_entry(sentence, f"{section}-{n}", data, has_sensitive_concept(sentence)) if section == "allergies" else None
         if entry:
             facts.extend(entry)
@@ -1360,6 +1367,8 @@ def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
             relative = _relative_group(sorted(str(getattr(r, "kind", r)) for r in named)[0], tax)
     if section == "allergies" and no_allergy.match(low):
         says, negative = data["no_allergy_says"], True
+    elif section == "allergies" and (carry := re.match(data["allergy_entry"]["carry_pattern"], text.strip())):
+        says = _finish(data["allergy_entry"]["carry_says"].format(item=carry.group(1)))  # "...; carries an EpiPen."
     elif section == "allergies" and not _NEGATIVE_START.match(text) and re.fullmatch(r"([A-Za-z][\w -]*?)\s*\(([\w -]+)\)\.?", text.strip()):
         m = re.fullmatch(r"([A-Za-z][\w -]*?)\s*\(([\w -]+)\)\.?", text.strip())
         says = _finish(f"I'm allergic to {m.group(1).lower()}, it gives me {_article(m.group(2).lower())}")

@@ -159,13 +159,20 @@ class Informant:
         # "And may I ask your mother too: ...", "Could I ask Mum ..."
         return bool(words) and re.search(rf"\bask (?:your |the )?(?:{'|'.join(words)}|parent)\b", asked, re.IGNORECASE) is not None
 
-    def say(self, text: str, section: str = "") -> str:
+    def say(self, text: str, section: str = "", said: str | None = None) -> str:
         """A record sentence as the informant says it: third person kept, the clinician's labels
         dropped, the informant named in the record ("her mother") becoming "me". ``section``: the
         record section the sentence comes from (a bare "None." of the medicines is "He doesn't take any
         medicines"; a subjectless sentence of the family history is a relative's, never the child's)."""
         from mentalhospital_env.cases.compile import informant_words
 
+        if section == "allergies" and said and not re.match(r"^No\b", said):
+            # the chart's entry "Penicillin: widespread itchy blotchy rash on day 5 of a course of amoxicillin ...,
+            # recorded by the GP as penicillin allergy" was read out by uw-011's mother; ``said``, the patient's
+            # own rendering of the entry ("I'm allergic to penicillin, it gave me a ... rash"), is hers in the
+            # third person ("He's allergic to penicillin, it gave him ...")
+            third = _third_person(said, self.sex)
+            return third[:1].upper() + third[1:]
         own_words = dict(_RELATIONS).get(self.relation, ())
         none = _none_says(section, text)
         if none:

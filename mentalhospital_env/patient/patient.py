@@ -525,10 +525,10 @@ class Patient:
                     parts.append("I'm not sure, to be honest.")
                 facts = kept
                 # what only the clinician knows (the risk formulation, the examination) is not theirs to say
-                parts.extend(informant.say(f.fact.text, f.fact.section) for f in facts
+                parts.extend(informant.say(f.fact.text, f.fact.section, f.fact.patient_says) for f in facts
                              if (f.fact.told or not f.leaks) and not clinician_only(f.fact.section, f.fact.text))
             elif item.stance == DENY:
-                said = [informant.say(f.fact.text, f.fact.section) for f in item.facts]
+                said = [informant.say(f.fact.text, f.fact.section, f.fact.patient_says) for f in item.facts]
                 parts.extend(said or [informant.denial(plan.question)])
             elif item.stance == WITHHELD:
                 parts.append("That's something we'd rather talk about later, if that's all right.")

@@ -1,0 +1,30 @@
+"""The informant (a child's parent) at stop 38 (issue 13): faults read on uw-011's whole scripted episode
+(a nine-year-old with his mother), written as questions to that record."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mentalhospital_env.cases import load_case
+from mentalhospital_env.patient import make_patient
+
+UW011 = Path(__file__).resolve().parents[1] / "benchmarks/data/patient_exam/unseen/uw-011.json"
+
+
+@pytest.fixture(scope="module")
+def case():
+    return load_case(str(UW011))
+
+
+def _reply(case, question: str) -> str:
+    r = make_patient(case, "full", seed=0).respond(question)
+    return getattr(r, "text", r)
+
+
+def test_parent_says_the_allergy_not_the_chart(case) -> None:
+    # the mother read the chart's entry out: "Widespread itchy blotchy rash on day 5 of a course of amoxicillin ..."
+    said = _reply(case, "Mum, is he allergic to any medicines?")
+    assert said.startswith("He's allergic to penicillin"), said
+    assert "recorded by the GP" not in said
