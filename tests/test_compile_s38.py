@@ -38,3 +38,16 @@ def test_carried_epipen_is_said() -> None:
     for entry in ("Latex: hives; carries an EpiPen.", "Allergy to peanuts (anaphylaxis); carries an EpiPen."):
         told = [f.patient_says for f in _facts(allergies=entry) if f.section == "allergies" and f.told]
         assert "I carry an EpiPen." in told and not any("allergic to carries" in t for t in told), told
+
+
+def test_relatives_pronoun_after_semicolon_names_the_relative() -> None:
+    # uw-011: "Father (...) was 'always in trouble' at school ...; he has been treated by his GP for anxiety and low
+    # mood and takes citalopram." was said "He has been treated by my GP ..." (no one named, the GP made the boy's)
+    facts = _facts(family_history="Father (40, driver) left school at 15; he has been treated by his GP for low mood and "
+                                  "takes citalopram. Mother has asthma; she had postnatal depression after her son's birth.")
+    said = {f.patient_says: f.relative for f in facts if f.section == "family_history" and f.told}
+    assert said.get("My father has been treated by his GP for low mood and takes citalopram.") == "father", said
+    assert any(s.startswith("My mother had postnatal depression") and r == "mother" for s, r in said.items()), said
+    # a pronoun that is not the relative's is left as it was
+    facts = _facts(family_history="Mother has asthma; he has never met his father.")
+    assert not any((f.patient_says or "").startswith("My mother has never") for f in facts)

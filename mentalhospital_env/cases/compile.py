@@ -1030,13 +1030,46 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
                 for label in [_label(p.strip(), section, data)]
                 for c in _clauses(p.strip(), section, data)
             ]
+        lead: tuple[str, str | None] | None = None  # the relative the sentence's first part is about
         for k, (part, heading_words) in enumerate(parts, 1):
             fid = f"{section}-{n}" if len(parts) == 1 else f"{section}-{n}.{k}"
-            facts.append(
-                _compile_one(fid, section, part.strip(), sex, names, data, tax, no_allergy, has_sensitive_concept,
-                             relatives_named, record_topics, relatives, heading_words)
-            )
+            part = part.strip()
+            own = _relative_lead(part, data) if section == "family_history" else None
+            carried = _carried_relative(part, lead, data) if section == "family_history" and k > 1 else None
+            fact = _compile_one(fid, section, carried or part, sex, names, data, tax, no_allergy, has_sensitive_concept,
+                                relatives_named, record_topics, relatives, heading_words)
+            if carried:
+                # "Father (36, ...) was 'always in trouble' at school ...; he has been treated by his GP for anxiety and
+                # low mood and takes citalopram." (uw-011): the part after the semicolon was said "He has been treated
+                # by my GP ..." with no one named, and filed under no relative; it is the father's, said so
+                fact = replace(fact, relative=lead[1])
+            facts.append(fact)
+            if k == 1 and own:
+                lead = (own, fact.relative)
     return facts
+
+
+def _relative_lead(part: str, data: dict[str, Any]) -> str | None:
+    """The relative a family-history part opens on ("Father (36, forklift driver) was ..." -> "Father",
+    "Maternal grandmother (62) has ..." -> "Maternal grandmother"), or ``None``."""
+    m = re.match(r"^((?:(?:maternal|paternal|older|younger|elder|half-|step-?)\s*)?([A-Za-z]+))\b", part, re.IGNORECASE)
+    if not m or m.group(2).lower() not in data["relative_nouns"]:
+        return None
+    return m.group(1)
+
+
+def _carried_relative(part: str, lead: tuple[str, str | None] | None, data: dict[str, Any]) -> str | None:
+    """A later part of a family-history sentence that opens on "he" or "she" for the relative its first part
+    named, with that relative put in the pronoun's place ("he has been treated ..." -> "Father has been
+    treated ..."); ``None`` where the part does not open so or the pronoun is not the relative's."""
+    m = re.match(r"^(he|she)\s+", part, re.IGNORECASE)
+    if not m or lead is None:
+        return None
+    noun = lead[0].split()[-1].lower().removeprefix("half-").removeprefix("step-").removeprefix("step")
+    sex = "male" if m.group(1).lower() == "he" else "female"
+    if noun not in data["same_gender_relatives"][sex]:
+        return None
+    return f"{lead[0][:1].upper()}{lead[0][1:]} {part[m.end():]}"
 
 
 _LABELLED_QUOTE = re.compile(
