@@ -28,3 +28,10 @@ def test_parent_says_the_allergy_not_the_chart(case) -> None:
     said = _reply(case, "Mum, is he allergic to any medicines?")
     assert said.startswith("He's allergic to penicillin"), said
     assert "recorded by the GP" not in said
+
+
+def test_parent_is_the_subject_of_her_own_clause(case) -> None:
+    # "on the three nights a week me works night shifts" and "with me, 33 and half-sister Ellie-May, 4"
+    said = _reply(case, "Mum, who does he live with?")
+    assert "me works" not in said and "I work night shifts" in said, said
+    assert "me, 33" not in said and "his half-sister" in said, said
