@@ -35,3 +35,17 @@ def test_parent_is_the_subject_of_her_own_clause(case) -> None:
     said = _reply(case, "Mum, who does he live with?")
     assert "me works" not in said and "I work night shifts" in said, said
     assert "me, 33" not in said and "his half-sister" in said, said
+
+
+def test_child_does_not_deny_the_tempers_the_record_holds(case) -> None:
+    # meltdowns three or four times a week, a shoe thrown at his sister, two lunchtime altercations: the boy said
+    # "I don't snap over nothing. I don't fly off the handle." and "I don't lash out."
+    for q in ("Tell me about the last time you lost your temper.", "Do you ever lash out or hit people?"):
+        said = _reply(case, q)
+        assert not said.startswith(("No", "Not at all")) and "I don't" not in said, (q, said)
+
+
+def test_clinic_observation_is_not_the_childs(case) -> None:
+    # "Rhys answered questions about school and his interests but said little else until the end." was said by him
+    said = _reply(case, "What do you do for enjoyment these days, and how does it feel?")
+    assert "answered questions" not in said and "said little" not in said, said
