@@ -51,3 +51,14 @@ def test_relatives_pronoun_after_semicolon_names_the_relative() -> None:
     # a pronoun that is not the relative's is left as it was
     facts = _facts(family_history="Mother has asthma; he has never met his father.")
     assert not any((f.patient_says or "").startswith("My mother has never") for f in facts)
+
+
+def test_the_couples_children_are_ours() -> None:
+    # uw-010: "Their son Martin, 37, is a software developer ..." (after his marriage) was left unsaid, and a
+    # question about children was answered with his own birth ("the second of three children")
+    facts = _facts(personal_history="Married to Ann for 40 years. Their son Tom, 35, is a teacher in Leeds and phones weekly.")
+    said = [f.patient_says for f in facts if f.section == "personal_history" and f.told]
+    assert "Our son Tom, 35, is a teacher in Leeds and phones weekly." in said, said
+    # a relative's "their" in the family history stays theirs
+    facts = _facts(family_history="Their son has epilepsy.")
+    assert not any((f.patient_says or "").startswith("Our") for f in facts)

@@ -1493,6 +1493,8 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
             return None
         named = _named_as_patient(text, names, person)
     clean = _clean(named, data)
+    if section != "family_history":
+        clean = re.sub(data["couple_children_pattern"], r"Our \1", clean)  # "Their son Martin ..." -> "Our son Martin ..."
     says = _medicines(clean, data) if section == "medications" else first_person(clean, section, sex)
     if says:
         says = _repair(says, section, data) or None
@@ -2264,7 +2266,7 @@ def _speakable(says: str, section: str, person: _Person, data: dict[str, Any], i
         return False
     if any(re.search(p, says, re.IGNORECASE) for p in data["unspeakable_patterns"]):
         return False
-    first = bool(set(words) & {"i", "i'm", "i've", "i'd", "i'll", "my", "me", "myself", "mine"})
+    first = bool(set(words) & {"i", "i'm", "i've", "i'd", "i'll", "my", "me", "myself", "mine", "our", "we", "us"})
     if section == "family_history":
         return first or low.lstrip().startswith(("there's ", "there is ", "nobody ", "no one "))
     if not first:
