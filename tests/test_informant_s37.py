@@ -90,7 +90,7 @@ def test_a_relatives_history_does_not_answer_a_question_about_the_child():
 def test_the_parent_tells_the_childs_first_person_words_about_the_child():
     informant = _mother()
     said = informant.say("I live with my mother Dawn and half-brother Mason in a rented house. I have the box room to myself.")
-    assert said.startswith("He lives with me and half-brother Mason"), said
+    assert said.startswith("He lives with me and his half-brother Mason"), said  # stop 38: his, as of his brother
     assert "He has the box room to himself." in said
     assert "me I" not in informant.say("Review in eight weeks with Callum and his mother Dawn.")
     girl = replace(informant_for(_case(str(_RECORDS), "child-narr-002")))

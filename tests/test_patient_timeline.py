@@ -141,3 +141,15 @@ def test_the_history_is_read_when_the_patient_is_built_not_while_it_replies(monk
     timeline.cache_clear()  # a reply that read the history again would have to parse it now
     reply = patient.respond("When did all this start?").text
     assert "six weeks" in reply, reply
+
+
+def test_point_takes_its_own_preposition() -> None:
+    # stop 38: "It started in yesterday." / "It started in Christmas" (timeline.json point_prep)
+    from mentalhospital_env.patient.timeline import Timeline
+
+    assert Timeline(well_until="yesterday").say("onset") == "It started yesterday."
+    assert Timeline(well_until="Christmas").say("onset") == "It started around Christmas."
+    assert Timeline(onset_point=("since", "spring")).say("onset") == "It started in the spring."
+    assert Timeline(onset_point=("since", "the summer")).say("onset") == "It started in the summer."
+    assert Timeline(onset_point=("in", "March 2024")).say("onset") == "It started in March 2024."
+    assert Timeline(onset_point=("since", "last spring")).say("onset") == "It started last spring."

@@ -313,7 +313,14 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
                 # "He does not describe guilt or worthlessness" (uw-010) was said "I've had guilt or
                 # worthlessness": the frame's "not" is the patient's ("I haven't had ..."); "does not describe
                 # sadness as the main problem" -> "Sadness isn't the main problem"
-                if any(t.pos_ in ("VERB", "AUX") for t in nlp(after)):
+                after_doc = nlp(after)
+                if after_doc[:1].text and after_doc[0].tag_ == "VBG" and not any(
+                    t.pos_ in ("VERB", "AUX") for t in after_doc[1:]
+                ):
+                    # "He does not report hearing voices." was left unsaid (a verb after the frame): the
+                    # frame's "not" on a doing is the patient's denial, "I haven't been hearing voices."
+                    return _finish("I haven't been " + _swap_tokens(after_doc, person, section))
+                if any(t.pos_ in ("VERB", "AUX") for t in after_doc):
                     return None  # "could not say why this year was different": no thing had or not had
                 main = re.match(r"^(\w+) as (.+)$", after)
                 if main:
@@ -983,6 +990,8 @@ def _allergy_entry(sentence: str, fid: str, data: dict[str, Any], sensitive: boo
                 says = f"I had {_article(reaction.group(1).lower()) if reaction.group(1) else 'a reaction'} to {name}{reaction.group(2) or ''}"
             elif intolerant:
                 says = rules["intolerance_says"].format(drug=drug[:1].upper() + drug[1:], reaction=_article(core.lower()))
+            elif k > 1 and (carry := re.match(rules["carry_pattern"], part.strip())):
+                says = rules["carry_says"].format(item=carry.group(1))  # "carries an EpiPen": "I carry an EpiPen"
             elif k > 1:
                 continue  # "He has since had clarithromycin without problems": no reaction of the drug to say
             else:
@@ -997,6 +1006,11 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
                     has_sensitive_concept, relatives_named, record_topics, relatives=None) -> list[Fact]:
     facts: list[Fact] = []
     for n, sentence in enumerate(split_sentences(text), start + 1):
+        if section == "allergies":
+            # "Allergies: penicillin (rash)." was said "I'm allergic to allergies, penicillin.": the chart's heading
+            # is taken off and the rest read as the entry it is
+            rest = re.sub(data["allergy_entry"]["heading_pattern"], "", sentence.strip(), flags=re.IGNORECASE)
+            sentence = rest[:1].upper() + rest[1:] if rest and rest != sentence.strip() else sentence
         entry = _allergy_entry(sentence, f"{section}-{n}", data, has_sensitive_concept(sentence)) if section == "allergies" else None
         if entry:
             facts.extend(entry)
@@ -1016,13 +1030,46 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
                 for label in [_label(p.strip(), section, data)]
                 for c in _clauses(p.strip(), section, data)
             ]
+        lead: tuple[str, str | None] | None = None  # the relative the sentence's first part is about
         for k, (part, heading_words) in enumerate(parts, 1):
             fid = f"{section}-{n}" if len(parts) == 1 else f"{section}-{n}.{k}"
-            facts.append(
-                _compile_one(fid, section, part.strip(), sex, names, data, tax, no_allergy, has_sensitive_concept,
-                             relatives_named, record_topics, relatives, heading_words)
-            )
+            part = part.strip()
+            own = _relative_lead(part, data) if section == "family_history" else None
+            carried = _carried_relative(part, lead, data) if section == "family_history" and k > 1 else None
+            fact = _compile_one(fid, section, carried or part, sex, names, data, tax, no_allergy, has_sensitive_concept,
+                                relatives_named, record_topics, relatives, heading_words)
+            if carried:
+                # "Father (36, ...) was 'always in trouble' at school ...; he has been treated by his GP for anxiety and
+                # low mood and takes citalopram." (uw-011): the part after the semicolon was said "He has been treated
+                # by my GP ..." with no one named, and filed under no relative; it is the father's, said so
+                fact = replace(fact, relative=lead[1])
+            facts.append(fact)
+            if k == 1 and own:
+                lead = (own, fact.relative)
     return facts
+
+
+def _relative_lead(part: str, data: dict[str, Any]) -> str | None:
+    """The relative a family-history part opens on ("Father (36, forklift driver) was ..." -> "Father",
+    "Maternal grandmother (62) has ..." -> "Maternal grandmother"), or ``None``."""
+    m = re.match(r"^((?:(?:maternal|paternal|older|younger|elder|half-|step-?)\s*)?([A-Za-z]+))\b", part, re.IGNORECASE)
+    if not m or m.group(2).lower() not in data["relative_nouns"]:
+        return None
+    return m.group(1)
+
+
+def _carried_relative(part: str, lead: tuple[str, str | None] | None, data: dict[str, Any]) -> str | None:
+    """A later part of a family-history sentence that opens on "he" or "she" for the relative its first part
+    named, with that relative put in the pronoun's place ("he has been treated ..." -> "Father has been
+    treated ..."); ``None`` where the part does not open so or the pronoun is not the relative's."""
+    m = re.match(r"^(he|she)\s+", part, re.IGNORECASE)
+    if not m or lead is None:
+        return None
+    noun = lead[0].split()[-1].lower().removeprefix("half-").removeprefix("step-").removeprefix("step")
+    sex = "male" if m.group(1).lower() == "he" else "female"
+    if noun not in data["same_gender_relatives"][sex]:
+        return None
+    return f"{lead[0][:1].upper()}{lead[0][1:]} {part[m.end():]}"
 
 
 _LABELLED_QUOTE = re.compile(
@@ -1353,6 +1400,8 @@ def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
             relative = _relative_group(sorted(str(getattr(r, "kind", r)) for r in named)[0], tax)
     if section == "allergies" and no_allergy.match(low):
         says, negative = data["no_allergy_says"], True
+    elif section == "allergies" and (carry := re.match(data["allergy_entry"]["carry_pattern"], text.strip())):
+        says = _finish(data["allergy_entry"]["carry_says"].format(item=carry.group(1)))  # "...; carries an EpiPen."
     elif section == "allergies" and not _NEGATIVE_START.match(text) and re.fullmatch(r"([A-Za-z][\w -]*?)\s*\(([\w -]+)\)\.?", text.strip()):
         m = re.fullmatch(r"([A-Za-z][\w -]*?)\s*\(([\w -]+)\)\.?", text.strip())
         says = _finish(f"I'm allergic to {m.group(1).lower()}, it gives me {_article(m.group(2).lower())}")
@@ -1444,6 +1493,8 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
             return None
         named = _named_as_patient(text, names, person)
     clean = _clean(named, data)
+    if section != "family_history":
+        clean = re.sub(data["couple_children_pattern"], r"Our \1", clean)  # "Their son Martin ..." -> "Our son Martin ..."
     says = _medicines(clean, data) if section == "medications" else first_person(clean, section, sex)
     if says:
         says = _repair(says, section, data) or None
@@ -2215,7 +2266,7 @@ def _speakable(says: str, section: str, person: _Person, data: dict[str, Any], i
         return False
     if any(re.search(p, says, re.IGNORECASE) for p in data["unspeakable_patterns"]):
         return False
-    first = bool(set(words) & {"i", "i'm", "i've", "i'd", "i'll", "my", "me", "myself", "mine"})
+    first = bool(set(words) & {"i", "i'm", "i've", "i'd", "i'll", "my", "me", "myself", "mine", "our", "we", "us"})
     if section == "family_history":
         return first or low.lstrip().startswith(("there's ", "there is ", "nobody ", "no one "))
     if not first:

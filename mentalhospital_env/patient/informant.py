@@ -159,19 +159,29 @@ class Informant:
         # "And may I ask your mother too: ...", "Could I ask Mum ..."
         return bool(words) and re.search(rf"\bask (?:your |the )?(?:{'|'.join(words)}|parent)\b", asked, re.IGNORECASE) is not None
 
-    def say(self, text: str, section: str = "") -> str:
+    def say(self, text: str, section: str = "", said: str | None = None) -> str:
         """A record sentence as the informant says it: third person kept, the clinician's labels
         dropped, the informant named in the record ("her mother") becoming "me". ``section``: the
         record section the sentence comes from (a bare "None." of the medicines is "He doesn't take any
         medicines"; a subjectless sentence of the family history is a relative's, never the child's)."""
         from mentalhospital_env.cases.compile import informant_words
 
+        if section == "allergies" and said and not re.match(r"^No\b", said):
+            # the chart's entry "Penicillin: widespread itchy blotchy rash on day 5 of a course of amoxicillin ...,
+            # recorded by the GP as penicillin allergy" was read out by uw-011's mother; ``said``, the patient's
+            # own rendering of the entry ("I'm allergic to penicillin, it gave me a ... rash"), is hers in the
+            # third person ("He's allergic to penicillin, it gave him ...")
+            third = _third_person(said, self.sex)
+            return third[:1].upper() + third[1:]
         own_words = dict(_RELATIONS).get(self.relation, ())
         none = _none_says(section, text)
         if none:
             return self._pronoun_for_child(none)
         # "If a food looks or smells different (a new packet, a burnt edge) she refuses it": the aside said
         # between commas, closed before the sentence goes on (hw-035)
+        # "lives with his mother Kerry (33) and half-sister Ellie-May (4)": the chart's bare ages go (said by the
+        # mother "with me, 33 and half-sister Ellie-May, 4", uw-011)
+        text = re.sub(r"\s*\((?:aged?\s+)?\d{1,2}\)", "", text)
         text = re.sub(r"\s*\(([^()]{3,80})\)\s+(?=[a-z])", r", \1, ", text)
         text = self._clinicians_nouns(text)
         # "I'm always in a mood, mum says." said by mum: the frame that names her goes
@@ -239,7 +249,7 @@ class Informant:
                       lambda m: f"{m.group(1)} " + ("me" if m.group(2) in own else f"{mine} {m.group(2)}"), text)
         # "lives with her mother, father and brother" said by the mother: "with me, her father and her brother"
         mine = {"female": "her", "male": "his"}.get(self.sex or "", "their")
-        text = re.sub(r"\bwith me((?:,| and) )(father|mother|brother|sister|stepfather|grandmother|grandfather)\b", rf"with me\1{mine} \2", text)
+        text = re.sub(r"\bwith me((?:,| and) )(father|mother|(?:half-|step)?brother|(?:half-|step)?sister|stepfather|grandmother|grandfather)\b", rf"with me\1{mine} \2", text)
         text = re.sub(rf"(\bwith me, {mine} [a-z]+ and )(\d+-year-old|younger|older|baby|little|[a-z]+) (brother|sister)\b", rf"\1{mine} \2 \3", text)
         text = _first_person_verbs(text)
         text = _me_as_subject(text)
@@ -647,7 +657,17 @@ def _me_as_subject(text: str) -> str:
             return m.group(0)
         return f"{m.group(1)}I {_IRREGULAR.get(word) or lemmas[0]}"
 
-    return re.sub(r"(\b(?:which|that|who|and|but|as|because|so|what|where|when|than) )me ([a-z]+)\b", fix, text)
+    text = re.sub(r"(\b(?:which|that|who|and|but|as|because|so|what|where|when|than|while|whenever|if|until|since|after|before) )me ([a-z]+)\b", fix, text)
+
+    def after_noun(m: re.Match) -> str:
+        # "on the three nights a week me works night shifts" (uw-011, "his mother works" said by her): after a noun
+        # that is only ever a noun, "me" and a third-person verb open a clause whose subject is the informant
+        noun = getAllLemmas(m.group(1).lower())
+        if "VERB" in noun or "NOUN" not in noun:
+            return m.group(0)
+        return m.group(1) + " " + fix(re.match(r"()me ([a-z]+)\b", m.group(0)[len(m.group(1)) + 1:]))
+
+    return re.sub(r"\b([a-z]+) me [a-z]+\b", after_noun, text)
 
 
 @lru_cache(maxsize=1)

@@ -337,9 +337,9 @@ class Patient:
         # ("Mum, has anyone ever hurt him?" asks what "Has anyone ever hurt you?" asks: :meth:`Informant.as_asked`)
         asked = self.informant.as_asked(utterance[:4000]) if self.informant is not None else utterance[:4000]
         question = read_question(asked, self.index.lexicon, self.topic_reader)
-        self._asked = asked  # recalled from as read; who answers and the transcript keep the words said
         if asked != utterance[:4000]:
-            question = replace(question, text=utterance[:4000])
+            # recalled from as read (carried on the question); who answers and the transcript keep the words said
+            question = replace(question, text=utterance[:4000], asked=asked)
         if self.transcript and not question.concepts:
             understood = understand(asked, self.transcript[-1].doctor, self.topic_reader)
             if understood.follow_up:
@@ -400,8 +400,8 @@ class Patient:
         memory = self.memory
         assert memory is not None
         rep = self.representation
-        if getattr(self, "_asked", question.text) != question.text:
-            question = replace(question, text=self._asked)
+        if question.asked is not None and question.asked != question.text:
+            question = replace(question, text=question.asked, asked=None)
         return memory.plan(question, None, rep.persona.facts_per_topic if rep is not None else None)
 
     def _decide(self, question: Question, plan: AnswerPlan) -> Decision:
@@ -525,10 +525,10 @@ class Patient:
                     parts.append("I'm not sure, to be honest.")
                 facts = kept
                 # what only the clinician knows (the risk formulation, the examination) is not theirs to say
-                parts.extend(informant.say(f.fact.text, f.fact.section) for f in facts
+                parts.extend(informant.say(f.fact.text, f.fact.section, f.fact.patient_says) for f in facts
                              if (f.fact.told or not f.leaks) and not clinician_only(f.fact.section, f.fact.text))
             elif item.stance == DENY:
-                said = [informant.say(f.fact.text, f.fact.section) for f in item.facts]
+                said = [informant.say(f.fact.text, f.fact.section, f.fact.patient_says) for f in item.facts]
                 parts.extend(said or [informant.denial(plan.question)])
             elif item.stance == WITHHELD:
                 parts.append("That's something we'd rather talk about later, if that's all right.")

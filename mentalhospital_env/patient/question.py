@@ -52,6 +52,9 @@ class Question:
     open: bool = False
     #: what a question about the present illness's time asks (``onset``, ``duration``, ``last_well``)
     when: str | None = None
+    #: the words recall reads when they differ from ``text`` (a parent's "Mum, has anyone ever hurt him?" read as
+    #: "Has anyone ever hurt you?", :meth:`Informant.as_asked`); ``None`` when recall reads ``text``
+    asked: str | None = None
 
 
 class QuestionBank:

@@ -89,16 +89,17 @@ class Timeline:
                 return s["onset_ago"].format(x=_hedged(self.onset_ago) + " ago", **fill)
             if self.onset_point:
                 prep, x = self.onset_point
-                prep = "" if x.lower().startswith(("last ", "this ")) else ("around " if prep in ("around", "at", "by") or x.lower() in ("christmas", "easter") else "in ")
+                prep = "around " if prep in ("around", "at", "by") and _point_prep(x) == "in " else _point_prep(x)
                 return s["onset_point"].format(prep=prep, x=x, **fill)
             if self.onset_age:
                 return s["onset_age"].format(x=self.onset_age, **fill)
             if self.duration:
                 return s["onset_span"].format(x=_bare(self.duration), **fill)
             if self.well_until:
-                # "never a big sleeper until January" (uw-008): "It started in January", never "It started January"
-                bare = re.match(r"^(?:last|this)\b|.*\bago$", self.well_until, re.IGNORECASE)
-                return s["onset_point"].format(prep="" if bare else "in ", x=self.well_until, **fill)
+                # "never a big sleeper until January" (uw-008): "It started in January", never "It started January";
+                # "until yesterday": "It started yesterday", never "It started in yesterday" (data: point_prep)
+                bare = re.match(r".*\bago$", self.well_until, re.IGNORECASE)
+                return s["onset_point"].format(prep="" if bare else _point_prep(self.well_until), x=self.well_until, **fill)
             return None
         if when == "duration":
             if self.duration:
@@ -136,6 +137,24 @@ class Timeline:
                 return s["before_age"].format(x=self.onset_age, **fill)
             return s["before"]
         raise ValueError(f"unknown time question {when!r}: expected onset, duration, last_well or before")
+
+
+def _point_prep(point: str) -> str:
+    """The preposition a time point takes after "It started" (``timeline.json`` ``point_prep``): "" for
+    "yesterday" and for a point opening with "last" or "this", "around " for a feast, "in the " for a season,
+    "in " for a month or a year."""
+    low = point.lower().strip()
+    if re.match(r"^(?:last|this)\b", low):
+        return ""
+    table = _data()["point_prep"]
+    for modifier in ("early ", "late ", "mid-", "mid "):
+        if low.startswith(modifier) and low[len(modifier):] in table:
+            return "in "  # "in early spring", "in mid-winter"
+    key = re.sub(r",?\s+(?:19|20)\d\d$", "", low)
+    if key.startswith("the ") and key not in table:  # "the summer": the point has its article ("in the summer")
+        prep = table.get(key[4:], "in ")
+        return "in " if prep == "in the " else prep
+    return table.get(key, "in ")
 
 
 def _bare(span: str) -> str:
