@@ -1102,6 +1102,30 @@ def _giveaway_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[s
     return words("differential_terms"), words("cc_lifelong"), words("cc_technical")
 
 
+def differential_terms(text: str) -> tuple[list[str], list[str]]:
+    """The differential terms of ``review.json`` ``history_giveaways`` in a text, lower-cased and each once:
+    (asserted, denied). Denied is a term under a negation cue of its sentence's clause within
+    ``negation_window`` tokens ('No psychotic symptoms and no elevated mood at any time', 'no episodes of
+    bingeing or purging'): a pertinent negative."""
+    from ..knowledge.language import negated_spans_in, tokenize
+
+    window = review_facts()["history_giveaways"]["negation_window"]
+    differential = _giveaway_patterns()[0]
+    asserted: dict[str, None] = {}
+    denied: dict[str, None] = {}
+    for sentence in _sentences(text):
+        hits = list(differential.finditer(sentence))
+        if not hits:
+            continue
+        spans = negated_spans_in(sentence, window=window)
+        for m in hits:
+            i = len(tokenize(sentence[:m.start()]))
+            n = max(1, len(tokenize(m.group(0))))
+            negated = any(max(i, s + 1) < min(i + n, e) for s, e in spans)
+            (denied if negated else asserted)[m.group(0).lower()] = None
+    return list(asserted), [t for t in denied if t not in asserted]
+
+
 def _giveaway_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     """A history written before the diagnosis is known (``review.json`` ``history_giveaways``): no
     differential named in the textbook's terms, asserted or denied; a chief complaint that says what
@@ -1114,7 +1138,13 @@ def _giveaway_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         if not text:
             continue
         plain = _QUOTE.sub(" ", text)
-        for m in dict.fromkeys(x.group(0).lower() for x in differential.finditer(plain)):
+        asserted, denied = differential_terms(plain)
+        if len(denied) > G["negatives_at_most"]:
+            asserted = list(dict.fromkeys([*asserted, *denied]))  # a checklist of negatives, not a history
+        else:
+            routine = {t.lower() for t in G["routine_negatives"]}
+            asserted = list(dict.fromkeys([*asserted, *(t for t in denied if t not in routine)]))
+        for m in asserted:
             out.append(Finding(case.case_id, name, "labels.differential", f"names a differential in the examiner's terms: {m!r}"))
         if name == "chief_complaint":
             for m in dict.fromkeys(x.group(0).lower() for x in lifelong.finditer(plain)):
