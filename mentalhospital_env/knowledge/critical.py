@@ -90,6 +90,11 @@ class RiskSign:
     concepts: frozenset[str]
     unless_phrases: tuple[tuple[str, ...], ...] = ()
     always: frozenset[str] = frozenset()
+    # not shown when every fact showing it states only ``not_from`` concepts (self-injury), one of them in one of
+    # ``not_from_contexts`` (head-hitting in meltdowns), and the record's suicide risk denies ``not_from_denied``
+    not_from: frozenset[str] = frozenset()
+    not_from_contexts: tuple[tuple[str, ...], ...] = ()
+    not_from_denied: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -513,6 +518,7 @@ class CriticalActions:
         pregnant = self.states_pregnancy(presenting)
         lexicon = load_lexicon()
         risks: set[str] = set()
+        shown_by: dict[str, list[tuple[frozenset[str], tuple[str, ...]]]] = {}
         for fact in case.facts:
             found = {m.concept_id for m in lexicon.find(fact.text) if not m.negated}
             if not found:
@@ -525,12 +531,23 @@ class CriticalActions:
                     stemmed = _stems(fact.text)
                 if found & sign.always or not self._has(stemmed, sign.unless_phrases):
                     risks.add(risk)
+                    shown_by.setdefault(risk, []).append((frozenset(found & sign.concepts), stemmed))
+        risk = getattr(ehr, "risk_assessment", None)
+        for name in list(risks):
+            sign = self.risk_concepts[name]
+            facts = shown_by.get(name, [])
+            if not sign.not_from or not all(c <= sign.not_from for c, _ in facts):
+                continue
+            if not any(self._has(st, sign.not_from_contexts) for _, st in facts):
+                continue
+            said = getattr(risk, "suicide", None) or ""
+            if any(m.negated and m.concept_id in sign.not_from_denied for m in lexicon.find(said)):
+                risks.discard(name)  # self-injury in meltdowns, suicidal intent denied (uw-007)
         dependants = any(
             self.mentions_dependants(text or "")
             for text in (getattr(demographics, "living_situation", None), ehr.personal_history)
         )
         results = [getattr(e, "result", "") or "" for e in getattr(case, "exams", ()) or ()]
-        risk = getattr(ehr, "risk_assessment", None)
         mse = getattr(ehr, "mental_status_exam", None)
         narrative = [
             ehr.chief_complaint,
@@ -903,6 +920,9 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
             concepts=frozenset(_strings(where, "risk_concepts", f"{name}.concepts", value.get("concepts"), required=True)),
             unless_phrases=tuple(_stems(p) for p in _strings(where, "risk_concepts", f"{name}.unless_phrases", value.get("unless_phrases"))),
             always=frozenset(_strings(where, "risk_concepts", f"{name}.always", value.get("always"))),
+            not_from=frozenset(_strings(where, "risk_concepts", f"{name}.not_from", value.get("not_from"))),
+            not_from_contexts=tuple(_stems(p) for p in _strings(where, "risk_concepts", f"{name}.not_from_contexts", value.get("not_from_contexts"))),
+            not_from_denied=frozenset(_strings(where, "risk_concepts", f"{name}.not_from_denied", value.get("not_from_denied"))),
         )
     measures, exam_findings = _exam_findings(where, raw.get("exam_findings"))
     record_signs = _record_signs(where, raw.get("record_signs"))
