@@ -320,6 +320,9 @@ CHECKS_KEPT = 256
 """How many (profile, plan) checks :meth:`CriticalActions.check` remembers."""
 
 
+_LIST_JOINS = frozenset({"and", "or", "nor"})  # the word before a list's last item
+
+
 class CriticalActions:
     """The validated vocabulary and rules (see the module docstring)."""
 
@@ -438,6 +441,20 @@ class CriticalActions:
             for j in range(max(0, 3 - len(c)) + 1)
         )
 
+    def _listed_after_refusal(self, stemmed: Sequence[str], limits: Sequence[int], commas: frozenset[int], floor: int) -> bool:
+        """Whether the comma-separated item starting at ``floor`` continues a list headed by a refusal cue:
+        each earlier item of at most three words back to one that opens with the cue ("Stop running, netball
+        and exercise in her room": the exercise is stopped, not advised; uw-004)."""
+        at = floor
+        while at in commas:
+            start = max((b for b in limits if b < at), default=0)
+            if at - start > 4:
+                return False
+            if self._has(stemmed[start : start + 3], self._refusal):
+                return True
+            at = start
+        return False
+
     def mentions(self, plan: str) -> list[tuple[int, int, frozenset[str], bool]]:
         """Every action phrase in ``plan``: ``(start, end, action ids, refused)`` over ``tokenize(plan)``."""
         stemmed = _stems(plan)
@@ -446,6 +463,7 @@ class CriticalActions:
         limits = sorted(set(sentence_breaks(plan)) | set(comma_breaks(plan)) | {0})
         labels = frozenset(colon_breaks(plan))  # "Haloperidol: not to be given": what follows the label is said of it
         negated = negated_spans_in(plan)
+        commas = frozenset(comma_breaks(plan)) - frozenset(sentence_breaks(plan))
         out: list[tuple[int, int, frozenset[str], bool]] = []
         previous: tuple[int, bool] | None = None
         for start, end, ids in self._matches(stemmed):
@@ -458,6 +476,11 @@ class CriticalActions:
                 or self._follows(after, self._refusal_after)
                 or any(s < start < e for s, e in negated)
             )
+            if not refused and floor in commas and start - floor <= 3 and (
+                stemmed[start - 1 : start] and stemmed[start - 1] in _LIST_JOINS
+                or start == floor and ceiling in commas
+            ):
+                refused = self._listed_after_refusal(stemmed, limits, commas, floor)  # "Stop running, netball and exercise"
             if not refused and previous is not None and previous[1]:
                 gap = stemmed[previous[0] : start]
                 same_sentence = not any(previous[0] <= b <= start for b in sentence_breaks(plan))
