@@ -600,7 +600,7 @@ def plan_follows_record(
     if opening and case.setting == "outpatient" and re.search(P["admitted_pattern"], plan, re.I) and re.match(P["outpatient_opener_pattern"], plan):
         out.append(Finding(cid, "treatment.plan", "plan.setting", f"the plan opens {plan.split('.')[0]!r} but admits the patient today"))
     for _name, rule, why in record_needs(case, plan):
-        out.append(Finding(cid, "treatment.plan", rule["rule"], f"{why} and the plan does not answer it ({rule['say'][0][:60]!r}...)"))
+        out.append(Finding(cid, "treatment.plan", rule["rule"], f"{why} and the plan does not answer it ({rule['say'][0].format_map(defaultdict(str, rule.get('values', {})))[:60]!r}...)"))
     for drug in restarted_drugs(case, plan):
         out.append(Finding(cid, "treatment.plan", "plan.restart", f"the plan starts {drug}, which the history says {case.demographics.sex == 'female' and 'she' or 'he'} took before: it is restarted"))
     m = re.search(r"\bthey (" + "|".join(P["they_verbs"]) + r")\b", " ".join([plan, follow_up, *safety]))
@@ -1461,7 +1461,7 @@ def record_needs(case: Case, plan: str) -> list[tuple[str, Mapping[str, Any], st
     if re.search(benzo["plan_pattern"], plan, re.I) or record_status(case)["still_drinking"]:
         why = benzodiazepine_caution(case)
         if why:
-            out.append(("benzodiazepine_choice", {**benzo, "values": {"why": why}}, f"a withdrawal regimen for a patient with {why}"))
+            out.append(("benzodiazepine_choice", {**benzo, "values": {"why": why}}, f"a withdrawal regimen for a patient {why}"))
     drive = N["driving"]
     if age >= drive["min_age"]:
         job = str(case.demographics.occupation or "")
@@ -1518,8 +1518,10 @@ def record_overreach(case: Case, plan: str, profile: Any = None) -> list[tuple[M
     found = [(rule, m) for rule in O["rules"] for m in [re.search(rule["pattern"], plan, re.I)] if m]
     if not found:
         return []
+    weighed = re.search(review_facts()["plan_record"]["record_needs"]["benzodiazepine_choice"]["answered_pattern"], plan, re.I)
     return [(rule, m) for rule, m in found
-            if ("beside" not in rule or re.search(rule["beside"], plan, re.I)) and ("when" not in rule or overreach_holds(rule["when"], case, profile))]
+            if ("beside" not in rule or re.search(rule["beside"], plan, re.I)) and ("when" not in rule or overreach_holds(rule["when"], case, profile))
+            and not (rule.get("when") == "benzodiazepine_caution" and weighed)]  # the plan weighed the liver (hw-013)
 
 
 def overreach_holds(when: str, case: Case, profile: Any = None) -> bool:
