@@ -412,6 +412,8 @@ def _timeline_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
             out.append(Finding(cid, "past_psychiatric_history", "timeline.admissions",
                                f"{int(n)} admissions in about {years:.0f} year(s) of known illness"))
     for name, text in _narrative(case):
+        if name.startswith("family_history"):
+            continue  # a relative's years ('her aunt ... has been well for many years', uw-004)
         for m in _WORK_YEARS.finditer(text):
             n = _number(m.group(1)) if m.group(1).lower() in _NUMBERS or m.group(1).isdigit() else 0
             if n and age - n < 15:
@@ -1244,7 +1246,8 @@ def _record_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     pph = case.ehr.past_psychiatric_history or ""
     if re.search(W["pph_denial_pattern"], pph, re.I) and re.search(W["pph_attempt_pattern"], pph, re.I):
         out.append(Finding(cid, "past_psychiatric_history", "history.self_contradiction", "the past history denies overdoses or self-harm and records one"))
-    if age >= 6 and "health visitor" in hpi.lower():
+    # a health visitor sees the under-fives and their mothers: a mother after a birth is theirs to refer (uw-001)
+    if age >= 6 and "health visitor" in hpi.lower() and not (case.demographics.sex == "female" and _has(hpi, R["sections_agree"]["postpartum_words"])):
         out.append(Finding(cid, "history_of_present_illness", "household.referrer", f"a health visitor (under-fives) refers a {age}-year-old"))
     if case.setting == "inpatient" and case.treatment and re.search(W["admitted_plan_pattern"], case.treatment.plan or "", re.I):
         out.append(Finding(cid, "treatment.plan", "plan.setting", "admission considered in the plan of a patient already admitted"))
@@ -1537,7 +1540,8 @@ def overreach_holds(when: str, case: Case, profile: Any = None) -> bool:
             from mentalhospital_env.knowledge.critical import load_critical_actions
 
             profile = load_critical_actions().profile(case)
-        return not set(profile.risks) & {"suicide", "active_suicide"}
+        said = getattr(case.ehr.risk_assessment, "suicide", None) or ""
+        return not set(profile.risks) & {"suicide", "active_suicide"} and not re.search(O["death_wish_pattern"], said)
     if when == "light_drinker":  # read over the drinking, not 'first one on waking' of the cigarettes
         substance = " ".join(x for x in re.split(r"(?<=[.;])\s+", substance) if not re.search(O["tobacco_sentence_pattern"], x, re.I) or re.search(r"\b(?:drink|alcohol|units?)\b", x, re.I))
         light = re.search(O["light_drinking_pattern"], substance, re.I)
@@ -1761,7 +1765,7 @@ def _joins_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     if police and family:
         out.append(Finding(cid, "history_of_present_illness", "joins.referrer", f"{police!r} yet the patient asked family {family!r}"))
     opening, *rest = _sentences(hpi) or [""]
-    for name, text in (("chief_complaint", cc), ("history_of_present_illness", " ".join(rest))):
+    for name, text in (("chief_complaint", cc), ("history_of_present_illness", " ".join(rest))) if re.search(J["referral_opening_pattern"], opening) else ():
         said = referral_disagrees(case.setting, opening, text, J)
         if said:
             out.append(Finding(cid, name, "joins.referral_source", f"{said!r} but the history opens {opening[:80]!r}"))
