@@ -412,6 +412,8 @@ def _timeline_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
             out.append(Finding(cid, "past_psychiatric_history", "timeline.admissions",
                                f"{int(n)} admissions in about {years:.0f} year(s) of known illness"))
     for name, text in _narrative(case):
+        if name.startswith("family_history"):
+            continue  # a relative's years ('her aunt ... has been well for many years', uw-004)
         for m in _WORK_YEARS.finditer(text):
             n = _number(m.group(1)) if m.group(1).lower() in _NUMBERS or m.group(1).isdigit() else 0
             if n and age - n < 15:
@@ -600,7 +602,7 @@ def plan_follows_record(
     if opening and case.setting == "outpatient" and re.search(P["admitted_pattern"], plan, re.I) and re.match(P["outpatient_opener_pattern"], plan):
         out.append(Finding(cid, "treatment.plan", "plan.setting", f"the plan opens {plan.split('.')[0]!r} but admits the patient today"))
     for _name, rule, why in record_needs(case, plan):
-        out.append(Finding(cid, "treatment.plan", rule["rule"], f"{why} and the plan does not answer it ({rule['say'][0][:60]!r}...)"))
+        out.append(Finding(cid, "treatment.plan", rule["rule"], f"{why} and the plan does not answer it ({rule['say'][0].format_map(defaultdict(str, rule.get('values', {})))[:60]!r}...)"))
     for drug in restarted_drugs(case, plan):
         out.append(Finding(cid, "treatment.plan", "plan.restart", f"the plan starts {drug}, which the history says {case.demographics.sex == 'female' and 'she' or 'he'} took before: it is restarted"))
     m = re.search(r"\bthey (" + "|".join(P["they_verbs"]) + r")\b", " ".join([plan, follow_up, *safety]))
@@ -1102,6 +1104,30 @@ def _giveaway_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[s
     return words("differential_terms"), words("cc_lifelong"), words("cc_technical")
 
 
+def differential_terms(text: str) -> tuple[list[str], list[str]]:
+    """The differential terms of ``review.json`` ``history_giveaways`` in a text, lower-cased and each once:
+    (asserted, denied). Denied is a term under a negation cue of its sentence's clause within
+    ``negation_window`` tokens ('No psychotic symptoms and no elevated mood at any time', 'no episodes of
+    bingeing or purging'): a pertinent negative."""
+    from ..knowledge.language import negated_spans_in, tokenize
+
+    window = review_facts()["history_giveaways"]["negation_window"]
+    differential = _giveaway_patterns()[0]
+    asserted: dict[str, None] = {}
+    denied: dict[str, None] = {}
+    for sentence in _sentences(text):
+        hits = list(differential.finditer(sentence))
+        if not hits:
+            continue
+        spans = negated_spans_in(sentence, window=window)
+        for m in hits:
+            i = len(tokenize(sentence[:m.start()]))
+            n = max(1, len(tokenize(m.group(0))))
+            negated = any(max(i, s + 1) < min(i + n, e) for s, e in spans)
+            (denied if negated else asserted)[m.group(0).lower()] = None
+    return list(asserted), [t for t in denied if t not in asserted]
+
+
 def _giveaway_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     """A history written before the diagnosis is known (``review.json`` ``history_giveaways``): no
     differential named in the textbook's terms, asserted or denied; a chief complaint that says what
@@ -1114,7 +1140,13 @@ def _giveaway_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
         if not text:
             continue
         plain = _QUOTE.sub(" ", text)
-        for m in dict.fromkeys(x.group(0).lower() for x in differential.finditer(plain)):
+        asserted, denied = differential_terms(plain)
+        if len(denied) > G["negatives_at_most"]:
+            asserted = list(dict.fromkeys([*asserted, *denied]))  # a checklist of negatives, not a history
+        else:
+            routine = {t.lower() for t in G["routine_negatives"]}
+            asserted = list(dict.fromkeys([*asserted, *(t for t in denied if t not in routine)]))
+        for m in asserted:
             out.append(Finding(case.case_id, name, "labels.differential", f"names a differential in the examiner's terms: {m!r}"))
         if name == "chief_complaint":
             for m in dict.fromkeys(x.group(0).lower() for x in lifelong.finditer(plain)):
@@ -1214,7 +1246,8 @@ def _record_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     pph = case.ehr.past_psychiatric_history or ""
     if re.search(W["pph_denial_pattern"], pph, re.I) and re.search(W["pph_attempt_pattern"], pph, re.I):
         out.append(Finding(cid, "past_psychiatric_history", "history.self_contradiction", "the past history denies overdoses or self-harm and records one"))
-    if age >= 6 and "health visitor" in hpi.lower():
+    # a health visitor sees the under-fives and their mothers: a mother after a birth is theirs to refer (uw-001)
+    if age >= 6 and "health visitor" in hpi.lower() and not (case.demographics.sex == "female" and _has(hpi, R["sections_agree"]["postpartum_words"])):
         out.append(Finding(cid, "history_of_present_illness", "household.referrer", f"a health visitor (under-fives) refers a {age}-year-old"))
     if case.setting == "inpatient" and case.treatment and re.search(W["admitted_plan_pattern"], case.treatment.plan or "", re.I):
         out.append(Finding(cid, "treatment.plan", "plan.setting", "admission considered in the plan of a patient already admitted"))
@@ -1431,7 +1464,7 @@ def record_needs(case: Case, plan: str) -> list[tuple[str, Mapping[str, Any], st
     if re.search(benzo["plan_pattern"], plan, re.I) or record_status(case)["still_drinking"]:
         why = benzodiazepine_caution(case)
         if why:
-            out.append(("benzodiazepine_choice", {**benzo, "values": {"why": why}}, f"a withdrawal regimen for a patient with {why}"))
+            out.append(("benzodiazepine_choice", {**benzo, "values": {"why": why}}, f"a withdrawal regimen for a patient {why}"))
     drive = N["driving"]
     if age >= drive["min_age"]:
         job = str(case.demographics.occupation or "")
@@ -1488,8 +1521,10 @@ def record_overreach(case: Case, plan: str, profile: Any = None) -> list[tuple[M
     found = [(rule, m) for rule in O["rules"] for m in [re.search(rule["pattern"], plan, re.I)] if m]
     if not found:
         return []
+    weighed = re.search(review_facts()["plan_record"]["record_needs"]["benzodiazepine_choice"]["answered_pattern"], plan, re.I)
     return [(rule, m) for rule, m in found
-            if ("beside" not in rule or re.search(rule["beside"], plan, re.I)) and ("when" not in rule or overreach_holds(rule["when"], case, profile))]
+            if ("beside" not in rule or re.search(rule["beside"], plan, re.I)) and ("when" not in rule or overreach_holds(rule["when"], case, profile))
+            and not (rule.get("when") == "benzodiazepine_caution" and weighed)]  # the plan weighed the liver (hw-013)
 
 
 def overreach_holds(when: str, case: Case, profile: Any = None) -> bool:
@@ -1505,7 +1540,8 @@ def overreach_holds(when: str, case: Case, profile: Any = None) -> bool:
             from mentalhospital_env.knowledge.critical import load_critical_actions
 
             profile = load_critical_actions().profile(case)
-        return not set(profile.risks) & {"suicide", "active_suicide"}
+        said = getattr(case.ehr.risk_assessment, "suicide", None) or ""
+        return not set(profile.risks) & {"suicide", "active_suicide"} and not re.search(O["death_wish_pattern"], said)
     if when == "light_drinker":  # read over the drinking, not 'first one on waking' of the cigarettes
         substance = " ".join(x for x in re.split(r"(?<=[.;])\s+", substance) if not re.search(O["tobacco_sentence_pattern"], x, re.I) or re.search(r"\b(?:drink|alcohol|units?)\b", x, re.I))
         light = re.search(O["light_drinking_pattern"], substance, re.I)
@@ -1729,7 +1765,7 @@ def _joins_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     if police and family:
         out.append(Finding(cid, "history_of_present_illness", "joins.referrer", f"{police!r} yet the patient asked family {family!r}"))
     opening, *rest = _sentences(hpi) or [""]
-    for name, text in (("chief_complaint", cc), ("history_of_present_illness", " ".join(rest))):
+    for name, text in (("chief_complaint", cc), ("history_of_present_illness", " ".join(rest))) if re.search(J["referral_opening_pattern"], opening) else ():
         said = referral_disagrees(case.setting, opening, text, J)
         if said:
             out.append(Finding(cid, name, "joins.referral_source", f"{said!r} but the history opens {opening[:80]!r}"))

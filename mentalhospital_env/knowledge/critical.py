@@ -90,6 +90,11 @@ class RiskSign:
     concepts: frozenset[str]
     unless_phrases: tuple[tuple[str, ...], ...] = ()
     always: frozenset[str] = frozenset()
+    # not shown when every fact showing it states only ``not_from`` concepts (self-injury), one of them in one of
+    # ``not_from_contexts`` (head-hitting in meltdowns), and the record's suicide risk denies ``not_from_denied``
+    not_from: frozenset[str] = frozenset()
+    not_from_contexts: tuple[tuple[str, ...], ...] = ()
+    not_from_denied: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -315,6 +320,9 @@ CHECKS_KEPT = 256
 """How many (profile, plan) checks :meth:`CriticalActions.check` remembers."""
 
 
+_LIST_JOINS = frozenset({"and", "or", "nor"})  # the word before a list's last item
+
+
 class CriticalActions:
     """The validated vocabulary and rules (see the module docstring)."""
 
@@ -433,6 +441,20 @@ class CriticalActions:
             for j in range(max(0, 3 - len(c)) + 1)
         )
 
+    def _listed_after_refusal(self, stemmed: Sequence[str], limits: Sequence[int], commas: frozenset[int], floor: int) -> bool:
+        """Whether the comma-separated item starting at ``floor`` continues a list headed by a refusal cue:
+        each earlier item of at most three words back to one that opens with the cue ("Stop running, netball
+        and exercise in her room": the exercise is stopped, not advised; uw-004)."""
+        at = floor
+        while at in commas:
+            start = max((b for b in limits if b < at), default=0)
+            if at - start > 4:
+                return False
+            if self._has(stemmed[start : start + 3], self._refusal):
+                return True
+            at = start
+        return False
+
     def mentions(self, plan: str) -> list[tuple[int, int, frozenset[str], bool]]:
         """Every action phrase in ``plan``: ``(start, end, action ids, refused)`` over ``tokenize(plan)``."""
         stemmed = _stems(plan)
@@ -441,6 +463,7 @@ class CriticalActions:
         limits = sorted(set(sentence_breaks(plan)) | set(comma_breaks(plan)) | {0})
         labels = frozenset(colon_breaks(plan))  # "Haloperidol: not to be given": what follows the label is said of it
         negated = negated_spans_in(plan)
+        commas = frozenset(comma_breaks(plan)) - frozenset(sentence_breaks(plan))
         out: list[tuple[int, int, frozenset[str], bool]] = []
         previous: tuple[int, bool] | None = None
         for start, end, ids in self._matches(stemmed):
@@ -453,6 +476,11 @@ class CriticalActions:
                 or self._follows(after, self._refusal_after)
                 or any(s < start < e for s, e in negated)
             )
+            if not refused and floor in commas and start - floor <= 3 and (
+                stemmed[start - 1 : start] and stemmed[start - 1] in _LIST_JOINS
+                or start == floor and ceiling in commas
+            ):
+                refused = self._listed_after_refusal(stemmed, limits, commas, floor)  # "Stop running, netball and exercise"
             if not refused and previous is not None and previous[1]:
                 gap = stemmed[previous[0] : start]
                 same_sentence = not any(previous[0] <= b <= start for b in sentence_breaks(plan))
@@ -513,6 +541,7 @@ class CriticalActions:
         pregnant = self.states_pregnancy(presenting)
         lexicon = load_lexicon()
         risks: set[str] = set()
+        shown_by: dict[str, list[tuple[frozenset[str], tuple[str, ...]]]] = {}
         for fact in case.facts:
             found = {m.concept_id for m in lexicon.find(fact.text) if not m.negated}
             if not found:
@@ -525,12 +554,23 @@ class CriticalActions:
                     stemmed = _stems(fact.text)
                 if found & sign.always or not self._has(stemmed, sign.unless_phrases):
                     risks.add(risk)
+                    shown_by.setdefault(risk, []).append((frozenset(found & sign.concepts), stemmed))
+        risk = getattr(ehr, "risk_assessment", None)
+        for name in list(risks):
+            sign = self.risk_concepts[name]
+            facts = shown_by.get(name, [])
+            if not sign.not_from or not all(c <= sign.not_from for c, _ in facts):
+                continue
+            if not any(self._has(st, sign.not_from_contexts) for _, st in facts):
+                continue
+            said = getattr(risk, "suicide", None) or ""
+            if any(m.negated and m.concept_id in sign.not_from_denied for m in lexicon.find(said)):
+                risks.discard(name)  # self-injury in meltdowns, suicidal intent denied (uw-007)
         dependants = any(
             self.mentions_dependants(text or "")
             for text in (getattr(demographics, "living_situation", None), ehr.personal_history)
         )
         results = [getattr(e, "result", "") or "" for e in getattr(case, "exams", ()) or ()]
-        risk = getattr(ehr, "risk_assessment", None)
         mse = getattr(ehr, "mental_status_exam", None)
         narrative = [
             ehr.chief_complaint,
@@ -903,6 +943,9 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
             concepts=frozenset(_strings(where, "risk_concepts", f"{name}.concepts", value.get("concepts"), required=True)),
             unless_phrases=tuple(_stems(p) for p in _strings(where, "risk_concepts", f"{name}.unless_phrases", value.get("unless_phrases"))),
             always=frozenset(_strings(where, "risk_concepts", f"{name}.always", value.get("always"))),
+            not_from=frozenset(_strings(where, "risk_concepts", f"{name}.not_from", value.get("not_from"))),
+            not_from_contexts=tuple(_stems(p) for p in _strings(where, "risk_concepts", f"{name}.not_from_contexts", value.get("not_from_contexts"))),
+            not_from_denied=frozenset(_strings(where, "risk_concepts", f"{name}.not_from_denied", value.get("not_from_denied"))),
         )
     measures, exam_findings = _exam_findings(where, raw.get("exam_findings"))
     record_signs = _record_signs(where, raw.get("record_signs"))

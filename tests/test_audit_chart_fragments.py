@@ -1,0 +1,79 @@
+"""Narrative chart fragments, written as a user's chart says them, that the record audit must pass and must
+flag (stop 38, issue 14). Each edits one of the development user records (uw-004, uw-007) and audits it
+through the public CLI: pertinent negatives are not a differential given away, self-injury in meltdowns with
+suicidal intent denied is not suicide risk, a passive death wish is not active ideation, 'Stop running,
+netball and exercise' stops exercise; the asserted, the checklist and the suicidal forms are still flagged."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mentalhospital_env.cli import main
+
+UNSEEN = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "patient_exam" / "unseen"
+
+
+def _audit(tmp_path: Path, capsys, case: str, edit) -> str:
+    raw = json.loads((UNSEEN / f"{case}.json").read_text())
+    raw.pop("facts", None)
+    edit(raw)
+    path = tmp_path / f"{case}.json"
+    path.write_text(json.dumps(raw))
+    capsys.readouterr()
+    main(["cases", "audit", str(path), "--limit", "-1"])
+    return capsys.readouterr().out
+
+
+def _hpi_add(sentence: str):
+    def edit(raw: dict) -> None:
+        raw["ehr"]["history_of_present_illness"] += " " + sentence
+    return edit
+
+
+def _plan_swap(old: str, new: str):
+    def edit(raw: dict) -> None:
+        assert old in raw["treatment"]["plan"]
+        raw["treatment"]["plan"] = raw["treatment"]["plan"].replace(old, new)
+    return edit
+
+
+def _risk(text: str):
+    def edit(raw: dict) -> None:
+        raw["ehr"]["risk_assessment"]["suicide"] = text
+    return edit
+
+
+EXERCISE = "Stop running, netball and exercise in her room until she is medically stable"
+MEANS = "misses restricting access to means"
+ADVISED_EXERCISE = "proposes advice to exercise"
+
+PASS = [
+    ("uw-007", _hpi_add("No psychotic symptoms and no elevated mood at any time."), "labels.differential"),
+    ("uw-007", _hpi_add("She has had no episodes of bingeing or purging."), "labels.differential"),
+    ("uw-007", lambda raw: None, MEANS),  # head-hitting in meltdowns, no suicidal ideation with intent
+    ("uw-007", _hpi_add("She has thought that she might not wake up and would not mind, but she has no plan."), MEANS),
+    ("uw-004", lambda raw: None, ADVISED_EXERCISE),  # 'Stop running, netball and exercise in her room ...'
+]
+
+FLAG = [
+    ("uw-007", _hpi_add("Over the last week she has had elevated mood and grandiosity."), "labels.differential"),
+    ("uw-007", _hpi_add("No nihilistic delusions, no thought insertion and no cataplexy."), "labels.differential"),
+    ("uw-007", _risk("Moderate: hits her head in meltdowns, and since June has thought of ending her life with her tablets."), MEANS),
+    ("uw-007", _hpi_add("Last week she thought of taking all her tablets to end her life and has been saving them."), MEANS),
+    ("uw-004", _plan_swap(EXERCISE, "Encourage running, netball and exercise in her room to lift her mood"), ADVISED_EXERCISE),
+]
+
+
+@pytest.mark.parametrize("case, edit, finding", PASS)
+def test_the_audit_passes_what_a_clinician_charts(tmp_path: Path, capsys, case: str, edit, finding: str) -> None:
+    out = _audit(tmp_path, capsys, case, edit)
+    assert finding not in out, out
+
+
+@pytest.mark.parametrize("case, edit, finding", FLAG)
+def test_the_audit_flags_what_a_clinician_would_query(tmp_path: Path, capsys, case: str, edit, finding: str) -> None:
+    out = _audit(tmp_path, capsys, case, edit)
+    assert finding in out, out
