@@ -1980,7 +1980,64 @@ class StoryV2(_Story):
             for pattern, instead in self.c.records["not_injecting"]["plan_rewrites"]:
                 out["plan"] = re.sub(pattern, instead, out["plan"], flags=re.I)
         out["plan"] = " ".join([out["plan"]] + self._infection_plan(out["plan"]))
+        self._named_risks(out)
         return out
+
+    def _eating_values(self) -> tuple[list[str], bool]:
+        """The results that carry an eating disorder's physical risk, as the risk line names them (records.json
+        ``named_risks.eating_values``), and whether any is at the level that makes the patient medically unstable."""
+        N = self.c.records["named_risks"]
+        said, high = [], False
+        for v in N["eating_values"]:
+            if not v.get("min_age", 0) <= self.p.age <= v.get("max_age", 200):
+                continue
+            for e in getattr(self, "exam_records", ()):
+                if v["exam"] in e.name:
+                    m = re.search(v["pattern"], e.result or "")
+                    if m:
+                        said.append(v["say"].format(v=m.group(1), w=m.group(m.lastindex)))
+                        high = high or (v["high_below"] is not None and float(m.group(1)) < v["high_below"])
+                        break
+        return said, high
+
+    def _named_risks(self, out: dict[str, Any]) -> None:
+        """The illness's own main risk in the risk assessment, beside suicide and violence (records.json
+        ``named_risks``; issue 14, stop 38: a blind consultant found anorexia's physical risk, a dependent drinker's
+        withdrawal and the children of a drinking parent missing from the risk sections), and an anorexia whose
+        results make her medically unstable given medical stabilisation in the plan (test-v2-0234: pulse 39 nursed on
+        the psychiatric ward). Worded from the record's own results and drawn on the wording's own stream."""
+        N = self.c.records["named_risks"]
+        side = self._side_rng()
+        facts = self.chart.facts
+        if any(c.startswith(tuple(N["eating_codes"])) for c in self.codes):
+            said, high = self._eating_values()
+            if said:
+                values = ", ".join(said)
+                # 'looking after herself adequately' beside a BMI of 14.8 (dev-v2-0164): the self-care line gives way
+                facts[:] = [f for f in facts if not (f.section == "risk_assessment.self_neglect" and re.search(N["self_care_fine_pattern"], f.text, re.I))]
+                self.chart.add("risk_assessment.self_neglect", self.fill(side.choice(N["eating_high" if high else "eating_raised"]), values=values))
+                U = N["an_unstable"]
+                if high and not re.search(U["done_pattern"], out["plan"], re.I):  # the first thing the plan does
+                    out["plan"] = self.fill(side.choice(U["plan" if self.p.age >= 18 else "plan_child"]), values=values) + " " + out["plan"].lstrip()
+        if self.p.age < 18 or not any(c.startswith(tuple(N["withdrawal_codes"])) for c in self.codes):
+            return
+        substance = " ".join(f.text for f in facts if f.section == "substance_use")
+        m = re.search(N["amount_pattern"], substance)
+        if m is None:
+            return  # no daily amount to ground the line in: left to the interview
+        drink = m.group(2) or (re.search(N["drink_pattern"], substance[max(0, m.start() - 40):m.end() + 10], re.I) or [None])[0]
+        says = [t for t in N["amount_says"] if drink or "{drink}" not in t]
+        words = {"amount": side.choice(says).format(n=m.group(1), drink=(drink or "").lower()),
+                 "waking": N["waking_says"] if re.search(N["waking_pattern"], substance, re.I) else ""}
+        if any(c.startswith(tuple(N["withdrawing_codes"])) for c in self.codes):
+            self.chart.add("risk_assessment.self_neglect", self.fill(side.choice(N["withdrawing"]), **words))
+        elif not re.search(N["abstinent_pattern"], substance, re.I):
+            self.chart.add("risk_assessment.self_neglect", self.fill(side.choice(N["withdrawal"]), **words))
+        living = str(self.p.demographics.get("living_situation", ""))
+        kids = re.search(N["children_phrase_pattern"], living, re.I)
+        if kids and re.search(N["children_pattern"], living, re.I) and not re.search(N["children_not_pattern"], living, re.I):
+            said = re.sub(r"^(?:her|his|their) ", lambda _m: self.fill("{poss} "), kids.group(0))
+            self.chart.add("risk_assessment.violence", self.fill(side.choice(N["safeguarding"]), children=said, Children=cap(said), **words))
 
     def _drug_swapped(self, out: dict[str, Any], key: str) -> None:
         """An antidepressant the patient's state rules out, taken out of the medication list and its plan sentence
