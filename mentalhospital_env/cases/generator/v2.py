@@ -2017,7 +2017,9 @@ class StoryV2(_Story):
                 facts[:] = [f for f in facts if not (f.section == "risk_assessment.self_neglect" and re.search(N["self_care_fine_pattern"], f.text, re.I))]
                 self.chart.add("risk_assessment.self_neglect", self.fill(side.choice(N["eating_high" if high else "eating_raised"]), values=values))
                 U = N["an_unstable"]
-                if high and not re.search(U["done_pattern"], out["plan"], re.I):  # the first thing the plan does
+                # on the psychiatric ward only: elsewhere the critical plan's same-day medical admission is added (plans.py),
+                # while 'inpatient care' passes that check with no medical bed named (test-v2-0234)
+                if high and self.p.setting == "inpatient" and not re.search(U["done_pattern"], out["plan"], re.I):
                     out["plan"] = self.fill(side.choice(U["plan" if self.p.age >= 18 else "plan_child"]), values=values) + " " + out["plan"].lstrip()
         if self.p.age < 18 or not any(c.startswith(tuple(N["withdrawal_codes"])) for c in self.codes):
             return
