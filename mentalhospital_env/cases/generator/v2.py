@@ -1666,12 +1666,56 @@ class StoryV2(_Story):
             for k in ("mood", "affect"):
                 if k in filtered:
                     filtered[k] = [v for v in filtered[k] if not re.search(A["euthymic_pattern"], v.strip(), re.I)] or list(low[k])
+        told = set(self.chart.asserted)  # what the history has told before the mental state is written
         saved = self.presentation
         self.presentation = {**saved, "mse": filtered}
         try:
             super()._mental_status()
         finally:
             self.presentation = saved
+        self._as_seen(told)
+        self._mood_said()
+
+    def _as_seen(self, told: set[str]) -> None:
+        """A mental state that shows the disorder only where it would show in the room and states ordinary findings
+        as normal (wording.json ``mse_as_seen``; issue 14, stop 38: a blind consultant read mental states as
+        checklists of the disorder's features beside a generic history). In the fields it names, a descriptor with
+        anything abnormal in it (a part not read as normal by ``normal_part``) reads, at ``plain_share``, as a normal
+        finding of that field, unless the case's categories keep the field (thought disorder in psychosis, confusion
+        in delirium, slowness in depression). A normal finding never denies or adds what the history asserts (``told``).
+        Drawn on the wording's own stream after the descriptors are picked, so the case's other draws stay as they were."""
+        S = self.c.wording["mse_as_seen"]
+        keep = {f for cat in self.categories for f in S["keep"].get(cat, ())}
+        side = self._side_rng()
+
+        def fits(text: str) -> bool:
+            pos, neg = self.chart.readings(text)
+            return not (neg & told) and not (pos - told) and clean_text(text)
+
+        for f in self.chart.facts:
+            key = f.section.split(".", 1)[1] if f.section.startswith("mental_status_exam.") else None
+            if key not in S["fields"] or key in keep:
+                continue
+            parts = [p for p in re.split(r"[;,]\s*|\.\s*", f.text) if p.strip()]
+            if all(re.search(S["normal_part"], p, re.I) for p in parts):
+                continue
+            if side.random() < S["plain_share"]:
+                normal = [v for v in S["normal"][key] if fits(v)]
+                if normal:
+                    f.text, f.says = side.choice(normal), None
+
+    def _mood_said(self) -> None:
+        """The mood as the patient put it, one or two words said several ways ('gutted, if I'm honest'), drawn on
+        the wording's own stream (wording.json ``mse_as_seen.mood_said``): stop 38's consultant read a bare quoted
+        word in every record."""
+        S = self.c.wording["mse_as_seen"]
+        for f in self.chart.facts:
+            if f.section != "mental_status_exam.mood":
+                continue
+            m = re.fullmatch(r"'([^']+)'\.?", f.text.strip())
+            if m and len(m.group(1).split()) <= S["mood_said_max_words"]:
+                said = self.fill(self._side_rng().choice(S["mood_said"]), word=m.group(1).rstrip("."))
+                f.text = said if said.endswith(("'", ".")) else said + "."
 
     def _side_rng(self) -> random.Random:
         """The wording's own random stream (issue 14, stop 36), seeded by the draft's first lines, never drawing on the
