@@ -2178,7 +2178,7 @@ class StoryV2(_Story):
             return "high"  # psychotic depression or mania seen in an emergency is admitted
         home = S.get("neglect_at_home_codes", ())
         living = str(self.p.demographics.get("living_situation") or "")
-        if self.codes and self.codes[0].startswith(tuple(home)) and not re.search(r"\balone\b", living, re.I):
+        if self.codes and self.codes[0].startswith(tuple(home)) and not re.search(review_facts()["stop31"]["alone_pattern"], living, re.I):
             return "low"  # stop 35's R5 (test-v2-0312): a dementia of three years, washing slipping, a spouse at home: support at home, not a bed
         words = review_facts()["records"]["neglect_words"]
         denied = re.compile(S["neglect_denied_pattern"], re.I)
