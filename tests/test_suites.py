@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "b8f99559473e9b118496d4dd57b2abd148dc23333302a2515409e08dc9f0e629"
-DEV_V2_SUITE_SHA256 = "496894b85a04f549892136b44fd42972fa7dd84de4f9bd446065198e8459318a"
+TEST_V2_SUITE_SHA256 = "eaf1509e0bb57f1401963939b51a6461418e0594a6b552b287cffcdac4dffb30"
+DEV_V2_SUITE_SHA256 = "7e5db06f5d397fe2869fea2a3a9fd54be831267b896eb315f1c34135c3d7769e"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 
