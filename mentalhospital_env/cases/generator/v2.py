@@ -1835,8 +1835,18 @@ class StoryV2(_Story):
                 continue
             out.append(ExamRecord(e.name, e.kind, result, e.indicated))
         out = self._one_heart_rate(out)
+        out = self._fewer_research_scales(out)
         self.exam_records = out
         return out
+
+    def _fewer_research_scales(self, records: list) -> list:
+        """Trial rating scales (HAM-D, PANSS, YMRS...) on file in only a share of records, by setting (records.json
+        ``research_scales``; issue 14, stop 38: a blind consultant read research scales given routinely, HAM-D in
+        157 of 480 test-v2 records). Drawn on the wording's own stream, before the plan reads what is on file."""
+        R = self.c.records["research_scales"]
+        keep = R["keep_share"].get(self.p.setting, 1.0)
+        side = self._side_rng()
+        return [e for e in records if not (e.kind == "scale" and e.name in R["names"] and side.random() >= keep)]
 
     def _one_heart_rate(self, records: list) -> list:
         """The ECG's rate follows the pulse of the vital signs taken in the same encounter (review.json
