@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "4d08497440a2264e77f44400a5386496c0b288705eaf98316821095c5d1fa7c4"
-DEV_V2_SUITE_SHA256 = "980b4e45453ee72adac9dc8e9c156d0f9803c7fb69ed91d3883e4da71d415169"
+TEST_V2_SUITE_SHA256 = "9d0cccac308a4845871d484da06e2fb0367617d40329d3b04ca3bd29b577d26f"
+DEV_V2_SUITE_SHA256 = "48d74fa9a4d810b2d8bbdfaff7452ee92340cab3524030936b6ea4eb8c3a56e7"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 
