@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "9d0cccac308a4845871d484da06e2fb0367617d40329d3b04ca3bd29b577d26f"
-DEV_V2_SUITE_SHA256 = "48d74fa9a4d810b2d8bbdfaff7452ee92340cab3524030936b6ea4eb8c3a56e7"
+TEST_V2_SUITE_SHA256 = "288959852dc6c4db5dba2d042152d334815fe582998632bb5768be36829699d9"
+DEV_V2_SUITE_SHA256 = "129000dc6ec8bd8e037579d903d7f1c58ba92bbf58718d4fc2b747e37e80f7d0"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 
