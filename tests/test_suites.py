@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "deca39902dc6d53b4fddb763a56db21bb9fc3e36eabaea59c309bfbf8a880d12"
-DEV_V2_SUITE_SHA256 = "76d27c997e0b27bb8e102f96d16f1bb09ce7b0dfc6d79c16e1bbca5247c1c88d"
+TEST_V2_SUITE_SHA256 = "288959852dc6c4db5dba2d042152d334815fe582998632bb5768be36829699d9"
+DEV_V2_SUITE_SHA256 = "129000dc6ec8bd8e037579d903d7f1c58ba92bbf58718d4fc2b747e37e80f7d0"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 

@@ -151,10 +151,33 @@ def _personalise_values(kind, result, band, sex, flagged_text, comps, alias, pat
         if d >= s - 15:
             d = s - rng.randint(25, 45)
         out = out[: bp.start()] + f"BP {int(s)}/{int(d)}" + out[bp.end():]
+    out = _own_posture_and_temperature(out)
     if "AST:ALT above 2" in out and "ALT" in drawn:
         alt = drawn["ALT"]
         ast = int(round(alt * rng.uniform(2.1, 2.8)))
         out = re.sub(r"AST \d+(?:\.\d+)?", f"AST {ast}", out)
+    return out
+
+
+def _own_posture_and_temperature(out: str) -> str:
+    """A standing blood pressure and a low temperature drawn for this patient (issue 14, stop 38: a blind consultant
+    found same-disorder vital signs copied; every anorexia's 'postural drop to 74/46 mmHg, temperature 35.6 C' was
+    the knowledge base's figures word for word). The standing pressure falls 20-40 mmHg systolic from the sitting
+    one this patient was given (an orthostatic fall, as the finding means), and a temperature below 36 C stays
+    below it. Drawn on a stream seeded by the result itself, so the case's own draws are left as they were."""
+    fall = re.search(r"postural drop to (\d+)/(\d+)", out)
+    low = re.search(r"temperature (3[45]\.\d) C", out)
+    if not fall and not low:
+        return out
+    local = random.Random(out)
+    bp = re.search(r"BP (\d+)/(\d+)", out)
+    if fall and bp:
+        s, d = int(bp.group(1)), int(bp.group(2))
+        standing_s = max(60, s - local.randint(20, 40))
+        standing_d = max(35, min(standing_s - 20, d - local.randint(5, 15)))
+        out = out[: fall.start()] + f"postural drop to {standing_s}/{standing_d}" + out[fall.end():]
+    if low:
+        out = re.sub(r"temperature 3[45]\.\d C", f"temperature {local.uniform(35.0, 35.9):.1f} C", out, count=1)
     return out
 
 

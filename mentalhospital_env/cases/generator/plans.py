@@ -244,7 +244,7 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
     him, his = {"male": ("him", "his"), "female": ("her", "her")}.get(case.demographics.sex, ("them", "their"))
     for name, rule, _why in record_needs(case, " ".join(sentences)):
         where = "inpatient" if setting == "emergency" and admitted else setting  # admitted from the department: the ward's wording
-        alone = setting == "outpatient" and re.search(r"\balone\b", case.demographics.living_situation or "") and rule.get("say_alone")
+        alone = setting == "outpatient" and re.search(_stop31(), case.demographics.living_situation or "", re.I) and rule.get("say_alone")
         says = next((v for code, v in (rule.get("say_codes") or {}).items() if any(c.startswith(code) for c in status["codes"])), None) or alone or rule.get(f"say_{where}") or rule["say"]
         lives = {"male": "He lives", "female": "She lives"}.get(case.demographics.sex, "They live")
         many = bool(re.search(r"\bchildren\b|\b(?:two|three|four) (?:sons|daughters)\b", case.demographics.living_situation or ""))

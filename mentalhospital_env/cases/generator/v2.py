@@ -1666,12 +1666,56 @@ class StoryV2(_Story):
             for k in ("mood", "affect"):
                 if k in filtered:
                     filtered[k] = [v for v in filtered[k] if not re.search(A["euthymic_pattern"], v.strip(), re.I)] or list(low[k])
+        told = set(self.chart.asserted)  # what the history has told before the mental state is written
         saved = self.presentation
         self.presentation = {**saved, "mse": filtered}
         try:
             super()._mental_status()
         finally:
             self.presentation = saved
+        self._as_seen(told)
+        self._mood_said()
+
+    def _as_seen(self, told: set[str]) -> None:
+        """A mental state that shows the disorder only where it would show in the room and states ordinary findings
+        as normal (wording.json ``mse_as_seen``; issue 14, stop 38: a blind consultant read mental states as
+        checklists of the disorder's features beside a generic history). In the fields it names, a descriptor with
+        anything abnormal in it (a part not read as normal by ``normal_part``) reads, at ``plain_share``, as a normal
+        finding of that field, unless the case's categories keep the field (thought disorder in psychosis, confusion
+        in delirium, slowness in depression). A normal finding never denies or adds what the history asserts (``told``).
+        Drawn on the wording's own stream after the descriptors are picked, so the case's other draws stay as they were."""
+        S = self.c.wording["mse_as_seen"]
+        keep = {f for cat in self.categories for f in S["keep"].get(cat, ())}
+        side = self._side_rng()
+
+        def fits(text: str) -> bool:
+            pos, neg = self.chart.readings(text)
+            return not (neg & told) and not (pos - told) and clean_text(text)
+
+        for f in self.chart.facts:
+            key = f.section.split(".", 1)[1] if f.section.startswith("mental_status_exam.") else None
+            if key not in S["fields"] or key in keep:
+                continue
+            parts = [p for p in re.split(r"[;,]\s*|\.\s*", f.text) if p.strip()]
+            if all(re.search(S["normal_part"], p, re.I) for p in parts):
+                continue
+            if side.random() < S["plain_share"]:
+                normal = [v for v in S["normal"][key] if fits(v)]
+                if normal:
+                    f.text, f.says = side.choice(normal), None
+
+    def _mood_said(self) -> None:
+        """The mood as the patient put it, one or two words said several ways ('gutted, if I'm honest'), drawn on
+        the wording's own stream (wording.json ``mse_as_seen.mood_said``): stop 38's consultant read a bare quoted
+        word in every record."""
+        S = self.c.wording["mse_as_seen"]
+        for f in self.chart.facts:
+            if f.section != "mental_status_exam.mood":
+                continue
+            m = re.fullmatch(r"'([^']+)'\.?", f.text.strip())
+            if m and len(m.group(1).split()) <= S["mood_said_max_words"]:
+                said = self.fill(self._side_rng().choice(S["mood_said"]), word=m.group(1).rstrip("."))
+                f.text = said if said.endswith(("'", ".")) else said + "."
 
     def _side_rng(self) -> random.Random:
         """The wording's own random stream (issue 14, stop 36), seeded by the draft's first lines, never drawing on the
@@ -1791,8 +1835,18 @@ class StoryV2(_Story):
                 continue
             out.append(ExamRecord(e.name, e.kind, result, e.indicated))
         out = self._one_heart_rate(out)
+        out = self._fewer_research_scales(out)
         self.exam_records = out
         return out
+
+    def _fewer_research_scales(self, records: list) -> list:
+        """Trial rating scales (HAM-D, PANSS, YMRS...) on file in only a share of records, by setting (records.json
+        ``research_scales``; issue 14, stop 38: a blind consultant read research scales given routinely, HAM-D in
+        157 of 480 test-v2 records). Drawn on the wording's own stream, before the plan reads what is on file."""
+        R = self.c.records["research_scales"]
+        keep = R["keep_share"].get(self.p.setting, 1.0)
+        side = self._side_rng()
+        return [e for e in records if not (e.kind == "scale" and e.name in R["names"] and side.random() >= keep)]
 
     def _one_heart_rate(self, records: list) -> list:
         """The ECG's rate follows the pulse of the vital signs taken in the same encounter (review.json
@@ -1980,7 +2034,66 @@ class StoryV2(_Story):
             for pattern, instead in self.c.records["not_injecting"]["plan_rewrites"]:
                 out["plan"] = re.sub(pattern, instead, out["plan"], flags=re.I)
         out["plan"] = " ".join([out["plan"]] + self._infection_plan(out["plan"]))
+        self._named_risks(out)
         return out
+
+    def _eating_values(self) -> tuple[list[str], bool]:
+        """The results that carry an eating disorder's physical risk, as the risk line names them (records.json
+        ``named_risks.eating_values``), and whether any is at the level that makes the patient medically unstable."""
+        N = self.c.records["named_risks"]
+        said, high = [], False
+        for v in N["eating_values"]:
+            if not v.get("min_age", 0) <= self.p.age <= v.get("max_age", 200):
+                continue
+            for e in getattr(self, "exam_records", ()):
+                if v["exam"] in e.name:
+                    m = re.search(v["pattern"], e.result or "")
+                    if m:
+                        said.append(v["say"].format(v=m.group(1), w=m.group(m.lastindex)))
+                        high = high or (v["high_below"] is not None and float(m.group(1)) < v["high_below"])
+                        break
+        return said, high
+
+    def _named_risks(self, out: dict[str, Any]) -> None:
+        """The illness's own main risk in the risk assessment, beside suicide and violence (records.json
+        ``named_risks``; issue 14, stop 38: a blind consultant found anorexia's physical risk, a dependent drinker's
+        withdrawal and the children of a drinking parent missing from the risk sections), and an anorexia whose
+        results make her medically unstable given medical stabilisation in the plan (test-v2-0234: pulse 39 nursed on
+        the psychiatric ward). Worded from the record's own results and drawn on the wording's own stream."""
+        N = self.c.records["named_risks"]
+        side = self._side_rng()
+        facts = self.chart.facts
+        if any(c.startswith(tuple(N["eating_codes"])) for c in self.codes):
+            said, high = self._eating_values()
+            if said:
+                values = ", ".join(said)
+                # 'looking after herself adequately' beside a BMI of 14.8 (dev-v2-0164): the self-care line gives way
+                facts[:] = [f for f in facts if not (f.section == "risk_assessment.self_neglect" and re.search(N["self_care_fine_pattern"], f.text, re.I))]
+                self.chart.add("risk_assessment.self_neglect", self.fill(side.choice(N["eating_high" if high else "eating_raised"]), values=values))
+                U = N["an_unstable"]
+                # on the psychiatric ward only: elsewhere the critical plan's same-day medical admission is added (plans.py),
+                # while 'inpatient care' passes that check with no medical bed named (test-v2-0234)
+                if high and self.p.setting == "inpatient" and not re.search(U["done_pattern"], out["plan"], re.I):
+                    out["plan"] = self.fill(side.choice(U["plan" if self.p.age >= 18 else "plan_child"]), values=values) + " " + out["plan"].lstrip()
+        if self.p.age < 18 or not any(c.startswith(tuple(N["withdrawal_codes"])) for c in self.codes):
+            return
+        substance = " ".join(f.text for f in facts if f.section == "substance_use")
+        m = re.search(N["amount_pattern"], substance)
+        if m is None:
+            return  # no daily amount to ground the line in: left to the interview
+        drink = m.group(2) or (re.search(N["drink_pattern"], substance[max(0, m.start() - 40):m.end() + 10], re.I) or [None])[0]
+        says = [t for t in N["amount_says"] if drink or "{drink}" not in t]
+        words = {"amount": side.choice(says).format(n=m.group(1), drink=(drink or "").lower()),
+                 "waking": N["waking_says"] if re.search(N["waking_pattern"], substance, re.I) else ""}
+        if any(c.startswith(tuple(N["withdrawing_codes"])) for c in self.codes):
+            self.chart.add("risk_assessment.self_neglect", self.fill(side.choice(N["withdrawing"]), **words))
+        elif not re.search(N["abstinent_pattern"], substance, re.I):
+            self.chart.add("risk_assessment.self_neglect", self.fill(side.choice(N["withdrawal"]), **words))
+        living = str(self.p.demographics.get("living_situation", ""))
+        kids = re.search(N["children_phrase_pattern"], living, re.I)
+        if kids and re.search(N["children_pattern"], living, re.I) and not re.search(N["children_not_pattern"], living, re.I):
+            said = re.sub(r"^(?:her|his|their) ", lambda _m: self.fill("{poss} "), kids.group(0))
+            self.chart.add("risk_assessment.violence", self.fill(side.choice(N["safeguarding"]), children=said, Children=cap(said), **words))
 
     def _drug_swapped(self, out: dict[str, Any], key: str) -> None:
         """An antidepressant the patient's state rules out, taken out of the medication list and its plan sentence
@@ -2075,7 +2188,7 @@ class StoryV2(_Story):
             return "high"  # psychotic depression or mania seen in an emergency is admitted
         home = S.get("neglect_at_home_codes", ())
         living = str(self.p.demographics.get("living_situation") or "")
-        if self.codes and self.codes[0].startswith(tuple(home)) and not re.search(r"\balone\b", living, re.I):
+        if self.codes and self.codes[0].startswith(tuple(home)) and not re.search(review_facts()["stop31"]["alone_pattern"], living, re.I):
             return "low"  # stop 35's R5 (test-v2-0312): a dementia of three years, washing slipping, a spouse at home: support at home, not a bed
         words = review_facts()["records"]["neglect_words"]
         denied = re.compile(S["neglect_denied_pattern"], re.I)
