@@ -1829,6 +1829,14 @@ def _whole_statement_clash(c: StatementReading, o: StatementReading) -> str | No
     remote = _remote_past_only(c, o)
     if remote:
         return f"time frame differs (only long ago: {remote})"
+    then = _then_not_now(c, o)
+    if then:
+        return f"time frame differs (said of then against now: {then})"
+    recurred = _ended_against_present(c, o)
+    if recurred:
+        return f"time frame differs (the checkpoint says it has ended; the output: {recurred})"
+    if _hypothetical_only(c.text, o.text):
+        return "the output says what would happen, not what did"
     c_cues, o_cues = c.cues, o.cues
     if not c_cues and "ended" not in o_cues:
         return None
@@ -1841,9 +1849,133 @@ def _whole_statement_clash(c: StatementReading, o: StatementReading) -> str | No
         # "smokes cannabis daily" against "I smoked cannabis every day at university": a habit now against one then
         if "habitual" in c_cues and not c.negated and not c_past:
             return "time frame differs (a present habit against a past one)"
-    if "ended" in o_cues and not c.negated and not c_past:
+    if "ended" in o_cues and "ended" not in c_cues and not c.negated and not c_past:
         return "time frame differs (the output says it has ended)"
     return None
+
+
+def _shared_words(c: StatementReading, o: StatementReading) -> list[ContentWord]:
+    """The output's content words that are alike to a word of the checkpoint."""
+    return [w for cw in c.words for w in o.words if w.stem in o.alike_stems(cw.stem)]
+
+
+def _then_not_now(c: StatementReading, o: StatementReading) -> str | None:
+    """A finding the checkpoint states in the present that the output tells of a past time and then sets against now
+    after a "but" ("Avoids phone calls" against "As a teenager he hated the phone, but he's fine with it these days";
+    "Heavy daily drinking" against "He drank heavily in his twenties but has cut right down since"): every word the
+    two share lies before the "but" and in the output's past, and what follows it is not in the past. The shared
+    word, else ``None``. A checkpoint in the past tense ("At 19 she had funny turns") is a history, left alone."""
+    if c.negated or o.negated or "ended" in c.cues or any(w.time == "past" for w in c.words):
+        return None
+    tokens = tokenize(o.text)
+    if "but" not in tokens[1:] or _past_tense(tokenize(c.text)):
+        return None
+    turn = tokens.index("but", 1)
+    if _past_tense(tokens[turn + 1 :]) or has_cue(" ".join(tokens[turn + 1 :]), "past_time"):
+        return None
+    before = {word_key(stem(t)) for t in tokens[:turn]}
+    shared = _shared_words(c, o)
+    if not shared or any(w.time != "past" or w.stem not in before for w in shared):
+        return None
+    return shared[0].stem
+
+
+@lru_cache(maxsize=None)
+def _language_block(key: str) -> dict:
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/language.json").read_text("utf-8")
+    )
+    return raw[key]
+
+
+@lru_cache(maxsize=1)
+def _recent_cues() -> tuple[tuple[tuple[str, ...], ...], frozenset[str], frozenset[str]]:
+    """language.json's ``recent_cues``: the cues tokenised (a time just gone, "last week", which a finding the
+    checkpoint says has ended cannot have happened in), the past-tense words, and the words after which an "-ed"
+    word is an adjective or a perfect ("he's scared", "has continued"), not a past tense."""
+    block = _language_block("recent_cues")
+    return (
+        tuple(tuple(tokenize(p)) for p in block["cues"]),
+        frozenset(block["past_words"]),
+        frozenset(block["ed_not_past_after"]),
+    )
+
+
+def _past_tense(tokens: Sequence[str]) -> bool:
+    """Whether a statement holds a verb in the past tense, read from its words (the parse runs without a tagger)."""
+    _, past, not_after = _recent_cues()
+    return any(
+        t in past or (t.endswith("ed") and len(t) > 4 and t.isalpha() and (i == 0 or tokens[i - 1] not in not_after))
+        for i, t in enumerate(tokens)
+    )
+
+
+def _holds(tokens: Sequence[str], phrases: tuple[tuple[str, ...], ...]) -> bool:
+    return any(tuple(tokens[i : i + len(p)]) == p for p in phrases for i in range(len(tokens) - len(p) + 1))
+
+
+def _ended_against_present(c: StatementReading, o: StatementReading) -> str | None:
+    """A finding the checkpoint says has ended ("One overdose at 28; none since", "Cannabis once at 14, none since",
+    "Ex-smoker", "no further trouble") that the output says of now or of a time just gone, with no end of its own
+    ("He's smoking weed", "She took an overdose last week"): "recent" or "present", else ``None``. A past-tense
+    output with no recent time ("I smoked a pack a day for years") is left alone."""
+    if "ended" not in c.cues or o.negated or "ended" in o.cues or not _shared_words(c, o):
+        return None
+    if any(w.time == "past" for w in o.words) or any(m[0] == "cessation" for m in o.polarity):
+        return None
+    tokens = tokenize(o.text)
+    if _holds(tokens, _recent_cues()[0]):
+        return "recent"
+    return None if _past_tense(tokens) else "present"
+
+
+_SENTENCE_END = re.compile(r"[.!?;]+")
+
+
+def _conditional(tokens: Sequence[str]) -> bool:
+    """A condition opening a clause and a modal of what would follow it: not a modal of the past ("could have
+    tried", "if I'd been quicker": regret about what happened) nor the "'d" of "had" right after the condition."""
+    cues = load_cues()
+    if not _holds(tokens, cues.hypothetical_openers):
+        return False
+    for i, t in enumerate(tokens):
+        if (t,) not in cues.hypothetical_modals:
+            continue
+        after = tokens[i + 1 : i + 3]
+        if after[:1] == ["been"] or (after[:1] in (["have"], ["'ve"]) and after[1:] != ["to"]):
+            continue  # "could have tried", not "might have to stop"
+        if i > 0 and (tokens[i - 1],) in cues.hypothetical_openers and t.endswith("'d"):
+            continue
+        return True
+    return False
+
+
+@lru_cache(maxsize=memo_size(65536))
+def _hypothetical_only(checkpoint: str, output: str) -> bool:
+    """Whether the output says what would happen under a condition ("If it got any worse I might have to stop going
+    to the cinema", "If I tried to stop I reckon I'd last a day") and the checkpoint says nothing conditional: a
+    condition opening a clause and a modal of its consequence (``language.json`` ``hypothetical``). A condition with
+    a plain consequence is a fact ("If I haven't had a smoke I'm ratty"). Wishes and thoughts of death or harm
+    (``hypothetical.exempt_concepts``: "if I could I'd go to sleep and not wake up") are said this way, and are left
+    alone."""
+    cues = load_cues()
+    c_tokens = tokenize(checkpoint)
+    if _holds(c_tokens, cues.hypothetical_openers) or _holds(c_tokens, cues.hypothetical_modals):
+        return False
+    sentences = [part for part in _SENTENCE_END.split(output) if part.strip()]
+    conditional = [part for part in sentences if _conditional(tokenize(part))]
+    if not conditional:
+        return False
+    # the words the checkpoint shares with the output lie in its conditional sentences only ("Every Monday
+    # something's gone, his PE stuff. He'd lose his head if it wasn't screwed on." says the finding first)
+    said = _content_stems(" ".join(part for part in sentences if part not in conditional))
+    if said & _content_stems(checkpoint):
+        return False
+    exempt = frozenset(_language_block("hypothetical")["exempt_concepts"])
+    return not any(m.concept_id in exempt for text in (checkpoint, output) for m in read_statement(text).concepts)
 
 
 def _remote_past_only(c: StatementReading, o: StatementReading) -> str | None:

@@ -469,11 +469,13 @@ def test_the_newest_held_out_pair_set_is_the_one_the_benchmark_never_lists():
 
 
 def test_the_newest_held_out_pair_set_is_read_the_same_way_whether_or_not_it_has_landed():
-    """Checked without listing a pair: split, origin, share entailed, no entailed opposite, no repeat of heldout35."""
+    """Checked without listing a pair: split, origin, share entailed, no entailed opposite, no repeat of the set
+    before it (the last one pinned in HELD_OUT_PAIR_SETS)."""
     from mentalhospital_env.rewards.calibration import HELD_OUT_PAIRS, pair_file
 
     path = pair_file(HELD_OUT_PAIRS)
-    assert path.name == "heldout38_pairs.jsonl"
+    assert path.name == f"{NEWEST_PAIRS}_pairs.jsonl"
+    before = [split for split, *_ in HELD_OUT_PAIR_SETS if split != HELD_OUT_PAIRS][-1]
     if not path.exists():  # not landed: no reader of the pair sets may need it
         from mentalhospital_env.rewards.calibration import SPLITS
 
@@ -483,7 +485,7 @@ def test_the_newest_held_out_pair_set_is_read_the_same_way_whether_or_not_it_has
     assert all(p.split == HELD_OUT_PAIRS and p.origin for p in pairs)
     assert 0.35 < sum(p.entails for p in pairs) / len(pairs) < 0.7
     assert not any(p.entails for p in pairs if p.kind in ("vague", "opposite"))
-    repeated = {p.utterance for p in pairs} & {p.utterance for p in load_match_pairs(pair_file("heldout35"))}
+    repeated = {p.utterance for p in pairs} & {p.utterance for p in load_match_pairs(pair_file(before))}
     assert len(repeated) <= len(pairs) // 100
 
 

@@ -1760,3 +1760,44 @@ def test_contraries_of_hearing_menses_childhood_parenting_work_and_allergy(match
 )
 def test_lay_words_for_fumes_toilets_and_startle(matcher, checkpoint, output):
     assert matcher.entails(checkpoint, output) is True
+
+
+# Stop 38 (heldout35's false accepts, read as development data): a finding the record says has ended is not covered
+# by one said of now or of last week; an output that tells of then and sets it against now, or says only what would
+# happen under a condition, covers nothing; and the statements that say the same thing stay accepted.
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("One overdose at 28 while low; none since.", "She took an overdose last week."),
+        ("Cannabis once at 14, none since.", "He's smoking weed."),
+        ("Ex-smoker, 25 pack-years.", "He smokes twenty a day."),
+        ("Avoids phone calls.", "As a teenager he hated the phone, but he's fine with it these days."),
+        ("Has stopped going to the cinema because it makes it worse.", "If it got any worse I might have to stop going to the cinema."),
+        ("Gets up twice a night to pass urine.", "Gets up to pass urine about once a week."),
+        ("Reading about a year behind.", "He's maybe a few weeks behind with reading, nothing to worry about."),
+        ("Drinking about 14 units a week, unchanged.", "He's been drinking far more since he went high."),
+    ],
+)
+def test_an_ended_a_then_or_a_conditional_statement_or_another_rate_is_refused(checkpoint, output):
+    assert statement_conflict(checkpoint, output) is not None
+    assert not ClinicalAdjudicator().judge(checkpoint, output)
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Ex-smoker, 25 pack-years.", "I smoked a pack a day for 25 years."),  # past tense: no clash
+        ("\"Moody without it.\"", "If I haven't had a smoke I'm ratty as hell."),  # a plain consequence is a fact
+        ("Passive death wish.", "If I could I'd go to sleep and not wake up."),  # a wish said as a condition
+        ("Lately he is threatened with eviction by the landlord.", "The landlord says he'll chuck me out if I don't clear it."),
+        ("Gets up twice a night to pass urine.", "I'm up to the toilet a couple of times every night."),
+    ],
+)
+def test_the_same_finding_said_in_the_past_tense_or_as_a_real_condition_is_not_refused_for_time(checkpoint, output):
+    assert "time frame" not in (statement_conflict(checkpoint, output) or "")
+    assert "would happen" not in (statement_conflict(checkpoint, output) or "")
+    assert "how often" not in (statement_conflict(checkpoint, output) or "")
+
+
+def test_dsh_names_self_harm():
+    assert ClinicalAdjudicator().judge("No self-harm.", "No DSH hx.")

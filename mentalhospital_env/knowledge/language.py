@@ -300,6 +300,10 @@ class LanguageCues:
     avoidance: tuple[tuple[str, ...], ...] = ()
     # words of a habit ("daily", "at weekends"): a statement with one and no past cue describes the present
     habitual: tuple[tuple[str, ...], ...] = ()
+    # a condition that opens a clause ("if", "unless") and a modal of what would follow ("I'd", "might"): a statement
+    # holding both says what would happen, not what did ("If it got worse I might have to stop going")
+    hypothetical_openers: tuple[tuple[str, ...], ...] = ()
+    hypothetical_modals: tuple[tuple[str, ...], ...] = ()
     # negations that follow what they deny ("alcohol isn't something I touch", "it's never crossed my mind")
     trailing_negation: tuple[tuple[str, ...], ...] = ()
     # words of effort or rarity ("struggle to", "hard to", "rarely") that turn a phrase saying a concept is
@@ -491,6 +495,8 @@ def load_cues() -> LanguageCues:
         onset=phrases("onset_cues") if "onset_cues" in raw else (),
         avoidance=phrases("avoidance_cues") if "avoidance_cues" in raw else (),
         habitual=phrases("habitual_cues") if "habitual_cues" in raw else (),
+        hypothetical_openers=tuple(tuple(tokenize(w)) for w in raw.get("hypothetical", {}).get("openers", ())),
+        hypothetical_modals=tuple(tuple(tokenize(w)) for w in raw.get("hypothetical", {}).get("modals", ())),
         trailing_negation=phrases("trailing_negation_cues") if "trailing_negation_cues" in raw else (),
         difficulty=phrases("difficulty_cues") if "difficulty_cues" in raw else (),
         opinion_verbs=phrases("opinion_verbs") if "opinion_verbs" in raw else (),
