@@ -479,7 +479,8 @@ class ScriptedClinician(Doctor):
     def _complaint_domain(self, heard: list[str], text: str) -> tuple[list[tuple[str, str]], set[str]]:
         """The core questions of the complaint a reply names (``complaint_domains``: eating, a frightening event,
         rages), each domain once an encounter, when the reply affirmed one of its findings or tells one of its
-        patterns; the items already known, or not for this age or sex, are left out. With them, the disclosure
+        patterns; a domain or item not for this age group ('ages'), or an item not for this sex, is left out, and so is an
+        item already known. With them, the disclosure
         follow-ups this reply must not set off ('instead_of': a robbery the patient suffered is no violence of hers)."""
         conf = self.script["complaint_domains"]
         f = self.findings
@@ -493,7 +494,7 @@ class ScriptedClinician(Doctor):
         out: list[tuple[str, str]] = []
         instead: set[str] = set()
         for domain in conf["domains"]:
-            if domain["name"] in self.explored:
+            if domain["name"] in self.explored or domain.get("ages") and w.age_group not in domain["ages"]:
                 continue
             when = set(domain["when"]) | (set(domain.get("when_young", ())) if young else set())
             # words that name the domain in the complaint ("I don't like it when it's lumpy") name it whatever the negation
@@ -1376,9 +1377,14 @@ class ScriptedClinician(Doctor):
         # an item that speaks of a drug ("continue antidepressant for two years") only beside that drug
         prescribed = actions.proposed(medication)
         drug_items = set(conf["drug_actions"])
+        # a child's own treatment of the disorder where the adult's does not fit (sleep apnoea at 9: the ENT surgeon
+        # for the tonsils and adenoids, not CPAP and weight loss; uw-011)
+        by_age = next(
+            (t for prefix, t in self.age_script.get("treatment_by_code", {}).items() if principal.code.startswith(prefix)), {}
+        )
         other = [
             t
-            for t in principal.other_treatment[:3]
+            for t in by_age.get("other", principal.other_treatment)[:3]
             if fits(t) and not ((actions.proposed(t) & drug_items) - prescribed)
             and not any(w in t.lower() for w in drop_other)
         ]
@@ -1472,13 +1478,14 @@ class ScriptedClinician(Doctor):
         plan = " ".join(p for p in parts if p.strip(". :"))
         # nor a follow-up clause that speaks of a drug not prescribed ("lithium level 5-7 days after starting" beside
         # olanzapine read as lithium, and drew the lithium checks into the plan: stop 33's consultant, test-v2-0326)
-        pieces = re.split(r"(;\s*|,\s*)", principal.follow_up)
+        principal_follow_up = by_age.get("follow_up", principal.follow_up)
+        pieces = re.split(r"(;\s*|,\s*)", principal_follow_up)
         kept = [
             (sep, piece)
             for sep, piece in zip([""] + pieces[1::2], pieces[0::2])
             if not (actions.proposed(piece) & drug_items) - prescribed
         ]
-        said_follow_up = "".join(sep + piece if i else piece for i, (sep, piece) in enumerate(kept)) or principal.follow_up
+        said_follow_up = "".join(sep + piece if i else piece for i, (sep, piece) in enumerate(kept)) or principal_follow_up
         follow_up = f"Follow-up: {said_follow_up}."
         if unstable:  # an admission first: the outpatient reviews come after it, not in its place
             follow_up = conf["medical_instability"]["follow_up"].format(then=said_follow_up[0].lower() + said_follow_up[1:])
