@@ -236,6 +236,9 @@ class ScriptedClinician(Doctor):
             return None
         he, his, him = {"female": ("she", "her", "her"), "male": ("he", "his", "him")}.get(self.walk_in.sex or "", ("they", "their", "them"))
         text = form.format(he=he, his=his, him=him)
+        if he == "they":  # "how do they manage", not "how does they manage" (test-v2-0334)
+            for pattern, replacement in conf["they_agreement"]["rules"]:
+                text = re.sub(pattern, replacement, text)
         address = next((a for role, a in conf["address"].items() if role in informant), "")
         if address:
             return f"{address}, {text}"
