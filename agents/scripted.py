@@ -441,6 +441,9 @@ class ScriptedClinician(Doctor):
             return
         preface = conf["prefaces"][self.reasks % len(conf["prefaces"])]
         question = f"{preface} {other}"
+        parent = self._informant_question(f"reask:{key}") if item and self.walk_in.age_group == "child" else None
+        if parent:  # a child's risk answer left open is asked of the parent, not pressed on the child (hw-023, 11)
+            question = parent
         self.reasks += 1
         self.reasking = (question, key)
         f = self.findings
@@ -837,7 +840,8 @@ class ScriptedClinician(Doctor):
                 elif self.turns > 1 and self.turns % 4 == 0:
                     question = f"{self._acknowledgement()} {question}"
                 every = self.age_script.get("informant_every")
-                collateral = self._informant_question(concept)
+                child_only = self.script["informant_questions"]["child_only"]["keys"]
+                collateral = None if concept in child_only else self._informant_question(concept)
                 if self.walk_in.informant and every and self.turns > 1 and self.turns % every == 0 and collateral:
                     # an adolescent's parent is asked the history about them, never "your mood" (she tells her own)
                     question = collateral
@@ -2124,6 +2128,9 @@ class ScriptedClinician(Doctor):
                 # a bare "No." or "Nope." answers the question: quoted as said
                 first = next((p.strip() for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()), reply)
                 quote = f'"{first}"'
+                teller = f.told_by.get(key)
+                if teller:  # the parent's "No, not that I know of" is theirs, not the child's (hw-023)
+                    quote = f'{self._voice()[1].capitalize()} {teller} says: {quote}'
             label = item["label"].replace("them", self._object())
             out.append(_end(f"{label}: {quote}") if quote else f"{label}: {conf['no_answer']}.")
         return out
