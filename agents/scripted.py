@@ -266,7 +266,11 @@ class ScriptedClinician(Doctor):
         # "I cannot get to sleep" says what "I can't get to sleep" says (the reader reads "cannot" as a denial)
         reading = read_reply(self.last_question, re.sub(r"\bcan ?not\b", "can't", text, flags=re.IGNORECASE))
         not_here = self.script["evidence"]["not_heard_on"]
-        for concept in sorted(reading.affirmed):  # a set: sorted, so the note reads the same in every process
+        affirmed = set(reading.affirmed)
+        for rule in self.script["evidence"]["read_in_answer"]["rules"]:
+            if self.last_concept in rule["asked"] and any(re.search(p, text, re.IGNORECASE) for p in rule["patterns"]):
+                affirmed.add(rule["finding"])  # "I tried to stop twice and couldn't sleep for a week" (hw-038)
+        for concept in sorted(affirmed):  # a set: sorted, so the note reads the same in every process
             if self.last_concept in not_here.get(concept, ()):
                 continue  # "type 2 diabetes, diet-controlled" told of the physical health is no restriction of eating
             if concept in f.denied:
@@ -807,6 +811,10 @@ class ScriptedClinician(Doctor):
                 # before the screen moves on; the screening questions the differential least expects give way to it
                 fit = self._make_room(len(follow_up))
                 self.plan[queued:queued] = follow_up[:fit]
+            vague = self.script["vague_complaint"]
+            if self.last_concept == "hpi:complaint" and not affirmed and self.walk_in.age_group in vague["ages"]:
+                # "I need help." names nothing: what the patient has noticed is asked before when and why (test-v2-0208)
+                self.plan.insert(0, (vague["ask"], vague["key"]))
             earlier = self._earlier_episode_question()
             if earlier:
                 self.plan.insert(queued, earlier)  # the past help told no earlier episode of this low mood
