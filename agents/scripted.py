@@ -812,7 +812,8 @@ class ScriptedClinician(Doctor):
                 fit = self._make_room(len(follow_up))
                 self.plan[queued:queued] = follow_up[:fit]
             vague = self.script["vague_complaint"]
-            if self.last_concept == "hpi:complaint" and not affirmed and self.walk_in.age_group in vague["ages"]:
+            named = [c for c in self.findings.present if c not in before]  # any finding, a drug or a life event too
+            if self.last_concept == "hpi:complaint" and not named and self.walk_in.age_group in vague["ages"]:
                 # "I need help." names nothing: what the patient has noticed is asked before when and why (test-v2-0208)
                 self.plan.insert(0, (vague["ask"], vague["key"]))
             earlier = self._earlier_episode_question()
@@ -941,6 +942,8 @@ class ScriptedClinician(Doctor):
                     then = m.group(1) if m and m.groups() else None
                     if m and (then is None or age is None or int(then) <= age - 1):
                         return True
+        if any(h.code.startswith(k) for k in conf["_or_stressor"]) and self._stressor_told():
+            return True  # an adjustment disorder needs the event it follows, told in any words
         return any(h.code.startswith(k) for k in conf["_or_dependent_drinking"]) and self.heavy_drinking(dependent=True)
 
     def _ranked_admissible(self) -> list[tuple[Hypothesis, float]]:
@@ -1255,12 +1258,27 @@ class ScriptedClinician(Doctor):
 
     def _with_dependent_drinking(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with alcohol dependence added last when the answer about alcohol tells dependent drinking and
-        nothing of its family leads (``exams_when_dependent_drinking``)."""
+        nothing of its family leads (``exams_when_dependent_drinking``), and a drug's dependence when its use and a
+        sign of dependence were heard (``drug_dependence``)."""
         code = self.script["exams_when_dependent_drinking"]["code"]
-        if not self.heavy_drinking(dependent=True) or any(h.code[:3] == code[:3] for h, _ in lead):
-            return lead
-        h = next((h for h in self.hyps if h.code == code), None)
-        return lead + [(h, 0.0)] if h else lead
+        if self.heavy_drinking(dependent=True) and not any(h.code[:3] == code[:3] for h, _ in lead):
+            h = next((h for h in self.hyps if h.code == code), None)
+            lead = lead + [(h, 0.0)] if h else lead
+        for code in self._drug_dependence_told():
+            h = next((h for h in self.hyps if h.code == code), None)
+            if h and not any(x.code[:3] == code[:3] for x, _ in lead):
+                lead = lead + [(h, 0.0)]
+        return lead
+
+    def _drug_dependence_told(self) -> list[str]:
+        """The dependence (``drug_dependence``) of each drug the patient uses when a sign of dependence was heard too:
+        hw-038's nightly cannabis for years, 'I tried to stop twice and couldn't sleep for a week', ranked under the
+        differential's threshold beside his ADHD and was never named."""
+        conf = self.script["drug_dependence"]
+        evidence = self._evidence()
+        if not set(conf["signs"]) & evidence:
+            return []
+        return [code for use, code in conf["by_use"].items() if use in evidence]
 
     def _diagnosis(self) -> str:
         lead = self._with_dependent_drinking(self._leading())
@@ -1383,8 +1401,10 @@ class ScriptedClinician(Doctor):
         # the other disorders it believes (its safety profile's, or the one it names second in the chart), of another
         # category: their first psychological treatment too (stop 30's redraw: a primary insomnia named second beside
         # a GAD, test-v2-0379, was given no CBT-I)
-        for i, (h, _) in enumerate(lead[1:], 1):
-            if (h.code not in profile.codes and i > 1) or h.category == principal.category:
+        told_dependence = self._drug_dependence_told()  # named beside the principal whatever its rank: treated too
+        extra_lead = [(h, 0.0) for h in self.hyps if h.code in told_dependence and not any(x.code[:3] == h.code[:3] for x, _ in lead)]
+        for i, (h, _) in enumerate(lead[1:] + extra_lead, 1):
+            if (h.code not in profile.codes and h.code not in told_dependence and i > 1) or h.category == principal.category:
                 continue
             extra = next((t for t in h.psychotherapy if fits(t) and t.lower() not in " ".join(parts).lower()), None)
             if extra:
@@ -2586,6 +2606,8 @@ class ScriptedClinician(Doctor):
         if self.heavy_drinking(dependent=True):  # dependent drinking told: its first disorder is a diagnosis
             family = self.script["exams_when_dependent_drinking"]["code"][:3]
             believed |= {next(h.code for h, _ in lead if h.code[:3] == family)}
+        for code in self._drug_dependence_told():  # a drug's dependence told: a diagnosis beside the principal too
+            believed |= {h.code for h, _ in lead if h.code[:3] == code[:3]}
         comorbid: list[Hypothesis] = []
         for h, _ in lead[1:]:
             if (
