@@ -257,7 +257,7 @@ class ScriptedClinician(Doctor):
         text = text[speaker.end():] if speaker else text
         if self.last_question:
             f.replies.append((self.last_question, text))
-            if self.last_concept and self.last_concept not in f.answers:
+            if self.last_concept and self.last_concept not in f.answers and not self._repeats_answer(self.last_concept, text):
                 f.answers[self.last_concept] = text
                 if speaker and speaker.group(1) != "Patient":
                     f.told_by[self.last_concept] = speaker.group(1).lower()
@@ -282,6 +282,15 @@ class ScriptedClinician(Doctor):
                 f.contradicted.add(concept)
             else:
                 f.denied.add(concept)
+
+    def _repeats_answer(self, key: str, text: str) -> bool:
+        """Whether ``text`` only says again the answer to another heading (``repeat_not_an_answer``: the aunt's psychosis
+        told again when asked about physical illness in the family, hw-002)."""
+        others = [self.findings.answers.get(k, "").lower() for k in self.script["repeat_not_an_answer"].get(key, ())]
+        openers = self.script["quotes"]["openers"]
+        sentences = [_without_opener(p.strip(), openers).strip().rstrip(".!?").lower() for p in re.split(r"(?<=[.!?])\s+", text)]
+        sentences = [p for p in sentences if p]
+        return bool(sentences) and any(o and all(p in o for p in sentences) for o in others)
 
     def _next_question(self) -> tuple[str, str | None] | None:
         while self.plan:
