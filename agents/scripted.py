@@ -340,8 +340,9 @@ class ScriptedClinician(Doctor):
         return {i["key"]: i["concept"] for i in self.script["risk_follow_up"]["items"] if i.get("concept")}
 
     def _earlier_episode_question(self) -> tuple[str, str] | None:
-        """Whether a low mood came before, asked right after an answer about past help that told no earlier episode
-        (``earlier_episode``: test-v2-0082's 'No, no health problems' hid a depression since 24); None when the answer
+        """The question (and its concept) whether a low mood came before, asked right after an answer about past help
+        that told no earlier episode (``earlier_episode``: test-v2-0082's 'No, no health problems' hid a depression
+        since 24); None when the answer
         was about something else, no low mood was heard, no single depressive episode leads, the question was asked or
         answered, or the recurrent disorder is already admissible."""
         conf = self.script["earlier_episode"]
@@ -1564,14 +1565,11 @@ class ScriptedClinician(Doctor):
             plan += " " + follow_up
         return " ".join(self._pronouns(plan).split())
 
-    def _medications(self, principal: Hypothesis, unsafe: set[str], profile: Profile) -> list[str]:
-        """The first safe first-line drug of the principal disorder, and any drug its knowledge base entry gives
-        in combination with it (psychotic depression: an antipsychotic with the antidepressant)."""
-        return self._medication_choice(principal, unsafe, profile)[0]
-
     def _medication_choice(self, principal: Hypothesis, unsafe: set[str], profile: Profile) -> tuple[list[str], bool]:
-        """:meth:`_medications`' sentences, and whether a hypnotic or benzodiazepine was left out beside nightly
-        drinking (``plan.sedatives_beside_drinking``: the plan then says why)."""
+        """The first safe first-line drug of the principal disorder, with any drug its knowledge base entry gives in
+        combination with it (psychotic depression: an antipsychotic with the antidepressant), as the plan's sentences;
+        and whether a hypnotic or benzodiazepine was left out beside nightly drinking (``plan.sedatives_beside_drinking``:
+        the plan then says why)."""
         withheld = False
         actions = load_critical_actions()
         preconditions = self.script["drug_preconditions"]

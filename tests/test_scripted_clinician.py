@@ -1136,7 +1136,7 @@ def test_a_drug_is_checked_against_every_disorder_on_the_differential():
     principal = doctor._leading()[0][0]
     believed = doctor.safety_profile(believed_only=True)
     # the premise: on the disorders believed alone, the first drug would be zolpidem
-    assert "zolpidem" in " ".join(doctor._medications(principal, set(), believed))
+    assert "zolpidem" in " ".join(doctor._medication_choice(principal, set(), believed)[0])
     plan = doctor._plan()
     assert "zolpidem" not in plan and "benzodiazepine" not in load_critical_actions().proposed(plan), plan
 
