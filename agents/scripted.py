@@ -111,6 +111,7 @@ class Findings:
     contradicted: set[str] = field(default_factory=set)  # affirmed once and denied another time
     heard_on: dict[str, str] = field(default_factory=dict)  # concept -> what was being asked when it was first affirmed
     told_by: dict[str, str] = field(default_factory=dict)  # answer key -> who answered, when not the patient ("father")
+    inferred: set[str] = field(default_factory=set)  # read by the clinician's own rules (evidence.read_in_answer): ranking only
 
 
 @dataclass(frozen=True)
@@ -266,11 +267,10 @@ class ScriptedClinician(Doctor):
         # "I cannot get to sleep" says what "I can't get to sleep" says (the reader reads "cannot" as a denial)
         reading = read_reply(self.last_question, re.sub(r"\bcan ?not\b", "can't", text, flags=re.IGNORECASE))
         not_here = self.script["evidence"]["not_heard_on"]
-        affirmed = set(reading.affirmed)
         for rule in self.script["evidence"]["read_in_answer"]["rules"]:
             if self.last_concept in rule["asked"] and any(re.search(p, text, re.IGNORECASE) for p in rule["patterns"]):
-                affirmed.add(rule["finding"])  # "I tried to stop twice and couldn't sleep for a week" (hw-038)
-        for concept in sorted(affirmed):  # a set: sorted, so the note reads the same in every process
+                f.inferred.add(rule["finding"])  # "I tried to stop twice and couldn't sleep for a week" (hw-038)
+        for concept in sorted(reading.affirmed):  # a set: sorted, so the note reads the same in every process
             if self.last_concept in not_here.get(concept, ()):
                 continue  # "type 2 diabetes, diet-controlled" told of the physical health is no restriction of eating
             if concept in f.denied:
@@ -682,7 +682,7 @@ class ScriptedClinician(Doctor):
         something else ("I've cracked it") is none once the patient has denied using drugs."""
         f = self.findings
         conf = self.script["evidence"]
-        out = set(f.present)
+        out = set(f.present) | (f.inferred - f.denied)  # what the clinician's own rules read weighs, unwritten
         if not self.heavy_drinking():
             out -= set(conf["heavy_drinking_only"])
         # avoidance of trauma reminders heard in "I stopped driving after getting lost" with no event told
