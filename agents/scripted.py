@@ -952,8 +952,6 @@ class ScriptedClinician(Doctor):
                     then = m.group(1) if m and m.groups() else None
                     if m and (then is None or age is None or int(then) <= age - 1):
                         return True
-        if any(h.code.startswith(k) for k in conf["_or_stressor"]) and self._stressor_told():
-            return True  # an adjustment disorder needs the event it follows, told in any words
         return any(h.code.startswith(k) for k in conf["_or_dependent_drinking"]) and self.heavy_drinking(dependent=True)
 
     def _ranked_admissible(self) -> list[tuple[Hypothesis, float]]:
