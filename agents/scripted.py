@@ -823,7 +823,8 @@ class ScriptedClinician(Doctor):
                 self.plan[queued:queued] = follow_up[:fit]
             vague = self.script["vague_complaint"]
             named = [c for c in self.findings.present if c not in before]  # any finding, a drug or a life event too
-            if self.last_concept == "hpi:complaint" and not named and self.walk_in.age_group in vague["ages"]:
+            short = len(tokenize(self.findings.answers.get("hpi:complaint", ""))) <= vague["max_words"]
+            if self.last_concept == "hpi:complaint" and short and not named and self.walk_in.age_group in vague["ages"]:
                 # "I need help." names nothing: what the patient has noticed is asked before when and why (test-v2-0208)
                 self.plan.insert(0, (vague["ask"], vague["key"]))
             earlier = self._earlier_episode_question()
