@@ -111,6 +111,7 @@ class Findings:
     contradicted: set[str] = field(default_factory=set)  # affirmed once and denied another time
     heard_on: dict[str, str] = field(default_factory=dict)  # concept -> what was being asked when it was first affirmed
     told_by: dict[str, str] = field(default_factory=dict)  # answer key -> who answered, when not the patient ("father")
+    inferred: set[str] = field(default_factory=set)  # read by the clinician's own rules (evidence.read_in_answer): ranking only
 
 
 @dataclass(frozen=True)
@@ -236,6 +237,9 @@ class ScriptedClinician(Doctor):
             return None
         he, his, him = {"female": ("she", "her", "her"), "male": ("he", "his", "him")}.get(self.walk_in.sex or "", ("they", "their", "them"))
         text = form.format(he=he, his=his, him=him)
+        if he == "they":  # "how do they manage", not "how does they manage" (test-v2-0334)
+            for pattern, replacement in conf["they_agreement"]["rules"]:
+                text = re.sub(pattern, replacement, text)
         address = next((a for role, a in conf["address"].items() if role in informant), "")
         if address:
             return f"{address}, {text}"
@@ -254,7 +258,7 @@ class ScriptedClinician(Doctor):
         text = text[speaker.end():] if speaker else text
         if self.last_question:
             f.replies.append((self.last_question, text))
-            if self.last_concept and self.last_concept not in f.answers:
+            if self.last_concept and self.last_concept not in f.answers and not self._repeats_answer(self.last_concept, text):
                 f.answers[self.last_concept] = text
                 if speaker and speaker.group(1) != "Patient":
                     f.told_by[self.last_concept] = speaker.group(1).lower()
@@ -263,6 +267,9 @@ class ScriptedClinician(Doctor):
         # "I cannot get to sleep" says what "I can't get to sleep" says (the reader reads "cannot" as a denial)
         reading = read_reply(self.last_question, re.sub(r"\bcan ?not\b", "can't", text, flags=re.IGNORECASE))
         not_here = self.script["evidence"]["not_heard_on"]
+        for rule in self.script["evidence"]["read_in_answer"]["rules"]:
+            if self.last_concept in rule["asked"] and any(re.search(p, text, re.IGNORECASE) for p in rule["patterns"]):
+                f.inferred.add(rule["finding"])  # "I tried to stop twice and couldn't sleep for a week" (hw-038)
         for concept in sorted(reading.affirmed):  # a set: sorted, so the note reads the same in every process
             if self.last_concept in not_here.get(concept, ()):
                 continue  # "type 2 diabetes, diet-controlled" told of the physical health is no restriction of eating
@@ -275,6 +282,15 @@ class ScriptedClinician(Doctor):
                 f.contradicted.add(concept)
             else:
                 f.denied.add(concept)
+
+    def _repeats_answer(self, key: str, text: str) -> bool:
+        """Whether ``text`` only says again the answer to another heading (``repeat_not_an_answer``: the aunt's psychosis
+        told again when asked about physical illness in the family, hw-002)."""
+        others = [self.findings.answers.get(k, "").lower() for k in self.script["repeat_not_an_answer"].get(key, ())]
+        openers = self.script["quotes"]["openers"]
+        sentences = [_without_opener(p.strip(), openers).strip().rstrip(".!?").lower() for p in re.split(r"(?<=[.!?])\s+", text)]
+        sentences = [p for p in sentences if p]
+        return bool(sentences) and any(o and all(p in o for p in sentences) for o in others)
 
     def _next_question(self) -> tuple[str, str | None] | None:
         while self.plan:
@@ -324,8 +340,9 @@ class ScriptedClinician(Doctor):
         return {i["key"]: i["concept"] for i in self.script["risk_follow_up"]["items"] if i.get("concept")}
 
     def _earlier_episode_question(self) -> tuple[str, str] | None:
-        """Whether a low mood came before, asked right after an answer about past help that told no earlier episode
-        (``earlier_episode``: test-v2-0082's 'No, no health problems' hid a depression since 24); None when the answer
+        """The question (and its concept) whether a low mood came before, asked right after an answer about past help
+        that told no earlier episode (``earlier_episode``: test-v2-0082's 'No, no health problems' hid a depression
+        since 24); None when the answer
         was about something else, no low mood was heard, no single depressive episode leads, the question was asked or
         answered, or the recurrent disorder is already admissible."""
         conf = self.script["earlier_episode"]
@@ -438,6 +455,9 @@ class ScriptedClinician(Doctor):
             return
         preface = conf["prefaces"][self.reasks % len(conf["prefaces"])]
         question = f"{preface} {other}"
+        parent = self._informant_question(f"reask:{key}") if item and self.walk_in.age_group == "child" else None
+        if parent:  # a child's risk answer left open is asked of the parent, not pressed on the child (hw-023, 11)
+            question = parent
         self.reasks += 1
         self.reasking = (question, key)
         f = self.findings
@@ -479,7 +499,8 @@ class ScriptedClinician(Doctor):
     def _complaint_domain(self, heard: list[str], text: str) -> tuple[list[tuple[str, str]], set[str]]:
         """The core questions of the complaint a reply names (``complaint_domains``: eating, a frightening event,
         rages), each domain once an encounter, when the reply affirmed one of its findings or tells one of its
-        patterns; the items already known, or not for this age or sex, are left out. With them, the disclosure
+        patterns; a domain or item not for this age group ('ages'), or an item not for this sex, is left out, and so is an
+        item already known. With them, the disclosure
         follow-ups this reply must not set off ('instead_of': a robbery the patient suffered is no violence of hers)."""
         conf = self.script["complaint_domains"]
         f = self.findings
@@ -493,7 +514,7 @@ class ScriptedClinician(Doctor):
         out: list[tuple[str, str]] = []
         instead: set[str] = set()
         for domain in conf["domains"]:
-            if domain["name"] in self.explored:
+            if domain["name"] in self.explored or domain.get("ages") and w.age_group not in domain["ages"]:
                 continue
             when = set(domain["when"]) | (set(domain.get("when_young", ())) if young else set())
             # words that name the domain in the complaint ("I don't like it when it's lumpy") name it whatever the negation
@@ -661,7 +682,7 @@ class ScriptedClinician(Doctor):
         something else ("I've cracked it") is none once the patient has denied using drugs."""
         f = self.findings
         conf = self.script["evidence"]
-        out = set(f.present)
+        out = set(f.present) | (f.inferred - f.denied)  # what the clinician's own rules read weighs, unwritten
         if not self.heavy_drinking():
             out -= set(conf["heavy_drinking_only"])
         # avoidance of trauma reminders heard in "I stopped driving after getting lost" with no event told
@@ -800,6 +821,12 @@ class ScriptedClinician(Doctor):
                 # before the screen moves on; the screening questions the differential least expects give way to it
                 fit = self._make_room(len(follow_up))
                 self.plan[queued:queued] = follow_up[:fit]
+            vague = self.script["vague_complaint"]
+            named = [c for c in self.findings.present if c not in before]  # any finding, a drug or a life event too
+            short = len(tokenize(self.findings.answers.get("hpi:complaint", ""))) <= vague["max_words"]
+            if self.last_concept == "hpi:complaint" and short and not named and self.walk_in.age_group in vague["ages"]:
+                # "I need help." names nothing: what the patient has noticed is asked before when and why (test-v2-0208)
+                self.plan.insert(0, (vague["ask"], vague["key"]))
             earlier = self._earlier_episode_question()
             if earlier:
                 self.plan.insert(queued, earlier)  # the past help told no earlier episode of this low mood
@@ -833,7 +860,8 @@ class ScriptedClinician(Doctor):
                 elif self.turns > 1 and self.turns % 4 == 0:
                     question = f"{self._acknowledgement()} {question}"
                 every = self.age_script.get("informant_every")
-                collateral = self._informant_question(concept)
+                child_only = self.script["informant_questions"]["child_only"]["keys"]
+                collateral = None if concept in child_only else self._informant_question(concept)
                 if self.walk_in.informant and every and self.turns > 1 and self.turns % every == 0 and collateral:
                     # an adolescent's parent is asked the history about them, never "your mood" (she tells her own)
                     question = collateral
@@ -1239,12 +1267,27 @@ class ScriptedClinician(Doctor):
 
     def _with_dependent_drinking(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with alcohol dependence added last when the answer about alcohol tells dependent drinking and
-        nothing of its family leads (``exams_when_dependent_drinking``)."""
+        nothing of its family leads (``exams_when_dependent_drinking``), and a drug's dependence when its use and a
+        sign of dependence were heard (``drug_dependence``)."""
         code = self.script["exams_when_dependent_drinking"]["code"]
-        if not self.heavy_drinking(dependent=True) or any(h.code[:3] == code[:3] for h, _ in lead):
-            return lead
-        h = next((h for h in self.hyps if h.code == code), None)
-        return lead + [(h, 0.0)] if h else lead
+        if self.heavy_drinking(dependent=True) and not any(h.code[:3] == code[:3] for h, _ in lead):
+            h = next((h for h in self.hyps if h.code == code), None)
+            lead = lead + [(h, 0.0)] if h else lead
+        for code in self._drug_dependence_told():
+            h = next((h for h in self.hyps if h.code == code), None)
+            if h and not any(x.code[:3] == code[:3] for x, _ in lead):
+                lead = lead + [(h, 0.0)]
+        return lead
+
+    def _drug_dependence_told(self) -> list[str]:
+        """The dependence (``drug_dependence``) of each drug the patient uses when a sign of dependence was heard too:
+        hw-038's nightly cannabis for years, 'I tried to stop twice and couldn't sleep for a week', ranked under the
+        differential's threshold beside his ADHD and was never named."""
+        conf = self.script["drug_dependence"]
+        evidence = self._evidence()
+        if not set(conf["signs"]) & evidence:
+            return []
+        return [code for use, code in conf["by_use"].items() if use in evidence]
 
     def _diagnosis(self) -> str:
         lead = self._with_dependent_drinking(self._leading())
@@ -1367,8 +1410,10 @@ class ScriptedClinician(Doctor):
         # the other disorders it believes (its safety profile's, or the one it names second in the chart), of another
         # category: their first psychological treatment too (stop 30's redraw: a primary insomnia named second beside
         # a GAD, test-v2-0379, was given no CBT-I)
-        for i, (h, _) in enumerate(lead[1:], 1):
-            if (h.code not in profile.codes and i > 1) or h.category == principal.category:
+        told_dependence = self._drug_dependence_told()  # named beside the principal whatever its rank: treated too
+        extra_lead = [(h, 0.0) for h in self.hyps if h.code in told_dependence and not any(x.code[:3] == h.code[:3] for x, _ in lead)]
+        for i, (h, _) in enumerate(lead[1:] + extra_lead, 1):
+            if (h.code not in profile.codes and h.code not in told_dependence and i > 1) or h.category == principal.category:
                 continue
             extra = next((t for t in h.psychotherapy if fits(t) and t.lower() not in " ".join(parts).lower()), None)
             if extra:
@@ -1376,9 +1421,14 @@ class ScriptedClinician(Doctor):
         # an item that speaks of a drug ("continue antidepressant for two years") only beside that drug
         prescribed = actions.proposed(medication)
         drug_items = set(conf["drug_actions"])
+        # a child's own treatment of the disorder where the adult's does not fit (sleep apnoea at 9: the ENT surgeon
+        # for the tonsils and adenoids, not CPAP and weight loss; uw-011)
+        by_age = next(
+            (t for prefix, t in self.age_script.get("treatment_by_code", {}).items() if principal.code.startswith(prefix)), {}
+        )
         other = [
             t
-            for t in principal.other_treatment[:3]
+            for t in by_age.get("other", principal.other_treatment)[:3]
             if fits(t) and not ((actions.proposed(t) & drug_items) - prescribed)
             and not any(w in t.lower() for w in drop_other)
         ]
@@ -1472,13 +1522,14 @@ class ScriptedClinician(Doctor):
         plan = " ".join(p for p in parts if p.strip(". :"))
         # nor a follow-up clause that speaks of a drug not prescribed ("lithium level 5-7 days after starting" beside
         # olanzapine read as lithium, and drew the lithium checks into the plan: stop 33's consultant, test-v2-0326)
-        pieces = re.split(r"(;\s*|,\s*)", principal.follow_up)
+        principal_follow_up = by_age.get("follow_up", principal.follow_up)
+        pieces = re.split(r"(;\s*|,\s*)", principal_follow_up)
         kept = [
             (sep, piece)
             for sep, piece in zip([""] + pieces[1::2], pieces[0::2])
             if not (actions.proposed(piece) & drug_items) - prescribed
         ]
-        said_follow_up = "".join(sep + piece if i else piece for i, (sep, piece) in enumerate(kept)) or principal.follow_up
+        said_follow_up = "".join(sep + piece if i else piece for i, (sep, piece) in enumerate(kept)) or principal_follow_up
         follow_up = f"Follow-up: {said_follow_up}."
         if unstable:  # an admission first: the outpatient reviews come after it, not in its place
             follow_up = conf["medical_instability"]["follow_up"].format(then=said_follow_up[0].lower() + said_follow_up[1:])
@@ -1513,14 +1564,11 @@ class ScriptedClinician(Doctor):
             plan += " " + follow_up
         return " ".join(self._pronouns(plan).split())
 
-    def _medications(self, principal: Hypothesis, unsafe: set[str], profile: Profile) -> list[str]:
-        """The first safe first-line drug of the principal disorder, and any drug its knowledge base entry gives
-        in combination with it (psychotic depression: an antipsychotic with the antidepressant)."""
-        return self._medication_choice(principal, unsafe, profile)[0]
-
     def _medication_choice(self, principal: Hypothesis, unsafe: set[str], profile: Profile) -> tuple[list[str], bool]:
-        """:meth:`_medications`' sentences, and whether a hypnotic or benzodiazepine was left out beside nightly
-        drinking (``plan.sedatives_beside_drinking``: the plan then says why)."""
+        """The first safe first-line drug of the principal disorder, with any drug its knowledge base entry gives in
+        combination with it (psychotic depression: an antipsychotic with the antidepressant), as the plan's sentences;
+        and whether a hypnotic or benzodiazepine was left out beside nightly drinking (``plan.sedatives_beside_drinking``:
+        the plan then says why)."""
         withheld = False
         actions = load_critical_actions()
         preconditions = self.script["drug_preconditions"]
@@ -2114,6 +2162,9 @@ class ScriptedClinician(Doctor):
                 # a bare "No." or "Nope." answers the question: quoted as said
                 first = next((p.strip() for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()), reply)
                 quote = f'"{first}"'
+                teller = f.told_by.get(key)
+                if teller:  # the parent's "No, not that I know of" is theirs, not the child's (hw-023)
+                    quote = f'{self._voice()[1].capitalize()} {teller} says: {quote}'
             label = item["label"].replace("them", self._object())
             out.append(_end(f"{label}: {quote}") if quote else f"{label}: {conf['no_answer']}.")
         return out
@@ -2561,6 +2612,8 @@ class ScriptedClinician(Doctor):
         if self.heavy_drinking(dependent=True):  # dependent drinking told: its first disorder is a diagnosis
             family = self.script["exams_when_dependent_drinking"]["code"][:3]
             believed |= {next(h.code for h, _ in lead if h.code[:3] == family)}
+        for code in self._drug_dependence_told():  # a drug's dependence told: a diagnosis beside the principal too
+            believed |= {h.code for h, _ in lead if h.code[:3] == code[:3]}
         comorbid: list[Hypothesis] = []
         for h, _ in lead[1:]:
             if (

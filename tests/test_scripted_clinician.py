@@ -1136,7 +1136,7 @@ def test_a_drug_is_checked_against_every_disorder_on_the_differential():
     principal = doctor._leading()[0][0]
     believed = doctor.safety_profile(believed_only=True)
     # the premise: on the disorders believed alone, the first drug would be zolpidem
-    assert "zolpidem" in " ".join(doctor._medications(principal, set(), believed))
+    assert "zolpidem" in " ".join(doctor._medication_choice(principal, set(), believed)[0])
     plan = doctor._plan()
     assert "zolpidem" not in plan and "benzodiazepine" not in load_critical_actions().proposed(plan), plan
 
@@ -1369,3 +1369,91 @@ def test_an_undernourished_patient_with_one_high_risk_flag_is_admitted_and_a_chi
         child = _seen("Outpatient clinic. A 10-year-old girl is here to see you, accompanied by her mother.", {},
                       dict(_DEPRESSED), (), [("Weight and BMI", f"BMI 13.0 kg/m2, {share} of the median for age")])
         assert ("Medically unstable on these results" in child._plan()) == unstable, share
+
+
+# ---------------------------------------------------------------------------------------------- stop 38's faults
+
+def test_a_child_referred_for_inattention_has_night_sleep_and_breathing_asked_of_the_parent():
+    """Premise (uw-011, development data since stop 38: a boy of 9 referred for ?ADHD whose cause is obstructive sleep
+    apnoea): his mother was never asked about snoring or pauses in breathing, his one sleep question went to him, and he
+    was planned prazosin for a nightmare disorder he never told. His mother is asked about the night; the sleep apnoea
+    leads, and the plan is the child's (ENT, no stimulant, no CPAP, no perinatal liaison for a boy)."""
+    from pathlib import Path
+
+    case = Path(__file__).resolve().parents[1] / "benchmarks/data/patient_exam/unseen/uw-011.json"
+    env = gymnasium.make("MentalHospital-v0", suite=str(case), turn_budget=40)
+    try:
+        chart = play(env, ScriptedClinician(), "uw-011")
+    finally:
+        env.close()
+    asked = [t.doctor for t in chart.turns]
+    snore = [q for q in asked if "snore" in q]
+    assert snore and all("Mum," in q for q in snore), asked
+    assert any("Mum," in q and "stop breathing" in q for q in asked), asked
+    assert chart.disorders[0].startswith("G47.33"), chart.disorders
+    plan = chart.treatment.lower()
+    assert "ent" in re.findall(r"\b[a-z]+\b", plan) and "adenotonsillectomy" in plan, plan
+    for wrong in ("cpap", "weight loss", "perinatal", "midwife", "prazosin"):
+        assert wrong not in plan, wrong
+    assert "no stimulant" in plan
+
+
+def test_a_child_recorded_as_neither_girl_nor_boy_is_asked_with_a_verb_that_agrees():
+    """test-v2-0334 was asked 'how does they manage' and 'has they had'."""
+    doctor = _adult("Outpatient clinic. A 10-year-old person is here to see you, accompanied by their mother.")
+    forms = doctor.script["informant_questions"]["questions"]
+    questions = [doctor._informant_question(key) for key in forms]
+    assert all(q and "Mum," in q for q in questions)
+    for q in questions:
+        assert not re.search(r"\b(?:does|has|is|was) they\b|\bthey (?:is|has|was|does|gets|wakes|stays|hits)\b", q), q
+    assert "Mum, how do they manage" in " ".join(questions)
+
+
+def test_a_parent_only_form_is_never_an_adolescents_collateral_question():
+    """hw-040, 13: once past attempts had a parent's form, the every-fourth-turn collateral swap put it to her mother."""
+    doctor = _adult("Emergency department. A 13-year-old girl is here to see you, accompanied by her mother.")
+    doctor.plan = [("Have you ever tried to end your life?", "risk:attempts")]
+    doctor.turns = 3  # the next question is a fourth: the adolescent's collateral turn
+    doctor.last_question, doctor.last_concept = doctor._question("living_situation"), "living_situation"
+    asked = _asked(doctor.act({"text": "Patient: I live with my mum and my brother."}, {"allowed_actions": ["ask"]}))
+    assert doctor.last_concept == "risk:attempts" and "Mum" not in asked, asked
+
+
+def test_the_mental_health_family_answer_said_again_is_no_physical_family_answer():
+    """hw-002 answered the physical family question with her aunt's psychosis again ('As I said, ...')."""
+    doctor = _adult()
+    doctor.last_question, doctor.last_concept = doctor._question("family_psychiatric_history"), "family_psychiatric_history"
+    doctor._read_reply("Patient: My aunt on my mum's side had a brief psychotic illness after childbirth and recovered fully.")
+    doctor.last_question, doctor.last_concept = doctor._question("family_medical_history"), "family_medical_history"
+    doctor._read_reply("Patient: As I said, my aunt on my mum's side had a brief psychotic illness after childbirth and recovered fully.")
+    assert "family_medical_history" not in doctor.findings.answers
+    doctor = _adult()
+    doctor.findings.answers["family_psychiatric_history"] = "My aunt had a brief psychotic illness."
+    doctor.last_question, doctor.last_concept = doctor._question("family_medical_history"), "family_medical_history"
+    doctor._read_reply("Patient: My father has diabetes.")
+    assert doctor.findings.answers["family_medical_history"] == "My father has diabetes."
+
+
+def test_an_opening_that_names_nothing_is_followed_by_what_the_patient_has_noticed():
+    """test-v2-0208 said 'I need help', was never asked what was happening, and her numb left side never came up."""
+    ask = ScriptedClinician().script["vague_complaint"]["ask"]
+    doctor = _adult("Emergency department. A 45-year-old woman is here to see you, alone.")
+    assert _asked(doctor.act({"text": "Patient: I need help."}, {"allowed_actions": ["ask"]})).endswith(ask)
+    doctor = _adult("Emergency department. A 45-year-old woman is here to see you, alone.")
+    assert ask not in _asked(doctor.act({"text": "Patient: I've been feeling really low."}, {"allowed_actions": ["ask"]}))
+    doctor = _adult("Outpatient clinic. A 35-year-old man is here to see you, alone.")
+    assert ask not in _asked(doctor.act({"text": "Patient: I use cannabis to sleep."}, {"allowed_actions": ["ask"]}))
+
+
+def test_a_failed_attempt_to_stop_a_drug_names_its_dependence_without_the_note_asserting_it():
+    """hw-038: nightly cannabis for years, 'I tried to stop twice and couldn't sleep for a week', and no cannabis
+    dependence on the chart; the lexicon does not read the failed stop, and the dependence ranked under the threshold."""
+    doctor = _adult("Outpatient clinic. A 35-year-old man is here to see you, alone.")
+    doctor.last_question, doctor.last_concept = doctor.script["opening"], "hpi:complaint"
+    doctor._read_reply("Patient: I use cannabis to sleep. I use it most nights, for years.")
+    doctor.last_question, doctor.last_concept = doctor._question("loss_of_control_use"), "loss_of_control_use"
+    doctor._read_reply("Patient: I tried to stop twice and couldn't sleep for a week.")
+    assert "cannabis_use" in doctor.findings.present and "loss_of_control_use" not in doctor.findings.present
+    assert "F12.20" in doctor._drug_dependence_told()
+    assert "F12.20" in doctor._diagnosis()
+    assert "loss of control" not in doctor._note().lower()  # the shared reader does not read it: not written as a finding

@@ -880,8 +880,9 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
 def _others_named(facts: list[Fact], sex: str, data: dict[str, Any]) -> list[Fact]:
     """A rendering that opens on someone else's pronoun ("She is now tired and worried, sleeping in the spare
     room ...", uw-010, split from "They describe a close marriage; she is now tired ...") names who that is,
-    the last relative of that sex the section's record text named before it ("My wife is now tired ..."); with
-    none it is not said (the patient's listener would have no one to take "she" for)."""
+    the last relative of that sex named in the record text of the three facts before it, of the same section ("My
+    wife is now tired ..."); with none there it is not said (the patient's listener would have no one to take "she"
+    for)."""
     person = _Person.of(sex)
     other = {"he": "male", "she": "female"}
     out: list[Fact] = []
