@@ -1040,15 +1040,19 @@ def test_raised_liver_tests_are_acted_on_only_by_a_plan_that_reads_them(ca, plan
 
 def test_inpatient_care_on_a_ward_is_not_the_medical_admission_a_starved_anorexia_needs(ca):
     """Stop 38 (issue 15): test-v2-0234 and dev-v2-0164 (anorexia, pulse 39) passed the medical admission on the ward
-    record's 'Continue inpatient care'; a psychiatric ward stay is not a medical stabilisation. Inpatient care that
-    follows the MEED guidance (daily ECG, electrolytes during refeeding: hw-007, rated 5) is."""
+    record's 'Continue inpatient care'; a psychiatric ward stay is not a medical stabilisation. Naming the MEED
+    guidance is not one either (stop 38 review): a community plan 'monitored per MEED guidance' admits no one."""
     p = _profile(codes=("F50.01",), age=19, findings=ca.abnormal_findings(UNSTABLE_ANOREXIA))
     ward = "Continue inpatient care. Arrange CBT-E with dietitian input. Weekly weight."
     assert "medical_admission" in {r.action for r in ca.check(p, ward).missing}
     for plan in ("Inpatient care on the ward; CBT-E.", "Inpatient treatment and inpatient unit routine; CBT-E."):
         assert "medical_admission" in {r.action for r in ca.check(p, plan).missing}
     meed = ward + " Daily ECG, U&Es, phosphate and magnesium during refeeding, following the MEED guidance."
-    assert "medical_admission" not in {r.action for r in ca.check(p, meed).missing}
+    assert "medical_admission" in {r.action for r in ca.check(p, meed).missing}
+    community = "Outpatient CBT-E. Weekly weight, pulse and blood pressure with the GP, monitored per MEED guidance."
+    assert "medical_admission" in {r.action for r in ca.check(p, community).missing}
+    admitted = "Admit to the medical ward today for medical stabilisation; daily ECG and electrolytes."
+    assert "medical_admission" not in {r.action for r in ca.check(p, admitted).missing}
 
 
 @pytest.mark.parametrize(
