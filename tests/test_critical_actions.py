@@ -7,12 +7,13 @@ from dataclasses import replace
 import copy
 import json
 from importlib import resources
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mentalhospital_env.cases import load_suite
+from mentalhospital_env.cases import load_case, load_suite
 from mentalhospital_env.knowledge import KnowledgeError, load_knowledge
 from mentalhospital_env.knowledge.critical import Profile, load_critical_actions, read_critical_actions
 
@@ -1091,3 +1092,31 @@ def test_tricyclic_rules_keep_to_their_conditions(ca):
     # clomipramine with fluvoxamine under plasma-level and ECG monitoring is a specialist combination, lifted
     monitored = "Clomipramine 75 mg with fluvoxamine 50 mg; clomipramine levels and ECG before each increase."
     assert "tricyclic_raising_ssri" not in {c.action for c in ca.check(_profile(codes=("F42.2",)), monitored).contraindicated}
+
+
+UNSEEN = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "patient_exam" / "unseen"
+# uw-007's self-injury outside her meltdowns (the GP letter's label, the scratching at 14), reworded into them
+_MELTDOWNS_ONLY = {
+    "repeated self-harm (hitting her head)": "repeated self-injury in meltdowns (hitting her head)",
+    "at 14, during exams, she scratched her arms when overwhelmed.": "",
+    "Self-injury (scratching her arms) at 14 during exams; ": "",
+}
+
+
+def _uw007(extra: str = ""):
+    text = (UNSEEN / "uw-007.json").read_text()
+    for old, new in _MELTDOWNS_ONLY.items():
+        assert old in text
+        text = text.replace(old, new)
+    raw = json.loads(text)
+    raw.pop("facts", None)
+    raw["ehr"]["history_of_present_illness"] += extra
+    return load_case(raw)
+
+
+def test_self_injury_in_meltdowns_drops_the_suicide_risk_only_when_all_of_it_is_so(ca):
+    """Stop 38 review: one self-harm fact in a meltdown dropped the suicide risk although another ('cuts her thighs
+    most nights') had no such context; and 'when overwhelmed' is how emotion-regulation self-harm is charted."""
+    assert "suicide" not in ca.profile(_uw007()).risks  # every self-injury in meltdowns, suicidal ideation denied
+    assert "suicide" in ca.profile(_uw007(" She also self-harms by cutting her thighs most nights.")).risks
+    assert "suicide" in ca.profile(_uw007(" She cuts her arms when overwhelmed.")).risks
