@@ -1120,3 +1120,27 @@ def test_self_injury_in_meltdowns_drops_the_suicide_risk_only_when_all_of_it_is_
     assert "suicide" not in ca.profile(_uw007()).risks  # every self-injury in meltdowns, suicidal ideation denied
     assert "suicide" in ca.profile(_uw007(" She also self-harms by cutting her thighs most nights.")).risks
     assert "suicide" in ca.profile(_uw007(" She cuts her arms when overwhelmed.")).risks
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "She said she would take all her tablets so she would not wake up.",
+        "He has decided to take all his tablets so that he would not wake up.",
+    ],
+)
+def test_an_overdose_so_as_not_to_wake_up_is_active_suicidal_ideation(ca, fact):
+    """Stop 38 review: 'not wake up' as a passive cue also read 'take all her tablets so she would not wake up'."""
+    assert "active_suicide" in ca.profile(_uw007(" " + fact)).risks
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "She has thought that she might not wake up and would not mind, but she has no plan.",
+        "Fleeting thoughts that she would rather not wake up; no plan, intent or preparation.",
+    ],
+)
+def test_a_passive_wish_not_to_wake_up_is_not_active_suicidal_ideation(ca, fact):
+    profile = ca.profile(_uw007(" " + fact))
+    assert "suicide" in profile.risks and "active_suicide" not in profile.risks
