@@ -1144,3 +1144,28 @@ def test_an_overdose_so_as_not_to_wake_up_is_active_suicidal_ideation(ca, fact):
 def test_a_passive_wish_not_to_wake_up_is_not_active_suicidal_ideation(ca, fact):
     profile = ca.profile(_uw007(" " + fact))
     assert "suicide" in profile.risks and "active_suicide" not in profile.risks
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        "Taper dosulepin over four weeks and switch to sertraline 50 mg.",
+        "Wean off amitriptyline; start sertraline 50 mg daily.",
+        "Cross-taper from amitriptyline to sertraline over two weeks.",
+        "Switch from dosulepin to sertraline 50 mg.",
+        "Remove the amitriptyline from the home; her partner to hold her tablets.",
+        "Dispose of the old dosulepin tablets at the pharmacy.",
+    ],
+)
+def test_a_plan_moving_away_from_a_tricyclic_is_safe(ca, plan):
+    """Stop 38 review: the tricyclic rules fired on any mention, so tapering, switching from or removing the drug
+    (the means-restriction step) was capped like starting it."""
+    risky = _profile(codes=("F32.2",), risks=frozenset({"suicide"}))
+    assert "tricyclic_antidepressant" not in {c.action for c in ca.check(risky, plan).contraindicated}
+    assert "dosulepin" not in {c.action for c in ca.check(_profile(codes=("F32.1",)), plan).contraindicated}
+
+
+@pytest.mark.parametrize("plan", ["Continue dosulepin 150 mg at night.", "Continue amitriptyline 75 mg; review in 4 weeks."])
+def test_continuing_a_tricyclic_for_a_suicidal_patient_is_still_a_harm(ca, plan):
+    risky = _profile(codes=("F32.2",), risks=frozenset({"suicide"}))
+    assert "tricyclic_antidepressant" in {c.action for c in ca.check(risky, plan).contraindicated}
