@@ -1169,3 +1169,21 @@ def test_a_plan_moving_away_from_a_tricyclic_is_safe(ca, plan):
 def test_continuing_a_tricyclic_for_a_suicidal_patient_is_still_a_harm(ca, plan):
     risky = _profile(codes=("F32.2",), risks=frozenset({"suicide"}))
     assert "tricyclic_antidepressant" in {c.action for c in ca.check(risky, plan).contraindicated}
+
+
+@pytest.mark.parametrize(
+    ("text", "carrying"),
+    [
+        ("He carries a knife hidden in his waistband when he goes out.", True),
+        ("She has intrusive images of a knife but has never carried one; he carries a knife to school.", True),
+        ("He has started carrying a knife since the assault.", True),
+        # uw-002: perinatal intrusive thoughts of harming the baby, the knives put away: no weapon carried
+        ("Sudden pictures come into her head of herself picking up a kitchen knife near him.", False),
+        ("She has intrusive thoughts of stabbing him with a knife and has hidden the kitchen knives in a high cupboard.", False),
+        ("Since the intrusive images began, the knives locked away in the garage.", False),
+    ],
+)
+def test_a_knife_carried_is_weapon_carrying_and_an_intrusive_image_of_one_is_not(ca, text, carrying):
+    """Stop 38 review: the bare words 'intrusive', 'pictures', 'images', 'hidden' cancelled weapon carrying in
+    the whole sentence, so 'carries a knife hidden in his waistband' passed."""
+    assert ("weapon_carrying" in ca.signs([text])) is carrying
