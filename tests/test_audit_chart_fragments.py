@@ -80,6 +80,8 @@ ADVISED_EXERCISE = "proposes advice to exercise"
 PASS = [
     ("uw-007", _hpi_add("No psychotic symptoms and no elevated mood at any time."), "labels.differential"),
     ("uw-007", _hpi_add("She has had no episodes of bingeing or purging."), "labels.differential"),
+    # three routine screening denials are an ordinary clerking line, not a checklist (stop 38 review)
+    ("uw-007", _hpi_add("No psychotic symptoms, no elevated mood and no suicidal ideation."), "labels.differential"),
     ("uw-007", _uw007_meltdowns_only(), MEANS),  # head-hitting in meltdowns, no suicidal ideation with intent
     ("uw-007", _uw007_meltdowns_only(" She has thought that she might not wake up and would not mind, but she has no plan."), MEANS),
     ("uw-004", _uw004_stops_exercise, ADVISED_EXERCISE),  # 'Stop running, netball and exercise in her room ...'
@@ -88,6 +90,8 @@ PASS = [
 FLAG = [
     ("uw-007", _hpi_add("Over the last week she has had elevated mood and grandiosity."), "labels.differential"),
     ("uw-007", _hpi_add("No nihilistic delusions, no thought insertion and no cataplexy."), "labels.differential"),
+    # three textbook denials beside a routine one: a checklist, the routine one flagged with them
+    ("uw-007", _hpi_add("No psychotic symptoms, no hypomania, no thought broadcasting and no catatonia."), "'psychotic symptoms'"),
     # self-harm outside the meltdowns keeps the suicide risk (stop 38 review: all, not any, of it in meltdowns)
     ("uw-007", _uw007_meltdowns_only(" She also self-harms by cutting her thighs most nights."), MEANS),
     ("uw-007", _risk("Moderate: hits her head in meltdowns, and since June has thought of ending her life with her tablets."), MEANS),
