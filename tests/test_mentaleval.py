@@ -1215,3 +1215,10 @@ def test_stop_38_note_readings_follow_the_consultants_reasons():
     assert s["note-662"] <= 3 and s["note-074"] <= 2
     # a terse note that keeps its risk assessment (rated 4) reads better than an accurate one with none (rated 3)
     assert s["note-648"] >= 3 and s["note-648"] > s["note-685"] and s["note-676"] <= 2
+
+
+@pytest.mark.parametrize(("text", "suicide"), [("SH: nil.", False), ("No SH.", False), ("SI: nil.", True), ("Denies SI/SH.", True)])
+def test_sh_alone_is_not_the_suicide_risk_recorded(text, suicide):
+    """Stop 38 review: 'SH' (self-harm) was filed as the suicide topic, so a terse note saying only 'SH: nil'
+    counted as recording the suicide risk (the terse-note floor's condition)."""
+    assert ("suicide" in read_utterance(text).safety_topics) is suicide
