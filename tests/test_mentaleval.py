@@ -1222,3 +1222,19 @@ def test_sh_alone_is_not_the_suicide_risk_recorded(text, suicide):
     """Stop 38 review: 'SH' (self-harm) was filed as the suicide topic, so a terse note saying only 'SH: nil'
     counted as recording the suicide risk (the terse-note floor's condition)."""
     assert ("suicide" in read_utterance(text).safety_topics) is suicide
+
+
+def test_judge_agreement_stops_on_an_empty_slice_other_than_the_newest(monkeypatch):
+    """Stop 38 review: an empty slice was skipped silently, so ratings lost from ratings.jsonl went unseen; only the
+    newest held-out slice may be empty (named before its ratings land)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "judge_agreement.py"
+    spec = importlib.util.spec_from_file_location("judge_agreement_bench_empty", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    scripted = [r for r in bench.load_ratings() if r["split"] == "scripted"]
+    monkeypatch.setattr(bench, "load_ratings", lambda *a, **k: scripted)
+    with pytest.raises(SystemExit, match="'earlier' slice"):
+        bench.run(["offline"], resamples=10)
