@@ -152,8 +152,10 @@ def run(names: list[str], resamples: int = 1000) -> dict[str, Any]:
         for kind in ("plan", "note"):
             for split in SPLITS:
                 pick = [i for i, r in enumerate(rows) if r["kind"] == kind and _in_split(r, split)]
-                if not pick:  # a slice named before its ratings land (held_out38 until the integrator adds it)
-                    continue
+                if not pick:
+                    if split == HELD_OUT:  # the newest slice, named before its ratings land
+                        continue
+                    raise SystemExit(f"judge_agreement: no {kind} ratings in the {split!r} slice (ratings.jsonl lost them?)")
                 ref = [rows[i]["rating"] for i in pick]
                 pred = [scores[i] for i in pick]
                 table[f"{kind}:{split}"] = agreement(ref, pred, resamples=resamples).to_dict()

@@ -7,12 +7,13 @@ from dataclasses import replace
 import copy
 import json
 from importlib import resources
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mentalhospital_env.cases import load_suite
+from mentalhospital_env.cases import load_case, load_suite
 from mentalhospital_env.knowledge import KnowledgeError, load_knowledge
 from mentalhospital_env.knowledge.critical import Profile, load_critical_actions, read_critical_actions
 
@@ -1040,15 +1041,19 @@ def test_raised_liver_tests_are_acted_on_only_by_a_plan_that_reads_them(ca, plan
 
 def test_inpatient_care_on_a_ward_is_not_the_medical_admission_a_starved_anorexia_needs(ca):
     """Stop 38 (issue 15): test-v2-0234 and dev-v2-0164 (anorexia, pulse 39) passed the medical admission on the ward
-    record's 'Continue inpatient care'; a psychiatric ward stay is not a medical stabilisation. Inpatient care that
-    follows the MEED guidance (daily ECG, electrolytes during refeeding: hw-007, rated 5) is."""
+    record's 'Continue inpatient care'; a psychiatric ward stay is not a medical stabilisation. Naming the MEED
+    guidance is not one either (stop 38 review): a community plan 'monitored per MEED guidance' admits no one."""
     p = _profile(codes=("F50.01",), age=19, findings=ca.abnormal_findings(UNSTABLE_ANOREXIA))
     ward = "Continue inpatient care. Arrange CBT-E with dietitian input. Weekly weight."
     assert "medical_admission" in {r.action for r in ca.check(p, ward).missing}
     for plan in ("Inpatient care on the ward; CBT-E.", "Inpatient treatment and inpatient unit routine; CBT-E."):
         assert "medical_admission" in {r.action for r in ca.check(p, plan).missing}
     meed = ward + " Daily ECG, U&Es, phosphate and magnesium during refeeding, following the MEED guidance."
-    assert "medical_admission" not in {r.action for r in ca.check(p, meed).missing}
+    assert "medical_admission" in {r.action for r in ca.check(p, meed).missing}
+    community = "Outpatient CBT-E. Weekly weight, pulse and blood pressure with the GP, monitored per MEED guidance."
+    assert "medical_admission" in {r.action for r in ca.check(p, community).missing}
+    admitted = "Admit to the medical ward today for medical stabilisation; daily ECG and electrolytes."
+    assert "medical_admission" not in {r.action for r in ca.check(p, admitted).missing}
 
 
 @pytest.mark.parametrize(
@@ -1087,3 +1092,98 @@ def test_tricyclic_rules_keep_to_their_conditions(ca):
     # clomipramine with fluvoxamine under plasma-level and ECG monitoring is a specialist combination, lifted
     monitored = "Clomipramine 75 mg with fluvoxamine 50 mg; clomipramine levels and ECG before each increase."
     assert "tricyclic_raising_ssri" not in {c.action for c in ca.check(_profile(codes=("F42.2",)), monitored).contraindicated}
+
+
+UNSEEN = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "patient_exam" / "unseen"
+# uw-007's self-injury outside her meltdowns (the GP letter's label, the scratching at 14), reworded into them
+_MELTDOWNS_ONLY = {
+    "repeated self-harm (hitting her head)": "repeated self-injury in meltdowns (hitting her head)",
+    "at 14, during exams, she scratched her arms when overwhelmed.": "",
+    "Self-injury (scratching her arms) at 14 during exams; ": "",
+}
+
+
+def _uw007(extra: str = ""):
+    text = (UNSEEN / "uw-007.json").read_text()
+    for old, new in _MELTDOWNS_ONLY.items():
+        assert old in text
+        text = text.replace(old, new)
+    raw = json.loads(text)
+    raw.pop("facts", None)
+    raw["ehr"]["history_of_present_illness"] += extra
+    return load_case(raw)
+
+
+def test_self_injury_in_meltdowns_drops_the_suicide_risk_only_when_all_of_it_is_so(ca):
+    """Stop 38 review: one self-harm fact in a meltdown dropped the suicide risk although another ('cuts her thighs
+    most nights') had no such context; and 'when overwhelmed' is how emotion-regulation self-harm is charted."""
+    assert "suicide" not in ca.profile(_uw007()).risks  # every self-injury in meltdowns, suicidal ideation denied
+    assert "suicide" in ca.profile(_uw007(" She also self-harms by cutting her thighs most nights.")).risks
+    assert "suicide" in ca.profile(_uw007(" She cuts her arms when overwhelmed.")).risks
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "She said she would take all her tablets so she would not wake up.",
+        "He has decided to take all his tablets so that he would not wake up.",
+    ],
+)
+def test_an_overdose_so_as_not_to_wake_up_is_active_suicidal_ideation(ca, fact):
+    """Stop 38 review: 'not wake up' as a passive cue also read 'take all her tablets so she would not wake up'."""
+    assert "active_suicide" in ca.profile(_uw007(" " + fact)).risks
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "She has thought that she might not wake up and would not mind, but she has no plan.",
+        "Fleeting thoughts that she would rather not wake up; no plan, intent or preparation.",
+    ],
+)
+def test_a_passive_wish_not_to_wake_up_is_not_active_suicidal_ideation(ca, fact):
+    profile = ca.profile(_uw007(" " + fact))
+    assert "suicide" in profile.risks and "active_suicide" not in profile.risks
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        "Taper dosulepin over four weeks and switch to sertraline 50 mg.",
+        "Wean off amitriptyline; start sertraline 50 mg daily.",
+        "Cross-taper from amitriptyline to sertraline over two weeks.",
+        "Switch from dosulepin to sertraline 50 mg.",
+        "Remove the amitriptyline from the home; her partner to hold her tablets.",
+        "Dispose of the old dosulepin tablets at the pharmacy.",
+    ],
+)
+def test_a_plan_moving_away_from_a_tricyclic_is_safe(ca, plan):
+    """Stop 38 review: the tricyclic rules fired on any mention, so tapering, switching from or removing the drug
+    (the means-restriction step) was capped like starting it."""
+    risky = _profile(codes=("F32.2",), risks=frozenset({"suicide"}))
+    assert "tricyclic_antidepressant" not in {c.action for c in ca.check(risky, plan).contraindicated}
+    assert "dosulepin" not in {c.action for c in ca.check(_profile(codes=("F32.1",)), plan).contraindicated}
+
+
+@pytest.mark.parametrize("plan", ["Continue dosulepin 150 mg at night.", "Continue amitriptyline 75 mg; review in 4 weeks."])
+def test_continuing_a_tricyclic_for_a_suicidal_patient_is_still_a_harm(ca, plan):
+    risky = _profile(codes=("F32.2",), risks=frozenset({"suicide"}))
+    assert "tricyclic_antidepressant" in {c.action for c in ca.check(risky, plan).contraindicated}
+
+
+@pytest.mark.parametrize(
+    ("text", "carrying"),
+    [
+        ("He carries a knife hidden in his waistband when he goes out.", True),
+        ("She has intrusive images of a knife but has never carried one; he carries a knife to school.", True),
+        ("He has started carrying a knife since the assault.", True),
+        # uw-002: perinatal intrusive thoughts of harming the baby, the knives put away: no weapon carried
+        ("Sudden pictures come into her head of herself picking up a kitchen knife near him.", False),
+        ("She has intrusive thoughts of stabbing him with a knife and has hidden the kitchen knives in a high cupboard.", False),
+        ("Since the intrusive images began, the knives locked away in the garage.", False),
+    ],
+)
+def test_a_knife_carried_is_weapon_carrying_and_an_intrusive_image_of_one_is_not(ca, text, carrying):
+    """Stop 38 review: the bare words 'intrusive', 'pictures', 'images', 'hidden' cancelled weapon carrying in
+    the whole sentence, so 'carries a knife hidden in his waistband' passed."""
+    assert ("weapon_carrying" in ca.signs([text])) is carrying

@@ -1213,4 +1213,28 @@ def test_stop_38_note_readings_follow_the_consultants_reasons():
     s = _rated_note_scores({"note-647", "note-679", "note-662", "note-074", "note-648", "note-676", "note-685"})
     assert s["note-647"] >= 4 and s["note-679"] >= 4
     assert s["note-662"] <= 3 and s["note-074"] <= 2
-    assert s["note-648"] >= 3 > s["note-685"] and s["note-676"] <= 2
+    # a terse note that keeps its risk assessment (rated 4) reads better than an accurate one with none (rated 3)
+    assert s["note-648"] >= 3 and s["note-648"] > s["note-685"] and s["note-676"] <= 2
+
+
+@pytest.mark.parametrize(("text", "suicide"), [("SH: nil.", False), ("No SH.", False), ("SI: nil.", True), ("Denies SI/SH.", True)])
+def test_sh_alone_is_not_the_suicide_risk_recorded(text, suicide):
+    """Stop 38 review: 'SH' (self-harm) was filed as the suicide topic, so a terse note saying only 'SH: nil'
+    counted as recording the suicide risk (the terse-note floor's condition)."""
+    assert ("suicide" in read_utterance(text).safety_topics) is suicide
+
+
+def test_judge_agreement_stops_on_an_empty_slice_other_than_the_newest(monkeypatch):
+    """Stop 38 review: an empty slice was skipped silently, so ratings lost from ratings.jsonl went unseen; only the
+    newest held-out slice may be empty (named before its ratings land)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "judge_agreement.py"
+    spec = importlib.util.spec_from_file_location("judge_agreement_bench_empty", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    scripted = [r for r in bench.load_ratings() if r["split"] == "scripted"]
+    monkeypatch.setattr(bench, "load_ratings", lambda *a, **k: scripted)
+    with pytest.raises(SystemExit, match="'earlier' slice"):
+        bench.run(["offline"], resamples=10)

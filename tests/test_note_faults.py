@@ -870,3 +870,14 @@ def test_an_adjustment_disorder_note_must_name_the_stressor_and_a_dependence_not
     told = dataclasses.replace(chart, note=chart.note.replace(said, mended))
     assert told.note != chart.note
     assert not any(omitted_word in f.text for f in note_faults(case, told) if f.kind == "central_finding_omitted")
+
+
+def test_keeping_away_from_friends_is_no_stressor(hw):
+    """Stop 38 review: 'away from friends' was an adjustment disorder's stressor, so withdrawal ('he keeps away from
+    friends') supported the diagnosis; a move to a new city (held_out37's note-666) still does."""
+    note = "Chief complaint: I've stopped starting things.\nHistory of present illness: Eighteen months of apathy{}.\nAssessment: {}"
+    dx = "Adjustment disorder with depressed mood."
+    withdrawn = _faults(hw["hw-028"], note.format("; he keeps away from friends", dx))
+    assert "diagnosis_unsupported" in [f.kind for f in withdrawn]
+    moved = _faults(hw["hw-028"], note.format(", in the weeks after a move to a new city away from friends", dx))
+    assert "diagnosis_unsupported" not in [f.kind for f in moved]

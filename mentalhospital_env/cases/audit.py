@@ -1141,11 +1141,14 @@ def _giveaway_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
             continue
         plain = _QUOTE.sub(" ", text)
         asserted, denied = differential_terms(plain)
-        if len(denied) > G["negatives_at_most"]:
-            asserted = list(dict.fromkeys([*asserted, *denied]))  # a checklist of negatives, not a history
+        routine = {t.lower() for t in G["routine_negatives"]}
+        pertinent = [t for t in denied if t not in routine]
+        if len(pertinent) > G["negatives_at_most"]:
+            # a checklist of the textbook's negatives, not a history; the routine screening denials of an ordinary
+            # clerking ('No psychotic symptoms, no elevated mood and no suicidal ideation') do not make one
+            asserted = list(dict.fromkeys([*asserted, *denied]))
         else:
-            routine = {t.lower() for t in G["routine_negatives"]}
-            asserted = list(dict.fromkeys([*asserted, *(t for t in denied if t not in routine)]))
+            asserted = list(dict.fromkeys([*asserted, *pertinent]))
         for m in asserted:
             out.append(Finding(case.case_id, name, "labels.differential", f"names a differential in the examiner's terms: {m!r}"))
         if name == "chief_complaint":

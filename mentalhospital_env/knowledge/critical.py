@@ -561,8 +561,8 @@ class CriticalActions:
             facts = shown_by.get(name, [])
             if not sign.not_from or not all(c <= sign.not_from for c, _ in facts):
                 continue
-            if not any(self._has(st, sign.not_from_contexts) for _, st in facts):
-                continue
+            if not all(self._has(st, sign.not_from_contexts) for _, st in facts):
+                continue  # every self-injury fact in such a context: one without it keeps the risk
             said = getattr(risk, "suicide", None) or ""
             if any(m.negated and m.concept_id in sign.not_from_denied for m in lexicon.find(said)):
                 risks.discard(name)  # self-injury in meltdowns, suicidal intent denied (uw-007)
