@@ -425,3 +425,18 @@ def test_no_sertraline_first_for_a_depression_under_18() -> None:
     for c in young:
         meds = {m.name.lower() for m in c.treatment.medications}
         assert "sertraline" not in meds and not re.search(r"\b(?:start|begin|commence|offer)\w* sertraline\b", c.treatment.plan, re.I), (c.case_id, c.treatment.plan)
+
+
+def test_a_plan_that_gives_lorazepam_for_the_liver_or_age_starts_no_chlordiazepoxide_regimen():
+    """Stop 38's integration: the audit's exit for a plan that 'weighed the liver' (hw-013 keeps chlordiazepoxide and
+    says when it switches to oxazepam) first read the generator's own 'lorazepam rather than chlordiazepoxide', so the
+    builder stopped turning the regimen into lorazepam: 'Chlordiazepoxide on a fixed reducing regimen ... With AST at
+    199 U/L ... lorazepam rather than chlordiazepoxide' (test-v2-0009 and 89 more). A drawn plan that says why it
+    gives lorazepam never starts chlordiazepoxide."""
+    from mentalhospital_env.cases import load_suite
+
+    why = re.compile(r"lorazepam (?:rather than|in place of) chlordiazepoxide", re.I)
+    chlordiazepoxide = re.compile(r"(?<!rather than )(?<!in place of )\bchlordiazepoxide\b", re.I)
+    weighed = [c for name in ("test-v2", "dev-v2") for c in load_suite(name) if why.search(c.treatment.plan)]
+    assert len(weighed) >= 20  # the premise: drinkers with raised enzymes or of 65 and over are drawn
+    assert not [c.case_id for c in weighed if chlordiazepoxide.search(c.treatment.plan)]

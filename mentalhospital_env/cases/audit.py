@@ -1524,10 +1524,9 @@ def record_overreach(case: Case, plan: str, profile: Any = None) -> list[tuple[M
     found = [(rule, m) for rule in O["rules"] for m in [re.search(rule["pattern"], plan, re.I)] if m]
     if not found:
         return []
-    weighed = re.search(review_facts()["plan_record"]["record_needs"]["benzodiazepine_choice"]["answered_pattern"], plan, re.I)
     return [(rule, m) for rule, m in found
             if ("beside" not in rule or re.search(rule["beside"], plan, re.I)) and ("when" not in rule or overreach_holds(rule["when"], case, profile))
-            and not (rule.get("when") == "benzodiazepine_caution" and weighed)]  # the plan weighed the liver (hw-013)
+            and not ("unless" in rule and re.search(rule["unless"], plan, re.I))]
 
 
 def overreach_holds(when: str, case: Case, profile: Any = None) -> bool:
