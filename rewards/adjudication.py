@@ -1880,15 +1880,17 @@ def _then_not_now(c: StatementReading, o: StatementReading) -> str | None:
     return shared[0].stem
 
 
-@lru_cache(maxsize=None)
-def _language_block(key: str) -> dict:
+@lru_cache(maxsize=1)
+def _language_data() -> dict:
+    """language.json, read once (the stop-38 time and conditional readings take their blocks from it)."""
     import json
     from importlib import resources
 
-    raw = json.loads(
-        resources.files("mentalhospital_env.knowledge").joinpath("data/language.json").read_text("utf-8")
-    )
-    return raw[key]
+    return json.loads(resources.files("mentalhospital_env.knowledge").joinpath("data/language.json").read_text("utf-8"))
+
+
+def _language_block(key: str) -> dict:
+    return _language_data()[key]
 
 
 @lru_cache(maxsize=1)
