@@ -1252,9 +1252,11 @@ def test_a_young_persons_rule_breaking_is_followed_by_a_question_about_going_mis
 
 def test_results_showing_alcohol_related_liver_disease_are_acted_on_and_normal_results_change_nothing(tmp_path):
     """Stop 33's supervisor (test-v2-0148, 0332) and stop 32: a dependent drinker with platelets of 64 and an AST
-    over twice the ALT was planned only 'LFT at 3 months' (test-v2-0119 since stop 36's redraw: platelets 65, AST 180, ALT 82, an outpatient). Premise: that case as drawn, the same case with its
+    over twice the ALT was planned only 'LFT at 3 months' (test-v2-0119 since stop 36's redraw: platelets 65, AST 180, ALT 82, an outpatient; test-v2-0363 since stop 38's redraw,
+    which gave 0119 platelets 116 and an AST of 100: platelets 58, AST 213, ALT 82, an outpatient with alcohol
+    dependence alone and no complicated withdrawal in the past). Premise: that case as drawn, the same case with its
     platelets at 120 and its transaminases normal, and with normal platelets and transaminases (its GGT still raised)."""
-    case = json.loads(next(line for line in bundled_suite_path("test-v2").read_text().splitlines() if '"test-v2-0119"' in line))
+    case = json.loads(next(line for line in bundled_suite_path("test-v2").read_text().splitlines() if '"test-v2-0363"' in line))
     assert any(d["code"].startswith("F10") for d in case["diagnosis"]["disorders"])
     results = {e["name"]: e["result"] for e in case["exams"]}
     assert re.search(r"platelets (\d+)", results["FBC"]) and int(re.search(r"platelets (\d+)", results["FBC"]).group(1)) < 100
@@ -1274,7 +1276,7 @@ def test_results_showing_alcohol_related_liver_disease_are_acted_on_and_normal_r
     actions = load_critical_actions()
     charts = {c["case_id"]: play(env, ScriptedClinician(), c["case_id"]) for c in cases}
     env.close()
-    for cid in ("test-v2-0119", "liver-low"):
+    for cid in ("test-v2-0363", "liver-low"):
         chart = charts[cid]
         assert "CBC" in chart.exams and "LFT" in chart.exams, chart.exams
         plan = chart.treatment
@@ -1288,8 +1290,8 @@ def test_results_showing_alcohol_related_liver_disease_are_acted_on_and_normal_r
         check = actions.check_case(load_suite(str(tmp_path / "liver.jsonl"))[cid], plan)
         assert not check.contraindicated and not check.missing, (check.missing, check.contraindicated)
     # platelets below 100: the withdrawal is an inpatient one; 120 alone: supervised by the specialist team
-    assert "inpatient_detoxification" in actions.proposed(charts["test-v2-0119"].treatment)
-    assert "platelets 65" in charts["test-v2-0119"].treatment and "inpatient detoxification" not in charts["liver-low"].treatment
+    assert "inpatient_detoxification" in actions.proposed(charts["test-v2-0363"].treatment)
+    assert "platelets 58" in charts["test-v2-0363"].treatment and "inpatient detoxification" not in charts["liver-low"].treatment
     normal = charts["liver-normal"].treatment
     assert "CBC" in charts["liver-normal"].exams and "LFT" in charts["liver-normal"].exams
     for step in ("Liver:", "INR", "FibroScan", "hepatology", "oxazepam"):
