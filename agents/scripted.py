@@ -112,6 +112,7 @@ class Findings:
     heard_on: dict[str, str] = field(default_factory=dict)  # concept -> what was being asked when it was first affirmed
     told_by: dict[str, str] = field(default_factory=dict)  # answer key -> who answered, when not the patient ("father")
     inferred: set[str] = field(default_factory=set)  # read by the clinician's own rules (evidence.read_in_answer): ranking only
+    signs_heard: list[tuple[str, str, frozenset[str]]] = field(default_factory=list)  # (sign, question, substances named in that answer)
 
 
 @dataclass(frozen=True)
@@ -267,9 +268,16 @@ class ScriptedClinician(Doctor):
         # "I cannot get to sleep" says what "I can't get to sleep" says (the reader reads "cannot" as a denial)
         reading = read_reply(self.last_question, re.sub(r"\bcan ?not\b", "can't", text, flags=re.IGNORECASE))
         not_here = self.script["evidence"]["not_heard_on"]
+        signs: set[str] = set()
         for rule in self.script["evidence"]["read_in_answer"]["rules"]:
             if self.last_concept in rule["asked"] and any(re.search(p, text, re.IGNORECASE) for p in rule["patterns"]):
                 f.inferred.add(rule["finding"])  # "I tried to stop twice and couldn't sleep for a week" (hw-038)
+                signs.add(rule["finding"])
+        dep = self.script["drug_dependence"]
+        signs |= set(dep["signs"]) & reading.affirmed
+        named = frozenset(set(dep["substances"]) & reading.affirmed)
+        for sign in sorted(signs):  # which drug the sign was told of (_drug_dependence_told)
+            f.signs_heard.append((sign, self.last_concept or "", named))
         for concept in sorted(reading.affirmed):  # a set: sorted, so the note reads the same in every process
             if self.last_concept in not_here.get(concept, ()):
                 continue  # "type 2 diabetes, diet-controlled" told of the physical health is no restriction of eating
@@ -1280,14 +1288,26 @@ class ScriptedClinician(Doctor):
         return lead
 
     def _drug_dependence_told(self) -> list[str]:
-        """The dependence (``drug_dependence``) of each drug the patient uses when a sign of dependence was heard too:
-        hw-038's nightly cannabis for years, 'I tried to stop twice and couldn't sleep for a week', ranked under the
-        differential's threshold beside his ADHD and was never named."""
+        """The dependence (``drug_dependence``) of each drug the patient uses when a sign of dependence was told of
+        that drug: hw-038's nightly cannabis for years, 'I tried to stop twice and couldn't sleep for a week', ranked
+        under the differential's threshold beside his ADHD and was never named. A sign counts for a drug when the
+        answer telling it names that drug, or names no substance and answers that drug's own question, or answers a
+        question about dependence (``generic_questions``) while that drug is the only substance used; 'I tried to cut
+        down the drinking but couldn't' is no cannabis dependence."""
         conf = self.script["drug_dependence"]
         evidence = self._evidence()
-        if not set(conf["signs"]) & evidence:
-            return []
-        return [code for use, code in conf["by_use"].items() if use in evidence]
+        used = [s for s in conf["substances"] if s in evidence]
+        out: list[str] = []
+        for use, code in conf["by_use"].items():
+            if use not in evidence:
+                continue
+            for sign, asked, named in self.findings.signs_heard:
+                if sign not in evidence:
+                    continue
+                if use in named or (not named and (asked == use or (asked in conf["generic_questions"] and used == [use]))):
+                    out.append(code)
+                    break
+        return out
 
     def _diagnosis(self) -> str:
         lead = self._with_dependent_drinking(self._leading())

@@ -1470,3 +1470,17 @@ def test_a_failed_attempt_to_stop_a_drug_names_its_dependence_without_the_note_a
     assert "F12.20" in doctor._drug_dependence_told()
     assert "F12.20" in doctor._diagnosis()
     assert "loss of control" not in doctor._note().lower()  # the shared reader does not read it: not written as a finding
+
+
+def test_a_sign_of_dependence_told_of_another_substance_names_no_drug_dependence():
+    """Stop 38's reviewer: 'I tried to cut down the drinking but couldn't' beside cannabis use named cannabis
+    dependence; a sign counts for the drug it was told of."""
+    doctor = _adult("Outpatient clinic. A 35-year-old man is here to see you, alone.")
+    doctor.last_question, doctor.last_concept = doctor._question("cannabis_use"), "cannabis_use"
+    doctor._read_reply("Patient: I smoke weed at the weekend.")
+    doctor.last_question, doctor.last_concept = doctor._question("loss_of_control_use"), "loss_of_control_use"
+    doctor._read_reply("Patient: I tried to cut down the drinking but couldn't.")
+    assert "cannabis_use" in doctor._evidence() and "loss_of_control_use" in doctor._evidence()
+    assert "F12.20" not in doctor._drug_dependence_told()
+    doctor._read_reply("Patient: And I can't go without the weed either, I tried to stop and couldn't.")
+    assert "F12.20" in doctor._drug_dependence_told()
