@@ -62,3 +62,11 @@ def test_the_couples_children_are_ours() -> None:
     # a relative's "their" in the family history stays theirs
     facts = _facts(family_history="Their son has epilepsy.")
     assert not any((f.patient_says or "").startswith("Our") for f in facts)
+
+
+def test_the_parents_children_are_not_ours() -> None:
+    # stop 38's reviewer: with no partner of the patient's named, the parents' children were said "Our two children"
+    facts = _facts(personal_history="Parents separated in 2019. Their two children live with mother.")
+    assert not any((f.patient_says or "").startswith("Our") for f in facts), [f.patient_says for f in facts]
+    facts = _facts(personal_history="Works as a plumber. Their son lives in Leeds.")
+    assert not any((f.patient_says or "").startswith("Our") for f in facts), [f.patient_says for f in facts]

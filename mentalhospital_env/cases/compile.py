@@ -1006,7 +1006,14 @@ def _allergy_entry(sentence: str, fid: str, data: dict[str, Any], sensitive: boo
 def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
                     has_sensitive_concept, relatives_named, record_topics, relatives=None) -> list[Fact]:
     facts: list[Fact] = []
-    for n, sentence in enumerate(split_sentences(text), start + 1):
+    sentences = split_sentences(text)
+    for n, sentence in enumerate(sentences, start + 1):
+        # "Married to Ann for 40 years. Their son Tom ...": the couple's children are the patient's ("Our son Tom")
+        # only when the patient's partner is named in this sentence or the one before, and not the parents
+        # ("Parents separated in 2019. Their two children live with mother." is no child of the patient's)
+        near = " ".join(sentences[max(0, n - start - 2):n - start])
+        couple = bool(re.search(data["couple_partner_pattern"], near, re.IGNORECASE)) and not re.search(
+            data["couple_parents_pattern"], near, re.IGNORECASE)
         if section == "allergies":
             # "Allergies: penicillin (rash)." was said "I'm allergic to allergies, penicillin.": the chart's heading
             # is taken off and the rest read as the entry it is
@@ -1038,7 +1045,7 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
             own = _relative_lead(part, data) if section == "family_history" else None
             carried = _carried_relative(part, lead, data) if section == "family_history" and k > 1 else None
             fact = _compile_one(fid, section, carried or part, sex, names, data, tax, no_allergy, has_sensitive_concept,
-                                relatives_named, record_topics, relatives, heading_words)
+                                relatives_named, record_topics, relatives, heading_words, couple)
             if carried:
                 # "Father (36, ...) was 'always in trouble' at school ...; he has been treated by his GP for anxiety and
                 # low mood and takes citalopram." (uw-011): the part after the semicolon was said "He has been treated
@@ -1384,7 +1391,7 @@ def _clinician_voice(text: str) -> bool:
 
 
 def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
-                 has_sensitive_concept, relatives_named, record_topics, relatives=None, heading_words="") -> Fact:
+                 has_sensitive_concept, relatives_named, record_topics, relatives=None, heading_words="", couple=False) -> Fact:
     relatives = relatives or {}
     low = text.lower()
     topics = record_topics(section, text)
@@ -1413,7 +1420,7 @@ def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
             says = _finish(f"I feel {quoted.group(1).strip().rstrip('.').lower()}")
     elif told:
         cut: list[str] = []
-        says = _voiced(section, text, sex, names, relatives, data, cut=cut)
+        says = _voiced(section, text, sex, names, relatives, data, cut=cut, couple=couple)
         if says and cut:
             # a rendering cut to its whole sentences is filed only under the topics what it still says
             # speaks to: hw-014's overdose night cut to "I went from nought to a hundred, rang him eleven
@@ -1463,7 +1470,7 @@ def voiced(section: str, text: str, sex: str, names: tuple[str, ...] = ()) -> st
 
 
 def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives: dict[str, str],
-            data: dict[str, Any], impersonal: bool = False, cut: list[str] | None = None) -> str | None:
+            data: dict[str, Any], impersonal: bool = False, cut: list[str] | None = None, couple: bool = False) -> str | None:
     """``impersonal``: a sentence that names no one ("Six weeks ago the change began, after mounting debt",
     "Nothing has really changed") may be said as it stands (a structured case's fact; the narrative compiler
     keeps to sentences the patient owns). ``cut`` gets the rendering's sentences :func:`_whole` leaves unsaid."""
@@ -1472,7 +1479,7 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
     if frame:
         # "After that there were rows at home, his family says": the speaker first ("My family says after
         # that ..."), never the clause and a stray "My family says." after it
-        said = _voiced(section, frame.group("said") + ".", sex, names, relatives, data, impersonal, cut)
+        said = _voiced(section, frame.group("said") + ".", sex, names, relatives, data, impersonal, cut, couple)
         if not said:
             return None
         said = said if re.match(r"^I\b|^I'", said) else said[0].lower() + said[1:]
@@ -1494,7 +1501,7 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
             return None
         named = _named_as_patient(text, names, person)
     clean = _clean(named, data)
-    if section != "family_history":
+    if section != "family_history" and couple:
         clean = re.sub(data["couple_children_pattern"], r"Our \1", clean)  # "Their son Martin ..." -> "Our son Martin ..."
     says = _medicines(clean, data) if section == "medications" else first_person(clean, section, sex)
     if says:
