@@ -298,7 +298,10 @@ class ScriptedClinician(Doctor):
         openers = self.script["quotes"]["openers"]
         sentences = [_without_opener(p.strip(), openers).strip().rstrip(".!?").lower() for p in re.split(r"(?<=[.!?])\s+", text)]
         sentences = [p for p in sentences if p]
-        return bool(sentences) and any(o and all(p in o for p in sentences) for o in others)
+        if len(re.findall(r"[\w']+", " ".join(sentences))) < self.script["repeat_min_words"]:
+            return False  # a bare "No." denies this heading too: "No, nobody that I know of" holds it but repeats nothing
+        # whole sentences, at word boundaries: "no" is not found in "not" or "know"
+        return bool(sentences) and any(o and all(re.search(rf"(?<!\w){re.escape(p)}(?!\w)", o) for p in sentences) for o in others)
 
     def _next_question(self) -> tuple[str, str | None] | None:
         while self.plan:

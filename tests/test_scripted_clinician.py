@@ -1445,6 +1445,17 @@ def test_the_mental_health_family_answer_said_again_is_no_physical_family_answer
     doctor.last_question, doctor.last_concept = doctor._question("family_medical_history"), "family_medical_history"
     doctor._read_reply("Patient: My father has diabetes.")
     assert doctor.findings.answers["family_medical_history"] == "My father has diabetes."
+    # a bare denial repeats nothing: "no" is inside "No, nobody that I know of", yet it answers this heading
+    doctor = _adult()
+    doctor.findings.answers["family_psychiatric_history"] = "No, nobody that I know of."
+    doctor.last_question, doctor.last_concept = doctor._question("family_medical_history"), "family_medical_history"
+    doctor._read_reply("Patient: No.")
+    assert doctor.findings.answers["family_medical_history"] == "No."
+    doctor = _adult()
+    doctor.findings.answers["family_psychiatric_history"] = "Not that I know of, my mother had nothing diagnosed."
+    doctor.last_question, doctor.last_concept = doctor._question("family_medical_history"), "family_medical_history"
+    doctor._read_reply("Patient: Nothing diagnosed.")
+    assert doctor.findings.answers["family_medical_history"] == "Nothing diagnosed."
 
 
 def test_an_opening_that_names_nothing_is_followed_by_what_the_patient_has_noticed():
