@@ -22,6 +22,10 @@ def test_not_reported_doing_is_a_denial() -> None:
     assert voiced("history_of_present_illness", "She does not describe feeling low.", "female") == "I haven't been feeling low."
     # a frame over a clause with its own verb still has nothing the patient had or did not have
     assert voiced("history_of_present_illness", "He could not say why this year was different.", "male") is None
+    # only the present "does not report/describe/endorse" is a denial: what was not mentioned is not denied
+    assert voiced("history_of_present_illness", "He did not mention drinking.", "male") is None
+    assert voiced("history_of_present_illness", "She did not report feeling low until after the birth.", "female") is None
+    assert voiced("history_of_present_illness", "She does not report feeling low until after the birth.", "female") is None
 
 
 def test_allergy_heading_is_the_charts() -> None:

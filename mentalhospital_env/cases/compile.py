@@ -317,6 +317,12 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
                 if after_doc[:1].text and after_doc[0].tag_ == "VBG" and not any(
                     t.pos_ in ("VERB", "AUX") for t in after_doc[1:]
                 ):
+                    present = any(c.dep_ == "aux" and c.lemma_ == "do" and c.tag_ in ("VBZ", "VBP") for c in root.children)
+                    if not present or root.lemma_ not in data["gerund_denial"]["verbs"] or re.search(
+                            data["gerund_denial"]["not_with"], after, re.IGNORECASE):
+                        # "He did not mention drinking" is no "I haven't been drinking", nor "She did not report
+                        # feeling low until after the birth" a denial of low mood: unsaid
+                        return None
                     # "He does not report hearing voices." was left unsaid (a verb after the frame): the
                     # frame's "not" on a doing is the patient's denial, "I haven't been hearing voices."
                     return _finish("I haven't been " + _swap_tokens(after_doc, person, section))
