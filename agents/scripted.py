@@ -1296,15 +1296,20 @@ class ScriptedClinician(Doctor):
         under the differential's threshold beside his ADHD and was never named. A sign counts for a drug when the
         answer telling it names that drug, or names no substance and answers that drug's own question, or answers a
         question about dependence (``generic_questions``) while that drug is the only substance used; 'I tried to cut
-        down the drinking but couldn't' is no cannabis dependence."""
+        down the drinking but couldn't' is no cannabis dependence. Light drinking counts neither as a substance used nor
+        as the drug an answer names (hw-038's 'I tried to stop twice and couldn't sleep for a week, and I drink about
+        10 units a week' is told of his cannabis)."""
         conf = self.script["drug_dependence"]
         evidence = self._evidence()
-        used = [s for s in conf["substances"] if s in evidence]
+        # drinking the alcohol question showed light names no drug's dependence (an unasked amount is not light)
+        light = {"alcohol_use"} if self.findings.answers.get("alcohol_use") and not self.heavy_drinking() else set()
+        used = [s for s in conf["substances"] if s in evidence and s not in light]
         out: list[str] = []
         for use, code in conf["by_use"].items():
             if use not in evidence:
                 continue
             for sign, asked, named in self.findings.signs_heard:
+                named = set(named) - light
                 if sign not in evidence:
                     continue
                 if use in named or (not named and (asked == use or (asked in conf["generic_questions"] and used == [use]))):

@@ -1495,3 +1495,19 @@ def test_a_sign_of_dependence_told_of_another_substance_names_no_drug_dependence
     assert "F12.20" not in doctor._drug_dependence_told()
     doctor._read_reply("Patient: And I can't go without the weed either, I tried to stop and couldn't.")
     assert "F12.20" in doctor._drug_dependence_told()
+
+
+def test_light_drinking_told_beside_a_sign_of_dependence_leaves_the_sign_with_the_drug_used():
+    """Stop 38's integration: hw-038's 'I tried to stop twice and couldn't sleep for a week, and I drink about 10
+    units a week' (to 'What happens when you try to cut down or stop?' after his cannabis) was told of the drinking
+    once a sign had to be told of its drug, and his cannabis dependence was lost again; drinking the alcohol question
+    showed light is no drug whose dependence a sign tells."""
+    doctor = _adult("Outpatient clinic. A 35-year-old man is here to see you, alone.")
+    doctor.last_question, doctor.last_concept = doctor._question("cannabis_use"), "cannabis_use"
+    doctor._read_reply("Patient: I use cannabis most nights, for years.")
+    doctor.last_question, doctor.last_concept = doctor._question("loss_of_control_use"), "loss_of_control_use"
+    doctor._read_reply("Patient: I tried to stop twice and couldn't sleep for a week, and I drink about 10 units a week.")
+    assert "F12.20" not in doctor._drug_dependence_told()  # the amount of drinking not yet asked: it may be the drug
+    doctor.last_question, doctor.last_concept = doctor._question("alcohol_use"), "alcohol_use"
+    doctor._read_reply("Patient: About 10 units a week.")
+    assert "F12.20" in doctor._drug_dependence_told()
