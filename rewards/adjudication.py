@@ -1880,35 +1880,11 @@ def _then_not_now(c: StatementReading, o: StatementReading) -> str | None:
     return shared[0].stem
 
 
-@lru_cache(maxsize=1)
-def _language_data() -> dict:
-    """language.json, read once (the stop-38 time and conditional readings take their blocks from it)."""
-    import json
-    from importlib import resources
-
-    return json.loads(resources.files("mentalhospital_env.knowledge").joinpath("data/language.json").read_text("utf-8"))
-
-
-def _language_block(key: str) -> dict:
-    return _language_data()[key]
-
-
-@lru_cache(maxsize=1)
-def _recent_cues() -> tuple[tuple[tuple[str, ...], ...], frozenset[str], frozenset[str]]:
-    """language.json's ``recent_cues``: the cues tokenised (a time just gone, "last week", which a finding the
-    checkpoint says has ended cannot have happened in), the past-tense words, and the words after which an "-ed"
-    word is an adjective or a perfect ("he's scared", "has continued"), not a past tense."""
-    block = _language_block("recent_cues")
-    return (
-        tuple(tuple(tokenize(p)) for p in block["cues"]),
-        frozenset(block["past_words"]),
-        frozenset(block["ed_not_past_after"]),
-    )
-
-
 def _past_tense(tokens: Sequence[str]) -> bool:
-    """Whether a statement holds a verb in the past tense, read from its words (the parse runs without a tagger)."""
-    _, past, not_after = _recent_cues()
+    """Whether a statement holds a verb in the past tense, read from its words (the parse runs without a tagger):
+    ``language.json`` ``recent_cues``' past words, or an "-ed" word not after one of its ``ed_not_past_after``."""
+    cues = load_cues()
+    past, not_after = cues.past_words, cues.ed_not_past_after
     return any(
         t in past or (t.endswith("ed") and len(t) > 4 and t.isalpha() and (i == 0 or tokens[i - 1] not in not_after))
         for i, t in enumerate(tokens)
@@ -1929,7 +1905,7 @@ def _ended_against_present(c: StatementReading, o: StatementReading) -> str | No
     if any(w.time == "past" for w in o.words) or any(m[0] == "cessation" for m in o.polarity):
         return None
     tokens = tokenize(o.text)
-    if _holds(tokens, _recent_cues()[0]):
+    if _holds(tokens, load_cues().recent):
         return "recent"
     return None if _past_tense(tokens) else "present"
 
@@ -1976,7 +1952,7 @@ def _hypothetical_only(checkpoint: str, output: str) -> bool:
     said = _content_stems(" ".join(part for part in sentences if part not in conditional))
     if said & _content_stems(checkpoint):
         return False
-    exempt = frozenset(_language_block("hypothetical")["exempt_concepts"])
+    exempt = cues.hypothetical_exempt
     return not any(m.concept_id in exempt for text in (checkpoint, output) for m in read_statement(text).concepts)
 
 

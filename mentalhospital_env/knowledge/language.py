@@ -304,6 +304,13 @@ class LanguageCues:
     # holding both says what would happen, not what did ("If it got worse I might have to stop going")
     hypothetical_openers: tuple[tuple[str, ...], ...] = ()
     hypothetical_modals: tuple[tuple[str, ...], ...] = ()
+    # wishes and thoughts of death or harm, said as conditionals ("if I could I'd not wake up") and still facts
+    hypothetical_exempt: frozenset[str] = frozenset()
+    # a time just gone ("last week"), which a finding said to have ended cannot have happened in; the past-tense
+    # words; the words after which an "-ed" word is an adjective or a perfect ("he's scared"), not a past tense
+    recent: tuple[tuple[str, ...], ...] = ()
+    past_words: frozenset[str] = frozenset()
+    ed_not_past_after: frozenset[str] = frozenset()
     # negations that follow what they deny ("alcohol isn't something I touch", "it's never crossed my mind")
     trailing_negation: tuple[tuple[str, ...], ...] = ()
     # words of effort or rarity ("struggle to", "hard to", "rarely") that turn a phrase saying a concept is
@@ -497,6 +504,10 @@ def load_cues() -> LanguageCues:
         habitual=phrases("habitual_cues") if "habitual_cues" in raw else (),
         hypothetical_openers=tuple(tuple(tokenize(w)) for w in raw.get("hypothetical", {}).get("openers", ())),
         hypothetical_modals=tuple(tuple(tokenize(w)) for w in raw.get("hypothetical", {}).get("modals", ())),
+        hypothetical_exempt=frozenset(raw.get("hypothetical", {}).get("exempt_concepts", ())),
+        recent=tuple(tuple(tokenize(p)) for p in raw.get("recent_cues", {}).get("cues", ())),
+        past_words=frozenset(raw.get("recent_cues", {}).get("past_words", ())),
+        ed_not_past_after=frozenset(raw.get("recent_cues", {}).get("ed_not_past_after", ())),
         trailing_negation=phrases("trailing_negation_cues") if "trailing_negation_cues" in raw else (),
         difficulty=phrases("difficulty_cues") if "difficulty_cues" in raw else (),
         opinion_verbs=phrases("opinion_verbs") if "opinion_verbs" in raw else (),
