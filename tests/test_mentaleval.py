@@ -1153,17 +1153,18 @@ def test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_
     spec.loader.exec_module(script)
     # stop 36: held_out34 and held_out35 are development data, fitted on
     assert {"held_out33", "held_out34", "held_out35"} <= set(script.SLICES)
-    # stop 38: held_out36 and held_out37 are development data; held_out38 (rated blind at stop 38) is refused by name and
-    # PREREGISTERED38 decides on it
-    assert script.EXCLUDED == ("held_out38",) and script.PREREGISTERED38["slice"] == "held_out38"
-    assert {"held_out36", "held_out37"} <= set(script.SLICES)
+    # stop 39: held_out36, held_out37 and held_out38 are development data; held_out39 (rated blind at stop 39) is refused
+    # by name and PREREGISTERED39 decides on it
+    assert script.EXCLUDED == ("held_out39",) and script.PREREGISTERED39["slice"] == "held_out39"
+    assert script.PREREGISTERED39["base_commit"] == "87a193a"
+    assert {"held_out36", "held_out37", "held_out38"} <= set(script.SLICES)
     assert not set(script.SLICES) & set(script.EXCLUDED)
     raw = json.loads(offline.CALIBRATION_PATH.read_text("utf-8"))
     assert script.DECIDED == {"note": False, "plan": False}
     for dim in ("plan", "note"):
         assert raw[dim]["enabled"] is script.DECIDED[dim]
         assert raw[dim]["slices"] == list(script.SLICES) and "held_out33" in raw[dim]["slices"]
-        assert "held_out38" not in raw[dim]["slices"] and raw[dim]["excluded"] == list(script.EXCLUDED)
+        assert "held_out39" not in raw[dim]["slices"] and raw[dim]["excluded"] == list(script.EXCLUDED)
         assert set(raw[dim]["leave_one_slice_out"]) == set(raw[dim]["slices"])
     offline._calibrations.cache_clear()
     assert offline.calibration("plan") is None and offline.calibration("note") is None
