@@ -29,7 +29,9 @@ further test-v2 cases, seed 3636, played at 9b80d3d and rated by a consultant wh
 stop 37) and on the stop-37 slice (``split == "held_out37"``: the same on 10 further test-v2 cases, seed 3737, played at
 4019686 and rated by a consultant who read no code of the library; read at stop 38) and on the stop-38 slice
 (``split == "held_out38"``: the same on 10 further test-v2 cases, seed 3838, played at 1c5421f and rated by a
-consultant who read no code of the library; never tuned on).
+consultant who read no code of the library; read at stop 39) and on the stop-39 slice (``split == "held_out39"``:
+the same on 10 further test-v2 cases, rated by a consultant who read no code of the library; never tuned on; skipped with
+a message until its ratings are added).
 
 Judges: ``offline`` (default) and ``llm-tiny`` (the LLM judge through a tiny random Llama built offline,
 ``mentalhospital_env.llm.tiny``; its scores are noise and the row only shows that the path runs end to
@@ -125,8 +127,8 @@ def make_judges(names: list[str]) -> dict[str, Any]:
 
 
 _DIMENSION = {"plan": "treatment_appropriateness", "note": "note_quality"}
-SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38")
-HELD_OUT = "held_out38"  # never read while tuning; --disagreements never lists it (stop 38: held_out37 is development data)
+SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39")
+HELD_OUT = "held_out39"  # never read while tuning; --disagreements never lists it (stop 39: held_out38 is development data)
 
 
 def _in_split(row: dict[str, Any], split: str) -> bool:
@@ -144,6 +146,7 @@ def run(names: list[str], resamples: int = 1000) -> dict[str, Any]:
     items = charts(rows, encounters)
     report: dict[str, Any] = {"items": {"plans": sum(r["kind"] == "plan" for r in rows), "notes": sum(r["kind"] == "note" for r in rows),
                                         "cases": len({r["case_id"] for r in rows})}, "judges": {}, "scores": {}}
+    skipped: set[str] = set()
     for name, judge in make_judges(names).items():
         verdicts = judge.score_many(items)
         scores = [v.get(_DIMENSION[r["kind"]]) for r, v in zip(rows, verdicts)]
@@ -153,13 +156,16 @@ def run(names: list[str], resamples: int = 1000) -> dict[str, Any]:
             for split in SPLITS:
                 pick = [i for i, r in enumerate(rows) if r["kind"] == kind and _in_split(r, split)]
                 if not pick:
-                    if split == HELD_OUT:  # the newest slice, named before its ratings land
+                    if split == HELD_OUT:  # the newest slice, named before its ratings land: said, then skipped
+                        skipped.add(split)
                         continue
                     raise SystemExit(f"judge_agreement: no {kind} ratings in the {split!r} slice (ratings.jsonl lost them?)")
                 ref = [rows[i]["rating"] for i in pick]
                 pred = [scores[i] for i in pick]
                 table[f"{kind}:{split}"] = agreement(ref, pred, resamples=resamples).to_dict()
         report["judges"][name] = table
+    if skipped:
+        report["skipped"] = sorted(skipped)
     return report
 
 
@@ -180,6 +186,8 @@ def main() -> None:
         return
     items = report["items"]
     print(f"Hand ratings: {items['plans']} plans, {items['notes']} notes, {items['cases']} cases")
+    for split in report.get("skipped", ()):
+        print(f"(slice {split!r} skipped: no ratings for it in ratings.jsonl yet; it is added at integration)")
     print(f"{'judge':10} {'dimension':6} {'split':10} {'n':>4}  {'QWK [95% CI]':26} {'exact [95% CI]':26} {'MAE [95% CI]':26}")
     for name, table in report["judges"].items():
         for key, a in table.items():
