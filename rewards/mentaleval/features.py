@@ -30,6 +30,7 @@ from ..chart import Chart
 from ..ranking import canonical_exam, normalize_category, resolve_disorder_code
 from .cues import CuePhrases, MentalEvalCues, load_cues
 from .guidelines import CaseGuideline, _field, _knowledge, _records, load_formulary
+from .prescribing import prescribing_faults
 
 _EMOTION_DOMAINS = frozenset({"mood", "anxiety", "risk", "trauma"})
 _CLAIM_KINDS = frozenset({"symptom", "sign"})
@@ -787,6 +788,8 @@ class PlanReading:
     record_advised: tuple[str, ...] = ()
     targets_other: tuple[str, ...] = ()
     past_unconsidered: tuple[str, ...] = ()
+    prescribing_harms: tuple[str, ...] = ()
+    prescribing_gaps: tuple[str, ...] = ()
 
     @property
     def incoherent(self) -> tuple[str, ...]:
@@ -797,7 +800,9 @@ class PlanReading:
     @property
     def gaps(self) -> tuple[str, ...]:
         """What keeps a safe plan from first-line care for this patient, one entry a fault: it does not hang
-        together (:attr:`incoherent`), it leaves out the core treatment of one of the patient's disorders
+        together (:attr:`incoherent`), it starts an antidepressant at twice its starting dose or first reviews it
+        later than four weeks (:attr:`prescribing_gaps`, :mod:`.prescribing`), it leaves out the core treatment of one
+        of the patient's disorders
         (``critical_actions.json`` ``core``), or it does not follow the record (``review.json`` ``plan_record``,
         read by :func:`mentalhospital_env.cases.audit.plan_follows_record`: parenteral thiamine in an outpatient
         clinic, a relapse drug started while the patient still drinks, a birth or a young person's age or low
@@ -807,6 +812,7 @@ class PlanReading:
             + tuple(f"no {a.replace('_', ' ')}" for a in self.core_missing)
             + self.record_faults
             + self.targets_other
+            + self.prescribing_gaps
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -833,6 +839,7 @@ def read_plan(plan: str, guideline: CaseGuideline, case: Any = None) -> PlanRead
         _therapies_named(plan, tuple(guideline.other_therapies)) if guideline.other_therapies else frozenset()
     )
     required = missing = contraindicated = reasons = misplaced = advised_missing = core_missing = ()
+    harms = prescribing_gaps = ()
     contra_cap = 1.0
     disorder_met = None
     continued_absent: tuple[str, ...] = ()
@@ -852,6 +859,12 @@ def read_plan(plan: str, guideline: CaseGuideline, case: Any = None) -> PlanRead
         disorder_required = {r.action for r in check.required if r.rule in coded}
         if disorder_required:
             disorder_met = len(disorder_required - {r.action for r in check.missing}) / len(disorder_required)
+        profile = guideline.profile
+        history = getattr(getattr(case, "ehr", None), "past_psychiatric_history", None) or ""
+        harms, prescribing_gaps = prescribing_faults(
+            plan, profile.age, "suicide" in profile.risks, profile.medications or "", history,
+            "antidepressant" in actions.started(plan), "prompt_follow_up" in actions.proposed(plan),
+        )
     unsafe = tuple(sorted(named & set(guideline.unsafe)))
     # a drug that carries one of the case's critical actions (acetylcysteine for a paracetamol overdose, thiamine)
     # is the plan's safety step, not a drug for a disorder the patient does not have
@@ -892,6 +905,8 @@ def read_plan(plan: str, guideline: CaseGuideline, case: Any = None) -> PlanRead
         core_missing=core_missing,
         targets_other=plan_targets_other(guideline, named, first_t, other_t),
         past_unconsidered=past_treatment_unconsidered(case, plan) if case is not None else (),
+        prescribing_harms=harms,
+        prescribing_gaps=prescribing_gaps,
         **(plan_record_faults(case, plan) if case is not None else {}),
     )
 
