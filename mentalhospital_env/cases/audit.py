@@ -565,10 +565,10 @@ def plan_follows_record(
         m = re.search(P["moderation_pattern"], plan, re.I)
         if m:
             out.append(Finding(cid, "treatment.plan", "plan.substance", f"{m.group(0)!r} for a dependent drinker: abstinence is the aim"))
-        for x in abstinence_first(plan):
+        for x in abstinence_first(plan, headed=True):
             out.append(Finding(cid, "treatment.plan", "plan.abstinence_first", f"an antidepressant started while the patient still drinks ({x[:60]!r}): the drinking is treated first and the mood reassessed after 3-4 weeks of abstinence"))
     elif status["still_using"]:
-        for x in abstinence_first(plan):
+        for x in abstinence_first(plan, headed=True):
             out.append(Finding(cid, "treatment.plan", "plan.abstinence_first", f"an antidepressant started while the patient still uses {status['codes'][0]} ({x[:60]!r}): the drug is treated first and the anxiety or mood reassessed after 3-4 weeks of abstinence"))
     score = unanswered_audit(case, plan)
     if score is not None:
@@ -616,12 +616,18 @@ def plan_follows_record(
     return out
 
 
-def abstinence_first(plan: str) -> list[str]:
+def abstinence_first(plan: str, headed: bool = False) -> list[str]:
     """The plan sentences that start an antidepressant (review.json ``plan_record.abstinence_first_drugs``) without
     waiting for 3-4 weeks of abstinence (NICE CG115: in a dependent drinker the drinking is treated first); the
-    caller knows the patient still drinks."""
+    caller knows the patient still drinks. ``headed`` (a doctor's plan, read by the audit's rules and the judge; the
+    generator's own sentences keep the plain reading): a sentence may open with a heading ("Medication: start
+    sertraline 50 mg", test-v2-0298's scripted plan) or with the drug and its dose ("Sertraline 50 mg daily.")."""
     P = review_facts()["plan_record"]
-    drugs = re.compile(r"^(?:Start|Begin|Commence|Offer)\b[^.;]*?\b(?:" + "|".join(P["abstinence_first_drugs"]) + r")\b", re.I)
+    names = "|".join(P["abstinence_first_drugs"])
+    if headed:
+        drugs = re.compile(r"^(?:[A-Z][\w /&-]{0,30}:\s*)?(?:(?:Start|Begin|Commence|Offer)\b[^.;]*?\b(?:" + names + r")\b|(?:" + names + r")\s+\d)", re.I)
+    else:
+        drugs = re.compile(r"^(?:Start|Begin|Commence|Offer)\b[^.;]*?\b(?:" + names + r")\b", re.I)
     return [x for x in re.split(r"(?<=[.!?])\s+", plan) if drugs.search(x) and not re.search(P["abstinence_first_pattern"], x, re.I)]
 
 
