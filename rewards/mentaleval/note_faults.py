@@ -35,6 +35,8 @@ the encounter) and returns the faults it finds; :data:`NOTE_FAULTS` is the rubri
 * :func:`results_uninterpreted`: a deranged laboratory panel listed and read nowhere (LDL 7.1 in a binge eating
   disorder).
 * :func:`mood_unrecorded`: "Mood not described" though the patient gave a mood ("My mood's terrible").
+* :func:`substance_omitted`: a substance use the patient told (a glass of vodka, cannabis, cocaine, cigarettes) that
+  the note names nowhere (``told_substances``).
 * :func:`told_risk_omitted`: a risk the patient told (a death wish, a punched teacher, an abuse disclosed) that the risk
   section leaves out; a note under headings with none leaves out each one its other sections do not record.
 
@@ -146,6 +148,7 @@ KINDS = (
     "child_history_missing",
     "psychosis_invented",
     "told_risk_omitted",
+    "substance_omitted",
     "asked_history_omitted",
     "mood_unrecorded",
     "answered_marked_unanswered",
@@ -1084,6 +1087,26 @@ def told_risk_omitted(view: NoteView) -> list[NoteFault]:
     return out
 
 
+def substance_omitted(view: NoteView) -> list[NoteFault]:
+    """A substance use the patient disclosed in the encounter (``told_substances.concepts``: a lexicon concept the
+    replies affirm), of which the record diagnoses a disorder (``told_substances.codes``), that the note names nowhere, in the lexicon's words (:attr:`NoteView.named`) or the data's; a
+    note naming drug use in general (``told_substances.general``) names any drug. Stop 39 (issue 15): the omission
+    checks counted symptoms and risks, not the substance history (held_out32 note-449, cocaine use left out)."""
+    conf = _data()["told_substances"]
+    general = set(conf.get("general", ()))
+    codes = [c.upper() for c in view.reference]
+    out = []
+    for concept, words in conf["concepts"].items():
+        if not any(c.startswith(tuple(conf["codes"][concept])) for c in codes):
+            continue  # a use the record diagnoses no disorder of (a light drinker's wine, cannabis at university)
+        if concept not in view.affirmed or concept in view.named or _names(view.note, words):
+            continue
+        if concept != "alcohol_use" and concept != "tobacco_use" and general & view.named:
+            continue
+        out.append(NoteFault("substance_omitted", "substance_use", concept.replace("_", " ")))
+    return out
+
+
 def asked_history_omitted(view: NoteView) -> list[NoteFault]:
     """A history the doctor asked for and the patient answered (``asked_history``: family, medical, past psychiatric
     history, allergies, by the question's words) that a note written under headings gives no heading of its own: the
@@ -1164,6 +1187,7 @@ NOTE_FAULTS: tuple[Callable[[NoteView], list[NoteFault]], ...] = (
     results_uninterpreted,
     child_history_missing,
     told_risk_omitted,
+    substance_omitted,
     asked_history_omitted,
     mood_unrecorded,
     answered_marked_unanswered,
@@ -1251,6 +1275,7 @@ __all__ = [
     "central_features_omitted",
     "broken_punctuation",
     "symptom_list_history",
+    "substance_omitted",
     "note_faults",
     "note_view",
     "third_person_quotes",
