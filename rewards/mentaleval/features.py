@@ -45,10 +45,9 @@ def _false_friends() -> dict[str, frozenset[str]]:
     """``cues.json`` ``mention_false_friends``: a lexicon concept with the words that, right after its phrase, make it
     another thing ("no periods of elevated mood" is no amenorrhoea: stop 38, held_out37's notes 647, 651, 659 and
     679, rated 5, were each charged an invented amenorrhoea for their mania denial)."""
-    import json
-    from importlib import resources
+    from .cues import cue_file
 
-    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    raw = cue_file()
     entries = {k: v for k, v in (raw.get("mention_false_friends") or {}).items() if not k.startswith("_")}
     unknown = sorted(k for k in entries if k not in load_lexicon())
     if unknown:
@@ -62,10 +61,9 @@ def _ability_phrases() -> dict[str, frozenset[tuple[str, ...]]]:
     takes away ("follow conversations" for poor concentration): said with a negation they affirm the finding ("I can't
     follow conversations in a group like I used to"), said plainly they deny it. Stop 38: held_out37's scripted note
     662 wrote 'denies poor concentration' for that answer and was not charged."""
-    import json
-    from importlib import resources
+    from .cues import cue_file
 
-    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    raw = cue_file()
     entries = {k: v for k, v in (raw.get("mention_abilities") or {}).items() if not k.startswith("_")}
     unknown = sorted(k for k in entries if k not in load_lexicon())
     if unknown:
@@ -465,10 +463,9 @@ def read_note(case: Any, chart: Chart, support: frozenset[str] | None = None) ->
 @lru_cache(maxsize=1)
 def _unasked() -> tuple[tuple[str, ...], ...]:
     """``cues.json`` ``note_claims_unasked``: the stemmed phrases that say a finding was not asked or is unknown."""
-    import json
-    from importlib import resources
+    from .cues import cue_file
 
-    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    raw = cue_file()
     return tuple(tuple(stem(t) for t in tokenize(p)) for p in raw.get("note_claims_unasked", {}).get("phrases", ()))
 
 
@@ -551,10 +548,9 @@ _IMPRESSION_LINE = re.compile(
 
 @lru_cache(maxsize=1)
 def _non_answers() -> tuple[tuple[tuple[str, ...], ...], int]:
-    import json
-    from importlib import resources
+    from .cues import cue_file
 
-    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    raw = cue_file()
     phrases = tuple(tuple(stem(t) for t in tokenize(p)) for p in raw["non_answers"]["phrases"])
     return phrases, int(raw["limits"]["note_empty_quote_tokens"])
 
@@ -582,10 +578,9 @@ def _NOT_BEFORE() -> frozenset[str]:  # noqa: N802
     """``cues.json`` ``non_answers.not_before``: words after a non-answer phrase that make it a statement ("I'm so low
     and I don't know why" tells a low mood; stop 38: held_out37's notes 655 and 667, rated 5, lost a point for a
     chief complaint read as a non-answer)."""
-    import json
-    from importlib import resources
+    from .cues import cue_file
 
-    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    raw = cue_file()
     return frozenset(stem(t) for w in raw["non_answers"].get("not_before", ()) for t in tokenize(w))
 
 
