@@ -534,16 +534,20 @@ def _read_note_alone(note: str) -> tuple[NoteReading, frozenset[str]]:
         unsupported_claims=(),
         empty_quotes=empty_quotes(note),
         misfiled_quotes=misfiled_quotes(note),
-        impression_stated="assessment" in with_content or bool(_IMPRESSION_LINE.search(note)),
+        impression_stated="assessment" in with_content or bool(_impression_line().search(note)),
     )
     return reading, claimed
 
 
-#: a terse note's impression line ("Imp: severe MDE.", "Impression - ?GAD", "Dx: mild NCD"), which the section headings
-#: (``cues.json`` ``note_sections``) do not hold in their abbreviated forms
-_IMPRESSION_LINE = re.compile(
-    r"(?:^|\n|[.;]\s+)\s*(?:imp|impression|dx|diagnosis|assessment|formulation)\s*(?::|-\s)", re.IGNORECASE
-)
+@lru_cache(maxsize=1)
+def _impression_line() -> re.Pattern[str]:
+    """A terse note's impression line ("Imp: severe MDE.", "Impression - ?GAD", "Dx: mild NCD"), by ``cues.json``
+    ``impression_headings``, which the section headings (``note_sections``) do not hold in their abbreviated forms."""
+    from .cues import cue_file
+
+    words = [w for w in cue_file()["impression_headings"]["headings"]]
+    body = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?:^|\n|[.;]\s+)\s*(?:{body})\s*(?::|-\s)", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
