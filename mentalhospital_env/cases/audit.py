@@ -1473,7 +1473,9 @@ def record_needs(case: Case, plan: str) -> list[tuple[str, Mapping[str, Any], st
     if re.search(benzo["plan_pattern"], plan, re.I) or record_status(case)["still_drinking"]:
         why = benzodiazepine_caution(case)
         if why:
-            out.append(("benzodiazepine_choice", {**benzo, "values": {"why": why}}, f"a withdrawal regimen for a patient {why}"))
+            # a switch to oxazepam or lorazepam when the liver tests worsen weighs the liver, not an older patient's age
+            answered = benzo["answered_pattern"] if age >= benzo["min_age"] else f"{benzo['answered_pattern']}|{benzo['liver_answered_pattern']}"
+            out.append(("benzodiazepine_choice", {**benzo, "answered_pattern": answered, "values": {"why": why}}, f"a withdrawal regimen for a patient {why}"))
     drive = N["driving"]
     if age >= drive["min_age"]:
         job = str(case.demographics.occupation or "")
