@@ -575,7 +575,8 @@ def plan_follows_record(
         out.append(Finding(cid, "treatment.plan", "plan.substance", f"AUDIT {score}/40 on file (hazardous drinking) and the plan says nothing about alcohol"))
     if case.setting == "outpatient" and not re.search(P["admitted_pattern"], plan, re.I):
         for x in sentences:
-            if re.search(P["thiamine_pattern"], x, re.I) and re.search(P["parenteral_pattern"], x) and not re.search(P["supervised_pattern"], x, re.I):
+            # parenteral thiamine held for a suspected Wernicke's ("parenteral only if Wernicke's is suspected") is not given
+            if re.search(P["thiamine_pattern"], x, re.I) and re.search(P["parenteral_pattern"], x) and not re.search(P["supervised_pattern"], x, re.I) and not re.search(P["conditional_parenteral_pattern"], x, re.I):
                 out.append(Finding(cid, "treatment.plan", "plan.setting", f"parenteral thiamine for an outpatient ({x[:60]!r}): oral thiamine in the community"))
     texts = [("treatment.plan", plan)] + [("treatment.safety", x) for x in safety]
     if not status["childbearing"]:
