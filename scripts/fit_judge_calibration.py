@@ -26,6 +26,10 @@ Stop 38: the rules changed again (s38-judge; see ``PREREGISTERED38``) and both m
 slice, held_out36 and held_out37 too, with ``held_out38`` (written blind at stop 38) refused by name. Leave-one-slice-out,
 the fitted models beat the rules on 5 of 13 slices each (App and Qual) and both stay off (``DECIDED``).
 
+Stop 39: the rules changed again (s39-judge; see ``PREREGISTERED39``) and both models were refitted on every development
+slice, held_out38 too, with ``held_out39`` (rated blind at stop 39) refused by name. Leave-one-slice-out, the fitted
+models beat the rules on 5 of 14 slices (App) and 7 of 14 (Qual, not most); both stay off (``DECIDED``).
+
 Estimate: leave-one-slice-out QWK (fit on the other slices, score the left-out one), rules vs fitted, for every
 slice. A dimension's model is written ``enabled`` only if it beats the rules on most left-out slices; otherwise the
 fitted weights are written for the record and the rules keep scoring.

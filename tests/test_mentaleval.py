@@ -861,7 +861,8 @@ def test_judge_agreement_holds_the_stop_28_slice_apart_with_its_encounters_and_r
 #: (seed 3434, played at a629fb8, 100 items rated the same way) at stop 35; held_out35 (seed 3535, played at c770a5d,
 #: 100 items rated the same way) at stop 36; held_out36 (seed 3636, played at 9b80d3d, 100 items rated the same way)
 #: at stop 37; held_out37 (seed 3737, played at 4019686, 100 items rated the same way) was read at stop 38; held_out38
-#: (seed 3838, played at 1c5421f, 100 items rated the same way) is the slice ``--disagreements`` never lists.
+#: (seed 3838, played at 1c5421f, 100 items rated the same way) was read at stop 39; held_out39 (rated blind at stop 39,
+#: added at integration) is the slice ``--disagreements`` never lists.
 RATED_SLICES = [
     # split, items, notes, SHA-256
     ("held_out29", 34, 16, "d2254bab7e3ec99093f097a4912dc69fe34fac5a3fd676e9ed0ea498fe75dca2"),
