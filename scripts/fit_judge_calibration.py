@@ -26,6 +26,10 @@ Stop 38: the rules changed again (s38-judge; see ``PREREGISTERED38``) and both m
 slice, held_out36 and held_out37 too, with ``held_out38`` (written blind at stop 38) refused by name. Leave-one-slice-out,
 the fitted models beat the rules on 5 of 13 slices each (App and Qual) and both stay off (``DECIDED``).
 
+Stop 39: the rules changed again (s39-judge; see ``PREREGISTERED39``) and both models were refitted on every development
+slice, held_out38 too, with ``held_out39`` (rated blind at stop 39) refused by name. Leave-one-slice-out, the fitted
+models beat the rules on 5 of 14 slices (App) and 7 of 14 (Qual, not most); both stay off (``DECIDED``).
+
 Estimate: leave-one-slice-out QWK (fit on the other slices, score the left-out one), rules vs fitted, for every
 slice. A dimension's model is written ``enabled`` only if it beats the rules on most left-out slices; otherwise the
 fitted weights are written for the record and the rules keep scoring.
@@ -50,7 +54,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 #: slices never fitted on, by name: held_out34 (the slice the stop-35 note model was compared on) and held_out35 (written
 #: blind at stop 35 by a consultant who read no code; the slice PREREGISTERED decides on). held_out33 is development
 #: data since stop 35 and fitted on.
-EXCLUDED = ("held_out38",)
+EXCLUDED = ("held_out39",)
+#: Stop 39: held_out38 is development data (read for disagreements at stop 39 and fitted on: SLICES); held_out39, rated
+#: blind at stop 39 by a consultant who read no code, is refused by name (PREREGISTERED39 decides on it).
 #: Stop 38: held_out36 and held_out37 are development data (read for disagreements at stop 38; fitting may read them);
 #: held_out38, rated blind at stop 38 by a consultant who read no code, is refused by name (PREREGISTERED38 decides on it).
 #: Stop 36: held_out34 and held_out35 are development data and fitted on (SLICES); held_out36, written blind at stop 36
@@ -221,10 +227,54 @@ PREREGISTERED38 = {
     "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
               "tests/test_note_faults.py", "tests/test_agreement.py"),
 }
+#: Pre-registered at stop 39 (issue 15), written and committed alone in branch s39-judge (from main at 87a193a) before
+#: any change to the judge's rules or data in that branch, while held_out39 (10 test-v2 cases, the same build of slice as
+#: held_out38: the scripted clinician's note and plan plus hand-written notes and plans, rated blind at stop 39 by a
+#: consultant who read no code) exists nowhere in it; held_out39 is refused by name (``EXCLUDED``) and never read by this
+#: branch. held_out38 is development data from stop 39 (its disagreements are read while changing the rules, and it is
+#: fitted on: ``SLICES``). To be applied ONCE by the integrator, unchanged, with no refit and no edit to the judge or its
+#: data after held_out39 is read.
+#: Measure: ``.venv/bin/python benchmarks/judge_agreement.py --resamples 200`` (point estimates as printed, rounded to 3
+#: places, both calibration models off) on the merged build and on the base (87a193a), each with held_out39 in SPLITS
+#: (and HELD_OUT = "held_out39"). The stop-39 change targets BOTH dimensions, each claimed separately:
+#: (a) the plan rules and their data (a dose above the standard range or doubled, a large supply to a patient at risk of
+#:     overdose, a review later than the standard interval after starting an antidepressant in a young person or with
+#:     suicidal ideation, a therapy for a disorder the case never describes, a drinker started on an antidepressant
+#:     with nothing on the alcohol): a GAIN on App iff ALL of
+#:   1. App QWK on held_out39 >= base's App QWK on held_out39 + 0.03;
+#:   2. App MAE on held_out39 <= base's App MAE on held_out39;
+#:   3. Qual QWK on held_out39 >= base's Qual QWK on held_out39 - 0.02;
+#:   4. Qual QWK and App QWK on the 'scripted' slice each >= base's - 0.05;
+#: (b) the note rules (a substance use the patient disclosed left out of the note is an omission, and whatever else
+#:     s39-judge changes in the note rules): a GAIN on Qual iff ALL of
+#:   1. Qual QWK on held_out39 >= base's Qual QWK on held_out39 + 0.10;
+#:   2. Qual MAE on held_out39 <= base's Qual MAE on held_out39;
+#:   3. App QWK on held_out39 >= base's App QWK on held_out39 - 0.02;
+#:   4. Qual QWK and App QWK on the 'scripted' slice each >= base's - 0.05;
+#: and for either claim, 5. ``tests`` below pass on the merged build.
+#:   Anything less is no gain on that dimension: report it as such (the change was made on held_out32..38 and did not
+#:   carry). Two claims are tested, so one met by chance is likelier than with one: both outcomes are reported together.
+#:   Reported beside the decision, not deciding: the mean of (judge - rating) over the scripted clinician's own notes
+#:   and plans in held_out39, base and merged. The calibration models stay off (DECIDED); they are refitted at stop 39
+#:   with held_out38 among the fitted slices (``SLICES``) and held_out39 refused by name; switching one on is not part
+#:   of this decision.
+PREREGISTERED39 = {
+    "slice": "held_out39",
+    "command": ".venv/bin/python benchmarks/judge_agreement.py --resamples 200",
+    "base_commit": "87a193a",
+    "targets": ("App.", "Qual."),
+    "app_claim": {"min_app_qwk_gain": 0.03, "max_app_mae_increase": 0.0, "max_qual_qwk_loss": 0.02,
+                  "max_scripted_qwk_loss": 0.05},
+    "qual_claim": {"min_qual_qwk_gain": 0.10, "max_qual_mae_increase": 0.0, "max_app_qwk_loss": 0.02,
+                   "max_scripted_qwk_loss": 0.05},
+    "reported_not_deciding": "mean (judge - rating) over held_out39's scripted-clinician notes and plans, base and merged",
+    "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
+              "tests/test_note_faults.py", "tests/test_agreement.py"),
+}
 #: the development slices fitted on (stop 35: every rated slice but ``EXCLUDED``; stop 31 fitted the first six; stop 38
-#: added held_out36 and held_out37)
+#: added held_out36 and held_out37; stop 39 added held_out38)
 SLICES = ("tune", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33",
-          "held_out34", "held_out35", "held_out36", "held_out37")
+          "held_out34", "held_out35", "held_out36", "held_out37", "held_out38")
 ALPHA = 1.0
 SIGNS = {
     "plan": {

@@ -1080,10 +1080,29 @@ def test_toxic_antidepressant_choices_are_contraindicated(ca, profile, plan, act
         "Sertraline 50 mg od (confirm St John's wort stopped; explain side effects).",  # held_out35 plan-661, rated 5
         "Stop St John's wort (if still taking) before starting an SSRI; then sertraline 50 mg once daily.",  # plan-781, 5
         "Ask whether she takes St John's wort; do not continue St John's wort with sertraline 50 mg.",
+        "Check for St John's wort use. Start sertraline 50 mg.",
+        "Advise against St John's wort; St John's wort should be stopped before sertraline 50 mg.",
+        "Sertraline 50 mg. Don't carry on with the hypericum; discontinue St John's wort first.",
     ],
 )
 def test_st_johns_wort_checked_or_stopped_before_an_ssri_is_safe(ca, plan):
     assert "st_johns_wort_continued" not in {c.action for c in ca.check(_profile(), plan).contraindicated}
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        "Sertraline 50 mg; she may keep the hypericum going.",
+        "Sertraline 50 mg; she takes St John's wort, which is fine to continue.",
+        "Start sertraline 50 mg, and she can stay on her St John's wort.",
+        "Sertraline 50 mg daily; St John's wort may be continued.",
+        "Sertraline 50 mg alongside St. John's wort.",
+    ],
+)
+def test_st_johns_wort_kept_beside_an_ssri_in_other_words_is_contraindicated(ca, plan):
+    """Stop 39 (the stop-38 review): the rule read 72 phrases built around plan-782's wording ('carry on with the St
+    John's wort'); it now reads the herb after a verb that keeps or adds it, or before one that continues it."""
+    assert "st_johns_wort_continued" in {c.action for c in ca.check(_profile(), plan).contraindicated}
 
 
 def test_tricyclic_rules_keep_to_their_conditions(ca):

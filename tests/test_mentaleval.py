@@ -1155,17 +1155,18 @@ def test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_
     spec.loader.exec_module(script)
     # stop 36: held_out34 and held_out35 are development data, fitted on
     assert {"held_out33", "held_out34", "held_out35"} <= set(script.SLICES)
-    # stop 38: held_out36 and held_out37 are development data; held_out38 (rated blind at stop 38) is refused by name and
-    # PREREGISTERED38 decides on it
-    assert script.EXCLUDED == ("held_out38",) and script.PREREGISTERED38["slice"] == "held_out38"
-    assert {"held_out36", "held_out37"} <= set(script.SLICES)
+    # stop 39: held_out36, held_out37 and held_out38 are development data; held_out39 (rated blind at stop 39) is refused
+    # by name and PREREGISTERED39 decides on it
+    assert script.EXCLUDED == ("held_out39",) and script.PREREGISTERED39["slice"] == "held_out39"
+    assert script.PREREGISTERED39["base_commit"] == "87a193a"
+    assert {"held_out36", "held_out37", "held_out38"} <= set(script.SLICES)
     assert not set(script.SLICES) & set(script.EXCLUDED)
     raw = json.loads(offline.CALIBRATION_PATH.read_text("utf-8"))
     assert script.DECIDED == {"note": False, "plan": False}
     for dim in ("plan", "note"):
         assert raw[dim]["enabled"] is script.DECIDED[dim]
         assert raw[dim]["slices"] == list(script.SLICES) and "held_out33" in raw[dim]["slices"]
-        assert "held_out38" not in raw[dim]["slices"] and raw[dim]["excluded"] == list(script.EXCLUDED)
+        assert "held_out39" not in raw[dim]["slices"] and raw[dim]["excluded"] == list(script.EXCLUDED)
         assert set(raw[dim]["leave_one_slice_out"]) == set(raw[dim]["slices"])
     offline._calibrations.cache_clear()
     assert offline.calibration("plan") is None and offline.calibration("note") is None
@@ -1240,3 +1241,92 @@ def test_judge_agreement_stops_on_an_empty_slice_other_than_the_newest(monkeypat
     monkeypatch.setattr(bench, "load_ratings", lambda *a, **k: scripted)
     with pytest.raises(SystemExit, match="'earlier' slice"):
         bench.run(["offline"], resamples=10)
+
+
+def test_prescribing_faults_read_from_data():
+    """Stop 39 (issue 15): a day's dose above the adult maximum, a month or more of tablets for a patient at risk of
+    suicide, an antidepressant started at twice its starting dose and a first review later than a month after starting
+    one (rewards/mentaleval/data/prescribing.json) were not charged: held_out36 plan-740 (citalopram 60 mg with a
+    month's supply, rated 1) scored 2.0."""
+    from mentalhospital_env.rewards.mentaleval.prescribing import (
+        doubled_start,
+        first_review_days,
+        large_supply,
+        over_maximum,
+        prescribing_faults,
+    )
+
+    assert over_maximum("Citalopram 60 mg once daily.", 40)
+    assert over_maximum("Citalopram 40 mg once daily.", 70)  # 20 mg over 65 (QT)
+    assert not over_maximum("Citalopram 40 mg once daily.", 40)
+    assert over_maximum("Haloperidol 10 mg three times daily.", 40)  # 30 mg a day
+    assert not over_maximum("Haloperidol depot 100 mg monthly.", 40)  # a depot's dose is no day's dose
+    assert not over_maximum("Haloperidol 5 mg three times daily, plus promethazine 25 mg as needed.", 40)
+    assert not over_maximum("Sertraline 50 mg, increasing to 100 mg, maximum 200 mg.", 40)
+    assert doubled_start("Start sertraline 100 mg daily.", "", "")
+    assert not doubled_start("Start sertraline 50 mg, increasing to 100 mg after two weeks.", "", "")
+    assert not doubled_start("Start sertraline 100 mg daily.", "Sertraline 100 mg daily", "")  # already taken
+    assert large_supply("Sertraline 50 mg with three months' supply.")
+    assert large_supply("Discharge with a month's supply.")
+    assert not large_supply("Limited supply: no more than a week's supply at a time.")
+    assert first_review_days("Review in 6 weeks.") == 42 and first_review_days("Monthly review.") == 30
+    assert first_review_days("Review in a week, then every 4 weeks.") == 7
+    assert first_review_days("See the GP.") is None
+    harms, gaps = prescribing_faults("Start sertraline 50 mg, one month's supply. Review in 3 months.", 40, True, "", "", True, False)
+    assert harms and gaps  # the supply at suicide risk, the late review
+    harms, gaps = prescribing_faults("Start sertraline 50 mg, one month's supply. Review in 3 months.", 40, False, "", "", True, True)
+    assert not harms and not gaps  # no suicide risk; a prompt contact named
+
+
+def _rated_plan_scores(ids):
+    """The offline judge's App. of hand-rated plans of benchmarks/data/judge_agreement, by id."""
+    import importlib.util
+    from pathlib import Path
+
+    from mentalhospital_env.rewards.mentaleval import OfflineJudge
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "judge_agreement.py"
+    spec = importlib.util.spec_from_file_location("judge_agreement_bench_s39", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rows = [r for r in bench.load_ratings() if r["id"] in ids]
+    assert len(rows) == len(ids)
+    verdicts = OfflineJudge().score_many(bench.charts(rows, bench.load_encounters()))
+    return {r["id"]: v["treatment_appropriateness"] for r, v in zip(rows, verdicts)}
+
+
+def test_stop_39_plan_readings_follow_the_consultants_reasons():
+    """Stop 39 (issue 15), read on held_out36..38 (development data): harmful prescribing caps App at 1 (plan-740
+    citalopram 60 mg and a month's supply, plan-698 lithium with three months' supply at death wishes, plan-788 three
+    months of tablets: each rated 1); a doubled start is a gap (plan-814, rated 2); an antidepressant started while a
+    dependent drinker still drinks is a gap (plan-828, test-v2-0298's scripted plan, rated 2: no longer 3); parenteral
+    thiamine only if Wernicke's is suspected is no parenteral thiamine in clinic (plan-811, rated 5: above 3)."""
+    s = _rated_plan_scores({"plan-740", "plan-698", "plan-788", "plan-814", "plan-828", "plan-811"})
+    assert s["plan-740"] == s["plan-698"] == s["plan-788"] == 1.0
+    assert s["plan-814"] <= 2.0
+    assert s["plan-828"] < 3.0
+    assert s["plan-811"] > 3.0
+
+
+def test_a_substance_use_told_and_left_out_of_the_note_is_charged():
+    """Stop 39 (issue 15): held_out32 note-449 never names the cocaine of a cocaine use disorder the patient told of
+    ('I use coke a few nights a week'; rated 2) and scored 4.9; a light drinker's wine left out (held_out37 note-679,
+    rated 5) is no such fault."""
+    import importlib.util
+    from pathlib import Path
+
+    from mentalhospital_env.rewards.mentaleval.note_faults import note_faults
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "judge_agreement.py"
+    spec = importlib.util.spec_from_file_location("judge_agreement_bench_s39n", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rows = {r["id"]: r for r in bench.load_ratings() if r["id"] in ("note-449", "note-679", "note-489")}
+    found = {}
+    for rid, row in rows.items():
+        case, chart = bench.charts([row], bench.load_encounters())[0]
+        found[rid] = [f.text for f in note_faults(case, chart) if f.kind == "substance_omitted"]
+    assert found["note-449"] == ["stimulant use"]
+    assert found["note-489"] == ["alcohol use"]
+    assert found["note-679"] == []
+    assert _rated_note_scores({"note-449"})["note-449"] <= 4.25

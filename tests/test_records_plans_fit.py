@@ -71,6 +71,24 @@ def test_chlordiazepoxide_for_an_older_or_liver_damaged_drinker_is_found(changes
     assert "plan.benzodiazepine_choice" in {f.rule for f in audit_case(case)}
 
 
+@pytest.mark.parametrize(
+    "changes, found",
+    [
+        # hw-013's exit: a switch to oxazepam when the liver tests worsen weighs the liver...
+        ({"exams": [{"name": "LFT", "kind": "lab", "result": "ALT 98 U/L (raised), AST 257 U/L (raised), ALP 90 U/L, bilirubin 14 umol/L, albumin 41 g/L"}]}, False),
+        # ...not a 78-year-old's age (stop 39, the stop-38 review)
+        ({"demographics.age": 78, "demographics.occupation": "retired postman"}, True),
+    ],
+)
+def test_a_switch_for_worsening_liver_tests_answers_the_liver_not_the_age(changes: dict, found: bool) -> None:
+    raw = _changed({**_DRINKER, **changes})
+    raw["treatment"]["plan"] = (raw["treatment"]["plan"] + " Chlordiazepoxide on a reducing regimen by the CIWA-Ar; liver "
+                                "function monitored (switch to oxazepam if bilirubin or clotting worsen).")
+    raw["diagnosis"]["categories"] = _categories(raw)
+    case = validate_case(raw)
+    assert ("plan.benzodiazepine_choice" in {f.rule for f in audit_case(case)}) is found
+
+
 def test_chlordiazepoxide_for_a_healthy_middle_aged_drinker_is_not_found() -> None:
     raw = _changed(_DRINKER)
     raw["diagnosis"]["categories"] = _categories(raw)

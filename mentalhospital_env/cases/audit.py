@@ -565,17 +565,18 @@ def plan_follows_record(
         m = re.search(P["moderation_pattern"], plan, re.I)
         if m:
             out.append(Finding(cid, "treatment.plan", "plan.substance", f"{m.group(0)!r} for a dependent drinker: abstinence is the aim"))
-        for x in abstinence_first(plan):
+        for x in abstinence_first(plan, headed=True):
             out.append(Finding(cid, "treatment.plan", "plan.abstinence_first", f"an antidepressant started while the patient still drinks ({x[:60]!r}): the drinking is treated first and the mood reassessed after 3-4 weeks of abstinence"))
     elif status["still_using"]:
-        for x in abstinence_first(plan):
+        for x in abstinence_first(plan, headed=True):
             out.append(Finding(cid, "treatment.plan", "plan.abstinence_first", f"an antidepressant started while the patient still uses {status['codes'][0]} ({x[:60]!r}): the drug is treated first and the anxiety or mood reassessed after 3-4 weeks of abstinence"))
     score = unanswered_audit(case, plan)
     if score is not None:
         out.append(Finding(cid, "treatment.plan", "plan.substance", f"AUDIT {score}/40 on file (hazardous drinking) and the plan says nothing about alcohol"))
     if case.setting == "outpatient" and not re.search(P["admitted_pattern"], plan, re.I):
         for x in sentences:
-            if re.search(P["thiamine_pattern"], x, re.I) and re.search(P["parenteral_pattern"], x) and not re.search(P["supervised_pattern"], x, re.I):
+            # parenteral thiamine held for a suspected Wernicke's ("parenteral only if Wernicke's is suspected") is not given
+            if re.search(P["thiamine_pattern"], x, re.I) and re.search(P["parenteral_pattern"], x) and not re.search(P["supervised_pattern"], x, re.I) and not re.search(P["conditional_parenteral_pattern"], x, re.I):
                 out.append(Finding(cid, "treatment.plan", "plan.setting", f"parenteral thiamine for an outpatient ({x[:60]!r}): oral thiamine in the community"))
     texts = [("treatment.plan", plan)] + [("treatment.safety", x) for x in safety]
     if not status["childbearing"]:
@@ -616,12 +617,18 @@ def plan_follows_record(
     return out
 
 
-def abstinence_first(plan: str) -> list[str]:
+def abstinence_first(plan: str, headed: bool = False) -> list[str]:
     """The plan sentences that start an antidepressant (review.json ``plan_record.abstinence_first_drugs``) without
     waiting for 3-4 weeks of abstinence (NICE CG115: in a dependent drinker the drinking is treated first); the
-    caller knows the patient still drinks."""
+    caller knows the patient still drinks. ``headed`` (a doctor's plan, read by the audit's rules and the judge; the
+    generator's own sentences keep the plain reading): a sentence may open with a heading ("Medication: start
+    sertraline 50 mg", test-v2-0298's scripted plan) or with the drug and its dose ("Sertraline 50 mg daily.")."""
     P = review_facts()["plan_record"]
-    drugs = re.compile(r"^(?:Start|Begin|Commence|Offer)\b[^.;]*?\b(?:" + "|".join(P["abstinence_first_drugs"]) + r")\b", re.I)
+    names = "|".join(P["abstinence_first_drugs"])
+    if headed:
+        drugs = re.compile(r"^(?:[A-Z][\w /&-]{0,30}:\s*)?(?:(?:Start|Begin|Commence|Offer)\b[^.;]*?\b(?:" + names + r")\b|(?:" + names + r")\s+\d)", re.I)
+    else:
+        drugs = re.compile(r"^(?:Start|Begin|Commence|Offer)\b[^.;]*?\b(?:" + names + r")\b", re.I)
     return [x for x in re.split(r"(?<=[.!?])\s+", plan) if drugs.search(x) and not re.search(P["abstinence_first_pattern"], x, re.I)]
 
 
@@ -1467,7 +1474,9 @@ def record_needs(case: Case, plan: str) -> list[tuple[str, Mapping[str, Any], st
     if re.search(benzo["plan_pattern"], plan, re.I) or record_status(case)["still_drinking"]:
         why = benzodiazepine_caution(case)
         if why:
-            out.append(("benzodiazepine_choice", {**benzo, "values": {"why": why}}, f"a withdrawal regimen for a patient {why}"))
+            # a switch to oxazepam or lorazepam when the liver tests worsen weighs the liver, not an older patient's age
+            answered = benzo["answered_pattern"] if age >= benzo["min_age"] else f"{benzo['answered_pattern']}|{benzo['liver_answered_pattern']}"
+            out.append(("benzodiazepine_choice", {**benzo, "answered_pattern": answered, "values": {"why": why}}, f"a withdrawal regimen for a patient {why}"))
     drive = N["driving"]
     if age >= drive["min_age"]:
         job = str(case.demographics.occupation or "")

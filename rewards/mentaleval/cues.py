@@ -217,7 +217,14 @@ def _quote_topics(raw: Any, where: str) -> dict[str, frozenset[str]]:
 
 
 @lru_cache(maxsize=1)
+def cue_file() -> Mapping[str, Any]:
+    """``data/cues.json`` as parsed, read once: the one reader of the file (the readers of its other blocks, in
+    :mod:`.features` and :mod:`.precision`, take their block from it; stop 39, the stop-38 review's raw loaders).
+    Shared: callers read it and never change it."""
+    return json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+
+
+@lru_cache(maxsize=1)
 def load_cues() -> MentalEvalCues:
     """The bundled cue lists (cached)."""
-    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
-    return read_cue_file(raw)
+    return read_cue_file(cue_file())

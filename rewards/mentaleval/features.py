@@ -30,6 +30,7 @@ from ..chart import Chart
 from ..ranking import canonical_exam, normalize_category, resolve_disorder_code
 from .cues import CuePhrases, MentalEvalCues, load_cues
 from .guidelines import CaseGuideline, _field, _knowledge, _records, load_formulary
+from .prescribing import prescribing_faults
 
 _EMOTION_DOMAINS = frozenset({"mood", "anxiety", "risk", "trauma"})
 _CLAIM_KINDS = frozenset({"symptom", "sign"})
@@ -44,10 +45,9 @@ def _false_friends() -> dict[str, frozenset[str]]:
     """``cues.json`` ``mention_false_friends``: a lexicon concept with the words that, right after its phrase, make it
     another thing ("no periods of elevated mood" is no amenorrhoea: stop 38, held_out37's notes 647, 651, 659 and
     679, rated 5, were each charged an invented amenorrhoea for their mania denial)."""
-    import json
-    from importlib import resources
+    from .cues import cue_file
 
-    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    raw = cue_file()
     entries = {k: v for k, v in (raw.get("mention_false_friends") or {}).items() if not k.startswith("_")}
     unknown = sorted(k for k in entries if k not in load_lexicon())
     if unknown:
@@ -61,10 +61,9 @@ def _ability_phrases() -> dict[str, frozenset[tuple[str, ...]]]:
     takes away ("follow conversations" for poor concentration): said with a negation they affirm the finding ("I can't
     follow conversations in a group like I used to"), said plainly they deny it. Stop 38: held_out37's scripted note
     662 wrote 'denies poor concentration' for that answer and was not charged."""
-    import json
-    from importlib import resources
+    from .cues import cue_file
 
-    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    raw = cue_file()
     entries = {k: v for k, v in (raw.get("mention_abilities") or {}).items() if not k.startswith("_")}
     unknown = sorted(k for k in entries if k not in load_lexicon())
     if unknown:
@@ -464,10 +463,9 @@ def read_note(case: Any, chart: Chart, support: frozenset[str] | None = None) ->
 @lru_cache(maxsize=1)
 def _unasked() -> tuple[tuple[str, ...], ...]:
     """``cues.json`` ``note_claims_unasked``: the stemmed phrases that say a finding was not asked or is unknown."""
-    import json
-    from importlib import resources
+    from .cues import cue_file
 
-    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    raw = cue_file()
     return tuple(tuple(stem(t) for t in tokenize(p)) for p in raw.get("note_claims_unasked", {}).get("phrases", ()))
 
 
@@ -536,24 +534,27 @@ def _read_note_alone(note: str) -> tuple[NoteReading, frozenset[str]]:
         unsupported_claims=(),
         empty_quotes=empty_quotes(note),
         misfiled_quotes=misfiled_quotes(note),
-        impression_stated="assessment" in with_content or bool(_IMPRESSION_LINE.search(note)),
+        impression_stated="assessment" in with_content or bool(_impression_line().search(note)),
     )
     return reading, claimed
 
 
-#: a terse note's impression line ("Imp: severe MDE.", "Impression - ?GAD", "Dx: mild NCD"), which the section headings
-#: (``cues.json`` ``note_sections``) do not hold in their abbreviated forms
-_IMPRESSION_LINE = re.compile(
-    r"(?:^|\n|[.;]\s+)\s*(?:imp|impression|dx|diagnosis|assessment|formulation)\s*(?::|-\s)", re.IGNORECASE
-)
+@lru_cache(maxsize=1)
+def _impression_line() -> re.Pattern[str]:
+    """A terse note's impression line ("Imp: severe MDE.", "Impression - ?GAD", "Dx: mild NCD"), by ``cues.json``
+    ``impression_headings``, which the section headings (``note_sections``) do not hold in their abbreviated forms."""
+    from .cues import cue_file
+
+    words = [w for w in cue_file()["impression_headings"]["headings"]]
+    body = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?:^|\n|[.;]\s+)\s*(?:{body})\s*(?::|-\s)", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
 def _non_answers() -> tuple[tuple[tuple[str, ...], ...], int]:
-    import json
-    from importlib import resources
+    from .cues import cue_file
 
-    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    raw = cue_file()
     phrases = tuple(tuple(stem(t) for t in tokenize(p)) for p in raw["non_answers"]["phrases"])
     return phrases, int(raw["limits"]["note_empty_quote_tokens"])
 
@@ -581,10 +582,9 @@ def _NOT_BEFORE() -> frozenset[str]:  # noqa: N802
     """``cues.json`` ``non_answers.not_before``: words after a non-answer phrase that make it a statement ("I'm so low
     and I don't know why" tells a low mood; stop 38: held_out37's notes 655 and 667, rated 5, lost a point for a
     chief complaint read as a non-answer)."""
-    import json
-    from importlib import resources
+    from .cues import cue_file
 
-    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    raw = cue_file()
     return frozenset(stem(t) for w in raw["non_answers"].get("not_before", ()) for t in tokenize(w))
 
 
@@ -787,6 +787,8 @@ class PlanReading:
     record_advised: tuple[str, ...] = ()
     targets_other: tuple[str, ...] = ()
     past_unconsidered: tuple[str, ...] = ()
+    prescribing_harms: tuple[str, ...] = ()
+    prescribing_gaps: tuple[str, ...] = ()
 
     @property
     def incoherent(self) -> tuple[str, ...]:
@@ -797,7 +799,9 @@ class PlanReading:
     @property
     def gaps(self) -> tuple[str, ...]:
         """What keeps a safe plan from first-line care for this patient, one entry a fault: it does not hang
-        together (:attr:`incoherent`), it leaves out the core treatment of one of the patient's disorders
+        together (:attr:`incoherent`), it starts an antidepressant at twice its starting dose or first reviews it
+        later than four weeks (:attr:`prescribing_gaps`, :mod:`.prescribing`), it leaves out the core treatment of one
+        of the patient's disorders
         (``critical_actions.json`` ``core``), or it does not follow the record (``review.json`` ``plan_record``,
         read by :func:`mentalhospital_env.cases.audit.plan_follows_record`: parenteral thiamine in an outpatient
         clinic, a relapse drug started while the patient still drinks, a birth or a young person's age or low
@@ -807,6 +811,7 @@ class PlanReading:
             + tuple(f"no {a.replace('_', ' ')}" for a in self.core_missing)
             + self.record_faults
             + self.targets_other
+            + self.prescribing_gaps
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -833,6 +838,7 @@ def read_plan(plan: str, guideline: CaseGuideline, case: Any = None) -> PlanRead
         _therapies_named(plan, tuple(guideline.other_therapies)) if guideline.other_therapies else frozenset()
     )
     required = missing = contraindicated = reasons = misplaced = advised_missing = core_missing = ()
+    harms = prescribing_gaps = ()
     contra_cap = 1.0
     disorder_met = None
     continued_absent: tuple[str, ...] = ()
@@ -852,6 +858,12 @@ def read_plan(plan: str, guideline: CaseGuideline, case: Any = None) -> PlanRead
         disorder_required = {r.action for r in check.required if r.rule in coded}
         if disorder_required:
             disorder_met = len(disorder_required - {r.action for r in check.missing}) / len(disorder_required)
+        profile = guideline.profile
+        history = getattr(getattr(case, "ehr", None), "past_psychiatric_history", None) or ""
+        harms, prescribing_gaps = prescribing_faults(
+            plan, profile.age, "suicide" in profile.risks, profile.medications or "", history,
+            "antidepressant" in actions.started(plan), "prompt_follow_up" in actions.proposed(plan),
+        )
     unsafe = tuple(sorted(named & set(guideline.unsafe)))
     # a drug that carries one of the case's critical actions (acetylcysteine for a paracetamol overdose, thiamine)
     # is the plan's safety step, not a drug for a disorder the patient does not have
@@ -892,6 +904,8 @@ def read_plan(plan: str, guideline: CaseGuideline, case: Any = None) -> PlanRead
         core_missing=core_missing,
         targets_other=plan_targets_other(guideline, named, first_t, other_t),
         past_unconsidered=past_treatment_unconsidered(case, plan) if case is not None else (),
+        prescribing_harms=harms,
+        prescribing_gaps=prescribing_gaps,
         **(plan_record_faults(case, plan) if case is not None else {}),
     )
 

@@ -446,12 +446,13 @@ def plan_overreach(r: PlanReading) -> float:
 
 def safety_cap(r: PlanReading) -> float:
     """The highest App. a plan may get: 1 with a contraindicated drug or action (the case's rules, or a drug
-    the knowledge base marks unsafe for a reference disorder), 2 with an over-treatment the rules forbid
+    the knowledge base marks unsafe for a reference disorder) or a prescribing harm (:mod:`.prescribing`: a day's dose
+    above the maximum, a large supply of tablets for a patient at risk of suicide), 2 with an over-treatment the rules forbid
     (``cap: 2``) or a critical action missing, ``cues.json``
     ``limits.plan_incoherent_cap`` (3) when the plan has a gap in first-line care (:attr:`PlanReading.gaps`: it does
     not hang together, leaves out a disorder's core treatment, or does not follow its record), less
     ``plan_gap_step`` for each further gap down to ``plan_gap_floor``, else 5."""
-    if r.unsafe_drugs:
+    if r.unsafe_drugs or r.prescribing_harms:  # a dose above the maximum, a month of tablets at suicide risk
         return MIN_SCORE
     if r.contraindicated:  # an over-treatment (an antipsychotic for panic) is a wrong treatment, capped at 2
         return max(MIN_SCORE, min(r.contraindication_cap, 2.0))
@@ -506,7 +507,7 @@ def plan_features(r: PlanReading) -> dict[str, float]:
         "gaps": float(len(r.gaps)),
         "advised_missing": float(len(r.advised_missing) + len(r.record_advised) + len(r.past_unconsidered)),
         "critical_missing": float(bool(r.critical_missing)),
-        "contraindicated": float(bool(r.contraindicated or r.unsafe_drugs)),
+        "contraindicated": float(bool(r.contraindicated or r.unsafe_drugs or r.prescribing_harms)),
     }
 
 

@@ -111,8 +111,7 @@ class Evidence:
 def _links() -> dict[str, frozenset[str]]:
     """Each concept with the concepts that imply it or that it implies, and its ``cues.json``
     ``claim_equivalents`` (either supports the other); an unknown concept id raises ``ValueError``."""
-    import json
-    from importlib import resources
+    from .cues import cue_file
 
     lexicon = load_lexicon()
     out: dict[str, set[str]] = {}
@@ -121,7 +120,7 @@ def _links() -> dict[str, frozenset[str]]:
             a, b = entry
             out.setdefault(a, set()).add(b)
             out.setdefault(b, set()).add(a)
-    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    raw = cue_file()
     for i, group in enumerate(raw.get("claim_equivalents", {}).get("groups", ())):
         unknown = [c for c in group if c not in lexicon]
         if unknown:
@@ -144,10 +143,9 @@ def _implications(concept: str) -> tuple[frozenset[str], frozenset[str]]:
 
 @lru_cache(maxsize=1)
 def _equivalence_groups() -> dict[str, frozenset[str]]:
-    import json
-    from importlib import resources
+    from .cues import cue_file
 
-    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    raw = cue_file()
     out: dict[str, set[str]] = {}
     for group in raw.get("claim_equivalents", {}).get("groups", ()):
         for c in group:
@@ -192,10 +190,9 @@ def _note_claims(note: str) -> tuple[tuple[str, bool], ...]:
 def _general_terms() -> dict[str, tuple[str, ...]]:
     """``cues.json`` ``note_general_denials``: a word the lexicon reads as no finding ("hallucinations") with the
     findings a note's denial of it denies; an unknown concept raises ``ValueError``."""
-    import json
-    from importlib import resources
+    from .cues import cue_file
 
-    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))["note_general_denials"]
+    raw = cue_file()["note_general_denials"]
     lexicon = load_lexicon()
     out = {}
     for word, concepts in raw["terms"].items():
@@ -298,10 +295,9 @@ def _block_claims(text: str) -> list[tuple[str, bool]]:
 
 @lru_cache(maxsize=1)
 def _others() -> frozenset[str]:
-    import json
-    from importlib import resources
+    from .cues import cue_file
 
-    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    raw = cue_file()
     return frozenset(raw["note_claims_not_the_patient"]["subjects"])
 
 
@@ -340,10 +336,9 @@ def _denied_in_sentence(tokens: list[str], starts: list[int], at: int) -> bool:
 @lru_cache(maxsize=1)
 def _answer_cues() -> tuple[tuple[tuple[str, ...], ...], frozenset[tuple[str, ...]], frozenset[tuple[str, ...]], frozenset[str]]:
     """(fillers longest first, bare no answers, bare yes answers, closed-question openers) of ``cues.json``."""
-    import json
-    from importlib import resources
+    from .cues import cue_file
 
-    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))["bare_answers"]
+    raw = cue_file()["bare_answers"]
 
     def phrases(key: str) -> list[tuple[str, ...]]:
         return [tuple(tokenize(p)) for p in raw[key]]
@@ -359,10 +354,9 @@ def _answer_cues() -> tuple[tuple[tuple[str, ...], ...], frozenset[tuple[str, ..
 @lru_cache(maxsize=1)
 def _thought_answers() -> tuple[frozenset[tuple[str, ...]], frozenset[str]]:
     """(``thought_yes`` answers, ``thought_findings``) of ``cues.json`` ``bare_answers``."""
-    import json
-    from importlib import resources
+    from .cues import cue_file
 
-    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))["bare_answers"]
+    raw = cue_file()["bare_answers"]
     return frozenset(tuple(tokenize(p)) for p in raw.get("thought_yes", ())), frozenset(raw.get("thought_findings", ()))
 
 
@@ -463,10 +457,9 @@ def reply_evidence(question: str, reply: str) -> tuple[frozenset[str], frozenset
 def _plain_word_rules() -> dict[str, re.Pattern[str]]:
     """``cues.json`` ``plain_words``: each finding with the words one of which a text must hold for the findings reader's
     reading of it as that finding to stand; an unknown concept raises ``ValueError``."""
-    import json
-    from importlib import resources
+    from .cues import cue_file
 
-    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))["plain_words"]
+    raw = cue_file()["plain_words"]
     lexicon = load_lexicon()
     unknown = sorted(c for c in raw["concepts"] if c not in lexicon)
     if unknown:
@@ -485,10 +478,9 @@ def said_plainly(concept: str, text: str) -> bool:
 @lru_cache(maxsize=1)
 def _plain_affirmation_rules() -> tuple[tuple[str, re.Pattern[str]], ...]:
     """(concept, pattern) of ``cues.json`` ``plain_affirmations``; an unknown concept raises ``ValueError``."""
-    import json
-    from importlib import resources
+    from .cues import cue_file
 
-    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))["plain_affirmations"]
+    raw = cue_file()["plain_affirmations"]
     lexicon = load_lexicon()
     out = []
     for item in raw["items"]:
@@ -577,10 +569,9 @@ def _record_concepts(case: Any, negated: bool) -> frozenset[str]:
 @lru_cache(maxsize=1)
 def _contradictions() -> tuple[tuple[str, str], ...]:
     """(asserted, denied) pairs that may not stand together in a note."""
-    import json
-    from importlib import resources
+    from .cues import cue_file
 
-    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    raw = cue_file()
     lexicon = load_lexicon()
     pairs = tuple(tuple(p) for p in raw["note_contradictions"]["present_while_denied"])
     unknown = [c for p in pairs for c in p if c not in lexicon]
@@ -605,10 +596,9 @@ def _denied_now(note: str) -> frozenset[str]:
 @lru_cache(maxsize=1)
 def _observed() -> frozenset[str]:
     """Findings the clinician judges by observing (``cues.json`` ``observed_findings``)."""
-    import json
-    from importlib import resources
+    from .cues import cue_file
 
-    raw = json.loads(resources.files(__package__).joinpath("data/cues.json").read_text("utf-8"))
+    raw = cue_file()
     concepts = frozenset(raw["observed_findings"]["concepts"])
     unknown = sorted(c for c in concepts if c not in load_lexicon())
     if unknown:
