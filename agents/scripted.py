@@ -1461,6 +1461,11 @@ class ScriptedClinician(Doctor):
         instead = next((text for prefix, text in by_code.items() if principal.code.startswith(prefix)), None)
         if instead is None:  # at any age: no drug before the test that confirms the diagnosis (adult narcolepsy)
             instead = self._medication_awaits_test(principal)
+        first = conf["drinking_first"]
+        he = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
+        drinking_first = instead is None and principal.code.startswith(tuple(first["prefixes"])) and self.heavy_drinking(dependent=True)
+        if drinking_first:  # sertraline started in a woman drinking half a bottle of vodka a day (test-v2-0298)
+            instead = first["sentence"].format(he=he, drinks="drink" if he == "they" else "drinks")
         # a drug is checked against every disorder the chart names and the patient has not ruled out, not only those
         # believed: insomnia that leads with generalised anxiety beside it gets no hypnotic as a course (test-v2-0432)
         differential = replace(profile, codes=tuple(dict.fromkeys([*profile.codes, *sorted(others)])))
@@ -1475,6 +1480,8 @@ class ScriptedClinician(Doctor):
             parts.insert(0, unstable)
         if liver:
             parts.append(liver[1])
+        if drinking_first:
+            parts.append(first["driving"].format(obj=self._object()))
         acted, drop_other = self._results_acted_on()
         parts += acted
         therapies = [t for t in principal.psychotherapy if fits(t)][:2]
@@ -2763,6 +2770,10 @@ class ScriptedClinician(Doctor):
         if rest:
             assessment += f" Differential diagnosis includes {_join(h.name for h in rest)}."
         assessment += "".join(f" {line}" for line in self._results_to_read())
+        unstable = self._medically_unstable(self.safety_profile(believed_only=True))
+        if unstable:  # the danger the plan acts on, named in the assessment too (test-v2-0465)
+            head = unstable.split("):")[0] + ")"
+            assessment += f" {head}: {self.script['plan']['medical_instability']['note_danger']}"
         lines.append(assessment)
         lines.append("Plan: see treatment plan; review risk at each visit.")
         return "\n".join(lines)
