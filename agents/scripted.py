@@ -576,7 +576,8 @@ class ScriptedClinician(Doctor):
         if set(gate["event_findings"]) & (set(f.present) - f.contradicted):
             return True
         earlier = [p.strip() for _, reply in f.replies for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()]
-        return any(self._tells(p, domain["said"]) for p in [*sentences, *earlier])
+        said = [*domain["said"], *gate.get("event_said", ())]
+        return any(self._tells(p, said) for p in [*sentences, *earlier])
 
     def _make_room(self, wanted: int, keep: frozenset[str] = frozenset()) -> int:
         """How many of ``wanted`` follow-up questions the turns left hold without pushing out anything the interview
