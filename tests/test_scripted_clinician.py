@@ -815,7 +815,9 @@ def dev_v2_env():
 # Stop 37's records redraw (observed mental states, risk wording) gave dev-v2-0003 (25, a recurrent depression with a
 # passive death wish, the same principal and story) the draw in which, as in stop 36's reverted giveaway draw, the
 # risk follow-ups take the turns the tobacco question needed: the clinician's question budget, left to its owner
-_NOT_ASKED_TOBACCO = ("dev-v2-0001", "dev-v2-0003")
+# Stop 39: dev-v2-0001 is asked (its strict xfail passed) once the question that never gives way (pregnancy) was
+# counted in the room kept for the history (history_first.never_yield); dev-v2-0003 still shows it.
+_NOT_ASKED_TOBACCO = ("dev-v2-0003",)
 
 
 @pytest.mark.xfail(strict=True, reason="stop 32's redraw: adults the scripted clinician never asks about tobacco (issue 14)")
