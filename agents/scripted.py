@@ -325,6 +325,13 @@ class ScriptedClinician(Doctor):
                 continue
             if self._yields_to_history(concept):
                 continue
+            if not self._fit_for_child(concept):
+                continue  # an adult's question with no form for the parent is not put to a child (uw-011)
+            unknown = self.script["unknown_family"]
+            if concept in unknown["skip"] and any(
+                re.search(p, f.answers.get(unknown["after"], ""), re.IGNORECASE) for p in unknown["patterns"]
+            ):
+                continue  # "I'd have to ask my family": not asked about the family's physical illnesses (test-v2-0095)
             care = self.script["self_care"]
             if concept == care["key"] and self.walk_in.setting not in care["settings"] and not set(care["older_when"]) & set(f.present):
                 continue  # an older adult outside the emergency department: asked once a failing memory was heard
@@ -343,6 +350,9 @@ class ScriptedClinician(Doctor):
             return False
         f = self.findings
         left = self.budget - self.script["interview_reserve_turns"] - self.turns
+        # the questions that never give way (pregnancy) take a turn of their own too: counted, or the last of the
+        # history is lost to them (uw-012's allergies, once a panic disclosure's follow-up took two turns)
+        keep |= set(conf["never_yield"])
         essential = {c for _, c in self.plan if c in keep and c not in f.asked and c not in f.present and c not in f.denied}
         return left <= len(essential)
 
@@ -528,6 +538,8 @@ class ScriptedClinician(Doctor):
             if domain["name"] in self.explored or domain.get("ages") and w.age_group not in domain["ages"]:
                 continue
             when = set(domain["when"]) | (set(domain.get("when_young", ())) if young else set())
+            if domain.get("needs_event") and not self._event_told(domain, sentences):
+                when -= set(domain["needs_event"]["findings"])  # intrusive images with no event told are no trauma (uw-012)
             # words that name the domain in the complaint ("I don't like it when it's lumpy") name it whatever the negation
             named = domain.get("said_in_complaint", []) if (self.last_concept or "").startswith("hpi:") else []
             named = named if young or not domain.get("said_in_complaint_young_only") else []
@@ -554,6 +566,18 @@ class ScriptedClinician(Doctor):
                     question = self._informant_question(key) or question
                 out.append((question, key))
         return out, instead
+
+    def _event_told(self, domain: dict[str, Any], sentences: list[str]) -> bool:
+        """Whether a traumatic event has been told in this encounter (``complaint_domains``' 'needs_event'): one of
+        its 'event_findings' affirmed and never denied, or one of the domain's 'said' patterns in ``sentences`` (the
+        reply just read) or in any earlier reply."""
+        f = self.findings
+        gate = domain["needs_event"]
+        if set(gate["event_findings"]) & (set(f.present) - f.contradicted):
+            return True
+        earlier = [p.strip() for _, reply in f.replies for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()]
+        said = [*domain["said"], *gate.get("event_said", ())]
+        return any(self._tells(p, said) for p in [*sentences, *earlier])
 
     def _make_room(self, wanted: int, keep: frozenset[str] = frozenset()) -> int:
         """How many of ``wanted`` follow-up questions the turns left hold without pushing out anything the interview
@@ -607,7 +631,17 @@ class ScriptedClinician(Doctor):
             ask = gate["ask_first"]
             if ask not in self.findings.asked and ask not in self.findings.present and ask not in self.findings.denied:
                 wanted.insert(first, ask)
+        wanted = [c for c in wanted if self._fit_for_child(c)]
         return wanted[: self.script["hypothesis_questions"]]
+
+    def _fit_for_child(self, concept: str | None) -> bool:
+        """Whether ``concept``'s question may be put in this encounter: to anyone but a child always; of a child, when
+        it has a form for the parent or carer (``informant_questions``) or is one the child tells of themselves
+        (``ages.child.asked_of_child``): a boy of 9 is not asked what happens to his muscles when he laughs (uw-011)."""
+        if self.walk_in.age_group != "child" or not concept or ":" in concept:
+            return True
+        own = self.age_script.get("asked_of_child", {}).get("concepts", ())
+        return concept in own or bool(self._informant() and concept in self.script["informant_questions"]["questions"])
 
     def _picture_concepts(self) -> list[str]:
         """The screening questions the presenting picture calls for (``screen_when``): the rest of a borderline picture
@@ -623,7 +657,7 @@ class ScriptedClinician(Doctor):
             if len(set(rule["when"]) & set(f.present)) < rule.get("at_least", 1):
                 continue
             wanted += [c for c in rule["ask"] if c in self.lexicon and c not in f.present and c not in f.denied
-                       and c not in f.asked and c not in wanted]
+                       and c not in f.asked and c not in wanted and self._fit_for_child(c)]
         return wanted[: conf["max"]]
 
     def _validation(self) -> str:
@@ -697,8 +731,14 @@ class ScriptedClinician(Doctor):
         if not self.heavy_drinking():
             out -= set(conf["heavy_drinking_only"])
         # avoidance of trauma reminders heard in "I stopped driving after getting lost" with no event told
+        heard = set(f.present) - f.contradicted
+        intrusions = conf["intrusions_need_event"]
+        domain = next(d for d in self.script["complaint_domains"]["domains"] if d["name"] == intrusions["event_domain"])
+        if not set(intrusions["unless_heard"]) & heard and not self._event_told(domain, []):
+            out -= set(intrusions["findings"])  # "pictures in my head of making Isla ill": an obsession's image (uw-012)
+            heard -= set(intrusions["findings"])
         event = conf["needs_event"]
-        if not set(event["unless_heard"]) & (set(f.present) - f.contradicted):
+        if not set(event["unless_heard"]) & heard:
             out -= set(event["findings"])
         if "drug_use" in f.denied:
             asked_about_use = set(conf["use_questions"])
@@ -930,6 +970,9 @@ class ScriptedClinician(Doctor):
         w = self.walk_in
         names = [n for n in names if (e := kb.resolve_exam(n)) is None or e.fits(w.age, w.sex)]
         # ordered by the names the charts use (FBC, U&E), which the knowledge base resolves to the same exams
+        levels = self.script["plan"]["levels_need_drug"]["exams"]
+        said = " ".join(reply for _, reply in self.findings.replies).lower()
+        names = [n for n in names if n.lower() not in levels or re.search(rf"\b{levels[n.lower()]}\b", said)]
         house = self.script["exam_names"]
         return [house.get(n, n) for n in names[: self.script["max_exams"]] or ["CBC"]]
 
@@ -1308,6 +1351,9 @@ class ScriptedClinician(Doctor):
         for use, code in conf["by_use"].items():
             if use not in evidence:
                 continue
+            words = conf["named_only_when"].get(code)
+            if words and not any(re.search(w, reply, re.IGNORECASE) for w in words for _, reply in self.findings.replies):
+                continue  # amphetamines alone: no cocaine dependence
             for sign, asked, named in self.findings.signs_heard:
                 named = set(named) - light
                 if sign not in evidence:
@@ -1416,6 +1462,11 @@ class ScriptedClinician(Doctor):
         instead = next((text for prefix, text in by_code.items() if principal.code.startswith(prefix)), None)
         if instead is None:  # at any age: no drug before the test that confirms the diagnosis (adult narcolepsy)
             instead = self._medication_awaits_test(principal)
+        first = conf["drinking_first"]
+        he = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
+        drinking_first = instead is None and principal.code.startswith(tuple(first["prefixes"])) and self.heavy_drinking(dependent=True)
+        if drinking_first:  # sertraline started in a woman drinking half a bottle of vodka a day (test-v2-0298)
+            instead = first["sentence"].format(he=he, drinks="drink" if he == "they" else "drinks")
         # a drug is checked against every disorder the chart names and the patient has not ruled out, not only those
         # believed: insomnia that leads with generalised anxiety beside it gets no hypnotic as a course (test-v2-0432)
         differential = replace(profile, codes=tuple(dict.fromkeys([*profile.codes, *sorted(others)])))
@@ -1430,6 +1481,8 @@ class ScriptedClinician(Doctor):
             parts.insert(0, unstable)
         if liver:
             parts.append(liver[1])
+        if drinking_first:
+            parts.append(first["driving"].format(obj=self._object()))
         acted, drop_other = self._results_acted_on()
         parts += acted
         therapies = [t for t in principal.psychotherapy if fits(t)][:2]
@@ -1603,6 +1656,9 @@ class ScriptedClinician(Doctor):
         combined = self.script["plan"]["combined_dose_cue"]
         chosen: list[str] = []
         sedatives = self._no_sedatives(principal)
+        taking = self._drugs_taken()
+        conf = self.script["plan"]["already_taking"]
+        he = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
         for drug, dose in principal.medications:
             drug, dose = self._drug_instead(drug, dose, profile)
             if drug.lower() in unsafe or (chosen and combined not in dose.lower()):
@@ -1614,6 +1670,24 @@ class ScriptedClinician(Doctor):
             sentence = f"Medication: {when}start {drug} {dose}, explaining benefits, side effects and the time to effect."
             if chosen:
                 sentence = f"With it, start {drug} {dose}."
+            helped = next((d for d in self._drugs_helped() if d not in taking and d not in unsafe
+                           and (d == drug.lower() or self._same_group(d, drug.lower()))), None)
+            if helped and not chosen:  # olanzapine helped and was stopped: restarted, not paliperidone (test-v2-0456)
+                kb_drug = next(d for d in self.kb.drugs if d.name.lower() == helped)
+                drug, dose = kb_drug.name, kb_drug.starting_dose
+                sentence = self.script["plan"]["helped_before"]["sentence"].format(
+                    he=he, says="say" if he == "they" else "says", drug=drug, dose=dose
+                )
+            same_group = [d for d in taking if d != drug.lower() and self._same_group(d, drug.lower())]
+            if drug.lower() in taking and not chosen:  # sertraline 50 mg 'started' in a woman taking it (uw-012)
+                kb_drug = next(d for d in self.kb.drugs if d.name.lower() == drug.lower())
+                sentence = conf["same"].format(he=he, takes="take" if he == "they" else "takes", drug=drug, usual_range=kb_drug.usual_range)
+            elif drug.lower() in taking:
+                continue
+            elif same_group and not chosen:
+                sentence = conf["group"].format(
+                    he=he, takes="take" if he == "they" else "takes", taken=_join(same_group), drug=drug, dose=dose
+                )
             if any(r["dose_says"] in dose.lower() and not set(r["needs"]) & set(self.findings.present)
                    for r in self.script["drug_indications"]["rules"]):
                 continue  # no target symptom heard (risperidone in autism without irritability or aggression)
@@ -1623,6 +1697,44 @@ class ScriptedClinician(Doctor):
             if not actions.check(profile, " ".join(chosen + [sentence])).contraindicated:
                 chosen.append(sentence)
         return chosen, withheld
+
+    def _drugs_taken(self) -> list[str]:
+        """The drugs of the knowledge base (by name or synonym) the answer about current medicines names, each in a
+        sentence that tells no stopping (``plan.already_taking.stopped``), in the order the knowledge base lists them."""
+        answer = self.findings.answers.get("medications_current", "")
+        stopped = self.script["plan"]["already_taking"]["stopped"]
+        sentences = [s for s in re.split(r"(?<=[.!?;])\s+|,\s*(?:but|and)\s+", answer) if s.strip()]
+        out = []
+        for d in self.kb.drugs:
+            names = [d.name, *d.synonyms]
+            for s in sentences:
+                low = s.lower()
+                if any(re.search(rf"\b{re.escape(n.lower())}\b", low) for n in names) and not any(
+                    re.search(rf"\b{re.escape(w)}\b", low) for w in stopped
+                ):
+                    out.append(d.name.lower())
+                    break
+        return out
+
+    def _drugs_helped(self) -> list[str]:
+        """The drugs of the knowledge base a reply says helped (``plan.helped_before``: 'said' in the sentence naming
+        the drug or the one after it), in the order the knowledge base lists them."""
+        said = self.script["plan"]["helped_before"]["said"]
+        out = []
+        for _, reply in self.findings.replies:
+            sentences = [s for s in re.split(r"(?<=[.!?])\s+", reply) if s.strip()]
+            for i, s in enumerate(sentences):
+                near = " ".join(sentences[i : i + 2])
+                for d in self.kb.drugs:
+                    if d.name.lower() not in out and any(re.search(rf"\b{re.escape(n.lower())}\b", s.lower()) for n in [d.name, *d.synonyms]) \
+                            and any(re.search(p, near, re.IGNORECASE) for p in said):
+                        out.append(d.name.lower())
+        return out
+
+    def _same_group(self, a: str, b: str) -> bool:
+        """Whether drugs ``a`` and ``b`` (names) belong to one group of ``plan.already_taking.groups``."""
+        classes = {d.name.lower(): d.drug_class for d in self.kb.drugs}
+        return any(classes.get(a) in g and classes.get(b) in g for g in self.script["plan"]["already_taking"]["groups"])
 
     def _medication_awaits_test(self, principal: Hypothesis) -> str | None:
         """The sentence in place of a drug for a principal disorder whose diagnosis a test must confirm first
@@ -2659,6 +2771,10 @@ class ScriptedClinician(Doctor):
         if rest:
             assessment += f" Differential diagnosis includes {_join(h.name for h in rest)}."
         assessment += "".join(f" {line}" for line in self._results_to_read())
+        unstable = self._medically_unstable(self.safety_profile(believed_only=True))
+        if unstable:  # the danger the plan acts on, named in the assessment too (test-v2-0465)
+            head = unstable.split("):")[0] + ")"
+            assessment += f" {head}: {self.script['plan']['medical_instability']['note_danger']}"
         lines.append(assessment)
         lines.append("Plan: see treatment plan; review risk at each visit.")
         return "\n".join(lines)
