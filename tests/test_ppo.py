@@ -259,3 +259,21 @@ def test_ppo_factory_names_what_is_missing(tmp_path: Path) -> None:
         make(str(tmp_path / "missing"))
     with pytest.raises(FileNotFoundError, match=RUN_FILE):
         load_run(tmp_path)
+
+
+def test_an_informant_field_saying_nobody_came_is_a_patient_seen_alone():
+    """Stop 39: uw-012's informant field opens "None in the room; she came alone. Her partner ... gave collateral by
+    telephone the day before", and the walk-in said she was "accompanied by another person"."""
+    import dataclasses
+    from pathlib import Path
+
+    from mentalhospital_env.cases import load_case
+
+    case = load_case(Path(__file__).resolve().parents[1] / "benchmarks/data/patient_exam/unseen/uw-012.json")
+    assert who_is_present(case) is None
+    assert walk_in_text(case).endswith(", alone.")
+    for text, seen in (("None present; her sister phoned the day before", None), ("No one came with her", None),
+                       ("her mother Jean, who joins for the second half", "her mother"),
+                       ("Nonetheless her partner sat in", "her partner")):
+        told = dataclasses.replace(case, persona=dataclasses.replace(case.persona, informant=text))
+        assert who_is_present(told) == seen, text

@@ -142,6 +142,9 @@ def walk_in_text(case: Case) -> str:
 
 
 _INFORMANT_HEAD = re.compile(r"^[^,;:.()\[\]\-\u2013\u2014]*")
+#: an informant field that opens by saying nobody came (uw-012: "None in the room; she came alone. Her partner ... gave
+#: collateral history by telephone the day before") is a patient seen alone, not one "accompanied by another person"
+_NOBODY_PRESENT = re.compile(r"^(?:none|nobody|no one|no-one|alone|unaccompanied|came alone|seen alone)\b", re.I)
 _FAMILY = (
     "mother",
     "father",
@@ -202,6 +205,8 @@ def who_is_present(case: Case) -> str | None:
     """
     informant = case.effective_persona.informant
     if not informant:
+        return None
+    if _NOBODY_PRESENT.match(informant.strip()):
         return None
     head = _INFORMANT_HEAD.match(informant.strip())
     text = " ".join((head.group(0) if head else "").lower().split())
