@@ -790,7 +790,11 @@ class StoryV2(_Story):
 
     def _sign_later(self, sign: str) -> None:
         """What someone close saw next (``record_story.first_noticed_later``), after the onset."""
-        text = cap(self.fill(self.rng.choice(self.story["record_story"]["first_noticed_later"]), sign=sign))
+        rs = self.story["record_story"]
+        frames = rs["first_noticed_later"]
+        if self.days < rs["quick_course_days"]:  # 'Before long' is weeks: an illness of hours or days is joined in its own time
+            frames = rs["first_noticed_later_quick"]["hours" if self.days < 2 else "days"]
+        text = cap(self.fill(self.rng.choice(frames), sign=sign))
         if self.ok("history_of_present_illness", text):
             self.chart.add("history_of_present_illness", text)
 
@@ -808,7 +812,11 @@ class StoryV2(_Story):
         out = []
         fits = self.c.records["sign_categories"]
         categories = {d.get("category") for d in self.disorders}
-        for sign in self.story["record_story"]["signs"]:
+        rs = self.story["record_story"]
+        quick = self.days < rs["quick_course_days"]  # stop 39: 'Twelve hours ago she no longer rang on Sundays'
+        for sign in rs["signs"]:
+            if quick and sign not in rs["quick_signs"]:
+                continue
             if sign in fits and not categories & set(fits[sign]):
                 continue  # a sign this illness does not show (records.json sign_categories, stop 29)
             text = self.fill(sign)
@@ -1028,6 +1036,8 @@ class StoryV2(_Story):
             signs = self._signs()
             if signs and rng.random() < rs["onset_absent"]:  # the onset told by what someone saw first
                 frames = [f for f in rs["first_noticed"] if not has_precipitant or "{precipitant_tail}" in f]
+                if self.days < rs["quick_course_days"]:  # no 'Looking back, his wife dates it to this morning'
+                    frames = [f for f in frames if not re.search(rs["quick_frames_drop_pattern"], f)] or frames
                 text = self.fill(rng.choice(frames), sign=signs.pop(), excuse=rng.choice(rs["excuses"]))
             else:
                 frames = st["onset"] + (st["onset_precipitant"] if has_precipitant else [])
@@ -1211,6 +1221,11 @@ class StoryV2(_Story):
             options = [t for t in options if "changed" not in t]
         if category in self.story["why_now"]["not_self_led"]:  # a confused patient does not walk in and ask for help
             options = [t for t in options if not re.search(self.story["why_now"]["self_led_pattern"], t)]
+        W = self.story["why_now"]
+        if self.days < W["needs_weeks_days"]:  # no week of home treatment before an illness of days
+            options = [t for t in options if not re.search(W["needs_weeks_pattern"], t)]
+        if self.days < W["needs_days_days"]:  # nor an admission on Monday for an illness that began this morning
+            options = [t for t in options if not re.search(W["needs_days_pattern"], t)]
         options = [self.fill(t) for t in options]
         options = [t for t in options if self._source_fits(t) and self.ok("history_of_present_illness", t)]
         if options:
