@@ -1689,6 +1689,7 @@ class StoryV2(_Story):
         finally:
             self.presentation = saved
         self._as_seen(told)
+        self._normal_said(told)
         self._mood_said()
 
     def _as_seen(self, told: set[str]) -> None:
@@ -1718,6 +1719,32 @@ class StoryV2(_Story):
                 normal = [v for v in S["normal"][key] if fits(v)]
                 if normal:
                     f.text, f.says = side.choice(normal), None
+
+    def _normal_said(self, told: set[str]) -> None:
+        """An ordinary finding of a mental-state field said in this record's own words (wording.json
+        ``mse_as_seen.normal_said``: templates whose ``[[a|b]]`` parts are drawn apart). Stop 38's blind consultant
+        read whole mental-state blocks repeated word for word across records (test-v2: 'Linear and goal-directed.' in
+        196 records, 238 pairs of records sharing five or more of eight descriptive fields). A field is reworded only
+        when every part of it reads as normal (``normal_part``); a wording the lexicon reads as adding or denying
+        anything the history told is not used. Drawn on the wording's own stream, so the case's other draws stay."""
+        S = self.c.wording["mse_as_seen"]
+        said = S.get("normal_said") or {}
+        side = self._side_rng()
+        for f in self.chart.facts:
+            key = f.section.split(".", 1)[1] if f.section.startswith("mental_status_exam.") else None
+            if key not in said or f.says:
+                continue
+            parts = [p for p in re.split(r"[;,]\s*|\.\s*", f.text) if p.strip()]
+            if not parts or not all(re.search(S["normal_part"], p, re.I) for p in parts):
+                continue
+            was_pos, was_neg = self.chart.readings(f.text)
+            for _ in range(4):
+                text = _ALTERNATIVES.sub(lambda m: side.choice(m.group(1).split("|")), side.choice(said[key])).strip()
+                text = text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+                pos, neg = self.chart.readings(text)
+                if pos <= was_pos and not (neg & told) and neg <= was_neg | set(S.get("normal_said_may_deny", {}).get(key, ())) and clean_text(text):
+                    f.text = text
+                    break
 
     def _mood_said(self) -> None:
         """The mood as the patient put it, one or two words said several ways ('gutted, if I'm honest'), drawn on
