@@ -1865,6 +1865,10 @@ class StoryV2(_Story):
         self._cause_of_delirium()
         for e in super().exams():
             result = personalise(e.name, e.kind, e.result, self.p.age, self.p.sex, self.rng)
+            trace = self.c.records["stopped_level"].get(e.name)
+            if trace and self.nonadherent and self.maintenance is not None and self.ref.level_exam_drug(e.name) is not None \
+                    and self.ref.level_exam_drug(e.name)["name"] == self.maintenance[0]["name"]:
+                result = re.sub(r"^\d+(?:\.\d+)?", trace, result)  # stopped weeks ago: nothing left to measure
             if e.name == "BMP" and self._low_sodium and re.search(r"\bNa \d+", result):
                 result = re.sub(r"\bNa \d+(?:\.\d+)?", f"Na {self.rng.randint(*self._low_sodium)}", result)
             if self.p.age < 18 and "BMI" in e.name:
