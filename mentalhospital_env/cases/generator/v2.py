@@ -2055,8 +2055,10 @@ class StoryV2(_Story):
                 out["follow_up"] = re.sub(pattern, "", out["follow_up"]).strip(" ;,") or out["follow_up"]
         if self.p.setting == "inpatient":  # an admitted patient is not 'considered for admission'
             kept = [re.sub(r"[;,]?\s*(?:consider (?:home treatment or )?admission|admission may be needed)[^.;]*", "", k, flags=re.I) if not re.match(r"(?:consider|admission)", k, re.I) else "" for k in kept]
-        if "lithium" not in on:
+        if "lithium" not in on:  # the plan's list of safety steps too (stop 38's consultant: test-v2-0024, on quetiapine)
             kept = [re.sub(r"\s*\(lithium is dangerous in overdose\)", "", k) for k in kept]
+            if out.get("safety"):
+                out["safety"] = [re.sub(r"\s*\(lithium is dangerous in overdose\)", "", k) for k in out["safety"]]
         if self.p.setting != "inpatient":  # a follow-up 'as inpatient' for someone not admitted
             where = "by the home treatment team" if self.p.setting == "outpatient" else "on admission or by the home treatment team"
             kept = [re.sub(r"\bdaily (?:review )?as inpatient\b", f"daily review {where}", k, flags=re.I) for k in kept]
