@@ -1734,7 +1734,8 @@ class StoryV2(_Story):
         ``mse_as_seen.normal_said``: templates whose ``[[a|b]]`` parts are drawn apart). Stop 38's blind consultant
         read whole mental-state blocks repeated word for word across records (test-v2: 'Linear and goal-directed.' in
         196 records, 238 pairs of records sharing five or more of eight descriptive fields). A field is reworded only
-        when every part of it reads as normal (``normal_part``); a wording the lexicon reads as adding or denying
+        when every part of it reads as normal (``normal_part``, or ``normal_said_part``: 'place and person', 'none
+        observed') and the lexicon reads no finding in it; a wording the lexicon reads as adding or denying
         anything the history told is not used. Drawn on the wording's own stream, so the case's other draws stay."""
         S = self.c.wording["mse_as_seen"]
         said = S.get("normal_said") or {}
@@ -1744,9 +1745,11 @@ class StoryV2(_Story):
             if key not in said or f.says:
                 continue
             parts = [p for p in re.split(r"[;,]\s*|\.\s*", f.text) if p.strip()]
-            if not parts or not all(re.search(S["normal_part"], p, re.I) for p in parts):
+            if not parts or not all(re.search(S["normal_part"], p, re.I) or re.search(S["normal_said_part"], p, re.I) for p in parts):
                 continue
             was_pos, was_neg = self.chart.readings(f.text)
+            if was_pos:
+                continue  # a finding the lexicon reads in it is not an ordinary one
             for _ in range(4):
                 text = _ALTERNATIVES.sub(lambda m: side.choice(m.group(1).split("|")), side.choice(said[key])).strip()
                 text = text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
