@@ -2365,7 +2365,7 @@ class StoryV2(_Story):
 
     def _plan_additions(self, plan: str) -> list[str]:
         """variety.json's plan sentences for who this patient is (age, setting, living alone)."""
-        facts = {"age": self.p.age, "setting": self.p.setting, "plan": plan, "living": str(self.p.demographics.get("living_situation", ""))}
+        facts = {"age": self.p.age, "setting": self.p.setting, "plan": plan, "living": str(self.p.demographics.get("living_situation", "")), "codes": self.codes}
         out = []
         for a in variety.additions():
             if variety.applies(a.when, facts):
