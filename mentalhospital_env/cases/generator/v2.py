@@ -1231,6 +1231,9 @@ class StoryV2(_Story):
         if category in self.story["why_now"]["not_self_led"]:  # a confused patient does not walk in and ask for help
             options = [t for t in options if not re.search(self.story["why_now"]["self_led_pattern"], t)]
         W = self.story["why_now"]
+        for rule in W["by_referrer"] if self.p.setting == "emergency" else ():  # how this referrer came to bring the patient
+            if re.search(rule["referrer"], self._referrer()):
+                options = [t for t in options if not re.search(rule["drop"], t)] + [t for t in rule["add"] if self.fits(t)]
         if self.days < W["needs_weeks_days"]:  # no week of home treatment before an illness of days
             options = [t for t in options if not re.search(W["needs_weeks_pattern"], t)]
         if self.days < W["needs_days_days"]:  # nor an admission on Monday for an illness that began this morning
