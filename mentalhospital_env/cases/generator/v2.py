@@ -1754,7 +1754,8 @@ class StoryV2(_Story):
             if was_pos:
                 continue  # a finding the lexicon reads in it is not an ordinary one
             for _ in range(4):
-                text = _ALTERNATIVES.sub(lambda m: side.choice(m.group(1).split("|")), side.choice(said[key])).strip()
+                template = side.choices(said[key], [variety.sentences_in(t) for t in said[key]])[0]  # each sentence as likely as another
+                text = _ALTERNATIVES.sub(lambda m: side.choice(m.group(1).split("|")), template).strip()
                 text = text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
                 pos, neg = self.chart.readings(text)
                 if pos <= was_pos and not (neg & told) and neg <= was_neg | set(S.get("normal_said_may_deny", {}).get(key, ())) and clean_text(text):
