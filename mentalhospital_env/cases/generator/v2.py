@@ -1579,6 +1579,8 @@ class StoryV2(_Story):
             swaps.append(("older", "younger"))
         if len(swaps) != 1:  # an only child: no sibling at all
             swaps = [("younger", "maternal"), ("older", "maternal"), ("elder", "maternal")] if swaps else []
+        if self.p.age < self.story["record_story"]["sibling_history_min_age"]:  # an 8-year-old's younger sister has no bipolar disorder
+            swaps = [("younger", "maternal"), ("older", "maternal"), ("elder", "maternal")]
         for f in self.chart.facts:
             if f.section != "family_history":
                 continue
