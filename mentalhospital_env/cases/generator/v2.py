@@ -1750,8 +1750,8 @@ class StoryV2(_Story):
             if key not in said or f.says:
                 continue
             parts = [p for p in re.split(r"[;,]\s*|\.\s*", f.text) if p.strip()]
-            if not parts or not all(re.search(S["normal_part"], p, re.I) or re.search(S["normal_said_part"], p, re.I) for p in parts):
-                continue
+            if f.text not in S["normal"].get(key, ()) and (not parts or not all(re.search(S["normal_part"], p, re.I) or re.search(S["normal_said_part"], p, re.I) for p in parts)):
+                continue  # the field's own normal wordings (mse_as_seen.normal) are ordinary by definition
             was_pos, was_neg = self.chart.readings(f.text)
             if was_pos:
                 continue  # a finding the lexicon reads in it is not an ordinary one
