@@ -897,14 +897,13 @@ class StoryV2(_Story):
         told: set[str] = set()
         plain = self._plain_concepts()
         side = self._side_rng()
-        if len(concepts) > 1 and side.random() >= V["problem_core_share"]:
+        first = [c for c in concepts[1:] if c in plain]
+        if first and side.random() >= V["problem_core_share"]:
             # the letter states what worried people first, not always the illness's likeliest feature (stop 38's
-            # blind consultant named the diagnosis from the referral line in 5 records of 6): a plain complaint
-            # any illness brings, else another of the principal's drawn complaints, the likeliest last
-            rest = concepts[1:]
-            side.shuffle(rest)
-            rest.sort(key=lambda c: c not in plain)
-            concepts = rest + concepts[:1]
+            # blind consultant named the diagnosis from the referral line in 5 records of 6): a plain complaint any
+            # illness brings (never another defining one: 'how much he drinks' of a cocaine user, stop 39's redraw)
+            side.shuffle(first)
+            concepts = first + [c for c in concepts if c not in first]
         for concept in concepts:
             if phrases and concept not in plain:
                 continue  # a second complaint only when any illness can bring it: two defining ones name the diagnosis
