@@ -88,5 +88,5 @@ def test_each_wording_of_a_rule_is_as_likely_as_another():
 
 def test_additions_name_their_conditions():
     for a in variety.additions():
-        assert set(a.when) <= {"min_age", "max_age", "setting", "plan_has", "plan_lacks", "living"}, a.when
+        assert set(a.when) <= {"min_age", "max_age", "setting", "plan_has", "plan_lacks", "living", "codes"}, a.when
         assert a.templates

@@ -164,10 +164,12 @@ def _own_posture_and_temperature(out: str) -> str:
     found same-disorder vital signs copied; every anorexia's 'postural drop to 74/46 mmHg, temperature 35.6 C' was
     the knowledge base's figures word for word). The standing pressure falls 20-40 mmHg systolic from the sitting
     one this patient was given (an orthostatic fall, as the finding means), and a temperature below 36 C stays
-    below it. Drawn on a stream seeded by the result itself, so the case's own draws are left as they were."""
+    below it; a normal or a withdrawal's warm temperature is drawn too (stop 39's consultant: 37.7 C in every
+    withdrawal record). Drawn on a stream seeded by the result itself, so the case's own draws are left as they were."""
     fall = re.search(r"postural drop to (\d+)/(\d+)", out)
     low = re.search(r"temperature (3[45]\.\d) C", out)
-    if not fall and not low:
+    usual = re.search(r"temperature (3[67]\.\d) C", out)
+    if not fall and not low and not usual:
         return out
     local = random.Random(out)
     bp = re.search(r"BP (\d+)/(\d+)", out)
@@ -178,6 +180,10 @@ def _own_posture_and_temperature(out: str) -> str:
         out = out[: fall.start()] + f"postural drop to {standing_s}/{standing_d}" + out[fall.end():]
     if low:
         out = re.sub(r"temperature 3[45]\.\d C", f"temperature {local.uniform(35.0, 35.9):.1f} C", out, count=1)
+    if usual:  # stop 39: 36.8 C in 117 records, 37.7 C in every withdrawal; a normal reading stays 36.1-37.2, a warm one 37.3-37.9
+        warm = float(usual.group(1)) >= 37.3
+        value = local.uniform(37.3, 37.9) if warm else local.uniform(36.1, 37.2)
+        out = out[: usual.start()] + f"temperature {value:.1f} C" + out[usual.end():]
     return out
 
 

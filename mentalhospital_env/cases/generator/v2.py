@@ -790,7 +790,11 @@ class StoryV2(_Story):
 
     def _sign_later(self, sign: str) -> None:
         """What someone close saw next (``record_story.first_noticed_later``), after the onset."""
-        text = cap(self.fill(self.rng.choice(self.story["record_story"]["first_noticed_later"]), sign=sign))
+        rs = self.story["record_story"]
+        frames = rs["first_noticed_later"]
+        if self.days < rs["quick_course_days"]:  # 'Before long' is weeks: an illness of hours or days is joined in its own time
+            frames = rs["first_noticed_later_quick"]["hours" if self.days < 2 else "days"]
+        text = cap(self.fill(self.rng.choice(frames), sign=sign))
         if self.ok("history_of_present_illness", text):
             self.chart.add("history_of_present_illness", text)
 
@@ -808,7 +812,11 @@ class StoryV2(_Story):
         out = []
         fits = self.c.records["sign_categories"]
         categories = {d.get("category") for d in self.disorders}
-        for sign in self.story["record_story"]["signs"]:
+        rs = self.story["record_story"]
+        quick = self.days < rs["quick_course_days"]  # stop 39: 'Twelve hours ago she no longer rang on Sundays'
+        for sign in rs["signs"]:
+            if quick and sign not in rs["quick_signs"]:
+                continue
             if sign in fits and not categories & set(fits[sign]):
                 continue  # a sign this illness does not show (records.json sign_categories, stop 29)
             text = self.fill(sign)
@@ -888,6 +896,14 @@ class StoryV2(_Story):
         phrases: list[str] = []
         told: set[str] = set()
         plain = self._plain_concepts()
+        side = self._side_rng()
+        first = [c for c in concepts[1:] if c in plain]
+        if first and side.random() >= V["problem_core_share"]:
+            # the letter states what worried people first, not always the illness's likeliest feature (stop 38's
+            # blind consultant named the diagnosis from the referral line in 5 records of 6): a plain complaint any
+            # illness brings (never another defining one: 'how much he drinks' of a cocaine user, stop 39's redraw)
+            side.shuffle(first)
+            concepts = first + [c for c in concepts if c not in first]
         for concept in concepts:
             if phrases and concept not in plain:
                 continue  # a second complaint only when any illness can bring it: two defining ones name the diagnosis
@@ -1028,6 +1044,8 @@ class StoryV2(_Story):
             signs = self._signs()
             if signs and rng.random() < rs["onset_absent"]:  # the onset told by what someone saw first
                 frames = [f for f in rs["first_noticed"] if not has_precipitant or "{precipitant_tail}" in f]
+                if self.days < rs["quick_course_days"]:  # no 'Looking back, his wife dates it to this morning'
+                    frames = [f for f in frames if not re.search(rs["quick_frames_drop_pattern"], f)] or frames
                 text = self.fill(rng.choice(frames), sign=signs.pop(), excuse=rng.choice(rs["excuses"]))
             else:
                 frames = st["onset"] + (st["onset_precipitant"] if has_precipitant else [])
@@ -1211,6 +1229,14 @@ class StoryV2(_Story):
             options = [t for t in options if "changed" not in t]
         if category in self.story["why_now"]["not_self_led"]:  # a confused patient does not walk in and ask for help
             options = [t for t in options if not re.search(self.story["why_now"]["self_led_pattern"], t)]
+        W = self.story["why_now"]
+        for rule in W["by_referrer"] if self.p.setting == "emergency" else ():  # how this referrer came to bring the patient
+            if re.search(rule["referrer"], self._referrer()):
+                options = [t for t in options if not re.search(rule["drop"], t)] + [t for t in rule["add"] if self.fits(t)]
+        if self.days < W["needs_weeks_days"]:  # no week of home treatment before an illness of days
+            options = [t for t in options if not re.search(W["needs_weeks_pattern"], t)]
+        if self.days < W["needs_days_days"]:  # nor an admission on Monday for an illness that began this morning
+            options = [t for t in options if not re.search(W["needs_days_pattern"], t)]
         options = [self.fill(t) for t in options]
         options = [t for t in options if self._source_fits(t) and self.ok("history_of_present_illness", t)]
         if options:
@@ -1552,6 +1578,8 @@ class StoryV2(_Story):
             swaps.append(("older", "younger"))
         if len(swaps) != 1:  # an only child: no sibling at all
             swaps = [("younger", "maternal"), ("older", "maternal"), ("elder", "maternal")] if swaps else []
+        if self.p.age < self.story["record_story"]["sibling_history_min_age"]:  # an 8-year-old's younger sister has no bipolar disorder
+            swaps = [("younger", "maternal"), ("older", "maternal"), ("elder", "maternal")]
         for f in self.chart.facts:
             if f.section != "family_history":
                 continue
@@ -1674,6 +1702,7 @@ class StoryV2(_Story):
         finally:
             self.presentation = saved
         self._as_seen(told)
+        self._normal_said(told)
         self._mood_said()
 
     def _as_seen(self, told: set[str]) -> None:
@@ -1703,6 +1732,36 @@ class StoryV2(_Story):
                 normal = [v for v in S["normal"][key] if fits(v)]
                 if normal:
                     f.text, f.says = side.choice(normal), None
+
+    def _normal_said(self, told: set[str]) -> None:
+        """An ordinary finding of a mental-state field said in this record's own words (wording.json
+        ``mse_as_seen.normal_said``: templates whose ``[[a|b]]`` parts are drawn apart). Stop 38's blind consultant
+        read whole mental-state blocks repeated word for word across records (test-v2: 'Linear and goal-directed.' in
+        196 records, 238 pairs of records sharing five or more of eight descriptive fields). A field is reworded only
+        when every part of it reads as normal (``normal_part``, or ``normal_said_part``: 'place and person', 'none
+        observed') and the lexicon reads no finding in it; a wording the lexicon reads as adding or denying
+        anything the history told is not used. Drawn on the wording's own stream, so the case's other draws stay."""
+        S = self.c.wording["mse_as_seen"]
+        said = S.get("normal_said") or {}
+        side = self._side_rng()
+        for f in self.chart.facts:
+            key = f.section.split(".", 1)[1] if f.section.startswith("mental_status_exam.") else None
+            if key not in said or f.says:
+                continue
+            parts = [p for p in re.split(r"[;,]\s*|\.\s*", f.text) if p.strip()]
+            if f.text not in S["normal"].get(key, ()) and (not parts or not all(re.search(S["normal_part"], p, re.I) or re.search(S["normal_said_part"], p, re.I) for p in parts)):
+                continue  # the field's own normal wordings (mse_as_seen.normal) are ordinary by definition
+            was_pos, was_neg = self.chart.readings(f.text)
+            if was_pos:
+                continue  # a finding the lexicon reads in it is not an ordinary one
+            for _ in range(4):
+                template = side.choices(said[key], [variety.sentences_in(t) for t in said[key]])[0]  # each sentence as likely as another
+                text = _ALTERNATIVES.sub(lambda m: side.choice(m.group(1).split("|")), template).strip()
+                text = text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+                pos, neg = self.chart.readings(text)
+                if pos <= was_pos and not (neg & told) and neg <= was_neg | set(S.get("normal_said_may_deny", {}).get(key, ())) and clean_text(text):
+                    f.text = text
+                    break
 
     def _mood_said(self) -> None:
         """The mood as the patient put it, one or two words said several ways ('gutted, if I'm honest'), drawn on
@@ -1814,6 +1873,10 @@ class StoryV2(_Story):
         self._cause_of_delirium()
         for e in super().exams():
             result = personalise(e.name, e.kind, e.result, self.p.age, self.p.sex, self.rng)
+            trace = self.c.records["stopped_level"].get(e.name)
+            if trace and self.nonadherent and self.maintenance is not None and self.ref.level_exam_drug(e.name) is not None \
+                    and self.ref.level_exam_drug(e.name)["name"] == self.maintenance[0]["name"]:
+                result = re.sub(r"^\d+(?:\.\d+)?", trace, result)  # stopped weeks ago: nothing left to measure
             if e.name == "BMP" and self._low_sodium and re.search(r"\bNa \d+", result):
                 result = re.sub(r"\bNa \d+(?:\.\d+)?", f"Na {self.rng.randint(*self._low_sodium)}", result)
             if self.p.age < 18 and "BMI" in e.name:
@@ -2000,8 +2063,10 @@ class StoryV2(_Story):
                 out["follow_up"] = re.sub(pattern, "", out["follow_up"]).strip(" ;,") or out["follow_up"]
         if self.p.setting == "inpatient":  # an admitted patient is not 'considered for admission'
             kept = [re.sub(r"[;,]?\s*(?:consider (?:home treatment or )?admission|admission may be needed)[^.;]*", "", k, flags=re.I) if not re.match(r"(?:consider|admission)", k, re.I) else "" for k in kept]
-        if "lithium" not in on:
+        if "lithium" not in on:  # the plan's list of safety steps too (stop 38's consultant: test-v2-0024, on quetiapine)
             kept = [re.sub(r"\s*\(lithium is dangerous in overdose\)", "", k) for k in kept]
+            if out.get("safety"):
+                out["safety"] = [re.sub(r"\s*\(lithium is dangerous in overdose\)", "", k) for k in out["safety"]]
         if self.p.setting != "inpatient":  # a follow-up 'as inpatient' for someone not admitted
             where = "by the home treatment team" if self.p.setting == "outpatient" else "on admission or by the home treatment team"
             kept = [re.sub(r"\bdaily (?:review )?as inpatient\b", f"daily review {where}", k, flags=re.I) for k in kept]
@@ -2305,7 +2370,7 @@ class StoryV2(_Story):
 
     def _plan_additions(self, plan: str) -> list[str]:
         """variety.json's plan sentences for who this patient is (age, setting, living alone)."""
-        facts = {"age": self.p.age, "setting": self.p.setting, "plan": plan, "living": str(self.p.demographics.get("living_situation", ""))}
+        facts = {"age": self.p.age, "setting": self.p.setting, "plan": plan, "living": str(self.p.demographics.get("living_situation", "")), "codes": self.codes}
         out = []
         for a in variety.additions():
             if variety.applies(a.when, facts):

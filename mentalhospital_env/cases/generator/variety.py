@@ -132,7 +132,8 @@ def reword_plain(section: str, text: str, rng: random.Random) -> str | None:
 
 
 def applies(when: Mapping[str, Any], facts: Mapping[str, Any]) -> bool:
-    """Whether an addition's conditions hold for a patient (``facts``: age, setting, plan text, living)."""
+    """Whether an addition's conditions hold for a patient (``facts``: age, setting, plan text, living, the
+    case's diagnosis codes)."""
     age = facts["age"]
     if age < when.get("min_age", 0) or age > when.get("max_age", 200):
         return False
@@ -144,5 +145,7 @@ def applies(when: Mapping[str, Any], facts: Mapping[str, Any]) -> bool:
     if "plan_lacks" in when and re.search(when["plan_lacks"], plan):
         return False
     if "living" in when and not re.search(when["living"], facts["living"].lower()):
+        return False
+    if "codes" in when and not any(c.startswith(tuple(when["codes"])) for c in facts.get("codes", ())):
         return False
     return True
