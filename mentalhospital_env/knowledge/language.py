@@ -1320,6 +1320,13 @@ def _number_word_index() -> dict[str, tuple[tuple[tuple[str, ...], int, float], 
     return {k: tuple(v) for k, v in index.items()}
 
 
+def _compounds(before: float, value: float) -> bool:
+    """Whether a number word of ``value`` after one of ``before`` joins it into one number by addition."""
+    if before >= 100 and before % 100 == 0:
+        return value < 100
+    return 20 <= before < 100 and before % 10 == 0 and value < 10
+
+
 _QUANTITY_TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z]+(?:'[a-z]+)?")
 
 
@@ -1349,6 +1356,9 @@ def _quantities(text: str, window: int) -> frozenset[tuple[float, str]]:
                     # son" is not 46) but "thousand"
                     values[-1][1] == i
                     and (not tokens[values[-1][0]][0].isdigit() or value in (100.0, 1000.0))
+                    # a number word adds to a tens word or hundreds before it ("twenty five", "a hundred twenty"),
+                    # never to a smaller one: "nine, ten hours" and "three-four hours" are two amounts, not 19 and 7
+                    and (value in (100.0, 1000.0) or _compounds(values[-1][2], value))
                     # "a hundred and ten": "and" after hundreds joins the tens
                     or (values[-1][1] == i - 1 and tokens[i - 1] == "and" and values[-1][2] >= 100
                         and values[-1][2] % 100 == 0 and value < 100)
