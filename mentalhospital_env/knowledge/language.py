@@ -1161,6 +1161,7 @@ def _clauses(text: str) -> tuple[Clause, ...]:
     first_person = any(t in cues.first_person for i, t in enumerate(tokens) if i not in quoted and i >= label_end)
     out: list[Clause] = []
     inherited = "patient"
+    ended_spans = _find(tokens, cues.ended) if cues.ended else []
     for start, end in bounds:
         if start in described:  # "... my mother | who has schizophrenia": about her, in the background
             out.append(Clause(start, end, "other", out[-1].time if out else None, True))
@@ -1201,6 +1202,9 @@ def _clauses(text: str) -> tuple[Clause, ...]:
             # "this bout started two months ago": a dated onset of something not said to have ended
             past = False
         time = "past" if past and not current else "current" if current and not past else None
+        if time == "current" and any(s < end and e > start for s, e in ended_spans):
+            # "none since", "not since": the "since" of an ended finding dates its end, and the finding is past
+            time = "past"
         if time is None and not subordinate and out and out[-1].subordinate:
             time = out[-1].time  # "when I was fifteen, I had thoughts of dying": the main clause is dated by it
         out.append(Clause(start, end, subject, time, subordinate))
