@@ -878,20 +878,68 @@ def _count_periods() -> frozenset[str]:
     return frozenset(raw["rate_periods"])
 
 
+@lru_cache(maxsize=memo_size(65536))
+def rate_counts(text: str) -> dict[str, tuple[float, float]]:
+    """The lowest and highest number of times a period a statement says, by period: "wakes three to five times a
+    night" is (3, 5) a day, "once a night" (1, 1) a day, "twice a week" (2, 2) a week."""
+    _, time_units, once, _, _ = _count_words()
+    values: dict[str, list[float]] = {}
+    for value, unit in _quantities(text):
+        base, _, period = unit.partition("/")
+        if period and base in time_units:
+            values.setdefault(period, []).append(value)
+    tokens = tokenize(text)
+    periods = load_cues().rate_periods
+    for i, word in enumerate(tokens):
+        if word not in once:
+            continue
+        j = i + 1
+        if j + 1 < len(tokens) and tokens[j] == "or" and tokens[j + 1] in once:  # "once or twice a week"
+            j += 2
+        if j + 1 < len(tokens) and tokens[j] in _RATE_OPENERS and tokens[j + 1] in periods:
+            values.setdefault(periods[tokens[j + 1]], []).append(once[word])
+    return {period: (min(v), max(v)) for period, v in values.items()}
+
+
+_RATE_OPENERS = frozenset(("a", "an", "per", "every", "each"))
+
+
+@lru_cache(maxsize=1)
+def _rate_ratio() -> float:
+    """contrasts.json's ``counts.rate_ratio``: how far apart two numbers of times a period lie to differ."""
+    return float(_contrasts_json()["counts"].get("rate_ratio", 0)) or float("inf")
+
+
+def _rates_differ(checkpoint: str, output: str) -> str | None:
+    """Numbers of times over one period that lie more than contrasts.json's ``counts.rate_ratio`` apart ("wakes three
+    to five times a night" against "once a night"); closer ones are left alone ("twice a night" against "a couple
+    of times every night")."""
+    c_rates = rate_counts(checkpoint)
+    if not c_rates:
+        return None
+    o_rates = rate_counts(output)
+    ratio = _rate_ratio()
+    for period in c_rates.keys() & o_rates.keys():
+        (c_lo, c_hi), (o_lo, o_hi) = c_rates[period], o_rates[period]
+        if c_hi * ratio < o_lo or o_hi * ratio < c_lo:
+            return f"quantity differs (times a {period}: {c_lo:g}-{c_hi:g} against {o_lo:g}-{o_hi:g})"
+    return None
+
+
 def _counts_differ(checkpoint: str, output: str) -> str | None:
     """Bare counts of drinks or of times that lie more than contrasts.json's ``counts`` ratio apart ("two or three
     beers before family gatherings" against "ten or twelve pints before parties"; "called the police nine times"
-    against "once"): another order of magnitude."""
+    against "once"): another order of magnitude; and numbers of times a period (:func:`_rates_differ`)."""
     c_counts = bare_counts(checkpoint)
     if not c_counts:
-        return None
+        return _rates_differ(checkpoint, output)
     o_counts = bare_counts(output)
     ratio = _count_words()[4]
     for kind in c_counts.keys() & o_counts.keys():
         (c_lo, c_hi), (o_lo, o_hi) = c_counts[kind], o_counts[kind]
         if c_hi * ratio < o_lo or o_hi * ratio < c_lo:
             return f"quantity differs (a count of {kind}: {c_lo:g}-{c_hi:g} against {o_lo:g}-{o_hi:g})"
-    return None
+    return _rates_differ(checkpoint, output)
 
 
 def _drink_kinds(amounts: frozenset) -> frozenset[str]:

@@ -1801,3 +1801,36 @@ def test_the_same_finding_said_in_the_past_tense_or_as_a_real_condition_is_not_r
 
 def test_dsh_names_self_harm():
     assert ClinicalAdjudicator().judge("No self-harm.", "No DSH hx.")
+
+
+# --- stop 39: informant labels, number words side by side, ended findings, times a period ---
+
+
+def test_an_informant_label_makes_his_words_the_patients(matcher: Matcher) -> None:
+    checkpoint = "He is spending most of his income on cannabis, his partner adds."
+    assert matcher.entails(checkpoint, "Partner: most of his money goes on weed.")
+    # the informant's own "I" is not the patient
+    assert statement_conflict("Low mood.", "Mum: I've been really low since the divorce.") is not None
+    # a family history line under a relative's name is the relative's, not an informant speaking
+    assert not matcher.entails("Depression.", "Mother: depression.")
+
+
+def test_two_number_words_side_by_side_are_two_amounts() -> None:
+    assert quantities("I'm in bed nine, ten hours") == frozenset({(9.0, "hour"), (10.0, "hour")})
+    assert quantities("three-four hours") == frozenset({(3.0, "hour"), (4.0, "hour")})
+    assert quantities("forty-two units a week") == frozenset({(42.0, "unit/week")})
+    assert quantities("a hundred and ten units") == frozenset({(110.0, "unit")})
+    assert statement_conflict("She sleeps nine or ten hours and still wakes tired.", "I'm in bed nine, ten hours.") is None
+
+
+def test_an_ended_finding_is_past_and_no_present_use_covers_it(matcher: Matcher) -> None:
+    checkpoint = "Cannabis once at 14, none since."
+    assert matcher.entails(checkpoint, "Tried a spliff once when I was fourteen, hated it, never again.")
+    assert not matcher.entails(checkpoint, "I smoke weed most days.")
+
+
+def test_times_a_period_far_apart_differ() -> None:
+    assert statement_conflict("Wakes three to five times a night.", "He wakes once a night to use the toilet.")
+    assert statement_conflict("Binges once or twice a week.", "I binge five times a week.")
+    assert statement_conflict("Binges once or twice a week.", "I binge three times a week.") is None
+    assert statement_conflict("Gets up twice a night to pass urine.", "I'm up to the toilet a couple of times every night.") is None

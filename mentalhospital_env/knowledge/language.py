@@ -1118,6 +1118,30 @@ def _double_quoted_tokens(text: str) -> frozenset[int]:
     return frozenset(out)
 
 
+_SPOKEN_PRONOUNS = frozenset(("his", "her", "him", "they", "they're", "them", "their"))
+_SPEAKER_LABEL_WORDS = 4  # "the patient's mother", "his wife", "Mum": a label is a few words at most
+
+
+def _speaker_label_end(text: str, tokens: tuple[str, ...], first_end: int, second_end: int) -> int:
+    """The end (a token index) of a speaker label opening the text, or 0: a first clause of a few words, ended by
+    a colon, that names another person (an other-subject cue: "Mum:", "His wife:", "Partner:"), followed by a
+    clause a person speaks (holding a personal pronoun). A heading ("FH: epilepsy") names no person, and a family
+    history line ("Mother: depression.") speaks no pronoun: neither is a label."""
+    if not 0 < first_end < len(tokens) or first_end > _SPEAKER_LABEL_WORDS:
+        return 0
+    cues = load_cues()
+    spoken = cues.first_person | cues.third_person | _SPOKEN_PRONOUNS
+    if not any(t in spoken for t in tokens[first_end:second_end]):
+        return 0
+    starts = _token_starts(text)
+    low = _read(text).low
+    gap = low[starts[first_end - 1] + len(tokens[first_end - 1]) : starts[first_end]]
+    if gap.strip() != ":":
+        return 0
+    part = tuple(t[:-2] if t.endswith("'s") and len(t) > 2 else t for t in tokens[:first_end])
+    return first_end if _find(part, cues.other_subject) else 0
+
+
 @_memo
 def _clauses(text: str) -> tuple[Clause, ...]:
     tokens = _read(text).tokens
@@ -1127,15 +1151,23 @@ def _clauses(text: str) -> tuple[Clause, ...]:
     # the speaker is the one whose own words say "I": words a note quotes in double quotation marks ("I keep making
     # mistakes") are the patient's, and leave the note's "he" the patient
     quoted = _double_quoted_tokens(text)
-    first_person = any(t in cues.first_person for i, t in enumerate(tokens) if i not in quoted)
     described = _described_persons(tokens)
     starts = _clause_starts(text, tokens, described)
     bounds = list(zip(starts, starts[1:] + [len(tokens)]))
+    # An informant's words under a speaker label ("Mum: he's never kept a friend", "His wife: I moved into the
+    # spare room, he snores"): the label is the speaker, in the background; "I" is then the informant and "he"
+    # or "she" the patient, as in a note.
+    label_end = _speaker_label_end(text, tokens, bounds[0][1] if bounds else 0, bounds[1][1] if len(bounds) > 1 else 0)
+    first_person = any(t in cues.first_person for i, t in enumerate(tokens) if i not in quoted and i >= label_end)
     out: list[Clause] = []
     inherited = "patient"
+    ended_spans = _find(tokens, cues.ended) if cues.ended else []
     for start, end in bounds:
         if start in described:  # "... my mother | who has schizophrenia": about her, in the background
             out.append(Clause(start, end, "other", out[-1].time if out else None, True))
+            continue
+        if label_end and start == 0:
+            out.append(Clause(start, end, "other", None, True))
             continue
         # a possessive names its person too: "her husband's death" is about the husband
         part = tuple(t[:-2] if t.endswith("'s") and len(t) > 2 else t for t in tokens[start:end])
@@ -1149,7 +1181,10 @@ def _clauses(text: str) -> tuple[Clause, ...]:
             objects = _object_persons(text)
             found = [(s, e) for s, e in found if start + e - 1 not in objects]
         others = [s for s, _ in found]
-        if first_person:
+        if label_end:
+            others += [i for i, t in enumerate(part) if t in cues.first_person]
+            selves = [i for i in selves if part[i] not in cues.first_person]
+        elif first_person:
             others += [i for i, t in enumerate(part) if t in cues.third_person]
             selves = [i for i in selves if part[i] not in cues.third_person]
         if others and not (selves and min(selves) < min(others)):
@@ -1167,6 +1202,9 @@ def _clauses(text: str) -> tuple[Clause, ...]:
             # "this bout started two months ago": a dated onset of something not said to have ended
             past = False
         time = "past" if past and not current else "current" if current and not past else None
+        if time == "current" and any(s < end and e > start for s, e in ended_spans):
+            # "none since", "not since": the "since" of an ended finding dates its end, and the finding is past
+            time = "past"
         if time is None and not subordinate and out and out[-1].subordinate:
             time = out[-1].time  # "when I was fifteen, I had thoughts of dying": the main clause is dated by it
         out.append(Clause(start, end, subject, time, subordinate))
@@ -1286,6 +1324,13 @@ def _number_word_index() -> dict[str, tuple[tuple[tuple[str, ...], int, float], 
     return {k: tuple(v) for k, v in index.items()}
 
 
+def _compounds(before: float, value: float) -> bool:
+    """Whether a number word of ``value`` after one of ``before`` joins it into one number by addition."""
+    if before >= 100 and before % 100 == 0:
+        return value < 100
+    return 20 <= before < 100 and before % 10 == 0 and value < 10
+
+
 _QUANTITY_TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z]+(?:'[a-z]+)?")
 
 
@@ -1315,6 +1360,9 @@ def _quantities(text: str, window: int) -> frozenset[tuple[float, str]]:
                     # son" is not 46) but "thousand"
                     values[-1][1] == i
                     and (not tokens[values[-1][0]][0].isdigit() or value in (100.0, 1000.0))
+                    # a number word adds to a tens word or hundreds before it ("twenty five", "a hundred twenty"),
+                    # never to a smaller one: "nine, ten hours" and "three-four hours" are two amounts, not 19 and 7
+                    and (value in (100.0, 1000.0) or _compounds(values[-1][2], value))
                     # "a hundred and ten": "and" after hundreds joins the tens
                     or (values[-1][1] == i - 1 and tokens[i - 1] == "and" and values[-1][2] >= 100
                         and values[-1][2] % 100 == 0 and value < 100)
