@@ -315,7 +315,9 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
         after = _span_after(doc, root)
         if root.lemma_ in data["denying_verbs"]:
             return _finish(_negative_lead(after, section, data) + " " + _swap_tokens(nlp(after), person, section))
-        if root.lemma_ in data["framing_verbs"] and after and not re.match(_literal_after(data, root.lemma_), after, re.IGNORECASE):
+        if root.lemma_ in data["framing_verbs"] and after and not re.match(_literal_after(data, root.lemma_), after, re.IGNORECASE) and not any(
+            c.dep_ == "auxpass" for c in root.children
+        ):  # "She had been admitted to the medical ward" is no frame: it was said "I've had the medical ward
             if after.lower().startswith("that "):
                 return _first_person(after[5:], section, sex)
             after = re.sub(r"^(?:of|to)\s+", "", after, flags=re.IGNORECASE)  # "complains of poor sleep", "admits to drinking"
@@ -1653,6 +1655,11 @@ def _possession_shape(sent: str, data: dict[str, Any]) -> str | None:
     if root.pos_ == "ADJ" and not any(t.pos_ in ("NOUN", "PROPN") for t in alone) and not negative:
         be = {"'ve had": "'ve been", "have had": "'ve been", "had": " was"}.get(lead, "'m")
         return f"{pre}{be} {obj_text}{stop}"
+    if not negative and leading.tag_ == "MD" and leading.lower_ in ("cannot", "can't", "couldn't", "can"):
+        said = re.sub(r"^cannot\b", "can't", obj_text)
+        return f"{pre} {said}{stop}"  # "I've had cannot explain what is wrong" -> "I can't explain ..."
+    if not negative and leading.lower_ == "not" and len(alone) > 1 and alone[1].tag_ == "VBG":
+        return f"{pre}'m {obj_text}{stop}"  # "not managing day to day" -> "I'm not managing day to day"
     seen = re.match(r"^(him|her|them) as (.+)$", obj_text, re.IGNORECASE)
     if seen and not negative:
         return f"{pre}'d describe {seen.group(1).lower()} as {seen.group(2)}{stop}"
@@ -1724,7 +1731,7 @@ def _simple_past(sent: str, data: dict[str, Any]) -> str:
     out = [t.text_with_ws for t in doc]
     changed = False
     for t in doc:
-        if t.lower_ != "had" or t.dep_ != "aux" or t.head.tag_ != "VBN" or t.head.dep_ not in ("ROOT", "conj"):
+        if t.lower_ != "had" or t.dep_ != "aux" or t.head.tag_ not in ("VBN", "VBD") or t.head.dep_ not in ("ROOT", "conj"):
             continue
         verb = t.head
         if any(c.dep_ == "neg" for c in verb.children) or t.i == 0 or doc[t.i - 1].lower_ not in ("i", "never", "also", "just"):
@@ -2117,7 +2124,8 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
     # "Homeless, sleeping rough" said as "I have homeless, ...": a state, "I'm homeless, ..."
     for t in doc:
         if (t.lower_ == "have" and t.i == 1 and doc[0].lower_ == "i" and t.i + 1 < len(doc) and doc[t.i + 1].tag_ == "JJ"
-                and (t.i + 2 >= len(doc) or doc[t.i + 2].is_punct or doc[t.i + 2].lower_ in ("and", "but"))):
+                and (t.i + 2 >= len(doc) or doc[t.i + 2].is_punct or doc[t.i + 2].lower_ in ("and", "but"))
+                and not _adjective_list(doc, t.i + 2)):
             out[0], out[t.i] = "I'm ", ""
     # "I've been saw a counsellor": a lead before a simple past; the verb said as the patient's own
     for t in doc:
@@ -2186,7 +2194,8 @@ def _adjective_list(doc, i: int) -> bool:
     j = i + 1
     while j < len(doc) and (doc[j].tag_ in ("JJ", "VBN", "VBD", "RB", "CC") or doc[j].text == ","):
         j += 1
-    return j > i + 1 and j < len(doc) and doc[j].pos_ in ("NOUN", "PROPN")
+    return j < len(doc) and doc[j].pos_ in ("NOUN", "PROPN") and doc[j].tag_ != "NNP" or (
+        j + 1 < len(doc) and doc[j].tag_ == "NNP" and doc[j].text.islower() and doc[j + 1].pos_ == "NOUN")  # "scaly patches"
 
 
 def _predicate_clause(says: str, data: dict[str, Any]) -> str:

@@ -1,0 +1,123 @@
+"""The voice of a compiled narrative record (issue 13, stop 39): the frame the compiler puts before record words takes a
+noun phrase or the sentence is said another way; a subjectless chart verb gets the patient's "I"; the record's past
+perfect is said in the simple past; the patient's own knowledge of the family is said in the first person. Faults
+read on uw-012's whole episode and on test-v2-0189 / test-v2-0095, written here in sentences of the same shape but
+other words, and checked on the replies of a patient built from a record through the public API."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from mentalhospital_env.cases.compile import voiced
+from mentalhospital_env.cases.loader import load_case
+from mentalhospital_env.patient import make_patient
+
+_RECORD = {
+    "case_id": "voice-s39",
+    "language": "en",
+    "demographics": {"age": 41, "sex": "male", "occupation": "bus driver", "marital_status": "married",
+                     "living_situation": "lives with his wife and two sons in Hull"},
+    "setting": "outpatient",
+    "ehr": {
+        "chief_complaint": "Now falling behind at work. Marriage at breaking point for about a year.",
+        "history_of_present_illness": (
+            "Mr Dunn has felt low since the spring. He had kept going for months but had stopped seeing friends by June. "
+            "Most nights he falls asleep quickly, then wakes at 4 a.m. and lies there until the alarm. "
+            "When asked directly he described the following. "
+            "Only when pressed about the weekend did he mention the row with his brother."
+        ),
+        "past_psychiatric_history": "No previous contact with mental health services.",
+        "medical_history": "Gout since 2019.",
+        "medications": "Allopurinol 100 mg daily.",
+        "allergies": "No known drug allergies.",
+        "substance_use": "drinks four pints on a Friday, does not smoke.",
+        "family_history": "He knows of no relative with a mental illness.",
+        "personal_history": "He describes his wife as patient but worn out. Rents a flat above a chip shop.",
+        "mental_status_exam": {"appearance": "Tired-looking man, good eye contact."},
+        "risk_assessment": {"suicide": "No thoughts of self-harm."},
+    },
+    "exams": [],
+    "diagnosis": {"categories": ["depressive"], "disorders": [{"name": "Depressive episode, mild", "code": "F32.0"}]},
+    "treatment": {"plan": "Review in four weeks."},
+}
+
+_POSSESSION = re.compile(r"\bI(?:'ve| have|'ve not| haven't) had (\w+)")
+_NOT_OBJECTS = {"now", "the", "only", "him", "her", "struggling", "falling", "when", "married"}
+
+
+@pytest.fixture(scope="module")
+def said() -> list[str]:
+    case = load_case(_RECORD)
+    patient = make_patient(case, "full", seed=0)
+    questions = ["What brought you here today?", "How long has this been going on?", "How are you sleeping?",
+                 "Who do you live with?", "How are things with your wife?", "Do you drink alcohol?",
+                 "Has anyone in your family had mental health problems?", "When did you stop seeing your friends?"]
+    return [patient.respond(q).text for q in questions]
+
+
+def test_no_reply_puts_had_before_what_is_no_noun_phrase(said: list[str]) -> None:
+    for reply in said:
+        for word in _POSSESSION.findall(reply):
+            assert word.lower() not in _NOT_OBJECTS, reply
+        assert "the following" not in reply and "Only when" not in reply, reply
+
+
+def test_no_reply_opens_a_sentence_on_a_subjectless_verb(said: list[str]) -> None:
+    for reply in said:
+        for sentence in re.split(r"(?<=[.!?])\s+", reply):
+            first = re.sub(r"^(?:Then|And|But|So|Also)\s+", "", sentence).split(" ", 1)[0]
+            assert first not in ("Lies", "Rents", "Drinks", "Wakes", "Falls"), reply
+
+
+def test_no_reply_reads_out_the_record_in_the_third_person(said: list[str]) -> None:
+    for reply in said:
+        assert not re.search(r"\b(?:He|he) (?:knows|describes|had|falls)\b", reply), reply
+        assert "I'm" not in re.findall(r"I'm\w+", reply)
+
+
+def test_the_chart_frames_are_said_another_way_or_not_at_all() -> None:
+    facts = load_case(_RECORD).facts
+    says = {f.text.strip(): f.patient_says for f in facts}
+    # "I've had now falling behind at work."
+    assert says["Now falling behind at work."] == "I'm now falling behind at work."
+    # "I've had marriage at breaking point for about a year."
+    assert says["Marriage at breaking point for about a year."] == "My marriage has been at breaking point for about a year."
+    # "I've had the following." / "I've had only when pressed ... did I mention ...": pointers and the interview, unsaid
+    assert not says.get("When asked directly he described the following.")
+    assert "Only when" not in (says.get("Only when pressed about the weekend did he mention the row with his brother.") or "")
+    # "I've had my wife as patient but worn out."
+    assert says["He describes his wife as patient but worn out."] != "I've had my wife as patient but worn out."
+    told = " ".join(f.patient_says or "" for f in facts if f.told)
+    assert "I rent a flat above a chip shop." in told
+    assert "I drink four pints on a Friday" in told
+    assert "I don't know of any relative with a mental illness." in told
+
+
+@pytest.mark.parametrize(
+    ("section", "sentence", "sex", "expected"),
+    [
+        # the record's past perfect in a main clause, nothing to be earlier than: the simple past
+        ("history_of_present_illness", "He had lost his keys and had walked home in the rain.", "male",
+         "I lost my keys. And I walked home in the rain."),
+        ("history_of_present_illness", "She had been admitted to the medical ward twice.", "female",
+         "I was admitted to the medical ward twice."),
+        # with something to be earlier than, the past perfect is speech and stays
+        ("history_of_present_illness", "She had been managing well until last December.", "female",
+         "I had been managing well until last December."),
+        # "her" before "first" is the owner: "my first", never "me first"
+        ("history_of_present_illness", "In March she had her first seizure at work.", "female", "In March I had my first seizure at work."),
+        # an adjective list before its noun is had ("I'mdry, cracked skin" was said)
+        ("medical_history", "rough, scaly patches on both elbows.", "male", "I have rough, scaly patches on both elbows."),
+        # a subjectless verb after "then" takes the patient's "I"
+        ("history_of_present_illness", "then paces the landing for an hour.", "male", "I then pace the landing for an hour."),
+        # the patient's own knowledge of the family, never read out in the third person
+        ("family_history", "She is not aware of any relative with depression; she would not necessarily have been told.", "female",
+         "I'm not aware of any relative with depression. I wouldn't necessarily have been told."),
+        # a family sentence about a relative is not the patient's ("She" is the mother)
+        ("family_history", "She is very anxious and rarely leaves the house.", "female", None),
+    ],
+)
+def test_voice_shapes(section: str, sentence: str, sex: str, expected: str | None) -> None:
+    assert voiced(section, sentence, sex) == expected
