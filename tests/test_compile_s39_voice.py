@@ -121,3 +121,28 @@ def test_the_chart_frames_are_said_another_way_or_not_at_all() -> None:
 )
 def test_voice_shapes(section: str, sentence: str, sex: str, expected: str | None) -> None:
     assert voiced(section, sentence, sex) == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # a participle of the noun had is no progressive ("I've been gradually worsening memory" was said, hw-008's shape)
+        ("Gradually worsening memory over two years.", "I've had gradually worsening memory over two years."),
+        ("Passing thoughts of wanting to die.", "I've had passing thoughts of wanting to die."),
+        # a participle with its own object is ("I've had seeing things at night", uw-008's shape)
+        ("Seeing shadows in the hallway at night.", "I've been seeing shadows in the hallway at night."),
+    ],
+)
+def test_a_participle_before_its_noun_is_had(sentence: str, expected: str) -> None:
+    assert voiced("chief_complaint", sentence, "male") == expected
+
+
+def test_what_is_not_the_patients_stays_so() -> None:
+    # "Marcus remembers him 'up and down'" (his father) was said "I remember me up and down."
+    assert voiced("family_history", "He remembers him 'up and down'.", "male") != "I remember me up and down."
+    # a plural noun that is the subject keeps its sentence ("I voice and beliefs have persisted ..." was said)
+    said = voiced("history_of_present_illness", "Voices and odd beliefs have persisted for weeks after each episode.", "male") or ""
+    assert not said.startswith("I voice")
+    # "had to" is no possession ("And I had to be woken when called." was left unsaid)
+    assert voiced("history_of_present_illness", "He fell asleep in the waiting room and had to be woken when called.", "male") == (
+        "I fell asleep in the waiting room. And I had to be woken when called.")

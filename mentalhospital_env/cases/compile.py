@@ -210,7 +210,9 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
         if len(own) > 2 and own[0].lower_ == person.subject and own[0].dep_ in ("nsubj", "nsubjpass") and (
             own[0].head.lemma_.lower() in knowing["verbs"] or any(
                 c.dep_ in ("acomp", "attr") and c.lower_ in knowing["states"] for c in own[0].head.children)
-        ):
+        ) and any(t.lower_ in knowing["family_words"] for t in own) and not any(
+            t.lower_ == person.object and t.tag_ == "PRP" and t.i > 0 for t in own
+        ):  # about the family as a whole; "Marcus remembers him 'up and down'" is his father, never "I remember me"
             # "She knows of no family member with a psychiatric illness, though she admits it was not discussed at
             # home" (test-v2-0095): the patient's own knowledge of the family, said as "I ...", never read out
             said = _swap_tokens(own, person, "personal_history")
@@ -1603,7 +1605,7 @@ def _possession_shape(sent: str, data: dict[str, Any]) -> str | None:
     verb = next((t for t in doc if t.idx + len(t.text) == lead_end), None)
     if verb is None or verb.lower_ not in ("had", "have"):
         return sent
-    if lead in ("had", "have", "don't have") and (verb.dep_ in ("aux", "auxpass") or re.match(r"(?:been|got)\b", obj_text)):
+    if lead in ("had", "have", "don't have") and (verb.dep_ in ("aux", "auxpass") or re.match(r"(?:been|got|to)\b", obj_text)):
         return sent  # "I had taken", "I have stopped", "I had been managing": the perfect's auxiliary, no possession
     empty = set(data["empty_objects"])
     predicative = re.search(rf"\s({'|'.join(data['predicative_phrases'])})\b", " " + obj_text, re.IGNORECASE)
@@ -1646,6 +1648,13 @@ def _possession_shape(sent: str, data: dict[str, Any]) -> str | None:
     negative = lead in ("haven't had", "hadn't had", "'ve not had", "don't have")
     adverbs = [t for t in alone if t.i < len(alone) and t.pos_ == "ADV" and all(u.pos_ == "ADV" for u in alone[: t.i])]
     nxt = alone[len(adverbs)] if len(adverbs) < len(alone) else None
+    if nxt is not None and nxt.tag_ == "VBG" and nxt.i + 1 < len(alone) and alone[nxt.i + 1].tag_ in ("NN", "NNS") and (
+        nxt.dep_ in ("amod", "compound") or any(u.dep_ in ("amod", "compound") and u.lower_ == nxt.lower_ for u in doc)
+        or "ADJ" in _readings(nxt.lower_)
+        # "gradually worsening memory": a manner adverb before a participle and its noun is one noun phrase
+        or (adverbs and not any(a.lower_ in data["progressive_adverbs"] for a in adverbs))
+    ):
+        return sent  # "gradually worsening memory", "passing thoughts of wanting to die": a participle of the noun had
     if nxt is not None and nxt.tag_ == "VBG" and lead in ("'ve had", "have had", "haven't had", "'ve not had"):
         if negative:
             return f"{pre} haven't been {obj_text}{stop}"
@@ -1694,8 +1703,9 @@ def _subject_shape(sent: str, data: dict[str, Any]) -> str:
     doc = _nlp()(sent)
     toks = [t for t in doc if not t.is_space]
     t = next((u for u in toks if u.idx >= len(" ".join(words[:k])) + (1 if k else 0)), None)
-    if t is None or t.lower_ != low or any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in t.children):
-        return sent
+    if t is None or t.lower_ != low or any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in t.children) or t.dep_ in (
+            "nsubj", "nsubjpass", "compound", "amod", "poss"):
+        return sent  # "Voices and beliefs have persisted ...": the noun is the subject
     if any(u.dep_ in ("nsubj", "nsubjpass", "expl") and u.i < t.i for u in toks):
         return sent
     lemma = _verb_lemma(t)
