@@ -1641,6 +1641,14 @@ def _possession_shape(sent: str, data: dict[str, Any]) -> str | None:
     leading = alone[0]
     on_its_own = _noun_object(root, empty) and leading.pos_ not in ("SCONJ", "CCONJ", "AUX") and not (
         leading.pos_ == "VERB" and leading.tag_ in ("VBD", "VBZ", "VBP"))
+    opening = next((t for t in alone if t.tag_ not in ("DT", "PRP$", "JJ", "JJR", "JJS", "CD", "RB", "HYPH", ",")), None)
+    if opening is not None and opening.pos_ == "NOUN" and opening.lower_ not in empty and alone[0].pos_ not in ("ADV", "SCONJ") and not any(
+        u.tag_ in ("VBZ", "VBD", "VBP", "MD") for u in [opening.head, *opening.head.children] if u.dep_ in ("ROOT", "aux", "auxpass", "ccomp")
+        or u.i == opening.head.i
+    ):
+        # a phrase that opens on its noun is a noun phrase, whatever clause the small parser hung after it ("images of the
+        # baby becoming ill that horrify me", "head-hitting and hand-biting when overloaded": hw-016, uw-007)
+        return sent
     if in_place or (in_place is None and on_its_own) or (in_place is False and on_its_own and root.pos_ in ("NOUN", "PROPN")
                                                          and verb.pos_ != "AUX" and obj_text.split()[0].lower() not in empty):
         if not any(t.lower_ in empty and t.i == root.i for t in alone):
