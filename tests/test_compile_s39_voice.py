@@ -106,6 +106,7 @@ def test_the_chart_frames_are_said_another_way_or_not_at_all() -> None:
         # with something to be earlier than, the past perfect is speech and stays
         ("history_of_present_illness", "She had been managing well until last December.", "female",
          "I had been managing well until last December."),
+        ("chief_complaint", "Not coping at home for about six months.", "female", "I haven't been coping at home for about six months."),
         # "her" before "first" is the owner: "my first", never "me first"
         ("history_of_present_illness", "In March she had her first seizure at work.", "female", "In March I had my first seizure at work."),
         # an adjective list before its noun is had ("I'mdry, cracked skin" was said)

@@ -1676,6 +1676,8 @@ def _possession_shape(sent: str, data: dict[str, Any]) -> str | None:
         said = re.sub(r"^cannot\b", "can't", obj_text)
         return f"{pre} {said}{stop}"  # "I've had cannot explain what is wrong" -> "I can't explain ..."
     if not negative and leading.lower_ == "not" and len(alone) > 1 and alone[1].tag_ == "VBG":
+        if re.search(r"\b(?:for|over|since)\b", obj_text):  # "not managing day to day for twelve months now": it has lasted
+            return f"{pre} haven't been {obj_text[4:]}{stop}"
         return f"{pre}'m {obj_text}{stop}"  # "not managing day to day" -> "I'm not managing day to day"
     seen = re.match(r"^(him|her|them) as (.+)$", obj_text, re.IGNORECASE)
     if seen and not negative:
