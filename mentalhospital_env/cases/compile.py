@@ -1645,7 +1645,8 @@ def _possession_shape(sent: str, data: dict[str, Any]) -> str | None:
     if opening is not None and opening.pos_ == "NOUN" and opening.lower_ not in empty and alone[0].pos_ not in ("ADV", "SCONJ") and not any(
         u.tag_ in ("VBZ", "VBD", "VBP", "MD") for u in [opening.head, *opening.head.children] if u.dep_ in ("ROOT", "aux", "auxpass", "ccomp")
         or u.i == opening.head.i
-    ):
+    ) and not (root.pos_ in ("VERB", "AUX") and (root.tag_ in ("VBZ", "VBD", "VBP", "MD") or any(
+        c.dep_ in ("aux", "auxpass") and c.tag_ in ("VBZ", "VBD", "VBP", "MD") for c in root.children))):
         # a phrase that opens on its noun is a noun phrase, whatever clause the small parser hung after it ("images of the
         # baby becoming ill that horrify me", "head-hitting and hand-biting when overloaded": hw-016, uw-007)
         return sent
