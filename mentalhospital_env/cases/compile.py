@@ -205,6 +205,20 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
         said = _swap_simple(f"My {relative_first.group(1).lower()}{text[relative_first.end(1):]}", person)
         return _finish(said)
     if section == "family_history":
+        own = nlp(text)
+        knowing = data["own_family_knowing"]
+        if len(own) > 2 and own[0].lower_ == person.subject and own[0].dep_ in ("nsubj", "nsubjpass") and (
+            own[0].head.lemma_.lower() in knowing["verbs"] or any(
+                c.dep_ in ("acomp", "attr") and c.lower_ in knowing["states"] for c in own[0].head.children)
+        ) and any(t.lower_ in knowing["family_words"] for t in own) and not any(
+            t.lower_ == person.object and t.tag_ == "PRP" and t.i > 0 for t in own
+        ):  # about the family as a whole; "Marcus remembers him 'up and down'" is his father, never "I remember me"
+            # "She knows of no family member with a psychiatric illness, though she admits it was not discussed at
+            # home" (test-v2-0095): the patient's own knowledge of the family, said as "I ...", never read out
+            said = _swap_tokens(own, person, "personal_history")
+            for pattern, repl in data["own_family_knowledge"]:
+                said = re.sub(pattern, repl, said, flags=re.IGNORECASE)
+            return _finish(said)
         for pattern, repl in data["family_patterns"]:
             changed = re.sub(pattern, repl, text, count=1, flags=re.IGNORECASE)
             if changed != text:
@@ -303,7 +317,9 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
         after = _span_after(doc, root)
         if root.lemma_ in data["denying_verbs"]:
             return _finish(_negative_lead(after, section, data) + " " + _swap_tokens(nlp(after), person, section))
-        if root.lemma_ in data["framing_verbs"] and after and not re.match(_literal_after(data, root.lemma_), after, re.IGNORECASE):
+        if root.lemma_ in data["framing_verbs"] and after and not re.match(_literal_after(data, root.lemma_), after, re.IGNORECASE) and not any(
+            c.dep_ == "auxpass" for c in root.children
+        ):  # "She had been admitted to the medical ward" is no frame: it was said "I've had the medical ward
             if after.lower().startswith("that "):
                 return _first_person(after[5:], section, sex)
             after = re.sub(r"^(?:of|to)\s+", "", after, flags=re.IGNORECASE)  # "complains of poor sleep", "admits to drinking"
@@ -664,9 +680,10 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
         low = t.lower_
         if low in person.others and not _enclosed(t):
             relative_seen = True
-        if low == person.possessive and t.tag_ == "PRP$" and not (family and relative_seen):
+        own_word = t.i + 1 < len(doc) and doc[t.i + 1].lower_ in _data()["possessive_before"]
+        if low == person.possessive and (t.tag_ == "PRP$" or own_word) and not (family and relative_seen):
             # "makes her test them": "her" before a bare verb is its object, "me", never "my"
-            bare_verb = low == person.object and t.i + 1 < len(doc) and doc[t.i + 1].tag_ == "VB"
+            bare_verb = low == person.object and not own_word and t.i + 1 < len(doc) and doc[t.i + 1].tag_ == "VB"
             out[t.i] = _case_like(t, "me" if bare_verb else "my") + t.whitespace_
         elif low == person.object and t.tag_ == "PRP" and not family and relative_seen and _bound_by_relatives(t, person):
             # "her husband and daughter would be better off without her": an object pronoun never names the
@@ -1516,9 +1533,249 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
         says = _relatives_as_patient(says, relatives)  # "Helen knew I was moody" -> "My mum knew ..."
     if says:
         says = _whole(says, section, person, data, cut)
+    if says:
+        says = _spoken_shape(says, section, data)
     if not says or not _speakable(says, section, person, data, impersonal):
         return None
     return says
+
+
+_POSSESSION = re.compile(r"^((?:(?:And|But|So|Also) )?I)('ve had|'ve not had| have had| haven't had| hadn't had| had| have| don't have)\s+(.+?)\s*([.!?]?)$")
+_INDEFINITE = {"something", "nothing", "anything", "everything", "none", "one", "lots", "plenty", "enough", "some", "any", "all", "both", "much", "little"}
+_STEP_ADVERBS = {"then", "and", "but", "also", "still", "now", "often", "usually", "sometimes", "so", "later", "mostly", "just"}
+
+
+def _spoken_shape(says: str, section: str, data: dict[str, Any]) -> str | None:
+    """A rendering as a person says it, each sentence looked at on its parse after every other repair (issue 13: uw-012,
+    test-v2-0189 and others were said "I've had now struggling at work.", "I've had the following.", "I've had home
+    life at breaking point ...", "Lies awake for one to two hours ...", "But I had taken one off ..."):
+
+    - a possession lead ("I've had", "I haven't had", "I had", "I have") takes a noun phrase with content as its object
+      (:func:`_possession_shape`), or the sentence is said another way, or not at all;
+    - a sentence that opens on a verb with no subject ("Then lies awake ...", "Drinks alone ...") takes the patient's
+      "I" ("Then I lie awake ...", "I drink alone ..."), and "I now struggling" its "I'm" (:func:`_subject_shape`);
+    - the record's past perfect in a main clause, with nothing in its sentence to be earlier than, is said in the
+      simple past ("I had worn gloves." -> "I wore gloves.", :func:`_simple_past`).
+
+    ``None`` when no sentence is left."""
+    sents = [s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", says.strip()) if s.strip()]
+    out = []
+    for sent in sents:
+        said = _possession_shape(sent, data)
+        if said is None:
+            continue
+        if section != "family_history":
+            said = _subject_shape(said, data)
+        said = _simple_past(said, data)
+        out.append(said)
+    return _finish(" ".join(out)) if out else None
+
+
+def _noun_object(token, empty: set[str]) -> bool:
+    """Whether a parsed token heads a noun phrase that names a thing had: a noun, a number or an indefinite pronoun,
+    not a word that points elsewhere ("the following", "him"), and no clause of its own."""
+    if token.lower_ in empty:
+        return False
+    nominal = token.pos_ in ("NOUN", "PROPN", "NUM") or (token.pos_ == "PRON" and token.lower_ in _INDEFINITE)
+    if not nominal and token.pos_ in ("ADJ", "VERB") and "NOUN" in _readings(token.lower_):
+        # a noun the small tagger read as another word ("a contraceptive implant", "fits"): one with its determiner,
+        # or one that is no participle
+        nominal = any(c.dep_ in ("det", "poss", "nummod") for c in token.children) or token.tag_ not in ("VBG", "VBN", "VBD")
+    if not nominal:
+        return False
+    return not any(c.dep_ in ("nsubj", "nsubjpass", "aux", "auxpass", "expl", "mark") for c in token.children)
+
+
+def _possession_shape(sent: str, data: dict[str, Any]) -> str | None:
+    """One sentence with a possession lead checked on two parses, the sentence's and its object's alone: the object
+    must be a noun phrase with content. Otherwise a participle is said with its own auxiliary ("I've had now struggling"
+    -> "I'm now struggling"), an adjective with "been" ("I've had anxious" -> "I've been anxious"), a noun in a state
+    as the subject ("I've had home life at breaking point" -> "My home life has been at breaking point"), someone
+    described as the patient's view ("I've had him as kind" -> "I'd describe him as kind"); anything else (a clause,
+    a pointer, "the following") is not said: ``None``."""
+    m = _POSSESSION.match(sent.strip())
+    if not m:
+        return sent
+    pre, lead, obj_text, stop = m.group(1), m.group(2).strip(), m.group(3).strip(), m.group(4) or "."
+    if not obj_text:
+        return None
+    nlp = _nlp()
+    doc = nlp(sent.strip())
+    lead_end = m.end(2)
+    verb = next((t for t in doc if t.idx + len(t.text) == lead_end), None)
+    if verb is None or verb.lower_ not in ("had", "have"):
+        return sent
+    if lead in ("had", "have", "don't have") and (verb.dep_ in ("aux", "auxpass") or re.match(r"(?:been|got|to)\b", obj_text)):
+        return sent  # "I had taken", "I have stopped", "I had been managing": the perfect's auxiliary, no possession
+    empty = set(data["empty_objects"])
+    predicative = re.search(rf"\s({'|'.join(data['predicative_phrases'])})\b", " " + obj_text, re.IGNORECASE)
+    if predicative and predicative.start() > 0:
+        # "home life at breaking point for about two years": a noun in a state, said as the subject
+        np = obj_text[: predicative.start() - 1].strip()
+        rest = obj_text[predicative.start() - 1 :].strip()
+        np_doc = nlp(np)
+        if np_doc and all(t.pos_ in ("NOUN", "PROPN", "ADJ", "DET", "PRON", "NUM") for t in np_doc) and np_doc[-1].pos_ in ("NOUN", "PROPN"):
+            owner = "" if np_doc[0].tag_ in ("DT", "PRP$") else "my "
+            plural = np_doc[-1].tag_ in ("NNS", "NNPS")
+            be = {"'ve had": "have been" if plural else "has been", "have had": "have been" if plural else "has been",
+                  "had": "were" if plural else "was"}.get(lead, "are" if plural else "is")
+            if lead in ("haven't had", "hadn't had", "'ve not had", "don't have"):
+                return None  # a denial of a state: no sure wording
+            subject = owner + np[0].lower() + np[1:] if owner else np
+            return f"{subject[0].upper()}{subject[1:]} {be} {rest}{stop}"
+    start = next((t for t in doc if t.idx >= m.start(3)), None)
+    if start is not None and start.tag_ == "JJ" and _adjective_list(doc, start.i + 1):
+        return sent  # "dry, cracked skin on the backs of both hands": adjectives of the noun had
+    in_place = None
+    if start is not None:
+        obj = next((c for c in verb.children if c.dep_ in ("dobj", "attr")), None)
+        if obj is not None and obj.left_edge.i <= start.i or (
+            # only adverbs of the verb, or adjectives the parser hung elsewhere ("dry, cracked skin"), before it
+            obj is not None and obj.i > start.i and all(
+                (u.dep_ == "advmod" and u.head.i == verb.i) or u.tag_ in ("JJ", "JJR", "JJS", "VBN", "VBD", "CC", ",", "HYPH")
+                for u in doc[start.i : obj.left_edge.i])
+        ):
+            in_place = _noun_object(obj, empty)
+    alone = nlp(obj_text)
+    root = next((t for t in alone if t.dep_ == "ROOT"), alone[0])
+    leading = alone[0]
+    on_its_own = _noun_object(root, empty) and leading.pos_ not in ("SCONJ", "CCONJ", "AUX") and not (
+        leading.pos_ == "VERB" and leading.tag_ in ("VBD", "VBZ", "VBP"))
+    opening = next((t for t in alone if t.tag_ not in ("DT", "PRP$", "JJ", "JJR", "JJS", "CD", "RB", "HYPH", ",")), None)
+    if opening is not None and opening.pos_ == "NOUN" and opening.lower_ not in empty and alone[0].pos_ not in ("ADV", "SCONJ") and not any(
+        u.tag_ in ("VBZ", "VBD", "VBP", "MD") for u in [opening.head, *opening.head.children] if u.dep_ in ("ROOT", "aux", "auxpass", "ccomp")
+        or u.i == opening.head.i
+    ) and not (root.pos_ in ("VERB", "AUX") and (root.tag_ in ("VBZ", "VBD", "VBP", "MD") or any(
+        c.dep_ in ("aux", "auxpass") and c.tag_ in ("VBZ", "VBD", "VBP", "MD") for c in root.children))):
+        # a phrase that opens on its noun is a noun phrase, whatever clause the small parser hung after it ("images of the
+        # baby becoming ill that horrify me", "head-hitting and hand-biting when overloaded": hw-016, uw-007)
+        return sent
+    if in_place or (in_place is None and on_its_own) or (in_place is False and on_its_own and root.pos_ in ("NOUN", "PROPN")
+                                                         and verb.pos_ != "AUX" and obj_text.split()[0].lower() not in empty):
+        if not any(t.lower_ in empty and t.i == root.i for t in alone):
+            return sent
+    negative = lead in ("haven't had", "hadn't had", "'ve not had", "don't have")
+    adverbs = [t for t in alone if t.i < len(alone) and t.pos_ == "ADV" and all(u.pos_ == "ADV" for u in alone[: t.i])]
+    nxt = alone[len(adverbs)] if len(adverbs) < len(alone) else None
+    if nxt is not None and nxt.tag_ == "VBG" and nxt.i + 1 < len(alone) and alone[nxt.i + 1].tag_ in ("NN", "NNS") and (
+        nxt.dep_ in ("amod", "compound") or any(u.dep_ in ("amod", "compound") and u.lower_ == nxt.lower_ for u in doc)
+        or "ADJ" in _readings(nxt.lower_)
+        # "gradually worsening memory": a manner adverb before a participle and its noun is one noun phrase
+        or (adverbs and not any(a.lower_ in data["progressive_adverbs"] for a in adverbs))
+    ):
+        return sent  # "gradually worsening memory", "passing thoughts of wanting to die": a participle of the noun had
+    if nxt is not None and nxt.tag_ == "VBG" and lead in ("'ve had", "have had", "haven't had", "'ve not had"):
+        if negative:
+            return f"{pre} haven't been {obj_text}{stop}"
+        if any(a.lower_ in data["progressive_adverbs"] for a in adverbs):
+            return f"{pre}'m {obj_text}{stop}"  # "now struggling at work": the present
+        return f"{pre}'ve been {obj_text}{stop}"
+    if root.pos_ == "ADJ" and not any(t.pos_ in ("NOUN", "PROPN") for t in alone) and not negative:
+        be = {"'ve had": "'ve been", "have had": "'ve been", "had": " was"}.get(lead, "'m")
+        return f"{pre}{be} {obj_text}{stop}"
+    if not negative and leading.tag_ == "MD" and leading.lower_ in ("cannot", "can't", "couldn't", "can"):
+        said = re.sub(r"^cannot\b", "can't", obj_text)
+        return f"{pre} {said}{stop}"  # "I've had cannot explain what is wrong" -> "I can't explain ..."
+    if not negative and leading.lower_ == "not" and len(alone) > 1 and alone[1].tag_ == "VBG":
+        if re.search(r"\b(?:for|over|since)\b", obj_text):  # "not managing day to day for twelve months now": it has lasted
+            return f"{pre} haven't been {obj_text[4:]}{stop}"
+        return f"{pre}'m {obj_text}{stop}"  # "not managing day to day" -> "I'm not managing day to day"
+    seen = re.match(r"^(him|her|them) as (.+)$", obj_text, re.IGNORECASE)
+    if seen and not negative:
+        return f"{pre}'d describe {seen.group(1).lower()} as {seen.group(2)}{stop}"
+    return None
+
+
+def _subject_shape(sent: str, data: dict[str, Any]) -> str:
+    """A sentence that opens (after "Then", "And", "Now" ...) on a present verb with no subject said with the patient's
+    "I" ("Then lies awake ..." -> "Then I lie awake ...", "Drinks alone in the evening" -> "I drink alone in the
+    evening"; a noun the parser read as the sentence's head, "Changes in appetite", is left); "I now struggling" ->
+    "I'm now struggling"."""
+    words = sent.split()
+    if not words:
+        return sent
+    k = 0
+    while k < len(words) - 1 and words[k].lower().strip(",") in _STEP_ADVERBS:
+        k += 1
+    word = words[k].strip(",")
+    if words[0] == "I" and len(words) > 2:
+        doc = _nlp()(sent)
+        toks = [t for t in doc if not t.is_space]
+        j = 1
+        while j < len(toks) and toks[j].pos_ == "ADV":
+            j += 1
+        if j < len(toks) and toks[j].tag_ == "VBG" and j > 1 and not any(c.dep_ in ("aux", "auxpass") for c in toks[j].children) and (
+                toks[j].dep_ == "ROOT"):
+            return "I'm " + sent[toks[1].idx:]
+        return sent
+    low = word.lower()
+    if not (low.endswith("s") and len(low) > 3 and word[:1].isalpha()):
+        return sent
+    doc = _nlp()(sent)
+    toks = [t for t in doc if not t.is_space]
+    t = next((u for u in toks if u.idx >= len(" ".join(words[:k])) + (1 if k else 0)), None)
+    if t is None or t.lower_ != low or any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in t.children) or t.dep_ in (
+            "nsubj", "nsubjpass", "compound", "amod", "poss"):
+        return sent  # "Voices and beliefs have persisted ...": the noun is the subject
+    if any(u.dep_ in ("nsubj", "nsubjpass", "expl") and u.i < t.i for u in toks):
+        return sent
+    lemma = _verb_lemma(t)
+    if lemma == low or low not in (lemma + "s", lemma + "es", lemma[:-1] + "ies") or low in ("is", "has", "does", "was"):
+        if low != "has":
+            return sent
+    if t.tag_ != "VBZ":
+        after = doc[t.i + 1] if t.i + 1 < len(doc) else None
+        # a plural noun the parser made the head, yet followed by what only a verb takes: an adverb ("Drinks alone"),
+        # a determiner or an owner opening its object ("Rents a house", "Visits her mother")
+        verb_like = t.dep_ != "ROOT" or (after is not None and (after.tag_ in ("DT", "PRP$", "CD") or (
+            after.tag_ == "RB" and after.dep_ == "advmod")))
+        if not (t.tag_ == "NNS" and verb_like and _verb_form(t)):
+            return sent
+    form = "have" if low == "has" else _inflect(lemma, "VBP")
+    if not form:
+        return sent
+    trial = _nlp()(f"I {form}{sent[t.idx + len(t.text):]}")
+    if not (trial[0].dep_ == "nsubj" and trial[0].head.i == 1):
+        return sent
+    before = sent[: t.idx]
+    return f"{before}I {form}{sent[t.idx + len(t.text):]}"
+
+
+def _simple_past(sent: str, data: dict[str, Any]) -> str:
+    """The record's past perfect in a main clause said in the simple past ("I had worn gloves." -> "I wore gloves.";
+    "I had been admitted twice" -> "I was admitted twice") when nothing in the sentence gives it an earlier time to be
+    earlier than (``past_perfect_anchors``: "before", "by then", "when" ...)."""
+    if not re.search(r"\bI had\b|\bI had never\b", sent) or re.search(
+            rf"\b(?:{'|'.join(map(re.escape, data['past_perfect_anchors']))})\b", sent, re.IGNORECASE):
+        return sent
+    doc = _nlp()(sent)
+    out = [t.text_with_ws for t in doc]
+    changed = False
+    for t in doc:
+        if t.lower_ != "had" or t.dep_ != "aux" or t.head.tag_ not in ("VBN", "VBD") or t.head.dep_ not in ("ROOT", "conj"):
+            continue
+        verb = t.head
+        if any(c.dep_ == "neg" for c in verb.children) or t.i == 0 or doc[t.i - 1].lower_ not in ("i", "never", "also", "just"):
+            continue
+        subject_verb = verb
+        while subject_verb.dep_ == "conj" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in subject_verb.children):
+            subject_verb = subject_verb.head
+        if not any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ == "i" for c in subject_verb.children):
+            continue
+        been = next((c for c in verb.children if c.lower_ == "been" and c.dep_ in ("aux", "auxpass")), None)
+        if been is not None:  # "I had been admitted twice" -> "I was admitted twice"
+            out[t.i] = ""
+            out[been.i] = "was" + been.whitespace_
+            changed = True
+            continue
+        lemma = verb.lemma_.lower()
+        form = "was" if lemma == "be" else _inflect(lemma, "VBD")
+        if not form:
+            continue
+        out[t.i] = ""
+        out[verb.i] = form + verb.whitespace_
+        changed = True
+    return "".join(out) if changed else sent
 
 
 def _whole(says: str, section: str, person: _Person, data: dict[str, Any], cut: list[str] | None = None) -> str | None:
@@ -1873,21 +2130,23 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
             ):
                 out[t.i] = "been" + t.whitespace_  # "I've had refusing food" -> "I've been refusing food"
                 continue
-            if nxt.tag_ == "JJ" and doc[t.i - 2].lower_ == "i" and (
+            if nxt.tag_ == "JJ" and doc[t.i - 2].lower_ == "i" and nxt.dep_ != "amod" and (
                 t.i + 2 >= len(doc) or doc[t.i + 2].is_punct or doc[t.i + 2].lower_ in ("and", "but", "now", "again")
-            ):
-                # "Homeless, sleeping rough" said as "I've had homeless, ...": a state, "I'm homeless, ..."
-                out[t.i - 1] = "'m" if out[t.i - 1].startswith("'") else " am"
+            ) and not _adjective_list(doc, nxt.i + 1):
+                # "Homeless, sleeping rough" said as "I've had homeless, ...": a state, "I'm homeless, ..." (never
+                # "I'm dry, cracked skin ...": an adjective of the noun after the comma, uw-012)
+                out[t.i - 1] = "'m " if out[t.i - 1].startswith("'") else " am "
                 out[t.i] = ""
                 continue
             if nxt.tag_ in ("VBN", "VBD", "VBZ", "VB", "TO", "UH") or nxt.lower_ in ("please", "as") or (
-                nxt.tag_ == "JJ" and nxt.dep_ in ("acomp", "ROOT")
+                nxt.tag_ == "JJ" and nxt.dep_ in ("acomp", "ROOT") and not _adjective_list(doc, nxt.i + 1)
             ):
                 return ""
     # "Homeless, sleeping rough" said as "I have homeless, ...": a state, "I'm homeless, ..."
     for t in doc:
         if (t.lower_ == "have" and t.i == 1 and doc[0].lower_ == "i" and t.i + 1 < len(doc) and doc[t.i + 1].tag_ == "JJ"
-                and (t.i + 2 >= len(doc) or doc[t.i + 2].is_punct or doc[t.i + 2].lower_ in ("and", "but"))):
+                and (t.i + 2 >= len(doc) or doc[t.i + 2].is_punct or doc[t.i + 2].lower_ in ("and", "but"))
+                and not _adjective_list(doc, t.i + 2)):
             out[0], out[t.i] = "I'm ", ""
     # "I've been saw a counsellor": a lead before a simple past; the verb said as the patient's own
     for t in doc:
@@ -1946,6 +2205,18 @@ def _repair(says: str, section: str, data: dict[str, Any]) -> str:
         said = data["empty_negative_says"].get(section)
         return _finish(said) if said else ""
     return text if section == "family_history" else _own_subject(text)
+
+
+def _adjective_list(doc, i: int) -> bool:
+    """Whether the tokens from ``i`` are a comma and more adjectives of a noun still to come ("dry, cracked skin"):
+    the adjective before the comma is that noun's too."""
+    if i >= len(doc) or doc[i].text != ",":
+        return False
+    j = i + 1
+    while j < len(doc) and (doc[j].tag_ in ("JJ", "VBN", "VBD", "RB", "CC") or doc[j].text == ","):
+        j += 1
+    return j < len(doc) and doc[j].pos_ in ("NOUN", "PROPN") and doc[j].tag_ != "NNP" or (
+        j + 1 < len(doc) and doc[j].tag_ == "NNP" and doc[j].text.islower() and doc[j + 1].pos_ == "NOUN")  # "scaly patches"
 
 
 def _predicate_clause(says: str, data: dict[str, Any]) -> str:

@@ -499,7 +499,14 @@ def _spoken(case: Case) -> tuple[Fact, ...]:
     from mentalhospital_env.cases.compile import voiced
 
     out = []
+    own = {"female": "she", "male": "he"}.get(case.demographics.sex, "they")
     for fact in case.facts:
+        if fact.section == FAMILY_SECTION and not fact.patient_says and fact.told and re.match(rf"^{own}\b", fact.text, re.IGNORECASE):
+            # phrasing only: "She knows of no family member with a psychiatric illness ..." (test-v2-0095) is the
+            # patient's own knowledge, said "I don't know of any ...", never read out in the third person
+            says = voiced(fact.section, fact.text, case.demographics.sex)
+            out.append(replace(fact, patient_says=says) if says else fact)
+            continue
         if fact.patient_says or not fact.told or fact.section.startswith(_EXAMINER_SECTIONS) or fact.section == FAMILY_SECTION:
             out.append(fact)
             continue
