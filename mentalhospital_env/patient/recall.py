@@ -1602,6 +1602,8 @@ class MemorySkill:
             closest = None
         if closest is not None and self._by_a_word_only(closest, question, items, concepts):
             closest = None
+        if closest is not None and self._by_the_concept_words_only(closest, question, items, concepts):
+            closest = None
         if closest is not None and self._asks_home(question) and not _says_home(closest) and any(
             _says_home(f) for i in items if i.subject == _LIVING for f in i.facts
         ):
@@ -1913,6 +1915,39 @@ class MemorySkill:
         # the question's own concepts, not subjects it inherits from the turn before ("Does anything happen when
         # you laugh?" after the sleep asks nothing the plan answers: the sentence with "laugh" in it does)
         return any(i.subject in concepts and i.stance in (AFFIRM, DENY) for i in items)
+
+    def _by_the_concept_words_only(self, fact: IndexedFact, question: Question, items: Sequence[AnswerItem],
+                                   concepts: Sequence[str]) -> bool:
+        """Whether a sentence found close to the question shares with it only words of the lexicon phrases that
+        name a concept the question asks (and the plan answers, said or not), while it states none of those
+        concepts and is on none of the subjects asked nor a neighbour of one: the concept was asked, and its
+        words in another sense are no answer ("Have you ever tried to end your life?" is not "kind and patient
+        but at the end of his rope", uw-012). A word of the question outside those phrases ("laugh", "gas",
+        "tests") may still find the sentence that answers."""
+        if not concepts or not any(i.subject in concepts for i in items):
+            return False
+        lexicon = self.index.lexicon
+        text = question.text
+        toks = tokens_of(text)
+        named: set[str] = set()
+        for mention in lexicon.find(text):
+            if mention.concept_id in concepts:
+                named.update(stems(" ".join(toks[mention.start:mention.end])))
+        shared = self._query.keys() & fact.vector.keys()
+        if not shared or not shared <= named:
+            return False
+        if set(concepts) & (fact.affirms | fact.rules_out):
+            return False
+        asked = self._content_topics(question)
+        tax = self._taxonomy
+        near = set(asked)
+        for t in asked:
+            if t in tax.by_id:
+                near.update(tax.by_id[t].related)
+        for c in concepts:
+            near.update(finding_topics(c, lexicon))
+        own = set(fact.topics) or {t for c in fact.affirms | fact.rules_out for t in finding_topics(c, lexicon)}
+        return not own & near
 
     def _history_for_now(self, fact: IndexedFact, question: Question) -> bool:
         """Whether a sentence of the past history (``_PAST_SECTIONS``) was found for a question that asks only
