@@ -108,6 +108,8 @@ class RecallRules:
     came_about_kinds: frozenset[str] = frozenset()
     #: broad concepts a narrower finding of the record answers (``came_about.told_by_narrower``)
     told_by_narrower: frozenset[str] = frozenset()
+    #: lexicon domain -> the record sections whose denial decides a finding of it (``deciding_sections``)
+    deciding_sections: Mapping[str, frozenset[str]] = field(default_factory=dict)
     #: topics whose past history goes on from their present in one answer (``lifetime_topics``)
     lifetime_topics: frozenset[str] = frozenset()
     #: concepts a question asks of a broader topic that only their own facts answer (``specific_concepts``)
@@ -212,6 +214,7 @@ def load_recall_rules() -> RecallRules:
                         if not k.startswith("_") and v.get("sections")},
         came_about_kinds=frozenset(raw.get("came_about", {}).get("kinds", ())),
         told_by_narrower=frozenset(raw.get("came_about", {}).get("told_by_narrower", ())),
+        deciding_sections={k: frozenset(v) for k, v in raw.get("deciding_sections", {}).get("domains", {}).items()},
         kin=frozenset(risk.get("kin", ())),
         kin_sections=tuple(risk.get("kin_sections", ())),
         not_kin=re.compile(risk.get("not_kin", r"(?!)"), re.IGNORECASE),
@@ -2091,6 +2094,17 @@ class MemorySkill:
             facts = [f for c in _narrower(concept_id) for f in index.affirming.get(c, ()) if f.tellable]
         if not facts and concept_id in self._concept_sections:
             facts = [f for f in index.section_facts(self._concept_sections[concept_id]) if f.tellable]
+        own = load_recall_rules().deciding_sections.get(concept.domain)
+        if facts and own and not any(f.section in own for f in facts):
+            # the section written for the subject rules it out and none of its sentences states it: a reading of
+            # another section ("snorts like a horse" of the sleep, "drug paraphernalia" in a tenant's flat) is no
+            # affirmation, and the patient does not say "Yeah" beside "I don't use any drugs" (hw-019, uw-012)
+            # the section's denial of the broader finding too ("No drugs." rules out the stimulant read elsewhere)
+            broader = [b for a, b in lexicon_relations("implies") if a == concept_id]
+            denied = [f for c in (concept_id, *broader) for f in index.ruling_out.get(c, ())
+                      if f.tellable and f.section in own]
+            if denied:
+                return AnswerItem(DENY, concept_id, tuple(denied[:1]))
         if facts:
             return AnswerItem(AFFIRM, concept_id, tuple(self._prefer_new(facts, used)[:limit]))
         if concept_id == _PROTECTIVE:
