@@ -44,3 +44,17 @@ def test_a_denial_in_the_substance_history_is_not_overruled_by_a_word_read_elsew
         (reply,) = _replies(case, "Do you use any drugs, such as cannabis, cocaine or others?", seed=seed)
         assert "don't use any drugs" in reply or "no drugs" in reply.lower(), reply
         assert not re.search(r"\b(?:yes|yeah)\b", reply, re.IGNORECASE) and "snort" not in reply, reply
+
+
+def test_a_denied_list_whose_joiner_falls_at_the_edge_of_the_negation_window_is_denied_whole():
+    # uw-012's reply "I haven't had any periods of elevated mood or reduced need for sleep" was read as denying the
+    # elevated mood and affirming the reduced need for sleep: the 'or' fell one token past the six-token window
+    from mentalhospital_env.knowledge.lexicon import load_lexicon
+
+    lexicon = load_lexicon()
+    found = {m.concept_id: m.negated for m in lexicon.find(
+        "I haven't had any periods of elevated mood or reduced need for sleep.")}
+    assert found.get("decreased_need_for_sleep") is True, found
+    # a new clause after the list is not denied with it
+    found = {m.concept_id: m.negated for m in lexicon.find("I don't drink, but I hear voices most nights.")}
+    assert found.get("auditory_hallucinations") is False, found
