@@ -58,3 +58,14 @@ def test_a_denied_list_whose_joiner_falls_at_the_edge_of_the_negation_window_is_
     # a new clause after the list is not denied with it
     found = {m.concept_id: m.negated for m in lexicon.find("I don't drink, but I hear voices most nights.")}
     assert found.get("auditory_hallucinations") is False, found
+
+
+def test_how_much_is_told_in_the_patients_words_not_left_unknown_for_a_clinicians_amount():
+    # test-v2-0023: after the vodka was told, "How much alcohol do you drink in a typical week?" got "I really don't
+    # know": the risk assessment's "(16 units of vodka a day)", with no words for the patient, came first for the amount
+    case = _case("test-v2", "test-v2-0023")
+    assert "16 units of vodka" in str(case.ehr.risk_assessment) and "vodka" in case.ehr.substance_use
+    for seed in (0, 3):
+        _, reply = _replies(case, "How would you say you have been moving and thinking compared with your usual pace?",
+                            "How much alcohol do you drink in a typical week?", seed=seed)
+        assert "don't know" not in reply and ("vodka" in reply or "drink" in reply), reply

@@ -2226,6 +2226,11 @@ class MemorySkill:
             key=lambda f: (
                 timing and self.index.durations.get(f.id) is None,  # "how long?": the facts that say,
                 timing and f.id not in disclosed,  # those just spoken of first
+                # a sentence the record gives the patient no words for (a risk assessment's "Safeguarding: ...
+                # while she is drinking (16 units of vodka a day)") comes after one the patient can say: its amount
+                # is the clinician's, and "How much alcohol do you drink?" was answered "I really don't know"
+                # beside the substance history's own line (test-v2-0023)
+                amount and not (f.fact.patient_says or "").strip(),
                 amount and self.index.amounts.get(f.id) is None,  # "how much?", "how often?": the facts that say
                 # the part of the subject asked ("facets": "When did you last drink?" - the last drink)
                 self._asks_facet(history) and not self._says_facet(f, history),
