@@ -177,15 +177,12 @@ def test_a_relapse_after_stopping_lithium_has_the_lithium_addressed_with_its_che
     assert not check.missing and not check.contraindicated, check.missing
 
 
-@pytest.mark.xfail(strict=True, reason="stop 38's redraw: test-v2-0023 (F31.4 with F10.20, 16 units of vodka a day, record text "
-                   "of its substance use unchanged) volunteers the vodka to a question about her movement, then answers the "
-                   "drinking question 'I really don't know'; the clinician records only alcohol use, orders no LFT and gives no F10 "
-                   "(issues 13 and 15, left for the next stop)")
 def test_dependent_drinking_beside_another_disorder_gets_liver_tests_and_a_diagnosis(test_v2_env):
     """Stop 33's consultant: six F10 records diagnosed without F10 and without liver tests. test-v2-0286 (bipolar,
     'a bottle of wine a night') had the LFT and F10 on the chart and in the assessment; stop 34's redraw made it a
     light drinker, and test-v2-0205 (bipolar depression with alcohol dependence) was the case until stop 36's redraw,
-    test-v2-0023 (F31.4 with F10.20, vodka daily) after it."""
+    test-v2-0023 (F31.4 with F10.20, vodka daily) after it. Stop 39: her drinking question was answered 'I really don't
+    know' (the risk assessment's '16 units of vodka a day', no words of hers, came first for 'how much'); now told."""
     codes = [d.code for d in load_suite("test-v2")["test-v2-0023"].diagnosis.disorders]
     assert codes[0].startswith("F31") and any(c.startswith("F10.2") for c in codes)
     chart = play(test_v2_env, ScriptedClinician(), "test-v2-0023")

@@ -856,6 +856,10 @@ def _negated_spans(
                 # a denied list goes on past its joiner: the item after it is denied as the first was
                 stop = max(stop, min(len(tokens), j + window))
             j += 1
+            if j == stop < len(tokens) and stop == window_end and tokens[j] in joiners and j not in terms:
+                # the joiner that falls just past the window still carries the list on ("haven't had any periods
+                # of elevated mood or reduced need for sleep": the reduced need is denied as the mood is)
+                stop += 1
         spans.append((start, stop))
     return tuple(spans)
 

@@ -108,6 +108,8 @@ class RecallRules:
     came_about_kinds: frozenset[str] = frozenset()
     #: broad concepts a narrower finding of the record answers (``came_about.told_by_narrower``)
     told_by_narrower: frozenset[str] = frozenset()
+    #: lexicon domain -> the record sections whose denial decides a finding of it (``deciding_sections``)
+    deciding_sections: Mapping[str, frozenset[str]] = field(default_factory=dict)
     #: topics whose past history goes on from their present in one answer (``lifetime_topics``)
     lifetime_topics: frozenset[str] = frozenset()
     #: concepts a question asks of a broader topic that only their own facts answer (``specific_concepts``)
@@ -212,6 +214,7 @@ def load_recall_rules() -> RecallRules:
                         if not k.startswith("_") and v.get("sections")},
         came_about_kinds=frozenset(raw.get("came_about", {}).get("kinds", ())),
         told_by_narrower=frozenset(raw.get("came_about", {}).get("told_by_narrower", ())),
+        deciding_sections={k: frozenset(v) for k, v in raw.get("deciding_sections", {}).get("domains", {}).items()},
         kin=frozenset(risk.get("kin", ())),
         kin_sections=tuple(risk.get("kin_sections", ())),
         not_kin=re.compile(risk.get("not_kin", r"(?!)"), re.IGNORECASE),
@@ -1609,6 +1612,8 @@ class MemorySkill:
             closest = None
         if closest is not None and self._by_a_word_only(closest, question, items, concepts):
             closest = None
+        if closest is not None and self._by_the_concept_words_only(closest, question, items, concepts):
+            closest = None
         if closest is not None and self._asks_home(question) and not _says_home(closest) and any(
             _says_home(f) for i in items if i.subject == _LIVING for f in i.facts
         ):
@@ -1921,6 +1926,39 @@ class MemorySkill:
         # you laugh?" after the sleep asks nothing the plan answers: the sentence with "laugh" in it does)
         return any(i.subject in concepts and i.stance in (AFFIRM, DENY) for i in items)
 
+    def _by_the_concept_words_only(self, fact: IndexedFact, question: Question, items: Sequence[AnswerItem],
+                                   concepts: Sequence[str]) -> bool:
+        """Whether a sentence found close to the question shares with it only words of the lexicon phrases that
+        name a concept the question asks (and the plan answers, said or not), while it states none of those
+        concepts and is on none of the subjects asked nor a neighbour of one: the concept was asked, and its
+        words in another sense are no answer ("Have you ever tried to end your life?" is not "kind and patient
+        but at the end of his rope", uw-012). A word of the question outside those phrases ("laugh", "gas",
+        "tests") may still find the sentence that answers."""
+        if not concepts or not any(i.subject in concepts for i in items):
+            return False
+        lexicon = self.index.lexicon
+        text = question.text
+        toks = tokens_of(text)
+        named: set[str] = set()
+        for mention in lexicon.find(text):
+            if mention.concept_id in concepts:
+                named.update(stems(" ".join(toks[mention.start:mention.end])))
+        shared = self._query.keys() & fact.vector.keys()
+        if not shared or not shared <= named:
+            return False
+        if set(concepts) & (fact.affirms | fact.rules_out):
+            return False
+        asked = self._content_topics(question)
+        tax = self._taxonomy
+        near = set(asked)
+        for t in asked:
+            if t in tax.by_id:
+                near.update(tax.by_id[t].related)
+        for c in concepts:
+            near.update(finding_topics(c, lexicon))
+        own = set(fact.topics) or {t for c in fact.affirms | fact.rules_out for t in finding_topics(c, lexicon)}
+        return not own & near
+
     def _history_for_now(self, fact: IndexedFact, question: Question) -> bool:
         """Whether a sentence of the past history (``_PAST_SECTIONS``) was found for a question that asks only
         of symptoms (how the mood, the sleep is)."""
@@ -2063,6 +2101,17 @@ class MemorySkill:
             facts = [f for c in _narrower(concept_id) for f in index.affirming.get(c, ()) if f.tellable]
         if not facts and concept_id in self._concept_sections:
             facts = [f for f in index.section_facts(self._concept_sections[concept_id]) if f.tellable]
+        own = load_recall_rules().deciding_sections.get(concept.domain)
+        if facts and own and not any(f.section in own for f in facts):
+            # the section written for the subject rules it out and none of its sentences states it: a reading of
+            # another section ("snorts like a horse" of the sleep, "drug paraphernalia" in a tenant's flat) is no
+            # affirmation, and the patient does not say "Yeah" beside "I don't use any drugs" (hw-019, uw-012)
+            # the section's denial of the broader finding too ("No drugs." rules out the stimulant read elsewhere)
+            broader = [b for a, b in lexicon_relations("implies") if a == concept_id]
+            denied = [f for c in (concept_id, *broader) for f in index.ruling_out.get(c, ())
+                      if f.tellable and f.section in own]
+            if denied:
+                return AnswerItem(DENY, concept_id, tuple(denied[:1]))
         if facts:
             return AnswerItem(AFFIRM, concept_id, tuple(self._prefer_new(facts, used)[:limit]))
         if concept_id == _PROTECTIVE:
@@ -2184,6 +2233,11 @@ class MemorySkill:
             key=lambda f: (
                 timing and self.index.durations.get(f.id) is None,  # "how long?": the facts that say,
                 timing and f.id not in disclosed,  # those just spoken of first
+                # a sentence the record gives the patient no words for (a risk assessment's "Safeguarding: ...
+                # while she is drinking (16 units of vodka a day)") comes after one the patient can say: its amount
+                # is the clinician's, and "How much alcohol do you drink?" was answered "I really don't know"
+                # beside the substance history's own line (test-v2-0023)
+                amount and not (f.fact.patient_says or "").strip(),
                 amount and self.index.amounts.get(f.id) is None,  # "how much?", "how often?": the facts that say
                 # the part of the subject asked ("facets": "When did you last drink?" - the last drink)
                 self._asks_facet(history) and not self._says_facet(f, history),
