@@ -64,7 +64,10 @@ def test_how_much_is_told_in_the_patients_words_not_left_unknown_for_a_clinician
     # test-v2-0023: after the vodka was told, "How much alcohol do you drink in a typical week?" got "I really don't
     # know": the risk assessment's "(16 units of vodka a day)", with no words for the patient, came first for the amount
     case = _case("test-v2", "test-v2-0023")
-    assert "16 units of vodka" in str(case.ehr.risk_assessment) and "vodka" in case.ehr.substance_use
+    # (the premise: the risk assessment gives the amount in the clinician's words; "16 units of vodka a day" until stop
+    # 39's redraw, "16 units a day, mostly vodka" since)
+    assert re.search(r"16 units (?:of vodka|a day, mostly vodka)", str(case.ehr.risk_assessment))
+    assert "vodka" in case.ehr.substance_use
     for seed in (0, 3):
         _, reply = _replies(case, "How would you say you have been moving and thinking compared with your usual pace?",
                             "How much alcohol do you drink in a typical week?", seed=seed)

@@ -105,7 +105,9 @@ def test_sizes_ids_and_seeds(suites) -> None:
 # be mended without changing earlier results; `mentalhospital cases audit test` reports version 1's
 # other contradictions. More appeared when the lexicon learnt "persecutory beliefs" and "wish to die" (issues 13
 # and 15, stop 23): "occasional paranoia when intoxicated" beside "no persecutory beliefs", and a mental state of
-# "passive wishes to die" beside "No suicidal ideation" and a negative C-SSRS. Any other contradiction fails.
+# "passive wishes to die" beside "No suicidal ideation" and a negative C-SSRS. Stop 39's lexicon learnt "police caution"
+# (issue 18): dev-0215's "has received a police caution" beside "No contact with the police. Never been arrested, no."
+# Any other contradiction fails.
 FROZEN_CONTRADICTIONS = {
     "dev-0012": [
         "exams[3] C-SSRS: 'negative', but the record describes suicidal thoughts",
@@ -121,6 +123,9 @@ FROZEN_CONTRADICTIONS = {
     "dev-0212": [
         "exams[3] C-SSRS: 'negative', but the record describes suicidal thoughts",
         "facts mse.thought_content-1 and risk.suicide-1: suicidal_ideation is both present and denied",
+    ],
+    "dev-0215": [
+        "facts hpi-10 and ph-5: legal_problems is both present and denied",
     ],
     "test-0167": [
         "exams[3] C-SSRS: 'negative', but the record describes suicidal thoughts",
