@@ -518,3 +518,39 @@ def test_percentages_of_another_value_differ():
 
     assert statement_conflict("School attendance is 71%.", "Her attendance is about 95 per cent.") is not None
     assert statement_conflict("School attendance is 71%.", "Her attendance is 71 percent this term.") is None
+
+
+# --- stop 39 review: an ended finding's "since" is past, but not the present use beside it; a patient naming her
+# own relative before a colon is still the one who says "I" ---
+
+
+def _clause_of(text: str, word: str):
+    tokens = tokenize(text)
+    return next(c for c in clauses(text) if word in tokens[c.start : c.end])
+
+
+@pytest.mark.parametrize(
+    "text, word, time",
+    [
+        ("Cannabis once at 14, none since.", "since", "past"),  # the case the flip was made for
+        ("Former drinker who currently uses cocaine daily", "cocaine", "current"),
+        ("Sober since March, but I'm using cannabis every night", "cannabis", "current"),
+        ("Clean since June, but I'm drinking again now", "drinking", "current"),
+    ],
+)
+def test_an_ended_findings_since_is_past_but_present_use_beside_it_stays_current(text, word, time):
+    assert _clause_of(text, word).time == time
+
+
+@pytest.mark.parametrize(
+    "text, word, subject",
+    [
+        ("My mum: she always said I was useless and I still believe it", "believe", "patient"),
+        ("My mum: she always said I was useless and I still believe it", "useless", "patient"),
+        ("My wife: she says I snore and I don't believe her", "snore", "patient"),
+        ("Partner: most of his money goes on weed.", "money", "patient"),  # an informant's label: he is the patient
+        ("Mum: I've been really low since the divorce.", "low", "other"),  # the informant's own "I"
+    ],
+)
+def test_a_label_the_speaker_names_as_her_own_relative_is_no_speaker_label(text, word, subject):
+    assert _clause_of(text, word).subject == subject

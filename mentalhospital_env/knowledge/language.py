@@ -1143,6 +1143,9 @@ def _speaker_label_end(text: str, tokens: tuple[str, ...], first_end: int, secon
     if gap.strip() != ":":
         return 0
     part = tuple(t[:-2] if t.endswith("'s") and len(t) > 2 else t for t in tokens[:first_end])
+    if any(t in cues.first_person for t in part):
+        # "My mum: she always said I was useless": the speaker names her own relative, and goes on speaking as "I"
+        return 0
     return first_end if _find(part, cues.other_subject) else 0
 
 
@@ -1166,12 +1169,14 @@ def _clauses(text: str) -> tuple[Clause, ...]:
     out: list[Clause] = []
     inherited = "patient"
     ended_spans = _find(tokens, cues.ended) if cues.ended else []
+    carried: str | None = None  # the time a clause passes on: its own reading, before an ended finding's flip
     for start, end in bounds:
         if start in described:  # "... my mother | who has schizophrenia": about her, in the background
-            out.append(Clause(start, end, "other", out[-1].time if out else None, True))
+            out.append(Clause(start, end, "other", carried, True))
             continue
         if label_end and start == 0:
             out.append(Clause(start, end, "other", None, True))
+            carried = None
             continue
         # a possessive names its person too: "her husband's death" is about the husband
         part = tuple(t[:-2] if t.endswith("'s") and len(t) > 2 else t for t in tokens[start:end])
@@ -1206,11 +1211,19 @@ def _clauses(text: str) -> tuple[Clause, ...]:
             # "this bout started two months ago": a dated onset of something not said to have ended
             past = False
         time = "past" if past and not current else "current" if current and not past else None
-        if time == "current" and any(s < end and e > start for s, e in ended_spans):
-            # "none since", "not since": the "since" of an ended finding dates its end, and the finding is past
-            time = "past"
         if time is None and not subordinate and out and out[-1].subordinate:
-            time = out[-1].time  # "when I was fifteen, I had thoughts of dying": the main clause is dated by it
+            time = carried  # "when I was fifteen, I had thoughts of dying": the main clause is dated by it
+        carried = time
+        if time == "current" and current and ended_spans:
+            # "none since", "not since": the "since" of an ended finding dates its end, and the finding is past --
+            # only when every word that made the clause current lies inside the ended phrase, and no present habit
+            # stands beside it ("former drinker who currently uses cocaine daily" is current); the next clause is
+            # dated by the clause's own reading, not by the flip ("sober since March, but I'm using cannabis")
+            markers = [(start + s, start + e) for s, e in _find(part, cues.current_time)]
+            if all(any(a <= s and e <= b for a, b in ended_spans) for s, e in markers) and not (
+                cues.habitual and _find(part, cues.habitual)
+            ):
+                time = "past"
         out.append(Clause(start, end, subject, time, subordinate))
         if not subordinate:
             reported = any(e == len(part) for _, e in _find(part, cues.reporting_verbs))
