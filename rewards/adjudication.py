@@ -910,16 +910,42 @@ def _rate_ratio() -> float:
     return float(_contrasts_json()["counts"].get("rate_ratio", 0)) or float("inf")
 
 
+@lru_cache(maxsize=memo_size(65536))
+def _rates_said(text: str) -> dict[str, int]:
+    """How many numbers of times a period a statement says, by period: each period word after a word of times
+    ("three to five times a night", "once or twice a week", "twice nightly") is one, however many numbers lead to it."""
+    _, time_units, once, _, _ = _count_words()
+    periods = load_cues().rate_periods
+    tokens = tokenize(text)
+
+    def times_word(token: str) -> bool:
+        return token in once or word_key(stem(token)) in time_units
+
+    said: dict[str, int] = {}
+    for i, token in enumerate(tokens):
+        if token not in periods or i == 0:
+            continue
+        if times_word(tokens[i - 1]) or (i >= 2 and tokens[i - 1] in _RATE_OPENERS and times_word(tokens[i - 2])):
+            said[periods[token]] = said.get(periods[token], 0) + 1
+    return said
+
+
 def _rates_differ(checkpoint: str, output: str) -> str | None:
     """Numbers of times over one period that lie more than contrasts.json's ``counts.rate_ratio`` apart ("wakes three
     to five times a night" against "once a night"); closer ones are left alone ("twice a night" against "a couple
-    of times every night")."""
+    of times every night"). Only one rate against one: a statement that says two numbers of times ("I wake up once
+    a night and check the locks, about ten times") may count two things, and is not set against either."""
     c_rates = rate_counts(checkpoint)
     if not c_rates:
         return None
     o_rates = rate_counts(output)
+    if not o_rates or "times" in bare_counts(checkpoint) or "times" in bare_counts(output):
+        return None
+    c_said, o_said = _rates_said(checkpoint), _rates_said(output)
     ratio = _rate_ratio()
     for period in c_rates.keys() & o_rates.keys():
+        if c_said.get(period, 1) != 1 or o_said.get(period, 1) != 1:
+            continue
         (c_lo, c_hi), (o_lo, o_hi) = c_rates[period], o_rates[period]
         if c_hi * ratio < o_lo or o_hi * ratio < c_lo:
             return f"quantity differs (times a {period}: {c_lo:g}-{c_hi:g} against {o_lo:g}-{o_hi:g})"

@@ -1834,3 +1834,17 @@ def test_times_a_period_far_apart_differ() -> None:
     assert statement_conflict("Binges once or twice a week.", "I binge five times a week.")
     assert statement_conflict("Binges once or twice a week.", "I binge three times a week.") is None
     assert statement_conflict("Gets up twice a night to pass urine.", "I'm up to the toilet a couple of times every night.") is None
+
+
+def test_times_a_period_compare_one_rate_against_one() -> None:
+    # stop 39 review: a statement that says two numbers of times (waking once, checking ten times) may count two
+    # things; its rates are not pooled and set against one rate of the checkpoint
+    checkpoint = "I check the locks ten times a night"
+    assert "quantity differs" not in (
+        statement_conflict(checkpoint, "I wake up once a night and check the locks, about ten times") or ""
+    )
+    assert "quantity differs" not in (
+        statement_conflict(checkpoint, "I wake once a night and check the locks ten times a night") or ""
+    )
+    # one rate against one still differs
+    assert "quantity differs" in (statement_conflict(checkpoint, "I check the locks once a night") or "")
