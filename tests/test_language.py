@@ -554,3 +554,10 @@ def test_an_ended_findings_since_is_past_but_present_use_beside_it_stays_current
 )
 def test_a_label_the_speaker_names_as_her_own_relative_is_no_speaker_label(text, word, subject):
     assert _clause_of(text, word).subject == subject
+
+
+def test_a_label_naming_my_relative_speaks_when_her_words_open_in_the_first_person():
+    # heldout35-hw-015-01 (development data): the wife speaks, "he" is the patient
+    text = "My wife: I've tried everything, doctor, his favourite soup, and he pushes it away."
+    assert _clause_of(text, "tried").subject == "other"
+    assert _clause_of(text, "pushes").subject == "patient"

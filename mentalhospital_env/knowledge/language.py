@@ -1144,8 +1144,12 @@ def _speaker_label_end(text: str, tokens: tuple[str, ...], first_end: int, secon
         return 0
     part = tuple(t[:-2] if t.endswith("'s") and len(t) > 2 else t for t in tokens[:first_end])
     if any(t in cues.first_person for t in part):
-        # "My mum: she always said I was useless": the speaker names her own relative, and goes on speaking as "I"
-        return 0
+        # a label that says "my" is the speaker's own relative: it is the one speaking when the words after it open in
+        # the first person ("My wife: I've tried everything, doctor, his favourite soup"), but when they open on
+        # another person the patient is quoting her ("My mum: she always said I was useless"), and "I" is the patient
+        first = next(t for t in tokens[first_end:second_end] if t in spoken)
+        if first not in cues.first_person:
+            return 0
     return first_end if _find(part, cues.other_subject) else 0
 
 
