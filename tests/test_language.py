@@ -536,6 +536,9 @@ def _clause_of(text: str, word: str):
         ("Former drinker who currently uses cocaine daily", "cocaine", "current"),
         ("Sober since March, but I'm using cannabis every night", "cannabis", "current"),
         ("Clean since June, but I'm drinking again now", "drinking", "current"),
+        ("I drank heavily for ten years, but I've been dry for the last two.", "dry", "past"),  # its date
+        ("I had a few spliffs at uni, but nothing since, not for years.", "years", "past"),
+        ("He used cannabis twice in freshers' week, not since; drinks lightly.", "lightly", "current"),
     ],
 )
 def test_an_ended_findings_since_is_past_but_present_use_beside_it_stays_current(text, word, time):

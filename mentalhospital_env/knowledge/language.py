@@ -1218,13 +1218,14 @@ def _clauses(text: str) -> tuple[Clause, ...]:
         if time is None and not subordinate and out and out[-1].subordinate:
             time = carried  # "when I was fifteen, I had thoughts of dying": the main clause is dated by it
         carried = time
-        if time == "current" and current and ended_spans:
+        if time == "current" and any(s < end and e > start for s, e in ended_spans):
             # "none since", "not since": the "since" of an ended finding dates its end, and the finding is past --
-            # only when every word that made the clause current lies inside the ended phrase, and no present habit
-            # stands beside it ("former drinker who currently uses cocaine daily" is current); the next clause is
-            # dated by the clause's own reading, not by the flip ("sober since March, but I'm using cannabis")
+            # only when every word that made the clause current lies inside the ended phrase (or the phrase runs into
+            # it: "been dry for | the last two") and no present habit stands beside it ("former drinker who currently
+            # uses cocaine daily" is current); the next clause is dated by the clause's own reading, not by the flip
+            # ("sober since March, but I'm using cannabis every night")
             markers = [(start + s, start + e) for s, e in _find(part, cues.current_time)]
-            if all(any(a <= s and e <= b for a, b in ended_spans) for s, e in markers) and not (
+            if all(any(a <= s < b for a, b in ended_spans) for s, e in markers) and not (
                 cues.habitual and _find(part, cues.habitual)
             ):
                 time = "past"
