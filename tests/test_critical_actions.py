@@ -1206,3 +1206,23 @@ def test_a_knife_carried_is_weapon_carrying_and_an_intrusive_image_of_one_is_not
     """Stop 38 review: the bare words 'intrusive', 'pictures', 'images', 'hidden' cancelled weapon carrying in
     the whole sentence, so 'carries a knife hidden in his waistband' passed."""
     assert ("weapon_carrying" in ca.signs([text])) is carrying
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        "Sertraline 50 mg. Advise her not to continue St John's wort.",
+        "Sertraline 50 mg. Avoid starting St John's wort.",
+        "Sertraline 50 mg. Advised against continuing St John's wort.",
+        "Sertraline 50 mg. Explain it is unsafe to continue St John's wort with an SSRI.",
+    ],
+)
+def test_st_johns_wort_advised_against_is_not_continued(ca, plan):
+    """Stop 39 review: the herb's patterns were read with no negation, so advice not to keep it was charged as
+    keeping it (a contraindication, App. 1)."""
+    assert "st_johns_wort_continued" not in {c.action for c in ca.check(_profile(), plan).contraindicated}
+
+
+def test_st_johns_wort_really_kept_is_still_charged(ca):
+    plan = "Continue St John's wort and start sertraline 50 mg."
+    assert "st_johns_wort_continued" in {c.action for c in ca.check(_profile(), plan).contraindicated}

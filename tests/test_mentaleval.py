@@ -1330,3 +1330,48 @@ def test_a_substance_use_told_and_left_out_of_the_note_is_charged():
     assert found["note-489"] == ["alcohol use"]
     assert found["note-679"] == []
     assert _rated_note_scores({"note-449"})["note-449"] <= 4.25
+
+
+def test_prescribing_reads_one_drugs_dose_and_only_the_dose_given():
+    """Stop 39 review of the prescribing judge: another drug's dose (one the knowledge base does not list) was added
+    to the first drug's, a dose stopped, reduced from or taken in the past was charged, 'review monthly' hid an
+    overdose, a large supply the plan forbids was charged, 'continue for 6 months' was read as the first review, and
+    licensed starting doses above drugs.json's usual start were charged as doubled starts."""
+    from mentalhospital_env.rewards.mentaleval.prescribing import (
+        doubled_start,
+        first_review_days,
+        large_supply,
+        over_maximum,
+    )
+
+    # 1. another drug's figure is no boundary-less part of this drug's dose
+    assert not over_maximum("Mirtazapine 15 mg nocte, metformin 500 mg bd", 40)
+    assert not over_maximum("Start sertraline 50 mg daily, ibuprofen 400 mg tds", 40)
+    assert not over_maximum("Sertraline 50 mg, gabapentin 300 mg tds", 40)
+    assert over_maximum("Start sertraline 50 mg daily, increase to 300 mg after 2 weeks", 40)  # a target is read
+    assert over_maximum("Sertraline 100 mg mane and 150 mg nocte", 40)  # a divided dose is summed: 250 mg
+    assert not over_maximum("Olanzapine 10 mg bd and 10 mg prn", 40)  # the regular dose: 20 mg
+    # 2. a dose stopped, reduced from or taken before is not given
+    assert not over_maximum("Reduce citalopram from 60 mg to 40 mg.", 40)
+    assert over_maximum("Reduce citalopram from 60 mg to 50 mg.", 40)
+    assert not over_maximum("Stop citalopram 60 mg (QT risk), switch to sertraline 50 mg", 40)
+    assert not over_maximum("Continue sertraline 100 mg; previously on sertraline 300 mg in 2019", 40)
+    # 3. an interval word away from the dose does not make it a depot's
+    assert over_maximum("Sertraline 300 mg, review monthly", 40)
+    assert not over_maximum("Aripiprazole 400 mg monthly", 40)
+    # should-fix: licensed maxima
+    assert not over_maximum("Methylphenidate XL 108 mg mane", 30)
+    assert not over_maximum("Lamotrigine 500 mg daily", 40)
+    # 4. a large supply the plan forbids
+    for plan in ("Do not give a month's supply.", "No large supply of tablets.",
+                 "Give one week's supply only; no bulk supply.", "Do not issue a 3 month prescription"):
+        assert large_supply(plan) is None, plan
+    assert large_supply("Discharge with a month's supply.")
+    # 5. the one duration reader, after a review opener ('for' is none)
+    assert first_review_days("Start sertraline 50 mg. Review in clinic, continue for 6 months after remission.") is None
+    assert first_review_days("A three-month review.") == 91 and first_review_days("Follow-up in a month") == 30
+    assert first_review_days("Review in 4-6 weeks") == 28
+    # 6. the top of a licensed initial range is no doubled start
+    for plan in ("Start duloxetine 60 mg daily", "Start mirtazapine 30 mg nocte", "Start fluvoxamine 100 mg"):
+        assert not doubled_start(plan, "", ""), plan
+    assert doubled_start("Start duloxetine 120 mg daily", "", "")

@@ -41,6 +41,7 @@ from .codes import is_icd10cm_code, normalize_code
 from .errors import KnowledgeError
 from .language import (
     colon_breaks,
+    is_negated,
     comma_breaks,
     memo_size,
     memos_enabled,
@@ -53,6 +54,8 @@ from .language import (
 
 FILE = "critical_actions.json"
 _T = TypeVar("_T")
+#: a sentence's end for ``CriticalAction.pattern_unless`` (not a decimal point)
+_PATTERN_SENTENCE = re.compile(r"(?<!\d)\.(?!\d)|[;!?\n]")
 _CONNECTIVES = frozenset({"and", "or", "nor", "any", "other", "also", "either", "the", "a", "an"})
 
 
@@ -66,6 +69,9 @@ class CriticalAction:
     phrases: tuple[str, ...]
     patterns: tuple[re.Pattern[str], ...]
     say: str | None = None
+    #: a pattern's match does not count in a sentence negated up to the match ("advise her not to continue St
+    #: John's wort") or holding one of these words ("avoid", "unsafe"); only for actions that set ``pattern_unless``
+    pattern_unless: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -515,7 +521,21 @@ class CriticalActions:
     def _by_pattern(self, plan: str) -> set[str]:
         """The actions whose patterns (``patterns`` of critical_actions.json) the plan matches."""
         low = plan.lower()
-        return {a.id for a in self.actions.values() if any(p.search(low) for p in a.patterns)}
+        return {a.id for a in self.actions.values() if any(self._pattern_said(low, p, a) for p in a.patterns)}
+
+    @staticmethod
+    def _pattern_said(low: str, pattern: re.Pattern[str], action: CriticalAction) -> bool:
+        """Whether ``pattern`` matches ``low`` in a sentence that does not refuse it (``pattern_unless``)."""
+        if action.pattern_unless is None:
+            return pattern.search(low) is not None
+        for m in pattern.finditer(low):
+            start = max((b.end() for b in _PATTERN_SENTENCE.finditer(low, 0, m.start())), default=0)
+            stop = _PATTERN_SENTENCE.search(low, m.end())
+            sentence = low[start : stop.start() if stop else len(low)]
+            if action.pattern_unless.search(sentence) or is_negated(low[start : m.end()]):
+                continue
+            return True
+        return False
 
     @_per_text
     def proposed(self, plan: str) -> frozenset[str]:
@@ -916,7 +936,10 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         say = entry.get("say")
         if say is not None and (not isinstance(say, str) or not say.strip()):
             raise KnowledgeError(where, action_id, "say", "must be a non-empty sentence")
-        actions[action_id] = CriticalAction(action_id, label, frozenset(names), phrases, tuple(patterns), say)
+        unless = _strings(where, action_id, "pattern_unless", entry.get("pattern_unless"))
+        blockers = (re.compile(r"(?<![\w])(?:" + "|".join(sorted((re.escape(u) for u in unless), key=len, reverse=True))
+                               + r")(?![\w])", re.IGNORECASE) if unless else None)
+        actions[action_id] = CriticalAction(action_id, label, frozenset(names), phrases, tuple(patterns), say, blockers)
 
     def known_action(rule_id: str, field: str, action: Any) -> str:
         if action not in actions:

@@ -20,12 +20,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from mentalhospital_env.knowledge.language import memo_size
+from mentalhospital_env.knowledge.language import is_negated, memo_size
 
-_NUMBERS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "twelve": 12,
-}
 #: a sentence break that is not a decimal point ("haloperidol 0.5 mg")
 _SENTENCE = re.compile(r"(?<!\d)\.(?!\d)|[;\n]|(?<=[!?])\s")
 
@@ -39,6 +35,7 @@ class DrugDoses:
     older_from_age: int | None
     start_mg: float | None
     drug_class: str
+    start_max_mg: float | None = None
 
 
 @dataclass(frozen=True)
@@ -47,6 +44,10 @@ class Prescribing:
     any_drug: re.Pattern[str]
     frequency: tuple[tuple[re.Pattern[str], int], ...]
     not_by_mouth: re.Pattern[str]
+    long_interval: re.Pattern[str]
+    not_given: re.Pattern[str]
+    target: re.Pattern[str]
+    as_needed: re.Pattern[str]
     start_classes: frozenset[str]
     start_words: re.Pattern[str]
     titration: re.Pattern[str]
@@ -54,7 +55,7 @@ class Prescribing:
     supply_unless: re.Pattern[str]
     review_max_days: int
     review_words: str
-    unit_days: dict[str, int]
+    review_openers: re.Pattern[str]
     adverbs: dict[str, int]
 
 
@@ -76,12 +77,13 @@ def load_prescribing() -> Prescribing:
     raw = json.loads(resources.files(__package__).joinpath("data/prescribing.json").read_text("utf-8"))
     synonyms = {d.name: tuple(d.synonyms) for d in load_knowledge().drugs}
     maxima = {k: v for k, v in raw["adult_max_mg"].items() if not k.startswith("_")}
+    starts = {k: float(v["starting_max_mg"]) for k, v in raw["starting_max_mg"].items() if not k.startswith("_")}
     drugs: list[DrugDoses] = []
     for d in load_knowledge().drugs:
         e = maxima.get(d.name, {})
         start = _mg(d.starting_dose, r"(\d+(?:\.\d+)?)\s*mg\b(?!\s*-)")
         drugs.append(DrugDoses(d.name, _words([d.name, *d.synonyms]), e.get("max_mg"), e.get("older_max_mg"),
-                               e.get("older_from_age"), start, d.drug_class or ""))
+                               e.get("older_from_age"), start, d.drug_class or "", starts.get(d.name)))
     for name, e in maxima.items():
         if name not in synonyms:
             drugs.append(DrugDoses(name, _words([name]), float(e["max_mg"]), e.get("older_max_mg"),
@@ -95,6 +97,11 @@ def load_prescribing() -> Prescribing:
         any_drug=_words(all_names),
         frequency=freq,
         not_by_mouth=_words(raw["not_by_mouth"]),
+        # read only right after the dose figure ("100 mg every 4 weeks"): "review monthly" says nothing of the dose
+        long_interval=re.compile(r"(?:[a-z]+\s+)??" + _words(raw["long_interval_after_dose"]).pattern, re.IGNORECASE),
+        not_given=_words(raw["not_given_words"]),
+        target=_words(raw["target_words"]),
+        as_needed=re.compile(r"(?:[a-z]+\s+)??" + _words(raw["as_needed_after_dose"]).pattern, re.IGNORECASE),
         start_classes=frozenset(raw["start_dose_classes"]),
         start_words=_words(raw["start_words"]),
         titration=_words(raw["titration_words"]),
@@ -102,7 +109,7 @@ def load_prescribing() -> Prescribing:
         supply_unless=_words(supply["unless"]),
         review_max_days=int(late["max_days"]),
         review_words="|".join(sorted((re.escape(w) for w in late["review_words"]), key=len, reverse=True)),
-        unit_days={k: int(v) for k, v in late["unit_days"].items()},
+        review_openers=_words(late["review_openers"]),
         adverbs={k: int(v) for k, v in late["adverbs"].items()},
     )
 
@@ -111,23 +118,80 @@ def _sentences(plan: str) -> list[str]:
     return [s for s in _SENTENCE.split(plan or "") if s.strip()]
 
 
-def _day_doses(rest: str, P: Prescribing) -> list[float]:
-    """The day's doses said in ``rest`` (a figure in mg, times its frequency when one follows it)."""
-    out = []
-    for m in re.finditer(r"(\d+(?:\.\d+)?)\s*mg\b", rest, re.IGNORECASE):
-        after = rest[m.end() : m.end() + 24]
-        times = next((n for pat, n in P.frequency if pat.match(after.lstrip())), 1)
-        out.append(float(m.group(1)) * times)
+_FIGURE = re.compile(r"(\d+(?:\.\d+)?)\s*mg\b", re.IGNORECASE)
+#: what one drug's reading stops at: a comma, a colon, a bracket, a joining word ("and" only when no figure follows
+#: it: "100 mg mane and 150 mg nocte" is one drug's divided dose)
+_PART = re.compile(r"[,:()]|\band\b(?!\s*\d)|\b(?:plus|with|as well as|alongside|together with)\b|\+", re.IGNORECASE)
+#: the words between two figures of a divided dose ("mane and", "in the morning and")
+_DIVIDED = re.compile(r"^\s*(?:[a-z.]+\s+){0,3}?(?:and|\+)\s*$", re.IGNORECASE)
+
+
+def _last(pattern: re.Pattern[str], text: str) -> int:
+    """Where the last match of ``pattern`` in ``text`` ends (-1 when none)."""
+    return max((m.end() for m in pattern.finditer(text)), default=-1)
+
+
+def _part_doses(part: str, given: bool, P: Prescribing, first_only: bool = False) -> list[float]:
+    """The day's doses one part of a drug's reading gives: its first figure (times its frequency, summed with the
+    figures of a divided dose), and a titration target after it; a figure after a word that does not give it
+    ("stop", "reduce from", "previously") is skipped unless a target word follows that word ("from 60 mg to 40 mg"),
+    a figure given weekly or monthly (a depot) too. Reading stops at a figure after any other word (another drug's)."""
+    out: list[float] = []
+    pos = 0
+    current: float | None = None
+    for f in _FIGURE.finditer(part):
+        between = part[pos : f.start()]
+        pos = f.end()
+        # a target word counts right before the figure ("increasing to 100 mg"), not a "to" further back
+        tail_at = len(between) - len(" ".join(between.split()[-3:])) - (len(between) - len(between.rstrip()))
+        stopped = _last(P.not_given, between)
+        target = max(_last(P.titration, between[tail_at:]), _last(P.target, between[tail_at:]))
+        target = target + tail_at if target >= 0 else -1
+        if stopped >= 0 or target >= 0:
+            given = target > stopped
+        after = part[f.end() : f.end() + 30].lstrip()
+        if not given or P.long_interval.match(after):  # "100 mg monthly": a depot's dose is no day's dose
+            continue
+        if current is not None and P.as_needed.match(after):  # "10 mg bd and 10 mg prn": the regular dose is read
+            continue
+        times = next((n for pat, n in P.frequency if pat.match(after)), 1)
+        dose = float(f.group(1)) * times
+        if current is None:  # the first figure given
+            current = dose
+            if first_only:
+                break
+        elif _DIVIDED.match(between):
+            current += dose
+        elif target >= 0:
+            out.append(current)
+            current = dose
+        else:
+            break  # another word before this figure: not this drug's
+    if current is not None:
+        out.append(current)
     return out
 
 
-def _said_of(sentence: str, m: re.Match[str], P: Prescribing) -> str:
-    """What ``sentence`` says of the drug named at ``m``: up to the next drug named."""
+def _doses_said(sentence: str, m: re.Match[str], P: Prescribing, first_only: bool = False) -> list[float]:
+    """The day's doses ``sentence`` gives of the drug named at ``m``: up to the next drug named, its first part, and
+    the parts after it that open with a titration word ("increasing to 100 mg"); none when it is not by mouth."""
+    clause = sentence[: m.start()]
+    clause = clause[max(clause.rfind(","), clause.rfind(";"), clause.rfind(":")) + 1 :]
     rest = sentence[m.end() :]
     following = P.any_drug.search(rest)
     rest = rest[: following.start()] if following else rest
-    # "haloperidol 5 mg three times daily, plus promethazine 25 mg": what follows a joining word is another drug's
-    return re.split(r"\b(?:plus|with|and|as well as|alongside|together with)\b|\+", rest, maxsplit=1)[0]
+    if P.not_by_mouth.search(rest) or P.not_by_mouth.search(clause):  # a depot's dose is no day's dose
+        return []
+    parts = _PART.split(rest)
+    given = not P.not_given.search(clause)
+    out = _part_doses(parts[0], given, P, first_only)
+    if first_only:
+        return out
+    for part in parts[1:]:
+        opener = P.titration.match(part.lstrip()) or P.target.match(part.lstrip())
+        if opener and _FIGURE.search(part):
+            out += _part_doses(part, True, P)
+    return out
 
 
 def over_maximum(plan: str, age: int | None) -> tuple[str, ...]:
@@ -142,10 +206,7 @@ def over_maximum(plan: str, age: int | None) -> tuple[str, ...]:
             if limit is None or d.name in {o.split(" ")[0] for o in out}:
                 continue
             for m in d.pattern.finditer(sentence):
-                said = _said_of(sentence, m, P)
-                if P.not_by_mouth.search(said):  # a depot's dose is no day's dose
-                    continue
-                doses = _day_doses(said, P)
+                doses = _doses_said(sentence, m, P)
                 if doses and max(doses) > limit:
                     out.append(f"{d.name} {max(doses):g} mg a day, above the maximum of {limit:g} mg")
                     break
@@ -167,11 +228,10 @@ def doubled_start(plan: str, medications: str, history: str) -> tuple[str, ...]:
             m = d.pattern.search(sentence)
             if not m:
                 continue
-            said = _said_of(sentence, m, P)
-            cut = P.titration.search(said)
-            first = re.search(r"(\d+(?:\.\d+)?)\s*mg\b", said[: cut.start()] if cut else said, re.IGNORECASE)
-            if first and float(first.group(1)) >= 2 * d.start_mg and d.name not in " ".join(out):
-                out.append(f"{d.name} started at {float(first.group(1)):g} mg, twice the usual starting dose "
+            first = _doses_said(sentence, m, P, first_only=True)
+            top = d.start_max_mg if d.start_max_mg is not None else d.start_mg
+            if first and first[0] >= 2 * d.start_mg and first[0] > top and d.name not in " ".join(out):
+                out.append(f"{d.name} started at {first[0]:g} mg, twice the usual starting dose "
                            f"({d.start_mg:g} mg) or more")
     return tuple(out)
 
@@ -182,28 +242,48 @@ def large_supply(plan: str) -> str | None:
     for clause in re.split(r"(?<!\d)[.;,:\n]|\band\b|\bbut\b", plan or ""):
         for pat in P.supply:
             m = pat.search(clause)
-            if m and not P.supply_unless.search(clause):
+            # "Do not give a month's supply", "no bulk supply": the plan forbids it (the shared reader's negation)
+            if m and not P.supply_unless.search(clause) and not is_negated(clause[: m.end()]):
                 return m.group(0)
     return None
 
 
 def first_review_days(plan: str) -> int | None:
     """The earliest review interval ``plan`` states, in days ("review in 6 weeks", "monthly follow-up", "a
-    three-month review"); None when it states none."""
+    three-month review"), read by the knowledge base's one duration reader (``durations.json``) right after a review
+    word's opener ("in", "after", "within": not "continue for 6 months") or right before a review word; None when
+    it states none."""
+    from mentalhospital_env.knowledge.durations import load_durations
+
     P = load_prescribing()
-    num = r"(\d+|" + "|".join(_NUMBERS) + r")"
-    units = "|".join(P.unit_days)
+    D = load_durations()
+    text = plan or ""
     found: list[int] = []
 
-    def days(n: str, unit: str) -> int:
-        value = int(n) if n.isdigit() else _NUMBERS[n.lower()]
-        return value * P.unit_days[unit.lower().rstrip("s")]
+    def said(words: str) -> list[int]:
+        # "2-3 weeks", "4 to 6 weeks": the earliest; "three-month": three months
+        plain = re.sub(r"(\d+)\s*(?:-|to|or)\s*\d+", r"\1", words.lower()).replace("-", " ")
+        return [int(round(d)) for d in D.said_days(plain, gated=False)]
 
-    text = plan or ""
-    for m in re.finditer(rf"\b(?:{P.review_words})\w*\b[^.;]{{0,40}}?\b(?:in|at|after|within|every|for)\s+{num}(?:\s*(?:-|to|or)\s*\d+)?\s*({units})s?\b", text, re.IGNORECASE):
-        found.append(days(m.group(1), m.group(2)))
-    for m in re.finditer(rf"\b{num}[- ]({units})s?(?:'s?)?[- ](?:{P.review_words})\b", text, re.IGNORECASE):
-        found.append(days(m.group(1), m.group(2)))
+    def starts_with_number(words: str) -> bool:
+        low = words.lower().lstrip()
+        return bool(re.match(r"\d", low)) or any(re.match(rf"{re.escape(n)}\b", low) for n in D.numbers)
+
+    for m in re.finditer(rf"\b(?:{P.review_words})\w*\b", text, re.IGNORECASE):
+        window = re.split(r"[.;\n]", text[m.end() : m.end() + 40])[0]
+        # right after the review word ("review 1 week") or after an opener ("in", "every"), the duration's number
+        # first: "see in clinic, started 2 weeks ago" and "continue for 6 months" say no review interval
+        for at in [0] + [o.end() for o in P.review_openers.finditer(window)]:
+            chunk = " ".join(window[at:].split()[:4])
+            days = said(chunk) if starts_with_number(chunk) else []
+            if days:
+                found.append(days[0])
+                break
+        before = re.split(r"[.;,\n]", text[max(0, m.start() - 30) : m.start()])[-1]
+        if re.search(r"(?:day|week|fortnight|month)s?'?s?'?[- ]$", before, re.IGNORECASE):
+            days = said(before)
+            if days:
+                found.append(days[-1])
     adverbs = "|".join(P.adverbs)
     for m in re.finditer(rf"\b(?:(?:{P.review_words})\w*\s+(?:\w+\s+)?({adverbs})|({adverbs})\s+(?:\w+\s+)?(?:{P.review_words}))\b", text, re.IGNORECASE):
         found.append(P.adverbs[(m.group(1) or m.group(2)).lower()])
