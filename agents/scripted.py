@@ -32,7 +32,7 @@ from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.answers import answer_polarity, patient_findings, read_reply
 from mentalhospital_env.knowledge.critical import Profile, load_critical_actions
 from mentalhospital_env.knowledge.durations import load_durations
-from mentalhospital_env.knowledge.language import load_cues, stem, tokenize
+from mentalhospital_env.knowledge.language import has_cue, is_negated, load_cues, stem, tokenize
 from mentalhospital_env.knowledge.lexicon import lexicon_relations
 from mentalhospital_env.knowledge.specifiers import psychotic_conflict, severity_conflict
 
@@ -1700,21 +1700,35 @@ class ScriptedClinician(Doctor):
 
     def _drugs_taken(self) -> list[str]:
         """The drugs of the knowledge base (by name or synonym) the answer about current medicines names, each in a
-        sentence that tells no stopping (``plan.already_taking.stopped``), in the order the knowledge base lists them."""
+        sentence that tells no stopping, in the order the knowledge base lists them. A sentence naming one drug is read
+        whole ('I was on sertraline, but I stopped it in March'; 'the GP gave me sertraline but I never took it'); one
+        naming several is read part by part ('I take sertraline, but I stopped the diazepam'). Stopping is a word of
+        ``plan.already_taking.stopped``, an ended cue of the shared reader, or a negation (the shared reader's) over
+        the drug's name or a word of taking (``plan.already_taking.taking``): 'I'm not on sertraline any more'."""
         answer = self.findings.answers.get("medications_current", "")
-        stopped = self.script["plan"]["already_taking"]["stopped"]
-        sentences = [s for s in re.split(r"(?<=[.!?;])\s+|,\s*(?:but|and)\s+", answer) if s.strip()]
-        out = []
-        for d in self.kb.drugs:
-            names = [d.name, *d.synonyms]
-            for s in sentences:
-                low = s.lower()
-                if any(re.search(rf"\b{re.escape(n.lower())}\b", low) for n in names) and not any(
-                    re.search(rf"\b{re.escape(w)}\b", low) for w in stopped
-                ):
-                    out.append(d.name.lower())
-                    break
-        return out
+        conf = self.script["plan"]["already_taking"]
+        taking_words = set(conf["taking"])
+
+        def named(text: str) -> list[str]:
+            low = text.lower()
+            return [d.name.lower() for d in self.kb.drugs
+                    if any(re.search(rf"\b{re.escape(n.lower())}\b", low) for n in [d.name, *d.synonyms])]
+
+        def stopped(text: str) -> bool:
+            if any(re.search(rf"\b{re.escape(w)}\b", text.lower()) for w in conf["stopped"]) or has_cue(text, "ended"):
+                return True
+            tokens = tokenize(text)
+            names = {t for n in named(text) for t in tokenize(n)}
+            return any(is_negated(text, i) for i, t in enumerate(tokens) if t in taking_words or t in names)
+
+        taken: set[str] = set()
+        for sentence in (s for s in re.split(r"(?<=[.!?;])\s+", answer) if s.strip()):
+            drugs = named(sentence)
+            parts = [sentence] if len(drugs) <= 1 else [p for p in re.split(r",\s*(?:but|and)\s+", sentence) if p.strip()]
+            for part in parts:
+                if not stopped(part):
+                    taken |= set(named(part))
+        return [d.name.lower() for d in self.kb.drugs if d.name.lower() in taken]
 
     def _drugs_helped(self) -> list[str]:
         """The drugs of the knowledge base a reply says helped (``plan.helped_before``: 'said' in the sentence naming

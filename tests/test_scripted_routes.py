@@ -154,3 +154,23 @@ def test_a_drug_binge_is_no_eating_binge():
     out = encounter("Outpatient clinic. A 32-year-old woman is here to see you, alone.", answer)
     assert "F50" not in out["diagnose"], out["diagnose"]
     assert "lisdexamfetamine" not in out["treat"]
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I was on sertraline, but I stopped it in March.",
+        "I'm not on sertraline any more.",
+        "Sertraline, though I haven't taken it since Christmas.",
+        "The GP gave me sertraline but I never took it.",
+    ],
+)
+def test_a_drug_stopped_or_never_taken_is_not_reviewed_as_taken(said):
+    """Stop 39 review: a sertraline stopped or never taken was planned 'already takes sertraline ... Not started
+    again' (the ', but' split read 'I was on sertraline' alone)."""
+    table = [(r"medicines do you take|taking any tablets", said), *OCD_REPLIES]
+    out = encounter("Outpatient clinic. A 27-year-old woman is here to see you, alone.", replies(table))
+    assert "already takes sertraline" not in out["treat"], out["treat"]
