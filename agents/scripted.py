@@ -1732,7 +1732,8 @@ class ScriptedClinician(Doctor):
 
     def _drugs_helped(self) -> list[str]:
         """The drugs of the knowledge base a reply says helped (``plan.helped_before``: 'said' in the sentence naming
-        the drug or the one after it), in the order the knowledge base lists them."""
+        the drug or the one after it, not under the shared reader's negation: 'Olanzapine never really helped', 'Nothing has
+        helped'), in the order the knowledge base lists them."""
         said = self.script["plan"]["helped_before"]["said"]
         out = []
         for _, reply in self.findings.replies:
@@ -1741,7 +1742,8 @@ class ScriptedClinician(Doctor):
                 near = " ".join(sentences[i : i + 2])
                 for d in self.kb.drugs:
                     if d.name.lower() not in out and any(re.search(rf"\b{re.escape(n.lower())}\b", s.lower()) for n in [d.name, *d.synonyms]) \
-                            and any(re.search(p, near, re.IGNORECASE) for p in said):
+                            and any(not is_negated(near, len(tokenize(near[: m.start()])))
+                                    for p in said for m in re.finditer(p, near, re.IGNORECASE)):
                         out.append(d.name.lower())
         return out
 

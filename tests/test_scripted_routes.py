@@ -174,3 +174,24 @@ def test_a_drug_stopped_or_never_taken_is_not_reviewed_as_taken(said):
     table = [(r"medicines do you take|taking any tablets", said), *OCD_REPLIES]
     out = encounter("Outpatient clinic. A 27-year-old woman is here to see you, alone.", replies(table))
     assert "already takes sertraline" not in out["treat"], out["treat"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I've been under the mental health team for years. Olanzapine never really helped.",
+        "I've been under the mental health team for years. I tried olanzapine. Nothing has helped.",
+        "I've been under the mental health team for years, on olanzapine; it hasn't helped.",
+    ],
+)
+def test_a_drug_said_not_to_have_helped_is_not_restarted_as_one_that_helped(said):
+    """Stop 39 review: 'Olanzapine never really helped' was planned 'restart olanzapine, which he says helped before'."""
+    answer = replies(
+        [
+            (r"brought you here", "I've been feeling on top of the world, I don't need sleep, I have special powers and God speaks to me."),
+            (r"help for your mental health before", said),
+            (r"medicines do you take|taking any tablets", "Just an inhaler."),
+        ]
+    )
+    out = encounter("Outpatient clinic. A 35-year-old man is here to see you, alone.", answer)
+    assert "restart olanzapine" not in out["treat"], out["treat"]
