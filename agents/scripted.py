@@ -270,6 +270,12 @@ class ScriptedClinician(Doctor):
         not_here = self.script["evidence"]["not_heard_on"]
         signs: set[str] = set()
         for rule in self.script["evidence"]["read_in_answer"]["rules"]:
+            if rule.get("not_after_denial") and (
+                answer_polarity(text) == "no" or {rule["finding"], self.last_concept} & reading.denied
+            ):
+                continue  # "No, nothing like that. I clean the house on Saturdays like anyone." tells no ritual
+            if rule.get("needs") and not any(re.search(p, text, re.IGNORECASE) for p in rule["needs"]):
+                continue  # "I just do the washing once a week": a chore, not a compulsion, without a sign of one
             if self.last_concept in rule["asked"] and any(re.search(p, text, re.IGNORECASE) for p in rule["patterns"]):
                 f.inferred.add(rule["finding"])  # "I tried to stop twice and couldn't sleep for a week" (hw-038)
                 signs.add(rule["finding"])

@@ -195,3 +195,26 @@ def test_a_drug_said_not_to_have_helped_is_not_restarted_as_one_that_helped(said
     )
     out = encounter("Outpatient clinic. A 35-year-old man is here to see you, alone.", answer)
     assert "restart olanzapine" not in out["treat"], out["treat"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "No, nothing like that. I clean the house on Saturdays like anyone.",
+        "Not really, I just do the washing once a week.",
+        "No, I check my phone a lot but that's it.",
+    ],
+)
+def test_rituals_denied_earn_no_compulsions(said):
+    """Stop 39 review: a denial naming a chore ('No, nothing like that. I clean the house on Saturdays') was read as
+    compulsions, whose defining bonus then left OCD alone on the list (no depressive differential beside low mood
+    most days); with rituals told ('I wash my hands until they bleed', uw-012) OCD still leads (test above)."""
+    table = [
+        (r"brought you here", OCD_REPLIES[0][1]),
+        (r"put them right|again and again|over and over", said),
+        (r"how much of your day", "Not long, a few minutes."),
+        *OCD_REPLIES[2:],
+    ]
+    out = encounter("Outpatient clinic. A 27-year-old woman is here to see you, alone.", replies(table))
+    categories = re.search(r"categories: ([^|]*)", out["diagnose"]).group(1)
+    assert "depressive" in categories, out["diagnose"]
