@@ -32,7 +32,7 @@ from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.answers import answer_polarity, patient_findings, read_reply
 from mentalhospital_env.knowledge.critical import Profile, load_critical_actions
 from mentalhospital_env.knowledge.durations import load_durations
-from mentalhospital_env.knowledge.language import has_cue, is_negated, load_cues, stem, tokenize
+from mentalhospital_env.knowledge.language import clauses, has_cue, is_negated, load_cues, stem, tokenize
 from mentalhospital_env.knowledge.lexicon import lexicon_relations
 from mentalhospital_env.knowledge.specifiers import psychotic_conflict, severity_conflict
 
@@ -334,15 +334,23 @@ class ScriptedClinician(Doctor):
             if not self._fit_for_child(concept):
                 continue  # an adult's question with no form for the parent is not put to a child (uw-011)
             unknown = self.script["unknown_family"]
-            if concept in unknown["skip"] and any(
-                re.search(p, f.answers.get(unknown["after"], ""), re.IGNORECASE) for p in unknown["patterns"]
-            ):
+            if concept in unknown["skip"] and self._family_unknown(f.answers.get(unknown["after"], "")):
                 continue  # "I'd have to ask my family": not asked about the family's physical illnesses (test-v2-0095)
             care = self.script["self_care"]
             if concept == care["key"] and self.walk_in.setting not in care["settings"] and not set(care["older_when"]) & set(f.present):
                 continue  # an older adult outside the emergency department: asked once a failing memory was heard
             return question, concept
         return None
+
+    def _family_unknown(self, answer: str) -> bool:
+        """Whether the answer about the family's mental health says the patient does not know it (``unknown_family``
+        patterns) and tells no relative's illness: 'I don't know if it counts, but my dad was treated for depression'
+        tells one (a clause about another person, in the shared reader's clauses, not negated whole)."""
+        if not any(re.search(p, answer, re.IGNORECASE) for p in self.script["unknown_family"]["patterns"]):
+            return False
+        told = [c for c in clauses(answer) if c.subject == "other" and not all(
+            is_negated(answer, i) for i in range(c.start, c.end))]
+        return not told
 
     def _yields_to_history(self, concept: str | None) -> bool:
         """Whether ``concept``'s question gives way because the turns left hold no more than the history still to take

@@ -218,3 +218,21 @@ def test_rituals_denied_earn_no_compulsions(said):
     out = encounter("Outpatient clinic. A 27-year-old woman is here to see you, alone.", replies(table))
     categories = re.search(r"categories: ([^|]*)", out["diagnose"]).group(1)
     assert "depressive" in categories, out["diagnose"]
+
+
+FAMILY_PHYSICAL = r"physical illnesses that run in your family"
+
+
+@pytest.mark.parametrize(
+    "said, asked",
+    [
+        ("I don't know if it counts, but my dad was treated for depression.", True),
+        ("Not sure about depression, but my mum has bipolar.", True),
+        ("I don't know. I'm not sure, I'd have to ask my family.", False),  # test-v2-0095: unknown, not asked
+    ],
+)
+def test_the_family_physical_history_is_skipped_only_when_no_relatives_illness_is_told(said, asked):
+    """Stop 39 review: 'I don't know if it counts, but my dad was treated for depression' was taken for a family
+    history the patient does not know, and the physical illnesses in the family were never asked."""
+    out = encounter("Outpatient clinic. A 27-year-old woman is here to see you, alone.", replies([(r"family", said), *OCD_REPLIES]))
+    assert any(re.search(FAMILY_PHYSICAL, q, re.I) for q in out["questions"]) == asked, out["questions"]
