@@ -236,3 +236,35 @@ def test_the_family_physical_history_is_skipped_only_when_no_relatives_illness_i
     history the patient does not know, and the physical illnesses in the family were never asked."""
     out = encounter("Outpatient clinic. A 27-year-old woman is here to see you, alone.", replies([(r"family", said), *OCD_REPLIES]))
     assert any(re.search(FAMILY_PHYSICAL, q, re.I) for q in out["questions"]) == asked, out["questions"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I keep going back to check the fire is off, and the taps.",  # an OCD patient's checking
+        "I check the fire and the door again and again before bed.",
+    ],
+)
+def test_a_checked_fire_is_no_traumatic_event(said):
+    """Stop 39 review: 'the fire' of an OCD patient's checking opened the trauma questions beside intrusive images.
+    (A panic attack's 'the attack' still does: the shared lexicon reads 'the attack' as a trauma history.)"""
+    answer = replies(
+        [
+            (r"brought you here", "I can't switch my head off. I get pictures in my head of making my nephew ill. " + said),
+            (r"concentration", "I concentrate poorly, I keep replaying everything I touched."),
+        ]
+    )
+    out = encounter("Outpatient clinic. A 31-year-old woman is here to see you, alone.", answer)
+    asked = [q for q in out["questions"] if re.search(TRAUMA_QUESTIONS, q, re.I)]
+    assert not asked, asked
+
+
+def test_a_sexual_assault_told_still_opens_the_trauma_route():
+    """test-v2-0349 (PTSD): 'soon after a sexual assault', which the lexicon reads as no trauma history."""
+    answer = replies(
+        [
+            (r"brought you here", "It all started soon after a sexual assault. I keep getting pictures in my head of it."),
+        ]
+    )
+    out = encounter("Outpatient clinic. A 31-year-old woman is here to see you, alone.", answer)
+    assert any(re.search(TRAUMA_QUESTIONS, q, re.I) for q in out["questions"]), out["questions"]
