@@ -1854,6 +1854,13 @@ class ScriptedClinician(Doctor):
 
     def _medically_unstable(self, profile: Profile) -> str | None:
         """The plan's sentence when the results on file show a patient medically unstable from undernutrition
+        (:meth:`_instability`), None otherwise."""
+        found = self._instability(profile)
+        return found[1] if found else None
+
+    def _instability(self, profile: Profile) -> tuple[str, str] | None:
+        """The danger's head ('Medically unstable on these results (...)', ``plan.medical_instability.head``) and the
+        plan's sentence when the results on file show a patient medically unstable from undernutrition
         (``plan.medical_instability``: MEED 2022 red and amber flags, any one high or two moderate), whatever the
         diagnosis; None when too few flags hold, or when nothing points to undernutrition (no low BMI on file and
         no weight loss or restriction heard: a bradycardic athlete, an older adult on antihypertensives)."""
@@ -1895,7 +1902,8 @@ class ScriptedClinician(Doctor):
             return None
         law = conf["law"]["adult" if profile.age is None or profile.age >= conf["law"]["min_age"] else "child"]
         ward = conf["ward"]["adult" if profile.age is None or profile.age >= conf["ward"]["min_age"] else "child"]
-        return conf["sentence"].format(said=_join([said for _, said in flags.values()]), law=law, ward=ward)
+        head = conf["head"].format(said=_join([said for _, said in flags.values()]))
+        return head, conf["sentence"].format(head=head, law=law, ward=ward)
 
     def _told_before(self, h: Hypothesis) -> bool:
         """Whether the patient named this disorder, or a drug given only for it, as their own past diagnosis or
@@ -2801,10 +2809,9 @@ class ScriptedClinician(Doctor):
         if rest:
             assessment += f" Differential diagnosis includes {_join(h.name for h in rest)}."
         assessment += "".join(f" {line}" for line in self._results_to_read())
-        unstable = self._medically_unstable(self.safety_profile(believed_only=True))
+        unstable = self._instability(self.safety_profile(believed_only=True))
         if unstable:  # the danger the plan acts on, named in the assessment too (test-v2-0465)
-            head = unstable.split("):")[0] + ")"
-            assessment += f" {head}: {self.script['plan']['medical_instability']['note_danger']}"
+            assessment += f" {unstable[0]}: {self.script['plan']['medical_instability']['note_danger']}"
         lines.append(assessment)
         lines.append("Plan: see treatment plan; review risk at each visit.")
         return "\n".join(lines)
