@@ -345,11 +345,11 @@ class ScriptedClinician(Doctor):
     def _family_unknown(self, answer: str) -> bool:
         """Whether the answer about the family's mental health says the patient does not know it (``unknown_family``
         patterns) and tells no relative's illness: 'I don't know if it counts, but my dad was treated for depression'
-        tells one (a clause about another person, in the shared reader's clauses, not negated whole)."""
+        tells one (a clause about another person, in the shared reader's clauses, with no negation: 'we don't talk about that
+        sort of thing in my family' tells none, dev-v2-0077)."""
         if not any(re.search(p, answer, re.IGNORECASE) for p in self.script["unknown_family"]["patterns"]):
             return False
-        told = [c for c in clauses(answer) if c.subject == "other" and not all(
-            is_negated(answer, i) for i in range(c.start, c.end))]
+        told = [c for c in clauses(answer) if c.subject == "other" and not is_negated(answer, c.start, c.end)]
         return not told
 
     def _yields_to_history(self, concept: str | None) -> bool:

@@ -229,6 +229,7 @@ FAMILY_PHYSICAL = r"physical illnesses that run in your family"
         ("I don't know if it counts, but my dad was treated for depression.", True),
         ("Not sure about depression, but my mum has bipolar.", True),
         ("I don't know. I'm not sure, I'd have to ask my family.", False),  # test-v2-0095: unknown, not asked
+        ("I don't know. We don't talk about that sort of thing in my family.", False),  # dev-v2-0077
     ],
 )
 def test_the_family_physical_history_is_skipped_only_when_no_relatives_illness_is_told(said, asked):
