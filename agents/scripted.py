@@ -32,7 +32,7 @@ from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.answers import answer_polarity, patient_findings, read_reply
 from mentalhospital_env.knowledge.critical import Profile, load_critical_actions
 from mentalhospital_env.knowledge.durations import load_durations
-from mentalhospital_env.knowledge.language import load_cues, stem, tokenize
+from mentalhospital_env.knowledge.language import clauses, has_cue, is_negated, load_cues, stem, tokenize
 from mentalhospital_env.knowledge.lexicon import lexicon_relations
 from mentalhospital_env.knowledge.specifiers import psychotic_conflict, severity_conflict
 
@@ -270,6 +270,12 @@ class ScriptedClinician(Doctor):
         not_here = self.script["evidence"]["not_heard_on"]
         signs: set[str] = set()
         for rule in self.script["evidence"]["read_in_answer"]["rules"]:
+            if rule.get("not_after_denial") and (
+                answer_polarity(text) == "no" or {rule["finding"], self.last_concept} & reading.denied
+            ):
+                continue  # "No, nothing like that. I clean the house on Saturdays like anyone." tells no ritual
+            if rule.get("needs") and not any(re.search(p, text, re.IGNORECASE) for p in rule["needs"]):
+                continue  # "I just do the washing once a week": a chore, not a compulsion, without a sign of one
             if self.last_concept in rule["asked"] and any(re.search(p, text, re.IGNORECASE) for p in rule["patterns"]):
                 f.inferred.add(rule["finding"])  # "I tried to stop twice and couldn't sleep for a week" (hw-038)
                 signs.add(rule["finding"])
@@ -328,15 +334,23 @@ class ScriptedClinician(Doctor):
             if not self._fit_for_child(concept):
                 continue  # an adult's question with no form for the parent is not put to a child (uw-011)
             unknown = self.script["unknown_family"]
-            if concept in unknown["skip"] and any(
-                re.search(p, f.answers.get(unknown["after"], ""), re.IGNORECASE) for p in unknown["patterns"]
-            ):
+            if concept in unknown["skip"] and self._family_unknown(f.answers.get(unknown["after"], "")):
                 continue  # "I'd have to ask my family": not asked about the family's physical illnesses (test-v2-0095)
             care = self.script["self_care"]
             if concept == care["key"] and self.walk_in.setting not in care["settings"] and not set(care["older_when"]) & set(f.present):
                 continue  # an older adult outside the emergency department: asked once a failing memory was heard
             return question, concept
         return None
+
+    def _family_unknown(self, answer: str) -> bool:
+        """Whether the answer about the family's mental health says the patient does not know it (``unknown_family``
+        patterns) and tells no relative's illness: 'I don't know if it counts, but my dad was treated for depression'
+        tells one (a clause about another person, in the shared reader's clauses, with no negation: 'we don't talk about that
+        sort of thing in my family' tells none, dev-v2-0077)."""
+        if not any(re.search(p, answer, re.IGNORECASE) for p in self.script["unknown_family"]["patterns"]):
+            return False
+        told = [c for c in clauses(answer) if c.subject == "other" and not is_negated(answer, c.start, c.end)]
+        return not told
 
     def _yields_to_history(self, concept: str | None) -> bool:
         """Whether ``concept``'s question gives way because the turns left hold no more than the history still to take
@@ -1700,25 +1714,40 @@ class ScriptedClinician(Doctor):
 
     def _drugs_taken(self) -> list[str]:
         """The drugs of the knowledge base (by name or synonym) the answer about current medicines names, each in a
-        sentence that tells no stopping (``plan.already_taking.stopped``), in the order the knowledge base lists them."""
+        sentence that tells no stopping, in the order the knowledge base lists them. A sentence naming one drug is read
+        whole ('I was on sertraline, but I stopped it in March'; 'the GP gave me sertraline but I never took it'); one
+        naming several is read part by part ('I take sertraline, but I stopped the diazepam'). Stopping is a word of
+        ``plan.already_taking.stopped``, an ended cue of the shared reader, or a negation (the shared reader's) over
+        the drug's name or a word of taking (``plan.already_taking.taking``): 'I'm not on sertraline any more'."""
         answer = self.findings.answers.get("medications_current", "")
-        stopped = self.script["plan"]["already_taking"]["stopped"]
-        sentences = [s for s in re.split(r"(?<=[.!?;])\s+|,\s*(?:but|and)\s+", answer) if s.strip()]
-        out = []
-        for d in self.kb.drugs:
-            names = [d.name, *d.synonyms]
-            for s in sentences:
-                low = s.lower()
-                if any(re.search(rf"\b{re.escape(n.lower())}\b", low) for n in names) and not any(
-                    re.search(rf"\b{re.escape(w)}\b", low) for w in stopped
-                ):
-                    out.append(d.name.lower())
-                    break
-        return out
+        conf = self.script["plan"]["already_taking"]
+        taking_words = set(conf["taking"])
+
+        def named(text: str) -> list[str]:
+            low = text.lower()
+            return [d.name.lower() for d in self.kb.drugs
+                    if any(re.search(rf"\b{re.escape(n.lower())}\b", low) for n in [d.name, *d.synonyms])]
+
+        def stopped(text: str) -> bool:
+            if any(re.search(rf"\b{re.escape(w)}\b", text.lower()) for w in conf["stopped"]) or has_cue(text, "ended"):
+                return True
+            tokens = tokenize(text)
+            names = {t for n in named(text) for t in tokenize(n)}
+            return any(is_negated(text, i) for i, t in enumerate(tokens) if t in taking_words or t in names)
+
+        taken: set[str] = set()
+        for sentence in (s for s in re.split(r"(?<=[.!?;])\s+", answer) if s.strip()):
+            drugs = named(sentence)
+            parts = [sentence] if len(drugs) <= 1 else [p for p in re.split(r",\s*(?:but|and)\s+", sentence) if p.strip()]
+            for part in parts:
+                if not stopped(part):
+                    taken |= set(named(part))
+        return [d.name.lower() for d in self.kb.drugs if d.name.lower() in taken]
 
     def _drugs_helped(self) -> list[str]:
         """The drugs of the knowledge base a reply says helped (``plan.helped_before``: 'said' in the sentence naming
-        the drug or the one after it), in the order the knowledge base lists them."""
+        the drug or the one after it, not under the shared reader's negation: 'Olanzapine never really helped', 'Nothing has
+        helped'), in the order the knowledge base lists them."""
         said = self.script["plan"]["helped_before"]["said"]
         out = []
         for _, reply in self.findings.replies:
@@ -1727,7 +1756,8 @@ class ScriptedClinician(Doctor):
                 near = " ".join(sentences[i : i + 2])
                 for d in self.kb.drugs:
                     if d.name.lower() not in out and any(re.search(rf"\b{re.escape(n.lower())}\b", s.lower()) for n in [d.name, *d.synonyms]) \
-                            and any(re.search(p, near, re.IGNORECASE) for p in said):
+                            and any(not is_negated(near, len(tokenize(near[: m.start()])))
+                                    for p in said for m in re.finditer(p, near, re.IGNORECASE)):
                         out.append(d.name.lower())
         return out
 
@@ -1824,6 +1854,13 @@ class ScriptedClinician(Doctor):
 
     def _medically_unstable(self, profile: Profile) -> str | None:
         """The plan's sentence when the results on file show a patient medically unstable from undernutrition
+        (:meth:`_instability`), None otherwise."""
+        found = self._instability(profile)
+        return found[1] if found else None
+
+    def _instability(self, profile: Profile) -> tuple[str, str] | None:
+        """The danger's head ('Medically unstable on these results (...)', ``plan.medical_instability.head``) and the
+        plan's sentence when the results on file show a patient medically unstable from undernutrition
         (``plan.medical_instability``: MEED 2022 red and amber flags, any one high or two moderate), whatever the
         diagnosis; None when too few flags hold, or when nothing points to undernutrition (no low BMI on file and
         no weight loss or restriction heard: a bradycardic athlete, an older adult on antihypertensives)."""
@@ -1865,7 +1902,8 @@ class ScriptedClinician(Doctor):
             return None
         law = conf["law"]["adult" if profile.age is None or profile.age >= conf["law"]["min_age"] else "child"]
         ward = conf["ward"]["adult" if profile.age is None or profile.age >= conf["ward"]["min_age"] else "child"]
-        return conf["sentence"].format(said=_join([said for _, said in flags.values()]), law=law, ward=ward)
+        head = conf["head"].format(said=_join([said for _, said in flags.values()]))
+        return head, conf["sentence"].format(head=head, law=law, ward=ward)
 
     def _told_before(self, h: Hypothesis) -> bool:
         """Whether the patient named this disorder, or a drug given only for it, as their own past diagnosis or
@@ -2771,10 +2809,9 @@ class ScriptedClinician(Doctor):
         if rest:
             assessment += f" Differential diagnosis includes {_join(h.name for h in rest)}."
         assessment += "".join(f" {line}" for line in self._results_to_read())
-        unstable = self._medically_unstable(self.safety_profile(believed_only=True))
+        unstable = self._instability(self.safety_profile(believed_only=True))
         if unstable:  # the danger the plan acts on, named in the assessment too (test-v2-0465)
-            head = unstable.split("):")[0] + ")"
-            assessment += f" {head}: {self.script['plan']['medical_instability']['note_danger']}"
+            assessment += f" {unstable[0]}: {self.script['plan']['medical_instability']['note_danger']}"
         lines.append(assessment)
         lines.append("Plan: see treatment plan; review risk at each visit.")
         return "\n".join(lines)

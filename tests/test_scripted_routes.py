@@ -154,3 +154,118 @@ def test_a_drug_binge_is_no_eating_binge():
     out = encounter("Outpatient clinic. A 32-year-old woman is here to see you, alone.", answer)
     assert "F50" not in out["diagnose"], out["diagnose"]
     assert "lisdexamfetamine" not in out["treat"]
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I was on sertraline, but I stopped it in March.",
+        "I'm not on sertraline any more.",
+        "Sertraline, though I haven't taken it since Christmas.",
+        "The GP gave me sertraline but I never took it.",
+    ],
+)
+def test_a_drug_stopped_or_never_taken_is_not_reviewed_as_taken(said):
+    """Stop 39 review: a sertraline stopped or never taken was planned 'already takes sertraline ... Not started
+    again' (the ', but' split read 'I was on sertraline' alone)."""
+    table = [(r"medicines do you take|taking any tablets", said), *OCD_REPLIES]
+    out = encounter("Outpatient clinic. A 27-year-old woman is here to see you, alone.", replies(table))
+    assert "already takes sertraline" not in out["treat"], out["treat"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I've been under the mental health team for years. Olanzapine never really helped.",
+        "I've been under the mental health team for years. I tried olanzapine. Nothing has helped.",
+        "I've been under the mental health team for years, on olanzapine; it hasn't helped.",
+    ],
+)
+def test_a_drug_said_not_to_have_helped_is_not_restarted_as_one_that_helped(said):
+    """Stop 39 review: 'Olanzapine never really helped' was planned 'restart olanzapine, which he says helped before'."""
+    answer = replies(
+        [
+            (r"brought you here", "I've been feeling on top of the world, I don't need sleep, I have special powers and God speaks to me."),
+            (r"help for your mental health before", said),
+            (r"medicines do you take|taking any tablets", "Just an inhaler."),
+        ]
+    )
+    out = encounter("Outpatient clinic. A 35-year-old man is here to see you, alone.", answer)
+    assert "restart olanzapine" not in out["treat"], out["treat"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "No, nothing like that. I clean the house on Saturdays like anyone.",
+        "Not really, I just do the washing once a week.",
+        "No, I check my phone a lot but that's it.",
+    ],
+)
+def test_rituals_denied_earn_no_compulsions(said):
+    """Stop 39 review: a denial naming a chore ('No, nothing like that. I clean the house on Saturdays') was read as
+    compulsions, whose defining bonus then left OCD alone on the list (no depressive differential beside low mood
+    most days); with rituals told ('I wash my hands until they bleed', uw-012) OCD still leads (test above)."""
+    table = [
+        (r"brought you here", OCD_REPLIES[0][1]),
+        (r"put them right|again and again|over and over", said),
+        (r"how much of your day", "Not long, a few minutes."),
+        *OCD_REPLIES[2:],
+    ]
+    out = encounter("Outpatient clinic. A 27-year-old woman is here to see you, alone.", replies(table))
+    categories = re.search(r"categories: ([^|]*)", out["diagnose"]).group(1)
+    assert "depressive" in categories, out["diagnose"]
+
+
+FAMILY_PHYSICAL = r"physical illnesses that run in your family"
+
+
+@pytest.mark.parametrize(
+    "said, asked",
+    [
+        ("I don't know if it counts, but my dad was treated for depression.", True),
+        ("Not sure about depression, but my mum has bipolar.", True),
+        ("I don't know. I'm not sure, I'd have to ask my family.", False),  # test-v2-0095: unknown, not asked
+        ("I don't know. We don't talk about that sort of thing in my family.", False),  # dev-v2-0077
+    ],
+)
+def test_the_family_physical_history_is_skipped_only_when_no_relatives_illness_is_told(said, asked):
+    """Stop 39 review: 'I don't know if it counts, but my dad was treated for depression' was taken for a family
+    history the patient does not know, and the physical illnesses in the family were never asked."""
+    out = encounter("Outpatient clinic. A 27-year-old woman is here to see you, alone.", replies([(r"family", said), *OCD_REPLIES]))
+    assert any(re.search(FAMILY_PHYSICAL, q, re.I) for q in out["questions"]) == asked, out["questions"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I keep going back to check the fire is off, and the taps.",  # an OCD patient's checking
+        "I check the fire and the door again and again before bed.",
+    ],
+)
+def test_a_checked_fire_is_no_traumatic_event(said):
+    """Stop 39 review: 'the fire' of an OCD patient's checking opened the trauma questions beside intrusive images.
+    (A panic attack's 'the attack' still does: the shared lexicon reads 'the attack' as a trauma history.)"""
+    answer = replies(
+        [
+            (r"brought you here", "I can't switch my head off. I get pictures in my head of making my nephew ill. " + said),
+            (r"concentration", "I concentrate poorly, I keep replaying everything I touched."),
+        ]
+    )
+    out = encounter("Outpatient clinic. A 31-year-old woman is here to see you, alone.", answer)
+    asked = [q for q in out["questions"] if re.search(TRAUMA_QUESTIONS, q, re.I)]
+    assert not asked, asked
+
+
+def test_a_sexual_assault_told_still_opens_the_trauma_route():
+    """test-v2-0349 (PTSD): 'soon after a sexual assault', which the lexicon reads as no trauma history."""
+    answer = replies(
+        [
+            (r"brought you here", "It all started soon after a sexual assault. I keep getting pictures in my head of it."),
+        ]
+    )
+    out = encounter("Outpatient clinic. A 31-year-old woman is here to see you, alone.", answer)
+    assert any(re.search(TRAUMA_QUESTIONS, q, re.I) for q in out["questions"]), out["questions"]
