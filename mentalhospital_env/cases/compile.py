@@ -1372,7 +1372,9 @@ def _named_as_patient(text: str, names: tuple[str, ...], person: _Person) -> str
         text = re.sub(rf"\b(?:Mr|Mrs|Ms|Miss|Master)\.? {name}\b", name, text)
     for name in names:
         text = re.sub(rf"\b{name}'s\b", person.possessive, text)
-        text = re.sub(rf"(^|[.!?:]\s+){name}\b", lambda m: m.group(1) + person.subject.capitalize(), text)
+        # "'Owen is a 22-year-old ...'" (uw-013, a letter quoted): a name opening a quotation is a subject,
+        # never the object pronoun ("Me is a 22-year-old")
+        text = re.sub(rf"(^|[.!?:]\s+)(['\u2018\"\u201c]?){name}\b", lambda m: m.group(1) + m.group(2) + person.subject.capitalize(), text)
         # "until Kyle was 6": the patient the subject of a subordinate clause, said as "I" (a relative
         # named earlier would otherwise keep the pronoun: "by his father until he was 6")
         text = re.sub(rf"\b(until|when|since|before|after|because|while|as|if|so|that)\s+{name}(?=\s+(?:was|is|had|has|did|does|could|would|[a-z]+ed|[a-z]+s)\b)",
