@@ -1189,21 +1189,22 @@ def test_a_relapse_drug_written_post_detox_is_not_started_while_drinking():
         assert not flagged(later), later
 
 
-def _rated_note_scores(ids):
-    """The offline judge's Qual. of hand-rated notes of benchmarks/data/judge_agreement, by id."""
+def _rated_scores(ids):
+    """The offline judge's score of hand-rated items of benchmarks/data/judge_agreement, by id: Qual. of a note, App.
+    of a plan (the benchmark's own dimension of each kind)."""
     import importlib.util
     from pathlib import Path
 
     from mentalhospital_env.rewards.mentaleval import OfflineJudge
 
     path = Path(__file__).resolve().parents[1] / "benchmarks" / "judge_agreement.py"
-    spec = importlib.util.spec_from_file_location("judge_agreement_bench_s38", path)
+    spec = importlib.util.spec_from_file_location("judge_agreement_bench_rated", path)
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     rows = [r for r in bench.load_ratings() if r["id"] in ids]
     assert len(rows) == len(ids)
     verdicts = OfflineJudge().score_many(bench.charts(rows, bench.load_encounters()))
-    return {r["id"]: v["note_quality"] for r, v in zip(rows, verdicts)}
+    return {r["id"]: v[bench._DIMENSION[r["kind"]]] for r, v in zip(rows, verdicts)}
 
 
 def test_stop_38_note_readings_follow_the_consultants_reasons():
@@ -1213,7 +1214,7 @@ def test_stop_38_note_readings_follow_the_consultants_reasons():
     error (note-662, rated 3); 'She denies hearing voices' after a sentence about her neighbours is her denial
     (note-074, rated 1); a terse accurate note with its risk and impression is brief, not a keyword list (note-648,
     rated 4), while a keyword list (note-676, rated 2) and a note with no risk assessment (note-685, rated 3) are not."""
-    s = _rated_note_scores({"note-647", "note-679", "note-662", "note-074", "note-648", "note-676", "note-685"})
+    s = _rated_scores({"note-647", "note-679", "note-662", "note-074", "note-648", "note-676", "note-685"})
     assert s["note-647"] >= 4 and s["note-679"] >= 4
     assert s["note-662"] <= 3 and s["note-074"] <= 2
     # a terse note that keeps its risk assessment (rated 4) reads better than an accurate one with none (rated 3)
@@ -1278,30 +1279,13 @@ def test_prescribing_faults_read_from_data():
     assert not harms and not gaps  # no suicide risk; a prompt contact named
 
 
-def _rated_plan_scores(ids):
-    """The offline judge's App. of hand-rated plans of benchmarks/data/judge_agreement, by id."""
-    import importlib.util
-    from pathlib import Path
-
-    from mentalhospital_env.rewards.mentaleval import OfflineJudge
-
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "judge_agreement.py"
-    spec = importlib.util.spec_from_file_location("judge_agreement_bench_s39", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    rows = [r for r in bench.load_ratings() if r["id"] in ids]
-    assert len(rows) == len(ids)
-    verdicts = OfflineJudge().score_many(bench.charts(rows, bench.load_encounters()))
-    return {r["id"]: v["treatment_appropriateness"] for r, v in zip(rows, verdicts)}
-
-
 def test_stop_39_plan_readings_follow_the_consultants_reasons():
     """Stop 39 (issue 15), read on held_out36..38 (development data): harmful prescribing caps App at 1 (plan-740
     citalopram 60 mg and a month's supply, plan-698 lithium with three months' supply at death wishes, plan-788 three
     months of tablets: each rated 1); a doubled start is a gap (plan-814, rated 2); an antidepressant started while a
     dependent drinker still drinks is a gap (plan-828, test-v2-0298's scripted plan, rated 2: no longer 3); parenteral
     thiamine only if Wernicke's is suspected is no parenteral thiamine in clinic (plan-811, rated 5: above 3)."""
-    s = _rated_plan_scores({"plan-740", "plan-698", "plan-788", "plan-814", "plan-828", "plan-811"})
+    s = _rated_scores({"plan-740", "plan-698", "plan-788", "plan-814", "plan-828", "plan-811"})
     assert s["plan-740"] == s["plan-698"] == s["plan-788"] == 1.0
     assert s["plan-814"] <= 2.0
     assert s["plan-828"] < 3.0
@@ -1329,7 +1313,7 @@ def test_a_substance_use_told_and_left_out_of_the_note_is_charged():
     assert found["note-449"] == ["stimulant use"]
     assert found["note-489"] == ["alcohol use"]
     assert found["note-679"] == []
-    assert _rated_note_scores({"note-449"})["note-449"] <= 4.25
+    assert _rated_scores({"note-449"})["note-449"] <= 4.25
 
 
 def test_prescribing_reads_one_drugs_dose_and_only_the_dose_given():
