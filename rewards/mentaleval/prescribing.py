@@ -3,8 +3,10 @@
 A supervisor fails a plan that gives a day's dose above the adult maximum, hands a month or more of tablets to a
 patient at risk of suicide, starts an antidepressant at twice its usual starting dose, or first sees the patient
 six weeks or three months after starting an antidepressant. The facts (maximum and starting doses, the review
-interval, the words of a large supply) are data: the drugs' own ``usual_range`` and ``starting_dose`` in the
-knowledge base's ``drugs.json``, and ``prescribing.json`` for what it does not hold.
+interval, the words of a large supply) are data: the usual ``starting_dose`` of each drug in the knowledge base's
+``drugs.json``, and in ``prescribing.json`` the adult and older-adult maxima (``adult_max_mg``), the top of the initial
+range (``starting_max_mg``) and the words read around a dose. (The maxima sit beside drugs.json's ``usual_range``, a
+second table of the same drugs: moving them into drugs.json is owed.)
 
 :func:`prescribing_faults` returns ``(harms, gaps)``: a harm caps App. at 1 (a dangerous dose, the means of an
 overdose), a gap holds a safe plan to ``cues.json`` ``limits.plan_incoherent_cap`` like the other gaps of
