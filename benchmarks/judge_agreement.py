@@ -31,7 +31,8 @@ stop 37) and on the stop-37 slice (``split == "held_out37"``: the same on 10 fur
 (``split == "held_out38"``: the same on 10 further test-v2 cases, seed 3838, played at 1c5421f and rated by a
 consultant who read no code of the library; read at stop 39) and on the stop-39 slice (``split == "held_out39"``: the
 same on 10 further test-v2 cases, seed 3939, played at 87a193a and rated by a consultant who read no code of the library;
-never tuned on).
+read at stop 40) and on the stop-40 slice (``split == "held_out40"``: the same on 10 further test-v2 cases, seed 4040,
+played at ca53a5d and rated by consultants who read no code of the library; never tuned on).
 
 Judges: ``offline`` (default) and ``llm-tiny`` (the LLM judge through a tiny random Llama built offline,
 ``mentalhospital_env.llm.tiny``; its scores are noise and the row only shows that the path runs end to
@@ -127,8 +128,8 @@ def make_judges(names: list[str]) -> dict[str, Any]:
 
 
 _DIMENSION = {"plan": "treatment_appropriateness", "note": "note_quality"}
-SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39")
-HELD_OUT = "held_out39"  # never read while tuning; --disagreements never lists it (stop 39: held_out38 is development data)
+SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40")
+HELD_OUT = "held_out40"  # never read while tuning; --disagreements never lists it (stop 40: held_out39 is development data)
 
 
 def _in_split(row: dict[str, Any], split: str) -> bool:
