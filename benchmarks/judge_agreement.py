@@ -127,8 +127,8 @@ def make_judges(names: list[str]) -> dict[str, Any]:
 
 
 _DIMENSION = {"plan": "treatment_appropriateness", "note": "note_quality"}
-SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39")
-HELD_OUT = "held_out39"  # never read while tuning; --disagreements never lists it (stop 39: held_out38 is development data)
+SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40")
+HELD_OUT = "held_out40"  # never read while tuning; --disagreements never lists it (stop 40: held_out39 is development data; held_out40 lands at integration)
 
 #: Pre-registered at stop 40 (s40-judge), written and committed alone before any change to the judge; the earlier claim
 #: (``PREREGISTERED39``) is in ``scripts/fit_judge_calibration.py`` and this one follows its shape. It is decided once, at
