@@ -1359,3 +1359,30 @@ def test_prescribing_reads_one_drugs_dose_and_only_the_dose_given():
     for plan in ("Start duloxetine 60 mg daily", "Start mirtazapine 30 mg nocte", "Start fluvoxamine 100 mg"):
         assert not doubled_start(plan, "", ""), plan
     assert doubled_start("Start duloxetine 120 mg daily", "", "")
+
+
+def test_the_prescribing_judge_reads_its_maxima_from_the_one_drug_table():
+    """Stop 40 (owed from stop 39): the adult and older-adult maxima and the top of a licensed initial range are fields
+    of the knowledge base's drugs.json, the one drug table; prescribing.json keeps only the words read around a dose.
+    A drug the judge reads a maximum for is a drug of the table (its synonyms read too), and the older adult's
+    maximum applies from its age."""
+    import json
+    from pathlib import Path
+
+    from mentalhospital_env.knowledge import load_knowledge
+    from mentalhospital_env.rewards.mentaleval import prescribing
+
+    raw = json.loads((Path(prescribing.__file__).parent / "data" / "prescribing.json").read_text("utf-8"))
+    assert "adult_max_mg" not in raw and "starting_max_mg" not in raw
+    drugs = {d.name: d for d in load_knowledge().drugs}
+    read = {d.name: d for d in prescribing.load_prescribing().drugs}
+    assert set(read) == set(drugs)
+    for name, d in drugs.items():
+        assert (read[name].max_mg, read[name].older_max_mg, read[name].start_max_mg) == (
+            d.max_mg_day, d.older_max_mg_day, d.starting_max_mg)
+        assert not (d.max_mg_day or d.starting_max_mg) or d.dose_source
+    citalopram = drugs["citalopram"]
+    assert (citalopram.max_mg_day, citalopram.older_max_mg_day, citalopram.older_from_age) == (40, 20, 65)
+    assert prescribing.over_maximum("Citalopram 30 mg daily", 70) and not prescribing.over_maximum("Citalopram 30 mg daily", 40)
+    assert prescribing.over_maximum("Cipramil 60 mg daily", 40)  # a synonym of the table
+    assert prescribing.over_maximum("Zopiclone 15 mg at night", 40) and not prescribing.over_maximum("Zopiclone 7.5 mg at night", 40)
