@@ -131,6 +131,32 @@ _DIMENSION = {"plan": "treatment_appropriateness", "note": "note_quality"}
 SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40")
 HELD_OUT = "held_out40"  # never read while tuning; --disagreements never lists it (stop 40: held_out39 is development data)
 
+#: Pre-registered at stop 40 (s40-judge), written and committed alone before any change to the judge; the earlier claim
+#: (``PREREGISTERED39``) is in ``scripts/fit_judge_calibration.py`` and this one follows its shape. It is decided once, at
+#: stop 40's integration, on the fresh slice ``held_out40`` (added by the integrator, never seen by s40-judge), with
+#: ``command`` run on the base (``base_commit``, this branch's start) and on the merged build:
+#:   the offline judge's rules (s40-judge: root causes grouped over the development slices held_out28..held_out39 and
+#:   checked leave-one-slice-out; the therapy for an undescribed disorder; one drug table for the maxima) are a GAIN iff
+#:   ALL of
+#:   1. App QWK on held_out40 >= base's App QWK on held_out40 + 0.03;
+#:   2. Qual QWK on held_out40 >= base's Qual QWK on held_out40 + 0.03;
+#:   3. App QWK and Qual QWK on the 'scripted' slice (the scripted clinician's own notes and plans) each >= base's - 0.05;
+#:   4. ``tests`` below pass on the merged build.
+#:   Anything less is no gain: report it as such. Reported beside the decision, not deciding: each dimension alone, MAE,
+#:   and the mean of (judge - rating) over held_out40's scripted-clinician notes and plans, base and merged.
+PREREGISTERED40 = {
+    "slice": "held_out40",
+    "command": ".venv/bin/python benchmarks/judge_agreement.py --resamples 200",
+    "base_commit": "ca53a5d",
+    "targets": ("App.", "Qual."),
+    "claim": {"min_app_qwk_gain": 0.03, "min_qual_qwk_gain": 0.03, "max_scripted_app_qwk_loss": 0.05,
+              "max_scripted_qual_qwk_loss": 0.05},
+    "reported_not_deciding": ("App and Qual each alone", "MAE", "mean (judge - rating) over held_out40's scripted-clinician "
+                              "notes and plans, base and merged"),
+    "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
+              "tests/test_note_faults.py", "tests/test_agreement.py"),
+}
+
 
 def _in_split(row: dict[str, Any], split: str) -> bool:
     """``all``: every item; ``earlier``: the first set (``tune`` and ``held_out``, no later slice); else the row's own ``split``."""

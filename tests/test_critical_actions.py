@@ -268,6 +268,14 @@ def test_mania_is_reviewed_within_days_and_bipolar_depression_gets_psychoeducati
         (("F41.0",), "Plan a medically assisted withdrawal with CIWA-Ar monitoring.", {"alcohol_detoxification"}),
         (("F10.20",), "Plan a medically assisted withdrawal with CIWA-Ar monitoring.", set()),
         (("F32.1",), "Avoid refeeding; no eating disorder service needed.", set()),
+        # stop 40: a disorder-specific therapy for a disorder the case never describes
+        (("F41.0",), "Refer for trauma-focused CBT or EMDR.", {"trauma_focused_therapy"}),
+        (("F43.10",), "Refer for trauma-focused CBT or EMDR.", set()),
+        (("F32.1", "F41.1"), "Refer for dialectical behaviour therapy.", {"personality_disorder_therapy"}),
+        (("F60.3",), "Refer for dialectical behaviour therapy.", set()),
+        (("F40.10",), "Schema therapy for the avoidant traits.", set()),
+        (("F32.1",), "Offer CBT for health anxiety.", {"health_anxiety_therapy"}),
+        (("F45.21",), "Offer CBT for health anxiety.", set()),
     ],
 )
 def test_an_element_for_a_disorder_the_case_does_not_have_is_misplaced(ca, codes, plan, misplaced):

@@ -328,6 +328,19 @@ def unknown_unsafe_code(c, draw):
     return d["name"], f"unsafe_with[{len(d['unsafe_with']) - 1}]"
 
 
+def older_maximum_above_adult(c, draw):
+    """Stop 40: the prescribing judge's maxima live in drugs.json; an older adult's maximum above the adult one is refused."""
+    _, d = _pick([d for d in c["drugs"] if d.get("max_mg_day")], draw)
+    d["older_max_mg_day"], d["older_from_age"] = d["max_mg_day"] * 2, 65
+    return d["name"], "older_max_mg_day"
+
+
+def dose_without_source(c, draw):
+    _, d = _pick([d for d in c["drugs"] if d.get("max_mg_day")], draw)
+    del d["dose_source"]
+    return d["name"], "dose_source"
+
+
 def unknown_symptom_concept(c, draw):
     _, p = _pick(c["presentations"], draw)
     j, s = _pick(p["symptoms"], draw)
@@ -388,6 +401,8 @@ CORRUPTIONS: list[tuple[str, Corruption]] = [
     ("exams.json", unknown_indication),
     ("exams.json", impossible_fit),
     ("drugs.json", unknown_unsafe_code),
+    ("drugs.json", older_maximum_above_adult),
+    ("drugs.json", dose_without_source),
     ("presentations.json", unknown_symptom_concept),
     ("presentations.json", unknown_negative_concept),
     ("presentations.json", dropped_presentation),

@@ -1361,3 +1361,43 @@ def test_prescribing_reads_one_drugs_dose_and_only_the_dose_given():
     for plan in ("Start duloxetine 60 mg daily", "Start mirtazapine 30 mg nocte", "Start fluvoxamine 100 mg"):
         assert not doubled_start(plan, "", ""), plan
     assert doubled_start("Start duloxetine 120 mg daily", "", "")
+
+
+def test_the_prescribing_judge_reads_its_maxima_from_the_one_drug_table():
+    """Stop 40 (owed from stop 39): the adult and older-adult maxima and the top of a licensed initial range are fields
+    of the knowledge base's drugs.json, the one drug table; prescribing.json keeps only the words read around a dose.
+    A drug the judge reads a maximum for is a drug of the table (its synonyms read too), and the older adult's
+    maximum applies from its age."""
+    import json
+    from pathlib import Path
+
+    from mentalhospital_env.knowledge import load_knowledge
+    from mentalhospital_env.rewards.mentaleval import prescribing
+
+    raw = json.loads((Path(prescribing.__file__).parent / "data" / "prescribing.json").read_text("utf-8"))
+    assert "adult_max_mg" not in raw and "starting_max_mg" not in raw
+    drugs = {d.name: d for d in load_knowledge().drugs}
+    read = {d.name: d for d in prescribing.load_prescribing().drugs}
+    assert set(read) == set(drugs)
+    for name, d in drugs.items():
+        assert (read[name].max_mg, read[name].older_max_mg, read[name].start_max_mg) == (
+            d.max_mg_day, d.older_max_mg_day, d.starting_max_mg)
+        assert not (d.max_mg_day or d.starting_max_mg) or d.dose_source
+    citalopram = drugs["citalopram"]
+    assert (citalopram.max_mg_day, citalopram.older_max_mg_day, citalopram.older_from_age) == (40, 20, 65)
+    assert prescribing.over_maximum("Citalopram 30 mg daily", 70) and not prescribing.over_maximum("Citalopram 30 mg daily", 40)
+    assert prescribing.over_maximum("Cipramil 60 mg daily", 40)  # a synonym of the table
+    assert prescribing.over_maximum("Zopiclone 15 mg at night", 40) and not prescribing.over_maximum("Zopiclone 7.5 mg at night", 40)
+
+
+def test_a_correct_plan_without_boilerplate_scores_its_rating_and_the_caps_still_hold():
+    """Stop 40 (issue 15): App.'s concordance decides and the boilerplate terms (psychoeducation, safety cues,
+    follow-up, a dose) weigh little (offline.TREATMENT_TERMS, chosen leave-one-slice-out with
+    benchmarks/judge_terms_loso.py). Correct plans written tersely or in prose by the consultants, rated 5, scored
+    4.0-4.4 (a 4) for naming no psychoeducation or safety cue; they now round to 5, and the unsafe plans rated 1 stay
+    at 1 (their caps are unchanged)."""
+    correct = {"plan-454", "plan-484", "plan-617", "plan-739", "plan-817"}  # held_out32..38, rated 5, uncapped
+    unsafe = {"plan-740", "plan-788"}  # rated 1: citalopram 60 mg and a month's supply; three months of tablets, a doubled start
+    s = _rated_scores(correct | unsafe)
+    assert all(s[i] >= 4.5 for i in correct), {i: s[i] for i in correct}
+    assert all(s[i] <= 1.0 for i in unsafe), {i: s[i] for i in unsafe}

@@ -111,6 +111,22 @@ def test_a_denial_list_reaches_every_finding_of_its_sentence():
     assert claims.get("suicidal_ideation") is True
 
 
+def test_a_negation_inside_an_affirmed_finding_or_before_a_comma_denies_nothing_after_it():
+    """Stop 40: 'no energy' is fatigue, and its 'no' does not deny the guilt and hopelessness listed after it; 'no
+    trigger' denies the trigger, not the low mood after the comma. A 'no' list from a finding and a denial verb's list
+    still reach on (held_out35 note-583 and note-587, rated 5, were charged with denying what the patient affirmed)."""
+    claims = dict(note_claims("History of present illness: low mood daily, no energy, constant guilt, hopelessness, neglecting self-care."))
+    assert claims.get("fatigue") is True and claims.get("guilt") is True and claims.get("hopelessness") is True
+    claims = dict(note_claims("History of present illness: about five years, no trigger, persistent low mood, fatigue."))
+    assert claims.get("low_mood") is True
+    claims = dict(note_claims("History of present illness: Can't sit still, up and down."))
+    assert claims.get("restlessness") is True and claims.get("mood_lability") is True
+    claims = dict(note_claims("Risk: No suicidal ideation, self-harm or thoughts of harming others."))
+    assert claims.get("suicidal_ideation") is False and claims.get("self_harm") is False
+    claims = dict(note_claims("History of present illness: Denies SI ever, self-harm, panic, elevated mood."))
+    assert claims.get("self_harm") is False and claims.get("elevated_mood") is False
+
+
 def test_the_checker_reads_the_encounter_on_its_own_terms():
     case = calibration_case()
     turns = (

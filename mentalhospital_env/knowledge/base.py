@@ -169,6 +169,14 @@ class Drug:
     monitoring: tuple[str, ...]
     cautions: tuple[str, ...]
     unsafe_with: tuple[str, ...]
+    #: the prescribing judge's doses (stop 40: moved here from rewards/mentaleval/data/prescribing.json, one drug
+    #: table): the most a day for an adult by mouth, a lower most from an age, the top of the licensed initial dose
+    #: where it is above ``starting_dose``, and where each figure comes from
+    max_mg_day: float | None = None
+    older_max_mg_day: float | None = None
+    older_from_age: int | None = None
+    starting_max_mg: float | None = None
+    dose_source: str = ""
 
 
 @dataclass(frozen=True)
@@ -670,6 +678,11 @@ _DRUG_FIELDS = (
     "monitoring",
     "cautions",
     "unsafe_with",
+    "max_mg_day",
+    "older_max_mg_day",
+    "older_from_age",
+    "starting_max_mg",
+    "dose_source",
 )
 
 
@@ -700,9 +713,36 @@ def _load_drugs(entries: list, codes: set[str]) -> list[Drug]:
                 monitoring=e.texts("monitoring", min_items=1),
                 cautions=e.texts("cautions", required=False),
                 unsafe_with=unsafe,
+                **_drug_doses(e),
             )
         )
     return out
+
+
+def _drug_doses(e: _Entry) -> dict[str, Any]:
+    """A drug's optional dose figures (``max_mg_day``, ``older_max_mg_day`` with ``older_from_age``,
+    ``starting_max_mg``), each positive and each with a ``dose_source``; an older adult's maximum is no higher than the
+    adult one and the top initial dose no higher than the maximum."""
+    most = e.number("max_mg_day", required=False, low=0)
+    older = e.number("older_max_mg_day", required=False, low=0)
+    age = e.number("older_from_age", required=False, low=18, high=110)
+    start = e.number("starting_max_mg", required=False, low=0)
+    source = e.text("dose_source", required=False) or ""
+    if (older is None) != (age is None):
+        raise e.fail("older_max_mg_day", "needs older_from_age, and older_from_age needs it")
+    if older is not None and (most is None or older > most):
+        raise e.fail("older_max_mg_day", "must not be above max_mg_day")
+    if start is not None and most is not None and start > most:
+        raise e.fail("starting_max_mg", "must not be above max_mg_day")
+    if (most is not None or start is not None) and not source:
+        raise e.fail("dose_source", "a dose figure needs its source")
+    return {
+        "max_mg_day": None if most is None else float(most),
+        "older_max_mg_day": None if older is None else float(older),
+        "older_from_age": None if age is None else int(age),
+        "starting_max_mg": None if start is None else float(start),
+        "dose_source": source,
+    }
 
 
 # ---- disorders

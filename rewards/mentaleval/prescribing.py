@@ -3,10 +3,10 @@
 A supervisor fails a plan that gives a day's dose above the adult maximum, hands a month or more of tablets to a
 patient at risk of suicide, starts an antidepressant at twice its usual starting dose, or first sees the patient
 six weeks or three months after starting an antidepressant. The facts (maximum and starting doses, the review
-interval, the words of a large supply) are data: the usual ``starting_dose`` of each drug in the knowledge base's
-``drugs.json``, and in ``prescribing.json`` the adult and older-adult maxima (``adult_max_mg``), the top of the initial
-range (``starting_max_mg``) and the words read around a dose. (The maxima sit beside drugs.json's ``usual_range``, a
-second table of the same drugs: moving them into drugs.json is owed.)
+interval, the words of a large supply) are data: the knowledge base's ``drugs.json`` is the one drug table (each drug's
+usual ``starting_dose``, the adult and older-adult maxima ``max_mg_day`` and ``older_max_mg_day``, the top of the initial
+range ``starting_max_mg``; stop 40 moved the maxima there from ``prescribing.json``), and ``prescribing.json`` holds
+the words read around a dose, the review interval and the words of a large supply.
 
 :func:`prescribing_faults` returns ``(harms, gaps)``: a harm caps App. at 1 (a dangerous dose, the means of an
 overdose), a gap holds a safe plan to ``cues.json`` ``limits.plan_incoherent_cap`` like the other gaps of
@@ -77,20 +77,12 @@ def load_prescribing() -> Prescribing:
     from mentalhospital_env.knowledge import load_knowledge
 
     raw = json.loads(resources.files(__package__).joinpath("data/prescribing.json").read_text("utf-8"))
-    synonyms = {d.name: tuple(d.synonyms) for d in load_knowledge().drugs}
-    maxima = {k: v for k, v in raw["adult_max_mg"].items() if not k.startswith("_")}
-    starts = {k: float(v["starting_max_mg"]) for k, v in raw["starting_max_mg"].items() if not k.startswith("_")}
     drugs: list[DrugDoses] = []
-    for d in load_knowledge().drugs:
-        e = maxima.get(d.name, {})
+    for d in load_knowledge().drugs:  # the one drug table: names, synonyms, class, starting dose and maxima
         start = _mg(d.starting_dose, r"(\d+(?:\.\d+)?)\s*mg\b(?!\s*-)")
-        drugs.append(DrugDoses(d.name, _words([d.name, *d.synonyms]), e.get("max_mg"), e.get("older_max_mg"),
-                               e.get("older_from_age"), start, d.drug_class or "", starts.get(d.name)))
-    for name, e in maxima.items():
-        if name not in synonyms:
-            drugs.append(DrugDoses(name, _words([name]), float(e["max_mg"]), e.get("older_max_mg"),
-                                   e.get("older_from_age"), None, ""))
-    all_names = [p for d in load_knowledge().drugs for p in (d.name, *d.synonyms)] + [n for n in maxima if n not in synonyms]
+        drugs.append(DrugDoses(d.name, _words([d.name, *d.synonyms]), d.max_mg_day, d.older_max_mg_day,
+                               d.older_from_age, start, d.drug_class or "", d.starting_max_mg))
+    all_names = [p for d in load_knowledge().drugs for p in (d.name, *d.synonyms)]
     freq = tuple((_words([k]), int(v)) for k, v in raw["frequency_multipliers"].items() if not k.startswith("_"))
     supply = raw["large_supply"]
     late = raw["late_review"]
