@@ -34,8 +34,8 @@ reads "x, full credit at t"):
   rule out, :func:`.note_faults.unsupported_entries`: a disorder too long or too short for the illness told, a severity
   the scales on file contradict) (score 1 when none resolve), where ``supported_top2`` counts the
   first two ranked disorders whose category the note's evidence (symptoms it states) points to.
-* treatment appropriateness: ``0.75 * concordance + 0.10 * safety + 0.05 * follow_up
-  + 0.05 * dose + 0.05 * psychoeducation - min(0.4, 0.1 * off_guideline)`` (:data:`TREATMENT_TERMS`)
+* treatment appropriateness: ``0.40 * concordance + 0.25 * safety + 0.15 * follow_up
+  + 0.10 * dose + 0.10 * psychoeducation - 0.5 * unsafe_drugs - min(0.4, 0.1 * off_guideline)``
   (drugs first-line for no reference disorder: a shotgun plan is no plan), less ``plan_advised_points`` for each
   advised step left out (:func:`advised_points`); concordance is 1 for a first-line
   drug and a first-line psychotherapy (or the one the guideline has), 0.75 for one of the two,
@@ -468,25 +468,14 @@ def safety_cap(r: PlanReading) -> float:
 
 
 TREATMENT_TERMS = (
-    (0.75, plan_concordance),
-    (0.10, plan_safety),
-    (0.05, plan_follow_up),
-    (0.05, plan_dose),
-    (0.05, plan_education),
+    (0.40, plan_concordance),
+    (0.20, plan_safety),
+    (0.15, plan_follow_up),
+    (0.10, plan_dose),
+    (0.15, plan_education),
     (-1.0, plan_overreach),
 )
-"""App.'s weighted terms: ``raw = sum(w * term(r))``, then ``1 + 4 * clip(raw)`` capped by :func:`safety_cap`.
-
-Stop 40 (issue 15): concordance 0.40 -> 0.75, safety cues 0.20 -> 0.10, follow-up 0.15 -> 0.05, dose 0.10 -> 0.05,
-psychoeducation 0.15 -> 0.05. Read over the rated development slices (held_out28..39 and the earlier ones): among plans
-with no cap, first-line for the disorder (concordance 1) and with follow-up, those that named no psychoeducation were
-rated 4.70 on average and those that named it 4.43, those with no safety cue 4.62 and with both 4.43: the boilerplate
-terms did not tell a 5 from a 4, and cost a correct plan written tersely or in other words 0.6-0.8 of a point (the
-'terse correct' and 'paraphrased' plans of every consultant slice were scored 3.5-4.4, rated 5). The weights were chosen
-leave-one-slice-out over a grid fixed in advance (concordance the remainder; safety 0-0.15, follow-up 0.05-0.15, dose
-0-0.1, education 0-0.1): every left-out slice but one chose these, and App QWK rose on 13 of 15 slices (mean over
-held_out28..39 0.731 -> 0.773). The caps (:func:`safety_cap`: a critical action missing, a contraindication, a gap)
-decide the unsafe and incomplete plans as before."""
+"""App.'s weighted terms: ``raw = sum(w * term(r))``, then ``1 + 4 * clip(raw)`` capped by :func:`safety_cap`."""
 
 
 def advised_points(r: PlanReading) -> float:
