@@ -82,55 +82,12 @@ def ability_findings(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(m.concept_id for m in hits if not m.negated), frozenset(m.concept_id for m in hits if m.negated)
 
 
-#: denial verbs that head a list whatever its first item (:func:`scoped_negation`)
-_LIST_DENIAL_VERBS = frozenset({"denies", "denied", "deny", "denying", "negative"})
-
-
-def scoped_negation(text: str, found: Sequence[Mention]) -> tuple[Mention, ...]:
-    """The lexicon's mentions with a negation kept only where its cue denies a finding (stop 40, issue 15). A
-    cue negates the mentions after it within its window (:func:`~mentalhospital_env.knowledge.language.negated_spans_in`);
-    two of its readings do not deny what follows, and clinical notes write both often:
-
-    * the cue is a word of a finding the note affirms ("no energy, constant guilt, hopelessness" is fatigue, guilt and
-      hopelessness; "Can't sit still, up and down" is restlessness and a labile mood): a phrase that holds its own
-      negation negates nothing after it, as it starts no list (:func:`~mentalhospital_env.knowledge.lexicon.listed_denials`);
-    * the cue's own item, up to the next comma, names no finding ("no trigger, persistent low mood"; "nil previous
-      episodes, poor sleep"): the comma ends what it denies. A "no" list reaches on through commas only from a finding
-      ("no low mood, voices": both denied); a denial verb's list always does ("Denies SI ever, self-harm, HI").
-
-    On the rated development slices held_out28..39 the note-precision check charged notes rated 4-5 for these
-    misreadings as often as notes rated 1-2 (a finding recorded absent that the patient affirmed: 8 notes rated 4-5,
-    4 rated 1-2)."""
-    from mentalhospital_env.knowledge.language import comma_breaks, negated_spans_in, tokens_of
-
-    if not any(m.negated for m in found):
-        return tuple(found)
-    spans = negated_spans_in(text)
-    commas = comma_breaks(text)
-    tokens = tokens_of(text)
-    affirmed = [(m.start, m.end) for m in found if not m.negated]
-
-    def denies(a: int, b: int, at: int) -> bool:
-        if any(s <= a < e for s, e in affirmed):
-            return False  # the cue is a word of an affirmed finding ("no energy")
-        comma = next((c for c in commas if a < c <= at), None)
-        if comma is None or tokens[a].lower() in _LIST_DENIAL_VERBS:
-            return True  # no comma between, or a denial verb's list ("Denies SI ever, self-harm": SI unread)
-        return any(a < m.start < comma for m in found)  # a list from a finding ("no A, B") reaches on
-
-    return tuple(
-        replace(m, negated=any(a < m.start < b and denies(a, b, m.start) for a, b in spans)) if m.negated else m
-        for m in found
-    )
-
-
 @lru_cache(maxsize=memo_size(8192))
 def mentions(text: str) -> tuple[Mention, ...]:
-    """The lexicon's mentions in ``text``, a negation kept where its cue denies a finding (:func:`scoped_negation`),
-    a denial reaching every finding of its list ("denies A, B, C, D":
+    """The lexicon's mentions in ``text``, a denial reaching every finding of its list ("denies A, B, C, D":
     :func:`~mentalhospital_env.knowledge.lexicon.listed_denials`); cached: replies and notes are read by
     several features."""
-    found = scoped_negation(text, load_lexicon().find(text))
+    found = load_lexicon().find(text)
     false_friends = _false_friends()
     if false_friends and any(m.concept_id in false_friends for m in found):
         tokens = tokenize(text)

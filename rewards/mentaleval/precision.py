@@ -41,7 +41,7 @@ from functools import lru_cache
 from typing import Any
 
 from mentalhospital_env.knowledge.answers import asked_about, patient_findings
-from mentalhospital_env.knowledge.language import clauses, comma_breaks, memo_size, negation_breaks, sentence_breaks, stem, tokenize
+from mentalhospital_env.knowledge.language import clauses, memo_size, negation_breaks, sentence_breaks, stem, tokenize
 from mentalhospital_env.knowledge.lexicon import lexicon_relations, load_lexicon
 
 from ..chart import Chart, per_encounter
@@ -252,7 +252,6 @@ def _block_claims(text: str) -> list[tuple[str, bool]]:
     breaks = negation_breaks(text)
     parts = clauses(text)
     sentence_starts = sorted({0} | set(sentence_breaks(text)))
-    commas = comma_breaks(text)
     unasked = unasked_spans(text)
     out: list[tuple] = []
     said_with_negation: set[tuple[str, int]] = set()
@@ -287,7 +286,7 @@ def _block_claims(text: str) -> list[tuple[str, bool]]:
             said_with_negation.add((m.concept_id, sentence))
             out.append((m.concept_id, True))
             continue
-        present = not (m.negated or _denied_in_sentence(tokens, sentence_starts, m.start, found, commas))
+        present = not (m.negated or _denied_in_sentence(tokens, sentence_starts, m.start))
         out.append((m.concept_id, present) if present else (m.concept_id, False, sentence))  # type: ignore[arg-type]
     # "cannot concentrate or follow a TV programme": the negation that makes the first finding reaches the second
     # words of the same finding, which are no denial of it
@@ -319,34 +318,17 @@ _CONTRAST = frozenset({
 })
 _OWN_NEGATIONS = frozenset({"can't", "cant", "cannot", "couldn't", "unable"})
 _NOTE_DENIALS = frozenset({"denies", "denied", "deny", "denying", "no", "not", "never", "nor", "without", "negative"})
-#: denial verbs that head a list whatever its first item ("Denies SI ever, self-harm, HI": an abbreviation the lexicon
-#: does not read opens it), so a comma never ends what they deny
-_LIST_DENIALS = frozenset({"denies", "denied", "deny", "denying", "negative"})
 
 
-def _denied_in_sentence(
-    tokens: list[str], starts: list[int], at: int, found: Iterable[Any] = (), commas: Iterable[int] = ()
-) -> bool:
+def _denied_in_sentence(tokens: list[str], starts: list[int], at: int) -> bool:
     """Whether a denial earlier in the note's sentence reaches the finding at token ``at`` with no contrast
     between ("He denies low mood, sleep problems, appetite change and periods of elevated mood"; "has never
-    thought of ending his life or wanted to hurt anyone"; not "no plan but reports voices"). Stop 40 (the same two
-    readings as :func:`.features.scoped_negation`, given the sentence's mentions ``found`` and its ``commas``): a denial
-    word inside a finding the note affirms denies nothing ("no energy, constant guilt, hopelessness"), and a "no" or
-    "not" whose own item up to the next comma names no finding stops at that comma ("no trigger, persistent low mood");
-    a denial verb's list reaches on ("Denies SI ever, self-harm, HI")."""
-    found = list(found)
-    affirmed = [(m.start, m.end) for m in found if not m.negated]
-    commas = sorted(commas)
+    thought of ending his life or wanted to hurt anyone"; not "no plan but reports voices")."""
     start = max(s for s in starts if s <= at)
     for j in range(at - 1, start - 1, -1):
         if tokens[j] in _CONTRAST:
             return False
         if tokens[j] in _NOTE_DENIALS:
-            if any(a <= j < b for a, b in affirmed):
-                continue  # the word of an affirmed finding ("no energy", "can't sit still")
-            comma = next((c for c in commas if j < c <= at), None)
-            if comma is not None and found and tokens[j] not in _LIST_DENIALS and not any(j < m.start < comma for m in found):
-                return False  # "no trigger, persistent low mood": the comma ends what it denies
             return True
     return False
 
