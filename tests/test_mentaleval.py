@@ -1388,16 +1388,3 @@ def test_the_prescribing_judge_reads_its_maxima_from_the_one_drug_table():
     assert prescribing.over_maximum("Citalopram 30 mg daily", 70) and not prescribing.over_maximum("Citalopram 30 mg daily", 40)
     assert prescribing.over_maximum("Cipramil 60 mg daily", 40)  # a synonym of the table
     assert prescribing.over_maximum("Zopiclone 15 mg at night", 40) and not prescribing.over_maximum("Zopiclone 7.5 mg at night", 40)
-
-
-def test_a_correct_plan_without_boilerplate_scores_its_rating_and_the_caps_still_hold():
-    """Stop 40 (issue 15): App.'s concordance decides and the boilerplate terms (psychoeducation, safety cues,
-    follow-up, a dose) weigh little (offline.TREATMENT_TERMS, chosen leave-one-slice-out with
-    benchmarks/judge_terms_loso.py). Correct plans written tersely or in prose by the consultants, rated 5, scored
-    4.0-4.4 (a 4) for naming no psychoeducation or safety cue; they now round to 5, and the unsafe plans rated 1 stay
-    at 1 (their caps are unchanged)."""
-    correct = {"plan-454", "plan-484", "plan-617", "plan-739", "plan-817"}  # held_out32..38, rated 5, uncapped
-    unsafe = {"plan-740", "plan-788"}  # rated 1: citalopram 60 mg and a month's supply; three months of tablets, a doubled start
-    s = _rated_scores(correct | unsafe)
-    assert all(s[i] >= 4.5 for i in correct), {i: s[i] for i in correct}
-    assert all(s[i] <= 1.0 for i in unsafe), {i: s[i] for i in unsafe}
