@@ -414,9 +414,10 @@ def _mended(cue: Understanding, utterance: str, context: str | None, stemmed: Se
             model, reflection: bool = False) -> Understanding:
     """The cues' reading ``cue`` mended by a reader's ``probs`` under :func:`combine` (``model``'s thresholds)."""
     own = _understand(utterance, None).topics if context else cue.topics
+    seen = cue_seen(stemmed)
     topics = combine(cue.topics, probs, model.add_above, model.veto_below, model.confirm_above, own,
-                     cue_seen(stemmed), _understand(context[:2000], None).topics if context else (),
-                     reflection=reflection, vetoed_by_cue=cue_vetoed(stemmed))
+                     seen, _understand(context[:2000], None).topics if context else (),
+                     reflection=reflection, vetoed_by_cue=cue_vetoed(stemmed, seen))
     return _with_topics(cue, topics, stemmed)
 
 
@@ -439,11 +440,13 @@ def cue_seen(stemmed: Sequence[str]) -> frozenset[str]:
     return frozenset(t.rstrip(_WEAK + _SOLO) for t in _scan(stemmed, tax.question_index))
 
 
-def cue_vetoed(stemmed: Sequence[str]) -> frozenset[str]:
-    """Every topic a cue phrase of which occurs in ``stemmed`` and an ``unless`` phrase of which vetoes it there ("How
-    much coffee do you drink?": no alcohol): a veto written by hand, which the model never overrules."""
+def cue_vetoed(stemmed: Sequence[str], seen: Iterable[str] | None = None) -> frozenset[str]:
+    """Every topic a cue phrase of which occurs in ``stemmed`` (``seen``, :func:`cue_seen`, where already read) and an
+    ``unless`` phrase of which vetoes it there ("How much coffee do you drink?": no alcohol): a veto written by hand,
+    which the model never overrules."""
     tax = load_taxonomy()
-    return frozenset(t for t in cue_seen(stemmed) if tax.by_id[t].unless is not None and tax.by_id[t].unless.found(stemmed))
+    seen = cue_seen(stemmed) if seen is None else seen
+    return frozenset(t for t in seen if tax.by_id[t].unless is not None and tax.by_id[t].unless.found(stemmed))
 
 
 def combine(
