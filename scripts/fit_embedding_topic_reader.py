@@ -7,16 +7,16 @@ three times the all-MiniLM-L6-v2 sentence embeddings of the utterance and of the
 without one). It mends the cues' reading (``combine`` below). Needs the ``embed`` extra. Deterministic: same data,
 same file.
 
-    python scripts/fit_embedding_topic_reader.py --estimate   # leave-one-set-out macro-F1, both readers, heldout31-35
+    python scripts/fit_embedding_topic_reader.py --estimate   # leave-one-set-out macro-F1, both readers, heldout31-39
     python scripts/fit_embedding_topic_reader.py --write      # fit on every set and write the shipped file
 
 ``--estimate`` fits on every labelled set but one (stop 31's training set always in) and scores the one left out,
-for heldout31 to heldout35 in turn: the cues alone, the default reader (``scripts/fit_topic_model.py``'s model and
+for heldout31 to heldout39 in turn: the cues alone, the default reader (``scripts/fit_topic_model.py``'s model and
 settings, refitted without the set), and this reader under both combination rules. The cues were tuned on most of
 these sets, so the cue column is a fitted figure; the models never saw the set they are scored on.
 
-Every labelled set up to stop 35's is read (heldout35 is development data since stop 36). A held-out set newer
-than ``NEWEST_READ`` is refused by number, and stop 36's fresh set by its name too (``FRESH``): others measure on it.
+Every labelled set up to stop 39's is read (heldout35 to heldout39 are development data since stop 40). A held-out set newer
+than ``NEWEST_READ`` is refused by number, and stop 40's fresh set by its name too (``FRESH``): others measure on it.
 """
 
 from __future__ import annotations
@@ -41,15 +41,14 @@ from mentalhospital_env.patient.topic_model import topic_model_text
 from mentalhospital_env.patient.understanding import combine, is_reflection, load_taxonomy
 
 DATA = F.DATA
-#: the default reader's sets and stop 35's (read and measured at stop 35, development data now)
-SETS = {**F.SETS, "heldout35": "interview_topics_heldout35.jsonl"}
+#: the default reader's sets (every set up to stop 39's, development data since stop 40)
+SETS = dict(F.SETS)
 TRAIN_ONLY = F.TRAIN_ONLY
 #: the sets left out in turn by --estimate
-ESTIMATE = ("heldout31", "heldout32", "heldout33", "heldout34", "heldout35")
-NEWEST_READ = 35
-#: stop 36's to 40's fresh sets, refused by name whatever NEWEST_READ says
-FRESH = ("heldout36", "held_out36", "heldout37", "held_out37", "heldout38", "held_out38", "heldout39", "held_out39",
-         "heldout40", "held_out40")
+ESTIMATE = F.ESTIMATE
+NEWEST_READ = 39
+#: stop 40's fresh set, refused by name whatever NEWEST_READ says
+FRESH = ("heldout40", "held_out40")
 OUT = ROOT / "mentalhospital_env" / "patient" / "data" / "embedding_topic_reader.json"
 #: the pre-registered settings of stop 35 (fixed before heldout35 existed): C 1, the embeddings scaled by 3 (so that
 #: they weigh against the binary stem features under one penalty), a cue topic dropped under 0.02, a topic added at 0.3
@@ -153,12 +152,12 @@ def mended(r: dict, probs: dict[str, float], rule: str) -> set[str]:
     if rule == "plain":
         return set(plain_combine(r["cue"], probs, ADD_ABOVE, VETO_BELOW))
     return set(combine(r["cue"], probs, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"],
-                       reflection=is_reflection(r["utterance"])))
+                       reflection=is_reflection(r["utterance"]), vetoed_by_cue=r["held"]))
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--estimate", action="store_true", help="leave-one-set-out macro-F1 of heldout31-35, both readers")
+    ap.add_argument("--estimate", action="store_true", help="leave-one-set-out macro-F1 of heldout31-39, both readers")
     ap.add_argument("--write", action="store_true", help="fit on every set and write the shipped file")
     ap.add_argument("--topics", action="store_true", help="with --estimate: pooled F1 per topic, both readers")
     ap.add_argument("--cache", type=Path, default=None, help="an .npz file to keep the embeddings in between runs")
@@ -188,7 +187,7 @@ def main() -> int:
         out = {
             "format": EMBEDDING_FORMAT,
             "_about": "fitted by scripts/fit_embedding_topic_reader.py --write on all labelled sets of "
-                      f"benchmarks/data/interview_topics*.jsonl up to heldout35 ({len(rows)} utterances); L2 logistic "
+                      f"benchmarks/data/interview_topics*.jsonl up to heldout{NEWEST_READ} ({len(rows)} utterances); L2 logistic "
                       f"regression per topic over the stem features and {SCALE:g} x the all-MiniLM-L6-v2 embeddings of "
                       f"the utterance (e:u) and the previous turn (e:c), C={C}; the e: weights apply to the unit "
                       "embeddings (the scale is folded in)",
@@ -215,8 +214,8 @@ def main() -> int:
             fit = [r for n, rows in sets.items() if n != out for r in rows]
             gold = [set(r["topics"]) for r in held]
             fast_p = F.Fitted(fit, topics, F.C, F.CUE_FEATURES).probs(held)
-            fast = [set(combine(r["cue"], p, F.ADD_ABOVE, F.VETO_BELOW, F.CONFIRM_ABOVE, r["own"], r["seen"], r["before"]))
-                    for r, p in zip(held, fast_p)]
+            fast = [set(combine(r["cue"], p, F.ADD_ABOVE, F.VETO_BELOW, F.CONFIRM_ABOVE, r["own"], r["seen"], r["before"],
+                                 vetoed_by_cue=r["held"])) for r, p in zip(held, fast_p)]
             emb_p = Fitted(fit, topics).probs(held)
             guarded = [mended(r, p, "guarded") for r, p in zip(held, emb_p)]
             plain = [mended(r, p, "plain") for r, p in zip(held, emb_p)]

@@ -7,6 +7,7 @@ skipped where the extra is not installed, the others run everywhere."""
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from pathlib import Path
 
@@ -49,19 +50,21 @@ def test_the_shipped_file_loads_with_one_weight_per_topic_and_embedding_dimensio
     assert np.abs(reader.dense).sum(axis=0).min() > 0  # every topic reads the embeddings
 
 
-def test_the_fitting_script_refuses_stop_36s_fresh_set_by_name(tmp_path):
+def test_the_fitting_script_refuses_stop_40s_fresh_set_by_name(tmp_path):
     sys.path.insert(0, str(ROOT / "scripts"))
     import fit_embedding_topic_reader as fit
 
-    for name in ("interview_topics_heldout36.jsonl", "interview_topics_held_out36.jsonl", "heldout36_extra.jsonl",
-                 "interview_topics_heldout37.jsonl"):
+    for name in ("interview_topics_heldout40.jsonl", "interview_topics_held_out40.jsonl", "heldout40_extra.jsonl",
+                 "interview_topics_heldout41.jsonl"):
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit.refuse_fresh(name)
         # refused before the file is looked for: no such file exists here, and the refusal comes first
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit.load("fresh", {"fresh": name})
-    fit.refuse_fresh("interview_topics_heldout35.jsonl")  # stop 35's set is development data, read
-    assert "heldout35" in fit.SETS and not any("36" in f for f in fit.SETS.values())
+    fit.refuse_fresh("interview_topics_heldout39.jsonl")  # stop 39's set is development data since stop 40, read
+    assert {"heldout35", "heldout39"} <= set(fit.SETS) and not any("40" in f for f in fit.SETS.values())
+    fit_numbers = [int(n) for f in fit.SETS.values() for n in re.findall(r"held_?out(\d+)", f)]
+    assert max(fit_numbers) == fit.NEWEST_READ == 39
 
 
 def test_an_unknown_reader_is_refused_by_name(case):
