@@ -1,6 +1,10 @@
 """Per-pair pieces of the matcher's decision for one embedder, for leave-one-set-out refits.
 
-    python benchmarks/loso_precompute.py EMBEDDER OUT.npz
+    python benchmarks/loso_precompute.py EMBEDDER OUT.npz          # the full adjudicator grid (slow)
+    python benchmarks/loso_precompute.py --lean EMBEDDER OUT.npz PHRASE SHARE WITHOUT [grid]
+        # one pass at the embedder's fitted settings (hashing 0.5 0.3 0.4, use 0.6 0.3 0.4, minilm 0.75 0.3 0.4);
+        # 'grid' adds the adjudicator without phrasings at every share (the same for every embedder)
+    python benchmarks/loso_fit2.py L_hashing.npz L_use.npz L_minilm.npz
 
 For every pair of every set (the calibration half, the held-out half, the later sets), read as the matcher reads it
 on its case (:func:`read_with_persons`): the cosine, whether the unit says nothing, whether the check
@@ -109,7 +113,7 @@ def without_grid(spec: str, path: str, combos: list[tuple[float | None, float]])
 def lean(spec: str, path: str, phrase: float | None, share: float, without: float, none_grid: bool) -> None:
     """One pass: the cosine, silent, the check, and the adjudicator at one setting (the embedder's fitted one); with
     ``none_grid`` also the adjudicator without phrasings at every share (no embedder: the same for all). The
-    embedder's vectors are kept in /tmp between runs (a data change alters verdicts, not texts)."""
+    embedder's vectors are kept in $LOSO_VECTORS (the temporary folder by default) between runs (a data change alters verdicts, not texts)."""
     import os
 
     t0 = time.perf_counter()
@@ -118,7 +122,9 @@ def lean(spec: str, path: str, phrase: float | None, share: float, without: floa
     read = read_with_persons(pairs, UNSEEN_SUITES)
     embedder = make_embedder(spec)
     texts = sorted({t for cu in read for t in cu})
-    store = f"/tmp/s40m/vectors_{spec}.npz"
+    import tempfile
+
+    store = os.path.join(os.environ.get("LOSO_VECTORS", tempfile.gettempdir()), f"loso_vectors_{spec}.npz")
     known = {}
     if os.path.exists(store):
         z = np.load(store, allow_pickle=True)
