@@ -4,7 +4,7 @@ calibration half plus every development set but one, reported on that one ("docu
 threshold alone refitted that way with the adjudicator as fitted on the calibration half ("threshold refit"); and the
 embedder's own contribution (pairs the check passes and the adjudicator refuses) by cosine over all development sets.
 
-    python benchmarks/loso_fit2.py /tmp/s40m/L_hashing.npz /tmp/s40m/L_use.npz /tmp/s40m/L_minilm.npz
+    python benchmarks/loso_fit2.py L_hashing.npz L_use.npz L_minilm.npz   # named L_<embedder>.npz; the first holds the grid
 """
 from __future__ import annotations
 
