@@ -35,6 +35,7 @@ from mentalhospital_env.rewards.calibration import (
     load_match_pairs,
     pair_file,
     pair_set_digest,
+    UNSEEN_SUITES,
     read_with_persons,
     thresholds_document,
 )
@@ -230,7 +231,7 @@ def current(
             ]
             if not pairs:
                 continue
-            read = read_with_persons(pairs)
+            read = read_with_persons(pairs, UNSEEN_SUITES)
             found = [matcher.match([c], [u])[0] for c, u in read]
             decided = [m is not None for m in found]
             if errors:

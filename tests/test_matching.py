@@ -1848,3 +1848,39 @@ def test_times_a_period_compare_one_rate_against_one() -> None:
     )
     # one rate against one still differs
     assert "quantity differs" in (statement_conflict(checkpoint, "I check the locks once a night") or "")
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output, why",
+    [
+        # stop 40: people outside the family as the subject (language.json other_subject_cues)
+        ("Has had migraines for a year.", "My boss has had migraines for a year.", "subject"),
+        ("Works long hours as a nurse.", "My ex works long hours as a nurse.", "subject"),
+        ("Has been drinking heavily since Christmas.", "My mate's been drinking heavily since Christmas.", "subject"),
+        # an episode said to have passed is no present finding (ended_cues)
+        ("Feels anxious most days.", "I felt anxious for a week in the spring, but that passed.", "ended"),
+        ("Has been low most days since March.", "I was low in March for a bit but I picked up again.", "ended"),
+        # living with others and tasks done for the person are the contrary of living alone and managing unaided
+        ("Lives alone.", "I share a flat with two lads from work.", "opposite meaning"),
+        ("Manages his own tablets without help.", "I've had to take over his tablets.", "opposite meaning"),
+        ("Went to choir on Tuesdays, stopped in the summer.", "I'm still going to choir every Tuesday.", "opposite meaning"),
+    ],
+)
+def test_other_people_ended_episodes_and_contrary_arrangements_refuse(checkpoint, output, why):
+    assert why in (statement_conflict(checkpoint, output) or "")
+    assert not Matcher(MatcherConfig(threshold=-1.0)).entails(checkpoint, output)
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        ("Has had migraines for a year.", "I've had migraines for a year now."),
+        ("Lives alone.", "I live on my own since the divorce."),
+        ("Manages her own shopping and bills without help.", "I do all my own shopping and pay my bills, no help needed."),
+        ("Has a few good friends.", "I've got a few good friends I see at weekends."),
+        ("Has two friends from school he still sees.", "I've still got two mates from school, we meet up now and then."),
+    ],
+)
+def test_the_patients_own_arrangements_still_match(matcher, checkpoint, output):
+    assert statement_conflict(checkpoint, output) is None
+    assert matcher.entails(checkpoint, output)
