@@ -1,0 +1,105 @@
+"""Stop 40's supervisor reading of the scripted clinician on fresh narrative records (issue 15, part 5): psychotic
+cues are followed with the psychosis questions, a drug told gets its own questions and a place in the plan, a
+"psychotic depression" needs a depressive episode to lead, and ECT is proposed only where a reference would."""
+
+from __future__ import annotations
+
+import re
+
+from mentalhospital_env.agents.scripted import ScriptedClinician
+
+
+def _doctor(text="Outpatient clinic. A 22-year-old man is here to see you, accompanied by his mother.", budget=40):
+    doctor = ScriptedClinician()
+    doctor.reset({"text": text}, {"turn_budget": budget})
+    doctor.act({"text": ""}, {"allowed_actions": ["ask"]})  # the opening question
+    return doctor
+
+
+def _ask(doctor, reply):
+    return re.sub(r"^<ask>|</ask>$", "", doctor.act({"text": reply}, {"allowed_actions": ["ask"]}))
+
+
+def _plan_of(doctor):
+    return doctor._plan()
+
+
+def test_being_watched_through_a_device_is_followed_as_a_persecutory_cue():
+    """'I think they have eyes on me through the smoke alarm' was let pass (uw-013); the note asserts no delusion."""
+    doctor = _doctor()
+    question = _ask(doctor, "Patient: I think they have eyes on me through the smoke alarm in my room.")
+    assert doctor.last_concept == "follow:belief", question
+    assert "persecutory_delusions" in doctor.findings.inferred
+    assert "persecutory_delusions" not in doctor.findings.present  # ranking only: the note quotes, never asserts
+    # people merely looking is a social anxiety's words, no persecutory cue
+    doctor = _doctor()
+    _ask(doctor, "Patient: I feel people look at me in the canteen.")
+    assert "persecutory_delusions" not in doctor.findings.inferred
+    assert doctor.last_concept != "follow:belief"
+
+
+def test_voices_are_followed_by_persecution_and_drug_questions():
+    doctor = _doctor()
+    _ask(doctor, "Patient: I hear voices.")
+    assert doctor.last_concept == "follow:voices"
+    asked = [doctor.last_concept]
+    for _ in range(3):
+        _ask(doctor, "Patient: I'd rather not say.")
+        asked.append(doctor.last_concept)
+    assert "follow:psychosis_persecution" in asked and "drug_use" in asked, asked
+
+
+def test_a_drug_told_gets_its_own_questions_and_names_its_dependence():
+    doctor = _doctor()
+    question = _ask(doctor, "Patient: I smoke skunk, cannabis, every day.")
+    assert doctor.last_concept == "follow:use_amount" and "cannabis" in question, question
+    question = _ask(doctor, "Patient: About two grams a day, since last year. More than I used to.")
+    assert doctor.last_concept == "follow:use_without" and "cannabis" in question, question
+    _ask(doctor, "Patient: I tried to stop in July and couldn't sleep at all, so I started again.")
+    assert "F12.20" in doctor._drug_dependence_told()
+    # the harms (debts, driving) are asked where the turn budget leaves room for a third question
+    roomy = _doctor(budget=60)
+    _ask(roomy, "Patient: I smoke skunk, cannabis, every day.")
+    _ask(roomy, "Patient: About two grams a day.")
+    question = _ask(roomy, "Patient: I get irritable.")
+    assert roomy.last_concept == "follow:use_harms" and re.search(r"debt|driv", question), question
+    # a child is asked none of it
+    child = _doctor("Outpatient clinic. A 9-year-old boy is here to see you, accompanied by his mother.")
+    _ask(child, "Mother: His cousin gave him cannabis once.")
+    assert not str(child.last_concept).startswith("follow:use")
+
+
+def _psychosis_with_flatness(doctor):
+    _ask(doctor, "Patient: I hear voices.")
+    _ask(doctor, "Patient: My housemates, talking about me through the walls.")
+    _ask(doctor, "Patient: I think they have eyes on me through the smoke alarm in my room.")
+    _ask(doctor, "Patient: My mood has been flat, I feel low.")
+
+
+def test_voices_and_a_persecutor_beside_flatness_lead_as_a_psychosis_not_a_psychotic_depression():
+    """uw-013: two groups of a depressive episode beside voices and a persecutor were called F32.3 with ECT."""
+    doctor = _doctor()
+    _psychosis_with_flatness(doctor)
+    lead = doctor._leading()
+    assert lead[0][0].category == "schizophrenia_spectrum", [(h.code, s) for h, s in lead]
+    plan = _plan_of(doctor)
+    assert "early intervention in psychosis" in plan, plan
+    assert not re.search(r"electroconvulsive|\bECT\b", plan), plan
+    assert "sertraline" not in plan.lower(), plan
+
+
+def test_a_full_depressive_episode_with_voices_stays_a_psychotic_depression():
+    doctor = _doctor("Outpatient clinic. A 58-year-old woman is here to see you, alone.")
+    for reply in [
+        "Patient: I feel low and empty all day, every day.",
+        "Patient: I can't enjoy anything any more.",
+        "Patient: I wake at four every morning.",
+        "Patient: I'm exhausted all the time, no energy.",
+        "Patient: I've lost my appetite and two stone in weight.",
+        "Patient: I feel worthless and guilty about everything.",
+        "Patient: I hear a voice telling me I'm wicked and deserve to be punished.",
+    ]:
+        _ask(doctor, reply)
+    assert doctor._mood_groups_heard("F32") >= 4
+    lead = doctor._leading()
+    assert lead[0][0].category == "depressive", [(h.code, s) for h, s in lead]
