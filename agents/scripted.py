@@ -183,6 +183,7 @@ class ScriptedClinician(Doctor):
         self.reasking: tuple[str, str] | None = None  # the question asked again in other words, and its topic
         self.followed: set[str] = set()  # the disclosure follow-ups (``disclosure_follow_up``) already put on the plan
         self.explored: set[str] = set()  # the complaint domains (``complaint_domains``) already put on the plan
+        self.current_uses: set[str] = set()  # the substances told as used now (``_current_uses``)
         self.about_use: dict[str, str] = {}  # a follow-up key -> the substance use it asked about ("follow:use_amount": cannabis)
 
     # ------------------------------------------------------------------------------- the interview
@@ -898,7 +899,7 @@ class ScriptedClinician(Doctor):
                     self.plan[queued:queued] = explore[:fit]
                     queued += min(fit, len(explore))
             # a substance told (history, not a symptom) is followed up too: how much, going without it, its harms
-            uses = [c for c in self.findings.present if c not in before and c in self.script["drug_dependence"]["substances"]]
+            uses = self._current_uses(text)
             follow_up = self._disclosure_follow_up(affirmed + cues + uses, text, skip=instead)
             if follow_up:
                 # a positive disclosure (voices, a persecutor, panic, highs, a child out all night) is explored at once,
@@ -1715,6 +1716,23 @@ class ScriptedClinician(Doctor):
             plan += " " + follow_up
         return " ".join(self._pronouns(plan).split())
 
+    def _current_uses(self, text: str) -> list[str]:
+        """The substances (``drug_dependence.substances``) a sentence of ``text`` tells the patient uses now, each once
+        an encounter (kept in ``current_uses``); a sentence that tells only a past or a tried-once use (``past_use``:
+        'I had occasional cannabis in my twenties, none since', 'cocaine once during freshers' week') tells none, and
+        sets off no questions about it nor advice in the plan (uw-003, uw-005)."""
+        conf = self.script["plan"]["past_use"]
+        out = []
+        for sentence in (p.strip() for p in re.split(r"(?<=[.!?])\s+", text) if p.strip()):
+            told = {c for c, _ in patient_findings(sentence)} & set(self.script["drug_dependence"]["substances"])
+            if not told or any(re.search(p, sentence, re.IGNORECASE) for p in conf["patterns"]):
+                continue
+            for c in sorted(told - self.current_uses):
+                if c in self.findings.present and c not in self.findings.denied:
+                    self.current_uses.add(c)
+                    out.append(c)
+        return out
+
     def _ect_unwarranted(self, sentence: str) -> bool:
         """Whether ``sentence`` proposes electroconvulsive therapy with none of the findings that would make a
         reference propose it heard (``plan.ect_only_when``: catatonia, refusing food, a suicide plan or attempt,
@@ -1738,7 +1756,7 @@ class ScriptedClinician(Doctor):
         if principal.code.startswith(tuple(first["codes"])) and first["min_age"] <= age <= first["max_age"] and not self._told_before(principal):
             out.append(first["sentence"])
         advice = conf["drug_use_advice"]
-        evidence = self._evidence() - self.findings.denied
+        evidence = (self._evidence() - self.findings.denied) & self.current_uses  # no advice on a past use
         uses = [name for use, name in advice["uses"].items() if use in evidence]
         if uses and not principal.code.startswith(tuple(advice["not_when_principal"])):
             psychotic = principal.category in advice["psychotic_categories"]
