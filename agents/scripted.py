@@ -516,6 +516,7 @@ class ScriptedClinician(Doctor):
         (``informant_questions``), and an item whose 'unless' findings are already known is not asked."""
         conf = self.script["disclosure_follow_up"]
         f = self.findings
+        self.followed_now: set[str] = set()  # the rules this reply set off (their ``also_give_way``)
         speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)
         reply = text[speaker.end():] if speaker else text
         sentences = [p.strip() for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()]
@@ -530,6 +531,7 @@ class ScriptedClinician(Doctor):
             if not (set(rule.get("after", ())) & set(affirmed) or any(self._tells(p, said) for p in sentences)):
                 continue
             self.followed.add(rule["name"])
+            self.followed_now.add(rule["name"])
             # a rule about a substance asks about the one just told, by its everyday name (``substance_names``)
             names = rule.get("substance_names", {})
             use = next((u for u in names if u in affirmed), None)
@@ -607,7 +609,7 @@ class ScriptedClinician(Doctor):
         said = [*domain["said"], *gate.get("event_said", ())]
         return any(self._tells(p, said) for p in [*sentences, *earlier])
 
-    def _make_room(self, wanted: int, keep: frozenset[str] = frozenset()) -> int:
+    def _make_room(self, wanted: int, keep: frozenset[str] = frozenset(), also: tuple[str, ...] = ()) -> int:
         """How many of ``wanted`` follow-up questions the turns left hold without pushing out anything the interview
         would otherwise ask: the spare turns, and for each one more a screening question the leading hypotheses least
         expect (``disclosure_follow_up.give_way``) that would be asked within the turns left is taken off the plan. A
@@ -632,7 +634,8 @@ class ScriptedClinician(Doctor):
         for h, _ in self._ranked()[:3]:
             for c, p in h.symptoms:
                 expected[c] = max(expected.get(c, 0.0), p)
-        pool = [c for c in conf["give_way"] if c in position and position[c] < horizon and c not in keep]
+        # ``also``: the screening questions a rule's follow-up may take the place of too (``also_give_way``)
+        pool = [c for c in dict.fromkeys([*conf["give_way"], *also]) if c in position and position[c] < horizon and c not in keep]
         # the least expected first; among equals, the one asked latest
         pool.sort(key=lambda c: (expected.get(c, 0.0), -position[c]))
         for c in pool[:need]:
@@ -904,7 +907,9 @@ class ScriptedClinician(Doctor):
             if follow_up:
                 # a positive disclosure (voices, a persecutor, panic, highs, a child out all night) is explored at once,
                 # before the screen moves on; the screening questions the differential least expects give way to it
-                fit = self._make_room(len(follow_up))
+                also = tuple(c for r in self.script["disclosure_follow_up"]["rules"] if r["name"] in self.followed_now
+                             for c in r.get("also_give_way", ()))
+                fit = self._make_room(len(follow_up), also=also)
                 self.plan[queued:queued] = follow_up[:fit]
             vague = self.script["vague_complaint"]
             named = [c for c in self.findings.present if c not in before]  # any finding, a drug or a life event too
@@ -1176,13 +1181,15 @@ class ScriptedClinician(Doctor):
         rule = next((r for r in conf["rules"] if first.code.startswith(tuple(r["codes"]))), None)
         if rule is None or self._mood_groups_heard(rule["episode"]) >= rule["min_groups"]:
             return lead
-        heard = set(self.script["psychosis_explained"]["findings"]) & (
-            (set(self.findings.present) - self.findings.contradicted) | (self.findings.inferred - self.findings.denied)
-        )
+        told = (set(self.findings.present) - self.findings.contradicted) | (self.findings.inferred - self.findings.denied)
+        if set(conf["unless_heard"]) & told:
+            return lead  # a nihilistic or guilty delusion is the depression's own ("my insides are rotting", hw-015)
+        heard = set(self.script["psychosis_explained"]["findings"]) & told
         said, durations = self._illness_days(), load_durations()
         candidates = [
             pair for pair in self._ranked_admissible()
             if pair[0].code.startswith(tuple(conf["then"])) and heard & {c for c, _ in pair[0].symptoms}
+            and pair[1] > conf["min_score"]  # a psychosis that nothing else heard speaks for does not lead
         ]
         fitting = [pair for pair in candidates if said is None or durations.fits(pair[0].code, said, self.walk_in.age)]
         best = (fitting or candidates or [None])[0]

@@ -103,3 +103,18 @@ def test_a_full_depressive_episode_with_voices_stays_a_psychotic_depression():
     assert doctor._mood_groups_heard("F32") >= 4
     lead = doctor._leading()
     assert lead[0][0].category == "depressive", [(h.code, s) for h, s in lead]
+
+
+def test_a_nihilistic_delusion_keeps_a_psychotic_depression_on_few_groups_heard():
+    """hw-015: 'my insides are rotting', hopeless, waking at three, better off gone: three groups heard, and a
+    mood-congruent delusion; it stays a depression with psychotic features, never a delusional disorder."""
+    doctor = _doctor("Outpatient clinic. A 70-year-old man is here to see you, accompanied by his wife.")
+    for reply in [
+        "Patient: I've been refusing food for a week. And I'm convinced my insides are rotting. It's too late.",
+        "Patient: I feel low and hopeless.",
+        "Patient: I wake at 3 a.m. and pace the hallway.",
+        "Patient: It would be better for her if I went.",
+    ]:
+        _ask(doctor, reply)
+    assert doctor._mood_groups_heard("F32") < 4
+    assert doctor._leading()[0][0].category == "depressive", [(h.code, s) for h, s in doctor._leading()]
