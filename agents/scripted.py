@@ -878,7 +878,10 @@ class ScriptedClinician(Doctor):
             cues = sorted(self.findings.inferred - inferred_before - set(self.findings.present))
             follow = self.script["risk_follow_up"]
             queued = 0  # the questions just put at the head of the plan, asked before any disclosure follow-up
-            if set(affirmed) & set(follow["after"]) and not self.risk_followed:
+            method = self._method_told(text)
+            if method:
+                self.findings.denied.discard("suicidal_ideation")  # "don't want to die today" beside a method told
+            if (set(affirmed) & set(follow["after"]) or method) and not self.risk_followed:
                 # a disclosure of suicidal thoughts or self-harm is followed at once: plan, intent, means, past
                 # attempts and what keeps them safe
                 self.risk_followed = True
@@ -2542,6 +2545,15 @@ class ScriptedClinician(Doctor):
             if len(analytes) >= conf["min_flagged"]:
                 out.append(conf["sentence"].format(exam=self.script["exam_names"].get(name, name), analytes=_join(analytes)))
         return out
+
+    def _method_told(self, text: str) -> bool:
+        """Whether a sentence of the reply tells suicidal thoughts with a method or preparations
+        (``risk_follow_up.said_kinds``, kinds of ``risk_disclosures``), with no negation before it."""
+        kinds = [k for k in self.script["risk_disclosures"]["kinds"] if k["label"] in self.script["risk_follow_up"]["said_kinds"]]
+        speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)
+        reply = text[speaker.end():] if speaker else text
+        sentences = [p.strip() for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()]
+        return any(self._tells(p, k["patterns"]) for k in kinds for p in sentences)
 
     def _tells(self, sentence: str, patterns: list[str]) -> bool:
         """Whether ``sentence`` tells what one of ``patterns`` matches with no negation before it."""

@@ -118,3 +118,24 @@ def test_a_nihilistic_delusion_keeps_a_psychotic_depression_on_few_groups_heard(
         _ask(doctor, reply)
     assert doctor._mood_groups_heard("F32") < 4
     assert doctor._leading()[0][0].category == "depressive", [(h.code, s) for h, s in doctor._leading()]
+
+
+def test_a_method_told_beside_a_denial_is_followed_with_intent_and_means():
+    """uw-003: "I'm ashamed and don't want to die today. The idea of hanging had been in the back of my head a few
+    weeks and I looked at the beam in the garage more than once." was read as a denial; no means was asked."""
+    doctor = _doctor("Emergency department. A 54-year-old man is here to see you, alone.")
+    _ask(doctor, "Patient: I'm ashamed and don't want to die today. The idea of hanging had been in the back of my "
+                 "head a few weeks and that I looked at the beam in the garage more than once.")
+    assert doctor.risk_followed and doctor.last_concept.startswith("risk:"), doctor.last_concept
+    assert "suicidal_ideation" not in doctor.findings.denied
+    asked = [doctor.last_concept]
+    for _ in range(4):
+        _ask(doctor, "Patient: I'm not sure.")
+        asked.append(doctor.last_concept)
+    assert "risk:means" in asked, asked
+    risk = next(line for line in doctor._note().splitlines() if line.startswith("Risk assessment:"))
+    assert "beam in the garage" in risk and "Denies suicidal ideation" not in risk, risk
+    # a denial with no method told sets nothing off
+    doctor = _doctor("Emergency department. A 54-year-old man is here to see you, alone.")
+    _ask(doctor, "Patient: No, I've never thought of ending my life.")
+    assert not doctor.risk_followed
