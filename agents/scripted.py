@@ -1737,6 +1737,8 @@ class ScriptedClinician(Doctor):
             told = {c for c, _ in patient_findings(sentence)} & set(self.script["drug_dependence"]["substances"])
             if not told or any(re.search(p, sentence, re.IGNORECASE) for p in conf["patterns"]):
                 continue
+            if not any(re.search(n, sentence, re.IGNORECASE) for n in conf["names"]):
+                continue  # no drug named in it ("managed money jointly")
             for c in sorted(told - self.current_uses):
                 if c in self.findings.present and c not in self.findings.denied:
                     self.current_uses.add(c)

@@ -63,6 +63,12 @@ def test_a_drug_told_gets_its_own_questions_and_names_its_dependence():
     _ask(roomy, "Patient: About two grams a day.")
     question = _ask(roomy, "Patient: I get irritable.")
     assert roomy.last_concept == "follow:use_harms" and re.search(r"debt|driv", question), question
+    # a past use, or a word the reader takes for a drug ("jointly"), asks nothing
+    for reply in ["Patient: I had occasional cannabis in my twenties, none since.",
+                  "Patient: Until this year the couple managed money jointly."]:
+        doctor = _doctor()
+        _ask(doctor, reply)
+        assert not str(doctor.last_concept).startswith("follow:use"), reply
     # a child is asked none of it
     child = _doctor("Outpatient clinic. A 9-year-old boy is here to see you, accompanied by his mother.")
     _ask(child, "Mother: His cousin gave him cannabis once.")
