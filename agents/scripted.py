@@ -1733,9 +1733,11 @@ class ScriptedClinician(Doctor):
         sets off no questions about it nor advice in the plan (uw-003, uw-005)."""
         conf = self.script["plan"]["past_use"]
         out = []
-        for sentence in (p.strip() for p in re.split(r"(?<=[.!?])\s+", text) if p.strip()):
+        sentences = [p.strip() for p in re.split(r"(?<=[.!?])\s+", text) if p.strip()]
+        for i, sentence in enumerate(sentences):
             told = {c for c, _ in patient_findings(sentence)} & set(self.script["drug_dependence"]["substances"])
-            if not told or any(re.search(p, sentence, re.IGNORECASE) for p in conf["patterns"]):
+            window = " ".join(sentences[i : i + 2])  # "I use cocaine a few times at stag dos. None this year."
+            if not told or any(re.search(p, window, re.IGNORECASE) for p in conf["patterns"]):
                 continue
             if not any(re.search(n, sentence, re.IGNORECASE) for n in conf["names"]):
                 continue  # no drug named in it ("managed money jointly")
@@ -1772,7 +1774,9 @@ class ScriptedClinician(Doctor):
         uses = [name for use, name in advice["uses"].items() if use in evidence]
         if uses and not principal.code.startswith(tuple(advice["not_when_principal"])):
             psychotic = principal.category in advice["psychotic_categories"]
-            out.append(advice["psychosis_sentence" if psychotic else "sentence"].format(substance=_join(uses), he=he, his=his, him=him))
+            driving = advice["driving"] if age >= advice["driving_min_age"] else ""  # no driving advice at 14
+            out.append(advice["psychosis_sentence" if psychotic else "sentence"].format(
+                substance=_join(uses), he=he, his=his, him=him, driving=driving))
         return out
 
     def _medication_choice(self, principal: Hypothesis, unsafe: set[str], profile: Profile) -> tuple[list[str], bool]:
