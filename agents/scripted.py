@@ -183,6 +183,8 @@ class ScriptedClinician(Doctor):
         self.reasking: tuple[str, str] | None = None  # the question asked again in other words, and its topic
         self.followed: set[str] = set()  # the disclosure follow-ups (``disclosure_follow_up``) already put on the plan
         self.explored: set[str] = set()  # the complaint domains (``complaint_domains``) already put on the plan
+        self.current_uses: set[str] = set()  # the substances told as used now (``_current_uses``)
+        self.about_use: dict[str, str] = {}  # a follow-up key -> the substance use it asked about ("follow:use_amount": cannabis)
 
     # ------------------------------------------------------------------------------- the interview
 
@@ -276,10 +278,12 @@ class ScriptedClinician(Doctor):
                 continue  # "No, nothing like that. I clean the house on Saturdays like anyone." tells no ritual
             if rule.get("needs") and not any(re.search(p, text, re.IGNORECASE) for p in rule["needs"]):
                 continue  # "I just do the washing once a week": a chore, not a compulsion, without a sign of one
-            if self.last_concept in rule["asked"] and any(re.search(p, text, re.IGNORECASE) for p in rule["patterns"]):
+            asked = self.last_concept in rule["asked"] or "*" in rule["asked"]  # "*": whatever was asked
+            if asked and any(re.search(p, text, re.IGNORECASE) for p in rule["patterns"]):
                 f.inferred.add(rule["finding"])  # "I tried to stop twice and couldn't sleep for a week" (hw-038)
                 signs.add(rule["finding"])
         dep = self.script["drug_dependence"]
+        signs &= set(dep["signs"])  # being watched, read the same way, is no sign of a drug's dependence
         signs |= set(dep["signs"]) & reading.affirmed
         named = frozenset(set(dep["substances"]) & reading.affirmed)
         for sign in sorted(signs):  # which drug the sign was told of (_drug_dependence_told)
@@ -372,7 +376,9 @@ class ScriptedClinician(Doctor):
 
     def _follow_concepts(self) -> dict[str, str]:
         """The risk follow-up's keys ("risk:plan") and the lexicon finding each asks about (``risk_follow_up``)."""
-        return {i["key"]: i["concept"] for i in self.script["risk_follow_up"]["items"] if i.get("concept")}
+        items = [*self.script["risk_follow_up"]["items"], *(i for r in self.script["disclosure_follow_up"]["rules"] for i in r["items"])]
+        # a disclosure follow-up that asks a finding in its own words ("Do you feel anyone is watching you ...?") asks it
+        return {i["key"]: i["concept"] for i in items if i.get("concept")}
 
     def _earlier_episode_question(self) -> tuple[str, str] | None:
         """The question (and its concept) whether a low mood came before, asked right after an answer about past help
@@ -510,6 +516,7 @@ class ScriptedClinician(Doctor):
         (``informant_questions``), and an item whose 'unless' findings are already known is not asked."""
         conf = self.script["disclosure_follow_up"]
         f = self.findings
+        self.followed_now: set[str] = set()  # the rules this reply set off (their ``also_give_way``)
         speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)
         reply = text[speaker.end():] if speaker else text
         sentences = [p.strip() for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()]
@@ -524,10 +531,19 @@ class ScriptedClinician(Doctor):
             if not (set(rule.get("after", ())) & set(affirmed) or any(self._tells(p, said) for p in sentences)):
                 continue
             self.followed.add(rule["name"])
+            self.followed_now.add(rule["name"])
+            # a rule about a substance asks about the one just told, by its everyday name (``substance_names``)
+            names = rule.get("substance_names", {})
+            use = next((u for u in names if u in affirmed), None)
             for item in rule["items"]:
                 if set(item.get("unless", ())) & known or item["key"] in f.answers:
                     continue
+                if item.get("ages") and self.walk_in.age_group not in item["ages"]:
+                    continue  # no question about drugs or thought interference put to a child of 8
                 question = (child and (self._informant_question(item["key"]) or item.get("ask_child"))) or item["ask"]
+                if use:
+                    question = question.format(substance=names[use])
+                    self.about_use[item["key"]] = use
                 out.append((question, item["key"]))
         return out
 
@@ -593,7 +609,7 @@ class ScriptedClinician(Doctor):
         said = [*domain["said"], *gate.get("event_said", ())]
         return any(self._tells(p, said) for p in [*sentences, *earlier])
 
-    def _make_room(self, wanted: int, keep: frozenset[str] = frozenset()) -> int:
+    def _make_room(self, wanted: int, keep: frozenset[str] = frozenset(), also: tuple[str, ...] = ()) -> int:
         """How many of ``wanted`` follow-up questions the turns left hold without pushing out anything the interview
         would otherwise ask: the spare turns, and for each one more a screening question the leading hypotheses least
         expect (``disclosure_follow_up.give_way``) that would be asked within the turns left is taken off the plan. A
@@ -618,7 +634,8 @@ class ScriptedClinician(Doctor):
         for h, _ in self._ranked()[:3]:
             for c, p in h.symptoms:
                 expected[c] = max(expected.get(c, 0.0), p)
-        pool = [c for c in conf["give_way"] if c in position and position[c] < horizon and c not in keep]
+        # ``also``: the screening questions a rule's follow-up may take the place of too (``also_give_way``)
+        pool = [c for c in dict.fromkeys([*conf["give_way"], *also]) if c in position and position[c] < horizon and c not in keep]
         # the least expected first; among equals, the one asked latest
         pool.sort(key=lambda c: (expected.get(c, 0.0), -position[c]))
         for c in pool[:need]:
@@ -853,11 +870,18 @@ class ScriptedClinician(Doctor):
         affirmed: list[str] = []
         if self.phase == "interview" and self.last_question:
             before = set(self.findings.present)
+            inferred_before = set(self.findings.inferred)
             self._read_reply(text)
             affirmed = [c for c in self.findings.present if c not in before and self.lexicon.get(c).kind != "history"]
+            # what the clinician's own reading found in this reply ("they have eyes on me through the smoke alarm":
+            # being watched) is followed up as a disclosure, though the note does not assert it (evidence.read_in_answer)
+            cues = sorted(self.findings.inferred - inferred_before - set(self.findings.present))
             follow = self.script["risk_follow_up"]
             queued = 0  # the questions just put at the head of the plan, asked before any disclosure follow-up
-            if set(affirmed) & set(follow["after"]) and not self.risk_followed:
+            method = self._method_told(text)
+            if method:
+                self.findings.denied.discard("suicidal_ideation")  # "don't want to die today" beside a method told
+            if (set(affirmed) & set(follow["after"]) or method) and not self.risk_followed:
                 # a disclosure of suicidal thoughts or self-harm is followed at once: plan, intent, means, past
                 # attempts and what keeps them safe
                 self.risk_followed = True
@@ -880,11 +904,15 @@ class ScriptedClinician(Doctor):
                 else:
                     self.plan[queued:queued] = explore[:fit]
                     queued += min(fit, len(explore))
-            follow_up = self._disclosure_follow_up(affirmed, text, skip=instead)
+            # a substance told (history, not a symptom) is followed up too: how much, going without it, its harms
+            uses = self._current_uses(text)
+            follow_up = self._disclosure_follow_up(affirmed + cues + uses, text, skip=instead)
             if follow_up:
                 # a positive disclosure (voices, a persecutor, panic, highs, a child out all night) is explored at once,
                 # before the screen moves on; the screening questions the differential least expects give way to it
-                fit = self._make_room(len(follow_up))
+                also = tuple(c for r in self.script["disclosure_follow_up"]["rules"] if r["name"] in self.followed_now
+                             for c in r.get("also_give_way", ()))
+                fit = self._make_room(len(follow_up), also=also)
                 self.plan[queued:queued] = follow_up[:fit]
             vague = self.script["vague_complaint"]
             named = [c for c in self.findings.present if c not in before]  # any finding, a drug or a life event too
@@ -1136,7 +1164,42 @@ class ScriptedClinician(Doctor):
                     break
         lead = self._recurrent_first(self._adjustment_explained_first(self._stressor_first(lead)))
         # read last, so that a specifier first moves a depression to its own psychotic form where the ranking has it
-        return self._psychosis_explained_first(lead)
+        return self._psychosis_without_mood_episode(self._psychosis_explained_first(lead))
+
+    def _mood_groups_heard(self, prefix: str) -> int:
+        """How many symptom groups of the depressive episode (``episode_threshold`` of ``prefix``) were heard."""
+        conf = self.script["episode_threshold"][prefix]
+        present = (set(self.findings.present) - self.findings.contradicted) | (self.findings.inferred - self.findings.denied)
+        present |= {b for a, b in lexicon_relations("implies") if a in present}
+        return sum(bool(set(g) & present) for g in conf["groups"])
+
+    def _psychosis_without_mood_episode(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with a psychotic disorder first when a mood disorder "with psychotic features" leads on fewer
+        symptom groups of a depressive episode than any episode needs (``psychosis_without_mood_episode``): voices and
+        a persecutor beside flatness and withdrawal are a psychosis's, not a severe depression's; the former lead stays
+        on the differential. The psychotic disorder is the best ranked of 'then' that explains a psychotic finding
+        heard and, when the illness's length was heard, fits it."""
+        conf = self.script["psychosis_without_mood_episode"]
+        first = lead[0][0]
+        rule = next((r for r in conf["rules"] if first.code.startswith(tuple(r["codes"]))), None)
+        if rule is None or self._mood_groups_heard(rule["episode"]) >= rule["min_groups"]:
+            return lead
+        told = (set(self.findings.present) - self.findings.contradicted) | (self.findings.inferred - self.findings.denied)
+        if set(conf["unless_heard"]) & told:
+            return lead  # a nihilistic or guilty delusion is the depression's own ("my insides are rotting", hw-015)
+        heard = set(self.script["psychosis_explained"]["findings"]) & told
+        said, durations = self._illness_days(), load_durations()
+        candidates = [
+            pair for pair in self._ranked_admissible()
+            if pair[0].code.startswith(tuple(conf["then"])) and heard & {c for c, _ in pair[0].symptoms}
+            and pair[1] > conf["min_score"]  # a psychosis that nothing else heard speaks for does not lead
+        ]
+        fitting = [pair for pair in candidates if said is None or durations.fits(pair[0].code, said, self.walk_in.age)]
+        best = (fitting or candidates or [None])[0]
+        if best is None:
+            return lead
+        rest = [pair for pair in lead if pair[0] is not best[0]]
+        return [best] + rest[: self.script["max_disorders"] - 1]
 
     def _unexplained(self, h: Hypothesis) -> set[str]:
         """The hallucinations and delusions heard (``psychosis_explained``) that ``h``'s presentation does not hold."""
@@ -1372,7 +1435,8 @@ class ScriptedClinician(Doctor):
                 named = set(named) - light
                 if sign not in evidence:
                     continue
-                if use in named or (not named and (asked == use or (asked in conf["generic_questions"] and used == [use]))):
+                if use in named or (not named and (asked == use or self.about_use.get(asked) == use
+                                                   or (asked in conf["generic_questions"] and used == [use]))):
                     out.append(code)
                     break
         return out
@@ -1502,6 +1566,8 @@ class ScriptedClinician(Doctor):
         therapies = [t for t in principal.psychotherapy if fits(t)][:2]
         if therapies:
             parts.append(f"Psychotherapy: refer for {', '.join(therapies)}.")
+        # a first psychotic illness goes to the early intervention service; a drug the patient uses is spoken of
+        parts += self._psychosis_and_drugs(principal)
         # the other disorders it believes (its safety profile's, or the one it names second in the chart), of another
         # category: their first psychological treatment too (stop 30's redraw: a primary insomnia named second beside
         # a GAD, test-v2-0379, was given no CBT-I)
@@ -1526,6 +1592,7 @@ class ScriptedClinician(Doctor):
             for t in by_age.get("other", principal.other_treatment)[:3]
             if fits(t) and not ((actions.proposed(t) & drug_items) - prescribed)
             and not any(w in t.lower() for w in drop_other)
+            and not self._ect_unwarranted(t)
         ]
         if liver:
             # the liver plan's withdrawal sentence decides where and how: no second, vaguer withdrawal item
@@ -1658,6 +1725,59 @@ class ScriptedClinician(Doctor):
         if self.critical_actions or "prompt_follow_up" not in actions.proposed(follow_up):
             plan += " " + follow_up
         return " ".join(self._pronouns(plan).split())
+
+    def _current_uses(self, text: str) -> list[str]:
+        """The substances (``drug_dependence.substances``) a sentence of ``text`` tells the patient uses now, each once
+        an encounter (kept in ``current_uses``); a sentence that tells only a past or a tried-once use (``past_use``:
+        'I had occasional cannabis in my twenties, none since', 'cocaine once during freshers' week') tells none, and
+        sets off no questions about it nor advice in the plan (uw-003, uw-005)."""
+        conf = self.script["plan"]["past_use"]
+        out = []
+        sentences = [p.strip() for p in re.split(r"(?<=[.!?])\s+", text) if p.strip()]
+        for i, sentence in enumerate(sentences):
+            told = {c for c, _ in patient_findings(sentence)} & set(self.script["drug_dependence"]["substances"])
+            window = " ".join(sentences[i : i + 2])  # "I use cocaine a few times at stag dos. None this year."
+            if not told or any(re.search(p, window, re.IGNORECASE) for p in conf["patterns"]):
+                continue
+            if not any(re.search(n, sentence, re.IGNORECASE) for n in conf["names"]):
+                continue  # no drug named in it ("managed money jointly")
+            for c in sorted(told - self.current_uses):
+                if c in self.findings.present and c not in self.findings.denied:
+                    self.current_uses.add(c)
+                    out.append(c)
+        return out
+
+    def _ect_unwarranted(self, sentence: str) -> bool:
+        """Whether ``sentence`` proposes electroconvulsive therapy with none of the findings that would make a
+        reference propose it heard (``plan.ect_only_when``: catatonia, refusing food, a suicide plan or attempt,
+        nihilistic or somatic delusions)."""
+        conf = self.script["plan"]["ect_only_when"]
+        if not any(re.search(p, sentence, re.IGNORECASE) for p in conf["patterns"]):
+            return False
+        heard = (set(self.findings.present) - self.findings.contradicted) | (self.findings.inferred - self.findings.denied)
+        return not set(conf["findings"]) & heard
+
+    def _psychosis_and_drugs(self, principal: Hypothesis) -> list[str]:
+        """The plan's sentences for a first psychotic illness (``plan.first_episode_psychosis``: the early intervention
+        service, unless an earlier psychotic illness was told) and for each drug the patient told of using
+        (``plan.drug_use_advice``: stop it, why, the drug service, no driving after use; a drug of the principal
+        disorder's own family is treated by its plan)."""
+        conf = self.script["plan"]
+        he, his, him = {"female": ("she", "her", "her"), "male": ("he", "his", "him")}.get(self.walk_in.sex or "", ("they", "their", "them"))
+        out = []
+        first = conf["first_episode_psychosis"]
+        age = self.walk_in.age or 0
+        if principal.code.startswith(tuple(first["codes"])) and first["min_age"] <= age <= first["max_age"] and not self._told_before(principal):
+            out.append(first["sentence"])
+        advice = conf["drug_use_advice"]
+        evidence = (self._evidence() - self.findings.denied) & self.current_uses  # no advice on a past use
+        uses = [name for use, name in advice["uses"].items() if use in evidence]
+        if uses and not principal.code.startswith(tuple(advice["not_when_principal"])):
+            psychotic = principal.category in advice["psychotic_categories"]
+            driving = advice["driving"] if age >= advice["driving_min_age"] else ""  # no driving advice at 14
+            out.append(advice["psychosis_sentence" if psychotic else "sentence"].format(
+                substance=_join(uses), he=he, his=his, him=him, driving=driving))
+        return out
 
     def _medication_choice(self, principal: Hypothesis, unsafe: set[str], profile: Profile) -> tuple[list[str], bool]:
         """The first safe first-line drug of the principal disorder, with any drug its knowledge base entry gives in
@@ -2431,6 +2551,15 @@ class ScriptedClinician(Doctor):
             if len(analytes) >= conf["min_flagged"]:
                 out.append(conf["sentence"].format(exam=self.script["exam_names"].get(name, name), analytes=_join(analytes)))
         return out
+
+    def _method_told(self, text: str) -> bool:
+        """Whether a sentence of the reply tells suicidal thoughts with a method or preparations
+        (``risk_follow_up.said_kinds``, kinds of ``risk_disclosures``), with no negation before it."""
+        kinds = [k for k in self.script["risk_disclosures"]["kinds"] if k["label"] in self.script["risk_follow_up"]["said_kinds"]]
+        speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)
+        reply = text[speaker.end():] if speaker else text
+        sentences = [p.strip() for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()]
+        return any(self._tells(p, k["patterns"]) for k in kinds for p in sentences)
 
     def _tells(self, sentence: str, patterns: list[str]) -> bool:
         """Whether ``sentence`` tells what one of ``patterns`` matches with no negation before it."""
