@@ -895,7 +895,7 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
     data = _data()
     tax = load_taxonomy()
     no_allergy = re.compile(data["no_allergy_pattern"], re.IGNORECASE)
-    names = _patient_names(ehr)
+    names = _patient_names(ehr, sex)
     relatives = {k: v for k, v in _relative_names(ehr, sex).items() if k not in names}
     facts: list[Fact] = []
     for section, whole_text in ehr.sections():
@@ -1321,19 +1321,31 @@ def _clauses(text: str, section: str, data: dict[str, Any]) -> list[str]:
     return pieces
 
 
-def _patient_names(ehr: EHR) -> tuple[str, ...]:
+def _patient_names(ehr: EHR, sex: str | None = None) -> tuple[str, ...]:
     """The patient's names as the record uses them: after a title outside quotation marks
     ("Mr Daniel Reeve" -> Daniel, Reeve; a doctor's title excluded), or a name the record opens with
-    ("Leah, a 24-year-old ...")."""
+    ("Leah, a 24-year-old ..."). A titled name is someone else's when its title is of the other sex or a
+    relation or role introduces it ("His mother, Mrs Helen Maddox (48, ...)": uw-013's mother was taken for
+    the patient, and "Helen went to the house" was said "I went to the house"); the history's most frequent
+    named subject is asked only when no name is found this way (it took a housemate for the patient there)."""
+    data = _data()
+    roles = "|".join(re.escape(w) for w in sorted(set(data["people_nouns"]) | set(data["relative_nouns"]), key=len, reverse=True))
+    titles = {"male": ("Mr", "Master"), "female": ("Mrs", "Ms", "Miss")}.get(sex or "", ("Mr", "Mrs", "Ms", "Miss", "Master"))
     names: list[str] = []
     for _section, text in ehr.sections():
         plain = _unquoted(text)
-        for m in re.finditer(r"\b(?:Mr|Mrs|Ms|Miss|Master)\.? ([A-Z][a-z]+)(?: ([A-Z][a-z'-]+))?", plain):
-            names += [g for g in m.groups() if g]
+        for m in re.finditer(r"\b(Mr|Mrs|Ms|Miss|Master)\.? ([A-Z][a-z]+)(?: ([A-Z][a-z'-]+))?", plain):
+            if m.group(1) not in titles:
+                continue
+            if re.search(rf"\b(?:{roles})s?\b[^.;()]{{0,12}}$", plain[max(0, m.start() - 40):m.start()], re.IGNORECASE):
+                continue
+            names += [g for g in m.groups()[1:] if g]
         m = re.match(r"^([A-Z][a-z]+)(?: [A-Z][a-z]+)?,? (?:is )?an? \d+[- ]year[- ]old\b", plain.strip())
         if m:
             names.append(m.group(1))
-    return tuple(dict.fromkeys(names + _named_subjects(ehr)))
+    if not names:
+        names = _named_subjects(ehr)
+    return tuple(dict.fromkeys(names))
 
 
 def _named_subjects(ehr: EHR) -> list[str]:
@@ -1351,7 +1363,8 @@ def _named_subjects(ehr: EHR) -> list[str]:
                                                        "girlfriend", "stepfather", "stepmother", "sister", "brother"}))
     counts: dict[str, int] = {}
     for t in _nlp()(text):
-        if t.pos_ == "PROPN" and t.dep_ in ("nsubj", "nsubjpass") and re.fullmatch(r"[A-Z][a-z]{2,}", t.text):
+        if t.pos_ == "PROPN" and t.dep_ in ("nsubj", "nsubjpass") and re.fullmatch(r"[A-Z][a-z]{2,}", t.text) \
+                and t.text.lower() not in data["calendar_words"]:  # "October was worse" names no one
             counts[t.text] = counts.get(t.text, 0) + 1
     whole = " ".join(t for _s, t in ehr.sections())
     out = []
@@ -1375,6 +1388,10 @@ def _relative_names(ehr: EHR, sex: str) -> dict[str, str]:
     whole = " ".join(t for _s, t in ehr.sections())
     found: dict[str, str] = {}
     own = _Person.of(sex).possessive  # "her mother, Chloe" in a man's record is someone else's mother
+    for m in re.finditer(rf"\b(?i:{own})\s+({relations}),?\s+\(?(?:Mrs|Mr|Ms|Miss)\.?\s+([A-Z][a-z]+)\b", whole):
+        # "His mother, Mrs Helen Maddox (48, ...)": a titled relative is named too (uw-013)
+        if m.group(1).lower() in data["relative_lay"]:
+            found.setdefault(m.group(2), "my " + data["relative_lay"][m.group(1).lower()])
     for m in re.finditer(rf"\b(?i:{own})\s+({relations}),?\s+\(?([A-Z][a-z]+)\b(?!\s+[A-Z])"
                          rf"|\b([A-Z][a-z]+)\s*[,(]\s*(?i:{own})\s+({relations})\b", whole):
         relation, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
