@@ -1607,19 +1607,28 @@ def _gate(says: str, section: str, data: dict[str, Any]) -> str | None:
     otherwise not said, never said as the record writes it. Parsed here, at compile time, never per reply."""
     rules = data["gate"]
     kept: list[str] = []
-    for sent in _nlp()(says).sents:
-        text = _gate_sentence(sent, section, rules)
+    sents = list(_nlp()(says).sents)
+    for sent in sents:
+        text = _gate_sentence(sent, section, rules, after=bool(kept))
+        if text is not None and text.startswith("\0"):
+            # a piece with no verb after a sentence is that sentence's tail ("I've cut my arms since I was 12. The last
+            # time at 17." -> "..., the last time at 17."), never dropped: it holds a time or an amount
+            piece = text[1:].rstrip(".!? ")
+            piece = piece if re.match(r"^(?:I\b|[A-Z][a-z]+\b(?<!The)(?<!A)(?<!An))", piece) and not re.match(r"^(?:The|A|An|Less|More|Mainly|Mostly|Then|Now|Since|Until|Over|About|Around|Never|Once|Twice)\b", piece) else piece[:1].lower() + piece[1:]
+            kept[-1] = _finish(kept[-1].rstrip(".!? ") + ", " + piece)
+            continue
         if text is not None and re.search(r"[A-Za-z]", text):
             kept.append(_finish(text))
     if not kept:
         return None
     out = " ".join(kept)
-    # a first sentence dropped leaves a continuation opening the rendering ("And I ..."): opened plainly
-    out = re.sub(r"^(?:And|But|Also|So|Then) (?=[A-Za-z])", "", out)
+    if _gate_sentence(sents[0], section, rules) is None:
+        # a first sentence dropped leaves a continuation opening the rendering ("And I ..."): opened plainly
+        out = re.sub(r"^(?:And|But|Also|Then) (?=[A-Za-z])", "", out)
     return out[:1].upper() + out[1:]
 
 
-def _gate_sentence(sent, section: str, rules: dict[str, Any]) -> str | None:
+def _gate_sentence(sent, section: str, rules: dict[str, Any], after: bool = False) -> str | None:
     text = sent.text.strip()
     toks = [t for t in sent if not t.is_punct and not t.is_space]
     if not toks:
@@ -1653,7 +1662,7 @@ def _gate_sentence(sent, section: str, rules: dict[str, Any]) -> str | None:
     if re.match(r"^(?:And |But |Also )?I(?:'ve| have) had (?:off|on|out|up|down|away|back|in|at|to)\b", text):
         return None
     # the record's past perfect of a never with nothing to be earlier than: "I had never hurt anyone." -> "I've never ..."
-    if re.search(r"\bI had never\b", text) and not re.search(r"\b(?:before|until|till|by then|by the time|already|when|after|at the time)\b", low):
+    if re.match(r"^(?:And |But )?I had never\b", text) and not re.search(r"\b(?:before|until|till|by then|by the time|already|when|after|at the time)\b", low):
         text = re.sub(r"\bI had never\b", "I've never", text)
     words = [t.text_with_ws for t in sent]
     changed = False
@@ -1683,14 +1692,14 @@ def _gate_sentence(sent, section: str, rules: dict[str, Any]) -> str | None:
     if changed:
         text = re.sub(r"\s{2,}", " ", "".join(words)).strip()
         text = re.sub(r"\bI had never\b", "I've never", text) if "I had never" in text and "I've never" in sent.text else text
-    if not any(t.tag_ in _FINITE for t in toks):
+    if not any(t.tag_ in _FINITE for t in toks) and not (toks[0].text == "I" and len(toks) > 1):
         if section == "family_history":
             fm = re.fullmatch(r"(My [\w' -]+?), ([a-z][\w' -]+)\.?", text)
             if fm:
                 return rules["family_has_had"].format(who=fm.group(1), what=fm.group(2))
         if re.match(r"^(?:No|Yes|Not really|Nothing|Never|None)\b", text):
             return text
-        return None
+        return "\0" + text if after else None
     return text
 
 
