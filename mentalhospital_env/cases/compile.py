@@ -1607,14 +1607,16 @@ def _gate(says: str, section: str, data: dict[str, Any]) -> str | None:
     otherwise not said, never said as the record writes it. Parsed here, at compile time, never per reply."""
     rules = data["gate"]
     kept: list[str] = []
-    sents = list(_nlp()(says).sents)
+    # the rendering's own sentences (the parser's sentence breaks also fall at commas: "There's no psychosis. Bipolar
+    # illness or suicide ..."), each parsed on its own
+    sents = [next(iter(_nlp()(piece).sents)) for piece in re.split(r"(?<=[.!?])\s+(?=[A-Z])", says.strip()) if piece.strip()]
     for sent in sents:
         text = _gate_sentence(sent, section, rules, after=bool(kept))
         if text is not None and text.startswith("\0"):
             # a piece with no verb after a sentence is that sentence's tail ("I've cut my arms since I was 12. The last
             # time at 17." -> "..., the last time at 17."), never dropped: it holds a time or an amount
             piece = text[1:].rstrip(".!? ")
-            piece = piece if re.match(r"^(?:I\b|[A-Z][a-z]+\b(?<!The)(?<!A)(?<!An))", piece) and not re.match(r"^(?:The|A|An|Less|More|Mainly|Mostly|Then|Now|Since|Until|Over|About|Around|Never|Once|Twice)\b", piece) else piece[:1].lower() + piece[1:]
+            piece = piece if re.match(r"^I\b", piece) or sent[0].pos_ == "PROPN" else piece[:1].lower() + piece[1:]
             kept[-1] = _finish(kept[-1].rstrip(".!? ") + ", " + piece)
             continue
         if text is not None and re.search(r"[A-Za-z]", text):
