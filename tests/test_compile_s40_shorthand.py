@@ -107,3 +107,15 @@ def test_the_gate_rewords_or_leaves_unsaid_shapes_no_rule_foresaw() -> None:
                               history_of_present_illness="Worse since Jan."), "male")
     says = [f.patient_says for f in facts if f.section == "chief_complaint" and f.told]
     assert says and all("bipolar" not in s and "possible" not in s for s in says), says
+
+
+def test_a_written_date_is_a_date_and_an_expansion_keeps_its_article():
+    """A day/month/year date in a clinic letter is said as a date, never as alternatives ('25/09/26' was said
+    '25 or 09 or 26'); an expansion after 'an' takes 'a' ('an RTC' was said 'an road traffic collision')."""
+    from mentalhospital_env.cases.compile import expand_abbreviations
+
+    assert expand_abbreviations("Drove home after drinking on 25/09/26.") == "Drove home after drinking on 25 September 2026."
+    assert expand_abbreviations("Seen on 3/4/2025 by the GP.") == "Seen on 3 April 2025 by the GP."
+    assert expand_abbreviations("He witnessed an RTC.") == "He witnessed a road traffic collision."
+    assert expand_abbreviations("an hour, an MRI, an honest answer, a unit") == "an hour, an MRI, an honest answer, a unit"
+    assert expand_abbreviations("Low mood x3/12.") != "Low mood x3 March."
