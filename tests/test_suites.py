@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "82bbd28204ca6a3f1375e65e96fc8963b9ea31e341a75ade475cc52715518d66"
-DEV_V2_SUITE_SHA256 = "d57a4394c53203f48c4ac641360ba0ae904c8992e1fac7611f9fc817d7be5036"
+TEST_V2_SUITE_SHA256 = "575b3df1a9173b0479948c32153455e16c4080415db23f7a362d54a01468736f"
+DEV_V2_SUITE_SHA256 = "23487f7fbdd0f6fa4afd5f57c67b551aaf9a5f24cf697dfb9a7eebe6e7d28207"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 
