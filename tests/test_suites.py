@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "575b3df1a9173b0479948c32153455e16c4080415db23f7a362d54a01468736f"
-DEV_V2_SUITE_SHA256 = "23487f7fbdd0f6fa4afd5f57c67b551aaf9a5f24cf697dfb9a7eebe6e7d28207"
+TEST_V2_SUITE_SHA256 = "c77499dbe4e222b53742ca73f1f23f116da93f018255c0a4e4c4c7daa228a2e3"
+DEV_V2_SUITE_SHA256 = "abd0dfa35a9f7f6c4a34b6dd80f39bf0a889d4682da3fd4f7e5b14235f7d4cea"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 
