@@ -2481,10 +2481,12 @@ def core_untold(case: Case) -> frozenset[str] | None:
     if key is None:
         return None
     want = frozenset(core["core"][key])
+    also = core.get("also_told", {})
+    extra = also.get(_family_match(case.diagnosis.principal.code, also) or "", ())
     from .reference import ClinicalReference
 
     story = f"{case.ehr.chief_complaint or ''} {case.ehr.history_of_present_illness or ''}"
-    if ClinicalReference.bundled().readings(story)[0] & want:
+    if ClinicalReference.bundled().readings(story)[0] & (want | set(extra)):
         return None
     low = story.lower()
     if any(q in low for q, concepts in quotes.items() if concepts & want):
