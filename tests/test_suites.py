@@ -32,8 +32,8 @@ TEST_SUITE_SHA256 = "8733c65d3ec52a7648aff2fbdac40dd2aa6acff13ad752ff7b67c1c3de6
 DEV_SUITE_SHA256 = "a80c1f43e29d8e109f08709b301a19204ecb3c46342eb84ff28c3c2d9baad255"
 # The version-2 suites (issue 14), drawn by ``python -m mentalhospital_env.cases.generator.suites
 # test-v2 dev-v2 --force``; test-v2 is the leaderboard's default suite.
-TEST_V2_SUITE_SHA256 = "82bbd28204ca6a3f1375e65e96fc8963b9ea31e341a75ade475cc52715518d66"
-DEV_V2_SUITE_SHA256 = "d57a4394c53203f48c4ac641360ba0ae904c8992e1fac7611f9fc817d7be5036"
+TEST_V2_SUITE_SHA256 = "c77499dbe4e222b53742ca73f1f23f116da93f018255c0a4e4c4c7daa228a2e3"
+DEV_V2_SUITE_SHA256 = "abd0dfa35a9f7f6c4a34b6dd80f39bf0a889d4682da3fd4f7e5b14235f7d4cea"
 GENERATED = ("dev", "test", "dev-v2", "test-v2")
 
 

@@ -96,6 +96,7 @@ RULES: tuple[str, ...] = (
     "template.clone", "labs.same_value", "exams.indicated", "household.alone_untrue", "agree.persona_insight",
     "plan.overdose_untold", "agree.never_smoked", "agree.ecg_pulse",
     "risk.fresh_wounds", "plan.benzodiazepine_contradiction", "plan.dementia_admission", "records.complaint_fit", "records.substance_late_onset",
+    "history.core_told", "exams.giveaway_scale", "risk.protective_unfounded", "risk.method_understated",
 )
 
 
@@ -2450,12 +2451,107 @@ def _stop36_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
     return out
 
 
+@lru_cache(maxsize=None)
+def _core_tables() -> tuple[Mapping[str, Any], dict[str, frozenset[str]], tuple[tuple[re.Pattern[str], str], ...]]:
+    """The generator's core.json (what each principal's referral tells; the scales that name a disorder), each
+    presentation quote with the concepts it tells, and the referral's problem words with theirs."""
+    gen = resources.files("mentalhospital_env.cases.generator")
+    core = json.loads(gen.joinpath("data/core.json").read_text("utf-8"))
+    voices = json.loads(gen.joinpath("data/voices.json").read_text("utf-8"))
+    from .reference import ClinicalReference
+
+    quotes: dict[str, set[str]] = defaultdict(set)
+    for pres in ClinicalReference.bundled().presentations.values():
+        for s in pres.get("symptoms", ()):
+            for q in s.get("patient_says", ()):
+                quotes[q.lower().rstrip(".!?")].add(s["concept"])
+    words = []
+    for concept, options in voices["problem_words"].items():
+        for o in options if isinstance(options, list) else [options]:
+            words.append((re.compile(re.sub(r"\\\{[^}]*\\\}", ".*", re.escape(o.lower()))), concept))
+    return core, {k: frozenset(v) for k, v in quotes.items()}, tuple(words)
+
+
+def core_untold(case: Case) -> frozenset[str] | None:
+    """The principal's core complaints (generator core.json) when neither the chief complaint nor the history tells
+    one of them, read by the lexicon, by the presentation's own quotes or by the referral's problem words; None
+    when one is told or the principal has none listed."""
+    core, quotes, words = _core_tables()
+    key = _family_match(case.diagnosis.principal.code, core["core"])
+    if key is None:
+        return None
+    want = frozenset(core["core"][key])
+    also = core.get("also_told", {})
+    extra = also.get(_family_match(case.diagnosis.principal.code, also) or "", ())
+    from .reference import ClinicalReference
+
+    story = f"{case.ehr.chief_complaint or ''} {case.ehr.history_of_present_illness or ''}"
+    if ClinicalReference.bundled().readings(story)[0] & (want | set(extra)):
+        return None
+    low = story.lower()
+    if any(q in low for q, concepts in quotes.items() if concepts & want):
+        return None
+    if any(concept in want and pattern.search(low) for pattern, concept in words):
+        return None
+    return want
+
+
+def giveaway_scales(case: Case) -> list[str]:
+    """Rating scales of one of the case's own disorders on the exam list of a first assessment (core.json
+    ``giveaway_scales``); a known diagnosis keeps its service's rating scale (``known_keeps``)."""
+    core = _core_tables()[0]
+    names = set(core["giveaway_scales"])
+    if case.extra and case.extra.get("known_diagnosis"):
+        names -= set(core["known_keeps"])
+    from .reference import ClinicalReference
+
+    ref = ClinicalReference.bundled()
+    keys = set(case.diagnosis.codes) | set(case.diagnosis.categories)
+    out = []
+    for exam in case.exams:
+        entry = ref.exam(exam.name) if exam.name in names else None
+        if entry is not None and any(k in keys or any(c.startswith(k) for c in case.diagnosis.codes) for k in entry.get("indicated_for", ())):
+            out.append(exam.name)
+    return out
+
+
+def _stop40_rules(case: Case, R: Mapping[str, Any]) -> list[Finding]:
+    """Stop 40's blind reading (issue 14): a history that never tells the principal's core complaint (an OCD
+    referral with no obsession or compulsion, a panic referral with no attack), so the diagnosis rests on the exam
+    list; an exam list that names the disorder's own rating scale; a protective factor the record holds nowhere
+    else ('talks warmly about her faith'); a risk section of passive wishes beside a mental state with a method
+    thought of (review.json ``stop40``)."""
+    S = R["stop40"]
+    cid = case.case_id
+    out = []
+    want = core_untold(case)
+    if want is not None:
+        out.append(Finding(cid, "history_of_present_illness", "history.core_told", f"neither the complaint nor the history tells a core complaint of {case.diagnosis.principal.code} ({', '.join(sorted(want))})"))
+    for name in giveaway_scales(case):
+        out.append(Finding(cid, "exams", "exams.giveaway_scale", f"{name} rates one of the case's own disorders before the first assessment has made it"))
+    risk = case.ehr.risk_assessment
+    said = str(_get(risk, "suicide") or "") if risk is not None else ""
+    m = re.search(S["protective_pattern"], said, re.I)
+    if m:
+        what = m.group(1).lower()
+        need = S["protective_needs"].get(what)
+        if need is not None:
+            rest = " ".join(str(t) for _, t in _narrative(case) if t is not said) + " " + str(case.demographics.living_situation or "")
+            if not re.search(need, rest.replace(said, " "), re.I):
+                out.append(Finding(cid, "risk_assessment.suicide", "risk.protective_unfounded", f"{m.group(0)!r}, which nothing else in the record holds"))
+    mse = case.ehr.mental_status_exam
+    thought = str(_get(mse, "thought_content") or "") if mse is not None else ""
+    if re.search(S["method_pattern"], thought, re.I) and re.search(S["passive_pattern"], said, re.I):
+        out.append(Finding(cid, "risk_assessment.suicide", "risk.method_understated", "the mental state records a method thought of, the risk section only passive wishes"))
+    return out
+
+
 CASE_RULES = {
     "duration": _duration_rules, "trauma": _trauma_rules, "timeline": _timeline_rules, "people": _people_rules,
     "plan": _plan_rules, "critical": _critical_rules, "labs": _lab_rules, "labels": _label_rules, "giveaways": _giveaway_rules,
     "records": _record_rules, "sections": _sections_agree_rules, "joins": _joins_rules, "agree": _agree_rules,
     "stop28": _stop28_rules, "stop29": _stop29_rules, "stop30": _stop30_rules, "stop31": _stop31_rules,
-    "stop35": _stop35_rules, "stop36": _stop36_rules,
+    "stop35": _stop35_rules, "stop36": _stop36_rules, "stop40": _stop40_rules,
 }
 
 

@@ -187,6 +187,7 @@ class StoryV2(_Story):
         "own_home": re.compile(review_facts()["agree"]["homeless_home_pattern"], re.I),
         "separated_partner": re.compile(review_facts()["sections_agree"]["cross_section"]["separated_pattern"], re.I),
         "parents_conflict": re.compile(review_facts()["sections_agree"]["cross_section"]["parents_conflict_pattern"], re.I),
+        "children_elsewhere": re.compile(load_material("story")["children_elsewhere"]["pattern"], re.I),
     }
 
     def _fits_life(self, found: frozenset[str]) -> bool:
@@ -216,6 +217,8 @@ class StoryV2(_Story):
             return False  # a rough sleeper does not clean the house or redecorate a flat
         if "weekend_children" in found and self.p.age >= 55:
             return False  # weekend contact is for young children
+        if "children_elsewhere" in found and re.search(self.story["children_elsewhere"]["living_pattern"], str(self.p.demographics.get("living_situation", "")), re.I):
+            return False  # 'the children are grown and visit often' beside 'lives with daughter's family' (story.json children_elsewhere)
         if "separated_partner" in found and (h.partner or _has(str(self.p.demographics.get("living_situation", "")), review_facts()["sections_agree"]["cross_section"]["partner_words"])):
             return False  # separated from a partner one lives with
         if "parents_conflict" in found and not re.search(review_facts()["sections_agree"]["cross_section"]["both_parents_living_pattern"], str(self.p.demographics.get("living_situation", "")), re.I):
@@ -580,10 +583,25 @@ class StoryV2(_Story):
         """Version 1's draw, with each co-diagnosis given at least the symptoms the audit expects it to
         rest on (``joins.comorbid_min_symptoms``), the likeliest of its own first."""
         super()._draw_symptoms()
+        core = self._core_concepts()
+        if core and not any(s["concept"] in core for s in self.symptoms):
+            # a referral is written about the problem that brings the patient (core.json): the likeliest core complaint
+            items = self.ref.presentations[self.principal["code"]]["symptoms"]
+            first = max((s for s in items if s["concept"] in core), key=lambda s: float(s.get("p", 0)), default=None)
+            if first is not None:
+                self.symptoms = [first] + [s for s in self.symptoms if s["concept"] != first["concept"]]
+                self.comorbid_symptoms = [s for s in self.comorbid_symptoms if s["concept"] != first["concept"]]
         need = int(review_facts()["joins"]["comorbid_min_symptoms"])
         seen = {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
         for d in self.disorders[1:]:
             items = self.ref.presentations[d["code"]]["symptoms"]
+            own_core = self._core_concepts(d["code"])
+            if own_core and not any(s["concept"] in own_core for s in self.comorbid_symptoms):
+                # a co-diagnosis rests on its own core complaint in the history, not on a questionnaire's score (stop 40)
+                first = max((s for s in items if s["concept"] in own_core and s["concept"] not in seen), key=lambda s: float(s.get("p", 0)), default=None)
+                if first is not None:
+                    self.comorbid_symptoms.insert(0, first)
+                    seen.add(first["concept"])
             own = {x["concept"] for x in items}
             have = sum(1 for s in self.comorbid_symptoms if s["concept"] in own)
             for s in sorted(items, key=lambda s: -float(s.get("p", 0))):
@@ -593,10 +611,21 @@ class StoryV2(_Story):
                     self.comorbid_symptoms.append(s)
                     seen.add(s["concept"])
                     have += 1
+        # the features in the order this patient tells them, the likelier still the sooner (stop 40's reading: features
+        # always in the presentation's fixed order)
+        keyed = [(-float(s.get("p", 0.5)) * (0.5 + self.rng.random()), i, s) for i, s in enumerate(self.symptoms)]
+        self.symptoms = [s for _, _, s in sorted(keyed, key=lambda t: (t[0], t[1]))]
         if "suicide_plan" in seen:
             self.risk_level = "active"
         elif "suicidal_ideation" in seen and self.risk_level == "none":
             self.risk_level = "passive"
+
+    def _core_concepts(self, code: str | None = None) -> frozenset[str]:
+        """A disorder's core complaints (core.json ``core``; the principal's by default): the history tells one of
+        them in the patient's words."""
+        table = self.c.core["core"]
+        key = _family_match(code or self.principal["code"], table)
+        return frozenset(table[key]) if key else frozenset()
 
     def _timeframe(self) -> None:
         """How long the illness has lasted (inside the audit's limits for every diagnosis) and when it began."""
@@ -814,11 +843,15 @@ class StoryV2(_Story):
         categories = {d.get("category") for d in self.disorders}
         rs = self.story["record_story"]
         quick = self.days < rs["quick_course_days"]  # stop 39: 'Twelve hours ago she no longer rang on Sundays'
+        W = self.c.records["withdrawn_signs"]
+        withdrawn_no = _family_match(self.principal["code"], W["not_codes"]) is not None
         for sign in rs["signs"]:
             if quick and sign not in rs["quick_signs"]:
                 continue
             if sign in fits and not categories & set(fits[sign]):
                 continue  # a sign this illness does not show (records.json sign_categories, stop 29)
+            if withdrawn_no and re.search(W["pattern"], sign, re.I):
+                continue  # no withdrawing in a manic episode (records.json withdrawn_signs, stop 40)
             text = self.fill(sign)
             if _NO_JOB_SLIP.search(text):
                 continue  # 'taking days off home': only someone at work or school misses it
@@ -1065,13 +1098,26 @@ class StoryV2(_Story):
         # is one a reader cannot believe); the principal's complaints fill the rest
         firsts = []
         need = int(review_facts()["joins"]["comorbid_min_symptoms"])
+        pending = []  # each co-diagnosis's core complaints, told once in the record (stop 40)
         for d in self.disorders[1:]:  # a co-diagnosis rests on more than one symptom (joins.comorbid_support)
             own = {x["concept"] for x in self.ref.presentations[d["code"]]["symptoms"]}
-            firsts += [x for x in self.comorbid_symptoms if x["concept"] in own and x not in firsts][:need]
+            own_core = self._core_concepts(d["code"])
+            mine = sorted((x for x in self.comorbid_symptoms if x["concept"] in own and x not in firsts), key=lambda x: x["concept"] not in own_core)
+            firsts += mine[:need]
+            if own_core:
+                pending.append(own_core)
         lead = self.symptoms[: max(1, most - len(firsts))]
         if rng.random() < self.c.voices["referral_share"]:
             rng.shuffle(lead)  # people tell what troubles them most, not the core complaint first
         order = lead + firsts + [x for x in self.symptoms + self.comorbid_symptoms if x not in lead and x not in firsts]
+        core = self._core_concepts()
+        cores = [x for x in self.symptoms if x["concept"] in core]
+        if cores and not any(x["concept"] in core for x in order[:2]):
+            # the problem that brings the patient is told early, though not always first (core.json; stop 40's reading:
+            # OCD histories with no obsession or compulsion, a panic history with no attack)
+            order.remove(cores[0])
+            order.insert(rng.randrange(min(2, len(order)) + 1), cores[0])
+        core_told = False
         told_from = len(self.chart.facts)
         plain, shown, most_shown = self._plain_concepts(), 0, int(st["record_story"]["quotes_shown"])
         for s in order:
@@ -1090,10 +1136,19 @@ class StoryV2(_Story):
             q_comma = quote[:-1] + "," if quote.endswith(".") else quote
             text = fill(lead, {**self.fields, "q": quote, "q_comma": q_comma})
             show = s["concept"] in plain and shown < most_shown and not self._tells(quote) and bool(self.chart.readings(quote)[0] & plain)  # "I sleep in the day when it's safer" reads as no plain complaint
-            shown += show
-            self.chart.add(section, text, quote, sensitive, readings=self._quoted_readings(text, quote), shown=show)
+            is_core = not core_told and s["concept"] in core
+            comorbid_core = next((p for p in pending if s["concept"] in p), None)
+            if comorbid_core is not None:
+                pending.remove(comorbid_core)
+                show = True
+            shown += show and not is_core
+            fact = self.chart.add(section, text, quote, sensitive, readings=self._quoted_readings(text, quote), shown=show or is_core)
+            if is_core:  # the core complaint is the record's, not only the interview's to find
+                fact.core = core_told = True
         if n == 0:
             raise CompositionError("no symptom could be told in the patient's words")
+        if core and not core_told:
+            raise CompositionError("the history cannot tell the core complaint in the patient's words")
         left = self._left_signs
         if not shown and left:  # nothing the referral quotes: what the family saw next carries the story
             self._sign_later(left.pop())
@@ -1263,6 +1318,8 @@ class StoryV2(_Story):
         A = R["agree"]
         if re.search(A["parent_death_pattern"], precipitant, re.I) and re.search(A["both_parents_living"], living, re.I):
             return False  # a parent who has died is not one of the parents the patient lives with
+        if re.search(A["parent_death_pattern"], precipitant, re.I) and getattr(self, "onset_age", self.p.age) > self.story["children_elsewhere"]["parent_death_max_age"]:
+            return False  # an 82-year-old's parent would be past a hundred (stop 40's reading)
         if re.search(r"\bbirth\b", precipitant, re.I):
             if self.p.age < self.story["told_once"]["birth_precipitant_min_age"]:
                 return False  # a child's 'birth of a child' is a sibling's, and the household line says 'his partner's baby'
@@ -1834,9 +1891,39 @@ class StoryV2(_Story):
         counts = [max((len(held.get(key, ())) for key in text_lines(cap(v), "mse")), default=0) for v in options]
         return self.rng.choices(options, weights=[1 / (1 + n) ** 4 for n in counts])[0]
 
+    def _protective_fits(self, need: str) -> bool:
+        """Whether a protective factor's requirement (story.json ``protective_fits``) is one of this patient's facts."""
+        h, living = self.p.household, str(self.p.demographics.get("living_situation", ""))
+        if need == "parents":
+            return bool(re.search(r"\b(parents|mother|father|mum|dad)\b", living))
+        if need == "family":
+            return self.with_family or h.children or (self.p.age < 45 and not self.in_care)
+        if need == "children":
+            return h.children and self.p.age >= 20
+        return h.allows(need)
+
     def _risk(self) -> None:
-        """Version 1's risk assessment; self-care not called 'maintained' when the history tells of neglect."""
+        """Version 1's risk assessment, with a protective factor drawn from the patient's own facts and a risk
+        section that agrees with the mental state (a method thought of) and the past history (an attempt)
+        (story.json ``protective_fits``, ``suicide_method``, ``past_attempt_said``; stop 40's reading: 'talks
+        warmly about her faith' with no faith anywhere, 'passive death wishes' beside frequent suicidal thoughts with
+        a method); self-care not called 'maintained' when the history tells of neglect."""
+        R = self.frames["risk"]
+        fitting = [[t, lay] for t, lay, need in R["protective_fits"] if self._protective_fits(need)] or [["{poss} family", "my family"]]
+        risk = {**R, "protective": fitting}
+        thought = " ".join(f.text for f in self.chart.facts if f.section == "mental_status_exam.thought_content")
+        if re.search(R["method_pattern"], thought, re.I):
+            risk["suicide_passive"] = risk["suicide_low"] = R["suicide_method"]
+        past = " ".join(f.text for f in self.chart.facts if f.section == "past_psychiatric_history")
+        if re.search(R["past_attempt_pattern"], past, re.I):  # no 'never harmed himself' after an overdose
+            risk["suicide_low"] = [o for o in risk["suicide_low"] if not re.search(r"never|past attempts|in the past", o[0])] or risk["suicide_low"]
+        self.frames = {**self.frames, "risk": risk}
         super()._risk()
+        if re.search(R["past_attempt_pattern"], past, re.I):
+            for f in self.chart.facts:
+                if f.section == "risk_assessment.suicide" and not re.search(R["past_attempt_pattern"] + "|attempt", f.text, re.I):
+                    f.text = f"{f.text} {self._side_rng().choice(R['past_attempt_said'])}"
+                    break
         self._appearance_fits_neglect()
         words = review_facts()["records"]["neglect_words"]
         history = " ".join(f.text for f in self.chart.facts if f.section in ("history_of_present_illness", "mental_status_exam.appearance"))
@@ -1899,7 +1986,23 @@ class StoryV2(_Story):
             out.append(ExamRecord(e.name, e.kind, result, e.indicated))
         out = self._one_heart_rate(out)
         out = self._fewer_research_scales(out)
+        out = self._no_giveaway_scales(out)
         self.exam_records = out
+        return out
+
+    def _no_giveaway_scales(self, records: list) -> list:
+        """No rating scale of one disorder on the exam list of a first assessment of that disorder (core.json
+        ``giveaway_scales``; stop 40's blind reading: the exam list named the disorder's own scale, PDSS, Y-BOCS,
+        ISI, so the diagnosis rested on the list, and a second diagnosis on a score). A known diagnosis (relapse,
+        transfer) keeps its service's scale; broad screens (PHQ-9, GAD-7, AUDIT) stay."""
+        names = set(self.c.core["giveaway_scales"]) - (set(self.c.core["known_keeps"]) if self.known else set())
+        keys = set(self.codes) | set(self.categories)
+        out = []
+        for e in records:
+            entry = self.ref.exam(e.name) if e.kind == "scale" and e.name in names else None
+            if entry is not None and any(k in keys or any(c.startswith(k) for c in self.codes) for k in entry.get("indicated_for", ())):
+                continue
+            out.append(e)
         return out
 
     def _fewer_research_scales(self, records: list) -> list:
@@ -2332,7 +2435,7 @@ class StoryV2(_Story):
                 if said not in k.lower():
                     trimmed.append(k)
                 elif keep:
-                    trimmed.append(re.sub(re.escape(said), keep, k, flags=re.I))
+                    trimmed.append(cap(re.sub(re.escape(said), keep, k, flags=re.I)))
                 else:
                     parts = [p for p in re.split(r";\s*", k.rstrip(".")) if said not in p.lower()]
                     if parts:
@@ -2431,6 +2534,7 @@ class CaseComposerV2(CaseComposer):
         self.joins = load_material("joins")
         self.records = load_material("records")
         self.wording = load_material("wording")  # issue 14, stop 36: the mental state as observed
+        self.core = load_material("core")  # issue 14, stop 40: what each principal's referral always tells, and its giveaway scales
         self.observed = [(re.compile(r["pattern"], re.I), tuple(r["say"])) for r in self.wording["mse_observed"]["rules"]]
         self.own_pronouns = [(re.compile(r["pattern"], re.I), r["say"]) for r in self.wording["mse_pronouns"]]
         self.lab_components = frozenset(review_facts()["labs"]["components"])
