@@ -1758,9 +1758,17 @@ class MemorySkill:
             # "Tell me about the first time it happened." after the complaint: "it" is what the complaint is about
             # (the attacks of the history), not only the referral's line
             content |= set(self.index.complaint_topics)
+        near = set(content)
+        if "content" in self._facets:
+            # what a symptom holds may be written under its neighbour ("What do you worry will happen if you go
+            # out?" - "Fear of being unable to escape or get help", filed under avoidance): the taxonomy's related
+            # topics of the subject asked count as on it, after the subject's own sentences
+            for t in content:
+                if t in self._taxonomy.by_id:
+                    near.update(self._taxonomy.by_id[t].related)
         candidates = [f for section in _PRESENTATION_SECTIONS for f in self.index.by_section.get(section, ())
                       if f.tellable and f.present and f.id not in used and not f.id.startswith(SILENT)
-                      and self._says_facet(f) and (not f.topics or not content or content & set(f.topics))]
+                      and self._says_facet(f) and (not f.topics or not content or near & set(f.topics))]
         if "precipitant" in self._facets:
             # "Referred from the GP after 'a mountain of normal tests'" (hw-020) says what came before the referral,
             # not what was going on when the illness began
