@@ -680,6 +680,22 @@ def _topics_said(fact: Fact, rules: RecallRules) -> frozenset[str]:
     return frozenset(out)
 
 
+_BRACKETED = re.compile(r"\([^()]*\)")
+
+
+def _unbracketed(topics: tuple[str, ...], fact: Fact) -> tuple[str, ...]:
+    """A fact's topics without those only its bracketed aside names when the patient's rendering leaves the aside
+    out: "At lunchtime today Ruby swallowed 14 ibuprofen 200 mg tablets (2.8 g; she weighs 44 kg, about 64 mg/kg)
+    ..." is said without the weight, and filed under weight it answered "How has your weight been?" (hw-040)."""
+    says = fact.patient_says
+    asides = _BRACKETED.findall(fact.text)
+    if not says or not asides or not topics or fact.section == "chief_complaint":
+        return topics  # a complaint's bracket glosses the quote it follows ("(poor concentration for three months)")
+    aside = set(record_topics(fact.section, " ".join(a.strip("()") for a in asides)))
+    kept = set(record_topics(fact.section, f"{_BRACKETED.sub(' ', fact.text)} {says}"))
+    return tuple(t for t in topics if t in kept or t not in aside or t in _FRAME_TOPICS)
+
+
 def _all_statements(fact: IndexedFact, lexicon: Lexicon) -> list[Statement]:
     forced = "other" if fact.section == FAMILY_SECTION else None
     out = read_statements(fact.fact.text, lexicon, forced)
@@ -742,6 +758,7 @@ class FactIndex:
                 self.lexicon.get(c).sensitive for c in (affirms - by_meaning) | about_other
             )
             own_topics = fact.topics or record_topics(fact.section, f"{fact.text} {fact.patient_says or ''}")
+            own_topics = _unbracketed(own_topics, fact)
             said = _topics_said(fact, rules)
             own_topics = own_topics + tuple(t for t in sorted(said) if t not in own_topics)
             entries.append(
