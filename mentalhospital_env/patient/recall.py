@@ -1786,10 +1786,11 @@ class MemorySkill:
         saying = [f for section in _PRESENTATION_SECTIONS for f in self.index.by_section.get(section, ())
                   if f.tellable and f.present and f.id not in used and not f.id.startswith(SILENT) and self._says_facet(f)]
         candidates = [f for f in saying if not f.topics or not content or near & set(f.topics)]
-        if not candidates and "content" in self._facets:
+        if not candidates and "content" in self._facets and "worry" in content:
             # the fear the presenting illness gives may be filed under a subject of its own words ("frightened that
             # she will collapse in the street and that nobody will stop to help her", under social support): it is
-            # still what the worry holds
+            # still what the worry holds (only a worry: what goes through the mind when angry is not any fear of the
+            # history, uw-004, uw-005)
             candidates = saying
         if "precipitant" in self._facets:
             # "Referred from the GP after 'a mountain of normal tests'" (hw-020) says what came before the referral,
