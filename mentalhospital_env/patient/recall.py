@@ -680,6 +680,22 @@ def _topics_said(fact: Fact, rules: RecallRules) -> frozenset[str]:
     return frozenset(out)
 
 
+_BRACKETED = re.compile(r"\([^()]*\)")
+
+
+def _unbracketed(topics: tuple[str, ...], fact: Fact) -> tuple[str, ...]:
+    """A fact's topics without those only its bracketed aside names when the patient's rendering leaves the aside
+    out: "At lunchtime today Ruby swallowed 14 ibuprofen 200 mg tablets (2.8 g; she weighs 44 kg, about 64 mg/kg)
+    ..." is said without the weight, and filed under weight it answered "How has your weight been?" (hw-040)."""
+    says = fact.patient_says
+    asides = _BRACKETED.findall(fact.text)
+    if not says or not asides or not topics or fact.section == "chief_complaint":
+        return topics  # a complaint's bracket glosses the quote it follows ("(poor concentration for three months)")
+    aside = set(record_topics(fact.section, " ".join(a.strip("()") for a in asides)))
+    kept = set(record_topics(fact.section, f"{_BRACKETED.sub(' ', fact.text)} {says}"))
+    return tuple(t for t in topics if t in kept or t not in aside or t in _FRAME_TOPICS)
+
+
 def _all_statements(fact: IndexedFact, lexicon: Lexicon) -> list[Statement]:
     forced = "other" if fact.section == FAMILY_SECTION else None
     out = read_statements(fact.fact.text, lexicon, forced)
@@ -742,6 +758,7 @@ class FactIndex:
                 self.lexicon.get(c).sensitive for c in (affirms - by_meaning) | about_other
             )
             own_topics = fact.topics or record_topics(fact.section, f"{fact.text} {fact.patient_says or ''}")
+            own_topics = _unbracketed(own_topics, fact)
             said = _topics_said(fact, rules)
             own_topics = own_topics + tuple(t for t in sorted(said) if t not in own_topics)
             entries.append(
@@ -1758,9 +1775,23 @@ class MemorySkill:
             # "Tell me about the first time it happened." after the complaint: "it" is what the complaint is about
             # (the attacks of the history), not only the referral's line
             content |= set(self.index.complaint_topics)
-        candidates = [f for section in _PRESENTATION_SECTIONS for f in self.index.by_section.get(section, ())
-                      if f.tellable and f.present and f.id not in used and not f.id.startswith(SILENT)
-                      and self._says_facet(f) and (not f.topics or not content or content & set(f.topics))]
+        near = set(content)
+        if "content" in self._facets:
+            # what a symptom holds may be written under its neighbour ("What do you worry will happen if you go
+            # out?" - "Fear of being unable to escape or get help", filed under avoidance): the taxonomy's related
+            # topics of the subject asked count as on it, after the subject's own sentences
+            for t in content:
+                if t in self._taxonomy.by_id:
+                    near.update(self._taxonomy.by_id[t].related)
+        saying = [f for section in _PRESENTATION_SECTIONS for f in self.index.by_section.get(section, ())
+                  if f.tellable and f.present and f.id not in used and not f.id.startswith(SILENT) and self._says_facet(f)]
+        candidates = [f for f in saying if not f.topics or not content or near & set(f.topics)]
+        if not candidates and "content" in self._facets and "worry" in content:
+            # the fear the presenting illness gives may be filed under a subject of its own words ("frightened that
+            # she will collapse in the street and that nobody will stop to help her", under social support): it is
+            # still what the worry holds (only a worry: what goes through the mind when angry is not any fear of the
+            # history, uw-004, uw-005)
+            candidates = saying
         if "precipitant" in self._facets:
             # "Referred from the GP after 'a mountain of normal tests'" (hw-020) says what came before the referral,
             # not what was going on when the illness began
