@@ -156,6 +156,10 @@ PREREGISTERED40 = {
     "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
               "tests/test_note_faults.py", "tests/test_agreement.py"),
 }
+#: Decided once at stop 40's integration: NOT MET, and both fell. Base (ca53a5d + the sets) App 0.679, Qual 0.624 on
+#: held_out40; the s40-judge branch whole App 0.640, Qual 0.579 (scripted App 0.704, Qual 0.829: held). Taken out after
+#: the decision because each lowered the fresh slice: the App reweighting and the scoped-negation note reader; kept: the
+#: therapy-for-an-undescribed-disorder rule and the one drug table (App 0.716, Qual 0.624, a post hoc figure).
 
 
 def _in_split(row: dict[str, Any], split: str) -> bool:
