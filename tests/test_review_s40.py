@@ -1,0 +1,63 @@
+"""Review 1 of stop 40's merged diff: each must-fix (and should-fix) sent through the public API, so that the
+patterns added at stop 40 fire on what they were built for and not on ordinary sentences."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from mentalhospital_env.agents.scripted import ScriptedClinician
+
+_ED = "Emergency department. A 40-year-old woman is here to see you, alone."
+_CLINIC = "Outpatient clinic. A 22-year-old man is here to see you, accompanied by his mother."
+_TEEN = "Outpatient clinic. A 15-year-old girl is here to see you, accompanied by her mother."
+
+
+def _doctor(text=_CLINIC, budget=40):
+    doctor = ScriptedClinician()
+    doctor.reset({"text": text}, {"turn_budget": budget})
+    doctor.act({"text": ""}, {"allowed_actions": ["ask"]})  # the opening question
+    return doctor
+
+
+def _ask(doctor, reply):
+    return re.sub(r"^<ask>|</ask>$", "", doctor.act({"text": reply}, {"allowed_actions": ["ask"]}))
+
+
+def _risk_line(doctor):
+    return next(line for line in doctor._note().splitlines() if line.startswith("Risk assessment:"))
+
+
+# M1: a method or preparations is a method or preparations, not suicidal thoughts alone nor an everyday sentence
+
+
+def test_suicidal_thoughts_with_no_plan_are_no_method_and_no_admission():
+    doctor = _doctor(_ED)
+    _ask(doctor, "Patient: I've had thoughts of killing myself but I'd never do it, I've no plan.")
+    assert "A method thought of" not in _risk_line(doctor)
+    assert "suicidal ideation" in _risk_line(doctor).lower()  # still told as ideation
+    assert "admission to the acute ward" not in doctor._plan(), doctor._plan()
+
+
+@pytest.mark.parametrize("reply", [
+    "Patient: I've had thoughts about ending it all, but no plan.",
+    "Patient: I looked up train times to visit my sister.",
+    "Patient: I'm thinking of jumping ship to another job.",
+])
+def test_everyday_or_plan_denying_sentences_tell_no_method(reply):
+    doctor = _doctor(_ED)
+    _ask(doctor, reply)
+    assert "A method thought of" not in _risk_line(doctor)
+
+
+@pytest.mark.parametrize("reply", [
+    "Patient: The idea of hanging had been in the back of my head and I looked at the beam in the garage.",
+    "Patient: I've been thinking about jumping off the bridge near work.",
+    "Patient: I've been saving up my tablets in a drawer.",
+])
+def test_a_method_is_still_told(reply):
+    doctor = _doctor(_ED)
+    _ask(doctor, reply)
+    assert "A method thought of" in _risk_line(doctor)
+    assert doctor.risk_followed
