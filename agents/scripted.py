@@ -1728,7 +1728,8 @@ class ScriptedClinician(Doctor):
 
     def _current_uses(self, text: str) -> list[str]:
         """The substances (``drug_dependence.substances``) a sentence of ``text`` tells the patient uses now, each once
-        an encounter (kept in ``current_uses``); a sentence that tells only a past or a tried-once use (``past_use``:
+        an encounter (kept in ``current_uses``); a sentence that tells only a past or a tried-once use (``past_use``
+        'ended' in it or the next sentence, 'light' in it, neither outweighed by a 'current' frequency in it:
         'I had occasional cannabis in my twenties, none since', 'cocaine once during freshers' week') tells none, and
         sets off no questions about it nor advice in the plan (uw-003, uw-005)."""
         conf = self.script["plan"]["past_use"]
@@ -1736,8 +1737,12 @@ class ScriptedClinician(Doctor):
         sentences = [p.strip() for p in re.split(r"(?<=[.!?])\s+", text) if p.strip()]
         for i, sentence in enumerate(sentences):
             told = {c for c, _ in patient_findings(sentence)} & set(self.script["drug_dependence"]["substances"])
-            window = " ".join(sentences[i : i + 2])  # "I use cocaine a few times at stag dos. None this year."
-            if not told or any(re.search(p, window, re.IGNORECASE) for p in conf["patterns"]):
+            if not told:
+                continue
+            said = lambda kind, text: any(re.search(p, text, re.IGNORECASE) for p in conf[kind])  # noqa: E731
+            current = said("current", sentence)  # "I smoke skunk twice a day": a frequency now outweighs 'light'
+            following = " ".join(sentences[i + 1 : i + 2])  # "I use cocaine at stag dos. None this year."
+            if said("ended", sentence) or said("medicine", sentence) or (not current and (said("light", sentence) or said("ended", following))):
                 continue
             if not any(re.search(n, sentence, re.IGNORECASE) for n in conf["names"]):
                 continue  # no drug named in it ("managed money jointly")

@@ -61,3 +61,38 @@ def test_a_method_is_still_told(reply):
     _ask(doctor, reply)
     assert "A method thought of" in _risk_line(doctor)
     assert doctor.risk_followed
+
+
+# M2: daily or current use is current use, whatever else the sentence (or the next one) says
+
+
+@pytest.mark.parametrize("reply, use", [
+    ("I smoke skunk twice a day.", "cannabis_use"),
+    ("I use cocaine a few times a week.", "stimulant_use"),
+    ("I started smoking skunk every day a few months ago.", "cannabis_use"),
+    ("I smoke weed every day, I can't cope any more without it.", "cannabis_use"),
+    ("I've tried to stop the cannabis but I smoke every day.", "cannabis_use"),
+    ("I take diazepam I buy online, it's not prescribed.", "sedative_use"),
+    ("I smoke cannabis every night. My GP prescribed sertraline.", "cannabis_use"),
+    ("I smoke cannabis every day since I lost my job. I stopped going out.", "cannabis_use"),
+])
+def test_current_drug_use_is_followed(reply, use):
+    doctor = _doctor()
+    _ask(doctor, "Patient: " + reply)
+    assert use in doctor.current_uses, (reply, doctor.current_uses)
+    assert doctor.last_concept == "follow:use_amount", doctor.last_concept
+
+
+@pytest.mark.parametrize("reply", [
+    "I had occasional cannabis in my twenties, none since.",
+    "I tried cocaine once during freshers' week.",
+    "I use cocaine a few times at stag dos. None this year.",
+    "I smoked cannabis every day in my teens.",
+    "I take my prescribed diazepam twice a day.",
+    "I take over-the-counter sleeping tablets most nights.",
+])
+def test_past_tried_or_prescribed_use_is_not_followed(reply):
+    doctor = _doctor()
+    _ask(doctor, "Patient: " + reply)
+    assert not doctor.current_uses, (reply, doctor.current_uses)
+    assert not doctor.last_concept.startswith("follow:use"), doctor.last_concept
