@@ -278,6 +278,8 @@ class ScriptedClinician(Doctor):
                 continue  # "No, nothing like that. I clean the house on Saturdays like anyone." tells no ritual
             if rule.get("needs") and not any(re.search(p, text, re.IGNORECASE) for p in rule["needs"]):
                 continue  # "I just do the washing once a week": a chore, not a compulsion, without a sign of one
+            if any(re.search(p, text, re.IGNORECASE) for p in rule.get("unless", ())):
+                continue  # "My coach watches me through the window": an ordinary watcher, no persecutor
             asked = self.last_concept in rule["asked"] or "*" in rule["asked"]  # "*": whatever was asked
             if asked and any(re.search(p, text, re.IGNORECASE) for p in rule["patterns"]):
                 f.inferred.add(rule["finding"])  # "I tried to stop twice and couldn't sleep for a week" (hw-038)

@@ -96,3 +96,44 @@ def test_past_tried_or_prescribed_use_is_not_followed(reply):
     _ask(doctor, "Patient: " + reply)
     assert not doctor.current_uses, (reply, doctor.current_uses)
     assert not doctor.last_concept.startswith("follow:use"), doctor.last_concept
+
+
+# M3: the persecutory cue read under any question names a device as the means or an impossible watcher
+
+
+@pytest.mark.parametrize("reply", [
+    "The smoke alarm went off while I was watching telly.",
+    "I set up the speakers for them at the party.",
+    "My coach watches me from the sidelines.",
+    "My parents are tracking me on the app.",
+    "My parents are tracking me via the app.",
+    "The girls at school talk about me behind my back.",
+    "My brother keeps bugging me.",
+])
+def test_ordinary_watchers_and_devices_are_no_persecutory_cue(reply):
+    doctor = _doctor(_TEEN)
+    _ask(doctor, "Patient: " + reply)
+    assert "persecutory_delusions" not in doctor.findings.inferred, reply
+
+
+@pytest.mark.parametrize("reply", [
+    "The smoke alarm went off while I was watching telly.",
+    "I set up the speakers for them at the party.",
+    "My parents are tracking me on the app.",
+])
+def test_ordinary_sentences_set_off_no_belief_questions(reply):
+    doctor = _doctor(_TEEN)
+    _ask(doctor, "Patient: " + reply)
+    assert doctor.last_concept != "follow:belief", reply
+
+
+@pytest.mark.parametrize("reply", [
+    "I think they have eyes on me through the smoke alarm in my room.",
+    "They're watching me through my laptop camera.",
+    "I know they're recording me from the light fitting.",
+])
+def test_a_device_as_the_means_is_still_a_persecutory_cue(reply):
+    doctor = _doctor(_TEEN)
+    _ask(doctor, "Patient: " + reply)
+    assert "persecutory_delusions" in doctor.findings.inferred, reply
+    assert doctor.last_concept == "follow:belief"
