@@ -137,3 +137,27 @@ def test_a_device_as_the_means_is_still_a_persecutory_cue(reply):
     _ask(doctor, "Patient: " + reply)
     assert "persecutory_delusions" in doctor.findings.inferred, reply
     assert doctor.last_concept == "follow:belief"
+
+
+# M4: a symptom or a habit that "picked up again" came back; "it's settled into a pattern" goes on
+
+
+@pytest.mark.parametrize("checkpoint, output", [
+    ("Hears voices.", "The voices picked up again last week."),
+    ("Drinks heavily most nights.", "The drinking picked up again after Christmas, most nights now."),
+    ("Feels anxious most days.", "I feel anxious most days, it's settled into a pattern."),
+])
+def test_a_return_or_a_settled_pattern_is_not_read_as_ended(checkpoint, output):
+    from mentalhospital_env.rewards.adjudication import statement_conflict
+
+    assert "ended" not in (statement_conflict(checkpoint, output) or ""), statement_conflict(checkpoint, output)
+    from mentalhospital_env.rewards.matching import Matcher
+
+    assert Matcher().entails(checkpoint, output)
+
+
+def test_a_mood_that_recovered_is_still_read_as_ended():
+    from mentalhospital_env.rewards.adjudication import statement_conflict
+
+    assert "ended" in (statement_conflict("Has been low most days since March.",
+                                          "I was low in March for a bit but I picked myself up again.") or "")
