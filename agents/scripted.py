@@ -1762,7 +1762,10 @@ class ScriptedClinician(Doctor):
         if not any(re.search(p, sentence, re.IGNORECASE) for p in conf["patterns"]):
             return False
         heard = (set(self.findings.present) - self.findings.contradicted) | (self.findings.inferred - self.findings.denied)
-        return not set(conf["findings"]) & heard
+        said = any(
+            self._tells(p, conf["said"]) for _, reply in self.findings.replies for p in re.split(r"(?<=[.!?])\s+", reply)
+        )  # refusing food and fluids, which no finding names
+        return not (set(conf["findings"]) & heard or said)
 
     def _psychosis_and_drugs(self, principal: Hypothesis) -> list[str]:
         """The plan's sentences for a first psychotic illness (``plan.first_episode_psychosis``: the early intervention

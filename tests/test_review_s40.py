@@ -161,3 +161,27 @@ def test_a_mood_that_recovered_is_still_read_as_ended():
 
     assert "ended" in (statement_conflict("Has been low most days since March.",
                                           "I was low in March for a bit but I picked myself up again.") or "")
+
+
+# S2: ECT stays only for its indications (NICE NG222): not slowed movements nor skipped meals alone
+
+_LOW = [
+    "Patient: I've felt low and empty every day for two months.",
+    "Patient: I've lost interest in everything and I've no energy at all.",
+    "Patient: I feel worthless and guilty, I can't concentrate.",
+]
+_ECT = "ECT if life-threatening or unresponsive"
+
+
+@pytest.mark.parametrize("extra, unwarranted", [
+    (["Patient: Everything is slowed down, I move slowly.", "Patient: I skip meals most days."], True),
+    (["Patient: I've been refusing food and drink for days."], False),
+    (["Patient: I've stopped eating and drinking."], False),
+    (["Patient: I'm convinced my insides are rotting."], False),
+    (["Patient: I'm not refusing food or drink, I eat a bit."], True),
+])
+def test_ect_is_kept_only_for_its_indications(extra, unwarranted):
+    doctor = _doctor("Outpatient clinic. A 45-year-old woman is here to see you, alone.")
+    for reply in _LOW + extra:
+        _ask(doctor, reply)
+    assert doctor._ect_unwarranted(_ECT) is unwarranted
