@@ -185,3 +185,18 @@ def test_ect_is_kept_only_for_its_indications(extra, unwarranted):
     for reply in _LOW + extra:
         _ask(doctor, reply)
     assert doctor._ect_unwarranted(_ECT) is unwarranted
+
+
+# S4: a psychosis promoted over a psychotic depression heard on few groups is never a schizoaffective disorder,
+# which needs the very mood episode that was not heard
+
+
+def test_a_psychosis_without_a_mood_episode_is_not_made_schizoaffective():
+    doctor = _doctor("Outpatient clinic. A 58-year-old woman is here to see you, alone.")
+    for reply in ["Patient: I feel low and empty all day, every day.",
+                  "Patient: I wake at four every morning.",
+                  "Patient: I hear a voice telling me I'm wicked and deserve to be punished."]:
+        _ask(doctor, reply)
+    assert doctor._mood_groups_heard("F32") < 4
+    lead = doctor._leading()
+    assert not lead[0][0].code.startswith("F25"), [(h.code, s) for h, s in lead]
