@@ -200,3 +200,21 @@ def test_a_psychosis_without_a_mood_episode_is_not_made_schizoaffective():
     assert doctor._mood_groups_heard("F32") < 4
     lead = doctor._leading()
     assert not lead[0][0].code.startswith("F25"), [(h.code, s) for h, s in lead]
+
+
+# S3: DBT-A for an adolescent who self-harms is no personality-disorder therapy misplaced (NICE NG225)
+
+
+def test_dbt_for_an_adolescent_who_self_harms_is_not_misplaced():
+    from mentalhospital_env.knowledge.critical import Profile, load_critical_actions
+
+    ca = load_critical_actions()
+    plan = "Refer for CBT; if self-harm continues, consider DBT-A skills (adolescent self-harm)."
+    signs = ca.signs(["She self-harms most weeks, cutting her arms since September."])
+    assert "self_harm" in signs
+    misplaced = {m.action for m in ca.check(Profile(codes=("F32.1",), age=15, signs=signs), plan).misplaced}
+    assert "personality_disorder_therapy" not in misplaced
+    # with no self-harm in the record, DBT for a depression is still misplaced
+    assert not ca.signs(["No history of self-harm."]) & {"self_harm"}
+    misplaced = {m.action for m in ca.check(Profile(codes=("F32.1",), age=15), plan).misplaced}
+    assert "personality_disorder_therapy" in misplaced
