@@ -218,3 +218,17 @@ def test_dbt_for_an_adolescent_who_self_harms_is_not_misplaced():
     assert not ca.signs(["No history of self-harm."]) & {"self_harm"}
     misplaced = {m.action for m in ca.check(Profile(codes=("F32.1",), age=15), plan).misplaced}
     assert "personality_disorder_therapy" in misplaced
+
+
+# S5: the patient's own job title is no other person; someone else's manager still is
+
+
+def test_the_patients_own_job_title_is_not_another_subject():
+    from mentalhospital_env.rewards.adjudication import statement_conflict
+    from mentalhospital_env.rewards.matching import Matcher
+
+    checkpoint, output = "Has trouble sleeping.", "As a supervisor on nights I have trouble sleeping."
+    assert statement_conflict(checkpoint, output) is None
+    assert Matcher().entails(checkpoint, output)
+    for other in ["My boss has had migraines for a year.", "The manager has had migraines for a year."]:
+        assert "subject" in (statement_conflict("Has had migraines for a year.", other) or ""), other
