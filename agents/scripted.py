@@ -278,6 +278,8 @@ class ScriptedClinician(Doctor):
                 continue  # "No, nothing like that. I clean the house on Saturdays like anyone." tells no ritual
             if rule.get("needs") and not any(re.search(p, text, re.IGNORECASE) for p in rule["needs"]):
                 continue  # "I just do the washing once a week": a chore, not a compulsion, without a sign of one
+            if any(re.search(p, text, re.IGNORECASE) for p in rule.get("unless", ())):
+                continue  # "My coach watches me through the window": an ordinary watcher, no persecutor
             asked = self.last_concept in rule["asked"] or "*" in rule["asked"]  # "*": whatever was asked
             if asked and any(re.search(p, text, re.IGNORECASE) for p in rule["patterns"]):
                 f.inferred.add(rule["finding"])  # "I tried to stop twice and couldn't sleep for a week" (hw-038)
@@ -1728,7 +1730,8 @@ class ScriptedClinician(Doctor):
 
     def _current_uses(self, text: str) -> list[str]:
         """The substances (``drug_dependence.substances``) a sentence of ``text`` tells the patient uses now, each once
-        an encounter (kept in ``current_uses``); a sentence that tells only a past or a tried-once use (``past_use``:
+        an encounter (kept in ``current_uses``); a sentence that tells only a past or a tried-once use (``past_use``
+        'ended' in it or the next sentence, 'light' in it, neither outweighed by a 'current' frequency in it:
         'I had occasional cannabis in my twenties, none since', 'cocaine once during freshers' week') tells none, and
         sets off no questions about it nor advice in the plan (uw-003, uw-005)."""
         conf = self.script["plan"]["past_use"]
@@ -1736,8 +1739,12 @@ class ScriptedClinician(Doctor):
         sentences = [p.strip() for p in re.split(r"(?<=[.!?])\s+", text) if p.strip()]
         for i, sentence in enumerate(sentences):
             told = {c for c, _ in patient_findings(sentence)} & set(self.script["drug_dependence"]["substances"])
-            window = " ".join(sentences[i : i + 2])  # "I use cocaine a few times at stag dos. None this year."
-            if not told or any(re.search(p, window, re.IGNORECASE) for p in conf["patterns"]):
+            if not told:
+                continue
+            said = lambda kind, text: any(re.search(p, text, re.IGNORECASE) for p in conf[kind])  # noqa: E731
+            current = said("current", sentence)  # "I smoke skunk twice a day": a frequency now outweighs 'light'
+            following = " ".join(sentences[i + 1 : i + 2])  # "I use cocaine at stag dos. None this year."
+            if said("ended", sentence) or said("medicine", sentence) or (not current and (said("light", sentence) or said("ended", following))):
                 continue
             if not any(re.search(n, sentence, re.IGNORECASE) for n in conf["names"]):
                 continue  # no drug named in it ("managed money jointly")
@@ -1755,7 +1762,10 @@ class ScriptedClinician(Doctor):
         if not any(re.search(p, sentence, re.IGNORECASE) for p in conf["patterns"]):
             return False
         heard = (set(self.findings.present) - self.findings.contradicted) | (self.findings.inferred - self.findings.denied)
-        return not set(conf["findings"]) & heard
+        said = any(
+            self._tells(p, conf["said"]) for _, reply in self.findings.replies for p in re.split(r"(?<=[.!?])\s+", reply)
+        )  # refusing food and fluids, which no finding names
+        return not (set(conf["findings"]) & heard or said)
 
     def _psychosis_and_drugs(self, principal: Hypothesis) -> list[str]:
         """The plan's sentences for a first psychotic illness (``plan.first_episode_psychosis``: the early intervention

@@ -426,7 +426,7 @@ def test_malformed_exam_findings_and_ages_name_entry_and_field(mutate, entry, fi
         ("He threatened to send the explicit pictures to her school group chat.", {"sexual_exploitation"}),
         ("Staying out until 3 a.m. and twice all night, whereabouts unknown to his mother.", {"going_missing"}),
         ("Arrested with a kitchen knife in his waistband.", {"weapon_carrying"}),
-        ("She cut herself with a kitchen knife.", set()),  # self-harm, not a weapon carried
+        ("She cut herself with a kitchen knife.", {"self_harm"}),  # self-harm (a sign since review 1 at stop 40), not a weapon carried
         ("I took 14 ibuprofen 200 mg tablets at school.", {"self_poisoning"}),
         ("No previous overdoses.", set()),
         # test-v2-0243 (stop 34): a history of overdoses is no overdose taken today, nor is a plan to take one

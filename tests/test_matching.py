@@ -1859,7 +1859,7 @@ def test_times_a_period_compare_one_rate_against_one() -> None:
         ("Has been drinking heavily since Christmas.", "My mate's been drinking heavily since Christmas.", "subject"),
         # an episode said to have passed is no present finding (ended_cues)
         ("Feels anxious most days.", "I felt anxious for a week in the spring, but that passed.", "ended"),
-        ("Has been low most days since March.", "I was low in March for a bit but I picked up again.", "ended"),
+        ("Has been low most days since March.", "I was low in March for a bit but I picked myself up again.", "ended"),
         # living with others and tasks done for the person are the contrary of living alone and managing unaided
         ("Lives alone.", "I share a flat with two lads from work.", "opposite meaning"),
         ("Manages his own tablets without help.", "I've had to take over his tablets.", "opposite meaning"),
