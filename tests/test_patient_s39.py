@@ -63,9 +63,10 @@ def test_a_denied_list_whose_joiner_falls_at_the_edge_of_the_negation_window_is_
 def test_how_much_is_told_in_the_patients_words_not_left_unknown_for_a_clinicians_amount():
     # test-v2-0023: after the vodka was told, "How much alcohol do you drink in a typical week?" got "I really don't
     # know": the risk assessment's "(16 units of vodka a day)", with no words for the patient, came first for the amount
-    case = _case("test-v2", "test-v2-0023")
     # (the premise: the risk assessment gives the amount in the clinician's words; "16 units of vodka a day" until stop
-    # 39's redraw, "16 units a day, mostly vodka" since)
+    # 39's redraw, "16 units a day, mostly vodka" since; stop 40's redraw made test-v2-0023 a wine drinker, and
+    # test-v2-0116, a daily vodka drinker whose risk assessment says "16 units a day, mostly vodka", carries it now)
+    case = _case("test-v2", "test-v2-0116")
     assert re.search(r"16 units (?:of vodka|a day, mostly vodka)", str(case.ehr.risk_assessment))
     assert "vodka" in case.ehr.substance_use
     for seed in (0, 3):
