@@ -71,7 +71,9 @@ def expand_abbreviations(text: str) -> str:
                 sentence = pattern.sub(repl, sentence)
             if sentence != before:
                 sentence = re.sub(r" {2,}", " ", sentence).strip()
-                if sentence and sentence[0].islower() and not re.match(r"^[a-z]+[A-Z0-9]", sentence):
+                # a piece after an abbreviation's full stop ("at about 11 p.m. took ...") goes on its sentence: no capital
+                after_abbreviation = k > 0 and re.search(r"\b(?:[a-z]\.){2,}$|\b(?:approx|approx|etc|vs|incl|e\.g|i\.e)\.$", pieces[k - 2] if k >= 2 else "")
+                if sentence and sentence[0].islower() and not re.match(r"^[a-z]+[A-Z0-9]", sentence) and not after_abbreviation:
                     sentence = sentence[0].upper() + sentence[1:]
         out.append(sentence)
     return "".join(out).strip() if "".join(out).strip() else text
