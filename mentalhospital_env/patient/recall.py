@@ -2219,6 +2219,12 @@ class MemorySkill:
                 happens = [f for f in facts if self._says_what_happens(f, by)]
                 # what brought them may still be how they came ("My GP sent me"); a worry or a day may not
                 facts = happens or (facts if topic_id == "chief_complaint" else [])
+        if topic_id == "chief_complaint" and not by_others and any(map(_how_they_came, facts)) \
+                and not all(map(_how_they_came, facts)):
+            # a referral that says both how they came and what is happening ("Referred to early intervention by the
+            # university GP: 'seeing figures in his room ...'", its quote a sentence of its own once the shorthand
+            # after it is written out): what brings them is what is happening, not the route
+            facts = [f for f in facts if not _how_they_came(f)]
         if topic_id == "chief_complaint" and facts and not by_others and all(map(_how_they_came, facts)):
             # the referral's line says only how they came ("medically fit after acetylcysteine", "Referred to early
             # intervention in psychosis by the university GP"): what is happening to them, from the presenting
