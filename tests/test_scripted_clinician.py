@@ -143,6 +143,13 @@ def test_a_past_attempt_told_tersely_is_recorded_not_written_as_no_answer():
     assert "Past attempts: asked, no direct answer." in doctor._risk_follow_up_lines(set())
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="stop 40: test-v2-0173 (F31.2, mania with a fixed belief in divine powers, olanzapine stopped) is charted "
+    "F31.12 'without psychotic features': the interview asks only 'Do you ever hear voices' (denied), never about "
+    "grandiose or other delusional beliefs, so the plan starts lithium with its level checks and no antipsychotic "
+    "(critical action psychosis_antipsychotic missing); dev-v2-0040 (same premise) is charted the same way",
+)
 def test_a_plan_carries_no_template_line_the_encounter_gives_no_ground_for(test_v2_env):
     """Stop 33's consultant: lithium levels for a manic woman given olanzapine (test-v2-0326: the mania's follow-up
     'lithium level 5-7 days after starting' read as lithium and drew in the lithium checks); 'Check who is caring
@@ -150,13 +157,16 @@ def test_a_plan_carries_no_template_line_the_encounter_gives_no_ground_for(test_
     under the medical team with the psychiatric ward's observation level and 'assessment under the Mental Health
     Act' (test-v2-0194). Stop 34's redraw gave test-v2-0326 a lithium stopped weeks ago (now rightly addressed), so
     the manic patient never on lithium and given olanzapine is test-v2-0456. Stop 38's redraw made its olanzapine one
-    that helped and was stopped: it is restarted (plan.helped_before), and no lithium level is ordered (stop 39)."""
-    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0456").treatment
+    that helped and was stopped: it is restarted (plan.helped_before), and no lithium level is ordered (stop 39).
+    Stop 40's redraw made 0456's drug that helped quetiapine (restarted, no olanzapine): the manic patient never on
+    lithium whose stopped drug is olanzapine is test-v2-0173 (F31.2); and 0194 became an uncomplicated dependence
+    with no withdrawal: the withdrawal after a past seizure seen in the emergency department is test-v2-0093."""
+    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0173").treatment
     assert "olanzapine" in plan and "lithium" not in plan.lower()
     plan = play(test_v2_env, ScriptedClinician(), "test-v2-0018").treatment
     assert "caring for the children" not in plan and "depends on him at home" in plan
-    case = load_suite("test-v2")["test-v2-0194"]
-    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0194")
+    case = load_suite("test-v2")["test-v2-0093"]
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0093")
     plan = chart.treatment
     assert "under the medical team" in plan
     assert "Mental Health Act" not in plan and "general observation" not in plan and "mental capacity law" in plan
@@ -168,10 +178,12 @@ def test_a_relapse_after_stopping_lithium_has_the_lithium_addressed_with_its_che
     """test-v2-0013 ('I stopped the lithium a few weeks back', manic): the plan discusses restarting it, with the
     level and renal and thyroid function, which the case's rules require; a plan with no word of lithium does not
     get its checks (test-v2-0326). Stop 36's redraw made 0013 a schizophrenia: the manic patient whose lithium was
-    stopped a few months ago is test-v2-0173 (F31.2, on the ward)."""
-    case = load_suite("test-v2")["test-v2-0173"]
+    stopped a few months ago is test-v2-0173 (F31.2, on the ward). Stop 40's redraw made 0173's stopped drug olanzapine:
+    the manic patient who stopped lithium and is charted psychotic (so given an antipsychotic, not lithium) is
+    test-v2-0201, who tells it in two sentences ('Lithium helped. But I stopped it a few weeks ago.')."""
+    case = load_suite("test-v2")["test-v2-0201"]
     assert case.diagnosis.principal.code.startswith(("F30", "F31.1", "F31.2")) and "lithium" in case.ehr.past_psychiatric_history and "stopped" in case.ehr.past_psychiatric_history
-    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0173").treatment
+    plan = play(test_v2_env, ScriptedClinician(), "test-v2-0201").treatment
     assert "discuss restarting it" in plan
     check = load_critical_actions().check_case(case, plan)
     assert not check.missing and not check.contraindicated, check.missing
@@ -197,7 +209,8 @@ def test_a_believed_comorbid_disorder_is_a_diagnosis_and_an_adjustment_disorder_
     diagnosed beside a depressive episode that accounts for the picture (hw-040). Stop 38's redraw made test-v2-0085's
     crack smoked 'in binges lasting two to three days', read as binge eating until a binge told of drink or drugs was
     no longer heard as one of food (evidence.not_heard_on, stop 39)."""
-    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0302")
+    # stop 40's redraw left test-v2-0302 a cannabis dependence alone: test-v2-0266 (crack, F14.20 with F10.20)
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0266")
     assessment = next(line for line in chart.note.splitlines() if line.startswith("Assessment"))
     assert "with co-occurring Alcohol dependence, uncomplicated" in assessment, assessment
     assert "Differential diagnosis includes Alcohol dependence, uncomplicated" not in assessment
@@ -206,14 +219,6 @@ def test_a_believed_comorbid_disorder_is_a_diagnosis_and_an_adjustment_disorder_
     assert "co-occurring" not in assessment and "Differential diagnosis includes Adjustment disorder" in assessment
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="stop 39's integration: test-v2-0085 (crack in binges, 16 units a day) passed on the clinician branch, but "
-    "once the patient tells the drinking's amount ('I drink every day. Half a bottle of vodka, maybe more', s39-patient) "
-    "alcohol dependence with and without withdrawal take the first two places and the cocaine dependence leaves the "
-    "list; the patient also adds 'I've been taking amphetamines' (never in the record) and the assessment names a "
-    "'concealment of gambling' read from nothing (issues 13 and 15, left for the next stop)",
-)
 def test_a_crack_user_who_drinks_keeps_both_dependences(test_v2_env):
     chart = play(test_v2_env, ScriptedClinician(), "test-v2-0085")
     assessment = next(line for line in chart.note.splitlines() if line.startswith("Assessment"))
@@ -319,6 +324,14 @@ def test_a_denial_the_results_on_file_contradict_is_not_written():
     assert read == 2
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="stop 40: hw-025 (premenstrual dysphoric disorder; the record's low mood and hopelessness before her period) "
+    "answers 'What has brought you here?' with a mania denial ('I don't go mad spending or stop sleeping, I'm just me', "
+    "then the chief complaint) and every mood question with 'I've been feeling fine this week', so the note charts "
+    "F32.81 stating none of low mood, anhedonia, hopelessness or tearfulness (note fault diagnosis_features_unstated); "
+    "hw-002, hw-040 and hw-015 have no note fault",
+)
 def test_notes_quote_only_speech_file_it_rightly_keep_the_risk_and_hedge_an_early_diagnosis(handwritten_env):
     """hw-002 (psychosis for four days), hw-025 (garbled complaint), hw-040 (overdose and sextortion told in the
     interview), hw-015 (a rope on the C-SSRS, psychotic depression at 71): no garbled or third-person quote, no other
@@ -404,14 +417,23 @@ def test_v2_env():
     e.close()
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="stop 40: the patient denies the voice its record holds: test-v2-0381 (F32.3, first episode, 'An accusing "
+    "voice listing past wrongs, heard most at night') answers 'Do you ever hear voices or sounds when nobody is "
+    "around?' with 'Not at all. I don't hear voices.' and is charted F32.2 (test-v2-0320, 'Hears the devil calling "
+    "her rotten', answers 'No, not really'); the rest of the test (0231 F90.0 alone, 0003 F33) passes",
+)
 def test_specifiers_follow_the_history(test_v2_env):
     """A supervisor's faults (issue #15): 'recurrent' for a first episode, 'without psychotic features' beside the
     voices the patient told of, combined-type ADHD on inattention alone."""
     # a first episode ("No, I've never had help for my mental health before") with voices heard
     # (test-v2-0393 until stop 36's redraw; of that draw's five first-episode psychotic depressions, 0230 and 0364 are
     # charted F32.3 and 0320, 0381 and 0393 F32.2: the clinician's miss, in stop 36's records report)
-    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0230")
-    assert load_suite("test-v2")["test-v2-0230"].diagnosis.principal.code == "F32.3"
+    # (stop 40's redraw made 0230's psychosis a nihilistic delusion, no voices: the first episode whose record holds a
+    # voice heard is test-v2-0381, 'An accusing voice listing past wrongs, heard most at night')
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0381")
+    assert load_suite("test-v2")["test-v2-0381"].diagnosis.principal.code == "F32.3"
     assert chart.disorders[0] == "F32.3" and not any(d.startswith("F33") for d in chart.disorders)
     assert "olanzapine" in chart.treatment.lower()  # psychotic depression: an antipsychotic with the antidepressant
     chart = play(test_v2_env, ScriptedClinician(), "test-v2-0231")  # no hyperactivity told
@@ -422,7 +444,7 @@ def test_specifiers_follow_the_history(test_v2_env):
 
 
 def test_the_note_files_answers_and_states_only_what_was_said(test_v2_env):
-    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0038")  # "I'm not myself" (0031 until stop 31's redraw, 0017 until stop 32's, 0107 until stop 36's)
+    chart = play(test_v2_env, ScriptedClinician(), "test-v2-0165")  # "I'm not myself" (0031 until stop 31's redraw, 0017 until stop 32's, 0107 until stop 36's, 0038 until stop 40's, which made it a cyclothymia that never says it)
     hpi = next(line for line in chart.note.splitlines() if line.startswith("History of present illness"))
     # "I'm not myself" is quoted, never turned into a "personality change"
     assert "personality change" not in chart.note and '"I\'m not myself"' in hpi
@@ -430,17 +452,31 @@ def test_the_note_files_answers_and_states_only_what_was_said(test_v2_env):
     said = re.search(r"Thought content: ([^.]*)\.", mse)  # only what the patient's answers gave
     thought = said.group(1) if said else ""
     assert "depressed mood" not in thought and "anhedonia" not in thought  # moods are not thought content
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="stop 40's redraw: no test-v2 patient with a parent's heart attack and no mental illness in the family tells "
+    "the heart attack any more: asked only 'Has anyone in your family had problems with their mental health?' (no "
+    "question about the family's physical illness), test-v2-0015 answers 'we don't talk about that sort of thing in my "
+    "family' and 0070 'Not that I know of', so the family history line never holds the parent's illness",
+)
+def test_a_relatives_physical_illness_is_filed_as_family_history_as_said(test_v2_env):
     # a relative's physical illness is family history as the patient said it, not "family history of mental illness"
     # (0036 until stop 31's redraw, 0012 until stop 32's, 0011 until stop 36's redraw, then 0016: a father's diabetes
     # and no psychiatric history in the family; since stop 36's patient answers a question about the family's mental
     # health with the relatives' mental health only, 0016 no longer volunteers the diabetes, so 0017: a mother's heart
     # attack and no mental illness in the family, which she tells beside the denial; stop 39's redraw gave 0017 a
     # patient who knows little of her family, so the case is chosen by what it holds: the first test-v2 record whose
-    # family history is a parent's heart attack and no mental illness, asked about since stop 37's physical question)
+    # family history is a parent's heart attack and no mental illness, asked about since stop 37's physical question;
+    # stop 40's redraw words the denial in several ways ('She knows of no relative with a psychiatric illness'), all
+    # read, but not one the patient hedges ('though it was not discussed at home'), whose patient knows little)
     case = next(
         c for c in load_suite("test-v2")
         if re.search(r"(?:Mother|Father|mother|father) had a heart attack", c.ehr.family_history or "")
-        and "No mental illness in the family" in c.ehr.family_history
+        and re.search(r"\b(?:no|knows of no|cannot think of any|has never heard of any)\b[^.]*\b(?:mental|psychiatric)\b",
+                      c.ehr.family_history, re.IGNORECASE)
+        and not re.search(r"\bthough\b|not necessarily", c.ehr.family_history)
     )
     parent = re.search(r"(mother|father) had a heart attack", case.ehr.family_history, re.I).group(1).lower()
     note = play(test_v2_env, ScriptedClinician(), case.case_id).note
@@ -484,13 +520,6 @@ def test_a_supervisors_faults_of_stop_26_are_gone(test_v2_env):
     assert "F34.1" not in chart.disorders and "impulsivity" not in chart.note
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="stop 39's redraw: test-v2-0182 (F33.1, 'known to the community mental health team since I was 40 with "
-    "depression. Escitalopram helped', ill again since a parent's death in September, mood 'rock bottom') is charted "
-    "F43.21 first with F34.1 on the differential: a bereavement read as an adjustment disorder over a told earlier "
-    "episode (issue 15, left for the next stop)",
-)
 def test_a_depression_with_a_told_earlier_episode_is_recurrent(test_v2_env):
     case = load_suite("test-v2")["test-v2-0182"]
     assert case.diagnosis.disorders[0].code.startswith("F33")  # the premise: a recurrent depression in the record
@@ -846,10 +875,14 @@ def dev_v2_env():
 # risk follow-ups take the turns the tobacco question needed: the clinician's question budget, left to its owner
 # Stop 39: dev-v2-0001 is asked (its strict xfail passed) once the question that never gives way (pregnancy) was
 # counted in the room kept for the history (history_first.never_yield); dev-v2-0003 still shows it.
-_NOT_ASKED_TOBACCO = ("dev-v2-0003",)
+# dev-v2-0001 (stop 40: PTSD with alcohol dependence, 30): the 35 turns go on four anger follow-ups, a second mania
+# question and a second mood question, and the interview closes at 'Do you have children' before tobacco is asked
+_NOT_ASKED_TOBACCO = ("dev-v2-0003", "dev-v2-0001")
 
 
-@pytest.mark.xfail(strict=True, reason="stop 32's redraw: adults the scripted clinician never asks about tobacco (issue 14)")
+@pytest.mark.xfail(strict=True, reason="adults the scripted clinician never asks about tobacco (stop 32's redraw, issue 14; "
+                   "stop 40: dev-v2-0001's interview ends at 35 turns, spent on anger follow-ups and repeated mood and mania "
+                   "questions, before the tobacco question)")
 @pytest.mark.parametrize("case_id", _NOT_ASKED_TOBACCO)
 def test_the_adults_of_stop_32_not_asked_about_tobacco_are_asked(dev_v2_env, case_id):
     chart = play(dev_v2_env, ScriptedClinician(), case_id)
