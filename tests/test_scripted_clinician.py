@@ -417,13 +417,6 @@ def test_v2_env():
     e.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="stop 40: the patient denies the voice its record holds: test-v2-0381 (F32.3, first episode, 'An accusing "
-    "voice listing past wrongs, heard most at night') answers 'Do you ever hear voices or sounds when nobody is "
-    "around?' with 'Not at all. I don't hear voices.' and is charted F32.2 (test-v2-0320, 'Hears the devil calling "
-    "her rotten', answers 'No, not really'); the rest of the test (0231 F90.0 alone, 0003 F33) passes",
-)
 def test_specifiers_follow_the_history(test_v2_env):
     """A supervisor's faults (issue #15): 'recurrent' for a first episode, 'without psychotic features' beside the
     voices the patient told of, combined-type ADHD on inattention alone."""
