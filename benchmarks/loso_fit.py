@@ -15,32 +15,11 @@ from pathlib import Path
 
 import numpy as np
 
-TARGET = 0.95
+# the documented procedure's own threshold choice (loso_fit2 imports it from here)
+from mentalhospital_env.rewards.calibration import TARGET_PRECISION as TARGET, choose_threshold  # noqa: F401
+
 STRICT = TARGET + 0.02
 WITHOUT_GRID = (0.6, 0.55, 0.5, 0.45, 0.4)
-
-
-def choose_threshold(sims, labels, eligible=None, target=TARGET, min_accepted=10):
-    sims = np.asarray(sims, dtype=float)
-    y = np.asarray(labels, dtype=bool)
-    ok = np.ones_like(y) if eligible is None else np.asarray(eligible, dtype=bool)
-    if len(sims) == 0:
-        return 1.0
-    order = np.argsort(-sims, kind="stable")
-    best = float(sims.max()) + 1e-6
-    tp = fp = 0
-    i, n = 0, len(order)
-    while i < n:
-        value = sims[order[i]]
-        while i < n and sims[order[i]] == value:
-            j = order[i]
-            if ok[j]:
-                tp += bool(y[j])
-                fp += not bool(y[j])
-            i += 1
-        if tp + fp >= min_accepted and tp / (tp + fp) >= target:
-            best = float(value)
-    return best
 
 
 def pr(decided, y):
