@@ -3,11 +3,11 @@ patterns added at stop 40 fire on what they were built for and not on ordinary s
 
 from __future__ import annotations
 
-import re
 
 import pytest
 
-from mentalhospital_env.agents.scripted import ScriptedClinician
+from scripted_encounters import ask as _ask
+from scripted_encounters import start
 
 _ED = "Emergency department. A 40-year-old woman is here to see you, alone."
 _CLINIC = "Outpatient clinic. A 22-year-old man is here to see you, accompanied by his mother."
@@ -15,14 +15,7 @@ _TEEN = "Outpatient clinic. A 15-year-old girl is here to see you, accompanied b
 
 
 def _doctor(text=_CLINIC, budget=40):
-    doctor = ScriptedClinician()
-    doctor.reset({"text": text}, {"turn_budget": budget})
-    doctor.act({"text": ""}, {"allowed_actions": ["ask"]})  # the opening question
-    return doctor
-
-
-def _ask(doctor, reply):
-    return re.sub(r"^<ask>|</ask>$", "", doctor.act({"text": reply}, {"allowed_actions": ["ask"]}))
+    return start(text, budget)
 
 
 def _risk_line(doctor):

@@ -9,17 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mentalhospital_env.agents.scripted import ScriptedClinician
+from scripted_encounters import ask as _ask
+from scripted_encounters import start
 
 
 def _doctor(text="Outpatient clinic. A 44-year-old man is here to see you, alone.", budget=40):
-    doctor = ScriptedClinician()
-    doctor.reset({"text": text}, {"turn_budget": budget})
-    doctor.act({"text": ""}, {"allowed_actions": ["ask"]})  # the opening question
-    return doctor
-
-
-def _ask(doctor, reply):
-    return re.sub(r"^<ask>|</ask>$", "", doctor.act({"text": reply}, {"allowed_actions": ["ask"]}))
+    return start(text, budget)
 
 
 def _essential(doctor):
