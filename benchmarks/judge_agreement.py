@@ -163,6 +163,32 @@ PREREGISTERED40 = {
 #: the decision because each lowered the fresh slice: the App reweighting and the scoped-negation note reader; kept: the
 #: therapy-for-an-undescribed-disorder rule and the one drug table (App 0.716, Qual 0.624, a post hoc figure).
 
+#: Pre-registered at stop 41 (s41-judge), written and committed alone before any change to the judge, in the shape of
+#: ``PREREGISTERED40`` above (whose gain reversed on its fresh slice). It is decided once, at stop 41's integration, on the
+#: fresh slice ``held_out41`` (10 further test-v2 cases rated by consultants who read no code of the library, added by the
+#: integrator, never seen by s41-judge), with ``command`` run on the base (``base_commit``, this branch's start) and on the
+#: merged build: the offline judge's changes of s41-judge (how a note's claims are checked against the transcript and how
+#: a plan's safety steps are recognised; each kept only if it helped the half of the development slices it was not fitted
+#: on) are a GAIN iff ALL of
+#:   1. App QWK on held_out41 >= base's App QWK on held_out41 + 0.03;
+#:   2. Qual QWK on held_out41 >= base's Qual QWK on held_out41 + 0.03;
+#:   3. App QWK and Qual QWK on the 'scripted' slice (the scripted clinician's own notes and plans) each >= base's - 0.05;
+#:   4. ``tests`` below pass on the merged build.
+#:   Anything less is no gain: report it as such. Reported beside the decision, not deciding: each dimension alone, MAE,
+#:   and the mean of (judge - rating) over held_out41's scripted-clinician notes and plans, base and merged.
+PREREGISTERED41 = {
+    "slice": "held_out41",
+    "command": ".venv/bin/python benchmarks/judge_agreement.py --resamples 200",
+    "base_commit": "5670465",
+    "targets": ("App.", "Qual."),
+    "claim": {"min_app_qwk_gain": 0.03, "min_qual_qwk_gain": 0.03, "max_scripted_app_qwk_loss": 0.05,
+              "max_scripted_qual_qwk_loss": 0.05},
+    "reported_not_deciding": ("App and Qual each alone", "MAE", "mean (judge - rating) over held_out41's scripted-clinician "
+                              "notes and plans, base and merged"),
+    "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
+              "tests/test_note_faults.py", "tests/test_agreement.py"),
+}
+
 
 def _in_split(row: dict[str, Any], split: str) -> bool:
     """``all``: every item; ``earlier``: the first set (``tune`` and ``held_out``, no later slice); else the row's own ``split``."""

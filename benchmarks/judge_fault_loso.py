@@ -21,14 +21,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from judge_agreement import charts, load_encounters, load_ratings  # noqa: E402
+from judge_agreement import HELD_OUT, SPLITS, charts, load_encounters, load_ratings  # noqa: E402
 
 from mentalhospital_env.rewards.agreement import quadratic_weighted_kappa  # noqa: E402
 from mentalhospital_env.rewards.mentaleval import OfflineJudge  # noqa: E402
 from mentalhospital_env.rewards.mentaleval import note_faults  # noqa: E402
 from mentalhospital_env.rewards.mentaleval.offline import note_quality_score  # noqa: E402
 
-SLICES = ("tune", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31")
+#: every rated development slice (stop 41: through held_out40); never the newest fresh slice (judge_agreement.HELD_OUT)
+SLICES = ("tune",) + tuple(s for s in SPLITS if s not in ("all", "earlier", HELD_OUT))
 
 
 def qwk(ref: list[int], pred: list[float]) -> float:

@@ -1234,3 +1234,21 @@ def test_st_johns_wort_advised_against_is_not_continued(ca, plan):
 def test_st_johns_wort_really_kept_is_still_charged(ca):
     plan = "Continue St John's wort and start sertraline 50 mg."
     assert "st_johns_wort_continued" in {c.action for c in ca.check(_profile(), plan).contraindicated}
+
+
+def test_a_plan_is_read_in_plain_prose_so_an_abbreviated_safety_step_counts():
+    """Stop 41 (held_out34 plan-589, held_out35 plan-653, held_out40 plan-933/943/945): 'R/v within 1 wk', 'Review 1/52',
+    'Review <=7 days' are the early review a safety step asks for, written as clinicians write it; the judge read them
+    as no follow-up and capped safe plans (rated 4-5) at 2. The judge's plan reader sees them in plain prose."""
+    from mentalhospital_env.knowledge.critical import load_critical_actions
+    from mentalhospital_env.rewards.mentaleval.features import plain_plan
+
+    actions = load_critical_actions()
+    for written in ("R/v within 1 wk, then 2-4 wkly.", "Review 1/52.", "R/v 1/52, then 2-4 wkly.",
+                    "Review \u22647 days, then every 2-4 weeks.", "Review 1 week, then every 2-4 weeks."):
+        assert "prompt_follow_up" not in actions.proposed(written)
+        assert "prompt_follow_up" in actions.proposed(plain_plan(written)), plain_plan(written)
+    # a late review stays late, and plain prose comes back as it was
+    assert "prompt_follow_up" not in actions.proposed(plain_plan("R/v in 4 wks."))
+    plain = "Sertraline 50 mg once daily. Review within one week."
+    assert plain_plan(plain) == plain

@@ -1161,16 +1161,21 @@ def test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_
     assert {"held_out33", "held_out34", "held_out35"} <= set(script.SLICES)
     # stop 39: held_out36, held_out37 and held_out38 are development data; held_out39 (rated blind at stop 39) is refused
     # by name and PREREGISTERED39 decides on it
-    assert script.EXCLUDED == ("held_out39",) and script.PREREGISTERED39["slice"] == "held_out39"
-    assert script.PREREGISTERED39["base_commit"] == "87a193a"
-    assert {"held_out36", "held_out37", "held_out38"} <= set(script.SLICES)
+    assert script.PREREGISTERED39["slice"] == "held_out39" and script.PREREGISTERED39["base_commit"] == "87a193a"
+    # stop 41: held_out39 and held_out40 are development data, fitted on; the newest fresh slice, held_out41 (rated blind
+    # at stop 41), is refused by name, and benchmarks/judge_agreement.py's PREREGISTERED41 decides on it
+    import judge_agreement
+
+    assert script.EXCLUDED == (judge_agreement.HELD_OUT,) == ("held_out41",)
+    assert judge_agreement.PREREGISTERED41["slice"] == "held_out41" and judge_agreement.PREREGISTERED41["base_commit"] == "5670465"
+    assert {"held_out36", "held_out37", "held_out38", "held_out39", "held_out40"} <= set(script.SLICES)
     assert not set(script.SLICES) & set(script.EXCLUDED)
     raw = json.loads(offline.CALIBRATION_PATH.read_text("utf-8"))
     assert script.DECIDED == {"note": False, "plan": False}
     for dim in ("plan", "note"):
         assert raw[dim]["enabled"] is script.DECIDED[dim]
         assert raw[dim]["slices"] == list(script.SLICES) and "held_out33" in raw[dim]["slices"]
-        assert "held_out39" not in raw[dim]["slices"] and raw[dim]["excluded"] == list(script.EXCLUDED)
+        assert "held_out41" not in raw[dim]["slices"] and raw[dim]["excluded"] == list(script.EXCLUDED)
         assert set(raw[dim]["leave_one_slice_out"]) == set(raw[dim]["slices"])
     offline._calibrations.cache_clear()
     assert offline.calibration("plan") is None and offline.calibration("note") is None

@@ -398,3 +398,39 @@ def test_elevated_mood_asserted_beside_denied_hypomanic_episodes_contradicts_the
 
     case, chart = _rated_note("note-506")
     assert ("elevated_mood", "contradicts") in {(e.concept, e.kind) for e in check_note(case, chart).errors}
+
+
+def test_the_topic_of_a_question_the_note_reports_is_no_claim():
+    """Stop 41 (held_out38 note-687, held_out40 note-767 and note-784, rated 5): 'When asked about intrusive thoughts
+    said ...' reports what was asked, not a finding; it was charged as obsessions asserted that never came up. A
+    note that says the question went unanswered still says so, and what the patient said after it is still read."""
+    claims = dict(note_claims("History: when asked about intrusive thoughts she said she watches the clock. Low mood."))
+    assert "obsessions" not in claims and claims.get("low_mood") is True
+    claims = dict(note_claims("Risk: passive wish. When asked about past self-harm he repeated the passive wish."))
+    assert "self_harm" not in claims
+    claims = dict(note_claims("Self-care poor (repeated when asked about worries and about intrusive thoughts)."))
+    assert "obsessions" not in claims and "excessive_worry" not in claims
+    # "asked about and not answered" is the note saying the question went unanswered: no claim either way, as before
+    assert "suicidal_ideation" not in dict(note_claims("Risk: Suicidal thoughts were asked about and not answered."))
+    # without the reported question the same words are a claim
+    assert dict(note_claims("History: intrusive thoughts most days.")).get("obsessions") is True
+
+
+def test_an_impression_line_infers_but_may_not_assert_what_the_patient_denied():
+    """Stop 41 (held_out32 note-460, held_out34 note-527, held_out38 note-717, rated 4-5): 'Imp: panic disorder with
+    agoraphobia' in a terse note names a diagnosis with its feature, the clinician's inference, which the encounter
+    need not have raised in the same words: no 'never came up' error. The same line asserting a finding the patient
+    denied is still an error (held_out40 note-800, rated 1: 'Imp: recurrent MDD with passive SI - high risk')."""
+    case = calibration_case()
+    turns = (
+        ("What brings you here today?", "I keep having these attacks where my heart pounds and I think I'm dying."),
+        ("Have you had any thoughts of ending your life?", "No, never, I've never had thoughts of ending my life."),
+    )
+    inferred = "Attacks of pounding heart and fear of dying. Denies suicidal thoughts.\nImp: panic disorder with agoraphobic avoidance."
+    errors = {(e.concept, e.kind) for e in check_note(case, _chart(inferred, *turns)).errors}
+    assert ("agoraphobic_avoidance", "never") not in errors, errors
+    # the same words in the history are the note's own claim, and never came up
+    told = "Attacks of pounding heart and fear of dying, with agoraphobic avoidance. Denies suicidal thoughts."
+    assert ("agoraphobic_avoidance", "never") in {(e.concept, e.kind) for e in check_note(case, _chart(told, *turns)).errors}
+    denied = "Attacks of pounding heart and fear of dying.\nImp: panic disorder with suicidal ideation - high risk."
+    assert ("suicidal_ideation", "denied") in {(e.concept, e.kind) for e in check_note(case, _chart(denied, *turns)).errors}

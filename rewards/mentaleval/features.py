@@ -821,9 +821,33 @@ class PlanReading:
 _DOSE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml)\b", re.IGNORECASE)
 
 
+@lru_cache(maxsize=1)
+def _plan_shorthand() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """``cues.json`` ``plan_shorthand``: ``[regex, replacement]`` rows a plan's own shorthand is read through."""
+    from .cues import cue_file
+
+    return tuple((re.compile(p), r) for p, r in cue_file().get("plan_shorthand", {}).get("expansions", ()))
+
+
+@lru_cache(maxsize=memo_size(1024))
+def plain_plan(plan: str) -> str:
+    """A plan in the clinician's plain prose: the clinic shorthand the record compiler expands
+    (``cases/abbreviations.json``: "2/52" -> "2 weeks", "od" -> "once daily", "SI/SH") and then a plan's own
+    (``cues.json`` ``plan_shorthand``: "R/v" -> "review", "1 wk" -> "1 week", "<=7 days" -> "within 7 days"), so
+    that a safety step is recognised whether it is written out or abbreviated ("R/v within 1 wk")."""
+    from mentalhospital_env.cases.compile import expand_abbreviations
+
+    text = expand_abbreviations(plan)
+    for pattern, repl in _plan_shorthand():
+        text = pattern.sub(repl, text)
+    return text
+
+
 def read_plan(plan: str, guideline: CaseGuideline, case: Any = None) -> PlanReading:
     """Read a treatment plan against ``guideline`` (the plan's own reading is remembered by text), and, given the
-    ``case``, against what its record calls for (:attr:`PlanReading.record_faults`)."""
+    ``case``, against what its record calls for (:attr:`PlanReading.record_faults`). The plan is read in plain prose
+    (:func:`plain_plan`)."""
+    plan = plain_plan(plan)
     alone = _read_plan_alone(plan)
     proposed = alone.drugs | frozenset(
         d for g in alone.classes for d in load_formulary().class_drugs.get(g, ()) if d in guideline.first_line

@@ -172,11 +172,43 @@ def note_claims(note: str) -> tuple[tuple[str, bool], ...]:
     return _note_claims(note)
 
 
+@lru_cache(maxsize=1)
+def _read_apart() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """``cues.json`` ``note_claims_read_apart``: (an impression or results line, the topic of a reported question)."""
+    from .cues import cue_file
+
+    raw = cue_file()["note_claims_read_apart"]
+    heads = "|".join(re.escape(w) for w in sorted(raw["line_headings"], key=len, reverse=True))
+    line = re.compile(rf"(?:^|(?<=\n)|(?<=[.;]\s))[ \t]*(?:{heads})[ \t]*(?::|-\s)[^\n]*", re.IGNORECASE)
+    leads = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(raw["asked_leads"], key=len, reverse=True))
+    ends = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(raw["asked_ends"], key=len, reverse=True))
+    asked = re.compile(rf"\b(?:{leads})\b(?=\s+(?!(?:and|or|not|but|{ends})\b)\w).*?(?=\b(?:{ends})\b|[.;,:()\n\u2013\u2014]|\s-\s|$)", re.IGNORECASE)
+    return line, asked
+
+
+def _claim_text(note: str, lines: bool = False) -> str:
+    """The note with what is no claim about the patient blanked (``note_claims_read_apart``): the topic of a question
+    the note reports ("When asked about intrusive thoughts said ..."), and with ``lines`` an impression or results line
+    the section headings do not hold ("Imp: PTSD with nightmares", "Ix: ... pattern suggests vomiting"). Offsets are
+    kept."""
+    line, asked = _read_apart()
+    blank = lambda m: re.sub(r"[^\n]", " ", m.group(0))  # noqa: E731
+    return asked.sub(blank, line.sub(blank, note) if lines else note)
+
+
+@lru_cache(maxsize=memo_size(1024))
+def inferred_only(note: str) -> frozenset[tuple[str, bool]]:
+    """The claims ``note`` makes only in an impression or results line (``note_claims_read_apart``): the clinician's
+    inference (a diagnosis with its features, a result read), which the encounter need not have raised in words, but
+    which may not state what the patient denied."""
+    return frozenset(note_claims(note)) - frozenset(_note_claims(note, True))
+
+
 @lru_cache(maxsize=memo_size(4096))
-def _note_claims(note: str) -> tuple[tuple[str, bool], ...]:
+def _note_claims(note: str, lines: bool = False) -> tuple[tuple[str, bool], ...]:
     out: dict[tuple[str, bool], None] = {}
     # "cannot concentrate" says what "can't concentrate" says: poor concentration, not a denial of concentrating
-    for key, text in note_blocks(_CANNOT.sub("can't", note)):
+    for key, text in note_blocks(_claim_text(_CANNOT.sub("can't", note), lines)):
         # the plan speaks of what may come, the assessment names diagnoses, and medical, medication, allergy and
         # family sections hold no psychiatric finding of the patient ("irritable bowel syndrome")
         if key in ("plan", "assessment", "medical_history", "medications", "allergies", "family_history"):
@@ -213,7 +245,7 @@ def _general_only(note: str) -> frozenset[str]:
     """The findings ``note`` denies only in a general word ("denies hallucinations"), never in their own words."""
     general: set[str] = set()
     own: set[str] = set()
-    for key, text in note_blocks(_CANNOT.sub("can't", note)):
+    for key, text in note_blocks(_claim_text(_CANNOT.sub("can't", note))):
         if key in ("plan", "assessment", "medical_history", "medications", "allergies", "family_history"):
             continue
         general |= {c for c, _ in _general_denials(text)}
@@ -628,6 +660,7 @@ def check_note(case: Any, chart: Chart) -> NotePrecision:
         for t in chart.turns
     )
     observed = _observed()
+    inferred = inferred_only(note)
     errors = []
     for concept, present in claims:
         # a finding is supported by itself, by a finding that implies it and by its claim equivalents ("early
@@ -652,7 +685,8 @@ def check_note(case: Any, chart: Chart) -> NotePrecision:
                 continue
             elif said_no:
                 errors.append(ClaimError(concept, "present", "denied by the patient", serious, "denied"))
-            elif concept in observed or linked & (evidence.disclosed | evidence.record_present):
+            elif concept in observed or linked & (evidence.disclosed | evidence.record_present) or (concept, True) in inferred:
+                # (or the clinician's inference in an impression or results line: "Imp: PTSD with nightmares")
                 # the clinician's own observation (insight, affect, speech); or a finding the record states, which
                 # the patient may have said in words the reader does not read ("the people on TV send me signals")
                 continue
