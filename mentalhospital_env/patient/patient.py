@@ -52,7 +52,7 @@ from .embedding_reader import check_topic_reader
 from .informant import CHILD_AGE, informant_for
 from .question import Question, read_question
 from .reading import CLOSED_WORLD_KINDS, cosine, stable_seed
-from .timeline import says_when, timeline
+from .timeline import says_when, timeline, without_time_anchor
 from .recall import (
     AFFIRM,
     DENY,
@@ -337,6 +337,15 @@ class Patient:
         # ("Mum, has anyone ever hurt him?" asks what "Has anyone ever hurt you?" asks: :meth:`Informant.as_asked`)
         asked = self.informant.as_asked(utterance[:4000]) if self.informant is not None else utterance[:4000]
         question = read_question(asked, self.index.lexicon, self.topic_reader)
+        unanchored = without_time_anchor(asked)
+        if unanchored is not None:
+            # "Before you stopped smoking, what did you weigh?": the anchor says when, the rest what is asked
+            # (:func:`.timeline.without_time_anchor`); the subject is read from the rest when it names one, the time
+            # question ("Before the attack, were you getting about all right?") from the whole
+            bare = read_question(unanchored, self.index.lexicon, self.topic_reader)
+            if bare.topics or bare.concepts:
+                question = replace(bare, when=question.when)
+                asked = unanchored
         if asked != utterance[:4000]:
             # recalled from as read (carried on the question); who answers and the transcript keep the words said
             question = replace(question, text=utterance[:4000], asked=asked)

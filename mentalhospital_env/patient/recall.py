@@ -1226,6 +1226,8 @@ class MemorySkill:
         self._cue_cache: dict[tuple[str, str], bool] = {}
         # concepts some fact affirms (an examiner's observation included), read once per case
         self._affirmed_anywhere = frozenset(c for f in self.index.facts for c in f.affirms)
+        # the concepts a sentence the patient can say states ("her sons" in the risk formulation is no such sentence)
+        self._affirmed_told = frozenset(c for f in self.index.facts if f.tellable for c in f.affirms)
         # concepts some fact of the patient's own rules out in words ("passive death wishes without plan or intent")
         self._ruled_out_anywhere = frozenset(
             c for f in self.index.facts if f.section != FAMILY_SECTION for c in f.rules_out) | frozenset(
@@ -1336,7 +1338,9 @@ class MemorySkill:
             topics = [t for t in topics if t in _MEANS_TOPICS]
         rules = load_recall_rules()
         household = bool(question.concepts) and all(
-            c in rules.household_concepts and c not in self._affirmed_anywhere and c not in self._ruled_out_anywhere
+            # (a record whose only word of them is the clinician's, "protective factors are her sons", is silent on
+            # them as far as the patient's sentences go: who is at home answers)
+            c in rules.household_concepts and c not in self._affirmed_told and c not in self._ruled_out_anywhere
             for c in question.concepts
         )
         named_dependants = self._dependants_named() if household else ()
@@ -2100,6 +2104,11 @@ class MemorySkill:
                         if sayable(f) and f not in near)
         if near:
             return self._prefer_new(near, used)[:2]
+        if concept_id is not None and lexicon.get(concept_id).kind not in CLOSED_WORLD_KINDS:
+            # a history concept asked by name and read only off a clinician's line about something else ("protective
+            # factors are her sons" in the risk formulation, for "Who depends on you?") is not told by voicing that
+            # line's own finding ("I think I'd be better off dead"): the line says the finding, not the concept
+            return []
         # the anchor said in lay words (the symptoms it names): a voiced line, or a line of the presenting
         # illness only a clinician would word so ("The referral is about poor concentration"), never denied
         return [a for a in anchors if (a.section in voiced or a.section in _PRESENTATION_SECTIONS)

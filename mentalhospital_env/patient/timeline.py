@@ -228,3 +228,47 @@ _PROPER = re.compile(r"\b(january|february|march|april|may|june|july|august|sept
 def _lower(text: str) -> str:
     """Lower case, but for months and feasts ("Four months" -> "four months", "mid-November")."""
     return _PROPER.sub(lambda m: m.group(0).title() if m.group(0).lower() != "new year" else "New Year", text.lower())
+
+
+@lru_cache(maxsize=1)
+def _anchor_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    d = _data()
+    words = _alt(d["anchor_words"])
+    # "Before you stopped smoking, what did you weigh?": the anchor clause up to the first comma, then the question
+    head = re.compile(rf"^\s*(?:and|so|but|ok(?:ay)?|right)?[\s,]*((?:{words})\b[^,?.!]{{2,80}}),\s*(?P<rest>\S.*\?)\s*$", re.I)
+    # "When was the last time, before Friday?": the question, then the anchor after its last comma
+    tail = re.compile(rf"^(?P<rest>\s*\S[^?]*?),\s*((?:{words})\b[^,?.!]{{2,80}})\?\s*$", re.I)
+    illness = re.compile(rf"^(?:{words})\s+(?:{_alt(d['anchor_illness'])})\b", re.I)
+    return head, tail, illness
+
+
+def without_time_anchor(utterance: str) -> str | None:
+    """The question an utterance asks with its time anchor left out, or ``None`` when it has none.
+
+    A clause set off by a comma that opens with "before", "after", "since" ... (``timeline.json``
+    ``anchor_words``) says when the doctor asks about, not what: "Before you stopped smoking, what did you
+    weigh?" asks the weight, "Before your wife left, how much were you drinking?" the drinking, "When was the
+    last time, before Friday?" the last time. Read whole, the anchor's own words ("smoking", "wife") pick the
+    anchor event as the answer ("I stopped smoking three years ago"). An anchor that is the illness itself
+    ("Before these last two months, how were you sleeping?", ``anchor_illness``) is the timeline's "before"
+    question and is left whole. Only the last question of the utterance is read (a lead-in before it stays)."""
+    sentences = [s for s in re.split(r"(?<=[.?!])\s+", utterance.strip()) if s]
+    if not sentences or not sentences[-1].endswith("?"):
+        return None
+    last = sentences[-1]
+    head, tail, illness = _anchor_patterns()
+    m = head.match(last)
+    if m:
+        anchor, rest = m.group(1), m.group("rest")
+        rest = rest[:1].upper() + rest[1:]
+    elif m := tail.match(last):
+        anchor, rest = m.group(2), m.group("rest").strip() + "?"
+    else:
+        return None
+    if illness.match(anchor.strip()) or len(rest.split()) < 2:
+        return None
+    if re.match(r"^\S+(?:\s+to)?\s+(?:a|an|any|each|every)\b", anchor.strip(), re.I):
+        # "After a binge, ...", "Before an event, how do you feel?": a situation that recurs is the subject asked,
+        # not a time
+        return None
+    return " ".join([*sentences[:-1], rest])
