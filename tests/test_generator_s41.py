@@ -41,7 +41,7 @@ def test_a_childs_record_holds_no_adults_life(code: str) -> None:
     assert children, "the draw holds children"
     for case in children:
         assert case.demographics.marital_status is None, (case.case_id, case.demographics.marital_status)
-        if case.demographics.age < 11:
+        if case.demographics.age < 13:
             text = _text(case)
             assert not ADULT_LIFE.search(text), (case.case_id, ADULT_LIFE.search(text).group(0))
             assert not any(q in case.ehr.history_of_present_illness for q in own), case.case_id
