@@ -131,6 +131,8 @@ class StoryV2(_Story):
         self.institution = bool(re.search(r"care home|nursing home|hostel|supported accommodation|residential", str(self.p.demographics.get("living_situation", ""))))
         self.homeless = bool(_has(str(self.p.demographics.get("living_situation", "")), R["homeless_words"]))
         self.in_care = bool(_has(str(self.p.demographics.get("living_situation", "")), R["care_words"] + ["foster", "residential", "children's home"]))
+        if self.in_care and self.p.age < 18:
+            self.with_family = False  # 'a residential children's home' names no family at home (stop 41: 'talks warmly about her family')
 
     # ---------------------------------------------------------------------------- the rules
 
@@ -153,13 +155,15 @@ class StoryV2(_Story):
         """:meth:`fits` of one text's marks (this patient's verdict on a set of marks is remembered per
         story: many texts carry the same marks, most of them none)."""
         household = self.p.household
-        needs, university, care, homeless, adult, at_home, for_years, life = marks
+        needs, university, care, homeless, adult, at_home, for_years, life, parents_home = marks
         if not all(household.allows(r) for r in needs):
             return False
         if self.low_education and university:
             return False
         if not self.in_care and care:
             return False
+        if self.in_care and self.p.age < 18 and parents_home:
+            return False  # a child in care does not live with a parent (story.json parents_at_home_words)
         if not self.homeless and homeless:
             return False
         if self.p.age < adult:
@@ -225,7 +229,7 @@ class StoryV2(_Story):
             return False  # conflict 'with his parents' is a household's: not for someone living with one parent, a partner or flatmates
         return True
 
-    def _marks(self, text: str) -> tuple[frozenset[str], bool, bool, bool, bool, bool, bool, frozenset[str]]:
+    def _marks(self, text: str) -> tuple[frozenset[str], bool, bool, bool, int, bool, bool, frozenset[str], bool]:
         """What :meth:`fits` looks for in a text (household requirements, then university, care, homeless,
         adult, at-home and for-years wording, and the life wording of ``_LIFE_WORDS``), read once per text: texts recur across drafts."""
         marks = self.c.marks
@@ -240,6 +244,7 @@ class StoryV2(_Story):
                 bool(_AT_HOME.search(text)),
                 bool(_FOR_YEARS.search(text)),
                 frozenset(name for name, pattern in self._LIFE_WORDS.items() if pattern.search(text)),
+                bool(text) and bool(_has(text, self.story["parents_at_home_words"]["words"])),
             )
             if len(marks) < _MARKS_LIMIT:
                 marks[text] = found
@@ -2649,6 +2654,9 @@ class CaseComposerV2(CaseComposer):
             named = re.split(r"[ ,]", str(patient.informant or ""), maxsplit=1)[0].lower()
             if not in_care and lone and named in ("mother", "father") and named != lone:
                 patient.informant = lone  # the parent the child lives with brings the child (stop 28: 'his father adds' of a boy living with his mother)
+            H = self.people["informant_in_household"]
+            if not in_care and named in H["parents"] and not re.search(H["parent_pattern"], living) and re.search(H["grand_pattern"], living):
+                patient.informant = H["grand_informant"]  # a child living with grandparents is brought by one (stop 41: 'brought by his father')
         occupation = str(demo.get("occupation", "")).lower()
         share = R["agree"]["occupation_other_sex_share"].get(patient.sex, {}).get(occupation)
         if share is not None and rng.random() >= share:
