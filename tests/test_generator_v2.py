@@ -426,8 +426,13 @@ def test_no_sertraline_first_for_a_depression_under_18() -> None:
     # after psychological therapy). The only under-18 depressions the generator draws are comorbid ones like this (no
     # depressive principal is drawn under 18), and here the starved-anorexia rule takes the antidepressant away first,
     # so this pins the outcome, not records.json young_depression_drug, which no drawn case reaches yet
-    cases = [load_case(c) for c in generate_cases(24, seed=372, prefix="yd", version=2, principals=["F50.01"] * 24)]
-    young = [c for c in cases if c.demographics.age < 18 and any(x.startswith(("F32", "F33")) for x in c.diagnosis.codes)]
+    # stop 41: the case is chosen by content, the first seed from 372 whose draw holds one (a change to the wording's
+    # draws moved seed 372's 24 anorexias to none under 18 with a depression)
+    for seed in range(372, 380):
+        cases = [load_case(c) for c in generate_cases(24, seed=seed, prefix="yd", version=2, principals=["F50.01"] * 24)]
+        young = [c for c in cases if c.demographics.age < 18 and any(x.startswith(("F32", "F33")) for x in c.diagnosis.codes)]
+        if young:
+            break
     assert young
     for c in young:
         meds = {m.name.lower() for m in c.treatment.medications}

@@ -131,6 +131,8 @@ class StoryV2(_Story):
         self.institution = bool(re.search(r"care home|nursing home|hostel|supported accommodation|residential", str(self.p.demographics.get("living_situation", ""))))
         self.homeless = bool(_has(str(self.p.demographics.get("living_situation", "")), R["homeless_words"]))
         self.in_care = bool(_has(str(self.p.demographics.get("living_situation", "")), R["care_words"] + ["foster", "residential", "children's home"]))
+        if self.in_care and self.p.age < 18:
+            self.with_family = False  # 'a residential children's home' names no family at home (stop 41: 'talks warmly about her family')
 
     # ---------------------------------------------------------------------------- the rules
 
@@ -153,17 +155,19 @@ class StoryV2(_Story):
         """:meth:`fits` of one text's marks (this patient's verdict on a set of marks is remembered per
         story: many texts carry the same marks, most of them none)."""
         household = self.p.household
-        needs, university, care, homeless, adult, at_home, for_years, life = marks
+        needs, university, care, homeless, adult, at_home, for_years, life, parents_home = marks
         if not all(household.allows(r) for r in needs):
             return False
         if self.low_education and university:
             return False
         if not self.in_care and care:
             return False
+        if self.in_care and self.p.age < 18 and parents_home:
+            return False  # a child in care does not live with a parent (story.json parents_at_home_words)
         if not self.homeless and homeless:
             return False
-        if self.p.age < 16 and adult:
-            return False
+        if self.p.age < adult:
+            return False  # wording of a life older than this patient's (story.json adult_words, age_words)
         if not self.with_family and at_home:
             return False  # 'more than the family can manage at home' needs a family at home
         if short and for_years:
@@ -225,7 +229,7 @@ class StoryV2(_Story):
             return False  # conflict 'with his parents' is a household's: not for someone living with one parent, a partner or flatmates
         return True
 
-    def _marks(self, text: str) -> tuple[frozenset[str], bool, bool, bool, bool, bool, bool, frozenset[str]]:
+    def _marks(self, text: str) -> tuple[frozenset[str], bool, bool, bool, int, bool, bool, frozenset[str], bool]:
         """What :meth:`fits` looks for in a text (household requirements, then university, care, homeless,
         adult, at-home and for-years wording, and the life wording of ``_LIFE_WORDS``), read once per text: texts recur across drafts."""
         marks = self.c.marks
@@ -236,14 +240,27 @@ class StoryV2(_Story):
                 bool(text) and _mentions(text, "university_words"),
                 bool(text) and _mentions(text, "care_words"),
                 bool(text) and _mentions(text, "homeless_words"),
-                bool(text) and bool(_has(text, self.story["adult_words"])),
+                self._youngest_for(text),
                 bool(_AT_HOME.search(text)),
                 bool(_FOR_YEARS.search(text)),
                 frozenset(name for name, pattern in self._LIFE_WORDS.items() if pattern.search(text)),
+                bool(text) and bool(_has(text, self.story["parents_at_home_words"]["words"])),
             )
             if len(marks) < _MARKS_LIMIT:
                 marks[text] = found
         return found
+
+    def _youngest_for(self, text: str) -> int:
+        """The youngest age whose life can hold a text's wording: 16 for the adult words (story.json ``adult_words``:
+        a job, a partner, bills), and each ``age_words`` band's ``from_age`` for its words (stop 41's reading: a
+        neighbour threatened and calls left unreturned in the records of children); 0 for anyone."""
+        if not text:
+            return 0
+        need = 16 if _has(text, self.story["adult_words"]) else 0
+        for band in self.story["age_words"]["bands"]:
+            if band["from_age"] > need and _has(text, band["words"]):
+                need = band["from_age"]
+        return need
 
     def add_frame(self, section: str, options, *, fit: bool = True, **extra: Any) -> bool:
         # the frames are the data's templates, the same in every draft: their word checks are remembered (_mentions)
@@ -783,8 +800,13 @@ class StoryV2(_Story):
         if _family_match(self.principal["code"], self.c.records["no_own_words_codes"]):
             self._informant_words()  # no closing word from a patient who cannot give one: the family's (records.json)
             return
+        W = self.c.records["own_words_fit"]
+        if self.p.age < W["own_words_from_age"]:
+            return  # the closing words are an adult's reflection on coming for help (records.json own_words_fit)
         drawn = {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
         options = list(self.story["record_story"]["own_words"])
+        if (self.presentation.get("persona", {}).get("insight") or ["partial"])[0] == "none":
+            options = [q for q in options if q in W["without_insight"]]  # no 'I just want to feel normal again' from someone who sees no illness
         self.rng.shuffle(options)
         for quote in options[:6]:
             if quote in self.used_quotes or self._spent(quote) or not self.fits(quote):
@@ -1179,7 +1201,7 @@ class StoryV2(_Story):
         # what was tried
         category = self.principal.get("category") or ""
         own_tried = st["tried"].get(category, []) if (self.p.age < 18 or category not in ("neurodevelopmental", "disruptive_impulse_conduct")) else []
-        generic = st["tried"]["any"] if category in st["generic_tried_categories"] else []
+        generic = st["tried"]["any"] if category in st["generic_tried_categories"] and self.p.age >= self.c.records["own_words_fit"]["generic_tried_from_age"] else []
         tried = [t for t in (self.fill(t) for t in own_tried + generic) if not _NO_JOB_SLIP.search(t)]
         tried = [t for t in tried if self.ok(section, t) and not self._lives_there(t)]
         if not any(c.startswith("F10") for c in self.codes):  # cutting down drink is tried by a drinker (agree.tried_alcohol)
@@ -1745,6 +1767,7 @@ class StoryV2(_Story):
         }
         filtered = {k: [v for v in vs if not _has(v, untold)] or vs for k, vs in filtered.items()}
         filtered = {k: [self._own_pronoun(self._observed(v)) for v in vs] for k, vs in filtered.items()}
+        filtered = {k: self._clause_variants(k, vs) for k, vs in filtered.items()}
         A = R["agree"]
         if any(c.startswith(tuple(A["low_mood_codes"])) for c in self.codes):  # the audit's agree.low_mood
             low = self.story["told_once"]["low_mood_mse"]
@@ -1761,6 +1784,33 @@ class StoryV2(_Story):
         self._as_seen(told)
         self._normal_said(told)
         self._mood_said()
+
+    def _clause_variants(self, key: str, options: list[str]) -> list[str]:
+        """A field's descriptors and each of them with one of its later clauses left out (wording.json
+        ``mse_clauses``): what one examiner writes of a finding, another leaves unsaid. Stop 41's blind reader read
+        the same mental state pasted across records of one diagnosis (test-v2: 96 records repeating four or more of
+        the nine descriptive headings of an earlier record of their diagnosis word for word), since each disorder
+        has two or three descriptors a field. A shorter descriptor keeps every finding the lexicon reads in the whole
+        one and makes no denial it did not; the first clause, which says what the field is, always stays."""
+        S = self.c.wording["mse_clauses"]
+        if key not in S["fields"]:
+            return options
+        out = list(options)
+        for text in options:
+            if re.search(S["keep_whole"], text):
+                continue
+            tokens = re.split(S["split"], text)
+            if len(tokens) < 3:
+                continue
+            pos, neg = self.chart.readings(text)
+            for i in range(2, len(tokens), 2):
+                shorter = "".join(tokens[:i - 1] + tokens[i + 1:]).strip()
+                if len(shorter.split()) < S["min_words"] or shorter in out:
+                    continue
+                pos2, neg2 = self.chart.readings(shorter)
+                if pos2 == pos and neg2 <= neg:
+                    out.append(shorter)
+        return out
 
     def _as_seen(self, told: set[str]) -> None:
         """A mental state that shows the disorder only where it would show in the room and states ordinary findings
@@ -2393,8 +2443,22 @@ class StoryV2(_Story):
         medication list and in the plan (joins.json ``dose_choice``)."""
         pattern = re.compile(self.c.joins["dose_choice"]["pattern"])
         condition = re.compile(self.c.joins["dose_condition"]["pattern"])
+        label = re.compile(self.c.joins["dose_age_label"]["pattern"])
+        only_if = self.c.joins["dose_only_if"]
         for m in out.get("medications", ()):
             dose = m.get("dose") or ""
+            bare = label.sub("", dose)
+            step = re.search(only_if["pattern"], bare)
+            if step:
+                bare = (bare[:step.start()] + bare[step.end():]).strip()
+            if bare != dose and dose in out["plan"]:
+                at = out["plan"].index(dose)
+                end = out["plan"].find(".", at + len(dose))
+                end = len(out["plan"]) if end < 0 else end
+                # a step condition follows the dose, and the sentence's detail of how to start goes with it
+                rest = " " + only_if["say"].format(what=step.group(1)) if step else out["plan"][at + len(dose):end]
+                out["plan"] = out["plan"][:at] + bare + rest + out["plan"][end:]
+                m["dose"] = dose = bare
             bare = condition.sub("", dose)
             if bare != dose:  # 'commence duloxetine 30 mg once daily when pain or depression is prominent': the record has decided
                 out["plan"] = out["plan"].replace(dose, bare)
@@ -2590,6 +2654,9 @@ class CaseComposerV2(CaseComposer):
             named = re.split(r"[ ,]", str(patient.informant or ""), maxsplit=1)[0].lower()
             if not in_care and lone and named in ("mother", "father") and named != lone:
                 patient.informant = lone  # the parent the child lives with brings the child (stop 28: 'his father adds' of a boy living with his mother)
+            H = self.people["informant_in_household"]
+            if not in_care and named in H["parents"] and not re.search(H["parent_pattern"], living) and re.search(H["grand_pattern"], living):
+                patient.informant = H["grand_informant"]  # a child living with grandparents is brought by one (stop 41: 'brought by his father')
         occupation = str(demo.get("occupation", "")).lower()
         share = R["agree"]["occupation_other_sex_share"].get(patient.sex, {}).get(occupation)
         if share is not None and rng.random() >= share:
@@ -2599,6 +2666,8 @@ class CaseComposerV2(CaseComposer):
         if patient.sex == "female" and "postman" in occupation:
             demo["occupation"] = occupation = occupation.replace("postman", "postal worker")
             patient.household = replace(patient.household, occupation=occupation)
+        if patient.age < self.people["marital_status_from_age"]:
+            demo.pop("marital_status", None)  # a child's chart records no marital status (stop 41: 'single' at 12)
         if "recent separation" in living and str(demo.get("marital_status", "")) in ("single", "divorced", "widowed"):
             demo["marital_status"] = "separated"
             patient.household = replace(patient.household, marital_status="separated")
