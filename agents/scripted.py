@@ -167,6 +167,7 @@ class ScriptedClinician(Doctor):
 
     def _reset_state(self) -> None:
         self.findings = Findings()
+        self._held_for_results: list[Any] = []  # drugs a result on file kept out of the plan (drugs.json)
         self.plan: list[tuple[str, str | None]] = []  # (question, concept asked about)
         self.turns = 0
         self.last_concept: str | None = None
@@ -799,6 +800,12 @@ class ScriptedClinician(Doctor):
         age = self.walk_in.age
         if age is not None and age > rule.get("max_age", 200):
             return False
+        heard = set(self.findings.present) - self.findings.contradicted
+        if rule.get("needs_heard") and not set(rule["needs_heard"]) & heard:
+            return False  # a sodium of 118 is a delirium's only beside confusion heard
+        if "exam_findings" in rule:  # read by the knowledge base's measures, whatever flags the result carries
+            shown = load_critical_actions().abnormal_findings([r for _, r in self.findings.exam_results])
+            return bool(set(rule["exam_findings"]) & shown)
         return any(
             name.lower() in rule["exams"] and re.search(rule.get(pattern, rule["pattern"]), result, re.IGNORECASE)
             for name, result in self.findings.exam_results
@@ -1027,7 +1034,8 @@ class ScriptedClinician(Doctor):
         conf = self.script["required_on_differential"]
         need = next((v for k, v in conf.items() if not k.startswith("_") and h.code.startswith(k)), None)
         need = need if heard is None or not need else heard  # ``heard``: the findings that count, in place of the data's
-        if not need or set(need) & set(self.findings.present) or self._told_before(h):
+        # a positive screen on file (an MDQ) tells a past high a patient may not (evidence.results_show)
+        if not need or set(need) & (set(self.findings.present) | self._shown_by_results(ranking=False)) or self._told_before(h):
             return True
         told = conf["_or_told"]
         cues = next((v for k, v in told.items() if not k.startswith("_") and k != "answers" and h.code.startswith(k)), ())
@@ -1074,7 +1082,20 @@ class ScriptedClinician(Doctor):
                 lead.append((h, s))
         lead = self._fitting_first(lead)
         lead = lead[:1] + [pair for pair in lead[1:] if self._on_differential(pair[0], lead[0][0])]
-        return self._results_on_differential(lead, ranked)
+        return self._results_lead(self._results_on_differential(lead, ranked))
+
+    def _results_lead(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with the disorder a rule of ``evidence.results_weigh`` marked 'leads' speaks for put first when the
+        rule holds and the disorder stands on the list: an organic cause the results show comes before the functional
+        disorder it would explain (confusion beside a sodium of 118 is a delirium before an adjustment disorder)."""
+        for rule in self.script["evidence"]["results_weigh"]["rules"]:
+            if not rule.get("leads") or not self._result_on_file(rule):
+                continue
+            prefixes = tuple(p for p, w in rule["codes"].items() if w > 0)
+            at = next((i for i, (h, _) in enumerate(lead) if h.code.startswith(prefixes)), None)
+            if at:
+                lead = [lead[at]] + lead[:at] + lead[at + 1 :]
+        return lead
 
     def _on_differential(self, h: Hypothesis, principal: Hypothesis) -> bool:
         """Whether ``h`` may stand on the differential beside ``principal``: not a disorder that needs a finding never
@@ -1280,6 +1301,9 @@ class ScriptedClinician(Doctor):
             if defining is None:
                 continue
             heard = self._episode_met(h) if defining == "episode_threshold" else bool(set(defining) & present)
+            need = self.script["required_to_lead"].get(h.code)
+            if need and not set(need) & present:
+                continue  # a depression "with psychotic features" with no psychotic finding heard does not lead
             if not heard or known is not None and not durations.fits(h.code, known, self.walk_in.age):
                 continue
             if len(self._unexplained(h)) > len(self._unexplained(first)):
@@ -1550,7 +1574,11 @@ class ScriptedClinician(Doctor):
         # a drug is checked against every disorder the chart names and the patient has not ruled out, not only those
         # believed: insomnia that leads with generalised anxiety beside it gets no hypnotic as a course (test-v2-0432)
         differential = replace(profile, codes=tuple(dict.fromkeys([*profile.codes, *sorted(others)])))
+        self._held_for_results = []
         chosen, sedative_withheld = ([instead], False) if instead else self._medication_choice(principal, unsafe, differential)
+        held = conf["held_for_results"]
+        for drug in ([] if unstable else self._held_for_results):  # the medical admission's sentence says it already
+            chosen.append(held["sentence"].format(drug=drug.name, reason=drug.results_reason))
         if unstable:
             chosen = [conf["medical_instability"]["medication"]]
         medication = " ".join(chosen)
@@ -1837,6 +1865,13 @@ class ScriptedClinician(Doctor):
                 continue  # no target symptom heard (risperidone in autism without irritability or aggression)
             needed = preconditions.get(drug, ())
             if needed and not set(needed) & (self.findings.denied - set(self.findings.present)):
+                continue
+            kb_drug = next((d for d in self.kb.drugs if d.name.lower() == drug.lower()), None)
+            if kb_drug is not None and set(kb_drug.unsafe_with_results) & profile.findings:
+                # a result on file makes it unsafe whatever the disorder (drugs.json unsafe_with_results: haloperidol
+                # beside a pulse of 41 and a potassium of 3.1, stop 41's test-v2-0391): not started, and said why
+                if kb_drug not in self._held_for_results:
+                    self._held_for_results.append(kb_drug)
                 continue
             if not actions.check(profile, " ".join(chosen + [sentence])).contraindicated:
                 chosen.append(sentence)
