@@ -833,6 +833,8 @@ class ScriptedClinician(Doctor):
         for rule in self.script["evidence"]["results_weigh"]["rules"]:
             if not rule.get("differential") or not self._result_on_file(rule, "differential_pattern"):
                 continue
+            if lead and lead[0][0].code.startswith(tuple(rule.get("explained_by_lead", ()))):
+                continue  # the vomiting of an alcohol withdrawal explains a hypokalaemic alkalosis: no eating disorder added
             prefixes = tuple(rule.get("differential_codes") or [p for p, w in rule["codes"].items() if w > 0])
             if any(h.code.startswith(prefixes) for h, _ in lead) or len(lead) >= self.script["max_disorders"]:
                 continue
@@ -1591,7 +1593,7 @@ class ScriptedClinician(Doctor):
             parts.append(liver[1])
         if drinking_first:
             parts.append(first["driving"].format(obj=self._object()))
-        acted, drop_other = self._results_acted_on()
+        acted, drop_other = self._results_acted_on(principal)
         parts += acted
         therapies = [t for t in principal.psychotherapy if fits(t)][:2]
         if therapies:
@@ -2005,13 +2007,15 @@ class ScriptedClinician(Doctor):
             said.append(conf["said"]["ratio"].format(**levels))
         return tier, conf["sentences"][tier].format(said=_join(said))
 
-    def _results_acted_on(self) -> tuple[list[str], set[str]]:
+    def _results_acted_on(self, principal: Hypothesis | None = None) -> tuple[list[str], set[str]]:
         """The plan's sentences for results on file that call for action whatever the diagnosis
         (``plan.results_acted_on``: a hypokalaemic alkalosis in a young adult, test-v2-0234), and the words of the
         'other' items they leave out (exercise advice)."""
         said: list[str] = []
         drop: set[str] = set()
         for rule in self.script["plan"]["results_acted_on"]["rules"]:
+            if principal is not None and principal.code.startswith(tuple(rule.get("explained_by_lead", ()))):
+                continue  # a cause the diagnosis names already (the vomiting of alcohol withdrawal): the result's own rule
             if self._result_on_file(rule):
                 said.append(rule["sentence"])
                 drop |= set(rule.get("drop_other", ()))
