@@ -796,7 +796,9 @@ class ScriptedClinician(Doctor):
     def _result_on_file(self, rule: dict[str, Any], pattern: str = "pattern") -> bool:
         """Whether a result rule (``evidence.results_weigh``, ``plan.results_acted_on``) holds: a result of one of its
         'exams' (the name as ordered, lower-cased) matches its ``pattern`` key ('pattern' unless the rule has another
-        for the use), for a patient no older than its 'max_age'."""
+        for the use), for a patient no older than its 'max_age'. A rule with 'exam_findings' holds when the results show
+        one of those findings of critical_actions.json (read by their measures, flagged or not: "Na 118 mmol/L"), and
+        one with 'needs_heard' only once one of those findings was heard."""
         age = self.walk_in.age
         if age is not None and age > rule.get("max_age", 200):
             return False
