@@ -167,6 +167,7 @@ class ScriptedClinician(Doctor):
 
     def _reset_state(self) -> None:
         self.findings = Findings()
+        self._held_for_results: list[Any] = []  # drugs a result on file kept out of the plan (drugs.json)
         self.plan: list[tuple[str, str | None]] = []  # (question, concept asked about)
         self.turns = 0
         self.last_concept: str | None = None
@@ -795,10 +796,18 @@ class ScriptedClinician(Doctor):
     def _result_on_file(self, rule: dict[str, Any], pattern: str = "pattern") -> bool:
         """Whether a result rule (``evidence.results_weigh``, ``plan.results_acted_on``) holds: a result of one of its
         'exams' (the name as ordered, lower-cased) matches its ``pattern`` key ('pattern' unless the rule has another
-        for the use), for a patient no older than its 'max_age'."""
+        for the use), for a patient no older than its 'max_age'. A rule with 'exam_findings' holds when the results show
+        one of those findings of critical_actions.json (read by their measures, flagged or not: "Na 118 mmol/L"), and
+        one with 'needs_heard' only once one of those findings was heard."""
         age = self.walk_in.age
         if age is not None and age > rule.get("max_age", 200):
             return False
+        heard = set(self.findings.present) - self.findings.contradicted
+        if rule.get("needs_heard") and not set(rule["needs_heard"]) & heard:
+            return False  # a sodium of 118 is a delirium's only beside confusion heard
+        if "exam_findings" in rule:  # read by the knowledge base's measures, whatever flags the result carries
+            shown = load_critical_actions().abnormal_findings([r for _, r in self.findings.exam_results])
+            return bool(set(rule["exam_findings"]) & shown)
         return any(
             name.lower() in rule["exams"] and re.search(rule.get(pattern, rule["pattern"]), result, re.IGNORECASE)
             for name, result in self.findings.exam_results
@@ -826,6 +835,8 @@ class ScriptedClinician(Doctor):
         for rule in self.script["evidence"]["results_weigh"]["rules"]:
             if not rule.get("differential") or not self._result_on_file(rule, "differential_pattern"):
                 continue
+            if lead and lead[0][0].code.startswith(tuple(rule.get("explained_by_lead", ()))):
+                continue  # the vomiting of an alcohol withdrawal explains a hypokalaemic alkalosis: no eating disorder added
             prefixes = tuple(rule.get("differential_codes") or [p for p, w in rule["codes"].items() if w > 0])
             if any(h.code.startswith(prefixes) for h, _ in lead) or len(lead) >= self.script["max_disorders"]:
                 continue
@@ -1027,7 +1038,8 @@ class ScriptedClinician(Doctor):
         conf = self.script["required_on_differential"]
         need = next((v for k, v in conf.items() if not k.startswith("_") and h.code.startswith(k)), None)
         need = need if heard is None or not need else heard  # ``heard``: the findings that count, in place of the data's
-        if not need or set(need) & set(self.findings.present) or self._told_before(h):
+        # a positive screen on file (an MDQ) tells a past high a patient may not (evidence.results_show)
+        if not need or set(need) & (set(self.findings.present) | self._shown_by_results(ranking=False)) or self._told_before(h):
             return True
         told = conf["_or_told"]
         cues = next((v for k, v in told.items() if not k.startswith("_") and k != "answers" and h.code.startswith(k)), ())
@@ -1074,7 +1086,20 @@ class ScriptedClinician(Doctor):
                 lead.append((h, s))
         lead = self._fitting_first(lead)
         lead = lead[:1] + [pair for pair in lead[1:] if self._on_differential(pair[0], lead[0][0])]
-        return self._results_on_differential(lead, ranked)
+        return self._results_lead(self._results_on_differential(lead, ranked))
+
+    def _results_lead(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with the disorder a rule of ``evidence.results_weigh`` marked 'leads' speaks for put first when the
+        rule holds and the disorder stands on the list: an organic cause the results show comes before the functional
+        disorder it would explain (confusion beside a sodium of 118 is a delirium before an adjustment disorder)."""
+        for rule in self.script["evidence"]["results_weigh"]["rules"]:
+            if not rule.get("leads") or not self._result_on_file(rule):
+                continue
+            prefixes = tuple(p for p, w in rule["codes"].items() if w > 0)
+            at = next((i for i, (h, _) in enumerate(lead) if h.code.startswith(prefixes)), None)
+            if at:
+                lead = [lead[at]] + lead[:at] + lead[at + 1 :]
+        return lead
 
     def _on_differential(self, h: Hypothesis, principal: Hypothesis) -> bool:
         """Whether ``h`` may stand on the differential beside ``principal``: not a disorder that needs a finding never
@@ -1280,6 +1305,9 @@ class ScriptedClinician(Doctor):
             if defining is None:
                 continue
             heard = self._episode_met(h) if defining == "episode_threshold" else bool(set(defining) & present)
+            need = self.script["required_to_lead"].get(h.code)
+            if need and not set(need) & present:
+                continue  # a depression "with psychotic features" with no psychotic finding heard does not lead
             if not heard or known is not None and not durations.fits(h.code, known, self.walk_in.age):
                 continue
             if len(self._unexplained(h)) > len(self._unexplained(first)):
@@ -1550,7 +1578,11 @@ class ScriptedClinician(Doctor):
         # a drug is checked against every disorder the chart names and the patient has not ruled out, not only those
         # believed: insomnia that leads with generalised anxiety beside it gets no hypnotic as a course (test-v2-0432)
         differential = replace(profile, codes=tuple(dict.fromkeys([*profile.codes, *sorted(others)])))
+        self._held_for_results = []
         chosen, sedative_withheld = ([instead], False) if instead else self._medication_choice(principal, unsafe, differential)
+        held = conf["held_for_results"]
+        for drug in ([] if unstable else self._held_for_results):  # the medical admission's sentence says it already
+            chosen.append(held["sentence"].format(drug=drug.name, reason=drug.results_reason))
         if unstable:
             chosen = [conf["medical_instability"]["medication"]]
         medication = " ".join(chosen)
@@ -1563,7 +1595,7 @@ class ScriptedClinician(Doctor):
             parts.append(liver[1])
         if drinking_first:
             parts.append(first["driving"].format(obj=self._object()))
-        acted, drop_other = self._results_acted_on()
+        acted, drop_other = self._results_acted_on(principal)
         parts += acted
         therapies = [t for t in principal.psychotherapy if fits(t)][:2]
         if therapies:
@@ -1838,6 +1870,13 @@ class ScriptedClinician(Doctor):
             needed = preconditions.get(drug, ())
             if needed and not set(needed) & (self.findings.denied - set(self.findings.present)):
                 continue
+            kb_drug = next((d for d in self.kb.drugs if d.name.lower() == drug.lower()), None)
+            if kb_drug is not None and set(kb_drug.unsafe_with_results) & profile.findings:
+                # a result on file makes it unsafe whatever the disorder (drugs.json unsafe_with_results: haloperidol
+                # beside a pulse of 41 and a potassium of 3.1, stop 41's test-v2-0391): not started, and said why
+                if kb_drug not in self._held_for_results:
+                    self._held_for_results.append(kb_drug)
+                continue
             if not actions.check(profile, " ".join(chosen + [sentence])).contraindicated:
                 chosen.append(sentence)
         return chosen, withheld
@@ -1970,13 +2009,15 @@ class ScriptedClinician(Doctor):
             said.append(conf["said"]["ratio"].format(**levels))
         return tier, conf["sentences"][tier].format(said=_join(said))
 
-    def _results_acted_on(self) -> tuple[list[str], set[str]]:
+    def _results_acted_on(self, principal: Hypothesis | None = None) -> tuple[list[str], set[str]]:
         """The plan's sentences for results on file that call for action whatever the diagnosis
         (``plan.results_acted_on``: a hypokalaemic alkalosis in a young adult, test-v2-0234), and the words of the
         'other' items they leave out (exercise advice)."""
         said: list[str] = []
         drop: set[str] = set()
         for rule in self.script["plan"]["results_acted_on"]["rules"]:
+            if principal is not None and principal.code.startswith(tuple(rule.get("explained_by_lead", ()))):
+                continue  # a cause the diagnosis names already (the vomiting of alcohol withdrawal): the result's own rule
             if self._result_on_file(rule):
                 said.append(rule["sentence"])
                 drop |= set(rule.get("drop_other", ()))

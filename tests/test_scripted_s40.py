@@ -116,7 +116,8 @@ def test_a_nihilistic_delusion_keeps_a_psychotic_depression_on_few_groups_heard(
         "Patient: It would be better for her if I went.",
     ]:
         _ask(doctor, reply)
-    assert doctor._mood_groups_heard("F32") < 4
+    # fewer groups than an episode needs (four since stop 41 counts hopelessness as ICD-10's bleak views of the future)
+    assert doctor._mood_groups_heard("F32") < doctor.script["episode_threshold"]["F32"]["min"]
     assert doctor._leading()[0][0].category == "depressive", [(h.code, s) for h, s in doctor._leading()]
 
 

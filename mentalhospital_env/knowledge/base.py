@@ -177,6 +177,10 @@ class Drug:
     older_from_age: int | None = None
     starting_max_mg: float | None = None
     dose_source: str = ""
+    #: results on file that make the drug unsafe to start whatever the disorder (ids of critical_actions.json
+    #: ``exam_findings.findings``: a potassium below 3.5 or a pulse below 50 for a QT-prolonging drug), and why
+    unsafe_with_results: tuple[str, ...] = ()
+    results_reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -683,6 +687,8 @@ _DRUG_FIELDS = (
     "older_from_age",
     "starting_max_mg",
     "dose_source",
+    "unsafe_with_results",
+    "results_reason",
 )
 
 
@@ -713,6 +719,8 @@ def _load_drugs(entries: list, codes: set[str]) -> list[Drug]:
                 monitoring=e.texts("monitoring", min_items=1),
                 cautions=e.texts("cautions", required=False),
                 unsafe_with=unsafe,
+                unsafe_with_results=e.texts("unsafe_with_results", required=False),
+                results_reason=e.text("results_reason") if raw.get("unsafe_with_results") else "",
                 **_drug_doses(e),
             )
         )
