@@ -907,6 +907,15 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
         n = 0
         whole_text = expand_abbreviations(whole_text)
         for kind, label, text in _labelled_quotes(whole_text, names, data):
+            if kind == "referrer":
+                # the referrer's letter: its complaint is the patient's to tell ("Low mood and fatigue for four
+                # months"), what the letter says to its reader is not (a courtesy, a query, another's report)
+                said = _sentence_facts(section, text, n, sex, names, data, tax, no_allergy, has_sensitive_concept,
+                                       relatives_named, record_topics, relatives)
+                facts.extend(replace(f, told=False, patient_says=None)
+                             if re.search(data["letter_voice_pattern"], f.text, re.IGNORECASE) else f for f in said)
+                n += len(split_sentences(text))
+                continue
             if kind != "plain":
                 # "Patient: 'They're coming through the loft ...'": the patient's own words, told as
                 # they are; a relative's or a referrer's quotation is theirs, never the patient's
@@ -1207,18 +1216,23 @@ def _labelled_quotes(text: str, names: tuple[str, ...], data: dict[str, Any]) ->
     name after a relative's quotation: "Mother: '...' Jayden: '...'") and ``("other", label, words)``
     for a relative's ("Mother: ..."). A referrer's letter quoted after a referral sentence's colon
     (``referrer_quote_pattern``: "Referred by his GP ... (letter of 5 November): 'Thank you for seeing
-    ...'") is ``("other", "Referral", words)``: five of fourteen uw records quote one, and its sentences were
-    said as the patient's ("I'm grateful for your opinion and advice about management", "My wife says I'm
-    not myself")."""
+    ...'") is ``("referrer", "Referral", words)``: five of fourteen uw records quote one, and what the letter
+    says to its reader was said as the patient's ("I'm grateful for your opinion and advice about
+    management", "My wife says I'm not myself"); compile_facts keeps those untold (``letter_voice_pattern``)."""
     out: list[tuple[str, str, str]] = []
     at = 0
     for m in re.finditer(data["referrer_quote_pattern"], text):
         before = text[at:m.start(1) - 1].rstrip()
         if before.endswith(":"):
             before = before[:-1].rstrip()
+        last = re.split(r"(?<=[.;!?])\s+", before.strip())[-1] if before.strip() else ""
+        if len(last.split()) <= 3 and re.fullmatch(r"[A-Z][\w&/ -]*", last):
+            before = before.strip()[: len(before.strip()) - len(last)]  # "GP referral: '...'": a label, not said
         if before.strip():
             out.extend(_labelled_quotes_plain(before, names, data))
-        out.append(("other", "Referral", m.group(1).strip()))
+        # a query in the letter is a sentence of its own ("... for four months. ?treatment-resistant depression.")
+        words = re.sub(r"(?<=[.!])\s+\?\s*(?=\w)", " Possible ", m.group(1).strip())
+        out.append(("referrer", "Referral", words))
         at = m.end()
         while at < len(text) and text[at] in "'\u2019\u201d\".,;: ":
             at += 1
