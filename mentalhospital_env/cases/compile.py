@@ -460,7 +460,10 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
             len(first.text) > 1 and first.text.isupper()
         ) and head.lower_ not in data["mass_nouns"]:
             body = ("an " if body[:1].lower() in "aeiou" else "a ") + body
-        body = re.sub(r"(?<!\bin )(?<!\bsince )\b((?:19|20)\d\d)\b", r"in \1", body)
+        # never inside a date ("in April 2026", "17 October 2026" were said "in April in 2026")
+        body = re.sub(r"(?<!\bin )(?<!\bsince )(?<!\bof )(?<![A-Z][a-z]{2} )(?<![A-Z][a-z]{3} )(?<![A-Z][a-z]{4} )"
+                      r"(?<![A-Z][a-z]{5} )(?<![A-Z][a-z]{6} )(?<![A-Z][a-z]{7} )(?<![A-Z][a-z]{8} )(?<!\d )(?<!\d\d )"
+                      r"\b((?:19|20)\d\d)\b", r"in \1", body)
     return _finish(f"{lead} {body}")
 
 
@@ -904,6 +907,15 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
         n = 0
         whole_text = expand_abbreviations(whole_text)
         for kind, label, text in _labelled_quotes(whole_text, names, data):
+            if kind == "referrer":
+                # the referrer's letter: its complaint is the patient's to tell ("Low mood and fatigue for four
+                # months"), what the letter says to its reader is not (a courtesy, a query, another's report)
+                said = _sentence_facts(section, text, n, sex, names, data, tax, no_allergy, has_sensitive_concept,
+                                       relatives_named, record_topics, relatives)
+                facts.extend(replace(f, told=False, patient_says=None)
+                             if re.search(data["letter_voice_pattern"], f.text, re.IGNORECASE) else f for f in said)
+                n += len(split_sentences(text))
+                continue
             if kind != "plain":
                 # "Patient: 'They're coming through the loft ...'": the patient's own words, told as
                 # they are; a relative's or a referrer's quotation is theirs, never the patient's
@@ -914,6 +926,7 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
             facts.extend(_sentence_facts(section, text, n, sex, names, data, tax, no_allergy, has_sensitive_concept,
                                          relatives_named, record_topics, relatives))
             n += len(split_sentences(text))
+    facts = _untitled(facts, ehr)
     facts = _lists_whole(facts, data)
     facts = _others_named(facts, sex, data)
     if re.search(data["widowed_pattern"], " ".join(t for _s, t in ehr.sections()), re.IGNORECASE):
@@ -932,6 +945,33 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
             merged.append(f)
         facts = merged
     return tuple(facts)
+
+
+def _paragraph_titles(text: str) -> set[str]:
+    """The titles a record's paragraphs open on: a verbless phrase of at most four words after a blank line,
+    with the paragraph going on after it ("\n\nGuns. Not raised by him.", "\n\nHis mother's account. Helen
+    describes ...", "\n\nPertinent negatives. No periods of ..."). A title is the writer's, never the
+    patient's: uw-013 and uw-014 titled ten paragraphs so and each was said ("I gun.", "I've had the
+    crash.", "I've had my account.", "I've had pertinent negatives.")."""
+    out = set()
+    for m in re.finditer(r"\n\s*\n\s*([A-Z][^.!?:;\n]{0,48})[.:]\s+(?=\S)", text):
+        title = m.group(1).strip()
+        if len(title.split()) > 4:
+            continue
+        if any(t.pos_ in ("VERB", "AUX") and t.dep_ not in ("amod", "compound") for t in _nlp()(title)):
+            continue
+        out.add(title.lower())
+    return out
+
+
+def _untitled(facts: list[Fact], ehr: EHR) -> list[Fact]:
+    """Facts whose text is only a paragraph title (:func:`_paragraph_titles`) kept, never told."""
+    titles = set()
+    for _section, text in ehr.sections():
+        titles |= _paragraph_titles(expand_abbreviations(text))
+    if not titles:
+        return facts
+    return [replace(f, patient_says=None, told=False) if f.text.strip(" .:").lower() in titles else f for f in facts]
 
 
 def _others_named(facts: list[Fact], sex: str, data: dict[str, Any]) -> list[Fact]:
@@ -1064,6 +1104,8 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
                     has_sensitive_concept, relatives_named, record_topics, relatives=None) -> list[Fact]:
     facts: list[Fact] = []
     sentences = split_sentences(text)
+    lead: tuple[str, str | None] | None = None
+    carry = False
     for n, sentence in enumerate(sentences, start + 1):
         # "Married to Ann for 40 years. Their son Tom ...": the couple's children are the patient's ("Our son Tom")
         # only when the patient's partner is named in this sentence or the one before, and not the parents
@@ -1098,12 +1140,16 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
                 for label in [_label(p.strip(), section, data)]
                 for c in _clauses(p.strip(), section, data)
             ]
-        lead: tuple[str, str | None] | None = None  # the relative the sentence's first part is about
+        if section != "family_history" or not carry:
+            lead = None  # the relative the sentence's first part is about
+        carry = False
         for k, (part, heading_words) in enumerate(parts, 1):
             fid = f"{section}-{n}" if len(parts) == 1 else f"{section}-{n}.{k}"
             part = part.strip()
             own = _relative_lead(part, data) if section == "family_history" else None
-            carried = _carried_relative(part, lead, data) if section == "family_history" and k > 1 else None
+            # a family-history sentence with no subject of its own goes on about the relative the sentence
+            # before led with ("Father Roy died in 2023. 'Liked a drink', heavy drinker in his fifties.")
+            carried = _carried_relative(part, lead, data) if section == "family_history" and (k > 1 or not own) else None
             fact = _compile_one(fid, section, carried or part, sex, names, data, tax, no_allergy, has_sensitive_concept,
                                 relatives_named, record_topics, relatives, heading_words, couple)
             if carried:
@@ -1114,6 +1160,8 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
             facts.append(fact)
             if k == 1 and own:
                 lead = (own, fact.relative)
+            if own or carried:
+                carry = True
     return facts
 
 
@@ -1130,9 +1178,25 @@ def _carried_relative(part: str, lead: tuple[str, str | None] | None, data: dict
     """A later part of a family-history sentence that opens on "he" or "she" for the relative its first part
     named, with that relative put in the pronoun's place ("he has been treated ..." -> "Father has been
     treated ..."); ``None`` where the part does not open so or the pronoun is not the relative's."""
-    m = re.match(r"^(he|she)\s+", part, re.IGNORECASE)
-    if not m or lead is None:
+    if lead is None:
         return None
+    m = re.match(r"^(he|she)\s+", part, re.IGNORECASE)
+    if not m:
+        # "Father Roy, toolmaker, died in 2023; 'liked a drink', heavy drinker in his fifties; shot clays for
+        # forty years" (uw-014): a later part with no subject of its own is the lead relative's too, never the
+        # patient's ("Liked a drink, heavy drinker in my fifties"); a part that names someone or rules
+        # something out ("no psychiatric history") is left as it is
+        bare = part.strip().lstrip("'\u2018\u201c\"")
+        if not bare or _NEGATIVE_START.match(bare) or _relative_lead(bare, data) or re.match(r"^[A-Z][a-z]+\b(?!')", bare):
+            return None
+        bare = re.sub(r"(?:^|(?<=[\s(]))['\u2018\u201c\"]|['\u2019\u201d\"](?=[\s,.;:)]|$)", "", part.strip())
+        doc = _nlp()(bare)
+        verb = next((t for t in doc if t.dep_ == "ROOT"), None)
+        if verb is None or any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in verb.children):
+            return None
+        if verb.tag_ not in ("VBD", "VBZ", "VBN"):
+            return f"{lead[0][:1].upper()}{lead[0][1:]} has {bare}"
+        return f"{lead[0][:1].upper()}{lead[0][1:]} {bare}"
     noun = lead[0].split()[-1].lower().removeprefix("half-").removeprefix("step-").removeprefix("step")
     sex = "male" if m.group(1).lower() == "he" else "female"
     if noun not in data["same_gender_relatives"][sex]:
@@ -1150,7 +1214,37 @@ def _labelled_quotes(text: str, names: tuple[str, ...], data: dict[str, Any]) ->
     """``text`` as segments in order: ``("plain", "", text)`` and the quotations a label introduces,
     ``("patient", label, words)`` when the label is the patient ("Patient:", "Pt:", their name, or a
     name after a relative's quotation: "Mother: '...' Jayden: '...'") and ``("other", label, words)``
-    for a relative's ("Mother: ..."); a referrer's quotation stays in its plain segment.""" 
+    for a relative's ("Mother: ..."). A referrer's letter quoted after a referral sentence's colon
+    (``referrer_quote_pattern``: "Referred by his GP ... (letter of 5 November): 'Thank you for seeing
+    ...'") is ``("referrer", "Referral", words)``: five of fourteen uw records quote one, and what the letter
+    says to its reader was said as the patient's ("I'm grateful for your opinion and advice about
+    management", "My wife says I'm not myself"); compile_facts keeps those untold (``letter_voice_pattern``)."""
+    out: list[tuple[str, str, str]] = []
+    at = 0
+    for m in re.finditer(data["referrer_quote_pattern"], text):
+        before = text[at:m.start(1) - 1].rstrip()
+        if before.endswith(":"):
+            before = before[:-1].rstrip()
+        last = re.split(r"(?<=[.;!?])\s+", before.strip())[-1] if before.strip() else ""
+        if len(last.split()) <= 3 and re.fullmatch(r"[A-Z][\w&/ -]*", last):
+            before = before.strip()[: len(before.strip()) - len(last)]  # "GP referral: '...'": a label, not said
+        if before.strip():
+            out.extend(_labelled_quotes_plain(before, names, data))
+        # a query in the letter is a sentence of its own ("... for four months. ?treatment-resistant depression.")
+        words = re.sub(r"(?<=[.!])\s+\?\s*(?=\w)", " Possible ", m.group(1).strip())
+        out.append(("referrer", "Referral", words))
+        at = m.end()
+        while at < len(text) and text[at] in "'\u2019\u201d\".,;: ":
+            at += 1
+    if at:
+        if text[at:].strip():
+            out.extend(_labelled_quotes_plain(text[at:], names, data))
+        return out
+    return _labelled_quotes_plain(text, names, data)
+
+
+def _labelled_quotes_plain(text: str, names: tuple[str, ...], data: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """:func:`_labelled_quotes` of a text with no referrer's quotation."""
     out: list[tuple[str, str, str]] = []
     # 'In his own words: "Everyone says I'm depressed. ..."' (uw-010): the patient's quotation under a
     # label of the writer's, read as "Patient:", never said "In my own words, Everyone says ..."
@@ -2663,7 +2757,9 @@ def _bound_pieces(sentence: str) -> set[int]:
         head = next((t for t in piece if t.dep_ not in ("det", "amod", "compound", "nummod", "punct")), None)
         if head is not None and head.dep_ == "conj" and head.pos_ in ("NOUN", "PROPN") and head.head.idx < at and not any(
             t.pos_ in ("VERB", "AUX") and t.head.i == t.i for t in piece
-        ) and head.head.dep_ not in ("dobj", "attr"):
+        ):
+            # the list may be the verb's object too: "There's no depression, psychosis or suicide in my family"
+            # was said "There's no depression. Psychosis or suicide ..." in seven of thirteen uw records
             bound.add(k)
     return bound
 

@@ -92,14 +92,25 @@ def catchphrases(speech_style: str | None) -> tuple[str, ...]:
     out: list[str] = []
     said = False
     at = 0
-    for m in re.finditer(r"(?<![A-Za-z])['\u2018\"\u201c](.+?)['\u2019\"\u201d](?![A-Za-z])", text):
+    quotes = list(re.finditer(r"(?<![A-Za-z])['\u2018\"\u201c](.+?)['\u2019\"\u201d](?![A-Za-z])", text))
+    # a run of three or more quotations joined by commas is a vocabulary, the words the patient uses ("he says
+    # 'it', 'the crash', 'that day', 'I see her', 'the dream'"), never sayings to end a reply on: uw-014's
+    # "I see her." closed three replies about mood, energy and suicide
+    run_of: dict[int, int] = {}
+    start = 0
+    for k in range(1, len(quotes) + 1):
+        if k == len(quotes) or not re.fullmatch(r"\s*(?:,\s*(?:or\s+|and\s+)?|or|and)\s*", text[quotes[k - 1].end():quotes[k].start()]):
+            for j in range(start, k):
+                run_of[j] = k - start
+            start = k
+    for k, m in enumerate(quotes):
         between = text[at:m.start()]
         clause = re.split(r"[;,.:]", between)[-1]
         said = bool(re.search(rf"\b(?:{verbs})\b", clause, re.IGNORECASE)) or (
             said and re.fullmatch(r"\s*(?:or|and|,)\s*", between) is not None)
         at = m.end()
         phrase = m.group(1).strip(" .,;")
-        if said and re.match(rf"(?:{openers})\b", phrase, re.IGNORECASE) and 1 < len(phrase.split()) <= 12:
+        if said and run_of[k] < 3 and re.match(rf"(?:{openers})\b", phrase, re.IGNORECASE) and 1 < len(phrase.split()) <= 12:
             out.append(phrase[0].upper() + phrase[1:] + ("" if phrase[-1] in "!?" else "."))
     return tuple(dict.fromkeys(out))
 

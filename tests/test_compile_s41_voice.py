@@ -1,0 +1,55 @@
+"""Stop 41 (issue 13): which sentences of a narrative record are the patient's to say, whose fact it is, and
+how a list or a date is spoken. Records written here for the test, in the shape of a UK clinic letter."""
+
+from __future__ import annotations
+
+from mentalhospital_env.cases.compile import compile_facts, expand_abbreviations
+from mentalhospital_env.cases.model import EHR
+from mentalhospital_env.patient.decide import catchphrases
+
+
+def _told(**sections: str) -> list[tuple[str, str | None]]:
+    cc = sections.pop("chief_complaint", "")
+    hpi = sections.pop("history_of_present_illness", "")
+    facts = compile_facts(EHR(chief_complaint=cc, history_of_present_illness=hpi, **sections), "female")
+    return [(f.text, f.patient_says) for f in facts if f.told]
+
+
+def test_a_month_and_year_is_a_date_and_a_score_is_not() -> None:
+    assert expand_abbreviations("Stopped in 03/2025. PHQ-9 17/27, pain 7/10.") == "Stopped in March 2025. PHQ-9 17/27, pain 7/10."
+    said = " ".join(s or "" for _t, s in _told(past_psychiatric_history="Diazepam five times in 09/2024."))
+    assert "September 2024" in said and " or " not in said and "in September in" not in said
+
+
+def test_a_referrers_letter_keeps_its_complaint_but_not_its_courtesy_or_its_reports() -> None:
+    told = _told(chief_complaint=(
+        "Referred by her GP, Dr Amara Okafor, to the community team (letter of 2 March 2026): 'Thank you for seeing "
+        "this teacher. Panic attacks for six months. Husband says she is not herself. GAD-7 15. "
+        "Grateful for your advice.' Seen alone."))
+    said = " ".join(s or "" for _t, s in told)
+    assert "panic attacks" in said
+    assert not any(w in said for w in ("Grateful", "grateful", "Husband says", "GAD-7", "Thank you"))
+
+
+def test_a_paragraph_title_is_never_said() -> None:
+    told = _told(history_of_present_illness=(
+        "Seen at home with her sister.\n\nThe fire. She woke to smoke at 3 am and got the children out.\n\n"
+        "Her sister's account. Says she has not slept since."))
+    texts = [t.strip(" .") for t, _s in told]
+    assert "The fire" not in texts and "Her sister's account" not in texts
+    assert any("smoke" in (s or "") for _t, s in told)
+
+
+def test_a_family_history_sentence_without_a_subject_is_the_relatives() -> None:
+    told = _told(family_history=(
+        "Father Alan, bus driver, died 2019 aged 70; 'liked a drink', heavy drinker in his forties. "
+        "No known suicide, psychosis or bipolar illness in the family."))
+    said = " ".join(s or "" for _t, s in told)
+    assert "my forties" not in said and "his forties" in said
+    # a list after "no" is one sentence, never "There's no suicide. Psychosis or ..."
+    assert "There's no suicide, psychosis or bipolar illness in my family" in said
+
+
+def test_a_vocabulary_after_says_is_not_a_set_of_sayings() -> None:
+    style = "Plain words. He says 'it', 'the accident', 'I see it', 'the dream' for what happened. Answers 'I don't know' or 'it's fine'."
+    assert catchphrases(style) == ("I don't know.", "It's fine.")
