@@ -1711,6 +1711,9 @@ class ScriptedClinician(Doctor):
             for _ in range(2):  # a second pass: a step's own drug may ask for more (lithium: a pregnancy test)
                 # each as this setting takes it (a clinic's oral thiamine, not the ward's IV Pabrinex for 3-5 days)
                 worded = {**self.script["plan_safety"]["step_sentences"], **setting.get("step_sentences", {})}
+                if self.walk_in.age_group == "adult" and self._dependants_named():  # the safeguarding is the children's
+                    him = {"female": "her", "male": "him"}.get(self.walk_in.sex or "", "them")
+                    worded.update({a: t.format(him=him) for a, t in self.script["plan_safety"]["step_sentences_with_dependants"].items()})
                 if medical:  # a physical illness treated under the medical team: capacity law, not mental health law
                     worded.update(setting.get("medical_step_sentences", {}))
                 steps = [
