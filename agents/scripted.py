@@ -2512,7 +2512,7 @@ class ScriptedClinician(Doctor):
             return quote
         prefix, inner = m.groups()
         risk = set(subjects["_risk_concepts"])
-        pieces = [p.strip() for p in re.split(r"(?<=[.!?])\s+|,\s+(?=(?:but|without|though|although)\b)", inner) if p.strip()]
+        pieces = [p.strip() for p in re.split(r"(?<=[.!?])\s+|,\s+(?=(?:but|without|though|although)\s+\w)", inner) if p.strip()]
         def says(piece: str) -> bool:
             return any(re.search(x, piece, re.IGNORECASE) for x in own["says"])
 
