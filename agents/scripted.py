@@ -2494,7 +2494,7 @@ class ScriptedClinician(Doctor):
         (``note_writing.mood_not_now``): no description of the mood now."""
         words = sentence.strip().strip('"').lower()
         writing = self.script["note_writing"]
-        if any(re.search(p, words) for p in writing["mood_not_now"]):
+        if any(re.search(p, words) for p in writing["mood_not_now"]) and not re.search(writing["mood_now_frame"], words):
             return True
         # a longer sentence describes a mood only in a feeling's frame ("I've been feeling low", "my mood's been
         # rubbish"), not by a mood word in passing ("I have takings down about a third", uw-014)

@@ -107,3 +107,10 @@ def test_a_road_traffic_collision_told_in_the_opening_opens_the_trauma_questions
     doctor = start(WALK_IN)
     _ask(doctor, "Patient: I've been low, there's a collision of deadlines at work.")
     assert "trauma" not in doctor.explored
+
+
+def test_a_mood_now_told_with_its_onset_date_is_still_the_mood():
+    """uw-012: 'From about July 2026 my mood has been low most days' is the mood now, with its onset; the first cut of
+    the dated-history rule dropped it for 'I'm tired all the time'."""
+    doctor = _ask_mood("From about July 2026 my mood has been low most days.")
+    assert 'Mood described as "From about July 2026 my mood has been low most days' in _mood_line(doctor)
