@@ -1662,8 +1662,15 @@ class ScriptedClinician(Doctor):
         told = self.findings.answers.get("family_psychiatric_history", "")
         family_suicide = any(re.search(p, told, re.IGNORECASE) for p in family["patterns"])
         means = self._means_told() if self.risk_followed else None
-        if means:  # a means the patient told of: named, and access to it restricted
-            he, his, him = {"female": ("she", "her", "her"), "male": ("he", "his", "him")}.get(self.walk_in.sex or "", ("they", "their", "them"))
+        kinds = self._means_kinds()
+        he, his, him = {"female": ("she", "her", "her"), "male": ("he", "his", "him")}.get(self.walk_in.sex or "", ("they", "their", "them"))
+        if kinds:  # each means told named by what is done about it (a firearm out of the home, not "anything else")
+            mconf = self.script["risk_follow_up"]["means"]
+            # the patient's sentence when it says something ("I keep two shotguns in a locked cabinet"), else the kinds
+            told = f'"{means.rstrip(".")}"' if means and len(tokenize(means)) > 3 else _join(k["name"] for k in kinds)
+            steps = "; ".join(k["step"].format(he=he, his=his, him=him) for k in kinds)
+            parts.append(mconf["sentence_kinds"].format(told=told, steps=steps, he=he, his=his, him=him))
+        elif means:  # a means the patient told of: named, and access to it restricted
             parts.append(self.script["risk_follow_up"]["means"]["sentence"].format(quote=means.rstrip("."), he=he, his=his, him=him))
         setting_name = self.walk_in.setting or ""
         smokes = "tobacco_use" in self.findings.present and "tobacco_use" not in self.findings.contradicted
@@ -1736,6 +1743,9 @@ class ScriptedClinician(Doctor):
             for _ in range(2):  # a second pass: a step's own drug may ask for more (lithium: a pregnancy test)
                 # each as this setting takes it (a clinic's oral thiamine, not the ward's IV Pabrinex for 3-5 days)
                 worded = {**self.script["plan_safety"]["step_sentences"], **setting.get("step_sentences", {})}
+                if self.walk_in.age_group == "adult" and self._dependants_named():  # the safeguarding is the children's
+                    him = {"female": "her", "male": "him"}.get(self.walk_in.sex or "", "them")
+                    worded.update({a: t.format(him=him) for a, t in self.script["plan_safety"]["step_sentences_with_dependants"].items()})
                 if medical:  # a physical illness treated under the medical team: capacity law, not mental health law
                     worded.update(setting.get("medical_step_sentences", {}))
                 steps = [
@@ -2500,8 +2510,9 @@ class ScriptedClinician(Doctor):
             reply = f.answers.get(key, "").strip()
             if not reply:
                 told = self._told_already(item) if self.risk_followed else None
-                if told:  # answered with the disclosure or another follow-up: that sentence, quoted
-                    out.append(_end(f'{item["label"].replace("them", self._object())}: "{told}"'))
+                told_quote = self._on_item(key, f'"{told}"') if told else ""
+                if told_quote:  # answered with the disclosure or another follow-up: that sentence, quoted
+                    out.append(_end(f'{item["label"].replace("them", self._object())}: {told_quote}'))
                 continue
             quote = self._quote(key, used)
             told = None if quote else self._told_already(item)
@@ -2514,9 +2525,56 @@ class ScriptedClinician(Doctor):
                 teller = f.told_by.get(key)
                 if teller:  # the parent's "No, not that I know of" is theirs, not the child's (hw-023)
                     quote = f'{self._voice()[1].capitalize()} {teller} says: {quote}'
+            quote = self._on_item(key, quote)
             label = item["label"].replace("them", self._object())
             out.append(_end(f"{label}: {quote}") if quote else f"{label}: {conf['no_answer']}.")
         return out
+
+    def _mood_not_now(self, sentence: str) -> bool:
+        """Whether a sentence of the mood answers speaks of another time or only names the subject
+        (``note_writing.mood_not_now``): no description of the mood now."""
+        words = sentence.strip().strip('"').lower()
+        writing = self.script["note_writing"]
+        if any(re.search(p, words) for p in writing["mood_not_now"]) and not re.search(writing["mood_now_frame"], words):
+            return True
+        # a longer sentence describes a mood only in a feeling's frame ("I've been feeling low", "my mood's been
+        # rubbish"), not by a mood word in passing ("I have takings down about a third", uw-014)
+        return len(tokenize(words)) > writing["mood_bare_max_words"] and not re.search(writing["mood_frame"], words) \
+            and not re.search(r"\b(?:mood|feel|feeling|felt|spirits)\b", words)
+
+    def _on_item(self, key: str, quote: str) -> str:
+        """``quote`` as the risk item ``key`` may hold it (``risk_follow_up.item_subjects``): only the clauses read as
+        the item's own subject, never one read as another item's (a suicidal thought under the plan, a drinking
+        break under past attempts); empty when none is left. A teller's prefix ('His mother says: ') is kept."""
+        subjects = self.script["risk_follow_up"]["item_subjects"]
+        own = subjects.get(key)
+        m = re.match(r'^(.*?)"(.*)"$', quote.strip(), re.DOTALL)
+        if not own or not m:
+            return quote
+        prefix, inner = m.groups()
+        risk = set(subjects["_risk_concepts"])
+        pieces = [p.strip() for p in re.split(r"(?<=[.!?])\s+|,\s+(?=(?:but|without|though|although)\s+\w)", inner) if p.strip()]
+        def says(piece: str) -> bool:
+            return any(re.search(x, piece, re.IGNORECASE) for x in own["says"])
+
+        def bare(piece: str) -> bool:
+            return answer_polarity(piece) is not None and len(tokenize(piece)) <= 4
+
+        if any(says(p) for p in pieces):  # the reply says the item's own words: those clauses (and a bare yes or no) only
+            kept = [p for p in pieces if says(p) or bare(p)]
+        else:  # else every clause but one read as another item's subject or told of another act ("I tried to stop")
+            kept = [
+                p for p in pieces
+                if not ({c for c, _ in patient_findings(p)} & risk) - set(own["concepts"])
+                and not any(re.search(x, p, re.IGNORECASE) for x in own.get("not", ()))
+            ]
+        if not kept:
+            return ""
+        if kept == pieces:
+            return quote
+        text = " ".join(_end(k) if i < len(kept) - 1 else k for i, k in enumerate(kept))
+        text = re.sub(r"^(?:but|though|although)\s+", "", text, flags=re.IGNORECASE)
+        return f'{prefix}"{text[:1].upper()}{text[1:]}"'
 
     def _follow_up_lines(self, section: str, used: set[str]) -> list[str]:
         """What the follow-up of a disclosure (``disclosure_follow_up``) drew out, for the note's ``section`` ("hpi" or
@@ -2535,6 +2593,20 @@ class ScriptedClinician(Doctor):
                 elif section == "risk":
                     out.append(f"{label}: {self.script['risk_follow_up']['no_answer']}.")
         return out
+
+    def _means_kinds(self) -> list[dict[str, Any]]:
+        """The kinds of means told (``risk_follow_up.means.kinds``): a kind's patterns in a reply to the risk
+        follow-up or with the disclosure (no negation before them, once the risk was followed up), or its record
+        sign (a firearm) read in any reply; in the file's order."""
+        conf = self.script["risk_follow_up"]
+        f = self.findings
+        replies = [f.answers.get(i["key"], "") for i in conf["items"]] + [f.present.get(c, "") for c in conf["after"]]
+        sentences = [p.strip() for r in replies for p in re.split(r"(?<=[.!?])\s+", r) if p.strip()] if self.risk_followed else []
+        signs = load_critical_actions().signs([reply for _, reply in f.replies])
+        return [
+            k for k in conf["means"]["kinds"]
+            if k.get("sign") in signs or any(self._tells(p, k["patterns"]) for p in sentences)
+        ]
 
     def _means_told(self) -> str | None:
         """The patient's sentence that names a means of harm they have (stored tablets, a rope, a weapon), told in
@@ -2884,7 +2956,7 @@ class ScriptedClinician(Doctor):
                 for quote, words in ((said, writing["mood_words"]), (lambda key: self._quote(key, set()), writing["mood_words_again"]))
                 for key in writing["mood_said"]
                 for sentence in re.split(r'(?<=[.!?])\s+|(?<=[.!?]")\s+', quote(key))
-                if re.search(words, sentence, re.IGNORECASE)
+                if re.search(words, sentence, re.IGNORECASE) and not self._mood_not_now(sentence)
             ),
             "",
         )
@@ -2900,7 +2972,7 @@ class ScriptedClinician(Doctor):
                     for sentence in re.split(r"(?<=[.!?])\s+", f.answers.get(key, ""))
                     if sentence.strip() and self._plain(sentence) and not self._non_answer(sentence)
                     and f.told_by.get(key) is None and re.search(writing["mood_words_again"], sentence, re.IGNORECASE)
-                    and re.search(writing["mood_frame"], sentence, re.IGNORECASE)
+                    and re.search(writing["mood_frame"], sentence, re.IGNORECASE) and not self._mood_not_now(sentence)
                 ),
                 "",
             )
