@@ -1675,54 +1675,6 @@ def when_clash(checkpoint: str, output: str) -> str | None:
 
 
 @lru_cache(maxsize=memo_size(65536))
-@lru_cache(maxsize=1)
-def _role_pronouns() -> dict[str, str]:
-    """language.json's ``kinship.genders``: the subject pronoun ("she", "he") each relative's role takes."""
-    import json
-    from importlib import resources
-
-    raw = json.loads(
-        resources.files("mentalhospital_env.knowledge").joinpath("data/language.json").read_text("utf-8")
-    )
-    genders = raw.get("kinship", {}).get("genders", {})
-    return {role: pronoun for pronoun, roles in genders.items() if pronoun != "_about" for role in roles}
-
-
-# a reply's subject pronoun, with the contraction it may carry ("she's", "he'd")
-_THIRD_PERSON_SUBJECT = re.compile(r"\b(she|he)(?=(?:'s|'d|'ll|\u2019s|\u2019d|\u2019ll)?\b)", re.IGNORECASE)
-
-
-@lru_cache(maxsize=memo_size(65536))
-def topic_reading(checkpoint: str, output: str) -> str:
-    """``output`` with its bare "she" or "he" read as the one relative ``checkpoint`` is about, when the patient
-    speaks ("I", "my") and names nobody else: in an interview the question is about the checkpoint's topic, so
-    "She puts my tablets out each morning" answers about "His wife manages his medication" and "My old man...
-    he drank himself to death" about "His father drank heavily" (without a first-person word the output reads
-    as a note, whose "she" is the patient: "He has high blood pressure" is no word on the father). Only when
-    every content word of the checkpoint is said of that relative (a
-    statement about the relative, not the patient), the relative's role takes that pronoun
-    (``kinship.genders``), and the output names no relative or other person of its own; else ``output``."""
-    if not _THIRD_PERSON_SUBJECT.search(output):
-        return output
-    named = relatives_named(checkpoint)
-    if len(named) != 1:
-        return output
-    role = next(iter(named)).role
-    pronoun = _role_pronouns().get(role)
-    tokens = tokenize(output)
-    if pronoun is None or relatives_named(output) or not _person_words().isdisjoint(tokens):
-        return output
-    if load_cues().first_person.isdisjoint(tokens):
-        return output  # no "I" or "my": a note's "she" is the patient ("He has high blood pressure")
-    c = read_statement(checkpoint)
-    if not c.words or any(w.subject != "other" for w in c.words):
-        return output
-    said = [m for m in _THIRD_PERSON_SUBJECT.finditer(output)]
-    if any(m.group(1).lower() != pronoun for m in said):
-        return output  # "she" and "he" both: two people, not only the checkpoint's relative
-    return _THIRD_PERSON_SUBJECT.sub(lambda m: f"my {role}", output)
-
-
 def statement_conflict(checkpoint: str, output: str) -> str | None:
     """Why ``output`` cannot entail ``checkpoint`` (negation, subject, time or direction), or ``None``.
 
@@ -1732,7 +1684,6 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
     data: an opposite meaning said without a negation word, or another amount (:func:`contrary_clash`,
     :func:`amount_level_clash`).
     """
-    output = topic_reading(checkpoint, output)
     return (
         _reading_conflict(checkpoint, output)
         or contrary_clash(checkpoint, output)
@@ -2514,7 +2465,6 @@ class ClinicalAdjudicator(Adjudicator):
         return verdict
 
     def _entailed(self, checkpoint: str, output: str) -> bool:
-        output = topic_reading(checkpoint, output)
         c = read_statement(checkpoint)
         o = read_statement(output)
         phrased = self.phrased_concepts(c, o) if self.phrase_embedder is not None else frozenset()
