@@ -1709,16 +1709,32 @@ def _cessation_cues() -> tuple[tuple[str, ...], ...]:
     )
 
 
+@lru_cache(maxsize=1)
+def _inability_words() -> frozenset[str]:
+    """language.json's ``cessation_cues.inability``: words before which a cessation cue is a lost ability."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/language.json").read_text("utf-8")
+    )
+    return frozenset(w for c in raw.get("cessation_cues", {}).get("inability", ()) for w in tokenize(c))
+
+
 @lru_cache(maxsize=memo_size(65536))
 def says_stopped(text: str) -> bool:
-    """Whether ``text`` says something has stopped (``cessation_cues`` outside its concept mentions, or an
-    ``ended`` cue: "gave up the cigarettes", "no longer drives", "ex-smoker", "not had any since")."""
+    """Whether ``text`` says something has stopped (``cessation_cues`` outside its concept mentions and not
+    after an inability word: "I can't go on buses any more" is a lost ability; or an ``ended`` cue: "gave up the cigarettes", "no longer drives", "ex-smoker", "not had any since")."""
     tokens = tuple(tokenize(text))
     inside = {j for m in load_lexicon().find(text, max_gap=2) for j in range(m.start, m.end)}
+    unable = _inability_words()
     for cue in _cessation_cues():
         n = len(cue)
         if any(
-            tokens[i : i + n] == cue and inside.isdisjoint(range(i, i + n)) for i in range(len(tokens) - n + 1)
+            tokens[i : i + n] == cue
+            and inside.isdisjoint(range(i, i + n))
+            and unable.isdisjoint(tokens[max(0, i - 10) : i])
+            for i in range(len(tokens) - n + 1)
         ):
             return True
     return has_cue(text, "ended")

@@ -44,3 +44,8 @@ def test_what_says_stopped():
     assert says_stopped("He is an ex-smoker.")
     assert not says_stopped("I can't stop fretting")
     assert not says_stopped("My periods stopped months ago.")  # the finding's own phrase
+
+
+def test_a_lost_ability_is_no_habit_given_up(matcher):
+    assert not says_stopped("I can't go to the shops or on buses any more.")
+    assert statement_conflict("Denies avoidance of public places.", "I can't go to the shops or on buses any more.")
