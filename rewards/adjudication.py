@@ -1741,12 +1741,14 @@ def says_stopped(text: str) -> bool:
 
 
 def _stopped_alike(c: StatementReading, o: StatementReading, c_negated: bool, o_negated: bool) -> bool:
-    """A finding said as stopped on one side and as stopped or absent on the other: no negation clash ("She
-    stopped smoking at 60" read as denied, "I gave up the cigarettes at sixty" read as said: both say it ended)."""
+    """A finding the checkpoint says has stopped, and the output says has stopped or is absent: no negation clash
+    ("She stopped smoking at 60" read as denied, "I gave up the cigarettes at sixty" read as said: both say it
+    ended)."""
     if c_negated == o_negated:
         return True
-    c_stopped, o_stopped = says_stopped(c.text), says_stopped(o.text)
-    return (c_stopped and (o_stopped or o_negated)) or (o_stopped and (c_stopped or c_negated))
+    # the checkpoint must say it stopped: against a plain denial ("Denies anhedonia") an output's "any more" is
+    # the finding itself ("I don't enjoy my hobbies any more"), and a non-smoker is no ex-smoker
+    return says_stopped(c.text) and (o_negated or says_stopped(o.text))
 
 
 def _reading_conflict(checkpoint: str, output: str) -> str | None:
