@@ -1695,6 +1695,62 @@ def statement_conflict(checkpoint: str, output: str) -> str | None:
     )
 
 
+@lru_cache(maxsize=1)
+def _cessation_cues() -> tuple[tuple[str, ...], ...]:
+    """language.json's ``cessation_cues``, as token tuples, longest first."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/language.json").read_text("utf-8")
+    )
+    return tuple(
+        sorted({tuple(tokenize(c)) for c in raw.get("cessation_cues", {}).get("cues", ())}, key=len, reverse=True)
+    )
+
+
+@lru_cache(maxsize=1)
+def _inability_words() -> frozenset[str]:
+    """language.json's ``cessation_cues.inability``: words before which a cessation cue is a lost ability."""
+    import json
+    from importlib import resources
+
+    raw = json.loads(
+        resources.files("mentalhospital_env.knowledge").joinpath("data/language.json").read_text("utf-8")
+    )
+    return frozenset(w for c in raw.get("cessation_cues", {}).get("inability", ()) for w in tokenize(c))
+
+
+@lru_cache(maxsize=memo_size(65536))
+def says_stopped(text: str) -> bool:
+    """Whether ``text`` says something has stopped (``cessation_cues`` outside its concept mentions and not
+    after an inability word: "I can't go on buses any more" is a lost ability; or an ``ended`` cue: "gave up the cigarettes", "no longer drives", "ex-smoker", "not had any since")."""
+    tokens = tuple(tokenize(text))
+    inside = {j for m in load_lexicon().find(text, max_gap=2) for j in range(m.start, m.end)}
+    unable = _inability_words()
+    for cue in _cessation_cues():
+        n = len(cue)
+        if any(
+            tokens[i : i + n] == cue
+            and inside.isdisjoint(range(i, i + n))
+            and unable.isdisjoint(tokens[max(0, i - 10) : i])
+            for i in range(len(tokens) - n + 1)
+        ):
+            return True
+    return has_cue(text, "ended")
+
+
+def _stopped_alike(c: StatementReading, o: StatementReading, c_negated: bool, o_negated: bool) -> bool:
+    """A finding the checkpoint says has stopped, and the output says has stopped or is absent: no negation clash
+    ("She stopped smoking at 60" read as denied, "I gave up the cigarettes at sixty" read as said: both say it
+    ended)."""
+    if c_negated == o_negated:
+        return True
+    # the checkpoint must say it stopped: against a plain denial ("Denies anhedonia") an output's "any more" is
+    # the finding itself ("I don't enjoy my hobbies any more"), and a non-smoker is no ex-smoker
+    return says_stopped(c.text) and (o_negated or says_stopped(o.text))
+
+
 def _reading_conflict(checkpoint: str, output: str) -> str | None:
     """:func:`statement_conflict` from the two statements' readings: normal function against a finding,
     implied and whole-statement clashes, relatives, named disorders and drugs, negation, subject and time of the
@@ -1741,7 +1797,9 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
         if not found:
             continue
         if not any(oc.negated == cc.negated for oc in found):
-            return f"negation differs on {cc.concept_id}"
+            if not any(_stopped_alike(c, o, cc.negated, oc.negated) for oc in found):
+                return f"negation differs on {cc.concept_id}"
+            continue
         if not any(oc.negated == cc.negated and _same_subject(oc, cc) for oc in found):
             return f"subject differs on {cc.concept_id}"
         if all(_times_conflict(oc.time, cc.time) for oc in found if oc.negated == cc.negated):
@@ -1782,7 +1840,7 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
         if not any(ow.negated == cw.negated for ow in found) and not (
             # "avoids buses" against "I won't get on a bus": keeping away from a thing is not doing it
             avoids and not cw.negated and all(ow.negated for ow in found)
-        ):
+        ) and not any(_stopped_alike(c, o, cw.negated, ow.negated) for ow in found):
             if cw.concept_id is not None:  # a word of the checkpoint's finding itself
                 if (
                     any(oc.concept_id == cw.concept_id and oc.negated == cw.negated for oc in o.concepts)
