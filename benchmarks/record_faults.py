@@ -23,6 +23,13 @@ each record as text. Counts, per record (a record counts once per rule):
 * ``drug``: a drug in the plan whose indication is not among the record's diagnoses (stimulants
   without ADHD, lithium without a mood disorder, clozapine without psychosis, cholinesterase
   inhibitors without dementia, alcohol/opioid relapse drugs without that use disorder);
+* ``life``: an adult's (or anyone's) life that contradicts itself in the record's text: a job held for years
+  (or a present job) beside a history of being unable to hold one (``job``); shift work for an occupation
+  that has no shifts (``shift``); a family that agrees, notices or brings in a patient who lives alone and
+  has no informant (``family_alone``); married or together under 4 years with two or more children of
+  "their" own, or under 5 with school-age ones (``married_children``); a plan that restarts a drug the
+  record never names before (``restart``); one clause of the plan that says the same content word twice
+  (``echo``: 'therapy with parent involvement, with her parents involved');
 * ``named``: the present illness or chief complaint naming a diagnosis (unless the record is marked as
   a known, relapsing illness).
 """
@@ -52,8 +59,8 @@ CHILD_RULES: list[tuple[str, int, re.Pattern[str]]] = [
     ("pub/drinking", 13, re.compile(r"\b(pub|pints?|units a week|drinks? (a|every) (day|night)|hangover|cannabis|cigarettes?|vap(es|ing))\b", re.I)),
     ("adult violence", 13, re.compile(r"\b(punched (a|the) wall|threatened (a|the|his|her) neighbou?r|assault(ed)?|police|arrested|court)\b", re.I)),
     ("adult contact", 11, re.compile(r"\b(returning (calls|texts|messages)|answer(ing)? (the|her|his) phone|emails?|stopped returning)\b", re.I)),
-    ("adult dose", 12, re.compile(r"\((adults?|adolescents?)\)", re.I)),
-    ("adult dose", 18, re.compile(r"\(adults?\)", re.I)),
+    ("adult dose", 12, re.compile(r"\((?:[^()]*\bin )?(adults?|adolescents?)\)", re.I)),
+    ("adult dose", 18, re.compile(r"\((?:[^()]*\bin )?adults?\)", re.I)),
 ]
 
 DRUGS: list[tuple[re.Pattern[str], tuple[str, ...], str]] = [
@@ -76,6 +83,63 @@ NAMES = re.compile(
     r"personality disorder|borderline|conduct disorder|oppositional|Tourette\w*|tic disorder|gambling disorder|"
     r"alcohol dependence|use disorder|hoarding|trichotillomania|dissociative|somati[cs]\w* (symptom )?disorder|"
     r"illness anxiety|hypochondri\w*|separation anxiety|selective mutism|adjustment disorder|dysthymi\w*)\b", re.I)
+
+
+# life contradictions, read from the text (and the demographics' words, which are text too)
+NO_JOB = re.compile(r"\b(unable to (hold|keep) (down )?a job|can'?t (hold|keep) (down )?a job|lost (several|many) jobs|lost job after job|never (held|kept) a job)\b", re.I)
+HAS_JOB = re.compile(r"\b(\d+ years in the job|with the same employer|(works|is working|has worked|has been working|currently working|employed) as an? |by trade\b)", re.I)
+SHIFT = re.compile(r"\b(shift work|night shifts?|shift pattern|on shifts|(his|her|their) shifts?|rotating shifts)\b", re.I)
+SHIFT_JOBS = re.compile(r"\b(nurse|paramedic|care worker|carer|chef|cook|police|security|warehouse|driver|bar worker|barmaid|barman|call-centre|cleaner|factory|porter|retail|shop|doctor|midwife|firefighter|prison|labourer|operative|hospital)\b", re.I)
+ALONE = re.compile(r"\b(lives|living) alone\b", re.I)
+FAMILY_WITNESS = re.compile(r"\b(?:his|her|their) family (?:agrees|says|adds|puts|noticed|first noticed|brought|rang|called|remembers|dates|has|tried|hid|took|saw)\b|\bby (?:his|her|their) own account and the family's\b", re.I)
+MARRIED = re.compile(r"\b(?:married|together)(?: for)? (\d+) years?\b|\b(?:spouse|wife|husband|partner) of (\d+) years?\b", re.I)
+KIDS = re.compile(r"\btheir (?:two |three |four )?(?:young |teenage |school-age )?(?:children|kids)\b|\b(?:and|with) (?:two|three|four) (?:young |teenage |school-age )?children\b", re.I)  # not 'youngest of three children'
+SCHOOL_KIDS = re.compile(r"\b(?:school-age|teenage|grown-up|adult) (?:children|kids|sons|daughters|son|daughter)\b|\bchildren at (?:secondary|primary) school\b", re.I)
+RESTART = re.compile(r"\b(?:Restart|Resume|Restarted) (\w+)", re.I)
+# a plan clause given the same tail twice: a setting or timing said again ('to start on the ward on the ward and after
+# discharge', 'phone contact in between, with her GP in between'), a party involved twice ('with parent involvement, with
+# her parents involved'), or two tails that say one time ('after the emergency has passed once the crisis has settled')
+ECHO = [re.compile(p, re.I) for p in (r"\bafter discharge\b", r"\bon the ward\b", r"\bin between\b", r"\bat first\b",
+                                      r"\binvolve(?:d|ment)\b", r"\bonce (?:he|she|they) (?:is|are) ready\b")]
+SAME_TIME = (r"\bafter the emergency has passed\b", r"\bonce the crisis has settled\b", r"\bwhen the crisis has passed\b")
+STOP = set("which where there their about after again other would could should being these those while under because before through person people record".split())
+
+
+def life_faults(case: dict) -> list[str]:
+    d = case["demographics"]
+    texts = dict(sections(case))
+    allt = " ".join(texts.values())
+    occ = str(d.get("occupation") or "")
+    out = []
+    personal = texts.get("personal_history", "")
+    m = NO_JOB.search(allt)
+    if m and (HAS_JOB.search(personal)):
+        out.append(f"job: '{m.group(0)}' beside '{HAS_JOB.search(personal).group(0)}'")
+    m = SHIFT.search(allt)
+    if m and not SHIFT_JOBS.search(occ + " " + personal):
+        out.append(f"shift: '{m.group(0)}' for a {occ}")
+    living = str(d.get("living_situation") or "") + " " + texts.get("social_history", "") + " " + personal
+    m = FAMILY_WITNESS.search(allt)
+    if m and ALONE.search(living) and not (case.get("persona") or {}).get("informant"):
+        out.append(f"family_alone: '{m.group(0)}' of a patient who lives alone")
+    for mm in MARRIED.finditer(personal + " " + texts.get("social_history", "")):
+        years = int(mm.group(1) or mm.group(2))
+        k, s = KIDS.search(personal), SCHOOL_KIDS.search(allt)
+        if (years < 4 and k and not re.search(r"\b(her|his|one) (child|son|daughter)\b", k.group(0))) or (years < 5 and s):
+            out.append(f"married_children: '{mm.group(0)}' with '{(k or s).group(0)}'")
+            break
+    plan = case["treatment"]["plan"]
+    before = " ".join(v for k, v in texts.items() if k != "plan")
+    for mm in RESTART.finditer(plan):
+        if not re.search(rf"\b{re.escape(mm.group(1))}\b", before, re.I):
+            out.append(f"restart: '{mm.group(0)}' of a drug the record never names")
+    for clause in re.split(r"[.;:]\s+", plan):
+        twice = [rx.pattern for rx in ECHO if len(rx.findall(clause)) > 1]
+        tags = [t for t in SAME_TIME if re.search(t, clause, re.I)]
+        if twice or len(tags) > 1:
+            out.append(f"echo: {twice or tags} in '{clause[:160]}'")
+            break
+    return out
 
 
 def load(source: str, draw: int | None, seed: int | None) -> list[dict]:
@@ -164,6 +228,8 @@ def count(cases: list[dict], threshold: float = 0.03) -> dict:
                 if m and not NOT_PRESCRIBED.search(s[:m.start()]) and not any(code.startswith(need) for code in codes(c)):
                     faults["drug"].append((cid, f"{label} without its indication ({', '.join(codes(c))}): {s[:200]}"))
                     break
+        for msg in life_faults(c):
+            faults["life"].append((cid, f"age {age}: {msg}"))
         if not (c.get("extra") or {}).get("known_diagnosis"):
             for key in ("chief_complaint", "history_of_present_illness"):
                 m = NAMES.search(c["ehr"].get(key, ""))
@@ -179,7 +245,8 @@ def count(cases: list[dict], threshold: float = 0.03) -> dict:
         "repeat8_sentences_over_threshold": len(common),
         "repeat8_share_records_carrying_common": round(len(carrying) / max(n, 1), 3),
         "repeat8_top": [(len(ids), s) for s, ids in top[:25]],
-        "fault_records": {k: records.get(k, 0) for k in ("mse_paste", "child", "plan", "drug", "named")},
+        "fault_records": {k: records.get(k, 0) for k in ("mse_paste", "child", "plan", "drug", "named", "life")},
+        "life_kinds": dict(Counter(msg.split(":")[0].split(": ", 1)[-1] for _, m in faults.get("life", []) for msg in [m.split("age ", 1)[-1].split(": ", 1)[-1]])),
         "faults": {k: v for k, v in faults.items()},
     }
 
@@ -203,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     for k, s in out["repeat8_top"][: args.top]:
         print(f"  {k:4d}  {s}")
     print("records with a fault, by rule: " + ", ".join(f"{k} {v}" for k, v in out["fault_records"].items()))
+    print("life contradictions, by kind: " + ", ".join(f"{k} {v}" for k, v in sorted(out["life_kinds"].items())))
     show = set(out["faults"]) if args.show == "all" else {x for x in args.show.split(",") if x}
     for rule in sorted(show):
         for cid, msg in out["faults"].get(rule, []):

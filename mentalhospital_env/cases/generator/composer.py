@@ -138,6 +138,7 @@ class Household:
     employed: bool
     student: bool
     drug_history: bool = False
+    shift_worker: bool = False  # an occupation worked in shifts (people.json shift_occupations)
 
     def allows(self, requirement: str) -> bool:
         if requirement == "children":
@@ -164,6 +165,8 @@ class Household:
             return self.age >= 60
         if requirement == "drug_history":
             return self.drug_history
+        if requirement == "shift_worker":
+            return self.shift_worker
         if requirement == "not_employed":
             return not self.employed
         if requirement == "secondary_age":
@@ -183,6 +186,7 @@ class FitRules:
     def __init__(self, rules: Iterable[Mapping[str, Any]]):
         self._single: dict[str, set[str]] = {}
         self._multi: list[tuple[tuple[str, ...], str]] = []
+        self._overrides: dict[str, set[str]] = {}
         for rule in rules:
             for word in rule["words"]:
                 parts = tuple(word.lower().split())
@@ -190,7 +194,11 @@ class FitRules:
                     self._single.setdefault(parts[0], set()).add(rule["requires"])
                 else:
                     self._multi.append((parts, rule["requires"]))
+                    if rule.get("overrides"):
+                        self._overrides.setdefault(" " + " ".join(parts) + " ", set()).update(rule["overrides"])
         self._needles = [(" " + " ".join(parts) + " ", r) for parts, r in self._multi]  # joined once, not per text
+        # a phrase whose sense turns a word's requirement round ('unable to hold a job' is said of someone out of
+        # work, though 'job' alone asks for work) takes that requirement off: its rule's 'overrides' (_overrides)
         self._cache: dict[str, frozenset[str]] = {}
 
     def requirements(self, text: str) -> frozenset[str]:
@@ -203,10 +211,12 @@ class FitRules:
                 if w.endswith("'s"):
                     req |= self._single.get(w[:-2], set())
             joined = " " + " ".join(words) + " "
+            lifted: set[str] = set()
             for needle, r in self._needles:
                 if needle in joined:
                     req.add(r)
-            found = frozenset(req)
+                    lifted |= self._overrides.get(needle, set())
+            found = frozenset(req - lifted)
             self._cache[text] = found
         return found
 
@@ -383,7 +393,9 @@ class CaseComposer:
         drug_history = category == "substance_related" and any(
             code_family(disorder["code"]) == f for f in ("F11", "F12", "F14")
         )
+        shifts = self.people["shift_occupations"]
         household = Household(
+            shift_worker=employed and bool(re.search(shifts["pattern"], occupation, re.I)),
             age=age, sex=sex, occupation=occupation, marital_status=marital, partner=partner,
             children=children, grandchildren=children and age >= 58, employed=employed, student=student,
             drug_history=drug_history,
@@ -1093,7 +1105,10 @@ class _Story:
                 options = [o for o in options if "{n_children}" not in o[0]]
             if key == "separated" and not self.p.household.children:
                 options = [o for o in options if "children" not in o[0]] or [["Recently separated from {poss} partner.", "We split up recently."]]
-            self.add_frame(section, options, years=rng.randint(2, max(2, min(40, self.p.age - 20))), n_children=rng.choice(["two", "three", "one"]) , spouse=spouse)
+            most = max(2, min(40, self.p.age - 20))
+            couple = self.c.people["couple_years"]  # a couple with children at home has been together long enough to have them
+            least = couple["min_with_children"] if self.p.household.children and not re.search(couple["young_child_pattern"], str(self.p.demographics.get("living_situation", "")), re.I) else 2
+            self.add_frame(section, options, years=rng.randint(min(least, most), most), n_children=rng.choice(["two", "three", "one"]) , spouse=spouse)
         living = self.p.demographics["living_situation"]
         self.chart.add(section, cap(fill(living, self.fields)), None)
         if stage in ("adult", "older"):

@@ -55,6 +55,7 @@ def complete_plan(raw: dict[str, Any], case: Case, rng: random.Random) -> bool:
         plan = settle_plan(longer, case, rng, profile)
     plan = follow_record(plan, treatment, case, rng, profile)
     plan = without_teaching(plan)
+    plan = said_once(plan)
     if treatment.get("safety"):
         treatment["safety"] = [without_teaching(s) for s in treatment["safety"]]
     for m in treatment.get("medications") or ():
@@ -73,6 +74,49 @@ def complete_plan(raw: dict[str, Any], case: Case, rng: random.Random) -> bool:
 @lru_cache(maxsize=1)
 def _teaching() -> tuple[tuple[re.Pattern[str], str], ...]:
     return tuple((re.compile(p), r) for p, r in load_material("records")["teaching_text"])
+
+
+@lru_cache(maxsize=1)
+def _tail_families() -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(p, re.I) for p in load_material("wording")["tail_families"])
+
+
+_BARE_WITH = re.compile(r"(?:with|by) (?:his|her|their|the) \w+", re.I)
+
+
+def said_once(plan: str) -> str:
+    """The plan with no clause saying one of wording.json's ``tail_families`` twice: the rewrites of an admitted
+    patient's plan (review.json ``admitted_rewrites``) and the record's own tails can each add a setting or a
+    time ('in clinic after discharge, weekly at first, then monthly, with lithium levels after discharge'). The
+    later saying goes: its words, or its whole comma-part when what is left is a bare 'with her parents' or two
+    words ('phone contact', 'to continue')."""
+    for _ in range(6):
+        changed = False
+        start = 0
+        for clause in re.split(r"(?<=[.;:])\s+", plan):
+            at = plan.find(clause, start)
+            start = at + len(clause)
+            for rx in _tail_families():
+                found = list(rx.finditer(clause))
+                if len(found) < 2:
+                    continue
+                m = found[-1]
+                left = clause.rfind(",", 0, m.start())
+                right = min([i for i in (clause.find(",", m.end()), len(clause.rstrip(".;:"))) if i >= 0])
+                seg_from = left + 1 if left >= 0 else 0
+                rest = (clause[seg_from:m.start()] + clause[m.end():right]).strip()
+                if left >= 0 and (_BARE_WITH.fullmatch(rest) or len(rest.split()) <= 2):  # 'phone contact', 'to continue
+                    new = clause[:left] + clause[right:]
+                else:
+                    new = re.sub(r"\s{2,}", " ", clause[:m.start()].rstrip() + " " + clause[m.end():].lstrip()).replace(" ,", ",").replace(" .", ".").replace(" ;", ";")
+                plan = plan[:at] + new + plan[at + len(clause):]
+                changed = True
+                break
+            if changed:
+                break
+        if not changed:
+            break
+    return plan
 
 
 def without_teaching(plan: str) -> str:

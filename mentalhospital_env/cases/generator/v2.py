@@ -422,7 +422,9 @@ class StoryV2(_Story):
         return fields
 
     def _varied(self, section: str, text: str) -> str | None:
-        """``text`` in this record's own wording (variety.json), or None when it is not a stock line."""
+        """``text`` in this record's own wording (variety.json), or None when it is not a stock line. A wording
+        whose tail says again what the line already says (wording.json ``tail_families``: 'to start on the ward on
+        the ward and after discharge') is drawn again; when every draw does, the line stays as it was."""
         rng = self.rng
         fields = self._variety_fields()
 
@@ -430,7 +432,18 @@ class StoryV2(_Story):
             # the fields carry their own [[a|b]] parts: fill them in, then draw those parts
             return self.fill(self.fill(template, **groups, **{k: v for k, v in fields.items()}))
 
-        return variety.reword(section, text, rng, fill_twice)
+        for _ in range(4):
+            new = variety.reword(section, text, rng, fill_twice)
+            if new is None or not self._said_twice(new) or self._said_twice(text):
+                return new
+        return text
+
+    def _said_twice(self, text: str) -> bool:
+        """Whether one clause of ``text`` says one of wording.json's ``tail_families`` twice."""
+        for clause in re.split(r"[.;:]\s+", text):
+            if any(len(rx.findall(clause)) > 1 for rx in self.c.tail_families):
+                return True
+        return False
 
     def _varied_twice(self, section: str, text: str) -> str | None:
         """:meth:`_varied`, and the new line said another way again when a rule of its own matches it: a bare
@@ -440,7 +453,7 @@ class StoryV2(_Story):
         if new is None:
             return None
         again = self._varied(section, new)
-        if again is None or _ECHO.search(again):
+        if again is None or _ECHO.search(again) or (self._said_twice(again) and not self._said_twice(new)):
             return new  # the second wording added a detail the first had added ('..., once he is ready, once he is ready')
         return again
 
@@ -769,7 +782,7 @@ class StoryV2(_Story):
                 text = core + " ({duration_phrase})."
             else:
                 text = rng.choice(spec["open"]) + core + rng.choice(spec["close"]) + "."
-            text = cap(self.fill(text, duration_phrase=self.fill(rng.choice(phrases)), relative_any=self._relative() or "family", work_or_school=work))
+            text = cap(self.fill(text, duration_phrase=self.fill(rng.choice(phrases)), relative_any=self._relative() or self._close_one(), work_or_school=work))
             text = text.replace("at home and at home", "at home")
             if clean_text(text) and self._source_fits(text) and self.ok("chief_complaint", text):
                 self.chart.add("chief_complaint", text)
@@ -1013,6 +1026,17 @@ class StoryV2(_Story):
             return "mother"
         return None
 
+    def _close_one(self) -> str:
+        """Whom the history names as someone close when nobody is: 'family', or for a patient who lives alone a
+        friend (people.json ``close_when_alone``), drawn once so that every line names the same person."""
+        close = self.fields.get("close_one")
+        if close is None:
+            rule = self.c.people["close_when_alone"]
+            living = str(self.p.demographics.get("living_situation", ""))
+            close = self.rng.choice(rule["say"]) if re.search(rule["living_pattern"], living, re.I) else "family"
+            self.fields["close_one"] = close
+        return str(close)
+
     def _referrer(self) -> str:
         """Who sent the patient, drawn once, before the chief complaint, so that every line saying how the
         patient came agrees with it (review.json ``joins.referral_agree``)."""
@@ -1056,8 +1080,8 @@ class StoryV2(_Story):
             referrer=referrer, referrer_cap=cap(referrer), referrer_short_cap=cap(referrer.split(",")[0]), occupation=occupation,
             Occupation_a=cap(f"{_article(occupation)} {occupation}"), occupation_a=f"{_article(occupation)} {occupation}",
             age=self.p.age, age_text=str(self.p.age), living=living, Living_cap=cap(living),
-            informant=informant or "family", Informant_cap=cap(f"{self.p.pron['poss']} {informant or 'family'}"),
-            informant_or_family=informant or "family",
+            informant=informant or self._close_one(), Informant_cap=cap(f"{self.p.pron['poss']} {informant or self._close_one()}"),
+            informant_or_family=informant or self._close_one(),
         )
         job = not re.match(r"(on |unemployed|between |full-time carer|stay-at-home|part-time volunteer)", occupation)
         self.fields.update(occupation_noun=occupation, person={"female": "woman", "male": "man"}.get(self.p.sex, "person"))
@@ -1075,7 +1099,7 @@ class StoryV2(_Story):
             raise CompositionError("a trauma or adjustment diagnosis with no event to name")
         self.fields.update(
             work_or_school="school" if self.p.age < 18 else ("work" if self.p.household.employed else "home"),
-            relative_any=informant or "family",  # nobody invented: no informant, then 'the family'
+            relative_any=informant or self._close_one(),  # nobody invented: no informant, then 'the family' (a friend of one who lives alone)
 
         )
         has_precipitant = bool(precipitants) and (trauma or rng.random() < 0.8)
@@ -2436,6 +2460,9 @@ class StoryV2(_Story):
                     options = rule["neglect_home"]
             said = self.fill(self.rng.choice(options))
             plan = pattern.sub(lambda m: cap(said) if m.start() == 0 or plan[m.start() - 2:m.start()].strip() in (".", "") else said, plan)
+        A = self.c.joins["admission_settled"]  # admitted: no 'consider admission' left beside it
+        if re.search(A["admitted_pattern"], plan, re.I):
+            plan = re.sub(r"(?<=\. )[.;]\s*", "", re.sub(A["drop_pattern"], "", plan))
         return plan
 
     def _one_dose(self, out: dict[str, Any]) -> None:
@@ -2445,9 +2472,11 @@ class StoryV2(_Story):
         condition = re.compile(self.c.joins["dose_condition"]["pattern"])
         label = re.compile(self.c.joins["dose_age_label"]["pattern"])
         only_if = self.c.joins["dose_only_if"]
+        aside = self.c.joins["dose_adult_aside"]
+        aside_as = aside["adult" if self.p.age >= aside["adult_from"] else "child"]
         for m in out.get("medications", ()):
             dose = m.get("dose") or ""
-            bare = label.sub("", dose)
+            bare = re.sub(aside["pattern"], aside_as, label.sub("", dose))
             step = re.search(only_if["pattern"], bare)
             if step:
                 bare = (bare[:step.start()] + bare[step.end():]).strip()
@@ -2601,6 +2630,7 @@ class CaseComposerV2(CaseComposer):
         self.core = load_material("core")  # issue 14, stop 40: what each principal's referral always tells, and its giveaway scales
         self.observed = [(re.compile(r["pattern"], re.I), tuple(r["say"])) for r in self.wording["mse_observed"]["rules"]]
         self.own_pronouns = [(re.compile(r["pattern"], re.I), r["say"]) for r in self.wording["mse_pronouns"]]
+        self.tail_families = [re.compile(p, re.I) for p in self.wording["tail_families"]]  # StoryV2._said_twice
         self.lab_components = frozenset(review_facts()["labs"]["components"])
         self.stock_tables: dict[tuple, dict[str, str]] = {}  # StoryV2._stock_lines, per set of pronouns
         self.spent_quotes: set[str] = set()  # set by generate_cases while a suite is drawn (its _SuiteGuard)
