@@ -53,3 +53,22 @@ def test_a_family_history_sentence_without_a_subject_is_the_relatives() -> None:
 def test_a_vocabulary_after_says_is_not_a_set_of_sayings() -> None:
     style = "Plain words. He says 'it', 'the accident', 'I see it', 'the dream' for what happened. Answers 'I don't know' or 'it's fine'."
     assert catchphrases(style) == ("I don't know.", "It's fine.")
+
+
+def test_a_pronoun_opening_a_new_family_sentence_is_the_patient_not_the_relative_before():
+    """Stop-41 review M1: carrying the relative across sentences gave the patient's own denial to the father ("My
+    father was can't think of any family member ...", 20 of the first 400 test-v2 records); a part with no subject
+    after a relative's sentence is still the relative's ("'Liked a drink', heavy drinker in his fifties")."""
+    from mentalhospital_env.cases.compile import compile_facts
+    from mentalhospital_env.cases.model import EHR
+
+    def said(fh, sex="male"):
+        facts = compile_facts(EHR(chief_complaint="x", history_of_present_illness="Low mood.", family_history=fh), sex)
+        return [f.patient_says for f in facts if f.section == "family_history" and f.patient_says]
+
+    says = said("Father has type 2 diabetes, on insulin now. He cannot think of any family member with a psychiatric "
+                "illness; he would not necessarily have been told.")
+    assert not any("father was can" in s.lower() or "father was wouldn" in s.lower() for s in says), says
+    assert any(s.startswith("I can't think of any family member") or s.startswith("I cannot think") for s in says), says
+    says = said("Father Roy, toolmaker, died in 2023 aged 71. 'liked a drink', heavy drinker in his fifties.")
+    assert any("father liked a drink" in s.lower() and "his fifties" in s for s in says), says

@@ -1149,7 +1149,8 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
             own = _relative_lead(part, data) if section == "family_history" else None
             # a family-history sentence with no subject of its own goes on about the relative the sentence
             # before led with ("Father Roy died in 2023. 'Liked a drink', heavy drinker in his fifties.")
-            carried = _carried_relative(part, lead, data) if section == "family_history" and (k > 1 or not own) else None
+            carried = (_carried_relative(part, lead, data, across=k == 1) if section == "family_history" and (k > 1 or not own)
+                       else None)
             fact = _compile_one(fid, section, carried or part, sex, names, data, tax, no_allergy, has_sensitive_concept,
                                 relatives_named, record_topics, relatives, heading_words, couple)
             if carried:
@@ -1160,6 +1161,8 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
             facts.append(fact)
             if k == 1 and own:
                 lead = (own, fact.relative)
+            elif k == 1 and not carried:
+                lead = None  # the sentence opened on someone else (the patient: "He cannot think of any ..."): its later parts are theirs
             if own or carried:
                 carry = True
     return facts
@@ -1174,13 +1177,18 @@ def _relative_lead(part: str, data: dict[str, Any]) -> str | None:
     return m.group(1)
 
 
-def _carried_relative(part: str, lead: tuple[str, str | None] | None, data: dict[str, Any]) -> str | None:
+def _carried_relative(part: str, lead: tuple[str, str | None] | None, data: dict[str, Any], across: bool = False) -> str | None:
     """A later part of a family-history sentence that opens on "he" or "she" for the relative its first part
     named, with that relative put in the pronoun's place ("he has been treated ..." -> "Father has been
-    treated ..."); ``None`` where the part does not open so or the pronoun is not the relative's."""
+    treated ..."); ``None`` where the part does not open so or the pronoun is not the relative's. ``across``: the
+    part opens a NEW sentence after one that led with a relative; only a part with no subject at all is carried
+    then, never one that opens on "he"/"she" (in a generated record "Father has hypertension. He knows of no family
+    member with mental illness." is the patient's own denial)."""
     if lead is None:
         return None
     m = re.match(r"^(he|she)\s+", part, re.IGNORECASE)
+    if m and across:
+        return None
     if not m:
         # "Father Roy, toolmaker, died in 2023; 'liked a drink', heavy drinker in his fifties; shot clays for
         # forty years" (uw-014): a later part with no subject of its own is the lead relative's too, never the
@@ -1192,8 +1200,8 @@ def _carried_relative(part: str, lead: tuple[str, str | None] | None, data: dict
         bare = re.sub(r"(?:^|(?<=[\s(]))['\u2018\u201c\"]|['\u2019\u201d\"](?=[\s,.;:)]|$)", "", part.strip())
         doc = _nlp()(bare)
         verb = next((t for t in doc if t.dep_ == "ROOT"), None)
-        if verb is None or any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in verb.children):
-            return None
+        if verb is None or verb.pos_ not in ("VERB", "AUX") or any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in verb.children):
+            return None  # no verb to carry ("well now." is no "Mother has well now."), or a subject of its own
         if verb.tag_ not in ("VBD", "VBZ", "VBN"):
             return f"{lead[0][:1].upper()}{lead[0][1:]} has {bare}"
         return f"{lead[0][:1].upper()}{lead[0][1:]} {bare}"
