@@ -2560,14 +2560,20 @@ class ScriptedClinician(Doctor):
         def bare(piece: str) -> bool:
             return answer_polarity(piece) is not None and len(tokenize(piece)) <= 4
 
-        if any(says(p) for p in pieces):  # the reply says the item's own words: those clauses (and a bare yes or no) only
-            kept = [p for p in pieces if says(p) or bare(p)]
-        else:  # else every clause but one read as another item's subject or told of another act ("I tried to stop")
-            kept = [
-                p for p in pieces
-                if not ({c for c, _ in patient_findings(p)} & risk) - set(own["concepts"])
-                and not any(re.search(x, p, re.IGNORECASE) for x in own.get("not", ()))
-            ]
+        def elsewhere(piece: str) -> bool:  # read as another item's subject, or told of another act ("I tried to stop")
+            return bool(({c for c, _ in patient_findings(piece)} & risk) - set(own["concepts"])) or any(
+                re.search(x, piece, re.IGNORECASE) for x in own.get("not", ()))
+
+        def own_concept(piece: str) -> bool:
+            return bool({c for c, _ in patient_findings(piece)} & set(own["concepts"]))
+
+        # never a clause read as another item's subject; where a clause says the item's own words, a clause that reads
+        # as no risk item is kept only after it ("No plan as such, but I have been saving up my tablets": a preparation
+        # told in words the item's list lacks is never cut from the plan's line, stop-41 review M2), not before it
+        # ("It should have been me, without any plan")
+        first = next((k for k, p in enumerate(pieces) if says(p)), None)
+        kept = [p for k, p in enumerate(pieces)
+                if says(p) or bare(p) or (not elsewhere(p) and (first is None or k > first or own_concept(p)))]
         if not kept:
             return ""
         if kept == pieces:

@@ -114,3 +114,20 @@ def test_a_mood_now_told_with_its_onset_date_is_still_the_mood():
     the dated-history rule dropped it for 'I'm tired all the time'."""
     doctor = _ask_mood("From about July 2026 my mood has been low most days.")
     assert 'Mood described as "From about July 2026 my mood has been low most days' in _mood_line(doctor)
+
+
+def test_a_preparation_told_after_a_denied_plan_is_never_cut_from_the_plan_line():
+    """Stop-41 review M2: the item's word list lacks 'saving up', 'googled', 'letters' and 'in a drawer', and the
+    plan's line quoted 'No plan as such' alone, so the note said there was no plan while the patient told of
+    stockpiling, researching a method and final acts."""
+    for reply, told in (("No plan as such, but I have been saving up my tablets.", "saving up my tablets"),
+                        ("Not really a plan, though I googled how many paracetamol it would take.", "googled"),
+                        ("I have not planned anything, but I wrote letters to my kids.", "letters to my kids"),
+                        ("No plans. I have been keeping my tablets in a drawer.", "in a drawer")):
+        doctor = _with(start(WALK_IN), **{"risk:plan": reply})
+        line = next(x for x in _risk_lines(doctor) if x.startswith("Plan or preparations"))
+        assert told in line, line
+    # a suicidal thought after the denial is still the ideation's, not the plan's
+    doctor = _with(start(WALK_IN), **{"risk:plan": "No. I don't have a plan to end it. I think about dying every day."})
+    line = next(x for x in _risk_lines(doctor) if x.startswith("Plan or preparations"))
+    assert "dying every day" not in line, line
