@@ -312,14 +312,15 @@ UNSTABLE_ANOREXIA = [  # test-v2-0391's results on file (19 years old, an outpat
 @pytest.mark.parametrize(
     ("results", "expected"),
     [
-        (UNSTABLE_ANOREXIA, {"pulse_below_50", "systolic_below_80", "systolic_below_90", "postural_systolic_fall_20", "neutrophils_below_1", "potassium_below_3_5"}),
+        (UNSTABLE_ANOREXIA, {"pulse_below_50", "systolic_below_80", "systolic_below_90", "postural_systolic_fall_20", "neutrophils_below_1", "neutrophils_below_2", "potassium_below_3_5"}),
         (["Na 143 mmol/L, K 4.0 mmol/L, glucose 2.1 mmol/L (low), creatinine 68 umol/L"], {"glucose_below_3"}),
         (["potassium 2.6 mmol/L (low), bicarbonate 33 mmol/L (high)"], {"potassium_below_3", "potassium_below_3_5"}),
         (["sodium 147 mmol/L (high), urea 11.4 mmol/L (high), creatinine 124 umol/L (high; baseline 88)"],
          {"sodium_above_145", "urea_above_10", "creatinine_above_120_umol"}),
         (["HR 38, BP 118/70, T 36.5"], {"pulse_below_40", "pulse_below_50"}),
         (["BMI 12.4 kg/m2"], {"bmi_below_13"}),
-        (["WBC 6.8 x10^9/L, neutrophils 0.8 x10^9/L (low)"], {"neutrophils_below_1"}),
+        (["WBC 6.8 x10^9/L, neutrophils 0.8 x10^9/L (low)"], {"neutrophils_below_1", "neutrophils_below_2"}),
+        (["WBC 4.1 x10^9/L, neutrophils 1.6 x10^9/L (low)"], {"neutrophils_below_2"}),  # below clozapine's green range
         ([  # unremarkable results read nothing (a QTc, a respiratory rate, a platelet count are not a pulse or white cells)
             "pulse 77/min, BP 124/70 mmHg, temperature 36.8 C, respiratory rate 13/min, SpO2 98%",
             "sinus rhythm 73/min, QTc 433 ms, no acute changes",

@@ -822,11 +822,12 @@ _DOSE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml)\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
-def _plan_shorthand() -> tuple[tuple[re.Pattern[str], str], ...]:
-    """``cues.json`` ``plan_shorthand``: ``[regex, replacement]`` rows a plan's own shorthand is read through."""
+def _plan_shorthand(rows: str = "expansions") -> tuple[tuple[re.Pattern[str], str], ...]:
+    """``cues.json`` ``plan_shorthand``: ``[regex, replacement]`` rows a plan's own shorthand is read through
+    (``before_record``: read before the record compiler's, where a plan's sense differs from a record's)."""
     from .cues import cue_file
 
-    return tuple((re.compile(p), r) for p, r in cue_file().get("plan_shorthand", {}).get("expansions", ()))
+    return tuple((re.compile(p), r) for p, r in cue_file().get("plan_shorthand", {}).get(rows, ()))
 
 
 @lru_cache(maxsize=memo_size(1024))
@@ -837,7 +838,10 @@ def plain_plan(plan: str) -> str:
     that a safety step is recognised whether it is written out or abbreviated ("R/v within 1 wk")."""
     from mentalhospital_env.cases.compile import expand_abbreviations
 
-    text = expand_abbreviations(plan)
+    text = plan
+    for pattern, repl in _plan_shorthand("before_record"):
+        text = pattern.sub(repl, text)
+    text = expand_abbreviations(text)
     for pattern, repl in _plan_shorthand():
         text = pattern.sub(repl, text)
     return text
