@@ -434,3 +434,62 @@ def test_an_impression_line_infers_but_may_not_assert_what_the_patient_denied():
     assert ("agoraphobic_avoidance", "never") in {(e.concept, e.kind) for e in check_note(case, _chart(told, *turns)).errors}
     denied = "Attacks of pounding heart and fear of dying.\nImp: panic disorder with suicidal ideation - high risk."
     assert ("suicidal_ideation", "denied") in {(e.concept, e.kind) for e in check_note(case, _chart(denied, *turns)).errors}
+
+
+@pytest.mark.parametrize(
+    "denial",
+    [
+        "Denies: low energy, poor concentration, appetite loss, memory problems, panic attacks, obsessional thoughts.",
+        "Negatives: denies low energy, poor concentration, appetite loss, memory problems, panic attacks, obsessional thoughts.",
+        "He denies low energy, poor concentration, appetite loss, memory problems, panic attacks or obsessional thoughts.",
+        "Mood low; denies low energy, poor concentration, appetite loss, memory problems, panic attacks, obsessional thoughts.",
+    ],
+)
+def test_a_denial_heading_its_sentence_denies_its_whole_list(denial):
+    """Stop 41 (issue 15; held_out41's note-807, note-816, note-825, held_out32's note-448 ... rated 5 and scored 1-2):
+    'Denies: A, B, ..., K.' lists denials; the colon after the cue broke the denial, and items late in a long list lost
+    its scope, so the denied findings were read as claims the encounter never raised. A denial that heads its sentence
+    reaches the end of the sentence, colon or no colon."""
+    case = calibration_case()
+    note = f"History of present illness: Reports low mood. {denial}"
+    listed = {"fatigue", "poor_concentration", "memory_loss", "obsessions"}
+    claims = dict(note_claims(note))
+    assert claims.get("low_mood") is True
+    assert not {c for c in listed if claims.get(c) is True}, claims
+    assert {c for c in listed if claims.get(c) is False} == listed, claims
+    assert not listed & {e.concept for e in check_note(case, _chart(note, *_TURNS)).errors if e.asserted == "present"}
+    reading = OfflineJudge().readings(case, _chart(note, *_TURNS))["note"]
+    assert not listed & set(reading.unsupported_claims), reading.unsupported_claims
+
+
+def test_a_denial_list_stops_where_the_sentence_affirms_or_ends():
+    """Stop 41: the other direction (stop 40's wider negation scope lowered held_out40: a denial reached across findings
+    the note affirmed). A list's denial ends at a contrast or an affirming verb and at the sentence's end; what follows
+    is affirmed, and charged where the encounter never raised it."""
+    case = calibration_case()
+    note = "History: Denies: low energy, panic attacks but reports obsessional thoughts and memory problems."
+    claims = dict(note_claims(note))
+    assert claims.get("fatigue") is False and claims.get("obsessions") is True and claims.get("memory_loss") is True
+    reading = OfflineJudge().readings(case, _chart(note, *_TURNS))["note"]
+    assert {"obsessions", "memory_loss"} <= set(reading.unsupported_claims) and "fatigue" not in reading.unsupported_claims
+    note = "History: Denies low energy. Obsessional thoughts most days, memory problems."
+    claims = dict(note_claims(note))
+    assert claims.get("fatigue") is False and claims.get("obsessions") is True and claims.get("memory_loss") is True
+    assert {"obsessions", "memory_loss"} <= set(OfflineJudge().readings(case, _chart(note, *_TURNS))["note"].unsupported_claims)
+
+
+@pytest.mark.xfail(strict=True, reason="stop 41, left alone: the lexicon's own negation window (6 tokens after 'no') "
+                   "reaches findings the note affirms after a comma; narrowing it is the change that lowered held_out40")
+def test_a_no_inside_a_sentence_does_not_deny_the_affirmed_findings_after_it():
+    claims = dict(note_claims("History: Low mood for months with no energy, constant guilt, hopelessness and memory problems."))
+    assert claims.get("guilt") is True and claims.get("hopelessness") is True and claims.get("memory_loss") is True
+
+
+def test_a_finding_the_note_says_was_not_explored_or_answered_is_no_claim():
+    """Stop 41: 'Energy, sleep and appetite: questions not answered directly'; 'plan, intent and preparation not explored
+    ... must be asked'; 'Tobacco not asked': the note names what it does not know, no claim of it either way."""
+    for text in ("History: Low energy and poor concentration: questions not answered directly.",
+                 "History: Low energy and poor concentration not explored in this interview and must be asked.",
+                 "History: Low energy, poor concentration: not asked."):
+        claims = dict(note_claims(text))
+        assert "fatigue" not in claims and "poor_concentration" not in claims, (text, claims)

@@ -488,6 +488,71 @@ def unasked_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _denial_list_cues() -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...], int]:
+    """``cues.json`` ``note_denial_lists``: (cues, subjects) as stemmed phrases and ends as written, longest first,
+    and max_label."""
+    from .cues import cue_file
+
+    raw = cue_file().get("note_denial_lists", {})
+
+    def phrases(key: str) -> tuple[tuple[str, ...], ...]:
+        out = {tuple(stem(t) for t in tokenize(p)) for p in raw.get(key, ())}
+        return tuple(sorted((p for p in out if p), key=len, reverse=True))
+
+    # the end words are read as written, not stemmed: "reports" ends a list, "feeling high" and "hearing voices" are items
+    ends = tuple(sorted({tuple(tokenize(p)) for p in raw.get("ends", ()) if tokenize(p)}, key=len, reverse=True))
+    return phrases("cues"), phrases("subjects"), ends, int(raw.get("max_label", 0))
+
+
+def _opens(stemmed: list[str], at: int, phrases: tuple[tuple[str, ...], ...]) -> int:
+    """The length of the first of ``phrases`` (longest first) that starts at ``at``; 0 when none does."""
+    for p in phrases:
+        if tuple(stemmed[at : at + len(p)]) == p:
+            return len(p)
+    return 0
+
+
+def denial_list_spans(text: str) -> list[tuple[int, int]]:
+    """Token spans (over ``tokenize(text)``) that a denial heading its sentence denies (``cues.json``
+    ``note_denial_lists``): from the cue to the end of the sentence (``. ; ! ?`` or a line break; not a colon, not a
+    comma), or to the first end word ("but", "reports"). "Denies: low energy, poor concentration, appetite loss, memory
+    problems, panic attacks, obsessional thoughts." denies all six; "Negatives: denies ..." and "Risk: denies X and Y"
+    too (a heading of a few words and its colon may stand before the cue). A cue inside its sentence opens no list:
+    "no energy, constant guilt" keeps the lexicon's own short negation scope."""
+    cues, subjects, ends, max_label = _denial_list_cues()
+    if not cues:
+        return []
+    out: list[tuple[int, int]] = []
+    at = 0
+    for part in re.split(r"(?<=[.;!?])\s+|\n+", text):
+        tokens = tokenize(part)
+        n = len(tokens)
+        if not n:
+            continue
+        stemmed = [stem(t) for t in tokens]
+        starts = [0]
+        colon = part.find(":")
+        if colon > 0:
+            label = len(tokenize(part[:colon]))
+            if 0 < label <= max_label:
+                starts.append(label)
+        for s in starts:
+            j = s + _opens(stemmed, s, subjects)
+            k = _opens(stemmed, j, cues)
+            if not k:
+                continue
+            end = n
+            for i in range(j + k, n):
+                if _opens(list(tokens), i, ends):
+                    end = i
+                    break
+            out.append((at + j, at + end))
+            break
+        at += n
+    return out
+
+
 @lru_cache(maxsize=memo_size(4096))
 def _read_note_alone(note: str) -> tuple[NoteReading, frozenset[str]]:
     """The reading of a non-empty note with no claim unsupported yet, and the concepts it claims."""
@@ -514,6 +579,7 @@ def _read_note_alone(note: str) -> tuple[NoteReading, frozenset[str]]:
     # A phrase read across a sentence break ("concentration poor. Insight: partial") is no claim.
     breaks = negation_breaks(note)
     unasked = unasked_spans(note)
+    denied = denial_list_spans(note)
     claimed = frozenset(
         m.concept_id
         for m in found
@@ -523,6 +589,7 @@ def _read_note_alone(note: str) -> tuple[NoteReading, frozenset[str]]:
         and not any(a < m.end and m.start < b for a, b in names)
         and not any(m.start < b < m.end for b in breaks)
         and not any(a <= m.start < b for a, b in unasked)  # "nightmares were not asked about": no claim
+        and not any(a < m.start < b for a, b in denied)  # "Denies: low energy, ..., obsessional thoughts."
     )
     reading = NoteReading(
         sections=with_content,

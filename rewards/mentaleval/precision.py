@@ -45,7 +45,7 @@ from mentalhospital_env.knowledge.language import clauses, memo_size, negation_b
 from mentalhospital_env.knowledge.lexicon import lexicon_relations, load_lexicon
 
 from ..chart import Chart, per_encounter
-from .features import _disorder_names, ability_findings, mentions, note_blocks, unasked_spans
+from .features import _disorder_names, ability_findings, denial_list_spans, mentions, note_blocks, unasked_spans
 
 _CLAIM_KINDS = frozenset({"symptom", "sign"})
 _SERIOUS_DOMAINS = frozenset({"risk", "psychosis"})
@@ -285,6 +285,7 @@ def _block_claims(text: str) -> list[tuple[str, bool]]:
     parts = clauses(text)
     sentence_starts = sorted({0} | set(sentence_breaks(text)))
     unasked = unasked_spans(text)
+    denied = denial_list_spans(text)
     out: list[tuple] = []
     said_with_negation: set[tuple[str, int]] = set()
     for m in found:
@@ -318,7 +319,11 @@ def _block_claims(text: str) -> list[tuple[str, bool]]:
             said_with_negation.add((m.concept_id, sentence))
             out.append((m.concept_id, True))
             continue
-        present = not (m.negated or _denied_in_sentence(tokens, sentence_starts, m.start))
+        present = not (
+            m.negated
+            or _denied_in_sentence(tokens, sentence_starts, m.start)
+            or any(a < m.start < b for a, b in denied)  # a denial heading its sentence: "Denies: A, B, ..., K."
+        )
         out.append((m.concept_id, present) if present else (m.concept_id, False, sentence))  # type: ignore[arg-type]
     # "cannot concentrate or follow a TV programme": the negation that makes the first finding reaches the second
     # words of the same finding, which are no denial of it
