@@ -72,3 +72,19 @@ def test_a_pronoun_opening_a_new_family_sentence_is_the_patient_not_the_relative
     assert any(s.startswith("I can't think of any family member") or s.startswith("I cannot think") for s in says), says
     says = said("Father Roy, toolmaker, died in 2023 aged 71. 'liked a drink', heavy drinker in his fifties.")
     assert any("father liked a drink" in s.lower() and "his fifties" in s for s in says), says
+
+
+def test_a_finding_opening_a_paragraph_is_said_and_a_bare_title_is_not():
+    """Stop-41 review S8: the paragraph-title rule keyed on form alone and would silence 'No suicidal thoughts.' opening
+    a paragraph; a one-word heading ('Guns.') or a verbless heading with no finding ("His mother's account.") stays
+    the writer's. Review S1: 'Brother admitted to hospital ...' is said 'My brother was admitted ...'."""
+    from mentalhospital_env.cases.compile import _paragraph_titles, compile_facts
+    from mentalhospital_env.cases.model import EHR
+
+    titles = _paragraph_titles("Referred by GP.\n\nLow mood. She describes it.\n\nNo suicidal thoughts. Denies plans.\n\n"
+                               "Guns. Not raised by him.\n\nHis mother's account. Helen describes.")
+    assert titles == {"guns", "his mother's account"}, titles
+    facts = compile_facts(EHR(chief_complaint="x", history_of_present_illness="Low mood.",
+                              family_history="Brother admitted to hospital with psychosis in 2015."), "male")
+    assert [f.patient_says for f in facts if f.section == "family_history"] == [
+        "My brother was admitted to hospital with psychosis in 2015."]

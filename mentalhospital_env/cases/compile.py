@@ -953,6 +953,8 @@ def _paragraph_titles(text: str) -> set[str]:
     describes ...", "\n\nPertinent negatives. No periods of ..."). A title is the writer's, never the
     patient's: uw-013 and uw-014 titled ten paragraphs so and each was said ("I gun.", "I've had the
     crash.", "I've had my account.", "I've had pertinent negatives.")."""
+    from mentalhospital_env.knowledge.lexicon import load_lexicon
+
     out = set()
     for m in re.finditer(r"\n\s*\n\s*([A-Z][^.!?:;\n]{0,48})[.:]\s+(?=\S)", text):
         title = m.group(1).strip()
@@ -960,6 +962,8 @@ def _paragraph_titles(text: str) -> set[str]:
             continue
         if any(t.pos_ in ("VERB", "AUX") and t.dep_ not in ("amod", "compound") for t in _nlp()(title)):
             continue
+        if len(title.split()) > 1 and load_lexicon().concepts_in(title):
+            continue  # a finding the paragraph opens on ("\n\nLow mood. She ...", "\n\nNo suicidal thoughts.") is no title; one bare noun ("Guns.") is
         out.add(title.lower())
     return out
 
