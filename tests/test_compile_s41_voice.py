@@ -88,3 +88,23 @@ def test_a_finding_opening_a_paragraph_is_said_and_a_bare_title_is_not():
                               family_history="Brother admitted to hospital with psychosis in 2015."), "male")
     assert [f.patient_says for f in facts if f.section == "family_history"] == [
         "My brother was admitted to hospital with psychosis in 2015."]
+
+
+def test_a_referrers_query_beside_the_complaint_leaves_the_complaint_told():
+    """Stop 41's referrer-letter rule kept a whole sentence untold when it held a query, so the patient could never
+    tell the complaint beside it (hw-016 'health anxiety, eleven negative HIV tests in eighteen months, please
+    advise.', hw-027 'escalating offending, knife possession, ?mental health needs.': interview chief-complaint
+    coverage on the hand-written suite fell 61.67 -> 56.67). Only the clause that asks is left out; a sentence that
+    also carries a score stays untold whole."""
+    from mentalhospital_env.cases.compile import compile_facts
+    from mentalhospital_env.cases.model import EHR
+
+    def cc(text):
+        facts = compile_facts(EHR(chief_complaint=text, history_of_present_illness="Low mood."), "male")
+        return [f.patient_says for f in facts if f.section == "chief_complaint" and f.told]
+
+    said = cc("GP referral: 'health anxiety, eleven negative HIV tests in eighteen months, please advise.'")
+    assert any("eleven negative HIV tests" in s and "advise" not in s for s in said), said
+    said = cc("YOT referral: 'escalating offending, knife possession, ?mental health needs.'")
+    assert any("knife possession" in s and "mental health needs" not in s for s in said), said
+    assert not cc("GP referral: 'Generalised anxiety disorder with low mood, GAD-7 17, PHQ-9 14.'")

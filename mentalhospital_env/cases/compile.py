@@ -909,9 +909,13 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
         for kind, label, text in _labelled_quotes(whole_text, names, data):
             if kind == "referrer":
                 # the referrer's letter: its complaint is the patient's to tell ("Low mood and fatigue for four
-                # months"), what the letter says to its reader is not (a courtesy, a query, another's report)
-                said = _sentence_facts(section, text, n, sex, names, data, tax, no_allergy, has_sensitive_concept,
-                                       relatives_named, record_topics, relatives)
+                # months"), what the letter says to its reader is not (a courtesy, a query, another's report); a
+                # sentence holding both keeps the complaint ("health anxiety, eleven negative HIV tests in eighteen
+                # months, please advise." -> its last clause goes, hw-016; "escalating offending, knife possession,
+                # ?mental health needs." hw-027: stop 41 left both complaints untold)
+                said = _sentence_facts(section, _letter_complaint(text, data), n, sex, names,
+                                       data, tax, no_allergy, has_sensitive_concept, relatives_named, record_topics,
+                                       relatives)
                 facts.extend(replace(f, told=False, patient_says=None)
                              if re.search(data["letter_voice_pattern"], f.text, re.IGNORECASE) else f for f in said)
                 n += len(split_sentences(text))
@@ -1220,6 +1224,22 @@ _LABELLED_QUOTE = re.compile(
     r"(?:(?<=^)|(?<=[.;:!?'\u2019\u201d]\s)|(?<=[.;:!?]['\u2019\u201d]\s))"
     r"([A-Z][\w'\u2019-]*(?: [A-Za-z][\w'\u2019-]*){0,2}):\s*['\u2018\u201c\"](.+?)['\u2019\u201d\"](?=\s+[A-Z]|\s*$|[.,;:)])"
 )
+
+
+def _letter_complaint(text: str, data: dict[str, Any]) -> str:
+    """A referrer's quoted letter with, in each sentence that also holds a complaint, the comma-separated clauses
+    that only ask the reader something (``letter_query_clause_pattern``: "please advise", "?mental health needs")
+    left out; a sentence that is only such clauses, or keeps another letter voice (a score, another's report), is
+    left as it is (compile_facts keeps it untold)."""
+    out = []
+    for sentence in split_sentences(text):
+        end = sentence.rstrip()[-1:] if sentence.rstrip()[-1:] in ".!" else ""
+        clauses = re.split(r",\s+", sentence.rstrip().rstrip(".!"))
+        kept = [c for c in clauses if not re.search(data["letter_query_clause_pattern"], c, re.IGNORECASE)]
+        if any(re.search(data["letter_voice_pattern"], c, re.IGNORECASE) for c in kept):
+            kept = clauses
+        out.append(", ".join(kept) + (end or ".") if kept and len(kept) < len(clauses) else sentence)
+    return " ".join(out)
 
 
 def _labelled_quotes(text: str, names: tuple[str, ...], data: dict[str, Any]) -> list[tuple[str, str, str]]:
