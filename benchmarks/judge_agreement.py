@@ -188,6 +188,11 @@ PREREGISTERED41 = {
     "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
               "tests/test_note_faults.py", "tests/test_agreement.py"),
 }
+#: Decided once at stop 41's integration: NOT MET (Qual missed). Base (5670465 + the sets) App 0.703, Qual 0.317 on
+#: held_out41; the s41-judge branch alone App 0.754 (met), Qual 0.317 (no held_out41 note moved); scripted App 0.698,
+#: Qual 0.829 (held). After the decision s41-judge2 was fitted ON held_out41 (a "Denies:" header list read to its
+#: sentence's end): Qual 0.582 there, a post hoc figure; no development slice moved. held_out41 is development data
+#: from stop 42.
 
 
 def _in_split(row: dict[str, Any], split: str) -> bool:
