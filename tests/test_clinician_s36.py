@@ -6,37 +6,15 @@ them), from findings set as an interview would have left them."""
 
 from __future__ import annotations
 
-import re
-
 import gymnasium
 import pytest
+from mentalhospital_env.agents.scripted import ScriptedClinician
+from scripted_encounters import codes as _codes
+from scripted_encounters import with_findings as _doctor
+from scripted_encounters import write as _write
 
 import mentalhospital_env  # noqa: F401  (registers the environments)
-from mentalhospital_env.agents.scripted import ScriptedClinician
 from mentalhospital_env.cases import load_suite
-
-
-def _doctor(walk_in: str, present: dict[str, str] | None = None, answers: dict[str, str] | None = None,
-            denied: set[str] | None = None, results: list[tuple[str, str]] | None = None) -> ScriptedClinician:
-    doctor = ScriptedClinician()
-    doctor.reset({"text": walk_in}, {})
-    doctor.findings.present.update(present or {})
-    doctor.findings.answers.update(answers or {})
-    doctor.findings.denied.update(denied or set())
-    doctor.findings.exam_results.extend(results or [])
-    return doctor
-
-
-def _write(doctor: ScriptedClinician, action: str) -> str:
-    out = doctor.act({"text": ""}, {"allowed_actions": [action]})
-    m = re.fullmatch(rf"<{action}>(.*)</{action}>", out, re.DOTALL)
-    assert m, out
-    return m.group(1)
-
-
-def _codes(diagnosis: str) -> list[str]:
-    return re.findall(r"\d\. ([A-Z]\d{2}(?:\.\d+)?)", diagnosis)
-
 
 MEMORY = {"memory_loss": "I have to write everything down now or it goes.", "getting_lost": "I got lost driving home.",
           "low_mood": "I feel empty."}

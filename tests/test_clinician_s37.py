@@ -12,6 +12,9 @@ import re
 from collections.abc import Callable
 
 from mentalhospital_env.agents.scripted import ScriptedClinician
+from scripted_encounters import codes as _codes
+from scripted_encounters import with_findings as _doctor
+from scripted_encounters import write as _write
 
 WOMAN_48 = "Outpatient clinic. A 48-year-old woman is here to see you, alone."
 MAN_26 = "Outpatient clinic. A 26-year-old man is here to see you, alone."
@@ -33,27 +36,6 @@ def _interview(walk_in: str, reply: Callable[[str], str], budget: int = 60) -> t
         text = "Patient: " + reply(m.group(1))
         turns.append((m.group(1), text))
     return doctor, turns
-
-
-def _write(doctor: ScriptedClinician, action: str) -> str:
-    out = doctor.act({"text": ""}, {"allowed_actions": [action]})
-    m = re.fullmatch(rf"<{action}>(.*)</{action}>", out, re.DOTALL)
-    assert m, out
-    return m.group(1)
-
-
-def _doctor(walk_in: str, present: dict[str, str] | None = None, answers: dict[str, str] | None = None,
-            results: list[tuple[str, str]] | None = None) -> ScriptedClinician:
-    doctor = ScriptedClinician()
-    doctor.reset({"text": walk_in}, {})
-    doctor.findings.present.update(present or {})
-    doctor.findings.answers.update(answers or {})
-    doctor.findings.exam_results.extend(results or [])
-    return doctor
-
-
-def _codes(diagnosis: str) -> list[str]:
-    return re.findall(r"\d\. ([A-Z]\d{2}(?:\.\d+)?)", diagnosis)
 
 
 def _family(name: str) -> str:

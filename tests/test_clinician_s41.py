@@ -12,33 +12,13 @@ import json
 import re
 
 import pytest
+from scripted_encounters import codes as _codes
+from scripted_encounters import with_findings as _doctor
+from scripted_encounters import write as _write
 
-from mentalhospital_env.agents.scripted import ScriptedClinician
 from mentalhospital_env.cases.loader import bundled_suite_path
 from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.critical import load_critical_actions
-
-
-def _doctor(walk_in: str, present: dict[str, str] | None = None, answers: dict[str, str] | None = None,
-            denied: set[str] | None = None, results: list[tuple[str, str]] | None = None) -> ScriptedClinician:
-    doctor = ScriptedClinician()
-    doctor.reset({"text": walk_in}, {})
-    doctor.findings.present.update(present or {})
-    doctor.findings.answers.update(answers or {})
-    doctor.findings.denied.update(denied or set())
-    doctor.findings.exam_results.extend(results or [])
-    return doctor
-
-
-def _write(doctor: ScriptedClinician, action: str) -> str:
-    out = doctor.act({"text": ""}, {"allowed_actions": [action]})
-    m = re.fullmatch(rf"<{action}>(.*)</{action}>", out, re.DOTALL)
-    assert m, out
-    return m.group(1)
-
-
-def _codes(diagnosis: str) -> list[str]:
-    return re.findall(r"\d\. ([A-Z]\d{2}(?:\.\d+)?)", diagnosis)
 
 
 def _suite_results(suite: str, exam: str, pattern: str) -> list[str]:
