@@ -34,7 +34,9 @@ same on 10 further test-v2 cases, seed 3939, played at 87a193a and rated by a co
 read at stop 40) and on the stop-40 slice (``split == "held_out40"``: the same on 10 further test-v2 cases, seed 4040,
 played at ca53a5d and rated by consultants who read no code of the library; read at stop 41) and on the stop-41 slice
 (``split == "held_out41"``: the same on 10 further test-v2 cases, seed 4141, played at 5670465 and rated by consultants
-who read no code of the library; never tuned on).
+who read no code of the library; read at stop 42) and on the stop-42 slice (``split == "held_out42"``: the same on 10
+further test-v2 cases, seed 4242, played at d1846b4 and rated by consultants who read no code of the library; never tuned
+on).
 
 Judges: ``offline`` (default) and ``llm-tiny`` (the LLM judge through a tiny random Llama built offline,
 ``mentalhospital_env.llm.tiny``; its scores are noise and the row only shows that the path runs end to
@@ -130,8 +132,8 @@ def make_judges(names: list[str]) -> dict[str, Any]:
 
 
 _DIMENSION = {"plan": "treatment_appropriateness", "note": "note_quality"}
-SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41")
-HELD_OUT = "held_out41"  # never read while tuning; --disagreements never lists it (stop 41: held_out40 is development data)
+SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42")
+HELD_OUT = "held_out42"  # never read while tuning; --disagreements never lists it (stop 42: held_out41 is development data)
 
 #: Pre-registered at stop 40 (s40-judge), written and committed alone before any change to the judge; the earlier claim
 #: (``PREREGISTERED39``) is in ``scripts/fit_judge_calibration.py`` and this one follows its shape. It is decided once, at
