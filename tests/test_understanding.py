@@ -220,8 +220,9 @@ def test_the_interviews_own_business_repeats_no_lexicon_question():
 #: written the same way at stop 35, its figure taken then; heldout36, written the same way at stop 36, its figure taken
 #: then; heldout37, written the same way at stop 37, its figure taken then; heldout38, written the same way at stop
 #: 38, its figure taken then; heldout39, written the same way at stop 39, its figure taken then; heldout40, written the
-#: same way at stop 40, its figure taken then), and stop 41's fresh set (``interview_topics_heldout41``, written in
-#: another worktree by a writer who read no code, committed alone before anything ran on it) is never fitted on. A change to a
+#: same way at stop 40, its figure taken then; heldout41, written the same way at stop 41, its figure taken then), and
+#: stop 42's fresh set (``interview_topics_heldout42``, written in another worktree by a writer who read no code,
+#: committed alone before anything ran on it) is never fitted on. A change to a
 #: file is a new set and needs a new pin and a new note.
 TOPIC_SETS = [
     ("interview_topics", "5865f5011168ceab7a8bc7c7f337f2b0489852a62bc15b3d31a0b5d3965049e3", 840, 0),
@@ -243,6 +244,7 @@ TOPIC_SETS = [
     ("interview_topics_heldout39", "fabd4605eca8967c33d1abf78e08c25223c9e01dbd8cf949e10c459d1d2ddda3", 460, 99),
     ("interview_topics_heldout40", "54bcc817b5a951f3e0cc97a8215624656dee270645fef703475840f7ddf80fad", 460, 0),
     ("interview_topics_heldout41", "c3e6332a40b843f5b7137b3adf87979f1cfeb7b7645922c0c860d7d8998734f7", 460, 0),
+    ("interview_topics_heldout42", "d4deafa7f7bbf4a20b912015854b4e565b55054362be930e3f635305ef2bd6d6", 460, 0),
 ]
 
 
