@@ -34,7 +34,8 @@ same on 10 further test-v2 cases, seed 3939, played at 87a193a and rated by a co
 read at stop 40) and on the stop-40 slice (``split == "held_out40"``: the same on 10 further test-v2 cases, seed 4040,
 played at ca53a5d and rated by consultants who read no code of the library; read at stop 41) and on the stop-41 slice
 (``split == "held_out41"``: the same on 10 further test-v2 cases, seed 4141, played at 5670465 and rated by consultants
-who read no code of the library; never tuned on).
+who read no code of the library; read at stop 42) and on the stop-42 slice (``split == "held_out42"``: the same on 10
+further test-v2 cases, rated by consultants who read no code of the library; never tuned on).
 
 Judges: ``offline`` (default) and ``llm-tiny`` (the LLM judge through a tiny random Llama built offline,
 ``mentalhospital_env.llm.tiny``; its scores are noise and the row only shows that the path runs end to
@@ -130,8 +131,8 @@ def make_judges(names: list[str]) -> dict[str, Any]:
 
 
 _DIMENSION = {"plan": "treatment_appropriateness", "note": "note_quality"}
-SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41")
-HELD_OUT = "held_out41"  # never read while tuning; --disagreements never lists it (stop 41: held_out40 is development data)
+SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42")
+HELD_OUT = "held_out42"  # never read while tuning; --disagreements never lists it (stop 42: held_out41 is development data)
 
 #: Pre-registered at stop 40 (s40-judge), written and committed alone before any change to the judge; the earlier claim
 #: (``PREREGISTERED39``) is in ``scripts/fit_judge_calibration.py`` and this one follows its shape. It is decided once, at
@@ -193,6 +194,33 @@ PREREGISTERED41 = {
 #: Qual 0.829 (held). After the decision s41-judge2 was fitted ON held_out41 (a "Denies:" header list read to its
 #: sentence's end): Qual 0.582 there, a post hoc figure; no development slice moved. held_out41 is development data
 #: from stop 42.
+
+#: Pre-registered at stop 42 (s42-judge), written and committed alone before any change to the judge, in the shape of
+#: ``PREREGISTERED41`` above (App rose on its fresh slice, Qual did not move; a reader fix found after the decision took
+#: Qual to 0.582 there). It is decided once, at stop 42's integration, on the fresh slice ``held_out42`` (10 further
+#: test-v2 cases rated by consultants who read no code of the library, added by the integrator, never seen by s42-judge),
+#: with ``command`` run on the base (``base_commit``, this branch's start) and on the merged build: the offline judge's
+#: changes of s42-judge (how a note's claims are read against the transcript, from the Qual disagreements of every
+#: development slice coded by root cause; each kept only if it helped the half of the development slices it was not
+#: fitted on) are a GAIN iff ALL of
+#:   1. App QWK on held_out42 >= base's App QWK on held_out42 + 0.03;
+#:   2. Qual QWK on held_out42 >= base's Qual QWK on held_out42 + 0.03;
+#:   3. App QWK and Qual QWK on the 'scripted' slice (the scripted clinician's own notes and plans) each >= base's - 0.05;
+#:   4. ``tests`` below pass on the merged build.
+#:   Anything less is no gain: report it as such. Reported beside the decision, not deciding: each dimension alone, MAE,
+#:   and the mean of (judge - rating) over held_out42's scripted-clinician notes and plans, base and merged.
+PREREGISTERED42 = {
+    "slice": "held_out42",
+    "command": ".venv/bin/python benchmarks/judge_agreement.py --resamples 200",
+    "base_commit": "d1846b4",
+    "targets": ("App.", "Qual."),
+    "claim": {"min_app_qwk_gain": 0.03, "min_qual_qwk_gain": 0.03, "max_scripted_app_qwk_loss": 0.05,
+              "max_scripted_qual_qwk_loss": 0.05},
+    "reported_not_deciding": ("App and Qual each alone", "MAE", "mean (judge - rating) over held_out42's scripted-clinician "
+                              "notes and plans, base and merged"),
+    "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
+              "tests/test_note_faults.py", "tests/test_agreement.py"),
+}
 
 
 def _in_split(row: dict[str, Any], split: str) -> bool:
