@@ -196,6 +196,33 @@ PREREGISTERED41 = {
 #: sentence's end): Qual 0.582 there, a post hoc figure; no development slice moved. held_out41 is development data
 #: from stop 42.
 
+#: Pre-registered at stop 42 (s42-judge), written and committed alone before any change to the judge, in the shape of
+#: ``PREREGISTERED41`` above (App rose on its fresh slice, Qual did not move; a reader fix found after the decision took
+#: Qual to 0.582 there). It is decided once, at stop 42's integration, on the fresh slice ``held_out42`` (10 further
+#: test-v2 cases rated by consultants who read no code of the library, added by the integrator, never seen by s42-judge),
+#: with ``command`` run on the base (``base_commit``, this branch's start) and on the merged build: the offline judge's
+#: changes of s42-judge (how a note's claims are read against the transcript, from the Qual disagreements of every
+#: development slice coded by root cause; each kept only if it helped the half of the development slices it was not
+#: fitted on) are a GAIN iff ALL of
+#:   1. App QWK on held_out42 >= base's App QWK on held_out42 + 0.03;
+#:   2. Qual QWK on held_out42 >= base's Qual QWK on held_out42 + 0.03;
+#:   3. App QWK and Qual QWK on the 'scripted' slice (the scripted clinician's own notes and plans) each >= base's - 0.05;
+#:   4. ``tests`` below pass on the merged build.
+#:   Anything less is no gain: report it as such. Reported beside the decision, not deciding: each dimension alone, MAE,
+#:   and the mean of (judge - rating) over held_out42's scripted-clinician notes and plans, base and merged.
+PREREGISTERED42 = {
+    "slice": "held_out42",
+    "command": ".venv/bin/python benchmarks/judge_agreement.py --resamples 200",
+    "base_commit": "d1846b4",
+    "targets": ("App.", "Qual."),
+    "claim": {"min_app_qwk_gain": 0.03, "min_qual_qwk_gain": 0.03, "max_scripted_app_qwk_loss": 0.05,
+              "max_scripted_qual_qwk_loss": 0.05},
+    "reported_not_deciding": ("App and Qual each alone", "MAE", "mean (judge - rating) over held_out42's scripted-clinician "
+                              "notes and plans, base and merged"),
+    "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
+              "tests/test_note_faults.py", "tests/test_agreement.py"),
+}
+
 
 def _in_split(row: dict[str, Any], split: str) -> bool:
     """``all``: every item; ``earlier``: the first set (``tune`` and ``held_out``, no later slice); else the row's own ``split``."""

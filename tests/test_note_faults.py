@@ -886,3 +886,23 @@ def test_keeping_away_from_friends_is_no_stressor(hw):
     assert "diagnosis_unsupported" in [f.kind for f in withdrawn]
     moved = _faults(hw["hw-028"], note.format(", in the weeks after a move to a new city away from friends", dx))
     assert "diagnosis_unsupported" not in [f.kind for f in moved]
+
+
+def test_a_note_without_headings_holds_every_section_in_its_one_paragraph():
+    """Stop 42 (issue 15): a terse note of one paragraph, read as ``untitled``, was read as having no history and no risk
+    section, so the central feature it records (the trauma after which the illness began) and the main risk it names
+    counted as left out, and held accurate terse notes rated 4 at the keyword-list floor of 2. Its one paragraph is its
+    history and its risk section; a note under headings is still read by its headings, and a paragraph that does not
+    record the feature still leaves it out."""
+    ptsd = _frozen("test-v2-0472")
+    turns = tuple(Turn("Tell me more.", r) for r in ("It began at 24, in the weeks after a violent robbery at work.",
+                                                      "The memories come when I least expect it."))
+
+    def trauma_left_out(note):
+        return [f.text for f in _faults(ptsd, note, turns=turns) if f.kind == "central_finding_omitted" and "trauma" in f.text]
+
+    assert not trauma_left_out("45M. Intrusive memories and poor sleep since a violent robbery at work at 24. Imp: PTSD.")
+    assert trauma_left_out("45M. Intrusive memories and poor sleep for years. Imp: PTSD.")
+    headed = "History of present illness: Intrusive memories and poor sleep for years.\nAssessment: PTSD."
+    assert trauma_left_out(headed)
+    assert trauma_left_out(headed + "\nSocial history: a violent robbery at work at 24.")  # not where the history is

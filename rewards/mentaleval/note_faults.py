@@ -587,7 +587,7 @@ def central_features_omitted(view: NoteView) -> list[NoteFault]:
     recorded present contradict it (a mania written up with anhedonia). Elsewhere in the note (the
     weight gain under Medical history) is not where a reader of the history looks for it."""
     conf = _data()["central_features"]
-    text = _without_disorder_names(" ".join(view.sections.get(k, "") for k in conf["sections"]))
+    text = _without_disorder_names(" ".join(_section_text(view, k) for k in conf["sections"]))
     found = mentions(text)
     in_note = {m.concept_id for m in found}
     present = {m.concept_id for m in found if not m.negated}
@@ -1059,7 +1059,7 @@ def main_risk_omitted(view: NoteView) -> list[NoteFault]:
     :func:`history_risk_lines`) that the note's risk section does not name in any of its words: ``main_risk_omitted``
     for a risk the record's risk assessment names, ``risk_history_omitted`` for one only its history tells (a
     conviction for assault, an overdose at 13: what the interview should have reached, a lesser fault)."""
-    risk_text = view.sections.get("risk_assessment", "")
+    risk_text = _section_text(view, "risk_assessment")
     assessed = {kind["name"] for kind in main_risks(view.risk_lines)}
     return [
         NoteFault("main_risk_omitted" if kind["name"] in assessed else "risk_history_omitted", "risk_assessment", kind["name"])
@@ -1079,6 +1079,16 @@ def _structured(view: NoteView) -> bool:
 def _headed(view: NoteView) -> bool:
     """A note with at least one heading (prose with none is read as ``untitled``)."""
     return bool(set(view.sections) - {"untitled"})
+
+
+def _section_text(view: NoteView, key: str) -> str:
+    """The text of the note's section ``key``; a note with no heading at all (one paragraph of prose or shorthand, read
+    as ``untitled``) holds every section in that paragraph (stop 42, issue 15: a terse note of one paragraph that
+    records the intrusive thoughts and checking, or the assault conviction, was read as having no history and no risk
+    section, so every central feature and main risk counted as left out and held accurate terse notes rated 4 at 2)."""
+    if key in view.sections:
+        return view.sections[key]
+    return "" if _headed(view) else view.sections.get("untitled", "")
 
 
 def told_risk_omitted(view: NoteView) -> list[NoteFault]:

@@ -41,7 +41,7 @@ from functools import lru_cache
 from typing import Any
 
 from mentalhospital_env.knowledge.answers import asked_about, patient_findings
-from mentalhospital_env.knowledge.language import clauses, memo_size, negation_breaks, sentence_breaks, stem, tokenize
+from mentalhospital_env.knowledge.language import clauses, comma_breaks, load_cues as load_language_cues, memo_size, negation_breaks, sentence_breaks, stem, tokenize
 from mentalhospital_env.knowledge.lexicon import lexicon_relations, load_lexicon
 
 from ..chart import Chart, per_encounter
@@ -286,6 +286,7 @@ def _block_claims(text: str) -> list[tuple[str, bool]]:
     sentence_starts = sorted({0} | set(sentence_breaks(text)))
     unasked = unasked_spans(text)
     denied = denial_list_spans(text)
+    commas = frozenset(comma_breaks(text))
     out: list[tuple] = []
     said_with_negation: set[tuple[str, int]] = set()
     for m in found:
@@ -319,11 +320,11 @@ def _block_claims(text: str) -> list[tuple[str, bool]]:
             said_with_negation.add((m.concept_id, sentence))
             out.append((m.concept_id, True))
             continue
-        present = not (
-            m.negated
-            or _denied_in_sentence(tokens, sentence_starts, m.start)
-            or any(a < m.start < b for a, b in denied)  # a denial heading its sentence: "Denies: A, B, ..., K."
-        )
+        in_denial_list = any(a < m.start < b for a, b in denied)  # a denial heading its sentence: "Denies: A, B, ..., K."
+        present = not (m.negated or _denied_in_sentence(tokens, sentence_starts, m.start) or in_denial_list)
+        if not present and not in_denial_list and _negation_ends_with_its_item(tokens, commas, sentence_starts, m.start):
+            # "low mood daily, no energy, constant guilt, hopelessness": the "no" is one item's, the guilt is affirmed
+            present = True
         out.append((m.concept_id, present) if present else (m.concept_id, False, sentence))  # type: ignore[arg-type]
     # "cannot concentrate or follow a TV programme": the negation that makes the first finding reaches the second
     # words of the same finding, which are no denial of it
@@ -368,6 +369,34 @@ def _denied_in_sentence(tokens: list[str], starts: list[int], at: int) -> bool:
         if tokens[j] in _NOTE_DENIALS:
             return True
     return False
+
+
+@lru_cache(maxsize=1)
+def _negation_words() -> frozenset[str]:
+    """The one-word negation cues a note's denial may start with: the note's own and ``language.json``'s."""
+    return _NOTE_DENIALS | _OWN_NEGATIONS | frozenset(p[0] for p in load_language_cues().negation if len(p) == 1)
+
+
+def _negation_ends_with_its_item(tokens: list[str], commas: frozenset[int], starts: list[int], at: int) -> bool:
+    """Whether the negation before token ``at`` is one comma item's own and ends with that item, so that the finding
+    at ``at``, in a later item, is affirmed (stop 42, issue 15). A note lists findings as comma items, each a claim of
+    its own: a negation that opens an item in the middle of the list denies that item only ("low mood daily, worse in
+    mornings, no energy, constant guilt, hopelessness"; "~5 years, no trigger, persistent low mood, fatigue"), and one
+    that makes a finding ("can't sit still, up and down"; "can't get going, isolated") denies nothing after it. A
+    denial that opens its sentence or clause ("Denies low mood, anhedonia, ...") still covers the list, and so does one
+    whose list closes with "or"/"nor" ("... no suicidal ideation, self-harm or thoughts of harming others")."""
+    start = max(s for s in starts if s <= at)
+    end = min([s for s in starts if s > at] or [len(tokens)])
+    words = _negation_words()
+    cue = next((j for j in range(at - 1, start - 1, -1) if tokens[j] in words), None)
+    if cue is None or not any(cue < c <= at for c in commas):
+        return False  # no negation, or the finding is in the negation's own item
+    if tokens[cue] in _OWN_NEGATIONS:
+        return True
+    if cue not in commas or cue == start:
+        return False  # the negation opens its sentence (or follows no comma): it heads the list
+    joiners = frozenset(load_language_cues().negation_list_joiners)
+    return not any(tokens[k] in joiners for k in range(cue + 1, end))
 
 
 @lru_cache(maxsize=1)
