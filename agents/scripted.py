@@ -762,6 +762,7 @@ class ScriptedClinician(Doctor):
         f = self.findings
         conf = self.script["evidence"]
         out = set(f.present) | (f.inferred - f.denied)  # what the clinician's own rules read weighs, unwritten
+        out |= {b for a in set(out) for b in conf.get("counts_as", {}).get(a, ()) if b not in f.denied}  # spending: impulsivity
         if not self.heavy_drinking():
             out -= set(conf["heavy_drinking_only"])
         # avoidance of trauma reminders heard in "I stopped driving after getting lost" with no event told
@@ -1579,7 +1580,14 @@ class ScriptedClinician(Doctor):
         # believed: insomnia that leads with generalised anxiety beside it gets no hypnotic as a course (test-v2-0432)
         differential = replace(profile, codes=tuple(dict.fromkeys([*profile.codes, *sorted(others)])))
         self._held_for_results = []
-        chosen, sedative_withheld = ([instead], False) if instead else self._medication_choice(principal, unsafe, differential)
+        if instead:  # the age's own drug sentence is held to the results on file as any other choice (review S4)
+            held_now = [d for d in self.kb.drugs if set(d.unsafe_with_results) & differential.findings
+                        and re.search(rf"\b{re.escape(d.name.lower())}\b", instead.lower())]
+            self._held_for_results += [d for d in held_now if d not in self._held_for_results]
+            instead = None if held_now else instead
+            chosen, sedative_withheld = ([instead] if instead else []), False
+        else:
+            chosen, sedative_withheld = self._medication_choice(principal, unsafe, differential)
         held = conf["held_for_results"]
         for drug in ([] if unstable else self._held_for_results):  # the medical admission's sentence says it already
             chosen.append(held["sentence"].format(drug=drug.name, reason=drug.results_reason))
@@ -1743,9 +1751,8 @@ class ScriptedClinician(Doctor):
             for _ in range(2):  # a second pass: a step's own drug may ask for more (lithium: a pregnancy test)
                 # each as this setting takes it (a clinic's oral thiamine, not the ward's IV Pabrinex for 3-5 days)
                 worded = {**self.script["plan_safety"]["step_sentences"], **setting.get("step_sentences", {})}
-                if self.walk_in.age_group == "adult" and self._dependants_named():  # the safeguarding is the children's
-                    him = {"female": "her", "male": "him"}.get(self.walk_in.sex or "", "them")
-                    worded.update({a: t.format(him=him) for a, t in self.script["plan_safety"]["step_sentences_with_dependants"].items()})
+                if self.walk_in.age_group == "adult" and self._dependants_named():  # the patient's safety, then theirs
+                    worded["safeguarding"] = " ".join(actions.sentences(["safeguarding"]) + [self._dependants_sentence()])
                 if medical:  # a physical illness treated under the medical team: capacity law, not mental health law
                     worded.update(setting.get("medical_step_sentences", {}))
                 steps = [
@@ -2026,10 +2033,14 @@ class ScriptedClinician(Doctor):
         said: list[str] = []
         drop: set[str] = set()
         for rule in self.script["plan"]["results_acted_on"]["rules"]:
-            if principal is not None and principal.code.startswith(tuple(rule.get("explained_by_lead", ()))):
-                continue  # a cause the diagnosis names already (the vomiting of alcohol withdrawal): the result's own rule
-            if self._result_on_file(rule):
-                said.append(rule["sentence"])
+            if not self._result_on_file(rule):
+                continue
+            # worded for the diagnosis named: no "if an eating disorder is found" beside an anorexia, and beside the
+            # withdrawal that explains the vomiting, the purging question still asked
+            code = principal.code if principal is not None else ""
+            own = next((b for b in rule.get("by_lead", ()) if code.startswith(tuple(b["codes"]))), None)
+            said.append(own["sentence"] if own else rule["sentence"])
+            if not (principal is not None and principal.code.startswith(tuple(rule.get("explained_by_lead", ())))):
                 drop |= set(rule.get("drop_other", ()))
         return said, drop
 
@@ -2193,6 +2204,15 @@ class ScriptedClinician(Doctor):
         if not self._dependants_possible():
             return False
         return "dependants" in self.findings.present or self._home_names_dependants()
+
+    def _dependants_sentence(self) -> str:
+        """The safeguarding sentence about the dependants named, worded by who they are (``dependants_by_kind``):
+        children, an adult the patient cares for, or anyone, when who was not said."""
+        home = " ".join(self.findings.answers.get(c, "") for c in ("living_situation", "dependants")).lower()
+        he, him = {"female": ("she", "her"), "male": ("he", "him")}.get(self.walk_in.sex or "", ("they", "them"))
+        kinds = self.script["plan_safety"]["dependants_by_kind"]
+        kind = next((k for k in kinds if not k["words"] or re.search(k["words"], home)), kinds[-1])
+        return kind["sentence"].format(he=he, him=him).replace("they is", "they are")
 
     def _home_names_dependants(self) -> bool:
         """Whether the answers about home and dependants name children or others who depend on the patient."""
@@ -2535,12 +2555,17 @@ class ScriptedClinician(Doctor):
         (``note_writing.mood_not_now``): no description of the mood now."""
         words = sentence.strip().strip('"').lower()
         writing = self.script["note_writing"]
-        if any(re.search(p, words) for p in writing["mood_not_now"]) and not re.search(writing["mood_now_frame"], words):
+        dated = re.sub(writing["mood_clock_time"], " ", words)  # "I wake at 3" is a time of night, not an age
+        if any(re.search(p, dated) for p in writing["mood_not_now"]) and not re.search(writing["mood_now_frame"], dated) \
+                and not re.search(writing["mood_since_anchor"], dated):  # "low since ... two years ago" lasts until now
             return True
-        # a longer sentence describes a mood only in a feeling's frame ("I've been feeling low", "my mood's been
-        # rubbish"), not by a mood word in passing ("I have takings down about a third", uw-014)
-        return len(tokenize(words)) > writing["mood_bare_max_words"] and not re.search(writing["mood_frame"], words) \
-            and not re.search(r"\b(?:mood|feel|feeling|felt|spirits)\b", words)
+        # a longer sentence describes a mood in a feeling's frame ("I've been feeling low", "my mood's been rubbish")
+        # or when it opens on a mood word ("Low, really low most of the time lately"), not by a mood word in passing
+        # ("I have takings down about a third", uw-014)
+        tokens = tokenize(words)
+        opens = any(re.search(writing["mood_words"], t) for t in tokens[: writing["mood_lead_words"]])
+        return len(tokens) > writing["mood_bare_max_words"] and not re.search(writing["mood_frame"], words) \
+            and not re.search(r"\b(?:mood|feel|feeling|felt|spirits)\b", words) and not opens
 
     def _on_item(self, key: str, quote: str) -> str:
         """``quote`` as the risk item ``key`` may hold it (``risk_follow_up.item_subjects``): only the clauses read as
