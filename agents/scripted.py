@@ -677,13 +677,16 @@ class ScriptedClinician(Doctor):
         own = self.age_script.get("asked_of_child", {}).get("concepts", ())
         return concept in own or bool(self._informant() and concept in self.script["informant_questions"]["questions"])
 
-    def _picture_concepts(self) -> list[str]:
+    def _picture_concepts(self, heard_now: set[str] | None = None) -> list[str]:
         """The screening questions the presenting picture calls for (``screen_when``): the rest of a borderline picture
-        after unstable moods, attention after poor concentration, worry after low mood or poor sleep."""
+        after unstable moods, attention after poor concentration, worry after low mood or poor sleep. With
+        ``heard_now``, only those of the rules that a finding of it sets off (the picture told after its block)."""
         conf = self.script["screen_when"]
         f = self.findings
         wanted: list[str] = []
         for rule in conf["rules"]:
+            if heard_now is not None and not set(rule["when"]) & heard_now:
+                continue
             if rule.get("ages") and self.walk_in.age_group not in rule["ages"]:
                 continue
             if rule.get("sexes") and self.walk_in.sex not in rule["sexes"]:
@@ -928,6 +931,16 @@ class ScriptedClinician(Doctor):
                              for c in r.get("also_give_way", ()))
                 fit = self._make_room(len(follow_up), also=also)
                 self.plan[queued:queued] = follow_up[:fit]
+            if not any(q == "__picture__" for q, _ in self.plan):
+                # the picture told after its screen was put ('Being alone terrifies me' in answer to the worry the screen
+                # asked, test-v2-0469): its questions are put now, as a disclosure's would be
+                planned = {c for _, c in self.plan}
+                late = [c for c in self._picture_concepts({c for c in self.findings.present if c not in before})
+                        if c not in planned]
+                if late:
+                    fit = self._make_room(len(late))
+                    child = self.walk_in.age_group == "child"
+                    self.plan[queued:queued] = [((child and self._informant_question(c)) or self._question(c), c) for c in late[:fit]]
             vague = self.script["vague_complaint"]
             named = [c for c in self.findings.present if c not in before]  # any finding, a drug or a life event too
             short = len(tokenize(self.findings.answers.get("hpi:complaint", ""))) <= vague["max_words"]
@@ -1191,8 +1204,22 @@ class ScriptedClinician(Doctor):
                     lead = [lead[i]] + lead[:i] + lead[i + 1 :]
                     break
         lead = self._recurrent_first(self._adjustment_explained_first(self._stressor_first(lead)))
+        lead = self._outlasted_first(lead, said)
         # read last, so that a specifier first moves a depression to its own psychotic form where the ranking has it
         return self._psychosis_without_mood_episode(self._psychosis_explained_first(lead))
+
+    def _outlasted_first(self, lead: list[tuple[Hypothesis, float]], said: float | None) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with the first disorder whose durations fit the length heard first when the lead is a reaction that
+        cannot have lasted that long (``outlasted``: an adjustment disorder of ten years); unchanged otherwise."""
+        most = next((d for p, d in self.script["outlasted"]["max_days"].items() if lead[0][0].code.startswith(p)), None)
+        if said is None or most is None or said <= most:
+            return lead
+        durations = load_durations()
+        for i, (h, _) in enumerate(lead[1:], 1):
+            own = next((d for p, d in self.script["outlasted"]["max_days"].items() if h.code.startswith(p)), None)
+            if durations.fits(h.code, said, self.walk_in.age) and (own is None or said <= own):
+                return [lead[i]] + lead[:i] + lead[i + 1 :]
+        return lead
 
     def _mood_groups_heard(self, prefix: str) -> int:
         """How many symptom groups of the depressive episode (``episode_threshold`` of ``prefix``) were heard."""
@@ -1273,9 +1300,12 @@ class ScriptedClinician(Doctor):
             return lead
         evidence = self._evidence()
         lead_codes = {h.code for h, _ in lead}
+        top = lead[0][1]
         for h, score in self._ranked_admissible():
             if not any(h.code.startswith(c) for c in conf["then"]) or not any(c in evidence for c, _ in h.symptoms):
                 continue
+            if known is None and top > 0 and score < top * conf["unknown_length_share"]:
+                continue  # no length heard rules the lead out: the stress reaction must account for what was heard
             if len(self._unexplained(h)) > len(self._unexplained(first)):
                 continue  # no stress reaction over a voice or a delusion the lead explains
             own = {c for c, _ in h.symptoms}
