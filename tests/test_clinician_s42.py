@@ -93,3 +93,60 @@ def test_a_mood_described_now_is_the_mood(sentence, now):
     """Review S5: the mood line rejected moods told now ('Low, really low most of the time lately'; a clock time read as
     an age) and must still reject dated histories and a mood word in passing (uw-013, uw-014)."""
     assert ScriptedClinician()._mood_not_now(sentence) is (not now)
+
+
+WOMAN_27 = "Outpatient clinic. A 27-year-old woman is here to see you, alone."
+WORRY = {"excessive_worry": "If my husband is ten minutes late I've got him dead in a ditch.",
+         "restlessness": "I'm on edge all the time.", "muscle_tension": "My shoulders are up round my ears.",
+         "insomnia": "The minute I get into bed my brain switches on.", "fatigue": "I've got no energy.",
+         "irritability": "I've got a short fuse lately."}
+
+
+def _worried(onset: str) -> list[str]:
+    doctor = _doctor(WOMAN_27, present=dict(WORRY),
+                     answers={"hpi:1": onset, "hpi:2": "In December, a little while after a family member's illness, the change came."})
+    return _codes(_write(doctor, "diagnose"))
+
+
+def test_a_stress_reaction_does_not_override_a_fuller_picture_when_no_length_was_heard():
+    """test-v2-0432: generalised anxiety (worry, restlessness, tension, sleep, fatigue, irritability) told to have begun
+    'in December', after a relative's illness, led as an adjustment disorder scoring far below it. With no length heard
+    the stress reaction leads only when it accounts for what was heard about as well; a length heard that is shorter
+    than generalised anxiety's six months still rules the anxiety out."""
+    month_only = _worried("It started in December.")
+    assert month_only[0] == "F41.1", month_only
+    weeks = _worried("It started about six weeks ago.")
+    assert weeks[0].startswith("F43.2"), weeks
+
+
+def test_an_adjustment_disorder_heard_to_have_lasted_years_does_not_lead():
+    """test-v2-0460 ('for ten years now'), dev-v2-0060 ('for some four years now') led as adjustment disorders: a stress
+    reaction does not outlast two years (ICD-10 F43.2)."""
+    present = {"stress_preoccupation": "I can't stop thinking about the job.", "excessive_worry": "I worry about everything.",
+               "palpitations": "My heart races.", "restlessness": "I can't sit still.",
+               "muscle_tension": "My shoulders ache with tension."}
+    short = _codes(_write(_doctor(WOMAN_27, present=dict(present), answers={"hpi:1": "For three months now.",
+                   "hpi:2": "Following a stressful job, it all began."}), "diagnose"))
+    assert short[0].startswith("F43.2"), short  # the premise: the same picture of months is a stress reaction
+    long = _codes(_write(_doctor(WOMAN_27, present=dict(present), answers={"hpi:1": "For four years now.",
+                  "hpi:2": "Following a stressful job, it all began."}), "diagnose"))
+    assert not long[0].startswith("F43.2"), long
+
+
+def test_a_borderline_picture_told_after_its_screen_is_asked_about():
+    """test-v2-0469: 'Being alone terrifies me' came in answer to the question the picture's screen had put, so the rest
+    of the borderline picture was never asked and the personality disorder never ranked. Told after the screen was put,
+    the picture's questions are put now."""
+    from scripted_encounters import ask, start
+
+    doctor = start("Emergency department. A 29-year-old man is here to see you, alone.")
+    asked = [ask(doctor, "I asked to be seen.")]
+    for reply in ["It started about two weeks ago.", "Not that I can think of.", "I just feel flat all the time."] + ["I don't know."] * 12:
+        if not any(q == "__picture__" for q, _ in doctor.plan):
+            break
+        asked.append(ask(doctor, reply))
+    assert not any(q == "__picture__" for q, _ in doctor.plan)  # the premise: the screen was put before the picture
+    assert "chronic_emptiness" not in doctor.findings.asked
+    for _ in range(4):
+        asked.append(ask(doctor, "Being alone terrifies me." if len(asked) < 30 and "fear_of_abandonment" not in doctor.findings.present else "I don't know."))
+    assert {"unstable_relationships", "chronic_emptiness"} & doctor.findings.asked, asked
