@@ -677,13 +677,16 @@ class ScriptedClinician(Doctor):
         own = self.age_script.get("asked_of_child", {}).get("concepts", ())
         return concept in own or bool(self._informant() and concept in self.script["informant_questions"]["questions"])
 
-    def _picture_concepts(self) -> list[str]:
+    def _picture_concepts(self, heard_now: set[str] | None = None) -> list[str]:
         """The screening questions the presenting picture calls for (``screen_when``): the rest of a borderline picture
-        after unstable moods, attention after poor concentration, worry after low mood or poor sleep."""
+        after unstable moods, attention after poor concentration, worry after low mood or poor sleep. With
+        ``heard_now``, only those of the rules that a finding of it sets off (the picture told after its block)."""
         conf = self.script["screen_when"]
         f = self.findings
         wanted: list[str] = []
         for rule in conf["rules"]:
+            if heard_now is not None and not set(rule["when"]) & heard_now:
+                continue
             if rule.get("ages") and self.walk_in.age_group not in rule["ages"]:
                 continue
             if rule.get("sexes") and self.walk_in.sex not in rule["sexes"]:
@@ -762,6 +765,7 @@ class ScriptedClinician(Doctor):
         f = self.findings
         conf = self.script["evidence"]
         out = set(f.present) | (f.inferred - f.denied)  # what the clinician's own rules read weighs, unwritten
+        out |= {b for a in set(out) for b in conf.get("counts_as", {}).get(a, ()) if b not in f.denied}  # spending: impulsivity
         if not self.heavy_drinking():
             out -= set(conf["heavy_drinking_only"])
         # avoidance of trauma reminders heard in "I stopped driving after getting lost" with no event told
@@ -927,6 +931,16 @@ class ScriptedClinician(Doctor):
                              for c in r.get("also_give_way", ()))
                 fit = self._make_room(len(follow_up), also=also)
                 self.plan[queued:queued] = follow_up[:fit]
+            if not any(q == "__picture__" for q, _ in self.plan):
+                # the picture told after its screen was put ('Being alone terrifies me' in answer to the worry the screen
+                # asked, test-v2-0469): its questions are put now, as a disclosure's would be
+                planned = {c for _, c in self.plan}
+                late = [c for c in self._picture_concepts({c for c in self.findings.present if c not in before})
+                        if c not in planned]
+                if late:
+                    fit = self._make_room(len(late))
+                    child = self.walk_in.age_group == "child"
+                    self.plan[queued:queued] = [((child and self._informant_question(c)) or self._question(c), c) for c in late[:fit]]
             vague = self.script["vague_complaint"]
             named = [c for c in self.findings.present if c not in before]  # any finding, a drug or a life event too
             short = len(tokenize(self.findings.answers.get("hpi:complaint", ""))) <= vague["max_words"]
@@ -1190,8 +1204,22 @@ class ScriptedClinician(Doctor):
                     lead = [lead[i]] + lead[:i] + lead[i + 1 :]
                     break
         lead = self._recurrent_first(self._adjustment_explained_first(self._stressor_first(lead)))
+        lead = self._outlasted_first(lead, said)
         # read last, so that a specifier first moves a depression to its own psychotic form where the ranking has it
         return self._psychosis_without_mood_episode(self._psychosis_explained_first(lead))
+
+    def _outlasted_first(self, lead: list[tuple[Hypothesis, float]], said: float | None) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with the first disorder whose durations fit the length heard first when the lead is a reaction that
+        cannot have lasted that long (``outlasted``: an adjustment disorder of ten years); unchanged otherwise."""
+        most = next((d for p, d in self.script["outlasted"]["max_days"].items() if lead[0][0].code.startswith(p)), None)
+        if said is None or most is None or said <= most:
+            return lead
+        durations = load_durations()
+        for i, (h, _) in enumerate(lead[1:], 1):
+            own = next((d for p, d in self.script["outlasted"]["max_days"].items() if h.code.startswith(p)), None)
+            if durations.fits(h.code, said, self.walk_in.age) and (own is None or said <= own):
+                return [lead[i]] + lead[:i] + lead[i + 1 :]
+        return lead
 
     def _mood_groups_heard(self, prefix: str) -> int:
         """How many symptom groups of the depressive episode (``episode_threshold`` of ``prefix``) were heard."""
@@ -1272,9 +1300,12 @@ class ScriptedClinician(Doctor):
             return lead
         evidence = self._evidence()
         lead_codes = {h.code for h, _ in lead}
+        top = lead[0][1]
         for h, score in self._ranked_admissible():
             if not any(h.code.startswith(c) for c in conf["then"]) or not any(c in evidence for c, _ in h.symptoms):
                 continue
+            if known is None and top > 0 and score < top * conf["unknown_length_share"]:
+                continue  # no length heard rules the lead out: the stress reaction must account for what was heard
             if len(self._unexplained(h)) > len(self._unexplained(first)):
                 continue  # no stress reaction over a voice or a delusion the lead explains
             own = {c for c, _ in h.symptoms}
@@ -1579,7 +1610,14 @@ class ScriptedClinician(Doctor):
         # believed: insomnia that leads with generalised anxiety beside it gets no hypnotic as a course (test-v2-0432)
         differential = replace(profile, codes=tuple(dict.fromkeys([*profile.codes, *sorted(others)])))
         self._held_for_results = []
-        chosen, sedative_withheld = ([instead], False) if instead else self._medication_choice(principal, unsafe, differential)
+        if instead:  # the age's own drug sentence is held to the results on file as any other choice (review S4)
+            held_now = [d for d in self.kb.drugs if set(d.unsafe_with_results) & differential.findings
+                        and re.search(rf"\b{re.escape(d.name.lower())}\b", instead.lower())]
+            self._held_for_results += [d for d in held_now if d not in self._held_for_results]
+            instead = None if held_now else instead
+            chosen, sedative_withheld = ([instead] if instead else []), False
+        else:
+            chosen, sedative_withheld = self._medication_choice(principal, unsafe, differential)
         held = conf["held_for_results"]
         for drug in ([] if unstable else self._held_for_results):  # the medical admission's sentence says it already
             chosen.append(held["sentence"].format(drug=drug.name, reason=drug.results_reason))
@@ -1743,9 +1781,8 @@ class ScriptedClinician(Doctor):
             for _ in range(2):  # a second pass: a step's own drug may ask for more (lithium: a pregnancy test)
                 # each as this setting takes it (a clinic's oral thiamine, not the ward's IV Pabrinex for 3-5 days)
                 worded = {**self.script["plan_safety"]["step_sentences"], **setting.get("step_sentences", {})}
-                if self.walk_in.age_group == "adult" and self._dependants_named():  # the safeguarding is the children's
-                    him = {"female": "her", "male": "him"}.get(self.walk_in.sex or "", "them")
-                    worded.update({a: t.format(him=him) for a, t in self.script["plan_safety"]["step_sentences_with_dependants"].items()})
+                if self.walk_in.age_group == "adult" and self._dependants_named():  # the patient's safety, then theirs
+                    worded["safeguarding"] = " ".join(actions.sentences(["safeguarding"]) + [self._dependants_sentence()])
                 if medical:  # a physical illness treated under the medical team: capacity law, not mental health law
                     worded.update(setting.get("medical_step_sentences", {}))
                 steps = [
@@ -2026,10 +2063,14 @@ class ScriptedClinician(Doctor):
         said: list[str] = []
         drop: set[str] = set()
         for rule in self.script["plan"]["results_acted_on"]["rules"]:
-            if principal is not None and principal.code.startswith(tuple(rule.get("explained_by_lead", ()))):
-                continue  # a cause the diagnosis names already (the vomiting of alcohol withdrawal): the result's own rule
-            if self._result_on_file(rule):
-                said.append(rule["sentence"])
+            if not self._result_on_file(rule):
+                continue
+            # worded for the diagnosis named: no "if an eating disorder is found" beside an anorexia, and beside the
+            # withdrawal that explains the vomiting, the purging question still asked
+            code = principal.code if principal is not None else ""
+            own = next((b for b in rule.get("by_lead", ()) if code.startswith(tuple(b["codes"]))), None)
+            said.append(own["sentence"] if own else rule["sentence"])
+            if not (principal is not None and principal.code.startswith(tuple(rule.get("explained_by_lead", ())))):
                 drop |= set(rule.get("drop_other", ()))
         return said, drop
 
@@ -2193,6 +2234,15 @@ class ScriptedClinician(Doctor):
         if not self._dependants_possible():
             return False
         return "dependants" in self.findings.present or self._home_names_dependants()
+
+    def _dependants_sentence(self) -> str:
+        """The safeguarding sentence about the dependants named, worded by who they are (``dependants_by_kind``):
+        children, an adult the patient cares for, or anyone, when who was not said."""
+        home = " ".join(self.findings.answers.get(c, "") for c in ("living_situation", "dependants")).lower()
+        he, him = {"female": ("she", "her"), "male": ("he", "him")}.get(self.walk_in.sex or "", ("they", "them"))
+        kinds = self.script["plan_safety"]["dependants_by_kind"]
+        kind = next((k for k in kinds if not k["words"] or re.search(k["words"], home)), kinds[-1])
+        return kind["sentence"].format(he=he, him=him).replace("they is", "they are")
 
     def _home_names_dependants(self) -> bool:
         """Whether the answers about home and dependants name children or others who depend on the patient."""
@@ -2535,12 +2585,17 @@ class ScriptedClinician(Doctor):
         (``note_writing.mood_not_now``): no description of the mood now."""
         words = sentence.strip().strip('"').lower()
         writing = self.script["note_writing"]
-        if any(re.search(p, words) for p in writing["mood_not_now"]) and not re.search(writing["mood_now_frame"], words):
+        dated = re.sub(writing["mood_clock_time"], " ", words)  # "I wake at 3" is a time of night, not an age
+        if any(re.search(p, dated) for p in writing["mood_not_now"]) and not re.search(writing["mood_now_frame"], dated) \
+                and not re.search(writing["mood_since_anchor"], dated):  # "low since ... two years ago" lasts until now
             return True
-        # a longer sentence describes a mood only in a feeling's frame ("I've been feeling low", "my mood's been
-        # rubbish"), not by a mood word in passing ("I have takings down about a third", uw-014)
-        return len(tokenize(words)) > writing["mood_bare_max_words"] and not re.search(writing["mood_frame"], words) \
-            and not re.search(r"\b(?:mood|feel|feeling|felt|spirits)\b", words)
+        # a longer sentence describes a mood in a feeling's frame ("I've been feeling low", "my mood's been rubbish")
+        # or when it opens on a mood word ("Low, really low most of the time lately"), not by a mood word in passing
+        # ("I have takings down about a third", uw-014)
+        tokens = tokenize(words)
+        opens = any(re.search(writing["mood_words"], t) for t in tokens[: writing["mood_lead_words"]])
+        return len(tokens) > writing["mood_bare_max_words"] and not re.search(writing["mood_frame"], words) \
+            and not re.search(r"\b(?:mood|feel|feeling|felt|spirits)\b", words) and not opens
 
     def _on_item(self, key: str, quote: str) -> str:
         """``quote`` as the risk item ``key`` may hold it (``risk_follow_up.item_subjects``): only the clauses read as
