@@ -22,7 +22,7 @@ every draft and redraws what fails.
 from __future__ import annotations
 
 import random
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 import zlib
 from dataclasses import replace
 from functools import lru_cache
@@ -104,6 +104,13 @@ def _mentions(text: str, words: str) -> bool:
     return bool(_has(text, review_facts()[words]))
 
 
+@lru_cache(maxsize=1)
+def _family_report() -> re.Pattern[str]:
+    from .composer import load_material
+
+    return re.compile(load_material("story")["family_report"]["pattern"], re.I)
+
+
 class StoryV2(_Story):
     """Version 2's telling of one patient's record."""
 
@@ -131,7 +138,9 @@ class StoryV2(_Story):
         self.institution = bool(re.search(r"care home|nursing home|hostel|supported accommodation|residential", str(self.p.demographics.get("living_situation", ""))))
         self.homeless = bool(_has(str(self.p.demographics.get("living_situation", "")), R["homeless_words"]))
         self.in_care = bool(_has(str(self.p.demographics.get("living_situation", "")), R["care_words"] + ["foster", "residential", "children's home"]))
+        self.with_kin = bool(re.search(self.story["family_report"]["kin_pattern"], str(self.p.demographics.get("living_situation", "")), re.I))
         if self.in_care and self.p.age < 18:
+            self.with_kin = False
             self.with_family = False  # 'a residential children's home' names no family at home (stop 41: 'talks warmly about her family')
 
     # ---------------------------------------------------------------------------- the rules
@@ -155,7 +164,7 @@ class StoryV2(_Story):
         """:meth:`fits` of one text's marks (this patient's verdict on a set of marks is remembered per
         story: many texts carry the same marks, most of them none)."""
         household = self.p.household
-        needs, university, care, homeless, adult, at_home, for_years, life, parents_home = marks
+        needs, university, care, homeless, adult, at_home, for_years, life, parents_home, family_report = marks
         if not all(household.allows(r) for r in needs):
             return False
         if self.low_education and university:
@@ -170,6 +179,8 @@ class StoryV2(_Story):
             return False  # wording of a life older than this patient's (story.json adult_words, age_words)
         if not self.with_family and at_home:
             return False  # 'more than the family can manage at home' needs a family at home
+        if family_report and not self.with_kin:
+            return False  # 'the family report' needs relatives at home besides a partner (story.json family_report)
         if short and for_years:
             return False  # 'for years' in an illness of months
         if not self._fits_life(life):
@@ -229,7 +240,7 @@ class StoryV2(_Story):
             return False  # conflict 'with his parents' is a household's: not for someone living with one parent, a partner or flatmates
         return True
 
-    def _marks(self, text: str) -> tuple[frozenset[str], bool, bool, bool, int, bool, bool, frozenset[str], bool]:
+    def _marks(self, text: str) -> tuple[frozenset[str], bool, bool, bool, int, bool, bool, frozenset[str], bool, bool]:
         """What :meth:`fits` looks for in a text (household requirements, then university, care, homeless,
         adult, at-home and for-years wording, and the life wording of ``_LIFE_WORDS``), read once per text: texts recur across drafts."""
         marks = self.c.marks
@@ -245,6 +256,7 @@ class StoryV2(_Story):
                 bool(_FOR_YEARS.search(text)),
                 frozenset(name for name, pattern in self._LIFE_WORDS.items() if pattern.search(text)),
                 bool(text) and bool(_has(text, self.story["parents_at_home_words"]["words"])),
+                bool(text) and bool(_family_report().search(text)),
             )
             if len(marks) < _MARKS_LIMIT:
                 marks[text] = found
@@ -1033,7 +1045,8 @@ class StoryV2(_Story):
         if close is None:
             rule = self.c.people["close_when_alone"]
             living = str(self.p.demographics.get("living_situation", ""))
-            close = self.rng.choice(rule["say"]) if re.search(rule["living_pattern"], living, re.I) else "family"
+            no_kin = not self.with_family and not self.in_care and self.p.age >= rule["no_kin_from_age"]
+            close = self.rng.choice(rule["say"]) if no_kin or re.search(rule["living_pattern"], living, re.I) else "family"
             self.fields["close_one"] = close
         return str(close)
 
@@ -1209,7 +1222,7 @@ class StoryV2(_Story):
         for i, impact in enumerate(impacts[:2]):
             if not self.ok(section, impact):
                 continue
-            if informant and i == 0:
+            if informant and i == 0 and not self._names_witness(impact, informant):
                 rel = informant
                 frame = rng.choice(st["informant_saw"])
                 text = self.fill(frame, impact=impact, relative=rel, Relative=cap(rel),
@@ -1267,14 +1280,21 @@ class StoryV2(_Story):
             self._maintenance_drug()
         if self.maintenance is not None and self.nonadherent:
             drug, _ = self.maintenance
-            weeks = rng.choice(["two", "three", "four", "six"])
+            week_words = self.story["stopped_weeks"]
+            # stop 42: 'onset five weeks ago, after his lithium was stopped' beside 'stopped taking lithium about three
+            # weeks ago': a stop said to have started the illness came before its onset, one after it did not start it
+            starts_it = not self.fields.get("precipitant") and bool(self.fields.get("precipitant_clause"))
+            before = [w for w, n in week_words.items() if 7 * n >= self.days]
+            after = [w for w, n in week_words.items() if 7 * n < self.days]
+            weeks = rng.choice((before if starts_it else after) or before or after)
             text = rng.choice([
                 f"{cap(self.p.pron['subj'])} stopped taking {drug['name']} about {weeks} weeks ago.",
                 f"The {drug['name']} was stopped {weeks} weeks ago, without telling anyone.",
                 f"About {weeks} weeks ago the {drug['name']} went in the bin.",
             ])
             self.chart.add(section, text, rng.choice([f"I stopped the {drug['name']} a few weeks back.", f"I haven't taken the {drug['name']} for a while."]))
-            self._onset_after_stop(drug["name"], "a few weeks")
+            if 7 * week_words[weeks] >= self.days:
+                self._onset_after_stop(drug["name"], "a few weeks")
 
     def _onset_after_stop(self, drug: str, stopped: str) -> None:
         """An onset told 'with nothing to explain it' names the drug stopped before it (stop 25 round 2:
@@ -1289,6 +1309,14 @@ class StoryV2(_Story):
         for f in self.chart.facts:
             if f.section == "history_of_present_illness" and clause in f.text:
                 f.text = f.text.replace(clause, now)
+
+    def _names_witness(self, text: str, witness: str) -> bool:
+        """Whether ``text`` is about the very person who would be quoted as seeing it (stop 42: 'his partner
+        has threatened to leave, his partner adds'; '... his partner has threatened to leave, his wife says' of
+        a married man): a witness does not report what is said of themselves, so such a line is told plainly."""
+        partners = review_facts()["sections_agree"]["cross_section"]["partner_words"]
+        words = partners if witness in partners else [w for w in witness.split() if w not in ("both",)]
+        return bool(_has(text, words))
 
     def _lives_there(self, text: str) -> bool:
         """Whether a text sends the patient to stay at the house of someone they live with ('a few days at
@@ -1482,7 +1510,13 @@ class StoryV2(_Story):
                     last_text = f"{_NUMBER_WORDS.get(last, str(last))} year{'s' if last > 1 else ''}"
                     self.chart.add(section, self.fill(rng.choice(st["pph_admissions"]), n_admissions=_NUMBER_WORDS[n], n_admissions_cap=cap(_NUMBER_WORDS[n]), last_years=last_text))
         else:
-            self.chart.add(section, self.parts("pph_none"))
+            rule = st["pph_none_short_only"]
+            text = self.parts("pph_none")
+            for _ in range(6):  # the patient 'had kept well' only of an illness that has not run for years
+                if self.days < rule["max_days"] or not re.search(rule["pattern"], text, re.I):
+                    break
+                text = self.parts("pph_none")
+            self.chart.add(section, text)
         if self.risk_level != "none" and self.p.age >= 14 and rng.random() < 0.2:
             self.add_frame(section, self.frames["past_psychiatric"]["attempt"], attempt_age=rng.randint(max(12, self.p.age - 10), self.p.age))
         if any(f.section == section and "overdose" in f.text.lower() and not re.search(r"\bno (?:overdoses|self-harm)\b", f.text) for f in self.chart.facts):
