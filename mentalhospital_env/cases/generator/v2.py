@@ -1529,8 +1529,9 @@ class StoryV2(_Story):
                     break
                 text = self.parts("pph_none")
             self.chart.add(section, text)
-        if self.risk_level != "none" and self.p.age >= 14 and rng.random() < 0.2:
-            self.add_frame(section, self.frames["past_psychiatric"]["attempt"], attempt_age=rng.randint(max(12, self.p.age - 10), self.p.age))
+        before = min(self.p.age, self.onset_age) - 1  # stop 42: 'Previous suicide attempt by overdose at age 76' of a man of 76
+        if self.risk_level != "none" and self.p.age >= 14 and before >= max(12, self.p.age - 10) and rng.random() < 0.2:  # who 'had kept well': a past attempt came before this illness
+            self.add_frame(section, self.frames["past_psychiatric"]["attempt"], attempt_age=rng.randint(max(12, self.p.age - 10), before))
         if any(f.section == section and "overdose" in f.text.lower() and not re.search(r"\bno (?:overdoses|self-harm)\b", f.text) for f in self.chart.facts):
             for f in self.chart.facts:  # 'no overdoses' beside 'one previous overdose'
                 if f.section == section:
