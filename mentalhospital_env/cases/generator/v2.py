@@ -111,6 +111,13 @@ def _family_report() -> re.Pattern[str]:
     return re.compile(load_material("story")["family_report"]["pattern"], re.I)
 
 
+@lru_cache(maxsize=1)
+def _spans() -> tuple[tuple[re.Pattern[str], float], ...]:
+    from .composer import load_material
+
+    return tuple((re.compile(s["pattern"], re.I), float(s["min_days"])) for s in load_material("story")["span_words"]["spans"])
+
+
 class StoryV2(_Story):
     """Version 2's telling of one patient's record."""
 
@@ -259,7 +266,7 @@ class StoryV2(_Story):
                 frozenset(name for name, pattern in self._LIFE_WORDS.items() if pattern.search(text)),
                 bool(text) and bool(_has(text, self.story["parents_at_home_words"]["words"])),
                 bool(text) and bool(_family_report().search(text)),
-                max((s["min_days"] for s in self.story["span_words"]["spans"] if text and re.search(s["pattern"], text, re.I)), default=0.0),
+                max((days for pattern, days in _spans() if text and pattern.search(text)), default=0.0),
             )
             if len(marks) < _MARKS_LIMIT:
                 marks[text] = found
