@@ -435,6 +435,8 @@ class StoryV2(_Story):
         S = review_facts()["stop30"]
         insight = " ".join(f.text for f in self.chart.facts if f.section == "mental_status_exam.insight")
         readiness = "|; {subj} is willing to try it" if re.search(S["insight_good_pattern"], insight, re.I) else "|, once {subj} is ready"
+        common = self.principal.get("category") in self.c.records["talking_therapies"]["categories"]
+        talking = "|, through the local talking therapies service" if common else ""  # not for a psychosis (records.json talking_therapies)
         self._vfields = fields = {
             "safety_people": people, "means_holder": holder, "no_drug_reason": no_drug, "outpatient_detail": outpatient,
             "start_detail": "[[| in the morning| with food|; common early side effects explained|; {subj} agreed to try it|; benefit expected over two to four weeks|; side effects and the delay before benefit explained]]",
@@ -445,7 +447,7 @@ class StoryV2(_Story):
                 "inpatient": "[[| after discharge|, first by the community team after discharge|, with a 72-hour check after discharge]]",
             }.get(setting, "[[| once the crisis has settled|, by the crisis team at first|, after the emergency review]]"),
             "therapy_detail": {
-                "outpatient": "[[|, with {poss} consent to a referral today|, through the local talking therapies service" + readiness + "]]",
+                "outpatient": "[[|, with {poss} consent to a referral today" + talking + readiness + "]]",
                 "inpatient": "[[| on the ward and after discharge|, to start on the ward|, to continue after discharge]]",
             }.get(setting, "[[| once the crisis has settled|, after the emergency has passed|]]") if age >= 18 else "[[|, with {poss} parents involved|, through the children's service]]",
             "age": str(age),
