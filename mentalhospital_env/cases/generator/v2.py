@@ -1066,7 +1066,7 @@ class StoryV2(_Story):
         if close is None:
             rule = self.c.people["close_when_alone"]
             living = str(self.p.demographics.get("living_situation", ""))
-            no_kin = not self.with_family and not self.in_care and self.p.age >= rule["no_kin_from_age"]
+            no_kin = not self.with_family and not self.in_care and self.p.age >= rule["no_kin_from_age"] and not re.search(rule["kin_visit_pattern"], living, re.I)
             close = self.rng.choice(rule["say"]) if no_kin or re.search(rule["living_pattern"], living, re.I) else "family"
             self.fields["close_one"] = close
         return str(close)
