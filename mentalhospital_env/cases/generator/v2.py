@@ -1080,7 +1080,7 @@ class StoryV2(_Story):
         rng, st = self.rng, self.story
         key = self._referrer_key()
         self.fields.update(gp=rng.choice(st["gp_names"]), workplace=rng.choice(st["workplaces"]["default"]))
-        fitting = [r for r in st["referrers"][key] if self.fits(r) and not (self.p.age >= 6 and "health visitor" in r)]
+        fitting = [r for r in st["referrers"][key] if self.fits(self.fill(r)) and not (self.p.age >= 6 and "health visitor" in r)]  # filled: '{poss} family' is read as 'his family
         referrer = self.fill(rng.choice(fitting or st["referrers"][key]))
         self.fields["referrer"] = referrer
         return referrer
