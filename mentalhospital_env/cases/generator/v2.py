@@ -352,18 +352,23 @@ class StoryV2(_Story):
         quotes = [q for q in symptom.get("patient_says", ()) if q not in self.used_quotes and not self._spent(q) and self.fits(q) and self.fits_duration(q)]
         if not quotes:
             return None
-        held = getattr(self.c, "quote_counts", None)
-        if held and len(quotes) > 1:
+        if len(quotes) > 1:
             # stop 42: the suite's least-held of the presentation's quotes, not any of them until the 3% limit
             # ('I drink every day. Half a bottle of vodka, maybe more.' in 4 of 60 records at seed 4201): real
             # patients do not share sentences, and the limit alone let one quote fill its share before the next
-            min_words = review_facts()["agree"]["quote_min_words"]
-            count = {q: max((held.get(k, 0) for k in quote_sentences(q, min_words)), default=0) for q in quotes}
+            count = {q: self._held(q) for q in quotes}
             least = min(count.values())
             quotes = [q for q in quotes if count[q] == least]
         quote = rng.choice(quotes)
         self.used_quotes.add(quote)
         return quote
+
+    def _held(self, quote: str) -> int:
+        """How many records of the suite being drawn already hold the quote's sentences (0 outside a suite)."""
+        held = getattr(self.c, "quote_counts", None)
+        if not held:
+            return 0
+        return max((held.get(k, 0) for k in quote_sentences(quote, review_facts()["agree"]["quote_min_words"])), default=0)
 
     def _spent(self, quote: str) -> bool:
         """Whether the quote holds words the suite being drawn already holds as often as the audit
@@ -854,6 +859,7 @@ class StoryV2(_Story):
         if (self.presentation.get("persona", {}).get("insight") or ["partial"])[0] == "none":
             options = [q for q in options if q in W["without_insight"]]  # no 'I just want to feel normal again' from someone who sees no illness
         self.rng.shuffle(options)
+        options.sort(key=self._held)  # the suite's least-held closing words first (stable: the shuffle orders the ties)
         for quote in options[:6]:
             if quote in self.used_quotes or self._spent(quote) or not self.fits(quote):
                 continue
