@@ -19,7 +19,7 @@ in the record; every other case may not, except as a denial ("no history of bipo
 from __future__ import annotations
 
 import json
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import lru_cache

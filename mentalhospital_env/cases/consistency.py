@@ -20,7 +20,7 @@ The generator runs these checks on every case it writes and redraws what fails.
 
 from __future__ import annotations
 
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from typing import Any, Mapping
 
 from mentalhospital_env.knowledge.codes import category_of_code

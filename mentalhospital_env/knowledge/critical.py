@@ -30,7 +30,7 @@ Facts and doses only; nothing here is diagnostic-criteria text.
 from __future__ import annotations
 
 import json
-import re
+from . import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, wraps

@@ -366,6 +366,7 @@ def generate_cases(
     composer = _composer(reference, version)[1]
     if guard is not None:  # the composer leaves aside the words the suite already holds often enough
         composer.spent_quotes = guard.spent_quotes
+        composer.quote_counts = guard.quotes
         composer.suite_lines = guard.lines
     # The cyclic collector stands aside while a suite is drawn: a draft makes hundreds of thousands of short-lived
     # objects and no cycles worth collecting (a few dozen per 150 cases), and each full collection walked the whole
@@ -386,6 +387,7 @@ def generate_cases(
             out.append(raw)
     finally:
         composer.spent_quotes = set()
+        composer.quote_counts = {}
         composer.suite_lines = {}
         if collecting:
             gc.enable()

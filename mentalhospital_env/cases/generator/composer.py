@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import random
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
@@ -236,6 +236,13 @@ class DraftFact:
     shown: bool = True  # False: the patient's fact, left to the interview (not written in the record's text)
 
 
+@lru_cache(maxsize=65536)
+def _work_states(text: str) -> frozenset[str]:
+    """The states of work (story.json ``work_states``: at work, or off it) a text tells."""
+    states = load_material("story")["work_states"]["states"]
+    return frozenset(name for name, pattern in states.items() if re.search(pattern, text, re.I))
+
+
 @dataclass
 class Chart:
     """The facts written so far, with the lexicon concepts they assert and deny."""
@@ -244,6 +251,7 @@ class Chart:
     facts: list[DraftFact] = field(default_factory=list)
     asserted: set[str] = field(default_factory=set)
     denied: set[str] = field(default_factory=set)
+    work_state: set[str] = field(default_factory=set)  # story.json work_states told so far (one per record)
 
     def readings(self, text: str) -> tuple[frozenset[str], frozenset[str]]:
         return self.reference.readings(text)
@@ -258,6 +266,9 @@ class Chart:
             pos, neg = self.readings(text)
             if pos & self.denied or neg & self.asserted or pos & neg:
                 return False
+            state = _work_states(text)
+            if state and (len(state) > 1 or (self.work_state and state != self.work_state)):
+                return False  # 'signed off work' beside 'struggling at work' (story.json work_states)
         return True
 
     def add(self, section: str, text: str, says: str | None = None, sensitive: bool | None = None,
@@ -270,6 +281,7 @@ class Chart:
         if section not in OTHER_PEOPLE_SECTIONS:
             self.asserted |= pos
             self.denied |= neg
+            self.work_state |= _work_states(text) | (_work_states(says) if says else frozenset())
         if sensitive is None:
             sensitive = any(self.reference.concept_sensitive(c) for c in pos)
         fact = DraftFact(section, text, says, bool(sensitive), shown)

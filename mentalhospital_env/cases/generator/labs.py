@@ -12,7 +12,7 @@ has. Quoted reference ranges are rewritten to the patient's band. The ranges are
 from __future__ import annotations
 
 import random
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from functools import lru_cache
 from typing import Mapping
 

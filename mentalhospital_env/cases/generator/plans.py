@@ -13,7 +13,7 @@ checks that the knowledge base reads the plan back as complete.
 from __future__ import annotations
 
 import random
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from functools import lru_cache
 from typing import Any, Mapping
 
@@ -410,6 +410,7 @@ def case_facts(case: Case, profile: Any = None) -> dict[str, Any]:
         # a hostel, a shared house or the street is not living alone: 'a small supply at a time, as he lives alone'
         # for a hostel resident (stop 30) is the audit's household.alone_untrue
         "alone": bool(re.search(_stop31(), living, re.I)),
+        "kin": bool(re.search(data["kin_pattern"], living, re.I)),
         "exams": exams,
         "scale": next((n for n in data["depression_scales"] if n in exams), None),
     }

@@ -22,7 +22,7 @@ every draft and redraws what fails.
 from __future__ import annotations
 
 import random
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 import zlib
 from dataclasses import replace
 from functools import lru_cache
@@ -104,6 +104,20 @@ def _mentions(text: str, words: str) -> bool:
     return bool(_has(text, review_facts()[words]))
 
 
+@lru_cache(maxsize=1)
+def _family_report() -> re.Pattern[str]:
+    from .composer import load_material
+
+    return re.compile(load_material("story")["family_report"]["pattern"], re.I)
+
+
+@lru_cache(maxsize=1)
+def _spans() -> tuple[tuple[re.Pattern[str], float], ...]:
+    from .composer import load_material
+
+    return tuple((re.compile(s["pattern"], re.I), float(s["min_days"])) for s in load_material("story")["span_words"]["spans"])
+
+
 class StoryV2(_Story):
     """Version 2's telling of one patient's record."""
 
@@ -131,19 +145,20 @@ class StoryV2(_Story):
         self.institution = bool(re.search(r"care home|nursing home|hostel|supported accommodation|residential", str(self.p.demographics.get("living_situation", ""))))
         self.homeless = bool(_has(str(self.p.demographics.get("living_situation", "")), R["homeless_words"]))
         self.in_care = bool(_has(str(self.p.demographics.get("living_situation", "")), R["care_words"] + ["foster", "residential", "children's home"]))
+        self.with_kin = bool(re.search(self.story["family_report"]["kin_pattern"], str(self.p.demographics.get("living_situation", "")), re.I))
         if self.in_care and self.p.age < 18:
+            self.with_kin = False
             self.with_family = False  # 'a residential children's home' names no family at home (stop 41: 'talks warmly about her family')
 
     # ---------------------------------------------------------------------------- the rules
 
     def fits(self, *texts: str | None) -> bool:
         days = getattr(self, "days", None)
-        short = days is not None and days < 365
         verdicts = self._verdicts
         for t in texts:
             if t is None:
                 continue
-            key = (self._marks(t), short)
+            key = (self._marks(t), days)
             ok = verdicts.get(key)
             if ok is None:
                 ok = verdicts[key] = self._fits_marks(*key)
@@ -151,11 +166,12 @@ class StoryV2(_Story):
                 return False
         return True
 
-    def _fits_marks(self, marks: tuple, short: bool) -> bool:
+    def _fits_marks(self, marks: tuple, days: float | None) -> bool:
         """:meth:`fits` of one text's marks (this patient's verdict on a set of marks is remembered per
         story: many texts carry the same marks, most of them none)."""
         household = self.p.household
-        needs, university, care, homeless, adult, at_home, for_years, life, parents_home = marks
+        short = days is not None and days < 365
+        needs, university, care, homeless, adult, at_home, for_years, life, parents_home, family_report, least_days = marks
         if not all(household.allows(r) for r in needs):
             return False
         if self.low_education and university:
@@ -170,6 +186,10 @@ class StoryV2(_Story):
             return False  # wording of a life older than this patient's (story.json adult_words, age_words)
         if not self.with_family and at_home:
             return False  # 'more than the family can manage at home' needs a family at home
+        if family_report and not self.with_kin:
+            return False  # 'the family report' needs relatives at home besides a partner (story.json family_report)
+        if days is not None and days < least_days:
+            return False  # 'months of broken sleep' in an illness of six weeks (story.json span_words)
         if short and for_years:
             return False  # 'for years' in an illness of months
         if not self._fits_life(life):
@@ -229,7 +249,7 @@ class StoryV2(_Story):
             return False  # conflict 'with his parents' is a household's: not for someone living with one parent, a partner or flatmates
         return True
 
-    def _marks(self, text: str) -> tuple[frozenset[str], bool, bool, bool, int, bool, bool, frozenset[str], bool]:
+    def _marks(self, text: str) -> tuple[frozenset[str], bool, bool, bool, int, bool, bool, frozenset[str], bool, bool, float]:
         """What :meth:`fits` looks for in a text (household requirements, then university, care, homeless,
         adult, at-home and for-years wording, and the life wording of ``_LIFE_WORDS``), read once per text: texts recur across drafts."""
         marks = self.c.marks
@@ -245,6 +265,8 @@ class StoryV2(_Story):
                 bool(_FOR_YEARS.search(text)),
                 frozenset(name for name, pattern in self._LIFE_WORDS.items() if pattern.search(text)),
                 bool(text) and bool(_has(text, self.story["parents_at_home_words"]["words"])),
+                bool(text) and bool(_family_report().search(text)),
+                max((days for pattern, days in _spans() if text and pattern.search(text)), default=0.0),
             )
             if len(marks) < _MARKS_LIMIT:
                 marks[text] = found
@@ -330,9 +352,23 @@ class StoryV2(_Story):
         quotes = [q for q in symptom.get("patient_says", ()) if q not in self.used_quotes and not self._spent(q) and self.fits(q) and self.fits_duration(q)]
         if not quotes:
             return None
+        if len(quotes) > 1:
+            # stop 42: the suite's least-held of the presentation's quotes, not any of them until the 3% limit
+            # ('I drink every day. Half a bottle of vodka, maybe more.' in 4 of 60 records at seed 4201): real
+            # patients do not share sentences, and the limit alone let one quote fill its share before the next
+            count = {q: self._held(q) for q in quotes}
+            least = min(count.values())
+            quotes = [q for q in quotes if count[q] == least]
         quote = rng.choice(quotes)
         self.used_quotes.add(quote)
         return quote
+
+    def _held(self, quote: str) -> int:
+        """How many records of the suite being drawn already hold the quote's sentences (0 outside a suite)."""
+        held = getattr(self.c, "quote_counts", None)
+        if not held:
+            return 0
+        return max((held.get(k, 0) for k in quote_sentences(quote, review_facts()["agree"]["quote_min_words"])), default=0)
 
     def _spent(self, quote: str) -> bool:
         """Whether the quote holds words the suite being drawn already holds as often as the audit
@@ -404,6 +440,8 @@ class StoryV2(_Story):
         S = review_facts()["stop30"]
         insight = " ".join(f.text for f in self.chart.facts if f.section == "mental_status_exam.insight")
         readiness = "|; {subj} is willing to try it" if re.search(S["insight_good_pattern"], insight, re.I) else "|, once {subj} is ready"
+        common = self.principal.get("category") in self.c.records["talking_therapies"]["categories"]
+        talking = "|, through the local talking therapies service" if common else ""  # not for a psychosis (records.json talking_therapies)
         self._vfields = fields = {
             "safety_people": people, "means_holder": holder, "no_drug_reason": no_drug, "outpatient_detail": outpatient,
             "start_detail": "[[| in the morning| with food|; common early side effects explained|; {subj} agreed to try it|; benefit expected over two to four weeks|; side effects and the delay before benefit explained]]",
@@ -414,7 +452,7 @@ class StoryV2(_Story):
                 "inpatient": "[[| after discharge|, first by the community team after discharge|, with a 72-hour check after discharge]]",
             }.get(setting, "[[| once the crisis has settled|, by the crisis team at first|, after the emergency review]]"),
             "therapy_detail": {
-                "outpatient": "[[|, with {poss} consent to a referral today|, through the local talking therapies service" + readiness + "]]",
+                "outpatient": "[[|, with {poss} consent to a referral today" + talking + readiness + "]]",
                 "inpatient": "[[| on the ward and after discharge|, to start on the ward|, to continue after discharge]]",
             }.get(setting, "[[| once the crisis has settled|, after the emergency has passed|]]") if age >= 18 else "[[|, with {poss} parents involved|, through the children's service]]",
             "age": str(age),
@@ -821,6 +859,7 @@ class StoryV2(_Story):
         if (self.presentation.get("persona", {}).get("insight") or ["partial"])[0] == "none":
             options = [q for q in options if q in W["without_insight"]]  # no 'I just want to feel normal again' from someone who sees no illness
         self.rng.shuffle(options)
+        options.sort(key=self._held)  # the suite's least-held closing words first (stable: the shuffle orders the ties)
         for quote in options[:6]:
             if quote in self.used_quotes or self._spent(quote) or not self.fits(quote):
                 continue
@@ -982,7 +1021,7 @@ class StoryV2(_Story):
                 if self.prior_episode and re.search(V["problem_first_only"], text):
                     continue  # 'a low mood the family has not seen before' in someone treated for it before
                 pos, neg = self.chart.readings(text)
-                if pos <= drawn and not neg and clean_text(text) and text not in phrases:  # the patient's own complaint (a quote the lexicon misreads as its denial does not unsay it)
+                if pos <= drawn and not neg and clean_text(text) and text not in phrases and self.fits(text):  # the patient's own complaint (a quote the lexicon misreads as its denial does not unsay it)
                     phrases.append(text)
                     told |= pos | {concept}
                     break
@@ -1033,7 +1072,8 @@ class StoryV2(_Story):
         if close is None:
             rule = self.c.people["close_when_alone"]
             living = str(self.p.demographics.get("living_situation", ""))
-            close = self.rng.choice(rule["say"]) if re.search(rule["living_pattern"], living, re.I) else "family"
+            no_kin = not self.with_family and not self.in_care and self.p.age >= rule["no_kin_from_age"] and not re.search(rule["kin_visit_pattern"], living, re.I)
+            close = self.rng.choice(rule["say"]) if no_kin or re.search(rule["living_pattern"], living, re.I) else "family"
             self.fields["close_one"] = close
         return str(close)
 
@@ -1046,7 +1086,7 @@ class StoryV2(_Story):
         rng, st = self.rng, self.story
         key = self._referrer_key()
         self.fields.update(gp=rng.choice(st["gp_names"]), workplace=rng.choice(st["workplaces"]["default"]))
-        fitting = [r for r in st["referrers"][key] if self.fits(r) and not (self.p.age >= 6 and "health visitor" in r)]
+        fitting = [r for r in st["referrers"][key] if self.fits(self.fill(r)) and not (self.p.age >= 6 and "health visitor" in r)]  # filled: '{poss} family' is read as 'his family
         referrer = self.fill(rng.choice(fitting or st["referrers"][key]))
         self.fields["referrer"] = referrer
         return referrer
@@ -1209,7 +1249,7 @@ class StoryV2(_Story):
         for i, impact in enumerate(impacts[:2]):
             if not self.ok(section, impact):
                 continue
-            if informant and i == 0:
+            if informant and i == 0 and not self._names_witness(impact, informant):
                 rel = informant
                 frame = rng.choice(st["informant_saw"])
                 text = self.fill(frame, impact=impact, relative=rel, Relative=cap(rel),
@@ -1267,14 +1307,21 @@ class StoryV2(_Story):
             self._maintenance_drug()
         if self.maintenance is not None and self.nonadherent:
             drug, _ = self.maintenance
-            weeks = rng.choice(["two", "three", "four", "six"])
+            week_words = self.story["stopped_weeks"]
+            # stop 42: 'onset five weeks ago, after his lithium was stopped' beside 'stopped taking lithium about three
+            # weeks ago': a stop said to have started the illness came before its onset, one after it did not start it
+            starts_it = not self.fields.get("precipitant") and bool(self.fields.get("precipitant_clause"))
+            before = [w for w, n in week_words.items() if 7 * n >= self.days]
+            after = [w for w, n in week_words.items() if 7 * n < self.days]
+            weeks = rng.choice((before if starts_it else after) or before or after)
             text = rng.choice([
                 f"{cap(self.p.pron['subj'])} stopped taking {drug['name']} about {weeks} weeks ago.",
                 f"The {drug['name']} was stopped {weeks} weeks ago, without telling anyone.",
                 f"About {weeks} weeks ago the {drug['name']} went in the bin.",
             ])
             self.chart.add(section, text, rng.choice([f"I stopped the {drug['name']} a few weeks back.", f"I haven't taken the {drug['name']} for a while."]))
-            self._onset_after_stop(drug["name"], "a few weeks")
+            if 7 * week_words[weeks] >= self.days:
+                self._onset_after_stop(drug["name"], "a few weeks")
 
     def _onset_after_stop(self, drug: str, stopped: str) -> None:
         """An onset told 'with nothing to explain it' names the drug stopped before it (stop 25 round 2:
@@ -1289,6 +1336,14 @@ class StoryV2(_Story):
         for f in self.chart.facts:
             if f.section == "history_of_present_illness" and clause in f.text:
                 f.text = f.text.replace(clause, now)
+
+    def _names_witness(self, text: str, witness: str) -> bool:
+        """Whether ``text`` is about the very person who would be quoted as seeing it (stop 42: 'his partner
+        has threatened to leave, his partner adds'; '... his partner has threatened to leave, his wife says' of
+        a married man): a witness does not report what is said of themselves, so such a line is told plainly."""
+        partners = review_facts()["sections_agree"]["cross_section"]["partner_words"]
+        words = partners if witness in partners else [w for w in witness.split() if w not in ("both",)]
+        return bool(_has(text, words))
 
     def _lives_there(self, text: str) -> bool:
         """Whether a text sends the patient to stay at the house of someone they live with ('a few days at
@@ -1482,9 +1537,16 @@ class StoryV2(_Story):
                     last_text = f"{_NUMBER_WORDS.get(last, str(last))} year{'s' if last > 1 else ''}"
                     self.chart.add(section, self.fill(rng.choice(st["pph_admissions"]), n_admissions=_NUMBER_WORDS[n], n_admissions_cap=cap(_NUMBER_WORDS[n]), last_years=last_text))
         else:
-            self.chart.add(section, self.parts("pph_none"))
-        if self.risk_level != "none" and self.p.age >= 14 and rng.random() < 0.2:
-            self.add_frame(section, self.frames["past_psychiatric"]["attempt"], attempt_age=rng.randint(max(12, self.p.age - 10), self.p.age))
+            rule = st["pph_none_short_only"]
+            text = self.parts("pph_none")
+            for _ in range(6):  # the patient 'had kept well' only of an illness that has not run for years
+                if self.days < rule["max_days"] or not re.search(rule["pattern"], text, re.I):
+                    break
+                text = self.parts("pph_none")
+            self.chart.add(section, text)
+        before = min(self.p.age, self.onset_age) - 1  # stop 42: 'Previous suicide attempt by overdose at age 76' of a man of 76
+        if self.risk_level != "none" and self.p.age >= 14 and before >= max(12, self.p.age - 10) and rng.random() < 0.2:  # who 'had kept well': a past attempt came before this illness
+            self.add_frame(section, self.frames["past_psychiatric"]["attempt"], attempt_age=rng.randint(max(12, self.p.age - 10), before))
         if any(f.section == section and "overdose" in f.text.lower() and not re.search(r"\bno (?:overdoses|self-harm)\b", f.text) for f in self.chart.facts):
             for f in self.chart.facts:  # 'no overdoses' beside 'one previous overdose'
                 if f.section == section:
@@ -2634,6 +2696,7 @@ class CaseComposerV2(CaseComposer):
         self.lab_components = frozenset(review_facts()["labs"]["components"])
         self.stock_tables: dict[tuple, dict[str, str]] = {}  # StoryV2._stock_lines, per set of pronouns
         self.spent_quotes: set[str] = set()  # set by generate_cases while a suite is drawn (its _SuiteGuard)
+        self.quote_counts: dict[str, int] = {}  # the suite's quoted sentences drawn so far (its _SuiteGuard.quotes)
         self.suite_lines: dict[str, list[int]] = {}  # the same: own lines the suite's cases hold (audit.own_lines)
         self.marks: dict[str, tuple] = {}  # StoryV2._marks, per text
         # version 2's own wording for the sections version 1 wrote from a few stock lines

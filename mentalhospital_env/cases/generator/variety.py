@@ -18,7 +18,7 @@ plan when their conditions hold, never replacing a safety step.
 from __future__ import annotations
 
 import random
-import re
+from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Mapping
