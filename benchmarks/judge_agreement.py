@@ -222,6 +222,11 @@ PREREGISTERED42 = {
     "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
               "tests/test_note_faults.py", "tests/test_agreement.py"),
 }
+#: Decided once at stop 42's integration: NOT MET (App and Qual both missed). Base (d1846b4 + the sets) App 0.788, Qual
+#: 0.490 on held_out42; the s42-judge branch alone (a negation's reach inside a note's comma list; a note with no
+#: headings read as its history and its risk section) App 0.788, Qual 0.490: no held_out42 item moved; scripted App
+#: 0.698, Qual 0.829 (held). Over all slices Qual rose 0.666 -> 0.682, on development slices only. held_out42 is
+#: development data from stop 43.
 
 
 def _in_split(row: dict[str, Any], split: str) -> bool:
