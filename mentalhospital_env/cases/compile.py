@@ -2925,6 +2925,8 @@ def _about_things(says: str, data: dict[str, Any]) -> bool:
         if root.pos_ not in ("VERB", "AUX") or not any(t.tag_ in _FINITE for t in sent) or not any(
                 c.dep_ in ("nsubj", "nsubjpass", "csubj", "expl") for c in root.children):
             return False  # a fragment, or a verb whose subject is left for the listener to guess
+        if root.tag_ == "VBN" and not any(c.dep_ in ("aux", "auxpass") for c in root.children):
+            return False  # "Mood fed up with this, not depressed": a participle with no verb before it is a note's fragment
         if any(c.dep_ == "mark" for c in root.children):
             return False  # the main verb opens on "since", "as", "because": a clause whose own subject was dropped
         for c in root.children:
