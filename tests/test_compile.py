@@ -238,7 +238,10 @@ def test_every_told_fact_of_the_handwritten_suite_is_first_person_speech() -> No
             assert not re.search(r"[;()/=+~]|:(?!\d)", says), where
             # the patient's own quoted words ("Patient: 'They're coming through the loft ...'") are speech as they are
             own_words = f.text.strip(" .'") == says.strip(" .'")
-            assert f.section == "family_history" or own_words or _FIRST.search(says), where
+            # since stop 42 a sentence about the patient's own things that names no one is said as it stands ("The panic
+            # settled but the unreality never fully went."); it must still never speak of the patient in the third person
+            impersonal = not re.search(r"\b(?:he|she|him|her|his|hers|they|them|their|patient)\b", says, re.IGNORECASE)
+            assert f.section == "family_history" or own_words or _FIRST.search(says) or impersonal, where
             assert not re.search(r"\bI (?:has|is|knows|says|does)\b|\bI've had (?:been|collapsed|found|uses)\b", says), where
 
 

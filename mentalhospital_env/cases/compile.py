@@ -903,9 +903,11 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
     names = _patient_names(ehr, sex)
     relatives = {k: v for k, v in _relative_names(ehr, sex).items() if k not in names}
     facts: list[Fact] = []
+    gated: list[frozenset[str]] = []  # the sentences a writer's disclosure note gates, as word sets
     for section, whole_text in ehr.sections():
         n = 0
-        whole_text = expand_abbreviations(whole_text)
+        whole_text, notes = disclosure_gates(expand_abbreviations(whole_text))
+        gated.extend(notes)
         for kind, label, text in _labelled_quotes(whole_text, names, data):
             if kind == "referrer":
                 # the referrer's letter: its complaint is the patient's to tell ("Low mood and fatigue for four
@@ -931,6 +933,8 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
                                          relatives_named, record_topics, relatives))
             n += len(split_sentences(text))
     facts = _untitled(facts, ehr)
+    if gated:
+        facts = [replace(f, sensitive=True) if _within(f.text, gated) else f for f in facts]
     facts = _lists_whole(facts, data)
     facts = _others_named(facts, sex, data)
     if re.search(data["widowed_pattern"], " ".join(t for _s, t in ehr.sections()), re.IGNORECASE):
@@ -949,6 +953,50 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
             merged.append(f)
         facts = merged
     return tuple(facts)
+
+
+def disclosure_gates(text: str) -> tuple[str, list[frozenset[str]]]:
+    """A section's text without its writer's disclosure notes, and the sentences those notes gate (as word sets).
+
+    Record writers mark what the patient tells only when asked in the record's own prose: "(told only when asked
+    directly about guns/weapons in the home; not raised by pt)", "(disclosed only if asked directly)", "(told
+    when asked about side effects)", "(told only when seen alone)" (``compile.json`` ``disclosure_note``: an aside
+    in parentheses that says a telling and the condition on it). Such a note is the writer's word about the
+    patient's disclosure, never the patient's: stop 41 had it said aloud ("I gun, told only when asked directly
+    about guns or weapons in the home."). The note is taken out of the text, and what it is about is gated:
+    the whole paragraph when the note follows the paragraph's opening label ("Guns (told only when asked ...):
+    bf owns a handgun ...", "SI (told only when asked directly, ...): ..."), otherwise the sentence that holds it.
+    :func:`compile_facts` marks the facts of gated sentences ``sensitive`` (told only when asked, and only
+    with rapport: the case format's disclosure gate)."""
+    note = re.compile(_data()["disclosure_note"], re.IGNORECASE)
+    if not note.search(text):
+        return text, []
+    gated: list[frozenset[str]] = []
+    out: list[str] = []
+    for para in re.split(r"(\n\s*\n)", text):
+        if not note.search(para):
+            out.append(para)
+            continue
+        head = re.match(r"^(\s*[^.:;()\n]{1,48}?)\s*(\([^()]*\))\s*:", para)
+        if head and note.fullmatch(head.group(2).strip()):
+            para = note.sub("", para)
+            gated.extend(_words_of(sentence) for sentence in split_sentences(para))
+        else:
+            gated.extend(_words_of(note.sub("", sentence)) for sentence in split_sentences(para) if note.search(sentence))
+            para = note.sub("", para)
+        out.append(para)
+    return "".join(out), [g for g in gated if g]
+
+
+def _words_of(text: str) -> frozenset[str]:
+    return frozenset(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def _within(text: str, sentences: list[frozenset[str]]) -> bool:
+    """Whether a fact's text is (nearly all) words of one of ``sentences`` (a fact is a sentence or a part of one,
+    its label or quotation marks perhaps taken off)."""
+    words = _words_of(text)
+    return bool(words) and any(len(words & s) >= 0.8 * len(words) for s in sentences)
 
 
 def _paragraph_titles(text: str) -> set[str]:
@@ -1625,7 +1673,7 @@ def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
             says = _finish(f"I feel {quoted.group(1).strip().rstrip('.').lower()}")
     elif told:
         cut: list[str] = []
-        says = _voiced(section, text, sex, names, relatives, data, cut=cut, couple=couple)
+        says = _voiced(section, text, sex, names, relatives, data, impersonal="things", cut=cut, couple=couple)
         if says and cut:
             # a rendering cut to its whole sentences is filed only under the topics what it still says
             # speaks to: hw-014's overdose night cut to "I went from nought to a hundred, rang him eleven
@@ -2852,11 +2900,55 @@ def _speakable(says: str, section: str, person: _Person, data: dict[str, Any], i
     if not first:
         # a sentence that names no one at all may stand as said, when allowed ("It has been constant.")
         someone = {"he", "she", "him", "her", "his", "hers", "they", "them", "their", "patient", "pt", "client"}
-        return impersonal and not set(words) & someone and not _clinician_voice(says)
+        if not impersonal or set(words) & someone or _clinician_voice(says):
+            return False
+        return impersonal is True or _about_things(says, data)
     # a third-person subject left for the patient when no relative is named
     if re.search(rf"\b(?:{person.subject}|{person.possessive}|{person.object})\b", low) and not (set(words) & (person.others | set(data["people_nouns"]))):
         return False
     return True
+
+
+def _about_things(says: str, data: dict[str, Any]) -> bool:
+    """Whether a rendering that names no one speaks of the patient's own things and events, its every subject a
+    thing ("The panic settled but the unreality never fully went.", "Sertraline was started a year ago and
+    increased in the spring with no change at all.", "Periods started at 12."): a narrative record words much of
+    what the patient lives through so, and the patient may say it as it stands. Never when a subject is a person
+    or an institution (a name, "the school nurse", "the family", "the police": what someone else did or said is
+    theirs to tell) or a document ("the letter", "the scan"), and never a sentence whose main verb has no
+    subject of its own (a chart's fragment: "History degree, graduated at 22.", "Since the summer has eaten no
+    breakfast.")."""
+    people = set(data["people_nouns"]) | set(data["relative_nouns"]) | set(data["patient_nouns"]) | set(data["document_nouns"])
+    people |= set(data["impersonal_subjects_not"])
+    for sent in _nlp()(says).sents:
+        root = sent.root
+        if root.pos_ not in ("VERB", "AUX") or not any(t.tag_ in _FINITE for t in sent) or not any(
+                c.dep_ in ("nsubj", "nsubjpass", "csubj", "expl") for c in root.children):
+            return False  # a fragment, or a verb whose subject is left for the listener to guess
+        if root.tag_ == "VBN" and not any(c.dep_ in ("aux", "auxpass") for c in root.children):
+            return False  # "Mood fed up with this, not depressed": a participle with no verb before it is a note's fragment
+        if any(c.dep_ == "mark" for c in root.children):
+            return False  # the main verb opens on "since", "as", "because": a clause whose own subject was dropped
+        for c in root.children:
+            before = c.doc[root.i - 1] if root.i > 0 else None
+            if c.dep_ in ("nsubj", "nsubjpass") and c.i < root.i and before is not None and before.text == "," and (
+                    before.head.i == c.i or before.i == c.right_edge.i + 1):
+                return False  # "History degree, graduated at 22": a chart's item and a verb with no subject of its own
+        for t in sent:
+            if t.dep_ not in ("nsubj", "nsubjpass", "csubj", "expl") and not (t.dep_ == "conj" and t.head.dep_ in ("nsubj", "nsubjpass")):
+                continue
+            if t.pos_ == "PRON" and t.lower_ not in ("it", "this", "that", "nothing", "something", "everything", "anything", "none"):
+                return False
+            if t.lemma_.lower() in people or t.lower_ in people:
+                return False
+            if t.pos_ == "PROPN" and not _medicine_word(t.lower_):
+                return False
+    return True
+
+
+def _medicine_word(word: str) -> bool:
+    """Whether a word names a medicine (the medication topic's record cues, or a lexicon concept of a drug)."""
+    return word in _medication_cues()
 
 
 def _relative_group(name: str, tax) -> str | None:
