@@ -103,7 +103,7 @@ OUT = ROOT / "mentalhospital_env" / "patient" / "data" / "topic_model.json"
 #: drinking?" as family history, and the patient exam lost five replies ("Hard to say. I'm not sure." to a self-harm
 #: screen, hw-010); the frame's own bar keeps "Margaret found you in the garage with a rope. Can you tell me about
 #: that?" from being read as the open question (the exam, hw-015). heldout40 and heldout41 were scored only after the
-#: choice: 0.783 -> 0.793 and 0.722 -> 0.736 with the follow model (scripts/fit_follow_model.py).
+#: choice: 0.783 -> 0.793 and 0.722 -> 0.735 with the follow model (scripts/fit_follow_model.py).
 C = 1.0
 CUE_FEATURES = False
 ADD_ABOVE = 0.5
