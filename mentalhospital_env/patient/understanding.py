@@ -412,7 +412,17 @@ def _read_embedding(utterance: str, context: str | None) -> Understanding:
         read = _with_topics(cue, plain_combine(cue.topics, probs, m.add_above, m.veto_below), stemmed)
     else:
         read = _mended(cue, utterance, context, stemmed, probs, m, reflection=is_reflection(utterance))
-    return carried(read, utterance, context, stemmed, lambda: _read_embedding(utterance, None))
+
+    def alone() -> Understanding:
+        # what _read_embedding(utterance, None) reads, from the vector already made (no second embedding)
+        cue_alone = _cues(utterance, None)
+        probs_alone = reader.probabilities(features(stemmed, (), ()), vectors[0], None)
+        if reader.rule == "plain":
+            return _with_topics(cue_alone, plain_combine(cue_alone.topics, probs_alone, m.add_above, m.veto_below),
+                                stemmed)
+        return _mended(cue_alone, utterance, None, stemmed, probs_alone, m, reflection=is_reflection(utterance))
+
+    return carried(read, utterance, context, stemmed, alone)
 
 
 def own_topics(utterance: str) -> tuple[str, ...]:
