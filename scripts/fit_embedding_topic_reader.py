@@ -214,7 +214,7 @@ def main() -> int:
             fit = [r for n, rows in sets.items() if n != out for r in rows]
             gold = [set(r["topics"]) for r in held]
             fast_p = F.Fitted(fit, topics, F.C, F.CUE_FEATURES).probs(held)
-            fast = [set(combine(r["cue"], p, F.ADD_ABOVE, F.VETO_BELOW, F.CONFIRM_ABOVE, r["own"], r["seen"], r["before"],
+            fast = [set(combine(r["cue"], p, F.ADD_ABOVE, F.VETO_BELOW, F.CONFIRM_ABOVE, r["own"], r["seen"], r["before"], add_alone=F.ADD_ALONE_ABOVE, add_frame=F.ADD_FRAME_ABOVE,
                                  vetoed_by_cue=r["held"])) for r, p in zip(held, fast_p)]
             emb_p = Fitted(fit, topics).probs(held)
             guarded = [mended(r, p, "guarded") for r, p in zip(held, emb_p)]

@@ -93,9 +93,22 @@ OUT = ROOT / "mentalhospital_env" / "patient" / "data" / "topic_model.json"
 #: the patient exam lost three replies ("Has the sertraline helped?" answered with the list of every drug he takes,
 #: hw-028; citalopram at 27 tacked onto a suicide screen, hw-003; a food-refusal paragraph tacked onto how many foods
 #: she eats, hw-035). heldout35 stays out of the fitting until a refit helps the exam as well as the labels.
+#: Stop 42 changed the combination, not the model (the weights are those of stop 40's fitting). Read by root cause over
+#: heldout39-41, most wrong readings were a topic asked in words no cue was written for (heldout41: 155 of 230 wrong
+#: readings) and the second topic of a compound question missed (98): at 0.7 the model, which reads those words, was
+#: let add almost nothing. Leave-one-set-out over heldout31-39 (mean macro-F1): 0.811 at 0.7; 0.822 at 0.3 everywhere;
+#: 0.823 at 0.3 where the cues read no topic of substance and 0.5 beside one (ADD_ALONE_ABOVE, ADD_ABOVE); 0.822 with
+#: the complaint and its frame (kind presentation) kept at 0.7 (ADD_FRAME_ABOVE). 0.3 everywhere was not kept: it read
+#: "Any thoughts of harming yourself?" as violence and suicide too (0.41 each) and "Was your mum angry that you'd been
+#: drinking?" as family history, and the patient exam lost five replies ("Hard to say. I'm not sure." to a self-harm
+#: screen, hw-010); the frame's own bar keeps "Margaret found you in the garage with a rope. Can you tell me about
+#: that?" from being read as the open question (the exam, hw-015). heldout40 and heldout41 were scored only after the
+#: choice: 0.783 -> 0.793 and 0.722 -> 0.735 with the follow model (scripts/fit_follow_model.py).
 C = 1.0
 CUE_FEATURES = False
-ADD_ABOVE = 0.7
+ADD_ABOVE = 0.5
+ADD_ALONE_ABOVE = 0.3
+ADD_FRAME_ABOVE = 0.7
 VETO_BELOW = 0.05
 CONFIRM_ABOVE = 0.5
 #: weights smaller than this are dropped (in the estimate too, so that it measures the shipped form): the file
@@ -190,7 +203,7 @@ def scored(rows: list[dict], probs: list[dict], add: float | None = None, veto: 
     add = ADD_ABOVE if add is None else add
     veto = VETO_BELOW if veto is None else veto
     gold = [set(r["topics"]) for r in rows]
-    return macro_f1(gold, [set(combine(r["cue"], p, add, veto, CONFIRM_ABOVE, r["own"], r["seen"], r["before"], vetoed_by_cue=r["held"])) for r, p in zip(rows, probs)])
+    return macro_f1(gold, [set(combine(r["cue"], p, add, veto, CONFIRM_ABOVE, r["own"], r["seen"], r["before"], vetoed_by_cue=r["held"], add_alone=ADD_ALONE_ABOVE, add_frame=ADD_FRAME_ABOVE)) for r, p in zip(rows, probs)])
 
 
 def per_topic(rows: list[dict], preds: list[set[str]]) -> dict[str, tuple[float, int]]:
@@ -231,7 +244,7 @@ def main() -> int:
     measured = [n for n in sets if n not in TRAIN_ONLY]
     extra = [n for n in sets if n in TRAIN_ONLY]
     cue_only = {n: macro_f1([set(r["topics"]) for r in rows], [set(r["cue"]) for r in rows]) for n, rows in sets.items()}
-    print(f"C={C} cue features={CUE_FEATURES} add_above={ADD_ABOVE} veto_below={VETO_BELOW} confirm_above={CONFIRM_ABOVE}")
+    print(f"C={C} cue features={CUE_FEATURES} add_above={ADD_ABOVE} add_alone_above={ADD_ALONE_ABOVE} add_frame_above={ADD_FRAME_ABOVE} veto_below={VETO_BELOW} confirm_above={CONFIRM_ABOVE}")
     print("sets: " + ", ".join(f"{n} {len(sets[n])}" for n in sets))
 
     def left_out(out: str, with_extra: bool) -> list[dict]:
@@ -254,14 +267,14 @@ def main() -> int:
             line = f"  {out:<10} {len(sets[out]):>4}  {cue_only[out]:.3f}  {s0:.3f}"
             sums[0] += cue_only[out]
             sums[1] += s0
-            pooled[False] += [(r, set(combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"], vetoed_by_cue=r["held"])))
+            pooled[False] += [(r, set(combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"], vetoed_by_cue=r["held"], add_alone=ADD_ALONE_ABOVE, add_frame=ADD_FRAME_ABOVE)))
                               for r, pr in zip(sets[out], p0)]
             if extra:
                 p1 = left_out(out, True)
                 s1 = scored(sets[out], p1)
                 sums[2] += s1
                 line += f"   {s1:.3f}"
-                pooled[True] += [(r, set(combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"], vetoed_by_cue=r["held"])))
+                pooled[True] += [(r, set(combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"], vetoed_by_cue=r["held"], add_alone=ADD_ALONE_ABOVE, add_frame=ADD_FRAME_ABOVE)))
                                  for r, pr in zip(sets[out], p1)]
             print(line, flush=True)
         k = len(left)
@@ -282,7 +295,7 @@ def main() -> int:
             p = left_out(n, bool(extra) and not args.without_training_sets)
             print(f"\n{n}: readings the model (fitted on the other sets) changes")
             for r, pr in zip(sets[n], p):
-                got = combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"], vetoed_by_cue=r["held"])
+                got = combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"], vetoed_by_cue=r["held"], add_alone=ADD_ALONE_ABOVE, add_frame=ADD_FRAME_ABOVE)
                 if set(got) != set(r["cue"]):
                     mark = "+" if set(got) == set(r["topics"]) else ("-" if set(r["cue"]) == set(r["topics"]) else "~")
                     ctx = f" [after {r['context'][:50]!r}]" if r.get("context") else ""
@@ -302,7 +315,8 @@ def main() -> int:
             "topics": topics,
             "bias": [float(b) for b in model.b],
             "cue_features": CUE_FEATURES,
-            "combine": {"add_above": ADD_ABOVE, "veto_below": VETO_BELOW, "confirm_above": CONFIRM_ABOVE},
+            "combine": {"add_above": ADD_ABOVE, "add_alone_above": ADD_ALONE_ABOVE, "add_frame_above": ADD_FRAME_ABOVE, "veto_below": VETO_BELOW,
+                        "confirm_above": CONFIRM_ABOVE},
             "weights": weights,
         }
         OUT.write_text(topic_model_text(out), "utf-8")  # one feature a line: a diff shows what changed

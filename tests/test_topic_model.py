@@ -65,6 +65,9 @@ BREAKAGES = [
     (lambda d: d["combine"].update(confirm_above=2.0), "combine"),
     (lambda d: d.pop("cue_features"), "cue_features"),
     (lambda d: d.update(cue_features=1), "cue_features"),
+    (lambda d: d["combine"].update(add_alone_above=0.9), "add_alone_above"),
+    (lambda d: d["combine"].update(add_alone_above="low"), "add_alone_above"),
+    (lambda d: d["combine"].update(add_frame_above=1.5), "add_frame_above"),
 ]
 
 
@@ -246,7 +249,7 @@ def test_the_fitting_scripts_writer_gives_back_both_shipped_model_files_byte_for
     from mentalhospital_env.patient import topic_model
 
     folder = Path(topic_model.__file__).parent / "data"
-    for name in ("topic_model.json", "fact_topic_model.json"):
+    for name in ("topic_model.json", "fact_topic_model.json", "follow_model.json"):
         text = (folder / name).read_text("utf-8")
         written = topic_model.topic_model_text(json.loads(text))
         assert written == text, name
@@ -285,3 +288,30 @@ def test_a_place_word_beside_another_question_asks_nothing_about_where_the_patie
     assert understand("Is he tearful a lot at home, would you say?").topics == ("mood",)
     assert understand("Is home okay for you at the moment?").topics == ("living_situation",)
     assert understand("Who do you live with?").topics == ("living_situation",)
+
+
+def test_the_model_adds_more_readily_where_the_cues_heard_no_topic_of_substance():
+    # stop 42: a question in words no cue was written for is the model's to read (add_alone); a topic beside one the
+    # cues heard needs add_above ("Any thoughts of harming yourself?" is no violence question)
+    unheard = {"gambling": 0.4, "money": 0.35}
+    assert combine([], unheard, 0.5, 0.05, 0.5, add_alone=0.3) == ["gambling", "money"]
+    assert combine([], unheard, 0.5, 0.05, 0.5) == []
+    beside = {"self_harm": 0.9, "violence": 0.4}
+    assert combine(["self_harm"], beside, 0.5, 0.05, 0.5, add_alone=0.3) == ["self_harm"]
+    # a greeting is no topic of substance: the question after it is still the model's to read
+    assert combine(["greeting"], beside, 0.5, 0.05, 0.5, add_alone=0.3) == ["greeting", "self_harm", "violence"]
+
+def test_a_model_file_without_add_alone_above_adds_at_add_above_everywhere():
+    model = read_topic_model(json.dumps(good()), WHERE)
+    assert model.add_alone_above is None
+    raw = good()
+    raw["combine"]["add_alone_above"] = 0.3
+    assert read_topic_model(json.dumps(raw), WHERE).add_alone_above == 0.3
+
+
+def test_the_complaint_and_its_frame_need_their_own_bar():
+    # "Margaret found you in the garage with a rope. Can you tell me about that?": the model's 0.54 for the chief
+    # complaint is no reason to answer the open question instead of what was asked (the patient exam, hw-015)
+    probs = {"chief_complaint": 0.54, "onset": 0.6, "sleep": 0.4}
+    assert combine([], probs, 0.5, 0.05, 0.5, add_alone=0.3, add_frame=0.7) == ["sleep"]
+    assert combine([], probs, 0.5, 0.05, 0.5, add_alone=0.3) == ["onset", "chief_complaint", "sleep"]

@@ -34,7 +34,9 @@ __all__ = [
     "TopicModelError",
     "fact_features",
     "features",
+    "follow_features",
     "load_fact_topic_model",
+    "load_follow_model",
     "load_topic_model",
     "read_topic_model",
     "topic_model_text",
@@ -60,6 +62,20 @@ def features(stemmed: Sequence[str], context: Sequence[str] = (), cue_topics: Se
     return list(dict.fromkeys(out))
 
 
+def follow_features(stemmed: Sequence[str], own_topics: Sequence[str] = ()) -> list[str]:
+    """The follow model's features of an utterance (does it lean on the previous turn?): ``w:`` stems and ``b:`` stem
+    pairs of the asked part, its first stem (``first:``), its length in thirds of a short question (``len:``) and how many
+    topics of its own the cues read in it (``nown:``, 0, 1, 2 or more). The previous turn's words are not among them:
+    whether a question stands alone is read from the question ("Has he ever had a seizure?" stands alone after any
+    question; "Did any of that make a difference?" leans on the one before)."""
+    out = [f"w:{w}" for w in stemmed]
+    out += [f"b:{a}_{b}" for a, b in pairwise(stemmed)]
+    out += [f"nown:{min(len(own_topics), 2)}", f"len:{min(len(stemmed) // 3, 5)}"]
+    if stemmed:
+        out.append(f"first:{stemmed[0]}")
+    return list(dict.fromkeys(out))
+
+
 def fact_features(stemmed: Sequence[str], section: str, cue_topics: Sequence[str] = ()) -> list[str]:
     """The fact filing model's features of a record sentence: those of :func:`features` (no context) and ``s:``
     its record section."""
@@ -78,6 +94,13 @@ class TopicModel:
     #: whether the model reads the cues' topics (``t:`` features): the reader must pass them exactly when it
     #: was fitted with them, or every probability shifts
     cue_features: bool = False
+    #: where the cues read no topic of substance in the utterance, the model adds a topic at this probability instead
+    #: of ``add_above`` (``combine.add_alone_above``, optional: ``None`` is ``add_above``): a question in words no cue
+    #: was written for is the model's to read, a topic beside one the cues heard needs more
+    add_alone_above: float | None = None
+    #: a topic of the complaint's frame or the complaint itself (kind ``presentation``) is added at this probability
+    #: (``combine.add_frame_above``, optional: ``None`` is ``add_above``)
+    add_frame_above: float | None = None
 
     def probabilities(self, feats: Sequence[str]) -> dict[str, float]:
         rows = [self.index[f] for f in feats if f in self.index]
@@ -132,8 +155,25 @@ def read_topic_model(
             f"{where}: field 'combine' needs 0 <= veto_below <= add_above and 0 <= confirm_above <= 1, "
             f"got veto_below {veto_below}, add_above {add_above}, confirm_above {confirm_above}"
         )
+    def optional_bar(name: str) -> float | None:
+        if name not in combine:
+            return None
+        value = combine[name]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TopicModelError(f"{where}: field 'combine.{name}' must be a number, got {value!r}")
+        value = finite(value, f"combine.{name}", where, TopicModelError)
+        if not (veto_below <= value <= 1.0):
+            raise TopicModelError(f"{where}: field 'combine.{name}' needs veto_below <= {name} <= 1, got {value!r}")
+        return value
+
+    add_alone_above = optional_bar("add_alone_above")
+    if add_alone_above is not None and add_alone_above > add_above:
+        raise TopicModelError(f"{where}: field 'combine.add_alone_above' needs add_alone_above <= add_above, "
+                              f"got {add_alone_above!r}")
+    add_frame_above = optional_bar("add_frame_above")
     cue_features = required(raw, "cue_features", bool, where, TopicModelError)
-    return TopicModel(tuple(topics), index, matrix, bias_arr, add_above, veto_below, confirm_above, cue_features)
+    return TopicModel(tuple(topics), index, matrix, bias_arr, add_above, veto_below, confirm_above, cue_features,
+                      add_alone_above, add_frame_above)
 
 
 def topic_model_text(model: dict) -> str:
@@ -165,6 +205,18 @@ def load_topic_model() -> TopicModel | None:
         return None
     known = [t.id for t in load_taxonomy().topics]
     return read_topic_model(res.read_text("utf-8"), "mentalhospital_env/patient/data/topic_model.json", known)
+
+
+@lru_cache(maxsize=1)
+def load_follow_model() -> TopicModel | None:
+    """The shipped follow model (``data/follow_model.json``, fitted by ``scripts/fit_follow_model.py``): one topic,
+    ``follows``, the probability that a doctor's question leans on the previous turn and asks about its topics too;
+    its ``combine.add_above`` is where the previous turn's topics are carried, ``combine.veto_below`` where the cue
+    rule's carrying is undone. ``None`` where none is shipped."""
+    res = resources.files(__package__).joinpath("data/follow_model.json")
+    if not res.is_file():
+        return None
+    return read_topic_model(res.read_text("utf-8"), "mentalhospital_env/patient/data/follow_model.json", ("follows",))
 
 
 @lru_cache(maxsize=1)

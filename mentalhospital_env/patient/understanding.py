@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
@@ -37,6 +37,8 @@ from mentalhospital_env.patient.topic_model import (
     fact_features,
     features,
     load_fact_topic_model,
+    follow_features,
+    load_follow_model,
     load_topic_model,
 )
 
@@ -386,7 +388,8 @@ def _read(utterance: str, context: str | None) -> Understanding:
         return cue
     stemmed, context_stems = model_input(utterance, context)
     probs = model.probabilities(features(stemmed, context_stems, cue.topics if model.cue_features else ()))
-    return _mended(cue, utterance, context, stemmed, probs, model)
+    return carried(_mended(cue, utterance, context, stemmed, probs, model), utterance, context, stemmed,
+                   lambda: _read(utterance, None))
 
 
 @lru_cache(maxsize=memo_size(8192))
@@ -406,8 +409,66 @@ def _read_embedding(utterance: str, context: str | None) -> Understanding:
     vectors = embed([utterance, context] if context else [utterance])
     probs = reader.probabilities(features(stemmed, context_stems, ()), vectors[0], vectors[1] if context else None)
     if reader.rule == "plain":
-        return _with_topics(cue, plain_combine(cue.topics, probs, m.add_above, m.veto_below), stemmed)
-    return _mended(cue, utterance, context, stemmed, probs, m, reflection=is_reflection(utterance))
+        read = _with_topics(cue, plain_combine(cue.topics, probs, m.add_above, m.veto_below), stemmed)
+    else:
+        read = _mended(cue, utterance, context, stemmed, probs, m, reflection=is_reflection(utterance))
+
+    def alone() -> Understanding:
+        # what _read_embedding(utterance, None) reads, from the vector already made (no second embedding)
+        cue_alone = _cues(utterance, None)
+        probs_alone = reader.probabilities(features(stemmed, (), ()), vectors[0], None)
+        if reader.rule == "plain":
+            return _with_topics(cue_alone, plain_combine(cue_alone.topics, probs_alone, m.add_above, m.veto_below),
+                                stemmed)
+        return _mended(cue_alone, utterance, None, stemmed, probs_alone, m, reflection=is_reflection(utterance))
+
+    return carried(read, utterance, context, stemmed, alone)
+
+
+def own_topics(utterance: str) -> tuple[str, ...]:
+    """The topics the cues read in ``utterance`` itself that name a subject (no conversational act, no frame of a
+    complaint such as onset or course, no chief complaint): what a question asks of its own."""
+    tax = load_taxonomy()
+    return tuple(t for t in _understand(utterance[:2000], None).topics
+                 if tax.kind(t) != "meta" and t not in tax.frame and t != "chief_complaint")
+
+
+def inherited_topics(context: str) -> tuple[str, ...]:
+    """The previous turn's topics a follow-up can carry on: those the cues read in it, less conversational acts and
+    the frame of a complaint."""
+    tax = load_taxonomy()
+    return tuple(t for t in _understand(context[:2000], None).topics if tax.kind(t) != "meta" and t not in tax.frame)
+
+
+def carried(read: Understanding, utterance: str, context: str | None, stemmed: Sequence[str],
+            alone: Callable[[], Understanding] | None = None) -> Understanding:
+    """``read`` (a reading of ``utterance`` said after ``context``) with the previous turn's topics carried on or not
+    as the follow model (:func:`~.topic_model.load_follow_model`) reads the question: where it is sure the question
+    leans on the previous turn ("Did any of that make a difference?" after "What have you tried so far?"; "Are you
+    using at the moment?" after "Have you ever used heroin?") the previous turn's topics are added; where it is sure
+    the question stands alone, a carry of the cue rule is undone ("Has he ever had a seizure?", "Has she been
+    bingeing, making herself sick?": to an informant the pronoun is the patient, and points back at nothing): the
+    question is then read as if said alone (``alone``, the same reader without the context; the cues alone where it is
+    not given). ``stemmed``: the asked part's stems (:func:`model_input`)."""
+    if not context:
+        return read
+    model = load_follow_model()
+    inherited = inherited_topics(context)
+    if model is None or not inherited:
+        return read
+    p = model.probabilities(follow_features(stemmed, own_topics(utterance)))["follows"]
+    if p >= model.add_above:
+        topics = list(dict.fromkeys([*read.topics, *inherited]))
+        if topics == list(read.topics):
+            return read
+        relative = read.relative
+        if relative is None and "family_history" in topics:
+            relative = _understand(context[:2000], None).relative
+        return replace(read, topics=tuple(topics), relative=relative, follow_up=True,
+                       when=_when(stemmed, topics, load_taxonomy()))
+    if read.follow_up and p < model.veto_below:
+        return alone() if alone is not None else _understand(utterance[:2000], None)
+    return read
 
 
 def _mended(cue: Understanding, utterance: str, context: str | None, stemmed: Sequence[str], probs: dict[str, float],
@@ -417,7 +478,8 @@ def _mended(cue: Understanding, utterance: str, context: str | None, stemmed: Se
     seen = cue_seen(stemmed)
     topics = combine(cue.topics, probs, model.add_above, model.veto_below, model.confirm_above, own,
                      seen, _understand(context[:2000], None).topics if context else (),
-                     reflection=reflection, vetoed_by_cue=cue_vetoed(stemmed, seen))
+                     reflection=reflection, vetoed_by_cue=cue_vetoed(stemmed, seen),
+                     add_alone=getattr(model, "add_alone_above", None), add_frame=getattr(model, "add_frame_above", None))
     return _with_topics(cue, topics, stemmed)
 
 
@@ -460,6 +522,8 @@ def combine(
     asked_before: Iterable[str] = (),
     reflection: bool = False,
     vetoed_by_cue: Iterable[str] = (),
+    add_alone: float | None = None,
+    add_frame: float | None = None,
 ) -> list[str]:
     """The cues' topics mended by the model's probabilities.
 
@@ -483,18 +547,30 @@ def combine(
     question read twice ("Dad, is he taking anything - drugs, alcohol?" asks about alcohol). A family-history question stays the cues'
     (they name the relative); a family history the model adds takes the symptoms asked with it, as the cues'
     reading does. With ``reflection`` (the utterance reflects the patient's story back and asks nothing,
-    :func:`is_reflection`; the embedding reader's rule) the model adds no topic."""
+    :func:`is_reflection`; the embedding reader's rule) the model adds no topic. Where the cues read no topic of
+    substance (no content topic) and ``add_alone`` is given, the model adds at ``add_alone`` instead of ``add_above``:
+    a question in words no cue was written for ("Have you got into the red chasing your losses?") is the model's to
+    read, while a topic added beside one the cues heard ("Any thoughts of harming yourself?": not violence too) needs
+    more (stop 42). A topic of the complaint's frame or the complaint itself (kind ``presentation``: onset, course,
+    trigger, functioning, help tried, chief complaint) is added at ``add_frame`` where given: such a topic steers the
+    patient to the story of the complaint, and read from weak evidence it displaced what was asked ("Margaret found
+    you in the garage with a rope. Can you tell me about that?" read as the open question: the patient exam, hw-015)."""
     tax = load_taxonomy()
-    if reflection:
-        add_above = float("inf")
-    own = set(cue_topics if own is None else own)
     content = [t for t in cue_topics if tax.kind(t) != "meta"]
+    alone = add_alone if add_alone is not None and not content else add_above
+    frame = add_above if add_frame is None else add_frame
+    if reflection:
+        alone = frame = float("inf")
+
+    def bar(t: str) -> float:
+        return frame if tax.kind(t) == "presentation" else alone
+    own = set(cue_topics if own is None else own)
     # a guard's drop stands unless the model is all but sure (SURE_ABOVE) of the topic; a hand-written veto always stands
     held = set(vetoed_by_cue)
     seen = {t for t in seen if probs.get(t, 0.0) < SURE_ABOVE or t in held}
     before = set(asked_before)
     adds = [] if "family_history" in cue_topics else sorted(
-        (t for t, p in probs.items() if p >= add_above and t not in cue_topics and t not in seen and t not in before
+        (t for t, p in probs.items() if t in tax.by_id and p >= bar(t) and t not in cue_topics and t not in seen and t not in before
          and t not in _NEVER_ADDED and t in tax.by_id),
         key=lambda t: (-probs[t], t))
 
