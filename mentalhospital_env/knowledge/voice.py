@@ -39,6 +39,7 @@ class _Voice:
     agreement: tuple
     verb_irregular: dict
     verb_adverbs: frozenset
+    negation_between: frozenset
 
 
 @lru_cache(maxsize=1)
@@ -56,6 +57,7 @@ def _voice() -> _Voice:
         agreement=tuple((re.compile(a), b) for a, b in raw["agreement"]),
         verb_irregular=raw["verb_after_i"]["irregular"],
         verb_adverbs=frozenset(raw["verb_after_i"]["adverbs"]),
+        negation_between=frozenset(raw["negation_between"]),
     )
 
 
@@ -153,7 +155,13 @@ def in_patient_frame(text: str, relation: str | None, sex: str) -> str:
             if low == "her":
                 replacement = "my" if nxt and nxt not in v.her_not_before else "me"
             elif low in ("he's", "she's"):
-                replacement = "I've" if nxt in v.perfect_after or (nxt.endswith("ed") and len(nxt) > 4) else "I'm"
+                # "he's not had" / "she's never been": the word after "not" or "never" says has or is
+                k = i + 1
+                while k < len(tokens) - 1 and tokens[k].group(0).lower() in v.negation_between:
+                    k += 1
+                after = tokens[k].group(0).replace("\u2019", "'").lower() if k < len(tokens) else ""
+                perfect = after in v.perfect_after or (after.endswith("ed") and len(after) > 4)
+                replacement = "I've" if perfect else "I'm"
             else:
                 replacement = forms[low]
                 if replacement == "I":
