@@ -101,6 +101,10 @@ class MatchPair:
     # the hand-written record the pair was written from ("hw-017"), "" when none: its named persons are read as
     # their roles (:func:`read_with_persons`)
     case: str = ""
+    # who says the utterance: "patient", or "informant" (the relative or carer present, answering in their own
+    # voice), as the environment passes it with each reply; a pair's "speaker" field, else "informant" for the
+    # pairs the writer wrote in the informant's voice (written_kind "informant_lay")
+    speaker: str = "patient"
 
 
 #: The pair sets written after the first one, by split: the file each is kept in and where it came from. Each is
@@ -292,8 +296,12 @@ def load_match_pairs(path: str | Path | None = None, split: str | None = None) -
             if not isinstance(case, str):
                 raise PairSetError(f"{where}: field 'case' must be str when given, got {case!r}")
             ids.add(raw["id"])
+            speaker = raw.get("speaker") or ("informant" if raw.get("written_kind") == "informant_lay" else "patient")
+            if speaker not in ("patient", "informant"):
+                raise PairSetError(f"{where}: field 'speaker' is {speaker!r}; expected 'patient' or 'informant'")
             pair = MatchPair(
-                raw["id"], raw["checkpoint"], raw["utterance"], raw["entails"], raw["kind"], raw["split"], origin, case
+                raw["id"], raw["checkpoint"], raw["utterance"], raw["entails"], raw["kind"], raw["split"], origin, case,
+                speaker,
             )
             if split is None or pair.split == split:
                 pairs.append(pair)
@@ -315,6 +323,7 @@ def read_with_persons(
 
     wanted = {p.case for p in pairs if p.case}
     persons = {}
+    relations: dict[str, str | None] = {}
     for source in (*BUNDLED_SUITES, *extra_suites):
         if not wanted - persons.keys():
             break
@@ -323,11 +332,25 @@ def read_with_persons(
         for c in load_suite(source).cases:
             if c.case_id in wanted and c.case_id not in persons:
                 persons[c.case_id] = case_persons(c)
+                relations[c.case_id] = case_informant_relation(c)
     out = []
     for p in pairs:
         who = persons.get(p.case)
-        out.append((who.read(p.checkpoint), who.read(p.utterance)) if who else (p.checkpoint, p.utterance))
+        if p.speaker == "informant" and who is not None:  # read in the patient's frame, the names or not
+            out.append((who.read(p.checkpoint), who.read(p.utterance, "informant", relations.get(p.case))))
+        else:
+            out.append((who.read(p.checkpoint), who.read(p.utterance)) if who else (p.checkpoint, p.utterance))
     return out
+
+
+def case_informant_relation(case) -> str | None:
+    """The relation to the patient of the informant ``case`` brings ("mother", "wife"), as the voice table names
+    it; ``None`` when nobody came or the relation is one it does not know."""
+    from mentalhospital_env.knowledge.voice import informant_relation
+    from mentalhospital_env.patient.informant import informant_for
+
+    informant = informant_for(case)
+    return informant_relation(informant.relation) if informant is not None else None
 
 
 def with_persons(pairs: Sequence[MatchPair], extra_suites: Sequence[str | Path] = ()) -> list[MatchPair]:

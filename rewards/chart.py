@@ -20,13 +20,19 @@ class Turn:
     doctor: str
     patient: str
     fact_ids: tuple[str, ...] = ()
+    # who answered: "patient", or "informant" when the relative or carer present did (the reply is then read
+    # in the patient's frame by coverage: the informant's "I" is the informant, the patient's "he" the patient)
+    speaker: str = "patient"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"doctor": self.doctor, "patient": self.patient, "fact_ids": list(self.fact_ids)}
+        out: dict[str, Any] = {"doctor": self.doctor, "patient": self.patient, "fact_ids": list(self.fact_ids)}
+        if self.speaker != "patient":  # a patient's turn is written as before
+            out["speaker"] = self.speaker
+        return out
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> "Turn":
-        return cls(raw["doctor"], raw["patient"], tuple(raw.get("fact_ids", ())))
+        return cls(raw["doctor"], raw["patient"], tuple(raw.get("fact_ids", ())), raw.get("speaker", "patient"))
 
 
 @dataclass(frozen=True)
@@ -54,6 +60,11 @@ class Chart:
     @property
     def patient_replies(self) -> tuple[str, ...]:
         return tuple(t.patient for t in self.turns)
+
+    @property
+    def speakers(self) -> tuple[str, ...]:
+        """Who answered each turn ("patient" or "informant"), in the order of :attr:`patient_replies`."""
+        return tuple(t.speaker for t in self.turns)
 
     @property
     def disclosed_fact_ids(self) -> frozenset[str]:

@@ -203,6 +203,9 @@ MATCH_MEMORY = MatchMemory()
 """The process's memory of matcher answers, shared by every coverage computed here."""
 
 
+_UNREAD = object()
+
+
 def _check_reply(reply: Any) -> None:
     if not isinstance(reply, str):
         raise TypeError(f"patient reply must be str, got {type(reply).__name__}")
@@ -219,6 +222,24 @@ def _persons_of(case: Any) -> Persons:
     if getattr(case, "ehr", None) is None or getattr(case, "demographics", None) is None:
         return Persons()
     return case_persons(case)
+
+
+def informant_relation_of(case: Any) -> str | None:
+    """The relation to the patient of the informant the environment gives ``case`` ("mother", "wife"; see
+    :func:`~mentalhospital_env.patient.informant.informant_for`), as the voice table names it; ``None`` when nobody
+    comes or the relation is not one it knows (the informant is then read as "my relative")."""
+    if getattr(case, "demographics", None) is None or getattr(case, "effective_persona", None) is None:
+        return None
+    from mentalhospital_env.knowledge.voice import informant_relation
+    from mentalhospital_env.patient.informant import informant_for
+
+    informant = informant_for(case)
+    return informant_relation(informant.relation) if informant is not None else None
+
+
+def _check_speaker(speaker: Any) -> None:
+    if speaker not in ("patient", "informant"):
+        raise ValueError(f"speaker must be 'patient' or 'informant', got {speaker!r}")
 
 
 def _read_checkpoints(persons: Persons, checkpoints: Sequence[Checkpoint]) -> tuple[Checkpoint, ...]:
@@ -271,6 +292,7 @@ class InterviewCoverage:
         self._texts = tuple(c.text for c in read)
         self._originals = {c.id: c.text for c in self.checkpoints}
         self._ids = tuple(c.id for c in self.checkpoints)
+        self._relation: Any = _UNREAD  # the informant's relation, read at the first reply an informant gives
         self.reset()
 
     def reset(self) -> None:
@@ -279,14 +301,17 @@ class InterviewCoverage:
         self._units = 0
         self.replies = 0
 
-    def update(self, patient_reply: str) -> tuple[str, ...]:
-        """Check one reply against the still-uncovered checkpoints; the ids it newly covers, in checkpoint order."""
+    def update(self, patient_reply: str, speaker: str = "patient") -> tuple[str, ...]:
+        """Check one reply against the still-uncovered checkpoints; the ids it newly covers, in checkpoint order.
+        ``speaker``: ``"informant"`` when the relative or carer present answered (the reply is read in the
+        patient's frame: :meth:`~mentalhospital_env.knowledge.persons.Persons.read`)."""
         _check_reply(patient_reply)
+        _check_speaker(speaker)
         self.replies += 1
         said = _reply_units(patient_reply)
         if not said:
             return ()
-        units = self._read_units(said)
+        units = self._read_units(said, speaker)
         texts, ids = self._open_checkpoints()
         found = MATCH_MEMORY.match(self.matcher, texts, units, ids, unit_offset=self._units)
         start = self._units
@@ -297,31 +322,42 @@ class InterviewCoverage:
                 self._matched[m.checkpoint_id] = self._restore(m, said[m.unit_index - start])
         return new
 
-    def _read_units(self, units: tuple[str, ...]) -> tuple[str, ...]:
+    def _read_units(self, units: tuple[str, ...], speaker: str = "patient") -> tuple[str, ...]:
         persons = self._persons
+        if speaker == "informant":
+            if self._relation is _UNREAD:
+                self._relation = informant_relation_of(self.case)
+            return tuple(persons.read(u, "informant", self._relation) for u in units)
         return tuple(persons.read(u) for u in units) if persons else units
 
     def _restore(self, m: CheckpointMatch, unit: str) -> CheckpointMatch:
         text = self._originals.get(m.checkpoint_id, m.checkpoint)
         return m if (text, unit) == (m.checkpoint, m.unit) else replace(m, checkpoint=text, unit=unit)
 
-    def update_many(self, patient_replies: Sequence[str]) -> list[tuple[str, ...]]:
+    def update_many(
+        self, patient_replies: Sequence[str], speakers: Sequence[str] | None = None
+    ) -> list[tuple[str, ...]]:
         """Several replies in order, as :meth:`update` one by one would take them (the same matches, the
         ids each newly covers), in one matcher call when the matcher judges each pair alone
-        (``Matcher.match(groups=...)``): a call's fixed cost is paid once, not once a reply."""
+        (``Matcher.match(groups=...)``): a call's fixed cost is paid once, not once a reply. ``speakers``:
+        who answered each (see :meth:`update`); all the patient when not given."""
         replies = list(patient_replies)
-        for reply in replies:
+        who = list(speakers) if speakers is not None else ["patient"] * len(replies)
+        if len(who) != len(replies):
+            raise ValueError(f"{len(who)} speakers for {len(replies)} replies")
+        for reply, speaker in zip(replies, who):
             _check_reply(reply)
+            _check_speaker(speaker)
         judges_alone = getattr(self.matcher, "judges_pairs_alone", None)
         if len(replies) < 2 or not (callable(judges_alone) and judges_alone()):
-            return [self.update(reply) for reply in replies]
+            return [self.update(reply, speaker) for reply, speaker in zip(replies, who)]
         units: list[str] = []
         spoken: list[str] = []
         groups: list[int] = []
         for r, reply in enumerate(replies):
             said = _reply_units(reply)
             spoken.extend(said)
-            units.extend(self._read_units(said))
+            units.extend(self._read_units(said, who[r]))
             groups.extend([r] * len(said))
         self.replies += len(replies)
         newly: list[list[CheckpointMatch]] = [[] for _ in replies]
@@ -348,9 +384,9 @@ class InterviewCoverage:
         open_ = [i for i, cid in enumerate(self._ids) if cid not in matched]
         return [self._texts[i] for i in open_], [self._ids[i] for i in open_]
 
-    def extend(self, replies: Iterable[str]) -> tuple[str, ...]:
+    def extend(self, replies: Iterable[str], speakers: Sequence[str] | None = None) -> tuple[str, ...]:
         """Feed several replies; every id newly covered, in order."""
-        return tuple(cid for new in self.update_many(list(replies)) for cid in new)
+        return tuple(cid for new in self.update_many(list(replies), speakers) for cid in new)
 
     def share(self, covered: int) -> float:
         """The score with ``covered`` checkpoints covered (:attr:`score` is ``share(len(covered_ids))``)."""
@@ -382,27 +418,46 @@ def note_coverage(
 
 
 def _case_coverage(
-    stage: str, case: Case, checkpoints: Sequence[Checkpoint], units: Sequence[str], matcher: Matcher | None
+    stage: str,
+    case: Case,
+    checkpoints: Sequence[Checkpoint],
+    units: Sequence[str],
+    matcher: Matcher | None,
+    speakers: Sequence[str] | None = None,
 ) -> StageCoverage:
-    """Coverage of ``checkpoints`` by ``units`` with the case's named persons read as their roles."""
+    """Coverage of ``checkpoints`` by ``units`` with the case's named persons read as their roles (and a unit an
+    informant said, ``speakers``, in the patient's frame)."""
     persons = _persons_of(case)
-    if not persons:
+    informant = speakers is not None and "informant" in speakers
+    if not persons and not informant:
         result = MATCH_MEMORY.coverage(matcher or default_matcher(), checkpoints, list(units))
         return StageCoverage(stage, result.score, checkpoints, result.matched)
     read = _read_checkpoints(persons, checkpoints)
-    read_units = [persons.read(u) for u in units]
+    relation = informant_relation_of(case) if informant else None
+    read_units = [
+        persons.read(u, "informant", relation) if informant and speakers[i] == "informant" else persons.read(u)
+        for i, u in enumerate(units)
+    ]
     result = MATCH_MEMORY.coverage(matcher or default_matcher(), read, read_units)
     matched = _restored(result.matched, checkpoints, units)
     return StageCoverage(stage, result.score, checkpoints, MappingProxyType(matched))
 
 
-def interview_coverage(case: Case, replies: Sequence[str], matcher: Matcher | None = None) -> StageCoverage:
-    """Batch interview coverage of all replies at once (equal to feeding them to :class:`InterviewCoverage`)."""
+def interview_coverage(
+    case: Case, replies: Sequence[str], matcher: Matcher | None = None, speakers: Sequence[str] | None = None
+) -> StageCoverage:
+    """Batch interview coverage of all replies at once (equal to feeding them to :class:`InterviewCoverage`);
+    ``speakers``: who answered each reply ("patient" or "informant"), all the patient when not given."""
     checkpoints = case.checkpoints.interview
+    if speakers is not None and len(speakers) != len(replies):
+        raise ValueError(f"{len(speakers)} speakers for {len(replies)} replies")
     units: list[str] = []
-    for reply in replies:
-        units.extend(output_units(reply))
-    return _case_coverage("interview", case, checkpoints, units, matcher)
+    unit_speakers: list[str] = []
+    for i, reply in enumerate(replies):
+        said = output_units(reply)
+        units.extend(said)
+        unit_speakers.extend([speakers[i] if speakers is not None else "patient"] * len(said))
+    return _case_coverage("interview", case, checkpoints, units, matcher, unit_speakers if speakers is not None else None)
 
 
 @dataclass(frozen=True)
@@ -482,7 +537,7 @@ def default_matcher() -> Matcher:
 
 def chart_interview_coverage(case: Case, chart: Chart, matcher: Matcher | None = None) -> StageCoverage:
     """Interview coverage of a chart: the patient's replies against the interview checkpoints."""
-    return interview_coverage(case, chart.patient_replies, matcher)
+    return interview_coverage(case, chart.patient_replies, matcher, chart.speakers)
 
 
 def chart_note_coverage(case: Case, chart: Chart, matcher: Matcher | None = None) -> StageCoverage:

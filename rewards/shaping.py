@@ -212,23 +212,26 @@ class RewardShaper:
         self._paid[name] = value
         return gained
 
-    def on_ask(self, utterance: str, reply: str, fact_ids: Sequence[str] = ()) -> StepReward:
-        """The doctor asked ``utterance`` and the patient replied ``reply`` (disclosing ``fact_ids``)."""
-        self._turns.append(Turn(utterance, reply, tuple(fact_ids)))
-        self._interview.update(reply)
+    def on_ask(
+        self, utterance: str, reply: str, fact_ids: Sequence[str] = (), speaker: str = "patient"
+    ) -> StepReward:
+        """The doctor asked ``utterance`` and the patient replied ``reply`` (disclosing ``fact_ids``);
+        ``speaker`` is ``"informant"`` when the relative or carer present answered instead."""
+        self._turns.append(Turn(utterance, reply, tuple(fact_ids), speaker))
+        self._interview.update(reply, speaker)
         return self._pay({"interview": self._stage("interview", self._interview.score), "turn": -1.0})
 
-    def on_asks(self, asks: Sequence[tuple[str, str, Sequence[str]]]) -> list[StepReward]:
-        """Several asks in a row, each ``(utterance, reply, fact_ids)``: the payments :meth:`on_ask` would
-        make one by one, with the replies matched in one call (``InterviewCoverage.update_many``). The
-        encounter settles an episode's asks this way when rewards are paid at the end, and :meth:`replay`
-        a recorded chart's."""
-        asks = [(u, r, tuple(f)) for u, r, f in asks]
+    def on_asks(self, asks: Sequence[tuple]) -> list[StepReward]:
+        """Several asks in a row, each ``(utterance, reply, fact_ids)`` or ``(utterance, reply, fact_ids,
+        speaker)``: the payments :meth:`on_ask` would make one by one, with the replies matched in one call
+        (``InterviewCoverage.update_many``). The encounter settles an episode's asks this way when rewards are
+        paid at the end, and :meth:`replay` a recorded chart's."""
+        asks = [(a[0], a[1], tuple(a[2]), a[3] if len(a) > 3 else "patient") for a in asks]
         covered = len(self._interview.covered_ids)
-        newly = self._interview.update_many([r for _u, r, _f in asks])
+        newly = self._interview.update_many([r for _u, r, _f, _s in asks], [s for _u, _r, _f, s in asks])
         payments = []
-        for (utterance, reply, fact_ids), new in zip(asks, newly):
-            self._turns.append(Turn(utterance, reply, fact_ids))
+        for (utterance, reply, fact_ids, speaker), new in zip(asks, newly):
+            self._turns.append(Turn(utterance, reply, fact_ids, speaker))
             covered += len(new)
             interview = self._stage("interview", self._interview.share(covered))
             payments.append(self._pay({"interview": interview, "turn": -1.0}))
@@ -301,7 +304,7 @@ class RewardShaper:
         """Feed a recorded chart through the hooks in stage order (after a :meth:`reset`), ending with
         :meth:`finish`; one :class:`StepReward` per action plus the final one."""
         self.reset()
-        steps = self.on_asks([(t.doctor, t.patient, t.fact_ids) for t in chart.turns])
+        steps = self.on_asks([(t.doctor, t.patient, t.fact_ids, t.speaker) for t in chart.turns])
         if chart.exams is not None:
             steps.append(self.on_exams(chart.exams, chart.exam_results))
         if chart.note is not None:

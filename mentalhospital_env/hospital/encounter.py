@@ -21,6 +21,7 @@ The doctor sees on walking in only what a clinician would: age, sex, setting and
 from __future__ import annotations
 
 import json
+import inspect
 import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
@@ -427,9 +428,13 @@ class Encounter:
         reply = None
         if isinstance(action, Ask):
             reply = self.patient.respond(action.utterance)
-            turn = Turn(action.utterance, reply.text, tuple(reply.fact_ids))
+            speaker = "informant" if getattr(reply, "speaker", "patient") == "informant" else "patient"
+            turn = Turn(action.utterance, reply.text, tuple(reply.fact_ids), speaker)
             self._chart = replace(chart, turns=chart.turns + (turn,))
-            payment = self._pay("on_ask", turn.doctor, turn.patient, turn.fact_ids)
+            # who answered goes to a shaper whose on_ask takes it (the library's: an informant's "he" is the
+            # patient); any other shaper is called as before
+            extra = (speaker,) if _takes_speaker(self.shaper) else ()
+            payment = self._pay("on_ask", turn.doctor, turn.patient, turn.fact_ids, *extra)
             text = f"{_speaker_label(self.patient, reply)}: {reply.text}"
         elif isinstance(action, OrderExams):
             already = set(chart.exams or ())
@@ -537,6 +542,22 @@ def _action_text(source: Any) -> str:
         return repr(source)
     except Exception:  # noqa: BLE001  (a hostile __repr__ must not crash an episode)
         return f"<{type(source).__name__}>"
+
+
+def _takes_speaker(shaper: Any) -> bool:
+    """Whether ``shaper.on_ask`` has a ``speaker`` parameter (remembered per class)."""
+    kind = type(shaper)
+    known = _SPEAKER_AWARE.get(kind)
+    if known is None:
+        try:
+            known = "speaker" in inspect.signature(shaper.on_ask).parameters
+        except (TypeError, ValueError, AttributeError):
+            known = False
+        _SPEAKER_AWARE[kind] = known
+    return known
+
+
+_SPEAKER_AWARE: dict[type, bool] = {}
 
 
 def _speaker_label(patient: Any, reply: Any) -> str:

@@ -50,6 +50,11 @@ class ShaperLike(Protocol):
     triples and returning the payments ``on_ask`` would make one by one: with ``rewards_at_end`` the
     encounter settles each run of asks through it in one call (the library's shaper matches the
     replies together there). Without it every ask goes to ``on_ask``.
+
+    A shaper whose ``on_ask`` has a ``speaker`` parameter is also told who answered (``"patient"``, or
+    ``"informant"`` when the relative or carer present did; the library's shaper reads an informant's reply in
+    the patient's frame), as a fourth argument, and its ``on_asks`` then takes ``(utterance, reply, fact_ids,
+    speaker)``; any other shaper is called as before.
     """
 
     def reset(self) -> None: ...

@@ -77,19 +77,30 @@ class Persons:
     def __bool__(self) -> bool:
         return bool(self.roles)
 
-    def read(self, text: str) -> str:
-        """``text`` with each named person's role in the name's place (the text itself when it names nobody)."""
+    def read(self, text: str, speaker: str = "patient", relation: str | None = None) -> str:
+        """``text`` with each named person's role in the name's place (the text itself when it names nobody).
+
+        ``speaker``: who said it; ``"informant"`` when the relative or carer present did (``relation``: theirs to
+        the patient, "mother", "wife"; ``None`` when not known): the names are then read as said of the patient in
+        the third person and the whole put in the patient's frame (:func:`~.voice.in_patient_frame`: the
+        informant's "I" is the informant, the patient's "he" is "I", the informant's relatives the patient's)."""
+        if speaker == "informant":
+            from .voice import in_patient_frame
+
+            named = _read(self, text, third_person=True) if self._pattern is not None and self._pattern.search(text) else text
+            return in_patient_frame(named, relation, self.sex)
         if self._pattern is None or not self._pattern.search(text):
             return text
         return _read(self, text)
 
 
-def _read(persons: Persons, text: str) -> str:
+def _read(persons: Persons, text: str, third_person: bool = False) -> str:
     cues = _cues()
     roles = dict(persons.roles)
     subject, obj, poss = cues.pronouns.get(persons.sex, cues.pronouns["other"])
-    # a patient speaking names a relative as "my" relative ("Ewa and I" -> "my wife and I")
-    speaking = bool(_FIRST_PERSON.search(_QUOTED.sub(" ", text)))
+    # a patient speaking names a relative as "my" relative ("Ewa and I" -> "my wife and I"); an informant's words
+    # are read in the third person (``third_person``), then put in the patient's frame
+    speaking = not third_person and bool(_FIRST_PERSON.search(_QUOTED.sub(" ", text)))
     kin_poss = "my" if speaking else poss
     relatives = {n: r for n, r in roles.items() if r != "patient"}
     # the apposition first: "her mother, Rachel, had" -> "her mother had"; "wife (Claire)" -> "wife"
