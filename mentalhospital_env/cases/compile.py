@@ -1032,11 +1032,15 @@ def _lists_whole(facts: list[Fact], data: dict[str, Any]) -> list[Fact]:
             continue
         if section == "medications":
             names: list[str] = []
+            more: list[str] = []  # "I used to take ...": said after the list, never run into it
             for f in listed:
-                body = re.sub(r"^I take (?:quite a few things, )?", "", f.patient_says.rstrip("."))
+                first, *rest = re.split(r"(?<=\.)\s+(?=I )", f.patient_says)
+                body = re.sub(r"^I take (?:quite a few things, )?", "", first.rstrip("."))
                 names += [n.strip() for n in re.split(r",\s*|\s+and\s+", body) if n.strip()]
+                more += rest
             names = list(dict.fromkeys(names))
-            says = _finish("I take " + (names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"))
+            says = " ".join([_finish("I take " + (names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}")),
+                             *dict.fromkeys(more)])
         else:
             have = [re.sub(r"^I have ", "", f.patient_says.rstrip(".")) for f in listed if f.patient_says.startswith("I have ")]
             other = [f.patient_says for f in listed if not f.patient_says.startswith("I have ")]
