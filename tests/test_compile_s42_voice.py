@@ -27,3 +27,17 @@ def test_a_medicine_given_but_never_taken_is_not_said_as_taken():
 
 def test_a_device_after_its_dose_keeps_its_form():
     assert voiced("medications", "Salbutamol 100 micrograms inhaler, two puffs when needed.", "male") == "I take a salbutamol inhaler."
+
+
+def test_an_object_pronoun_in_the_patients_own_clause_is_someone_else():
+    # "he screamed at him": the patient would be "himself", so "him" is the other person, never "me"
+    says = voiced("history_of_present_illness", "He argued with Tom on Friday and pushed him.", "male")
+    assert says is None or "pushed me" not in says
+    says = voiced("history_of_present_illness", "He told Tom he was leaving his job.", "male")
+    assert says == "I told Tom I was leaving my job."
+
+
+def test_a_shorthand_noun_and_state_is_said_with_its_verb():
+    # never "I've had mood low" / "I have takings down"
+    assert voiced("history_of_present_illness", "Mood low since the summer.", "female") == "My mood has been low since the summer."
+    assert voiced("social_history", "Orders down by about half.", "male") == "My orders are down by about half."

@@ -280,6 +280,9 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
     judged = _agent_frame(doc, person, data)
     if judged:
         return _finish(judged)
+    stated = _noun_state(doc, text, person, section, data)
+    if stated:
+        return _finish(stated)
     if first.lower_ in data["state_participles"] and len(doc) > 1 and not any(
         c.dep_ in ("nsubj", "nsubjpass") for c in first.children
     ):
@@ -465,6 +468,39 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
                       r"(?<![A-Z][a-z]{5} )(?<![A-Z][a-z]{6} )(?<![A-Z][a-z]{7} )(?<![A-Z][a-z]{8} )(?<!\d )(?<!\d\d )"
                       r"\b((?:19|20)\d\d)\b", r"in \1", body)
     return _finish(f"{lead} {body}")
+
+
+def _noun_state(doc, text: str, person: _Person, section: str, data: dict[str, Any]) -> str | None:
+    """A clinician's shorthand "noun + state" ("Mood low since the spring", "Takings down about a third",
+    "Work very stressful") said as the patient's own noun with its verb ("My mood has been low since
+    the spring", "My takings are down about a third"), never "I've had mood low". Read from the words'
+    classes: a bare noun (no determiner, not an adjective, not a person) opening the sentence, then an
+    adjective (after a degree word) or "down"/"up", and no finite verb."""
+    from lemminflect import getAllLemmas
+
+    if section == "family_history" or len(doc) < 2 or doc[0].tag_ in ("DT", "PRP$", "PRP", "CD", "JJ") or any(
+            t.tag_ in ("VBD", "VBZ", "VBP", "MD") for t in doc[1:]):
+        return None
+    head = doc[0]
+    if "NOUN" not in getAllLemmas(head.lower_) or head.lower_ in data["relative_nouns"] or re.search(
+            data["person_noun_pattern"], head.lower_) or (head.pos_ == "PROPN" and head.text[1:].islower() and head.i > 0):
+        return None
+    k = 1
+    while k < len(doc) and doc[k].lower_ in data["noun_state"]["degree_words"]:
+        k += 1
+    if k >= len(doc):
+        return None
+    state = doc[k]
+    if not (state.tag_ in ("JJ", "JJR") or state.lower_ in data["noun_state"]["particles"]):
+        return None
+    if state.tag_ in ("JJ", "JJR") and state.lower_ in data["noun_state"]["not_states"]:
+        return None
+    plural = head.tag_ == "NNS" or (head.lower_.endswith("s") and "NOUN" in getAllLemmas(head.lower_) and
+                                    getAllLemmas(head.lower_)["NOUN"][0] != head.lower_)
+    lasting = re.search(data["noun_state"]["lasting_pattern"], text, re.IGNORECASE)
+    verb = ("have been" if plural else "has been") if lasting else ("are" if plural else "is")
+    rest = _swap_tokens(doc[1:].as_doc() if hasattr(doc[1:], "as_doc") else _nlp()(text[doc[1].idx:]), person, section)
+    return f"My {head.lower_} {verb} {rest}"
 
 
 def _literal_after(data: dict[str, Any], lemma: str = "") -> str:
@@ -717,7 +753,9 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
         if low in person.others and not _enclosed(t):
             relative_seen = True
         own_word = t.i + 1 < len(doc) and doc[t.i + 1].lower_ in _data()["possessive_before"]
-        if low == person.possessive and (t.tag_ == "PRP$" or own_word) and not (family and relative_seen):
+        if low == person.possessive and (t.tag_ == "PRP$" or own_word) and not (family and relative_seen) and not (
+            not family and _another_persons(t, person)
+        ):
             # "makes her test them": "her" before a bare verb is its object, "me", never "my"
             bare_verb = low == person.object and not own_word and t.i + 1 < len(doc) and doc[t.i + 1].tag_ == "VB"
             out[t.i] = _case_like(t, "me" if bare_verb else "my") + t.whitespace_
@@ -727,6 +765,8 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
             out[t.i] = _case_like(t, "me") + t.whitespace_
         elif family or relative_seen:
             continue
+        elif low in (person.subject, person.object, person.possessive) and _another_persons(t, person):
+            continue  # "Callum stays in his room", "he jumped, screamed at him": someone else's pronoun
         elif low == person.subject and t.dep_ in ("nsubj", "nsubjpass"):
             out[t.i] = "I" + t.whitespace_
             mine.add(t.i)
@@ -778,6 +818,47 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
     text = re.sub(r"\bI am\b", "I'm", text)
     text = re.sub(r"\bI do not\b", "I don't", text)
     return text
+
+
+def _clause_of(token):
+    """The verb whose clause holds ``token`` and that clause's subject (a verb joined to another with no
+    subject of its own shares that verb's: "he jumped, screamed at him")."""
+    verb = token.head
+    while verb.pos_ not in ("VERB", "AUX") and verb.head.i != verb.i:
+        verb = verb.head
+    while verb.dep_ == "conj" and verb.head.i != verb.i and not any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children):
+        verb = verb.head
+    subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    return verb, subject
+
+
+def _named_other(token, person: _Person) -> bool:
+    """Whether ``token`` is another person named by name (the patient's own names are already his
+    pronoun): a proper noun, not a title ("Dr Raman") nor a relative noun."""
+    titles = set(_data()["name_titles"])
+    return token.pos_ == "PROPN" and token.lower_ not in person.others and token.lower_ not in titles and not any(
+        c.lower_.rstrip(".") in titles for c in token.children)
+
+
+def _another_persons(pronoun, person: _Person) -> bool:
+    """Whether a pronoun the patient shares (he, him, his) names another person of the sentence, read
+    from the parse, not from the patient's sex alone: an object pronoun in a clause whose subject is the
+    patient would be "himself", so it is someone else ("he jumped, screamed at him"); a possessive in a
+    clause whose subject is another person named is that person's ("Callum stays in his room"); a
+    subject in what a named person said is that person ("Callum told her he hates him")."""
+    if pronoun.i == 0:
+        return False
+    verb, subject = _clause_of(pronoun)
+    if subject is None or subject.i == pronoun.i:
+        if pronoun.dep_ in ("nsubj", "nsubjpass") and verb.dep_ == "ccomp":
+            _, speaker = _clause_of(verb)
+            return speaker is not None and _named_other(speaker, person)
+        return False
+    if pronoun.lower_ == person.object and pronoun.tag_ == "PRP":
+        return subject.lower_ == person.subject and subject.i < pronoun.i
+    if pronoun.lower_ == person.possessive and pronoun.tag_ == "PRP$":
+        return _named_other(subject, person) and subject.i < pronoun.i
+    return False
 
 
 def _enclosed(relative) -> bool:
