@@ -478,7 +478,7 @@ def _noun_state(doc, text: str, person: _Person, section: str, data: dict[str, A
     adjective (after a degree word) or "down"/"up", and no finite verb."""
     from lemminflect import getAllLemmas
 
-    if section == "family_history" or len(doc) < 2 or doc[0].tag_ in ("DT", "PRP$", "PRP", "CD", "JJ") or any(
+    if section == "family_history" or len(doc) < 2 or doc[0].tag_ not in ("NN", "NNS", "NNP", "VB", "VBP") or any(
             t.tag_ in ("VBD", "VBZ", "VBP", "MD") for t in doc[1:]):
         return None
     head = doc[0]
@@ -851,8 +851,11 @@ def _another_persons(pronoun, person: _Person) -> bool:
     verb, subject = _clause_of(pronoun)
     if subject is None or subject.i == pronoun.i:
         if pronoun.dep_ in ("nsubj", "nsubjpass") and verb.dep_ == "ccomp":
-            _, speaker = _clause_of(verb)
-            return speaker is not None and _named_other(speaker, person)
+            # only what a named person told someone ("Callum told her he hates him"); what they knew or
+            # thought of the patient stays the patient's ("Helen knew she was moody")
+            teller, speaker = _clause_of(verb)
+            return speaker is not None and _named_other(speaker, person) and any(
+                c.dep_ in ("dative", "dobj") and c.i < verb.i for c in teller.children)
         return False
     if pronoun.lower_ == person.object and pronoun.tag_ == "PRP":
         return subject.lower_ == person.subject and subject.i < pronoun.i
