@@ -836,7 +836,8 @@ def _named_other(token, person: _Person) -> bool:
     """Whether ``token`` is another person named by name (the patient's own names are already his
     pronoun): a proper noun, not a title ("Dr Raman") nor a relative noun."""
     titles = set(_data()["name_titles"])
-    return token.pos_ == "PROPN" and token.lower_ not in person.others and token.lower_ not in titles and not any(
+    return token.pos_ == "PROPN" and token.lower_ not in person.others and token.lower_ not in titles and (
+        token.lower_ not in _data()["calendar_words"]) and not any(
         c.lower_.rstrip(".") in titles for c in token.children)
 
 
@@ -2483,6 +2484,8 @@ def _medicines(text: str, data: dict[str, Any], clean: str | None = None) -> str
         past = _medicines(aside.group(1), data) if aside and said else None
         return f"{said} {past}" if past and past.startswith("I used to take") else said
     label = re.match(rules["list_label_pattern"], text)
+    if label and re.search(rules["given_label_pattern"], label.group(1), re.IGNORECASE):
+        return None  # "In the ED: chlordiazepoxide ...": what the hospital gave, not what the patient takes
     if label:
         if re.search(rules["never_taken_pattern"], label.group(1), re.IGNORECASE):
             over = "never"
