@@ -844,9 +844,10 @@ def _named_other(token, person: _Person) -> bool:
 def _another_persons(pronoun, person: _Person) -> bool:
     """Whether a pronoun the patient shares (he, him, his) names another person of the sentence, read
     from the parse, not from the patient's sex alone: an object pronoun in a clause whose subject is the
-    patient would be "himself", so it is someone else ("he jumped, screamed at him"); a possessive in a
-    clause whose subject is another person named is that person's ("Callum stays in his room"); a
-    subject in what a named person said is that person ("Callum told her he hates him")."""
+    patient would be "himself", so it is someone else ("he jumped, screamed at him"); a subject in what a
+    named person told someone is that person ("Callum told her he hates him"). A possessive stays the
+    patient's: under a named subject it may be either's ("Gemma has searched his room" is his room), and
+    a name carries no sex here."""
     if pronoun.i == 0:
         return False
     verb, subject = _clause_of(pronoun)
@@ -860,8 +861,6 @@ def _another_persons(pronoun, person: _Person) -> bool:
         return False
     if pronoun.lower_ == person.object and pronoun.tag_ == "PRP":
         return subject.lower_ == person.subject and subject.i < pronoun.i
-    if pronoun.lower_ == person.possessive and pronoun.tag_ == "PRP$":
-        return _named_other(subject, person) and subject.i < pronoun.i
     return False
 
 
