@@ -482,7 +482,7 @@ def _noun_state(doc, text: str, person: _Person, section: str, data: dict[str, A
             t.tag_ in ("VBD", "VBZ", "VBP", "MD") for t in doc[1:]):
         return None
     head = doc[0]
-    if "NOUN" not in getAllLemmas(head.lower_) or head.lower_ in data["relative_nouns"] or re.search(
+    if head.lower_ in ("no", "nil", "none", "never", "not") or "NOUN" not in getAllLemmas(head.lower_) or head.lower_ in data["relative_nouns"] or re.search(
             data["person_noun_pattern"], head.lower_) or (head.pos_ == "PROPN" and head.text[1:].islower() and head.i > 0):
         return None
     k = 1
