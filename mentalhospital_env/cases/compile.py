@@ -280,6 +280,9 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
     judged = _agent_frame(doc, person, data)
     if judged:
         return _finish(judged)
+    stated = _noun_state(doc, text, person, section, data)
+    if stated:
+        return _finish(stated)
     if first.lower_ in data["state_participles"] and len(doc) > 1 and not any(
         c.dep_ in ("nsubj", "nsubjpass") for c in first.children
     ):
@@ -465,6 +468,39 @@ def _first_person(sentence: str, section: str, sex: str) -> str | None:
                       r"(?<![A-Z][a-z]{5} )(?<![A-Z][a-z]{6} )(?<![A-Z][a-z]{7} )(?<![A-Z][a-z]{8} )(?<!\d )(?<!\d\d )"
                       r"\b((?:19|20)\d\d)\b", r"in \1", body)
     return _finish(f"{lead} {body}")
+
+
+def _noun_state(doc, text: str, person: _Person, section: str, data: dict[str, Any]) -> str | None:
+    """A clinician's shorthand "noun + state" ("Mood low since the spring", "Takings down about a third",
+    "Work very stressful") said as the patient's own noun with its verb ("My mood has been low since
+    the spring", "My takings are down about a third"), never "I've had mood low". Read from the words'
+    classes: a bare noun (no determiner, not an adjective, not a person) opening the sentence, then an
+    adjective (after a degree word) or "down"/"up", and no finite verb."""
+    from lemminflect import getAllLemmas
+
+    if section == "family_history" or len(doc) < 2 or doc[0].tag_ not in ("NN", "NNS", "NNP", "VB", "VBP") or any(
+            t.tag_ in ("VBD", "VBZ", "VBP", "MD") for t in doc[1:]):
+        return None
+    head = doc[0]
+    if head.lower_ in ("no", "nil", "none", "never", "not") or "NOUN" not in getAllLemmas(head.lower_) or head.lower_ in data["relative_nouns"] or re.search(
+            data["person_noun_pattern"], head.lower_) or (head.pos_ == "PROPN" and head.text[1:].islower() and head.i > 0):
+        return None
+    k = 1
+    while k < len(doc) and doc[k].lower_ in data["noun_state"]["degree_words"]:
+        k += 1
+    if k >= len(doc):
+        return None
+    state = doc[k]
+    if not (state.tag_ in ("JJ", "JJR") or state.lower_ in data["noun_state"]["particles"]):
+        return None
+    if state.tag_ in ("JJ", "JJR") and state.lower_ in data["noun_state"]["not_states"]:
+        return None
+    plural = head.tag_ == "NNS" or (head.lower_.endswith("s") and "NOUN" in getAllLemmas(head.lower_) and
+                                    getAllLemmas(head.lower_)["NOUN"][0] != head.lower_)
+    lasting = re.search(data["noun_state"]["lasting_pattern"], text, re.IGNORECASE)
+    verb = ("have been" if plural else "has been") if lasting else ("are" if plural else "is")
+    rest = _swap_tokens(doc[1:].as_doc() if hasattr(doc[1:], "as_doc") else _nlp()(text[doc[1].idx:]), person, section)
+    return f"My {head.lower_} {verb} {rest}"
 
 
 def _literal_after(data: dict[str, Any], lemma: str = "") -> str:
@@ -717,7 +753,9 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
         if low in person.others and not _enclosed(t):
             relative_seen = True
         own_word = t.i + 1 < len(doc) and doc[t.i + 1].lower_ in _data()["possessive_before"]
-        if low == person.possessive and (t.tag_ == "PRP$" or own_word) and not (family and relative_seen):
+        if low == person.possessive and (t.tag_ == "PRP$" or own_word) and not (family and relative_seen) and not (
+            not family and _another_persons(t, person)
+        ):
             # "makes her test them": "her" before a bare verb is its object, "me", never "my"
             bare_verb = low == person.object and not own_word and t.i + 1 < len(doc) and doc[t.i + 1].tag_ == "VB"
             out[t.i] = _case_like(t, "me" if bare_verb else "my") + t.whitespace_
@@ -727,6 +765,8 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
             out[t.i] = _case_like(t, "me") + t.whitespace_
         elif family or relative_seen:
             continue
+        elif low in (person.subject, person.object, person.possessive) and _another_persons(t, person):
+            continue  # "Callum stays in his room", "he jumped, screamed at him": someone else's pronoun
         elif low == person.subject and t.dep_ in ("nsubj", "nsubjpass"):
             out[t.i] = "I" + t.whitespace_
             mine.add(t.i)
@@ -778,6 +818,50 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
     text = re.sub(r"\bI am\b", "I'm", text)
     text = re.sub(r"\bI do not\b", "I don't", text)
     return text
+
+
+def _clause_of(token):
+    """The verb whose clause holds ``token`` and that clause's subject (a verb joined to another with no
+    subject of its own shares that verb's: "he jumped, screamed at him")."""
+    verb = token.head
+    while verb.pos_ not in ("VERB", "AUX") and verb.head.i != verb.i:
+        verb = verb.head
+    while verb.dep_ == "conj" and verb.head.i != verb.i and not any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children):
+        verb = verb.head
+    subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    return verb, subject
+
+
+def _named_other(token, person: _Person) -> bool:
+    """Whether ``token`` is another person named by name (the patient's own names are already his
+    pronoun): a proper noun, not a title ("Dr Raman") nor a relative noun."""
+    titles = set(_data()["name_titles"])
+    return token.pos_ == "PROPN" and token.lower_ not in person.others and token.lower_ not in titles and (
+        token.lower_ not in _data()["calendar_words"]) and not any(
+        c.lower_.rstrip(".") in titles for c in token.children)
+
+
+def _another_persons(pronoun, person: _Person) -> bool:
+    """Whether a pronoun the patient shares (he, him, his) names another person of the sentence, read
+    from the parse, not from the patient's sex alone: an object pronoun in a clause whose subject is the
+    patient would be "himself", so it is someone else ("he jumped, screamed at him"); a subject in what a
+    named person told someone is that person ("Callum told her he hates him"). A possessive stays the
+    patient's: under a named subject it may be either's ("Gemma has searched his room" is his room), and
+    a name carries no sex here."""
+    if pronoun.i == 0:
+        return False
+    verb, subject = _clause_of(pronoun)
+    if subject is None or subject.i == pronoun.i:
+        if pronoun.dep_ in ("nsubj", "nsubjpass") and verb.dep_ == "ccomp":
+            # only what a named person told someone ("Callum told her he hates him"); what they knew or
+            # thought of the patient stays the patient's ("Helen knew she was moody")
+            teller, speaker = _clause_of(verb)
+            return speaker is not None and _named_other(speaker, person) and any(
+                c.dep_ in ("dative", "dobj") and c.i < verb.i for c in teller.children)
+        return False
+    if pronoun.lower_ == person.object and pronoun.tag_ == "PRP":
+        return subject.lower_ == person.subject and subject.i < pronoun.i
+    return False
 
 
 def _enclosed(relative) -> bool:
@@ -1080,11 +1164,15 @@ def _lists_whole(facts: list[Fact], data: dict[str, Any]) -> list[Fact]:
             continue
         if section == "medications":
             names: list[str] = []
+            more: list[str] = []  # "I used to take ...": said after the list, never run into it
             for f in listed:
-                body = re.sub(r"^I take (?:quite a few things, )?", "", f.patient_says.rstrip("."))
+                first, *rest = re.split(r"(?<=\.)\s+(?=I )", f.patient_says)
+                body = re.sub(r"^I take (?:quite a few things, )?", "", first.rstrip("."))
                 names += [n.strip() for n in re.split(r",\s*|\s+and\s+", body) if n.strip()]
+                more += rest
             names = list(dict.fromkeys(names))
-            says = _finish("I take " + (names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"))
+            says = " ".join([_finish("I take " + (names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}")),
+                             *dict.fromkeys(more)])
         else:
             have = [re.sub(r"^I have ", "", f.patient_says.rstrip(".")) for f in listed if f.patient_says.startswith("I have ")]
             other = [f.patient_says for f in listed if not f.patient_says.startswith("I have ")]
@@ -1756,7 +1844,14 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
     clean = _clean(named, data)
     if section != "family_history" and couple:
         clean = re.sub(data["couple_children_pattern"], r"Our \1", clean)  # "Their son Martin ..." -> "Our son Martin ..."
-    says = _medicines(clean, data) if section == "medications" else first_person(clean, section, sex)
+    if section == "medications":
+        # a medication entry is read with its asides, which may hold its status ("(stopped by him two months ago)")
+        raw = named
+        for pattern, repl in data["lay_patterns"]:
+            raw = re.sub(pattern, repl, raw)
+        says = _medicines(raw, data, clean)
+    else:
+        says = first_person(clean, section, sex)
     if says:
         says = _repair(says, section, data) or None
     if says and section != "family_history":
@@ -2344,35 +2439,151 @@ def _article(noun: str) -> str:
     return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
-def _medicines(text: str, data: dict[str, Any]) -> str | None:
-    """A medication list as a patient names it: the medicines without doses, times or charts
-    ("Amlodipine 5 mg, bendroflumethiazide 2.5 mg" -> "I take amlodipine and bendroflumethiazide.")."""
+@lru_cache(maxsize=1)
+def _medicine_words() -> tuple[frozenset[str], frozenset[str]]:
+    """The names a medicine goes by (``knowledge/data/medicines.json`` and the names and synonyms of
+    ``drugs.json``), lower case, and the forms a product comes in ("inhaler", "cream")."""
+    from mentalhospital_env import knowledge
+
+    folder = resources.files(knowledge).joinpath("data")
+    own = json.loads(folder.joinpath("medicines.json").read_text("utf-8"))
+    names = {n.lower() for n in own["names"]}
+    for drug in json.loads(folder.joinpath("drugs.json").read_text("utf-8"))["drugs"]:
+        names.add(drug["name"].lower())
+        names.update(s.lower() for s in drug.get("synonyms", ()))
+    return frozenset(names), frozenset(f.lower() for f in own["forms"])
+
+
+def _top_level_pieces(text: str) -> list[str]:
+    """``text`` cut at its commas, " and ", " + " and semicolons outside parentheses and quotations."""
+    pieces, depth, start, i = [], 0, 0, 0
+    while i < len(text):
+        ch = text[i]
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            cut = re.match(r",\s*|;\s*|\s+\+\s+|\s+and\s+", text[i:])
+            if cut and (ch in ",;" or ch.isspace()):
+                pieces.append(text[start:i])
+                start = i + cut.end()
+                i = start
+                continue
+        i += 1
+    pieces.append(text[start:])
+    return [p.strip(" .") for p in pieces if p.strip(" .")]
+
+
+def _medicine_entry(piece: str, rules: dict[str, Any]) -> str | None:
+    """The medicine a piece of a medication list opens with, or ``None`` when it opens with none (a
+    dose, a time, a status, another sentence): its leading words up to a dose or a usage word
+    ("Gaviscon liquid prn" -> "Gaviscon liquid"; "Venlafaxine MR 225 mg" -> "Venlafaxine"), taken as a
+    medicine when one of them is a known name or form, or when a dose follows them; a form just after
+    the dose joins the name ("Salbutamol 100 micrograms inhaler" -> "Salbutamol inhaler")."""
+    names, forms = _medicine_words()
+    plain = re.sub(r"\([^)]*\)|\[[^]]*\]", " ", piece)
+    words = plain.split()
+    usage = set(rules["usage_words"])
+    lead: list[str] = []
+    for w in words:
+        if not re.fullmatch(r"[A-Za-z][A-Za-z'\u2019-]*", w) or w.lower() in usage or len(lead) == 4:
+            break
+        lead.append(w)
+    if not lead:
+        return None
+    rest = " ".join(words[len(lead):])
+    dose = re.match(rules["dose_pattern"], rest, re.IGNORECASE)
+    low = [w.lower() for w in lead]
+    known = any(" ".join(low[i:j]) in names or " ".join(low[i:j]) in forms
+                for i in range(len(low)) for j in range(i + 1, len(low) + 1))
+    if not known and (not dose or any(_known(w) for w in low)):
+        return None  # an unknown name only before a dose, and never an English word ("sometimes 2 in the morning")
+    if dose:
+        after = rest[dose.end():].split()
+        if after and after[0].lower().strip(",.") in forms:
+            lead.append(after[0].strip(",."))
+    if lead[0].lower() in ("his", "her", "their"):
+        lead[0] = "my"  # "his wife's co-codamol": the patient's wife's
+    return " ".join(w if w.isupper() else w.lower() for w in lead)
+
+
+def _medicines(text: str, data: dict[str, Any], clean: str | None = None) -> str | None:
+    """A medication list as a patient names it: each chart entry read as medicine + dose + route,
+    frequency and status, and said by its medicine, without doses, times or charts ("Amlodipine 5 mg,
+    bendroflumethiazide 2.5 mg" -> "I take amlodipine and bendroflumethiazide."). A piece after a comma
+    that names no medicine belongs to the entry before it ("Naproxen 500 mg bd on repeat, not taken
+    since 02/2026" is one entry, never "naproxen and not taken"); an entry that has stopped, in its own
+    words or under a label over the list ("Past:"), is one the patient used to take; one given but
+    never taken is said so (``compile.json`` ``medicine_entry``)."""
+    rules = data["medicine_entry"]
+    over = "current"
+    label = re.match(rules["list_label_pattern"], text)
+    if label and re.search(rules["past_label_pattern"], label.group(1), re.IGNORECASE):
+        over = "past"  # "Previously: fluoxetine 20 mg (2009-10), ...": the label says when, before it is cut
     text = re.sub(data["label_pattern"], "", text, flags=re.IGNORECASE).strip()
     if re.match(r"^(?:no|nil|none)\b", text, re.IGNORECASE):
-        return first_person(text, "medications", "female")
-    names = []
-    for item in re.split(r",\s*|;\s*|\band\b|\.\s+", text):
-        item = re.sub(r"\([^)]*\)", "", item).strip(" .")
-        item = re.split(r"\s(?=\d)|\s(?:as needed|when I need it|once|twice|daily|at night|in the morning|nightly|weekly|from|since|started|stopped|given|via|by|for)\b", item)[0].strip(" .")
-        if not item or not re.match(r"^[A-Za-z][A-Za-z -]*$", item) or len(item.split()) > 3:
+        # "None currently (aripiprazole 15 mg stopped five months ago)": the denial, then what the aside says
+        # of a medicine that has stopped
+        plain = re.sub(data["label_pattern"], "", clean or text, flags=re.IGNORECASE).strip()
+        said = first_person(plain, "medications", "female")
+        aside = re.search(r"\(([^()]+)\)", text)
+        past = _medicines(aside.group(1), data) if aside and said else None
+        return f"{said} {past}" if past and past.startswith("I used to take") else said
+    label = re.match(rules["list_label_pattern"], text)
+    if label and re.search(rules["given_label_pattern"], label.group(1), re.IGNORECASE):
+        return None  # "In the ED: chlordiazepoxide ...": what the hospital gave, not what the patient takes
+    if label:
+        if re.search(rules["never_taken_pattern"], label.group(1), re.IGNORECASE):
+            over = "never"
+        elif re.search(rules["past_label_pattern"], label.group(1), re.IGNORECASE) or re.search(
+                rules["stopped_pattern"], label.group(1), re.IGNORECASE):
+            over = "past"
+        text = text[label.end():]
+    entries: list[list[str]] = []  # [name, the entry's words]
+    for piece in _top_level_pieces(text):
+        name = _medicine_entry(piece, rules)
+        if name is not None and name.lower() not in data["not_medicines"]:
+            entries.append([name, piece])
+        elif entries:
+            entries[-1][1] += ", " + piece
+    said: dict[str, list[str]] = {"current": [], "past": [], "never": []}
+    for name, words in entries:
+        if re.search(rules.get("unsaid_pattern", r"(?!)"), words, re.IGNORECASE):
             continue
-        if item.lower() in data["not_medicines"]:
-            continue
-        names.append(item[0].lower() + item[1:] if not item[:2].isupper() else item)
-    names = list(dict.fromkeys(names))
-    if not names:
-        return None
+        status = over
+        if re.search(rules["never_taken_pattern"], words, re.IGNORECASE):
+            status = "never"
+        elif re.search(rules["stopped_pattern"], words, re.IGNORECASE):
+            status = "past"
+        if name not in said[status]:
+            said[status].append(name)
     devices = data["device_medicines"]
-    for k, name in enumerate(names):
-        head = name.split()[-1].lower()
-        if head in devices and len(name.split()) > 0 and name.split()[0].lower() not in ("a", "an", "the", "my"):
-            article = devices[head]
-            if article == "a" and name[:1].lower() in "aeiou":
-                article = "an"
-            names[k] = f"{article} {name}"  # "Combined pill": "the combined pill"; "Salbutamol inhaler": "a salbutamol inhaler"
-    if len(names) > 4:
-        return _finish(f"I take quite a few things: {', '.join(names[:-1])} and {names[-1]}".replace(": ", ", "))
-    return _finish("I take " + (names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"))
+
+    def named(names: list[str]) -> list[str]:
+        out = []
+        for name in names:
+            head, first = name.split()[-1].lower(), name.split()[0].lower()
+            if head in devices and first not in ("a", "an", "the", "my"):
+                article = devices[head]
+                if article == "a" and name[:1].lower() in "aeiou":
+                    article = "an"
+                name = f"{article} {name}"  # "Combined pill": "the combined pill"; "Salbutamol inhaler": "a salbutamol inhaler"
+            out.append(name)
+        return out
+
+    def listed(names: list[str]) -> str:
+        return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+    sentences = []
+    if said["current"]:
+        names = named(said["current"])
+        sentences.append(_finish(f"I take quite a few things, {listed(names)}" if len(names) > 4 else f"I take {listed(names)}"))
+    if said["past"]:
+        sentences.append(_finish(f"I used to take {listed(named(said['past']))}"))
+    if said["never"]:
+        sentences.append(_finish(f"I haven't taken any of the {listed(named(said['never']))} I was given"))
+    return " ".join(sentences) or None
 
 
 def _repair(says: str, section: str, data: dict[str, Any]) -> str:
@@ -2987,6 +3198,7 @@ def _compiler_digest() -> str:
         Path(__file__).read_text("utf-8"),
         resources.files(__package__).joinpath("compile.json").read_text("utf-8"),
         resources.files(__package__).joinpath("abbreviations.json").read_text("utf-8"),
+        resources.files("mentalhospital_env.knowledge").joinpath("data/medicines.json").read_text("utf-8"),
         resources.files(patient).joinpath("data/taxonomy.json").read_text("utf-8"),
         resources.files(patient).joinpath("understanding.py").read_text("utf-8"),  # record_topics
         resources.files(patient).joinpath("topic_model.py").read_text("utf-8"),  # the fact filing model's reader
