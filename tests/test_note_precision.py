@@ -375,6 +375,30 @@ def test_the_readers_reading_stands_only_in_plain_words():
         assert (concept, "present", "never") in {(e.concept, e.asserted, e.kind) for e in check_note(case, chart).errors}
 
 
+def test_bullying_that_was_done_to_the_patient_is_no_cruelty():
+    """Stop 42: 'bullying' alone is the lexicon's clinical term for cruelty, but a note or a reply names it as often as
+    what was done to the patient. Raters gave 5 to complete hand-written notes of held_out41 and held_out42 that record
+    bullying at school under safeguarding, which the judge charged as cruelty that never came up; held_out29's scripted
+    note asserted cruelty to people or animals from a reply about being bullied (rated 2, scored 4.5). Cruelty is
+    read only where the text says the act is the patient's."""
+    from mentalhospital_env.rewards.mentaleval.precision import check_note, reply_evidence
+
+    assert ("cruelty", True) not in note_claims("Safeguarding: looked-after child, bullying, school absence.")
+    assert ("cruelty", True) not in note_claims("Mother reports bullying at school.")
+    assert ("cruelty", True) in note_claims("He bullies younger kids and has kicked the dog.")
+    assert ("cruelty", True) in note_claims("Conduct: cruelty to people or animals.")
+    yes, _ = reply_evidence("Was anything going on in your life around the time it started?", "It started in the weeks after bullying about my weight.")
+    assert "cruelty" not in yes
+    yes, _ = reply_evidence("How do you treat animals or people smaller than you when you are angry?", "I bully smaller kids sometimes.")
+    assert "cruelty" in yes
+    for note_id in ("note-807", "note-847"):  # complete notes rated 5 that record bullying the child suffered
+        case, chart = _rated_note(note_id)
+        assert "bullying" in chart.note.lower()
+        assert "cruelty" not in {e.concept for e in check_note(case, chart).errors}
+    case, chart = _rated_note("note-405")  # the scripted note asserting cruelty from a reply about being bullied
+    assert ("cruelty", "present", "never") in {(e.concept, e.asserted, e.kind) for e in check_note(case, chart).errors}
+
+
 def test_a_claim_error_carries_its_kind_and_is_weighed_by_it():
     """Review debt (stop 37): claim_error_weight read an error's kind from the first word of its reason text."""
     import pytest
