@@ -977,8 +977,13 @@ def misfiled_findings(view: NoteView) -> list[NoteFault]:
             if rule is None:
                 continue
             end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+            item = text[m.end() : end]
+            if rule.get("self_view"):
+                # how the patient sees himself ('Describes himself as "always the gloomy one"') is his thought, whatever
+                # mood word it holds
+                item = re.sub(rule["self_view"], " ", item, flags=re.IGNORECASE)
             found = [
-                x.concept_id for x in mentions(text[m.end() : end])
+                x.concept_id for x in mentions(item)
                 if not x.negated and x.concept_id not in rule.get("except", ())
                 and (lexicon.get(x.concept_id).domain in rule["domains"] or x.concept_id in rule["concepts"])
             ]
