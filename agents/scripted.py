@@ -2512,6 +2512,18 @@ class ScriptedClinician(Doctor):
         told = [p.strip() for p in re.split(r"(?<=[.!?])\s+", reply) if concept in self._stated(p)]
         return " ".join(told) or reply
 
+    def _loose_only(self, concept: str) -> bool:
+        """Whether ``concept`` was heard only in phrases that do not show what its clinical term asserts
+        (``note_writing.loose_phrases``: "Stressed, I suppose" is read as worry for the differential, but a note that
+        writes "excessive worry" over it says more than the patient did): no sentence that states it still states it
+        once those phrases are taken out."""
+        loose = self.script["note_writing"].get("loose_phrases", {}).get(concept)
+        if not loose or concept not in self.findings.present:
+            return False
+        pattern = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(p) for p in sorted(loose, key=len, reverse=True)) + r")(?!\w)", re.IGNORECASE)
+        stating = [p for p in re.split(r"(?<=[.!?])\s+", self.findings.present[concept]) if concept in self._stated(p)]
+        return bool(stating) and not any(concept in self._stated(pattern.sub("", p)) for p in stating)
+
     def _history_only(self, concept: str, kinds: list[str]) -> bool:
         """Whether ``concept`` is one the note words only in the patient's words (``own_words_only``) and was heard in
         answer to a question about the history, of one of the lexicon ``kinds`` ("There was a lot of fighting at home
@@ -2956,6 +2968,7 @@ class ScriptedClinician(Doctor):
         # a finding that clashes with a denial or with an opposite finding is written in the patient's words, and so is
         # one whose clinical term says more than the sentence shows ("I'm not myself" is no personality change)
         clashing = self._clashing(symptoms) | (set(symptoms) & set(writing["own_words_only"]))
+        clashing |= {c for c in symptoms if self._loose_only(c)}
         symptoms = [c for c in symptoms if c not in clashing]
         # a denial is not recorded when the patient affirmed a finding that implies it ("I wash my hands forty
         # times a day" is contamination fear, so "denies obsessions" would misstate them)
