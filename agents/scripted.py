@@ -3050,6 +3050,29 @@ class ScriptedClinician(Doctor):
                 ),
                 "",
             )
+        if not mood:
+            # the reply to the mental state's own mood question is the mood the patient gave, in whatever word
+            # ("I feel tired", "Ashamed", "Okay, I suppose"), when it is short, speaks to the subject and answers
+            # (stop 42's consultants: "Mood not described" though she twice said "okay, I suppose", test-v2-0215)
+            openers = self.script["quotes"]["openers"]
+            # a word of the subject, not only its frame ("I feel fat" names no mood)
+            cues = [c for c in self.script["quotes"]["subject_cues"].get("mse:mood", ()) if c not in writing["mood_answer_frames"]]
+            limit = writing["mood_answer_max_words"]
+
+            def names_mood(text: str) -> bool:
+                return any(re.search(rf"\b{re.escape(c)}", " ".join(tokenize(text))) for c in cues)
+
+            mood = next(
+                (
+                    # without its opener ("Like I mentioned, "), unless the opener was the mood ("Okay, I suppose")
+                    f'"{(bare if names_mood(bare) else sentence.strip()).rstrip(".")}"'
+                    for sentence in re.split(r"(?<=[.!?])\s+", f.answers.get("mse:mood", ""))[:1]
+                    if (bare := _without_opener(sentence.strip(), openers).strip())
+                    and "mse:mood" not in f.told_by and not self._non_answer(sentence) and not self._mood_not_now(bare)
+                    and len(tokenize(sentence)) <= limit and names_mood(sentence)
+                ),
+                "",
+            )
         mse = [_end(f"Mood described as {mood}") if mood else "Mood not described."]
         thought = writing["thought_content"]
         content = [term(c) for c in symptoms if lex.get(c).domain in thought["domains"] and c not in thought["except"]]
