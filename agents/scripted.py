@@ -2576,7 +2576,10 @@ class ScriptedClinician(Doctor):
                 if told_quote:  # answered with the disclosure or another follow-up: that sentence, quoted
                     out.append(_end(f'{item["label"].replace("them", self._object())}: {told_quote}'))
                 continue
-            quote = self._quote(key, used)
+            # the item's own answer even when a heading above quoted it already ("I take sertraline 100 mg" under the
+            # medicines is still the answer about means): a risk item answered is never written as unanswered
+            # (stop 42's consultants: means "asked, no direct answer" though he had listed his tablets, test-v2-0480)
+            quote = self._quote(key, used) or self._quote(key, set())
             told = None if quote else self._told_already(item)
             if told:  # quoted under another heading, or told in another follow-up's reply ("I don't have a plan to end it")
                 quote = f'"{told}"'
