@@ -2579,7 +2579,7 @@ class ScriptedClinician(Doctor):
             # the item's own answer even when a heading above quoted it already ("I take sertraline 100 mg" under the
             # medicines is still the answer about means): a risk item answered is never written as unanswered
             # (stop 42's consultants: means "asked, no direct answer" though he had listed his tablets, test-v2-0480)
-            quote = self._quote(key, used) or self._quote(key, set())
+            quote = self._quote(key, used) or self._requote_for_risk(key)
             told = None if quote else self._told_already(item)
             if told:  # quoted under another heading, or told in another follow-up's reply ("I don't have a plan to end it")
                 quote = f'"{told}"'
@@ -2594,6 +2594,20 @@ class ScriptedClinician(Doctor):
             label = item["label"].replace("them", self._object())
             out.append(_end(f"{label}: {quote}") if quote else f"{label}: {conf['no_answer']}.")
         return out
+
+    def _requote_for_risk(self, key: str) -> str:
+        """The risk item ``key``'s own answer quoted again when a heading above spent it (the tablets listed under the
+        medicines answer the question about means), unless it tells a risk of its own (an overdose, a past attempt:
+        those have their own lines, never the plan's: hw-034)."""
+        quote = self._quote(key, set())
+        subjects = self.script["risk_follow_up"]["item_subjects"]
+        own = set(subjects.get(key, {}).get("concepts", ()))
+        risk = set(subjects["_risk_concepts"]) - own
+        if not quote or any(self._tells(quote, k["patterns"]) for k in self.script["risk_disclosures"]["kinds"]):
+            return ""
+        if {c for c, _ in patient_findings(quote)} & risk:
+            return ""
+        return quote
 
     def _mood_not_now(self, sentence: str) -> bool:
         """Whether a sentence of the mood answers speaks of another time or only names the subject
