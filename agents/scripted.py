@@ -2512,6 +2512,18 @@ class ScriptedClinician(Doctor):
         told = [p.strip() for p in re.split(r"(?<=[.!?])\s+", reply) if concept in self._stated(p)]
         return " ".join(told) or reply
 
+    def _loose_only(self, concept: str) -> bool:
+        """Whether ``concept`` was heard only in phrases that do not show what its clinical term asserts
+        (``note_writing.loose_phrases``: "Stressed, I suppose" is read as worry for the differential, but a note that
+        writes "excessive worry" over it says more than the patient did): no sentence that states it still states it
+        once those phrases are taken out."""
+        loose = self.script["note_writing"].get("loose_phrases", {}).get(concept)
+        if not loose or concept not in self.findings.present:
+            return False
+        pattern = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(p) for p in sorted(loose, key=len, reverse=True)) + r")(?!\w)", re.IGNORECASE)
+        stating = [p for p in re.split(r"(?<=[.!?])\s+", self.findings.present[concept]) if concept in self._stated(p)]
+        return bool(stating) and not any(concept in self._stated(pattern.sub("", p)) for p in stating)
+
     def _history_only(self, concept: str, kinds: list[str]) -> bool:
         """Whether ``concept`` is one the note words only in the patient's words (``own_words_only``) and was heard in
         answer to a question about the history, of one of the lexicon ``kinds`` ("There was a lot of fighting at home
@@ -2564,7 +2576,10 @@ class ScriptedClinician(Doctor):
                 if told_quote:  # answered with the disclosure or another follow-up: that sentence, quoted
                     out.append(_end(f'{item["label"].replace("them", self._object())}: {told_quote}'))
                 continue
-            quote = self._quote(key, used)
+            # the item's own answer even when a heading above quoted it already ("I take sertraline 100 mg" under the
+            # medicines is still the answer about means): a risk item answered is never written as unanswered
+            # (stop 42's consultants: means "asked, no direct answer" though he had listed his tablets, test-v2-0480)
+            quote = self._quote(key, used) or self._requote_for_risk(key)
             told = None if quote else self._told_already(item)
             if told:  # quoted under another heading, or told in another follow-up's reply ("I don't have a plan to end it")
                 quote = f'"{told}"'
@@ -2579,6 +2594,20 @@ class ScriptedClinician(Doctor):
             label = item["label"].replace("them", self._object())
             out.append(_end(f"{label}: {quote}") if quote else f"{label}: {conf['no_answer']}.")
         return out
+
+    def _requote_for_risk(self, key: str) -> str:
+        """The risk item ``key``'s own answer quoted again when a heading above spent it (the tablets listed under the
+        medicines answer the question about means), unless it tells a risk of its own (an overdose, a past attempt:
+        those have their own lines, never the plan's: hw-034)."""
+        quote = self._quote(key, set())
+        subjects = self.script["risk_follow_up"]["item_subjects"]
+        own = set(subjects.get(key, {}).get("concepts", ()))
+        risk = set(subjects["_risk_concepts"]) - own
+        if not quote or any(self._tells(quote, k["patterns"]) for k in self.script["risk_disclosures"]["kinds"]):
+            return ""
+        if {c for c, _ in patient_findings(quote)} & risk:
+            return ""
+        return quote
 
     def _mood_not_now(self, sentence: str) -> bool:
         """Whether a sentence of the mood answers speaks of another time or only names the subject
@@ -2956,6 +2985,7 @@ class ScriptedClinician(Doctor):
         # a finding that clashes with a denial or with an opposite finding is written in the patient's words, and so is
         # one whose clinical term says more than the sentence shows ("I'm not myself" is no personality change)
         clashing = self._clashing(symptoms) | (set(symptoms) & set(writing["own_words_only"]))
+        clashing |= {c for c in symptoms if self._loose_only(c)}
         symptoms = [c for c in symptoms if c not in clashing]
         # a denial is not recorded when the patient affirmed a finding that implies it ("I wash my hands forty
         # times a day" is contamination fear, so "denies obsessions" would misstate them)
@@ -3034,6 +3064,29 @@ class ScriptedClinician(Doctor):
                     if sentence.strip() and self._plain(sentence) and not self._non_answer(sentence)
                     and f.told_by.get(key) is None and re.search(writing["mood_words_again"], sentence, re.IGNORECASE)
                     and re.search(writing["mood_frame"], sentence, re.IGNORECASE) and not self._mood_not_now(sentence)
+                ),
+                "",
+            )
+        if not mood:
+            # the reply to the mental state's own mood question is the mood the patient gave, in whatever word
+            # ("I feel tired", "Ashamed", "Okay, I suppose"), when it is short, speaks to the subject and answers
+            # (stop 42's consultants: "Mood not described" though she twice said "okay, I suppose", test-v2-0215)
+            openers = self.script["quotes"]["openers"]
+            # a word of the subject, not only its frame ("I feel fat" names no mood)
+            cues = [c for c in self.script["quotes"]["subject_cues"].get("mse:mood", ()) if c not in writing["mood_answer_frames"]]
+            limit = writing["mood_answer_max_words"]
+
+            def names_mood(text: str) -> bool:
+                return any(re.search(rf"\b{re.escape(c)}", " ".join(tokenize(text))) for c in cues)
+
+            mood = next(
+                (
+                    # without its opener ("Like I mentioned, "), unless the opener was the mood ("Okay, I suppose")
+                    f'"{(bare if names_mood(bare) else sentence.strip()).rstrip(".")}"'
+                    for sentence in re.split(r"(?<=[.!?])\s+", f.answers.get("mse:mood", ""))[:1]
+                    if (bare := _without_opener(sentence.strip(), openers).strip())
+                    and "mse:mood" not in f.told_by and not self._non_answer(sentence) and not self._mood_not_now(bare)
+                    and len(tokenize(sentence)) <= limit and names_mood(sentence)
                 ),
                 "",
             )
