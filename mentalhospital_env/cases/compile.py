@@ -752,8 +752,8 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
         low = t.lower_
         if low in person.others and not _enclosed(t):
             relative_seen = True
-        own_word = t.i + 1 < len(doc) and doc[t.i + 1].lower_ in _data()["possessive_before"]
-        if low == person.possessive and (t.tag_ == "PRP$" or own_word) and not (family and relative_seen) and not (
+        own_word = t.i + 1 < len(doc) and (doc[t.i + 1].lower_ in _data()["possessive_before"] or _owned_noun_after(t))
+        if low == person.possessive and (t.tag_ == "PRP$" or own_word or t.dep_ == "poss") and not (family and relative_seen) and not (
             not family and _another_persons(t, person)
         ):
             # "makes her test them": "her" before a bare verb is its object, "me", never "my"
@@ -820,6 +820,20 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
     return text
 
 
+def _owned_noun_after(pronoun) -> bool:
+    """Whether an object-looking pronoun after a preposition owns the word that follows it ("sits with her
+    back to the wall", parsed "her" pobj and "back" an adverb): a preposition takes one object, so a word
+    after it that can be a noun is the pronoun's possession."""
+    from lemminflect import getAllLemmas
+
+    doc = pronoun.doc
+    if pronoun.dep_ != "pobj" or pronoun.i + 1 >= len(doc):
+        return False
+    nxt = doc[pronoun.i + 1]
+    return nxt.is_alpha and nxt.tag_ not in ("IN", "DT", "CC", "TO", "PRP", "PRP$", "WDT", "WRB", "MD") and (
+        "NOUN" in getAllLemmas(nxt.lower_))
+
+
 def _clause_of(token):
     """The verb whose clause holds ``token`` and that clause's subject (a verb joined to another with no
     subject of its own shares that verb's: "he jumped, screamed at him")."""
@@ -859,7 +873,10 @@ def _another_persons(pronoun, person: _Person) -> bool:
             return speaker is not None and _named_other(speaker, person) and any(
                 c.dep_ in ("dative", "dobj") and c.i < verb.i for c in teller.children)
         return False
-    if pronoun.lower_ == person.object and pronoun.tag_ == "PRP":
+    if pronoun.dep_ == "poss" or _owned_noun_after(pronoun) or (
+            pronoun.i + 1 < len(pronoun.doc) and pronoun.doc[pronoun.i + 1].lower_ in _data()["possessive_before"]):
+        return False  # "She sits with her back to the wall", "called her aunt": a possessive "her" is hers
+    if pronoun.lower_ == person.object and pronoun.tag_ == "PRP" and pronoun.dep_ in ("dobj", "pobj", "iobj", "dative"):
         return subject.lower_ == person.subject and subject.i < pronoun.i
     return False
 
