@@ -482,6 +482,8 @@ def _noun_state(doc, text: str, person: _Person, section: str, data: dict[str, A
             t.tag_ in ("VBD", "VBZ", "VBP", "MD") for t in doc[1:]):
         return None
     head = doc[0]
+    if head.lower_ not in data["noun_state"]["state_nouns"] or head.tag_ == "VBZ":
+        return None  # only the patient's own states listed in data: never "My nothing is significant", "My works are"
     if head.lower_ in ("no", "nil", "none", "never", "not") or "NOUN" not in getAllLemmas(head.lower_) or head.lower_ in data["relative_nouns"] or re.search(
             data["person_noun_pattern"], head.lower_) or (head.pos_ == "PROPN" and head.text[1:].islower() and head.i > 0):
         return None
@@ -491,8 +493,10 @@ def _noun_state(doc, text: str, person: _Person, section: str, data: dict[str, A
     if k >= len(doc):
         return None
     state = doc[k]
-    if not (state.tag_ in ("JJ", "JJR") or state.lower_ in data["noun_state"]["particles"]):
+    if not (state.tag_ in ("JJ", "JJR", "RB", "RBR", "VBN") or state.lower_ in data["noun_state"]["particles"]):
         return None
+    if state.dep_ in ("amod", "compound") and state.head.i > state.i:
+        return None  # a modifier of a following noun ("Youth conditional caution"), not the head's state
     if state.tag_ in ("JJ", "JJR") and state.lower_ in data["noun_state"]["not_states"]:
         return None
     plural = head.tag_ == "NNS" or (head.lower_.endswith("s") and "NOUN" in getAllLemmas(head.lower_) and
