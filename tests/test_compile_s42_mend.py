@@ -26,3 +26,16 @@ def test_noun_state_only_for_the_patients_own_states():
     # the patient's own states keep their rendering
     assert first_person("Sleep poor for two weeks.", "history_of_present_illness", "male") == "My sleep has been poor for two weeks."
     assert first_person("Money very tight.", "personal_history", "male") == "My money is very tight."
+
+
+def test_a_quoted_wish_to_die_after_a_gated_label_is_told_as_sensitive():
+    from mentalhospital_env.cases.compile import compile_facts
+    from mentalhospital_env.cases.model import EHR
+
+    hpi = ("Feels low most days.\n\nSI (told only when asked directly, and only after her partner left): 'Some days I "
+           "wish I could just go to sleep and not wake up.' Sun 14/02/27, after a row with bf, sat in the car in the "
+           "garage with the engine off - 'I thought about it' - went back inside after ~10 min. Denies current intent.")
+    facts = compile_facts(EHR(chief_complaint="", history_of_present_illness=hpi), "female")
+    wish = [f for f in facts if f.told and "suicide" in f.topics and "wake up" in (f.patient_says or "")]
+    assert wish and all(f.sensitive for f in wish)
+    assert not any("told only" in (f.patient_says or "") for f in facts)

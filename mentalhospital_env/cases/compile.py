@@ -757,7 +757,7 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
         if low in person.others and not _enclosed(t):
             relative_seen = True
         own_word = t.i + 1 < len(doc) and (doc[t.i + 1].lower_ in _data()["possessive_before"] or _owned_noun_after(t))
-        if low == person.possessive and (t.tag_ == "PRP$" or own_word or t.dep_ == "poss") and not (family and relative_seen) and not (
+        if low == person.possessive and (t.tag_ == "PRP$" or own_word or _poss_dep(t)) and not (family and relative_seen) and not (
             not family and _another_persons(t, person)
         ):
             # "makes her test them": "her" before a bare verb is its object, "me", never "my"
@@ -824,6 +824,13 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
     return text
 
 
+def _poss_dep(pronoun) -> bool:
+    """Whether the parse makes ``pronoun`` a possessive, and it can be one: never before another
+    possessive or a determiner ("showed her his gun": "her" is the one shown it)."""
+    doc = pronoun.doc
+    return pronoun.dep_ == "poss" and not (pronoun.i + 1 < len(doc) and doc[pronoun.i + 1].tag_ in ("PRP$", "DT", "PRP"))
+
+
 def _owned_noun_after(pronoun) -> bool:
     """Whether an object-looking pronoun after a preposition owns the word that follows it ("sits with her
     back to the wall", parsed "her" pobj and "back" an adverb): a preposition takes one object, so a word
@@ -877,10 +884,10 @@ def _another_persons(pronoun, person: _Person) -> bool:
             return speaker is not None and _named_other(speaker, person) and any(
                 c.dep_ in ("dative", "dobj") and c.i < verb.i for c in teller.children)
         return False
-    if pronoun.dep_ == "poss" or _owned_noun_after(pronoun) or (
+    if _poss_dep(pronoun) or _owned_noun_after(pronoun) or (
             pronoun.i + 1 < len(pronoun.doc) and pronoun.doc[pronoun.i + 1].lower_ in _data()["possessive_before"]):
         return False  # "She sits with her back to the wall", "called her aunt": a possessive "her" is hers
-    if pronoun.lower_ == person.object and pronoun.tag_ == "PRP" and pronoun.dep_ in ("dobj", "pobj", "iobj", "dative"):
+    if pronoun.lower_ == person.object and pronoun.tag_ == "PRP" and pronoun.dep_ in ("dobj", "pobj", "iobj", "dative", "appos"):
         return subject.lower_ == person.subject and subject.i < pronoun.i
     return False
 
@@ -1085,6 +1092,9 @@ def disclosure_gates(text: str) -> tuple[str, list[frozenset[str]]]:
         head = re.match(r"^(\s*[^.:;()\n]{1,48}?)\s*(\([^()]*\))\s*:", para)
         if head and note.fullmatch(head.group(2).strip()):
             para = note.sub("", para)
+            # "SI: 'Sometimes I wish I'd not wake up.' Wed 03/03/27, after ...": the patient's own words end
+            # their sentence when a capitalised word or a date follows, so they are told as a fact of their own
+            para = re.sub(r"([.!?])(['\u2019\"\u201d])(\s+)(?=[A-Z0-9])", r"\2\1\3", para)
             gated.extend(_words_of(sentence) for sentence in split_sentences(para))
         else:
             gated.extend(_words_of(note.sub("", sentence)) for sentence in split_sentences(para) if note.search(sentence))
@@ -3224,7 +3234,12 @@ def _compiler_digest() -> str:
         resources.files(patient).joinpath("understanding.py").read_text("utf-8"),  # record_topics
         resources.files(patient).joinpath("topic_model.py").read_text("utf-8"),  # the fact filing model's reader
         _fact_model_text(patient),  # and its weights
+        resources.files(__package__).joinpath("derive.py").read_text("utf-8"),  # split_sentences
+        resources.files("mentalhospital_env.knowledge").joinpath("data/drugs.json").read_text("utf-8"),  # _medicine_words
     ]
+    lexicon = resources.files("mentalhospital_env.knowledge").joinpath("data/lexicon")
+    parts += [f.read_text("utf-8") for f in sorted(lexicon.iterdir(), key=lambda f: f.name)
+              if f.name.endswith(".json")]  # has_sensitive_concept
     return hashlib.blake2b("\0".join(parts).encode("utf-8"), digest_size=16).hexdigest()
 
 
