@@ -122,7 +122,7 @@ class Scorer:
 
     def score_many(self, encounters: Sequence[tuple[Any, Chart]]) -> list[Scores]:
         """Score many charts; the judge sees them in one ``score_many`` call (one batch for an LLM)."""
-        from .coverage import exam_coverage, interview_coverage, note_coverage
+        from .coverage import chart_interview_coverage, exam_coverage, note_coverage
         from .mentaleval.note_faults import note_faults
         from .mentaleval.precision import check_note
 
@@ -135,7 +135,7 @@ class Scorer:
                 judge_error = f"{type(error).__name__}: {error}"
         out = []
         for (case, chart), verdict in zip(encounters, verdicts):
-            inter = interview_coverage(case, chart.patient_replies, self.matcher)
+            inter = chart_interview_coverage(case, chart, self.matcher)  # read informant replies as the shaper does
             note = note_coverage(case, chart.note, self.matcher)
             exams = exam_coverage(case, chart.exams)
             categories = category_scores(chart.categories, case.diagnosis.categories)

@@ -1253,3 +1253,13 @@ def test_a_plan_is_read_in_plain_prose_so_an_abbreviated_safety_step_counts():
     assert "prompt_follow_up" not in actions.proposed(plain_plan("R/v in 4 wks."))
     plain = "Sertraline 50 mg once daily. Review within one week."
     assert plain_plan(plain) == plain
+
+
+def test_sibling_order_excludes_dependants_only_with_a_sibling_count():
+    # review1 s42: "middle of", "youngest of" matched anywhere and hid the children of these sentences
+    from mentalhospital_env.knowledge.critical import load_critical_actions
+
+    actions = load_critical_actions()
+    assert actions.mentions_dependants("She is up in the middle of the night feeding the baby.")
+    assert actions.mentions_dependants("He has three daughters, the youngest of whom is 6.")
+    assert not actions.mentions_dependants("He is the youngest of four children, raised by his grandmother.")

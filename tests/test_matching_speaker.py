@@ -132,3 +132,14 @@ def test_the_environment_records_who_answered_and_keeps_its_info_keys():
         assert "informant" in {t.speaker for t in turns}  # the third-person questions go to the mother
     finally:
         env.close()
+
+
+def test_the_leaderboard_reads_an_informants_reply_as_the_shaper_does():
+    # review1 s42: Scorer called interview_coverage without the chart's speakers, so the reported score and
+    # the training reward read an informant's reply differently
+    from mentalhospital_env.rewards.scoring import score_chart
+
+    case, cp = _case_with_informant_and_checkpoint("anxiety in her twenties")
+    chart = Chart(turns=(Turn("Any anxiety in the family?", "I had anxiety in my twenties.", (), "informant"),))
+    assert score_chart(case, chart).inter == chart_interview_coverage(case, chart).score > 0
+    assert cp.id in chart_interview_coverage(case, chart).matched

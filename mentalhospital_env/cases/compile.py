@@ -482,6 +482,8 @@ def _noun_state(doc, text: str, person: _Person, section: str, data: dict[str, A
             t.tag_ in ("VBD", "VBZ", "VBP", "MD") for t in doc[1:]):
         return None
     head = doc[0]
+    if head.lower_ not in data["noun_state"]["state_nouns"] or head.tag_ == "VBZ":
+        return None  # only the patient's own states listed in data: never "My nothing is significant", "My works are"
     if head.lower_ in ("no", "nil", "none", "never", "not") or "NOUN" not in getAllLemmas(head.lower_) or head.lower_ in data["relative_nouns"] or re.search(
             data["person_noun_pattern"], head.lower_) or (head.pos_ == "PROPN" and head.text[1:].islower() and head.i > 0):
         return None
@@ -491,8 +493,10 @@ def _noun_state(doc, text: str, person: _Person, section: str, data: dict[str, A
     if k >= len(doc):
         return None
     state = doc[k]
-    if not (state.tag_ in ("JJ", "JJR") or state.lower_ in data["noun_state"]["particles"]):
+    if not (state.tag_ in ("JJ", "JJR", "RB", "RBR", "VBN") or state.lower_ in data["noun_state"]["particles"]):
         return None
+    if state.dep_ in ("amod", "compound") and state.head.i > state.i:
+        return None  # a modifier of a following noun ("Youth conditional caution"), not the head's state
     if state.tag_ in ("JJ", "JJR") and state.lower_ in data["noun_state"]["not_states"]:
         return None
     plural = head.tag_ == "NNS" or (head.lower_.endswith("s") and "NOUN" in getAllLemmas(head.lower_) and
@@ -752,8 +756,8 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
         low = t.lower_
         if low in person.others and not _enclosed(t):
             relative_seen = True
-        own_word = t.i + 1 < len(doc) and doc[t.i + 1].lower_ in _data()["possessive_before"]
-        if low == person.possessive and (t.tag_ == "PRP$" or own_word) and not (family and relative_seen) and not (
+        own_word = t.i + 1 < len(doc) and (doc[t.i + 1].lower_ in _data()["possessive_before"] or _owned_noun_after(t))
+        if low == person.possessive and (t.tag_ == "PRP$" or own_word or _poss_dep(t)) and not (family and relative_seen) and not (
             not family and _another_persons(t, person)
         ):
             # "makes her test them": "her" before a bare verb is its object, "me", never "my"
@@ -820,6 +824,27 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
     return text
 
 
+def _poss_dep(pronoun) -> bool:
+    """Whether the parse makes ``pronoun`` a possessive, and it can be one: never before another
+    possessive or a determiner ("showed her his gun": "her" is the one shown it)."""
+    doc = pronoun.doc
+    return pronoun.dep_ == "poss" and not (pronoun.i + 1 < len(doc) and doc[pronoun.i + 1].tag_ in ("PRP$", "DT", "PRP"))
+
+
+def _owned_noun_after(pronoun) -> bool:
+    """Whether an object-looking pronoun after a preposition owns the word that follows it ("sits with her
+    back to the wall", parsed "her" pobj and "back" an adverb): a preposition takes one object, so a word
+    after it that can be a noun is the pronoun's possession."""
+    from lemminflect import getAllLemmas
+
+    doc = pronoun.doc
+    if pronoun.dep_ != "pobj" or pronoun.i + 1 >= len(doc):
+        return False
+    nxt = doc[pronoun.i + 1]
+    return nxt.is_alpha and nxt.tag_ not in ("IN", "DT", "CC", "TO", "PRP", "PRP$", "WDT", "WRB", "MD") and (
+        "NOUN" in getAllLemmas(nxt.lower_))
+
+
 def _clause_of(token):
     """The verb whose clause holds ``token`` and that clause's subject (a verb joined to another with no
     subject of its own shares that verb's: "he jumped, screamed at him")."""
@@ -859,7 +884,10 @@ def _another_persons(pronoun, person: _Person) -> bool:
             return speaker is not None and _named_other(speaker, person) and any(
                 c.dep_ in ("dative", "dobj") and c.i < verb.i for c in teller.children)
         return False
-    if pronoun.lower_ == person.object and pronoun.tag_ == "PRP":
+    if _poss_dep(pronoun) or _owned_noun_after(pronoun) or (
+            pronoun.i + 1 < len(pronoun.doc) and pronoun.doc[pronoun.i + 1].lower_ in _data()["possessive_before"]):
+        return False  # "She sits with her back to the wall", "called her aunt": a possessive "her" is hers
+    if pronoun.lower_ == person.object and pronoun.tag_ == "PRP" and pronoun.dep_ in ("dobj", "pobj", "iobj", "dative", "appos"):
         return subject.lower_ == person.subject and subject.i < pronoun.i
     return False
 
@@ -1064,6 +1092,9 @@ def disclosure_gates(text: str) -> tuple[str, list[frozenset[str]]]:
         head = re.match(r"^(\s*[^.:;()\n]{1,48}?)\s*(\([^()]*\))\s*:", para)
         if head and note.fullmatch(head.group(2).strip()):
             para = note.sub("", para)
+            # "SI: 'Sometimes I wish I'd not wake up.' Wed 03/03/27, after ...": the patient's own words end
+            # their sentence when a capitalised word or a date follows, so they are told as a fact of their own
+            para = re.sub(r"([.!?])(['\u2019\"\u201d])(\s+)(?=[A-Z0-9])", r"\2\1\3", para)
             gated.extend(_words_of(sentence) for sentence in split_sentences(para))
         else:
             gated.extend(_words_of(note.sub("", sentence)) for sentence in split_sentences(para) if note.search(sentence))
@@ -3203,7 +3234,12 @@ def _compiler_digest() -> str:
         resources.files(patient).joinpath("understanding.py").read_text("utf-8"),  # record_topics
         resources.files(patient).joinpath("topic_model.py").read_text("utf-8"),  # the fact filing model's reader
         _fact_model_text(patient),  # and its weights
+        resources.files(__package__).joinpath("derive.py").read_text("utf-8"),  # split_sentences
+        resources.files("mentalhospital_env.knowledge").joinpath("data/drugs.json").read_text("utf-8"),  # _medicine_words
     ]
+    lexicon = resources.files("mentalhospital_env.knowledge").joinpath("data/lexicon")
+    parts += [f.read_text("utf-8") for f in sorted(lexicon.iterdir(), key=lambda f: f.name)
+              if f.name.endswith(".json")]  # has_sensitive_concept
     return hashlib.blake2b("\0".join(parts).encode("utf-8"), digest_size=16).hexdigest()
 
 
