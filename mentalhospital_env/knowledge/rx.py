@@ -3,8 +3,9 @@
 The generator and the audit match thousands of distinct patterns read from the data files (review.json,
 joins.json, story.json, ...), more than ``re``'s own cache of 512 holds, so the standard module kept
 recompiling them: stop 41's profile of version 2 generation found 13% of its time in ``re._compile``. Here
-every pattern is compiled once (a bounded LRU far larger than the data's patterns) and the module-level
-functions keep ``re``'s signatures and results.
+every pattern is compiled once (a bounded LRU far larger than the data's patterns; its cap follows
+``MENTALHOSPITAL_MEMO_SCALE`` like every memo of the library, since a few patterns are built from the texts an
+episode meets and a long run must level off) and the module-level functions keep ``re``'s signatures and results.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from functools import lru_cache
 from re import *  # noqa: F401,F403  (flags, escape, error, Pattern, Match)
 from re import Match, Pattern, RegexFlag, error, escape  # noqa: F401
 
-_KEPT = 32768
+from .language import memo_size
+
+_KEPT = memo_size(32768)
 
 
 @lru_cache(maxsize=_KEPT)
