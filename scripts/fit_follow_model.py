@@ -76,12 +76,7 @@ class Fitted:
         from sklearn.linear_model import LogisticRegression
 
         rows = [r for r in rows if r["y"] is not None]
-        counts: dict[str, int] = {}
-        for r in rows:
-            for f in r["ff"]:
-                counts[f] = counts.get(f, 0) + 1
-        self.vocab = sorted(f for f, n in counts.items() if n >= min_count)
-        self.index = {f: i for i, f in enumerate(self.vocab)}
+        self.vocab, self.index = T.vocabulary((r["ff"] for r in rows), min_count)
         m = LogisticRegression(C=c, solver="liblinear", max_iter=1000).fit(self.matrix(rows), [r["y"] for r in rows])
         self.w = m.coef_[0].round(4)
         self.w[np.abs(self.w) < T.PRUNE] = 0.0

@@ -155,16 +155,21 @@ def macro_f1(gold: list[set[str]], pred: list[set[str]]) -> float:
     return sum(f1s) / len(f1s)
 
 
+def vocabulary(feature_lists, min_count: int) -> tuple[list[str], dict[str, int]]:
+    """The features seen in at least ``min_count`` of the lists, sorted, and each one's column."""
+    counts: dict[str, int] = {}
+    for feats in feature_lists:
+        for f in feats:
+            counts[f] = counts.get(f, 0) + 1
+    vocab = sorted(f for f, n in counts.items() if n >= min_count)
+    return vocab, {f: i for i, f in enumerate(vocab)}
+
+
 class Fitted:
     def __init__(self, rows: list[dict], topics: list[str], c: float, cues: bool, min_count: int = 2):
         from sklearn.linear_model import LogisticRegression
 
-        counts: dict[str, int] = {}
-        for r in rows:
-            for f in r["feats"][cues]:
-                counts[f] = counts.get(f, 0) + 1
-        self.vocab = sorted(f for f, n in counts.items() if n >= min_count)
-        self.index = {f: i for i, f in enumerate(self.vocab)}
+        self.vocab, self.index = vocabulary((r["feats"][cues] for r in rows), min_count)
         self.cues, self.topics = cues, topics
         x = self.matrix(rows)
         self.w = np.zeros((len(self.vocab), len(topics)))
