@@ -35,8 +35,9 @@ read at stop 40) and on the stop-40 slice (``split == "held_out40"``: the same o
 played at ca53a5d and rated by consultants who read no code of the library; read at stop 41) and on the stop-41 slice
 (``split == "held_out41"``: the same on 10 further test-v2 cases, seed 4141, played at 5670465 and rated by consultants
 who read no code of the library; read at stop 42) and on the stop-42 slice (``split == "held_out42"``: the same on 10
-further test-v2 cases, seed 4242, played at d1846b4 and rated by consultants who read no code of the library; never tuned
-on).
+further test-v2 cases, seed 4242, played at d1846b4 and rated by consultants who read no code of the library; read at
+stop 43) and on the stop-43 slice (``split == "held_out43"``: the same on 10 further test-v2 cases, rated by consultants
+who read no code of the library; named before its ratings land, skipped until then; never tuned on).
 
 Judges: ``offline`` (default) and ``llm-tiny`` (the LLM judge through a tiny random Llama built offline,
 ``mentalhospital_env.llm.tiny``; its scores are noise and the row only shows that the path runs end to
@@ -132,8 +133,8 @@ def make_judges(names: list[str]) -> dict[str, Any]:
 
 
 _DIMENSION = {"plan": "treatment_appropriateness", "note": "note_quality"}
-SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42")
-HELD_OUT = "held_out42"  # never read while tuning; --disagreements never lists it (stop 42: held_out41 is development data)
+SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43")
+HELD_OUT = "held_out43"  # never read while tuning; --disagreements never lists it (stop 43: held_out42 is development data)
 
 #: Pre-registered at stop 40 (s40-judge), written and committed alone before any change to the judge; the earlier claim
 #: (``PREREGISTERED39``) is in ``scripts/fit_judge_calibration.py`` and this one follows its shape. It is decided once, at
@@ -227,6 +228,33 @@ PREREGISTERED42 = {
 #: headings read as its history and its risk section) App 0.788, Qual 0.490: no held_out42 item moved; scripted App
 #: 0.698, Qual 0.829 (held). Over all slices Qual rose 0.666 -> 0.682, on development slices only. held_out42 is
 #: development data from stop 43.
+
+#: Pre-registered at stop 43 (s43-judge), written and committed alone before any change to the judge, in the shape of
+#: ``PREREGISTERED42`` above (neither App nor Qual moved on its fresh slice; a post hoc reader took merged Qual to 0.505
+#: there). It is decided once, at stop 43's integration, on the fresh slice ``held_out43`` (10 further test-v2 cases rated
+#: by consultants who read no code of the library, added by the integrator, never seen by s43-judge), with ``command`` run
+#: on the base (``base_commit``, this branch's start) and on the merged build: the offline judge's changes of s43-judge
+#: (how a note is read against the transcript and a plan against the record, from the disagreements of every development
+#: slice, held_out28..held_out42 and tune/held_out/scripted, coded by root cause; each kept only if it helped the half of
+#: the development slices it was not fitted on) are a GAIN iff ALL of
+#:   1. App QWK on held_out43 >= base's App QWK on held_out43 + 0.03;
+#:   2. Qual QWK on held_out43 >= base's Qual QWK on held_out43 + 0.03;
+#:   3. App QWK and Qual QWK on the 'scripted' slice (the scripted clinician's own notes and plans) each >= base's - 0.05;
+#:   4. ``tests`` below pass on the merged build.
+#:   Anything less is no gain: report it as such. Reported beside the decision, not deciding: each dimension alone, MAE,
+#:   and the mean of (judge - rating) over held_out43's scripted-clinician notes and plans, base and merged.
+PREREGISTERED43 = {
+    "slice": "held_out43",
+    "command": ".venv/bin/python benchmarks/judge_agreement.py --resamples 200",
+    "base_commit": "4e7e189",
+    "targets": ("App.", "Qual."),
+    "claim": {"min_app_qwk_gain": 0.03, "min_qual_qwk_gain": 0.03, "max_scripted_app_qwk_loss": 0.05,
+              "max_scripted_qual_qwk_loss": 0.05},
+    "reported_not_deciding": ("App and Qual each alone", "MAE", "mean (judge - rating) over held_out43's scripted-clinician "
+                              "notes and plans, base and merged"),
+    "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
+              "tests/test_note_faults.py", "tests/test_agreement.py"),
+}
 
 
 def _in_split(row: dict[str, Any], split: str) -> bool:
