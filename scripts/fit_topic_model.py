@@ -75,9 +75,9 @@ ESTIMATE = tuple(f"heldout{n}" for n in range(31, 40))
 #: held-out sets are numbered by the stop that wrote them; one newer than the newest set above is a fresh set that
 #: somebody else measures on, and the script refuses to read it whatever its name
 NEWEST_READ = 39
-#: stop 40's, 41's and 42's fresh sets (each written in another worktree while its stop worked on the older sets) are refused by
+#: stop 40's to 43's fresh sets (each written in another worktree while its stop worked on the older sets) are refused by
 #: name too, whatever NEWEST_READ says: a fresh set's figure is for the stop that wrote it
-FRESH = ("heldout40", "held_out40", "heldout41", "held_out41", "heldout42", "held_out42")
+FRESH = ("heldout40", "held_out40", "heldout41", "held_out41", "heldout42", "held_out42", "heldout43", "held_out43")
 OUT = ROOT / "mentalhospital_env" / "patient" / "data" / "topic_model.json"
 #: fixed at stop 30 before any figure of heldout29 or heldout24 was seen with the model, and left unchanged at stop 31
 #: before any per-set figure of the seven-set leave-one-set-out was printed: an independent reader (no cue features, so
