@@ -864,7 +864,8 @@ def test_judge_agreement_holds_the_stop_28_slice_apart_with_its_encounters_and_r
 #: (seed 3838, played at 1c5421f, 100 items rated the same way) at stop 39; held_out39 (seed 3939, played at 87a193a,
 #: 100 items rated the same way) at stop 40; held_out40 (seed 4040, played at ca53a5d, 100 items rated the same way) at
 #: stop 41; held_out41 (seed 4141, played at 5670465, 100 items rated the same way) at stop 42; held_out42 (seed 4242,
-#: played at d1846b4, 100 items rated the same way) is the slice ``--disagreements`` never lists.
+#: played at d1846b4, 100 items rated the same way) at stop 43; held_out43 (rated at stop 43) is the slice
+#: ``--disagreements`` never lists, pinned here once it lands.
 RATED_SLICES = [
     # split, items, notes, SHA-256
     ("held_out29", 34, 16, "d2254bab7e3ec99093f097a4912dc69fe34fac5a3fd676e9ed0ea498fe75dca2"),
