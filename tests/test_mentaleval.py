@@ -1171,17 +1171,20 @@ def test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_
 
     # stop 42: held_out41 is development data, fitted on; the newest fresh slice, held_out42 (rated blind at stop 42), is
     # refused by name, and PREREGISTERED42 decides on it
-    assert script.EXCLUDED == (judge_agreement.HELD_OUT,) == ("held_out42",)
+    # stop 43: held_out42 is development data, fitted on; the newest fresh slice, held_out43 (rated blind at stop 43), is
+    # refused by name, and PREREGISTERED43 decides on it
+    assert script.EXCLUDED == (judge_agreement.HELD_OUT,) == ("held_out43",)
     assert judge_agreement.PREREGISTERED41["slice"] == "held_out41" and judge_agreement.PREREGISTERED41["base_commit"] == "5670465"
     assert judge_agreement.PREREGISTERED42["slice"] == "held_out42" and judge_agreement.PREREGISTERED42["base_commit"] == "d1846b4"
-    assert {"held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41"} <= set(script.SLICES)
+    assert judge_agreement.PREREGISTERED43["slice"] == "held_out43" and judge_agreement.PREREGISTERED43["base_commit"] == "4e7e189"
+    assert {"held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42"} <= set(script.SLICES)
     assert not set(script.SLICES) & set(script.EXCLUDED)
     raw = json.loads(offline.CALIBRATION_PATH.read_text("utf-8"))
     assert script.DECIDED == {"note": False, "plan": False}
     for dim in ("plan", "note"):
         assert raw[dim]["enabled"] is script.DECIDED[dim]
         assert raw[dim]["slices"] == list(script.SLICES) and "held_out33" in raw[dim]["slices"]
-        assert "held_out42" not in raw[dim]["slices"] and raw[dim]["excluded"] == list(script.EXCLUDED)
+        assert "held_out43" not in raw[dim]["slices"] and raw[dim]["excluded"] == list(script.EXCLUDED)
         assert set(raw[dim]["leave_one_slice_out"]) == set(raw[dim]["slices"])
     offline._calibrations.cache_clear()
     assert offline.calibration("plan") is None and offline.calibration("note") is None
@@ -1401,3 +1404,38 @@ def test_the_prescribing_judge_reads_its_maxima_from_the_one_drug_table():
     assert prescribing.over_maximum("Citalopram 30 mg daily", 70) and not prescribing.over_maximum("Citalopram 30 mg daily", 40)
     assert prescribing.over_maximum("Cipramil 60 mg daily", 40)  # a synonym of the table
     assert prescribing.over_maximum("Zopiclone 15 mg at night", 40) and not prescribing.over_maximum("Zopiclone 7.5 mg at night", 40)
+
+
+def test_a_therapy_for_another_disorder_earns_no_therapy_credit():
+    """Stop 43 (issue 15): held_out42's scripted plan for premenstrual dysphoric disorder (test-v2-0250) proposed no
+    medicine and 'problem-solving therapy, brief supportive psychotherapy' (an adjustment disorder's treatment), rated 2,
+    and scored 4.0: the generic word 'psychotherapy' earned the credit of a psychological therapy for her illness. A
+    therapy the knowledge base lists for other disorders only is no therapy for this one; a psychological therapy in
+    general words, or the disorder's own, still counts."""
+    import json
+    from pathlib import Path
+
+    from mentalhospital_env.cases import load_case
+    from mentalhospital_env.rewards.mentaleval.features import read_plan
+    from mentalhospital_env.rewards.mentaleval.guidelines import case_guideline
+
+    data = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "judge_agreement"
+    rows = [json.loads(line) for line in open(data / "ratings.jsonl", encoding="utf-8") if line.strip()]
+    records = {c["case_id"]: c for c in json.loads((data / "records.json").read_text("utf-8"))["cases"]}
+    row = next(r for r in rows if r.get("kind") == "plan" and "problem-solving therapy, brief supportive psychotherapy" in r["text"]
+               and r["rating"] <= 2 and r["case_id"] in records
+               and load_case(records[r["case_id"]]).diagnosis.codes[0].startswith("F32.81"))  # premenstrual dysphoric disorder
+    case = load_case(records[row["case_id"]])
+    guideline = case_guideline(case)
+    judge = OfflineJudge(dimensions=("treatment_appropriateness",))
+
+    def app(plan):
+        return judge.score(case, Chart(treatment=plan))["treatment_appropriateness"]
+
+    other = row["text"]
+    assert not read_plan(other, guideline, case).generic_therapy
+    general = other.replace("refer for problem-solving therapy, brief supportive psychotherapy", "refer for psychological therapy")
+    assert general != other and read_plan(general, guideline, case).generic_therapy
+    assert app(other) < app(general) and app(other) <= 3.0
+    own = other.replace("problem-solving therapy, brief supportive psychotherapy", "cognitive behavioural therapy")
+    assert read_plan(own, guideline, case).first_line_therapies and app(own) > app(other)

@@ -837,6 +837,31 @@ def test_a_risk_item_marked_unanswered_that_the_patient_answered_is_a_fault(note
     assert judge.score(case, chart)["note_quality"] < judge.score(case, quiet)["note_quality"]
 
 
+@pytest.mark.parametrize("note_id, label, answer", [
+    ("note-862", "Access to means", "I take lithium"),
+    ("note-866", "Access to means", "I take azathioprine"),
+    ("note-866", "What keeps her safe", "I live with my elderly mother"),
+])
+def test_means_and_what_keeps_the_patient_safe_answered_in_plain_words_are_answered(note_id, label, answer):
+    """Stop 43 (issue 15): held_out42's scripted notes marked 'Access to means: asked, no direct answer' after the patient
+    named the tablets he takes ('I take lithium 300 mg twice daily'), and what keeps her safe unanswered after 'I live
+    with my elderly mother' (rated 4: 'records ... protective factors as unanswered though he ... takes lithium and
+    lives with his mother'); the judge charged nothing. The reply to the means question is read for a medicine the
+    patient says they take, and the reply about what keeps them safe for the people they live with."""
+    import dataclasses
+
+    case, chart, _ = _rated(note_id)
+    faults = [f for f in note_faults(case, chart) if f.kind == "answered_marked_unanswered"]
+    assert any(f.text.startswith(label) and answer in f.text for f in faults), faults
+    # the same encounter with that reply a non-answer: no fault for the item
+    quiet = dataclasses.replace(chart, turns=tuple(
+        Turn(t.doctor, "I'd rather not say.") if answer in t.patient else t for t in chart.turns))
+    assert quiet.turns != chart.turns
+    assert not [f for f in note_faults(case, quiet) if f.kind == "answered_marked_unanswered" and f.text.startswith(label)]
+    judge = OfflineJudge(dimensions=("note_quality",))
+    assert judge.score(case, chart)["note_quality"] <= judge.score(case, quiet)["note_quality"]
+
+
 def test_a_mood_quote_in_another_persons_words_or_a_denial_as_the_complaint_is_misfiled():
     """Stop 37: held_out33 test-v2-0299's mood 'In my daughter's words, She was fine at the weekend' and held_out32
     test-v2-0111's 'I've been cutting down on my own lasted until the weekend' are no mood; held_out34 test-v2-0086's

@@ -985,7 +985,7 @@ def read_plan(plan: str, guideline: CaseGuideline, case: Any = None) -> PlanRead
         drugs_proposed=len(named) + len(alone.classes),
         dose_stated=alone.dose_stated,
         psychoeducation=alone.psychoeducation,
-        generic_therapy=alone.generic_therapy,
+        generic_therapy=alone.generic_therapy and not therapy_for_another_disorder(plan, first_t, other_t),
         drug_classes=tuple(sorted(alone.classes)),
         critical_required=required,
         critical_missing=missing,
@@ -1147,6 +1147,30 @@ def _read_plan_alone(plan: str) -> _PlanAlone:
         psychoeducation=cues.psychoeducation.any(stemmed),
         generic_therapy=cues.generic_therapy.any(stemmed),
     )
+
+
+@lru_cache(maxsize=1)
+def _knowledge_therapies() -> tuple[str, ...]:
+    """Every psychological therapy the knowledge base lists as a disorder's treatment (``disorders.json``
+    ``treatment.psychotherapy``), once each."""
+    out: dict[str, None] = {}
+    for disorder in _records(_field(_knowledge(), "disorders")):
+        treatment = _field(disorder, "treatment") or {}
+        for therapy in _field(treatment, "psychotherapy", ()) or ():
+            out[str(therapy)] = None
+    return tuple(out)
+
+
+def therapy_for_another_disorder(plan: str, first_t: frozenset[str], other_t: frozenset[str]) -> bool:
+    """Whether the psychological therapy ``plan`` names is a therapy for some other disorder only: it names therapies
+    of the knowledge base, none first-line for this patient's disorders (``first_t``, ``other_t``). A plan's generic
+    word ("brief supportive psychotherapy", "refer for problem-solving therapy") is then part of that therapy's name,
+    not a psychological therapy in other words for the patient's illness (stop 43, issue 15: held_out42's scripted
+    plan treated premenstrual dysphoric disorder as an adjustment disorder, problem-solving and supportive therapy with
+    no medicine, rated 2, and its 'psychotherapy' earned the therapy's credit)."""
+    if first_t or other_t:
+        return False
+    return bool(_therapies_named(plan, _knowledge_therapies()))
 
 
 @lru_cache(maxsize=memo_size(4096))
