@@ -255,6 +255,13 @@ PREREGISTERED43 = {
     "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
               "tests/test_note_faults.py", "tests/test_agreement.py"),
 }
+#: Decided once at stop 43's integration: NOT MET (App and Qual both missed). Base (4e7e189 + the sets) App 0.801, Qual
+#: 0.572 on held_out43; the s43-judge branch alone (a therapy listed only for other disorders earns no therapy credit;
+#: access to means and what keeps the patient safe read as answered from the medicines named and the people lived with)
+#: App 0.801, Qual 0.572: no held_out43 item moved; scripted App 0.698 -> 0.717, Qual 0.829 (held). The judge's mean
+#: (judge - rating) over held_out43's scripted-clinician items: notes +0.76, plans +0.54, base and merged alike (lenient
+#: on notes that leave out the reason for referral: 0150's sleep complaint, 0127's empty mental state). held_out43 is
+#: development data from stop 44.
 
 
 def _in_split(row: dict[str, Any], split: str) -> bool:
