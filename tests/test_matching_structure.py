@@ -64,6 +64,7 @@ def test_the_person_perceived_is_the_subject_of_what_follows(text, perceived_cla
     [
         "I can hear her crying at night.",  # the patient speaking: "her" is someone else
         "My mum saw me and cried.",  # the mother cried
+        "Lives with her mother; sees her father monthly.",  # "her father" is a person, not "her" seen
     ],
 )
 def test_no_patient_clause_where_the_object_is_someone_else_or_does_nothing(text):

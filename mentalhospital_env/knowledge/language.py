@@ -1025,7 +1025,7 @@ def _perceived_patient(tokens: tuple[str, ...], first_person: bool) -> frozenset
         return frozenset()
     objects = cues.first_person_objects if first_person else _NOTE_PATIENT_OBJECTS
     control = cues.control_verbs
-    return frozenset(
+    found = frozenset(
         i
         for i in range(1, len(tokens) - 1)
         if tokens[i] in objects
@@ -1034,6 +1034,11 @@ def _perceived_patient(tokens: tuple[str, ...], first_person: bool) -> frozenset
             or (tokens[i - 1] in control and tokens[i + 1] == "to")
         )
     )
+    if not found:
+        return found
+    # "sees her father monthly": a "her" before a person is that person's, not the one seen
+    persons = {s for s, _ in _find(tokens, cues.other_subject)}
+    return frozenset(i for i in found if not (tokens[i] == "her" and i + 1 in persons))
 
 
 _NOTE_PATIENT_OBJECTS = frozenset(("him", "her"))
