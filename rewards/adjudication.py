@@ -1809,6 +1809,7 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
     about_relatives = concepts_about_relatives()
     between = concepts_between_persons()
     person_words = _person_stems()
+    when = _when_stems()
     avoids = not c.negated and "avoidance" in c.cues
     normal = normal_concepts(c, o)
     # Both statements call a function normal and neither holds a negation cue: any word they read as denied
@@ -1870,7 +1871,11 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
                 return f"negation differs on {cw.stem!r}"
             negation_clash += weight
         elif not any(ow.subject == cw.subject for ow in found):
-            if cw.concept_id in about_relatives or cw.concept_id in between or cw.stem in person_words:
+            if cw.concept_id is None and (cw.stem in when or cw.stem[:1].isdigit()):
+                # a word that only dates or counts ("six weeks", "since") belongs to no one: "since she was six
+                # weeks old I've been crying" dates the speaker's crying by the baby's age
+                pass
+            elif cw.concept_id in about_relatives or cw.concept_id in between or cw.stem in person_words:
                 # a family-history finding, a bond with someone (a marriage, a household), or the relative's own
                 # name ("husband"), has no subject to differ
                 pass

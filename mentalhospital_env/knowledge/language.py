@@ -331,6 +331,12 @@ class LanguageCues:
     one_units: frozenset[str] = frozenset()
     # the patient as the object of a verb ("she referred me", "my dad hit me"): the verb is done to the patient
     first_person_objects: frozenset[str] = frozenset()
+    # verbs of perceiving or finding whose object does what follows ("my mum can hear me snoring", "his wife found
+    # him in the garage"): the person perceived is the subject of what they are seen doing, the perceiver is not
+    perception_verbs: frozenset[str] = frozenset()
+    # verbs whose object does the infinitive after it ("my daughter asked me to quit", "the GP told him to stop"):
+    # the quitting is the patient's
+    control_verbs: frozenset[str] = frozenset()
     # past cues of a time long gone ("as a child", "years ago"): a finding said only then is no present finding,
     # except in the domains whose findings are dated to childhood by definition (``remote_past.childhood_domains``)
     remote_past: tuple[tuple[str, ...], ...] = ()
@@ -524,6 +530,8 @@ def load_cues() -> LanguageCues:
         one_units=frozenset(amounts.get("one_units", ())),
         age_persons=frozenset(amounts.get("age_persons", ())),
         first_person_objects=frozenset(raw.get("first_person_objects", ())),
+        perception_verbs=frozenset(raw.get("perception_verbs", ())),
+        control_verbs=frozenset(raw.get("control_verbs", ())),
         remote_past=tuple(
             sorted({tuple(tokenize(p)) for p in raw.get("remote_past", {}).get("cues", ())}, key=len, reverse=True)
         ),
@@ -1004,9 +1012,45 @@ class Clause:
     subordinate: bool
 
 
-def _clause_starts(text: str, tokens: tuple[str, ...], described: frozenset[int]) -> list[int]:
+def _perceived_patient(tokens: tuple[str, ...], first_person: bool) -> frozenset[int]:
+    """Where the patient is the object of a verb of perceiving or finding and goes on to do or be what follows: the
+    token index of "me" (the patient speaking) or of "him"/"her" (a note, where "he" and "she" are the patient) right
+    after a ``perception_verbs`` word, with more of the clause after it ("my mother can hear me snoring", "his
+    daughter found him on the floor", "his nan has seen him stop breathing", "it made me sick"), or after a
+    ``control_verbs`` word and before "to" ("my daughter asked me to quit"). What follows is the patient's: the one
+    who hears, finds or asks is no subject of the snoring, the fall or the quitting."""
+    cues = load_cues()
+    verbs = cues.perception_verbs
+    if not verbs:
+        return frozenset()
+    objects = cues.first_person_objects if first_person else _NOTE_PATIENT_OBJECTS
+    control = cues.control_verbs
+    found = frozenset(
+        i
+        for i in range(1, len(tokens) - 1)
+        if tokens[i] in objects
+        and (
+            (tokens[i - 1] in verbs and tokens[i + 1] not in _JOINERS)
+            or (tokens[i - 1] in control and tokens[i + 1] == "to")
+        )
+    )
+    if not found:
+        return found
+    # "sees her father monthly": a "her" before a person is that person's, not the one seen
+    persons = {s for s, _ in _find(tokens, cues.other_subject)}
+    return frozenset(i for i in found if not (tokens[i] == "her" and i + 1 in persons))
+
+
+_NOTE_PATIENT_OBJECTS = frozenset(("him", "her"))
+_JOINERS = frozenset(("and", "but", "or", "so", "because", "then"))  # "saw me and cried": she cried
+
+
+def _clause_starts(
+    text: str, tokens: tuple[str, ...], described: frozenset[int], perceived: frozenset[int] = frozenset()
+) -> list[int]:
     cues = load_cues()
     starts = {0}
+    starts.update(perceived)  # "my mother can hear | me snoring" (:func:`_perceived_patient`)
     starts.update(_breaks_at(text, _CLAUSE_PUNCT))
     starts.update(s for s, _ in _find(tokens, cues.clause_boundaries))
     starts.update(e for _, e in _find(tokens, cues.reporting_verbs) if e < len(tokens))
@@ -1163,7 +1207,10 @@ def _clauses(text: str) -> tuple[Clause, ...]:
     # mistakes") are the patient's, and leave the note's "he" the patient
     quoted = _double_quoted_tokens(text)
     described = _described_persons(tokens)
-    starts = _clause_starts(text, tokens, described)
+    perceived = _perceived_patient(
+        tokens, any(t in cues.first_person for i, t in enumerate(tokens) if i not in quoted)
+    )
+    starts = _clause_starts(text, tokens, described, perceived)
     bounds = list(zip(starts, starts[1:] + [len(tokens)]))
     # An informant's words under a speaker label ("Mum: he's never kept a friend", "His wife: I moved into the
     # spare room, he snores"): the label is the speaker, in the background; "I" is then the informant and "he"
@@ -1200,6 +1247,8 @@ def _clauses(text: str) -> tuple[Clause, ...]:
         elif first_person:
             others += [i for i, t in enumerate(part) if t in cues.third_person]
             selves = [i for i in selves if part[i] not in cues.third_person]
+        if start in perceived and not label_end:
+            selves = [0, *selves]  # "... can hear | me snoring": the patient snores
         if others and not (selves and min(selves) < min(others)):
             subject = "other"
         elif selves:
