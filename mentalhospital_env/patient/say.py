@@ -896,7 +896,8 @@ class Speaker:
         admits everything, and a wording none of whose sentences is on the subject is said whole (recall's
         choice, not say's to undo)."""
         sentences = _SENTENCES.split(text)
-        if len(sentences) < 2:
+        if len(sentences) < 2 or item.about_other or fact.section == "family_history":
+            # a relative's history names their illness whatever the subject ("My uncle died by suicide")
             return text
         asked = self._asked_subjects(item)
         if not asked or asked & self.lay.open_topics:
