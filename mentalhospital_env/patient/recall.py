@@ -2211,7 +2211,14 @@ class MemorySkill:
         before the told, then the most to the point (fewest other topics), in record order."""
         facts = [f for f in self.index.by_topic.get(topic_id, ()) if f.tellable and f.id not in used]
         by_others = False  # told from the facts of other topics (answered_by)
-        if not facts and not any(f.tellable for f in self.index.by_topic.get(topic_id, ())):
+        # a person's stock answer for a subject the record is silent on ("Just the usual, getting through the day")
+        # is said only when what answers it in other topics is silent too ("What do you do with your days?" - the
+        # part-time job at the charity shop the record files under work)
+        defaults = [f for f in facts if f.id.startswith(SILENT)]
+        if defaults and len(defaults) == len(facts) and not any(
+                f.tellable and not f.id.startswith(SILENT) for f in self.index.by_topic.get(topic_id, ())):
+            facts = []
+        if not facts and not any(f.tellable and not f.id.startswith(SILENT) for f in self.index.by_topic.get(topic_id, ())):
             by_others = True
             # no sentence of its own ("Who do you live with?" and only "Married 20 yrs, 2 children"):
             # the facts of the topics that answer it (data/recall.json answered_by), present and current
@@ -2228,6 +2235,7 @@ class MemorySkill:
                 happens = [f for f in facts if self._says_what_happens(f, by)]
                 # what brought them may still be how they came ("My GP sent me"); a worry or a day may not
                 facts = happens or (facts if topic_id == "chief_complaint" else [])
+            facts = facts or defaults
         if topic_id == "chief_complaint" and not by_others and any(map(_how_they_came, facts)) \
                 and not all(map(_how_they_came, facts)):
             # a referral that says both how they came and what is happening ("Referred to early intervention by the

@@ -43,6 +43,7 @@ from .recall import (
     IndexedFact,
     asks_how_long,
     duration_in,
+    finding_topics,
     load_recall_rules,
     meant,
     wh_word,
@@ -844,6 +845,7 @@ class Speaker:
             text = self.self_contained(fact, self._say(fact, item.subject))
             if not text:
                 continue
+            text = self._to_the_point(text, item, fact)
             if self._timing:
                 # "How long has that been going on?": how long (once), and no more than that when it was told
                 how_long = self.index.durations.get(fact.id)
@@ -877,6 +879,64 @@ class Speaker:
                     text = head + "."
             out.append(text)
         return out
+
+    def _to_the_point(self, text: str, item: AnswerItem, fact: IndexedFact) -> str:
+        """Of one fact said in several sentences, the sentences on what was asked.
+
+        A record sentence often carries two subjects ("I've been refusing food for a week. And I'm convinced my
+        insides are rotting."); asked one of them ("What do you think is going on with your body?"), a person
+        says that one, not the other beside it. Each sentence of the wording is read for the subjects it names
+        (its cue words and the findings it states, :func:`~.understanding.record_topics`,
+        :func:`~.reading.read_statements`). A sentence that states a symptom or a substance, none of them asked
+        nor a neighbour of one, is left out when another sentence of the fact is on what was asked. A sentence
+        that names only the life story (school, work, family), or nothing, or points back at the one before
+        ("They peak within ten minutes", "None in the week") goes with the one before it. A fact filed in the
+        record's own section of a subject asked is on it throughout ("I had a transient ischaemic attack" under
+        the medical history, whatever "attack" reads as), an open question (what brought them, how it started)
+        admits everything, and a wording none of whose sentences is on the subject is said whole (recall's
+        choice, not say's to undo)."""
+        sentences = _SENTENCES.split(text)
+        if len(sentences) < 2 or item.about_other or fact.section == "family_history":
+            # a relative's history names their illness whatever the subject ("My uncle died by suicide")
+            return text
+        asked = self._asked_subjects(item)
+        if not asked or asked & self.lay.open_topics:
+            return text
+        tax = load_taxonomy()
+        if any(fact.section in tax.by_id[t].sections for t in asked if t in tax.by_id):
+            return text
+        named = [_named_subjects(s, self.index.lexicon) for s in sentences]
+        on = [bool(n & asked) for n in named]
+        off = [not o and not _POINTS_BACK_HEAD.match(s) and any(tax.kind(t) in ("symptom", "substance") for t in n)
+               for s, n, o in zip(sentences, named, on)]
+        if not any(on) or not any(off):
+            return text
+        kept: list[str] = []
+        keep_prev = False
+        for s, o, x in zip(sentences, on, off):
+            keep = o or (not x and keep_prev)
+            if keep:
+                kept.append(s)
+            keep_prev = keep
+        head = _GOES_ON_HEAD.sub("", kept[0])
+        kept[0] = head[:1].upper() + head[1:]
+        return " ".join(kept)
+
+    def _asked_subjects(self, item: AnswerItem) -> frozenset[str]:
+        """The subjects a reply keeps to: the question's topics, the item's subject (a topic, or the topics of
+        the concept it answers), those of the concepts asked, and each one's neighbours in the taxonomy."""
+        tax = load_taxonomy()
+        lexicon = self.index.lexicon
+        asked = set(self._topics)
+        for c in (*self._asked, item.subject):
+            if c in tax.by_id:
+                asked.add(c)
+            elif c in lexicon:
+                asked.update(finding_topics(c, lexicon))
+        for t in list(asked):
+            if t in tax.by_id:
+                asked.update(tax.by_id[t].related)
+        return frozenset(asked) - _FRAMES
 
     def _child_words(self, concept_id: str, negated: bool, variant: int | None, stop: bool = True) -> str | None:
         """A child's own wording of a concept (:meth:`LayRenderer.child_clause`) when the patient is a child,
@@ -1198,6 +1258,26 @@ _REPORTED = re.compile(
     re.IGNORECASE,
 )
 _WHOLLY_QUOTED = re.compile(r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s*[.;]?\s*")
+
+
+_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+# the frame of an illness (when it began, how it goes, what set it off, what it stops): every subject has one
+_FRAMES = frozenset({"onset", "course", "trigger", "functioning", "help_tried"})
+# a sentence that goes on from the one before ("And I'm convinced ..."): said first, it loses the joining word
+_GOES_ON_HEAD = re.compile(r"^(?:And|But|So|Also|Then)\s+(?=\S)")
+# a sentence that points back at the one before ("They peak within ten minutes", "None in the week", "It helped")
+_POINTS_BACK_HEAD = re.compile(r"^(?:(?:And|But|So)\s+)?(?:It|It's|They|They're|Them|Both|None|Neither|That|This|These|Those|Which|Each)\b")
+
+
+@lru_cache(maxsize=8192)
+def _named_subjects(sentence: str, lexicon: Lexicon) -> frozenset[str]:
+    """The interview topics a sentence names: by its cue words, and by the concepts it states."""
+    from .understanding import record_topics
+
+    topics = set(record_topics("", sentence))
+    for st in read_statements(sentence, lexicon):
+        topics.update(finding_topics(st.concept_id, lexicon))
+    return frozenset(topics) - _FRAMES
 
 
 def _past_only(text: str) -> bool:
