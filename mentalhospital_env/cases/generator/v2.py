@@ -2115,7 +2115,9 @@ class StoryV2(_Story):
             if e.name.upper() == "AUDIT" and "(low risk)" in result and self._abstinent():
                 result = re.sub(r"^total \d+/", "total 0/", result)  # a teetotaller scores nothing
             result = self._within_severity(e.name, e.kind, result)
-            result = self._sober_or_withdrawing(e.name, result)
+            result = self._sober_or_withdrawing(e.name, result, e.indicated)
+            if result is None:
+                continue
             if e.kind == "lab":  # named and in the units a UK chart writes (review.json labs.charted)
                 out.append(ExamRecord(chart_name(e.name), e.kind, charted(e.name, result), e.indicated))
                 continue
@@ -2226,10 +2228,13 @@ class StoryV2(_Story):
             result = f"total {self.rng.randint(ceiling - 6, ceiling)}/" + result[m.end():]
         return result
 
-    def _sober_or_withdrawing(self, name: str, result: str) -> str:
+    def _sober_or_withdrawing(self, name: str, result: str, indicated: bool = False) -> str | None:
         """A withdrawal scale scored below its withdrawal band when the mental state shows the patient
         intoxicated (``review.json`` ``agree.intoxication_signs``): pinpoint pupils and a withdrawal score
-        are not seen at one visit."""
+        are not seen at one visit. A scale its disorder orders for withdrawal (indicated, expecting a withdrawal
+        band) is not scored at all on an intoxicated patient (None): a withdrawal scale is for withdrawal, and the
+        rescored 'none' was refused by the consistency check every time, a whole draft thrown away (stop 43's
+        profile: 15 of 80 cases redrawn for it)."""
         A = review_facts()["agree"]
         threshold = A["withdrawal_scale_thresholds"].get(name)
         m = re.match(r"total (\d+)/(\d+) \(([^)]*)\)", result) if threshold is not None else None
@@ -2238,6 +2243,8 @@ class StoryV2(_Story):
         shown = " ".join(f.text for f in self.chart.facts if f.section in ("mental_status_exam.appearance", "mental_status_exam.behavior", "mental_status_exam.speech"))
         if not re.search(A["intoxication_signs"], shown, re.I):
             return result
+        if indicated:
+            return None
         exam = load_knowledge().resolve_exam(name)
         score = self.rng.randint(0, threshold - 1)
         band = exam.band_of(score) if exam is not None else None
