@@ -639,6 +639,21 @@ class StoryV2(_Story):
                 if f.section == "risk_assessment.violence" and re.search(A["no_violence_pattern"], f.text, re.I):
                     text, says = rng.choice(T["violence_after_offence"])
                     f.text, f.says = self.fill(text), (says if f.says else None)
+        S29 = review_facts()["stop29"]
+        told = " ".join(f.text for f in facts if not f.section.startswith("risk_assessment"))
+        fought = re.search(S29["aggression_pattern"], told, re.I)
+        acts = T["violence_untold_act"]
+        for f in facts:
+            if f.section != "risk_assessment.violence":
+                continue
+            if fought and re.search(S29["aggression_denied_pattern"], f.text, re.I):  # fighting told, and denied here
+                text, says = rng.choice(T["violence_after_fighting"]["lines"])
+            elif re.search(acts["act_pattern"], f.text, re.I) and not re.search(r"^(?:never|no|not)\b", f.text, re.I) \
+                    and not re.search(acts["told_pattern"], told, re.I):  # an act nothing else in the record tells
+                text, says = rng.choice(acts["lines"])
+            else:
+                continue
+            f.text, f.says = self.fill(text), (says if f.says else None)
         occupation = str(self.p.demographics.get("occupation", ""))
         if _has(occupation, A["not_working_occupations"]) or _has(story, A["not_working_words"]) or _has(story, A["job_lost_words"]):
             for f in facts:
