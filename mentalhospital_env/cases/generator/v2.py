@@ -702,6 +702,10 @@ class StoryV2(_Story):
             self.risk_level = "active"
         elif "suicidal_ideation" in seen and self.risk_level == "none":
             self.risk_level = "passive"
+        A = self.story["admission_reason"]  # an admission the record holds a reason for (story.json admission_reason)
+        if self.p.setting == "inpatient" and self.risk_level == "none" and not seen & set(A["concepts"]) \
+                and not any(c.startswith(tuple(A["codes"])) for c in self.codes):
+            self.p.setting = "outpatient"
 
     def _core_concepts(self, code: str | None = None) -> frozenset[str]:
         """A disorder's core complaints (core.json ``core``; the principal's by default): the history tells one of
