@@ -312,6 +312,7 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
         sentences = [cap(s.lstrip(" ;,")) if s.rstrip().endswith((".", "!", "?")) else cap(s.lstrip(" ;,")).rstrip(" ;,") + "." for s in sentences if s.strip(" .;,")]
         treatment["safety"] = [pattern.sub(lambda m: m.expand(rng.choice(rule["as"]).replace("{subj}", he)), x).strip(" ;,") for x in treatment.get("safety") or ()]
         treatment["safety"] = [x for x in treatment["safety"] if x]
+    sentences = _benzodiazepine_told_once(case, sentences, P, benzodiazepine_caution(case))
     if benzodiazepine_caution(case):  # the medication list gives the drug the plan now gives (lorazepam for chlordiazepoxide)
         swap = P["record_needs"]["benzodiazepine_choice"]["medication"]
         meds = treatment.get("medications") or []
@@ -328,6 +329,10 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
     delirium = any(c.startswith(tuple(P["medical_admission_codes"])) for c in status["codes"])
     if sentences and setting == "emergency" and delirium and not re.search(P["medical_admission_pattern"], sentences[0], re.I):
         sentences[0] = rng.choice(P["medical_admission_openers"])
+    kept_in = P["kept_in"]  # stop 43: 'home today with crisis team follow-up' beside 'a medically supervised inpatient detoxification'
+    if sentences and setting == "emergency" and re.search(kept_in["home_pattern"], sentences[0], re.I) \
+            and any(re.search(kept_in["admits_pattern"], x, re.I) for x in sentences[1:]):
+        sentences[0] = rng.choice(kept_in["openers"])
     if he == "they":  # 'they' takes a plural verb ('as they has said' in a line written for he or she)
         verbs = P["they_verbs"]
         plural = re.compile(r"\b([Tt]hey) (" + "|".join(verbs) + r")\b")
@@ -336,6 +341,35 @@ def follow_record(plan: str, treatment: dict[str, Any], case: Case, rng: random.
         if treatment.get("follow_up"):
             treatment["follow_up"] = plural.sub(lambda m: f"{m.group(1)} {verbs[m.group(2)]}", treatment["follow_up"])
     return " ".join(sentences)
+
+
+def _benzodiazepine_told_once(case: Any, sentences: list[str], P: Mapping[str, Any], why: str | None) -> list[str]:
+    """One withdrawal regimen, said once (stop 43: 9 of 60 fresh alcohol plans gave the regimen, 'a fixed reducing
+    regimen of lorazepam over about a week, the CIWA-Ar at each daily check', and then a second sentence giving it
+    again, 'the withdrawal is covered with lorazepam in place of chlordiazepoxide ... by the CIWA-Ar'): where the
+    plan's own regimen already gives lorazepam (the builder turned its chlordiazepoxide), the reason for the choice
+    (review.json ``benzodiazepine_choice.say_within``: age, liver) is told inside that sentence, after the drug and
+    its dose, and the separate sentence is struck. Plans without a regimen of their own keep the sentence."""
+    if not why:
+        return sentences
+    B = P["record_needs"]["benzodiazepine_choice"]
+    answered = re.compile(B["answered_pattern"], re.I)
+    told = [i for i, x in enumerate(sentences) if answered.search(x)]
+    given = re.compile(B["given_pattern"], re.I)
+    regimen = [i for i, x in enumerate(sentences) if i not in told and given.search(x)]
+    if len(told) != 1 or not regimen:
+        return sentences
+    j = regimen[0]
+    m = given.search(sentences[j])
+    clause = B["say_within"].format(why=why)
+    out = list(sentences)
+    head = out[j][:m.end()]
+    if head.count("(") > head.count(")"):  # the drug is named inside brackets: the reason closes the sentence instead
+        out[j] = f"{out[j].rstrip(' .')}; {m.group(0).lower()} {clause}."
+    else:
+        out[j] = f"{head} ({clause}){out[j][m.end():]}"
+    del out[told[0]]
+    return out
 
 
 def _about_pregnancy_test(sentence: str) -> bool:

@@ -639,6 +639,21 @@ class StoryV2(_Story):
                 if f.section == "risk_assessment.violence" and re.search(A["no_violence_pattern"], f.text, re.I):
                     text, says = rng.choice(T["violence_after_offence"])
                     f.text, f.says = self.fill(text), (says if f.says else None)
+        S29 = review_facts()["stop29"]
+        told = " ".join(f.text for f in facts if not f.section.startswith("risk_assessment"))
+        fought = re.search(S29["aggression_pattern"], told, re.I)
+        acts = T["violence_untold_act"]
+        for f in facts:
+            if f.section != "risk_assessment.violence":
+                continue
+            if fought and re.search(S29["aggression_denied_pattern"], f.text, re.I):  # fighting told, and denied here
+                text, says = rng.choice(T["violence_after_fighting"]["lines"])
+            elif re.search(acts["act_pattern"], f.text, re.I) and not re.search(r"^(?:never|no|not)\b", f.text, re.I) \
+                    and not re.search(acts["told_pattern"], told, re.I):  # an act nothing else in the record tells
+                text, says = rng.choice(acts["lines"])
+            else:
+                continue
+            f.text, f.says = self.fill(text), (says if f.says else None)
         occupation = str(self.p.demographics.get("occupation", ""))
         if _has(occupation, A["not_working_occupations"]) or _has(story, A["not_working_words"]) or _has(story, A["job_lost_words"]):
             for f in facts:
@@ -687,6 +702,10 @@ class StoryV2(_Story):
             self.risk_level = "active"
         elif "suicidal_ideation" in seen and self.risk_level == "none":
             self.risk_level = "passive"
+        A = self.story["admission_reason"]  # an admission the record holds a reason for (story.json admission_reason)
+        if self.p.setting == "inpatient" and self.risk_level == "none" and not seen & set(A["concepts"]) \
+                and not any(c.startswith(tuple(A["codes"])) for c in self.codes):
+            self.p.setting = "outpatient"
 
     def _core_concepts(self, code: str | None = None) -> frozenset[str]:
         """A disorder's core complaints (core.json ``core``; the principal's by default): the history tells one of
@@ -2115,7 +2134,9 @@ class StoryV2(_Story):
             if e.name.upper() == "AUDIT" and "(low risk)" in result and self._abstinent():
                 result = re.sub(r"^total \d+/", "total 0/", result)  # a teetotaller scores nothing
             result = self._within_severity(e.name, e.kind, result)
-            result = self._sober_or_withdrawing(e.name, result)
+            result = self._sober_or_withdrawing(e.name, result, e.indicated)
+            if result is None:
+                continue
             if e.kind == "lab":  # named and in the units a UK chart writes (review.json labs.charted)
                 out.append(ExamRecord(chart_name(e.name), e.kind, charted(e.name, result), e.indicated))
                 continue
@@ -2226,10 +2247,13 @@ class StoryV2(_Story):
             result = f"total {self.rng.randint(ceiling - 6, ceiling)}/" + result[m.end():]
         return result
 
-    def _sober_or_withdrawing(self, name: str, result: str) -> str:
+    def _sober_or_withdrawing(self, name: str, result: str, indicated: bool = False) -> str | None:
         """A withdrawal scale scored below its withdrawal band when the mental state shows the patient
         intoxicated (``review.json`` ``agree.intoxication_signs``): pinpoint pupils and a withdrawal score
-        are not seen at one visit."""
+        are not seen at one visit. A scale its disorder orders for withdrawal (indicated, expecting a withdrawal
+        band) is not scored at all on an intoxicated patient (None): a withdrawal scale is for withdrawal, and the
+        rescored 'none' was refused by the consistency check every time, a whole draft thrown away (stop 43's
+        profile: 15 of 80 cases redrawn for it)."""
         A = review_facts()["agree"]
         threshold = A["withdrawal_scale_thresholds"].get(name)
         m = re.match(r"total (\d+)/(\d+) \(([^)]*)\)", result) if threshold is not None else None
@@ -2238,6 +2262,8 @@ class StoryV2(_Story):
         shown = " ".join(f.text for f in self.chart.facts if f.section in ("mental_status_exam.appearance", "mental_status_exam.behavior", "mental_status_exam.speech"))
         if not re.search(A["intoxication_signs"], shown, re.I):
             return result
+        if indicated:
+            return None
         exam = load_knowledge().resolve_exam(name)
         score = self.rng.randint(0, threshold - 1)
         band = exam.band_of(score) if exam is not None else None
