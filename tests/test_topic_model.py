@@ -336,7 +336,8 @@ def test_a_topic_the_previous_turn_asked_is_added_only_where_the_model_is_sure_o
 def test_the_shipped_reader_carries_a_follow_up_it_is_sure_of_and_not_a_change_of_subject():
     from mentalhospital_env.patient.understanding import understand
 
-    assert "panic" in understand("Do you worry about having another one?", "Have you ever had a panic attack?").topics
+    carried = understand("Do you worry about having another one?", "Have you ever had a panic attack?")
+    assert "panic" in carried.topics and carried.follow_up  # the patient takes a follow-up's topics (patient.py)
     assert "medication" in understand("Do you ever forget to take it, or stop when you feel better?",
                                       "Are you on any medication?").topics
     # a question with its own subject after an unrelated one keeps to its own subject

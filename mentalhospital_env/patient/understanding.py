@@ -479,12 +479,17 @@ def _mended(cue: Understanding, utterance: str, context: str | None, stemmed: Se
     that nearly all keep the previous topic, reads each of them after a question about voices as voices."""
     own = _understand(utterance, None).topics if context else cue.topics
     seen = cue_seen(stemmed)
+    before = _understand(context[:2000], None).topics if context else ()
     topics = combine(cue.topics, probs, model.add_above, model.veto_below, model.confirm_above, own,
-                     seen, _understand(context[:2000], None).topics if context else (),
+                     seen, before,
                      reflection=reflection, vetoed_by_cue=cue_vetoed(stemmed, seen),
                      add_alone=getattr(model, "add_alone_above", None), add_frame=getattr(model, "add_frame_above", None),
                      add_before=None if cue.open or "?" not in utterance else getattr(model, "add_before_above", None))
-    return _with_topics(cue, topics, stemmed)
+    read = _with_topics(cue, topics, stemmed)
+    if not read.follow_up and any(t in before and t not in cue.topics for t in topics):
+        # a topic carried from the previous turn: the reading is a follow-up's (the patient takes a follow-up's topics)
+        read = replace(read, follow_up=True)
+    return read
 
 
 def _with_topics(cue: Understanding, topics: Sequence[str], stemmed: Sequence[str]) -> Understanding:
