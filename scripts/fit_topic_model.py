@@ -64,6 +64,7 @@ SETS = {
     "heldout37": "interview_topics_heldout37.jsonl",
     "heldout38": "interview_topics_heldout38.jsonl",
     "heldout39": "interview_topics_heldout39.jsonl",
+    "heldout40": "interview_topics_heldout40.jsonl",
 }
 #: sets written to fit the model only: fitted on, never left out in the mean (nobody measures on them)
 TRAIN_ONLY = ("train31",)
@@ -74,10 +75,11 @@ SHOW = ("heldout38", "heldout39")
 ESTIMATE = tuple(f"heldout{n}" for n in range(31, 40))
 #: held-out sets are numbered by the stop that wrote them; one newer than the newest set above is a fresh set that
 #: somebody else measures on, and the script refuses to read it whatever its name
-NEWEST_READ = 39
-#: stop 40's to 43's fresh sets (each written in another worktree while its stop worked on the older sets) are refused by
-#: name too, whatever NEWEST_READ says: a fresh set's figure is for the stop that wrote it
-FRESH = ("heldout40", "held_out40", "heldout41", "held_out41", "heldout42", "held_out42", "heldout43", "held_out43")
+NEWEST_READ = 40
+#: stop 41's, 42's and 43's sets (each written in another worktree while its stop worked on the older sets) are refused by
+#: name too, whatever NEWEST_READ says: a fresh set's figure is for the stop that wrote it. Stop 43 moved heldout40 (read
+#: at stop 41, development data) into the fitting and kept heldout41 and heldout42 out as its check
+FRESH = ("heldout41", "held_out41", "heldout42", "held_out42", "heldout43", "held_out43")
 OUT = ROOT / "mentalhospital_env" / "patient" / "data" / "topic_model.json"
 #: fixed at stop 30 before any figure of heldout29 or heldout24 was seen with the model, and left unchanged at stop 31
 #: before any per-set figure of the seven-set leave-one-set-out was printed: an independent reader (no cue features, so
@@ -111,6 +113,14 @@ ADD_ALONE_ABOVE = 0.3
 ADD_FRAME_ABOVE = 0.7
 VETO_BELOW = 0.05
 CONFIRM_ABOVE = 0.5
+#: stop 43: a topic the previous turn asked about is added where the model reads it at this probability or more
+#: (``combine.add_before_above``; until then never: the follow-up rule alone carried a topic on). The model reads the
+#: previous turn's words (``c:`` features), and it read "Do you worry about having another one?" after "Have you ever
+#: had a panic attack?" as panic at 0.93, "Do you ever forget to take it?" after "Are you on any medication?" as
+#: medication at 0.97, where the follow-up rule carried nothing. Chosen on heldout40 with the model fitted up to
+#: heldout39 (0.793 without, 0.799 at 0.7, 0.801 at 0.5); 0.7 rather than 0.5 because the labelled sets hardly hold
+#: follow-ups that change the subject (stop 42), where a lower bar would carry the old topic wrongly
+ADD_BEFORE_ABOVE = 0.7
 #: weights smaller than this are dropped (in the estimate too, so that it measures the shipped form): the file
 #: stays small enough to read and review
 PRUNE = 0.1
@@ -208,7 +218,7 @@ def scored(rows: list[dict], probs: list[dict], add: float | None = None, veto: 
     add = ADD_ABOVE if add is None else add
     veto = VETO_BELOW if veto is None else veto
     gold = [set(r["topics"]) for r in rows]
-    return macro_f1(gold, [set(combine(r["cue"], p, add, veto, CONFIRM_ABOVE, r["own"], r["seen"], r["before"], vetoed_by_cue=r["held"], add_alone=ADD_ALONE_ABOVE, add_frame=ADD_FRAME_ABOVE)) for r, p in zip(rows, probs)])
+    return macro_f1(gold, [set(combine(r["cue"], p, add, veto, CONFIRM_ABOVE, r["own"], r["seen"], r["before"], vetoed_by_cue=r["held"], add_alone=ADD_ALONE_ABOVE, add_frame=ADD_FRAME_ABOVE, add_before=ADD_BEFORE_ABOVE)) for r, p in zip(rows, probs)])
 
 
 def per_topic(rows: list[dict], preds: list[set[str]]) -> dict[str, tuple[float, int]]:
@@ -272,14 +282,14 @@ def main() -> int:
             line = f"  {out:<10} {len(sets[out]):>4}  {cue_only[out]:.3f}  {s0:.3f}"
             sums[0] += cue_only[out]
             sums[1] += s0
-            pooled[False] += [(r, set(combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"], vetoed_by_cue=r["held"], add_alone=ADD_ALONE_ABOVE, add_frame=ADD_FRAME_ABOVE)))
+            pooled[False] += [(r, set(combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"], vetoed_by_cue=r["held"], add_alone=ADD_ALONE_ABOVE, add_frame=ADD_FRAME_ABOVE, add_before=ADD_BEFORE_ABOVE)))
                               for r, pr in zip(sets[out], p0)]
             if extra:
                 p1 = left_out(out, True)
                 s1 = scored(sets[out], p1)
                 sums[2] += s1
                 line += f"   {s1:.3f}"
-                pooled[True] += [(r, set(combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"], vetoed_by_cue=r["held"], add_alone=ADD_ALONE_ABOVE, add_frame=ADD_FRAME_ABOVE)))
+                pooled[True] += [(r, set(combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"], vetoed_by_cue=r["held"], add_alone=ADD_ALONE_ABOVE, add_frame=ADD_FRAME_ABOVE, add_before=ADD_BEFORE_ABOVE)))
                                  for r, pr in zip(sets[out], p1)]
             print(line, flush=True)
         k = len(left)
@@ -300,7 +310,7 @@ def main() -> int:
             p = left_out(n, bool(extra) and not args.without_training_sets)
             print(f"\n{n}: readings the model (fitted on the other sets) changes")
             for r, pr in zip(sets[n], p):
-                got = combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"], vetoed_by_cue=r["held"], add_alone=ADD_ALONE_ABOVE, add_frame=ADD_FRAME_ABOVE)
+                got = combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"], vetoed_by_cue=r["held"], add_alone=ADD_ALONE_ABOVE, add_frame=ADD_FRAME_ABOVE, add_before=ADD_BEFORE_ABOVE)
                 if set(got) != set(r["cue"]):
                     mark = "+" if set(got) == set(r["topics"]) else ("-" if set(r["cue"]) == set(r["topics"]) else "~")
                     ctx = f" [after {r['context'][:50]!r}]" if r.get("context") else ""
@@ -314,13 +324,14 @@ def main() -> int:
                 weights[f] = row
         out = {
             "format": FORMAT,
-            "_about": "fitted by scripts/fit_topic_model.py --write on all labelled sets of "
+            "_about": f"fitted by scripts/fit_topic_model.py --write on all labelled sets up to heldout{NEWEST_READ} of "
                       f"benchmarks/data/interview_topics*.jsonl ({sum(len(v) for v in sets.values())} utterances); "
                       f"L2 logistic regression per topic, C={C}, cue features {CUE_FEATURES}",
             "topics": topics,
             "bias": [float(b) for b in model.b],
             "cue_features": CUE_FEATURES,
-            "combine": {"add_above": ADD_ABOVE, "add_alone_above": ADD_ALONE_ABOVE, "add_frame_above": ADD_FRAME_ABOVE, "veto_below": VETO_BELOW,
+            "combine": {"add_above": ADD_ABOVE, "add_alone_above": ADD_ALONE_ABOVE, "add_frame_above": ADD_FRAME_ABOVE,
+                        "add_before_above": ADD_BEFORE_ABOVE, "veto_below": VETO_BELOW,
                         "confirm_above": CONFIRM_ABOVE},
             "weights": weights,
         }

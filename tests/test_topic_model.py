@@ -68,6 +68,8 @@ BREAKAGES = [
     (lambda d: d["combine"].update(add_alone_above=0.9), "add_alone_above"),
     (lambda d: d["combine"].update(add_alone_above="low"), "add_alone_above"),
     (lambda d: d["combine"].update(add_frame_above=1.5), "add_frame_above"),
+    (lambda d: d["combine"].update(add_before_above=1.5), "add_before_above"),
+    (lambda d: d["combine"].update(add_before_above="high"), "add_before_above"),
 ]
 
 
@@ -315,3 +317,29 @@ def test_the_complaint_and_its_frame_need_their_own_bar():
     probs = {"chief_complaint": 0.54, "onset": 0.6, "sleep": 0.4}
     assert combine([], probs, 0.5, 0.05, 0.5, add_alone=0.3, add_frame=0.7) == ["sleep"]
     assert combine([], probs, 0.5, 0.05, 0.5, add_alone=0.3) == ["onset", "chief_complaint", "sleep"]
+
+
+def test_a_topic_the_previous_turn_asked_is_added_only_where_the_model_is_sure_of_it():
+    # stop 43: "Do you worry about having another one?" after "Have you ever had a panic attack?": the model, which reads
+    # the previous turn's words, is sure of panic; without add_before the topic asked before is never the model's to add
+    probs = {"panic": 0.93, "worry": 0.4, "sleep": 0.6}
+    assert combine([], probs, 0.5, 0.05, 0.5, asked_before=["panic", "sleep"], add_alone=0.3) == ["worry"]
+    assert combine([], probs, 0.5, 0.05, 0.5, asked_before=["panic", "sleep"], add_alone=0.3, add_before=0.7) == [
+        "panic", "worry"]
+    model = read_topic_model(json.dumps(good()), WHERE)
+    assert model.add_before_above is None
+    raw = good()
+    raw["combine"]["add_before_above"] = 0.7
+    assert read_topic_model(json.dumps(raw), WHERE).add_before_above == 0.7
+
+
+def test_the_shipped_reader_carries_a_follow_up_it_is_sure_of_and_not_a_change_of_subject():
+    from mentalhospital_env.patient.understanding import understand
+
+    carried = understand("Do you worry about having another one?", "Have you ever had a panic attack?")
+    assert "panic" in carried.topics and carried.follow_up  # the patient takes a follow-up's topics (patient.py)
+    assert "medication" in understand("Do you ever forget to take it, or stop when you feel better?",
+                                      "Are you on any medication?").topics
+    # a question with its own subject after an unrelated one keeps to its own subject
+    assert "alcohol" not in understand("How has your sleep been lately?", "How much do you drink in a week?").topics
+    assert "voices" not in understand("Do you smoke at all?", "Do you ever hear voices when nobody is there?").topics

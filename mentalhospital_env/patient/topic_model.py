@@ -101,6 +101,11 @@ class TopicModel:
     #: a topic of the complaint's frame or the complaint itself (kind ``presentation``) is added at this probability
     #: (``combine.add_frame_above``, optional: ``None`` is ``add_above``)
     add_frame_above: float | None = None
+    #: a topic the previous turn asked about is added at this probability (``combine.add_before_above``, optional:
+    #: ``None`` never, the follow-up rule's call alone): the model reads the previous turn's words, and where it is sure
+    #: the question goes on with that turn's topic ("Do you worry about having another one?" after a question about
+    #: panic attacks) the topic is carried though no follow-up cue was written for the wording (stop 43)
+    add_before_above: float | None = None
 
     def probabilities(self, feats: Sequence[str]) -> dict[str, float]:
         rows = [self.index[f] for f in feats if f in self.index]
@@ -171,9 +176,10 @@ def read_topic_model(
         raise TopicModelError(f"{where}: field 'combine.add_alone_above' needs add_alone_above <= add_above, "
                               f"got {add_alone_above!r}")
     add_frame_above = optional_bar("add_frame_above")
+    add_before_above = optional_bar("add_before_above")
     cue_features = required(raw, "cue_features", bool, where, TopicModelError)
     return TopicModel(tuple(topics), index, matrix, bias_arr, add_above, veto_below, confirm_above, cue_features,
-                      add_alone_above, add_frame_above)
+                      add_alone_above, add_frame_above, add_before_above)
 
 
 def topic_model_text(model: dict) -> str:

@@ -473,14 +473,23 @@ def carried(read: Understanding, utterance: str, context: str | None, stemmed: S
 
 def _mended(cue: Understanding, utterance: str, context: str | None, stemmed: Sequence[str], probs: dict[str, float],
             model, reflection: bool = False) -> Understanding:
-    """The cues' reading ``cue`` mended by a reader's ``probs`` under :func:`combine` (``model``'s thresholds)."""
+    """The cues' reading ``cue`` mended by a reader's ``probs`` under :func:`combine` (``model``'s thresholds). Only a
+    question that is not open carries a topic of the previous turn by the model (``add_before``): "Anything else?"
+    invites what the patient has not said yet, and "Okay." or "Right." asks nothing, yet the model, fitted on follow-ups
+    that nearly all keep the previous topic, reads each of them after a question about voices as voices."""
     own = _understand(utterance, None).topics if context else cue.topics
     seen = cue_seen(stemmed)
+    before = _understand(context[:2000], None).topics if context else ()
     topics = combine(cue.topics, probs, model.add_above, model.veto_below, model.confirm_above, own,
-                     seen, _understand(context[:2000], None).topics if context else (),
+                     seen, before,
                      reflection=reflection, vetoed_by_cue=cue_vetoed(stemmed, seen),
-                     add_alone=getattr(model, "add_alone_above", None), add_frame=getattr(model, "add_frame_above", None))
-    return _with_topics(cue, topics, stemmed)
+                     add_alone=getattr(model, "add_alone_above", None), add_frame=getattr(model, "add_frame_above", None),
+                     add_before=None if cue.open or "?" not in utterance else getattr(model, "add_before_above", None))
+    read = _with_topics(cue, topics, stemmed)
+    if not read.follow_up and any(t in before and t not in cue.topics for t in topics):
+        # a topic carried from the previous turn: the reading is a follow-up's (the patient takes a follow-up's topics)
+        read = replace(read, follow_up=True)
+    return read
 
 
 def _with_topics(cue: Understanding, topics: Sequence[str], stemmed: Sequence[str]) -> Understanding:
@@ -524,6 +533,7 @@ def combine(
     vetoed_by_cue: Iterable[str] = (),
     add_alone: float | None = None,
     add_frame: float | None = None,
+    add_before: float | None = None,
 ) -> list[str]:
     """The cues' topics mended by the model's probabilities.
 
@@ -554,7 +564,14 @@ def combine(
     more (stop 42). A topic of the complaint's frame or the complaint itself (kind ``presentation``: onset, course,
     trigger, functioning, help tried, chief complaint) is added at ``add_frame`` where given: such a topic steers the
     patient to the story of the complaint, and read from weak evidence it displaced what was asked ("Margaret found
-    you in the garage with a rope. Can you tell me about that?" read as the open question: the patient exam, hw-015)."""
+    you in the garage with a rope. Can you tell me about that?" read as the open question: the patient exam, hw-015).
+    Where ``add_before`` is given, a topic the previous turn asked about is added at that probability or more, and
+    only to a question with no subject of its own (no topic in ``own`` but conversational acts and the frame of a
+    complaint; stop 43): the model reads the previous turn's words, and where it is that sure the question goes on with
+    that turn's topic ("Do you worry about having another one?" after a question about panic attacks) no follow-up cue
+    was written for its wording; a question with a subject of its own ("Do you smoke at all?" after a question about
+    voices) changes the subject, and the model, fitted on follow-ups that nearly all keep the previous topic, read
+    voices in it too."""
     tax = load_taxonomy()
     content = [t for t in cue_topics if tax.kind(t) != "meta"]
     alone = add_alone if add_alone is not None and not content else add_above
@@ -565,12 +582,14 @@ def combine(
     def bar(t: str) -> float:
         return frame if tax.kind(t) == "presentation" else alone
     own = set(cue_topics if own is None else own)
+    own_content = any(tax.kind(t) != "meta" and t not in tax.frame for t in own)
     # a guard's drop stands unless the model is all but sure (SURE_ABOVE) of the topic; a hand-written veto always stands
     held = set(vetoed_by_cue)
     seen = {t for t in seen if probs.get(t, 0.0) < SURE_ABOVE or t in held}
     before = set(asked_before)
     adds = [] if "family_history" in cue_topics else sorted(
-        (t for t, p in probs.items() if t in tax.by_id and p >= bar(t) and t not in cue_topics and t not in seen and t not in before
+        (t for t, p in probs.items() if t in tax.by_id and p >= bar(t) and t not in cue_topics and t not in seen
+         and (t not in before or (add_before is not None and p >= add_before and not own_content))
          and t not in _NEVER_ADDED and t in tax.by_id),
         key=lambda t: (-probs[t], t))
 
