@@ -691,6 +691,9 @@ class ScriptedClinician(Doctor):
                 continue
             if rule.get("sexes") and self.walk_in.sex not in rule["sexes"]:
                 continue
+            age = self.walk_in.age
+            if age is not None and not rule.get("min_age", 0) <= age <= rule.get("max_age", 200):
+                continue  # the menstrual cycle asked of a woman of 20-55, not of a girl of 9 or a woman of 70
             if len(set(rule["when"]) & set(f.present)) < rule.get("at_least", 1):
                 continue
             wanted += [c for c in rule["ask"] if c in self.lexicon and c not in f.present and c not in f.denied
@@ -1582,6 +1585,8 @@ class ScriptedClinician(Doctor):
         others = {h.code for h, _ in lead if h.code in profile.codes or not self._ruled_out(h)}
         unsafe = set().union(*(h.unsafe_drugs for h in self.hyps if h.code in others))
         leave_out = tuple(self.age_script.get("leave_out_of_plan", ()))
+        # nor an admission weighed where the setting has decided it (on the ward; the emergency disposition sentence)
+        leave_out += tuple(self.script["settings"].get(self.walk_in.setting or "", {}).get("leave_out_of_plan", {}).get("words", ()))
 
         def fits(sentence: str) -> bool:
             low = sentence.lower()
@@ -1666,6 +1671,12 @@ class ScriptedClinician(Doctor):
             and not any(w in t.lower() for w in drop_other)
             and not self._ect_unwarranted(t)
         ]
+        # an item treating another disorder beside this one only when that disorder is on the list or was heard
+        heard = set(self.findings.present) - self.findings.contradicted
+        for item in conf["needs_on_differential"]["items"]:
+            if not any(h.code.startswith(tuple(item["codes"])) for h, _ in lead) and not set(item["findings"]) & heard \
+                    and not (item.get("or_heavy_drinking") and self.heavy_drinking()):
+                other = [t for t in other if item["pattern"].lower() not in t.lower()]
         if liver:
             # the liver plan's withdrawal sentence decides where and how: no second, vaguer withdrawal item
             said = conf["liver_disease"]["replaces_other"]["words"]
@@ -1882,7 +1893,10 @@ class ScriptedClinician(Doctor):
         taking = self._drugs_taken()
         conf = self.script["plan"]["already_taking"]
         he = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
-        for drug, dose in principal.medications:
+        # a first-line drug of this disorder the patient already takes comes first: it is reviewed and optimised
+        # before another is added (lithium continued for a bipolar depression, not quetiapine started beside it)
+        listed = sorted(principal.medications, key=lambda m: m[0].lower() not in taking or m[0].lower() in unsafe)
+        for drug, dose in listed:
             drug, dose = self._drug_instead(drug, dose, profile)
             if drug.lower() in unsafe or (chosen and combined not in dose.lower()):
                 continue
@@ -2241,7 +2255,9 @@ class ScriptedClinician(Doctor):
         home = " ".join(self.findings.answers.get(c, "") for c in ("living_situation", "dependants")).lower()
         he, him = {"female": ("she", "her"), "male": ("he", "him")}.get(self.walk_in.sex or "", ("they", "them"))
         kinds = self.script["plan_safety"]["dependants_by_kind"]
-        kind = next((k for k in kinds if not k["words"] or re.search(k["words"], home)), kinds[-1])
+        # each clause read with its negation: "no children, I look after my mum" names an adult, not children
+        clauses = [c for c in re.split(r"(?<=[.!?;,])\s+|\s+but\s+", home) if c.strip()]
+        kind = next((k for k in kinds if not k["words"] or any(self._tells(c, [k["words"]]) for c in clauses)), kinds[-1])
         return kind["sentence"].format(he=he, him=him).replace("they is", "they are")
 
     def _home_names_dependants(self) -> bool:
@@ -2354,7 +2370,12 @@ class ScriptedClinician(Doctor):
         # a denial of self-harm says nothing of suicidal thoughts: only an answer about the thoughts themselves settles it
         if "suicidal_ideation" in set(f.present) | f.denied or "self_harm" in f.present:
             return False
-        return "suicidal_ideation" in f.answers
+        answer = f.answers.get("suicidal_ideation")
+        if answer is None:
+            return False
+        # a plain "No." first, and nothing affirmed after it ("No. I've got things I want to do."): answered, a denial
+        first = re.split(r"(?<=[.!?])\s+", answer.strip())[0]
+        return not (answer_polarity(first) == "no" and len(tokenize(first)) <= 2 and not patient_findings(answer))
 
     def _non_answer(self, reply: str) -> bool:
         """Whether a reply only says the patient could not or would not answer (``non_answers``)."""
