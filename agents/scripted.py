@@ -2375,7 +2375,8 @@ class ScriptedClinician(Doctor):
             return False
         # a plain "No." first, and nothing affirmed after it ("No. I've got things I want to do."): answered, a denial
         first = re.split(r"(?<=[.!?])\s+", answer.strip())[0]
-        return not (answer_polarity(first) == "no" and len(tokenize(first)) <= 2 and not patient_findings(answer))
+        first = _without_opener(first, self.script["plan"]["denial_hedges"]["words"])
+        return not (answer_polarity(first) == "no" and len(tokenize(first)) <= 4 and not patient_findings(answer))
 
     def _non_answer(self, reply: str) -> bool:
         """Whether a reply only says the patient could not or would not answer (``non_answers``)."""

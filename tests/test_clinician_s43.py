@@ -119,6 +119,8 @@ def test_an_item_treating_another_disorder_stands_only_beside_it(adhd, kept):
 
 @pytest.mark.parametrize("reply, planned", [
     ("No. I've got things I want to do.", False),
+    ("I suppose no. I've got things I want to do.", False),
+    ("Sometimes. I don't know.", True),
     ("Do I have to answer that?", True),
 ])
 def test_a_plain_no_before_a_reason_denies_suicidal_thoughts(reply, planned):
@@ -145,3 +147,19 @@ def test_the_dependants_are_worded_with_their_negation_read(home, says, never):
     doctor = _doctor(woman, present=dict(drink), answers={"dependants": home, "alcohol_use": drink["alcohol_use"]})
     plan = _write(doctor, "treat")
     assert says in plan and never not in plan
+
+
+@pytest.mark.parametrize("text, concept", [
+    ("He was on the go from the minute he could walk.", "hyperactivity"),
+    ("He couldn't sit for the story at nursery.", "hyperactivity"),
+    ("The teacher says he is away with the fairies.", "inattention"),
+    ("He loses his reading book every week.", "disorganisation"),
+])
+def test_a_parents_words_for_hyperactivity_and_inattention_are_read(text, concept):
+    """hw-012 (stop 43's draw): a mother's account of ADHD ('on the go from the minute he could walk', 'away with the
+    fairies', 'he fiddles with anything on the desk') was read as nothing, and the boy was called conduct-disordered."""
+    assert _concepts(text).get(concept) is False
+
+
+def test_being_busy_is_no_hyperactivity():
+    assert "hyperactivity" not in _concepts("I was on the go all day at work.")
