@@ -1796,8 +1796,12 @@ class ScriptedClinician(Doctor):
                     worded["safeguarding"] = " ".join(actions.sentences(["safeguarding"]) + [self._dependants_sentence()])
                 if medical:  # a physical illness treated under the medical team: capacity law, not mental health law
                     worded.update(setting.get("medical_step_sentences", {}))
+                # a step whose sentence speaks of a drug not prescribed is worded without it (``step_sentences_without_drug``)
+                undrugged = conf["step_sentences_without_drug"]
                 steps = [
-                    w if (w := worded.get(a)) and a in actions.proposed(w) and fits(w) else t
+                    w if (w := worded.get(a)) and a in actions.proposed(w) and fits(w)
+                    else u if (actions.proposed(t) & drug_items) - prescribed and (u := undrugged.get(a)) and a in actions.proposed(u)
+                    else t
                     for a in self._safety_steps(f"{plan} {follow_up}")
                     for t in actions.sentences([a])
                 ]
