@@ -163,3 +163,26 @@ def test_a_parents_words_for_hyperactivity_and_inattention_are_read(text, concep
 
 def test_being_busy_is_no_hyperactivity():
     assert "hyperactivity" not in _concepts("I was on the go all day at work.")
+
+
+@pytest.mark.parametrize("walk_in, finding, said, asked", [
+    ("Outpatient clinic. A 26-year-old woman is here to see you, alone.", "temper_tantrums", "I have meltdowns when plans change.", True),
+    ("Outpatient clinic. A 26-year-old woman is here to see you, alone.", "selective_eating", "I live on the same three foods.", True),
+    ("Outpatient clinic. A 26-year-old woman is here to see you, alone.", "low_mood", "I feel flat.", False),
+])
+def test_an_adults_meltdowns_or_narrow_eating_call_for_the_autistic_picture(walk_in, finding, said, asked):
+    """uw-007 (stop 42): a woman of 26 banging her head when upset and living on three foods was never asked about
+    friendships, routines or senses, and autism never stood on the list."""
+    doctor = _doctor(walk_in, present={finding: said})
+    assert ("social_communication_difficulty" in doctor._picture_concepts()) is asked
+
+
+def test_a_relapse_prevention_step_names_no_antidepressant_the_plan_does_not_start():
+    """uw-008 (stop 42): 'continue the antidepressant for at least two years' beside a recurrent depression on the list
+    of a boy whose plan started none; the sentence read as an antidepressant proposed."""
+    from mentalhospital_env.agents.scripted import ScriptedClinician
+    from mentalhospital_env.knowledge.critical import load_critical_actions
+    actions = load_critical_actions()
+    said = ScriptedClinician().script["plan"]["step_sentences_without_drug"]["depression_relapse_prevention"]
+    assert actions.proposed(said) == {"depression_relapse_prevention"}
+    assert "antidepressant" in actions.proposed(actions.sentences(["depression_relapse_prevention"])[0])  # the premise
