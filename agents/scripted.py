@@ -2379,7 +2379,7 @@ class ScriptedClinician(Doctor):
             return False
         # a plain "No." first, and nothing affirmed after it ("No. I've got things I want to do."): answered, a denial
         first = re.split(r"(?<=[.!?])\s+", answer.strip())[0]
-        first = _without_opener(first, self.script["plan"]["denial_hedges"]["words"])
+        first = _without_opener(first, [*self.script["quotes"]["openers"], *self.script["plan"]["denial_hedges"]["words"]])
         return not (answer_polarity(first) == "no" and len(tokenize(first)) <= 4 and not patient_findings(answer))
 
     def _non_answer(self, reply: str) -> bool:

@@ -120,6 +120,7 @@ def test_an_item_treating_another_disorder_stands_only_beside_it(adhd, kept):
 @pytest.mark.parametrize("reply, planned", [
     ("No. I've got things I want to do.", False),
     ("I suppose no. I've got things I want to do.", False),
+    ("Like I mentioned, no. I've got things I want to do.", False),
     ("Sometimes. I don't know.", True),
     ("Do I have to answer that?", True),
 ])
