@@ -269,7 +269,10 @@ class ScriptedClinician(Doctor):
         if not f.chief_complaint and self.turns == 1:
             f.chief_complaint = text
         # "I cannot get to sleep" says what "I can't get to sleep" says (the reader reads "cannot" as a denial)
-        reading = read_reply(self.last_question, re.sub(r"\bcan ?not\b", "can't", text, flags=re.IGNORECASE))
+        heard = re.sub(r"\bcan ?not\b", "can't", text, flags=re.IGNORECASE)
+        for pattern in self.script["plan"]["other_meanings"]["patterns"]:  # a strip light buzzing is no elation
+            heard = re.sub(pattern, " ", heard, flags=re.IGNORECASE)
+        reading = read_reply(self.last_question, heard)
         not_here = self.script["evidence"]["not_heard_on"]
         signs: set[str] = set()
         for rule in self.script["evidence"]["read_in_answer"]["rules"]:

@@ -187,3 +187,14 @@ def test_a_relapse_prevention_step_names_no_antidepressant_the_plan_does_not_sta
     said = ScriptedClinician().script["plan"]["step_sentences_without_drug"]["depression_relapse_prevention"]
     assert actions.proposed(said) == {"depression_relapse_prevention"}
     assert "antidepressant" in actions.proposed(actions.sentences(["depression_relapse_prevention"])[0])  # the premise
+
+
+def test_a_buzzing_light_is_no_elation():
+    """uw-007 (stop 43's draw): 'the strip light was buzzing', said of her moods, was read as elevated mood and the
+    autistic woman was planned lithium for a mania."""
+    from scripted_encounters import ask, start
+    doctor = start("Outpatient clinic. A 26-year-old woman is here to see you, alone.")
+    ask(doctor, "I asked to sit by the window with the blind down because the strip light was buzzing.")
+    assert "elevated_mood" not in doctor.findings.present
+    ask(doctor, "I've been buzzing, on top of the world, hardly sleeping.")
+    assert "elevated_mood" in doctor.findings.present
