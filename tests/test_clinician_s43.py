@@ -198,3 +198,13 @@ def test_a_buzzing_light_is_no_elation():
     assert "elevated_mood" not in doctor.findings.present
     ask(doctor, "I've been buzzing, on top of the world, hardly sleeping.")
     assert "elevated_mood" in doctor.findings.present
+
+
+@pytest.mark.parametrize("text, concept", [
+    ("I can't stand labels in clothes and wear foam earplugs most of the day.", "sensory_sensitivity"),
+    ("I'm exhausted after social events.", "social_communication_difficulty"),
+])
+def test_an_adults_words_for_the_autistic_picture_are_read_as_told(text, concept):
+    """uw-007 (stop 43's draw): asked the autism screen, 'I can't stand labels in clothes ... wear foam earplugs' was read
+    as a denial of sensory sensitivity (the "can't" before the lexicon's 'labels in clothes')."""
+    assert _concepts(text).get(concept) is False
