@@ -1902,7 +1902,19 @@ class ScriptedClinician(Doctor):
         he = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
         # a first-line drug of this disorder the patient already takes comes first: it is reviewed and optimised
         # before another is added (lithium continued for a bipolar depression, not quetiapine started beside it)
-        listed = sorted(principal.medications, key=lambda m: m[0].lower() not in taking or m[0].lower() in unsafe)
+        # (not one any reply says was stopped: "I stopped the lithium last year" is a relapse off it, whatever the
+        # answer about current medicines reads)
+        stop_words = conf["stopped"]
+
+        def said_stopped(drug: str) -> bool:
+            return any(
+                re.search(rf"\b{re.escape(drug)}\b", part.lower()) and (
+                    any(re.search(rf"\b{re.escape(w)}\b", part.lower()) for w in stop_words) or has_cue(part, "ended"))
+                for _, reply in self.findings.replies for part in re.split(r"(?<=[.!?;])\s+", reply)
+            ) or (drug == "lithium" and any(self._tells(r, self.script["plan"]["stopped_lithium"]["said"]) for _, r in self.findings.replies))
+
+        first = {d for d in taking if not said_stopped(d)}
+        listed = sorted(principal.medications, key=lambda m: m[0].lower() not in first or m[0].lower() in unsafe)
         for drug, dose in listed:
             drug, dose = self._drug_instead(drug, dose, profile)
             if drug.lower() in unsafe or (chosen and combined not in dose.lower()):
