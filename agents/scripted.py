@@ -269,7 +269,10 @@ class ScriptedClinician(Doctor):
         if not f.chief_complaint and self.turns == 1:
             f.chief_complaint = text
         # "I cannot get to sleep" says what "I can't get to sleep" says (the reader reads "cannot" as a denial)
-        reading = read_reply(self.last_question, re.sub(r"\bcan ?not\b", "can't", text, flags=re.IGNORECASE))
+        heard = re.sub(r"\bcan ?not\b", "can't", text, flags=re.IGNORECASE)
+        for pattern in self.script["plan"]["other_meanings"]["patterns"]:  # a strip light buzzing is no elation
+            heard = re.sub(pattern, " ", heard, flags=re.IGNORECASE)
+        reading = read_reply(self.last_question, heard)
         not_here = self.script["evidence"]["not_heard_on"]
         signs: set[str] = set()
         for rule in self.script["evidence"]["read_in_answer"]["rules"]:
@@ -691,6 +694,9 @@ class ScriptedClinician(Doctor):
                 continue
             if rule.get("sexes") and self.walk_in.sex not in rule["sexes"]:
                 continue
+            age = self.walk_in.age
+            if age is not None and not rule.get("min_age", 0) <= age <= rule.get("max_age", 200):
+                continue  # the menstrual cycle asked of a woman of 20-55, not of a girl of 9 or a woman of 70
             if len(set(rule["when"]) & set(f.present)) < rule.get("at_least", 1):
                 continue
             wanted += [c for c in rule["ask"] if c in self.lexicon and c not in f.present and c not in f.denied
@@ -1582,6 +1588,8 @@ class ScriptedClinician(Doctor):
         others = {h.code for h, _ in lead if h.code in profile.codes or not self._ruled_out(h)}
         unsafe = set().union(*(h.unsafe_drugs for h in self.hyps if h.code in others))
         leave_out = tuple(self.age_script.get("leave_out_of_plan", ()))
+        # nor an admission weighed where the setting has decided it (on the ward; the emergency disposition sentence)
+        leave_out += tuple(self.script["settings"].get(self.walk_in.setting or "", {}).get("leave_out_of_plan", {}).get("words", ()))
 
         def fits(sentence: str) -> bool:
             low = sentence.lower()
@@ -1666,6 +1674,12 @@ class ScriptedClinician(Doctor):
             and not any(w in t.lower() for w in drop_other)
             and not self._ect_unwarranted(t)
         ]
+        # an item treating another disorder beside this one only when that disorder is on the list or was heard
+        heard = set(self.findings.present) - self.findings.contradicted
+        for item in conf["needs_on_differential"]["items"]:
+            if not any(h.code.startswith(tuple(item["codes"])) for h, _ in lead) and not set(item["findings"]) & heard \
+                    and not (item.get("or_heavy_drinking") and self.heavy_drinking()):
+                other = [t for t in other if item["pattern"].lower() not in t.lower()]
         if liver:
             # the liver plan's withdrawal sentence decides where and how: no second, vaguer withdrawal item
             said = conf["liver_disease"]["replaces_other"]["words"]
@@ -1785,8 +1799,12 @@ class ScriptedClinician(Doctor):
                     worded["safeguarding"] = " ".join(actions.sentences(["safeguarding"]) + [self._dependants_sentence()])
                 if medical:  # a physical illness treated under the medical team: capacity law, not mental health law
                     worded.update(setting.get("medical_step_sentences", {}))
+                # a step whose sentence speaks of a drug not prescribed is worded without it (``step_sentences_without_drug``)
+                undrugged = conf["step_sentences_without_drug"]
                 steps = [
-                    w if (w := worded.get(a)) and a in actions.proposed(w) and fits(w) else t
+                    w if (w := worded.get(a)) and a in actions.proposed(w) and fits(w)
+                    else u if (actions.proposed(t) & drug_items) - prescribed and (u := undrugged.get(a)) and a in actions.proposed(u)
+                    else t
                     for a in self._safety_steps(f"{plan} {follow_up}")
                     for t in actions.sentences([a])
                 ]
@@ -1882,7 +1900,22 @@ class ScriptedClinician(Doctor):
         taking = self._drugs_taken()
         conf = self.script["plan"]["already_taking"]
         he = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
-        for drug, dose in principal.medications:
+        # a first-line drug of this disorder the patient already takes comes first: it is reviewed and optimised
+        # before another is added (lithium continued for a bipolar depression, not quetiapine started beside it)
+        # (not one any reply says was stopped: "I stopped the lithium last year" is a relapse off it, whatever the
+        # answer about current medicines reads)
+        stop_words = conf["stopped"]
+
+        def said_stopped(drug: str) -> bool:
+            return any(
+                re.search(rf"\b{re.escape(drug)}\b", part.lower()) and (
+                    any(re.search(rf"\b{re.escape(w)}\b", part.lower()) for w in stop_words) or has_cue(part, "ended"))
+                for _, reply in self.findings.replies for part in re.split(r"(?<=[.!?;])\s+", reply)
+            ) or (drug == "lithium" and any(self._tells(r, self.script["plan"]["stopped_lithium"]["said"]) for _, r in self.findings.replies))
+
+        first = {d for d in taking if not said_stopped(d)}
+        listed = sorted(principal.medications, key=lambda m: m[0].lower() not in first or m[0].lower() in unsafe)
+        for drug, dose in listed:
             drug, dose = self._drug_instead(drug, dose, profile)
             if drug.lower() in unsafe or (chosen and combined not in dose.lower()):
                 continue
@@ -2241,7 +2274,9 @@ class ScriptedClinician(Doctor):
         home = " ".join(self.findings.answers.get(c, "") for c in ("living_situation", "dependants")).lower()
         he, him = {"female": ("she", "her"), "male": ("he", "him")}.get(self.walk_in.sex or "", ("they", "them"))
         kinds = self.script["plan_safety"]["dependants_by_kind"]
-        kind = next((k for k in kinds if not k["words"] or re.search(k["words"], home)), kinds[-1])
+        # each clause read with its negation: "no children, I look after my mum" names an adult, not children
+        clauses = [c for c in re.split(r"(?<=[.!?;,])\s+|\s+but\s+", home) if c.strip()]
+        kind = next((k for k in kinds if not k["words"] or any(self._tells(c, [k["words"]]) for c in clauses)), kinds[-1])
         return kind["sentence"].format(he=he, him=him).replace("they is", "they are")
 
     def _home_names_dependants(self) -> bool:
@@ -2354,7 +2389,13 @@ class ScriptedClinician(Doctor):
         # a denial of self-harm says nothing of suicidal thoughts: only an answer about the thoughts themselves settles it
         if "suicidal_ideation" in set(f.present) | f.denied or "self_harm" in f.present:
             return False
-        return "suicidal_ideation" in f.answers
+        answer = f.answers.get("suicidal_ideation")
+        if answer is None:
+            return False
+        # a plain "No." first, and nothing affirmed after it ("No. I've got things I want to do."): answered, a denial
+        first = re.split(r"(?<=[.!?])\s+", answer.strip())[0]
+        first = _without_opener(first, [*self.script["quotes"]["openers"], *self.script["plan"]["denial_hedges"]["words"]])
+        return not (answer_polarity(first) == "no" and len(tokenize(first)) <= 4 and not patient_findings(answer))
 
     def _non_answer(self, reply: str) -> bool:
         """Whether a reply only says the patient could not or would not answer (``non_answers``)."""
