@@ -1016,10 +1016,13 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
     relatives = {k: v for k, v in _relative_names(ehr, sex).items() if k not in names}
     facts: list[Fact] = []
     gated: list[frozenset[str]] = []  # the sentences a writer's disclosure note gates, as word sets
+    record_text = " ".join(t for _s, t in ehr.sections())
     for section, whole_text in ehr.sections():
         n = 0
         whole_text, notes = disclosure_gates(expand_abbreviations(whole_text))
         gated.extend(notes)
+        # another's account (a caller's, a relative's collateral paragraph) is chart-only, never the patient's own
+        theirs = informant_sentences(whole_text, section, names, record_text)
         for kind, label, text in _labelled_quotes(whole_text, names, data):
             if kind == "referrer":
                 # the referrer's letter: its complaint is the patient's to tell ("Low mood and fatigue for four
@@ -1041,8 +1044,11 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
                 facts.append(_quoted_fact(f"{section}-{n}", section, label, text, kind == "patient", tax,
                                           has_sensitive_concept, record_topics))
                 continue
-            facts.extend(_sentence_facts(section, text, n, sex, names, data, tax, no_allergy, has_sensitive_concept,
-                                         relatives_named, record_topics, relatives))
+            said = _sentence_facts(section, text, n, sex, names, data, tax, no_allergy, has_sensitive_concept,
+                                   relatives_named, record_topics, relatives)
+            spoken_by_other = {n + i for i, sentence in enumerate(split_sentences(text), 1) if _one_of(sentence, theirs)}
+            facts.extend(replace(f, told=False, patient_says=None) if _sentence_number(f.id) in spoken_by_other else f
+                         for f in said)
             n += len(split_sentences(text))
     facts = _untitled(facts, ehr)
     if gated:
@@ -1101,6 +1107,139 @@ def disclosure_gates(text: str) -> tuple[str, list[frozenset[str]]]:
             para = note.sub("", para)
         out.append(para)
     return "".join(out), [g for g in gated if g]
+
+
+
+# --------------------------------------------------------------------------------------------------
+# Who speaks in a paragraph
+# --------------------------------------------------------------------------------------------------
+
+def _lay_people(data: dict[str, Any]) -> frozenset[str]:
+    """The nouns that name a lay person other than the patient who may give an account of them: the record's
+    relation and people nouns (not its names) and the informant nouns of ``paragraph_speaker``."""
+    rules = data["paragraph_speaker"]
+    people = {w for w in data["people_nouns"] if w not in rules["not_informants"]}
+    return frozenset(people | set(data["relative_nouns"]) | set(rules["informant_nouns"]))
+
+
+def _other_named(token, names: tuple[str, ...], whole: str, data: dict[str, Any]) -> bool:
+    """Whether a proper noun names someone other than the patient whom the record introduces beside a relation
+    or role ("his mother, Sharon", "Travis Heller (34)", "sister Kayla"), never the patient or a clinician."""
+    if token.text in names or not re.fullmatch(r"[A-Z][a-z]+", token.text):
+        return False
+    if any(t.text.rstrip(".") in data["paragraph_speaker"]["clinician_titles"] for t in token.lefts):
+        return False
+    roles = "|".join(sorted(_lay_people(data), key=len, reverse=True))
+    return re.search(rf"\b(?:{roles})s?\b[,(]?\s*\(?{token.text}\b|\b{token.text}\b(?: [A-Z][a-z]+)?\s*[,(]\s*"
+                     rf"(?:(?:a|an|the|his|her|their)\s+)?(?:\w+\s+)?(?:{roles}|\d+)\b", whole, re.IGNORECASE) is not None
+
+
+def _informant_subject(token, names, whole, data) -> bool:
+    """Whether a subject is a lay person other than the patient: a relation or informant noun ("Mother",
+    "his wife", "the caller"), a named relative, or an account of theirs ("Karen's account", "mother's
+    report")."""
+    rules = data["paragraph_speaker"]
+    low = token.lemma_.lower()
+    if low in _lay_people(data) or token.text.lower() in _lay_people(data):
+        return True
+    if token.pos_ == "PROPN" and _other_named(token, names, whole, data):
+        return True
+    if low in rules["account_nouns"]:
+        return any(c.dep_ == "poss" and _informant_subject(c, names, whole, data) for c in token.children)
+    return False
+
+
+def _reports(sentence: str, names, whole, data) -> str | None:
+    """Who gives the account a sentence opens: ``"other"`` when a lay person other than the patient is the subject
+    of a reporting verb ("Joanne says mealtimes ...", "Travis Heller (34) states '...'", "Karen's account matched
+    his.", "Her mother, Jean, joined ... and gave the developmental history"), ``"patient"`` when the patient is
+    ("He says he is 'not depressed'", "Pt reports ..."), else ``None``."""
+    rules = data["paragraph_speaker"]
+    doc = _nlp()(sentence)
+    for verb in doc:
+        if verb.pos_ not in ("VERB", "AUX") or verb.dep_ not in ("ROOT", "conj"):
+            continue
+        subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if not subjects and verb.dep_ == "conj":
+            subjects = [c for c in verb.head.children if c.dep_ == "nsubj"]
+        objects = [c for c in verb.children if c.dep_ == "dobj"]
+        reporting = verb.lemma_.lower() in rules["reporting_verbs"] or (
+            verb.lemma_.lower() in rules["account_verbs"] and any(o.lemma_.lower() in rules["account_nouns"] for o in objects))
+        for s in subjects:
+            if s.lemma_.lower() in rules["account_nouns"] and _informant_subject(s, names, whole, data):
+                return "other"  # "Karen's account matched his."
+            if not reporting:
+                continue
+            if _informant_subject(s, names, whole, data):
+                return "other"
+            if s.text in names or s.lemma_.lower() in data["patient_nouns"]:
+                return "patient"
+    return None
+
+
+def _label_speaker(label: str, data: dict[str, Any]) -> bool:
+    """Whether a paragraph's opening label says another person gives what follows: an informant noun ("Caller:",
+    "Collateral from sister (...):", "Risk screen (caller):") or a lay person with a word of telling ("Mother's
+    account (in kitchen, 40 min):", "CMHN phone to mother:", "Father phoned:"); never a bare relation ("Father
+    (Rob, 56, farmer):" is about the father) nor a label that names the patient ("HPI (consultant, pt seen alone):")."""
+    rules = data["paragraph_speaker"]
+    words = re.findall(r"[a-z]+(?:'s)?", label.lower())
+    bare = [w[:-2] if w.endswith("'s") else w for w in words]
+    outside = re.findall(r"[a-z]+", re.sub(r"\(.*", "", label.lower()))  # "(w/ pt consent)" is no label of the patient's
+    if any(w in data["patient_nouns"] for w in outside):
+        return False
+    if any(w in rules["informant_nouns"] for w in bare):
+        return True
+    return any(w in _lay_people(data) for w in bare) and any(
+        w in rules["telling_words"] or w in rules["account_nouns"] for w in bare)
+
+
+def informant_sentences(text: str, section: str, names: tuple[str, ...], whole: str) -> list[frozenset[str]]:
+    """The sentences of a section that another person tells, as word sets: every sentence of a paragraph (a line
+    or block of the record) that opens on another's account, until a sentence gives the floor back to the patient.
+
+    A record's paragraph has a speaker, set by how it opens: its label ("Caller reports: pt withdrawn ...",
+    "Collateral from sister (...): ...", "Mother's account (in kitchen): ...") or its first sentence, when a lay
+    person other than the patient is the subject of a reporting verb ("Joanne says mealtimes have become 'a
+    battle'"; "Karen's account matched his. She said he has become 'a different man' ..."). What follows in that
+    paragraph is the informant's account even where it has no frame of its own ("Quit uni 2024. Not aggressive.",
+    "smashed her phone 11/2026, 'showed her his gun'"): stop 42 said such sentences as the patient's own ("I
+    smashed her phone", the mother's fears as facts). A later sentence whose subject is the patient with a
+    reporting verb ("He says he is 'not depressed'") gives the floor back. Family history is about relatives by
+    design and is left as it is."""
+    data = _data()
+    if section == "family_history" or section.startswith(("mental_status_exam", "risk_assessment")):
+        return []
+    out: list[frozenset[str]] = []
+    for para in re.split(r"\n+", text):
+        para = para.strip()
+        if not para:
+            continue
+        label = re.match(r"^((?:[^:.!?'\u2018\u201c\"()]|\([^()]*\)){1,100}?):\s+(?=\S)", para)
+        other = bool(label and _label_speaker(label.group(1), data))
+        sentences = split_sentences(para[label.end():] if label else para)
+        for k, sentence in enumerate(sentences):
+            if k == 0 and label:
+                sentence = f"{label.group(1)} {sentence}"
+            said = _reports(sentence, names, whole, data) if (k == 0 or other) else None
+            if k == 0 and said == "other":
+                other = True
+            elif other and said == "patient":
+                other = False
+            if other:
+                out.append(_words_of(sentence))
+    return [w for w in out if w]
+
+
+def _one_of(sentence: str, sentences: list[frozenset[str]]) -> bool:
+    """Whether a record sentence is one of ``sentences`` (word sets of whole sentences; a label before it may differ)."""
+    words = _words_of(sentence)
+    return bool(words) and any(len(words & s) >= 0.8 * max(len(words), len(s) - 6) for s in sentences)
+
+
+def _sentence_number(fid: str) -> int:
+    """The sentence number of a fact id (``section-12`` or ``section-12.3`` -> 12)."""
+    return int(fid.rsplit("-", 1)[1].split(".")[0])
 
 
 def _words_of(text: str) -> frozenset[str]:
