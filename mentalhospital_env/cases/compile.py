@@ -1022,7 +1022,7 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
         whole_text, notes = disclosure_gates(expand_abbreviations(whole_text))
         gated.extend(notes)
         # another's account (a caller's, a relative's collateral paragraph) is chart-only, never the patient's own
-        theirs = informant_sentences(whole_text, section, names, record_text)
+        theirs = informant_sentences(whole_text, section, names, record_text, sex)
         for kind, label, text in _labelled_quotes(whole_text, names, data):
             if kind == "referrer":
                 # the referrer's letter: its complaint is the patient's to tell ("Low mood and fatigue for four
@@ -1149,7 +1149,7 @@ def _informant_subject(token, names, whole, data) -> bool:
     return False
 
 
-def _reports(sentence: str, names, whole, data) -> str | None:
+def _reports(sentence: str, names, whole, data, pronoun: str = "") -> str | None:
     """Who gives the account a sentence opens: ``"other"`` when a lay person other than the patient is the subject
     of a reporting verb ("Joanne says mealtimes ...", "Travis Heller (34) states '...'", "Karen's account matched
     his.", "Her mother, Jean, joined ... and gave the developmental history"), ``"patient"`` when the patient is
@@ -1167,11 +1167,15 @@ def _reports(sentence: str, names, whole, data) -> str | None:
             verb.lemma_.lower() in rules["account_verbs"] and any(o.lemma_.lower() in rules["account_nouns"] for o in objects))
         for s in subjects:
             if s.lemma_.lower() in rules["account_nouns"] and _informant_subject(s, names, whole, data):
-                return "other"  # "Karen's account matched his."
+                return "account"  # "Karen's account matched his.": a sentence about another's account, never the patient's
+            if verb.lemma_.lower() in rules["account_verbs"] + ["confirm", "corroborate"] and any(
+                    o.lemma_.lower() in rules["account_nouns"] for o in objects) and _informant_subject(s, names, whole, data):
+                return "account"  # "Claire confirmed the story.", "Jean ... gave the developmental history"
             if not reporting:
                 continue
-            if _informant_subject(s, names, whole, data):
-                return "other"
+            if _informant_subject(s, names, whole, data) or (
+                    pronoun and s.lower_ in ("he", "she") and s.lower_ != pronoun):
+                return "other"  # "She said he has become 'a different man'" in a man's record: his wife's account
             if s.text in names or s.lemma_.lower() in data["patient_nouns"]:
                 return "patient"
     return None
@@ -1194,22 +1198,27 @@ def _label_speaker(label: str, data: dict[str, Any]) -> bool:
         w in rules["telling_words"] or w in rules["account_nouns"] for w in bare)
 
 
-def informant_sentences(text: str, section: str, names: tuple[str, ...], whole: str) -> list[frozenset[str]]:
+def informant_sentences(text: str, section: str, names: tuple[str, ...], whole: str, sex: str = "") -> list[frozenset[str]]:
     """The sentences of a section that another person tells, as word sets: every sentence of a paragraph (a line
-    or block of the record) that opens on another's account, until a sentence gives the floor back to the patient.
+    or block of the record) whose opening label says another person gives what follows, until a sentence has the
+    patient report; and a sentence about another's account itself ("Karen's account matched his.", "Claire
+    confirmed the story.").
 
-    A record's paragraph has a speaker, set by how it opens: its label ("Caller reports: pt withdrawn ...",
-    "Collateral from sister (...): ...", "Mother's account (in kitchen): ...") or its first sentence, when a lay
-    person other than the patient is the subject of a reporting verb ("Joanne says mealtimes have become 'a
-    battle'"; "Karen's account matched his. She said he has become 'a different man' ..."). What follows in that
-    paragraph is the informant's account even where it has no frame of its own ("Quit uni 2024. Not aggressive.",
-    "smashed her phone 11/2026, 'showed her his gun'"): stop 42 said such sentences as the patient's own ("I
-    smashed her phone", the mother's fears as facts). A later sentence whose subject is the patient with a
-    reporting verb ("He says he is 'not depressed'") gives the floor back. Family history is about relatives by
-    design and is left as it is."""
+    A record's labelled paragraph has a speaker: "Caller reports: pt withdrawn ...", "Collateral from sister
+    (...): ...", "Mother's account (in kitchen): ...", "Risk screen (caller): ...", or a label with no telling
+    word whose first sentence has a lay person other than the patient report ("Bf at bedside (RN note): Travis
+    Heller (34) states '...'"). What follows in that paragraph is the informant's account even where it has no
+    frame of its own ("Quit uni 2024. Not aggressive.", "smashed her phone 11/2026, 'showed her his gun'"): stop
+    42 said such sentences as the patient's own ("I smashed my phone", the mother's call as "I told that Lachie
+    has been having thoughts of ending my life"). A sentence whose subject is the patient with a reporting verb
+    ("Pt says ...") gives the floor back. An unlabelled paragraph of prose that opens on another's report
+    ("His flatmates say he had been working through the nights. Four days ago he became convinced ...") goes
+    back to the clinician's narrative of the patient at once and is left to the sentence (its frame is said
+    "My flatmates say ..."). Family history is about relatives by design and is left as it is."""
     data = _data()
     if section == "family_history" or section.startswith(("mental_status_exam", "risk_assessment")):
         return []
+    pronoun = _Person.of(sex).subject if sex in ("male", "female") else ""
     out: list[frozenset[str]] = []
     for para in re.split(r"\n+", text):
         para = para.strip()
@@ -1217,16 +1226,17 @@ def informant_sentences(text: str, section: str, names: tuple[str, ...], whole: 
             continue
         label = re.match(r"^((?:[^:.!?'\u2018\u201c\"()]|\([^()]*\)){1,100}?):\s+(?=\S)", para)
         other = bool(label and _label_speaker(label.group(1), data))
+        if label and not other and not set(re.findall(r"[a-z]+", label.group(1).lower())) & (
+                set(data["source_labels"]) | set(data["document_nouns"])):  # "GP letter (Dr ...):" is a referrer's
+            other = _reports(split_sentences(para[label.end():])[0], names, whole, data, pronoun) == "other"
         sentences = split_sentences(para[label.end():] if label else para)
         for k, sentence in enumerate(sentences):
             if k == 0 and label:
                 sentence = f"{label.group(1)} {sentence}"
-            said = _reports(sentence, names, whole, data) if (k == 0 or other) else None
-            if k == 0 and said == "other":
-                other = True
-            elif other and said == "patient":
-                other = False
-            if other:
+            said = _reports(sentence, names, whole, data, pronoun) if other or not label else None
+            if other and said == "patient":
+                other = False  # "Pt says ...": the patient's own account again
+            if other or said == "account":
                 out.append(_words_of(sentence))
     return [w for w in out if w]
 
