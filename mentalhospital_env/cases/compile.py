@@ -1224,7 +1224,7 @@ def informant_sentences(text: str, section: str, names: tuple[str, ...], whole: 
         para = para.strip()
         if not para:
             continue
-        label = re.match(r"^((?:[^:.!?'\u2018\u201c\"()]|\([^()]*\)){1,100}?):\s+(?=\S)", para)
+        label = re.match(r"^((?:[^:.!?'\u2018\u201c\"()]|(?<=\w)['\u2019](?=s\b)|\([^()]*\)){1,100}?):\s+(?=\S)", para)
         other = bool(label and _label_speaker(label.group(1), data))
         if label and not other and not set(re.findall(r"[a-z]+", label.group(1).lower())) & (
                 set(data["source_labels"]) | set(data["document_nouns"])):  # "GP letter (Dr ...):" is a referrer's
