@@ -1181,7 +1181,7 @@ def _reports(sentence: str, names, whole, data, pronoun: str = "") -> str | None
     return None
 
 
-def _label_speaker(label: str, data: dict[str, Any]) -> bool:
+def _label_speaker(label: str, data: dict[str, Any], section: str = "") -> bool:
     """Whether a paragraph's opening label says another person gives what follows: an informant noun ("Caller:",
     "Collateral from sister (...):", "Risk screen (caller):") or a lay person with a word of telling ("Mother's
     account (in kitchen, 40 min):", "CMHN phone to mother:", "Father phoned:"); never a bare relation ("Father
@@ -1194,6 +1194,8 @@ def _label_speaker(label: str, data: dict[str, Any]) -> bool:
         return False
     if any(w in rules["informant_nouns"] for w in bare):
         return True
+    if section in ("history_of_present_illness", "chief_complaint") and len(outside) > 1 and outside[0] in _lay_people(data):
+        return True  # "Boyfriend at bedside (RN note):", "Mother at the home visit:": the relative present tells it
     return any(w in _lay_people(data) for w in bare) and any(
         w in rules["telling_words"] or w in rules["account_nouns"] for w in bare)
 
@@ -1225,7 +1227,7 @@ def informant_sentences(text: str, section: str, names: tuple[str, ...], whole: 
         if not para:
             continue
         label = re.match(r"^((?:[^:.!?'\u2018\u201c\"()]|(?<=\w)['\u2019](?=s\b)|\([^()]*\)){1,100}?):\s+(?=\S)", para)
-        other = bool(label and _label_speaker(label.group(1), data))
+        other = bool(label and _label_speaker(label.group(1), data, section))
         if label and not other and not set(re.findall(r"[a-z]+", label.group(1).lower())) & (
                 set(data["source_labels"]) | set(data["document_nouns"])):  # "GP letter (Dr ...):" is a referrer's
             other = _reports(split_sentences(para[label.end():])[0], names, whole, data, pronoun) == "other"
