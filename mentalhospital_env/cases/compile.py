@@ -1187,6 +1187,8 @@ def _label_speaker(label: str, data: dict[str, Any], section: str = "") -> bool:
     account (in kitchen, 40 min):", "CMHN phone to mother:", "Father phoned:"); never a bare relation ("Father
     (Rob, 56, farmer):" is about the father) nor a label that names the patient ("HPI (consultant, pt seen alone):")."""
     rules = data["paragraph_speaker"]
+    if len(re.sub(r"\(.*", "", label).split()) > rules["label_words"]:
+        return False  # "Kerry says that until the end of Year 3 there were no worries at school: ..." is a sentence
     words = re.findall(r"[a-z]+(?:'s)?", label.lower())
     bare = [w[:-2] if w.endswith("'s") else w for w in words]
     outside = re.findall(r"[a-z]+", re.sub(r"\(.*", "", label.lower()))  # "(w/ pt consent)" is no label of the patient's
