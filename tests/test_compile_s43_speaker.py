@@ -61,3 +61,10 @@ def test_the_patient_reporting_gives_the_floor_back() -> None:
     facts = _facts("Caller reports: he has not eaten for days. Pt says he eats once a day at night.")
     said = _said(facts)
     assert "eaten for days" not in said and "not eaten" not in said
+
+
+def test_an_aside_naming_the_patient_does_not_end_the_informants_account() -> None:
+    facts = _facts("Collateral from brother (by phone): he lost his job in May (pt told him). "
+                   "Drinks a bottle of vodka a day.\nHe says he drinks two beers a night.")
+    said = _said(facts)
+    assert "vodka" not in said and "beers" in said

@@ -1176,8 +1176,9 @@ def _reports(sentence: str, names, whole, data, pronoun: str = "") -> str | None
             if _informant_subject(s, names, whole, data) or (
                     pronoun and s.lower_ in ("he", "she") and s.lower_ != pronoun):
                 return "other"  # "She said he has become 'a different man'" in a man's record: his wife's account
-            if s.text in names or s.lemma_.lower() in data["patient_nouns"]:
-                return "patient"
+            if (s.text in names or s.lemma_.lower() in data["patient_nouns"]) and verb.dep_ == "ROOT" and not re.search(
+                    r"\([^)]*$", sentence[:verb.idx]):
+                return "patient"  # "Pt says ...", never an aside "(pt told K)" inside the informant's sentence
     return None
 
 
