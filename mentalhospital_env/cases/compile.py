@@ -1016,10 +1016,13 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
     relatives = {k: v for k, v in _relative_names(ehr, sex).items() if k not in names}
     facts: list[Fact] = []
     gated: list[frozenset[str]] = []  # the sentences a writer's disclosure note gates, as word sets
+    record_text = " ".join(t for _s, t in ehr.sections())
     for section, whole_text in ehr.sections():
         n = 0
         whole_text, notes = disclosure_gates(expand_abbreviations(whole_text))
         gated.extend(notes)
+        # another's account (a caller's, a relative's collateral paragraph) is chart-only, never the patient's own
+        theirs = informant_sentences(whole_text, section, names, record_text, sex)
         for kind, label, text in _labelled_quotes(whole_text, names, data):
             if kind == "referrer":
                 # the referrer's letter: its complaint is the patient's to tell ("Low mood and fatigue for four
@@ -1041,8 +1044,11 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
                 facts.append(_quoted_fact(f"{section}-{n}", section, label, text, kind == "patient", tax,
                                           has_sensitive_concept, record_topics))
                 continue
-            facts.extend(_sentence_facts(section, text, n, sex, names, data, tax, no_allergy, has_sensitive_concept,
-                                         relatives_named, record_topics, relatives))
+            said = _sentence_facts(section, text, n, sex, names, data, tax, no_allergy, has_sensitive_concept,
+                                   relatives_named, record_topics, relatives)
+            spoken_by_other = {n + i for i, sentence in enumerate(split_sentences(text), 1) if _one_of(sentence, theirs)}
+            facts.extend(replace(f, told=False, patient_says=None) if _sentence_number(f.id) in spoken_by_other else f
+                         for f in said)
             n += len(split_sentences(text))
     facts = _untitled(facts, ehr)
     if gated:
@@ -1101,6 +1107,154 @@ def disclosure_gates(text: str) -> tuple[str, list[frozenset[str]]]:
             para = note.sub("", para)
         out.append(para)
     return "".join(out), [g for g in gated if g]
+
+
+
+# --------------------------------------------------------------------------------------------------
+# Who speaks in a paragraph
+# --------------------------------------------------------------------------------------------------
+
+def _lay_people(data: dict[str, Any]) -> frozenset[str]:
+    """The nouns that name a lay person other than the patient who may give an account of them: the record's
+    relation and people nouns (not its names) and the informant nouns of ``paragraph_speaker``."""
+    rules = data["paragraph_speaker"]
+    people = {w for w in data["people_nouns"] if w not in rules["not_informants"]}
+    return frozenset(people | set(data["relative_nouns"]) | set(rules["informant_nouns"]))
+
+
+def _other_named(token, names: tuple[str, ...], whole: str, data: dict[str, Any]) -> bool:
+    """Whether a proper noun names someone other than the patient whom the record introduces beside a relation
+    or role ("his mother, Sharon", "Travis Heller (34)", "sister Kayla"), never the patient or a clinician."""
+    if token.text in names or not re.fullmatch(r"[A-Z][a-z]+", token.text):
+        return False
+    if any(t.text.rstrip(".") in data["paragraph_speaker"]["clinician_titles"] for t in token.lefts):
+        return False
+    roles = "|".join(sorted(_lay_people(data), key=len, reverse=True))
+    return re.search(rf"\b(?:{roles})s?\b[,(]?\s*\(?{token.text}\b|\b{token.text}\b(?: [A-Z][a-z]+)?\s*[,(]\s*"
+                     rf"(?:(?:a|an|the|his|her|their)\s+)?(?:\w+\s+)?(?:{roles}|\d+)\b", whole, re.IGNORECASE) is not None
+
+
+def _informant_subject(token, names, whole, data) -> bool:
+    """Whether a subject is a lay person other than the patient: a relation or informant noun ("Mother",
+    "his wife", "the caller"), a named relative, or an account of theirs ("Karen's account", "mother's
+    report")."""
+    rules = data["paragraph_speaker"]
+    low = token.lemma_.lower()
+    if low in _lay_people(data) or token.text.lower() in _lay_people(data):
+        return True
+    if token.pos_ == "PROPN" and _other_named(token, names, whole, data):
+        return True
+    if low in rules["account_nouns"]:
+        return any(c.dep_ == "poss" and _informant_subject(c, names, whole, data) for c in token.children)
+    return False
+
+
+def _reports(sentence: str, names, whole, data, pronoun: str = "") -> str | None:
+    """Who gives the account a sentence opens: ``"other"`` when a lay person other than the patient is the subject
+    of a reporting verb ("Joanne says mealtimes ...", "Travis Heller (34) states '...'", "Karen's account matched
+    his.", "Her mother, Jean, joined ... and gave the developmental history"), ``"patient"`` when the patient is
+    ("He says he is 'not depressed'", "Pt reports ..."), else ``None``."""
+    rules = data["paragraph_speaker"]
+    doc = _nlp()(sentence)
+    for verb in doc:
+        if verb.pos_ not in ("VERB", "AUX") or verb.dep_ not in ("ROOT", "conj"):
+            continue
+        subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if not subjects and verb.dep_ == "conj":
+            subjects = [c for c in verb.head.children if c.dep_ == "nsubj"]
+        objects = [c for c in verb.children if c.dep_ == "dobj"]
+        reporting = verb.lemma_.lower() in rules["reporting_verbs"] or (
+            verb.lemma_.lower() in rules["account_verbs"] and any(o.lemma_.lower() in rules["account_nouns"] for o in objects))
+        for s in subjects:
+            if s.lemma_.lower() in rules["account_nouns"] and _informant_subject(s, names, whole, data):
+                return "account"  # "Karen's account matched his.": a sentence about another's account, never the patient's
+            if verb.lemma_.lower() in rules["account_verbs"] + ["confirm", "corroborate"] and any(
+                    o.lemma_.lower() in rules["account_nouns"] for o in objects) and _informant_subject(s, names, whole, data):
+                return "account"  # "Claire confirmed the story.", "Jean ... gave the developmental history"
+            if not reporting:
+                continue
+            if _informant_subject(s, names, whole, data) or (
+                    pronoun and s.lower_ in ("he", "she") and s.lower_ != pronoun):
+                return "other"  # "She said he has become 'a different man'" in a man's record: his wife's account
+            if (s.text in names or s.lemma_.lower() in data["patient_nouns"]) and verb.dep_ == "ROOT" and not re.search(
+                    r"\([^)]*$", sentence[:verb.idx]):
+                return "patient"  # "Pt says ...", never an aside "(pt told K)" inside the informant's sentence
+    return None
+
+
+def _label_speaker(label: str, data: dict[str, Any], section: str = "") -> bool:
+    """Whether a paragraph's opening label says another person gives what follows: an informant noun ("Caller:",
+    "Collateral from sister (...):", "Risk screen (caller):") or a lay person with a word of telling ("Mother's
+    account (in kitchen, 40 min):", "CMHN phone to mother:", "Father phoned:"); never a bare relation ("Father
+    (Rob, 56, farmer):" is about the father) nor a label that names the patient ("HPI (consultant, pt seen alone):")."""
+    rules = data["paragraph_speaker"]
+    if len(re.sub(r"\(.*", "", label).split()) > rules["label_words"]:
+        return False  # "Kerry says that until the end of Year 3 there were no worries at school: ..." is a sentence
+    words = re.findall(r"[a-z]+(?:'s)?", label.lower())
+    bare = [w[:-2] if w.endswith("'s") else w for w in words]
+    outside = re.findall(r"[a-z]+", re.sub(r"\(.*", "", label.lower()))  # "(w/ pt consent)" is no label of the patient's
+    if any(w in data["patient_nouns"] for w in outside):
+        return False
+    if any(w in rules["informant_nouns"] for w in bare):
+        return True
+    if section in ("history_of_present_illness", "chief_complaint") and len(outside) > 1 and outside[0] in _lay_people(data):
+        return True  # "Boyfriend at bedside (RN note):", "Mother at the home visit:": the relative present tells it
+    return any(w in _lay_people(data) for w in bare) and any(
+        w in rules["telling_words"] or w in rules["account_nouns"] for w in bare)
+
+
+def informant_sentences(text: str, section: str, names: tuple[str, ...], whole: str, sex: str = "") -> list[frozenset[str]]:
+    """The sentences of a section that another person tells, as word sets: every sentence of a paragraph (a line
+    or block of the record) whose opening label says another person gives what follows, until a sentence has the
+    patient report; and a sentence about another's account itself ("Karen's account matched his.", "Claire
+    confirmed the story.").
+
+    A record's labelled paragraph has a speaker: "Caller reports: pt withdrawn ...", "Collateral from sister
+    (...): ...", "Mother's account (in kitchen): ...", "Risk screen (caller): ...", or a label with no telling
+    word whose first sentence has a lay person other than the patient report ("Bf at bedside (RN note): Travis
+    Heller (34) states '...'"). What follows in that paragraph is the informant's account even where it has no
+    frame of its own ("Quit uni 2024. Not aggressive.", "smashed her phone 11/2026, 'showed her his gun'"): stop
+    42 said such sentences as the patient's own ("I smashed my phone", the mother's call as "I told that Lachie
+    has been having thoughts of ending my life"). A sentence whose subject is the patient with a reporting verb
+    ("Pt says ...") gives the floor back. An unlabelled paragraph of prose that opens on another's report
+    ("His flatmates say he had been working through the nights. Four days ago he became convinced ...") goes
+    back to the clinician's narrative of the patient at once and is left to the sentence (its frame is said
+    "My flatmates say ..."). Family history is about relatives by design and is left as it is."""
+    data = _data()
+    if section == "family_history" or section.startswith(("mental_status_exam", "risk_assessment")):
+        return []
+    pronoun = _Person.of(sex).subject if sex in ("male", "female") else ""
+    out: list[frozenset[str]] = []
+    for para in re.split(r"\n+", text):
+        para = para.strip()
+        if not para:
+            continue
+        label = re.match(r"^((?:[^:.!?'\u2018\u201c\"()]|(?<=\w)['\u2019](?=s\b)|\([^()]*\)){1,100}?):\s+(?=\S)", para)
+        other = bool(label and _label_speaker(label.group(1), data, section))
+        if label and not other and not set(re.findall(r"[a-z]+", label.group(1).lower())) & (
+                set(data["source_labels"]) | set(data["document_nouns"])):  # "GP letter (Dr ...):" is a referrer's
+            other = _reports(split_sentences(para[label.end():])[0], names, whole, data, pronoun) == "other"
+        sentences = split_sentences(para[label.end():] if label else para)
+        for k, sentence in enumerate(sentences):
+            if k == 0 and label:
+                sentence = f"{label.group(1)} {sentence}"
+            said = _reports(sentence, names, whole, data, pronoun) if other or not label else None
+            if other and said == "patient":
+                other = False  # "Pt says ...": the patient's own account again
+            if other or said == "account":
+                out.append(_words_of(sentence))
+    return [w for w in out if w]
+
+
+def _one_of(sentence: str, sentences: list[frozenset[str]]) -> bool:
+    """Whether a record sentence is one of ``sentences`` (word sets of whole sentences; a label before it may differ)."""
+    words = _words_of(sentence)
+    return bool(words) and any(len(words & s) >= 0.8 * max(len(words), len(s) - 6) for s in sentences)
+
+
+def _sentence_number(fid: str) -> int:
+    """The sentence number of a fact id (``section-12`` or ``section-12.3`` -> 12)."""
+    return int(fid.rsplit("-", 1)[1].split(".")[0])
 
 
 def _words_of(text: str) -> frozenset[str]:

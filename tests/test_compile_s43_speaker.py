@@ -1,0 +1,70 @@
+"""Stop 43 (issue 13): who speaks in a paragraph of a narrative record. A labelled paragraph that is another
+person's account (a triage caller's, a relative's collateral, a partner's at the bedside) is chart-only to its
+end, even where a sentence has no frame of its own; the patient's own paragraphs and an unlabelled paragraph of
+the clinician's narrative stay the patient's. Records written here for the test (no bundled record's words)."""
+
+from __future__ import annotations
+
+from mentalhospital_env.cases.compile import compile_facts
+from mentalhospital_env.cases.model import EHR
+
+
+def _facts(text: str, sex: str = "male"):
+    return compile_facts(EHR(chief_complaint="Mr Tom Hale: low mood.", history_of_present_illness=text), sex)
+
+
+def _said(facts) -> str:
+    return " ".join(f.patient_says or "" for f in facts if f.told)
+
+
+def test_a_labelled_callers_account_is_never_the_patients_own() -> None:
+    facts = _facts(
+        "Caller reports: son withdrawn for months, sleeps all day. Left college last year. Not violent. "
+        "Threw a mug at his brother in May.\n"
+        "He says he feels flat and has stopped seeing friends. He sleeps until noon.")
+    said = _said(facts)
+    assert "mug" not in said and "college" not in said and "violent" not in said
+    assert "flat" in said and "noon" in said  # the patient's own paragraph is still told
+    untold = [f for f in facts if "mug" in f.text]
+    assert untold and not any(f.told for f in untold)  # kept for the chart, not dropped
+
+
+def test_collateral_and_relatives_account_labels_read_as_another_speaker() -> None:
+    for label in ("Collateral from wife (by phone, with consent)", "Mother's account (at home visit)",
+                  "Phone call from sister"):
+        facts = _facts(f"{label}: he smashed her phone in March and drives after drinking. "
+                       f"Worried he will lose his job.\nHe describes poor sleep for two months.")
+        said = _said(facts)
+        assert "phone" not in said and "lose" not in said, label
+        assert "sleep" in said, label
+
+
+def test_a_label_with_no_telling_word_reads_its_first_sentence() -> None:
+    facts = _facts("Partner at bedside (nurse note): Dana Kerr (29) states he has been drinking every night. "
+                   "Wants him home today.\nHe says he drinks at weekends only.", sex="male")
+    said = _said(facts)
+    assert "every night" not in said and "home today" not in said
+    assert "weekends" in said
+
+
+def test_the_clinicians_narrative_and_the_patients_own_labels_stay_told() -> None:
+    facts = _facts("Family history: his father drank heavily.\n"
+                   "His flatmates say he had been working through the night. Four days ago he became convinced "
+                   "that his phone was tapped.\n"
+                   "HPI (consultant, patient seen alone): he hears a voice commenting on what he does.")
+    said = _said(facts)
+    assert "phone was tapped" in said or "tapped" in said
+    assert "voice" in said
+
+
+def test_the_patient_reporting_gives_the_floor_back() -> None:
+    facts = _facts("Caller reports: he has not eaten for days. Pt says he eats once a day at night.")
+    said = _said(facts)
+    assert "eaten for days" not in said and "not eaten" not in said
+
+
+def test_an_aside_naming_the_patient_does_not_end_the_informants_account() -> None:
+    facts = _facts("Collateral from brother (by phone): he lost his job in May (pt told him). "
+                   "Drinks a bottle of vodka a day.\nHe says he drinks two beers a night.")
+    said = _said(facts)
+    assert "vodka" not in said and "beers" in said
