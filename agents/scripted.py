@@ -2518,6 +2518,16 @@ class ScriptedClinician(Doctor):
         return {self._normal(p) for r, k in zip(replies[:at], asked[:at]) if r != reply and k != key
                 for p in re.split(split, r) if p.strip()}
 
+    def _repeat_only(self, key: str) -> bool:
+        """Whether the reply to ``key``'s question said only earlier answers again, none of them on its subject
+        (``note_writing.repeat_not_own``): the heading was asked and not answered."""
+        reply = self.findings.answers.get(key, "")
+        if not self.script["note_writing"].get("repeat_not_own") or not reply.strip() or self._non_answer(reply):
+            return False
+        before = self._said_before(key, reply)
+        pieces = [p for p in re.split(r"(?<=[.!?])\s+|,\s+and\s+|\s+-\s+and\s+", reply) if p.strip() and self._plain(p)]
+        return bool(pieces) and all(self._normal(p) in before and not self._on_heading(key, p) for p in pieces)
+
     def _on_heading(self, key: str, piece: str) -> bool:
         """Whether ``piece`` speaks of ``key``'s subject: one of its ``quotes.subject_cues``, or the reader reads ``key``
         in it."""
@@ -3096,6 +3106,13 @@ class ScriptedClinician(Doctor):
                     parts.append(_end(said(c) if plain else f"{label.capitalize()}: {said(c)}"))
                 elif c in f.answers and c in lex and (unquoted := self._unquoted_answer(c, used)):
                     parts.append(_end(unquoted))  # "Not that I know of.": none known, not a question never asked
+                elif c in f.answers and c in lex and self._repeat_only(c):
+                    # asked, and the reply only said an earlier answer again: asked and not answered, not left out as if
+                    # never asked ("As I said, I stopped smoking three years ago" asked about physical health, hw-019)
+                    label = term(c)
+                    unanswered = self.script["risk_follow_up"]["no_answer"]
+                    plain = label.lower() == heading.lower() or c in writing["unlabelled"]
+                    parts.append(_end(unanswered.capitalize() if plain else f"{label.capitalize()}: {unanswered}"))
             for rule in writing["to_reconcile"]["rules"]:
                 clauses = re.split(r"[.,;!?]\s*", f.answers.get(rule["key"], "").lower())
                 claimed = any(

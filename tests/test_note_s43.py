@@ -86,12 +86,12 @@ def test_an_earlier_answer_said_again_is_not_the_next_headings_answer():
     written as the past psychiatric history), 0102, 0178. An answer told early and said again to its own question is
     that question's answer ('Like I said, I gave up smoking years ago')."""
     rules = LOW + [
-        (r"on your mind|worrying you", "I worry all the time."),
-        (r"help for your mental health before", "Like I said, I worry all the time."),
+        (r"concentration", "My boss has raised concerns about my work."),
+        (r"help for your mental health before", "Like I said, my boss has raised concerns about my work."),
     ]
     note, heard = _play(MAN, rules)
-    assert sum("worry all the time" in r for _, r in heard) == 2  # the premise: said twice
-    assert "worry" not in _line(note, "Past psychiatric history"), _line(note, "Past psychiatric history")
+    assert sum("raised concerns" in r for _, r in heard) == 2  # the premise: said twice
+    assert "raised concerns" not in _line(note, "Past psychiatric history"), _line(note, "Past psychiatric history")
     rules = LOW + [
         (r"enjoyment", "I gave up smoking years ago."),
         (r"smoke or vape", "Like I said, I gave up smoking years ago."),
