@@ -105,6 +105,7 @@ class Findings:
     asked: set[str] = field(default_factory=set)
     chief_complaint: str = ""
     replies: list[tuple[str, str]] = field(default_factory=list)  # (question, reply)
+    reply_keys: list[str] = field(default_factory=list)  # the key each of ``replies`` was asked under ("" for none)
     answers: dict[str, str] = field(default_factory=dict)  # concept or "mse:<domain>" or "hpi:<n>" -> reply
     exam_results: list[tuple[str, str]] = field(default_factory=list)
     walk_in: str = ""
@@ -262,6 +263,7 @@ class ScriptedClinician(Doctor):
         text = text[speaker.end():] if speaker else text
         if self.last_question:
             f.replies.append((self.last_question, text))
+            f.reply_keys.append(self.last_concept or "")
             if self.last_concept and self.last_concept not in f.answers and not self._repeats_answer(self.last_concept, text):
                 f.answers[self.last_concept] = text
                 if speaker and speaker.group(1) != "Patient":
@@ -425,9 +427,11 @@ class ScriptedClinician(Doctor):
         self.plan = [(q, c) for q, c in self.plan if c not in then]
         return out
 
-    def _told_already(self, item: dict[str, Any]) -> str | None:
+    def _told_already(self, item: dict[str, Any], anywhere: bool = False) -> str | None:
         """The sentence of the disclosure, or of a reply to the risk follow-up, that already answers ``item``
-        (``told_if``: "I wouldn't act on it" answers intent), else None."""
+        (``told_if``: "I wouldn't act on it" answers intent), else None. ``anywhere`` (the note): also a sentence
+        of any reply of the interview that matches ``told_if`` and names the thoughts it is about
+        (``told_anywhere_if``)."""
         f = self.findings
         conf = self.script["risk_follow_up"]
         # and the answers to the risk screen's own questions ("I wouldn't do anything, though." said when asked about
@@ -438,6 +442,13 @@ class ScriptedClinician(Doctor):
             for sentence in re.split(r"(?<=[.!?])\s+", reply):
                 if sentence.strip() and any(re.search(p, sentence, re.IGNORECASE) for p in item.get("told_if", ())):
                     return _without_opener(sentence.strip(), self.script["quotes"]["openers"])
+        if anywhere and item.get("told_anywhere_if"):
+            for _, reply in f.replies:
+                for sentence in re.split(r"(?<=[.!?])\s+", reply):
+                    if any(re.search(p, sentence, re.IGNORECASE) for p in item.get("told_if", ())) and any(
+                        re.search(p, sentence, re.IGNORECASE) for p in item["told_anywhere_if"]
+                    ):
+                        return _without_opener(sentence.strip(), self.script["quotes"]["openers"])
         return None
 
     def _on_topic(self, key: str, reply: str) -> bool | None:
@@ -2422,6 +2433,9 @@ class ScriptedClinician(Doctor):
                 # about" is a risk answer, not the occupation)
                 if key in self._stated(p)
                 and not any(c in self.lexicon and self.lexicon.get(c).kind in ("symptom", "sign") for c, _ in patient_findings(p))
+                # a statement of the patient's, not a fragment read as the heading's concept ("Every single one" after
+                # "All my relationships end badly" is no marital status: stop 42's consultant, test-v2-0480)
+                and (not self.script["note_writing"].get("unasked_needs_speaker") or self._statement(p))
             ]
             quote = self._quote_reply(key, " ".join(told), used) if told else ""
         return quote
@@ -2459,11 +2473,21 @@ class ScriptedClinician(Doctor):
         """``reply`` as quoted under ``key``'s heading; an informant's answer ("He was born at 34 weeks", the father's)
         keeps its third person and is put in their mouth ('His father says: "..."')."""
         conf = self.script["quotes"]
-        teller = self.findings.told_by.get(key) if reply == self.findings.answers.get(key) else None
+        writing = self.script["note_writing"]
+        own_reply = reply == self.findings.answers.get(key)
+        teller = self.findings.told_by.get(key) if own_reply else None
         kept: list[str] = []
         pieces_kept: list[str] = []
         headed = {c for cs in self.script["note_sections"].values() for c in cs}
         history = key in self.lexicon and key not in conf["symptoms_belong"]
+        # what the patient had said before, in reply to other questions: said again, it is that answer repeated
+        said_before = self._said_before(key, reply) if own_reply and key in headed and writing.get("repeat_not_own") else set()
+        if said_before:
+            # the part of the reply said before is one earlier answer said again: this heading's answer when any of it
+            # speaks of the heading's subject ("I had one previous episode ... And I got completely better", hw-015)
+            again = [p for p in re.split(r"(?<=[.!?])\s+|,\s+and\s+|\s+-\s+and\s+", reply) if p.strip() and self._normal(p) in said_before]
+            if any(self._on_heading(key, p) for p in again):
+                said_before = set()
         # clauses, so that "I don't use any drugs, and I've never felt better in my life" keeps its answer
         pieces = re.split(r"((?<=[.!?])\s+|,\s+and\s+|\s+-\s+and\s+)", reply)
         joiners = [""] + pieces[1::2]
@@ -2473,6 +2497,12 @@ class ScriptedClinician(Doctor):
             piece = _without_opener(piece.strip(), conf["openers"])  # "Like I said, I'm low" is quoted "I'm low"
             if piece.strip().lower() in used:
                 continue
+            if writing.get("patient_questions") and piece.strip().endswith("?"):
+                continue  # the patient's own question ("Is this going to take long?") tells no history
+            if said_before and self._normal(piece) in said_before:
+                continue  # an earlier answer said again ("They struggle to settle in class", asked about help before)
+            if key in writing.get("past_only", ()) and any(re.search(x, piece, re.IGNORECASE) for x in writing["this_episode"]):
+                continue  # this episode's event ("I was admitted this week") is no history of an earlier one
             if key in conf["risk_elsewhere"] and any(
                 self._tells(piece, kind["patterns"]) for kind in self.script["risk_disclosures"]["kinds"]
             ):
@@ -2514,6 +2544,40 @@ class ScriptedClinician(Doctor):
             return f'{his.capitalize()} {teller} says: "{" ".join(kept)}"'
         return f'"{" ".join(kept)}"'
 
+    def _normal(self, sentence: str) -> str:
+        """``sentence`` as compared with another: without its opener ("Like I said, "), end stops and case."""
+        return _without_opener(sentence.strip(), self.script["quotes"]["openers"]).strip().rstrip(".!?").lower()
+
+    def _said_before(self, key: str, reply: str) -> set[str]:
+        """The sentences and clauses (normalised) the patient said before ``reply`` in reply to questions other than
+        ``key``'s (its own question put again is the same question: ``note_writing.repeat_not_own``)."""
+        f = self.findings
+        replies = [r for _, r in f.replies]
+        at = replies.index(reply) if reply in replies else len(replies)
+        split = r"(?<=[.!?])\s+|,\s+and\s+|\s+-\s+and\s+"
+        asked = f.reply_keys + [""] * (len(replies) - len(f.reply_keys))
+        return {self._normal(p) for r, k in zip(replies[:at], asked[:at]) if r != reply and k != key
+                for p in re.split(split, r) if p.strip()}
+
+    def _repeat_only(self, key: str) -> bool:
+        """Whether the reply to ``key``'s question said only earlier answers again, none of them on its subject
+        (``note_writing.repeat_not_own``): the heading was asked and not answered."""
+        reply = self.findings.answers.get(key, "")
+        if not self.script["note_writing"].get("repeat_not_own") or not reply.strip() or self._non_answer(reply):
+            return False
+        before = self._said_before(key, reply)
+        pieces = [p for p in re.split(r"(?<=[.!?])\s+|,\s+and\s+|\s+-\s+and\s+", reply) if p.strip() and self._plain(p)]
+        return bool(pieces) and all(self._normal(p) in before and not self._on_heading(key, p) for p in pieces)
+
+    def _on_heading(self, key: str, piece: str) -> bool:
+        """Whether ``piece`` speaks of ``key``'s subject: one of its ``quotes.subject_cues``, or the reader reads ``key``
+        in it."""
+        subject = self.script["quotes"]["subject_cues"]
+        extra = self.script["note_writing"].get("repeat_cues", {}).get(key, {})
+        cues = [*subject.get(key, ()), *extra.get("cues", ()), *(c for k in extra.get("like", ()) for c in subject.get(k, ()))]
+        words = " ".join(tokenize(piece))
+        return key in self._stated(piece) or any(re.search(rf"\b{re.escape(c)}", words) for c in cues)
+
     def _plain(self, piece: str, informant: bool = False) -> bool:
         """Whether a sentence or clause says something: not a non-answer, an aside or a filler (``quotes``)."""
         conf = self.script["quotes"]
@@ -2523,6 +2587,22 @@ class ScriptedClinician(Doctor):
             bool(words) and not filler and not self._non_answer(piece) and not any(a in words for a in conf["asides"])
             and self._speech(piece, informant)
         )
+
+    def _statement(self, piece: str) -> bool:
+        """Whether ``piece`` stands as a statement (``note_writing.statement_verbs``): it names the speaker or a person,
+        or it has a verb; not a fragment leaning on the sentence before ("Every single one")."""
+        writing = self.script["note_writing"]
+        tokens = tokenize(piece)
+        return self._names_speaker(piece) or any(
+            t in writing["statement_verbs"] or t.endswith(tuple(writing["statement_verb_endings"])) for t in tokens
+        )
+
+    def _names_speaker(self, piece: str) -> bool:
+        """Whether ``piece`` names who it is about: the speaker ("I", "my", "we") or a person ("my mother", "someone")
+        (``quotes.speech``)."""
+        conf = self.script["quotes"]["speech"]
+        names = set(conf["first_person"]) | set(conf["person_nouns"]) | set(conf["third_person"])
+        return any(t in names or t.split("'")[0] in names for t in tokenize(piece))  # "we've" is "we"
 
     def _speech(self, piece: str, informant: bool = False) -> bool:
         """Whether ``piece`` reads as the patient speaking of themself (``quotes.speech``): not a sentence that names
@@ -2621,7 +2701,7 @@ class ScriptedClinician(Doctor):
             # medicines is still the answer about means): a risk item answered is never written as unanswered
             # (stop 42's consultants: means "asked, no direct answer" though he had listed his tablets, test-v2-0480)
             quote = self._quote(key, used) or self._requote_for_risk(key)
-            told = None if quote else self._told_already(item)
+            told = None if quote else self._told_already(item, anywhere=True)
             if told:  # quoted under another heading, or told in another follow-up's reply ("I don't have a plan to end it")
                 quote = f'"{told}"'
             if not quote and answer_polarity(reply) is not None:
@@ -3067,6 +3147,13 @@ class ScriptedClinician(Doctor):
                     parts.append(_end(said(c) if plain else f"{label.capitalize()}: {said(c)}"))
                 elif c in f.answers and c in lex and (unquoted := self._unquoted_answer(c, used)):
                     parts.append(_end(unquoted))  # "Not that I know of.": none known, not a question never asked
+                elif c in f.answers and c in lex and self._repeat_only(c):
+                    # asked, and the reply only said an earlier answer again: asked and not answered, not left out as if
+                    # never asked ("As I said, I stopped smoking three years ago" asked about physical health, hw-019)
+                    label = term(c)
+                    unanswered = self.script["risk_follow_up"]["no_answer"]
+                    plain = label.lower() == heading.lower() or c in writing["unlabelled"]
+                    parts.append(_end(unanswered.capitalize() if plain else f"{label.capitalize()}: {unanswered}"))
             for rule in writing["to_reconcile"]["rules"]:
                 clauses = re.split(r"[.,;!?]\s*", f.answers.get(rule["key"], "").lower())
                 claimed = any(
