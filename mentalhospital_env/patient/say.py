@@ -900,7 +900,9 @@ class Speaker:
             # a relative's history names their illness whatever the subject ("My uncle died by suicide")
             return text
         asked = self._asked_subjects(item)
-        if not asked or asked & self.lay.open_topics:
+        if not asked or asked & self.lay.open_topics or asked & _RISK_SAID_WHOLE:
+            # a risk question's answer carries its reasons ("I'm being punished for my sins. I think I'd be better
+            # off dead."): the guilt or the belief said beside the wish to die is part of it, never trimmed
             return text
         tax = load_taxonomy()
         if any(fact.section in tax.by_id[t].sections for t in asked if t in tax.by_id):
@@ -1261,6 +1263,8 @@ _WHOLLY_QUOTED = re.compile(r"\s*['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u201
 
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+# risk subjects, whose answers are said whole (see Speaker._to_the_point)
+_RISK_SAID_WHOLE = frozenset({"suicide", "self_harm", "violence"})
 # the frame of an illness (when it began, how it goes, what set it off, what it stops): every subject has one
 _FRAMES = frozenset({"onset", "course", "trigger", "functioning", "help_tried"})
 # a sentence that goes on from the one before ("And I'm convinced ..."): said first, it loses the joining word
