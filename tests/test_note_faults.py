@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -860,6 +862,33 @@ def test_means_and_what_keeps_the_patient_safe_answered_in_plain_words_are_answe
     assert not [f for f in note_faults(case, quiet) if f.kind == "answered_marked_unanswered" and f.text.startswith(label)]
     judge = OfflineJudge(dimensions=("note_quality",))
     assert judge.score(case, chart)["note_quality"] <= judge.score(case, quiet)["note_quality"]
+
+
+def test_self_care_answered_by_apathy_or_by_needing_prompting_is_answered():
+    """Stop 43 (issue 15, s43-judge2): held_out41's scripted note for test-v2-0312 logged 'Looking after themselves:
+    asked, no direct answer' after the patient, asked how she looked after herself, said 'I can't be bothered with any
+    of it' (rated 3: 'records the self-care answer as no direct answer'); the judge charged nothing. A reply to the
+    self-care question that says the patient cannot summon the will for it, or needs someone to prompt or help, answers
+    it; a non-answer does not."""
+    import dataclasses
+
+    case, chart, _ = _rated("note-818")
+    said = "I can't be bothered with any of it."
+    faults = [f for f in note_faults(case, chart) if f.kind == "answered_marked_unanswered"]
+    assert any(f.text.startswith("Looking after") and "bothered" in f.text for f in faults), faults
+    judge = OfflineJudge(dimensions=("note_quality",))
+    scored = judge.score(case, chart)["note_quality"]
+    for reply, answered in (("My daughter has to remind me to wash and change.", True), ("I'd rather not say.", False),
+                            ("I'm not sure.", False)):
+        other = dataclasses.replace(chart, turns=tuple(Turn(t.doctor, reply) if t.patient == said else t for t in chart.turns))
+        assert other.turns != chart.turns
+        found = [f for f in note_faults(case, other) if f.kind == "answered_marked_unanswered" and f.text.startswith("Looking after")]
+        assert bool(found) is answered, (reply, found)
+    # the same note with the answer recorded scores higher
+    line = re.search(r"Looking after themselves: asked, no direct answer", chart.note)
+    assert line
+    recorded = dataclasses.replace(chart, note=chart.note.replace(line.group(0), f'Looking after themselves: "{said[:-1]}"'))
+    assert scored < judge.score(case, recorded)["note_quality"]
 
 
 def test_a_mood_quote_in_another_persons_words_or_a_denial_as_the_complaint_is_misfiled():
