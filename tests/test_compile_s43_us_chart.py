@@ -79,3 +79,8 @@ def test_a_us_chart_says_no_slash_as_or() -> None:
                  "Insight partial. She's scared she will lose her job.")
     assert " or " not in said and "insight" not in said.lower()
     assert "Iam" not in said
+
+
+def test_a_day_and_month_before_a_clock_time_or_part_of_day_is_a_date() -> None:
+    out = expand_abbreviations("Admitted 4/22/26. Level rechecked (4/23 0600); calmer by 4/24 AM; last drink 4/20 evening.")
+    assert "23 April 0600" in out and "24 April AM" in out and "20 April evening" in out and " or " not in out

@@ -90,10 +90,12 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
 
 def _order_dates(sentence: str, order: str) -> str:
     """A sentence's numeric dates put day first, as the expansions read them: "3/14/27" in a month-first
-    record is "14/3/27"; a day and month without a year after a date preposition ("on 3/11", "by 14/3") or as a
-    note's opening stamp ("3/15: ...") is written out ("on 11 March"), never read as "3 or 11"."""
+    record is "14/3/27"; a day and month without a year after a date preposition ("on 3/11", "by 14/3"), before
+    a clock time or a part of the day ("3/14 0600", "3/11 afternoon") or as a note's opening stamp ("3/15: ...")
+    is written out ("on 11 March"), never read as "3 or 11"."""
     preps = _abbreviation_data().get("date_prepositions", [])
     lead = re.compile(r"(?:^|\b(?:" + "|".join(map(re.escape, preps)) + r"))\s*$", re.IGNORECASE)
+    follow = re.compile(r"\s+(?:" + "|".join(_abbreviation_data().get("date_followers", [])) + ")")
 
     def one(m: re.Match) -> str:
         a, b = int(m.group(1)), int(m.group(2))
@@ -102,9 +104,9 @@ def _order_dates(sentence: str, order: str) -> str:
             return m.group(0)
         if m.group(3):
             return f"{d}/{mo}/{m.group(3)}"
-        before = sentence[: m.start()]
-        stamp = not before.strip() and re.match(r"\s*:", sentence[m.end():])
-        if stamp or lead.search(before):
+        before, after = sentence[: m.start()], sentence[m.end():]
+        stamp = not re.sub(r"[\W_]", "", before) and re.match(r"\s*:", after)
+        if stamp or lead.search(before) or follow.match(after):
             return f"{d} {_MONTHS[mo - 1]}"
         return m.group(0)
 
