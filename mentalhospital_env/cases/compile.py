@@ -52,7 +52,68 @@ def _abbreviations() -> tuple[tuple[re.Pattern, str], ...]:
     return tuple((re.compile(p, re.MULTILINE), r) for p, r in rows)
 
 
-def expand_abbreviations(text: str) -> str:
+@lru_cache(maxsize=1)
+def _abbreviation_data() -> dict[str, Any]:
+    return json.loads(resources.files(__package__).joinpath("abbreviations.json").read_text("utf-8"))
+
+
+_NUMERIC_DATE = re.compile(r"(?<![\w/.])(\d{1,2})/(\d{1,2})(?:/(\d{4}|\d{2}))?(?![\w/])")
+
+
+def date_order(text: str) -> str:
+    """The order a record writes its numeric dates in, read from the record itself (``abbreviations.json``
+    ``_date_order``): "day" or "month". A date whose first number is over 12 ("25/09/26") settles day first,
+    one whose second number is over 12 ("3/14/27") month first; with neither, a US cue (``month_first_cues``:
+    "mg/dL", "5150", "1st grade") reads month first, otherwise day first.
+
+    >>> date_order("Admitted 3/14/27 after an overdose on 3/11/27."), date_order("Seen 25/09/26."), date_order("Seen 03/04/26.")
+    ('month', 'day', 'day')
+    """
+    day = month = 0
+    for m in _NUMERIC_DATE.finditer(text):
+        a, b = int(m.group(1)), int(m.group(2))
+        if not m.group(3) and not (1 <= a <= 31 and 1 <= b <= 31):
+            continue
+        if a > 12 >= b >= 1 and a <= 31:
+            day += 1
+        elif b > 12 >= a >= 1 and b <= 31:
+            month += 1
+    if day != month:
+        return "day" if day > month else "month"
+    cues = _abbreviation_data().get("month_first_cues", [])
+    return "month" if any(re.search(c, text) for c in cues) else "day"
+
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")
+
+
+def _order_dates(sentence: str, order: str) -> str:
+    """A sentence's numeric dates put day first, as the expansions read them: "3/14/27" in a month-first
+    record is "14/3/27"; a day and month without a year after a date preposition ("on 3/11", "by 14/3"), before
+    a clock time or a part of the day ("3/14 0600", "3/11 afternoon") or as a note's opening stamp ("3/15: ...")
+    is written out ("on 11 March"), never read as "3 or 11"."""
+    preps = _abbreviation_data().get("date_prepositions", [])
+    lead = re.compile(r"(?:^|\b(?:" + "|".join(map(re.escape, preps)) + r"))\s*$", re.IGNORECASE)
+    follow = re.compile(r"\s+(?:" + "|".join(_abbreviation_data().get("date_followers", [])) + ")")
+
+    def one(m: re.Match) -> str:
+        a, b = int(m.group(1)), int(m.group(2))
+        d, mo = (b, a) if order == "month" else (a, b)
+        if not (1 <= mo <= 12 and 1 <= d <= 31):
+            return m.group(0)
+        if m.group(3):
+            return f"{d}/{mo}/{m.group(3)}"
+        before, after = sentence[: m.start()], sentence[m.end():]
+        stamp = not re.sub(r"[\W_]", "", before) and re.match(r"\s*:", after)
+        if stamp or lead.search(before) or follow.match(after):
+            return f"{d} {_MONTHS[mo - 1]}"
+        return m.group(0)
+
+    return _NUMERIC_DATE.sub(one, sentence)
+
+
+def expand_abbreviations(text: str, order: str | None = None) -> str:
     """A record's clinic shorthand in the clinician's plain prose (``abbreviations.json``): "c/o low mood
     x 4/12" -> "complains of low mood for 4 months", "Denies SI/SH" -> "Denies suicidal ideation or
     self-harm", "Lives w/ wife + 2 children" -> "Lives with wife and 2 children", "NKDA" -> "No known
@@ -67,6 +128,7 @@ def expand_abbreviations(text: str) -> str:
     for k, sentence in enumerate(pieces):
         if k % 2 == 0:
             before = sentence
+            sentence = _order_dates(sentence, order or date_order(text))
             for pattern, repl in _abbreviations():
                 sentence = pattern.sub(repl, sentence)
             if sentence != before:
@@ -740,6 +802,7 @@ def _swap_simple(text: str, person: _Person) -> str:
     return " ".join(words.get(w.lower(), w) for w in text.split())
 
 
+_CONTRACTED_FOR_I = {"be": "m", "have": "ve"}  # "'s" said by "I": "'m", "'ve"
 _BE_FOR_I = {"are": "am", "were": "was", "'re": "'m"}  # a "they" patient's verb as "I" says it
 
 
@@ -811,6 +874,12 @@ def _swap_tokens(doc, person: _Person, section: str) -> str:
         for v in targets:
             if v.lower_ in _BE_FOR_I:  # "they are": "I am"
                 out[v.i] = _case_like(v, _BE_FOR_I[v.lower_]) + v.whitespace_
+            elif v.tag_ == "VBZ" and v.text[:1] in ("'", "\u2019") and v.text[1:].lower() == "s":
+                # "she's fine" -> "I'm fine", "she's been" -> "I've been": a contracted verb stays contracted,
+                # never the bare "am" joined to "I" ("Iam fine")
+                after = doc[v.i + 1].lower_ if v.i + 1 < len(doc) else ""
+                has = v.lemma_ == "have" or after in ("been", "got", "gotten", "had")
+                out[v.i] = v.text[0] + _CONTRACTED_FOR_I["have" if has else "be"] + v.whitespace_
             elif v.tag_ == "VBZ":
                 form = _inflect(v.lemma_, "VBP")
                 if form:
@@ -1017,9 +1086,10 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
     facts: list[Fact] = []
     gated: list[frozenset[str]] = []  # the sentences a writer's disclosure note gates, as word sets
     record_text = " ".join(t for _s, t in ehr.sections())
+    record_order = date_order(record_text)  # the record's date order, read from all of it
     for section, whole_text in ehr.sections():
         n = 0
-        whole_text, notes = disclosure_gates(expand_abbreviations(whole_text))
+        whole_text, notes = disclosure_gates(expand_abbreviations(whole_text, record_order))
         gated.extend(notes)
         # another's account (a caller's, a relative's collateral paragraph) is chart-only, never the patient's own
         theirs = informant_sentences(whole_text, section, names, record_text, sex)
