@@ -9,7 +9,9 @@ The doctor is driven through ``act`` from findings set as an interview would hav
 from __future__ import annotations
 
 import pytest
+from scripted_encounters import ask as _ask
 from scripted_encounters import codes as _codes
+from scripted_encounters import start as _start
 from scripted_encounters import with_findings as _doctor
 from scripted_encounters import write as _write
 
@@ -53,11 +55,30 @@ def test_a_premenstrual_change_heard_leads_as_a_premenstrual_disorder_with_its_o
 @pytest.mark.parametrize("text, opioid", [
     ("I take codeine from the chemist most days.", True),
     ("Two of my wife's co-codamol most nights.", True),
-    ("Tramadol for my back.", True),
+    ("I take tramadol that wasn't prescribed for me.", True),
+    ("Daily codeine use for over a year.", True),
     ("Paracetamol when I have a headache.", False),
+    ("Allergic to codeine (vomiting).", False),
+    ("Codeine intolerance (vomiting); no true drug allergy known.", False),
+    ("Codeine makes me sick.", False),
+    ("Tramadol for my back, as prescribed.", False),
 ])
 def test_painkillers_not_prescribed_are_read_as_opioid_use(text, opioid):
+    """An allergy, intolerance or side effect of a drug, or a drug taken as prescribed, is no use of it (review of the
+    s43 merge, M1: 169 codeine-allergy facts had become opioid use)."""
     assert ("opioid_use" in _concepts(text)) is opioid
+
+
+def test_a_codeine_intolerance_brings_no_opioid_safety_steps():
+    """dev-0040 (review of the s43 merge, M1): a depressed woman whose only opioid line is "Codeine makes me sick."
+    was offered take-home naloxone and methadone or buprenorphine."""
+    woman = "Outpatient clinic. A 40-year-old woman is here to see you, alone."
+    doctor = _start(woman)
+    for reply in ["I've felt terrible for months, nothing interests me.", "Codeine makes me sick.",
+                  "I wake at 3 every night.", "I've no energy and it's all my fault."]:
+        _ask(doctor, reply)
+    plan = _write(doctor, "treat").lower()
+    assert "naloxone" not in plan and "opioid agonist" not in plan
 
 
 @pytest.mark.parametrize("finding, said, asked", [
