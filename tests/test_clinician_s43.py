@@ -183,6 +183,17 @@ def test_a_parents_words_for_hyperactivity_and_inattention_are_read(text, concep
     assert _concepts(text).get(concept) is False
 
 
+@pytest.mark.parametrize("text", [
+    "Drinks about 4 units most nights to switch off.",
+    "She says a drink is the only thing that lets her switch off.",
+    "He can stay angry about being told to switch off the Xbox.",
+])
+def test_drinking_to_switch_off_is_no_inattention(text):
+    """test-v2-0480, test-v2-0130 (review of the s43 merge, M4): drinking 'to switch off' was read as inattention, and
+    the alcohol answer left the note's substance section to be filed as 'describes inattentiveness'."""
+    assert "inattention" not in _concepts(text)
+
+
 def test_being_busy_is_no_hyperactivity():
     assert "hyperactivity" not in _concepts("I was on the go all day at work.")
 
