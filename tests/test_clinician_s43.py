@@ -174,6 +174,8 @@ def test_the_dependants_are_worded_with_their_negation_read(home, says, never):
 @pytest.mark.parametrize("text, concept", [
     ("He was on the go from the minute he could walk.", "hyperactivity"),
     ("He couldn't sit for the story at nursery.", "hyperactivity"),
+    ("He gets up and wanders, fiddles with anything on the desk.", "hyperactivity"),
+    ("She is never still, even at meals.", "hyperactivity"),
     ("The teacher says he is away with the fairies.", "inattention"),
     ("He loses his reading book every week.", "disorganisation"),
 ])
@@ -192,6 +194,17 @@ def test_drinking_to_switch_off_is_no_inattention(text):
     """test-v2-0480, test-v2-0130 (review of the s43 merge, M4): drinking 'to switch off' was read as inattention, and
     the alcohol answer left the note's substance section to be filed as 'describes inattentiveness'."""
     assert "inattention" not in _concepts(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Tense, hands never still, engages readily.",
+    "Dressed appropriately, fiddles with his cuffs; arrived on time.",
+    "Looks around the room, fiddles with her bag.",
+])
+def test_an_anxious_adults_fidgeting_in_the_mental_state_is_no_hyperactivity(text):
+    """dev-v2-0008, test-v2-0084 (review of the s43 merge, SHOULD-FIX): an anxious adult's mental state ('hands never
+    still', 'fiddles with his cuffs') was read as an ADHD sign; a child who 'fiddles with anything on the desk' still is."""
+    assert "hyperactivity" not in _concepts(text)
 
 
 def test_being_busy_is_no_hyperactivity():
