@@ -1219,11 +1219,14 @@ def _informant_subject(token, names, whole, data) -> bool:
     return False
 
 
-def _reports(sentence: str, names, whole, data, pronoun: str = "") -> str | None:
+def _reports(sentence: str, names, whole, data, pronoun: str = "", opening: bool = False) -> str | None:
     """Who gives the account a sentence opens: ``"other"`` when a lay person other than the patient is the subject
     of a reporting verb ("Joanne says mealtimes ...", "Travis Heller (34) states '...'", "Karen's account matched
     his.", "Her mother, Jean, joined ... and gave the developmental history"), ``"patient"`` when the patient is
-    ("He says he is 'not depressed'", "Pt reports ..."), else ``None``."""
+    ("He says he is 'not depressed'", "Pt reports ..."), else ``None``. With ``opening``, another's report counts
+    only where the sentence opens on it (its teller is the sentence's first words: "Travis Heller (34) states ...",
+    "She said he has become ..."), never a speech reported inside a narrative of the patient's own ("found messages
+    on his phone; argument; he said he 'can't do this anymore' and left": uw-017's own overdose paragraph)."""
     rules = data["paragraph_speaker"]
     doc = _nlp()(sentence)
     for verb in doc:
@@ -1242,6 +1245,8 @@ def _reports(sentence: str, names, whole, data, pronoun: str = "") -> str | None
                     o.lemma_.lower() in rules["account_nouns"] for o in objects) and _informant_subject(s, names, whole, data):
                 return "account"  # "Claire confirmed the story.", "Jean ... gave the developmental history"
             if not reporting:
+                continue
+            if opening and any(not t.is_punct for t in doc[:s.left_edge.i]):
                 continue
             if _informant_subject(s, names, whole, data) or (
                     pronoun and s.lower_ in ("he", "she") and s.lower_ != pronoun):
@@ -1265,6 +1270,8 @@ def _label_speaker(label: str, data: dict[str, Any], section: str = "") -> bool:
     outside = re.findall(r"[a-z]+", re.sub(r"\(.*", "", label.lower()))  # "(w/ pt consent)" is no label of the patient's
     if any(w in data["patient_nouns"] for w in outside):
         return False
+    if any(w in rules["legal_label_words"] for w in words):
+        return False  # "Police section 136: found on the outside of the railing ...": a legal power, no one's account
     if any(w in rules["informant_nouns"] for w in bare):
         return True
     if section in ("history_of_present_illness", "chief_complaint") and len(outside) > 1 and outside[0] in _lay_people(data):
@@ -1303,7 +1310,7 @@ def informant_sentences(text: str, section: str, names: tuple[str, ...], whole: 
         other = bool(label and _label_speaker(label.group(1), data, section))
         if label and not other and not set(re.findall(r"[a-z]+", label.group(1).lower())) & (
                 set(data["source_labels"]) | set(data["document_nouns"])):  # "GP letter (Dr ...):" is a referrer's
-            other = _reports(split_sentences(para[label.end():])[0], names, whole, data, pronoun) == "other"
+            other = _reports(split_sentences(para[label.end():])[0], names, whole, data, pronoun, opening=True) == "other"
         sentences = split_sentences(para[label.end():] if label else para)
         for k, sentence in enumerate(sentences):
             if k == 0 and label:
