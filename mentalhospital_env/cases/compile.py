@@ -1092,7 +1092,8 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
         whole_text, notes = disclosure_gates(expand_abbreviations(whole_text, record_order))
         gated.extend(notes)
         # another's account (a caller's, a relative's collateral paragraph) is chart-only, never the patient's own
-        theirs = informant_sentences(whole_text, section, names, record_text, sex)
+        theirs = informant_spans(whole_text, section, names, record_text, sex)
+        at = 0  # where the search for the next sentence's place in the section goes on
         for kind, label, text in _labelled_quotes(whole_text, names, data):
             if kind == "referrer":
                 # the referrer's letter: its complaint is the patient's to tell ("Low mood and fatigue for four
@@ -1116,7 +1117,8 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
                 continue
             said = _sentence_facts(section, text, n, sex, names, data, tax, no_allergy, has_sensitive_concept,
                                    relatives_named, record_topics, relatives)
-            spoken_by_other = {n + i for i, sentence in enumerate(split_sentences(text), 1) if _one_of(sentence, theirs)}
+            spoken, at = _spoken_by_other(whole_text, split_sentences(text), at, theirs)
+            spoken_by_other = {n + i for i in spoken}
             facts.extend(replace(f, told=False, patient_says=None) if _sentence_number(f.id) in spoken_by_other else f
                          for f in said)
             n += len(split_sentences(text))
@@ -1281,6 +1283,21 @@ def _label_speaker(label: str, data: dict[str, Any], section: str = "") -> bool:
 
 
 def informant_sentences(text: str, section: str, names: tuple[str, ...], whole: str, sex: str = "") -> list[frozenset[str]]:
+    """The sentences :func:`informant_spans` finds, as word sets."""
+    return [w for w, _a, _b in informant_spans(text, section, names, whole, sex) if w]
+
+
+def _find_sentence(text: str, sentence: str, at: int) -> int:
+    """Where ``sentence`` (a sentence :func:`split_sentences` gave of a part of ``text``) begins in ``text`` at or
+    after ``at``; -1 where its words were rejoined (a sentence mended across an abbreviation)."""
+    pos = text.find(sentence, at)
+    if pos < 0:
+        head = sentence[:24]
+        pos = text.find(head, at) if len(head) >= 8 else -1
+    return pos
+
+
+def informant_spans(text: str, section: str, names: tuple[str, ...], whole: str, sex: str = "") -> list[tuple[frozenset[str], int, int]]:
     """The sentences of a section that another person tells, as word sets: every sentence of a paragraph (a line
     or block of the record) whose opening label says another person gives what follows, until a sentence has the
     patient report; and a sentence about another's account itself ("Karen's account matched his.", "Claire
@@ -1301,11 +1318,12 @@ def informant_sentences(text: str, section: str, names: tuple[str, ...], whole: 
     if section == "family_history" or section.startswith(("mental_status_exam", "risk_assessment")):
         return []
     pronoun = _Person.of(sex).subject if sex in ("male", "female") else ""
-    out: list[frozenset[str]] = []
-    for para in re.split(r"\n+", text):
-        para = para.strip()
+    out: list[tuple[frozenset[str], int, int]] = []
+    for block in re.finditer(r"[^\n]+", text):
+        para = block.group(0).strip()
         if not para:
             continue
+        cursor = block.start()
         label = re.match(r"^((?:[^:.!?'\u2018\u201c\"()]|(?<=\w)['\u2019](?=s\b)|\([^()]*\)){1,100}?):\s+(?=\S)", para)
         other = bool(label and _label_speaker(label.group(1), data, section))
         if label and not other and not set(re.findall(r"[a-z]+", label.group(1).lower())) & (
@@ -1319,14 +1337,32 @@ def informant_sentences(text: str, section: str, names: tuple[str, ...], whole: 
             if other and said == "patient":
                 other = False  # "Pt says ...": the patient's own account again
             if other or said == "account":
-                out.append(_words_of(sentence))
-    return [w for w in out if w]
+                raw = sentences[k]
+                pos = _find_sentence(text, raw, cursor)
+                out.append((_words_of(sentence), pos, pos + len(raw) if pos >= 0 else -1))
+            pos = _find_sentence(text, sentences[k], cursor)
+            cursor = pos + len(sentences[k]) if pos >= 0 else cursor
+    return out
 
 
-def _one_of(sentence: str, sentences: list[frozenset[str]]) -> bool:
-    """Whether a record sentence is one of ``sentences`` (word sets of whole sentences; a label before it may differ)."""
-    words = _words_of(sentence)
-    return bool(words) and any(len(words & s) >= 0.8 * max(len(words), len(s) - 6) for s in sentences)
+def _spoken_by_other(text: str, sentences: list[str], at: int, spans) -> tuple[set[int], int]:
+    """The numbers (1-based) of ``sentences`` (of a part of the section ``text``, from ``at`` on) that lie in one of
+    the informant ``spans`` (:func:`informant_spans`), and where the search goes on. A sentence is matched by its
+    place in the section, never by its words alone: uw-016's caller said "No known self-harm/SA." and the patient's
+    own "No SA, no SH." two paragraphs on was silenced by the likeness of their words. A sentence whose place cannot
+    be found (its text was mended) falls back to the words of the spans' sentences, whole."""
+    out: set[int] = set()
+    for i, sentence in enumerate(sentences, 1):
+        pos = _find_sentence(text, sentence, at)
+        if pos >= 0:
+            at = pos + len(sentence)
+            if any(a >= 0 and a < at and pos < b for _w, a, b in spans):
+                out.add(i)
+            continue
+        words = _words_of(sentence)
+        if words and any(len(words & w) >= 0.8 * max(len(words), len(w)) for w, _a, _b in spans):
+            out.add(i)
+    return out, at
 
 
 def _sentence_number(fid: str) -> int:
