@@ -1118,6 +1118,7 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
             said = _sentence_facts(section, text, n, sex, names, data, tax, no_allergy, has_sensitive_concept,
                                    relatives_named, record_topics, relatives)
             spoken, at = _spoken_by_other(whole_text, split_sentences(text), at, theirs)
+            spoken |= _quoted_by_other(split_sentences(text), names, record_text, data, sex, relatives)
             spoken_by_other = {n + i for i in spoken}
             facts.extend(replace(f, told=False, patient_says=None) if _sentence_number(f.id) in spoken_by_other else f
                          for f in said)
@@ -1363,6 +1364,51 @@ def _spoken_by_other(text: str, sentences: list[str], at: int, spans) -> tuple[s
         if words and any(len(words & w) >= 0.8 * max(len(words), len(w)) for w, _a, _b in spans):
             out.add(i)
     return out, at
+
+
+_QUOTE_OPEN = re.compile(r"(?:^|(?<=[\s(:,;\-]))['\u2018\u201c\"](?=\w)")
+
+
+def _quoted_by_other(sentences: list[str], names, whole: str, data: dict[str, Any], sex: str,
+                     relatives: dict[str, str]) -> set[int]:
+    """The numbers (1-based) of ``sentences`` that quote another person's words about the patient: a quotation
+    naming the patient in the third person ("he's", "her") whose speaker is named just before it, as a label
+    ("Maddie: 'she's fine ...'", "Mother: '...'") or as the subject of a reporting verb ("His wife said, tearful:
+    'He's there but he's not there'", "per mother '...'"), and a sentence with no subject of its own that goes on
+    with the same speaker's view ("Thinks he 'drinks more than he lets on'"). Such words are the speaker's, never
+    the patient's: voiced in the first person they became "I'm there but I'm not there". The patient's own quotes
+    ("Pt: '...'", "states '...'") stay hers."""
+    if sex not in ("male", "female"):
+        return set()
+    person = _Person.of(sex)
+    about = re.compile(rf"\b(?i:{person.subject}|{person.object}|{person.possessive})\b")
+    lay = _lay_people(data)
+    pronoun = person.subject
+    out: set[int] = set()
+    previous = False
+    for i, sentence in enumerate(sentences, 1):
+        opened = _QUOTE_OPEN.search(sentence)
+        theirs = False
+        if opened and about.search(sentence[opened.end():]):
+            before = re.split(r"[;.]\s", sentence[:opened.start()])[-1].strip()
+            label = re.search(r"([A-Za-z]+)(?:\s*\([^()]*\))?\s*:\s*$", before)
+            if label and (label.group(1).lower() in lay or label.group(1) in relatives) and label.group(1) not in names:
+                theirs = True  # "Maddie: 'she's fine'", "Wife: '...'"
+            elif re.search(r"\bper\s+(?:\w+\s+)?(\w+)\W*$", before) and re.search(
+                    r"\bper\s+(?:\w+\s+)?(\w+)\W*$", before).group(1).lower() in lay:
+                theirs = True  # "per mother '...'"
+            elif before and _reports(before.rstrip(":, "), names, whole, data, pronoun) == "other":
+                theirs = True  # "His sister said, crying: '...'"
+            elif previous and before:
+                doc = _nlp()(before)
+                root = next((t for t in doc if t.dep_ == "ROOT"), None)
+                verbs = [t for t in doc if t.pos_ in ("VERB", "AUX") and t.dep_ in ("ROOT", "conj")]
+                theirs = root is not None and not any(c.dep_ in ("nsubj", "nsubjpass") for c in root.children) and any(
+                    v.lemma_.lower() in data["paragraph_speaker"]["reporting_verbs"] for v in verbs)
+        if theirs:
+            out.add(i)
+        previous = theirs
+    return out
 
 
 def _sentence_number(fid: str) -> int:
