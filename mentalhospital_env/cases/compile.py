@@ -1118,9 +1118,11 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
             said = _sentence_facts(section, text, n, sex, names, data, tax, no_allergy, has_sensitive_concept,
                                    relatives_named, record_topics, relatives)
             spoken, at = _spoken_by_other(whole_text, split_sentences(text), at, theirs)
-            spoken |= _quoted_by_other(split_sentences(text), names, record_text, data, sex, relatives)
+            quoted = {n + i: w for i, w in _quoted_by_other(split_sentences(text), names, record_text, data, sex,
+                                                             relatives).items()}
             spoken_by_other = {n + i for i in spoken}
-            facts.extend(replace(f, told=False, patient_says=None) if _sentence_number(f.id) in spoken_by_other else f
+            facts.extend(replace(f, told=False, patient_says=None) if _sentence_number(f.id) in spoken_by_other or (
+                _sentence_number(f.id) in quoted and _holds(f.text, quoted[_sentence_number(f.id)])) else f
                          for f in said)
             n += len(split_sentences(text))
     facts = _untitled(facts, ehr)
@@ -1370,22 +1372,22 @@ _QUOTE_OPEN = re.compile(r"(?:^|(?<=[\s(:,;\-]))['\u2018\u201c\"](?=\w)")
 
 
 def _quoted_by_other(sentences: list[str], names, whole: str, data: dict[str, Any], sex: str,
-                     relatives: dict[str, str]) -> set[int]:
-    """The numbers (1-based) of ``sentences`` that quote another person's words about the patient: a quotation
-    naming the patient in the third person ("he's", "her") whose speaker is named just before it, as a label
+                     relatives: dict[str, str]) -> dict[int, frozenset[str]]:
+    """The numbers (1-based) of ``sentences``, with the words from the quotation on, that quote another person's
+    words about the patient: a quotation naming the patient in the third person ("he's", "her") whose speaker is named just before it, as a label
     ("Maddie: 'she's fine ...'", "Mother: '...'") or as the subject of a reporting verb ("His wife said, tearful:
-    'He's there but he's not there'", "per mother '...'"), and a sentence with no subject of its own that goes on
-    with the same speaker's view ("Thinks he 'drinks more than he lets on'"). Such words are the speaker's, never
+    'He's there but he's not there'", "per mother '...'"); only the facts within the quotation go untold. A frame
+    kept in the voicing ("Joanne says mealtimes have become 'a battle'" -> "My mum says ...") is left to the
+    sentence. Such words are the speaker's, never
     the patient's: voiced in the first person they became "I'm there but I'm not there". The patient's own quotes
     ("Pt: '...'", "states '...'") stay hers."""
     if sex not in ("male", "female"):
-        return set()
+        return {}
     person = _Person.of(sex)
     about = re.compile(rf"\b(?i:{person.subject}|{person.object}|{person.possessive})\b")
     lay = _lay_people(data)
     pronoun = person.subject
-    out: set[int] = set()
-    previous = False
+    out: dict[int, frozenset[str]] = {}
     for i, sentence in enumerate(sentences, 1):
         opened = _QUOTE_OPEN.search(sentence)
         theirs = False
@@ -1397,18 +1399,17 @@ def _quoted_by_other(sentences: list[str], names, whole: str, data: dict[str, An
             elif re.search(r"\bper\s+(?:\w+\s+)?(\w+)\W*$", before) and re.search(
                     r"\bper\s+(?:\w+\s+)?(\w+)\W*$", before).group(1).lower() in lay:
                 theirs = True  # "per mother '...'"
-            elif before and _reports(before.rstrip(":, "), names, whole, data, pronoun) == "other":
-                theirs = True  # "His sister said, crying: '...'"
-            elif previous and before:
-                doc = _nlp()(before)
-                root = next((t for t in doc if t.dep_ == "ROOT"), None)
-                verbs = [t for t in doc if t.pos_ in ("VERB", "AUX") and t.dep_ in ("ROOT", "conj")]
-                theirs = root is not None and not any(c.dep_ in ("nsubj", "nsubjpass") for c in root.children) and any(
-                    v.lemma_.lower() in data["paragraph_speaker"]["reporting_verbs"] for v in verbs)
+            elif re.search(r"[:,]\s*$", before) and _reports(before.rstrip(":, "), names, whole, data, pronoun) == "other":
+                theirs = True  # "His sister said, crying: '...'": direct speech, its frame lost in the voicing
         if theirs:
-            out.add(i)
-        previous = theirs
+            out[i] = _words_of(sentence[opened.end():])
     return out
+
+
+def _holds(text: str, quote: frozenset[str]) -> bool:
+    """Whether a fact's text holds (nearly all) the words of a quotation."""
+    words = _words_of(text)
+    return bool(quote) and len(words & quote) >= 0.8 * len(quote)
 
 
 def _sentence_number(fid: str) -> int:
