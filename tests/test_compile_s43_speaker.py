@@ -68,3 +68,36 @@ def test_an_aside_naming_the_patient_does_not_end_the_informants_account() -> No
                    "Drinks a bottle of vodka a day.\nHe says he drinks two beers a night.")
     said = _said(facts)
     assert "vodka" not in said and "beers" in said
+
+
+def test_a_speech_reported_inside_the_patients_own_paragraph_keeps_it_hers() -> None:
+    # a clinical heading, then the patient's own story with her partner's words reported inside it
+    facts = compile_facts(EHR(chief_complaint="Ms Ana Ross: overdose.", history_of_present_illness=(
+        "Trigger: late on Friday she read texts from another woman on her partner's laptop; a row; he said he "
+        "'was done' and walked out. She messaged him 30 times in an hour. Took the pills at midnight. "
+        "Regret: 'I feel foolish.'")), "female")
+    said = _said(facts)
+    assert "30 times" in said and "midnight" in said
+
+
+def test_an_informants_denial_does_not_silence_the_patients_own_elsewhere() -> None:
+    facts = _facts("Caller reports: son withdrawn for months. No known self-harm/SA.\n"
+                   "He says his mood has been low since spring. No SA, no SH.")
+    own = [f for f in facts if "spring" not in f.text and "harm" in f.text.lower() and "known" not in f.text]
+    assert own and all(f.told for f in own)
+    theirs = [f for f in facts if "known" in f.text]
+    assert theirs and not any(f.told for f in theirs)
+
+
+def test_a_legal_section_label_is_no_informants_account() -> None:
+    facts = compile_facts(EHR(chief_complaint="Police section 136: found standing on a bridge parapet at 02:00.",
+                              history_of_present_illness="She says she wanted the noise to stop."), "female")
+    assert any(f.told and "parapet" in (f.patient_says or "") for f in facts)
+
+
+def test_a_relatives_quoted_words_are_never_the_patients_first_person() -> None:
+    facts = _facts("He says he is 'tired of everything'. He has been low for months and sleeps badly. His sister "
+                   "said, crying: 'He's here but he's not here any more.' Niece Lily: 'he's grumpy, he never plays now.'")
+    said = _said(facts)
+    assert "I'm here" not in said and "I'm not here" not in said and "I'm grumpy" not in said
+    assert "tired of everything" in said and "sleep" in said

@@ -1092,7 +1092,8 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
         whole_text, notes = disclosure_gates(expand_abbreviations(whole_text, record_order))
         gated.extend(notes)
         # another's account (a caller's, a relative's collateral paragraph) is chart-only, never the patient's own
-        theirs = informant_sentences(whole_text, section, names, record_text, sex)
+        theirs = informant_spans(whole_text, section, names, record_text, sex)
+        at = 0  # where the search for the next sentence's place in the section goes on
         for kind, label, text in _labelled_quotes(whole_text, names, data):
             if kind == "referrer":
                 # the referrer's letter: its complaint is the patient's to tell ("Low mood and fatigue for four
@@ -1116,8 +1117,12 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
                 continue
             said = _sentence_facts(section, text, n, sex, names, data, tax, no_allergy, has_sensitive_concept,
                                    relatives_named, record_topics, relatives)
-            spoken_by_other = {n + i for i, sentence in enumerate(split_sentences(text), 1) if _one_of(sentence, theirs)}
-            facts.extend(replace(f, told=False, patient_says=None) if _sentence_number(f.id) in spoken_by_other else f
+            spoken, at = _spoken_by_other(whole_text, split_sentences(text), at, theirs)
+            quoted = {n + i: w for i, w in _quoted_by_other(split_sentences(text), names, record_text, data, sex,
+                                                             relatives).items()}
+            spoken_by_other = {n + i for i in spoken}
+            facts.extend(replace(f, told=False, patient_says=None) if _sentence_number(f.id) in spoken_by_other or (
+                _sentence_number(f.id) in quoted and _holds(f.text, quoted[_sentence_number(f.id)])) else f
                          for f in said)
             n += len(split_sentences(text))
     facts = _untitled(facts, ehr)
@@ -1219,11 +1224,14 @@ def _informant_subject(token, names, whole, data) -> bool:
     return False
 
 
-def _reports(sentence: str, names, whole, data, pronoun: str = "") -> str | None:
+def _reports(sentence: str, names, whole, data, pronoun: str = "", opening: bool = False) -> str | None:
     """Who gives the account a sentence opens: ``"other"`` when a lay person other than the patient is the subject
     of a reporting verb ("Joanne says mealtimes ...", "Travis Heller (34) states '...'", "Karen's account matched
     his.", "Her mother, Jean, joined ... and gave the developmental history"), ``"patient"`` when the patient is
-    ("He says he is 'not depressed'", "Pt reports ..."), else ``None``."""
+    ("He says he is 'not depressed'", "Pt reports ..."), else ``None``. With ``opening``, another's report counts
+    only where the sentence opens on it (its teller is the sentence's first words: "Travis Heller (34) states ...",
+    "She said he has become ..."), never a speech reported inside a narrative of the patient's own ("found messages
+    on his phone; argument; he said he 'can't do this anymore' and left": uw-017's own overdose paragraph)."""
     rules = data["paragraph_speaker"]
     doc = _nlp()(sentence)
     for verb in doc:
@@ -1242,6 +1250,8 @@ def _reports(sentence: str, names, whole, data, pronoun: str = "") -> str | None
                     o.lemma_.lower() in rules["account_nouns"] for o in objects) and _informant_subject(s, names, whole, data):
                 return "account"  # "Claire confirmed the story.", "Jean ... gave the developmental history"
             if not reporting:
+                continue
+            if opening and any(not t.is_punct for t in doc[:s.left_edge.i]):
                 continue
             if _informant_subject(s, names, whole, data) or (
                     pronoun and s.lower_ in ("he", "she") and s.lower_ != pronoun):
@@ -1265,6 +1275,8 @@ def _label_speaker(label: str, data: dict[str, Any], section: str = "") -> bool:
     outside = re.findall(r"[a-z]+", re.sub(r"\(.*", "", label.lower()))  # "(w/ pt consent)" is no label of the patient's
     if any(w in data["patient_nouns"] for w in outside):
         return False
+    if any(w in rules["legal_label_words"] for w in words):
+        return False  # "Police section 136: found on the outside of the railing ...": a legal power, no one's account
     if any(w in rules["informant_nouns"] for w in bare):
         return True
     if section in ("history_of_present_illness", "chief_complaint") and len(outside) > 1 and outside[0] in _lay_people(data):
@@ -1274,6 +1286,21 @@ def _label_speaker(label: str, data: dict[str, Any], section: str = "") -> bool:
 
 
 def informant_sentences(text: str, section: str, names: tuple[str, ...], whole: str, sex: str = "") -> list[frozenset[str]]:
+    """The sentences :func:`informant_spans` finds, as word sets."""
+    return [w for w, _a, _b in informant_spans(text, section, names, whole, sex) if w]
+
+
+def _find_sentence(text: str, sentence: str, at: int) -> int:
+    """Where ``sentence`` (a sentence :func:`split_sentences` gave of a part of ``text``) begins in ``text`` at or
+    after ``at``; -1 where its words were rejoined (a sentence mended across an abbreviation)."""
+    pos = text.find(sentence, at)
+    if pos < 0:
+        head = sentence[:24]
+        pos = text.find(head, at) if len(head) >= 8 else -1
+    return pos
+
+
+def informant_spans(text: str, section: str, names: tuple[str, ...], whole: str, sex: str = "") -> list[tuple[frozenset[str], int, int]]:
     """The sentences of a section that another person tells, as word sets: every sentence of a paragraph (a line
     or block of the record) whose opening label says another person gives what follows, until a sentence has the
     patient report; and a sentence about another's account itself ("Karen's account matched his.", "Claire
@@ -1294,16 +1321,17 @@ def informant_sentences(text: str, section: str, names: tuple[str, ...], whole: 
     if section == "family_history" or section.startswith(("mental_status_exam", "risk_assessment")):
         return []
     pronoun = _Person.of(sex).subject if sex in ("male", "female") else ""
-    out: list[frozenset[str]] = []
-    for para in re.split(r"\n+", text):
-        para = para.strip()
+    out: list[tuple[frozenset[str], int, int]] = []
+    for block in re.finditer(r"[^\n]+", text):
+        para = block.group(0).strip()
         if not para:
             continue
+        cursor = block.start()
         label = re.match(r"^((?:[^:.!?'\u2018\u201c\"()]|(?<=\w)['\u2019](?=s\b)|\([^()]*\)){1,100}?):\s+(?=\S)", para)
         other = bool(label and _label_speaker(label.group(1), data, section))
         if label and not other and not set(re.findall(r"[a-z]+", label.group(1).lower())) & (
                 set(data["source_labels"]) | set(data["document_nouns"])):  # "GP letter (Dr ...):" is a referrer's
-            other = _reports(split_sentences(para[label.end():])[0], names, whole, data, pronoun) == "other"
+            other = _reports(split_sentences(para[label.end():])[0], names, whole, data, pronoun, opening=True) == "other"
         sentences = split_sentences(para[label.end():] if label else para)
         for k, sentence in enumerate(sentences):
             if k == 0 and label:
@@ -1312,14 +1340,76 @@ def informant_sentences(text: str, section: str, names: tuple[str, ...], whole: 
             if other and said == "patient":
                 other = False  # "Pt says ...": the patient's own account again
             if other or said == "account":
-                out.append(_words_of(sentence))
-    return [w for w in out if w]
+                raw = sentences[k]
+                pos = _find_sentence(text, raw, cursor)
+                out.append((_words_of(sentence), pos, pos + len(raw) if pos >= 0 else -1))
+            pos = _find_sentence(text, sentences[k], cursor)
+            cursor = pos + len(sentences[k]) if pos >= 0 else cursor
+    return out
 
 
-def _one_of(sentence: str, sentences: list[frozenset[str]]) -> bool:
-    """Whether a record sentence is one of ``sentences`` (word sets of whole sentences; a label before it may differ)."""
-    words = _words_of(sentence)
-    return bool(words) and any(len(words & s) >= 0.8 * max(len(words), len(s) - 6) for s in sentences)
+def _spoken_by_other(text: str, sentences: list[str], at: int, spans) -> tuple[set[int], int]:
+    """The numbers (1-based) of ``sentences`` (of a part of the section ``text``, from ``at`` on) that lie in one of
+    the informant ``spans`` (:func:`informant_spans`), and where the search goes on. A sentence is matched by its
+    place in the section, never by its words alone: uw-016's caller said "No known self-harm/SA." and the patient's
+    own "No SA, no SH." two paragraphs on was silenced by the likeness of their words. A sentence whose place cannot
+    be found (its text was mended) falls back to the words of the spans' sentences, whole."""
+    out: set[int] = set()
+    for i, sentence in enumerate(sentences, 1):
+        pos = _find_sentence(text, sentence, at)
+        if pos >= 0:
+            at = pos + len(sentence)
+            if any(a >= 0 and a < at and pos < b for _w, a, b in spans):
+                out.add(i)
+            continue
+        words = _words_of(sentence)
+        if words and any(len(words & w) >= 0.8 * max(len(words), len(w)) for w, _a, _b in spans):
+            out.add(i)
+    return out, at
+
+
+_QUOTE_OPEN = re.compile(r"(?:^|(?<=[\s(:,;\-]))['\u2018\u201c\"](?=\w)")
+
+
+def _quoted_by_other(sentences: list[str], names, whole: str, data: dict[str, Any], sex: str,
+                     relatives: dict[str, str]) -> dict[int, frozenset[str]]:
+    """The numbers (1-based) of ``sentences``, with the words from the quotation on, that quote another person's
+    words about the patient: a quotation naming the patient in the third person ("he's", "her") whose speaker is named just before it, as a label
+    ("Maddie: 'she's fine ...'", "Mother: '...'") or as the subject of a reporting verb ("His wife said, tearful:
+    'He's there but he's not there'", "per mother '...'"); only the facts within the quotation go untold. A frame
+    kept in the voicing ("Joanne says mealtimes have become 'a battle'" -> "My mum says ...") is left to the
+    sentence. Such words are the speaker's, never
+    the patient's: voiced in the first person they became "I'm there but I'm not there". The patient's own quotes
+    ("Pt: '...'", "states '...'") stay hers."""
+    if sex not in ("male", "female"):
+        return {}
+    person = _Person.of(sex)
+    about = re.compile(rf"\b(?i:{person.subject}|{person.object}|{person.possessive})\b")
+    lay = _lay_people(data)
+    pronoun = person.subject
+    out: dict[int, frozenset[str]] = {}
+    for i, sentence in enumerate(sentences, 1):
+        opened = _QUOTE_OPEN.search(sentence)
+        theirs = False
+        if opened and about.search(sentence[opened.end():]):
+            before = re.split(r"[;.]\s", sentence[:opened.start()])[-1].strip()
+            label = re.search(r"([A-Za-z]+)(?:\s*\([^()]*\))?\s*:\s*$", before)
+            if label and (label.group(1).lower() in lay or label.group(1) in relatives) and label.group(1) not in names:
+                theirs = True  # "Maddie: 'she's fine'", "Wife: '...'"
+            elif re.search(r"\bper\s+(?:\w+\s+)?(\w+)\W*$", before) and re.search(
+                    r"\bper\s+(?:\w+\s+)?(\w+)\W*$", before).group(1).lower() in lay:
+                theirs = True  # "per mother '...'"
+            elif re.search(r"[:,]\s*$", before) and _reports(before.rstrip(":, "), names, whole, data, pronoun) == "other":
+                theirs = True  # "His sister said, crying: '...'": direct speech, its frame lost in the voicing
+        if theirs:
+            out[i] = _words_of(sentence[opened.end():])
+    return out
+
+
+def _holds(text: str, quote: frozenset[str]) -> bool:
+    """Whether a fact's text holds (nearly all) the words of a quotation."""
+    words = _words_of(text)
+    return bool(quote) and len(words & quote) >= 0.8 * len(quote)
 
 
 def _sentence_number(fid: str) -> int:
