@@ -23,7 +23,7 @@ from functools import lru_cache
 from importlib import resources
 
 from mentalhospital_env.cases import Case
-from mentalhospital_env.knowledge.language import SharedMemo, find_phrases, load_cues, tokenize
+from mentalhospital_env.knowledge.language import SharedMemo, find_phrases, load_cues, memo_size, tokenize
 from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
 from .check import ClaimChecker
@@ -1273,7 +1273,7 @@ _GOES_ON_HEAD = re.compile(r"^(?:And|But|So|Also|Then)\s+(?=\S)")
 _POINTS_BACK_HEAD = re.compile(r"^(?:(?:And|But|So)\s+)?(?:It|It's|They|They're|Them|Both|None|Neither|That|This|These|Those|Which|Each)\b")
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=memo_size(8192))
 def _named_subjects(sentence: str, lexicon: Lexicon) -> frozenset[str]:
     """The interview topics a sentence names: by its cue words, and by the concepts it states."""
     from .understanding import record_topics
