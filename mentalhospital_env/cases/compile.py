@@ -88,14 +88,22 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
            "November", "December")
 
 
+@lru_cache(maxsize=1)
+def _date_context_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """What may stand before a bare day and month (``date_prepositions``, "on 3/11") and after it
+    (``date_followers``, "3/14 0600"): built once from ``abbreviations.json``, not for every sentence."""
+    preps = _abbreviation_data().get("date_prepositions", [])
+    lead = re.compile(r"(?:^|\b(?:" + "|".join(map(re.escape, preps)) + r"))\s*$", re.IGNORECASE)
+    follow = re.compile(r"\s+(?:" + "|".join(_abbreviation_data().get("date_followers", [])) + ")")
+    return lead, follow
+
+
 def _order_dates(sentence: str, order: str) -> str:
     """A sentence's numeric dates put day first, as the expansions read them: "3/14/27" in a month-first
     record is "14/3/27"; a day and month without a year after a date preposition ("on 3/11", "by 14/3"), before
     a clock time or a part of the day ("3/14 0600", "3/11 afternoon") or as a note's opening stamp ("3/15: ...")
     is written out ("on 11 March"), never read as "3 or 11"."""
-    preps = _abbreviation_data().get("date_prepositions", [])
-    lead = re.compile(r"(?:^|\b(?:" + "|".join(map(re.escape, preps)) + r"))\s*$", re.IGNORECASE)
-    follow = re.compile(r"\s+(?:" + "|".join(_abbreviation_data().get("date_followers", [])) + ")")
+    lead, follow = _date_context_patterns()
 
     def one(m: re.Match) -> str:
         a, b = int(m.group(1)), int(m.group(2))
