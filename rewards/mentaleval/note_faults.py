@@ -38,7 +38,7 @@ the encounter) and returns the faults it finds; :data:`NOTE_FAULTS` is the rubri
 * :func:`substance_omitted`: a substance use the patient told (a glass of vodka, cannabis, cocaine, cigarettes) that
   the note names nowhere (``told_substances``).
 * :func:`told_content_omitted`: what the patient told of the illness (a sentence of a reply that affirms something and
-  that the record's history, mental state or risk states) that a note under headings carries nowhere, in its words
+  that the record's history, mental state or risk states) that a note with headings carries nowhere, in its words
   or as a finding it names: the presenting problem, the central finding or the context the encounter was about.
 * :func:`told_risk_omitted`: a risk the patient told (a death wish, a punched teacher, an abuse disclosed) that the risk
   section leaves out; a note under headings with none leaves out each one its other sections do not record.
@@ -1232,7 +1232,9 @@ def _content_keys(text: str) -> frozenset[str]:
 
 
 def told_content_omitted(view: NoteView) -> list[NoteFault]:
-    """What the patient told of the illness that a note under headings carries nowhere (``told_content``). Each
+    """What the patient told of the illness that a note with any heading carries nowhere (``told_content``), terse or
+    full: a terse note is still to carry what the encounter was about (held to a note with most core sections only, a
+    note with one more section dropped lost the fault and scored higher, and the sections-dropped ladder broke). Each
     sentence of a reply that affirms something (no negation, no question back), with at least ``min_content_words``
     content words not already told, is what the encounter elicited when most of its content words
     (``record_match``) are those of one sentence of the record's history, mental state or risk
@@ -1243,7 +1245,7 @@ def told_content_omitted(view: NoteView) -> list[NoteFault]:
     on"), the oppositional finding ("they are fighting at home every day") or what the patient does ("I'm barely
     leaving bed"): omissions that only a reading against the transcript finds, not a list of words."""
     conf = _data().get("told_content")
-    if not conf or not _structured(view):
+    if not conf or not _headed(view):
         return []
     from .precision import _equivalents, _implications
 
