@@ -896,7 +896,7 @@ def test_what_the_patient_told_of_the_illness_and_a_full_note_leaves_out_is_a_fa
     sleep, which the patient gave)') scored 5: it carries neither the words nor the finding of 'I'm dozy on the sofa,
     then the minute I get into bed my brain switches on', a sentence of the illness the record's history states. The
     note is read against what the patient told, not a list of words: the same note carrying it in other words is not
-    faulted and scores higher; a denial or a deflection in its place tells nothing; a terse note is held to it too."""
+    faulted and scores higher; a denial or a deflection in its place tells nothing; a terse note under headings is held to it too."""
     import dataclasses
 
     case, chart, _ = _rated("note-910")
@@ -915,11 +915,15 @@ def test_what_the_patient_told_of_the_illness_and_a_full_note_leaves_out_is_a_fa
         assert other.turns != chart.turns
         assert not [f for f in note_faults(case, other) if f.kind == "told_content_omitted" and reply[:12] in f.text]
         assert not [f for f in note_faults(case, other) if f.kind == "told_content_omitted" and "brain" in f.text]
-    # a terse note is held to it too, and carries it in few words
-    terse = dataclasses.replace(chart, note="Anxious, worried about family. Denies SI/SH. Imp: GAD.")
-    assert [f for f in note_faults(case, terse) if f.kind == "told_content_omitted" and "brain" in f.text]
-    terse = dataclasses.replace(chart, note="Anxious; dozy on the sofa but brain switches on in bed. Denies SI/SH. Imp: GAD.")
-    assert not [f for f in note_faults(case, terse) if f.kind == "told_content_omitted" and "brain" in f.text]
+    # a terse note under a few headings is held to it too, and carries it in few words
+    terse = "Chief complaint: anxious, worried about family.\nRisk assessment: denies SI/SH.\nAssessment: GAD."
+    faulted = dataclasses.replace(chart, note=terse)
+    assert [f for f in note_faults(case, faulted) if f.kind == "told_content_omitted" and "brain" in f.text]
+    carried = dataclasses.replace(chart, note=terse.replace("family.", "family; dozy on the sofa but brain switches on in bed."))
+    assert not [f for f in note_faults(case, carried) if f.kind == "told_content_omitted" and "brain" in f.text]
+    # a line of shorthand with no heading at all is read for its brevity elsewhere
+    shorthand = dataclasses.replace(chart, note="Anxious, worried about family, denies SI/SH, ?GAD")
+    assert not [f for f in note_faults(case, shorthand) if f.kind == "told_content_omitted"]
 
 
 def test_a_mood_quote_in_another_persons_words_or_a_denial_as_the_complaint_is_misfiled():
