@@ -891,6 +891,41 @@ def test_self_care_answered_by_apathy_or_by_needing_prompting_is_answered():
     assert scored < judge.score(case, recorded)["note_quality"]
 
 
+def test_what_the_patient_told_of_the_illness_and_a_full_note_leaves_out_is_a_fault():
+    """Stop 44 (issue 15): held_out43's scripted note for test-v2-0150 (rated 3: 'leaves out the referral reason (poor
+    sleep, which the patient gave)') scored 5: it carries neither the words nor the finding of 'I'm dozy on the sofa,
+    then the minute I get into bed my brain switches on', a sentence of the illness the record's history states. The
+    note is read against what the patient told, not a list of words: the same note carrying it in other words is not
+    faulted and scores higher; a denial or a deflection in its place tells nothing; a terse note under headings is held to it too."""
+    import dataclasses
+
+    case, chart, _ = _rated("note-910")
+    said = next(t.patient for t in chart.turns if "brain switches on" in t.patient)
+    faults = [f for f in note_faults(case, chart) if f.kind == "told_content_omitted"]
+    assert any("brain switches on" in f.text for f in faults), faults
+    judge = OfflineJudge(dimensions=("note_quality",))
+    scored = judge.score(case, chart)["note_quality"]
+    carried = dataclasses.replace(chart, note=chart.note.replace(
+        "History of present illness:", "History of present illness: Drowsy on the sofa in the evening, but her brain switches on once she is in bed.", 1))
+    assert carried.note != chart.note
+    assert not [f for f in note_faults(case, carried) if f.kind == "told_content_omitted" and "brain" in f.text]
+    assert scored < judge.score(case, carried)["note_quality"]
+    for reply in ("No, my sleep has not been a problem.", "Sorry, could you ask that another way?", "I'm not sure, to be honest."):
+        other = dataclasses.replace(chart, turns=tuple(Turn(t.doctor, reply) if t.patient == said else t for t in chart.turns))
+        assert other.turns != chart.turns
+        assert not [f for f in note_faults(case, other) if f.kind == "told_content_omitted" and reply[:12] in f.text]
+        assert not [f for f in note_faults(case, other) if f.kind == "told_content_omitted" and "brain" in f.text]
+    # a terse note under a few headings is held to it too, and carries it in few words
+    terse = "Chief complaint: anxious, worried about family.\nRisk assessment: denies SI/SH.\nAssessment: GAD."
+    faulted = dataclasses.replace(chart, note=terse)
+    assert [f for f in note_faults(case, faulted) if f.kind == "told_content_omitted" and "brain" in f.text]
+    carried = dataclasses.replace(chart, note=terse.replace("family.", "family; dozy on the sofa but brain switches on in bed."))
+    assert not [f for f in note_faults(case, carried) if f.kind == "told_content_omitted" and "brain" in f.text]
+    # a line of shorthand with no heading at all is read for its brevity elsewhere
+    shorthand = dataclasses.replace(chart, note="Anxious, worried about family, denies SI/SH, ?GAD")
+    assert not [f for f in note_faults(case, shorthand) if f.kind == "told_content_omitted"]
+
+
 def test_a_mood_quote_in_another_persons_words_or_a_denial_as_the_complaint_is_misfiled():
     """Stop 37: held_out33 test-v2-0299's mood 'In my daughter's words, She was fine at the weekend' and held_out32
     test-v2-0111's 'I've been cutting down on my own lasted until the weekend' are no mood; held_out34 test-v2-0086's
