@@ -58,3 +58,11 @@ def test_a_pronoun_never_becomes_a_relative_someone_else_owns() -> None:
     assert "My brother blocked me" not in said
     blocked = [f for f in facts if "blocked" in f.text and f.told]
     assert not blocked or blocked[0].patient_says.startswith(("Carl", "He"))
+
+
+def test_a_relatives_labelled_quote_in_the_clinicians_paragraph_is_theirs() -> None:
+    facts = _facts("Seen with her mother. Mother: 'She cries every night and won't leave the house.' "
+                   "She says she has stopped going to work.")
+    said = _said(facts)
+    assert "cries every night" not in said and "I cry" not in said
+    assert "work" in said

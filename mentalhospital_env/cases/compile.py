@@ -1422,7 +1422,7 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
                 out.append(Voice("account" if said == "account" else "informant", _words_of(sentence), pos,
                                  pos + len(sentences[k]) if pos >= 0 else -1))
             else:
-                quote = _quoted_words(sentences[k], names, whole, data, sex, people)
+                quote = _quoted_words(sentence, names, whole, data, sex, people)  # with its label: "Mother: '...'"
                 if quote:
                     out.append(Voice("informant", quote, pos, pos + len(sentences[k]) if pos >= 0 else -1, quote=True))
             cursor = pos + len(sentences[k]) if pos >= 0 else cursor
