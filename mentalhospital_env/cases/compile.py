@@ -1099,8 +1099,9 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
         n = 0
         whole_text, notes = disclosure_gates(expand_abbreviations(whole_text, record_order))
         gated.extend(notes)
-        # another's account (a caller's, a relative's collateral paragraph) is chart-only, never the patient's own
-        theirs = informant_spans(whole_text, section, names, record_text, sex)
+        # who speaks each sentence (sentence_voices): another's account (a caller's, a relative's collateral entry or
+        # paragraph, a relative's quoted words) is chart-only, never the patient's own
+        voices = sentence_voices(whole_text, section, names, record_text, sex, relatives)
         at = 0  # where the search for the next sentence's place in the section goes on
         for kind, label, text in _labelled_quotes(whole_text, names, data):
             if kind == "referrer":
@@ -1125,19 +1126,15 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
                 continue
             said = _sentence_facts(section, text, n, sex, names, data, tax, no_allergy, has_sensitive_concept,
                                    relatives_named, record_topics, relatives)
-            spoken, at = _spoken_by_other(whole_text, split_sentences(text), at, theirs)
-            quoted = {n + i: w for i, w in _quoted_by_other(split_sentences(text), names, record_text, data, sex,
-                                                             relatives).items()}
-            spoken_by_other = {n + i for i in spoken}
-            facts.extend(replace(f, told=False, patient_says=None) if _sentence_number(f.id) in spoken_by_other or (
-                _sentence_number(f.id) in quoted and _holds(f.text, quoted[_sentence_number(f.id)])) else f
-                         for f in said)
+            spoken, at = _spoken_by_other(whole_text, split_sentences(text), at, voices)
+            facts.extend(replace(f, told=False, patient_says=None) if (v := spoken.get(_sentence_number(f.id) - n)) and (
+                not v.quote or _holds(f.text, v.words)) else f for f in said)
             n += len(split_sentences(text))
     facts = _untitled(facts, ehr)
     if gated:
         facts = [replace(f, sensitive=True) if _within(f.text, gated) else f for f in facts]
     facts = _lists_whole(facts, data)
-    facts = _others_named(facts, sex, data)
+    facts = _others_named(facts, sex, data, _named_sexes(record_text, names, data), names)
     if re.search(data["widowed_pattern"], " ".join(t for _s, t in ehr.sections()), re.IGNORECASE):
         facts = [_widowed(f) for f in facts]
         # "Married 55 years; wife died four years ago": one fact, so that a question about a partner
@@ -1270,12 +1267,14 @@ def _reports(sentence: str, names, whole, data, pronoun: str = "", opening: bool
     return None
 
 
-def _label_speaker(label: str, data: dict[str, Any], section: str = "") -> bool:
+def _label_speaker(label: str, data: dict[str, Any], section: str = "", people: frozenset[str] = frozenset()) -> bool:
     """Whether a paragraph's opening label says another person gives what follows: an informant noun ("Caller:",
     "Collateral from sister (...):", "Risk screen (caller):") or a lay person with a word of telling ("Mother's
     account (in kitchen, 40 min):", "CMHN phone to mother:", "Father phoned:"); never a bare relation ("Father
-    (Rob, 56, farmer):" is about the father) nor a label that names the patient ("HPI (consultant, pt seen alone):")."""
+    (Rob, 56, farmer):" is about the father) nor a label that names the patient ("HPI (consultant, pt seen alone):").
+    ``people``: the names the record gives to others, lay persons too ("Jordan (phone, pt consent, 5 min):")."""
     rules = data["paragraph_speaker"]
+    lay = _lay_people(data) | people
     if len(re.sub(r"\(.*", "", label).split()) > rules["label_words"]:
         return False  # "Kerry says that until the end of Year 3 there were no worries at school: ..." is a sentence
     words = re.findall(r"[a-z]+(?:'s)?", label.lower())
@@ -1287,15 +1286,15 @@ def _label_speaker(label: str, data: dict[str, Any], section: str = "") -> bool:
         return False  # "Police section 136: found on the outside of the railing ...": a legal power, no one's account
     if any(w in rules["informant_nouns"] for w in bare):
         return True
-    if section in ("history_of_present_illness", "chief_complaint") and len(outside) > 1 and outside[0] in _lay_people(data):
+    if section in ("history_of_present_illness", "chief_complaint") and len(outside) > 1 and outside[0] in lay:
         return True  # "Boyfriend at bedside (RN note):", "Mother at the home visit:": the relative present tells it
-    return any(w in _lay_people(data) for w in bare) and any(
+    return any(w in lay for w in bare) and any(
         w in rules["telling_words"] or w in rules["account_nouns"] for w in bare)
 
 
 def informant_sentences(text: str, section: str, names: tuple[str, ...], whole: str, sex: str = "") -> list[frozenset[str]]:
-    """The sentences :func:`informant_spans` finds, as word sets."""
-    return [w for w, _a, _b in informant_spans(text, section, names, whole, sex) if w]
+    """The sentences another person tells whole (:func:`sentence_voices`), as word sets."""
+    return [v.words for v in sentence_voices(text, section, names, whole, sex) if v.words and not v.quote]
 
 
 def _find_sentence(text: str, sentence: str, at: int) -> int:
@@ -1308,110 +1307,179 @@ def _find_sentence(text: str, sentence: str, at: int) -> int:
     return pos
 
 
-def informant_spans(text: str, section: str, names: tuple[str, ...], whole: str, sex: str = "") -> list[tuple[frozenset[str], int, int]]:
-    """The sentences of a section that another person tells, as word sets: every sentence of a paragraph (a line
-    or block of the record) whose opening label says another person gives what follows, until a sentence has the
-    patient report; and a sentence about another's account itself ("Karen's account matched his.", "Claire
-    confirmed the story.").
+@dataclass(frozen=True)
+class Voice:
+    """Who speaks a stretch of a section that is not the patient's own account: ``speaker`` (``"informant"``:
+    another lay person gives it; ``"account"``: a sentence about another's account), ``words`` (its words),
+    ``start`` / ``end`` (its place in the section text, -1 where not found), and ``quote`` (only a quotation
+    inside the sentence is theirs, not the sentence)."""
 
-    A record's labelled paragraph has a speaker: "Caller reports: pt withdrawn ...", "Collateral from sister
-    (...): ...", "Mother's account (in kitchen): ...", "Risk screen (caller): ...", or a label with no telling
-    word whose first sentence has a lay person other than the patient report ("Bf at bedside (RN note): Travis
-    Heller (34) states '...'"). What follows in that paragraph is the informant's account even where it has no
-    frame of its own ("Quit uni 2024. Not aggressive.", "smashed her phone 11/2026, 'showed her his gun'"): stop
-    42 said such sentences as the patient's own ("I smashed my phone", the mother's call as "I told that Lachie
-    has been having thoughts of ending my life"). A sentence whose subject is the patient with a reporting verb
-    ("Pt says ...") gives the floor back. An unlabelled paragraph of prose that opens on another's report
-    ("His flatmates say he had been working through the nights. Four days ago he became convinced ...") goes
-    back to the clinician's narrative of the patient at once and is left to the sentence (its frame is said
-    "My flatmates say ..."). Family history is about relatives by design and is left as it is."""
+    speaker: str
+    words: frozenset[str]
+    start: int
+    end: int
+    quote: bool = False
+
+
+# a note's date-and-time stamp at the start of a line ("3/15/27 1630 ", "15 April 2027 1600 ", "3/15-16/27 ")
+_STAMP = re.compile(r"^(?:\d{1,2}(?:[/-]\d{1,2}){1,3}|\d{1,2} [A-Z][a-z]+(?: \d{4})?)(?:\s+\d{3,4}h?\b)?[\s,:-]*")
+
+
+def _entry_heading(line: str) -> bool:
+    """Whether a line is a note's heading, not prose: the writer's entry title in capitals ("COLLATERAL - PHONE
+    CALL with MOTHER (...)", "NURSING (D. Reyes, RN) - SOAP, day shift"), with no sentence of its own."""
+    outside = re.sub(r"\([^()]*\)", " ", line)
+    words = re.findall(r"[A-Za-z][A-Za-z'/]*", outside)
+    upper = [w for w in words if len(w) > 1 and w.isupper()]
+    return len(upper) >= 1 and len(upper) >= 0.5 * len(words) and not re.search(r"[.!?]['\u2019\u201d\"]?\s+[A-Z]", outside)
+
+
+def _opening_label(para: str) -> str | None:
+    """A paragraph's opening phrase when it has no verb of its own and names the entry ("Phone call with father
+    (Rob, 56), the patient consented. Rob: ..."): the words up to its first comma or full stop, asides dropped."""
+    head = re.split(r"[,.;:]", re.sub(r"\([^()]*\)", "", para), maxsplit=1)[0].strip()
+    if not head or len(head.split()) > 6:
+        return None
+    if any(t.tag_ in _FINITE for t in _nlp()(head)):
+        return None  # "Mother rang the ward": a sentence, read by its verb
+    return head
+
+
+def _other_people(whole: str, names: tuple[str, ...], data: dict[str, Any]) -> frozenset[str]:
+    """The first names the record gives to people other than the patient: beside a relation or role ("his mother,
+    Donna", "boyfriend Jordan", "Travis Heller (34)", "Donna Dwyer, 53"), never the patient's nor a clinician's."""
+    roles = "|".join(sorted(_lay_people(data), key=len, reverse=True))
+    titles = "|".join(data["paragraph_speaker"]["clinician_titles"])
+    found = set()
+    for m in re.finditer(rf"\b(?:{roles})s?\b[,(]?\s*\(?([A-Z][a-z]+)\b|\b([A-Z][a-z]+)\b(?: [A-Z][a-zA-Z]+)?\s*[,(]\s*"
+                         rf"(?:(?:a|an|the|his|her|their)\s+)?(?:\w+\s+)?(?:{roles}|\d+)\b", whole, re.IGNORECASE):
+        name = m.group(1) or m.group(2)
+        if not re.fullmatch(r"[A-Z][a-z]+", name) or name in names or name.lower() in data["calendar_words"]:
+            continue
+        if re.search(rf"\b(?:{titles})\.?\s*(?:[A-Z]\.\s*)*$", whole[max(0, m.start() - 12):m.start() + (0 if m.group(2) else len(m.group(0)) - len(name))]):
+            continue
+        found.add(name.lower())
+    return frozenset(found - {w.lower() for w in names})
+
+
+def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str, sex: str = "",
+                    relatives: dict[str, str] | None = None) -> list[Voice]:
+    """Who speaks each sentence of a section, read once from its structure; what this returns is not the
+    patient's own account and is never voiced in the patient's first person.
+
+    The section is read line by line. A line is a paragraph; a note's date-and-time stamp ("3/15/27 1630",
+    "15 April 2027 1600") opens an entry. The speaker of a paragraph comes from, in order: an entry heading
+    (a title line in capitals, "COLLATERAL - PHONE CALL with MOTHER (...)", whose speaker carries over the
+    lines after it until a blank line, the next stamp or heading); the paragraph's opening label ("Caller:",
+    "Collateral from sister (...):", "Mother's account (...):", "Jordan (phone, ...):", a named person other
+    than the patient with a telling word) or, with no label, its verbless opening phrase ("Phone call with
+    father (...), the patient consented."); with neither, the subject of a reporting verb opening its first
+    sentence ("Travis Heller (34) states ..."). Another's paragraph is theirs to its end, until a sentence has
+    the patient report ("Pt says ..."). A sentence about another's account itself ("Karen's account matched
+    his.") is another's too. In the patient's or the clinician's paragraphs, a quotation another person
+    speaks about the patient (a label "Maddie: 'she's fine'", "per mother '...'", or a reporting clause "His
+    sister said, crying: '...'") is theirs, never the patient's: only the facts within the quotation go.
+    Family history is about relatives by design and is left as it is."""
     data = _data()
     if section == "family_history" or section.startswith(("mental_status_exam", "risk_assessment")):
         return []
     pronoun = _Person.of(sex).subject if sex in ("male", "female") else ""
-    out: list[tuple[frozenset[str], int, int]] = []
-    for block in re.finditer(r"[^\n]+", text):
-        para = block.group(0).strip()
-        if not para:
+    people = _other_people(whole, names, data) | {k.lower() for k in (relatives or {})}
+    out: list[Voice] = []
+    entry = False  # the speaker an entry heading gave, carried over its lines
+    offset = 0
+    for line in text.split("\n"):
+        cursor, offset = offset, offset + len(line) + 1
+        if not line.strip():
+            entry = False  # a blank line ends an entry
             continue
-        cursor = block.start()
+        stamp = _STAMP.match(line.strip()) if re.match(r"\s*\d", line) else None
+        para = line.strip()[stamp.end():] if stamp else line.strip()
+        if stamp or _entry_heading(para):
+            entry = False
+        if para and _entry_heading(para) and not re.search(r":\s+\S", para):
+            # a title line: whose entry follows
+            entry = _label_speaker(_STAMP.sub("", re.sub(r"\s+-\s+", " ", para)), data, section, people)
+            continue
         label = re.match(r"^((?:[^:.!?'\u2018\u201c\"()]|(?<=\w)['\u2019](?=s\b)|\([^()]*\)){1,100}?):\s+(?=\S)", para)
-        other = bool(label and _label_speaker(label.group(1), data, section))
-        if label and not other and not set(re.findall(r"[a-z]+", label.group(1).lower())) & (
+        other = entry
+        if label and _label_speaker(label.group(1), data, section, people):
+            other = True
+        elif label and not set(re.findall(r"[a-z]+", label.group(1).lower())) & (
                 set(data["source_labels"]) | set(data["document_nouns"])):  # "GP letter (Dr ...):" is a referrer's
-            other = _reports(split_sentences(para[label.end():])[0], names, whole, data, pronoun, opening=True) == "other"
+            other = other or _reports(split_sentences(para[label.end():])[0], names, whole, data, pronoun, opening=True) == "other"
+        elif not label and stamp and (opening := _opening_label(para)) and _label_speaker(opening, data, section, people):
+            other = True  # "15 April 2027 1600 Phone call with father (...), the patient consented."
         sentences = split_sentences(para[label.end():] if label else para)
         for k, sentence in enumerate(sentences):
             if k == 0 and label:
                 sentence = f"{label.group(1)} {sentence}"
             said = _reports(sentence, names, whole, data, pronoun) if other or not label else None
             if other and said == "patient":
-                other = False  # "Pt says ...": the patient's own account again
-            if other or said == "account":
-                raw = sentences[k]
-                pos = _find_sentence(text, raw, cursor)
-                out.append((_words_of(sentence), pos, pos + len(raw) if pos >= 0 else -1))
+                other = entry = False  # "Pt says ...": the patient's own account again
             pos = _find_sentence(text, sentences[k], cursor)
+            if other or said == "account":
+                out.append(Voice("account" if said == "account" else "informant", _words_of(sentence), pos,
+                                 pos + len(sentences[k]) if pos >= 0 else -1))
+            else:
+                quote = _quoted_words(sentence, names, whole, data, sex, people)  # with its label: "Mother: '...'"
+                if quote:
+                    out.append(Voice("informant", quote, pos, pos + len(sentences[k]) if pos >= 0 else -1, quote=True))
             cursor = pos + len(sentences[k]) if pos >= 0 else cursor
     return out
 
 
-def _spoken_by_other(text: str, sentences: list[str], at: int, spans) -> tuple[set[int], int]:
-    """The numbers (1-based) of ``sentences`` (of a part of the section ``text``, from ``at`` on) that lie in one of
-    the informant ``spans`` (:func:`informant_spans`), and where the search goes on. A sentence is matched by its
+def _spoken_by_other(text: str, sentences: list[str], at: int, voices: list[Voice]) -> tuple[dict[int, Voice], int]:
+    """The numbers (1-based) of ``sentences`` (of a part of the section ``text``, from ``at`` on) that another
+    speaks (:func:`sentence_voices`), with the voice, and where the search goes on. A sentence is matched by its
     place in the section, never by its words alone: uw-016's caller said "No known self-harm/SA." and the patient's
     own "No SA, no SH." two paragraphs on was silenced by the likeness of their words. A sentence whose place cannot
-    be found (its text was mended) falls back to the words of the spans' sentences, whole."""
-    out: set[int] = set()
+    be found (its text was mended) falls back to the words of the voices' sentences, whole."""
+    out: dict[int, Voice] = {}
     for i, sentence in enumerate(sentences, 1):
         pos = _find_sentence(text, sentence, at)
         if pos >= 0:
             at = pos + len(sentence)
-            if any(a >= 0 and a < at and pos < b for _w, a, b in spans):
-                out.add(i)
+            hit = [v for v in voices if v.start >= 0 and v.start < at and pos < v.end]
+            if hit:
+                out[i] = next((v for v in hit if not v.quote), hit[0])
             continue
         words = _words_of(sentence)
-        if words and any(len(words & w) >= 0.8 * max(len(words), len(w)) for w, _a, _b in spans):
-            out.add(i)
+        hit = [v for v in voices if not v.quote and words and len(words & v.words) >= 0.8 * max(len(words), len(v.words))]
+        if hit:
+            out[i] = hit[0]
     return out, at
 
 
 _QUOTE_OPEN = re.compile(r"(?:^|(?<=[\s(:,;\-]))['\u2018\u201c\"](?=\w)")
 
 
-def _quoted_by_other(sentences: list[str], names, whole: str, data: dict[str, Any], sex: str,
-                     relatives: dict[str, str]) -> dict[int, frozenset[str]]:
-    """The numbers (1-based) of ``sentences``, with the words from the quotation on, that quote another person's
-    words about the patient: a quotation naming the patient in the third person ("he's", "her") whose speaker is named just before it, as a label
-    ("Maddie: 'she's fine ...'", "Mother: '...'") or as the subject of a reporting verb ("His wife said, tearful:
-    'He's there but he's not there'", "per mother '...'"); only the facts within the quotation go untold. A frame
-    kept in the voicing ("Joanne says mealtimes have become 'a battle'" -> "My mum says ...") is left to the
-    sentence. Such words are the speaker's, never
-    the patient's: voiced in the first person they became "I'm there but I'm not there". The patient's own quotes
-    ("Pt: '...'", "states '...'") stay hers."""
+def _quoted_words(sentence: str, names, whole: str, data: dict[str, Any], sex: str, people: frozenset[str]) -> frozenset[str]:
+    """The words, from the quotation on, of a quotation in ``sentence`` that another person speaks about the
+    patient: it names the patient in the third person ("he's", "her") and its speaker is named just before it,
+    as a label ("Maddie: 'she's fine ...'", "Mother: '...'", "Rob: '...'") or as the subject of a reporting verb
+    ("His wife said, tearful: 'He's there but he's not there'", "per mother '...'"). A frame kept in the voicing
+    ("Joanne says mealtimes have become 'a battle'" -> "My mum says ...") is left to the sentence. The patient's
+    own quotes ("Pt: '...'", "states '...'") stay hers. Empty where there is none."""
     if sex not in ("male", "female"):
-        return {}
+        return frozenset()
     person = _Person.of(sex)
     about = re.compile(rf"\b(?i:{person.subject}|{person.object}|{person.possessive})\b")
-    lay = _lay_people(data)
-    pronoun = person.subject
-    out: dict[int, frozenset[str]] = {}
-    for i, sentence in enumerate(sentences, 1):
-        opened = _QUOTE_OPEN.search(sentence)
-        theirs = False
-        if opened and about.search(sentence[opened.end():]):
-            before = re.split(r"[;.]\s", sentence[:opened.start()])[-1].strip()
-            label = re.search(r"([A-Za-z]+)(?:\s*\([^()]*\))?\s*:\s*$", before)
-            if label and (label.group(1).lower() in lay or label.group(1) in relatives) and label.group(1) not in names:
-                theirs = True  # "Maddie: 'she's fine'", "Wife: '...'"
-            elif re.search(r"\bper\s+(?:\w+\s+)?(\w+)\W*$", before) and re.search(
-                    r"\bper\s+(?:\w+\s+)?(\w+)\W*$", before).group(1).lower() in lay:
-                theirs = True  # "per mother '...'"
-            elif re.search(r"[:,]\s*$", before) and _reports(before.rstrip(":, "), names, whole, data, pronoun) == "other":
-                theirs = True  # "His sister said, crying: '...'": direct speech, its frame lost in the voicing
-        if theirs:
-            out[i] = _words_of(sentence[opened.end():])
-    return out
+    lay = _lay_people(data) | people
+    opened = _QUOTE_OPEN.search(sentence)
+    if not opened or not about.search(sentence[opened.end():]):
+        return frozenset()
+    before = re.split(r"[;.]\s", sentence[:opened.start()])[-1].strip()
+    label = re.search(r"([A-Za-z]+)(?:\s*\([^()]*\))?\s*:\s*$", before)
+    per = re.search(r"\bper\s+(?:\w+\s+)?(\w+)\W*$", before)
+    if label and label.group(1).lower() in lay and label.group(1) not in names:
+        theirs = True  # "Maddie: 'she's fine'", "Wife: '...'"
+    elif per and per.group(1).lower() in lay:
+        theirs = True  # "per mother '...'"
+    else:
+        theirs = bool(re.search(r"[:,]\s*$", before)) and _reports(
+            before.rstrip(":, "), names, whole, data, person.subject) == "other"  # "His sister said, crying: '...'"
+    return _words_of(sentence[opened.end():]) if theirs else frozenset()
 
 
 def _holds(text: str, quote: frozenset[str]) -> bool:
@@ -1467,25 +1535,54 @@ def _untitled(facts: list[Fact], ehr: EHR) -> list[Fact]:
     return [replace(f, patient_says=None, told=False) if f.text.strip(" .:").lower() in titles else f for f in facts]
 
 
-def _others_named(facts: list[Fact], sex: str, data: dict[str, Any]) -> list[Fact]:
+def _named_sexes(whole: str, names: tuple[str, ...], data: dict[str, Any]) -> dict[str, str]:
+    """The sex of the people the record names beside a relation of one sex ("boyfriend Jordan", "Donna (mother)",
+    "his brother, Sam"): {"Jordan": "male", ...}; the patient's own names never."""
+    out: dict[str, str] = {}
+    for sex in ("male", "female"):
+        kin = "|".join(w for w in data["same_gender_relatives"][sex] if w not in data["same_gender_relatives"]["female" if sex == "male" else "male"])
+        for m in re.finditer(rf"\b(?:{kin})\b,?\s+\(?([A-Z][a-z]+)\b|\b([A-Z][a-z]+)(?: [A-Z][a-zA-Z]+)?\s*[,(]\s*(?:(?:a|an|the|his|her|their|my)\s+)?(?:{kin})\b", whole):
+            name = m.group(1) or m.group(2)
+            if name not in names and name.lower() not in data["calendar_words"]:
+                out.setdefault(name, sex)
+    return out
+
+
+def _others_named(facts: list[Fact], sex: str, data: dict[str, Any], named: dict[str, str] | None = None,
+                  names: tuple[str, ...] = ()) -> list[Fact]:
     """A rendering that opens on someone else's pronoun ("She is now tired and worried, sleeping in the spare
-    room ...", uw-010, split from "They describe a close marriage; she is now tired ...") names who that is,
-    the last relative of that sex named in the record text of the three facts before it, of the same section ("My
-    wife is now tired ..."); with none there it is not said (the patient's listener would have no one to take "she"
-    for)."""
+    room ...", uw-010, split from "They describe a close marriage; she is now tired ...") names who that is: the
+    last person of that sex the record text of the three facts before it (same section) names, a relative of the
+    patient's ("My wife is now tired ...") or a person named beside a relation (``named``: "Jordan blocked me").
+    A relation someone else owns ("his brother's", "Jordan's brother") is that person's, never the patient's,
+    and is not who the pronoun means: "he 'can't do this anymore' and left to stay at his brother's. ... he
+    blocked her" was said "My brother blocked me". With no one there it is not said (the patient's listener would
+    have no one to take "she" for)."""
     person = _Person.of(sex)
     other = {"he": "male", "she": "female"}
+    named = named or {}
     out: list[Fact] = []
     for k, f in enumerate(facts):
         m = re.match(r"^(She|He)\b", f.patient_says or "") if f.told and f.section != "family_history" else None
         if not m or m.group(1).lower() == person.subject:
             out.append(f)
             continue
-        kin = set(data["same_gender_relatives"][other[m.group(1).lower()]]) & set(data["relative_nouns"])
+        want = other[m.group(1).lower()]
+        kin = set(data["same_gender_relatives"][want]) & set(data["relative_nouns"])
         before = " ".join(g.text for g in facts[max(0, k - 3):k] if g.section == f.section)
-        named = [w.lower() for w in re.findall(r"\b[A-Za-z]+\b", before) if w.lower() in kin]
-        if named:
-            out.append(replace(f, patient_says=f"My {named[-1]}" + f.patient_says[len(m.group(1)):]))
+        found: list[tuple[int, str]] = []
+        for w in re.finditer(r"\b([A-Za-z]+)(?:'s)?\b", before):
+            word = w.group(1)
+            if word.lower() in kin:
+                owners = re.findall(r"[\w']+", before[:w.start()])[-2:]  # "his brother", "his older brother"
+                owned = any((who.endswith("'s") and who[:-2] not in names and who[:-2].lower() not in data["patient_nouns"])
+                            or (who.lower() in ("his", "her", "their") and who.lower() != person.possessive) for who in owners)
+                if not owned:
+                    found.append((w.start(), f"My {word.lower()}"))
+            elif named.get(word) == want:
+                found.append((w.start(), word))
+        if found:
+            out.append(replace(f, patient_says=found[-1][1] + f.patient_says[len(m.group(1)):]))
         else:
             out.append(replace(f, patient_says=None, told=False))
     return out
