@@ -293,6 +293,13 @@ PREREGISTERED44 = {
     "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
               "tests/test_note_faults.py", "tests/test_agreement.py"),
 }
+#: Decided once at stop 44's integration: NOT MET (App missed). Base (c6bf17a + the sets, e97b644..41727b5) App 0.701,
+#: Qual 0.397 on held_out44; the s44-judge branch alone (what the patient told of the illness and a note carries nowhere
+#: is a fault, told_content_omitted) App 0.701 (+0.000, no plan item moved: s44-judge changed no plan reading), Qual
+#: 0.438 (+0.041, the one dimension that gained); scripted App 0.717 (held), Qual 0.829 -> 0.885. The judge's mean
+#: (judge - rating) over held_out44's scripted-clinician items: notes +0.45 -> +0.30, plans +0.78 -> +0.78 (0179's plan,
+#: sertraline and sleep CBT with no opioid substitution for daily injected heroin, rated 2, scored 5.0). held_out44 is
+#: development data from stop 45. The five test files pass on the judge-alone build (476 passed, 1 xfailed as marked).
 
 
 def _in_split(row: dict[str, Any], split: str) -> bool:
