@@ -299,7 +299,8 @@ PREREGISTERED44 = {
 #: 0.438 (+0.041, the one dimension that gained); scripted App 0.717 (held), Qual 0.829 -> 0.885. The judge's mean
 #: (judge - rating) over held_out44's scripted-clinician items: notes +0.45 -> +0.30, plans +0.78 -> +0.78 (0179's plan,
 #: sertraline and sleep CBT with no opioid substitution for daily injected heroin, rated 2, scored 5.0). held_out44 is
-#: development data from stop 45. The five test files pass on the judge-alone build (476 passed, 1 xfailed as marked).
+#: development data from stop 45. The five test files pass on the judge-alone build (476 passed, 1 xfailed as
+#: marked).
 
 
 def _in_split(row: dict[str, Any], split: str) -> bool:
