@@ -1117,7 +1117,34 @@ class ScriptedClinician(Doctor):
                 lead.append((h, s))
         lead = self._fitting_first(lead)
         lead = lead[:1] + [pair for pair in lead[1:] if self._on_differential(pair[0], lead[0][0])]
-        return self._results_lead(self._results_on_differential(lead, ranked))
+        lead = self._results_lead(self._results_on_differential(lead, ranked))
+        return self._without_residual(self._dependence_first(lead))
+
+    def _dependence_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with a drug's dependence first when it was told (``_drug_dependence_told``) and the disorder leading
+        is one of the categories it is treated before (``dependence_first``): daily heroin beside low mood and poor sleep
+        is an opioid dependence first, its substitution treatment and naloxone the plan's, and the depression is judged
+        again once the use is stable; it is put on the list if the ranking left it off."""
+        conf = self.script["dependence_first"]
+        if not lead or lead[0][0].category not in conf["over_categories"]:
+            return lead
+        for code in self._drug_dependence_told():
+            if not code.startswith(tuple(conf["codes"])):
+                continue
+            at = next((i for i, (h, _) in enumerate(lead) if h.code[:3] == code[:3]), None)
+            if at is not None:
+                return [lead[at]] + lead[:at] + lead[at + 1 :]
+            h = next((h for h in self.hyps if h.code == code), None)
+            if h is not None:
+                return [(h, lead[0][1])] + lead[: self.script["max_disorders"] - 1]
+        return lead
+
+    def _without_residual(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` without a residual diagnosis (``residual_diagnoses``: an adjustment disorder) anywhere but first: it is
+        given only when no other disorder explains the reaction, so beside a disorder that leads it is no co-diagnosis
+        (its category and its therapy line are not the chart's)."""
+        codes = tuple(self.script["residual_diagnoses"]["codes"])
+        return lead[:1] + [pair for pair in lead[1:] if not pair[0].code.startswith(codes)]
 
     def _results_lead(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with the disorder a rule of ``evidence.results_weigh`` marked 'leads' speaks for put first when the
@@ -1517,7 +1544,32 @@ class ScriptedClinician(Doctor):
                                                    or (asked in conf["generic_questions"] and used == [use]))):
                     out.append(code)
                     break
+            else:
+                if self._daily_use_told(use):
+                    out.append(code)
         return out
+
+    def _daily_use_told(self, use: str) -> bool:
+        """Whether a reply told daily use of a drug whose daily use is itself a sign of its dependence
+        (``drug_dependence.daily_use``: heroin smoked or injected every day): in a sentence that names that use, or that
+        names no substance and answers that drug's own question, with no past, light or prescribed use read in it
+        (``plan.past_use``)."""
+        conf = self.script["drug_dependence"]["daily_use"]
+        if use not in conf["uses"]:
+            return False
+        past = self.script["plan"]["past_use"]
+        said = lambda kind, text: any(re.search(p, text, re.IGNORECASE) for p in past[kind])  # noqa: E731
+        substances = set(self.script["drug_dependence"]["substances"])
+        for key, (_, reply) in zip(self.findings.reply_keys, self.findings.replies):
+            for sentence in re.split(r"(?<=[.!?])\s+", reply):
+                if not any(re.search(p, sentence, re.IGNORECASE) for p in conf["patterns"]):
+                    continue
+                if said("ended", sentence) or said("medicine", sentence):
+                    continue
+                told = {c for c, negated in patient_findings(sentence) if not negated} & substances
+                if use in told or (not told and (key == use or self.about_use.get(key) == use)):
+                    return True
+        return False
 
     def _diagnosis(self) -> str:
         lead = self._with_dependent_drinking(self._leading())
