@@ -1118,7 +1118,7 @@ class ScriptedClinician(Doctor):
         lead = self._fitting_first(lead)
         lead = lead[:1] + [pair for pair in lead[1:] if self._on_differential(pair[0], lead[0][0])]
         lead = self._results_lead(self._results_on_differential(lead, ranked))
-        return self._without_residual(self._dependence_first(lead))
+        return self._dependence_first(lead)
 
     def _dependence_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with a drug's dependence first when it was told (``_drug_dependence_told``) and the disorder leading
@@ -1141,8 +1141,9 @@ class ScriptedClinician(Doctor):
 
     def _without_residual(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` without a residual diagnosis (``residual_diagnoses``: an adjustment disorder) anywhere but first: it is
-        given only when no other disorder explains the reaction, so beside a disorder that leads it is no co-diagnosis
-        (its category and its therapy line are not the chart's)."""
+        given only when no other disorder explains the reaction, so beside a disorder that leads it is no co-diagnosis.
+        The note may still name it in the differential (stop 30's supervisor); the chart's ranked disorders, their
+        categories and the plan's co-occurring therapy lines leave it out."""
         codes = tuple(self.script["residual_diagnoses"]["codes"])
         return lead[:1] + [pair for pair in lead[1:] if not pair[0].code.startswith(codes)]
 
@@ -1572,7 +1573,7 @@ class ScriptedClinician(Doctor):
         return False
 
     def _diagnosis(self) -> str:
-        lead = self._with_dependent_drinking(self._leading())
+        lead = self._with_dependent_drinking(self._without_residual(self._leading()))
         categories: list[str] = []
         for h, _ in lead:
             if h.category not in categories and len(categories) < self.script["max_categories"]:
@@ -1716,7 +1717,7 @@ class ScriptedClinician(Doctor):
         # a GAD, test-v2-0379, was given no CBT-I)
         told_dependence = self._drug_dependence_told()  # named beside the principal whatever its rank: treated too
         extra_lead = [(h, 0.0) for h in self.hyps if h.code in told_dependence and not any(x.code[:3] == h.code[:3] for x, _ in lead)]
-        for i, (h, _) in enumerate(lead[1:] + extra_lead, 1):
+        for i, (h, _) in enumerate(self._without_residual(lead)[1:] + extra_lead, 1):
             if (h.code not in profile.codes and h.code not in told_dependence and i > 1) or h.category == principal.category:
                 continue
             extra = next((t for t in h.psychotherapy if fits(t) and t.lower() not in " ".join(parts).lower()), None)
