@@ -1233,7 +1233,7 @@ class ScriptedClinician(Doctor):
         (``required_to_lead``: no psychotic depression without a delusion or a hallucination heard) or when its
         minimum duration is not met and the other fits (``duration_principal``: at four days a brief psychotic
         disorder, not schizophrenia); unchanged otherwise."""
-        lead = self._episode_met_first(lead)
+        lead = self._personality_over_unmet_episode(self._episode_met_first(lead))
         need = self.script["required_to_lead"].get(lead[0][0].code)
         if need and not set(need) & set(self.findings.present):
             for i, (h, _) in enumerate(lead[1:], 1):
@@ -1476,6 +1476,26 @@ class ScriptedClinician(Doctor):
             return lead
         for i, (h, _) in enumerate(lead[1:], 1):
             if any(h.code.startswith(c) for c in conf["then"]):
+                return [lead[i]] + lead[:i] + lead[i + 1 :]
+        return lead
+
+    def _personality_over_unmet_episode(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with a personality disorder first when a depression leads whose episode was not heard in full
+        (``episode_threshold``'s count) and at least ``min`` of the personality disorder's typical findings (those of
+        weight ``min_p`` or more in its presentation) were heard (``personality_over_unmet_episode``): mood that changes
+        by the hour, relationships ended abruptly, terror of being alone and debt from impulsive spending, 'like this
+        for years', beside low mood, anhedonia and tiredness is a borderline personality disorder before a depressive
+        episode (test-v2-0469). A denied self-harm does not outweigh them: no single finding is required of it."""
+        conf = self.script["personality_over_unmet_episode"]
+        first = lead[0][0]
+        if not any(not k.startswith("_") and first.code.startswith(k) for k in self.script["episode_threshold"]) or self._episode_met(first):
+            return lead
+        evidence = self._evidence() - self.findings.contradicted
+        for i, (h, _) in enumerate(lead[1:], 1):
+            if h.category != conf["category"]:
+                continue
+            typical = {c for c, p in h.symptoms if p >= conf["min_p"]}
+            if len(typical & evidence) >= conf["min"]:
                 return [lead[i]] + lead[:i] + lead[i + 1 :]
         return lead
 
