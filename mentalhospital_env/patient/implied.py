@@ -29,6 +29,7 @@ class Implications:
     treatment: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]
     negated_before: re.Pattern[str]
     unsure: tuple[str, ...]
+    topics: Mapping[str, tuple[str, ...]]
 
 
 @lru_cache(maxsize=1)
@@ -46,6 +47,7 @@ def load_implications() -> Implications:
         treatment=tuple((re.compile(t["said"], flags), tuple(t["implies"])) for t in raw.get("treatment", ())),
         negated_before=re.compile(raw.get("negated_before", r"(?!)"), flags),
         unsure=tuple(raw.get("unsure", {}).get("said", ())) or ("Hard to say, really.",),
+        topics={k: tuple(v) for k, v in raw.get("topics", {}).items() if not k.startswith("_")},
     )
 
 
@@ -81,3 +83,8 @@ def implied_findings(case: Case, stated: Iterable[str]) -> dict[str, frozenset[s
             for c in concepts:
                 out.setdefault(c, set())
     return {c: frozenset(v) for c, v in out.items() if c not in stated}
+
+
+def implied_topics(concept_id: str) -> tuple[str, ...]:
+    """The interview topics whose closed-world denial an implied finding stops (``data/implied.json`` ``topics``)."""
+    return load_implications().topics.get(concept_id, ())

@@ -29,7 +29,7 @@ from mentalhospital_env.knowledge.language import memo_size, stems, tokens_of
 from mentalhospital_env.knowledge.lexicon import Lexicon, lexicon_relations, load_lexicon
 
 from .check import LeakGuard
-from .implied import implied_findings
+from .implied import implied_findings, implied_topics
 from .question import Question
 from .reading import (
     _QUOTED,
@@ -2230,8 +2230,7 @@ class MemorySkill:
 
     def _implied_on(self, topic_id: str) -> str | None:
         """A finding of this topic the record implies without stating it (:attr:`FactIndex.implied`), if any."""
-        lexicon = self.index.lexicon
-        return next((c for c in sorted(self.index.implied) if topic_id in finding_topics(c, lexicon)), None)
+        return next((c for c in sorted(self.index.implied) if topic_id in implied_topics(c)), None)
 
     def _topic_facts(
         self,

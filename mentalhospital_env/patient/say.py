@@ -28,7 +28,7 @@ from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
 from .check import ClaimChecker
 from .decide import PersonaProfile
-from .implied import load_implications
+from .implied import implied_topics, load_implications
 from .informant import CHILD_AGE
 from .reading import CLOSED_WORLD_KINDS, concept_topics, read_statements, stable_seed
 from .recall import (
@@ -750,8 +750,7 @@ class Speaker:
         implied = getattr(self.index, "implied", None) or {}
         if subject in implied:
             return True
-        lexicon = self.index.lexicon
-        return any(subject in finding_topics(c, lexicon) for c in implied)
+        return any(subject in implied_topics(c) for c in implied)
 
     def _item(self, item: AnswerItem, rng: random.Random) -> list[str]:
         voice = self.voice
