@@ -29,6 +29,7 @@ from mentalhospital_env.knowledge.language import memo_size, stems, tokens_of
 from mentalhospital_env.knowledge.lexicon import Lexicon, lexicon_relations, load_lexicon
 
 from .check import LeakGuard
+from .implied import implied_findings, implied_topics
 from .question import Question
 from .reading import (
     _QUOTED,
@@ -839,6 +840,11 @@ class FactIndex:
                 if c.kind not in CLOSED_WORLD_KINDS and homes & set(concept_topics(self.lexicon, c.id))
                 and c.id not in self.supported_present
             )
+        # what the record implies of the patient without stating it (data/implied.json): the thought of dying behind
+        # an overdose, the drinking behind a detox or a raised GGT, the dread behind a social phobia; concept -> the
+        # concepts stated of the patient that imply it (empty: the diagnosis, a test or the plan does). The closed
+        # world never denies one of these
+        self.implied = implied_findings(case, (c for f in entries if f.section != FAMILY_SECTION for c in f.affirms))
         # what the patient came about: the topics of the chief complaint's own sentences
         self.complaint_topics = frozenset(
             t for f in self.by_section.get("chief_complaint", ()) for t in f.topics
@@ -1560,6 +1566,9 @@ class MemorySkill:
                     # patient's words (a finding of the record is never met with the stock denial)
                     items.append(AnswerItem(TELL, topic_id, tuple(told[:per_topic])))
                     used.update(f.id for f in told[:per_topic])
+                elif tax.kind(topic_id) == "symptom" and (implied := self._implied_on(topic_id)):
+                    items.append(self._implied_answer(implied, used, topic_id))
+                    used.update(items[-1].fact_ids)
                 elif tax.kind(topic_id) == "symptom":
                     # a concept of the topic read somewhere ("attacks" as violence, "exhausted"), no
                     # sentence on it: a person knows how they sleep, so no "I don't know" but the screen's no
@@ -1570,8 +1579,11 @@ class MemorySkill:
                 tax.by_id[topic_id].closed_if_section is not None
                 and self.index.by_section.get(tax.by_id[topic_id].closed_if_section)
             ):
-                # closed world: a symptom the record would have listed, or history its section would hold
-                items.append(AnswerItem(DENY, topic_id))
+                # closed world: a symptom the record would have listed, or history its section would hold; never
+                # what the record implies in other ways (data/implied.json)
+                implied = self._implied_on(topic_id)
+                items.append(self._implied_answer(implied, used, topic_id) if implied else AnswerItem(DENY, topic_id))
+                used.update(items[-1].fact_ids)
             else:
                 items.append(
                     AnswerItem(UNKNOWN, topic_id, about_other=topic_id == "family_history" or question.about_other)
@@ -2192,9 +2204,33 @@ class MemorySkill:
             # the means read off a question that does not ask the means at hand ("Margaret found you with a rope.
             # Tell me about that."): the topic's facts answer it, never a closed-world "No"
             return AnswerItem(UNKNOWN, concept_id)
+        if concept_id in index.implied:
+            # the record implies it and states it nowhere (data/implied.json): what implies it, a hedge, or kept back
+            return self._implied_answer(concept_id, used)
         if concept.kind in CLOSED_WORLD_KINDS or concept_id in index.closed_concepts:
             return AnswerItem(DENY, concept_id)
         return AnswerItem(UNKNOWN, concept_id)
+
+    def _implied_answer(self, concept_id: str, used: set[str], subject: str | None = None) -> AnswerItem:
+        """The answer to a finding the record implies but does not state (:attr:`FactIndex.implied`), where the closed
+        world would have said "no": what the patient said that implies it ("Have you thought of ending your life?" of
+        a man who took an overdose: the overdose), else, implied only by the diagnosis, a test or the plan, a hedge
+        ("I'm not sure"), or, for a sensitive finding, the patient keeps it to themselves. Never a flat denial."""
+        index = self.index
+        sources = index.implied.get(concept_id, frozenset())
+        facts = [f for c in sorted(sources) for f in index.affirming.get(c, ())
+                 if f.tellable and f.present and f.section != FAMILY_SECTION]
+        facts = self._prefer_new(list({f.id: f for f in facts}.values()), used)[: self.policy.facts_per_concept]
+        subject = subject or concept_id
+        if facts:
+            return AnswerItem(AFFIRM if subject == concept_id else TELL, subject, tuple(facts))
+        if index.lexicon.get(concept_id).sensitive:
+            return AnswerItem(WITHHELD, subject, (), True)
+        return AnswerItem(UNKNOWN, subject)
+
+    def _implied_on(self, topic_id: str) -> str | None:
+        """A finding of this topic the record implies without stating it (:attr:`FactIndex.implied`), if any."""
+        return next((c for c in sorted(self.index.implied) if topic_id in implied_topics(c)), None)
 
     def _topic_facts(
         self,

@@ -28,6 +28,7 @@ from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
 from .check import ClaimChecker
 from .decide import PersonaProfile
+from .implied import implied_topics, load_implications
 from .informant import CHILD_AGE
 from .reading import CLOSED_WORLD_KINDS, concept_topics, read_statements, stable_seed
 from .recall import (
@@ -743,6 +744,14 @@ class Speaker:
             kept.append(fact)
         return tuple(kept)
 
+    def _implied(self, subject: str) -> bool:
+        """Whether ``subject`` (a concept, or a topic of one) is a finding the record implies and does not state
+        (:attr:`FactIndex.implied`)."""
+        implied = getattr(self.index, "implied", None) or {}
+        if subject in implied:
+            return True
+        return any(subject in implied_topics(c) for c in implied)
+
     def _item(self, item: AnswerItem, rng: random.Random) -> list[str]:
         voice = self.voice
         if item.stance == TELL and item.facts:
@@ -763,6 +772,15 @@ class Speaker:
             if item.subject == "family" or item.about_other:
                 bank = load_phrases()["banks"]["dont_know_family"]
                 return [bank[rng.randrange(len(bank))]]
+            if self._implied(item.subject):
+                # a finding of their own the record implies and no sentence states (a diagnosis's core symptom): a
+                # hedge about their own experience, not "no idea" (data/implied.json unsure)
+                bank = load_implications().unsure
+                start = stable_seed("unsure", self.case.case_id, item.subject) % len(bank)
+                turned = [bank[(start + k) % len(bank)] for k in range(len(bank))]
+                said = next((b for b in turned if b not in voice.recent and b not in voice.used), turned[0])
+                voice.used.add(said)
+                return [said]
             return [voice.pick("dont_know", rng)]
         if item.stance == NOTHING_MORE:
             return [voice.pick("nothing_more", rng)]

@@ -1,0 +1,90 @@
+"""What a record implies without saying it (``data/implied.json``).
+
+Recall's closed world reads a symptom or a substance the record does not mention as denied. That is
+wrong where the record implies the finding in other ways: a lithium overdose implies the thought of
+dying, a detox in the plan or a raised GGT the drinking, a diagnosis of social phobia the dread of the
+next social situation. :func:`implied_findings` reads those relations (general relations between
+lexicon concepts, classification codes, tests and treatments; no record's words) and returns, for each
+concept implied and not stated, the concepts stated of the patient that imply it (empty when only the
+diagnosis, a test or the plan does). Recall then answers from what implies it, or hedges, never "no".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+from mentalhospital_env.cases import Case
+
+from .reading import _read_data
+
+
+@dataclass(frozen=True)
+class Implications:
+    by_concept: Mapping[str, tuple[str, ...]]
+    by_code: Mapping[str, tuple[str, ...]]
+    exams: tuple[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str] | None, tuple[str, ...]], ...]
+    treatment: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]
+    negated_before: re.Pattern[str]
+    unsure: tuple[str, ...]
+    topics: Mapping[str, tuple[str, ...]]
+
+
+@lru_cache(maxsize=1)
+def load_implications() -> Implications:
+    raw = _read_data("implied.json")
+    flags = re.IGNORECASE
+    return Implications(
+        by_concept={k: tuple(v) for k, v in raw.get("concepts", {}).items() if not k.startswith("_")},
+        by_code={k.upper(): tuple(v) for k, v in raw.get("disorders", {}).items() if not k.startswith("_")},
+        exams=tuple(
+            (re.compile(e["name"], flags), re.compile(e["result"], flags),
+             re.compile(e["unless"], flags) if e.get("unless") else None, tuple(e["implies"]))
+            for e in raw.get("exams", ())
+        ),
+        treatment=tuple((re.compile(t["said"], flags), tuple(t["implies"])) for t in raw.get("treatment", ())),
+        negated_before=re.compile(raw.get("negated_before", r"(?!)"), flags),
+        unsure=tuple(raw.get("unsure", {}).get("said", ())) or ("Hard to say, really.",),
+        topics={k: tuple(v) for k, v in raw.get("topics", {}).items() if not k.startswith("_")},
+    )
+
+
+def _said_unnegated(pattern: re.Pattern[str], text: str, negated: re.Pattern[str]) -> bool:
+    """Whether ``pattern`` is said in ``text`` other than after a negation in its clause ("no detox needed")."""
+    return any(not negated.search(text[: m.start()]) for m in pattern.finditer(text))
+
+
+def implied_findings(case: Case, stated: Iterable[str]) -> dict[str, frozenset[str]]:
+    """Concepts the record implies of the patient -> the stated concepts that imply them (empty: implied only by
+    the diagnosis, a test result or the treatment plan). ``stated``: the concepts a sentence of the patient's own
+    affirms; concepts among them are never returned (they are answered from their own sentences)."""
+    rules = load_implications()
+    stated = frozenset(stated)
+    out: dict[str, set[str]] = {}
+    for source in sorted(stated):
+        for c in rules.by_concept.get(source, ()):
+            out.setdefault(c, set()).add(source)
+    codes = [d.code.upper() for d in (case.diagnosis.disorders if case.diagnosis else ())]
+    for prefix, concepts in rules.by_code.items():
+        if any(code.startswith(prefix) for code in codes):
+            for c in concepts:
+                out.setdefault(c, set())
+    for exam in case.exams or ():
+        for name, result, unless, concepts in rules.exams:
+            if name.search(exam.name) and result.search(exam.result) and not (unless and unless.search(exam.result)):
+                for c in concepts:
+                    out.setdefault(c, set())
+    plan = case.treatment.plan if case.treatment else ""
+    said = " ".join([plan, *(m.name for m in (case.treatment.medications or ()))]) if case.treatment else ""
+    for pattern, concepts in rules.treatment:
+        if _said_unnegated(pattern, said, rules.negated_before):
+            for c in concepts:
+                out.setdefault(c, set())
+    return {c: frozenset(v) for c, v in out.items() if c not in stated}
+
+
+def implied_topics(concept_id: str) -> tuple[str, ...]:
+    """The interview topics whose closed-world denial an implied finding stops (``data/implied.json`` ``topics``)."""
+    return load_implications().topics.get(concept_id, ())
