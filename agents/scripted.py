@@ -3091,7 +3091,7 @@ class ScriptedClinician(Doctor):
                 break
             if key not in lex or lex.get(key).kind not in ("symptom", "sign") or key in conf["except"]:
                 continue
-            if key in f.present or key in f.denied or not reply.strip() or self._non_answer(reply):
+            if key in f.present or key in f.denied or key not in conf["topics"] or not reply.strip() or self._non_answer(reply):
                 continue
             asked = {w[:n] for w in re.findall(r"[a-z']+", questions.get((key, reply), "").lower()) if len(w) >= n} - ignored
             before = self._said_before(key, reply)
@@ -3113,7 +3113,7 @@ class ScriptedClinician(Doctor):
             if not kept:
                 continue
             used.update(k.lower() for k in kept)
-            topic = conf["topics"].get(key) or self._term(key)
+            topic = conf["topics"].get(key)
             quote = ". ".join(kept[:2])
             if teller:
                 his = {"female": "her", "male": "his"}.get(self.walk_in.sex or "", "their")
@@ -3133,7 +3133,7 @@ class ScriptedClinician(Doctor):
         domains = {self.lexicon.get(c).domain for c in self._stated(bare)}
         return len(rest) == 1 and rest[0].isalpha() and not domains - set(conf["domains"])
 
-    def _mental_state(self, mood: str, symptoms: list[str]) -> list[str]:
+    def _mental_state(self, mood: str, symptoms: list[str], expected: set[str]) -> list[str]:
         """The mental state examination's sentences, each domain filled from all the encounter gave it
         (``note_writing.mental_state``): the mood given, or the mood question's non-answer in the patient's words;
         thought content affirmed and the thought denials asked of everyone; perception affirmed, denied, or asked
@@ -3149,13 +3149,14 @@ class ScriptedClinician(Doctor):
             mse.append(_end(f"Mood described as {mood}"))
         else:
             unsure = self._first_said(writing["mood_said"], non_answer=True)
-            mse.append(_end(state["mood_unanswered"].format(quote=f'"{unsure}"')) if unsure else "Mood not described.")
+            mse.append(_end(state["mood_unanswered"]) if unsure else "Mood not described.")
         thought = writing["thought_content"]
         content = [term(c) for c in symptoms if lex.get(c).domain in thought["domains"] and c not in thought["except"]]
         dropped = set(self.script["risk_results"]["denials_dropped"]) if self._risk_results() else set()
         denied = [
             term(c) for c in state["thought_denials"]
             if c in lex and c in f.denied and c not in f.present and c not in dropped
+            and (c in state["denials_always"] or c in expected)
         ]
         parts = list(dict.fromkeys(content))
         if denied:
@@ -3171,12 +3172,12 @@ class ScriptedClinician(Doctor):
             asked = [c for c in state["perception_questions"] if c in f.answers and c not in f.denied and c not in f.present]
             unsure = self._first_said(asked, non_answer=True)  # "I don't really know"; a drift elsewhere is no answer to quote
             if unsure:
-                mse.append(_end("Perception: " + state["perception_unread"].format(quote=f'"{unsure}"')))
+                mse.append(_end("Perception: " + state["perception_unread"]))
         findings = state["cognition_findings"]
         cognition = [term(c) for c in findings if c in f.present]
         if cognition:
             cognition = ["; ".join(cognition)]
-        told = [term(c) for c in findings if c in lex and c in f.denied and c not in f.present]
+        told = [term(c) for c in findings if c in lex and c in f.denied and c not in f.present and c in expected]
         if told:
             cognition.append(state["cognition_denied"].format(terms=_join_or(told)))
         house = self.script["exam_names"]
@@ -3360,7 +3361,7 @@ class ScriptedClinician(Doctor):
                 ),
                 "",
             )
-        mse = self._mental_state(mood, symptoms)
+        mse = self._mental_state(mood, symptoms, expected)
         if said("mse:insight"):
             mse.append(_end(f"Insight: on what is happening, says {said('mse:insight')}"))
         lines.append("Mental status examination: " + " ".join(mse))
