@@ -3146,6 +3146,146 @@ class ScriptedClinician(Doctor):
             out.append(f"{p} {self._verb('denies')} {_join(self._term(c) for c in negatives)}.")
         return " ".join(_end(x) for x in out)
 
+    def _answers_unread(self, used: set[str]) -> str:
+        """The present illness's sentence for the symptom questions answered on their subject in words the reader
+        reads as neither affirming nor denying the finding (``note_writing.answers_unread``): each quoted under its
+        topic ("sleep, \"I'm dozy on the sofa, then the minute I get into bed my brain switches on\""), in the
+        patient's words only; empty when there is none."""
+        conf = self.script["note_writing"]["answers_unread"]
+        f = self.findings
+        lex = self.lexicon
+        n = conf["min_stem"]
+        ignored = {w[:n] for w in conf["ignored"]}
+        openers = self.script["quotes"]["openers"]
+        questions = {}
+        for (question, reply), key in zip(f.replies, f.reply_keys):
+            questions.setdefault((key, reply), question)
+        items = []
+        for key, reply in f.answers.items():
+            if len(items) >= conf["max_items"]:
+                break
+            if key not in lex or lex.get(key).kind not in ("symptom", "sign") or key in conf["except"]:
+                continue
+            if key in f.present or key in f.denied or key not in conf["topics"] or not reply.strip() or self._non_answer(reply):
+                continue
+            asked = {w[:n] for w in re.findall(r"[a-z']+", questions.get((key, reply), "").lower()) if len(w) >= n} - ignored
+            before = self._said_before(key, reply)
+            teller = f.told_by.get(key)
+            kept = []
+            for piece in re.split(r"(?<=[.!?])\s+", reply):
+                bare = _without_opener(piece.strip(), openers).strip()
+                if not bare or bare.endswith("?") or not self._plain(piece, informant=bool(teller)):
+                    continue
+                if self._normal(bare) in before or bare.lower() in used or bare.lower().rstrip(".") in used:
+                    continue
+                if any(lex.get(c).kind in ("symptom", "sign") and c in f.present for c in self._stated(bare)):
+                    continue  # the reader read a finding in it: written as that finding
+                words = {w[:n] for w in re.findall(r"[a-z']+", bare.lower()) if len(w) >= n}
+                topic_words = conf["topic_words"].get(conf["topics"].get(key, ""), ())
+                if not words & asked and not any(re.search(rf"\b{re.escape(w)}", bare.lower()) for w in topic_words):
+                    continue  # drifted off the question ("I'm a chef" asked about restlessness)
+                kept.append(bare.rstrip("."))
+            if not kept:
+                continue
+            used.update(k.lower() for k in kept)
+            topic = conf["topics"].get(key)
+            quote = ". ".join(kept[:2])
+            if teller:
+                his = {"female": "her", "male": "his"}.get(self.walk_in.sex or "", "their")
+                quote = f"{quote}\" ({his} {teller})"
+                items.append(conf["item"].format(topic=topic, quote=quote).rstrip('"'))
+            else:
+                items.append(conf["item"].format(topic=topic, quote=quote))
+        text = conf["sentence"].format(items="; ".join(items))
+        return _end(text[:1].upper() + text[1:]) if items else ""
+
+    def _one_word_mood(self, bare: str) -> bool:
+        """Whether the reply to the mood question (opener left out) gives the mood in one word of its own, whatever
+        the word ("Embarrassed.", "I'd say trapped", "Detached, I suppose": ``note_writing.mood_one_word``): one word
+        left once the frame and hedge words are taken out, and no finding of another domain read in it ("I feel fat")."""
+        conf = self.script["note_writing"]["mood_one_word"]
+        rest = [t for t in tokenize(bare) if t not in conf["fillers"]]
+        domains = {self.lexicon.get(c).domain for c in self._stated(bare)}
+        return len(rest) == 1 and rest[0].isalpha() and not domains - set(conf["domains"])
+
+    def _mental_state(self, mood: str, symptoms: list[str], expected: set[str]) -> list[str]:
+        """The mental state examination's sentences, each domain filled from all the encounter gave it
+        (``note_writing.mental_state``): the mood given, or the mood question's non-answer in the patient's words;
+        thought content affirmed and the thought denials asked of everyone; perception affirmed, denied, or asked
+        with no clear answer; cognition from the patient's account (affirmed or denied) and from the cognitive tests
+        on file. A domain nothing was heard about is left out, never written as normal."""
+        f = self.findings
+        lex = self.lexicon
+        writing = self.script["note_writing"]
+        state = writing["mental_state"]
+        term = self._term
+        mse = []
+        if mood:
+            mse.append(_end(f"Mood described as {mood}"))
+        else:
+            unsure = self._first_said(writing["mood_said"], non_answer=True)
+            mse.append(_end(state["mood_unanswered"]) if unsure else "Mood not described.")
+        thought = writing["thought_content"]
+        content = [term(c) for c in symptoms if lex.get(c).domain in thought["domains"] and c not in thought["except"]]
+        dropped = set(self.script["risk_results"]["denials_dropped"]) if self._risk_results() else set()
+        denied = [
+            term(c) for c in state["thought_denials"]
+            if c in lex and c in f.denied and c not in f.present and c not in dropped
+            and (c in state["denials_always"] or c in expected)
+        ]
+        parts = list(dict.fromkeys(content))
+        if denied:
+            parts.append(state["thought_denied"].format(terms=_join_or(denied)))
+        if parts:
+            mse.append(f"Thought content: {'; '.join(parts)}.")
+        percept = [term(c) for c in ("auditory_hallucinations", "visual_hallucinations") if c in f.present]
+        if percept:
+            mse.append(f"Perception: reports {'; '.join(percept)}.")
+        elif "auditory_hallucinations" in f.denied:
+            mse.append("Perception: denies hallucinations.")
+        else:
+            asked = [c for c in state["perception_questions"] if c in f.answers and c not in f.denied and c not in f.present]
+            unsure = self._first_said(asked, non_answer=True)  # "I don't really know"; a drift elsewhere is no answer to quote
+            if unsure:
+                mse.append(_end("Perception: " + state["perception_unread"]))
+        findings = state["cognition_findings"]
+        cognition = [term(c) for c in findings if c in f.present]
+        if cognition:
+            cognition = ["; ".join(cognition)]
+        told = [term(c) for c in findings if c in lex and c in f.denied and c not in f.present and c in expected]
+        if told:
+            cognition.append(state["cognition_denied"].format(terms=_join_or(told)))
+        house = self.script["exam_names"]
+        tests = re.compile(r"(?<![A-Za-z])(?:" + "|".join(map(re.escape, state["cognitive_tests"])) + r")(?![A-Za-z])", re.IGNORECASE)
+        results = [
+            r if tests.match(r) else f"{house.get(n, n)} {r}"
+            for n, r in f.exam_results
+            if r != UNREMARKABLE and tests.search(house.get(n, n))
+        ]
+        if results:
+            cognition.append(state["cognition_tested"].format(results="; ".join(results)))
+        if cognition:
+            mse.append(_end("Cognition: " + "; ".join(cognition)))
+        return mse
+
+    def _first_said(self, keys: list[str], non_answer: bool | None) -> str:
+        """The first sentence of the first reply to one of ``keys`` (without its opener): only a non-answer
+        ("I'm not sure") when ``non_answer`` is True, any sentence when None; empty when there is none, or the reply
+        repeats an answer given to another question."""
+        f = self.findings
+        openers = self.script["quotes"]["openers"]
+        for key in keys:
+            reply = f.answers.get(key, "").strip()
+            if not reply or f.told_by.get(key) is not None:
+                continue
+            if non_answer and not self._non_answer(reply):
+                continue
+            first = next((x.strip() for x in re.split(r"(?<=[.!?])\s+", reply) if x.strip()), "")
+            if not first or (non_answer is None and self._normal(first) in self._said_before(key, reply)):
+                continue
+            return _without_opener(first, openers).rstrip(".")
+        return ""
+
     def _note(self) -> str:
         """A sectioned note in prose: what the patient said, in clinical terms, with their own words quoted."""
         f = self.findings
@@ -3208,6 +3348,9 @@ class ScriptedClinician(Doctor):
         explored = self._follow_up_lines("hpi", used)  # what the follow-up of a disclosure drew out, on its subject
         if explored:
             hpi = " ".join(filter(None, [hpi, *explored]))
+        unread = self._answers_unread(used)  # answered on the subject, in words no finding was read in
+        if unread:
+            hpi = " ".join(filter(None, [hpi, unread]))
         lines.append("History of present illness: " + (hpi or "not obtained."))
         for heading, concepts in sections.items():
             parts = []
@@ -3285,27 +3428,15 @@ class ScriptedClinician(Doctor):
             mood = next(
                 (
                     # without its opener ("Like I mentioned, "), unless the opener was the mood ("Okay, I suppose")
-                    f'"{(bare if names_mood(bare) else sentence.strip()).rstrip(".")}"'
+                    f'"{(bare if names_mood(bare) or self._one_word_mood(bare) else sentence.strip()).rstrip(".")}"'
                     for sentence in re.split(r"(?<=[.!?])\s+", f.answers.get("mse:mood", ""))[:1]
                     if (bare := _without_opener(sentence.strip(), openers).strip())
                     and "mse:mood" not in f.told_by and not self._non_answer(sentence) and not self._mood_not_now(bare)
-                    and len(tokenize(sentence)) <= limit and names_mood(sentence)
+                    and len(tokenize(sentence)) <= limit and (names_mood(sentence) or self._one_word_mood(bare))
                 ),
                 "",
             )
-        mse = [_end(f"Mood described as {mood}") if mood else "Mood not described."]
-        thought = writing["thought_content"]
-        content = [term(c) for c in symptoms if lex.get(c).domain in thought["domains"] and c not in thought["except"]]
-        if content:
-            mse.append(f"Thought content: {'; '.join(dict.fromkeys(content))}.")
-        percept = [term(c) for c in ("auditory_hallucinations", "visual_hallucinations") if c in f.present]
-        if percept:
-            mse.append(f"Perception: reports {'; '.join(percept)}.")
-        elif "auditory_hallucinations" in f.denied:
-            mse.append("Perception: denies hallucinations.")
-        cognition = [term(c) for c in ("poor_concentration", "memory_loss", "disorientation") if c in f.present]
-        if cognition:
-            mse.append(f"Cognition: {'; '.join(cognition)}.")
+        mse = self._mental_state(mood, symptoms, expected)
         if said("mse:insight"):
             mse.append(_end(f"Insight: on what is happening, says {said('mse:insight')}"))
         lines.append("Mental status examination: " + " ".join(mse))
@@ -3428,6 +3559,12 @@ def _without_opener(sentence: str, openers: list[str]) -> str:
     pattern = r"^(?:(?:" + "|".join(re.escape(o) for o in sorted(openers, key=len, reverse=True)) + r")\s*)+"
     rest = re.sub(pattern, "", sentence, flags=re.IGNORECASE)
     return rest[:1].upper() + rest[1:] if rest else sentence
+
+
+def _join_or(items: Any) -> str:
+    """``items`` joined as a list of alternatives ("suicidal ideation, homicidal ideation or obsessions")."""
+    items = list(dict.fromkeys(items))
+    return ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else "".join(items)
 
 
 def _join(items: Any) -> str:
