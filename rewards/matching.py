@@ -135,6 +135,14 @@ def _says_nothing(reading: StatementReading) -> bool:
     return not reading.words and not reading.concepts
 
 
+def _reader_reads(reading: StatementReading) -> bool:
+    """Whether the learned reader may credit a unit: it names a lexicon concept or holds at least two content
+    words. A unit of one content word and no concept ("I don't know.", "Don't know.") gives the reader too little
+    to read meaning from: its vector is near the checkpoints that hold that word's sense (a disorientation's
+    "doesn't know where she is"), which the rules' phrasing reading already refuses."""
+    return bool(reading.concepts) or len(reading.words) >= 2
+
+
 class _CheckpointSet:
     """What the candidate prefilter reads in one list of checkpoint texts, once per list (an interview asks
     with the same open checkpoints turn after turn): their readings, their shared-feature rows (stem heads
@@ -765,7 +773,7 @@ class Matcher:
         match, and a group's rule match before its reader match)."""
         reader = self.reader
         n = len(units)
-        spoken = [j for j in range(n) if not _says_nothing(o_read[j])]
+        spoken = [j for j in range(n) if _reader_reads(o_read[j])]
         if not spoken:
             return
         if groups is None:

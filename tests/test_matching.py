@@ -537,7 +537,9 @@ def _reference_match(matcher: Matcher, checkpoints, units):
                 j = int(j)
                 if scores[j] < reader.threshold:
                     break
-                if j not in silent and statement_conflict(cp, units[j]) is None:
+                reading = read_statement(units[j])
+                readable = bool(reading.concepts) or len(reading.words) >= 2
+                if readable and statement_conflict(cp, units[j]) is None:
                     found = (j, "reader")
                     break
         out.append(found)
