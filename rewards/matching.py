@@ -41,6 +41,7 @@ from .adjudication import (
     statement_conflict,
 )
 from .embedders import Embedder, make_embedder
+from .reader import EntailmentReader, default_reader
 
 # Used only when thresholds.json has no entry for an embedder (a model the user named): conservative.
 UNCALIBRATED_THRESHOLD = 0.9
@@ -97,6 +98,9 @@ class MatcherConfig:
     - ``phrase_threshold``: the clinical adjudicator also counts a checkpoint's lexicon concept as said
       when the output is this similar (with the same embedder) to one of the concept's phrasings;
       ``"calibrated"`` takes the embedder's entry in thresholds.json, ``None`` turns it off.
+    - ``reader``: after the rules, the learned entailment reader (:mod:`.reader`) reads the pairs they refused and
+      accepts those it scores at or above its fitted threshold that still pass every structural veto
+      (:func:`~.adjudication.statement_conflict`); ``False`` turns it off (the rules alone).
     """
 
     embedder: str = "hashing"
@@ -105,6 +109,7 @@ class MatcherConfig:
     llm: str | tuple[str, ...] | None = None
     max_adjudicated_units: int | None = None
     phrase_threshold: float | str | None = "calibrated"
+    reader: bool = True
 
     def __post_init__(self) -> None:
         if isinstance(self.threshold, str):
@@ -128,6 +133,14 @@ class MatcherConfig:
 
 def _says_nothing(reading: StatementReading) -> bool:
     return not reading.words and not reading.concepts
+
+
+def _reader_reads(reading: StatementReading) -> bool:
+    """Whether the learned reader may credit a unit: it names a lexicon concept or holds at least two content
+    words. A unit of one content word and no concept ("I don't know.", "Don't know.") gives the reader too little
+    to read meaning from: its vector is near the checkpoints that hold that word's sense (a disorientation's
+    "doesn't know where she is"), which the rules' phrasing reading already refuses."""
+    return bool(reading.concepts) or len(reading.words) >= 2
 
 
 class _CheckpointSet:
@@ -402,8 +415,10 @@ class Matcher:
         *,
         embedder: Embedder | None = None,
         adjudicator: Adjudicator | None = None,
+        reader: EntailmentReader | None = None,
     ):
         self.config = config or MatcherConfig()
+        self.reader = (reader or default_reader()) if self.config.reader else None
         self.embedder = embedder or make_embedder(self.config.embedder)
         if adjudicator is None:
             phrase = self.config.phrase_threshold
@@ -448,7 +463,8 @@ class Matcher:
     def __repr__(self) -> str:
         return (
             f"Matcher(embedder={self.embedder.name!r}, threshold={self.threshold:.3f}, "
-            f"adjudicator={self.adjudicator.name if self.adjudicator else None!r})"
+            f"adjudicator={self.adjudicator.name if self.adjudicator else None!r}, "
+            f"reader={'on' if self.reader is not None else 'off'})"
         )
 
     def prepare(self, checkpoints: Sequence[str], as_list: bool = True) -> None:
@@ -459,6 +475,8 @@ class Matcher:
         texts prepared together that are never matched together."""
         texts = list(checkpoints)
         self.embedder.encode(texts)
+        if self.reader is not None:
+            self.reader.encode(texts)
         for text in texts:
             read_statement(text)
         if as_list and texts and self._prefilters():
@@ -731,4 +749,63 @@ class Matcher:
                         float(sims[i, j]),
                         self.adjudicator.name,
                     )
+        if self.reader is not None:
+            self._read_meaning(checkpoints, units, ids, o_read, sims, out, unit_offset, groups)
         return out
+
+    def _read_meaning(
+        self,
+        checkpoints: Sequence[str],
+        units: Sequence[str],
+        ids: Sequence[str],
+        o_read: Sequence[StatementReading],
+        sims: np.ndarray,
+        out: list[CheckpointMatch | None],
+        unit_offset: int,
+        groups: Sequence[int] | None,
+    ) -> None:
+        """The learned reader's pass (see :mod:`.reader`): for each checkpoint, the units the rules did not
+        credit that the reader scores at or above its threshold, in order of score, and the first of them that
+        passes :func:`statement_conflict` (the vetoes stay hard gates) is its match, ``decided_by`` ``"reader"``.
+
+        A checkpoint the rules matched is looked at only in the groups before its match's (``groups``: what
+        matching the groups one by one finds, where a group's reader match comes before a later group's rule
+        match, and a group's rule match before its reader match)."""
+        reader = self.reader
+        n = len(units)
+        spoken = [j for j in range(n) if _reader_reads(o_read[j])]
+        if not spoken:
+            return
+        if groups is None:
+            rows = [i for i in range(len(checkpoints)) if out[i] is None]
+        else:
+            rows = [
+                i
+                for i in range(len(checkpoints))
+                if out[i] is None or groups[out[i].unit_index - unit_offset] > groups[spoken[0]]
+            ]
+        if not rows:
+            return
+        scores = reader.scores(
+            reader.encode([checkpoints[i] for i in rows]), reader.encode([units[j] for j in spoken])
+        )
+        threshold = reader.threshold
+        for row, i in enumerate(rows):
+            above = np.flatnonzero(scores[row] >= threshold)
+            if not len(above):
+                continue
+            found = out[i]
+            limit = None if found is None or groups is None else groups[found.unit_index - unit_offset]
+            order = [spoken[k] for k in above.tolist()]
+            by_unit = dict(zip(order, scores[row][above].tolist()))
+            if limit is not None:
+                order = [j for j in order if groups[j] < limit]
+            if groups is None:
+                order.sort(key=lambda j: -by_unit[j])
+            else:
+                order.sort(key=lambda j: (groups[j], -by_unit[j]))
+            cp = checkpoints[i]
+            for j in order:
+                if statement_conflict(cp, units[j]) is None:
+                    out[i] = CheckpointMatch(ids[i], cp, j + unit_offset, units[j], float(sims[i, j]), "reader")
+                    break

