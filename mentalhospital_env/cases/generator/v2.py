@@ -941,8 +941,8 @@ class StoryV2(_Story):
         for sign in rs["signs"]:
             if quick and sign not in rs["quick_signs"]:
                 continue
-            if sign in fits and not categories & set(fits[sign]):
-                continue  # a sign this illness does not show (records.json sign_categories, stop 29)
+            if not categories & set(fits.get(sign, ())):
+                continue  # a sign this illness does not show (records.json sign_categories, stop 29; none listed: not drawn, stop 44)
             if withdrawn_no and re.search(W["pattern"], sign, re.I):
                 continue  # no withdrawing in a manic episode (records.json withdrawn_signs, stop 40)
             text = self.fill(sign)
@@ -1286,7 +1286,7 @@ class StoryV2(_Story):
         own_tried = st["tried"].get(category, []) if (self.p.age < 18 or category not in ("neurodevelopmental", "disruptive_impulse_conduct")) else []
         generic = st["tried"]["any"] if category in st["generic_tried_categories"] and self.p.age >= self.c.records["own_words_fit"]["generic_tried_from_age"] else []
         tried = [t for t in (self.fill(t) for t in own_tried + generic) if not _NO_JOB_SLIP.search(t)]
-        tried = [t for t in tried if self.ok(section, t) and not self._lives_there(t)]
+        tried = [t for t in tried if self.ok(section, t) and not self._lives_there(t) and self._tried_fits(t, category)]
         if not any(c.startswith("F10") for c in self.codes):  # cutting down drink is tried by a drinker (agree.tried_alcohol)
             tried = [t for t in tried if not re.search(review_facts()["agree"]["alcohol_tried_pattern"], t, re.I)]
         own_filled = {self.fill(x) for x in own_tried}  # once, not once per option
@@ -1440,7 +1440,9 @@ class StoryV2(_Story):
             return False  # a parent who has died is not one of the parents the patient lives with
         if re.search(A["parent_death_pattern"], precipitant, re.I) and getattr(self, "onset_age", self.p.age) > self.story["children_elsewhere"]["parent_death_max_age"]:
             return False  # an 82-year-old's parent would be past a hundred (stop 40's reading)
-        if re.search(r"\bbirth\b", precipitant, re.I):
+        if not self._precipitant_lives(precipitant):
+            return False
+        if re.search(self.story["precipitant_life"]["birth_pattern"], precipitant, re.I):
             if self.p.age < self.story["told_once"]["birth_precipitant_min_age"]:
                 return False  # a child's 'birth of a child' is a sibling's, and the household line says 'his partner's baby'
             B = self.c.voices["birth_precipitant"]
@@ -1464,6 +1466,43 @@ class StoryV2(_Story):
             if re.search(R["stop29"]["recent_separation_pattern"], living) and getattr(self, "days", 0) > R["stop29"]["recent_separation_max_days"]:
                 return False  # an illness of eight years that began 'after divorce', living alone 'since a recent separation'
         return clean_text(precipitant)
+
+    def _tried_fits(self, remedy: str, category: str) -> bool:
+        """Whether a remedy the patient tried is one for this illness, over a span it could have been
+        tried in (story.json ``tried_fits``): a sleep remedy is not an alcohol withdrawal's, a diary
+        kept 'for a while' not an illness of a day."""
+        days = getattr(self, "days", 0)
+        for rule in self.story["tried_fits"]["rules"]:
+            if not re.search(rule["pattern"], remedy, re.I):
+                continue
+            if days < rule.get("min_days", 0):
+                return False
+            if "categories" in rule and category not in rule["categories"]:
+                return False
+        return True
+
+    def _precipitant_lives(self, precipitant: str) -> bool:
+        """Whether the patient's life holds this onset context (story.json ``precipitant_life.needs``):
+        the occupation a combat deployment needs, work for a new manager, a partner for a partner's
+        illness, an age for exams or retirement. Each rule is what the rest of the record must say for
+        the precipitant to be true, read from the case's own facts, not from the sentence written."""
+        h = self.p.household
+        onset = getattr(self, "onset_age", self.p.age)
+        occupation = str(self.p.demographics.get("occupation", "")).lower()
+        for rule in self.story["precipitant_life"]["needs"]:
+            if not re.search(rule["pattern"], precipitant, re.I):
+                continue
+            if "occupation_pattern" in rule and not re.search(rule["occupation_pattern"], occupation, re.I):
+                return False
+            if "employed" in rule and bool(h.employed) != rule["employed"]:
+                return False
+            if "partnered" in rule and (h.partner is not None) != rule["partnered"]:
+                return False
+            if onset < rule.get("min_onset_age", 0) or onset > rule.get("max_onset_age", 200):
+                return False
+            if getattr(self, "days", 0) < rule.get("min_days", 0):
+                return False
+        return True
 
     def _pertinent_negatives(self) -> None:
         """At most one ordinary pertinent negative, in plain words (story.json ``plain_negatives``): a
@@ -1707,6 +1746,11 @@ class StoryV2(_Story):
         if re.search(review_facts()["stop28"]["with_parents_pattern"], living):  # no 'father left' for someone living with both parents
             childhood = {k: [t for t in v if not re.search(apart, t[0], re.I)] or v for k, v in childhood.items()}
         self.frames = {**frames, "relationships": relationships, "childhood": childhood}
+        PL = self.story["precipitant_life"]
+        precipitant = str(self.fields.get("precipitant", ""))
+        if precipitant and re.search(PL["forensic_pattern"], precipitant, re.I):  # the release the history tells is the forensic history
+            self.frames["forensic"] = {"none": PL["forensic_lines"], "some": PL["forensic_lines"]}
+        arrived = bool(precipitant) and bool(re.search(PL["arrival_pattern"], precipitant, re.I))
         try:
             super()._personal()
         finally:
@@ -1720,6 +1764,8 @@ class StoryV2(_Story):
                 job, years = m.group(1).strip().lower(), int(m.group(2))
                 youngest = R["professional_min_age"].get(job) or (J["graduate_min_age"] if job in R["graduate_occupations"] else 18)
                 most = self.p.age - youngest
+                if arrived:  # no job held here for longer than since the move the history tells
+                    most = min(most, int(getattr(self, "days", 0) // 365))
                 if years > most:
                     if most < 2:
                         f.text = re.sub(r" for \d+ years\b", "", f.text)
