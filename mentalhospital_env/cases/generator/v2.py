@@ -1084,6 +1084,21 @@ class StoryV2(_Story):
             return "mother"
         return None
 
+    def _attachment(self) -> str:
+        """Whom a child is anxious to be apart from: the carers of a child in care, the one parent a child
+        lives with, else the parents (stop 44: 'distress at being apart from his parents' of a boy in foster
+        care since he was four, and of a girl living with her mother)."""
+        poss = self.p.pron["poss"]
+        home = str(self.p.demographics.get("living_situation", "")).lower().split(";")[0]
+        if self.in_care:
+            return f"{poss} carers"
+        mother, father = re.search(r"\b(?:mother|mum)\b", home), re.search(r"\b(?:father|dad)\b", home)
+        if mother and not father and not re.search(r"\bparents\b", home):
+            return f"{poss} mother"
+        if father and not mother and not re.search(r"\bparents\b", home):
+            return f"{poss} father"
+        return f"{poss} parents"
+
     def _close_one(self) -> str:
         """Whom the history names as someone close when nobody is: 'family', or for a patient who lives alone a
         friend (people.json ``close_when_alone``), drawn once so that every line names the same person."""
@@ -1141,6 +1156,7 @@ class StoryV2(_Story):
             age=self.p.age, age_text=str(self.p.age), living=living, Living_cap=cap(living),
             informant=informant or self._close_one(), Informant_cap=cap(f"{self.p.pron['poss']} {informant or self._close_one()}"),
             informant_or_family=informant or self._close_one(),
+            attachment=self._attachment(),
         )
         job = not re.match(r"(on |unemployed|between |full-time carer|stay-at-home|part-time volunteer)", occupation)
         self.fields.update(occupation_noun=occupation, person={"female": "woman", "male": "man"}.get(self.p.sex, "person"))
@@ -1567,7 +1583,7 @@ class StoryV2(_Story):
             treater = treaters["child"] if onset_age < 18 else (treaters["specialist"] if d.get("category") in treaters["specialist_categories"] else treaters["default"])
             relapsing = _family_match(d["code"], R["relapsing_chronic_codes"]) is not None
             fields = {"onset_age": onset_age, "treater": treater, "treater_cap": cap(treater), "drug": drug_name or "",
-                      "prior_story": rng.choice(st["pph_prior_story"])}
+                      "prior_story": rng.choice([s for s in st["pph_prior_story"] if _age_fits(onset_age, st["pph_prior_story_ages"].get(s))])}
             if (self.maintenance is not None or relapsing) and drug_name:
                 illness = self._known_name(d)
                 self.known = True
@@ -2049,9 +2065,16 @@ class StoryV2(_Story):
         patient whose pronoun is 'they'."""
         if self.p.sex not in ("male", "female"):
             return text
-        for pattern, say in self.c.own_pronouns:
-            text = pattern.sub(lambda m, s=say: m.expand(s).format(**self.p.pron), text)
-        return text
+        memo = self.c.own_pronoun_said
+        key = (text, self.p.sex)
+        said = memo.get(key)
+        if said is None:  # the same descriptors recur in every draft of a disorder: said once per pronoun
+            said = text
+            for pattern, say in self.c.own_pronouns:
+                said = pattern.sub(lambda m, s=say: m.expand(s).format(**self.p.pron), said)
+            if len(memo) < _MARKS_LIMIT:
+                memo[key] = said
+        return said
 
     def _observed(self, text: str) -> str:
         """A mental-state descriptor with its syndrome words said as what the examiner saw or heard (wording.json
@@ -2059,6 +2082,13 @@ class StoryV2(_Story):
         consultant named the diagnosis from mental states that listed the disorder's features). A rewording the
         lexicon reads as a symptom the original did not state, or as a denial it did not make, is not used ('no perceptual
         disturbances outside flashbacks', which the lexicon reads as denying flashbacks, may lose that reading)."""
+        plain = self.c.observed_plain
+        if text in plain:
+            return text
+        if not any(pattern.search(text) for pattern, _ in self.c.observed):  # most descriptors hold no syndrome words: remembered, not searched again
+            if len(plain) < _MARKS_LIMIT:
+                plain.add(text)
+            return text
         allowed = neg = None
         new = text
         for pattern, say in self.c.observed:
@@ -2347,7 +2377,8 @@ class StoryV2(_Story):
         self._drug_swapped(out, "young_depression_drug")
         R = review_facts()
         substance = " ".join(f.text for f in self.chart.facts if f.section == "substance_use")
-        abstinent = bool(_has(substance, R["abstinent_words"]))
+        # no drinking told at all (a 13-year-old's 'No illicit drug use') is no drinking to reduce (stop 44)
+        abstinent = bool(_has(substance, R["abstinent_words"])) or not re.search(self.story["drinking_told_pattern"], substance, re.I)
         sentences = re.split(r"(?<=\.)\s+", out["plan"])
         kept = []
         for s in sentences:
@@ -2771,6 +2802,8 @@ class CaseComposerV2(CaseComposer):
         self.quote_counts: dict[str, int] = {}  # the suite's quoted sentences drawn so far (its _SuiteGuard.quotes)
         self.suite_lines: dict[str, list[int]] = {}  # the same: own lines the suite's cases hold (audit.own_lines)
         self.marks: dict[str, tuple] = {}  # StoryV2._marks, per text
+        self.observed_plain: set[str] = set()  # StoryV2._observed: descriptors no mse_observed rule rewords
+        self.own_pronoun_said: dict[tuple[str, str], str] = {}  # StoryV2._own_pronoun, per descriptor and sex
         # version 2's own wording for the sections version 1 wrote from a few stock lines
         self.frames = {**self.frames, **{k: v for k, v in self.story["frames"].items() if not k.startswith("_")}}
 
@@ -2923,6 +2956,11 @@ def _gerund_phrase(text: str, not_verbs: Sequence[str]) -> bool:
     fragment ("whispering") or a word that only ends like one ("swing between")."""
     words = text.split()
     return len(words) >= 2 and words[0].endswith("ing") and len(words[0]) > 5 and words[0].lower() not in not_verbs
+
+
+def _age_fits(age: int, band: Sequence[int] | None) -> bool:
+    """Whether ``age`` lies in a [youngest, oldest] band (no band: any age)."""
+    return band is None or band[0] <= age <= band[1]
 
 
 def _foreign_stressor(quote: str, precipitant: str, words: Sequence[str]) -> bool:
