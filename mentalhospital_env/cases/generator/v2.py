@@ -1539,7 +1539,10 @@ class StoryV2(_Story):
                 break
             if concept in self.chart.asserted or concept in comorbid:
                 continue
-            text = sentence(self.fill(rng.choice(table["concepts"][concept])))
+            wordings = table["concepts"][concept]
+            if any(d.get("category") == "substance_related" for d in self.disorders):  # 'has not felt high' of a daily cannabis user (stop 44)
+                wordings = [w for w in wordings if not re.search(table["drug_user_unsaid_pattern"], w, re.I)] or wordings
+            text = sentence(self.fill(rng.choice(wordings)))
             pos, neg = self.chart.readings(text)
             if concept not in neg or neg & self.chart.asserted or pos or not self.ok(section, text):
                 continue
