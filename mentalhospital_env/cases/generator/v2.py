@@ -1770,6 +1770,8 @@ class StoryV2(_Story):
         if precipitant and re.search(PL["forensic_pattern"], precipitant, re.I):  # the release the history tells is the forensic history
             self.frames["forensic"] = {"none": PL["forensic_lines"], "some": PL["forensic_lines"]}
         arrived = bool(precipitant) and bool(re.search(PL["arrival_pattern"], precipitant, re.I))
+        if arrived:  # a childhood 'moved here at eight' is not the story of someone who has just arrived
+            self.frames["childhood"] = {k: [x for x in v if not re.search(PL["settled_here_pattern"], x[0], re.I)] or v for k, v in self.frames["childhood"].items()}
         try:
             super()._personal()
         finally:
