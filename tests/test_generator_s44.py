@@ -100,3 +100,15 @@ def test_no_drinking_to_reduce_when_none_is_told():
         if re.search(r"[Rr]educe alcohol|cut down (?:on )?alcohol", plan) and not re.search(r"alcohol|drinks?|drinking|units?|pints?|wine|beer|lager|cider|vodka|spirits", substance, re.I):
             bad.append((case["case_id"], substance))
     assert not bad, bad
+
+
+def test_a_functional_weakness_is_one_weakness():
+    """The letter and the patient name the same limb: not 'a weak arm that tests have not explained' beside
+    'My legs give way when I try to walk'."""
+    bad = []
+    for i in range(12):
+        case = generate_case(random.Random(7700 + i), f"s44-limb-{i}", principal="F44.4", version=2)
+        story = f"{case['ehr']['chief_complaint']} {_hpi(case)}"
+        if re.search(r"\b(?:arms?|hands?)\b", story) and re.search(r"\b(?:legs?|feet|foot|walk|walking|weight on)\b", story):
+            bad.append((case["case_id"], story[:300]))
+    assert not bad, bad

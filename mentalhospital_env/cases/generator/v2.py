@@ -1040,7 +1040,7 @@ class StoryV2(_Story):
                 if self.prior_episode and re.search(V["problem_first_only"], text):
                     continue  # 'a low mood the family has not seen before' in someone treated for it before
                 pos, neg = self.chart.readings(text)
-                if pos <= drawn and not neg and clean_text(text) and text not in phrases and self.fits(text):  # the patient's own complaint (a quote the lexicon misreads as its denial does not unsay it)
+                if pos <= drawn and not neg and clean_text(text) and text not in phrases and self.fits(text) and self._limbs_agree(text):  # the patient's own complaint (a quote the lexicon misreads as its denial does not unsay it)
                     phrases.append(text)
                     told |= pos | {concept}
                     break
@@ -1245,6 +1245,10 @@ class StoryV2(_Story):
             if n >= most:
                 break
             quote = self.says_for(s)
+            if quote is not None and not self._limbs_agree(quote):
+                quote = self.says_for(s)  # the arm the letter or an earlier line named, not a leg (stop 44)
+                if quote is not None and not self._limbs_agree(quote):
+                    continue
             if quote is not None and _foreign_stressor(quote, chosen, st["stressor_words"]):
                 quote = self.says_for(s)  # another of the patient's lines, if there is one
                 if quote is not None and _foreign_stressor(quote, chosen, st["stressor_words"]):
@@ -1482,6 +1486,20 @@ class StoryV2(_Story):
             if re.search(R["stop29"]["recent_separation_pattern"], living) and getattr(self, "days", 0) > R["stop29"]["recent_separation_max_days"]:
                 return False  # an illness of eight years that began 'after divorce', living alone 'since a recent separation'
         return clean_text(precipitant)
+
+    def _limbs_agree(self, text: str) -> bool:
+        """Whether a line names the limb the story has already named (voices.json ``limb_agreement``): a
+        functional weakness is one weakness, told by the letter and the patient alike (stop 44: 'a weak arm
+        that tests have not explained' beside 'My legs give way when I try to walk', in both halves)."""
+        L = self.c.voices["limb_agreement"]
+        if not any(d["code"].startswith(tuple(L["codes"])) for d in self.disorders):
+            return True
+        said = {limb for limb, pattern in L["limbs"].items() if re.search(pattern, text, re.I)}
+        if not said:
+            return True
+        story = " ".join(f.text for f in self.chart.facts if f.section in ("chief_complaint", "history_of_present_illness"))
+        told = {limb for limb, pattern in L["limbs"].items() if re.search(pattern, story, re.I)}
+        return not told or bool(said & told)
 
     def _tried_fits(self, remedy: str, category: str) -> bool:
         """Whether a remedy the patient tried is one for this illness, over a span it could have been
