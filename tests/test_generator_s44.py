@@ -112,3 +112,15 @@ def test_a_functional_weakness_is_one_weakness():
         if re.search(r"\b(?:arms?|hands?)\b", story) and re.search(r"\b(?:legs?|feet|foot|walk|walking|weight on)\b", story):
             bad.append((case["case_id"], story[:300]))
     assert not bad, bad
+
+
+def test_a_bipolar_depression_is_first_seen_as_a_depression():
+    """The first signs of a depressed episode are not the late nights of a high ('coming home later and
+    later' was told first of four depressed episodes once every sign stopped fitting every illness)."""
+    bad = []
+    for i in range(10):
+        case = generate_case(random.Random(9100 + i), f"s44-bip-{i}", principal="F31.4", version=2)
+        m = re.search(r"coming home later|on the phone to .* at odd hours", _hpi(case))
+        if m:
+            bad.append((case["case_id"], m.group(0)))
+    assert not bad, bad

@@ -933,7 +933,8 @@ class StoryV2(_Story):
         drawn = {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
         out = []
         fits = self.c.records["sign_categories"]
-        categories = {d.get("category") for d in self.disorders}
+        episode = self.c.records["sign_episode_categories"]
+        categories = {next((e["category"] for e in episode["rules"] if d["code"].startswith(tuple(e["codes"]))), d.get("category")) for d in self.disorders}
         rs = self.story["record_story"]
         quick = self.days < rs["quick_course_days"]  # stop 39: 'Twelve hours ago she no longer rang on Sundays'
         W = self.c.records["withdrawn_signs"]
