@@ -1308,6 +1308,8 @@ class StoryV2(_Story):
         generic = st["tried"]["any"] if category in st["generic_tried_categories"] and self.p.age >= self.c.records["own_words_fit"]["generic_tried_from_age"] else []
         tried = [t for t in (self.fill(t) for t in own_tried + generic) if not _NO_JOB_SLIP.search(t)]
         tried = [t for t in tried if self.ok(section, t) and not self._lives_there(t) and self._tried_fits(t, category)]
+        if self.homeless:  # a rough sleeper's remedies are not kept by a bed or in a house (stop 44: 'A self-help book lies unread by the bed')
+            tried = [t for t in tried if not re.search(self.story["tried_fits"]["housed_pattern"], t, re.I)]
         if not any(c.startswith("F10") for c in self.codes):  # cutting down drink is tried by a drinker (agree.tried_alcohol)
             tried = [t for t in tried if not re.search(review_facts()["agree"]["alcohol_tried_pattern"], t, re.I)]
         own_filled = {self.fill(x) for x in own_tried}  # once, not once per option
