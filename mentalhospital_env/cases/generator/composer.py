@@ -169,6 +169,10 @@ class Household:
             return self.shift_worker
         if requirement == "not_employed":
             return not self.employed
+        if requirement == "not_male":
+            return self.sex != "male"
+        if requirement == "out_of_work":  # a working life that has not held: someone of working age, not retired (stop 44: 'unable to hold a job' at 72, retired)
+            return not self.employed and not self.occupation.startswith("retired") and self.age < 67
         if requirement == "secondary_age":
             return self.age >= 11
         if requirement == "older_parent":

@@ -933,7 +933,8 @@ class StoryV2(_Story):
         drawn = {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
         out = []
         fits = self.c.records["sign_categories"]
-        categories = {d.get("category") for d in self.disorders}
+        episode = self.c.records["sign_episode_categories"]
+        categories = {next((e["category"] for e in episode["rules"] if d["code"].startswith(tuple(e["codes"]))), d.get("category")) for d in self.disorders}
         rs = self.story["record_story"]
         quick = self.days < rs["quick_course_days"]  # stop 39: 'Twelve hours ago she no longer rang on Sundays'
         W = self.c.records["withdrawn_signs"]
@@ -941,8 +942,8 @@ class StoryV2(_Story):
         for sign in rs["signs"]:
             if quick and sign not in rs["quick_signs"]:
                 continue
-            if sign in fits and not categories & set(fits[sign]):
-                continue  # a sign this illness does not show (records.json sign_categories, stop 29)
+            if not categories & set(fits.get(sign, ())):
+                continue  # a sign this illness does not show (records.json sign_categories, stop 29; none listed: not drawn, stop 44)
             if withdrawn_no and re.search(W["pattern"], sign, re.I):
                 continue  # no withdrawing in a manic episode (records.json withdrawn_signs, stop 40)
             text = self.fill(sign)
@@ -1040,7 +1041,7 @@ class StoryV2(_Story):
                 if self.prior_episode and re.search(V["problem_first_only"], text):
                     continue  # 'a low mood the family has not seen before' in someone treated for it before
                 pos, neg = self.chart.readings(text)
-                if pos <= drawn and not neg and clean_text(text) and text not in phrases and self.fits(text):  # the patient's own complaint (a quote the lexicon misreads as its denial does not unsay it)
+                if pos <= drawn and not neg and clean_text(text) and text not in phrases and self.fits(text) and self._limbs_agree(text):  # the patient's own complaint (a quote the lexicon misreads as its denial does not unsay it)
                     phrases.append(text)
                     told |= pos | {concept}
                     break
@@ -1083,6 +1084,21 @@ class StoryV2(_Story):
         if self.p.age < 18:
             return "mother"
         return None
+
+    def _attachment(self) -> str:
+        """Whom a child is anxious to be apart from: the carers of a child in care, the one parent a child
+        lives with, else the parents (stop 44: 'distress at being apart from his parents' of a boy in foster
+        care since he was four, and of a girl living with her mother)."""
+        poss = self.p.pron["poss"]
+        home = str(self.p.demographics.get("living_situation", "")).lower().split(";")[0]
+        if self.in_care:
+            return f"{poss} carers"
+        mother, father = re.search(r"\b(?:mother|mum)\b", home), re.search(r"\b(?:father|dad)\b", home)
+        if mother and not father and not re.search(r"\bparents\b", home):
+            return f"{poss} mother"
+        if father and not mother and not re.search(r"\bparents\b", home):
+            return f"{poss} father"
+        return f"{poss} parents"
 
     def _close_one(self) -> str:
         """Whom the history names as someone close when nobody is: 'family', or for a patient who lives alone a
@@ -1141,6 +1157,7 @@ class StoryV2(_Story):
             age=self.p.age, age_text=str(self.p.age), living=living, Living_cap=cap(living),
             informant=informant or self._close_one(), Informant_cap=cap(f"{self.p.pron['poss']} {informant or self._close_one()}"),
             informant_or_family=informant or self._close_one(),
+            attachment=self._attachment(),
         )
         job = not re.match(r"(on |unemployed|between |full-time carer|stay-at-home|part-time volunteer)", occupation)
         self.fields.update(occupation_noun=occupation, person={"female": "woman", "male": "man"}.get(self.p.sex, "person"))
@@ -1229,6 +1246,10 @@ class StoryV2(_Story):
             if n >= most:
                 break
             quote = self.says_for(s)
+            if quote is not None and not self._limbs_agree(quote):
+                quote = self.says_for(s)  # the arm the letter or an earlier line named, not a leg (stop 44)
+                if quote is not None and not self._limbs_agree(quote):
+                    continue
             if quote is not None and _foreign_stressor(quote, chosen, st["stressor_words"]):
                 quote = self.says_for(s)  # another of the patient's lines, if there is one
                 if quote is not None and _foreign_stressor(quote, chosen, st["stressor_words"]):
@@ -1286,7 +1307,9 @@ class StoryV2(_Story):
         own_tried = st["tried"].get(category, []) if (self.p.age < 18 or category not in ("neurodevelopmental", "disruptive_impulse_conduct")) else []
         generic = st["tried"]["any"] if category in st["generic_tried_categories"] and self.p.age >= self.c.records["own_words_fit"]["generic_tried_from_age"] else []
         tried = [t for t in (self.fill(t) for t in own_tried + generic) if not _NO_JOB_SLIP.search(t)]
-        tried = [t for t in tried if self.ok(section, t) and not self._lives_there(t)]
+        tried = [t for t in tried if self.ok(section, t) and not self._lives_there(t) and self._tried_fits(t, category)]
+        if self.homeless:  # a rough sleeper's remedies are not kept by a bed or in a house (stop 44: 'A self-help book lies unread by the bed')
+            tried = [t for t in tried if not re.search(self.story["tried_fits"]["housed_pattern"], t, re.I)]
         if not any(c.startswith("F10") for c in self.codes):  # cutting down drink is tried by a drinker (agree.tried_alcohol)
             tried = [t for t in tried if not re.search(review_facts()["agree"]["alcohol_tried_pattern"], t, re.I)]
         own_filled = {self.fill(x) for x in own_tried}  # once, not once per option
@@ -1440,7 +1463,9 @@ class StoryV2(_Story):
             return False  # a parent who has died is not one of the parents the patient lives with
         if re.search(A["parent_death_pattern"], precipitant, re.I) and getattr(self, "onset_age", self.p.age) > self.story["children_elsewhere"]["parent_death_max_age"]:
             return False  # an 82-year-old's parent would be past a hundred (stop 40's reading)
-        if re.search(r"\bbirth\b", precipitant, re.I):
+        if not self._precipitant_lives(precipitant):
+            return False
+        if re.search(self.story["precipitant_life"]["birth_pattern"], precipitant, re.I):
             if self.p.age < self.story["told_once"]["birth_precipitant_min_age"]:
                 return False  # a child's 'birth of a child' is a sibling's, and the household line says 'his partner's baby'
             B = self.c.voices["birth_precipitant"]
@@ -1465,6 +1490,57 @@ class StoryV2(_Story):
                 return False  # an illness of eight years that began 'after divorce', living alone 'since a recent separation'
         return clean_text(precipitant)
 
+    def _limbs_agree(self, text: str) -> bool:
+        """Whether a line names the limb the story has already named (voices.json ``limb_agreement``): a
+        functional weakness is one weakness, told by the letter and the patient alike (stop 44: 'a weak arm
+        that tests have not explained' beside 'My legs give way when I try to walk', in both halves)."""
+        L = self.c.voices["limb_agreement"]
+        if not any(d["code"].startswith(tuple(L["codes"])) for d in self.disorders):
+            return True
+        said = {limb for limb, pattern in L["limbs"].items() if re.search(pattern, text, re.I)}
+        if not said:
+            return True
+        story = " ".join(f.text for f in self.chart.facts if f.section in ("chief_complaint", "history_of_present_illness"))
+        told = {limb for limb, pattern in L["limbs"].items() if re.search(pattern, story, re.I)}
+        return not told or bool(said & told)
+
+    def _tried_fits(self, remedy: str, category: str) -> bool:
+        """Whether a remedy the patient tried is one for this illness, over a span it could have been
+        tried in (story.json ``tried_fits``): a sleep remedy is not an alcohol withdrawal's, a diary
+        kept 'for a while' not an illness of a day."""
+        days = getattr(self, "days", 0)
+        for rule in self.story["tried_fits"]["rules"]:
+            if not re.search(rule["pattern"], remedy, re.I):
+                continue
+            if days < rule.get("min_days", 0):
+                return False
+            if "categories" in rule and category not in rule["categories"]:
+                return False
+        return True
+
+    def _precipitant_lives(self, precipitant: str) -> bool:
+        """Whether the patient's life holds this onset context (story.json ``precipitant_life.needs``):
+        the occupation a combat deployment needs, work for a new manager, a partner for a partner's
+        illness, an age for exams or retirement. Each rule is what the rest of the record must say for
+        the precipitant to be true, read from the case's own facts, not from the sentence written."""
+        h = self.p.household
+        onset = getattr(self, "onset_age", self.p.age)
+        occupation = str(self.p.demographics.get("occupation", "")).lower()
+        for rule in self.story["precipitant_life"]["needs"]:
+            if not re.search(rule["pattern"], precipitant, re.I):
+                continue
+            if "occupation_pattern" in rule and not re.search(rule["occupation_pattern"], occupation, re.I):
+                return False
+            if "employed" in rule and bool(h.employed) != rule["employed"]:
+                return False
+            if "partnered" in rule and (h.partner is not None) != rule["partnered"]:
+                return False
+            if onset < rule.get("min_onset_age", 0) or onset > rule.get("max_onset_age", 200):
+                return False
+            if getattr(self, "days", 0) < rule.get("min_days", 0):
+                return False
+        return True
+
     def _pertinent_negatives(self) -> None:
         """At most one ordinary pertinent negative, in plain words (story.json ``plain_negatives``): a
         routine screen the presentation lists, never the differential's own hallmark in the textbook's
@@ -1484,7 +1560,10 @@ class StoryV2(_Story):
                 break
             if concept in self.chart.asserted or concept in comorbid:
                 continue
-            text = sentence(self.fill(rng.choice(table["concepts"][concept])))
+            wordings = table["concepts"][concept]
+            if any(d.get("category") == "substance_related" for d in self.disorders):  # 'has not felt high' of a daily cannabis user (stop 44)
+                wordings = [w for w in wordings if not re.search(table["drug_user_unsaid_pattern"], w, re.I)] or wordings
+            text = sentence(self.fill(rng.choice(wordings)))
             pos, neg = self.chart.readings(text)
             if concept not in neg or neg & self.chart.asserted or pos or not self.ok(section, text):
                 continue
@@ -1528,7 +1607,7 @@ class StoryV2(_Story):
             treater = treaters["child"] if onset_age < 18 else (treaters["specialist"] if d.get("category") in treaters["specialist_categories"] else treaters["default"])
             relapsing = _family_match(d["code"], R["relapsing_chronic_codes"]) is not None
             fields = {"onset_age": onset_age, "treater": treater, "treater_cap": cap(treater), "drug": drug_name or "",
-                      "prior_story": rng.choice(st["pph_prior_story"])}
+                      "prior_story": rng.choice([s for s in st["pph_prior_story"] if _age_fits(onset_age, st["pph_prior_story_ages"].get(s))])}
             if (self.maintenance is not None or relapsing) and drug_name:
                 illness = self._known_name(d)
                 self.known = True
@@ -1707,6 +1786,13 @@ class StoryV2(_Story):
         if re.search(review_facts()["stop28"]["with_parents_pattern"], living):  # no 'father left' for someone living with both parents
             childhood = {k: [t for t in v if not re.search(apart, t[0], re.I)] or v for k, v in childhood.items()}
         self.frames = {**frames, "relationships": relationships, "childhood": childhood}
+        PL = self.story["precipitant_life"]
+        precipitant = str(self.fields.get("precipitant", ""))
+        if precipitant and re.search(PL["forensic_pattern"], precipitant, re.I):  # the release the history tells is the forensic history
+            self.frames["forensic"] = {"none": PL["forensic_lines"], "some": PL["forensic_lines"]}
+        arrived = bool(precipitant) and bool(re.search(PL["arrival_pattern"], precipitant, re.I))
+        if arrived:  # a childhood 'moved here at eight' is not the story of someone who has just arrived
+            self.frames["childhood"] = {k: [x for x in v if not re.search(PL["settled_here_pattern"], x[0], re.I)] or v for k, v in self.frames["childhood"].items()}
         try:
             super()._personal()
         finally:
@@ -1720,6 +1806,8 @@ class StoryV2(_Story):
                 job, years = m.group(1).strip().lower(), int(m.group(2))
                 youngest = R["professional_min_age"].get(job) or (J["graduate_min_age"] if job in R["graduate_occupations"] else 18)
                 most = self.p.age - youngest
+                if arrived:  # no job held here for longer than since the move the history tells
+                    most = min(most, int(getattr(self, "days", 0) // 365))
                 if years > most:
                     if most < 2:
                         f.text = re.sub(r" for \d+ years\b", "", f.text)
@@ -2003,9 +2091,16 @@ class StoryV2(_Story):
         patient whose pronoun is 'they'."""
         if self.p.sex not in ("male", "female"):
             return text
-        for pattern, say in self.c.own_pronouns:
-            text = pattern.sub(lambda m, s=say: m.expand(s).format(**self.p.pron), text)
-        return text
+        memo = self.c.own_pronoun_said
+        key = (text, self.p.sex)
+        said = memo.get(key)
+        if said is None:  # the same descriptors recur in every draft of a disorder: said once per pronoun
+            said = text
+            for pattern, say in self.c.own_pronouns:
+                said = pattern.sub(lambda m, s=say: m.expand(s).format(**self.p.pron), said)
+            if len(memo) < _MARKS_LIMIT:
+                memo[key] = said
+        return said
 
     def _observed(self, text: str) -> str:
         """A mental-state descriptor with its syndrome words said as what the examiner saw or heard (wording.json
@@ -2013,6 +2108,13 @@ class StoryV2(_Story):
         consultant named the diagnosis from mental states that listed the disorder's features). A rewording the
         lexicon reads as a symptom the original did not state, or as a denial it did not make, is not used ('no perceptual
         disturbances outside flashbacks', which the lexicon reads as denying flashbacks, may lose that reading)."""
+        plain = self.c.observed_plain
+        if text in plain:
+            return text
+        if not any(pattern.search(text) for pattern, _ in self.c.observed):  # most descriptors hold no syndrome words: remembered, not searched again
+            if len(plain) < _MARKS_LIMIT:
+                plain.add(text)
+            return text
         allowed = neg = None
         new = text
         for pattern, say in self.c.observed:
@@ -2301,7 +2403,8 @@ class StoryV2(_Story):
         self._drug_swapped(out, "young_depression_drug")
         R = review_facts()
         substance = " ".join(f.text for f in self.chart.facts if f.section == "substance_use")
-        abstinent = bool(_has(substance, R["abstinent_words"]))
+        # no drinking told at all (a 13-year-old's 'No illicit drug use') is no drinking to reduce (stop 44)
+        abstinent = bool(_has(substance, R["abstinent_words"])) or not re.search(self.story["drinking_told_pattern"], substance, re.I)
         sentences = re.split(r"(?<=\.)\s+", out["plan"])
         kept = []
         for s in sentences:
@@ -2725,6 +2828,8 @@ class CaseComposerV2(CaseComposer):
         self.quote_counts: dict[str, int] = {}  # the suite's quoted sentences drawn so far (its _SuiteGuard.quotes)
         self.suite_lines: dict[str, list[int]] = {}  # the same: own lines the suite's cases hold (audit.own_lines)
         self.marks: dict[str, tuple] = {}  # StoryV2._marks, per text
+        self.observed_plain: set[str] = set()  # StoryV2._observed: descriptors no mse_observed rule rewords
+        self.own_pronoun_said: dict[tuple[str, str], str] = {}  # StoryV2._own_pronoun, per descriptor and sex
         # version 2's own wording for the sections version 1 wrote from a few stock lines
         self.frames = {**self.frames, **{k: v for k, v in self.story["frames"].items() if not k.startswith("_")}}
 
@@ -2877,6 +2982,11 @@ def _gerund_phrase(text: str, not_verbs: Sequence[str]) -> bool:
     fragment ("whispering") or a word that only ends like one ("swing between")."""
     words = text.split()
     return len(words) >= 2 and words[0].endswith("ing") and len(words[0]) > 5 and words[0].lower() not in not_verbs
+
+
+def _age_fits(age: int, band: Sequence[int] | None) -> bool:
+    """Whether ``age`` lies in a [youngest, oldest] band (no band: any age)."""
+    return band is None or band[0] <= age <= band[1]
 
 
 def _foreign_stressor(quote: str, precipitant: str, words: Sequence[str]) -> bool:
