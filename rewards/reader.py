@@ -33,12 +33,17 @@ from importlib import resources
 
 import numpy as np
 
+from mentalhospital_env.knowledge.language import memo_size
+
 READER_FILE = "data/entailment_reader.npz"
 
 _PIECES = re.compile(r"[a-z0-9]+|[^\sa-z0-9]")
 
-# Sentences whose vector a reader keeps (least recently used forgotten first); a vector is a few hundred bytes.
-VECTORS_KEPT = 65536
+# Sentences whose vector a reader keeps (least recently used forgotten first; a vector is a few hundred bytes),
+# scaled by MENTALHOSPITAL_MEMO_SCALE like every memo of texts.
+VECTORS_KEPT = memo_size(8192)
+# Words whose WordPiece split a reader keeps (a word never seen again is cheap to split once more).
+WORDS_KEPT = memo_size(65536)
 
 
 def basic_tokens(text: str) -> list[str]:
@@ -93,7 +98,7 @@ class EntailmentReader:
             out.append(piece)
             start = end
         found = tuple(out)
-        if len(self._words) < 200_000:
+        if len(self._words) < WORDS_KEPT:
             self._words[word] = found
         return found
 
