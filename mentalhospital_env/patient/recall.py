@@ -844,7 +844,12 @@ class FactIndex:
         # an overdose, the drinking behind a detox or a raised GGT, the dread behind a social phobia; concept -> the
         # concepts stated of the patient that imply it (empty: the diagnosis, a test or the plan does). The closed
         # world never denies one of these
-        self.implied = implied_findings(case, (c for f in entries if f.section != FAMILY_SECTION for c in f.affirms))
+        # (only what the patient can tell implies: a mother's collateral, an examiner's observation or a referral
+        # question the record marks untold is no sentence of theirs to answer from)
+        own = [f for f in entries if f.section != FAMILY_SECTION]
+        self.implied = implied_findings(
+            case, (c for f in own for c in f.affirms), (c for f in own if f.tellable for c in f.affirms)
+        )
         # what the patient came about: the topics of the chief complaint's own sentences
         self.complaint_topics = frozenset(
             t for f in self.by_section.get("chief_complaint", ()) for t in f.topics
