@@ -4,8 +4,8 @@ and only a sentence the patient can tell implies anything.
 - Hoarding (F42.3) and excoriation (F42.4) sit under the three characters of obsessive-compulsive disorder but have
   no obsessions: a hoarder asked about unwanted recurring thoughts hedged (dev-v2-0087) instead of the closed
   world's plausible no.
-- A mother's collateral, an examiner's observation or a referral question the record marks untold is no sentence of
-  the patient's, and implies nothing the patient would then answer from or hedge on (review1: uw-016, uw-017, uw-013)."""
+- An examiner's observation ("Checked the door/clock repeatedly", "Shy") is no sentence of the patient's, and implies
+  nothing the patient would then answer from or hedge on (review1: uw-017, hw-035, uw-011)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def test_obsessive_compulsive_disorder_implies_obsessions_and_hoarding_does_not(
         assert "obsessions" in reply.denied, (code, reply.text)
 
 
-def test_an_untold_sentence_implies_nothing_and_a_told_one_does():
+def test_an_examiners_observation_implies_nothing_and_the_patients_own_sentence_does():
     raw = _social_phobia()
     control = _reply(raw, OBSESSIONS)
     assert "obsessions" in control.denied  # nothing implies them: the closed world's "no" stands
