@@ -1113,12 +1113,23 @@ class ScriptedClinician(Doctor):
             need = self.script["required_to_lead"].get(h.code)
             if need and not set(need) & set(self.findings.present):
                 continue  # a depression "with psychotic features" with no delusion or voice heard is no differential
+            if self._explained_above(h, [g for g, _ in lead]):
+                continue  # nightmares that PTSD above already holds: no nightmare disorder beside it
             if top <= 0 or s >= top * self.script["category_threshold"]:
                 lead.append((h, s))
         lead = self._fitting_first(lead)
         lead = lead[:1] + [pair for pair in lead[1:] if self._on_differential(pair[0], lead[0][0])]
         lead = self._results_lead(self._results_on_differential(lead, ranked))
         return self._dependence_first(lead)
+
+    def _explained_above(self, h: Hypothesis, above: list[Hypothesis]) -> bool:
+        """Whether ``h`` is a disorder diagnosed only when no other disorder explains it (``explained_on_differential``:
+        a sleep disorder) and every finding of its presentation heard is a finding of a disorder placed above it."""
+        if not h.code.startswith(tuple(self.script["explained_on_differential"]["codes"])):
+            return False
+        heard = {c for c, _ in h.symptoms} & self._evidence()
+        held = {c for g in above if g.category != h.category for c, _ in g.symptoms}
+        return bool(heard) and heard <= held
 
     def _dependence_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with a drug's dependence first when it was told (``_drug_dependence_told``) and the disorder leading

@@ -56,14 +56,19 @@ def _said_unnegated(pattern: re.Pattern[str], text: str, negated: re.Pattern[str
     return any(not negated.search(text[: m.start()]) for m in pattern.finditer(text))
 
 
-def implied_findings(case: Case, stated: Iterable[str]) -> dict[str, frozenset[str]]:
+def implied_findings(
+    case: Case, stated: Iterable[str], told: Iterable[str] | None = None
+) -> dict[str, frozenset[str]]:
     """Concepts the record implies of the patient -> the stated concepts that imply them (empty: implied only by
-    the diagnosis, a test result or the treatment plan). ``stated``: the concepts a sentence of the patient's own
-    affirms; concepts among them are never returned (they are answered from their own sentences)."""
+    the diagnosis, a test result or the treatment plan). ``stated``: the concepts a sentence of the record affirms
+    of the patient; concepts among them are never returned (they are answered from their own sentences).
+    ``told``: those of them a sentence the patient can tell affirms (not a relative's collateral, an examiner's
+    observation or a referral question the record marks untold); only these imply others (default: ``stated``)."""
     rules = load_implications()
     stated = frozenset(stated)
+    sources = stated if told is None else frozenset(told)
     out: dict[str, set[str]] = {}
-    for source in sorted(stated):
+    for source in sorted(sources):
         for c in rules.by_concept.get(source, ()):
             out.setdefault(c, set()).add(source)
     codes = [d.code.upper() for d in (case.diagnosis.disorders if case.diagnosis else ())]

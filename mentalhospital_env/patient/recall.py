@@ -844,7 +844,14 @@ class FactIndex:
         # an overdose, the drinking behind a detox or a raised GGT, the dread behind a social phobia; concept -> the
         # concepts stated of the patient that imply it (empty: the diagnosis, a test or the plan does). The closed
         # world never denies one of these
-        self.implied = implied_findings(case, (c for f in entries if f.section != FAMILY_SECTION for c in f.affirms))
+        # (an examiner's observation the patient cannot tell, "Shy", "Checked the door repeatedly", implies nothing:
+        # it is no sentence of theirs to answer from. The record's told mark is no filter here: a compiled record
+        # marks untold every sentence it could not voice, "She took an overdose ... and was seen in A&E." too)
+        own = [f for f in entries if f.section != FAMILY_SECTION]
+        self.implied = implied_findings(
+            case, (c for f in own for c in f.affirms),
+            (c for f in own if f.tellable or not f.section.startswith("mental_status_exam") for c in f.affirms),
+        )
         # what the patient came about: the topics of the chief complaint's own sentences
         self.complaint_topics = frozenset(
             t for f in self.by_section.get("chief_complaint", ()) for t in f.topics
