@@ -379,7 +379,13 @@ class ScriptedClinician(Doctor):
         # the questions that never give way (pregnancy) take a turn of their own too: counted, or the last of the
         # history is lost to them (uw-012's allergies, once a panic disclosure's follow-up took two turns)
         keep |= set(conf["never_yield"])
-        essential = {c for _, c in self.plan if c in keep and c not in f.asked and c not in f.present and c not in f.denied}
+        # still to take as _next_question would: a drink named in passing is still asked how much (ask_even_if_known)
+        again = set(self.script["ask_even_if_known"]["concepts"])
+        essential = {
+            c for _, c in self.plan
+            if c in keep and c not in f.asked
+            and (c not in f.present and c not in f.denied or c in again and c not in f.answers)
+        }
         return left <= len(essential)
 
     def _follow_concepts(self) -> dict[str, str]:
