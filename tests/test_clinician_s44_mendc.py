@@ -40,3 +40,21 @@ def test_a_drink_named_in_passing_is_still_asked_how_much():
     are counted with it, so it is not the question the last turns lose."""
     asked = _interview(26, OVERDOSE)
     assert asked.count("alcohol_use") == 1, asked
+
+
+@pytest.mark.parametrize("reply, written", [
+    ("Just trapped.", 'Mood described as "trapped"'),
+    ("Just embarrassed.", 'Mood described as "embarrassed"'),
+    ("Embarrassed.", 'Mood described as "Embarrassed"'),
+    ("Just whatever.", "Mood not described"),
+])
+def test_a_one_word_mood_is_written_without_its_filler_and_a_non_mood_is_none(reply, written):
+    """Review 1 (s44-note): 'Just trapped', 'Just whatever', 'Just embarrassed' were written as the mood. 'Just' is a
+    filler, and 'whatever' gives no mood (note_writing.mood_one_word.not_moods)."""
+    from scripted_encounters import with_findings, write
+
+    doctor = with_findings("Outpatient clinic. A 29-year-old woman is here to see you, alone.",
+                           present={"low_mood": "I feel low."}, answers={"mse:mood": reply})
+    note = write(doctor, "write_note")
+    mse = next(line for line in note.splitlines() if line.startswith("Mental status examination"))
+    assert written in mse, mse
