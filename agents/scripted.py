@@ -379,7 +379,13 @@ class ScriptedClinician(Doctor):
         # the questions that never give way (pregnancy) take a turn of their own too: counted, or the last of the
         # history is lost to them (uw-012's allergies, once a panic disclosure's follow-up took two turns)
         keep |= set(conf["never_yield"])
-        essential = {c for _, c in self.plan if c in keep and c not in f.asked and c not in f.present and c not in f.denied}
+        # still to take as _next_question would: a drink named in passing is still asked how much (ask_even_if_known)
+        again = set(self.script["ask_even_if_known"]["concepts"])
+        essential = {
+            c for _, c in self.plan
+            if c in keep and c not in f.asked
+            and (c not in f.present and c not in f.denied or c in again and c not in f.answers)
+        }
         return left <= len(essential)
 
     def _follow_concepts(self) -> dict[str, str]:
@@ -3215,9 +3221,18 @@ class ScriptedClinician(Doctor):
         the word ("Embarrassed.", "I'd say trapped", "Detached, I suppose": ``note_writing.mood_one_word``): one word
         left once the frame and hedge words are taken out, and no finding of another domain read in it ("I feel fat")."""
         conf = self.script["note_writing"]["mood_one_word"]
+        return self._mood_word(bare) is not None
+
+    def _mood_word(self, bare: str) -> str | None:
+        """The one word of ``bare`` that gives the mood (``_one_word_mood``), the frame and hedge words taken out
+        ("Just trapped." -> "trapped"), or None; a word that gives no mood ('not_moods': "Just whatever") is none."""
+        conf = self.script["note_writing"]["mood_one_word"]
         rest = [t for t in tokenize(bare) if t not in conf["fillers"]]
         domains = {self.lexicon.get(c).domain for c in self._stated(bare)}
-        return len(rest) == 1 and rest[0].isalpha() and not domains - set(conf["domains"])
+        if len(rest) == 1 and rest[0].isalpha() and rest[0] not in conf.get("not_moods", ()) and not domains - set(conf["domains"]):
+            said = re.search(rf"\b{re.escape(rest[0])}\b", bare, re.IGNORECASE)  # as said: "Embarrassed", not "embarrassed"
+            return said.group(0) if said else rest[0]
+        return None
 
     def _mental_state(self, mood: str, symptoms: list[str], expected: set[str]) -> list[str]:
         """The mental state examination's sentences, each domain filled from all the encounter gave it
@@ -3439,7 +3454,7 @@ class ScriptedClinician(Doctor):
             mood = next(
                 (
                     # without its opener ("Like I mentioned, "), unless the opener was the mood ("Okay, I suppose")
-                    f'"{(bare if names_mood(bare) or self._one_word_mood(bare) else sentence.strip()).rstrip(".")}"'
+                    f'"{(bare if names_mood(bare) else self._mood_word(bare) or sentence.strip()).rstrip(".")}"'
                     for sentence in re.split(r"(?<=[.!?])\s+", f.answers.get("mse:mood", ""))[:1]
                     if (bare := _without_opener(sentence.strip(), openers).strip())
                     and "mse:mood" not in f.told_by and not self._non_answer(sentence) and not self._mood_not_now(bare)
