@@ -852,6 +852,12 @@ class FactIndex:
             case, (c for f in own for c in f.affirms),
             (c for f in own if f.tellable or not f.section.startswith("mental_status_exam") for c in f.affirms),
         )
+        # topic -> the implied finding that stops its closed-world denial (the first in concept order), read by recall
+        # and by the wording alike
+        self.implied_by_topic: dict[str, str] = {}
+        for concept_id in sorted(self.implied):
+            for topic_id in implied_topics(concept_id):
+                self.implied_by_topic.setdefault(topic_id, concept_id)
         # what the patient came about: the topics of the chief complaint's own sentences
         self.complaint_topics = frozenset(
             t for f in self.by_section.get("chief_complaint", ()) for t in f.topics
@@ -2237,7 +2243,7 @@ class MemorySkill:
 
     def _implied_on(self, topic_id: str) -> str | None:
         """A finding of this topic the record implies without stating it (:attr:`FactIndex.implied`), if any."""
-        return next((c for c in sorted(self.index.implied) if topic_id in implied_topics(c)), None)
+        return self.index.implied_by_topic.get(topic_id)
 
     def _topic_facts(
         self,

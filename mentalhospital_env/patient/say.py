@@ -28,7 +28,7 @@ from mentalhospital_env.knowledge.lexicon import Lexicon, load_lexicon
 
 from .check import ClaimChecker
 from .decide import PersonaProfile
-from .implied import implied_topics, load_implications
+from .implied import load_implications
 from .informant import CHILD_AGE
 from .reading import CLOSED_WORLD_KINDS, concept_topics, read_statements, stable_seed
 from .recall import (
@@ -747,10 +747,7 @@ class Speaker:
     def _implied(self, subject: str) -> bool:
         """Whether ``subject`` (a concept, or a topic of one) is a finding the record implies and does not state
         (:attr:`FactIndex.implied`)."""
-        implied = getattr(self.index, "implied", None) or {}
-        if subject in implied:
-            return True
-        return any(subject in implied_topics(c) for c in implied)
+        return subject in self.index.implied or subject in self.index.implied_by_topic
 
     def _item(self, item: AnswerItem, rng: random.Random) -> list[str]:
         voice = self.voice
