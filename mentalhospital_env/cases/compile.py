@@ -1292,11 +1292,6 @@ def _label_speaker(label: str, data: dict[str, Any], section: str = "", people: 
         w in rules["telling_words"] or w in rules["account_nouns"] for w in bare)
 
 
-def informant_sentences(text: str, section: str, names: tuple[str, ...], whole: str, sex: str = "") -> list[frozenset[str]]:
-    """The sentences another person tells whole (:func:`sentence_voices`), as word sets."""
-    return [v.words for v in sentence_voices(text, section, names, whole, sex) if v.words and not v.quote]
-
-
 def _find_sentence(text: str, sentence: str, at: int) -> int:
     """Where ``sentence`` (a sentence :func:`split_sentences` gave of a part of ``text``) begins in ``text`` at or
     after ``at``; -1 where its words were rejoined (a sentence mended across an abbreviation)."""
