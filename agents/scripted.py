@@ -3261,7 +3261,7 @@ class ScriptedClinician(Doctor):
         ]
         parts = list(dict.fromkeys(content))
         if denied:
-            parts.append(state["thought_denied"].format(terms=_join_or(denied)))
+            parts.append(state["thought_denied"].format(terms=_join(denied, "or")))
         if parts:
             mse.append(f"Thought content: {'; '.join(parts)}.")
         percept = [term(c) for c in ("auditory_hallucinations", "visual_hallucinations") if c in f.present]
@@ -3280,7 +3280,7 @@ class ScriptedClinician(Doctor):
             cognition = ["; ".join(cognition)]
         told = [term(c) for c in findings if c in lex and c in f.denied and c not in f.present and c in expected]
         if told:
-            cognition.append(state["cognition_denied"].format(terms=_join_or(told)))
+            cognition.append(state["cognition_denied"].format(terms=_join(told, "or")))
         house = self.script["exam_names"]
         tests = re.compile(r"(?<![A-Za-z])(?:" + "|".join(map(re.escape, state["cognitive_tests"])) + r")(?![A-Za-z])", re.IGNORECASE)
         results = [
@@ -3587,17 +3587,13 @@ def _without_opener(sentence: str, openers: list[str]) -> str:
     return rest[:1].upper() + rest[1:] if rest else sentence
 
 
-def _join_or(items: Any) -> str:
-    """``items`` joined as a list of alternatives ("suicidal ideation, homicidal ideation or obsessions")."""
-    items = list(dict.fromkeys(items))
-    return ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else "".join(items)
-
-
-def _join(items: Any) -> str:
+def _join(items: Any, conjunction: str = "and") -> str:
+    """``items`` (repeats dropped) as an English list: "a, b and c", or with ``conjunction`` "or" a list of
+    alternatives ("suicidal ideation, homicidal ideation or obsessions")."""
     items = list(dict.fromkeys(items))
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return ", ".join(items[:-1]) + f" {conjunction} " + items[-1]
 
 
 def _parse_results(text: str) -> list[tuple[str, str]]:
