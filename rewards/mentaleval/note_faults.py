@@ -568,15 +568,22 @@ def diagnosis_unsupported(view: NoteView) -> list[NoteFault]:
     return out
 
 
-def central_finding_omitted(view: NoteView) -> list[NoteFault]:
-    """Each central finding of the record (a finding of ``central_domains``, psychosis or risk, that its
-    ``central_sections`` state: the chief complaint, the thought content, the perceptions) that the note never names, in any words or polarity, nor names one it
-    implies or goes with."""
+def _named_in_any_words(view: NoteView) -> set[str]:
+    """The findings the note names, with those each implies, is implied by or goes with (the lexicon's relations)."""
     from .precision import _equivalents, _implications
 
     named: set[str] = set()
     for c in view.named:
-        named |= {c} | _implications(c)[0] | _implications(c)[1] | _equivalents(c)
+        implied_by, implies = _implications(c)
+        named |= {c} | implied_by | implies | _equivalents(c)
+    return named
+
+
+def central_finding_omitted(view: NoteView) -> list[NoteFault]:
+    """Each central finding of the record (a finding of ``central_domains``, psychosis or risk, that its
+    ``central_sections`` state: the chief complaint, the thought content, the perceptions) that the note never names, in any words or polarity, nor names one it
+    implies or goes with."""
+    named = _named_in_any_words(view)
     out = [NoteFault("central_finding_omitted", "history_of_present_illness", c) for c in sorted(view.central - named)]
     return out + central_features_omitted(view)
 
@@ -1247,8 +1254,6 @@ def told_content_omitted(view: NoteView) -> list[NoteFault]:
     conf = _data().get("told_content")
     if not conf or not _headed(view):
         return []
-    from .precision import _equivalents, _implications
-
     wanted = tuple(conf["record_sections"])
     record = [
         keys
@@ -1260,9 +1265,7 @@ def told_content_omitted(view: NoteView) -> list[NoteFault]:
     if not record:
         return []
     note_keys = _content_keys(view.note)
-    named: set[str] = set()
-    for c in view.named:
-        named |= {c} | _implications(c)[0] | _implications(c)[1] | _equivalents(c)
+    named = _named_in_any_words(view)
     seen: set[str] = set()
     out = []
     for reply in view.replies:
