@@ -39,7 +39,9 @@ further test-v2 cases, seed 4242, played at d1846b4 and rated by consultants who
 stop 43) and on the stop-43 slice (``split == "held_out43"``: the same on 10 further test-v2 cases, seed 4343, played at
 4e7e189 and rated by consultants who read no code of the library; read at stop 44) and on the stop-44 slice
 (``split == "held_out44"``: the same on 10 further test-v2 cases, seed 4444, played at c6bf17a and rated by
-consultants who read no code of the library; never tuned on).
+consultants who read no code of the library; read at stop 45) and on the stop-45 slice (``split == "held_out45"``: the
+same on 10 further test-v2 cases, rated by consultants who read no code of the library; named before its ratings land,
+skipped until then; never tuned on).
 
 Judges: ``offline`` (default) and ``llm-tiny`` (the LLM judge through a tiny random Llama built offline,
 ``mentalhospital_env.llm.tiny``; its scores are noise and the row only shows that the path runs end to
@@ -135,8 +137,8 @@ def make_judges(names: list[str]) -> dict[str, Any]:
 
 
 _DIMENSION = {"plan": "treatment_appropriateness", "note": "note_quality"}
-SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43", "held_out44")
-HELD_OUT = "held_out44"  # never read while tuning; --disagreements never lists it (stop 44: held_out43 is development data)
+SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43", "held_out44", "held_out45")
+HELD_OUT = "held_out45"  # never read while tuning; --disagreements never lists it (stop 45: held_out44 is development data)
 
 #: Pre-registered at stop 40 (s40-judge), written and committed alone before any change to the judge; the earlier claim
 #: (``PREREGISTERED39``) is in ``scripts/fit_judge_calibration.py`` and this one follows its shape. It is decided once, at
@@ -301,6 +303,36 @@ PREREGISTERED44 = {
 #: sertraline and sleep CBT with no opioid substitution for daily injected heroin, rated 2, scored 5.0). held_out44 is
 #: development data from stop 45. The five test files pass on the judge-alone build (476 passed, 1 xfailed as
 #: marked).
+
+#: Pre-registered at stop 45 (s45-judge), written and committed alone before any change to the judge, in the shape of
+#: ``PREREGISTERED44`` above (Qual rose on its fresh slice, 0.397 -> 0.438; App did not move, 0.701 -> 0.701: no plan
+#: reading changed, and the judge was lenient by +0.78 on held_out44's scripted plans). It is decided once, at stop 45's
+#: integration, on the fresh slice ``held_out45`` (10 further test-v2 cases rated by consultants who read no code of the
+#: library, added by the integrator, never seen by s45-judge), with ``command`` run on the base (``base_commit``, this
+#: branch's start) and on the merged build: the offline judge's changes of s45-judge (a structural reading of what a plan
+#: must carry: the case's principal disorder treated with a first-line treatment for it, from the knowledge base's data
+#: in any wording; no treatment of a disorder the case does not have; each critical action carried; nothing
+#: contraindicated; each scored as a named fault; from the plan disagreements of every development slice,
+#: held_out28..held_out44 and tune/held_out/scripted, coded by root cause; each kept only if it helped the half of the
+#: development slices it was not fitted on) are a GAIN iff ALL of
+#:   1. App QWK on held_out45 >= base's App QWK on held_out45 + 0.03;
+#:   2. Qual QWK on held_out45 >= base's Qual QWK on held_out45 + 0.03;
+#:   3. App QWK and Qual QWK on the 'scripted' slice (the scripted clinician's own notes and plans) each >= base's - 0.05;
+#:   4. ``tests`` below pass on the merged build.
+#:   Anything less is no gain: report it as such. Reported beside the decision, not deciding: each dimension alone, MAE,
+#:   and the mean of (judge - rating) over held_out45's scripted-clinician notes and plans, base and merged.
+PREREGISTERED45 = {
+    "slice": "held_out45",
+    "command": ".venv/bin/python benchmarks/judge_agreement.py --resamples 200",
+    "base_commit": "51369c7",
+    "targets": ("App.", "Qual."),
+    "claim": {"min_app_qwk_gain": 0.03, "min_qual_qwk_gain": 0.03, "max_scripted_app_qwk_loss": 0.05,
+              "max_scripted_qual_qwk_loss": 0.05},
+    "reported_not_deciding": ("App and Qual each alone", "MAE", "mean (judge - rating) over held_out45's scripted-clinician "
+                              "notes and plans, base and merged"),
+    "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
+              "tests/test_note_faults.py", "tests/test_agreement.py"),
+}
 
 
 def _in_split(row: dict[str, Any], split: str) -> bool:
