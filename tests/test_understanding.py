@@ -222,8 +222,9 @@ def test_the_interviews_own_business_repeats_no_lexicon_question():
 #: 38, its figure taken then; heldout39, written the same way at stop 39, its figure taken then; heldout40, written the
 #: same way at stop 40, its figure taken then; heldout41, written the same way at stop 41, its figure taken then;
 #: heldout42, written the same way at stop 42, its figure taken then; heldout43, written the same way at stop 43, its
-#: figure taken then), and stop 44's fresh set (``interview_topics_heldout44``, written in another worktree by a writer
-#: who read no code, committed alone before anything ran on it) is never fitted on. A change to a
+#: figure taken then; heldout44, written the same way at stop 44, its figure taken then), and stop 45's fresh set
+#: (``interview_topics_heldout45``, written in another worktree by a writer who read no code, committed alone before
+#: anything ran on it) is never fitted on. A change to a
 #: file is a new set and needs a new pin and a new note.
 TOPIC_SETS = [
     ("interview_topics", "5865f5011168ceab7a8bc7c7f337f2b0489852a62bc15b3d31a0b5d3965049e3", 840, 0),
@@ -248,6 +249,7 @@ TOPIC_SETS = [
     ("interview_topics_heldout42", "d4deafa7f7bbf4a20b912015854b4e565b55054362be930e3f635305ef2bd6d6", 460, 0),
     ("interview_topics_heldout43", "e2fdc039a339119f31bb54290f2bfe3d111d2bbffdfea3d7924e723f0d8e635f", 460, 0),
     ("interview_topics_heldout44", "17cad73ae323dd68c1a7dc31516633c78d40337864c8df1ee3fa69f95760bf1a", 460, 0),
+    ("interview_topics_heldout45", "2f9bb971f68296294097ccd1e9707ef1b896aab7e3c3559242d00095be0df19a", 460, 0),
 ]
 
 
@@ -298,7 +300,7 @@ def test_the_topic_model_is_never_fitted_on_a_fresh_held_out_set(monkeypatch):
     monkeypatch.setattr(fit_topic_model, "DATA", ROOT / "no-such-folder")
     for fresh in ("interview_topics_heldout41.jsonl", "interview_topics_held_out41.jsonl",
                   "interview_topics_heldout42.jsonl", "interview_topics_heldout43.jsonl",
-                  "interview_topics_heldout44.jsonl"):
+                  "interview_topics_heldout44.jsonl", "interview_topics_heldout45.jsonl"):
         monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit_topic_model.load("fresh")
