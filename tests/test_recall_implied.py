@@ -4,7 +4,11 @@ A patient whose record says nothing of a finding in words may still have it by i
 low energy, the drinking behind a raised GGT or a detox in the plan, the thought of dying behind an overdose. The
 relations live in ``patient/data/implied.json`` (between concepts, codes, tests and treatments, never a record's
 words). Each test changes one thing of a record (the diagnosis, one test, one sentence) and checks that the denial
-goes with the implication and stays without it, so the closed world still denies what nothing implies."""
+goes with the implication and stays without it, so the closed world still denies what nothing implies.
+
+Stop 45: the reference diagnosis implies nothing any more. A patient who hedged on the unstated core features of
+their own (hidden) diagnosis and denied everyone else's told a doctor policy the diagnosis by which questions got
+"Hard to say" (benchmarks/patient_leak.py); the depressive episode below now changes no reply."""
 
 from __future__ import annotations
 
@@ -32,14 +36,15 @@ def _reply(raw: dict, *questions: str):
     return reply
 
 
-def test_a_depressive_episode_is_not_answered_with_full_energy():
+def test_a_depressive_episode_in_the_hidden_diagnosis_changes_no_reply():
     raw = _social_phobia()
     control = _reply(raw, "How is your energy through the day?")
-    assert "fatigue" in control.denied  # nothing implies it: the closed world's "no" stands
+    assert "fatigue" in control.denied  # nothing the record says implies it: the closed world's "no" stands
     raw["diagnosis"] = {"categories": ["depressive"], "disorders": [{"name": "Moderate depressive episode", "code": "F32.1"}]}
     reply = _reply(raw, "How is your energy through the day?")
-    assert "fatigue" not in reply.denied
-    assert "not tired" not in reply.text.lower() and "energy's been okay" not in reply.text.lower()
+    assert (reply.text, reply.denied, reply.unknown) == (control.text, control.denied, control.unknown)
+    raw["ehr"]["history_of_present_illness"] += " She feels exhausted all day and has no energy for anything."
+    assert "fatigue" not in _reply(raw, "How is your energy through the day?").denied  # the record's own sentence does
 
 
 def test_a_positive_drug_screen_is_not_answered_with_no_drugs():

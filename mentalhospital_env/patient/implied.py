@@ -2,11 +2,17 @@
 
 Recall's closed world reads a symptom or a substance the record does not mention as denied. That is
 wrong where the record implies the finding in other ways: a lithium overdose implies the thought of
-dying, a detox in the plan or a raised GGT the drinking, a diagnosis of social phobia the dread of the
-next social situation. :func:`implied_findings` reads those relations (general relations between
-lexicon concepts, classification codes, tests and treatments; no record's words) and returns, for each
-concept implied and not stated, the concepts stated of the patient that imply it (empty when only the
-diagnosis, a test or the plan does). Recall then answers from what implies it, or hedges, never "no".
+dying, a detox in the plan or a raised GGT the drinking, avoiding company for dread of it the dread.
+:func:`implied_findings` reads those relations (general relations between lexicon concepts, tests and
+treatments; no record's words) and returns, for each concept implied and not stated, the concepts stated of
+the patient that imply it (empty when only a test or the plan does). Recall then answers from what implies
+it, or hedges, never "no".
+
+The case's reference diagnosis is not read (stop 45). Until then a diagnosis code implied its core features,
+and an unstated core feature was hedged where any other unstated feature was denied: a doctor policy could
+read the hidden diagnosis off which screening questions got "Hard to say" (``benchmarks/patient_leak.py``:
+hedges on silent features 14 times as often for the reference disorder's as for others'). What the patient is
+unsure of now depends on the record's own sentences, tests and plan only.
 """
 
 from __future__ import annotations
@@ -24,7 +30,6 @@ from .reading import _read_data
 @dataclass(frozen=True)
 class Implications:
     by_concept: Mapping[str, tuple[str, ...]]
-    by_code: Mapping[str, tuple[str, ...]]
     exams: tuple[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str] | None, tuple[str, ...]], ...]
     treatment: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]
     negated_before: re.Pattern[str]
@@ -38,7 +43,6 @@ def load_implications() -> Implications:
     flags = re.IGNORECASE
     return Implications(
         by_concept={k: tuple(v) for k, v in raw.get("concepts", {}).items() if not k.startswith("_")},
-        by_code={k.upper(): tuple(v) for k, v in raw.get("disorders", {}).items() if not k.startswith("_")},
         exams=tuple(
             (re.compile(e["name"], flags), re.compile(e["result"], flags),
              re.compile(e["unless"], flags) if e.get("unless") else None, tuple(e["implies"]))
@@ -60,8 +64,8 @@ def implied_findings(
     case: Case, stated: Iterable[str], told: Iterable[str] | None = None
 ) -> dict[str, frozenset[str]]:
     """Concepts the record implies of the patient -> the stated concepts that imply them (empty: implied only by
-    the diagnosis, a test result or the treatment plan). ``stated``: the concepts a sentence of the record affirms
-    of the patient; concepts among them are never returned (they are answered from their own sentences).
+    a test result or the treatment plan; never by the reference diagnosis, which the patient does not read).
+    ``stated``: the concepts a sentence of the record affirms of the patient; concepts among them are never returned (they are answered from their own sentences).
     ``told``: those of them a sentence the patient can tell affirms (not a relative's collateral, an examiner's
     observation or a referral question the record marks untold); only these imply others (default: ``stated``)."""
     rules = load_implications()
@@ -71,11 +75,6 @@ def implied_findings(
     for source in sorted(sources):
         for c in rules.by_concept.get(source, ()):
             out.setdefault(c, set()).add(source)
-    codes = [d.code.upper() for d in (case.diagnosis.disorders if case.diagnosis else ())]
-    for prefix, concepts in rules.by_code.items():
-        if any(code.startswith(prefix) for code in codes):
-            for c in concepts:
-                out.setdefault(c, set())
     for exam in case.exams or ():
         for name, result, unless, concepts in rules.exams:
             if name.search(exam.name) and result.search(exam.result) and not (unless and unless.search(exam.result)):

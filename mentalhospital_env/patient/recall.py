@@ -842,7 +842,7 @@ class FactIndex:
             )
         # what the record implies of the patient without stating it (data/implied.json): the thought of dying behind
         # an overdose, the drinking behind a detox or a raised GGT, the dread behind a social phobia; concept -> the
-        # concepts stated of the patient that imply it (empty: the diagnosis, a test or the plan does). The closed
+        # concepts stated of the patient that imply it (empty: a test or the plan does). The closed
         # world never denies one of these
         # (an examiner's observation the patient cannot tell, "Shy", "Checked the door repeatedly", implies nothing:
         # it is no sentence of theirs to answer from. The record's told mark is no filter here: a compiled record
@@ -856,6 +856,15 @@ class FactIndex:
         # and by the wording alike
         self.implied_by_topic: dict[str, str] = {}
         for concept_id in sorted(self.implied):
+            for topic_id in implied_topics(concept_id):
+                self.implied_by_topic.setdefault(topic_id, concept_id)
+        # and a finding the record states of the patient now in a sentence of theirs filed under another subject or
+        # none ("From day 2 she became muddled and frightened": "Where are we?" is no "My memory's all right")
+        # stops its topics' closed-world denial alike, answered from that sentence. What stops a denial is what
+        # the record states or implies by its own sentences, tests and plan; never the reference diagnosis, or
+        # which questions were hedged would tell the hidden diagnosis (stop 45, benchmarks/patient_leak.py)
+        for concept_id in sorted({c for f in own if f.present and f.fact.time != "past"
+                                  if f.tellable or not f.section.startswith("mental_status_exam") for c in f.affirms}):
             for topic_id in implied_topics(concept_id):
                 self.implied_by_topic.setdefault(topic_id, concept_id)
         # what the patient came about: the topics of the chief complaint's own sentences
@@ -2227,10 +2236,11 @@ class MemorySkill:
     def _implied_answer(self, concept_id: str, used: set[str], subject: str | None = None) -> AnswerItem:
         """The answer to a finding the record implies but does not state (:attr:`FactIndex.implied`), where the closed
         world would have said "no": what the patient said that implies it ("Have you thought of ending your life?" of
-        a man who took an overdose: the overdose), else, implied only by the diagnosis, a test or the plan, a hedge
+        a man who took an overdose: the overdose), else, implied only by a test or the plan, a hedge
         ("I'm not sure"), or, for a sensitive finding, the patient keeps it to themselves. Never a flat denial."""
         index = self.index
-        sources = index.implied.get(concept_id, frozenset())
+        # what implies it, or, a finding the record states (:attr:`FactIndex.implied_by_topic`), its own sentences
+        sources = index.implied.get(concept_id) or (frozenset({concept_id}) if concept_id in index.affirming else frozenset())
         facts = [f for c in sorted(sources) for f in index.affirming.get(c, ())
                  if f.tellable and f.present and f.section != FAMILY_SECTION]
         facts = self._prefer_new(list({f.id: f for f in facts}.values()), used)[: self.policy.facts_per_concept]

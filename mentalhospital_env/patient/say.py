@@ -539,6 +539,14 @@ class Speaker:
         p = self.persona
         self._yes_no = plan.question.yes_no
         self._items = len(plan.items)
+        # the subjects of this reply answered with a "no" (a denial, or told from sentences that rule it out): a
+        # reply that denies one part opens no other part with a bare "Yes" ("Have you been unwell like this before,
+        # say after an operation?" - not "Yeah, I guess. I have high blood pressure ... I haven't had any previous
+        # episodes like this")
+        self._denied_parts = {
+            i.subject for i in plan.items
+            if not i.silent and (i.stance == DENY or (i.stance == TELL and i.facts and self._denial(i.facts[0])))
+        }
         self._asked = plan.question.concepts
         self._topics = plan.question.topics
         self._timing = asks_how_long(plan.question)
@@ -770,7 +778,7 @@ class Speaker:
                 bank = load_phrases()["banks"]["dont_know_family"]
                 return [bank[rng.randrange(len(bank))]]
             if self._implied(item.subject):
-                # a finding of their own the record implies and no sentence states (a diagnosis's core symptom): a
+                # a finding of their own the record implies and no sentence states (a test's or the plan's): a
                 # hedge about their own experience, not "no idea" (data/implied.json unsure)
                 bank = load_implications().unsure
                 start = stable_seed("unsure", self.case.case_id, item.subject) % len(bank)
@@ -834,6 +842,7 @@ class Speaker:
             and "impoverished" not in voice.traits
             and stable_seed("yes", self.case.case_id, item.subject) % 2 == 0  # the same concept, the same way
             and not any(self._denial(f) for f in item.facts[:1])  # no "Yes." before "None."
+            and not self._denied_parts - {item.subject}  # nor before another part's "no"
         ):
             out.append(voice.pick("affirm", rng))
         for fact in item.facts:
