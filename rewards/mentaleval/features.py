@@ -937,9 +937,16 @@ def read_plan(plan: str, guideline: CaseGuideline, case: Any = None) -> PlanRead
     contra_cap = 1.0
     disorder_met = None
     continued_absent: tuple[str, ...] = ()
+    allowed: frozenset[str] = frozenset()
     if guideline.profile is not None:
         actions = load_critical_actions()
         check = actions.check(guideline.profile, plan)
+        # what the plan carries that a rule allows for a disorder the patient has (``may``: a benzodiazepine
+        # withdrawal regimen in alcohol dependence), whichever disorder the drug's guideline lists it for
+        # (and what a rule advises or names as a disorder's core treatment: acamprosate after the withdrawal)
+        allowed = frozenset(
+            r.action for tier in ("may", "should", "core") for r in actions.advised(guideline.profile, plan, tier)
+        ) & check.proposed
         required = tuple(sorted({r.action for r in check.required}))
         missing = tuple(sorted({r.action for r in check.missing}))
         contraindicated = tuple(sorted({c.action for c in check.contraindicated}))
@@ -959,10 +966,12 @@ def read_plan(plan: str, guideline: CaseGuideline, case: Any = None) -> PlanRead
             plan, profile.age, "suicide" in profile.risks, profile.medications or "", history,
             "antidepressant" in actions.started(plan), "prompt_follow_up" in actions.proposed(plan),
         )
-    unsafe = tuple(sorted(named & set(guideline.unsafe)))
-    # a drug that carries one of the case's critical actions (acetylcysteine for a paracetamol overdose, thiamine)
-    # is the plan's safety step, not a drug for a disorder the patient does not have
-    carried = {a for a in required if a not in missing}
+    # a drug that realises what a rule allows for one of the patient's disorders (lorazepam as the withdrawal regimen
+    # of a dependent drinker whose other disorder it would not treat) serves the case: not unsafe for that other one
+    unsafe = tuple(sorted(d for d in named & set(guideline.unsafe) if not (allowed and load_critical_actions().proposed(d) & allowed)))
+    # a drug that carries one of the case's critical actions (acetylcysteine for a paracetamol overdose, thiamine),
+    # or what a rule allows, is the plan's safety step, not a drug for a disorder the patient does not have
+    carried = {a for a in required if a not in missing} | allowed
     off_guideline = tuple(
         sorted(
             d
