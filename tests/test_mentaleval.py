@@ -1177,19 +1177,22 @@ def test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_
     # refused by name, and PREREGISTERED43 decides on it
     # stop 44: held_out43 is development data, fitted on; the newest fresh slice, held_out44 (rated blind at stop 44), is
     # refused by name, and PREREGISTERED44 decides on it
-    assert script.EXCLUDED == (judge_agreement.HELD_OUT,) == ("held_out44",)
+    # stop 45: held_out44 is development data, fitted on; the newest fresh slice, held_out45 (rated blind at stop 45), is
+    # refused by name, and PREREGISTERED45 decides on it
+    assert script.EXCLUDED == (judge_agreement.HELD_OUT,) == ("held_out45",)
     assert judge_agreement.PREREGISTERED41["slice"] == "held_out41" and judge_agreement.PREREGISTERED41["base_commit"] == "5670465"
     assert judge_agreement.PREREGISTERED42["slice"] == "held_out42" and judge_agreement.PREREGISTERED42["base_commit"] == "d1846b4"
     assert judge_agreement.PREREGISTERED43["slice"] == "held_out43" and judge_agreement.PREREGISTERED43["base_commit"] == "4e7e189"
     assert judge_agreement.PREREGISTERED44["slice"] == "held_out44" and judge_agreement.PREREGISTERED44["base_commit"] == "c6bf17a"
-    assert {"held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43"} <= set(script.SLICES)
+    assert judge_agreement.PREREGISTERED45["slice"] == "held_out45" and judge_agreement.PREREGISTERED45["base_commit"] == "51369c7"
+    assert {"held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43", "held_out44"} <= set(script.SLICES)
     assert not set(script.SLICES) & set(script.EXCLUDED)
     raw = json.loads(offline.CALIBRATION_PATH.read_text("utf-8"))
     assert script.DECIDED == {"note": False, "plan": False}
     for dim in ("plan", "note"):
         assert raw[dim]["enabled"] is script.DECIDED[dim]
         assert raw[dim]["slices"] == list(script.SLICES) and "held_out33" in raw[dim]["slices"]
-        assert "held_out44" not in raw[dim]["slices"] and raw[dim]["excluded"] == list(script.EXCLUDED)
+        assert "held_out45" not in raw[dim]["slices"] and raw[dim]["excluded"] == list(script.EXCLUDED)
         assert set(raw[dim]["leave_one_slice_out"]) == set(raw[dim]["slices"])
     offline._calibrations.cache_clear()
     assert offline.calibration("plan") is None and offline.calibration("note") is None
@@ -1444,3 +1447,4 @@ def test_a_therapy_for_another_disorder_earns_no_therapy_credit():
     assert app(other) < app(general) and app(other) <= 3.0
     own = other.replace("problem-solving therapy, brief supportive psychotherapy", "cognitive behavioural therapy")
     assert read_plan(own, guideline, case).first_line_therapies and app(own) > app(other)
+
