@@ -1448,3 +1448,55 @@ def test_a_therapy_for_another_disorder_earns_no_therapy_credit():
     own = other.replace("problem-solving therapy, brief supportive psychotherapy", "cognitive behavioural therapy")
     assert read_plan(own, guideline, case).first_line_therapies and app(own) > app(other)
 
+
+def _plan_app(case, plan):
+    from mentalhospital_env.rewards.mentaleval import OfflineJudge
+
+    return OfflineJudge(dimensions=("treatment_appropriateness",)).score(case, Chart(treatment=plan))["treatment_appropriateness"]
+
+
+def _first_case(test):
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.knowledge.critical import load_critical_actions
+
+    actions = load_critical_actions()
+    for suite in ("handwritten", "test-v2"):
+        for case in load_suite(suite).cases:
+            if test(case, actions.case_profile(case)):
+                return case
+    raise AssertionError("no case of that shape")
+
+
+def test_a_drug_for_a_disorder_the_patient_does_not_have_caps_app_at_two():
+    """Stop 45 (issue 15): a benzodiazepine, an antipsychotic or a hypnotic added to the right treatment of a
+    depression was only 0.1 off App. (held_out44's sertraline with a diazepam course for panic, rated 2, scored 4.6);
+    a drug that treats no disorder the patient has is an over-treatment, App. at most 2 (cues.json
+    limits.plan_unindicated_cap). Another drug of the kind the guideline calls for (mirtazapine beside sertraline) is
+    not, nor is a drug the plan stops."""
+    case = _first_case(lambda c, p: p.codes and p.codes[0].startswith("F32") and len(p.codes) == 1 and p.age and 25 <= p.age < 65
+                       and not p.risks)
+    plan = ("Start sertraline 50 mg once daily, explaining side effects and the time to effect. Refer for cognitive "
+            "behavioural therapy. Psychoeducation about depression. Ask about suicidal thoughts at every visit and agree "
+            "a safety plan. Review in 2 weeks.")
+    base = _plan_app(case, plan)
+    assert base > 3, base
+    assert _plan_app(case, plan + " Diazepam 5 mg three times daily for the anxiety.") <= 2
+    assert _plan_app(case, plan + " Olanzapine 5 mg at night for sleep.") <= 2
+    # a drug of the indicated kind, or one the plan takes away, is no drug for another disorder
+    assert _plan_app(case, plan + " Mirtazapine 15 mg at night if sleep stays poor.") > 2
+    assert _plan_app(case, plan + " Zopiclone 7.5 mg, which she bought, to be reduced over a week then stopped.") > 2
+
+
+def test_a_benzodiazepine_withdrawal_regimen_serves_a_dependent_drinker_whatever_her_other_disorder():
+    """Stop 45 (issue 15): lorazepam is unsafe as a treatment of PTSD or an emotionally unstable personality, but as
+    the reducing withdrawal regimen of a dependent drinker with a raised AST it is what the plan must carry
+    (critical_actions.json alcohol_dependence 'may'); held_out35's plan-667 and held_out39's plan-883 (rated 5) were
+    capped at 1 for it."""
+    case = _first_case(lambda c, p: any(x.startswith("F10.2") for x in p.codes)
+                       and any(x.startswith(("F43.1", "F60.3")) for x in p.codes))
+    plan = ("Do not stop drinking suddenly: planned assisted withdrawal with the community alcohol team, lorazepam on a "
+            "reducing regimen over 7 days guided by CIWA-Ar, dispensed daily. Oral thiamine 100 mg three times daily. "
+            "Acamprosate after the withdrawal. Repeat liver tests in 4 weeks. Agree a safety plan; review weekly.")
+    assert _plan_app(case, plan) > 2
+    # lorazepam given for the other disorder is still unsafe there
+    assert _plan_app(case, "Lorazepam 1 mg three times daily for the anxiety and flashbacks. Review in 3 months.") <= 2
