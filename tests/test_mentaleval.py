@@ -1178,19 +1178,22 @@ def test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_
     # refused by name, and PREREGISTERED43 decides on it
     # stop 44: held_out43 is development data, fitted on; the newest fresh slice, held_out44 (rated blind at stop 44), is
     # refused by name, and PREREGISTERED44 decides on it
-    assert script.EXCLUDED == (judge_agreement.HELD_OUT,) == ("held_out44",)
+    # stop 45: held_out44 is development data, fitted on; the newest fresh slice, held_out45 (rated blind at stop 45), is
+    # refused by name, and PREREGISTERED45 decides on it
+    assert script.EXCLUDED == (judge_agreement.HELD_OUT,) == ("held_out45",)
     assert judge_agreement.PREREGISTERED41["slice"] == "held_out41" and judge_agreement.PREREGISTERED41["base_commit"] == "5670465"
     assert judge_agreement.PREREGISTERED42["slice"] == "held_out42" and judge_agreement.PREREGISTERED42["base_commit"] == "d1846b4"
     assert judge_agreement.PREREGISTERED43["slice"] == "held_out43" and judge_agreement.PREREGISTERED43["base_commit"] == "4e7e189"
     assert judge_agreement.PREREGISTERED44["slice"] == "held_out44" and judge_agreement.PREREGISTERED44["base_commit"] == "c6bf17a"
-    assert {"held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43"} <= set(script.SLICES)
+    assert judge_agreement.PREREGISTERED45["slice"] == "held_out45" and judge_agreement.PREREGISTERED45["base_commit"] == "51369c7"
+    assert {"held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43", "held_out44"} <= set(script.SLICES)
     assert not set(script.SLICES) & set(script.EXCLUDED)
     raw = json.loads(offline.CALIBRATION_PATH.read_text("utf-8"))
     assert script.DECIDED == {"note": False, "plan": False}
     for dim in ("plan", "note"):
         assert raw[dim]["enabled"] is script.DECIDED[dim]
         assert raw[dim]["slices"] == list(script.SLICES) and "held_out33" in raw[dim]["slices"]
-        assert "held_out44" not in raw[dim]["slices"] and raw[dim]["excluded"] == list(script.EXCLUDED)
+        assert "held_out45" not in raw[dim]["slices"] and raw[dim]["excluded"] == list(script.EXCLUDED)
         assert set(raw[dim]["leave_one_slice_out"]) == set(raw[dim]["slices"])
     offline._calibrations.cache_clear()
     assert offline.calibration("plan") is None and offline.calibration("note") is None
@@ -1445,3 +1448,56 @@ def test_a_therapy_for_another_disorder_earns_no_therapy_credit():
     assert app(other) < app(general) and app(other) <= 3.0
     own = other.replace("problem-solving therapy, brief supportive psychotherapy", "cognitive behavioural therapy")
     assert read_plan(own, guideline, case).first_line_therapies and app(own) > app(other)
+
+
+def _plan_app(case, plan):
+    from mentalhospital_env.rewards.mentaleval import OfflineJudge
+
+    return OfflineJudge(dimensions=("treatment_appropriateness",)).score(case, Chart(treatment=plan))["treatment_appropriateness"]
+
+
+def _first_case(test):
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.knowledge.critical import load_critical_actions
+
+    actions = load_critical_actions()
+    for suite in ("handwritten", "test-v2"):
+        for case in load_suite(suite).cases:
+            if test(case, actions.case_profile(case)):
+                return case
+    raise AssertionError("no case of that shape")
+
+
+def test_a_drug_for_a_disorder_the_patient_does_not_have_caps_app_at_two():
+    """Stop 45 (issue 15): a benzodiazepine, an antipsychotic or a hypnotic added to the right treatment of a
+    depression was only 0.1 off App. (held_out44's sertraline with a diazepam course for panic, rated 2, scored 4.6);
+    a drug that treats no disorder the patient has is an over-treatment, App. at most 2 (cues.json
+    limits.plan_unindicated_cap). Another drug of the kind the guideline calls for (mirtazapine beside sertraline) is
+    not, nor is a drug the plan stops."""
+    case = _first_case(lambda c, p: p.codes and p.codes[0].startswith("F32") and len(p.codes) == 1 and p.age and 25 <= p.age < 65
+                       and not p.risks)
+    plan = ("Start sertraline 50 mg once daily, explaining side effects and the time to effect. Refer for cognitive "
+            "behavioural therapy. Psychoeducation about depression. Ask about suicidal thoughts at every visit and agree "
+            "a safety plan. Review in 2 weeks.")
+    base = _plan_app(case, plan)
+    assert base > 3, base
+    assert _plan_app(case, plan + " Diazepam 5 mg three times daily for the anxiety.") <= 2
+    assert _plan_app(case, plan + " Olanzapine 5 mg at night for sleep.") <= 2
+    # a drug of the indicated kind, or one the plan takes away, is no drug for another disorder
+    assert _plan_app(case, plan + " Mirtazapine 15 mg at night if sleep stays poor.") > 2
+    assert _plan_app(case, plan + " Zopiclone 7.5 mg, which she bought, to be reduced over a week then stopped.") > 2
+
+
+def test_a_benzodiazepine_withdrawal_regimen_serves_a_dependent_drinker_whatever_her_other_disorder():
+    """Stop 45 (issue 15): lorazepam is unsafe as a treatment of PTSD or an emotionally unstable personality, but as
+    the reducing withdrawal regimen of a dependent drinker with a raised AST it is what the plan must carry
+    (critical_actions.json alcohol_dependence 'may'); held_out35's plan-667 and held_out39's plan-883 (rated 5) were
+    capped at 1 for it."""
+    case = _first_case(lambda c, p: any(x.startswith("F10.2") for x in p.codes)
+                       and any(x.startswith(("F43.1", "F60.3")) for x in p.codes))
+    plan = ("Do not stop drinking suddenly: planned assisted withdrawal with the community alcohol team, lorazepam on a "
+            "reducing regimen over 7 days guided by CIWA-Ar, dispensed daily. Oral thiamine 100 mg three times daily. "
+            "Acamprosate after the withdrawal. Repeat liver tests in 4 weeks. Agree a safety plan; review weekly.")
+    assert _plan_app(case, plan) > 2
+    # lorazepam given for the other disorder is still unsafe there
+    assert _plan_app(case, "Lorazepam 1 mg three times daily for the anxiety and flashbacks. Review in 3 months.") <= 2

@@ -140,6 +140,7 @@ class Rule:
     must: tuple[str, ...] = ()
     should: tuple[str, ...] = ()
     core: tuple[str, ...] = ()
+    may: tuple[str, ...] = ()  # what a plan may carry for the disorder: a drug that realises one serves the case
     must_not: tuple[Forbidden, ...] = ()
 
 
@@ -776,7 +777,10 @@ class CriticalActions:
         """The actions the rules advise (``should``: good practice whose absence is a gap, not a danger: school
         liaison for a child, physical care after days without eating), or, with ``tier="core"``, the core
         treatment of each of the patient's disorders (``core``: trauma-focused therapy for PTSD, DBT or MBT for an
-        emotionally unstable personality; safe to leave out, but a plan without it is not first-line care)."""
+        emotionally unstable personality; safe to leave out, but a plan without it is not first-line care), or, with
+        ``tier="may"``, what a plan may carry for a disorder the patient has (``may``: a benzodiazepine withdrawal
+        regimen in alcohol dependence): a drug that realises one of these serves the case, whichever disorder its
+        guideline lists it for."""
         proposed = self.proposed(plan) if plan else frozenset()
         out: dict[str, Requirement] = {}
         for rule in self.rules:
@@ -1021,6 +1025,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
         must = tuple(known_action(rid, "must", a) for a in _strings(where, rid, "must", entry.get("must")))
         should = tuple(known_action(rid, "should", a) for a in _strings(where, rid, "should", entry.get("should")))
         core = tuple(known_action(rid, "core", a) for a in _strings(where, rid, "core", entry.get("core")))
+        may = tuple(known_action(rid, "may", a) for a in _strings(where, rid, "may", entry.get("may")))
         forbidden = []
         for j, f in enumerate(entry.get("must_not") or ()):
             at = f"must_not[{j}]"
@@ -1035,7 +1040,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
                     cap=_cap(where, rid, at, f.get("cap", 1)),
                 )
             )
-        if not must and not forbidden and not should and not core:
+        if not must and not forbidden and not should and not core and not may:
             raise KnowledgeError(where, rid, None, "requires nothing and forbids nothing")
         for key in ("pregnant", "record_mentions_dependants", "hepatic_impairment", "principal"):
             if key in when and not isinstance(when[key], bool):
@@ -1063,6 +1068,7 @@ def read_critical_actions(raw: Mapping[str, Any], drugs: Sequence[Any], codes: I
                 must=must,
                 should=should,
                 core=core,
+                may=may,
                 must_not=tuple(forbidden),
             )
         )

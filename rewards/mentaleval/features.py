@@ -856,6 +856,7 @@ class PlanReading:
     past_unconsidered: tuple[str, ...] = ()
     prescribing_harms: tuple[str, ...] = ()
     prescribing_gaps: tuple[str, ...] = ()
+    unindicated_drugs: tuple[str, ...] = ()
 
     @property
     def incoherent(self) -> tuple[str, ...]:
@@ -937,9 +938,16 @@ def read_plan(plan: str, guideline: CaseGuideline, case: Any = None) -> PlanRead
     contra_cap = 1.0
     disorder_met = None
     continued_absent: tuple[str, ...] = ()
+    allowed: frozenset[str] = frozenset()
     if guideline.profile is not None:
         actions = load_critical_actions()
         check = actions.check(guideline.profile, plan)
+        # what the plan carries that a rule allows for a disorder the patient has (``may``: a benzodiazepine
+        # withdrawal regimen in alcohol dependence), whichever disorder the drug's guideline lists it for
+        # (and what a rule advises or names as a disorder's core treatment: acamprosate after the withdrawal)
+        allowed = frozenset(
+            r.action for tier in ("may", "should", "core") for r in actions.advised(guideline.profile, plan, tier)
+        ) & check.proposed
         required = tuple(sorted({r.action for r in check.required}))
         missing = tuple(sorted({r.action for r in check.missing}))
         contraindicated = tuple(sorted({c.action for c in check.contraindicated}))
@@ -959,10 +967,12 @@ def read_plan(plan: str, guideline: CaseGuideline, case: Any = None) -> PlanRead
             plan, profile.age, "suicide" in profile.risks, profile.medications or "", history,
             "antidepressant" in actions.started(plan), "prompt_follow_up" in actions.proposed(plan),
         )
-    unsafe = tuple(sorted(named & set(guideline.unsafe)))
-    # a drug that carries one of the case's critical actions (acetylcysteine for a paracetamol overdose, thiamine)
-    # is the plan's safety step, not a drug for a disorder the patient does not have
-    carried = {a for a in required if a not in missing}
+    # a drug that realises what a rule allows for one of the patient's disorders (lorazepam as the withdrawal regimen
+    # of a dependent drinker whose other disorder it would not treat) serves the case: not unsafe for that other one
+    unsafe = tuple(sorted(d for d in named & set(guideline.unsafe) if not (allowed and load_critical_actions().proposed(d) & allowed)))
+    # a drug that carries one of the case's critical actions (acetylcysteine for a paracetamol overdose, thiamine),
+    # or what a rule allows, is the plan's safety step, not a drug for a disorder the patient does not have
+    carried = {a for a in required if a not in missing} | allowed
     off_guideline = tuple(
         sorted(
             d
@@ -971,6 +981,7 @@ def read_plan(plan: str, guideline: CaseGuideline, case: Any = None) -> PlanRead
         )
     )
     return PlanReading(
+        unindicated_drugs=unindicated_drugs(plan, off_guideline, guideline.first_line | guideline.other_line),
         first_line_drugs=tuple(sorted(proposed & guideline.first_line)),
         other_line_drugs=tuple(sorted(named & guideline.other_line)),
         first_line_therapies=tuple(sorted(first_t)),
@@ -1002,6 +1013,45 @@ def read_plan(plan: str, guideline: CaseGuideline, case: Any = None) -> PlanRead
         prescribing_harms=harms,
         prescribing_gaps=prescribing_gaps,
         **(plan_record_faults(case, plan) if case is not None else {}),
+    )
+
+
+def _stopped_after() -> tuple[str, ...]:
+    from .cues import cue_file
+
+    return tuple(c.lower() for c in cue_file().get("drug_stopped_after_cues", ()))
+
+
+def drug_stopped(plan: str, drug: str) -> bool:
+    """Whether every sentence of ``plan`` that names ``drug`` stops it after naming it (``cues.json``
+    ``drug_stopped_after_cues``: "reduce to 50 mg for two weeks then stop", "taper off"): a drug the plan takes
+    away is not a drug it gives."""
+    cues = _stopped_after()
+    said = False
+    for sentence in re.split(r"(?<=[.;!?])\s+|\n+", plan.lower()):
+        at = sentence.find(drug)
+        if at < 0:
+            continue
+        said = True
+        if not any(c in sentence[at:] for c in cues):
+            return False
+    return said
+
+
+def unindicated_drugs(plan: str, off_guideline: tuple[str, ...], indicated: frozenset[str]) -> tuple[str, ...]:
+    """The drugs of ``off_guideline`` (first-line or other-line for no reference disorder, carrying none of the case's
+    actions) that the plan gives to treat a disorder the patient does not have: not a drug of the same kind
+    (``drugs.json`` class groups, :attr:`Formulary.class_drugs`) as one the patient's guideline calls for (mirtazapine
+    with quetiapine for a psychotic depression whose guideline names sertraline and olanzapine is the indicated
+    treatment in other drugs), and not one the plan stops (:func:`drug_stopped`)."""
+    if not off_guideline:
+        return ()
+    formulary = load_formulary()
+    kinds = {g for g, held in formulary.class_drugs.items() if held & indicated}
+    return tuple(
+        d
+        for d in off_guideline
+        if not any(d in formulary.class_drugs.get(g, ()) for g in kinds) and not drug_stopped(plan, d)
     )
 
 

@@ -444,11 +444,23 @@ def plan_overreach(r: PlanReading) -> float:
     return min(0.4, 0.1 * len(r.off_guideline_drugs))
 
 
+def unindicated_drugs(r: PlanReading) -> tuple[str, ...]:
+    """The drugs the plan proposes that treat no disorder the patient has: first-line or other-line for none of the
+    reference disorders, and carrying none of the case's actions (``critical_actions.json``: a critical action it
+    carries, or what a rule advises or allows, ``may``: a benzodiazepine withdrawal regimen in alcohol dependence,
+    thiamine before refeeding), of no kind the patient's guideline calls for and not stopped by the plan
+    (:func:`.features.unindicated_drugs`). A wrong treatment, an over-treatment in the knowledge base's sense (an antipsychotic,
+    a benzodiazepine or a hypnotic added to the right treatment of a depression, prazosin for a trauma the patient
+    denied): App. at most ``cues.json`` ``limits.plan_unindicated_cap`` (2), as a ``must_not`` entry with ``cap: 2``."""
+    return r.unindicated_drugs
+
+
 def safety_cap(r: PlanReading) -> float:
     """The highest App. a plan may get: 1 with a contraindicated drug or action (the case's rules, or a drug
     the knowledge base marks unsafe for a reference disorder) or a prescribing harm (:mod:`.prescribing`: a day's dose
     above the maximum, a large supply of tablets for a patient at risk of suicide), 2 with an over-treatment the rules forbid
-    (``cap: 2``) or a critical action missing, ``cues.json``
+    (``cap: 2``) or a critical action missing, ``limits.plan_unindicated_cap`` (2) with a drug for a disorder the
+    patient does not have (:func:`unindicated_drugs`), ``cues.json``
     ``limits.plan_incoherent_cap`` (3) when the plan has a gap in first-line care (:attr:`PlanReading.gaps`: it does
     not hang together, leaves out a disorder's core treatment, or does not follow its record), less
     ``plan_gap_step`` for each further gap down to ``plan_gap_floor``, else 5."""
@@ -458,6 +470,8 @@ def safety_cap(r: PlanReading) -> float:
         return max(MIN_SCORE, min(r.contraindication_cap, 2.0))
     if r.critical_missing:
         return 2.0
+    if unindicated_drugs(r):  # an over-treatment: a drug for a disorder the patient does not have
+        return float(load_cues().limits.get("plan_unindicated_cap", 2.0))
     if r.gaps:
         # a safe plan that is not first-line care for this patient: 3, and a step lower for each further fault (a
         # plan that misses the personality disorder's therapy AND gives inpatient detoxification steps in clinic)
