@@ -333,6 +333,14 @@ PREREGISTERED45 = {
     "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
               "tests/test_note_faults.py", "tests/test_agreement.py"),
 }
+#: Decided once at stop 45's integration: NOT MET (App short of its gain, Qual did not move). Base (51369c7 + the sets,
+#: 1cf32fd..a418543) App 0.772, Qual 0.664 on held_out45; the s45-judge branch alone (a drug that treats no disorder the
+#: patient has is a named fault, unindicated_drugs, App at most 2; a drug that realises what a rule allows for one of
+#: the patient's disorders, critical_actions.json 'may', serves the case) App 0.789 (+0.017), Qual 0.664 (+0.000, no note
+#: reading changed); scripted App 0.717 -> 0.754, Qual 0.885 -> 0.885. The judge's mean (judge - rating) over
+#: held_out45's scripted-clinician items: notes +0.78 -> +0.78, plans +0.32 -> +0.32 (no scripted item's score moved:
+#: the scripted clinician adds no unindicated drug). held_out45 is development data from stop 46. The five test files
+#: pass on the judge-alone build (479 passed, 1 xfailed as marked).
 
 
 def _in_split(row: dict[str, Any], split: str) -> bool:
