@@ -118,6 +118,31 @@ def _spans() -> tuple[tuple[re.Pattern[str], float], ...]:
     return tuple((re.compile(s["pattern"], re.I), float(s["min_days"])) for s in load_material("story")["span_words"]["spans"])
 
 
+def _either(patterns: Sequence[re.Pattern[str]]) -> re.Pattern[str]:
+    """One pattern matching wherever one of ``patterns`` (compiled with re.I and no group references) matches."""
+    for p in patterns:
+        assert p.flags & re.I and not re.search(r"\\\d|\(\?P=|\(\?[aiLmsux]+\)", p.pattern), p.pattern
+    return re.compile("|".join(f"(?:{p.pattern})" for p in patterns), re.I)
+
+
+@lru_cache(maxsize=1)
+def _any_span() -> re.Pattern[str]:
+    return _either([p for p, _ in _spans()])
+
+
+_LIFE_AND_SPANS: dict[int, re.Pattern[str]] = {}
+
+
+def _life_and_spans(life: Mapping[str, re.Pattern[str]]) -> re.Pattern[str]:
+    found = _LIFE_AND_SPANS.get(id(life))
+    if found is None:
+        found = _LIFE_AND_SPANS[id(life)] = _either(list(life.values()))
+    return found
+
+
+_NONE: frozenset[str] = frozenset()
+
+
 class StoryV2(_Story):
     """Version 2's telling of one patient's record."""
 
@@ -255,6 +280,8 @@ class StoryV2(_Story):
         marks = self.c.marks
         found = marks.get(text)
         if found is None:
+            # one search of all the life and span patterns at once: most texts hold none of them
+            any_life, any_span = _life_and_spans(self._LIFE_WORDS).search(text) is not None, text and _any_span().search(text) is not None
             found = (
                 self.c.fit.requirements(text),
                 bool(text) and _mentions(text, "university_words"),
@@ -263,10 +290,10 @@ class StoryV2(_Story):
                 self._youngest_for(text),
                 bool(_AT_HOME.search(text)),
                 bool(_FOR_YEARS.search(text)),
-                frozenset(name for name, pattern in self._LIFE_WORDS.items() if pattern.search(text)),
+                frozenset(name for name, pattern in self._LIFE_WORDS.items() if pattern.search(text)) if any_life else _NONE,
                 bool(text) and bool(_has(text, self.story["parents_at_home_words"]["words"])),
                 bool(text) and bool(_family_report().search(text)),
-                max((days for pattern, days in _spans() if text and pattern.search(text)), default=0.0),
+                max((days for pattern, days in _spans() if text and pattern.search(text)), default=0.0) if any_span else 0.0,
             )
             if len(marks) < _MARKS_LIMIT:
                 marks[text] = found
