@@ -1052,7 +1052,7 @@ class StoryV2(_Story):
         plain = self._plain_concepts()
         side = self._side_rng()
         first = [c for c in concepts[1:] if c in plain]
-        if first and side.random() >= V["problem_core_share"]:
+        if first and side.random() >= V["problem_core_share"] and self.principal.get("category") not in V["problem_core_categories"]:
             # the letter states what worried people first, not always the illness's likeliest feature (stop 38's
             # blind consultant named the diagnosis from the referral line in 5 records of 6): a plain complaint any
             # illness brings (never another defining one: 'how much he drinks' of a cocaine user, stop 39's redraw)
@@ -1607,6 +1607,8 @@ class StoryV2(_Story):
             self.prior_episode = rng.random() < self._prior_episode_chance()
         if d["code"].startswith("F25") or "supported accommodation" in str(self.p.demographics.get("living_situation", "")):
             self.prior_episode = True  # a relapsing illness, or someone housed with support, is known to services
+        if d["code"].startswith(tuple(st["prior_episode_codes"]["codes"])):
+            self.prior_episode = True  # a bipolar depression is bipolar because of an earlier high (story.json prior_episode_codes)
         min_onset = max(5, int(d.get("age_range", (5, 90))[0]))
         R = review_facts()
         if d.get("category") == "personality" and self.p.age >= 18:
@@ -2210,13 +2212,18 @@ class StoryV2(_Story):
                     break
         self._appearance_fits_neglect()
         words = review_facts()["records"]["neglect_words"]
-        history = " ".join(f.text for f in self.chart.facts if f.section in ("history_of_present_illness", "mental_status_exam.appearance"))
-        if not _has(history, words):
+        history = " ".join(f.text for f in self.chart.facts if f.section == "history_of_present_illness")
+        appearance = " ".join(f.text for f in self.chart.facts if f.section == "mental_status_exam.appearance")
+        told = bool(_has(history, words))
+        if not told and not _has(appearance, words):
             return
         low = {o[0] for o in self.frames["risk"]["neglect_low"]}
         kept = [f for f in self.chart.facts if not (f.section == "risk_assessment.self_neglect" and f.text in low)]
         if len(kept) != len(self.chart.facts):
             self.chart.facts[:] = kept
+        N = self.c.records["neglect_from_appearance"]
+        if not told and (self.p.age < N["min_age"] or not set(self.categories) & set(N["categories"])):
+            return  # an untidy boy with ADHD is not neglecting himself: self-care is left unsaid (records.json neglect_from_appearance)
         if not any(f.section == "risk_assessment.self_neglect" for f in self.chart.facts):
             self.add_frame("risk_assessment.self_neglect", self.frames["risk"]["neglect_raised"])
 
@@ -2961,6 +2968,20 @@ class CaseComposerV2(CaseComposer):
             demo["education"] = "A levels"
             if base in R["graduate_occupations"]:
                 raise CompositionError("a graduate profession before graduation")
+        L = self.people["life_limits"]
+        oldest = L["occupation_max_age"].get(occupation)
+        if oldest is not None and patient.age > oldest[0]:  # a police officer of 61 has retired (people.json life_limits)
+            graduate = bool(_has(str(demo.get("education", "")), R["degree_education"]))  # a retired teacher went to college
+            retired = [o for o in self.people["occupations"]["older"] if o.startswith("retired")]
+            later = oldest[1] or rng.choice([o for o in retired if (re.sub(r"^retired\s+", "", o) in R["graduate_occupations"]) == graduate] or retired)
+            demo["occupation"] = occupation = later
+            patient.household = replace(patient.household, occupation=occupation, employed=False, shift_worker=False)
+        ID = L["intellectual_disability"]
+        if str(disorder["code"]).startswith(tuple(ID["codes"])):  # a mild intellectual disability and a degree do not go together
+            if base in R["graduate_occupations"]:
+                raise CompositionError("a graduate profession beside an intellectual disability")
+            if str(demo.get("education", "")) in ID["education_not"] and patient.age >= 18:
+                demo["education"] = rng.choice(ID["education"])
         return patient
 
 
