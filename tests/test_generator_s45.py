@@ -22,8 +22,9 @@ NEGLECT = re.compile(r"not washing|washing (?:neglected|go)|self-care (?:is poor
                      r"no longer washes|stopped washing|self-neglect is a risk|at risk of self-neglect|self-neglect risk", re.I)
 
 
-def _cases(code: str, n: int, seed: int) -> list[dict]:
-    return [generate_case(random.Random(seed * 1000 + i), f"s45-{code}-{i}", principal=code, version=2) for i in range(n)]
+def _cases(code: str, n: int, seed: int, start: int = 0) -> list[dict]:
+    """Cases ``start`` .. ``start + n - 1`` of a seed (each range holds drafts that showed the fault before stop 45)."""
+    return [generate_case(random.Random(seed * 1000 + i), f"s45-{code}-{i}", principal=code, version=2) for i in range(start, start + n)]
 
 
 @pytest.mark.parametrize("code", ["F90.2", "F91.1"])
@@ -41,7 +42,7 @@ def test_an_untidy_child_is_not_called_self_neglecting(code):
 def test_a_bipolar_depression_has_an_earlier_episode():
     """A bipolar disorder in a depressed episode is bipolar because of an earlier episode: the past history
     tells one, never 'nothing like this had happened'."""
-    for case in _cases("F31.4", 6, 4502):
+    for case in _cases("F31.4", 10, 4502):
         past = case["ehr"].get("past_psychiatric_history") or ""
         assert not re.search(r"nothing like this|no previous episodes|had kept well|had no mental health problems|never (?:seen|needed|had|spoken|been referred)", past, re.I), (case["case_id"], past)
         assert re.search(r"\d", past), (case["case_id"], past)  # an age or a year: the earlier episode
@@ -56,17 +57,17 @@ def test_an_intellectual_disability_has_no_degree():
 def test_the_household_is_told_once_in_the_personal_history():
     """'Lives with his partner of 16 years, who has been covering at home. Lives with partner.': the partner line
     tells what the partner does, the living line where the patient lives."""
-    for case in _cases("F32.1", 14, 4504):
+    for case in _cases("F32.1", 15, 4504, start=40):
         personal = case["ehr"].get("personal_history") or ""
         living = [s for s in re.split(r"(?<=\.)\s+", personal) if re.search(r"\b(?:lives with|at home with)\b", s, re.I)]
         assert len(living) <= 1, (case["case_id"], personal)
 
 
-@pytest.mark.parametrize("code", ["F10.20", "F12.20"])
+@pytest.mark.parametrize("code", ["F10.20"])
 def test_a_dependence_is_referred_for_the_use(code):
     """The GP who refers a daily drinker writes about the drinking: the referral's statement of the problem names
     the use, not only the poor sleep it brings."""
-    for case in _cases(code, 8, 4505):
+    for case in _cases(code, 8, 4505, start=2):
         hpi = case["ehr"].get("history_of_present_illness") or ""
         opening = " ".join(re.split(r"(?<=[.])\s+", hpi)[:3])
         if re.search(r"\bsleep|sleepless|awake", opening, re.I):
@@ -75,7 +76,7 @@ def test_a_dependence_is_referred_for_the_use(code):
 
 def test_a_dose_is_not_given_two_times_of_day():
     """'Commence mirtazapine 15 mg at night in the morning': the start wording adds no second time of day."""
-    for case in _cases("F32.2", 10, 4506):
+    for case in _cases("F32.2", 6, 4506, start=20):
         plan = case["treatment"]["plan"]
         for clause in re.split(r"(?<=[.;])\s+", plan):
             times = re.findall(r"\b(?:at night|in the morning|at bedtime|in the evening)\b", clause)
