@@ -18,6 +18,7 @@ in the record; every other case may not, except as a denial ("no history of bipo
 
 from __future__ import annotations
 
+import itertools
 import json
 from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 from collections import Counter, defaultdict
@@ -197,7 +198,7 @@ def _words_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"(?<![a-z])(" + "|".join(re.escape(w.lower()) for w in ordered) + r")(?![a-z])")
 
 
-_WORD_LISTS: dict[int, tuple[Any, tuple[str, ...], re.Pattern[str] | None, frozenset[str] | None]] = {}
+_WORD_LISTS: dict[int, tuple[Any, tuple[str, ...], re.Pattern[str] | None, frozenset[str] | None, int]] = {}
 _LETTERS = re.compile(r"[a-z]+")
 
 
@@ -225,19 +226,27 @@ def _word_list(words: Iterable[str]) -> tuple[tuple[str, ...], re.Pattern[str] |
     return _word_entry(words)[1:3]  # type: ignore[return-value]
 
 
-def _word_entry(words: Iterable[str]) -> tuple[Any, tuple[str, ...], re.Pattern[str] | None, frozenset[str] | None]:
+def _word_entry(words: Iterable[str]) -> tuple[Any, tuple[str, ...], re.Pattern[str] | None, frozenset[str] | None, int]:
     """:func:`_word_list`'s entry: the list, its tuple, its pattern and its words' heads (:func:`_heads`)."""
     entry = _WORD_LISTS.get(id(words))
     if entry is None or entry[0] is not words:
         as_tuple = tuple(words)
-        entry = (words, as_tuple, _words_pattern(as_tuple) if as_tuple else None, _heads(as_tuple))
+        serial = _SERIALS.get(as_tuple)
+        if serial is None:
+            if len(_SERIALS) >= 4096:
+                _SERIALS.clear()  # numbers are never reused (_SERIAL counts on), so no old key can answer for a new list
+            serial = _SERIALS[as_tuple] = next(_SERIAL)
+        entry = (words, as_tuple, _words_pattern(as_tuple) if as_tuple else None, _heads(as_tuple), serial)
         if len(_WORD_LISTS) >= 1024:
             _WORD_LISTS.clear()
         _WORD_LISTS[id(words)] = entry
     return entry
 
 
-_HAS_FOUND: dict[tuple[str, tuple[str, ...]], str | None] = {}
+_HAS_FOUND: dict[tuple[str, int], str | None] = {}
+_SERIAL = itertools.count()
+_SERIALS: dict[tuple[str, ...], int] = {}  # each word list's contents -> a number: _HAS_FOUND's key hashes the number,
+# not the whole list again at every call (a list of fifty words was hashed for each of 44,000 calls a suite of 60)
 _HAS_KEPT = memo_size(65536)
 
 
@@ -250,7 +259,7 @@ def _has(text: str, words: Iterable[str]) -> str | None:
     if not isinstance(words, (list, tuple)):
         return _has_read(text, tuple(words), None, None)
     entry = _word_entry(words)
-    key = (text, entry[1])
+    key = (text, entry[4])
     try:
         return _HAS_FOUND[key]
     except KeyError:
@@ -1524,6 +1533,15 @@ def benzodiazepine_caution(case: Case) -> str | None:
     return None
 
 
+@lru_cache(maxsize=64)
+def _any_pattern(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One case-insensitive pattern matching wherever one of ``patterns`` does (``None`` when one of them refers to
+    a group or sets a flag of its own, which an alternation would not keep)."""
+    if any(re.search(r"\\\d|\(\?P=|\(\?[aiLmsux]+\)", p) for p in patterns):
+        return None
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.I)
+
+
 def record_overreach(case: Case, plan: str, profile: Any = None) -> list[tuple[Mapping[str, Any], re.Match[str]]]:
     """(rule, match) for each plan clause the record does not call for (``review.json``
     ``plan_record.record_overreach``): a written safety plan or weekly dispensing beside a risk assessment
@@ -1531,6 +1549,9 @@ def record_overreach(case: Case, plan: str, profile: Any = None) -> list[tuple[M
     service for a child who uses nothing, weekly dispensing said twice. Read by the audit and by the plan
     builder, which rewrites them."""
     O = review_facts()["plan_record"]["record_overreach"]
+    anyone = _any_pattern(tuple(rule["pattern"] for rule in O["rules"]))
+    if anyone is not None and not anyone.search(plan):
+        return []  # one search of every rule's pattern at once: most plans hold none
     found = [(rule, m) for rule in O["rules"] for m in [re.search(rule["pattern"], plan, re.I)] if m]
     if not found:
         return []
@@ -2749,10 +2770,29 @@ def own_lines(case: Case, C: Mapping[str, Any] | None = None) -> dict[str, str]:
     return out
 
 
+_TEXT_LINES: dict[tuple[str, str], dict[str, str]] = {}
+_TEXT_LINES_KEPT = memo_size(32768)
+
+
 def text_lines(text: str, kind: str, C: Mapping[str, Any] | None = None) -> dict[str, str]:
     """One text's own lines as :func:`own_lines` keys them: its quoted sentences ('quote') and its clauses
-    of at least ``min_words`` words, opening word left out (``kind``)."""
-    C = C or review_facts()["clone"]
+    of at least ``min_words`` words, opening word left out (``kind``). Remembered per text and kind under the
+    reviewer's own clone rule (a suite's draw reads each draft's lines for the guard and again when it takes
+    the draft, and template sentences recur across drafts); the mapping returned is shared: read it, do not change it."""
+    R = review_facts()["clone"]
+    if C is None or C is R:
+        key = (text, kind)
+        found = _TEXT_LINES.get(key)
+        if found is None:
+            found = _read_text_lines(text, kind, R)
+            if len(_TEXT_LINES) >= _TEXT_LINES_KEPT:
+                _TEXT_LINES.clear()
+            _TEXT_LINES[key] = found
+        return found
+    return _read_text_lines(text, kind, C)
+
+
+def _read_text_lines(text: str, kind: str, C: Mapping[str, Any]) -> dict[str, str]:
     out: dict[str, str] = {}
     for m in re.finditer(r"\"([^\"]+)\"|\u201c([^\u201d]+)\u201d", text):
         for q in quote_sentences(m.group(1) or m.group(2), C["quote_min_words"]):

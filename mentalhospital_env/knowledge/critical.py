@@ -462,11 +462,13 @@ class CriticalActions:
             at = start
         return False
 
-    def mentions(self, plan: str) -> list[tuple[int, int, frozenset[str], bool]]:
-        """Every action phrase in ``plan``: ``(start, end, action ids, refused)`` over ``tokenize(plan)``."""
+    @_per_text
+    def mentions(self, plan: str) -> tuple[tuple[int, int, frozenset[str], bool], ...]:
+        """Every action phrase in ``plan``: ``(start, end, action ids, refused)`` over ``tokenize(plan)``
+        (remembered per text: :meth:`proposed` and :meth:`started` both read every plan a check reads)."""
         stemmed = _stems(plan)
         if not stemmed:
-            return []
+            return ()
         limits = sorted(set(sentence_breaks(plan)) | set(comma_breaks(plan)) | {0})
         labels = frozenset(colon_breaks(plan))  # "Haloperidol: not to be given": what follows the label is said of it
         negated = negated_spans_in(plan)
@@ -494,7 +496,7 @@ class CriticalActions:
                 refused = same_sentence and 0 < len(gap) <= 3 and gap[0] in _CONNECTIVES or same_sentence and not gap
             out.append((start, end, ids, refused))
             previous = (end, refused)
-        return out
+        return tuple(out)
 
     @_per_text
     def started(self, plan: str) -> frozenset[str]:
@@ -519,10 +521,12 @@ class CriticalActions:
             found |= ids
         return frozenset(found | self._by_pattern(plan))
 
-    def _by_pattern(self, plan: str) -> set[str]:
-        """The actions whose patterns (``patterns`` of critical_actions.json) the plan matches."""
+    @_per_text
+    def _by_pattern(self, plan: str) -> frozenset[str]:
+        """The actions whose patterns (``patterns`` of critical_actions.json) the plan matches (remembered per text,
+        as :meth:`mentions`)."""
         low = plan.lower()
-        return {a.id for a in self.actions.values() if any(self._pattern_said(low, p, a) for p in a.patterns)}
+        return frozenset({a.id for a in self.actions.values() if any(self._pattern_said(low, p, a) for p in a.patterns)})
 
     @staticmethod
     def _pattern_said(low: str, pattern: re.Pattern[str], action: CriticalAction) -> bool:

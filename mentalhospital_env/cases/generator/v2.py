@@ -118,6 +118,31 @@ def _spans() -> tuple[tuple[re.Pattern[str], float], ...]:
     return tuple((re.compile(s["pattern"], re.I), float(s["min_days"])) for s in load_material("story")["span_words"]["spans"])
 
 
+def _either(patterns: Sequence[re.Pattern[str]]) -> re.Pattern[str]:
+    """One pattern matching wherever one of ``patterns`` (compiled with re.I and no group references) matches."""
+    for p in patterns:
+        assert p.flags & re.I and not re.search(r"\\\d|\(\?P=|\(\?[aiLmsux]+\)", p.pattern), p.pattern
+    return re.compile("|".join(f"(?:{p.pattern})" for p in patterns), re.I)
+
+
+@lru_cache(maxsize=1)
+def _any_span() -> re.Pattern[str]:
+    return _either([p for p, _ in _spans()])
+
+
+_LIFE_AND_SPANS: dict[int, re.Pattern[str]] = {}
+
+
+def _life_and_spans(life: Mapping[str, re.Pattern[str]]) -> re.Pattern[str]:
+    found = _LIFE_AND_SPANS.get(id(life))
+    if found is None:
+        found = _LIFE_AND_SPANS[id(life)] = _either(list(life.values()))
+    return found
+
+
+_NONE: frozenset[str] = frozenset()
+
+
 class StoryV2(_Story):
     """Version 2's telling of one patient's record."""
 
@@ -255,6 +280,8 @@ class StoryV2(_Story):
         marks = self.c.marks
         found = marks.get(text)
         if found is None:
+            # one search of all the life and span patterns at once: most texts hold none of them
+            any_life, any_span = _life_and_spans(self._LIFE_WORDS).search(text) is not None, text and _any_span().search(text) is not None
             found = (
                 self.c.fit.requirements(text),
                 bool(text) and _mentions(text, "university_words"),
@@ -263,10 +290,10 @@ class StoryV2(_Story):
                 self._youngest_for(text),
                 bool(_AT_HOME.search(text)),
                 bool(_FOR_YEARS.search(text)),
-                frozenset(name for name, pattern in self._LIFE_WORDS.items() if pattern.search(text)),
+                frozenset(name for name, pattern in self._LIFE_WORDS.items() if pattern.search(text)) if any_life else _NONE,
                 bool(text) and bool(_has(text, self.story["parents_at_home_words"]["words"])),
                 bool(text) and bool(_family_report().search(text)),
-                max((days for pattern, days in _spans() if text and pattern.search(text)), default=0.0),
+                max((days for pattern, days in _spans() if text and pattern.search(text)), default=0.0) if any_span else 0.0,
             )
             if len(marks) < _MARKS_LIMIT:
                 marks[text] = found
@@ -1025,7 +1052,7 @@ class StoryV2(_Story):
         plain = self._plain_concepts()
         side = self._side_rng()
         first = [c for c in concepts[1:] if c in plain]
-        if first and side.random() >= V["problem_core_share"]:
+        if first and side.random() >= V["problem_core_share"] and self.principal.get("category") not in V["problem_core_categories"]:
             # the letter states what worried people first, not always the illness's likeliest feature (stop 38's
             # blind consultant named the diagnosis from the referral line in 5 records of 6): a plain complaint any
             # illness brings (never another defining one: 'how much he drinks' of a cocaine user, stop 39's redraw)
@@ -1580,6 +1607,8 @@ class StoryV2(_Story):
             self.prior_episode = rng.random() < self._prior_episode_chance()
         if d["code"].startswith("F25") or "supported accommodation" in str(self.p.demographics.get("living_situation", "")):
             self.prior_episode = True  # a relapsing illness, or someone housed with support, is known to services
+        if d["code"].startswith(tuple(st["prior_episode_codes"]["codes"])):
+            self.prior_episode = True  # a bipolar depression is bipolar because of an earlier high (story.json prior_episode_codes)
         min_onset = max(5, int(d.get("age_range", (5, 90))[0]))
         R = review_facts()
         if d.get("category") == "personality" and self.p.age >= 18:
@@ -2183,13 +2212,18 @@ class StoryV2(_Story):
                     break
         self._appearance_fits_neglect()
         words = review_facts()["records"]["neglect_words"]
-        history = " ".join(f.text for f in self.chart.facts if f.section in ("history_of_present_illness", "mental_status_exam.appearance"))
-        if not _has(history, words):
+        history = " ".join(f.text for f in self.chart.facts if f.section == "history_of_present_illness")
+        appearance = " ".join(f.text for f in self.chart.facts if f.section == "mental_status_exam.appearance")
+        told = bool(_has(history, words))
+        if not told and not _has(appearance, words):
             return
         low = {o[0] for o in self.frames["risk"]["neglect_low"]}
         kept = [f for f in self.chart.facts if not (f.section == "risk_assessment.self_neglect" and f.text in low)]
         if len(kept) != len(self.chart.facts):
             self.chart.facts[:] = kept
+        N = self.c.records["neglect_from_appearance"]
+        if not told and (self.p.age < N["min_age"] or not set(self.categories) & set(N["categories"])):
+            return  # an untidy boy with ADHD is not neglecting himself: self-care is left unsaid (records.json neglect_from_appearance)
         if not any(f.section == "risk_assessment.self_neglect" for f in self.chart.facts):
             self.add_frame("risk_assessment.self_neglect", self.frames["risk"]["neglect_raised"])
 
@@ -2934,6 +2968,20 @@ class CaseComposerV2(CaseComposer):
             demo["education"] = "A levels"
             if base in R["graduate_occupations"]:
                 raise CompositionError("a graduate profession before graduation")
+        L = self.people["life_limits"]
+        oldest = L["occupation_max_age"].get(occupation)
+        if oldest is not None and patient.age > oldest[0]:  # a police officer of 61 has retired (people.json life_limits)
+            graduate = bool(_has(str(demo.get("education", "")), R["degree_education"]))  # a retired teacher went to college
+            retired = [o for o in self.people["occupations"]["older"] if o.startswith("retired")]
+            later = oldest[1] or rng.choice([o for o in retired if (re.sub(r"^retired\s+", "", o) in R["graduate_occupations"]) == graduate] or retired)
+            demo["occupation"] = occupation = later
+            patient.household = replace(patient.household, occupation=occupation, employed=False, shift_worker=False)
+        ID = L["intellectual_disability"]
+        if str(disorder["code"]).startswith(tuple(ID["codes"])):  # a mild intellectual disability and a degree do not go together
+            if base in R["graduate_occupations"]:
+                raise CompositionError("a graduate profession beside an intellectual disability")
+            if str(demo.get("education", "")) in ID["education_not"] and patient.age >= 18:
+                demo["education"] = rng.choice(ID["education"])
         return patient
 
 
