@@ -1410,19 +1410,18 @@ def _clauses(text: str) -> tuple[tuple[str, ...], ...]:
 _USED_TO = ("use", "to")
 
 
-@lru_cache(maxsize=memo_size(65536))
-def contrary_sides(text: str) -> frozenset[tuple[int, str]]:
-    """The sides of each contrary meaning a statement says, as (group, "a" or "b"): a side after an odd number
-    of flip cues in the same clause counts as the other side ("no sudden steps" says gradual, "denies feeling
-    restless or agitated" says calm, "I haven't stopped enjoying things" says pleasure)."""
-    contraries, flips = _contrasts()[:2]
-    unflipped = _contrasts()[6]
+def _sides_said(
+    text: str, groups: tuple[tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]], ...], unflipped: frozenset[int]
+) -> frozenset[tuple[int, str]]:
+    """The sides of each two-sided meaning of ``groups`` a statement says, as (group, "a" or "b"): a side after an
+    odd number of flip cues in the same clause counts as the other side (see :func:`contrary_sides`)."""
+    flips = _contrasts()[1]
     out: set[tuple[int, str]] = set()
     for clause in _clauses(text):
         found = find_phrases(clause, flips)
         flip_ends = [e for a_, e in found if clause[a_:e] != _USED_TO]
         past_ends = [e for a_, e in found if clause[a_:e] == _USED_TO]
-        for n, (a, b) in enumerate(contraries):
+        for n, (a, b) in enumerate(groups):
             # the longer of two overlapping phrases of one meaning is what the clause says ("few close friends",
             # not the "close friends" inside it)
             spans = sorted(
@@ -1444,6 +1443,49 @@ def contrary_sides(text: str) -> frozenset[tuple[int, str]]:
                 )
                 out.add((n, ("b" if side == "a" else "a") if flipped else side))
     return frozenset(out)
+
+
+@lru_cache(maxsize=memo_size(65536))
+def contrary_sides(text: str) -> frozenset[tuple[int, str]]:
+    """The sides of each contrary meaning a statement says, as (group, "a" or "b"): a side after an odd number
+    of flip cues in the same clause counts as the other side ("no sudden steps" says gradual, "denies feeling
+    restless or agitated" says calm, "I haven't stopped enjoying things" says pleasure)."""
+    return _sides_said(text, _contrasts()[0], _contrasts()[6])
+
+
+@lru_cache(maxsize=1)
+def _directions() -> tuple[tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]], ...]:
+    """contrasts.json's ``directions``, stemmed once: the two poles of each general direction (more / less,
+    better / worse, well / badly, still / stopped) as (a phrases, b phrases)."""
+
+    def phrases(words):
+        out = {tuple(stems_of(w)) for w in words}
+        return tuple(sorted((p for p in out if p), key=len, reverse=True))
+
+    return tuple((phrases(g["a"]), phrases(g["b"])) for g in _contrasts_json().get("directions", ()))
+
+
+@lru_cache(maxsize=memo_size(65536))
+def direction_sides(text: str) -> frozenset[tuple[int, str]]:
+    """The poles of contrasts.json's general ``directions`` a statement says, as (direction, "a" or "b"), read as
+    :func:`contrary_sides` reads the contraries (a pole under a flip cue is the other pole: "not sleeping well"
+    says badly)."""
+    return _sides_said(text, _directions(), frozenset())
+
+
+def direction_clash(checkpoint: str, output: str) -> str | None:
+    """When the output says only the other pole of a general direction the checkpoint says only one pole of
+    ("better in the mornings" against "worse in the mornings", "sleeps well" against "I'm not sleeping well").
+    The learned reader's accepts pass this gate: the reader reads what a pair is about, not which way it points."""
+    c_sides = direction_sides(checkpoint)
+    if not c_sides:
+        return None
+    o_sides = direction_sides(output)
+    for n, side in c_sides:
+        other = "b" if side == "a" else "a"
+        if (n, other) in o_sides and (n, side) not in o_sides and (n, other) not in c_sides:
+            return f"opposite direction ({_contrasts_json()['directions'][n]['about']})"
+    return None
 
 
 def contrary_clash(checkpoint: str, output: str) -> str | None:

@@ -36,6 +36,7 @@ from .adjudication import (
     Adjudicator,
     ClinicalAdjudicator,
     StatementReading,
+    direction_clash,
     make_adjudicator,
     read_statement,
     statement_conflict,
@@ -806,6 +807,6 @@ class Matcher:
                 order.sort(key=lambda j: (groups[j], -by_unit[j]))
             cp = checkpoints[i]
             for j in order:
-                if statement_conflict(cp, units[j]) is None:
+                if statement_conflict(cp, units[j]) is None and direction_clash(cp, units[j]) is None:
                     out[i] = CheckpointMatch(ids[i], cp, j + unit_offset, units[j], float(sims[i, j]), "reader")
                     break
