@@ -1473,6 +1473,55 @@ def direction_sides(text: str) -> frozenset[tuple[int, str]]:
     return _sides_said(text, _directions(), frozenset())
 
 
+# the word-level negation veto that counts the content words two statements share and vetoes when half of them
+# differ in negation (a vote of chance-shared words); the learned reader's accepts may overrule it by the parse
+SHARED_NEGATION = "negation differs on the shared content"
+
+
+@lru_cache(maxsize=memo_size(16384))
+def clause_polarities(text: str) -> frozenset[bool] | None:
+    """Whether each clause of ``text`` is denied, as the parse reads it (contrasts.json's ``clause_negation``):
+    the clause heads are the root and the verbs joined to it ("and we never argue", a reported or run-on clause),
+    and a head is denied by an odd number of negations among its own dependents (a "neg" dependent, a negative
+    word, a dependent phrase holding one: "Nobody in my family's had anything like this") or by being a denying
+    verb itself ("Denies", "Has stopped"). ``None`` when the parser is not installed."""
+    try:
+        from mentalhospital_env.cases.compile import _nlp
+
+        nlp = _nlp()
+    except (ImportError, RuntimeError):  # pragma: no cover - a core dependency
+        return None
+    words, verbs = _clause_negation()
+    out: set[bool] = set()
+    for head in nlp(text):
+        if not (head.dep_ == "ROOT" or (head.dep_ in ("conj", "ccomp", "parataxis") and head.pos_ in ("VERB", "AUX"))):
+            continue
+        denied = head.lower_ in verbs
+        for child in head.children:
+            if child.dep_ == "neg" or child.lower_ in words:
+                denied = not denied
+            elif child.dep_ in ("nsubj", "nsubjpass", "dobj", "attr", "npadvmod", "advmod") and any(
+                t.lower_ in words for t in child.subtree
+            ):
+                denied = not denied
+        out.add(denied)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=1)
+def _clause_negation() -> tuple[frozenset[str], frozenset[str]]:
+    raw = _contrasts_json()["clause_negation"]
+    return frozenset(raw["words"]), frozenset(raw["verbs"])
+
+
+def same_clause_polarity(checkpoint: str, output: str) -> bool:
+    """Whether the parse reads both statements as wholly said or wholly denied, alike (every clause of each the
+    same way, and the two the same): then a word-level negation vote (:data:`SHARED_NEGATION`) is a paraphrase's
+    other words, not a denial ("Never made the booking" for "Never booked the psychologist")."""
+    c, o = clause_polarities(checkpoint), clause_polarities(output)
+    return c is not None and len(c) == 1 and c == o
+
+
 def direction_clash(checkpoint: str, output: str) -> str | None:
     """When the output says only the other pole of a general direction the checkpoint says only one pole of
     ("better in the mornings" against "worse in the mornings", "sleeps well" against "I'm not sleeping well").
@@ -1930,7 +1979,7 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
     # Words shared by chance ("work", "day") should not veto on their own when most agree.
     if shared:
         if negation_clash * 2 >= shared:
-            return "negation differs on the shared content"
+            return SHARED_NEGATION
         if subject_clash * 2 >= shared:
             return "subject differs on the shared content"
         if time_clash * 2 >= shared:

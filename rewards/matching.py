@@ -33,12 +33,14 @@ from mentalhospital_env.cases.derive import split_sentences
 from mentalhospital_env.knowledge.language import echoed_topic, leading_openers, memo_size
 
 from .adjudication import (
+    SHARED_NEGATION,
     Adjudicator,
     ClinicalAdjudicator,
     StatementReading,
     direction_clash,
     make_adjudicator,
     read_statement,
+    same_clause_polarity,
     statement_conflict,
 )
 from .embedders import Embedder, make_embedder
@@ -807,6 +809,10 @@ class Matcher:
                 order.sort(key=lambda j: (groups[j], -by_unit[j]))
             cp = checkpoints[i]
             for j in order:
-                if statement_conflict(cp, units[j]) is None and direction_clash(cp, units[j]) is None:
+                conflict = statement_conflict(cp, units[j])
+                if conflict == SHARED_NEGATION and same_clause_polarity(cp, units[j]):
+                    # the word-level vote of shared words yields to the parse's reading of what is denied
+                    conflict = None
+                if conflict is None and direction_clash(cp, units[j]) is None:
                     out[i] = CheckpointMatch(ids[i], cp, j + unit_offset, units[j], float(sims[i, j]), "reader")
                     break

@@ -8,8 +8,7 @@ general direction the checkpoint says (more / less, better / worse, well / badly
 from __future__ import annotations
 
 import pytest
-
-import mentalhospital_env.rewards.matching as matching
+from mentalhospital_env.rewards import matching
 from mentalhospital_env.rewards.adjudication import direction_clash, direction_sides, statement_conflict
 from mentalhospital_env.rewards.matching import Matcher, MatcherConfig
 from mentalhospital_env.rewards.reader import default_reader
@@ -66,3 +65,26 @@ def test_without_the_gate_the_reader_would_accept_it(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(matching, "direction_clash", lambda c, o: None)
     found = Matcher(MatcherConfig(embedder="hashing")).match([checkpoint], [output])[0]
     assert found is not None and found.decided_by == "reader"
+
+
+# The word-level vote on shared words (SHARED_NEGATION) against the parse's reading of what each clause denies.
+DENIED_BOTH = ("No known family history of mental illness.", "Nobody in the family's had anything like this that I know of.")
+
+
+def test_the_parse_reads_a_denial_said_through_its_subject() -> None:
+    from mentalhospital_env.rewards.adjudication import SHARED_NEGATION, clause_polarities, same_clause_polarity
+
+    checkpoint, output = DENIED_BOTH
+    # the premise: the word-level vote vetoes it
+    assert statement_conflict(checkpoint, output) == SHARED_NEGATION
+    assert clause_polarities(output) == frozenset({True})
+    assert same_clause_polarity(checkpoint, output)
+    found = Matcher(MatcherConfig(embedder="hashing")).match([checkpoint], [output])[0]
+    assert found is not None and found.decided_by == "reader"
+
+
+def test_a_clause_said_the_other_way_keeps_the_veto() -> None:
+    from mentalhospital_env.rewards.adjudication import same_clause_polarity
+
+    assert not same_clause_polarity("Frequent arguments with her partner recently.", "We never argue, it's really solid.")
+    assert not same_clause_polarity("Not on the contraceptive pill.", "I'm on the pill.")
