@@ -1410,19 +1410,18 @@ def _clauses(text: str) -> tuple[tuple[str, ...], ...]:
 _USED_TO = ("use", "to")
 
 
-@lru_cache(maxsize=memo_size(65536))
-def contrary_sides(text: str) -> frozenset[tuple[int, str]]:
-    """The sides of each contrary meaning a statement says, as (group, "a" or "b"): a side after an odd number
-    of flip cues in the same clause counts as the other side ("no sudden steps" says gradual, "denies feeling
-    restless or agitated" says calm, "I haven't stopped enjoying things" says pleasure)."""
-    contraries, flips = _contrasts()[:2]
-    unflipped = _contrasts()[6]
+def _sides_said(
+    text: str, groups: tuple[tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]], ...], unflipped: frozenset[int]
+) -> frozenset[tuple[int, str]]:
+    """The sides of each two-sided meaning of ``groups`` a statement says, as (group, "a" or "b"): a side after an
+    odd number of flip cues in the same clause counts as the other side (see :func:`contrary_sides`)."""
+    flips = _contrasts()[1]
     out: set[tuple[int, str]] = set()
     for clause in _clauses(text):
         found = find_phrases(clause, flips)
         flip_ends = [e for a_, e in found if clause[a_:e] != _USED_TO]
         past_ends = [e for a_, e in found if clause[a_:e] == _USED_TO]
-        for n, (a, b) in enumerate(contraries):
+        for n, (a, b) in enumerate(groups):
             # the longer of two overlapping phrases of one meaning is what the clause says ("few close friends",
             # not the "close friends" inside it)
             spans = sorted(
@@ -1444,6 +1443,98 @@ def contrary_sides(text: str) -> frozenset[tuple[int, str]]:
                 )
                 out.add((n, ("b" if side == "a" else "a") if flipped else side))
     return frozenset(out)
+
+
+@lru_cache(maxsize=memo_size(65536))
+def contrary_sides(text: str) -> frozenset[tuple[int, str]]:
+    """The sides of each contrary meaning a statement says, as (group, "a" or "b"): a side after an odd number
+    of flip cues in the same clause counts as the other side ("no sudden steps" says gradual, "denies feeling
+    restless or agitated" says calm, "I haven't stopped enjoying things" says pleasure)."""
+    return _sides_said(text, _contrasts()[0], _contrasts()[6])
+
+
+@lru_cache(maxsize=1)
+def _directions() -> tuple[tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]], ...]:
+    """contrasts.json's ``directions``, stemmed once: the two poles of each general direction (more / less,
+    better / worse, well / badly, still / stopped) as (a phrases, b phrases)."""
+
+    def phrases(words):
+        out = {tuple(stems_of(w)) for w in words}
+        return tuple(sorted((p for p in out if p), key=len, reverse=True))
+
+    return tuple((phrases(g["a"]), phrases(g["b"])) for g in _contrasts_json().get("directions", ()))
+
+
+@lru_cache(maxsize=memo_size(65536))
+def direction_sides(text: str) -> frozenset[tuple[int, str]]:
+    """The poles of contrasts.json's general ``directions`` a statement says, as (direction, "a" or "b"), read as
+    :func:`contrary_sides` reads the contraries (a pole under a flip cue is the other pole: "not sleeping well"
+    says badly)."""
+    return _sides_said(text, _directions(), frozenset())
+
+
+# the word-level negation veto that counts the content words two statements share and vetoes when half of them
+# differ in negation (a vote of chance-shared words); the learned reader's accepts may overrule it by the parse
+SHARED_NEGATION = "negation differs on the shared content"
+
+
+@lru_cache(maxsize=memo_size(16384))
+def clause_polarities(text: str) -> frozenset[bool] | None:
+    """Whether each clause of ``text`` is denied, as the parse reads it (contrasts.json's ``clause_negation``):
+    the clause heads are the root and the verbs joined to it ("and we never argue", a reported or run-on clause),
+    and a head is denied by an odd number of negations among its own dependents (a "neg" dependent, a negative
+    word, a dependent phrase holding one: "Nobody in my family's had anything like this") or by being a denying
+    verb itself ("Denies", "Has stopped"). ``None`` when the parser is not installed."""
+    try:
+        from mentalhospital_env.cases.compile import _nlp
+
+        nlp = _nlp()
+    except (ImportError, RuntimeError):  # pragma: no cover - a core dependency
+        return None
+    words, verbs = _clause_negation()
+    out: set[bool] = set()
+    for head in nlp(text):
+        if not (head.dep_ == "ROOT" or (head.dep_ in ("conj", "ccomp", "parataxis") and head.pos_ in ("VERB", "AUX"))):
+            continue
+        denied = head.lower_ in verbs
+        for child in head.children:
+            if child.dep_ == "neg" or child.lower_ in words:
+                denied = not denied
+            elif child.dep_ in ("nsubj", "nsubjpass", "dobj", "attr", "npadvmod", "advmod") and any(
+                t.lower_ in words for t in child.subtree
+            ):
+                denied = not denied
+        out.add(denied)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=1)
+def _clause_negation() -> tuple[frozenset[str], frozenset[str]]:
+    raw = _contrasts_json()["clause_negation"]
+    return frozenset(raw["words"]), frozenset(raw["verbs"])
+
+
+def same_clause_polarity(checkpoint: str, output: str) -> bool:
+    """Whether the parse reads both statements as wholly said or wholly denied, alike (every clause of each the
+    same way, and the two the same): then a word-level negation vote (:data:`SHARED_NEGATION`) is a paraphrase's
+    other words, not a denial ("Never made the booking" for "Never booked the psychologist")."""
+    c, o = clause_polarities(checkpoint), clause_polarities(output)
+    return c is not None and len(c) == 1 and c == o
+
+
+def direction_clash(checkpoint: str, output: str) -> str | None:
+    """When the output says only the other pole of a general direction the checkpoint says only one pole of
+    ("better in the mornings" against "worse in the mornings", "sleeps well" against "I'm not sleeping well").
+    The learned reader's accepts pass this gate: the reader reads what a pair is about, not which way it points."""
+    c_sides = direction_sides(checkpoint)
+    if not c_sides:
+        return None
+    o_sides = direction_sides(output)
+    for n, side in c_sides:
+        other = "b" if side == "a" else "a"
+        if (n, other) in o_sides and (n, side) not in o_sides and (n, other) not in c_sides:
+            return f"opposite direction ({_contrasts_json()['directions'][n]['about']})"
+    return None
 
 
 def contrary_clash(checkpoint: str, output: str) -> str | None:
@@ -1888,7 +1979,7 @@ def _reading_conflict(checkpoint: str, output: str) -> str | None:
     # Words shared by chance ("work", "day") should not veto on their own when most agree.
     if shared:
         if negation_clash * 2 >= shared:
-            return "negation differs on the shared content"
+            return SHARED_NEGATION
         if subject_clash * 2 >= shared:
             return "subject differs on the shared content"
         if time_clash * 2 >= shared:

@@ -33,11 +33,14 @@ from mentalhospital_env.cases.derive import split_sentences
 from mentalhospital_env.knowledge.language import echoed_topic, leading_openers, memo_size
 
 from .adjudication import (
+    SHARED_NEGATION,
     Adjudicator,
     ClinicalAdjudicator,
     StatementReading,
+    direction_clash,
     make_adjudicator,
     read_statement,
+    same_clause_polarity,
     statement_conflict,
 )
 from .embedders import Embedder, make_embedder
@@ -100,7 +103,8 @@ class MatcherConfig:
       ``"calibrated"`` takes the embedder's entry in thresholds.json, ``None`` turns it off.
     - ``reader``: after the rules, the learned entailment reader (:mod:`.reader`) reads the pairs they refused and
       accepts those it scores at or above its fitted threshold that still pass every structural veto
-      (:func:`~.adjudication.statement_conflict`); ``False`` turns it off (the rules alone).
+      (:func:`~.adjudication.statement_conflict`) and the direction gate (:func:`~.adjudication.direction_clash`);
+      ``False`` turns it off (the rules alone).
     """
 
     embedder: str = "hashing"
@@ -766,7 +770,10 @@ class Matcher:
     ) -> None:
         """The learned reader's pass (see :mod:`.reader`): for each checkpoint, the units the rules did not
         credit that the reader scores at or above its threshold, in order of score, and the first of them that
-        passes :func:`statement_conflict` (the vetoes stay hard gates) is its match, ``decided_by`` ``"reader"``.
+        passes :func:`statement_conflict` (the vetoes stay hard gates; the word-level vote of shared words,
+        :data:`~.adjudication.SHARED_NEGATION`, yields where the parse reads both statements denied or said alike,
+        :func:`~.adjudication.same_clause_polarity`) and :func:`~.adjudication.direction_clash` (the reader reads
+        what a pair is about, not which way it points) is its match, ``decided_by`` ``"reader"``.
 
         A checkpoint the rules matched is looked at only in the groups before its match's (``groups``: what
         matching the groups one by one finds, where a group's reader match comes before a later group's rule
@@ -806,6 +813,10 @@ class Matcher:
                 order.sort(key=lambda j: (groups[j], -by_unit[j]))
             cp = checkpoints[i]
             for j in order:
-                if statement_conflict(cp, units[j]) is None:
+                conflict = statement_conflict(cp, units[j])
+                if conflict == SHARED_NEGATION and same_clause_polarity(cp, units[j]):
+                    # the word-level vote of shared words yields to the parse's reading of what is denied
+                    conflict = None
+                if conflict is None and direction_clash(cp, units[j]) is None:
                     out[i] = CheckpointMatch(ids[i], cp, j + unit_offset, units[j], float(sims[i, j]), "reader")
                     break

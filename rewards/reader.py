@@ -17,8 +17,10 @@ sentences *mean*:
   no structural veto blocks (the population it acts on).
 
 The matcher asks the reader only about pairs its rules refused, and every pair the reader accepts must still pass
-:func:`~.adjudication.statement_conflict` (speaker, negation, relative, time, quantity, direction): the vetoes stay
-hard gates, and the reader only adds recall. Fitted by ``scripts/fit_entailment_reader.py`` (deterministic);
+:func:`~.adjudication.statement_conflict` (speaker, negation, relative, time, quantity, direction) and
+:func:`~.adjudication.direction_clash` (more / less, better / worse, well / badly, goes on / ended, wants /
+fears): the vetoes stay hard gates, and the reader only adds recall. The head is fitted with the negatives
+written to look like a match (opposites, amounts, other persons, other times) weighted twice. Fitted by ``scripts/fit_entailment_reader.py`` (deterministic);
 the weights are ``data/entailment_reader.npz``.
 """
 

@@ -508,8 +508,13 @@ def _reference_match(matcher: Matcher, checkpoints, units):
     """The match without any prefilter: every pair through the check, in order of similarity, every pair
     below the threshold to the adjudicator (the Matcher as first written, plus: a unit without a content
     word or concept covers nothing), then, for a checkpoint still open, the learned reader's units in order of
-    score that pass the check."""
-    from mentalhospital_env.rewards.adjudication import read_statement
+    score that pass the check and the direction gate."""
+    from mentalhospital_env.rewards.adjudication import (
+        SHARED_NEGATION,
+        direction_clash,
+        read_statement,
+        same_clause_polarity,
+    )
 
     sims = matcher.embedder.encode(list(checkpoints)) @ matcher.embedder.encode(list(units)).T
     silent = {
@@ -539,7 +544,10 @@ def _reference_match(matcher: Matcher, checkpoints, units):
                     break
                 reading = read_statement(units[j])
                 readable = bool(reading.concepts) or len(reading.words) >= 2
-                if readable and statement_conflict(cp, units[j]) is None:
+                conflict = statement_conflict(cp, units[j])
+                if conflict == SHARED_NEGATION and same_clause_polarity(cp, units[j]):
+                    conflict = None  # the parse's reading of what each clause denies overrules the word vote
+                if readable and conflict is None and direction_clash(cp, units[j]) is None:
                     found = (j, "reader")
                     break
         out.append(found)
