@@ -1338,6 +1338,8 @@ class ScriptedClinician(Doctor):
         conf = self.script["residual_diagnoses"]
         if known is not None and not load_durations().fits(h.code, known, self.walk_in.age):
             return False
+        if h.code.startswith(tuple(conf["explained_by_the_reaction"])):
+            return False  # sleeplessness beside a stress reaction is the reaction's, not a primary insomnia's
         minimum = load_durations().minimum_days(h.code, self.walk_in.age)
         if known is None and minimum is not None and minimum > conf["unheard_length_max_days"]:
             return False  # a disorder of months or years (a generalised anxiety, a dysthymia) is not met on a length unheard
@@ -1382,11 +1384,10 @@ class ScriptedClinician(Doctor):
             return lead
         if first.category not in conf["competes_with"] or not self._stressor_told():
             return lead
-        beside = first.code.startswith(tuple(conf["never_established_beside_stressor"]))
-        if not beside and self._established(first, known):
+        if self._established(first, known):
             return lead
-        for i, (h, _) in enumerate(lead[1:], 1):  # another disorder on the list whose criteria were heard explains it
-            if h.category in conf["competes_with"] and not h.code.startswith(codes) and self._established(h, known):
+        for i, (h, _) in enumerate(lead[1:], 1):  # another of its kind on the list whose criteria were heard explains it
+            if h.category == first.category and not h.code.startswith(codes) and self._established(h, known):
                 return [lead[i]] + lead[:i] + lead[i + 1 :]
         if said is not None and said > conf["lead_max_days"]:
             return lead
