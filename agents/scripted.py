@@ -1784,6 +1784,7 @@ class ScriptedClinician(Doctor):
                     item
                     for item in h.safety
                     if fits(item) and not (actions.proposed(item) and actions.proposed(item) <= said)
+                    and not (actions.proposed(item) & drug_items) - prescribed  # a stimulant's checks with no stimulant
                     and tuple(tokenize(item)[:4]) not in opened
                 ),
                 None,
