@@ -1389,8 +1389,11 @@ class ScriptedClinician(Doctor):
         for i, (h, _) in enumerate(lead[1:], 1):  # another of its kind on the list whose criteria were heard explains it
             if h.category == first.category and not h.code.startswith(codes) and self._established(h, known):
                 return [lead[i]] + lead[:i] + lead[i + 1 :]
-        if said is not None and said > conf["lead_max_days"]:
+        if known is not None and known > conf["lead_max_days"]:
             return lead
+        needs = conf["needs_heard_over"].get(first.category)
+        if needs and not set(needs) & (set(self.findings.present) - self.findings.contradicted):
+            return lead  # a short count of a depression's groups, with no preoccupation with the event, is no evidence
         evidence = self._evidence()
         top = lead[0][1]
         lead_codes = {h.code for h, _ in lead}
@@ -1402,7 +1405,9 @@ class ScriptedClinician(Doctor):
             if len(self._unexplained(h)) > len(self._unexplained(first)):
                 continue  # no stress reaction over a voice or a delusion the lead explains
             rest = [pair for pair in lead if pair[0] is not h]
-            return [(h, score)] + (rest if h.code in lead_codes else rest[: self.script["max_disorders"] - 1])
+            # read again as a leading reaction: a disorder established anywhere in the ranking (an acute stress
+            # reaction's daze) explains it before the adjustment disorder does
+            return self._residual_first([(h, score)] + (rest if h.code in lead_codes else rest[: self.script["max_disorders"] - 1]))
         return lead
 
     def _episode_met(self, h: Hypothesis) -> bool:
@@ -1776,6 +1781,7 @@ class ScriptedClinician(Doctor):
         # each disorder the plan treats brings its own first safety item (a co-occurring depression's suicide enquiry
         # beside an opioid dependence that leads), the principal its first three
         safety = [item for item in principal.safety[:3] if fits(item)]
+        own_safety = len(safety)
         for h in co_occurring:
             said = actions.proposed(" ".join(safety))
             opened = {tuple(tokenize(item)[:4]) for item in safety}  # "ask about suicidal thoughts ..." said once
@@ -1923,7 +1929,11 @@ class ScriptedClinician(Doctor):
                 for sentence in re.split(r"(?<=[.;])\s+", plan)
                 if not wanted & actions.proposed(sentence)
             )
-        if family_suicide and not any(a in plan.lower() for a in family["already"]):
+        # a co-occurring disorder's generic item does not stand for the relative's suicide, which is named for its reason
+        without_co = plan
+        for item in safety[own_safety:]:
+            without_co = without_co.replace(self._pronouns(item), "").replace(item, "")
+        if family_suicide and not any(a in without_co.lower() for a in family["already"]):
             plan += " " + family["sentence"]  # a relative's suicide: asked at every review, whatever is said today
         if self.critical_actions or "prompt_follow_up" not in actions.proposed(follow_up):
             plan += " " + follow_up
