@@ -54,7 +54,10 @@ embedding reader 0.789) was taken at stop 40, heldout41's (0.722; the embedding 
 (0.690; the embedding reader 0.733) at stop 42, heldout43's (0.711; the embedding reader 0.737) at stop 43; stop 44's
 fresh set (``interview_topics_heldout44.jsonl``), written by
 others, which the
-fitting scripts refuse by number and name.
+fitting scripts refuse by number and name. Stop 45 moved heldout41 to heldout43 (development data since the stops after
+they were written) into the topic model's fitting (``NEWEST_READ`` 43; the combination and its thresholds unchanged) and
+kept heldout44 out as its check: heldout44 0.718 -> 0.744 from the refit alone (macro precision 0.805 -> 0.823, recall
+0.670 -> 0.701). Two psychiatrists labelling heldout44 blind agree at 0.913, so the target is human agreement.
 Stop 42 changed how the reader combines and reads context, not its phrases:
 the model adds a topic at 0.3 where the cues heard no topic of substance and at 0.5 beside one, the complaint and its
 frame at 0.7 as before (``scripts/fit_topic_model.py`` ADD_ALONE_ABOVE, ADD_ABOVE, ADD_FRAME_ABOVE), and a follow model
@@ -136,20 +139,21 @@ HELD_OUT_SETS: list[tuple[Path, str]] = [
      "merge), development data from stop 41"),
     (DATA / "interview_topics_heldout41.jsonl", "stop 41's (460, by a writer who read no code, committed alone before any "
      "run): its figure taken at stop 41 (0.722; the embedding reader 0.758); its errors read by root cause at stop 42 (no "
-     "phrase tuned on them; the combination threshold and the follow model chosen on heldout31-39), never in a "
-     "model's fitting"),
+     "phrase tuned on them; the combination threshold and the follow model chosen on heldout31-39), in the topic model's "
+     "fitting from stop 45"),
     (DATA / "interview_topics_heldout42.jsonl", "stop 42's (460, by a writer who read no code, committed alone before any "
      "run): its figure taken at stop 42 (0.690; the embedding reader 0.733; 0.708 after stop 42's merge), development "
-     "data from stop 43"),
+     "data from stop 43, in the topic model's fitting from stop 45"),
     (DATA / "interview_topics_heldout43.jsonl", "stop 43's (460, by a writer who read no code, committed alone before any "
      "run): its figure taken at stop 43 (0.711; the embedding reader 0.737; 0.716 after stop 43's merge), development "
-     "data from stop 44"),
+     "data from stop 44, in the topic model's fitting from stop 45"),
     (DATA / "interview_topics_heldout44.jsonl", "stop 44's (460, by a writer who read no code, committed alone before any "
-     "run): never tuned on, never in the topic model's fitting; the honest figure"),
+     "run): its figure taken at stop 44 (0.718; the embedding reader 0.729), never tuned on, never in a model's fitting: "
+     "stop 45's check (0.744 after stop 45's refit)"),
 ]
 TARGET_MACRO_F1 = 0.9
 #: the newest held-out set in the shipped topic model's fitting (scripts/fit_topic_model.py NEWEST_READ)
-NEWEST_FITTED = 40
+NEWEST_FITTED = 43
 #: the newest held-out set in the opt-in embedding reader's fitting (scripts/fit_embedding_topic_reader.py NEWEST_READ)
 NEWEST_FITTED_EMBEDDING = 35
 
