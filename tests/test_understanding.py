@@ -311,6 +311,18 @@ def test_the_topic_model_is_never_fitted_on_a_fresh_held_out_set(monkeypatch):
     with pytest.raises(FileNotFoundError):  # a set already read passes the guard (and then needs its file)
         fit_topic_model.load("fresh")
 
+
+@pytest.mark.parametrize(
+    ("utterance", "topics", "relative"),
+    [
+        ("Kelly, has he been sleeping?", ("sleep",), None),
+        ("Grandma, how has she been sleeping?", ("sleep",), None),
+        ("Mrs Patel, has your mother been confused?", ("memory",), None),
+        ("Mum, is there any mental illness in the family?", ("family_history",), None),
+        ("Has your mother ever been depressed?", ("family_history",), "mother"),
+        ("So, how is your mood?", ("mood",), None),
+    ],
+)
 def test_a_name_said_to_an_informant_asks_about_no_relative(utterance, topics, relative):
     u = understand(utterance)
     assert (u.topics, u.relative) == (topics, relative)
