@@ -280,37 +280,36 @@ def test_the_benchmark_reports_the_newest_held_out_topic_set_as_held_out():
 
 
 def test_the_topic_model_is_never_fitted_on_a_fresh_held_out_set(monkeypatch):
-    """The fitting script names no held-out set newer than the newest one read (stop 43 fits up to heldout40 and keeps
-    heldout41 and heldout42 out as its check; the integrator adds stop 43's fresh set), and refuses one before opening
-    it, whatever table it is put in: by its number, and heldout41 and heldout42 by their names whatever the newest number
-    read says. It works whether or not the fresh file is in the tree."""
+    """The fitting script names no held-out set newer than the newest one read (stop 45 fits up to heldout43 and keeps
+    heldout44 out as its check; heldout45 is being written at stop 45), and refuses one before opening it, whatever
+    table it is put in: by its number, and heldout44 and heldout45 by their names whatever the newest number read says.
+    It works whether or not the fresh file is in the tree."""
     sys.path.insert(0, str(ROOT / "scripts"))
     import fit_topic_model
 
-    assert fit_topic_model.NEWEST_READ == 40
+    assert fit_topic_model.NEWEST_READ == 43
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import topic_classifier
 
     assert topic_classifier.NEWEST_FITTED == fit_topic_model.NEWEST_READ  # the benchmark says which figures are fitted
-    for read in (f"interview_topics_heldout{n}.jsonl" for n in range(31, 41)):
-        assert read in fit_topic_model.SETS.values()  # development data: heldout40 from stop 43
+    for read in (f"interview_topics_heldout{n}.jsonl" for n in range(31, 44)):
+        assert read in fit_topic_model.SETS.values()  # development data: heldout41 to heldout43 from stop 45
     assert not [f for f in fit_topic_model.SETS.values()
-                if re.search(r"held_?out(4[1-9]|[5-9]\d)", f.replace("-", "_"))]
+                if re.search(r"held_?out(4[4-9]|[5-9]\d)", f.replace("-", "_"))]
     # a fresh set slipped into the table is refused before any file is opened (the name points nowhere real)
     monkeypatch.setattr(fit_topic_model, "DATA", ROOT / "no-such-folder")
-    for fresh in ("interview_topics_heldout41.jsonl", "interview_topics_held_out41.jsonl",
-                  "interview_topics_heldout42.jsonl", "interview_topics_heldout43.jsonl",
-                  "interview_topics_heldout44.jsonl", "interview_topics_heldout45.jsonl"):
+    for fresh in ("interview_topics_heldout44.jsonl", "interview_topics_held_out44.jsonl",
+                  "interview_topics_heldout45.jsonl", "interview_topics_heldout46.jsonl"):
         monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit_topic_model.load("fresh")
-    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 99)  # heldout41 and 42 are refused by name, not by number alone
-    for fresh in ("interview_topics_heldout41.jsonl", "interview-topics-held-out42.jsonl"):
+    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 99)  # heldout44 and 45 are refused by name, not by number alone
+    for fresh in ("interview_topics_heldout44.jsonl", "interview-topics-held-out45.jsonl"):
         monkeypatch.setitem(fit_topic_model.SETS, "fresh", fresh)
         with pytest.raises(SystemExit, match="fresh held-out set"):
             fit_topic_model.load("fresh")
-    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 40)
-    monkeypatch.setitem(fit_topic_model.SETS, "fresh", "interview_topics_heldout40.jsonl")
+    monkeypatch.setattr(fit_topic_model, "NEWEST_READ", 43)
+    monkeypatch.setitem(fit_topic_model.SETS, "fresh", "interview_topics_heldout43.jsonl")
     with pytest.raises(FileNotFoundError):  # a set already read passes the guard (and then needs its file)
         fit_topic_model.load("fresh")
 
