@@ -1433,25 +1433,27 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
             other = other or _reports(split_sentences(para[label.end():])[0], names, whole, data, pronoun, opening=True) == "other"
         elif not label and stamp and (opening := _opening_label(para)) and _label_speaker(opening, data, section, people):
             other = True  # "15 April 2027 1600 Phone call with father (...), the patient consented."
+        if not other and stamp and (title := re.match(r"^[^'\u2018\u201c\"]{0,160}?:\s+(?=\S)", para)) and (
+                opening := _opening_label(para[title.end():])) and _label_speaker(opening, data, section, people):
+            other = True  # "02/12/2026 15:30 PSYCHIATRY C-L - brief note (Dr ...): mother at bedside (...), ...": hers
         sentences = split_sentences(para[label.end():] if label else para)
         for k, sentence in enumerate(sentences):
-            own = label.group(1) if k == 0 and label else None
+            sentence_kind = line_kind
             if k == 0 and label:
                 sentence = f"{label.group(1)} {sentence}"
+                kind = _label_kind(label.group(1), kinds)  # a paragraph's label: its kind runs to the paragraph's end
+                line_kind = sentence_kind = None if kind == "history" else kind or line_kind
             elif (inner := re.match(r"^((?:[^:.!?'\u2018\u201c\"()]|\([^()]*\)){1,60}?):\s+(?=\S)", sentence)):
-                own = inner.group(1)  # a label inside the line ("... Plan: admit GIM.") opens its own kind
-            if own is not None:
-                kind = _label_kind(own, kinds)
-                if kind == "history":
-                    line_kind = None
-                elif kind:
-                    line_kind = kind
+                # a label inside the paragraph ("... ECG per medics: U waves, QTc 452. On direct questioning she
+                # disclosed ...") gives its own sentence a kind, not the sentences after it
+                kind = _label_kind(inner.group(1), kinds)
+                sentence_kind = None if kind == "history" else kind or line_kind
             said = _reports(sentence, names, whole, data, pronoun) if other or not label or line_kind else None
             if other and said == "patient":
                 other = entry = False  # "Pt says ...": the patient's own account again
             pos = _find_sentence(text, sentences[k], cursor)
             writer = None if other or said in ("account", "patient") else (
-                line_kind or ("clinician" if section not in data["list_sections"] and _order(sentence, kinds) else None))
+                sentence_kind or ("clinician" if section not in data["list_sections"] and _order(sentence, kinds) else None))
             if other or said == "account":
                 out.append(Voice("account" if said == "account" else "informant", _words_of(sentence), pos,
                                  pos + len(sentences[k]) if pos >= 0 else -1))
@@ -1474,8 +1476,8 @@ def _label_kind(label: str, kinds: dict[str, Any]) -> str | None:
     ``None`` (a label of no kind: "Suicide screen (1 Dec)", "Insulin (told only when asked ...)")."""
     outside = re.sub(r"\([^()]*\)?", " ", label.lower().replace("\u2019", "'"))
     words = re.findall(r"[a-z0-9/'&-]+", re.split(r"\s+-\s+", outside)[0])
-    if not words:
-        return None
+    if not words or len(words) > 4:
+        return None  # "Results explained plainly and without blame:" is a sentence's opening, no label
     for head in (" ".join(words[:3]), " ".join(words[:2]), words[0]):
         if len(head) == 1 and len(words) > 1:
             continue  # a SOAP or DAR letter is a label only alone ("A:", never "A 36-year-old woman:")
