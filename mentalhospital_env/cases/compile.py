@@ -1452,6 +1452,8 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
             if other and said == "patient":
                 other = entry = False  # "Pt says ...": the patient's own account again
             pos = _find_sentence(text, sentences[k], cursor)
+            if sentence_kind and not said and _her_report(sentence, data):
+                said = "patient"  # "Says she feels empty ..." in a nursing entry: the patient's account, told
             writer = None if other or said in ("account", "patient") else (
                 sentence_kind or ("clinician" if section not in data["list_sections"] and _order(sentence, kinds) else None))
             if other or said == "account":
@@ -1485,6 +1487,17 @@ def _label_kind(label: str, kinds: dict[str, Any]) -> str | None:
             if head in kinds[key]:
                 return kind
     return None
+
+
+def _her_report(sentence: str, data: dict[str, Any]) -> bool:
+    """Whether a sentence of the writer's opens on a verb of telling with no subject ("Says she feels empty",
+    "Reports 'not hungry since the summer'"): the patient's own account, reported."""
+    first = re.match(r"[A-Za-z]+", re.sub(r"^(?:(?:[^:.!?'\u2018\u201c\"()]|\([^()]*\)){1,60}?:\s+)", "", sentence.strip()))
+    if not first:
+        return False
+    word = first.group(0).lower()
+    verbs = data["paragraph_speaker"]["reporting_verbs"]
+    return word in ("said", "told") or any(word in (v + "s", v + "d", v + "ed", v + "es") for v in verbs)
 
 
 def _heading_kind(title: str, kinds: dict[str, Any]) -> str | None:
