@@ -1433,9 +1433,12 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
             other = other or _reports(split_sentences(para[label.end():])[0], names, whole, data, pronoun, opening=True) == "other"
         elif not label and stamp and (opening := _opening_label(para)) and _label_speaker(opening, data, section, people):
             other = True  # "15 April 2027 1600 Phone call with father (...), the patient consented."
-        if not other and stamp and (title := re.match(r"^[^'\u2018\u201c\"]{0,160}?:\s+(?=\S)", para)) and (
-                opening := _opening_label(para[title.end():])) and _label_speaker(opening, data, section, people):
-            other = True  # "02/12/2026 15:30 PSYCHIATRY C-L - brief note (Dr ...): mother at bedside (...), ...": hers
+        if not other and stamp:
+            # "02/12/2026 15:30 PSYCHIATRY C-L - brief note (Dr ...): mother at bedside (...), ...": after the entry's
+            # title (to one of its colons, before any quotation) a lay person's verbless opening makes the entry theirs
+            head = re.split(r"['\u2018\u201c\"]", para[:200], maxsplit=1)[0]
+            other = any((opening := _opening_label(para[m.end():])) and _label_speaker(opening, data, section, people)
+                        for m in list(re.finditer(r":\s+(?=\S)", head))[:3])
         sentences = split_sentences(para[label.end():] if label else para)
         for k, sentence in enumerate(sentences):
             sentence_kind = line_kind
