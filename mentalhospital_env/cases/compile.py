@@ -1382,21 +1382,49 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
     people = _other_people(whole, names, data) | {k.lower() for k in (relatives or {})}
     out: list[Voice] = []
     entry = False  # the speaker an entry heading gave, carried over its lines
+    kinds = data["sentence_kinds"]
+    block: str | None = None  # the writer's kind of block ("clinician", "family") a heading or a label opened
+    carried = ""  # what carries the block: "heading" (to a blank line) or "label" (over numbered lines only)
     offset = 0
     for line in text.split("\n"):
         cursor, offset = offset, offset + len(line) + 1
         if not line.strip():
             entry = False  # a blank line ends an entry
+            block, carried = None, ""
             continue
         stamp = _STAMP.match(line.strip()) if re.match(r"\s*\d", line) else None
         para = line.strip()[stamp.end():] if stamp else line.strip()
         if stamp or _entry_heading(para):
             entry = False
+        numbered = re.match(r"^(?:\d{1,2}[.)]|[-\u2022*])\s+", para) is not None
+        if carried == "label" and not numbered:
+            block, carried = None, ""  # a label line's block runs over its numbered lines only
         if para and _entry_heading(para) and not re.search(r":\s+\S", para):
-            # a title line: whose entry follows
+            # a title line: whose entry follows, and what kind of writing ("NURSING ...", "ORDER ...", "MEDICATION
+            # ADMINISTRATION RECORD"); a title of no kind under a titled block ("SCHEDULED", "PRN") keeps it
             entry = _label_speaker(_STAMP.sub("", re.sub(r"\s+-\s+", " ", para)), data, section, people)
+            kind = _heading_kind(para, kinds)
+            if kind or carried != "heading":
+                block, carried = kind, "heading" if kind else ""
             continue
+        caps = re.match(r"[A-Z][A-Z0-9&/ ,-]{3,}(?=\s|$)", para)
+        kind = _heading_kind(caps.group(0), kinds) if caps else None
+        if kind:
+            block, carried = kind, "heading"  # "LABS AND IMAGING - see EXAMS for full results. Key: ..."
+        elif stamp:
+            block, carried = None, ""  # a new dated entry
+        alone = re.fullmatch(r"((?:[^:.!?'\u2018\u201c\"()]|\([^()]*\)){1,80}?):\s*", para)
+        if alone:
+            # "Impression (01-Dec):", "Recommendations to GIM (numbered):", "Problem list:": a label line whose
+            # numbered lines are the writer's
+            kind = _label_kind(alone.group(1), kinds)
+            if kind in ("clinician", "family"):
+                block, carried = kind, "label"
+                pos = _find_sentence(text, para, cursor)
+                out.append(Voice(kind, _words_of(para), pos, pos + len(para) if pos >= 0 else -1))
+                continue
         label = re.match(r"^((?:[^:.!?'\u2018\u201c\"()]|(?<=\w)['\u2019](?=s\b)|\([^()]*\)){1,100}?):\s+(?=\S)", para)
+        line_kind = block
         other = entry
         if label and _label_speaker(label.group(1), data, section, people):
             other = True
@@ -1405,23 +1433,108 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
             other = other or _reports(split_sentences(para[label.end():])[0], names, whole, data, pronoun, opening=True) == "other"
         elif not label and stamp and (opening := _opening_label(para)) and _label_speaker(opening, data, section, people):
             other = True  # "15 April 2027 1600 Phone call with father (...), the patient consented."
+        if not other and stamp:
+            # "02/12/2026 15:30 PSYCHIATRY C-L - brief note (Dr ...): mother at bedside (...), ...": after the entry's
+            # title (to one of its colons, before any quotation) a lay person's verbless opening makes the entry theirs
+            head = re.split(r"['\u2018\u201c\"]", para[:200], maxsplit=1)[0]
+            other = any((opening := _opening_label(para[m.end():])) and _label_speaker(opening, data, section, people)
+                        for m in list(re.finditer(r":\s+(?=\S)", head))[:3])
         sentences = split_sentences(para[label.end():] if label else para)
         for k, sentence in enumerate(sentences):
+            sentence_kind = line_kind
             if k == 0 and label:
                 sentence = f"{label.group(1)} {sentence}"
-            said = _reports(sentence, names, whole, data, pronoun) if other or not label else None
+                kind = _label_kind(label.group(1), kinds)  # a paragraph's label: its kind runs to the paragraph's end
+                line_kind = sentence_kind = None if kind == "history" else kind or line_kind
+            elif (inner := re.match(r"^((?:[^:.!?'\u2018\u201c\"()]|\([^()]*\)){1,60}?):\s+(?=\S)", sentence)):
+                # a label inside the paragraph ("... ECG per medics: U waves, QTc 452. On direct questioning she
+                # disclosed ...") gives its own sentence a kind, not the sentences after it
+                kind = _label_kind(inner.group(1), kinds)
+                sentence_kind = None if kind == "history" else kind or line_kind
+            said = _reports(sentence, names, whole, data, pronoun) if other or not label or line_kind else None
             if other and said == "patient":
                 other = entry = False  # "Pt says ...": the patient's own account again
             pos = _find_sentence(text, sentences[k], cursor)
+            if sentence_kind and not said and _her_report(sentence, data):
+                said = "patient"  # "Says she feels empty ..." in a nursing entry: the patient's account, told
+            writer = None if other or said in ("account", "patient") else (
+                sentence_kind or ("clinician" if section not in data["list_sections"] and _order(sentence, kinds) else None))
             if other or said == "account":
                 out.append(Voice("account" if said == "account" else "informant", _words_of(sentence), pos,
                                  pos + len(sentences[k]) if pos >= 0 else -1))
+            elif writer:
+                # the writer's impression, recommendation, plan, examination, order or record, or a relative's history
+                # under a family label: chart knowledge, never the patient's first person
+                out.append(Voice(writer, _words_of(sentence), pos, pos + len(sentences[k]) if pos >= 0 else -1))
             else:
                 quote = _quoted_words(sentence, names, whole, data, sex, people)  # with its label: "Mother: '...'"
                 if quote:
                     out.append(Voice("informant", quote, pos, pos + len(sentences[k]) if pos >= 0 else -1, quote=True))
             cursor = pos + len(sentences[k]) if pos >= 0 else cursor
     return out
+
+
+def _label_kind(label: str, kinds: dict[str, Any]) -> str | None:
+    """The kind of writing a label opens, from its first words outside brackets: ``"clinician"`` (the writer's own:
+    "Impression (01-Dec)", "Recommendations to GIM", "O", "Capacity (...)"), ``"family"`` (relatives' histories:
+    "Family history"), ``"history"`` (the patient's told history: "HPI (patient's account)", "S", "Social"), or
+    ``None`` (a label of no kind: "Suicide screen (1 Dec)", "Insulin (told only when asked ...)")."""
+    outside = re.sub(r"\([^()]*\)?", " ", label.lower().replace("\u2019", "'"))
+    words = re.findall(r"[a-z0-9/'&-]+", re.split(r"\s+-\s+", outside)[0])
+    if not words or len(words) > 4:
+        return None  # "Results explained plainly and without blame:" is a sentence's opening, no label
+    for head in (" ".join(words[:3]), " ".join(words[:2]), words[0]):
+        if len(head) == 1 and len(words) > 1:
+            continue  # a SOAP or DAR letter is a label only alone ("A:", never "A 36-year-old woman:")
+        for kind, key in (("family", "family_labels"), ("clinician", "clinician_labels"), ("history", "history_labels")):
+            if head in kinds[key]:
+                return kind
+    return None
+
+
+def _her_report(sentence: str, data: dict[str, Any]) -> bool:
+    """Whether a sentence of the writer's opens on a verb of telling with no subject ("Says she feels empty",
+    "Reports 'not hungry since the summer'"): the patient's own account, reported."""
+    first = re.match(r"[A-Za-z]+", re.sub(r"^(?:(?:[^:.!?'\u2018\u201c\"()]|\([^()]*\)){1,60}?:\s+)", "", sentence.strip()))
+    if not first:
+        return False
+    word = first.group(0).lower()
+    verbs = data["paragraph_speaker"]["reporting_verbs"]
+    return word in ("said", "told") or any(word in (v + "s", v + "d", v + "ed", v + "es") for v in verbs)
+
+
+def _heading_kind(title: str, kinds: dict[str, Any]) -> str | None:
+    """``"clinician"`` where an entry's title names a kind of chart writing that is never the patient's account
+    ("NURSING - NIGHT SHIFT (...)", "ORDER - CONSULT TO ...", "MEDICATION ADMINISTRATION RECORD", "LABS AND
+    IMAGING"); else ``None``."""
+    low = re.sub(r"\([^()]*\)", " ", title.lower())
+    return "clinician" if any(re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", low)
+                              for w in kinds["clinician_headings"]) else None
+
+
+def _order(sentence: str, kinds: dict[str, Any]) -> bool:
+    """Whether a sentence is an order or a recommendation by its shape: it opens (after a label or a number) on an
+    imperative verb of ordering with no subject ("Consider voluntary transfer ...", "Start sertraline 25 mg"), on
+    "please", or it is a passive with "must"/"should" or "X to be done" ("Exogenous insulin must be excluded ...",
+    "C-L to be paged")."""
+    body = re.sub(r"^(?:(?:[^:.!?'\u2018\u201c\"()]|\([^()]*\)){1,60}?:\s+|\d{1,2}[.)]\s+|[-\u2022*]\s+)", "", sentence.strip())
+    if not re.match(r"[A-Za-z]", body):
+        return False
+    first = body.split(None, 1)[0].lower().strip(",;:")
+    if first == "please":
+        return True
+    if first not in kinds["order_verbs"] and not re.search(r"\b(?:must|should|to) be\b", body):
+        return False
+    doc = _nlp()(body)
+    head = next((t for t in doc if not t.is_punct), None)
+    if head is not None and head.lower_ in kinds["order_verbs"] and head.tag_ == "VB" and head.dep_ == "ROOT" and not any(
+            c.dep_ in ("nsubj", "nsubjpass") for c in head.children):
+        return True
+    for t in doc:
+        if t.dep_ == "auxpass" and t.lower_ == "be" and t.head.dep_ == "ROOT" and t.i > 0 and (
+                doc[t.i - 1].lower_ in ("must", "should", "to")):
+            return True
+    return False
 
 
 def _spoken_by_other(text: str, sentences: list[str], at: int, voices: list[Voice]) -> tuple[dict[int, Voice], int]:
@@ -2102,9 +2215,10 @@ def _relative_names(ehr: EHR, sex: str) -> dict[str, str]:
         if m.group(1).lower() in data["relative_lay"]:
             found.setdefault(m.group(2), "my " + data["relative_lay"][m.group(1).lower()])
     for m in re.finditer(rf"\b(?i:{own})\s+({relations}),?\s+\(?([A-Z][a-z]+)\b(?!\s+[A-Z])"
-                         rf"|\b([A-Z][a-z]+)\s*[,(]\s*(?i:{own})\s+({relations})\b", whole):
+                         rf"|\b([A-Z][a-z]+)\s*[,(]\s*(?i:{own})\s+({relations})\b(?!['\u2019]s)", whole):
         relation, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
         if relation.lower() in data["relative_lay"]:  # a parent is "my mum"; a wife is called by her name
+            # "Darren, her mother's hospital appointments" is a list: a relation owning a noun names no one beside it
             found.setdefault(name, "my " + data["relative_lay"][relation.lower()])
     return found
 
