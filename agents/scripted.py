@@ -1250,7 +1250,7 @@ class ScriptedClinician(Doctor):
         (``required_to_lead``: no psychotic depression without a delusion or a hallucination heard) or when its
         minimum duration is not met and the other fits (``duration_principal``: at four days a brief psychotic
         disorder, not schizophrenia); unchanged otherwise."""
-        lead = self._personality_over_unmet_episode(lead)
+        lead = self._personality_over_unmet_episode(self._episode_met_first(lead))
         need = self.script["required_to_lead"].get(lead[0][0].code)
         if need and not set(need) & set(self.findings.present):
             for i, (h, _) in enumerate(lead[1:], 1):
@@ -1265,9 +1265,23 @@ class ScriptedClinician(Doctor):
                 if h.category == lead[0][0].category and durations.fits(h.code, said, self.walk_in.age):
                     lead = [lead[i]] + lead[:i] + lead[i + 1 :]
                     break
-        lead = self._recurrent_first(self._residual_first(lead))
+        lead = self._recurrent_first(self._adjustment_explained_first(self._stressor_first(lead)))
+        lead = self._outlasted_first(lead, said)
         # read last, so that a specifier first moves a depression to its own psychotic form where the ranking has it
         return self._psychosis_without_mood_episode(self._psychosis_explained_first(lead))
+
+    def _outlasted_first(self, lead: list[tuple[Hypothesis, float]], said: float | None) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with the first disorder whose durations fit the length heard first when the lead is a reaction that
+        cannot have lasted that long (``outlasted``: an adjustment disorder of ten years); unchanged otherwise."""
+        most = next((d for p, d in self.script["outlasted"]["max_days"].items() if lead[0][0].code.startswith(p)), None)
+        if said is None or most is None or said <= most:
+            return lead
+        durations = load_durations()
+        for i, (h, _) in enumerate(lead[1:], 1):
+            own = next((d for p, d in self.script["outlasted"]["max_days"].items() if h.code.startswith(p)), None)
+            if durations.fits(h.code, said, self.walk_in.age) and (own is None or said <= own):
+                return [lead[i]] + lead[:i] + lead[i + 1 :]
+        return lead
 
     def _mood_groups_heard(self, prefix: str) -> int:
         """How many symptom groups of the depressive episode (``episode_threshold`` of ``prefix``) were heard."""
@@ -1329,85 +1343,70 @@ class ScriptedClinician(Doctor):
         rest = [pair for pair in lead if pair[0] is not best[0]]
         return [best] + rest[: self.script["max_disorders"] - 1]
 
-    def _established(self, h: Hypothesis, known: float | None) -> bool:
-        """Whether the encounter gave ``h``'s criteria (``residual_diagnoses``): a depressive episode's symptom groups
-        (``episode_threshold``), a defining finding of ``established_by`` for its code, else ``min_core`` of its core
-        findings (weight ``core_p`` or more in its presentation; all of them when it has fewer) heard, in a length heard
-        (``known``) that fits its minimum duration, and heard at all when that minimum is one of months (``unheard_length_max_days``). A generalised anxiety's worry and restlessness establish it; six
-        weeks of worry after a loss does not (a length under its six months)."""
-        conf = self.script["residual_diagnoses"]
-        if known is not None and not load_durations().fits(h.code, known, self.walk_in.age):
-            return False
-        if h.code.startswith(tuple(conf["explained_by_the_reaction"])):
-            return False  # sleeplessness beside a stress reaction is the reaction's, not a primary insomnia's
-        minimum = load_durations().minimum_days(h.code, self.walk_in.age)
-        if known is None and minimum is not None and minimum > conf["unheard_length_max_days"]:
-            return False  # a disorder of months or years (a generalised anxiety, a dysthymia) is not met on a length unheard
-        if any(not k.startswith("_") and h.code.startswith(k) for k in self.script["episode_threshold"]):
-            return self._episode_met(h)
-        present = (set(self.findings.present) - self.findings.contradicted) | self._shown_by_results()
-        defining = next((v for k, v in conf["established_by"].items() if not k.startswith("_") and h.code.startswith(k)), None)
-        if defining is not None:
-            return bool(set(defining) & present)
-        core = {c for c, p in h.symptoms if p >= conf["core_p"]}
-        return bool(core) and len(core & present) >= min(conf["min_core"], len(core))
-
-    def _residual_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
-        """``lead`` with the residual diagnosis (``residual_diagnoses``: an adjustment disorder) first exactly when no
-        other disorder explains the reaction: one decision read from the evidence (``_established``). An adjustment
-        disorder leading by score gives way to the best-ranked disorder whose criteria were heard, or to the first on
-        the list whose durations fit an illness that outlasted it; a disorder of ``competes_with`` leading without its
-        criteria gives way to the adjustment disorder when the illness began after an event told, within
-        ``lead_max_days``, and the adjustment disorder accounts for what was heard. The former lead stays on the
-        differential."""
-        conf = self.script["residual_diagnoses"]
-        codes = tuple(conf["codes"])
+    def _stressor_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with a stress reaction first (``stressor_first``: an adjustment disorder) when the lead must have
+        lasted months, the length heard does not establish it (an onset named by its month alone is a bound, not a
+        length) and the patient told the illness began after an event; the former lead stays on the differential.
+        Unchanged otherwise."""
+        conf = self.script["stressor_first"]
         first = lead[0][0]
+        if any(first.code.startswith(c) for c in conf["then"]):
+            return lead
+        minimum = load_durations().minimum_days(first.code, self.walk_in.age)
+        if first.code.startswith(tuple(conf["over_whatever_minimum"])):
+            minimum = max(minimum or 0, conf["longer_than_days"] + 1)
+        if minimum is None or minimum <= conf["longer_than_days"]:
+            return lead
         known = self._illness_days(established_only=True)
-        said = self._illness_days()
-        durations = load_durations()
-        ranked = self._ranked_admissible()
-        if first.code.startswith(codes):
-            for h, score in ranked:
-                if h.code.startswith(codes) or not self._established(h, known):
-                    continue
-                if len(self._unexplained(h)) > len(self._unexplained(first)):
-                    continue
-                need = self.script["required_to_lead"].get(h.code)
-                if need and not set(need) & set(self.findings.present):
-                    continue
-                return [(h, score)] + [pair for pair in lead if pair[0] is not h][: self.script["max_disorders"] - 1]
-            if said is not None and said > conf["outlasted_days"]:
-                for i, (h, _) in enumerate(lead[1:], 1):
-                    if not h.code.startswith(codes) and durations.fits(h.code, said, self.walk_in.age):
-                        return [lead[i]] + lead[:i] + lead[i + 1 :]
+        if known is not None and known >= minimum or not self._stressor_told():
             return lead
-        if first.category not in conf["competes_with"] or not self._stressor_told():
-            return lead
-        if self._established(first, known):
-            return lead
-        for i, (h, _) in enumerate(lead[1:], 1):  # another of its kind on the list whose criteria were heard explains it
-            if h.category == first.category and not h.code.startswith(codes) and self._established(h, known):
-                return [lead[i]] + lead[:i] + lead[i + 1 :]
-        if known is not None and known > conf["lead_max_days"]:
-            return lead
-        needs = conf["needs_heard_over"].get(first.category)
-        if needs and not set(needs) & (set(self.findings.present) - self.findings.contradicted):
-            return lead  # a short count of a depression's groups, with no preoccupation with the event, is no evidence
         evidence = self._evidence()
-        top = lead[0][1]
         lead_codes = {h.code for h, _ in lead}
-        for h, score in ranked:
-            if not h.code.startswith(codes) or not any(c in evidence for c, _ in h.symptoms):
+        top = lead[0][1]
+        for h, score in self._ranked_admissible():
+            if not any(h.code.startswith(c) for c in conf["then"]) or not any(c in evidence for c, _ in h.symptoms):
                 continue
             if known is None and top > 0 and score < top * conf["unknown_length_share"]:
                 continue  # no length heard rules the lead out: the stress reaction must account for what was heard
             if len(self._unexplained(h)) > len(self._unexplained(first)):
                 continue  # no stress reaction over a voice or a delusion the lead explains
+            own = {c for c, _ in h.symptoms}
+            # (a primary insomnia's sleeplessness is the stress reaction's own when it began with the event)
+            over = first.code.startswith(tuple(conf["over_whatever_minimum"]))
+            if not over and any(p >= conf["core_p"] and c in evidence and c not in own for c, p in first.symptoms):
+                continue  # the lead's own core finding, which no stress reaction explains, was heard (a fear of illness)
+            if known is not None and not load_durations().fits(h.code, known, self.walk_in.age):
+                continue
             rest = [pair for pair in lead if pair[0] is not h]
-            # read again as a leading reaction: a disorder established anywhere in the ranking (an acute stress
-            # reaction's daze) explains it before the adjustment disorder does
-            return self._residual_first([(h, score)] + (rest if h.code in lead_codes else rest[: self.script["max_disorders"] - 1]))
+            return [(h, score)] + (rest if h.code in lead_codes else rest[: self.script["max_disorders"] - 1])
+        return lead
+
+    def _adjustment_explained_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with the disorder that explains the reaction first when an adjustment disorder leads and another
+        disorder was heard to be present (``adjustment_explained_by``: an acute stress reaction's daze two days after an
+        armed robbery, test-v2-0237; remorse after rages, test-v2-0175; a depressive episode met in full) in a length
+        that fits it; the adjustment disorder stays on the differential. Unchanged otherwise."""
+        conf = self.script["adjustment_explained_by"]
+        first = lead[0][0]
+        if not any(first.code.startswith(c) for c in conf["adjustment"]):
+            return lead
+        present = set(self.findings.present) - self.findings.contradicted
+        known = self._illness_days()
+        durations = load_durations()
+        for h, score in self._ranked_admissible():
+            defining = next((v for k, v in conf["instead"].items() if h.code.startswith(k)), None)
+            if defining is None:
+                continue
+            heard = self._episode_met(h) if defining == "episode_threshold" else bool(set(defining) & present)
+            need = self.script["required_to_lead"].get(h.code)
+            if need and not set(need) & present:
+                continue  # a depression "with psychotic features" with no psychotic finding heard does not lead
+            if not heard or known is not None and not durations.fits(h.code, known, self.walk_in.age):
+                continue
+            if len(self._unexplained(h)) > len(self._unexplained(first)):
+                continue
+            rest = [pair for pair in lead if pair[0] is not h]
+            return [(h, score)] + rest[: self.script["max_disorders"] - 1]
         return lead
 
     def _episode_met(self, h: Hypothesis) -> bool:
@@ -1476,6 +1475,26 @@ class ScriptedClinician(Doctor):
 
     def _single_episode(self, h: Hypothesis) -> bool:
         return any(not k.startswith("_") and h.code.startswith(k) for k in self.script["recurrent_first"])
+
+    def _episode_met_first(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
+        """``lead`` with an adjustment disorder first when the leading depression's episode was not heard in full
+        (``episode_threshold``: too few of its symptom groups, or neither low mood nor anhedonia); unchanged
+        otherwise."""
+        conf = next((v for k, v in self.script["episode_threshold"].items() if not k.startswith("_") and lead[0][0].code.startswith(k)), None)
+        if not conf or not set(conf["then_needs"]) & (set(self.findings.present) - self.findings.contradicted):
+            return lead
+        present = set(self.findings.present) - self.findings.contradicted
+        present |= {b for a, b in lexicon_relations("implies") if a in present}
+        met = sum(bool(set(g) & present) for g in conf["groups"])
+        if met >= conf["min"] and set(conf["core"]) & present:
+            return lead
+        said = self._illness_days()
+        if said is not None and said > conf["then_max_days"]:
+            return lead
+        for i, (h, _) in enumerate(lead[1:], 1):
+            if any(h.code.startswith(c) for c in conf["then"]):
+                return [lead[i]] + lead[:i] + lead[i + 1 :]
+        return lead
 
     def _personality_over_unmet_episode(self, lead: list[tuple[Hypothesis, float]]) -> list[tuple[Hypothesis, float]]:
         """``lead`` with a personality disorder first when a depression leads whose episode was not heard in full
@@ -1737,17 +1756,9 @@ class ScriptedClinician(Doctor):
         # a GAD, test-v2-0379, was given no CBT-I)
         told_dependence = self._drug_dependence_told()  # named beside the principal whatever its rank: treated too
         extra_lead = [(h, 0.0) for h in self.hyps if h.code in told_dependence and not any(x.code[:3] == h.code[:3] for x, _ in lead)]
-        co_occurring = [
-            h
-            for i, (h, _) in enumerate(self._without_residual(lead)[1:] + extra_lead, 1)
-            if (h.code in profile.codes or h.code in told_dependence or i == 1) and h.category != principal.category
-        ]
-        if principal.code.startswith(tuple(self.script["residual_diagnoses"]["codes"])):
-            # a residual diagnosis leads only where no other disorder was established: those below it are
-            # alternatives to watch for, not disorders to treat beside it
-            known = self._illness_days(established_only=True)
-            co_occurring = [h for h in co_occurring if h.code in told_dependence or self._established(h, known)]
-        for h in co_occurring:
+        for i, (h, _) in enumerate(self._without_residual(lead)[1:] + extra_lead, 1):
+            if (h.code not in profile.codes and h.code not in told_dependence and i > 1) or h.category == principal.category:
+                continue
             extra = next((t for t in h.psychotherapy if fits(t) and t.lower() not in " ".join(parts).lower()), None)
             if extra:
                 parts.append(conf["comorbid_therapy"].format(name=h.name[0].lower() + h.name[1:], therapy=extra))
@@ -1778,25 +1789,7 @@ class ScriptedClinician(Doctor):
             other = [t for t in other if not any(w in t.lower() for w in said)]
         if other:
             parts.append(f"Other: {'; '.join(other)}.")
-        # each disorder the plan treats brings its own first safety item (a co-occurring depression's suicide enquiry
-        # beside an opioid dependence that leads), the principal its first three
         safety = [item for item in principal.safety[:3] if fits(item)]
-        own_safety = len(safety)
-        for h in co_occurring:
-            said = actions.proposed(" ".join(safety))
-            opened = {tuple(tokenize(item)[:4]) for item in safety}  # "ask about suicidal thoughts ..." said once
-            own = next(
-                (
-                    item
-                    for item in h.safety
-                    if fits(item) and not (actions.proposed(item) and actions.proposed(item) <= said)
-                    and not (actions.proposed(item) & drug_items) - prescribed  # a stimulant's checks with no stimulant
-                    and tuple(tokenize(item)[:4]) not in opened
-                ),
-                None,
-            )
-            if own:
-                safety.append(own)
         if safety:
             parts.append(f"Safety: {'; '.join(safety)}.")
         # baseline tests before a drug that needs them (lithium: renal and thyroid function), whatever the rules ask
@@ -1929,11 +1922,7 @@ class ScriptedClinician(Doctor):
                 for sentence in re.split(r"(?<=[.;])\s+", plan)
                 if not wanted & actions.proposed(sentence)
             )
-        # a co-occurring disorder's generic item does not stand for the relative's suicide, which is named for its reason
-        without_co = plan
-        for item in safety[own_safety:]:
-            without_co = without_co.replace(self._pronouns(item), "").replace(item, "")
-        if family_suicide and not any(a in without_co.lower() for a in family["already"]):
+        if family_suicide and not any(a in plan.lower() for a in family["already"]):
             plan += " " + family["sentence"]  # a relative's suicide: asked at every review, whatever is said today
         if self.critical_actions or "prompt_follow_up" not in actions.proposed(follow_up):
             plan += " " + follow_up

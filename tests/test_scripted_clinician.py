@@ -611,19 +611,18 @@ def test_an_adjustment_disorder_leads_when_the_depressive_episode_was_not_heard_
     concentration, fatigue and insomnia weeks after moving country, preoccupied with the move, anhedonia and
     hopelessness denied, a moderate depression leading and an adjustment disorder on the differential. Four of the
     episode's groups is no depressive episode: the adjustment disorder leads; five groups heard and the depression
-    keeps the lead. Stop 45: the decision is _residual_first's (one reading of whether a disorder is established),
-    which replaced _episode_met_first; the premise is unchanged."""
+    keeps the lead."""
     from mentalhospital_env.agents.scripted import hypotheses
 
     by_code = {h.code: h for h in hypotheses()}
     lead = [(by_code["F32.1"], 0.9), (by_code["F43.21"], 0.6)]
     heard = {k: "x" for k in ("low_mood", "poor_concentration", "fatigue", "insomnia", "stress_preoccupation")}
     doctor = _clinician_with({}, heard, {"anhedonia", "hopelessness"})
-    assert doctor._residual_first(lead)[0][0].code == "F43.21"
+    assert doctor._episode_met_first(lead)[0][0].code == "F43.21"
     doctor = _clinician_with({}, {**heard, "guilt": "x"}, {"anhedonia"})
-    assert doctor._residual_first(lead)[0][0].code == "F32.1"
+    assert doctor._episode_met_first(lead)[0][0].code == "F32.1"
     doctor = _clinician_with({}, {k: v for k, v in heard.items() if k != "stress_preoccupation"}, {"anhedonia"})
-    assert doctor._residual_first(lead)[0][0].code == "F32.1"  # no preoccupation heard: a short count is no evidence
+    assert doctor._episode_met_first(lead)[0][0].code == "F32.1"  # no preoccupation heard: a short count is no evidence
 
 
 def test_a_line_goes_under_a_heading_only_if_it_says_that_headings_thing():
