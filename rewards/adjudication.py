@@ -1526,28 +1526,27 @@ def direction_clash(checkpoint: str, output: str) -> str | None:
     """When the output says only the other pole of a general direction the checkpoint says only one pole of
     ("better in the mornings" against "worse in the mornings", "sleeps well" against "I'm not sleeping well").
     The learned reader's accepts pass this gate: the reader reads what a pair is about, not which way it points."""
-    c_sides = direction_sides(checkpoint)
-    if not c_sides:
-        return None
-    o_sides = direction_sides(output)
-    for n, side in c_sides:
-        other = "b" if side == "a" else "a"
-        if (n, other) in o_sides and (n, side) not in o_sides and (n, other) not in c_sides:
-            return f"opposite direction ({_contrasts_json()['directions'][n]['about']})"
-    return None
+    n = _other_pole_only(direction_sides(checkpoint), direction_sides, output)
+    return None if n is None else f"opposite direction ({_contrasts_json()['directions'][n]['about']})"
 
 
 def contrary_clash(checkpoint: str, output: str) -> str | None:
     """When the output says only the other side of a contrary meaning the checkpoint says only one side of
     (contrasts.json): "I want to put weight back on" against "frightened of gaining weight"."""
-    c_sides = contrary_sides(checkpoint)
+    n = _other_pole_only(contrary_sides(checkpoint), contrary_sides, output)
+    return None if n is None else f"opposite meaning ({_contrast_about(n)})"
+
+
+def _other_pole_only(c_sides, sides_of, output: str) -> int | None:
+    """The pair (a direction or a contrary, by its number) of which the checkpoint says only one pole and the output
+    only the other; None when there is none (the output is read only when the checkpoint says a pole)."""
     if not c_sides:
         return None
-    o_sides = contrary_sides(output)
+    o_sides = sides_of(output)
     for n, side in c_sides:
         other = "b" if side == "a" else "a"
         if (n, other) in o_sides and (n, side) not in o_sides and (n, other) not in c_sides:
-            return f"opposite meaning ({_contrast_about(n)})"
+            return n
     return None
 
 
