@@ -274,7 +274,7 @@ class ScriptedClinician(Doctor):
         heard = re.sub(r"\bcan ?not\b", "can't", text, flags=re.IGNORECASE)
         for pattern in self.script["plan"]["other_meanings"]["patterns"]:  # a strip light buzzing is no elation
             heard = re.sub(pattern, " ", heard, flags=re.IGNORECASE)
-        reading = read_reply(self.last_question, heard)
+        reading = self._death_thought_by_clause(read_reply(self.last_question, heard), heard)
         not_here = self.script["evidence"]["not_heard_on"]
         signs: set[str] = set()
         for rule in self.script["evidence"]["read_in_answer"]["rules"]:
@@ -308,6 +308,31 @@ class ScriptedClinician(Doctor):
                 f.contradicted.add(concept)
             else:
                 f.denied.add(concept)
+
+    def _death_thought_by_clause(self, reading: Any, text: str) -> Any:
+        """The reading with a thought of death affirmed in a clause of its own taken as affirmed (``risk_follow_up.
+        by_clause``): the lexicon's negation scope runs on past a comma, so in "Right now I don't see how I face
+        anyone, thoughts of death today, yes, fleeting" the "don't" of the first clause denied the death thought of
+        the second, and the clinician charted a denial and asked no plan, intent or means. A clause is read on its
+        own only where the clauses before it in its sentence deny no finding (else it is an item of a denied list:
+        "I don't have thoughts of suicide, self-harm") and it does not open with a list joiner ("or self-harm")."""
+        conf = self.script["risk_follow_up"]["by_clause"]
+        concepts = set(conf["concepts"])
+        joiners = set(load_cues().negation_list_joiners)
+        found: set[str] = set()
+        for sentence in re.split(r"(?<=[.!?;])\s+", text):
+            parts = [p for p in re.split(r",|\s[-\u2013\u2014]\s", sentence) if tokenize(p)]
+            for i, part in enumerate(parts):
+                if tokenize(part)[0] in joiners or i == 0:
+                    continue  # the first clause is read so already; a joiner carries a denied list on
+                if any(neg for before in parts[:i] for _, neg in patient_findings(before)):
+                    break  # an earlier clause denied a finding: what follows may be its list
+                found |= {c for c, neg in patient_findings(part) if not neg and c in concepts}
+        found -= reading.affirmed
+        if not found:
+            return reading
+        return replace(reading, affirmed=reading.affirmed | found, denied=reading.denied - found,
+                       unanswered=reading.unanswered - found)
 
     def _repeats_answer(self, key: str, text: str) -> bool:
         """Whether ``text`` only says again the answer to another heading (``repeat_not_an_answer``: the aunt's psychosis
