@@ -1467,7 +1467,11 @@ class MemorySkill:
                 # history asked as a topic ("who do you live with?"): the topic's facts answer, the
                 # current ones first, not every sentence that names the concept
                 item = AnswerItem(AFFIRM, concept_id, (), item.sensitive, item.about_other, silent=True)
-            elif item.stance in (DENY, UNKNOWN) and not item.facts and self._something_on(asked) and not (
+            elif item.stance in (DENY, UNKNOWN) and not item.facts and self._something_on(
+                # what was asked is the concept: its own topics among those read ("thoughts of harming yourself"
+                # is not silenced by a threat to others the topic reader's 'violence' beside it finds)
+                (set(concept_topics(self.index.lexicon, concept_id)) & asked) or asked
+            ) and not (
                 item.stance == DENY and concept_id in by_meaning and concept_id in self._ruled_out_anywhere
             ):
                 # the record speaks of what was asked: the topic answers, no blanket denial is said (unless the
