@@ -28,3 +28,41 @@ def test_a_questioned_impression_in_the_chart_is_not_affirmed_by_the_patient() -
         "Do things on TV or the radio ever seem to carry special messages for you?")
     assert not reply.affirmed, (reply.text, reply.affirmed)
     assert not {f.id for f in impression} & set(reply.fact_ids), reply.fact_ids
+
+
+def _denies(reply) -> bool:
+    return bool(reply.denied) or reply.text.lower().startswith(("no", "nope"))
+
+
+def test_a_depression_scale_past_its_cut_off_keeps_its_core_features_from_a_flat_denial() -> None:
+    from dataclasses import replace
+
+    case = _case(UNSEEN / "uw-002.json", "uw-002")
+    assert any(e.name == "EPDS" for e in case.exams), "premise: the record holds an EPDS total"
+    for question in ("How is your energy? Are you tired all the time?", "How is your concentration?"):
+        reply = make_patient(case, "full", seed=13).respond(question)
+        assert not _denies(reply), (question, reply.text)
+    # the total below its cut-off implies nothing: the closed world answers again (no rule keyed on the record)
+    low = replace(case, exams=tuple(replace(e, result="5/30 (no depression)") if e.name == "EPDS" else e
+                                    for e in case.exams))
+    reply = make_patient(low, "full", seed=13).respond("How is your energy? Are you tired all the time?")
+    assert _denies(reply), reply.text
+
+
+def test_a_positive_confusion_assessment_keeps_fluctuation_and_memory_from_a_flat_denial() -> None:
+    case = {c.case_id: c for c in load_suite("handwritten").cases}["hw-011"]
+    assert any("CAM" in e.name and "positive" in e.result for e in case.exams), "premise: a positive CAM"
+    for question in ("Do you find you drift in and out, some times clearer than others?", "How is your memory?"):
+        reply = make_patient(case, "full", seed=13).respond(question)
+        assert not _denies(reply), (question, reply.text)
+
+
+@pytest.mark.parametrize("rapport", [0.0, 1.0])
+def test_a_self_harm_screen_the_record_denies_is_not_silenced_by_a_threat_to_others(rapport) -> None:
+    # hw-024: "No thoughts of self-harm" beside "Said he would 'sort them out'": the topic reader reads
+    # 'violence' beside self-harm; the threat to others does not turn the self-harm denial into "I couldn't tell you"
+    case = {c.case_id: c for c in load_suite("handwritten").cases}["hw-024"]
+    patient = make_patient(case, "full", seed=3)
+    patient.representation.rapport.value = rapport
+    reply = patient.respond("Have you had any thoughts of harming yourself?")
+    assert reply.text.lower().startswith("no") and "self_harm_history" in reply.denied, reply.text
