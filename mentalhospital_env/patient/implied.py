@@ -35,6 +35,8 @@ class Implications:
     negated_before: re.Pattern[str]
     unsure: tuple[str, ...]
     topics: Mapping[str, tuple[str, ...]]
+    #: rating scales: (name, the totals' possible maxima, at least, below, implied concepts); a cut-off is None if unused
+    scales: tuple[tuple[re.Pattern[str], tuple[int, ...], int | None, int | None, tuple[str, ...]], ...] = ()
 
 
 @lru_cache(maxsize=1)
@@ -49,6 +51,11 @@ def load_implications() -> Implications:
             for e in raw.get("exams", ())
         ),
         treatment=tuple((re.compile(t["said"], flags), tuple(t["implies"])) for t in raw.get("treatment", ())),
+        scales=tuple(
+            (re.compile(e["name"], flags), tuple(e.get("out_of", ())), e.get("at_least"), e.get("below"),
+             tuple(e["implies"]))
+            for e in raw.get("scales", ()) if "name" in e
+        ),
         negated_before=re.compile(raw.get("negated_before", r"(?!)"), flags),
         unsure=tuple(raw.get("unsure", {}).get("said", ())) or ("Hard to say, really.",),
         topics={k: tuple(v) for k, v in raw.get("topics", {}).items() if not k.startswith("_")},
@@ -58,6 +65,22 @@ def load_implications() -> Implications:
 def _said_unnegated(pattern: re.Pattern[str], text: str, negated: re.Pattern[str]) -> bool:
     """Whether ``pattern`` is said in ``text`` other than after a negation in its clause ("no detox needed")."""
     return any(not negated.search(text[: m.start()]) for m in pattern.finditer(text))
+
+
+_FRACTION = re.compile(r"(?<![\d/.])(\d{1,3})\s*/\s*(\d{1,3})(?![\d/.])")
+_TOTAL = re.compile(r"\b(?:total|score|scored)\s*(?:of\s*|was\s*|=\s*|:\s*)?(\d{1,3})\b(?!\s*/)", re.IGNORECASE)
+
+
+def scale_total(result: str, out_of: Iterable[int]) -> int | None:
+    """A rating scale's total in a test result: the first N/M whose M is one of the scale's maxima (a date such as
+    15/4/27 is none), else a number after 'total' or 'score'; None when the result gives none."""
+    maxima = set(out_of)
+    for m in _FRACTION.finditer(result):
+        total, top = int(m.group(1)), int(m.group(2))
+        if top in maxima and total <= top:
+            return total
+    m = _TOTAL.search(result)
+    return int(m.group(1)) if m else None
 
 
 def implied_findings(
@@ -78,6 +101,16 @@ def implied_findings(
     for exam in case.exams or ():
         for name, result, unless, concepts in rules.exams:
             if name.search(exam.name) and result.search(exam.result) and not (unless and unless.search(exam.result)):
+                for c in concepts:
+                    out.setdefault(c, set())
+    for exam in case.exams or ():
+        # a rating scale's total past its cut-off (data/implied.json ``scales``): its domain's findings
+        for name, out_of, at_least, below, concepts in rules.scales:
+            if not name.search(exam.name):
+                continue
+            total = scale_total(exam.result, out_of)
+            if total is not None and ((at_least is not None and total >= at_least)
+                                      or (below is not None and total < below)):
                 for c in concepts:
                     out.setdefault(c, set())
     plan = case.treatment.plan if case.treatment else ""

@@ -130,6 +130,8 @@ class RecallRules:
     means_asked: re.Pattern[str] = re.compile(r"(?!)")
     #: how the patient's own sentence says where or with whom they live (``lives_said``)
     lives_said: re.Pattern[str] = re.compile(r"(?!)")
+    #: a clinician's questioned or differential impression (``questioned``): chart knowledge that states no finding
+    questioned: re.Pattern[str] = re.compile(r"(?!)")
     #: a precipitant said only by a clinician: (its clause, the patient's lead for it, whose words) (``facets``)
     precipitant_voiced: tuple[re.Pattern[str], Mapping[str, str], Mapping[str, str]] | None = None
     #: a sentence of the family history on a relative's mental health (``family_mental_health``)
@@ -227,6 +229,7 @@ def load_recall_rules() -> RecallRules:
         if household.get("words") else re.compile(r"(?!)"),
         means_asked=re.compile(risk.get("means_asked", r"(?!)"), re.IGNORECASE),
         lives_said=re.compile(raw["lives_said"], re.IGNORECASE) if raw.get("lives_said") else re.compile(r"(?!)"),
+        questioned=re.compile(raw["questioned"], re.IGNORECASE) if raw.get("questioned") else re.compile(r"(?!)"),
         precipitant_voiced=(re.compile(pv["clause"], re.IGNORECASE), dict(pv["leads"]), dict(pv["mine"]))
         if (pv := raw.get("facets", {}).get("precipitant", {}).get("voiced")) else None,
     )
@@ -746,6 +749,10 @@ class FactIndex:
             )
             about_other = frozenset(s.concept_id for s in found if s.subject == "other" and not s.negated)
             affirms -= _misread(fact, affirms, rules, self.lexicon, forced)
+            if not fact.told and rules.questioned.search(fact.text):
+                # chart knowledge that questions or weighs findings ("Impression: possible emerging psychosis
+                # (?ideas of reference) vs depression"): a hypothesis of the clinician's, no finding of the patient
+                affirms = frozenset()
             by_meaning: frozenset[str] = frozenset()  # read only by meaning, not by the lexicon
             if fact.section != FAMILY_SECTION and fact.polarity != "absent":
                 by_meaning = meant(f"{fact.text} {fact.patient_says or ''}", rules) - rules_out - affirms
@@ -863,7 +870,8 @@ class FactIndex:
         # stops its topics' closed-world denial alike, answered from that sentence. What stops a denial is what
         # the record states or implies by its own sentences, tests and plan; never the reference diagnosis, or
         # which questions were hedged would tell the hidden diagnosis (stop 45, benchmarks/patient_leak.py)
-        for concept_id in sorted({c for f in own if f.present and f.fact.time != "past"
+        # (chart knowledge, a sentence the record marks untold, is none: the patient does not affirm an impression)
+        for concept_id in sorted({c for f in own if f.present and f.fact.time != "past" and f.fact.told
                                   if f.tellable or not f.section.startswith("mental_status_exam") for c in f.affirms}):
             for topic_id in implied_topics(concept_id):
                 self.implied_by_topic.setdefault(topic_id, concept_id)
@@ -1459,7 +1467,11 @@ class MemorySkill:
                 # history asked as a topic ("who do you live with?"): the topic's facts answer, the
                 # current ones first, not every sentence that names the concept
                 item = AnswerItem(AFFIRM, concept_id, (), item.sensitive, item.about_other, silent=True)
-            elif item.stance in (DENY, UNKNOWN) and not item.facts and self._something_on(asked) and not (
+            elif item.stance in (DENY, UNKNOWN) and not item.facts and self._something_on(
+                # what was asked is the concept: its own topics among those read ("thoughts of harming yourself"
+                # is not silenced by a threat to others the topic reader's 'violence' beside it finds)
+                (set(concept_topics(self.index.lexicon, concept_id)) & asked) or asked
+            ) and not (
                 item.stance == DENY and concept_id in by_meaning and concept_id in self._ruled_out_anywhere
             ):
                 # the record speaks of what was asked: the topic answers, no blanket denial is said (unless the
