@@ -1501,3 +1501,18 @@ def test_a_benzodiazepine_withdrawal_regimen_serves_a_dependent_drinker_whatever
     assert _plan_app(case, plan) > 2
     # lorazepam given for the other disorder is still unsafe there
     assert _plan_app(case, "Lorazepam 1 mg three times daily for the anxiety and flashbacks. Review in 3 months.") <= 2
+
+
+def test_a_vitamin_or_take_home_naloxone_is_a_safety_step_not_a_drug_for_another_disorder():
+    """Stop 45's integration: unindicated_drugs read thiamine as a drug for a disorder the patient does not have and
+    capped three handwritten plans of the scripted clinician at App. 2 (hw-029's refeeding protocol for a bulimia with a
+    potassium of 2.6, hw-039's dependent drinking beside a PTSD); a vitamin or an overdose reversal supports a plan's
+    safety (cues.json plan_supportive_drug_classes). An antipsychotic added to the same plan is still capped."""
+    case = _first_case(lambda c, p: p.codes and p.codes[0].startswith("F32") and len(p.codes) == 1 and p.age and 25 <= p.age < 65
+                       and not p.risks)
+    plan = ("Start sertraline 50 mg once daily, explaining side effects and the time to effect. Refer for cognitive "
+            "behavioural therapy. Psychoeducation about depression. Ask about suicidal thoughts at every visit and agree "
+            "a safety plan. Review in 2 weeks.")
+    assert _plan_app(case, plan + " Oral thiamine 100 mg three times daily while her diet is poor.") > 2
+    assert _plan_app(case, plan + " Supply take-home naloxone beside her prescribed codeine.") > 2
+    assert _plan_app(case, plan + " Oral thiamine 100 mg daily. Risperidone 1 mg at night.") <= 2

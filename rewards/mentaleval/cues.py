@@ -114,6 +114,7 @@ class MentalEvalCues:
     checklist_pertinent_domains: frozenset[str] = frozenset()
     plan_record_rules: Mapping[str, str] = None  # type: ignore[assignment]
     previous_treatment: CuePhrases = None  # type: ignore[assignment]
+    supportive_classes: tuple[str, ...] = ()
 
 
 def _labelled(groups: Mapping[str, Sequence[str]]) -> CuePhrases:
@@ -203,6 +204,9 @@ def read_cue_file(raw: Mapping[str, Any], where: str = "cues.json") -> MentalEva
         checklist_pertinent_domains=frozenset((raw.get("note_checklist") or {}).get("pertinent_domains", ())),
         plan_record_rules=record_rules,
         previous_treatment=CuePhrases(strings("previous_treatment_cues") if "previous_treatment_cues" in raw else []),
+        supportive_classes=tuple(
+            str(c).lower() for c in (raw.get("plan_supportive_drug_classes") or {}).get("classes", ())
+        ),
     )
 
 

@@ -1051,7 +1051,21 @@ def unindicated_drugs(plan: str, off_guideline: tuple[str, ...], indicated: froz
     return tuple(
         d
         for d in off_guideline
-        if not any(d in formulary.class_drugs.get(g, ()) for g in kinds) and not drug_stopped(plan, d)
+        if not any(d in formulary.class_drugs.get(g, ()) for g in kinds)
+        and d not in _supportive_drugs()
+        and not drug_stopped(plan, d)
+    )
+
+
+@lru_cache(maxsize=1)
+def _supportive_drugs() -> frozenset[str]:
+    """The drugs whose drugs.json class is one ``cues.json`` ``plan_supportive_drug_classes`` names (a vitamin, an
+    overdose reversal): a plan's safety step, never a treatment of a disorder the patient does not have."""
+    classes = load_cues().supportive_classes
+    return frozenset(
+        str(_field(d, "name")).lower()
+        for d in _records(_field(_knowledge(), "drugs"))
+        if any(c in str(_field(d, "drug_class", _field(d, "class", "")) or "").lower() for c in classes)
     )
 
 
