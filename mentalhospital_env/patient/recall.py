@@ -855,24 +855,18 @@ class FactIndex:
         # it is no sentence of theirs to answer from. The record's told mark is no filter here: a compiled record
         # marks untold every sentence it could not voice, "She took an overdose ... and was seen in A&E." too)
         own = [f for f in entries if f.section != FAMILY_SECTION]
-        self.implied = implied_findings(
-            case, (c for f in own for c in f.affirms),
-            (c for f in own if f.tellable or not f.section.startswith("mental_status_exam") for c in f.affirms),
-        )
-        # topic -> the implied finding that stops its closed-world denial (the first in concept order), read by recall
-        # and by the wording alike
+        theirs = [f for f in own if f.tellable or not f.section.startswith("mental_status_exam")]
+        self.implied = implied_findings(case, (c for f in own for c in f.affirms), (c for f in theirs for c in f.affirms))
+        # topic -> the finding that stops its closed-world denial, read by recall and by the wording alike: first the
+        # implied findings (in concept order), then a finding the record states of the patient now in a sentence of
+        # theirs filed under another subject or none ("From day 2 she became muddled and frightened": "Where are we?"
+        # is no "My memory's all right"), answered from that sentence. What stops a denial is what the record states
+        # or implies by its own sentences, tests and plan; never the reference diagnosis, or which questions were
+        # hedged would tell the hidden diagnosis (stop 45, benchmarks/patient_leak.py) (chart knowledge, a sentence
+        # the record marks untold, is none: the patient does not affirm an impression)
+        stated_now = sorted({c for f in theirs if f.present and f.fact.time != "past" and f.fact.told for c in f.affirms})
         self.implied_by_topic: dict[str, str] = {}
-        for concept_id in sorted(self.implied):
-            for topic_id in implied_topics(concept_id):
-                self.implied_by_topic.setdefault(topic_id, concept_id)
-        # and a finding the record states of the patient now in a sentence of theirs filed under another subject or
-        # none ("From day 2 she became muddled and frightened": "Where are we?" is no "My memory's all right")
-        # stops its topics' closed-world denial alike, answered from that sentence. What stops a denial is what
-        # the record states or implies by its own sentences, tests and plan; never the reference diagnosis, or
-        # which questions were hedged would tell the hidden diagnosis (stop 45, benchmarks/patient_leak.py)
-        # (chart knowledge, a sentence the record marks untold, is none: the patient does not affirm an impression)
-        for concept_id in sorted({c for f in own if f.present and f.fact.time != "past" and f.fact.told
-                                  if f.tellable or not f.section.startswith("mental_status_exam") for c in f.affirms}):
+        for concept_id in [*sorted(self.implied), *stated_now]:
             for topic_id in implied_topics(concept_id):
                 self.implied_by_topic.setdefault(topic_id, concept_id)
         # what the patient came about: the topics of the chief complaint's own sentences
