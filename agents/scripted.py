@@ -322,12 +322,15 @@ class ScriptedClinician(Doctor):
         found: set[str] = set()
         for sentence in re.split(r"(?<=[.!?;])\s+", text):
             parts = [p for p in re.split(r",|\s[-\u2013\u2014]\s", sentence) if tokenize(p)]
-            for i, part in enumerate(parts):
-                if tokenize(part)[0] in joiners or i == 0:
-                    continue  # the first clause is read so already; a joiner carries a denied list on
-                if any(neg for before in parts[:i] for _, neg in patient_findings(before)):
+            if len(parts) < 2:
+                continue  # one clause: read so already
+            read = [patient_findings(p) for p in parts]  # each clause read once
+            for i in range(1, len(parts)):  # the first clause is read so already
+                if tokenize(parts[i])[0] in joiners:
+                    continue  # a joiner carries a denied list on
+                if any(neg for before in read[:i] for _, neg in before):
                     break  # an earlier clause denied a finding: what follows may be its list
-                found |= {c for c, neg in patient_findings(part) if not neg and c in concepts}
+                found |= {c for c, neg in read[i] if not neg and c in concepts}
         found -= reading.affirmed
         if not found:
             return reading
@@ -3245,7 +3248,6 @@ class ScriptedClinician(Doctor):
         """Whether the reply to the mood question (opener left out) gives the mood in one word of its own, whatever
         the word ("Embarrassed.", "I'd say trapped", "Detached, I suppose": ``note_writing.mood_one_word``): one word
         left once the frame and hedge words are taken out, and no finding of another domain read in it ("I feel fat")."""
-        conf = self.script["note_writing"]["mood_one_word"]
         return self._mood_word(bare) is not None
 
     def _mood_word(self, bare: str) -> str | None:
