@@ -41,7 +41,8 @@ stop 43) and on the stop-43 slice (``split == "held_out43"``: the same on 10 fur
 (``split == "held_out44"``: the same on 10 further test-v2 cases, seed 4444, played at c6bf17a and rated by
 consultants who read no code of the library; read at stop 45) and on the stop-45 slice (``split == "held_out45"``: the
 same on 10 further test-v2 cases, seed 4545, played at 51369c7 and rated by consultants who read no code of the library;
-never tuned on).
+read at stop 46) and on the stop-46 slice (``split == "held_out46"``: the same on 10 further test-v2 cases, rated by
+consultants who read no code of the library; named before its ratings land, skipped until then; never tuned on).
 
 Judges: ``offline`` (default) and ``llm-tiny`` (the LLM judge through a tiny random Llama built offline,
 ``mentalhospital_env.llm.tiny``; its scores are noise and the row only shows that the path runs end to
@@ -137,8 +138,8 @@ def make_judges(names: list[str]) -> dict[str, Any]:
 
 
 _DIMENSION = {"plan": "treatment_appropriateness", "note": "note_quality"}
-SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43", "held_out44", "held_out45")
-HELD_OUT = "held_out45"  # never read while tuning; --disagreements never lists it (stop 45: held_out44 is development data)
+SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43", "held_out44", "held_out45", "held_out46")
+HELD_OUT = "held_out46"  # never read while tuning; --disagreements never lists it (stop 46: held_out45 is development data)
 
 #: Pre-registered at stop 40 (s40-judge), written and committed alone before any change to the judge; the earlier claim
 #: (``PREREGISTERED39``) is in ``scripts/fit_judge_calibration.py`` and this one follows its shape. It is decided once, at
@@ -341,6 +342,39 @@ PREREGISTERED45 = {
 #: held_out45's scripted-clinician items: notes +0.78 -> +0.78, plans +0.32 -> +0.32 (no scripted item's score moved:
 #: the scripted clinician adds no unindicated drug). held_out45 is development data from stop 46. The five test files
 #: pass on the judge-alone build (479 passed, 1 xfailed as marked).
+
+#: Pre-registered at stop 46 (s46-judge), written and committed alone before any change to the judge, in the shape of
+#: ``PREREGISTERED45`` above (App rose on its fresh slice 0.772 -> 0.789, short of its +0.03; Qual did not move, 0.664
+#: -> 0.664, and the judge was lenient by +0.78 on held_out45's scripted notes). This claim is about QUAL first. It is
+#: decided once, at stop 46's integration, on the fresh slice ``held_out46`` (10 further test-v2 cases rated by
+#: consultants who read no code of the library, added by the integrator, never seen by s46-judge), with ``command`` run
+#: on the base (``base_commit``, this branch's start) and on the merged build: the offline judge's changes of s46-judge
+#: (a structural reading of a note against its encounter: each assertion checked against what the patient said and the
+#: results returned, a denial recorded as a denial, the key positive findings elicited and left out, a risk assessment,
+#: an impression that follows from the findings; from the note disagreements of every development slice,
+#: held_out28..held_out45 and tune/held_out/scripted, coded by root cause; each kept only if it helped the half of the
+#: development slices it was not fitted on) are a GAIN iff ALL of
+#:   1. Qual QWK on held_out46 >= base's Qual QWK on held_out46 + 0.03 (the claim);
+#:   2. App QWK on held_out46 >= base's App QWK on held_out46 - 0.02 (expected: App unchanged, +0.00 to +0.02, from at
+#:      most a reading of a critical action said in other words; no App gain is claimed);
+#:   3. App QWK and Qual QWK on the 'scripted' slice (the scripted clinician's own notes and plans) each >= base's - 0.05;
+#:   4. ``tests`` below pass on the merged build.
+#:   Anything less is no gain: report it as such. Reported beside the decision, not deciding: each dimension alone, MAE,
+#:   and the mean of (judge - rating) over held_out46's scripted-clinician notes and plans, base and merged (expected:
+#:   the lean on scripted notes falls towards 0 from the base's).
+PREREGISTERED46 = {
+    "slice": "held_out46",
+    "command": ".venv/bin/python benchmarks/judge_agreement.py --resamples 200",
+    "base_commit": "ef707c4",
+    "targets": ("Qual.",),
+    "expected_not_claimed": {"App.": "unchanged, +0.00 to +0.02"},
+    "claim": {"min_qual_qwk_gain": 0.03, "max_app_qwk_loss": 0.02, "max_scripted_app_qwk_loss": 0.05,
+              "max_scripted_qual_qwk_loss": 0.05},
+    "reported_not_deciding": ("App and Qual each alone", "MAE", "mean (judge - rating) over held_out46's scripted-clinician "
+                              "notes and plans, base and merged"),
+    "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
+              "tests/test_note_faults.py", "tests/test_agreement.py"),
+}
 
 
 def _in_split(row: dict[str, Any], split: str) -> bool:
