@@ -246,7 +246,15 @@ PAIR_SETS: dict[str, tuple[str, str]] = {
         (
             "written by hand at stop 45, by a writer who read no code, from six hand-written records, three test-v2 "
             "cases and the unseen records uw-012, uw-016 and uw-018, labelled and committed before any matcher read "
-            "them (twenty-third round: the held-out set)"
+            "them (twenty-third round; read at stop 46)"
+        ),
+    ),
+    "heldout46": (
+        "heldout46_pairs.jsonl",
+        (
+            "written by hand at stop 46, by a writer who read no code, from six hand-written records, three test-v2 "
+            "cases and the unseen records uw-014, uw-018 and uw-019, labelled and committed before any matcher read "
+            "them (twenty-fourth round: the held-out set)"
         ),
     ),
 }
@@ -255,7 +263,7 @@ PAIR_SETS: dict[str, tuple[str, str]] = {
 UNSEEN_SUITES: tuple[Path, ...] = (Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "patient_exam" / "unseen",)
 #: the newest held-out pair set: reported, never fitted on, its errors never listed (it becomes a development set at
 #: the round after its figures are taken)
-HELD_OUT_PAIRS = "heldout45"
+HELD_OUT_PAIRS = "heldout46"
 #: every split a pair may carry: the first set's two halves, then the later sets
 SPLITS: tuple[str, ...] = ("calibration", "held_out", *PAIR_SETS)
 
