@@ -410,3 +410,12 @@ def test_the_referral_letters_wording_is_never_the_patients(section, sentence):
 )
 def test_a_letter_a_diary_or_a_childs_age_of_the_patients_own_life_is_still_said(section, sentence, said):
     assert compiler.voiced(section, sentence, "female") == said
+
+
+def test_a_sources_line_naming_a_doctors_note_compiles() -> None:
+    """A history's sources line ("Hx obtained from: ...; Dr. X's note 10/6") once rendered as "I've had dr." followed by
+    the rest, a three-token sentence the misfit reading indexed past its end: the whole record then failed to load."""
+    text = "Hx obtained from: patient; Dr. Brandt's note 10/6."
+    for section in ("history_of_present_illness", "past_psychiatric_history", "medications"):
+        facts = compile_facts(_ehr(**{section: text}), "female")
+        assert not any(f.told and f.patient_says.rstrip(".").endswith("had dr") for f in facts)

@@ -205,6 +205,8 @@ def _lead_misfit(doc, data: dict[str, Any]) -> bool:
         lead = 2 if tuple(words) in _POSSESSION_LEADS else 1 if (words[0],) in _POSSESSION_LEADS else 0
         if lead and toks[lead].dep_ == "aux":
             lead = 0  # "I have barely eaten": the perfect's auxiliary, not a possession
+        if lead and 1 + lead >= len(toks):
+            return True  # "I've had." (the parser ended the sentence at a title's full stop): nothing is had
         if lead and toks[1 + lead].dep_ != "neg" and toks[1 + lead].lower_ not in ("n't", "not"):
             obj = toks[1 + lead]
             after = toks[2 + lead] if 2 + lead < len(toks) else None
