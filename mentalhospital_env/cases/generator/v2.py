@@ -733,6 +733,10 @@ class StoryV2(_Story):
         if self.p.setting == "inpatient" and self.risk_level == "none" and not seen & set(A["concepts"]) \
                 and not any(c.startswith(tuple(A["codes"])) for c in self.codes):
             self.p.setting = "outpatient"
+        E = self.story["emergency_reason"]  # and an emergency one a reason to be brought in tonight (story.json emergency_reason)
+        if self.p.setting == "emergency" and self.risk_level == "none" and not seen & set(E["concepts"]) \
+                and not any(c.startswith(tuple(E["codes"])) for c in self.codes):
+            self.p.setting = "outpatient"
 
     def _core_concepts(self, code: str | None = None) -> frozenset[str]:
         """A disorder's core complaints (core.json ``core``; the principal's by default): the history tells one of
@@ -1127,6 +1131,22 @@ class StoryV2(_Story):
             return f"{poss} father"
         return f"{poss} parents"
 
+    def _witness(self, informant: str | None) -> str | None:
+        """Who can tell the start of the illness (people.json ``couple_years.witness``): a partner only one who
+        knew the patient then. A partner who tells the onset has been with the patient since it began (the
+        personal history's years together are drawn from there, ``self.couple_min_years``); where no couple
+        could have been together that long (an 18-year-old whose illness began at 15), the family tells it
+        (stop 46, seed 4646: 'when she was 15 ... her partner noticed' beside 'her partner of 2 years')."""
+        W = self.c.people["couple_years"]["witness"]
+        if not informant or not re.fullmatch(W["partner_pattern"], informant) or self.lifelong:
+            return informant
+        since = self.p.age - int(getattr(self, "onset_age", self.p.age))
+        most = max(2, min(40, self.p.age - W["from_age"]))
+        if since >= most:
+            return None
+        self.couple_min_years = since + 1
+        return informant
+
     def _close_one(self) -> str:
         """Whom the history names as someone close when nobody is: 'family', or for a patient who lives alone a
         friend (people.json ``close_when_alone``), drawn once so that every line names the same person."""
@@ -1197,12 +1217,17 @@ class StoryV2(_Story):
             x for x in map(self._one_of, self.presentation.get("precipitants", ()))
             if self.fits(x) and not re.match(r"(no|none|nothing)\b", x.strip(), re.I) and self._precipitant_fits(x)
         ]
+        living = str(self.p.demographics.get("living_situation", ""))
+        for event in self.story["precipitant_life"]["household_events"]:  # the household's own event is the context (story.json)
+            if re.search(event["living_pattern"], living, re.I):
+                told = [x for x in precipitants if re.search(event["precipitant_pattern"], x, re.I)]
+                precipitants = told or precipitants
         trauma = any(d["code"] in review_facts()["trauma"]["codes"] or d["code"].startswith("F43.2") for d in self.disorders)
         if trauma and not precipitants:
             raise CompositionError("a trauma or adjustment diagnosis with no event to name")
         self.fields.update(
             work_or_school="school" if self.p.age < 18 else ("work" if self.p.household.employed else "home"),
-            relative_any=informant or self._close_one(),  # nobody invented: no informant, then 'the family' (a friend of one who lives alone)
+            relative_any=self._witness(informant) or self._close_one(),  # nobody invented: no informant, then 'the family' (a friend of one who lives alone)
 
         )
         has_precipitant = bool(precipitants) and (trauma or rng.random() < 0.8)
@@ -1566,6 +1591,8 @@ class StoryV2(_Story):
                 return False
             if getattr(self, "days", 0) < rule.get("min_days", 0):
                 return False
+            if "living_not_pattern" in rule and re.search(rule["living_not_pattern"], str(self.p.demographics.get("living_situation", "")), re.I):
+                return False
         return True
 
     def _pertinent_negatives(self) -> None:
@@ -1846,7 +1873,24 @@ class StoryV2(_Story):
                         f.says = f.says.replace(f"for {years} years", f"for {most} years") if f.says else f.says
         self._birth_order()
         self._baby()
+        self._context_told()
         self._parent_drinking()
+
+    def _context_told(self) -> None:
+        """The people an onset context names are in the personal history (story.json ``precipitant_life.told``):
+        'not long after children leaving home' is the story of someone whose personal history has children
+        (stop 46, seed 4646: a social worker of 62 whose record named no child anywhere)."""
+        precipitant = str(self.fields.get("precipitant", ""))
+        if not precipitant:
+            return
+        personal = " ".join(f.text for f in self.chart.facts if f.section == "personal_history")
+        for rule in self.story["precipitant_life"]["told"]:
+            if re.search(rule["pattern"], precipitant, re.I) and not re.search(rule["told_pattern"], personal, re.I):
+                self.chart.add("personal_history", self.fill(self.rng.choice(rule["lines"])))
+                facts = self.chart.facts
+                at = next((i for i, f in enumerate(facts[:-1]) if f.section == "personal_history" and re.search(rule["before_pattern"], f.text, re.I)), None)
+                if at is not None:  # told with the family, before the forensic line
+                    facts.insert(at, facts.pop())
 
     def _parent_drinking(self) -> None:
         """A parent's drinking the upbringing tells is in the family history too (records.json
@@ -2515,10 +2559,24 @@ class StoryV2(_Story):
             for e in getattr(self, "exam_records", ()):
                 if v["exam"] in e.name:
                     m = re.search(v["pattern"], e.result or "")
+                    if m and v.get("fall"):  # a postural fall: lying less standing
+                        fall = float(m.group(1)) - float(m.group(2))
+                        if fall > v["high_above"]:
+                            said.append(v["say"].format(v=int(fall)))
+                            high = True
+                        break
                     if m:
                         said.append(v["say"].format(v=m.group(1), w=m.group(m.lastindex)))
                         high = high or (v["high_below"] is not None and float(m.group(1)) < v["high_below"])
                         break
+        if said and not high:  # high on whatever result the plan's critical rule admits for (records.json unstable_rules)
+            from mentalhospital_env.knowledge.critical import load_critical_actions
+
+            actions = load_critical_actions()
+            found = actions.abnormal_findings(e.result for e in getattr(self, "exam_records", ()))
+            high = any(r.id in N["unstable_rules"] and set(r.exam_findings) & found
+                       and (r.min_age is None or self.p.age >= r.min_age) and (r.max_age is None or self.p.age <= r.max_age)
+                       for r in actions.rules)
         return said, high
 
     def _named_risks(self, out: dict[str, Any]) -> None:
