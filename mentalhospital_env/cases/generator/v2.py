@@ -3034,6 +3034,14 @@ class CaseComposerV2(CaseComposer):
             later = oldest[1] or rng.choice([o for o in retired if (re.sub(r"^retired\s+", "", o) in R["graduate_occupations"]) == graduate] or retired)
             demo["occupation"] = occupation = later
             patient.household = replace(patient.household, occupation=occupation, employed=False, shift_worker=False)
+        for rule in L["living"]:  # a household the illness or the occupation cannot hold (people.json life_limits.living)
+            if patient.age < 18 or not re.search(rule["living_pattern"], str(demo.get("living_situation", "")), re.I):
+                continue
+            if "categories" in rule and disorder.get("category") in rule["categories"]:
+                continue
+            if "occupation_pattern" in rule and not re.search(rule["occupation_pattern"], occupation, re.I):
+                continue
+            demo["living_situation"] = rng.choice(rule["instead"]["young_adult" if patient.age < 26 else "adult"])
         ID = L["intellectual_disability"]
         if str(disorder["code"]).startswith(tuple(ID["codes"])):  # a mild intellectual disability and a degree do not go together
             if base in R["graduate_occupations"]:
@@ -3096,9 +3104,19 @@ def _age_fits(age: int, band: Sequence[int] | None) -> bool:
 
 
 def _foreign_stressor(quote: str, precipitant: str, words: Sequence[str]) -> bool:
-    """Whether a quote names a life event (a divorce, a court date) that is not the story's precipitant."""
+    """Whether a quote names a life event (a divorce, a court date, losing a job: story.json ``stressor_words`` and
+    ``stressor_families``) that is not the story's precipitant."""
     low = quote.lower()
-    return any(w in low and w not in precipitant for w in words)
+    if any(w in low and w not in precipitant for w in words):
+        return True
+    return any(q.search(low) and not p.search(precipitant) for q, p in _stressor_families())
+
+
+@lru_cache(maxsize=1)
+def _stressor_families() -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
+    from .composer import load_material
+
+    return tuple((re.compile(f["quote"], re.I), re.compile(f["precipitant"], re.I)) for f in load_material("story")["stressor_families"])
 
 
 # a work-or-school line filled with 'home' for someone with neither ('taking days off home', 'late for home')
