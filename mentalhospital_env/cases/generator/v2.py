@@ -112,10 +112,12 @@ def _family_report() -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=1)
-def _spans() -> tuple[tuple[re.Pattern[str], float], ...]:
+def _spans() -> tuple[tuple[re.Pattern[str], float, float], ...]:
+    """story.json span_words: (pattern, the youngest illness it is said of, the oldest: 'fine this morning' of an illness of a day)."""
     from .composer import load_material
 
-    return tuple((re.compile(s["pattern"], re.I), float(s["min_days"])) for s in load_material("story")["span_words"]["spans"])
+    return tuple((re.compile(s["pattern"], re.I), float(s.get("min_days", 0)), float(s.get("max_days", float("inf"))))
+                 for s in load_material("story")["span_words"]["spans"])
 
 
 def _either(patterns: Sequence[re.Pattern[str]]) -> re.Pattern[str]:
@@ -127,10 +129,17 @@ def _either(patterns: Sequence[re.Pattern[str]]) -> re.Pattern[str]:
 
 @lru_cache(maxsize=1)
 def _any_span() -> re.Pattern[str]:
-    return _either([p for p, _ in _spans()])
+    return _either([p for p, _, _ in _spans()])
 
 
 _LIFE_AND_SPANS: dict[int, re.Pattern[str]] = {}
+_NO_SPAN = (0.0, float("inf"))
+
+
+def _span_days(text: str) -> tuple[float, float]:
+    """The youngest and the oldest illness a text's span wording can be said of (story.json span_words)."""
+    hits = [(least, most) for pattern, least, most in _spans() if text and pattern.search(text)]
+    return (max((h[0] for h in hits), default=0.0), min((h[1] for h in hits), default=float("inf")))
 
 
 def _life_and_spans(life: Mapping[str, re.Pattern[str]]) -> re.Pattern[str]:
@@ -196,7 +205,7 @@ class StoryV2(_Story):
         story: many texts carry the same marks, most of them none)."""
         household = self.p.household
         short = days is not None and days < 365
-        needs, university, care, homeless, adult, at_home, for_years, life, parents_home, family_report, least_days = marks
+        needs, university, care, homeless, adult, at_home, for_years, life, parents_home, family_report, (least_days, most_days) = marks
         if not all(household.allows(r) for r in needs):
             return False
         if self.low_education and university:
@@ -215,6 +224,8 @@ class StoryV2(_Story):
             return False  # 'the family report' needs relatives at home besides a partner (story.json family_report)
         if days is not None and days < least_days:
             return False  # 'months of broken sleep' in an illness of six weeks (story.json span_words)
+        if days is not None and days > most_days:
+            return False  # 'I was fine this morning' in an illness of five days (story.json span_words, stop 46)
         if short and for_years:
             return False  # 'for years' in an illness of months
         if not self._fits_life(life):
@@ -274,7 +285,7 @@ class StoryV2(_Story):
             return False  # conflict 'with his parents' is a household's: not for someone living with one parent, a partner or flatmates
         return True
 
-    def _marks(self, text: str) -> tuple[frozenset[str], bool, bool, bool, int, bool, bool, frozenset[str], bool, bool, float]:
+    def _marks(self, text: str) -> tuple[frozenset[str], bool, bool, bool, int, bool, bool, frozenset[str], bool, bool, tuple[float, float]]:
         """What :meth:`fits` looks for in a text (household requirements, then university, care, homeless,
         adult, at-home and for-years wording, and the life wording of ``_LIFE_WORDS``), read once per text: texts recur across drafts."""
         marks = self.c.marks
@@ -293,7 +304,7 @@ class StoryV2(_Story):
                 frozenset(name for name, pattern in self._LIFE_WORDS.items() if pattern.search(text)) if any_life else _NONE,
                 bool(text) and bool(_has(text, self.story["parents_at_home_words"]["words"])),
                 bool(text) and bool(_family_report().search(text)),
-                max((days for pattern, days in _spans() if text and pattern.search(text)), default=0.0) if any_span else 0.0,
+                _span_days(text) if any_span else _NO_SPAN,
             )
             if len(marks) < _MARKS_LIMIT:
                 marks[text] = found
@@ -984,6 +995,8 @@ class StoryV2(_Story):
                 continue
             if self.homeless and re.search(self.story["record_story"]["housed_signs_pattern"], text):
                 continue
+            if self.p.age < rs["adult_signs_min_age"] and re.search(rs["adult_signs_pattern"], text, re.I):
+                continue  # no 'coming home later and later' of a girl of 9 (story.json record_story.adult_signs_pattern)
             if not self.with_family and re.search(self.story["record_story"]["shared_signs_pattern"], text):
                 continue  # 'quiet at mealtimes', 'up at all hours': seen only by someone sharing the home
             pos, neg = self.chart.readings(text)
@@ -1582,6 +1595,8 @@ class StoryV2(_Story):
             if not re.search(rule["pattern"], precipitant, re.I):
                 continue
             if "occupation_pattern" in rule and not re.search(rule["occupation_pattern"], occupation, re.I):
+                return False
+            if "occupation_not_pattern" in rule and re.search(rule["occupation_not_pattern"], occupation, re.I):
                 return False
             if "employed" in rule and bool(h.employed) != rule["employed"]:
                 return False
