@@ -875,6 +875,8 @@ class StoryV2(_Story):
         work = "school" if self.p.age < 18 else ("work" if self.p.household.employed else "home")
         category = self.principal.get("category") or ""
         cores = [c for c in spec["core"] if complaint_fits(c, self.principal["code"], category)]  # the audit's records.complaint_fit
+        if self.p.age < spec["adult_core_min_age"]:  # no 'can't carry on like this' of a boy of 11 (story.json cc_plain.adult_core_pattern)
+            cores = [c for c in cores if not re.search(spec["adult_core_pattern"], c, re.I)] or cores
         for _ in range(6):
             core = rng.choice(cores)
             if "," in core:  # 'a worrying change, says the GP': no 'Per her GP, ' before it, the time in brackets after
