@@ -1234,8 +1234,10 @@ class StoryV2(_Story):
         ]
         living = str(self.p.demographics.get("living_situation", ""))
         for event in self.story["precipitant_life"]["household_events"]:  # the household's own event is the context (story.json)
-            if re.search(event["living_pattern"], living, re.I):
-                told = [x for x in precipitants if re.search(event["precipitant_pattern"], x, re.I)]
+            if re.search(event["living_pattern"], living, re.I):  # every alternative of an either-or phrase ('divorce or separation')
+                either = review_facts()["records"]["either_or"]
+                told = [o for x in self.presentation.get("precipitants", ()) for o in (either.get(x) or [x])
+                        if re.search(event["precipitant_pattern"], o, re.I) and self.fits(o) and self._precipitant_fits(o)]
                 precipitants = told or precipitants
         trauma = any(d["code"] in review_facts()["trauma"]["codes"] or d["code"].startswith("F43.2") for d in self.disorders)
         if trauma and not precipitants:
