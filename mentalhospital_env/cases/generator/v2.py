@@ -746,7 +746,7 @@ class StoryV2(_Story):
             self.p.setting = "outpatient"
         E = self.story["emergency_reason"]  # and an emergency one a reason to be brought in tonight (story.json emergency_reason)
         if self.p.setting == "emergency" and self.risk_level == "none" and not seen & set(E["concepts"]) \
-                and not any(c.startswith(tuple(E["codes"])) for c in self.codes):
+                and not self.codes[0].startswith(tuple(E["codes"])):  # the principal's: a comorbid dependence brings no adjustment disorder in
             self.p.setting = "outpatient"
 
     def _core_concepts(self, code: str | None = None) -> frozenset[str]:
