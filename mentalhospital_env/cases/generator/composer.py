@@ -1124,6 +1124,7 @@ class _Story:
             most = max(2, min(40, self.p.age - 20))
             couple = self.c.people["couple_years"]  # a couple with children at home has been together long enough to have them
             least = couple["min_with_children"] if self.p.household.children and not re.search(couple["young_child_pattern"], str(self.p.demographics.get("living_situation", "")), re.I) else 2
+            least = max(least, int(getattr(self, "couple_min_years", 0)))  # a partner who saw the illness begin (v2: StoryV2._witness)
             self.add_frame(section, options, years=rng.randint(min(least, most), most), n_children=rng.choice(["two", "three", "one"]) , spouse=spouse)
         living = self.p.demographics["living_situation"]
         self.chart.add(section, cap(fill(living, self.fields)), None)

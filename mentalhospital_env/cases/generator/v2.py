@@ -112,10 +112,12 @@ def _family_report() -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=1)
-def _spans() -> tuple[tuple[re.Pattern[str], float], ...]:
+def _spans() -> tuple[tuple[re.Pattern[str], float, float], ...]:
+    """story.json span_words: (pattern, the youngest illness it is said of, the oldest: 'fine this morning' of an illness of a day)."""
     from .composer import load_material
 
-    return tuple((re.compile(s["pattern"], re.I), float(s["min_days"])) for s in load_material("story")["span_words"]["spans"])
+    return tuple((re.compile(s["pattern"], re.I), float(s.get("min_days", 0)), float(s.get("max_days", float("inf"))))
+                 for s in load_material("story")["span_words"]["spans"])
 
 
 def _either(patterns: Sequence[re.Pattern[str]]) -> re.Pattern[str]:
@@ -127,10 +129,17 @@ def _either(patterns: Sequence[re.Pattern[str]]) -> re.Pattern[str]:
 
 @lru_cache(maxsize=1)
 def _any_span() -> re.Pattern[str]:
-    return _either([p for p, _ in _spans()])
+    return _either([p for p, _, _ in _spans()])
 
 
 _LIFE_AND_SPANS: dict[int, re.Pattern[str]] = {}
+_NO_SPAN = (0.0, float("inf"))
+
+
+def _span_days(text: str) -> tuple[float, float]:
+    """The youngest and the oldest illness a text's span wording can be said of (story.json span_words)."""
+    hits = [(least, most) for pattern, least, most in _spans() if text and pattern.search(text)]
+    return (max((h[0] for h in hits), default=0.0), min((h[1] for h in hits), default=float("inf")))
 
 
 def _life_and_spans(life: Mapping[str, re.Pattern[str]]) -> re.Pattern[str]:
@@ -196,7 +205,7 @@ class StoryV2(_Story):
         story: many texts carry the same marks, most of them none)."""
         household = self.p.household
         short = days is not None and days < 365
-        needs, university, care, homeless, adult, at_home, for_years, life, parents_home, family_report, least_days = marks
+        needs, university, care, homeless, adult, at_home, for_years, life, parents_home, family_report, (least_days, most_days) = marks
         if not all(household.allows(r) for r in needs):
             return False
         if self.low_education and university:
@@ -215,6 +224,8 @@ class StoryV2(_Story):
             return False  # 'the family report' needs relatives at home besides a partner (story.json family_report)
         if days is not None and days < least_days:
             return False  # 'months of broken sleep' in an illness of six weeks (story.json span_words)
+        if days is not None and days > most_days:
+            return False  # 'I was fine this morning' in an illness of five days (story.json span_words, stop 46)
         if short and for_years:
             return False  # 'for years' in an illness of months
         if not self._fits_life(life):
@@ -274,7 +285,7 @@ class StoryV2(_Story):
             return False  # conflict 'with his parents' is a household's: not for someone living with one parent, a partner or flatmates
         return True
 
-    def _marks(self, text: str) -> tuple[frozenset[str], bool, bool, bool, int, bool, bool, frozenset[str], bool, bool, float]:
+    def _marks(self, text: str) -> tuple[frozenset[str], bool, bool, bool, int, bool, bool, frozenset[str], bool, bool, tuple[float, float]]:
         """What :meth:`fits` looks for in a text (household requirements, then university, care, homeless,
         adult, at-home and for-years wording, and the life wording of ``_LIFE_WORDS``), read once per text: texts recur across drafts."""
         marks = self.c.marks
@@ -293,7 +304,7 @@ class StoryV2(_Story):
                 frozenset(name for name, pattern in self._LIFE_WORDS.items() if pattern.search(text)) if any_life else _NONE,
                 bool(text) and bool(_has(text, self.story["parents_at_home_words"]["words"])),
                 bool(text) and bool(_family_report().search(text)),
-                max((days for pattern, days in _spans() if text and pattern.search(text)), default=0.0) if any_span else 0.0,
+                _span_days(text) if any_span else _NO_SPAN,
             )
             if len(marks) < _MARKS_LIMIT:
                 marks[text] = found
@@ -733,6 +744,10 @@ class StoryV2(_Story):
         if self.p.setting == "inpatient" and self.risk_level == "none" and not seen & set(A["concepts"]) \
                 and not any(c.startswith(tuple(A["codes"])) for c in self.codes):
             self.p.setting = "outpatient"
+        E = self.story["emergency_reason"]  # and an emergency one a reason to be brought in tonight (story.json emergency_reason)
+        if self.p.setting == "emergency" and self.risk_level == "none" and not seen & set(E["concepts"]) \
+                and not self.codes[0].startswith(tuple(E["codes"])):  # the principal's: a comorbid dependence brings no adjustment disorder in
+            self.p.setting = "outpatient"
 
     def _core_concepts(self, code: str | None = None) -> frozenset[str]:
         """A disorder's core complaints (core.json ``core``; the principal's by default): the history tells one of
@@ -860,6 +875,8 @@ class StoryV2(_Story):
         work = "school" if self.p.age < 18 else ("work" if self.p.household.employed else "home")
         category = self.principal.get("category") or ""
         cores = [c for c in spec["core"] if complaint_fits(c, self.principal["code"], category)]  # the audit's records.complaint_fit
+        if self.p.age < spec["adult_core_min_age"]:  # no 'can't carry on like this' of a boy of 11 (story.json cc_plain.adult_core_pattern)
+            cores = [c for c in cores if not re.search(spec["adult_core_pattern"], c, re.I)] or cores
         for _ in range(6):
             core = rng.choice(cores)
             if "," in core:  # 'a worrying change, says the GP': no 'Per her GP, ' before it, the time in brackets after
@@ -980,6 +997,8 @@ class StoryV2(_Story):
                 continue
             if self.homeless and re.search(self.story["record_story"]["housed_signs_pattern"], text):
                 continue
+            if self.p.age < rs["adult_signs_min_age"] and re.search(rs["adult_signs_pattern"], text, re.I):
+                continue  # no 'coming home later and later' of a girl of 9 (story.json record_story.adult_signs_pattern)
             if not self.with_family and re.search(self.story["record_story"]["shared_signs_pattern"], text):
                 continue  # 'quiet at mealtimes', 'up at all hours': seen only by someone sharing the home
             pos, neg = self.chart.readings(text)
@@ -1127,6 +1146,22 @@ class StoryV2(_Story):
             return f"{poss} father"
         return f"{poss} parents"
 
+    def _witness(self, informant: str | None) -> str | None:
+        """Who can tell the start of the illness (people.json ``couple_years.witness``): a partner only one who
+        knew the patient then. A partner who tells the onset has been with the patient since it began (the
+        personal history's years together are drawn from there, ``self.couple_min_years``); where no couple
+        could have been together that long (an 18-year-old whose illness began at 15), the family tells it
+        (stop 46, seed 4646: 'when she was 15 ... her partner noticed' beside 'her partner of 2 years')."""
+        W = self.c.people["couple_years"]["witness"]
+        if not informant or not re.fullmatch(W["partner_pattern"], informant) or self.lifelong:
+            return informant
+        since = self.p.age - int(getattr(self, "onset_age", self.p.age))
+        most = max(2, min(40, self.p.age - W["from_age"]))
+        if since >= most:
+            return None
+        self.couple_min_years = since + 1
+        return informant
+
     def _close_one(self) -> str:
         """Whom the history names as someone close when nobody is: 'family', or for a patient who lives alone a
         friend (people.json ``close_when_alone``), drawn once so that every line names the same person."""
@@ -1197,12 +1232,19 @@ class StoryV2(_Story):
             x for x in map(self._one_of, self.presentation.get("precipitants", ()))
             if self.fits(x) and not re.match(r"(no|none|nothing)\b", x.strip(), re.I) and self._precipitant_fits(x)
         ]
+        living = str(self.p.demographics.get("living_situation", ""))
+        for event in self.story["precipitant_life"]["household_events"]:  # the household's own event is the context (story.json)
+            if re.search(event["living_pattern"], living, re.I):  # every alternative of an either-or phrase ('divorce or separation')
+                either = review_facts()["records"]["either_or"]
+                told = [o for x in self.presentation.get("precipitants", ()) for o in (either.get(x) or [x])
+                        if re.search(event["precipitant_pattern"], o, re.I) and self.fits(o) and self._precipitant_fits(o)]
+                precipitants = told or precipitants
         trauma = any(d["code"] in review_facts()["trauma"]["codes"] or d["code"].startswith("F43.2") for d in self.disorders)
         if trauma and not precipitants:
             raise CompositionError("a trauma or adjustment diagnosis with no event to name")
         self.fields.update(
             work_or_school="school" if self.p.age < 18 else ("work" if self.p.household.employed else "home"),
-            relative_any=informant or self._close_one(),  # nobody invented: no informant, then 'the family' (a friend of one who lives alone)
+            relative_any=self._witness(informant) or self._close_one(),  # nobody invented: no informant, then 'the family' (a friend of one who lives alone)
 
         )
         has_precipitant = bool(precipitants) and (trauma or rng.random() < 0.8)
@@ -1558,6 +1600,8 @@ class StoryV2(_Story):
                 continue
             if "occupation_pattern" in rule and not re.search(rule["occupation_pattern"], occupation, re.I):
                 return False
+            if "occupation_not_pattern" in rule and re.search(rule["occupation_not_pattern"], occupation, re.I):
+                return False
             if "employed" in rule and bool(h.employed) != rule["employed"]:
                 return False
             if "partnered" in rule and (h.partner is not None) != rule["partnered"]:
@@ -1565,6 +1609,8 @@ class StoryV2(_Story):
             if onset < rule.get("min_onset_age", 0) or onset > rule.get("max_onset_age", 200):
                 return False
             if getattr(self, "days", 0) < rule.get("min_days", 0):
+                return False
+            if "living_not_pattern" in rule and re.search(rule["living_not_pattern"], str(self.p.demographics.get("living_situation", "")), re.I):
                 return False
         return True
 
@@ -1846,7 +1892,24 @@ class StoryV2(_Story):
                         f.says = f.says.replace(f"for {years} years", f"for {most} years") if f.says else f.says
         self._birth_order()
         self._baby()
+        self._context_told()
         self._parent_drinking()
+
+    def _context_told(self) -> None:
+        """The people an onset context names are in the personal history (story.json ``precipitant_life.told``):
+        'not long after children leaving home' is the story of someone whose personal history has children
+        (stop 46, seed 4646: a social worker of 62 whose record named no child anywhere)."""
+        precipitant = str(self.fields.get("precipitant", ""))
+        if not precipitant:
+            return
+        personal = " ".join(f.text for f in self.chart.facts if f.section == "personal_history")
+        for rule in self.story["precipitant_life"]["told"]:
+            if re.search(rule["pattern"], precipitant, re.I) and not re.search(rule["told_pattern"], personal, re.I):
+                self.chart.add("personal_history", self.fill(self.rng.choice(rule["lines"])))
+                facts = self.chart.facts
+                at = next((i for i, f in enumerate(facts[:-1]) if f.section == "personal_history" and re.search(rule["before_pattern"], f.text, re.I)), None)
+                if at is not None:  # told with the family, before the forensic line
+                    facts.insert(at, facts.pop())
 
     def _parent_drinking(self) -> None:
         """A parent's drinking the upbringing tells is in the family history too (records.json
@@ -2515,10 +2578,24 @@ class StoryV2(_Story):
             for e in getattr(self, "exam_records", ()):
                 if v["exam"] in e.name:
                     m = re.search(v["pattern"], e.result or "")
+                    if m and v.get("fall"):  # a postural fall: lying less standing
+                        fall = float(m.group(1)) - float(m.group(2))
+                        if fall > v["high_above"]:
+                            said.append(v["say"].format(v=int(fall)))
+                            high = True
+                        break
                     if m:
                         said.append(v["say"].format(v=m.group(1), w=m.group(m.lastindex)))
                         high = high or (v["high_below"] is not None and float(m.group(1)) < v["high_below"])
                         break
+        if said and not high:  # high on whatever result the plan's critical rule admits for (records.json unstable_rules)
+            from mentalhospital_env.knowledge.critical import load_critical_actions
+
+            actions = load_critical_actions()
+            found = actions.abnormal_findings(e.result for e in getattr(self, "exam_records", ()))
+            high = any(r.id in N["unstable_rules"] and set(r.exam_findings) & found
+                       and (r.min_age is None or self.p.age >= r.min_age) and (r.max_age is None or self.p.age <= r.max_age)
+                       for r in actions.rules)
         return said, high
 
     def _named_risks(self, out: dict[str, Any]) -> None:
@@ -2976,6 +3053,14 @@ class CaseComposerV2(CaseComposer):
             later = oldest[1] or rng.choice([o for o in retired if (re.sub(r"^retired\s+", "", o) in R["graduate_occupations"]) == graduate] or retired)
             demo["occupation"] = occupation = later
             patient.household = replace(patient.household, occupation=occupation, employed=False, shift_worker=False)
+        for rule in L["living"]:  # a household the illness or the occupation cannot hold (people.json life_limits.living)
+            if patient.age < 18 or not re.search(rule["living_pattern"], str(demo.get("living_situation", "")), re.I):
+                continue
+            if "categories" in rule and disorder.get("category") in rule["categories"]:
+                continue
+            if "occupation_pattern" in rule and not re.search(rule["occupation_pattern"], occupation, re.I):
+                continue
+            demo["living_situation"] = rng.choice(rule["instead"]["young_adult" if patient.age < 26 else "adult"])
         ID = L["intellectual_disability"]
         if str(disorder["code"]).startswith(tuple(ID["codes"])):  # a mild intellectual disability and a degree do not go together
             if base in R["graduate_occupations"]:
@@ -3038,9 +3123,19 @@ def _age_fits(age: int, band: Sequence[int] | None) -> bool:
 
 
 def _foreign_stressor(quote: str, precipitant: str, words: Sequence[str]) -> bool:
-    """Whether a quote names a life event (a divorce, a court date) that is not the story's precipitant."""
+    """Whether a quote names a life event (a divorce, a court date, losing a job: story.json ``stressor_words`` and
+    ``stressor_families``) that is not the story's precipitant."""
     low = quote.lower()
-    return any(w in low and w not in precipitant for w in words)
+    if any(w in low and w not in precipitant for w in words):
+        return True
+    return any(q.search(low) and not p.search(precipitant) for q, p in _stressor_families())
+
+
+@lru_cache(maxsize=1)
+def _stressor_families() -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
+    from .composer import load_material
+
+    return tuple((re.compile(f["quote"], re.I), re.compile(f["precipitant"], re.I)) for f in load_material("story")["stressor_families"])
 
 
 # a work-or-school line filled with 'home' for someone with neither ('taking days off home', 'late for home')
