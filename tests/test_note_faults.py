@@ -13,7 +13,7 @@ from mentalhospital_env.knowledge.durations import load_durations, read_duration
 from mentalhospital_env.knowledge.errors import KnowledgeError
 from mentalhospital_env.rewards.chart import Chart, Turn
 from mentalhospital_env.rewards.mentaleval import OfflineJudge
-from mentalhospital_env.rewards.mentaleval.note_faults import fault_points, note_faults
+from mentalhospital_env.rewards.mentaleval.note_faults import fault_points, note_faults, note_view
 
 
 @pytest.fixture(scope="module")
@@ -903,13 +903,20 @@ def test_what_the_patient_told_of_the_illness_and_a_full_note_leaves_out_is_a_fa
     said = next(t.patient for t in chart.turns if "brain switches on" in t.patient)
     faults = [f for f in note_faults(case, chart) if f.kind == "told_content_omitted"]
     assert any("brain switches on" in f.text for f in faults), faults
+    # stop 46: read against the record's facts too, the note also leaves out the phoning of family to check they are
+    # safe (which the consultant named) and the news she stopped watching; two or more omissions cost a point
+    assert any("phoning family" in f.text for f in faults), faults
     judge = OfflineJudge(dimensions=("note_quality",))
     scored = judge.score(case, chart)["note_quality"]
     carried = dataclasses.replace(chart, note=chart.note.replace(
         "History of present illness:", "History of present illness: Drowsy on the sofa in the evening, but her brain switches on once she is in bed.", 1))
     assert carried.note != chart.note
     assert not [f for f in note_faults(case, carried) if f.kind == "told_content_omitted" and "brain" in f.text]
-    assert scored < judge.score(case, carried)["note_quality"]
+    assert scored <= judge.score(case, carried)["note_quality"]
+    carried_all = dataclasses.replace(carried, note=carried.note.replace(
+        "History of present illness:", "History of present illness: She rings her family constantly to check they are safe and has stopped watching the news.", 1))
+    assert not [f for f in note_faults(case, carried_all) if f.kind == "told_content_omitted"]
+    assert scored < judge.score(case, carried_all)["note_quality"]
     for reply in ("No, my sleep has not been a problem.", "Sorry, could you ask that another way?", "I'm not sure, to be honest."):
         other = dataclasses.replace(chart, turns=tuple(Turn(t.doctor, reply) if t.patient == said else t for t in chart.turns))
         assert other.turns != chart.turns
@@ -995,3 +1002,31 @@ def test_a_note_without_headings_holds_every_section_in_its_one_paragraph():
     headed = "History of present illness: Intrusive memories and poor sleep for years.\nAssessment: PTSD."
     assert trauma_left_out(headed)
     assert trauma_left_out(headed + "\nSocial history: a violent robbery at work at 24.")  # not where the history is
+
+
+def test_what_the_patient_told_is_read_against_every_fact_of_the_record_and_every_affirming_clause():
+    """Stop 46 (issue 15): held_out45's scripted note for test-v2-0172 (trichotillomania, rated 3: 'the HPI omits the
+    central hair-pulling facts she gave (... avoiding swimming and hairdressers)') scored 5: the told sentence matches a
+    fact of the record (``case.facts``) that the record's narrative sections do not hold, and only the narrative was
+    read. Each fact the record lets the patient tell is read now; and a sentence that holds a negation still tells what
+    its other clauses affirm ("I don't know why, but by now I'm avoiding ..."), while a clause that is itself a denial
+    tells nothing."""
+    import dataclasses
+
+    case, chart, rating = _rated("note-974")
+    assert rating == 3
+    said = next(t.patient for t in chart.turns if "swimming and hairdressers" in t.patient)
+    assert not any("swimming" in text for _, text in note_view(case, chart).record_sections)
+    faults = [f for f in note_faults(case, chart) if f.kind == "told_content_omitted"]
+    assert any("swimming" in f.text for f in faults), faults
+    judge = OfflineJudge(dimensions=("note_quality",))
+    scored = judge.score(case, chart)["note_quality"]
+    carried = dataclasses.replace(chart, note=chart.note.replace(
+        "History of present illness:", "History of present illness: She now avoids swimming and the hairdresser.", 1))
+    assert not [f for f in note_faults(case, carried) if f.kind == "told_content_omitted" and "swimming" in f.text]
+    assert scored < judge.score(case, carried)["note_quality"]
+    for reply, told in (("I don't know why, but by now I'm avoiding swimming and hairdressers.", True),
+                        ("I don't avoid swimming or hairdressers.", False)):
+        other = dataclasses.replace(chart, turns=tuple(Turn(t.doctor, reply) if t.patient == said else t for t in chart.turns))
+        found = [f for f in note_faults(case, other) if f.kind == "told_content_omitted" and "swimming" in f.text]
+        assert bool(found) == told, (reply, found)

@@ -109,6 +109,9 @@ class NoteView:
     named: frozenset[str] = frozenset()  # every finding the note names, in any words or polarity
     turns: tuple[tuple[str, str], ...] = ()  # (the doctor's words, the patient's reply)
     record_sections: tuple[tuple[str, str], ...] = ()  # (path, text) of the record
+    #: (section, text) of each fact the record lets the patient tell (``case.facts``, with what the patient says of it):
+    #: a case's facts may hold more than its narrative sections ("By now she is avoiding swimming and hairdressers.")
+    record_facts: tuple[tuple[str, str], ...] = ()
     results: tuple[tuple[str, str], ...] = ()  # (exam, result) on file in the encounter
     reference: tuple[str, ...] = ()  # the record's own diagnoses (codes, principal first)
     exam_kinds: Mapping[str, str] = None  # type: ignore[assignment]  # exam name (lower case) -> the record's kind
@@ -231,11 +234,25 @@ def note_view(case: Any, chart: Chart) -> NoteView:
         named=frozenset(m.concept_id for m in mentions(note)),
         turns=tuple((t.doctor, t.patient) for t in chart.turns),
         record_sections=tuple(ehr.sections()) if ehr is not None else (),
+        record_facts=record_facts(case),
         results=tuple((str(n), str(r)) for n, r in chart.exam_results),
         reference=tuple(d.code for d in getattr(getattr(case, "diagnosis", None), "disorders", ()) or () if d.code),
         exam_kinds={str(e.name).lower(): str(getattr(e, "kind", "") or "") for e in getattr(case, "exams", ()) or ()},
         age=getattr(getattr(case, "demographics", None), "age", None),
     )
+
+
+def record_facts(case: Any) -> tuple[tuple[str, str], ...]:
+    """(section, text) of each fact of the record the patient may tell (``case.facts``), and of what the record says
+    the patient says of it (``patient_says``): what an encounter could elicit, read fact by fact, not only the
+    record's narrative sections, which a case's facts may go beyond."""
+    out: list[tuple[str, str]] = []
+    for fact in getattr(case, "facts", ()) or ():
+        section = str(getattr(fact, "section", "") or "")
+        for text in (getattr(fact, "text", None), getattr(fact, "patient_says", None)):
+            if isinstance(text, str) and text.strip():
+                out.append((section, text))
+    return tuple(out)
 
 
 def assessment_disorders(text: str) -> tuple[list[str], list[str]]:
@@ -1221,21 +1238,49 @@ def _affirming_sentences(reply: str) -> list[str]:
     from mentalhospital_env.knowledge.language import load_cues as language_cues
 
     negations = {p[0] for p in language_cues().negation if len(p) == 1}
+
+    def negated(tokens: list[str]) -> bool:
+        return any(t in negations or t.endswith("n't") for t in tokens)
+
     out = []
     for sentence in re.split(r"(?<=[.!?])\s+", reply.strip()):
         tokens = tokenize(sentence)
         if not tokens or sentence.rstrip().endswith("?"):
             continue
-        if any(t in negations or t.endswith("n't") for t in tokens):
+        if not negated(tokens):
+            out.append(sentence)
             continue
-        out.append(sentence)
+        out.extend(_affirming_clauses(tokens, negated))
     return out
+
+
+def _affirming_clauses(tokens: list[str], negated: Callable[[list[str]], bool]) -> list[str]:
+    """The clauses of a sentence that holds a negation which affirm something themselves (no negation of their own):
+    "I don't even notice I'm doing it | until there's a pile of hair on the desk" tells the pile of hair."""
+    from mentalhospital_env.knowledge.language import clauses
+
+    text = " ".join(tokens)
+    if len(tokenize(text)) != len(tokens):  # the clause reader counts another tokenisation: read no clause apart
+        return []
+    parts = [tokens[c.start : c.end] for c in clauses(text)]
+    return [" ".join(part) for part in parts if len(parts) > 1 and part and not negated(part)]
 
 
 def _content_keys(text: str) -> frozenset[str]:
     from mentalhospital_env.knowledge.language import content_stems, word_key
 
     return frozenset(word_key(s) for s in content_stems(text) if len(s) > 2)
+
+
+def _record_sentence_keys(view: NoteView, wanted: tuple[str, ...]) -> list[frozenset[str]]:
+    """The content words of each sentence of the record's ``wanted`` sections: its narrative and its facts."""
+    return [
+        keys
+        for path, text in (*view.record_sections, *view.record_facts)
+        if path.startswith(wanted)
+        for sentence in re.split(r"(?<=[.!?;])\s+", text)
+        if (keys := _content_keys(sentence))
+    ]
 
 
 def told_content_omitted(view: NoteView) -> list[NoteFault]:
@@ -1255,13 +1300,7 @@ def told_content_omitted(view: NoteView) -> list[NoteFault]:
     if not conf or not _headed(view):
         return []
     wanted = tuple(conf["record_sections"])
-    record = [
-        keys
-        for path, text in view.record_sections
-        if path.startswith(wanted)
-        for sentence in re.split(r"(?<=[.!?;])\s+", text)
-        if (keys := _content_keys(sentence))
-    ]
+    record = _record_sentence_keys(view, wanted)
     if not record:
         return []
     note_keys = _content_keys(view.note)
