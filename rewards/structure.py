@@ -43,8 +43,25 @@ def _phrases(words) -> tuple[tuple[str, ...], ...]:
     return tuple(sorted({tuple(_tokens(w)) for w in words if _tokens(w)}, key=len, reverse=True))
 
 
+@lru_cache(maxsize=64)
+def _index(phrases: tuple[tuple[str, ...], ...]) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """Phrases by their first word, longest first."""
+    out: dict[str, list] = {}
+    for p in sorted(phrases, key=len, reverse=True):
+        out.setdefault(p[0], []).append(p)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _at(tokens: tuple[str, ...], i: int, phrases: tuple[tuple[str, ...], ...]) -> tuple[str, ...] | None:
+    """The longest of ``phrases`` starting at ``tokens[i]``, or None."""
+    for p in _index(phrases).get(tokens[i], ()):
+        if tokens[i : i + len(p)] == p:
+            return p
+    return None
+
+
 def _has(tokens: tuple[str, ...], phrases: tuple[tuple[str, ...], ...]) -> bool:
-    return any(tokens[i : i + len(p)] == p for p in phrases for i in range(len(tokens) - len(p) + 1))
+    return any(_at(tokens, i, phrases) is not None for i in range(len(tokens)))
 
 
 def _apart(a, b, ratio: float) -> bool:
@@ -186,9 +203,9 @@ _TENS = frozenset({"twenty", "thirty", "forty", "fifty", "sixty"})
 
 def _count_at(tokens, i, numbers, vague):
     """A count starting at ``tokens[i]``: ((lo, hi), end) or None."""
-    for phrase, span in vague.items():
-        if tokens[i : i + len(phrase)] == phrase:
-            return span, i + len(phrase)
+    phrase = _at(tokens, i, tuple(vague))
+    if phrase is not None:
+        return vague[phrase], i + len(phrase)
     t = tokens[i]
     if t[0].isdigit():
         value = float(t)
@@ -218,9 +235,9 @@ def _count_at(tokens, i, numbers, vague):
 
 def _period_at(tokens, k, periods, adverbs, openers, numbers):
     """A period starting at ``tokens[k]``: (multiplier per week (lo, hi), end) or None."""
-    for phrase, span in adverbs.items():
-        if tokens[k : k + len(phrase)] == phrase:
-            return span, k + len(phrase)
+    phrase = _at(tokens, k, tuple(adverbs))
+    if phrase is not None:
+        return adverbs[phrase], k + len(phrase)
     if k > 0 and tokens[k - 1] in ("for", "over"):
         return None
     j = k
@@ -256,7 +273,7 @@ def _clause_rates(tokens, numbers, vague, periods, adverbs, day_nouns, scales, o
     while i < len(tokens):
         counted = _count_at(tokens, i, numbers, vague)
         if counted is None and tokens[i] in ("a", "an", "half"):
-            if any(tokens[i + 1 : i + 1 + len(u)] == u for u in scales):
+            if i + 1 < len(tokens) and _at(tokens, i + 1, tuple(scales)) is not None:
                 counted = ((0.5, 0.5) if tokens[i] == "half" else (1.0, 1.0)), i + 1
         if counted is None:
             i += 1
@@ -271,7 +288,7 @@ def _clause_rates(tokens, numbers, vague, periods, adverbs, day_nouns, scales, o
         for k in range(j, min(len(tokens), j + 3)):
             if _is_count(tokens[k], numbers) or tokens[k] in periods and tokens[k] not in day_nouns:
                 break
-            hit = next((u for u in scales if tokens[k : k + len(u)] == u), None)
+            hit = _at(tokens, k, tuple(scales))
             if hit is not None:
                 scale, per_item = scales[hit]
                 unit_end = k + len(hit)
@@ -308,11 +325,10 @@ def _clause_rates(tokens, numbers, vague, periods, adverbs, day_nouns, scales, o
     for k in range(len(tokens)):
         if k in used:
             continue
-        for phrase, span in adverbs.items():
-            if tokens[k : k + len(phrase)] == phrase and not used.intersection(range(k, k + len(phrase))):
-                standalone.append(span)
-                used.update(range(k, k + len(phrase)))
-                break
+        phrase = _at(tokens, k, tuple(adverbs))
+        if phrase is not None and not used.intersection(range(k, k + len(phrase))):
+            standalone.append(adverbs[phrase])
+            used.update(range(k, k + len(phrase)))
     return found, standalone
 
 
@@ -463,9 +479,11 @@ def onset_spans(text: str) -> frozenset[tuple[float, float]]:
     tokens = _tokens(text)
     points, durations = when_marks(text)
     spans = set(points) | set(durations)
-    for phrase, span in anchors.items():
-        if _has(tokens, (phrase,)):
-            spans.add(span)
+    phrases = tuple(anchors)
+    for i in range(len(tokens)):
+        phrase = _at(tokens, i, phrases)
+        if phrase is not None:
+            spans.add(anchors[phrase])
     return frozenset(spans)
 
 
