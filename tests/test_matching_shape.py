@@ -58,6 +58,8 @@ def test_a_fear_or_wish_is_not_a_fact():
     # said as fact before the fear word, or a checkpoint about the fear itself
     assert feared_clash("Has lost her job.", "I lost my job in May and I'm worried I'll never get another.") is None
     assert feared_clash("Anxiety about losing her job.", "I'm scared I'll lose my job.") is None
+    # a present thought is not a wish
+    assert feared_clash("Active suicidal ideation at present.", "I'm thinking about killing myself right now.") is None
 
 
 def test_a_noncommittal_answer_entails_nothing():
