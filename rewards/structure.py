@@ -435,11 +435,14 @@ def feared_clash(checkpoint: str, output: str) -> str | None:
 @lru_cache(maxsize=1)
 def _noncommittal_data():
     raw = _data()["noncommittal"]
-    return frozenset(_phrases(raw["hedges"])), frozenset(raw["affirm"]), frozenset(raw["fillers"])
+    return (
+        frozenset(_phrases(raw["hedges"])), frozenset(raw["affirm"]), frozenset(raw["fillers"]),
+        frozenset(raw["governed"]),
+    )
 
 
 def noncommittal_clash(checkpoint: str, output: str) -> str | None:
-    hedges, affirm, fillers = _noncommittal_data()
+    hedges, affirm, fillers, governed = _noncommittal_data()
     tokens = _tokens(output)
     if affirm.intersection(tokens):
         return None
@@ -454,6 +457,8 @@ def noncommittal_clash(checkpoint: str, output: str) -> str | None:
                 continue
             if words in hedges:  # a hedge standing as its own clause ("I don't know.", "Maybe, maybe not.")
                 hedged = True
+            elif words[0] in governed:  # "Whether it's anything more, I don't know": the doubt is what is said
+                return None
             else:
                 kept.append(" ".join(words))
     if not hedged or _content(" ".join(kept)) & _content(checkpoint):

@@ -68,6 +68,8 @@ def test_a_noncommittal_answer_entails_nothing():
     assert noncommittal_clash("Unsure of his identity.", "I don't know who I am any more.") is None
     assert noncommittal_clash("Feels hopeless.", "Hopeless? Maybe. I feel hopeless most days.") is None
     assert noncommittal_clash("Feels hopeless.", "Yes. I don't know, maybe.") is None
+    # the doubt is what is said
+    assert noncommittal_clash("Unsure whether the pain is serious.", "Whether it's anything more, I don't know.") is None
 
 
 def test_onset_against_a_lay_anchor():
