@@ -45,6 +45,7 @@ from .adjudication import (
 )
 from .embedders import Embedder, make_embedder
 from .reader import EntailmentReader, default_reader
+from .structure import structural_clash
 
 # Used only when thresholds.json has no entry for an embedder (a model the user named): conservative.
 UNCALIBRATED_THRESHOLD = 0.9
@@ -726,7 +727,7 @@ class Matcher:
             for j in order:
                 if clinical is not None and under_i[j]:
                     # below the threshold the adjudicator decides, the check included
-                    if clinical.entailed(cp, units[j]):
+                    if clinical.entailed(cp, units[j]) and structural_clash(cp, units[j]) is None:
                         out[i] = CheckpointMatch(
                             ids[i], cp, j + unit_offset, units[j], sims_i[j], clinical.name
                         )
@@ -735,6 +736,8 @@ class Matcher:
                 if statement_conflict(cp, units[j]) is not None:
                     continue
                 if not under_i[j]:
+                    if structural_clash(cp, units[j]) is not None:
+                        continue
                     out[i] = CheckpointMatch(ids[i], cp, j + unit_offset, units[j], sims_i[j], "embedder")
                     break
                 below.append(j)
@@ -744,7 +747,8 @@ class Matcher:
         if pending:
             verdicts = self.adjudicator.judge_many([(checkpoints[i], units[j]) for i, j in pending])
             for (i, j), verdict in zip(pending, verdicts):
-                if verdict and out[i] is None:  # pending is in order of similarity per checkpoint
+                if verdict and out[i] is None and structural_clash(checkpoints[i], units[j]) is None:
+                    # pending is in order of similarity per checkpoint
                     out[i] = CheckpointMatch(
                         ids[i],
                         checkpoints[i],
@@ -817,6 +821,6 @@ class Matcher:
                 if conflict == SHARED_NEGATION and same_clause_polarity(cp, units[j]):
                     # the word-level vote of shared words yields to the parse's reading of what is denied
                     conflict = None
-                if conflict is None and direction_clash(cp, units[j]) is None:
+                if conflict is None and direction_clash(cp, units[j]) is None and structural_clash(cp, units[j]) is None:
                     out[i] = CheckpointMatch(ids[i], cp, j + unit_offset, units[j], float(sims[i, j]), "reader")
                     break

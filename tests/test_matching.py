@@ -508,7 +508,9 @@ def _reference_match(matcher: Matcher, checkpoints, units):
     """The match without any prefilter: every pair through the check, in order of similarity, every pair
     below the threshold to the adjudicator (the Matcher as first written, plus: a unit without a content
     word or concept covers nothing), then, for a checkpoint still open, the learned reader's units in order of
-    score that pass the check and the direction gate."""
+    score that pass the check and the direction gate; every accept also passes the structural readings
+    (:func:`~mentalhospital_env.rewards.structure.structural_clash`)."""
+    from mentalhospital_env.rewards.structure import structural_clash
     from mentalhospital_env.rewards.adjudication import (
         SHARED_NEGATION,
         direction_clash,
@@ -529,12 +531,17 @@ def _reference_match(matcher: Matcher, checkpoints, units):
             if j in silent or statement_conflict(cp, units[j]) is not None:
                 continue
             if sims[i, j] >= matcher.threshold:
+                if structural_clash(cp, units[j]) is not None:
+                    continue
                 found = (j, "embedder")
                 break
             below.append(j)
         if found is None:
             verdicts = matcher.adjudicator.judge_many([(cp, units[j]) for j in below])
-            found = next(((j, "clinical") for j, v in zip(below, verdicts) if v), None)
+            found = next(
+                ((j, "clinical") for j, v in zip(below, verdicts) if v and structural_clash(cp, units[j]) is None),
+                None,
+            )
         reader = matcher.reader
         if found is None and reader is not None:  # the learned reader reads what the rules refused
             scores = reader.scores(reader.encode([cp]), reader.encode(list(units)))[0]
@@ -547,7 +554,12 @@ def _reference_match(matcher: Matcher, checkpoints, units):
                 conflict = statement_conflict(cp, units[j])
                 if conflict == SHARED_NEGATION and same_clause_polarity(cp, units[j]):
                     conflict = None  # the parse's reading of what each clause denies overrules the word vote
-                if readable and conflict is None and direction_clash(cp, units[j]) is None:
+                if (
+                    readable
+                    and conflict is None
+                    and direction_clash(cp, units[j]) is None
+                    and structural_clash(cp, units[j]) is None
+                ):
                     found = (j, "reader")
                     break
         out.append(found)
