@@ -2528,7 +2528,9 @@ class ScriptedClinician(Doctor):
         # haven't got a plan"), that names an act and that the reader does not read as denying the thoughts or a plan
         # ("I've never had thoughts of ending my life", "I don't have a plan to end it")
         for _, reply in f.replies:
-            for clause in re.split(r"(?<=[.!?])\s+|,\s*(?=but\b|though\b)|\s+but\s+", reply):
+            # by comma clause: "I don't see a way out, thoughts of ending it, yes" names the act in a clause the
+            # first clause's "don't" does not deny (the reader's negation scope runs past the comma)
+            for clause in re.split(r"(?<=[.!?])\s+|,\s*|\s+but\s+", reply):
                 words = " ".join(tokenize(clause))
                 if not any(re.search(rf"\b{re.escape(a)}", words) for a in conf["active"]):
                     continue
