@@ -2518,11 +2518,16 @@ class ScriptedClinician(Doctor):
     def _death_wish_passive(self) -> bool:
         """Whether every sentence of the patient's in which the reader read suicidal thoughts is a wish to be dead
         or gone with no thought of acting ("I'd be better off dead", "easier not to wake up", "I wish I didn't
-        exist"): none names taking one's own life (``note_writing.death_wish.active``) and no plan was affirmed. The
+        exist"): none names taking one's own life (``note_writing.death_wish.active``), no plan was affirmed, no
+        method or preparations told (the risk section's own reading) and no result on file names a method or attempt. The
         note then says "a passive death wish", as the patient did, not "suicidal ideation", which says more."""
         conf = self.script["note_writing"]["death_wish"]
         f = self.findings
         if conf["concept"] not in f.present or set(conf["active_findings"]) & set(f.present):
+            return False
+        # a method or preparations told anywhere ("Margaret found me in the garage holding a length of tow rope"),
+        # or a result on file that names a method or an attempt (a C-SSRS), is no passive wish, whatever the words
+        if self._risk_results() or any(self._method_told(reply) for _, reply in f.replies):
             return False
         # every clause the patient said, in any reply (the method may come in another answer: "I know how, but I
         # haven't got a plan"), that names an act and that the reader does not read as denying the thoughts or a plan

@@ -91,3 +91,11 @@ def test_a_scale_in_an_abnormal_band_is_named_in_the_assessment_and_a_normal_one
     assessment = _line(doctor, "Assessment:")
     assert "PHQ-9 total 22/27 (severe)" in assessment, assessment
     assert "AUDIT" not in assessment and "TSH" not in assessment, assessment
+
+
+def test_preparations_told_make_a_death_wish_words_suicidal_ideation():
+    # hw-015's shape: "It would be better for her if I went" beside being found holding a rope three days ago
+    doctor = _doctor()
+    _answer(doctor, "suicidal_ideation", "It would be better for her if I went. Three days ago my wife found me in the garage holding a length of tow rope.")
+    risk = _line(doctor, "Risk assessment:")
+    assert "Reports suicidal ideation" in risk and "passive" not in risk, risk
