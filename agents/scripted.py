@@ -2638,6 +2638,10 @@ class ScriptedClinician(Doctor):
         if self._stated(first) - {key}:
             return ""  # "No, but my mother had dementia" names something: not a bare denial
         sentence = conf["sentence"]
+        rule = next((r for r in self.script["note_writing"]["unquoted_answers"].get(key, ()) if re.search(r["pattern"], first.lower())), None)
+        if rule is not None:  # the heading's own words for none ("no physical illness known to run in the family")
+            he, him = {"female": ("she", "her"), "male": ("he", "him")}.get(self.walk_in.sex or "", ("they", "them"))
+            sentence = rule["sentence"].format(he=he, him=him)
         if len(tokenize(first)) <= 1 or not self._plain(first) or {first.lower(), first.lower() + "."} & used:
             return sentence
         used.add(first.lower())
