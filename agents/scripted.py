@@ -2506,11 +2506,43 @@ class ScriptedClinician(Doctor):
         must say what it means: "unrefreshing sleep" must not read as another finding)."""
         if concept not in self.lexicon:
             return concept.replace("_", " ")
+        wording = self.script["note_writing"]["death_wish"]
+        if concept == wording["concept"] and self._death_wish_passive():
+            return wording["passive_term"]
         terms = self.lexicon.get(concept).clinical_terms
         for t in terms:
             if {m.concept_id for m in self.lexicon.find(t)} == {concept}:
                 return t
         return terms[0] if terms else concept.replace("_", " ")
+
+    def _death_wish_passive(self) -> bool:
+        """Whether every sentence of the patient's in which the reader read suicidal thoughts is a wish to be dead
+        or gone with no thought of acting ("I'd be better off dead", "easier not to wake up", "I wish I didn't
+        exist"): none names taking one's own life (``note_writing.death_wish.active``), no plan was affirmed, no
+        method or preparations told (the risk section's own reading) and no result on file names a method or attempt. The
+        note then says "a passive death wish", as the patient did, not "suicidal ideation", which says more."""
+        conf = self.script["note_writing"]["death_wish"]
+        f = self.findings
+        if conf["concept"] not in f.present or set(conf["active_findings"]) & set(f.present):
+            return False
+        # a method or preparations told anywhere ("Margaret found me in the garage holding a length of tow rope"),
+        # or a result on file that names a method or an attempt (a C-SSRS), is no passive wish, whatever the words
+        if self._risk_results() or any(self._method_told(reply) for _, reply in f.replies):
+            return False
+        # every clause the patient said, in any reply (the method may come in another answer: "I know how, but I
+        # haven't got a plan"), that names an act and that the reader does not read as denying the thoughts or a plan
+        # ("I've never had thoughts of ending my life", "I don't have a plan to end it")
+        for _, reply in f.replies:
+            # by comma clause: "I don't see a way out, thoughts of ending it, yes" names the act in a clause the
+            # first clause's "don't" does not deny (the reader's negation scope runs past the comma)
+            for clause in re.split(r"(?<=[.!?])\s+|,\s*|\s+but\s+", reply):
+                words = " ".join(tokenize(clause))
+                if not any(re.search(rf"\b{re.escape(a)}", words) for a in conf["active"]):
+                    continue
+                if answer_polarity(clause) == "no" or any(neg for c, neg in patient_findings(clause) if c in conf["denied_by"]):
+                    continue
+                return False
+        return True
 
     def _risk_unanswered(self) -> bool:
         """Whether suicide risk was asked about but never excluded: the patient would not or could not answer ("Do I
@@ -2584,6 +2616,36 @@ class ScriptedClinician(Doctor):
         used.add(said.lower())
         first = said
         teller = self.findings.told_by.get(key)
+        if teller:
+            his = {"female": "her", "male": "his"}.get(self.walk_in.sex or "", "their")
+            return f'{sentence} ({his} {teller}: "{first}")'
+        return f'{sentence} ("{first}")'
+
+    def _denied_history(self, key: str, used: set[str]) -> str:
+        """The note's words for a history question (``key``) the reader read the reply as denying, when no quote or
+        rule kept the reply: ``note_writing.denied_history.sentence`` ("none reported"), with the reply's first
+        sentence quoted when it says more than a bare no ("Not that I know of"). Empty when the reply did not deny
+        ``key`` (it named something, drifted, or only said an earlier answer again)."""
+        f = self.findings
+        reply = f.answers.get(key, "").strip()
+        if not reply or key in f.present or self._non_answer(reply) or self._repeat_only(key):
+            return ""
+        sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", reply) if s.strip()]
+        first = _without_opener(sentences[0], self.script["quotes"]["openers"]).rstrip(" .!")
+        conf = self.script["note_writing"]["denied_history"]
+        if key not in f.denied and answer_polarity(first) != "no" and not re.search(conf["denial"], first.lower()):
+            return ""
+        if self._stated(first) - {key}:
+            return ""  # "No, but my mother had dementia" names something: not a bare denial
+        sentence = conf["sentence"]
+        rule = next((r for r in self.script["note_writing"]["unquoted_answers"].get(key, ()) if re.search(r["pattern"], first.lower())), None)
+        if rule is not None:  # the heading's own words for none ("no physical illness known to run in the family")
+            he, him = {"female": ("she", "her"), "male": ("he", "him")}.get(self.walk_in.sex or "", ("they", "them"))
+            sentence = rule["sentence"].format(he=he, him=him)
+        if len(tokenize(first)) <= 1 or not self._plain(first) or {first.lower(), first.lower() + "."} & used:
+            return sentence
+        used.add(first.lower())
+        teller = f.told_by.get(key)
         if teller:
             his = {"female": "her", "male": "his"}.get(self.walk_in.sex or "", "their")
             return f'{sentence} ({his} {teller}: "{first}")'
@@ -3006,6 +3068,27 @@ class ScriptedClinician(Doctor):
                 out.append(conf["sentence"].format(exam=self.script["exam_names"].get(name, name), analytes=_join(analytes)))
         return out
 
+    def _results_weighed(self) -> list[str]:
+        """The results on file the assessment names beside the diagnosis (``results_weighed``): a rating scale's
+        score in an abnormal band ("PHQ-9 total 22/27 (severe)", "MMSE total 14/30 (moderate impairment)") or a
+        value flagged out of range, each once; not a panel ``_results_to_read`` already names, a result in a normal
+        band ("low risk", "within reference range") or a result not on file."""
+        conf = self.script["results_weighed"]
+        house = self.script["exam_names"]
+        read = set()
+        for line in self._results_to_read():
+            read |= {n for n, _ in self.findings.exam_results if f"The {house.get(n, n)} " in line}
+        out = []
+        for name, result in self.findings.exam_results:
+            if result == UNREMARKABLE or name in read:
+                continue
+            low = result.lower()
+            if any(re.search(p, low) for p in conf["normal"]):
+                continue
+            if any(re.search(p, low) for p in conf["abnormal"]):
+                out.append(f"{house.get(name, name)} {result.strip().rstrip('.').replace(';', ',')}")
+        return out
+
     def _method_told(self, text: str) -> bool:
         """Whether a sentence of the reply tells suicidal thoughts with a method or preparations
         (``risk_follow_up.said_kinds``, kinds of ``risk_disclosures``), with no negation before it."""
@@ -3418,6 +3501,13 @@ class ScriptedClinician(Doctor):
                     parts.append(_end(said(c) if plain else f"{label.capitalize()}: {said(c)}"))
                 elif c in f.answers and c in lex and (unquoted := self._unquoted_answer(c, used)):
                     parts.append(_end(unquoted))  # "Not that I know of.": none known, not a question never asked
+                elif c in f.answers and c in lex and (none := self._denied_history(c, used)):
+                    # asked and answered with a denial the quote keeps nothing of ("None.", "Not that I know of."):
+                    # a denial is recorded as a denial, not left out as if never asked (stop 46: the allergy answer
+                    # missing from notes that asked it)
+                    label = term(c)
+                    plain = label.lower() == heading.lower() or c in writing["unlabelled"]
+                    parts.append(_end(none[:1].upper() + none[1:] if plain else f"{label.capitalize()}: {none}"))
                 elif c in f.answers and c in lex and self._repeat_only(c):
                     # asked, and the reply only said an earlier answer again: asked and not answered, not left out as if
                     # never asked ("As I said, I stopped smoking three years ago" asked about physical health, hw-019)
@@ -3562,6 +3652,9 @@ class ScriptedClinician(Doctor):
         if rest:
             assessment += f" Differential diagnosis includes {_join(h.name for h in rest)}."
         assessment += "".join(f" {line}" for line in self._results_to_read())
+        weighed = self._results_weighed()
+        if weighed:  # a scale's band or a single flagged value read in the formulation too, not only listed
+            assessment += " " + self.script["results_weighed"]["sentence"].format(results="; ".join(weighed))
         unstable = self._instability(self.safety_profile(believed_only=True))
         if unstable:  # the danger the plan acts on, named in the assessment too (test-v2-0465)
             assessment += f" {unstable[0]}: {self.script['plan']['medical_instability']['note_danger']}"

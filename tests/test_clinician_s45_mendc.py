@@ -43,7 +43,10 @@ def test_a_death_thought_affirmed_after_an_unrelated_negated_clause_is_ideation_
     assert {"risk:plan", "risk:intent", "risk:means"} <= set(queued), queued
     assert "suicidal_ideation" in doctor.findings.present and "suicidal_ideation" not in doctor.findings.denied
     note = doctor._note()
-    assert "Reports suicidal ideation" in _risk(doctor), _risk(doctor)
+    # stop 46: a death thought that names no act is charted as the passive death wish it is; one that names ending
+    # one's life as suicidal ideation; either way as reported, never denied
+    reported = "Reports suicidal ideation" if "ending it" in reply else "Reports a passive death wish"
+    assert reported in _risk(doctor), _risk(doctor)
     assert "enies suicidal ideation" not in note, note  # neither the risk line nor the mental state's thought content
 
 
