@@ -42,8 +42,10 @@ from .recall import (
     AnswerPlan,
     FactIndex,
     IndexedFact,
+    asked_facets,
     asks_how_long,
     duration_in,
+    says_facet,
     finding_topics,
     load_recall_rules,
     meant,
@@ -515,6 +517,7 @@ class Speaker:
         self._topics: tuple[str, ...] = ()
         self._timing = False
         self._wh: str | None = None
+        self._facets: frozenset[str] = frozenset()
         self._said_how_long = False
         self._said_no = False
         self._stock_denials = 0
@@ -551,6 +554,9 @@ class Speaker:
         self._topics = plan.question.topics
         self._timing = asks_how_long(plan.question)
         self._wh = wh_word(plan.question)
+        # the part of the subject asked that a sentence says (recall.json facets: a treatment's outcome, a reason, a
+        # count, childhood), where the sentence itself says it (not by where it is written)
+        self._facets = frozenset(k for k in asked_facets(plan.question) if k not in load_recall_rules().facet_sections)
         self._said_how_long = False
         self._said_no = False
         self._stock_denials = 0
@@ -726,6 +732,11 @@ class Speaker:
         personal = {"personal_history", "family_history"}  # the life story, not drink or past episodes
         kept = []
         for fact in item.facts:
+            if any(says_facet(fact.fact.text, k) for k in self._facets):
+                # the sentence that says the part asked ("Has the citalopram helped?" - "not responding to citalopram",
+                # written in the complaint beside the low mood) is the answer, whatever else it states
+                kept.append(fact)
+                continue
             if fact.section in lay.physical_sections and item.subject not in lay.physical_topics:
                 continue
             if topic.kind == "history" and fact.section not in home:
