@@ -2391,7 +2391,7 @@ class MemorySkill:
                 # "How do you feel when it's time to go into school?": of a part of life's sentences, one that says
                 # what happens to them (a symptom or sign it states: "she cries and clings at the school gate") before
                 # its circumstances ("Until last spring she went to school happily")
-                history and "experience" in self._facets
+                topic.kind == "history" and "experience" in self._facets
                 and not any(self.index.lexicon.get(c).kind in CLOSED_WORLD_KINDS for c in f.affirms),
                 # what brought them is what is happening to them, not how they came (see above)
                 topic_id == "chief_complaint" and _how_they_came(f) and not self.index.anchors(self._anchors_asked, f),
