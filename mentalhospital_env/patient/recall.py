@@ -1032,6 +1032,7 @@ def _words_in(text: str) -> list[str]:
 
 
 @lru_cache(maxsize=memo_size(4096))
+@lru_cache(maxsize=memo_size(4096))
 def _anchor_stems(text: str, topics: tuple[str, ...]) -> frozenset[str]:
     cues = load_memory_cues()
     generic = load_recall_rules().anchor_generic
@@ -1143,7 +1144,12 @@ def asks_how_much(question: Question) -> bool:
 def asked_facets(question: Question) -> frozenset[str]:
     """The parts of a subject the question's asking sentences ask (``facets`` of ``data/recall.json``): "Did
     anything happen around the time they started?" asks the precipitant, "What sets them off?" the cue."""
-    asked = " ".join(_asking(question))
+    return _facets_asked(" ".join(_asking(question)))
+
+
+@lru_cache(maxsize=memo_size(4096))
+def _facets_asked(asked: str) -> frozenset[str]:
+    # read by recall, say and the timeline for every question: once per asking
     return frozenset(k for k, (ask, _) in load_recall_rules().facets.items() if ask.search(asked))
 
 
