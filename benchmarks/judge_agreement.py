@@ -375,6 +375,15 @@ PREREGISTERED46 = {
     "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
               "tests/test_note_faults.py", "tests/test_agreement.py"),
 }
+#: Decided once at stop 46's integration: NOT MET (Qual fell on the fresh slice). Base (ef707c4 + the sets,
+#: f0d6481..93fe61d) App 0.721, Qual 0.517 on held_out46; the s46-judge branch alone (told_content_omitted reads every
+#: fact of the record, not only its narrative sections, and the affirming clauses of a sentence that also holds a
+#: negation; the calibration refitted, still off) App 0.721 (+0.000), Qual 0.501 (-0.016); scripted App 0.717 -> 0.717,
+#: Qual 0.885 -> 0.885; all slices Qual 0.672 -> 0.679 (development slices carry the gain, the fresh one does not).
+#: The judge's mean (judge - rating) over held_out46's scripted-clinician items: notes -0.52 -> -0.57, plans +0.58 ->
+#: +0.58: on this slice the judge is HARSH on the scripted notes (five of ten judged 2.0-2.25 against ratings of 3-4),
+#: the opposite of held_out45's lean (+0.78) that the claim was written against. held_out46 is development data from
+#: stop 47. The five test files pass on the judge-alone build (482 passed, 1 xfailed as marked).
 
 
 def _in_split(row: dict[str, Any], split: str) -> bool:
