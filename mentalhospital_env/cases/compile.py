@@ -1129,6 +1129,13 @@ def _compile_facts(ehr, sex, data, tax, no_allergy, names, relatives, record_tex
                              if re.search(data["letter_voice_pattern"], f.text, re.IGNORECASE) else f for f in said)
                 n += len(split_sentences(text))
                 continue
+            if kind == "asked":
+                # "Have you ever harmed yourself? 'Cut my arm once. Years back.'": the patient's answer, as given, on
+                # the question's topic; a bare "No." or "Friday." says nothing without its question
+                n += 1
+                facts.append(_quoted_fact(f"{section}-{n}", section, label, text, len(re.findall(r"\w+", text)) >= 3, tax,
+                                          has_sensitive_concept, record_topics, about=label))
+                continue
             if kind != "plain":
                 # "Patient: 'They're coming through the loft ...'": the patient's own words, told as
                 # they are; a relative's or a referrer's quotation is theirs, never the patient's
@@ -2047,8 +2054,30 @@ def _labelled_quotes(text: str, names: tuple[str, ...], data: dict[str, Any]) ->
     return _labelled_quotes_plain(text, names, data)
 
 
+# a screen's question and the answer given, on a line of their own: "Ever tried to end your life? 'No.'"
+_ASKED = re.compile(r"(?m)^[ \t]*([^\n'\"\u2018\u201c?]{3,160}\?)[ \t]*['\u2018\u201c\"](.+?)['\u2019\u201d\"](?:[ \t]*\([^()\n]*\))?[ \t]*$")
+
+
 def _labelled_quotes_plain(text: str, names: tuple[str, ...], data: dict[str, Any]) -> list[tuple[str, str, str]]:
-    """:func:`_labelled_quotes` of a text with no referrer's quotation."""
+    """:func:`_labelled_quotes` of a text with no referrer's quotation. A line that is a question and the answer
+    quoted after it (a screen's "answers as given": "Have you ever harmed yourself? 'Cut my arm once. Years
+    back.'") is ``("asked", question, answer)``: the question is the asker's, never said; the answer is the
+    patient's own words on the question's topic."""
+    if _ASKED.search(text):
+        out: list[tuple[str, str, str]] = []
+        at = 0
+        for m in _ASKED.finditer(text):
+            if text[at:m.start()].strip():
+                out.extend(_labelled_quotes_plain_(text[at:m.start()], names, data))
+            out.append(("asked", m.group(1).strip(), m.group(2).strip()))
+            at = m.end()
+        if text[at:].strip():
+            out.extend(_labelled_quotes_plain_(text[at:], names, data))
+        return out
+    return _labelled_quotes_plain_(text, names, data)
+
+
+def _labelled_quotes_plain_(text: str, names: tuple[str, ...], data: dict[str, Any]) -> list[tuple[str, str, str]]:
     out: list[tuple[str, str, str]] = []
     # 'In his own words: "Everyone says I'm depressed. ..."' (uw-010): the patient's quotation under a
     # label of the writer's, read as "Patient:", never said "In my own words, Everyone says ..."
@@ -2077,8 +2106,10 @@ def _labelled_quotes_plain(text: str, names: tuple[str, ...], data: dict[str, An
     return out or [("plain", "", text)]
 
 
-def _quoted_fact(fid, section, label, words, own, tax, has_sensitive_concept, record_topics) -> Fact:
+def _quoted_fact(fid, section, label, words, own, tax, has_sensitive_concept, record_topics, about: str = "") -> Fact:
     topics = record_topics(section, words)
+    if about:  # the question a screen's answer was given to says what it is about ("Alcohol? 'Few cans.'")
+        topics += tuple(t for t in record_topics(section, about) if t not in topics)
     says = _finish(re.sub(r"[\u2018\u2019\u201c\u201d\"]", "'", words).strip("' ")) if own else None
     sensitive = has_sensitive_concept(words) or any(tax.by_id[t].sensitive for t in topics if t in tax.by_id)
     negative = bool(_NEGATIVE_START.match(words))
