@@ -34,19 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ..knowledge.language import memo_size
-from .derive import split_sentences as _derived_sentences
-
-
-def split_sentences(text: str) -> list[str]:
-    """A narrative text's sentences, never run across a line: a chart's line is a paragraph, a heading or a dated
-    entry ("03/11 00:55 'Sitting on bed. Given.'" then "03/11 05:10 ..."; a title line, then the letter under it),
-    so a line break ends a sentence unless the line wraps mid-clause (a small letter or a comma before it and a
-    small letter after). Within a line, :func:`derive.split_sentences` reads the sentences."""
-    out: list[str] = []
-    for line in re.split(r"(?<![a-z,;])[ \t]*\n\s*|[ \t]*\n\s*(?![a-z])", text):
-        if line.strip():
-            out.extend(_derived_sentences(line))
-    return out
+from .derive import split_sentences
 from .model import EHR, Fact
 
 COMPILER_VERSION = "4"
@@ -1423,7 +1411,7 @@ def _copied_note(para: str, spans: list[tuple[int, int]], names, whole, data, pr
     if not spans or spans[0][0] != 0:
         return False
     tail = para[spans[0][1]:].strip()
-    return not tail.startswith(",") and not re.match(
+    return not (tail[:1] in (",", "") and len(spans) == 1) and not re.match(
         r"^[,\s]*(?:\w+\s){0,2}(?:" + "|".join(_data()["paragraph_speaker"]["reporting_verbs"]) + r")\w*\b", tail, re.IGNORECASE)
 
 
