@@ -1914,7 +1914,7 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
             sentence, sex, names, data)
         if whole:
             parts = [(sentence.strip().rstrip(";"), "")]
-        elif labelled and not _finite(_clean(labelled[1], data)):
+        elif labelled and len(labelled[1].split()) <= data["max_words"] // 2 and not _finite(_clean(labelled[1], data)):
             # "Supports: mother (phones weekly); chaplain; the gym": a label's list is one value, never split into
             # items said without their label ("I have a chaplain")
             parts = [(sentence.strip().rstrip(";"), labelled[0])]
@@ -2548,6 +2548,8 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
         who = "my " + frame.group("who").split(" ", 1)[1]
         return _finish(data["trailing_frame_says"].format(who=who[0].upper() + who[1:], said=said.rstrip(".")))
     labelled = _topic_label(text, sex, names, data) if section not in ("medications", "allergies", "family_history") else None
+    if labelled and len(labelled[1].split()) > data["max_words"] // 2:
+        labelled = None  # a long value ("Alcohol: about 130-150 units a week; morning drinking ...") is read in clauses
     if labelled:
         if not labelled[1]:
             return None
@@ -3246,32 +3248,25 @@ _STOPPED: ContextVar[frozenset[str]] = ContextVar("_STOPPED", default=frozenset(
 
 
 def _stopped_medicines(record_text: str, data: dict[str, Any]) -> frozenset[str]:
-    """The medicines a record stops anywhere ("17/11/26 GP: pregabalin stopped as planned", "Pregabalin: prescribed
-    150 mg twice daily, reduced and stopped in custody"): each clause (a sentence cut at semicolons) whose first
-    medicine is followed by a stop (``medicine_entry`` ``stopped_pattern``) with no restart after it. A list
-    elsewhere that names one as current is read with the stop: the patient used to take it."""
+    """The medicines a record stops in so many words anywhere ("17/11/26 GP: pregabalin stopped as planned",
+    "Pregabalin: prescribed 150 mg twice daily, reduced and stopped in custody"): each clause (a line cut after its
+    full stops and semicolons) whose first medicine is followed by a stop word (``medicine_entry``
+    ``stopped_words_pattern``), no other medicine between them and no restart after. A list elsewhere that names one
+    as current is read with the stop: the patient used to take it. A date range or a refusal stops a medicine only
+    inside its own list entry (``stopped_pattern``): across the record it may be an earlier course."""
     rules = data["medicine_entry"]
     names, _forms = _medicine_words()
     out: set[str] = set()
     for line in record_text.split("\n"):
-        before = None  # the medicine the line's clause before named: a clause naming none may go on about it
         for clause in re.split(r"(?<=[.;])\s+", line):
             low = clause.lower()
             found = [(m.start(), m.group(0)) for m in re.finditer(r"[a-z][a-z-]{3,}", low) if m.group(0) in names]
-            stop = None
-            if not found and before:
-                # "Aripiprazole 5 mg from 20/11: taken ...; refused ... every day since 27/11": a stop with only a
-                # date after it, never another thing stopped ("Stopped smoking in 2019")
-                stop = re.search(rules["stopped_pattern"], clause, re.IGNORECASE)
-                if stop and re.match(r"\s*(?:(?:on|in|since|from|as planned)\b|\d|$|[,;.])", clause[stop.end():]):
-                    found = [(0, before)]
             if not found:
                 continue
             start, name = found[0]
-            before = name
-            stop = re.search(rules["stopped_pattern"], clause[start:], re.IGNORECASE)
+            stop = re.search(rules["stopped_words_pattern"], clause[start:], re.IGNORECASE)
             if stop and not re.search(rules["restart_pattern"], clause[start + stop.end():], re.IGNORECASE) and not any(
-                    at < start + stop.start() for at, other in found[1:] if other != name and not name.startswith(other)):
+                    start < at < start + stop.start() for at, other in found[1:] if other != name):
                 out.add(name)
     return frozenset(out)
 
