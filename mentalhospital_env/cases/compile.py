@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
@@ -1093,10 +1094,21 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
     no_allergy = re.compile(data["no_allergy_pattern"], re.IGNORECASE)
     names = _patient_names(ehr, sex)
     relatives = {k: v for k, v in _relative_names(ehr, sex).items() if k not in names}
-    facts: list[Fact] = []
-    gated: list[frozenset[str]] = []  # the sentences a writer's disclosure note gates, as word sets
     record_text = " ".join(t for _s, t in ehr.sections())
     record_order = date_order(record_text)  # the record's date order, read from all of it
+    # the medicines the record stops anywhere: a list that names one is read with the stop
+    stopping = _STOPPED.set(_stopped_medicines(expand_abbreviations(record_text, record_order), data))
+    try:
+        return _compile_facts(ehr, sex, data, tax, no_allergy, names, relatives, record_text, record_order,
+                              has_sensitive_concept, relatives_named, record_topics)
+    finally:
+        _STOPPED.reset(stopping)
+
+
+def _compile_facts(ehr, sex, data, tax, no_allergy, names, relatives, record_text, record_order,
+                   has_sensitive_concept, relatives_named, record_topics) -> tuple[Fact, ...]:
+    facts: list[Fact] = []
+    gated: list[frozenset[str]] = []  # the sentences a writer's disclosure note gates, as word sets
     for section, whole_text in ehr.sections():
         n = 0
         whole_text, notes = disclosure_gates(expand_abbreviations(whole_text, record_order))
@@ -1118,6 +1130,13 @@ def compile_facts(ehr: EHR, sex: str) -> tuple[Fact, ...]:
                 facts.extend(replace(f, told=False, patient_says=None)
                              if re.search(data["letter_voice_pattern"], f.text, re.IGNORECASE) else f for f in said)
                 n += len(split_sentences(text))
+                continue
+            if kind == "asked":
+                # "Have you ever harmed yourself? 'Cut my arm once. Years back.'": the patient's answer, as given, on
+                # the question's topic; a bare "No." or "Friday." says nothing without its question
+                n += 1
+                facts.append(_quoted_fact(f"{section}-{n}", section, label, text, len(re.findall(r"\w+", text)) >= 3, tax,
+                                          has_sensitive_concept, record_topics, about=label))
                 continue
             if kind != "plain":
                 # "Patient: 'They're coming through the loft ...'": the patient's own words, told as
@@ -1319,7 +1338,7 @@ class Voice:
 
 
 # a note's date-and-time stamp at the start of a line ("3/15/27 1630 ", "15 April 2027 1600 ", "3/15-16/27 ")
-_STAMP = re.compile(r"^(?:\d{1,2}(?:[/-]\d{1,2}){1,3}|\d{1,2} [A-Z][a-z]+(?: \d{4})?)(?:\s+\d{3,4}h?\b)?[\s,:-]*")
+_STAMP = re.compile(r"^(?:\d{1,2}(?:[/-]\d{1,2}){1,3}|\d{1,2} [A-Z][a-z]+(?: \d{4})?)(?:\s+(?:\d{3,4}h?|\d{1,2}:\d{2})\b)?[\s,:-]*")
 
 
 def _entry_heading(line: str) -> bool:
@@ -1359,6 +1378,46 @@ def _other_people(whole: str, names: tuple[str, ...], data: dict[str, Any]) -> f
     return frozenset(found - {w.lower() for w in names})
 
 
+_QUOTE_CLOSE = {"'": re.compile(r"['\u2019](?=[\s).,;:!?\-]|$)"), "\"": re.compile(r"[\u201d\"](?=[\s).,;:!?\-'\u2019]|$)")}
+
+
+def _quote_spans(para: str) -> list[tuple[int, int]]:
+    """Where a paragraph's quotations run, as ``(start, end)`` offsets: from an opening mark to the first closing
+    mark of its kind after it (an apostrophe inside a word, "I'm", closes nothing; a double quotation inside a
+    single one closes only itself)."""
+    spans: list[tuple[int, int]] = []
+    at = 0
+    while (m := _QUOTE_OPEN.search(para, at)):
+        mark = para[m.end() - 1]
+        close = _QUOTE_CLOSE["'" if mark in "'\u2018" else '"'].search(para, m.end())
+        end = close.end() if close else len(para)
+        spans.append((m.start(), end))
+        at = end
+    return spans
+
+
+def _inside(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether most of ``para[start:end]`` lies inside the quotations ``spans``."""
+    if end <= start:
+        return False
+    covered = sum(max(0, min(end, b) - max(start, a)) for a, b in spans)
+    return covered > 0.5 * (end - start)
+
+
+def _copied_note(para: str, spans: list[tuple[int, int]], names, whole, data, pronoun) -> bool:
+    """Whether a paragraph is a document copied into the chart: it opens on a quotation that no reporting clause
+    gives to anyone ("'Seen in cells, 15 min. Denies mental health problems ...'" under a screen's heading, an
+    observation record's "03/11 00:55 'Sitting on bed, rocking ...'", a letter's "'He is not a bad lad ...'").
+    Its words are its writer's (the entry's), never the patient's: the patient's own words inside it are theirs
+    only where the writer quotes them."""
+    if not spans or spans[0][0] != 0:
+        return False
+    tail = para[spans[0][1]:].strip()
+    return not (tail[:1] in (",", "") and len(spans) == 1) and not re.match(
+        r"^[,\s]*(?:\w+\s){0,2}(?:" + "|".join(_data()["paragraph_speaker"]["reporting_verbs"]) + r")\w*\b", tail, re.IGNORECASE)
+
+
+
 def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str, sex: str = "",
                     relatives: dict[str, str] | None = None) -> list[Voice]:
     """Who speaks each sentence of a section, read once from its structure; what this returns is not the
@@ -1387,17 +1446,19 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
     kinds = data["sentence_kinds"]
     block: str | None = None  # the writer's kind of block ("clinician", "family") a heading or a label opened
     carried = ""  # what carries the block: "heading" (to a blank line) or "label" (over numbered lines only)
+    titled = False  # inside a dated or titled entry (to a blank line): a quotation opening a paragraph is its writer's
     offset = 0
     for line in text.split("\n"):
         cursor, offset = offset, offset + len(line) + 1
-        if not line.strip():
-            entry = False  # a blank line ends an entry
+        if not line.strip() or re.fullmatch(r"\s*[-=_*~]{4,}\s*", line):
+            entry = titled = False  # a blank line (or a rule) ends an entry
             block, carried = None, ""
             continue
         stamp = _STAMP.match(line.strip()) if re.match(r"\s*\d", line) else None
         para = line.strip()[stamp.end():] if stamp else line.strip()
         if stamp or _entry_heading(para):
             entry = False
+            titled = True
         numbered = re.match(r"^(?:\d{1,2}[.)]|[-\u2022*])\s+", para) is not None
         if carried == "label" and not numbered:
             block, carried = None, ""  # a label line's block runs over its numbered lines only
@@ -1430,11 +1491,14 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
         other = entry
         if label and _label_speaker(label.group(1), data, section, people):
             other = True
+            entry = entry or bool(stamp)  # "10 November 2026 14:20 COLLATERAL, TELEPHONE: partner ...": the entry's lines
         elif label and not set(re.findall(r"[a-z]+", label.group(1).lower())) & (
                 set(data["source_labels"]) | set(data["document_nouns"])):  # "GP letter (Dr ...):" is a referrer's
             other = other or _reports(split_sentences(para[label.end():])[0], names, whole, data, pronoun, opening=True) == "other"
         elif not label and stamp and (opening := _opening_label(para)) and _label_speaker(opening, data, section, people):
-            other = True  # "15 April 2027 1600 Phone call with father (...), the patient consented."
+            # "15 April 2027 1600 Phone call with father (...), the patient consented.", "12/11 LETTER from his
+            # mother ...", "EMAIL from probation ...": the entry is theirs, over its lines to a blank line
+            other = entry = True
         if not other and stamp:
             # "02/12/2026 15:30 PSYCHIATRY C-L - brief note (Dr ...): mother at bedside (...), ...": after the entry's
             # title (to one of its colons, before any quotation) a lay person's verbless opening makes the entry theirs
@@ -1442,7 +1506,20 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
             other = any((opening := _opening_label(para[m.end():])) and _label_speaker(opening, data, section, people)
                         for m in list(re.finditer(r":\s+(?=\S)", head))[:3])
         sentences = split_sentences(para[label.end():] if label else para)
+        spans = _quote_spans(para)
+        # a document copied into an entry ("'Seen in cells, 15 min. ...'" under its screen's title): its writer's
+        copied = (titled or bool(block)) and not label and _copied_note(para, spans, names, whole, data, pronoun)
+        local = 0
         for k, sentence in enumerate(sentences):
+            here = para.find(sentences[k][:40], local)
+            quoted = here >= 0 and _inside(spans, here, here + len(sentences[k]))
+            local = here + len(sentences[k]) if here >= 0 else local
+            if copied and quoted:
+                pos = _find_sentence(text, sentences[k], cursor)
+                out.append(Voice("informant" if other else "clinician", _words_of(sentence), pos,
+                                 pos + len(sentences[k]) if pos >= 0 else -1))
+                cursor = pos + len(sentences[k]) if pos >= 0 else cursor
+                continue
             sentence_kind = line_kind
             if k == 0 and label:
                 sentence = f"{label.group(1)} {sentence}"
@@ -1454,8 +1531,10 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
                 kind = _label_kind(inner.group(1), kinds)
                 sentence_kind = None if kind == "history" else kind or line_kind
             said = _reports(sentence, names, whole, data, pronoun) if other or not label or line_kind else None
-            if other and said == "patient":
-                other = entry = False  # "Pt says ...": the patient's own account again
+            if other and said == "patient" and not quoted:
+                # "Pt says ...": the patient's own account again; never the informant's own quotation of him ("Since
+                # I was carrying Ava he's said she's not his", in the partner's words)
+                other = entry = False
             pos = _find_sentence(text, sentences[k], cursor)
             if sentence_kind and not said and _her_report(sentence, data):
                 said = "patient"  # "Says she feels empty ..." in a nursing entry: the patient's account, told
@@ -1833,8 +1912,14 @@ def _sentence_facts(section, text, start, sex, names, data, tax, no_allergy,
         # atomic facts; the clinician's examination and risk formulation stay whole (never told,
         # and "worries ...; no worries about X" is one finding)
         whole = section.startswith(("mental_status_exam", "risk_assessment")) or section in data["list_sections"][:1]
+        labelled = None if whole or section in ("medications", "allergies", "family_history") else _topic_label(
+            sentence, sex, names, data)
         if whole:
             parts = [(sentence.strip().rstrip(";"), "")]
+        elif labelled and len(labelled[1].split()) <= data["max_words"] // 2 and not _finite(_clean(labelled[1], data)):
+            # "Supports: mother (phones weekly); chaplain; the gym": a label's list is one value, never split into
+            # items said without their label ("I have a chaplain")
+            parts = [(sentence.strip().rstrip(";"), labelled[0])]
         else:
             # a clause keeps what its dropped heading names ("Worries jump around: his job, money" is
             # about worry, not work or money)
@@ -1971,8 +2056,30 @@ def _labelled_quotes(text: str, names: tuple[str, ...], data: dict[str, Any]) ->
     return _labelled_quotes_plain(text, names, data)
 
 
+# a screen's question and the answer given, on a line of their own: "Ever tried to end your life? 'No.'"
+_ASKED = re.compile(r"(?m)^[ \t]*([^\n'\"\u2018\u201c?]{3,160}\?)[ \t]*['\u2018\u201c\"](.+?)['\u2019\u201d\"](?:[ \t]*\([^()\n]*\))?[ \t]*$")
+
+
 def _labelled_quotes_plain(text: str, names: tuple[str, ...], data: dict[str, Any]) -> list[tuple[str, str, str]]:
-    """:func:`_labelled_quotes` of a text with no referrer's quotation."""
+    """:func:`_labelled_quotes` of a text with no referrer's quotation. A line that is a question and the answer
+    quoted after it (a screen's "answers as given": "Have you ever harmed yourself? 'Cut my arm once. Years
+    back.'") is ``("asked", question, answer)``: the question is the asker's, never said; the answer is the
+    patient's own words on the question's topic."""
+    if _ASKED.search(text):
+        out: list[tuple[str, str, str]] = []
+        at = 0
+        for m in _ASKED.finditer(text):
+            if text[at:m.start()].strip():
+                out.extend(_labelled_quotes_plain_(text[at:m.start()], names, data))
+            out.append(("asked", m.group(1).strip(), m.group(2).strip()))
+            at = m.end()
+        if text[at:].strip():
+            out.extend(_labelled_quotes_plain_(text[at:], names, data))
+        return out
+    return _labelled_quotes_plain_(text, names, data)
+
+
+def _labelled_quotes_plain_(text: str, names: tuple[str, ...], data: dict[str, Any]) -> list[tuple[str, str, str]]:
     out: list[tuple[str, str, str]] = []
     # 'In his own words: "Everyone says I'm depressed. ..."' (uw-010): the patient's quotation under a
     # label of the writer's, read as "Patient:", never said "In my own words, Everyone says ..."
@@ -2001,8 +2108,10 @@ def _labelled_quotes_plain(text: str, names: tuple[str, ...], data: dict[str, An
     return out or [("plain", "", text)]
 
 
-def _quoted_fact(fid, section, label, words, own, tax, has_sensitive_concept, record_topics) -> Fact:
+def _quoted_fact(fid, section, label, words, own, tax, has_sensitive_concept, record_topics, about: str = "") -> Fact:
     topics = record_topics(section, words)
+    if about:  # the question a screen's answer was given to says what it is about ("Alcohol? 'Few cans.'")
+        topics += tuple(t for t in record_topics(section, about) if t not in topics)
     says = _finish(re.sub(r"[\u2018\u2019\u201c\u201d\"]", "'", words).strip("' ")) if own else None
     sensitive = has_sensitive_concept(words) or any(tax.by_id[t].sensitive for t in topics if t in tax.by_id)
     negative = bool(_NEGATIVE_START.match(words))
@@ -2371,6 +2480,59 @@ def voiced(section: str, text: str, sex: str, names: tuple[str, ...] = ()) -> st
     return says
 
 
+_TOPIC_LABEL = re.compile(r"^([A-Z][A-Za-z' /&-]{1,40}?)(\s*\([^()]*\))?:\s+(?=\S)(.+)$", re.DOTALL)
+
+
+def _topic_label(text: str, sex: str, names: tuple[str, ...], data: dict[str, Any]) -> tuple[str, str] | None:
+    """A chart's label-value line as ``(label, value)`` where the label names a topic, never who speaks:
+    "Supports: mother (phones weekly)", "Interests: football", "Faith: C of E, not really", "In his own words
+    (...): 'I'm not mental'". The value is what the patient may say about the label's topic; the label is never
+    said, nor made into a verb ("Supports: mother" was said "I support, my mother"). A label naming a person
+    ("Mother: ...", "Jordan: ..."), a source ("GP: ...") or a time ("Since Monday: ...") is not one, save a label
+    on the patient's own words or account ("In his own words:", "His account:"), whose value is the patient's."""
+    m = _TOPIC_LABEL.match(text.strip())
+    if not m:
+        return None
+    head, body = m.group(1).strip(), m.group(3).strip()
+    words = re.findall(r"[A-Za-z]+(?:'s)?", head)
+    if not words or len(words) > 4:
+        return None
+    person = _Person.of(sex)
+    low = [w.lower().removesuffix("'s") for w in words]
+    own = person.possessive in low and not set(low) & set(data["relative_nouns"])
+    if not own:
+        if head.lower() in data["source_labels"] or re.match(data["time_label_pattern"], head, re.IGNORECASE):
+            return None
+        if set(low) & (_lay_people(data) | set(data["patient_nouns"]) | {n.lower() for n in names}):
+            return None
+        if any(w[:1].isupper() and not _known(w.lower()) for w in words):
+            return None  # "Jordan: ...": a name
+        heads = _nlp()(head)
+        if any(t.tag_ in _FINITE for t in heads) or heads[0].lemma_.lower() in data["paragraph_speaker"]["reporting_verbs"]:
+            return None  # "Mum says: ...", a sentence; "Reports: ...", the patient's report read as before
+        if set(low) & ({"his", "her", "their"} - {person.possessive}):
+            return None  # "Her own health: ...": another's
+    if re.search(data["label_value_unsaid_pattern"], _clean(body, data), re.IGNORECASE) or (
+            not own and all(w[:1].isupper() for w in re.findall(r"[A-Za-z]+", body))):
+        return head, ""  # "Sources: the patient; ...", "See personal history", "Prisoner: SURNAME, Name": nothing to say
+    return head, body
+
+
+def _finite(text: str) -> bool:
+    """Whether a value has a finite verb of its own ("works hard when in work"); one word ("reduced") is a value."""
+    doc = _nlp()(text)
+    return sum(not t.is_punct for t in doc) > 1 and any(t.tag_ in _FINITE for t in doc)
+
+
+def _fragment(body: str, person: _Person, data: dict[str, Any]) -> str:
+    """A label's verbless value as the patient says it: the patient's pronouns in the first person and a bare
+    relation owned ("mother (phones weekly); chaplain" -> "My mother, chaplain")."""
+    text = _swap_simple(_clean(body, data), person)
+    rel = "|".join(sorted(data["relative_nouns"], key=len, reverse=True))
+    text = re.sub(rf"(^|[,;]\s*)({rel})\b", lambda m: f"{m.group(1)}my {m.group(2).lower()}", text, flags=re.IGNORECASE)
+    return _finish(text)
+
+
 def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives: dict[str, str],
             data: dict[str, Any], impersonal: bool = False, cut: list[str] | None = None, couple: bool = False) -> str | None:
     """``impersonal``: a sentence that names no one ("Six weeks ago the change began, after mounting debt",
@@ -2387,6 +2549,21 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
         said = said if re.match(r"^I\b|^I'", said) else said[0].lower() + said[1:]
         who = "my " + frame.group("who").split(" ", 1)[1]
         return _finish(data["trailing_frame_says"].format(who=who[0].upper() + who[1:], said=said.rstrip(".")))
+    labelled = _topic_label(text, sex, names, data) if section not in ("medications", "allergies", "family_history") else None
+    if labelled and len(labelled[1].split()) > data["max_words"] // 2:
+        labelled = None  # a long value ("Alcohol: about 130-150 units a week; morning drinking ...") is read in clauses
+    if labelled:
+        if not labelled[1]:
+            return None
+        if not _finite(_clean(labelled[1], data)):
+            says = _fragment(labelled[1], person, data)
+            head = labelled[0].lower()
+            if head in data["label_value_states"]:
+                says = _finish(f"My {head} is {says[0].lower() + says[1:]}")
+            elif head in data["substance_labels"]:
+                says = _finish(f"{labelled[0].capitalize()}, {says[0].lower() + says[1:]}")
+            return _relatives_as_patient(says, relatives) if len(says.split()) <= data["max_words"] else None
+        text = labelled[1]  # "Strengths: works hard when in work": the value said as the sentence it is
     named = _named_as_patient(text, names, person)
     if section == "family_history":  # "Rachel had panic attacks in her twenties": her twenties stay hers
         for name in names:  # "after Chloe's birth": the patient's own, "after my birth"
@@ -3016,7 +3193,7 @@ def _medicine_words() -> tuple[frozenset[str], frozenset[str]]:
 
 
 def _top_level_pieces(text: str) -> list[str]:
-    """``text`` cut at its commas, " and ", " + " and semicolons outside parentheses and quotations."""
+    """``text`` cut at its commas, " and ", " + ", semicolons and full stops outside parentheses and quotations."""
     pieces, depth, start, i = [], 0, 0, 0
     while i < len(text):
         ch = text[i]
@@ -3025,8 +3202,8 @@ def _top_level_pieces(text: str) -> list[str]:
         elif ch in ")]":
             depth = max(0, depth - 1)
         elif depth == 0:
-            cut = re.match(r",\s*|;\s*|\s+\+\s+|\s+and\s+", text[i:])
-            if cut and (ch in ",;" or ch.isspace()):
+            cut = re.match(r",\s*|;\s*|\.\s+(?=[A-Z])|\s+\+\s+|\s+and\s+", text[i:])
+            if cut and (ch in ",;." or ch.isspace()):
                 pieces.append(text[start:i])
                 start = i + cut.end()
                 i = start
@@ -3067,6 +3244,33 @@ def _medicine_entry(piece: str, rules: dict[str, Any]) -> str | None:
     if lead[0].lower() in ("his", "her", "their"):
         lead[0] = "my"  # "his wife's co-codamol": the patient's wife's
     return " ".join(w if w.isupper() else w.lower() for w in lead)
+
+
+_STOPPED: ContextVar[frozenset[str]] = ContextVar("_STOPPED", default=frozenset())
+
+
+def _stopped_medicines(record_text: str, data: dict[str, Any]) -> frozenset[str]:
+    """The medicines a record stops in so many words anywhere ("17/11/26 GP: pregabalin stopped as planned",
+    "Pregabalin: prescribed 150 mg twice daily, reduced and stopped in custody"): each clause (a line cut after its
+    full stops and semicolons) whose first medicine is followed by a stop word (``medicine_entry``
+    ``stopped_words_pattern``), no other medicine between them and no restart after. A list elsewhere that names one
+    as current is read with the stop: the patient used to take it. A date range or a refusal stops a medicine only
+    inside its own list entry (``stopped_pattern``): across the record it may be an earlier course."""
+    rules = data["medicine_entry"]
+    names, _forms = _medicine_words()
+    out: set[str] = set()
+    for line in record_text.split("\n"):
+        for clause in re.split(r"(?<=[.;])\s+", line):
+            low = clause.lower()
+            found = [(m.start(), m.group(0)) for m in re.finditer(r"[a-z][a-z-]{3,}", low) if m.group(0) in names]
+            if not found:
+                continue
+            start, name = found[0]
+            stop = re.search(rules["stopped_words_pattern"], clause[start:], re.IGNORECASE)
+            if stop and not re.search(rules["restart_pattern"], clause[start + stop.end():], re.IGNORECASE) and not any(
+                    start < at < start + stop.start() for at, other in found[1:] if other != name):
+                out.add(name)
+    return frozenset(out)
 
 
 def _medicines(text: str, data: dict[str, Any], clean: str | None = None) -> str | None:
@@ -3115,8 +3319,9 @@ def _medicines(text: str, data: dict[str, Any], clean: str | None = None) -> str
         status = over
         if re.search(rules["never_taken_pattern"], words, re.IGNORECASE):
             status = "never"
-        elif re.search(rules["stopped_pattern"], words, re.IGNORECASE):
-            status = "past"
+        elif re.search(rules["stopped_pattern"], words, re.IGNORECASE) or (
+                status == "current" and (name.lower() in _STOPPED.get() or name.lower().split()[0] in _STOPPED.get())):
+            status = "past"  # stopped in its entry, or by a later entry of the record
         if name not in said[status]:
             said[status].append(name)
     devices = data["device_medicines"]

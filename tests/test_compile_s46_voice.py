@@ -1,0 +1,112 @@
+"""Stop 46 (issues 13, 14): whose words a narrative record's sentence is, read from structure. Another person's
+document copied into an entry (a letter, an email, a call, a note copied in quotation marks) stays theirs; a chart
+label's value is said without the label, never as a verb made of it; a screen's question is the asker's and the
+quoted answer the patient's; a disclosure note set off by commas is not said; a medicine a later entry stops is no
+longer current. Records written here for the test (no bundled record's words)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mentalhospital_env.cases.compile import compile_facts, voiced
+
+# The fix below (a line break ends a sentence; a paragraph wholly a quotation is a copied note) is written and passed
+# these tests (5a2435f), but the exam could not be rerun on it before the deadline, so it was taken back out:
+# /work/notes/s46/reports/s46-voice-line-sentences.patch
+_LINES = pytest.mark.xfail(strict=True, reason="stop 46: sentences still run across a chart's lines (a dated "
+                           "observation line, a title and the letter under it), so a copied note and the patient's "
+                           "next paragraph share one fact; the line-bounded split is in s46-voice-line-sentences.patch")
+from mentalhospital_env.cases.model import EHR
+
+
+def _facts(text: str, sex: str = "male", **sections):
+    return compile_facts(EHR(chief_complaint="Mr Tom Reeve: not sleeping.", history_of_present_illness=text, **sections), sex)
+
+
+def _said(facts) -> str:
+    return " ".join(f.patient_says or "" for f in facts if f.told)
+
+
+@_LINES
+def test_a_relatives_letter_and_an_officers_email_stay_theirs() -> None:
+    facts = _facts(
+        "He says he has not slept properly since the move and walks the canal at night.\n\n"
+        "14/03/26 LETTER from his sister Jane REEVE (41), received by post\n"
+        "'He is a kind man. He moved in with me from the 2nd of March and he was up all hours. Love Jane.'\n\n"
+        "15/03/26 EMAIL from probation (A. Webb, Probation Officer) to the team\n"
+        "'I supervised Tom in 2019. He breached his order twice by calling her. Happy to talk.'\n\n"
+        "He plays darts on Fridays.")
+    said = _said(facts)
+    assert "canal" in said and "darts" in said  # his own account, before and after, stays his
+    for theirs in ("kind man", "moved in with me", "breached", "Happy to talk", "supervised"):
+        assert theirs not in said, theirs
+
+
+@_LINES
+def test_a_copied_observation_note_is_its_writers() -> None:
+    facts = _facts(
+        "OBSERVATION RECORD - first night (extract)\n"
+        "03/11 00:55 'Sitting on bed, rocking. Asked for a blanket. Given.'\n"
+        "03/11 05:10 'Awake, pacing. Said he can hear his brother outside.'\n\n"
+        "He has worked as a roofer since 2010.")
+    said = _said(facts)
+    assert "roofer" in said
+    assert "blanket" not in said and "brother outside" not in said
+
+
+@_LINES
+def test_an_informants_quotation_of_the_patient_does_not_hand_the_entry_back() -> None:
+    facts = _facts(
+        "10/11/26 14:20 COLLATERAL, TELEPHONE: wife Mary REEVE (40) (staff nurse).\n"
+        "Her account: 'It has been two years. Since the baby he's said she's not his. He checks my phone. "
+        "He kept saying \"tell me\".'\n\n"
+        "He enjoys fishing.")
+    said = _said(facts)
+    assert "fishing" in said
+    for theirs in ("checks my phone", "kept saying", "two years"):
+        assert theirs not in said, theirs
+
+
+def test_a_label_value_is_said_without_a_verb_made_of_the_label() -> None:
+    cases = {
+        "Supports: sister (visits weekly); the church.": "sister",
+        "Interests: gardening, darts.": "gardening",
+        "Faith: Methodist, lapsed.": "Methodist",
+        "Hobbies: fishing and darts.": "fishing",
+    }
+    for text, kept in cases.items():
+        said = voiced("personal_history", text, "male") or ""
+        assert kept.lower() in said.lower(), (text, said)
+        first = text.split(":")[0].lower()
+        assert not said.lower().startswith(("i " + first[:5], "i have a " + first[:5], "i've had " + first[:5])), (text, said)
+    assert (voiced("personal_history", "Sleep: poor, 4 hours.", "male") or "").startswith("My sleep")
+
+
+def test_a_screens_question_is_the_askers_and_the_answer_the_patients() -> None:
+    facts = _facts(
+        "RECEPTION SCREEN (first night), answers as given:\n"
+        "Have you ever harmed yourself? 'Cut my leg once. Years ago.'\n"
+        "Do you drink? 'Few pints at the weekend.'\n\n"
+        "He works nights at a warehouse.")
+    said = _said(facts)
+    assert "Cut my leg once" in said and "Few pints at the weekend" in said
+    assert "?" not in said  # the questions are never said
+
+
+def test_a_disclosure_note_between_commas_is_not_said() -> None:
+    facts = _facts("He agreed to a search; the cord, told of only when asked directly about plans to end his life, "
+                   "was found and removed.")
+    said = _said(facts)
+    assert "told of only" not in said and "when asked" not in said
+    gated = [f for f in facts if "cord" in f.text]
+    assert gated and all(f.sensitive for f in gated)
+
+
+def test_a_medicine_stopped_by_a_later_entry_is_not_current() -> None:
+    facts = _facts(
+        "12/03/26 GP: sertraline stopped as planned; sleep poor.",
+        medications="Sertraline 100 mg daily. Zopiclone 7.5 mg at night 01/03-07/03. Salbutamol inhaler as needed.")
+    meds = " ".join(f.patient_says or "" for f in facts if f.section == "medications" and f.told)
+    assert "used to take sertraline" in meds, meds
+    current = " ".join(part for part in meds.split(". ") if part.startswith("I take"))
+    assert "sertraline" not in current and "zopiclone" not in current and "salbutamol" in current, meds
