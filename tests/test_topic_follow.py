@@ -24,11 +24,16 @@ ROOT = Path(__file__).resolve().parents[1]
 # (question, the turn before it, a topic of the turn before that the question does not ask about)
 STANDS_ALONE = [
     ("Has she had any fits?", "Does she ever say life isn't worth living?", "suicide"),
-    pytest.param("Has he ever had a seizure?", "Have you ever thought about ending your life?", "suicide", marks=pytest.mark.xfail(strict=True, reason="stop 46: the topic reader deciding alone at 0.2 (leave-one-set-out choice) carries suicide (0.7 or more) to a question with a subject of its own")),
+    ("Has he ever had a seizure?", "Have you ever thought about ending your life?", "suicide"),
 ]
+#: stop 46: the topic reader deciding alone reads suicide at 0.7 or more after the suicide screen, and carries it
+_CARRIES_STILL = pytest.mark.xfail(strict=True, reason="stop 46: the topic reader deciding alone at 0.2 carries suicide "
+                                   "(0.7 or more) to a question with a subject of its own")
 
 
-@pytest.mark.parametrize(("utterance", "context", "not_carried"), STANDS_ALONE)
+@pytest.mark.parametrize(("utterance", "context", "not_carried"),
+                         [pytest.param(*case, marks=_CARRIES_STILL) if "seizure" in case[0] else case
+                          for case in STANDS_ALONE])
 def test_a_question_that_stands_alone_keeps_its_own_topics(utterance, context, not_carried):
     read = understand(utterance, context)
     assert not_carried not in read.topics
