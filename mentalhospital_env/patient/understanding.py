@@ -471,7 +471,9 @@ def settled(read: Sequence[str], probs: dict[str, float], cue_topics: Sequence[s
     sensitive topic (risk, substances, trauma: ``sensitive`` in the taxonomy) the cues read in the utterance itself
     (``own``; not one their follow-up rule carried from the previous turn: "Has he ever had a seizure?" after a suicide
     screen, to an informant, points back at nothing) is kept: a risk asked and not heard costs more than a question read
-    twice ("Did you leave a note?"). ``cue_topics``, the cues' reading after the previous turn, orders nothing here."""
+    twice ("Did you leave a note?"); so is the complaint itself (``chief_complaint``) the cues read: the reader read "How
+    can I help?" at 0.16 and the patient answered the opening question "All right, I think." (the patient exam at stop
+    46: dev-0023, hw-019; leave-one-set-out cost 0.001). ``cue_topics``, the cues' reading after the previous turn, orders nothing here."""
     tax = load_taxonomy()
     out = list(read)
     if before:
@@ -479,7 +481,7 @@ def settled(read: Sequence[str], probs: dict[str, float], cue_topics: Sequence[s
                       for t in {*own, *out})
         bar = 2.0 if open_question or not asks else CARRY_ABOVE if subject else 0.0
         out = [t for t in out if t not in before or t in own or probs.get(t, 0.0) >= bar]
-    return out + [t for t in own if tax.by_id[t].sensitive and t not in out]
+    return out + [t for t in own if (tax.by_id[t].sensitive or t == "chief_complaint") and t not in out]
 
 
 def own_topics(utterance: str) -> tuple[str, ...]:
