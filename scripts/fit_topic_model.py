@@ -1,21 +1,25 @@
-"""Fit the understand room's topic model (``mentalhospital_env/patient/data/topic_model.json``).
+"""Fit the patient's topic reader (``mentalhospital_env/patient/data/topic_model.json``).
 
-A multi-label linear model (one L2 logistic regression per topic, scikit-learn's liblinear; scikit-learn
-is a dev dependency, never needed at run time) over the features of
-:func:`mentalhospital_env.patient.topic_model.features`, fitted on the hand-labelled doctor utterances of
-``benchmarks/data/interview_topics*.jsonl``. Deterministic: same data, same file.
+Stop 46: one multi-label L2 logistic regression (liblinear's objective per topic, ``C * sum(log loss) + |w|^2 / 2``
+with the bias unpenalised, fitted jointly by scipy's L-BFGS; numpy and scipy only, deterministic) over
+- the stems and stem pairs of the asked part and the stems of the previous doctor turn,
+- the cue phrases' readings as features (of the utterance after the previous turn, of the utterance alone, of the
+  previous turn) and a reflection flag (:func:`mentalhospital_env.patient.topic_model.reading_features`),
+- ``VECTOR_SCALE`` x the static unit sentence vectors of the utterance and of the previous turn (zero without one)
+  from the word-piece table distilled from the Universal Sentence Encoder at stop 44, already shipped for the
+  entailment reader (``mentalhospital_env/rewards/data/entailment_reader.npz``),
+fitted on the hand-labelled doctor utterances of ``benchmarks/data/interview_topics*.jsonl``. The model decides alone: a
+topic is read where its probability reaches ``THRESHOLD`` (or its own bar in ``THRESHOLDS``); no cue overrides it.
 
-    python scripts/fit_topic_model.py --estimate           # leave-one-set-out macro-F1 of every set
+    python scripts/fit_topic_model.py --estimate           # leave-one-set-out macro-F1 of heldout36..44
     python scripts/fit_topic_model.py --estimate --topics  # and pooled F1 per topic
-    python scripts/fit_topic_model.py --show               # the readings it changes on heldout32 and heldout33
+    python scripts/fit_topic_model.py --show               # the readings it changes from the cues' on SHOW
     python scripts/fit_topic_model.py --write              # fit on every set and write the shipped file
 
-The hyperparameters are fixed constants below (see there why). ``--estimate`` fits on all labelled sets but one
-and scores the one left out, for each set in turn: cues alone against cues with the model, and, where a
-training-only set (stop 31's ``train31``) is there, the model fitted without it and with it. The cues were tuned
-on every set but heldout30 and heldout31 (heldout32's errors were read at stop 33, heldout33's read and tuned on at stop
-34), so the cue column is a fitted figure except there; the model never saw the set it is scored on. The shipped file (``--write``) is fitted on every set. A held-out set newer than ``NEWEST_READ`` is
-refused by name (it is a fresh set that others measure on).
+``--estimate`` fits on all labelled sets but one and scores the one left out, for each of ``ESTIMATE`` in turn (the
+sets written by writers who read no code); it also prints per-topic thresholds chosen, for each set, on the other
+sets' left-out probabilities (nested: the set scored never chooses its own bars). A held-out set newer than
+``NEWEST_READ`` is refused by number, and the fresh sets of ``FRESH`` by name (others measure on them).
 """
 
 from __future__ import annotations
@@ -31,14 +35,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from mentalhospital_env.patient.topic_model import FORMAT, features, topic_model_text
+from mentalhospital_env.patient.topic_model import READER_FORMAT, features, reading_features, topic_model_text
 from mentalhospital_env.patient.understanding import (
-    combine,
     cue_reading,
     cue_seen,
     cue_vetoed,
+    is_reflection,
     load_taxonomy,
     model_input,
+    settled,
 )
 
 DATA = ROOT / "benchmarks" / "data"
@@ -69,66 +74,45 @@ SETS = {
     "heldout41": "interview_topics_heldout41.jsonl",
     "heldout42": "interview_topics_heldout42.jsonl",
     "heldout43": "interview_topics_heldout43.jsonl",
+    # stop 46: stop 44's set, stop 45's check, development data since
+    "heldout44": "interview_topics_heldout44.jsonl",
 }
 #: sets written to fit the model only: fitted on, never left out in the mean (nobody measures on them)
 TRAIN_ONLY = ("train31",)
 #: the sets --show reads by default (the two newest development sets)
-SHOW = ("heldout42", "heldout43")
-#: the sets --estimate leaves out in turn by default (stop 40: the nine sets written by writers who read no code; the
-#: older ones stay in every fitting); --estimate-all leaves out every measured set
-ESTIMATE = tuple(f"heldout{n}" for n in range(36, 44))
+SHOW = ("heldout43", "heldout44")
+#: the sets --estimate leaves out in turn (the sets written by writers who read no code since stop 36; the older ones
+#: stay in every fitting); --estimate-all leaves out every measured set
+ESTIMATE = tuple(f"heldout{n}" for n in range(36, 45))
 #: held-out sets are numbered by the stop that wrote them; one newer than the newest set above is a fresh set that
 #: somebody else measures on, and the script refuses to read it whatever its name
-NEWEST_READ = 43
-#: stop 44's set (heldout44, the check of stop 45's refit: never fitted on) and stop 45's (heldout45, written in another
-#: worktree at stop 45) are refused by name too, whatever NEWEST_READ says: a fresh set's figure is for the stop that
-#: wrote it. Stop 43 moved heldout40 into the fitting; stop 45 moved heldout41 to heldout43 (development data since the
-#: stops after they were written: their figures were taken, their errors read) into it and keeps heldout44 out as its check
-FRESH = ("heldout44", "held_out44", "heldout45", "held_out45")
+NEWEST_READ = 44
+#: stop 45's set (heldout45, the check of stop 46's reader: never fitted on) and stop 46's (heldout46, being written in
+#: another worktree) are refused by name too, whatever NEWEST_READ says: a fresh set's figure is for the stop that wrote
+#: it. Stop 46 moved heldout44 (stop 45's check, its figure taken) into the fitting
+FRESH = ("heldout45", "held_out45", "heldout46", "held_out46")
 OUT = ROOT / "mentalhospital_env" / "patient" / "data" / "topic_model.json"
-#: fixed at stop 30 before any figure of heldout29 or heldout24 was seen with the model, and left unchanged at stop 31
-#: before any per-set figure of the seven-set leave-one-set-out was printed: an independent reader (no cue features, so
-#: it does not learn to echo cues fitted to its own training sets), moderate regularisation, adds at 0.7, drops under
-#: 0.05. Stop 35 tried settings re-chosen by the best leave-one-set-out mean over a grid (C 4, veto under 0.1 where
-#: another topic is confirmed at 0.3: mean 0.886 against 0.880, chosen before heldout35 existed). On heldout35 they read
-#: 0.686 against 0.668 for these, but the patient exam (benchmarks/patient_exam.py, graded apart from the patient) lost
-#: seven replies with them: "Has it affected your work?" answered "No. I don't spend everything on it." (dev-0002,
-#: dev-0038, dev-0049: a money topic added), "When did you have your last drink?" answered with how much (dev-0024).
-#: The exam reads what the patient says, so these stay.
-#: Stop 36 refitted these settings with heldout35 in the fitting (4693 utterances) on the merged build and did not ship
-#: it: stop 36's fresh set heldout36 read 0.789 with it against 0.782 for the shipped model (fitted to heldout34), and
-#: the patient exam lost three replies ("Has the sertraline helped?" answered with the list of every drug he takes,
-#: hw-028; citalopram at 27 tacked onto a suicide screen, hw-003; a food-refusal paragraph tacked onto how many foods
-#: she eats, hw-035). heldout35 stays out of the fitting until a refit helps the exam as well as the labels.
-#: Stop 42 changed the combination, not the model (the weights are those of stop 40's fitting). Read by root cause over
-#: heldout39-41, most wrong readings were a topic asked in words no cue was written for (heldout41: 155 of 230 wrong
-#: readings) and the second topic of a compound question missed (98): at 0.7 the model, which reads those words, was
-#: let add almost nothing. Leave-one-set-out over heldout31-39 (mean macro-F1): 0.811 at 0.7; 0.822 at 0.3 everywhere;
-#: 0.823 at 0.3 where the cues read no topic of substance and 0.5 beside one (ADD_ALONE_ABOVE, ADD_ABOVE); 0.822 with
-#: the complaint and its frame (kind presentation) kept at 0.7 (ADD_FRAME_ABOVE). 0.3 everywhere was not kept: it read
-#: "Any thoughts of harming yourself?" as violence and suicide too (0.41 each) and "Was your mum angry that you'd been
-#: drinking?" as family history, and the patient exam lost five replies ("Hard to say. I'm not sure." to a self-harm
-#: screen, hw-010); the frame's own bar keeps "Margaret found you in the garage with a rope. Can you tell me about
-#: that?" from being read as the open question (the exam, hw-015). heldout40 and heldout41 were scored only after the
-#: choice: 0.783 -> 0.793 and 0.722 -> 0.735 with the follow model (scripts/fit_follow_model.py).
+#: stop 45 measured this reader (C 1, vectors x 3, a topic at 0.5) against the cue-first reader of stops 30-45 (cue
+#: phrases mended by a per-topic stem model: ``combine``'s add/veto/confirm bars and the follow model): leave-one-set-out
+#: over heldout36..43 0.829 against 0.811 (7 of 8 sets), heldout44 0.759 against 0.744; the vectors and the cue readings
+#: as features are what let it decide alone (stems only: heldout43 0.645 alone). Stop 46 kept C and the scale (no CPU
+#: for a grid on the shared machine) and chose the bar by leave-one-set-out over heldout36..44 with the rules the
+#: patient reads under (``understanding.settled``): out of its fitting the reader is under-confident (heldout36..40 and
+#: 42..44, heldout41's fold unfinished for lack of CPU: mean macro-F1 0.825 at 0.5, 0.846 at 0.3, 0.851 at 0.2, 0.851 at
+#: 0.15; the bar chosen on the other sets was 0.15 or 0.2 for every set). The two rules of ``settled`` cost 0.008 of that
+#: mean at 0.2 (0.859 without them) and keep the patient from answering the previous topic to "Anything else?" and to a
+#: change of subject. Per-topic bars were not measured under those rules.
 C = 1.0
-CUE_FEATURES = False
-ADD_ABOVE = 0.5
-ADD_ALONE_ABOVE = 0.3
-ADD_FRAME_ABOVE = 0.7
-VETO_BELOW = 0.05
-CONFIRM_ABOVE = 0.5
-#: stop 43: a topic the previous turn asked about is added where the model reads it at this probability or more
-#: (``combine.add_before_above``; until then never: the follow-up rule alone carried a topic on). The model reads the
-#: previous turn's words (``c:`` features), and it read "Do you worry about having another one?" after "Have you ever
-#: had a panic attack?" as panic at 0.93, "Do you ever forget to take it?" after "Are you on any medication?" as
-#: medication at 0.97, where the follow-up rule carried nothing. Chosen on heldout40 with the model fitted up to
-#: heldout39 (0.793 without, 0.799 at 0.7, 0.801 at 0.5); 0.7 rather than 0.5 because the labelled sets hardly hold
-#: follow-ups that change the subject (stop 42), where a lower bar would carry the old topic wrongly
-ADD_BEFORE_ABOVE = 0.7
-#: weights smaller than this are dropped (in the estimate too, so that it measures the shipped form): the file
-#: stays small enough to read and review
+VECTOR_SCALE = 3.0
+THRESHOLD = 0.2
+#: per-topic bars where leave-one-set-out chose one other than THRESHOLD (none at stop 46)
+THRESHOLDS: dict[str, float] = {}
+#: sparse weights smaller than this are dropped (in the estimate too, so that it measures the shipped form): the file
+#: stays small enough to read and review; the vector weights are all kept
 PRUNE = 0.1
+#: the grid per-topic thresholds are chosen from (--estimate)
+GRID = tuple(round(x, 2) for x in np.arange(0.1, 0.81, 0.05))
+
 
 
 def refuse_fresh(filename: str) -> None:
@@ -152,12 +136,90 @@ def prepared(rows: list[dict]) -> list[dict]:
         cue = cue_reading(r["utterance"], r.get("context"))
         stemmed, ctx = model_input(r["utterance"], r.get("context"))
         r["cue"] = list(cue.topics)
+        r["open"] = cue.open
         r["seen"] = cue_seen(stemmed)
         r["held"] = cue_vetoed(stemmed)
         r["before"] = list(cue_reading(r["context"]).topics) if r.get("context") else []
         r["own"] = list(cue_reading(r["utterance"]).topics) if r.get("context") else list(cue.topics)
         r["feats"] = {True: features(stemmed, ctx, cue.topics), False: features(stemmed, ctx, ())}
     return rows
+
+
+def reading_rows(rows: list[dict], reader=None) -> list[dict]:
+    """``prepared`` rows with what the topic reader reads (stop 46): ``rf`` its sparse features
+    (:func:`~mentalhospital_env.patient.topic_model.reading_features`) and ``vec`` the static sentence vectors of the
+    utterance and of the previous turn (zeros without one), side by side."""
+    from mentalhospital_env.rewards.reader import default_reader
+
+    reader = reader or default_reader()
+    for r in rows:
+        stemmed, ctx = model_input(r["utterance"], r.get("context"))
+        r["rf"] = reading_features(stemmed, ctx, r["cue"], r["own"], r["before"], is_reflection(r["utterance"]))
+        u = reader.encode([r["utterance"]])[0]
+        c = reader.encode([r["context"]])[0] if r.get("context") else np.zeros_like(u)
+        r["vec"] = np.concatenate([u, c]).astype(np.float64)
+    return rows
+
+
+def fit_multilabel(x, e, y, c: float, maxiter: int = 500):
+    """One multi-label L2 logistic regression fitted jointly by L-BFGS (scipy): liblinear's objective per topic,
+    ``c * sum(log loss) + 0.5 * |w|^2`` with the bias unpenalised, over sparse binary features ``x`` and dense columns
+    ``e``; deterministic. Returns the sparse weights, the dense weights and the biases."""
+    import scipy.sparse as sp
+    from scipy.optimize import minimize
+
+    x = sp.csr_matrix(x, dtype=np.float64)
+    _, d = x.shape
+    t = y.shape[1]
+    y = y.astype(np.float64)
+    xt = x.T.tocsr()
+    e = np.ascontiguousarray(e, dtype=np.float64)
+    k = e.shape[1]
+
+    def f(theta):
+        w = theta[: d * t].reshape(d, t)
+        v = theta[d * t: (d + k) * t].reshape(k, t)
+        b = theta[(d + k) * t:]
+        z = np.asarray(x @ w) + e @ v + b
+        loss = (np.logaddexp(0, z) - y * z).sum()
+        g = 1 / (1 + np.exp(-z)) - y
+        grad = np.concatenate([(c * np.asarray(xt @ g) + w).ravel(), (c * (e.T @ g) + v).ravel(), c * g.sum(0)])
+        return c * loss + 0.5 * ((w * w).sum() + (v * v).sum()), grad
+
+    res = minimize(f, np.zeros((d + k) * t + t), jac=True, method="L-BFGS-B",
+                   options={"maxiter": maxiter, "gtol": 1e-5})
+    th = res.x
+    return th[: d * t].reshape(d, t), th[d * t: (d + k) * t].reshape(k, t), th[(d + k) * t:]
+
+
+class Reader:
+    """The topic reader fitted on ``rows`` (``reading_rows``): every topic with two labelled examples or more; sparse
+    weights under ``PRUNE`` dropped and all weights rounded as the shipped file holds them (so that an estimate
+    measures the shipped form); the vector weights carry the vector scale."""
+
+    def __init__(self, rows: list[dict], topics: list[str], c: float, scale: float, min_count: int = 2):
+        self.vocab, self.index = vocabulary((r["rf"] for r in rows), min_count)
+        self.topics = [t for t in topics if sum(t in r["topics"] for r in rows) >= 2]
+        y = np.array([[t in r["topics"] for t in self.topics] for r in rows])
+        w, v, b = fit_multilabel(self.matrix(rows), scale * np.vstack([r["vec"] for r in rows]), y, c)
+        w[np.abs(w) < PRUNE] = 0.0
+        self.w, self.v, self.b = w.round(4), (scale * v).round(4), b.round(4)
+
+    def matrix(self, rows: list[dict]):
+        import scipy.sparse as sp
+
+        ri, ci = [], []
+        for i, r in enumerate(rows):
+            for f in r["rf"]:
+                j = self.index.get(f)
+                if j is not None:
+                    ri.append(i)
+                    ci.append(j)
+        return sp.csr_matrix((np.ones(len(ri)), (ri, ci)), shape=(len(rows), len(self.vocab)))
+
+    def probs(self, rows: list[dict]) -> np.ndarray:
+        z = np.asarray(self.matrix(rows) @ self.w) + np.vstack([r["vec"] for r in rows]) @ self.v + self.b
+        return 1 / (1 + np.exp(-z))
 
 
 def macro_f1(gold: list[set[str]], pred: list[set[str]]) -> float:
@@ -179,51 +241,6 @@ def vocabulary(feature_lists, min_count: int) -> tuple[list[str], dict[str, int]
     vocab = sorted(f for f, n in counts.items() if n >= min_count)
     return vocab, {f: i for i, f in enumerate(vocab)}
 
-
-class Fitted:
-    def __init__(self, rows: list[dict], topics: list[str], c: float, cues: bool, min_count: int = 2):
-        from sklearn.linear_model import LogisticRegression
-
-        self.vocab, self.index = vocabulary((r["feats"][cues] for r in rows), min_count)
-        self.cues, self.topics = cues, topics
-        x = self.matrix(rows)
-        self.w = np.zeros((len(self.vocab), len(topics)))
-        self.b = np.full(len(topics), -8.0)
-        for j, t in enumerate(topics):
-            y = np.array([t in r["topics"] for r in rows])
-            if y.sum() == 0:
-                continue
-            m = LogisticRegression(C=c, solver="liblinear", max_iter=1000)
-            m.fit(x, y)
-            self.w[:, j] = m.coef_[0]
-            self.b[j] = m.intercept_[0]
-        self.w[np.abs(self.w) < PRUNE] = 0.0
-        self.w, self.b = self.w.round(4), self.b.round(4)
-
-    def matrix(self, rows: list[dict]):
-        """The rows' binary features as a sparse matrix (liblinear fits the same weights as on a dense one, in a
-        fraction of the time)."""
-        import scipy.sparse as sp
-
-        ri, ci = [], []
-        for i, r in enumerate(rows):
-            for f in r["feats"][self.cues]:
-                j = self.index.get(f)
-                if j is not None:
-                    ri.append(i)
-                    ci.append(j)
-        return sp.csr_matrix((np.ones(len(ri)), (ri, ci)), shape=(len(rows), len(self.vocab)))
-
-    def probs(self, rows: list[dict]) -> list[dict[str, float]]:
-        p = 1 / (1 + np.exp(-(np.asarray(self.matrix(rows) @ self.w) + self.b)))
-        return [dict(zip(self.topics, row.tolist())) for row in p]
-
-
-def scored(rows: list[dict], probs: list[dict], add: float | None = None, veto: float | None = None) -> float:
-    add = ADD_ABOVE if add is None else add
-    veto = VETO_BELOW if veto is None else veto
-    gold = [set(r["topics"]) for r in rows]
-    return macro_f1(gold, [set(combine(r["cue"], p, add, veto, CONFIRM_ABOVE, r["own"], r["seen"], r["before"], vetoed_by_cue=r["held"], add_alone=ADD_ALONE_ABOVE, add_frame=ADD_FRAME_ABOVE, add_before=ADD_BEFORE_ABOVE)) for r, p in zip(rows, probs)])
 
 
 def per_topic(rows: list[dict], preds: list[set[str]]) -> dict[str, tuple[float, int]]:
@@ -248,100 +265,128 @@ def precision_recall(rows: list[dict], preds: list[set[str]]) -> dict[str, tuple
     return out
 
 
+def read_sets(rows: list[dict], probs: np.ndarray, topics: list[str], bars: dict[str, float] | None = None) -> list[set[str]]:
+    """The topics read in each row, as the patient reads them: those at their bar (``bars``, else THRESHOLDS, else
+    THRESHOLD) or above, under the reader's two kept rules (:func:`~mentalhospital_env.patient.understanding.settled`)."""
+    bars = THRESHOLDS if bars is None else bars
+    bar = np.array([bars.get(t, THRESHOLD) for t in topics])
+    return [set(settled([t for t, hit in zip(topics, row >= bar) if hit], dict(zip(topics, row.tolist())), r["cue"],
+                        r["own"], r["before"], r["open"], "?" in r["utterance"])) for r, row in zip(rows, probs)]
+
+
+def chosen_bars(rows: list[dict], probs: np.ndarray, topics: list[str]) -> dict[str, float]:
+    """Per-topic thresholds that maximise each topic's F1 over ``rows`` (left-out probabilities), from GRID; a topic
+    with fewer than ten labelled examples, or whose best bar beats THRESHOLD by less than 0.01 F1, keeps THRESHOLD."""
+    out = {}
+    for j, t in enumerate(topics):
+        gold = np.array([t in r["topics"] for r in rows])
+        if gold.sum() < 10:
+            continue
+
+        def f1(bar: float, j: int = j, gold: np.ndarray = gold) -> float:
+            hit = probs[:, j] >= bar
+            return 2 * (hit & gold).sum() / max(1, hit.sum() + gold.sum())
+
+        best = max(GRID, key=lambda b: (f1(b), -abs(b - THRESHOLD)))
+        if f1(best) >= f1(THRESHOLD) + 0.01:
+            out[t] = float(best)
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--estimate", action="store_true", help="leave-one-set-out macro-F1 of every set, cues alone and with the model")
+    ap.add_argument("--estimate", action="store_true", help="leave-one-set-out macro-F1 of every ESTIMATE set")
     ap.add_argument("--write", action="store_true", help="fit on every set and write the shipped file")
-    ap.add_argument("--show", nargs="*", metavar="SET", help="every reading the left-one-out model changes on these "
-                    f"sets (default {' '.join(SHOW)}), marked + right, - wrong, ~ still wrong")
+    ap.add_argument("--show", nargs="*", metavar="SET", help="every reading the left-one-out reader changes from the "
+                    f"cues' on these sets (default {' '.join(SHOW)}), marked + right, - wrong, ~ still wrong")
     ap.add_argument("--topics", action="store_true", help="with --estimate: pooled leave-one-set-out F1 per topic")
     ap.add_argument("--estimate-all", action="store_true", help=f"with --estimate: leave out every measured set, not "
                     f"only {ESTIMATE[0]}-{ESTIMATE[-1]}")
-    ap.add_argument("--without-training-sets", action="store_true", help=f"with --show: fit without {', '.join(TRAIN_ONLY)}")
     args = ap.parse_args()
     topics = [t.id for t in load_taxonomy().topics]
-    sets = {n: load(n) for n in SETS if (DATA / SETS[n]).is_file()}
+    sets = {n: reading_rows(load(n)) for n in SETS if (DATA / SETS[n]).is_file()}
     measured = [n for n in sets if n not in TRAIN_ONLY]
-    extra = [n for n in sets if n in TRAIN_ONLY]
     cue_only = {n: macro_f1([set(r["topics"]) for r in rows], [set(r["cue"]) for r in rows]) for n, rows in sets.items()}
-    print(f"C={C} cue features={CUE_FEATURES} add_above={ADD_ABOVE} add_alone_above={ADD_ALONE_ABOVE} add_frame_above={ADD_FRAME_ABOVE} veto_below={VETO_BELOW} confirm_above={CONFIRM_ABOVE}")
+    print(f"C={C} vector scale={VECTOR_SCALE} threshold={THRESHOLD} thresholds={THRESHOLDS} prune={PRUNE}")
     print("sets: " + ", ".join(f"{n} {len(sets[n])}" for n in sets))
 
-    def left_out(out: str, with_extra: bool) -> list[dict]:
-        fit = [r for n in measured if n != out for r in sets[n]] + ([r for n in extra for r in sets[n]] if with_extra else [])
-        return Fitted(fit, topics, C, CUE_FEATURES).probs(sets[out])
+    def left_out(out: str) -> tuple[list[str], np.ndarray]:
+        model = Reader([r for n in sets if n != out for r in sets[n]], topics, C, VECTOR_SCALE)
+        return model.topics, model.probs(sets[out])
 
     if args.estimate:
-        print("\nleave-one-set-out: fitted on the other sets, macro-F1 of the left-out set (the cues were tuned on every"
-              " set but heldout30 and heldout31, so their figure is a fitted one elsewhere; the model's is not)")
-        head = f"  {'set':<10} {'n':>4}  cues   +model"
-        if extra:
-            head += f"  +model with {'+'.join(extra)}"
-        print(head)
-        sums = [0.0, 0.0, 0.0]
-        pooled: dict[bool, list] = {False: [], True: []}
         left = measured if args.estimate_all else [n for n in ESTIMATE if n in sets]
+        print("\nleave-one-set-out: fitted on the other sets, macro-F1 of the left-out set: the cues alone, the reader at "
+              f"{THRESHOLD}, the reader at per-topic bars chosen on the other left-out sets")
+        print(f"  {'set':<10} {'n':>4}  cues   reader  bars")
+        oof = {}
         for out in left:
-            p0 = left_out(out, False)
-            s0 = scored(sets[out], p0)
-            line = f"  {out:<10} {len(sets[out]):>4}  {cue_only[out]:.3f}  {s0:.3f}"
-            sums[0] += cue_only[out]
-            sums[1] += s0
-            pooled[False] += [(r, set(combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"], vetoed_by_cue=r["held"], add_alone=ADD_ALONE_ABOVE, add_frame=ADD_FRAME_ABOVE, add_before=ADD_BEFORE_ABOVE)))
-                              for r, pr in zip(sets[out], p0)]
-            if extra:
-                p1 = left_out(out, True)
-                s1 = scored(sets[out], p1)
-                sums[2] += s1
-                line += f"   {s1:.3f}"
-                pooled[True] += [(r, set(combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"], vetoed_by_cue=r["held"], add_alone=ADD_ALONE_ABOVE, add_frame=ADD_FRAME_ABOVE, add_before=ADD_BEFORE_ABOVE)))
-                                 for r, pr in zip(sets[out], p1)]
-            print(line, flush=True)
-        k = len(left)
-        line = f"  {'mean':<10} {'':>4}  {sums[0] / k:.3f}  {sums[1] / k:.3f}"
-        print(line + (f"   {sums[2] / k:.3f}" if extra else ""))
+            oof[out] = left_out(out)
+            print(f"  {out:<10} {len(sets[out]):>4}  {cue_only[out]:.3f}  "
+                  f"{macro_f1([set(r['topics']) for r in sets[out]], read_sets(sets[out], oof[out][1], oof[out][0], {})):.3f}",
+                  flush=True)
+        fitted = oof[left[0]][0]
+        probs = {n: np.column_stack([p[:, ts.index(t)] if t in ts else np.zeros(len(p)) for t in fitted])
+                 for n, (ts, p) in oof.items()}
+        rows_all = [r for n in left for r in sets[n]]
+        print(f"\n  {'set':<10} {'n':>4}  cues   reader  bars")
+        sums = np.zeros(3)
+        for out in left:
+            others = [n for n in left if n != out]
+            bars = chosen_bars([r for n in others for r in sets[n]], np.vstack([probs[n] for n in others]), fitted)
+            gold = [set(r["topics"]) for r in sets[out]]
+            row = (cue_only[out], macro_f1(gold, read_sets(sets[out], probs[out], fitted, {})),
+                   macro_f1(gold, read_sets(sets[out], probs[out], fitted, bars)))
+            sums += row
+            print(f"  {out:<10} {len(sets[out]):>4}  " + "  ".join(f"{v:.3f}" for v in row))
+        print(f"  {'mean':<10} {'':>4}  " + "  ".join(f"{v / len(left):.3f}" for v in sums))
+        print(f"\nper-topic bars chosen on every left-out set: {chosen_bars(rows_all, np.vstack([probs[n] for n in left]), fitted)}")
         if args.topics:
-            key = bool(extra)
-            rows = [r for r, _ in pooled[key]]
-            model_t = per_topic(rows, [p for _, p in pooled[key]])
-            cue_t = per_topic(rows, [set(r["cue"]) for r in rows])
-            pr = precision_recall(rows, [p for _, p in pooled[key]])
-            print("\npooled over the left-out sets, per topic (worst first): cues F1, cues+model F1, precision, recall, "
-                  "support")
+            preds = [p for n in left for p in read_sets(sets[n], probs[n], fitted)]
+            model_t = per_topic(rows_all, preds)
+            cue_t = per_topic(rows_all, [set(r["cue"]) for r in rows_all])
+            pr = precision_recall(rows_all, preds)
+            print("\npooled over the left-out sets, per topic (worst first): cues F1, reader F1, precision, recall, support")
             for t, (f, n) in sorted(model_t.items(), key=lambda kv: kv[1][0]):
                 print(f"  {t:<24} {cue_t[t][0]:.3f}  {f:.3f}  {pr[t][0]:.3f}  {pr[t][1]:.3f}  {n}")
     if args.show is not None:
         for n in args.show or SHOW:
-            p = left_out(n, bool(extra) and not args.without_training_sets)
-            print(f"\n{n}: readings the model (fitted on the other sets) changes")
-            for r, pr in zip(sets[n], p):
-                got = combine(r["cue"], pr, ADD_ABOVE, VETO_BELOW, CONFIRM_ABOVE, r["own"], r["seen"], r["before"], vetoed_by_cue=r["held"], add_alone=ADD_ALONE_ABOVE, add_frame=ADD_FRAME_ABOVE, add_before=ADD_BEFORE_ABOVE)
-                if set(got) != set(r["cue"]):
-                    mark = "+" if set(got) == set(r["topics"]) else ("-" if set(r["cue"]) == set(r["topics"]) else "~")
+            fitted, p = left_out(n)
+            print(f"\n{n}: readings the reader (fitted on the other sets) changes from the cues'")
+            for r, got in zip(sets[n], read_sets(sets[n], p, fitted)):
+                if got != set(r["cue"]):
+                    mark = "+" if got == set(r["topics"]) else ("-" if set(r["cue"]) == set(r["topics"]) else "~")
                     ctx = f" [after {r['context'][:50]!r}]" if r.get("context") else ""
                     print(f"    {mark} {r['utterance'][:100]!r}{ctx} gold {sorted(r['topics'])} cues {sorted(r['cue'])} -> {sorted(got)}")
     if args.write:
-        model = Fitted([r for n in sets for r in sets[n]], topics, C, CUE_FEATURES)
+        rows = [r for n in sets for r in sets[n]]
+        model = Reader(rows, topics, C, VECTOR_SCALE)
         weights = {}
         for f, i in model.index.items():
-            row = {t: float(w) for t, w in zip(topics, model.w[i]) if w}
+            row = {t: float(w) for t, w in zip(model.topics, model.w[i]) if w}
             if row:
                 weights[f] = row
+        dim = model.v.shape[0] // 2
+        for i in range(2 * dim):
+            weights[f"v:{'u' if i < dim else 'c'}{i % dim}"] = {t: float(w) for t, w in zip(model.topics, model.v[i]) if w}
         out = {
-            "format": FORMAT,
+            "format": READER_FORMAT,
             "_about": f"fitted by scripts/fit_topic_model.py --write on all labelled sets up to heldout{NEWEST_READ} of "
-                      f"benchmarks/data/interview_topics*.jsonl ({sum(len(v) for v in sets.values())} utterances); "
-                      f"L2 logistic regression per topic, C={C}, cue features {CUE_FEATURES}",
-            "topics": topics,
+                      f"benchmarks/data/interview_topics*.jsonl ({len(rows)} utterances): one multi-label L2 logistic "
+                      f"regression, C={C}, over the stem features, the cues' readings as features and {VECTOR_SCALE} x "
+                      "the static sentence vectors of the utterance (v:u) and the previous turn (v:c) of "
+                      "mentalhospital_env/rewards/data/entailment_reader.npz (the scale is folded into the v: weights); "
+                      "sparse weights under {PRUNE} dropped; a topic is read at its threshold".replace("{PRUNE}", str(PRUNE)),
+            "topics": model.topics,
             "bias": [float(b) for b in model.b],
-            "cue_features": CUE_FEATURES,
-            "combine": {"add_above": ADD_ABOVE, "add_alone_above": ADD_ALONE_ABOVE, "add_frame_above": ADD_FRAME_ABOVE,
-                        "add_before_above": ADD_BEFORE_ABOVE, "veto_below": VETO_BELOW,
-                        "confirm_above": CONFIRM_ABOVE},
+            "dimension": dim,
+            "threshold": THRESHOLD,
+            "thresholds": {t: v for t, v in sorted(THRESHOLDS.items()) if t in model.topics},
             "weights": weights,
         }
         OUT.write_text(topic_model_text(out), "utf-8")  # one feature a line: a diff shows what changed
-        print(f"wrote {OUT.relative_to(ROOT)}: {len(weights)} features, {OUT.stat().st_size // 1024} KiB")
+        print(f"wrote {OUT.relative_to(ROOT)}: {len(model.topics)} topics, {len(weights) - 2 * dim} sparse features, "
+              f"{2 * dim} vector dimensions, {OUT.stat().st_size // 1024} KiB")
     return 0
 
 

