@@ -105,9 +105,6 @@ class RecallRules:
     facets: Mapping[str, tuple[re.Pattern[str], re.Pattern[str]]] = field(default_factory=dict)
     #: facet -> the sections whose sentences say it, for a facet said by where it is written (``facets``)
     facet_sections: Mapping[str, frozenset[str]] = field(default_factory=dict)
-    #: facet -> the history sections beyond the presenting illness whose sentences may answer it when the subject's
-    #: own do not ("Did you have anything similar as a child?" - the phase at 12 of the psychiatric history)
-    facet_from_sections: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: kinds of topic a quote in the history makes what the patient came about (``came_about``)
     came_about_kinds: frozenset[str] = frozenset()
     #: broad concepts a narrower finding of the record answers (``came_about.told_by_narrower``)
@@ -218,8 +215,6 @@ def load_recall_rules() -> RecallRules:
                 for k, v in raw.get("facets", {}).items() if not k.startswith("_")},
         facet_sections={k: frozenset(v["sections"]) for k, v in raw.get("facets", {}).items()
                         if not k.startswith("_") and v.get("sections")},
-        facet_from_sections={k: tuple(v["from_sections"]) for k, v in raw.get("facets", {}).items()
-                             if not k.startswith("_") and v.get("from_sections")},
         came_about_kinds=frozenset(raw.get("came_about", {}).get("kinds", ())),
         told_by_narrower=frozenset(raw.get("came_about", {}).get("told_by_narrower", ())),
         deciding_sections={k: frozenset(v) for k, v in raw.get("deciding_sections", {}).get("domains", {}).items()},
@@ -1032,7 +1027,6 @@ def _words_in(text: str) -> list[str]:
 
 
 @lru_cache(maxsize=memo_size(4096))
-@lru_cache(maxsize=memo_size(4096))
 def _anchor_stems(text: str, topics: tuple[str, ...]) -> frozenset[str]:
     cues = load_memory_cues()
     generic = load_recall_rules().anchor_generic
@@ -1144,12 +1138,7 @@ def asks_how_much(question: Question) -> bool:
 def asked_facets(question: Question) -> frozenset[str]:
     """The parts of a subject the question's asking sentences ask (``facets`` of ``data/recall.json``): "Did
     anything happen around the time they started?" asks the precipitant, "What sets them off?" the cue."""
-    return _facets_asked(" ".join(_asking(question)))
-
-
-@lru_cache(maxsize=memo_size(4096))
-def _facets_asked(asked: str) -> frozenset[str]:
-    # read by recall, say and the timeline for every question: once per asking
+    asked = " ".join(_asking(question))
     return frozenset(k for k, (ask, _) in load_recall_rules().facets.items() if ask.search(asked))
 
 
@@ -1207,8 +1196,6 @@ def asks_how_long(question: Question) -> bool:
 
 # words by which a question with no topic of its own points back at the one before
 _POINTS_BACK = re.compile(r"\b(that|those|these|this)\b", re.IGNORECASE)  # not "it": "do you find it hard"
-# words by which a question asks about the same thing as what was said before ("anything similar", "like this")
-_LIKE_BEFORE = re.compile(r"\b(?:similar|like (?:this|that|it)|the same)\b", re.IGNORECASE)
 # topics that never make what the patient came about (frames and the open question itself)
 _NOT_COMPLAINT = frozenset({"chief_complaint", "onset", "course", "trigger", "functioning"})
 
@@ -1266,7 +1253,6 @@ class MemorySkill:
         self._explanation = False  # the question asks the patient's own view of what is happening (set by plan)
         self._query: Mapping[str, float] = {}  # the question being planned, as the index reads words
         self._anchors_asked: frozenset[str] = frozenset()  # its words that can anchor an answer (_anchor_words)
-        self._named_asked: frozenset[str] = frozenset()  # a yes/no question's words naming its subject (set by plan)
         self._cue_cache: dict[tuple[str, str], bool] = {}
         # concepts some fact affirms (an examiner's observation included), read once per case
         self._affirmed_anywhere = frozenset(c for f in self.index.facts for c in f.affirms)
@@ -1366,10 +1352,6 @@ class MemorySkill:
         self._means_asked = bool(load_recall_rules().means_asked.search(question.text))
         self._query = self.index.vectorize(question.text)
         self._anchors_asked = _anchor_words(question)
-        # a yes/no question names the thing it asks of in the words that made it a question on its subject ("Are you
-        # married?": "married", which no anchor holds): a sentence that says that word answers it first
-        self._named_asked = (_anchor_stems(" ".join(_asking(question)), ()) - self._anchors_asked
-                             if question.yes_no else frozenset())
         tax = self._taxonomy
         topics = [t for t in question.topics if t in tax.by_id and tax.kind(t) != "meta" or t == "insight"]
         if "chief_complaint" in topics and any(t not in _NOT_COMPLAINT for t in topics) and any(
@@ -1755,10 +1737,8 @@ class MemorySkill:
         lexicon = self.index.lexicon
 
         def still_asked(fact: IndexedFact, item: AnswerItem) -> bool:
-            if fact.section == "chief_complaint" and not self._says_facet(fact):
-                # said at the start; never the tail of another answer (unless it says the part asked: "Has the
-                # citalopram helped?" - "Like I said, ... not responding to citalopram")
-                return False
+            if fact.section == "chief_complaint":
+                return False  # said at the start; never the tail of another answer
             # the best answer, the sentence in the question's words, a fact of the concept asked by name;
             # not a topic's second sentence told before ("I drink about eight units" after the job)
             # or a sentence in the question's own words ("Is this stopping you working?" - "Like I said, it
@@ -1825,13 +1805,7 @@ class MemorySkill:
         is going) only of a history topic, whose home is elsewhere (a mood is said by the examiner's mood)."""
         sections = load_recall_rules().facet_sections
         return any(history and fact.section in sections[k] if k in sections else says_facet(fact.fact.text, k)
-                   and (k != "reason" or self._reason_of_asked(fact)) for k in self._facets)
-
-    def _reason_of_asked(self, fact: IndexedFact) -> bool:
-        """Whether a sentence that gives a reason gives it for the thing asked: "Why did you have the knife?" is
-        not answered by why a medicine was stopped ("because I didn't like how it made me feel"); a bare "Why do
-        you think they'd do that?" names nothing and points back, so any reason on the subject does."""
-        return not self._anchors_asked or bool(self.index.anchors(self._anchors_asked, fact))
+                   for k in self._facets)
 
     def _asks_facet(self, history: bool = False) -> bool:
         sections = load_recall_rules().facet_sections
@@ -1853,16 +1827,8 @@ class MemorySkill:
             for t in content:
                 if t in self._taxonomy.by_id:
                     near.update(self._taxonomy.by_id[t].related)
-        if _LIKE_BEFORE.search(" ".join(_asking(question))):
-            # "Did you have anything similar as a child?", "Were you like this at school?": the part asked is of what
-            # was spoken of just before (and of what they came about), not of the frame's topic alone
-            near |= set(self.state.topics) | set(self.index.complaint_topics) | {
-                t for section in _PRESENTATION_SECTIONS for f in self.index.by_section.get(section, ()) for t in f.topics}
-        from_sections = [s for k in sorted(self._facets) for s in load_recall_rules().facet_from_sections.get(k, ())]
-        sections = tuple(dict.fromkeys((*_PRESENTATION_SECTIONS, *from_sections)))
-        saying = [f for section in sections for f in self.index.by_section.get(section, ())
-                  if f.tellable and f.present and f.id not in used and not f.id.startswith(SILENT) and self._says_facet(f)
-                  and f.section != FAMILY_SECTION]
+        saying = [f for section in _PRESENTATION_SECTIONS for f in self.index.by_section.get(section, ())
+                  if f.tellable and f.present and f.id not in used and not f.id.startswith(SILENT) and self._says_facet(f)]
         candidates = [f for f in saying if not f.topics or not content or near & set(f.topics)]
         if not candidates and "content" in self._facets and "worry" in content:
             # the fear the presenting illness gives may be filed under a subject of its own words ("frightened that
@@ -2394,11 +2360,6 @@ class MemorySkill:
                 amount and self.index.amounts.get(f.id) is None,  # "how much?", "how often?": the facts that say
                 # the part of the subject asked ("facets": "When did you last drink?" - the last drink)
                 self._asks_facet(history) and not self._says_facet(f, history),
-                # "How do you feel when it's time to go into school?": of a part of life's sentences, one that says
-                # what happens to them (a symptom or sign it states: "she cries and clings at the school gate") before
-                # its circumstances ("Until last spring she went to school happily")
-                topic.kind == "history" and "experience" in self._facets
-                and not any(self.index.lexicon.get(c).kind in CLOSED_WORLD_KINDS for c in f.affirms),
                 # what brought them is what is happening to them, not how they came (see above)
                 topic_id == "chief_complaint" and _how_they_came(f) and not self.index.anchors(self._anchors_asked, f),
                 # "Was anything going on in your life around the time it started?": what brought this illness
@@ -2412,10 +2373,6 @@ class MemorySkill:
                 topic_id in self._said_topics and topic_id not in f.said,
                 f.section not in topic.sections,
                 not f.present,
-                # "Are you married?": the sentence that names the thing asked ("Married 55 years; wife died four years
-                # ago"), though past and told already (a widower's), before one of the subject told for the first time ("prickly and
-                # private")
-                bool(self._named_asked) and self._named_asked.isdisjoint(f.content),
                 # the referral's one-line summary is what the patient came about, said at the start; a
                 # sentence of the history says more of any other topic ("What time do you go to bed?")
                 f.section == "chief_complaint" and topic_id not in ("chief_complaint", *_FRAME_TOPICS),

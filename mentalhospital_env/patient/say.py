@@ -42,10 +42,8 @@ from .recall import (
     AnswerPlan,
     FactIndex,
     IndexedFact,
-    asked_facets,
     asks_how_long,
     duration_in,
-    says_facet,
     finding_topics,
     load_recall_rules,
     meant,
@@ -517,8 +515,6 @@ class Speaker:
         self._topics: tuple[str, ...] = ()
         self._timing = False
         self._wh: str | None = None
-        self._facets: frozenset[str] | None = frozenset()
-        self._question = None
         self._said_how_long = False
         self._said_no = False
         self._stock_denials = 0
@@ -555,8 +551,6 @@ class Speaker:
         self._topics = plan.question.topics
         self._timing = asks_how_long(plan.question)
         self._wh = wh_word(plan.question)
-        self._facets = None  # read when a told fact is weighed (_point_facets)
-        self._question = plan.question
         self._said_how_long = False
         self._said_no = False
         self._stock_denials = 0
@@ -731,13 +725,7 @@ class Speaker:
         home = set(topic.sections) | set(tax.home_sections.get("history", ()))
         personal = {"personal_history", "family_history"}  # the life story, not drink or past episodes
         kept = []
-        facets = self._point_facets()
         for fact in item.facts:
-            if any(says_facet(fact.fact.text, k) for k in facets):
-                # the sentence that says the part asked ("Has the citalopram helped?" - "not responding to citalopram",
-                # written in the complaint beside the low mood) is the answer, whatever else it states
-                kept.append(fact)
-                continue
             if fact.section in lay.physical_sections and item.subject not in lay.physical_topics:
                 continue
             if topic.kind == "history" and fact.section not in home:
@@ -763,15 +751,6 @@ class Speaker:
                     continue
             kept.append(fact)
         return tuple(kept)
-
-    def _point_facets(self) -> frozenset[str]:
-        """The part of the subject asked that a sentence itself says (recall.json facets: a treatment's outcome, a
-        reason, a count, childhood; not one said by where it is written), read once per reply."""
-        if self._facets is None:
-            sections = load_recall_rules().facet_sections
-            self._facets = frozenset(k for k in asked_facets(self._question) if k not in sections) \
-                if self._question is not None else frozenset()
-        return self._facets
 
     def _implied(self, subject: str) -> bool:
         """Whether ``subject`` (a concept, or a topic of one) is a finding the record implies and does not state
