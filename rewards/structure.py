@@ -443,6 +443,9 @@ def _noncommittal_data():
 
 def noncommittal_clash(checkpoint: str, output: str) -> str | None:
     hedges, affirm, fillers, governed = _noncommittal_data()
+    quoted = re.sub(r"(?<![a-z])'|'(?![a-z])", " ", checkpoint.lower().replace("\u2019", "'"))  # 'don't know' quoted
+    if _has(_tokens(quoted), tuple(hedges)):
+        return None  # the checkpoint is itself a hedge (a mood in the patient's own words: 'don't know')
     tokens = _tokens(output)
     if affirm.intersection(tokens):
         return None
