@@ -339,9 +339,11 @@ def _noncommittal_data():
 
 def noncommittal_clash(checkpoint: str, output: str) -> str | None:
     hedges, affirm, fillers, governed = _noncommittal_data()
-    quoted = re.sub(r"(?<![a-z])'|'(?![a-z])", " ", checkpoint.lower().replace("\u2019", "'"))  # 'don't know' quoted
-    if _has(_tokens(quoted), tuple(hedges)):
+    low = checkpoint.lower().replace("\u2019", "'")
+    if _has(_tokens(re.sub(r"(?<![a-z])'|'(?![a-z])", " ", low)), tuple(hedges)):
         return None  # the checkpoint is itself a hedge (a mood in the patient's own words: 'don't know')
+    # the patient's own words the checkpoint quotes ('okay' in his own word); said beside a hedge, they are an answer
+    own = frozenset(t for q in re.findall(r"(?<![a-z])'(.+?)'(?![a-z])", low) for t in _tokens(q))
     tokens = _tokens(output)
     if affirm.intersection(tokens):
         return None
@@ -360,7 +362,7 @@ def noncommittal_clash(checkpoint: str, output: str) -> str | None:
                 return None
             else:
                 kept.append(" ".join(words))
-    if not hedged or _content(" ".join(kept)) & _content(checkpoint):
+    if not hedged or _content(" ".join(kept)) & _content(checkpoint) or own.intersection(_tokens(" ".join(kept))):
         return None
     return "noncommittal"
 

@@ -124,3 +124,9 @@ def test_a_hedge_entails_a_checkpoint_that_is_the_hedge(checkpoint, output):
     assert noncommittal_clash(checkpoint, output) is None
     assert structural_clash(checkpoint, output) is None
     assert Matcher(MatcherConfig(embedder="hashing")).match([checkpoint], [output])[0] is not None
+
+
+@pytest.mark.parametrize("checkpoint", ["'okay' in his own word.", "'okay, to be honest'"])
+def test_the_quoted_own_word_said_beside_a_hedge_is_an_answer(checkpoint):
+    assert noncommittal_clash(checkpoint, "Okay, I suppose.") is None
+    assert noncommittal_clash("Feels hopeless.", "Okay, I suppose.") is not None
