@@ -2631,12 +2631,22 @@ class ScriptedClinician(Doctor):
         if not reply or key in f.present or self._non_answer(reply) or self._repeat_only(key):
             return ""
         sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", reply) if s.strip()]
-        first = _without_opener(sentences[0], self.script["quotes"]["openers"]).rstrip(" .!")
+        bare = [_without_opener(s, self.script["quotes"]["openers"]).rstrip(" .!") for s in sentences]
+        first = bare[0]
         conf = self.script["note_writing"]["denied_history"]
-        if key not in f.denied and answer_polarity(first) != "no" and not re.search(conf["denial"], first.lower()):
+        # not knowing or not having been asked ("Nobody's ever asked me that", "Never been tested") denies nothing,
+        # whatever negative word it opens with
+        if any(re.search(conf["unless"], s.lower()) for s in bare):
             return ""
-        if self._stated(first) - {key}:
-            return ""  # "No, but my mother had dementia" names something: not a bare denial
+        # EVERY sentence must deny or say nothing: "No. I did six months inside for assault" opens with a no and then
+        # tells the history (a note that read only the first sentence wrote "none reported" over it)
+        for i, said in enumerate(bare):
+            if not said or self._non_answer(said):
+                continue
+            if answer_polarity(said) != "no" and not re.search(conf["denial"], said.lower()) and not (i == 0 and key in f.denied):
+                return ""
+            if self._stated(said) - {key}:
+                return ""  # "No, but my mother had dementia" names something: not a bare denial
         sentence = conf["sentence"]
         rule = next((r for r in self.script["note_writing"]["unquoted_answers"].get(key, ()) if re.search(r["pattern"], first.lower())), None)
         if rule is not None:  # the heading's own words for none ("no physical illness known to run in the family")
@@ -3506,7 +3516,8 @@ class ScriptedClinician(Doctor):
                     # a denial is recorded as a denial, not left out as if never asked (stop 46: the allergy answer
                     # missing from notes that asked it)
                     label = term(c)
-                    plain = label.lower() == heading.lower() or c in writing["unlabelled"]
+                    # a label that only repeats its heading ("Allergies: Drug allergies: none reported") is left out
+                    plain = heading.lower().rstrip("s") in label.lower() or c in writing["unlabelled"]
                     parts.append(_end(none[:1].upper() + none[1:] if plain else f"{label.capitalize()}: {none}"))
                 elif c in f.answers and c in lex and self._repeat_only(c):
                     # asked, and the reply only said an earlier answer again: asked and not answered, not left out as if
