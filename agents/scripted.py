@@ -1662,6 +1662,15 @@ class ScriptedClinician(Doctor):
             if any(c in sign.always for c in said):
                 risks.add(risk)
                 continue
+            if risk == "active_suicide" and (wish := self.script["note_writing"]["death_wish"]["concept"]) in said:
+                # suicidal thoughts are read once, for the note's words and the plan alike (stop 46 review S1: the note
+                # said "passive death wish" while the plan restricted means for an active risk): active unless passive
+                if not self._death_wish_passive():
+                    risks.add(risk)
+                    continue
+                said = [c for c in said if c != wish]
+                if not said:
+                    continue
             replies = tuple(stem(t) for t in tokenize(" ".join(f.present[c] for c in said)))
             unless = sign.unless_phrases
             if risk == "active_suicide":
@@ -2516,15 +2525,22 @@ class ScriptedClinician(Doctor):
         return terms[0] if terms else concept.replace("_", " ")
 
     def _death_wish_passive(self) -> bool:
-        """Whether every sentence of the patient's in which the reader read suicidal thoughts is a wish to be dead
-        or gone with no thought of acting ("I'd be better off dead", "easier not to wake up", "I wish I didn't
-        exist"): none names taking one's own life (``note_writing.death_wish.active``), no plan was affirmed, no
-        method or preparations told (the risk section's own reading) and no result on file names a method or attempt. The
-        note then says "a passive death wish", as the patient did, not "suicidal ideation", which says more."""
+        """Whether the patient's suicidal thoughts are a wish to be dead or gone with no thought of acting, read ONCE for
+        the note's words ("a passive death wish", not "suicidal ideation") and the plan's risks (``profile``: no
+        means restriction or admission for an active risk).
+
+        Passive is read from what was asked and denied, never from the absence of words: the plan question was asked
+        and every sentence of its answer denies a plan or says nothing ("No. I don't have a plan to end it."), no plan
+        or attempt was affirmed (``active_findings``), no method or preparations were told in any reply (the risk
+        section's own reading), no result on file names a method or an attempt, and no clause anywhere names taking
+        one's own life undenied (``note_writing.death_wish.active``, a further veto only). Stop 46 review M1: "I'd be
+        better off dead." beside a plan answer "I'd use the rope in the shed." was written a passive death wish."""
         conf = self.script["note_writing"]["death_wish"]
         f = self.findings
         if conf["concept"] not in f.present or set(conf["active_findings"]) & set(f.present):
             return False
+        if not self._plan_denied():
+            return False  # the plan never asked, not answered, or answered with anything but a denial: not passive
         # a method or preparations told anywhere ("Margaret found me in the garage holding a length of tow rope"),
         # or a result on file that names a method or an attempt (a C-SSRS), is no passive wish, whatever the words
         if self._risk_results() or any(self._method_told(reply) for _, reply in f.replies):
@@ -2540,6 +2556,32 @@ class ScriptedClinician(Doctor):
                 if not any(re.search(rf"\b{re.escape(a)}", words) for a in conf["active"]):
                     continue
                 if answer_polarity(clause) == "no" or any(neg for c, neg in patient_findings(clause) if c in conf["denied_by"]):
+                    continue
+                return False
+        return True
+
+    def _plan_denied(self) -> bool:
+        """Whether the plan question (the risk follow-up item asking ``death_wish.plan_finding``) was asked and EVERY
+        sentence of its answer denies (the shared reader's polarity "no", the general forms of saying none, or the
+        reader reading a plan or the thoughts denied) or says nothing: "No. I'd use the rope in the shed." is no
+        denial, nor is "I've written letters to the kids."."""
+        conf = self.script["note_writing"]["death_wish"]
+        f = self.findings
+        plan = conf["plan_finding"]
+        keys = [k for k, c in self._follow_concepts().items() if c == plan] + [plan]
+        answers = [f.answers[k].strip() for k in keys if f.answers.get(k, "").strip()]
+        if not answers:
+            return False
+        denial = self.script["note_writing"]["denied_history"]["denial"]
+        openers = [*self.script["quotes"]["openers"], *self.script["plan"]["denial_hedges"]["words"]]
+        for answer in answers:
+            for sentence in (s.strip() for s in re.split(r"(?<=[.!?])\s+", answer) if s.strip()):
+                said = _without_opener(sentence, openers).rstrip(" .!")
+                if not said or self._non_answer(said):
+                    continue
+                if answer_polarity(said) == "no" or re.search(denial, said.lower()):
+                    continue
+                if any(neg for c, neg in patient_findings(said) if c in conf["denied_by"]):
                     continue
                 return False
         return True
