@@ -2574,14 +2574,24 @@ class ScriptedClinician(Doctor):
             return False
         denial = self.script["note_writing"]["denied_history"]["denial"]
         openers = [*self.script["quotes"]["openers"], *self.script["plan"]["denial_hedges"]["words"]]
+        cues = [rf"\b{re.escape(c)}" for k in keys if k.startswith("risk:") for c in self.script["quotes"]["subject_cues"].get(k, ())]
         for answer in answers:
             for sentence in (s.strip() for s in re.split(r"(?<=[.!?])\s+", answer) if s.strip()):
                 said = _without_opener(sentence, openers).rstrip(" .!")
                 if not said or self._non_answer(said):
                     continue
+                # a plan, method or preparation told in any clause, whatever the sentence opened with ("No plan, but
+                # I've saved up my tablets"): the clause is read on its own, so the opening "No" negates nothing in it
+                if any(self._tells(clause, cues) for clause in re.split(r",\s*|;\s*|\s+but\s+", said)):
+                    return False
                 if answer_polarity(said) == "no" or re.search(denial, said.lower()):
                     continue
                 if any(neg for c, neg in patient_findings(said) if c in conf["denied_by"]):
+                    continue
+                # the plan's own subject named and negated everywhere it is named ("I have no plan and no intention of
+                # doing anything", which the shared reader reads no polarity in): the risk section's subject cues and
+                # negations; a cue told with no negation before it ("I know how", "the rope in the shed") is no denial
+                if any(re.search(c, said, re.IGNORECASE) for c in cues) and not self._tells(said, cues):
                     continue
                 return False
         return True

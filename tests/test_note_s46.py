@@ -159,3 +159,15 @@ def test_a_bare_denial_over_several_sentences_is_still_none_reported_without_a_d
     _answer(doctor, "allergies", "No. None at all.")
     line = _line(doctor, "Allergies:")
     assert "none reported" in line.lower() and "Drug allergies" not in line, line
+
+
+@pytest.mark.parametrize("plan, passive", [
+    ("I have no plan and no intention of doing anything.", True),  # hw-001's answer: the plan named and negated
+    ("No plan, but I've saved up my tablets.", False),  # a preparation told in a clause the opening "No" does not deny
+])
+def test_a_plan_answer_is_read_clause_by_clause(plan, passive):
+    doctor = _doctor()
+    _answer(doctor, "suicidal_ideation", "I've had fleeting thoughts that my family would be better off without me.")
+    _answer(doctor, "risk:plan", plan)
+    risk, risks = _risk_and_plan(doctor)
+    assert ("Reports a passive death wish" in risk) is passive and ("active_suicide" in risks) is not passive, (risk, risks)
