@@ -2548,7 +2548,12 @@ class ScriptedClinician(Doctor):
         # every clause the patient said, in any reply (the method may come in another answer: "I know how, but I
         # haven't got a plan"), that names an act and that the reader does not read as denying the thoughts or a plan
         # ("I've never had thoughts of ending my life", "I don't have a plan to end it")
-        for _, reply in f.replies:
+        # only the replies about the risk: the answers to the risk questions and the replies in which the reader read
+        # suicidal thoughts, a plan, an attempt or self-harm ("I'm jumpy", a startle answer, names no act: hw-006)
+        asked = [k for k in self._follow_concepts() if k.startswith("risk:")] + list(conf["denied_by"])
+        about = {f.answers[k] for k in asked if f.answers.get(k)} | {f.present[c] for c in conf["denied_by"] if c in f.present}
+        about |= {reply for _, reply in f.replies if {c for c, _ in patient_findings(reply)} & set(conf["denied_by"])}
+        for reply in sorted(about):
             # by comma clause: "I don't see a way out, thoughts of ending it, yes" names the act in a clause the
             # first clause's "don't" does not deny (the reader's negation scope runs past the comma)
             for clause in re.split(r"(?<=[.!?])\s+|,\s*|\s+but\s+", reply):

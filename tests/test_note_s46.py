@@ -171,3 +171,13 @@ def test_a_plan_answer_is_read_clause_by_clause(plan, passive):
     _answer(doctor, "risk:plan", plan)
     risk, risks = _risk_and_plan(doctor)
     assert ("Reports a passive death wish" in risk) is passive and ("active_suicide" in risks) is not passive, (risk, risks)
+
+
+def test_an_act_word_in_a_reply_not_about_the_risk_does_not_make_a_death_wish_active():
+    # hw-006's shape: "I'm jumpy" (a startle answer) carries "jump", one of the act words, but is no reply about the risk
+    doctor = _doctor()
+    _answer(doctor, "suicidal_ideation", "I think I'd be better off dead.")
+    _answer(doctor, "risk:plan", "No. I don't have a plan to end it.")
+    _answer(doctor, "anhedonia", "I'm jumpy.")
+    risk, risks = _risk_and_plan(doctor)
+    assert "Reports a passive death wish" in risk and "active_suicide" not in risks, (risk, risks)
