@@ -1662,6 +1662,15 @@ class ScriptedClinician(Doctor):
             if any(c in sign.always for c in said):
                 risks.add(risk)
                 continue
+            if risk == "active_suicide" and (wish := self.script["note_writing"]["death_wish"]["concept"]) in said:
+                # suicidal thoughts are read once, for the note's words and the plan alike (stop 46 review S1: the note
+                # said "passive death wish" while the plan restricted means for an active risk): active unless passive
+                if not self._death_wish_passive():
+                    risks.add(risk)
+                    continue
+                said = [c for c in said if c != wish]
+                if not said:
+                    continue
             replies = tuple(stem(t) for t in tokenize(" ".join(f.present[c] for c in said)))
             unless = sign.unless_phrases
             if risk == "active_suicide":
@@ -2516,15 +2525,22 @@ class ScriptedClinician(Doctor):
         return terms[0] if terms else concept.replace("_", " ")
 
     def _death_wish_passive(self) -> bool:
-        """Whether every sentence of the patient's in which the reader read suicidal thoughts is a wish to be dead
-        or gone with no thought of acting ("I'd be better off dead", "easier not to wake up", "I wish I didn't
-        exist"): none names taking one's own life (``note_writing.death_wish.active``), no plan was affirmed, no
-        method or preparations told (the risk section's own reading) and no result on file names a method or attempt. The
-        note then says "a passive death wish", as the patient did, not "suicidal ideation", which says more."""
+        """Whether the patient's suicidal thoughts are a wish to be dead or gone with no thought of acting, read ONCE for
+        the note's words ("a passive death wish", not "suicidal ideation") and the plan's risks (``profile``: no
+        means restriction or admission for an active risk).
+
+        Passive is read from what was asked and denied, never from the absence of words: the plan question was asked
+        and every sentence of its answer denies a plan or says nothing ("No. I don't have a plan to end it."), no plan
+        or attempt was affirmed (``active_findings``), no method or preparations were told in any reply (the risk
+        section's own reading), no result on file names a method or an attempt, and no clause anywhere names taking
+        one's own life undenied (``note_writing.death_wish.active``, a further veto only). Stop 46 review M1: "I'd be
+        better off dead." beside a plan answer "I'd use the rope in the shed." was written a passive death wish."""
         conf = self.script["note_writing"]["death_wish"]
         f = self.findings
         if conf["concept"] not in f.present or set(conf["active_findings"]) & set(f.present):
             return False
+        if not self._plan_denied():
+            return False  # the plan never asked, not answered, or answered with anything but a denial: not passive
         # a method or preparations told anywhere ("Margaret found me in the garage holding a length of tow rope"),
         # or a result on file that names a method or an attempt (a C-SSRS), is no passive wish, whatever the words
         if self._risk_results() or any(self._method_told(reply) for _, reply in f.replies):
@@ -2532,7 +2548,12 @@ class ScriptedClinician(Doctor):
         # every clause the patient said, in any reply (the method may come in another answer: "I know how, but I
         # haven't got a plan"), that names an act and that the reader does not read as denying the thoughts or a plan
         # ("I've never had thoughts of ending my life", "I don't have a plan to end it")
-        for _, reply in f.replies:
+        # only the replies about the risk: the answers to the risk questions and the replies in which the reader read
+        # suicidal thoughts, a plan, an attempt or self-harm ("I'm jumpy", a startle answer, names no act: hw-006)
+        asked = [k for k in self._follow_concepts() if k.startswith("risk:")] + list(conf["denied_by"])
+        about = {f.answers[k] for k in asked if f.answers.get(k)} | {f.present[c] for c in conf["denied_by"] if c in f.present}
+        about |= {reply for _, reply in f.replies if {c for c, _ in patient_findings(reply)} & set(conf["denied_by"])}
+        for reply in sorted(about):
             # by comma clause: "I don't see a way out, thoughts of ending it, yes" names the act in a clause the
             # first clause's "don't" does not deny (the reader's negation scope runs past the comma)
             for clause in re.split(r"(?<=[.!?])\s+|,\s*|\s+but\s+", reply):
@@ -2540,6 +2561,42 @@ class ScriptedClinician(Doctor):
                 if not any(re.search(rf"\b{re.escape(a)}", words) for a in conf["active"]):
                     continue
                 if answer_polarity(clause) == "no" or any(neg for c, neg in patient_findings(clause) if c in conf["denied_by"]):
+                    continue
+                return False
+        return True
+
+    def _plan_denied(self) -> bool:
+        """Whether the plan question (the risk follow-up item asking ``death_wish.plan_finding``) was asked and EVERY
+        sentence of its answer denies (the shared reader's polarity "no", the general forms of saying none, or the
+        reader reading a plan or the thoughts denied) or says nothing: "No. I'd use the rope in the shed." is no
+        denial, nor is "I've written letters to the kids."."""
+        conf = self.script["note_writing"]["death_wish"]
+        f = self.findings
+        plan = conf["plan_finding"]
+        keys = [k for k, c in self._follow_concepts().items() if c == plan] + [plan]
+        answers = [f.answers[k].strip() for k in keys if f.answers.get(k, "").strip()]
+        if not answers:
+            return False
+        denial = self.script["note_writing"]["denied_history"]["denial"]
+        openers = [*self.script["quotes"]["openers"], *self.script["plan"]["denial_hedges"]["words"]]
+        cues = [rf"\b{re.escape(c)}" for k in keys if k.startswith("risk:") for c in self.script["quotes"]["subject_cues"].get(k, ())]
+        for answer in answers:
+            for sentence in (s.strip() for s in re.split(r"(?<=[.!?])\s+", answer) if s.strip()):
+                said = _without_opener(sentence, openers).rstrip(" .!")
+                if not said or self._non_answer(said):
+                    continue
+                # a plan, method or preparation told in any clause, whatever the sentence opened with ("No plan, but
+                # I've saved up my tablets"): the clause is read on its own, so the opening "No" negates nothing in it
+                if any(self._tells(clause, cues) for clause in re.split(r",\s*|;\s*|\s+but\s+", said)):
+                    return False
+                if answer_polarity(said) == "no" or re.search(denial, said.lower()):
+                    continue
+                if any(neg for c, neg in patient_findings(said) if c in conf["denied_by"]):
+                    continue
+                # the plan's own subject named and negated everywhere it is named ("I have no plan and no intention of
+                # doing anything", which the shared reader reads no polarity in): the risk section's subject cues and
+                # negations; a cue told with no negation before it ("I know how", "the rope in the shed") is no denial
+                if any(re.search(c, said, re.IGNORECASE) for c in cues) and not self._tells(said, cues):
                     continue
                 return False
         return True
@@ -2631,12 +2688,22 @@ class ScriptedClinician(Doctor):
         if not reply or key in f.present or self._non_answer(reply) or self._repeat_only(key):
             return ""
         sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", reply) if s.strip()]
-        first = _without_opener(sentences[0], self.script["quotes"]["openers"]).rstrip(" .!")
+        bare = [_without_opener(s, self.script["quotes"]["openers"]).rstrip(" .!") for s in sentences]
+        first = bare[0]
         conf = self.script["note_writing"]["denied_history"]
-        if key not in f.denied and answer_polarity(first) != "no" and not re.search(conf["denial"], first.lower()):
+        # not knowing or not having been asked ("Nobody's ever asked me that", "Never been tested") denies nothing,
+        # whatever negative word it opens with
+        if any(re.search(conf["unless"], s.lower()) for s in bare):
             return ""
-        if self._stated(first) - {key}:
-            return ""  # "No, but my mother had dementia" names something: not a bare denial
+        # EVERY sentence must deny or say nothing: "No. I did six months inside for assault" opens with a no and then
+        # tells the history (a note that read only the first sentence wrote "none reported" over it)
+        for i, said in enumerate(bare):
+            if not said or self._non_answer(said):
+                continue
+            if answer_polarity(said) != "no" and not re.search(conf["denial"], said.lower()) and not (i == 0 and key in f.denied):
+                return ""
+            if self._stated(said) - {key}:
+                return ""  # "No, but my mother had dementia" names something: not a bare denial
         sentence = conf["sentence"]
         rule = next((r for r in self.script["note_writing"]["unquoted_answers"].get(key, ()) if re.search(r["pattern"], first.lower())), None)
         if rule is not None:  # the heading's own words for none ("no physical illness known to run in the family")
@@ -3506,7 +3573,8 @@ class ScriptedClinician(Doctor):
                     # a denial is recorded as a denial, not left out as if never asked (stop 46: the allergy answer
                     # missing from notes that asked it)
                     label = term(c)
-                    plain = label.lower() == heading.lower() or c in writing["unlabelled"]
+                    # a label that only repeats its heading ("Allergies: Drug allergies: none reported") is left out
+                    plain = heading.lower().rstrip("s") in label.lower() or c in writing["unlabelled"]
                     parts.append(_end(none[:1].upper() + none[1:] if plain else f"{label.capitalize()}: {none}"))
                 elif c in f.answers and c in lex and self._repeat_only(c):
                     # asked, and the reply only said an earlier answer again: asked and not answered, not left out as if

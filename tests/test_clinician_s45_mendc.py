@@ -43,11 +43,16 @@ def test_a_death_thought_affirmed_after_an_unrelated_negated_clause_is_ideation_
     assert {"risk:plan", "risk:intent", "risk:means"} <= set(queued), queued
     assert "suicidal_ideation" in doctor.findings.present and "suicidal_ideation" not in doctor.findings.denied
     note = doctor._note()
-    # stop 46: a death thought that names no act is charted as the passive death wish it is; one that names ending
-    # one's life as suicidal ideation; either way as reported, never denied
+    # stop 46 (review M1): before the plan question is answered no death thought is written passive
+    assert "Reports suicidal ideation" in _risk(doctor), _risk(doctor)
+    assert "enies suicidal ideation" not in note, note  # neither the risk line nor the mental state's thought content
+    # a death thought that names no act, with the plan asked and denied, is charted as the passive death wish it is;
+    # one that names ending one's life as suicidal ideation; either way as reported, never denied
+    doctor.last_question, doctor.last_concept = "Have you thought about how you might end your life?", "risk:plan"
+    doctor.act({"text": "Patient: No, I haven't got a plan."}, {"allowed_actions": ["ask"]})
     reported = "Reports suicidal ideation" if "ending it" in reply else "Reports a passive death wish"
     assert reported in _risk(doctor), _risk(doctor)
-    assert "enies suicidal ideation" not in note, note  # neither the risk line nor the mental state's thought content
+    assert "enies suicidal ideation" not in doctor._note(), doctor._note()
 
 
 @pytest.mark.parametrize("reply", [
