@@ -483,7 +483,12 @@ def settled(read: Sequence[str], probs: dict[str, float], cue_topics: Sequence[s
     screen, to an informant, points back at nothing) is kept: a risk asked and not heard costs more than a question read
     twice ("Did you leave a note?"); so is the complaint itself (``chief_complaint``) the cues read: the reader read "How
     can I help?" at 0.16 and the patient answered the opening question "All right, I think." (the patient exam at stop
-    46: dev-0023, hw-019; leave-one-set-out cost 0.001). ``cue_topics``, the cues' reading after the previous turn, orders nothing here."""
+    46: dev-0023, hw-019; leave-one-set-out cost 0.001). Two more (review 2 of stop 46): a question whose own subject the
+    cues read never hands it whole to the previous turn (where every topic read came from the previous turn, the
+    subject stays at ``OWN_SUBJECT_ABOVE``: the anhedonia screen after a mood question); and a sensitive topic (not a
+    substance: those are asked in lists) that neither the cues read in the utterance nor the previous turn asked, read
+    beside a sensitive topic the cues did read, needs ``SENSITIVE_BESIDE`` (violence beside the self-harm screen).
+    ``cue_topics``, the cues' reading after the previous turn, orders nothing here."""
     tax = load_taxonomy()
     out = list(read)
     if before:
