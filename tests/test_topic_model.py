@@ -214,7 +214,6 @@ def test_a_broken_reader_file_names_the_file_and_the_field(breakage, field):
     assert WHERE in str(err.value) and field in str(err.value)
 
 
-@pytest.mark.xfail(strict=True, reason="stop 46: the topic reader deciding alone at 0.2 (leave-one-set-out choice) reads violence beside self-harm (0.2-0.3), stop 42's lesson")
 def test_a_risk_screen_is_not_read_as_a_violence_question():
     assert set(understand("Any thoughts of harming yourself?").topics) <= {"self_harm", "suicide"}
 

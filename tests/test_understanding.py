@@ -551,3 +551,28 @@ def test_two_readers_of_a_held_out_topic_set_agree_about_as_the_target_asks():
     assert topic_classifier.readers_agreement(a, a) == (1.0, 1.0)
     with pytest.raises(ValueError, match="same utterances"):
         topic_classifier.readers_agreement(a, b[1:])
+
+
+@pytest.mark.parametrize("utterance", [
+    "What do you do for enjoyment these days, and how does it feel?",
+    "You mentioned you've been feeling low. That's a lot to carry. What do you do for enjoyment these days, and how "
+    "does it feel?",
+])
+def test_a_question_with_its_own_subject_keeps_it_after_another(utterance):
+    # review 2 of stop 46, M1: the anhedonia screen after a mood question was read as mood alone ("Not sure.")
+    assert "interest" in understand(utterance, "How has your mood been over the past few weeks?").topics
+
+
+@pytest.mark.parametrize("utterance, context", [
+    ("Any thoughts of harming yourself?", "How has your mood been over the past few weeks?"),
+    ("Have you had any thoughts of harming yourself?", "How has your mood been over the past few weeks?"),
+])
+def test_a_self_harm_screen_after_another_question_is_not_a_violence_question(utterance, context):
+    # review 2 of stop 46, M2: the reader read violence at 0.28-0.36 beside self-harm; patients gave violence denials
+    read = understand(utterance, context).topics
+    assert "self_harm" in read and "violence" not in read
+
+
+def test_a_question_about_harming_others_is_still_violence():
+    assert "violence" in understand("Have you had thoughts of harming anyone else?",
+                                    "Any thoughts of harming yourself?").topics

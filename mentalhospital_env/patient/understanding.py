@@ -456,6 +456,16 @@ def _read_embedding(utterance: str, context: str | None) -> Understanding:
 #: heldout40, kept: with the open-question rule it costs 0.008 of the leave-one-set-out mean over heldout36..44 at the
 #: reader's bar, the labelled sets holding few changes of subject, and keeps the patient on the question asked)
 CARRY_ABOVE = 0.7
+#: stop 46 (review 2, M2): a sensitive topic that neither the cues read in the utterance nor the previous turn asked,
+#: read beside a sensitive topic the cues did read in it, is read only at this probability or more: the reader read
+#: violence at 0.28-0.36 in "Any thoughts of harming yourself?" and 4 of 40 handwritten patients answered the self-harm
+#: screen with a violence answer or "Hard to say."
+SENSITIVE_BESIDE = 0.5
+#: stop 46 (review 2, M1): a question whose own subject the cues read, where every topic the reader read came from the
+#: previous turn, keeps that subject where the reader gives it this much or more (half the reader's bar): "What do you
+#: do for enjoyment these days, and how does it feel?" after a mood question read mood 0.98 and interest 0.16, and the
+#: patient answered the anhedonia screen "Not sure."
+OWN_SUBJECT_ABOVE = 0.1
 
 
 def settled(read: Sequence[str], probs: dict[str, float], cue_topics: Sequence[str], own: Sequence[str],
@@ -473,7 +483,12 @@ def settled(read: Sequence[str], probs: dict[str, float], cue_topics: Sequence[s
     screen, to an informant, points back at nothing) is kept: a risk asked and not heard costs more than a question read
     twice ("Did you leave a note?"); so is the complaint itself (``chief_complaint``) the cues read: the reader read "How
     can I help?" at 0.16 and the patient answered the opening question "All right, I think." (the patient exam at stop
-    46: dev-0023, hw-019; leave-one-set-out cost 0.001). ``cue_topics``, the cues' reading after the previous turn, orders nothing here."""
+    46: dev-0023, hw-019; leave-one-set-out cost 0.001). Two more (review 2 of stop 46): a question whose own subject the
+    cues read never hands it whole to the previous turn (where every topic read came from the previous turn, the
+    subject stays at ``OWN_SUBJECT_ABOVE``: the anhedonia screen after a mood question); and a sensitive topic (not a
+    substance: those are asked in lists) that neither the cues read in the utterance nor the previous turn asked, read
+    beside a sensitive topic the cues did read, needs ``SENSITIVE_BESIDE`` (violence beside the self-harm screen).
+    ``cue_topics``, the cues' reading after the previous turn, orders nothing here."""
     tax = load_taxonomy()
     out = list(read)
     if before:
@@ -481,6 +496,12 @@ def settled(read: Sequence[str], probs: dict[str, float], cue_topics: Sequence[s
                       for t in {*own, *out})
         bar = 2.0 if open_question or not asks else CARRY_ABOVE if subject else 0.0
         out = [t for t in out if t not in before or t in own or probs.get(t, 0.0) >= bar]
+        subject = [t for t in own if tax.kind(t) != "meta" and t not in tax.frame and t != "chief_complaint"]
+        if subject and out and not any(t in out for t in subject) and all(t in before for t in out):
+            out = [t for t in subject if probs.get(t, 0.0) >= OWN_SUBJECT_ABOVE] + out
+    if any(tax.by_id[t].sensitive and tax.kind(t) != "substance" for t in own):
+        out = [t for t in out if t in own or t in before or not tax.by_id[t].sensitive
+               or tax.kind(t) == "substance" or probs.get(t, 0.0) >= SENSITIVE_BESIDE]
     return out + [t for t in own if (tax.by_id[t].sensitive or t == "chief_complaint") and t not in out]
 
 
