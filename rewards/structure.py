@@ -4,8 +4,6 @@ The rules and the reader accept a pair when the output shares enough of the chec
 the *shape* of what each statement says and refuse an accept whose shape differs, each a small named function with
 its knowledge in ``knowledge/data/structure.json``:
 
-- :func:`compound_clash`: a checkpoint joining separate findings ("low mood and poor sleep", "A with B", "A; B") is
-  entailed only when the output says something of every part (the parse's conjuncts, read once per checkpoint);
 - :func:`rate_clash`: how often, and how much of a substance, compared per week on one scale (events, UK units of
   alcohol, cigarettes) after converting the units;
 - :func:`feared_clash`: a fear, worry or wish about what may happen never entails a fact;
@@ -13,7 +11,7 @@ its knowledge in ``knowledge/data/structure.json``:
 - :func:`onset_clash`: when something began (a duration, a point, a lay anchor), compared when both say one.
 
 :func:`structural_clash` applies the checks kept (:data:`CHECKS`) and names the first that refuses. Every reading is
-cached: a checkpoint's parse is taken once, an output's readings once per text.
+cached: an output's readings are taken once per text.
 """
 
 from __future__ import annotations
@@ -23,7 +21,7 @@ import re
 from functools import lru_cache
 from importlib import resources
 
-from mentalhospital_env.knowledge.language import memo_size, stem
+from mentalhospital_env.knowledge.language import memo_size
 
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z]+(?:'[a-z]+)?|'[a-z]+")
 
@@ -72,108 +70,6 @@ def _content(text: str) -> frozenset[str]:
     from .adjudication import _content_stems
 
     return _content_stems(text)
-
-
-# --- (a) a compound checkpoint: every part said -----------------------------------------------------------------
-
-
-@lru_cache(maxsize=1)
-def _compound_data():
-    raw = _data()["compound"]
-    return frozenset(stem(w) for w in raw["time_words"]) | frozenset(raw["time_words"])
-
-
-def _nlp():
-    try:
-        from mentalhospital_env.cases.compile import _nlp as load
-
-        return load()
-    except (ImportError, RuntimeError):  # pragma: no cover - a core dependency
-        return None
-
-
-@lru_cache(maxsize=memo_size(16384))
-def checkpoint_parts(checkpoint: str) -> tuple[tuple[frozenset[str], str], ...]:
-    """The separate findings a checkpoint joins, each as its own content stems (time and amount words left out):
-    the clauses split by ';', and in each the parse's conjuncts of the main verb or of its object or complement
-    and its 'with' / 'without' phrases. One part (or none) when the checkpoint is not a compound. Read once per
-    checkpoint text."""
-    nlp = _nlp()
-    if nlp is None:
-        return ()
-    skip = _compound_data()
-    parts: list[frozenset[str]] = []
-    for segment in (s for s in checkpoint.split(";") if s.strip()):
-        doc = nlp(segment)
-        roots = [t for t in doc if t.dep_ == "ROOT"]
-        if not roots:
-            continue
-        root = roots[0]
-        heads = [root]
-        # the main verb's or its object's / complement's conjuncts and 'with'/'without' phrases
-        anchors = [root] + [c for c in root.children if c.dep_ in ("dobj", "attr", "acomp", "nsubj", "nsubjpass")
-                            and (root.pos_ in ("VERB", "AUX") or c.dep_ != "nsubj")]
-        if root.pos_ in ("NOUN", "PROPN", "ADJ"):
-            anchors = [root]
-        split_off: list = []
-        for a in anchors:
-            for c in a.children:
-                if c.dep_ == "conj" and c.pos_ in ("NOUN", "PROPN", "VERB", "ADJ"):
-                    split_off.append(c)
-                elif c.dep_ == "prep" and c.lower_ in ("with", "without"):
-                    split_off.append(c)
-        if not split_off:
-            parts.append((_part_stems([t for t in doc], skip), segment))
-            continue
-        taken = {t.i for s in split_off for t in s.subtree}
-        if root.pos_ in ("VERB", "AUX"):  # the subject and auxiliaries are every part's, not the first's
-            taken |= {t.i for c in root.children if c.dep_ in ("nsubj", "nsubjpass", "aux", "auxpass", "neg")
-                      for t in c.subtree}
-        head_part = [t for t in doc if t.i not in taken]
-        for s in [None, *split_off]:
-            toks = head_part if s is None else [t for t in s.subtree if t.i not in
-                                                {u.i for o in split_off if o is not s and o.i in {v.i for v in s.subtree}
-                                                 for u in o.subtree}]
-            stems = _part_stems(toks, skip)
-            if stems:
-                parts.append((stems, " ".join(t.text for t in toks)))
-        del heads
-    return tuple(parts)
-
-
-def _part_stems(tokens, skip) -> frozenset[str]:
-    text = " ".join(t.text for t in tokens)
-    return frozenset(s for s in _content(text) if s not in skip)
-
-
-PART_READER_SCORE = 0.35
-"""A part the output shares no word with is still said when the learned reader scores the part against the output
-at least this (below its own threshold: the reader reads the part, not a whole finding)."""
-
-
-def _part_said(part: tuple[frozenset[str], str], output: str) -> bool:
-    from .adjudication import read_statement, same_stem
-    from .reader import default_reader
-
-    stems, text = part
-    said = _content(output)
-    if any(same_stem(p, o) for p in stems for o in said):
-        return True
-    if read_statement(text).concept_ids & read_statement(output).concept_ids:
-        return True
-    reader = default_reader()
-    if reader is None:
-        return True
-    return float(reader.scores(reader.encode([text]), reader.encode([output]))[0, 0]) >= PART_READER_SCORE
-
-
-def compound_clash(checkpoint: str, output: str) -> str | None:
-    parts = checkpoint_parts(checkpoint)
-    if len(parts) < 2:
-        return None
-    if all(_part_said(p, output) for p in parts):
-        return None
-    return "compound: a part of the checkpoint is not said"
 
 
 # --- (b) rates on one scale ----------------------------------------------------------------------------------------
@@ -443,6 +339,11 @@ def _noncommittal_data():
 
 def noncommittal_clash(checkpoint: str, output: str) -> str | None:
     hedges, affirm, fillers, governed = _noncommittal_data()
+    low = checkpoint.lower().replace("\u2019", "'")
+    if _has(_tokens(re.sub(r"(?<![a-z])'|'(?![a-z])", " ", low)), tuple(hedges)):
+        return None  # the checkpoint is itself a hedge (a mood in the patient's own words: 'don't know')
+    # the patient's own words the checkpoint quotes ('okay' in his own word); said beside a hedge, they are an answer
+    own = frozenset(t for q in re.findall(r"(?<![a-z])'(.+?)'(?![a-z])", low) for t in _tokens(q))
     tokens = _tokens(output)
     if affirm.intersection(tokens):
         return None
@@ -461,7 +362,7 @@ def noncommittal_clash(checkpoint: str, output: str) -> str | None:
                 return None
             else:
                 kept.append(" ".join(words))
-    if not hedged or _content(" ".join(kept)) & _content(checkpoint):
+    if not hedged or _content(" ".join(kept)) & _content(checkpoint) or own.intersection(_tokens(" ".join(kept))):
         return None
     return "noncommittal"
 
@@ -504,7 +405,6 @@ def onset_clash(checkpoint: str, output: str) -> str | None:
 # --- all together ---------------------------------------------------------------------------------------------------------
 
 ALL_CHECKS = {
-    "compound": compound_clash,
     "rate": rate_clash,
     "feared": feared_clash,
     "noncommittal": noncommittal_clash,
@@ -514,9 +414,10 @@ ALL_CHECKS = {
 CHECKS: tuple[str, ...] = ("rate", "feared", "noncommittal", "onset")
 """The checks :func:`structural_clash` applies: those that, on the accepts of the matcher before them, blocked more
 wrong accepts than right ones on heldout43..45 and the record pairs and cost recall no more than 0.01 there
-(benchmarks/calibration_round.md, stop 46). ``compound`` is not among them: read part by part (shared words, a shared
-concept, or the learned reader's score of the part) it refused more right accepts than wrong ones on heldout28..42 at
-every part score tried, and cost the record pairs 0.02 to 0.08 of recall."""
+(benchmarks/calibration_round.md, stop 46). A compound check (every part of a joined checkpoint said), read part by
+part (shared words, a shared concept, or the learned reader's score of the part), refused more right accepts than
+wrong ones on heldout28..42 at every part score tried and cost the record pairs 0.02 to 0.08 of recall; it was never
+applied and was deleted (the measurement stays in docs/calibration.md)."""
 
 
 @lru_cache(maxsize=memo_size(65536))

@@ -89,5 +89,44 @@ def test_the_matcher_refuses_a_shape_clash_and_accepts_it_without_the_check(monk
     assert Matcher(MatcherConfig(embedder="hashing")).match([checkpoint], [output])[0] is None
 
 
-def test_the_compound_check_is_measured_but_not_applied():
-    assert "compound" in structure.ALL_CHECKS and "compound" not in structure.CHECKS
+def test_every_applied_check_exists():
+    assert set(structure.CHECKS) <= set(structure.ALL_CHECKS)
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        # review M4: a finding whose clinical form is a thought, a belief, a fear, panic or a wish is entailed by the
+        # patient voicing that fear or wish
+        ("Thoughts of self-harm.", "I'm scared I might hurt myself."),
+        ("Suicidal ideation.", "I'm frightened I might do something stupid, end it all."),
+        ("Intrusive thoughts of harming her baby.", "I'm terrified I'll hurt the baby."),
+        ("Persecutory delusions: believes neighbours will poison him.", "I'm afraid they'll poison my food."),
+        ("Panic attacks in busy shops.", "I start panicking if I'm in a busy shop."),
+        ("Motivated to stop drinking.", "I'd like to stop drinking, I really would."),
+    ],
+)
+def test_a_fear_or_wish_entails_a_finding_that_is_one(checkpoint, output):
+    assert feared_clash(checkpoint, output) is None
+    assert structural_clash(checkpoint, output) is None
+    assert Matcher(MatcherConfig(embedder="hashing")).match([checkpoint], [output])[0] is not None
+
+
+@pytest.mark.parametrize(
+    "checkpoint, output",
+    [
+        # review M3: the mood "in the patient's own words" is itself a hedge (11 suite checkpoints)
+        ("'don't know'", "Don't know."),
+        ("'okay, I suppose'", "Okay, I suppose."),
+    ],
+)
+def test_a_hedge_entails_a_checkpoint_that_is_the_hedge(checkpoint, output):
+    assert noncommittal_clash(checkpoint, output) is None
+    assert structural_clash(checkpoint, output) is None
+    assert Matcher(MatcherConfig(embedder="hashing")).match([checkpoint], [output])[0] is not None
+
+
+@pytest.mark.parametrize("checkpoint", ["'okay' in his own word.", "'okay, to be honest'"])
+def test_the_quoted_own_word_said_beside_a_hedge_is_an_answer(checkpoint):
+    assert noncommittal_clash(checkpoint, "Okay, I suppose.") is None
+    assert noncommittal_clash("Feels hopeless.", "Okay, I suppose.") is not None
