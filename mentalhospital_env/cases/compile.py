@@ -1288,7 +1288,8 @@ def _reports(sentence: str, names, whole, data, pronoun: str = "", opening: bool
     return None
 
 
-def _label_speaker(label: str, data: dict[str, Any], section: str = "", people: frozenset[str] = frozenset()) -> bool:
+def _label_speaker(label: str, data: dict[str, Any], section: str = "", people: frozenset[str] = frozenset(),
+                   author: bool = True) -> bool:
     """Whether a paragraph's opening label says another person gives what follows: an informant noun ("Caller:",
     "Collateral from sister (...):", "Risk screen (caller):") or a lay person with a word of telling ("Mother's
     account (in kitchen, 40 min):", "CMHN phone to mother:", "Father phoned:"); never a bare relation ("Father
@@ -1296,6 +1297,12 @@ def _label_speaker(label: str, data: dict[str, Any], section: str = "", people: 
     ``people``: the names the record gives to others, lay persons too ("Jordan (phone, pt consent, 5 min):")."""
     rules = data["paragraph_speaker"]
     lay = _lay_people(data) | people
+    sent = re.search(r"\bfrom\s+((?:[^-\u2013,;:()]|\([^()]*\))+)", label, re.IGNORECASE)
+    said_by = [w for w in re.findall(r"[a-z]+", label[:sent.start()].lower()) if w in rules["telling_words"]] if sent else []
+    if author and said_by and sent.group(1).strip():
+        # "EMAIL to the ward team re visiting - from Carol Reeve (mother)": a document's author is its "from" party,
+        # wherever the "from" sits in the title and whoever it is addressed to
+        return _label_speaker(f"{said_by[0]} from {sent.group(1).strip()}", data, section, people, author=False)
     if len(re.sub(r"\(.*", "", label).split()) > rules["label_words"]:
         return False  # "Kerry says that until the end of Year 3 there were no worries at school: ..." is a sentence
     words = re.findall(r"[a-z]+(?:'s)?", label.lower())
@@ -2497,6 +2504,8 @@ def _topic_label(text: str, sex: str, names: tuple[str, ...], data: dict[str, An
     words = re.findall(r"[A-Za-z]+(?:'s)?", head)
     if not words or len(words) > 4:
         return None
+    if any(re.search(rf"\b{re.escape(kind)}\b", head, re.IGNORECASE) for kind in data["clinician_label_kinds"]):
+        return head, ""  # "Goals: improve mood", "Charge: ...", "Impression: ...": the clinician's or the court's, never hers
     person = _Person.of(sex)
     low = [w.lower().removesuffix("'s") for w in words]
     own = person.possessive in low and not set(low) & set(data["relative_nouns"])
@@ -3285,14 +3294,15 @@ def _stopped_medicines(record_text: str, data: dict[str, Any]) -> frozenset[str]
             deps = {c.dep_ for c in v.children}
             found: list[str] = []
             for c in v.children:
-                if c.dep_ in ("dobj", "nsubjpass") or (
+                if c.dep_ in ("dobj", "nsubjpass") or (c.dep_ in ("advmod", "npadvmod", "oprd") and not deps & {
+                        "dobj", "xcomp", "ccomp"}) or (  # a drug name the tagger misreads ("not taken olanzapine since")
                         c.dep_ == "nsubj" and not deps & {"dobj", "xcomp", "ccomp", "acomp", "attr"}):
                     found += medicines_of(c)
                 elif c.dep_ in ("prep", "prt") and c.lower_ == "off" and v.lemma_.lower() in off_verbs:
                     found += [m for g in c.children if g.dep_ == "pobj" for m in medicines_of(g)]
             if found:
                 return found
-            if v.dep_ in ("acl", "relcl") and v.head.pos_ in ("NOUN", "PROPN"):
+            if v.dep_ in ("acl", "relcl", "amod") and v.head.pos_ in ("NOUN", "PROPN"):
                 return medicines_of(v.head)
             if v.dep_ != "conj" or deps & {"nsubj", "nsubjpass", "dobj"}:
                 return []
