@@ -3279,7 +3279,7 @@ def _stopped_medicines(record_text: str, data: dict[str, Any]) -> frozenset[str]
 
     def medicines_of(tok: Any) -> list[str]:
         out = []
-        for t in [tok, *tok.conjuncts]:
+        for t in [tok, *tok.conjuncts, *(c for c in tok.children if c.dep_ == "appos")]:
             if t.lower_ in names:
                 out.append(t.lower_)
             else:
@@ -3288,7 +3288,7 @@ def _stopped_medicines(record_text: str, data: dict[str, Any]) -> frozenset[str]
 
     def objects(verb: Any) -> list[str]:
         """The medicines ``verb`` acts on: its object or passive subject; a medicine as the plain subject of a verb
-        with no object ("Pregabalin stopped as planned"); the noun an ``acl`` verb hangs on; a conjoined verb's."""
+        ("Pregabalin stopped as planned", "Lorazepam discontinued (no benzodiazepines)"); the noun an ``acl`` verb hangs on; a conjoined verb's."""
         v = verb
         for _ in range(4):
             deps = {c.dep_ for c in v.children}
@@ -3296,7 +3296,7 @@ def _stopped_medicines(record_text: str, data: dict[str, Any]) -> frozenset[str]
             for c in v.children:
                 if c.dep_ in ("dobj", "nsubjpass") or (c.dep_ in ("advmod", "npadvmod", "oprd") and not deps & {
                         "dobj", "xcomp", "ccomp"}) or (  # a drug name the tagger misreads ("not taken olanzapine since")
-                        c.dep_ == "nsubj" and not deps & {"dobj", "xcomp", "ccomp", "acomp", "attr"}):
+                        c.dep_ == "nsubj" and not deps & {"xcomp", "ccomp", "acomp", "attr"}):  # a medicine stops no one
                     found += medicines_of(c)
                 elif c.dep_ in ("prep", "prt") and c.lower_ == "off" and v.lemma_.lower() in off_verbs:
                     found += [m for g in c.children if g.dep_ == "pobj" for m in medicines_of(g)]
