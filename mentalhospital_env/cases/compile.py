@@ -3287,8 +3287,9 @@ def _stopped_medicines(record_text: str, data: dict[str, Any]) -> frozenset[str]
         return out
 
     def objects(verb: Any) -> list[str]:
-        """The medicines ``verb`` acts on: its object or passive subject; a medicine as the plain subject (a medicine stops no one)
-        ("Pregabalin stopped as planned", "Lorazepam discontinued (no benzodiazepines)"); the noun an ``acl`` verb hangs on; a conjoined verb's."""
+        """The medicines ``verb`` acts on: its object or passive subject; a medicine as the plain subject (a
+        medicine stops no one: "Pregabalin stopped as planned", "Lorazepam discontinued (no benzodiazepines)");
+        the noun an ``acl`` verb hangs on; a conjoined verb's."""
         v = verb
         for _ in range(4):
             deps = {c.dep_ for c in v.children}
