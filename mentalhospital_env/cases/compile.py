@@ -3316,10 +3316,7 @@ def _stopped_medicines(record_text: str, data: dict[str, Any]) -> frozenset[str]
         for t in doc:
             lemma = t.lemma_.lower()
             negated = any(c.dep_ == "neg" for c in t.children)
-            if lemma in stops and not negated:
-                for m in objects(t):
-                    last_stop[m] = (n, t.i)
-            elif lemma in off_verbs and any(c.lower_ == "off" for c in t.children):
+            if (lemma in stops and not negated) or (lemma in off_verbs and any(c.lower_ == "off" for c in t.children)):
                 for m in objects(t):
                     last_stop[m] = (n, t.i)
             elif lemma == "take" and negated and any(c.lower_ == "since" for c in t.children):
