@@ -110,3 +110,62 @@ def test_a_medicine_stopped_by_a_later_entry_is_not_current() -> None:
     assert "used to take sertraline" in meds, meds
     current = " ".join(part for part in meds.split(". ") if part.startswith("I take"))
     assert "sertraline" not in current and "zopiclone" not in current and "salbutamol" in current, meds
+
+
+# Review 2 (M3, M4) and the integrator's finding: records written for the test.
+
+def _meds(text: str, medications: str) -> tuple[str, str]:
+    facts = _facts(text, medications=medications)
+    meds = " ".join(f.patient_says or "" for f in facts if f.section == "medications" and f.told)
+    current = " ".join(part for part in meds.split(". ") if part.startswith("I take"))
+    return meds, current
+
+
+def test_a_clinicians_or_courts_label_value_is_never_said_as_the_patients() -> None:
+    facts = _facts(
+        "He says he has felt flat for months and is not enjoying anything.\n\n"
+        "02/03/26 GP review (Dr Lee)\n"
+        "Goals: improve mood, reduce cannabis, get work.\n"
+        "Impression: moderate depressive episode.\n"
+        "Charge: assault of his neighbour Dave Prior on 1 March.\n"
+        "Risk level: medium.\n\n"
+        "He plays darts on Fridays.")
+    said = _said(facts)
+    assert "flat" in said and "darts" in said
+    for theirs in ("improve mood", "Dave Prior", "depressive episode", "Medium"):
+        assert theirs not in said, theirs
+
+
+def test_a_stop_verb_stops_only_its_own_object() -> None:
+    meds, current = _meds("He says he has felt flat for months.\n\nVenlafaxine was increased after he stopped sertraline.",
+                          "Venlafaxine 150 mg od, sertraline 100 mg od")
+    assert "venlafaxine" in current and "used to take sertraline" in meds, meds
+
+
+def test_a_stopped_habit_beside_a_started_medicine_stops_nothing() -> None:
+    meds, current = _meds("He says he has felt flat for months.\n\nStarted mirtazapine in March, he stopped drinking.",
+                          "Mirtazapine 15 mg nocte")
+    assert "mirtazapine" in current and "used to take" not in meds, meds
+
+
+def test_a_course_stopped_then_restarted_is_current() -> None:
+    meds, current = _meds("He says he has felt flat for months.\n\nSertraline was stopped in 2023 after he felt better. "
+                          "Sertraline was restarted in 2025 when the low mood came back.",
+                          "Sertraline 100 mg od")
+    assert "sertraline" in current and "used to take" not in meds, meds
+
+
+def test_a_medicine_not_taken_since_a_date_is_past() -> None:
+    meds, current = _meds("He says he has felt flat for months.\n\nHas not taken olanzapine since 24/11, says it makes him jittery.",
+                          "Olanzapine 5 mg each morning")
+    assert "used to take olanzapine" in meds and "olanzapine" not in current, meds
+
+
+def test_a_documents_author_is_its_from_party_wherever_from_sits() -> None:
+    facts = _facts(
+        "He says he has not slept properly since the move.\n\n"
+        "Email to the team, 16/03/26, from Carol Reeve (mother): I am going through chemo right now and my counts are low.\n\n"
+        "He plays darts on Fridays.")
+    said = _said(facts)
+    assert "slept" in said and "darts" in said
+    assert "chemo" not in said and "email" not in said.lower(), said

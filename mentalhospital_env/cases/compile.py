@@ -1288,7 +1288,8 @@ def _reports(sentence: str, names, whole, data, pronoun: str = "", opening: bool
     return None
 
 
-def _label_speaker(label: str, data: dict[str, Any], section: str = "", people: frozenset[str] = frozenset()) -> bool:
+def _label_speaker(label: str, data: dict[str, Any], section: str = "", people: frozenset[str] = frozenset(),
+                   author: bool = True) -> bool:
     """Whether a paragraph's opening label says another person gives what follows: an informant noun ("Caller:",
     "Collateral from sister (...):", "Risk screen (caller):") or a lay person with a word of telling ("Mother's
     account (in kitchen, 40 min):", "CMHN phone to mother:", "Father phoned:"); never a bare relation ("Father
@@ -1296,6 +1297,12 @@ def _label_speaker(label: str, data: dict[str, Any], section: str = "", people: 
     ``people``: the names the record gives to others, lay persons too ("Jordan (phone, pt consent, 5 min):")."""
     rules = data["paragraph_speaker"]
     lay = _lay_people(data) | people
+    sent = re.search(r"\bfrom\s+((?:[^-\u2013,;:()]|\([^()]*\))+)", label, re.IGNORECASE)
+    said_by = [w for w in re.findall(r"[a-z]+", label[:sent.start()].lower()) if w in rules["telling_words"]] if sent else []
+    if author and said_by and sent.group(1).strip():
+        # "EMAIL to the ward team re visiting - from Carol Reeve (mother)": a document's author is its "from" party,
+        # wherever the "from" sits in the title and whoever it is addressed to
+        return _label_speaker(f"{said_by[0]} from {sent.group(1).strip()}", data, section, people, author=False)
     if len(re.sub(r"\(.*", "", label).split()) > rules["label_words"]:
         return False  # "Kerry says that until the end of Year 3 there were no worries at school: ..." is a sentence
     words = re.findall(r"[a-z]+(?:'s)?", label.lower())
@@ -2497,6 +2504,8 @@ def _topic_label(text: str, sex: str, names: tuple[str, ...], data: dict[str, An
     words = re.findall(r"[A-Za-z]+(?:'s)?", head)
     if not words or len(words) > 4:
         return None
+    if any(re.search(rf"\b{re.escape(kind)}\b", head, re.IGNORECASE) for kind in data["clinician_label_kinds"]):
+        return head, ""  # "Goals: improve mood", "Charge: ...", "Impression: ...": the clinician's or the court's, never hers
     person = _Person.of(sex)
     low = [w.lower().removesuffix("'s") for w in words]
     own = person.possessive in low and not set(low) & set(data["relative_nouns"])
@@ -3251,26 +3260,72 @@ _STOPPED: ContextVar[frozenset[str]] = ContextVar("_STOPPED", default=frozenset(
 
 def _stopped_medicines(record_text: str, data: dict[str, Any]) -> frozenset[str]:
     """The medicines a record stops in so many words anywhere ("17/11/26 GP: pregabalin stopped as planned",
-    "Pregabalin: prescribed 150 mg twice daily, reduced and stopped in custody"): each clause (a line cut after its
-    full stops and semicolons) whose first medicine is followed by a stop word (``medicine_entry``
-    ``stopped_words_pattern``), no other medicine between them and no restart after. A list elsewhere that names one
-    as current is read with the stop: the patient used to take it. A date range or a refusal stops a medicine only
-    inside its own list entry (``stopped_pattern``): across the record it may be an earlier course."""
+    "Venlafaxine was increased after he stopped sertraline" stops sertraline only), read by the parse: a stop
+    verb (``medicine_entry`` ``stop_verb_lemmas``, "came off", "has not taken X since") stops only the medicine
+    that is its object, the subject of its (reduced) passive, or the entry it hangs on ("Pregabalin: prescribed
+    ..., reduced and stopped"), and only when no later start, restart or increase of that medicine in a past form
+    follows (``start_verb_lemmas``; "started sertraline, he stopped drinking" stops nothing, a course stopped and
+    restarted is current). A list elsewhere that names one as current is read with the stop: the patient used to
+    take it. A date range stops a medicine only inside its own list entry (``stopped_pattern``)."""
     rules = data["medicine_entry"]
     names, _forms = _medicine_words()
-    out: set[str] = set()
-    for line in record_text.split("\n"):
-        for clause in re.split(r"(?<=[.;])\s+", line):
-            low = clause.lower()
-            found = [(m.start(), m.group(0)) for m in re.finditer(r"[a-z][a-z-]{3,}", low) if m.group(0) in names]
-            if not found:
-                continue
-            start, name = found[0]
-            stop = re.search(rules["stopped_words_pattern"], clause[start:], re.IGNORECASE)
-            if stop and not re.search(rules["restart_pattern"], clause[start + stop.end():], re.IGNORECASE) and not any(
-                    start < at < start + stop.start() for at, other in found[1:] if other != name):
-                out.add(name)
-    return frozenset(out)
+    stops = set(rules["stop_verb_lemmas"])
+    starts = set(rules["start_verb_lemmas"])
+    off_verbs = set(rules["off_verb_lemmas"])
+    lines = [ln for ln in record_text.split("\n")
+             if any(w in names for w in re.findall(r"[a-z][a-z-]{3,}", ln.lower()))]
+    if not lines:
+        return frozenset()
+
+    def medicines_of(tok: Any) -> list[str]:
+        out = []
+        for t in [tok, *tok.conjuncts, *(c for c in tok.children if c.dep_ == "appos")]:
+            if t.lower_ in names:
+                out.append(t.lower_)
+            else:
+                out.extend(c.lower_ for c in t.children if c.dep_ == "compound" and c.lower_ in names)
+        return out
+
+    def objects(verb: Any) -> list[str]:
+        """The medicines ``verb`` acts on: its object or passive subject; a medicine as the plain subject (a
+        medicine stops no one: "Pregabalin stopped as planned", "Lorazepam discontinued (no benzodiazepines)");
+        the noun an ``acl`` verb hangs on; a conjoined verb's."""
+        v = verb
+        for _ in range(4):
+            deps = {c.dep_ for c in v.children}
+            found: list[str] = []
+            for c in v.children:
+                if c.dep_ in ("dobj", "nsubjpass") or (c.dep_ in ("advmod", "npadvmod", "oprd") and not deps & {
+                        "dobj", "xcomp", "ccomp"}) or (  # a drug name the tagger misreads ("not taken olanzapine since")
+                        c.dep_ == "nsubj" and not deps & {"xcomp", "ccomp", "acomp", "attr"}):  # a medicine stops no one
+                    found += medicines_of(c)
+                elif c.dep_ in ("prep", "prt") and c.lower_ == "off" and v.lemma_.lower() in off_verbs:
+                    found += [m for g in c.children if g.dep_ == "pobj" for m in medicines_of(g)]
+            if found:
+                return found
+            if v.dep_ in ("acl", "relcl", "amod") and v.head.pos_ in ("NOUN", "PROPN"):
+                return medicines_of(v.head)
+            if v.dep_ != "conj" or deps & {"nsubj", "nsubjpass", "dobj"}:
+                return []
+            v = v.head
+        return []
+
+    last_stop: dict[str, tuple[int, int]] = {}
+    last_start: dict[str, tuple[int, int]] = {}
+    for n, doc in enumerate(_nlp().pipe(lines)):
+        for t in doc:
+            lemma = t.lemma_.lower()
+            negated = any(c.dep_ == "neg" for c in t.children)
+            if (lemma in stops and not negated) or (lemma in off_verbs and any(c.lower_ == "off" for c in t.children)):
+                for m in objects(t):
+                    last_stop[m] = (n, t.i)
+            elif lemma == "take" and negated and any(c.lower_ == "since" for c in t.children):
+                for m in objects(t):
+                    last_stop[m] = (n, t.i)  # "has not taken aripiprazole since 24/11"
+            elif lemma in starts and t.tag_ in ("VBD", "VBN") and not negated:
+                for m in objects(t):
+                    last_start[m] = (n, t.i)  # a past start; never a plan ("increase to 10 mg", "after restarting")
+    return frozenset(m for m, at in last_stop.items() if at > last_start.get(m, (-1, -1)))
 
 
 def _medicines(text: str, data: dict[str, Any], clean: str | None = None) -> str | None:
