@@ -143,11 +143,9 @@ class TopicModel:
         return dict(zip(self.topics, p.tolist()))
 
 
-def read_topic_model(
-    text: str, where: str, known_topics: Sequence[str] | None = None, fmt: str = FORMAT
-) -> TopicModel:
-    """A :class:`TopicModel` from the text of a weight file; ``where`` names the file in errors; ``fmt`` the format
-    the file must declare (the embedding reader's file, :mod:`.embedding_reader`, has its own)."""
+def _read_head(text: str, where: str, fmt: str, known_topics: Sequence[str] | None) -> tuple[dict, list]:
+    """The JSON object of a weight file and its ``topics``, after the checks every topic weight file shares: JSON, an
+    object, the declared ``format`` ``fmt``, a non-empty list of distinct topic ids, all known to the taxonomy."""
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as err:
@@ -163,6 +161,15 @@ def read_topic_model(
         unknown = [t for t in topics if t not in set(known_topics)]
         if unknown:
             raise TopicModelError(f"{where}: field 'topics' names topics the taxonomy lacks: {unknown[:5]}")
+    return raw, topics
+
+
+def read_topic_model(
+    text: str, where: str, known_topics: Sequence[str] | None = None, fmt: str = FORMAT
+) -> TopicModel:
+    """A :class:`TopicModel` from the text of a weight file; ``where`` names the file in errors; ``fmt`` the format
+    the file must declare (the embedding reader's file, :mod:`.embedding_reader`, has its own)."""
+    raw, topics = _read_head(text, where, fmt, known_topics)
     bias = required(raw, "bias", list, where, TopicModelError)
     if len(bias) != len(topics):
         raise TopicModelError(f"{where}: field 'bias' must hold one number per topic ({len(topics)}), got {len(bias)}")
@@ -264,21 +271,7 @@ def read_topic_reader(text: str, where: str, known_topics: Sequence[str] | None 
     errors. The file holds ``topics``, ``bias``, ``thresholds`` (topic id to probability; a topic not named reads at
     ``threshold``), ``dimension``, and ``weights``: the sparse features and one feature per vector dimension,
     ``v:u<i>`` for the utterance and ``v:c<i>`` for the previous turn."""
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise TopicModelError(f"{where}: not JSON ({err})") from None
-    if not isinstance(raw, dict):
-        raise TopicModelError(f"{where}: the file must hold a JSON object, got {type(raw).__name__}")
-    if required(raw, "format", str, where, TopicModelError) != READER_FORMAT:
-        raise TopicModelError(f"{where}: field 'format' must be {READER_FORMAT!r}, got {raw['format']!r}")
-    topics = required(raw, "topics", list, where, TopicModelError)
-    if not topics or not all(isinstance(t, str) and t for t in topics) or len(set(topics)) != len(topics):
-        raise TopicModelError(f"{where}: field 'topics' must be a non-empty list of distinct topic ids")
-    if known_topics is not None:
-        unknown = [t for t in topics if t not in set(known_topics)]
-        if unknown:
-            raise TopicModelError(f"{where}: field 'topics' names topics the taxonomy lacks: {unknown[:5]}")
+    raw, topics = _read_head(text, where, READER_FORMAT, known_topics)
     column = {t: i for i, t in enumerate(topics)}
     bias = required(raw, "bias", list, where, TopicModelError)
     if len(bias) != len(topics):
