@@ -1665,12 +1665,12 @@ class ScriptedClinician(Doctor):
             if risk == "active_suicide" and (wish := self.script["note_writing"]["death_wish"]["concept"]) in said:
                 # suicidal thoughts are read once, for the note's words and the plan alike (stop 46 review S1: the note
                 # said "passive death wish" while the plan restricted means for an active risk): active unless passive
-                if not self._death_wish_passive():
-                    risks.add(risk)
-                    continue
-                said = [c for c in said if c != wish]
-                if not said:
-                    continue
+                # a passive wish is never the active risk; thoughts of acting are read as before, with the replies'
+                # own "I'd never do it" / "no plan" phrases (plan_safety.passive_in_reply) keeping them from it
+                if self._death_wish_passive():
+                    said = [c for c in said if c != wish]
+                    if not said:
+                        continue
             replies = tuple(stem(t) for t in tokenize(" ".join(f.present[c] for c in said)))
             unless = sign.unless_phrases
             if risk == "active_suicide":
