@@ -138,8 +138,8 @@ def make_judges(names: list[str]) -> dict[str, Any]:
 
 
 _DIMENSION = {"plan": "treatment_appropriateness", "note": "note_quality"}
-SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43", "held_out44", "held_out45", "held_out46")
-HELD_OUT = "held_out46"  # never read while tuning; --disagreements never lists it (stop 46: held_out45 is development data)
+SPLITS = ("all", "earlier", "held_out", "scripted", "held_out28", "held_out29", "held_out30", "held_out31", "held_out32", "held_out33", "held_out34", "held_out35", "held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43", "held_out44", "held_out45", "held_out46", "held_out47")
+HELD_OUT = "held_out47"  # never read while tuning; --disagreements never lists it (stop 47: held_out46 is development data)
 
 #: Pre-registered at stop 40 (s40-judge), written and committed alone before any change to the judge; the earlier claim
 #: (``PREREGISTERED39``) is in ``scripts/fit_judge_calibration.py`` and this one follows its shape. It is decided once, at
@@ -384,6 +384,40 @@ PREREGISTERED46 = {
 #: +0.58: on this slice the judge is HARSH on the scripted notes (five of ten judged 2.0-2.25 against ratings of 3-4),
 #: the opposite of held_out45's lean (+0.78) that the claim was written against. held_out46 is development data from
 #: stop 47. The five test files pass on the judge-alone build (482 passed, 1 xfailed as marked).
+
+#: Pre-registered at stop 47 (s47-judge), written and committed alone before any change to the judge, in the shape of
+#: ``PREREGISTERED46`` above (Qual fell on its fresh slice 0.517 -> 0.501; App did not move, 0.721; the judge was HARSH
+#: on held_out46's scripted notes, -0.52, where it had been lenient on held_out45's, +0.78). This claim is about QUAL. It
+#: is decided once, at stop 47's integration, on the fresh slice ``held_out47`` (10 further test-v2 cases rated by
+#: consultants who read no code of the library, added by the integrator, never seen by s47-judge), with ``command`` run
+#: on the base (``base_commit``, this branch's start) and on the merged build: the offline judge's changes of s47-judge
+#: (a STRUCTURAL reading of a note's impression: the impression/assessment section parsed into its diagnostic
+#: statements, each mapped to the taxonomy's disorders by a table of names and synonyms held as data (ICD-10 codes, lay
+#: and clinical names) with its status (stated, provisional/query, ruled out/not established, differential), so that
+#: the checks diagnosis_against_record / diagnosis_missed charge only what the note asserts; root causes coded over the
+#: note disagreements of every development slice, held_out28..held_out46 and tune/held_out/scripted; each change kept
+#: only if it helped the half of the development slices it was not fitted on) are a GAIN iff ALL of
+#:   1. Qual QWK on held_out47 >= base's Qual QWK on held_out47 + 0.03 (the claim);
+#:   2. App QWK on held_out47 >= base's App QWK on held_out47 - 0.02 (expected: App unchanged, +0.00 to +0.02, from at
+#:      most a reading of a critical action said in other words; no App gain is claimed);
+#:   3. App QWK and Qual QWK on the 'scripted' slice (the scripted clinician's own notes and plans) each >= base's - 0.05;
+#:   4. ``tests`` below pass on the merged build.
+#:   Anything less is no gain: report it as such. Reported beside the decision, not deciding: each dimension alone, MAE,
+#:   and the mean of (judge - rating) over held_out47's scripted-clinician notes and plans, base and merged (expected:
+#:   fewer harsh misses on notes; the lean on scripted notes moves up from harsh, towards 0, if held_out47 leans harsh).
+PREREGISTERED47 = {
+    "slice": "held_out47",
+    "command": ".venv/bin/python benchmarks/judge_agreement.py --resamples 200",
+    "base_commit": "19756ca",
+    "targets": ("Qual.",),
+    "expected_not_claimed": {"App.": "unchanged, +0.00 to +0.02"},
+    "claim": {"min_qual_qwk_gain": 0.03, "max_app_qwk_loss": 0.02, "max_scripted_app_qwk_loss": 0.05,
+              "max_scripted_qual_qwk_loss": 0.05},
+    "reported_not_deciding": ("App and Qual each alone", "MAE", "mean (judge - rating) over held_out47's scripted-clinician "
+                              "notes and plans, base and merged"),
+    "tests": ("tests/test_mentaleval.py", "tests/test_critical_actions.py", "tests/test_note_precision.py",
+              "tests/test_note_faults.py", "tests/test_agreement.py"),
+}
 
 
 def _in_split(row: dict[str, Any], split: str) -> bool:
