@@ -42,7 +42,9 @@ stop 43) and on the stop-43 slice (``split == "held_out43"``: the same on 10 fur
 consultants who read no code of the library; read at stop 45) and on the stop-45 slice (``split == "held_out45"``: the
 same on 10 further test-v2 cases, seed 4545, played at 51369c7 and rated by consultants who read no code of the library;
 read at stop 46) and on the stop-46 slice (``split == "held_out46"``: the same on 10 further test-v2 cases, seed 4646, played at
-ef707c4 and rated by consultants who read no code of the library; never tuned on).
+ef707c4 and rated by consultants who read no code of the library; read at stop 47) and on the stop-47 slice (``split ==
+"held_out47"``: the same on 10 further test-v2 cases, seed 4747, played at 19756ca and rated by consultants who read no
+code of the library; never tuned on).
 
 Judges: ``offline`` (default) and ``llm-tiny`` (the LLM judge through a tiny random Llama built offline,
 ``mentalhospital_env.llm.tiny``; its scores are noise and the row only shows that the path runs end to

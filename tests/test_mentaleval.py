@@ -867,7 +867,8 @@ def test_judge_agreement_holds_the_stop_28_slice_apart_with_its_encounters_and_r
 #: played at d1846b4, 100 items rated the same way) at stop 43; held_out43 (seed 4343, played at 4e7e189, 100 items
 #: rated the same way) at stop 44; held_out44 (seed 4444, played at c6bf17a, 100 items rated the same way) at stop 45;
 #: held_out45 (seed 4545, played at 51369c7, 100 items rated the same way) at stop 46; held_out46 (seed 4646, played at
-#: ef707c4, 100 items rated the same way) is the slice ``--disagreements`` never lists.
+#: ef707c4, 100 items rated the same way) at stop 47; held_out47 (seed 4747, played at 19756ca, 100 items rated the same
+#: way) is the slice ``--disagreements`` never lists.
 RATED_SLICES = [
     # split, items, notes, SHA-256
     ("held_out29", 34, 16, "d2254bab7e3ec99093f097a4912dc69fe34fac5a3fd676e9ed0ea498fe75dca2"),
@@ -888,6 +889,7 @@ RATED_SLICES = [
     ("held_out44", 100, 40, "e1f888cf604d5bc2a825478811e4173e2920ed58c83c12779cba61d28210c7db"),
     ("held_out45", 100, 40, "06aa2925613dae7b994ec1d26a0be0ce5a0b5a43aa150f536d66689b389e8ed9"),
     ("held_out46", 100, 40, "edf5afd20fd1fd18d7203052f8d4b52333a74a2b7a5f72a46bf1f58e856ab5ea"),
+    ("held_out47", 100, 40, "feb8e69b2e3373b60ac04f14857d0b199a9f1152f6f8313de13136b1130bff90"),
 ]
 
 
