@@ -1186,21 +1186,24 @@ def test_the_shipped_calibration_is_off_and_never_fitted_on_the_newest_held_out_
     # refused by name, and PREREGISTERED45 decides on it
     # stop 46: held_out45 is development data, fitted on; the newest fresh slice, held_out46 (rated blind at stop 46), is
     # refused by name, and PREREGISTERED46 decides on it
-    assert script.EXCLUDED == (judge_agreement.HELD_OUT,) == ("held_out46",)
+    # stop 47: held_out46 is development data, fitted on; the newest fresh slice, held_out47 (rated blind at stop 47), is
+    # refused by name, and PREREGISTERED47 decides on it
+    assert script.EXCLUDED == (judge_agreement.HELD_OUT,) == ("held_out47",)
     assert judge_agreement.PREREGISTERED41["slice"] == "held_out41" and judge_agreement.PREREGISTERED41["base_commit"] == "5670465"
     assert judge_agreement.PREREGISTERED42["slice"] == "held_out42" and judge_agreement.PREREGISTERED42["base_commit"] == "d1846b4"
     assert judge_agreement.PREREGISTERED43["slice"] == "held_out43" and judge_agreement.PREREGISTERED43["base_commit"] == "4e7e189"
     assert judge_agreement.PREREGISTERED44["slice"] == "held_out44" and judge_agreement.PREREGISTERED44["base_commit"] == "c6bf17a"
     assert judge_agreement.PREREGISTERED45["slice"] == "held_out45" and judge_agreement.PREREGISTERED45["base_commit"] == "51369c7"
     assert judge_agreement.PREREGISTERED46["slice"] == "held_out46" and judge_agreement.PREREGISTERED46["base_commit"] == "ef707c4"
-    assert {"held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43", "held_out44", "held_out45"} <= set(script.SLICES)
+    assert judge_agreement.PREREGISTERED47["slice"] == "held_out47" and judge_agreement.PREREGISTERED47["base_commit"] == "19756ca"
+    assert {"held_out36", "held_out37", "held_out38", "held_out39", "held_out40", "held_out41", "held_out42", "held_out43", "held_out44", "held_out45", "held_out46"} <= set(script.SLICES)
     assert not set(script.SLICES) & set(script.EXCLUDED)
     raw = json.loads(offline.CALIBRATION_PATH.read_text("utf-8"))
     assert script.DECIDED == {"note": False, "plan": False}
     for dim in ("plan", "note"):
         assert raw[dim]["enabled"] is script.DECIDED[dim]
         assert raw[dim]["slices"] == list(script.SLICES) and "held_out33" in raw[dim]["slices"]
-        assert "held_out46" not in raw[dim]["slices"] and raw[dim]["excluded"] == list(script.EXCLUDED)
+        assert "held_out47" not in raw[dim]["slices"] and raw[dim]["excluded"] == list(script.EXCLUDED)
         assert set(raw[dim]["leave_one_slice_out"]) == set(raw[dim]["slices"])
     offline._calibrations.cache_clear()
     assert offline.calibration("plan") is None and offline.calibration("note") is None

@@ -1030,3 +1030,40 @@ def test_what_the_patient_told_is_read_against_every_fact_of_the_record_and_ever
         other = dataclasses.replace(chart, turns=tuple(Turn(t.doctor, reply) if t.patient == said else t for t in chart.turns))
         found = [f for f in note_faults(case, other) if f.kind == "told_content_omitted" and "swimming" in f.text]
         assert bool(found) == told, (reply, found)
+
+
+def test_the_impression_is_read_statement_by_statement_names_in_other_words_and_their_status():
+    """Stop 47 (issue 15): the impression reader read a disorder only by the knowledge base's own names and weighed it
+    only after a differential marker anywhere before it, so hand-written notes rated 5 were charged the record's
+    diagnosis as missed or made against the record when they named it in other words ("moderate depressive syndrome",
+    "relapse of his known psychotic illness", "with generalised anxiety") or left it open ("?comorbid generalised
+    anxiety"), and made a disorder they said was "not established". Each statement is read now with its status."""
+    from mentalhospital_env.rewards.mentaleval.impression import read_impression
+
+    def read(text):
+        return [(s.code[:3], s.status) for s in read_impression(text)]
+
+    assert read("Opioid dependence with a moderate depressive syndrome.") == [("F11", "stated"), ("F32", "stated")]
+    assert ("F41", "ruled_out") in read("Agoraphobia with generalised anxiety; panic disorder not established.")
+    assert read("Dementia; prominent worry - ?comorbid generalised anxiety.")[-1] == ("F41", "provisional")
+    assert read("Relapse of his known psychotic illness with probable alcohol dependence.") == [("F20", "stated"), ("F10", "provisional")]
+    assert read("Alcohol dependence; depressive symptoms to reassess once abstinent.")[-1] == ("F32", "feature")
+    assert read("Moderate depressive episode. Differential diagnosis includes post-traumatic stress disorder.")[-1] == ("F43", "differential")
+    assert read("Schizophrenia ruled out; family history of bipolar disorder.") == [("F20", "ruled_out"), ("F31", "ruled_out")]
+    # a disorder's name that is a single finding, in the list of what the patient has, is no diagnosis by itself
+    assert read("The presentation, with insomnia and low mood, is most consistent with PTSD.")[0][1] == "symptom"
+
+    ptsd = _frozen("test-v2-0472")  # F43.10 with a comorbid F32.1
+    low = (Turn("How has your mood been?", "Really low, most days. I can't enjoy anything any more."),)
+    kinds = lambda text: sorted(f.kind for f in _faults(ptsd, _assessment_note(text), turns=low)
+                                if f.kind == "diagnosis_against_record" or (f.kind == "diagnosis_missed" and f.text.startswith("F32")))
+    # the comorbid depression named in other words, held open, or its syndrome recorded: addressed, not missed
+    for said in ("Post-traumatic stress disorder with a moderate depressive syndrome.",
+                 "Post-traumatic stress disorder; possible co-morbid depressive episode, to be confirmed.",
+                 "Post-traumatic stress disorder with depressive symptoms, to reassess at review."):
+        assert "diagnosis_missed" not in kinds(said), said
+    # left as a differential, or said not to be there, it is missed
+    assert "diagnosis_missed" in kinds("Post-traumatic stress disorder. Differential diagnosis includes a depressive episode.")
+    assert "diagnosis_missed" in kinds("Post-traumatic stress disorder; depressive episode not established.")
+    # the principal named and then said not established is not made
+    assert "diagnosis_against_record" in kinds("Post-traumatic stress disorder not established; moderate depressive episode.")
