@@ -1088,7 +1088,7 @@ class StoryV2(_Story):
             rng.shuffle(options)
             for option in options:
                 if "{precipitant}" in option and not self.fields.get("precipitant"):
-                    continue  # 'stress since it happened' with no event told (voices.json problem_words _about_event, stop 47)
+                    continue  # 'stress since it happened' with no event told (voices.json _about_problem_words_event, stop 47)
                 text = self.fill(option, drug=drug)
                 if self.prior_episode and re.search(V["problem_first_only"], text):
                     continue  # 'a low mood the family has not seen before' in someone treated for it before
