@@ -1125,7 +1125,15 @@ class _Story:
             couple = self.c.people["couple_years"]  # a couple with children at home has been together long enough to have them
             least = couple["min_with_children"] if self.p.household.children and not re.search(couple["young_child_pattern"], str(self.p.demographics.get("living_situation", "")), re.I) else 2
             least = max(least, int(getattr(self, "couple_min_years", 0)))  # a partner who saw the illness begin (v2: StoryV2._witness)
-            self.add_frame(section, options, years=rng.randint(min(least, most), most), n_children=rng.choice(["two", "three", "one"]) , spouse=spouse)
+            years = rng.randint(min(least, most), most)
+            share = couple.get("adult_life_share", {}).get(key) if self.c.version >= 2 else None
+            if share is not None:  # version 2: a share of the adult life (people.json couple_years.adult_life_share, stop 47),
+                # the same draw placed in the wider span, so that the case's stream draws as before
+                adult = max(2, self.p.age - couple["witness"]["from_age"])
+                low = min(max(least, round(share * adult)), adult)
+                u = (years - min(least, most)) / max(1, most - min(least, most))
+                years = round(low + u * (adult - low))
+            self.add_frame(section, options, years=years, n_children=rng.choice(["two", "three", "one"]) , spouse=spouse)
         living = self.p.demographics["living_situation"]
         self.chart.add(section, cap(fill(living, self.fields)), None)
         if stage in ("adult", "older"):

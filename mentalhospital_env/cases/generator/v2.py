@@ -43,6 +43,7 @@ from .composer import (
     cap,
     fill,
     fits_patient,
+    life_stage,
     load_material,
     sentence,
 )
@@ -977,6 +978,7 @@ class StoryV2(_Story):
         drawn = {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
         out = []
         fits = self.c.records["sign_categories"]
+        grounds = self.c.records["sign_grounds"]
         episode = self.c.records["sign_episode_categories"]
         categories = {next((e["category"] for e in episode["rules"] if d["code"].startswith(tuple(e["codes"]))), d.get("category")) for d in self.disorders}
         rs = self.story["record_story"]
@@ -1003,9 +1005,11 @@ class StoryV2(_Story):
                 continue  # 'quiet at mealtimes', 'up at all hours': seen only by someone sharing the home
             pos, neg = self.chart.readings(text)
             if pos <= drawn and not neg and not self._tells(text) and self.ok("history_of_present_illness", text):
-                out.append(text)
+                out.append((sign, text))
         self.rng.shuffle(out)
-        return out
+        # what others see of a complaint this patient has (records.json sign_grounds, stop 47), taken out after the
+        # shuffle so that the case's stream draws as before
+        return [text for sign, text in out if sign not in grounds or drawn & set(grounds[sign])]
 
 
     def _plain_concern(self, told: frozenset[str] = frozenset()) -> str:
@@ -1083,6 +1087,8 @@ class StoryV2(_Story):
             options = list(V["problem_words"][concept])
             rng.shuffle(options)
             for option in options:
+                if "{precipitant}" in option and not self.fields.get("precipitant"):
+                    continue  # 'stress since it happened' with no event told (voices.json _about_problem_words_event, stop 47)
                 text = self.fill(option, drug=drug)
                 if self.prior_episode and re.search(V["problem_first_only"], text):
                     continue  # 'a low mood the family has not seen before' in someone treated for it before
@@ -1443,7 +1449,9 @@ class StoryV2(_Story):
         clause = str(self.fields.get("precipitant_clause", ""))
         if not clause or self.fields.get("precipitant"):
             return
-        now = f"after {self.p.pron['poss']} {drug} was stopped"
+        G = self.story["stop_onset_gap"]  # a stop long before the onset is not told as just before it (stop 47)
+        gap = G["least_days"].get(unit, 0) - self.days
+        now = fill(G["far" if gap > G["close_days"] else "close"], {"poss": self.p.pron["poss"], "drug": drug})
         for f in self.chart.facts:
             if f.section == "history_of_present_illness" and clause in f.text:
                 f.text = f.text.replace(clause, now)
@@ -1633,6 +1641,8 @@ class StoryV2(_Story):
                 break
             if concept in self.chart.asserted or concept in comorbid:
                 continue
+            if self.p.age < int(table["min_age"].get(concept, 0)):
+                continue  # not a child's referral's negative (story.json plain_negatives.min_age, stop 47)
             wordings = table["concepts"][concept]
             if any(d.get("category") == "substance_related" for d in self.disorders):  # 'has not felt high' of a daily cannabis user (stop 44)
                 wordings = [w for w in wordings if not re.search(table["drug_user_unsaid_pattern"], w, re.I)] or wordings
@@ -2726,10 +2736,15 @@ class StoryV2(_Story):
         the record denies ('No self-neglect reported.') is none (``neglect_denied_pattern``): read as found, it sent a
         factitious disorder with no risk on file to a bed 'given the risk found' (stop 37, test-v2-0151)."""
         S = self.c.joins["plan_settled"]
+        reasons = S["risk_reasons"]  # what made it high, for the plan to name (stop 47)
         if self.risk_level == "active":
+            self.fields["risk_reason"] = reasons["suicide"]
             return "high"
-        if any(c.startswith(tuple(S["admit_codes"])) for c in self.codes):
+        admitted = next((c for c in self.codes if c.startswith(tuple(S["admit_codes"]))), None)
+        if admitted is not None:
+            self.fields["risk_reason"] = next((r["say"] for r in S["illness_reasons"] if admitted.startswith(tuple(r["codes"]))), reasons["illness"])
             return "high"  # psychotic depression or mania seen in an emergency is admitted
+        self.fields["risk_reason"] = reasons["neglect"]
         home = S.get("neglect_at_home_codes", ())
         living = str(self.p.demographics.get("living_situation") or "")
         if self.codes and self.codes[0].startswith(tuple(home)) and not re.search(review_facts()["stop31"]["alone_pattern"], living, re.I):
@@ -2974,6 +2989,12 @@ class CaseComposerV2(CaseComposer):
         return found
 
     def _patient(self, rng: random.Random, disorder: Entry):
+        ages = self.people["referral_ages"]["codes"].get(disorder["code"])
+        if ages:  # the ages a referral to psychiatry brings this diagnosis at (people.json referral_ages, stop 47)
+            low, high = disorder.get("age_range", (18, 90))
+            t_low, t_high = disorder.get("typical_age", (low, high))
+            low, high = max(low, ages[0]), min(high, ages[1])
+            disorder = {**disorder, "age_range": [low, high], "typical_age": [max(low, t_low), min(high, t_high)]}
         patient = super()._patient(rng, disorder)
         R = review_facts()
         demo = patient.demographics
@@ -3067,6 +3088,12 @@ class CaseComposerV2(CaseComposer):
                 raise CompositionError("a graduate profession beside an intellectual disability")
             if str(demo.get("education", "")) in ID["education_not"] and patient.age >= 18:
                 demo["education"] = rng.choice(ID["education"])
+        E = self.people["education_fit"]  # a degree beside a job that takes none is rare (people.json education_fit, stop 47)
+        education = str(demo.get("education", ""))
+        if patient.age >= 18 and education in E["degrees"] and re.search(E["occupation_pattern"], str(demo.get("occupation", "")), re.I):
+            own = random.Random(zlib.crc32(f"{disorder['code']}|{patient.age}|{patient.sex}|{demo.get('occupation')}".encode()))  # the case's stream draws as before
+            if own.random() >= E["keep_share"].get(education, 0.0):
+                demo["education"] = own.choice(E["instead"]["older" if life_stage(patient.age) == "older" else "adult"])
         return patient
 
 
