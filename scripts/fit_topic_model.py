@@ -105,16 +105,19 @@ OUT = ROOT / "mentalhospital_env" / "patient" / "data" / "topic_model.json"
 #: 0.15; the bar chosen on the other sets was 0.15 or 0.2 for every set). The two rules of ``settled`` cost 0.008 of that
 #: mean at 0.2 (0.859 without them) and keep the patient from answering the previous topic to "Anything else?" and to a
 #: change of subject. Per-topic bars were not measured under those rules.
-#: Stop 47 (heldout45 fitted; heldout46 the check, never fitted, never used to choose) chose the vector scale by
-#: leave-one-set-out with the rules, folds fitted newest first, warm-started from a fit on the sets every fold keeps
-#: (no CPU for the whole 3 x 2 grid on the shared machine: the folds that finished are in the stop 47 report):
-#: vectors x 6 beat x 3 on every fold measured at the bar (heldout42 0.785 -> 0.795, heldout43 0.809 -> 0.816,
-#: heldout44 0.804 -> 0.807 fitted alike; heldout45 0.782 -> 0.790 against the shipped reader) and is flatter over
-#: the bar (0.3 costs 0.003, against 0.012 at x 3: better calibrated); C 0.3 lost on both folds measured (heldout45
-#: 0.757, heldout44 0.792), C 3 at x 3 won 0.006 on heldout45 (one fold). The bar stays 0.2 (0.15 to 0.25 within
-#: 0.002 at x 6); per-topic bars shrunk halfway to it or not gained nothing nested over heldout36..45 (0.840 each).
+#: Stop 47 (heldout45 fitted; heldout46 the check, never fitted, never used to choose) measured C and the vector scale
+#: by leave-one-set-out with the rules, folds fitted newest first, warm-started from a fit on the sets every fold keeps
+#: (no CPU for the whole 3 x 2 grid on the shared machine: the folds that finished are in the stop 47 report): vectors
+#: x 6 beat x 3 on the four folds measured at the bar (heldout42 0.785 -> 0.795, heldout43 0.809 -> 0.816, heldout44
+#: 0.804 -> 0.807 fitted alike; heldout45 0.782 -> 0.790 against the shipped reader), but the x 6 refit carried the
+#: previous turn's topic into changes of subject the labelled sets hardly hold ("Do you smoke at all?" after a voices
+#: question read voices, "Is it okay if I ask about your drinking?" after sleep read sleep, "Has she had any fits?"
+#: after a suicide screen read nothing: 5 pinned readings broken), so x 3 is kept (heldout46 0.839 at x 3, 0.841 at
+#: x 6). C 0.3 lost on both folds measured (heldout45 0.757, heldout44 0.792), C 3 won 0.006 on heldout45 (one fold;
+#: not shipped on one fold). The bar stays 0.2 (0.15 within 0.001); per-topic bars shrunk halfway to it or not gained
+#: nothing nested over heldout36..45 (0.840 each).
 C = 1.0
-VECTOR_SCALE = 6.0  # stop 47 (3 at stops 45-46)
+VECTOR_SCALE = 3.0
 THRESHOLD = 0.2
 #: per-topic bars where leave-one-set-out chose one other than THRESHOLD (none at stop 46)
 THRESHOLDS: dict[str, float] = {}
