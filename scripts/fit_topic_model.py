@@ -11,7 +11,7 @@ with the bias unpenalised, fitted jointly by scipy's L-BFGS; numpy and scipy onl
 fitted on the hand-labelled doctor utterances of ``benchmarks/data/interview_topics*.jsonl``. The model decides alone: a
 topic is read where its probability reaches ``THRESHOLD`` (or its own bar in ``THRESHOLDS``); no cue overrides it.
 
-    python scripts/fit_topic_model.py --estimate           # leave-one-set-out macro-F1 of heldout36..44
+    python scripts/fit_topic_model.py --estimate           # leave-one-set-out macro-F1 of heldout36..45
     python scripts/fit_topic_model.py --estimate --topics  # and pooled F1 per topic
     python scripts/fit_topic_model.py --show               # the readings it changes from the cues' on SHOW
     python scripts/fit_topic_model.py --write              # fit on every set and write the shipped file
@@ -43,6 +43,7 @@ from mentalhospital_env.patient.understanding import (
     is_reflection,
     load_taxonomy,
     model_input,
+    open_invitation,
     settled,
 )
 
@@ -76,21 +77,23 @@ SETS = {
     "heldout43": "interview_topics_heldout43.jsonl",
     # stop 46: stop 44's set, stop 45's check, development data since
     "heldout44": "interview_topics_heldout44.jsonl",
+    # stop 47: stop 45's set, stop 46's check, development data since
+    "heldout45": "interview_topics_heldout45.jsonl",
 }
 #: sets written to fit the model only: fitted on, never left out in the mean (nobody measures on them)
 TRAIN_ONLY = ("train31",)
 #: the sets --show reads by default (the two newest development sets)
-SHOW = ("heldout43", "heldout44")
+SHOW = ("heldout44", "heldout45")
 #: the sets --estimate leaves out in turn (the sets written by writers who read no code since stop 36; the older ones
 #: stay in every fitting); --estimate-all leaves out every measured set
-ESTIMATE = tuple(f"heldout{n}" for n in range(36, 45))
+ESTIMATE = tuple(f"heldout{n}" for n in range(36, 46))
 #: held-out sets are numbered by the stop that wrote them; one newer than the newest set above is a fresh set that
 #: somebody else measures on, and the script refuses to read it whatever its name
-NEWEST_READ = 44
-#: stop 45's set (heldout45, the check of stop 46's reader: never fitted on) and stop 46's (heldout46, being written in
-#: another worktree) are refused by name too, whatever NEWEST_READ says: a fresh set's figure is for the stop that wrote
-#: it. Stop 46 moved heldout44 (stop 45's check, its figure taken) into the fitting
-FRESH = ("heldout45", "held_out45", "heldout46", "held_out46")
+NEWEST_READ = 45
+#: stop 46's set (heldout46, the check of stop 47's reader: never fitted on, never used to choose) and stop 47's
+#: (heldout47, being written in another worktree) are refused by name too, whatever NEWEST_READ says: a fresh set's
+#: figure is for the stop that wrote it. Stop 46 moved heldout44 into the fitting, stop 47 heldout45 (stop 46's check)
+FRESH = ("heldout46", "held_out46", "heldout47", "held_out47")
 OUT = ROOT / "mentalhospital_env" / "patient" / "data" / "topic_model.json"
 #: stop 45 measured this reader (C 1, vectors x 3, a topic at 0.5) against the cue-first reader of stops 30-45 (cue
 #: phrases mended by a per-topic stem model: ``combine``'s add/veto/confirm bars and the follow model): leave-one-set-out
@@ -102,6 +105,17 @@ OUT = ROOT / "mentalhospital_env" / "patient" / "data" / "topic_model.json"
 #: 0.15; the bar chosen on the other sets was 0.15 or 0.2 for every set). The two rules of ``settled`` cost 0.008 of that
 #: mean at 0.2 (0.859 without them) and keep the patient from answering the previous topic to "Anything else?" and to a
 #: change of subject. Per-topic bars were not measured under those rules.
+#: Stop 47 (heldout45 fitted; heldout46 the check, never fitted, never used to choose) measured C and the vector scale
+#: by leave-one-set-out with the rules, folds fitted newest first, warm-started from a fit on the sets every fold keeps
+#: (no CPU for the whole 3 x 2 grid on the shared machine: the folds that finished are in the stop 47 report): vectors
+#: x 6 beat x 3 on the four folds measured at the bar (heldout42 0.785 -> 0.795, heldout43 0.809 -> 0.816, heldout44
+#: 0.804 -> 0.807 fitted alike; heldout45 0.782 -> 0.790 against the shipped reader), but the x 6 refit carried the
+#: previous turn's topic into changes of subject the labelled sets hardly hold ("Do you smoke at all?" after a voices
+#: question read voices, "Is it okay if I ask about your drinking?" after sleep read sleep, "Has she had any fits?"
+#: after a suicide screen read nothing: 5 pinned readings broken), so x 3 is kept (heldout46 0.839 at x 3, 0.841 at
+#: x 6). C 0.3 lost on both folds measured (heldout45 0.757, heldout44 0.792), C 3 won 0.006 on heldout45 (one fold;
+#: not shipped on one fold). The bar stays 0.2 (0.15 within 0.001); per-topic bars shrunk halfway to it or not gained
+#: nothing nested over heldout36..45 (0.840 each).
 C = 1.0
 VECTOR_SCALE = 3.0
 THRESHOLD = 0.2
@@ -136,7 +150,7 @@ def prepared(rows: list[dict]) -> list[dict]:
         cue = cue_reading(r["utterance"], r.get("context"))
         stemmed, ctx = model_input(r["utterance"], r.get("context"))
         r["cue"] = list(cue.topics)
-        r["open"] = cue.open
+        r["open"] = open_invitation(cue.open, stemmed, r.get("context"))  # the open question as the reader takes it
         r["seen"] = cue_seen(stemmed)
         r["held"] = cue_vetoed(stemmed)
         r["before"] = list(cue_reading(r["context"]).topics) if r.get("context") else []

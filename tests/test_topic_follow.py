@@ -80,10 +80,10 @@ def test_the_follow_model_file_says_what_it_was_fitted_on():
 
 
 def test_the_fit_script_refuses_a_fresh_set():
-    # stop 46 moved heldout44 into the topic reader's fitting; heldout45 is its check, refused by name
+    # stop 47 moved heldout45 into the topic reader's fitting; heldout46 is its check, refused by name
     code = (
         "import sys; sys.path.insert(0, 'scripts'); import fit_topic_model as T; "
-        "T.SETS['heldout45'] = 'interview_topics_heldout45.jsonl'; import fit_follow_model as F; F.rows_of('heldout45')"
+        "T.SETS['heldout46'] = 'interview_topics_heldout46.jsonl'; import fit_follow_model as F; F.rows_of('heldout46')"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode != 0

@@ -400,3 +400,25 @@ def test_the_shipped_reader_carries_a_follow_up_it_is_sure_of_and_not_a_change_o
     # a question with its own subject after an unrelated one keeps to its own subject
     assert "alcohol" not in understand("How has your sleep been lately?", "How much do you drink in a week?").topics
     assert "voices" not in understand("Do you smoke at all?", "Do you ever hear voices when nobody is there?").topics
+
+
+@pytest.mark.parametrize(("follow_up", "context", "kept"), [
+    ("And how long do they tend to go on for?", "The panic attacks you described - are they still happening?", "panic"),
+    ("How many days did that go on for?", "Have there been times when you felt really high, hardly needing sleep?", "mania"),
+    ("Is that penicillin, or something else?", "Do you have any allergies?", "allergies"),
+])
+def test_an_open_phrase_that_points_back_or_offers_an_alternative_is_not_the_open_question(follow_up, context, kept):
+    """Stop 47: "go on", "something else" and "tell me more" in a follow-up that points back at the previous turn, or as
+    one arm of an alternative, are not the open question: the previous turn's subject is asked (every labelled
+    follow-up of stops 20-45 whose open phrase the carry rule acted on was one of these, 14 of 14)."""
+    read = understand(follow_up, context)
+    assert not read.open
+    assert kept in read.topics, read.topics
+
+
+def test_the_open_question_after_a_question_stays_open():
+    for context in ("Do you ever hear voices when nobody is there?", "How much do you drink in a week?"):
+        for follow_up in ("Anything else?", "Go on.", "Is there anything else you'd like to tell me?"):
+            read = understand(follow_up, context)
+            assert read.open, (follow_up, context)
+            assert not {"voices", "alcohol"} & set(read.topics), (follow_up, read.topics)

@@ -401,12 +401,13 @@ def _read(utterance: str, context: str | None) -> Understanding:
     feats = reading_features(stemmed, context_stems, cue.topics, own, before.topics if before else (),
                              is_reflection(utterance))
     probs = reader.probabilities(feats, *sentence_vectors(utterance, context))
-    read = settled(reader.above(probs), probs, cue.topics, own, before.topics if before else (), cue.open,
+    invites = open_invitation(cue.open, stemmed, context)
+    read = settled(reader.above(probs), probs, cue.topics, own, before.topics if before else (), invites,
                    "?" in utterance)
     topics = [t for t in cue.topics if t in read] + [t for t in read if t not in cue.topics]
     if topics == list(cue.topics):
-        return cue
-    out = replace(cue, topics=tuple(topics), when=_when(stemmed, topics, load_taxonomy()))
+        return cue if invites == cue.open else replace(cue, open=invites)
+    out = replace(cue, topics=tuple(topics), when=_when(stemmed, topics, load_taxonomy()), open=invites)
     if before is None:
         return out
     tax = load_taxonomy()
@@ -466,6 +467,20 @@ SENSITIVE_BESIDE = 0.5
 #: do for enjoyment these days, and how does it feel?" after a mood question read mood 0.98 and interest 0.16, and the
 #: patient answered the anhedonia screen "Not sure."
 OWN_SUBJECT_ABOVE = 0.1
+
+
+def open_invitation(open_cue: bool, stemmed: Sequence[str], context: str | None) -> bool:
+    """Whether an utterance in which the cues read an open phrase (``open_cue``: "anything else", "go on", "tell me
+    more", "something else") is the open question after the previous turn (``context``): not where it points back at
+    that turn ("How many days did that go on for?", "And how long do they tend to go on for?", "Can you tell me more
+    about that?": the previous turn's subject, more of it) nor where the open phrase is one arm of an alternative
+    ("Is it anxiety, would you say, or something else?", "Anything else on the list, or is that the main thing?").
+    Every labelled follow-up of stops 20-45 whose open phrase the carry rule acted on was one of these (14 of 14, and
+    each lost the previous turn's topic); "Anything else?", "Go on." and "Is there anything else you'd like to tell
+    me?" (an existential "there", which points at no place) after a question stay open."""
+    if not open_cue or not context:
+        return open_cue
+    return not (_points_back([w for w in stemmed if w != "there"]) or "or" in stemmed)
 
 
 def settled(read: Sequence[str], probs: dict[str, float], cue_topics: Sequence[str], own: Sequence[str],
