@@ -41,7 +41,7 @@ _EHR = {
     },
 }
 
-_DENIES = re.compile(r"^(?:\w+[,.] )?(?:no\b|i haven't|i have not|i don't|i've never|nothing)", re.I)
+_DENIES = re.compile(r"^(?:\w+[,.] )?(?:no\b|i haven't|i have not|i don't|i've never|nothing)", re.IGNORECASE)
 _WARM_UP = ("What has brought you here today?", "How has your mood been?",
             "Have you had thoughts of ending your life?")
 
@@ -55,7 +55,7 @@ def case():
 def test_a_plan_question_is_not_answered_by_the_first_screen_denial(case, seed) -> None:
     *_, reply = ask(case, *_WARM_UP, "Have you made any plans or preparations to end your life?", seed=seed)
     assert not _DENIES.search(reply), reply
-    assert not re.search(r"\bpreparatory\b|\bno plan\b|\bany plan\b", reply, re.I), reply
+    assert not re.search(r"\bpreparatory\b|\bno plan\b|\bany plan\b", reply, re.IGNORECASE), reply
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -63,6 +63,7 @@ def test_asked_directly_the_patient_tells_the_act_or_keeps_it_back(case, seed) -
     *_, reply = ask(case, *_WARM_UP,
                     "When things are at their worst, have you thought about how you might end your life? "
                     "Have you made any plans or preparations?", seed=seed)
-    told = re.search(r"\bquarry\b|\bhose\b", reply, re.I)
-    kept_back = re.search(r"\b(?:rather not|rather talk|go into that|something else|come back to|have to answer)\b", reply, re.I)
+    told = re.search(r"\bquarry\b|\bhose\b", reply, re.IGNORECASE)
+    kept_back = re.search(r"\b(?:rather not|rather talk|go into that|something else|come back to|have to answer)\b",
+                          reply, re.IGNORECASE)
     assert told or kept_back, reply
