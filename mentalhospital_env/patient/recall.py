@@ -1108,6 +1108,12 @@ _PLAN = "suicide_plan"
 _HELD_BACK = frozenset({_ATTEMPT, _PLAN, "self_harm_history"})
 _RISK_TOPICS = frozenset({"suicide", "self_harm", "help_tried"})
 _MEANS = "access_to_means"
+@lru_cache(maxsize=1)
+def _told_by_act() -> frozenset[str]:
+    """Risk findings told by the patient's account of the act (``data/recall.json`` ``told_by_act``)."""
+    return frozenset(_read_data("recall.json").get("told_by_act", {}).get("concepts", ()))
+
+
 _HARM_PAST = frozenset({"self_harm_history", _ATTEMPT})
 _HARM_DONE = frozenset({"self_harm", "self_harm_history", _ATTEMPT})
 _MEANS_TOPICS = frozenset({"medication"})  # the medicines kept at home; the means the record names come by concept
@@ -1256,6 +1262,9 @@ class MemorySkill:
         self._cue_cache: dict[tuple[str, str], bool] = {}
         # concepts some fact affirms (an examiner's observation included), read once per case
         self._affirmed_anywhere = frozenset(c for f in self.index.facts for c in f.affirms)
+        # affirmed of the patient by a sentence not set in the past (a denial of it elsewhere is an earlier screen)
+        self._affirmed_now = frozenset(c for f in self.index.facts if f.present and f.fact.time != "past"
+                                       and not f.id.startswith(SILENT) for c in f.affirms)
         # the concepts a sentence the patient can say states ("her sons" in the risk formulation is no such sentence)
         self._affirmed_told = frozenset(c for f in self.index.facts if f.tellable for c in f.affirms)
         # concepts some fact of the patient's own rules out in words ("passive death wishes without plan or intent")
@@ -2132,6 +2141,23 @@ class MemorySkill:
         own = list({f.id: f for c in findings for f in self.index.affirming.get(c, ()) if sayable(f)}.values())
         if own:
             return self._prefer_new(own, used)[:2]
+        if concept_id in _told_by_act():
+            # an act (the gun held, a rehearsal) stated only in the clinician's lines: the patient's own account of it,
+            # the sentence close to such a line that the record keeps for a direct question (sensitive); the voiced
+            # lines (thought content, risk) first, a long line of the presenting history resembles more
+            acts: list[IndexedFact] = []
+            wording = load_recall_rules().meaning.get(concept_id)
+            for anchor in sorted(anchors, key=lambda a: a.section not in voiced):
+                # the clause of the line that states the act ("weeks of rehearsal (looking at the garage beam)"), not
+                # the whole list of risk factors it stands in
+                text = anchor.fact.text
+                spans = [text[max(0, m.start() - 40):m.end() + 140] for m in wording.finditer(text)] if wording else []
+                acts = [f for f in self.index.similar(" ".join(spans) or text, self.policy.disclosure_threshold, 3)
+                        if sayable(f) and f.sensitive]
+                if acts:
+                    break  # the closest line's account only: a list of the presenting history resembles everything
+            # else kept back: a lay gloss of a risk line ("I've been hurting myself" of a list of risk factors) is no account
+            return self._prefer_new(acts, used)[:2]
         near: list[IndexedFact] = []
         for anchor in anchors:
             if anchor.section.startswith("risk_assessment") or not any(
@@ -2201,6 +2227,14 @@ class MemorySkill:
                 return AnswerItem(AFFIRM, concept_id, self._protective_lists[:1])
             kin = self._prefer_new(list(self._kin), used)[:limit]
             return AnswerItem(AFFIRM, concept_id, tuple(kin)) if kin else AnswerItem(UNKNOWN, concept_id)
+        if concept_id in _told_by_act() and concept_id in self._affirmed_now:
+            # a risk the record states of the patient now (a plan, a rehearsal, the gun held, in the clinician's lines
+            # only) beside an earlier screen that denied it ("Denies plan, intent, preparatory acts"): asked directly,
+            # the patient tells it in their own words, or keeps it back; never the denial the record contradicts
+            told = self._disclosure(index.affirming.get(concept_id, ()), used, concept_id=concept_id)
+            if told:
+                return AnswerItem(AFFIRM, concept_id, tuple(told[:limit]))
+            return AnswerItem(WITHHELD, concept_id, (), True)
         negatives = [f for f in index.ruling_out.get(concept_id, ()) or index.denied_by_meaning.get(concept_id, ())
                      if f.tellable]
         if negatives:
