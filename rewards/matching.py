@@ -45,7 +45,7 @@ from .adjudication import (
 )
 from .embedders import Embedder, make_embedder
 from .reader import EntailmentReader, default_reader
-from .structure import structural_clash
+from .structure import compound_clash, structural_clash
 
 # Used only when thresholds.json has no entry for an embedder (a model the user named): conservative.
 UNCALIBRATED_THRESHOLD = 0.9
@@ -454,6 +454,8 @@ class Matcher:
         self._whole_checkpoint_set: _CheckpointSet | None = None
         self._vectors_kept: OrderedDict[tuple[str, ...], tuple[int, np.ndarray]] = OrderedDict()
         self._unit_rows: dict[tuple[int, str], np.ndarray] = {}
+        self._parts_said: OrderedDict[tuple[str, str], bool] = OrderedDict()
+        self._judging_part = False
         if self.config.threshold == "calibrated":
             self.threshold = calibrated_threshold(self.embedder.name)
         else:
@@ -464,6 +466,29 @@ class Matcher:
             self.max_adjudicated_units = None
         else:
             self.max_adjudicated_units = 3
+
+    def _shape_clash(self, checkpoint: str, unit: str) -> str | None:
+        """Why the shape of ``unit`` cannot entail ``checkpoint``: :func:`~.structure.structural_clash`, then
+        :func:`~.structure.compound_clash` with this matcher's own decision on each part alone (a part is not
+        split again)."""
+        why = structural_clash(checkpoint, unit)
+        if why is not None or self._judging_part:
+            return why
+        return compound_clash(checkpoint, unit, self._part_said)
+
+    def _part_said(self, part: str, unit: str) -> bool:
+        key = (part, unit)
+        said = self._parts_said.get(key)
+        if said is None:
+            self._judging_part = True
+            try:
+                said = self.match([part], [unit])[0] is not None
+            finally:
+                self._judging_part = False
+            self._parts_said[key] = said
+            if len(self._parts_said) > 4096:
+                self._parts_said.popitem(last=False)
+        return said
 
     def __repr__(self) -> str:
         return (
@@ -727,7 +752,7 @@ class Matcher:
             for j in order:
                 if clinical is not None and under_i[j]:
                     # below the threshold the adjudicator decides, the check included
-                    if clinical.entailed(cp, units[j]) and structural_clash(cp, units[j]) is None:
+                    if clinical.entailed(cp, units[j]) and self._shape_clash(cp, units[j]) is None:
                         out[i] = CheckpointMatch(
                             ids[i], cp, j + unit_offset, units[j], sims_i[j], clinical.name
                         )
@@ -736,7 +761,7 @@ class Matcher:
                 if statement_conflict(cp, units[j]) is not None:
                     continue
                 if not under_i[j]:
-                    if structural_clash(cp, units[j]) is not None:
+                    if self._shape_clash(cp, units[j]) is not None:
                         continue
                     out[i] = CheckpointMatch(ids[i], cp, j + unit_offset, units[j], sims_i[j], "embedder")
                     break
@@ -747,7 +772,7 @@ class Matcher:
         if pending:
             verdicts = self.adjudicator.judge_many([(checkpoints[i], units[j]) for i, j in pending])
             for (i, j), verdict in zip(pending, verdicts):
-                if verdict and out[i] is None and structural_clash(checkpoints[i], units[j]) is None:
+                if verdict and out[i] is None and self._shape_clash(checkpoints[i], units[j]) is None:
                     # pending is in order of similarity per checkpoint
                     out[i] = CheckpointMatch(
                         ids[i],
@@ -821,6 +846,10 @@ class Matcher:
                 if conflict == SHARED_NEGATION and same_clause_polarity(cp, units[j]):
                     # the word-level vote of shared words yields to the parse's reading of what is denied
                     conflict = None
-                if conflict is None and direction_clash(cp, units[j]) is None and structural_clash(cp, units[j]) is None:
+                if (
+                    conflict is None
+                    and direction_clash(cp, units[j]) is None
+                    and self._shape_clash(cp, units[j]) is None
+                ):
                     out[i] = CheckpointMatch(ids[i], cp, j + unit_offset, units[j], float(sims[i, j]), "reader")
                     break
