@@ -106,6 +106,11 @@ class MatcherConfig:
       accepts those it scores at or above its fitted threshold that still pass every structural veto
       (:func:`~.adjudication.statement_conflict`) and the direction gate (:func:`~.adjudication.direction_clash`);
       ``False`` turns it off (the rules alone).
+    - ``compound``: a checkpoint joining separate findings is refused from a one-clause unit that does not say
+      every part (:func:`~.structure.compound_clash`, each part decided by this matcher alone). Off by default:
+      it is right on single utterances (stop 47: heldout44..46 8 wrong / 1 right blocked) but judges each unit
+      alone, so on a transcript it withdraws a checkpoint whose parts the patient said in separate replies
+      (benchmarks/calibration_round.md, stop 47).
     """
 
     embedder: str = "hashing"
@@ -115,6 +120,7 @@ class MatcherConfig:
     max_adjudicated_units: int | None = None
     phrase_threshold: float | str | None = "calibrated"
     reader: bool = True
+    compound: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.threshold, str):
@@ -472,7 +478,7 @@ class Matcher:
         :func:`~.structure.compound_clash` with this matcher's own decision on each part alone (a part is not
         split again)."""
         why = structural_clash(checkpoint, unit)
-        if why is not None or self._judging_part:
+        if why is not None or self._judging_part or not self.config.compound:
             return why
         return compound_clash(checkpoint, unit, self._part_said)
 

@@ -495,14 +495,15 @@ def _split_clause(clause: str) -> list[str]:
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is None:
         return [clause]
-    # a "with" (or "without") phrase on a finding named by a noun or an adjective: a second finding ("broken sleep
-    # with vivid dreams"); on a verb it is what the verb is done with ("lives with his mother")
+    # a "with" (or "without") phrase on a finding named by a noun or an adjective: a second finding when both name
+    # one ("broken sleep with vivid dreams"); on a verb it is what the verb is done with ("lives with his mother"),
+    # and on a word that names no finding its argument ("no contact with mental health services")
     for prep in root.children:
         if prep.dep_ == "prep" and prep.lower_ in ("with", "without") and prep.i > root.i and root.pos_ in ("NOUN", "PROPN", "ADJ"):
             inner = [t for t in prep.subtree]
             rest = [t for t in doc if t.i not in {x.i for x in inner}]
             first, second = _span_text(rest), _span_text(inner if prep.lower_ == "without" else inner[1:])
-            if first and second and _names_a_finding(second):
+            if first and second and _names_a_finding(first) and _names_a_finding(second):
                 return _split_clause(first) + _split_clause(second)
     # coordination of the finding itself or of what it is about ("avoids cash, lifts and hospitals")
     heads = [root] + [t for t in root.children if t.dep_ in _LIST_HEAD_DEPS] + [

@@ -44,9 +44,10 @@ def test_one_clause_saying_one_part_of_two_clashes():
     assert compound_clash(checkpoint, "I won't go near a train, I take the car to the shops.") is None
 
 
-def test_the_matcher_refuses_half_a_compound_and_accepts_it_without_the_check(monkeypatch):
+def test_the_matcher_refuses_half_a_compound_with_the_check_on_and_accepts_it_without(monkeypatch):
     checkpoint = "Mother had severe premenstrual tension and postnatal depression."
     output = "Mum had postnatal depression."
-    assert Matcher(MatcherConfig(embedder="hashing")).match([checkpoint], [output])[0] is None
+    assert Matcher(MatcherConfig(embedder="hashing", compound=True)).match([checkpoint], [output])[0] is None
+    assert Matcher(MatcherConfig(embedder="hashing")).match([checkpoint], [output])[0] is not None  # off by default
     monkeypatch.setattr(matching, "compound_clash", lambda *a, **k: None)
-    assert Matcher(MatcherConfig(embedder="hashing")).match([checkpoint], [output])[0] is not None
+    assert Matcher(MatcherConfig(embedder="hashing", compound=True)).match([checkpoint], [output])[0] is not None
