@@ -108,7 +108,7 @@ class MatcherConfig:
       ``False`` turns it off (the rules alone).
     - ``compound``: a checkpoint joining separate findings is refused from a one-clause unit that does not say
       every part (:func:`~.structure.compound_clash`, each part decided by this matcher alone). Off by default:
-      it is right on single utterances (stop 47: heldout44..46 8 wrong / 1 right blocked) but judges each unit
+      it is right on single utterances (stop 47: heldout44..46 7 wrong / 1 right blocked) but judges each unit
       alone, so on a transcript it withdraws a checkpoint whose parts the patient said in separate replies
       (benchmarks/calibration_round.md, stop 47).
     """
