@@ -2678,7 +2678,9 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
         says = _medicines(raw, data, clean)
     else:
         says = first_person(clean, section, sex)
-    if says:
+    if says and not (section == "medications" and re.fullmatch(r"(?:I (?:take|used to take|haven't taken) [^.]+\.\s*)+", says)):
+        # (a medication list's own frame, "I take A, B and C.", is built whole by _medicines: the parser's reading of
+        # drug names after "I take" is no agreement to repair)
         says = _repair(says, section, data) or None
     if says and section != "family_history":
         says = _relatives_as_patient(says, relatives)  # "Helen knew I was moody" -> "My mum knew ..."
