@@ -2863,9 +2863,10 @@ def _possession_shape(sent: str, data: dict[str, Any]) -> str | None:
     pre, lead, obj_text, stop = m.group(1), m.group(2).strip(), m.group(3).strip(), m.group(4) or "."
     if not obj_text:
         return None
-    if lead in ("'ve had", "have had", "had") and re.match(r"^[a-z][\w'-]* [A-Z][\w'-]*\b", obj_text):
+    if lead in ("'ve had", "have had", "had") and re.match(r"^[a-z][\w'-]* [A-Z][a-z][\w'-]*\b", obj_text):
         # the record's verbless line was a name or a title in capitals ("Partner <First> <Last>", "<Org> Recovery
-        # Partnership", "Person Escort Record", a sign-off), its first capital lowered by the lead: nothing had
+        # Partnership", "Person Escort Record", a sign-off), its first capital lowered by the lead: nothing had (an
+        # acronym after a word is no name: "eleven HIV tests")
         return None
     nlp = _nlp()
     doc = nlp(sent.strip())
