@@ -2447,13 +2447,16 @@ def _reduced_asides_dropped(text: str) -> str:
     """``text`` without an adverbial clause reduced to a past participle with no subject ("denied other weapons
     when asked about knives", "admits to it if pressed", "tearful once questioned"): its unnamed agent is the
     interviewer, and it says how the chart came by the fact, never what the patient would say. Read by the parse
-    (an ``advcl`` whose head is a past participle with a subordinating mark and no subject), never by its words."""
+    (an ``advcl`` whose head is a past participle with a subordinating mark and no subject) whose verb is one of
+    the interviewer's acts (``compile.json`` ``interview_frame_verbs``: "when stressed" is the patient's own)."""
     if not _REDUCED_ASIDE.search(text):
         return text
     doc = _nlp()(text)
     for tok in doc:
         if tok.dep_ != "advcl" or tok.tag_ != "VBN" or any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in tok.children):
             continue
+        if tok.lemma_.lower() not in _data()["interview_frame_verbs"]:
+            continue  # "when stressed", "when called": the patient's own state or event
         if not any(c.i < tok.i and (c.dep_ == "mark" or c.dep_ == "advmod" and c.tag_ == "WRB") for c in tok.children):
             continue
         start, end = tok.left_edge.i, tok.right_edge.i + 1
