@@ -6,16 +6,7 @@ longer current. Records written here for the test (no bundled record's words).""
 
 from __future__ import annotations
 
-import pytest
-
 from mentalhospital_env.cases.compile import compile_facts, voiced
-
-# The fix below (a line break ends a sentence; a paragraph wholly a quotation is a copied note) is written and passed
-# these tests (5a2435f), but the exam could not be rerun on it before the deadline, so it was taken back out:
-# /work/notes/s46/reports/s46-voice-line-sentences.patch
-_LINES = pytest.mark.xfail(strict=True, reason="stop 46: sentences still run across a chart's lines (a dated "
-                           "observation line, a title and the letter under it), so a copied note and the patient's "
-                           "next paragraph share one fact; the line-bounded split is in s46-voice-line-sentences.patch")
 from mentalhospital_env.cases.model import EHR
 
 
@@ -27,7 +18,6 @@ def _said(facts) -> str:
     return " ".join(f.patient_says or "" for f in facts if f.told)
 
 
-@_LINES
 def test_a_relatives_letter_and_an_officers_email_stay_theirs() -> None:
     facts = _facts(
         "He says he has not slept properly since the move and walks the canal at night.\n\n"
@@ -42,7 +32,6 @@ def test_a_relatives_letter_and_an_officers_email_stay_theirs() -> None:
         assert theirs not in said, theirs
 
 
-@_LINES
 def test_a_copied_observation_note_is_its_writers() -> None:
     facts = _facts(
         "OBSERVATION RECORD - first night (extract)\n"
@@ -54,7 +43,6 @@ def test_a_copied_observation_note_is_its_writers() -> None:
     assert "blanket" not in said and "brother outside" not in said
 
 
-@_LINES
 def test_an_informants_quotation_of_the_patient_does_not_hand_the_entry_back() -> None:
     facts = _facts(
         "10/11/26 14:20 COLLATERAL, TELEPHONE: wife Mary REEVE (40) (staff nurse).\n"

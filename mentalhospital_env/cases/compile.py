@@ -34,7 +34,19 @@ from pathlib import Path
 from typing import Any
 
 from ..knowledge.language import memo_size
-from .derive import split_sentences
+from .derive import split_sentences as _derived_sentences
+
+
+def split_sentences(text: str) -> list[str]:
+    """A narrative text's sentences, never run across a line: a chart's line is a paragraph, a heading or a dated
+    entry ("03/11 00:55 'Sitting on bed. Given.'" then "03/11 05:10 ..."; a title line, then the letter under it),
+    so a line break ends a sentence unless the line wraps mid-clause (a small letter or a comma before it and a
+    small letter after). Within a line, :func:`derive.split_sentences` reads the sentences."""
+    out: list[str] = []
+    for line in re.split(r"(?<![a-z,;])[ \t]*\n\s*|[ \t]*\n\s*(?![a-z])", text):
+        if line.strip():
+            out.extend(_derived_sentences(line))
+    return out
 from .model import EHR, Fact
 
 COMPILER_VERSION = "4"
@@ -144,7 +156,10 @@ def expand_abbreviations(text: str, order: str | None = None) -> str:
                 sentence = re.sub(r" {2,}", " ", sentence).strip()
                 # a piece after an abbreviation's full stop ("at about 11 p.m. took ...") goes on its sentence: no capital
                 after_abbreviation = k > 0 and re.search(r"\b(?:[a-z]\.){2,}$|\b(?:approx|approx|etc|vs|incl|e\.g|i\.e)\.$", pieces[k - 2] if k >= 2 else "")
-                if sentence and sentence[0].islower() and not re.match(r"^[a-z]+[A-Z0-9]", sentence) and not after_abbreviation:
+                # nor a piece after a semicolon or inside an open bracket ("(started 50 mg on 10/14/26; increased to
+                # 100 mg on 11/11/26; ...)"): a clause of the sentence, whose capital would end the sentence there
+                inner = k > 0 and (pieces[k - 2].rstrip().endswith(";") or "".join(out).count("(") > "".join(out).count(")"))
+                if sentence and sentence[0].islower() and not re.match(r"^[a-z]+[A-Z0-9]", sentence) and not after_abbreviation and not inner:
                     sentence = sentence[0].upper() + sentence[1:]
         out.append(sentence)
     return "".join(out).strip() if "".join(out).strip() else text
@@ -1357,6 +1372,24 @@ def _entry_heading(line: str) -> bool:
     return len(upper) >= 1 and len(upper) >= 0.5 * len(words) and not re.search(r"[.!?]['\u2019\u201d\"]?\s+[A-Z]", outside)
 
 
+def _document_title(para: str, data: dict[str, Any], section: str, people: frozenset[str]) -> bool:
+    """Whether a line is the title of another person's document copied into the chart, read from its shape: it
+    opens on a word naming a document or a telling ("EMAIL", "Letter", "Message", "Fax"), its opening phrase (to
+    the first dash, comma or bracket) has no verb of its own, it holds no sentence, and its author, wherever the
+    title names it ("EMAIL to the counseling inbox, 11/2 7:05 AM - from <name> (mother) - subject '...'"), is a
+    lay person other than the patient (:func:`_label_speaker`). The lines under it, to a blank line, are theirs."""
+    first = re.match(r"[A-Za-z]+", para)
+    if not first or first.group(0).lower() not in data["paragraph_speaker"]["telling_words"]:
+        return False
+    head = re.split(r"\s[-\u2013]\s|[,;:(]", para, maxsplit=1)[0]
+    if any(t.tag_ in _FINITE for t in _nlp()(head)):
+        return False  # "Phoned mother, who said ...": a sentence
+    outside = re.sub(r"\([^()]*\)|['\u2018\u201c\"][^'\u2019\u201d\"]*['\u2019\u201d\"]", " ", para)
+    if re.search(r"[.!?]\s+[A-Z]", outside):
+        return False
+    return _label_speaker(para, data, section, people)
+
+
 def _opening_label(para: str) -> str | None:
     """A paragraph's opening phrase when it has no verb of its own and names the entry ("Phone call with father
     (Rob, 56), the patient consented. Rob: ..."): the words up to its first comma or full stop, asides dropped."""
@@ -1420,7 +1453,7 @@ def _copied_note(para: str, spans: list[tuple[int, int]], names, whole, data, pr
     if not spans or spans[0][0] != 0:
         return False
     tail = para[spans[0][1]:].strip()
-    return not (tail[:1] in (",", "") and len(spans) == 1) and not re.match(
+    return not tail.startswith(",") and not re.match(
         r"^[,\s]*(?:\w+\s){0,2}(?:" + "|".join(_data()["paragraph_speaker"]["reporting_verbs"]) + r")\w*\b", tail, re.IGNORECASE)
 
 
@@ -1466,6 +1499,12 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
         if stamp or _entry_heading(para):
             entry = False
             titled = True
+        elif _document_title(para, data, section, people):
+            # another's document under its title line: the title and the lines under it, to a blank line, are theirs
+            entry = titled = True
+            pos = _find_sentence(text, para, cursor)
+            out.append(Voice("informant", _words_of(para), pos, pos + len(para) if pos >= 0 else -1))
+            continue
         numbered = re.match(r"^(?:\d{1,2}[.)]|[-\u2022*])\s+", para) is not None
         if carried == "label" and not numbered:
             block, carried = None, ""  # a label line's block runs over its numbered lines only
@@ -2401,6 +2440,38 @@ def _clean(text: str, data: dict[str, Any]) -> str:
     return re.sub(r"\s{2,}", " ", text).strip()
 
 
+_REDUCED_ASIDE = re.compile(r"\b(?:when|if|once|unless|whenever)\s+(?:\w+ly\s+)?\w+ed\b", re.IGNORECASE)
+
+
+def _reduced_asides_dropped(text: str) -> str:
+    """``text`` without an adverbial clause reduced to a past participle with no subject ("denied other weapons
+    when asked about knives", "admits to it if pressed", "tearful once questioned"): its unnamed agent is the
+    interviewer, and it says how the chart came by the fact, never what the patient would say. Read by the parse
+    (an ``advcl`` whose head is a past participle with a subordinating mark and no subject) whose verb is one of
+    the interviewer's acts (``compile.json`` ``interview_frame_verbs``: "when stressed" is the patient's own)."""
+    if not _REDUCED_ASIDE.search(text):
+        return text
+    doc = _nlp()(text)
+    for tok in doc:
+        if tok.dep_ != "advcl" or tok.tag_ != "VBN" or any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in tok.children):
+            continue
+        if tok.lemma_.lower() not in _data()["interview_frame_verbs"]:
+            continue  # "when stressed", "when called": the patient's own state or event
+        if not any(c.i < tok.i and (c.dep_ == "mark" or c.dep_ == "advmod" and c.tag_ == "WRB") for c in tok.children):
+            continue
+        start, end = tok.left_edge.i, tok.right_edge.i + 1
+        if start == 0 or end <= start:
+            continue  # a clause opening the sentence leaves nothing said before it
+        while end < len(doc) and doc[end].is_punct and doc[end].text not in ".;!?":
+            end += 1  # its closing quotation mark or comma
+        before = doc[:start].text.rstrip(" ,")
+        after = doc[end:].text if end < len(doc) else ""
+        if len(re.findall(r"\w+", before)) < 3:
+            return text  # "told only when asked directly about driving": nothing of the patient's before it
+        return re.sub(r"\s+([.;,!?])", r"\1", f"{before} {after}".strip())
+    return text
+
+
 def _clinician_voice(text: str) -> bool:
     """Whether the clinician speaks in the first person outside any quotation ("I saw Tom for an
     assessment", "let us in"): a letter's or a note's own voice, never the patient's."""
@@ -2514,8 +2585,8 @@ def _topic_label(text: str, sex: str, names: tuple[str, ...], data: dict[str, An
             return None
         if set(low) & (_lay_people(data) | set(data["patient_nouns"]) | {n.lower() for n in names}):
             return None
-        if any(w[:1].isupper() and not _known(w.lower()) for w in words):
-            return None  # "Jordan: ...": a name
+        if any(w[:1].isupper() and not w.isupper() and not _known(w.lower()) for w in words):
+            return None  # "Jordan: ...": a name (an acronym in capitals, "ADHD: ...", names a topic)
         heads = _nlp()(head)
         if any(t.tag_ in _FINITE for t in heads) or heads[0].lemma_.lower() in data["paragraph_speaker"]["reporting_verbs"]:
             return None  # "Mum says: ...", a sentence; "Reports: ...", the patient's report read as before
@@ -2525,6 +2596,12 @@ def _topic_label(text: str, sex: str, names: tuple[str, ...], data: dict[str, An
             not own and all(w[:1].isupper() for w in re.findall(r"[A-Za-z]+", body))):
         return head, ""  # "Sources: the patient; ...", "See personal history", "Prisoner: SURNAME, Name": nothing to say
     return head, body
+
+
+def _negative_head(head: str) -> bool:
+    """Whether a list's heading denies what it lists ("Not endorsed", "None of the following", "Negative for"):
+    it opens on a negation or its parse has one."""
+    return bool(_NEGATIVE_START.match(head.strip())) or any(t.dep_ == "neg" for t in _nlp()(head))
 
 
 def _finite(text: str) -> bool:
@@ -2567,7 +2644,12 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
         if not _finite(_clean(labelled[1], data)):
             says = _fragment(labelled[1], person, data)
             head = labelled[0].lower()
-            if head in data["label_value_states"]:
+            if _negative_head(labelled[0]):
+                # "Not endorsed: A, B, C", "None of: ...": the heading's polarity is the list's, every item denied
+                items = re.sub(r",\s*(?!.*,)", " or ", says.rstrip(". "), count=1) if says.count(",") else says.rstrip(". ")
+                lead = data["negative_leads"].get(section, data["negative_leads"]["default"])
+                says = _finish(f"{lead} {items[0].lower() + items[1:]}")
+            elif head in data["label_value_states"]:
                 says = _finish(f"My {head} is {says[0].lower() + says[1:]}")
             elif head in data["substance_labels"]:
                 says = _finish(f"{labelled[0].capitalize()}, {says[0].lower() + says[1:]}")
@@ -2588,7 +2670,7 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
         if text is None:
             return None
         named = _named_as_patient(text, names, person)
-    clean = _clean(named, data)
+    clean = _reduced_asides_dropped(_clean(named, data))
     if section != "family_history" and couple:
         clean = re.sub(data["couple_children_pattern"], r"Our \1", clean)  # "Their son Martin ..." -> "Our son Martin ..."
     if section == "medications":
@@ -2599,7 +2681,9 @@ def _voiced(section: str, text: str, sex: str, names: tuple[str, ...], relatives
         says = _medicines(raw, data, clean)
     else:
         says = first_person(clean, section, sex)
-    if says:
+    if says and not (section == "medications" and re.fullmatch(r"(?:I (?:take|used to take|haven't taken) [^.]+\.\s*)+", says)):
+        # (a medication list's own frame, "I take A, B and C.", is built whole by _medicines: the parser's reading of
+        # drug names after "I take" is no agreement to repair)
         says = _repair(says, section, data) or None
     if says and section != "family_history":
         says = _relatives_as_patient(says, relatives)  # "Helen knew I was moody" -> "My mum knew ..."
@@ -2781,6 +2865,11 @@ def _possession_shape(sent: str, data: dict[str, Any]) -> str | None:
         return sent
     pre, lead, obj_text, stop = m.group(1), m.group(2).strip(), m.group(3).strip(), m.group(4) or "."
     if not obj_text:
+        return None
+    if lead in ("'ve had", "have had", "had") and re.match(r"^[a-z][\w'-]* [A-Z][a-z][\w'-]*\b", obj_text):
+        # the record's verbless line was a name or a title in capitals ("Partner <First> <Last>", "<Org> Recovery
+        # Partnership", "Person Escort Record", a sign-off), its first capital lowered by the lead: nothing had (an
+        # acronym after a word is no name: "eleven HIV tests")
         return None
     nlp = _nlp()
     doc = nlp(sent.strip())
