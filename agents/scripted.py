@@ -278,6 +278,8 @@ class ScriptedClinician(Doctor):
             # an informant's sentence about their own life ("I had panic attacks in my twenties", the mother's) tells
             # nothing of the patient: read only the sentences about the patient (stop 47, hw-017's shape)
             heard = " ".join(s for s in re.split(r"(?<=[.!?])\s+", heard) if not self._informant_own(s))
+        rewrite = self.script["plan"]["denials_by_preposition"]  # "without any plan" denies a plan (hw-039)
+        heard = re.sub(rewrite["pattern"], rewrite["with"], heard, flags=re.IGNORECASE)
         for pattern in self.script["plan"]["other_meanings"]["patterns"]:  # a strip light buzzing is no elation
             heard = re.sub(pattern, " ", heard, flags=re.IGNORECASE)
         reading = self._death_thought_by_clause(read_reply(self.last_question, heard), heard)
@@ -480,15 +482,21 @@ class ScriptedClinician(Doctor):
         replies += [f.answers.get(c, "") for c in conf["after"] if f.answers.get(c, "") not in replies]
         # ``subject`` (the note): a sentence of these replies in the item's own words (``item_subjects.says``: "no
         # intention of doing anything" in the plan's answer answers intent, hw-001) answers it too, read for the item
-        says = self.script["risk_follow_up"]["item_subjects"].get(item["key"], {}).get("says", ()) if subject else ()
+        subjects = self.script["risk_follow_up"]["item_subjects"]
+        own = subjects.get(item["key"], {})
+        says = own.get("says", ()) if subject and own.get("answered_elsewhere") else ()
+        others = set(subjects["_risk_concepts"]) - set(own.get("concepts", ()))
+
+        def answers_item(clause: str) -> bool:  # in the item's words, and read as no other item's subject
+            return any(re.search(p, clause, re.IGNORECASE) for p in says) and not {c for c, _ in patient_findings(clause)} & others
+
         for reply in replies:
             for sentence in re.split(r"(?<=[.!?])\s+", reply):
                 if sentence.strip() and any(re.search(p, sentence, re.IGNORECASE) for p in item.get("told_if", ())):
                     return _without_opener(sentence.strip(), self.script["quotes"]["openers"])
         for reply in replies:
             for sentence in re.split(r"(?<=[.!?])\s+", reply):
-                if sentence.strip() and any(re.search(p, sentence, re.IGNORECASE) for p in says) \
-                        and self._on_item(item["key"], f'"{sentence.strip()}"'):
+                if sentence.strip() and any(answers_item(c) for c in re.split(r",\s*|\s+and\s+|\s+but\s+", sentence)):
                     return _without_opener(sentence.strip(), self.script["quotes"]["openers"])
         if anywhere and item.get("told_anywhere_if"):
             for _, reply in f.replies:
@@ -2955,7 +2963,7 @@ class ScriptedClinician(Doctor):
             key = item["key"]
             reply = f.answers.get(key, "").strip()
             if not reply:
-                told = self._told_already(item, subject=True) if self.risk_followed else None
+                told = self._told_already(item) if self.risk_followed else None
                 told_quote = self._on_item(key, f'"{told}"') if told else ""
                 if told_quote:  # answered with the disclosure or another follow-up: that sentence, quoted
                     out.append(_end(f'{item["label"].replace("them", self._object())}: {told_quote}'))
