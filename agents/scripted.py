@@ -3612,7 +3612,13 @@ class ScriptedClinician(Doctor):
                 affirmed = [c for c in self._stated(bare) if c in lex]
                 if affirmed and set(affirmed) <= risk:
                     continue  # the risk assessment's own reading
-                heading = next((h for c in affirmed for h, cs in sections.items() if c in cs), None)
+                writing = self.script["note_writing"]
+                this_episode = any(re.search(x, bare, re.IGNORECASE) for x in writing["this_episode"])
+                # this episode's event ("I was admitted yesterday") is no past history: it is the present illness's
+                past = set(writing["past_only"]) if this_episode else set()
+                heading = next((h for c in affirmed if c not in past for h, cs in sections.items() if c in cs), None)
+                if heading is None and set(affirmed) & past:
+                    heading = "History of present illness"
                 if heading is None and any(lex.get(c).kind in ("symptom", "sign") for c in affirmed if c not in risk):
                     heading = "History of present illness"
                 if heading is None:
@@ -3635,6 +3641,7 @@ class ScriptedClinician(Doctor):
                 if len(filed.setdefault(heading, [])) < limit:
                     filed[heading].append(quote)
                     used.add(norm)
+                    text_words += " " + words  # filed once: the same words said again are not filed twice
         if not filed:
             return lines
         out = list(lines)

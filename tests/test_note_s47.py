@@ -67,8 +67,11 @@ def test_intent_answered_in_the_plan_reply_is_not_written_unanswered():
     _answer(doctor, "suicidal_ideation", "I've had fleeting thoughts that my family would be better off without me.")
     doctor.risk_followed = True
     _answer(doctor, "risk:plan", "I have no plan and no intention of doing anything.")
-    _answer(doctor, "risk:intent", "I don't have a plan to end it.")
+    _answer(doctor, "risk:intent", "No problems there, really.")  # the reply that answers nothing of intent
+    _answer(doctor, "risk:means", "No problems there, really.")
     risk = _line(doctor, "Risk assessment:")
+    # found only for intent: the plan's sentence answers no question of means
+    assert "Access to means: asked, no direct answer" in risk, risk
     intent = risk.split("Intent:")[1].split(".")[0] if "Intent:" in risk else ""
     assert "no direct answer" not in intent and "intention" in intent, risk
 
@@ -97,3 +100,15 @@ def test_a_scale_is_read_by_the_catalogs_bands():
     assert doctor._band_reading("PHQ-9", "total 3/27 (minimal)") is False
     assert doctor._band_reading("AUDIT", "total 2/40 (low risk)") is False
     assert doctor._band_reading("TSH", "2 mIU/L (within reference range 0.4-4)") is None  # a lab: its flag words
+
+
+def test_a_sentence_said_twice_is_filed_once_and_this_episodes_admission_is_no_past_history():
+    doctor = _doctor()
+    _answer(doctor, "alcohol_use", "I don't drink.")
+    for question in ("How have you been sleeping?", "How is your energy?"):
+        _answer(doctor, "sleep", "Honestly I'm using heroin every day, about half a gram.", question=question)
+    _answer(doctor, "hpi:3", "I was admitted to the ward yesterday after the crisis team visits stopped working.",
+            question="How is this affecting your day-to-day life?")
+    note = doctor._note()
+    assert note.count("half a gram") == 1, note
+    assert "admitted" not in _line(doctor, "Past psychiatric history:"), note
