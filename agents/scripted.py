@@ -107,6 +107,7 @@ class Findings:
     replies: list[tuple[str, str]] = field(default_factory=list)  # (question, reply)
     reply_keys: list[str] = field(default_factory=list)  # the key each of ``replies`` was asked under ("" for none)
     speakers: list[str] = field(default_factory=list)  # who gave each of ``replies`` ("" for the patient, "mother")
+    informant_own: set[str] = field(default_factory=set)  # findings an informant told of their own life ("I had depression")
     answers: dict[str, str] = field(default_factory=dict)  # concept or "mse:<domain>" or "hpi:<n>" -> reply
     exam_results: list[tuple[str, str]] = field(default_factory=list)
     walk_in: str = ""
@@ -277,7 +278,9 @@ class ScriptedClinician(Doctor):
         if speaker and speaker.group(1) != "Patient":
             # an informant's sentence about their own life ("I had panic attacks in my twenties", the mother's) tells
             # nothing of the patient: read only the sentences about the patient (stop 47, hw-017's shape)
-            heard = " ".join(s for s in re.split(r"(?<=[.!?])\s+", heard) if not self._informant_own(s))
+            own = [s for s in re.split(r"(?<=[.!?])\s+", heard) if self._informant_own(s)]
+            f.informant_own |= {c for s in own for c, negated in patient_findings(s) if not negated}
+            heard = " ".join(s for s in re.split(r"(?<=[.!?])\s+", heard) if s not in own)
         rewrite = self.script["plan"]["denials_by_preposition"]  # "without any plan" denies a plan (hw-039)
         heard = re.sub(rewrite["pattern"], rewrite["with"], heard, flags=re.IGNORECASE)
         for pattern in self.script["plan"]["other_meanings"]["patterns"]:  # a strip light buzzing is no elation
@@ -484,7 +487,7 @@ class ScriptedClinician(Doctor):
         # intention of doing anything" in the plan's answer answers intent, hw-001) answers it too, read for the item
         subjects = self.script["risk_follow_up"]["item_subjects"]
         own = subjects.get(item["key"], {})
-        says = own.get("says", ()) if subject and own.get("answered_elsewhere") else ()
+        says = own.get("answered_elsewhere", ()) if subject else ()
         others = set(subjects["_risk_concepts"]) - set(own.get("concepts", ()))
 
         def answers_item(clause: str) -> bool:  # in the item's words, and read as no other item's subject
@@ -3714,7 +3717,9 @@ class ScriptedClinician(Doctor):
         shown = {c for _, result in f.exam_results for c, negated in patient_findings(result) if not negated}
         negatives = sorted(
             c
-            for c in f.denied - set(f.present) - implied - shown - set(conf["said_elsewhere"])
+            # nor a denial beside the same finding told in the first person by an informant of their own life ("I had
+            # depression after the youngest was born", the mother's): the encounter holds both, so neither is written
+            for c in f.denied - set(f.present) - implied - shown - set(conf["said_elsewhere"]) - f.informant_own
             if c in lex and lex.get(c).kind in ("symptom", "sign") and c in expected
         )
         lines = [f"Identifying data: {f.walk_in.splitlines()[0] if f.walk_in else 'not recorded'}"]
