@@ -275,7 +275,7 @@ class ScriptedClinician(Doctor):
             f.chief_complaint = text
         # "I cannot get to sleep" says what "I can't get to sleep" says (the reader reads "cannot" as a denial)
         heard = re.sub(r"\bcan ?not\b", "can't", text, flags=re.IGNORECASE)
-        if speaker and speaker.group(1) != "Patient":
+        if speaker and speaker.group(1) != "Patient" and self.last_concept in self.script["note_sections"]["Family history"]:
             # an informant's sentence about their own life ("I had panic attacks in my twenties", the mother's) tells
             # nothing of the patient: read only the sentences about the patient (stop 47, hw-017's shape)
             own = [s for s in re.split(r"(?<=[.!?])\s+", heard) if self._informant_own(s)]
@@ -3594,7 +3594,9 @@ class ScriptedClinician(Doctor):
         seen: set[str] = set()
         speakers = f.speakers + [""] * (len(f.replies) - len(f.speakers))
         his = {"female": "her", "male": "his"}.get(self.walk_in.sex or "", "their")
-        for (_, reply), teller in zip(f.replies, speakers):
+        keys = f.reply_keys + [""] * (len(f.replies) - len(f.reply_keys))
+        family = set(sections["Family history"])
+        for (_, reply), teller, key in zip(f.replies, speakers, keys):
             for sentence in re.split(r"(?<=[.!?])\s+", reply):
                 bare = _without_opener(sentence.strip(), openers).strip()
                 norm = self._normal(bare)
@@ -3609,7 +3611,9 @@ class ScriptedClinician(Doctor):
                     continue  # said again in other words ("I live with my partner, to be fair"): nothing new to file
                 if self._non_answer(bare) or not self._statement(bare):
                     continue
-                own = bool(teller) and self._informant_own(bare)
+                # asked of the family, the informant's first person is their own history ("I had panic attacks in
+                # my twenties"); asked of the patient, it is what they saw ("I can hear the snoring from the landing")
+                own = bool(teller) and key in family and self._informant_own(bare)
                 if not own and not self._plain(bare, informant=bool(teller)):
                     continue
                 affirmed = [c for c in self._stated(bare) if c in lex]
