@@ -106,6 +106,8 @@ class Findings:
     chief_complaint: str = ""
     replies: list[tuple[str, str]] = field(default_factory=list)  # (question, reply)
     reply_keys: list[str] = field(default_factory=list)  # the key each of ``replies`` was asked under ("" for none)
+    speakers: list[str] = field(default_factory=list)  # who gave each of ``replies`` ("" for the patient, "mother")
+    informant_own: set[str] = field(default_factory=set)  # findings an informant told of their own life ("I had depression")
     answers: dict[str, str] = field(default_factory=dict)  # concept or "mse:<domain>" or "hpi:<n>" -> reply
     exam_results: list[tuple[str, str]] = field(default_factory=list)
     walk_in: str = ""
@@ -264,6 +266,7 @@ class ScriptedClinician(Doctor):
         if self.last_question:
             f.replies.append((self.last_question, text))
             f.reply_keys.append(self.last_concept or "")
+            f.speakers.append(speaker.group(1).lower() if speaker and speaker.group(1) != "Patient" else "")
             if self.last_concept and self.last_concept not in f.answers and not self._repeats_answer(self.last_concept, text):
                 f.answers[self.last_concept] = text
                 if speaker and speaker.group(1) != "Patient":
@@ -272,6 +275,14 @@ class ScriptedClinician(Doctor):
             f.chief_complaint = text
         # "I cannot get to sleep" says what "I can't get to sleep" says (the reader reads "cannot" as a denial)
         heard = re.sub(r"\bcan ?not\b", "can't", text, flags=re.IGNORECASE)
+        if speaker and speaker.group(1) != "Patient" and self.last_concept in self.script["note_sections"]["Family history"]:
+            # an informant's sentence about their own life ("I had panic attacks in my twenties", the mother's) tells
+            # nothing of the patient: read only the sentences about the patient (stop 47, hw-017's shape)
+            own = [s for s in re.split(r"(?<=[.!?])\s+", heard) if self._informant_own(s)]
+            f.informant_own |= {c for s in own for c, negated in patient_findings(s) if not negated}
+            heard = " ".join(s for s in re.split(r"(?<=[.!?])\s+", heard) if s not in own)
+        rewrite = self.script["plan"]["denials_by_preposition"]  # "without any plan" denies a plan (hw-039)
+        heard = re.sub(rewrite["pattern"], rewrite["with"], heard, flags=re.IGNORECASE)
         for pattern in self.script["plan"]["other_meanings"]["patterns"]:  # a strip light buzzing is no elation
             heard = re.sub(pattern, " ", heard, flags=re.IGNORECASE)
         reading = self._death_thought_by_clause(read_reply(self.last_question, heard), heard)
@@ -461,7 +472,7 @@ class ScriptedClinician(Doctor):
         self.plan = [(q, c) for q, c in self.plan if c not in then]
         return out
 
-    def _told_already(self, item: dict[str, Any], anywhere: bool = False) -> str | None:
+    def _told_already(self, item: dict[str, Any], anywhere: bool = False, subject: bool = False) -> str | None:
         """The sentence of the disclosure, or of a reply to the risk follow-up, that already answers ``item``
         (``told_if``: "I wouldn't act on it" answers intent), else None. ``anywhere`` (the note): also a sentence
         of any reply of the interview that matches ``told_if`` and names the thoughts it is about
@@ -472,9 +483,23 @@ class ScriptedClinician(Doctor):
         # self-harm: stop 35's consultant, test-v2-0024's intent written "asked, no direct answer")
         replies = [f.present.get(c, "") for c in conf["after"]] + [f.answers.get(i["key"], "") for i in conf["items"] if i is not item]
         replies += [f.answers.get(c, "") for c in conf["after"] if f.answers.get(c, "") not in replies]
+        # ``subject`` (the note): a sentence of these replies in the item's own words (``item_subjects.says``: "no
+        # intention of doing anything" in the plan's answer answers intent, hw-001) answers it too, read for the item
+        subjects = self.script["risk_follow_up"]["item_subjects"]
+        own = subjects.get(item["key"], {})
+        says = own.get("answered_elsewhere", ()) if subject else ()
+        others = set(subjects["_risk_concepts"]) - set(own.get("concepts", ()))
+
+        def answers_item(clause: str) -> bool:  # in the item's words, and read as no other item's subject
+            return any(re.search(p, clause, re.IGNORECASE) for p in says) and not {c for c, _ in patient_findings(clause)} & others
+
         for reply in replies:
             for sentence in re.split(r"(?<=[.!?])\s+", reply):
                 if sentence.strip() and any(re.search(p, sentence, re.IGNORECASE) for p in item.get("told_if", ())):
+                    return _without_opener(sentence.strip(), self.script["quotes"]["openers"])
+        for reply in replies:
+            for sentence in re.split(r"(?<=[.!?])\s+", reply):
+                if sentence.strip() and any(answers_item(c) for c in re.split(r",\s*|\s+and\s+|\s+but\s+", sentence)):
                     return _without_opener(sentence.strip(), self.script["quotes"]["openers"])
         if anywhere and item.get("told_anywhere_if"):
             for _, reply in f.replies:
@@ -2950,8 +2975,11 @@ class ScriptedClinician(Doctor):
             # medicines is still the answer about means): a risk item answered is never written as unanswered
             # (stop 42's consultants: means "asked, no direct answer" though he had listed his tablets, test-v2-0480)
             quote = self._quote(key, used) or self._requote_for_risk(key)
-            told = None if quote else self._told_already(item, anywhere=True)
-            if told:  # quoted under another heading, or told in another follow-up's reply ("I don't have a plan to end it")
+            # the item's own reply read for the item's own subject first: a reply that spoke only of another item ("I
+            # don't have a plan to end it" asked about intent) leaves the item to be found where it was answered
+            quote = self._on_item(key, quote) if quote else ""
+            told = None if quote else self._told_already(item, anywhere=True, subject=True)
+            if told:  # quoted under another heading, or told in another follow-up's reply ("no intention of doing anything")
                 quote = f'"{told}"'
             if not quote and answer_polarity(reply) is not None:
                 # a bare "No." or "Nope." answers the question: quoted as said
@@ -3112,7 +3140,10 @@ class ScriptedClinician(Doctor):
         conf = self.script["risk_results"]
         out = []
         for name, result in self.findings.exam_results:
-            if any(e in name.lower() for e in conf["exams"]) and any(re.search(p, result, re.IGNORECASE) for p in conf["patterns"]):
+            # told with no negation before it in its own clause: "no method, intent or plan" names none (hw-039)
+            if any(e in name.lower() for e in conf["exams"]) and any(
+                self._tells(clause, conf["patterns"]) for clause in re.split(r"[;:.]\s*", result)
+            ):
                 out.append(conf["sentence"].format(exam=name, result=result.strip().rstrip(".")))
         return out
 
@@ -3149,11 +3180,59 @@ class ScriptedClinician(Doctor):
         for name, result in self.findings.exam_results:
             if result == UNREMARKABLE or name in read:
                 continue
+            vitals = self._vitals_out_of_range(name, result)
+            if vitals:  # bare values, read against their ranges (a pulse of 44 is abnormal though no word says so)
+                out.append(f"{house.get(name, name)} {_join(vitals)}")
+                continue
+            # a scale is read by the catalog's own bands (one reading of a band: exams.json), any other result by
+            # the flag words it carries
+            banded = self._band_reading(name, result)
+            if banded is not None:
+                if banded:
+                    out.append(f"{house.get(name, name)} {result.strip().rstrip('.').replace(';', ',')}")
+                continue
             low = result.lower()
             if any(re.search(p, low) for p in conf["normal"]):
                 continue
             if any(re.search(p, low) for p in conf["abnormal"]):
                 out.append(f"{house.get(name, name)} {result.strip().rstrip('.').replace(';', ',')}")
+        return out
+
+    def _band_reading(self, name: str, result: str) -> bool | None:
+        """Whether a scale's result is in an abnormal band, read from the exam catalog's own bands (exams.json: each
+        band's label and whether it is 'normal'), the band named in brackets in the result ("total 22/27 (severe)");
+        None for an exam without bands or a result naming none of them (read by its flag words instead)."""
+        exam = self.kb.resolve_exam(name)
+        if exam is None or not exam.bands:
+            return None
+        low = result.lower()
+        for band in sorted(exam.bands, key=lambda b: -len(b.label)):
+            if re.search(r"\(\s*" + re.escape(band.label.lower()) + r"\s*[);,]", low):
+                return not band.normal
+        return None
+
+    def _vitals_out_of_range(self, name: str, result: str) -> list[str]:
+        """The vital signs of ``result`` outside their reference range (``vital_bands``), each with its band word
+        ("pulse 44/min (low)"); empty for another exam or values all in range."""
+        conf = self.script["vital_bands"]
+        if name not in conf["exams"]:
+            return []
+        known = load_critical_actions().measures
+        age = self.walk_in.age
+        child = age is not None and age <= conf["child_max_age"]
+        out = []
+        for measure, band in conf["measures"].items():
+            if measure not in known:
+                continue
+            found = known[measure].values(result)
+            if not found:
+                continue
+            low, high = band["child"] if child and "child" in band else (band.get("low"), band.get("high"))
+            worst_low, worst_high = min(found), max(found)
+            if low is not None and worst_low < low:
+                out.append(conf["band"].format(label=band["label"], value=worst_low, unit=band["unit"], word=conf["words"]["low"]))
+            elif high is not None and worst_high > high:
+                out.append(conf["band"].format(label=band["label"], value=worst_high, unit=band["unit"], word=conf["words"]["high"]))
         return out
 
     def _method_told(self, text: str) -> bool:
@@ -3489,6 +3568,109 @@ class ScriptedClinician(Doctor):
             return _without_opener(first, openers).rstrip(".")
         return ""
 
+    def _informant_own(self, sentence: str) -> bool:
+        """Whether an informant's ``sentence`` speaks of the informant's own life: in the first person and naming no
+        one else ("I had panic attacks in my twenties"), not "I noticed he stopped eating" (``clauses_filed``)."""
+        conf = self.script["note_writing"]["clauses_filed"]
+        tokens = tokenize(sentence)
+        first = set(self.script["quotes"]["speech"]["first_person"]) - {"we", "our", "us"}
+        others = set(conf["other_person"]) | set(self.script["quotes"]["speech"]["person_nouns"])
+        return any(t in first for t in tokens) and not any(t in others or t.split("'")[0] in others for t in tokens)
+
+    def _filed_clauses(self, lines: list[str], used: set[str]) -> list[str]:
+        """``lines`` (the note's) with every sentence the patient or an informant said that the note neither quotes nor
+        retells, and that affirms a finding or names a heading's topic, filed under the section its content belongs to
+        (``note_writing.clauses_filed``): by the sentence's own topic, whichever question it answered; an informant's
+        own history under theirs."""
+        conf = self.script["note_writing"]["clauses_filed"]
+        f = self.findings
+        lex = self.lexicon
+        sections = self.script["note_sections"]
+        openers = self.script["quotes"]["openers"]
+        text = " ".join(lines).lower()
+        text_words = " ".join(tokenize(text))
+        risk = set(conf["risk_concepts"])
+        filed: dict[str, list[str]] = {}
+        seen: set[str] = set()
+        speakers = f.speakers + [""] * (len(f.replies) - len(f.speakers))
+        his = {"female": "her", "male": "his"}.get(self.walk_in.sex or "", "their")
+        keys = f.reply_keys + [""] * (len(f.replies) - len(f.reply_keys))
+        family = set(sections["Family history"])
+        for (_, reply), teller, key in zip(f.replies, speakers, keys):
+            for sentence in re.split(r"(?<=[.!?])\s+", reply):
+                bare = _without_opener(sentence.strip(), openers).strip()
+                norm = self._normal(bare)
+                words = " ".join(tokenize(bare))
+                if not bare or norm in seen or bare.endswith("?") or len(words.split()) < conf["min_words"]:
+                    continue
+                seen.add(norm)
+                if norm in used or norm + "." in used or words in text_words:
+                    continue  # quoted or retold already
+                content = {w for w in words.split() if len(w) >= conf["content_min_letters"]}
+                if not content or len(content - set(text_words.split())) < conf["new_share"] * len(content):
+                    continue  # said again in other words ("I live with my partner, to be fair"): nothing new to file
+                if self._non_answer(bare) or not self._statement(bare):
+                    continue
+                # asked of the family, the informant's first person is their own history ("I had panic attacks in
+                # my twenties"); asked of the patient, it is what they saw ("I can hear the snoring from the landing")
+                own = bool(teller) and key in family and self._informant_own(bare)
+                if not own and not self._plain(bare, informant=bool(teller)):
+                    continue
+                affirmed = [c for c in self._stated(bare) if c in lex]
+                if affirmed and set(affirmed) <= risk:
+                    continue  # the risk assessment's own reading
+                writing = self.script["note_writing"]
+                this_episode = any(re.search(x, bare, re.IGNORECASE) for x in writing["this_episode"])
+                # this episode's event ("I was admitted yesterday") is no past history: it is the present illness's
+                past = set(writing["past_only"]) if this_episode else set()
+                heading = next((h for c in affirmed if c not in past for h, cs in sections.items() if c in cs), None)
+                if heading is None and set(affirmed) & past:
+                    heading = "History of present illness"
+                if heading is None and any(lex.get(c).kind in ("symptom", "sign") for c in affirmed if c not in risk):
+                    heading = "History of present illness"
+                if heading is None:
+                    heading = next(
+                        (h for h, cues in conf["topic_cues"].items() if any(re.search(rf"\b{re.escape(c)}", words) for c in cues)),
+                        None,
+                    )
+                if heading is None or answer_polarity(bare) == "no" and not affirmed:
+                    continue
+                quote = bare.rstrip(".!")
+                if own:
+                    pronoun = {"mother": "her", "mum": "her", "mom": "her", "father": "his", "dad": "his"}.get(teller, "their")
+                    heading = conf["informant_own_heading"]
+                    quote = conf["informant_own_sentence"].format(His=his.capitalize(), teller=teller, own=pronoun, quote=quote)
+                elif teller:
+                    quote = f'"{quote}" ({his} {teller})'
+                else:
+                    quote = f'"{quote}"'
+                limit = conf["max_hpi"] if heading == "History of present illness" else conf["max_per_heading"]
+                if len(filed.setdefault(heading, [])) < limit:
+                    filed[heading].append(quote)
+                    used.add(norm)
+                    text_words += " " + words  # filed once: the same words said again are not filed twice
+        if not filed:
+            return lines
+        out = list(lines)
+        order = ["History of present illness", *sections]
+        for heading in order:
+            items = filed.get(heading)
+            if not items:
+                continue
+            own = [q for q in items if not q.startswith('"')  and not q.endswith(")")]
+            said = [q for q in items if q not in own]
+            addition = " ".join(filter(None, [conf["sentence"].format(quotes="; ".join(said)) if said else "", *own]))
+            at = next((i for i, line in enumerate(out) if line.startswith(heading + ":")), None)
+            if at is not None:
+                out[at] = f"{out[at].rstrip()} {addition}"
+                continue
+            # a heading with no line yet goes after the last heading before it in the note's order
+            before = order[: order.index(heading)]
+            at = max((i for i, line in enumerate(out) if any(line.startswith(h + ":") for h in before)), default=2)
+            alone = " ".join(filter(None, ["; ".join(said), *own]))  # the heading's only words: no "Also said"
+            out.insert(at + 1, f"{heading}: {alone}" + ("." if said and not own else ""))
+        return out
+
     def _note(self) -> str:
         """A sectioned note in prose: what the patient said, in clinical terms, with their own words quoted."""
         f = self.findings
@@ -3539,7 +3721,9 @@ class ScriptedClinician(Doctor):
         shown = {c for _, result in f.exam_results for c, negated in patient_findings(result) if not negated}
         negatives = sorted(
             c
-            for c in f.denied - set(f.present) - implied - shown - set(conf["said_elsewhere"])
+            # nor a denial beside the same finding told in the first person by an informant of their own life ("I had
+            # depression after the youngest was born", the mother's): the encounter holds both, so neither is written
+            for c in f.denied - set(f.present) - implied - shown - set(conf["said_elsewhere"]) - f.informant_own
             if c in lex and lex.get(c).kind in ("symptom", "sign") and c in expected
         )
         lines = [f"Identifying data: {f.walk_in.splitlines()[0] if f.walk_in else 'not recorded'}"]
@@ -3683,7 +3867,11 @@ class ScriptedClinician(Doctor):
             # a result is written only when one is on file; a test with none is requested, never "unremarkable"
             # (a supervisor reads "TSH: unremarkable (not on file)" as a normal result that was never done)
             house = self.script["exam_names"]  # the results come back under the catalog's names (CBC, BMP)
-            on_file = [f"{house.get(n, n)}: {r}" for n, r in f.exam_results if r != UNREMARKABLE]
+            # vital signs out of range carry their band word, as every other result does ("pulse 44/min (low)")
+            on_file = [
+                f"{house.get(n, n)}: {r}" + (f" ({_join(out)})" if (out := self._vitals_out_of_range(n, r)) else "")
+                for n, r in f.exam_results if r != UNREMARKABLE
+            ]
             awaited = [house.get(n, n) for n, r in f.exam_results if r == UNREMARKABLE]
             parts = on_file + ([f"{_join(awaited)} requested, no result on file"] if awaited else [])
             lines.append("Investigations: " + "; ".join(parts) + ".")
@@ -3727,6 +3915,7 @@ class ScriptedClinician(Doctor):
         if unstable:  # the danger the plan acts on, named in the assessment too (test-v2-0465)
             assessment += f" {unstable[0]}: {self.script['plan']['medical_instability']['note_danger']}"
         lines.append(assessment)
+        lines = self._filed_clauses(lines, used)  # what was said and not yet written, under its own section
         lines.append("Plan: see treatment plan; review risk at each visit.")
         return "\n".join(lines)
 
