@@ -2586,8 +2586,8 @@ def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
 
 def _cue_clauses_out(section: str, text: str) -> str:
     """A clinician-only cue (a dose per weight, a concentration "1 mg per mL", an assay) silences its own clause, never
-    the whole sentence or list around it. A bracketed aside holding a cue goes and the sentence stays. In a
-    medication list, a clause holding a cue keeps only the medicine it names (the list is said by its medicines'
+    the whole sentence or list around it. A bracketed aside holding a cue goes and the sentence stays, when what is
+    left tells something (a finite verb): a result line keeps its silence. In a medication list, a clause holding a cue keeps only the medicine it names (the list is said by its medicines'
     names, :func:`_medicines`) or goes; the other clauses stay as written. Otherwise the text is returned as it is."""
     if section in _data()["not_told_sections"] or not clinician_only(section, text):
         return text
@@ -2597,8 +2597,8 @@ def _cue_clauses_out(section: str, text: str) -> str:
     # a bracketed aside that holds the cue is the clinician's own clause ("14 tablets (2.8 g; 44 kg, about 64 mg per
     # kg) from the cabinet"): it goes, the sentence around it stays
     bare = re.sub(r"\s*\(([^()]*)\)", lambda m: "" if clinician_only(section, m.group(1)) else m.group(0), text)
-    if bare != text and bare.strip(" .;,") and not clinician_only(section, bare):
-        return bare
+    if bare != text and bare.strip(" .;,") and not clinician_only(section, bare) and _finite(bare):
+        return bare  # a told event around the aside; a verbless result line ("QTc 472 ms (ECG ...)") stays unsaid
     if section != "medications":
         return text
     rules = _data()["medicine_entry"]
