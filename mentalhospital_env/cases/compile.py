@@ -2596,7 +2596,20 @@ def _cue_clauses_out(section: str, text: str) -> str:
         return text  # "Not prescribed: ... strips bought on the wing (...)": no list of hers to mend
     # a bracketed aside that holds the cue is the clinician's own clause ("14 tablets (2.8 g; 44 kg, about 64 mg per
     # kg) from the cabinet"): it goes, the sentence around it stays
-    bare = re.sub(r"\s*\(([^()]*)\)", lambda m: "" if clinician_only(section, m.group(1)) else m.group(0), text)
+    # ... and a verbless clause that only carries the aside ("Alcohol: hazardous use (AUDIT 9), drinks to cope") is the
+    # clinician's rating: the clause goes with it
+    label = re.match(r"^((?:[^:;()]|\([^()]*\)){1,40}?:\s+)(?=\S)", text)
+    head, body = (label.group(1), text[label.end():]) if label else ("", text)
+    pieces = []
+    for piece in re.split(r"(?<=[,;])\s+(?![^()]*\))", body):
+        cue = [m for m in re.finditer(r"\s*\(([^()]*)\)", piece) if clinician_only(section, m.group(1))]
+        if cue and not _finite(re.sub(r"\s*\([^()]*\)", "", piece)):
+            continue
+        for m in reversed(cue):
+            piece = piece[:m.start()] + piece[m.end():]
+        pieces.append(piece)
+    bare = head + " ".join(pieces)
+    bare = re.sub(r"[,;]\s*$", ".", bare.strip())
     if bare != text and bare.strip(" .;,") and not clinician_only(section, bare) and _finite(bare):
         return bare  # a told event around the aside; a verbless result line ("QTc 472 ms (ECG ...)") stays unsaid
     if section != "medications":
