@@ -2624,7 +2624,11 @@ def _cue_clauses_out(section: str, text: str) -> str:
         if not clinician_only(section, piece):
             kept.append(piece)
         elif (name := _medicine_entry(piece, rules)) is not None:
-            kept.append(name)
+            # only the medicine's own words ("lithium filled more often than prescribed ..." keeps "lithium")
+            known = set().union(*_medicine_words())
+            words = name.split()
+            cut = next((i for i, w in enumerate(words[1:], 1) if w.lower() not in known), len(words))
+            kept.append(" ".join(words[:cut]))
     return f"{head}{', '.join(kept)}." if kept else text
 
 
