@@ -1372,6 +1372,50 @@ def _entry_heading(line: str) -> bool:
     return len(upper) >= 1 and len(upper) >= 0.5 * len(words) and not re.search(r"[.!?]['\u2019\u201d\"]?\s+[A-Z]", outside)
 
 
+def _title_line(line: str, below: str) -> bool:
+    """Whether a whole line is a title or heading, read from its shape: an entry heading in capitals with no sentence
+    of its own (after any date stamp: "02/12/26 MENTAL HEALTH IN-REACH - CONSULTANT REVIEW (Dr. R. Adeyemi) - 40 min",
+    "ACCT OBSERVATION RECORD - first night (extract)"), or a short line (at most eight words outside brackets) with
+    no finite verb by the parse that ends without a sentence's full stop, has a block directly under it, and is a
+    label with nothing after it ("First night questions, answers as given:" above the questions), in a heading's
+    capitals, or names a kind of document ("Probation officer's email" above the email). A bulleted or numbered
+    line, a line holding a quotation, a label with its value ("Mood: low") and a finding ("Low mood, poor sleep")
+    are no titles."""
+    stamp = _STAMP.match(line) if re.match(r"\d", line) else None
+    para = line[stamp.end():].strip() if stamp else line
+    if not para or re.match(r"^(?:\d{1,2}[.)]|[-\u2022*])\s+", para) or re.search(r"(?:^|[\s(:])['\u2018\u201c\"]\w", para):
+        return False
+    outside = re.sub(r"\([^()]*\)", " ", para).strip()
+    if re.search(r"[.!?]['\u2019\u201d\"]?\s+\S", outside) or re.search(r"[.!?;,]$", outside):
+        return False  # a sentence, or a line that ends as one
+    colon = re.search(r":\s+\S", para)
+    # a label in a heading's capitals: a run of at least two words in capitals ends it ("ACCT OBSERVATION RECORD:",
+    # "... EDUCATION INDUCTION:"), or a date stamp opens it ("3 November 2026 16:00 CHAPLAINCY:"); never "MOOD: low"
+    label = re.sub(r"\([^()]*\)", " ", para[:colon.start()]).strip() if colon else ""
+    capital_label = colon is not None and (
+        re.search(r"\b[A-Z][A-Z&/-]{1,}(?:\s+[A-Z][A-Z&/-]{1,})+$", label) is not None or (stamp is not None and _entry_heading(label)))
+    if _entry_heading(para) and (not colon or (len(re.findall(r"\w+", outside)) <= 12 and capital_label)):
+        return True  # "ACCT OBSERVATION RECORD: first night (extract)", never "Allergies: NKDA"
+    if not below.strip() or re.match(r"\s*[-=_*~]{4,}\s*$", below) or (re.search(r":\s+\S", outside) and not capital_label):
+        # nothing under it (a line of its own), or a label with its value ("Mood: low"), not an entry's heading in
+        # capitals ("3 November 2026 16:00 CHAPLAINCY: statutory visit ...", "... EDUCATION INDUCTION: written once")
+        return False
+    words = re.findall(r"[A-Za-z0-9'\u2019/-]+", outside)
+    capitals = re.search(r"\b[A-Z][A-Z&/-]{2,}\b", outside) is not None  # "... CHAPLAINCY - statutory visit ..."
+    if not words or len(words) > (30 if capitals else 8) or not re.match(r"[A-Z0-9]", para):
+        return False
+    plain = re.sub(r"\b[A-Z][A-Z&/-]{2,}\b", lambda m: m.group(0).lower(), outside.rstrip(" :"))
+    plain = re.sub(r"['\u2019]s\b", "", plain)  # a possessive ("officer's email") is no verb
+    doc = _nlp()(plain)
+    if any(t.tag_ in _FINITE for t in doc):
+        return False
+    # what makes a verbless line a title rather than a finding ("Low mood, poor sleep"): it is a label with nothing
+    # after it, it is written in a heading's capitals, or it names a kind of document (compile.json document_nouns)
+    nouns = set(_data()["document_nouns"])
+    return outside.endswith(":") or capitals or any(
+        t.pos_ in ("NOUN", "PROPN") and (t.lower_ in nouns or t.lemma_.lower() in nouns) for t in doc)
+
+
 def _document_title(para: str, data: dict[str, Any], section: str, people: frozenset[str]) -> bool:
     """Whether a line is the title of another person's document copied into the chart, read from its shape: it
     opens on a word naming a document or a telling ("EMAIL", "Letter", "Message", "Fax"), its opening phrase (to
@@ -1488,8 +1532,15 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
     carried = ""  # what carries the block: "heading" (to a blank line) or "label" (over numbered lines only)
     titled = False  # inside a dated or titled entry (to a blank line): a quotation opening a paragraph is its writer's
     offset = 0
-    for line in text.split("\n"):
+    lines = text.split("\n")
+    for at_line, line in enumerate(lines):
         cursor, offset = offset, offset + len(line) + 1
+        title = bool(line.strip()) and section not in data["list_sections"] and section != "allergies" and _title_line(
+            line.strip(), lines[at_line + 1] if at_line + 1 < len(lines) else "")
+        if title:
+            # a title or heading line (an entry's heading, "First night questions, answers as given:", "Probation
+            # officer's email" above its text): the writer's name for the block below it, never a sentence she says
+            out.append(Voice("title", _words_of(line), cursor, cursor + len(line)))
         if not line.strip() or re.fullmatch(r"\s*[-=_*~]{4,}\s*", line):
             entry = titled = False  # a blank line (or a rule) ends an entry
             block, carried = None, ""
@@ -1518,6 +1569,8 @@ def sentence_voices(text: str, section: str, names: tuple[str, ...], whole: str,
             continue
         caps = re.match(r"[A-Z][A-Z0-9&/ ,-]{3,}(?=\s|$)", para)
         kind = _heading_kind(caps.group(0), kinds) if caps else None
+        if title and not kind:
+            kind = _heading_kind(para, kinds)  # the title names its writer anywhere ("... - <name>, Resident Assistant")
         if kind:
             block, carried = kind, "heading"  # "LABS AND IMAGING - see EXAMS for full results. Key: ..."
         elif stamp:
@@ -1622,10 +1675,13 @@ def _label_kind(label: str, kinds: dict[str, Any]) -> str | None:
 def _her_report(sentence: str, data: dict[str, Any]) -> bool:
     """Whether a sentence of the writer's opens on a verb of telling with no subject ("Says she feels empty",
     "Reports 'not hungry since the summer'"): the patient's own account, reported."""
-    first = re.match(r"[A-Za-z]+", re.sub(r"^(?:(?:[^:.!?'\u2018\u201c\"()]|\([^()]*\)){1,60}?:\s+)", "", sentence.strip()))
+    body = re.sub(r"^(?:(?:[^:.!?'\u2018\u201c\"()]|\([^()]*\)){1,60}?:\s+)", "", sentence.strip())
+    first = re.match(r"[A-Za-z]+", body)
     if not first:
         return False
     word = first.group(0).lower()
+    if re.match(r"[A-Za-z]+\s+by\b", body):
+        return False  # "Called by a neighbour to the laundry room": a passive with its agent, the writer's account
     verbs = data["paragraph_speaker"]["reporting_verbs"]
     return word in ("said", "told") or any(word in (v + "s", v + "d", v + "ed", v + "es") for v in verbs)
 
@@ -2488,7 +2544,8 @@ def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
         topics += tuple(t for t in record_topics("", heading_words) if t not in topics)
     topics = _medicine_named(topics, section, low)
     negative = bool(_NEGATIVE_START.match(text)) or " denies " in f" {low} "
-    told = not _not_said(section, text)
+    spoken_text = _cue_clauses_out(section, text)  # a clinician-only cue silences its own clause of a list
+    told = not _not_said(section, spoken_text)
     says: str | None = None
     relative = None
     if section == "family_history":
@@ -2509,7 +2566,7 @@ def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
             says = _finish(f"I feel {quoted.group(1).strip().rstrip('.').lower()}")
     elif told:
         cut: list[str] = []
-        says = _voiced(section, text, sex, names, relatives, data, impersonal="things", cut=cut, couple=couple)
+        says = _voiced(section, spoken_text, sex, names, relatives, data, impersonal="things", cut=cut, couple=couple)
         if says and cut:
             # a rendering cut to its whole sentences is filed only under the topics what it still says
             # speaks to: hw-014's overdose night cut to "I went from nought to a hundred, rang him eleven
@@ -2525,6 +2582,54 @@ def _compile_one(fid, section, text, sex, names, data, tax, no_allergy,
         fid, section, text, says, sensitive,
         topics=topics, polarity="absent" if negative else "present", time=time, relative=relative, told=told,
     )
+
+
+def _cue_clauses_out(section: str, text: str) -> str:
+    """A clinician-only cue (a dose per weight, a concentration "1 mg per mL", an assay) silences its own clause, never
+    the whole sentence or list around it. A bracketed aside holding a cue goes and the sentence stays, when what is
+    left tells something (a finite verb): a result line keeps its silence. In a medication list, a clause holding a cue keeps only the medicine it names (the list is said by its medicines'
+    names, :func:`_medicines`) or goes; the other clauses stay as written. Otherwise the text is returned as it is."""
+    if section in _data()["not_told_sections"] or not clinician_only(section, text):
+        return text
+    opening = re.match(r"^((?:[^:;()]|\([^()]*\)){1,60}?):\s+(?=\S)", text)
+    if opening and _negative_head(opening.group(1)):
+        return text  # "Not prescribed: ... strips bought on the wing (...)": no list of hers to mend
+    # a bracketed aside that holds the cue is the clinician's own clause ("14 tablets (2.8 g; 44 kg, about 64 mg per
+    # kg) from the cabinet"): it goes, the sentence around it stays
+    # ... and a verbless clause that only carries the aside ("Alcohol: hazardous use (AUDIT 9), drinks to cope") is the
+    # clinician's rating: the clause goes with it
+    label = re.match(r"^((?:[^:;()]|\([^()]*\)){1,40}?:\s+)(?=\S)", text)
+    head, body = (label.group(1), text[label.end():]) if label else ("", text)
+    pieces = []
+    for piece in re.split(r"(?<=[,;])\s+(?![^()]*\))", body):
+        cue = [m for m in re.finditer(r"\s*\(([^()]*)\)", piece) if clinician_only(section, m.group(1))]
+        if cue and not _finite(re.sub(r"\s*\([^()]*\)", "", piece)):
+            continue
+        for m in reversed(cue):
+            piece = piece[:m.start()] + piece[m.end():]
+        pieces.append(piece)
+    bare = head + " ".join(pieces)
+    bare = re.sub(r"[,;]\s*$", ".", bare.strip())
+    if bare != text and bare.strip(" .;,") and not clinician_only(section, bare) and _finite(bare):
+        return bare  # a told event around the aside; a verbless result line ("QTc 472 ms (ECG ...)") stays unsaid
+    if section != "medications":
+        return text
+    rules = _data()["medicine_entry"]
+    label = re.match(r"^((?:[^:;()]|\([^()]*\)){1,60}?:\s+)(?=\S)", text)
+    head, body = (label.group(1), text[label.end():]) if label else ("", text)
+    if clinician_only(section, head):
+        return text
+    kept = []
+    for piece in _top_level_pieces(body):
+        if not clinician_only(section, piece):
+            kept.append(piece)
+        elif (name := _medicine_entry(piece, rules)) is not None:
+            # only the medicine's own words ("lithium filled more often than prescribed ..." keeps "lithium")
+            known = set().union(*_medicine_words())
+            words = name.split()
+            cut = next((i for i, w in enumerate(words[1:], 1) if w.lower() not in known), len(words))
+            kept.append(" ".join(words[:cut]))
+    return f"{head}{', '.join(kept)}." if kept else text
 
 
 def _not_said(section: str, text: str) -> bool:
@@ -2547,6 +2652,7 @@ def voiced(section: str, text: str, sex: str, names: tuple[str, ...] = ()) -> st
     >>> voiced("history_of_present_illness", "Her GP referred her: 48, lives with partner.", "female") is None
     True
     """
+    text = _cue_clauses_out(section, text)
     if _not_said(section, text):
         return None
     data = _data()
