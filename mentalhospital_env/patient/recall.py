@@ -1109,6 +1109,26 @@ _HELD_BACK = frozenset({_ATTEMPT, _PLAN, "self_harm_history"})
 _RISK_TOPICS = frozenset({"suicide", "self_harm", "help_tried"})
 _MEANS = "access_to_means"
 @lru_cache(maxsize=1)
+def _outranks_denial() -> tuple[str, str, re.Pattern[str] | None, re.Pattern[str] | None]:
+    """The finding whose denial an act short of it outranks, the finding the act is filed under, the act's wordings
+    (``data/recall.json`` ``told_by_act.outranks_denial``: an aborted attempt, a rehearsal, the gun held) and how a
+    denial says it is of the time before the act ("no previous attempts")."""
+    rule = _read_data("recall.json").get("told_by_act", {}).get("outranks_denial", {})
+    patterns = rule.get("patterns", ())
+    joined = re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE) if patterns else None
+    scoped = re.compile(rule["before"], re.IGNORECASE) if rule.get("before") else None
+    return rule.get("denial", ""), rule.get("act", ""), joined, scoped
+
+
+def _states_act(text: str) -> bool:
+    """Whether a record sentence states an act short of an attempt (:func:`_outranks_denial`), not negated in its
+    clause ("Denies plan, intent, preparatory acts" states none)."""
+    pattern = _outranks_denial()[2]
+    return pattern is not None and any(
+        not _NEGATED_BEFORE.search(text[max(0, m.start() - 60):m.start()]) for m in pattern.finditer(text))
+
+
+@lru_cache(maxsize=1)
 def _told_by_act() -> frozenset[str]:
     """Risk findings told by the patient's account of the act (``data/recall.json`` ``told_by_act``)."""
     return frozenset(_read_data("recall.json").get("told_by_act", {}).get("concepts", ()))
@@ -1444,6 +1464,11 @@ class MemorySkill:
             elif specific and item.stance == AFFIRM and item.facts and not item.about_other:
                 # "What helps you stay safe?" is told what keeps them going, not the suicide topic's other facts
                 specific_topics.update(t for f in item.facts for t in f.topics if t in asked)
+            elif specific and item.stance == TELL and item.subject != concept_id and item.facts and not item.about_other:
+                # "Have you ever tried to end your life?" told the later act short of an attempt (the gun held) over the
+                # earlier screen's "no attempts" (_act_over_denial): the act is the answer, not the suicide topic's rest
+                specific_topics.update(
+                    (set(concept_topics(self.index.lexicon, concept_id)) | {t for f in item.facts for t in f.topics}) & asked)
             elif specific and item.stance == DENY and not item.about_other and (
                 item.facts or concept_id in self._ruled_out_anywhere
                 or concept_id == _ATTEMPT and self._no_attempt
@@ -2237,6 +2262,8 @@ class MemorySkill:
             return AnswerItem(WITHHELD, concept_id, (), True)
         negatives = [f for f in index.ruling_out.get(concept_id, ()) or index.denied_by_meaning.get(concept_id, ())
                      if f.tellable]
+        if negatives and (act := self._act_over_denial(concept_id, used)) is not None:
+            return act
         if negatives:
             return AnswerItem(DENY, concept_id, tuple(negatives[:1]))
         if concept_id == _MEANS and concept_id in index.closed_concepts and concept_id not in self._affirmed_anywhere and self._means_asked:
@@ -2272,6 +2299,31 @@ class MemorySkill:
         if concept.kind in CLOSED_WORLD_KINDS or concept_id in index.closed_concepts:
             return AnswerItem(DENY, concept_id)
         return AnswerItem(UNKNOWN, concept_id)
+
+    def _act_over_denial(self, concept_id: str, used: set[str]) -> AnswerItem | None:
+        """"Have you ever tried to end your life?" of a record whose earlier screen says "no attempts" and which states,
+        of the patient now, an act short of an attempt (the gun held, a rehearsal, an aborted attempt:
+        :func:`_outranks_denial`): the patient's account of the act, told or kept back, never the denial the later act
+        contradicts. None when the record states no such act (a plan only thought of leaves the denial standing)."""
+        denial, act, _, _ = _outranks_denial()
+        if concept_id != denial or act not in self._affirmed_now:
+            return None
+        scoped = _outranks_denial()[3]
+        if self._acted_now() and scoped is not None and any(
+                scoped.search(f.fact.text) for f in self.index.ruling_out.get(concept_id, ()) if f.tellable):
+            # the act in the patient's own words and a denial of attempts before it ("Tonight I walked to the footbridge
+            # intending to jump. I haven't had any previous suicide attempts."): both stand (plan's own path)
+            return None
+        acts = [f for f in self.index.affirming.get(act, ()) if f.present and f.fact.time != "past"
+                and f.section != FAMILY_SECTION and not f.id.startswith(SILENT) and _states_act(f.fact.text)]
+        if not acts:
+            return None
+        limit = self.policy.facts_per_concept
+        own = [f for f in acts if f.tellable]
+        told = self._prefer_new(own, used) if own else self._disclosure(acts, used, concept_id=act)
+        if told:
+            return AnswerItem(TELL, act, tuple(told[:limit]))
+        return AnswerItem(WITHHELD, concept_id, (), True)
 
     def _implied_answer(self, concept_id: str, used: set[str], subject: str | None = None) -> AnswerItem:
         """The answer to a finding the record implies but does not state (:attr:`FactIndex.implied`), where the closed
