@@ -1110,6 +1110,9 @@ def test_a_negation_reaches_only_its_own_item_of_the_impression():
     assert status("Severe depressive episode without psychotic features and generalised anxiety disorder.", "F20") == ["ruled_out"]
     assert status("No evidence of depression, panic disorder or psychosis.", "F41.0") == ["ruled_out"]
     assert status("No evidence of mania.", "F31") == ["ruled_out"]
+    # a "without" inside a disorder's own name is part of that name, no marker for the next name
+    assert status("Differential diagnosis includes major depressive disorder, single episode, severe without psychotic "
+                  "features and bipolar II disorder.", "F31") == ["differential"]
 
     ptsd = _frozen("test-v2-0472")  # F43.10 with a comorbid F32.1
     low = (Turn("How has your mood been?", "Really low, most days. I can't enjoy anything any more."),)

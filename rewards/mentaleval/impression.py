@@ -170,7 +170,8 @@ def _clause_statements(clause: str, carried: str | None) -> tuple[list[Statement
     commas, colons = _boundaries(clause, len(tokens))
     concluded = [s for s, _, _ in _findings_before().find(stems_)]
     found = _names().find(stems_)
-    markers = _markers().find(stems_)
+    markers = [m for m in _markers().find(stems_)  # a marker inside a disorder's name ("... severe without psychotic
+               if not any(s < m[1] and m[0] < e for s, e, _ in found)]  # features") is part of the name, no marker
     before_window, after_window = int(conf["before_window"]), int(conf["after_window"])
     out: list[Statement] = []
     heading = None
