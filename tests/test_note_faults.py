@@ -1051,7 +1051,8 @@ def test_the_impression_is_read_statement_by_statement_names_in_other_words_and_
     assert read("Moderate depressive episode. Differential diagnosis includes post-traumatic stress disorder.")[-1] == ("F43", "differential")
     assert read("Schizophrenia ruled out; family history of bipolar disorder.") == [("F20", "ruled_out"), ("F31", "ruled_out")]
     # a disorder's name that is a single finding, in the list of what the patient has, is no diagnosis by itself
-    assert read("The presentation, with insomnia and low mood, is most consistent with PTSD.")[0][1] == "symptom"
+    # (review 1, M1: listed before what the findings amount to, it is a feature of that conclusion, not "symptom")
+    assert read("The presentation, with insomnia and low mood, is most consistent with PTSD.")[0][1] == "feature"
 
     ptsd = _frozen("test-v2-0472")  # F43.10 with a comorbid F32.1
     low = (Turn("How has your mood been?", "Really low, most days. I can't enjoy anything any more."),)
@@ -1067,3 +1068,64 @@ def test_the_impression_is_read_statement_by_statement_names_in_other_words_and_
     assert "diagnosis_missed" in kinds("Post-traumatic stress disorder; depressive episode not established.")
     # the principal named and then said not established is not made
     assert "diagnosis_against_record" in kinds("Post-traumatic stress disorder not established; moderate depressive episode.")
+
+
+def test_a_finding_listed_before_what_it_amounts_to_never_makes_the_records_principal(hw):
+    """Review 1 of stop 47, M1: a disorder's name that is also a single finding ("derealisation", "panic attacks"),
+    listed among the findings before "most consistent with", was read as making that disorder, so a note that made
+    panic disorder for a depersonalisation-derealisation record (hw-030) went uncharged: listing the principal's symptom
+    cleared the heaviest note fault. Listed so, it is a feature of the conclusion; it never makes the principal."""
+    from mentalhospital_env.rewards.mentaleval.impression import read_impression
+
+    case = hw["hw-030"]
+    assert case.diagnosis.disorders[0].code.startswith("F48.1")
+    said = ("The presentation, with palpitations, derealisation, excessive worry and panic attacks, is most consistent "
+            "with panic disorder.")
+    assert [(s.code[:5], s.status) for s in read_impression(said)][:2] == [("F48.1", "feature"), ("F41.0", "feature")]
+    kinds = lambda text: sorted(f.kind for f in _faults(case, _assessment_note(text)) if f.kind.startswith("diagnosis_"))
+    assert "diagnosis_against_record" in kinds(said)
+    # "most consistent with GAD" with panic attacks listed: panic disorder is weighed, not made
+    statements = read_impression("With low mood and panic attacks, most consistent with GAD. Differential diagnosis "
+                                 "includes panic disorder.")
+    assert [s.status for s in statements if s.code.startswith("F41.0")] == ["feature", "differential"]
+    # the record's own disorder made outright is still made
+    assert "diagnosis_against_record" not in kinds("Depersonalisation-derealisation disorder, with panic attacks.")
+
+
+def test_a_negation_reaches_only_its_own_item_of_the_impression():
+    """Review 1 of stop 47, M2: "no", "not" and "without" reached across another disorder's name, a list's comma or a
+    colon, so a comorbid or principal diagnosis written after a denied finding was read as ruled out. Its scope is its
+    own item now; along a list joined by "or" it still reaches every item."""
+    from mentalhospital_env.rewards.mentaleval.impression import read_impression
+
+    def status(text, prefix):
+        return [s.status for s in read_impression(text) if s.code.startswith(prefix)]
+
+    assert status("Severe depressive episode without psychotic features and generalised anxiety disorder.", "F41.1") == ["stated"]
+    assert status("Bipolar disorder without psychotic features and alcohol dependence.", "F10") == ["stated"]
+    assert status("Low mood for 3 months, no mania: moderate depressive episode.", "F32") == ["stated"]
+    assert status("No mania, recurrent depressive disorder.", "F33") == ["stated"]
+    assert status("No self-harm, no psychosis, generalised anxiety disorder.", "F41.1") == ["stated"]
+    # its own item, and every item of an "or" list, stay ruled out
+    assert status("Severe depressive episode without psychotic features and generalised anxiety disorder.", "F20") == ["ruled_out"]
+    assert status("No evidence of depression, panic disorder or psychosis.", "F41.0") == ["ruled_out"]
+    assert status("No evidence of mania.", "F31") == ["ruled_out"]
+    # a "without" inside a disorder's own name is part of that name, no marker for the next name
+    assert status("Differential diagnosis includes major depressive disorder, single episode, severe without psychotic "
+                  "features and bipolar II disorder.", "F31") == ["differential"]
+
+    ptsd = _frozen("test-v2-0472")  # F43.10 with a comorbid F32.1
+    low = (Turn("How has your mood been?", "Really low, most days. I can't enjoy anything any more."),)
+    kinds = lambda text: sorted(f.kind for f in _faults(ptsd, _assessment_note(text), turns=low)
+                                if f.kind == "diagnosis_against_record" or (f.kind == "diagnosis_missed" and f.text.startswith("F32")))
+    assert kinds("No self-harm, no psychosis, post-traumatic stress disorder with a moderate depressive episode.") == []
+    assert kinds("Post-traumatic stress disorder without psychotic features and a moderate depressive episode.") == []
+
+
+def test_a_rating_scales_name_is_no_diagnosis():
+    """Review 1 of stop 47, S5: "GAD-7 13/21" in the impression's results read as a stated generalised anxiety
+    disorder, so a note that never made the record's comorbid GAD went uncharged."""
+    from mentalhospital_env.rewards.mentaleval.impression import read_impression
+
+    assert read_impression("Results that bear on it: GAD-7 13/21, PHQ-9 18/27.") == ()
+    assert [s.code for s in read_impression("GAD-7 of 15 supports generalised anxiety disorder.")] == ["F41.1"]

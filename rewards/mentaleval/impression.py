@@ -5,14 +5,16 @@ synonyms, or the further names of ``data/impression.json``, lay and clinical) wi
 - ``stated``: made outright ("Moderate depressive episode");
 - ``provisional``: made and held open ("probable PTSD", "?ADHD", "co-morbid depressive episode, to be confirmed");
 - ``feature``: the disorder's features recorded, the diagnosis not made ("depressive symptoms to reassess once abstinent");
-- ``symptom``: a disorder's name that is also a single finding, in a list of what the patient has ("with panic attacks,
-  insomnia and low mood, most consistent with ..."): a diagnosis only where the impression makes no other;
+- ``symptom``: a disorder's name that is also a single finding ("insomnia", "agoraphobia"), standing alone; listed
+  before what the clause says the findings amount to ("with panic attacks, insomnia and low mood, most consistent with
+  ...", ``findings_before``), it is a ``feature`` of that conclusion, never its diagnosis;
 - ``differential``: weighed against another ("Differential diagnosis includes ...", "X vs Y", "Z is less likely");
 - ``ruled_out``: not made, said so ("panic disorder not established", "no evidence of psychosis", "family history of").
 
 A statement is a clause: a sentence parted at ``;``, a dash between words, brackets and line breaks; a status marker
 counts only in its own clause, near the name (``before_window`` / ``after_window`` tokens), a marker after the name
-winning over one before it ("possible panic disorder, not established"). A differential heading ("Differential
+winning over one before it ("possible panic disorder, not established"); a ruled-out marker before a name reaches only
+its own item (:func:`_negation_reaches`: it stops at another name, a comma or a colon, except along an "or" list). A differential heading ("Differential
 diagnosis includes") weighs every name after it in its sentence. No record's words are held here: only the table's
 names and markers, which are facts of clinical usage.
 """
@@ -95,6 +97,7 @@ def _markers() -> CuePhrases:
 _CODE = re.compile(r"\b([A-Z]\d{2}(?:\.\d{1,3})?)\b")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(?\"'])|\n+")
 _CLAUSE = re.compile(r";|\s[-\u2013\u2014]+\s|[()\[\]]")
+_SCALE = re.compile(r"\b([A-Za-z]+)-(\d+)\b")  # a name hyphen-joined to its item count: a rating scale ("GAD-7", "PHQ-9")
 _HEADING = re.compile(r"^\s*[#*\-\s]*[^:\n]{0,40}:\s*")
 
 
@@ -120,14 +123,55 @@ def _a_finding(words: str) -> bool:
     return any(m.start == 0 and m.end == n and lexicon.get(m.concept_id).kind in ("symptom", "sign") for m in lexicon.find(words))
 
 
+@lru_cache(maxsize=1)
+def _findings_before() -> CuePhrases:
+    return CuePhrases(_conf()["findings_before"])
+
+
+def _boundaries(clause: str, n: int) -> tuple[frozenset[int], frozenset[int]]:
+    """The token positions a comma, and those a colon, stands before in a clause of ``n`` tokens (empty where the
+    clause does not part cleanly)."""
+    commas: set[int] = set()
+    colons: set[int] = set()
+    at = 0
+    for piece, mark in re.findall(r"([^,:]*)([,:]?)", clause):
+        at += len(tokenize(piece))
+        if mark:
+            (commas if mark == "," else colons).add(at)
+    return (frozenset(commas), frozenset(colons)) if at == n else (frozenset(), frozenset())
+
+
+def _negation_reaches(m_end: int, start: int, end: int, found: list[tuple[int, int, str]], stems_: list[str],
+                      commas: frozenset[int], colons: frozenset[int], window: int) -> bool:
+    """Whether a ruled-out marker ending at ``m_end`` ("no", "without", "no evidence of") reaches the name at
+    ``start:end``. Its scope is its own item: it ends at another disorder's name ("without psychotic features and
+    generalised anxiety disorder"), at a comma ("no self-harm, no psychosis, generalised anxiety disorder") and at a
+    colon ("no mania: moderate depressive episode"); along a list joined by "or" ("no evidence of depression, panic
+    disorder or psychosis"), it reaches every item. A colon always ends it."""
+    if any(m_end < b <= start for b in colons):
+        return False
+    gap = range(m_end, start)
+    crossed = any(m_end <= s < start for s, _, _ in found) or any(m_end < b <= start for b in commas)
+    if not crossed:
+        return start - m_end <= window
+    named = {i for s, e, _ in found for i in range(s, e)}
+    joins = set(_conf()["list_or"])
+    if not all(i in named or stems_[i] in joins for i in gap):
+        return False
+    return any(stems_[i] in joins for i in gap) or (end < len(stems_) and stems_[end] in joins)
+
+
 def _clause_statements(clause: str, carried: str | None) -> tuple[list[Statement], str | None]:
     """The statements of one clause, and the status a differential heading in it carries to the sentence's later
     clauses."""
     conf = _conf()
     tokens = tokenize(clause)
     stems_ = [stem(t) for t in tokens]
+    commas, colons = _boundaries(clause, len(tokens))
+    concluded = [s for s, _, _ in _findings_before().find(stems_)]
     found = _names().find(stems_)
-    markers = _markers().find(stems_)
+    markers = [m for m in _markers().find(stems_)  # a marker inside a disorder's name ("... severe without psychotic
+               if not any(s < m[1] and m[0] < e for s, e, _ in found)]  # features") is part of the name, no marker
     before_window, after_window = int(conf["before_window"]), int(conf["after_window"])
     out: list[Statement] = []
     heading = None
@@ -147,8 +191,9 @@ def _clause_statements(clause: str, carried: str | None) -> tuple[list[Statement
         if after:
             status = min(after)[1].split(":", 1)[1]
         else:
-            before = [(m_end, lab) for m_start, m_end, lab in markers if lab.startswith("before:")
-                      and m_end <= start and start - m_end <= before_window]
+            before = [(m_end, lab) for m_start, m_end, lab in markers if lab.startswith("before:") and m_end <= start
+                      and (_negation_reaches(m_end, start, end, found, stems_, commas, colons, before_window)
+                           if lab == "before:ruled_out" else start - m_end <= before_window)]
             if before:
                 status = max(before)[1].split(":", 1)[1]
         if status is None:
@@ -157,6 +202,8 @@ def _clause_statements(clause: str, carried: str | None) -> tuple[list[Statement
             status = carried or "stated"
         if feature and status in ("stated", "provisional"):
             status = feature
+        if status == "symptom" and any(c >= end for c in concluded):
+            status = "feature"  # a finding listed before what it amounts to ("..., panic attacks, most consistent with")
         out.append(Statement(code, status, " ".join(tokens[start:end]), family))
     return out, heading or carried
 
@@ -166,6 +213,7 @@ def read_impression(text: str) -> tuple[Statement, ...]:
     a clause ("(F41.1)") is the disorder of the name nearest before it, so it adds nothing by itself unless the
     clause names none."""
     text = re.sub(r"\?\s*(?=[A-Za-z])", " query ", text or "")
+    text = _SCALE.sub(r"\1\2", text)  # "GAD-7 13/21" is a rating scale's score, not a diagnosis
     out: list[Statement] = []
     for sentence in _SENTENCE.split(text):
         sentence = _HEADING.sub("", sentence, count=1) if _HEADING.match(sentence) and not _markers().find(

@@ -749,7 +749,8 @@ def diagnosis_against_record(view: NoteView) -> list[NoteFault]:
     """What the record's own diagnoses say of the diagnoses the note asserts, read from its impression statement by
     statement (:mod:`.impression`: a disorder named in other words, "moderate depressive syndrome", "relapse of his
     known psychotic illness", is the disorder it names; one "not established" or ruled out is no diagnosis; a
-    disorder's name that is a single finding, listed among the patient's symptoms, is read as made, ``_MADE``): the
+    disorder's name that is a single finding is read as made, ``_MADE``, unless listed among the findings before what
+they amount to, where it is a feature that addresses a comorbid disorder only): the
     record's principal diagnosis not made (``diagnosis_against_record``: dissociative identity disorder written up as
     schizophrenia, dementia as generalised anxiety), neither itself nor one differing only by a specifier; another of
     the record's diagnoses not addressed (``diagnosis_missed``): neither made nor its syndrome recorded as such
@@ -781,8 +782,11 @@ def diagnosis_against_record(view: NoteView) -> list[NoteFault]:
 
 
 #: the statuses with which an impression makes a disorder: stated, held open, or a disorder's name that is a single
-#: finding (stop 47: reading a listed "insomnia" as no diagnosis where another is made lowered the fitted half, even
-#: 0.649 -> 0.638, odd 0.684 -> 0.683: the consultants did not fault those notes for it; kept as made)
+#: finding standing alone (stop 47: reading a listed "insomnia" as no diagnosis where another is made lowered the fitted
+#: half, even 0.649 -> 0.638, odd 0.684 -> 0.683: the consultants did not fault those notes for it; kept as made). One
+#: listed among the findings before what they amount to ("with derealisation and panic attacks, most consistent with
+#: panic disorder") is read ``feature`` by the impression reader: it addresses a comorbid disorder, it never makes the
+#: principal (review 1, M1: such a list cleared the record's principal against a note that made another)
 _MADE = ("stated", "provisional", "symptom")
 #: the statuses with which an impression addresses a comorbid disorder of the record: made, or its syndrome recorded as
 #: such; one left as a differential, or ruled out, is not addressed (the record's principal must be made)
