@@ -477,10 +477,40 @@ def open_invitation(open_cue: bool, stemmed: Sequence[str], context: str | None)
     ("Is it anxiety, would you say, or something else?", "Anything else on the list, or is that the main thing?").
     Every labelled follow-up of stops 20-45 whose open phrase the carry rule acted on was one of these (14 of 14, and
     each lost the previous turn's topic); "Anything else?", "Go on." and "Is there anything else you'd like to tell
-    me?" (an existential "there", which points at no place) after a question stay open."""
+    me?" (an existential "there", which points at no place) after a question stay open.
+
+    An "or" makes the open phrase one choice only where another side of it, read by the cues alone, names a subject
+    (a topic that is no conversational act: "Is it anxiety, would you say, or something else?", "Is there anything
+    else going on at home, or at work?") or points back at the subject just asked ("Anything else on the list, or is
+    that the main thing?"). Where the other side is a second open offer the whole is still the open question: "Is
+    there anything else you'd like to tell me, or anything you want to ask?" is the standard closing question (review 1
+    of stop 47, M3: read as a follow-up of the suicide screen, the patient answered it "I've never hurt myself on
+    purpose before.")."""
     if not open_cue or not context:
         return open_cue
-    return not (_points_back([w for w in stemmed if w != "there"]) or "or" in stemmed)
+    return not (_points_back([w for w in stemmed if w != "there"]) or _an_alternative(stemmed))
+
+
+def _an_alternative(stemmed: Sequence[str]) -> bool:
+    """Whether an "or" in ``stemmed`` offers, beside the open phrase, a side that names a subject or points back (see
+    :func:`open_invitation`). The sides are the words between the "or"s; a side that holds an open phrase itself is an
+    open offer, not an alternative to one."""
+    if "or" not in stemmed:
+        return False
+    tax = load_taxonomy()
+    sides: list[list[str]] = [[]]
+    for w in stemmed:
+        if w == "or":
+            sides.append([])
+        else:
+            sides[-1].append(w)
+    for side in sides:
+        side = [w for w in side if w != "there"]
+        if not side or tax.open_cues.found(side):
+            continue
+        if _points_back(side) or any(tax.kind(t) != "meta" for t in _topics_in(side, tax)):
+            return True
+    return False
 
 
 def settled(read: Sequence[str], probs: dict[str, float], cue_topics: Sequence[str], own: Sequence[str],
