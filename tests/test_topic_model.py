@@ -422,3 +422,37 @@ def test_the_open_question_after_a_question_stays_open():
             read = understand(follow_up, context)
             assert read.open, (follow_up, context)
             assert not {"voices", "alcohol"} & set(read.topics), (follow_up, read.topics)
+
+
+@pytest.mark.parametrize("risk", [
+    "Have you had thoughts that you would be better off dead, or of ending your life?",
+    "Have you had any thoughts of ending your life?",
+    "When things are at their worst, have you thought about how you might end your life? Have you made any plans or "
+    "preparations?",
+    "Have you ever tried to end your life?",
+])
+def test_the_closing_question_with_a_second_open_offer_stays_open_after_a_risk_question(risk):
+    """Stop 47, review 1 M3: an "or" makes the open phrase one choice only where the other side names a subject or
+    points back. "..., or anything you want to ask?" is a second open offer: the standard closing question stays the
+    open question after a risk question (read as a follow-up of the suicide screen, hw-021 answered it "I've never hurt
+    myself on purpose before.")."""
+    read = understand("Is there anything else you'd like to tell me, or anything you want to ask?", risk)
+    assert read.open, read
+    assert not {"suicide", "self_harm"} & set(read.topics), read.topics
+    plain = understand("Is there anything else you'd like to tell me?", risk)
+    assert plain.open and not {"suicide", "self_harm"} & set(plain.topics), plain
+
+
+@pytest.mark.parametrize(("follow_up", "context"), [
+    ("Is there anything else going on at home, or at work?", "How has your mood been lately?"),
+    ("Is it anxiety, would you say, or something else?", "What's been troubling you most?"),
+    ("Anything else on the list, or is that the main thing?", "What medicines do you take?"),
+    ("Did you go on to do A-levels, or an apprenticeship?", "How old were you when you left school?"),
+    ("And each one, how long does it go on for, minutes or hours?", "Tell me about these headaches."),
+])
+def test_an_open_phrase_beside_a_named_subject_across_an_or_is_not_the_open_question(follow_up, context):
+    """The other side of the "or" names a subject ("at work", "anxiety"), points back ("is that the main thing") or
+    offers a choice of its own ("an apprenticeship", "minutes or hours": heldout43's labels): the open phrase is one
+    choice of an alternative, not the open question. Only a second open offer ("or anything you want to ask") keeps
+    the open question."""
+    assert not understand(follow_up, context).open

@@ -477,10 +477,43 @@ def open_invitation(open_cue: bool, stemmed: Sequence[str], context: str | None)
     ("Is it anxiety, would you say, or something else?", "Anything else on the list, or is that the main thing?").
     Every labelled follow-up of stops 20-45 whose open phrase the carry rule acted on was one of these (14 of 14, and
     each lost the previous turn's topic); "Anything else?", "Go on." and "Is there anything else you'd like to tell
-    me?" (an existential "there", which points at no place) after a question stay open."""
+    me?" (an existential "there", which points at no place) after a question stay open.
+
+    An "or" keeps the open question only where every other side of it is a second open offer: an open phrase of its
+    own, or an indefinite ("anything", "something") that, read by the cues alone, names no subject and points back at
+    nothing. "Is there anything else you'd like to tell me, or anything you want to ask?" is the standard closing
+    question (review 1 of stop 47, M3: read as a follow-up of the suicide screen, hw-021 answered it "I've never hurt
+    myself on purpose before."). A side that names a subject ("Is it anxiety, would you say, or something else?", "Is
+    there anything else going on at home, or at work?"), points back ("Anything else on the list, or is that the main
+    thing?") or offers a choice of its own ("Did you go on to do A-levels, or an apprenticeship?", "how long does it go
+    on for, minutes or hours?") makes the open phrase one choice of an alternative."""
     if not open_cue or not context:
         return open_cue
-    return not (_points_back([w for w in stemmed if w != "there"]) or "or" in stemmed)
+    return not (_points_back([w for w in stemmed if w != "there"]) or _an_alternative(stemmed))
+
+
+def _an_alternative(stemmed: Sequence[str]) -> bool:
+    """Whether an "or" in ``stemmed`` offers, beside the open phrase, a side that is no second open offer (see
+    :func:`open_invitation`). The sides are the words between the "or"s; the side that holds the open phrase is the
+    offer itself."""
+    if "or" not in stemmed:
+        return False
+    tax = load_taxonomy()
+    sides: list[list[str]] = [[]]
+    for w in stemmed:
+        if w == "or":
+            sides.append([])
+        else:
+            sides[-1].append(w)
+    for side in sides:
+        side = [w for w in side if w != "there"]
+        if not side or tax.open_cues.found(side):
+            continue
+        offer = (any(w in _INDEFINITE for w in side[:4]) and not _points_back(side)
+                 and all(tax.kind(t) == "meta" for t in _topics_in(side, tax)))
+        if not offer:
+            return True
+    return False
 
 
 def settled(read: Sequence[str], probs: dict[str, float], cue_topics: Sequence[str], own: Sequence[str],
