@@ -456,3 +456,32 @@ def test_an_open_phrase_beside_a_named_subject_across_an_or_is_not_the_open_ques
     choice of an alternative, not the open question. Only a second open offer ("or anything you want to ask") keeps
     the open question."""
     assert not understand(follow_up, context).open
+
+
+def test_the_closing_question_read_alone_names_no_subject_from_its_open_words():
+    """Stop 47 (the integrator, from s47-mendt's proposed patch): read alone, "Is there anything else you'd like to
+    tell me, or anything you want to ask?" took `goals` from the single word "want" (the fallback for questions with
+    no cue phrase), so the patient, reading it as a question about goals, asked back ("Sorry, I'm not sure what you
+    mean.", 54 of 60 closing questions after a risk question on ten handwritten records). An open invitation's words
+    name no subject: no fallback topic is read in it."""
+    read = understand("Is there anything else you'd like to tell me, or anything you want to ask?")
+    assert read.open, read
+    assert "goals" not in read.topics, read.topics
+    # a question with no cue phrase and no open words still reads its topic from a single word
+    assert "forensic" in understand("Any bother with the law?").topics
+
+
+def test_the_patient_answers_the_closing_question_after_a_risk_question_instead_of_asking_back():
+    from pathlib import Path
+
+    from mentalhospital_env.cases import load_suite
+    from mentalhospital_env.cases.loader import bundled_suite_path
+    from mentalhospital_env.patient import make_patient
+
+    case = {c.case_id: c for c in load_suite(str(bundled_suite_path("handwritten"))).cases}["hw-021"]
+    for seed in (0, 7):  # asked back at base: "What?" (seed 0), "...?" (seed 7)
+        patient = make_patient(case, "full", seed=seed)
+        patient.respond("Have you had thoughts that you would be better off dead, or of ending your life?")
+        reply = patient.respond("Is there anything else you'd like to tell me, or anything you want to ask?")
+        assert not reply.text.rstrip().endswith("?"), reply.text  # a statement of her own, not a question back
+        assert reply.fact_ids, reply.text  # something from her record: what brought her

@@ -808,8 +808,11 @@ def _understand(utterance: str, context: None = None) -> Understanding:
     whole = stems_of(heard)
     stemmed = stems_of(asked_part(heard))
     found = _topics_in(stemmed, tax)
-    if all(t in _SMALL_TALK for t in found) and ("?" in heard or (stemmed and stemmed[0] in tax.question_words)):
-        # a question with no cue phrase: single words that name a topic on their own ("Eating ok?", "Any bother with the law?")
+    if all(t in _SMALL_TALK for t in found) and not tax.open_cues.found(stemmed) and (
+            "?" in heard or (stemmed and stemmed[0] in tax.question_words)):
+        # a question with no cue phrase: single words that name a topic on their own ("Eating ok?", "Any bother with the
+        # law?"); not in an open invitation, whose words name no subject ("Is there anything else you'd like to tell me,
+        # or anything you want to ask?" is no question about goals, though "want" names them alone)
         found += [
             t
             for t in _scan(stemmed, tax.fallback_index)
