@@ -3676,7 +3676,20 @@ class ScriptedClinician(Doctor):
                         (h for h, cues in conf["topic_cues"].items() if any(re.search(rf"\b{re.escape(c)}", words) for c in cues)),
                         None,
                     )
-                if heading is None or denial and not affirmed:
+                if denial and not affirmed:
+                    # a denial of a finding a history heading lists is that heading's pertinent negative ("Denies drug
+                    # use"), in the patient's words, unless the note already names the finding
+                    denied = [c for c, negated in patient_findings(bare) if negated and c in lex and c not in risk]
+                    heading = next((h for c in denied for h, cs in sections.items() if c in cs), None)
+                    terms = [self._term(c) for c in denied if any(c in sections[h] for h in sections)]
+                    if heading is None or any(t.lower() in text for t in terms):
+                        continue
+                    if len(filed.setdefault(heading, [])) < conf["max_per_heading"]:
+                        filed[heading].append(conf["denied_sentence"].format(terms=_join(terms), quote=bare.rstrip(".!")))
+                        used.add(norm)
+                        text_words += " " + words
+                    continue
+                if heading is None:
                     continue
                 # the full stop goes, an abbreviation's own ("3 a.m.") stays
                 quote = bare.rstrip("!") if re.search(r"\b(?:[a-z]\.){2,}$", bare, re.IGNORECASE) else bare.rstrip(".!")

@@ -33,8 +33,7 @@ def test_a_denial_is_not_filed_as_a_finding():
     _answer(doctor, "living_situation", "I live in a shared flat near the station.")
     _answer(doctor, "hpi:3", "I get by. No, there was no drug use according to me and my flatmates.",
             question="How is this affecting your day-to-day life?")
-    note = doctor._note()
-    assert "according to me and my flatmates" not in note, note
+    assert "flatmates" not in _line(doctor, "Personal history:"), doctor._note()  # no finding of living situation
 
 
 def test_a_clause_affirmed_beside_an_opening_no_is_still_filed():
@@ -79,3 +78,14 @@ def test_a_low_risk_screen_is_not_weighed_as_an_abnormal_result():
                                      ("C-SSRS", "passive wish to be dead; screen 1/6 (low risk)")]
     assessment = _line(doctor, "Assessment:")
     assert "PHQ-9" in assessment and "C-SSRS" not in assessment, assessment
+
+
+def test_a_denied_history_finding_is_written_as_its_headings_pertinent_negative():
+    doctor = _doctor()
+    _answer(doctor, "living_situation", "I live in a shared flat near the station.")
+    _answer(doctor, "alcohol_use", "I drink about six units a week.")
+    _answer(doctor, "hpi:3", "I get by. No, there was no drug use according to me and my flatmates.",
+            question="How is this affecting your day-to-day life?")
+    substance = _line(doctor, "Substance use:")
+    assert "Denies illicit drug use" in substance and "according to me and my flatmates" in substance, doctor._note()
+    assert "flatmates" not in _line(doctor, "Personal history:")
