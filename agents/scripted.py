@@ -3682,12 +3682,15 @@ class ScriptedClinician(Doctor):
                     denied = [c for c, negated in patient_findings(bare) if negated and c in lex and c not in risk]
                     heading = next((h for c in denied for h, cs in sections.items() if c in cs), None)
                     terms = [self._term(c) for c in denied if any(c in sections[h] for h in sections)]
-                    if heading is None or any(t.lower() in text for t in terms):
+                    # it completes a heading already written (no line opened for a denial alone), once per finding
+                    written = heading is not None and any(line.startswith(heading + ":") for line in lines)
+                    if not written or any(t.lower() in text for t in terms):
                         continue
                     if len(filed.setdefault(heading, [])) < conf["max_per_heading"]:
                         filed[heading].append(conf["denied_sentence"].format(terms=_join(terms), quote=bare.rstrip(".!")))
                         used.add(norm)
                         text_words += " " + words
+                        text += " " + " ".join(terms).lower()
                     continue
                 if heading is None:
                     continue
