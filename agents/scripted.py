@@ -26,6 +26,7 @@ from importlib import resources
 from typing import Any
 
 from mentalhospital_env.agents.base import Action, Doctor, Info, Observation, allowed_now
+from mentalhospital_env.cases.derive import split_sentences
 
 from mentalhospital_env.hospital import UNREMARKABLE
 from mentalhospital_env.knowledge import load_knowledge
@@ -278,9 +279,9 @@ class ScriptedClinician(Doctor):
         if speaker and speaker.group(1) != "Patient" and self.last_concept in self.script["note_sections"]["Family history"]:
             # an informant's sentence about their own life ("I had panic attacks in my twenties", the mother's) tells
             # nothing of the patient: read only the sentences about the patient (stop 47, hw-017's shape)
-            own = [s for s in re.split(r"(?<=[.!?])\s+", heard) if self._informant_own(s)]
+            own = [s for s in split_sentences(heard) if self._informant_own(s)]
             f.informant_own |= {c for s in own for c, negated in patient_findings(s) if not negated}
-            heard = " ".join(s for s in re.split(r"(?<=[.!?])\s+", heard) if s not in own)
+            heard = " ".join(s for s in split_sentences(heard) if s not in own)
         rewrite = self.script["plan"]["denials_by_preposition"]  # "without any plan" denies a plan (hw-039)
         heard = re.sub(rewrite["pattern"], rewrite["with"], heard, flags=re.IGNORECASE)
         for pattern in self.script["plan"]["other_meanings"]["patterns"]:  # a strip light buzzing is no elation
@@ -353,7 +354,7 @@ class ScriptedClinician(Doctor):
         told again when asked about physical illness in the family, hw-002)."""
         others = [self.findings.answers.get(k, "").lower() for k in self.script["repeat_not_an_answer"].get(key, ())]
         openers = self.script["quotes"]["openers"]
-        sentences = [_without_opener(p.strip(), openers).strip().rstrip(".!?").lower() for p in re.split(r"(?<=[.!?])\s+", text)]
+        sentences = [_without_opener(p.strip(), openers).strip().rstrip(".!?").lower() for p in split_sentences(text)]
         sentences = [p for p in sentences if p]
         if len(re.findall(r"[\w']+", " ".join(sentences))) < self.script["repeat_min_words"]:
             return False  # a bare "No." denies this heading too: "No, nobody that I know of" holds it but repeats nothing
@@ -494,16 +495,16 @@ class ScriptedClinician(Doctor):
             return any(re.search(p, clause, re.IGNORECASE) for p in says) and not {c for c, _ in patient_findings(clause)} & others
 
         for reply in replies:
-            for sentence in re.split(r"(?<=[.!?])\s+", reply):
+            for sentence in split_sentences(reply):
                 if sentence.strip() and any(re.search(p, sentence, re.IGNORECASE) for p in item.get("told_if", ())):
                     return _without_opener(sentence.strip(), self.script["quotes"]["openers"])
         for reply in replies:
-            for sentence in re.split(r"(?<=[.!?])\s+", reply):
+            for sentence in split_sentences(reply):
                 if sentence.strip() and any(answers_item(c) for c in re.split(r",\s*|\s+and\s+|\s+but\s+", sentence)):
                     return _without_opener(sentence.strip(), self.script["quotes"]["openers"])
         if anywhere and item.get("told_anywhere_if"):
             for _, reply in f.replies:
-                for sentence in re.split(r"(?<=[.!?])\s+", reply):
+                for sentence in split_sentences(reply):
                     if any(re.search(p, sentence, re.IGNORECASE) for p in item.get("told_if", ())) and any(
                         re.search(p, sentence, re.IGNORECASE) for p in item["told_anywhere_if"]
                     ):
@@ -595,7 +596,7 @@ class ScriptedClinician(Doctor):
         self.followed_now: set[str] = set()  # the rules this reply set off (their ``also_give_way``)
         speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)
         reply = text[speaker.end():] if speaker else text
-        sentences = [p.strip() for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()]
+        sentences = [p.strip() for p in split_sentences(reply) if p.strip()]
         child = self.walk_in.age_group == "child"
         known = set(f.present) | f.denied | f.asked
         out: list[tuple[str, str]] = []
@@ -635,7 +636,7 @@ class ScriptedClinician(Doctor):
         young = w.age_group in ("child", "adolescent")
         speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)
         reply = text[speaker.end():] if speaker else text
-        sentences = [p.strip() for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()]
+        sentences = [p.strip() for p in split_sentences(reply) if p.strip()]
         known = set(f.present) | f.denied | f.asked
         planned = {c for _, c in self.plan}
         out: list[tuple[str, str]] = []
@@ -681,7 +682,7 @@ class ScriptedClinician(Doctor):
         gate = domain["needs_event"]
         if set(gate["event_findings"]) & (set(f.present) - f.contradicted):
             return True
-        earlier = [p.strip() for _, reply in f.replies for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()]
+        earlier = [p.strip() for _, reply in f.replies for p in split_sentences(reply) if p.strip()]
         said = [*domain["said"], *gate.get("event_said", ())]
         return any(self._tells(p, said) for p in [*sentences, *earlier])
 
@@ -797,7 +798,7 @@ class ScriptedClinician(Doctor):
         reply = reply[speaker.end():] if speaker else reply
         if set(affirmed) & set(self.script["risk"]):
             return conf["risk_told"]  # "You've told me you want to die. That must be exhausting." is no answer to it
-        for sentence in re.split(r"(?<=[.!?])\s+", reply):
+        for sentence in split_sentences(reply):
             stated = self._stated(sentence)
             if not any(c in stated for c in affirmed):
                 continue
@@ -1652,7 +1653,7 @@ class ScriptedClinician(Doctor):
         said = lambda kind, text: any(re.search(p, text, re.IGNORECASE) for p in past[kind])  # noqa: E731
         substances = set(self.script["drug_dependence"]["substances"])
         for key, (_, reply) in zip(self.findings.reply_keys, self.findings.replies):
-            for sentence in re.split(r"(?<=[.!?])\s+", reply):
+            for sentence in split_sentences(reply):
                 if not any(re.search(p, sentence, re.IGNORECASE) for p in conf["patterns"]):
                     continue
                 if said("ended", sentence) or said("medicine", sentence):
@@ -1719,7 +1720,7 @@ class ScriptedClinician(Doctor):
             sex=w.sex,
             # a pregnancy told as past ("in the weeks after a pregnancy"): postnatal, not pregnant (``after_a_birth``)
             pregnant="pregnancy" in f.present and "pregnancy" not in f.contradicted
-            and not any(self._tells(p, self.script["after_a_birth"]["said"]) for p in re.split(r"(?<=[.!?])\s+", f.present["pregnancy"])),
+            and not any(self._tells(p, self.script["after_a_birth"]["said"]) for p in split_sentences(f.present["pregnancy"])),
             risks=frozenset(risks),
             medications=medications.lower(),
             dependants="dependants" in f.present or actions.mentions_dependants(home),
@@ -2002,7 +2003,7 @@ class ScriptedClinician(Doctor):
         sets off no questions about it nor advice in the plan (uw-003, uw-005)."""
         conf = self.script["plan"]["past_use"]
         out = []
-        sentences = [p.strip() for p in re.split(r"(?<=[.!?])\s+", text) if p.strip()]
+        sentences = [p.strip() for p in split_sentences(text) if p.strip()]
         for i, sentence in enumerate(sentences):
             told = {c for c, _ in patient_findings(sentence)} & set(self.script["drug_dependence"]["substances"])
             if not told:
@@ -2029,7 +2030,7 @@ class ScriptedClinician(Doctor):
             return False
         heard = (set(self.findings.present) - self.findings.contradicted) | (self.findings.inferred - self.findings.denied)
         said = any(
-            self._tells(p, conf["said"]) for _, reply in self.findings.replies for p in re.split(r"(?<=[.!?])\s+", reply)
+            self._tells(p, conf["said"]) for _, reply in self.findings.replies for p in split_sentences(reply)
         )  # refusing food and fluids, which no finding names
         return not (set(conf["findings"]) & heard or said)
 
@@ -2169,7 +2170,7 @@ class ScriptedClinician(Doctor):
         said = self.script["plan"]["helped_before"]["said"]
         out = []
         for _, reply in self.findings.replies:
-            sentences = [s for s in re.split(r"(?<=[.!?])\s+", reply) if s.strip()]
+            sentences = [s for s in split_sentences(reply) if s.strip()]
             for i, s in enumerate(sentences):
                 near = " ".join(sentences[i : i + 2])
                 for d in self.kb.drugs:
@@ -2371,7 +2372,7 @@ class ScriptedClinician(Doctor):
         # violence told in words the lexicon does not read ("I put my fist through a wall"): ``risk_to_others_said``
         said = self.script["plan"]["risk_to_others_said"]
         return any(
-            self._tells(p, said) for _, reply in self.findings.replies for p in re.split(r"(?<=[.!?])\s+", reply)
+            self._tells(p, said) for _, reply in self.findings.replies for p in split_sentences(reply)
         )
 
     def _admit(self, principal: Hypothesis, profile: Profile) -> bool:
@@ -2393,10 +2394,10 @@ class ScriptedClinician(Doctor):
         conf = self.script["self_care"]
         if conf["kind"] in kinds:  # in the reply to the self-care question, its own answers too ("I've let things slide")
             answer = self.findings.answers.get(conf["key"], "")
-            if any(self._tells(p, conf["answer_patterns"]) for p in re.split(r"(?<=[.!?])\s+", answer)):
+            if any(self._tells(p, conf["answer_patterns"]) for p in split_sentences(answer)):
                 return True
         return any(
-            self._tells(p, patterns) for _, reply in self.findings.replies for p in re.split(r"(?<=[.!?])\s+", reply)
+            self._tells(p, patterns) for _, reply in self.findings.replies for p in split_sentences(reply)
         )
 
     def _unsafe_at_home(self) -> bool:
@@ -2605,12 +2606,20 @@ class ScriptedClinician(Doctor):
         keys = [k for k, c in self._follow_concepts().items() if c == plan] + [plan]
         answers = [f.answers[k].strip() for k in keys if f.answers.get(k, "").strip()]
         if not answers:
+            # the plan told before it was asked ("It should have been me, without any plan.", so the question was never
+            # put): the sentence that told it is its answer, read as the plan question's would be
+            item = next((i for i in self.script["risk_follow_up"]["items"] if i.get("concept") == plan), None)
+            told = self._told_already(item) if item else None
+            answers = [told] if told else []
+        if not answers:
             return False
+        rewrite = self.script["plan"]["denials_by_preposition"]  # "without any plan" is "no plan", as every reply is read
+        answers = [re.sub(rewrite["pattern"], rewrite["with"], a, flags=re.IGNORECASE) for a in answers]
         denial = self.script["note_writing"]["denied_history"]["denial"]
         openers = [*self.script["quotes"]["openers"], *self.script["plan"]["denial_hedges"]["words"]]
         cues = [rf"\b{re.escape(c)}" for k in keys if k.startswith("risk:") for c in self.script["quotes"]["subject_cues"].get(k, ())]
         for answer in answers:
-            for sentence in (s.strip() for s in re.split(r"(?<=[.!?])\s+", answer) if s.strip()):
+            for sentence in (s.strip() for s in split_sentences(answer) if s.strip()):
                 said = _without_opener(sentence, openers).rstrip(" .!")
                 if not said or self._non_answer(said):
                     continue
@@ -2642,7 +2651,7 @@ class ScriptedClinician(Doctor):
         if answer is None:
             return False
         # a plain "No." first, and nothing affirmed after it ("No. I've got things I want to do."): answered, a denial
-        first = re.split(r"(?<=[.!?])\s+", answer.strip())[0]
+        first = (split_sentences(answer) or [""])[0]
         first = _without_opener(first, [*self.script["quotes"]["openers"], *self.script["plan"]["denial_hedges"]["words"]])
         return not (answer_polarity(first) == "no" and len(tokenize(first)) <= 4 and not patient_findings(answer))
 
@@ -2684,7 +2693,7 @@ class ScriptedClinician(Doctor):
         "Not that I know of."; empty when no rule reads the reply's first sentence."""
         rules = self.script["note_writing"]["unquoted_answers"].get(key, ())
         reply = self.findings.answers.get(key, "").strip()
-        sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", reply) if s.strip()]
+        sentences = [s.strip() for s in split_sentences(reply) if s.strip()]
         if not rules or not sentences:
             return ""
         first = _without_opener(sentences[0], self.script["quotes"]["openers"]).rstrip(" .!")
@@ -2716,7 +2725,7 @@ class ScriptedClinician(Doctor):
         reply = f.answers.get(key, "").strip()
         if not reply or key in f.present or self._non_answer(reply) or self._repeat_only(key):
             return ""
-        sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", reply) if s.strip()]
+        sentences = [s.strip() for s in split_sentences(reply) if s.strip()]
         bare = [_without_opener(s, self.script["quotes"]["openers"]).rstrip(" .!") for s in sentences]
         first = bare[0]
         conf = self.script["note_writing"]["denied_history"]
@@ -2908,7 +2917,7 @@ class ScriptedClinician(Doctor):
         reply = self.findings.present[concept].strip()
         if concept not in own_words_only:
             return reply
-        told = [p.strip() for p in re.split(r"(?<=[.!?])\s+", reply) if concept in self._stated(p)]
+        told = [p.strip() for p in split_sentences(reply) if concept in self._stated(p)]
         return " ".join(told) or reply
 
     def _loose_only(self, concept: str) -> bool:
@@ -2920,7 +2929,7 @@ class ScriptedClinician(Doctor):
         if not loose or concept not in self.findings.present:
             return False
         pattern = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(p) for p in sorted(loose, key=len, reverse=True)) + r")(?!\w)", re.IGNORECASE)
-        stating = [p for p in re.split(r"(?<=[.!?])\s+", self.findings.present[concept]) if concept in self._stated(p)]
+        stating = [p for p in split_sentences(self.findings.present[concept]) if concept in self._stated(p)]
         return bool(stating) and not any(concept in self._stated(pattern.sub("", p)) for p in stating)
 
     def _history_only(self, concept: str, kinds: list[str]) -> bool:
@@ -2951,7 +2960,7 @@ class ScriptedClinician(Doctor):
         reply = self.findings.present[concept].strip()
         intent = self.script["quotes"]["subject_cues"]["risk:intent"] + self.script["quotes"]["subject_cues"]["risk:plan"][:2]
         kept = []
-        for sentence in (p.strip() for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()):
+        for sentence in (p.strip() for p in split_sentences(reply) if p.strip()):
             words = " ".join(tokenize(sentence))
             stated = self._stated(sentence)
             if concept in stated or set(stated) & set(self.script["risk_follow_up"]["after"]) or (
@@ -2987,7 +2996,7 @@ class ScriptedClinician(Doctor):
                 quote = f'"{told}"'
             if not quote and answer_polarity(reply) is not None:
                 # a bare "No." or "Nope." answers the question: quoted as said
-                first = next((p.strip() for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()), reply)
+                first = next((p.strip() for p in split_sentences(reply) if p.strip()), reply)
                 quote = f'"{first}"'
                 teller = f.told_by.get(key)
                 if teller:  # the parent's "No, not that I know of" is theirs, not the child's (hw-023)
@@ -3093,7 +3102,7 @@ class ScriptedClinician(Doctor):
         conf = self.script["risk_follow_up"]
         f = self.findings
         replies = [f.answers.get(i["key"], "") for i in conf["items"]] + [f.present.get(c, "") for c in conf["after"]]
-        sentences = [p.strip() for r in replies for p in re.split(r"(?<=[.!?])\s+", r) if p.strip()] if self.risk_followed else []
+        sentences = [p.strip() for r in replies for p in split_sentences(r) if p.strip()] if self.risk_followed else []
         signs = load_critical_actions().signs([reply for _, reply in f.replies])
         return [
             k for k in conf["means"]["kinds"]
@@ -3108,7 +3117,7 @@ class ScriptedClinician(Doctor):
         keys = sorted((i["key"] for i in conf["items"]), key=lambda k: k != "risk:means")  # the answer about means first
         replies = [f.answers.get(k, "") for k in keys] + [f.present.get(c, "") for c in conf["after"]]
         for reply in replies:
-            for sentence in re.split(r"(?<=[.!?])\s+", reply):
+            for sentence in split_sentences(reply):
                 sentence = sentence.strip()
                 if sentence and self._tells(sentence, conf["means"]["patterns"]) and self._speech(sentence):
                     return sentence
@@ -3120,7 +3129,7 @@ class ScriptedClinician(Doctor):
         conf = self.script["risk_disclosures"]
         speech = self.script["quotes"]["speech"]
         first = set(speech["first_person"])
-        sentences = [p.strip() for _, reply in self.findings.replies for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()]
+        sentences = [p.strip() for _, reply in self.findings.replies for p in split_sentences(reply) if p.strip()]
         out = []
         def own_speech(sentence: str) -> bool:
             return bool(set(tokenize(sentence)) & first) and not any(re.search(x, sentence, re.IGNORECASE) for x in speech["not_said"])
@@ -3210,9 +3219,13 @@ class ScriptedClinician(Doctor):
         if exam is None or not exam.bands:
             return None
         low = result.lower()
+        unremarkable = self.script["results_weighed"]["normal"]
         for band in sorted(exam.bands, key=lambda b: -len(b.label)):
             if re.search(r"\(\s*" + re.escape(band.label.lower()) + r"\s*[);,]", low):
-                return not band.normal
+                # a band is abnormal when the catalog says so and its own label names no unremarkable degree: a screen
+                # "(low risk)" is no abnormal result to weigh beside the diagnosis, though the catalog sets it apart
+                # from a negative screen (the risk section reads what the screen found)
+                return not band.normal and not any(re.search(p, f"({band.label.lower()})") for p in unremarkable)
         return None
 
     def _vitals_out_of_range(self, name: str, result: str) -> list[str]:
@@ -3245,7 +3258,7 @@ class ScriptedClinician(Doctor):
         kinds = [k for k in self.script["risk_disclosures"]["kinds"] if k["label"] in self.script["risk_follow_up"]["said_kinds"]]
         speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)
         reply = text[speaker.end():] if speaker else text
-        sentences = [p.strip() for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()]
+        sentences = [p.strip() for p in split_sentences(reply) if p.strip()]
         return any(self._tells(p, k["patterns"]) for k in kinds for p in sentences)
 
     def _tells(self, sentence: str, patterns: list[str]) -> bool:
@@ -3341,7 +3354,7 @@ class ScriptedClinician(Doctor):
         ``narrative.phrase_max_words`` words, its shortest clause within them that still names it ("I worry about
         anything and everything")."""
         limit = self.script["note_writing"]["narrative"]["phrase_max_words"]
-        for sentence in re.split(r"(?<=[.!?])\s+", self.findings.present.get(concept, "")):
+        for sentence in split_sentences(self.findings.present.get(concept, "")):
             sentence = _without_opener(sentence.strip(), self.script["quotes"]["openers"])  # "Mood-wise, nervous"
             if not sentence or sentence.lower() in used or concept not in self._stated(sentence) or not self._plain(sentence):
                 continue
@@ -3389,7 +3402,7 @@ class ScriptedClinician(Doctor):
             if teller:  # the informant's account ("His father says of the onset: ..."), in their words
                 out.append(f"{conf['quoted_frames'][key].format(p=teller.group(1))} {teller.group(2)}")
                 continue
-            sentences = [x for x in re.split(r"(?<=[.!?])\s+", quote.strip().strip('"')) if x.strip()]
+            sentences = [x for x in split_sentences(quote.strip().strip('"')) if x.strip()]
             told = [self._retell(x) for x in sentences]
             if all(told) and all(t.lower() in retold for t in told):
                 continue  # told under an earlier heading ("over the following weeks he stopped going to the club")
@@ -3412,12 +3425,12 @@ class ScriptedClinician(Doctor):
                 out.append(f"{frame} {quote}")
         told_in = [self._told_in(c, self.script["note_writing"]["own_words_only"]) for c in clashing]
         def told_before(q: str) -> bool:  # quoted as a phrase, or retold under the onset, context or impact
-            pieces = [x for x in re.split(r"(?<=[.!?])\s+", q.strip()) if x.strip()]
+            pieces = [x for x in split_sentences(q.strip()) if x.strip()]
             return q.strip().lower() in used or all((self._retell(x) or "").lower() in retold for x in pieces)
 
         for i, quote in enumerate(q for q in dict.fromkeys(told_in) if not told_before(q)):
             out.append(f'{p} {"also " + self._verb("says") if not i else self._verb("adds")}, "{quote.strip()}"')
-            used.update(x.strip().lower() for x in re.split(r"(?<=[.!?])\s+", quote))  # quoted once, not again below
+            used.update(x.strip().lower() for x in split_sentences(quote))  # quoted once, not again below
         if mixed:
             out.append(f"{possessive.capitalize()} answers about {_join(self._term(c) for c in mixed)} were inconsistent (affirmed, then denied).")
         if negatives:
@@ -3450,7 +3463,7 @@ class ScriptedClinician(Doctor):
             before = self._said_before(key, reply)
             teller = f.told_by.get(key)
             kept = []
-            for piece in re.split(r"(?<=[.!?])\s+", reply):
+            for piece in split_sentences(reply):
                 bare = _without_opener(piece.strip(), openers).strip()
                 if not bare or bare.endswith("?") or not self._plain(piece, informant=bool(teller)):
                     continue
@@ -3566,7 +3579,7 @@ class ScriptedClinician(Doctor):
                 continue
             if non_answer and not self._non_answer(reply):
                 continue
-            first = next((x.strip() for x in re.split(r"(?<=[.!?])\s+", reply) if x.strip()), "")
+            first = next((x.strip() for x in split_sentences(reply) if x.strip()), "")
             if not first or (non_answer is None and self._normal(first) in self._said_before(key, reply)):
                 continue
             return _without_opener(first, openers).rstrip(".")
@@ -3580,6 +3593,29 @@ class ScriptedClinician(Doctor):
         first = set(self.script["quotes"]["speech"]["first_person"]) - {"we", "our", "us"}
         others = set(conf["other_person"]) | set(self.script["quotes"]["speech"]["person_nouns"])
         return any(t in first for t in tokens) and not any(t in others or t.split("'")[0] in others for t in tokens)
+
+    def _affirmed_beside_denial(self, sentence: str) -> set[str]:
+        """The findings ``sentence`` affirms in a clause of its own that denies no finding (``language.clauses``): "No,
+        I live with my flatmates and I drink every day" affirms both; "No, there was no drug use according to me and my
+        flatmates" affirms nothing, its flatmates inside the clause that denies."""
+        tokens = tokenize(sentence)
+        out: set[str] = set()
+        for clause in clauses(sentence):
+            found = patient_findings(" ".join(tokens[clause.start : clause.end]))
+            if not any(negated for _, negated in found):
+                out |= {c for c, negated in found if not negated}
+        return out
+
+    def _without_closer(self, sentence: str) -> str:
+        """``sentence`` without the hedge it ends on (``narrative.closers``: "I'm destined for greatness, if that makes
+        sense" says what "I'm destined for greatness" says)."""
+        text = sentence.rstrip()
+        end = text[-1] if text[-1:] in ".!" else ""
+        body = text[: len(text) - len(end)]
+        for closer in self.script["note_writing"]["narrative"]["closers"]:
+            if body.lower().endswith(closer) and len(body) > len(closer) + 3:
+                return body[: -len(closer)].rstrip() + end
+        return sentence
 
     def _filed_clauses(self, lines: list[str], used: set[str]) -> list[str]:
         """``lines`` (the note's) with every sentence the patient or an informant said that the note neither quotes nor
@@ -3601,8 +3637,9 @@ class ScriptedClinician(Doctor):
         keys = f.reply_keys + [""] * (len(f.replies) - len(f.reply_keys))
         family = set(sections["Family history"])
         for (_, reply), teller, key in zip(f.replies, speakers, keys):
-            for sentence in re.split(r"(?<=[.!?])\s+", reply):
-                bare = _without_opener(sentence.strip(), openers).strip()
+            # the library's own sentence split: "I wake at 3 a.m. and lie there" is one sentence, not two
+            for sentence in split_sentences(reply):
+                bare = self._without_closer(_without_opener(sentence.strip(), openers).strip())
                 norm = self._normal(bare)
                 words = " ".join(tokenize(bare))
                 if not bare or norm in seen or bare.endswith("?") or len(words.split()) < conf["min_words"]:
@@ -3621,6 +3658,12 @@ class ScriptedClinician(Doctor):
                 if not own and not self._plain(bare, informant=bool(teller)):
                     continue
                 affirmed = [c for c in self._stated(bare) if c in lex]
+                # a denial ("No, there was no drug use according to me and my flatmates") is the denials' to write: a
+                # sentence that answers "no" or denies a finding files only what a clause of it affirms with no
+                # finding denied in that clause (the flatmates of a drug denial are no history of their own)
+                denial = answer_polarity(bare) == "no" or any(negated for _, negated in patient_findings(bare))
+                if denial:
+                    affirmed = [c for c in affirmed if c in self._affirmed_beside_denial(bare)]
                 if affirmed and set(affirmed) <= risk:
                     continue  # the risk assessment's own reading
                 writing = self.script["note_writing"]
@@ -3637,9 +3680,26 @@ class ScriptedClinician(Doctor):
                         (h for h, cues in conf["topic_cues"].items() if any(re.search(rf"\b{re.escape(c)}", words) for c in cues)),
                         None,
                     )
-                if heading is None or answer_polarity(bare) == "no" and not affirmed:
+                if denial and not affirmed:
+                    # a denial of a finding a history heading lists is that heading's pertinent negative ("Denies drug
+                    # use"), in the patient's words, unless the note already names the finding
+                    denied = [c for c, negated in patient_findings(bare) if negated and c in lex and c not in risk]
+                    heading = next((h for c in denied for h, cs in sections.items() if c in cs), None)
+                    terms = [self._term(c) for c in denied if any(c in sections[h] for h in sections)]
+                    # it completes a heading already written (no line opened for a denial alone), once per finding
+                    written = heading is not None and any(line.startswith(heading + ":") for line in lines)
+                    if not written or any(t.lower() in text for t in terms):
+                        continue
+                    if len(filed.setdefault(heading, [])) < conf["max_per_heading"]:
+                        filed[heading].append(conf["denied_sentence"].format(terms=_join(terms), quote=bare.rstrip(".!")))
+                        used.add(norm)
+                        text_words += " " + words
+                        text += " " + " ".join(terms).lower()
                     continue
-                quote = bare.rstrip(".!")
+                if heading is None:
+                    continue
+                # the full stop goes, an abbreviation's own ("3 a.m.") stays
+                quote = bare.rstrip("!") if re.search(r"\b(?:[a-z]\.){2,}$", bare, re.IGNORECASE) else bare.rstrip(".!")
                 if own:
                     pronoun = {"mother": "her", "mum": "her", "mom": "her", "father": "his", "dad": "his"}.get(teller, "their")
                     heading = conf["informant_own_heading"]
@@ -3805,7 +3865,7 @@ class ScriptedClinician(Doctor):
                 (
                     f'"{_without_opener(sentence.strip(), openers).rstrip(".")}"'
                     for key in writing["mood_said"]
-                    for sentence in re.split(r"(?<=[.!?])\s+", f.answers.get(key, ""))
+                    for sentence in split_sentences(f.answers.get(key, ""))
                     if sentence.strip() and self._plain(sentence) and not self._non_answer(sentence)
                     and f.told_by.get(key) is None and re.search(writing["mood_words_again"], sentence, re.IGNORECASE)
                     and re.search(writing["mood_frame"], sentence, re.IGNORECASE) and not self._mood_not_now(sentence)
@@ -3828,7 +3888,7 @@ class ScriptedClinician(Doctor):
                 (
                     # without its opener ("Like I mentioned, "), unless the opener was the mood ("Okay, I suppose")
                     f'"{(bare if names_mood(bare) else self._mood_word(bare) or sentence.strip()).rstrip(".")}"'
-                    for sentence in re.split(r"(?<=[.!?])\s+", f.answers.get("mse:mood", ""))[:1]
+                    for sentence in split_sentences(f.answers.get("mse:mood", ""))[:1]
                     if (bare := _without_opener(sentence.strip(), openers).strip())
                     and "mse:mood" not in f.told_by and not self._non_answer(sentence) and not self._mood_not_now(bare)
                     and len(tokenize(sentence)) <= limit and (names_mood(sentence) or self._one_word_mood(bare))
