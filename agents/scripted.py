@@ -523,7 +523,7 @@ class ScriptedClinician(Doctor):
             # a yes or no answers, unless what follows it is about something else ("No, I'm not seeing anyone." asked
             # who depends on them), whatever the reader makes of the "No"
             return any(re.search(rf"\b{re.escape(c)}", words) for c in cues)
-        if key == self.script["risk_follow_up"]["acts"]["item"] and self._act_told(reply):
+        if key == self.script["risk_follow_up"]["acts"]["item"] and self._act_told(reply, means_only=True):
             return True  # "I took my father's handgun from his nightstand drawer": a preparation told, the answer
         reading = read_reply(self.last_question, reply)
         if key in reading.affirmed | reading.denied or key in self.findings.present and self.findings.present[key] == reply:
@@ -2844,7 +2844,7 @@ class ScriptedClinician(Doctor):
 
         def on_subject(sentence: str) -> bool:  # a preparatory act told answers the plan in any words (risk_follow_up.acts)
             return any(re.search(rf"\b{re.escape(c)}", " ".join(tokenize(sentence))) for c in cues or ()) or (
-                acts and self._act_told(sentence) is not None)
+                acts and self._act_told(sentence, means_only=True) is not None)
 
         if cues and key in conf["subject_each"]:
             kept = [k for k in kept if on_subject(k)]  # "I don't take any tablets. I misplace my keys daily." keeps the first
@@ -3084,7 +3084,8 @@ class ScriptedClinician(Doctor):
         acts = key == self.script["risk_follow_up"]["acts"]["item"]
 
         def says(piece: str) -> bool:  # the item's own words, or (the plan's) a preparatory act told in any words
-            return any(re.search(x, piece, re.IGNORECASE) for x in own["says"]) or (acts and self._act_told(piece) is not None)
+            return any(re.search(x, piece, re.IGNORECASE) for x in own["says"]) or (
+                acts and self._act_told(piece, means_only=True) is not None)
 
         def bare(piece: str) -> bool:
             return answer_polarity(piece) is not None and len(tokenize(piece)) <= 4
@@ -3292,12 +3293,13 @@ class ScriptedClinician(Doctor):
         sentences = [p.strip() for p in re.split(r"(?<=[.!?])\s+", reply) if p.strip()]
         return any(self._tells(p, k["patterns"]) for k in kinds for p in sentences) or self._act_told(reply) is not None
 
-    def _act_told(self, text: str) -> str | None:
+    def _act_told(self, text: str, means_only: bool = False) -> str | None:
         """The first sentence of ``text`` that tells a preparatory act (``risk_follow_up.acts``): a clause the shared
         parse reads as the patient's own and not negated, holding a verb of acting and a means of one of the act's
         means kinds ("I took my father's handgun from his nightstand drawer", "I tied a rope to the beam"); None if
         none. A means named with no act ("My dad keeps a gun in the drawer") or an act denied ("I didn't take the
-        gun") is none."""
+        gun") is none. ``means_only``: a clause of the patient's own naming such a means, with or without a verb of
+        acting ("I confirm the handgun episode"): in reply to the plan question it is the plan's answer, quoted."""
         conf = self.script["risk_follow_up"]
         acts = conf["acts"]
         patterns = [p for k in conf["means"]["kinds"] if k["name"] in acts["kinds"] for p in k["patterns"]]
@@ -3309,7 +3311,7 @@ class ScriptedClinician(Doctor):
                 if c.subject != "patient" or is_negated(sentence, c.start, c.end):
                     continue
                 words = " ".join(tokens[c.start:c.end])
-                if any(re.search(rf"\b{re.escape(v)}\b", words) for v in acts["verbs"]) and any(
+                if (means_only or any(re.search(rf"\b{re.escape(v)}\b", words) for v in acts["verbs"])) and any(
                         re.search(p, words, re.IGNORECASE) for p in patterns):
                     return sentence
         return None

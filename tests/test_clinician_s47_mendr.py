@@ -98,3 +98,16 @@ def test_other_acts_are_read_by_their_verb_and_means(reply):
 def test_no_act_is_read_where_none_was_told(reply):
     doctor = _doctor()
     assert doctor._act_told(reply) is None
+
+
+def test_a_means_put_out_of_reach_is_no_preparatory_act():
+    # uw-002 (first run of this change): a mother who hid the kitchen knives from herself was read as preparing
+    doctor = _doctor()
+    assert doctor._act_told("And I have hidden the kitchen knives in a high cupboard.") is None
+
+
+def test_a_means_named_in_reply_to_the_plan_question_is_its_answer():
+    # uw-020 at seed 7 (83719f4): "I confirm the handgun episode of 26 November." was "asked, no direct answer"
+    doctor = _plan_answered("I confirm the handgun episode of 26 November.")
+    risk = _line(doctor, "Risk assessment:")
+    assert 'Plan or preparations: "I confirm the handgun episode' in risk, risk
