@@ -524,6 +524,8 @@ class ScriptedClinician(Doctor):
             # a yes or no answers, unless what follows it is about something else ("No, I'm not seeing anyone." asked
             # who depends on them), whatever the reader makes of the "No"
             return any(re.search(rf"\b{re.escape(c)}", words) for c in cues)
+        if key == self.script["risk_follow_up"]["acts"]["item"] and self._act_told(reply, means_only=True):
+            return True  # "I took my father's handgun from his nightstand drawer": a preparation told, the answer
         reading = read_reply(self.last_question, reply)
         if key in reading.affirmed | reading.denied or key in self.findings.present and self.findings.present[key] == reply:
             return True
@@ -2074,16 +2076,9 @@ class ScriptedClinician(Doctor):
         # before another is added (lithium continued for a bipolar depression, not quetiapine started beside it)
         # (not one any reply says was stopped: "I stopped the lithium last year" is a relapse off it, whatever the
         # answer about current medicines reads)
-        stop_words = conf["stopped"]
-
-        def said_stopped(drug: str) -> bool:
-            return any(
-                re.search(rf"\b{re.escape(drug)}\b", part.lower()) and (
-                    any(re.search(rf"\b{re.escape(w)}\b", part.lower()) for w in stop_words) or has_cue(part, "ended"))
-                for _, reply in self.findings.replies for part in re.split(r"(?<=[.!?;])\s+", reply)
-            ) or (drug == "lithium" and any(self._tells(r, self.script["plan"]["stopped_lithium"]["said"]) for _, r in self.findings.replies))
-
-        first = {d for d in taking if not said_stopped(d)}
+        stopped = self._drugs_stopped()
+        taking = [d for d in taking if d not in stopped]
+        first = set(taking)
         listed = sorted(principal.medications, key=lambda m: m[0].lower() not in first or m[0].lower() in unsafe)
         for drug, dose in listed:
             drug, dose = self._drug_instead(drug, dose, profile)
@@ -2162,6 +2157,51 @@ class ScriptedClinician(Doctor):
                 if not stopped(part):
                     taken |= set(named(part))
         return [d.name.lower() for d in self.kb.drugs if d.name.lower() in taken]
+
+    def _drugs_stopped(self) -> set[str]:
+        """The drugs of the knowledge base whose latest statement, over every reply of the interview in the order said,
+        tells stopping (``plan.already_taking.stopped``, an ended cue, or a negated word of taking, as ``_drugs_taken``
+        reads them; or ``plan.stopped_lithium.said``): "I take lithium, I'm on tablets." at turn 15 and "Lithium helped.
+        But I stopped it a few weeks ago." at turn 31 is a lithium stopped (stop 47 review M4, test-v2-0018: the plan
+        said "he already takes lithium ... raise the dose"). A sentence naming no drug but "it" or "them" speaks of the
+        drugs the sentence before it named. A later sentence of taking ("I've been back on it since March") undoes it."""
+        conf = self.script["plan"]["already_taking"]
+        taking_words = set(conf["taking"])
+        lithium = self.script["plan"]["stopped_lithium"]["said"]
+
+        def named(text: str) -> list[str]:
+            low = text.lower()
+            return [d.name.lower() for d in self.kb.drugs
+                    if any(re.search(rf"\b{re.escape(n.lower())}\b", low) for n in [d.name, *d.synonyms])]
+
+        state: dict[str, bool] = {}  # drug -> stopped, by the latest sentence that speaks of it
+        for _, reply in self.findings.replies:
+            before: list[str] = []
+            for sentence in (s for s in re.split(r"(?<=[.!?;])\s+", reply) if s.strip()):
+                low = sentence.lower()
+                tokens = tokenize(sentence)
+                drugs = named(sentence)
+                about = drugs or (before if {"it", "them"} & set(tokens) else [])
+                if drugs:
+                    before = drugs
+                parts = [sentence] if len(drugs) <= 1 else [p for p in re.split(r",\s*(?:but|and)\s+", sentence) if p.strip()]
+                for part in parts:
+                    part_drugs = named(part) or about
+                    ptokens = tokenize(part)
+                    names = {t for n in part_drugs for t in tokenize(n)} | {"it", "them"}
+                    stop = any(re.search(rf"\b{re.escape(w)}\b", part.lower()) for w in conf["stopped"]) or has_cue(part, "ended") \
+                        or any(is_negated(part, i) for i, t in enumerate(ptokens) if t in taking_words or t in names)
+                    if "lithium" in part_drugs and self._tells(part, lithium):
+                        stop = True
+                    took = any(t in taking_words - {"took", "taken"} for t in ptokens)  # "I took it for years" is past
+                    for d in part_drugs:
+                        if stop:
+                            state[d] = True
+                        elif took:
+                            state[d] = False
+                if "lithium" not in about and self._tells(low, lithium):
+                    state["lithium"] = True
+        return {d for d, s in state.items() if s}
 
     def _drugs_helped(self) -> list[str]:
         """The drugs of the knowledge base a reply says helped (``plan.helped_before``: 'said' in the sentence naming
@@ -2619,6 +2659,8 @@ class ScriptedClinician(Doctor):
         openers = [*self.script["quotes"]["openers"], *self.script["plan"]["denial_hedges"]["words"]]
         cues = [rf"\b{re.escape(c)}" for k in keys if k.startswith("risk:") for c in self.script["quotes"]["subject_cues"].get(k, ())]
         for answer in answers:
+            if self._act_told(answer):
+                return False  # a preparatory act told ("I took my father's handgun") is no denial, whatever else is said
             for sentence in (s.strip() for s in split_sentences(answer) if s.strip()):
                 said = _without_opener(sentence, openers).rstrip(" .!")
                 if not said or self._non_answer(said):
@@ -2811,8 +2853,11 @@ class ScriptedClinician(Doctor):
                 kept.append(piece)
         cues = conf["subject_cues"].get(key)
 
-        def on_subject(sentence: str) -> bool:
-            return any(re.search(rf"\b{re.escape(c)}", " ".join(tokenize(sentence))) for c in cues or ())
+        acts = key == self.script["risk_follow_up"]["acts"]["item"]
+
+        def on_subject(sentence: str) -> bool:  # a preparatory act told answers the plan in any words (risk_follow_up.acts)
+            return any(re.search(rf"\b{re.escape(c)}", " ".join(tokenize(sentence))) for c in cues or ()) or (
+                acts and self._act_told(sentence, means_only=True) is not None)
 
         if cues and key in conf["subject_each"]:
             kept = [k for k in kept if on_subject(k)]  # "I don't take any tablets. I misplace my keys daily." keeps the first
@@ -3049,8 +3094,11 @@ class ScriptedClinician(Doctor):
         prefix, inner = m.groups()
         risk = set(subjects["_risk_concepts"])
         pieces = [p.strip() for p in re.split(r"(?<=[.!?])\s+|,\s+(?=(?:but|without|though|although)\s+\w)", inner) if p.strip()]
-        def says(piece: str) -> bool:
-            return any(re.search(x, piece, re.IGNORECASE) for x in own["says"])
+        acts = key == self.script["risk_follow_up"]["acts"]["item"]
+
+        def says(piece: str) -> bool:  # the item's own words, or (the plan's) a preparatory act told in any words
+            return any(re.search(x, piece, re.IGNORECASE) for x in own["says"]) or (
+                acts and self._act_told(piece, means_only=True) is not None)
 
         def bare(piece: str) -> bool:
             return answer_polarity(piece) is not None and len(tokenize(piece)) <= 4
@@ -3254,12 +3302,36 @@ class ScriptedClinician(Doctor):
 
     def _method_told(self, text: str) -> bool:
         """Whether a sentence of the reply tells suicidal thoughts with a method or preparations
-        (``risk_follow_up.said_kinds``, kinds of ``risk_disclosures``), with no negation before it."""
+        (``risk_follow_up.said_kinds``, kinds of ``risk_disclosures``), with no negation before it, or tells a
+        preparatory act (``_act_told``)."""
         kinds = [k for k in self.script["risk_disclosures"]["kinds"] if k["label"] in self.script["risk_follow_up"]["said_kinds"]]
         speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)
         reply = text[speaker.end():] if speaker else text
         sentences = [p.strip() for p in split_sentences(reply) if p.strip()]
-        return any(self._tells(p, k["patterns"]) for k in kinds for p in sentences)
+        return any(self._tells(p, k["patterns"]) for k in kinds for p in sentences) or self._act_told(reply) is not None
+
+    def _act_told(self, text: str, means_only: bool = False) -> str | None:
+        """The first sentence of ``text`` that tells a preparatory act (``risk_follow_up.acts``): a clause the shared
+        parse reads as the patient's own and not negated, holding a verb of acting and a means of one of the act's
+        means kinds ("I took my father's handgun from his nightstand drawer", "I tied a rope to the beam"); None if
+        none. A means named with no act ("My dad keeps a gun in the drawer") or an act denied ("I didn't take the
+        gun") is none. ``means_only``: a clause of the patient's own naming such a means, with or without a verb of
+        acting ("I confirm the handgun episode"): in reply to the plan question it is the plan's answer, quoted."""
+        conf = self.script["risk_follow_up"]
+        acts = conf["acts"]
+        patterns = [p for k in conf["means"]["kinds"] if k["name"] in acts["kinds"] for p in k["patterns"]]
+        speaker = re.match(r"^\s*(Patient|[A-Z][a-z]+)(?: \([^)]*\))?:\s*", text)
+        reply = text[speaker.end():] if speaker else text
+        for sentence in (p.strip() for p in split_sentences(reply) if p.strip()):
+            tokens = tokenize(sentence)
+            for c in clauses(sentence):
+                if c.subject != "patient" or is_negated(sentence, c.start, c.end):
+                    continue
+                words = " ".join(tokens[c.start:c.end])
+                if (means_only or any(re.search(rf"\b{re.escape(v)}\b", words) for v in acts["verbs"])) and any(
+                        re.search(p, words, re.IGNORECASE) for p in patterns):
+                    return sentence
+        return None
 
     def _tells(self, sentence: str, patterns: list[str]) -> bool:
         """Whether ``sentence`` tells what one of ``patterns`` matches with no negation before it."""
@@ -3906,6 +3978,11 @@ class ScriptedClinician(Doctor):
             if c in f.present:
                 quoted = self._risk_quote(c)
                 risk.append(f'Reports {term(c)} ("{quoted}").')
+            elif c == "suicidal_ideation" and (act := next(
+                    (s for _, reply in f.replies if (s := self._act_told(reply))), None)):
+                # a preparatory act told in any reply ("I took my father's handgun from his nightstand drawer") beside
+                # words that deny the thoughts ("I don't want to die") is no denial (risk_follow_up.acts)
+                risk.append(self.script["risk_follow_up"]["acts"]["denial_line"].format(quote=act.rstrip(". ")))
             elif c in f.denied and c not in dropped:
                 risk.append(f"Denies {term(c)}.")
             elif c in f.answers and c in self.script["risk_unread"]["labels"]:
