@@ -111,3 +111,33 @@ def test_a_means_named_in_reply_to_the_plan_question_is_its_answer():
     doctor = _plan_answered("I confirm the handgun episode of 26 November.")
     risk = _line(doctor, "Risk assessment:")
     assert 'Plan or preparations: "I confirm the handgun episode' in risk, risk
+
+
+# Stop 47, review 2 must-fix 2 and 3 (the integrator's plan mend): a lithium that 'stopped working' is still taken, not
+# stopped to be restarted (uw-017: a lithium overdose, then 'My lithium stopped working'), and a drug class the
+# patient already takes is not started a second time (hw-034: lithium and quetiapine taken, the plan added 'Start an
+# antipsychotic ... aripiprazole or olanzapine').
+WARD = "Inpatient ward. A 35-year-old woman is here to see you, alone."
+
+
+def _mania(doctor: ScriptedClinician) -> None:
+    _answer(doctor, "elevated_mood", "I've been on top of the world, I haven't slept for four nights and I don't need to.")
+    _answer(doctor, "grandiosity", "I'm going to run the company, I've got special plans nobody else understands.")
+
+
+def test_a_lithium_that_stopped_working_is_not_a_lithium_stopped_to_restart():
+    doctor = _doctor(WARD)
+    _mania(doctor)
+    _answer(doctor, "medications_current", "I take lithium and quetiapine.")
+    _answer(doctor, "low_mood", "My lithium stopped working, so I took the whole box with vodka.")
+    plan = doctor._plan()
+    assert "which the patient says was stopped" not in plan, plan
+
+
+def test_an_antipsychotic_taken_now_is_not_started_a_second_time():
+    doctor = _doctor(WARD)
+    _mania(doctor)
+    _answer(doctor, "auditory_hallucinations", "I hear God's voice telling me I'm chosen.")
+    _answer(doctor, "medications_current", "I take lithium and quetiapine.")
+    plan = doctor._plan()
+    assert "Start an antipsychotic" not in plan, plan
