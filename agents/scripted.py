@@ -1959,11 +1959,16 @@ class ScriptedClinician(Doctor):
         for routine, early in (conf["liver_disease"]["follow_up"].items() if liver else ()):
             follow_up = follow_up.replace(routine, early)  # not liver tests at 3 months as the only response
         if self.critical_actions:
-            # the steps are read against the whole plan, follow-up included ("lithium levels" there reads as lithium),
-            # and against the medicines the patient already takes: a drug class taken now is not started a second time
-            # (quetiapine taken beside lithium is no reason to "start an antipsychotic"; the reconciling sentence
-            # continues it)
-            taken_now = " ".join(f"{drug}." for drug in self._drugs_taken())
+            # the steps are read against the whole plan, follow-up included ("lithium levels" there reads as lithium);
+            # a drug the patient already takes that answers a step the plan lacks is continued in its own words, not
+            # started a second time (quetiapine taken beside lithium for a mania: "She already takes quetiapine:
+            # continued ...", never "start an antipsychotic ... aripiprazole or olanzapine" beside it)
+            lacking = set(self._safety_steps(f"{plan} {follow_up}"))
+            continued = [drug for drug in self._drugs_taken() if lacking & actions.proposed(f"{drug}.")]
+            if continued:
+                he = {"female": "she", "male": "he"}.get(self.walk_in.sex or "", "they")
+                plan += " " + self.script["plan"]["already_taking"]["continued"].format(
+                    he=he[0].upper() + he[1:], takes="take" if he == "they" else "takes", drugs=_join(continued))
             for _ in range(2):  # a second pass: a step's own drug may ask for more (lithium: a pregnancy test)
                 # each as this setting takes it (a clinic's oral thiamine, not the ward's IV Pabrinex for 3-5 days)
                 worded = {**self.script["plan_safety"]["step_sentences"], **setting.get("step_sentences", {})}
@@ -1977,7 +1982,7 @@ class ScriptedClinician(Doctor):
                     w if (w := worded.get(a)) and a in actions.proposed(w) and fits(w)
                     else u if (actions.proposed(t) & drug_items) - prescribed and (u := undrugged.get(a)) and a in actions.proposed(u)
                     else t
-                    for a in self._safety_steps(f"{plan} {follow_up} {taken_now}")
+                    for a in self._safety_steps(f"{plan} {follow_up}")
                     for t in actions.sentences([a])
                 ]
                 steps = [t for t in dict.fromkeys(steps) if fits(t)]

@@ -141,3 +141,5 @@ def test_an_antipsychotic_taken_now_is_not_started_a_second_time():
     _answer(doctor, "medications_current", "I take lithium and quetiapine.")
     plan = doctor._plan()
     assert "Start an antipsychotic" not in plan, plan
+    # and the antipsychotic she takes is named as continued: the plan does not leave the mania's step unmet
+    assert "already takes quetiapine" in plan and "continued" in plan, plan
