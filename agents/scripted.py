@@ -2139,29 +2139,31 @@ class ScriptedClinician(Doctor):
         ``plan.already_taking.stopped``, an ended cue of the shared reader, or a negation (the shared reader's) over
         the drug's name or a word of taking (``plan.already_taking.taking``): 'I'm not on sertraline any more'."""
         answer = self.findings.answers.get("medications_current", "")
-        conf = self.script["plan"]["already_taking"]
-        taking_words = set(conf["taking"])
-
-        def named(text: str) -> list[str]:
-            low = text.lower()
-            return [d.name.lower() for d in self.kb.drugs
-                    if any(re.search(rf"\b{re.escape(n.lower())}\b", low) for n in [d.name, *d.synonyms])]
-
-        def stopped(text: str) -> bool:
-            if any(re.search(rf"\b{re.escape(w)}\b", text.lower()) for w in conf["stopped"]) or has_cue(text, "ended"):
-                return True
-            tokens = tokenize(text)
-            names = {t for n in named(text) for t in tokenize(n)}
-            return any(is_negated(text, i) for i, t in enumerate(tokens) if t in taking_words or t in names)
-
         taken: set[str] = set()
         for sentence in (s for s in re.split(r"(?<=[.!?;])\s+", answer) if s.strip()):
-            drugs = named(sentence)
+            drugs = self._drugs_named(sentence)
             parts = [sentence] if len(drugs) <= 1 else [p for p in re.split(r",\s*(?:but|and)\s+", sentence) if p.strip()]
             for part in parts:
-                if not stopped(part):
-                    taken |= set(named(part))
+                if not self._tells_stopping(part, self._drugs_named(part)):
+                    taken |= set(self._drugs_named(part))
         return [d.name.lower() for d in self.kb.drugs if d.name.lower() in taken]
+
+    def _drugs_named(self, text: str) -> list[str]:
+        """The drugs of the knowledge base ``text`` names (by name or synonym), lower case, in the knowledge base's order."""
+        low = text.lower()
+        return [d.name.lower() for d in self.kb.drugs
+                if any(re.search(rf"\b{re.escape(n.lower())}\b", low) for n in [d.name, *d.synonyms])]
+
+    def _tells_stopping(self, text: str, drugs: list[str], pronouns: frozenset[str] = frozenset()) -> bool:
+        """Whether ``text`` tells that ``drugs`` (or a drug ``pronouns`` stand for) were stopped: a word of
+        ``plan.already_taking.stopped``, an ended cue of the shared reader, or a negation (the shared reader's) over a
+        word of taking, a drug's name or one of ``pronouns``."""
+        conf = self.script["plan"]["already_taking"]
+        if any(re.search(rf"\b{re.escape(w)}\b", text.lower()) for w in conf["stopped"]) or has_cue(text, "ended"):
+            return True
+        names = {t for n in drugs for t in tokenize(n)} | pronouns
+        taking_words = set(conf["taking"])
+        return any(is_negated(text, i) for i, t in enumerate(tokenize(text)) if t in taking_words or t in names)
 
     def _drugs_stopped(self) -> set[str]:
         """The drugs of the knowledge base whose latest statement, over every reply of the interview in the order said,
@@ -2170,32 +2172,23 @@ class ScriptedClinician(Doctor):
         But I stopped it a few weeks ago." at turn 31 is a lithium stopped (stop 47 review M4, test-v2-0018: the plan
         said "he already takes lithium ... raise the dose"). A sentence naming no drug but "it" or "them" speaks of the
         drugs the sentence before it named. A later sentence of taking ("I've been back on it since March") undoes it."""
-        conf = self.script["plan"]["already_taking"]
-        taking_words = set(conf["taking"])
+        taking_words = set(self.script["plan"]["already_taking"]["taking"])
         lithium = self.script["plan"]["stopped_lithium"]["said"]
-
-        def named(text: str) -> list[str]:
-            low = text.lower()
-            return [d.name.lower() for d in self.kb.drugs
-                    if any(re.search(rf"\b{re.escape(n.lower())}\b", low) for n in [d.name, *d.synonyms])]
-
         state: dict[str, bool] = {}  # drug -> stopped, by the latest sentence that speaks of it
         for _, reply in self.findings.replies:
             before: list[str] = []
             for sentence in (s for s in re.split(r"(?<=[.!?;])\s+", reply) if s.strip()):
                 low = sentence.lower()
                 tokens = tokenize(sentence)
-                drugs = named(sentence)
+                drugs = self._drugs_named(sentence)
                 about = drugs or (before if {"it", "them"} & set(tokens) else [])
                 if drugs:
                     before = drugs
                 parts = [sentence] if len(drugs) <= 1 else [p for p in re.split(r",\s*(?:but|and)\s+", sentence) if p.strip()]
                 for part in parts:
-                    part_drugs = named(part) or about
+                    part_drugs = self._drugs_named(part) or about
                     ptokens = tokenize(part)
-                    names = {t for n in part_drugs for t in tokenize(n)} | {"it", "them"}
-                    stop = any(re.search(rf"\b{re.escape(w)}\b", part.lower()) for w in conf["stopped"]) or has_cue(part, "ended") \
-                        or any(is_negated(part, i) for i, t in enumerate(ptokens) if t in taking_words or t in names)
+                    stop = self._tells_stopping(part, part_drugs, frozenset({"it", "them"}))
                     if "lithium" in part_drugs and self._tells(part, lithium):
                         stop = True
                     took = any(t in taking_words - {"took", "taken"} for t in ptokens)  # "I took it for years" is past
