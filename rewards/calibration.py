@@ -262,7 +262,15 @@ PAIR_SETS: dict[str, tuple[str, str]] = {
         (
             "written by hand at stop 47, by a writer who read no code, from six hand-written records, three test-v2 "
             "cases and the unseen records uw-010, uw-013 and uw-020, labelled and committed before any matcher read "
-            "them (twenty-fifth round: the held-out set)"
+            "them (twenty-fifth round; read at stop 48)"
+        ),
+    ),
+    "heldout48": (
+        "heldout48_pairs.jsonl",
+        (
+            "written by hand at stop 48, by a writer who read no code, from six hand-written records, three test-v2 "
+            "cases and the unseen records uw-005, uw-008 and uw-021, labelled and committed before any matcher read "
+            "them (twenty-sixth round: the held-out set)"
         ),
     ),
 }
@@ -271,7 +279,7 @@ PAIR_SETS: dict[str, tuple[str, str]] = {
 UNSEEN_SUITES: tuple[Path, ...] = (Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "patient_exam" / "unseen",)
 #: the newest held-out pair set: reported, never fitted on, its errors never listed (it becomes a development set at
 #: the round after its figures are taken)
-HELD_OUT_PAIRS = "heldout47"
+HELD_OUT_PAIRS = "heldout48"
 #: every split a pair may carry: the first set's two halves, then the later sets
 SPLITS: tuple[str, ...] = ("calibration", "held_out", *PAIR_SETS)
 
