@@ -830,9 +830,11 @@ class StoryV2(_Story):
         # people often come with what they can name (sleep, tiredness, nerves, a racing heart) rather than
         # the illness's core: a first complaint that does not give the diagnosis away (voices.json)
         vague = [s for s in (openly or complaints) if s["concept"] in self.c.voices["presenting_complaints"]]
+        if rng.random() < self.c.complaints["share"] and self._cc_told():
+            return  # what brings this patient, as the patient, the family or the referrer puts it (stop 48)
         if vague and self.days >= self.c.voices["presenting_min_days"] and rng.random() < self.c.voices["presenting_share"]:
             first = rng.choice(vague)
-        elif not self.lifelong and self._cc_plain():
+        elif not self.lifelong and (self._cc_told() or self._cc_plain()):
             return  # every complaint would name the illness: what brings the patient instead
         chosen = str(self.fields.get("precipitant", "")).lower()
         quote = None
@@ -866,6 +868,48 @@ class StoryV2(_Story):
             self.chart.add("chief_complaint", f"{cap(lay)} {fields['duration_phrase']}.")
         else:
             self.chart.add("chief_complaint", f"\"{quote}\" ({fields['duration_phrase']}).", quote)
+
+    def _cc_told(self) -> bool:
+        """A chief complaint as the patient, the family or the referrer would put it (complaints.json): one
+        of the principal category's lines that fits the age, the setting, the referrer and the household,
+        in which the lexicon reads nothing this patient lacks and no complaint this record denies; the
+        time it has lasted in brackets after it. False when none fits (stop 48: 'Family worried about
+        her', 'Unwell, the GP thinks' opened any illness's record alike)."""
+        C = self.c.complaints
+        code, category = self.principal["code"], self.principal.get("category") or ""
+        lines = [e for e in C["by_category"].get(category, ()) if _complaint_line_fits(e, code, self.p.age, self.p.setting)]
+        if not lines:
+            return False
+        living = str(self.p.demographics.get("living_situation", ""))
+        referrer = self._referrer()
+        relative = self._relative()  # a care home resident's: one of the staff (people.json care_home_teller)
+        drawn = {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
+        single = str(self.fields.get("duration", "")).startswith(("one ", "a "))
+        phrases = [p for p in self.story["duration_phrase"] if not (single and "some" in p)] or self.story["duration_phrase"]
+        self.rng.shuffle(lines)
+        lines.sort(key=lambda e: self._held(e["s"]))  # the suite's least-told complaints first (stable: the shuffle orders the ties)
+        for e in lines[:8]:
+            if ("ref" in e and not re.search(e["ref"], referrer)) or ("home" in e and not re.search(e["home"], living, re.I)):
+                continue
+            if ("no_home" in e and re.search(e["no_home"], living, re.I)) or (e.get("rel") and not relative):
+                continue
+            said = self.fill(e["s"], relative=relative or "")
+            if self.lifelong:
+                text = said + self.fill(self.rng.choice(C["lifelong_close"]))
+            else:
+                text = f"{said} ({self.fill(self.rng.choice(phrases))})."
+            text = cap(text)
+            m = re.fullmatch(r'"([^"]+)"', said)
+            quote = m.group(1) if m else None
+            pos, neg = self._quoted_readings(text, quote)
+            if not pos <= drawn or neg & drawn:
+                continue  # the complaint tells a symptom this patient lacks, or denies one the patient has
+            if clean_text(text) and self._source_fits(text) and self.ok("chief_complaint", text, quote):
+                if quote:
+                    self.used_quotes.add(quote)
+                self.chart.add("chief_complaint", text, quote, readings=(pos, neg))
+                return True
+        return False
 
     def _cc_plain(self) -> bool:
         """A chief complaint that says what brings the patient (story.json ``record_story.cc_plain``),
@@ -1128,6 +1172,11 @@ class StoryV2(_Story):
         informant = (self.p.informant or "").lower()
         if self.in_care and self.p.age < 18:
             return "foster carer" if "foster" in informant else "key worker"
+        home = self.c.people["care_home_teller"]
+        if self.p.age >= home["from_age"] and re.search(home["living_pattern"], str(self.p.demographics.get("living_situation", "")), re.I):
+            if "care_home_teller" not in self.fields:  # drawn once: every line names the same one of the staff
+                self.fields["care_home_teller"] = self.rng.choice(home["say"])
+            return str(self.fields["care_home_teller"])
         for r in _SIMPLE_RELATIVES:
             if re.search(rf"\b{r}\b", informant):
                 return "parents" if "both parents" in informant else r
@@ -1190,6 +1239,9 @@ class StoryV2(_Story):
         key = self._referrer_key()
         self.fields.update(gp=rng.choice(st["gp_names"]), workplace=rng.choice(st["workplaces"]["default"]))
         fitting = [r for r in st["referrers"][key] if self.fits(self.fill(r)) and not (self.p.age >= 6 and "health visitor" in r)]  # filled: '{poss} family' is read as 'his family
+        home = self.c.people["care_home_teller"]
+        if self.p.age >= home["from_age"] and re.search(home["living_pattern"], str(self.p.demographics.get("living_situation", "")), re.I):
+            fitting = [r for r in fitting if not re.search(home["referrer_never"], r, re.I)] or fitting  # the staff send a resident in
         referrer = self.fill(rng.choice(fitting or st["referrers"][key]))
         self.fields["referrer"] = referrer
         return referrer
@@ -2931,6 +2983,15 @@ class StoryV2(_Story):
         return text
 
 
+def _complaint_line_fits(line: Mapping[str, Any], code: str, age: int, setting: str) -> bool:
+    """Whether a chief complaint of complaints.json fits the principal's code family, the age and the setting."""
+    codes = line.get("codes")
+    if codes and not code.startswith(tuple(codes)):
+        return False
+    lo, hi = line.get("a", (0, 200))
+    return lo <= age <= hi and setting in line.get("set", (setting,))
+
+
 class CaseComposerV2(CaseComposer):
     """Version 2 of the composer: the patients of version 1, told as a clinician tells them."""
 
@@ -2943,6 +3004,7 @@ class CaseComposerV2(CaseComposer):
         self.voices = load_material("voices")
         self.joins = load_material("joins")
         self.records = load_material("records")
+        self.complaints = load_material("complaints")  # stop 48: chief complaints in the words of whoever brings the patient
         self.wording = load_material("wording")  # issue 14, stop 36: the mental state as observed
         self.core = load_material("core")  # issue 14, stop 40: what each principal's referral always tells, and its giveaway scales
         self.observed = [(re.compile(r["pattern"], re.I), tuple(r["say"])) for r in self.wording["mse_observed"]["rules"]]
