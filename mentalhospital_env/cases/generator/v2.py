@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 import zlib
+from itertools import islice
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
@@ -33,7 +34,7 @@ from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.durations import load_durations
 from mentalhospital_env.knowledge.language import memo_size, relatives_named
 
-from ..audit import _family_match, _has, complaint_fits, heart_rates, _label_patterns, care_home_misplaced, chart_name, charted, insight_read, text_lines, lone_parent, quote_sentences, review_facts
+from ..audit import _family_match, _has, _line_key, complaint_fits, heart_rates, _label_patterns, care_home_misplaced, chart_name, charted, insight_read, text_lines, lone_parent, quote_sentences, review_facts
 from ..reference import Entry
 from .composer import (
     _THIRD_PERSON,
@@ -237,7 +238,7 @@ class StoryV2(_Story):
     _LIFE_WORDS = {
         "stopped_driving": re.compile(r"\bstopped driving\b", re.I),
         "weekend_or_relatives_house": re.compile(r"\b(at weekends|(?:his|her|their) \w+'s house)\b", re.I),
-        "own_household_chores": re.compile(r"\b(the pan|the kitchen|my bills|does my bills|driving)\b", re.I),
+        "own_household_chores": re.compile(r"\b(the pan|the kitchen|my bills|does my bills|driving|household tasks|housework|bills|the shopping|cooking)\b", re.I),  # stop 48: 'left household tasks and bills undone, her key worker at the home adds'
         "gym": re.compile(r"\bgym\b", re.I),
         "childcare": re.compile(r"\b(childcare|school run|the kids|my kids|nappies)\b", re.I),
         "youth_justice": re.compile(r"\b(police|youth justice|bus shelter|exploitation)\b", re.I),
@@ -887,20 +888,25 @@ class StoryV2(_Story):
         single = str(self.fields.get("duration", "")).startswith(("one ", "a "))
         phrases = [p for p in self.story["duration_phrase"] if not (single and "some" in p)] or self.story["duration_phrase"]
         self.rng.shuffle(lines)
-        lines.sort(key=lambda e: self._held(e["s"]))  # the suite's least-told complaints first (stable: the shuffle orders the ties)
+        if self.c.suite_lines:  # the suite's least-told complaints first, whatever their time (stable: the shuffle orders the ties)
+            told = self._suite_openings()
+            lines.sort(key=lambda e: told.get(_opening(self.fill(e["s"], relative=relative or "", says="says", notices="notices", **{"is": "is"})), 0))
         for e in lines[:8]:
             if ("ref" in e and not re.search(e["ref"], referrer)) or ("home" in e and not re.search(e["home"], living, re.I)):
                 continue
             if ("no_home" in e and re.search(e["no_home"], living, re.I)) or (e.get("rel") and not relative):
                 continue
-            said = self.fill(e["s"], relative=relative or "")
+            plural = bool(relative) and relative.endswith("s")  # 'say his parents'
+            said = self.fill(e["s"], relative=relative or "", says="say" if plural else "says", notices="notice" if plural else "notices", **{"is": "are" if plural else "is"})
             if self.lifelong:
-                text = said + self.fill(self.rng.choice(C["lifelong_close"]))
+                text = (said if said[-1:] in ".!?\"" else said + ".") + self.fill(self.rng.choice(C["lifelong_close"]))
             else:
                 text = f"{said} ({self.fill(self.rng.choice(phrases))})."
             text = cap(text)
             m = re.fullmatch(r'"([^"]+)"', said)
             quote = m.group(1) if m else None
+            if quote and (self._held(quote) or quote in self.used_quotes):
+                continue  # the patient's words once in a suite (the audit's template.clone: 'They've put something in the flat' in 6 psychoses of 400)
             pos, neg = self._quoted_readings(text, quote)
             if not pos <= drawn or neg & drawn:
                 continue  # the complaint tells a symptom this patient lacks, or denies one the patient has
@@ -910,6 +916,23 @@ class StoryV2(_Story):
                 self.chart.add("chief_complaint", text, quote, readings=(pos, neg))
                 return True
         return False
+
+    def _suite_openings(self) -> dict[str, int]:
+        """How many of the suite's own lines (the audit's template.clone keys, opening word left out) begin with
+        each five words: a chief complaint's line is keyed with its time ('... says her gp for three months'),
+        so the same complaint of another length is found by its opening (stop 48: 'Off work and not leaving the
+        house, says her GP' in 38 of 400). Read on from where the last draft left off."""
+        held = self.c.suite_lines
+        index = getattr(self.c, "suite_openings", None)
+        if index is None or index[0] is not held or index[1] > len(held):
+            index = self.c.suite_openings = [held, 0, {}]
+        if len(held) > index[1]:
+            counts = index[2]
+            for key in islice(held, index[1], None):
+                head = " ".join(key.split()[:5])
+                counts[head] = counts.get(head, 0) + 1
+            index[1] = len(held)
+        return index[2]
 
     def _cc_plain(self) -> bool:
         """A chief complaint that says what brings the patient (story.json ``record_story.cc_plain``),
@@ -1753,7 +1776,10 @@ class StoryV2(_Story):
                 if self.maintenance is not None and not self.nonadherent:
                     text = self.fill(rng.choice(st["pph_known"]), illness=illness, Illness_cap=cap(illness), **fields)
                 else:  # not on it now: the record's medication list says so too
-                    stopped = rng.choice(["a few months", "several months", "about a year", "some weeks"]) if self.maintenance is None else "a few weeks"
+                    spans = ["a few months", "several months", "about a year", "some weeks"]
+                    if self.days < self.story["stop_onset_gap"]["least_days"]["months"]:  # an illness of weeks does not follow a stop of months (stop 48: 'Five weeks ago, after her quetiapine was stopped' beside 'stopped it several months ago')
+                        spans = ["some weeks", "a few weeks", "some weeks", "a few weeks"]
+                    stopped = rng.choice(spans) if self.maintenance is None else "a few weeks"
                     text = self.fill(rng.choice(st["pph_known_stopped"]), illness=illness, Illness_cap=cap(illness), stopped=stopped, **fields)
                     self._onset_after_stop(drug_name, stopped)
             elif drug_name:
@@ -2981,6 +3007,12 @@ class StoryV2(_Story):
                 clause = re.compile(re.escape(m.group(0)) + r"[^;.]*", re.I)
                 return sentence(clause.sub(lambda _m: fill(action, {"value": f"{value:g}", "analyte": analyte}), text, count=1))
         return text
+
+
+def _opening(said: str) -> str:
+    """A chief complaint's first clause as the near-clone rule keys it (opening word left out), cut to five words."""
+    first = re.split(r"\s*[;:]\s+", said, maxsplit=1)[0]
+    return " ".join(_line_key(first).split()[1:6])
 
 
 def _complaint_line_fits(line: Mapping[str, Any], code: str, age: int, setting: str) -> bool:
