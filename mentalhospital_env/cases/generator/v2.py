@@ -892,7 +892,7 @@ class StoryV2(_Story):
             told = self._suite_openings()
             lines.sort(key=lambda e: told.get(_opening(self.fill(e["s"], relative=relative or "", says="says", notices="notices", **{"is": "is"})), 0))
         for e in lines[:8]:
-            if ("ref" in e and not re.search(e["ref"], referrer)) or ("home" in e and not re.search(e["home"], living, re.I)):
+            if ("ref" in e and not re.search(C["referrers"].get(e["ref"], e["ref"]), referrer)) or ("home" in e and not re.search(e["home"], living, re.I)):
                 continue
             if ("no_home" in e and re.search(e["no_home"], living, re.I)) or (e.get("rel") and not relative):
                 continue
