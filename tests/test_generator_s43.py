@@ -61,8 +61,8 @@ def test_inpatients_have_a_reason_to_be_in_hospital():
         if case["setting"] != "inpatient":
             continue
         suicide = (case["ehr"].get("risk_assessment") or {}).get("suicide") or ""
-        if re.search(r"reducing regimen|detoxification", case["treatment"]["plan"]):
-            continue  # another reason in the record: a co-occurring dependence withdrawn on the ward (stop 44: s43-F32.1-019, 16 units a day)
+        if re.search(r"reducing regimen|detoxification|assisted withdrawal on the ward", case["treatment"]["plan"]):
+            continue  # another reason in the record: a co-occurring dependence withdrawn on the ward (stop 44: s43-F32.1-019, 16 units a day; stop 48: s43-F33.1-005, 'A medically assisted withdrawal on the ward')
         assert not re.match(r"(?:No|Not|Denies)\b", suicide) or re.search(r"attempt|overdose|wish|better off", suicide), (case["case_id"], suicide)
 
 

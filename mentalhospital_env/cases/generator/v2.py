@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from mentalhospital_env.knowledge import rx as re  # re with its compiled patterns kept (the data hold more than re caches)
 import zlib
+from itertools import islice
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
@@ -33,7 +34,7 @@ from mentalhospital_env.knowledge import load_knowledge
 from mentalhospital_env.knowledge.durations import load_durations
 from mentalhospital_env.knowledge.language import memo_size, relatives_named
 
-from ..audit import _family_match, _has, complaint_fits, heart_rates, _label_patterns, care_home_misplaced, chart_name, charted, insight_read, text_lines, lone_parent, quote_sentences, review_facts
+from ..audit import _family_match, _has, _line_key, complaint_fits, heart_rates, _label_patterns, care_home_misplaced, chart_name, charted, insight_read, text_lines, lone_parent, quote_sentences, review_facts
 from ..reference import Entry
 from .composer import (
     _THIRD_PERSON,
@@ -237,7 +238,7 @@ class StoryV2(_Story):
     _LIFE_WORDS = {
         "stopped_driving": re.compile(r"\bstopped driving\b", re.I),
         "weekend_or_relatives_house": re.compile(r"\b(at weekends|(?:his|her|their) \w+'s house)\b", re.I),
-        "own_household_chores": re.compile(r"\b(the pan|the kitchen|my bills|does my bills|driving)\b", re.I),
+        "own_household_chores": re.compile(r"\b(the pan|the kitchen|my bills|does my bills|driving|household tasks|housework|bills|the shopping|cooking)\b", re.I),  # stop 48: 'left household tasks and bills undone, her key worker at the home adds'
         "gym": re.compile(r"\bgym\b", re.I),
         "childcare": re.compile(r"\b(childcare|school run|the kids|my kids|nappies)\b", re.I),
         "youth_justice": re.compile(r"\b(police|youth justice|bus shelter|exploitation)\b", re.I),
@@ -830,9 +831,11 @@ class StoryV2(_Story):
         # people often come with what they can name (sleep, tiredness, nerves, a racing heart) rather than
         # the illness's core: a first complaint that does not give the diagnosis away (voices.json)
         vague = [s for s in (openly or complaints) if s["concept"] in self.c.voices["presenting_complaints"]]
+        if rng.random() < self.c.complaints["share"] and self._cc_told():
+            return  # what brings this patient, as the patient, the family or the referrer puts it (stop 48)
         if vague and self.days >= self.c.voices["presenting_min_days"] and rng.random() < self.c.voices["presenting_share"]:
             first = rng.choice(vague)
-        elif not self.lifelong and self._cc_plain():
+        elif not self.lifelong and (self._cc_told() or self._cc_plain()):
             return  # every complaint would name the illness: what brings the patient instead
         chosen = str(self.fields.get("precipitant", "")).lower()
         quote = None
@@ -866,6 +869,70 @@ class StoryV2(_Story):
             self.chart.add("chief_complaint", f"{cap(lay)} {fields['duration_phrase']}.")
         else:
             self.chart.add("chief_complaint", f"\"{quote}\" ({fields['duration_phrase']}).", quote)
+
+    def _cc_told(self) -> bool:
+        """A chief complaint as the patient, the family or the referrer would put it (complaints.json): one
+        of the principal category's lines that fits the age, the setting, the referrer and the household,
+        in which the lexicon reads nothing this patient lacks and no complaint this record denies; the
+        time it has lasted in brackets after it. False when none fits (stop 48: 'Family worried about
+        her', 'Unwell, the GP thinks' opened any illness's record alike)."""
+        C = self.c.complaints
+        code, category = self.principal["code"], self.principal.get("category") or ""
+        lines = [e for e in C["by_category"].get(category, ()) if _complaint_line_fits(e, code, self.p.age, self.p.setting)]
+        if not lines:
+            return False
+        living = str(self.p.demographics.get("living_situation", ""))
+        referrer = self._referrer()
+        relative = self._relative()  # a care home resident's: one of the staff (people.json care_home_teller)
+        drawn = {s["concept"] for s in self.symptoms + self.comorbid_symptoms}
+        single = str(self.fields.get("duration", "")).startswith(("one ", "a "))
+        phrases = [p for p in self.story["duration_phrase"] if not (single and "some" in p)] or self.story["duration_phrase"]
+        self.rng.shuffle(lines)
+        if self.c.suite_lines:  # the suite's least-told complaints first, whatever their time (stable: the shuffle orders the ties)
+            told = self._suite_openings()
+            lines.sort(key=lambda e: told.get(_opening(self.fill(e["s"], relative=relative or "", says="says", notices="notices", **{"is": "is"})), 0))
+        for e in lines[:8]:
+            if ("ref" in e and not re.search(C["referrers"].get(e["ref"], e["ref"]), referrer)) or ("home" in e and not re.search(e["home"], living, re.I)):
+                continue
+            if ("no_home" in e and re.search(e["no_home"], living, re.I)) or (e.get("rel") and not relative):
+                continue
+            plural = bool(relative) and relative.endswith("s")  # 'say his parents'
+            said = self.fill(e["s"], relative=relative or "", says="say" if plural else "says", notices="notice" if plural else "notices", **{"is": "are" if plural else "is"})
+            if self.lifelong:
+                text = (said if said[-1:] in ".!?\"" else said + ".") + self.fill(self.rng.choice(C["lifelong_close"]))
+            else:
+                text = f"{said} ({self.fill(self.rng.choice(phrases))})."
+            text = cap(text)
+            m = re.fullmatch(r'"([^"]+)"', said)
+            quote = m.group(1) if m else None
+            if quote and (self._held(quote) or quote in self.used_quotes):
+                continue  # the patient's words once in a suite (the audit's template.clone: 'They've put something in the flat' in 6 psychoses of 400)
+            pos, neg = self._quoted_readings(text, quote)
+            if not pos <= drawn or neg & drawn:
+                continue  # the complaint tells a symptom this patient lacks, or denies one the patient has
+            if clean_text(text) and self._source_fits(text) and self.ok("chief_complaint", text, quote):
+                if quote:
+                    self.used_quotes.add(quote)
+                self.chart.add("chief_complaint", text, quote, readings=(pos, neg))
+                return True
+        return False
+
+    def _suite_openings(self) -> dict[str, int]:
+        """How many of the suite's own lines (the audit's template.clone keys, opening word left out) begin with
+        each five words: a chief complaint's line is keyed with its time ('... says her gp for three months'),
+        so the same complaint of another length is found by its opening (stop 48: 'Off work and not leaving the
+        house, says her GP' in 38 of 400). Read on from where the last draft left off."""
+        held = self.c.suite_lines
+        index = getattr(self.c, "suite_openings", None)
+        if index is None or index[0] is not held or index[1] > len(held):
+            index = self.c.suite_openings = [held, 0, {}]
+        if len(held) > index[1]:
+            counts = index[2]
+            for key in islice(held, index[1], None):
+                head = " ".join(key.split()[:5])
+                counts[head] = counts.get(head, 0) + 1
+            index[1] = len(held)
+        return index[2]
 
     def _cc_plain(self) -> bool:
         """A chief complaint that says what brings the patient (story.json ``record_story.cc_plain``),
@@ -1128,6 +1195,11 @@ class StoryV2(_Story):
         informant = (self.p.informant or "").lower()
         if self.in_care and self.p.age < 18:
             return "foster carer" if "foster" in informant else "key worker"
+        home = self.c.people["care_home_teller"]
+        if self.p.age >= home["from_age"] and re.search(home["living_pattern"], str(self.p.demographics.get("living_situation", "")), re.I):
+            if "care_home_teller" not in self.fields:  # drawn once: every line names the same one of the staff
+                self.fields["care_home_teller"] = self.rng.choice(home["say"])
+            return str(self.fields["care_home_teller"])
         for r in _SIMPLE_RELATIVES:
             if re.search(rf"\b{r}\b", informant):
                 return "parents" if "both parents" in informant else r
@@ -1190,6 +1262,9 @@ class StoryV2(_Story):
         key = self._referrer_key()
         self.fields.update(gp=rng.choice(st["gp_names"]), workplace=rng.choice(st["workplaces"]["default"]))
         fitting = [r for r in st["referrers"][key] if self.fits(self.fill(r)) and not (self.p.age >= 6 and "health visitor" in r)]  # filled: '{poss} family' is read as 'his family
+        home = self.c.people["care_home_teller"]
+        if self.p.age >= home["from_age"] and re.search(home["living_pattern"], str(self.p.demographics.get("living_situation", "")), re.I):
+            fitting = [r for r in fitting if not re.search(home["referrer_never"], r, re.I)] or fitting  # the staff send a resident in
         referrer = self.fill(rng.choice(fitting or st["referrers"][key]))
         self.fields["referrer"] = referrer
         return referrer
@@ -1701,7 +1776,10 @@ class StoryV2(_Story):
                 if self.maintenance is not None and not self.nonadherent:
                     text = self.fill(rng.choice(st["pph_known"]), illness=illness, Illness_cap=cap(illness), **fields)
                 else:  # not on it now: the record's medication list says so too
-                    stopped = rng.choice(["a few months", "several months", "about a year", "some weeks"]) if self.maintenance is None else "a few weeks"
+                    spans = ["a few months", "several months", "about a year", "some weeks"]
+                    if self.days < self.story["stop_onset_gap"]["least_days"]["months"]:  # an illness of weeks does not follow a stop of months (stop 48: 'Five weeks ago, after her quetiapine was stopped' beside 'stopped it several months ago')
+                        spans = ["some weeks", "a few weeks", "some weeks", "a few weeks"]
+                    stopped = rng.choice(spans) if self.maintenance is None else "a few weeks"
                     text = self.fill(rng.choice(st["pph_known_stopped"]), illness=illness, Illness_cap=cap(illness), stopped=stopped, **fields)
                     self._onset_after_stop(drug_name, stopped)
             elif drug_name:
@@ -2931,6 +3009,21 @@ class StoryV2(_Story):
         return text
 
 
+def _opening(said: str) -> str:
+    """A chief complaint's first clause as the near-clone rule keys it (opening word left out), cut to five words."""
+    first = re.split(r"\s*[;:]\s+", said, maxsplit=1)[0]
+    return " ".join(_line_key(first).split()[1:6])
+
+
+def _complaint_line_fits(line: Mapping[str, Any], code: str, age: int, setting: str) -> bool:
+    """Whether a chief complaint of complaints.json fits the principal's code family, the age and the setting."""
+    codes = line.get("codes")
+    if codes and not code.startswith(tuple(codes)):
+        return False
+    lo, hi = line.get("a", (0, 200))
+    return lo <= age <= hi and setting in line.get("set", (setting,))
+
+
 class CaseComposerV2(CaseComposer):
     """Version 2 of the composer: the patients of version 1, told as a clinician tells them."""
 
@@ -2943,6 +3036,7 @@ class CaseComposerV2(CaseComposer):
         self.voices = load_material("voices")
         self.joins = load_material("joins")
         self.records = load_material("records")
+        self.complaints = load_material("complaints")  # stop 48: chief complaints in the words of whoever brings the patient
         self.wording = load_material("wording")  # issue 14, stop 36: the mental state as observed
         self.core = load_material("core")  # issue 14, stop 40: what each principal's referral always tells, and its giveaway scales
         self.observed = [(re.compile(r["pattern"], re.I), tuple(r["say"])) for r in self.wording["mse_observed"]["rules"]]
