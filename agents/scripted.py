@@ -1086,9 +1086,13 @@ class ScriptedClinician(Doctor):
         names: list[str] = list(settings.get(self.walk_in.setting or "", {}).get("baseline_exams", ()))
         # what the findings call for whatever leads (a fear of weight gain: weight and BMI, ECG, electrolytes), first or
         # after the leading hypothesis's own (``exams_by_finding``: a C-SSRS naming a rope comes first, hw-015)
+        # a rule with 'onset_within_days' is called by a sudden onset at its age, whatever was told: an illness of days
+        # in old age is a delirium until shown otherwise (exams_by_finding._onset_about)
+        days = self._illness_days(established_only=True)
         called = [
             rule for rule in self.script["exams_by_finding"]["rules"]
-            if set(rule["when"]) & set(self.findings.present)
+            if (set(rule["when"]) & set(self.findings.present) if "onset_within_days" not in rule
+                else days is not None and days <= rule["onset_within_days"])
             and self.walk_in.age_group in rule.get("ages", [self.walk_in.age_group])
             and (self.walk_in.age or 0) >= rule.get("min_age", 0)
         ]
@@ -2423,7 +2427,11 @@ class ScriptedClinician(Doctor):
         findings = set(setting["admit_when"]) & present
         if any(principal.code.startswith(c) for c in setting["community_crisis_codes"]):
             return bool(findings - set(setting["community_crisis_not_enough"]))
-        return bool(findings) or "active_suicide" in profile.risks or self._unsafe_at_home() or self._said_any(setting["admit_when_said"])
+        said = list(setting["admit_when_said"])
+        if any(principal.code.startswith(c) for c in setting["said_not_enough"]["codes"]):
+            # self-care let slide in a stress reaction or an anxiety disorder is met at home (said_not_enough)
+            said = [k for k in said if k not in setting["said_not_enough"]["kinds"]]
+        return bool(findings) or "active_suicide" in profile.risks or self._unsafe_at_home() or self._said_any(said)
 
     def _said_any(self, kinds: list[str]) -> bool:
         """Whether a reply, to any question, holds a sentence that tells a risk disclosure of one of ``kinds``
@@ -2796,6 +2804,55 @@ class ScriptedClinician(Doctor):
             return f'{sentence} ({his} {teller}: "{first}")'
         return f'{sentence} ("{first}")'
 
+    def _drug_reactions(self, key: str, used: set[str]) -> str:
+        """The note's words for a drug that disagrees with the patient, told in reply to ``key``
+        (``note_writing.drug_reactions``): 'Codeine intolerance (sickness) rather than a true allergy ("Codeine makes me sick")',
+        'Penicillin allergy (rash)': the drug and the reaction, an allergy told apart from an intolerance, with the words
+        quoted. Empty when ``key`` is not the allergy question or no sentence of the reply names a drug with a reaction
+        or as an allergy (a denial, "No known allergies", is the denial's)."""
+        conf = self.script["note_writing"]["drug_reactions"]
+        f = self.findings
+        if key != conf["key"]:
+            return ""
+        reply = f.answers.get(key, "").strip() or (f.present.get(key) or "").strip()
+        found: dict[str, tuple[str, str]] = {}  # drug -> (kind, reaction), in the order told
+        quoted: list[str] = []
+        for sentence in split_sentences(reply):
+            bare = _without_opener(sentence.strip(), self.script["quotes"]["openers"]).strip()
+            low = bare.lower()
+            tokens = tokenize(bare)
+            drugs = [d for d in conf["drugs"] if re.search(rf"\b{re.escape(d)}", low)]
+            drugs += [d for d in self._drugs_named(bare) if d not in drugs]
+            # a drug under a negation ("I'm not allergic to penicillin") is no reaction told
+            drugs = [d for d in drugs if not any(is_negated(bare, i) for i, t in enumerate(tokens) if t.startswith(d.split()[0]))]
+            if not drugs:
+                continue
+            reactions = [r for r in conf["reactions"] if re.search(r["pattern"], low)]
+            reaction = next((r for r in reactions if r["kind"] == "allergy"), reactions[0] if reactions else None)
+            if reaction is None and conf["allergic_word"] not in low:
+                continue
+            for d in drugs:
+                kind, said = (reaction["kind"], reaction["reaction"]) if reaction else ("unstated", "")
+                if d not in found or (found[d][0] != "allergy" and kind == "allergy"):
+                    found[d] = (kind, said)
+            if bare.rstrip(".!").lower() not in used:
+                quoted.append(bare.rstrip(".!"))
+        if not found:
+            return ""
+        written = "; ".join(
+            conf["sentences"][kind].format(drug=d[:1].upper() + d[1:], reaction=said) for d, (kind, said) in found.items()
+        )
+        for q in quoted:
+            used.update({q.lower(), q.lower() + "."})
+        if not quoted:
+            return written
+        teller = f.told_by.get(key)
+        words = " ".join(f"{q}." for q in quoted).rstrip(".")
+        if teller:
+            his = {"female": "her", "male": "his"}.get(self.walk_in.sex or "", "their")
+            return f'{written} ({his} {teller}: "{words}")'
+        return f'{written} ("{words}")'
+
     def _quote_reply(self, key: str, reply: str, used: set[str]) -> str:
         """``reply`` as quoted under ``key``'s heading; an informant's answer ("He was born at 34 weeks", the father's)
         keeps its third person and is put in their mouth ('His father says: "..."')."""
@@ -2854,7 +2911,12 @@ class ScriptedClinician(Doctor):
         acts = key == self.script["risk_follow_up"]["acts"]["item"]
 
         def on_subject(sentence: str) -> bool:  # a preparatory act told answers the plan in any words (risk_follow_up.acts)
-            return any(re.search(rf"\b{re.escape(c)}", " ".join(tokenize(sentence))) for c in cues or ()) or (
+            # without the phrases whose word only looks like a cue ("firefighters cut me out", "cut me out of the will")
+            words = " ".join(tokenize(sentence))
+            friends = conf["cue_false_friends"]
+            return any(
+                re.search(rf"\b{re.escape(c)}", _without_matches(words, friends.get(c, ()))) for c in cues or ()
+            ) or (
                 acts and self._act_told(sentence, means_only=True) is not None)
 
         if cues and key in conf["subject_each"]:
@@ -3474,7 +3536,7 @@ class ScriptedClinician(Doctor):
                 continue
             sentences = [x for x in split_sentences(quote.strip().strip('"')) if x.strip()]
             told = [self._retell(x) for x in sentences]
-            if all(told) and all(t.lower() in retold for t in told):
+            if all(told) and all(self._retold_key(t) in retold for t in told):
                 continue  # told under an earlier heading ("over the following weeks he stopped going to the club")
             fragments = conf["fragments"]
             verbs = set(fragments["verbs"]) | set(conf["verbs"]["unchanged"]) | set(conf["verbs"]["third_singular"].values())
@@ -3485,7 +3547,7 @@ class ScriptedClinician(Doctor):
                 lead = next((lead for cue, lead in fragments["leads"].get(key, ()) if cue in words or not cue), None)
                 told[i] = f"{lead} {t}" if lead and i == 0 else None
             if all(told):
-                retold.update(t.lower() for t in told)
+                retold.update(self._retold_key(t) for t in told)
                 frame = conf["frames"][key].format(p=p)
                 frame = frame.split(" ", 1)[0] + " " + " ".join(self._verb(w) for w in frame.split(" ")[1:])
                 out.append(f"{frame} {told[0]}." + "".join(f" {t[0].upper()}{t[1:]}." for t in told[1:]))
@@ -3496,7 +3558,7 @@ class ScriptedClinician(Doctor):
         told_in = [self._told_in(c, self.script["note_writing"]["own_words_only"]) for c in clashing]
         def told_before(q: str) -> bool:  # quoted as a phrase, or retold under the onset, context or impact
             pieces = [x for x in split_sentences(q.strip()) if x.strip()]
-            return q.strip().lower() in used or all((self._retell(x) or "").lower() in retold for x in pieces)
+            return q.strip().lower() in used or all(self._retold_key(self._retell(x) or "") in retold for x in pieces)
 
         for i, quote in enumerate(q for q in dict.fromkeys(told_in) if not told_before(q)):
             out.append(f'{p} {"also " + self._verb("says") if not i else self._verb("adds")}, "{quote.strip()}"')
@@ -3506,6 +3568,12 @@ class ScriptedClinician(Doctor):
         if negatives:
             out.append(f"{p} {self._verb('denies')} {_join(self._term(c) for c in negatives)}.")
         return " ".join(_end(x) for x in out)
+
+    def _retold_key(self, sentence: str) -> str:
+        """``sentence`` as compared with one retold before: lower case, without the hedges that change nothing of what
+        it tells (``note_writing.retold_hedges``: "it started about four days ago" is "It started Four days ago")."""
+        hedges = set(self.script["note_writing"]["retold_hedges"])
+        return " ".join(t for t in tokenize(sentence) if t not in hedges)
 
     def _answers_unread(self, used: set[str]) -> str:
         """The present illness's sentence for the symptom questions answered on their subject in words the reader
@@ -3880,7 +3948,11 @@ class ScriptedClinician(Doctor):
                     # "Self-harm: \"I've cut myself off\"" asserts the finding: a symptom's label only over an
                     # answer that affirmed it (the denial has its own line)
                     continue
-                if (c in f.answers or c in f.present) and c in lex and said(c):
+                if c in f.answers and (reacted := self._drug_reactions(c, used)):
+                    # a drug that disagrees with the patient: the drug and the reaction, an allergy or an intolerance
+                    # (note_writing.drug_reactions), not a quote that a subject cue may miss
+                    parts.append(_end(reacted))
+                elif (c in f.answers or c in f.present) and c in lex and said(c):
                     label = term(c)
                     plain = label.lower() == heading.lower() or c in writing["unlabelled"]
                     parts.append(_end(said(c) if plain else f"{label.capitalize()}: {said(c)}"))
@@ -3981,6 +4053,12 @@ class ScriptedClinician(Doctor):
                 # a preparatory act told in any reply ("I took my father's handgun from his nightstand drawer") beside
                 # words that deny the thoughts ("I don't want to die") is no denial (risk_follow_up.acts)
                 risk.append(self.script["risk_follow_up"]["acts"]["denial_line"].format(quote=act.rstrip(". ")))
+            elif c == "suicidal_ideation" and (act := next(
+                    (s for k in self.script["risk_follow_up"]["acts"]["means_answers"]
+                     if (s := self._act_told(f.answers.get(k, ""), means_only=True))), None)):
+                # a means of the act's kinds named in reply to the question on plans or past attempts ("I confirm the
+                # handgun episode of 26 November", uw-020) answers it: no denial either (acts._means_answers_about)
+                risk.append(self.script["risk_follow_up"]["acts"]["means_line"].format(quote=act.rstrip(". ")))
             elif c in f.denied and c not in dropped:
                 risk.append(f"Denies {term(c)}.")
             elif c in f.answers and c in self.script["risk_unread"]["labels"]:
@@ -4060,6 +4138,13 @@ class ScriptedClinician(Doctor):
 
 
 _DRUG_SENTENCES = ("Medication:", "With it, start")
+
+
+def _without_matches(text: str, patterns: Any) -> str:
+    """``text`` without what any of ``patterns`` matches (each match made a space)."""
+    for pattern in patterns:
+        text = re.sub(pattern, " ", text)
+    return text
 
 
 def _days(n: float) -> str:
