@@ -2428,9 +2428,12 @@ class ScriptedClinician(Doctor):
         if any(principal.code.startswith(c) for c in setting["community_crisis_codes"]):
             return bool(findings - set(setting["community_crisis_not_enough"]))
         said = list(setting["admit_when_said"])
-        if any(principal.code.startswith(c) for c in setting["said_not_enough"]["codes"]):
-            # self-care let slide in a stress reaction or an anxiety disorder is met at home (said_not_enough)
-            said = [k for k in said if k not in setting["said_not_enough"]["kinds"]]
+        enough = setting["said_not_enough"]
+        if any(principal.code.startswith(c) for c in enough["codes"]) and not any(
+                self._tells(p, enough["unless"]) for _, reply in self.findings.replies for p in split_sentences(reply)):
+            # self-care let slide in a stress reaction or an anxiety disorder is met at home, unless basic needs are
+            # told as unmet (said_not_enough)
+            said = [k for k in said if k not in enough["kinds"]]
         return bool(findings) or "active_suicide" in profile.risks or self._unsafe_at_home() or self._said_any(said)
 
     def _said_any(self, kinds: list[str]) -> bool:
@@ -3092,7 +3095,7 @@ class ScriptedClinician(Doctor):
             # the item's own answer even when a heading above quoted it already ("I take sertraline 100 mg" under the
             # medicines is still the answer about means): a risk item answered is never written as unanswered
             # (stop 42's consultants: means "asked, no direct answer" though he had listed his tablets, test-v2-0480)
-            quote = self._quote(key, used) or self._requote_for_risk(key)
+            raw = quote = self._quote(key, used) or self._requote_for_risk(key)
             # the item's own reply read for the item's own subject first: a reply that spoke only of another item ("I
             # don't have a plan to end it" asked about intent) leaves the item to be found where it was answered
             quote = self._on_item(key, quote) if quote else ""
@@ -3108,6 +3111,11 @@ class ScriptedClinician(Doctor):
                     quote = f'{self._voice()[1].capitalize()} {teller} says: {quote}'
             quote = self._on_item(key, quote)
             label = item["label"].replace("them", self._object())
+            if not quote and raw and key in conf["answered_aside"]["keys"]:
+                # answered, but only about another item ("I don't have a plan to end it" asked about intent): what was
+                # said, and that the item itself was not stated, not "no direct answer" over an answer (hw-039)
+                out.append(_end(f"{label}: {conf['answered_aside']['sentence'].format(quote=raw)}"))
+                continue
             out.append(_end(f"{label}: {quote}") if quote else f"{label}: {conf['no_answer']}.")
         return out
 
@@ -3568,6 +3576,17 @@ class ScriptedClinician(Doctor):
         if negatives:
             out.append(f"{p} {self._verb('denies')} {_join(self._term(c) for c in negatives)}.")
         return " ".join(_end(x) for x in out)
+
+    def _unread_on_subject(self, key: str) -> bool:
+        """Whether the reply to the risk question ``key``, read as neither affirming nor denying, speaks of its subject
+        (``risk_unread.subject_cues``, without the cue's false friends of ``quotes.cue_false_friends``) and is not only
+        an earlier answer said again: "As I said, ... firefighters cut me out" asked about self-harm is no answer."""
+        cues = self.script["risk_unread"]["subject_cues"].get(key, ())
+        if self._repeat_only(key):
+            return False
+        words = " ".join(tokenize(self.findings.answers.get(key, "")))
+        friends = self.script["quotes"]["cue_false_friends"]
+        return any(re.search(rf"\b{re.escape(c)}", _without_matches(words, friends.get(c, ()))) for c in cues)
 
     def _retold_key(self, sentence: str) -> str:
         """``sentence`` as compared with one retold before: lower case, without the hedges that change nothing of what
@@ -4064,7 +4083,7 @@ class ScriptedClinician(Doctor):
             elif c in f.answers and c in self.script["risk_unread"]["labels"]:
                 # asked, and the answer neither affirms nor denies as read ("The thought crosses my mind, but I wouldn't
                 # act on it", test-v2-0054): written in the patient's words, not left out as if never asked
-                quote = self._quote(c, used)
+                quote = self._quote(c, used) if self._unread_on_subject(c) else ""
                 risk.append(_end(f"{self.script['risk_unread']['labels'][c]}: {quote or self.script['risk_follow_up']['no_answer']}"))
         risk.extend(self._risk_follow_up_lines(used))
         risk.extend(on_file)
