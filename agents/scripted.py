@@ -4084,7 +4084,7 @@ class ScriptedClinician(Doctor):
                 # asked, and the answer neither affirms nor denies as read ("The thought crosses my mind, but I wouldn't
                 # act on it", test-v2-0054): written in the patient's words, not left out as if never asked
                 quote = self._quote(c, used) if self._unread_on_subject(c) else ""
-                risk.append(_end(f"{self.script['risk_unread']['labels'][c]}: {quote or self.script['risk_follow_up']['no_answer']}"))
+                risk.append(_end(f"{self.script['risk_unread']['labels'][c]}: {quote or self.script['risk_unread']['no_answer']}"))
         risk.extend(self._risk_follow_up_lines(used))
         risk.extend(on_file)
         risk.extend(line for c, line in self.script["risk_from_findings"]["findings"].items() if line and c in f.present)
