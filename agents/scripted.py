@@ -3127,7 +3127,9 @@ class ScriptedClinician(Doctor):
         subjects = self.script["risk_follow_up"]["item_subjects"]
         own = set(subjects.get(key, {}).get("concepts", ()))
         risk = set(subjects["_risk_concepts"]) - own
-        if not quote or any(self._tells(quote, k["patterns"]) for k in self.script["risk_disclosures"]["kinds"]):
+        mine = set(subjects.get(key, {}).get("disclosure_kinds", ()))  # an overdose told is the past attempts' answer
+        if not quote or any(self._tells(quote, k["patterns"]) for k in self.script["risk_disclosures"]["kinds"]
+                            if k["label"] not in mine):
             return ""
         if {c for c, _ in patient_findings(quote)} & risk:
             return ""
