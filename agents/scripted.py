@@ -1086,9 +1086,13 @@ class ScriptedClinician(Doctor):
         names: list[str] = list(settings.get(self.walk_in.setting or "", {}).get("baseline_exams", ()))
         # what the findings call for whatever leads (a fear of weight gain: weight and BMI, ECG, electrolytes), first or
         # after the leading hypothesis's own (``exams_by_finding``: a C-SSRS naming a rope comes first, hw-015)
+        # a rule with 'onset_within_days' is called by a sudden onset at its age, whatever was told: an illness of days
+        # in old age is a delirium until shown otherwise (exams_by_finding._onset_about)
+        days = self._illness_days(established_only=True)
         called = [
             rule for rule in self.script["exams_by_finding"]["rules"]
-            if set(rule["when"]) & set(self.findings.present)
+            if (set(rule["when"]) & set(self.findings.present) if "onset_within_days" not in rule
+                else days is not None and days <= rule["onset_within_days"])
             and self.walk_in.age_group in rule.get("ages", [self.walk_in.age_group])
             and (self.walk_in.age or 0) >= rule.get("min_age", 0)
         ]
@@ -2423,7 +2427,14 @@ class ScriptedClinician(Doctor):
         findings = set(setting["admit_when"]) & present
         if any(principal.code.startswith(c) for c in setting["community_crisis_codes"]):
             return bool(findings - set(setting["community_crisis_not_enough"]))
-        return bool(findings) or "active_suicide" in profile.risks or self._unsafe_at_home() or self._said_any(setting["admit_when_said"])
+        said = list(setting["admit_when_said"])
+        enough = setting["said_not_enough"]
+        if any(principal.code.startswith(c) for c in enough["codes"]) and not any(
+                self._tells(p, enough["unless"]) for _, reply in self.findings.replies for p in split_sentences(reply)):
+            # self-care let slide in a stress reaction or an anxiety disorder is met at home, unless basic needs are
+            # told as unmet (said_not_enough)
+            said = [k for k in said if k not in enough["kinds"]]
+        return bool(findings) or "active_suicide" in profile.risks or self._unsafe_at_home() or self._said_any(said)
 
     def _said_any(self, kinds: list[str]) -> bool:
         """Whether a reply, to any question, holds a sentence that tells a risk disclosure of one of ``kinds``
@@ -2796,6 +2807,55 @@ class ScriptedClinician(Doctor):
             return f'{sentence} ({his} {teller}: "{first}")'
         return f'{sentence} ("{first}")'
 
+    def _drug_reactions(self, key: str, used: set[str]) -> str:
+        """The note's words for a drug that disagrees with the patient, told in reply to ``key``
+        (``note_writing.drug_reactions``): 'Codeine intolerance (sickness) rather than a true allergy ("Codeine makes me sick")',
+        'Penicillin allergy (rash)': the drug and the reaction, an allergy told apart from an intolerance, with the words
+        quoted. Empty when ``key`` is not the allergy question or no sentence of the reply names a drug with a reaction
+        or as an allergy (a denial, "No known allergies", is the denial's)."""
+        conf = self.script["note_writing"]["drug_reactions"]
+        f = self.findings
+        if key != conf["key"]:
+            return ""
+        reply = f.answers.get(key, "").strip() or (f.present.get(key) or "").strip()
+        found: dict[str, tuple[str, str]] = {}  # drug -> (kind, reaction), in the order told
+        quoted: list[str] = []
+        for sentence in split_sentences(reply):
+            bare = _without_opener(sentence.strip(), self.script["quotes"]["openers"]).strip()
+            low = bare.lower()
+            tokens = tokenize(bare)
+            drugs = [d for d in conf["drugs"] if re.search(rf"\b{re.escape(d)}", low)]
+            drugs += [d for d in self._drugs_named(bare) if d not in drugs]
+            # a drug under a negation ("I'm not allergic to penicillin") is no reaction told
+            drugs = [d for d in drugs if not any(is_negated(bare, i) for i, t in enumerate(tokens) if t.startswith(d.split()[0]))]
+            if not drugs:
+                continue
+            reactions = [r for r in conf["reactions"] if re.search(r["pattern"], low)]
+            reaction = next((r for r in reactions if r["kind"] == "allergy"), reactions[0] if reactions else None)
+            if reaction is None and conf["allergic_word"] not in low:
+                continue
+            for d in drugs:
+                kind, said = (reaction["kind"], reaction["reaction"]) if reaction else ("unstated", "")
+                if d not in found or (found[d][0] != "allergy" and kind == "allergy"):
+                    found[d] = (kind, said)
+            if bare.rstrip(".!").lower() not in used:
+                quoted.append(bare.rstrip(".!"))
+        if not found:
+            return ""
+        written = "; ".join(
+            conf["sentences"][kind].format(drug=d[:1].upper() + d[1:], reaction=said) for d, (kind, said) in found.items()
+        )
+        for q in quoted:
+            used.update({q.lower(), q.lower() + "."})
+        if not quoted:
+            return written
+        teller = f.told_by.get(key)
+        words = " ".join(f"{q}." for q in quoted).rstrip(".")
+        if teller:
+            his = {"female": "her", "male": "his"}.get(self.walk_in.sex or "", "their")
+            return f'{written} ({his} {teller}: "{words}")'
+        return f'{written} ("{words}")'
+
     def _quote_reply(self, key: str, reply: str, used: set[str]) -> str:
         """``reply`` as quoted under ``key``'s heading; an informant's answer ("He was born at 34 weeks", the father's)
         keeps its third person and is put in their mouth ('His father says: "..."')."""
@@ -2854,7 +2914,12 @@ class ScriptedClinician(Doctor):
         acts = key == self.script["risk_follow_up"]["acts"]["item"]
 
         def on_subject(sentence: str) -> bool:  # a preparatory act told answers the plan in any words (risk_follow_up.acts)
-            return any(re.search(rf"\b{re.escape(c)}", " ".join(tokenize(sentence))) for c in cues or ()) or (
+            # without the phrases whose word only looks like a cue ("firefighters cut me out", "cut me out of the will")
+            words = " ".join(tokenize(sentence))
+            friends = conf["cue_false_friends"]
+            return any(
+                re.search(rf"\b{re.escape(c)}", _without_matches(words, friends.get(c, ()))) for c in cues or ()
+            ) or (
                 acts and self._act_told(sentence, means_only=True) is not None)
 
         if cues and key in conf["subject_each"]:
@@ -3030,7 +3095,7 @@ class ScriptedClinician(Doctor):
             # the item's own answer even when a heading above quoted it already ("I take sertraline 100 mg" under the
             # medicines is still the answer about means): a risk item answered is never written as unanswered
             # (stop 42's consultants: means "asked, no direct answer" though he had listed his tablets, test-v2-0480)
-            quote = self._quote(key, used) or self._requote_for_risk(key)
+            raw = quote = self._quote(key, used) or self._requote_for_risk(key)
             # the item's own reply read for the item's own subject first: a reply that spoke only of another item ("I
             # don't have a plan to end it" asked about intent) leaves the item to be found where it was answered
             quote = self._on_item(key, quote) if quote else ""
@@ -3046,6 +3111,11 @@ class ScriptedClinician(Doctor):
                     quote = f'{self._voice()[1].capitalize()} {teller} says: {quote}'
             quote = self._on_item(key, quote)
             label = item["label"].replace("them", self._object())
+            if not quote and raw and key in conf["answered_aside"]["keys"]:
+                # answered, but only about another item ("I don't have a plan to end it" asked about intent): what was
+                # said, and that the item itself was not stated, not "no direct answer" over an answer (hw-039)
+                out.append(_end(f"{label}: {conf['answered_aside']['sentence'].format(quote=raw)}"))
+                continue
             out.append(_end(f"{label}: {quote}") if quote else f"{label}: {conf['no_answer']}.")
         return out
 
@@ -3057,7 +3127,9 @@ class ScriptedClinician(Doctor):
         subjects = self.script["risk_follow_up"]["item_subjects"]
         own = set(subjects.get(key, {}).get("concepts", ()))
         risk = set(subjects["_risk_concepts"]) - own
-        if not quote or any(self._tells(quote, k["patterns"]) for k in self.script["risk_disclosures"]["kinds"]):
+        mine = set(subjects.get(key, {}).get("disclosure_kinds", ()))  # an overdose told is the past attempts' answer
+        if not quote or any(self._tells(quote, k["patterns"]) for k in self.script["risk_disclosures"]["kinds"]
+                            if k["label"] not in mine):
             return ""
         if {c for c, _ in patient_findings(quote)} & risk:
             return ""
@@ -3474,7 +3546,7 @@ class ScriptedClinician(Doctor):
                 continue
             sentences = [x for x in split_sentences(quote.strip().strip('"')) if x.strip()]
             told = [self._retell(x) for x in sentences]
-            if all(told) and all(t.lower() in retold for t in told):
+            if all(told) and all(self._retold_key(t) in retold for t in told):
                 continue  # told under an earlier heading ("over the following weeks he stopped going to the club")
             fragments = conf["fragments"]
             verbs = set(fragments["verbs"]) | set(conf["verbs"]["unchanged"]) | set(conf["verbs"]["third_singular"].values())
@@ -3485,7 +3557,7 @@ class ScriptedClinician(Doctor):
                 lead = next((lead for cue, lead in fragments["leads"].get(key, ()) if cue in words or not cue), None)
                 told[i] = f"{lead} {t}" if lead and i == 0 else None
             if all(told):
-                retold.update(t.lower() for t in told)
+                retold.update(self._retold_key(t) for t in told)
                 frame = conf["frames"][key].format(p=p)
                 frame = frame.split(" ", 1)[0] + " " + " ".join(self._verb(w) for w in frame.split(" ")[1:])
                 out.append(f"{frame} {told[0]}." + "".join(f" {t[0].upper()}{t[1:]}." for t in told[1:]))
@@ -3496,7 +3568,7 @@ class ScriptedClinician(Doctor):
         told_in = [self._told_in(c, self.script["note_writing"]["own_words_only"]) for c in clashing]
         def told_before(q: str) -> bool:  # quoted as a phrase, or retold under the onset, context or impact
             pieces = [x for x in split_sentences(q.strip()) if x.strip()]
-            return q.strip().lower() in used or all((self._retell(x) or "").lower() in retold for x in pieces)
+            return q.strip().lower() in used or all(self._retold_key(self._retell(x) or "") in retold for x in pieces)
 
         for i, quote in enumerate(q for q in dict.fromkeys(told_in) if not told_before(q)):
             out.append(f'{p} {"also " + self._verb("says") if not i else self._verb("adds")}, "{quote.strip()}"')
@@ -3506,6 +3578,23 @@ class ScriptedClinician(Doctor):
         if negatives:
             out.append(f"{p} {self._verb('denies')} {_join(self._term(c) for c in negatives)}.")
         return " ".join(_end(x) for x in out)
+
+    def _unread_on_subject(self, key: str) -> bool:
+        """Whether the reply to the risk question ``key``, read as neither affirming nor denying, speaks of its subject
+        (``risk_unread.subject_cues``, without the cue's false friends of ``quotes.cue_false_friends``) and is not only
+        an earlier answer said again: "As I said, ... firefighters cut me out" asked about self-harm is no answer."""
+        cues = self.script["risk_unread"]["subject_cues"].get(key, ())
+        if self._repeat_only(key):
+            return False
+        words = " ".join(tokenize(self.findings.answers.get(key, "")))
+        friends = self.script["quotes"]["cue_false_friends"]
+        return any(re.search(rf"\b{re.escape(c)}", _without_matches(words, friends.get(c, ()))) for c in cues)
+
+    def _retold_key(self, sentence: str) -> str:
+        """``sentence`` as compared with one retold before: lower case, without the hedges that change nothing of what
+        it tells (``note_writing.retold_hedges``: "it started about four days ago" is "It started Four days ago")."""
+        hedges = set(self.script["note_writing"]["retold_hedges"])
+        return " ".join(t for t in tokenize(sentence) if t not in hedges)
 
     def _answers_unread(self, used: set[str]) -> str:
         """The present illness's sentence for the symptom questions answered on their subject in words the reader
@@ -3880,7 +3969,11 @@ class ScriptedClinician(Doctor):
                     # "Self-harm: \"I've cut myself off\"" asserts the finding: a symptom's label only over an
                     # answer that affirmed it (the denial has its own line)
                     continue
-                if (c in f.answers or c in f.present) and c in lex and said(c):
+                if c in f.answers and (reacted := self._drug_reactions(c, used)):
+                    # a drug that disagrees with the patient: the drug and the reaction, an allergy or an intolerance
+                    # (note_writing.drug_reactions), not a quote that a subject cue may miss
+                    parts.append(_end(reacted))
+                elif (c in f.answers or c in f.present) and c in lex and said(c):
                     label = term(c)
                     plain = label.lower() == heading.lower() or c in writing["unlabelled"]
                     parts.append(_end(said(c) if plain else f"{label.capitalize()}: {said(c)}"))
@@ -3981,13 +4074,19 @@ class ScriptedClinician(Doctor):
                 # a preparatory act told in any reply ("I took my father's handgun from his nightstand drawer") beside
                 # words that deny the thoughts ("I don't want to die") is no denial (risk_follow_up.acts)
                 risk.append(self.script["risk_follow_up"]["acts"]["denial_line"].format(quote=act.rstrip(". ")))
+            elif c == "suicidal_ideation" and (act := next(
+                    (s for k in self.script["risk_follow_up"]["acts"]["means_answers"]
+                     if (s := self._act_told(f.answers.get(k, ""), means_only=True))), None)):
+                # a means of the act's kinds named in reply to the question on plans or past attempts ("I confirm the
+                # handgun episode of 26 November", uw-020) answers it: no denial either (acts._means_answers_about)
+                risk.append(self.script["risk_follow_up"]["acts"]["means_line"].format(quote=act.rstrip(". ")))
             elif c in f.denied and c not in dropped:
                 risk.append(f"Denies {term(c)}.")
             elif c in f.answers and c in self.script["risk_unread"]["labels"]:
                 # asked, and the answer neither affirms nor denies as read ("The thought crosses my mind, but I wouldn't
                 # act on it", test-v2-0054): written in the patient's words, not left out as if never asked
-                quote = self._quote(c, used)
-                risk.append(_end(f"{self.script['risk_unread']['labels'][c]}: {quote or self.script['risk_follow_up']['no_answer']}"))
+                quote = self._quote(c, used) if self._unread_on_subject(c) else ""
+                risk.append(_end(f"{self.script['risk_unread']['labels'][c]}: {quote or self.script['risk_unread']['no_answer']}"))
         risk.extend(self._risk_follow_up_lines(used))
         risk.extend(on_file)
         risk.extend(line for c, line in self.script["risk_from_findings"]["findings"].items() if line and c in f.present)
@@ -4060,6 +4159,13 @@ class ScriptedClinician(Doctor):
 
 
 _DRUG_SENTENCES = ("Medication:", "With it, start")
+
+
+def _without_matches(text: str, patterns: Any) -> str:
+    """``text`` without what any of ``patterns`` matches (each match made a space)."""
+    for pattern in patterns:
+        text = re.sub(pattern, " ", text)
+    return text
 
 
 def _days(n: float) -> str:

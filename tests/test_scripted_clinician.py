@@ -1105,7 +1105,8 @@ def test_self_care_broken_down_in_the_emergency_department_is_no_discharge_home(
     """Premise (stop 30's supervisor, test-v2-0237: dazed two days after an armed robbery, her family saying she was
     eating little and not washing, sent home with the crisis line): self-neglect is asked of everyone in the risk
     assessment, the note files the reply, and in the emergency department a patient who cannot look after themselves
-    is admitted, not discharged. The same reply in a clinic changes no disposition; 'I've let things slide' said of
+    is admitted, not discharged, when basic needs go unmet (stop 48: a self-care let slide in general words in a
+    reaction to stress is met at home, test-v2-0123). The same reply in a clinic changes no disposition; 'I've let things slide' said of
     work, not in answer to the self-care question, is no self-neglect; self-care kept up is a discharge."""
     care = ScriptedClinician().script["self_care"]
 
@@ -1123,7 +1124,14 @@ def test_self_care_broken_down_in_the_emergency_department_is_no_discharge_home(
 
     emergency = seen("Emergency department", {key: reply})
     plan = emergency._plan()
-    assert emergency.script["settings"]["emergency"]["admit"] in plan and "discharge home" not in plan, plan
+    # stop 48 (stop 47's reading of test-v2-0123): in a reaction to stress (this patient's adjustment to a break-up) a
+    # self-care let slide in general words is met at home by the home treatment team; basic needs told as unmet
+    # (eating little, not washing) still admit
+    basic_needs = "eating little" in reply
+    if basic_needs:
+        assert emergency.script["settings"]["emergency"]["admit"] in plan and "discharge home" not in plan, plan
+    else:
+        assert "discharge home" in plan and "home treatment team" in plan and "admission" not in plan, plan
     if key == care["key"]:
         assert "Looking after herself: " in emergency._note()
     assert "discharge home" in seen("Emergency department", {care["key"]: "Fine, I'm eating and washing as usual."})._plan()
