@@ -105,3 +105,15 @@ def test_a_habit_told_opens_its_details_but_not_the_risk_beside_it(des) -> None:
     assert all(not _opened(f, opened) for f in risky)
     plain = [f for f in index.facts if f.topics == ("alcohol",)]
     assert plain and all(_opened(f, opened) for f in plain)
+
+
+def test_after_telling_the_thoughts_he_does_not_deny_them(des) -> None:
+    first, second = _ask(
+        des,
+        "Sometimes when people feel this low, they have thoughts that life is not worth living. What thoughts like that "
+        "have you had?",
+        "Have you ever tried to end your life?",
+    )
+    assert "trev" in first.lower(), first
+    assert "not that sort" not in first.lower(), first  # the earlier screen's line, filed under suicide, not tacked on
+    assert "haven't had any thoughts" not in second.lower() and "never had thoughts" not in second.lower(), second

@@ -1612,9 +1612,17 @@ class MemorySkill:
                 # "I don't take any" for a record with none: the means' own denial answers then
                 facts = [f for f in facts if f.present]
             affirmed = {i.subject for i in items if i.stance == AFFIRM and i.facts and not i.silent}
+            # and what they told earlier in the encounter ("It'd be easier all round if I went where Trev is." is not
+            # followed, a question later, by "I haven't had any thoughts of ending my life.", uw-021)
+            affirmed |= {c for c, stance in self.state.stances.items() if stance == AFFIRM}
             # "Any thoughts of ending your life?" affirmed from "passive wishes to die": the risk line's
             # "No suicidal ideation" is not said after it (the patient does not contradict themselves)
             facts = [f for f in facts if not f.rules_out & affirmed]
+            if topic_id in _RISK_TOPICS and any(topic_id in finding_topics(c, self.index.lexicon) for c in affirmed):
+                # the risk asked, told ("It'd be easier all round if I went where Trev is."): the topic's other
+                # sentences go with it only where they state a finding of it too, never a line filed there that
+                # states none ("Nah, I'm not that sort" of an earlier screen, tacked on after the disclosure, uw-021)
+                facts = [f for f in facts if any(topic_id in finding_topics(c, self.index.lexicon) for c in f.affirms)]
             if answered and facts and all(f.section in _PAST_SECTIONS for f in facts) and tax.kind(topic_id) == "symptom" \
                     and topic_id not in load_recall_rules().lifetime_topics:
                 # the symptom is answered as it is now; the psychiatric history is not its second sentence
@@ -1744,6 +1752,11 @@ class MemorySkill:
             # the tests shown?" - "a mountain of normal tests", not the pain said again). Nor is the psychiatric
             # history put before how a symptom is now ("How would you describe your mood right now?" - "nervous",
             # not "I had never spoken to a doctor about my mood")
+            closest = None
+        if closest is not None and closest.rules_out & {c for c, st in self.state.stances.items() if st == AFFIRM}:
+            # a sentence close in words that rules out what the patient told earlier in the encounter ("Have you ever
+            # tried to end your life?" - "I haven't had any thoughts of ending my life." after "It'd be easier all
+            # round if I went where Trev is.", uw-021): the patient does not contradict themselves
             closest = None
         if closest is not None and self._by_a_word_only(closest, question, items, concepts):
             closest = None
