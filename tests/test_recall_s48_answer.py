@@ -91,6 +91,10 @@ def test_a_chart_verb_is_never_the_patients() -> None:
         "Have you ever tried to end your life?",
     )]
     assert not any("confirm" in r.lower() for r in replies), replies
+    # the plan in her own quoted words ("'if nothing's fixed by Christmas I don't see the point'", a quote with an
+    # apostrophe inside it), then the act when asked about trying
+    assert "christmas" in replies[0].lower(), replies
+    assert "handgun" in replies[1].lower(), replies
 
 
 def test_a_habit_told_opens_its_details_but_not_the_risk_beside_it(des) -> None:

@@ -476,7 +476,9 @@ def _job_says(job: str) -> str:
 
 _EXAMINER_SECTIONS = ("mental_status_exam", "risk_assessment")
 #: the patient's own words quoted in a clinician's sentence ("said he would 'sort them out'")
-_QUOTE = re.compile(r"(?<![A-Za-z])['\u2018\u201c\"][A-Za-z][^'\u2019\u201d\"]{3,80}['\u2019\u201d\"](?![A-Za-z])")
+# (an apostrophe inside a word stays in the quote: "'if nothing's fixed by Christmas I don't see the point'", uw-020)
+_QUOTE = re.compile(
+    r"(?<![A-Za-z])['\u2018\u201c\"][A-Za-z](?:[^'\u2019\u201d\"]|(?<=[a-z])['\u2019](?=[a-z])){3,80}['\u2019\u201d\"](?![A-Za-z])")
 
 
 def finding_topics(concept_id: str, lexicon: Lexicon) -> tuple[str, ...]:
@@ -2206,7 +2208,13 @@ class MemorySkill:
         if not anchors:
             return []
         quoting = [a for a in anchors if a.section in voiced and _QUOTE.search(a.fact.text) and a.id not in used]
-        if quoting:
+        # a quote told already in this encounter gives way to an account not yet told (uw-020: the same sentence was the
+        # answer to four risk questions in a row); told again only when there is nothing new
+        fresh_quotes = [a for a in quoting if a.id not in self.state.disclosed]
+        if fresh_quotes:
+            return fresh_quotes[:1]
+        if quoting and not any(a.id not in self.state.disclosed for c in ([concept_id] if concept_id else [])
+                               for a in self.index.affirming.get(c, ()) if a.tellable):
             return quoting[:1]
 
         def sayable(fact: IndexedFact) -> bool:
