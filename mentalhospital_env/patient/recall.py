@@ -1755,10 +1755,13 @@ class MemorySkill:
             # history put before how a symptom is now ("How would you describe your mood right now?" - "nervous",
             # not "I had never spoken to a doctor about my mood")
             closest = None
-        if closest is not None and closest.rules_out & {c for c, st in self.state.stances.items() if st == AFFIRM}:
-            # a sentence close in words that rules out what the patient told earlier in the encounter ("Have you ever
-            # tried to end your life?" - "I haven't had any thoughts of ending my life." after "It'd be easier all
-            # round if I went where Trev is.", uw-021): the patient does not contradict themselves
+        if closest is not None and closest.rules_out & (
+                {c for c, st in self.state.stances.items() if st == AFFIRM}
+                | {i.subject for i in items if i.stance == AFFIRM and i.facts and not i.silent}):
+            # a sentence close in words that rules out what the patient tells in this reply or told earlier in the
+            # encounter ("Have you ever tried to end your life?" - "I haven't had any thoughts of ending my life."
+            # after "It'd be easier all round if I went where Trev is.", uw-021): the patient does not contradict
+            # themselves
             closest = None
         if closest is not None and self._by_a_word_only(closest, question, items, concepts):
             closest = None
