@@ -2211,13 +2211,7 @@ class MemorySkill:
         if not anchors:
             return []
         quoting = [a for a in anchors if a.section in voiced and _QUOTE.search(a.fact.text) and a.id not in used]
-        # a quote told already in this encounter gives way to an account not yet told (uw-020: the same sentence was the
-        # answer to four risk questions in a row); told again only when there is nothing new
-        fresh_quotes = [a for a in quoting if a.id not in self.state.disclosed]
-        if fresh_quotes:
-            return fresh_quotes[:1]
-        if quoting and not any(a.id not in self.state.disclosed for c in ([concept_id] if concept_id else [])
-                               for a in self.index.affirming.get(c, ()) if a.tellable):
+        if quoting:
             return quoting[:1]
 
         def sayable(fact: IndexedFact) -> bool:
