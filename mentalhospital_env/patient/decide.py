@@ -360,6 +360,7 @@ def gate(plan: AnswerPlan, may_disclose, disclosed, index: FactIndex) -> AnswerP
     in this encounter (``disclosed``). The same plan object when nothing is held back."""
     if may_disclose is None:
         return plan
+    opened = _subjects_told(disclosed, index)
     items: list[AnswerItem] = []
     changed = False
     for item in plan.items:
@@ -369,6 +370,7 @@ def gate(plan: AnswerPlan, may_disclose, disclosed, index: FactIndex) -> AnswerP
             disclosed,
             _UNGATED if item.subject == "chief_complaint" else (),
             _came_about(item, index),
+            opened,
         )
         changed = changed or gated is not item
         items.append(gated)
@@ -402,7 +404,36 @@ def _came_about(item: AnswerItem, index: FactIndex) -> bool:
     return bool(subjects & index.came_about_topics)
 
 
-def _gate_item(item: AnswerItem, may_disclose, disclosed, ungated=(), free_topic: bool = False) -> AnswerItem:
+def _subjects_told(disclosed, index: FactIndex) -> frozenset[str]:
+    """The sensitive habits (topics of ``styles.json`` ``rapport.subject_told`` kinds) the patient has already told
+    in this encounter: their details are no new secret."""
+    rule = load_styles()["rapport"].get("subject_told", {})
+    kinds = frozenset(rule.get("kinds", ()))
+    if not kinds or not disclosed:
+        return frozenset()
+    taxonomy = load_taxonomy()
+    told = set()
+    for fid in disclosed:
+        try:
+            fact = index[fid]
+        except KeyError:
+            continue
+        if fact.sensitive and fact.present:
+            told.update(t for t in fact.topics if taxonomy.kind(t) in kinds)
+    return frozenset(told)
+
+
+def _opened(fact: IndexedFact, opened: frozenset[str]) -> bool:
+    """Whether a sensitive fact is on a habit already told (``opened``) and on nothing kept behind rapport whatever
+    was told (``rapport.subject_told.not_with``: risk, trauma, the law)."""
+    if not opened or not set(fact.topics) & opened:
+        return False
+    kept = load_styles()["rapport"].get("subject_told", {}).get("not_with", ())
+    return not set(fact.topics) & set(kept)
+
+
+def _gate_item(item: AnswerItem, may_disclose, disclosed, ungated=(), free_topic: bool = False,
+               opened: frozenset[str] = frozenset()) -> AnswerItem:
     if item.stance not in (AFFIRM, TELL) or not item.facts or free_topic or item.subject == "protective_factors":
         return item  # what keeps them going costs nothing to say, even where the risk line it is in is sensitive
     free = set(ungated)
@@ -412,7 +443,7 @@ def _gate_item(item: AnswerItem, may_disclose, disclosed, ungated=(), free_topic
     # shape and calories; no suicidal ideation" answers the suicide screen no)
     held = [
         f for f in item.facts if f.sensitive and f.present and not (f.rules_out and not f.affirms)
-        and f.section not in free and f.id not in disclosed and not may_disclose(f)
+        and f.section not in free and f.id not in disclosed and not may_disclose(f) and not _opened(f, opened)
     ]
     if not held:
         return item

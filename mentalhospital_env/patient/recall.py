@@ -126,6 +126,15 @@ class RecallRules:
     #: name a dependant in the patient's own sentences (``household_answers``)
     household_concepts: frozenset[str] = frozenset()
     household_words: re.Pattern[str] = re.compile(r"(?!)")
+    #: a family-history sentence about the patient's own child ("Daughter Shona (33): nurse in Tauranga"), which names
+    #: a dependant as the personal history's sentences do (``household_answers`` ``children``)
+    children_named: re.Pattern[str] = re.compile(r"(?!)")
+    #: the patient's own words that say a thing of the past ("I used to take thiamine", ``said_ended``): asked what
+    #: they take or do now, a sentence said in the present answers first
+    said_ended: re.Pattern[str] = re.compile(r"(?!)")
+    #: a clinician's reporting verb said of the patient in the first person ("I confirm the handgun episode",
+    #: ``chart_said``): a sentence no patient says
+    chart_said: re.Pattern[str] = re.compile(r"(?!)")
     #: how a question asks the means at hand ("access to anything you could use", "guns at home")
     means_asked: re.Pattern[str] = re.compile(r"(?!)")
     #: how the patient's own sentence says where or with whom they live (``lives_said``)
@@ -227,6 +236,9 @@ def load_recall_rules() -> RecallRules:
         household_concepts=frozenset(household.get("concepts", ())),
         household_words=re.compile(r"\b(?:" + "|".join(map(re.escape, household["words"])) + r")\b", re.IGNORECASE)
         if household.get("words") else re.compile(r"(?!)"),
+        children_named=re.compile(household["children"], re.IGNORECASE) if household.get("children") else re.compile(r"(?!)"),
+        said_ended=re.compile(raw["said_ended"], re.IGNORECASE) if raw.get("said_ended") else re.compile(r"(?!)"),
+        chart_said=re.compile(raw["chart_said"], re.IGNORECASE) if raw.get("chart_said") else re.compile(r"(?!)"),
         means_asked=re.compile(risk.get("means_asked", r"(?!)"), re.IGNORECASE),
         lives_said=re.compile(raw["lives_said"], re.IGNORECASE) if raw.get("lives_said") else re.compile(r"(?!)"),
         questioned=re.compile(raw["questioned"], re.IGNORECASE) if raw.get("questioned") else re.compile(r"(?!)"),
@@ -464,7 +476,9 @@ def _job_says(job: str) -> str:
 
 _EXAMINER_SECTIONS = ("mental_status_exam", "risk_assessment")
 #: the patient's own words quoted in a clinician's sentence ("said he would 'sort them out'")
-_QUOTE = re.compile(r"(?<![A-Za-z])['\u2018\u201c\"][A-Za-z][^'\u2019\u201d\"]{3,80}['\u2019\u201d\"](?![A-Za-z])")
+# (an apostrophe inside a word stays in the quote: "'if nothing's fixed by Christmas I don't see the point'", uw-020)
+_QUOTE = re.compile(
+    r"(?<![A-Za-z])['\u2018\u201c\"][A-Za-z](?:[^'\u2019\u201d\"]|(?<=[a-z])['\u2019](?=[a-z])){3,80}['\u2019\u201d\"](?![A-Za-z])")
 
 
 def finding_topics(concept_id: str, lexicon: Lexicon) -> tuple[str, ...]:
@@ -507,7 +521,15 @@ def _spoken(case: Case) -> tuple[Fact, ...]:
 
     out = []
     own = {"female": "she", "male": "he"}.get(case.demographics.sex, "they")
+    chart = load_recall_rules().chart_said
     for fact in case.facts:
+        if fact.patient_says and fact.told and chart.search(fact.patient_says):
+            # a clinician's verb put in the patient's mouth ("Suicide: confirms the handgun episode of 26 November." said
+            # "I confirm the handgun episode of 26 November.", uw-020, to four risk questions in a row): no one says
+            # that of themselves; the sentence is the clinician's, and what it points at is told from the patient's
+            # own account of it (data/recall.json chart_said)
+            out.append(replace(fact, told=False))
+            continue
         if fact.section == FAMILY_SECTION and not fact.patient_says and fact.told and re.match(rf"^{own}\b", fact.text, re.IGNORECASE):
             # phrasing only: "She knows of no family member with a psychiatric illness ..." (test-v2-0095) is the
             # patient's own knowledge, said "I don't know of any ...", never read out in the third person
@@ -518,7 +540,7 @@ def _spoken(case: Case) -> tuple[Fact, ...]:
             out.append(fact)
             continue
         says = voiced(fact.section, fact.text, case.demographics.sex)
-        out.append(replace(fact, patient_says=says) if says else replace(fact, told=False))
+        out.append(replace(fact, patient_says=says) if says and not chart.search(says) else replace(fact, told=False))
     return tuple(out)
 
 
@@ -546,6 +568,11 @@ def _demographic_facts(case: Case, spoken: tuple[Fact, ...]) -> tuple[Fact, ...]
     living = (demo.living_situation or "").strip().rstrip(".")
     # said through the compiler's one route from record text to speech, as any record sentence is
     says = voiced("personal_history", f"{living}.", demo.sex) if living and "living_situation" not in have else None
+    if not says and living and "living_situation" not in have and re.match(r"(?:with|alone)\b", living, re.IGNORECASE):
+        # a note's fragment that leaves out its verb ("with his wife in the manager's house ...; alone on the station on
+        # weekdays ...; five working dogs", uw-021) is said as the home it names: its first clause, with the verb
+        # written in ("I live with my wife in the manager's house ..."); the asides after it are not who is at home
+        says = voiced("personal_history", f"Lives {living.split(';')[0].strip().rstrip('.,')}.", demo.sex)
     if says:
         out.append(Fact("demographics.living_situation", "personal_history", living, says, False,
                         topics=("living_situation",), polarity="present", time="current"))
@@ -1234,6 +1261,14 @@ _FAMILY_PSYCHIATRIC = "family_psychiatric_history"
 
 
 # topics asked in the present tense: "who do you live with?" is not answered with childhood
+def _says_only_ended(said: str) -> bool:
+    """Whether every sentence of the patient's words says a thing is over ("I used to take thiamine."), none of them
+    what is so now ("I take folic acid ... I used to take candesartan." says both)."""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", said.strip()) if s]
+    ended = load_recall_rules().said_ended
+    return bool(sentences) and all(ended.search(s) for s in sentences)
+
+
 _NOW_TOPICS = frozenset({"living_situation", "work", "relationships", "medication", "daily_routine"})
 
 
@@ -1319,11 +1354,18 @@ class MemorySkill:
         rules = load_recall_rules()
         words = rules.household_words
         misread = [rules.misread[c] for c in rules.household_concepts if c in rules.misread]
-        return tuple(
+        own = tuple(
             f for f in self.index.facts
             if f.section.startswith(("personal_history", "social_history")) and f.tellable and f.present
             and words.search(_without(f.fact.text, misread))  # "correcting other children" names none
-        )[:2]
+        )
+        # else the family history's lines on the patient's own children ("Daughter Shona (33): nurse in Tauranga"),
+        # said in the relative's wording (uw-021: "Do you have children?" was told the salary)
+        children = tuple(
+            f for f in self.index.facts
+            if f.section == FAMILY_SECTION and f.tellable and f.present and rules.children_named.search(f.fact.text)
+        )
+        return (own or children)[:2]
 
     def _acted_now(self) -> tuple[IndexedFact, ...]:
         """The patient's own told facts of the present episode that state a suicidal act prepared or begun
@@ -1572,9 +1614,17 @@ class MemorySkill:
                 # "I don't take any" for a record with none: the means' own denial answers then
                 facts = [f for f in facts if f.present]
             affirmed = {i.subject for i in items if i.stance == AFFIRM and i.facts and not i.silent}
+            # and what they told earlier in the encounter ("It'd be easier all round if I went where Trev is." is not
+            # followed, a question later, by "I haven't had any thoughts of ending my life.", uw-021)
+            affirmed |= {c for c, stance in self.state.stances.items() if stance == AFFIRM}
             # "Any thoughts of ending your life?" affirmed from "passive wishes to die": the risk line's
             # "No suicidal ideation" is not said after it (the patient does not contradict themselves)
             facts = [f for f in facts if not f.rules_out & affirmed]
+            if topic_id in _RISK_TOPICS and any(topic_id in finding_topics(c, self.index.lexicon) for c in affirmed):
+                # the risk asked, told ("It'd be easier all round if I went where Trev is."): the topic's other
+                # sentences go with it only where they state a finding of it too, never a line filed there that
+                # states none ("Nah, I'm not that sort" of an earlier screen, tacked on after the disclosure, uw-021)
+                facts = [f for f in facts if any(topic_id in finding_topics(c, self.index.lexicon) for c in f.affirms)]
             if answered and facts and all(f.section in _PAST_SECTIONS for f in facts) and tax.kind(topic_id) == "symptom" \
                     and topic_id not in load_recall_rules().lifetime_topics:
                 # the symptom is answered as it is now; the psychiatric history is not its second sentence
@@ -1704,6 +1754,14 @@ class MemorySkill:
             # the tests shown?" - "a mountain of normal tests", not the pain said again). Nor is the psychiatric
             # history put before how a symptom is now ("How would you describe your mood right now?" - "nervous",
             # not "I had never spoken to a doctor about my mood")
+            closest = None
+        if closest is not None and closest.rules_out & (
+                {c for c, st in self.state.stances.items() if st == AFFIRM}
+                | {i.subject for i in items if i.stance == AFFIRM and i.facts and not i.silent}):
+            # a sentence close in words that rules out what the patient tells in this reply or told earlier in the
+            # encounter ("Have you ever tried to end your life?" - "I haven't had any thoughts of ending my life."
+            # after "It'd be easier all round if I went where Trev is.", uw-021): the patient does not contradict
+            # themselves
             closest = None
         if closest is not None and self._by_a_word_only(closest, question, items, concepts):
             closest = None
@@ -2262,6 +2320,12 @@ class MemorySkill:
             return AnswerItem(WITHHELD, concept_id, (), True)
         negatives = [f for f in index.ruling_out.get(concept_id, ()) or index.denied_by_meaning.get(concept_id, ())
                      if f.tellable]
+        if negatives and self._stated_after(concept_id, negatives):
+            # an earlier screen's denial ("Denies suicidal ideation" at the GP in October) and, later in the record, the
+            # finding stated of the patient now in the clinician's lines only ("since the bike crash he has thought
+            # 'it'd be easier all round if I went where Trev is'"): asked directly, the patient tells it in their own
+            # words or keeps it back (below), never the denial the later account contradicts (uw-021)
+            negatives = []
         if negatives and (act := self._act_over_denial(concept_id, used)) is not None:
             return act
         if negatives:
@@ -2299,6 +2363,18 @@ class MemorySkill:
         if concept.kind in CLOSED_WORLD_KINDS or concept_id in index.closed_concepts:
             return AnswerItem(DENY, concept_id)
         return AnswerItem(UNKNOWN, concept_id)
+
+    def _stated_after(self, concept_id: str, denials: Sequence[IndexedFact]) -> bool:
+        """Whether the record states ``concept_id`` of the patient now (present, not past, not a relative's, not a
+        clinician's question) in a sentence written after every one of ``denials``: the later account outranks the
+        earlier screen. A denial written after the finding ("wished he were dead last spring ... currently denies
+        suicidal ideation") stands."""
+        last = max(f.position for f in denials)
+        return any(
+            f.position > last and f.present and f.fact.time != "past" and f.section != FAMILY_SECTION
+            and not f.id.startswith(SILENT)
+            for f in self.index.affirming.get(concept_id, ())
+        )
 
     def _act_over_denial(self, concept_id: str, used: set[str]) -> AnswerItem | None:
         """"Have you ever tried to end your life?" of a record whose earlier screen says "no attempts" and which states,
@@ -2466,6 +2542,9 @@ class MemorySkill:
                 # though past
                 when and not self.index.timed[f.id],
                 topic_id in _NOW_TOPICS and f.fact.time == "past",
+                # "What medicines do you take at the moment?": "I take folic acid, allopurinol ..." before "I used to
+                # take thiamine" (every sentence of the patient's own words says it is over, data/recall.json said_ended)
+                topic_id in _NOW_TOPICS and _says_only_ended(f.fact.patient_says or ""),
                 history and f.section not in home,
                 # a sentence that shares a rare word with the question answers it before the subject's others
                 # ("Has that done anything to your skin?" - "... until the skin cracks", not the thoughts again)

@@ -290,7 +290,7 @@ class LayRenderer:
             if keeps:
                 return keeps
         quoted = _VOICED_QUOTE.findall(fact.fact.text) if fact.section.startswith(_VOICED_QUOTES) else []
-        quoted = [q.strip(" .,;") for q in quoted if len(q.split()) >= 2]
+        quoted = [q.strip(" .,;") for q in quoted if len(q.split()) >= 2 and not _QUOTED_FRAGMENT.match(q)]
         if quoted:
             return " ".join(q[0].upper() + q[1:] + "." for q in quoted[:2])
         # the symptoms it names (not a history word the clinician's phrasing happens to hold: "pump gas
@@ -1276,7 +1276,12 @@ class Speaker:
 _OPENS_NO = re.compile(r"^\s*(?:no|nope)\b[,.]?\s*(?:nothing like that[,.]?\s*)?", re.IGNORECASE)
 # sections whose clinician's sentences quote the patient ("in the bad week 'life feels pointless'")
 _VOICED_QUOTES = ("mental_status_exam.thought_content", "risk_assessment.")
-_VOICED_QUOTE = re.compile(r"(?<![A-Za-z])['\u2018\u201c\"]([A-Za-z][^'\u2019\u201d\"]{3,80})['\u2019\u201d\"](?![A-Za-z])")
+# (an apostrophe inside a word stays in the quote: "'it'd be easier all round if I went where Trev is'", uw-021)
+_VOICED_QUOTE = re.compile(
+    r"(?<![A-Za-z])['\u2018\u201c\"]([A-Za-z](?:[^'\u2019\u201d\"]|(?<=[a-z])['\u2019](?=[a-z])){3,80})['\u2019\u201d\"](?![A-Za-z])")
+# a quoted fragment that opens on a preposition is part of the clinician's clause, not a thing the patient said whole
+# ("says he would not act 'with Raewyn crook'")
+_QUOTED_FRAGMENT = re.compile(r"^(?:with|without|after|before|for|to|in|on|at|by|from|of|about)\b", re.IGNORECASE)
 # a threat or intention reported with the patient's words: "said he would 'sort them out' if the police don't"
 _REPORTED = re.compile(
     r"\b(?:said|says|stated|told \w+|threatened)\s+(?:that\s+)?(?:he|she|they)\s+(would|will|could|might)\s+"
