@@ -43,6 +43,8 @@ def split_sentences(text: str) -> list[str]:
     so a line break ends a sentence unless the line wraps mid-clause (a small letter or a comma before it and a
     small letter after). Within a line, :func:`derive.split_sentences` reads the sentences."""
     out: list[str] = []
+    # a line's trailing spaces and the next line's indent are no break of their own: "a wrapped \n   line" wraps
+    text = re.sub(r"[ \t]+(?=\n)|(?<=\n)[ \t]+", "", text)
     for line in re.split(r"(?<![a-z,;])[ \t]*\n\s*|[ \t]*\n\s*(?![a-z])", text):
         if line.strip():
             out.extend(_derived_sentences(line))
@@ -1255,7 +1257,8 @@ def _whose(fact: Fact, names: tuple[str, ...], people: frozenset[str], data: dic
         return "a name as what he has had"  # "I've had tipene about shots fired ...", "I've had walsh."
     for sent in doc.sents:
         root = sent.root
-        if root.pos_ == "PROPN" and root.lower_ in own and not any(t.pos_ in ("VERB", "AUX") for t in sent):
+        if root.pos_ == "PROPN" and (root.lower_ in own or sent[0].lower_ in own) and not any(
+                t.pos_ in ("VERB", "AUX") for t in sent):
             return "a name line"  # "Desmond (Des) Halloran, 61, farm manager, ...": a letter's subject line
     # the subjects of the record's own words, never of a quotation ("'Where's Trev?'" is his, about Trevor)
     told = plain
