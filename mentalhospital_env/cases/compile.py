@@ -1203,7 +1203,9 @@ def _named_people(whole: str, names: tuple[str, ...], data: dict[str, Any]) -> f
     for name in _other_people(whole, names, data):
         lower = len(re.findall(rf"\b{re.escape(name)}\b", whole))
         upper = len(re.findall(rf"\b{re.escape(name.capitalize())}\b", whole))
-        if upper > lower:
+        # written mid-sentence at least once ("asked Raewyn", "brother Josh"): a line's first word ("Current (12/3/26):
+        # sertraline ...", uw-020) is capitalised by its place, never a name
+        if upper > lower and re.search(rf"(?<=[a-z,] ){re.escape(name.capitalize())}\b", whole):
             out.add(name)
     return frozenset(out - {n.lower() for n in names})
 
@@ -1230,6 +1232,8 @@ def _whose(fact: Fact, names: tuple[str, ...], people: frozenset[str], data: dic
     an administrative label ("Address: ...")."""
     rules = _attribution()
     text, says = fact.text.strip(), fact.patient_says or ""
+    if names and re.search(rf"\b(?:{'|'.join(rules['greetings'])})\s+(?:{'|'.join(map(re.escape, names))})\b", text, re.IGNORECASE):
+        return "words addressed to him"  # "Hi Abby, it can take a few weeks for skin to settle ...": another's message
     label = re.match(r"^([A-Za-z][A-Za-z /]{1,30}?)\s*:", text)
     if label and label.group(1).strip().lower() in rules["admin_labels"]:
         return "admin label"
