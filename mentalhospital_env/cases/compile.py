@@ -1192,7 +1192,8 @@ def _compile_facts(ehr, sex, data, tax, no_allergy, names, relatives, record_tex
     return tuple(facts)
 
 
-_QUOTE_MARK = re.compile(r"(?<![A-Za-z])['\u2018\u2019\u201c\u201d\"]|['\u2018\u2019\u201c\u201d\"](?![A-Za-z])")
+# a quotation mark, never an apostrophe: not between letters, nor a plural's ("her parents' bed", "friends' parties")
+_QUOTE_MARK = re.compile(r"(?<![A-Za-z])['\u2018\u2019\u201c\u201d\"]|(?<!s)['\u2019](?![A-Za-z])|[\u201c\u201d\"](?![A-Za-z])")
 _OTHER_PRONOUN = re.compile(r"\b(?:he|him|his|she|her|hers|himself|herself)\b", re.IGNORECASE)
 
 
@@ -1238,8 +1239,10 @@ def _whose(fact: Fact, names: tuple[str, ...], people: frozenset[str], data: dic
     if label and label.group(1).strip().lower() in rules["admin_labels"]:
         return "admin label"
     flat = re.sub(r"\W+", " ", says.lower())
-    for quote in _quoted_segments(text):
-        if _OTHER_PRONOUN.search(quote) and re.sub(r"\W+", " ", quote.lower()).strip() not in flat:
+    for quote in ([] if re.search(rules["kept_attribution"], says) else _quoted_segments(text)):
+        content = [w for w in re.findall(r"[a-z]+", quote.lower()) if not _OTHER_PRONOUN.fullmatch(w) and len(w) > 2]
+        voiced_quote = content and sum(w in flat.split() for w in content) >= 0.6 * len(content)  # not cut away
+        if _OTHER_PRONOUN.search(quote) and voiced_quote and re.sub(r"\W+", " ", quote.lower()).strip() not in flat:
             return "quoted words changed to the first person"
     plain = _unquoted(re.sub(r"\([^()]*\)", " ", text))
     words = re.findall(r"[A-Za-z][\w'-]*", plain)
@@ -1271,6 +1274,8 @@ def _whose(fact: Fact, names: tuple[str, ...], people: frozenset[str], data: dic
     for sent in (_nlp()(told).sents if told.strip() else ()):
         root = sent.root
         subjects = [t for t in root.children if t.dep_ in ("nsubj", "nsubjpass")]
+        if any(t.lower_ in ("him", "her", "them") and t.dep_ in ("dobj", "pobj", "iobj") for t in sent):
+            continue  # another does something to him: "Three days ago Margaret found him in the garage" is his to tell
         for subj in subjects:
             owners = [c for c in subj.children if c.dep_ in ("poss", "compound", "appos")]
             if any(c.dep_ == "poss" and c.lower_ in ("his", "her", "their") for c in subj.children):
@@ -1295,9 +1300,6 @@ def _whose_pass(facts: list[Fact], names: tuple[str, ...], whole: str, data: dic
         # another's words running over several sentences ("Shona (differs): 'Mum, it's not a couple of cans. He's been
         # like this since before Uncle Trev. ...'"): every sentence of the quotation is hers
         others_words = speaker == "other" and open_for > 0
-        if open_for > 0 and speaker != "own" and _OTHER_PRONOUN.search(f.text) and (
-                re.sub(r"\W+", " ", f.text.lower()).strip() not in re.sub(r"\W+", " ", (f.patient_says or "").lower())):
-            others_words = True  # a quotation's "He's been like this ..." turned into "I've been like this ..."
         for m in _QUOTE_MARK.finditer(f.text):
             if open_for > 0:
                 open_for = 0
