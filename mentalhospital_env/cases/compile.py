@@ -1356,7 +1356,9 @@ def _after_another(fact: Fact, before: list[Fact], people: frozenset[str]) -> bo
     if not base or not part.isdigit() or int(part) < 2 or len(re.findall(r"\w+", fact.text)) > 4:
         return False
     first = [f.text for f in before if f.id == f"{base}.1"]
-    if not any(w.lower() in people for t in first for w in re.findall(r"[A-Z][a-z]+", t)):
+    # the person is what the first part's verb acts on ("Found Trevor ... collapsed"), never a companion ("Lives with
+    # mum Kerry and dad; good relationship with both" is his own relationship)
+    if not any(t.dep_ == "dobj" and t.lower_ in people for text in first for t in _nlp()(_unquoted(text))):
         return False
     return not any(t.pos_ in ("VERB", "AUX") for t in _nlp()(_unquoted(fact.text)))
 
