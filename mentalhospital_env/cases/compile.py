@@ -43,6 +43,8 @@ def split_sentences(text: str) -> list[str]:
     so a line break ends a sentence unless the line wraps mid-clause (a small letter or a comma before it and a
     small letter after). Within a line, :func:`derive.split_sentences` reads the sentences."""
     out: list[str] = []
+    # a line's trailing spaces and the next line's indent are no break of their own: "a wrapped \n   line" wraps
+    text = re.sub(r"[ \t]+(?=\n)|(?<=\n)[ \t]+", "", text)
     for line in re.split(r"(?<![a-z,;])[ \t]*\n\s*|[ \t]*\n\s*(?![a-z])", text):
         if line.strip():
             out.extend(_derived_sentences(line))
@@ -1171,6 +1173,7 @@ def _compile_facts(ehr, sex, data, tax, no_allergy, names, relatives, record_tex
         facts = [replace(f, sensitive=True) if _within(f.text, gated) else f for f in facts]
     facts = _lists_whole(facts, data)
     facts = _others_named(facts, sex, data, _named_sexes(record_text, names, data), names)
+    facts = _whose_pass(facts, names, record_text, data)
     if re.search(data["widowed_pattern"], " ".join(t for _s, t in ehr.sections()), re.IGNORECASE):
         facts = [_widowed(f) for f in facts]
         # "Married 55 years; wife died four years ago": one fact, so that a question about a partner
@@ -1187,6 +1190,177 @@ def _compile_facts(ehr, sex, data, tax, no_allergy, names, relatives, record_tex
             merged.append(f)
         facts = merged
     return tuple(facts)
+
+
+# a quotation mark, never an apostrophe: not between letters, nor a plural's ("her parents' bed", "friends' parties")
+_QUOTE_MARK = re.compile(r"(?<![A-Za-z])['\u2018\u2019\u201c\u201d\"]|(?<!s)['\u2019](?![A-Za-z])|[\u201c\u201d\"](?![A-Za-z])")
+_OTHER_PRONOUN = re.compile(r"\b(?:he|him|his|she|her|hers|himself|herself)\b", re.IGNORECASE)
+
+
+def _named_people(whole: str, names: tuple[str, ...], data: dict[str, Any]) -> frozenset[str]:
+    """Other people's first names (_other_people), less the words the record writes lower-case more often than
+    capitalised: "found", "discussed", "mild" are read beside a role by _other_people's pattern, never a name."""
+    out = set()
+    for name in _other_people(whole, names, data):
+        lower = len(re.findall(rf"\b{re.escape(name)}\b", whole))
+        upper = len(re.findall(rf"\b{re.escape(name.capitalize())}\b", whole))
+        # written mid-sentence at least once ("asked Raewyn", "brother Josh"): a line's first word ("Current (12/3/26):
+        # sertraline ...", uw-020) is capitalised by its place, never a name
+        if upper > lower and re.search(rf"(?<=[a-z,] ){re.escape(name.capitalize())}\b", whole):
+            out.add(name)
+    return frozenset(out - {n.lower() for n in names})
+
+
+def _quoted_segments(text: str) -> list[str]:
+    """The record's quoted words in a sentence; a sentence that closes a quotation opened before it ("He must've taken
+    the spare key off the hook.'") is quoted from its start."""
+    marks = [m.start() for m in _QUOTE_MARK.finditer(text)]
+    if not marks:
+        return []
+    first = marks[0]
+    if len(marks) % 2 == 1 and first > 0 and not text[first - 1].isspace() and text[:first].strip():
+        marks = [-1] + marks
+    if len(marks) % 2 == 1:
+        marks.append(len(text))  # a quotation running on past the sentence: "'He's been shooting possums ..."
+    return [text[a + 1:b] for a, b in zip(marks[::2], marks[1::2])]
+
+
+def _whose(fact: Fact, names: tuple[str, ...], people: frozenset[str], data: dict[str, Any]) -> str | None:
+    """Why a told fact is another's and not the patient's to say, or None when it is his: another's quoted words about
+    him or a third person turned into "I" ("He's sore" said "I'm sore"); a clause whose subject is another named
+    person or is owned by one ("Raewyn dates the forgetting ...", "Kieran's methamphetamine use is his own matter");
+    a subjectless clinician's action ("discussed that the tramadol ... are dangerous"); a name line ("Walsh (SW)");
+    an administrative label ("Address: ...")."""
+    rules = _attribution()
+    text, says = fact.text.strip(), fact.patient_says or ""
+    if names and re.search(rf"\b(?:{'|'.join(rules['greetings'])})\s+(?:{'|'.join(map(re.escape, names))})\b", text, re.IGNORECASE):
+        return "words addressed to him"  # "Hi Abby, it can take a few weeks for skin to settle ...": another's message
+    label = re.match(r"^([A-Za-z][A-Za-z /]{1,30}?)\s*:", text)
+    if label and label.group(1).strip().lower() in rules["admin_labels"]:
+        return "admin label"
+    flat = re.sub(r"\W+", " ", says.lower())
+    for quote in ([] if re.search(rules["kept_attribution"], says) else _quoted_segments(text)):
+        content = [w for w in re.findall(r"[a-z]+", quote.lower()) if not _OTHER_PRONOUN.fullmatch(w) and len(w) > 2]
+        voiced_quote = content and sum(w in flat.split() for w in content) >= 0.6 * len(content)  # not cut away
+        if _OTHER_PRONOUN.search(quote) and voiced_quote and re.sub(r"\W+", " ", quote.lower()).strip() not in flat:
+            return "quoted words changed to the first person"
+    plain = _unquoted(re.sub(r"\([^()]*\)", " ", text))
+    words = re.findall(r"[A-Za-z][\w'-]*", plain)
+    if not words:
+        return None
+    if re.sub(r"'s$", "", words[0]).lower() in people:
+        return "another person named first"
+    if len(words) == 1 and words[0].lower() in {n.lower() for n in names}:
+        return "a name line"
+    doc = _nlp()(plain)
+    own = {n.lower() for n in names}
+    if (0 < len(words) <= 4 and (len(words) == 1 or not any(w.lower() in own for w in words))
+            and all(t.lower_ in rules["name_line_words"] or len(t) == 1 or (t.tag_ in ("NNP", "NNPS") and (
+                t.lower_ in own or t.lower_ in people or not _known(t.lower_))) for t in doc if t.is_alpha)):
+        return "a name line"  # a signature, an addressee: "Walsh (SW)", "McAlister, cc M.", "Des'"
+    if (has := re.match(r"^I(?:'ve| have) had (\w+)", says)) and any(
+            t.lower_ == has.group(1).lower() and t.text[0].isupper() and t.tag_ in ("NNP", "NNPS") and not _known(t.lower_)
+            for t in doc):
+        return "a name as what he has had"  # "I've had tipene about shots fired ...", "I've had walsh."
+    for sent in doc.sents:
+        root = sent.root
+        if root.pos_ == "PROPN" and (root.lower_ in own or sent[0].lower_ in own) and not any(
+                t.pos_ in ("VERB", "AUX") for t in sent):
+            return "a name line"  # "Desmond (Des) Halloran, 61, farm manager, ...": a letter's subject line
+    # the subjects of the record's own words, never of a quotation ("'Where's Trev?'" is his, about Trevor)
+    told = plain
+    for quote in _quoted_segments(text):
+        told = told.replace(_unquoted(quote), " ")
+    for sent in (_nlp()(told).sents if told.strip() else ()):
+        root = sent.root
+        subjects = [t for t in root.children if t.dep_ in ("nsubj", "nsubjpass")]
+        if any(t.lower_ in ("him", "her", "them") and t.dep_ in ("dobj", "pobj", "iobj") for t in sent):
+            continue  # another does something to him: "Three days ago Margaret found him in the garage" is his to tell
+        for subj in subjects:
+            owners = [c for c in subj.children if c.dep_ in ("poss", "compound", "appos")]
+            if any(c.dep_ == "poss" and c.lower_ in ("his", "her", "their") for c in subj.children):
+                continue  # "his wife Raewyn is having radiotherapy": his own relative, said "My wife Raewyn is ..."
+            if subj.lower_ in people or any(o.lower_ in people for o in owners):
+                return "another person's subject"
+        if (not subjects and root.tag_ in ("VBD", "VBN") and root.lemma_.lower() in rules["staff_verbs"]
+                and root.i == sent.start + sum(1 for t in sent if t.i < root.i and (t.is_punct or t.pos_ in ("ADV", "CCONJ")))):
+            return "a clinician's action"
+    return None
+
+
+def _whose_pass(facts: list[Fact], names: tuple[str, ...], whole: str, data: dict[str, Any]) -> list[Fact]:
+    """Another's fact or words (_whose) is chart-only: the patient never says it as his own. A relative's fact of the
+    family history keeps its own rendering ("My brother died ..."), made for it."""
+    people = _named_people(whole, names, data)
+    out: list[Fact] = []
+    section, speaker, open_for, previous = "", None, 0, ""
+    for f in facts:
+        if f.section != section:
+            section, speaker, open_for, previous = f.section, None, 0, ""
+        # another's words running over several sentences ("Shona (differs): 'Mum, it's not a couple of cans. He's been
+        # like this since before Uncle Trev. ...'"): every sentence of the quotation is hers
+        others_words = speaker == "other" and open_for > 0
+        for m in _QUOTE_MARK.finditer(f.text):
+            if open_for > 0:
+                open_for = 0
+                continue
+            if m.end() < len(f.text) and not f.text[m.end()].isspace():
+                speaker = _quote_speaker(f"{previous} {f.text[:m.start()]}", names, people) or _quote_speaker(
+                    _before_in_record(f.text[m.end():], whole), names, people)
+                open_for = 6
+                others_words = others_words or speaker == "other"
+        if open_for > 0:
+            open_for -= 1
+        if f.told and f.patient_says and not f.relative and f.section != "family_history" and (
+                others_words or _whose(f, names, people, data) or _after_another(f, out, people)):
+            f = replace(f, told=False, patient_says=None)
+        out.append(f)
+        previous = f.text
+    return out
+
+
+def _before_in_record(quoted: str, whole: str) -> str:
+    """The record's words just before a quotation that starts with ``quoted`` (its label: "Shona (differs): ")."""
+    head = quoted[:30]
+    at = whole.find(head) if len(head) >= 8 else -1
+    return whole[max(0, at - 60):max(0, at - 1)] if at > 0 else ""
+
+
+def _quote_speaker(before: str, names: tuple[str, ...], people: frozenset[str]) -> str | None:
+    """Who opens a quotation: "other" after another person's label or attribution ("Raewyn: '", "Shona (differs): '",
+    "Raewyn says '"), "own" after the patient's, None when the sentence does not say."""
+    rules = _attribution()
+    m = re.search(r"\b([A-Z][a-z]+)(?:\s*\([^()]*\))?\s*(?::|,|\s+(\w+)(?:\s+that)?)\s*$", before)
+    if not m:
+        return None
+    verb = (m.group(2) or "").lower()
+    if verb:
+        from lemminflect import getAllLemmas
+
+        lemmas = {lemma for group in getAllLemmas(verb).values() for lemma in group}
+        if not lemmas & set(rules["attribution_verbs"]):
+            return None
+    name = m.group(1).lower()
+    if name in people:
+        return "other"
+    if name in {n.lower() for n in names}:
+        return "own"
+    return None
+
+
+def _after_another(fact: Fact, before: list[Fact], people: frozenset[str]) -> bool:
+    """A verbless part of a record sentence that named another person in an earlier part is about that person:
+    "Found Trevor (58) collapsed on the fence line ...; MI." -> "a heart attack." is Trevor's, never "I've had a heart
+    attack"."""
+    base, _, part = fact.id.rpartition(".")
+    if not base or not part.isdigit() or int(part) < 2 or len(re.findall(r"\w+", fact.text)) > 4:
+        return False
+    first = [f.text for f in before if f.id == f"{base}.1"]
+    # the person is what the first part's verb acts on ("Found Trevor ... collapsed"), never a companion ("Lives with
+    # mum Kerry and dad; good relationship with both" is his own relationship)
+    if not any(t.dep_ == "dobj" and t.lower_ in people for text in first for t in _nlp()(_unquoted(text))):
+        return False
+    return not any(t.pos_ in ("VERB", "AUX") for t in _nlp()(_unquoted(fact.text)))
 
 
 def disclosure_gates(text: str) -> tuple[str, list[frozenset[str]]]:
@@ -2364,6 +2538,11 @@ def _patient_names(ehr: EHR, sex: str | None = None) -> tuple[str, ...]:
     the patient, and "Helen went to the house" was said "I went to the house"); the history's most frequent
     named subject is asked only when no name is found this way (it took a housemate for the patient there)."""
     data = _data()
+    header = _header_names(ehr)
+    if header:
+        # the record's patient line names him ("Patient: HALLORAN, Desmond John ('Des')"): a titled name elsewhere is
+        # someone else's (uw-021's "Mr Blackwood", his employer, and "Mr Tipene", a neighbour, were taken for him)
+        return header
     roles = "|".join(re.escape(w) for w in sorted(set(data["people_nouns"]) | set(data["relative_nouns"]), key=len, reverse=True))
     titles = {"male": ("Mr", "Master"), "female": ("Mrs", "Ms", "Miss")}.get(sex or "", ("Mr", "Mrs", "Ms", "Miss", "Master"))
     names: list[str] = []
@@ -2381,6 +2560,23 @@ def _patient_names(ehr: EHR, sex: str | None = None) -> tuple[str, ...]:
     if not names:
         names = _named_subjects(ehr)
     return tuple(dict.fromkeys(names))
+
+
+@lru_cache(maxsize=1)
+def _attribution() -> dict[str, Any]:
+    return json.loads(resources.files(__package__).joinpath("attribution.json").read_text("utf-8"))
+
+
+def _header_names(ehr: EHR) -> tuple[str, ...]:
+    """The patient's names from the record's patient line (attribution.json header_patterns): given name, the
+    name he goes by, surname ("Patient: HALLORAN, Desmond John ('Des')" -> Desmond, Des, Halloran)."""
+    for _section, text in ehr.sections():
+        for pattern in _attribution()["header_patterns"]:
+            m = re.search(pattern, text)
+            if m:
+                # the surname is the family's: "Wife Raewyn Halloran", "Father Jack Halloran" are never "me"
+                return tuple(dict.fromkeys(w for w in (m.group("given"), m.group("nick")) if w))
+    return ()
 
 
 def _named_subjects(ehr: EHR) -> list[str]:
