@@ -1299,6 +1299,7 @@ def _person_words() -> frozenset[str]:
 
 
 _PATIENT_IN_CHECKPOINT = frozenset({"i", "he", "she", "patient", "pt"})
+_PATIENT_OWNER_IN_CHECKPOINT = frozenset({"my", "his", "her", "patient", "pt"})
 
 
 @lru_cache(maxsize=memo_size(65536))
@@ -1316,7 +1317,37 @@ def verb_subjects(text: str, checkpoint: bool) -> frozenset[tuple[str, bool]]:
     blind, persons = _subject_blind_stems(), _person_words()
     out = set()
     for t in doc:
+        if (
+            t.dep_ == "poss"
+            and t.head is not t
+            and t.head.is_alpha
+            and t.head.lower_ not in persons
+            and (t.head.lower_.endswith("ing") or t.head.dep_ in ("nsubj", "nsubjpass", "ROOT"))
+        ):
+            # a gerund's owner, or the owner of what the clause is about, is its subject: "my brother's drinking",
+            # "his dad's gambling" ("'s" read as a possessive or as "is": the drinking is the brother's either
+            # way), "my mum's depression has got worse"
+            verb = stem(t.head.lower_)
+            word = t.lower_.removesuffix("'s")
+            if verb in blind:
+                continue
+            if word in persons:
+                out.add((verb, False))
+            elif word == "my" or (checkpoint and word in _PATIENT_OWNER_IN_CHECKPOINT):
+                out.add((verb, True))
+            continue
         if t.dep_ not in ("nsubj", "nsubjpass") or t.head is t:
+            continue
+        if stem(t.head.text.lower()) in blind or not t.head.text.isalpha():
+            # "my mum's been depressed", "I'm depressed": a being verb's complement is said of its subject
+            said = [c for c in t.head.children if c.dep_ in ("acomp", "attr") and c.is_alpha]
+            if said and t.i < said[0].i:
+                word = t.text.lower().removesuffix("'s")
+                verb = stem(said[0].lower_)
+                if word in persons:
+                    out.add((verb, False))
+                elif word == "i" or (checkpoint and word in _PATIENT_IN_CHECKPOINT):
+                    out.add((verb, True))
             continue
         verb = stem(t.head.text.lower())
         if verb in blind or not t.head.text.isalpha():
@@ -1337,7 +1368,10 @@ def subject_clash(checkpoint: str, output: str) -> str | None:
     nursed her mother" against "My aunt nursed my mother"): a finding said of two people. Parsed only when one
     of the two names a person."""
     persons = _person_words()
-    if persons.isdisjoint(tokenize(output)) and persons.isdisjoint(tokenize(checkpoint)):
+    # (a possessive names its person: "my mum's been low")
+    if persons.isdisjoint(t.removesuffix("'s") for t in tokenize(output)) and persons.isdisjoint(
+        t.removesuffix("'s") for t in tokenize(checkpoint)
+    ):
         return None
     c_subjects = verb_subjects(checkpoint, True)
     if not c_subjects:

@@ -6,7 +6,7 @@ mother's death" dates by the mother's event. Read by the parse (knowledge.langua
 from __future__ import annotations
 
 import pytest
-from mentalhospital_env.rewards.adjudication import statement_conflict
+from mentalhospital_env.rewards.adjudication import statement_conflict, subject_clash, verb_subjects
 
 from mentalhospital_env.knowledge.language import clauses
 
@@ -61,3 +61,18 @@ def test_a_later_self_does_not_keep_an_owner_as_subject():
     # "took my dad's gun ... thinking I'd just end it": the owner is the object's, the clause the patient's
     reply = "I went in, took my dad's gun out of the drawer and sat with it thinking I'd just end it."
     assert "other" not in subjects(reply)[1:2]
+
+
+def test_a_gerund_or_a_subject_is_its_owner_s():
+    # "my brother's drinking": the drinking is the brother's, whether "'s" is read as a possessive or as "is"
+    assert verb_subjects("My brother's drinking is out of control.", False) == {("drink", False)}
+    assert verb_subjects("My mum's depression has got worse.", False) == {("depression", False)}
+    assert subject_clash("He drinks heavily.", "My brother's drinking is out of control.") is not None
+    assert subject_clash("His brother drinks heavily.", "My brother's drinking is out of control.") is None
+
+
+def test_a_being_verb_s_complement_is_said_of_its_subject():
+    assert verb_subjects("I'm depressed.", False) == {("depress", True)}
+    assert subject_clash("He is depressed.", "My mum's been depressed for years.") is not None
+    # said of both: nobody's alone, no clash
+    assert subject_clash("She is depressed.", "I'm depressed, and my mum's depressed too.") is None
