@@ -772,7 +772,7 @@ def _amounts_differ(
             shared = {v for v, _ in c_rates} & {v for v, _ in o_rates}
             if shared:
                 return f"quantity differs in {unit!r} (per {min(c_rates)[1].split('/')[1]} against per {min(o_rates)[1].split('/')[1]})"
-    return _mass_differs(c_amounts, o_amounts) or _alcohol_differs(c_amounts, o_amounts, c_text, o_text)
+    return _mass_differs(c_amounts, o_amounts, c_text, o_text) or _alcohol_differs(c_amounts, o_amounts, c_text, o_text)
 
 
 @lru_cache(maxsize=1)
@@ -788,15 +788,15 @@ def _mass_units() -> tuple[dict[str, float], frozenset[str], float]:
     return kilograms, fractions, float(raw["ratio"])
 
 
-def _mass_differs(c_amounts: frozenset, o_amounts: frozenset) -> str | None:
+def _mass_differs(c_amounts: frozenset, o_amounts: frozenset, c_text: str = "", o_text: str = "") -> str | None:
     """Weights said in different units ("12 lb" against "twelve kilos", "4 kg" against "two stone"), compared in
     kilograms with contrasts.json's ``mass_units``: they differ when every two lie more than the ratio apart.
-    Weights in one unit are compared as said (above); a statement with a fraction word among its amounts is not
-    compared ("five and a half kilos" is read as five)."""
+    Weights in one unit are compared as said (above); a statement with a fraction word is not compared ("five and
+    a half kilos" is read as five, "half a stone" as a stone)."""
     kilograms, fractions, ratio = _mass_units()
 
-    def weights(amounts: frozenset) -> dict[str, set[float]] | None:
-        if any(u.split("/", 1)[0] in fractions for _, u in amounts):
+    def weights(amounts: frozenset, text: str) -> dict[str, set[float]] | None:
+        if any(word_key(stem(t)) in fractions for t in tokenize(text)):
             return None
         out: dict[str, set[float]] = {}
         for value, u in amounts:
@@ -805,7 +805,7 @@ def _mass_differs(c_amounts: frozenset, o_amounts: frozenset) -> str | None:
                 out.setdefault(base, set()).add(value * kilograms[base])
         return out
 
-    c, o = weights(c_amounts), weights(o_amounts)
+    c, o = weights(c_amounts, c_text), weights(o_amounts, o_text)
     if not c or not o or set(c) & set(o):
         return None  # no weight on one side, or a unit both say (compared as said)
     c_kg = {v for vs in c.values() for v in vs}

@@ -34,6 +34,7 @@ def test_amounts_in_other_units_that_differ(checkpoint, output):
         # a fraction read only in part is not compared ("five and a half kilos" is read as five)
         ("Has lost about 12 lb since November.", "I've lost about five and a half kilos since November."),
         ("Has lost about 9 kg in a year.", "He's gone from eleven stone to about nine and a half in the past year."),
+        ("Has lost about 4 kg over two months.", "The scales say I'm about half a stone down."),
         # money in pounds is no weight
         ("Smokes skunk daily, about 20 pounds a day.", "Every day, yeah, but a fiver's worth at most."),
         # spirit measures only where a spirit is named; two bottles of wine are about 20 units
